@@ -1,0 +1,82 @@
+package ir
+
+// OpSpec describes an op to create: its name, operands (nil entries for absent optional operands), result types,
+// attributes in the order they should keep, and the number of regions (each gets no blocks; add them).
+type OpSpec struct {
+	Name     string
+	Operands []*Value
+	Results  []Type
+	Attrs    []NamedAttr
+	Regions  int
+	Loc      Loc
+}
+
+// NewOp creates a detached op from spec: its operands are linked into their values' use lists at once, so a
+// detached op must be inserted (Builder.Insert) or destroyed (Rewriter.Erase).
+func (c *Context) NewOp(spec OpSpec) *Op {
+	op := &Op{info: c.OpInfo(spec.Name), Loc: spec.Loc}
+	op.operands = make([]Use, len(spec.Operands))
+	for i, v := range spec.Operands {
+		u := &op.operands[i]
+		u.owner = op
+		u.index = int32(i)
+		u.link(v)
+	}
+	op.results = make([]Value, len(spec.Results))
+	for i, t := range spec.Results {
+		op.results[i] = Value{typ: t, def: op, index: int32(i)}
+	}
+	if len(spec.Attrs) > 0 {
+		op.attrs = append([]NamedAttr(nil), spec.Attrs...)
+	}
+	for i := 0; i < spec.Regions; i++ {
+		op.regions = append(op.regions, &Region{op: op})
+	}
+	return op
+}
+
+// Builder inserts new ops at an insertion point: before a given op, or at the end of a block. It is how readers
+// and passes build programs; mutation of existing ops goes through a Rewriter, which embeds a Builder.
+type Builder struct {
+	Ctx    *Context
+	block  *Block
+	before *Op
+	// Listener, if not nil, is told of every op the builder inserts.
+	Listener Listener
+}
+
+// NewBuilder returns a builder with no insertion point.
+func NewBuilder(ctx *Context) *Builder { return &Builder{Ctx: ctx} }
+
+// SetInsertionPointToEnd makes the builder append to block b.
+func (bl *Builder) SetInsertionPointToEnd(b *Block) { bl.block, bl.before = b, nil }
+
+// SetInsertionPointToStart makes the builder insert at the start of block b.
+func (bl *Builder) SetInsertionPointToStart(b *Block) { bl.block, bl.before = b, b.first }
+
+// SetInsertionPointBefore makes the builder insert right before op.
+func (bl *Builder) SetInsertionPointBefore(op *Op) { bl.block, bl.before = op.block, op }
+
+// SetInsertionPointAfter makes the builder insert right after op.
+func (bl *Builder) SetInsertionPointAfter(op *Op) { bl.block, bl.before = op.block, op.next }
+
+// InsertionBlock returns the block the builder inserts into.
+func (bl *Builder) InsertionBlock() *Block { return bl.block }
+
+// InsertionPoint returns the op before which the builder inserts (nil: the end of the block).
+func (bl *Builder) InsertionPoint() *Op { return bl.before }
+
+// Insert links a detached op at the insertion point and returns it.
+func (bl *Builder) Insert(op *Op) *Op {
+	if bl.block == nil {
+		panic("ir: Builder has no insertion point")
+	}
+	bl.block.insertBefore(op, bl.before)
+	if bl.Listener != nil {
+		bl.Listener.OpInserted(op)
+	}
+	return op
+}
+
+// Create creates an op from spec and inserts it at the insertion point.
+func (bl *Builder) Create(spec OpSpec) *Op { return bl.Insert(bl.Ctx.NewOp(spec)) }

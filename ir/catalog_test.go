@@ -1,0 +1,128 @@
+package ir
+
+import (
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func testContext(t *testing.T) *Context {
+	t.Helper()
+	c := NewContext()
+	src, err := os.ReadFile("testdata/test.dialect")
+	require.NoError(t, err)
+	_, err = c.LoadCatalog("testdata/test.dialect", src)
+	require.NoError(t, err)
+	return c
+}
+
+func TestParseCatalog(t *testing.T) {
+	c := testContext(t)
+	d := c.Dialect("t")
+	require.NotNil(t, d)
+	assert.Equal(t, 7, d.JSONID)
+	assert.Len(t, d.Ops, 11)
+
+	add := c.Schema("t.add")
+	require.NotNil(t, add)
+	assert.Equal(t, "Adds two tensors.", add.Doc)
+	assert.True(t, add.Has(ReadOnly|ValueSemantics|Commutative))
+	assert.Equal(t, "broadcast", add.Infer)
+
+	relu, reluInplace := c.Schema("t.relu"), c.Schema("t.relu_")
+	assert.True(t, relu.Has(ReadOnly), "ValueSemantics implies ReadOnly")
+	assert.Same(t, reluInplace, relu.Counterpart)
+	assert.Same(t, relu, reluInplace.Counterpart)
+	assert.Equal(t, []IOPair{{0, 0}}, reluInplace.Inplace)
+
+	conv := c.Schema("t.conv2d")
+	require.Len(t, conv.Attrs, 6)
+	assert.Equal(t, "strides", conv.Attrs[0].Name)
+	assert.Same(t, c.Int32s(1, 1), conv.Attrs[0].Default)
+	assert.Same(t, c.Str("EXPLICIT"), conv.Attr("padding_algorithm").Default)
+	assert.Equal(t, 5, conv.AttrIndex("data_format"))
+
+	bn := c.Schema("t.bn")
+	assert.True(t, bn.Operands[3].Optional)
+	assert.True(t, bn.Results[5].Optional)
+	assert.Nil(t, bn.Attr("epsilon").Default, "no default means required")
+	assert.Same(t, c.Float(0.9), bn.Attr("momentum").Default)
+	assert.Same(t, c.Place(Place{Type: PlaceCPU}), bn.Attr("place").Default)
+	assert.Same(t, c.DataType(DTypeFloat32), bn.Attr("dtype").Default)
+	assert.Same(t, c.IntArray([]int64{1, -1}), bn.Attr("shape").Default)
+	assert.Equal(t, "(Double)-inf", bn.Attr("eps2").Default.String())
+	assert.Equal(t, []IOPair{{1, 1}, {2, 2}}, bn.Inplace)
+	assert.True(t, bn.ResultCountOK(5) && bn.ResultCountOK(6) && !bn.ResultCountOK(4))
+
+	comb := c.Schema("t.combine")
+	assert.True(t, comb.Operands[0].Variadic)
+	assert.True(t, comb.OperandCountOK(0) && comb.OperandCountOK(3))
+	assert.Equal(t, 2, c.Schema("t.if").Regions)
+	assert.True(t, c.Schema("t.yield").Has(Terminator))
+}
+
+func TestParseCatalogErrors(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+	}{
+		{"no dialect", "op x() -> ()", "f.dialect:1:1: a catalog starts with 'dialect NAME', found \"op\""},
+		{"bad id", "dialect d id x", "f.dialect:1:14: expected the dialect's JSON id, found \"x\""},
+		{"missing arrow", "dialect d\nop a(x) (y)", "f.dialect:2:9: expected '->' before the results of a, found '('"},
+		{"bad operand sep", "dialect d\nop a(x y) -> ()", "f.dialect:2:8: expected ',' or ')' in the operands of a, found \"y\""},
+		{"unknown kind", "dialect d\nop a() -> () attrs(k: int)", "f.dialect:2:23: unknown attribute kind \"int\""},
+		{"bad default", "dialect d\nop a() -> () attrs(k: i32 = \"x\")", "f.dialect:2:29: default of k: cannot use \"x\" as i32"},
+		{"default out of range", "dialect d\nop a() -> () attrs(k: i32 = 3000000000)", "f.dialect:2:29: default of k: 3000000000 does not fit in i32"},
+		{"unknown trait", "dialect d\nop a() -> () traits(Pure)", "f.dialect:2:21: unknown trait \"Pure\" (traits: ReadOnly, ValueSemantics, Terminator, SideEffects, Commutative, ConstantLike; use inplace(…) and view(…) for the others)"},
+		{"unknown clause", "dialect d\nop a() -> () foo(x)", "f.dialect:2:14: unknown clause \"foo\" (clauses: attrs, traits, inplace, view, infer, regions)"},
+		{"inplace unknown operand", "dialect d\nop a_(x) -> (out) inplace(y -> out)", "f.dialect:2:27: d.a_ has no operand y"},
+		{"inplace unknown result", "dialect d\nop a_(x) -> (out) inplace(x -> o)", "f.dialect:2:32: d.a_ has no result o"},
+		{"value semantics inplace", "dialect d\nop a_(x) -> (out) inplace(x -> out) traits(ValueSemantics)", "f.dialect:2:1: d.a_: an inplace or view op cannot have ValueSemantics"},
+		{"duplicate attr", "dialect d\nop a() -> () attrs(k: i32, k: i64)", "f.dialect:2:28: attribute k declared twice"},
+		{"duplicate operand", "dialect d\nop a(x, x) -> ()", "f.dialect:2:1: d.a: operand x declared twice"},
+		{"unterminated string", "dialect d\nop a() -> () attrs(k: str = \"abc", "f.dialect:2:29: unterminated string"},
+		{"bad char", "dialect d\nop a() -> () #", "f.dialect:2:14: unexpected character '#'"},
+		{"duplicate op", "dialect d\nop a() -> ()\nop a() -> ()", "f.dialect: op d.a declared twice"},
+		{"eof in list", "dialect d\nop a(x", "f.dialect:2:7: expected ',' or ')' in the operands of a, found end of file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := NewContext().ParseCatalog("f.dialect", []byte(tt.src))
+			require.Error(t, err)
+			assert.Equal(t, tt.want, err.Error())
+		})
+	}
+}
+
+func TestRegisterDialectErrors(t *testing.T) {
+	c := NewContext()
+	_, err := c.LoadCatalog("a.dialect", []byte("dialect d\nop a() -> () infer(nosuchrule)"))
+	assert.EqualError(t, err, "a.dialect: op d.a: unknown result-type rule \"nosuchrule\"")
+	_, err = c.LoadCatalog("a.dialect", []byte("dialect d\nop a() -> ()"))
+	require.NoError(t, err)
+	_, err = c.LoadCatalog("b.dialect", []byte("dialect d\nop b() -> ()"))
+	assert.EqualError(t, err, "b.dialect: dialect d is already registered")
+}
+
+func TestOpInfoLearnsLateSchema(t *testing.T) {
+	c := NewContext()
+	info := c.OpInfo("late.op")
+	assert.False(t, info.Registered())
+	_, err := c.LoadCatalog("late.dialect", []byte("dialect late\nop op() -> ()"))
+	require.NoError(t, err)
+	assert.True(t, info.Registered(), "OpInfos created before registration pick up the schema")
+	assert.Same(t, info, c.OpInfo("late.op"))
+}
+
+func FuzzParseCatalog(f *testing.F) {
+	src, err := os.ReadFile("testdata/test.dialect")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(src)
+	f.Add([]byte("dialect d id 1\nop a(x?, y...) -> (o?) attrs(k: f32[] = [1, -2.5e3, inf]) view(x -> o)"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		_, _ = NewContext().ParseCatalog("fuzz.dialect", src)
+	})
+}

@@ -1,0 +1,50 @@
+package ir
+
+// Clone returns a detached deep copy of op: same name, attributes and result types, regions copied with their
+// blocks, arguments and ops. Operands are looked up in mapping (values not in it are used as they are), and every
+// value the copy defines is recorded in mapping under the value it copies, so cloning a sequence of ops with one
+// mapping rewires the copies to each other. Insert the copy with a Builder.
+func (c *Context) Clone(op *Op, mapping map[*Value]*Value) *Op {
+	operands := make([]*Value, len(op.operands))
+	for i := range op.operands {
+		v := op.operands[i].value
+		if m, ok := mapping[v]; ok {
+			v = m
+		}
+		operands[i] = v
+	}
+	types := make([]Type, len(op.results))
+	for i := range op.results {
+		types[i] = op.results[i].typ
+	}
+	cp := c.NewOp(OpSpec{Name: op.info.Name, Operands: operands, Results: types, Attrs: op.attrs,
+		Regions: len(op.regions), Loc: op.Loc})
+	for i := range op.results {
+		mapping[&op.results[i]] = &cp.results[i]
+	}
+	for ri, r := range op.regions {
+		for _, b := range r.blocks {
+			nb := cp.regions[ri].AddBlock()
+			for _, a := range b.args {
+				mapping[a] = nb.AddArg(a.typ)
+			}
+			for inner := b.first; inner != nil; inner = inner.next {
+				nb.insertBefore(c.Clone(inner, mapping), nil)
+			}
+		}
+	}
+	return cp
+}
+
+// Clone returns a deep copy of p in the same Context, with its own parameter table (variables copied,
+// data shared).
+func (p *Program) Clone() *Program {
+	mapping := map[*Value]*Value{}
+	np := &Program{Ctx: p.Ctx, Module: p.Ctx.Clone(p.Module, mapping), Params: map[string]*Variable{},
+		File: p.File, Version: p.Version, Trainable: p.Trainable}
+	for n, v := range p.Params {
+		cp := *v
+		np.Params[n] = &cp
+	}
+	return np
+}

@@ -1,0 +1,178 @@
+package ir
+
+import (
+	"iter"
+	"sort"
+)
+
+// NamedAttr is one attribute of an op: its name and value.
+type NamedAttr struct {
+	Name  string
+	Value Attribute
+}
+
+// Loc is a position in the source a program was read from: line and column, both from 1, or the zero Loc for ops
+// created by rewrites. For one-line PIR JSON files Line is 1 and Col is the byte offset plus 1.
+type Loc struct {
+	Line, Col int32
+}
+
+// IsKnown reports whether l is a real source position.
+func (l Loc) IsKnown() bool { return l.Line > 0 }
+
+// Op is an operation: an op kind (OpInfo), operands, results, attributes in their source order, and regions. Ops
+// live in a Block, in a doubly-linked list.
+type Op struct {
+	info       *OpInfo
+	operands   []Use
+	results    []Value
+	attrs      []NamedAttr
+	regions    []*Region
+	block      *Block
+	prev, next *Op
+	order      uint64
+	erased     bool
+	// Loc is where the op was read from, if it was.
+	Loc Loc
+}
+
+// Info returns the op's kind record.
+func (o *Op) Info() *OpInfo { return o.info }
+
+// Name returns the full op name (pd_op.conv2d).
+func (o *Op) Name() string { return o.info.Name }
+
+// Schema returns the op's schema, or nil if the op is unregistered.
+func (o *Op) Schema() *OpSchema { return o.info.Schema }
+
+// Has reports whether the op's schema has every trait in t; unregistered ops have none.
+func (o *Op) Has(t Trait) bool { return o.info.Has(t) }
+
+// NumOperands returns the number of operand slots.
+func (o *Op) NumOperands() int { return len(o.operands) }
+
+// Operand returns the value in operand slot i (nil if that optional operand is absent).
+func (o *Op) Operand(i int) *Value { return o.operands[i].value }
+
+// OperandUse returns the use record of operand slot i.
+func (o *Op) OperandUse(i int) *Use { return &o.operands[i] }
+
+// Operands returns the operand values in order (a new slice).
+func (o *Op) Operands() []*Value {
+	out := make([]*Value, len(o.operands))
+	for i := range o.operands {
+		out[i] = o.operands[i].value
+	}
+	return out
+}
+
+// NumResults returns the number of results.
+func (o *Op) NumResults() int { return len(o.results) }
+
+// Result returns result i.
+func (o *Op) Result(i int) *Value { return &o.results[i] }
+
+// Results returns the results in order (a new slice).
+func (o *Op) Results() []*Value {
+	out := make([]*Value, len(o.results))
+	for i := range o.results {
+		out[i] = &o.results[i]
+	}
+	return out
+}
+
+// HasUses reports whether some result of the op is used.
+func (o *Op) HasUses() bool {
+	for i := range o.results {
+		if o.results[i].first != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// Attrs returns the attributes in their order (source order for read ops, schema order for built ops). The slice
+// must not be modified; use Rewriter.SetAttr.
+func (o *Op) Attrs() []NamedAttr { return o.attrs }
+
+// Attr returns the named attribute, or nil.
+func (o *Op) Attr(name string) Attribute {
+	for i := range o.attrs {
+		if o.attrs[i].Name == name {
+			return o.attrs[i].Value
+		}
+	}
+	return nil
+}
+
+// AttrOrDefault returns the named attribute, or the schema's default when the op does not carry it, or nil.
+func (o *Op) AttrOrDefault(name string) Attribute {
+	if a := o.Attr(name); a != nil {
+		return a
+	}
+	if s := o.info.Schema; s != nil {
+		if spec := s.Attr(name); spec != nil {
+			return spec.Default
+		}
+	}
+	return nil
+}
+
+// SortedAttrs returns the attributes sorted by name, as PIR text prints them.
+func (o *Op) SortedAttrs() []NamedAttr {
+	out := append([]NamedAttr(nil), o.attrs...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// NumRegions returns the number of regions.
+func (o *Op) NumRegions() int { return len(o.regions) }
+
+// Region returns region i.
+func (o *Op) Region(i int) *Region { return o.regions[i] }
+
+// Regions returns the op's regions.
+func (o *Op) Regions() []*Region { return o.regions }
+
+// Block returns the block containing the op, or nil if it is detached.
+func (o *Op) Block() *Block { return o.block }
+
+// ParentOp returns the op whose region contains the op's block, or nil at the top level.
+func (o *Op) ParentOp() *Op {
+	if o.block == nil || o.block.region == nil {
+		return nil
+	}
+	return o.block.region.op
+}
+
+// Next returns the next op in the block, or nil.
+func (o *Op) Next() *Op { return o.next }
+
+// Prev returns the previous op in the block, or nil.
+func (o *Op) Prev() *Op { return o.prev }
+
+// Erased reports whether the op has been erased.
+func (o *Op) Erased() bool { return o.erased }
+
+// IsAncestorOf reports whether other is nested (at any depth) in a region of o, or is o.
+func (o *Op) IsAncestorOf(other *Op) bool {
+	for p := other; p != nil; p = p.ParentOp() {
+		if p == o {
+			return true
+		}
+	}
+	return false
+}
+
+// Users iterates over the ops reading any result of o, possibly more than once.
+func (o *Op) Users() iter.Seq[*Op] {
+	return func(yield func(*Op) bool) {
+		for i := range o.results {
+			for u := o.results[i].first; u != nil; u = u.next {
+				if !yield(u.owner) {
+					return
+				}
+			}
+		}
+	}
+}

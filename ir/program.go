@@ -1,0 +1,135 @@
+package ir
+
+import (
+	"iter"
+	"sort"
+)
+
+// ModuleOpName is the name of the op that owns a program's top-level region.
+const ModuleOpName = "builtin.module"
+
+// Parameter op names: builtin.parameter reads a weight (builtin.get_parameter in older prints), and
+// builtin.set_parameter writes one.
+const (
+	ParameterOpName    = "builtin.parameter"
+	GetParameterOpName = "builtin.get_parameter"
+	SetParameterOpName = "builtin.set_parameter"
+)
+
+// Program is a whole model: a module op whose single region holds the top-level block, and the weights, a table
+// from parameter name to Variable (seed 000 §2.1.4).
+type Program struct {
+	// Ctx is the Context the program's types, attributes and ops belong to.
+	Ctx *Context
+	// Module is the builtin.module op; its region 0, block 0 is the program body.
+	Module *Op
+	// Params maps a parameter name to its variable. Readers fill it from the parameter ops; see CollectParams.
+	Params map[string]*Variable
+	// File is the path the program was read from ("" if built in memory).
+	File string
+	// Version and Trainable are the PIR JSON base_code fields (for programs read from JSON; JSON writers default
+	// to version 1, trainable true).
+	Version   int
+	Trainable bool
+}
+
+// Variable is a weight of a program: its type, its data if loaded, and whether the program may change it.
+type Variable struct {
+	Name string
+	Type Type
+	// Data holds the raw little-endian elements, or nil if the weights were not loaded.
+	Data []byte
+	// Mutable is true if the program writes the parameter (set_parameter, or an inplace op on its value); folding
+	// transformations (conv+bn) are legal only on immutable weights.
+	Mutable bool
+}
+
+// NewProgram returns an empty program: a module with one empty block.
+func NewProgram(ctx *Context) *Program {
+	m := ctx.NewOp(OpSpec{Name: ModuleOpName, Regions: 1})
+	m.regions[0].AddBlock()
+	return &Program{Ctx: ctx, Module: m, Params: map[string]*Variable{}, Version: 1, Trainable: true}
+}
+
+// Body returns the top-level block.
+func (p *Program) Body() *Block { return p.Module.regions[0].blocks[0] }
+
+// Walk iterates over every op of the program in pre-order (an op before the ops of its regions), including nested
+// ones. Erasing the current op is safe; its nested ops are then not visited.
+func (p *Program) Walk() iter.Seq[*Op] { return WalkBlock(p.Body()) }
+
+// NumOps returns the number of ops in the program, nested ones included.
+func (p *Program) NumOps() int {
+	n := 0
+	for range p.Walk() {
+		n++
+	}
+	return n
+}
+
+// ParamNames returns the names of the program's parameters, sorted.
+func (p *Program) ParamNames() []string {
+	names := make([]string, 0, len(p.Params))
+	for n := range p.Params {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// ParamOf returns the variable a value reads if it is the result of a parameter op, or nil.
+func (p *Program) ParamOf(v *Value) *Variable {
+	if v == nil || v.def == nil {
+		return nil
+	}
+	switch v.def.info.Name {
+	case ParameterOpName, GetParameterOpName:
+		if name, ok := AsString(v.def.Attr("parameter_name")); ok {
+			return p.Params[name]
+		}
+	}
+	return nil
+}
+
+// CollectParams rebuilds Params from the program's parameter ops, keeping loaded data of variables that remain: a
+// parameter read by builtin.parameter (or get_parameter) is immutable unless some builtin.set_parameter writes the
+// same name. Inplace writes to parameters are found by the analysis package, which can mark them mutable too.
+func (p *Program) CollectParams() {
+	old := p.Params
+	p.Params = map[string]*Variable{}
+	for op := range p.Walk() {
+		switch op.info.Name {
+		case ParameterOpName, GetParameterOpName:
+			name, ok := AsString(op.Attr("parameter_name"))
+			if !ok || op.NumResults() == 0 {
+				continue
+			}
+			if _, seen := p.Params[name]; seen {
+				continue
+			}
+			v := &Variable{Name: name, Type: op.Result(0).Type()}
+			if o := old[name]; o != nil && o.Type == v.Type {
+				v.Data = o.Data
+			}
+			p.Params[name] = v
+		}
+	}
+	for op := range p.Walk() {
+		if op.info.Name != SetParameterOpName {
+			continue
+		}
+		name, ok := AsString(op.Attr("parameter_name"))
+		if !ok {
+			continue
+		}
+		if v := p.Params[name]; v != nil {
+			v.Mutable = true
+		} else {
+			t := Type(p.Ctx.NullType())
+			if op.NumOperands() > 0 && op.Operand(0) != nil {
+				t = op.Operand(0).Type()
+			}
+			p.Params[name] = &Variable{Name: name, Type: t, Mutable: true}
+		}
+	}
+}

@@ -1,0 +1,303 @@
+package ir
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Verify checks that a program is well formed and returns what it found, errors and warnings, in program order:
+//
+//   - every operand's definition dominates its use: a result is defined earlier in the same block or in an
+//     enclosing block, a block argument belongs to an enclosing block (so no value escapes its region);
+//   - use lists are consistent with operands (the IR's own invariants, like go/ssa's sanity checker);
+//   - registered ops have the operand, result and region counts of their schema, carry every required attribute,
+//     and their attributes have the declared kinds;
+//   - blocks of pd_op.if and pd_op.while regions end with a terminator of the right arity, terminators appear only
+//     there, and while bodies take one argument per loop-carried value;
+//   - parameters read under one name have one type (a warning otherwise).
+//
+// Unregistered ops are checked for dominance and consistency only.
+func Verify(p *Program) Diagnostics {
+	v := &verifier{prog: p, names: NumberValues(p.Body())}
+	v.block(p.Body())
+	v.params()
+	return v.diags
+}
+
+type verifier struct {
+	prog  *Program
+	names *Numbering
+	diags Diagnostics
+}
+
+func (v *verifier) report(sev Severity, op *Op, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if op != nil {
+		msg = v.names.Describe(op) + ": " + msg
+	}
+	d := Diagnostic{Severity: sev, File: v.prog.File, Message: msg}
+	if op != nil {
+		d.Loc = op.Loc
+	}
+	v.diags = append(v.diags, d)
+}
+
+func (v *verifier) block(b *Block) {
+	for _, a := range b.args {
+		v.uses(a)
+	}
+	for op := b.first; op != nil; op = op.next {
+		v.op(op)
+	}
+}
+
+func (v *verifier) op(op *Op) {
+	if op.block == nil || op.erased {
+		v.report(Error, op, "op is linked into a block but marked detached or erased")
+	}
+	for i := range op.operands {
+		u := &op.operands[i]
+		if u.owner != op || int(u.index) != i {
+			v.report(Error, op, "operand %d has a corrupt use record", i)
+			continue
+		}
+		val := u.value
+		if val == nil {
+			continue
+		}
+		if !v.dominates(val, op) {
+			v.report(Error, op, "operand %d (%s) %s", i, v.names.Name(val), v.whyNotVisible(val, op))
+		}
+	}
+	for i := range op.results {
+		v.uses(&op.results[i])
+	}
+	if isTerminator(op) {
+		p := op.ParentOp()
+		if op.next != nil {
+			v.report(Error, op, "terminator is not the last op of its block")
+		}
+		if p == nil || p.info.Name == ModuleOpName {
+			v.report(Error, op, "terminator outside a region")
+		}
+	}
+	if s := op.info.Schema; s != nil {
+		v.schema(op, s)
+	}
+	v.controlFlow(op)
+	for _, r := range op.regions {
+		for _, b := range r.blocks {
+			v.block(b)
+		}
+	}
+}
+
+// uses checks the use list of val: every use points back at val from an op that reads it in that slot.
+func (v *verifier) uses(val *Value) {
+	n := 0
+	for u := val.first; u != nil; u = u.next {
+		n++
+		if u.value != val {
+			v.report(Error, val.def, "use list of %s holds a use of another value", v.names.Name(val))
+			return
+		}
+		if u.owner.erased {
+			v.report(Error, val.def, "%s is used by an erased %s", v.names.Name(val), u.owner.Name())
+		}
+		if n > int(val.nuses) {
+			break
+		}
+	}
+	if n != int(val.nuses) {
+		v.report(Error, val.def, "%s has %d uses in its list but counts %d", v.names.Name(val), n, val.nuses)
+	}
+}
+
+// dominates reports whether the definition of val is visible at op.
+func (v *verifier) dominates(val *Value, op *Op) bool {
+	if d := val.def; d != nil {
+		if d.erased || d.block == nil {
+			return false
+		}
+		anc := op
+		for anc != nil && anc.block != d.block {
+			anc = anc.ParentOp()
+		}
+		return anc != nil && anc != d && d.IsBefore(anc)
+	}
+	anc := op
+	for anc != nil && anc.block != val.block {
+		anc = anc.ParentOp()
+	}
+	return anc != nil
+}
+
+func (v *verifier) whyNotVisible(val *Value, op *Op) string {
+	if d := val.def; d != nil {
+		switch {
+		case d.erased:
+			return "is defined by an erased op"
+		case d.block == nil:
+			return "is defined by a detached op"
+		case d.IsAncestorOf(op):
+			return "is used inside the region of the op that defines it"
+		}
+		anc := op
+		for anc != nil && anc.block != d.block {
+			anc = anc.ParentOp()
+		}
+		if anc == nil {
+			return "is defined in a region that does not enclose this op"
+		}
+		return "is used before its definition"
+	}
+	return "is an argument of a block that does not enclose this op"
+}
+
+func (v *verifier) schema(op *Op, s *OpSchema) {
+	if !s.OperandCountOK(len(op.operands)) {
+		v.report(Error, op, "has %d operands; %s takes %s", len(op.operands), s.Name, countText(len(s.Operands), variadicOperands(s), "operand"))
+	} else if !s.IsVariadic() {
+		for i, spec := range s.Operands {
+			if !spec.Optional && op.operands[i].value == nil {
+				v.report(Error, op, "operand %d (%s) is absent but not optional", i, spec.Name)
+			}
+		}
+	}
+	if !s.ResultCountOK(len(op.results)) {
+		v.report(Error, op, "has %d results; %s has %s", len(op.results), s.Name, resultCountText(s))
+	}
+	if len(op.regions) != s.Regions {
+		v.report(Error, op, "has %d regions; %s has %d", len(op.regions), s.Name, s.Regions)
+	}
+	for _, spec := range s.Attrs {
+		a := op.Attr(spec.Name)
+		if a == nil {
+			if spec.Default == nil {
+				v.report(Error, op, "missing required attribute %s (%s)", spec.Name, spec.Type)
+			}
+			continue
+		}
+		if !spec.Type.Accepts(a) {
+			v.report(Error, op, "attribute %s is %s; %s wants %s", spec.Name, describeAttrKind(a), s.Name, spec.Type)
+		}
+	}
+}
+
+func countText(n int, variadic bool, what string) string {
+	if variadic {
+		return fmt.Sprintf("at least %d %ss", n-1, what)
+	}
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+func resultCountText(s *OpSchema) string {
+	for _, r := range s.Results {
+		if r.Variadic {
+			return countText(len(s.Results), true, "result")
+		}
+	}
+	min := len(s.Results)
+	for min > 0 && s.Results[min-1].Optional {
+		min--
+	}
+	if min != len(s.Results) {
+		return fmt.Sprintf("%d to %d results", min, len(s.Results))
+	}
+	return countText(len(s.Results), false, "result")
+}
+
+// describeAttrKind names the kind of a as a catalog type (i32, f32[], IntArray, …).
+func describeAttrKind(a Attribute) string {
+	if arr, ok := a.(*ArrayAttr); ok {
+		if len(arr.Elems) == 0 {
+			return "an empty array"
+		}
+		k := arr.Elems[0].Kind()
+		for _, e := range arr.Elems[1:] {
+			if e.Kind() != k {
+				return "a mixed array"
+			}
+		}
+		return k.String() + "[]"
+	}
+	return a.Kind().String()
+}
+
+// controlFlow checks pd_op.if and pd_op.while, whose regions Paddle's printer and our rules give meaning to.
+func (v *verifier) controlFlow(op *Op) {
+	switch op.info.Name {
+	case "pd_op.if":
+		if len(op.regions) != 2 {
+			return
+		}
+		for i, r := range op.regions {
+			if len(r.blocks) != 1 {
+				v.report(Error, op, "branch %d has %d blocks; an if branch has 1", i, len(r.blocks))
+				continue
+			}
+			v.yields(op, r.blocks[0], len(op.results), fmt.Sprintf("branch %d", i))
+		}
+		if len(op.operands) != 1 {
+			v.report(Error, op, "has %d operands; pd_op.if takes its condition only", len(op.operands))
+		}
+	case "pd_op.while":
+		if len(op.regions) != 1 || len(op.regions[0].blocks) != 1 {
+			if len(op.regions) == 1 {
+				v.report(Error, op, "body has %d blocks; a while body has 1", len(op.regions[0].blocks))
+			}
+			return
+		}
+		body := op.regions[0].blocks[0]
+		carried := len(op.operands) - 1
+		if carried < 0 {
+			v.report(Error, op, "has no condition operand")
+			return
+		}
+		if len(body.args) != carried {
+			v.report(Error, op, "body has %d arguments for %d loop-carried values", len(body.args), carried)
+		}
+		if len(op.results) != carried {
+			v.report(Error, op, "has %d results for %d loop-carried values", len(op.results), carried)
+		}
+		v.yields(op, body, carried+1, "body")
+	}
+}
+
+func (v *verifier) yields(op *Op, b *Block, want int, where string) {
+	t := b.Terminator()
+	if t == nil {
+		v.report(Error, op, "%s does not end with cf.yield", where)
+		return
+	}
+	if len(t.operands) != want {
+		v.report(Error, t, "yields %d values; %s of %s must yield %d", len(t.operands), where, op.Name(), want)
+	}
+}
+
+// params warns when one parameter name is read with different types.
+func (v *verifier) params() {
+	types := map[string]Type{}
+	for op := range v.prog.Walk() {
+		if op.info.Name != ParameterOpName && op.info.Name != GetParameterOpName {
+			continue
+		}
+		name, ok := AsString(op.Attr("parameter_name"))
+		if !ok {
+			v.report(Error, op, "parameter op without a parameter_name")
+			continue
+		}
+		if op.NumResults() != 1 {
+			continue
+		}
+		t := op.Result(0).Type()
+		if prev, seen := types[name]; seen && prev != t {
+			v.report(Warning, op, "parameter %s is read as %s here and as %s before", strings.TrimSpace(name), t, prev)
+			continue
+		}
+		types[name] = t
+	}
+}

@@ -1,0 +1,161 @@
+package ir
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// verifyCase builds a small program with the helpers of vb and lists Verify's messages.
+type vb struct {
+	*fixture
+	b *Builder
+}
+
+func (v *vb) at(blk *Block) *vb {
+	b := NewBuilder(v.c)
+	b.SetInsertionPointToEnd(blk)
+	return &vb{fixture: v.fixture, b: b}
+}
+
+func (v *vb) mk(name string, results int, operands ...*Value) *Op {
+	ts := make([]Type, results)
+	for i := range ts {
+		ts[i] = v.f32t
+	}
+	return v.b.Create(OpSpec{Name: name, Operands: operands, Results: ts})
+}
+
+func (v *vb) region(op *Op, i int) *vb {
+	return v.at(op.Region(i).AddBlock())
+}
+
+func TestVerify(t *testing.T) {
+	tests := []struct {
+		name  string
+		build func(v *vb)
+		want  []string
+	}{
+		{"ok", func(v *vb) {
+			x := v.mk("x.src", 1)
+			v.mk("t.relu", 1, x.Result(0))
+		}, nil},
+		{"use before definition", func(v *vb) {
+			x := v.mk("x.src", 1)
+			v.b.SetInsertionPointBefore(x)
+			v.mk("t.relu", 1, x.Result(0))
+		}, []string{"error: %0 = t.relu: operand 0 (%1) is used before its definition"}},
+		{"value escapes its region", func(v *vb) {
+			c := v.mk("x.src", 1)
+			ifOp := v.b.Create(OpSpec{Name: "pd_op.if", Operands: []*Value{c.Result(0)}, Results: []Type{v.f32t}, Regions: 2})
+			then := v.region(ifOp, 0)
+			inner := then.mk("x.src", 1)
+			then.mk("cf.yield", 0, inner.Result(0))
+			els := v.region(ifOp, 1)
+			els.mk("cf.yield", 0, c.Result(0))
+			v.mk("t.relu", 1, inner.Result(0))
+		}, []string{"error: %3 = t.relu: operand 0 (%2) is defined in a region that does not enclose this op"}},
+		{"use inside the defining op", func(v *vb) {
+			c := v.mk("x.src", 1)
+			ifOp := v.b.Create(OpSpec{Name: "pd_op.if", Operands: []*Value{c.Result(0)}, Results: []Type{v.f32t}, Regions: 2})
+			v.region(ifOp, 0).mk("cf.yield", 0, ifOp.Result(0))
+			v.region(ifOp, 1).mk("cf.yield", 0, c.Result(0))
+		}, []string{"error: cf.yield: operand 0 (%1) is used inside the region of the op that defines it"}},
+		{"block argument outside its block", func(v *vb) {
+			c := v.mk("x.src", 1)
+			init := v.mk("x.src", 1)
+			w := v.b.Create(OpSpec{Name: "pd_op.while", Operands: []*Value{c.Result(0), init.Result(0)}, Results: []Type{v.f32t}, Regions: 1})
+			body := w.Region(0).AddBlock()
+			arg := body.AddArg(v.f32t)
+			bb := v.at(body)
+			nc := bb.mk("x.src", 1, arg)
+			bb.mk("cf.yield", 0, nc.Result(0), arg)
+			v.mk("t.relu", 1, arg)
+		}, []string{"error: %4 = t.relu: operand 0 (%arg_0) is an argument of a block that does not enclose this op"}},
+		{"if branch without yield", func(v *vb) {
+			c := v.mk("x.src", 1)
+			ifOp := v.b.Create(OpSpec{Name: "pd_op.if", Operands: []*Value{c.Result(0)}, Results: []Type{v.f32t}, Regions: 2})
+			v.region(ifOp, 0).mk("x.src", 1)
+			v.region(ifOp, 1).mk("cf.yield", 0)
+		}, []string{
+			"error: %1 = pd_op.if: branch 0 does not end with cf.yield",
+			"error: cf.yield: yields 0 values; branch 1 of pd_op.if must yield 1",
+		}},
+		{"while arity", func(v *vb) {
+			c := v.mk("x.src", 1)
+			w := v.b.Create(OpSpec{Name: "pd_op.while", Operands: []*Value{c.Result(0), c.Result(0)}, Results: []Type{v.f32t, v.f32t}, Regions: 1})
+			body := w.Region(0).AddBlock()
+			v.at(body).mk("cf.yield", 0, c.Result(0))
+		}, []string{
+			"error: (%1, %2) = pd_op.while: body has 0 arguments for 1 loop-carried values",
+			"error: (%1, %2) = pd_op.while: has 2 results for 1 loop-carried values",
+			"error: cf.yield: yields 1 values; body of pd_op.while must yield 2",
+		}},
+		{"terminator misplaced", func(v *vb) {
+			v.mk("cf.yield", 0)
+			v.mk("x.src", 1)
+		}, []string{
+			"error: cf.yield: terminator is not the last op of its block",
+			"error: cf.yield: terminator outside a region",
+		}},
+		{"schema counts", func(v *vb) {
+			x := v.mk("x.src", 1)
+			v.mk("t.add", 1, x.Result(0))
+			v.mk("t.relu", 2, x.Result(0))
+			v.b.Create(OpSpec{Name: "t.relu", Operands: []*Value{x.Result(0)}, Results: []Type{v.f32t}, Regions: 1})
+			v.mk("t.add", 1, x.Result(0), nil)
+		}, []string{
+			"error: %1 = t.add: has 1 operands; t.add takes 2 operands",
+			"error: (%2, %3) = t.relu: has 2 results; t.relu has 1 result",
+			"error: %4 = t.relu: has 1 regions; t.relu has 0",
+			"error: %5 = t.add: operand 1 (y) is absent but not optional",
+		}},
+		{"attributes", func(v *vb) {
+			x := v.mk("x.src", 1)
+			v.b.Create(OpSpec{Name: "t.bn", Operands: []*Value{x.Result(0), x.Result(0), x.Result(0), nil, nil}, Results: []Type{v.f32t, v.f32t, v.f32t, v.f32t, v.f32t},
+				Attrs: []NamedAttr{{"momentum", v.c.Double(0.9)}, {"shape", v.c.Int64s(1)}, {"extra", v.c.Int32(1)}}})
+			v.b.Create(OpSpec{Name: "t.conv2d", Operands: []*Value{x.Result(0), x.Result(0)}, Results: []Type{v.f32t},
+				Attrs: []NamedAttr{{"strides", v.c.Array(v.c.Int32(1), v.c.Int64(1))}, {"paddings", v.c.Array()}}})
+		}, []string{
+			"error: (%1, %2, %3, %4, %5) = t.bn: missing required attribute epsilon (f32)",
+			"error: (%1, %2, %3, %4, %5) = t.bn: attribute momentum is f64; t.bn wants f32",
+			"error: (%1, %2, %3, %4, %5) = t.bn: attribute shape is i64[]; t.bn wants IntArray",
+			"error: %6 = t.conv2d: attribute strides is a mixed array; t.conv2d wants i32[]",
+		}},
+		{"duplicate parameter types", func(v *vb) {
+			s := v.c.Str("w")
+			v.b.Create(OpSpec{Name: ParameterOpName, Results: []Type{v.f32t}, Attrs: []NamedAttr{{"parameter_name", s}}})
+			v.b.Create(OpSpec{Name: ParameterOpName, Results: []Type{v.c.Scalar(DTypeInt8)}, Attrs: []NamedAttr{{"parameter_name", s}}})
+			v.b.Create(OpSpec{Name: ParameterOpName, Results: []Type{v.f32t}})
+		}, []string{
+			"warning: %1 = builtin.parameter: parameter w is read as i8 here and as builtin.tensor<2x3xf32> before",
+			"error: %2 = builtin.parameter: parameter op without a parameter_name",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			v := &vb{fixture: f, b: f.b}
+			tt.build(v)
+			var got []string
+			for _, d := range Verify(f.p) {
+				got = append(got, d.String())
+			}
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func TestVerifyPositions(t *testing.T) {
+	f := newFixture(t)
+	f.p.File = "model.pir"
+	x := f.b.Create(OpSpec{Name: "x.src", Results: []Type{f.f32t}, Loc: Loc{Line: 3, Col: 5}})
+	f.b.SetInsertionPointBefore(x)
+	f.b.Create(OpSpec{Name: "t.relu", Operands: []*Value{x.Result(0)}, Results: []Type{f.f32t}, Loc: Loc{Line: 2, Col: 5}})
+	ds := Verify(f.p)
+	require.Len(t, ds, 1)
+	assert.Equal(t, "model.pir:2:5: error: %0 = t.relu: operand 0 (%1) is used before its definition", ds[0].String())
+	assert.Error(t, ds.Err())
+	assert.Len(t, ds.Warnings(), 0)
+}
