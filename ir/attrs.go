@@ -293,20 +293,24 @@ func (a *TensorNameAttr) String() string { return "(TensorName)" + QuoteString(a
 func (a *OpaqueAttr) String() string     { return a.Text }
 func (*NullAttr) String() string         { return "<#AttrNull>" }
 
-func (a *BoolAttr) key() string       { return a.String() }
-func (a *Int32Attr) key() string      { return a.String() }
-func (a *Int64Attr) key() string      { return a.String() }
-func (a *IndexAttr) key() string      { return a.String() }
-func (a *FloatAttr) key() string      { return "(Float)" + floatKey(float64(a.Value), 32) }
-func (a *DoubleAttr) key() string     { return "(Double)" + floatKey(a.Value, 64) }
-func (a *StrAttr) key() string        { return a.String() }
-func (a *TypeAttr) key() string       { return "(Type)" + a.Type.key() }
-func (a *PointerAttr) key() string    { return a.String() }
-func (a *IntArrayAttr) key() string   { return a.String() }
-func (a *DataTypeAttr) key() string   { return a.String() }
-func (a *PlaceAttr) key() string      { return "(pd_op.Place)" + strconv.Itoa(int(a.Place.Type)) + ":" + strconv.Itoa(a.Place.Device) + ":" + a.Place.Custom }
+func (a *BoolAttr) key() string     { return a.String() }
+func (a *Int32Attr) key() string    { return a.String() }
+func (a *Int64Attr) key() string    { return a.String() }
+func (a *IndexAttr) key() string    { return a.String() }
+func (a *FloatAttr) key() string    { return "(Float)" + floatKey(float64(a.Value), 32) }
+func (a *DoubleAttr) key() string   { return "(Double)" + floatKey(a.Value, 64) }
+func (a *StrAttr) key() string      { return a.String() }
+func (a *TypeAttr) key() string     { return "(Type)" + a.Type.key() }
+func (a *PointerAttr) key() string  { return a.String() }
+func (a *IntArrayAttr) key() string { return a.String() }
+func (a *DataTypeAttr) key() string { return a.String() }
+func (a *PlaceAttr) key() string {
+	return "(pd_op.Place)" + strconv.Itoa(int(a.Place.Type)) + ":" + strconv.Itoa(a.Place.Device) + ":" + a.Place.Custom
+}
 func (a *DataLayoutAttr) key() string { return a.String() }
-func (a *ScalarAttr) key() string     { return "(pd_op.Scalar)" + a.DType.DataTypeName() + ":" + a.Value.key() }
+func (a *ScalarAttr) key() string {
+	return "(pd_op.Scalar)" + a.DType.DataTypeName() + ":" + a.Value.key()
+}
 func (a *TensorNameAttr) key() string { return a.String() }
 func (a *OpaqueAttr) key() string     { return "(Opaque)" + a.Text }
 func (*NullAttr) key() string         { return "<#AttrNull>" }

@@ -23,7 +23,9 @@ func (c *Context) Index(v int64) *IndexAttr { return c.internAttr(&IndexAttr{Val
 func (c *Context) Float(v float32) *FloatAttr { return c.internAttr(&FloatAttr{Value: v}).(*FloatAttr) }
 
 // Double returns the Double (f64) attribute v.
-func (c *Context) Double(v float64) *DoubleAttr { return c.internAttr(&DoubleAttr{Value: v}).(*DoubleAttr) }
+func (c *Context) Double(v float64) *DoubleAttr {
+	return c.internAttr(&DoubleAttr{Value: v}).(*DoubleAttr)
+}
 
 // Str returns the string attribute v.
 func (c *Context) Str(v string) *StrAttr { return c.internAttr(&StrAttr{Value: v}).(*StrAttr) }

@@ -215,7 +215,9 @@ func (s *OpSchema) IsVariadic() bool {
 }
 
 // OperandCountOK reports whether n operands fit the schema.
-func (s *OpSchema) OperandCountOK(n int) bool { return countOK(n, len(s.Operands), variadicOperands(s)) }
+func (s *OpSchema) OperandCountOK(n int) bool {
+	return countOK(n, len(s.Operands), variadicOperands(s))
+}
 
 // ResultCountOK reports whether n results fit the schema. Trailing optional results may be left out.
 func (s *OpSchema) ResultCountOK(n int) bool {
