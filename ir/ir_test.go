@@ -239,3 +239,26 @@ func ExampleBuilder() {
 	// %0 = pd_op.data builtin.tensor<1x3xf32>
 	// %1 = pd_op.relu builtin.tensor<1x3xf32>
 }
+
+func TestEqual(t *testing.T) {
+	f := newFixture(t)
+	x := f.op("x.src")
+	r := f.op("t.relu", x.Result(0))
+	f.op("t.add", r.Result(0), x.Result(0))
+	cp := f.p.Clone()
+	require.NoError(t, Equal(f.p, cp, EqualOptions{}))
+
+	// Swap the operands of the add in the copy: the programs now differ.
+	var add *Op
+	for op := range cp.Walk() {
+		add = op
+	}
+	rw := NewRewriter(f.c, nil)
+	rw.SetOperands(add, []*Value{add.Operand(1), add.Operand(0)})
+	assert.EqualError(t, Equal(f.p, cp, EqualOptions{}), "%2 = t.add: operand 0 (%1) does not correspond")
+
+	rw.SetOperands(add, []*Value{add.Operand(1), add.Operand(0)})
+	rw.SetAttr(add, "k", f.c.Int32(1))
+	assert.EqualError(t, Equal(f.p, cp, EqualOptions{}), "%2 = t.add: attribute k is only in the second program")
+	assert.NoError(t, Equal(f.p, cp, EqualOptions{IgnoreAttrs: []string{"k"}}))
+}
