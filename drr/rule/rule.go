@@ -1,0 +1,253 @@
+// Package rule is the checked form of rewrite rules: the data the matcher compiles and the rewriter applies.
+//
+// The .drr language (package drr) produces it after parsing and static checking, and Go code can build it
+// directly (rules as data, as in Go's rulegen): a Rule is a source Pattern (a small graph of op patterns over
+// value, attribute and type holes), constraints (Where) and a rewrite (Actions). Everything is resolved: op names are
+// full, holes are indices, literals are interned attributes of the Set's Context, and nested expressions of the
+// language are flattened into a sequence of Create actions in dependency order.
+package rule
+
+import (
+	"fmt"
+
+	"github.com/pirdrr/drr/ir"
+)
+
+// Pos is a position in a rule file (for diagnostics, traces and explain output).
+type Pos struct {
+	File      string
+	Line, Col int
+}
+
+// String formats the position as file:line:col.
+func (p Pos) String() string {
+	if p.File == "" && p.Line == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// Set is an ordered collection of checked rules, compiled against one Context.
+type Set struct {
+	Ctx   *ir.Context
+	Rules []*Rule
+	// Natives are the native functions the rules call, declared with their signatures.
+	Natives map[string]*NativeDecl
+}
+
+// Rule is one checked rewrite rule. A rule over an op family is instantiated once per member: each instance is a
+// Rule of its own, with the same Name and the member in Instance.
+type Rule struct {
+	Name string
+	// Instance is the family member this instance is for (pd_op.relu_), or "" for a plain rule.
+	Instance string
+	Doc      string
+	Pos      Pos
+	// Benefit orders matches at one op: higher first; ties go to the rule earlier in the Set.
+	Benefit int
+	Labels  []string
+	// Index is the rule's position in its Set.
+	Index   int
+	Pattern *Pattern
+	// Where lists constraints that must all evaluate to true, in order.
+	Where []Expr
+	// NewValues are the values the rewrite defines, referred to by Ref{New: true, Index: i}.
+	NewValues []*NewValue
+	// Actions are the rewrite steps in order.
+	Actions []Action
+}
+
+// ID returns the rule's name, with its family member if it has one: conv_bn or deinplace[pd_op.relu_].
+func (r *Rule) ID() string {
+	if r.Instance == "" {
+		return r.Name
+	}
+	return r.Name + "[" + r.Instance + "]"
+}
+
+// Pattern is the source pattern: op patterns connected by value holes. Ops[Root] is the op the matcher starts from;
+// every other op is reached from it through operands (producers) or, for multi-root patterns, through the users of
+// an already bound value.
+type Pattern struct {
+	Ops    []*OpPattern
+	Root   int
+	Values []*ValueHole
+	Holes  []*Hole
+}
+
+// OpPattern matches one op.
+type OpPattern struct {
+	// Name is the full op name the op must have; "" matches any op.
+	Name string
+	// Label is the @name given to the op in the rule ("" if none).
+	Label string
+	// Operands match the op's operands in order. If the last one is an OperandList, it binds all remaining
+	// operands (zero or more).
+	Operands []OperandPattern
+	// Commutative lets operands 0 and 1 match in either order.
+	Commutative bool
+	// Results bind the op's results in order.
+	Results []ResultPattern
+	// MoreResults allows the op to have more results than Results lists (the extra ones must be unused).
+	MoreResults bool
+	// Attrs constrain named attributes; unlisted attributes are not looked at.
+	Attrs []AttrPattern
+	// RestAttrs, if >= 0, is the hole that binds every attribute not listed in Attrs (as an ordered list).
+	RestAttrs int
+	Pos       Pos
+}
+
+// OperandKind says what an operand pattern accepts.
+type OperandKind uint8
+
+// The operand pattern kinds.
+const (
+	// OperandValue matches a present operand and binds (or checks) value hole Value.
+	OperandValue OperandKind = iota
+	// OperandNull matches an absent optional operand.
+	OperandNull
+	// OperandAny matches any operand, present or absent, and binds nothing.
+	OperandAny
+	// OperandList binds the remaining operands to list hole Value (only as the last operand pattern).
+	OperandList
+)
+
+// OperandPattern is one operand position of an OpPattern.
+type OperandPattern struct {
+	Kind  OperandKind
+	Value int // index into Pattern.Values for OperandValue and OperandList
+}
+
+// ResultPattern is one result position of an OpPattern.
+type ResultPattern struct {
+	// Value is the value hole the result binds, or -1 for `_`: the result must have no uses outside the match.
+	Value int
+}
+
+// AttrMatchKind says how an attribute pattern constrains the attribute.
+type AttrMatchKind uint8
+
+// The attribute pattern kinds.
+const (
+	// AttrBind binds the attribute (or its schema default when absent) to Hole, or checks it equals the value the
+	// hole already has.
+	AttrBind AttrMatchKind = iota
+	// AttrEquals requires the attribute (or its default) to be exactly Literal.
+	AttrEquals
+	// AttrPresent requires the op to carry the attribute, whatever its value.
+	AttrPresent
+)
+
+// AttrPattern constrains one named attribute.
+type AttrPattern struct {
+	Name    string
+	Kind    AttrMatchKind
+	Hole    int
+	Literal ir.Attribute
+}
+
+// ValueHole is a %name of the pattern: a value defined by a pattern op (internal or output) or bound from an
+// operand (an input of the pattern).
+type ValueHole struct {
+	Name string
+	// Def is the index of the pattern op whose result this is, or -1 for an input of the pattern.
+	Def int
+	// Result is the result index in Def.
+	Result int
+	// List marks a hole that binds a list of values (a variadic tail or a combine list).
+	List bool
+	// Type constrains the value's type (nil: any type).
+	Type *TypePattern
+	// Shared marks an internal value the rule allows to have uses outside the match (the rule states its own use
+	// constraint on it); otherwise every use of an internal value must be by a matched op.
+	Shared bool
+	Pos    Pos
+}
+
+// HoleKind is the kind of thing a $hole binds.
+type HoleKind uint8
+
+// The hole kinds.
+const (
+	HoleAttr  HoleKind = iota // an attribute
+	HoleAttrs                 // the list of unlisted attributes of an op ($attrs...)
+	HoleDim                   // a tensor dimension (int64)
+	HoleDType                 // an element type (ir.DType)
+	HoleType                  // a whole type
+)
+
+// Hole is a $name of the rule.
+type Hole struct {
+	Name string
+	Kind HoleKind
+	// Type is the declared attribute type for HoleAttr holes bound by registered ops (zero if unknown).
+	Type ir.AttrType
+	Pos  Pos
+}
+
+// TypePattern constrains a type. Exactly one of the forms is used: Exact, Hole (whole type), or Tensor.
+type TypePattern struct {
+	Exact  ir.Type
+	Hole   int // >= 0: bind the whole type to this HoleType hole
+	Tensor *TensorPattern
+}
+
+// TensorPattern matches a tensor type by spelling, dims and element type.
+type TensorPattern struct {
+	// Spellings the type may have (tensor<…> accepts builtin.tensor, pd_op.tensor and tensor).
+	Spellings []string
+	Dims      []DimPattern
+	// DType is the required element type, unless DTypeHole >= 0 (bind it) or AnyDType.
+	DType     ir.DType
+	DTypeHole int
+	AnyDType  bool
+}
+
+// DimKind is the kind of a dimension pattern.
+type DimKind uint8
+
+// The dimension pattern kinds.
+const (
+	DimExact DimKind = iota // exactly Value (-1 matches a dynamic dimension only)
+	DimAny                  // ? : any one dimension
+	DimHole                 // $d : bind the size, or check it equals the bound size
+	DimRest                 // * : any number of dimensions (at most once)
+)
+
+// DimPattern matches one dimension (or, for DimRest, several).
+type DimPattern struct {
+	Kind  DimKind
+	Value int64
+	Hole  int
+}
+
+// NewValue is a value the rewrite defines.
+type NewValue struct {
+	Name string
+	Pos  Pos
+}
+
+// Ref names a value in a rewrite: a pattern value hole, or a value the rewrite defines.
+type Ref struct {
+	New   bool
+	Index int
+}
+
+// NativeDecl declares a native Go function a rule file calls.
+type NativeDecl struct {
+	Name string
+	// Rewrite is true for native rewrites, false for native constraints.
+	Rewrite bool
+	Params  []Param
+	// Results is the number of values a native rewrite returns.
+	Results int
+	Pos     Pos
+}
+
+// Param is a declared parameter of a native function.
+type Param struct {
+	Name string
+	// Value is true for %value parameters; otherwise Type is the attribute type of a $parameter.
+	Value bool
+	Type  ir.AttrType
+}
