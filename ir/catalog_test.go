@@ -126,3 +126,34 @@ func FuzzParseCatalog(f *testing.F) {
 		_, _ = NewContext().ParseCatalog("fuzz.dialect", src)
 	})
 }
+
+func TestDefaultDialects(t *testing.T) {
+	c, err := NewDefaultContext()
+	require.NoError(t, err)
+	for _, name := range []string{"pd_op.conv2d", "pd_op.batch_norm_", "pd_op.if", "pd_op.while", "cf.yield",
+		"builtin.parameter", "builtin.combine", "pd_op.to_vtensor", "pd_op.to_tensor", "pd_op.fused_conv2d_add_act"} {
+		assert.NotNil(t, c.Schema(name), name)
+	}
+	relu, reluInplace := c.Schema("pd_op.relu"), c.Schema("pd_op.relu_")
+	assert.Same(t, relu, reluInplace.Counterpart)
+	assert.Nil(t, c.Schema("pd_op.full_").Counterpart, "full_ takes an extra operand: not full's twin")
+	bn := c.Schema("pd_op.batch_norm_")
+	assert.Same(t, c.Schema("pd_op.batch_norm"), bn.Counterpart)
+	inplace := 0
+	for _, s := range c.Schemas() {
+		if s.Has(Inplace) {
+			inplace++
+			assert.False(t, s.Has(ValueSemantics), s.Name)
+		}
+	}
+	assert.GreaterOrEqual(t, inplace, 90)
+	assert.Equal(t, 1, c.Dialect("pd_op").JSONID)
+}
+
+func BenchmarkLoadDefaultDialects(b *testing.B) {
+	for b.Loop() {
+		if _, err := NewDefaultContext(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -161,16 +161,41 @@ func (c *Context) RegisterDialect(d *Dialect) error {
 			info.Schema = s
 		}
 	}
-	// Link counterparts by name across all registered schemas.
+	// Link counterparts by name across all registered schemas, when their signatures agree (full_ takes an extra
+	// buffer operand that full does not, so they are not twins).
 	for _, s := range c.schemas {
-		if s.Has(Inplace) {
-			if twin, ok := c.schemas[NonInplaceName(s.Name)]; ok && twin != s {
+		if s.Has(Inplace) && s.Counterpart == nil {
+			if twin, ok := c.schemas[NonInplaceName(s.Name)]; ok && twin != s && sameSignature(s, twin) {
 				s.Counterpart = twin
 				twin.Counterpart = s
 			}
 		}
 	}
 	return nil
+}
+
+// sameSignature reports whether two schemas have the same operands, results and attributes (names, arity,
+// optionality and attribute types), as an inplace op and its non-inplace twin must.
+func sameSignature(a, b *OpSchema) bool {
+	if len(a.Operands) != len(b.Operands) || len(a.Results) != len(b.Results) || len(a.Attrs) != len(b.Attrs) {
+		return false
+	}
+	for i := range a.Operands {
+		if a.Operands[i] != b.Operands[i] {
+			return false
+		}
+	}
+	for i := range a.Results {
+		if a.Results[i] != b.Results[i] {
+			return false
+		}
+	}
+	for i := range a.Attrs {
+		if a.Attrs[i].Name != b.Attrs[i].Name || a.Attrs[i].Type != b.Attrs[i].Type {
+			return false
+		}
+	}
+	return true
 }
 
 func (s *OpSchema) buildIndex() {
