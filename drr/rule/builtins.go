@@ -12,8 +12,8 @@ import (
 // Builtin describes a builtin function of the constraint language, for checking and documentation.
 type Builtin struct {
 	Name string
-	// Params describes the arguments: "value", "values" (one or more values), "int", "string", "list", "any",
-	// "opname", "trait". A trailing "..." in the last entry means it repeats.
+	// Params describes the arguments: "value", "int", "string", "list", "any", "opname", "trait". A "..." suffix
+	// on the last entry means zero or more further arguments of that kind.
 	Params []string
 	// Result is "bool", "int", "float", "string", "list", "dtype" or "any".
 	Result string
@@ -25,27 +25,28 @@ type Builtin struct {
 // Builtins lists every builtin function, sorted by name.
 var Builtins = []Builtin{
 	{Name: "abs", Params: []string{"any"}, Result: "any", Doc: "absolute value of a number"},
-	{Name: "aliased", Params: []string{"value"}, Result: "bool", Doc: "the value may share its buffer with another live value (a view, an inplace result, an unregistered op's operand)", Program: true},
+	{Name: "aliased", Params: []string{"value", "value..."}, Result: "bool", Doc: "another value may share the first value's buffer (a view, an inplace result, an unregistered op), not counting what is reachable only through the other arguments", Program: true},
 	{Name: "contains", Params: []string{"list", "any"}, Result: "bool", Doc: "the list contains the element"},
 	{Name: "defined_by", Params: []string{"value", "opname"}, Result: "bool", Doc: "the value is a result of an op with that name"},
+	{Name: "dies_at", Params: []string{"value", "value"}, Result: "bool", Doc: "the op defining the second value is the last reader of the first: every other use comes before it", Program: true},
 	{Name: "dim", Params: []string{"value", "int"}, Result: "int", Doc: "size of dimension i of a tensor value (negative i counts from the end; -1 if dynamic)"},
 	{Name: "dtype", Params: []string{"value"}, Result: "dtype", Doc: "element type of a tensor value"},
 	{Name: "endswith", Params: []string{"string", "string"}, Result: "bool", Doc: "the string ends with the suffix"},
 	{Name: "has_trait", Params: []string{"value", "trait"}, Result: "bool", Doc: "the op defining the value has the trait"},
-	{Name: "immutable", Params: []string{"values..."}, Result: "bool", Doc: "every value is a parameter the program never writes", Program: true},
+	{Name: "immutable", Params: []string{"value", "value..."}, Result: "bool", Doc: "every value is a parameter the program never writes", Program: true},
 	{Name: "is_input", Params: []string{"value"}, Result: "bool", Doc: "the value is a program input (pd_op.data or pd_op.feed result)", Program: true},
 	{Name: "is_param", Params: []string{"value"}, Result: "bool", Doc: "the value is read from a parameter", Program: true},
 	{Name: "len", Params: []string{"any"}, Result: "int", Doc: "length of a list, string or value list"},
 	{Name: "max", Params: []string{"any", "any"}, Result: "any", Doc: "larger of two numbers"},
 	{Name: "min", Params: []string{"any", "any"}, Result: "any", Doc: "smaller of two numbers"},
-	{Name: "mutated", Params: []string{"value"}, Result: "bool", Doc: "some op writes the value's buffer (an inplace op, or an unregistered op)", Program: true},
+	{Name: "mutated", Params: []string{"value"}, Result: "bool", Doc: "some op may write the value's buffer, through it or through a value sharing it (inplace ops, training batch norms, unregistered ops)", Program: true},
 	{Name: "numel", Params: []string{"value"}, Result: "int", Doc: "number of elements of a tensor value (-1 if some dimension is dynamic)"},
 	{Name: "param_name", Params: []string{"value"}, Result: "string", Doc: "name of the parameter the value reads (\"\" if none)", Program: true},
 	{Name: "rank", Params: []string{"value"}, Result: "int", Doc: "number of dimensions of a tensor value"},
 	{Name: "same_type", Params: []string{"value", "value"}, Result: "bool", Doc: "the two values have the same type"},
 	{Name: "shape", Params: []string{"value"}, Result: "list", Doc: "dimensions of a tensor value (-1 for dynamic ones)"},
 	{Name: "startswith", Params: []string{"string", "string"}, Result: "bool", Doc: "the string starts with the prefix"},
-	{Name: "unused", Params: []string{"values..."}, Result: "bool", Doc: "no value has uses"},
+	{Name: "unused", Params: []string{"value", "value..."}, Result: "bool", Doc: "no value has uses"},
 	{Name: "uses", Params: []string{"value"}, Result: "int", Doc: "number of uses of the value"},
 }
 
