@@ -65,7 +65,7 @@ func (v *verifier) op(op *Op) {
 		if val == nil {
 			continue
 		}
-		if !v.dominates(val, op) {
+		if !Dominates(val, op) {
 			v.report(Error, op, "operand %d (%s) %s", i, v.names.Name(val), v.whyNotVisible(val, op))
 		}
 	}
@@ -111,25 +111,6 @@ func (v *verifier) uses(val *Value) {
 	if n != int(val.nuses) {
 		v.report(Error, val.def, "%s has %d uses in its list but counts %d", v.names.Name(val), n, val.nuses)
 	}
-}
-
-// dominates reports whether the definition of val is visible at op.
-func (v *verifier) dominates(val *Value, op *Op) bool {
-	if d := val.def; d != nil {
-		if d.erased || d.block == nil {
-			return false
-		}
-		anc := op
-		for anc != nil && anc.block != d.block {
-			anc = anc.ParentOp()
-		}
-		return anc != nil && anc != d && d.IsBefore(anc)
-	}
-	anc := op
-	for anc != nil && anc.block != val.block {
-		anc = anc.ParentOp()
-	}
-	return anc != nil
 }
 
 func (v *verifier) whyNotVisible(val *Value, op *Op) string {

@@ -73,3 +73,32 @@ func (o *Op) Depth() int {
 	}
 	return d
 }
+
+// Dominates reports whether the definition of v is visible at op: v is a result of an op that comes before op in
+// op's block or in an enclosing block (and does not contain op), or v is an argument of op's block or of an
+// enclosing block.
+func Dominates(v *Value, op *Op) bool {
+	if d := v.def; d != nil {
+		if d.erased || d.block == nil {
+			return false
+		}
+		anc := op
+		for anc != nil && anc.block != d.block {
+			anc = anc.ParentOp()
+		}
+		return anc != nil && anc != d && d.IsBefore(anc)
+	}
+	anc := op
+	for anc != nil && anc.block != v.block {
+		anc = anc.ParentOp()
+	}
+	return anc != nil
+}
+
+// LiftTo returns the op of block b that is op or contains op (through regions), or nil if op is not nested in b.
+func LiftTo(op *Op, b *Block) *Op {
+	for op != nil && op.block != b {
+		op = op.ParentOp()
+	}
+	return op
+}

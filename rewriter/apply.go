@@ -1,0 +1,512 @@
+package rewriter
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/ir"
+)
+
+// NativeRewrite is a rewrite written in Go and called by name from a rule's rewrite block. It gets the rewriter
+// (to create ops at the rewrite's insertion point and to change the program) and the evaluated arguments (values,
+// attributes converted to plain Go values, …), and returns the values it defines.
+type NativeRewrite func(rw *ir.Rewriter, args []any) ([]*ir.Value, error)
+
+// Applier applies matches: it builds a rule's result ops, redirects uses and erases what died. It never leaves a
+// program half rewritten when a rule's own actions fail: every op of the rewrite is built (attributes computed,
+// result types inferred) before anything is inserted. Only native rewrites, which change the program themselves,
+// run in the commit phase.
+type Applier struct {
+	Rewriter *ir.Rewriter
+	Program  *ir.Program
+	// Natives resolves native rewrite names.
+	Natives map[string]NativeRewrite
+	// Oracle answers program-level builtins in attribute expressions (rarely needed there).
+	Oracle Oracle
+}
+
+// Oracle answers program-level builtins and native constraints during expression evaluation (see
+// analysis.Oracle for the builtins).
+type Oracle interface {
+	Builtin(name string, args []any) (any, bool, error)
+	Native(name string, args []any) (any, error)
+}
+
+// ApplyError is a rewrite that could not be carried out. Committed reports whether the program was already
+// changed when it failed (only native rewrites and explicit erasures can fail that late).
+type ApplyError struct {
+	Rule      *rule.Rule
+	Root      *ir.Op
+	Committed bool
+	Err       error
+}
+
+func (e *ApplyError) Error() string { return fmt.Sprintf("rule %s: %v", e.Rule.ID(), e.Err) }
+
+func (e *ApplyError) Unwrap() error { return e.Err }
+
+// matchEnv evaluates expressions against a match and the values the rewrite has defined so far.
+type matchEnv struct {
+	m      *rule.Match
+	newV   []*ir.Value
+	oracle Oracle
+}
+
+func (e *matchEnv) Hole(i int) (any, bool) {
+	v := e.m.Holes[i]
+	return v, v != nil
+}
+
+func (e *matchEnv) Value(r rule.Ref) *ir.Value {
+	if r.New {
+		return e.newV[r.Index]
+	}
+	return e.m.Values[r.Index]
+}
+
+func (e *matchEnv) List(r rule.Ref) []*ir.Value {
+	if r.New {
+		return nil
+	}
+	return e.m.Lists[r.Index]
+}
+
+func (e *matchEnv) Builtin(name string, args []any) (any, bool, error) {
+	if e.oracle == nil {
+		return nil, false, nil
+	}
+	return e.oracle.Builtin(name, args)
+}
+
+func (e *matchEnv) Native(name string, args []any) (any, error) {
+	if e.oracle == nil {
+		return nil, fmt.Errorf("native constraint %s is not available", name)
+	}
+	return e.oracle.Native(name, args)
+}
+
+// Apply carries out match m. On success it returns the ops it created.
+func (a *Applier) Apply(m *rule.Match) ([]*ir.Op, error) {
+	r := m.Rule
+	root := m.Root()
+	env := &matchEnv{m: m, newV: make([]*ir.Value, len(r.NewValues)), oracle: a.Oracle}
+	fail := func(committed bool, format string, args ...any) error {
+		return &ApplyError{Rule: r, Root: root, Committed: committed, Err: fmt.Errorf(format, args...)}
+	}
+
+	ip, err := insertionPoint(m)
+	if err != nil {
+		return nil, fail(false, "%v", err)
+	}
+	replaced := replacedBy(r)
+
+	// Phase 1: build the result ops detached, up to the first native rewrite.
+	var built []*ir.Op
+	release := func() {
+		rel := ir.NewRewriter(a.Rewriter.Ctx, nil)
+		for i := len(built) - 1; i >= 0; i-- {
+			_ = rel.Erase(built[i])
+		}
+	}
+	next := 0
+	for ; next < len(r.Actions); next++ {
+		c, ok := r.Actions[next].(*rule.Create)
+		if !ok {
+			if _, native := r.Actions[next].(*rule.NativeRewrite); native {
+				break
+			}
+			continue
+		}
+		op, err := a.build(c, env, m, replaced)
+		if err != nil {
+			release()
+			return nil, fail(false, "%s: %v", c.Op, err)
+		}
+		built = append(built, op)
+	}
+	for _, v := range usedInputs(r, m) {
+		if !ir.Dominates(v, ip) {
+			release()
+			return nil, fail(false, "an input of the rewrite is not defined before the insertion point")
+		}
+	}
+
+	// Phase 2: commit.
+	b := a.Rewriter
+	b.SetInsertionPointBefore(ip)
+	for _, op := range built {
+		b.Insert(op)
+	}
+	created := append([]*ir.Op(nil), built...)
+	isCreated := map[*ir.Op]bool{}
+	for _, op := range created {
+		isCreated[op] = true
+	}
+	for i := 0; i < len(r.Actions); i++ {
+		act := r.Actions[i]
+		if i < next {
+			if _, isCreate := act.(*rule.Create); isCreate {
+				continue
+			}
+		}
+		switch act := act.(type) {
+		case *rule.Create:
+			op, err := a.build(act, env, m, replaced)
+			if err != nil {
+				return created, fail(true, "%s: %v", act.Op, err)
+			}
+			b.SetInsertionPointBefore(ip)
+			b.Insert(op)
+			created = append(created, op)
+			isCreated[op] = true
+		case *rule.NativeRewrite:
+			f := a.Natives[act.Name]
+			if f == nil {
+				return created, fail(true, "native rewrite %s is not registered", act.Name)
+			}
+			args := make([]any, len(act.Args))
+			for j, x := range act.Args {
+				v, err := rule.Eval(x, env)
+				if err != nil {
+					return created, fail(true, "%v", err)
+				}
+				args[j] = v
+			}
+			b.SetInsertionPointBefore(ip)
+			vals, err := f(b, args)
+			if err != nil {
+				return created, fail(true, "native rewrite %s: %v", act.Name, err)
+			}
+			if len(vals) != len(act.Results) {
+				return created, fail(true, "native rewrite %s returned %d values, the rule expects %d", act.Name, len(vals), len(act.Results))
+			}
+			for j, k := range act.Results {
+				if k >= 0 {
+					env.newV[k] = vals[j]
+				}
+			}
+		case *rule.Replace:
+			from, to := env.Value(act.Value), env.Value(act.With)
+			if from == nil || to == nil {
+				return created, fail(true, "replace: value not bound")
+			}
+			if act.Later {
+				b.ReplaceUsesIf(from, to, func(u *ir.Use) bool {
+					o := u.Owner()
+					if isCreated[o] {
+						return false
+					}
+					l := ir.LiftTo(o, root.Block())
+					return l != nil && l != root && root.IsBefore(l)
+				})
+			} else {
+				b.ReplaceAllUsesWith(from, to)
+			}
+		case *rule.Erase:
+			op := m.Ops[act.Op]
+			if op.Erased() {
+				continue
+			}
+			if err := b.Erase(op); err != nil {
+				return created, fail(true, "erase: %v", err)
+			}
+		}
+	}
+	a.eraseDead(m)
+	return created, nil
+}
+
+// eraseDead erases the matched ops that have no uses left, consumers before producers. Ops with the SideEffects
+// trait stay unless the rule erased them explicitly.
+func (a *Applier) eraseDead(m *rule.Match) {
+	for changed := true; changed; {
+		changed = false
+		for i := len(m.Ops) - 1; i >= 0; i-- {
+			op := m.Ops[i]
+			if op == nil || op.Erased() || op.HasUses() || op.Has(ir.SideEffects) {
+				continue
+			}
+			if a.Rewriter.Erase(op) == nil {
+				changed = true
+			}
+		}
+	}
+}
+
+// insertionPoint returns the op before which the rewrite's ops go: the root, or the first user (in the root's
+// block) of a value the rewrite replaces, whichever comes first.
+func insertionPoint(m *rule.Match) (*ir.Op, error) {
+	root := m.Root()
+	blk := root.Block()
+	ip := root
+	for _, act := range m.Rule.Actions {
+		rep, ok := act.(*rule.Replace)
+		if !ok || rep.Later || rep.Value.New {
+			continue
+		}
+		v := m.Values[rep.Value.Index]
+		if v == nil {
+			continue
+		}
+		for u := range v.Uses() {
+			l := ir.LiftTo(u.Owner(), blk)
+			if l == nil {
+				return nil, fmt.Errorf("%s is used outside the block of the root", "a replaced value")
+			}
+			if l.IsBefore(ip) {
+				ip = l
+			}
+		}
+	}
+	return ip, nil
+}
+
+// usedInputs returns the matched values the rewrite's ops read.
+func usedInputs(r *rule.Rule, m *rule.Match) []*ir.Value {
+	var out []*ir.Value
+	for _, act := range r.Actions {
+		c, ok := act.(*rule.Create)
+		if !ok {
+			continue
+		}
+		for _, o := range c.Operands {
+			if o.Null || o.Ref.New {
+				continue
+			}
+			if o.List {
+				out = append(out, m.Lists[o.Ref.Index]...)
+			} else if v := m.Values[o.Ref.Index]; v != nil {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// replacedBy maps a new value index to the pattern value it replaces (first Replace wins).
+func replacedBy(r *rule.Rule) map[int]int {
+	out := map[int]int{}
+	for _, act := range r.Actions {
+		if rep, ok := act.(*rule.Replace); ok && rep.With.New && !rep.Value.New && !rep.Later {
+			if _, seen := out[rep.With.Index]; !seen {
+				out[rep.With.Index] = rep.Value.Index
+			}
+		}
+	}
+	return out
+}
+
+// build creates the detached op of a Create action and records its results in env.
+func (a *Applier) build(c *rule.Create, env *matchEnv, m *rule.Match, replaced map[int]int) (*ir.Op, error) {
+	ctx := a.Rewriter.Ctx
+	var operands []*ir.Value
+	for _, o := range c.Operands {
+		switch {
+		case o.Null:
+			operands = append(operands, nil)
+		case o.List:
+			operands = append(operands, env.List(o.Ref)...)
+		default:
+			v := env.Value(o.Ref)
+			if v == nil {
+				return nil, fmt.Errorf("operand %d is not bound", len(operands))
+			}
+			operands = append(operands, v)
+		}
+	}
+	schema := ctx.Schema(c.Op)
+	attrs, err := a.attrs(c, env, schema)
+	if err != nil {
+		return nil, err
+	}
+	// Results replacing matched values inherit their stop_gradient flag, as Paddle's passes keep it.
+	if sg, ok := stopGradient(c, m, replaced, ctx); ok {
+		attrs = setAttr(attrs, "stop_gradient", sg)
+	}
+	var types []ir.Type
+	if c.ResultTypes != nil {
+		for i, te := range c.ResultTypes {
+			t, err := resolveType(ctx, te, env)
+			if err != nil {
+				return nil, fmt.Errorf("result %d: %v", i, err)
+			}
+			types = append(types, t)
+		}
+	} else {
+		types, err = ctx.InferResultTypes(schema, operands, attrs)
+		if err != nil {
+			return nil, err
+		}
+	}
+	op := ctx.NewOp(ir.OpSpec{Name: c.Op, Operands: operands, Results: types, Attrs: attrs})
+	for i, k := range c.Results {
+		if k >= 0 && i < op.NumResults() {
+			env.newV[k] = op.Result(i)
+		}
+	}
+	return op, nil
+}
+
+// attrs computes the attributes of a created op in schema order (then any others in rule order), filling schema
+// defaults for attributes the rule does not set, as Paddle's op builders do.
+func (a *Applier) attrs(c *rule.Create, env *matchEnv, schema *ir.OpSchema) ([]ir.NamedAttr, error) {
+	ctx := a.Rewriter.Ctx
+	var out []ir.NamedAttr
+	if c.RestAttrs >= 0 {
+		if rest, ok := env.m.Holes[c.RestAttrs].([]ir.NamedAttr); ok {
+			out = append(out, rest...)
+		}
+	}
+	for _, set := range c.Attrs {
+		t := ir.AttrType{Kind: ir.KindAny}
+		if schema != nil {
+			if spec := schema.Attr(set.Name); spec != nil {
+				t = spec.Type
+			}
+		}
+		var attr ir.Attribute
+		if h, ok := set.Value.(*rule.HoleRef); ok {
+			if bound, ok := env.m.Holes[h.Hole].(ir.Attribute); ok && t.Accepts(bound) {
+				attr = bound
+			}
+		}
+		if attr == nil {
+			v, err := rule.Eval(set.Value, env)
+			if err != nil {
+				return nil, err
+			}
+			attr, err = rule.ToAttr(ctx, t, v)
+			if err != nil {
+				return nil, fmt.Errorf("attribute %s: %v", set.Name, err)
+			}
+		}
+		out = setAttr(out, set.Name, attr)
+	}
+	if schema == nil {
+		return out, nil
+	}
+	for _, spec := range schema.Attrs {
+		if spec.Default != nil && findAttr(out, spec.Name) < 0 {
+			out = append(out, ir.NamedAttr{Name: spec.Name, Value: spec.Default})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		ii, jj := schema.AttrIndex(out[i].Name), schema.AttrIndex(out[j].Name)
+		if ii < 0 {
+			ii = len(schema.Attrs)
+		}
+		if jj < 0 {
+			jj = len(schema.Attrs)
+		}
+		return ii < jj
+	})
+	return out, nil
+}
+
+func findAttr(attrs []ir.NamedAttr, name string) int {
+	for i, a := range attrs {
+		if a.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func setAttr(attrs []ir.NamedAttr, name string, a ir.Attribute) []ir.NamedAttr {
+	if i := findAttr(attrs, name); i >= 0 {
+		attrs[i].Value = a
+		return attrs
+	}
+	return append(attrs, ir.NamedAttr{Name: name, Value: a})
+}
+
+// stopGradient returns the stop_gradient attribute for a created op whose results replace matched values.
+func stopGradient(c *rule.Create, m *rule.Match, replaced map[int]int, ctx *ir.Context) (ir.Attribute, bool) {
+	if findAttrExpr(c, "stop_gradient") {
+		return nil, false
+	}
+	flags := make([]bool, len(c.Results))
+	any := false
+	for i, k := range c.Results {
+		if k < 0 {
+			continue
+		}
+		pv, ok := replaced[k]
+		if !ok {
+			continue
+		}
+		v := m.Values[pv]
+		if v == nil || v.DefiningOp() == nil {
+			continue
+		}
+		arr, ok := v.DefiningOp().Attr("stop_gradient").(*ir.ArrayAttr)
+		if !ok || v.Index() >= len(arr.Elems) {
+			continue
+		}
+		if b, ok := ir.AsBool(arr.Elems[v.Index()]); ok {
+			flags[i] = b
+			any = true
+		}
+	}
+	if !any {
+		return nil, false
+	}
+	return ctx.Bools(flags...), true
+}
+
+func findAttrExpr(c *rule.Create, name string) bool {
+	for _, s := range c.Attrs {
+		if s.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// resolveType computes an explicit result type.
+func resolveType(ctx *ir.Context, te rule.TypeExpr, env *matchEnv) (ir.Type, error) {
+	switch {
+	case te.Exact != nil:
+		return te.Exact, nil
+	case te.Of != nil:
+		v := env.Value(*te.Of)
+		if v == nil {
+			return nil, fmt.Errorf("type(): value not bound")
+		}
+		return v.Type(), nil
+	case te.Tensor != nil:
+		tp := te.Tensor
+		dims := make([]int64, 0, len(tp.Dims))
+		for _, d := range tp.Dims {
+			switch d.Kind {
+			case rule.DimExact:
+				dims = append(dims, d.Value)
+			case rule.DimHole:
+				v, ok := env.m.Holes[d.Hole].(int64)
+				if !ok {
+					return nil, fmt.Errorf("dimension hole is not bound")
+				}
+				dims = append(dims, v)
+			default:
+				return nil, fmt.Errorf("a result type needs every dimension")
+			}
+		}
+		dt := tp.DType
+		if tp.DTypeHole >= 0 {
+			d, ok := env.m.Holes[tp.DTypeHole].(ir.DType)
+			if !ok {
+				return nil, fmt.Errorf("dtype hole is not bound")
+			}
+			dt = d
+		} else if tp.AnyDType {
+			return nil, fmt.Errorf("a result type needs a dtype")
+		}
+		spelling := ir.DenseTensor
+		if len(tp.Spellings) > 0 {
+			spelling = tp.Spellings[0]
+		}
+		return ctx.Tensor(spelling, dims, ctx.Scalar(dt)), nil
+	}
+	return nil, fmt.Errorf("empty type expression")
+}

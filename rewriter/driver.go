@@ -1,0 +1,425 @@
+package rewriter
+
+import (
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/ir"
+)
+
+// MatchFunc returns the matches of a rule set at op, best first (benefit, then rule order), appended to dst. The
+// matcher's automaton provides it.
+type MatchFunc func(dst []*rule.Match, op *ir.Op) []*rule.Match
+
+// Options configure a Driver.
+type Options struct {
+	// MaxIterations bounds the sweeps over the program (each re-seeds the worklist with every op); 0 means 10.
+	MaxIterations int
+	// MaxRewrites bounds the number of rewrites; 0 means 20 per op of the input plus 10,000.
+	MaxRewrites int
+	// BottomUp visits users before producers; the default is top-down (program order).
+	BottomUp bool
+	// Shuffle pops the worklist in a random order seeded by Seed, to expose order dependence.
+	Shuffle bool
+	Seed    uint64
+	// VerifyEach runs ir.Verify after every rewrite; a failure stops the driver naming the rule.
+	VerifyEach bool
+	// NoDCE keeps ops that become dead (by default they are erased when they have no side effects).
+	NoDCE bool
+	// Trace, if set, is called after every rewrite.
+	Trace func(TraceEvent)
+	// Enabled, if set, filters the rules the driver may apply.
+	Enabled func(*rule.Rule) bool
+}
+
+// TraceEvent describes one rewrite.
+type TraceEvent struct {
+	Seq  int
+	Rule *rule.Rule
+	// Root describes the matched root op: its printed result ids (as numbered in the input) and name.
+	Root string
+	// Loc is the root's position in the input file, if known.
+	File string
+	Loc  ir.Loc
+	// Created is the number of ops the rewrite created.
+	Created int
+}
+
+// String formats the event as one trace line.
+func (e TraceEvent) String() string {
+	pos := ""
+	if e.Loc.IsKnown() {
+		pos = fmt.Sprintf(" at %s:%d:%d", e.File, e.Loc.Line, e.Loc.Col)
+	}
+	return fmt.Sprintf("#%d %s: %s%s (+%d ops)", e.Seq, e.Rule.ID(), e.Root, pos, e.Created)
+}
+
+// Stats reports what a driver run did.
+type Stats struct {
+	// Converged is true when a sweep found nothing to do.
+	Converged bool
+	// StopReason says why the driver stopped: "converged", "max iterations (N)", "max rewrites (N)", "cycle …".
+	StopReason string
+	Iterations int
+	Rewrites   int
+	// Erased counts dead ops the driver removed (ops erased by rewrites are not counted).
+	Erased int
+	// Rules holds per-rule statistics, in rule-set order (one entry per rule name).
+	Rules []*RuleStats
+	// Cycle names the rules of a detected rewrite cycle.
+	Cycle     []string
+	MatchTime time.Duration
+	Duration  time.Duration
+}
+
+// RuleStats are one rule's statistics (summed over the instances of a family rule).
+type RuleStats struct {
+	Name string
+	// Tried counts visits of an op the rule's root can match; Matched counts matches found; Applied counts
+	// rewrites done; Failed counts matches whose rewrite could not be carried out.
+	Tried, Matched, Applied, Failed int
+	// Time is the time spent rewriting with this rule.
+	Time time.Duration
+}
+
+// CycleError reports rules that rewrite back and forth.
+type CycleError struct{ Rules []string }
+
+func (e *CycleError) Error() string {
+	return "rewrite cycle detected between rules " + strings.Join(e.Rules, ", ")
+}
+
+// VerifyError reports a program the verifier rejected after a rewrite (with Options.VerifyEach).
+type VerifyError struct {
+	Rule  *rule.Rule
+	Root  string
+	Diags ir.Diagnostics
+}
+
+func (e *VerifyError) Error() string {
+	return fmt.Sprintf("verify-each: the program is invalid after rule %s rewrote %s:\n%s", e.Rule.ID(), e.Root, e.Diags.Error())
+}
+
+// Driver applies a rule set to a program greedily, with the semantics of MLIR's GreedyPatternRewriteDriver: a
+// worklist seeded with every op (nested regions included), popped one op at a time; the best match at the op is
+// applied; everything a rewrite changes goes back on the worklist through the rewriter's listener; ops that become
+// dead and have no side effects are erased; sweeps repeat until one changes nothing or a limit is hit.
+type Driver struct {
+	Program *ir.Program
+	Set     *rule.Set
+	Match   MatchFunc
+	Applier *Applier
+	Options Options
+
+	wl        *worklist
+	stats     *Stats
+	byName    map[string]*RuleStats
+	roots     map[*ir.OpInfo][]*rule.Rule
+	anyRoot   []*rule.Rule
+	names     *ir.Numbering
+	cycles    *cycleDetector
+	listeners ir.Listeners
+}
+
+// NewDriver returns a driver for applying set to p with the given matcher; natives resolves native rewrites and
+// oracle answers program builtins in rewrite expressions (both may be nil).
+func NewDriver(p *ir.Program, set *rule.Set, match MatchFunc, natives map[string]NativeRewrite, oracle Oracle, opts Options) *Driver {
+	d := &Driver{Program: p, Set: set, Match: match, Options: opts}
+	d.Applier = &Applier{Rewriter: ir.NewRewriter(p.Ctx, nil), Program: p, Natives: natives, Oracle: oracle}
+	return d
+}
+
+// AddListener adds a listener that sees every change the driver's rewriter makes.
+func (d *Driver) AddListener(l ir.Listener) { d.listeners = append(d.listeners, l) }
+
+// driverListener feeds the worklist.
+type driverListener struct{ d *Driver }
+
+func (l driverListener) OpInserted(op *ir.Op) { l.d.wl.push(op) }
+func (l driverListener) OpModified(op *ir.Op) { l.d.wl.push(op) }
+func (l driverListener) OpErased(op *ir.Op) {
+	l.d.wl.remove(op)
+	for i := 0; i < op.NumOperands(); i++ {
+		if v := op.Operand(i); v != nil && v.DefiningOp() != nil && !op.IsAncestorOf(v.DefiningOp()) {
+			l.d.wl.push(v.DefiningOp())
+		}
+	}
+}
+
+// Run applies the rules until convergence or a limit. It returns the statistics and, for a rewrite cycle, a
+// failed verify-each or a rewrite that failed after changing the program, an error.
+func (d *Driver) Run() (*Stats, error) {
+	start := time.Now()
+	p := d.Program
+	opts := d.Options
+	maxIter := opts.MaxIterations
+	if maxIter <= 0 {
+		maxIter = 10
+	}
+	nops := p.NumOps()
+	maxRewrites := opts.MaxRewrites
+	if maxRewrites <= 0 {
+		maxRewrites = 20*nops + 10000
+	}
+	var rng *rand.Rand
+	if opts.Shuffle {
+		rng = rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15))
+	}
+	d.wl = newWorklist(nops, rng)
+	d.stats = &Stats{}
+	d.byName = map[string]*RuleStats{}
+	d.roots = map[*ir.OpInfo][]*rule.Rule{}
+	d.anyRoot = nil
+	for _, r := range d.Set.Rules {
+		if _, ok := d.byName[r.Name]; !ok {
+			rs := &RuleStats{Name: r.Name}
+			d.byName[r.Name] = rs
+			d.stats.Rules = append(d.stats.Rules, rs)
+		}
+		if n := r.Pattern.Ops[r.Pattern.Root].Name; n != "" {
+			info := p.Ctx.OpInfo(n)
+			d.roots[info] = append(d.roots[info], r)
+		} else {
+			d.anyRoot = append(d.anyRoot, r)
+		}
+	}
+	if opts.Trace != nil {
+		d.names = ir.NumberValues(p.Body())
+	}
+	d.cycles = newCycleDetector(nops + 1000)
+	d.Applier.Rewriter.Listener = append(ir.Listeners{driverListener{d}}, d.listeners...)
+	defer func() { d.Applier.Rewriter.Listener = nil }()
+
+	var err error
+	for iter := 1; ; iter++ {
+		if iter > maxIter {
+			d.stats.StopReason = fmt.Sprintf("max iterations (%d)", maxIter)
+			break
+		}
+		d.stats.Iterations = iter
+		d.seed()
+		var changed bool
+		changed, err = d.sweep(maxRewrites)
+		if err != nil || d.stats.StopReason != "" {
+			break
+		}
+		if !changed {
+			d.stats.Converged = true
+			d.stats.StopReason = "converged"
+			break
+		}
+	}
+	d.stats.Duration = time.Since(start)
+	return d.stats, err
+}
+
+func (d *Driver) seed() {
+	var ops []*ir.Op
+	if d.Options.BottomUp {
+		for op := range ir.WalkPost(d.Program.Body()) {
+			ops = append(ops, op)
+		}
+		for _, op := range ops {
+			d.wl.push(op)
+		}
+		return
+	}
+	for op := range d.Program.Walk() {
+		ops = append(ops, op)
+	}
+	for i := len(ops) - 1; i >= 0; i-- {
+		d.wl.push(ops[i])
+	}
+}
+
+// sweep processes the worklist until it is empty.
+func (d *Driver) sweep(maxRewrites int) (bool, error) {
+	changed := false
+	var buf []*rule.Match
+	rw := d.Applier.Rewriter
+	for {
+		op := d.wl.pop()
+		if op == nil {
+			return changed, nil
+		}
+		if op.Erased() || op.Block() == nil {
+			continue
+		}
+		if !d.Options.NoDCE && triviallyDead(op) {
+			if rw.Erase(op) == nil {
+				d.stats.Erased++
+				changed = true
+			}
+			continue
+		}
+		for _, r := range d.roots[op.Info()] {
+			d.byName[r.Name].Tried++
+		}
+		for _, r := range d.anyRoot {
+			d.byName[r.Name].Tried++
+		}
+		t0 := time.Now()
+		buf = d.Match(buf[:0], op)
+		d.stats.MatchTime += time.Since(t0)
+		for _, m := range buf {
+			if d.Options.Enabled != nil && !d.Options.Enabled(m.Rule) {
+				continue
+			}
+			rs := d.byName[m.Rule.Name]
+			rs.Matched++
+			root := ""
+			if d.Options.Trace != nil || d.Options.VerifyEach {
+				root = d.describe(op)
+			}
+			t1 := time.Now()
+			created, err := d.Applier.Apply(m)
+			rs.Time += time.Since(t1)
+			if err != nil {
+				var ae *ApplyError
+				if errors.As(err, &ae) && !ae.Committed {
+					rs.Failed++
+					continue
+				}
+				return changed, err
+			}
+			rs.Applied++
+			d.stats.Rewrites++
+			changed = true
+			if d.Options.Trace != nil {
+				d.Options.Trace(TraceEvent{Seq: d.stats.Rewrites, Rule: m.Rule, Root: root, File: d.Program.File, Loc: op.Loc, Created: len(created)})
+			}
+			if d.Options.VerifyEach {
+				if errs := ir.Verify(d.Program).Errors(); len(errs) > 0 {
+					return changed, &VerifyError{Rule: m.Rule, Root: root, Diags: errs}
+				}
+			}
+			if cyc := d.cycles.record(m.Rule, created); cyc != nil {
+				d.stats.Cycle = cyc
+				d.stats.StopReason = "cycle between rules " + strings.Join(cyc, ", ")
+				return changed, &CycleError{Rules: cyc}
+			}
+			if d.stats.Rewrites >= maxRewrites {
+				d.stats.StopReason = fmt.Sprintf("max rewrites (%d)", maxRewrites)
+				return changed, nil
+			}
+			break
+		}
+	}
+}
+
+func (d *Driver) describe(op *ir.Op) string {
+	if d.names == nil {
+		return op.Name()
+	}
+	return d.names.Describe(op)
+}
+
+// triviallyDead reports whether op can be erased: no result is used, it is registered (unregistered ops may have
+// side effects), has no side effects, and is not a terminator.
+func triviallyDead(op *ir.Op) bool {
+	s := op.Schema()
+	if s == nil || op.HasUses() || s.Has(ir.SideEffects) || s.Has(ir.Terminator) {
+		return false
+	}
+	return op.Name() != ir.ModuleOpName
+}
+
+// cycleDetector notices a rewrite recreating what an earlier rewrite created at the same place: it fingerprints
+// each rewrite by rule, the created ops (names, attributes, operands) and the ops that consume their results, which
+// outlive a back-and-forth rewriting. A fingerprint seen three times is a cycle.
+//
+// Fingerprinting starts only after more rewrites than the program had ops (plus 1,000): rule sets that terminate
+// rarely get there, so they pay nothing, and a cycle is still caught long before MaxRewrites.
+type cycleDetector struct {
+	after int
+	count int
+	seed  maphash.Seed
+	seen  map[uint64][]int
+	rules []*rule.Rule
+	ptrs  map[any]uint64
+}
+
+func newCycleDetector(after int) *cycleDetector {
+	return &cycleDetector{after: after, seed: maphash.MakeSeed(), seen: map[uint64][]int{}, ptrs: map[any]uint64{}}
+}
+
+// ptrID numbers objects by identity (the map keeps them alive, so numbers are never reused).
+func (c *cycleDetector) ptrID(p any) uint64 {
+	if x, ok := c.ptrs[p]; ok {
+		return x
+	}
+	x := uint64(len(c.ptrs) + 1)
+	c.ptrs[p] = x
+	return x
+}
+
+func (c *cycleDetector) record(r *rule.Rule, created []*ir.Op) []string {
+	c.count++
+	if c.count <= c.after {
+		return nil
+	}
+	var h maphash.Hash
+	h.SetSeed(c.seed)
+	writeInt := func(x uint64) {
+		var b [8]byte
+		for i := range b {
+			b[i] = byte(x >> (8 * i))
+		}
+		h.Write(b[:])
+	}
+	writeInt(uint64(r.Index))
+	ids := map[*ir.Value]uint64{}
+	nextID := uint64(1 << 40)
+	id := func(v *ir.Value) uint64 {
+		if v == nil {
+			return 0
+		}
+		if x, ok := ids[v]; ok {
+			return x
+		}
+		x := c.ptrID(v)
+		ids[v] = x
+		return x
+	}
+	for _, op := range created {
+		h.WriteString(op.Name())
+		for _, a := range op.Attrs() {
+			h.WriteString(a.Name)
+			h.WriteString(a.Value.String())
+		}
+		for i := 0; i < op.NumOperands(); i++ {
+			writeInt(id(op.Operand(i)))
+		}
+		for _, res := range op.Results() {
+			ids[res] = nextID
+			nextID++
+			for u := range res.Uses() {
+				writeInt(c.ptrID(u.Owner()))
+				writeInt(uint64(u.Index()))
+			}
+		}
+	}
+	fp := h.Sum64()
+	c.rules = append(c.rules, r)
+	seq := len(c.rules) - 1
+	prev := c.seen[fp]
+	c.seen[fp] = append(prev, seq)
+	if len(prev) < 2 {
+		return nil
+	}
+	// The rules applied since the previous occurrence form the cycle.
+	var names []string
+	seenName := map[string]bool{}
+	for _, x := range c.rules[prev[len(prev)-1]+1 : seq+1] {
+		if !seenName[x.ID()] {
+			seenName[x.ID()] = true
+			names = append(names, x.ID())
+		}
+	}
+	return names
+}

@@ -1,0 +1,188 @@
+package rewriter
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/ir"
+)
+
+// unaryRule rewrites from(x) into to(x).
+func unaryRule(name, from, to string, benefit int) *rule.Rule {
+	return &rule.Rule{
+		Name: name, Benefit: benefit,
+		Pattern: &rule.Pattern{
+			Ops:    []*rule.OpPattern{{Name: from, Operands: []rule.OperandPattern{{Value: 0}}, Results: []rule.ResultPattern{{Value: 1}}, RestAttrs: -1}},
+			Values: []*rule.ValueHole{{Name: "x", Def: -1}, {Name: "y", Def: 0}},
+		},
+		NewValues: []*rule.NewValue{{Name: "n"}},
+		Actions: []rule.Action{
+			&rule.Create{Op: to, Operands: []rule.RewriteOperand{{Ref: rule.Ref{Index: 0}}}, Results: []int{0}, RestAttrs: -1},
+			&rule.Replace{Value: rule.Ref{Index: 1}, With: rule.Ref{New: true}},
+		},
+	}
+}
+
+func setOf(c *ir.Context, rules ...*rule.Rule) *rule.Set {
+	for i, r := range rules {
+		r.Index = i
+	}
+	return &rule.Set{Ctx: c, Rules: rules}
+}
+
+func run(t *testing.T, x *pb, set *rule.Set, opts Options) (*Stats, error) {
+	t.Helper()
+	d := NewDriver(x.p, set, simpleMatch(set), nil, nil, opts)
+	return d.Run()
+}
+
+func TestDriverChains(t *testing.T) {
+	x := newPB(t)
+	in := x.data()
+	r := x.op("pd_op.relu_", 1, nil, in)
+	sig := x.op("pd_op.sigmoid_", 1, nil, r.Result(0))
+	mul := x.op("pd_op.multiply", 1, nil, r.Result(0), sig.Result(0))
+	x.fetch(mul.Result(0))
+	set := setOf(x.c, unaryRule("relu", "pd_op.relu_", "pd_op.relu", 0), unaryRule("sigmoid", "pd_op.sigmoid_", "pd_op.sigmoid", 0), siluRule())
+	st, err := run(t, x, set, Options{})
+	require.NoError(t, err)
+	assert.True(t, st.Converged)
+	assert.Equal(t, "converged", st.StopReason)
+	assert.Equal(t, 3, st.Rewrites)
+	assert.Equal(t, []string{"pd_op.data", "pd_op.relu", "pd_op.swish", "pd_op.fetch"}, x.names())
+	assert.Equal(t, 1, st.Rules[2].Applied)
+	assert.Empty(t, ir.Verify(x.p))
+}
+
+func TestDriverBenefitOrder(t *testing.T) {
+	for _, tc := range []struct {
+		benefitA, benefitB int
+		want               string
+	}{{1, 2, "pd_op.tanh"}, {2, 1, "pd_op.sigmoid"}, {1, 1, "pd_op.sigmoid"}} {
+		x := newPB(t)
+		x.fetch(x.op("pd_op.relu", 1, nil, x.data()).Result(0))
+		set := setOf(x.c, unaryRule("a", "pd_op.relu", "pd_op.sigmoid", tc.benefitA), unaryRule("b", "pd_op.relu", "pd_op.tanh", tc.benefitB))
+		_, err := run(t, x, set, Options{})
+		require.NoError(t, err)
+		assert.Equal(t, []string{"pd_op.data", tc.want, "pd_op.fetch"}, x.names(), "benefits %d/%d", tc.benefitA, tc.benefitB)
+	}
+}
+
+func TestDriverDeadCode(t *testing.T) {
+	x := newPB(t)
+	in := x.data()
+	x.op("pd_op.relu", 1, nil, in) // dead, no side effects: erased
+	x.op("my.unknown", 1, nil, in) // dead but unregistered: kept
+	x.fetch(x.op("pd_op.tanh", 1, nil, in).Result(0))
+	st, err := run(t, x, setOf(x.c), Options{})
+	require.NoError(t, err)
+	assert.Equal(t, 1, st.Erased)
+	assert.Equal(t, []string{"pd_op.data", "my.unknown", "pd_op.tanh", "pd_op.fetch"}, x.names())
+
+	y := newPB(t)
+	y.op("pd_op.relu", 1, nil, y.data())
+	_, err = run(t, y, setOf(y.c), Options{NoDCE: true})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"pd_op.data", "pd_op.relu"}, y.names())
+}
+
+func TestDriverLimits(t *testing.T) {
+	x := newPB(t)
+	v := x.data()
+	for i := 0; i < 5; i++ {
+		v = x.op("pd_op.relu_", 1, nil, v).Result(0)
+	}
+	x.fetch(v)
+	st, err := run(t, x, setOf(x.c, unaryRule("relu", "pd_op.relu_", "pd_op.relu", 0)), Options{MaxRewrites: 2})
+	require.NoError(t, err)
+	assert.False(t, st.Converged)
+	assert.Equal(t, "max rewrites (2)", st.StopReason)
+	assert.Equal(t, 2, st.Rewrites)
+}
+
+func TestDriverCycle(t *testing.T) {
+	x := newPB(t)
+	x.fetch(x.op("pd_op.relu", 1, nil, x.data()).Result(0))
+	set := setOf(x.c, unaryRule("to_tanh", "pd_op.relu", "pd_op.tanh", 0), unaryRule("to_relu", "pd_op.tanh", "pd_op.relu", 0))
+	st, err := run(t, x, set, Options{})
+	var ce *CycleError
+	require.ErrorAs(t, err, &ce)
+	assert.ElementsMatch(t, []string{"to_tanh", "to_relu"}, ce.Rules)
+	assert.EqualError(t, err, "rewrite cycle detected between rules "+ce.Rules[0]+", "+ce.Rules[1])
+	assert.False(t, st.Converged)
+	assert.Less(t, st.Rewrites, 1100)
+	assert.Empty(t, ir.Verify(x.p), "a stopped driver leaves a valid program")
+}
+
+func TestDriverRegions(t *testing.T) {
+	x := newPB(t)
+	in := x.data()
+	cond := x.b.Create(ir.OpSpec{Name: "pd_op.full", Results: []ir.Type{x.c.Tensor(ir.DenseTensor, []int64{1}, x.c.Scalar(ir.DTypeBool))},
+		Attrs: []ir.NamedAttr{{Name: "shape", Value: x.c.IntArray([]int64{1})}, {Name: "value", Value: x.c.Double(1)}}})
+	ifOp := x.b.Create(ir.OpSpec{Name: "pd_op.if", Operands: []*ir.Value{cond.Result(0)}, Results: []ir.Type{x.f32}, Regions: 2})
+	for i := 0; i < 2; i++ {
+		ib := ir.NewBuilder(x.c)
+		ib.SetInsertionPointToEnd(ifOp.Region(i).AddBlock())
+		r := ib.Create(ir.OpSpec{Name: "pd_op.relu_", Operands: []*ir.Value{in}, Results: []ir.Type{x.f32}})
+		ib.Create(ir.OpSpec{Name: "cf.yield", Operands: []*ir.Value{r.Result(0)}})
+	}
+	x.fetch(ifOp.Result(0))
+	st, err := run(t, x, setOf(x.c, unaryRule("relu", "pd_op.relu_", "pd_op.relu", 0)), Options{VerifyEach: true})
+	require.NoError(t, err)
+	assert.Equal(t, 2, st.Rewrites)
+	assert.Equal(t, []string{"pd_op.data", "pd_op.full", "pd_op.if", "pd_op.relu", "cf.yield", "pd_op.relu", "cf.yield", "pd_op.fetch"}, x.names())
+}
+
+func TestDriverDeterministicAndShuffle(t *testing.T) {
+	build := func() *pb {
+		x := newPB(t)
+		v := x.data()
+		for i := 0; i < 20; i++ {
+			r := x.op("pd_op.relu_", 1, nil, v)
+			s := x.op("pd_op.sigmoid_", 1, nil, r.Result(0))
+			v = x.op("pd_op.multiply", 1, nil, r.Result(0), s.Result(0)).Result(0)
+		}
+		x.fetch(v)
+		return x
+	}
+	rules := func(c *ir.Context) *rule.Set {
+		return setOf(c, unaryRule("relu", "pd_op.relu_", "pd_op.relu", 0), unaryRule("sigmoid", "pd_op.sigmoid_", "pd_op.sigmoid", 0), siluRule())
+	}
+	ref := build()
+	_, err := run(t, ref, rules(ref.c), Options{})
+	require.NoError(t, err)
+	for _, opts := range []Options{{}, {BottomUp: true}, {Shuffle: true, Seed: 1}, {Shuffle: true, Seed: 42}} {
+		x := build()
+		st, err := run(t, x, rules(x.c), opts)
+		require.NoError(t, err)
+		assert.True(t, st.Converged)
+		assert.Equal(t, ref.names(), x.names(), "%+v", opts)
+	}
+}
+
+func TestDriverVerifyEachNamesTheRule(t *testing.T) {
+	x := newPB(t)
+	x.fetch(x.op("pd_op.relu", 1, nil, x.data()).Result(0))
+	bad := unaryRule("bad", "pd_op.relu", "pd_op.add", 0) // add wants two operands
+	bad.Actions[0].(*rule.Create).ResultTypes = []rule.TypeExpr{{Of: &rule.Ref{Index: 1}}}
+	_, err := run(t, x, setOf(x.c, bad), Options{VerifyEach: true})
+	var ve *VerifyError
+	require.ErrorAs(t, err, &ve)
+	assert.Equal(t, "bad", ve.Rule.Name)
+	assert.Contains(t, err.Error(), "pd_op.add: has 1 operands; pd_op.add takes 2 operands")
+}
+
+func TestDriverTrace(t *testing.T) {
+	x := newPB(t)
+	x.p.File = "m.pir"
+	in := x.data()
+	r := x.b.Create(ir.OpSpec{Name: "pd_op.relu_", Operands: []*ir.Value{in}, Results: []ir.Type{x.f32}, Loc: ir.Loc{Line: 3, Col: 5}})
+	x.fetch(r.Result(0))
+	var lines []string
+	_, err := run(t, x, setOf(x.c, unaryRule("deinplace", "pd_op.relu_", "pd_op.relu", 0)), Options{Trace: func(e TraceEvent) { lines = append(lines, e.String()) }})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"#1 deinplace: %1 = pd_op.relu_ at m.pir:3:5 (+1 ops)"}, lines)
+}
