@@ -1,0 +1,128 @@
+package rewriter
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/pirdrr/drr/analysis"
+	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/ir"
+)
+
+// Pass is one step of a pipeline: a rule set applied by the greedy driver, or a pass written in Go.
+type Pass interface {
+	Name() string
+	Run(p *ir.Program, env *Env) (*PassResult, error)
+}
+
+// Env is what passes get besides the program: the registry for natives and the driver options for rule passes.
+type Env struct {
+	Registry *Registry
+	Options  Options
+	// Listeners see every change (statistics, tracing, …).
+	Listeners []ir.Listener
+}
+
+// PassResult reports what a pass did.
+type PassResult struct {
+	Pass string
+	// Stats are the driver statistics of a rule pass (nil for Go passes).
+	Stats *Stats
+	// Changes counts what a Go pass changed (its own unit: ops erased, ops rewritten, …).
+	Changes  int
+	Duration time.Duration
+}
+
+// Pipeline is a sequence of passes.
+type Pipeline []Pass
+
+// Run runs the passes in order, stopping at the first error.
+func (pl Pipeline) Run(p *ir.Program, env *Env) ([]*PassResult, error) {
+	var out []*PassResult
+	for _, pass := range pl {
+		start := time.Now()
+		res, err := pass.Run(p, env)
+		if res == nil {
+			res = &PassResult{Pass: pass.Name()}
+		}
+		res.Duration = time.Since(start)
+		out = append(out, res)
+		if err != nil {
+			return out, fmt.Errorf("pass %s: %w", pass.Name(), err)
+		}
+	}
+	return out, nil
+}
+
+// MatcherFactory compiles a rule set into a match function for one program (the matcher package provides it;
+// the oracle answers program builtins and native constraints).
+type MatcherFactory func(set *rule.Set, oracle Oracle) (MatchFunc, error)
+
+// RulePass applies a rule set with the greedy driver.
+type RulePass struct {
+	PassName string
+	Set      *rule.Set
+	// Compile builds the matcher; it is called once per Run.
+	Compile MatcherFactory
+}
+
+// Name returns the pass name.
+func (rp *RulePass) Name() string { return rp.PassName }
+
+// Run applies the rules to p.
+func (rp *RulePass) Run(p *ir.Program, env *Env) (*PassResult, error) {
+	reg := env.Registry
+	if reg == nil {
+		reg = NewRegistry()
+	}
+	p.CollectParams()
+	oracle := &programOracle{Oracle: analysis.Oracle{Program: p}, reg: reg}
+	match, err := rp.Compile(rp.Set, oracle)
+	if err != nil {
+		return nil, err
+	}
+	d := NewDriver(p, rp.Set, match, reg.Rewrites(), oracle, env.Options)
+	for _, l := range env.Listeners {
+		d.AddListener(l)
+	}
+	st, err := d.Run()
+	return &PassResult{Pass: rp.PassName, Stats: st}, err
+}
+
+// programOracle answers program builtins from the analysis package and native constraints from a registry.
+type programOracle struct {
+	analysis.Oracle
+	reg *Registry
+}
+
+// Native calls a registered native constraint.
+func (o *programOracle) Native(name string, args []any) (any, error) {
+	f, ok := o.reg.Constraint(name)
+	if !ok {
+		return nil, fmt.Errorf("native constraint %s is not registered", name)
+	}
+	return f(args)
+}
+
+// NewOracle returns the oracle a rule pass uses for p: program builtins from package analysis, native
+// constraints from reg.
+func NewOracle(p *ir.Program, reg *Registry) Oracle {
+	return &programOracle{Oracle: analysis.Oracle{Program: p}, reg: reg}
+}
+
+// GoPass is a pass written in Go: Fn changes the program through the rewriter it is given (whose listener feeds the
+// pipeline's listeners) and returns how many changes it made.
+type GoPass struct {
+	PassName string
+	Fn       func(p *ir.Program, rw *ir.Rewriter) (int, error)
+}
+
+// Name returns the pass name.
+func (gp *GoPass) Name() string { return gp.PassName }
+
+// Run runs the function.
+func (gp *GoPass) Run(p *ir.Program, env *Env) (*PassResult, error) {
+	rw := ir.NewRewriter(p.Ctx, ir.Listeners(env.Listeners))
+	n, err := gp.Fn(p, rw)
+	return &PassResult{Pass: gp.PassName, Changes: n}, err
+}
