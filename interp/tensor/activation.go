@@ -1,0 +1,171 @@
+package tensor
+
+import (
+	"fmt"
+	"math"
+)
+
+// Element-wise functions are evaluated in float64 and rounded to T. NaN
+// inputs propagate to NaN outputs (the clamping activations do not hide
+// them).
+
+func unary[T Float](op string, x *Tensor[T], f func(float64) float64) (*Tensor[T], error) {
+	if err := x.validate(op); err != nil {
+		return nil, err
+	}
+	out := newUnchecked[T](x.Shape)
+	for i, v := range x.Data {
+		out.Data[i] = T(f(float64(v)))
+	}
+	return out, nil
+}
+
+func relu(v float64) float64 {
+	if v < 0 {
+		return 0
+	}
+	return v
+}
+
+func relu6(v float64) float64 {
+	switch {
+	case v < 0:
+		return 0
+	case v > 6:
+		return 6
+	}
+	return v
+}
+
+func sigmoid(v float64) float64 { return 1 / (1 + math.Exp(-v)) }
+
+func swish(v float64) float64 { return v * sigmoid(v) }
+
+func hardswish(v float64) float64 { return v * relu6(v+3) / 6 }
+
+func leakyRelu(alpha float64) func(float64) float64 {
+	return func(v float64) float64 {
+		if v < 0 {
+			return alpha * v
+		}
+		return v
+	}
+}
+
+func hardsigmoid(slope, offset float64) func(float64) float64 {
+	return func(v float64) float64 {
+		y := slope*v + offset
+		switch {
+		case y < 0:
+			return 0
+		case y > 1:
+			return 1
+		}
+		return y
+	}
+}
+
+// Identity returns a copy of x.
+func Identity[T Float](x *Tensor[T]) (*Tensor[T], error) {
+	if err := x.validate("identity"); err != nil {
+		return nil, err
+	}
+	return x.Clone(), nil
+}
+
+// Relu returns max(x, 0).
+func Relu[T Float](x *Tensor[T]) (*Tensor[T], error) { return unary("relu", x, relu) }
+
+// Relu6 returns min(max(x, 0), 6) (Paddle's relu6, threshold 6).
+func Relu6[T Float](x *Tensor[T]) (*Tensor[T], error) { return unary("relu6", x, relu6) }
+
+// Sigmoid returns 1 / (1 + exp(-x)).
+func Sigmoid[T Float](x *Tensor[T]) (*Tensor[T], error) { return unary("sigmoid", x, sigmoid) }
+
+// Swish returns x * sigmoid(x) (Paddle's swish/silu with beta = 1).
+func Swish[T Float](x *Tensor[T]) (*Tensor[T], error) { return unary("swish", x, swish) }
+
+// Hardswish returns x * min(max(x+3, 0), 6) / 6 (Paddle's defaults:
+// offset 3, threshold 6, scale 6).
+func Hardswish[T Float](x *Tensor[T]) (*Tensor[T], error) {
+	return unary("hardswish", x, hardswish)
+}
+
+// Hardsigmoid returns max(0, min(1, slope*x + offset)). Paddle's defaults are
+// slope = 1/6 (0.1666667) and offset = 0.5.
+func Hardsigmoid[T Float](x *Tensor[T], slope, offset float64) (*Tensor[T], error) {
+	return unary("hardsigmoid", x, hardsigmoid(slope, offset))
+}
+
+// LeakyRelu returns x for x >= 0 and negativeSlope*x otherwise.
+func LeakyRelu[T Float](x *Tensor[T], negativeSlope float64) (*Tensor[T], error) {
+	return unary("leaky_relu", x, leakyRelu(negativeSlope))
+}
+
+// Tanh returns the hyperbolic tangent of x.
+func Tanh[T Float](x *Tensor[T]) (*Tensor[T], error) { return unary("tanh", x, math.Tanh) }
+
+// Sqrt returns the square root of x (NaN for negative elements).
+func Sqrt[T Float](x *Tensor[T]) (*Tensor[T], error) { return unary("sqrt", x, math.Sqrt) }
+
+// Exp returns e**x.
+func Exp[T Float](x *Tensor[T]) (*Tensor[T], error) { return unary("exp", x, math.Exp) }
+
+// Scale implements Paddle's scale op: scale*x + bias when biasAfterScale,
+// otherwise scale*(x + bias).
+func Scale[T Float](x *Tensor[T], scale, bias float64, biasAfterScale bool) (*Tensor[T], error) {
+	if biasAfterScale {
+		return unary("scale", x, func(v float64) float64 { return scale*v + bias })
+	}
+	return unary("scale", x, func(v float64) float64 { return scale * (v + bias) })
+}
+
+// Activation names accepted by ApplyActivation and FusedConv2DAddAct.
+const (
+	ActIdentity  = "identity"
+	ActRelu      = "relu"
+	ActRelu6     = "relu6"
+	ActSigmoid   = "sigmoid"
+	ActSwish     = "swish"
+	ActTanh      = "tanh"
+	ActLeakyRelu = "leaky_relu"
+	ActHardswish = "hardswish"
+)
+
+// activationFunc returns the scalar function for a fused-activation name;
+// alpha is the negative slope of leaky_relu and ignored otherwise.
+func activationFunc(name string, alpha float64) (func(float64) float64, error) {
+	switch name {
+	case ActIdentity:
+		return nil, nil
+	case ActRelu:
+		return relu, nil
+	case ActRelu6:
+		return relu6, nil
+	case ActSigmoid:
+		return sigmoid, nil
+	case ActSwish:
+		return swish, nil
+	case ActTanh:
+		return math.Tanh, nil
+	case ActLeakyRelu:
+		return leakyRelu(alpha), nil
+	case ActHardswish:
+		return hardswish, nil
+	}
+	return nil, fmt.Errorf("tensor: unknown activation %q (want identity, relu, relu6, sigmoid, swish, tanh, leaky_relu or hardswish)", name)
+}
+
+// ApplyActivation applies the named activation (one of the Act* constants)
+// to x; alpha is the negative slope used by leaky_relu. Unknown names are an
+// error.
+func ApplyActivation[T Float](x *Tensor[T], name string, alpha float64) (*Tensor[T], error) {
+	f, err := activationFunc(name, alpha)
+	if err != nil {
+		return nil, err
+	}
+	if f == nil {
+		return Identity(x)
+	}
+	return unary(name, x, f)
+}

@@ -1,0 +1,180 @@
+package tensor
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Conv2D computes Paddle's conv2d: input is NCHW or NHWC (p.DataFormat),
+// filter is OIHW [C_out, C_in/groups, K_h, K_w], and the output has the
+// input's layout with shape given by ConvOutputShape. Padding positions read
+// as zero. The computation is im2col followed by a cache-blocked GEMM per
+// (batch, group); NHWC is handled by transposing to NCHW and back, as
+// Paddle's CPU kernel does.
+func Conv2D[T Float](input, filter *Tensor[T], p ConvParams) (*Tensor[T], error) {
+	const op = "conv2d"
+	if err := input.validate(op + " input"); err != nil {
+		return nil, err
+	}
+	if err := filter.validate(op + " filter"); err != nil {
+		return nil, err
+	}
+	g, err := resolveConv(op, input.Shape, filter.Shape, p)
+	if err != nil {
+		return nil, err
+	}
+	return conv2dNCHW(toNCHW(input, g.nhwc), filter, g), nil
+}
+
+// conv2dNCHW runs a resolved convolution on an NCHW input and returns the
+// output in the layout g.nhwc asks for.
+func conv2dNCHW[T Float](x, filter *Tensor[T], g *convGeom) *Tensor[T] {
+	out := newUnchecked[T]([]int{g.n, g.cout, g.oh, g.ow})
+	ohw := g.oh * g.ow
+	hw := g.h * g.w
+	direct := g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 &&
+		g.pt == 0 && g.pb == 0 && g.pl == 0 && g.pr == 0
+	var col []T
+	if !direct {
+		col = make([]T, g.kK*ohw)
+	}
+	for b := range g.n {
+		for gr := range g.groups {
+			src := x.Data[(b*g.cin+gr*g.cinG)*hw : (b*g.cin+(gr+1)*g.cinG)*hw]
+			bm := matView[T]{data: src, rs: hw, cs: 1}
+			if !direct {
+				im2col(col, src, g)
+				bm = matView[T]{data: col, rs: ohw, cs: 1}
+			}
+			am := matView[T]{data: filter.Data[gr*g.coutG*g.kK : (gr+1)*g.coutG*g.kK], rs: g.kK, cs: 1}
+			dst := out.Data[(b*g.cout+gr*g.coutG)*ohw : (b*g.cout+(gr+1)*g.coutG)*ohw]
+			gemm(g.coutG, ohw, g.kK, am, bm, dst, ohw)
+		}
+	}
+	if g.nhwc {
+		return permute(out, []int{0, 2, 3, 1})
+	}
+	return out
+}
+
+// im2col expands one group of one image (cinG channels of h×w) into col, a
+// [cinG*kh*kw, oh*ow] row-major matrix whose row (c, ki, kj) holds the input
+// value each output position reads through kernel tap (ki, kj) of channel c,
+// or zero where the tap falls into padding.
+func im2col[T Float](col, src []T, g *convGeom) {
+	ohw := g.oh * g.ow
+	hw := g.h * g.w
+	row := 0
+	for c := range g.cinG {
+		plane := src[c*hw : (c+1)*hw]
+		for ki := range g.kh {
+			for kj := range g.kw {
+				dst := col[row*ohw : (row+1)*ohw]
+				row++
+				ix0 := kj*g.dw - g.pl
+				// Output columns whose input column is inside [0, w).
+				lo := 0
+				if ix0 < 0 {
+					lo = min((-ix0+g.sw-1)/g.sw, g.ow)
+				}
+				hi := lo
+				if g.w-ix0 > 0 {
+					hi = max(min((g.w-ix0+g.sw-1)/g.sw, g.ow), lo)
+				}
+				for oy := range g.oh {
+					d := dst[oy*g.ow : (oy+1)*g.ow]
+					iy := oy*g.sh - g.pt + ki*g.dh
+					if iy < 0 || iy >= g.h {
+						clear(d)
+						continue
+					}
+					srow := plane[iy*g.w : (iy+1)*g.w]
+					clear(d[:lo])
+					switch {
+					case hi <= lo: // every tap of this row falls into padding
+					case g.sw == 1:
+						copy(d[lo:hi], srow[lo+ix0:hi+ix0])
+					default:
+						ix := lo*g.sw + ix0
+						for ox := lo; ox < hi; ox++ {
+							d[ox] = srow[ix]
+							ix += g.sw
+						}
+					}
+					clear(d[hi:])
+				}
+			}
+		}
+	}
+}
+
+// toNCHW returns x itself for NCHW data, or an NCHW copy of NHWC data.
+func toNCHW[T Float](x *Tensor[T], nhwc bool) *Tensor[T] {
+	if !nhwc {
+		return x
+	}
+	return permute(x, []int{0, 3, 1, 2})
+}
+
+// FusedConv2DAddAct computes Paddle's fused_conv2d_add_act:
+// act(conv2d(input, filter) + bias + residual). bias, when non-nil, must be
+// 1-D of length C_out and is broadcast along the channel axis of the output
+// layout; residual, when non-nil, must have exactly the output's shape.
+// activation is one of identity, relu, relu6, sigmoid, swish, tanh,
+// leaky_relu (negative slope fuseAlpha) or hardswish; anything else is an
+// error.
+func FusedConv2DAddAct[T Float](input, filter, bias, residual *Tensor[T], p ConvParams, activation string, fuseAlpha float64) (*Tensor[T], error) {
+	const op = "fused_conv2d_add_act"
+	act, err := activationFunc(activation, fuseAlpha)
+	if err != nil {
+		return nil, fmt.Errorf("tensor: %s: %w", op, err)
+	}
+	if err := input.validate(op + " input"); err != nil {
+		return nil, err
+	}
+	if err := filter.validate(op + " filter"); err != nil {
+		return nil, err
+	}
+	g, err := resolveConv(op, input.Shape, filter.Shape, p)
+	if err != nil {
+		return nil, err
+	}
+	if bias != nil {
+		if err := bias.validate(op + " bias"); err != nil {
+			return nil, err
+		}
+		if len(bias.Shape) != 1 || bias.Shape[0] != g.cout {
+			return nil, fmt.Errorf("tensor: %s: bias shape %v must be [%d] (output channels)", op, bias.Shape, g.cout)
+		}
+	}
+	out := conv2dNCHW(toNCHW(input, g.nhwc), filter, g)
+	if residual != nil {
+		if err := residual.validate(op + " residual"); err != nil {
+			return nil, err
+		}
+		if !slices.Equal(residual.Shape, out.Shape) {
+			return nil, fmt.Errorf("tensor: %s: residual shape %v must equal output shape %v", op, residual.Shape, out.Shape)
+		}
+	}
+	inner := g.oh * g.ow // elements per channel run in NCHW
+	for i := range out.Data {
+		v := float64(out.Data[i])
+		if bias != nil {
+			var c int
+			if g.nhwc {
+				c = i % g.cout
+			} else {
+				c = (i / inner) % g.cout
+			}
+			v += float64(bias.Data[c])
+		}
+		if residual != nil {
+			v += float64(residual.Data[i])
+		}
+		if act != nil {
+			v = act(v)
+		}
+		out.Data[i] = T(v)
+	}
+	return out, nil
+}

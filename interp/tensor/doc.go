@@ -1,0 +1,45 @@
+// Package tensor is the numeric kernel library of pirdrr's reference
+// interpreter: a dense row-major tensor type generic over float32 and
+// float64, plus the operator kernels needed to execute Paddle PIR programs
+// before and after a rewrite and compare the results.
+//
+// # Semantics
+//
+// Every kernel follows the semantics of the Paddle operator of the same name
+// (phi kernels and InferMeta functions), including the less obvious corners:
+// conv2d's "SAME" padding (ceil(in/stride) outputs, the odd padding element
+// on the bottom/right, dilation forced to 1), 2- or 4-element paddings
+// ([top, bottom, left, right]), pool2d's use of only the top/left paddings
+// for window placement, reshape's "0 copies the input dimension", squeeze's
+// silent skipping of non-unit axes, sequential unsqueeze, and matmul's rules
+// for 1-D operands. Where Paddle's behaviour would be surprising or
+// ill-defined the kernel returns an error instead (documented per kernel).
+//
+// # Errors
+//
+// Kernels never panic on bad input: nil tensors, inconsistent Shape/Data,
+// incompatible shapes and invalid attributes are reported as errors whose
+// text names the operator (a randomized test hammers every kernel with
+// malformed arguments). Attributes such as strides and paddings are limited
+// to 2^30 and output element counts must fit in an int; a valid but
+// enormous output can still exhaust memory. Inputs are never modified;
+// results are freshly allocated (only the Tensor.Reshape method returns a
+// view).
+//
+// # Numerics and performance
+//
+// Convolution is im2col followed by a cache-blocked, register-tiled GEMM
+// written in portable Go (single goroutine, no assembly), accumulating in
+// the tensor's element type, like BLAS. Reductions, batch-norm folding and
+// element-wise functions are evaluated in float64 and rounded once. Results
+// are deterministic for a given platform. For bit-level comparisons prefer
+// float64: float32 convolution outputs near zero carry absolute, not
+// relative, rounding error, so an element-wise relative tolerance of 1e-5
+// is only meaningful in float64.
+//
+// # Randomness
+//
+// NewRand, RandUniform, RandNormal and the Fill methods use math/rand/v2's
+// PCG with an explicit seed and no global state, so test inputs are
+// reproducible.
+package tensor

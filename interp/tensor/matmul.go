@@ -1,0 +1,103 @@
+package tensor
+
+import "fmt"
+
+// Matmul implements Paddle's matmul (matmul_v2) for inputs of rank >= 1:
+//
+//   - the last two dimensions are the matrix dimensions, transposed first when
+//     transposeX / transposeY is set;
+//   - a 1-D x of length K is treated as a 1×K row vector and a 1-D y as a K×1
+//     column vector; the transpose flag of a 1-D operand is ignored, and the
+//     added dimension is removed from the result (so vector·vector is 0-D);
+//   - leading (batch) dimensions broadcast like numpy.
+//
+// Sums are accumulated in T by a cache-blocked kernel.
+func Matmul[T Float](x, y *Tensor[T], transposeX, transposeY bool) (*Tensor[T], error) {
+	if err := x.validate("matmul x"); err != nil {
+		return nil, err
+	}
+	if err := y.validate("matmul y"); err != nil {
+		return nil, err
+	}
+	if len(x.Shape) == 0 || len(y.Shape) == 0 {
+		return nil, fmt.Errorf("tensor: matmul: inputs must have rank >= 1, got %v and %v", x.Shape, y.Shape)
+	}
+	xs, ys := x.Shape, y.Shape
+	xVec, yVec := len(xs) == 1, len(ys) == 1
+	if xVec {
+		xs = []int{1, xs[0]}
+		transposeX = false
+	}
+	if yVec {
+		ys = []int{ys[0], 1}
+		transposeY = false
+	}
+	xr, xc := xs[len(xs)-2], xs[len(xs)-1]
+	yr, yc := ys[len(ys)-2], ys[len(ys)-1]
+	m, kx := xr, xc
+	if transposeX {
+		m, kx = xc, xr
+	}
+	ky, n := yr, yc
+	if transposeY {
+		ky, n = yc, yr
+	}
+	if kx != ky {
+		return nil, fmt.Errorf("tensor: matmul: contraction mismatch: x %v (transpose %v) has K=%d, y %v (transpose %v) has K=%d",
+			x.Shape, transposeX, kx, y.Shape, transposeY, ky)
+	}
+	xb, yb := xs[:len(xs)-2], ys[:len(ys)-2]
+	batch, err := BroadcastShape(xb, yb)
+	if err != nil {
+		return nil, fmt.Errorf("tensor: matmul: batch dimensions: %w", err)
+	}
+	outShape := append([]int{}, batch...)
+	if !xVec {
+		outShape = append(outShape, m)
+	}
+	if !yVec {
+		outShape = append(outShape, n)
+	}
+	if err := checkAlloc("matmul", outShape); err != nil {
+		return nil, err
+	}
+	out := newUnchecked[T](outShape)
+	nb := 1
+	for _, d := range batch {
+		nb *= d
+	}
+	if len(out.Data) == 0 {
+		return out, nil
+	}
+	// Batch strides measured in matrices, 0 on broadcast dimensions.
+	bsx := broadcastStrides(xb, batch)
+	bsy := broadcastStrides(yb, batch)
+	xMat, yMat := xr*xc, yr*yc
+	xv := matView[T]{rs: xc, cs: 1}
+	if transposeX {
+		xv = matView[T]{rs: 1, cs: xc}
+	}
+	yv := matView[T]{rs: yc, cs: 1}
+	if transposeY {
+		yv = matView[T]{rs: 1, cs: yc}
+	}
+	idx := make([]int, len(batch))
+	for bi := range nb {
+		xo, yo := 0, 0
+		for d, v := range idx {
+			xo += v * bsx[d]
+			yo += v * bsy[d]
+		}
+		xv.data = x.Data[xo*xMat : (xo+1)*xMat]
+		yv.data = y.Data[yo*yMat : (yo+1)*yMat]
+		gemm(m, n, kx, xv, yv, out.Data[bi*m*n:(bi+1)*m*n], n)
+		for d := len(idx) - 1; d >= 0; d-- {
+			idx[d]++
+			if idx[d] < batch[d] {
+				break
+			}
+			idx[d] = 0
+		}
+	}
+	return out, nil
+}

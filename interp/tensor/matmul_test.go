@@ -1,0 +1,160 @@
+package tensor
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// refMatmul is a naive matmul following Paddle's documented rules.
+func refMatmul(x []float64, xs []int, y []float64, ys []int, tx, ty bool) ([]float64, []int) {
+	xVec, yVec := len(xs) == 1, len(ys) == 1
+	if xVec {
+		xs, tx = []int{1, xs[0]}, false
+	}
+	if yVec {
+		ys, ty = []int{ys[0], 1}, false
+	}
+	xr, xc := xs[len(xs)-2], xs[len(xs)-1]
+	yr, yc := ys[len(ys)-2], ys[len(ys)-1]
+	xAt := func(base, i, k int) float64 {
+		if tx {
+			return x[base+k*xc+i]
+		}
+		return x[base+i*xc+k]
+	}
+	yAt := func(base, k, j int) float64 {
+		if ty {
+			return y[base+j*yc+k]
+		}
+		return y[base+k*yc+j]
+	}
+	m, kk := xr, xc
+	if tx {
+		m, kk = xc, xr
+	}
+	n := yc
+	if ty {
+		n = yr
+	}
+	xb, yb := xs[:len(xs)-2], ys[:len(ys)-2]
+	batch, _ := BroadcastShape(xb, yb)
+	nb := prod(batch)
+	out := make([]float64, nb*m*n)
+	for b := range nb {
+		xo := refBroadcastIndex(b, batch, xb) * xr * xc
+		yo := refBroadcastIndex(b, batch, yb) * yr * yc
+		for i := range m {
+			for j := range n {
+				s := 0.0
+				for k := range kk {
+					s += xAt(xo, i, k) * yAt(yo, k, j)
+				}
+				out[(b*m+i)*n+j] = s
+			}
+		}
+	}
+	shape := append([]int{}, batch...)
+	if !xVec {
+		shape = append(shape, m)
+	}
+	if !yVec {
+		shape = append(shape, n)
+	}
+	return out, shape
+}
+
+func testMatmulHand[T Float](t *testing.T) {
+	a := mustT[T](t, []int{2, 3}, 1, 2, 3, 4, 5, 6)
+	b := mustT[T](t, []int{3, 2}, 7, 8, 9, 10, 11, 12)
+	v := mustT[T](t, []int{3}, 1, 2, 3)
+	cases := []struct {
+		name      string
+		x, y      *Tensor[T]
+		tx, ty    bool
+		wantShape []int
+		want      []float64
+	}{
+		{"2d", a, b, false, false, []int{2, 2}, []float64{58, 64, 139, 154}},
+		{"2d-tt", b, a, true, true, []int{2, 2}, []float64{58, 139, 64, 154}},
+		{"2d-tx", a, a, true, false, []int{3, 3}, []float64{17, 22, 27, 22, 29, 36, 27, 36, 45}},
+		{"2d-ty", a, a, false, true, []int{2, 2}, []float64{14, 32, 32, 77}},
+		{"dot", v, mustT[T](t, []int{3}, 4, 5, 6), false, false, []int{}, []float64{32}},
+		{"dot-transpose-ignored", v, mustT[T](t, []int{3}, 4, 5, 6), true, true, []int{}, []float64{32}},
+		{"vec-mat", v, b, false, false, []int{2}, []float64{58, 64}},
+		{"vec-mat-tx-ignored", v, b, true, false, []int{2}, []float64{58, 64}},
+		{"mat-vec", a, mustT[T](t, []int{3}, 1, 1, 1), false, false, []int{2}, []float64{6, 15}},
+		{"mat-vec-ty-ignored", a, mustT[T](t, []int{3}, 1, 1, 1), false, true, []int{2}, []float64{6, 15}},
+		{"vec-batched", mustT[T](t, []int{2}, 1, 1), mustT[T](t, []int{2, 2, 2}, 1, 2, 3, 4, 5, 6, 7, 8), false, false, []int{2, 2}, []float64{4, 6, 12, 14}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Matmul(tc.x, tc.y, tc.tx, tc.ty)
+			require.NoError(t, err)
+			requireExact(t, tc.wantShape, tc.want, got)
+		})
+	}
+}
+
+func TestMatmulHandComputed(t *testing.T) {
+	t.Run("float32", testMatmulHand[float32])
+	t.Run("float64", testMatmulHand[float64])
+}
+
+func testMatmulRandom[T Float](t *testing.T) {
+	cases := []struct {
+		xs, ys []int
+		tx, ty bool
+	}{
+		{[]int{2, 1, 3, 4}, []int{5, 4, 2}, false, false},
+		{[]int{2, 1, 4, 3}, []int{5, 2, 4}, true, true},
+		{[]int{3, 5, 4}, []int{4, 6}, false, false},
+		{[]int{7}, []int{3, 7, 2}, false, false},
+		{[]int{3, 2, 7}, []int{7}, false, false},
+		{[]int{1, 6, 5}, []int{4, 1, 5, 3}, false, false},
+		{[]int{130, 300}, []int{300, 520}, false, false}, // crosses MC, KC and NC
+		{[]int{300, 130}, []int{520, 300}, true, true},
+		{[]int{1, 300}, []int{300, 9}, false, false},
+		{[]int{9, 300}, []int{300, 1}, false, false},
+		{[]int{3, 0}, []int{0, 4}, false, false},
+		{[]int{0, 3}, []int{3, 4}, false, false},
+	}
+	for i, tc := range cases {
+		t.Run(fmt.Sprint(tc.xs, tc.ys, tc.tx, tc.ty), func(t *testing.T) {
+			x := randT[T](t, uint64(i), tc.xs...)
+			y := randT[T](t, uint64(i)+50, tc.ys...)
+			got, err := Matmul(x, y, tc.tx, tc.ty)
+			require.NoError(t, err)
+			want, shape := refMatmul(f64s(x.Data), tc.xs, f64s(y.Data), tc.ys, tc.tx, tc.ty)
+			requireClose(t, want, shape, got)
+		})
+	}
+}
+
+func TestMatmulRandomAgainstNaive(t *testing.T) {
+	t.Run("float32", testMatmulRandom[float32])
+	t.Run("float64", testMatmulRandom[float64])
+}
+
+func TestMatmulErrors(t *testing.T) {
+	a := randT[float32](t, 1, 2, 3)
+	cases := []struct {
+		name   string
+		x, y   *Tensor[float32]
+		tx, ty bool
+		want   string
+	}{
+		{"k-mismatch", a, a, false, false, "contraction"},
+		{"k-mismatch-vec", a, randT[float32](t, 2, 2), false, false, "contraction"},
+		{"batch", randT[float32](t, 3, 2, 2, 3), randT[float32](t, 4, 3, 3, 2), false, false, "batch"},
+		{"scalar", Scalar[float32](1), a, false, false, "rank >= 1"},
+		{"nil", nil, a, false, false, "nil tensor"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Matmul(tc.x, tc.y, tc.tx, tc.ty)
+			require.ErrorContains(t, err, tc.want)
+		})
+	}
+}
