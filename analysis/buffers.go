@@ -23,6 +23,20 @@ func BatchNormTraining(op *ir.Op) bool {
 	return !isTest && !global
 }
 
+// HasValueSemantics reports whether op neither writes nor exposes aliases of its operands' buffers in a way that
+// matters: its schema has ValueSemantics, or it is a batch norm in inference mode, whose statistics outputs alias
+// the running statistics that nothing writes.
+func HasValueSemantics(op *ir.Op) bool {
+	s := op.Schema()
+	if s == nil {
+		return false
+	}
+	if s.Has(ir.ValueSemantics) {
+		return true
+	}
+	return batchNormFamily[s.Name] && !BatchNormTraining(op)
+}
+
 // Writes reports whether op may write the buffer of its operand i.
 func Writes(op *ir.Op, i int) bool {
 	s := op.Schema()
@@ -234,9 +248,13 @@ func ParamName(v *ir.Value) string {
 	return n
 }
 
-// Immutable reports whether v is a parameter the program never changes: no builtin.set_parameter writes its
-// name (Program.Params, see ir.Program.CollectParams) and no op writes its buffer.
+// Immutable reports whether v is a parameter the program never changes — no builtin.set_parameter writes its
+// name (Program.Params, see ir.Program.CollectParams) and no op writes its buffer — or a copy
+// (pd_op.to_vtensor, pd_op.to_tensor) of such a parameter that nothing writes either.
 func Immutable(p *ir.Program, v *ir.Value) bool {
+	if d := v.DefiningOp(); d != nil && (d.Name() == "pd_op.to_vtensor" || d.Name() == "pd_op.to_tensor") {
+		return d.Operand(0) != nil && Immutable(p, d.Operand(0)) && !Mutated(v)
+	}
 	if !IsParam(v) {
 		return false
 	}
@@ -288,4 +306,38 @@ func before(x, y *ir.Op) bool {
 		}
 	}
 	return false
+}
+
+// Constant reports whether v's value is fixed before the program runs: an immutable parameter, the result of a
+// ConstantLike op (full, full_int_array), or computed from constants by registered ops that have value semantics
+// or are views and have no side effects and no regions (the weight arithmetic conv2d_bn_fold builds). Nothing may
+// write the buffers involved.
+func Constant(p *ir.Program, v *ir.Value) bool {
+	return constant(p, v, map[*ir.Value]bool{})
+}
+
+func constant(p *ir.Program, v *ir.Value, memo map[*ir.Value]bool) bool {
+	if c, ok := memo[v]; ok {
+		return c
+	}
+	memo[v] = false // cycles (impossible in SSA) and repeated visits start pessimistic
+	c := false
+	switch d := v.DefiningOp(); {
+	case d == nil:
+	case IsParam(v):
+		c = Immutable(p, v)
+	default:
+		s := d.Schema()
+		if s == nil || s.Has(ir.SideEffects) || d.NumRegions() > 0 || (!HasValueSemantics(d) && !s.Has(ir.ViewLike)) {
+			break
+		}
+		c = !Mutated(v)
+		for i := 0; c && i < d.NumOperands(); i++ {
+			if o := d.Operand(i); o != nil && !constant(p, o, memo) {
+				c = false
+			}
+		}
+	}
+	memo[v] = c
+	return c
 }

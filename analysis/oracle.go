@@ -6,8 +6,8 @@ import (
 	"github.com/pirdrr/drr/ir"
 )
 
-// Oracle answers the program-level builtins of the constraint language (immutable, is_param, param_name,
-// is_input, aliased, mutated, dies_at) for one program, from the local queries of this package. The matcher calls
+// Oracle answers the program-level builtins of the constraint language (immutable, constant, is_param,
+// param_name, is_input, aliased, mutated, dies_at, inplace_op) for one program, from the local queries of this package. The matcher calls
 // it while evaluating a rule's where clause.
 type Oracle struct {
 	Program *ir.Program
@@ -51,7 +51,7 @@ func (o Oracle) Builtin(name string, args []any) (any, bool, error) {
 			}
 		}
 		return true, true, nil
-	case "is_param", "param_name", "is_input", "mutated":
+	case "is_param", "param_name", "is_input", "mutated", "constant":
 		v, err := one()
 		if err != nil {
 			return nil, true, err
@@ -63,6 +63,8 @@ func (o Oracle) Builtin(name string, args []any) (any, bool, error) {
 			return ParamName(v), true, nil
 		case "is_input":
 			return IsInput(v), true, nil
+		case "constant":
+			return Constant(o.Program, v), true, nil
 		}
 		return Mutated(v), true, nil
 	case "aliased":
@@ -75,6 +77,23 @@ func (o Oracle) Builtin(name string, args []any) (any, bool, error) {
 			return nil, true, err
 		}
 		return Aliased(v, except...), true, nil
+	case "inplace_op":
+		name, ok1 := args[0].(string)
+		operand, ok2 := args[1].(int64)
+		result, ok3 := args[2].(int64)
+		if len(args) != 3 || !ok1 || !ok2 || !ok3 {
+			return nil, true, fmt.Errorf("needs an op name and two ints")
+		}
+		s := o.Program.Ctx.Schema(name)
+		if s == nil {
+			return false, true, nil
+		}
+		for _, p := range s.Inplace {
+			if int64(p.Operand) == operand && int64(p.Result) == result {
+				return true, true, nil
+			}
+		}
+		return false, true, nil
 	case "dies_at":
 		vs, err := vals(0)
 		if err != nil {

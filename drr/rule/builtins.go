@@ -26,6 +26,7 @@ type Builtin struct {
 var Builtins = []Builtin{
 	{Name: "abs", Params: []string{"any"}, Result: "any", Doc: "absolute value of a number"},
 	{Name: "aliased", Params: []string{"value", "value..."}, Result: "bool", Doc: "another value may share the first value's buffer (a view, an inplace result, an unregistered op), not counting what is reachable only through the other arguments", Program: true},
+	{Name: "constant", Params: []string{"value"}, Result: "bool", Doc: "the value is computed from immutable parameters and constants only (full, full_int_array) by ops without side effects", Program: true},
 	{Name: "contains", Params: []string{"list", "any"}, Result: "bool", Doc: "the list contains the element"},
 	{Name: "defined_by", Params: []string{"value", "opname"}, Result: "bool", Doc: "the value is a result of an op with that name"},
 	{Name: "dies_at", Params: []string{"value", "value"}, Result: "bool", Doc: "the op defining the second value is the last reader of the first: every other use comes before it", Program: true},
@@ -34,6 +35,7 @@ var Builtins = []Builtin{
 	{Name: "endswith", Params: []string{"string", "string"}, Result: "bool", Doc: "the string ends with the suffix"},
 	{Name: "has_trait", Params: []string{"value", "trait"}, Result: "bool", Doc: "the op defining the value has the trait"},
 	{Name: "immutable", Params: []string{"value", "value..."}, Result: "bool", Doc: "every value is a parameter the program never writes", Program: true},
+	{Name: "inplace_op", Params: []string{"opname", "int", "int"}, Result: "bool", Doc: "the op writes its result (third argument) into the buffer of its operand (second argument), per its schema's inplace map", Program: true},
 	{Name: "is_input", Params: []string{"value"}, Result: "bool", Doc: "the value is a program input (pd_op.data or pd_op.feed result)", Program: true},
 	{Name: "is_param", Params: []string{"value"}, Result: "bool", Doc: "the value is read from a parameter", Program: true},
 	{Name: "len", Params: []string{"any"}, Result: "int", Doc: "length of a list, string or value list"},

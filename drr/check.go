@@ -1,0 +1,456 @@
+package drr
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/ir"
+)
+
+// CheckOptions configure Check.
+type CheckOptions struct {
+	// Unregistered accepts ops no dialect declares (as MLIR's --allow-unregistered-dialect): a rule's own use of such
+	// an op defines its arity, and result ops of such ops need explicit result types.
+	Unregistered bool
+	// Natives, if set, reports whether a native function is registered (rewrite=true for native rewrites); a
+	// declared native that is not registered is then an error.
+	Natives func(name string, rewrite bool) bool
+}
+
+// commonAttrs may appear on any op, registered or not.
+var commonAttrs = map[string]bool{
+	"stop_gradient": true, "persistable": true, "struct_name": true, "op_callstack": true, "op_role": true,
+	"op_dist_attr": true, "kernel_name": true, "op_name": true, "kernel_key": true,
+}
+
+// Check checks parsed files against the op schemas of ctx and returns the rule set they define: rules in file
+// order (imported files first, in import order), family rules instantiated once per member. Every problem found is
+// reported, errors and warnings, sorted by position; the set is nil when there are errors.
+func Check(ctx *ir.Context, files []*File, opts CheckOptions) (*rule.Set, Diagnostics) {
+	c := &checker{ctx: ctx, opts: opts, families: map[string]*familyInfo{}, natives: map[string]*rule.NativeDecl{},
+		rules: map[string]lexer.Position{}}
+	set := &rule.Set{Ctx: ctx, Natives: c.natives}
+	for _, f := range files {
+		for _, n := range f.Natives {
+			c.native(n)
+		}
+	}
+	for _, f := range files {
+		for _, fam := range f.Families {
+			c.family(fam)
+		}
+	}
+	for _, f := range files {
+		for _, r := range f.Rules {
+			set.Rules = append(set.Rules, c.rule(r)...)
+		}
+	}
+	for i, r := range set.Rules {
+		r.Index = i
+	}
+	c.shadowed(set)
+	c.diags.Sort()
+	if c.diags.HasErrors() {
+		return nil, c.diags
+	}
+	return set, c.diags
+}
+
+type checker struct {
+	ctx      *ir.Context
+	opts     CheckOptions
+	diags    Diagnostics
+	families map[string]*familyInfo
+	natives  map[string]*rule.NativeDecl
+	rules    map[string]lexer.Position
+	seen     map[string]bool // de-duplicates diagnostics of family instances
+}
+
+type familyInfo struct {
+	decl    *Family
+	members []string // full op names, in order
+	err     bool
+}
+
+func (c *checker) report(sev Severity, pos lexer.Position, format string, args ...any) {
+	d := &Diagnostic{Pos: pos, Severity: sev, Message: fmt.Sprintf(format, args...)}
+	key := formatPos(pos) + sev.String() + d.Message
+	if c.seen == nil {
+		c.seen = map[string]bool{}
+	}
+	if c.seen[key] {
+		return
+	}
+	c.seen[key] = true
+	c.diags = append(c.diags, d)
+}
+
+func (c *checker) errorf(pos lexer.Position, format string, args ...any) {
+	c.report(Error, pos, format, args...)
+}
+
+func (c *checker) warnf(pos lexer.Position, format string, args ...any) {
+	c.report(Warning, pos, format, args...)
+}
+
+func toPos(p lexer.Position) rule.Pos {
+	return rule.Pos{File: p.Filename, Line: p.Line, Col: p.Column}
+}
+
+// ---------------------------------------------------------------------------
+// Natives
+
+var nativeTypes = map[string]ir.AttrType{}
+
+func init() {
+	for _, k := range []ir.AttrKind{ir.KindBool, ir.KindInt32, ir.KindInt64, ir.KindIndex, ir.KindFloat, ir.KindDouble,
+		ir.KindStr, ir.KindType, ir.KindIntArray, ir.KindDataType, ir.KindPlace, ir.KindDataLayout, ir.KindScalar, ir.KindAny} {
+		nativeTypes[k.String()] = ir.AttrType{Kind: k}
+		nativeTypes[k.String()+"[]"] = ir.AttrType{Kind: k, Array: true}
+	}
+	nativeTypes["int"] = ir.AttrType{Kind: ir.KindInt64}
+	nativeTypes["float"] = ir.AttrType{Kind: ir.KindDouble}
+	nativeTypes["string"] = ir.AttrType{Kind: ir.KindStr}
+	nativeTypes["list"] = ir.AttrType{Kind: ir.KindAny, Array: true}
+}
+
+func (c *checker) native(n *Native) {
+	name := n.Name.Name
+	if prev, dup := c.natives[name]; dup {
+		c.errorf(n.Name.Pos(), "native %s is already declared at %s", name, prev.Pos)
+		return
+	}
+	if _, builtin := rule.LookupBuiltin(name); builtin {
+		c.errorf(n.Name.Pos(), "native %s has the name of a builtin function", name)
+		return
+	}
+	d := &rule.NativeDecl{Name: name, Rewrite: n.Kind == NativeRewrite, Pos: toPos(n.Pos())}
+	for _, p := range n.Params {
+		tn := ""
+		if p.Type != nil {
+			tn = p.Type.Name
+		}
+		switch p.Kind {
+		case ValueParam:
+			if tn != "" && tn != "value" && tn != "values" {
+				c.errorf(p.Pos(), "parameter %%%s of %s: a value parameter has type value or values, not %s", p.Name, name, tn)
+			}
+			d.Params = append(d.Params, rule.Param{Name: p.Name, Value: true})
+		case HoleParam:
+			t, ok := nativeTypes[tn]
+			if !ok {
+				c.errorf(p.Pos(), "parameter $%s of %s: unknown type %q", p.Name, name, tn)
+			}
+			d.Params = append(d.Params, rule.Param{Name: p.Name, Type: t})
+		}
+	}
+	if n.Result != nil {
+		if d.Rewrite {
+			switch {
+			case n.Result.Name == "value":
+				d.Results = 1
+			case strings.HasPrefix(n.Result.Name, "values"):
+				d.Results = -1
+			default:
+				c.errorf(n.Result.Pos(), "native rewrite %s returns value or values, not %s", name, n.Result.Name)
+			}
+		} else if n.Result.Name != "bool" {
+			c.errorf(n.Result.Pos(), "native constraint %s returns bool, not %s", name, n.Result.Name)
+		}
+	}
+	if c.opts.Natives != nil && !c.opts.Natives(name, d.Rewrite) {
+		c.errorf(n.Name.Pos(), "native %s %s is not registered", n.Kind, name)
+	}
+	c.natives[name] = d
+}
+
+// ---------------------------------------------------------------------------
+// Families
+
+func (c *checker) family(f *Family) {
+	name := f.Name.Name
+	if prev, dup := c.families[name]; dup {
+		c.errorf(f.Name.Pos(), "family %s is already declared at %s", name, formatPos(prev.decl.Pos()))
+		return
+	}
+	info := &familyInfo{decl: f}
+	c.families[name] = info
+	members, ok := c.familySet(f.Set)
+	info.members, info.err = members, !ok
+	if ok && len(members) == 0 {
+		c.errorf(f.Name.Pos(), "family %s selects no op", name)
+		info.err = true
+	}
+}
+
+func (c *checker) familySet(e FamilyExpr) ([]string, bool) {
+	switch e := e.(type) {
+	case *FamilyList:
+		var out []string
+		ok := true
+		seen := map[string]bool{}
+		for _, op := range e.Ops {
+			if c.ctx.Schema(op.Name) == nil && !c.opts.Unregistered {
+				c.errorf(op.Pos(), "unknown op %s%s", op.Name, c.suggestOp(op.Name))
+				ok = false
+				continue
+			}
+			if seen[op.Name] {
+				c.errorf(op.Pos(), "op %s is listed twice", op.Name)
+				continue
+			}
+			seen[op.Name] = true
+			out = append(out, op.Name)
+		}
+		return out, ok
+	case *FamilyTrait:
+		t, ok := ir.TraitFromName(e.Trait.Name)
+		if !ok {
+			c.errorf(e.Trait.Pos(), "unknown trait %s (traits: %s)", e.Trait.Name, strings.Join(ir.TraitNames(), ", "))
+			return nil, false
+		}
+		var out []string
+		for _, s := range c.ctx.Schemas() {
+			if s.Has(t) {
+				out = append(out, s.Name)
+			}
+		}
+		return out, true
+	case *FamilyRef:
+		f, ok := c.families[e.Name.Name]
+		if !ok {
+			c.errorf(e.Name.Pos(), "unknown family %s", e.Name.Name)
+			return nil, false
+		}
+		return f.members, !f.err
+	case *FamilyDiff:
+		x, ok1 := c.familySet(e.X)
+		y, ok2 := c.familySet(e.Y)
+		drop := map[string]bool{}
+		for _, n := range y {
+			drop[n] = true
+		}
+		var out []string
+		for _, n := range x {
+			if !drop[n] {
+				out = append(out, n)
+			}
+		}
+		return out, ok1 && ok2
+	}
+	return nil, false
+}
+
+// suggestOp returns ` (did you mean X?)` for a misspelled op name, or "".
+func (c *checker) suggestOp(name string) string {
+	best, bestD := "", 4
+	d, op := ir.SplitOpName(name)
+	for _, s := range c.ctx.Schemas() {
+		sd, sop := ir.SplitOpName(s.Name)
+		if d != "" && sd != d {
+			continue
+		}
+		if dist := editDistance(op, sop); dist < bestD {
+			best, bestD = s.Name, dist
+		}
+	}
+	if best == "" {
+		if d == "" {
+			if s := c.ctx.Schema("pd_op." + name); s != nil {
+				return " (did you mean pd_op." + name + "?)"
+			}
+		}
+		return ""
+	}
+	return " (did you mean " + best + "?)"
+}
+
+// editDistance is the optimal-string-alignment distance: insertions, deletions, substitutions and transpositions of
+// adjacent characters cost 1 each.
+func editDistance(a, b string) int {
+	if a == b {
+		return 0
+	}
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := 0; j <= len(b); j++ {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
+}
+
+// ---------------------------------------------------------------------------
+// Rules
+
+// binding is one instantiation of a rule's family binders: family variable name → op name.
+type binding map[string]string
+
+func (c *checker) rule(r *Rule) []*rule.Rule {
+	name := r.Name.Name
+	if prev, dup := c.rules[name]; dup {
+		c.errorf(r.Name.Pos(), "rule %s is already declared at %s", name, formatPos(prev))
+		return nil
+	}
+	c.rules[name] = r.Name.Pos()
+	if r.Match == nil || r.Rewrite == nil {
+		return nil // the parser reported it
+	}
+	insts := []binding{{}}
+	var labels []string
+	for _, f := range r.Fors {
+		info, ok := c.families[f.Family.Name]
+		if !ok {
+			c.errorf(f.Family.Pos(), "unknown family %s", f.Family.Name)
+			return nil
+		}
+		if info.err {
+			return nil
+		}
+		var next []binding
+		for _, b := range insts {
+			for _, m := range info.members {
+				nb := binding{}
+				for k, v := range b {
+					nb[k] = v
+				}
+				if _, dup := nb[f.Names[0].Name]; dup {
+					c.errorf(f.Names[0].Pos(), "family variable %s is bound twice", f.Names[0].Name)
+					return nil
+				}
+				nb[f.Names[0].Name] = m
+				if len(f.Names) == 2 {
+					s := c.ctx.Schema(m)
+					if s == nil || s.Counterpart == nil {
+						continue // members without a counterpart are skipped
+					}
+					nb[f.Names[1].Name] = s.Counterpart.Name
+				}
+				next = append(next, nb)
+			}
+		}
+		insts = next
+	}
+	if len(insts) == 0 {
+		c.errorf(r.Fors[len(r.Fors)-1].Pos(), "rule %s: no member of its families has a counterpart", name)
+		return nil
+	}
+	if r.Labels != nil {
+		for _, l := range r.Labels.Names {
+			labels = append(labels, l.Name)
+		}
+	}
+	var out []*rule.Rule
+	var firstFail []*Diagnostic
+	for _, b := range insts {
+		rc := &ruleChecker{c: c, ast: r, bind: b}
+		rr := rc.check()
+		rr.Labels = labels
+		if len(rc.diags) > 0 {
+			if rc.arity && len(r.Fors) > 0 {
+				// A family member whose signature does not fit the pattern is skipped.
+				if firstFail == nil {
+					firstFail = rc.diags
+				}
+				continue
+			}
+			for _, d := range rc.diags {
+				if len(r.Fors) > 0 && d.Severity == Error {
+					d.Message += " (in " + instanceName(b, r.Fors) + ")"
+				}
+				c.report(d.Severity, d.Pos, "%s", d.Message)
+			}
+			if hasErrors(rc.diags) {
+				continue
+			}
+		}
+		out = append(out, rr)
+	}
+	if len(out) == 0 && firstFail != nil {
+		for _, d := range firstFail {
+			c.report(d.Severity, d.Pos, "%s (no member of the family fits the pattern; first: %s)", d.Message, instanceName(insts[0], r.Fors))
+		}
+	}
+	return out
+}
+
+func hasErrors(ds []*Diagnostic) bool {
+	for _, d := range ds {
+		if d.Severity == Error {
+			return true
+		}
+	}
+	return false
+}
+
+func instanceName(b binding, fors []*For) string {
+	var parts []string
+	for _, f := range fors {
+		for _, n := range f.Names {
+			parts = append(parts, n.Name+"="+b[n.Name])
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func instanceID(b binding, fors []*For) string {
+	var parts []string
+	for _, f := range fors {
+		parts = append(parts, b[f.Names[0].Name])
+	}
+	return strings.Join(parts, ",")
+}
+
+// shadowed reports rules that can never fire because an earlier rule with the same benefit is identical.
+func (c *checker) shadowed(set *rule.Set) {
+	seen := map[string]*rule.Rule{}
+	for _, r := range set.Rules {
+		key := strconv.Itoa(r.Benefit) + "\n" + canonical(r)
+		if prev, ok := seen[key]; ok && prev.Name != r.Name {
+			c.errorf(lexer.Position{Filename: r.Pos.File, Line: r.Pos.Line, Column: r.Pos.Col},
+				"rule %s is shadowed by rule %s at %s: same pattern, constraints and benefit, so it can never fire", r.ID(), prev.ID(), prev.Pos)
+			continue
+		}
+		seen[key] = r
+	}
+}
+
+// canonical renders a rule's pattern and constraints independently of names, for shadowing checks.
+func canonical(r *rule.Rule) string {
+	var b strings.Builder
+	b.WriteString(rule.FormatPattern(r.Pattern))
+	for _, w := range r.Where {
+		b.WriteString("\nwhere ")
+		b.WriteString(rule.FormatExpr(r, w))
+	}
+	return b.String()
+}
+
+// sortedKeys returns the keys of a map, sorted.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,689 @@
+package drr
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/ir"
+)
+
+// ---------------------------------------------------------------------------
+// Literals as attributes
+
+// tagKinds maps the tags of printed PIR literals to attribute kinds.
+var tagKinds = map[string]ir.AttrKind{
+	"Int32": ir.KindInt32, "Int64": ir.KindInt64, "Index": ir.KindIndex, "Float": ir.KindFloat, "Double": ir.KindDouble,
+	"Pointer": ir.KindPointer, "pd_op.IntArray": ir.KindIntArray, "pd_op.DataType": ir.KindDataType,
+	"pd_op.Place": ir.KindPlace, "pd_op.DataLayout": ir.KindDataLayout, "TensorName": ir.KindTensorName,
+	"Complex64": ir.KindComplex64, "Complex128": ir.KindComplex128,
+}
+
+// literalAttr converts a literal expression of a rule into an attribute of type t (KindAny: the kind the literal
+// says or, untagged, a guess). Tagged literals keep their kind, which must then fit t.
+func (rc *ruleChecker) literalAttr(e Expr, t ir.AttrType) (ir.Attribute, error) {
+	ctx := rc.c.ctx
+	switch e := e.(type) {
+	case *ParenExpr:
+		return rc.literalAttr(e.X, t)
+	case *TaggedLit:
+		k, ok := tagKinds[e.Tag]
+		if !ok {
+			return nil, fmt.Errorf("unknown literal tag (%s)", e.Tag)
+		}
+		a, err := rc.taggedAttr(k, e.Value)
+		if err != nil {
+			return nil, err
+		}
+		if !t.Accepts(a) {
+			return nil, fmt.Errorf("the schema says %s, the literal is %s", t, k)
+		}
+		return a, nil
+	case *ListExpr:
+		if t.Array || t.Kind == ir.KindAny {
+			elemT := ir.AttrType{Kind: t.Kind}
+			elems := make([]ir.Attribute, 0, len(e.Elems))
+			for _, x := range e.Elems {
+				a, err := rc.literalAttr(x, elemT)
+				if err != nil {
+					return nil, err
+				}
+				elems = append(elems, a)
+			}
+			return ctx.Array(elems...), nil
+		}
+		lit, err := rc.literal(e)
+		if err != nil {
+			return nil, err
+		}
+		return ctx.Coerce(t, lit)
+	case *SymbolLit:
+		return rc.symbolAttr(e.Text, t)
+	case *TypeExpr:
+		ty := rc.concreteType(e.Type)
+		if ty == nil {
+			return nil, fmt.Errorf("a type attribute must be a concrete type")
+		}
+		a := ir.Attribute(ctx.TypeAttr(ty))
+		if !t.Accepts(a) {
+			return nil, fmt.Errorf("the schema says %s, the literal is a type", t)
+		}
+		return a, nil
+	}
+	lit, err := rc.literal(e)
+	if err != nil {
+		return nil, err
+	}
+	return ctx.Coerce(t, lit)
+}
+
+// literal turns an untagged literal expression into an ir.Literal.
+func (rc *ruleChecker) literal(e Expr) (ir.Literal, error) {
+	switch e := e.(type) {
+	case *ParenExpr:
+		return rc.literal(e.X)
+	case *BasicLit:
+		switch e.Kind {
+		case IntLit, FloatLit:
+			if strings.HasPrefix(e.Text, "0x") || strings.HasPrefix(e.Text, "0X") {
+				v, err := strconv.ParseInt(e.Text[2:], 16, 64)
+				if err != nil {
+					return ir.Literal{}, fmt.Errorf("bad number %s", e.Text)
+				}
+				return ir.Literal{Kind: ir.LitInt, Int: v}, nil
+			}
+			return ir.ParseNumber(e.Text)
+		case StringLit:
+			return ir.Literal{Kind: ir.LitString, Str: e.Value}, nil
+		case BoolLit:
+			return ir.Literal{Kind: ir.LitBool, Bool: e.Text == "true"}, nil
+		}
+		return ir.Literal{}, fmt.Errorf("%s is not an attribute value", e.Text)
+	case *UnaryExpr:
+		if e.Op == "-" {
+			l, err := rc.literal(e.X)
+			if err != nil {
+				return l, err
+			}
+			switch l.Kind {
+			case ir.LitInt:
+				l.Int = -l.Int
+				return l, nil
+			case ir.LitFloat:
+				l.Float = -l.Float
+				return l, nil
+			}
+		}
+	case *NameExpr:
+		return ir.Literal{Kind: ir.LitIdent, Str: e.Name}, nil
+	case *SymbolLit:
+		if strings.HasPrefix(e.Text, "Place(") && strings.HasSuffix(e.Text, ")") {
+			return ir.Literal{Kind: ir.LitPlace, Str: e.Text[6 : len(e.Text)-1]}, nil
+		}
+		return ir.Literal{Kind: ir.LitIdent, Str: e.Text}, nil
+	case *ListExpr:
+		l := ir.Literal{Kind: ir.LitList, List: []ir.Literal{}}
+		for _, x := range e.Elems {
+			el, err := rc.literal(x)
+			if err != nil {
+				return l, err
+			}
+			l.List = append(l.List, el)
+		}
+		return l, nil
+	}
+	return ir.Literal{}, fmt.Errorf("expected a literal attribute value")
+}
+
+func (rc *ruleChecker) taggedAttr(k ir.AttrKind, v Expr) (ir.Attribute, error) {
+	ctx := rc.c.ctx
+	switch k {
+	case ir.KindPointer:
+		lit, err := rc.literal(v)
+		if err != nil {
+			return nil, err
+		}
+		if lit.Kind == ir.LitInt {
+			return ctx.Pointer("0x" + strconv.FormatInt(lit.Int, 16)), nil
+		}
+		return ctx.Pointer(lit.Str), nil
+	case ir.KindComplex64, ir.KindComplex128:
+		lit, err := rc.literal(v)
+		if err != nil || lit.Kind != ir.LitList || len(lit.List) != 2 {
+			return nil, fmt.Errorf("a complex literal is [re,im]")
+		}
+		re, _ := ir.AsFloat(mustGuess(ctx, lit.List[0]))
+		im, _ := ir.AsFloat(mustGuess(ctx, lit.List[1]))
+		bits := 128
+		if k == ir.KindComplex64 {
+			bits = 64
+		}
+		return ctx.Complex(bits, re, im), nil
+	case ir.KindPlace, ir.KindDataLayout:
+		if s, ok := v.(*SymbolLit); ok {
+			return rc.symbolAttr(s.Text, ir.AttrType{Kind: k})
+		}
+	}
+	lit, err := rc.literal(v)
+	if err != nil {
+		return nil, err
+	}
+	return ctx.Coerce(ir.AttrType{Kind: k}, lit)
+}
+
+func mustGuess(ctx *ir.Context, l ir.Literal) ir.Attribute {
+	a, err := ctx.Guess(l)
+	if err != nil {
+		return ctx.Double(0)
+	}
+	return a
+}
+
+// symbolAttr converts raw printed-PIR attribute text.
+func (rc *ruleChecker) symbolAttr(text string, t ir.AttrType) (ir.Attribute, error) {
+	ctx := rc.c.ctx
+	switch {
+	case text == "<#AttrNull>":
+		return ctx.NullAttr(), nil
+	case strings.HasPrefix(text, "Place(") && strings.HasSuffix(text, ")"):
+		p, ok := ir.ParsePlace(text[6 : len(text)-1])
+		if !ok {
+			return nil, fmt.Errorf("bad place %s", text)
+		}
+		a := ir.Attribute(ctx.Place(p))
+		if !t.Accepts(a) {
+			return nil, fmt.Errorf("the schema says %s, the literal is a Place", t)
+		}
+		return a, nil
+	case t.Kind == ir.KindDataLayout:
+		return ctx.DataLayout(text), nil
+	}
+	if t.Kind != ir.KindAny && t.Kind != ir.KindOpaque {
+		return nil, fmt.Errorf("the schema says %s, the literal is %s", t, text)
+	}
+	return ctx.OpaqueAttr(text), nil
+}
+
+// ---------------------------------------------------------------------------
+// Expressions
+
+// sType is the static type of an expression.
+type sType uint8
+
+const (
+	stAny sType = iota
+	stBool
+	stInt
+	stFloat
+	stString
+	stList
+	stDType
+	stValue
+	stValues
+	stType
+)
+
+func (t sType) String() string {
+	return [...]string{"any value", "a bool", "an int", "a float", "a string", "a list", "a dtype", "a value", "a value list", "a type"}[t]
+}
+
+func numeric(t sType) bool { return t == stInt || t == stFloat || t == stAny }
+
+// holeType is the static type of what a hole holds.
+func holeType(h *rule.Hole) sType {
+	switch h.Kind {
+	case rule.HoleDim:
+		return stInt
+	case rule.HoleDType:
+		return stDType
+	case rule.HoleType:
+		return stType
+	case rule.HoleAttrs:
+		return stAny
+	}
+	if h.Type.Array {
+		return stList
+	}
+	switch h.Type.Kind {
+	case ir.KindBool:
+		return stBool
+	case ir.KindInt32, ir.KindInt64, ir.KindIndex:
+		return stInt
+	case ir.KindFloat, ir.KindDouble:
+		return stFloat
+	case ir.KindStr, ir.KindTensorName, ir.KindDataLayout:
+		return stString
+	case ir.KindIntArray:
+		return stList
+	case ir.KindDataType:
+		return stDType
+	case ir.KindType:
+		return stType
+	}
+	return stAny
+}
+
+// exprScope says which names an expression may use.
+type exprScope struct {
+	where   bool // in a where clause: only match values
+	attr    string
+	holeUse bool
+}
+
+// expr translates an expression and returns its static type.
+func (rc *ruleChecker) expr(e Expr, sc exprScope) (rule.Expr, sType) {
+	pos := toPos(e.Pos())
+	switch e := e.(type) {
+	case *ParenExpr:
+		return rc.expr(e.X, sc)
+	case *BasicLit:
+		switch e.Kind {
+		case IntLit:
+			l, err := rc.literal(e)
+			if err != nil {
+				rc.errorf(e.Pos(), "%v", err)
+				return &rule.Lit{Pos: pos}, stAny
+			}
+			if l.Kind == ir.LitFloat {
+				return &rule.Lit{Value: l.Float, Pos: pos}, stFloat
+			}
+			return &rule.Lit{Value: l.Int, Pos: pos}, stInt
+		case FloatLit:
+			l, err := ir.ParseNumber(e.Text)
+			if err != nil {
+				rc.errorf(e.Pos(), "%v", err)
+			}
+			return &rule.Lit{Value: l.Float, Pos: pos}, stFloat
+		case StringLit:
+			return &rule.Lit{Value: e.Value, Pos: pos}, stString
+		case BoolLit:
+			return &rule.Lit{Value: e.Text == "true", Pos: pos}, stBool
+		}
+		rc.errorf(e.Pos(), "null is an operand (an absent value), not an expression value")
+		return &rule.Lit{Pos: pos}, stAny
+	case *TaggedLit:
+		a, err := rc.literalAttr(e, ir.AttrType{Kind: ir.KindAny})
+		if err != nil {
+			rc.errorf(e.Pos(), "%v", err)
+			return &rule.Lit{Pos: pos}, stAny
+		}
+		v := rule.AttrVal(a)
+		return &rule.Lit{Value: v, Pos: pos}, valType(v)
+	case *SymbolLit:
+		a, err := rc.symbolAttr(e.Text, ir.AttrType{Kind: ir.KindAny})
+		if err != nil {
+			rc.errorf(e.Pos(), "%v", err)
+			return &rule.Lit{Pos: pos}, stAny
+		}
+		v := rule.AttrVal(a)
+		return &rule.Lit{Value: v, Pos: pos}, valType(v)
+	case *NameExpr:
+		if m, ok := rc.bind[e.Name]; ok {
+			// A family variable stands for its member's op name without the dialect ("relu").
+			_, short := ir.SplitOpName(m)
+			return &rule.Lit{Value: short, Pos: pos}, stString
+		}
+		if d, ok := ir.DTypeFromDataType(e.Name); ok {
+			return &rule.Lit{Value: d, Pos: pos}, stDType
+		}
+		return &rule.Lit{Value: e.Name, Pos: pos}, stString
+	case *TypeExpr:
+		ty := rc.concreteType(e.Type)
+		if ty == nil {
+			rc.errorf(e.Pos(), "a type used as a value must be concrete")
+			return &rule.Lit{Pos: pos}, stAny
+		}
+		return &rule.Lit{Value: ty, Pos: pos}, stType
+	case *ListExpr:
+		out := &rule.List{Pos: pos}
+		for _, x := range e.Elems {
+			xe, _ := rc.expr(x, sc)
+			out.Elems = append(out.Elems, xe)
+		}
+		return out, stList
+	case *HoleExpr:
+		i, ok := rc.holes[e.Name]
+		if !ok {
+			rc.errorf(e.Pos(), "$%s is not bound in the match", e.Name)
+			return &rule.Lit{Pos: pos}, stAny
+		}
+		h := rc.p.Holes[i]
+		if h.Kind == rule.HoleAttrs {
+			rc.errorf(e.Pos(), "$%s... binds a list of attributes; use it as $%s... in an attribute map", e.Name, e.Name)
+		}
+		rc.holeRefs[i] = true
+		return &rule.HoleRef{Hole: i, Pos: pos}, holeType(h)
+	case *ValueExpr:
+		ref, list, ok := rc.valueRef(e.Name, e.Pos(), sc.where)
+		if !ok {
+			return &rule.Lit{Pos: pos}, stAny
+		}
+		if list {
+			return &rule.ValueRef{Ref: ref, Pos: pos}, stValues
+		}
+		return &rule.ValueRef{Ref: ref, Pos: pos}, stValue
+	case *UnaryExpr:
+		x, t := rc.expr(e.X, sc)
+		switch e.Op {
+		case "!":
+			if t != stBool && t != stAny {
+				rc.errorf(e.Pos(), "! needs a bool, this is %s", t)
+			}
+			return &rule.Unary{Op: "!", X: x, Pos: pos}, stBool
+		case "-":
+			if !numeric(t) {
+				rc.errorf(e.Pos(), "- needs a number, this is %s", t)
+			}
+			return &rule.Unary{Op: "-", X: x, Pos: pos}, t
+		}
+	case *BinaryExpr:
+		return rc.binary(e, sc)
+	case *CondExpr:
+		c, ct := rc.expr(e.Cond, sc)
+		if ct != stBool && ct != stAny {
+			rc.errorf(e.Cond.Pos(), "the condition of ?: must be a bool, this is %s", ct)
+		}
+		a, at := rc.expr(e.Then, sc)
+		b, bt := rc.expr(e.Else, sc)
+		t := at
+		if at != bt {
+			switch {
+			case numeric(at) && numeric(bt):
+				t = stFloat
+			default:
+				t = stAny
+			}
+		}
+		return &rule.Cond{Cond: c, Then: a, Else: b, Pos: pos}, t
+	case *IndexExpr:
+		x, xt := rc.expr(e.X, sc)
+		i, it := rc.expr(e.Index, sc)
+		if it != stInt && it != stAny {
+			rc.errorf(e.Index.Pos(), "an index must be an int, this is %s", it)
+		}
+		if xt != stList && xt != stString && xt != stAny {
+			rc.errorf(e.X.Pos(), "cannot index %s", xt)
+		}
+		t := stAny
+		if xt == stString {
+			t = stString
+		}
+		return &rule.Index{X: x, Index: i, Pos: pos}, t
+	case *CallExpr:
+		return rc.call(e, sc)
+	case *SpreadExpr:
+		rc.errorf(e.Pos(), "... spreads a value list into operands; it is not an expression value")
+		return &rule.Lit{Pos: pos}, stAny
+	case *WildcardExpr:
+		rc.errorf(e.Pos(), "_ matches any attribute in a match; it is not an expression value")
+		return &rule.Lit{Pos: pos}, stAny
+	case *LabelExpr:
+		rc.errorf(e.Pos(), "@%s names an op for erase; it is not an expression value", e.Name)
+		return &rule.Lit{Pos: pos}, stAny
+	}
+	rc.errorf(e.Pos(), "unsupported expression")
+	return &rule.Lit{Pos: pos}, stAny
+}
+
+func valType(v any) sType {
+	switch v.(type) {
+	case bool:
+		return stBool
+	case int64:
+		return stInt
+	case float64:
+		return stFloat
+	case string:
+		return stString
+	case []rule.Val:
+		return stList
+	case ir.DType:
+		return stDType
+	case ir.Type:
+		return stType
+	}
+	return stAny
+}
+
+// valueRef resolves %name: a match value, or (outside where clauses) a value the rewrite defined.
+func (rc *ruleChecker) valueRef(name string, pos lexer.Position, where bool) (rule.Ref, bool, bool) {
+	if i, ok := rc.values[name]; ok {
+		return rule.Ref{Index: i}, rc.p.Values[i].List, true
+	}
+	if !where {
+		if i, ok := rc.newValues[name]; ok {
+			return rule.Ref{New: true, Index: i}, false, true
+		}
+	}
+	if where {
+		rc.errorf(pos, "%%%s is not bound in the match", name)
+	} else {
+		rc.errorf(pos, "%%%s is not bound in the match or defined earlier in the rewrite", name)
+	}
+	return rule.Ref{}, false, false
+}
+
+func (rc *ruleChecker) binary(e *BinaryExpr, sc exprScope) (rule.Expr, sType) {
+	pos := toPos(e.OpSpan.Pos())
+	x, xt := rc.expr(e.X, sc)
+	y, yt := rc.expr(e.Y, sc)
+	out := &rule.Binary{Op: e.Op, X: x, Y: y, Pos: pos}
+	bad := func(format string, args ...any) { rc.errorf(e.OpSpan.Pos(), format, args...) }
+	switch e.Op {
+	case "&&", "||":
+		if xt != stBool && xt != stAny || yt != stBool && yt != stAny {
+			bad("%s needs bools, these are %s and %s", e.Op, xt, yt)
+		}
+		return out, stBool
+	case "==", "!=":
+		if !comparable(xt, yt) {
+			bad("cannot compare %s and %s", xt, yt)
+		}
+		return out, stBool
+	case "<", "<=", ">", ">=":
+		if !(numeric(xt) && numeric(yt) || xt == stString && yt == stString || xt == stAny || yt == stAny) {
+			bad("cannot order %s and %s", xt, yt)
+		}
+		return out, stBool
+	case "in":
+		if yt != stList && yt != stAny {
+			bad("in needs a list on the right, this is %s", yt)
+		}
+		return out, stBool
+	case "+":
+		switch {
+		case xt == stString && yt == stString:
+			return out, stString
+		case xt == stList && yt == stList:
+			return out, stList
+		}
+		fallthrough
+	case "-", "*", "/", "%":
+		if !numeric(xt) || !numeric(yt) {
+			bad("%s needs numbers, these are %s and %s", e.Op, xt, yt)
+			return out, stAny
+		}
+		if xt == stInt && yt == stInt {
+			return out, stInt
+		}
+		if xt == stAny || yt == stAny {
+			return out, stAny
+		}
+		return out, stFloat
+	}
+	bad("unknown operator %s", e.Op)
+	return out, stAny
+}
+
+func comparable(a, b sType) bool {
+	switch {
+	case a == stAny || b == stAny || a == b:
+		return true
+	case numeric(a) && numeric(b):
+		return true
+	case a == stDType && b == stString || a == stString && b == stDType:
+		return true
+	}
+	return false
+}
+
+// call translates a builtin or native function call in an expression.
+func (rc *ruleChecker) call(e *CallExpr, sc exprScope) (rule.Expr, sType) {
+	pos := toPos(e.Pos())
+	name := e.Func.Name
+	if e.Attrs != nil || !e.Func.IsBare() {
+		rc.errorf(e.Pos(), "%s(…) builds an op; ops are built in a rewrite's statements and operands, not in expressions", name)
+		return &rule.Lit{Pos: pos}, stAny
+	}
+	if n, ok := rc.c.natives[name]; ok {
+		if n.Rewrite {
+			rc.errorf(e.Pos(), "%s is a native rewrite; call it as a rewrite statement", name)
+			return &rule.Lit{Pos: pos}, stAny
+		}
+		return rc.nativeCall(e, n, sc), stBool
+	}
+	b, ok := rule.LookupBuiltin(name)
+	if !ok {
+		rc.errorf(e.Func.Pos(), "unknown function %s", name)
+		return &rule.Lit{Pos: pos}, stAny
+	}
+	out := &rule.Call{Func: name, Pos: pos}
+	fixed, variadic := len(b.Params), false
+	if fixed > 0 && strings.HasSuffix(b.Params[fixed-1], "...") {
+		fixed--
+		variadic = true
+	}
+	if len(e.Args) < fixed || !variadic && len(e.Args) > fixed {
+		want := strconv.Itoa(fixed)
+		if variadic {
+			want = "at least " + want
+		}
+		rc.errorf(e.Pos(), "%s takes %s arguments, not %d", name, want, len(e.Args))
+		return out, resultType(b.Result)
+	}
+	for i, a := range e.Args {
+		kind := b.Params[min(i, len(b.Params)-1)]
+		kind = strings.TrimSuffix(kind, "...")
+		switch kind {
+		case "opname":
+			n, ok := opNameArg(a)
+			if m, isVar := rc.bind[n]; ok && isVar {
+				n = m // a family variable names its member
+			}
+			if !ok {
+				rc.errorf(a.Pos(), "%s: argument %d is an op name (pd_op.full)", name, i+1)
+				continue
+			}
+			if rc.c.ctx.Schema(n) == nil && !rc.c.opts.Unregistered {
+				rc.errorf(a.Pos(), "unknown op %s%s", n, rc.c.suggestOp(n))
+			}
+			out.Args = append(out.Args, &rule.Lit{Value: n, Pos: toPos(a.Pos())})
+			continue
+		case "trait":
+			n, ok := opNameArg(a)
+			if _, known := ir.TraitFromName(n); !ok || !known {
+				rc.errorf(a.Pos(), "%s: argument %d is a trait (%s)", name, i+1, strings.Join(ir.TraitNames(), ", "))
+				continue
+			}
+			out.Args = append(out.Args, &rule.Lit{Value: n, Pos: toPos(a.Pos())})
+			continue
+		}
+		x, t := rc.expr(a, sc)
+		out.Args = append(out.Args, x)
+		switch kind {
+		case "value":
+			if t != stValue && !(t == stValues && variadic && i >= fixed-1) && t != stAny {
+				rc.errorf(a.Pos(), "%s: argument %d must be a value (%%x), this is %s", name, i+1, t)
+			}
+			if vr, ok := x.(*rule.ValueRef); ok && !vr.Ref.New && (name == "uses" || name == "unused") {
+				rc.sharedBy(vr.Ref.Index)
+			}
+		case "int":
+			if t != stInt && t != stAny {
+				rc.errorf(a.Pos(), "%s: argument %d must be an int, this is %s", name, i+1, t)
+			}
+		case "string":
+			if t != stString && t != stAny {
+				rc.errorf(a.Pos(), "%s: argument %d must be a string, this is %s", name, i+1, t)
+			}
+		case "list":
+			if t != stList && t != stAny {
+				rc.errorf(a.Pos(), "%s: argument %d must be a list, this is %s", name, i+1, t)
+			}
+		}
+	}
+	return out, resultType(b.Result)
+}
+
+// sharedBy records that a where clause constrains the uses of a value itself: an internal value so constrained is
+// not subject to the default use-set closure.
+func (rc *ruleChecker) sharedBy(v int) {
+	h := rc.p.Values[v]
+	if h.Def >= 0 {
+		h.Shared = true
+	}
+}
+
+func opNameArg(a Expr) (string, bool) {
+	switch a := a.(type) {
+	case *NameExpr:
+		return a.Name, true
+	case *BasicLit:
+		if a.Kind == StringLit {
+			return a.Value, true
+		}
+	}
+	return "", false
+}
+
+func resultType(r string) sType {
+	switch r {
+	case "bool":
+		return stBool
+	case "int":
+		return stInt
+	case "float":
+		return stFloat
+	case "string":
+		return stString
+	case "list":
+		return stList
+	case "dtype":
+		return stDType
+	}
+	return stAny
+}
+
+func (rc *ruleChecker) nativeCall(e *CallExpr, n *rule.NativeDecl, sc exprScope) rule.Expr {
+	out := &rule.Call{Func: n.Name, Native: true, Pos: toPos(e.Pos())}
+	if len(e.Args) != len(n.Params) {
+		rc.errorf(e.Pos(), "%s takes %d arguments, not %d", n.Name, len(n.Params), len(e.Args))
+		return out
+	}
+	for i, a := range e.Args {
+		x, t := rc.expr(a, sc)
+		out.Args = append(out.Args, x)
+		p := n.Params[i]
+		if p.Value && t != stValue && t != stValues && t != stAny {
+			rc.errorf(a.Pos(), "%s: argument %d (%%%s) must be a value, this is %s", n.Name, i+1, p.Name, t)
+		}
+		if !p.Value && (t == stValue || t == stValues) {
+			rc.errorf(a.Pos(), "%s: argument %d ($%s) is a %s, not a value", n.Name, i+1, p.Name, p.Type)
+		}
+	}
+	return out
+}
+
+// where translates the constraints.
+func (rc *ruleChecker) where(w *WhereBlock) {
+	for _, e := range w.Constraints {
+		x, t := rc.expr(e, exprScope{where: true})
+		if t != stBool && t != stAny {
+			rc.errorf(e.Pos(), "a constraint must be a bool, this is %s", t)
+		}
+		rc.r.Where = append(rc.r.Where, x)
+	}
+}

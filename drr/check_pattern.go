@@ -1,0 +1,780 @@
+package drr
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/ir"
+)
+
+// ruleChecker checks one instance of a rule (one binding of its family variables) and builds its rule.Rule.
+type ruleChecker struct {
+	c     *checker
+	ast   *Rule
+	bind  binding
+	diags []*Diagnostic
+	// arity is set when the instance failed because a family member's signature does not fit the pattern.
+	arity bool
+
+	r         *rule.Rule
+	p         *rule.Pattern
+	values    map[string]int // match value name → index in p.Values
+	valuePos  map[int]lexer.Position
+	holes     map[string]int
+	holeUses  map[int]int // mentions in the match
+	holeRefs  map[int]bool
+	labels    map[string]int
+	opPos     map[int]lexer.Position
+	resultPos map[[2]int]lexer.Position // (op, result) → position of the result in the statement
+	operandOf map[int]bool              // value holes used as operands by pattern ops
+	newValues map[string]int
+	replaced  map[int]lexer.Position
+	erased    map[int]bool
+	untyped   []untypedCreate
+	anon      int
+}
+
+func (rc *ruleChecker) errorf(pos lexer.Position, format string, args ...any) {
+	rc.diags = append(rc.diags, &Diagnostic{Pos: pos, Severity: Error, Message: fmt.Sprintf(format, args...)})
+}
+
+func (rc *ruleChecker) warnf(pos lexer.Position, format string, args ...any) {
+	rc.diags = append(rc.diags, &Diagnostic{Pos: pos, Severity: Warning, Message: fmt.Sprintf(format, args...)})
+}
+
+// arityErrorf reports an operand/result count mismatch; for a family variable op it marks the instance as a
+// member that does not fit.
+func (rc *ruleChecker) arityErrorf(family bool, pos lexer.Position, format string, args ...any) {
+	if family {
+		rc.arity = true
+	}
+	rc.errorf(pos, format, args...)
+}
+
+func (rc *ruleChecker) check() *rule.Rule {
+	a := rc.ast
+	rc.r = &rule.Rule{Name: a.Name.Name, Doc: a.Doc.Text(), Pos: toPos(a.Name.Pos())}
+	if len(a.Fors) > 0 {
+		rc.r.Instance = instanceID(rc.bind, a.Fors)
+	}
+	rc.p = &rule.Pattern{}
+	rc.r.Pattern = rc.p
+	rc.values = map[string]int{}
+	rc.valuePos = map[int]lexer.Position{}
+	rc.holes = map[string]int{}
+	rc.holeUses = map[int]int{}
+	rc.holeRefs = map[int]bool{}
+	rc.labels = map[string]int{}
+	rc.opPos = map[int]lexer.Position{}
+	rc.resultPos = map[[2]int]lexer.Position{}
+	rc.operandOf = map[int]bool{}
+	rc.newValues = map[string]int{}
+	rc.replaced = map[int]lexer.Position{}
+	rc.erased = map[int]bool{}
+
+	rc.pattern(a.Match)
+	if hasErrors(rc.diags) {
+		// The where clause and the rewrite refer to the pattern; checking them against a broken one only adds noise.
+		return rc.r
+	}
+	if a.Where != nil {
+		rc.where(a.Where)
+	}
+	rc.rewrite(a.Rewrite)
+	rc.typesFromReplacements()
+	if a.Benefit != nil {
+		n, err := strconv.Atoi(a.Benefit.Value.Text)
+		if err != nil || n < 0 {
+			rc.errorf(a.Benefit.Pos(), "benefit must be a non-negative integer")
+		}
+		rc.r.Benefit = n
+	} else {
+		rc.r.Benefit = len(rc.p.Ops)
+	}
+	if !hasErrors(rc.diags) {
+		rc.lint()
+	}
+	return rc.r
+}
+
+// ---------------------------------------------------------------------------
+// Holes and values
+
+func (rc *ruleChecker) hole(name string, kind rule.HoleKind, t ir.AttrType, pos lexer.Position) int {
+	if i, ok := rc.holes[name]; ok {
+		h := rc.p.Holes[i]
+		if h.Kind != kind {
+			rc.errorf(pos, "$%s is a %s here but a %s at %s", name, holeKindName(kind), holeKindName(h.Kind), h.Pos)
+		} else if kind == rule.HoleAttr && h.Type.Kind != ir.KindAny && t.Kind != ir.KindAny && h.Type != t {
+			rc.errorf(pos, "$%s binds a %s here but a %s at %s: the two can never be equal", name, t, h.Type, h.Pos)
+		}
+		rc.holeUses[i]++
+		return i
+	}
+	i := len(rc.p.Holes)
+	rc.p.Holes = append(rc.p.Holes, &rule.Hole{Name: name, Kind: kind, Type: t, Pos: toPos(pos)})
+	rc.holes[name] = i
+	rc.holeUses[i] = 1
+	return i
+}
+
+func holeKindName(k rule.HoleKind) string {
+	switch k {
+	case rule.HoleAttrs:
+		return "list of attributes"
+	case rule.HoleDim:
+		return "dimension"
+	case rule.HoleDType:
+		return "dtype"
+	case rule.HoleType:
+		return "type"
+	}
+	return "attribute"
+}
+
+// value returns the index of the match value named name, creating it (an input, until a statement binds it).
+func (rc *ruleChecker) value(name string, pos lexer.Position) int {
+	if i, ok := rc.values[name]; ok {
+		return i
+	}
+	i := len(rc.p.Values)
+	rc.p.Values = append(rc.p.Values, &rule.ValueHole{Name: name, Def: -1, Pos: toPos(pos)})
+	rc.values[name] = i
+	rc.valuePos[i] = pos
+	return i
+}
+
+func (rc *ruleChecker) anonValue(pos lexer.Position) int {
+	rc.anon++
+	return rc.value(fmt.Sprintf("_%d", rc.anon), pos)
+}
+
+// ---------------------------------------------------------------------------
+// Match block
+
+func (rc *ruleChecker) pattern(m *MatchBlock) {
+	if len(m.Stmts) == 0 {
+		rc.errorf(m.Pos(), "empty match block")
+		return
+	}
+	// Pass 1: the values each statement binds, so operands may refer to values bound later.
+	type boundResult struct {
+		stmt, res int
+	}
+	bound := map[int]boundResult{}
+	for si, st := range m.Stmts {
+		for ri, r := range st.Results {
+			if r.Kind != ResultValue {
+				continue
+			}
+			v := rc.value(r.Name, r.Pos())
+			if prev, dup := bound[v]; dup {
+				rc.errorf(r.Pos(), "%%%s is bound twice (also by statement %d)", r.Name, prev.stmt+1)
+				continue
+			}
+			bound[v] = boundResult{si, ri}
+		}
+		if st.Label != nil {
+			if _, dup := rc.labels[st.Label.Name]; dup {
+				rc.errorf(st.Label.Pos(), "@%s is used twice", st.Label.Name)
+			}
+			rc.labels[st.Label.Name] = -1
+		}
+	}
+	// Pass 2: the op patterns, producers (nested ops) before their consumers.
+	stmtOp := make([]int, len(m.Stmts))
+	for si, st := range m.Stmts {
+		k := rc.opPattern(st.Op, st.Results, true)
+		stmtOp[si] = k
+		if st.Label != nil && k >= 0 {
+			rc.labels[st.Label.Name] = k
+			rc.p.Ops[k].Label = st.Label.Name
+		}
+	}
+	for v, b := range bound {
+		if k := stmtOp[b.stmt]; k >= 0 {
+			rc.p.Values[v].Def = k
+			rc.p.Values[v].Result = b.res
+		}
+	}
+	if hasErrors(rc.diags) {
+		return
+	}
+	// Cycles: an op must not consume its own (transitive) result.
+	rc.checkAcyclic()
+	rc.p.Root = rc.chooseRoot()
+	rc.checkConnected()
+}
+
+// opPattern translates one op pattern (and its nested operands); it returns the op's index, or -1.
+func (rc *ruleChecker) opPattern(op *OpPattern, results []*Result, top bool) int {
+	name, family, ok := rc.resolveOp(op.Name)
+	if !ok {
+		return -1
+	}
+	schema := rc.c.ctx.Schema(name)
+	p := &rule.OpPattern{Name: name, RestAttrs: -1, Pos: toPos(op.Pos())}
+
+	// Operands (nested ops first, so producers precede consumers in Ops).
+	operands, commutative := flattenEither(op.Operands)
+	if commutative && (len(operands) < 2 || !isEitherFirst(op.Operands)) {
+		rc.errorf(op.Pos(), "either(…) must wrap the first two operands of %s", name)
+	}
+	p.Commutative = commutative
+	sigIn := []TypePattern(nil)
+	if op.Sig != nil {
+		sigIn = op.Sig.Inputs
+	}
+	list := false
+	for i, o := range operands {
+		var t TypePattern
+		if i < len(sigIn) {
+			if _, any := sigIn[i].(*AnyTypes); any {
+				sigIn = nil
+			} else {
+				t = sigIn[i]
+			}
+		}
+		switch o := o.(type) {
+		case *ValueOperand:
+			v := rc.value(o.Name, o.Pos())
+			rc.operandOf[v] = true
+			rc.setType(v, o.Type, o.Pos())
+			rc.setType(v, t, o.Pos())
+			p.Operands = append(p.Operands, rule.OperandPattern{Kind: rule.OperandValue, Value: v})
+		case *VariadicOperand:
+			if i != len(operands)-1 {
+				rc.errorf(o.Pos(), "%%%s... must be the last operand", o.Name)
+			}
+			v := rc.value(o.Name, o.Pos())
+			rc.p.Values[v].List = true
+			rc.operandOf[v] = true
+			list = true
+			p.Operands = append(p.Operands, rule.OperandPattern{Kind: rule.OperandList, Value: v})
+		case *WildcardOperand:
+			p.Operands = append(p.Operands, rule.OperandPattern{Kind: rule.OperandAny})
+		case *NullOperand:
+			if schema != nil && i < len(schema.Operands) && !schema.Operands[i].Optional && !schema.Operands[i].Variadic {
+				rc.errorf(o.Pos(), "operand %d (%s) of %s is not optional, so it is never absent", i, schema.Operands[i].Name, name)
+			}
+			p.Operands = append(p.Operands, rule.OperandPattern{Kind: rule.OperandNull})
+		case *CombineOperand:
+			v := rc.combine(o)
+			rc.operandOf[v] = true
+			rc.setType(v, t, o.Pos())
+			p.Operands = append(p.Operands, rule.OperandPattern{Kind: rule.OperandValue, Value: v})
+		case *OpPattern:
+			k := rc.opPattern(o, nil, false)
+			if k < 0 {
+				return -1
+			}
+			v := rc.anonValue(o.Pos())
+			rc.p.Values[v].Def = k
+			rc.p.Values[v].Result = 0
+			rc.p.Ops[k].Results[0].Value = v
+			rc.resultPos[[2]int{k, 0}] = o.Pos()
+			rc.operandOf[v] = true
+			rc.setType(v, t, o.Pos())
+			p.Operands = append(p.Operands, rule.OperandPattern{Kind: rule.OperandValue, Value: v})
+		case *EitherOperand:
+			rc.errorf(o.Pos(), "either(…) cannot be nested")
+		}
+	}
+	if schema != nil {
+		n := len(p.Operands)
+		fits := schema.OperandCountOK(n)
+		if list {
+			fits = n-1 <= len(schema.Operands) || schema.IsVariadic()
+		}
+		if !fits {
+			rc.arityErrorf(family, op.Pos(), "%s takes %s; the pattern gives %d", name, operandCount(schema), n)
+		}
+	}
+
+	// Results.
+	k := len(rc.p.Ops)
+	rc.p.Ops = append(rc.p.Ops, p)
+	rc.opPos[k] = op.Pos()
+	if top {
+		rc.results(p, k, results, schema, name, family, op)
+	} else {
+		// A nested op gives its consumer its first result; any others must be unused.
+		p.Results = []rule.ResultPattern{{Value: -1}} // set by the consumer to its anonymous operand value
+		p.MoreResults = true
+		if schema != nil && len(schema.Results) == 0 {
+			rc.errorf(op.Pos(), "%s has no result to use as an operand", name)
+		}
+	}
+
+	// Attributes.
+	if op.Attrs != nil {
+		rc.matchAttrs(p, op.Attrs, schema, name)
+	}
+	// Result types from the signature.
+	if op.Sig != nil && top {
+		for i, t := range op.Sig.Outputs {
+			if _, any := t.(*AnyTypes); any {
+				break
+			}
+			if i < len(p.Results) && p.Results[i].Value >= 0 {
+				rc.setType(p.Results[i].Value, t, t.Pos())
+			}
+		}
+	}
+	return k
+}
+
+func flattenEither(ops []Operand) ([]Operand, bool) {
+	var out []Operand
+	either := false
+	for _, o := range ops {
+		if e, ok := o.(*EitherOperand); ok {
+			either = true
+			out = append(out, e.Operands...)
+			continue
+		}
+		out = append(out, o)
+	}
+	return out, either
+}
+
+func isEitherFirst(ops []Operand) bool {
+	if len(ops) == 0 {
+		return false
+	}
+	e, ok := ops[0].(*EitherOperand)
+	return ok && len(e.Operands) == 2
+}
+
+func operandCount(s *ir.OpSchema) string {
+	n := len(s.Operands)
+	if s.IsVariadic() {
+		return fmt.Sprintf("at least %d operands", n-1)
+	}
+	if n == 1 {
+		return "1 operand"
+	}
+	return fmt.Sprintf("%d operands", n)
+}
+
+func resultCount(s *ir.OpSchema) string {
+	n := len(s.Results)
+	if n == 1 {
+		return "1 result"
+	}
+	return fmt.Sprintf("%d results", n)
+}
+
+// combine translates [a, b, …] in a match into a builtin.combine op pattern; it returns the vector value.
+func (rc *ruleChecker) combine(o *CombineOperand) int {
+	p := &rule.OpPattern{Name: "builtin.combine", RestAttrs: -1, Pos: toPos(o.Pos())}
+	for i, e := range o.Elems {
+		switch e := e.(type) {
+		case *ValueOperand:
+			v := rc.value(e.Name, e.Pos())
+			rc.operandOf[v] = true
+			rc.setType(v, e.Type, e.Pos())
+			p.Operands = append(p.Operands, rule.OperandPattern{Kind: rule.OperandValue, Value: v})
+		case *VariadicOperand:
+			if i != len(o.Elems)-1 {
+				rc.errorf(e.Pos(), "%%%s... must be the last element", e.Name)
+			}
+			v := rc.value(e.Name, e.Pos())
+			rc.p.Values[v].List = true
+			rc.operandOf[v] = true
+			p.Operands = append(p.Operands, rule.OperandPattern{Kind: rule.OperandList, Value: v})
+		case *WildcardOperand:
+			p.Operands = append(p.Operands, rule.OperandPattern{Kind: rule.OperandAny})
+		default:
+			rc.errorf(e.Pos(), "a combine list holds values (%%x, %%xs..., _)")
+		}
+	}
+	k := len(rc.p.Ops)
+	rc.p.Ops = append(rc.p.Ops, p)
+	rc.opPos[k] = o.Pos()
+	v := rc.anonValue(o.Pos())
+	rc.p.Values[v].Def = k
+	p.Results = []rule.ResultPattern{{Value: v}}
+	return v
+}
+
+// resolveOp returns the full op name a pattern or rewrite names, and whether it is a family variable.
+func (rc *ruleChecker) resolveOp(n *OpName) (string, bool, bool) {
+	if n.IsBare() {
+		m, ok := rc.bind[n.Name]
+		if !ok {
+			rc.errorf(n.Pos(), "%s is not a family variable of this rule (ops are written with their dialect: pd_op.%s)", n.Name, n.Name)
+			return "", false, false
+		}
+		return m, true, true
+	}
+	if rc.c.ctx.Schema(n.Name) == nil && !rc.c.opts.Unregistered {
+		rc.errorf(n.Pos(), "unknown op %s%s", n.Name, rc.c.suggestOp(n.Name))
+		return "", false, false
+	}
+	return n.Name, false, true
+}
+
+// results binds the results written in a statement.
+func (rc *ruleChecker) results(p *rule.OpPattern, k int, results []*Result, schema *ir.OpSchema, name string, family bool, op *OpPattern) {
+	for i, r := range results {
+		switch r.Kind {
+		case ResultValue:
+			v := rc.values[r.Name]
+			p.Results = append(p.Results, rule.ResultPattern{Value: v})
+			rc.resultPos[[2]int{k, len(p.Results) - 1}] = r.Pos()
+		case ResultWildcard:
+			p.Results = append(p.Results, rule.ResultPattern{Value: -1})
+			rc.resultPos[[2]int{k, len(p.Results) - 1}] = r.Pos()
+		case ResultEllipsis:
+			if i != len(results)-1 {
+				rc.errorf(r.Pos(), "... must come last among the results")
+			}
+			p.MoreResults = true
+		}
+	}
+	if schema == nil {
+		return
+	}
+	n := len(p.Results)
+	switch {
+	case p.MoreResults:
+		if n > len(schema.Results) && !schema.IsVariadic() {
+			rc.arityErrorf(family, op.Pos(), "%s has %s; the pattern binds %d", name, resultCount(schema), n)
+		}
+	case len(results) == 0:
+		// A statement without results: every result must be unused.
+		p.MoreResults = true
+	case schema.ResultCountOK(n):
+		if n < len(schema.Results) {
+			p.MoreResults = true // the optional results left out must be unused
+		}
+	default:
+		rc.arityErrorf(family, op.Pos(), "%s has %s; the pattern binds %d (write ... after the results to ignore the rest)", name, resultCount(schema), n)
+	}
+}
+
+// setType attaches a type pattern to a value hole.
+func (rc *ruleChecker) setType(v int, t TypePattern, pos lexer.Position) {
+	if t == nil {
+		return
+	}
+	tp := rc.typePattern(t)
+	if tp == nil {
+		return
+	}
+	h := rc.p.Values[v]
+	if h.Type != nil && rule.FormatType(rc.p, h.Type) != rule.FormatType(rc.p, tp) {
+		rc.errorf(pos, "%%%s is given two different types", h.Name)
+		return
+	}
+	h.Type = tp
+}
+
+// typePattern translates a type pattern; nil means "any type".
+func (rc *ruleChecker) typePattern(t TypePattern) *rule.TypePattern {
+	ctx := rc.c.ctx
+	switch t := t.(type) {
+	case *AnyType, *AnyTypes:
+		return nil
+	case *NullType:
+		return &rule.TypePattern{Exact: ctx.NullType(), Hole: -1}
+	case *NamedType:
+		d, ok := ir.DTypeFromText(t.Name)
+		if !ok {
+			rc.errorf(t.Pos(), "unknown type %s", t.Name)
+			return nil
+		}
+		return &rule.TypePattern{Exact: ctx.Scalar(d), Hole: -1}
+	case *HoleType:
+		return &rule.TypePattern{Hole: rc.hole(t.Name, rule.HoleType, ir.AttrType{}, t.Pos())}
+	case *TensorType:
+		tp := &rule.TensorPattern{DTypeHole: -1}
+		switch t.Name {
+		case "tensor":
+			tp.Spellings = []string{ir.DenseTensor, ir.LegacyTensor, ir.BareTensor}
+		case "v_tensor", ir.ValueTensor:
+			tp.Spellings = []string{ir.ValueTensor}
+		case "pd_op.tensor_array", "pd_op.selectedrows":
+			rc.errorf(t.Pos(), "%s type patterns are not supported; use $t to bind the type", t.Name)
+			return nil
+		default:
+			tp.Spellings = []string{t.Name}
+		}
+		stars := 0
+		for _, d := range t.Dims {
+			switch d.Kind {
+			case DimInt:
+				n, err := strconv.ParseInt(d.Text, 10, 64)
+				if err != nil || n < -1 {
+					rc.errorf(d.Pos(), "bad dimension %s", d.Text)
+				}
+				tp.Dims = append(tp.Dims, rule.DimPattern{Kind: rule.DimExact, Value: n})
+			case DimAny:
+				tp.Dims = append(tp.Dims, rule.DimPattern{Kind: rule.DimAny})
+			case DimHole:
+				tp.Dims = append(tp.Dims, rule.DimPattern{Kind: rule.DimHole, Hole: rc.hole(d.Text, rule.HoleDim, ir.AttrType{}, d.Pos())})
+			case DimStar:
+				stars++
+				if stars > 1 {
+					rc.errorf(d.Pos(), "* may appear once in a tensor type")
+				}
+				tp.Dims = append(tp.Dims, rule.DimPattern{Kind: rule.DimRest})
+			}
+		}
+		if t.Dtype != nil {
+			switch t.Dtype.Kind {
+			case DtypeScalar:
+				d, ok := ir.DTypeFromText(t.Dtype.Name)
+				if !ok {
+					rc.errorf(t.Dtype.Pos(), "unknown element type %s", t.Dtype.Name)
+				}
+				tp.DType = d
+			case DtypeHole:
+				tp.DTypeHole = rc.hole(t.Dtype.Name, rule.HoleDType, ir.AttrType{}, t.Dtype.Pos())
+			case DtypeAny:
+				tp.AnyDType = true
+			}
+		} else {
+			tp.AnyDType = true
+		}
+		return &rule.TypePattern{Tensor: tp, Hole: -1}
+	case *VecType:
+		elems := make([]ir.Type, 0, len(t.Elems))
+		for _, e := range t.Elems {
+			et := rc.concreteType(e)
+			if et == nil {
+				rc.errorf(e.Pos(), "vec[…] type patterns must be concrete; use $t to bind the type")
+				return nil
+			}
+			elems = append(elems, et)
+		}
+		return &rule.TypePattern{Exact: ctx.Vector(elems...), Hole: -1}
+	case *TypeOf:
+		rc.errorf(t.Pos(), "type(%%%s) is for result types of a rewrite", t.Value)
+		return nil
+	}
+	return nil
+}
+
+// concreteType returns the ir.Type a fully concrete type pattern denotes, or nil.
+func (rc *ruleChecker) concreteType(t TypePattern) ir.Type {
+	ctx := rc.c.ctx
+	switch t := t.(type) {
+	case *NamedType:
+		if d, ok := ir.DTypeFromText(t.Name); ok {
+			return ctx.Scalar(d)
+		}
+	case *NullType:
+		return ctx.NullType()
+	case *TensorType:
+		if t.Dtype == nil || t.Dtype.Kind != DtypeScalar || t.Name == "tensor" {
+			return nil
+		}
+		dims := make([]int64, 0, len(t.Dims))
+		for _, d := range t.Dims {
+			if d.Kind != DimInt {
+				return nil
+			}
+			n, err := strconv.ParseInt(d.Text, 10, 64)
+			if err != nil {
+				return nil
+			}
+			dims = append(dims, n)
+		}
+		dt, ok := ir.DTypeFromText(t.Dtype.Name)
+		if !ok {
+			return nil
+		}
+		name := t.Name
+		if name == "v_tensor" {
+			name = ir.ValueTensor
+		}
+		return ctx.Tensor(name, dims, ctx.Scalar(dt))
+	case *VecType:
+		var elems []ir.Type
+		for _, e := range t.Elems {
+			et := rc.concreteType(e)
+			if et == nil {
+				return nil
+			}
+			elems = append(elems, et)
+		}
+		return ctx.Vector(elems...)
+	}
+	return nil
+}
+
+// matchAttrs translates the attribute map of an op pattern.
+func (rc *ruleChecker) matchAttrs(p *rule.OpPattern, m *AttrMap, schema *ir.OpSchema, name string) {
+	seen := map[string]bool{}
+	for _, e := range m.Entries {
+		key := e.Key.Name
+		if seen[key] {
+			rc.errorf(e.Key.Pos(), "attribute %s is listed twice", key)
+			continue
+		}
+		seen[key] = true
+		spec := rc.attrSpec(schema, name, key, e.Key.Pos())
+		t := ir.AttrType{Kind: ir.KindAny}
+		if spec != nil {
+			t = spec.Type
+		}
+		switch v := e.Value.(type) {
+		case *HoleExpr:
+			h := rc.hole(v.Name, rule.HoleAttr, t, v.Pos())
+			p.Attrs = append(p.Attrs, rule.AttrPattern{Name: key, Kind: rule.AttrBind, Hole: h})
+		case *WildcardExpr:
+			p.Attrs = append(p.Attrs, rule.AttrPattern{Name: key, Kind: rule.AttrPresent})
+		default:
+			a, err := rc.literalAttr(e.Value, t)
+			if err != nil {
+				rc.errorf(e.Value.Pos(), "attribute %s of %s: %v", key, name, err)
+				continue
+			}
+			p.Attrs = append(p.Attrs, rule.AttrPattern{Name: key, Kind: rule.AttrEquals, Literal: a})
+		}
+	}
+	if m.Rest != nil {
+		p.RestAttrs = rc.hole(m.Rest.Name, rule.HoleAttrs, ir.AttrType{}, m.Rest.Pos())
+	}
+}
+
+// attrSpec returns the schema's spec of an attribute, reporting unknown attributes of registered ops.
+func (rc *ruleChecker) attrSpec(schema *ir.OpSchema, name, key string, pos lexer.Position) *ir.AttrSpec {
+	if schema == nil || commonAttrs[key] {
+		return nil
+	}
+	spec := schema.Attr(key)
+	if spec == nil {
+		rc.errorf(pos, "%s has no attribute %s%s", name, key, suggestAttr(schema, key))
+	}
+	return spec
+}
+
+func suggestAttr(s *ir.OpSchema, key string) string {
+	best, bestD := "", 3
+	for _, a := range s.Attrs {
+		if d := editDistance(key, a.Name); d < bestD {
+			best, bestD = a.Name, d
+		}
+	}
+	if best == "" {
+		if len(s.Attrs) == 0 {
+			return " (it has none)"
+		}
+		names := make([]string, len(s.Attrs))
+		for i, a := range s.Attrs {
+			names[i] = a.Name
+		}
+		return " (it has " + joinNames(names) + ")"
+	}
+	return " (did you mean " + best + "?)"
+}
+
+func joinNames(names []string) string {
+	s := ""
+	for i, n := range names {
+		if i > 0 {
+			s += ", "
+		}
+		s += n
+	}
+	return s
+}
+
+// checkAcyclic reports a pattern whose ops consume their own results.
+func (rc *ruleChecker) checkAcyclic() {
+	state := make([]int, len(rc.p.Ops)) // 0 new, 1 visiting, 2 done
+	var visit func(k int) bool
+	visit = func(k int) bool {
+		if state[k] == 1 {
+			return false
+		}
+		if state[k] == 2 {
+			return true
+		}
+		state[k] = 1
+		for _, o := range rc.p.Ops[k].Operands {
+			if o.Kind == rule.OperandValue || o.Kind == rule.OperandList {
+				if d := rc.p.Values[o.Value].Def; d >= 0 && !visit(d) {
+					return false
+				}
+			}
+		}
+		state[k] = 2
+		return true
+	}
+	for k := range rc.p.Ops {
+		if !visit(k) {
+			rc.errorf(rc.opPos[k], "the pattern is cyclic: %s consumes its own result", rc.p.Ops[k].Name)
+			return
+		}
+	}
+}
+
+// chooseRoot picks the op the matcher starts from: among the ops whose results no pattern op uses, the last one
+// written (the output of the last statement).
+func (rc *ruleChecker) chooseRoot() int {
+	used := make([]bool, len(rc.p.Ops))
+	for _, p := range rc.p.Ops {
+		for _, o := range p.Operands {
+			if o.Kind == rule.OperandValue || o.Kind == rule.OperandList {
+				if d := rc.p.Values[o.Value].Def; d >= 0 {
+					used[d] = true
+				}
+			}
+		}
+	}
+	root := len(rc.p.Ops) - 1
+	for k := len(rc.p.Ops) - 1; k >= 0; k-- {
+		if !used[k] {
+			return k
+		}
+	}
+	return root
+}
+
+// checkConnected reports ops that share no value with the rest of the pattern (the matcher could not find them).
+func (rc *ruleChecker) checkConnected() {
+	n := len(rc.p.Ops)
+	parent := make([]int, n)
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	union := func(a, b int) { parent[find(a)] = find(b) }
+	userOf := map[int][]int{}
+	for k, p := range rc.p.Ops {
+		for _, o := range p.Operands {
+			if o.Kind != rule.OperandValue && o.Kind != rule.OperandList {
+				continue
+			}
+			if d := rc.p.Values[o.Value].Def; d >= 0 {
+				union(k, d)
+			}
+			userOf[o.Value] = append(userOf[o.Value], k)
+		}
+	}
+	for _, users := range userOf {
+		for _, u := range users[1:] {
+			union(users[0], u)
+		}
+	}
+	root := find(rc.p.Root)
+	for k := range rc.p.Ops {
+		if find(k) != root {
+			rc.errorf(rc.opPos[k], "%s shares no value with the rest of the pattern", rc.p.Ops[k].Name)
+		}
+	}
+}

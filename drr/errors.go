@@ -1,0 +1,187 @@
+package drr
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// Severity is the severity of a diagnostic.
+type Severity int
+
+// Severities, most severe first.
+const (
+	Error Severity = iota
+	Warning
+	Note
+)
+
+// String returns "error", "warning" or "note".
+func (s Severity) String() string {
+	switch s {
+	case Warning:
+		return "warning"
+	case Note:
+		return "note"
+	}
+	return "error"
+}
+
+// Diagnostic is a positioned message about a .drr file. Its Error method
+// formats it as `file:line:col: severity: message`; Render adds the source
+// line and a caret under the column.
+type Diagnostic struct {
+	Pos      lexer.Position
+	Severity Severity
+	Message  string
+}
+
+// Error implements error: `file:line:col: error: message`.
+func (d *Diagnostic) Error() string {
+	return formatPos(d.Pos) + ": " + d.Severity.String() + ": " + d.Message
+}
+
+// Render formats the diagnostic followed by the source line it points at
+// and a caret under the column, like the Go and Rust compilers do. src is
+// the content of d.Pos.Filename; if the line cannot be found only the
+// first line is printed.
+func (d *Diagnostic) Render(src []byte) string {
+	var b strings.Builder
+	b.WriteString(d.Error())
+	b.WriteByte('\n')
+	line, col, ok := sourceLine(src, d.Pos)
+	if !ok {
+		return b.String()
+	}
+	b.WriteString(line)
+	b.WriteByte('\n')
+	// Pad with the same whitespace characters as the source so tabs line up.
+	n := 0
+	for _, r := range line {
+		if n >= col-1 {
+			break
+		}
+		if r == '\t' {
+			b.WriteByte('\t')
+		} else {
+			b.WriteByte(' ')
+		}
+		n++
+	}
+	b.WriteString("^\n")
+	return b.String()
+}
+
+// sourceLine returns the text of the line d points at (without the newline)
+// and the 1-based rune column within it.
+func sourceLine(src []byte, pos lexer.Position) (string, int, bool) {
+	if pos.Line < 1 {
+		return "", 0, false
+	}
+	start := -1
+	if pos.Offset >= 0 && pos.Offset <= len(src) {
+		start = pos.Offset
+		for start > 0 && src[start-1] != '\n' {
+			start--
+		}
+	} else {
+		line := 1
+		for i := 0; i < len(src) && line < pos.Line; i++ {
+			if src[i] == '\n' {
+				line++
+				start = i + 1
+			}
+		}
+		if pos.Line == 1 {
+			start = 0
+		}
+		if line != pos.Line || start < 0 {
+			return "", 0, false
+		}
+	}
+	end := start
+	for end < len(src) && src[end] != '\n' {
+		end++
+	}
+	text := strings.TrimRight(string(src[start:end]), "\r")
+	if !utf8.ValidString(text) {
+		text = strings.ToValidUTF8(text, "\uFFFD")
+	}
+	col := pos.Column
+	if pos.Offset >= start && pos.Offset <= end && pos.Offset <= len(src) {
+		col = utf8.RuneCount(src[start:pos.Offset]) + 1
+	}
+	return text, col, true
+}
+
+func formatPos(p lexer.Position) string {
+	s := strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Column)
+	if p.Filename != "" {
+		s = p.Filename + ":" + s
+	}
+	return s
+}
+
+// Diagnostics is a list of diagnostics. Parse returns it as its error when
+// the file has syntax errors.
+type Diagnostics []*Diagnostic
+
+// Error implements error: one diagnostic per line.
+func (ds Diagnostics) Error() string {
+	lines := make([]string, len(ds))
+	for i, d := range ds {
+		lines[i] = d.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// HasErrors reports whether any diagnostic has severity Error.
+func (ds Diagnostics) HasErrors() bool {
+	for _, d := range ds {
+		if d.Severity == Error {
+			return true
+		}
+	}
+	return false
+}
+
+// Err returns ds as an error if it contains an error, otherwise nil.
+func (ds Diagnostics) Err() error {
+	if ds.HasErrors() {
+		return ds
+	}
+	return nil
+}
+
+// Sort orders the diagnostics by file, then position (stable).
+func (ds Diagnostics) Sort() {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i].Pos, ds[j].Pos
+		if a.Filename != b.Filename {
+			return a.Filename < b.Filename
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Column < b.Column
+	})
+}
+
+// Render renders every diagnostic with its source line and caret; src is
+// the content of the (single) file the diagnostics refer to.
+func (ds Diagnostics) Render(src []byte) string {
+	var b strings.Builder
+	for _, d := range ds {
+		b.WriteString(d.Render(src))
+	}
+	return b.String()
+}
+
+// errorf builds an error diagnostic.
+func errorf(pos lexer.Position, format string, args ...any) *Diagnostic {
+	return &Diagnostic{Pos: pos, Severity: Error, Message: fmt.Sprintf(format, args...)}
+}

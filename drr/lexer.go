@@ -1,0 +1,748 @@
+package drr
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// tokKind is the kind of a lexical token.
+type tokKind uint8
+
+// Token kinds.
+const (
+	tEOF      tokKind = iota
+	tIdent            // identifiers, possibly dotted: pd_op.conv2d, _, true, rule
+	tInt              // 64, -1, 0x7f3a
+	tFloat            // 1e-05, 0.9, -inf, nan
+	tString           // "…" (text keeps the quotes and escapes)
+	tValue            // %x, %0, %arg_0
+	tHole             // $s
+	tLabel            // @f
+	tTag              // (Int32), (pd_op.IntArray): the tag of a printed PIR literal
+	tTensor           // builtin.tensor<1x64xf32>: a whole tensor type, parsed by parseTensorType
+	tSym              // raw PIR attribute text: Place(cpu), <#AttrNull>, <backend:GPU|…>
+	tNull             // <<NULL VALUE>>
+	tNullType         // <<NULL TYPE>>
+	tPunct            // ( ) [ ] { } , : = ? ! + - * / % < > -> ... == != <= >= && ||
+	tSep              // newline or ';' ending a statement or clause inside a block
+	tTopSep           // newline or ';' ending a top-level declaration
+)
+
+var tokKindNames = [...]string{
+	tEOF: "EOF", tIdent: "Ident", tInt: "Int", tFloat: "Float", tString: "String",
+	tValue: "Value", tHole: "Hole", tLabel: "Label", tTag: "Tag", tTensor: "Tensor",
+	tSym: "Sym", tNull: "Null", tNullType: "NullType", tPunct: "Punct", tSep: "Sep",
+	tTopSep: "TopSep",
+}
+
+// String returns the kind's name (as used by the reference grammar).
+func (k tokKind) String() string { return tokKindNames[k] }
+
+// token is a lexical token; text is a substring of the source.
+type token struct {
+	text string
+	off  int32 // byte offset
+	line int32 // 1-based
+	col  int32 // 1-based, in runes
+	kind tokKind
+	wide bool // text has non-ASCII characters (columns != bytes)
+}
+
+// Bracket kinds on the scanner's stack.
+const (
+	brParen = '('
+	brList  = '['
+	brAttrs = '{' // attribute map: newlines are insignificant
+	brBlock = 'B' // rule body or match/where/rewrite block: newlines separate
+)
+
+// scanner is the hand-written lexer. It tracks bracket nesting so that
+// newlines become separator tokens only at block level (inside ( ), [ ] and
+// attribute { } maps they are insignificant), recognises the printed-PIR
+// token forms (tags, tensor types, null markers, raw symbols) and collects
+// comments separately from the token stream.
+type scanner struct {
+	src      string
+	filename string
+	file     *string // shared by the spans of the file's nodes
+	end      int     // end of the region being lexed
+	off      int
+	line     int
+	col      int
+
+	toks     []token
+	comments []*Comment
+	diags    Diagnostics
+
+	stack     []byte
+	lastBlock bool // the last token emitted opened a block
+	afterTag  bool // the last token emitted was a tag
+	space     bool // whitespace precedes the current token
+	lineToks  bool // a token was emitted on the current line
+	chunkDone bool // a tTopSep ended the current chunk
+}
+
+// newScanner returns a scanner for src. Tokens are produced one top-level
+// declaration at a time by nextChunk, into a reused buffer.
+func newScanner(filename string, src string) *scanner {
+	s := &scanner{filename: filename, file: &filename, toks: make([]token, 0, 512)}
+	s.reset(src, region{end: len(src), line: 1})
+	return s
+}
+
+// reset prepares the scanner to lex region r of src, keeping its buffer.
+// A region starts at the beginning of a line, where no bracket is open.
+func (s *scanner) reset(src string, r region) {
+	*s = scanner{src: src, filename: s.filename, file: s.file, end: r.end, off: r.start, line: r.line, col: 1, toks: s.toks[:0]}
+}
+
+// scan lexes src completely (for tests).
+func scan(filename string, src string) (toks []token, comments []*Comment, diags Diagnostics) {
+	s := newScanner(filename, src)
+	for {
+		chunk := s.nextChunk()
+		toks = append(toks, chunk...)
+		if chunk[len(chunk)-1].kind == tEOF {
+			return toks, s.comments, s.diags
+		}
+	}
+}
+
+func (s *scanner) position() lexer.Position {
+	return lexer.Position{Filename: s.filename, Offset: s.off, Line: s.line, Column: s.col}
+}
+
+// advance moves over n bytes that contain no newline.
+func (s *scanner) advance(n int) {
+	end := s.off + n
+	for i := s.off; i < end; i++ {
+		if s.src[i]&0xC0 != 0x80 {
+			s.col++
+		}
+	}
+	s.off = end
+}
+
+func (s *scanner) errorAt(pos lexer.Position, format string, args ...any) {
+	s.diags = append(s.diags, errorf(pos, format, args...))
+}
+
+// emit appends a token that starts at the current offset and spans n bytes,
+// and advances over it.
+func (s *scanner) emit(kind tokKind, n int) {
+	s.toks = append(s.toks, token{kind: kind, text: s.src[s.off : s.off+n], off: int32(s.off), line: int32(s.line), col: int32(s.col)})
+	switch kind {
+	case tString, tTensor, tSym: // may contain non-ASCII text
+		col := s.col
+		s.advance(n)
+		s.toks[len(s.toks)-1].wide = s.col-col != n
+	default:
+		s.off += n
+		s.col += n
+	}
+	s.lastBlock = false
+	s.afterTag = kind == tTag
+	s.lineToks = true
+}
+
+func (s *scanner) last() *token {
+	if len(s.toks) == 0 {
+		return nil
+	}
+	return &s.toks[len(s.toks)-1]
+}
+
+// separator handles a newline or ';' (text) at the current offset; n is the
+// number of bytes to advance over (0 for a newline, handled by the caller).
+func (s *scanner) separator(text string) {
+	if n := len(s.stack); n > 0 && s.stack[n-1] != brBlock {
+		if text == ";" {
+			s.emit(tPunct, 1) // a syntax error the parser reports
+		}
+		return
+	}
+	last := s.last()
+	if last == nil || last.kind == tSep || last.kind == tTopSep || s.lastBlock {
+		if text == ";" {
+			s.advance(1)
+		}
+		return
+	}
+	kind := tSep
+	if len(s.stack) == 0 {
+		kind = tTopSep
+		s.chunkDone = true
+	}
+	s.toks = append(s.toks, token{kind: kind, text: text, off: int32(s.off), line: int32(s.line), col: int32(s.col)})
+	if text == ";" {
+		s.advance(1)
+	}
+}
+
+// dropSep removes a separator directly before a closing block brace or the
+// end of the file.
+func (s *scanner) dropSep() {
+	if l := s.last(); l != nil && (l.kind == tSep || l.kind == tTopSep) {
+		s.toks = s.toks[:len(s.toks)-1]
+	}
+}
+
+// prevOperand reports whether the last token ends an operand, so that a
+// following '-' or '%' is a binary operator rather than the start of a
+// negative number or a value name.
+func (s *scanner) prevOperand() bool {
+	l := s.last()
+	if l == nil {
+		return false
+	}
+	switch l.kind {
+	case tInt, tFloat, tString, tValue, tHole, tLabel, tTensor, tSym, tNull, tNullType:
+		return true
+	case tIdent:
+		switch l.text {
+		case "in", "with", "benefit", "replace", "erase", "of":
+			return false
+		}
+		return true
+	case tPunct:
+		return l.text == ")" || l.text == "]"
+	}
+	return false
+}
+
+func isIdentStart(c byte) bool {
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+}
+
+func isNameChar(c byte) bool {
+	return isIdentStart(c) || (c >= '0' && c <= '9')
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isHex(c byte) bool {
+	return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+
+func (s *scanner) at(i int) byte {
+	if i < len(s.src) {
+		return s.src[i]
+	}
+	return 0
+}
+
+// identEnd returns the end of a (dotted) identifier starting at i.
+func (s *scanner) identEnd(i int) int {
+	for {
+		for i < len(s.src) && isNameChar(s.src[i]) {
+			i++
+		}
+		if s.at(i) == '.' && isIdentStart(s.at(i+1)) {
+			i++
+			continue
+		}
+		return i
+	}
+}
+
+// wordAt reports whether the identifier w appears at i as a whole word.
+func (s *scanner) wordAt(i int, w string) bool {
+	return strings.HasPrefix(s.src[min(i, len(s.src)):], w) && !isNameChar(s.at(i+len(w)))
+}
+
+// nextChunk lexes the next top-level declaration: the returned tokens end
+// with a tTopSep or with tEOF (an empty declaration is just tEOF). It never
+// fails: problems are recorded as diagnostics and the offending characters
+// are skipped. The returned slice is reused by the next call.
+func (s *scanner) nextChunk() []token {
+	s.toks = s.toks[:0]
+	s.chunkDone = false
+	for !s.chunkDone {
+		s.space = false
+		for s.off < s.end {
+			c := s.src[s.off]
+			if c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' {
+				s.off++
+				s.col++
+				s.space = true
+				continue
+			}
+			break
+		}
+		if s.off >= s.end {
+			s.dropSep()
+			s.toks = append(s.toks, token{kind: tEOF, off: int32(s.off), line: int32(s.line), col: int32(s.col)})
+			return s.toks
+		}
+		c := s.src[s.off]
+		switch {
+		case c == '\n':
+			s.separator("\n")
+			s.off++
+			s.line++
+			s.col = 1
+			s.lineToks = false
+		case c == '/' && s.at(s.off+1) == '/':
+			s.comment()
+		case c == ';':
+			s.separator(";")
+		case isIdentStart(c):
+			s.ident()
+		case isDigit(c):
+			s.number()
+		case c == '-' && !s.prevOperand() && (isDigit(s.at(s.off+1)) || s.wordAt(s.off+1, "inf")):
+			s.number()
+		case c == '"':
+			s.str()
+		case c == '%' && isNameChar(s.at(s.off+1)) && !(s.prevOperand() && !s.space):
+			s.sigil(tValue)
+		case c == '$':
+			s.sigil(tHole)
+		case c == '@':
+			s.sigil(tLabel)
+		case c == '(' && s.tag():
+		case c == '<' && s.angle():
+		default:
+			s.punct()
+		}
+	}
+	return s.toks
+}
+
+func (s *scanner) comment() {
+	pos := s.position()
+	end := s.off
+	for end < len(s.src) && s.src[end] != '\n' {
+		end++
+	}
+	text := strings.TrimRight(s.src[s.off:end], " \t\r\f\v")
+	own := !s.lineToks
+	s.advance(end - s.off)
+	e := endOf(pos, text)
+	sp := Span{file: s.file, off: int32(pos.Offset), end: int32(e.Offset), line: int32(pos.Line), col: int32(pos.Column),
+		endLine: int32(e.Line), endCol: int32(e.Column)}
+	c := &Comment{Span: sp, Text: text,
+		Doc: strings.HasPrefix(text, "///") && !strings.HasPrefix(text, "////"), ownLine: own}
+	s.comments = append(s.comments, c)
+}
+
+// endOf returns the position after text starting at pos (text has no newline).
+func endOf(pos lexer.Position, text string) lexer.Position {
+	pos.Offset += len(text)
+	pos.Column += utf8.RuneCountInString(text)
+	return pos
+}
+
+// isTopKeyword reports whether s starts a top-level declaration.
+func isTopKeyword(s string) bool {
+	return s == "rule" || s == "family" || s == "native" || s == "import"
+}
+
+func (s *scanner) ident() {
+	start := s.off
+	end := s.identEnd(start)
+	text := s.src[start:end]
+	switch next := s.at(end); {
+	case next == '<' && isTypeName(text):
+		if e, ok := s.angleEnd(end); ok {
+			s.emit(tTensor, e-start)
+			return
+		}
+		s.errorAt(s.position(), "unterminated type %s<…: missing '>'", text)
+	case next == '(' && (s.afterTag || text == "Place" || text == "Undefined"):
+		if e, ok := s.parenEnd(end); ok {
+			s.emit(tSym, e-start)
+			return
+		}
+	case text == "inf" || text == "nan":
+		s.emit(tFloat, end-start)
+		return
+	}
+	// Error recovery: a top-level keyword at column 1 followed by a name
+	// starts a new declaration even if brackets are still open.
+	if s.col == 1 && len(s.stack) > 0 && isTopKeyword(text) {
+		j := end
+		for j < len(s.src) && (s.src[j] == ' ' || s.src[j] == '\t') {
+			j++
+		}
+		if isIdentStart(s.at(j)) || s.at(j) == '"' {
+			s.stack = s.stack[:0]
+			if l := s.last(); l != nil && l.kind == tSep {
+				l.kind = tTopSep
+				s.chunkDone = true
+				return // the keyword starts the next chunk
+			} else if l != nil && l.kind != tTopSep {
+				s.toks = append(s.toks, token{kind: tTopSep, text: "\n", off: int32(s.off), line: int32(s.line), col: int32(s.col)})
+				s.chunkDone = true
+				return
+			}
+		}
+	}
+	s.emit(tIdent, end-start)
+}
+
+// isTypeName reports whether an identifier directly followed by '<' starts a
+// tensor-like type whose body is lexed as part of one token.
+func isTypeName(name string) bool {
+	last := name[strings.LastIndexByte(name, '.')+1:]
+	return strings.HasSuffix(last, "tensor") || strings.HasSuffix(last, "tensor_array") || last == "selectedrows"
+}
+
+// angleEnd returns the offset after the '>' matching the '<' at i, on the
+// same line.
+func (s *scanner) angleEnd(i int) (int, bool) {
+	depth := 0
+	for ; i < len(s.src); i++ {
+		switch s.src[i] {
+		case '<':
+			depth++
+		case '>':
+			depth--
+			if depth == 0 {
+				return i + 1, true
+			}
+		case '\n':
+			return i, false
+		}
+	}
+	return i, false
+}
+
+// parenEnd returns the offset after the ')' matching the '(' at i, for raw
+// PIR symbols such as Place(gpu:0): names, ':', '.', '-' only, one line.
+func (s *scanner) parenEnd(i int) (int, bool) {
+	depth := 0
+	for ; i < len(s.src); i++ {
+		switch c := s.src[i]; c {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return i + 1, true
+			}
+		default:
+			if !isNameChar(c) && c != ':' && c != '.' && c != '-' {
+				return i, false
+			}
+		}
+	}
+	return i, false
+}
+
+func (s *scanner) number() {
+	start := s.off
+	i := start
+	if s.src[i] == '-' {
+		i++
+	}
+	kind := tInt
+	switch {
+	case s.wordAt(i, "inf"):
+		i += 3
+		kind = tFloat
+	case s.src[i] == '0' && (s.at(i+1) == 'x' || s.at(i+1) == 'X') && isHex(s.at(i+2)):
+		i += 2
+		for i < len(s.src) && isHex(s.src[i]) {
+			i++
+		}
+	default:
+		for i < len(s.src) && isDigit(s.src[i]) {
+			i++
+		}
+		if s.at(i) == '.' && isDigit(s.at(i+1)) {
+			kind = tFloat
+			i++
+			for i < len(s.src) && isDigit(s.src[i]) {
+				i++
+			}
+		}
+		if c := s.at(i); c == 'e' || c == 'E' {
+			j := i + 1
+			if s.at(j) == '+' || s.at(j) == '-' {
+				j++
+			}
+			if isDigit(s.at(j)) {
+				for j < len(s.src) && isDigit(s.src[j]) {
+					j++
+				}
+				i = j
+				kind = tFloat
+			}
+		}
+	}
+	s.emit(kind, i-start)
+}
+
+func (s *scanner) str() {
+	start := s.off
+	i := start + 1
+	for {
+		if i >= len(s.src) || s.src[i] == '\n' {
+			s.errorAt(s.position(), "unterminated string literal")
+			s.emit(tString, i-start)
+			return
+		}
+		c := s.src[i]
+		if c == '\\' && i+1 < len(s.src) && s.src[i+1] != '\n' {
+			i += 2
+			continue
+		}
+		i++
+		if c == '"' {
+			break
+		}
+	}
+	s.emit(tString, i-start)
+}
+
+func (s *scanner) sigil(kind tokKind) {
+	start := s.off
+	i := start + 1
+	for i < len(s.src) && isNameChar(s.src[i]) {
+		i++
+	}
+	if i == start+1 {
+		what := "a hole name"
+		switch kind {
+		case tValue:
+			what = "a value name"
+		case tLabel:
+			what = "an op label name"
+		}
+		s.errorAt(s.position(), "expected %s after '%c'", what, s.src[start])
+		s.advance(1)
+		return
+	}
+	s.emit(kind, i-start)
+}
+
+// tag lexes a printed-PIR literal tag such as (Int32) or (pd_op.IntArray):
+// a parenthesised (dotted) name whose last part is capitalised, directly
+// followed by the literal.
+func (s *scanner) tag() bool {
+	i := s.off + 1
+	if !isIdentStart(s.at(i)) {
+		return false
+	}
+	end := s.identEnd(i)
+	if s.at(end) != ')' {
+		return false
+	}
+	name := s.src[i:end]
+	last := name[strings.LastIndexByte(name, '.')+1:]
+	if last[0] < 'A' || last[0] > 'Z' {
+		return false
+	}
+	c := s.at(end + 1)
+	if !(isNameChar(c) || c == '-' || c == '[' || c == '"' || c == '<') {
+		return false
+	}
+	s.emit(tTag, end+1-s.off)
+	return true
+}
+
+// angle lexes the '<'-introduced PIR markers: <<NULL VALUE>>, <<NULL TYPE>>,
+// <#AttrNull> and dialect attributes like <backend:GPU|layout:NCHW|dtype:float32>.
+func (s *scanner) angle() bool {
+	i := s.off
+	switch {
+	case s.at(i+1) == '<':
+		j := i + 2
+		for j+1 < len(s.src) && s.src[j] != '\n' && !(s.src[j] == '>' && s.src[j+1] == '>') {
+			j++
+		}
+		if j+1 >= len(s.src) || s.src[j] != '>' {
+			s.errorAt(s.position(), "unterminated '<<': missing '>>'")
+			s.advance(2)
+			return true
+		}
+		kind := tSym
+		switch s.src[i : j+2] {
+		case "<<NULL VALUE>>":
+			kind = tNull
+		case "<<NULL TYPE>>":
+			kind = tNullType
+		}
+		s.emit(kind, j+2-i)
+		return true
+	case s.at(i+1) == '#' || isIdentStart(s.at(i+1)):
+		j := i + 1
+		colon := s.at(j) == '#'
+		for ; j < len(s.src); j++ {
+			c := s.src[j]
+			if c == '>' {
+				break
+			}
+			if c == ':' {
+				colon = true
+			}
+			if !(isNameChar(c) || c == ':' || c == '|' || c == '(' || c == ')' || c == '.' || c == '#' || c == '-') {
+				return false
+			}
+		}
+		if j >= len(s.src) || !colon {
+			return false
+		}
+		s.emit(tSym, j+1-i)
+		return true
+	}
+	return false
+}
+
+func (s *scanner) punct() {
+	rest := s.src[s.off:]
+	if strings.HasPrefix(rest, "...") {
+		s.emit(tPunct, 3)
+		return
+	}
+	if len(rest) >= 2 {
+		switch rest[:2] {
+		case "->", "==", "!=", "<=", ">=", "&&", "||":
+			s.emit(tPunct, 2)
+			return
+		}
+	}
+	c := rest[0]
+	switch c {
+	case '(', '[':
+		s.stack = append(s.stack, c)
+	case '{':
+		kind := byte(brBlock)
+		if l := s.last(); l != nil && l.kind == tPunct && l.text == ")" {
+			kind = brAttrs
+		}
+		s.stack = append(s.stack, kind)
+		s.emit(tPunct, 1)
+		s.lastBlock = kind == brBlock
+		return
+	case ')', ']', '}':
+		s.close(c)
+	case ',', ':', '=', '?', '!', '+', '-', '*', '/', '%', '<', '>':
+	default:
+		pos := s.position()
+		r, size := utf8.DecodeRuneInString(rest)
+		if r == utf8.RuneError && size <= 1 {
+			s.errorAt(pos, "invalid UTF-8 byte 0x%02x", c)
+			s.off++
+			s.col++
+			return
+		}
+		switch c {
+		case '&':
+			s.errorAt(pos, "unexpected '&' (did you mean '&&'?)")
+		case '|':
+			s.errorAt(pos, "unexpected '|' (did you mean '||'?)")
+		default:
+			s.errorAt(pos, "unexpected character %q", r)
+		}
+		s.advance(size)
+		return
+	}
+	s.emit(tPunct, 1)
+}
+
+// close pops the bracket stack for a closing bracket. An unbalanced closer
+// does not pop past an open block, so that one stray bracket does not change
+// how the rest of the file is split into statements.
+func (s *scanner) close(c byte) {
+	for i := len(s.stack) - 1; i >= 0; i-- {
+		k := s.stack[i]
+		switch {
+		case c == '}':
+			if k == brAttrs || k == brBlock {
+				if k == brBlock {
+					s.dropSep()
+				}
+				s.stack = s.stack[:i]
+				return
+			}
+		case k == brBlock || k == brAttrs:
+			return
+		case (c == ')' && k == brParen) || (c == ']' && k == brList):
+			s.stack = s.stack[:i]
+			return
+		}
+	}
+}
+
+// ---------------------------------------------------------------------------
+// Strings
+
+// unquote decodes a string literal (with its quotes). Escapes \" \\ \n \t
+// are decoded; any other backslash is kept as written (printed PIR does not
+// escape backslashes).
+func unquote(s string) string {
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		s = s[1 : len(s)-1]
+	} else {
+		s = strings.TrimPrefix(s, `"`) // unterminated (already reported)
+	}
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\\' && i+1 < len(s) {
+			switch s[i+1] {
+			case '"', '\\':
+				b.WriteByte(s[i+1])
+				i++
+				continue
+			case 'n':
+				b.WriteByte('\n')
+				i++
+				continue
+			case 't':
+				b.WriteByte('\t')
+				i++
+				continue
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// quote encodes s as a string literal.
+func quote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '"', '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// isPlainDotted reports whether s is a dotted identifier (a.b, a.b.c) that
+// can be written unquoted in op position.
+func isPlainDotted(s string) bool {
+	if !strings.Contains(s, ".") {
+		return false
+	}
+	for _, part := range strings.Split(s, ".") {
+		if part == "" || !isIdentStart(part[0]) {
+			return false
+		}
+		for i := 1; i < len(part); i++ {
+			if !isNameChar(part[i]) {
+				return false
+			}
+		}
+	}
+	return true
+}

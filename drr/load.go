@@ -1,0 +1,127 @@
+package drr
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/ir"
+)
+
+// LoadOptions configure Load.
+type LoadOptions struct {
+	CheckOptions
+	// FS, if set, is where rule files and their imports are read from (paths are slash-separated and relative to
+	// it); otherwise the operating system's files are read.
+	FS fs.FS
+}
+
+// Load reads the rule files at paths and everything they import, checks them against ctx and returns the rule set.
+// Imports are resolved relative to the importing file and read once each; imported rules come before the rules of
+// the file that imports them. The diagnostics (errors and warnings, sorted) are returned in both cases; the set is
+// nil when there are errors.
+func Load(ctx *ir.Context, opts LoadOptions, paths ...string) (*rule.Set, Diagnostics) {
+	l := &loader{opts: opts, seen: map[string]bool{}, loading: map[string]bool{}}
+	for _, p := range paths {
+		l.load(p, lexer.Position{})
+	}
+	if l.diags.HasErrors() {
+		l.diags.Sort()
+		return nil, l.diags
+	}
+	set, diags := Check(ctx, l.files, opts.CheckOptions)
+	return set, append(l.diags, diags...)
+}
+
+// LoadSource checks one rule file given as source text (its imports are read as Load reads them).
+func LoadSource(ctx *ir.Context, opts LoadOptions, filename string, src []byte) (*rule.Set, Diagnostics) {
+	l := &loader{opts: opts, seen: map[string]bool{filename: true}, loading: map[string]bool{}}
+	l.parse(filename, src)
+	if l.diags.HasErrors() {
+		l.diags.Sort()
+		return nil, l.diags
+	}
+	set, diags := Check(ctx, l.files, opts.CheckOptions)
+	return set, append(l.diags, diags...)
+}
+
+type loader struct {
+	opts    LoadOptions
+	files   []*File
+	diags   Diagnostics
+	seen    map[string]bool
+	loading map[string]bool
+}
+
+func (l *loader) read(name string) ([]byte, error) {
+	if l.opts.FS != nil {
+		return fs.ReadFile(l.opts.FS, name)
+	}
+	return os.ReadFile(name)
+}
+
+func (l *loader) load(name string, from lexer.Position) {
+	if l.loading[name] {
+		l.diags = append(l.diags, errorf(from, "import cycle: %s imports itself", name))
+		return
+	}
+	if l.seen[name] {
+		return
+	}
+	l.seen[name] = true
+	src, err := l.read(name)
+	if err != nil {
+		msg := err.Error()
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			msg = pe.Err.Error()
+		}
+		pos := from
+		if pos.Filename == "" {
+			pos = lexer.Position{Filename: name}
+		}
+		l.diags = append(l.diags, errorf(pos, "cannot read %s: %s", name, msg))
+		return
+	}
+	l.loading[name] = true
+	l.parse(name, src)
+	delete(l.loading, name)
+}
+
+func (l *loader) parse(name string, src []byte) {
+	f, err := Parse(name, src)
+	if err != nil {
+		var ds Diagnostics
+		if errors.As(err, &ds) {
+			l.diags = append(l.diags, ds...)
+		} else {
+			l.diags = append(l.diags, errorf(lexer.Position{Filename: name, Line: 1, Column: 1}, "%v", err))
+		}
+		return
+	}
+	// Imports first, so their rules come before this file's.
+	l.loading[name] = true
+	for _, imp := range f.Imports {
+		l.load(l.resolve(name, imp.Path.Value), imp.Pos())
+	}
+	delete(l.loading, name)
+	l.files = append(l.files, f)
+}
+
+func (l *loader) resolve(from, imp string) string {
+	if l.opts.FS != nil {
+		if path.IsAbs(imp) {
+			return imp[1:]
+		}
+		return path.Join(path.Dir(from), imp)
+	}
+	if filepath.IsAbs(imp) {
+		return imp
+	}
+	return filepath.Join(filepath.Dir(from), imp)
+}
