@@ -1,0 +1,48 @@
+package pirtext
+
+import (
+	"strconv"
+
+	"github.com/pirdrr/drr/ir"
+)
+
+// ReadOptions configures Parse. The zero value is the default and the only configuration so far; the struct
+// exists so that options can be added without changing Parse's signature.
+type ReadOptions struct{}
+
+// WriteOptions configures Write and Print.
+type WriteOptions struct {
+	// Untagged prints attributes in the newer untagged syntax (groups:1, epsilon:1e-05, dilations:[1,1],
+	// dtype:float32, place:Place(cpu), shape:[1,2], data_format:NCHW for layouts) instead of Paddle's tagged era-B
+	// syntax ((Int32)1, (Float)1e-05, (pd_op.DataType)float32, …). Types keep their spelling. The kind of an untagged
+	// number or list is recovered on reading from the op's schema; see the package documentation for what is lost
+	// for unregistered ops.
+	Untagged bool
+}
+
+// Error is a positioned error of Parse: the file, the line and column (both from 1, the column in bytes) of the
+// token where reading stopped, and what was expected there. Its Error method renders it as
+// "file:line:col: message".
+type Error struct {
+	// File is the file name given to Parse.
+	File string
+	// Line and Col locate the error, both from 1; Col counts bytes.
+	Line, Col int
+	// Msg says what was expected and what was found.
+	Msg string
+	// Internal marks an error that comes from a bug in the reader rather than from its input (a recovered panic).
+	Internal bool
+}
+
+// Error renders the error as file:line:col: message.
+func (e *Error) Error() string {
+	return e.File + ":" + strconv.Itoa(e.Line) + ":" + strconv.Itoa(e.Col) + ": " + e.Msg
+}
+
+// Diagnostic returns the error as an ir.Diagnostic of severity Error.
+func (e *Error) Diagnostic() ir.Diagnostic {
+	return ir.Diagnostic{Severity: ir.Error, File: e.File, Loc: ir.Loc{Line: int32(e.Line), Col: int32(e.Col)}, Message: e.Msg}
+}
+
+// Diagnostics returns the error as a one-element ir.Diagnostics, so callers can merge it with warnings.
+func (e *Error) Diagnostics() ir.Diagnostics { return ir.Diagnostics{e.Diagnostic()} }

@@ -1,0 +1,820 @@
+package pirtext
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pirdrr/drr/ir"
+)
+
+// Parse reads a PIR text program. It accepts what Paddle's printers wrote from 2023-08 on (see the package
+// documentation) and builds the program in ctx: ops get the line and column of their first token, Program.File is
+// filename, and the parameter table is collected (Program.CollectParams).
+//
+// It returns the program, the warnings (signature operand types that contradict the operand's own type,
+// attribute values that do not fit their schema), and, if the text cannot be read, a nil program and an *Error
+// that says where and what was expected. Parse never panics.
+func Parse(ctx *ir.Context, filename string, src []byte, opts ReadOptions) (prog *ir.Program, warns ir.Diagnostics, err error) {
+	p := newParser(ctx, filename, src)
+	p.opts = opts
+	defer func() {
+		if r := recover(); r != nil {
+			prog, warns, err = nil, p.warns, p.toError(r)
+		}
+	}()
+	prog = p.program()
+	return prog, p.warns, nil
+}
+
+// parser reads one source. Errors are raised with scanner.fail (a panic carrying an *Error) and recovered in
+// Parse.
+type parser struct {
+	scanner
+	ctx     *ir.Context
+	opts    ReadOptions
+	warns   ir.Diagnostics
+	depth   int
+	builder *ir.Builder
+
+	// Values by name: %N in nums (N bounded by the source size), every other name in named.
+	nums  []valueSlot
+	named map[string]*valueSlot
+	// Serial numbers of the open blocks, outermost first; a value is visible while its block is open.
+	// depthOf gives the nesting depth of every block by serial number.
+	stack   []int32
+	depthOf []int32
+	pending *pendingUse
+
+	// Per-parse caches keyed by source text.
+	types        map[string]ir.Type
+	recentTypes  [4]recentType
+	recentNext   int
+	ops          map[string]*opEntry
+	recentOps    [8]*opEntry
+	recentOpNext int
+	keys         map[string]string
+
+	// Scratch space for the op being read (regions copy what they need before reading nested ops).
+	resNames []valueRef
+	operands []*ir.Value
+	opRefs   []valueRef
+	sigTypes []ir.Type
+	sigPos   []position
+	resTypes []ir.Type
+}
+
+// valueSlot is the definition of a value name: the value (nil while undefined), where it is defined, and the
+// serial number of its block.
+type valueSlot struct {
+	v      *ir.Value
+	def    position
+	serial int32
+}
+
+// valueRef is an occurrence of a value name in the source: its bytes (after '%'), position, and index in the
+// parser's slot slice (-1 for names that are not plain numbers small enough to index it).
+type valueRef struct {
+	start, end int32
+	pos        position
+	slot       int32
+}
+
+// pendingUse is the first use of a name that was not defined yet; it is an error unless reading fails earlier.
+type pendingUse struct {
+	ref  valueRef
+	name string
+}
+
+// opEntry is what the parser knows about an op name: the interned name, its schema, and the attribute maps read
+// for it, by text.
+type opEntry struct {
+	name string
+	// quoted is the name as it appears between quotes when it needs no escapes ("" otherwise).
+	quoted string
+	schema *ir.OpSchema
+	dicts  map[string][]ir.NamedAttr
+	// last is the map read most recently, compared before the lookup (ops of one kind often repeat their map).
+	lastText  []byte
+	lastAttrs []ir.NamedAttr
+	// hits and misses of the cache; an op kind whose maps rarely repeat (builtin.parameter, with a name per op)
+	// stops adding them.
+	hits, misses int
+}
+
+func newParser(ctx *ir.Context, filename string, src []byte) *parser {
+	return &parser{
+		scanner: scanner{file: filename, src: src, line: 1},
+		ctx:     ctx,
+		types:   make(map[string]ir.Type),
+		ops:     make(map[string]*opEntry),
+		keys:    make(map[string]string),
+		named:   make(map[string]*valueSlot),
+	}
+}
+
+// toError turns a recovered panic into the error Parse returns. An earlier use of an undefined value wins over a
+// later syntax error.
+func (p *parser) toError(r any) *Error {
+	e, ok := r.(*Error)
+	if !ok {
+		return &Error{File: p.file, Line: p.line, Col: p.pos - p.lineStart + 1, Msg: fmt.Sprintf("internal error: %v", r), Internal: true}
+	}
+	if u := p.pending; u != nil {
+		if int(u.ref.pos.line) < e.Line || int(u.ref.pos.line) == e.Line && int(u.ref.pos.col) < e.Col {
+			return &Error{File: p.file, Line: int(u.ref.pos.line), Col: int(u.ref.pos.col), Msg: "undefined value %" + u.name}
+		}
+	}
+	return e
+}
+
+// recoverTo is the deferred handler of the small entry points (ParseType, ParseAttribute).
+func (p *parser) recoverTo(err *error) {
+	if r := recover(); r != nil {
+		*err = p.toError(r)
+	}
+}
+
+func (p *parser) warn(pos position, format string, args ...any) {
+	p.warns = append(p.warns, ir.Diagnostic{Severity: ir.Warning, File: p.file, Loc: ir.Loc{Line: pos.line, Col: pos.col},
+		Message: fmt.Sprintf(format, args...)})
+}
+
+// enter and leave bound the nesting depth.
+func (p *parser) enter() {
+	p.depth++
+	if p.depth > maxDepth {
+		p.fail("nesting is too deep (more than %d levels)", maxDepth)
+	}
+}
+
+func (p *parser) leave() { p.depth-- }
+
+// intern returns b as a string shared by every occurrence in this parse.
+func (p *parser) intern(b []byte) string {
+	if s, ok := p.keys[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	p.keys[s] = s
+	return s
+}
+
+// entry returns the opEntry of an op name, checking the few names read last before the map.
+func (p *parser) entry(name []byte) *opEntry {
+	for _, e := range p.recentOps {
+		if e != nil && e.name == string(name) {
+			return e
+		}
+	}
+	e, ok := p.ops[string(name)]
+	if !ok {
+		s := string(name)
+		e = &opEntry{name: s, schema: p.ctx.Schema(s), dicts: make(map[string][]ir.NamedAttr)}
+		if s != "" && !strings.ContainsAny(s, "\"\\\n") {
+			e.quoted = s
+		}
+		p.ops[s] = e
+	}
+	p.recentOps[p.recentOpNext%len(p.recentOps)] = e
+	p.recentOpNext++
+	return e
+}
+
+// program reads the whole source: a block in braces, or (as some documents copy programs) bare ops.
+func (p *parser) program() *ir.Program {
+	prog := ir.NewProgram(p.ctx)
+	prog.File = p.file
+	p.builder = ir.NewBuilder(p.ctx)
+	p.skipSpace()
+	if p.eof() {
+		p.fail("expected a program ('{' and its ops), found end of file")
+	}
+	body := prog.Body()
+	if p.peek() == '{' {
+		open := p.here()
+		p.pos++
+		p.block(body, open, true, nil, false)
+		p.skipSpace()
+		if !p.eof() {
+			p.fail("unexpected %s after the end of the program", p.describe())
+		}
+	} else {
+		p.block(body, position{}, false, nil, false)
+	}
+	if u := p.pending; u != nil {
+		s := p.lookup(u.ref)
+		if s != nil && s.v != nil {
+			p.failAt(u.ref.pos, "value %%%s is used before its definition at %d:%d", u.name, s.def.line, s.def.col)
+		}
+		p.failAt(u.ref.pos, "undefined value %%%s", u.name)
+	}
+	prog.CollectParams()
+	return prog
+}
+
+// block reads a block's arguments and ops up to its closing '}' (consumed) or, for a program without braces, the
+// end of the source. argTypes are the default types of its arguments (a while body's inputs); while says whether
+// they are required.
+func (p *parser) block(b *ir.Block, open position, braced bool, argTypes []ir.Type, while bool) {
+	p.enter()
+	serial := int32(len(p.depthOf))
+	p.depthOf = append(p.depthOf, int32(len(p.stack)))
+	p.stack = append(p.stack, serial)
+	p.blockArgs(b, argTypes, while)
+	for {
+		p.skipSpace()
+		if p.eof() {
+			if braced {
+				p.fail("expected '}' to close the block opened at %d:%d, found end of file", open.line, open.col)
+			}
+			break
+		}
+		if p.peek() == '}' {
+			if !braced {
+				p.fail("unexpected '}': no block is open")
+			}
+			p.pos++
+			break
+		}
+		p.op(b)
+	}
+	p.stack = p.stack[:len(p.stack)-1]
+	p.leave()
+}
+
+// blockArgs reads the argument lines at the start of a block:
+//
+//	^%arg_0, %arg_1 [: T, T]       (while bodies print the names only; their types are the loop inputs')
+//	^kw: %kwarg_x %kwarg_y         (keyword arguments, read as plain arguments)
+//
+// Each name may carry an attribute map, as newer printers write (%arg_0 {…}); it is read and dropped.
+func (p *parser) blockArgs(b *ir.Block, defaults []ir.Type, while bool) {
+	for {
+		p.skipSpace()
+		if p.peek() != '^' {
+			return
+		}
+		p.pos++
+		kw := p.acceptWord("kw")
+		if kw {
+			p.expect(':', "':' after ^kw")
+		}
+		var refs []valueRef
+		for {
+			p.skipSpace()
+			if p.peek() != '%' {
+				break
+			}
+			refs = append(refs, p.valueRef())
+			p.skipSpace()
+			if p.peek() == '{' {
+				p.attrDictSlow(&opEntry{name: "block argument"})
+				p.skipSpace()
+			}
+			if p.peek() == ',' {
+				p.pos++
+				continue
+			}
+			if !kw {
+				break
+			}
+		}
+		var types []ir.Type
+		if p.accept(':') {
+			var pos []position
+			types = p.typeList(nil, &pos)
+			if len(types) != len(refs) {
+				at := p.here()
+				if len(pos) > 0 {
+					at = pos[0]
+				}
+				p.failAt(at, "%s for %s", plural(len(types), "type"), plural(len(refs), "block argument"))
+			}
+		}
+		for i, r := range refs {
+			var t ir.Type
+			switch n := b.NumArgs(); {
+			case types != nil:
+				t = types[i]
+			case n < len(defaults):
+				t = defaults[n]
+			case while:
+				p.failAt(r.pos, "block argument %%%s has no type: the while op has %s (write ^%%a, %%b : T, T to give the types)",
+					p.src[r.start:r.end], plural(len(defaults), "input"))
+			default:
+				t = p.ctx.NullType()
+			}
+			p.define(r, b.AddArg(t))
+		}
+	}
+}
+
+// valueRef consumes a value name %… at the cursor. A name that is a plain number (no leading zero) not larger
+// than the source gets a slot index.
+func (p *parser) valueRef() valueRef {
+	pos := p.here()
+	src := p.src
+	start := p.pos + 1 // after '%'
+	i, n := start, 0
+	for i < len(src) && isDigit(src[i]) && i-start < 9 {
+		n = n*10 + int(src[i]-'0')
+		i++
+	}
+	slot := int32(n)
+	if i == start || i-start > 1 && src[start] == '0' || n > len(src)+64 {
+		slot = -1
+	}
+	for i < len(src) && charClass[src[i]]&clValueName != 0 {
+		slot = -1
+		i++
+	}
+	p.pos = i
+	if i == start {
+		p.failAt(pos, "expected a value name after '%%', found %s", p.describe())
+	}
+	return valueRef{start: int32(start), end: int32(i), pos: pos, slot: slot}
+}
+
+// slotIndex returns the slot index of a name, or -1.
+func (p *parser) slotIndex(r valueRef) int { return int(r.slot) }
+
+// lookup returns the slot of a name, or nil.
+func (p *parser) lookup(r valueRef) *valueSlot {
+	if i := p.slotIndex(r); i >= 0 {
+		if i < len(p.nums) {
+			return &p.nums[i]
+		}
+		return nil
+	}
+	return p.named[string(p.src[r.start:r.end])]
+}
+
+// define binds a name to a value in the innermost open block.
+func (p *parser) define(r valueRef, v *ir.Value) {
+	var s *valueSlot
+	if i := p.slotIndex(r); i >= 0 {
+		if i >= len(p.nums) {
+			n := max(i+1, 2*len(p.nums), 64)
+			p.nums = append(p.nums, make([]valueSlot, n-len(p.nums))...)
+		}
+		s = &p.nums[i]
+	} else {
+		key := string(p.src[r.start:r.end])
+		if s = p.named[key]; s == nil {
+			s = &valueSlot{}
+			p.named[key] = s
+		}
+	}
+	if s.v != nil {
+		p.failAt(r.pos, "value %%%s is already defined at %d:%d", p.src[r.start:r.end], s.def.line, s.def.col)
+	}
+	*s = valueSlot{v: v, def: r.pos, serial: p.stack[len(p.stack)-1]}
+}
+
+// use resolves an operand name. A name not defined yet is remembered (reading continues, so that the error can
+// say whether it is defined later) and read as an absent operand.
+func (p *parser) use(r valueRef) *ir.Value {
+	s := p.lookup(r)
+	if s == nil || s.v == nil {
+		if p.pending == nil {
+			p.pending = &pendingUse{ref: r, name: string(p.src[r.start:r.end])}
+		}
+		return nil
+	}
+	if d := p.depthOf[s.serial]; int(d) >= len(p.stack) || p.stack[d] != s.serial {
+		p.failAt(r.pos, "value %%%s is defined at %d:%d inside a region that does not enclose this use",
+			p.src[r.start:r.end], s.def.line, s.def.col)
+	}
+	return s.v
+}
+
+// operand reads one operand: a value name or <<NULL VALUE>>.
+func (p *parser) operand() (*ir.Value, valueRef) {
+	p.skipSpace()
+	switch {
+	case p.peek() == '%':
+		r := p.valueRef()
+		return p.use(r), r
+	case p.hasPrefix(nullValue):
+		pos := p.here()
+		p.pos += len(nullValue)
+		return nil, valueRef{pos: pos}
+	}
+	p.fail("expected an operand (a value like %%3, or <<NULL VALUE>>), found %s", p.describe())
+	return nil, valueRef{}
+}
+
+// operandList reads "(a, b, …)" after the '(' into the operand scratch.
+func (p *parser) operandList() {
+	p.operands, p.opRefs = p.operands[:0], p.opRefs[:0]
+	p.skipSpace()
+	if p.peek() == ')' {
+		p.pos++
+		return
+	}
+	for {
+		v, r := p.operand()
+		p.operands = append(p.operands, v)
+		p.opRefs = append(p.opRefs, r)
+		p.skipSpace()
+		if p.peek() == ')' {
+			p.pos++
+			return
+		}
+		p.expect(',', "',' or ')' in the operand list")
+	}
+}
+
+// op reads one op and appends it to b:
+//
+//	(results) = "name" [id:N] (operands) {attrs} : (types) -> types [{region} …]     generic form
+//	(results) = "name" (operands) [{attrs}] -> types {block} [else {block} …]      pd_op.if, cinn_op.group
+//	(results) = "pd_op.while"(cond=%c, inputs=%a, …) [{attrs}] [-> types] {^args …}  pd_op.while
+//
+// The name may be unquoted (older prints of pd_op.if and cinn_op.group).
+func (p *parser) op(b *ir.Block) {
+	loc := p.here()
+	if p.peek() != '(' {
+		p.fail("expected an op (its results in parentheses, like (%%0) = \"pd_op.relu\" …), found %s", p.describe())
+	}
+	p.pos++
+	p.resNames = p.resNames[:0]
+	p.skipSpace()
+	if p.peek() != ')' {
+		for {
+			p.skipSpace()
+			if p.peek() != '%' {
+				p.fail("expected a result value like %%0, found %s", p.describe())
+			}
+			p.resNames = append(p.resNames, p.valueRef())
+			p.skipSpace()
+			if p.peek() == ')' {
+				break
+			}
+			p.expect(',', "',' or ')' in the result list")
+		}
+	}
+	p.pos++
+	p.expect('=', "'=' after the result list")
+	p.skipSpace()
+	var e *opEntry
+	switch c := p.peek(); {
+	case c == '"':
+		e = p.quotedOpName()
+	case isIdentStart(c):
+		e = p.entry(p.ident())
+	default:
+		p.fail("expected an op name, found %s", p.describe())
+	}
+	p.skipSpace()
+	if p.peek() == '[' {
+		p.opID()
+		p.skipSpace()
+	}
+	if p.peek() == '(' && p.whileAhead() {
+		p.whileOp(b, e, loc)
+		return
+	}
+	if !p.accept('(') {
+		p.fail("expected '(' and the operands of %s, found %s", e.name, p.describe())
+	}
+	p.operandList()
+	var attrs []ir.NamedAttr
+	p.skipSpace()
+	if p.peek() == '{' {
+		attrs = p.attrDict(e)
+		p.skipSpace()
+	}
+	switch {
+	case p.peek() == ':':
+		p.pos++
+		p.signature()
+		p.results(loc)
+		p.skipSpace()
+		n := 0
+		if p.peek() == '{' {
+			n = p.countBlocks(false)
+		}
+		op := p.newOp(b, e, loc, attrs, n)
+		p.regions(op, loc, n, false)
+	case p.acceptArrow():
+		p.resTypes = p.typeList(p.resTypes[:0], nil)
+		p.results(loc)
+		p.skipSpace()
+		n := 0
+		if p.peek() == '{' {
+			n = p.countBlocks(true)
+		}
+		op := p.newOp(b, e, loc, attrs, n)
+		p.regions(op, loc, n, true)
+	default:
+		p.fail("expected ':' and the type signature of %s, found %s", e.name, p.describe())
+	}
+}
+
+// quotedOpName reads a quoted op name.
+func (p *parser) quotedOpName() *opEntry {
+	rest := p.src[p.pos+1:]
+	for _, e := range p.recentOps {
+		if e != nil {
+			if n := len(e.quoted); len(rest) > n && rest[n] == '"' && string(rest[:n]) == e.quoted {
+				p.pos += n + 2
+				return e
+			}
+		}
+	}
+	start := p.here()
+	end, escaped := quotedEnd(p.src, p.pos)
+	if end < 0 {
+		p.failAt(start, "unterminated string")
+	}
+	if end == p.pos+2 {
+		p.failAt(start, "empty op name")
+	}
+	if !escaped {
+		body := p.src[p.pos+1 : end-1]
+		p.advanceTo(end)
+		return p.entry(body)
+	}
+	return p.entry([]byte(p.quoted()))
+}
+
+// opID skips " [id:N]", which printers write in verbose mode.
+func (p *parser) opID() {
+	p.pos++ // '['
+	if !p.acceptWord("id") {
+		p.fail("expected id:N in [id:N], found %s", p.describe())
+	}
+	p.expect(':', "':' in [id:N]")
+	p.skipSpace()
+	p.intValue("a number in [id:N]")
+	p.expect(']', "']' after [id:N")
+}
+
+// signature reads "(types) -> types" after the ':' of the generic form, checks the operand types against the
+// operands' own types (a mismatch is a warning: the value's type wins, as in Paddle's parser) and leaves the
+// result types in the scratch.
+func (p *parser) signature() {
+	p.skipSpace()
+	open := p.here()
+	p.expect('(', "'(' and the operand types")
+	p.sigPos = p.sigPos[:0]
+	p.sigTypes = p.typeList(p.sigTypes[:0], &p.sigPos)
+	p.expect(')', "',' or ')' after the operand types")
+	if len(p.sigTypes) != len(p.operands) {
+		p.failAt(open, "the signature lists %s for %s", plural(len(p.sigTypes), "operand type"), plural(len(p.operands), "operand"))
+	}
+	for i, t := range p.sigTypes {
+		if v := p.operands[i]; v != nil && v.Type() != t {
+			r := p.opRefs[i]
+			p.warn(p.sigPos[i], "operand %d (%%%s) has type %s but the signature says %s; using the value's type",
+				i, p.src[r.start:r.end], v.Type(), t)
+		}
+	}
+	if !p.acceptArrow() {
+		p.fail("expected '->' and the result types, found %s", p.describe())
+	}
+	p.resTypes = p.typeList(p.resTypes[:0], nil)
+}
+
+// results checks that the result names and types agree in number.
+func (p *parser) results(loc position) {
+	if len(p.resTypes) != len(p.resNames) {
+		p.failAt(loc, "the op has %s but its signature lists %s", plural(len(p.resNames), "result"), plural(len(p.resTypes), "result type"))
+	}
+}
+
+// newOp creates the op from the scratch and appends it to b. Its results are defined at once for ops without
+// regions, and after the regions otherwise (see regions).
+func (p *parser) newOp(b *ir.Block, e *opEntry, loc position, attrs []ir.NamedAttr, regions int) *ir.Op {
+	op := p.ctx.NewOp(ir.OpSpec{Name: e.name, Operands: p.operands, Results: p.resTypes, Attrs: attrs, Regions: regions,
+		Loc: ir.Loc{Line: loc.line, Col: loc.col}})
+	p.builder.SetInsertionPointToEnd(b)
+	p.builder.Insert(op)
+	if regions == 0 {
+		for i, r := range p.resNames {
+			p.define(r, op.Result(i))
+		}
+	}
+	return op
+}
+
+// regions reads the n blocks of op's regions, one block per region ("else" between them in the custom form), then
+// defines op's results, which its regions cannot see.
+func (p *parser) regions(op *ir.Op, loc position, n int, custom bool) {
+	if n == 0 {
+		return
+	}
+	names := append([]valueRef(nil), p.resNames...)
+	for i := 0; i < n; i++ {
+		if i > 0 && custom && !p.acceptWord("else") {
+			p.fail("expected 'else' and the next region of %s, found %s", op.Name(), p.describe())
+		}
+		p.skipSpace()
+		open := p.here()
+		if !p.accept('{') {
+			p.fail("expected '{' to open region %d of %s, found %s", i, op.Name(), p.describe())
+		}
+		p.block(op.Region(i).AddBlock(), open, true, nil, false)
+	}
+	for i, r := range names {
+		p.define(r, op.Result(i))
+	}
+}
+
+// whileAhead reports whether the '(' at the cursor opens the custom while header "(cond=".
+func (p *parser) whileAhead() bool {
+	i := skipSpaceRaw(p.src, p.pos+1)
+	end := identEnd(p.src, i)
+	if string(p.src[i:end]) != "cond" {
+		return false
+	}
+	i = skipSpaceRaw(p.src, end)
+	return i < len(p.src) && p.src[i] == '='
+}
+
+// whileOp reads the custom form of pd_op.while after its name. Paddle's printer writes neither its attributes nor
+// its result types (they are the inputs' types); this reader accepts both, as the printer here writes them when
+// they carry information: "{attrs}" after the ')' and "-> types" before the body.
+func (p *parser) whileOp(b *ir.Block, e *opEntry, loc position) {
+	p.pos++ // '('
+	p.acceptWord("cond")
+	p.expect('=', "'=' after cond")
+	v, r := p.operand()
+	p.operands = append(p.operands[:0], v)
+	p.opRefs = append(p.opRefs[:0], r)
+	if p.accept(',') {
+		if !p.acceptWord("inputs") {
+			p.fail("expected inputs= in the while header, found %s", p.describe())
+		}
+		p.expect('=', "'=' after inputs")
+		p.skipSpace()
+		if p.peek() != ')' {
+			for {
+				v, r := p.operand()
+				p.operands = append(p.operands, v)
+				p.opRefs = append(p.opRefs, r)
+				p.skipSpace()
+				if p.peek() != ',' {
+					break
+				}
+				p.pos++
+			}
+		}
+	}
+	p.expect(')', "')' after the while inputs")
+	var attrs []ir.NamedAttr
+	p.skipSpace()
+	if p.peek() == '{' && p.attrsAhead() {
+		attrs = p.attrDict(e)
+	}
+	inputs := make([]ir.Type, len(p.operands)-1)
+	for i, v := range p.operands[1:] {
+		if v != nil {
+			inputs[i] = v.Type()
+		} else {
+			inputs[i] = p.ctx.NullType()
+		}
+	}
+	if p.acceptArrow() {
+		p.resTypes = p.typeList(p.resTypes[:0], nil)
+		p.results(loc)
+	} else {
+		if len(p.resNames) != len(inputs) {
+			p.failAt(loc, "the while op has %s but %s (write -> types to give the result types)", plural(len(p.resNames), "result"), plural(len(inputs), "input"))
+		}
+		p.resTypes = append(p.resTypes[:0], inputs...)
+	}
+	p.skipSpace()
+	open := p.here()
+	p.expect('{', "'{' and the body of the while op")
+	op := p.newOp(b, e, loc, attrs, 1)
+	names := append([]valueRef(nil), p.resNames...)
+	p.block(op.Region(0).AddBlock(), open, true, inputs, true)
+	for i, r := range names {
+		p.define(r, op.Result(i))
+	}
+}
+
+// attrsAhead reports whether the '{' at the cursor opens an attribute map rather than a body: a name and ':'
+// follow, or it is "{}" followed by another '{'.
+func (p *parser) attrsAhead() bool {
+	i := skipSpaceRaw(p.src, p.pos+1)
+	if i >= len(p.src) {
+		return false
+	}
+	switch c := p.src[i]; {
+	case c == '}':
+		j := skipSpaceRaw(p.src, i+1)
+		return j < len(p.src) && p.src[j] == '{'
+	case c == '"':
+		end, _ := quotedEnd(p.src, i)
+		if end < 0 {
+			return false
+		}
+		j := skipSpaceRaw(p.src, end)
+		return j < len(p.src) && p.src[j] == ':'
+	case isIdentStart(c):
+		j := skipSpaceRaw(p.src, identEnd(p.src, i))
+		return j < len(p.src) && p.src[j] == ':'
+	}
+	return false
+}
+
+// skipSpaceRaw returns the offset of the first byte at or after i that is not white space or in a comment.
+func skipSpaceRaw(src []byte, i int) int {
+	for i < len(src) {
+		switch src[i] {
+		case ' ', '\t', '\r', '\n', '\f', '\v':
+			i++
+		case '/':
+			if i+1 < len(src) && src[i+1] == '/' {
+				for i < len(src) && src[i] != '\n' {
+					i++
+				}
+				continue
+			}
+			return i
+		case 0xEF:
+			if i+2 < len(src) && src[i+1] == 0xBB && src[i+2] == 0xBF {
+				i += 3
+				continue
+			}
+			return i
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// countBlocks counts the region blocks that follow an op's signature without reading them (the op must be created
+// with its number of regions before they are read): brace groups, separated by "else" in the custom form. The
+// scan skips strings, comments and <…> groups the way the reader does; if it loses track, the reader reports the
+// error when it gets there.
+func (p *parser) countBlocks(custom bool) int {
+	n := 0
+	i := p.pos
+	for {
+		i = skipSpaceRaw(p.src, i)
+		if i >= len(p.src) || p.src[i] != '{' {
+			return n
+		}
+		n++
+		end := skipGroup(p.src, i)
+		if end < 0 {
+			return n
+		}
+		i = end
+		if custom {
+			j := skipSpaceRaw(p.src, i)
+			k := identEnd(p.src, j)
+			if string(p.src[j:k]) != "else" {
+				return n
+			}
+			i = k
+		}
+	}
+}
+
+// skipGroup returns the end of the brace group opening at i, or -1 if it does not close.
+func skipGroup(src []byte, i int) int {
+	depth := 0
+	for i < len(src) {
+		switch c := src[i]; c {
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		case '"':
+			end, _ := quotedEnd(src, i)
+			if end < 0 {
+				return -1
+			}
+			i = end
+			continue
+		case '/':
+			if i+1 < len(src) && src[i+1] == '/' {
+				for i < len(src) && src[i] != '\n' {
+					i++
+				}
+				continue
+			}
+		case '-':
+			if i+1 < len(src) && src[i+1] == '>' {
+				i += 2
+				continue
+			}
+		case '<':
+			if end := balancedEnd(src, i, '<', '>'); end > 0 {
+				i = end
+				continue
+			}
+		}
+		i++
+	}
+	return -1
+}
