@@ -1,0 +1,320 @@
+package interp
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/pirdrr/drr/ir"
+)
+
+// ErrMismatch is wrapped by the error Compare returns when some output differs beyond the tolerance, has another
+// shape or element type, or has no counterpart.
+var ErrMismatch = errors.New("interp: outputs differ")
+
+// Tiny is the smallest output scale Compare divides by: the relative error of an output that is zero everywhere
+// is its absolute error divided by Tiny.
+const Tiny = 1e-30
+
+// CompareOptions configures Compare.
+type CompareOptions struct {
+	// Options configures evaluation and random data (precision, dynamic sizes, input shapes, parameter ranges).
+	Options
+	// Runs is the number K of random input/weight sets (default 3).
+	Runs int
+	// Seed is the seed of the first set; set k uses Seed+k.
+	Seed uint64
+	// RelTol is the largest accepted relative error (default 1e-5, the tolerance of Paddle's pass tests).
+	RelTol float64
+	// AbsTol, when positive, also accepts an output whose largest absolute error is at most AbsTol.
+	AbsTol float64
+}
+
+// Report is the outcome of Compare.
+type Report struct {
+	// Runs is the number of input/weight sets evaluated.
+	Runs int
+	// RelTol and AbsTol are the tolerances applied.
+	RelTol, AbsTol float64
+	// Outputs has one entry per matched output pair, in the order of the before program.
+	Outputs []OutputDiff
+	// Unmatched lists the outputs of either program without a counterpart in the other.
+	Unmatched []string
+}
+
+// OutputDiff is the comparison of one output over all runs.
+type OutputDiff struct {
+	// Name is the output's name in the before program; AfterName its counterpart's.
+	Name, AfterName string
+	// Shape is the output's shape (in the worst run).
+	Shape []int
+	// MaxAbs is the largest absolute difference max|a−b| over all elements and runs.
+	MaxAbs float64
+	// MaxRel is the largest relative error over the runs: max|a−b| divided by the scale of the before output,
+	// max(max|a|, Tiny), in that run. It is relative to the output's scale, not element-wise, so near-zero elements
+	// do not inflate it.
+	MaxRel float64
+	// Run is the run of MaxRel; Scale is max|a| in that run; Index is the flat index of the largest absolute
+	// difference in that run, where the outputs are Before and After.
+	Run           int
+	Scale         float64
+	Index         int
+	Before, After float64
+	// Problem, if not empty, says why the output cannot be compared (shapes or element types differ).
+	Problem string
+	// OK reports whether the output is within tolerance.
+	OK bool
+}
+
+// OK reports whether every output matched and is within tolerance.
+func (r *Report) OK() bool {
+	if len(r.Unmatched) > 0 {
+		return false
+	}
+	for _, o := range r.Outputs {
+		if !o.OK {
+			return false
+		}
+	}
+	return true
+}
+
+// Failures returns the outputs that are not within tolerance.
+func (r *Report) Failures() []OutputDiff {
+	var out []OutputDiff
+	for _, o := range r.Outputs {
+		if !o.OK {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// String formats the report as a table, one line per output.
+func (r *Report) String() string {
+	var b strings.Builder
+	verdict := "ok"
+	if !r.OK() {
+		verdict = "FAIL"
+	}
+	fmt.Fprintf(&b, "compare: %d run(s), tolerance rel %g", r.Runs, r.RelTol)
+	if r.AbsTol > 0 {
+		fmt.Fprintf(&b, " or abs %g", r.AbsTol)
+	}
+	fmt.Fprintf(&b, ": %s\n", verdict)
+	for _, o := range r.Outputs {
+		fmt.Fprintf(&b, "  %s: ", o.Name)
+		if o.Problem != "" {
+			fmt.Fprintf(&b, "FAIL: %s\n", o.Problem)
+			continue
+		}
+		status := "ok"
+		if !o.OK {
+			status = "FAIL"
+		}
+		fmt.Fprintf(&b, "shape %v max abs %.3g max rel %.3g (scale %.3g) %s", o.Shape, o.MaxAbs, o.MaxRel, o.Scale, status)
+		if !o.OK && o.Index >= 0 {
+			fmt.Fprintf(&b, " (run %d, element %d: %.6g before, %.6g after)", o.Run, o.Index, o.Before, o.After)
+		}
+		b.WriteByte('\n')
+	}
+	for _, u := range r.Unmatched {
+		fmt.Fprintf(&b, "  unmatched: %s\n", u)
+	}
+	return b.String()
+}
+
+// Compare evaluates before and after on opts.Runs random input/weight sets (RandomFeed with seeds Seed, Seed+1, …,
+// the same for both programs: inputs matched by name, parameters by name, so weights a rewrite kept get the same
+// data and parameters a rewrite computes with ops are computed from them) and compares their outputs. Outputs are
+// matched as fetches by name (else column), shadow outputs by output_name, set_parameter outputs by
+// parameter_name and sinks in order; if none matches by
+// name but both programs have as many outputs, they are matched in order. For each pair it reports the largest
+// absolute error and the largest relative error, max|a−b| / max(max|a|, Tiny) per run (relative to the before
+// output's scale). An output fails when its relative error exceeds RelTol (default 1e-5) and its absolute error
+// exceeds AbsTol, when shapes or element types differ, or when it has no counterpart; Compare then returns the
+// report and an error wrapping ErrMismatch. An error evaluating either program is returned without a report.
+func Compare(before, after *ir.Program, opts CompareOptions) (*Report, error) {
+	runs := opts.Runs
+	if runs <= 0 {
+		runs = 3
+	}
+	rep := &Report{Runs: runs, RelTol: opts.RelTol, AbsTol: opts.AbsTol}
+	if rep.RelTol <= 0 {
+		rep.RelTol = 1e-5
+	}
+	var pairs [][2]int
+	cache := map[string]*Tensor{}
+	for k := range runs {
+		feed, err := randomFeed(opts.Seed+uint64(k), opts.Options, []*ir.Program{before, after}, cache)
+		if err != nil {
+			return nil, err
+		}
+		rb, err := Evaluate(before, feed, opts.Options)
+		if err != nil {
+			return nil, fmt.Errorf("before: %w", err)
+		}
+		ra, err := Evaluate(after, feed, opts.Options)
+		if err != nil {
+			return nil, fmt.Errorf("after: %w", err)
+		}
+		if k == 0 {
+			pairs, rep.Unmatched = matchOutputs(rb.Outputs, ra.Outputs)
+			for _, p := range pairs {
+				rep.Outputs = append(rep.Outputs, OutputDiff{Name: rb.Outputs[p[0]].Name,
+					AfterName: ra.Outputs[p[1]].Name, Index: -1, MaxRel: -1})
+			}
+		} else if len(rb.Outputs) <= maxIndex(pairs, 0) || len(ra.Outputs) <= maxIndex(pairs, 1) {
+			return nil, fmt.Errorf("interp: the number of outputs changed between runs")
+		}
+		for i, p := range pairs {
+			rep.Outputs[i].add(k, rb.Outputs[p[0]].Value, ra.Outputs[p[1]].Value)
+		}
+	}
+	for i := range rep.Outputs {
+		o := &rep.Outputs[i]
+		if o.MaxRel < 0 {
+			o.MaxRel = 0
+		}
+		o.OK = o.Problem == "" && (o.MaxRel <= rep.RelTol || opts.AbsTol > 0 && o.MaxAbs <= opts.AbsTol)
+	}
+	if rep.OK() {
+		return rep, nil
+	}
+	var bad []string
+	for _, o := range rep.Failures() {
+		if o.Problem != "" {
+			bad = append(bad, fmt.Sprintf("%s (%s)", o.Name, o.Problem))
+		} else {
+			bad = append(bad, fmt.Sprintf("%s (max rel %.3g, max abs %.3g)", o.Name, o.MaxRel, o.MaxAbs))
+		}
+	}
+	for _, u := range rep.Unmatched {
+		bad = append(bad, u)
+	}
+	return rep, fmt.Errorf("%w: %s", ErrMismatch, strings.Join(bad, "; "))
+}
+
+func maxIndex(pairs [][2]int, side int) int {
+	m := -1
+	for _, p := range pairs {
+		m = max(m, p[side])
+	}
+	return m
+}
+
+// add accumulates the comparison of one run.
+func (o *OutputDiff) add(run int, a, b *Tensor) {
+	if o.Problem != "" {
+		return
+	}
+	if !slices.Equal(a.Shape, b.Shape) {
+		o.Problem = fmt.Sprintf("shape %v before, %v after", a.Shape, b.Shape)
+		return
+	}
+	if a.DType != b.DType {
+		o.Problem = fmt.Sprintf("element type %s before, %s after", a.DType, b.DType)
+		return
+	}
+	maxAbs, at, scale := 0.0, -1, 0.0
+	for i := range a.Data {
+		d := elemDiff(a.Data[i], b.Data[i])
+		if at < 0 || d > maxAbs {
+			maxAbs, at = d, i
+		}
+		if v := math.Abs(a.Data[i]); !math.IsInf(v, 0) && !math.IsNaN(v) && v > scale {
+			scale = v
+		}
+	}
+	rel := maxAbs / max(scale, Tiny)
+	o.MaxAbs = max(o.MaxAbs, maxAbs)
+	if rel > o.MaxRel {
+		o.MaxRel, o.Run, o.Scale, o.Shape, o.Index = rel, run, scale, a.Shape, at
+		if at >= 0 {
+			o.Before, o.After = a.Data[at], b.Data[at]
+		}
+	}
+}
+
+// elemDiff is |x−y|, with NaN equal to NaN and equal infinities equal; a NaN against a number or opposite
+// infinities differ by +Inf.
+func elemDiff(x, y float64) float64 {
+	xn, yn := math.IsNaN(x), math.IsNaN(y)
+	switch {
+	case xn && yn:
+		return 0
+	case xn || yn:
+		return math.Inf(1)
+	case math.IsInf(x, 0) || math.IsInf(y, 0):
+		if x == y {
+			return 0
+		}
+		return math.Inf(1)
+	}
+	return math.Abs(x - y)
+}
+
+// matchOutputs pairs the outputs of two programs (indices into before and after) and lists the unmatched ones.
+func matchOutputs(before, after []Output) ([][2]int, []string) {
+	used := make([]bool, len(after))
+	var pairs [][2]int
+	find := func(ok func(a Output) bool) int {
+		for j, a := range after {
+			if !used[j] && ok(a) {
+				return j
+			}
+		}
+		return -1
+	}
+	var sinksB, sinksA []int
+	for j, a := range after {
+		if a.Kind == SinkOutput {
+			sinksA = append(sinksA, j)
+		}
+	}
+	for i, b := range before {
+		j := -1
+		switch b.Kind {
+		case FetchOutput:
+			j = find(func(a Output) bool { return a.Kind == FetchOutput && a.Name == b.Name })
+			if j < 0 && b.Col >= 0 {
+				j = find(func(a Output) bool { return a.Kind == FetchOutput && a.Col == b.Col })
+			}
+		case ShadowOutput, ParameterOutput:
+			j = find(func(a Output) bool { return a.Kind == b.Kind && a.Name == b.Name })
+		case SinkOutput:
+			if k := len(sinksB); k < len(sinksA) {
+				j = sinksA[k]
+			}
+			sinksB = append(sinksB, i)
+		}
+		if j >= 0 {
+			used[j] = true
+			pairs = append(pairs, [2]int{i, j})
+		}
+	}
+	if len(pairs) == 0 && len(before) == len(after) {
+		for i := range before {
+			pairs = append(pairs, [2]int{i, i})
+		}
+		return pairs, nil
+	}
+	var unmatched []string
+	matchedB := make([]bool, len(before))
+	for _, p := range pairs {
+		matchedB[p[0]] = true
+	}
+	for i, b := range before {
+		if !matchedB[i] {
+			unmatched = append(unmatched, fmt.Sprintf("%s %q of before has no counterpart after", b.Kind, b.Name))
+		}
+	}
+	for j, a := range after {
+		if !used[j] {
+			unmatched = append(unmatched, fmt.Sprintf("%s %q of after has no counterpart before", a.Kind, a.Name))
+		}
+	}
+	return pairs, unmatched
+}

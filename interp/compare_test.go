@@ -1,0 +1,177 @@
+package interp
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pirdrr/drr/ir"
+)
+
+// outputsProgram builds a program over input x [2, 3] whose outputs are given by emit.
+func outputsProgram(t *testing.T, emit func(b *builder, x *ir.Value)) *ir.Program {
+	b := newBuilder(t)
+	emit(b, b.data("x", 2, 3))
+	return b.p
+}
+
+func TestCompareOutputMatching(t *testing.T) {
+	relu := func(b *builder, x *ir.Value) *ir.Value { return b.v("pd_op.relu", x) }
+	tanh := func(b *builder, x *ir.Value) *ir.Value { return b.v("pd_op.tanh", x) }
+	tests := []struct {
+		name          string
+		before, after func(b *builder, x *ir.Value)
+		ok            bool
+		pairs         [][2]string // before name, after name
+		unmatched     []string
+		problem       string
+	}{
+		{"fetch by name, reordered", func(b *builder, x *ir.Value) {
+			b.fetch(relu(b, x), "r", 0)
+			b.fetch(tanh(b, x), "t", 1)
+		}, func(b *builder, x *ir.Value) {
+			b.fetch(tanh(b, x), "t", 0)
+			b.fetch(relu(b, x), "r", 1)
+		}, true, [][2]string{{"r", "r"}, {"t", "t"}}, nil, ""},
+		{"fetch by column when renamed", func(b *builder, x *ir.Value) {
+			b.fetch(relu(b, x), "r", 0)
+		}, func(b *builder, x *ir.Value) {
+			b.fetch(relu(b, x), "renamed", 0)
+		}, true, [][2]string{{"r", "renamed"}}, nil, ""},
+		{"shadow outputs by output_name", func(b *builder, x *ir.Value) {
+			b.shadow(relu(b, x), "r")
+			b.shadow(tanh(b, x), "t")
+		}, func(b *builder, x *ir.Value) {
+			b.shadow(tanh(b, x), "t")
+			b.shadow(relu(b, x), "r")
+		}, true, [][2]string{{"r", "r"}, {"t", "t"}}, nil, ""},
+		{"sinks in order", func(b *builder, x *ir.Value) {
+			relu(b, x)
+			b.v("pd_op.exp", x)
+		}, func(b *builder, x *ir.Value) {
+			b.v("pd_op.relu", b.v("pd_op.assign", x))
+			b.v("pd_op.exp", x)
+		}, true, [][2]string{{"%1 (pd_op.relu at (new op))", "%2 (pd_op.relu at (new op))"},
+			{"%2 (pd_op.exp at (new op))", "%3 (pd_op.exp at (new op))"}}, nil, ""},
+		{"different kinds matched in order", func(b *builder, x *ir.Value) {
+			b.fetch(relu(b, x), "r", 0)
+		}, func(b *builder, x *ir.Value) {
+			b.shadow(relu(b, x), "out")
+		}, true, [][2]string{{"r", "out"}}, nil, ""},
+		{"a lost output", func(b *builder, x *ir.Value) {
+			b.fetch(relu(b, x), "r", 0)
+			b.fetch(tanh(b, x), "t", 1)
+		}, func(b *builder, x *ir.Value) {
+			b.fetch(relu(b, x), "r", 0)
+		}, false, [][2]string{{"r", "r"}}, []string{`fetch "t" of before has no counterpart after`}, ""},
+		{"an extra output", func(b *builder, x *ir.Value) {
+			b.shadow(relu(b, x), "r")
+		}, func(b *builder, x *ir.Value) {
+			b.shadow(relu(b, x), "r")
+			b.shadow(tanh(b, x), "t")
+		}, false, [][2]string{{"r", "r"}}, []string{`shadow_output "t" of after has no counterpart before`}, ""},
+		{"shape changed", func(b *builder, x *ir.Value) {
+			b.fetch(relu(b, x), "r", 0)
+		}, func(b *builder, x *ir.Value) {
+			b.fetch(b.v("pd_op.reshape", relu(b, x), b.ints(-1)), "r", 0)
+		}, false, [][2]string{{"r", "r"}}, nil, "shape [2 3] before, [6] after"},
+		{"element type changed", func(b *builder, x *ir.Value) {
+			b.fetch(relu(b, x), "r", 0)
+		}, func(b *builder, x *ir.Value) {
+			b.fetch(b.va("pd_op.cast", []*ir.Value{relu(b, x)}, attr("dtype", b.ctx.DataType(ir.DTypeFloat64))), "r", 0)
+		}, false, [][2]string{{"r", "r"}}, nil, "element type f32 before, f64 after"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rep, err := Compare(outputsProgram(t, tc.before), outputsProgram(t, tc.after), CompareOptions{Runs: 1})
+			require.NotNil(t, rep, "%v", err)
+			var pairs [][2]string
+			for _, o := range rep.Outputs {
+				pairs = append(pairs, [2]string{o.Name, o.AfterName})
+			}
+			assert.Equal(t, tc.pairs, pairs)
+			assert.Equal(t, tc.unmatched, rep.Unmatched)
+			assert.Equal(t, tc.ok, rep.OK())
+			if tc.ok {
+				assert.NoError(t, err)
+				return
+			}
+			assert.ErrorIs(t, err, ErrMismatch)
+			if tc.problem != "" {
+				assert.Equal(t, tc.problem, rep.Outputs[0].Problem)
+				assert.Contains(t, rep.String(), tc.problem)
+			}
+		})
+	}
+}
+
+func TestCompareTolerances(t *testing.T) {
+	// after computes x·(1+δ): relative error δ.
+	scaled := func(delta float64) *ir.Program {
+		return outputsProgram(t, func(b *builder, x *ir.Value) {
+			b.fetch(b.va("pd_op.scale", []*ir.Value{x, b.full([]int64{1}, 1+delta)}), "out", 0)
+		})
+	}
+	before := scaled(0)
+	rep, err := Compare(before, scaled(1e-7), CompareOptions{})
+	require.NoError(t, err)
+	assert.InDelta(t, 1e-7, rep.Outputs[0].MaxRel, 1e-9, "relative to the output's scale")
+
+	rep, err = Compare(before, scaled(1e-4), CompareOptions{})
+	require.ErrorIs(t, err, ErrMismatch)
+	assert.InDelta(t, 1e-4, rep.Outputs[0].MaxRel, 1e-6)
+	assert.Equal(t, 1e-5, rep.RelTol)
+
+	_, err = Compare(before, scaled(1e-4), CompareOptions{RelTol: 1e-3})
+	require.NoError(t, err)
+
+	rep, err = Compare(before, scaled(1e-4), CompareOptions{AbsTol: 1e-3})
+	require.NoError(t, err, "inputs are in [-1, 1): the absolute error is below 1e-4")
+	assert.Contains(t, rep.String(), "or abs 0.001: ok")
+}
+
+func TestCompareRelativeErrorIsScaleRelative(t *testing.T) {
+	// An absolute error of 1e-9 on an element that is itself ~1e-9 is no relative error for an output of scale 1.
+	b := newBuilder(t)
+	x := b.data("x", 2)
+	b.fetch(b.v("pd_op.add", x, b.full([]int64{2}, 0)), "out", 0)
+	b2 := newBuilder(t)
+	x2 := b2.data("x", 2)
+	off := b2.opT("pd_op.full", nil, []ir.Type{b2.tensorT(ir.DTypeFloat32, 2)}, attr("shape", b2.ctx.IntArray([]int64{2})),
+		attr("value", b2.ctx.Double(1e-9)))
+	b2.fetch(b2.v("pd_op.add", x2, off.Result(0)), "out", 0)
+	rep, err := Compare(b.p, b2.p, CompareOptions{Runs: 1})
+	require.NoError(t, err)
+	assert.Less(t, rep.Outputs[0].MaxRel, 1e-8)
+}
+
+func TestElemDiff(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	tests := []struct{ x, y, want float64 }{
+		{1, 3, 2}, {nan, nan, 0}, {nan, 1, inf}, {1, nan, inf}, {inf, inf, 0}, {inf, -inf, inf}, {inf, 1, inf},
+	}
+	for _, tc := range tests {
+		assert.Equal(t, tc.want, elemDiff(tc.x, tc.y), "%v vs %v", tc.x, tc.y)
+	}
+}
+
+func TestCompareReportsEvaluationErrors(t *testing.T) {
+	good := outputsProgram(t, func(b *builder, x *ir.Value) { b.fetch(b.v("pd_op.relu", x), "r", 0) })
+	bad := outputsProgram(t, func(b *builder, x *ir.Value) { b.fetch(b.v("pd_op.atan", x), "r", 0) })
+	rep, err := Compare(good, bad, CompareOptions{})
+	assert.Nil(t, rep)
+	assert.EqualError(t, err, "after: cannot evaluate pd_op.atan at (new op)")
+	_, err = Compare(bad, good, CompareOptions{})
+	assert.EqualError(t, err, "before: cannot evaluate pd_op.atan at (new op)")
+}
+
+func TestCompareNaNsAgree(t *testing.T) {
+	p := func() *ir.Program {
+		return outputsProgram(t, func(b *builder, x *ir.Value) { b.fetch(b.v("pd_op.log", x), "r", 0) })
+	}
+	rep, err := Compare(p(), p(), CompareOptions{Runs: 2})
+	require.NoError(t, err, "log of negative inputs is NaN on both sides")
+	assert.Zero(t, rep.Outputs[0].MaxAbs)
+}

@@ -1,0 +1,139 @@
+package interp
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pirdrr/drr/ir"
+)
+
+// TestInplaceVariants checks, for every inplace op evaluated through its non-inplace kernel, that X_ computes what
+// X computes AND writes it into its operand's buffer: a view of the operand taken before X_ sees the result.
+func TestInplaceVariants(t *testing.T) {
+	mixed := []float64{-0.5, 1, 2, 3, 4, 5}
+	positive := []float64{0.5, 1, 2, 3, 4, 5}
+	unary := func(name string) func(b *builder, a *ir.Value, suffix string) *ir.Value {
+		return func(b *builder, a *ir.Value, suffix string) *ir.Value { return b.v(name+suffix, a) }
+	}
+	withY := func(name string) func(b *builder, a *ir.Value, suffix string) *ir.Value {
+		return func(b *builder, a *ir.Value, suffix string) *ir.Value {
+			return b.v(name+suffix, a, b.full([]int64{3}, 1.5))
+		}
+	}
+	tests := []struct {
+		name  string
+		build func(b *builder, a *ir.Value, suffix string) *ir.Value
+	}{
+		{"relu", unary("pd_op.relu")},
+		{"sigmoid", unary("pd_op.sigmoid")},
+		{"tanh", unary("pd_op.tanh")},
+		{"sqrt", unary("pd_op.sqrt")},
+		{"rsqrt", unary("pd_op.rsqrt")},
+		{"exp", unary("pd_op.exp")},
+		{"log", unary("pd_op.log")},
+		{"abs", unary("pd_op.abs")},
+		{"floor", unary("pd_op.floor")},
+		{"ceil", unary("pd_op.ceil")},
+		{"reciprocal", unary("pd_op.reciprocal")},
+		{"erf", unary("pd_op.erf")},
+		{"sin", unary("pd_op.sin")},
+		{"cos", unary("pd_op.cos")},
+		{"assign", unary("pd_op.assign")},
+		{"leaky_relu", func(b *builder, a *ir.Value, s string) *ir.Value {
+			return b.va("pd_op.leaky_relu"+s, []*ir.Value{a}, attr("negative_slope", b.ctx.Float(0.1)))
+		}},
+		{"elu", func(b *builder, a *ir.Value, s string) *ir.Value {
+			return b.va("pd_op.elu"+s, []*ir.Value{a}, attr("alpha", b.ctx.Float(0.5)))
+		}},
+		{"scale", func(b *builder, a *ir.Value, s string) *ir.Value {
+			return b.va("pd_op.scale"+s, []*ir.Value{a, b.full([]int64{1}, -2)}, attr("bias", b.ctx.Float(0.5)))
+		}},
+		{"pow", func(b *builder, a *ir.Value, s string) *ir.Value {
+			return b.opT("pd_op.pow"+s, []*ir.Value{a, b.full([]int64{1}, 2)}, []ir.Type{a.Type()}).Result(0)
+		}},
+		{"clip", func(b *builder, a *ir.Value, s string) *ir.Value {
+			return b.v("pd_op.clip"+s, a, b.full([]int64{1}, 1), b.full([]int64{1}, 3))
+		}},
+		{"increment", func(b *builder, a *ir.Value, s string) *ir.Value {
+			return b.va("pd_op.increment"+s, []*ir.Value{a}, attr("value", b.ctx.Float(3)))
+		}},
+		{"softmax", func(b *builder, a *ir.Value, s string) *ir.Value {
+			return b.va("pd_op.softmax"+s, []*ir.Value{a}, attr("axis", b.ctx.Int32(-1)))
+		}},
+		{"cast", func(b *builder, a *ir.Value, s string) *ir.Value {
+			return b.va("pd_op.cast"+s, []*ir.Value{a}, attr("dtype", b.ctx.DataType(ir.DTypeFloat64)))
+		}},
+		{"transpose", func(b *builder, a *ir.Value, s string) *ir.Value {
+			return b.va("pd_op.transpose"+s, []*ir.Value{a}, attr("perm", b.i32s(1, 0)))
+		}},
+		{"add", withY("pd_op.add")},
+		{"subtract", withY("pd_op.subtract")},
+		{"multiply", withY("pd_op.multiply")},
+		{"divide", withY("pd_op.divide")},
+		{"reshape", func(b *builder, a *ir.Value, s string) *ir.Value { return b.v("pd_op.reshape"+s, a, b.ints(3, 2)) }},
+		{"unsqueeze", func(b *builder, a *ir.Value, s string) *ir.Value { return b.v("pd_op.unsqueeze"+s, a, b.ints(0)) }},
+		{"squeeze", func(b *builder, a *ir.Value, s string) *ir.Value {
+			return b.v("pd_op.squeeze"+s, b.v("pd_op.unsqueeze", a, b.ints(0)), b.ints(0))
+		}},
+		{"flatten", func(b *builder, a *ir.Value, s string) *ir.Value {
+			return b.va("pd_op.flatten"+s, []*ir.Value{a}, attr("start_axis", b.ctx.Int32(0)), attr("stop_axis", b.ctx.Int32(1)))
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name+"_", func(t *testing.T) {
+			in := mixed
+			if tc.name == "sqrt" || tc.name == "rsqrt" || tc.name == "log" {
+				in = positive
+			}
+			b := newBuilder(t)
+			x := b.data("x", 2, 3)
+			ref := b.v("pd_op.reshape", tc.build(b, b.v("pd_op.assign", x), ""), b.ints(-1))
+			a := b.v("pd_op.assign", x)
+			view := b.v("pd_op.reshape", a, b.ints(-1))
+			y := tc.build(b, a, "_")
+			b.fetch(ref, "ref", 0)
+			b.fetch(view, "view", 1)
+			b.fetch(b.v("pd_op.reshape", y, b.ints(-1)), "y", 2)
+			require.Empty(t, ir.Verify(b.p).Errors())
+			out := eval(t, b.p, &Feed{Inputs: map[string]*Tensor{"x": host([]int{2, 3}, in...)}})
+			assert.Equal(t, out["ref"].Data, out["y"].Data, "X_ computes what X computes")
+			assert.Equal(t, out["ref"].Data, out["view"].Data, "X_ writes its operand's buffer")
+			if tc.name != "assign" && tc.name != "cast" && tc.name != "reshape" && tc.name != "unsqueeze" &&
+				tc.name != "squeeze" && tc.name != "flatten" {
+				assert.NotEqual(t, in, out["view"].Data, "the op changes the values")
+			}
+			for _, v := range out["ref"].Data {
+				assert.False(t, math.IsNaN(v))
+			}
+		})
+	}
+}
+
+func TestFeedAndGetParameter(t *testing.T) {
+	b := newBuilder(t)
+	x := b.opT("pd_op.feed", nil, []ir.Type{b.tensorT(ir.DTypeFloat32, -1, 2)},
+		attr("name", b.ctx.Str("x")), attr("col", b.ctx.Int32(0))).Result(0)
+	w := b.opT(ir.GetParameterOpName, nil, []ir.Type{b.tensorT(ir.DTypeFloat32, 2)},
+		attr("parameter_name", b.ctx.Str("w"))).Result(0)
+	b.p.Params["w"] = &ir.Variable{Name: "w", Type: w.Type()}
+	b.fetch(b.v("pd_op.add", x, w), "out", 0)
+	feed, err := RandomFeed(0, Options{Batch: 3}, b.p)
+	require.NoError(t, err)
+	assert.Equal(t, []int{3, 2}, feed.Inputs["x"].Shape)
+	feed.Inputs["x"] = host([]int{1, 2}, 1, 2)
+	feed.Params["w"] = host([]int{2}, 10, 20)
+	out := eval(t, b.p, feed)
+	assert.Equal(t, []float64{11, 22}, out["out"].Data)
+}
+
+func TestSoftmaxAxis(t *testing.T) {
+	b := newBuilder(t)
+	x := b.data("x", 2, 2)
+	b.fetch(b.va("pd_op.softmax", []*ir.Value{x}, attr("axis", b.ctx.Int32(0))), "out", 0)
+	out := eval(t, b.p, &Feed{Inputs: map[string]*Tensor{"x": host([]int{2, 2}, 0, 1, 0, 3)}})
+	e := math.Exp(2)
+	assert.InDeltaSlice(t, []float64{0.5, 1 / (1 + e), 0.5, e / (1 + e)}, out["out"].Data, 1e-15)
+}

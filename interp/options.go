@@ -1,0 +1,186 @@
+package interp
+
+import (
+	"fmt"
+
+	"github.com/pirdrr/drr/ir"
+)
+
+// Precision is the floating-point type the interpreter computes in.
+type Precision uint8
+
+// The evaluation precisions. Float64 is the default and the one comparisons should use: a 1e-5 relative check is
+// only meaningful when the arithmetic itself is far more precise than that.
+const (
+	Float64 Precision = iota
+	Float32
+)
+
+// String returns "float64" or "float32".
+func (p Precision) String() string {
+	if p == Float32 {
+		return "float32"
+	}
+	return "float64"
+}
+
+// Options configures evaluation and random data generation. The zero value is usable: float64, batch 1, other
+// dynamic input dims 32, declared static shapes checked, at most 100000 loop iterations.
+type Options struct {
+	// Precision selects float64 (default) or float32 arithmetic. Every floating-point element type (f16, bf16,
+	// f32, f64) is computed in this precision; integer and boolean values are held exactly (in float32 mode, up to
+	// 2^24).
+	Precision Precision
+	// Batch is the size given to a dynamic (-1) dimension 0 of a program input (default 1).
+	Batch int
+	// DynamicSize is the size given to the other dynamic dimensions of program inputs (default 32).
+	DynamicSize int
+	// InputShapes gives the shape of program inputs by name (the name attribute of pd_op.data / pd_op.feed),
+	// overriding their declared types. Set IgnoreDeclaredShapes too when the override contradicts static dims.
+	InputShapes map[string][]int
+	// IgnoreDeclaredShapes turns off the check that every computed result has the static dims its type declares
+	// (needed when InputShapes shrinks a model whose types are fully static).
+	IgnoreDeclaredShapes bool
+	// MaxLoopIterations bounds the iterations of one pd_op.while (default 100000); exceeding it is an error.
+	MaxLoopIterations int
+	// MaxElements bounds the element count of every input, parameter and result (default 2^27, 1 GiB in float64):
+	// a larger tensor is an error instead of an out-of-memory crash.
+	MaxElements int
+	// MaxMACs bounds the multiply-accumulates of one conv2d, matmul or fc (default 2^34, tens of seconds): a larger
+	// op is an error instead of an apparent hang.
+	MaxMACs int64
+	// ParamRange chooses the interval random parameter values are drawn from (see RandomFeed). Nil means
+	// DefaultParamRange.
+	ParamRange func(ParamInfo) (lo, hi float64)
+}
+
+// ParamInfo describes a parameter whose values are to be generated.
+type ParamInfo struct {
+	// Name is the parameter name.
+	Name string
+	// Shape and DType come from the parameter's type.
+	Shape []int
+	DType ir.DType
+	// Variance is true when, in one of the programs being fed, the parameter feeds the variance operand of a batch
+	// norm or reaches a sqrt, rsqrt or log through add, scale, reshape-like and copy ops (the weight math of a
+	// folded batch norm): its values must be positive.
+	Variance bool
+}
+
+func (o Options) batch() int {
+	if o.Batch > 0 {
+		return o.Batch
+	}
+	return 1
+}
+
+func (o Options) dynamicSize() int {
+	if o.DynamicSize > 0 {
+		return o.DynamicSize
+	}
+	return 32
+}
+
+func (o Options) maxElements() int {
+	if o.MaxElements > 0 {
+		return o.MaxElements
+	}
+	return 1 << 27
+}
+
+func (o Options) maxMACs() int64 {
+	if o.MaxMACs > 0 {
+		return o.MaxMACs
+	}
+	return 1 << 34
+}
+
+// checkSize fails when a tensor of the given shape exceeds MaxElements.
+func (o Options) checkSize(what string, shape []int) error {
+	n, err := numel(shape)
+	if err != nil {
+		return err
+	}
+	if n > o.maxElements() {
+		return fmt.Errorf("%s has %d elements, more than Options.MaxElements (%d)", what, n, o.maxElements())
+	}
+	return nil
+}
+
+func (o Options) maxLoop() int {
+	if o.MaxLoopIterations > 0 {
+		return o.MaxLoopIterations
+	}
+	return 100000
+}
+
+// Feed holds what a program reads from outside: input tensors by input name and parameter values by parameter
+// name.
+type Feed struct {
+	// Inputs maps the name attribute of pd_op.data / pd_op.feed ops to their values.
+	Inputs map[string]*Tensor
+	// Params maps parameter names to values. A parameter found here is read from here; otherwise from
+	// ir.Variable.Data of the program.
+	Params map[string]*Tensor
+}
+
+// OutputKind tells how an output was found.
+type OutputKind uint8
+
+// The kinds of program outputs.
+const (
+	// FetchOutput is the operand of a pd_op.fetch, copied when the fetch runs.
+	FetchOutput OutputKind = iota
+	// ShadowOutput is the operand of a builtin.shadow_output, read when the program ends.
+	ShadowOutput
+	// ParameterOutput is the operand of a builtin.set_parameter (the outputs of older programs), copied when it
+	// runs; Name is the parameter_name.
+	ParameterOutput
+	// SinkOutput is a result of a top-level op none of whose results is used (programs without fetch,
+	// shadow_output or set_parameter, such as the GraphNet captures), read when the program ends. Parameter, input
+	// and constant ops (full, full_int_array, …) are never sinks.
+	SinkOutput
+)
+
+// String returns "fetch", "shadow_output" or "sink".
+func (k OutputKind) String() string {
+	switch k {
+	case FetchOutput:
+		return "fetch"
+	case ShadowOutput:
+		return "shadow_output"
+	case ParameterOutput:
+		return "set_parameter"
+	}
+	return "sink"
+}
+
+// Output is one output of an evaluated program.
+type Output struct {
+	// Kind says how the output was found.
+	Kind OutputKind
+	// Name is the fetch name, the shadow_output output_name, the set_parameter parameter_name, or for sinks a
+	// description of the value ("%12 (pd_op.add at file:40)").
+	Name string
+	// Col is the fetch column (-1 for other kinds).
+	Col int
+	// Value is the output tensor.
+	Value *Tensor
+}
+
+// Result is the outcome of evaluating a program.
+type Result struct {
+	// Outputs: fetches and set_parameters in the order they run, then shadow outputs in the order they ran, or
+	// (programs with none of those) sinks in program order.
+	Outputs []Output
+}
+
+// Output returns the output with the given name, or nil.
+func (r *Result) Output(name string) *Output {
+	for i := range r.Outputs {
+		if r.Outputs[i].Name == name {
+			return &r.Outputs[i]
+		}
+	}
+	return nil
+}

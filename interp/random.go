@@ -1,0 +1,399 @@
+package interp
+
+import (
+	"bytes"
+	"fmt"
+	"hash/fnv"
+	"math"
+
+	"github.com/pirdrr/drr/interp/tensor"
+	"github.com/pirdrr/drr/ir"
+)
+
+// Random data. Every tensor is drawn from its own generator, seeded from the feed seed and the tensor's name, so
+// that a parameter gets the same values in every program that reads it (whatever else the programs contain) and
+// equal seeds give equal feeds. Values are rounded to the declared element type, so the same numbers result whether
+// they are fed directly or stored in ir.Variable.Data (FillRandomWeights).
+
+// RandomFeed returns random inputs and parameters for the given programs (typically a program before and after a
+// rewrite): every input (pd_op.data / pd_op.feed, by name) and every parameter that some program reads without data
+// in its ir.Variable. Inputs are drawn uniformly from [-1, 1) (integers from {0, …, 7}, booleans 0/1) with the
+// shape of Options.InputShapes or the declared type (dims the type leaves dynamic taken from pd_op.data's shape
+// attribute when it has them), other dynamic dims replaced by Options.Batch (dim 0) and Options.DynamicSize. Parameters are drawn from Options.ParamRange (DefaultParamRange). A parameter some program
+// has data for is fed that data, so that programs lacking it use the same values; a parameter several programs
+// hold the same data for is decoded into the feed once. Programs must agree on the shapes and types of inputs and
+// parameters they share.
+func RandomFeed(seed uint64, opts Options, progs ...*ir.Program) (*Feed, error) {
+	return randomFeed(seed, opts, progs, nil)
+}
+
+// randomFeed is RandomFeed with a cache of decoded parameter data (which does not depend on the seed), reused
+// across the runs of Compare.
+func randomFeed(seed uint64, opts Options, progs []*ir.Program, cache map[string]*Tensor) (*Feed, error) {
+	f := &Feed{Inputs: map[string]*Tensor{}, Params: map[string]*Tensor{}}
+	inputs, err := collectInputs(opts, progs)
+	if err != nil {
+		return nil, err
+	}
+	for _, in := range inputs {
+		f.Inputs[in.name] = randomTensor(mix(seed, "input:"+in.name), in.dtype, in.shape, -1, 1)
+	}
+	params, err := collectParams(progs)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range params {
+		if len(p.datas) > 0 && (p.lacking || len(p.datas) > 1 && p.sameData()) {
+			t := cache[p.name]
+			if t == nil {
+				if t, err = p.decode(opts); err != nil {
+					return nil, err
+				}
+				if cache != nil {
+					cache[p.name] = t
+				}
+			}
+			f.Params[p.name] = t
+			continue
+		}
+		if !p.lacking {
+			continue
+		}
+		t, err := randomParam(seed, opts, p)
+		if err != nil {
+			return nil, err
+		}
+		f.Params[p.name] = t
+	}
+	return f, nil
+}
+
+// FillRandomWeights stores random data (as RandomFeed would generate it for this seed) in ir.Variable.Data for
+// every parameter p reads that has no data, creating the Variable if p.Params lacks it. It returns the number of
+// parameters filled. Use it to give a program without weights concrete ones, e.g. before FoldConstants.
+func FillRandomWeights(p *ir.Program, seed uint64, opts Options) (int, error) {
+	params, err := collectParams([]*ir.Program{p})
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, pi := range params {
+		if !pi.lacking {
+			continue
+		}
+		t, err := randomParam(seed, opts, pi)
+		if err != nil {
+			return n, err
+		}
+		raw, err := EncodeData(t)
+		if err != nil {
+			return n, fmt.Errorf("parameter %q: %w", pi.name, err)
+		}
+		v := p.Params[pi.name]
+		if v == nil {
+			v = &ir.Variable{Name: pi.name, Type: pi.typ}
+			p.Params[pi.name] = v
+		}
+		v.Data = raw
+		n++
+	}
+	return n, nil
+}
+
+// DefaultParamRange is the default value range of random parameters: [0.5, 1.5] for variances (ParamInfo.Variance;
+// they must be positive), ±sqrt(3/fan_in) for weights of rank ≥ 2 (fan_in is the first dim of a rank-2 [in, out]
+// matrix, and the product of all dims but the first for conv filters [out, in, kh, kw]), so that activations keep
+// their scale through deep models, and [-1, 1) otherwise (biases, batch-norm scales and means).
+func DefaultParamRange(p ParamInfo) (lo, hi float64) {
+	if p.Variance {
+		return 0.5, 1.5
+	}
+	if len(p.Shape) >= 2 {
+		fan := p.Shape[0]
+		if len(p.Shape) > 2 {
+			fan = 1
+			for _, d := range p.Shape[1:] {
+				fan *= d
+			}
+		}
+		if fan > 0 {
+			a := math.Sqrt(3 / float64(fan))
+			return -a, a
+		}
+	}
+	return -1, 1
+}
+
+type inputInfo struct {
+	name  string
+	dtype ir.DType
+	shape []int
+}
+
+// collectInputs finds the inputs of the programs, in order of first appearance.
+func collectInputs(opts Options, progs []*ir.Program) ([]inputInfo, error) {
+	var out []inputInfo
+	seen := map[string]int{}
+	for _, p := range progs {
+		for op := range p.Walk() {
+			if op.Name() != "pd_op.data" && op.Name() != "pd_op.feed" || op.NumResults() != 1 {
+				continue
+			}
+			name, ok := ir.AsString(op.Attr("name"))
+			if !ok {
+				return nil, fmt.Errorf("interp: %s at %s has no name", op.Name(), Where(p, op))
+			}
+			in, err := inputShape(opts, name, op)
+			if err == nil {
+				err = opts.checkSize("the input", in.shape)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("interp: input %q at %s: %w", name, Where(p, op), err)
+			}
+			if i, ok := seen[name]; ok {
+				if out[i].dtype != in.dtype || fmt.Sprint(out[i].shape) != fmt.Sprint(in.shape) {
+					return nil, fmt.Errorf("interp: input %q is %s%v in one program and %s%v in another",
+						name, out[i].dtype, out[i].shape, in.dtype, in.shape)
+				}
+				continue
+			}
+			seen[name] = len(out)
+			out = append(out, in)
+		}
+	}
+	return out, nil
+}
+
+// inputShape resolves the shape of one input op.
+func inputShape(opts Options, name string, op *ir.Op) (inputInfo, error) {
+	in := inputInfo{name: name, dtype: ir.DTypeFloat32}
+	var dims []int64
+	attrDims, hasAttr := ir.AsInts(op.Attr("shape"))
+	if tt := ir.TensorOf(op.Result(0).Type()); tt != nil {
+		dims = append([]int64(nil), tt.Dims...)
+		if dt := tt.DType(); dt != ir.DTypeUndefined {
+			in.dtype = dt
+		}
+		// pd_op.data's shape attribute may know a size the type leaves dynamic.
+		if hasAttr && len(attrDims) == len(dims) {
+			for i, d := range dims {
+				if d < 0 && attrDims[i] >= 0 {
+					dims[i] = attrDims[i]
+				}
+			}
+		}
+	} else if hasAttr {
+		dims = attrDims
+	} else {
+		return in, fmt.Errorf("type %s is not a tensor and there is no shape attribute", op.Result(0).Type())
+	}
+	if s, ok := opts.InputShapes[name]; ok {
+		in.shape = append([]int{}, s...)
+		_, err := numel(in.shape)
+		return in, err
+	}
+	in.shape = make([]int, len(dims))
+	for i, d := range dims {
+		switch {
+		case d >= 0:
+			in.shape[i] = int(d)
+		case i == 0:
+			in.shape[i] = opts.batch()
+		default:
+			in.shape[i] = opts.dynamicSize()
+		}
+	}
+	_, err := numel(in.shape)
+	return in, err
+}
+
+type paramInfo struct {
+	name     string
+	typ      ir.Type
+	variance bool
+	// datas holds the data of every program that has some; lacking is set when some program reads the parameter
+	// without data.
+	datas   [][]byte
+	lacking bool
+}
+
+// sameData reports whether every program holding data for the parameter holds the same bytes.
+func (p *paramInfo) sameData() bool {
+	for _, d := range p.datas[1:] {
+		if len(d) != len(p.datas[0]) || len(d) > 0 && &d[0] != &p.datas[0][0] && !bytes.Equal(d, p.datas[0]) {
+			return false
+		}
+	}
+	return true
+}
+
+// decode decodes the data of the first program holding some.
+func (p *paramInfo) decode(opts Options) (*Tensor, error) {
+	tt := ir.TensorOf(p.typ)
+	if tt == nil {
+		return nil, fmt.Errorf("interp: parameter %q has type %s, not a tensor", p.name, p.typ)
+	}
+	shape, ok := dimsToInts(tt.Dims)
+	if !ok {
+		return nil, fmt.Errorf("interp: parameter %q has dynamic type %s", p.name, p.typ)
+	}
+	if err := opts.checkSize(fmt.Sprintf("interp: parameter %q", p.name), shape); err != nil {
+		return nil, err
+	}
+	d, err := DecodeData(tt.DType(), shape, p.datas[0])
+	if err != nil {
+		return nil, fmt.Errorf("interp: parameter %q: %w", p.name, err)
+	}
+	return d, nil
+}
+
+// collectParams finds the parameters the programs read, in order of first appearance.
+func collectParams(progs []*ir.Program) ([]*paramInfo, error) {
+	var out []*paramInfo
+	byName := map[string]*paramInfo{}
+	for _, p := range progs {
+		read := map[string]bool{}
+		for op := range p.Walk() {
+			if op.Name() != ir.ParameterOpName && op.Name() != ir.GetParameterOpName || op.NumResults() != 1 {
+				continue
+			}
+			name, ok := ir.AsString(op.Attr("parameter_name"))
+			if !ok {
+				return nil, fmt.Errorf("interp: %s at %s has no parameter_name", op.Name(), Where(p, op))
+			}
+			t := op.Result(0).Type()
+			pi := byName[name]
+			if pi == nil {
+				pi = &paramInfo{name: name, typ: t}
+				byName[name] = pi
+				out = append(out, pi)
+			} else if pi.typ.String() != t.String() {
+				return nil, fmt.Errorf("interp: parameter %q has type %s in one program and %s in another", name, pi.typ, t)
+			}
+			if mustBePositive(op.Result(0)) {
+				pi.variance = true
+			}
+			if read[name] {
+				continue
+			}
+			read[name] = true
+			if v := p.Params[name]; v != nil && v.Data != nil {
+				pi.datas = append(pi.datas, v.Data)
+			} else {
+				pi.lacking = true
+			}
+		}
+	}
+	return out, nil
+}
+
+// mustBePositive reports whether a parameter value is a variance: it feeds the variance operand of a batch norm,
+// or reaches the operand of sqrt, rsqrt or log through add, scale, reshape-like and copy ops (the weight math of a
+// folded batch norm, sqrt(var + ε)).
+func mustBePositive(v *ir.Value) bool {
+	seen := map[*ir.Value]bool{}
+	var walk func(v *ir.Value, depth int) bool
+	walk = func(v *ir.Value, depth int) bool {
+		if seen[v] || depth > 8 {
+			return false
+		}
+		seen[v] = true
+		for u := range v.Uses() {
+			op := u.Owner()
+			switch op.Name() {
+			case "pd_op.sqrt", "pd_op.sqrt_", "pd_op.rsqrt", "pd_op.rsqrt_", "pd_op.log", "pd_op.log_":
+				return true
+			case "pd_op.add", "pd_op.add_", "pd_op.scale", "pd_op.scale_", "pd_op.reshape", "pd_op.flatten",
+				"pd_op.squeeze", "pd_op.unsqueeze", "pd_op.assign", "pd_op.cast", "pd_op.to_vtensor", "pd_op.to_tensor":
+				if op.NumResults() > 0 && walk(op.Result(0), depth+1) {
+					return true
+				}
+			default:
+				if isBatchNorm(op.Name()) && u.Index() == 2 {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(v, 0)
+}
+
+func isBatchNorm(name string) bool {
+	switch name {
+	case "pd_op.batch_norm", "pd_op.batch_norm_", "pd_op.sync_batch_norm_", "pd_op.fused_batch_norm_act",
+		"pd_op.fused_batch_norm_act_", "pd_op.fused_bn_add_activation", "pd_op.fused_bn_add_activation_":
+		return true
+	}
+	return false
+}
+
+// paramName returns the name of the parameter v reads, or "".
+func paramName(v *ir.Value) string {
+	if v == nil || v.DefiningOp() == nil {
+		return ""
+	}
+	d := v.DefiningOp()
+	if d.Name() != ir.ParameterOpName && d.Name() != ir.GetParameterOpName {
+		return ""
+	}
+	n, _ := ir.AsString(d.Attr("parameter_name"))
+	return n
+}
+
+// randomParam draws the values of one parameter.
+func randomParam(seed uint64, opts Options, p *paramInfo) (*Tensor, error) {
+	tt := ir.TensorOf(p.typ)
+	if tt == nil {
+		return nil, fmt.Errorf("interp: parameter %q has type %s, not a tensor", p.name, p.typ)
+	}
+	shape, ok := dimsToInts(tt.Dims)
+	if !ok {
+		return nil, fmt.Errorf("interp: parameter %q has dynamic type %s", p.name, p.typ)
+	}
+	if err := opts.checkSize(fmt.Sprintf("interp: parameter %q", p.name), shape); err != nil {
+		return nil, err
+	}
+	rng := opts.ParamRange
+	if rng == nil {
+		rng = DefaultParamRange
+	}
+	lo, hi := rng(ParamInfo{Name: p.name, Shape: shape, DType: tt.DType(), Variance: p.variance})
+	return randomTensor(mix(seed, "param:"+p.name), tt.DType(), shape, lo, hi), nil
+}
+
+// randomTensor draws a tensor: floats uniformly from [lo, hi) rounded to dt, integers from {0, …, 7}, booleans
+// 0 or 1.
+func randomTensor(seed uint64, dt ir.DType, shape []int, lo, hi float64) *Tensor {
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	r := tensor.NewRand(seed)
+	t := &Tensor{DType: dt, Shape: append([]int{}, shape...), Data: make([]float64, n)}
+	for i := range t.Data {
+		switch {
+		case dt == ir.DTypeBool:
+			t.Data[i] = float64(r.IntN(2))
+		case dt.IsInteger():
+			t.Data[i] = float64(r.IntN(8))
+		default:
+			t.Data[i] = RoundTo(dt, lo+(hi-lo)*r.Float64())
+		}
+	}
+	return t
+}
+
+// mix derives the seed of one named tensor from a feed seed.
+func mix(seed uint64, key string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(key))
+	return splitmix(seed ^ splitmix(h.Sum64()))
+}
+
+func splitmix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}

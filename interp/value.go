@@ -1,0 +1,110 @@
+package interp
+
+import (
+	"math"
+
+	"github.com/pirdrr/drr/interp/tensor"
+	"github.com/pirdrr/drr/ir"
+)
+
+// buffer is the storage of one or more values: an op result that is a view or an inplace result shares the buffer
+// of its operand, so that a write through one value is seen through all of them.
+type buffer[T tensor.Float] struct {
+	data []T
+	// borrowed marks data owned by the caller (a fed tensor used without copying); it is copied before the first
+	// write (all values sharing the buffer then see the copy).
+	borrowed bool
+}
+
+// writable makes the buffer's data the machine's own, copying borrowed data.
+func (b *buffer[T]) writable() []T {
+	if b.borrowed {
+		b.data = append([]T(nil), b.data...)
+		b.borrowed = false
+	}
+	return b.data
+}
+
+// value is the run-time value of an ir.Value: a tensor (a shape and a dtype over a buffer) or a vector of values
+// (builtin.combine, split and split_with_num results).
+type value[T tensor.Float] struct {
+	buf   *buffer[T]
+	shape []int
+	dtype ir.DType
+	// vec marks a vector value; elems holds its elements.
+	vec   bool
+	elems []*value[T]
+}
+
+// newValue wraps a freshly computed kernel result, taking ownership of its data.
+func newValue[T tensor.Float](t *tensor.Tensor[T], dt ir.DType) *value[T] {
+	return &value[T]{buf: &buffer[T]{data: t.Data}, shape: t.Shape, dtype: dt}
+}
+
+// fromHost converts a host tensor into a value, rounding to T. In float64 the value borrows the host data
+// (copied on the first write); in float32 it gets its own buffer.
+func fromHost[T tensor.Float](h *Tensor) *value[T] {
+	if d, ok := any(h.Data).([]T); ok {
+		return &value[T]{buf: &buffer[T]{data: d, borrowed: true}, shape: append([]int{}, h.Shape...), dtype: h.DType}
+	}
+	data := make([]T, len(h.Data))
+	for i, x := range h.Data {
+		data[i] = T(x)
+	}
+	return &value[T]{buf: &buffer[T]{data: data}, shape: append([]int{}, h.Shape...), dtype: h.DType}
+}
+
+// view returns a value sharing v's buffer with another shape (the caller checks the element count).
+func (v *value[T]) view(shape []int, dt ir.DType) *value[T] {
+	if v.vec {
+		return &value[T]{vec: true, elems: v.elems}
+	}
+	return &value[T]{buf: v.buf, shape: shape, dtype: dt}
+}
+
+// tensor returns a kernel view of v (sharing its data; kernels never modify their inputs).
+func (v *value[T]) tensor() *tensor.Tensor[T] {
+	return &tensor.Tensor[T]{Shape: v.shape, Data: v.buf.data}
+}
+
+// numel returns the element count of a tensor value.
+func (v *value[T]) numel() int {
+	n := 1
+	for _, d := range v.shape {
+		n *= d
+	}
+	return n
+}
+
+// host copies a tensor value out as a host tensor.
+func (v *value[T]) host() *Tensor {
+	out := &Tensor{DType: v.dtype, Shape: append([]int{}, v.shape...), Data: make([]float64, len(v.buf.data))}
+	for i, x := range v.buf.data {
+		out.Data[i] = float64(x)
+	}
+	return out
+}
+
+// copyValue returns a deep copy of a tensor value in a new buffer.
+func copyValue[T tensor.Float](v *value[T]) *value[T] {
+	data := make([]T, len(v.buf.data))
+	copy(data, v.buf.data)
+	return &value[T]{buf: &buffer[T]{data: data}, shape: append([]int{}, v.shape...), dtype: v.dtype}
+}
+
+// normalizeDType makes the elements of data valid for dt: integers are truncated toward zero and booleans become
+// 0 or 1. Floating-point types keep the evaluation precision.
+func normalizeDType[T tensor.Float](data []T, dt ir.DType) {
+	switch {
+	case dt == ir.DTypeBool:
+		for i, x := range data {
+			if x != 0 {
+				data[i] = 1
+			}
+		}
+	case dt.IsInteger():
+		for i, x := range data {
+			data[i] = T(math.Trunc(float64(x)))
+		}
+	}
+}
