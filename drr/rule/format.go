@@ -223,10 +223,20 @@ func FormatTensorPattern(p *Pattern, t *TensorPattern) string {
 	default:
 		b.WriteString("{" + strings.Join(t.Spellings, "|") + "}")
 	}
+	// Dimensions are separated by x, or by " x " when a hole name could run into the separator.
+	sep := "x"
+	if !t.AnyDType && t.DTypeHole >= 0 {
+		sep = " x "
+	}
+	for _, d := range t.Dims {
+		if d.Kind == DimHole {
+			sep = " x "
+		}
+	}
 	b.WriteByte('<')
 	for _, d := range t.Dims {
 		b.WriteString(FormatDim(p, d))
-		b.WriteByte('x')
+		b.WriteString(sep)
 	}
 	switch {
 	case t.AnyDType:

@@ -1,0 +1,96 @@
+// Package matcher compiles a rule set (package rule) into one decision automaton and finds, for an op, the
+// matches of every rule rooted there. It is the matching half of pirdrr's rewrite engine: the driver calls
+// Automaton.Match (or Matcher.MatchInto in its loop) on each op it pops, picks a match and hands it to the
+// rewriter. Explain says why a rule does or does not match at an op, for drrc explain.
+//
+// # Matching semantics
+//
+// The automaton, Explain and the reference matcher of the tests implement exactly these rules.
+//
+// Match(op) considers every rule whose root op pattern (Pattern.Ops[Pattern.Root]) can match op: its Name is
+// op's name, or "" (any op). For each such rule it returns at most one match: the first complete binding in
+// exploration order (below) that passes every check, closure and where-constraint. Matches are ordered by
+// Rule.Benefit, higher first, then by Rule.Index.
+//
+// Binding op pattern P to op O requires:
+//
+//   - Name: P.Name == O's name, unless P.Name is "".
+//   - Operands: O has exactly len(P.Operands) operands; if the last operand pattern is an OperandList, at least
+//     len−1, and the list binds the rest (possibly none; a bound list is never nil).
+//   - Results: O has exactly len(P.Results) results; with P.MoreResults at least that many, and the extra results
+//     must have no uses. A `_` result (Value −1) must have no uses; a result with a hole binds it.
+//   - Attributes, in order: AttrBind reads O.AttrOrDefault(name) (the op's attribute or its schema default), fails
+//     if there is none, and binds the $hole or requires the very attribute the hole holds (attributes are
+//     interned: pointer equality). AttrEquals requires O.AttrOrDefault(name) to be the Literal. AttrPresent
+//     requires O to carry the attribute itself (a default does not count). RestAttrs binds O's attributes that
+//     P.Attrs does not name, in O's order, as an []ir.NamedAttr.
+//   - Distinctness: two pattern ops never bind the same op.
+//
+// Operands:
+//
+//   - OperandValue requires a present operand. If its value hole is bound, the operand must be that value;
+//     otherwise the hole binds it. If the hole is a result of a pattern op (ValueHole.Def >= 0), the value must be
+//     result ValueHole.Result of an op (not a block argument), and that op binds to Ops[Def] (recursively).
+//   - OperandNull requires an absent operand; OperandAny accepts anything, present or absent.
+//   - Type patterns (ValueHole.Type) are checked when the value hole is bound (for a list hole: on every element,
+//     each of which must be present). Forms, tried in this order: Exact (pointer equality); Tensor (a tensor type
+//     whose spelling is in Spellings, when given, whose dimensions match DimExact, DimAny, DimHole and at most one
+//     DimRest, dimensions after the * counting from the end, and whose element type is DType, binds DTypeHole, or
+//     anything with AnyDType); Hole (binds the whole type). Dimension, dtype and type holes bind on first sight
+//     and require equality afterwards.
+//
+// Commutative op patterns try operands 0 and 1 as written first, then swapped.
+//
+// Closure: a value hole that a pattern op defines and another pattern op uses is internal. Unless it is Shared,
+// every use of its value must be an operand of an op of the match (a use-set check, not a count). Values the
+// pattern only outputs, and inputs, may have any uses.
+//
+// Where-constraints are evaluated with rule.Eval after the structural match (closure included), in order; an
+// error or a non-bool result counts as false. Holes, values and lists come from the match; program builtins and
+// native constraints go to the caller's Oracle (nil: they are unavailable, hence false). Oracle functions must be
+// pure, because the automaton decides some constraints itself: `uses(%v) cmp n` (with an integer literal) is
+// compiled to a direct check, and may be decided before the structural match completes.
+//
+// # Exploration order
+//
+// A rule's pattern ops are bound in a fixed plan:
+//
+//  1. The root, then its checks, results and operands in order; an operand whose hole is defined by an unbound
+//     pattern op binds that op and visits it at once (depth first), before the next operand. A commutative op
+//     chooses its operand order (as written, then swapped) after its own checks, before its operands.
+//  2. Then, while pattern ops remain unbound, the one with the smallest index that has a single-value operand
+//     whose hole is bound is reached through the users of that value (its first such operand): each distinct user
+//     in program order (a pre-order walk of the program: by position within a block, an op before the ops nested
+//     in its regions, regions and blocks by index) is tried in turn as that op, which is then visited as in 1.
+//  3. Closure, then where-constraints.
+//
+// The choices (operand orders, users) nest in plan order; the first alternative that passes everything is the
+// match. A pattern op that this plan cannot reach makes the rule invalid (Compile fails). ChooseRoot picks roots
+// that keep the number of user searches small.
+//
+// # The automaton
+//
+// Compile turns each rule into a program for a small backtracking executor (the plan above as a flat list of
+// instructions with choice points; program.go, exec.go) and into predicates: the checks that can be made before
+// any choice, at fixed positions relative to the root (the root, the op defining operand j of a fixed op, an
+// attribute or result of a fixed op…), such as "operand 0 of the root is defined by an op named pd_op.conv2d",
+// "attribute groups of that op is (Int32)1", "operand 1 of the root is the same value as result 0 of …",
+// "uses(root.operand[0]) is 1". Positions and questions are hash-consed across rules.
+//
+// The predicates of all rules with the same root name (and of the any-op rules) are merged into one decision tree
+// as MLIR's PDL→PDLInterp lowering does (tree.go): questions asked by more rules come first (primary and
+// secondary scores, then deterministic tie-breaks), each rule descends along its answers, and a switch over op
+// names or attribute literals is a single lookup, so a question common to many rules is asked once per op and n
+// rules that differ in one literal cost one map lookup. Switches that serve a single rule are then collapsed into
+// its success node: a success node runs the rule's remainder, the full program minus the checks its path already
+// made (it still makes their bindings), with the choices, closure and constraints.
+//
+// Match dispatches on the root's name through an array indexed by ir.OpInfo.ID (ops of other Contexts, and names
+// no rule roots at, get the any-op tree), walks the tree, and runs remainders at the success nodes it reaches.
+// Options.NoTree runs every candidate rule's full program instead. Everything is deterministic: compilation,
+// exploration and output order. Rules must be compiled against the Context of the programs they match:
+// attributes, types and op kinds are compared by identity.
+//
+// Dump and Dot print the trees and remainders. Explain uses plain recursive backtracking with the same plan and
+// reports the first check that failed, in the user's terms.
+package matcher

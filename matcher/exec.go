@@ -1,0 +1,426 @@
+package matcher
+
+import (
+	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/ir"
+)
+
+// exec runs rule programs. It is scratch state, reused across rules and ops; it implements rule.Env for where
+// constraints.
+type exec struct {
+	p       *program
+	ops     []*ir.Op
+	vals    []*ir.Value
+	lists   [][]*ir.Value
+	holes   []any
+	holeSet []bool
+	swap    []bool
+	trail   []int // $holes bound, newest last, so backtracking can unbind them
+	stack   []frame
+	users   []*ir.Op    // arena of user lists of cUser frames
+	arena   []*ir.Value // backing store of bound lists
+	oracle  Oracle
+}
+
+// frame is a choice point: the choice instruction, the alternative being tried and what to undo.
+type frame struct {
+	pc, alt, n int
+	start      int // cUser: first user in the users arena
+	trail      int
+}
+
+// emptyList is the binding of a list hole that matched no operands (bound lists are never nil).
+var emptyList = []*ir.Value{}
+
+// grow returns s with length n, reusing its array; the contents are stale.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// reset prepares x to run p. Op, value and list bindings are left stale: the plan assigns each before any
+// instruction reads it. Hole bindings are dynamic (holeSet) and swaps default to false.
+func (x *exec) reset(p *program) {
+	if x.p == nil || x.p.r != p.r {
+		pat := p.r.Pattern
+		x.ops = grow(x.ops, len(pat.Ops))
+		x.vals = grow(x.vals, len(pat.Values))
+		x.lists = grow(x.lists, len(pat.Values))
+		x.holes = grow(x.holes, len(pat.Holes))
+		x.holeSet = grow(x.holeSet, len(pat.Holes))
+		x.swap = grow(x.swap, len(pat.Ops))
+	}
+	x.p = p
+	clear(x.holeSet)
+	clear(x.swap)
+	x.trail = x.trail[:0]
+	x.stack = x.stack[:0]
+	x.users = x.users[:0]
+	x.arena = x.arena[:0]
+}
+
+// operand returns the IR operand index that pattern operand j of op k reads under the current swap choice.
+func (x *exec) operand(k, j int) int {
+	if j < 2 && x.swap[k] {
+		return 1 - j
+	}
+	return j
+}
+
+func (x *exec) bindHole(h int, v any) bool {
+	if x.holeSet[h] {
+		return holeEqual(x.holes[h], v)
+	}
+	x.holes[h] = v
+	x.holeSet[h] = true
+	if len(x.stack) > 0 { // without a choice point there is nothing to backtrack to
+		x.trail = append(x.trail, h)
+	}
+	return true
+}
+
+// attrOf is ir.Op.AttrOrDefault, with the scan of the op's own attributes inlined.
+func attrOf(op *ir.Op, name string) ir.Attribute {
+	for _, a := range op.Attrs() {
+		if a.Name == name {
+			return a.Value
+		}
+	}
+	if op.Schema() == nil {
+		return nil
+	}
+	return op.AttrOrDefault(name)
+}
+
+func (x *exec) isBound(op *ir.Op) bool {
+	for _, o := range x.ops {
+		if o == op {
+			return true
+		}
+	}
+	return false
+}
+
+// checkType matches type t against tp, binding its holes; static says the tree checked tp's hole-free part.
+func (x *exec) checkType(tp *rule.TypePattern, t ir.Type, static bool) bool {
+	switch {
+	case tp.Exact != nil:
+		return static || t == tp.Exact
+	case tp.Tensor != nil:
+		if !static && !tensorStatic(tp.Tensor, t) {
+			return false
+		}
+		tt := t.(*ir.TensorType)
+		dims := tp.Tensor.Dims
+		rest := restIndex(dims)
+		for i, d := range dims {
+			if d.Kind == rule.DimHole && !x.bindHole(d.Hole, tt.Dims[dimIndex(dims, rest, i, len(tt.Dims))]) {
+				return false
+			}
+		}
+		if !tp.Tensor.AnyDType && tp.Tensor.DTypeHole >= 0 && !x.bindHole(tp.Tensor.DTypeHole, tt.DType()) {
+			return false
+		}
+		return true
+	case tp.Hole >= 0:
+		return x.bindHole(tp.Hole, t)
+	}
+	return true
+}
+
+// run runs program p with root bound to the pattern's root and reports whether it found a complete match (left in
+// x's bindings).
+func (x *exec) run(p *program, root *ir.Op) bool {
+	x.reset(p)
+	x.ops[p.root] = root
+	code := p.code
+	pc := 0
+	for {
+		in := &code[pc]
+		ok := true
+		switch in.code {
+		case cName:
+			ok = in.covered || x.ops[in.k].Info() == in.info
+		case cNumOperands:
+			n := x.ops[in.k].NumOperands()
+			ok = n == in.n || in.atLeast && n > in.n
+		case cNumResults:
+			n := x.ops[in.k].NumResults()
+			ok = n == in.n || in.atLeast && n > in.n
+		case cAttrBind:
+			a := attrOf(x.ops[in.k], in.name)
+			if ok = a != nil; ok {
+				if !x.holeSet[in.h] { // the usual case, inline
+					x.holes[in.h] = a
+					x.holeSet[in.h] = true
+					if len(x.stack) > 0 {
+						x.trail = append(x.trail, in.h)
+					}
+				} else {
+					ok = x.holes[in.h] == a
+				}
+			}
+		case cAttrCheck:
+			a := attrOf(x.ops[in.k], in.name)
+			ok = a != nil && x.holes[in.h] == a
+		case cAttrEquals:
+			ok = attrOf(x.ops[in.k], in.name) == in.lit
+		case cAttrPresent:
+			ok = x.ops[in.k].Attr(in.name) != nil
+		case cRestAttrs:
+			ok = x.bindHole(in.h, restAttrs(x.ops[in.k], in.names))
+		case cResultUnused:
+			ok = !x.ops[in.k].Result(in.j).HasUses()
+		case cExtraUnused:
+			op := x.ops[in.k]
+			for i := in.n; i < op.NumResults() && ok; i++ {
+				ok = !op.Result(i).HasUses()
+			}
+		case cBindResult:
+			x.vals[in.h] = x.ops[in.k].Result(in.j)
+		case cSwap:
+			x.swap[in.k] = false
+			x.stack = append(x.stack, frame{pc: pc, n: 2, trail: len(x.trail)})
+		case cOperandEq:
+			ok = x.ops[in.k].Operand(x.operand(in.k, in.j)) == x.vals[in.h]
+		case cBindOperand:
+			v := x.ops[in.k].Operand(x.operand(in.k, in.j))
+			x.vals[in.h] = v
+			ok = in.covered || v != nil
+		case cBindDef:
+			v := x.vals[in.h]
+			d := v.DefiningOp()
+			ok = in.covered || d != nil && v.Index() == in.n
+			x.ops[in.k] = d
+			for _, b := range in.bound {
+				if x.ops[b] == d {
+					ok = false
+					break
+				}
+			}
+		case cShape:
+			op := x.ops[in.k]
+			ok = in.info == nil || op.Info() == in.info
+			if n := op.NumOperands(); in.n >= 0 && ok {
+				ok = n == in.n || in.atLeast && n > in.n
+			}
+			if n := op.NumResults(); in.n2 >= 0 && ok {
+				ok = n == in.n2 || in.atLeast2 && n > in.n2
+			}
+		case cBindOperands:
+			op := x.ops[in.k]
+			for _, it := range in.items {
+				v := op.Operand(x.operand(in.k, it.j))
+				x.vals[it.h] = v
+				if it.check && v == nil {
+					ok = false
+					break
+				}
+			}
+		case cBindResults:
+			op := x.ops[in.k]
+			for _, it := range in.items {
+				x.vals[it.h] = op.Result(it.j)
+			}
+		case cAttrBinds:
+			op := x.ops[in.k]
+			for _, it := range in.items {
+				a := attrOf(op, it.name)
+				if a == nil || !x.bindHole(it.h, a) {
+					ok = false
+					break
+				}
+			}
+		case cDistinct:
+			op := x.ops[in.k]
+			for _, b := range in.bound {
+				if x.ops[b] == op {
+					ok = false
+					break
+				}
+			}
+		case cOperandNull:
+			ok = x.ops[in.k].Operand(x.operand(in.k, in.j)) == nil
+		case cBindList:
+			x.lists[in.h] = x.operandList(x.ops[in.k], in.j)
+		case cListEq:
+			op := x.ops[in.k]
+			l := x.lists[in.h]
+			ok = op.NumOperands()-in.j == len(l)
+			for i := 0; ok && i < len(l); i++ {
+				ok = op.Operand(in.j+i) == l[i]
+			}
+		case cType:
+			if p.isList[in.h] {
+				for _, v := range x.lists[in.h] {
+					if ok = v != nil && x.checkType(in.tp, v.Type(), false); !ok {
+						break
+					}
+				}
+			} else {
+				ok = x.checkType(in.tp, x.vals[in.h].Type(), in.covered)
+			}
+		case cUser:
+			start := len(x.users)
+			x.users = appendUsers(x.users, x.vals[in.h])
+			if n := len(x.users) - start; n > 0 {
+				x.stack = append(x.stack, frame{pc: pc, n: n, start: start, trail: len(x.trail)})
+				x.ops[in.k] = x.users[start]
+			} else {
+				ok = false
+			}
+		case cClosure:
+			for u := x.vals[in.h].FirstUse(); u != nil; u = u.Next() {
+				if !x.isBound(u.Owner()) {
+					ok = false
+					break
+				}
+			}
+		case cUsesCmp:
+			v := x.vals[in.h]
+			ok = v != nil && in.cmp.eval(int64(v.NumUses()), int64(in.n))
+		case cWhere:
+			v, err := rule.Eval(in.expr, x)
+			ok = err == nil && v == true
+		case cSuccess:
+			return true
+		}
+		if ok {
+			pc++
+			continue
+		}
+		// Backtrack to the newest choice with an alternative left.
+		for {
+			if len(x.stack) == 0 {
+				return false
+			}
+			f := &x.stack[len(x.stack)-1]
+			for len(x.trail) > f.trail {
+				x.holeSet[x.trail[len(x.trail)-1]] = false
+				x.trail = x.trail[:len(x.trail)-1]
+			}
+			f.alt++
+			if f.alt < f.n {
+				c := &code[f.pc]
+				if c.code == cSwap {
+					x.swap[c.k] = true
+				} else {
+					x.ops[c.k] = x.users[f.start+f.alt]
+				}
+				pc = f.pc + 1
+				break
+			}
+			if c := &code[f.pc]; c.code == cSwap {
+				x.swap[c.k] = false
+			} else {
+				x.users = x.users[:f.start]
+			}
+			x.stack = x.stack[:len(x.stack)-1]
+		}
+	}
+}
+
+// operandList returns operands j.. of op as a list binding (never nil).
+func (x *exec) operandList(op *ir.Op, j int) []*ir.Value {
+	n := op.NumOperands() - j
+	if n <= 0 {
+		return emptyList
+	}
+	start := len(x.arena)
+	for i := j; i < op.NumOperands(); i++ {
+		x.arena = append(x.arena, op.Operand(i))
+	}
+	return x.arena[start:len(x.arena):len(x.arena)]
+}
+
+// restAttrs returns the attributes of op not named in names, in order.
+func restAttrs(op *ir.Op, names []string) []ir.NamedAttr {
+	out := []ir.NamedAttr{}
+outer:
+	for _, a := range op.Attrs() {
+		for _, n := range names {
+			if a.Name == n {
+				continue outer
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// fill copies x's bindings into m (reusing m's slices when they are large enough). Bound lists are copied into
+// new slices (a Clone of an earlier match may share the old ones).
+func (x *exec) fill(m *rule.Match) {
+	p := x.p
+	m.Rule = p.r
+	m.Ops = resize(m.Ops, len(x.ops))
+	copy(m.Ops, x.ops)
+	m.Values = resize(m.Values, len(x.vals))
+	copy(m.Values, x.vals)
+	m.Lists = resize(m.Lists, len(x.vals))
+	clear(m.Lists)
+	if p.hasLists {
+		for i, isList := range p.isList {
+			switch l := x.lists[i]; {
+			case !isList:
+			case len(l) == 0:
+				m.Values[i], m.Lists[i] = nil, emptyList
+			default:
+				m.Values[i], m.Lists[i] = nil, append([]*ir.Value(nil), l...)
+			}
+		}
+	}
+	m.Holes = resize(m.Holes, len(x.holes))
+	copy(m.Holes, x.holes)
+	for i, set := range x.holeSet {
+		if !set {
+			m.Holes[i] = nil
+		}
+	}
+}
+
+// resize returns s with length n, reusing its array when it is large enough.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// rule.Env
+
+// Hole implements rule.Env.
+func (x *exec) Hole(i int) (any, bool) {
+	if i < 0 || i >= len(x.p.r.Pattern.Holes) || !x.holeSet[i] {
+		return nil, false
+	}
+	return x.holes[i], true
+}
+
+// Value implements rule.Env.
+func (x *exec) Value(r rule.Ref) *ir.Value {
+	if r.New || r.Index < 0 || r.Index >= len(x.p.r.Pattern.Values) || x.p.isList[r.Index] {
+		return nil
+	}
+	return x.vals[r.Index]
+}
+
+// List implements rule.Env.
+func (x *exec) List(r rule.Ref) []*ir.Value {
+	if r.New || r.Index < 0 || r.Index >= len(x.p.r.Pattern.Values) || !x.p.isList[r.Index] {
+		return nil
+	}
+	return x.lists[r.Index]
+}
+
+// Builtin implements rule.Env.
+func (x *exec) Builtin(name string, args []rule.Val) (rule.Val, bool, error) {
+	return oracleBuiltin(x.oracle, name, args)
+}
+
+// Native implements rule.Env.
+func (x *exec) Native(name string, args []rule.Val) (rule.Val, error) {
+	return oracleNative(x.oracle, name, args)
+}

@@ -1,0 +1,479 @@
+package matcher
+
+import (
+	"maps"
+	"slices"
+	"sort"
+
+	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/ir"
+)
+
+// The reference matcher: the semantics of doc.go, one rule at a time, by plain backtracking over copied maps.
+// It is written to be obviously right, not fast; the automaton must agree with it exactly.
+
+// refMatcher caches the pre-order numbering of programs (for the order of users).
+type refMatcher struct {
+	order map[*ir.Op]map[*ir.Op]int // top op → op → pre-order index
+}
+
+func newRef() *refMatcher { return &refMatcher{order: map[*ir.Op]map[*ir.Op]int{}} }
+
+// match returns the matches of every rule of set at op, ordered by benefit then index.
+func (rm *refMatcher) match(set *rule.Set, op *ir.Op, o Oracle) []*rule.Match {
+	var out []*rule.Match
+	for _, r := range set.Rules {
+		if m := rm.matchRule(r, op, o); m != nil {
+			out = append(out, m)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Rule.Benefit != out[j].Rule.Benefit {
+			return out[i].Rule.Benefit > out[j].Rule.Benefit
+		}
+		return out[i].Rule.Index < out[j].Rule.Index
+	})
+	return out
+}
+
+// index returns op's position in a pre-order walk of its whole program.
+func (rm *refMatcher) index(op *ir.Op) int {
+	top := op
+	for top.ParentOp() != nil {
+		top = top.ParentOp()
+	}
+	idx, ok := rm.order[top]
+	if !ok {
+		idx = map[*ir.Op]int{}
+		n := 0
+		var walk func(o *ir.Op)
+		walk = func(o *ir.Op) {
+			idx[o] = n
+			n++
+			for _, r := range o.Regions() {
+				for _, b := range r.Blocks() {
+					for x := range b.Ops() {
+						walk(x)
+					}
+				}
+			}
+		}
+		walk(top)
+		rm.order[top] = idx
+	}
+	return idx[op]
+}
+
+type refState struct {
+	ops   map[int]*ir.Op
+	vals  map[int]*ir.Value
+	lists map[int][]*ir.Value
+	holes map[int]any
+}
+
+func (s refState) clone() refState {
+	return refState{ops: maps.Clone(s.ops), vals: maps.Clone(s.vals), lists: maps.Clone(s.lists),
+		holes: maps.Clone(s.holes)}
+}
+
+type refRun struct {
+	rm     *refMatcher
+	r      *rule.Rule
+	p      *rule.Pattern
+	oracle Oracle
+	result *rule.Match
+}
+
+func (rm *refMatcher) matchRule(r *rule.Rule, op *ir.Op, o Oracle) *rule.Match {
+	run := &refRun{rm: rm, r: r, p: r.Pattern, oracle: o}
+	s := refState{ops: map[int]*ir.Op{}, vals: map[int]*ir.Value{}, lists: map[int][]*ir.Value{},
+		holes: map[int]any{}}
+	run.bindOp(s, r.Pattern.Root, op, run.upward)
+	return run.result
+}
+
+// bindOp binds pattern op k to o and checks it, then its operands, then calls cont.
+func (run *refRun) bindOp(s refState, k int, o *ir.Op, cont func(refState) bool) bool {
+	for _, other := range s.ops {
+		if other == o {
+			return false // two pattern ops never bind the same op
+		}
+	}
+	pat := run.p.Ops[k]
+	if pat.Name != "" && pat.Name != o.Name() {
+		return false
+	}
+	fixed := len(pat.Operands)
+	hasList := fixed > 0 && pat.Operands[fixed-1].Kind == rule.OperandList
+	if hasList {
+		fixed--
+		if o.NumOperands() < fixed {
+			return false
+		}
+	} else if o.NumOperands() != fixed {
+		return false
+	}
+	if pat.MoreResults {
+		if o.NumResults() < len(pat.Results) {
+			return false
+		}
+	} else if o.NumResults() != len(pat.Results) {
+		return false
+	}
+	s = s.clone()
+	s.ops[k] = o
+	for _, a := range pat.Attrs {
+		switch a.Kind {
+		case rule.AttrBind:
+			v := o.AttrOrDefault(a.Name)
+			if v == nil || !run.bindHole(s, a.Hole, v) {
+				return false
+			}
+		case rule.AttrEquals:
+			if o.AttrOrDefault(a.Name) != a.Literal {
+				return false
+			}
+		case rule.AttrPresent:
+			if o.Attr(a.Name) == nil {
+				return false
+			}
+		}
+	}
+	if pat.RestAttrs >= 0 {
+		rest := []ir.NamedAttr{}
+		for _, na := range o.Attrs() {
+			listed := false
+			for _, a := range pat.Attrs {
+				if a.Name == na.Name {
+					listed = true
+				}
+			}
+			if !listed {
+				rest = append(rest, na)
+			}
+		}
+		if !run.bindHole(s, pat.RestAttrs, rest) {
+			return false
+		}
+	}
+	for i, res := range pat.Results {
+		if res.Value < 0 {
+			if o.Result(i).NumUses() != 0 {
+				return false
+			}
+			continue
+		}
+		if !run.bindValue(s, res.Value, o.Result(i)) {
+			return false
+		}
+	}
+	for i := len(pat.Results); i < o.NumResults(); i++ {
+		if o.Result(i).NumUses() != 0 {
+			return false
+		}
+	}
+	orders := [][]int{identity(o.NumOperands())}
+	if pat.Commutative {
+		swapped := identity(o.NumOperands())
+		swapped[0], swapped[1] = 1, 0
+		orders = append(orders, swapped)
+	}
+	for _, order := range orders {
+		if run.operands(s, k, order, 0, cont) {
+			return true
+		}
+	}
+	return false
+}
+
+func identity(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// operands matches pattern operands j.. of op k (pattern operand j reads IR operand order[j]).
+func (run *refRun) operands(s refState, k int, order []int, j int, cont func(refState) bool) bool {
+	pat := run.p.Ops[k]
+	if j == len(pat.Operands) {
+		return cont(s)
+	}
+	o := s.ops[k]
+	next := func(s refState) bool { return run.operands(s, k, order, j+1, cont) }
+	opnd := pat.Operands[j]
+	switch opnd.Kind {
+	case rule.OperandAny:
+		return next(s)
+	case rule.OperandNull:
+		if o.Operand(order[j]) != nil {
+			return false
+		}
+		return next(s)
+	case rule.OperandList:
+		list := []*ir.Value{}
+		for i := j; i < o.NumOperands(); i++ {
+			list = append(list, o.Operand(i))
+		}
+		s = s.clone()
+		if old, ok := s.lists[opnd.Value]; ok {
+			if !slices.Equal(old, list) {
+				return false
+			}
+			return next(s)
+		}
+		s.lists[opnd.Value] = list
+		if t := run.p.Values[opnd.Value].Type; t != nil {
+			for _, v := range list {
+				if v == nil || !run.typeOK(s, t, v.Type()) {
+					return false
+				}
+			}
+		}
+		return next(s)
+	}
+	v := o.Operand(order[j])
+	if v == nil {
+		return false
+	}
+	h := opnd.Value
+	if old, ok := s.vals[h]; ok {
+		if old != v {
+			return false
+		}
+		return next(s)
+	}
+	s = s.clone()
+	if !run.bindValue(s, h, v) {
+		return false
+	}
+	hv := run.p.Values[h]
+	if hv.Def < 0 {
+		return next(s)
+	}
+	def := v.DefiningOp()
+	if def == nil || v.Index() != hv.Result {
+		return false
+	}
+	return run.bindOp(s, hv.Def, def, next)
+}
+
+// bindValue binds value hole h to v (s must be a private copy), checking its type pattern.
+func (run *refRun) bindValue(s refState, h int, v *ir.Value) bool {
+	if old, ok := s.vals[h]; ok {
+		return old == v
+	}
+	s.vals[h] = v
+	if t := run.p.Values[h].Type; t != nil {
+		return run.typeOK(s, t, v.Type())
+	}
+	return true
+}
+
+func (run *refRun) bindHole(s refState, h int, v any) bool {
+	old, ok := s.holes[h]
+	if !ok {
+		s.holes[h] = v
+		return true
+	}
+	if l, isList := old.([]ir.NamedAttr); isList {
+		l2, isList2 := v.([]ir.NamedAttr)
+		return isList2 && slices.Equal(l, l2)
+	}
+	return old == v
+}
+
+func (run *refRun) typeOK(s refState, tp *rule.TypePattern, t ir.Type) bool {
+	if tp.Exact != nil {
+		return t == tp.Exact
+	}
+	if tp.Tensor != nil {
+		tt, ok := t.(*ir.TensorType)
+		if !ok {
+			return false
+		}
+		if len(tp.Tensor.Spellings) > 0 && !slices.Contains(tp.Tensor.Spellings, tt.Spelling) {
+			return false
+		}
+		pats := tp.Tensor.Dims
+		rest := -1
+		for i, d := range pats {
+			if d.Kind == rule.DimRest {
+				rest = i
+			}
+		}
+		// Pair every pattern dimension (except *) with the tensor dimension it stands for.
+		var pairs [][2]int // pattern index, tensor index
+		if rest < 0 {
+			if len(tt.Dims) != len(pats) {
+				return false
+			}
+			for i := range pats {
+				pairs = append(pairs, [2]int{i, i})
+			}
+		} else {
+			after := len(pats) - rest - 1
+			if len(tt.Dims) < rest+after {
+				return false
+			}
+			for i := 0; i < rest; i++ {
+				pairs = append(pairs, [2]int{i, i})
+			}
+			for i := 0; i < after; i++ {
+				pairs = append(pairs, [2]int{rest + 1 + i, len(tt.Dims) - after + i})
+			}
+		}
+		for _, pr := range pairs {
+			d, got := pats[pr[0]], tt.Dims[pr[1]]
+			switch d.Kind {
+			case rule.DimExact:
+				if got != d.Value {
+					return false
+				}
+			case rule.DimHole:
+				if !run.bindHole(s, d.Hole, got) {
+					return false
+				}
+			}
+		}
+		switch {
+		case tp.Tensor.AnyDType:
+		case tp.Tensor.DTypeHole >= 0:
+			return run.bindHole(s, tp.Tensor.DTypeHole, tt.DType())
+		default:
+			return tt.DType() == tp.Tensor.DType
+		}
+		return true
+	}
+	if tp.Hole >= 0 {
+		return run.bindHole(s, tp.Hole, t)
+	}
+	return true
+}
+
+// upward binds the lowest-numbered unbound op that has an operand whose value is bound, trying the users of that
+// value in program order; with every op bound it finishes.
+func (run *refRun) upward(s refState) bool {
+	for k, pat := range run.p.Ops {
+		if _, bound := s.ops[k]; bound {
+			continue
+		}
+		for _, opnd := range pat.Operands {
+			if opnd.Kind != rule.OperandValue {
+				continue
+			}
+			v, ok := s.vals[opnd.Value]
+			if !ok {
+				continue
+			}
+			var users []*ir.Op
+			for u := range v.Uses() {
+				if !slices.Contains(users, u.Owner()) {
+					users = append(users, u.Owner())
+				}
+			}
+			sort.Slice(users, func(i, j int) bool { return run.rm.index(users[i]) < run.rm.index(users[j]) })
+			for _, u := range users {
+				if run.bindOp(s, k, u, run.upward) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	if len(s.ops) != len(run.p.Ops) {
+		return false
+	}
+	return run.finish(s)
+}
+
+// finish checks closure and the where constraints; on success it records the match.
+func (run *refRun) finish(s refState) bool {
+	p := run.p
+	for h, hv := range p.Values {
+		if hv.Def < 0 || hv.Shared || hv.List {
+			continue
+		}
+		usedInside := false
+		for _, op := range p.Ops {
+			for _, o := range op.Operands {
+				if o.Kind == rule.OperandValue && o.Value == h {
+					usedInside = true
+				}
+			}
+		}
+		if !usedInside {
+			continue
+		}
+		for u := range s.vals[h].Uses() {
+			inMatch := false
+			for _, op := range s.ops {
+				if op == u.Owner() {
+					inMatch = true
+				}
+			}
+			if !inMatch {
+				return false
+			}
+		}
+	}
+	env := &refEnv{run: run, s: s}
+	for _, w := range run.r.Where {
+		v, err := rule.Eval(w, env)
+		if err != nil || v != true {
+			return false
+		}
+	}
+	m := rule.NewMatch(run.r)
+	for k := range p.Ops {
+		m.Ops[k] = s.ops[k]
+	}
+	for h, hv := range p.Values {
+		if hv.List {
+			m.Lists[h] = s.lists[h]
+		} else {
+			m.Values[h] = s.vals[h]
+		}
+	}
+	for h := range p.Holes {
+		m.Holes[h] = s.holes[h]
+	}
+	run.result = m
+	return true
+}
+
+type refEnv struct {
+	run *refRun
+	s   refState
+}
+
+func (e *refEnv) Hole(i int) (any, bool) { v, ok := e.s.holes[i]; return v, ok }
+
+func (e *refEnv) Value(r rule.Ref) *ir.Value {
+	if r.New {
+		return nil
+	}
+	return e.s.vals[r.Index]
+}
+
+func (e *refEnv) List(r rule.Ref) []*ir.Value {
+	if r.New {
+		return nil
+	}
+	return e.s.lists[r.Index]
+}
+
+func (e *refEnv) Builtin(name string, args []rule.Val) (rule.Val, bool, error) {
+	if e.run.oracle == nil {
+		return nil, true, ErrUnavailable
+	}
+	return e.run.oracle.Builtin(name, args)
+}
+
+func (e *refEnv) Native(name string, args []rule.Val) (rule.Val, error) {
+	if e.run.oracle == nil {
+		return nil, ErrUnavailable
+	}
+	return e.run.oracle.Native(name, args)
+}

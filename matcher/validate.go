@@ -1,0 +1,159 @@
+package matcher
+
+import (
+	"fmt"
+
+	"github.com/pirdrr/drr/drr/rule"
+)
+
+// validate checks that a pattern is well formed: indices in range, holes of the right kinds, value holes defined
+// consistently by the results that bind them, list operands last, commutative ops with two plain operands first,
+// and every value hole bound by the pattern. It does not check connectivity (see plan).
+func validate(r *rule.Rule) error {
+	p := r.Pattern
+	if p == nil || len(p.Ops) == 0 {
+		return fmt.Errorf("the pattern has no ops")
+	}
+	if p.Root < 0 || p.Root >= len(p.Ops) {
+		return fmt.Errorf("root %d out of range", p.Root)
+	}
+	holeKind := func(h int, k rule.HoleKind, what string) error {
+		if h < 0 || h >= len(p.Holes) {
+			return fmt.Errorf("%s: hole %d out of range", what, h)
+		}
+		if p.Holes[h].Kind != k {
+			return fmt.Errorf("%s: %s has the wrong kind", what, rule.HoleName(p, h))
+		}
+		return nil
+	}
+	valueOK := func(v int, list bool, what string) error {
+		if v < 0 || v >= len(p.Values) {
+			return fmt.Errorf("%s: value %d out of range", what, v)
+		}
+		if p.Values[v].List != list {
+			if list {
+				return fmt.Errorf("%s: %s is not a list", what, rule.ValueName(p, v))
+			}
+			return fmt.Errorf("%s: %s is a list", what, rule.ValueName(p, v))
+		}
+		return nil
+	}
+	bound := make([]bool, len(p.Values))
+	for k, op := range p.Ops {
+		what := fmt.Sprintf("%s %s", op.Pos, rule.OpName(p, k))
+		for j, o := range op.Operands {
+			switch o.Kind {
+			case rule.OperandValue:
+				if err := valueOK(o.Value, false, what); err != nil {
+					return err
+				}
+				bound[o.Value] = true
+			case rule.OperandList:
+				if j != len(op.Operands)-1 {
+					return fmt.Errorf("%s: the list operand must be last", what)
+				}
+				if err := valueOK(o.Value, true, what); err != nil {
+					return err
+				}
+				bound[o.Value] = true
+			case rule.OperandNull, rule.OperandAny:
+			default:
+				return fmt.Errorf("%s: unknown operand kind %d", what, o.Kind)
+			}
+		}
+		if op.Commutative {
+			if len(op.Operands) < 2 || op.Operands[0].Kind == rule.OperandList || op.Operands[1].Kind == rule.OperandList {
+				return fmt.Errorf("%s: a commutative op needs two single operands first", what)
+			}
+		}
+		for i, res := range op.Results {
+			if res.Value < 0 {
+				continue
+			}
+			if err := valueOK(res.Value, false, what); err != nil {
+				return err
+			}
+			if v := p.Values[res.Value]; v.Def != k || v.Result != i {
+				return fmt.Errorf("%s: result %d binds %s, whose definition says op %d result %d", what, i,
+					rule.ValueName(p, res.Value), v.Def, v.Result)
+			}
+		}
+		for _, a := range op.Attrs {
+			switch a.Kind {
+			case rule.AttrBind:
+				if err := holeKind(a.Hole, rule.HoleAttr, what+" attribute "+a.Name); err != nil {
+					return err
+				}
+			case rule.AttrEquals:
+				if a.Literal == nil {
+					return fmt.Errorf("%s: attribute %s: nil literal", what, a.Name)
+				}
+			case rule.AttrPresent:
+			default:
+				return fmt.Errorf("%s: attribute %s: unknown kind %d", what, a.Name, a.Kind)
+			}
+		}
+		if op.RestAttrs >= 0 {
+			if err := holeKind(op.RestAttrs, rule.HoleAttrs, what+" rest attributes"); err != nil {
+				return err
+			}
+		}
+	}
+	for i, v := range p.Values {
+		what := fmt.Sprintf("%s %s", v.Pos, rule.ValueName(p, i))
+		if v.Def >= 0 {
+			if v.List {
+				return fmt.Errorf("%s: a list cannot be an op result", what)
+			}
+			if v.Def >= len(p.Ops) || v.Result < 0 || v.Result >= len(p.Ops[v.Def].Results) ||
+				p.Ops[v.Def].Results[v.Result].Value != i {
+				return fmt.Errorf("%s: not bound by result %d of op %d", what, v.Result, v.Def)
+			}
+			bound[i] = true
+		}
+		if !bound[i] {
+			return fmt.Errorf("%s: not bound by the pattern", what)
+		}
+		if t := v.Type; t != nil {
+			if err := validateType(p, t, what); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func validateType(p *rule.Pattern, t *rule.TypePattern, what string) error {
+	hole := func(h int, k rule.HoleKind) error {
+		if h < 0 || h >= len(p.Holes) || p.Holes[h].Kind != k {
+			return fmt.Errorf("%s: type pattern: bad hole %d", what, h)
+		}
+		return nil
+	}
+	switch {
+	case t.Exact != nil:
+	case t.Tensor != nil:
+		rest := 0
+		for _, d := range t.Tensor.Dims {
+			switch d.Kind {
+			case rule.DimHole:
+				if err := hole(d.Hole, rule.HoleDim); err != nil {
+					return err
+				}
+			case rule.DimRest:
+				rest++
+			}
+		}
+		if rest > 1 {
+			return fmt.Errorf("%s: type pattern: more than one *", what)
+		}
+		if !t.Tensor.AnyDType && t.Tensor.DTypeHole >= 0 {
+			if err := hole(t.Tensor.DTypeHole, rule.HoleDType); err != nil {
+				return err
+			}
+		}
+	case t.Hole >= 0:
+		return hole(t.Hole, rule.HoleType)
+	}
+	return nil
+}
