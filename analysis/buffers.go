@@ -7,20 +7,22 @@ import "github.com/pirdrr/drr/ir"
 // traits and maps; ops without a schema are assumed to write and alias all their operands.
 
 // batchNormFamily are the ops whose inplace or view maps on mean and variance mean "updated in training": they
-// write those buffers only when neither is_test nor use_global_stats is set (Paddle's batch_norm kernels then
-// read the running statistics and leave them alone).
+// write those buffers only when BatchNormTraining holds (otherwise Paddle's kernels read the running statistics
+// and leave them alone).
 var batchNormFamily = map[string]bool{
 	"pd_op.batch_norm": true, "pd_op.batch_norm_": true, "pd_op.sync_batch_norm_": true,
 	"pd_op.fused_batch_norm_act": true, "pd_op.fused_batch_norm_act_": true,
 	"pd_op.fused_bn_add_activation": true, "pd_op.fused_bn_add_activation_": true,
 }
 
-// BatchNormTraining reports whether a batch-norm-family op updates its running statistics: neither is_test nor
-// use_global_stats is true.
+// BatchNormTraining reports whether a batch-norm-family op normalizes with the batch's own statistics and updates
+// its running statistics, as Paddle's kernels decide it: global statistics are used when use_global_stats is set,
+// or when is_test is set and trainable_statistics is not.
 func BatchNormTraining(op *ir.Op) bool {
 	isTest, _ := ir.AsBool(op.AttrOrDefault("is_test"))
 	global, _ := ir.AsBool(op.AttrOrDefault("use_global_stats"))
-	return !isTest && !global
+	trainable, _ := ir.AsBool(op.AttrOrDefault("trainable_statistics"))
+	return !(global || isTest && !trainable)
 }
 
 // HasValueSemantics reports whether op neither writes nor exposes aliases of its operands' buffers in a way that

@@ -423,3 +423,32 @@ func (c *cycleDetector) record(r *rule.Rule, created []*ir.Op) []string {
 	}
 	return names
 }
+
+// LabelFilter returns an Options.Enabled filter: a rule is disabled if it has a label in disable, unless it also
+// has one in enable (or its name is in enable). nil means every rule is enabled.
+func LabelFilter(enable, disable []string) func(*rule.Rule) bool {
+	if len(disable) == 0 {
+		return nil
+	}
+	off := map[string]bool{}
+	for _, l := range disable {
+		off[l] = true
+	}
+	on := map[string]bool{}
+	for _, l := range enable {
+		on[l] = true
+	}
+	return func(r *rule.Rule) bool {
+		if on[r.Name] {
+			return true
+		}
+		disabled := off[r.Name]
+		for _, l := range r.Labels {
+			if on[l] {
+				return true
+			}
+			disabled = disabled || off[l]
+		}
+		return !disabled
+	}
+}

@@ -2,11 +2,13 @@ package rewriter
 
 import (
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/pirdrr/drr/analysis"
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/matcher"
 )
 
 // Pass is one step of a pipeline: a rule set applied by the greedy driver, or a pass written in Go.
@@ -62,8 +64,13 @@ type MatcherFactory func(set *rule.Set, oracle Oracle) (MatchFunc, error)
 type RulePass struct {
 	PassName string
 	Set      *rule.Set
-	// Compile builds the matcher; it is called once per Run.
+	// Compile, if set, builds the matcher for each Run; by default the pass compiles the set into the matcher's
+	// automaton once and uses it for every program.
 	Compile MatcherFactory
+
+	once    sync.Once
+	auto    *matcher.Automaton
+	autoErr error
 }
 
 // Name returns the pass name.
@@ -77,9 +84,20 @@ func (rp *RulePass) Run(p *ir.Program, env *Env) (*PassResult, error) {
 	}
 	p.CollectParams()
 	oracle := &programOracle{Oracle: analysis.Oracle{Program: p}, reg: reg}
-	match, err := rp.Compile(rp.Set, oracle)
-	if err != nil {
-		return nil, err
+	var match MatchFunc
+	if rp.Compile != nil {
+		m, err := rp.Compile(rp.Set, oracle)
+		if err != nil {
+			return nil, err
+		}
+		match = m
+	} else {
+		a, err := rp.automaton()
+		if err != nil {
+			return nil, err
+		}
+		m := a.NewMatcher()
+		match = func(dst []*rule.Match, op *ir.Op) []*rule.Match { return m.MatchInto(dst, op, oracle) }
 	}
 	d := NewDriver(p, rp.Set, match, reg.Rewrites(), oracle, env.Options)
 	for _, l := range env.Listeners {
@@ -125,4 +143,15 @@ func (gp *GoPass) Run(p *ir.Program, env *Env) (*PassResult, error) {
 	rw := ir.NewRewriter(p.Ctx, ir.Listeners(env.Listeners))
 	n, err := gp.Fn(p, rw)
 	return &PassResult{Pass: gp.PassName, Changes: n}, err
+}
+
+// NewRulePass returns a pass applying set with the matcher's automaton, compiled once on first use.
+func NewRulePass(name string, set *rule.Set) *RulePass {
+	return &RulePass{PassName: name, Set: set}
+}
+
+// automaton returns the pass's compiled automaton.
+func (rp *RulePass) automaton() (*matcher.Automaton, error) {
+	rp.once.Do(func() { rp.auto, rp.autoErr = matcher.Compile(rp.Set, matcher.Options{}) })
+	return rp.auto, rp.autoErr
 }

@@ -1,0 +1,222 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/pirdrr/drr/ir"
+)
+
+// Exit codes, as Go tools use them.
+const (
+	exitOK       = 0 // success
+	exitFailure  = 1 // failures or findings (errors in a program or a rule file, failed tests, …)
+	exitUsage    = 2 // bad command line
+	exitInternal = 3 // a bug in drrc (a recovered panic)
+)
+
+// CLI is one invocation of drrc: its output streams, so that commands run the same in tests.
+type CLI struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// IsTerminal reports whether Stderr is a terminal (progress lines are drawn only then).
+	IsTerminal bool
+}
+
+// command is one subcommand of drrc.
+type command struct {
+	name    string
+	usage   string // the synopsis after "drrc "
+	summary string // one line for the command list
+	help    string // the long help: what it does, flags are appended, then examples
+	// setup declares the command's flags and returns the function that runs it with them.
+	setup func(fs *flag.FlagSet) func(c *CLI, args []string) int
+}
+
+var commands []*command
+
+func register(cmd *command) { commands = append(commands, cmd) }
+
+func lookup(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// Run runs drrc with the given arguments (without the program name) and returns the exit code.
+func (c *CLI) Run(args []string) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(c.Stderr, "drrc: internal error: %v\nPlease report this with the command line and input files.\n", r)
+			code = exitInternal
+		}
+	}()
+	if len(args) == 0 {
+		return runDefault(c)
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		if len(args) > 1 && args[0] == "help" {
+			return c.help(args[1])
+		}
+		c.usage(c.Stdout)
+		return exitOK
+	}
+	cmd := lookup(args[0])
+	if cmd == nil {
+		fmt.Fprintf(c.Stderr, "drrc: unknown command %q\n", args[0])
+		c.usage(c.Stderr)
+		return exitUsage
+	}
+	fs := flag.NewFlagSet("drrc "+cmd.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	run := cmd.setup(fs)
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(c.Stdout, helpText(cmd))
+			return exitOK
+		}
+		fmt.Fprintf(c.Stderr, "drrc %s: %v\nusage: drrc %s\nRun 'drrc help %s' for details.\n", cmd.name, err, cmd.usage, cmd.name)
+		return exitUsage
+	}
+	return run(c, fs.Args())
+}
+
+func (c *CLI) usage(w io.Writer) {
+	fmt.Fprint(w, usageText())
+}
+
+// usageText is the top-level help.
+func usageText() string {
+	var b strings.Builder
+	b.WriteString("drrc applies declarative rewrite rules (.drr files) to Paddle PIR programs.\n\nUsage:\n\n")
+	b.WriteString("\tdrrc                  run the default inference pipeline on the embedded sample model\n")
+	b.WriteString("\tdrrc <command> [flags] [arguments]\n\nThe commands are:\n\n")
+	cmds := append([]*command(nil), commands...)
+	sort.Slice(cmds, func(i, j int) bool { return cmds[i].name < cmds[j].name })
+	for _, cmd := range cmds {
+		fmt.Fprintf(&b, "\t%-10s %s\n", cmd.name, cmd.summary)
+	}
+	b.WriteString("\nUse \"drrc help <command>\" for more information about a command.\n")
+	b.WriteString("Exit status: 0 success, 1 failures or findings, 2 usage errors.\n")
+	return b.String()
+}
+
+func (c *CLI) help(name string) int {
+	cmd := lookup(name)
+	if cmd == nil {
+		fmt.Fprintf(c.Stderr, "drrc help: unknown command %q\n", name)
+		return exitUsage
+	}
+	fmt.Fprint(c.Stdout, helpText(cmd))
+	return exitOK
+}
+
+// helpText renders a command's help: synopsis, description, flags.
+func helpText(cmd *command) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "usage: drrc %s\n\n", cmd.usage)
+	desc, examples, _ := strings.Cut(strings.TrimSpace(cmd.help), "\nExamples:\n")
+	b.WriteString(strings.TrimSpace(desc))
+	b.WriteString("\n")
+	fs := flag.NewFlagSet(cmd.name, flag.ContinueOnError)
+	cmd.setup(fs)
+	var flags []string
+	fs.VisitAll(func(f *flag.Flag) {
+		name, usage := flag.UnquoteUsage(f)
+		line := "  -" + f.Name
+		if name != "" {
+			line += " " + name
+		}
+		line += "\n    \t" + strings.ReplaceAll(usage, "\n", "\n    \t")
+		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" && f.DefValue != "[]" {
+			line += fmt.Sprintf(" (default %s)", f.DefValue)
+		}
+		flags = append(flags, line)
+	})
+	if len(flags) > 0 {
+		b.WriteString("\nFlags:\n")
+		for _, l := range flags {
+			b.WriteString(l)
+			b.WriteString("\n")
+		}
+	}
+	if examples != "" {
+		b.WriteString("\nExamples:\n")
+		b.WriteString(examples)
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// listFlag is a repeatable string flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
+
+// contextFlags are the flags that decide the op catalogs a command works with.
+type contextFlags struct {
+	unregistered bool
+	dialects     listFlag
+}
+
+func (cf *contextFlags) register(fs *flag.FlagSet) {
+	fs.BoolVar(&cf.unregistered, "unregistered", false, "load no op catalog: every op is unregistered (as MLIR's --allow-unregistered-dialect)")
+	fs.Var(&cf.dialects, "dialect", "load an extra dialect catalog `file` (repeatable)")
+}
+
+// context builds the Context the flags ask for.
+func (cf *contextFlags) context() (*ir.Context, error) {
+	ctx := ir.NewContext()
+	if !cf.unregistered {
+		if err := ctx.LoadDefaultDialects(); err != nil {
+			return nil, err
+		}
+	}
+	for _, d := range cf.dialects {
+		src, err := os.ReadFile(d)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := ctx.LoadCatalog(d, src); err != nil {
+			return nil, err
+		}
+	}
+	return ctx, nil
+}
+
+// errorf prints an error of a command and returns exitFailure.
+func (c *CLI) errorf(cmd, format string, args ...any) int {
+	fmt.Fprintf(c.Stderr, "drrc %s: %s\n", cmd, fmt.Sprintf(format, args...))
+	return exitFailure
+}
+
+// usageErrorf prints a usage error of a command and returns exitUsage.
+func (c *CLI) usageErrorf(cmd, format string, args ...any) int {
+	u := lookup(cmd)
+	fmt.Fprintf(c.Stderr, "drrc %s: %s\n", cmd, fmt.Sprintf(format, args...))
+	if u != nil {
+		fmt.Fprintf(c.Stderr, "usage: drrc %s\nRun 'drrc help %s' for details.\n", u.usage, cmd)
+	}
+	return exitUsage
+}
+
+func main() {
+	c := &CLI{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, IsTerminal: isTerminal(os.Stderr)}
+	os.Exit(c.Run(os.Args[1:]))
+}
+
+// isTerminal reports whether f is a character device (a terminal), without extra dependencies.
+func isTerminal(f *os.File) bool {
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}

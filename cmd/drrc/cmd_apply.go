@@ -1,0 +1,495 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/pirdrr/drr/drr"
+	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/ir/pirfile"
+	"github.com/pirdrr/drr/rewriter"
+	"github.com/pirdrr/drr/rules"
+)
+
+func init() {
+	register(&command{
+		name:    "apply",
+		usage:   "apply [flags] PROGRAM... | DIR",
+		summary: "apply rules and passes to programs",
+		help: `
+Apply reads programs (.pir or .json), runs passes on them and writes the results in the input's format (or
+-format). Passes are the rule files given with -rules (the pass "rules"), registered rule sets and Go passes
+(-set, -passes), and pipelines; with neither, the default inference pipeline runs:
+
+  inplace → value_semantics.wrap → value_semantics → conv_bn_relu → cleanup → reinplace
+
+Each rule set is applied by a greedy worklist driver until nothing matches. Statistics go to standard error
+(-stats json for machines); -timing adds the parse / rewrite / print split.
+
+One program is written to -o (standard output by default). With several programs or a directory, -o names an
+output directory (required) and the programs run in parallel (-j); a summary table follows. Outputs are written
+atomically, and nothing is written for a program whose passes fail.
+
+Debugging: -trace prints every rewrite (rule, op, position); -verify-each runs the verifier after every rewrite
+and names the rule that broke the program; -shuffle SEED visits ops in a random order to expose rule sets whose
+result depends on the order; a rule set that rewrites back and forth is stopped and its rules named.
+
+Examples:
+  drrc apply inference.json -o fused.json
+  drrc apply -rules my_fusion.drr model.pir
+  drrc apply -set conv_bn_relu -stats json model.pir -o out.pir
+  drrc apply -passes inplace,conv_bn_relu,dce -trace model.pir
+  drrc apply -j 4 models/ -o fused/
+  drrc apply -unregistered -rules testdata/bench/mlir_equivalent.drr w1000.pir -o out.pir`,
+		setup: func(fs *flag.FlagSet) func(*CLI, []string) int {
+			a := &applyFlags{}
+			a.register(fs)
+			return a.run
+		},
+	})
+}
+
+type applyFlags struct {
+	cf            contextFlags
+	rules, sets   listFlag
+	passes        string
+	out, format   string
+	trace, verify bool
+	shuffle       int64
+	bottomUp      bool
+	maxIter       int
+	maxRewrites   int
+	noDCE         bool
+	enable        listFlag
+	disable       listFlag
+	stats         string
+	timing        bool
+	jobs          int
+	untagged      bool
+}
+
+func (a *applyFlags) register(fs *flag.FlagSet) {
+	a.cf.register(fs)
+	fs.Var(&a.rules, "rules", "apply the rules of `file.drr` (repeatable; the pass is named \"rules\")")
+	fs.Var(&a.sets, "set", "run the registered rule set or pass `name` (repeatable)")
+	fs.StringVar(&a.passes, "passes", "", "run these passes and pipelines in order, comma-separated (\"rules\" is the -rules files)")
+	fs.StringVar(&a.out, "o", "", "write the result to `file` (a directory for several programs)")
+	fs.StringVar(&a.format, "format", "", "output format `pir|json` (default: the input's)")
+	fs.BoolVar(&a.untagged, "untagged", false, "print PIR text attributes in the newer untagged syntax")
+	fs.BoolVar(&a.trace, "trace", false, "print every rewrite: rule, op and position")
+	fs.BoolVar(&a.verify, "verify-each", false, "verify the program after every rewrite and name the rule that broke it")
+	fs.Int64Var(&a.shuffle, "shuffle", -1, "visit ops in a random order drawn from `seed` (to expose order dependence)")
+	fs.BoolVar(&a.bottomUp, "bottom-up", false, "visit users before producers (default: top-down)")
+	fs.IntVar(&a.maxIter, "max-iterations", 0, "stop a rule pass after `n` sweeps over the program (default 10)")
+	fs.IntVar(&a.maxRewrites, "max-rewrites", 0, "stop a rule pass after `n` rewrites (default 20 per op + 10000)")
+	fs.BoolVar(&a.noDCE, "no-dce", false, "keep ops that become dead")
+	fs.Var(&a.disable, "disable", "do not apply rules with this `label` or name (repeatable)")
+	fs.Var(&a.enable, "enable", "apply rules with this `label` or name even if -disable names another of their labels (repeatable)")
+	fs.StringVar(&a.stats, "stats", "text", "statistics on standard error: `text|json|none`")
+	fs.BoolVar(&a.timing, "timing", false, "report the parse / rewrite / print times")
+	fs.IntVar(&a.jobs, "j", 0, "programs processed in parallel (default: the number of CPUs)")
+}
+
+// applyJob is one program to process.
+type applyJob struct {
+	in, out string
+	res     *applyResult
+}
+
+// applyResult is what processing one program produced.
+type applyResult struct {
+	Input    string                 `json:"input"`
+	Output   string                 `json:"output,omitempty"`
+	OpsIn    int                    `json:"ops_in"`
+	OpsOut   int                    `json:"ops_out"`
+	Passes   []*rewriter.PassResult `json:"-"`
+	Stats    []passStats            `json:"passes"`
+	Error    string                 `json:"error,omitempty"`
+	Parse    time.Duration          `json:"parse_ns"`
+	Rewrite  time.Duration          `json:"rewrite_ns"`
+	Print    time.Duration          `json:"print_ns"`
+	trace    []string
+	warnings []string
+}
+
+// passStats is the JSON form of a pass result.
+type passStats struct {
+	Pass       string      `json:"pass"`
+	Converged  bool        `json:"converged,omitempty"`
+	StopReason string      `json:"stop_reason,omitempty"`
+	Iterations int         `json:"iterations,omitempty"`
+	Rewrites   int         `json:"rewrites"`
+	Erased     int         `json:"dead_ops_erased"`
+	Changes    int         `json:"changes,omitempty"`
+	Rules      []ruleStats `json:"rules,omitempty"`
+	Duration   int64       `json:"duration_ns"`
+}
+
+type ruleStats struct {
+	Rule    string `json:"rule"`
+	Tried   int    `json:"tried"`
+	Matched int    `json:"matched"`
+	Applied int    `json:"applied"`
+	Failed  int    `json:"failed,omitempty"`
+	TimeNS  int64  `json:"time_ns"`
+}
+
+func (a *applyFlags) run(c *CLI, args []string) int {
+	if len(args) == 0 {
+		return c.usageErrorf("apply", "no program to apply passes to")
+	}
+	if a.stats != "text" && a.stats != "json" && a.stats != "none" {
+		return c.usageErrorf("apply", "-stats must be text, json or none")
+	}
+	var outFormat *pirfile.Format
+	if a.format != "" {
+		f, err := pirfile.ParseFormat(a.format)
+		if err != nil {
+			return c.usageErrorf("apply", "%v", err)
+		}
+		outFormat = &f
+	}
+	jobs, err := a.jobsFor(args)
+	if err != nil {
+		return c.usageErrorf("apply", "%v", err)
+	}
+	ctx, err := a.cf.context()
+	if err != nil {
+		return c.errorf("apply", "%v", err)
+	}
+	reg := rewriter.NewRegistry()
+	if err := rules.Register(reg); err != nil {
+		return c.errorf("apply", "%v", err)
+	}
+	pipeline, ok := a.pipeline(c, ctx, reg)
+	if !ok {
+		return exitFailure
+	}
+	opts := rewriter.Options{
+		MaxIterations: a.maxIter, MaxRewrites: a.maxRewrites, BottomUp: a.bottomUp, VerifyEach: a.verify, NoDCE: a.noDCE,
+		Enabled: rewriter.LabelFilter(a.enable, a.disable),
+	}
+	if a.shuffle >= 0 {
+		opts.Shuffle, opts.Seed = true, uint64(a.shuffle)
+	}
+	process := func(j *applyJob) {
+		j.res = a.process(ctx, reg, pipeline, opts, j, outFormat)
+	}
+	if len(jobs) == 1 {
+		process(jobs[0])
+	} else {
+		runParallel(c, jobs, a.jobs, process)
+	}
+	failed := false
+	for _, j := range jobs {
+		r := j.res
+		for _, w := range r.warnings {
+			fmt.Fprintln(c.Stderr, w)
+		}
+		for _, t := range r.trace {
+			fmt.Fprintln(c.Stderr, t)
+		}
+		if r.Error != "" {
+			failed = true
+			fmt.Fprintln(c.Stderr, r.Error)
+		}
+	}
+	switch a.stats {
+	case "json":
+		var list []*applyResult
+		for _, j := range jobs {
+			list = append(list, j.res)
+		}
+		enc := json.NewEncoder(c.Stderr)
+		enc.SetIndent("", "  ")
+		if len(list) == 1 {
+			enc.Encode(list[0])
+		} else {
+			enc.Encode(list)
+		}
+	case "text":
+		for _, j := range jobs {
+			a.printStats(c.Stderr, j.res, len(jobs) > 1)
+		}
+		if len(jobs) > 1 {
+			printSummary(c.Stderr, jobs)
+		}
+	}
+	if failed {
+		return exitFailure
+	}
+	return exitOK
+}
+
+// jobsFor expands the arguments (files and directories) into jobs with their output paths.
+func (a *applyFlags) jobsFor(args []string) ([]*applyJob, error) {
+	var inputs []string
+	dirInput := ""
+	for _, arg := range args {
+		info, err := os.Stat(arg)
+		if err == nil && info.IsDir() {
+			dirInput = arg
+			files := append(walkFiles(arg, ".json"), walkFiles(arg, ".pir")...)
+			sort.Strings(files)
+			if len(files) == 0 {
+				return nil, fmt.Errorf("no .pir or .json programs under %s", arg)
+			}
+			inputs = append(inputs, files...)
+			continue
+		}
+		inputs = append(inputs, arg)
+	}
+	if len(inputs) == 1 && dirInput == "" {
+		out := a.out
+		if out == "" {
+			out = "-"
+		}
+		return []*applyJob{{in: inputs[0], out: out}}, nil
+	}
+	if a.out == "" {
+		return nil, fmt.Errorf("several programs need -o DIR for the results")
+	}
+	var jobs []*applyJob
+	for _, in := range inputs {
+		rel := filepath.Base(in)
+		if dirInput != "" {
+			if r, err := filepath.Rel(dirInput, in); err == nil && !strings.HasPrefix(r, "..") {
+				rel = r
+			}
+		}
+		jobs = append(jobs, &applyJob{in: in, out: filepath.Join(a.out, rel)})
+	}
+	return jobs, nil
+}
+
+// pipeline builds the passes the flags ask for.
+func (a *applyFlags) pipeline(c *CLI, ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pipeline, bool) {
+	var rulePass rewriter.Pass
+	if len(a.rules) > 0 {
+		set, diags := drr.Load(ctx, drr.LoadOptions{CheckOptions: drr.CheckOptions{Unregistered: a.cf.unregistered, Natives: reg.HasNative}}, a.rules...)
+		c.printRuleDiags(diags, true)
+		if diags.HasErrors() {
+			return nil, false
+		}
+		rulePass = rewriter.NewRulePass("rules", set)
+	}
+	var names []string
+	if a.passes != "" {
+		for _, n := range strings.Split(a.passes, ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				names = append(names, n)
+			}
+		}
+	}
+	names = append(names, a.sets...)
+	if len(names) == 0 {
+		if rulePass != nil {
+			names = []string{"rules"}
+		} else {
+			names = []string{"inference"}
+		}
+	}
+	var pl rewriter.Pipeline
+	for _, n := range names {
+		if n == "rules" {
+			if rulePass == nil {
+				c.errorf("apply", "-passes names \"rules\" but no -rules file is given")
+				return nil, false
+			}
+			pl = append(pl, rulePass)
+			continue
+		}
+		p, err := reg.Pipeline(ctx, n)
+		if err != nil {
+			c.errorf("apply", "%v", err)
+			return nil, false
+		}
+		pl = append(pl, p...)
+	}
+	if rulePass != nil && !containsPass(pl, rulePass) {
+		// -rules with -set/-passes that do not mention "rules": the rules run first.
+		pl = append(rewriter.Pipeline{rulePass}, pl...)
+	}
+	return pl, true
+}
+
+func containsPass(pl rewriter.Pipeline, p rewriter.Pass) bool {
+	for _, x := range pl {
+		if x == p {
+			return true
+		}
+	}
+	return false
+}
+
+// process runs the pipeline on one program.
+func (a *applyFlags) process(ctx *ir.Context, reg *rewriter.Registry, pl rewriter.Pipeline, opts rewriter.Options, j *applyJob, outFormat *pirfile.Format) *applyResult {
+	r := &applyResult{Input: j.in, Output: j.out}
+	t0 := time.Now()
+	p, warns, err := pirfile.Load(ctx, j.in)
+	r.Parse = time.Since(t0)
+	for _, w := range warns {
+		r.warnings = append(r.warnings, w.String())
+	}
+	if err != nil {
+		r.Error = err.Error()
+		return r
+	}
+	r.OpsIn = p.NumOps()
+	if a.trace {
+		opts.Trace = func(e rewriter.TraceEvent) { r.trace = append(r.trace, e.String()) }
+	}
+	t1 := time.Now()
+	results, err := pl.Run(p, &rewriter.Env{Registry: reg, Options: opts})
+	r.Rewrite = time.Since(t1)
+	r.Passes = results
+	for _, pr := range results {
+		r.Stats = append(r.Stats, toPassStats(pr))
+	}
+	r.OpsOut = p.NumOps()
+	if err != nil {
+		r.Error = fmt.Sprintf("%s: %v", j.in, err)
+		return r
+	}
+	f := pirfile.FormatOf(j.in)
+	if j.in == "-" {
+		f = pirfile.Text
+	}
+	if outFormat != nil {
+		f = *outFormat
+	}
+	t2 := time.Now()
+	data, err := pirfile.Marshal(p, f, pirfile.Options{Untagged: a.untagged})
+	if err == nil {
+		if dir := filepath.Dir(j.out); j.out != "-" && dir != "." {
+			err = os.MkdirAll(dir, 0o755)
+		}
+		if err == nil {
+			err = pirfile.WriteFile(j.out, data)
+		}
+	}
+	r.Print = time.Since(t2)
+	if err != nil {
+		r.Error = fmt.Sprintf("%s: %v", j.out, err)
+	}
+	return r
+}
+
+func toPassStats(pr *rewriter.PassResult) passStats {
+	ps := passStats{Pass: pr.Pass, Changes: pr.Changes, Duration: pr.Duration.Nanoseconds()}
+	if st := pr.Stats; st != nil {
+		ps.Converged, ps.StopReason, ps.Iterations, ps.Rewrites, ps.Erased = st.Converged, st.StopReason, st.Iterations, st.Rewrites, st.Erased
+		for _, rs := range st.Rules {
+			ps.Rules = append(ps.Rules, ruleStats{Rule: rs.Name, Tried: rs.Tried, Matched: rs.Matched, Applied: rs.Applied,
+				Failed: rs.Failed, TimeNS: rs.Time.Nanoseconds()})
+		}
+	}
+	return ps
+}
+
+func (a *applyFlags) printStats(w io.Writer, r *applyResult, withName bool) {
+	if withName {
+		fmt.Fprintf(w, "%s:\n", r.Input)
+	}
+	for _, pr := range r.Passes {
+		if st := pr.Stats; st != nil {
+			fmt.Fprintf(w, "  %-22s %s, %d rewrites, %d dead ops erased, %s\n", pr.Pass, st.StopReason, st.Rewrites, st.Erased, round(pr.Duration))
+			for _, rs := range st.Rules {
+				if rs.Applied == 0 && rs.Failed == 0 {
+					continue
+				}
+				fmt.Fprintf(w, "      %-30s applied %d of %d matched (%d tried)", rs.Name, rs.Applied, rs.Matched, rs.Tried)
+				if rs.Failed > 0 {
+					fmt.Fprintf(w, ", %d failed", rs.Failed)
+				}
+				fmt.Fprintln(w)
+			}
+		} else {
+			fmt.Fprintf(w, "  %-22s %d changes, %s\n", pr.Pass, pr.Changes, round(pr.Duration))
+		}
+	}
+	fmt.Fprintf(w, "  ops: %d → %d\n", r.OpsIn, r.OpsOut)
+	if a.timing {
+		fmt.Fprintf(w, "  timing: parse %s, rewrite %s, print %s\n", round(r.Parse), round(r.Rewrite), round(r.Print))
+	}
+}
+
+func round(d time.Duration) time.Duration {
+	switch {
+	case d > time.Second:
+		return d.Round(time.Millisecond)
+	case d > time.Millisecond:
+		return d.Round(10 * time.Microsecond)
+	}
+	return d.Round(time.Microsecond)
+}
+
+// printSummary prints one line per program of a batch.
+func printSummary(w io.Writer, jobs []*applyJob) {
+	fmt.Fprintf(w, "\n%-40s %8s %8s %9s %10s  %s\n", "program", "ops in", "ops out", "rewrites", "time", "status")
+	ok := 0
+	for _, j := range jobs {
+		r := j.res
+		n := 0
+		for _, s := range r.Stats {
+			n += s.Rewrites
+		}
+		status := "ok"
+		if r.Error != "" {
+			status = "FAILED"
+		} else {
+			ok++
+		}
+		fmt.Fprintf(w, "%-40s %8d %8d %9d %10s  %s\n", trimLeft(r.Input, 40), r.OpsIn, r.OpsOut, n, round(r.Parse+r.Rewrite+r.Print), status)
+	}
+	fmt.Fprintf(w, "%d of %d programs ok\n", ok, len(jobs))
+}
+
+func trimLeft(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "…" + s[len(s)-n+1:]
+}
+
+// runParallel processes jobs on n workers, drawing a progress line when standard error is a terminal.
+func runParallel(c *CLI, jobs []*applyJob, n int, process func(*applyJob)) {
+	if n <= 0 {
+		n = numCPU()
+	}
+	var mu sync.Mutex
+	done := 0
+	next := make(chan *applyJob)
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range next {
+				process(j)
+				mu.Lock()
+				done++
+				if c.IsTerminal {
+					fmt.Fprintf(c.Stderr, "\r\033[K[%d/%d] %s", done, len(jobs), j.in)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, j := range jobs {
+		next <- j
+	}
+	close(next)
+	wg.Wait()
+	if c.IsTerminal {
+		fmt.Fprint(c.Stderr, "\r\033[K")
+	}
+}

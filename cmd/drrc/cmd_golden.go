@@ -1,0 +1,88 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"regexp"
+
+	"github.com/pirdrr/drr/drrtest"
+)
+
+func init() {
+	register(&command{
+		name:    "test",
+		usage:   "test [-update] [-run REGEXP] [-v] PATH...",
+		summary: "run golden rewrite tests (txtar archives)",
+		help: `
+Test runs golden rewrite tests: txtar archives that hold rule files (.drr), an input program (input.pir or
+input.json), optionally the passes to run (-- passes --) and drrc apply flags (-- options --), and the expected
+result: the output program (output.pir / output.json), statistics (-- stats --) or diagnostics (-- errors --). A PATH
+is an archive or a directory searched recursively for *.txtar. Every rewrite is verified (verify-each).
+
+Failures print a unified diff of the expected and the produced section; -update rewrites the expected sections
+instead. The same archives run under go test with package drrtest (drrtest.Run).
+
+An archive:
+
+  My rule fuses relu into the conv.
+  -- rules.drr --
+  rule conv_relu { … }
+  -- input.pir --
+  { … }
+  -- output.pir --
+  { … }
+
+Examples:
+  drrc test rules/testdata
+  drrc test -run conv_bn -v rules/testdata
+  drrc test -update my_rule.txtar`,
+		setup: func(fs *flag.FlagSet) func(*CLI, []string) int {
+			update := fs.Bool("update", false, "rewrite the expected sections with what the run produced")
+			run := fs.String("run", "", "run only the archives whose name matches `regexp`")
+			verbose := fs.Bool("v", false, "list every archive, not only failures")
+			return func(c *CLI, args []string) int {
+				if len(args) == 0 {
+					return c.usageErrorf("test", "no archives to run")
+				}
+				opts := drrtest.Options{Update: *update}
+				if *run != "" {
+					re, err := regexp.Compile(*run)
+					if err != nil {
+						return c.usageErrorf("test", "-run: %v", err)
+					}
+					opts.Run = re
+				}
+				var total, failed, updated int
+				for _, path := range args {
+					results, err := drrtest.RunPath(path, opts)
+					if err != nil {
+						return c.errorf("test", "%v", err)
+					}
+					for _, r := range results {
+						total++
+						switch {
+						case r.Updated:
+							updated++
+							fmt.Fprintf(c.Stdout, "UPDATED %s\n", r.Path)
+						case r.OK():
+							if *verbose {
+								fmt.Fprintf(c.Stdout, "ok      %s\n", r.Path)
+							}
+						default:
+							failed++
+							fmt.Fprintf(c.Stdout, "FAIL    %s\n", r.Path)
+							for _, f := range r.Failures {
+								fmt.Fprintf(c.Stdout, "%s\n", f)
+							}
+						}
+					}
+				}
+				fmt.Fprintf(c.Stdout, "%d archives: %d passed, %d failed, %d updated\n", total, total-failed-updated, failed, updated)
+				if failed > 0 {
+					return exitFailure
+				}
+				return exitOK
+			}
+		},
+	})
+}

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/pirdrr/drr/internal/sample"
+	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/ir/pirtext"
+	"github.com/pirdrr/drr/rewriter"
+	"github.com/pirdrr/drr/rules"
+)
+
+// runDefault is drrc without arguments: the default inference pipeline on the embedded sample model. The result is
+// printed as PIR text on standard output, the statistics on standard error.
+func runDefault(c *CLI) int {
+	ctx, err := ir.NewDefaultContext()
+	if err != nil {
+		return c.errorf("", "%v", err)
+	}
+	p, err := sample.Load(ctx)
+	if err != nil {
+		return c.errorf("", "%v", err)
+	}
+	before := opStats(p)
+	reg := rewriter.NewRegistry()
+	if err := rules.Register(reg); err != nil {
+		return c.errorf("", "%v", err)
+	}
+	pl, err := reg.Pipeline(ctx, "inference")
+	if err != nil {
+		return c.errorf("", "%v", err)
+	}
+	results, err := pl.Run(p, &rewriter.Env{Registry: reg, Options: rewriter.Options{VerifyEach: true}})
+	if err != nil {
+		return c.errorf("", "%v", err)
+	}
+	if errs := ir.Verify(p).Errors(); len(errs) > 0 {
+		fmt.Fprintln(c.Stderr, errs.Error())
+		return exitFailure
+	}
+	c.Stdout.Write(pirtext.Print(p, pirtext.WriteOptions{}))
+	fmt.Fprintf(c.Stderr, "drrc: the inference pipeline on the sample model %s (run 'drrc help' for the commands)\n", sample.Name)
+	a := &applyFlags{}
+	a.printStats(c.Stderr, &applyResult{Passes: results, OpsIn: count(before), OpsOut: p.NumOps()}, false)
+	printOpDiff(c.Stderr, before, opStats(p))
+	return exitOK
+}
+
+func count(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}

@@ -1,0 +1,431 @@
+// Package drrtest runs golden rewrite tests: txtar archives that hold rule files, an input program, the passes to
+// run and the expected output — the tests rule authors keep next to their rules. drrc test runs the same archives
+// from the command line; Run runs them under go test.
+//
+// An archive:
+//
+//	Optional description (the archive's comment).
+//	-- rules.drr --        rule files (any number of .drr files; they may import each other)
+//	-- input.pir --        the input program (input.json for PIR JSON)
+//	-- passes --           optional: passes and pipelines to run, one per line or comma-separated; "rules" names
+//	                       the archive's own rules; the default is "rules"
+//	-- options --          optional: drrc apply flags: -unregistered -bottom-up -no-dce -verify-each=false
+//	                       -max-iterations N -max-rewrites N -shuffle SEED -disable LABEL -enable LABEL
+//	-- output.pir --       the expected program after the passes (output.json for PIR JSON)
+//	-- stats --            optional: the expected statistics (rewrites per rule, stop reasons)
+//	-- errors --           instead of an output: the expected diagnostics (rule check errors, a failed pipeline)
+//
+// Each run verifies the program after every rewrite (-verify-each is on unless the options turn it off). With
+// Options.Update the expected sections are rewritten from what the run produced.
+package drrtest
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/pirdrr/drr/drr"
+	"github.com/pirdrr/drr/internal/textdiff"
+	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/ir/pirfile"
+	"github.com/pirdrr/drr/rewriter"
+	"github.com/pirdrr/drr/rules"
+)
+
+// Options configure a run.
+type Options struct {
+	// Update rewrites the expected sections of failing archives with what the run produced.
+	Update bool
+	// Run, if set, selects the archives whose name (path relative to the directory given, without .txtar) it
+	// matches.
+	Run *regexp.Regexp
+	// Registry provides passes and natives beyond the shipped ones (the shipped sets are always registered).
+	Registry func(*rewriter.Registry) error
+}
+
+// Result is the outcome of one archive.
+type Result struct {
+	Name string
+	Path string
+	// Failures lists what differed: one entry per section, with a unified diff or a message.
+	Failures []string
+	// Updated is set when the archive was rewritten.
+	Updated bool
+}
+
+// OK reports whether the archive passed.
+func (r *Result) OK() bool { return len(r.Failures) == 0 }
+
+// Files returns the archives under path (a .txtar file, or a directory searched recursively), sorted.
+func Files(path string) ([]string, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !info.IsDir() {
+		return []string{path}, nil
+	}
+	var out []string
+	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".txtar") {
+			out = append(out, p)
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out, err
+}
+
+// RunPath runs every archive under path.
+func RunPath(path string, opts Options) ([]*Result, error) {
+	files, err := Files(path)
+	if err != nil {
+		return nil, err
+	}
+	base := path
+	if info, err := os.Stat(path); err == nil && !info.IsDir() {
+		base = filepath.Dir(path)
+	}
+	var out []*Result
+	for _, f := range files {
+		name, _ := filepath.Rel(base, f)
+		name = strings.TrimSuffix(filepath.ToSlash(name), ".txtar")
+		if opts.Run != nil && !opts.Run.MatchString(name) {
+			continue
+		}
+		r, err := RunFile(f, opts)
+		if err != nil {
+			return out, err
+		}
+		r.Name = name
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// RunFile runs one archive. The error is for archives that cannot be read or are malformed; test failures are
+// in the Result.
+func RunFile(path string, opts Options) (*Result, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	ar := txtar.Parse(data)
+	res := &Result{Name: strings.TrimSuffix(filepath.Base(path), ".txtar"), Path: path}
+	got, err := runArchive(ar, path, opts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	changed := false
+	for _, sec := range got.sections {
+		want, ok := section(ar, sec.name)
+		if ok && normalize(want) == normalize(sec.text) {
+			continue
+		}
+		if !ok && sec.optional {
+			continue
+		}
+		if opts.Update {
+			setSection(ar, sec.name, sec.text)
+			changed = true
+			continue
+		}
+		if !ok {
+			res.Failures = append(res.Failures, fmt.Sprintf("missing section %s (run with -update); the run produced:\n%s", sec.name, sec.text))
+			continue
+		}
+		res.Failures = append(res.Failures, fmt.Sprintf("%s differs:\n%s", sec.name,
+			textdiff.Unified("want/"+sec.name, "got/"+sec.name, normalize(want), normalize(sec.text))))
+	}
+	for _, stale := range got.stale {
+		if _, ok := section(ar, stale); !ok {
+			continue
+		}
+		if opts.Update {
+			removeSection(ar, stale)
+			changed = true
+			continue
+		}
+		res.Failures = append(res.Failures, fmt.Sprintf("section %s is present, but the run produced none", stale))
+	}
+	if changed {
+		if err := pirfile.WriteFile(path, txtar.Format(ar)); err != nil {
+			return nil, err
+		}
+		res.Updated = true
+	}
+	return res, nil
+}
+
+// produced is what a run of an archive produced, section by section.
+type produced struct {
+	sections []gotSection
+	// stale names expected sections the run has nothing for (an output when there were errors, …).
+	stale []string
+}
+
+type gotSection struct {
+	name     string
+	text     string
+	optional bool // only compared when the archive has the section
+}
+
+func runArchive(ar *txtar.Archive, path string, opts Options) (*produced, error) {
+	var ruleFiles []string
+	fsys := fstest.MapFS{}
+	var input *txtar.File
+	outName := ""
+	for i := range ar.Files {
+		f := &ar.Files[i]
+		switch {
+		case strings.HasSuffix(f.Name, ".drr"):
+			ruleFiles = append(ruleFiles, f.Name)
+			fsys[f.Name] = &fstest.MapFile{Data: f.Data}
+		case f.Name == "input.pir" || f.Name == "input.json":
+			input = f
+		case f.Name == "output.pir" || f.Name == "output.json":
+			outName = f.Name
+		}
+	}
+	if input == nil {
+		return nil, errors.New("no input.pir or input.json section")
+	}
+	if outName == "" {
+		outName = "output" + filepath.Ext(input.Name)
+	}
+	cfg, err := parseOptions(ar)
+	if err != nil {
+		return nil, err
+	}
+	reg := rewriter.NewRegistry()
+	if err := rules.Register(reg); err != nil {
+		return nil, err
+	}
+	if opts.Registry != nil {
+		if err := opts.Registry(reg); err != nil {
+			return nil, err
+		}
+	}
+	ctx := ir.NewContext()
+	if !cfg.unregistered {
+		if err := ctx.LoadDefaultDialects(); err != nil {
+			return nil, err
+		}
+	}
+	errorsOut := func(msg string) *produced {
+		return &produced{sections: []gotSection{{name: "errors", text: msg}}, stale: []string{outName, "stats"}}
+	}
+	// The archive's rules.
+	var passes rewriter.Pipeline
+	if len(ruleFiles) > 0 {
+		set, diags := drr.Load(ctx, drr.LoadOptions{FS: fsys, CheckOptions: drr.CheckOptions{Unregistered: cfg.unregistered,
+			Natives: reg.HasNative}}, ruleFiles...)
+		if diags.HasErrors() {
+			return errorsOut(diags.Error() + "\n"), nil
+		}
+		cfg.ruleSet = rewriter.NewRulePass("rules", set)
+	}
+	names := cfg.passes
+	if len(names) == 0 {
+		names = []string{"rules"}
+	}
+	for _, n := range names {
+		if n == "rules" {
+			if cfg.ruleSet == nil {
+				return nil, errors.New(`passes names "rules" but the archive has no .drr file`)
+			}
+			passes = append(passes, cfg.ruleSet)
+			continue
+		}
+		pl, err := reg.Pipeline(ctx, n)
+		if err != nil {
+			return nil, err
+		}
+		passes = append(passes, pl...)
+	}
+	prog, _, err := pirfile.Parse(ctx, input.Name, input.Data, pirfile.FormatOf(input.Name))
+	if err != nil {
+		return errorsOut(err.Error() + "\n"), nil
+	}
+	results, err := passes.Run(prog, &rewriter.Env{Registry: reg, Options: cfg.driver})
+	stats := formatStats(results)
+	if err != nil {
+		p := &produced{sections: []gotSection{{name: "errors", text: err.Error() + "\n"}, {name: "stats", text: stats, optional: true}},
+			stale: []string{outName}}
+		return p, nil
+	}
+	out, err := pirfile.Marshal(prog, pirfile.FormatOf(outName), pirfile.Options{})
+	if err != nil {
+		return errorsOut(err.Error() + "\n"), nil
+	}
+	if pirfile.FormatOf(outName) == pirfile.JSON {
+		out = append(out, '\n')
+	}
+	return &produced{
+		sections: []gotSection{{name: outName, text: string(out)}, {name: "stats", text: stats, optional: true}},
+		stale:    []string{"errors"},
+	}, nil
+}
+
+// archiveConfig is what the passes and options sections say.
+type archiveConfig struct {
+	passes       []string
+	unregistered bool
+	driver       rewriter.Options
+	ruleSet      *rewriter.RulePass
+}
+
+func parseOptions(ar *txtar.Archive) (*archiveConfig, error) {
+	cfg := &archiveConfig{driver: rewriter.Options{VerifyEach: true}}
+	if s, ok := section(ar, "passes"); ok {
+		for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == '\n' || r == ' ' || r == '\t' }) {
+			cfg.passes = append(cfg.passes, f)
+		}
+	}
+	s, ok := section(ar, "options")
+	if !ok {
+		return cfg, nil
+	}
+	fs := flag.NewFlagSet("options", flag.ContinueOnError)
+	fs.SetOutput(new(bytes.Buffer))
+	fs.BoolVar(&cfg.unregistered, "unregistered", false, "")
+	fs.BoolVar(&cfg.driver.BottomUp, "bottom-up", false, "")
+	fs.BoolVar(&cfg.driver.NoDCE, "no-dce", false, "")
+	fs.BoolVar(&cfg.driver.VerifyEach, "verify-each", true, "")
+	fs.IntVar(&cfg.driver.MaxIterations, "max-iterations", 0, "")
+	fs.IntVar(&cfg.driver.MaxRewrites, "max-rewrites", 0, "")
+	shuffle := fs.Int64("shuffle", -1, "")
+	var disable, enable []string
+	fs.Func("disable", "", func(v string) error { disable = append(disable, v); return nil })
+	fs.Func("enable", "", func(v string) error { enable = append(enable, v); return nil })
+	if err := fs.Parse(strings.Fields(s)); err != nil {
+		return nil, fmt.Errorf("options: %v", err)
+	}
+	if *shuffle >= 0 {
+		cfg.driver.Shuffle = true
+		cfg.driver.Seed = uint64(*shuffle)
+	}
+	cfg.driver.Enabled = rewriter.LabelFilter(enable, disable)
+	return cfg, nil
+}
+
+// formatStats renders the statistics of a pipeline run: per pass the stop reason and the rewrites, per rule the
+// rewrites it did.
+func formatStats(results []*rewriter.PassResult) string {
+	var b strings.Builder
+	for _, r := range results {
+		if r.Stats == nil {
+			fmt.Fprintf(&b, "%s: %s\n", r.Pass, plural(r.Changes, "change"))
+			continue
+		}
+		st := r.Stats
+		fmt.Fprintf(&b, "%s: %s, %s, %s erased\n", r.Pass, st.StopReason, plural(st.Rewrites, "rewrite"), plural(st.Erased, "dead op"))
+		for _, rs := range st.Rules {
+			if rs.Applied > 0 || rs.Failed > 0 {
+				line := fmt.Sprintf("  %s: %d", rs.Name, rs.Applied)
+				if rs.Failed > 0 {
+					line += fmt.Sprintf(" (%d failed)", rs.Failed)
+				}
+				b.WriteString(line + "\n")
+			}
+		}
+	}
+	return b.String()
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+func section(ar *txtar.Archive, name string) (string, bool) {
+	for _, f := range ar.Files {
+		if f.Name == name {
+			return string(f.Data), true
+		}
+	}
+	return "", false
+}
+
+func setSection(ar *txtar.Archive, name, text string) {
+	for i := range ar.Files {
+		if ar.Files[i].Name == name {
+			ar.Files[i].Data = []byte(text)
+			return
+		}
+	}
+	ar.Files = append(ar.Files, txtar.File{Name: name, Data: []byte(text)})
+}
+
+func removeSection(ar *txtar.Archive, name string) {
+	for i := range ar.Files {
+		if ar.Files[i].Name == name {
+			ar.Files = append(ar.Files[:i], ar.Files[i+1:]...)
+			return
+		}
+	}
+}
+
+// normalize ignores trailing blanks and a final newline, which editors change.
+func normalize(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " \t\r")
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// Run runs the archives under path as subtests of t, named by their path; failures print unified diffs. With
+// the test flag -update (registered by the caller's package, see UpdateFlag) expectations are rewritten.
+func Run(t *testing.T, path string, opts Options) {
+	t.Helper()
+	results, err := RunPath(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(results) == 0 {
+		t.Fatalf("no archives under %s", path)
+	}
+	for _, r := range results {
+		t.Run(r.Name, func(t *testing.T) {
+			if r.Updated {
+				t.Logf("updated %s", r.Path)
+			}
+			for _, f := range r.Failures {
+				t.Errorf("%s: %s", r.Path, f)
+			}
+		})
+	}
+}
+
+// Count summarises results: passed, failed, updated.
+func Count(results []*Result) (passed, failed, updated int) {
+	for _, r := range results {
+		switch {
+		case r.Updated:
+			updated++
+		case r.OK():
+			passed++
+		default:
+			failed++
+		}
+	}
+	return
+}
