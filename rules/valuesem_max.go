@@ -16,12 +16,13 @@ import (
 // overwrites (pd_op.assign_out_(x, output), whose result aliases output), of every value sharing its buffer. Every
 // user must be in the copy's block and be a view, a pd_op.to_vtensor, an overwrite of an alias, or a return
 // (pd_op.fetch, builtin.shadow_output). Walking the users in block order, the pass tracks which aliases still hold
-// what it knows: an overwrite leaves only the overwritten alias, the overwrite's result and the pd_op.share_data
-// chain above the overwritten alias (the identity views, our stand-in for Torch's tensor_static_info_cast), and
-// every later user must read one of those. Then:
+// what it knows: an overwrite leaves only the overwritten alias, the overwrite's result and the identity aliases
+// the overwritten alias was made from (through pd_op.share_data, our stand-in for Torch's tensor_static_info_cast,
+// and through earlier overwrites' results), and every later user must read one of those. Then:
 //
-//   - every use of an overwritten alias after the overwrite reads the overwriting value (a pd_op.to_vtensor snapshot
-//     of x taken just before the overwrite), and the overwrite is erased;
+//   - every use of an overwritten alias (or of the overwrite's result) after an overwrite pd_op.assign_out_(x, …)
+//     reads the overwriting value, a pd_op.to_vtensor snapshot of x taken just before it, and the overwrite is
+//     erased;
 //   - the copy and every pd_op.to_vtensor of an alias become the value they hold (v, or the snapshot);
 //   - views move to value tensors (their results are retyped to pd_op.v_tensor);
 //   - returns that read a mutable tensor read a new pd_op.to_tensor of the value instead.
@@ -31,8 +32,10 @@ import (
 // x, t becomes v, views move to value tensors and returns read copies back.
 //
 // Anything else — an op without value semantics or with them but reading the mutable tensor, an unregistered op, a
-// user in another block (pattern A), an overwrite whose source and destination types differ — leaves the copy
-// alone. Views and snapshots left without users are erased together with the operands that die with them.
+// user in another block (pattern A), an overwrite whose source and destination types differ (our dialect has no
+// static-info cast), a builtin.shadow_output before an overwrite (it publishes the buffer, not a snapshot), a
+// slice read only by returns — leaves the copy alone. pd_op.fetch copies when it runs, so a fetch reads the value
+// of its moment. Views and snapshots left without users are erased together with the operands that die with them.
 func MaximizeValueSemantics(p *ir.Program, rw *ir.Rewriter) (int, error) {
 	n := 0
 	for {
@@ -134,11 +137,24 @@ func isCastLike(op *ir.Op) bool {
 	return op != nil && op.Name() == shareDataName && isView(op)
 }
 
-// castLikeAliases returns the values v is an identity view of, following pd_op.share_data up the use-def chain.
+// castLikeAliases returns the values v is an identity alias of (the same buffer with the same type): it follows
+// pd_op.share_data to its operand and pd_op.assign_out_ to the tensor it overwrote, up the use-def chain. An
+// overwrite of v changes all of them alike.
 func castLikeAliases(v *ir.Value) []*ir.Value {
 	var out []*ir.Value
-	for d := v.DefiningOp(); isCastLike(d) && isMutableTensor(d.Operand(0)); d = d.Operand(0).DefiningOp() {
-		out = append(out, d.Operand(0))
+	for d := v.DefiningOp(); d != nil; {
+		var up *ir.Value
+		switch {
+		case isCastLike(d):
+			up = d.Operand(0)
+		case isOverwrite(d):
+			up = d.Operand(1)
+		}
+		if !isMutableTensor(up) {
+			break
+		}
+		out = append(out, up)
+		d = up.DefiningOp()
 	}
 	return out
 }

@@ -288,6 +288,25 @@ func TestSliceAnalysis(t *testing.T) {
 			b: "pd_op.assign_out_ reads an alias",
 		},
 		{
+			name: "an overwrite's result is an identity alias",
+			body: `(%t) = ` + toT + `
+(%bt) = ` + toTB + `
+(%r) = ` + owBT + `
+(%r2) = "pd_op.assign_out_" (%bt, %r) {} : (` + tT + `, ` + tT + `) -> ` + tT + `
+(%v) = ` + toVT,
+			b: "pd_op.assign_out_ reads an alias",
+		},
+		{
+			name: "an earlier overwrite's result is stale after a later overwrite",
+			body: `(%t) = ` + toT + `
+(%bt) = ` + toTB + `
+(%r) = ` + owBT + `
+(%r2) = "pd_op.assign_out_" (%bt, %t) {} : (` + tT + `, ` + tT + `) -> ` + tT + `
+(%v) = "pd_op.to_vtensor" (%r) {} : (` + tT + `) -> ` + tV,
+			a: "pd_op.to_vtensor reads an alias of the copy that an overwrite has made stale",
+			b: "pd_op.assign_out_ reads an alias",
+		},
+		{
 			name: "a reshape is not an identity view",
 			body: `(%t) = ` + toT + `
 (%w) = "pd_op.reshape" (%t, %l) {} : (` + tT + `, pd_op.v_tensor<2xi64>) -> builtin.tensor<3x2xf32>

@@ -79,7 +79,8 @@ func (c *CLI) Run(args []string) (code int) {
 	fs := flag.NewFlagSet("drrc "+cmd.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	run := cmd.setup(fs)
-	if err := fs.Parse(args[1:]); err != nil {
+	positional, err := parseInterleaved(fs, args[1:])
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(c.Stdout, helpText(cmd))
 			return exitOK
@@ -87,7 +88,27 @@ func (c *CLI) Run(args []string) (code int) {
 		fmt.Fprintf(c.Stderr, "drrc %s: %v\nusage: drrc %s\nRun 'drrc help %s' for details.\n", cmd.name, err, cmd.usage, cmd.name)
 		return exitUsage
 	}
-	return run(c, fs.Args())
+	return run(c, positional)
+}
+
+// parseInterleaved parses flags that may come before, between and after the positional arguments (drrc convert
+// in.json -o out.pir), as most command lines are written; "--" ends the flags.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return positional, nil
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(positional, rest...), nil
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
 }
 
 func (c *CLI) usage(w io.Writer) {

@@ -101,6 +101,7 @@ func (a *applyFlags) register(fs *flag.FlagSet) {
 // applyJob is one program to process.
 type applyJob struct {
 	in, out string
+	format  pirfile.Format // of the input: the output's unless -format says otherwise
 	res     *applyResult
 }
 
@@ -181,7 +182,7 @@ func (a *applyFlags) run(c *CLI, args []string) int {
 		opts.Shuffle, opts.Seed = true, uint64(a.shuffle)
 	}
 	process := func(j *applyJob) {
-		j.res = a.process(ctx, reg, pipeline, opts, j, outFormat)
+		j.res = a.process(c, ctx, reg, pipeline, opts, j, outFormat)
 	}
 	if len(jobs) == 1 {
 		process(jobs[0])
@@ -331,10 +332,22 @@ func containsPass(pl rewriter.Pipeline, p rewriter.Pass) bool {
 }
 
 // process runs the pipeline on one program.
-func (a *applyFlags) process(ctx *ir.Context, reg *rewriter.Registry, pl rewriter.Pipeline, opts rewriter.Options, j *applyJob, outFormat *pirfile.Format) *applyResult {
+func (a *applyFlags) process(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl rewriter.Pipeline, opts rewriter.Options, j *applyJob, outFormat *pirfile.Format) *applyResult {
 	r := &applyResult{Input: j.in, Output: j.out}
 	t0 := time.Now()
-	p, warns, err := pirfile.Load(ctx, j.in)
+	var p *ir.Program
+	var warns ir.Diagnostics
+	var err error
+	if j.in == "-" {
+		var src []byte
+		if src, err = io.ReadAll(c.Stdin); err == nil {
+			j.format = pirfile.Detect(src)
+			p, warns, err = pirfile.Parse(ctx, "<stdin>", src, j.format)
+		}
+	} else {
+		j.format = pirfile.FormatOf(j.in)
+		p, warns, err = pirfile.Load(ctx, j.in)
+	}
 	r.Parse = time.Since(t0)
 	for _, w := range warns {
 		r.warnings = append(r.warnings, w.String())
@@ -359,17 +372,18 @@ func (a *applyFlags) process(ctx *ir.Context, reg *rewriter.Registry, pl rewrite
 		r.Error = fmt.Sprintf("%s: %v", j.in, err)
 		return r
 	}
-	f := pirfile.FormatOf(j.in)
-	if j.in == "-" {
-		f = pirfile.Text
-	}
+	f := j.format
 	if outFormat != nil {
 		f = *outFormat
 	}
 	t2 := time.Now()
 	data, err := pirfile.Marshal(p, f, pirfile.Options{Untagged: a.untagged})
-	if err == nil {
-		if dir := filepath.Dir(j.out); j.out != "-" && dir != "." {
+	switch {
+	case err != nil:
+	case j.out == "-":
+		_, err = c.Stdout.Write(data)
+	default:
+		if dir := filepath.Dir(j.out); dir != "." {
 			err = os.MkdirAll(dir, 0o755)
 		}
 		if err == nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirfile"
@@ -59,7 +60,9 @@ Examples:
 				if err != nil {
 					return c.errorf("convert", "%v", err)
 				}
-				if err := pirfile.WriteFile(*out, data); err != nil {
+				if *out == "-" {
+					c.Stdout.Write(data)
+				} else if err := pirfile.WriteFile(*out, data); err != nil {
 					return c.errorf("convert", "%v", err)
 				}
 				return exitOK
@@ -70,7 +73,17 @@ Examples:
 
 // loadProgram reads a program, printing reader warnings and errors; ok is false on errors.
 func (c *CLI) loadProgram(cmd string, ctx *ir.Context, path string) (*ir.Program, bool) {
-	p, warns, err := pirfile.Load(ctx, path)
+	var p *ir.Program
+	var warns ir.Diagnostics
+	var err error
+	if path == "-" {
+		var src []byte
+		if src, err = io.ReadAll(c.Stdin); err == nil {
+			p, warns, err = pirfile.Parse(ctx, "<stdin>", src, pirfile.Detect(src))
+		}
+	} else {
+		p, warns, err = pirfile.Load(ctx, path)
+	}
 	for _, w := range warns {
 		fmt.Fprintln(c.Stderr, w.String())
 	}
