@@ -160,7 +160,13 @@ func (v *verifier) schema(op *Op, s *OpSchema) {
 			continue
 		}
 		if !spec.Type.Accepts(a) {
-			v.report(Error, op, "attribute %s is %s; %s wants %s", spec.Name, describeAttrKind(a), s.Name, spec.Type)
+			if sameShapeOtherWidth(spec.Type, a) {
+				// Older programs store some attributes at another width (full.value as f32, pool2d's strides as
+				// i32[] before PIR patch 2): a warning, since Paddle itself reads them.
+				v.report(Warning, op, "attribute %s is %s; %s wants %s (an older program's width)", spec.Name, describeAttrKind(a), s.Name, spec.Type)
+			} else {
+				v.report(Error, op, "attribute %s is %s; %s wants %s", spec.Name, describeAttrKind(a), s.Name, spec.Type)
+			}
 		}
 	}
 }
@@ -189,6 +195,33 @@ func resultCountText(s *OpSchema) string {
 		return fmt.Sprintf("%d to %d results", min, len(s.Results))
 	}
 	return countText(len(s.Results), false, "result")
+}
+
+// sameShapeOtherWidth reports whether a differs from type t only in the width of its numbers: f32 for f64 (or
+// back), i32 for i64 (or back), element-wise for arrays.
+func sameShapeOtherWidth(t AttrType, a Attribute) bool {
+	similar := func(k AttrKind, want AttrKind) bool {
+		switch want {
+		case KindFloat, KindDouble:
+			return k == KindFloat || k == KindDouble
+		case KindInt32, KindInt64:
+			return k == KindInt32 || k == KindInt64
+		}
+		return false
+	}
+	if t.Array {
+		arr, ok := a.(*ArrayAttr)
+		if !ok {
+			return false
+		}
+		for _, e := range arr.Elems {
+			if e.Kind() != t.Kind && !similar(e.Kind(), t.Kind) {
+				return false
+			}
+		}
+		return true
+	}
+	return similar(a.Kind(), t.Kind)
 }
 
 // describeAttrKind names the kind of a as a catalog type (i32, f32[], IntArray, …).

@@ -138,11 +138,17 @@ type GoPass struct {
 // Name returns the pass name.
 func (gp *GoPass) Name() string { return gp.PassName }
 
-// Run runs the function.
+// Run runs the function. With Options.VerifyEach the program is verified after the pass, and a failure names it.
 func (gp *GoPass) Run(p *ir.Program, env *Env) (*PassResult, error) {
 	rw := ir.NewRewriter(p.Ctx, ir.Listeners(env.Listeners))
 	n, err := gp.Fn(p, rw)
-	return &PassResult{Pass: gp.PassName, Changes: n}, err
+	res := &PassResult{Pass: gp.PassName, Changes: n}
+	if err == nil && env.Options.VerifyEach {
+		if errs := ir.Verify(p).Errors(); len(errs) > 0 {
+			err = fmt.Errorf("verify-each: the program is invalid after Go pass %s:\n%s", gp.PassName, errs.Error())
+		}
+	}
+	return res, err
 }
 
 // NewRulePass returns a pass applying set with the matcher's automaton, compiled once on first use.

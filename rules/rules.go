@@ -103,7 +103,7 @@ func Register(reg *rewriter.Registry) error {
 		"value_semantics", "value_semantics.maximize", "value_semantics.lower", "value_semantics", "dce"); err != nil {
 		return err
 	}
-	return reg.RegisterPipeline("inference", "the default inference pipeline: "+strings.Join(InferencePipeline, " → "), InferencePipeline...)
+	return reg.RegisterPipeline("inference", "the default pipeline of drrc apply", InferencePipeline...)
 }
 
 // setCache loads and compiles a shipped set once per Context.

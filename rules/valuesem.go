@@ -28,6 +28,13 @@ func WrapValueSemantics(p *ir.Program, rw *ir.Rewriter) (int, error) {
 			todo = append(todo, op)
 		}
 	}
+	snapshot := func(v *ir.Value) *ir.Value {
+		t := ir.TensorOf(v.Type())
+		if t.IsValue() {
+			return v
+		}
+		return rw.Create(ir.OpSpec{Name: "pd_op.to_vtensor", Operands: []*ir.Value{v}, Results: []ir.Type{ctx.WithSpelling(t, ir.ValueTensor)}}).Result(0)
+	}
 	for _, op := range todo {
 		rw.SetInsertionPointBefore(op)
 		for i := 0; i < op.NumOperands(); i++ {
@@ -35,18 +42,25 @@ func WrapValueSemantics(p *ir.Program, rw *ir.Rewriter) (int, error) {
 			if v == nil {
 				continue
 			}
-			t := ir.TensorOf(v.Type())
-			if t.IsValue() {
+			if _, isVec := v.Type().(*ir.VectorType); isVec {
+				// A vector from builtin.combine: combine snapshots of its elements instead.
+				elems := v.DefiningOp().Operands()
+				types := make([]ir.Type, len(elems))
+				for j, e := range elems {
+					elems[j] = snapshot(e)
+					types[j] = elems[j].Type()
+				}
+				cmb := rw.Create(ir.OpSpec{Name: "builtin.combine", Operands: elems, Results: []ir.Type{ctx.Vector(types...)}})
+				rw.SetOperand(op, i, cmb.Result(0))
 				continue
 			}
-			cp := rw.Create(ir.OpSpec{Name: "pd_op.to_vtensor", Operands: []*ir.Value{v}, Results: []ir.Type{ctx.WithSpelling(t, ir.ValueTensor)}})
-			rw.SetOperand(op, i, cp.Result(0))
+			rw.SetOperand(op, i, snapshot(v))
 		}
 		rw.SetInsertionPointAfter(op)
 		for _, r := range op.Results() {
 			t := ir.TensorOf(r.Type())
-			if t.IsValue() {
-				continue
+			if t == nil || t.IsValue() {
+				continue // an absent optional result (null type), or already a value
 			}
 			// Create the copy back first (it reads r), then give r's other users the copy and retype r.
 			back := rw.Create(ir.OpSpec{Name: "pd_op.to_tensor", Operands: []*ir.Value{r}, Results: []ir.Type{t}})
@@ -72,23 +86,42 @@ func wrappable(op *ir.Op) bool {
 		return false
 	}
 	mutable := false
+	tensor := func(t ir.Type) bool {
+		tt := ir.TensorOf(t)
+		if tt == nil || !plainTensor(tt) {
+			return false
+		}
+		mutable = mutable || !tt.IsValue()
+		return true
+	}
 	for i := 0; i < op.NumOperands(); i++ {
 		v := op.Operand(i)
 		if v == nil {
 			continue
 		}
-		t := ir.TensorOf(v.Type())
-		if t == nil || !plainTensor(t) {
+		if vec, ok := v.Type().(*ir.VectorType); ok {
+			// A vector made by builtin.combine of tensors is rebuilt from snapshots of its elements.
+			if d := v.DefiningOp(); d == nil || d.Name() != "builtin.combine" {
+				return false
+			}
+			for _, e := range vec.Elems {
+				if !tensor(e) {
+					return false
+				}
+			}
+			continue
+		}
+		if !tensor(v.Type()) {
 			return false
 		}
-		mutable = mutable || !t.IsValue()
 	}
 	for _, r := range op.Results() {
-		t := ir.TensorOf(r.Type())
-		if t == nil || !plainTensor(t) {
+		if _, null := r.Type().(*ir.NullType); null {
+			continue
+		}
+		if !tensor(r.Type()) {
 			return false
 		}
-		mutable = mutable || !t.IsValue()
 	}
 	return mutable
 }

@@ -27,9 +27,8 @@ func init() {
 		help: `
 Apply reads programs (.pir or .json), runs passes on them and writes the results in the input's format (or
 -format). Passes are the rule files given with -rules (the pass "rules"), registered rule sets and Go passes
-(-set, -passes), and pipelines; with neither, the default inference pipeline runs:
-
-  inplace → value_semantics.wrap → value_semantics → conv_bn_relu → cleanup → reinplace
+(-set, -passes), and pipelines; with neither, the default inference pipeline runs (drrc apply -list shows every
+pass and pipeline).
 
 Each rule set is applied by a greedy worklist driver until nothing matches. Statistics go to standard error
 (-stats json for machines); -timing adds the parse / rewrite / print split.
@@ -74,6 +73,7 @@ type applyFlags struct {
 	timing        bool
 	jobs          int
 	untagged      bool
+	list          bool
 }
 
 func (a *applyFlags) register(fs *flag.FlagSet) {
@@ -96,6 +96,7 @@ func (a *applyFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&a.stats, "stats", "text", "statistics on standard error: `text|json|none`")
 	fs.BoolVar(&a.timing, "timing", false, "report the parse / rewrite / print times")
 	fs.IntVar(&a.jobs, "j", 0, "programs processed in parallel (default: the number of CPUs)")
+	fs.BoolVar(&a.list, "list", false, "list the registered passes and pipelines and exit")
 }
 
 // applyJob is one program to process.
@@ -144,6 +145,19 @@ type ruleStats struct {
 }
 
 func (a *applyFlags) run(c *CLI, args []string) int {
+	if a.list {
+		reg := rewriter.NewRegistry()
+		if err := rules.Register(reg); err != nil {
+			return c.errorf("apply", "%v", err)
+		}
+		for _, p := range reg.Passes() {
+			fmt.Fprintf(c.Stdout, "%-24s %s\n", p.Name, p.Doc)
+			if len(p.Pipeline) > 0 {
+				fmt.Fprintf(c.Stdout, "%-24s   = %s\n", "", strings.Join(p.Pipeline, " → "))
+			}
+		}
+		return exitOK
+	}
 	if len(args) == 0 {
 		return c.usageErrorf("apply", "no program to apply passes to")
 	}
