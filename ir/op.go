@@ -32,9 +32,18 @@ type Op struct {
 	prev, next *Op
 	order      uint64
 	erased     bool
+	mark       int32
 	// Loc is where the op was read from, if it was.
 	Loc Loc
 }
+
+// Mark returns the op's scratch mark, an integer that the one piece of code currently working on the program (a
+// rewrite driver, say) may use for its own bookkeeping, such as the op's position in a worklist. It is 0 unless
+// set; whoever sets marks resets them when done.
+func (o *Op) Mark() int32 { return o.mark }
+
+// SetMark sets the op's scratch mark (see Mark).
+func (o *Op) SetMark(m int32) { o.mark = m }
 
 // Info returns the op's kind record.
 func (o *Op) Info() *OpInfo { return o.info }

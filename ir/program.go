@@ -97,9 +97,12 @@ func (p *Program) ParamOf(v *Value) *Variable {
 func (p *Program) CollectParams() {
 	old := p.Params
 	p.Params = map[string]*Variable{}
+	var written []*Op
+	ctx := p.Ctx
+	param, get, set := ctx.OpInfo(ParameterOpName), ctx.OpInfo(GetParameterOpName), ctx.OpInfo(SetParameterOpName)
 	for op := range p.Walk() {
-		switch op.info.Name {
-		case ParameterOpName, GetParameterOpName:
+		switch op.info {
+		case param, get:
 			name, ok := AsString(op.Attr("parameter_name"))
 			if !ok || op.NumResults() == 0 {
 				continue
@@ -112,12 +115,11 @@ func (p *Program) CollectParams() {
 				v.Data = o.Data
 			}
 			p.Params[name] = v
+		case set:
+			written = append(written, op)
 		}
 	}
-	for op := range p.Walk() {
-		if op.info.Name != SetParameterOpName {
-			continue
-		}
+	for _, op := range written {
 		name, ok := AsString(op.Attr("parameter_name"))
 		if !ok {
 			continue
@@ -125,7 +127,7 @@ func (p *Program) CollectParams() {
 		if v := p.Params[name]; v != nil {
 			v.Mutable = true
 		} else {
-			t := Type(p.Ctx.NullType())
+			t := Type(ctx.NullType())
 			if op.NumOperands() > 0 && op.Operand(0) != nil {
 				t = op.Operand(0).Type()
 			}

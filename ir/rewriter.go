@@ -164,18 +164,21 @@ func (r *Rewriter) SetOperands(op *Op, vs []*Value) {
 	r.modified(op)
 }
 
-// SetAttr sets the named attribute of op, keeping its position if present and appending it otherwise.
+// SetAttr sets the named attribute of op, keeping its position if present and appending it otherwise. The op's
+// attribute slice is replaced, never modified in place (ops may share one).
 func (r *Rewriter) SetAttr(op *Op, name string, a Attribute) {
 	for i := range op.attrs {
 		if op.attrs[i].Name == name {
 			if op.attrs[i].Value != a {
-				op.attrs[i].Value = a
+				attrs := append([]NamedAttr(nil), op.attrs...)
+				attrs[i].Value = a
+				op.attrs = attrs
 				r.modified(op)
 			}
 			return
 		}
 	}
-	op.attrs = append(op.attrs, NamedAttr{Name: name, Value: a})
+	op.attrs = append(op.attrs[:len(op.attrs):len(op.attrs)], NamedAttr{Name: name, Value: a})
 	r.modified(op)
 }
 

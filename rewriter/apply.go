@@ -24,6 +24,62 @@ type Applier struct {
 	Natives map[string]NativeRewrite
 	// Oracle answers program-level builtins in attribute expressions (rarely needed there).
 	Oracle Oracle
+
+	plans     map[*rule.Create]*createPlan
+	rulePlans map[*rule.Rule]*rulePlan
+}
+
+// rulePlan is what applying a rule needs that depends only on the rule.
+type rulePlan struct {
+	// replaced maps a new value index to the pattern value it replaces (first Replace wins).
+	replaced map[int]int
+}
+
+func (a *Applier) rulePlan(r *rule.Rule) *rulePlan {
+	if p, ok := a.rulePlans[r]; ok {
+		return p
+	}
+	p := &rulePlan{replaced: replacedBy(r)}
+	if a.rulePlans == nil {
+		a.rulePlans = map[*rule.Rule]*rulePlan{}
+	}
+	a.rulePlans[r] = p
+	return p
+}
+
+// createPlan is what a Create action needs that does not depend on the match: the op's schema and the attributes
+// its literal values convert to. Applying the same rule a hundred thousand times converts them once.
+type createPlan struct {
+	schema *ir.OpSchema
+	lits   []ir.Attribute // per AttrSet: the converted literal, or nil
+}
+
+func (a *Applier) plan(c *rule.Create) *createPlan {
+	if p, ok := a.plans[c]; ok {
+		return p
+	}
+	ctx := a.Rewriter.Ctx
+	p := &createPlan{schema: ctx.Schema(c.Op), lits: make([]ir.Attribute, len(c.Attrs))}
+	for i, set := range c.Attrs {
+		lit, ok := set.Value.(*rule.Lit)
+		if !ok {
+			continue
+		}
+		t := ir.AttrType{Kind: ir.KindAny}
+		if p.schema != nil {
+			if spec := p.schema.Attr(set.Name); spec != nil {
+				t = spec.Type
+			}
+		}
+		if attr, err := rule.ToAttr(ctx, t, lit.Value); err == nil {
+			p.lits[i] = attr
+		}
+	}
+	if a.plans == nil {
+		a.plans = map[*rule.Create]*createPlan{}
+	}
+	a.plans[c] = p
+	return p
 }
 
 // Oracle answers program-level builtins and native constraints during expression evaluation (see
@@ -99,7 +155,7 @@ func (a *Applier) Apply(m *rule.Match) ([]*ir.Op, error) {
 	if err != nil {
 		return nil, fail(false, "%v", err)
 	}
-	replaced := replacedBy(r)
+	replaced := a.rulePlan(r).replaced
 
 	// Phase 1: build the result ops detached, up to the first native rewrite.
 	var built []*ir.Op
@@ -315,8 +371,9 @@ func (a *Applier) build(c *rule.Create, env *matchEnv, m *rule.Match, replaced m
 			operands = append(operands, v)
 		}
 	}
-	schema := ctx.Schema(c.Op)
-	attrs, err := a.attrs(c, env, schema)
+	plan := a.plan(c)
+	schema := plan.schema
+	attrs, err := a.attrs(c, env, plan)
 	if err != nil {
 		return nil, err
 	}
@@ -339,7 +396,13 @@ func (a *Applier) build(c *rule.Create, env *matchEnv, m *rule.Match, replaced m
 			return nil, err
 		}
 	}
-	op := ctx.NewOp(ir.OpSpec{Name: c.Op, Operands: operands, Results: types, Attrs: attrs})
+	spec := ir.OpSpec{Name: c.Op, Operands: operands, Results: types, Attrs: attrs}
+	var op *ir.Op
+	if a.Rewriter.Alloc != nil {
+		op = a.Rewriter.Alloc.NewOp(ctx, spec)
+	} else {
+		op = ctx.NewOp(spec)
+	}
 	for i, k := range c.Results {
 		if k >= 0 && i < op.NumResults() {
 			env.newV[k] = op.Result(i)
@@ -350,15 +413,28 @@ func (a *Applier) build(c *rule.Create, env *matchEnv, m *rule.Match, replaced m
 
 // attrs computes the attributes of a created op in schema order (then any others in rule order), filling schema
 // defaults for attributes the rule does not set, as Paddle's op builders do.
-func (a *Applier) attrs(c *rule.Create, env *matchEnv, schema *ir.OpSchema) ([]ir.NamedAttr, error) {
+func (a *Applier) attrs(c *rule.Create, env *matchEnv, plan *createPlan) ([]ir.NamedAttr, error) {
 	ctx := a.Rewriter.Ctx
-	var out []ir.NamedAttr
+	schema := plan.schema
+	n := len(c.Attrs) + 1
+	if schema != nil {
+		n += len(schema.Attrs)
+	}
+	var rest []ir.NamedAttr
+	if c.RestAttrs >= 0 {
+		rest, _ = env.m.Holes[c.RestAttrs].([]ir.NamedAttr)
+	}
+	out := make([]ir.NamedAttr, 0, n+len(rest))
 	if c.RestAttrs >= 0 {
 		if rest, ok := env.m.Holes[c.RestAttrs].([]ir.NamedAttr); ok {
 			out = append(out, rest...)
 		}
 	}
-	for _, set := range c.Attrs {
+	for i, set := range c.Attrs {
+		if lit := plan.lits[i]; lit != nil {
+			out = setAttr(out, set.Name, lit)
+			continue
+		}
 		t := ir.AttrType{Kind: ir.KindAny}
 		if schema != nil {
 			if spec := schema.Attr(set.Name); spec != nil {

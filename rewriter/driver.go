@@ -72,9 +72,9 @@ type Stats struct {
 	// Rules holds per-rule statistics, in rule-set order (one entry per rule name).
 	Rules []*RuleStats
 	// Cycle names the rules of a detected rewrite cycle.
-	Cycle     []string
-	MatchTime time.Duration
-	Duration  time.Duration
+	Cycle []string
+	// Duration is the time the run took; the rules' Time fields say how much of it went into rewriting.
+	Duration time.Duration
 }
 
 // RuleStats are one rule's statistics (summed over the instances of a family rule).
@@ -118,11 +118,12 @@ type Driver struct {
 
 	wl        *worklist
 	stats     *Stats
-	byName    map[string]*RuleStats
-	roots     map[*ir.OpInfo][]*rule.Rule
-	anyRoot   []*rule.Rule
+	ruleStat  map[*rule.Rule]*RuleStats
+	rootStats [][]*RuleStats // by OpInfo ID: the stats of the rules rooted at that op kind
+	anyRoot   []*RuleStats
 	names     *ir.Numbering
 	cycles    *cycleDetector
+	lastCount int
 	listeners ir.Listeners
 }
 
@@ -161,7 +162,8 @@ func (d *Driver) Run() (*Stats, error) {
 	if maxIter <= 0 {
 		maxIter = 10
 	}
-	nops := p.NumOps()
+	ops := d.collect()
+	nops := len(ops)
 	maxRewrites := opts.MaxRewrites
 	if maxRewrites <= 0 {
 		maxRewrites = 20*nops + 10000
@@ -172,20 +174,26 @@ func (d *Driver) Run() (*Stats, error) {
 	}
 	d.wl = newWorklist(nops, rng)
 	d.stats = &Stats{}
-	d.byName = map[string]*RuleStats{}
-	d.roots = map[*ir.OpInfo][]*rule.Rule{}
+	byName := map[string]*RuleStats{}
+	d.ruleStat = make(map[*rule.Rule]*RuleStats, len(d.Set.Rules))
+	d.rootStats = nil
 	d.anyRoot = nil
 	for _, r := range d.Set.Rules {
-		if _, ok := d.byName[r.Name]; !ok {
-			rs := &RuleStats{Name: r.Name}
-			d.byName[r.Name] = rs
+		rs, ok := byName[r.Name]
+		if !ok {
+			rs = &RuleStats{Name: r.Name}
+			byName[r.Name] = rs
 			d.stats.Rules = append(d.stats.Rules, rs)
 		}
+		d.ruleStat[r] = rs
 		if n := r.Pattern.Ops[r.Pattern.Root].Name; n != "" {
-			info := p.Ctx.OpInfo(n)
-			d.roots[info] = append(d.roots[info], r)
+			id := p.Ctx.OpInfo(n).ID
+			for len(d.rootStats) <= id {
+				d.rootStats = append(d.rootStats, nil)
+			}
+			d.rootStats[id] = append(d.rootStats[id], rs)
 		} else {
-			d.anyRoot = append(d.anyRoot, r)
+			d.anyRoot = append(d.anyRoot, rs)
 		}
 	}
 	if opts.Trace != nil {
@@ -193,7 +201,13 @@ func (d *Driver) Run() (*Stats, error) {
 	}
 	d.cycles = newCycleDetector(nops + 1000)
 	d.Applier.Rewriter.Listener = append(ir.Listeners{driverListener{d}}, d.listeners...)
-	defer func() { d.Applier.Rewriter.Listener = nil }()
+	if d.Applier.Rewriter.Alloc == nil {
+		d.Applier.Rewriter.Alloc = &ir.Allocator{}
+	}
+	defer func() {
+		d.Applier.Rewriter.Listener = nil
+		d.wl.clear()
+	}()
 
 	var err error
 	for iter := 1; ; iter++ {
@@ -202,7 +216,10 @@ func (d *Driver) Run() (*Stats, error) {
 			break
 		}
 		d.stats.Iterations = iter
-		d.seed()
+		if iter > 1 {
+			ops = d.collect()
+		}
+		d.seed(ops)
 		var changed bool
 		changed, err = d.sweep(maxRewrites)
 		if err != nil || d.stats.StopReason != "" {
@@ -218,19 +235,32 @@ func (d *Driver) Run() (*Stats, error) {
 	return d.stats, err
 }
 
-func (d *Driver) seed() {
-	var ops []*ir.Op
+// collect lists the program's ops in the order the worklist must pop them: program order (pre-order) top-down,
+// post-order bottom-up.
+func (d *Driver) collect() []*ir.Op {
+	ops := make([]*ir.Op, 0, d.lastCount)
 	if d.Options.BottomUp {
 		for op := range ir.WalkPost(d.Program.Body()) {
 			ops = append(ops, op)
 		}
+		d.lastCount = len(ops)
+		return ops
+	}
+	for op := range d.Program.Walk() {
+		ops = append(ops, op)
+	}
+	d.lastCount = len(ops)
+	return ops
+}
+
+// seed pushes the ops so that pops return them in the order collect gave (the worklist is a LIFO).
+func (d *Driver) seed(ops []*ir.Op) {
+	if d.Options.BottomUp {
+		// MLIR's bottom-up seeding: the post-order is pushed as is, so the last op is processed first.
 		for _, op := range ops {
 			d.wl.push(op)
 		}
 		return
-	}
-	for op := range d.Program.Walk() {
-		ops = append(ops, op)
 	}
 	for i := len(ops) - 1; i >= 0; i-- {
 		d.wl.push(ops[i])
@@ -257,20 +287,20 @@ func (d *Driver) sweep(maxRewrites int) (bool, error) {
 			}
 			continue
 		}
-		for _, r := range d.roots[op.Info()] {
-			d.byName[r.Name].Tried++
+		if id := op.Info().ID; id < len(d.rootStats) {
+			for _, rs := range d.rootStats[id] {
+				rs.Tried++
+			}
 		}
-		for _, r := range d.anyRoot {
-			d.byName[r.Name].Tried++
+		for _, rs := range d.anyRoot {
+			rs.Tried++
 		}
-		t0 := time.Now()
 		buf = d.Match(buf[:0], op)
-		d.stats.MatchTime += time.Since(t0)
 		for _, m := range buf {
 			if d.Options.Enabled != nil && !d.Options.Enabled(m.Rule) {
 				continue
 			}
-			rs := d.byName[m.Rule.Name]
+			rs := d.ruleStat[m.Rule]
 			rs.Matched++
 			root := ""
 			if d.Options.Trace != nil || d.Options.VerifyEach {

@@ -82,7 +82,6 @@ func (rp *RulePass) Run(p *ir.Program, env *Env) (*PassResult, error) {
 	if reg == nil {
 		reg = NewRegistry()
 	}
-	p.CollectParams()
 	oracle := &programOracle{Oracle: analysis.Oracle{Program: p}, reg: reg}
 	var match MatchFunc
 	if rp.Compile != nil {
@@ -107,10 +106,20 @@ func (rp *RulePass) Run(p *ir.Program, env *Env) (*PassResult, error) {
 	return &PassResult{Pass: rp.PassName, Stats: st}, err
 }
 
-// programOracle answers program builtins from the analysis package and native constraints from a registry.
+// programOracle answers program builtins from the analysis package and native constraints from a registry. The
+// parameter table is brought up to date the first time a constraint asks about parameters.
 type programOracle struct {
 	analysis.Oracle
-	reg *Registry
+	reg    *Registry
+	params sync.Once
+}
+
+// Builtin evaluates a program builtin.
+func (o *programOracle) Builtin(name string, args []any) (any, bool, error) {
+	if name == "immutable" || name == "constant" {
+		o.params.Do(o.Program.CollectParams)
+	}
+	return o.Oracle.Builtin(name, args)
 }
 
 // Native calls a registered native constraint.

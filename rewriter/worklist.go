@@ -6,27 +6,27 @@ import (
 	"github.com/pirdrr/drr/ir"
 )
 
-// worklist is a LIFO of ops without duplicates: push, pop and remove are O(1). Removed ops leave a nil slot that
-// pop skips. With a random source, pop takes a random op instead of the last (to expose order dependence).
+// worklist is a LIFO of ops without duplicates: push, pop and remove are O(1). An op's position is kept in its
+// scratch mark (ir.Op.Mark: index+1, 0 when absent), so no map is needed; the driver owns the marks while it runs
+// and clears them when done. Removed ops leave a nil slot that pop skips. With a random source, pop takes a random
+// op instead of the last (to expose order dependence).
 type worklist struct {
-	ops   []*ir.Op
-	index map[*ir.Op]int
-	rng   *rand.Rand
+	ops []*ir.Op
+	n   int // ops present
+	rng *rand.Rand
 }
 
 func newWorklist(capacity int, rng *rand.Rand) *worklist {
-	return &worklist{ops: make([]*ir.Op, 0, capacity), index: make(map[*ir.Op]int, capacity), rng: rng}
+	return &worklist{ops: make([]*ir.Op, 0, capacity), rng: rng}
 }
 
 func (w *worklist) push(op *ir.Op) {
-	if op == nil || op.Erased() {
+	if op == nil || op.Erased() || op.Mark() != 0 {
 		return
 	}
-	if _, ok := w.index[op]; ok {
-		return
-	}
-	w.index[op] = len(w.ops)
 	w.ops = append(w.ops, op)
+	op.SetMark(int32(len(w.ops)))
+	w.n++
 }
 
 func (w *worklist) pop() *ir.Op {
@@ -36,7 +36,7 @@ func (w *worklist) pop() *ir.Op {
 			i := w.rng.IntN(last + 1)
 			w.ops[i], w.ops[last] = w.ops[last], w.ops[i]
 			if w.ops[i] != nil {
-				w.index[w.ops[i]] = i
+				w.ops[i].SetMark(int32(i + 1))
 			}
 		}
 		op := w.ops[last]
@@ -44,17 +44,30 @@ func (w *worklist) pop() *ir.Op {
 		if op == nil {
 			continue
 		}
-		delete(w.index, op)
+		op.SetMark(0)
+		w.n--
 		return op
 	}
 	return nil
 }
 
 func (w *worklist) remove(op *ir.Op) {
-	if i, ok := w.index[op]; ok {
-		w.ops[i] = nil
-		delete(w.index, op)
+	if m := op.Mark(); m > 0 && int(m) <= len(w.ops) && w.ops[m-1] == op {
+		w.ops[m-1] = nil
+		op.SetMark(0)
+		w.n--
 	}
 }
 
-func (w *worklist) len() int { return len(w.index) }
+// clear empties the worklist and resets the marks of the ops it held.
+func (w *worklist) clear() {
+	for _, op := range w.ops {
+		if op != nil {
+			op.SetMark(0)
+		}
+	}
+	w.ops = w.ops[:0]
+	w.n = 0
+}
+
+func (w *worklist) len() int { return w.n }

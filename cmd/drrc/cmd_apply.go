@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"sync"
@@ -74,6 +76,7 @@ type applyFlags struct {
 	jobs          int
 	untagged      bool
 	list          bool
+	cpuprofile    string
 }
 
 func (a *applyFlags) register(fs *flag.FlagSet) {
@@ -82,7 +85,7 @@ func (a *applyFlags) register(fs *flag.FlagSet) {
 	fs.Var(&a.sets, "set", "run the registered rule set or pass `name` (repeatable)")
 	fs.StringVar(&a.passes, "passes", "", "run these passes and pipelines in order, comma-separated (\"rules\" is the -rules files)")
 	fs.StringVar(&a.out, "o", "", "write the result to `file` (a directory for several programs)")
-	fs.StringVar(&a.format, "format", "", "output format `pir|json` (default: the input's)")
+	fs.StringVar(&a.format, "format", "", "output format `pir|json|mlir` (default: the output file's extension, else the input's format)")
 	fs.BoolVar(&a.untagged, "untagged", false, "print PIR text attributes in the newer untagged syntax")
 	fs.BoolVar(&a.trace, "trace", false, "print every rewrite: rule, op and position")
 	fs.BoolVar(&a.verify, "verify-each", false, "verify the program after every rewrite and name the rule that broke it")
@@ -97,6 +100,7 @@ func (a *applyFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&a.timing, "timing", false, "report the parse / rewrite / print times")
 	fs.IntVar(&a.jobs, "j", 0, "programs processed in parallel (default: the number of CPUs)")
 	fs.BoolVar(&a.list, "list", false, "list the registered passes and pipelines and exit")
+	fs.StringVar(&a.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to `file` (for go tool pprof)")
 }
 
 // applyJob is one program to process.
@@ -160,6 +164,17 @@ func (a *applyFlags) run(c *CLI, args []string) int {
 	}
 	if len(args) == 0 {
 		return c.usageErrorf("apply", "no program to apply passes to")
+	}
+	if a.cpuprofile != "" {
+		f, err := os.Create(a.cpuprofile)
+		if err != nil {
+			return c.errorf("apply", "%v", err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return c.errorf("apply", "%v", err)
+		}
+		defer pprof.StopCPUProfile()
 	}
 	if a.stats != "text" && a.stats != "json" && a.stats != "none" {
 		return c.usageErrorf("apply", "-stats must be text, json or none")
@@ -386,22 +401,26 @@ func (a *applyFlags) process(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl
 		r.Error = fmt.Sprintf("%s: %v", j.in, err)
 		return r
 	}
+	// The output's format: -format, else the output file's extension, else the input's format.
 	f := j.format
 	if outFormat != nil {
 		f = *outFormat
+	} else if j.out != "-" {
+		f = pirfile.FormatOf(j.out)
 	}
 	t2 := time.Now()
-	data, err := pirfile.Marshal(p, f, pirfile.Options{Untagged: a.untagged})
-	switch {
-	case err != nil:
-	case j.out == "-":
-		_, err = c.Stdout.Write(data)
-	default:
+	popts := pirfile.Options{Untagged: a.untagged}
+	if j.out == "-" {
+		bw := bufio.NewWriterSize(c.Stdout, 1<<16)
+		if err = pirfile.Write(bw, p, f, popts); err == nil {
+			err = bw.Flush()
+		}
+	} else {
 		if dir := filepath.Dir(j.out); dir != "." {
 			err = os.MkdirAll(dir, 0o755)
 		}
 		if err == nil {
-			err = pirfile.WriteFile(j.out, data)
+			err = pirfile.Save(p, j.out, f, popts)
 		}
 	}
 	r.Print = time.Since(t2)

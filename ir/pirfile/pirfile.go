@@ -3,6 +3,7 @@
 package pirfile
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/ir/mlirtext"
 	"github.com/pirdrr/drr/ir/pirjson"
 	"github.com/pirdrr/drr/ir/pirtext"
 )
@@ -22,11 +24,15 @@ type Format int
 const (
 	Text Format = iota // PIR text (.pir)
 	JSON               // PIR JSON (.json)
+	MLIR               // MLIR generic syntax (.mlir), written only (see package mlirtext)
 )
 
 func (f Format) String() string {
-	if f == JSON {
+	switch f {
+	case JSON:
 		return "json"
+	case MLIR:
+		return "mlir"
 	}
 	return "pir"
 }
@@ -38,14 +44,19 @@ func ParseFormat(s string) (Format, error) {
 		return Text, nil
 	case "json":
 		return JSON, nil
+	case "mlir":
+		return MLIR, nil
 	}
-	return Text, fmt.Errorf("unknown format %q (pir or json)", s)
+	return Text, fmt.Errorf("unknown format %q (pir, json or mlir)", s)
 }
 
-// FormatOf returns the format a file name implies: .json is PIR JSON, anything else PIR text.
+// FormatOf returns the format a file name implies: .json is PIR JSON, .mlir MLIR, anything else PIR text.
 func FormatOf(path string) Format {
-	if strings.EqualFold(filepath.Ext(path), ".json") {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".json":
 		return JSON
+	case ".mlir":
+		return MLIR
 	}
 	return Text
 }
@@ -73,6 +84,9 @@ type Options struct {
 // Parse reads a program from src in format f. Warnings of the text reader (signature types that contradict the
 // operands) are returned; errors are positioned (file:line:col).
 func Parse(ctx *ir.Context, name string, src []byte, f Format) (*ir.Program, ir.Diagnostics, error) {
+	if f == MLIR {
+		return nil, nil, fmt.Errorf("%s: reading MLIR is not supported; pirdrr reads PIR text (.pir) and PIR JSON (.json)", name)
+	}
 	if f == JSON {
 		p, err := pirjson.Read(ctx, name, src, pirjson.ReadOptions{})
 		return p, nil, err
@@ -105,8 +119,13 @@ func Load(ctx *ir.Context, path string) (*ir.Program, ir.Diagnostics, error) {
 
 // Marshal writes p in format f.
 func Marshal(p *ir.Program, f Format, opts Options) ([]byte, error) {
-	if f == JSON {
+	switch f {
+	case JSON:
 		return pirjson.Marshal(p, pirjson.WriteOptions{Version: opts.JSONVersion})
+	case MLIR:
+		var b bytes.Buffer
+		err := mlirtext.Write(&b, p)
+		return b.Bytes(), err
 	}
 	return pirtext.Print(p, pirtext.WriteOptions{Untagged: opts.Untagged}), nil
 }
@@ -145,11 +164,63 @@ func WriteFile(path string, data []byte) error {
 	return nil
 }
 
-// Save writes p to path in format f, atomically.
+// Write writes p to w in format f.
+func Write(w io.Writer, p *ir.Program, f Format, opts Options) error {
+	switch f {
+	case JSON:
+		return pirjson.Write(w, p, pirjson.WriteOptions{Version: opts.JSONVersion})
+	case MLIR:
+		return mlirtext.Write(w, p)
+	}
+	return pirtext.Write(w, p, pirtext.WriteOptions{Untagged: opts.Untagged})
+}
+
+// Save writes p to path in format f, atomically and without holding the whole output in memory: the program is
+// streamed into a temporary file that replaces path only when everything was written. "-" writes standard output.
 func Save(p *ir.Program, path string, f Format, opts Options) error {
-	data, err := Marshal(p, f, opts)
+	return WriteFileFunc(path, func(w io.Writer) error { return Write(w, p, f, opts) })
+}
+
+// WriteFileFunc writes path atomically with what write produces (through a buffered writer); nothing replaces
+// path if write fails. "-" writes standard output.
+func WriteFileFunc(path string, write func(io.Writer) error) error {
+	if path == "-" {
+		bw := bufio.NewWriterSize(os.Stdout, 1<<16)
+		if err := write(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
 	}
-	return WriteFile(path, data)
+	name := tmp.Name()
+	fail := func(err error) error {
+		tmp.Close()
+		os.Remove(name)
+		return err
+	}
+	bw := bufio.NewWriterSize(tmp, 1<<16)
+	if err := write(bw); err != nil {
+		return fail(err)
+	}
+	if err := bw.Flush(); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(name)
+		return err
+	}
+	if info, err := os.Stat(path); err == nil {
+		_ = os.Chmod(name, info.Mode().Perm())
+	} else {
+		_ = os.Chmod(name, 0o644)
+	}
+	if err := os.Rename(name, path); err != nil {
+		os.Remove(name)
+		return err
+	}
+	return nil
 }

@@ -165,7 +165,10 @@ func (r *reader) op(blk *ir.Block) error {
 		r.rtypes = append(r.rtypes, res.typ)
 	}
 	spec.Results = r.rtypes
-	spec.Attrs = r.all
+	if len(r.all) > 0 {
+		// The op keeps its attribute slice, and r.all is scratch.
+		spec.Attrs = append([]ir.NamedAttr(nil), r.all...)
+	}
 	spec.Loc = ir.Loc{Line: clamp32(line), Col: clamp32(col)}
 	if st.has(kRegions) {
 		end := s.mark()

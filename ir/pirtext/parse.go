@@ -31,6 +31,7 @@ func Parse(ctx *ir.Context, filename string, src []byte, opts ReadOptions) (prog
 type parser struct {
 	scanner
 	ctx     *ir.Context
+	alloc   *ir.Allocator
 	opts    ReadOptions
 	warns   ir.Diagnostics
 	depth   int
@@ -185,6 +186,7 @@ func (p *parser) program() *ir.Program {
 	prog := ir.NewProgram(p.ctx)
 	prog.File = p.file
 	p.builder = ir.NewBuilder(p.ctx)
+	p.alloc = &ir.Allocator{}
 	p.skipSpace()
 	if p.eof() {
 		p.fail("expected a program ('{' and its ops), found end of file")
@@ -587,7 +589,7 @@ func (p *parser) results(loc position) {
 // newOp creates the op from the scratch and appends it to b. Its results are defined at once for ops without
 // regions, and after the regions otherwise (see regions).
 func (p *parser) newOp(b *ir.Block, e *opEntry, loc position, attrs []ir.NamedAttr, regions int) *ir.Op {
-	op := p.ctx.NewOp(ir.OpSpec{Name: e.name, Operands: p.operands, Results: p.resTypes, Attrs: attrs, Regions: regions,
+	op := p.alloc.NewOp(p.ctx, ir.OpSpec{Name: e.name, Operands: p.operands, Results: p.resTypes, Attrs: attrs, Regions: regions,
 		Loc: ir.Loc{Line: loc.line, Col: loc.col}})
 	p.builder.SetInsertionPointToEnd(b)
 	p.builder.Insert(op)
