@@ -205,3 +205,36 @@ func TestStdin(t *testing.T) {
 	require.Equal(t, exitOK, code, errs)
 	assert.True(t, strings.HasPrefix(out, `{"base_code":`))
 }
+
+func TestExplainAutomatonGraph(t *testing.T) {
+	dir := t.TempDir()
+	rules := write(t, dir, "r.drr", deinplaceRule)
+	prog := write(t, dir, "p.pir", reluProgram)
+	code, out, errs := run(t, "", "explain", "-rules", rules, "-op", "%1", prog)
+	require.Equal(t, exitOK, code, errs)
+	assert.Contains(t, out, "%1 = pd_op.relu_ at "+prog+":3:5")
+	assert.Contains(t, out, "rule deinplace_relu: match")
+	code, out, _ = run(t, "", "explain", "-rules", rules, "-op", "@4", prog)
+	assert.Equal(t, exitOK, code)
+	assert.Contains(t, out, "no rule has a root that can be pd_op.fetch")
+	code, _, errs = run(t, "", "explain", "-rules", rules, "-op", "%9", prog)
+	assert.Equal(t, exitFailure, code)
+	assert.Contains(t, errs, "no op has a result %9")
+
+	code, out, errs = run(t, "", "automaton", rules)
+	require.Equal(t, exitOK, code, errs)
+	assert.Contains(t, out, "deinplace_relu")
+	assert.Contains(t, errs, "1 rules")
+	code, out, _ = run(t, "", "automaton", "-dot", rules)
+	assert.Equal(t, exitOK, code)
+	assert.True(t, strings.HasPrefix(out, "digraph"))
+
+	out2 := filepath.Join(dir, "q.pir")
+	code, _, errs = run(t, "", "apply", "-rules", rules, prog, "-o", out2)
+	require.Equal(t, exitOK, code, errs)
+	code, out, errs = run(t, "", "graph", "-diff", prog, out2)
+	require.Equal(t, exitOK, code, errs)
+	assert.Contains(t, out, `label="%1 = pd_op.relu", fillcolor="#d6ffd6"`)
+	assert.Contains(t, out, `removed0 [label="pd_op.relu_"`)
+	assert.Contains(t, out, `op0 -> op1 [label="%0 tensor<4xf32>"]`)
+}

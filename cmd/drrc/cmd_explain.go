@@ -1,0 +1,164 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/pirdrr/drr/drr"
+	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/matcher"
+	"github.com/pirdrr/drr/rewriter"
+	"github.com/pirdrr/drr/rules"
+)
+
+func init() {
+	register(&command{
+		name:    "explain",
+		usage:   "explain [-rules F.drr | -set S] [-rule R] -op OP PROGRAM",
+		summary: "say why a rule does or does not match an op",
+		help: `
+Explain reports, for an op of a program and every rule whose root could be that op, either the bindings of the
+match or the first test that failed, in the program's and the rule's terms:
+
+  conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm_] at rules/conv_bn_relu.drr:29:6: no match
+    conv_bn_relu.drr:31:5: uses(%y) is 2; the rule wants 1
+
+OP is the printed id of one of the op's results (%12, as drrc convert or Paddle prints the program) or @LINE, the
+line the op starts on in the program file. The rules are the -rules files, the -set rule sets, or by default every
+shipped rule set. -rule selects one rule (by name; every instance of a family rule).
+
+Examples:
+  drrc explain -op %9 model.pir
+  drrc explain -set conv_bn_relu -rule conv2d_bn_fold -op %14 model.pir
+  drrc explain -rules my.drr -op @27 model.pir`,
+		setup: func(fs *flag.FlagSet) func(*CLI, []string) int {
+			var cf contextFlags
+			cf.register(fs)
+			var ruleFiles, sets listFlag
+			fs.Var(&ruleFiles, "rules", "explain the rules of `file.drr` (repeatable)")
+			fs.Var(&sets, "set", "explain the rules of the shipped set `name` (repeatable)")
+			ruleName := fs.String("rule", "", "explain only the rule `name`")
+			opRef := fs.String("op", "", "the op: `%N` (a printed result id) or @LINE")
+			return func(c *CLI, args []string) int {
+				if len(args) != 1 || *opRef == "" {
+					return c.usageErrorf("explain", "need -op and one program")
+				}
+				ctx, err := cf.context()
+				if err != nil {
+					return c.errorf("explain", "%v", err)
+				}
+				set, ok := c.ruleSets(ctx, ruleFiles, sets, cf.unregistered)
+				if !ok {
+					return exitFailure
+				}
+				p, ok := c.loadProgram("explain", ctx, args[0])
+				if !ok {
+					return exitFailure
+				}
+				num := ir.NumberValues(p.Body())
+				op, err := findOp(p, num, *opRef)
+				if err != nil {
+					return c.errorf("explain", "%s: %v", args[0], err)
+				}
+				if *ruleName != "" {
+					found := false
+					for _, r := range set.Rules {
+						found = found || r.Name == *ruleName
+					}
+					if !found {
+						return c.errorf("explain", "no rule named %s", *ruleName)
+					}
+				}
+				reg := rewriter.NewRegistry()
+				if err := rules.Register(reg); err != nil {
+					return c.errorf("explain", "%v", err)
+				}
+				exps := matcher.Explain(set, *ruleName, op, rewriter.NewOracle(p, reg), num)
+				fmt.Fprintf(c.Stdout, "%s", describeOp(p, num, op))
+				if len(exps) == 0 {
+					fmt.Fprintf(c.Stdout, "no rule has a root that can be %s\n", op.Name())
+					return exitOK
+				}
+				for i := range exps {
+					fmt.Fprintln(c.Stdout, exps[i].String())
+				}
+				return exitOK
+			}
+		},
+	})
+}
+
+// describeOp is the header of an explanation: the op and where it is.
+func describeOp(p *ir.Program, num *ir.Numbering, op *ir.Op) string {
+	pos := ""
+	if op.Loc.IsKnown() {
+		pos = fmt.Sprintf(" at %s:%d:%d", p.File, op.Loc.Line, op.Loc.Col)
+	}
+	return fmt.Sprintf("%s%s\n", num.Describe(op), pos)
+}
+
+// findOp finds the op a user names by a result id (%12) or a source line (@27).
+func findOp(p *ir.Program, num *ir.Numbering, ref string) (*ir.Op, error) {
+	if line, ok := strings.CutPrefix(ref, "@"); ok {
+		n, err := strconv.Atoi(line)
+		if err != nil {
+			return nil, fmt.Errorf("bad line %q", ref)
+		}
+		for op := range p.Walk() {
+			if int(op.Loc.Line) == n {
+				return op, nil
+			}
+		}
+		return nil, fmt.Errorf("no op starts on line %d", n)
+	}
+	if !strings.HasPrefix(ref, "%") {
+		ref = "%" + ref
+	}
+	for op := range p.Walk() {
+		for _, r := range op.Results() {
+			if num.Name(r) == ref {
+				return op, nil
+			}
+		}
+	}
+	return nil, fmt.Errorf("no op has a result %s (ids are those of the printed program: drrc convert PROGRAM -o -)", ref)
+}
+
+// ruleSets loads the rules named by -rules and -set, or every shipped set when neither is given.
+func (c *CLI) ruleSets(ctx *ir.Context, files, sets []string, unregistered bool) (*rule.Set, bool) {
+	out := &rule.Set{Ctx: ctx, Natives: map[string]*rule.NativeDecl{}}
+	if len(files) > 0 {
+		set, diags := drr.Load(ctx, drr.LoadOptions{CheckOptions: drr.CheckOptions{Unregistered: unregistered}}, files...)
+		c.printRuleDiags(diags, true)
+		if diags.HasErrors() {
+			return nil, false
+		}
+		out.Rules = append(out.Rules, set.Rules...)
+		for k, v := range set.Natives {
+			out.Natives[k] = v
+		}
+	}
+	if len(files) == 0 && len(sets) == 0 {
+		sets = rules.Sets()
+	}
+	for _, name := range sets {
+		set, err := rules.Load(ctx, name)
+		if err != nil {
+			if _, statErr := os.Stat(name); statErr == nil {
+				c.errorf("", "%s: use -rules for a rule file", name)
+			} else {
+				c.errorf("", "%v", err)
+			}
+			return nil, false
+		}
+		out.Rules = append(out.Rules, set.Rules...)
+	}
+	for i, r := range out.Rules {
+		r.Index = i
+	}
+	return out, true
+}
