@@ -285,60 +285,60 @@ func (rc *ruleChecker) expr(e Expr, sc exprScope) (rule.Expr, sType) {
 			l, err := rc.literal(e)
 			if err != nil {
 				rc.errorf(e.Pos(), "%v", err)
-				return &rule.Lit{Pos: pos}, stAny
+				return newNode(&rc.s.nodes.lit, rule.Lit{Pos: pos}), stAny
 			}
 			if l.Kind == ir.LitFloat {
-				return &rule.Lit{Value: l.Float, Pos: pos}, stFloat
+				return newNode(&rc.s.nodes.lit, rule.Lit{Value: l.Float, Pos: pos}), stFloat
 			}
-			return &rule.Lit{Value: l.Int, Pos: pos}, stInt
+			return newNode(&rc.s.nodes.lit, rule.Lit{Value: l.Int, Pos: pos}), stInt
 		case FloatLit:
 			l, err := ir.ParseNumber(e.Text)
 			if err != nil {
 				rc.errorf(e.Pos(), "%v", err)
 			}
-			return &rule.Lit{Value: l.Float, Pos: pos}, stFloat
+			return newNode(&rc.s.nodes.lit, rule.Lit{Value: l.Float, Pos: pos}), stFloat
 		case StringLit:
-			return &rule.Lit{Value: e.Value, Pos: pos}, stString
+			return newNode(&rc.s.nodes.lit, rule.Lit{Value: e.Value, Pos: pos}), stString
 		case BoolLit:
-			return &rule.Lit{Value: e.Text == "true", Pos: pos}, stBool
+			return newNode(&rc.s.nodes.lit, rule.Lit{Value: e.Text == "true", Pos: pos}), stBool
 		}
 		rc.errorf(e.Pos(), "null is an operand (an absent value), not an expression value")
-		return &rule.Lit{Pos: pos}, stAny
+		return newNode(&rc.s.nodes.lit, rule.Lit{Pos: pos}), stAny
 	case *TaggedLit:
 		a, err := rc.literalAttr(e, ir.AttrType{Kind: ir.KindAny})
 		if err != nil {
 			rc.errorf(e.Pos(), "%v", err)
-			return &rule.Lit{Pos: pos}, stAny
+			return newNode(&rc.s.nodes.lit, rule.Lit{Pos: pos}), stAny
 		}
 		v := rule.AttrVal(a)
-		return &rule.Lit{Value: v, Pos: pos}, valType(v)
+		return newNode(&rc.s.nodes.lit, rule.Lit{Value: v, Pos: pos}), valType(v)
 	case *SymbolLit:
 		a, err := rc.symbolAttr(e.Text, ir.AttrType{Kind: ir.KindAny})
 		if err != nil {
 			rc.errorf(e.Pos(), "%v", err)
-			return &rule.Lit{Pos: pos}, stAny
+			return newNode(&rc.s.nodes.lit, rule.Lit{Pos: pos}), stAny
 		}
 		v := rule.AttrVal(a)
-		return &rule.Lit{Value: v, Pos: pos}, valType(v)
+		return newNode(&rc.s.nodes.lit, rule.Lit{Value: v, Pos: pos}), valType(v)
 	case *NameExpr:
 		if m, ok := rc.bind[e.Name]; ok {
 			// A family variable stands for its member's op name without the dialect ("relu").
 			_, short := ir.SplitOpName(m)
-			return &rule.Lit{Value: short, Pos: pos}, stString
+			return newNode(&rc.s.nodes.lit, rule.Lit{Value: short, Pos: pos}), stString
 		}
 		if d, ok := ir.DTypeFromDataType(e.Name); ok {
-			return &rule.Lit{Value: d, Pos: pos}, stDType
+			return newNode(&rc.s.nodes.lit, rule.Lit{Value: d, Pos: pos}), stDType
 		}
-		return &rule.Lit{Value: e.Name, Pos: pos}, stString
+		return newNode(&rc.s.nodes.lit, rule.Lit{Value: e.Name, Pos: pos}), stString
 	case *TypeExpr:
 		ty := rc.concreteType(e.Type)
 		if ty == nil {
 			rc.errorf(e.Pos(), "a type used as a value must be concrete")
-			return &rule.Lit{Pos: pos}, stAny
+			return newNode(&rc.s.nodes.lit, rule.Lit{Pos: pos}), stAny
 		}
-		return &rule.Lit{Value: ty, Pos: pos}, stType
+		return newNode(&rc.s.nodes.lit, rule.Lit{Value: ty, Pos: pos}), stType
 	case *ListExpr:
-		out := &rule.List{Pos: pos}
+		out := newNode(&rc.s.nodes.list, rule.List{Pos: pos, Elems: make([]rule.Expr, 0, len(e.Elems))})
 		for _, x := range e.Elems {
 			xe, _ := rc.expr(x, sc)
 			out.Elems = append(out.Elems, xe)
@@ -348,23 +348,23 @@ func (rc *ruleChecker) expr(e Expr, sc exprScope) (rule.Expr, sType) {
 		i, ok := rc.holes[e.Name]
 		if !ok {
 			rc.errorf(e.Pos(), "$%s is not bound in the match", e.Name)
-			return &rule.Lit{Pos: pos}, stAny
+			return newNode(&rc.s.nodes.lit, rule.Lit{Pos: pos}), stAny
 		}
 		h := rc.p.Holes[i]
 		if h.Kind == rule.HoleAttrs {
 			rc.errorf(e.Pos(), "$%s... binds a list of attributes; use it as $%s... in an attribute map", e.Name, e.Name)
 		}
 		rc.holeRefs[i] = true
-		return &rule.HoleRef{Hole: i, Pos: pos}, holeType(h)
+		return newNode(&rc.s.nodes.holeRef, rule.HoleRef{Hole: i, Pos: pos}), holeType(h)
 	case *ValueExpr:
 		ref, list, ok := rc.valueRef(e.Name, e.Pos(), sc.where)
 		if !ok {
-			return &rule.Lit{Pos: pos}, stAny
+			return newNode(&rc.s.nodes.lit, rule.Lit{Pos: pos}), stAny
 		}
 		if list {
-			return &rule.ValueRef{Ref: ref, Pos: pos}, stValues
+			return newNode(&rc.s.nodes.valueRef, rule.ValueRef{Ref: ref, Pos: pos}), stValues
 		}
-		return &rule.ValueRef{Ref: ref, Pos: pos}, stValue
+		return newNode(&rc.s.nodes.valueRef, rule.ValueRef{Ref: ref, Pos: pos}), stValue
 	case *UnaryExpr:
 		x, t := rc.expr(e.X, sc)
 		switch e.Op {
@@ -372,12 +372,12 @@ func (rc *ruleChecker) expr(e Expr, sc exprScope) (rule.Expr, sType) {
 			if t != stBool && t != stAny {
 				rc.errorf(e.Pos(), "! needs a bool, this is %s", t)
 			}
-			return &rule.Unary{Op: "!", X: x, Pos: pos}, stBool
+			return newNode(&rc.s.nodes.unary, rule.Unary{Op: "!", X: x, Pos: pos}), stBool
 		case "-":
 			if !numeric(t) {
 				rc.errorf(e.Pos(), "- needs a number, this is %s", t)
 			}
-			return &rule.Unary{Op: "-", X: x, Pos: pos}, t
+			return newNode(&rc.s.nodes.unary, rule.Unary{Op: "-", X: x, Pos: pos}), t
 		}
 	case *BinaryExpr:
 		return rc.binary(e, sc)
@@ -397,7 +397,7 @@ func (rc *ruleChecker) expr(e Expr, sc exprScope) (rule.Expr, sType) {
 				t = stAny
 			}
 		}
-		return &rule.Cond{Cond: c, Then: a, Else: b, Pos: pos}, t
+		return newNode(&rc.s.nodes.cond, rule.Cond{Cond: c, Then: a, Else: b, Pos: pos}), t
 	case *IndexExpr:
 		x, xt := rc.expr(e.X, sc)
 		i, it := rc.expr(e.Index, sc)
@@ -411,21 +411,21 @@ func (rc *ruleChecker) expr(e Expr, sc exprScope) (rule.Expr, sType) {
 		if xt == stString {
 			t = stString
 		}
-		return &rule.Index{X: x, Index: i, Pos: pos}, t
+		return newNode(&rc.s.nodes.index, rule.Index{X: x, Index: i, Pos: pos}), t
 	case *CallExpr:
 		return rc.call(e, sc)
 	case *SpreadExpr:
 		rc.errorf(e.Pos(), "... spreads a value list into operands; it is not an expression value")
-		return &rule.Lit{Pos: pos}, stAny
+		return newNode(&rc.s.nodes.lit, rule.Lit{Pos: pos}), stAny
 	case *WildcardExpr:
 		rc.errorf(e.Pos(), "_ matches any attribute in a match; it is not an expression value")
-		return &rule.Lit{Pos: pos}, stAny
+		return newNode(&rc.s.nodes.lit, rule.Lit{Pos: pos}), stAny
 	case *LabelExpr:
 		rc.errorf(e.Pos(), "@%s names an op for erase; it is not an expression value", e.Name)
-		return &rule.Lit{Pos: pos}, stAny
+		return newNode(&rc.s.nodes.lit, rule.Lit{Pos: pos}), stAny
 	}
 	rc.errorf(e.Pos(), "unsupported expression")
-	return &rule.Lit{Pos: pos}, stAny
+	return newNode(&rc.s.nodes.lit, rule.Lit{Pos: pos}), stAny
 }
 
 func valType(v any) sType {
@@ -470,7 +470,7 @@ func (rc *ruleChecker) binary(e *BinaryExpr, sc exprScope) (rule.Expr, sType) {
 	pos := toPos(e.OpSpan.Pos())
 	x, xt := rc.expr(e.X, sc)
 	y, yt := rc.expr(e.Y, sc)
-	out := &rule.Binary{Op: e.Op, X: x, Y: y, Pos: pos}
+	out := newNode(&rc.s.nodes.binary, rule.Binary{Op: e.Op, X: x, Y: y, Pos: pos})
 	bad := func(format string, args ...any) { rc.errorf(e.OpSpan.Pos(), format, args...) }
 	switch e.Op {
 	case "&&", "||":
@@ -536,21 +536,21 @@ func (rc *ruleChecker) call(e *CallExpr, sc exprScope) (rule.Expr, sType) {
 	name := e.Func.Name
 	if e.Attrs != nil || !e.Func.IsBare() {
 		rc.errorf(e.Pos(), "%s(…) builds an op; ops are built in a rewrite's statements and operands, not in expressions", name)
-		return &rule.Lit{Pos: pos}, stAny
+		return newNode(&rc.s.nodes.lit, rule.Lit{Pos: pos}), stAny
 	}
 	if n, ok := rc.c.natives[name]; ok {
 		if n.Rewrite {
 			rc.errorf(e.Pos(), "%s is a native rewrite; call it as a rewrite statement", name)
-			return &rule.Lit{Pos: pos}, stAny
+			return newNode(&rc.s.nodes.lit, rule.Lit{Pos: pos}), stAny
 		}
 		return rc.nativeCall(e, n, sc), stBool
 	}
 	b, ok := rule.LookupBuiltin(name)
 	if !ok {
 		rc.errorf(e.Func.Pos(), "unknown function %s", name)
-		return &rule.Lit{Pos: pos}, stAny
+		return newNode(&rc.s.nodes.lit, rule.Lit{Pos: pos}), stAny
 	}
-	out := &rule.Call{Func: name, Pos: pos}
+	out := newNode(&rc.s.nodes.call, rule.Call{Func: name, Pos: pos, Args: make([]rule.Expr, 0, len(e.Args))})
 	fixed, variadic := len(b.Params), false
 	if fixed > 0 && strings.HasSuffix(b.Params[fixed-1], "...") {
 		fixed--
@@ -580,7 +580,7 @@ func (rc *ruleChecker) call(e *CallExpr, sc exprScope) (rule.Expr, sType) {
 			if rc.c.ctx.Schema(n) == nil && !rc.c.opts.Unregistered {
 				rc.errorf(a.Pos(), "unknown op %s%s", n, rc.c.suggestOp(n))
 			}
-			out.Args = append(out.Args, &rule.Lit{Value: n, Pos: toPos(a.Pos())})
+			out.Args = append(out.Args, newNode(&rc.s.nodes.lit, rule.Lit{Value: n, Pos: toPos(a.Pos())}))
 			continue
 		case "trait":
 			n, ok := opNameArg(a)
@@ -588,7 +588,7 @@ func (rc *ruleChecker) call(e *CallExpr, sc exprScope) (rule.Expr, sType) {
 				rc.errorf(a.Pos(), "%s: argument %d is a trait (%s)", name, i+1, strings.Join(ir.TraitNames(), ", "))
 				continue
 			}
-			out.Args = append(out.Args, &rule.Lit{Value: n, Pos: toPos(a.Pos())})
+			out.Args = append(out.Args, newNode(&rc.s.nodes.lit, rule.Lit{Value: n, Pos: toPos(a.Pos())}))
 			continue
 		}
 		x, t := rc.expr(a, sc)
@@ -658,7 +658,7 @@ func resultType(r string) sType {
 }
 
 func (rc *ruleChecker) nativeCall(e *CallExpr, n *rule.NativeDecl, sc exprScope) rule.Expr {
-	out := &rule.Call{Func: n.Name, Native: true, Pos: toPos(e.Pos())}
+	out := newNode(&rc.s.nodes.call, rule.Call{Func: n.Name, Native: true, Pos: toPos(e.Pos())})
 	if len(e.Args) != len(n.Params) {
 		rc.errorf(e.Pos(), "%s takes %d arguments, not %d", n.Name, len(n.Params), len(e.Args))
 		return out
@@ -685,5 +685,37 @@ func (rc *ruleChecker) where(w *WhereBlock) {
 			rc.errorf(e.Pos(), "a constraint must be a bool, this is %s", t)
 		}
 		rc.r.Where = append(rc.r.Where, x)
+		rc.requiredUnused(x)
+	}
+}
+
+// requiredUnused records the values a constraint requires to have no uses — unused(%v, …) or uses(%v) == 0 at the
+// top level of a conjunction — so that the dangling check accepts them like `_` results.
+func (rc *ruleChecker) requiredUnused(e rule.Expr) {
+	switch e := e.(type) {
+	case *rule.Binary:
+		switch e.Op {
+		case "&&":
+			rc.requiredUnused(e.X)
+			rc.requiredUnused(e.Y)
+		case "==":
+			if c, ok := e.X.(*rule.Call); ok && c.Func == "uses" && len(c.Args) == 1 {
+				if lit, ok := e.Y.(*rule.Lit); ok && rule.Equal(lit.Value, int64(0)) {
+					rc.markUnused(c.Args[0])
+				}
+			}
+		}
+	case *rule.Call:
+		if e.Func == "unused" && !e.Native {
+			for _, a := range e.Args {
+				rc.markUnused(a)
+			}
+		}
+	}
+}
+
+func (rc *ruleChecker) markUnused(a rule.Expr) {
+	if v, ok := a.(*rule.ValueRef); ok && !v.Ref.New {
+		rc.unusedOK[v.Ref.Index] = true
 	}
 }

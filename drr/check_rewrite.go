@@ -1,7 +1,6 @@
 package drr
 
 import (
-	"fmt"
 	"strconv"
 
 	"github.com/alecthomas/participle/v2/lexer"
@@ -48,7 +47,7 @@ func (rc *ruleChecker) newValue(name string, pos lexer.Position) int {
 		rc.errorf(pos, "%%%s is defined twice in the rewrite", name)
 	}
 	i := len(rc.r.NewValues)
-	rc.r.NewValues = append(rc.r.NewValues, &rule.NewValue{Name: name, Pos: toPos(pos)})
+	rc.r.NewValues = append(rc.r.NewValues, newNode(&rc.s.nodes.newValue, rule.NewValue{Name: name, Pos: toPos(pos)}))
 	rc.newValues[name] = i
 	return i
 }
@@ -56,7 +55,7 @@ func (rc *ruleChecker) newValue(name string, pos lexer.Position) int {
 func (rc *ruleChecker) anonNewValue(pos lexer.Position) int {
 	rc.anon++
 	i := len(rc.r.NewValues)
-	rc.r.NewValues = append(rc.r.NewValues, &rule.NewValue{Name: fmt.Sprintf("_%d", rc.anon), Pos: toPos(pos)})
+	rc.r.NewValues = append(rc.r.NewValues, newNode(&rc.s.nodes.newValue, rule.NewValue{Name: anonName(rc.anon), Pos: toPos(pos)}))
 	return i
 }
 
@@ -93,7 +92,8 @@ func (rc *ruleChecker) createOp(call *CallExpr, results []*Result, types []TypeP
 		return -1
 	}
 	schema := rc.c.ctx.Schema(name)
-	c := &rule.Create{Op: name, RestAttrs: -1, Pos: toPos(call.Pos())}
+	c := newNode(&rc.s.nodes.create, rule.Create{Op: name, RestAttrs: -1, Pos: toPos(call.Pos())})
+	c.Operands = make([]rule.RewriteOperand, 0, len(call.Args))
 	lists := false
 	for i, a := range call.Args {
 		switch a := a.(type) {
@@ -218,7 +218,7 @@ func (rc *ruleChecker) createOp(call *CallExpr, results []*Result, types []TypeP
 
 // combineOp builds a builtin.combine of the listed values; it returns the vector value.
 func (rc *ruleChecker) combineOp(l *ListExpr) int {
-	c := &rule.Create{Op: "builtin.combine", RestAttrs: -1, Pos: toPos(l.Pos())}
+	c := newNode(&rc.s.nodes.create, rule.Create{Op: "builtin.combine", RestAttrs: -1, Pos: toPos(l.Pos())})
 	for _, e := range l.Elems {
 		switch e := e.(type) {
 		case *ValueExpr:
@@ -252,15 +252,14 @@ func (rc *ruleChecker) combineOp(l *ListExpr) int {
 
 // createAttrs translates the attribute map of a created op.
 func (rc *ruleChecker) createAttrs(c *rule.Create, m *AttrMap, schema *ir.OpSchema, name string) {
-	set := map[string]bool{}
 	if m != nil {
+		c.Attrs = make([]rule.AttrSet, 0, len(m.Entries))
 		for _, e := range m.Entries {
 			key := e.Key.Name
-			if set[key] {
+			if setsAttr(c.Attrs, key) {
 				rc.errorf(e.Key.Pos(), "attribute %s is set twice", key)
 				continue
 			}
-			set[key] = true
 			spec := rc.attrSpec(schema, name, key, e.Key.Pos())
 			x, t := rc.expr(e.Value, exprScope{attr: key})
 			if spec != nil && !attrTypeFits(spec.Type, t) {
@@ -288,10 +287,20 @@ func (rc *ruleChecker) createAttrs(c *rule.Create, m *AttrMap, schema *ir.OpSche
 		return
 	}
 	for _, a := range schema.Attrs {
-		if a.Default == nil && !set[a.Name] {
+		if a.Default == nil && !setsAttr(c.Attrs, a.Name) {
 			rc.errorf(posOf(c.Pos), "%s needs attribute %s (%s): the schema gives it no default", name, a.Name, a.Type)
 		}
 	}
+}
+
+// setsAttr reports whether attrs sets the attribute name. Ops have few attributes: a scan beats a map.
+func setsAttr(attrs []rule.AttrSet, name string) bool {
+	for _, a := range attrs {
+		if a.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 func posOf(p rule.Pos) lexer.Position {
@@ -520,8 +529,8 @@ func (rc *ruleChecker) lint() {
 			if _, ok := rc.replaced[v]; ok {
 				continue
 			}
-			if rc.operandOf[v] {
-				continue // internal: closure (or the rule's own use constraint) decides
+			if rc.operandOf[v] || rc.unusedOK[v] {
+				continue // internal (closure or the rule's own use constraint decides), or required unused
 			}
 			pos := rc.resultPos[[2]int{k, ri}]
 			what := "the result"
@@ -548,4 +557,20 @@ func (rc *ruleChecker) lint() {
 	if !changes {
 		rc.errorf(rc.ast.Rewrite.Pos(), "the rewrite neither replaces a value nor erases an op, so the rule would change nothing")
 	}
+}
+
+// anonNames are the names of the first anonymous values, which every rule uses.
+var anonNames = func() (names [32]string) {
+	for i := range names {
+		names[i] = "_" + strconv.Itoa(i)
+	}
+	return
+}()
+
+// anonName names the n-th anonymous value of a rule.
+func anonName(n int) string {
+	if n < len(anonNames) {
+		return anonNames[n]
+	}
+	return "_" + strconv.Itoa(n)
 }

@@ -1,6 +1,7 @@
 package drr
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -210,4 +211,25 @@ func TestCheckUnregistered(t *testing.T) {
 		[]byte(`rule r { match { %y = my.op(%x) } rewrite { replace %y with my.other(%x) } }`))
 	require.Empty(t, diags, "an op that replaces a matched value takes its type")
 	assert.NotNil(t, set.Rules[0].Actions[0].(*rule.Create).ResultTypes[0].Of)
+}
+
+// BenchmarkLoad2000 parses and checks a file of 2,000 conv2d_bn_fold-like rules: the project's budget is 100 ms.
+func BenchmarkLoad2000(b *testing.B) {
+	// Distinct constraints, so that no rule shadows another.
+	var sb strings.Builder
+	for i := 0; i < 2000; i++ {
+		r := strings.Replace(fmt.Sprintf(benchRule, i, i), `$fmt in ["NCHW", "NHWC"]`, fmt.Sprintf(`$fmt in ["NCHW", "NHWC"] && $g != %d`, -i-1), 1)
+		sb.WriteString(r)
+	}
+	src := []byte(sb.String())
+	ctx := defaultCtx(b)
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		set, diags := LoadSource(ctx, LoadOptions{}, "bench.drr", src)
+		if diags.HasErrors() || len(set.Rules) != 2000 {
+			b.Fatal(diags)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/2000rules")
 }

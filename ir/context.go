@@ -13,7 +13,7 @@ import (
 // A Context is safe for concurrent use: interning and registration take a lock. It holds no global state;
 // NewContext gives a fresh one.
 type Context struct {
-	mu       sync.Mutex
+	mu       sync.RWMutex
 	types    map[string]Type
 	attrs    map[string]Attribute
 	dialects map[string]*Dialect
@@ -97,15 +97,15 @@ func (c *Context) NumOpInfos() int {
 
 // Schema returns the schema of the named op, or nil if it is unregistered.
 func (c *Context) Schema(name string) *OpSchema {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.mu.RLock()
+	defer c.mu.RUnlock()
 	return c.schemas[name]
 }
 
 // Dialect returns the registered dialect with the given name, or nil.
 func (c *Context) Dialect(name string) *Dialect {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.mu.RLock()
+	defer c.mu.RUnlock()
 	return c.dialects[name]
 }
 
