@@ -163,6 +163,8 @@ const (
 )
 
 // String returns p as Paddle prints it inside a Place attribute: Place(cpu), Place(gpu:0), Place(undefined:0), ….
+// Like Paddle's printer it drops the device id of cpu and pinned places, and a custom device named like a builtin
+// one reads back as the builtin; PIR JSON keeps both, so only a JSON → text → JSON trip can lose them.
 func (p Place) String() string {
 	dev := strconv.Itoa(p.Device)
 	switch p.Type {

@@ -159,6 +159,8 @@ func TestCoerce(t *testing.T) {
 		{AttrType{Kind: KindInt64}, lit("-1"), "(Int64)-1", ""},
 		{AttrType{Kind: KindFloat}, lit("1e-05"), "(Float)1e-05", ""},
 		{AttrType{Kind: KindFloat}, lit("2"), "(Float)2", ""},
+		// Just above the midpoint of 1 and the next f32: via f64 it rounds to the midpoint, then to even (1).
+		{AttrType{Kind: KindFloat}, lit("1.00000005960464478"), "(Float)1.0000001", ""},
 		{AttrType{Kind: KindDouble}, lit("0.5"), "(Double)0.5", ""},
 		{AttrType{Kind: KindInt32, Array: true}, list(lit("1"), lit("2")), "[(Int32)1,(Int32)2]", ""},
 		{AttrType{Kind: KindIntArray}, list(lit("-1"), lit("3")), "(pd_op.IntArray)[-1,3]", ""},

@@ -27,7 +27,7 @@ type Literal struct {
 	Kind  LitKind
 	Int   int64
 	Float float64
-	Str   string // string value, identifier, or the inside of Place(…)
+	Str   string // string value, identifier, the inside of Place(…), or a float's spelling in the source
 	Bool  bool
 	List  []Literal
 }
@@ -105,6 +105,13 @@ func (c *Context) Coerce(t AttrType, l Literal) (Attribute, error) {
 			return c.Float(float32(l.Int)), nil
 		}
 		if l.Kind == LitFloat {
+			// Rounding the decimal spelling straight to f32 avoids the double rounding of decimal → f64 → f32,
+			// which gives a different f32 for some spellings.
+			if l.Str != "" {
+				if f, err := strconv.ParseFloat(l.Str, 32); err == nil {
+					return c.Float(float32(f)), nil
+				}
+			}
 			return c.Float(float32(l.Float)), nil
 		}
 	case KindDouble:
@@ -230,5 +237,5 @@ func ParseNumber(s string) (Literal, error) {
 	if err != nil {
 		return Literal{}, fmt.Errorf("bad number %q", s)
 	}
-	return Literal{Kind: LitFloat, Float: f}, nil
+	return Literal{Kind: LitFloat, Float: f, Str: s}, nil
 }
