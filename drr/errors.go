@@ -83,7 +83,9 @@ func sourceLine(src []byte, pos lexer.Position) (string, int, bool) {
 		return "", 0, false
 	}
 	start := -1
-	if pos.Offset >= 0 && pos.Offset <= len(src) {
+	// Offset 0 past line 1 means a position made from line and column alone (rule.Pos has no offset).
+	hasOffset := pos.Offset > 0 || pos.Offset == 0 && pos.Line == 1
+	if hasOffset && pos.Offset <= len(src) {
 		start = pos.Offset
 		for start > 0 && src[start-1] != '\n' {
 			start--
@@ -112,7 +114,7 @@ func sourceLine(src []byte, pos lexer.Position) (string, int, bool) {
 		text = strings.ToValidUTF8(text, "\uFFFD")
 	}
 	col := pos.Column
-	if pos.Offset >= start && pos.Offset <= end && pos.Offset <= len(src) {
+	if hasOffset && pos.Offset >= start && pos.Offset <= end && pos.Offset <= len(src) {
 		col = utf8.RuneCount(src[start:pos.Offset]) + 1
 	}
 	return text, col, true

@@ -13,6 +13,24 @@ type Listener interface {
 	OpErased(op *Op)
 }
 
+// A UseListener is a Listener that also wants to know when a value loses a use through the rewriter: an operand
+// set to another value, or a use redirected by ReplaceAllUsesWith or ReplaceUsesIf. (Erasing an op is reported by
+// OpErased, with its operands still set.) The driver uses it to erase only the ops a rewrite left without uses.
+type UseListener interface {
+	Listener
+	// UseRemoved is called after v lost a use.
+	UseRemoved(v *Value)
+}
+
+// UseRemoved notifies every listener that is a UseListener.
+func (ls Listeners) UseRemoved(v *Value) {
+	for _, l := range ls {
+		if ul, ok := l.(UseListener); ok {
+			ul.UseRemoved(v)
+		}
+	}
+}
+
 // Listeners fans notifications out to several listeners in order.
 type Listeners []Listener
 
@@ -54,16 +72,29 @@ func (r *Rewriter) modified(op *Op) {
 	}
 }
 
+func (r *Rewriter) useRemoved(v *Value) {
+	if v == nil {
+		return
+	}
+	if ul, ok := r.Listener.(UseListener); ok {
+		ul.UseRemoved(v)
+	}
+}
+
 // ReplaceAllUsesWith makes every use of from read to instead.
 func (r *Rewriter) ReplaceAllUsesWith(from, to *Value) {
 	if from == to {
 		return
 	}
+	had := from.first != nil
 	for u := from.first; u != nil; {
 		next := u.next
 		u.set(to)
 		r.modified(u.owner)
 		u = next
+	}
+	if had {
+		r.useRemoved(from)
 	}
 }
 
@@ -72,13 +103,18 @@ func (r *Rewriter) ReplaceUsesIf(from, to *Value, keep func(*Use) bool) {
 	if from == to {
 		return
 	}
+	removed := false
 	for u := from.first; u != nil; {
 		next := u.next
 		if keep(u) {
 			u.set(to)
 			r.modified(u.owner)
+			removed = true
 		}
 		u = next
+	}
+	if removed {
+		r.useRemoved(from)
 	}
 }
 
@@ -138,12 +174,29 @@ func (r *Rewriter) erase(op *Op) {
 
 // SetOperand makes operand slot i of op read v (nil: absent).
 func (r *Rewriter) SetOperand(op *Op, i int, v *Value) {
+	old := op.operands[i].value
 	op.operands[i].set(v)
 	r.modified(op)
+	if old != v {
+		r.useRemoved(old)
+	}
 }
 
 // SetOperands replaces all operands of op, possibly changing their number.
 func (r *Rewriter) SetOperands(op *Op, vs []*Value) {
+	var olds []*Value
+	if _, ok := r.Listener.(UseListener); ok {
+		for i := range op.operands {
+			if old := op.operands[i].value; old != nil && (i >= len(vs) || vs[i] != old) {
+				olds = append(olds, old)
+			}
+		}
+	}
+	defer func() {
+		for _, old := range olds {
+			r.useRemoved(old)
+		}
+	}()
 	if len(vs) == len(op.operands) {
 		for i, v := range vs {
 			op.operands[i].set(v)

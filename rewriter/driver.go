@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pirdrr/drr/analysis"
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
 )
@@ -29,7 +30,8 @@ type Options struct {
 	Seed    uint64
 	// VerifyEach runs ir.Verify after every rewrite; a failure stops the driver naming the rule.
 	VerifyEach bool
-	// NoDCE keeps ops that become dead (by default they are erased when they have no side effects).
+	// NoDCE keeps ops that become dead. By default an op a rewrite leaves without uses is erased when it has no
+	// side effects and writes no operand; ops that had no uses before the run are kept (the dce pass erases those).
 	NoDCE bool
 	// Trace, if set, is called after every rewrite.
 	Trace func(TraceEvent)
@@ -116,7 +118,11 @@ type Driver struct {
 	Applier *Applier
 	Options Options
 
-	wl        *worklist
+	wl *worklist
+	// orphaned holds the ops that lost a use during the run. Only they are erased when dead: an op that had no
+	// uses to begin with is an output of the program (GraphNet captures have no fetch ops), or the work of a
+	// dce pass.
+	orphaned  map[*ir.Op]bool
 	stats     *Stats
 	ruleStat  map[*rule.Rule]*RuleStats
 	rootStats [][]*RuleStats // by OpInfo ID: the stats of the rules rooted at that op kind
@@ -147,8 +153,17 @@ func (l driverListener) OpErased(op *ir.Op) {
 	l.d.wl.remove(op)
 	for i := 0; i < op.NumOperands(); i++ {
 		if v := op.Operand(i); v != nil && v.DefiningOp() != nil && !op.IsAncestorOf(v.DefiningOp()) {
+			l.d.orphaned[v.DefiningOp()] = true
 			l.d.wl.push(v.DefiningOp())
 		}
+	}
+}
+
+// UseRemoved makes the producer of v a candidate for erasure once it has no uses left.
+func (l driverListener) UseRemoved(v *ir.Value) {
+	if def := v.DefiningOp(); def != nil && !def.Erased() {
+		l.d.orphaned[def] = true
+		l.d.wl.push(def)
 	}
 }
 
@@ -173,6 +188,7 @@ func (d *Driver) Run() (*Stats, error) {
 		rng = rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15))
 	}
 	d.wl = newWorklist(nops, rng)
+	d.orphaned = map[*ir.Op]bool{}
 	d.stats = &Stats{}
 	byName := map[string]*RuleStats{}
 	d.ruleStat = make(map[*rule.Rule]*RuleStats, len(d.Set.Rules))
@@ -280,7 +296,7 @@ func (d *Driver) sweep(maxRewrites int) (bool, error) {
 		if op.Erased() || op.Block() == nil {
 			continue
 		}
-		if !d.Options.NoDCE && triviallyDead(op) {
+		if !d.Options.NoDCE && d.orphaned[op] && triviallyDead(op) {
 			if rw.Erase(op) == nil {
 				d.stats.Erased++
 				changed = true
@@ -350,13 +366,21 @@ func (d *Driver) describe(op *ir.Op) string {
 }
 
 // triviallyDead reports whether op can be erased: no result is used, it is registered (unregistered ops may have
-// side effects), has no side effects, and is not a terminator.
+// effects nobody declared), it has no side effects, is no terminator, and writes no operand's buffer (relu_(a) with
+// an unused result still changes what later readers of a see).
 func triviallyDead(op *ir.Op) bool {
 	s := op.Schema()
-	if s == nil || op.HasUses() || s.Has(ir.SideEffects) || s.Has(ir.Terminator) {
+	if s == nil || op.HasUses() || s.Has(ir.SideEffects) || s.Has(ir.Terminator) || op.Name() == ir.ModuleOpName {
 		return false
 	}
-	return op.Name() != ir.ModuleOpName
+	if len(s.Inplace) > 0 {
+		for i := range op.NumOperands() {
+			if analysis.Writes(op, i) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // cycleDetector notices a rewrite recreating what an earlier rewrite created at the same place: it fingerprints

@@ -71,22 +71,65 @@ func TestDriverBenefitOrder(t *testing.T) {
 	}
 }
 
+// firstOperandRule replaces %y = from(%a, %b) with to(%a): %b loses a use.
+func firstOperandRule(from, to string) *rule.Rule {
+	return &rule.Rule{
+		Name: "first_operand",
+		Pattern: &rule.Pattern{
+			Ops:    []*rule.OpPattern{{Name: from, Operands: []rule.OperandPattern{{Value: 0}, {Value: 1}}, Results: []rule.ResultPattern{{Value: 2}}, RestAttrs: -1}},
+			Values: []*rule.ValueHole{{Name: "a", Def: -1}, {Name: "b", Def: -1}, {Name: "y", Def: 0}},
+		},
+		NewValues: []*rule.NewValue{{Name: "n"}},
+		Actions: []rule.Action{
+			&rule.Create{Op: to, Operands: []rule.RewriteOperand{{Ref: rule.Ref{Index: 0}}}, Results: []int{0}, RestAttrs: -1},
+			&rule.Replace{Value: rule.Ref{Index: 2}, With: rule.Ref{New: true}},
+		},
+	}
+}
+
 func TestDriverDeadCode(t *testing.T) {
+	// An op a rewrite leaves without uses is erased; ops that had no uses before the run are the program's
+	// outputs (GraphNet captures have no fetch ops) and stay, as do unregistered ops.
 	x := newPB(t)
 	in := x.data()
-	x.op("pd_op.relu", 1, nil, in) // dead, no side effects: erased
-	x.op("my.unknown", 1, nil, in) // dead but unregistered: kept
-	x.fetch(x.op("pd_op.tanh", 1, nil, in).Result(0))
-	st, err := run(t, x, setOf(x.c), Options{})
+	x.op("pd_op.relu", 1, nil, in)  // no uses to begin with: kept
+	x.op("my.unknown", 1, nil, in) // unregistered: kept
+	b := x.op("pd_op.exp", 1, nil, in).Result(0)
+	x.fetch(x.op("pd_op.add", 1, nil, in, b).Result(0))
+	st, err := run(t, x, setOf(x.c, firstOperandRule("pd_op.add", "pd_op.tanh")), Options{})
 	require.NoError(t, err)
-	assert.Equal(t, 1, st.Erased)
+	assert.Equal(t, 1, st.Erased, "the exp the rewrite left without uses")
+	assert.Equal(t, []string{"pd_op.data", "pd_op.relu", "my.unknown", "pd_op.tanh", "pd_op.fetch"}, x.names())
+
+	n, err := DCE(x.p, ir.NewRewriter(x.c, nil))
+	require.NoError(t, err)
+	assert.Equal(t, 1, n, "the dce pass erases the relu nobody reads")
 	assert.Equal(t, []string{"pd_op.data", "my.unknown", "pd_op.tanh", "pd_op.fetch"}, x.names())
 
 	y := newPB(t)
-	y.op("pd_op.relu", 1, nil, y.data())
-	_, err = run(t, y, setOf(y.c), Options{NoDCE: true})
+	in = y.data()
+	b = y.op("pd_op.exp", 1, nil, in).Result(0)
+	y.fetch(y.op("pd_op.add", 1, nil, in, b).Result(0))
+	_, err = run(t, y, setOf(y.c, firstOperandRule("pd_op.add", "pd_op.tanh")), Options{NoDCE: true})
 	require.NoError(t, err)
-	assert.Equal(t, []string{"pd_op.data", "pd_op.relu"}, y.names())
+	assert.Equal(t, []string{"pd_op.data", "pd_op.exp", "pd_op.tanh", "pd_op.fetch"}, y.names())
+}
+
+// TestDeadInplaceWriteIsKept: relu_(a) with an unused result still writes a, which the fetch reads; neither the
+// driver nor the dce pass may erase it.
+func TestDeadInplaceWriteIsKept(t *testing.T) {
+	x := newPB(t)
+	a := x.op("pd_op.tanh", 1, nil, x.data()).Result(0)
+	b := x.op("pd_op.exp", 1, nil, a).Result(0)
+	add := x.op("pd_op.add", 1, nil, a, b)
+	x.op("pd_op.relu_", 1, nil, add.Result(0)) // writes the add's result, read by the fetch
+	x.fetch(add.Result(0))
+	_, err := run(t, x, setOf(x.c, firstOperandRule("pd_op.multiply", "pd_op.tanh")), Options{})
+	require.NoError(t, err)
+	n, err := DCE(x.p, ir.NewRewriter(x.c, nil))
+	require.NoError(t, err)
+	assert.Zero(t, n)
+	assert.Equal(t, []string{"pd_op.data", "pd_op.tanh", "pd_op.exp", "pd_op.add", "pd_op.relu_", "pd_op.fetch"}, x.names())
 }
 
 func TestDriverLimits(t *testing.T) {

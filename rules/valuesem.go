@@ -62,6 +62,12 @@ func WrapValueSemantics(p *ir.Program, rw *ir.Rewriter) (int, error) {
 			if t == nil || t.IsValue() {
 				continue // an absent optional result (null type), or already a value
 			}
+			if !r.HasUses() {
+				// Nothing reads it: no copy back (it would be a dead op the driver keeps, as it keeps every op
+				// that had no uses before it ran).
+				rw.SetType(r, ctx.WithSpelling(t, ir.ValueTensor))
+				continue
+			}
 			// Create the copy back first (it reads r), then give r's other users the copy and retype r.
 			back := rw.Create(ir.OpSpec{Name: "pd_op.to_tensor", Operands: []*ir.Value{r}, Results: []ir.Type{t}})
 			rw.ReplaceUsesIf(r, back.Result(0), func(u *ir.Use) bool { return u.Owner() != back })

@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/pirdrr/drr/analysis"
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/ir"
 )
@@ -19,7 +22,10 @@ func init() {
 		help: `
 Check checks each file without changing anything. A rule file (.drr) is parsed and checked against the op
 catalogs — unknown ops, operand and result counts, attribute names and kinds, unbound holes, values a rewrite would
-leave dangling, duplicate and shadowed rules — with its imports. A program (.pir, .json) is read and verified:
+leave dangling, duplicate and shadowed rules — with its imports. A rule file that checks is then linted, and the
+findings print as warnings: two rules that can match the same op with the same benefit (which one wins depends on
+their order), a rule whose result matches its own pattern again or two rules that undo each other (the driver
+can loop), and a rule no program can make fire. -lint=false skips the lint. A program (.pir, .json) is read and verified:
 definitions dominate uses across regions, operand/result counts and attribute kinds match the schemas, if and
 while bodies end with cf.yield. Problems print as file:line:col: severity: message, with the source line and a
 caret for rule files. The exit status is 1 if any file has errors (warnings alone do not fail).
@@ -32,6 +38,7 @@ Examples:
 			var cf contextFlags
 			cf.register(fs)
 			quiet := fs.Bool("q", false, "print errors only, not warnings")
+			lint := fs.Bool("lint", true, "lint rule files that check: overlapping rules, rewrite loops, rules that never fire")
 			return func(c *CLI, args []string) int {
 				if len(args) == 0 {
 					return c.usageErrorf("check", "no files to check")
@@ -44,7 +51,7 @@ Examples:
 				for _, path := range args {
 					var ok bool
 					if isRuleFile(path) {
-						ok = c.checkRules(ctx, path, cf.unregistered, *quiet)
+						ok = c.checkRules(ctx, path, cf.unregistered, *quiet, *lint)
 					} else {
 						ok = c.checkProgram(ctx, path, *quiet)
 					}
@@ -61,9 +68,20 @@ Examples:
 
 func isRuleFile(path string) bool { return strings.EqualFold(filepath.Ext(path), ".drr") }
 
-// checkRules loads a rule file and prints its diagnostics; it reports whether there were no errors.
-func (c *CLI) checkRules(ctx *ir.Context, path string, unregistered, quiet bool) bool {
-	_, diags := drr.Load(ctx, drr.LoadOptions{CheckOptions: drr.CheckOptions{Unregistered: unregistered}}, path)
+// checkRules loads a rule file, lints it if it checks, and prints the diagnostics; it reports whether there were
+// no errors.
+func (c *CLI) checkRules(ctx *ir.Context, path string, unregistered, quiet, lint bool) bool {
+	set, diags := drr.Load(ctx, drr.LoadOptions{CheckOptions: drr.CheckOptions{Unregistered: unregistered}}, path)
+	if set != nil && lint {
+		for _, f := range analysis.RuleLint(set) {
+			diags = append(diags, &drr.Diagnostic{
+				Pos:      lexer.Position{Filename: f.Pos.File, Line: f.Pos.Line, Column: f.Pos.Col},
+				Severity: drr.Warning,
+				Message:  "rule " + f.Rule + ": " + f.Message,
+			})
+		}
+		diags.Sort()
+	}
 	c.printRuleDiags(diags, quiet)
 	return !diags.HasErrors()
 }

@@ -93,6 +93,20 @@ func TestCheck(t *testing.T) {
 	code, _, errs = run(t, "", "check", broken)
 	assert.Equal(t, exitFailure, code)
 	assert.Contains(t, errs, broken+":3:")
+
+	// A file that checks is linted: findings are warnings with the source line, and do not fail the check.
+	loop := write(t, dir, "loop.drr", "rule a {\n  match { %y = pd_op.relu(%x) }\n  rewrite { replace %y with pd_op.tanh(%x) }\n}\n"+
+		"rule b {\n  match { %y = pd_op.tanh(%x) }\n  rewrite { replace %y with pd_op.relu(%x) }\n}\n")
+	code, _, errs = run(t, "", "check", loop)
+	assert.Equal(t, exitOK, code, errs)
+	assert.Contains(t, errs, loop+":5:6: warning: rule b: rules a and b undo each other")
+	assert.Contains(t, errs, "\nrule b {\n     ^\n")
+	code, _, errs = run(t, "", "check", "-lint=false", loop)
+	assert.Equal(t, exitOK, code)
+	assert.Empty(t, errs)
+	code, _, errs = run(t, "", "check", "-q", loop)
+	assert.Equal(t, exitOK, code)
+	assert.Empty(t, errs, "-q prints errors only")
 }
 
 func TestConvertRoundTripAndAtomicity(t *testing.T) {

@@ -1,0 +1,166 @@
+package analysis
+
+import (
+	"fmt"
+
+	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/ir"
+)
+
+// fold evaluates e when it does not depend on a match: literals, operators and pure builtins over them, and the
+// builtins a pattern alone decides (has_trait and defined_by of a value a named pattern op defines, inplace_op of an
+// op name). ok is false when e depends on the match or evaluating it fails.
+func (lf *lintFacts) fold(r *rule.Rule, e rule.Expr) (rule.Val, bool) {
+	switch e := e.(type) {
+	case *rule.Lit:
+		return e.Value, true
+	case *rule.Unary:
+		x, ok := lf.fold(r, e.X)
+		if !ok {
+			return nil, false
+		}
+		return evalConst(&rule.Unary{Op: e.Op, X: &rule.Lit{Value: x}, Pos: e.Pos})
+	case *rule.Binary:
+		x, okx := lf.fold(r, e.X)
+		y, oky := lf.fold(r, e.Y)
+		if e.Op == "&&" || e.Op == "||" {
+			// Three-valued: false && ? is false, true || ? is true.
+			short := e.Op == "||"
+			if b, isBool := x.(bool); okx && isBool && b == short {
+				return short, true
+			}
+			if b, isBool := y.(bool); oky && isBool && b == short {
+				return short, true
+			}
+		}
+		if !okx || !oky {
+			return nil, false
+		}
+		return evalConst(&rule.Binary{Op: e.Op, X: &rule.Lit{Value: x}, Y: &rule.Lit{Value: y}, Pos: e.Pos})
+	case *rule.Cond:
+		c, ok := lf.fold(r, e.Cond)
+		b, isBool := c.(bool)
+		if !ok || !isBool {
+			return nil, false
+		}
+		if b {
+			return lf.fold(r, e.Then)
+		}
+		return lf.fold(r, e.Else)
+	case *rule.List:
+		out := make([]rule.Val, len(e.Elems))
+		for i, x := range e.Elems {
+			v, ok := lf.fold(r, x)
+			if !ok {
+				return nil, false
+			}
+			out[i] = v
+		}
+		return out, true
+	case *rule.Index:
+		x, ok1 := lf.fold(r, e.X)
+		i, ok2 := lf.fold(r, e.Index)
+		if !ok1 || !ok2 {
+			return nil, false
+		}
+		return evalConst(&rule.Index{X: &rule.Lit{Value: x}, Index: &rule.Lit{Value: i}, Pos: e.Pos})
+	case *rule.Call:
+		if e.Native {
+			return nil, false
+		}
+		switch e.Func {
+		case "has_trait", "defined_by":
+			return lf.foldOpQuery(r, e)
+		case "inplace_op":
+			return lf.foldInplaceOp(r, e)
+		}
+		b, known := rule.LookupBuiltin(e.Func)
+		if !known || b.Program {
+			return nil, false
+		}
+		args := make([]rule.Expr, len(e.Args))
+		for i, a := range e.Args {
+			v, ok := lf.fold(r, a)
+			if !ok {
+				return nil, false
+			}
+			args[i] = &rule.Lit{Value: v}
+		}
+		return evalConst(&rule.Call{Func: e.Func, Args: args, Pos: e.Pos})
+	}
+	return nil, false
+}
+
+// foldOpQuery decides has_trait(%v, T) and defined_by(%v, N) for a value a named pattern op defines.
+func (lf *lintFacts) foldOpQuery(r *rule.Rule, e *rule.Call) (rule.Val, bool) {
+	if len(e.Args) != 2 {
+		return nil, false
+	}
+	ref, ok := e.Args[0].(*rule.ValueRef)
+	if !ok || ref.Ref.New || ref.Ref.Index >= len(r.Pattern.Values) {
+		return nil, false
+	}
+	h := r.Pattern.Values[ref.Ref.Index]
+	if h.Def < 0 || h.List || r.Pattern.Ops[h.Def].Name == "" {
+		return nil, false
+	}
+	opName := r.Pattern.Ops[h.Def].Name
+	if lf.set.Ctx == nil {
+		return nil, false
+	}
+	arg, ok := lf.fold(r, e.Args[1])
+	s, isString := arg.(string)
+	if !ok || !isString {
+		return nil, false
+	}
+	if e.Func == "defined_by" {
+		return opName == s, true
+	}
+	schema := lf.set.Ctx.Schema(opName)
+	t, known := ir.TraitFromName(s)
+	if schema == nil || !known {
+		return nil, false
+	}
+	return schema.Has(t), true
+}
+
+// foldInplaceOp decides inplace_op(name, operand, result) from the catalog.
+func (lf *lintFacts) foldInplaceOp(r *rule.Rule, e *rule.Call) (rule.Val, bool) {
+	if len(e.Args) != 3 || lf.set.Ctx == nil {
+		return nil, false
+	}
+	var args [3]rule.Val
+	for i, a := range e.Args {
+		v, ok := lf.fold(r, a)
+		if !ok {
+			return nil, false
+		}
+		args[i] = v
+	}
+	v, ok, err := Oracle{Program: ir.NewProgram(lf.set.Ctx)}.Builtin("inplace_op", args[:])
+	if !ok || err != nil {
+		return nil, false
+	}
+	return v, true
+}
+
+// constEnv is the Env of constant folding: nothing is bound, no program builtin is known.
+type constEnv struct{}
+
+func (constEnv) Hole(int) (any, bool)      { return nil, false }
+func (constEnv) Value(rule.Ref) *ir.Value  { return nil }
+func (constEnv) List(rule.Ref) []*ir.Value { return nil }
+func (constEnv) Native(string, []rule.Val) (rule.Val, error) {
+	return nil, fmt.Errorf("native")
+}
+func (constEnv) Builtin(string, []rule.Val) (rule.Val, bool, error) { return nil, false, nil }
+
+func evalConst(e rule.Expr) (v rule.Val, ok bool) {
+	defer func() {
+		if recover() != nil {
+			v, ok = nil, false
+		}
+	}()
+	v, err := rule.Eval(e, constEnv{})
+	return v, err == nil
+}
