@@ -1,0 +1,438 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pirdrr/drr/drr"
+	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/interp"
+	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/rewriter"
+	"github.com/pirdrr/drr/rules"
+)
+
+func init() {
+	register(&command{
+		name:    "verify",
+		usage:   "verify [flags] PROGRAM | RULES.drr... | -set NAME",
+		summary: "check with real numbers that passes and rules preserve what programs compute",
+		help: `
+Verify runs programs with the reference interpreter (package interp) before and after a rewrite, on random inputs
+and weights, and compares their outputs.
+
+Program mode (a .pir or .json program): the passes are chosen as drrc apply chooses them (-rules, -set, -passes;
+the default inference pipeline without them) and run on a copy of the program; both copies are evaluated on -runs
+random input/weight sets (seeds -seed, -seed+1, …; dynamic dims take -batch and -size, or give whole input
+shapes with -input), and for every output the largest absolute and relative error is printed (the relative error
+is relative to the output's scale, max|a-b| / max|a|). Programs without fetch ops (GraphNet captures) get a fetch
+per sink output first, so that dead-code elimination keeps the model. With -fill-weights SEED, parameters without
+data get random data first, so that fold_constants has numbers to fold; the ops left computing on weights are
+then listed. The exit status is 1 when an output differs beyond -rtol, or when an op cannot be evaluated (the op
+and its position are printed).
+
+Rule mode (.drr files, or -set NAME without a program): every rule — every instance of a family rule — is
+instantiated as small programs its pattern and where clause accept (attribute holes set to defaults and to the
+literals the constraints compare them with, inputs shaped per op, parameters where the constraints want
+immutable weights; up to -variants programs covering the candidate values), the rule alone is applied with the
+driver, and the programs are compared. Each rule is reported ok (with its largest relative error), FAILED (with
+the outputs that differ, or the error), or SKIPPED (why: no program satisfies its constraints, or the interpreter
+cannot evaluate one of its ops). -set accepts rule sets and pipelines (their rule sets are verified). The exit
+status is 1 when a rule FAILED.
+
+Examples:
+  drrc verify model.json -size 64
+  drrc verify -passes inference,fold_constants -fill-weights 5 model.json -size 64
+  drrc verify -input data_0=1x3x64x64 graphnet_ResNet18.pir
+  drrc verify -set conv_bn_relu
+  drrc verify -set inference -v
+  drrc verify my_fusion.drr`,
+		setup: func(fs *flag.FlagSet) func(*CLI, []string) int {
+			v := &verifyFlags{}
+			v.register(fs)
+			return v.run
+		},
+	})
+}
+
+type verifyFlags struct {
+	cf          contextFlags
+	rules, sets listFlag
+	passes      string
+	runs        int
+	seed        uint64
+	batch, size int
+	inputs      listFlag
+	rtol, atol  float64
+	float32     bool
+	fillWeights int64
+	variants    int
+	jobs        int
+	verbose     bool
+}
+
+func (v *verifyFlags) register(fs *flag.FlagSet) {
+	v.cf.register(fs)
+	fs.Var(&v.rules, "rules", "apply (program mode) or verify (rule mode) the rules of `file.drr` (repeatable)")
+	fs.Var(&v.sets, "set", "run (program mode) or verify (rule mode) the registered rule set or pipeline `name` (repeatable)")
+	fs.StringVar(&v.passes, "passes", "", "program mode: run these passes and pipelines in order, comma-separated (\"rules\" is the -rules files)")
+	fs.IntVar(&v.runs, "runs", 3, "number of random input/weight sets")
+	fs.Uint64Var(&v.seed, "seed", 1, "seed of the first random set (set k uses seed+k)")
+	fs.IntVar(&v.batch, "batch", 1, "size of a dynamic batch dimension (dim 0) of program inputs")
+	fs.IntVar(&v.size, "size", 32, "size of the other dynamic dimensions of program inputs")
+	fs.Var(&v.inputs, "input", "give the program input `name=1x3x64x64` this shape (repeatable; declared static dims are then not checked)")
+	fs.Float64Var(&v.rtol, "rtol", 1e-5, "largest accepted relative error of an output (relative to its scale)")
+	fs.Float64Var(&v.atol, "atol", 0, "also accept an output whose largest absolute error is at most this")
+	fs.BoolVar(&v.float32, "float32", false, "compute in float32 instead of float64")
+	fs.Int64Var(&v.fillWeights, "fill-weights", -1, "program mode: give parameters without data random data drawn from `seed` before the passes run")
+	fs.IntVar(&v.variants, "variants", 4, "rule mode: programs checked per rule, chosen to cover the candidate attribute values")
+	fs.IntVar(&v.jobs, "j", 0, "rule mode: rules verified in parallel (default: the number of CPUs)")
+	fs.BoolVar(&v.verbose, "v", false, "print every program checked for every rule (rule mode), or output names in full (program mode)")
+}
+
+// compareOptions builds the interpreter options the flags ask for.
+func (v *verifyFlags) compareOptions() (interp.CompareOptions, error) {
+	o := interp.CompareOptions{Runs: v.runs, Seed: v.seed, RelTol: v.rtol, AbsTol: v.atol}
+	o.Batch, o.DynamicSize = v.batch, v.size
+	if v.float32 {
+		o.Precision = interp.Float32
+	}
+	if v.runs <= 0 {
+		return o, fmt.Errorf("-runs must be positive")
+	}
+	if v.rtol <= 0 {
+		return o, fmt.Errorf("-rtol must be positive")
+	}
+	for _, in := range v.inputs {
+		name, dims, ok := strings.Cut(in, "=")
+		if !ok || name == "" {
+			return o, fmt.Errorf("-input %q: want name=1x3x64x64", in)
+		}
+		var shape []int
+		for _, d := range strings.Split(dims, "x") {
+			n, err := strconv.Atoi(d)
+			if err != nil || n < 0 {
+				return o, fmt.Errorf("-input %q: bad dimension %q", in, d)
+			}
+			shape = append(shape, n)
+		}
+		if o.InputShapes == nil {
+			o.InputShapes = map[string][]int{}
+		}
+		o.InputShapes[name] = shape
+		o.IgnoreDeclaredShapes = true
+	}
+	return o, nil
+}
+
+func (v *verifyFlags) run(c *CLI, args []string) int {
+	copts, err := v.compareOptions()
+	if err != nil {
+		return c.usageErrorf("verify", "%v", err)
+	}
+	var programs, ruleFiles []string
+	for _, a := range args {
+		if isRuleFile(a) {
+			ruleFiles = append(ruleFiles, a)
+		} else {
+			programs = append(programs, a)
+		}
+	}
+	if len(programs) > 0 && len(ruleFiles) > 0 {
+		return c.usageErrorf("verify", "give either programs or rule files (in program mode, rule files go with -rules)")
+	}
+	if len(programs) == 0 && v.passes != "" {
+		return c.usageErrorf("verify", "-passes needs a program (rule mode verifies -set and rule files)")
+	}
+	if len(programs) == 0 && len(ruleFiles) == 0 && len(v.rules) == 0 && len(v.sets) == 0 {
+		return c.usageErrorf("verify", "nothing to verify: give a program, rule files or -set")
+	}
+	ctx, err := v.cf.context()
+	if err != nil {
+		return c.errorf("verify", "%v", err)
+	}
+	reg := rewriter.NewRegistry()
+	if err := rules.Register(reg); err != nil {
+		return c.errorf("verify", "%v", err)
+	}
+	if len(programs) == 0 {
+		return v.verifyRules(c, ctx, reg, append(append([]string(nil), v.rules...), ruleFiles...), copts)
+	}
+	pl, ok := v.pipeline(c, ctx, reg)
+	if !ok {
+		return exitFailure
+	}
+	code := exitOK
+	for _, path := range programs {
+		if v.verifyProgram(c, ctx, reg, pl, path, copts) != exitOK {
+			code = exitFailure
+		}
+	}
+	return code
+}
+
+// pipeline builds the passes of program mode as drrc apply does: -rules is the pass "rules", -passes and -set
+// name registered passes and pipelines, and the default is the inference pipeline.
+func (v *verifyFlags) pipeline(c *CLI, ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pipeline, bool) {
+	var rulePass rewriter.Pass
+	if len(v.rules) > 0 {
+		set, diags := drr.Load(ctx, drr.LoadOptions{CheckOptions: drr.CheckOptions{Unregistered: v.cf.unregistered, Natives: reg.HasNative}}, v.rules...)
+		c.printRuleDiags(diags, true)
+		if diags.HasErrors() {
+			return nil, false
+		}
+		rulePass = rewriter.NewRulePass("rules", set)
+	}
+	var names []string
+	for _, n := range strings.Split(v.passes, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			names = append(names, n)
+		}
+	}
+	names = append(names, v.sets...)
+	if len(names) == 0 {
+		if rulePass != nil {
+			names = []string{"rules"}
+		} else {
+			names = []string{"inference"}
+		}
+	}
+	var pl rewriter.Pipeline
+	for _, n := range names {
+		if n == "rules" {
+			if rulePass == nil {
+				c.errorf("verify", "-passes names \"rules\" but no -rules file is given")
+				return nil, false
+			}
+			pl = append(pl, rulePass)
+			continue
+		}
+		p, err := reg.Pipeline(ctx, n)
+		if err != nil {
+			c.errorf("verify", "%v", err)
+			return nil, false
+		}
+		pl = append(pl, p...)
+	}
+	if rulePass != nil && !containsPass(pl, rulePass) {
+		pl = append(rewriter.Pipeline{rulePass}, pl...)
+	}
+	return pl, true
+}
+
+// verifyProgram is program mode for one program.
+func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl rewriter.Pipeline, path string, copts interp.CompareOptions) int {
+	p, ok := c.loadProgram("verify", ctx, path)
+	if !ok {
+		return exitFailure
+	}
+	opts := interp.VerifyOptions{CompareOptions: copts, Registry: reg}
+	if v.fillWeights >= 0 {
+		opts.FillWeights, opts.WeightSeed = true, uint64(v.fillWeights)
+	}
+	var names []string
+	for _, pass := range pl {
+		names = append(names, pass.Name())
+	}
+	fmt.Fprintf(c.Stdout, "verify %s: %s\n", path, strings.Join(names, " → "))
+	res, err := interp.VerifyPasses(p, pl, opts)
+	if res.AnchoredSinks > 0 {
+		fmt.Fprintf(c.Stdout, "  the program has no fetch: %d sink output(s) anchored with pd_op.fetch\n", res.AnchoredSinks)
+	}
+	if opts.FillWeights {
+		fmt.Fprintf(c.Stdout, "  random data for %d parameter(s) (seed %d)\n", res.WeightsFilled, opts.WeightSeed)
+	}
+	if res.Passes != nil && res.After != nil {
+		a := &applyFlags{}
+		a.printStats(c.Stderr, &applyResult{Passes: res.Passes, OpsIn: res.Before.NumOps(), OpsOut: res.After.NumOps()}, false)
+		printOpDiff(c.Stderr, opStats(res.Before), opStats(res.After))
+	}
+	if res.Report == nil {
+		// The passes failed, the result is invalid, or an op cannot be evaluated.
+		fmt.Fprintf(c.Stdout, "FAIL: %v\n", err)
+		fmt.Fprintf(c.Stderr, "drrc verify: %s: %v\n", path, err)
+		return exitFailure
+	}
+	rep := res.Report
+	precision := "float64"
+	if copts.Precision == interp.Float32 {
+		precision = "float32"
+	}
+	fmt.Fprintf(c.Stdout, "  %d run(s) from seed %d, %s, tolerance rel %g", rep.Runs, copts.Seed, precision, rep.RelTol)
+	if rep.AbsTol > 0 {
+		fmt.Fprintf(c.Stdout, " or abs %g", rep.AbsTol)
+	}
+	fmt.Fprintf(c.Stdout, "; passes %s, evaluation %s\n", round(res.PassTime), round(res.CompareTime))
+	printOutputTable(c.Stdout, rep, v.verbose, path)
+	if opts.FillWeights {
+		if len(res.WeightOps) == 0 {
+			fmt.Fprintln(c.Stdout, "  weight arithmetic left after the passes: none")
+		} else {
+			var parts []string
+			for _, k := range interp.SortedCounts(res.WeightOps) {
+				parts = append(parts, fmt.Sprintf("%d %s", res.WeightOps[k], k))
+			}
+			fmt.Fprintf(c.Stdout, "  weight arithmetic left after the passes: %s\n", strings.Join(parts, ", "))
+		}
+	}
+	maxRel := 0.0
+	for _, o := range rep.Outputs {
+		maxRel = max(maxRel, o.MaxRel)
+	}
+	if err != nil {
+		fmt.Fprintf(c.Stdout, "FAIL: %d of %d output(s) differ beyond the tolerance\n", len(rep.Failures())+len(rep.Unmatched), len(rep.Outputs))
+		fmt.Fprintf(c.Stderr, "drrc verify: %s: %v\n", path, err)
+		return exitFailure
+	}
+	fmt.Fprintf(c.Stdout, "ok: %d output(s) agree (max rel %.3g)\n", len(rep.Outputs), maxRel)
+	return exitOK
+}
+
+// printOutputTable prints one line per output: shape, largest absolute and relative error, verdict. Sink names
+// mention the program's path, shortened to its base name.
+func printOutputTable(w io.Writer, rep *interp.Report, verbose bool, path string) {
+	short := func(name string) string {
+		if path != "" && path != "-" {
+			name = strings.ReplaceAll(name, path, filepath.Base(path))
+		}
+		return name
+	}
+	width := len("output")
+	for _, o := range rep.Outputs {
+		width = max(width, min(len(short(o.Name)), 60))
+	}
+	fmt.Fprintf(w, "  %-*s  %-16s %10s %10s  %s\n", width, "output", "shape", "max abs", "max rel", "status")
+	for _, o := range rep.Outputs {
+		name := short(o.Name)
+		if len(name) > 60 && !verbose {
+			name = "…" + name[len(name)-59:]
+		}
+		if o.Problem != "" {
+			fmt.Fprintf(w, "  %-*s  %-16s %10s %10s  FAIL: %s\n", width, name, "", "", "", o.Problem)
+			continue
+		}
+		status := "ok"
+		if !o.OK {
+			status = fmt.Sprintf("FAIL (run %d, element %d: %.6g before, %.6g after)", o.Run, o.Index, o.Before, o.After)
+		}
+		fmt.Fprintf(w, "  %-*s  %-16s %10.3g %10.3g  %s\n", width, name, fmt.Sprint(o.Shape), o.MaxAbs, o.MaxRel, status)
+	}
+	for _, u := range rep.Unmatched {
+		fmt.Fprintf(w, "  unmatched: %s\n", u)
+	}
+}
+
+// namedSet is a rule set to verify with the name it is reported under.
+type namedSet struct {
+	name string
+	set  *rule.Set
+}
+
+// ruleSets collects the sets of rule mode: the rule files (one set) and the rule sets of the -set names.
+func (v *verifyFlags) ruleSets(c *CLI, ctx *ir.Context, reg *rewriter.Registry, files []string) ([]namedSet, bool) {
+	var out []namedSet
+	if len(files) > 0 {
+		set, diags := drr.Load(ctx, drr.LoadOptions{CheckOptions: drr.CheckOptions{Unregistered: v.cf.unregistered, Natives: reg.HasNative}}, files...)
+		c.printRuleDiags(diags, true)
+		if diags.HasErrors() {
+			return nil, false
+		}
+		out = append(out, namedSet{strings.Join(files, ", "), set})
+	}
+	seen := map[*rule.Set]bool{}
+	for _, name := range v.sets {
+		pl, err := reg.Pipeline(ctx, name)
+		if err != nil {
+			c.errorf("verify", "%v", err)
+			return nil, false
+		}
+		found := false
+		for _, p := range pl {
+			rp, ok := p.(*rewriter.RulePass)
+			if !ok {
+				if len(pl) == 1 {
+					fmt.Fprintf(c.Stderr, "drrc verify: %s is a Go pass, not a rule set: verify it on a program (drrc verify -passes %s PROGRAM)\n", name, name)
+				}
+				continue
+			}
+			found = true
+			if !seen[rp.Set] {
+				seen[rp.Set] = true
+				out = append(out, namedSet{rp.Name(), rp.Set})
+			}
+		}
+		if !found && len(pl) == 1 {
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// verifyRules is rule mode.
+func (v *verifyFlags) verifyRules(c *CLI, ctx *ir.Context, reg *rewriter.Registry, files []string, copts interp.CompareOptions) int {
+	sets, ok := v.ruleSets(c, ctx, reg, files)
+	if !ok {
+		return exitFailure
+	}
+	failed := false
+	var nOK, nFailed, nSkipped int
+	for _, ns := range sets {
+		start := time.Now()
+		results, err := interp.VerifyRules(ns.set, interp.RuleOptions{CompareOptions: copts, Registry: reg,
+			MaxInstances: v.variants, Jobs: v.jobs})
+		if err != nil {
+			c.errorf("verify", "%s: %v", ns.name, err)
+			failed = true
+			continue
+		}
+		fmt.Fprintf(c.Stdout, "%s: %d rule(s), %s\n", ns.name, len(results), round(time.Since(start)))
+		width := len("rule")
+		for _, r := range results {
+			width = max(width, len(r.Rule.ID()))
+		}
+		fmt.Fprintf(c.Stdout, "  %-*s  %-7s  %9s  %8s  %s\n", width, "rule", "status", "max rel", "programs", "detail")
+		for _, r := range results {
+			rel := ""
+			if r.Status == interp.RuleOK || r.Status == interp.RuleFailed && len(r.Variants) > 0 {
+				rel = fmt.Sprintf("%.3g", r.MaxRel)
+			}
+			fmt.Fprintf(c.Stdout, "  %-*s  %-7s  %9s  %8d  %s\n", width, r.Rule.ID(), r.Status, rel, len(r.Variants), r.Reason)
+			if r.Status == interp.RuleFailed && r.Witness != nil && !v.verbose {
+				fmt.Fprintf(c.Stdout, "      on %s\n", r.Witness.Instance)
+			}
+			if v.verbose {
+				for i, vr := range r.Variants {
+					fmt.Fprintf(c.Stdout, "      program %d: %s: %s\n", i+1, vr.Status, vr.Instance)
+					if vr.Reason != "" && vr.Status != interp.RuleOK {
+						fmt.Fprintf(c.Stdout, "        %s\n", vr.Reason)
+					}
+					if vr.Report != nil {
+						for _, o := range vr.Report.Outputs {
+							fmt.Fprintf(c.Stdout, "        %s: shape %v, max abs %.3g, max rel %.3g\n", o.Name, o.Shape, o.MaxAbs, o.MaxRel)
+						}
+					}
+				}
+			}
+			switch r.Status {
+			case interp.RuleOK:
+				nOK++
+			case interp.RuleFailed:
+				nFailed++
+				failed = true
+				fmt.Fprintf(c.Stderr, "drrc verify: %s: rule %s FAILED: %s\n", r.Rule.Pos, r.Rule.ID(), r.Reason)
+			default:
+				nSkipped++
+			}
+		}
+	}
+	fmt.Fprintf(c.Stdout, "%d ok, %d FAILED, %d SKIPPED\n", nOK, nFailed, nSkipped)
+	if failed {
+		return exitFailure
+	}
+	return exitOK
+}

@@ -1,0 +1,256 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pirdrr/drr/internal/sample"
+	"github.com/pirdrr/drr/rules"
+)
+
+// wrongFold is conv2d_bn_fold with a bug: the scale is divided by the variance instead of sqrt(variance + eps).
+const wrongFold = `family conv = [pd_op.conv2d, pd_op.depthwise_conv2d]
+family batch_norm = [pd_op.batch_norm, pd_op.batch_norm_]
+
+rule conv2d_bn_fold_wrong {
+  for C in conv
+  for B in batch_norm
+  match {
+    %y = C(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: $pa, dilations: $dl, groups: $g, data_format: $fmt}
+    %out, _, _, _, _, _ = B(%y, %mean, %var, %scale, %bias) {epsilon: $eps, data_format: $fmt, is_test: $test,
+                                                             use_global_stats: $global, trainable_statistics: $trainable}
+  }
+  where {
+    $pa in ["EXPLICIT", "SAME", "VALID"]
+    $fmt in ["NCHW", "NHWC"]
+    $g >= 1
+    $eps >= 0 && $eps <= 0.001
+    $global || $test && !$trainable
+    immutable(%w, %mean, %var, %scale, %bias)
+    dtype(%w) in [float32, float64]
+  }
+  rewrite {
+    %alpha  = pd_op.divide(%scale, %var)
+    %wshape = pd_op.full_int_array() {value: [-1, 1, 1, 1], dtype: int64}
+    %w2     = pd_op.multiply(%w, pd_op.reshape(%alpha, %wshape))
+    %c      = C(%x, %w2) {strides: $st, paddings: $pd, padding_algorithm: $pa, dilations: $dl, groups: $g, data_format: $fmt}
+    %b2     = pd_op.subtract(%bias, pd_op.multiply(%mean, %alpha))
+    %bshape = pd_op.full_int_array() {value: $fmt == "NCHW" ? [1, -1, 1, 1] : [1, 1, 1, -1], dtype: int64}
+    replace %out with pd_op.add(%c, pd_op.reshape(%b2, %bshape))
+  }
+}
+`
+
+const softplusProgram = `{
+    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[4],stop_gradient:[true]} : () -> builtin.tensor<4xf32>
+    (%1) = "pd_op.softplus" (%0) {beta:(Float)1,threshold:(Float)20} : (builtin.tensor<4xf32>) -> builtin.tensor<4xf32>
+    (%2) = "pd_op.fetch" (%1) {col:(Int32)0,name:"out",persistable:[true],stop_gradient:[false]} : (builtin.tensor<4xf32>) -> builtin.tensor<4xf32>
+}
+`
+
+// ruleLine finds the table line of a rule in rule-mode output and returns its status and detail.
+func ruleLine(t *testing.T, out, id string) (status, detail string) {
+	t.Helper()
+	re := regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(id) + ` +(ok|FAILED|SKIPPED) +(\S*) +\d+ +(.*)$`)
+	m := re.FindStringSubmatch(out)
+	require.NotNil(t, m, "no line for %s in\n%s", id, out)
+	return m[1], m[3]
+}
+
+func TestVerifyRuleModeShippedSets(t *testing.T) {
+	tests := []struct {
+		set     string
+		summary string            // a regular expression
+		lines   map[string]string // rule ID → status
+	}{
+		{"conv_bn_relu", `\d+ ok, 0 FAILED, 0 SKIPPED`, map[string]string{
+			"conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm_]":          "ok",
+			"conv2d_bn_fold[pd_op.depthwise_conv2d,pd_op.batch_norm]": "ok",
+			"conv2d_add_act[pd_op.relu]":                              "ok",
+			"conv2d_add":                                              "ok",
+			"fused_conv2d_add_residual_then_act":                      "ok",
+		}},
+		{"inplace", `\d+ ok, 0 FAILED, \d+ SKIPPED`, map[string]string{
+			"deinplace[pd_op.relu_]": "ok", "deinplace[pd_op.c_allreduce_sum_]": "SKIPPED"}},
+		{"reinplace", `\d+ ok, 0 FAILED, \d+ SKIPPED`, map[string]string{
+			"reinplace[pd_op.relu_]": "ok", "reinplace[pd_op.cast_]": "SKIPPED"}},
+		{"value_semantics", `\d+ ok, 0 FAILED, 0 SKIPPED`, map[string]string{"drop_copy": "ok"}},
+		// A pipeline: its rule sets (value_semantics once).
+		{"inference", `\d+ ok, 0 FAILED, \d+ SKIPPED`, map[string]string{"snapshot_of_copy": "ok", "conv2d_add": "ok",
+			"deinplace[pd_op.relu_]": "ok", "reinplace[pd_op.relu_]": "ok"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.set, func(t *testing.T) {
+			code, out, errs := run(t, "", "verify", "-set", tc.set)
+			require.Equal(t, exitOK, code, "%s\n%s", out, errs)
+			assert.Regexp(t, `(?m)^`+tc.summary+`$`, out)
+			for id, want := range tc.lines {
+				status, _ := ruleLine(t, out, id)
+				assert.Equal(t, want, status, id)
+			}
+		})
+	}
+	// Every shipped set has been covered.
+	assert.ElementsMatch(t, []string{"conv_bn_relu", "inplace", "reinplace", "value_semantics"}, rules.Sets())
+}
+
+func TestVerifyRuleModeReasons(t *testing.T) {
+	code, out, errs := run(t, "", "verify", "-set", "reinplace", "-j", "1")
+	require.Equal(t, exitOK, code, errs)
+	_, detail := ruleLine(t, out, "reinplace[pd_op.cast_]")
+	assert.Contains(t, detail, "constraint same_type(%a, %b) is false")
+	_, detail = ruleLine(t, out, "reinplace[pd_op.addmm_]")
+	assert.Equal(t, "the interpreter cannot evaluate pd_op.addmm", detail)
+
+	code, out, _ = run(t, "", "verify", "-set", "conv_bn_relu", "-v", "-variants", "2")
+	require.Equal(t, exitOK, code)
+	assert.Contains(t, out, `program 2: ok: $st = [2, 2], $pd = [1, 1], $pa = "SAME"`)
+	assert.Contains(t, out, "%out: shape [2 4 4 5], max abs")
+}
+
+// TestVerifyWrongRule: drrc verify wrong.drr exits 1 and names the rule, the output that differs and the program.
+func TestVerifyWrongRule(t *testing.T) {
+	dir := t.TempDir()
+	wrong := write(t, dir, "wrong.drr", wrongFold)
+	code, out, errs := run(t, "", "verify", wrong)
+	require.Equal(t, exitFailure, code, out)
+	status, detail := ruleLine(t, out, "conv2d_bn_fold_wrong[pd_op.conv2d,pd_op.batch_norm_]")
+	assert.Equal(t, "FAILED", status)
+	assert.Contains(t, detail, "outputs differ: %out: max rel")
+	assert.Contains(t, out, `      on $st = [1, 1], $pd = [0, 0], $pa = "EXPLICIT"`)
+	assert.Contains(t, out, "0 ok, 4 FAILED, 0 SKIPPED", "every instance of the family fails")
+	assert.Contains(t, errs, wrong+":4:6: rule conv2d_bn_fold_wrong[pd_op.conv2d,pd_op.batch_norm_] FAILED: outputs differ: %out: max rel")
+
+	// The same rule file with -rules in rule mode.
+	code, _, _ = run(t, "", "verify", "-rules", wrong)
+	assert.Equal(t, exitFailure, code)
+}
+
+func TestVerifyProgramMode(t *testing.T) {
+	dir := t.TempDir()
+	model := write(t, dir, "tiny.json", string(sample.JSON()))
+
+	code, out, errs := run(t, "", "verify", model)
+	require.Equal(t, exitOK, code, "%s\n%s", out, errs)
+	assert.Contains(t, out, "verify "+model+": inplace → value_semantics.wrap →")
+	assert.Contains(t, out, "3 run(s) from seed 1, float64, tolerance rel 1e-05")
+	assert.Regexp(t, `(?m)^  probs +\[1 10\] +\S+ +\S+  ok$`, out)
+	assert.Contains(t, out, "ok: 1 output(s) agree (max rel ")
+	assert.Contains(t, errs, "conv2d_bn_fold", "pass statistics on standard error")
+
+	code, out, errs = run(t, "", "verify", "-passes", "inference,fold_constants", "-fill-weights", "5", "-runs", "2", "-batch", "2", model)
+	require.Equal(t, exitOK, code, "%s\n%s", out, errs)
+	assert.Contains(t, out, "random data for 27 parameter(s) (seed 5)")
+	assert.Contains(t, out, "weight arithmetic left after the passes: none")
+	assert.Contains(t, out, "2 run(s) from seed 1")
+	assert.Regexp(t, `(?m)^  probs +\[2 10\] `, out)
+
+	code, out, _ = run(t, "", "verify", "-fill-weights", "5", "-float32", "-rtol", "1e-4", model)
+	require.Equal(t, exitOK, code, out)
+	assert.Contains(t, out, "float32, tolerance rel 0.0001")
+	assert.Contains(t, out, "weight arithmetic left after the passes: ")
+	assert.Contains(t, out, "pd_op.divide")
+}
+
+func TestVerifyProgramFailures(t *testing.T) {
+	dir := t.TempDir()
+	model := write(t, dir, "tiny.json", string(sample.JSON()))
+	wrong := write(t, dir, "wrong.drr", wrongFold)
+
+	// A wrong rule applied by -rules after de-inplacing.
+	code, out, errs := run(t, "", "verify", "-rules", wrong, "-passes", "inplace,rules", model)
+	require.Equal(t, exitFailure, code, out)
+	assert.Regexp(t, `(?m)^  probs +\[1 10\] +\S+ +\S+  FAIL \(run \d, element \d+: `, out)
+	assert.Contains(t, out, "FAIL: 1 of 1 output(s) differ beyond the tolerance")
+	assert.Contains(t, errs, "drrc verify: "+model+": interp: outputs differ: probs (max rel")
+
+	// An op the interpreter cannot evaluate: named with its position.
+	prog := write(t, dir, "softplus.pir", softplusProgram)
+	code, out, errs = run(t, "", "verify", prog)
+	require.Equal(t, exitFailure, code, out)
+	assert.Contains(t, errs, "drrc verify: "+prog+": before: cannot evaluate pd_op.softplus at "+prog+":3")
+	assert.Contains(t, out, "FAIL: before: cannot evaluate pd_op.softplus at "+prog+":3")
+
+	// A pass that does not exist.
+	code, _, errs = run(t, "", "verify", "-passes", "nosuch", model)
+	assert.Equal(t, exitFailure, code)
+	assert.Contains(t, errs, `unknown pass "nosuch"`)
+}
+
+func TestVerifyUsage(t *testing.T) {
+	dir := t.TempDir()
+	model := write(t, dir, "tiny.json", string(sample.JSON()))
+	wrong := write(t, dir, "wrong.drr", wrongFold)
+	tests := []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"verify"}, exitUsage, "nothing to verify"},
+		{[]string{"verify", model, wrong}, exitUsage, "give either programs or rule files"},
+		{[]string{"verify", "-input", "x=1xa", model}, exitUsage, `bad dimension "a"`},
+		{[]string{"verify", "-input", "x", model}, exitUsage, "want name=1x3x64x64"},
+		{[]string{"verify", "-runs", "0", model}, exitUsage, "-runs must be positive"},
+		{[]string{"verify", "-passes", "inference"}, exitUsage, "-passes needs a program"},
+		{[]string{"verify", "-set", "fold_constants"}, exitFailure, "fold_constants is a Go pass, not a rule set"},
+		{[]string{"verify", filepath.Join(dir, "missing.json")}, exitFailure, "missing.json"},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			code, _, errs := run(t, "", tc.args...)
+			assert.Equal(t, tc.code, code, errs)
+			assert.Contains(t, errs, tc.msg)
+		})
+	}
+	code, out, _ := run(t, "", "help", "verify")
+	assert.Equal(t, exitOK, code)
+	for _, f := range []string{"-fill-weights seed", "-runs", "-rtol", "-float32", "-input name=1x3x64x64", "-variants", "Examples:"} {
+		assert.Contains(t, out, f)
+	}
+	code, out, _ = run(t, "", "help")
+	assert.Equal(t, exitOK, code)
+	assert.Contains(t, out, "\tverify")
+}
+
+// TestApplyFoldConstants: fold_constants is a registered pass; without weight data it changes nothing.
+func TestApplyFoldConstants(t *testing.T) {
+	dir := t.TempDir()
+	model := write(t, dir, "tiny.json", string(sample.JSON()))
+	code, out, errs := run(t, "", "apply", "-passes", "inference,fold_constants", model, "-o", filepath.Join(dir, "out.json"))
+	require.Equal(t, exitOK, code, "%s\n%s", out, errs)
+	assert.Contains(t, errs, "fold_constants         0 changes")
+	code, out, _ = run(t, "", "apply", "-list")
+	require.Equal(t, exitOK, code)
+	assert.Contains(t, out, "fold_constants")
+}
+
+// TestVerifyCorpus runs program mode on real models (skipped when ../shared/corpus is absent).
+func TestVerifyCorpus(t *testing.T) {
+	corpus := filepath.Join("..", "..", "..", "shared", "corpus")
+	tests := []struct {
+		file string
+		args []string
+	}{
+		{"pir_json/nanaikaros__PP-OCRv5_mobile_det_infer.inference.json", []string{"-size", "64", "-runs", "1"}},
+		// MobileNetV2 is captured in training mode: its batch norms stay, and the program still verifies.
+		{"graphnet/graphnet_PaddleX_MobileNetV2_x1_0.pir", []string{"-input", "data_0=1x3x64x64", "-runs", "1"}},
+	}
+	for _, tc := range tests {
+		t.Run(filepath.Base(tc.file), func(t *testing.T) {
+			path := filepath.Join(corpus, tc.file)
+			if _, err := os.Stat(path); err != nil {
+				t.Skipf("corpus program %s is absent", path)
+			}
+			code, out, errs := run(t, "", append(append([]string{"verify"}, tc.args...), path)...)
+			require.Equal(t, exitOK, code, "%s\n%s", out, errs)
+			assert.Contains(t, out, "ok: 1 output(s) agree")
+			t.Log(out)
+		})
+	}
+}
