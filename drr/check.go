@@ -463,7 +463,8 @@ func (c *checker) shadowed(set *rule.Set) {
 	}
 }
 
-// canonical renders a rule's pattern and constraints independently of names, for shadowing checks.
+// canonical renders a rule's pattern and constraints, for shadowing checks. The rule's name is left out but value and
+// hole names are kept, so a copy with renamed values is not reported here; the overlap lint (drrc check) finds it.
 func canonical(r *rule.Rule) string {
 	var b strings.Builder
 	b.WriteString(rule.FormatPattern(r.Pattern))

@@ -557,11 +557,11 @@ func (rc *ruleChecker) call(e *CallExpr, sc exprScope) (rule.Expr, sType) {
 		variadic = true
 	}
 	if len(e.Args) < fixed || !variadic && len(e.Args) > fixed {
-		want := strconv.Itoa(fixed)
+		want := nouns(fixed, "argument")
 		if variadic {
 			want = "at least " + want
 		}
-		rc.errorf(e.Pos(), "%s takes %s arguments, not %d", name, want, len(e.Args))
+		rc.errorf(e.Pos(), "%s takes %s, not %d", name, want, len(e.Args))
 		return out, resultType(b.Result)
 	}
 	for i, a := range e.Args {
@@ -660,7 +660,7 @@ func resultType(r string) sType {
 func (rc *ruleChecker) nativeCall(e *CallExpr, n *rule.NativeDecl, sc exprScope) rule.Expr {
 	out := newNode(&rc.s.nodes.call, rule.Call{Func: n.Name, Native: true, Pos: toPos(e.Pos())})
 	if len(e.Args) != len(n.Params) {
-		rc.errorf(e.Pos(), "%s takes %d arguments, not %d", n.Name, len(n.Params), len(e.Args))
+		rc.errorf(e.Pos(), "%s takes %s, not %d", n.Name, nouns(len(n.Params), "argument"), len(e.Args))
 		return out
 	}
 	for i, a := range e.Args {
@@ -671,7 +671,7 @@ func (rc *ruleChecker) nativeCall(e *CallExpr, n *rule.NativeDecl, sc exprScope)
 			rc.errorf(a.Pos(), "%s: argument %d (%%%s) must be a value, this is %s", n.Name, i+1, p.Name, t)
 		}
 		if !p.Value && (t == stValue || t == stValues) {
-			rc.errorf(a.Pos(), "%s: argument %d ($%s) is a %s, not a value", n.Name, i+1, p.Name, p.Type)
+			rc.errorf(a.Pos(), "%s: argument %d ($%s) is %s, not a value", n.Name, i+1, p.Name, article(p.Type.String()))
 		}
 	}
 	return out

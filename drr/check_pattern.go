@@ -130,9 +130,9 @@ func (rc *ruleChecker) hole(name string, kind rule.HoleKind, t ir.AttrType, pos 
 	if i, ok := rc.holes[name]; ok {
 		h := rc.p.Holes[i]
 		if h.Kind != kind {
-			rc.errorf(pos, "$%s is a %s here but a %s at %s", name, holeKindName(kind), holeKindName(h.Kind), h.Pos)
+			rc.errorf(pos, "$%s is %s here but %s at %s", name, article(holeKindName(kind)), article(holeKindName(h.Kind)), h.Pos)
 		} else if kind == rule.HoleAttr && h.Type.Kind != ir.KindAny && t.Kind != ir.KindAny && h.Type != t {
-			rc.errorf(pos, "$%s binds a %s here but a %s at %s: the two can never be equal", name, t, h.Type, h.Pos)
+			rc.errorf(pos, "$%s binds %s here but %s at %s: the two can never be equal", name, article(t.String()), article(h.Type.String()), h.Pos)
 		}
 		rc.holeUses[i]++
 		return i

@@ -395,14 +395,14 @@ func (rc *ruleChecker) nativeRewrite(call *CallExpr, n *rule.NativeDecl, results
 	}
 	a := &rule.NativeRewrite{Name: n.Name, Results: results, Pos: toPos(call.Pos())}
 	if len(call.Args) != len(n.Params) {
-		rc.errorf(call.Pos(), "%s takes %d arguments, not %d", n.Name, len(n.Params), len(call.Args))
+		rc.errorf(call.Pos(), "%s takes %s, not %d", n.Name, nouns(len(n.Params), "argument"), len(call.Args))
 	}
 	for _, arg := range call.Args {
 		x, _ := rc.expr(arg, exprScope{})
 		a.Args = append(a.Args, x)
 	}
 	if n.Results >= 0 && len(results) > n.Results {
-		rc.errorf(call.Pos(), "%s returns %d values; the rewrite names %d", n.Name, n.Results, len(results))
+		rc.errorf(call.Pos(), "%s returns %s; the rewrite names %d", n.Name, nouns(n.Results, "value"), len(results))
 	}
 	rc.r.Actions = append(rc.r.Actions, a)
 }

@@ -130,7 +130,7 @@ rule b { match { %y = pd_op.relu(%x) } rewrite { replace %y with pd_op.tanh(%x) 
 		{"compare types", `rule r { match { %y = pd_op.conv2d(%x, %w) {data_format: $f} } where { $f == 1 } rewrite { replace %y with %x } }`,
 			[]string{"t.drr:1:75: error: cannot compare a string and an int"}},
 		{"builtin arity", `rule r { match { %y = pd_op.relu(%x) } where { uses(%y, %x) == 1 } rewrite { replace %y with %x } }`,
-			[]string{"t.drr:1:48: error: uses takes 1 arguments, not 2"}},
+			[]string{"t.drr:1:48: error: uses takes 1 argument, not 2"}},
 		{"unknown function", `rule r { match { %y = pd_op.relu(%x) } where { usez(%y) == 1 } rewrite { replace %y with %x } }`,
 			[]string{"t.drr:1:48: error: unknown function usez"}},
 	}

@@ -17,6 +17,7 @@ package drr_test
 // (rule, family, native, import) or a doc comment is checked as ```drr.
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -26,6 +27,7 @@ import (
 	"testing/fstest"
 
 	"github.com/pirdrr/drr/drr"
+	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -158,6 +160,37 @@ func TestDocExamples(t *testing.T) {
 	}
 	if total == 0 {
 		t.Fatal("no ```drr example found in the documentation")
+	}
+}
+
+// TestDocBuiltins checks that docs/language.md lists every builtin of rule.Builtins, with its signature and doc, in
+// the table after the marker comment.
+func TestDocBuiltins(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "docs", "language.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	want.WriteString("| builtin | needs | meaning |\n|---|---|---|\n")
+	for _, b := range rule.Builtins {
+		needs := " "
+		if b.Program {
+			needs = " program "
+		}
+		fmt.Fprintf(&want, "| `%s(%s) %s` |%s| %s |\n", b.Name, strings.Join(b.Params, ", "), b.Result, needs, b.Doc)
+	}
+	const marker = "<!-- The table below must list rule.Builtins exactly (drr/docs_test.go checks it). -->\n"
+	doc := string(data)
+	i := strings.Index(doc, marker)
+	if i < 0 {
+		t.Fatalf("docs/language.md: marker %q not found", marker)
+	}
+	table := doc[i+len(marker):]
+	if j := strings.Index(table, "\n\n"); j >= 0 {
+		table = table[:j+1]
+	}
+	if table != want.String() {
+		t.Errorf("docs/language.md: the builtins table is not rule.Builtins; it should read:\n%s", want.String())
 	}
 }
 

@@ -331,7 +331,11 @@ func usedInputs(r *rule.Rule, m *rule.Match) []*ir.Value {
 				continue
 			}
 			if o.List {
-				out = append(out, m.Lists[o.Ref.Index]...)
+				for _, v := range m.Lists[o.Ref.Index] {
+					if v != nil { // an absent optional operand in the list
+						out = append(out, v)
+					}
+				}
 			} else if v := m.Values[o.Ref.Index]; v != nil {
 				out = append(out, v)
 			}

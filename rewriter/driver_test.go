@@ -92,7 +92,7 @@ func TestDriverDeadCode(t *testing.T) {
 	// outputs (GraphNet captures have no fetch ops) and stay, as do unregistered ops.
 	x := newPB(t)
 	in := x.data()
-	x.op("pd_op.relu", 1, nil, in)  // no uses to begin with: kept
+	x.op("pd_op.relu", 1, nil, in) // no uses to begin with: kept
 	x.op("my.unknown", 1, nil, in) // unregistered: kept
 	b := x.op("pd_op.exp", 1, nil, in).Result(0)
 	x.fetch(x.op("pd_op.add", 1, nil, in, b).Result(0))

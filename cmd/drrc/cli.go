@@ -127,7 +127,7 @@ func usageText() string {
 		fmt.Fprintf(&b, "\t%-10s %s\n", cmd.name, cmd.summary)
 	}
 	b.WriteString("\nUse \"drrc help <command>\" for more information about a command.\n")
-	b.WriteString("Exit status: 0 success, 1 failures or findings, 2 usage errors.\n")
+	b.WriteString("Exit status: 0 success, 1 failures or findings, 2 usage errors, 3 an internal error (a bug in drrc).\n")
 	return b.String()
 }
 

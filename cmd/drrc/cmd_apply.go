@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime/pprof"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -89,7 +90,7 @@ func (a *applyFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&a.untagged, "untagged", false, "print PIR text attributes in the newer untagged syntax")
 	fs.BoolVar(&a.trace, "trace", false, "print every rewrite: rule, op and position")
 	fs.BoolVar(&a.verify, "verify-each", false, "verify the program after every rewrite and name the rule that broke it")
-	fs.Int64Var(&a.shuffle, "shuffle", -1, "visit ops in a random order drawn from `seed` (to expose order dependence)")
+	fs.Int64Var(&a.shuffle, "shuffle", -1, "visit ops in a random order drawn from `seed`, to expose order dependence (negative: program order)")
 	fs.BoolVar(&a.bottomUp, "bottom-up", false, "visit users before producers (default: top-down)")
 	fs.IntVar(&a.maxIter, "max-iterations", 0, "stop a rule pass after `n` sweeps over the program (default 10)")
 	fs.IntVar(&a.maxRewrites, "max-rewrites", 0, "stop a rule pass after `n` rewrites (default 20 per op + 10000)")
@@ -443,24 +444,38 @@ func toPassStats(pr *rewriter.PassResult) passStats {
 }
 
 func (a *applyFlags) printStats(w io.Writer, r *applyResult, withName bool) {
+	if r.Error != "" && len(r.Passes) == 0 {
+		return // the program did not load: its error is printed already
+	}
 	if withName {
 		fmt.Fprintf(w, "%s:\n", r.Input)
 	}
+	// Columns as wide as the longest pass and rule names.
+	passW, ruleW := 0, 0
+	for _, pr := range r.Passes {
+		passW = max(passW, len(pr.Pass))
+		if pr.Stats != nil {
+			for _, rs := range pr.Stats.Rules {
+				ruleW = max(ruleW, len(rs.Name))
+			}
+		}
+	}
 	for _, pr := range r.Passes {
 		if st := pr.Stats; st != nil {
-			fmt.Fprintf(w, "  %-22s %s, %d rewrites, %d dead ops erased, %s\n", pr.Pass, st.StopReason, st.Rewrites, st.Erased, round(pr.Duration))
+			fmt.Fprintf(w, "  %-*s  %s, %s, %s erased, %s\n", passW, pr.Pass, st.StopReason, nouns(st.Rewrites, "rewrite"),
+				nouns(st.Erased, "dead op"), round(pr.Duration))
 			for _, rs := range st.Rules {
 				if rs.Applied == 0 && rs.Failed == 0 {
 					continue
 				}
-				fmt.Fprintf(w, "      %-30s applied %d of %d matched (%d tried)", rs.Name, rs.Applied, rs.Matched, rs.Tried)
+				fmt.Fprintf(w, "      %-*s  applied %d of %d matched (%d tried)", ruleW, rs.Name, rs.Applied, rs.Matched, rs.Tried)
 				if rs.Failed > 0 {
 					fmt.Fprintf(w, ", %d failed", rs.Failed)
 				}
 				fmt.Fprintln(w)
 			}
 		} else {
-			fmt.Fprintf(w, "  %-22s %d changes, %s\n", pr.Pass, pr.Changes, round(pr.Duration))
+			fmt.Fprintf(w, "  %-*s  %s, %s\n", passW, pr.Pass, nouns(pr.Changes, "change"), round(pr.Duration))
 		}
 	}
 	fmt.Fprintf(w, "  ops: %d → %d\n", r.OpsIn, r.OpsOut)
@@ -539,4 +554,12 @@ func runParallel(c *CLI, jobs []*applyJob, n int, process func(*applyJob)) {
 	if c.IsTerminal {
 		fmt.Fprint(c.Stderr, "\r\033[K")
 	}
+}
+
+// nouns renders a count with its noun, singular or plural: "1 rewrite", "2 rewrites".
+func nouns(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

@@ -24,8 +24,9 @@ func init() {
 Explain reports, for an op of a program and every rule whose root could be that op, either the bindings of the
 match or the first test that failed, in the program's and the rule's terms:
 
-  conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm_] at rules/conv_bn_relu.drr:29:6: no match
-    conv_bn_relu.drr:31:5: uses(%y) is 2; the rule wants 1
+  (%7, %8, %9, %10, %11, %12) = pd_op.batch_norm_ at model.pir:9:5
+  rule conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm_]: no match
+    conv_bn_relu.drr:34:5: %y (%6) has 1 use outside the match (pd_op.fetch %14)
 
 OP is the printed id of one of the op's results (%12, as drrc convert or Paddle prints the program) or @LINE, the
 line the op starts on in the program file. The rules are the -rules files, the -set rule sets, or by default every

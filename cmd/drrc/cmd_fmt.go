@@ -23,7 +23,7 @@ idempotent. A pasted printed-PIR line in a match block becomes the canonical pat
 formats standard input. A file with syntax errors is reported and left unchanged.
 
 Examples:
-  drrc fmt rules/conv_bn.drr
+  drrc fmt rules/conv_bn_relu.drr
   drrc fmt -l rules/
   drrc fmt -w my.drr
   drrc fmt -d my.drr`,

@@ -224,7 +224,7 @@ func TestApplyFoldConstants(t *testing.T) {
 	model := write(t, dir, "tiny.json", string(sample.JSON()))
 	code, out, errs := run(t, "", "apply", "-passes", "inference,fold_constants", model, "-o", filepath.Join(dir, "out.json"))
 	require.Equal(t, exitOK, code, "%s\n%s", out, errs)
-	assert.Contains(t, errs, "fold_constants         0 changes")
+	assert.Regexp(t, `fold_constants +0 changes`, errs)
 	code, out, _ = run(t, "", "apply", "-list")
 	require.Equal(t, exitOK, code)
 	assert.Contains(t, out, "fold_constants")
