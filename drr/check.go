@@ -106,6 +106,11 @@ func (c *checker) warnf(pos lexer.Position, format string, args ...any) {
 	c.report(Warning, pos, format, args...)
 }
 
+// rulePos is the rule.Pos of the start of s (toPos(s.Pos()) without building a lexer.Position).
+func (s Span) rulePos() rule.Pos {
+	return rule.Pos{File: s.filename(), Line: int(s.line), Col: int(s.col)}
+}
+
 func toPos(p lexer.Position) rule.Pos {
 	return rule.Pos{File: p.Filename, Line: p.Line, Col: p.Column}
 }
@@ -137,7 +142,7 @@ func (c *checker) native(n *Native) {
 		c.errorf(n.Name.Pos(), "native %s has the name of a builtin function", name)
 		return
 	}
-	d := &rule.NativeDecl{Name: name, Rewrite: n.Kind == NativeRewrite, Pos: toPos(n.Pos())}
+	d := &rule.NativeDecl{Name: name, Rewrite: n.Kind == NativeRewrite, Pos: n.span().rulePos()}
 	for _, p := range n.Params {
 		tn := ""
 		if p.Type != nil {

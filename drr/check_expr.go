@@ -275,7 +275,7 @@ type exprScope struct {
 
 // expr translates an expression and returns its static type.
 func (rc *ruleChecker) expr(e Expr, sc exprScope) (rule.Expr, sType) {
-	pos := toPos(e.Pos())
+	pos := e.span().rulePos()
 	switch e := e.(type) {
 	case *ParenExpr:
 		return rc.expr(e.X, sc)
@@ -467,7 +467,7 @@ func (rc *ruleChecker) valueRef(name string, pos lexer.Position, where bool) (ru
 }
 
 func (rc *ruleChecker) binary(e *BinaryExpr, sc exprScope) (rule.Expr, sType) {
-	pos := toPos(e.OpSpan.Pos())
+	pos := e.OpSpan.span().rulePos()
 	x, xt := rc.expr(e.X, sc)
 	y, yt := rc.expr(e.Y, sc)
 	out := newNode(&rc.s.nodes.binary, rule.Binary{Op: e.Op, X: x, Y: y, Pos: pos})
@@ -532,7 +532,7 @@ func comparable(a, b sType) bool {
 
 // call translates a builtin or native function call in an expression.
 func (rc *ruleChecker) call(e *CallExpr, sc exprScope) (rule.Expr, sType) {
-	pos := toPos(e.Pos())
+	pos := e.span().rulePos()
 	name := e.Func.Name
 	if e.Attrs != nil || !e.Func.IsBare() {
 		rc.errorf(e.Pos(), "%s(…) builds an op; ops are built in a rewrite's statements and operands, not in expressions", name)
@@ -580,7 +580,7 @@ func (rc *ruleChecker) call(e *CallExpr, sc exprScope) (rule.Expr, sType) {
 			if rc.c.ctx.Schema(n) == nil && !rc.c.opts.Unregistered {
 				rc.errorf(a.Pos(), "unknown op %s%s", n, rc.c.suggestOp(n))
 			}
-			out.Args = append(out.Args, newNode(&rc.s.nodes.lit, rule.Lit{Value: n, Pos: toPos(a.Pos())}))
+			out.Args = append(out.Args, newNode(&rc.s.nodes.lit, rule.Lit{Value: n, Pos: a.span().rulePos()}))
 			continue
 		case "trait":
 			n, ok := opNameArg(a)
@@ -588,7 +588,7 @@ func (rc *ruleChecker) call(e *CallExpr, sc exprScope) (rule.Expr, sType) {
 				rc.errorf(a.Pos(), "%s: argument %d is a trait (%s)", name, i+1, strings.Join(ir.TraitNames(), ", "))
 				continue
 			}
-			out.Args = append(out.Args, newNode(&rc.s.nodes.lit, rule.Lit{Value: n, Pos: toPos(a.Pos())}))
+			out.Args = append(out.Args, newNode(&rc.s.nodes.lit, rule.Lit{Value: n, Pos: a.span().rulePos()}))
 			continue
 		}
 		x, t := rc.expr(a, sc)
@@ -658,7 +658,7 @@ func resultType(r string) sType {
 }
 
 func (rc *ruleChecker) nativeCall(e *CallExpr, n *rule.NativeDecl, sc exprScope) rule.Expr {
-	out := newNode(&rc.s.nodes.call, rule.Call{Func: n.Name, Native: true, Pos: toPos(e.Pos())})
+	out := newNode(&rc.s.nodes.call, rule.Call{Func: n.Name, Native: true, Pos: e.span().rulePos()})
 	if len(e.Args) != len(n.Params) {
 		rc.errorf(e.Pos(), "%s takes %s, not %d", n.Name, nouns(len(n.Params), "argument"), len(e.Args))
 		return out

@@ -89,7 +89,7 @@ func (rc *ruleChecker) arityErrorf(family bool, pos lexer.Position, format strin
 
 func (rc *ruleChecker) check() *rule.Rule {
 	a := rc.ast
-	rc.r = &rule.Rule{Name: a.Name.Name, Doc: a.Doc.Text(), Pos: toPos(a.Name.Pos())}
+	rc.r = &rule.Rule{Name: a.Name.Name, Doc: a.Doc.Text(), Pos: a.Name.span().rulePos()}
 	if len(a.Fors) > 0 {
 		rc.r.Instance = instanceID(rc.bind, a.Fors)
 	}
@@ -239,7 +239,7 @@ func (rc *ruleChecker) opPattern(op *OpPattern, results []*Result, top bool) int
 		return -1
 	}
 	schema := rc.c.ctx.Schema(name)
-	p := newNode(&rc.s.nodes.opPattern, rule.OpPattern{Name: name, RestAttrs: -1, Pos: toPos(op.Pos())})
+	p := newNode(&rc.s.nodes.opPattern, rule.OpPattern{Name: name, RestAttrs: -1, Pos: op.span().rulePos()})
 
 	// Operands (nested ops first, so producers precede consumers in Ops).
 	operands, commutative := flattenEither(op.Operands)
@@ -394,7 +394,7 @@ func resultCount(s *ir.OpSchema) string {
 
 // combine translates [a, b, …] in a match into a builtin.combine op pattern; it returns the vector value.
 func (rc *ruleChecker) combine(o *CombineOperand) int {
-	p := newNode(&rc.s.nodes.opPattern, rule.OpPattern{Name: "builtin.combine", RestAttrs: -1, Pos: toPos(o.Pos())})
+	p := newNode(&rc.s.nodes.opPattern, rule.OpPattern{Name: "builtin.combine", RestAttrs: -1, Pos: o.span().rulePos()})
 	for i, e := range o.Elems {
 		switch e := e.(type) {
 		case *ValueOperand:

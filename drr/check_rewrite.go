@@ -92,7 +92,7 @@ func (rc *ruleChecker) createOp(call *CallExpr, results []*Result, types []TypeP
 		return -1
 	}
 	schema := rc.c.ctx.Schema(name)
-	c := newNode(&rc.s.nodes.create, rule.Create{Op: name, RestAttrs: -1, Pos: toPos(call.Pos())})
+	c := newNode(&rc.s.nodes.create, rule.Create{Op: name, RestAttrs: -1, Pos: call.span().rulePos()})
 	c.Operands = make([]rule.RewriteOperand, 0, len(call.Args))
 	lists := false
 	for i, a := range call.Args {
@@ -218,7 +218,7 @@ func (rc *ruleChecker) createOp(call *CallExpr, results []*Result, types []TypeP
 
 // combineOp builds a builtin.combine of the listed values; it returns the vector value.
 func (rc *ruleChecker) combineOp(l *ListExpr) int {
-	c := newNode(&rc.s.nodes.create, rule.Create{Op: "builtin.combine", RestAttrs: -1, Pos: toPos(l.Pos())})
+	c := newNode(&rc.s.nodes.create, rule.Create{Op: "builtin.combine", RestAttrs: -1, Pos: l.span().rulePos()})
 	for _, e := range l.Elems {
 		switch e := e.(type) {
 		case *ValueExpr:
@@ -393,7 +393,7 @@ func (rc *ruleChecker) nativeRewrite(call *CallExpr, n *rule.NativeDecl, results
 		rc.errorf(call.Pos(), "%s is a native constraint; use it in the where clause", n.Name)
 		return
 	}
-	a := &rule.NativeRewrite{Name: n.Name, Results: results, Pos: toPos(call.Pos())}
+	a := &rule.NativeRewrite{Name: n.Name, Results: results, Pos: call.span().rulePos()}
 	if len(call.Args) != len(n.Params) {
 		rc.errorf(call.Pos(), "%s takes %s, not %d", n.Name, nouns(len(n.Params), "argument"), len(call.Args))
 	}
@@ -452,7 +452,7 @@ func (rc *ruleChecker) replace(st *ReplaceStmt) {
 		rc.errorf(st.New.Pos(), "replace %%%s with a value or an op", st.Old.Name)
 		return
 	}
-	rc.r.Actions = append(rc.r.Actions, &rule.Replace{Value: rule.Ref{Index: i}, With: with, Later: st.Later, Pos: toPos(st.Pos())})
+	rc.r.Actions = append(rc.r.Actions, &rule.Replace{Value: rule.Ref{Index: i}, With: with, Later: st.Later, Pos: st.span().rulePos()})
 }
 
 func (rc *ruleChecker) erase(st *EraseStmt) {
@@ -481,7 +481,7 @@ func (rc *ruleChecker) erase(st *EraseStmt) {
 		return
 	}
 	rc.erased[k] = true
-	rc.r.Actions = append(rc.r.Actions, &rule.Erase{Op: k, Pos: toPos(st.Pos())})
+	rc.r.Actions = append(rc.r.Actions, &rule.Erase{Op: k, Pos: st.span().rulePos()})
 }
 
 // untypedCreate is a created op with no explicit result types and no type rule.
