@@ -2,8 +2,8 @@ package rewriter
 
 import "github.com/pirdrr/drr/ir"
 
-// DCE erases ops whose results are unused and that have no side effects (registered ops only: an unregistered op
-// may have effects nobody declared), until none is left. It returns the number of ops erased.
+// DCE erases ops whose results are unused, that have no side effects and write no operand (registered ops only:
+// an unregistered op may have effects nobody declared), until none is left. It returns the number of ops erased.
 func DCE(p *ir.Program, rw *ir.Rewriter) (int, error) {
 	n := 0
 	for changed := true; changed; {
@@ -23,6 +23,6 @@ func DCE(p *ir.Program, rw *ir.Rewriter) (int, error) {
 
 // RegisterBuiltinPasses registers the Go passes that ship with the rewriter: dce.
 func RegisterBuiltinPasses(reg *Registry) error {
-	return reg.RegisterPass("dce", "erase ops whose results are unused and that have no side effects",
+	return reg.RegisterPass("dce", "erase ops whose results are unused, that have no side effects and write no operand",
 		func(*ir.Context, *Registry) (Pass, error) { return &GoPass{PassName: "dce", Fn: DCE}, nil })
 }

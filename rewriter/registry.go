@@ -2,6 +2,7 @@ package rewriter
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 	"sync"
 
@@ -90,6 +91,43 @@ func (r *Registry) RegisterPipeline(name, doc string, passes ...string) error {
 		return fmt.Errorf("pass %s is already registered", name)
 	}
 	r.pipelines[name] = PassInfo{Name: name, Doc: doc, Pipeline: append([]string(nil), passes...)}
+	return nil
+}
+
+// Merge adds everything registered in from to r (natives, passes and pipelines); a name registered in both is an
+// error, and r is left unchanged then.
+func (r *Registry) Merge(from *Registry) error {
+	if from == r {
+		return nil
+	}
+	from.mu.RLock()
+	defer from.mu.RUnlock()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for name := range from.constraints {
+		if _, dup := r.constraints[name]; dup {
+			return fmt.Errorf("native constraint %s is already registered", name)
+		}
+	}
+	for name := range from.rewrites {
+		if _, dup := r.rewrites[name]; dup {
+			return fmt.Errorf("native rewrite %s is already registered", name)
+		}
+	}
+	for name := range from.passes {
+		if r.taken(name) {
+			return fmt.Errorf("pass %s is already registered", name)
+		}
+	}
+	for name := range from.pipelines {
+		if r.taken(name) {
+			return fmt.Errorf("pass %s is already registered", name)
+		}
+	}
+	maps.Copy(r.constraints, from.constraints)
+	maps.Copy(r.rewrites, from.rewrites)
+	maps.Copy(r.passes, from.passes)
+	maps.Copy(r.pipelines, from.pipelines)
 	return nil
 }
 

@@ -1,4 +1,4 @@
-package main
+package drrc
 
 import (
 	"flag"
@@ -74,8 +74,8 @@ Examples:
 						return c.errorf("explain", "no rule named %s", *ruleName)
 					}
 				}
-				reg := rewriter.NewRegistry()
-				if err := rules.Register(reg); err != nil {
+				reg, err := c.registry()
+				if err != nil {
 					return c.errorf("explain", "%v", err)
 				}
 				exps := matcher.Explain(set, *ruleName, op, rewriter.NewOracle(p, reg), num)

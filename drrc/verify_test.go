@@ -1,4 +1,4 @@
-package main
+package drrc
 
 import (
 	"os"
@@ -232,7 +232,7 @@ func TestApplyFoldConstants(t *testing.T) {
 
 // TestVerifyCorpus runs program mode on real models (skipped when ../shared/corpus is absent).
 func TestVerifyCorpus(t *testing.T) {
-	corpus := filepath.Join("..", "..", "..", "shared", "corpus")
+	corpus := filepath.Join("..", "..", "shared", "corpus")
 	tests := []struct {
 		file string
 		args []string

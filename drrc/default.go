@@ -1,4 +1,4 @@
-package main
+package drrc
 
 import (
 	"fmt"
@@ -7,7 +7,6 @@ import (
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirtext"
 	"github.com/pirdrr/drr/rewriter"
-	"github.com/pirdrr/drr/rules"
 )
 
 // runDefault is drrc without arguments: the default inference pipeline on the embedded sample model. The result is
@@ -22,8 +21,8 @@ func runDefault(c *CLI) int {
 		return c.errorf("", "%v", err)
 	}
 	before := opStats(p)
-	reg := rewriter.NewRegistry()
-	if err := rules.Register(reg); err != nil {
+	reg, err := c.registry()
+	if err != nil {
 		return c.errorf("", "%v", err)
 	}
 	pl, err := reg.Pipeline(ctx, "inference")

@@ -1,4 +1,4 @@
-package main
+package drrc
 
 import (
 	"bufio"
@@ -19,7 +19,6 @@ import (
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirfile"
 	"github.com/pirdrr/drr/rewriter"
-	"github.com/pirdrr/drr/rules"
 )
 
 func init() {
@@ -151,8 +150,8 @@ type ruleStats struct {
 
 func (a *applyFlags) run(c *CLI, args []string) int {
 	if a.list {
-		reg := rewriter.NewRegistry()
-		if err := rules.Register(reg); err != nil {
+		reg, err := c.registry()
+		if err != nil {
 			return c.errorf("apply", "%v", err)
 		}
 		for _, p := range reg.Passes() {
@@ -196,8 +195,8 @@ func (a *applyFlags) run(c *CLI, args []string) int {
 	if err != nil {
 		return c.errorf("apply", "%v", err)
 	}
-	reg := rewriter.NewRegistry()
-	if err := rules.Register(reg); err != nil {
+	reg, err := c.registry()
+	if err != nil {
 		return c.errorf("apply", "%v", err)
 	}
 	pipeline, ok := a.pipeline(c, ctx, reg)

@@ -1,4 +1,4 @@
-package main
+package drrc
 
 import (
 	"flag"
@@ -14,7 +14,6 @@ import (
 	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/rewriter"
-	"github.com/pirdrr/drr/rules"
 )
 
 func init() {
@@ -156,8 +155,8 @@ func (v *verifyFlags) run(c *CLI, args []string) int {
 	if err != nil {
 		return c.errorf("verify", "%v", err)
 	}
-	reg := rewriter.NewRegistry()
-	if err := rules.Register(reg); err != nil {
+	reg, err := c.registry()
+	if err != nil {
 		return c.errorf("verify", "%v", err)
 	}
 	if len(programs) == 0 {

@@ -1,4 +1,21 @@
-package main
+// Package drrc is the drrc command line as a library: cmd/drrc runs it with the shipped rule sets and passes, and
+// a team with its own native constraints, native rewrites or Go passes builds its own drrc that has them:
+//
+//	package main
+//
+//	import (
+//		"os"
+//
+//		"github.com/pirdrr/drr/drrc"
+//		"github.com/pirdrr/drr/rewriter"
+//
+//		_ "example.com/ourpasses" // registers into rewriter.Default from its init
+//	)
+//
+//	func main() { os.Exit(drrc.Main(rewriter.Default)) }
+//
+// Every command then resolves the plugins' natives in rule files and their passes in -passes.
+package drrc
 
 import (
 	"errors"
@@ -10,6 +27,8 @@ import (
 	"strings"
 
 	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/rewriter"
+	"github.com/pirdrr/drr/rules"
 )
 
 // Exit codes, as Go tools use them.
@@ -26,6 +45,8 @@ type CLI struct {
 	Stdout, Stderr io.Writer
 	// IsTerminal reports whether Stderr is a terminal (progress lines are drawn only then).
 	IsTerminal bool
+	// Plugins, if set, holds native constraints, native rewrites, passes and pipelines added to the shipped ones.
+	Plugins *rewriter.Registry
 }
 
 // command is one subcommand of drrc.
@@ -231,9 +252,25 @@ func (c *CLI) usageErrorf(cmd, format string, args ...any) int {
 	return exitUsage
 }
 
-func main() {
-	c := &CLI{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, IsTerminal: isTerminal(os.Stderr)}
-	os.Exit(c.Run(os.Args[1:]))
+// Main runs drrc on the process's arguments and standard streams, with the shipped rule sets and passes and those
+// of plugins (nil for none), and returns the exit status.
+func Main(plugins *rewriter.Registry) int {
+	c := &CLI{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, IsTerminal: isTerminal(os.Stderr), Plugins: plugins}
+	return c.Run(os.Args[1:])
+}
+
+// registry returns a registry with the shipped rule sets and passes and the plugins'.
+func (c *CLI) registry() (*rewriter.Registry, error) {
+	reg := rewriter.NewRegistry()
+	if err := rules.Register(reg); err != nil {
+		return nil, err
+	}
+	if c.Plugins != nil {
+		if err := reg.Merge(c.Plugins); err != nil {
+			return nil, fmt.Errorf("plugins: %w", err)
+		}
+	}
+	return reg, nil
 }
 
 // isTerminal reports whether f is a character device (a terminal), without extra dependencies.
