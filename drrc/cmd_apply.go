@@ -17,6 +17,7 @@ import (
 
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/ir/pdiparams"
 	"github.com/pirdrr/drr/ir/pirfile"
 	"github.com/pirdrr/drr/rewriter"
 )
@@ -39,12 +40,17 @@ One program is written to -o (standard output by default). With several programs
 output directory (required) and the programs run in parallel (-j); a summary table follows. Outputs are written
 atomically, and nothing is written for a program whose passes fail.
 
+Weights: -weights reads the parameters' data from Paddle's .pdiparams file (auto: inference.pdiparams beside
+inference.json), so that the fold_constants pass can fold the weight arithmetic conv2d_bn_fold builds into new
+parameters; -weights-out writes the result's parameters (auto: beside each output), the pair Paddle loads.
+
 Debugging: -trace prints every rewrite (rule, op, position); -verify-each runs the verifier after every rewrite
 and names the rule that broke the program; -shuffle SEED visits ops in a random order to expose rule sets whose
 result depends on the order; a rule set that rewrites back and forth is stopped and its rules named.
 
 Examples:
   drrc apply inference.json -o fused.json
+  drrc apply -passes inference,fold_constants -weights auto -weights-out auto inference.json -o fused/inference.json
   drrc apply -rules my_fusion.drr model.pir
   drrc apply -set conv_bn_relu -stats json model.pir -o out.pir
   drrc apply -passes inplace,conv_bn_relu,dce -trace model.pir
@@ -77,6 +83,8 @@ type applyFlags struct {
 	untagged      bool
 	list          bool
 	cpuprofile    string
+	weights       string
+	weightsOut    string
 }
 
 func (a *applyFlags) register(fs *flag.FlagSet) {
@@ -101,6 +109,38 @@ func (a *applyFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&a.jobs, "j", 0, "programs processed in parallel (default: the number of CPUs)")
 	fs.BoolVar(&a.list, "list", false, "list the registered passes and pipelines and exit")
 	fs.StringVar(&a.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to `file` (for go tool pprof)")
+	fs.StringVar(&a.weights, "weights", "", "read the parameters' data from `file.pdiparams` (auto: each program's sibling X.pdiparams)")
+	fs.StringVar(&a.weightsOut, "weights-out", "", "write the parameters' data, folded ones included, to `file.pdiparams` (auto: beside each output)")
+}
+
+// siblingWeights returns the parameter file beside a program: inference.json → inference.pdiparams.
+func siblingWeights(path string) string {
+	return strings.TrimSuffix(path, filepath.Ext(path)) + ".pdiparams"
+}
+
+// weightsIn returns the parameter file to read for input in ("" for none).
+func (a *applyFlags) weightsIn(in string) string {
+	if a.weights != "auto" {
+		return a.weights
+	}
+	if in == "-" {
+		return ""
+	}
+	if _, err := os.Stat(siblingWeights(in)); err != nil {
+		return ""
+	}
+	return siblingWeights(in)
+}
+
+// weightsFile returns the parameter file to write for output out ("" for none).
+func (a *applyFlags) weightsFile(out string) string {
+	if a.weightsOut != "auto" {
+		return a.weightsOut
+	}
+	if out == "-" {
+		return ""
+	}
+	return siblingWeights(out)
 }
 
 // applyJob is one program to process.
@@ -190,6 +230,9 @@ func (a *applyFlags) run(c *CLI, args []string) int {
 	jobs, err := a.jobsFor(args)
 	if err != nil {
 		return c.usageErrorf("apply", "%v", err)
+	}
+	if len(jobs) > 1 && (a.weights != "" && a.weights != "auto" || a.weightsOut != "" && a.weightsOut != "auto") {
+		return c.usageErrorf("apply", "several programs take -weights auto and -weights-out auto (one file each), not one file")
 	}
 	ctx, err := a.cf.context()
 	if err != nil {
@@ -381,6 +424,11 @@ func (a *applyFlags) process(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl
 	for _, w := range warns {
 		r.warnings = append(r.warnings, w.String())
 	}
+	if err == nil {
+		if w := a.weightsIn(j.in); w != "" {
+			err = pdiparams.ReadFile(w, p)
+		}
+	}
 	if err != nil {
 		r.Error = err.Error()
 		return r
@@ -409,6 +457,26 @@ func (a *applyFlags) process(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl
 		f = pirfile.FormatOf(j.out)
 	}
 	t2 := time.Now()
+	// The weights go first: if the program cannot be written, a weights file that did not exist is removed again.
+	weightsOut := a.weightsFile(j.out)
+	if weightsOut != "" {
+		_, statErr := os.Stat(weightsOut)
+		err := os.MkdirAll(filepath.Dir(weightsOut), 0o755)
+		if err == nil {
+			err = pdiparams.WriteFile(weightsOut, p)
+		}
+		if err != nil {
+			r.Error = fmt.Sprintf("%s: %v", weightsOut, err)
+			return r
+		}
+		if os.IsNotExist(statErr) {
+			defer func() {
+				if r.Error != "" {
+					os.Remove(weightsOut)
+				}
+			}()
+		}
+	}
 	popts := pirfile.Options{Untagged: a.untagged}
 	if j.out == "-" {
 		bw := bufio.NewWriterSize(c.Stdout, 1<<16)

@@ -13,6 +13,7 @@ import (
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/ir/pdiparams"
 	"github.com/pirdrr/drr/rewriter"
 )
 
@@ -30,8 +31,9 @@ the default inference pipeline without them) and run on a copy of the program; b
 random input/weight sets (seeds -seed, -seed+1, …; dynamic dims take -batch and -size, or give whole input
 shapes with -input), and for every output the largest absolute and relative error is printed (the relative error
 is relative to the output's scale, max|a-b| / max|a|). Programs without fetch ops (GraphNet captures) get a fetch
-per sink output first, so that dead-code elimination keeps the model. With -fill-weights SEED, parameters without
-data get random data first, so that fold_constants has numbers to fold; the ops left computing on weights are
+per sink output first, so that dead-code elimination keeps the model. With -weights the parameters hold the
+model's real weights, read from Paddle's .pdiparams file; with -fill-weights SEED, parameters without data get
+random data first, so that fold_constants has numbers to fold; the ops left computing on weights are
 then listed. The exit status is 1 when an output differs beyond -rtol, or when an op cannot be evaluated (the op
 and its position are printed).
 
@@ -47,6 +49,7 @@ status is 1 when a rule FAILED.
 Examples:
   drrc verify model.json -size 64
   drrc verify -passes inference,fold_constants -fill-weights 5 model.json -size 64
+  drrc verify -passes inference,fold_constants -weights auto inference.json -size 64
   drrc verify -input data_0=1x3x64x64 graphnet_ResNet18.pir
   drrc verify -set conv_bn_relu
   drrc verify -set inference -v
@@ -70,6 +73,7 @@ type verifyFlags struct {
 	rtol, atol  float64
 	float32     bool
 	fillWeights int64
+	weights     string
 	variants    int
 	jobs        int
 	verbose     bool
@@ -88,6 +92,7 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&v.rtol, "rtol", 1e-5, "largest accepted relative error of an output (relative to its scale)")
 	fs.Float64Var(&v.atol, "atol", 0, "also accept an output whose largest absolute error is at most this")
 	fs.BoolVar(&v.float32, "float32", false, "compute in float32 instead of float64")
+	fs.StringVar(&v.weights, "weights", "", "program mode: read the parameters' data from `file.pdiparams` (auto: the program's sibling X.pdiparams)")
 	fs.Int64Var(&v.fillWeights, "fill-weights", -1, "program mode: give parameters without data random data drawn from `seed` before the passes run")
 	fs.IntVar(&v.variants, "variants", 4, "rule mode: programs checked per rule, chosen to cover the candidate attribute values")
 	fs.IntVar(&v.jobs, "j", 0, "rule mode: rules verified in parallel (default: the number of CPUs)")
@@ -230,6 +235,16 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 	if !ok {
 		return exitFailure
 	}
+	weightsFrom := ""
+	if w := v.weights; w != "" {
+		if w == "auto" {
+			w = siblingWeights(path)
+		}
+		if err := pdiparams.ReadFile(w, p); err != nil {
+			return c.errorf("verify", "%v", err)
+		}
+		weightsFrom = w
+	}
 	opts := interp.VerifyOptions{CompareOptions: copts, Registry: reg}
 	if v.fillWeights >= 0 {
 		opts.FillWeights, opts.WeightSeed = true, uint64(v.fillWeights)
@@ -239,6 +254,9 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 		names = append(names, pass.Name())
 	}
 	fmt.Fprintf(c.Stdout, "verify %s: %s\n", path, strings.Join(names, " → "))
+	if weightsFrom != "" {
+		fmt.Fprintf(c.Stdout, "  weights from %s\n", weightsFrom)
+	}
 	res, err := interp.VerifyPasses(p, pl, opts)
 	if res.AnchoredSinks > 0 {
 		fmt.Fprintf(c.Stdout, "  the program has no fetch: %d sink output(s) anchored with pd_op.fetch\n", res.AnchoredSinks)
@@ -268,7 +286,7 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 	}
 	fmt.Fprintf(c.Stdout, "; passes %s, evaluation %s\n", round(res.PassTime), round(res.CompareTime))
 	printOutputTable(c.Stdout, rep, v.verbose, path)
-	if opts.FillWeights {
+	if opts.FillWeights || v.weights != "" {
 		if len(res.WeightOps) == 0 {
 			fmt.Fprintln(c.Stdout, "  weight arithmetic left after the passes: none")
 		} else {
