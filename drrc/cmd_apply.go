@@ -185,7 +185,9 @@ type ruleStats struct {
 	Matched int    `json:"matched"`
 	Applied int    `json:"applied"`
 	Failed  int    `json:"failed,omitempty"`
-	TimeNS  int64  `json:"time_ns"`
+	// FirstFailure says why the first failed rewrite of the rule could not be carried out.
+	FirstFailure string `json:"first_failure,omitempty"`
+	TimeNS       int64  `json:"time_ns"`
 }
 
 func (a *applyFlags) run(c *CLI, args []string) int {
@@ -504,7 +506,7 @@ func toPassStats(pr *rewriter.PassResult) passStats {
 		ps.Converged, ps.StopReason, ps.Iterations, ps.Rewrites, ps.Erased = st.Converged, st.StopReason, st.Iterations, st.Rewrites, st.Erased
 		for _, rs := range st.Rules {
 			ps.Rules = append(ps.Rules, ruleStats{Rule: rs.Name, Tried: rs.Tried, Matched: rs.Matched, Applied: rs.Applied,
-				Failed: rs.Failed, TimeNS: rs.Time.Nanoseconds()})
+				Failed: rs.Failed, FirstFailure: rs.FirstFailure, TimeNS: rs.Time.Nanoseconds()})
 		}
 	}
 	return ps
@@ -540,6 +542,9 @@ func (a *applyFlags) printStats(w io.Writer, r *applyResult, withName bool) {
 					fmt.Fprintf(w, ", %d failed", rs.Failed)
 				}
 				fmt.Fprintln(w)
+				if rs.FirstFailure != "" {
+					fmt.Fprintf(w, "      %-*s  first failure: %s\n", ruleW, "", rs.FirstFailure)
+				}
 			}
 		} else {
 			fmt.Fprintf(w, "  %-*s  %s, %s\n", passW, pr.Pass, nouns(pr.Changes, "change"), round(pr.Duration))

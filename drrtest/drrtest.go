@@ -339,7 +339,7 @@ func formatStats(results []*rewriter.PassResult) string {
 			if rs.Applied > 0 || rs.Failed > 0 {
 				line := fmt.Sprintf("  %s: %d", rs.Name, rs.Applied)
 				if rs.Failed > 0 {
-					line += fmt.Sprintf(" (%d failed)", rs.Failed)
+					line += fmt.Sprintf(" (%d failed; first: %s)", rs.Failed, rs.FirstFailure)
 				}
 				b.WriteString(line + "\n")
 			}

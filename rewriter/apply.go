@@ -187,6 +187,25 @@ func (a *Applier) Apply(m *rule.Match) ([]*ir.Op, error) {
 			return nil, fail(false, "an input of the rewrite is not defined before the insertion point")
 		}
 	}
+	// A replacement must keep the type the users read: a fused op built with the wrong attributes (a conv's
+	// paddings left at their defaults) infers another shape, and its users would silently read a wrong one.
+	for _, act := range r.Actions {
+		rep, ok := act.(*rule.Replace)
+		if !ok {
+			continue
+		}
+		from, to := env.Value(rep.Value), env.Value(rep.With)
+		if from == nil || to == nil || replaceableBy(from.Type(), to.Type()) {
+			continue
+		}
+		name := rule.ValueName(r.Pattern, rep.Value.Index)
+		if rep.Value.New {
+			name = "%" + r.NewValues[rep.Value.Index].Name
+		}
+		release()
+		return nil, fail(false, "%s is replaced by a value of type %s, not %s: its users would read another type",
+			name, to.Type(), from.Type())
+	}
 
 	// Phase 2: commit.
 	b := a.Rewriter
@@ -589,4 +608,25 @@ func resolveType(ctx *ir.Context, te rule.TypeExpr, env *matchEnv) (ir.Type, err
 		return ctx.Tensor(spelling, dims, ctx.Scalar(dt)), nil
 	}
 	return nil, fmt.Errorf("empty type expression")
+}
+
+// replaceableBy reports whether a value of type to may take the place of one of type from: the same type, or
+// tensors of the same kind and element type whose dimensions agree wherever both are known.
+func replaceableBy(from, to ir.Type) bool {
+	if from == to {
+		return true
+	}
+	ft, tt := ir.TensorOf(from), ir.TensorOf(to)
+	if ft == nil || tt == nil {
+		return false
+	}
+	if ft.Spelling != tt.Spelling || ft.Elem != tt.Elem || len(ft.Dims) != len(tt.Dims) {
+		return false
+	}
+	for i, d := range ft.Dims {
+		if d >= 0 && tt.Dims[i] >= 0 && d != tt.Dims[i] {
+			return false
+		}
+	}
+	return true
 }

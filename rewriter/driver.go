@@ -85,6 +85,9 @@ type RuleStats struct {
 	// Tried counts visits of an op the rule's root can match; Matched counts matches found; Applied counts
 	// rewrites done; Failed counts matches whose rewrite could not be carried out.
 	Tried, Matched, Applied, Failed int
+	// FirstFailure says why the first failed rewrite could not be carried out, and where (the root op, with its
+	// source position when the program was read from a file).
+	FirstFailure string
 	// Time is the time spent rewriting with this rule.
 	Time time.Duration
 }
@@ -329,6 +332,9 @@ func (d *Driver) sweep(maxRewrites int) (bool, error) {
 				var ae *ApplyError
 				if errors.As(err, &ae) && !ae.Committed {
 					rs.Failed++
+					if rs.FirstFailure == "" {
+						rs.FirstFailure = failureText(d.Program, ae)
+					}
 					continue
 				}
 				return changed, err
@@ -356,6 +362,19 @@ func (d *Driver) sweep(maxRewrites int) (bool, error) {
 			break
 		}
 	}
+}
+
+// failureText describes a failed rewrite: the error, at the root op.
+func failureText(p *ir.Program, ae *ApplyError) string {
+	at := ae.Root.Name()
+	if l := ae.Root.Loc; l.IsKnown() {
+		file := p.File
+		if file == "" {
+			file = "line"
+		}
+		at = fmt.Sprintf("%s at %s:%d:%d", at, file, l.Line, l.Col)
+	}
+	return fmt.Sprintf("%v (at %s)", ae.Err, at)
 }
 
 func (d *Driver) describe(op *ir.Op) string {
