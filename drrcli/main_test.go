@@ -1,4 +1,4 @@
-package drrc
+package drrcli
 
 import (
 	"bytes"

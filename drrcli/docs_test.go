@@ -1,4 +1,4 @@
-package drrc
+package drrcli
 
 import (
 	"flag"
@@ -24,7 +24,7 @@ func cliDoc() string {
 	sort.Slice(cmds, func(i, j int) bool { return cmds[i].name < cmds[j].name })
 	var b strings.Builder
 	b.WriteString("# drrc command reference\n\n")
-	b.WriteString("<!-- Generated from the help texts of package drrc by `go test ./drrc -run TestCLIDoc -update`. Do not edit:\n")
+	b.WriteString("<!-- Generated from the help texts of package drrcli by `go test ./drrcli -run TestCLIDoc -update`. Do not edit:\n")
 	b.WriteString("     change the help field of the command's register call instead. -->\n\n")
 	b.WriteString("This page is what `drrc help` and `drrc help COMMAND` print, for every command; a test keeps it current.\n")
 	b.WriteString("For a walk through the commands see [getting-started.md](getting-started.md); for the rule language,\n")
@@ -57,10 +57,10 @@ func TestCLIDoc(t *testing.T) {
 	}
 	got, err := os.ReadFile(cliDocPath)
 	if err != nil {
-		t.Fatalf("%v (generate it with: go test ./drrc -run TestCLIDoc -update)", err)
+		t.Fatalf("%v (generate it with: go test ./drrcli -run TestCLIDoc -update)", err)
 	}
 	if string(got) != want {
-		t.Errorf("docs/cli.md is not current; run: go test ./drrc -run TestCLIDoc -update\n%s",
+		t.Errorf("docs/cli.md is not current; run: go test ./drrcli -run TestCLIDoc -update\n%s",
 			textdiff.Unified("docs/cli.md", "help texts", string(got), want))
 	}
 }

@@ -1,4 +1,4 @@
-// Package drrc is the drrc command line as a library: cmd/drrc runs it with the shipped rule sets and passes, and
+// Package drrcli is the drrc command line as a library: cmd/drrc runs it with the shipped rule sets and passes, and
 // a team with its own native constraints, native rewrites or Go passes builds its own drrc that has them:
 //
 //	package main
@@ -6,16 +6,16 @@
 //	import (
 //		"os"
 //
-//		"github.com/pirdrr/drr/drrc"
+//		"github.com/pirdrr/drr/drrcli"
 //		"github.com/pirdrr/drr/rewriter"
 //
 //		_ "example.com/ourpasses" // registers into rewriter.Default from its init
 //	)
 //
-//	func main() { os.Exit(drrc.Main(rewriter.Default)) }
+//	func main() { os.Exit(drrcli.Main(rewriter.Default)) }
 //
 // Every command then resolves the plugins' natives in rule files and their passes in -passes.
-package drrc
+package drrcli
 
 import (
 	"errors"
