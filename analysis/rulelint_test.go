@@ -175,7 +175,7 @@ rule add_either_tanh {
   rewrite { replace %s with pd_op.subtract(%u, %t) }
 }
 `,
-			want: []string{"e.g. pd_op.add(pd_op.exp(…), pd_op.tanh(…))"},
+			want: []string{"e.g. pd_op.add(pd_op.tanh(…), pd_op.exp(…))"},
 			line: 9,
 		},
 		{

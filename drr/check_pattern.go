@@ -307,6 +307,11 @@ func (rc *ruleChecker) opPattern(op *OpPattern, results []*Result, top bool) int
 			rc.errorf(o.Pos(), "either(…) cannot be nested")
 		}
 	}
+	// An op with the Commutative trait matches its first two operands in either order, as if written either(…).
+	if !p.Commutative && schema != nil && schema.Has(ir.Commutative) && len(p.Operands) >= 2 &&
+		p.Operands[0].Kind != rule.OperandList && p.Operands[1].Kind != rule.OperandList {
+		p.Commutative = true
+	}
 	if schema != nil {
 		n := len(p.Operands)
 		fits := schema.OperandCountOK(n)

@@ -408,7 +408,7 @@ rule r {
 rule r {
   match { %y = pd_op.multiply(%x, %w) }
   where { immutable(%w) && is_input(%x) }
-  rewrite { replace %y with pd_op.multiply(%w, %x) }
+  rewrite { replace %y with pd_op.divide(%x, pd_op.divide(pd_op.full() {shape: [1], value: 1.0, dtype: float32}, %w)) }
 }`, []string{"%x: builtin.tensor<2x3x6x7xf32> input", "%w: builtin.tensor<2x3x6x7xf32> parameter"}, true},
 		{"per-channel broadcast when the sizes must differ", `
 rule r {
