@@ -52,7 +52,11 @@ func (e *Explanation) String() string {
 	if e.Match != nil {
 		what = "match"
 	}
-	fmt.Fprintf(&b, "rule %s: %s\n", e.Rule.ID(), what)
+	fmt.Fprintf(&b, "rule %s", e.Rule.ID())
+	if e.Rule.Pos.Line > 0 {
+		fmt.Fprintf(&b, " (%s)", e.Rule.Pos)
+	}
+	fmt.Fprintf(&b, ": %s\n", what)
 	for _, bd := range e.Bindings {
 		fmt.Fprintf(&b, "  %s = %s\n", bd.Name, bd.Value)
 	}
@@ -73,16 +77,31 @@ func Explain(set *rule.Set, ruleName string, op *ir.Op, o Oracle, num *ir.Number
 	if num == nil {
 		num = numberingFor(op)
 	}
+	rootFits := func(r *rule.Rule) bool {
+		if r.Pattern == nil || r.Pattern.Root < 0 || r.Pattern.Root >= len(r.Pattern.Ops) {
+			return false
+		}
+		n := r.Pattern.Ops[r.Pattern.Root].Name
+		return n == "" || n == op.Name()
+	}
+	// The named rule's instances whose root can be op; when none can, all of them, to say so.
+	var named []*rule.Rule
+	fitting := 0
+	for _, r := range set.Rules {
+		if ruleName != "" && (r.Name == ruleName || r.ID() == ruleName) {
+			named = append(named, r)
+			if rootFits(r) {
+				fitting++
+			}
+		}
+	}
 	var out []Explanation
 	for _, r := range set.Rules {
 		if ruleName != "" {
-			if r.Name != ruleName && r.ID() != ruleName {
+			if r.Name != ruleName && r.ID() != ruleName || fitting > 0 && !rootFits(r) {
 				continue
 			}
-		} else if r.Pattern == nil || len(r.Pattern.Ops) == 0 || r.Pattern.Root < 0 ||
-			r.Pattern.Root >= len(r.Pattern.Ops) {
-			continue
-		} else if n := r.Pattern.Ops[r.Pattern.Root].Name; n != "" && n != op.Name() {
+		} else if !rootFits(r) {
 			continue
 		}
 		out = append(out, explainRule(set.Ctx, r, op, o, num))
