@@ -33,6 +33,11 @@ func (rc *ruleChecker) rewrite(b *RewriteBlock) {
 				rc.nativeRewrite(call, n, nil)
 				continue
 			}
+			// An op without results, or one kept for its effects (set_parameter, fetch), is a statement of its own.
+			if s := rc.c.ctx.Schema(call.Func.Name); s != nil && (len(s.Results) == 0 || s.Has(ir.SideEffects)) {
+				rc.createOp(call, []*Result{}, nil)
+				continue
+			}
 			rc.errorf(st.Pos(), "the result of %s(…) is not used; name it (%%x = …) or replace a value with it", call.Func.Name)
 		}
 	}
@@ -182,7 +187,7 @@ func (rc *ruleChecker) createOp(call *CallExpr, results []*Result, types []TypeP
 		if nres < 0 {
 			nres = len(types)
 		}
-	} else if schema == nil || schema.Infer == "" {
+	} else if nres != 0 && (schema == nil || schema.Infer == "") {
 		// Decided after the whole rewrite is read: an op whose result replaces a matched value gets that value's type.
 		rc.untyped = append(rc.untyped, untypedCreate{c: c, pos: call.Pos()})
 	}

@@ -121,6 +121,9 @@ func sourceLine(src []byte, pos lexer.Position) (string, int, bool) {
 }
 
 func formatPos(p lexer.Position) string {
+	if p.Line == 0 && p.Filename != "" {
+		return p.Filename // a problem with the file itself (it cannot be read)
+	}
 	s := strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Column)
 	if p.Filename != "" {
 		s = p.Filename + ":" + s

@@ -33,7 +33,7 @@ func TestDiagnosticRender(t *testing.T) {
 		{lexer.Position{Filename: "f", Line: 4, Column: 1, Offset: len(src)}, "f:4:1: error: m\n\n^\n"},
 		// Outside the file: only the message.
 		{lexer.Position{Filename: "f", Line: 9, Column: 1, Offset: 999}, "f:9:1: error: m\n"},
-		{lexer.Position{Filename: "f"}, "f:0:0: error: m\n"},
+		{lexer.Position{Filename: "f"}, "f: error: m\n"},
 	}
 	for _, tt := range tests {
 		d := &Diagnostic{Pos: tt.pos, Message: "m"}
