@@ -156,18 +156,35 @@ func (l driverListener) OpErased(op *ir.Op) {
 	l.d.wl.remove(op)
 	for i := 0; i < op.NumOperands(); i++ {
 		if v := op.Operand(i); v != nil && v.DefiningOp() != nil && !op.IsAncestorOf(v.DefiningOp()) {
-			l.d.orphaned[v.DefiningOp()] = true
-			l.d.wl.push(v.DefiningOp())
+			def := v.DefiningOp()
+			if onlyUsedBy(def, op) {
+				l.d.orphaned[def] = true // erasing op leaves it without uses
+			}
+			l.d.wl.push(def)
 		}
 	}
 }
 
-// UseRemoved makes the producer of v a candidate for erasure once it has no uses left.
+// UseRemoved makes the producer of v a candidate for erasure when it has no uses left.
 func (l driverListener) UseRemoved(v *ir.Value) {
 	if def := v.DefiningOp(); def != nil && !def.Erased() {
-		l.d.orphaned[def] = true
+		if !def.HasUses() {
+			l.d.orphaned[def] = true
+		}
 		l.d.wl.push(def)
 	}
+}
+
+// onlyUsedBy reports whether every use of def's results is an operand of op (or of an op nested in op).
+func onlyUsedBy(def, op *ir.Op) bool {
+	for _, r := range def.Results() {
+		for u := range r.Uses() {
+			if o := u.Owner(); o != op && !op.IsAncestorOf(o) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // Run applies the rules until convergence or a limit. It returns the statistics and, for a rewrite cycle, a
@@ -299,7 +316,7 @@ func (d *Driver) sweep(maxRewrites int) (bool, error) {
 		if op.Erased() || op.Block() == nil {
 			continue
 		}
-		if !d.Options.NoDCE && d.orphaned[op] && triviallyDead(op) {
+		if !d.Options.NoDCE && triviallyDead(op) && d.orphaned[op] {
 			if rw.Erase(op) == nil {
 				d.stats.Erased++
 				changed = true

@@ -33,28 +33,72 @@ import (
 // Write writes p to w in MLIR generic syntax.
 func Write(w io.Writer, p *ir.Program) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
-	pr := &printer{w: bw, ids: map[*ir.Value]string{}}
+	pr := &printer{w: bw, ids: map[*ir.Value]int{}, types: map[ir.Type]string{}, attrs: map[ir.Attribute]string{},
+		names: map[string]string{}}
 	bw.WriteString("module @ir {\nfunc.func @main() {\n")
 	pr.block(p.Body(), 1, false)
 	bw.WriteString("  func.return\n}\n}\n")
 	return bw.Flush()
 }
 
+// printer writes one program. Types and attributes are interned, so their text is computed once per distinct
+// one (a 300k-op program has a few hundred); value ids are numbers, written without building strings.
 type printer struct {
-	w    *bufio.Writer
-	ids  map[*ir.Value]string
-	next int
-	args int
+	w     *bufio.Writer
+	ids   map[*ir.Value]int // op results: n ≥ 0 for %n; block arguments: -(n+1) for %argn
+	next  int
+	args  int
+	types map[ir.Type]string
+	attrs map[ir.Attribute]string
+	names map[string]string // op name → quoted MLIR name; attribute name → MLIR spelling
+	buf   []byte
+	tbuf  []ir.Type
 }
 
-func (pr *printer) name(v *ir.Value) string {
+// writeName writes the id of v.
+func (pr *printer) writeName(v *ir.Value) {
 	if v == nil {
-		return "%null"
+		pr.w.WriteString("%null")
+		return
 	}
-	if s, ok := pr.ids[v]; ok {
-		return s
+	n, ok := pr.ids[v]
+	switch {
+	case !ok:
+		pr.w.WriteString("%undef")
+	case n >= 0:
+		pr.buf = strconv.AppendInt(append(pr.buf[:0], '%'), int64(n), 10)
+		pr.w.Write(pr.buf)
+	default:
+		pr.buf = strconv.AppendInt(append(pr.buf[:0], "%arg"...), int64(-n-1), 10)
+		pr.w.Write(pr.buf)
 	}
-	return "%undef"
+}
+
+func (pr *printer) typ(t ir.Type) string {
+	s, ok := pr.types[t]
+	if !ok {
+		s = Type(t)
+		pr.types[t] = s
+	}
+	return s
+}
+
+func (pr *printer) attr(a ir.Attribute) string {
+	s, ok := pr.attrs[a]
+	if !ok {
+		s = Attr(a)
+		pr.attrs[a] = s
+	}
+	return s
+}
+
+func (pr *printer) cached(key string, f func(string) string) string {
+	s, ok := pr.names[key]
+	if !ok {
+		s = f(key)
+		pr.names[key] = s
+	}
+	return s
 }
 
 func (pr *printer) indent(depth int) {
@@ -73,10 +117,10 @@ func (pr *printer) block(b *ir.Block, depth int, header bool) {
 				if i > 0 {
 					pr.w.WriteString(", ")
 				}
-				id := "%arg" + strconv.Itoa(pr.args)
+				pr.ids[a] = -(pr.args + 1)
 				pr.args++
-				pr.ids[a] = id
-				pr.w.WriteString(id + ": " + Type(a.Type()))
+				pr.writeName(a)
+				pr.w.WriteString(": " + pr.typ(a.Type()))
 			}
 			pr.w.WriteByte(')')
 		}
@@ -89,7 +133,7 @@ func (pr *printer) block(b *ir.Block, depth int, header bool) {
 
 func (pr *printer) op(op *ir.Op, depth int) {
 	for _, r := range op.Results() {
-		pr.ids[r] = "%" + strconv.Itoa(pr.next)
+		pr.ids[r] = pr.next
 		pr.next++
 	}
 	pr.indent(depth)
@@ -98,13 +142,17 @@ func (pr *printer) op(op *ir.Op, depth int) {
 			if i > 0 {
 				pr.w.WriteString(", ")
 			}
-			pr.w.WriteString(pr.ids[r])
+			pr.writeName(r)
 		}
 		pr.w.WriteString(" = ")
 	}
-	pr.w.WriteString(strconv.Quote(OpName(op.Name())))
+	pr.w.WriteString(pr.cached(op.Name(), func(n string) string { return strconv.Quote(OpName(n)) }))
 	pr.w.WriteByte('(')
-	var types []string
+	// The operand types are written after the regions, whose ops use the scratch slice too.
+	var types []ir.Type
+	if op.NumRegions() == 0 {
+		types = pr.tbuf[:0]
+	}
 	first := true
 	for _, v := range op.Operands() {
 		if v == nil {
@@ -114,8 +162,11 @@ func (pr *printer) op(op *ir.Op, depth int) {
 			pr.w.WriteString(", ")
 		}
 		first = false
-		pr.w.WriteString(pr.name(v))
-		types = append(types, Type(v.Type()))
+		pr.writeName(v)
+		types = append(types, v.Type())
+	}
+	if op.NumRegions() == 0 {
+		pr.tbuf = types
 	}
 	pr.w.WriteByte(')')
 	if op.NumRegions() > 0 {
@@ -143,31 +194,36 @@ func (pr *printer) op(op *ir.Op, depth int) {
 			if i > 0 {
 				pr.w.WriteString(", ")
 			}
-			pr.w.WriteString(attrName(a.Name))
+			pr.w.WriteString(pr.cached(a.Name, attrName))
 			pr.w.WriteString(" = ")
 			if a.Value == nil {
 				pr.w.WriteString(strconv.Quote(absentOperands(op)))
 			} else {
-				pr.w.WriteString(Attr(a.Value))
+				pr.w.WriteString(pr.attr(a.Value))
 			}
 		}
 		pr.w.WriteByte('}')
 	}
 	pr.w.WriteString(" : (")
-	pr.w.WriteString(strings.Join(types, ", "))
+	for i, t := range types {
+		if i > 0 {
+			pr.w.WriteString(", ")
+		}
+		pr.w.WriteString(pr.typ(t))
+	}
 	pr.w.WriteString(") -> ")
 	switch op.NumResults() {
 	case 0:
 		pr.w.WriteString("()")
 	case 1:
-		pr.w.WriteString(Type(op.Result(0).Type()))
+		pr.w.WriteString(pr.typ(op.Result(0).Type()))
 	default:
 		pr.w.WriteByte('(')
 		for i, r := range op.Results() {
 			if i > 0 {
 				pr.w.WriteString(", ")
 			}
-			pr.w.WriteString(Type(r.Type()))
+			pr.w.WriteString(pr.typ(r.Type()))
 		}
 		pr.w.WriteByte(')')
 	}
