@@ -347,9 +347,15 @@ func (a *applyFlags) jobsFor(args []string) ([]*applyJob, error) {
 
 // pipeline builds the passes the flags ask for.
 func (a *applyFlags) pipeline(c *CLI, ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pipeline, bool) {
+	return buildPipeline(c, "apply", ctx, reg, a.cf.unregistered, a.rules, a.sets, a.passes)
+}
+
+// buildPipeline builds the pipeline of drrc apply and drrc verify: the -passes and -set names in order, "rules"
+// standing for the -rules files (which run first when no name mentions them); inference when nothing is named.
+func buildPipeline(c *CLI, cmd string, ctx *ir.Context, reg *rewriter.Registry, unregistered bool, rules, sets []string, passes string) (rewriter.Pipeline, bool) {
 	var rulePass rewriter.Pass
-	if len(a.rules) > 0 {
-		set, diags := drr.Load(ctx, drr.LoadOptions{CheckOptions: drr.CheckOptions{Unregistered: a.cf.unregistered, Natives: reg.HasNative}}, a.rules...)
+	if len(rules) > 0 {
+		set, diags := drr.Load(ctx, drr.LoadOptions{CheckOptions: drr.CheckOptions{Unregistered: unregistered, Natives: reg.HasNative}}, rules...)
 		c.printRuleDiags(diags, true)
 		if diags.HasErrors() {
 			return nil, false
@@ -357,14 +363,12 @@ func (a *applyFlags) pipeline(c *CLI, ctx *ir.Context, reg *rewriter.Registry) (
 		rulePass = rewriter.NewRulePass("rules", set)
 	}
 	var names []string
-	if a.passes != "" {
-		for _, n := range strings.Split(a.passes, ",") {
-			if n = strings.TrimSpace(n); n != "" {
-				names = append(names, n)
-			}
+	for _, n := range strings.Split(passes, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			names = append(names, n)
 		}
 	}
-	names = append(names, a.sets...)
+	names = append(names, sets...)
 	if len(names) == 0 {
 		if rulePass != nil {
 			names = []string{"rules"}
@@ -376,7 +380,7 @@ func (a *applyFlags) pipeline(c *CLI, ctx *ir.Context, reg *rewriter.Registry) (
 	for _, n := range names {
 		if n == "rules" {
 			if rulePass == nil {
-				c.errorf("apply", "-passes names \"rules\" but no -rules file is given")
+				c.errorf(cmd, "-passes names \"rules\" but no -rules file is given")
 				return nil, false
 			}
 			pl = append(pl, rulePass)
@@ -384,7 +388,7 @@ func (a *applyFlags) pipeline(c *CLI, ctx *ir.Context, reg *rewriter.Registry) (
 		}
 		p, err := reg.Pipeline(ctx, n)
 		if err != nil {
-			c.errorf("apply", "%v", err)
+			c.errorf(cmd, "%v", err)
 			return nil, false
 		}
 		pl = append(pl, p...)

@@ -183,50 +183,7 @@ func (v *verifyFlags) run(c *CLI, args []string) int {
 // pipeline builds the passes of program mode as drrc apply does: -rules is the pass "rules", -passes and -set
 // name registered passes and pipelines, and the default is the inference pipeline.
 func (v *verifyFlags) pipeline(c *CLI, ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pipeline, bool) {
-	var rulePass rewriter.Pass
-	if len(v.rules) > 0 {
-		set, diags := drr.Load(ctx, drr.LoadOptions{CheckOptions: drr.CheckOptions{Unregistered: v.cf.unregistered, Natives: reg.HasNative}}, v.rules...)
-		c.printRuleDiags(diags, true)
-		if diags.HasErrors() {
-			return nil, false
-		}
-		rulePass = rewriter.NewRulePass("rules", set)
-	}
-	var names []string
-	for _, n := range strings.Split(v.passes, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			names = append(names, n)
-		}
-	}
-	names = append(names, v.sets...)
-	if len(names) == 0 {
-		if rulePass != nil {
-			names = []string{"rules"}
-		} else {
-			names = []string{"inference"}
-		}
-	}
-	var pl rewriter.Pipeline
-	for _, n := range names {
-		if n == "rules" {
-			if rulePass == nil {
-				c.errorf("verify", "-passes names \"rules\" but no -rules file is given")
-				return nil, false
-			}
-			pl = append(pl, rulePass)
-			continue
-		}
-		p, err := reg.Pipeline(ctx, n)
-		if err != nil {
-			c.errorf("verify", "%v", err)
-			return nil, false
-		}
-		pl = append(pl, p...)
-	}
-	if rulePass != nil && !containsPass(pl, rulePass) {
-		pl = append(rewriter.Pipeline{rulePass}, pl...)
-	}
-	return pl, true
+	return buildPipeline(c, "verify", ctx, reg, v.cf.unregistered, v.rules, v.sets, v.passes)
 }
 
 // verifyProgram is program mode for one program.

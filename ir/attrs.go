@@ -371,42 +371,37 @@ func FormatFloat(v float64, bits int) string {
 
 // QuoteString quotes s for PIR text: double quotes, with ", \ and control characters escaped.
 func QuoteString(s string) string {
-	clean := true
+	return string(AppendQuoted(nil, s))
+}
+
+// AppendQuoted appends s quoted as QuoteString does: \" \\ \n \t \r, and \xHH for the other control characters.
+func AppendQuoted(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c == '"' || c == '\\' || c < 0x20 {
-			clean = false
-			break
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
 		}
-	}
-	if clean {
-		return `"` + s + `"`
-	}
-	var b strings.Builder
-	b.WriteByte('"')
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
+		b = append(b, s[start:i]...)
+		start = i + 1
+		switch c {
 		case '"':
-			b.WriteString(`\"`)
+			b = append(b, '\\', '"')
 		case '\\':
-			b.WriteString(`\\`)
+			b = append(b, '\\', '\\')
 		case '\n':
-			b.WriteString(`\n`)
+			b = append(b, '\\', 'n')
 		case '\t':
-			b.WriteString(`\t`)
+			b = append(b, '\\', 't')
 		case '\r':
-			b.WriteString(`\r`)
+			b = append(b, '\\', 'r')
 		default:
-			if c < 0x20 {
-				b.WriteString(`\x`)
-				b.WriteByte("0123456789abcdef"[c>>4])
-				b.WriteByte("0123456789abcdef"[c&15])
-			} else {
-				b.WriteByte(c)
-			}
+			b = append(b, '\\', 'x', "0123456789abcdef"[c>>4], "0123456789abcdef"[c&15])
 		}
 	}
-	b.WriteByte('"')
-	return b.String()
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }
 
 // Accessors for common attribute shapes, used by rules, type rules and passes.

@@ -384,12 +384,10 @@ func (d *Driver) sweep(maxRewrites int) (bool, error) {
 // failureText describes a failed rewrite: the error, at the root op.
 func failureText(p *ir.Program, ae *ApplyError) string {
 	at := ae.Root.Name()
-	if l := ae.Root.Loc; l.IsKnown() {
-		file := p.File
-		if file == "" {
-			file = "line"
-		}
-		at = fmt.Sprintf("%s at %s:%d:%d", at, file, l.Line, l.Col)
+	if l := ae.Root.Loc; l.IsKnown() && p.File != "" {
+		at = fmt.Sprintf("%s at %s:%d:%d", at, p.File, l.Line, l.Col)
+	} else if l.IsKnown() {
+		at = fmt.Sprintf("%s at line %d, column %d", at, l.Line, l.Col)
 	}
 	return fmt.Sprintf("%v (at %s)", ae.Err, at)
 }

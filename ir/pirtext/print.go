@@ -507,7 +507,7 @@ func (pr *printer) attr(a ir.Attribute) {
 		pr.buf = appendAttr(pr.buf, a, pr.untagged)
 		return
 	case *ir.StrAttr:
-		pr.buf = appendQuoted(pr.buf, a.Value)
+		pr.buf = ir.AppendQuoted(pr.buf, a.Value)
 		return
 	}
 	key := attrKey(a)
@@ -553,7 +553,7 @@ func (pr *printer) opName(op *ir.Op) {
 	key := unsafe.Pointer(info)
 	s, ok := pr.names.get(key)
 	if !ok {
-		s = string(appendQuoted(nil, info.Name))
+		s = string(ir.AppendQuoted(nil, info.Name))
 		pr.names.put(key, s)
 	}
 	pr.buf = append(pr.buf, s...)
@@ -572,7 +572,7 @@ func (pr *printer) key(name string) {
 		if plainName(name) {
 			e.text = name
 		} else {
-			e.text = string(appendQuoted(nil, name))
+			e.text = string(ir.AppendQuoted(nil, name))
 		}
 	}
 	pr.buf = append(pr.buf, e.text...)

@@ -58,44 +58,6 @@ func appendDims(b []byte, dims []int64) []byte {
 	return b
 }
 
-// appendQuoted appends s in double quotes with the escapes of ir.QuoteString: \" \\ \n \t \r and \xHH for the
-// other control characters.
-func appendQuoted(b []byte, s string) []byte {
-	clean := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' {
-			clean = false
-			break
-		}
-	}
-	b = append(b, '"')
-	if clean {
-		b = append(b, s...)
-		return append(b, '"')
-	}
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '"':
-			b = append(b, '\\', '"')
-		case '\\':
-			b = append(b, '\\', '\\')
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\t':
-			b = append(b, '\\', 't')
-		case '\r':
-			b = append(b, '\\', 'r')
-		default:
-			if c < 0x20 {
-				b = append(b, '\\', 'x', "0123456789abcdef"[c>>4], "0123456789abcdef"[c&15])
-			} else {
-				b = append(b, c)
-			}
-		}
-	}
-	return append(b, '"')
-}
-
 // appendFloat appends a float as ir.FormatFloat writes it.
 func appendFloat(b []byte, v float64, bits int) []byte {
 	return append(b, ir.FormatFloat(v, bits)...)
@@ -136,7 +98,7 @@ func appendAttr(b []byte, a ir.Attribute, untagged bool) []byte {
 		}
 		return appendFloat(b, a.Value, 64)
 	case *ir.StrAttr:
-		return appendQuoted(b, a.Value)
+		return ir.AppendQuoted(b, a.Value)
 	case *ir.ArrayAttr:
 		b = append(b, '[')
 		for i, e := range a.Elems {
@@ -198,7 +160,7 @@ func appendAttr(b []byte, a ir.Attribute, untagged bool) []byte {
 		if !untagged {
 			b = append(b, "(TensorName)"...)
 		}
-		return appendQuoted(b, a.Name)
+		return ir.AppendQuoted(b, a.Name)
 	case *ir.OpaqueAttr:
 		return append(b, a.Text...)
 	}
