@@ -31,6 +31,10 @@ type Program struct {
 	// to version 1, trainable true).
 	Version   int
 	Trainable bool
+	// Feeds describes the program's inputs (the pd_op.data ops) by feed name, when the source recorded more than
+	// their types: GraphNet's input_meta.py gives each input's statistics and, for small integer inputs such as
+	// token ids, its data. The interpreter draws inputs from it; nil when the source recorded nothing.
+	Feeds map[string]*Variable
 }
 
 // Variable is a weight of a program: its type, its data if loaded, and whether the program may change it.
@@ -42,6 +46,18 @@ type Variable struct {
 	// Mutable is true if the program writes the parameter (set_parameter, or an inplace op on its value); folding
 	// transformations (conv+bn) are legal only on immutable weights.
 	Mutable bool
+	// Stats are the value statistics the source recorded in place of data (GraphNet's weight_meta.py and
+	// input_meta.py), or nil. The interpreter draws values from them when Data is nil.
+	Stats *TensorStats
+	// OriginalName is the name the tensor had in the model the program was captured from, when the source renamed
+	// it (GraphNet names parameters parameter_N and records the original, such as "linear_72.w_0"); "" otherwise.
+	OriginalName string
+}
+
+// TensorStats are summary statistics of a tensor's values: what GraphNet records of weights and inputs instead of
+// their data.
+type TensorStats struct {
+	Min, Max, Mean, Std float64
 }
 
 // NewProgram returns an empty program: a module with one empty block.
