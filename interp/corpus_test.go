@@ -9,18 +9,17 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/internal/corpus"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirtext"
 )
 
 // The real corpus: the GraphNet captures of PaddleX models and the small text programs of shared/corpus.
 
-const corpusDir = "/work/shared/corpus"
-
 // readCorpus parses a corpus program, skipping the test when the corpus is absent.
 func readCorpus(t testing.TB, rel string) *ir.Program {
 	t.Helper()
-	path := filepath.Join(corpusDir, rel)
+	path := corpus.Path(t, rel)
 	src, err := os.ReadFile(path)
 	if os.IsNotExist(err) {
 		t.Skipf("corpus program %s is absent", path)

@@ -2,13 +2,13 @@ package interp_test
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/internal/corpus"
 	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirfile"
@@ -16,11 +16,9 @@ import (
 
 // The real models of ../shared/corpus before and after the default inference pipeline, at 1×3×64×64.
 
-const sharedCorpus = "/work/shared/corpus"
-
 func loadCorpus(t testing.TB, ctx *ir.Context, rel string) *ir.Program {
 	t.Helper()
-	path := filepath.Join(sharedCorpus, rel)
+	path := corpus.Path(t, rel)
 	if _, err := os.Stat(path); os.IsNotExist(err) {
 		t.Skipf("corpus program %s is absent", path)
 	}

@@ -14,7 +14,7 @@ import (
 // The large benchmark program is the bench workload of shared/bench/gen.py (100000 blocks, about 309k ops),
 // generated with
 //
-//	python3 /work/shared/bench/gen.py 100000 --format=pir -o /tmp/w100000.pir
+//	python3 ../shared/bench/gen.py 100000 --format=pir -o /tmp/w100000.pir   (from the module root)
 //
 // read with pirtext into a Context without dialects (all ops unregistered) and converted to PIR JSON.
 const benchPIR = "/tmp/w100000.pir"
@@ -30,7 +30,7 @@ func largeJSON(tb testing.TB) []byte {
 	benchOnce.Do(func() {
 		src, err := os.ReadFile(benchPIR)
 		if err != nil {
-			benchErr = "no " + benchPIR + " (generate it with: python3 /work/shared/bench/gen.py 100000 --format=pir -o " + benchPIR + ")"
+			benchErr = "no " + benchPIR + " (generate it from the module root with: python3 ../shared/bench/gen.py 100000 --format=pir -o " + benchPIR + ")"
 			return
 		}
 		p, _, err := pirtext.Parse(ir.NewContext(), benchPIR, src, pirtext.ReadOptions{})

@@ -1,6 +1,6 @@
 package pirtext
 
-// This file is a faithful Go port of /work/shared/corpus/normalize.py (shared/corpus/normalize.py): the normal form
+// This file is a faithful Go port of ../shared/corpus/normalize.py: the normal form
 // of a printed PIR program, which removes exactly the differences that copying programs out of documents
 // introduces (comments, indentation, trailing spaces, empty lines, the enclosing braces, value numbering) and
 // nothing else. Python's text-mode semantics are reproduced where they matter: universal newlines on read,
