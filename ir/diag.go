@@ -28,10 +28,13 @@ type Diagnostic struct {
 	Severity Severity
 	File     string
 	Loc      Loc
-	Message  string
+	// Path names the element of a structured file the diagnostic concerns, where the position alone does not tell
+	// it: the JSON Pointer of an op in a one-line PIR JSON file (/program/regions/0/blocks/0/ops/5).
+	Path    string
+	Message string
 }
 
-// String formats the diagnostic as file:line:col: severity: message (the position parts that are known).
+// String formats the diagnostic as file:line:col: severity: path: message (the parts that are known).
 func (d Diagnostic) String() string {
 	var b strings.Builder
 	if d.File != "" {
@@ -46,8 +49,23 @@ func (d Diagnostic) String() string {
 	}
 	b.WriteString(d.Severity.String())
 	b.WriteString(": ")
+	if d.Path != "" {
+		b.WriteString(d.Path)
+		b.WriteString(": ")
+	}
 	b.WriteString(d.Message)
 	return b.String()
+}
+
+// Render formats the diagnostic as String does, followed by the source line it points at and a caret under the
+// column (Excerpt), as compilers print errors. src is the content of d.File; without a known position or a
+// matching line only the first line is printed. The result ends in a newline.
+func (d Diagnostic) Render(src []byte) string {
+	s := d.String() + "\n"
+	if d.Loc.IsKnown() {
+		s += Excerpt(src, int(d.Loc.Line), int(d.Loc.Col))
+	}
+	return s
 }
 
 // Diagnostics is a list of diagnostics; as an error it reports its errors (warnings are not errors).

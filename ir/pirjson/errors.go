@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/pirdrr/drr/ir"
 )
 
 // Error is an error in a PIR JSON input: where it is (file, line and column, byte offset, JSON path) and what is
-// wrong. Its text is "file:line:col: path: message", for example
+// wrong. Its text is "file:line:col: error: path: message", the path a JSON Pointer (RFC 6901), for example
 //
-//	model.json:1:4711: program.regions[0].blocks[0].ops[17].I[2]: value id 93 is not defined
+//	model.json:1:4711: error: /program/regions/0/blocks/0/ops/17/I/2: value id 93 is not defined
 //
 // Line and column count from 1; the column is the byte offset in the line plus 1, so on the usual one-line files
 // it is the byte offset of the file plus 1.
@@ -19,11 +21,11 @@ type Error struct {
 	Line   int    // line of the position, from 1
 	Col    int    // byte offset in the line plus 1
 	Offset int    // byte offset in the input
-	Path   string // JSON path of the element concerned ("" at the top level)
+	Path   string // JSON Pointer of the element concerned ("" at the top level)
 	Msg    string // what is wrong
 }
 
-// Error formats the error as "file:line:col: path: message".
+// Error formats the error as "file:line:col: error: path: message".
 func (e *Error) Error() string {
 	var b strings.Builder
 	if e.File != "" {
@@ -33,7 +35,7 @@ func (e *Error) Error() string {
 	b.WriteString(strconv.Itoa(e.Line))
 	b.WriteByte(':')
 	b.WriteString(strconv.Itoa(e.Col))
-	b.WriteString(": ")
+	b.WriteString(": error: ")
 	if e.Path != "" {
 		b.WriteString(e.Path)
 		b.WriteString(": ")
@@ -41,6 +43,16 @@ func (e *Error) Error() string {
 	b.WriteString(e.Msg)
 	return b.String()
 }
+
+// Diagnostic returns the error as an ir.Diagnostic of severity Error, its JSON path in Path.
+func (e *Error) Diagnostic() ir.Diagnostic {
+	return ir.Diagnostic{Severity: ir.Error, File: e.File, Loc: ir.Loc{Line: clamp32(e.Line), Col: clamp32(e.Col)},
+		Path: e.Path, Message: e.Msg}
+}
+
+// Diagnostics returns the error as a one-element ir.Diagnostics, so that callers render it like other program
+// diagnostics (with the source line and a caret).
+func (e *Error) Diagnostics() ir.Diagnostics { return ir.Diagnostics{e.Diagnostic()} }
 
 // newError builds an Error at byte offset off of src, computing its line and column.
 func newError(file string, src []byte, off int, path string, format string, args ...any) *Error {
@@ -58,37 +70,26 @@ func newError(file string, src []byte, off int, path string, format string, args
 	return &Error{File: file, Line: line, Col: col, Offset: off, Path: path, Msg: fmt.Sprintf(format, args...)}
 }
 
-// renderPath formats a JSON path: keys joined by dots, indices in brackets (program.regions[0].blocks[0]).
+// renderPath formats a JSON path as a JSON Pointer (RFC 6901): "/program/regions/0/blocks/0"; "~" and "/" in
+// keys are escaped as "~0" and "~1".
 func renderPath(path []pathElem) string {
 	var b strings.Builder
 	for _, e := range path {
+		b.WriteByte('/')
 		if e.key == nil {
-			b.WriteByte('[')
 			b.WriteString(strconv.Itoa(e.idx))
-			b.WriteByte(']')
 			continue
 		}
-		if b.Len() > 0 {
-			b.WriteByte('.')
-		}
-		if isPlainKey(e.key) {
-			b.Write(e.key)
-		} else {
-			b.WriteString(strconv.Quote(string(e.key)))
+		for _, c := range e.key {
+			switch c {
+			case '~':
+				b.WriteString("~0")
+			case '/':
+				b.WriteString("~1")
+			default:
+				b.WriteByte(c)
+			}
 		}
 	}
 	return b.String()
-}
-
-// isPlainKey reports whether a key can be written in a path without quotes.
-func isPlainKey(k []byte) bool {
-	if len(k) == 0 {
-		return false
-	}
-	for _, c := range k {
-		if !(c == '_' || c == '#' || c == '%' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return true
 }

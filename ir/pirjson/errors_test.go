@@ -54,7 +54,10 @@ func TestReadErrors(t *testing.T) {
 			assert.Nil(t, p, "no program on error")
 			var perr *Error
 			assert.ErrorAs(t, err, &perr)
-			got := err.Error() + "\n"
+			// The expected error is what drrc prints: the message, the source line (cut around the column on these
+			// one-line files) and a caret under the column.
+			got := perr.Diagnostic().Render(input)
+			assert.True(t, strings.HasPrefix(got, err.Error()+"\n"), "the rendering starts with the error's text")
 			if *update {
 				setTxtarFile(a, "error", []byte(got))
 				require.NoError(t, os.WriteFile(file, txtar.Format(a), 0o644))

@@ -112,7 +112,7 @@ func TestVersionErrors(t *testing.T) {
 	assert.EqualError(t, err, "pirjson: Program.Version: unsupported PIR JSON version 9 (this build reads 1…4)")
 
 	_, err = Read(ir.NewContext(), "v99.json", []byte(program("99", paramOp)), ReadOptions{})
-	assert.EqualError(t, err, "v99.json:1:56: base_code.version: unsupported PIR JSON version 99 (this build reads 1…4)")
+	assert.EqualError(t, err, "v99.json:1:56: error: /base_code/version: unsupported PIR JSON version 99 (this build reads 1…4)")
 }
 
 // TestPatchTable checks the patch data against Paddle's patch files: every action is well formed, and the

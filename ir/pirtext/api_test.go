@@ -31,13 +31,13 @@ func TestParseType(t *testing.T) {
 		{in: "f8e4m3fn", want: "f8e4m3fn"},
 		{in: "cf.stack", want: "cf.stack"},
 		{in: "pd_op.dist_tensor<8x8xf32, mesh:[0,1]>", want: "pd_op.dist_tensor<8x8xf32, mesh:[0,1]>"},
-		{in: "builtin.tensor<3xq7>", err: "<type>:1:1: bad builtin.tensor type: unknown element type q7"},
-		{in: "builtin.tensor<3x3>", err: "<type>:1:1: bad builtin.tensor type: expected 'x' after dimension 3, found '>'"},
-		{in: "builtin.tensor<3x>", err: "<type>:1:1: bad builtin.tensor type: expected an element type, found '>'"},
-		{in: "builtin.tensor<3xf32", err: "<type>:1:1: bad builtin.tensor type: expected '>' after the element type, found end of file"},
-		{in: "vec[f32", err: "<type>:1:8: expected ',' or ']' in vec[…], found end of file"},
-		{in: "f32 x", err: "<type>:1:5: unexpected identifier x after the type"},
-		{in: "%0", err: "<type>:1:1: expected a type, found value %0"},
+		{in: "builtin.tensor<3xq7>", err: "<type>:1:1: error: bad builtin.tensor type: unknown element type q7"},
+		{in: "builtin.tensor<3x3>", err: "<type>:1:1: error: bad builtin.tensor type: expected 'x' after dimension 3, found '>'"},
+		{in: "builtin.tensor<3x>", err: "<type>:1:1: error: bad builtin.tensor type: expected an element type, found '>'"},
+		{in: "builtin.tensor<3xf32", err: "<type>:1:1: error: bad builtin.tensor type: expected '>' after the element type, found end of file"},
+		{in: "vec[f32", err: "<type>:1:8: error: expected ',' or ']' in vec[…], found end of file"},
+		{in: "f32 x", err: "<type>:1:5: error: unexpected identifier x after the type"},
+		{in: "%0", err: "<type>:1:1: error: expected a type, found value %0"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {
@@ -120,13 +120,13 @@ func TestParseAttribute(t *testing.T) {
 		{in: "Place(cpu)", want: ctx.Place(ir.Place{Type: ir.PlaceCPU})},
 		{in: "0x7f", want: ctx.Pointer("0x7f")},
 		{in: "[1,(Float)2]", want: ctx.Array(ctx.Int32(1), ctx.Float(2))},
-		{in: "EXPLICIT", err: "<attribute>:1:1: expected an attribute value, found identifier EXPLICIT (strings must be quoted)"},
-		{in: "(Int31)1", err: "<attribute>:1:1: unknown attribute tag (Int31)"},
-		{in: "(Int32)x", err: "<attribute>:1:8: expected an integer after (Int32), found identifier x"},
-		{in: "(Float)", err: "<attribute>:1:8: expected a number after (Float), found end of file"},
-		{in: "[1,", err: "<attribute>:1:4: expected an attribute value, found end of file"},
-		{in: "12abc", err: "<attribute>:1:1: expected an attribute value, found number 12"},
-		{in: `"abc`, err: "<attribute>:1:1: unterminated string"},
+		{in: "EXPLICIT", err: "<attribute>:1:1: error: expected an attribute value, found identifier EXPLICIT (strings must be quoted)"},
+		{in: "(Int31)1", err: "<attribute>:1:1: error: unknown attribute tag (Int31)"},
+		{in: "(Int32)x", err: "<attribute>:1:8: error: expected an integer after (Int32), found identifier x"},
+		{in: "(Float)", err: "<attribute>:1:8: error: expected a number after (Float), found end of file"},
+		{in: "[1,", err: "<attribute>:1:4: error: expected an attribute value, found end of file"},
+		{in: "12abc", err: "<attribute>:1:1: error: expected an attribute value, found number 12"},
+		{in: `"abc`, err: "<attribute>:1:1: error: unterminated string"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {

@@ -257,7 +257,7 @@ func TestCorpusEraA(t *testing.T) {
 			assert.Nil(t, p)
 			assert.Empty(t, warns)
 			require.Error(t, err)
-			assert.Equal(t, f.name+":2:51: expected an attribute value, found identifier batch_norm_0.b_0 (strings must be quoted)", err.Error())
+			assert.Equal(t, f.name+":2:51: error: expected an attribute value, found identifier batch_norm_0.b_0 (strings must be quoted)", err.Error())
 			var e *Error
 			require.ErrorAs(t, err, &e)
 			assert.Equal(t, Error{File: f.name, Line: 2, Col: 51, Msg: "expected an attribute value, found identifier batch_norm_0.b_0 (strings must be quoted)"}, *e)

@@ -79,7 +79,9 @@ func TestGoldenErrors(t *testing.T) {
 			var e *Error
 			require.ErrorAs(t, err, &e)
 			assert.False(t, e.Internal, "internal error: %v", e)
-			got := err.Error() + "\n"
+			// The expected error is what drrc prints: the message, the source line and a caret under the column.
+			got := e.Diagnostic().Render([]byte(input))
+			assert.True(t, strings.HasPrefix(got, err.Error()+"\n"), "the rendering starts with the error's text")
 			if *update {
 				setSection(a, "error", got)
 				if len(warns) > 0 {

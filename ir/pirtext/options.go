@@ -22,7 +22,7 @@ type WriteOptions struct {
 
 // Error is a positioned error of Parse: the file, the line and column (both from 1, the column in bytes) of the
 // token where reading stopped, and what was expected there. Its Error method renders it as
-// "file:line:col: message".
+// "file:line:col: error: message"; Diagnostic().Render(src) adds the source line and a caret.
 type Error struct {
 	// File is the file name given to Parse.
 	File string
@@ -34,9 +34,9 @@ type Error struct {
 	Internal bool
 }
 
-// Error renders the error as file:line:col: message.
+// Error renders the error as file:line:col: error: message.
 func (e *Error) Error() string {
-	return e.File + ":" + strconv.Itoa(e.Line) + ":" + strconv.Itoa(e.Col) + ": " + e.Msg
+	return e.File + ":" + strconv.Itoa(e.Line) + ":" + strconv.Itoa(e.Col) + ": error: " + e.Msg
 }
 
 // Diagnostic returns the error as an ir.Diagnostic of severity Error.

@@ -1,0 +1,78 @@
+package ir
+
+import (
+	"bytes"
+	"strings"
+	"unicode/utf8"
+)
+
+// excerptContext is how many bytes of a long source line Excerpt shows on each side of the column.
+const excerptContext = 60
+
+// Excerpt returns line number line (from 1) of src and, under it, a caret at byte column col (from 1), each
+// followed by a newline: the picture compilers print under a diagnostic. It returns "" when src has no such line.
+// The caret lines up under tabs (they are repeated in its indentation); a line longer than the screen (the
+// one-line files of PIR JSON) is cut to a window of excerptContext bytes on each side of the column, its cut ends
+// marked with "…". A column past the end of the line points just after it. Invalid UTF-8 shows as U+FFFD.
+//
+// Rule diagnostics (package drr) and program diagnostics (Diagnostic.Render) are drawn by this one function.
+func Excerpt(src []byte, line, col int) string {
+	if line < 1 {
+		return ""
+	}
+	start := 0
+	for l := 1; l < line; l++ {
+		i := bytes.IndexByte(src[start:], '\n')
+		if i < 0 {
+			return ""
+		}
+		start += i + 1
+	}
+	end := len(src)
+	if i := bytes.IndexByte(src[start:], '\n'); i >= 0 {
+		end = start + i
+	}
+	text := bytes.TrimRight(src[start:end], "\r")
+	c := min(max(col-1, 0), len(text))
+	var prefix, suffix string
+	if len(text) > 2*excerptContext+20 {
+		lo, hi := max(0, c-excerptContext), min(len(text), c+excerptContext)
+		for lo > 0 && !utf8.RuneStart(text[lo]) {
+			lo--
+		}
+		for hi < len(text) && !utf8.RuneStart(text[hi]) {
+			hi++
+		}
+		if lo > 0 {
+			prefix = "…"
+		}
+		if hi < len(text) {
+			suffix = "…"
+		}
+		text, c = text[lo:hi], c-lo
+	}
+	var shown, caret strings.Builder
+	shown.WriteString(prefix)
+	if prefix != "" {
+		caret.WriteByte(' ')
+	}
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRune(text[i:])
+		if r == utf8.RuneError && size <= 1 {
+			r, size = utf8.RuneError, 1
+		}
+		shown.WriteRune(r)
+		if i < c {
+			if r == '\t' {
+				caret.WriteByte('\t')
+			} else {
+				caret.WriteByte(' ')
+			}
+		}
+		i += size
+	}
+	shown.WriteString(suffix)
+	shown.WriteByte('\n')
+	caret.WriteString("^\n")
+	return shown.String() + caret.String()
+}
