@@ -27,6 +27,7 @@ import (
 	"strings"
 
 	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/ir/pirfile"
 	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rules"
 )
@@ -46,7 +47,13 @@ type CLI struct {
 	// IsTerminal reports whether Stderr is a terminal (progress lines are drawn only then).
 	IsTerminal bool
 	// Plugins, if set, holds native constraints, native rewrites, passes and pipelines added to the shipped ones.
+	// Every command uses the one registry of both (rule files' natives, -passes, -set, drrc test's archives).
 	Plugins *rewriter.Registry
+	// Formats are the program formats commands read and write (nil: pirfile.Standard()).
+	Formats *pirfile.Registry
+
+	reg   *rewriter.Registry // built on first use by registry()
+	stdin []byte             // standard input, once read as a program (its diagnostics quote it)
 }
 
 // command is one subcommand of drrc.
@@ -259,8 +266,12 @@ func Main(plugins *rewriter.Registry) int {
 	return c.Run(os.Args[1:])
 }
 
-// registry returns a registry with the shipped rule sets and passes and the plugins'.
+// registry returns the registry every command of this invocation uses: the shipped rule sets and passes and the
+// plugins'. It is built once.
 func (c *CLI) registry() (*rewriter.Registry, error) {
+	if c.reg != nil {
+		return c.reg, nil
+	}
 	reg := rewriter.NewRegistry()
 	if err := rules.Register(reg); err != nil {
 		return nil, err
@@ -270,7 +281,16 @@ func (c *CLI) registry() (*rewriter.Registry, error) {
 			return nil, fmt.Errorf("plugins: %w", err)
 		}
 	}
+	c.reg = reg
 	return reg, nil
+}
+
+// formats returns the program formats of this invocation.
+func (c *CLI) formats() *pirfile.Registry {
+	if c.Formats == nil {
+		c.Formats = pirfile.Standard()
+	}
+	return c.Formats
 }
 
 // isTerminal reports whether f is a character device (a terminal), without extra dependencies.

@@ -16,8 +16,8 @@ func init() {
 Automaton compiles rule sets into the matcher's decision automaton and prints it: per root op name, the tests the
 matcher makes in order (op names of producers, operand counts, attributes, types, value equalities), shared between
 rules so that a test common to many rules runs once, down to the rules that match. -dot prints Graphviz instead
-(render with dot -Tsvg). Without -rules or -set it prints the automaton of every shipped rule set. A rule file may
-also be given as an argument.
+(render with dot -Tsvg). Without -rules or -set it prints the automaton of every registered rule set (the shipped
+ones and those of plugins). A rule file may also be given as an argument.
 
 Examples:
   drrc automaton rules/conv_bn_relu.drr
@@ -28,7 +28,7 @@ Examples:
 			cf.register(fs)
 			var ruleFiles, sets listFlag
 			fs.Var(&ruleFiles, "rules", "the rules of `file.drr` (repeatable)")
-			fs.Var(&sets, "set", "the rules of the shipped set `name` (repeatable)")
+			fs.Var(&sets, "set", "the rules of the registered rule set `name` (repeatable)")
 			dot := fs.Bool("dot", false, "print Graphviz DOT")
 			return func(c *CLI, args []string) int {
 				for _, a := range args {
@@ -41,7 +41,7 @@ Examples:
 				if err != nil {
 					return c.errorf("automaton", "%v", err)
 				}
-				set, ok := c.ruleSets(ctx, ruleFiles, sets, cf.unregistered)
+				set, ok := c.ruleSets("automaton", ctx, ruleFiles, sets, cf.unregistered)
 				if !ok {
 					return exitFailure
 				}

@@ -28,7 +28,8 @@ their order), a rule whose result matches its own pattern again or two rules tha
 can loop), and a rule no program can make fire. -lint=false skips the lint. A program (.pir, .json) is read and verified:
 definitions dominate uses across regions, operand/result counts and attribute kinds match the schemas, if and
 while bodies end with cf.yield. Problems print as file:line:col: severity: message, with the source line and a
-caret for rule files. The exit status is 1 if any file has errors (warnings alone do not fail).
+caret under the column (errors about an op of a PIR JSON file also name its JSON path, /program/regions/0/...).
+The exit status is 1 if any file has errors (warnings alone do not fail).
 
 Examples:
   drrc check rules/my_fusion.drr
@@ -109,11 +110,10 @@ func (c *CLI) checkProgram(ctx *ir.Context, path string, quiet bool) bool {
 		return false
 	}
 	diags := ir.Verify(p)
-	for _, d := range diags {
-		if quiet && d.Severity != ir.Error {
-			continue
-		}
-		fmt.Fprintln(c.Stderr, d.String())
+	shown := diags
+	if quiet {
+		shown = diags.Errors()
 	}
+	fmt.Fprint(c.Stderr, c.renderDiags(shown))
 	return len(diags.Errors()) == 0
 }

@@ -4,15 +4,16 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/internal/suggest"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/matcher"
 	"github.com/pirdrr/drr/rewriter"
-	"github.com/pirdrr/drr/rules"
 )
 
 func init() {
@@ -30,7 +31,8 @@ match or the first test that failed, in the program's and the rule's terms:
 
 OP is the printed id of one of the op's results (%12, as drrc convert or Paddle prints the program) or @LINE, the
 line the op starts on in the program file. The rules are the -rules files, the -set rule sets, or by default every
-shipped rule set. -rule selects one rule (by name; every instance of a family rule).
+registered rule set (the shipped ones and those of plugins). -rule selects one rule (by name; every instance of a
+family rule). An unknown set or rule name is an error that suggests the nearest one.
 
 Examples:
   drrc explain -op %9 model.pir
@@ -41,7 +43,7 @@ Examples:
 			cf.register(fs)
 			var ruleFiles, sets listFlag
 			fs.Var(&ruleFiles, "rules", "explain the rules of `file.drr` (repeatable)")
-			fs.Var(&sets, "set", "explain the rules of the shipped set `name` (repeatable)")
+			fs.Var(&sets, "set", "explain the rules of the registered rule set `name` (repeatable)")
 			ruleName := fs.String("rule", "", "explain only the rule `name`")
 			opRef := fs.String("op", "", "the op: `%N` (a printed result id) or @LINE")
 			return func(c *CLI, args []string) int {
@@ -52,9 +54,14 @@ Examples:
 				if err != nil {
 					return c.errorf("explain", "%v", err)
 				}
-				set, ok := c.ruleSets(ctx, ruleFiles, sets, cf.unregistered)
+				set, ok := c.ruleSets("explain", ctx, ruleFiles, sets, cf.unregistered)
 				if !ok {
 					return exitFailure
+				}
+				if *ruleName != "" {
+					if err := checkRuleName(set, *ruleName); err != nil {
+						return c.errorf("explain", "%v", err)
+					}
 				}
 				p, ok := c.loadProgram("explain", ctx, args[0])
 				if !ok {
@@ -64,15 +71,6 @@ Examples:
 				op, err := findOp(p, num, *opRef)
 				if err != nil {
 					return c.errorf("explain", "%s: %v", args[0], err)
-				}
-				if *ruleName != "" {
-					found := false
-					for _, r := range set.Rules {
-						found = found || r.Name == *ruleName
-					}
-					if !found {
-						return c.errorf("explain", "no rule named %s", *ruleName)
-					}
 				}
 				reg, err := c.registry()
 				if err != nil {
@@ -129,11 +127,18 @@ func findOp(p *ir.Program, num *ir.Numbering, ref string) (*ir.Op, error) {
 	return nil, fmt.Errorf("no op has a result %s (ids are those of the printed program: drrc convert PROGRAM -o -)", ref)
 }
 
-// ruleSets loads the rules named by -rules and -set, or every shipped set when neither is given.
-func (c *CLI) ruleSets(ctx *ir.Context, files, sets []string, unregistered bool) (*rule.Set, bool) {
+// ruleSets loads the rules named by -rules and -set, or those of every registered rule set when neither is given.
+// Rule sets are found in the registry of this drrc (the shipped sets and the plugins'); a name that is not a rule
+// set is an error that suggests the nearest one.
+func (c *CLI) ruleSets(cmd string, ctx *ir.Context, files, sets []string, unregistered bool) (*rule.Set, bool) {
+	reg, err := c.registry()
+	if err != nil {
+		c.errorf(cmd, "%v", err)
+		return nil, false
+	}
 	out := &rule.Set{Ctx: ctx, Natives: map[string]*rule.NativeDecl{}}
 	if len(files) > 0 {
-		set, diags := drr.Load(ctx, drr.LoadOptions{CheckOptions: drr.CheckOptions{Unregistered: unregistered}}, files...)
+		set, diags := drr.Load(ctx, drr.LoadOptions{CheckOptions: drr.CheckOptions{Unregistered: unregistered, Natives: reg.HasNative}}, files...)
 		c.printRuleDiags(diags, true)
 		if diags.HasErrors() {
 			return nil, false
@@ -143,23 +148,69 @@ func (c *CLI) ruleSets(ctx *ir.Context, files, sets []string, unregistered bool)
 			out.Natives[k] = v
 		}
 	}
+	registered, err := registeredRuleSets(ctx, reg)
+	if err != nil {
+		c.errorf(cmd, "%v", err)
+		return nil, false
+	}
+	var names []string
+	for _, rs := range registered {
+		names = append(names, rs.name)
+	}
 	if len(files) == 0 && len(sets) == 0 {
-		sets = rules.Sets()
+		sets = names
 	}
 	for _, name := range sets {
-		set, err := rules.Load(ctx, name)
-		if err != nil {
+		i := slices.IndexFunc(registered, func(rs namedSet) bool { return rs.name == name })
+		if i < 0 {
+			msg := suggest.Unknown("rule set", name, names)
 			if _, statErr := os.Stat(name); statErr == nil {
-				c.errorf("", "%s: use -rules for a rule file", name)
-			} else {
-				c.errorf("", "%v", err)
+				msg += "; a rule file goes with -rules"
 			}
+			c.errorf(cmd, "-set: %s", msg)
 			return nil, false
 		}
-		out.Rules = append(out.Rules, set.Rules...)
+		out.Rules = append(out.Rules, registered[i].set.Rules...)
+		for k, v := range registered[i].set.Natives {
+			out.Natives[k] = v
+		}
 	}
 	for i, r := range out.Rules {
 		r.Index = i
 	}
 	return out, true
+}
+
+// registeredRuleSets returns the rule sets of a registry: its passes that are rule passes, by name.
+func registeredRuleSets(ctx *ir.Context, reg *rewriter.Registry) ([]namedSet, error) {
+	var out []namedSet
+	for _, info := range reg.Passes() {
+		if len(info.Pipeline) > 0 {
+			continue
+		}
+		pl, err := reg.Pipeline(ctx, info.Name)
+		if err != nil {
+			return nil, err
+		}
+		if len(pl) == 1 {
+			if rp, ok := pl[0].(*rewriter.RulePass); ok {
+				out = append(out, namedSet{info.Name, rp.Set})
+			}
+		}
+	}
+	return out, nil
+}
+
+// checkRuleName checks that a rule of the set has the name (-rule).
+func checkRuleName(set *rule.Set, name string) error {
+	var names []string
+	for _, r := range set.Rules {
+		if r.Name == name {
+			return nil
+		}
+		if !slices.Contains(names, r.Name) {
+			names = append(names, r.Name)
+		}
+	}
+	return fmt.Errorf("-rule: %s", suggest.Unknown("rule", name, names))
 }

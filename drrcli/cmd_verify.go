@@ -318,6 +318,10 @@ func (v *verifyFlags) ruleSets(c *CLI, ctx *ir.Context, reg *rewriter.Registry, 
 		}
 		out = append(out, namedSet{strings.Join(files, ", "), set})
 	}
+	if err := checkPassNames(reg, v.sets, false, "-set"); err != nil {
+		c.errorf("verify", "%v", err)
+		return nil, false
+	}
 	seen := map[*rule.Set]bool{}
 	for _, name := range v.sets {
 		pl, err := reg.Pipeline(ctx, name)

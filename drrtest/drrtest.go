@@ -258,7 +258,7 @@ func runArchive(ar *txtar.Archive, path string, opts Options) (*produced, error)
 		}
 		passes = append(passes, pl...)
 	}
-	prog, _, err := pirfile.Parse(ctx, input.Name, input.Data, pirfile.FormatOf(input.Name))
+	prog, _, err := pirfile.Parse(ctx, input.Name, input.Data, pirfile.ByExtension(input.Name))
 	if err != nil {
 		return errorsOut(err.Error() + "\n"), nil
 	}
@@ -269,11 +269,11 @@ func runArchive(ar *txtar.Archive, path string, opts Options) (*produced, error)
 			stale: []string{outName}}
 		return p, nil
 	}
-	out, err := pirfile.Marshal(prog, pirfile.FormatOf(outName), pirfile.Options{})
+	out, err := pirfile.Marshal(prog, pirfile.ByExtension(outName), pirfile.Options{})
 	if err != nil {
 		return errorsOut(err.Error() + "\n"), nil
 	}
-	if pirfile.FormatOf(outName) == pirfile.JSON {
+	if pirfile.ByExtension(outName) == pirfile.PIRJSON {
 		out = append(out, '\n')
 	}
 	return &produced{

@@ -59,7 +59,7 @@ func parse(t *testing.T, src string) *ir.Program {
 	if err := ctx.LoadDefaultDialects(); err != nil {
 		t.Fatal(err)
 	}
-	p, _, err := pirfile.Parse(ctx, "test.pir", []byte(src), pirfile.Text)
+	p, _, err := pirfile.Parse(ctx, "test.pir", []byte(src), pirfile.PIRText)
 	if err != nil {
 		t.Fatalf("parse: %v\n%s", err, src)
 	}

@@ -1,0 +1,253 @@
+package drrcli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/ir/pdiparams"
+	"github.com/pirdrr/drr/ir/pirfile"
+	"github.com/pirdrr/drr/rewriter"
+)
+
+// applyJob is one program to process.
+type applyJob struct {
+	in, out string
+	// sub is the job's name below the input folder without its extension (a/b for DIR/a/b.json), the subfolder of
+	// -print-ir-dir for the job when there are several.
+	sub string
+	// single is set when the one program was named as such: its output path decides its format (-o out.pir).
+	single bool
+	res    *applyResult
+}
+
+// siblingWeights returns the parameter file beside a program: inference.json → inference.pdiparams.
+func siblingWeights(path string) string {
+	return strings.TrimSuffix(path, filepath.Ext(path)) + ".pdiparams"
+}
+
+// weightsIn returns the parameter file to read for input in ("" for none).
+func (a *applyFlags) weightsIn(in string) string {
+	if a.weights != "auto" {
+		return a.weights
+	}
+	if in == "-" {
+		return ""
+	}
+	if _, err := os.Stat(siblingWeights(in)); err != nil {
+		return ""
+	}
+	return siblingWeights(in)
+}
+
+// weightsFile returns the parameter file to write for output out ("" for none).
+func (a *applyFlags) weightsFile(out string) string {
+	if a.weightsOut != "auto" {
+		return a.weightsOut
+	}
+	if out == "-" {
+		return ""
+	}
+	return siblingWeights(out)
+}
+
+// jobsFor expands the arguments into jobs with their output paths. An argument is a program (a file, a program
+// folder, "-") or a folder of programs (Registry.Expand: the files of formats that read, and program folders).
+// Several programs write into the folder -o, under their names relative to the folder given, renamed for the
+// output format when -format names one (a.json → a.pir).
+func (a *applyFlags) jobsFor(c *CLI, args []string, outFormat *pirfile.Format) ([]*applyJob, error) {
+	type input struct{ path, rel string }
+	var inputs []input
+	fromFolder := false
+	for _, arg := range args {
+		if arg == "-" {
+			inputs = append(inputs, input{"-", "stdin"})
+			continue
+		}
+		progs, err := c.formats().Expand(arg)
+		if err != nil {
+			return nil, err
+		}
+		if len(progs) == 1 && progs[0] == arg {
+			inputs = append(inputs, input{arg, filepath.Base(arg)})
+			continue
+		}
+		if len(progs) == 0 {
+			return nil, fmt.Errorf("no programs under %s (files of the formats %s, or program folders)", arg, c.formats().Names(true))
+		}
+		fromFolder = true
+		for _, p := range progs {
+			rel, err := filepath.Rel(arg, p)
+			if err != nil || strings.HasPrefix(rel, "..") {
+				rel = filepath.Base(p)
+			}
+			inputs = append(inputs, input{p, rel})
+		}
+	}
+	if len(inputs) == 1 && !fromFolder {
+		out := a.out
+		if out == "" {
+			out = "-"
+		}
+		return []*applyJob{{in: inputs[0].path, out: out, single: true, sub: ""}}, nil
+	}
+	if a.out == "" || a.out == "-" {
+		return nil, fmt.Errorf("several programs need -o DIR for the results")
+	}
+	if info, err := os.Stat(a.out); err == nil && !info.IsDir() {
+		return nil, fmt.Errorf("-o %s: several programs need a folder, and this is a file", a.out)
+	}
+	var jobs []*applyJob
+	for _, in := range inputs {
+		if in.path == "-" {
+			return nil, fmt.Errorf("standard input (-) is one program: give it alone")
+		}
+		name := in.rel
+		if outFormat != nil {
+			name = outFormat.OutputName(name)
+		}
+		jobs = append(jobs, &applyJob{in: in.path, out: filepath.Join(a.out, name), sub: strings.TrimSuffix(in.rel, filepath.Ext(in.rel))})
+	}
+	return jobs, nil
+}
+
+// checkOutputs reports two programs that would be written to the same output (a.json and a.pir with -format pir,
+// or one program given twice).
+func checkOutputs(jobs []*applyJob) error {
+	outs := map[string]string{}
+	for _, j := range jobs {
+		if prev, dup := outs[j.out]; dup {
+			return fmt.Errorf("%s and %s would both be written to %s", prev, j.in, j.out)
+		}
+		outs[j.out] = j.in
+	}
+	return nil
+}
+
+// process runs the pipeline on one program and writes the result.
+func (a *applyFlags) process(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl rewriter.Pipeline, opts rewriter.Options,
+	j *applyJob, outFormat *pirfile.Format, several bool) *applyResult {
+	r := &applyResult{Input: j.in, Output: j.out}
+	t0 := time.Now()
+	p, inFormat, warns, err := c.readProgram(ctx, j.in)
+	r.Parse = time.Since(t0)
+	if len(warns) > 0 {
+		r.warnings = append(r.warnings, c.renderDiags(warns))
+	}
+	if err != nil {
+		r.Error = c.renderError(err)
+		return r
+	}
+	if w := a.weightsIn(j.in); w != "" {
+		if err := pdiparams.ReadFile(w, p); err != nil {
+			r.Error = err.Error()
+			return r
+		}
+	}
+	// The output's format: -format, else (for one program) the output file's extension, else the input's format.
+	outName := ""
+	if j.single {
+		outName = j.out
+	}
+	f := outFormat
+	if f == nil {
+		if f, err = c.formats().OutputFormat("", outName, inFormat); err != nil {
+			r.Error = fmt.Sprintf("%s: %v", j.out, err)
+			return r
+		}
+	}
+	if j.out != "-" && !f.Dir {
+		if info, err := os.Stat(j.out); err == nil && info.IsDir() {
+			r.Error = fmt.Sprintf("-o %s is a directory: one program is written to a file (several programs or a folder of programs take -o DIR)", j.out)
+			return r
+		}
+	}
+	r.OpsIn = p.NumOps()
+	if a.trace {
+		opts.Trace = func(e rewriter.TraceEvent) { r.trace = append(r.trace, e.String()) }
+	}
+	if a.printIR.enabled() {
+		r.dumps = a.printIR.printer(a.untagged)
+		pl = r.dumps.wrap(pl)
+		if several {
+			r.dumps.sub = j.sub
+		}
+	}
+	t1 := time.Now()
+	results, err := pl.Run(p, &rewriter.Env{Registry: reg, Options: opts})
+	r.Rewrite = time.Since(t1)
+	r.Passes = results
+	for _, pr := range results {
+		r.Stats = append(r.Stats, toPassStats(pr))
+	}
+	r.OpsOut = p.NumOps()
+	if err != nil {
+		r.Error = fmt.Sprintf("%s: %v", j.in, err)
+		return r
+	}
+	if n, first := failedRewrites(results); n > 0 {
+		r.FailedRewrites = n
+		if !a.keepGoing {
+			r.Error = fmt.Sprintf("%s: %s failed (first: %s); the program is not written (-keep-going writes it anyway)", j.in, nouns(n, "rewrite"), first)
+			return r
+		}
+	}
+	t2 := time.Now()
+	// The weights go first: if the program cannot be written, a weights file that did not exist is removed again.
+	weightsOut := a.weightsFile(j.out)
+	if weightsOut != "" {
+		_, statErr := os.Stat(weightsOut)
+		err := os.MkdirAll(filepath.Dir(weightsOut), 0o755)
+		if err == nil {
+			err = pdiparams.WriteFile(weightsOut, p)
+		}
+		if err != nil {
+			r.Error = fmt.Sprintf("%s: %v", weightsOut, err)
+			return r
+		}
+		if os.IsNotExist(statErr) {
+			defer func() {
+				if r.Error != "" {
+					os.Remove(weightsOut)
+				}
+			}()
+		}
+	}
+	popts := pirfile.Options{Untagged: a.untagged}
+	if j.out == "-" {
+		err = writeStdout(c, p, f, popts)
+	} else {
+		if dir := filepath.Dir(j.out); dir != "." {
+			err = os.MkdirAll(dir, 0o755)
+		}
+		if err == nil {
+			err = pirfile.Save(p, j.out, f, popts)
+		}
+	}
+	r.Print = time.Since(t2)
+	if err != nil {
+		r.Error = fmt.Sprintf("%s: %v", j.out, err)
+	}
+	return r
+}
+
+// failedRewrites counts the failed rewrites of a pipeline run and describes the first: "rule conv2d_bn_fold:
+// attribute epsilon: 1e+40 is out of range for f32".
+func failedRewrites(results []*rewriter.PassResult) (int, string) {
+	n, first := 0, ""
+	for _, pr := range results {
+		if pr.Stats == nil {
+			continue
+		}
+		for _, rs := range pr.Stats.Rules {
+			if rs.Failed > 0 && first == "" {
+				first = "rule " + rs.Name + ": " + rs.FirstFailure
+			}
+			n += rs.Failed
+		}
+	}
+	return n, first
+}

@@ -1,0 +1,96 @@
+package pirfile
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/pirdrr/drr/ir"
+)
+
+// Format is one program format: how users name it, how files or folders of it are recognized, and how it is read
+// and written. A format that only writes (MLIR) leaves the read functions nil, and the other way round.
+type Format struct {
+	// Name is what -format takes ("pir", "json", "mlir"); names are lower case and unique in a registry.
+	Name string
+	// Aliases are other names -format accepts ("text" for pir).
+	Aliases []string
+	// Doc says in a few words what the format is, for help texts and error messages.
+	Doc string
+	// Extensions are the file name extensions of the format, lower case with the dot; the first names outputs.
+	// Folder formats usually have none.
+	Extensions []string
+	// Dir is set for formats whose programs are folders (GraphNet: model.py, weight_meta.py, input_meta.py).
+	Dir bool
+
+	// Sniff reports whether file contents are in this format (nil: recognized by extension only).
+	Sniff func(src []byte) bool
+	// SniffDir reports whether a folder holds one program of this (folder) format.
+	SniffDir func(dir string) bool
+
+	// Read reads a program from the contents of a file; name is the file name used in positions and errors.
+	// Warnings come back as diagnostics, the error says why the file could not be read.
+	Read func(ctx *ir.Context, name string, src []byte) (*ir.Program, ir.Diagnostics, error)
+	// ReadDir reads the program held in a folder.
+	ReadDir func(ctx *ir.Context, dir string) (*ir.Program, ir.Diagnostics, error)
+	// Write writes a program to w.
+	Write func(w io.Writer, p *ir.Program, opts Options) error
+	// WriteDir writes a program into dir, a new empty folder (pirfile moves it into place afterwards).
+	WriteDir func(dir string, p *ir.Program, opts Options) error
+
+	// Locate, if set, names the element of the file that each position falls in (for PIR JSON: the JSON path of
+	// the op whose object starts there, "/program/regions/0/blocks/0/ops/5"), "" where it knows none. It is called
+	// on the cold path of error reporting only.
+	Locate func(src []byte, locs []ir.Loc) []string
+}
+
+// Options configure writing; each format reads the fields that concern it.
+type Options struct {
+	// Untagged prints PIR text in the newer untagged attribute syntax.
+	Untagged bool
+	// JSONVersion is the PIR JSON version to write (0: the version the program was read with).
+	JSONVersion int
+}
+
+// String returns the format's name.
+func (f *Format) String() string { return f.Name }
+
+// CanRead reports whether programs can be read in this format.
+func (f *Format) CanRead() bool { return f.Read != nil || f.ReadDir != nil }
+
+// CanWrite reports whether programs can be written in this format.
+func (f *Format) CanWrite() bool { return f.Write != nil || f.WriteDir != nil }
+
+// HasExtension reports whether path ends in one of the format's extensions (ignoring case).
+func (f *Format) HasExtension(path string) bool {
+	ext := strings.ToLower(filepath.Ext(path))
+	for _, e := range f.Extensions {
+		if ext == e {
+			return true
+		}
+	}
+	return false
+}
+
+// OutputName turns the name of an input program (a file or a folder, without directories or with them) into the
+// name of the output written in this format: the input's extension is replaced by the format's first one
+// (model.json → model.pir), and a folder format drops it (model.json → model); a name already right is kept.
+func (f *Format) OutputName(in string) string {
+	if f.HasExtension(in) {
+		return in
+	}
+	base := strings.TrimSuffix(in, filepath.Ext(in))
+	if f.Dir || len(f.Extensions) == 0 {
+		return base
+	}
+	return base + f.Extensions[0]
+}
+
+// readFile reads a program file of this format.
+func (f *Format) readFile(ctx *ir.Context, name string, src []byte) (*ir.Program, ir.Diagnostics, error) {
+	if f.Read == nil {
+		return nil, nil, fmt.Errorf("%s: pirdrr does not read %s (%s)", name, f.Name, f.Doc)
+	}
+	return f.Read(ctx, name, src)
+}

@@ -1,0 +1,215 @@
+package pirfile
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/pirdrr/drr/ir"
+)
+
+// Write writes p to w in format f (a file format).
+func Write(w io.Writer, p *ir.Program, f *Format, opts Options) error {
+	if f.Write == nil {
+		if f.Dir {
+			return fmt.Errorf("%s programs are folders: they cannot be written to a stream", f.Name)
+		}
+		return fmt.Errorf("pirdrr does not write %s (%s)", f.Name, f.Doc)
+	}
+	return f.Write(w, p, opts)
+}
+
+// Marshal returns p in format f (a file format).
+func Marshal(p *ir.Program, f *Format, opts Options) ([]byte, error) {
+	var b bytes.Buffer
+	if err := Write(&b, p, f, opts); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// Save writes p to path in format f: a file format streams into WriteFileFunc, a folder format writes a new folder
+// that replaces path (see WriteDirFunc). "-" writes standard output (file formats only).
+func Save(p *ir.Program, path string, f *Format, opts Options) error {
+	if f.Dir {
+		if f.WriteDir == nil {
+			return fmt.Errorf("pirdrr does not write %s (%s)", f.Name, f.Doc)
+		}
+		return WriteDirFunc(path, f.SniffDir, func(dir string) error { return f.WriteDir(dir, p, opts) })
+	}
+	if f.Write == nil {
+		return fmt.Errorf("pirdrr does not write %s (%s)", f.Name, f.Doc)
+	}
+	return WriteFileFunc(path, func(w io.Writer) error { return f.Write(w, p, opts) })
+}
+
+// WriteFile writes data to path as WriteFileFunc does.
+func WriteFile(path string, data []byte) error {
+	return WriteFileFunc(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteFileFunc writes path with what write produces (through a buffered writer). "-" writes standard output.
+//
+// A regular file, or a path that does not exist, is written atomically: into a temporary file in the same folder,
+// renamed over path only when write succeeded, so a failure never leaves a partial file, and the file keeps its
+// permissions. Anything else is not replaced: a symbolic link is followed to the file it names, a device such as
+// /dev/null, a FIFO or a socket is opened and written in place, and a directory is an error.
+func WriteFileFunc(path string, write func(io.Writer) error) error {
+	if path == "-" {
+		return writeBuffered(os.Stdout, write)
+	}
+	target, info, err := resolve(path)
+	if err != nil {
+		return err
+	}
+	switch {
+	case info == nil:
+		return writeAtomic(target, 0o644, write)
+	case info.IsDir():
+		return &fs.PathError{Op: "write", Path: path, Err: errors.New("is a directory")}
+	case !info.Mode().IsRegular():
+		return writeInPlace(target, write)
+	}
+	return writeAtomic(target, info.Mode().Perm(), write)
+}
+
+func writeBuffered(w io.Writer, write func(io.Writer) error) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	if err := write(bw); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// writeInPlace writes a file that must not be replaced (a device, a FIFO): opened for writing, never created or
+// renamed.
+func writeInPlace(path string, write func(io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	if err := writeBuffered(f, write); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// writeAtomic writes a regular file through a temporary file renamed over it.
+func writeAtomic(path string, perm fs.FileMode, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	if err := writeBuffered(tmp, write); err != nil {
+		tmp.Close()
+		os.Remove(name)
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(name)
+		return err
+	}
+	_ = os.Chmod(name, perm)
+	if err := os.Rename(name, path); err != nil {
+		os.Remove(name)
+		return err
+	}
+	return nil
+}
+
+// resolve follows symbolic links from path to the file they name, and returns that path and its information
+// (nil if it does not exist: a new file, or a dangling link, is created where the link points).
+func resolve(path string) (string, fs.FileInfo, error) {
+	for hops := 0; ; hops++ {
+		info, err := os.Lstat(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return path, nil, nil
+		}
+		if err != nil {
+			return "", nil, err
+		}
+		if info.Mode()&fs.ModeSymlink == 0 {
+			return path, info, nil
+		}
+		if hops == 40 {
+			return "", nil, &fs.PathError{Op: "write", Path: path, Err: errors.New("too many levels of symbolic links")}
+		}
+		link, err := os.Readlink(path)
+		if err != nil {
+			return "", nil, err
+		}
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(path), link)
+		}
+		path = link
+	}
+}
+
+// WriteDirFunc writes a folder: write fills a new temporary folder beside path, which then takes path's place. An
+// existing path must be a folder that is empty or that claims accepts (a program folder of the same format, nil:
+// none is accepted); it is replaced only when write succeeded. A symbolic link is followed.
+func WriteDirFunc(path string, claims func(dir string) bool, write func(dir string) error) error {
+	if path == "-" {
+		return errors.New("a program folder cannot be written to standard output")
+	}
+	target, info, err := resolve(path)
+	if err != nil {
+		return err
+	}
+	if info != nil {
+		if !info.IsDir() {
+			return &fs.PathError{Op: "write", Path: path, Err: errors.New("exists and is not a folder")}
+		}
+		entries, err := os.ReadDir(target)
+		if err != nil {
+			return err
+		}
+		if len(entries) > 0 && (claims == nil || !claims(target)) {
+			return &fs.PathError{Op: "write", Path: path, Err: errors.New("is a folder that holds other files: not replaced")}
+		}
+	}
+	parent := filepath.Dir(target)
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(target)+".tmp*")
+	if err != nil {
+		return err
+	}
+	if err := write(tmp); err != nil {
+		os.RemoveAll(tmp)
+		return err
+	}
+	_ = os.Chmod(tmp, 0o755)
+	if info == nil {
+		if err := os.Rename(tmp, target); err != nil {
+			os.RemoveAll(tmp)
+			return err
+		}
+		return nil
+	}
+	// Move the old folder aside, the new one in, and only then delete the old one.
+	old, err := os.MkdirTemp(parent, "."+filepath.Base(target)+".old*")
+	if err != nil {
+		os.RemoveAll(tmp)
+		return err
+	}
+	os.Remove(old)
+	if err := os.Rename(target, old); err != nil {
+		os.RemoveAll(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, target); err != nil {
+		os.Rename(old, target)
+		os.RemoveAll(tmp)
+		return err
+	}
+	return os.RemoveAll(old)
+}
