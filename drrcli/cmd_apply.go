@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pirdrr/drr/internal/pipecheck"
 	"github.com/pirdrr/drr/ir/pirfile"
 	"github.com/pirdrr/drr/rewriter"
 )
@@ -226,7 +227,7 @@ func (a *applyFlags) run(c *CLI, args []string) int {
 	if !ok {
 		return exitFailure
 	}
-	if err := checkLabels(pipeline, a.enable, a.disable); err != nil {
+	if err := pipecheck.Labels(pipeline, a.enable, a.disable); err != nil {
 		return c.errorf("apply", "%v", err)
 	}
 	if err := a.printIR.check(pipeline); err != nil {

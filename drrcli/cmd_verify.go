@@ -11,6 +11,7 @@ import (
 
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/internal/pipecheck"
 	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pdiparams"
@@ -318,7 +319,7 @@ func (v *verifyFlags) ruleSets(c *CLI, ctx *ir.Context, reg *rewriter.Registry, 
 		}
 		out = append(out, namedSet{strings.Join(files, ", "), set})
 	}
-	if err := checkPassNames(reg, v.sets, false, "-set"); err != nil {
+	if err := pipecheck.Passes(reg, v.sets, false, "-set"); err != nil {
 		c.errorf("verify", "%v", err)
 		return nil, false
 	}

@@ -29,7 +29,7 @@ func TestUnknownNames(t *testing.T) {
 		{"apply -passes", []string{"apply", "-passes", "inplce", prog, "-o", out},
 			`-passes: unknown pass "inplce" (did you mean inplace?)`},
 		{"apply -passes rules", []string{"apply", "-passes", "rules", prog, "-o", out},
-			`"rules" stands for the -rules files, and none is given`},
+			`"rules" stands for the rule files, and there are none`},
 		{"apply -set", []string{"apply", "-set", "conv_bn_rleu", prog, "-o", out},
 			`-set: unknown pass "conv_bn_rleu" (did you mean conv_bn_relu?)`},
 		{"apply -print-ir-after", []string{"apply", "-passes", "inplace,dce", "-print-ir-after", "inplace,dec", prog, "-o", out},

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/pirdrr/drr/internal/pipecheck"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirfile"
 	"github.com/pirdrr/drr/ir/pirtext"
@@ -50,10 +51,10 @@ func (f *printIRFlags) check(pl rewriter.Pipeline) error {
 	if f.dir != "" && !f.enabled() {
 		return fmt.Errorf("-print-ir-dir needs -print-ir-after-all, -print-ir-after, -print-ir-before or -print-ir-after-change")
 	}
-	if err := checkPassFilter(pl, splitNames(f.after), "-print-ir-after"); err != nil {
+	if err := pipecheck.PassesOf(pl, splitNames(f.after), "-print-ir-after"); err != nil {
 		return err
 	}
-	return checkPassFilter(pl, splitNames(f.before), "-print-ir-before")
+	return pipecheck.PassesOf(pl, splitNames(f.before), "-print-ir-before")
 }
 
 // irDump is one printed program: a numbered file name and the text with its header.
