@@ -1,4 +1,6 @@
-// Package textdiff renders line-based unified diffs, for drrc fmt -d and golden-test failures.
+// Package textdiff renders line-based unified diffs, for drrc fmt -d and golden-test failures, and marks what
+// changed inside a changed line (a word diff), so that a long line that differs in one attribute shows that
+// attribute rather than two whole lines to compare by eye.
 package textdiff
 
 import (
@@ -7,8 +9,16 @@ import (
 )
 
 // Unified returns the unified diff (3 lines of context) that turns a into b, with the given file names in the
-// header, or "" if they are equal.
-func Unified(aName, bName, a, b string) string {
+// header, or "" if they are equal. The result is a patch (patch(1) applies it).
+func Unified(aName, bName, a, b string) string { return unified(aName, bName, a, b, false) }
+
+// UnifiedWords is Unified for people: after each run of removed lines followed by added lines, every pair of a
+// removed and an added line that share most of their words gets a line starting with "~" that shows the line
+// once, with what was removed in [-…-] and what was added in {+…+} (git's --word-diff=plain notation); long
+// unchanged stretches are shortened to "…". The result is not a patch.
+func UnifiedWords(aName, bName, a, b string) string { return unified(aName, bName, a, b, true) }
+
+func unified(aName, bName, a, b string, words bool) string {
 	if a == b {
 		return ""
 	}
@@ -65,10 +75,15 @@ func Unified(aName, bName, a, b string) string {
 			bStart = ops[start].b
 		}
 		fmt.Fprintf(&out, "@@ -%s +%s @@\n", hunkRange(aStart, aLen), hunkRange(bStart, bLen))
-		for _, o := range ops[start:end] {
+		hunk := ops[start:end]
+		for k := 0; k < len(hunk); k++ {
+			o := hunk[k]
 			out.WriteByte(o.kind)
 			out.WriteString(o.text)
 			out.WriteByte('\n')
+			if words && o.kind == '+' && (k+1 == len(hunk) || hunk[k+1].kind != '+') {
+				writeWordLines(&out, hunk[:k+1])
+			}
 		}
 		i = end
 	}
