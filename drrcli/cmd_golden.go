@@ -19,8 +19,12 @@ input.json), optionally the passes to run (-- passes --) and drrc apply flags (-
 result: the output program (output.pir / output.json), statistics (-- stats --) or diagnostics (-- errors --). A PATH
 is an archive or a directory searched recursively for *.txtar. Every rewrite is verified (verify-each).
 
-Failures print a unified diff of the expected and the produced section; -update rewrites the expected sections
-instead. The same archives run under go test with package drrtest (drrtest.Run).
+Failures print a unified diff of the expected and the produced section, with a line starting with ~ under each
+changed line that marks what changed inside it ([-removed-]{+added+}); -update rewrites the expected sections
+instead. An archive expects an output unless it has an errors section: a run that fails where an output is
+expected (or succeeds where errors are) is a failure that -update does not write down. The rules and passes are
+those of this drrc, plugins included. The same archives run under go test with package drrtest (drrtest.Run; go
+test -update rewrites them the same way).
 
 An archive:
 
@@ -44,7 +48,11 @@ Examples:
 				if len(args) == 0 {
 					return c.usageErrorf("test", "no archives to run")
 				}
-				opts := drrtest.Options{Update: *update}
+				reg, err := c.registry()
+				if err != nil {
+					return c.errorf("test", "%v", err)
+				}
+				opts := drrtest.Options{Update: *update, Registry: reg}
 				if *run != "" {
 					re, err := regexp.Compile(*run)
 					if err != nil {

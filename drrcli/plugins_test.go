@@ -59,6 +59,27 @@ func TestPlugins(t *testing.T) {
 	code, errs = withPlugins("check", rules)
 	assert.Equal(t, exitOK, code, errs)
 
+	// drrc test runs archives with the same registry: the plugin's rules check and run, and -update writes their
+	// output.
+	ar := write(t, dir, "t.txtar", "-- rules.drr --\n"+strings.Replace(string(mustRead(t, rules)), "relu_", "relu", -1)+
+		"-- input.pir --\n"+strings.Replace(reluProgram, `"pd_op.relu_"`, `"pd_op.relu"`, 1)+"-- output.pir --\n{\n}\n")
+	var o, e bytes.Buffer
+	c := &CLI{Stdout: &o, Stderr: &e, Plugins: plugins}
+	code = c.Run([]string{"test", "-update", ar})
+	require.Equal(t, exitOK, code, o.String()+e.String())
+	assert.Contains(t, o.String(), "UPDATED")
+	data, err := os.ReadFile(ar)
+	require.NoError(t, err)
+	assert.Contains(t, string(data), `"pd_op.tanh" (%0)`)
+	// The stock drrc fails on the archive, and -update leaves it alone.
+	code, stdout, _ := run(t, "", "test", "-update", ar)
+	assert.Equal(t, exitFailure, code)
+	assert.Contains(t, stdout, "the run failed, but the archive expects an output")
+	assert.NotContains(t, stdout, "UPDATED")
+	again, err := os.ReadFile(ar)
+	require.NoError(t, err)
+	assert.Equal(t, data, again)
+
 	// The stock drrc does not know them.
 	code, _, errs = run(t, "", "apply", "-rules", rules, "-o", out, prog)
 	assert.Equal(t, exitFailure, code)
@@ -70,8 +91,16 @@ func TestPlugins(t *testing.T) {
 	// A plugin may not take a shipped name.
 	clash := rewriter.NewRegistry()
 	require.NoError(t, clash.RegisterPass("inference", "mine", nil))
-	var o, e bytes.Buffer
-	c := &CLI{Stdout: &o, Stderr: &e, Plugins: clash}
+	o.Reset()
+	e.Reset()
+	c = &CLI{Stdout: &o, Stderr: &e, Plugins: clash}
 	assert.Equal(t, exitFailure, c.Run([]string{"apply", "-o", out, prog}))
 	assert.Contains(t, e.String(), "plugins: pass inference is already registered")
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return data
 }

@@ -29,7 +29,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
-
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -37,6 +36,8 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/pirdrr/drr/drr"
+	"github.com/pirdrr/drr/internal/golden"
+	"github.com/pirdrr/drr/internal/pipecheck"
 	"github.com/pirdrr/drr/internal/textdiff"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirfile"
@@ -51,8 +52,9 @@ type Options struct {
 	// Run, if set, selects the archives whose name (path relative to the directory given, without .txtar) it
 	// matches.
 	Run *regexp.Regexp
-	// Registry provides passes and natives beyond the shipped ones (the shipped sets are always registered).
-	Registry func(*rewriter.Registry) error
+	// Registry is where the archives' passes and natives are found (nil: a registry of the shipped rule sets and
+	// passes, rules.Register). drrc test passes its own, so that a drrc built with plugins tests their rules.
+	Registry *rewriter.Registry
 }
 
 // Result is the outcome of one archive.
@@ -131,6 +133,19 @@ func RunFile(path string, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	// An archive expects errors when it has an errors section, else an output. A run whose outcome is of the other
+	// kind fails, and -update never turns one kind of expectation into the other: it would write a failure down as
+	// what the rules should do (or drop an error test).
+	if _, wantErrors := section(ar, "errors"); wantErrors != got.errored {
+		if got.errored {
+			res.Failures = append(res.Failures, "the run failed, but the archive expects an output (-update does not "+
+				"write expectations from a failed run; an archive that tests errors has an errors section):\n"+got.sections[0].text)
+		} else {
+			res.Failures = append(res.Failures, "the run succeeded, but the archive expects errors (-update does not "+
+				"replace an errors section; remove it to expect the output)")
+		}
+		return res, nil
+	}
 	changed := false
 	for _, sec := range got.sections {
 		want, ok := section(ar, sec.name)
@@ -150,7 +165,7 @@ func RunFile(path string, opts Options) (*Result, error) {
 			continue
 		}
 		res.Failures = append(res.Failures, fmt.Sprintf("%s differs:\n%s", sec.name,
-			textdiff.Unified("want/"+sec.name, "got/"+sec.name, normalize(want), normalize(sec.text))))
+			textdiff.UnifiedWords("want/"+sec.name, "got/"+sec.name, normalize(want), normalize(sec.text))))
 	}
 	for _, stale := range got.stale {
 		if _, ok := section(ar, stale); !ok {
@@ -174,6 +189,8 @@ func RunFile(path string, opts Options) (*Result, error) {
 
 // produced is what a run of an archive produced, section by section.
 type produced struct {
+	// errored is set when the run failed: the first section is its errors.
+	errored  bool
 	sections []gotSection
 	// stale names expected sections the run has nothing for (an output when there were errors, …).
 	stale []string
@@ -212,12 +229,10 @@ func runArchive(ar *txtar.Archive, path string, opts Options) (*produced, error)
 	if err != nil {
 		return nil, err
 	}
-	reg := rewriter.NewRegistry()
-	if err := rules.Register(reg); err != nil {
-		return nil, err
-	}
-	if opts.Registry != nil {
-		if err := opts.Registry(reg); err != nil {
+	reg := opts.Registry
+	if reg == nil {
+		reg = rewriter.NewRegistry()
+		if err := rules.Register(reg); err != nil {
 			return nil, err
 		}
 	}
@@ -228,7 +243,10 @@ func runArchive(ar *txtar.Archive, path string, opts Options) (*produced, error)
 		}
 	}
 	errorsOut := func(msg string) *produced {
-		return &produced{sections: []gotSection{{name: "errors", text: msg}}, stale: []string{outName, "stats"}}
+		return &produced{errored: true, sections: []gotSection{{name: "errors", text: msg}}, stale: []string{outName, "stats"}}
+	}
+	if err := pipecheck.Passes(reg, cfg.passes, len(ruleFiles) > 0, "passes"); err != nil {
+		return nil, err
 	}
 	// The archive's rules.
 	var passes rewriter.Pipeline
@@ -258,6 +276,9 @@ func runArchive(ar *txtar.Archive, path string, opts Options) (*produced, error)
 		}
 		passes = append(passes, pl...)
 	}
+	if err := pipecheck.Labels(passes, cfg.enable, cfg.disable); err != nil {
+		return nil, fmt.Errorf("options: %w", err)
+	}
 	prog, _, err := pirfile.Parse(ctx, input.Name, input.Data, pirfile.ByExtension(input.Name))
 	if err != nil {
 		return errorsOut(err.Error() + "\n"), nil
@@ -265,7 +286,7 @@ func runArchive(ar *txtar.Archive, path string, opts Options) (*produced, error)
 	results, err := passes.Run(prog, &rewriter.Env{Registry: reg, Options: cfg.driver})
 	stats := formatStats(results)
 	if err != nil {
-		p := &produced{sections: []gotSection{{name: "errors", text: err.Error() + "\n"}, {name: "stats", text: stats, optional: true}},
+		p := &produced{errored: true, sections: []gotSection{{name: "errors", text: err.Error() + "\n"}, {name: "stats", text: stats, optional: true}},
 			stale: []string{outName}}
 		return p, nil
 	}
@@ -288,6 +309,8 @@ type archiveConfig struct {
 	unregistered bool
 	driver       rewriter.Options
 	ruleSet      *rewriter.RulePass
+	// enable and disable are the -enable and -disable names, checked against the rules once the passes are built.
+	enable, disable []string
 }
 
 func parseOptions(ar *txtar.Archive) (*archiveConfig, error) {
@@ -310,9 +333,8 @@ func parseOptions(ar *txtar.Archive) (*archiveConfig, error) {
 	fs.IntVar(&cfg.driver.MaxIterations, "max-iterations", 0, "")
 	fs.IntVar(&cfg.driver.MaxRewrites, "max-rewrites", 0, "")
 	shuffle := fs.Int64("shuffle", -1, "")
-	var disable, enable []string
-	fs.Func("disable", "", func(v string) error { disable = append(disable, v); return nil })
-	fs.Func("enable", "", func(v string) error { enable = append(enable, v); return nil })
+	fs.Func("disable", "", func(v string) error { cfg.disable = append(cfg.disable, v); return nil })
+	fs.Func("enable", "", func(v string) error { cfg.enable = append(cfg.enable, v); return nil })
 	if err := fs.Parse(strings.Fields(s)); err != nil {
 		return nil, fmt.Errorf("options: %v", err)
 	}
@@ -320,7 +342,7 @@ func parseOptions(ar *txtar.Archive) (*archiveConfig, error) {
 		cfg.driver.Shuffle = true
 		cfg.driver.Seed = uint64(*shuffle)
 	}
-	cfg.driver.Enabled = rewriter.LabelFilter(enable, disable)
+	cfg.driver.Enabled = rewriter.LabelFilter(cfg.enable, cfg.disable)
 	return cfg, nil
 }
 
@@ -392,10 +414,12 @@ func normalize(s string) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-// Run runs the archives under path as subtests of t, named by their path; failures print unified diffs. With
-// the test flag -update (registered by the caller's package, see UpdateFlag) expectations are rewritten.
+// Run runs the archives under path as subtests of t, named by their path; failures print unified diffs with word
+// lines. Expectations are rewritten, as drrc test -update rewrites them, when opts.Update is set or the test binary
+// runs with -update (go test ./... -update; the caller's package defines the flag, see package internal/golden).
 func Run(t *testing.T, path string, opts Options) {
 	t.Helper()
+	opts.Update = opts.Update || golden.Update()
 	results, err := RunPath(path, opts)
 	if err != nil {
 		t.Fatal(err)

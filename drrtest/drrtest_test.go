@@ -1,12 +1,132 @@
 package drrtest
 
 import (
-	"flag"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pirdrr/drr/internal/golden"
+	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/rewriter"
+	"github.com/pirdrr/drr/rules"
 )
 
-var update = flag.Bool("update", false, "rewrite the expected sections of the golden archives")
+// go test ./drrtest -update rewrites the archives of testdata/driver, as drrc test -update does.
+func init() { golden.Register() }
 
 func TestDriverGoldens(t *testing.T) {
-	Run(t, "../testdata/driver", Options{Update: *update})
+	Run(t, "../testdata/driver", Options{})
+}
+
+const program = `{
+    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[4],stop_gradient:[true]} : () -> builtin.tensor<4xf32>
+    (%1) = "pd_op.relu" (%0) {stop_gradient:[false]} : (builtin.tensor<4xf32>) -> builtin.tensor<4xf32>
+    (%2) = "pd_op.fetch" (%1) {col:(Int32)0,name:"out",persistable:[true],stop_gradient:[false]} : (builtin.tensor<4xf32>) -> builtin.tensor<4xf32>
+}
+`
+
+// pluginRules need the native constraint rank_is, which only a plugin registers.
+const pluginRules = "native constraint rank_is(%v: value, $n: i64)\n\n" +
+	"rule relu_to_tanh {\n  labels act\n  match { %y = pd_op.relu(%x) }\n  where { rank_is(%x, 1) }\n  rewrite { replace %y with pd_op.tanh(%x) }\n}\n"
+
+func archive(t *testing.T, rulesText, extra string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "a.txtar")
+	data := "-- rules.drr --\n" + rulesText + "-- input.pir --\n" + program + extra
+	require.NoError(t, os.WriteFile(path, []byte(data), 0o644))
+	return path
+}
+
+func pluginRegistry(t *testing.T) *rewriter.Registry {
+	t.Helper()
+	reg := rewriter.NewRegistry()
+	require.NoError(t, rules.Register(reg))
+	require.NoError(t, reg.RegisterConstraint("rank_is", func(args []any) (bool, error) {
+		tt := ir.TensorOf(args[0].(*ir.Value).Type())
+		return tt != nil && tt.Rank() == int(args[1].(int64)), nil
+	}))
+	return reg
+}
+
+// TestUpdateNeverFromFailedRun: -update does not write a failed run's errors over an expected output (issue 20
+// item 2), nor an output over expected errors; the registry given is the one the archive runs with.
+func TestUpdateNeverFromFailedRun(t *testing.T) {
+	stale := "-- output.pir --\n{\n}\n"
+	path := archive(t, pluginRules, stale)
+	before, err := os.ReadFile(path)
+	require.NoError(t, err)
+
+	// Without the plugin the rules do not check: a failure, and nothing is written, -update or not.
+	for _, update := range []bool{false, true} {
+		res, err := RunFile(path, Options{Update: update})
+		require.NoError(t, err)
+		assert.False(t, res.Updated)
+		require.Len(t, res.Failures, 1)
+		assert.Contains(t, res.Failures[0], "the run failed, but the archive expects an output")
+		assert.Contains(t, res.Failures[0], "rank_is")
+		after, err := os.ReadFile(path)
+		require.NoError(t, err)
+		assert.Equal(t, string(before), string(after), "the archive is unchanged")
+	}
+
+	// With the plugin's registry the rules run, and -update writes the output.
+	res, err := RunFile(path, Options{Registry: pluginRegistry(t)})
+	require.NoError(t, err)
+	require.Len(t, res.Failures, 1)
+	assert.Contains(t, res.Failures[0], "output.pir differs")
+	res, err = RunFile(path, Options{Registry: pluginRegistry(t), Update: true})
+	require.NoError(t, err)
+	assert.True(t, res.Updated)
+	res, err = RunFile(path, Options{Registry: pluginRegistry(t)})
+	require.NoError(t, err)
+	assert.True(t, res.OK(), res.Failures)
+	data, _ := os.ReadFile(path)
+	assert.Contains(t, string(data), `"pd_op.tanh" (%0)`)
+
+	// An archive that expects errors keeps them when the run succeeds.
+	errs := archive(t, pluginRules, "-- errors --\nsomething\n")
+	res, err = RunFile(errs, Options{Registry: pluginRegistry(t), Update: true})
+	require.NoError(t, err)
+	assert.False(t, res.Updated)
+	require.Len(t, res.Failures, 1)
+	assert.Contains(t, res.Failures[0], "the run succeeded, but the archive expects errors")
+	// ... and -update refreshes errors from a run that fails as expected.
+	res, err = RunFile(errs, Options{Update: true})
+	require.NoError(t, err)
+	assert.True(t, res.Updated)
+	data, _ = os.ReadFile(errs)
+	assert.Contains(t, string(data), "-- errors --\n")
+	assert.Contains(t, string(data), "rank_is")
+}
+
+// TestFailureWordDiff: a golden failure marks what differs inside the line (issue 20 item 10).
+func TestFailureWordDiff(t *testing.T) {
+	want := strings.Replace(program, `"pd_op.relu"`, `"pd_op.tanh"`, 1)
+	want = strings.Replace(want, "stop_gradient:[false]} : (builtin", "stop_gradient:[true]} : (builtin", 1)
+	path := archive(t, pluginRules, "-- output.pir --\n"+want)
+	res, err := RunFile(path, Options{Registry: pluginRegistry(t)})
+	require.NoError(t, err)
+	require.Len(t, res.Failures, 1)
+	assert.Contains(t, res.Failures[0], "\n~"+`…pd_op.tanh" (%0) {stop_gradient:[[-true-]{+false+}]} : (builtin.tensor<4xf32…`+"\n")
+}
+
+// TestArchiveNames: unknown pass names and labels in an archive are errors that suggest the nearest name (item 3).
+func TestArchiveNames(t *testing.T) {
+	tests := []struct{ extra, want string }{
+		{"-- passes --\nrules,dec\n", `passes: unknown pass "dec" (did you mean dce?)`},
+		{"-- options --\n-disable acts\n", `options: -disable: unknown rule name or label "acts" (did you mean act?)`},
+		{"-- options --\n-enable relu_to_tahn\n", `options: -enable: unknown rule name or label "relu_to_tahn" (did you mean relu_to_tanh?)`},
+	}
+	for _, tt := range tests {
+		_, err := RunFile(archive(t, pluginRules, tt.extra), Options{Registry: pluginRegistry(t)})
+		require.Error(t, err, tt.extra)
+		assert.Contains(t, err.Error(), tt.want)
+	}
+	res, err := RunFile(archive(t, pluginRules, "-- options --\n-disable act\n-- output.pir --\n"+program), Options{Registry: pluginRegistry(t)})
+	require.NoError(t, err)
+	assert.True(t, res.OK(), "a known label: %v", res.Failures)
 }

@@ -1,0 +1,4 @@
+package golden
+
+// This package has no golden files; it accepts -update so that go test ./... -update runs here too.
+func init() { Register() }
