@@ -17,16 +17,9 @@ const excerptContext = 60
 //
 // Rule diagnostics (package drr) and program diagnostics (Diagnostic.Render) are drawn by this one function.
 func Excerpt(src []byte, line, col int) string {
-	if line < 1 {
+	start, ok := lineOffset(src, line)
+	if !ok {
 		return ""
-	}
-	start := 0
-	for l := 1; l < line; l++ {
-		i := bytes.IndexByte(src[start:], '\n')
-		if i < 0 {
-			return ""
-		}
-		start += i + 1
 	}
 	end := len(src)
 	if i := bytes.IndexByte(src[start:], '\n'); i >= 0 {
@@ -75,4 +68,37 @@ func Excerpt(src []byte, line, col int) string {
 	shown.WriteByte('\n')
 	caret.WriteString("^\n")
 	return shown.String() + caret.String()
+}
+
+// ExcerptRunes is Excerpt for a column counted in runes (as drr's positions count it): runeCol is turned into a
+// byte column on the line, each byte of invalid UTF-8 counting as one rune.
+func ExcerptRunes(src []byte, line, runeCol int) string {
+	lineStart, ok := lineOffset(src, line)
+	if !ok {
+		return ""
+	}
+	i, col := lineStart, 1
+	for col < runeCol && i < len(src) && src[i] != '\n' {
+		_, size := utf8.DecodeRune(src[i:])
+		i += size
+		col++
+	}
+	// Past the end of the line, each further column is one byte.
+	return Excerpt(src, line, i-lineStart+1+max(runeCol-col, 0))
+}
+
+// lineOffset returns the byte offset where line number line (from 1) starts in src.
+func lineOffset(src []byte, line int) (int, bool) {
+	if line < 1 {
+		return 0, false
+	}
+	start := 0
+	for l := 1; l < line; l++ {
+		i := bytes.IndexByte(src[start:], '\n')
+		if i < 0 {
+			return 0, false
+		}
+		start += i + 1
+	}
+	return start, true
 }

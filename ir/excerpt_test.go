@@ -36,6 +36,22 @@ func TestExcerpt(t *testing.T) {
 	}
 }
 
+func TestExcerptRunes(t *testing.T) {
+	tests := []struct {
+		src             string
+		line, col, want int // want: the byte column Excerpt gets
+	}{
+		{"abc\n", 1, 3, 3},
+		{"éé x\n", 1, 4, 6},
+		{"a\n\xffb c\n", 2, 3, 3},
+		{"ab\n", 1, 7, 7},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, Excerpt([]byte(tt.src), tt.line, tt.want), ExcerptRunes([]byte(tt.src), tt.line, tt.col), "%q", tt.src)
+	}
+	assert.Equal(t, "", ExcerptRunes([]byte("a\n"), 5, 1))
+}
+
 func TestDiagnosticRender(t *testing.T) {
 	src := []byte("{\n    (%1) = \"pd_op.relu\" (%7) {} : (f32) -> f32\n}\n")
 	d := Diagnostic{Severity: Error, File: "bad.pir", Loc: Loc{Line: 2, Col: 27}, Message: "undefined value %7"}
