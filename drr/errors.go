@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/pirdrr/drr/ir"
 )
 
 // Severity is the severity of a diagnostic.
@@ -50,30 +52,12 @@ func (d *Diagnostic) Error() string {
 // the content of d.Pos.Filename; if the line cannot be found only the
 // first line is printed.
 func (d *Diagnostic) Render(src []byte) string {
-	var b strings.Builder
-	b.WriteString(d.Error())
-	b.WriteByte('\n')
-	line, col, ok := sourceLine(src, d.Pos)
-	if !ok {
-		return b.String()
+	s := d.Error() + "\n"
+	if _, col, ok := sourceLine(src, d.Pos); ok {
+		// One renderer for rule and program diagnostics: ir.Excerpt draws the line and the caret.
+		s += ir.ExcerptRunes(src, d.Pos.Line, col)
 	}
-	b.WriteString(line)
-	b.WriteByte('\n')
-	// Pad with the same whitespace characters as the source so tabs line up.
-	n := 0
-	for _, r := range line {
-		if n >= col-1 {
-			break
-		}
-		if r == '\t' {
-			b.WriteByte('\t')
-		} else {
-			b.WriteByte(' ')
-		}
-		n++
-	}
-	b.WriteString("^\n")
-	return b.String()
+	return s
 }
 
 // sourceLine returns the text of the line d points at (without the newline)
