@@ -1,0 +1,26 @@
+// Package graphview draws programs as graphs that people can read: the graph model (ops as nodes, values as
+// edges), a layered layout of our own (Sugiyama's method: layers, crossing reduction, coordinates), and its
+// renderings — SVG, a self-contained HTML page with pan, zoom, search and details, and Graphviz DOT.
+//
+// Real models have thousands of ops; drawn whole they make pictures no one can read. A Graph can be cut to the
+// neighbourhood of some ops (Options.Focus, Options.Depth), marked with classes (ops a rule matched, ops it
+// created, ops a rewrite added or removed), and its repeated blocks collapsed: consecutive runs of ops that repeat
+// with the same structure (the identical layers of a transformer, the residual blocks of a ResNet) are drawn once,
+// in a box that says how many times they repeat (Collapse).
+//
+//	g := graphview.Build(p, graphview.Options{Collapse: true})
+//	g.Layout()
+//	err := graphview.WriteHTML(w, "model", g)
+//
+// drrc graph is its command line; the browser playground (drrc serve) reuses the model, the layout and the page.
+//
+// # The layout
+//
+// Nodes are ops in program order, and every edge goes from an op to a later one (definitions come before uses;
+// a block argument is drawn as an edge from the op that owns the region), so the graph is acyclic. Layout assigns
+// layers by longest path (an op without operands sits just above its first user), replaces edges that cross layers
+// by chains of dummy nodes, orders each layer by barycenters of the neighbouring layer (sweeping down and up,
+// keeping the order with the fewest crossings), and places nodes at the median of their neighbours by isotonic
+// regression under the minimum spacing, so that chains run straight. Edges are drawn through their dummies as
+// smooth curves. The result is deterministic.
+package graphview

@@ -1,0 +1,396 @@
+package graphview
+
+import (
+	"math"
+	"sort"
+	"unicode/utf8"
+)
+
+// Sizes of the drawing, in pixels.
+const (
+	nodeHeight  = 26.0
+	charWidth   = 6.8 // of the 11px label font
+	nodePadding = 18.0
+	layerGap    = 44.0 // vertical space between two layers of boxes
+	nodeGap     = 18.0 // horizontal space between two boxes of a layer
+	dummyWidth  = 4.0
+	margin      = 24.0
+	groupPad    = 12.0
+	groupHeader = 18.0
+	sweeps      = 24 // crossing-reduction sweeps (alternately down and up)
+	placements  = 12 // coordinate-assignment rounds
+)
+
+// layoutNode is a node of the layered graph: a real node, or a dummy on an edge that spans several layers.
+type layoutNode struct {
+	real       int // index in Graph.Nodes, -1 for a dummy
+	w          float64
+	layer, pos int
+	x          float64
+	ups, downs []int // neighbours in the layer above and below
+	key        float64
+}
+
+// Layout places the nodes (X, Y, W, H, Layer), routes the edges (Points) and sizes the groups and the drawing.
+func (g *Graph) Layout() {
+	for _, n := range g.Nodes {
+		n.W = math.Round(float64(utf8.RuneCountInString(n.Label))*charWidth + nodePadding)
+		n.H = nodeHeight
+	}
+	if len(g.Nodes) == 0 {
+		g.Width, g.Height = 2*margin, 2*margin
+		return
+	}
+	lay := &layering{g: g}
+	lay.assignLayers()
+	lay.addDummies()
+	lay.order()
+	lay.place()
+	lay.write()
+}
+
+type layering struct {
+	g      *Graph
+	nodes  []*layoutNode
+	layers [][]int
+	chains [][]int // per edge: the layout nodes it passes through, source and target included
+}
+
+// assignLayers puts each node one layer below its lowest producer (longest path), then as low as its users allow.
+func (l *layering) assignLayers() {
+	g := l.g
+	n := len(g.Nodes)
+	preds := make([][]int, n)
+	succs := make([][]int, n)
+	for _, e := range g.Edges {
+		from, to := e.From, e.To
+		if from > to { // never in a program (definitions precede uses), but keep the layout acyclic anyway
+			from, to = to, from
+		}
+		preds[to] = append(preds[to], from)
+		succs[from] = append(succs[from], to)
+	}
+	layer := make([]int, n)
+	for v := 0; v < n; v++ {
+		for _, u := range preds[v] {
+			layer[v] = max(layer[v], layer[u]+1)
+		}
+	}
+	// Then each node moves down to just above its first user, users first: side branches (a constant, the reshape
+	// of a parameter that feeds a late add) sit beside where they are used instead of at the top. Nodes on the
+	// longest paths do not move.
+	for v := n - 1; v >= 0; v-- {
+		if len(succs[v]) == 0 {
+			continue
+		}
+		lowest := math.MaxInt
+		for _, s := range succs[v] {
+			lowest = min(lowest, layer[s])
+		}
+		layer[v] = max(layer[v], lowest-1)
+	}
+	for v, nd := range g.Nodes {
+		nd.Layer = layer[v]
+		l.nodes = append(l.nodes, &layoutNode{real: v, w: nd.W, layer: layer[v], key: float64(v)})
+	}
+}
+
+// addDummies replaces each edge that spans several layers by a chain through one dummy per layer crossed.
+func (l *layering) addDummies() {
+	for _, e := range l.g.Edges {
+		from, to := e.From, e.To
+		if from > to {
+			from, to = to, from
+		}
+		chain := []int{from}
+		for layer := l.nodes[from].layer + 1; layer < l.nodes[to].layer; layer++ {
+			l.nodes = append(l.nodes, &layoutNode{real: -1, w: dummyWidth, layer: layer,
+				key: float64(from) + 0.5 + float64(to)/float64(2*len(l.g.Nodes)+1)})
+			chain = append(chain, len(l.nodes)-1)
+		}
+		chain = append(chain, to)
+		for k := 0; k+1 < len(chain); k++ {
+			l.nodes[chain[k]].downs = append(l.nodes[chain[k]].downs, chain[k+1])
+			l.nodes[chain[k+1]].ups = append(l.nodes[chain[k+1]].ups, chain[k])
+		}
+		if e.From > e.To {
+			for i, j := 0, len(chain)-1; i < j; i, j = i+1, j-1 {
+				chain[i], chain[j] = chain[j], chain[i]
+			}
+		}
+		l.chains = append(l.chains, chain)
+	}
+	top := 0
+	for _, n := range l.nodes {
+		top = max(top, n.layer)
+	}
+	l.layers = make([][]int, top+1)
+	for i, n := range l.nodes {
+		l.layers[n.layer] = append(l.layers[n.layer], i)
+	}
+	for _, layer := range l.layers {
+		l.sortLayer(layer)
+	}
+}
+
+// sortLayer orders a layer by key (stable, ties by index) and records positions.
+func (l *layering) sortLayer(layer []int) {
+	sort.SliceStable(layer, func(a, b int) bool { return l.nodes[layer[a]].key < l.nodes[layer[b]].key })
+	for p, v := range layer {
+		l.nodes[v].pos = p
+	}
+}
+
+// order reduces crossings by the barycenter heuristic, keeping the best order seen.
+func (l *layering) order() {
+	best := l.crossings()
+	saved := l.snapshot()
+	for it := 0; it < sweeps && best > 0; it++ {
+		down := it%2 == 0
+		for k := range l.layers {
+			li := k
+			if !down {
+				li = len(l.layers) - 1 - k
+			}
+			layer := l.layers[li]
+			for _, v := range layer {
+				n := l.nodes[v]
+				nb := n.ups
+				if !down {
+					nb = n.downs
+				}
+				if len(nb) == 0 {
+					n.key = float64(n.pos)
+					continue
+				}
+				sum := 0.0
+				for _, u := range nb {
+					sum += float64(l.nodes[u].pos)
+				}
+				n.key = sum / float64(len(nb))
+			}
+			l.sortLayer(layer)
+		}
+		if c := l.crossings(); c < best {
+			best, saved = c, l.snapshot()
+		}
+	}
+	l.restore(saved)
+}
+
+func (l *layering) snapshot() [][]int {
+	out := make([][]int, len(l.layers))
+	for i, layer := range l.layers {
+		out[i] = append([]int(nil), layer...)
+	}
+	return out
+}
+
+func (l *layering) restore(s [][]int) {
+	l.layers = s
+	for _, layer := range l.layers {
+		for p, v := range layer {
+			l.nodes[v].pos = p
+		}
+	}
+}
+
+// crossings counts the edge crossings between consecutive layers (inversions, with a Fenwick tree).
+func (l *layering) crossings() int {
+	total := 0
+	for li := 0; li+1 < len(l.layers); li++ {
+		var pairs [][2]int
+		for _, v := range l.layers[li] {
+			for _, w := range l.nodes[v].downs {
+				pairs = append(pairs, [2]int{l.nodes[v].pos, l.nodes[w].pos})
+			}
+		}
+		sort.Slice(pairs, func(a, b int) bool {
+			if pairs[a][0] != pairs[b][0] {
+				return pairs[a][0] < pairs[b][0]
+			}
+			return pairs[a][1] < pairs[b][1]
+		})
+		size := len(l.layers[li+1]) + 1
+		tree := make([]int, size+1)
+		seen := 0
+		for _, p := range pairs {
+			// count earlier edges whose target is to the right of this one's
+			le := 0
+			for i := p[1] + 1; i > 0; i -= i & -i {
+				le += tree[i]
+			}
+			total += seen - le
+			for i := p[1] + 1; i <= size; i += i & -i {
+				tree[i]++
+			}
+			seen++
+		}
+	}
+	return total
+}
+
+// place assigns x coordinates: each layer packed, then moved towards the medians of its neighbours while keeping
+// the order and the spacing (isotonic regression), alternately from above and from below.
+func (l *layering) place() {
+	for _, layer := range l.layers {
+		x := 0.0
+		for i, v := range layer {
+			n := l.nodes[v]
+			if i > 0 {
+				x += l.spacing(layer[i-1], v)
+			}
+			n.x = x
+		}
+	}
+	for round := 0; round < placements; round++ {
+		down := round%2 == 0
+		for k := range l.layers {
+			li := k
+			if !down {
+				li = len(l.layers) - 1 - k
+			}
+			l.placeLayer(l.layers[li], down)
+		}
+	}
+	// Both directions at once for the last round, so that nodes sit between their producers and users.
+	for _, layer := range l.layers {
+		l.placeLayer(layer, true)
+	}
+}
+
+func (l *layering) spacing(a, b int) float64 {
+	return (l.nodes[a].w+l.nodes[b].w)/2 + nodeGap
+}
+
+// placeLayer moves a layer's nodes to the medians of their neighbours (above when down, below otherwise), as
+// close as the spacing allows (pool adjacent violators on x_i - offset_i).
+func (l *layering) placeLayer(layer []int, down bool) {
+	m := len(layer)
+	if m == 0 {
+		return
+	}
+	target := make([]float64, m)
+	weight := make([]float64, m)
+	offset := make([]float64, m)
+	for i, v := range layer {
+		n := l.nodes[v]
+		if i > 0 {
+			offset[i] = offset[i-1] + l.spacing(layer[i-1], v)
+		}
+		nb := n.ups
+		if !down {
+			nb = n.downs
+		}
+		if len(nb) == 0 {
+			nb = append(append([]int(nil), n.ups...), n.downs...)
+		}
+		weight[i] = 1
+		if n.real < 0 {
+			weight[i] = 4 // dummies keep long edges straight
+		}
+		if len(nb) == 0 {
+			target[i] = n.x - offset[i]
+			weight[i] = 0.01
+			continue
+		}
+		xs := make([]float64, len(nb))
+		for k, u := range nb {
+			xs[k] = l.nodes[u].x
+		}
+		sort.Float64s(xs)
+		med := xs[len(xs)/2]
+		if len(xs)%2 == 0 {
+			med = (xs[len(xs)/2-1] + xs[len(xs)/2]) / 2
+		}
+		target[i] = med - offset[i]
+	}
+	// Pool adjacent violators: blocks of equal y, nondecreasing.
+	type block struct {
+		sum, w float64
+		n      int
+	}
+	var blocks []block
+	for i := 0; i < m; i++ {
+		blocks = append(blocks, block{target[i] * weight[i], weight[i], 1})
+		for len(blocks) > 1 {
+			a, b := blocks[len(blocks)-2], blocks[len(blocks)-1]
+			if a.sum/a.w <= b.sum/b.w {
+				break
+			}
+			blocks = blocks[:len(blocks)-2]
+			blocks = append(blocks, block{a.sum + b.sum, a.w + b.w, a.n + b.n})
+		}
+	}
+	i := 0
+	for _, b := range blocks {
+		y := b.sum / b.w
+		for k := 0; k < b.n; k++ {
+			l.nodes[layer[i]].x = y + offset[i]
+			i++
+		}
+	}
+}
+
+// write copies the placement into the graph: node boxes, edge routes, group boxes, the size of the drawing.
+func (l *layering) write() {
+	g := l.g
+	minX := math.Inf(1)
+	for _, n := range l.nodes {
+		minX = min(minX, n.x-n.w/2)
+	}
+	if len(g.Groups) > 0 {
+		minX -= groupPad
+	}
+	shift := margin - minX
+	rowY := func(layer int) float64 {
+		return margin + groupHeader + float64(layer)*(nodeHeight+layerGap) + nodeHeight/2
+	}
+	for _, n := range l.nodes {
+		n.x += shift
+	}
+	for _, n := range l.nodes {
+		if n.real >= 0 {
+			nd := g.Nodes[n.real]
+			nd.X, nd.Y = round1(n.x), rowY(n.layer)
+		}
+	}
+	for i, e := range g.Edges {
+		chain := l.chains[i]
+		var pts []Point
+		for k, v := range chain {
+			n := l.nodes[v]
+			y := rowY(n.layer)
+			switch {
+			case k == 0:
+				y += nodeHeight / 2
+			case k == len(chain)-1:
+				y -= nodeHeight / 2
+			}
+			pts = append(pts, Point{round1(n.x), y})
+		}
+		e.Points = pts
+	}
+	for _, grp := range g.Groups {
+		x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+		for _, v := range grp.Nodes {
+			n := g.Nodes[v]
+			x0, x1 = min(x0, n.X-n.W/2), max(x1, n.X+n.W/2)
+			y0, y1 = min(y0, n.Y-n.H/2), max(y1, n.Y+n.H/2)
+		}
+		grp.X, grp.Y = x0-groupPad, y0-groupPad-groupHeader
+		grp.W, grp.H = x1-x0+2*groupPad, y1-y0+2*groupPad+groupHeader
+	}
+	maxX, maxY := 0.0, 0.0
+	for _, n := range l.nodes {
+		maxX = max(maxX, n.x+n.w/2)
+		maxY = max(maxY, rowY(n.layer)+nodeHeight/2)
+	}
+	for _, grp := range g.Groups {
+		maxX = max(maxX, grp.X+grp.W)
+		maxY = max(maxY, grp.Y+grp.H)
+	}
+	g.Width, g.Height = math.Ceil(maxX+margin), math.Ceil(maxY+margin)
+}
+
+func round1(x float64) float64 { return math.Round(x*10) / 10 }
