@@ -1,163 +1,321 @@
 package drrcli
 
 import (
+	"bufio"
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
+	"strconv"
 	"strings"
 
+	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/graphview"
 	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/ir/pirfile"
+	"github.com/pirdrr/drr/matcher"
+	"github.com/pirdrr/drr/rewriter"
 )
 
 func init() {
 	register(&command{
 		name:    "graph",
-		usage:   "graph [-diff BEFORE] [-params] PROGRAM",
-		summary: "draw a program as a Graphviz graph",
+		usage:   "graph [flags] PROGRAM",
+		summary: "draw a program: an HTML page to pan, zoom and search, SVG, or Graphviz DOT",
 		help: `
-Graph prints a program as a Graphviz DOT graph: ops are nodes (name and result ids), values are edges from their
-definition to each use (labelled with the type), the regions of pd_op.if and pd_op.while are clusters.
-Parameters are left out unless -params is given (real models have hundreds).
+Graph draws a program: ops are boxes (their results and name), values are edges from their definition to each
+use (with the value and its type), ops inside the regions of pd_op.if and pd_op.while are marked. -format html
+writes one self-contained page (no network) to pan (drag), zoom (wheel, + and -, fit) and search (op names, value
+ids, attributes; Enter goes to the next hit), with the details of a clicked op; -format svg a picture; -format dot
+Graphviz DOT (the default; render it with dot -Tsvg). The format follows -o's extension (.html, .svg, .dot) when
+-format is not given. The html and svg drawings use pirdrr's own layered layout.
+
+Real models are large, so by default repeated blocks are collapsed: a run of consecutive blocks with the same ops
+and the same wiring (the layers of a transformer, the residual blocks of a ResNet) is drawn once, in a box that
+says how many times it repeats (-collapse=false draws every op). Parameters are left out unless -params.
+
+-focus %N draws only the neighbourhood of the op that defines %N (or of the op on line N of the file, @N):
+the ops within -depth edges of it, producers and users; ops with neighbours left out have a dashed border.
+
+-rule R draws what rule R (of the -rules files or the -set rule sets; by default every registered rule set) does
+to the program: before, the ops it matches and their neighbourhood (-depth); after, the program rewritten by R
+alone, the ops R created and their neighbourhood.
 
 With -diff BEFORE, PROGRAM is drawn as the result of rewriting BEFORE: ops that are new are green, and the ops of
-BEFORE that are gone are drawn red in a cluster of their own. Ops are matched by name, attributes, and operand and
-result types.
-
-Render with: dot -Tsvg graph.dot > graph.svg
+BEFORE that are gone are drawn red, boxed apart. Ops are matched by name, attributes, and operand and result types.
 
 Examples:
-  drrc graph model.pir > model.dot
-  drrc apply model.pir -o fused.pir && drrc graph -diff model.pir fused.pir | dot -Tsvg > diff.svg`,
+  drrc graph -o model.html inference.json
+  drrc graph -focus %120 -depth 3 -o around.html inference.json
+  drrc graph -set conv_bn_relu -rule conv2d_bn_fold -o fold.html model.pir
+  drrc graph model.pir | dot -Tsvg > model.svg
+  drrc apply model.pir -o fused.pir && drrc graph -diff model.pir -o diff.html fused.pir`,
 		setup: func(fs *flag.FlagSet) func(*CLI, []string) int {
-			var cf contextFlags
-			cf.register(fs)
-			diff := fs.String("diff", "", "color what changed since the program in `file`")
-			params := fs.Bool("params", false, "draw parameter ops too")
-			return func(c *CLI, args []string) int {
-				if len(args) != 1 {
-					return c.usageErrorf("graph", "need one program")
-				}
-				ctx, err := cf.context()
-				if err != nil {
-					return c.errorf("graph", "%v", err)
-				}
-				p, ok := c.loadProgram("graph", ctx, args[0])
-				if !ok {
-					return exitFailure
-				}
-				g := &graph{w: c.Stdout, params: *params, ids: map[*ir.Op]string{}}
-				if *diff != "" {
-					before, ok := c.loadProgram("graph", ctx, *diff)
-					if !ok {
-						return exitFailure
-					}
-					g.added, g.removed = diffOps(before, p)
-				}
-				g.write(p)
-				return exitOK
-			}
+			gf := &graphFlags{}
+			gf.register(fs)
+			return gf.run
 		},
 	})
 }
 
-type graph struct {
-	w       io.Writer
-	params  bool
-	ids     map[*ir.Op]string
-	names   *ir.Numbering
-	n       int
-	cluster int
-	added   map[*ir.Op]bool
-	removed []*ir.Op
+type graphFlags struct {
+	cf          contextFlags
+	diff        string
+	params      bool
+	format, out string
+	focus       listFlag
+	depth       int
+	collapse    bool
+	ruleName    string
+	ruleFiles   listFlag
+	sets        listFlag
 }
 
-func (g *graph) write(p *ir.Program) {
-	g.names = ir.NumberValues(p.Body())
-	fmt.Fprintf(g.w, "digraph %q {\n  rankdir=TB;\n  node [shape=box, style=\"rounded,filled\", fillcolor=white, fontname=\"Helvetica\", fontsize=10];\n  edge [fontname=\"Helvetica\", fontsize=8];\n", p.File)
-	g.block(p.Body(), "  ")
-	for op := range p.Walk() {
-		g.edges(op)
+func (gf *graphFlags) register(fs *flag.FlagSet) {
+	gf.cf.register(fs)
+	fs.StringVar(&gf.format, "format", "", "output `dot|svg|html` (default: -o's extension, else dot)")
+	fs.StringVar(&gf.out, "o", "-", "write the drawing to `file`")
+	fs.StringVar(&gf.diff, "diff", "", "color what changed since the program in `file`")
+	fs.BoolVar(&gf.params, "params", false, "draw parameter ops too")
+	fs.Var(&gf.focus, "focus", "draw only the neighbourhood of the op defining `%N` (or on line @N; repeatable)")
+	fs.IntVar(&gf.depth, "depth", 2, "with -focus or -rule: how many edges away from the ops the drawing reaches")
+	fs.BoolVar(&gf.collapse, "collapse", true, "draw each run of repeated blocks once, with its count")
+	fs.StringVar(&gf.ruleName, "rule", "", "draw what rule `name` matches and what it makes of it")
+	fs.Var(&gf.ruleFiles, "rules", "with -rule: the rules of `file.drr` (repeatable)")
+	fs.Var(&gf.sets, "set", "with -rule: the rules of the registered rule set `name` (repeatable)")
+}
+
+// graphFormat returns the drawing format the flags ask for.
+func (gf *graphFlags) graphFormat() (string, error) {
+	f := gf.format
+	if f == "" {
+		switch strings.ToLower(filepath.Ext(gf.out)) {
+		case ".html", ".htm":
+			f = "html"
+		case ".svg":
+			f = "svg"
+		default:
+			f = "dot"
+		}
 	}
-	if len(g.removed) > 0 {
-		fmt.Fprintf(g.w, "  subgraph cluster_removed {\n    label=\"removed\"; color=red; fontcolor=red;\n")
-		for i, op := range g.removed {
-			fmt.Fprintf(g.w, "    removed%d [label=%q, fillcolor=\"#ffd6d6\", color=red];\n", i, op.Name())
-		}
-		fmt.Fprintf(g.w, "  }\n")
+	switch f {
+	case "dot", "svg", "html":
+		return f, nil
 	}
-	fmt.Fprintln(g.w, "}")
+	return "", fmt.Errorf("-format: unknown drawing format %q (dot, svg or html)", f)
 }
 
-func (g *graph) skip(op *ir.Op) bool {
-	return !g.params && (op.Name() == ir.ParameterOpName || op.Name() == ir.GetParameterOpName)
-}
-
-func (g *graph) block(b *ir.Block, indent string) {
-	for op := range b.Ops() {
-		if g.skip(op) {
-			continue
-		}
-		id := fmt.Sprintf("op%d", g.n)
-		g.n++
-		g.ids[op] = id
-		label := op.Name()
-		if op.NumResults() > 0 {
-			label = g.names.ResultNames(op) + " = " + label
-		}
-		color := ""
-		if g.added[op] {
-			color = ", fillcolor=\"#d6ffd6\", color=darkgreen"
-		}
-		if op.NumRegions() == 0 {
-			fmt.Fprintf(g.w, "%s%s [label=%q%s];\n", indent, id, label, color)
-			continue
-		}
-		// A region op is a cluster holding its regions; the op itself is a node at the top of it.
-		g.cluster++
-		fmt.Fprintf(g.w, "%ssubgraph cluster_%d {\n%s  label=%q; style=dashed;\n", indent, g.cluster, indent, label)
-		fmt.Fprintf(g.w, "%s  %s [label=%q, shape=ellipse%s];\n", indent, id, op.Name(), color)
-		for ri, r := range op.Regions() {
-			g.cluster++
-			fmt.Fprintf(g.w, "%s  subgraph cluster_%d {\n%s    label=\"region %d\"; style=dotted;\n", indent, g.cluster, indent, ri)
-			for _, nb := range r.Blocks() {
-				g.block(nb, indent+"    ")
-			}
-			fmt.Fprintf(g.w, "%s  }\n", indent)
-		}
-		fmt.Fprintf(g.w, "%s}\n", indent)
+func (gf *graphFlags) run(c *CLI, args []string) int {
+	if len(args) != 1 {
+		return c.usageErrorf("graph", "need one program")
 	}
-}
-
-func (g *graph) edges(op *ir.Op) {
-	to, ok := g.ids[op]
+	format, err := gf.graphFormat()
+	if err != nil {
+		return c.usageErrorf("graph", "%v", err)
+	}
+	if gf.ruleName != "" && (gf.diff != "" || len(gf.focus) > 0) {
+		return c.usageErrorf("graph", "-rule draws its own before and after: it does not go with -diff or -focus")
+	}
+	if gf.ruleName == "" && (len(gf.ruleFiles) > 0 || len(gf.sets) > 0) {
+		return c.usageErrorf("graph", "-rules and -set choose the rule of -rule, which is not given")
+	}
+	ctx, err := gf.cf.context()
+	if err != nil {
+		return c.errorf("graph", "%v", err)
+	}
+	p, ok := c.loadProgram("graph", ctx, args[0])
 	if !ok {
-		return
+		return exitFailure
 	}
-	for i := 0; i < op.NumOperands(); i++ {
-		v := op.Operand(i)
-		if v == nil {
-			continue
+	opts := graphview.Options{Params: gf.params, Collapse: gf.collapse, Depth: gf.depth}
+	var graphs []*graphview.Graph
+	switch {
+	case gf.ruleName != "":
+		graphs, ok = gf.ruleGraphs(c, ctx, p, opts)
+		if !ok {
+			return exitFailure
 		}
-		from := ""
-		if d := v.DefiningOp(); d != nil {
-			if from, ok = g.ids[d]; !ok {
-				continue // a parameter left out
+	default:
+		if len(gf.focus) > 0 {
+			num := ir.NumberValues(p.Body())
+			for _, ref := range gf.focus {
+				op, err := findOp(p, num, ref)
+				if err != nil {
+					return c.errorf("graph", "-focus: %s: %v", args[0], err)
+				}
+				opts.Focus = append(opts.Focus, op)
 			}
-		} else if p := v.OwnerBlock().ParentOp(); p != nil {
-			from = g.ids[p] // block arguments come from their region op
 		}
-		if from == "" {
-			continue
+		var removed []*ir.Op
+		var before *ir.Program
+		if gf.diff != "" {
+			if before, ok = c.loadProgram("graph", ctx, gf.diff); !ok {
+				return exitFailure
+			}
+			var added map[*ir.Op]bool
+			added, removed = diffOps(before, p)
+			opts.Classes = map[*ir.Op][]string{}
+			for op := range added {
+				opts.Classes[op] = []string{"added"}
+			}
 		}
-		fmt.Fprintf(g.w, "  %s -> %s [label=%q];\n", from, to, g.names.Name(v)+" "+shortType(v.Type()))
+		g := graphview.Build(p, opts)
+		g.AddDetached(before, removed, "removed")
+		graphs = []*graphview.Graph{g}
 	}
+	title := p.File
+	if title == "" {
+		title = args[0]
+	}
+	write := func(w io.Writer) error {
+		switch format {
+		case "html":
+			for _, g := range graphs {
+				g.Layout()
+			}
+			return graphview.WriteHTML(w, title, graphs...)
+		case "svg":
+			for _, g := range graphs {
+				g.Layout()
+			}
+			return graphview.WriteSVG(w, title, graphs...)
+		}
+		return graphview.WriteDOT(w, title, graphs...)
+	}
+	if gf.out == "-" {
+		bw := bufio.NewWriter(c.Stdout)
+		err = write(bw)
+		if err == nil {
+			err = bw.Flush()
+		}
+	} else {
+		err = pirfile.WriteFileFunc(gf.out, write)
+	}
+	if err != nil {
+		return c.errorf("graph", "%v", err)
+	}
+	if gf.out != "-" {
+		for _, g := range graphs {
+			fmt.Fprintf(c.Stderr, "%s: %d ops drawn, %d not drawn, %d repeated %s collapsed, %s × %s px\n", g.Title, len(g.Nodes),
+				g.Hidden, repeatedGroups(g), pluralWord(repeatedGroups(g), "block"), strconv.Itoa(int(g.Width)), strconv.Itoa(int(g.Height)))
+		}
+	}
+	return exitOK
 }
 
-func shortType(t ir.Type) string {
-	s := t.String()
-	s = strings.TrimPrefix(s, "builtin.")
-	return s
+func repeatedGroups(g *graphview.Graph) int {
+	n := 0
+	for _, grp := range g.Groups {
+		if grp.Count > 0 {
+			n++
+		}
+	}
+	return n
 }
+
+// pluralWord returns the word for n things: one, or (with forms[0]) its plural, by default one+"s".
+func pluralWord(n int, one string, forms ...string) string {
+	switch {
+	case n == 1:
+		return one
+	case len(forms) > 0:
+		return forms[0]
+	}
+	return one + "s"
+}
+
+// ruleGraphs draws what a rule does: the ops it matches in p (before), and the ops it creates in a copy of p
+// rewritten by it alone (after), each with its neighbourhood.
+func (gf *graphFlags) ruleGraphs(c *CLI, ctx *ir.Context, p *ir.Program, opts graphview.Options) ([]*graphview.Graph, bool) {
+	set, ok := c.ruleSets("graph", ctx, gf.ruleFiles, gf.sets, gf.cf.unregistered)
+	if !ok {
+		return nil, false
+	}
+	if err := checkRuleName(set, gf.ruleName); err != nil {
+		c.errorf("graph", "%v", err)
+		return nil, false
+	}
+	only := &rule.Set{Ctx: set.Ctx, Natives: set.Natives}
+	for _, r := range set.Rules {
+		if r.Name == gf.ruleName {
+			only.Rules = append(only.Rules, r)
+		}
+	}
+	for i, r := range only.Rules {
+		r.Index = i
+	}
+	reg, err := c.registry()
+	if err != nil {
+		c.errorf("graph", "%v", err)
+		return nil, false
+	}
+	auto, err := matcher.Compile(only, matcher.Options{})
+	if err != nil {
+		c.errorf("graph", "%v", err)
+		return nil, false
+	}
+	m := auto.NewMatcher()
+	oracle := rewriter.NewOracle(p, reg)
+	matched := map[*ir.Op][]string{}
+	var roots []*ir.Op
+	for op := range p.Walk() {
+		for _, mt := range m.Match(op, oracle) {
+			for _, mo := range mt.Ops {
+				if mo != nil {
+					matched[mo] = []string{"matched"}
+				}
+			}
+			roots = append(roots, op)
+		}
+	}
+	if len(roots) == 0 {
+		c.errorf("graph", "rule %s matches no op of %s (drrc explain -rule %s says why at an op)", gf.ruleName, p.File, gf.ruleName)
+		return nil, false
+	}
+	var focus []*ir.Op
+	for op := range p.Walk() {
+		if matched[op] != nil {
+			focus = append(focus, op)
+		}
+	}
+	before := opts
+	before.Focus, before.Classes, before.Title = focus, matched, "before: "+strconv.Itoa(len(roots))+" "+pluralWord(len(roots), "match", "matches")+" of "+gf.ruleName
+
+	q := p.Clone()
+	created := &createdOps{ops: map[*ir.Op]bool{}}
+	pass := rewriter.NewRulePass(gf.ruleName, only)
+	res, err := rewriter.Pipeline{pass}.Run(q, &rewriter.Env{Registry: reg, Listeners: []ir.Listener{created}})
+	if err != nil {
+		c.errorf("graph", "%v", err)
+		return nil, false
+	}
+	classes := map[*ir.Op][]string{}
+	var made []*ir.Op
+	for op := range q.Walk() {
+		if created.ops[op] {
+			classes[op] = []string{"added"}
+			made = append(made, op)
+		}
+	}
+	after := opts
+	after.Focus, after.Classes = made, classes
+	rewrites := 0
+	if res[0].Stats != nil {
+		rewrites = res[0].Stats.Rewrites
+	}
+	after.Title = "after: " + strconv.Itoa(rewrites) + " " + pluralWord(rewrites, "rewrite") + ", " + strconv.Itoa(len(made)) + " new " + pluralWord(len(made), "op")
+	if len(made) == 0 {
+		after.Focus = nil // the rule only erased ops: there is nothing to centre on, so the whole result is drawn
+	}
+	return []*graphview.Graph{graphview.Build(p, before), graphview.Build(q, after)}, true
+}
+
+// createdOps records the ops a rewrite inserts.
+type createdOps struct{ ops map[*ir.Op]bool }
+
+func (c *createdOps) OpInserted(op *ir.Op) { c.ops[op] = true }
+func (c *createdOps) OpModified(*ir.Op)    {}
+func (c *createdOps) OpErased(op *ir.Op)   { delete(c.ops, op) }
 
 // diffOps matches the ops of two programs by content (name, attributes, operand and result types) and returns the
 // ops of after that have no counterpart in before, and the ops of before that have none in after.
