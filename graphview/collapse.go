@@ -2,6 +2,7 @@ package graphview
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/pirdrr/drr/ir"
 )
@@ -21,8 +22,10 @@ const (
 )
 
 // findRepeats finds non-overlapping repeats greedily from the start: at each op, the repeat that starts there and
-// covers the most ops (ties: the shortest repetition); then it continues after it.
-func findRepeats(ops []*ir.Op, index map[*ir.Op]int) []repeat {
+// covers the most ops (ties: the shortest repetition); then it continues after it. Ops marked with classes (a
+// rule's matches, a diff's new ops) repeat only where their classes repeat too, so that a mark is never hidden in
+// a repetition that is not drawn.
+func findRepeats(ops []*ir.Op, index map[*ir.Op]int, classes map[*ir.Op][]string) []repeat {
 	n := len(ops)
 	if n < 2*minRepeatOps {
 		return nil
@@ -31,7 +34,8 @@ func findRepeats(ops []*ir.Op, index map[*ir.Op]int) []repeat {
 	tokens := make([]uint64, n)
 	ids := map[string]uint64{}
 	for i, op := range ops {
-		k := op.Name() + "/" + strconv.Itoa(op.NumOperands()) + "/" + strconv.Itoa(op.NumResults()) + "/" + strconv.Itoa(op.NumRegions())
+		k := op.Name() + "/" + strconv.Itoa(op.NumOperands()) + "/" + strconv.Itoa(op.NumResults()) + "/" + strconv.Itoa(op.NumRegions()) +
+			"/" + strings.Join(classes[op], ",")
 		id, ok := ids[k]
 		if !ok {
 			id = uint64(len(ids)) + 1

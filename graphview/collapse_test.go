@@ -36,6 +36,22 @@ func TestCollapse(t *testing.T) {
 	}
 	assert.Equal(t, []int{5, 6}, counts)
 
+	// A marked op repeats only with the same mark: the run breaks around the block of the one matched op.
+	p6 := parse(t, chain(6, -1))
+	var bs []*ir.Op
+	for op := range p6.Walk() {
+		if op.Name() == "t.b" {
+			bs = append(bs, op)
+		}
+	}
+	g = Build(p6, Options{Collapse: true, Classes: map[*ir.Op][]string{bs[3]: {"matched"}}})
+	counts = nil
+	for _, grp := range g.Groups {
+		counts = append(counts, grp.Count)
+	}
+	assert.Equal(t, []int{3, 2}, counts, "blocks 0-2, the matched block 3 alone, blocks 4-5")
+	assert.Contains(t, labels(g), "%11 = t.b", "the matched op is drawn")
+
 	// Not collapsed when not asked, and not below two repetitions.
 	assert.Empty(t, Build(p, Options{}).Groups)
 	assert.Empty(t, Build(parse(t, chain(1, -1)), Options{Collapse: true}).Groups)

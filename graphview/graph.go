@@ -115,7 +115,7 @@ func Build(p *ir.Program, opts Options) *Graph {
 	}
 	var groups []repeat
 	if opts.Collapse {
-		groups = findRepeats(ops, index)
+		groups = findRepeats(ops, index, opts.Classes)
 	}
 	// Ops of later repetitions are drawn by their counterpart in the first.
 	drawnAs := make([]int, len(ops))

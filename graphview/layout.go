@@ -89,6 +89,17 @@ func (l *layering) assignLayers() {
 		}
 		layer[v] = max(layer[v], lowest-1)
 	}
+	// The nodes of a group without edges (the ops a rewrite removed) stand in a column rather than a long row.
+	for _, grp := range g.Groups {
+		if grp.Count > 0 {
+			continue
+		}
+		for k, v := range grp.Nodes {
+			if len(preds[v]) == 0 && len(succs[v]) == 0 {
+				layer[v] = k
+			}
+		}
+	}
 	for v, nd := range g.Nodes {
 		nd.Layer = layer[v]
 		l.nodes = append(l.nodes, &layoutNode{real: v, w: nd.W, layer: layer[v], key: float64(v)})
