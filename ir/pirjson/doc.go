@@ -82,11 +82,14 @@
 //
 // # Errors
 //
-// Read reports bad input as an *Error naming the file, line and column, and the JSON path of the element, for
-// example
+// Read reports bad input as an *Error naming the file, line and column, and the JSON path of the element (a JSON
+// Pointer, RFC 6901), for example
 //
-//	model.json:1:4711: program.regions[0].blocks[0].ops[17].I[2]: value id 93 is not defined
+//	model.json:1:4711: error: /program/regions/0/blocks/0/ops/17/I/2: value id 93 is not defined
 //
+// Error.Diagnostic().Render(src) adds the source line, cut around the column on one-line files, and a caret.
+// Locate finds the JSON path of the op at a position, so that diagnostics about a program read from JSON (the
+// verifier's) can name the op too.
 // and never panics (it is fuzzed). It is strict: unknown or duplicate keys, ids that are not defined or defined
 // twice, payloads of the wrong shape, out-of-range numbers and trailing data are errors. Marshal and Write
 // return an error before producing any output when a program has no PIR JSON form.
