@@ -26,6 +26,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/pirdrr/drr/internal/suggest"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirfile"
 	"github.com/pirdrr/drr/rewriter"
@@ -70,6 +71,14 @@ var commands []*command
 
 func register(cmd *command) { commands = append(commands, cmd) }
 
+func commandNames() []string {
+	var names []string
+	for _, c := range commands {
+		names = append(names, c.name)
+	}
+	return names
+}
+
 func lookup(name string) *command {
 	for _, c := range commands {
 		if c.name == name {
@@ -100,7 +109,7 @@ func (c *CLI) Run(args []string) (code int) {
 	}
 	cmd := lookup(args[0])
 	if cmd == nil {
-		fmt.Fprintf(c.Stderr, "drrc: unknown command %q\n", args[0])
+		fmt.Fprintf(c.Stderr, "drrc: %s\n", suggest.Unknown("command", args[0], commandNames()))
 		c.usage(c.Stderr)
 		return exitUsage
 	}
@@ -162,7 +171,7 @@ func usageText() string {
 func (c *CLI) help(name string) int {
 	cmd := lookup(name)
 	if cmd == nil {
-		fmt.Fprintf(c.Stderr, "drrc help: unknown command %q\n", name)
+		fmt.Fprintf(c.Stderr, "drrc help: %s\n", suggest.Unknown("command", name, commandNames()))
 		return exitUsage
 	}
 	fmt.Fprint(c.Stdout, helpText(cmd))

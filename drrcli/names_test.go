@@ -51,6 +51,12 @@ func TestUnknownNames(t *testing.T) {
 			assert.NoFileExists(t, out, "nothing is written")
 		})
 	}
+	for _, args := range [][]string{{"aply", "x.pir"}, {"help", "aply"}} {
+		code, _, errs := run(t, "", args...)
+		assert.Equal(t, exitUsage, code)
+		assert.Contains(t, errs, `unknown command "aply" (did you mean apply?)`)
+	}
+
 	// Known names are accepted: a label, a rule name, -enable of a label -disable turned off.
 	for _, args := range [][]string{
 		{"apply", "-rules", rules, "-disable", "activation", prog, "-o", out},
