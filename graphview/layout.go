@@ -1,8 +1,9 @@
 package graphview
 
 import (
+	"cmp"
 	"math"
-	"sort"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -17,9 +18,17 @@ const (
 	margin      = 24.0
 	groupPad    = 12.0
 	groupHeader = 18.0
-	sweeps      = 24 // crossing-reduction sweeps (alternately down and up)
-	placements  = 12 // coordinate-assignment rounds
+	sweeps      = 24 // crossing-reduction sweeps (alternately down and up), at most
+	placements  = 12 // coordinate-assignment rounds, at most
+	// workBudget bounds sweeps × layout nodes: a graph with many long edges (hundreds of thousands of dummies) gets
+	// fewer sweeps rather than minutes of layout.
+	workBudget = 3_000_000
 )
+
+// rounds returns how many passes over n layout nodes fit the budget, between 2 and most.
+func rounds(most, n int) int {
+	return max(2, min(most, workBudget/max(n, 1)))
+}
 
 // layoutNode is a node of the layered graph: a real node, or a dummy on an edge that spans several layers.
 type layoutNode struct {
@@ -50,10 +59,11 @@ func (g *Graph) Layout() {
 }
 
 type layering struct {
-	g      *Graph
-	nodes  []*layoutNode
-	layers [][]int
-	chains [][]int // per edge: the layout nodes it passes through, source and target included
+	g       *Graph
+	nodes   []*layoutNode
+	layers  [][]int
+	chains  [][]int // per edge: the layout nodes it passes through, source and target included
+	scratch placeScratch
 }
 
 // assignLayers puts each node one layer below its lowest producer (longest path), then as low as its users allow.
@@ -144,9 +154,9 @@ func (l *layering) addDummies() {
 	}
 }
 
-// sortLayer orders a layer by key (stable, ties by index) and records positions.
+// sortLayer orders a layer by key (stable: ties keep their order) and records positions.
 func (l *layering) sortLayer(layer []int) {
-	sort.SliceStable(layer, func(a, b int) bool { return l.nodes[layer[a]].key < l.nodes[layer[b]].key })
+	slices.SortStableFunc(layer, func(a, b int) int { return cmp.Compare(l.nodes[a].key, l.nodes[b].key) })
 	for p, v := range layer {
 		l.nodes[v].pos = p
 	}
@@ -156,7 +166,7 @@ func (l *layering) sortLayer(layer []int) {
 func (l *layering) order() {
 	best := l.crossings()
 	saved := l.snapshot()
-	for it := 0; it < sweeps && best > 0; it++ {
+	for it := 0; it < rounds(sweeps, len(l.nodes)) && best > 0; it++ {
 		down := it%2 == 0
 		for k := range l.layers {
 			li := k
@@ -209,23 +219,25 @@ func (l *layering) restore(s [][]int) {
 // crossings counts the edge crossings between consecutive layers (inversions, with a Fenwick tree).
 func (l *layering) crossings() int {
 	total := 0
+	var pairs [][2]int
+	var tree []int
 	for li := 0; li+1 < len(l.layers); li++ {
-		var pairs [][2]int
+		pairs = pairs[:0]
 		for _, v := range l.layers[li] {
 			for _, w := range l.nodes[v].downs {
 				pairs = append(pairs, [2]int{l.nodes[v].pos, l.nodes[w].pos})
 			}
 		}
-		sort.Slice(pairs, func(a, b int) bool {
-			if pairs[a][0] != pairs[b][0] {
-				return pairs[a][0] < pairs[b][0]
+		slices.SortFunc(pairs, func(a, b [2]int) int {
+			if c := cmp.Compare(a[0], b[0]); c != 0 {
+				return c
 			}
-			return pairs[a][1] < pairs[b][1]
+			return cmp.Compare(a[1], b[1])
 		})
 		size := len(l.layers[li+1]) + 1
-		tree := make([]int, size+1)
-		seen := 0
-		for _, p := range pairs {
+		tree = slices.Grow(tree[:0], size+1)[:size+1]
+		clear(tree)
+		for seen, p := range pairs {
 			// count earlier edges whose target is to the right of this one's
 			le := 0
 			for i := p[1] + 1; i > 0; i -= i & -i {
@@ -235,7 +247,6 @@ func (l *layering) crossings() int {
 			for i := p[1] + 1; i <= size; i += i & -i {
 				tree[i]++
 			}
-			seen++
 		}
 	}
 	return total
@@ -254,7 +265,7 @@ func (l *layering) place() {
 			n.x = x
 		}
 	}
-	for round := 0; round < placements; round++ {
+	for round := 0; round < rounds(placements, len(l.nodes)); round++ {
 		down := round%2 == 0
 		for k := range l.layers {
 			li := k
@@ -281,58 +292,59 @@ func (l *layering) placeLayer(layer []int, down bool) {
 	if m == 0 {
 		return
 	}
-	target := make([]float64, m)
-	weight := make([]float64, m)
-	offset := make([]float64, m)
+	sc := &l.scratch
+	sc.target = slices.Grow(sc.target[:0], m)[:m]
+	sc.weight = slices.Grow(sc.weight[:0], m)[:m]
+	sc.offset = slices.Grow(sc.offset[:0], m)[:m]
+	target, weight, offset := sc.target, sc.weight, sc.offset
 	for i, v := range layer {
 		n := l.nodes[v]
+		offset[i] = 0
 		if i > 0 {
 			offset[i] = offset[i-1] + l.spacing(layer[i-1], v)
-		}
-		nb := n.ups
-		if !down {
-			nb = n.downs
-		}
-		if len(nb) == 0 {
-			nb = append(append([]int(nil), n.ups...), n.downs...)
 		}
 		weight[i] = 1
 		if n.real < 0 {
 			weight[i] = 4 // dummies keep long edges straight
 		}
+		sc.xs = sc.xs[:0]
+		nb := n.ups
+		if !down {
+			nb = n.downs
+		}
 		if len(nb) == 0 {
+			for _, u := range n.ups {
+				sc.xs = append(sc.xs, l.nodes[u].x)
+			}
+			for _, u := range n.downs {
+				sc.xs = append(sc.xs, l.nodes[u].x)
+			}
+		} else {
+			for _, u := range nb {
+				sc.xs = append(sc.xs, l.nodes[u].x)
+			}
+		}
+		if len(sc.xs) == 0 {
 			target[i] = n.x - offset[i]
 			weight[i] = 0.01
 			continue
 		}
-		xs := make([]float64, len(nb))
-		for k, u := range nb {
-			xs[k] = l.nodes[u].x
-		}
-		sort.Float64s(xs)
-		med := xs[len(xs)/2]
-		if len(xs)%2 == 0 {
-			med = (xs[len(xs)/2-1] + xs[len(xs)/2]) / 2
-		}
-		target[i] = med - offset[i]
+		target[i] = median(sc.xs) - offset[i]
 	}
 	// Pool adjacent violators: blocks of equal y, nondecreasing.
-	type block struct {
-		sum, w float64
-		n      int
-	}
-	var blocks []block
+	blocks := sc.blocks[:0]
 	for i := 0; i < m; i++ {
-		blocks = append(blocks, block{target[i] * weight[i], weight[i], 1})
+		blocks = append(blocks, pavBlock{target[i] * weight[i], weight[i], 1})
 		for len(blocks) > 1 {
 			a, b := blocks[len(blocks)-2], blocks[len(blocks)-1]
 			if a.sum/a.w <= b.sum/b.w {
 				break
 			}
 			blocks = blocks[:len(blocks)-2]
-			blocks = append(blocks, block{a.sum + b.sum, a.w + b.w, a.n + b.n})
+			blocks = append(blocks, pavBlock{a.sum + b.sum, a.w + b.w, a.n + b.n})
 		}
 	}
+	sc.blocks = blocks
 	i := 0
 	for _, b := range blocks {
 		y := b.sum / b.w
@@ -341,6 +353,31 @@ func (l *layering) placeLayer(layer []int, down bool) {
 			i++
 		}
 	}
+}
+
+// pavBlock is a run of nodes placed together by pool adjacent violators: the weighted sum of their targets, the
+// sum of their weights, their number.
+type pavBlock struct {
+	sum, w float64
+	n      int
+}
+
+// placeScratch is placeLayer's reusable memory.
+type placeScratch struct {
+	target, weight, offset, xs []float64
+	blocks                     []pavBlock
+}
+
+// median returns the median of xs (reordering xs).
+func median(xs []float64) float64 {
+	if len(xs) == 1 {
+		return xs[0]
+	}
+	slices.Sort(xs)
+	if len(xs)%2 == 1 {
+		return xs[len(xs)/2]
+	}
+	return (xs[len(xs)/2-1] + xs[len(xs)/2]) / 2
 }
 
 // write copies the placement into the graph: node boxes, edge routes, group boxes, the size of the drawing.
