@@ -16,7 +16,10 @@
 //	-- errors --           instead of an output: the expected diagnostics (rule check errors, a failed pipeline)
 //
 // Each run verifies the program after every rewrite (-verify-each is on unless the options turn it off). With
-// Options.Update the expected sections are rewritten from what the run produced.
+// Options.Update the expected sections are rewritten from what the run produced — never from a run that failed
+// where the archive expects an output (nor from one that succeeded where it expects errors): an archive expects
+// errors exactly when it has an errors section. Failures show unified diffs with word lines (~) that mark what
+// changed inside a line. Unknown pass names, labels and rule names in the passes and options sections are errors.
 package drrtest
 
 import (

@@ -43,8 +43,6 @@ type Node struct {
 	// Placement, set by Layout: the centre of the box, its size and its layer.
 	X, Y, W, H float64
 	Layer      int
-
-	order int // program order, for a deterministic layout
 }
 
 // Edge is a value flowing from one node to another.
@@ -139,7 +137,7 @@ func Build(p *ir.Program, opts Options) *Graph {
 			continue
 		}
 		n := &Node{ID: fmt.Sprintf("n%d", len(g.Nodes)), Op: op, Label: label(names, op), Detail: detail(p, names, op),
-			Classes: append([]string(nil), opts.Classes[op]...), Group: groupOf[i], order: i}
+			Classes: append([]string(nil), opts.Classes[op]...), Group: groupOf[i]}
 		if op.ParentOp() != nil && op.ParentOp().Name() != ir.ModuleOpName {
 			n.Classes = append(n.Classes, "region")
 		}
@@ -332,7 +330,7 @@ func (g *Graph) AddDetached(p *ir.Program, ops []*ir.Op, class string) {
 	for _, op := range ops {
 		grp.Nodes = append(grp.Nodes, len(g.Nodes))
 		g.Nodes = append(g.Nodes, &Node{ID: fmt.Sprintf("n%d", len(g.Nodes)), Op: op, Label: label(names, op),
-			Detail: detail(p, names, op), Classes: []string{class}, Group: len(g.Groups) + 1, order: len(g.Nodes)})
+			Detail: detail(p, names, op), Classes: []string{class}, Group: len(g.Groups) + 1})
 	}
 	g.Groups = append(g.Groups, grp)
 }
