@@ -620,7 +620,7 @@ func replaceableBy(from, to ir.Type) bool {
 	if ft == nil || tt == nil {
 		return false
 	}
-	if ft.Spelling != tt.Spelling || ft.Elem != tt.Elem || len(ft.Dims) != len(tt.Dims) {
+	if !sameTensorKind(ft.Spelling, tt.Spelling) || ft.Elem != tt.Elem || len(ft.Dims) != len(tt.Dims) {
 		return false
 	}
 	for i, d := range ft.Dims {
@@ -629,4 +629,13 @@ func replaceableBy(from, to ir.Type) bool {
 		}
 	}
 	return true
+}
+
+// sameTensorKind reports whether two tensor spellings name the same kind of tensor: builtin.tensor, pd_op.tensor
+// (2023 prints) and the bare tensor (newest prints) are one mutable dense tensor printed three ways, and programs
+// of the older syntax mix them (a builtin.get_parameter yields pd_op.tensor, its users read builtin.tensor); the
+// value tensor and kernel-dialect spellings are kinds of their own.
+func sameTensorKind(a, b string) bool {
+	dense := func(s string) bool { return s == ir.DenseTensor || s == ir.LegacyTensor || s == ir.BareTensor }
+	return a == b || dense(a) && dense(b)
 }
