@@ -58,7 +58,27 @@ type Variable struct {
 // their data.
 type TensorStats struct {
 	Min, Max, Mean, Std float64
+	// Missing lists the statistics the source did not record (their fields are then 0). GraphNet records no mean
+	// and std for integer tensors and for some float ones, and no min or max for a few inputs; its own harness then
+	// draws integers uniformly from [Min, Max], floats uniformly from [Min, Max] when mean or std is missing (from a
+	// normal distribution with Mean and Std, clipped to [Min, Max], otherwise), and takes 0 for a missing Min and 2
+	// for a missing Max. The zero value means all four were recorded.
+	Missing StatFields
 }
+
+// StatFields is a set of the statistics of TensorStats.
+type StatFields uint8
+
+// The statistics of TensorStats, for TensorStats.Missing.
+const (
+	StatMin StatFields = 1 << iota
+	StatMax
+	StatMean
+	StatStd
+)
+
+// Has reports whether the source recorded every statistic in f.
+func (s *TensorStats) Has(f StatFields) bool { return s.Missing&f == 0 }
 
 // NewProgram returns an empty program: a module with one empty block.
 func NewProgram(ctx *Context) *Program {
@@ -107,7 +127,8 @@ func (p *Program) ParamOf(v *Value) *Variable {
 	return nil
 }
 
-// CollectParams rebuilds Params from the program's parameter ops, keeping loaded data of variables that remain: a
+// CollectParams rebuilds Params from the program's parameter ops, keeping what was known of variables that remain
+// (their original name, and their data and statistics if their type is unchanged): a
 // parameter read by builtin.parameter (or get_parameter) is immutable unless some builtin.set_parameter writes the
 // same name. Inplace writes to parameters are found by the analysis package, which can mark them mutable too.
 func (p *Program) CollectParams() {
@@ -127,8 +148,11 @@ func (p *Program) CollectParams() {
 				continue
 			}
 			v := &Variable{Name: name, Type: op.Result(0).Type()}
-			if o := old[name]; o != nil && o.Type == v.Type {
-				v.Data = o.Data
+			if o := old[name]; o != nil {
+				v.OriginalName = o.OriginalName
+				if o.Type == v.Type {
+					v.Data, v.Stats = o.Data, o.Stats
+				}
 			}
 			p.Params[name] = v
 		case set:
