@@ -2,6 +2,7 @@ package graphnet
 
 import (
 	"math"
+	"strings"
 
 	"github.com/pirdrr/drr/ir"
 )
@@ -133,12 +134,12 @@ func attrFromLiteral(ctx *ir.Context, file string, l literal, t ir.AttrType) (ir
 		if l.kind != litStr {
 			return bad()
 		}
-		return ctx.Str(l.s), nil
+		return ctx.Str(strings.Clone(l.s)), nil // l.s may share the source file's memory
 	case ir.KindDataLayout:
 		if l.kind != litStr {
 			return bad()
 		}
-		return ctx.DataLayout(l.s), nil
+		return ctx.DataLayout(strings.Clone(l.s)), nil
 	case ir.KindIntArray:
 		if l.kind == litInt {
 			return ctx.IntArray([]int64{l.i}), nil
@@ -179,7 +180,7 @@ func guessAttr(ctx *ir.Context, file string, l literal) (ir.Attribute, *Error) {
 	case litFloat:
 		return ctx.Double(l.f), nil
 	case litStr:
-		return ctx.Str(l.s), nil
+		return ctx.Str(strings.Clone(l.s)), nil
 	case litList:
 		elems := make([]ir.Attribute, len(l.elems))
 		for i, e := range l.elems {

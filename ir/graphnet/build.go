@@ -17,15 +17,46 @@ type builder struct {
 	b     *ir.Builder
 	rw    *ir.Rewriter
 	file  string // model.py, for messages
-	env   map[string]*ir.Value
-	gone  map[string]int32 // names deleted by del: the line of the del
+	env   map[string]binding
 	memo  map[string]ir.Type
-	sg    map[*ir.Value]bool // stop_gradient of each value
+	sigs  map[string]sigTypes // the types of signature comments, by their text
 	trueA *ir.ArrayAttr
-	// inputs are the values of forward's parameters that come from metadata (parameter and data ops), with the
-	// metadata's type, until their first use fixes the program's type (which may have -1 dims).
-	inputs map[*ir.Value]*inputInfo
+	// inputs are the forward parameters (parameter and data ops), which have the metadata's type until their first
+	// use fixes the program's type (which may have -1 dims).
+	inputs []*inputInfo
 	fetch  int
+	// attrCache remembers the attribute each literal argument became, by its type and source text, so that the
+	// Context's interning runs once per distinct value.
+	attrCache map[attrKey]ir.Attribute
+	sgAttrs   [2][]*ir.ArrayAttr // stop_gradient arrays by value and length
+	// scratch space of callForm
+	scratchArgs     []expr
+	scratchGiven    []bool
+	scratchOperands []*ir.Value
+	scratchAttrs    []ir.Attribute
+}
+
+// While building, each op's mark (ir.Op.Mark) holds the stop_gradient of its results (bit 0) and, for the ops of
+// forward's parameters, 1 + their index in builder.inputs (the other bits). finish resets the marks to 0.
+const markStopGradient = 1
+
+// binding is what a Python name stands for: a value, or, once del removed it, the line of the del.
+type binding struct {
+	v    *ir.Value
+	gone int32
+}
+
+func stopGradient(v *ir.Value) bool { return v.DefiningOp().Mark()&markStopGradient != 0 }
+
+func (b *builder) inputOf(v *ir.Value) *inputInfo {
+	d := v.DefiningOp()
+	if d == nil {
+		return nil
+	}
+	if i := d.Mark() >> 1; i > 0 {
+		return b.inputs[i-1]
+	}
+	return nil
 }
 
 // inputInfo is what the builder knows of a forward parameter: its op and metadata, and whether its type was
@@ -42,9 +73,8 @@ func newBuilder(ctx *ir.Context, file string) *builder {
 	b := ir.NewBuilder(ctx)
 	b.Alloc = &ir.Allocator{}
 	b.SetInsertionPointToEnd(p.Body())
-	return &builder{ctx: ctx, prog: p, b: b, rw: ir.NewRewriter(ctx, nil), file: file, env: map[string]*ir.Value{},
-		gone: map[string]int32{}, memo: map[string]ir.Type{}, sg: map[*ir.Value]bool{}, inputs: map[*ir.Value]*inputInfo{},
-		trueA: ctx.Array(ctx.Bool(true))}
+	return &builder{ctx: ctx, prog: p, b: b, rw: ir.NewRewriter(ctx, nil), file: file, env: map[string]binding{},
+		memo: map[string]ir.Type{}, sigs: map[string]sigTypes{}, trueA: ctx.Array(ctx.Bool(true))}
 }
 
 func (b *builder) errorf(p Pos, format string, args ...any) *Error {
@@ -115,13 +145,19 @@ func (b *builder) params(f *funcDef, weights, inputs []tensorMeta, weightFile, i
 			}
 			b.prog.Feeds[m.name] = &ir.Variable{Name: m.name, Type: t, Data: m.data, Stats: m.stats, OriginalName: m.originalName}
 		} else {
-			info.op = b.b.Create(ir.OpSpec{Name: ir.ParameterOpName, Results: []ir.Type{t}, Loc: b.loc(prm.pos)})
+			c := b.ctx
+			falseA := c.Array(c.Bool(false))
+			info.op = b.b.Create(ir.OpSpec{Name: ir.ParameterOpName, Results: []ir.Type{t}, Loc: b.loc(prm.pos),
+				Attrs: []ir.NamedAttr{{Name: "is_distributed", Value: falseA}, {Name: "is_parameter", Value: b.trueA},
+					{Name: "need_clip", Value: b.trueA}, {Name: "parameter_name", Value: c.Str(m.name)},
+					{Name: "persistable", Value: b.trueA}, {Name: "stop_gradient", Value: falseA},
+					{Name: "trainable", Value: b.trueA}}})
 			b.prog.Params[m.name] = &ir.Variable{Name: m.name, Type: t, Data: m.data, Stats: m.stats, OriginalName: m.originalName}
 		}
 		v := info.op.Result(0)
-		b.inputs[v] = info
-		b.env[prm.name] = v
-		b.sg[v] = false
+		b.inputs = append(b.inputs, info)
+		info.op.SetMark(int32(len(b.inputs)) << 1) // stop_gradient false
+		b.env[prm.name] = binding{v: v}
 	}
 	for _, list := range []struct {
 		metas []tensorMeta
@@ -136,25 +172,21 @@ func (b *builder) params(f *funcDef, weights, inputs []tensorMeta, weightFile, i
 	return nil
 }
 
-// finishInputs gives the parameter and data ops their attributes, now that their types are known.
-func (b *builder) finishInputs() {
+// finish gives the data ops their attributes, now that their types are known, and resets the marks.
+func (b *builder) finish() {
+	for op := range b.prog.Body().Ops() {
+		op.SetMark(0)
+	}
 	c := b.ctx
 	falseA := c.Array(c.Bool(false))
-	for op := range b.prog.Body().Ops() {
-		info := b.inputs[op.Result(0)]
-		if info == nil {
-			continue
-		}
+	for _, info := range b.inputs {
+		op := info.op
 		t := op.Result(0).Type().(*ir.TensorType)
 		if info.data {
 			b.rw.SetAttrs(op, []ir.NamedAttr{{Name: "name", Value: c.Str(info.meta.name)},
 				{Name: "shape", Value: c.IntArray(t.Dims)}, {Name: "dtype", Value: c.DataType(t.DType())},
 				{Name: "place", Value: c.Place(expectedPlace)}, {Name: "stop_gradient", Value: falseA}})
-			continue
 		}
-		b.rw.SetAttrs(op, []ir.NamedAttr{{Name: "is_distributed", Value: falseA}, {Name: "is_parameter", Value: b.trueA},
-			{Name: "need_clip", Value: b.trueA}, {Name: "parameter_name", Value: c.Str(info.meta.name)},
-			{Name: "persistable", Value: b.trueA}, {Name: "stop_gradient", Value: falseA}, {Name: "trainable", Value: b.trueA}})
 	}
 }
 
@@ -202,17 +234,16 @@ func (b *builder) del(s *delStmt) *Error {
 		if !ok {
 			return b.errorf(t.start(), "del of something other than a name")
 		}
-		if _, ok := b.env[n.id]; !ok {
+		if b.env[n.id].v == nil {
 			return b.undefined(n)
 		}
-		delete(b.env, n.id)
-		b.gone[n.id] = s.pos.Line
+		b.env[n.id] = binding{gone: s.pos.Line}
 	}
 	return nil
 }
 
 func (b *builder) undefined(n *nameExpr) *Error {
-	if line, ok := b.gone[n.id]; ok {
+	if line := b.env[n.id].gone; line > 0 {
 		return b.errorf(n.pos, "%s was deleted at line %d", n.id, line)
 	}
 	return b.errorf(n.pos, "%s is not defined", n.id)
@@ -247,8 +278,10 @@ func (b *builder) ret(s *returnStmt) *Error {
 		op := b.b.Create(ir.OpSpec{Name: opFetch, Operands: []*ir.Value{v}, Results: []ir.Type{v.Type()}, Loc: b.loc(e.start()),
 			Attrs: []ir.NamedAttr{{Name: "name", Value: c.Str(fmt.Sprintf("%s%d", fetchNamePrefix, b.fetch))},
 				{Name: "col", Value: c.Int32(int32(b.fetch))}, {Name: "persistable", Value: b.trueA},
-				{Name: "stop_gradient", Value: c.Array(c.Bool(b.sg[v]))}}})
-		b.sg[op.Result(0)] = b.sg[v]
+				{Name: "stop_gradient", Value: c.Array(c.Bool(stopGradient(v)))}}})
+		if stopGradient(v) {
+			op.SetMark(markStopGradient)
+		}
 		b.fetch++
 	}
 	return nil
@@ -261,11 +294,10 @@ func (b *builder) value(e expr) (*ir.Value, *Error) {
 		if e.id == "None" {
 			return nil, nil
 		}
-		v, ok := b.env[e.id]
-		if !ok {
-			return nil, b.undefined(e)
+		if bd := b.env[e.id]; bd.v != nil {
+			return bd.v, nil
 		}
-		return v, nil
+		return nil, b.undefined(e)
 	case *binExpr:
 		// one_hot's guard against indices out of range: x % paddle.cast(num_classes, x.dtype) reads x.
 		if x, ok := oneHotGuard(e); ok {
@@ -298,7 +330,7 @@ func oneHotGuard(e *binExpr) (expr, bool) {
 // fixInput settles the type of a forward parameter at its first use: the metadata gives the sample's concrete
 // shape, the comment the program's type, which may have -1 dims. Later uses must then agree with it exactly.
 func (b *builder) fixInput(v *ir.Value, t ir.Type) bool {
-	info := b.inputs[v]
+	info := b.inputOf(v)
 	if info == nil || info.fixed {
 		return v.Type() == t
 	}
@@ -330,7 +362,7 @@ func (b *builder) fixInput(v *ir.Value, t ir.Type) bool {
 func (b *builder) signatureOf(s stmt) (*signature, *Error) {
 	cs := s.leading()
 	for i := len(cs) - 1; i >= 0; i-- {
-		sig, ok, err := parseSignature(b.ctx, b.file, cs[i], b.memo)
+		sig, ok, err := parseSignature(b.ctx, b.file, cs[i], b.memo, b.sigs)
 		if err != nil {
 			return nil, err
 		}
@@ -499,8 +531,7 @@ func (b *builder) callForm(sig *signature, schema *ir.OpSchema, c *callExpr) ([]
 		}
 		return []*ir.Value{v}, nil, nil
 	}
-	args := make([]expr, len(schema.Args))
-	given := make([]bool, len(schema.Args))
+	args, given := b.argBuf(len(schema.Args))
 	implied := map[string]ir.Attribute{}
 	switch {
 	case isDotted(c.fn, "paddle", "_C_ops", short), callAliases[sig.op] != "" && isDotted(c.fn, "paddle", "_C_ops", callAliases[sig.op]):
@@ -539,8 +570,8 @@ func (b *builder) callForm(sig *signature, schema *ir.OpSchema, c *callExpr) ([]
 		}
 		args[k], given[k] = kw.value, true
 	}
-	operands := make([]*ir.Value, len(schema.Operands))
-	attrVals := make([]ir.Attribute, len(schema.Attrs))
+	operands := b.operandBuf(len(schema.Operands))
+	attrVals := b.attrBuf(len(schema.Attrs))
 	for i, a := range schema.Args {
 		e := args[i]
 		if a.IsOperand() {
@@ -565,7 +596,7 @@ func (b *builder) callForm(sig *signature, schema *ir.OpSchema, c *callExpr) ([]
 		if !given[i] {
 			continue
 		}
-		v, err := attrFromExpr(b.ctx, b.file, e, spec.Type)
+		v, err := b.attr(e, spec.Type)
 		if err != nil {
 			err.Msg = fmt.Sprintf("%s: argument %s: %s", sig.op, a.Name, err.Msg)
 			return nil, nil, err
@@ -587,6 +618,107 @@ func (b *builder) callForm(sig *signature, schema *ir.OpSchema, c *callExpr) ([]
 		attrs = append(attrs, ir.NamedAttr{Name: spec.Name, Value: v})
 	}
 	return operands, attrs, nil
+}
+
+// argBuf, operandBuf and attrBuf return zeroed scratch slices of length n, reused from statement to statement
+// (ir.Context.NewOp copies the operands; attributes are copied out before the next statement).
+func (b *builder) argBuf(n int) ([]expr, []bool) {
+	if cap(b.scratchArgs) < n {
+		b.scratchArgs, b.scratchGiven = make([]expr, n), make([]bool, n)
+	}
+	args, given := b.scratchArgs[:n], b.scratchGiven[:n]
+	clear(args)
+	clear(given)
+	return args, given
+}
+
+func (b *builder) operandBuf(n int) []*ir.Value {
+	if cap(b.scratchOperands) < n {
+		b.scratchOperands = make([]*ir.Value, n)
+	}
+	v := b.scratchOperands[:n]
+	clear(v)
+	return v
+}
+
+func (b *builder) attrBuf(n int) []ir.Attribute {
+	if cap(b.scratchAttrs) < n {
+		b.scratchAttrs = make([]ir.Attribute, n)
+	}
+	v := b.scratchAttrs[:n]
+	clear(v)
+	return v
+}
+
+// attrKey identifies a literal argument: the attribute type it converts to and its source text.
+type attrKey struct {
+	t   ir.AttrType
+	neg bool
+	src string
+}
+
+// literalKey returns the cache key of an attribute argument, if it has one.
+func literalKey(e expr, t ir.AttrType) (attrKey, bool) {
+	switch e := e.(type) {
+	case *numExpr:
+		return attrKey{t: t, src: e.text}, true
+	case *unaryExpr:
+		if n, ok := e.x.(*numExpr); ok && e.op == "-" {
+			return attrKey{t: t, neg: true, src: n.text}, true
+		}
+	case *strExpr:
+		return attrKey{t: t, src: e.value}, true
+	case *listExpr:
+		return attrKey{t: t, src: e.src}, e.src != ""
+	case *nameExpr:
+		return attrKey{t: t, src: e.id}, true
+	case *attrExpr:
+		if isName(e.x, "paddle") {
+			return attrKey{t: t, src: e.name}, true
+		}
+	case *callExpr:
+		if isName(e.fn, "float") && len(e.args) == 1 {
+			if s, ok := e.args[0].(*strExpr); ok {
+				return attrKey{t: t, src: s.value}, true
+			}
+		}
+	}
+	return attrKey{}, false
+}
+
+// attr converts an attribute argument, through the cache.
+func (b *builder) attr(e expr, t ir.AttrType) (ir.Attribute, *Error) {
+	key, ok := literalKey(e, t)
+	if ok {
+		if a, hit := b.attrCache[key]; hit {
+			return a, nil
+		}
+	}
+	a, err := attrFromExpr(b.ctx, b.file, e, t)
+	if err == nil && ok {
+		if b.attrCache == nil {
+			b.attrCache = map[attrKey]ir.Attribute{}
+		}
+		key.src = strings.Clone(key.src) // the key outlives nothing, but keeps no source alive either
+		b.attrCache[key] = a
+	}
+	return a, err
+}
+
+// stopGradientAttr returns the stop_gradient attribute of an op with n results.
+func (b *builder) stopGradientAttr(sg bool, n int) *ir.ArrayAttr {
+	i := 0
+	if sg {
+		i = 1
+	}
+	for len(b.sgAttrs[i]) <= n {
+		elems := make([]ir.Attribute, len(b.sgAttrs[i]))
+		for k := range elems {
+			elems[k] = b.ctx.Bool(sg)
+		}
+		b.sgAttrs[i] = append(b.sgAttrs[i], b.ctx.Array(elems...))
+	}
+	return b.sgAttrs[i][n]
 }
 
 func argIndex(s *ir.OpSchema, name string) int {
@@ -626,7 +758,7 @@ func (b *builder) create(s *assignStmt, sig *signature, schema *ir.OpSchema, tar
 		if want == nil || !b.fixInput(v, want) {
 			return b.errorf(sig.pos, "%s: operand %d is %s, the comment says %s", sig.op, i, typeText(v.Type()), typeText(want))
 		}
-		sgAll = sgAll && b.sg[v]
+		sgAll = sgAll && stopGradient(v)
 	}
 	if !schema.ResultCountOK(len(sig.results)) {
 		return b.errorf(sig.pos, "%s has %d results in the comment; the catalog's %s has %s", sig.op, len(sig.results), schema.Name, resultCount(schema))
@@ -635,21 +767,19 @@ func (b *builder) create(s *assignStmt, sig *signature, schema *ir.OpSchema, tar
 		return b.errorf(s.target.start(), "the statement binds %d names to the %d results of %s", len(targets), len(sig.results), sig.op)
 	}
 	results := make([]ir.Type, len(sig.results))
-	sgList := make([]ir.Attribute, len(sig.results))
 	for i, t := range sig.results {
 		if t == nil {
 			t = b.ctx.NullType()
 		}
 		results[i] = t
-		sgList[i] = b.ctx.Bool(sgAll)
 	}
-	attrs = append(attrs, ir.NamedAttr{Name: "stop_gradient", Value: b.ctx.Array(sgList...)})
+	attrs = append(attrs, ir.NamedAttr{Name: "stop_gradient", Value: b.stopGradientAttr(sgAll, len(results))})
 	op := b.b.Create(ir.OpSpec{Name: sig.op, Operands: operands, Results: results, Attrs: attrs, Loc: b.loc(s.pos)})
+	if sgAll {
+		op.SetMark(markStopGradient)
+	}
 	for i, n := range targets {
-		r := op.Result(i)
-		b.env[n.id] = r
-		delete(b.gone, n.id)
-		b.sg[r] = sgAll
+		b.env[n.id] = binding{v: op.Result(i)}
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package graphnet
 import (
 	"encoding/binary"
 	"math"
+	"strings"
 
 	"github.com/pirdrr/drr/ir"
 )
@@ -29,13 +30,35 @@ type tensorMeta struct {
 	pos          Pos             // of the class
 }
 
-// metaFields are the fields a meta class may set (GraphNet's loader reads these and "device").
-var metaFields = map[string]bool{"name": true, "original_name": true, "shape": true, "dtype": true,
-	"min_val": true, "max_val": true, "mean": true, "std": true, "data": true, "device": true}
+// metaFieldNames are the fields a meta class may set (GraphNet's loader reads these and "device").
+var metaFieldNames = [...]string{"name", "original_name", "shape", "dtype", "min_val", "max_val", "mean", "std", "data",
+	"device"}
+
+func metaFieldIndex(name string) (int, bool) {
+	for i, n := range metaFieldNames {
+		if n == name {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// metaValues are the fields set by a meta class.
+type metaValues struct {
+	v   [len(metaFieldNames)]literal
+	set [len(metaFieldNames)]bool
+}
+
+func (m *metaValues) get(name string) (literal, bool) {
+	i, _ := metaFieldIndex(name)
+	return m.v[i], m.set[i]
+}
 
 // parseMeta reads a weight_meta.py or input_meta.py file: a sequence of classes, each describing one tensor.
 func parseMeta(file string, src []byte) ([]tensorMeta, *Error) {
-	body, err := parseModule(file, src)
+	mem := getArena()
+	defer mem.release()
+	body, err := parseModule(file, src, mem)
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +87,7 @@ func parseMeta(file string, src []byte) ([]tensorMeta, *Error) {
 
 func metaClass(file string, c *classDef) (tensorMeta, *Error) {
 	m := tensorMeta{pos: c.pos}
-	fields := map[string]literal{}
+	var fields metaValues
 	for _, s := range c.body {
 		if _, ok := s.(*passStmt); ok {
 			continue
@@ -77,10 +100,11 @@ func metaClass(file string, c *classDef) (tensorMeta, *Error) {
 		if !ok {
 			return m, errorAt(file, a.target.start(), "expected a field name")
 		}
-		if !metaFields[target.id] {
+		f, known := metaFieldIndex(target.id)
+		if !known {
 			return m, errorAt(file, target.pos, "unknown field %s (fields: name, original_name, shape, dtype, min_val, max_val, mean, std, data)", target.id)
 		}
-		if _, dup := fields[target.id]; dup {
+		if fields.set[f] {
 			return m, errorAt(file, target.pos, "field %s set twice", target.id)
 		}
 		v, err := evalLiteral(file, a.value)
@@ -88,10 +112,10 @@ func metaClass(file string, c *classDef) (tensorMeta, *Error) {
 			return m, err
 		}
 		v.pos = a.value.start()
-		fields[target.id] = v
+		fields.v[f], fields.set[f] = v, true
 	}
 	str := func(name string, required bool) (string, *Error) {
-		v, ok := fields[name]
+		v, ok := fields.get(name)
 		if !ok {
 			if required {
 				return "", errorAt(file, c.pos, "class %s has no %s", c.name, name)
@@ -101,7 +125,7 @@ func metaClass(file string, c *classDef) (tensorMeta, *Error) {
 		if v.kind != litStr {
 			return "", errorAt(file, v.pos, "%s must be a string, not %s", name, v.describe())
 		}
-		return v.s, nil
+		return strings.Clone(v.s), nil // v.s shares the source file's memory
 	}
 	var err *Error
 	if m.name, err = str("name", true); err != nil {
@@ -119,10 +143,11 @@ func metaClass(file string, c *classDef) (tensorMeta, *Error) {
 	}
 	d, ok := ir.DTypeFromDataType(dt)
 	if !ok || d == ir.DTypeUndefined {
-		return m, errorAt(file, fields["dtype"].pos, "unknown dtype %q", dt)
+		v, _ := fields.get("dtype")
+		return m, errorAt(file, v.pos, "unknown dtype %q", dt)
 	}
 	m.dtype = d
-	shape, ok := fields["shape"]
+	shape, ok := fields.get("shape")
 	if !ok {
 		return m, errorAt(file, c.pos, "class %s has no shape", c.name)
 	}
@@ -148,7 +173,7 @@ func metaClass(file string, c *classDef) (tensorMeta, *Error) {
 		dst  *float64
 	}{{"min_val", ir.StatMin, &stats.Min}, {"max_val", ir.StatMax, &stats.Max}, {"mean", ir.StatMean, &stats.Mean},
 		{"std", ir.StatStd, &stats.Std}} {
-		v, ok := fields[f.name]
+		v, ok := fields.get(f.name)
 		if !ok {
 			stats.Missing |= f.bit
 			continue
@@ -166,7 +191,7 @@ func metaClass(file string, c *classDef) (tensorMeta, *Error) {
 	if recorded {
 		m.stats = &stats
 	}
-	if v, ok := fields["data"]; ok && v.kind != litNone {
+	if v, ok := fields.get("data"); ok && v.kind != litNone {
 		if v.kind != litList {
 			return m, errorAt(file, v.pos, "data must be None or a list, not %s", v.describe())
 		}

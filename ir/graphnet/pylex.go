@@ -51,7 +51,7 @@ type comment struct {
 // comment lines before it), names, decimal numbers, and single-, double- and triple-quoted strings.
 type lexer struct {
 	file      string
-	src       []byte
+	src       string // the whole file; tokens and comments are substrings of it
 	off       int
 	line      int32
 	lineStart int
@@ -60,12 +60,11 @@ type lexer struct {
 	pending   int   // DEDENT tokens still to emit
 	atBOL     bool  // at the beginning of a logical line
 	comments  []comment
-	names     map[string]string // interned names
 	err       *Error
 }
 
-func newLexer(file string, src []byte) *lexer {
-	return &lexer{file: file, src: src, line: 1, indents: []int{0}, atBOL: true, names: map[string]string{}}
+func newLexer(file string, src string, comments []comment) *lexer {
+	return &lexer{file: file, src: src, line: 1, indents: []int{0}, atBOL: true, comments: comments}
 }
 
 func (l *lexer) pos() Pos { return Pos{Line: l.line, Col: int32(l.off-l.lineStart) + 1} }
@@ -218,20 +217,33 @@ func (l *lexer) comment() {
 	for end < len(l.src) && l.src[end] != '\n' {
 		end++
 	}
-	text := strings.TrimRight(string(l.src[l.off+1:end]), "\r")
+	text := strings.TrimRight(l.src[l.off+1:end], "\r")
 	l.comments = append(l.comments, comment{text: text, pos: p})
 	l.off = end
 }
 
-func isNameStart(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
-}
-func isNameChar(c byte) bool { return isNameStart(c) || c >= '0' && c <= '9' }
-func isDigit(c byte) bool    { return c >= '0' && c <= '9' }
+// charClass classifies bytes for the lexer's hot loops.
+var charClass = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80 {
+			t[c] |= classNameStart | className
+		}
+		if c >= '0' && c <= '9' {
+			t[c] |= className | classDigit
+		}
+	}
+	return
+}()
 
-// threeCharOps and twoCharOps are the multi-character operators, longest first.
-var threeCharOps = []string{"**=", "//=", ">>=", "<<=", "..."}
-var twoCharOps = []string{"**", "//", "==", "!=", "<=", ">=", "->", "+=", "-=", "*=", "/=", "%=", "<<", ">>", ":="}
+const (
+	classNameStart = 1 << iota
+	className
+	classDigit
+)
+
+func isNameStart(c byte) bool { return charClass[c]&classNameStart != 0 }
+func isNameChar(c byte) bool  { return charClass[c]&className != 0 }
+func isDigit(c byte) bool     { return charClass[c]&classDigit != 0 }
 
 func (l *lexer) token() token {
 	p := l.pos()
@@ -244,33 +256,16 @@ func (l *lexer) token() token {
 			n++
 		}
 		if n < len(s) && (s[n] == '"' || s[n] == '\'') && isStringPrefix(s[:n]) {
-			return l.fail(p, "string prefix %q is not supported", string(s[:n]))
+			return l.fail(p, "string prefix %q is not supported", s[:n])
 		}
 		l.off += n
-		name, ok := l.names[string(s[:n])]
-		if !ok {
-			name = string(s[:n])
-			l.names[name] = name
-		}
-		return token{kind: tName, text: name, pos: p}
+		return token{kind: tName, text: s[:n], pos: p}
 	case isDigit(c) || c == '.' && len(s) > 1 && isDigit(s[1]):
 		return l.number(p)
 	case c == '"' || c == '\'':
 		return l.str(p)
 	}
-	for _, op := range threeCharOps {
-		if len(s) >= 3 && string(s[:3]) == op {
-			l.off += 3
-			return token{kind: tOp, text: op, pos: p}
-		}
-	}
-	for _, op := range twoCharOps {
-		if len(s) >= 2 && string(s[:2]) == op {
-			l.off += 2
-			return token{kind: tOp, text: op, pos: p}
-		}
-	}
-	if i := strings.IndexByte("()[]{},:.;@=+-*/%<>&|^~", c); i >= 0 {
+	if op, n := operator(s); n > 0 {
 		switch c {
 		case '(', '[', '{':
 			l.depth++
@@ -280,8 +275,8 @@ func (l *lexer) token() token {
 			}
 			l.depth--
 		}
-		l.off++
-		return token{kind: tOp, text: singleOps[i], pos: p}
+		l.off += n
+		return token{kind: tOp, text: op, pos: p}
 	}
 	if c < 0x20 || c == 0x7f {
 		return l.fail(p, "unexpected character %q", rune(c))
@@ -289,17 +284,89 @@ func (l *lexer) token() token {
 	return l.fail(p, "unexpected character %q", string(c))
 }
 
-var singleOps = func() []string {
-	const ops = "()[]{},:.;@=+-*/%<>&|^~"
-	out := make([]string, len(ops))
-	for i := range ops {
-		out[i] = ops[i : i+1]
+// operator returns the operator or delimiter at the start of s (the longest one) and its length, or 0.
+func operator(s string) (string, int) {
+	c := s[0]
+	var c1, c2 byte
+	if len(s) > 1 {
+		c1 = s[1]
 	}
-	return out
-}()
+	if len(s) > 2 {
+		c2 = s[2]
+	}
+	switch c {
+	case '(':
+		return "(", 1
+	case ')':
+		return ")", 1
+	case '[':
+		return "[", 1
+	case ']':
+		return "]", 1
+	case '{':
+		return "{", 1
+	case '}':
+		return "}", 1
+	case ',':
+		return ",", 1
+	case ';':
+		return ";", 1
+	case '~':
+		return "~", 1
+	case ':':
+		if c1 == '=' {
+			return ":=", 2
+		}
+		return ":", 1
+	case '.':
+		if c1 == '.' && c2 == '.' {
+			return "...", 3
+		}
+		return ".", 1
+	case '=':
+		if c1 == '=' {
+			return "==", 2
+		}
+		return "=", 1
+	case '!':
+		if c1 == '=' {
+			return "!=", 2
+		}
+	case '-':
+		switch c1 {
+		case '>':
+			return "->", 2
+		case '=':
+			return "-=", 2
+		}
+		return "-", 1
+	case '+', '%', '@', '&', '|', '^':
+		if c1 == '=' {
+			return string(c) + "=", 2
+		}
+		return singleOps[c], 1
+	case '*', '/', '<', '>':
+		if c1 == c { // ** // << >>
+			if c2 == '=' {
+				return string([]byte{c, c, '='}), 3
+			}
+			return doubleOps[c], 2
+		}
+		if c1 == '=' {
+			return string(c) + "=", 2
+		}
+		return singleOps[c], 1
+	}
+	return "", 0
+}
 
-func isStringPrefix(s []byte) bool {
-	switch strings.ToLower(string(s)) {
+var singleOps = map[byte]string{'+': "+", '%': "%", '@': "@", '&': "&", '|': "|", '^': "^", '*': "*", '/': "/",
+	'<': "<", '>': ">"}
+
+var doubleOps = map[byte]string{'*': "**", '/': "//", '<': "<<", '>': ">>"}
+
+func isStringPrefix(s string) bool {
+	switch strings.ToLower(s) {
 	case "r", "b", "f", "u", "rb", "br", "fr", "rf":
 		return true
 	}
@@ -335,9 +402,9 @@ func (l *lexer) number(p Pos) token {
 		}
 	}
 	if n < len(s) && (isNameChar(s[n]) || s[n] == '.') {
-		return l.fail(p, "malformed number %q", string(s[:n+1]))
+		return l.fail(p, "malformed number %q", s[:n+1])
 	}
-	text := string(s[:n])
+	text := s[:n]
 	l.off += n
 	if isFloat {
 		return token{kind: tFloat, text: text, pos: p}
@@ -353,6 +420,14 @@ func (l *lexer) str(p Pos) token {
 	s := l.src[l.off:]
 	q := s[0]
 	triple := len(s) >= 3 && s[1] == q && s[2] == q
+	if !triple { // the usual case: no escapes, the value is a substring of the source
+		for i := 1; i < len(s) && s[i] != '\\' && s[i] != '\n'; i++ {
+			if s[i] == q {
+				l.off += i + 1
+				return token{kind: tString, text: s[1:i], pos: p}
+			}
+		}
+	}
 	n := 1
 	if triple {
 		n = 3
@@ -430,9 +505,9 @@ func (l *lexer) str(p Pos) token {
 	return token{kind: tString, text: b.String(), pos: p}
 }
 
-func hexValue(s []byte) (int, bool) {
+func hexValue(s string) (int, bool) {
 	v := 0
-	for _, c := range s {
+	for _, c := range []byte(s) {
 		switch {
 		case c >= '0' && c <= '9':
 			v = v*16 + int(c-'0')

@@ -14,11 +14,13 @@ type parser struct {
 	lastEnd  int32 // the last line of the previous statement
 	prevLine int32 // the line of the token before tok
 	err      *Error
+	mem      *arena
 }
 
-// parseModule parses a whole Python file.
-func parseModule(file string, src []byte) ([]stmt, *Error) {
-	p := &parser{lex: newLexer(file, src)}
+// parseModule parses a whole Python file into mem, which holds the syntax tree until it is released.
+func parseModule(file string, src []byte, mem *arena) ([]stmt, *Error) {
+	p := &parser{lex: newLexer(file, string(src), mem.comments[:0]), mem: mem}
+	defer func() { mem.comments = p.lex.comments }()
 	p.advance()
 	var body []stmt
 	for p.err == nil && p.tok.kind != tEOF {
@@ -193,7 +195,9 @@ func (p *parser) simpleStatement(base stmtBase) stmt {
 			return nil
 		}
 		p.expectNewline()
-		return &assignStmt{stmtBase: base, target: x, value: value}
+		a := p.mem.assigns.alloc()
+		*a = assignStmt{stmtBase: base, target: x, value: value}
+		return a
 	}
 	if p.tok.kind == tOp && len(p.tok.text) >= 2 && p.tok.text[len(p.tok.text)-1] == '=' &&
 		p.tok.text != "==" && p.tok.text != "!=" && p.tok.text != "<=" && p.tok.text != ">=" {
@@ -235,14 +239,16 @@ func checkTarget(x expr) expr {
 
 func (p *parser) delStmt(base stmtBase) stmt {
 	p.advance()
-	d := &delStmt{stmtBase: base}
+	d := p.mem.dels.alloc()
+	*d = delStmt{stmtBase: base}
+	base0 := len(p.mem.scratch)
 	for p.err == nil {
 		x := p.expr()
 		if bad := checkTarget(x); bad != nil && p.err == nil {
 			p.failf(bad.start(), "cannot delete this expression")
 			return nil
 		}
-		d.targets = append(d.targets, x)
+		p.mem.scratch = append(p.mem.scratch, x)
 		if !p.isOp(",") {
 			break
 		}
@@ -251,6 +257,8 @@ func (p *parser) delStmt(base stmtBase) stmt {
 			break
 		}
 	}
+	d.targets = p.mem.copyExprs(p.mem.scratch[base0:])
+	p.mem.scratch = p.mem.scratch[:base0]
 	p.expectNewline()
 	return d
 }
@@ -315,19 +323,22 @@ func (p *parser) block() []stmt {
 		return nil
 	}
 	p.advance()
-	var body []stmt
+	base := len(p.mem.stmts)
 	for p.err == nil && p.tok.kind != tDedent && p.tok.kind != tEOF {
 		if p.tok.kind == tNewline {
 			p.advance()
 			continue
 		}
 		if s := p.statement(); s != nil {
-			body = append(body, s)
+			p.mem.stmts = append(p.mem.stmts, s)
 		}
 	}
 	if p.tok.kind == tDedent {
 		p.advance()
 	}
+	body := append([]stmt(nil), p.mem.stmts[base:]...)
+	clear(p.mem.stmts[base:])
+	p.mem.stmts = p.mem.stmts[:base]
 	return body
 }
 
@@ -464,7 +475,7 @@ func (p *parser) notTest() expr {
 }
 
 func (p *parser) comparison() expr {
-	x := p.binary(0)
+	x := p.binary(1)
 	for p.err == nil {
 		op := ""
 		pos := p.tok.pos
@@ -491,32 +502,44 @@ func (p *parser) comparison() expr {
 		if op == "" {
 			return x
 		}
-		x = &binExpr{op: op, pos: pos, x: x, y: p.binary(0)}
+		x = &binExpr{op: op, pos: pos, x: x, y: p.binary(1)}
 	}
 	return x
 }
 
-// binaryLevels are Python's binary operators from the loosest to the tightest binding.
-var binaryLevels = [][]string{{"|"}, {"^"}, {"&"}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "//", "%", "@"}}
-
-func (p *parser) binary(level int) expr {
-	if level == len(binaryLevels) {
-		return p.unary()
+// binaryPrec is the binding power of a binary arithmetic operator (higher binds tighter), or 0.
+func binaryPrec(t token) int {
+	if t.kind != tOp {
+		return 0
 	}
-	x := p.binary(level + 1)
-	for p.err == nil && p.tok.kind == tOp {
-		op := ""
-		for _, o := range binaryLevels[level] {
-			if p.tok.text == o {
-				op = o
-			}
+	switch t.text {
+	case "|":
+		return 1
+	case "^":
+		return 2
+	case "&":
+		return 3
+	case "<<", ">>":
+		return 4
+	case "+", "-":
+		return 5
+	case "*", "/", "//", "%", "@":
+		return 6
+	}
+	return 0
+}
+
+// binary parses the binary arithmetic operators by precedence climbing: operators of binding power at least min.
+func (p *parser) binary(min int) expr {
+	x := p.unary()
+	for p.err == nil {
+		prec := binaryPrec(p.tok)
+		if prec == 0 || prec < min {
+			return x
 		}
-		if op == "" {
-			break
-		}
-		pos := p.tok.pos
+		op, pos := p.tok.text, p.tok.pos
 		p.advance()
-		x = &binExpr{op: op, pos: pos, x: x, y: p.binary(level + 1)}
+		x = &binExpr{op: op, pos: pos, x: x, y: p.binary(prec + 1)}
 	}
 	return x
 }
@@ -543,7 +566,9 @@ func (p *parser) postfix() expr {
 		case p.isOp("."):
 			p.advance()
 			name, pos := p.expectName()
-			x = &attrExpr{x: x, name: name, pos: pos}
+			a := p.mem.attrs.alloc()
+			*a = attrExpr{x: x, name: name, pos: pos}
+			x = a
 		case p.isOp("("):
 			x = p.call(x)
 		case p.isOp("["):
@@ -559,8 +584,14 @@ func (p *parser) postfix() expr {
 }
 
 func (p *parser) call(fn expr) expr {
-	c := &callExpr{fn: fn, lparen: p.tok.pos}
+	c := p.mem.calls.alloc()
+	*c = callExpr{fn: fn, lparen: p.tok.pos}
 	p.advance()
+	base := len(p.mem.scratch)
+	defer func() {
+		c.args = p.mem.copyExprs(p.mem.scratch[base:])
+		p.mem.scratch = p.mem.scratch[:base]
+	}()
 	for p.err == nil && !p.isOp(")") {
 		if p.isOp("*") || p.isOp("**") {
 			p.failf(p.tok.pos, "%s arguments are not supported", p.tok.text)
@@ -577,7 +608,8 @@ func (p *parser) call(fn expr) expr {
 				p.failf(p.tok.pos, "positional argument after a keyword argument")
 				return c
 			}
-			c.args = append(c.args, p.expr())
+			x := p.expr()
+			p.mem.scratch = append(p.mem.scratch, x)
 		}
 		if !p.isOp(",") {
 			break
@@ -597,16 +629,18 @@ func (p *parser) atom() expr {
 			return &nameExpr{pos: t.pos}
 		}
 		p.advance()
-		return &nameExpr{pos: t.pos, id: t.text}
-	case tInt:
+		n := p.mem.names.alloc()
+		*n = nameExpr{pos: t.pos, id: t.text}
+		return n
+	case tInt, tFloat:
 		p.advance()
-		return &numExpr{pos: t.pos, text: t.text}
-	case tFloat:
-		p.advance()
-		return &numExpr{pos: t.pos, text: t.text, isFloat: true}
+		n := p.mem.nums.alloc()
+		*n = numExpr{pos: t.pos, text: t.text, isFloat: t.kind == tFloat}
+		return n
 	case tString:
 		p.advance()
-		s := &strExpr{pos: t.pos, value: t.text}
+		s := p.mem.strs.alloc()
+		*s = strExpr{pos: t.pos, value: t.text}
 		for p.tok.kind == tString { // adjacent literals concatenate
 			s.value += p.tok.text
 			p.advance()
@@ -635,14 +669,26 @@ func (p *parser) atom() expr {
 			p.expectOp(")")
 			return x
 		case "[":
+			start := -1
+			if !p.hasPeek {
+				start = p.lex.off - 1 // the lexer is just past '['
+			}
 			p.advance()
-			l := &listExpr{pos: t.pos}
+			l := p.mem.lists.alloc()
+			*l = listExpr{pos: t.pos}
+			base := len(p.mem.scratch)
 			for p.err == nil && !p.isOp("]") {
-				l.elems = append(l.elems, p.expr())
+				x := p.expr()
+				p.mem.scratch = append(p.mem.scratch, x)
 				if !p.isOp(",") {
 					break
 				}
 				p.advance()
+			}
+			l.elems = p.mem.copyExprs(p.mem.scratch[base:])
+			p.mem.scratch = p.mem.scratch[:base]
+			if p.isOp("]") && !p.hasPeek && start >= 0 && start < p.lex.off {
+				l.src = p.lex.src[start:p.lex.off]
 			}
 			p.expectOp("]")
 			return l

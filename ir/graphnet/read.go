@@ -129,7 +129,9 @@ func Decode(ctx *ir.Context, src Source) (*ir.Program, error) {
 			return nil, err
 		}
 	}
-	body, err := parseModule(file(ModelFile), src.Model)
+	mem := getArena()
+	defer mem.release() // the syntax tree is not needed once the program is built
+	body, err := parseModule(file(ModelFile), src.Model, mem)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +154,7 @@ func Decode(ctx *ir.Context, src Source) (*ir.Program, error) {
 	if err := b.body(fwd); err != nil {
 		return nil, err
 	}
-	b.finishInputs()
+	b.finish()
 	b.prog.File = src.Dir
 	return b.prog, nil
 }

@@ -54,10 +54,15 @@ func (p *typeParser) failf(format string, args ...any) {
 	}
 }
 
+// sigTypes are the result and operand types of a signature; many comments share them.
+type sigTypes struct {
+	results, operands []ir.Type
+}
+
 // parseSignature parses the text of a comment (after '#'). It returns ok=false without an error when the comment is
 // not a signature at all (it does not have the "NAME: (" shape), and an error when it has that shape but is
-// malformed.
-func parseSignature(ctx *ir.Context, file string, c comment, memo map[string]ir.Type) (*signature, bool, *Error) {
+// malformed. memo caches tensor types by their text, and sigs the types of whole signatures (shared, read-only).
+func parseSignature(ctx *ir.Context, file string, c comment, memo map[string]ir.Type, sigs map[string]sigTypes) (*signature, bool, *Error) {
 	text := c.text
 	lead := len(text) - len(strings.TrimLeft(text, " "))
 	rest := text[lead:]
@@ -68,6 +73,11 @@ func parseSignature(ctx *ir.Context, file string, c comment, memo map[string]ir.
 	// The comment's text starts one column after '#'.
 	base := Pos{Line: c.pos.Line, Col: c.pos.Col + 1}
 	sig := &signature{op: rest[:colon], pos: Pos{Line: base.Line, Col: base.Col + int32(lead)}}
+	types := rest[colon+2:]
+	if st, ok := sigs[types]; ok {
+		sig.results, sig.operands = st.results, st.operands
+		return sig, true, nil
+	}
 	p := &typeParser{ctx: ctx, file: file, s: text, i: lead + colon + 2, base: base, memo: memo}
 	sig.results = p.typeList()
 	p.skipSpaces()
@@ -84,6 +94,7 @@ func parseSignature(ctx *ir.Context, file string, c comment, memo map[string]ir.
 	if p.err != nil {
 		return nil, true, p.err
 	}
+	sigs[types] = sigTypes{sig.results, sig.operands}
 	return sig, true, nil
 }
 
