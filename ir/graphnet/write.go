@@ -13,8 +13,9 @@ import (
 
 // WriteOptions says how to write a graph folder.
 type WriteOptions struct {
-	// ModelName is graph_net.json's model_name. Empty means the name of the sample the program was read from (the
-	// folder of Program.File, or its parent for a subgraph_N folder), or else "model".
+	// ModelName is graph_net.json's model_name. Empty means the name of what the program was read from (the
+	// folder of Program.File, its parent for a subgraph_N folder, or the file's name without its extension), or else
+	// the name of the folder written.
 	ModelName string
 }
 
@@ -53,12 +54,17 @@ func modelName(dir string) string {
 	base := filepath.Base(filepath.Clean(dir))
 	if strings.HasPrefix(base, "subgraph_") {
 		base = filepath.Base(filepath.Dir(filepath.Clean(dir)))
+	} else if ext := filepath.Ext(base); programFileExt[ext] && ext != base {
+		base = strings.TrimSuffix(base, ext) // a program read from a file (model.json), not a folder (ernie-3.0)
 	}
 	if base == "." || base == string(filepath.Separator) || base == "" {
 		return "model"
 	}
 	return base
 }
+
+// programFileExt are the extensions of the program files pirdrr reads.
+var programFileExt = map[string]bool{".json": true, ".pir": true, ".txt": true, ".pdmodel": true}
 
 // Write encodes p and writes the graph folder dir (created if needed). Nothing is written when p cannot be
 // encoded; each file is replaced atomically.
