@@ -135,8 +135,10 @@ type inputTensor struct {
 }
 
 func newWriter(p *ir.Program) *writer {
-	return &writer{p: p, ctx: p.Ctx, names: map[*ir.Value]string{}, taken: map[string]bool{"self": true, "paddle": true},
-		counter: map[string]int{}}
+	// The names model.py uses besides the values': they must not be shadowed.
+	taken := map[string]bool{"self": true, "paddle": true, "float": true, "isinstance": true, "list": true,
+		"tuple": true, "super": true}
+	return &writer{p: p, ctx: p.Ctx, names: map[*ir.Value]string{}, taken: taken, counter: map[string]int{}}
 }
 
 func (w *writer) errorf(op *ir.Op, format string, args ...any) error {
@@ -165,10 +167,18 @@ func (w *writer) collect() error {
 			return w.errorf(op, "ops with regions (control flow) cannot be written as a GraphNet graph")
 		}
 		switch op.Name() {
-		case ir.ParameterOpName, ir.GetParameterOpName:
-			weightOps = append(weightOps, op)
-		case opData:
-			dataOps = append(dataOps, op)
+		case ir.ParameterOpName, ir.GetParameterOpName, opData:
+			if op.NumResults() != 1 || op.NumOperands() != 0 {
+				return w.errorf(op, "an input op needs one result and no operands")
+			}
+			if _, ok := op.Result(0).Type().(*ir.TensorType); !ok {
+				return w.errorf(op, "an input must be a tensor, not %s", op.Result(0).Type())
+			}
+			if op.Name() == opData {
+				dataOps = append(dataOps, op)
+			} else {
+				weightOps = append(weightOps, op)
+			}
 		case opFetch, opShadowOutput:
 			if op.NumOperands() != 1 || op.Operand(0) == nil {
 				return w.errorf(op, "an output op needs one operand")

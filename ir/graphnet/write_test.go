@@ -135,6 +135,12 @@ func TestEncodeErrors(t *testing.T) {
     }
     (%3) = "pd_op.fetch" (%2) {col:(Int32)0,name:"out"} : (builtin.tensor<3xf32>) -> builtin.tensor<3xf32>
 `, "t.pir:4:5: error: pd_op.if: ops with regions (control flow) cannot be written as a GraphNet graph"},
+		{"malformed assign", `    (%1) = "pd_op.assign" () {} : () -> builtin.tensor<3xf32>
+    (%2) = "pd_op.fetch" (%1) {col:(Int32)0,name:"out"} : (builtin.tensor<3xf32>) -> builtin.tensor<3xf32>
+`, "t.pir:3:5: error: pd_op.assign: has 0 operands; GraphNet's statement for it takes 1"},
+		{"input without result", `    () = "builtin.parameter" () {parameter_name:"w"} : () ->
+    (%1) = "pd_op.fetch" (%0) {col:(Int32)0,name:"out"} : (builtin.tensor<3xf32>) -> builtin.tensor<3xf32>
+`, "t.pir:3:5: error: builtin.parameter: an input op needs one result and no operands"},
 		{"missing attribute", `    (%1) = "pd_op.cast" (%0) {} : (builtin.tensor<3xf32>) -> builtin.tensor<3xi32>
     (%2) = "pd_op.fetch" (%1) {col:(Int32)0,name:"out"} : (builtin.tensor<3xi32>) -> builtin.tensor<3xi32>
 `, "t.pir:3:5: error: pd_op.cast: has no attribute dtype and the catalog gives no default"},

@@ -151,6 +151,9 @@ func (w *writer) signatureComment(op *ir.Op) (string, error) {
 	return b.String(), nil
 }
 
+// formOperands are the operand counts of the ops written with a statement form of their own.
+var formOperands = map[string]int{opSplit: 1, opFullIntArray: 0, opAssign: 1, opShareData: 1}
+
 // operand returns the Python name of an operand, or None.
 func (w *writer) operand(op *ir.Op, i int) (pyItem, error) {
 	v := op.Operand(i)
@@ -189,6 +192,9 @@ func (w *writer) statement(b *strings.Builder, op *ir.Op) error {
 		if operands[i], err = w.operand(op, i); err != nil {
 			return err
 		}
+	}
+	if want, ok := formOperands[op.Name()]; ok && op.NumOperands() != want {
+		return w.errorf(op, "has %d operands; GraphNet's statement for it takes %d", op.NumOperands(), want)
 	}
 	switch op.Name() {
 	case opCombine:
