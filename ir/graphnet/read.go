@@ -24,7 +24,9 @@ const (
 // Source is a graph in memory: its files' contents and the folder they are from (used in messages, and as the
 // program's File).
 type Source struct {
-	Dir        string
+	// Dir is the graph folder ("" for a graph that never was in one).
+	Dir string
+	// Model, WeightMeta and InputMeta are the contents of model.py, weight_meta.py and input_meta.py.
 	Model      []byte
 	WeightMeta []byte
 	InputMeta  []byte
