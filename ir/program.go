@@ -32,8 +32,9 @@ type Program struct {
 	Version   int
 	Trainable bool
 	// Feeds describes the program's inputs (the pd_op.data ops) by feed name, when the source recorded more than
-	// their types: GraphNet's input_meta.py gives each input's statistics and, for small integer inputs such as
-	// token ids, its data. The interpreter draws inputs from it; nil when the source recorded nothing.
+	// their types: GraphNet's input_meta.py gives each input's statistics and, for small inputs such as token ids,
+	// its data. A feed's Type is the recorded sample's shape, which is concrete where the data op's type may have
+	// dynamic (-1) dims. The interpreter draws inputs from it; nil when the source recorded nothing.
 	Feeds map[string]*Variable
 }
 
@@ -50,7 +51,9 @@ type Variable struct {
 	// input_meta.py), or nil. The interpreter draws values from them when Data is nil.
 	Stats *TensorStats
 	// OriginalName is the name the tensor had in the model the program was captured from, when the source renamed
-	// it (GraphNet names parameters parameter_N and records the original, such as "linear_72.w_0"); "" otherwise.
+	// it and recorded the original: GraphNet names weights parameter_N and inputs data_N, and records for some of
+	// them the model's name ("linear_72.w_0", "input_ids"). Programs read from GraphNet keep GraphNet's names
+	// (unique, and what model.py uses); "" when nothing was recorded.
 	OriginalName string
 }
 
