@@ -41,6 +41,10 @@ var publicCalls = map[string]publicCall{
 // runs on, which PIR writes as the undefined place (as Paddle's exported data ops do).
 var expectedPlace = ir.Place{Type: ir.PlaceUndefined}
 
+// internalOps are catalog ops that exist only in pirdrr (seed 000's value-semantics conversions): Paddle has no
+// paddle._C_ops function for them, so a graph holding them cannot be written.
+var internalOps = map[string]bool{"pd_op.to_vtensor": true, "pd_op.to_tensor": true}
+
 // Names GraphNet gives the fetch ops that mark a program's outputs, as Paddle's exporter does.
 const fetchNamePrefix = "fetch_name_"
 

@@ -208,6 +208,9 @@ func formatType(b *strings.Builder, t ir.Type) bool {
 	case nil, *ir.NullType:
 		b.WriteString("None")
 	case *ir.TensorType:
+		if t.IsValue() {
+			return false // pd_op.v_tensor is pirdrr's; Paddle has no such type
+		}
 		for i, d := range t.Dims {
 			if i > 0 {
 				b.WriteByte('x')

@@ -141,6 +141,13 @@ func TestEncodeErrors(t *testing.T) {
 		{"input without result", `    () = "builtin.parameter" () {parameter_name:"w"} : () ->
     (%1) = "pd_op.fetch" (%0) {col:(Int32)0,name:"out"} : (builtin.tensor<3xf32>) -> builtin.tensor<3xf32>
 `, "t.pir:3:5: error: builtin.parameter: an input op needs one result and no operands"},
+		{"value tensors", `    (%1) = "pd_op.to_vtensor" (%0) {} : (builtin.tensor<3xf32>) -> pd_op.v_tensor<3xf32>
+    (%2) = "pd_op.to_tensor" (%1) {} : (pd_op.v_tensor<3xf32>) -> builtin.tensor<3xf32>
+    (%3) = "pd_op.fetch" (%2) {col:(Int32)0,name:"out"} : (builtin.tensor<3xf32>) -> builtin.tensor<3xf32>
+`, "t.pir:3:5: error: pd_op.to_vtensor: result 0 has type pd_op.v_tensor<3xf32>, which a GraphNet comment cannot spell"},
+		{"internal op", `    (%1) = "pd_op.to_tensor" (%0) {} : (builtin.tensor<3xf32>) -> builtin.tensor<3xf32>
+    (%2) = "pd_op.fetch" (%1) {col:(Int32)0,name:"out"} : (builtin.tensor<3xf32>) -> builtin.tensor<3xf32>
+`, "t.pir:3:5: error: pd_op.to_tensor: pirdrr's own op has no paddle._C_ops function (lower value tensors before writing)"},
 		{"missing attribute", `    (%1) = "pd_op.cast" (%0) {} : (builtin.tensor<3xf32>) -> builtin.tensor<3xi32>
     (%2) = "pd_op.fetch" (%1) {col:(Int32)0,name:"out"} : (builtin.tensor<3xi32>) -> builtin.tensor<3xi32>
 `, "t.pir:3:5: error: pd_op.cast: has no attribute dtype and the catalog gives no default"},

@@ -228,6 +228,9 @@ func (w *writer) statement(b *strings.Builder, op *ir.Op) error {
 	if schema == nil {
 		return w.errorf(op, "the op is not in the catalog, so its Python call is unknown")
 	}
+	if internalOps[op.Name()] {
+		return w.errorf(op, "pirdrr's own op has no paddle._C_ops function (lower value tensors before writing)")
+	}
 	if op.NumOperands() != len(schema.Operands) || schema.IsVariadic() {
 		if schema.OperandsAsAttrs(op.NumOperands(), op.Attr) {
 			return w.errorf(op, "has the older form where %s is an attribute; GraphNet passes it as an operand", schema.Operands[op.NumOperands()].Name)
