@@ -15,6 +15,7 @@ type parser struct {
 	prevLine int32 // the line of the token before tok
 	err      *Error
 	mem      *arena
+	depth    int // nesting of expressions
 }
 
 // parseModule parses a whole Python file into mem, which holds the syntax tree until it is released.
@@ -409,8 +410,17 @@ func (p *parser) exprList() expr {
 	return t
 }
 
+// maxDepth bounds the nesting of expressions, so that hostile input cannot exhaust the stack.
+const maxDepth = 200
+
 // expr parses a lambda or a conditional expression.
 func (p *parser) expr() expr {
+	p.depth++
+	defer func() { p.depth-- }()
+	if p.depth > maxDepth {
+		p.failf(p.tok.pos, "expressions nested more than %d deep", maxDepth)
+		return &nameExpr{pos: p.tok.pos}
+	}
 	if p.isName("lambda") {
 		return p.lambda()
 	}
@@ -466,7 +476,7 @@ func (p *parser) andTest() expr {
 }
 
 func (p *parser) notTest() expr {
-	if p.isName("not") {
+	if p.isName("not") && p.depth < maxDepth {
 		pos := p.tok.pos
 		p.advance()
 		return &unaryExpr{op: "not", pos: pos, x: p.notTest()}
@@ -545,6 +555,12 @@ func (p *parser) binary(min int) expr {
 }
 
 func (p *parser) unary() expr {
+	p.depth++
+	defer func() { p.depth-- }()
+	if p.depth > maxDepth {
+		p.failf(p.tok.pos, "expressions nested more than %d deep", maxDepth)
+		return &nameExpr{pos: p.tok.pos}
+	}
 	if p.tok.kind == tOp && (p.tok.text == "-" || p.tok.text == "+" || p.tok.text == "~") {
 		op, pos := p.tok.text, p.tok.pos
 		p.advance()

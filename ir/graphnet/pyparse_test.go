@@ -192,6 +192,8 @@ func TestParseErrors(t *testing.T) {
 		{"x = 1 2\n", "t.py:1:7: error: expected the end of the statement, found '2'"},
 		{"x = lambda: \n", "t.py:1:13: error: expected an expression, found end of line"},
 		{"x = f(*a)\n", "t.py:1:7: error: * arguments are not supported"},
+		{"x = " + strings.Repeat("(", 300) + "\n", "t.py:1:105: error: expressions nested more than 200 deep"},
+		{"x = " + strings.Repeat("-", 300) + "1\n", "t.py:1:204: error: expressions nested more than 200 deep"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.src, func(t *testing.T) {
