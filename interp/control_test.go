@@ -21,7 +21,7 @@ func ifProgram(t *testing.T) *builder {
 	then.opT("cf.yield", []*ir.Value{then.v("pd_op.add", y, y)}, nil)
 	els := b.at(ifop.Region(1).Block(0))
 	els.opT("cf.yield", []*ir.Value{els.v("pd_op.subtract", y, y)}, nil)
-	b.fetch(b.v("pd_op.mean", ifop.Result(0)), "out", 0)
+	b.fetch(b.v("pd_op.mean", ifop.Result(0), b.ints()), "out", 0)
 	return b
 }
 

@@ -81,7 +81,7 @@ func TestUnaryOps(t *testing.T) {
 				attr("bias_after_scale", b.ctx.Bool(false)))
 		}, mapf(actIn, func(x float64) float64 { return 2 * (x + 1) })},
 		{"pow", actIn, func(b *builder, x *ir.Value) *ir.Value {
-			return b.opT("pd_op.pow", []*ir.Value{x, b.full([]int64{1}, 3)}, []ir.Type{x.Type()}).Result(0)
+			return b.opT("pd_op.pow", []*ir.Value{x}, []ir.Type{x.Type()}, attr("y", b.ctx.Float(3))).Result(0)
 		}, mapf(actIn, func(x float64) float64 { return x * x * x })},
 		{"clip", actIn, func(b *builder, x *ir.Value) *ir.Value {
 			return b.v("pd_op.clip", x, b.full([]int64{1}, -1), b.full([]int64{1}, 2))

@@ -52,7 +52,7 @@ func TestInplaceVariants(t *testing.T) {
 			return b.va("pd_op.scale"+s, []*ir.Value{a, b.full([]int64{1}, -2)}, attr("bias", b.ctx.Float(0.5)))
 		}},
 		{"pow", func(b *builder, a *ir.Value, s string) *ir.Value {
-			return b.opT("pd_op.pow"+s, []*ir.Value{a, b.full([]int64{1}, 2)}, []ir.Type{a.Type()}).Result(0)
+			return b.opT("pd_op.pow"+s, []*ir.Value{a}, []ir.Type{a.Type()}, attr("y", b.ctx.Float(2))).Result(0)
 		}},
 		{"clip", func(b *builder, a *ir.Value, s string) *ir.Value {
 			return b.v("pd_op.clip"+s, a, b.full([]int64{1}, 1), b.full([]int64{1}, 3))

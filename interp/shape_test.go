@@ -75,7 +75,7 @@ func TestShapeOps(t *testing.T) {
 			}
 			return out
 		}()},
-		{"mean all", func(b *builder, x *ir.Value) *ir.Value { return b.v("pd_op.mean", x) }, []int{}, []float64{11.5}},
+		{"mean all", func(b *builder, x *ir.Value) *ir.Value { return b.v("pd_op.mean", x, b.ints()) }, []int{}, []float64{11.5}},
 		{"mean axis keepdim", func(b *builder, x *ir.Value) *ir.Value {
 			return b.va("pd_op.mean", []*ir.Value{x}, attr("axis", b.ctx.IntArray([]int64{-1})), attr("keepdim", b.ctx.Bool(true)))
 		}, []int{2, 3, 1}, []float64{1.5, 5.5, 9.5, 13.5, 17.5, 21.5}},

@@ -6,9 +6,20 @@ import (
 	"strings"
 )
 
-// ParseCatalog parses a dialect catalog (a .dialect file; the format is described in docs/dialects.md) into a
-// Dialect whose schemas use c for their default attributes. The dialect is not registered; see
-// Context.LoadCatalog. Errors are positioned: "file:line:col: message".
+// ParseCatalog parses a dialect catalog (a .dialect file) into a Dialect whose schemas use c for their default
+// attributes. The dialect is not registered; see Context.LoadCatalog. Errors are positioned: "file:line:col: message".
+//
+// A catalog is "dialect NAME [id N]" followed by ops:
+//
+//	/// doc comment
+//	op NAME(operand, optional?, variadic..., mutable: IntArray) -> (result, optional?, variadic...)
+//	    attrs(name: kind = default, …)     kinds: bool i32 i64 index f32 f64 str … IntArray DataType Place, X[] arrays
+//	    args(operand, attr, mutable, …)    Paddle's argument order, when it is not operands then attrs
+//	    traits(ReadOnly, …) inplace(x -> out) view(x -> out) infer(rule) regions(n)
+//
+// args lists the op's arguments in the order of Paddle's op yaml (the signature of paddle._C_ops.NAME): every
+// operand, and the attributes that are arguments. It is needed only where a mutable operand follows an attribute
+// (slice: input, axes, starts, ends, infer_flags, decrease_axis); see OpSchema.Args.
 func (c *Context) ParseCatalog(filename string, src []byte) (*Dialect, error) {
 	p := &catParser{ctx: c, lex: catLexer{file: filename, src: src, line: 1, col: 1}}
 	p.next()
@@ -153,6 +164,10 @@ type catParser struct {
 	tok  catTok
 	err  error
 	docs []string
+	// args holds the names of the current op's args(…) clause until the op is complete; hasArgs says the clause
+	// was given.
+	args    []catTok
+	hasArgs bool
 }
 
 func (p *catParser) next() {
@@ -309,6 +324,7 @@ func (p *catParser) op(d *Dialect) (*OpSchema, error) {
 		}
 	}
 	p.next()
+	p.args, p.hasArgs = nil, false
 	for p.err == nil && p.tok.kind == 'i' && p.tok.text != "op" {
 		if err := p.clause(s); err != nil {
 			return nil, err
@@ -320,7 +336,70 @@ func (p *catParser) op(d *Dialect) (*OpSchema, error) {
 	if err := checkSchema(s); err != nil {
 		return nil, p.lex.errorf(start.line, start.col, "%v", err)
 	}
+	if err := p.resolveArgs(s); err != nil {
+		return nil, err
+	}
 	return s, nil
+}
+
+// resolveArgs fills s.Args from the op's args(…) clause, or with the operands followed by the attributes when it
+// has none. The clause must name every operand once, and follow Paddle's rule for the yaml args: tensor inputs
+// (operands that are not mutable attributes) come first, and mutable operands keep their operand order.
+func (p *catParser) resolveArgs(s *OpSchema) error {
+	if !p.hasArgs {
+		s.Args = make([]Arg, 0, len(s.Operands)+len(s.Attrs))
+		for i, o := range s.Operands {
+			s.Args = append(s.Args, Arg{Name: o.Name, Operand: i, Attr: -1})
+		}
+		for i, a := range s.Attrs {
+			s.Args = append(s.Args, Arg{Name: a.Name, Operand: -1, Attr: i})
+		}
+		return nil
+	}
+	s.Args = make([]Arg, 0, len(p.args))
+	seen := map[string]bool{}
+	lastMutable, sawNonTensor := -1, false
+	for _, t := range p.args {
+		if seen[t.text] {
+			return p.lex.errorf(t.line, t.col, "%s: argument %s listed twice", s.Name, t.text)
+		}
+		seen[t.text] = true
+		if oi := s.OperandIndex(t.text); oi >= 0 {
+			if s.Operands[oi].Mutable == KindAny {
+				if sawNonTensor {
+					return p.lex.errorf(t.line, t.col, "%s: operand %s comes after an attribute; Paddle lists tensor inputs first", s.Name, t.text)
+				}
+			} else {
+				if oi < lastMutable {
+					return p.lex.errorf(t.line, t.col, "%s: mutable operand %s is out of the operands' order", s.Name, t.text)
+				}
+				lastMutable, sawNonTensor = oi, true
+			}
+			s.Args = append(s.Args, Arg{Name: t.text, Operand: oi, Attr: -1})
+			continue
+		}
+		ai := indexAttr(s.Attrs, t.text)
+		if ai < 0 {
+			return p.lex.errorf(t.line, t.col, "%s has no operand or attribute %s", s.Name, t.text)
+		}
+		sawNonTensor = true
+		s.Args = append(s.Args, Arg{Name: t.text, Operand: -1, Attr: ai})
+	}
+	for _, o := range s.Operands {
+		if !seen[o.Name] {
+			return p.lex.errorf(p.args[0].line, p.args[0].col, "%s: args(…) does not list operand %s", s.Name, o.Name)
+		}
+	}
+	return nil
+}
+
+func indexAttr(attrs []AttrSpec, name string) int {
+	for i, a := range attrs {
+		if a.Name == name {
+			return i
+		}
+	}
+	return -1
 }
 
 func (p *catParser) operand() (OperandSpec, error) {
@@ -466,6 +545,23 @@ func (p *catParser) clause(s *OpSchema) error {
 			}
 			return nil
 		})
+	case "args":
+		if p.hasArgs {
+			return p.lex.errorf(kw.line, kw.col, "%s: args(…) given twice", s.Name)
+		}
+		p.hasArgs = true
+		err := list(func() error {
+			t, err := p.expect('i', "an operand or attribute name")
+			if err != nil {
+				return err
+			}
+			p.args = append(p.args, t)
+			return nil
+		})
+		if err == nil && len(p.args) == 0 && len(s.Operands) > 0 {
+			return p.lex.errorf(kw.line, kw.col, "%s: args(…) is empty", s.Name)
+		}
+		return err
 	case "infer":
 		t, err := p.expect('i', "a result-type rule name")
 		if err != nil {
@@ -487,7 +583,7 @@ func (p *catParser) clause(s *OpSchema) error {
 		_, err = p.expect(')', "')' after the region count")
 		return err
 	}
-	return p.lex.errorf(kw.line, kw.col, "unknown clause %q (clauses: attrs, traits, inplace, view, infer, regions)", kw.text)
+	return p.lex.errorf(kw.line, kw.col, "unknown clause %q (clauses: attrs, args, traits, inplace, view, infer, regions)", kw.text)
 }
 
 func (p *catParser) literal() (Literal, error) {

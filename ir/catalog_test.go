@@ -23,7 +23,7 @@ func TestParseCatalog(t *testing.T) {
 	d := c.Dialect("t")
 	require.NotNil(t, d)
 	assert.Equal(t, 7, d.JSONID)
-	assert.Len(t, d.Ops, 11)
+	assert.Len(t, d.Ops, 13)
 
 	add := c.Schema("t.add")
 	require.NotNil(t, add)
@@ -60,6 +60,33 @@ func TestParseCatalog(t *testing.T) {
 	assert.True(t, comb.Operands[0].Variadic)
 	assert.True(t, comb.OperandCountOK(0) && comb.OperandCountOK(3))
 	assert.Equal(t, 2, c.Schema("t.if").Regions)
+
+	argNames := func(s *OpSchema) []string {
+		var names []string
+		for _, a := range s.Args {
+			names = append(names, a.Name)
+		}
+		return names
+	}
+	slice := c.Schema("t.slice")
+	assert.Equal(t, []string{"input", "axes", "starts", "ends", "infer_flags", "decrease_axis"}, argNames(slice))
+	assert.Equal(t, Arg{Name: "starts", Operand: 1, Attr: -1}, slice.Args[2])
+	assert.Equal(t, Arg{Name: "axes", Operand: -1, Attr: 0}, slice.Args[1])
+	assert.Equal(t, []string{"input", "filter", "strides", "paddings", "padding_algorithm", "dilations", "groups",
+		"data_format"}, argNames(conv), "without args(…): operands, then attributes")
+
+	mean := c.Schema("t.mean")
+	withAxis := func(name string) Attribute {
+		if name == "axis" {
+			return c.IntArray([]int64{1})
+		}
+		return nil
+	}
+	none := func(string) Attribute { return nil }
+	assert.True(t, mean.OperandsAsAttrs(1, withAxis))
+	assert.False(t, mean.OperandsAsAttrs(1, none), "the attribute must be there")
+	assert.False(t, mean.OperandsAsAttrs(2, withAxis), "the full form is not the older one")
+	assert.False(t, c.Schema("t.add").OperandsAsAttrs(1, withAxis), "only mutable operands may be attributes")
 	assert.True(t, c.Schema("t.yield").Has(Terminator))
 }
 
@@ -75,7 +102,7 @@ func TestParseCatalogErrors(t *testing.T) {
 		{"bad default", "dialect d\nop a() -> () attrs(k: i32 = \"x\")", "f.dialect:2:29: default of k: cannot use \"x\" as i32"},
 		{"default out of range", "dialect d\nop a() -> () attrs(k: i32 = 3000000000)", "f.dialect:2:29: default of k: 3000000000 does not fit in i32"},
 		{"unknown trait", "dialect d\nop a() -> () traits(Pure)", "f.dialect:2:21: unknown trait \"Pure\" (traits: ReadOnly, ValueSemantics, Terminator, SideEffects, Commutative, ConstantLike; use inplace(…) and view(…) for the others)"},
-		{"unknown clause", "dialect d\nop a() -> () foo(x)", "f.dialect:2:14: unknown clause \"foo\" (clauses: attrs, traits, inplace, view, infer, regions)"},
+		{"unknown clause", "dialect d\nop a() -> () foo(x)", "f.dialect:2:14: unknown clause \"foo\" (clauses: attrs, args, traits, inplace, view, infer, regions)"},
 		{"inplace unknown operand", "dialect d\nop a_(x) -> (out) inplace(y -> out)", "f.dialect:2:27: d.a_ has no operand y"},
 		{"inplace unknown result", "dialect d\nop a_(x) -> (out) inplace(x -> o)", "f.dialect:2:32: d.a_ has no result o"},
 		{"value semantics inplace", "dialect d\nop a_(x) -> (out) inplace(x -> out) traits(ValueSemantics)", "f.dialect:2:1: d.a_: an inplace or view op cannot have ValueSemantics"},
@@ -85,6 +112,13 @@ func TestParseCatalogErrors(t *testing.T) {
 		{"bad char", "dialect d\nop a() -> () #", "f.dialect:2:14: unexpected character '#'"},
 		{"duplicate op", "dialect d\nop a() -> ()\nop a() -> ()", "f.dialect: op d.a declared twice"},
 		{"eof in list", "dialect d\nop a(x", "f.dialect:2:7: expected ',' or ')' in the operands of a, found end of file"},
+		{"args unknown name", "dialect d\nop a(x) -> () args(x, y)", "f.dialect:2:23: d.a has no operand or attribute y"},
+		{"args twice", "dialect d\nop a(x) -> () args(x) args(x)", "f.dialect:2:23: d.a: args(…) given twice"},
+		{"args duplicate", "dialect d\nop a(x) -> () args(x, x)", "f.dialect:2:23: d.a: argument x listed twice"},
+		{"args missing operand", "dialect d\nop a(x, y) -> () args(x)", "f.dialect:2:23: d.a: args(…) does not list operand y"},
+		{"args empty", "dialect d\nop a(x) -> () args()", "f.dialect:2:15: d.a: args(…) is empty"},
+		{"args tensor after attr", "dialect d\nop a(x, y) -> () attrs(k: i32) args(x, k, y)", "f.dialect:2:43: d.a: operand y comes after an attribute; Paddle lists tensor inputs first"},
+		{"args mutable order", "dialect d\nop a(x, s: IntArray, e: IntArray) -> () args(x, e, s)", "f.dialect:2:52: d.a: mutable operand s is out of the operands' order"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -122,6 +156,7 @@ func FuzzParseCatalog(f *testing.F) {
 	}
 	f.Add(src)
 	f.Add([]byte("dialect d id 1\nop a(x?, y...) -> (o?) attrs(k: f32[] = [1, -2.5e3, inf]) view(x -> o)"))
+	f.Add([]byte("dialect d\nop s(x, b: IntArray) -> (o) attrs(a: i64[]) args(x, a, b)"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		_, _ = NewContext().ParseCatalog("fuzz.dialect", src)
 	})

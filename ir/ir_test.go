@@ -221,6 +221,15 @@ func TestCollectParams(t *testing.T) {
 	assert.False(t, p.Params["w"].Mutable)
 	assert.True(t, p.Params["m"].Mutable)
 	assert.Same(t, p.Params["w"], p.ParamOf(pw.Result(0)))
+
+	stats := &TensorStats{Min: -1, Max: 1, Missing: StatMean | StatStd}
+	p.Params["w"].Stats, p.Params["w"].OriginalName, p.Params["w"].Data = stats, "linear_0.w_0", make([]byte, 16)
+	p.CollectParams()
+	assert.Same(t, stats, p.Params["w"].Stats, "statistics survive a rebuild")
+	assert.Equal(t, "linear_0.w_0", p.Params["w"].OriginalName)
+	assert.Len(t, p.Params["w"].Data, 16)
+	assert.True(t, stats.Has(StatMin|StatMax))
+	assert.False(t, stats.Has(StatMin|StatMean))
 }
 
 func ExampleBuilder() {

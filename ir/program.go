@@ -32,8 +32,9 @@ type Program struct {
 	Version   int
 	Trainable bool
 	// Feeds describes the program's inputs (the pd_op.data ops) by feed name, when the source recorded more than
-	// their types: GraphNet's input_meta.py gives each input's statistics and, for small integer inputs such as
-	// token ids, its data. The interpreter draws inputs from it; nil when the source recorded nothing.
+	// their types: GraphNet's input_meta.py gives each input's statistics and, for small inputs such as token ids,
+	// its data. A feed's Type is the recorded sample's shape, which is concrete where the data op's type may have
+	// dynamic (-1) dims. The interpreter draws inputs from it; nil when the source recorded nothing.
 	Feeds map[string]*Variable
 }
 
@@ -50,7 +51,9 @@ type Variable struct {
 	// input_meta.py), or nil. The interpreter draws values from them when Data is nil.
 	Stats *TensorStats
 	// OriginalName is the name the tensor had in the model the program was captured from, when the source renamed
-	// it (GraphNet names parameters parameter_N and records the original, such as "linear_72.w_0"); "" otherwise.
+	// it and recorded the original: GraphNet names weights parameter_N and inputs data_N, and records for some of
+	// them the model's name ("linear_72.w_0", "input_ids"). Programs read from GraphNet keep GraphNet's names
+	// (unique, and what model.py uses); "" when nothing was recorded.
 	OriginalName string
 }
 
@@ -58,7 +61,27 @@ type Variable struct {
 // their data.
 type TensorStats struct {
 	Min, Max, Mean, Std float64
+	// Missing lists the statistics the source did not record (their fields are then 0). GraphNet records no mean
+	// and std for integer tensors and for some float ones, and no min or max for a few inputs; its own harness then
+	// draws integers uniformly from [Min, Max], floats uniformly from [Min, Max] when mean or std is missing (from a
+	// normal distribution with Mean and Std, clipped to [Min, Max], otherwise), and takes 0 for a missing Min and 2
+	// for a missing Max. The zero value means all four were recorded.
+	Missing StatFields
 }
+
+// StatFields is a set of the statistics of TensorStats.
+type StatFields uint8
+
+// The statistics of TensorStats, for TensorStats.Missing.
+const (
+	StatMin StatFields = 1 << iota
+	StatMax
+	StatMean
+	StatStd
+)
+
+// Has reports whether the source recorded every statistic in f.
+func (s *TensorStats) Has(f StatFields) bool { return s.Missing&f == 0 }
 
 // NewProgram returns an empty program: a module with one empty block.
 func NewProgram(ctx *Context) *Program {
@@ -107,7 +130,8 @@ func (p *Program) ParamOf(v *Value) *Variable {
 	return nil
 }
 
-// CollectParams rebuilds Params from the program's parameter ops, keeping loaded data of variables that remain: a
+// CollectParams rebuilds Params from the program's parameter ops, keeping what was known of variables that remain
+// (their original name, and their data and statistics if their type is unchanged): a
 // parameter read by builtin.parameter (or get_parameter) is immutable unless some builtin.set_parameter writes the
 // same name. Inplace writes to parameters are found by the analysis package, which can mark them mutable too.
 func (p *Program) CollectParams() {
@@ -127,8 +151,11 @@ func (p *Program) CollectParams() {
 				continue
 			}
 			v := &Variable{Name: name, Type: op.Result(0).Type()}
-			if o := old[name]; o != nil && o.Type == v.Type {
-				v.Data = o.Data
+			if o := old[name]; o != nil {
+				v.OriginalName = o.OriginalName
+				if o.Type == v.Type {
+					v.Data, v.Stats = o.Data, o.Stats
+				}
 			}
 			p.Params[name] = v
 		case set:

@@ -126,6 +126,22 @@ type AttrSpec struct {
 	Default Attribute
 }
 
+// Arg is one argument of an op in Paddle's argument order: the op yaml's args, which is also the signature of the
+// Python function paddle._C_ops.NAME. Paddle lists tensor inputs first, then attributes; an IntArray or Scalar
+// attribute that PIR turns into an operand (OperandSpec.Mutable) keeps its place among the attributes. Exactly one of
+// Operand and Attr is >= 0.
+type Arg struct {
+	// Name is the operand's or attribute's name.
+	Name string
+	// Operand is the index of the operand in Operands, or -1 if the argument is an attribute.
+	Operand int
+	// Attr is the index of the attribute in Attrs, or -1 if the argument is an operand.
+	Attr int
+}
+
+// IsOperand reports whether the argument is an operand.
+func (a Arg) IsOperand() bool { return a.Operand >= 0 }
+
 // IOPair maps an operand index to a result index (inplace or view mappings).
 type IOPair struct {
 	Operand, Result int
@@ -143,7 +159,11 @@ type OpSchema struct {
 	Operands []OperandSpec
 	Results  []ResultSpec
 	// Attrs are in Paddle's yaml order, which is the order of PIR JSON "A".
-	Attrs  []AttrSpec
+	Attrs []AttrSpec
+	// Args are the operands and attributes in Paddle's argument order (the catalog's args(…) clause, or the
+	// operands followed by the attributes when it has none). Every operand appears once; an attribute that is not
+	// an argument of paddle._C_ops.NAME (one that passes set) does not appear.
+	Args   []Arg
 	Traits Trait
 	// Inplace maps operands to the results written into their buffers (batch_norm_: mean → mean_out, …).
 	Inplace []IOPair
@@ -232,6 +252,23 @@ func (s *OpSchema) ResultCountOK(n int) bool {
 		min--
 	}
 	return n >= min && n <= fixed
+}
+
+// OperandsAsAttrs reports whether an op with n operands and the given attributes is in the form older Paddle
+// versions gave it, before some of its IntArray or Scalar arguments became operands: the missing operands are the
+// schema's trailing mutable operands (OperandSpec.Mutable), and each is present as an attribute of the same name.
+// pd_op.mean's axis is one: an attribute until 2025 (Paddle PR #70926), an operand since. Verify accepts such ops
+// with a warning.
+func (s *OpSchema) OperandsAsAttrs(n int, attr func(name string) Attribute) bool {
+	if n < 0 || n >= len(s.Operands) || variadicOperands(s) {
+		return false
+	}
+	for _, o := range s.Operands[n:] {
+		if o.Mutable == KindAny || attr(o.Name) == nil {
+			return false
+		}
+	}
+	return true
 }
 
 func variadicOperands(s *OpSchema) bool {

@@ -137,7 +137,11 @@ func (v *verifier) whyNotVisible(val *Value, op *Op) string {
 
 func (v *verifier) schema(op *Op, s *OpSchema) {
 	if !s.OperandCountOK(len(op.operands)) {
-		v.report(Error, op, "has %d operands; %s takes %s", len(op.operands), s.Name, countText(len(s.Operands), variadicOperands(s), "operand"))
+		if s.OperandsAsAttrs(len(op.operands), op.Attr) {
+			v.report(Warning, op, "has %d operands and attribute %s; %s takes it as an operand now (an older program's form)", len(op.operands), s.Operands[len(op.operands)].Name, s.Name)
+		} else {
+			v.report(Error, op, "has %d operands; %s takes %s", len(op.operands), s.Name, countText(len(s.Operands), variadicOperands(s), "operand"))
+		}
 	} else if !s.IsVariadic() {
 		for i, spec := range s.Operands {
 			if !spec.Optional && op.operands[i].value == nil {

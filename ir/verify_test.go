@@ -133,6 +133,17 @@ func TestVerify(t *testing.T) {
 			"warning: %1 = builtin.parameter: parameter w is read as i8 here and as builtin.tensor<2x3xf32> before",
 			"error: %2 = builtin.parameter: parameter op without a parameter_name",
 		}},
+		{"mutable operand as an older program's attribute", func(v *vb) {
+			x := v.mk("x.src", 1)
+			axis := NamedAttr{Name: "axis", Value: v.c.IntArray([]int64{-1})}
+			v.b.Create(OpSpec{Name: "t.mean", Operands: []*Value{x.Result(0)}, Results: []Type{v.f32t}, Attrs: []NamedAttr{axis}})
+			v.b.Create(OpSpec{Name: "t.mean", Operands: []*Value{x.Result(0)}, Results: []Type{v.f32t}})
+			axisOp := v.mk("x.src", 1)
+			v.mk("t.mean", 1, x.Result(0), axisOp.Result(0))
+		}, []string{
+			"warning: %1 = t.mean: has 1 operands and attribute axis; t.mean takes it as an operand now (an older program's form)",
+			"error: %2 = t.mean: has 1 operands; t.mean takes 2 operands",
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
