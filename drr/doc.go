@@ -22,7 +22,7 @@
 //     parser.go holds token access, diagnostics and recovery, types.go the
 //     sub-parser of tensor type bodies, alloc.go the node slabs.
 //   - ast.go: plain structs; every node embeds a Span whose Pos and End
-//     methods return the participle lexer.Position (file, line, column,
+//     methods return the Position (file, line, column,
 //     byte offset) of its first character and of the character after its
 //     last. Interfaces (Decl, Operand, Expr, TypePattern, RewriteStmt)
 //     group the node kinds a checker switches on.

@@ -3,8 +3,6 @@ package drr
 import (
 	"strings"
 	"unicode/utf8"
-
-	"github.com/alecthomas/participle/v2/lexer"
 )
 
 // tokKind is the kind of a lexical token.
@@ -110,8 +108,8 @@ func scan(filename string, src string) (toks []token, comments []*Comment, diags
 	}
 }
 
-func (s *scanner) position() lexer.Position {
-	return lexer.Position{Filename: s.filename, Offset: s.off, Line: s.line, Column: s.col}
+func (s *scanner) position() Position {
+	return Position{Filename: s.filename, Offset: s.off, Line: s.line, Column: s.col}
 }
 
 // advance moves over n bytes that contain no newline.
@@ -125,7 +123,7 @@ func (s *scanner) advance(n int) {
 	s.off = end
 }
 
-func (s *scanner) errorAt(pos lexer.Position, format string, args ...any) {
+func (s *scanner) errorAt(pos Position, format string, args ...any) {
 	s.diags = append(s.diags, errorf(pos, format, args...))
 }
 
@@ -329,7 +327,7 @@ func (s *scanner) comment() {
 }
 
 // endOf returns the position after text starting at pos (text has no newline).
-func endOf(pos lexer.Position, text string) lexer.Position {
+func endOf(pos Position, text string) Position {
 	pos.Offset += len(text)
 	pos.Column += utf8.RuneCountInString(text)
 	return pos

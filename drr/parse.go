@@ -6,8 +6,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-
-	"github.com/alecthomas/participle/v2/lexer"
 )
 
 // maxDiagnostics bounds the number of diagnostics Parse reports.
@@ -92,7 +90,7 @@ func Parse(filename string, src []byte) (f *File, err error) {
 		parseDiags = append(parseDiags, r.parseDiags...)
 	}
 	eof := results[len(results)-1].eof
-	f.Span = NewSpan(lexer.Position{Filename: filename, Line: 1, Column: 1}, eof)
+	f.Span = NewSpan(Position{Filename: filename, Line: 1, Column: 1}, eof)
 	attachDocs(f)
 	if diags := mergeDiagnostics(lexDiags, parseDiags); len(diags) > 0 {
 		return f, diags
@@ -101,7 +99,7 @@ func Parse(filename string, src []byte) (f *File, err error) {
 }
 
 func internalError(filename string, r any) *Diagnostic {
-	return errorf(lexer.Position{Filename: filename, Line: 1, Column: 1},
+	return errorf(Position{Filename: filename, Line: 1, Column: 1},
 		"internal error: parser panic: %v\n%s", r, debug.Stack())
 }
 
@@ -118,7 +116,7 @@ type regionResult struct {
 	comments   []*Comment
 	lexDiags   Diagnostics
 	parseDiags Diagnostics
-	eof        lexer.Position
+	eof        Position
 }
 
 // splitRegions splits src before every line that starts a top-level

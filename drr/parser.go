@@ -3,8 +3,6 @@ package drr
 import (
 	"fmt"
 	"unicode/utf8"
-
-	"github.com/alecthomas/participle/v2/lexer"
 )
 
 // bailout unwinds the parser to the enclosing statement, clause or
@@ -57,12 +55,12 @@ func (p *parser) isKw(s string) bool {
 
 func isPunct(t *token, s string) bool { return t.kind == tPunct && t.text == s }
 
-func (p *parser) pos(t *token) lexer.Position {
-	return lexer.Position{Filename: p.filename, Offset: int(t.off), Line: int(t.line), Column: int(t.col)}
+func (p *parser) pos(t *token) Position {
+	return Position{Filename: p.filename, Offset: int(t.off), Line: int(t.line), Column: int(t.col)}
 }
 
-func (p *parser) end(t *token) lexer.Position {
-	return lexer.Position{Filename: p.filename, Offset: int(t.off) + len(t.text), Line: int(t.line),
+func (p *parser) end(t *token) Position {
+	return Position{Filename: p.filename, Offset: int(t.off) + len(t.text), Line: int(t.line),
 		Column: int(t.col) + utf8.RuneCountInString(t.text)}
 }
 
@@ -98,7 +96,7 @@ func (p *parser) errAt(t *token, format string, args ...any) {
 	p.errAtPos(p.pos(t), format, args...)
 }
 
-func (p *parser) errAtPos(pos lexer.Position, format string, args ...any) {
+func (p *parser) errAtPos(pos Position, format string, args ...any) {
 	if n := len(p.diags); n > 0 && p.diags[n-1].Pos == pos {
 		return // one error per position
 	}

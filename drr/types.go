@@ -3,8 +3,6 @@ package drr
 import (
 	"strings"
 	"unicode/utf8"
-
-	"github.com/alecthomas/participle/v2/lexer"
 )
 
 // parseTensorType parses a tensor type token such as
@@ -26,7 +24,7 @@ func parseTensorType(text string, tok Span, a *nodeSlabs) (*TensorType, *Diagnos
 		s.end, s.endCol = s.off, s.col
 		return s
 	}
-	at := func(i int) lexer.Position { return pointAt(i).Pos() }
+	at := func(i int) Position { return pointAt(i).Pos() }
 
 	type item struct {
 		kind  byte // 'i' int, '?' any, '*' star, '$' hole, 'n' name
