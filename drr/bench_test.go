@@ -61,6 +61,21 @@ func BenchmarkParse2000(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/2000rules")
 }
 
+// BenchmarkParse2000Hand parses the same file with the hand-written
+// recursive-descent parser that preceded the participle grammar.
+func BenchmarkParse2000Hand(b *testing.B) {
+	src := generateRules(2000)
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		f, err := parseHand("bench.drr", src)
+		if err != nil || len(f.Rules) != 2000 {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/2000rules")
+}
+
 // BenchmarkParse2000Cold is BenchmarkParse2000 starting each parse from a
 // collected heap, as a one-shot `drrc check` does (the heap grows from
 // nothing, so the garbage collector runs several cycles during the parse).

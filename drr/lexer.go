@@ -26,13 +26,23 @@ const (
 	tPunct            // ( ) [ ] { } , : = ? ! + - * / % < > -> ... == != <= >= && ||
 	tSep              // newline or ';' ending a statement or clause inside a block
 	tTopSep           // newline or ';' ending a top-level declaration
+
+	// The token kinds of the grammar lexer (scanner.grammar set): a lone "_"
+	// and the parts of a tensor type, builtin.tensor<64x3xf32> being
+	// TensorName TensorOpen Int DimX Int DimX Ident TensorClose.
+	tWild        // _
+	tTensorName  // builtin.tensor, directly followed by '<'
+	tTensorOpen  // the '<' of a tensor type
+	tTensorClose // the '>' of a tensor type
+	tDimX        // the 'x' between the items of a tensor type
 )
 
 var tokKindNames = [...]string{
 	tEOF: "EOF", tIdent: "Ident", tInt: "Int", tFloat: "Float", tString: "String",
 	tValue: "Value", tHole: "Hole", tLabel: "Label", tTag: "Tag", tTensor: "Tensor",
 	tSym: "Sym", tNull: "Null", tNullType: "NullType", tPunct: "Punct", tSep: "Sep",
-	tTopSep: "TopSep",
+	tTopSep: "TopSep", tWild: "Wild", tTensorName: "TensorName", tTensorOpen: "TensorOpen",
+	tTensorClose: "TensorClose", tDimX: "DimX",
 }
 
 // String returns the kind's name (as used by the reference grammar).
@@ -80,6 +90,11 @@ type scanner struct {
 	space     bool // whitespace precedes the current token
 	lineToks  bool // a token was emitted on the current line
 	chunkDone bool // a tTopSep ended the current chunk
+
+	// grammar selects the tokens of the participle grammar: "_" is a Wild
+	// token and tensor types are split into their parts (the hand-written
+	// parser takes a whole tensor type as one Tensor token).
+	grammar bool
 }
 
 // newScanner returns a scanner for src. Tokens are produced one top-level
@@ -93,7 +108,8 @@ func newScanner(filename string, src string) *scanner {
 // reset prepares the scanner to lex region r of src, keeping its buffer.
 // A region starts at the beginning of a line, where no bracket is open.
 func (s *scanner) reset(src string, r region) {
-	*s = scanner{src: src, filename: s.filename, file: s.file, end: r.end, off: r.start, line: r.line, col: 1, toks: s.toks[:0]}
+	*s = scanner{src: src, filename: s.filename, file: s.file, end: r.end, off: r.start, line: r.line, col: 1, toks: s.toks[:0],
+		grammar: s.grammar}
 }
 
 // scan lexes src completely (for tests).
@@ -196,7 +212,7 @@ func (s *scanner) prevOperand() bool {
 		return false
 	}
 	switch l.kind {
-	case tInt, tFloat, tString, tValue, tHole, tLabel, tTensor, tSym, tNull, tNullType:
+	case tInt, tFloat, tString, tValue, tHole, tLabel, tTensor, tSym, tNull, tNullType, tWild, tTensorClose:
 		return true
 	case tIdent:
 		switch l.text {
@@ -345,6 +361,11 @@ func (s *scanner) ident() {
 	switch next := s.at(end); {
 	case next == '<' && isTypeName(text):
 		if e, ok := s.angleEnd(end); ok {
+			if s.grammar {
+				s.emit(tTensorName, end-start)
+				s.tensorBody(text, e)
+				return
+			}
 			s.emit(tTensor, e-start)
 			return
 		}
@@ -378,7 +399,67 @@ func (s *scanner) ident() {
 			}
 		}
 	}
+	if s.grammar && text == "_" {
+		s.emit(tWild, 1)
+		return
+	}
 	s.emit(tIdent, end-start)
+}
+
+// tensorBody lexes the body of a tensor type from its '<' (the current
+// offset) to end (just after the matching '>', on the same line): the
+// items are integers (-1, 64), '?', '*', holes ($c) and names (f32),
+// separated by 'x' tokens; blanks between them are skipped. Whether the
+// items make a tensor type is the grammar's business: "64f32" lexes as
+// Int Ident and is reported by the parser.
+func (s *scanner) tensorBody(name string, end int) {
+	s.emit(tTensorOpen, 1)
+	item := true // an item may start here; otherwise an 'x' separates
+	for s.off < end-1 {
+		c := s.src[s.off]
+		switch {
+		case c == ' ' || c == '\t':
+			s.off++
+			s.col++
+		case c == 'x' && !item:
+			s.emit(tDimX, 1)
+			item = true
+		case c == '?' || c == '*':
+			s.emit(tPunct, 1)
+			item = false
+		case c == '$':
+			i := s.off + 1
+			for i < end && isNameChar(s.src[i]) {
+				i++
+			}
+			if i == s.off+1 {
+				s.errorAt(s.position(), "expected a hole name after '$' in %s type", name)
+				s.advance(1)
+				continue
+			}
+			s.emit(tHole, i-s.off)
+			item = false
+		case isDigit(c) || c == '-' && isDigit(s.at(s.off+1)):
+			i := s.off + 1
+			for i < end && isDigit(s.src[i]) {
+				i++
+			}
+			s.emit(tInt, i-s.off)
+			item = false
+		case isIdentStart(c):
+			i := s.off + 1
+			for i < end && isNameChar(s.src[i]) {
+				i++
+			}
+			s.emit(tIdent, i-s.off)
+			item = false
+		default:
+			s.errorAt(s.position(), "unexpected %s in %s type", quoteRune(s.src[s.off:]), name)
+			_, size := utf8.DecodeRuneInString(s.src[s.off:])
+			s.advance(size)
+		}
+	}
+	s.emit(tTensorClose, 1)
 }
 
 // isTypeName reports whether an identifier directly followed by '<' starts a
@@ -617,6 +698,9 @@ func (s *scanner) punct() {
 		s.lastBlock = kind == brBlock
 		return
 	case ')', ']', '}':
+		if s.grammar {
+			s.dropTrailingComma()
+		}
 		s.close(c)
 	case ',', ':', '=', '?', '!', '+', '-', '*', '/', '%', '<', '>':
 	default:
@@ -640,6 +724,21 @@ func (s *scanner) punct() {
 		return
 	}
 	s.emit(tPunct, 1)
+}
+
+// dropTrailingComma removes a ',' directly before a closing bracket when it
+// follows a list element: lists may end with a comma, and the grammar
+// sees them without it. A comma after an opening bracket or after another
+// comma stays, for the parser to report.
+func (s *scanner) dropTrailingComma() {
+	n := len(s.toks)
+	if n < 2 || s.toks[n-1].kind != tPunct || s.toks[n-1].text != "," {
+		return
+	}
+	if p := s.toks[n-2]; p.kind == tPunct && (p.text == "(" || p.text == "[" || p.text == "{" || p.text == ",") {
+		return
+	}
+	s.toks = s.toks[:n-1]
 }
 
 // close pops the bracket stack for a closing bracket. An unbalanced closer

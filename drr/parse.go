@@ -27,6 +27,23 @@ var parallelMinBytes = 64 << 10
 // and the regions are lexed and parsed concurrently; the result does not
 // depend on the split.
 func Parse(filename string, src []byte) (f *File, err error) {
+	return parseWith(filename, src, func(filename, text string) regionParser { return newGrammarParser(filename, text) })
+}
+
+// parseHand is Parse with the hand-written recursive-descent parser that
+// preceded the participle grammar, kept for comparison (BenchmarkParse2000Hand).
+func parseHand(filename string, src []byte) (f *File, err error) {
+	return parseWith(filename, src, func(filename, text string) regionParser { return newParser(filename, text) })
+}
+
+// regionParser parses regions of a file (see splitRegions).
+type regionParser interface {
+	parseRegion(r region) regionResult
+	safeParseRegion(r region) regionResult
+}
+
+// parseWith is Parse with the parsers newParser returns.
+func parseWith(filename string, src []byte, newParser func(filename, text string) regionParser) (f *File, err error) {
 	defer func() {
 		// Belt and braces: a bug must not take down the caller.
 		if r := recover(); r != nil {
