@@ -638,18 +638,11 @@ func exprPrec(e Expr) int {
 	case *CondExpr:
 		return precCond
 	case *BinaryExpr:
-		return binaryPrec(&token{kind: opKind(e.Op), text: e.Op})
+		return binaryPrecedence(e.Op)
 	case *UnaryExpr:
 		return precUnary
 	}
 	return precPostfix
-}
-
-func opKind(op string) tokKind {
-	if op == "in" {
-		return tIdent
-	}
-	return tPunct
 }
 
 // exprString prints an expression in canonical form.

@@ -19,7 +19,9 @@ import (
 //   - Format never panics on what Parse returns;
 //   - if the input parses, its formatted form parses to the same tree
 //     (positions, comments and spelling-only differences aside) and
-//     formats to the same bytes (Format is idempotent).
+//     formats to the same bytes (Format is idempotent);
+//   - if the input parses, participle parsing the whole file at once (no
+//     declaration-by-declaration driving, no recovery) builds the same tree.
 //
 // The seed corpus is every golden input and output plus printed PIR lines
 // from the shared corpus.
@@ -90,19 +92,13 @@ func checkParseProperties(t *testing.T, src []byte) {
 	if out2 := Format(file2); !bytes.Equal(out, out2) {
 		t.Fatalf("Format is not idempotent\ninput:  %q\nfirst:  %q\nsecond: %q", src, out, out2)
 	}
-	if err := refParseSafe(src); err != nil {
-		t.Fatalf("Parse accepts what the reference grammar rejects: %v\ninput: %q", err, src)
+	whole, err := parseWhole("fuzz.drr", src)
+	if err != nil {
+		t.Fatalf("Parse accepts what participle rejects when it parses the whole file: %v\ninput: %q", err, src)
 	}
-}
-
-// refParseSafe is refParse with participle panics turned into errors.
-func refParseSafe(src []byte) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("participle panic: %v", r)
-		}
-	}()
-	return refParse("fuzz.drr", src)
+	if a, b := dumpAST(file.Decls), dumpAST(whole.Decls); a != b {
+		t.Fatalf("Parse and a whole-file parse disagree\ninput: %q\nParse: %s\nwhole: %s", src, a, b)
+	}
 }
 
 // checkSpans checks that every span of the tree lies inside the source,

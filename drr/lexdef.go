@@ -60,7 +60,6 @@ func (lexerDefinition) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
 		return nil, err
 	}
 	s := newScanner(filename, string(src))
-	s.grammar = true
 	var toks []lexer.Token
 	for {
 		chunk := s.nextChunk()

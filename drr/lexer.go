@@ -11,7 +11,7 @@ type tokKind uint8
 // Token kinds.
 const (
 	tEOF      tokKind = iota
-	tIdent            // identifiers, possibly dotted: pd_op.conv2d, _, true, rule
+	tIdent            // identifiers, possibly dotted: pd_op.conv2d, true, rule
 	tInt              // 64, -1, 0x7f3a
 	tFloat            // 1e-05, 0.9, -inf, nan
 	tString           // "…" (text keeps the quotes and escapes)
@@ -19,18 +19,16 @@ const (
 	tHole             // $s
 	tLabel            // @f
 	tTag              // (Int32), (pd_op.IntArray): the tag of a printed PIR literal
-	tTensor           // builtin.tensor<1x64xf32>: a whole tensor type, parsed by parseTensorType
 	tSym              // raw PIR attribute text: Place(cpu), <#AttrNull>, <backend:GPU|…>
 	tNull             // <<NULL VALUE>>
 	tNullType         // <<NULL TYPE>>
 	tPunct            // ( ) [ ] { } , : = ? ! + - * / % < > -> ... == != <= >= && ||
 	tSep              // newline or ';' ending a statement or clause inside a block
 	tTopSep           // newline or ';' ending a top-level declaration
+	tWild             // a lone _
 
-	// The token kinds of the grammar lexer (scanner.grammar set): a lone "_"
-	// and the parts of a tensor type, builtin.tensor<64x3xf32> being
-	// TensorName TensorOpen Int DimX Int DimX Ident TensorClose.
-	tWild        // _
+	// The parts of a tensor type: builtin.tensor<64x3xf32> is TensorName
+	// TensorOpen Int DimX Int DimX Ident TensorClose.
 	tTensorName  // builtin.tensor, directly followed by '<'
 	tTensorOpen  // the '<' of a tensor type
 	tTensorClose // the '>' of a tensor type
@@ -39,13 +37,13 @@ const (
 
 var tokKindNames = [...]string{
 	tEOF: "EOF", tIdent: "Ident", tInt: "Int", tFloat: "Float", tString: "String",
-	tValue: "Value", tHole: "Hole", tLabel: "Label", tTag: "Tag", tTensor: "Tensor",
+	tValue: "Value", tHole: "Hole", tLabel: "Label", tTag: "Tag",
 	tSym: "Sym", tNull: "Null", tNullType: "NullType", tPunct: "Punct", tSep: "Sep",
 	tTopSep: "TopSep", tWild: "Wild", tTensorName: "TensorName", tTensorOpen: "TensorOpen",
 	tTensorClose: "TensorClose", tDimX: "DimX",
 }
 
-// String returns the kind's name (as used by the reference grammar).
+// String returns the kind's name, as the grammar's struct tags use it.
 func (k tokKind) String() string { return tokKindNames[k] }
 
 // token is a lexical token; text is a substring of the source.
@@ -55,7 +53,6 @@ type token struct {
 	line int32 // 1-based
 	col  int32 // 1-based, in runes
 	kind tokKind
-	wide bool // text has non-ASCII characters (columns != bytes)
 }
 
 // Bracket kinds on the scanner's stack.
@@ -90,11 +87,6 @@ type scanner struct {
 	space     bool // whitespace precedes the current token
 	lineToks  bool // a token was emitted on the current line
 	chunkDone bool // a tTopSep ended the current chunk
-
-	// grammar selects the tokens of the participle grammar: "_" is a Wild
-	// token and tensor types are split into their parts (the hand-written
-	// parser takes a whole tensor type as one Tensor token).
-	grammar bool
 }
 
 // newScanner returns a scanner for src. Tokens are produced one top-level
@@ -108,8 +100,7 @@ func newScanner(filename string, src string) *scanner {
 // reset prepares the scanner to lex region r of src, keeping its buffer.
 // A region starts at the beginning of a line, where no bracket is open.
 func (s *scanner) reset(src string, r region) {
-	*s = scanner{src: src, filename: s.filename, file: s.file, end: r.end, off: r.start, line: r.line, col: 1, toks: s.toks[:0],
-		grammar: s.grammar}
+	*s = scanner{src: src, filename: s.filename, file: s.file, end: r.end, off: r.start, line: r.line, col: 1, toks: s.toks[:0]}
 }
 
 // scan lexes src completely (for tests).
@@ -148,10 +139,8 @@ func (s *scanner) errorAt(pos Position, format string, args ...any) {
 func (s *scanner) emit(kind tokKind, n int) {
 	s.toks = append(s.toks, token{kind: kind, text: s.src[s.off : s.off+n], off: int32(s.off), line: int32(s.line), col: int32(s.col)})
 	switch kind {
-	case tString, tTensor, tSym: // may contain non-ASCII text
-		col := s.col
+	case tString, tSym: // may contain non-ASCII text
 		s.advance(n)
-		s.toks[len(s.toks)-1].wide = s.col-col != n
 	default:
 		s.off += n
 		s.col += n
@@ -212,7 +201,7 @@ func (s *scanner) prevOperand() bool {
 		return false
 	}
 	switch l.kind {
-	case tInt, tFloat, tString, tValue, tHole, tLabel, tTensor, tSym, tNull, tNullType, tWild, tTensorClose:
+	case tInt, tFloat, tString, tValue, tHole, tLabel, tSym, tNull, tNullType, tWild, tTensorClose:
 		return true
 	case tIdent:
 		switch l.text {
@@ -361,12 +350,8 @@ func (s *scanner) ident() {
 	switch next := s.at(end); {
 	case next == '<' && isTypeName(text):
 		if e, ok := s.angleEnd(end); ok {
-			if s.grammar {
-				s.emit(tTensorName, end-start)
-				s.tensorBody(text, e)
-				return
-			}
-			s.emit(tTensor, e-start)
+			s.emit(tTensorName, end-start)
+			s.tensorBody(text, e)
 			return
 		}
 		s.errorAt(s.position(), "unterminated type %s<…: missing '>'", text)
@@ -399,7 +384,7 @@ func (s *scanner) ident() {
 			}
 		}
 	}
-	if s.grammar && text == "_" {
+	if text == "_" {
 		s.emit(tWild, 1)
 		return
 	}
@@ -698,9 +683,7 @@ func (s *scanner) punct() {
 		s.lastBlock = kind == brBlock
 		return
 	case ')', ']', '}':
-		if s.grammar {
-			s.dropTrailingComma()
-		}
+		s.dropTrailingComma()
 		s.close(c)
 	case ',', ':', '=', '?', '!', '+', '-', '*', '/', '%', '<', '>':
 	default:
@@ -842,4 +825,13 @@ func isPlainDotted(s string) bool {
 		}
 	}
 	return true
+}
+
+// quoteRune quotes the first character of s for a message.
+func quoteRune(s string) string {
+	r, _ := utf8.DecodeRuneInString(s)
+	if r == '\'' {
+		return `"'"`
+	}
+	return "'" + string(r) + "'"
 }

@@ -27,23 +27,6 @@ var parallelMinBytes = 64 << 10
 // and the regions are lexed and parsed concurrently; the result does not
 // depend on the split.
 func Parse(filename string, src []byte) (f *File, err error) {
-	return parseWith(filename, src, func(filename, text string) regionParser { return newGrammarParser(filename, text) })
-}
-
-// parseHand is Parse with the hand-written recursive-descent parser that
-// preceded the participle grammar, kept for comparison (BenchmarkParse2000Hand).
-func parseHand(filename string, src []byte) (f *File, err error) {
-	return parseWith(filename, src, func(filename, text string) regionParser { return newParser(filename, text) })
-}
-
-// regionParser parses regions of a file (see splitRegions).
-type regionParser interface {
-	parseRegion(r region) regionResult
-	safeParseRegion(r region) regionResult
-}
-
-// parseWith is Parse with the parsers newParser returns.
-func parseWith(filename string, src []byte, newParser func(filename, text string) regionParser) (f *File, err error) {
 	defer func() {
 		// Belt and braces: a bug must not take down the caller.
 		if r := recover(); r != nil {
@@ -62,7 +45,7 @@ func parseWith(filename string, src []byte, newParser func(filename, text string
 	}
 	results := make([]regionResult, len(regions))
 	if workers <= 1 {
-		p := newParser(filename, text)
+		p := newGrammarParser(filename, text)
 		for i, r := range regions {
 			results[i] = p.parseRegion(r)
 		}
@@ -73,7 +56,7 @@ func parseWith(filename string, src []byte, newParser func(filename, text string
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				p := newParser(filename, text)
+				p := newGrammarParser(filename, text)
 				for {
 					i := int(next.Add(1) - 1)
 					if i >= len(regions) {
@@ -238,52 +221,4 @@ func attachDocs(f *File) {
 			d.Doc = g
 		}
 	}
-}
-
-func newParser(filename, src string) *parser {
-	sc := newScanner(filename, src)
-	return &parser{filename: filename, file: sc.file, sc: sc}
-}
-
-// safeParseRegion is parseRegion for worker goroutines: a panic becomes an
-// internal-error diagnostic instead of crashing the process.
-func (p *parser) safeParseRegion(r region) (res regionResult) {
-	defer func() {
-		if e := recover(); e != nil {
-			res = regionResult{parseDiags: Diagnostics{internalError(p.filename, e)}}
-		}
-	}()
-	return p.parseRegion(r)
-}
-
-// parseRegion lexes and parses the declarations of one region.
-func (p *parser) parseRegion(r region) regionResult {
-	p.sc.reset(p.sc.src, r)
-	p.diags = nil
-	var res regionResult
-	for len(p.diags) <= maxDiagnostics {
-		p.toks = p.sc.nextChunk()
-		p.i = 0
-		// A chunk normally holds one declaration; after a bracket error it
-		// may hold more, separated by tSep.
-		for {
-			for p.i < len(p.toks)-1 && (p.tok().kind == tSep || p.tok().kind == tTopSep) {
-				p.i++
-			}
-			if k := p.tok().kind; k == tEOF || (k == tTopSep && p.i == len(p.toks)-1) {
-				break
-			}
-			if d := p.declSafe(); d != nil {
-				res.decls = append(res.decls, d)
-			}
-		}
-		if p.toks[len(p.toks)-1].kind == tEOF {
-			break
-		}
-	}
-	res.eof = p.pos(&p.toks[len(p.toks)-1])
-	res.comments = p.sc.comments
-	res.lexDiags = p.sc.diags
-	res.parseDiags = p.diags
-	return res
 }

@@ -15,7 +15,6 @@ type grammarParser struct {
 
 func newGrammarParser(filename, src string) *grammarParser {
 	sc := newScanner(filename, src)
-	sc.grammar = true
 	return &grammarParser{filename: filename, sc: sc, b: builder{file: sc.file}}
 }
 

@@ -80,6 +80,8 @@ func (r *ruleRecovery) run() Decl {
 	for i := 3; ; {
 		t := &toks[i]
 		switch {
+		case len(r.p.b.diags) > maxDiagnostics:
+			return nil // Parse reports "too many errors"
 		case isKind(t, tSep):
 			i++
 		case isPunctTok(t, "}"):
@@ -127,6 +129,8 @@ func (r *ruleRecovery) block(kw int) (int, bool) {
 	for {
 		t := &toks[i]
 		switch {
+		case len(r.p.b.diags) > maxDiagnostics:
+			return i, false // Parse reports "too many errors"
 		case isKind(t, tSep):
 			i++
 			continue

@@ -2,6 +2,7 @@ package drr
 
 import (
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -259,4 +260,29 @@ func peek2(l *lexer.PeekingLexer) *lexer.Token {
 // posString formats the line and column of a token for messages ("10:5").
 func posString(t *lexer.Token) string {
 	return strconv.Itoa(t.Pos.Line) + ":" + strconv.Itoa(t.Pos.Column)
+}
+
+// truncate shortens a token's text for a message.
+func truncate(s string) string {
+	if utf8.RuneCountInString(s) <= 40 {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:37]) + "…"
+}
+
+// displayName is how an op name appears in messages: quoted names stay
+// quoted unless they are plain dotted identifiers.
+func displayName(n *OpName) string {
+	if n.Quoted && !isPlainDotted(n.Name) {
+		return quote(n.Name)
+	}
+	return n.Name
+}
+
+// isBlockKeyword reports whether s starts a block clause of a rule (match,
+// where, rewrite); seeing one followed by '{' inside a block means the
+// block's '}' is missing.
+func isBlockKeyword(s string) bool {
+	return s == "match" || s == "where" || s == "rewrite"
 }
