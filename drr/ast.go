@@ -323,10 +323,11 @@ func (n *OpName) IsBare() bool {
 // Nested op patterns are operands of their consumer.
 type OpPattern struct {
 	Span
-	Name     *OpName
-	Operands []Operand
-	Attrs    *AttrMap   // nil when absent
-	Sig      *Signature // nil when absent
+	Name           *OpName
+	Lparen, Rparen Span // the parentheses around the operands (the formatter keeps line breaks after and before them)
+	Operands       []Operand
+	Attrs          *AttrMap   // nil when absent
+	Sig            *Signature // nil when absent
 }
 
 // Operand is an operand pattern: *ValueOperand, *VariadicOperand,
@@ -410,9 +411,10 @@ type RestAttrs struct {
 // NoInputs set.
 type Signature struct {
 	Span
-	Inputs   []TypePattern
-	Outputs  []TypePattern
-	NoInputs bool // written without ": (…)"
+	Lparen, Rparen Span // the parentheses around the inputs (zero when NoInputs)
+	Inputs         []TypePattern
+	Outputs        []TypePattern
+	NoInputs       bool // written without ": (…)"
 }
 
 // ---------------------------------------------------------------------------
@@ -652,9 +654,10 @@ type CondExpr struct {
 // for ops.
 type CallExpr struct {
 	Span
-	Func  *OpName
-	Args  []Expr
-	Attrs *AttrMap // nil when absent
+	Func           *OpName
+	Lparen, Rparen Span // the parentheses around the arguments
+	Args           []Expr
+	Attrs          *AttrMap // nil when absent
 }
 
 // IndexExpr is `X[Index]`.

@@ -134,6 +134,7 @@ func (b *builder) primary(g *gTerm) Expr {
 	case g.Call != nil:
 		c := b.a.callExprs.new()
 		c.Span, c.Func = b.span(g.Call.Tokens), b.opName(*g.Call.Name.t)
+		c.Lparen, c.Rparen = b.tokSpan(g.Call.Tokens[1]), b.tokSpan(*g.Call.Close.t)
 		if len(g.Call.Args) > 0 {
 			c.Args = make([]Expr, len(g.Call.Args))
 			for i, a := range g.Call.Args {

@@ -71,6 +71,7 @@ func (b *builder) opPattern(toks []lexer.Token, h *gOpHead, attrs *gAttrMap) *Op
 	op := b.a.opPatterns.new()
 	op.Span = b.span(toks)
 	op.Name = b.opName(*h.Name.t)
+	op.Lparen, op.Rparen = b.tokSpan(*h.Open.t), b.tokSpan(*h.Close.t)
 	if len(h.Operands) > 0 {
 		op.Operands = make([]Operand, len(h.Operands))
 		for i, o := range h.Operands {
@@ -155,6 +156,9 @@ func (b *builder) attrMap(g *gAttrMap, owner *OpName) *AttrMap {
 // signature builds a signature's inputs; the caller adds the outputs.
 func (b *builder) signature(toks []lexer.Token, in *gSigInputs, noInputs bool) *Signature {
 	sig := &Signature{Span: b.span(toks), NoInputs: noInputs}
+	if in != nil {
+		sig.Lparen, sig.Rparen = b.tokSpan(in.Tokens[1]), b.tokSpan(in.Tokens[len(in.Tokens)-1])
+	}
 	if in != nil && len(in.Types) > 0 {
 		sig.Inputs = make([]TypePattern, len(in.Types))
 		for i, t := range in.Types {

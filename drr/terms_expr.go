@@ -225,10 +225,10 @@ func (*indexClose) Parse(l *lexer.PeekingLexer) error {
 
 // callClose is the ')' after the arguments of a call: the operands of an
 // op, or the arguments of a function.
-type callClose struct{}
+type callClose struct{ tok }
 
-func (*callClose) Parse(l *lexer.PeekingLexer) error {
-	_, err := take(l, punct(")"), func(s seen) string {
+func (t *callClose) Parse(l *lexer.PeekingLexer) (err error) {
+	t.t, err = take(l, punct(")"), func(s seen) string {
 		what, name := callArgs(s, s.opener(len(s)))
 		if s.lastIs("(") || s.lastIs(",") {
 			return what + " of " + name

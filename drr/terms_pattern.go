@@ -151,22 +151,22 @@ func (*resultsClose) Parse(l *lexer.PeekingLexer) error {
 	return err
 }
 
-type operandsOpen struct{}
+type operandsOpen struct{ tok }
 
-func (*operandsOpen) Parse(l *lexer.PeekingLexer) error {
-	_, err := take(l, punct("("), func(s seen) string { return "'(' after op name " + s.nameBefore(len(s)) })
+func (t *operandsOpen) Parse(l *lexer.PeekingLexer) (err error) {
+	t.t, err = take(l, punct("("), func(s seen) string { return "'(' after op name " + s.nameBefore(len(s)) })
 	return err
 }
 
 // closeOperands consumes the closer of an operand list (of an op, either(…)
 // or a combine list [..]) whose owner names it in messages.
-func closeOperands(l *lexer.PeekingLexer, closer string) error {
+func closeOperands(l *lexer.PeekingLexer, closer string) (*lexer.Token, error) {
 	if next := l.Peek(); isKind(next, tHole) {
 		s := seenBy(l)
-		return errorAt(l, "attribute hole "+next.Value+" cannot be an operand of "+operandsOwner(s, s.opener(len(s)))+
+		return nil, errorAt(l, "attribute hole "+next.Value+" cannot be an operand of "+operandsOwner(s, s.opener(len(s)))+
 			" (operands are values like %x)")
 	}
-	_, err := take(l, punct(closer), func(s seen) string {
+	return take(l, punct(closer), func(s seen) string {
 		owner := operandsOwner(s, s.opener(len(s)))
 		switch {
 		case s.lastIs("(") || s.lastIs("[") || s.lastIs(","):
@@ -176,7 +176,6 @@ func closeOperands(l *lexer.PeekingLexer, closer string) error {
 		}
 		return "')' after operands of " + owner
 	})
-	return err
 }
 
 // operandsOwner names the op whose operands the list opening at open holds:
@@ -212,17 +211,26 @@ func (*operandStart) Parse(l *lexer.PeekingLexer) error {
 	return element(l, canStartOperand, func(s seen) string { return "operand of " + operandsOwner(s, s.opener(len(s))) })
 }
 
-type operandsClose struct{}
+type operandsClose struct{ tok }
 
-func (*operandsClose) Parse(l *lexer.PeekingLexer) error { return closeOperands(l, ")") }
+func (t *operandsClose) Parse(l *lexer.PeekingLexer) (err error) {
+	t.t, err = closeOperands(l, ")")
+	return err
+}
 
 type eitherClose struct{}
 
-func (*eitherClose) Parse(l *lexer.PeekingLexer) error { return closeOperands(l, ")") }
+func (*eitherClose) Parse(l *lexer.PeekingLexer) error {
+	_, err := closeOperands(l, ")")
+	return err
+}
 
 type combineClose struct{}
 
-func (*combineClose) Parse(l *lexer.PeekingLexer) error { return closeOperands(l, "]") }
+func (*combineClose) Parse(l *lexer.PeekingLexer) error {
+	_, err := closeOperands(l, "]")
+	return err
+}
 
 type opIDColon struct{}
 
