@@ -2,6 +2,7 @@ package drr
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -34,14 +35,7 @@ func diagnostic(err error) *Diagnostic {
 
 // clauseKeyword reports whether t starts a clause of a rule.
 func clauseKeyword(t *lexer.Token) bool {
-	if !isKind(t, tIdent) {
-		return false
-	}
-	switch t.Value {
-	case "benefit", "labels", "for", "match", "where", "rewrite":
-		return true
-	}
-	return false
+	return isKind(t, tIdent) && slices.Contains(clauseKeywords, t.Value)
 }
 
 // recoverRule re-parses a rule declaration that did not parse as a whole
@@ -100,8 +94,8 @@ func (r *ruleRecovery) run() Decl {
 			}
 			i = next
 		case !clauseKeyword(t):
-			r.errorf(t, "expected 'benefit', 'labels', 'for', 'match', 'where' or 'rewrite' in rule %s, found %s",
-				name, describeTok(t))
+			r.errorf(t, "expected 'benefit', 'labels', 'for', 'match', 'where' or 'rewrite' in rule %s, found %s%s",
+				name, describeTok(t), didYouMean(t, clauseKeywords...))
 			i = r.stmtEnd(i, true)
 		default:
 			i = r.unit(i, func(u []lexer.Token) error {

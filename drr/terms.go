@@ -286,3 +286,22 @@ func displayName(n *OpName) string {
 func isBlockKeyword(s string) bool {
 	return s == "match" || s == "where" || s == "rewrite"
 }
+
+// didYouMean returns " (did you mean 'kw'?)" when t is an identifier that
+// looks like a misspelling of one of the keywords (at most two edits, and
+// fewer than half of its letters), or "".
+func didYouMean(t *lexer.Token, keywords ...string) string {
+	if !isKind(t, tIdent) {
+		return ""
+	}
+	best, bestD := "", 3
+	for _, kw := range keywords {
+		if d := editDistance(t.Value, kw); d < bestD && 2*d < len(kw) {
+			best, bestD = kw, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return " (did you mean '" + best + "'?)"
+}

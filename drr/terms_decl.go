@@ -20,7 +20,9 @@ func (*declStart) Parse(l *lexer.PeekingLexer) error {
 	case isPunctTok(t, "}"):
 		return errorAt(l, "unexpected '}' at top level (no open '{')")
 	}
-	return expected(l, "'rule', 'family', 'native' or 'import'")
+	err := expected(l, "'rule', 'family', 'native' or 'import'")
+	err.(*syntaxError).msg += didYouMean(t, "rule", "family", "native", "import")
+	return err
 }
 
 // declEnd is the end of a declaration's line (or of the file).
@@ -196,6 +198,9 @@ func (t *paramType) Parse(l *lexer.PeekingLexer) error {
 
 // Rules.
 
+// clauseKeywords are the keywords that start the clauses of a rule.
+var clauseKeywords = []string{"benefit", "labels", "for", "match", "where", "rewrite"}
+
 type ruleName struct{ tok }
 
 func (t *ruleName) Parse(l *lexer.PeekingLexer) error {
@@ -257,7 +262,11 @@ func closeBlock(l *lexer.PeekingLexer, owner, noun, item string) error {
 	case noun != "clause" && isKind(next, tIdent) && isBlockKeyword(next.Value) && isPunctTok(peek2(l), "{"):
 		return errorAt(l, "missing '}' to close "+owner+" before '"+next.Value+"'")
 	case s.lastIs("{") || s.lastIs("}") && noun == "clause" || isKind(s.last(), tSep):
-		return expected(l, item)
+		err := expected(l, item)
+		if noun == "clause" {
+			err.(*syntaxError).msg += didYouMean(next, clauseKeywords...)
+		}
+		return err
 	}
 	err := expected(l, "end of line or ';' after "+noun)
 	if noun == "constraint" && isPunctTok(next, "=") {
