@@ -15,7 +15,7 @@ import (
 // (ParseBytes with the lexer.Definition), without Parse's declaration by
 // declaration driving and recovery, and builds the file's AST.
 func parseWhole(filename string, src []byte) (*File, error) {
-	g, err := parsers().file.ParseBytes(filename, src)
+	g, err := fileParser().ParseBytes(filename, src)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +90,7 @@ func TestWholeFileParseRejects(t *testing.T) {
 // that a change of the grammar shows in review. Lower-case names are the
 // terminals and guards of terms*.go.
 func TestGrammarEBNF(t *testing.T) {
-	got := strings.ReplaceAll(parsers().chunk.String(), " .\n", " .\n\n") + "\n"
+	got := strings.ReplaceAll(chunkParser().String(), " .\n", " .\n\n") + "\n"
 	path := filepath.Join("testdata", "grammar.ebnf")
 	if *update {
 		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))

@@ -52,7 +52,7 @@ func (p *grammarParser) decl(chunk []token) Decl {
 		toks = append(toks, participleToken(&eof, p.filename))
 	}
 	p.toks = toks
-	g, err := parseTokens(parsers().chunk, toks)
+	g, err := parseTokens(chunkParser(), toks)
 	if err == nil {
 		return p.b.decl(g.Decl)
 	}

@@ -99,7 +99,7 @@ func (r *ruleRecovery) run() Decl {
 			i = r.stmtEnd(i, true)
 		default:
 			i = r.unit(i, func(u []lexer.Token) error {
-				g, err := parseTokens(parsers().clause, u)
+				g, err := parseTokens(recoveryParsers().clause, u)
 				if err == nil {
 					r.rb.clause(g.Clause)
 				}
@@ -145,7 +145,7 @@ func (r *ruleRecovery) block(kw int) (int, bool) {
 		i = r.unit(i, func(u []lexer.Token) error {
 			switch toks[kw].Value {
 			case "match":
-				g, err := parseTokens(parsers().pattern, u)
+				g, err := parseTokens(recoveryParsers().pattern, u)
 				if err == nil {
 					if st := b.patternStmtSafe(g.Stmt); st != nil {
 						patterns = append(patterns, st)
@@ -153,7 +153,7 @@ func (r *ruleRecovery) block(kw int) (int, bool) {
 				}
 				return err
 			case "where":
-				g, err := parseTokens(parsers().constraint, u)
+				g, err := parseTokens(recoveryParsers().constraint, u)
 				if err == nil {
 					if x := b.constraints([]*gExpr{g.X}); x != nil {
 						exprs = append(exprs, x...)
@@ -161,7 +161,7 @@ func (r *ruleRecovery) block(kw int) (int, bool) {
 				}
 				return err
 			}
-			g, err := parseTokens(parsers().rewrite, u)
+			g, err := parseTokens(recoveryParsers().rewrite, u)
 			if err == nil {
 				if st := b.rewriteStmtSafe(g.Stmt); st != nil {
 					stmts = append(stmts, st)
