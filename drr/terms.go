@@ -248,6 +248,59 @@ func keyword(kw string) func(*lexer.Token) bool {
 	return func(t *lexer.Token) bool { return isKeyword(t, kw) }
 }
 
+// isBlockStart reports whether a block clause (match {, where {,
+// rewrite {) starts at the next token: inside a block, that means the
+// block's '}' is missing.
+func isBlockStart(l *lexer.PeekingLexer) bool {
+	t := l.Peek()
+	return isKind(t, tIdent) && isBlockKeyword(t.Value) && isPunctTok(peek2(l), "{")
+}
+
+// itemSep is the separator before an item of a block: nothing before the
+// first item, a newline or ';' before the others. It is taken only when an
+// item can start after it; otherwise the block's closer reports what is
+// there.
+func itemSep(l *lexer.PeekingLexer, canStart func(*lexer.PeekingLexer) bool) error {
+	if seenBy(l).lastIs("{") {
+		if canStart(l) {
+			return nil
+		}
+		return participle.NextMatch
+	}
+	if isKind(l.Peek(), tSep) {
+		cp := l.MakeCheckpoint()
+		l.Next()
+		if canStart(l) {
+			return nil
+		}
+		l.LoadCheckpoint(cp)
+	}
+	return participle.NextMatch
+}
+
+// unitStart checks that the statement of a unit can start; otherwise it
+// fails with "expected WHAT".
+func unitStart(l *lexer.PeekingLexer, canStart func(*lexer.PeekingLexer) bool, what string) error {
+	if canStart(l) {
+		return nil
+	}
+	return expected(l, what)
+}
+
+// element checks that an element of a list starts here. After a ',' an
+// element must follow (a ',' directly before the closing bracket was dropped
+// by the lexer); elsewhere the list may be empty, and its closer reports
+// what is there.
+func element(l *lexer.PeekingLexer, ok func(*lexer.Token) bool, what func(seen) string) error {
+	if ok(l.Peek()) {
+		return nil
+	}
+	if seenBy(l).lastIs(",") {
+		return expected(l, what(seenBy(l)))
+	}
+	return participle.NextMatch
+}
+
 // peek2 returns the token after the next one.
 func peek2(l *lexer.PeekingLexer) *lexer.Token {
 	cp := l.MakeCheckpoint()

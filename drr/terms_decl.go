@@ -70,18 +70,21 @@ func (t *tok) take(l *lexer.PeekingLexer, ok func(*lexer.Token) bool, what func(
 // isName matches a name: an identifier (the lone "_" is a Wild token).
 func isName(t *lexer.Token) bool { return isKind(t, tIdent) }
 
+// importPath is the file name string after 'import'.
 type importPath struct{ tok }
 
 func (t *importPath) Parse(l *lexer.PeekingLexer) error {
 	return t.take(l, kind(tString), fixed("file name string after 'import'"))
 }
 
+// familyName is the name after 'family'.
 type familyName struct{ tok }
 
 func (t *familyName) Parse(l *lexer.PeekingLexer) error {
 	return t.take(l, isName, fixed("family name after 'family'"))
 }
 
+// familyEq is the '=' after a family's name.
 type familyEq struct{}
 
 func (*familyEq) Parse(l *lexer.PeekingLexer) error {
@@ -116,6 +119,7 @@ func (*famTermStart) Parse(l *lexer.PeekingLexer) error {
 		func(s seen) string { return "op list '[…]', trait(…) or family name in family " + familyOf(s) })
 }
 
+// famListClose is the ']' that closes a family's op list.
 type famListClose struct{}
 
 func (*famListClose) Parse(l *lexer.PeekingLexer) error {
@@ -128,12 +132,14 @@ func (*famListClose) Parse(l *lexer.PeekingLexer) error {
 	return err
 }
 
+// traitName is the trait name in trait(…).
 type traitName struct{ tok }
 
 func (t *traitName) Parse(l *lexer.PeekingLexer) error {
 	return t.take(l, isName, fixed("trait name in trait(…)"))
 }
 
+// traitClose is the ')' after the trait name in trait(…).
 type traitClose struct{}
 
 func (*traitClose) Parse(l *lexer.PeekingLexer) error {
@@ -141,6 +147,7 @@ func (*traitClose) Parse(l *lexer.PeekingLexer) error {
 	return err
 }
 
+// nativeKind is 'constraint' or 'rewrite' after 'native'.
 type nativeKind struct{ tok }
 
 func (t *nativeKind) Parse(l *lexer.PeekingLexer) error {
@@ -148,12 +155,14 @@ func (t *nativeKind) Parse(l *lexer.PeekingLexer) error {
 		fixed("'constraint' or 'rewrite' after 'native'"))
 }
 
+// nativeName is the function name of a native declaration.
 type nativeName struct{ tok }
 
 func (t *nativeName) Parse(l *lexer.PeekingLexer) error {
 	return t.take(l, isName, func(s seen) string { return "function name after 'native " + s.last().Value + "'" })
 }
 
+// nativeOpen is the '(' after a native's name.
 type nativeOpen struct{}
 
 func (*nativeOpen) Parse(l *lexer.PeekingLexer) error {
@@ -161,6 +170,7 @@ func (*nativeOpen) Parse(l *lexer.PeekingLexer) error {
 	return err
 }
 
+// nativeClose is the ')' after a native's parameters.
 type nativeClose struct{}
 
 func (*nativeClose) Parse(l *lexer.PeekingLexer) error {
@@ -175,12 +185,14 @@ func (*nativeClose) Parse(l *lexer.PeekingLexer) error {
 	return err
 }
 
+// nativeResult is the result type after a native's '->'.
 type nativeResult struct{ tok }
 
 func (t *nativeResult) Parse(l *lexer.PeekingLexer) error {
 	return t.take(l, isName, func(s seen) string { return "result type after '->' in native " + s[2].Value })
 }
 
+// paramColon is the ':' after a native's parameter.
 type paramColon struct{}
 
 func (*paramColon) Parse(l *lexer.PeekingLexer) error {
@@ -190,6 +202,7 @@ func (*paramColon) Parse(l *lexer.PeekingLexer) error {
 	return err
 }
 
+// paramType is the type of a native's parameter.
 type paramType struct{ tok }
 
 func (t *paramType) Parse(l *lexer.PeekingLexer) error {
@@ -201,12 +214,14 @@ func (t *paramType) Parse(l *lexer.PeekingLexer) error {
 // clauseKeywords are the keywords that start the clauses of a rule.
 var clauseKeywords = []string{"benefit", "labels", "for", "match", "where", "rewrite"}
 
+// ruleName is the name after 'rule'.
 type ruleName struct{ tok }
 
 func (t *ruleName) Parse(l *lexer.PeekingLexer) error {
 	return t.take(l, isName, fixed("rule name after 'rule'"))
 }
 
+// ruleOpen is the '{' after a rule's name.
 type ruleOpen struct{}
 
 func (*ruleOpen) Parse(l *lexer.PeekingLexer) error {
@@ -276,6 +291,7 @@ func closeBlock(l *lexer.PeekingLexer, owner, noun, item string) error {
 	return err
 }
 
+// benefitValue is the non-negative integer after 'benefit'.
 type benefitValue struct{ tok }
 
 func (t *benefitValue) Parse(l *lexer.PeekingLexer) error {
@@ -283,24 +299,28 @@ func (t *benefitValue) Parse(l *lexer.PeekingLexer) error {
 		fixed("non-negative integer after 'benefit'"))
 }
 
+// labelName is a name after 'labels'.
 type labelName struct{ tok }
 
 func (t *labelName) Parse(l *lexer.PeekingLexer) error {
 	return t.take(l, isName, fixed("label name after 'labels'"))
 }
 
+// forName is the (first) name after 'for'.
 type forName struct{ tok }
 
 func (t *forName) Parse(l *lexer.PeekingLexer) error {
 	return t.take(l, isName, fixed("name after 'for'"))
 }
 
+// forName2 is the second name of `for X_, X in …`.
 type forName2 struct{ tok }
 
 func (t *forName2) Parse(l *lexer.PeekingLexer) error {
 	return t.take(l, isName, fixed("second name after ','"))
 }
 
+// forIn is the 'in' of a for clause.
 type forIn struct{}
 
 func (*forIn) Parse(l *lexer.PeekingLexer) error {
@@ -308,6 +328,7 @@ func (*forIn) Parse(l *lexer.PeekingLexer) error {
 	return err
 }
 
+// forFamily is the family name after 'in'.
 type forFamily struct{ tok }
 
 func (t *forFamily) Parse(l *lexer.PeekingLexer) error {
@@ -329,18 +350,21 @@ func blockOwner(s seen) string {
 	return s[open-1].Value + " block of rule " + s[1].Value
 }
 
+// matchClose is the '}' that closes a match block.
 type matchClose struct{}
 
 func (*matchClose) Parse(l *lexer.PeekingLexer) error {
 	return closeBlock(l, blockOwner(seenBy(l)), "pattern statement", "pattern statement (e.g. '%y = pd_op.relu(%x)')")
 }
 
+// whereClose is the '}' that closes a where block.
 type whereClose struct{}
 
 func (*whereClose) Parse(l *lexer.PeekingLexer) error {
 	return closeBlock(l, blockOwner(seenBy(l)), "constraint", "constraint expression in where block")
 }
 
+// rewriteClose is the '}' that closes a rewrite block.
 type rewriteClose struct{}
 
 func (*rewriteClose) Parse(l *lexer.PeekingLexer) error {
@@ -362,18 +386,22 @@ func unitEnd(l *lexer.PeekingLexer, noun string) error {
 	return err
 }
 
+// clauseEnd is the end of a clause re-parsed as a unit.
 type clauseEnd struct{}
 
 func (*clauseEnd) Parse(l *lexer.PeekingLexer) error { return unitEnd(l, "clause") }
 
+// patternEnd is the end of a pattern statement re-parsed as a unit.
 type patternEnd struct{}
 
 func (*patternEnd) Parse(l *lexer.PeekingLexer) error { return unitEnd(l, "pattern statement") }
 
+// constraintEnd is the end of a constraint re-parsed as a unit.
 type constraintEnd struct{}
 
 func (*constraintEnd) Parse(l *lexer.PeekingLexer) error { return unitEnd(l, "constraint") }
 
+// rewriteEnd is the end of a rewrite statement re-parsed as a unit.
 type rewriteEnd struct{}
 
 func (*rewriteEnd) Parse(l *lexer.PeekingLexer) error { return unitEnd(l, "rewrite statement") }

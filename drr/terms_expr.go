@@ -37,20 +37,24 @@ func canStartRewrite(l *lexer.PeekingLexer) bool {
 	return (canStartExpr(t) || isPunctTok(t, "...")) && !isBlockStart(l)
 }
 
+// constraintSep separates the constraints of a where block (see itemSep).
 type constraintSep struct{}
 
 func (*constraintSep) Parse(l *lexer.PeekingLexer) error { return itemSep(l, canStartConstraint) }
 
+// rewriteSep separates the statements of a rewrite block (see itemSep).
 type rewriteSep struct{}
 
 func (*rewriteSep) Parse(l *lexer.PeekingLexer) error { return itemSep(l, canStartRewrite) }
 
+// constraintUnitStart checks that a constraint re-parsed as a unit can start.
 type constraintUnitStart struct{}
 
 func (*constraintUnitStart) Parse(l *lexer.PeekingLexer) error {
 	return unitStart(l, canStartConstraint, "constraint expression in where block")
 }
 
+// rewriteUnitStart checks that a rewrite statement re-parsed as a unit can start.
 type rewriteUnitStart struct{}
 
 func (*rewriteUnitStart) Parse(l *lexer.PeekingLexer) error {
@@ -110,6 +114,7 @@ func (*assignStart) Parse(l *lexer.PeekingLexer) error {
 	return participle.NextMatch
 }
 
+// replaceValue is the value that a replace statement replaces.
 type replaceValue struct{ tok }
 
 func (t *replaceValue) Parse(l *lexer.PeekingLexer) error {
@@ -121,6 +126,7 @@ func (t *replaceValue) Parse(l *lexer.PeekingLexer) error {
 	})
 }
 
+// replaceWith is the 'with' of a replace statement.
 type replaceWith struct{}
 
 func (*replaceWith) Parse(l *lexer.PeekingLexer) error {
@@ -128,12 +134,14 @@ func (*replaceWith) Parse(l *lexer.PeekingLexer) error {
 	return err
 }
 
+// replaceNew checks that the replacement follows 'with'.
 type replaceNew struct{}
 
 func (*replaceNew) Parse(l *lexer.PeekingLexer) error {
 	return need(l, canStartExpr, fixed("replacement expression after 'with'"))
 }
 
+// laterUses is the 'uses' of 'replace later uses of'.
 type laterUses struct{}
 
 func (*laterUses) Parse(l *lexer.PeekingLexer) error {
@@ -141,6 +149,7 @@ func (*laterUses) Parse(l *lexer.PeekingLexer) error {
 	return err
 }
 
+// laterOf is the 'of' of 'replace later uses of'.
 type laterOf struct{}
 
 func (*laterOf) Parse(l *lexer.PeekingLexer) error {
@@ -148,6 +157,7 @@ func (*laterOf) Parse(l *lexer.PeekingLexer) error {
 	return err
 }
 
+// eraseTarget is the op label or value after 'erase'.
 type eraseTarget struct{ tok }
 
 func (t *eraseTarget) Parse(l *lexer.PeekingLexer) error {
@@ -155,6 +165,7 @@ func (t *eraseTarget) Parse(l *lexer.PeekingLexer) error {
 		fixed("op label (@name) or value after 'erase'"))
 }
 
+// assignValue checks that an expression follows the '=' of an assignment.
 type assignValue struct{}
 
 func (*assignValue) Parse(l *lexer.PeekingLexer) error {
@@ -179,18 +190,21 @@ func (*callStmtStart) Parse(l *lexer.PeekingLexer) error {
 	return nil
 }
 
+// operandAfter checks that an operand follows a binary operator.
 type operandAfter struct{}
 
 func (*operandAfter) Parse(l *lexer.PeekingLexer) error {
 	return need(l, canStartExpr, func(s seen) string { return "operand after '" + s.last().Value + "'" })
 }
 
+// condThen checks that an expression follows the '?' of a conditional.
 type condThen struct{}
 
 func (*condThen) Parse(l *lexer.PeekingLexer) error {
 	return need(l, canStartExpr, fixed("expression after '?'"))
 }
 
+// condColon is the ':' of a conditional.
 type condColon struct{}
 
 func (*condColon) Parse(l *lexer.PeekingLexer) error {
@@ -198,24 +212,28 @@ func (*condColon) Parse(l *lexer.PeekingLexer) error {
 	return err
 }
 
+// condElse checks that an expression follows the ':' of a conditional.
 type condElse struct{}
 
 func (*condElse) Parse(l *lexer.PeekingLexer) error {
 	return need(l, canStartExpr, fixed("expression after ':' in conditional expression"))
 }
 
+// unaryOperand checks that an operand follows a unary operator.
 type unaryOperand struct{}
 
 func (*unaryOperand) Parse(l *lexer.PeekingLexer) error {
 	return need(l, canStartExpr, func(s seen) string { return "operand after unary '" + s.last().Value + "'" })
 }
 
+// indexExpr checks that an index follows '['.
 type indexExpr struct{}
 
 func (*indexExpr) Parse(l *lexer.PeekingLexer) error {
 	return need(l, canStartExpr, fixed("index expression after '['"))
 }
 
+// indexClose is the ']' after an index.
 type indexClose struct{}
 
 func (*indexClose) Parse(l *lexer.PeekingLexer) error {
@@ -251,12 +269,14 @@ func (*tagValue) Parse(l *lexer.PeekingLexer) error {
 	}, func(s seen) string { return "literal after tag " + s.last().Value })
 }
 
+// parenExpr checks that an expression follows '('.
 type parenExpr struct{}
 
 func (*parenExpr) Parse(l *lexer.PeekingLexer) error {
 	return need(l, canStartExpr, fixed("expression after '('"))
 }
 
+// parenClose is the ')' that closes a parenthesised expression.
 type parenClose struct{}
 
 func (*parenClose) Parse(l *lexer.PeekingLexer) error {
@@ -266,6 +286,7 @@ func (*parenClose) Parse(l *lexer.PeekingLexer) error {
 	return err
 }
 
+// listClose is the ']' that closes a list.
 type listClose struct{}
 
 func (*listClose) Parse(l *lexer.PeekingLexer) error {

@@ -7,14 +7,6 @@ import (
 
 // The terminals and guards of match blocks and types (see terms.go).
 
-// isBlockStart reports whether a block clause (match {, where {,
-// rewrite {) starts at the next token: inside a block, that means the
-// block's '}' is missing.
-func isBlockStart(l *lexer.PeekingLexer) bool {
-	t := l.Peek()
-	return isKind(t, tIdent) && isBlockKeyword(t.Value) && isPunctTok(peek2(l), "{")
-}
-
 // canStartPattern reports whether a pattern statement can start at the
 // next token.
 func canStartPattern(l *lexer.PeekingLexer) bool {
@@ -30,61 +22,19 @@ func canStartPattern(l *lexer.PeekingLexer) bool {
 	return false
 }
 
-// itemSep is the separator before an item of a block: nothing before the
-// first item, a newline or ';' before the others. It is taken only when an
-// item can start after it; otherwise the block's closer reports what is
-// there.
-func itemSep(l *lexer.PeekingLexer, canStart func(*lexer.PeekingLexer) bool) error {
-	if seenBy(l).lastIs("{") {
-		if canStart(l) {
-			return nil
-		}
-		return participle.NextMatch
-	}
-	if isKind(l.Peek(), tSep) {
-		cp := l.MakeCheckpoint()
-		l.Next()
-		if canStart(l) {
-			return nil
-		}
-		l.LoadCheckpoint(cp)
-	}
-	return participle.NextMatch
-}
-
-// unitStart checks that the statement of a unit can start; otherwise it
-// fails with "expected WHAT".
-func unitStart(l *lexer.PeekingLexer, canStart func(*lexer.PeekingLexer) bool, what string) error {
-	if canStart(l) {
-		return nil
-	}
-	return expected(l, what)
-}
-
+// patternSep separates the statements of a match block (see itemSep).
 type patternSep struct{}
 
 func (*patternSep) Parse(l *lexer.PeekingLexer) error { return itemSep(l, canStartPattern) }
 
+// patternUnitStart checks that a pattern statement re-parsed as a unit can start.
 type patternUnitStart struct{}
 
 func (*patternUnitStart) Parse(l *lexer.PeekingLexer) error {
 	return unitStart(l, canStartPattern, "pattern statement (e.g. '%y = pd_op.relu(%x)')")
 }
 
-// element checks that an element of a list starts here. After a ',' an
-// element must follow (a trailing ',' before the closer is not taken by the
-// list); elsewhere the list may be empty, and its closer reports what is
-// there.
-func element(l *lexer.PeekingLexer, ok func(*lexer.Token) bool, what func(seen) string) error {
-	if ok(l.Peek()) {
-		return nil
-	}
-	if seenBy(l).lastIs(",") {
-		return expected(l, what(seenBy(l)))
-	}
-	return participle.NextMatch
-}
-
+// labelEq is the '=' after an op label.
 type labelEq struct{}
 
 func (*labelEq) Parse(l *lexer.PeekingLexer) error {
@@ -139,6 +89,7 @@ func (t *resultItem) Parse(l *lexer.PeekingLexer) error {
 	return t.take(l, isResult, fixed("result (%name, _ or ...)"))
 }
 
+// resultsClose is the ')' that closes a parenthesised result list.
 type resultsClose struct{}
 
 func (*resultsClose) Parse(l *lexer.PeekingLexer) error {
@@ -151,6 +102,7 @@ func (*resultsClose) Parse(l *lexer.PeekingLexer) error {
 	return err
 }
 
+// operandsOpen is the '(' after an op name.
 type operandsOpen struct{ tok }
 
 func (t *operandsOpen) Parse(l *lexer.PeekingLexer) (err error) {
@@ -211,6 +163,7 @@ func (*operandStart) Parse(l *lexer.PeekingLexer) error {
 	return element(l, canStartOperand, func(s seen) string { return "operand of " + operandsOwner(s, s.opener(len(s))) })
 }
 
+// operandsClose is the ')' that closes an op's operands.
 type operandsClose struct{ tok }
 
 func (t *operandsClose) Parse(l *lexer.PeekingLexer) (err error) {
@@ -218,6 +171,7 @@ func (t *operandsClose) Parse(l *lexer.PeekingLexer) (err error) {
 	return err
 }
 
+// eitherClose is the ')' that closes the operands of either(…).
 type eitherClose struct{}
 
 func (*eitherClose) Parse(l *lexer.PeekingLexer) error {
@@ -225,6 +179,7 @@ func (*eitherClose) Parse(l *lexer.PeekingLexer) error {
 	return err
 }
 
+// combineClose is the ']' that closes a combine list.
 type combineClose struct{}
 
 func (*combineClose) Parse(l *lexer.PeekingLexer) error {
@@ -232,6 +187,7 @@ func (*combineClose) Parse(l *lexer.PeekingLexer) error {
 	return err
 }
 
+// opIDColon is the ':' of an op id [id:N].
 type opIDColon struct{}
 
 func (*opIDColon) Parse(l *lexer.PeekingLexer) error {
@@ -239,6 +195,7 @@ func (*opIDColon) Parse(l *lexer.PeekingLexer) error {
 	return err
 }
 
+// opIDInt is the integer of an op id [id:N].
 type opIDInt struct{}
 
 func (*opIDInt) Parse(l *lexer.PeekingLexer) error {
@@ -246,6 +203,7 @@ func (*opIDInt) Parse(l *lexer.PeekingLexer) error {
 	return err
 }
 
+// opIDClose is the ']' of an op id [id:N].
 type opIDClose struct{}
 
 func (*opIDClose) Parse(l *lexer.PeekingLexer) error {
@@ -287,6 +245,7 @@ func (*typeOfOperand) Parse(l *lexer.PeekingLexer) error {
 // attrsOwner names the op whose attribute map opens at open.
 func attrsOwner(s seen, open int) string { return s.ownerOf(open - 1) }
 
+// attrsClose is the '}' that closes an attribute map.
 type attrsClose struct{}
 
 func (*attrsClose) Parse(l *lexer.PeekingLexer) error {
@@ -315,6 +274,7 @@ func (*attrStart) Parse(l *lexer.PeekingLexer) error {
 	}, func(s seen) string { return "attribute name in the attributes of " + attrsOwner(s, s.opener(len(s))) })
 }
 
+// attrColon is the ':' after an attribute name.
 type attrColon struct{}
 
 func (*attrColon) Parse(l *lexer.PeekingLexer) error {
@@ -332,6 +292,7 @@ func (*attrValue) Parse(l *lexer.PeekingLexer) error {
 // sigOwner names the op of the signature whose ':' is at index colon.
 func sigOwner(s seen, colon int) string { return s.ownerOf(colon - 1) }
 
+// sigOpen is the '(' after the ':' of a signature.
 type sigOpen struct{}
 
 func (*sigOpen) Parse(l *lexer.PeekingLexer) error {
@@ -341,6 +302,7 @@ func (*sigOpen) Parse(l *lexer.PeekingLexer) error {
 	return err
 }
 
+// sigClose is the ')' after a signature's operand types.
 type sigClose struct{}
 
 func (*sigClose) Parse(l *lexer.PeekingLexer) error {
@@ -410,6 +372,7 @@ func (*tensorItemAfterX) Parse(l *lexer.PeekingLexer) error {
 	return nil
 }
 
+// tensorClose is the '>' that closes a tensor type.
 type tensorClose struct{}
 
 func (*tensorClose) Parse(l *lexer.PeekingLexer) error {
@@ -425,6 +388,7 @@ func (*tensorClose) Parse(l *lexer.PeekingLexer) error {
 	return expected(l, "'x' after dimension "+last.Value+" in "+tensorOf(s)+" type")
 }
 
+// vecClose is the ']' that closes vec[…].
 type vecClose struct{}
 
 func (*vecClose) Parse(l *lexer.PeekingLexer) error {
@@ -437,12 +401,14 @@ func (*vecClose) Parse(l *lexer.PeekingLexer) error {
 	return err
 }
 
+// typeOfValue is the value in type(…).
 type typeOfValue struct{ tok }
 
 func (t *typeOfValue) Parse(l *lexer.PeekingLexer) error {
 	return t.take(l, kind(tValue), fixed("value in type(…)"))
 }
 
+// typeOfClose is the ')' that closes type(…).
 type typeOfClose struct{}
 
 func (*typeOfClose) Parse(l *lexer.PeekingLexer) error {
