@@ -44,7 +44,12 @@
 //     checker switches on. position.go: Position, the one position type.
 //   - errors.go: Diagnostic and Diagnostics (file:line:col: error: message,
 //     with a renderer that shows the source line and a caret).
-//   - format.go: the canonical printer used by `drrc fmt`.
+//   - format.go, format_doc.go, format_layout.go: the canonical printer
+//     used by `drrc fmt`. format.go places declarations, clauses, blocks
+//     and comments; format_doc.go prints each statement as a doc, its text
+//     with the places where its line may break; format_layout.go lays a doc
+//     out, keeping the author's line breaks and breaking lines over 120
+//     columns (see Format).
 //
 // # How the parser works
 //
