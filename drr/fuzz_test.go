@@ -14,7 +14,9 @@ import (
 )
 
 // FuzzParse checks, for any input:
-//   - Parse never panics and never reports an internal error;
+//   - Parse never panics and never reports an internal error, nor one of
+//     participle's own messages (every error comes from a terminal of the
+//     grammar, in the user's terms);
 //   - diagnostics are positioned inside the input and render;
 //   - Format never panics on what Parse returns;
 //   - if the input parses, its formatted form parses to the same tree
@@ -65,6 +67,9 @@ func checkParseProperties(t *testing.T, src []byte) {
 			t.Fatalf("empty Diagnostics returned as error")
 		}
 		for _, d := range ds {
+			if strings.Contains(d.Message, "(grammar: ") {
+				t.Fatalf("participle's own error reached the user: %s\ninput: %q", d, src)
+			}
 			if strings.Contains(d.Message, "internal error") {
 				t.Fatalf("%s\ninput: %q", d.Message, src)
 			}

@@ -22,15 +22,17 @@ func diagnostic(err error) *Diagnostic {
 	if errors.As(err, &se) {
 		return errorf(se.pos, "%s", se.msg)
 	}
+	// participle's own errors mean a place of the grammar has no terminal
+	// with a message: a bug, which FuzzParse looks for ("grammar:").
 	var ut *participle.UnexpectedTokenError
 	if errors.As(err, &ut) {
-		return errorf(Position(ut.Unexpected.Pos), "unexpected %s", describeTok(&ut.Unexpected))
+		return errorf(Position(ut.Unexpected.Pos), "unexpected %s (grammar: %s)", describeTok(&ut.Unexpected), ut.Message())
 	}
 	var pe participle.Error
 	if errors.As(err, &pe) {
-		return errorf(Position(pe.Position()), "%s", pe.Message())
+		return errorf(Position(pe.Position()), "syntax error (grammar: %s)", pe.Message())
 	}
-	return errorf(Position{Line: 1, Column: 1}, "%v", err)
+	return errorf(Position{Line: 1, Column: 1}, "syntax error (grammar: %v)", err)
 }
 
 // clauseKeyword reports whether t starts a clause of a rule.
