@@ -2,17 +2,15 @@ package drr
 
 import (
 	"strings"
-
-	"github.com/alecthomas/participle/v2/lexer"
 )
 
 // Span is embedded in every AST node and records where the node is in the
-// source: Pos returns the participle lexer.Position (file name, 1-based line
-// and column in runes, 0-based byte offset) of the node's first character,
-// End the position just after its last character.
+// source: Pos returns the Position (file name, 1-based line and column in
+// runes, 0-based byte offset) of the node's first character, End the
+// position just after its last character.
 //
 // A Span stores the file name once (by pointer) and int32 offsets, lines
-// and columns: at 32 bytes instead of two 40-byte lexer.Position values it
+// and columns: at 32 bytes instead of two 40-byte Position values it
 // halves the size of the tree, which is what the garbage collector has to
 // scan while a large rule file is parsed and checked. Build one for a
 // hand-made node with NewSpan; the zero Span has zero positions.
@@ -24,20 +22,20 @@ type Span struct {
 }
 
 // NewSpan returns a Span from pos to end (end just after the last character).
-func NewSpan(pos, end lexer.Position) Span {
+func NewSpan(pos, end Position) Span {
 	name := pos.Filename
 	return Span{file: &name, off: int32(pos.Offset), end: int32(end.Offset),
 		line: int32(pos.Line), col: int32(pos.Column), endLine: int32(end.Line), endCol: int32(end.Column)}
 }
 
 // Pos returns the position of the node's first character.
-func (s Span) Pos() lexer.Position {
-	return lexer.Position{Filename: s.filename(), Offset: int(s.off), Line: int(s.line), Column: int(s.col)}
+func (s Span) Pos() Position {
+	return Position{Filename: s.filename(), Offset: int(s.off), Line: int(s.line), Column: int(s.col)}
 }
 
 // End returns the position just after the node's last character.
-func (s Span) End() lexer.Position {
-	return lexer.Position{Filename: s.filename(), Offset: int(s.end), Line: int(s.endLine), Column: int(s.endCol)}
+func (s Span) End() Position {
+	return Position{Filename: s.filename(), Offset: int(s.end), Line: int(s.endLine), Column: int(s.endCol)}
 }
 
 func (s Span) filename() string {
@@ -58,8 +56,8 @@ func (s Span) to(e Span) Span {
 
 // Node is implemented by every AST node.
 type Node interface {
-	Pos() lexer.Position
-	End() lexer.Position
+	Pos() Position
+	End() Position
 	span() Span
 }
 
@@ -325,10 +323,11 @@ func (n *OpName) IsBare() bool {
 // Nested op patterns are operands of their consumer.
 type OpPattern struct {
 	Span
-	Name     *OpName
-	Operands []Operand
-	Attrs    *AttrMap   // nil when absent
-	Sig      *Signature // nil when absent
+	Name           *OpName
+	Lparen, Rparen Span // the parentheses around the operands (the formatter keeps line breaks after and before them)
+	Operands       []Operand
+	Attrs          *AttrMap   // nil when absent
+	Sig            *Signature // nil when absent
 }
 
 // Operand is an operand pattern: *ValueOperand, *VariadicOperand,
@@ -412,9 +411,10 @@ type RestAttrs struct {
 // NoInputs set.
 type Signature struct {
 	Span
-	Inputs   []TypePattern
-	Outputs  []TypePattern
-	NoInputs bool // written without ": (…)"
+	Lparen, Rparen Span // the parentheses around the inputs (zero when NoInputs)
+	Inputs         []TypePattern
+	Outputs        []TypePattern
+	NoInputs       bool // written without ": (…)"
 }
 
 // ---------------------------------------------------------------------------
@@ -654,9 +654,10 @@ type CondExpr struct {
 // for ops.
 type CallExpr struct {
 	Span
-	Func  *OpName
-	Args  []Expr
-	Attrs *AttrMap // nil when absent
+	Func           *OpName
+	Lparen, Rparen Span // the parentheses around the arguments
+	Args           []Expr
+	Attrs          *AttrMap // nil when absent
 }
 
 // IndexExpr is `X[Index]`.

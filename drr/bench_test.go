@@ -3,6 +3,7 @@ package drr
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"syscall"
@@ -59,6 +60,84 @@ func BenchmarkParse2000(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/2000rules")
+}
+
+// BenchmarkParsers compares the parsers on the shipped rule files
+// (../rules/*.drr, each parsed, or parsed and checked, on its own) and on
+// 2,000 generated rules (distinct, so that the checker accepts them all):
+//
+//	go test ./drr -run XXX -bench Parsers -count 10 | tee bench.txt
+//	go run golang.org/x/perf/cmd/benchstat@latest -col /parser bench.txt
+//
+// The hand-written recursive-descent parser that preceded the participle
+// grammar was deleted after commit "drr: BenchmarkParsers compares
+// participle with the hand parser…": check that commit out to compare
+// (sub-benchmarks parser=participle and parser=hand).
+func BenchmarkParsers(b *testing.B) {
+	shipped, _ := filepath.Glob(filepath.Join("..", "rules", "*.drr"))
+	if len(shipped) == 0 {
+		b.Fatal("no shipped rule files in ../rules")
+	}
+	inputs := []struct {
+		name  string
+		files map[string][]byte
+		rules int
+	}{
+		{name: "shipped", files: map[string][]byte{}},
+		{name: "generated2000", files: map[string][]byte{"bench.drr": distinctRules(2000)}, rules: 2000},
+	}
+	for _, path := range shipped {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		inputs[0].files[filepath.Base(path)] = src
+	}
+	parsers := []struct {
+		name  string
+		parse func(string, []byte) (*File, error)
+	}{{"participle", Parse}}
+	ctx := defaultCtx(b)
+	for _, in := range inputs {
+		size := 0
+		for _, src := range in.files {
+			size += len(src)
+		}
+		for _, step := range []string{"parse", "parse+check"} {
+			for _, p := range parsers {
+				b.Run("input="+in.name+"/step="+step+"/parser="+p.name, func(b *testing.B) {
+					b.SetBytes(int64(size))
+					b.ReportAllocs()
+					for b.Loop() {
+						for name, src := range in.files {
+							f, err := p.parse(name, src)
+							if err != nil {
+								b.Fatal(err)
+							}
+							if step == "parse" {
+								continue
+							}
+							set, diags := Check(ctx, []*File{f}, CheckOptions{})
+							if diags.HasErrors() || in.rules > 0 && len(set.Rules) != in.rules {
+								b.Fatal(diags)
+							}
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// distinctRules returns n rules like conv2d_bn_fold whose constraints
+// differ, so that no rule shadows another and all of them check.
+func distinctRules(n int) []byte {
+	var sb strings.Builder
+	for i := 0; i < n; i++ {
+		r := strings.Replace(fmt.Sprintf(benchRule, i, i), `$fmt in ["NCHW", "NHWC"]`, fmt.Sprintf(`$fmt in ["NCHW", "NHWC"] && $g != %d`, -i-1), 1)
+		sb.WriteString(r)
+	}
+	return []byte(sb.String())
 }
 
 // BenchmarkParse2000Cold is BenchmarkParse2000 starting each parse from a

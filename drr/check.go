@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/alecthomas/participle/v2/lexer"
-
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
 )
@@ -34,7 +32,7 @@ var commonAttrs = map[string]bool{
 // reported, errors and warnings, sorted by position; the set is nil when there are errors.
 func Check(ctx *ir.Context, files []*File, opts CheckOptions) (*rule.Set, Diagnostics) {
 	c := &checker{ctx: ctx, opts: opts, families: map[string]*familyInfo{}, natives: map[string]*rule.NativeDecl{},
-		rules: map[string]lexer.Position{}}
+		rules: map[string]Position{}}
 	set := &rule.Set{Ctx: ctx, Natives: c.natives}
 	for _, f := range files {
 		for _, n := range f.Natives {
@@ -75,7 +73,7 @@ type checker struct {
 	diags    Diagnostics
 	families map[string]*familyInfo
 	natives  map[string]*rule.NativeDecl
-	rules    map[string]lexer.Position
+	rules    map[string]Position
 	seen     map[string]bool // de-duplicates diagnostics of family instances
 }
 
@@ -85,9 +83,9 @@ type familyInfo struct {
 	err     bool
 }
 
-func (c *checker) report(sev Severity, pos lexer.Position, format string, args ...any) {
+func (c *checker) report(sev Severity, pos Position, format string, args ...any) {
 	d := &Diagnostic{Pos: pos, Severity: sev, Message: fmt.Sprintf(format, args...)}
-	key := formatPos(pos) + sev.String() + d.Message
+	key := pos.String() + sev.String() + d.Message
 	if c.seen == nil {
 		c.seen = map[string]bool{}
 	}
@@ -98,20 +96,20 @@ func (c *checker) report(sev Severity, pos lexer.Position, format string, args .
 	c.diags = append(c.diags, d)
 }
 
-func (c *checker) errorf(pos lexer.Position, format string, args ...any) {
+func (c *checker) errorf(pos Position, format string, args ...any) {
 	c.report(Error, pos, format, args...)
 }
 
-func (c *checker) warnf(pos lexer.Position, format string, args ...any) {
+func (c *checker) warnf(pos Position, format string, args ...any) {
 	c.report(Warning, pos, format, args...)
 }
 
-// rulePos is the rule.Pos of the start of s (toPos(s.Pos()) without building a lexer.Position).
+// rulePos is the rule.Pos of the start of s (toPos(s.Pos()) without building a Position).
 func (s Span) rulePos() rule.Pos {
 	return rule.Pos{File: s.filename(), Line: int(s.line), Col: int(s.col)}
 }
 
-func toPos(p lexer.Position) rule.Pos {
+func toPos(p Position) rule.Pos {
 	return rule.Pos{File: p.Filename, Line: p.Line, Col: p.Column}
 }
 
@@ -188,7 +186,7 @@ func (c *checker) native(n *Native) {
 func (c *checker) family(f *Family) {
 	name := f.Name.Name
 	if prev, dup := c.families[name]; dup {
-		c.errorf(f.Name.Pos(), "family %s is already declared at %s", name, formatPos(prev.decl.Pos()))
+		c.errorf(f.Name.Pos(), "family %s is already declared at %s", name, prev.decl.Pos().String())
 		return
 	}
 	info := &familyInfo{decl: f}
@@ -323,7 +321,7 @@ type binding map[string]string
 func (c *checker) prepare(r *Rule) *ruleWork {
 	name := r.Name.Name
 	if prev, dup := c.rules[name]; dup {
-		c.errorf(r.Name.Pos(), "rule %s is already declared at %s", name, formatPos(prev))
+		c.errorf(r.Name.Pos(), "rule %s is already declared at %s", name, prev.String())
 		return nil
 	}
 	c.rules[name] = r.Name.Pos()
@@ -460,7 +458,7 @@ func (c *checker) shadowed(set *rule.Set) {
 		}
 		key := strconv.Itoa(r.Benefit) + "\n" + canonical(r)
 		if prev, ok := seen[key]; ok && prev.Name != r.Name {
-			c.errorf(lexer.Position{Filename: r.Pos.File, Line: r.Pos.Line, Column: r.Pos.Col},
+			c.errorf(Position{Filename: r.Pos.File, Line: r.Pos.Line, Column: r.Pos.Col},
 				"rule %s is shadowed by rule %s at %s: same pattern, constraints and benefit, so it can never fire", r.ID(), prev.ID(), prev.Pos)
 			continue
 		}

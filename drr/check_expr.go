@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/alecthomas/participle/v2/lexer"
-
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
 )
@@ -449,7 +447,7 @@ func valType(v any) sType {
 }
 
 // valueRef resolves %name: a match value, or (outside where clauses) a value the rewrite defined.
-func (rc *ruleChecker) valueRef(name string, pos lexer.Position, where bool) (rule.Ref, bool, bool) {
+func (rc *ruleChecker) valueRef(name string, pos Position, where bool) (rule.Ref, bool, bool) {
 	if i, ok := rc.values[name]; ok {
 		return rule.Ref{Index: i}, rc.p.Values[i].List, true
 	}

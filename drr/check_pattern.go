@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/alecthomas/participle/v2/lexer"
-
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
 )
@@ -31,26 +29,26 @@ type ruleChecker struct {
 // allocating thirteen maps per rule was a tenth of the time to check a large rule file.
 type ruleMaps struct {
 	values    map[string]int // match value name → index in p.Values
-	valuePos  map[int]lexer.Position
+	valuePos  map[int]Position
 	holes     map[string]int
 	holeUses  map[int]int // mentions in the match
 	holeRefs  map[int]bool
 	labels    map[string]int
-	opPos     map[int]lexer.Position
-	resultPos map[[2]int]lexer.Position // (op, result) → position of the result in the statement
-	operandOf map[int]bool              // value holes used as operands by pattern ops
+	opPos     map[int]Position
+	resultPos map[[2]int]Position // (op, result) → position of the result in the statement
+	operandOf map[int]bool        // value holes used as operands by pattern ops
 	newValues map[string]int
-	replaced  map[int]lexer.Position
+	replaced  map[int]Position
 	erased    map[int]bool
 	unusedOK  map[int]bool // values the where clause requires to have no uses
 }
 
 func newRuleMaps() *ruleMaps {
 	return &ruleMaps{
-		values: map[string]int{}, valuePos: map[int]lexer.Position{}, holes: map[string]int{},
-		holeUses: map[int]int{}, holeRefs: map[int]bool{}, labels: map[string]int{}, opPos: map[int]lexer.Position{},
-		resultPos: map[[2]int]lexer.Position{}, operandOf: map[int]bool{}, newValues: map[string]int{},
-		replaced: map[int]lexer.Position{}, erased: map[int]bool{}, unusedOK: map[int]bool{},
+		values: map[string]int{}, valuePos: map[int]Position{}, holes: map[string]int{},
+		holeUses: map[int]int{}, holeRefs: map[int]bool{}, labels: map[string]int{}, opPos: map[int]Position{},
+		resultPos: map[[2]int]Position{}, operandOf: map[int]bool{}, newValues: map[string]int{},
+		replaced: map[int]Position{}, erased: map[int]bool{}, unusedOK: map[int]bool{},
 	}
 }
 
@@ -70,17 +68,17 @@ func (m *ruleMaps) reset() {
 	clear(m.unusedOK)
 }
 
-func (rc *ruleChecker) errorf(pos lexer.Position, format string, args ...any) {
+func (rc *ruleChecker) errorf(pos Position, format string, args ...any) {
 	rc.diags = append(rc.diags, &Diagnostic{Pos: pos, Severity: Error, Message: fmt.Sprintf(format, args...)})
 }
 
-func (rc *ruleChecker) warnf(pos lexer.Position, format string, args ...any) {
+func (rc *ruleChecker) warnf(pos Position, format string, args ...any) {
 	rc.diags = append(rc.diags, &Diagnostic{Pos: pos, Severity: Warning, Message: fmt.Sprintf(format, args...)})
 }
 
 // arityErrorf reports an operand/result count mismatch; for a family variable op it marks the instance as a
 // member that does not fit.
-func (rc *ruleChecker) arityErrorf(family bool, pos lexer.Position, format string, args ...any) {
+func (rc *ruleChecker) arityErrorf(family bool, pos Position, format string, args ...any) {
 	if family {
 		rc.arity = true
 	}
@@ -126,7 +124,7 @@ func (rc *ruleChecker) check() *rule.Rule {
 // ---------------------------------------------------------------------------
 // Holes and values
 
-func (rc *ruleChecker) hole(name string, kind rule.HoleKind, t ir.AttrType, pos lexer.Position) int {
+func (rc *ruleChecker) hole(name string, kind rule.HoleKind, t ir.AttrType, pos Position) int {
 	if i, ok := rc.holes[name]; ok {
 		h := rc.p.Holes[i]
 		if h.Kind != kind {
@@ -159,7 +157,7 @@ func holeKindName(k rule.HoleKind) string {
 }
 
 // value returns the index of the match value named name, creating it (an input, until a statement binds it).
-func (rc *ruleChecker) value(name string, pos lexer.Position) int {
+func (rc *ruleChecker) value(name string, pos Position) int {
 	if i, ok := rc.values[name]; ok {
 		return i
 	}
@@ -170,7 +168,7 @@ func (rc *ruleChecker) value(name string, pos lexer.Position) int {
 	return i
 }
 
-func (rc *ruleChecker) anonValue(pos lexer.Position) int {
+func (rc *ruleChecker) anonValue(pos Position) int {
 	rc.anon++
 	return rc.value(anonName(rc.anon), pos)
 }
@@ -487,7 +485,7 @@ func (rc *ruleChecker) results(p *rule.OpPattern, k int, results []*Result, sche
 }
 
 // setType attaches a type pattern to a value hole.
-func (rc *ruleChecker) setType(v int, t TypePattern, pos lexer.Position) {
+func (rc *ruleChecker) setType(v int, t TypePattern, pos Position) {
 	if t == nil {
 		return
 	}
@@ -682,7 +680,7 @@ func (rc *ruleChecker) matchAttrs(p *rule.OpPattern, m *AttrMap, schema *ir.OpSc
 }
 
 // attrSpec returns the schema's spec of an attribute, reporting unknown attributes of registered ops.
-func (rc *ruleChecker) attrSpec(schema *ir.OpSchema, name, key string, pos lexer.Position) *ir.AttrSpec {
+func (rc *ruleChecker) attrSpec(schema *ir.OpSchema, name, key string, pos Position) *ir.AttrSpec {
 	if schema == nil || commonAttrs[key] {
 		return nil
 	}

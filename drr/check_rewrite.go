@@ -3,8 +3,6 @@ package drr
 import (
 	"strconv"
 
-	"github.com/alecthomas/participle/v2/lexer"
-
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
 )
@@ -44,7 +42,7 @@ func (rc *ruleChecker) rewrite(b *RewriteBlock) {
 }
 
 // newValue defines a value of the rewrite.
-func (rc *ruleChecker) newValue(name string, pos lexer.Position) int {
+func (rc *ruleChecker) newValue(name string, pos Position) int {
 	if _, clash := rc.values[name]; clash {
 		rc.errorf(pos, "%%%s is already bound in the match; the rewrite defines new names", name)
 	}
@@ -57,7 +55,7 @@ func (rc *ruleChecker) newValue(name string, pos lexer.Position) int {
 	return i
 }
 
-func (rc *ruleChecker) anonNewValue(pos lexer.Position) int {
+func (rc *ruleChecker) anonNewValue(pos Position) int {
 	rc.anon++
 	i := len(rc.r.NewValues)
 	rc.r.NewValues = append(rc.r.NewValues, newNode(&rc.s.nodes.newValue, rule.NewValue{Name: anonName(rc.anon), Pos: toPos(pos)}))
@@ -308,8 +306,8 @@ func setsAttr(attrs []rule.AttrSet, name string) bool {
 	return false
 }
 
-func posOf(p rule.Pos) lexer.Position {
-	return lexer.Position{Filename: p.File, Line: p.Line, Column: p.Col}
+func posOf(p rule.Pos) Position {
+	return Position{Filename: p.File, Line: p.Line, Column: p.Col}
 }
 
 // attrTypeFits reports whether an expression of static type t can become an attribute of type want.
@@ -427,7 +425,7 @@ func (rc *ruleChecker) replace(st *ReplaceStmt) {
 		return
 	}
 	if prev, dup := rc.replaced[i]; dup {
-		rc.errorf(st.Old.Pos(), "%%%s is replaced twice (also at %s)", st.Old.Name, formatPos(prev))
+		rc.errorf(st.Old.Pos(), "%%%s is replaced twice (also at %s)", st.Old.Name, prev.String())
 		return
 	}
 	rc.replaced[i] = st.Old.Pos()
@@ -492,7 +490,7 @@ func (rc *ruleChecker) erase(st *EraseStmt) {
 // untypedCreate is a created op with no explicit result types and no type rule.
 type untypedCreate struct {
 	c   *rule.Create
-	pos lexer.Position
+	pos Position
 }
 
 // typesFromReplacements gives a single-result op that has no type rule the type of the matched value its result

@@ -24,14 +24,14 @@ var (
 	resultRef = regexp.MustCompile(`%[A-Za-z0-9_]+`)
 )
 
-// corpusLines returns the printed op lines of the corpus (at most max if
-// max > 0): every line `(%…) = op…` except the heads of region ops (which
+// corpusLines returns the printed op lines of the shared corpus (none when
+// it is absent; at most max if max > 0): every line `(%…) = op…` except the heads of region ops (which
 // end with '{') and the era-A fragment 24, which the spec does not cover.
 func corpusLines(tb testing.TB, max int) []corpusLine {
 	tb.Helper()
-	dir, ok := corpus.Root() // the fuzz target seeds from it, so an absent corpus gives no lines rather than a skip
+	dir, ok := corpus.Root()
 	if !ok {
-		return nil
+		return nil // the callers that need the corpus require it
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.pir"))
 	var out []corpusLine
@@ -61,10 +61,8 @@ func corpusLines(tb testing.TB, max int) []corpusLine {
 // corpus into a match block: each must parse as is, keep its results and
 // operands, and format idempotently.
 func TestCorpusLinesParseVerbatim(t *testing.T) {
+	corpus.Require(t)
 	lines := corpusLines(t, 0)
-	if len(lines) == 0 {
-		t.Skip("corpus not found")
-	}
 	require.Greater(t, len(lines), 1000)
 	for _, l := range lines {
 		src := wrapMatch(l.text)
@@ -83,6 +81,7 @@ func TestCorpusLinesParseVerbatim(t *testing.T) {
 // TestCorpusLinesOperandCounts spot-checks operands, attributes and types of
 // a line from each corpus file.
 func TestCorpusLinesOperandCounts(t *testing.T) {
+	corpus.Require(t)
 	seen := map[string]bool{}
 	for _, l := range corpusLines(t, 0) {
 		if seen[l.file] {

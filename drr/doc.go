@@ -7,28 +7,95 @@
 // The syntax layer turns source text into a syntax tree and back:
 //
 //   - lexer.go: a hand-written lexer. It knows the printed-PIR token forms
-//     (tagged literals such as (Int32)1, whole tensor types such as
-//     builtin.tensor<64x3x7x7xf32>, <<NULL VALUE>>, raw symbols such as
-//     Place(gpu:0)), and it decides where newlines matter: a newline is a
-//     separator token only inside a rule body or a match/where/rewrite
-//     block, never inside ( ), [ ] or an attribute { } map, so long patterns
-//     may wrap. Comments are collected apart from the tokens.
-//   - parse.go, parser.go, decl.go, pattern.go, expr.go, types.go: a
-//     recursive-descent parser producing the AST of ast.go, with positioned
-//     diagnostics in the user's terms ("expected ')' after operands of
-//     pd_op.conv2d, found '{'") and recovery at the next statement, clause
-//     or declaration so that all independent errors are reported. parse.go
-//     is the entry point (large files are parsed in concurrent regions),
-//     parser.go holds token access, diagnostics and recovery, types.go the
-//     sub-parser of tensor type bodies, alloc.go the node slabs.
+//     (tagged literals such as (Int32)1, tensor types such as
+//     builtin.tensor<64x3x7x7xf32>, split into their items, <<NULL VALUE>>,
+//     raw symbols such as Place(gpu:0)), and it decides where newlines
+//     matter: a newline is a separator token only inside a rule body or a
+//     match/where/rewrite block, never inside ( ), [ ] or an attribute { }
+//     map, so long patterns may wrap. A ',' between a list element and the
+//     closing bracket is dropped (lists may end with a comma). Comments are
+//     collected apart from the tokens. lexdef.go presents it to participle
+//     as a lexer.Definition.
+//   - grammar.go, grammar_pattern.go, grammar_expr.go: the grammar, as
+//     participle (github.com/alecthomas/participle/v2) struct tags; one
+//     struct per production. testdata/grammar.ebnf is the grammar as
+//     participle prints it.
+//   - terms.go and terms_*.go: the grammar's terminals and guards, small
+//     participle.Parseable types. A terminal matches one token and, when the
+//     token is not there, fails with a message in the user's terms built
+//     from the tokens before it ("expected ')' after operands of
+//     pd_op.conv2d, found '{'"); a guard checks the next token without
+//     consuming it; a token class (terms_class.go) matches one token of a
+//     set in one step.
+//   - build.go, build_pattern.go, build_expr.go: participle's structs
+//     become the AST of ast.go; binary operators are grouped by precedence
+//     here, and the few rules the grammar leaves open are checked ('...'
+//     only as the last result, '$rest...' as the last attribute, the items
+//     of a tensor type).
+//   - parse.go, parse_grammar.go, recover.go: Parse. The file is lexed and
+//     parsed one top-level declaration at a time (large files in concurrent
+//     regions). A rule that does not parse is re-parsed clause by clause and
+//     statement by statement, each as a unit of its own, so that every
+//     independent error is reported and the statements that parse are kept.
 //   - ast.go: plain structs; every node embeds a Span whose Pos and End
-//     methods return the participle lexer.Position (file, line, column,
-//     byte offset) of its first character and of the character after its
-//     last. Interfaces (Decl, Operand, Expr, TypePattern, RewriteStmt)
-//     group the node kinds a checker switches on.
+//     methods return the Position (file, line, column, byte offset) of its
+//     first character and of the character after its last. Interfaces
+//     (Decl, Operand, Expr, TypePattern, RewriteStmt) group the node kinds a
+//     checker switches on. position.go: Position, the one position type.
 //   - errors.go: Diagnostic and Diagnostics (file:line:col: error: message,
 //     with a renderer that shows the source line and a caret).
-//   - format.go: the canonical printer used by `drrc fmt`.
+//   - format.go, format_doc.go, format_layout.go: the canonical printer
+//     used by `drrc fmt`. format.go places declarations, clauses, blocks
+//     and comments; format_doc.go prints each statement as a doc, its text
+//     with the places where its line may break; format_layout.go lays a doc
+//     out, keeping the author's line breaks and breaking lines over 120
+//     columns (see Format).
+//
+// # How the parser works
+//
+// The parser commits to a production once it has consumed the
+// production's first token (participle.UseLookahead(0)), as a
+// recursive-descent parser does: an error is then reported where it is, in
+// the innermost construct that could not be completed, and participle never
+// backtracks over a committed construct. The few places where two tokens
+// decide carry a lookahead group in their tag: `(?= "trait" "(")` before
+// trait(…), `(?! "replace" "(")` before a replace statement, and so on.
+//
+// Where a construct is required, the grammar names a terminal or guard
+// that fails with an error; where it may be absent, the terminal returns
+// participle.NextMatch and participle tries the next alternative. A
+// terminal's message may look back at the tokens consumed before it
+// (seen): the op whose operand list it closes, the attribute whose value is
+// missing, the block it ends.
+//
+// # Adding a construct
+//
+// Say the language grows a `group %xs = …` statement in match blocks.
+//
+//  1. Grammar: add a struct for the production to grammar_pattern.go (or
+//     grammar.go, grammar_expr.go) and an alternative that refers to it
+//     (here a field `Group *gGroup` in gPatternStmt's alternatives). Start
+//     it with a keyword or token that no other alternative starts with, or
+//     with a lookahead group if two tokens are needed to tell them apart.
+//  2. Messages: after its first token, every required token is a terminal
+//     of terms_*.go (a type whose Parse calls take, or need for a guard
+//     before a nonterminal) with the message the user should see:
+//     "expected '=' after group %xs". Lists are `( @@ ( "," @@ )* )?`
+//     followed by a closer terminal; an element after a ',' starts with a
+//     guard (see element) so that a missing element is reported as such.
+//  3. AST: add the node to ast.go (embed Span; implement the interface of
+//     its kind) and build it in build*.go from the grammar struct.
+//  4. Checker: handle the node in check_pattern.go, check_expr.go or
+//     check_rewrite.go, which turn the AST into package rule's values.
+//  5. Formatter: print the node in format.go, with its break opportunities
+//     (after an opening bracket and a ',', before the closing bracket).
+//  6. Tests and docs: a case in parse_test.go, an error golden in
+//     testdata/errors for each new message, a format golden in
+//     testdata/format, `go test ./drr -run EBNF -update` for
+//     testdata/grammar.ebnf, and the EBNF below and in docs/language.md.
+//
+// If participle cannot express a construct, do not parse it by hand in a
+// Parseable: a terminal matches a token or a class of tokens, no more.
 //
 // The semantic layer turns syntax into checked rules (package rule: what the matcher compiles and the rewriter
 // applies):
@@ -49,12 +116,6 @@
 //
 // Every problem is a positioned Diagnostic; all of a run's diagnostics are reported, sorted.
 //
-// The grammar was first written for participle (it is kept, as an oracle
-// and executable EBNF, in grammar_test.go), but participle took about
-// 0.7 ms per rule, far above the budget of parsing and checking 2,000 rules
-// in 100 ms; Parse is therefore hand-written over the same tokens, and the
-// tests check that both accept the same files.
-//
 // # Grammar
 //
 // Lexical structure (inside a token no blank is allowed unless shown):
@@ -71,8 +132,8 @@
 //	string      = '"' { char | "\" any } '"' .   (* \" \\ \n \t decoded; other \x kept *)
 //	tag         = "(" ident ")" .                (* last part capitalised, directly followed by
 //	                                                a literal: (Int32)1 (pd_op.IntArray)[1,2] *)
-//	tensor      = ident "<" { any but NL } ">" . (* ident ending in tensor/tensor_array or
-//	                                                selectedrows: builtin.tensor<64x3x7x7xf32> *)
+//	tensorname  = ident .                       (* ending in tensor, tensor_array or selectedrows,
+//	                                                directly followed by "<": builtin.tensor<…> *)
 //	sym         = ident "(" { name | ":" | "." | "-" } ")"   (* after a tag, or Place(…), Undefined(…) *)
 //	            | "<#" … ">" | "<" name ":" … ">" .          (* <#AttrNull>, <backend:GPU|…> *)
 //	null        = "<<NULL VALUE>>" .
@@ -128,9 +189,9 @@
 //
 // Types:
 //
-//	Type        = tensor | "vec" "[" [ Type { "," Type } ] "]" | "type" "(" value ")"
+//	Type        = tensorname "<" TensorBody ">" | "vec" "[" [ Type { "," Type } ] "]" | "type" "(" value ")"
 //	            | hole | nulltype | "?" | "_" | "..." | ident .
-//	TensorBody  = { Dim "x" } Dtype .            (* inside tensor's "<" ">", blanks allowed *)
+//	TensorBody  = { Dim "x" } Dtype .            (* on one line, blanks allowed *)
 //	Dim         = int | "?" | hole | "*" .        (* "*" at most once *)
 //	Dtype       = name | hole | "?" .
 //
@@ -146,8 +207,8 @@
 //	Unary       = ( "!" | "-" ) Unary | Postfix .
 //	Postfix     = Primary { "[" Expr "]" } [ "..." ] .
 //	Primary     = int | float | string | "true" | "false" | "null" | null | "_"
-//	            | value | hole | label | sym | tensor | nulltype
-//	            | tag ( int | float | string | ident | sym | tensor | List )
+//	            | value | hole | label | sym | Type | nulltype
+//	            | tag ( int | float | string | ident | sym | Type | List )
 //	            | OpName "(" [ Expr { "," Expr } [ "," ] ] ")" [ AttrMap ]   (* op or function call *)
 //	            | ident | "(" Expr ")" | List .
 //	List        = "[" [ Expr { "," Expr } [ "," ] ] "]" .

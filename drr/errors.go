@@ -7,8 +7,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/alecthomas/participle/v2/lexer"
-
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -37,14 +35,14 @@ func (s Severity) String() string {
 // formats it as `file:line:col: severity: message`; Render adds the source
 // line and a caret under the column.
 type Diagnostic struct {
-	Pos      lexer.Position
+	Pos      Position
 	Severity Severity
 	Message  string
 }
 
 // Error implements error: `file:line:col: error: message`.
 func (d *Diagnostic) Error() string {
-	return formatPos(d.Pos) + ": " + d.Severity.String() + ": " + d.Message
+	return d.Pos.String() + ": " + d.Severity.String() + ": " + d.Message
 }
 
 // Render formats the diagnostic followed by the source line it points at
@@ -62,7 +60,7 @@ func (d *Diagnostic) Render(src []byte) string {
 
 // sourceLine returns the text of the line d points at (without the newline)
 // and the 1-based rune column within it.
-func sourceLine(src []byte, pos lexer.Position) (string, int, bool) {
+func sourceLine(src []byte, pos Position) (string, int, bool) {
 	if pos.Line < 1 {
 		return "", 0, false
 	}
@@ -102,17 +100,6 @@ func sourceLine(src []byte, pos lexer.Position) (string, int, bool) {
 		col = utf8.RuneCount(src[start:pos.Offset]) + 1
 	}
 	return text, col, true
-}
-
-func formatPos(p lexer.Position) string {
-	if p.Line == 0 && p.Filename != "" {
-		return p.Filename // a problem with the file itself (it cannot be read)
-	}
-	s := strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Column)
-	if p.Filename != "" {
-		s = p.Filename + ":" + s
-	}
-	return s
 }
 
 // Diagnostics is a list of diagnostics. Parse returns it as its error when
@@ -171,7 +158,7 @@ func (ds Diagnostics) Render(src []byte) string {
 }
 
 // errorf builds an error diagnostic.
-func errorf(pos lexer.Position, format string, args ...any) *Diagnostic {
+func errorf(pos Position, format string, args ...any) *Diagnostic {
 	return &Diagnostic{Pos: pos, Severity: Error, Message: fmt.Sprintf(format, args...)}
 }
 

@@ -11,19 +11,31 @@ import (
 //   - two-space indentation inside rules and blocks, one statement per line;
 //   - rule clauses in the order benefit, labels, for…, match, where, rewrite;
 //   - canonical spacing: `%y = pd_op.conv2d(%x, %w) {strides: $s, groups: 1}`;
-//   - every statement on one line: wrapped operand lists and attribute maps
-//     are joined, and long lines are not wrapped (rules stay greppable and
-//     diffs stay line-based);
+//   - the author's line breaks inside a statement are kept, as gofmt keeps
+//     them: after an opening bracket ( [ { and after a ',' in operand
+//     lists, attribute maps, lists and arguments, before the closing
+//     bracket, and after an operator or '?' ':' inside parentheses (where a
+//     newline does not end the statement). Continuation lines are indented
+//     four columns for each line that opened a bracket still open; a
+//     closing bracket that starts a line goes back to the indentation of
+//     the line that opened it, and the line before it ends with ',';
+//   - a line longer than 120 columns (maxWidth; trailing comments not
+//     counted) breaks after a ',' or an opening bracket of the outermost
+//     list around the text that does not fit, as late as the line allows,
+//     until it fits; a signature `: (…) -> …` keeps the author's breaks but
+//     is not broken to shorten a line (pasted printed PIR stays greppable);
 //   - op names unquoted when they are plain dotted identifiers, quoted
 //     otherwise; a pasted printed-PIR line loses the parentheses around its
 //     results, the blank before '(' and an empty `{}` attribute map, while
 //     tagged literals, attribute order and the signature are kept;
 //   - comments stay where they were: full-line comments before the item
 //     they precede, end-of-line comments after it (aligned with those of
-//     adjacent lines); a comment inside a statement that gets joined onto
-//     one line is moved above the statement;
+//     adjacent lines); a comment inside a statement stays at the end of its
+//     line, or on its own line, where the statement breaks (it forces the
+//     break), and is moved above the statement only where the line cannot
+//     break (`%x // c` before `: type`);
 //   - at most one blank line is kept between items; none at the start or
-//     end of a block.
+//     end of a block or inside a statement.
 //
 // Format is idempotent: formatting the result of Parse(Format(f)) again
 // yields the same bytes.
@@ -31,7 +43,8 @@ import (
 // Declarations are printed in the order of f.Decls; a File built by hand
 // with an empty Decls prints its Imports, Families, Natives and Rules, in
 // that order. Every node must have its required fields (names, op names,
-// keys) set.
+// keys) set. A tree built by hand has no positions, hence no line breaks
+// of its own: only lines longer than 120 columns break.
 func Format(f *File) []byte {
 	p := &printer{docs: map[*Comment]bool{}}
 	decls := f.Decls
@@ -91,9 +104,11 @@ func declDoc(d Decl) *CommentGroup {
 	return nil
 }
 
-// outLine is one output line: indentation, code and an end-of-line comment.
+// outLine is one output line: indentation (block levels, then pad
+// columns for a continuation line), code and an end-of-line comment.
 type outLine struct {
 	indent  int
+	pad     int
 	code    string
 	comment string
 	blank   bool
@@ -175,12 +190,6 @@ func (p *printer) item(it *fitem) {
 		}
 	}
 	p.gap(int(it.span.line))
-	if !it.container {
-		for _, c := range it.inner {
-			p.emit(c.Text)
-		}
-		it.inner = nil
-	}
 	it.print(it)
 	if it.trailing != nil {
 		last := &p.out[len(p.out)-1]
@@ -220,9 +229,31 @@ func (p *printer) container(header string, openLine int, items []*fitem, inner [
 	p.emit("}")
 }
 
-// simple returns an item printed as one line of text.
+// simple returns an item printed as one line of text; comments inside it
+// are printed above it.
 func (p *printer) simple(sp Span, text string) *fitem {
-	return &fitem{span: sp, print: func(*fitem) { p.emit(text) }}
+	return &fitem{span: sp, print: func(it *fitem) {
+		for _, c := range it.inner {
+			p.emit(c.Text)
+		}
+		p.emit(text)
+	}}
+}
+
+// stmt returns an item printed as a doc, on as many lines as the doc's
+// layout takes; comments inside it stay at the place of their line break,
+// or are printed above it where the line cannot break.
+func (p *printer) stmt(sp Span, d *doc) *fitem {
+	return &fitem{span: sp, print: func(it *fitem) {
+		for _, c := range d.attach(it.inner) {
+			p.emit(c.Text)
+		}
+		for _, l := range d.layout(2 * p.indent) {
+			l.indent = p.indent
+			p.out = append(p.out, l)
+		}
+		p.fresh = false
+	}}
 }
 
 func (p *printer) declItem(d Decl) *fitem {
@@ -230,7 +261,7 @@ func (p *printer) declItem(d Decl) *fitem {
 	case *Import:
 		return p.simple(d.Span, "import "+d.Path.Text)
 	case *Family:
-		it := p.simple(d.Span, "family "+d.Name.Name+" = "+familyString(d.Set))
+		it := p.stmt(d.Span, familyDoc(d))
 		it.doc = d.Doc
 		return it
 	case *Native:
@@ -268,7 +299,7 @@ func (p *printer) ruleItems(r *Rule) []*fitem {
 		items = append(items, &fitem{span: m.Span, container: true, print: func(it *fitem) {
 			stmts := make([]*fitem, len(m.Stmts))
 			for i, s := range m.Stmts {
-				stmts[i] = p.simple(s.Span, patternStmtString(s))
+				stmts[i] = p.stmt(s.Span, patternStmtDoc(s))
 			}
 			p.container("match", int(m.line), stmts, it.inner)
 		}})
@@ -277,7 +308,7 @@ func (p *printer) ruleItems(r *Rule) []*fitem {
 		items = append(items, &fitem{span: w.Span, container: true, print: func(it *fitem) {
 			stmts := make([]*fitem, len(w.Constraints))
 			for i, c := range w.Constraints {
-				stmts[i] = p.simple(c.span(), exprString(c))
+				stmts[i] = p.stmt(c.span(), constraintDoc(c))
 			}
 			p.container("where", int(w.line), stmts, it.inner)
 		}})
@@ -286,7 +317,7 @@ func (p *printer) ruleItems(r *Rule) []*fitem {
 		items = append(items, &fitem{span: rw.Span, container: true, print: func(it *fitem) {
 			stmts := make([]*fitem, len(rw.Stmts))
 			for i, s := range rw.Stmts {
-				stmts[i] = p.simple(s.span(), rewriteStmtString(s))
+				stmts[i] = p.stmt(s.span(), rewriteStmtDoc(s))
 			}
 			p.container("rewrite", int(rw.line), stmts, it.inner)
 		}})
@@ -305,7 +336,7 @@ func (p *printer) bytes() []byte {
 	texts := make([]string, len(lines))
 	for i, l := range lines {
 		if !l.blank {
-			texts[i] = strings.Repeat("  ", l.indent) + l.code
+			texts[i] = strings.Repeat("  ", l.indent) + strings.Repeat(" ", l.pad) + l.code
 		}
 	}
 	for i := 0; i < len(lines); {
@@ -330,424 +361,4 @@ func (p *printer) bytes() []byte {
 		b.WriteByte('\n')
 	}
 	return []byte(b.String())
-}
-
-// ---------------------------------------------------------------------------
-// Declarations
-
-func familyString(e FamilyExpr) string {
-	switch e := e.(type) {
-	case *FamilyList:
-		names := make([]string, len(e.Ops))
-		for i, n := range e.Ops {
-			names[i] = opNameString(n)
-		}
-		return "[" + strings.Join(names, ", ") + "]"
-	case *FamilyTrait:
-		return "trait(" + e.Trait.Name + ")"
-	case *FamilyRef:
-		return e.Name.Name
-	case *FamilyDiff:
-		return familyString(e.X) + " - " + familyString(e.Y)
-	}
-	return ""
-}
-
-func nativeString(n *Native) string {
-	var b strings.Builder
-	b.WriteString("native ")
-	b.WriteString(n.Kind.String())
-	b.WriteByte(' ')
-	b.WriteString(n.Name.Name)
-	b.WriteByte('(')
-	for i, par := range n.Params {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		if par.Kind == HoleParam {
-			b.WriteByte('$')
-		} else {
-			b.WriteByte('%')
-		}
-		b.WriteString(par.Name)
-		b.WriteString(": ")
-		b.WriteString(par.Type.Name)
-	}
-	b.WriteByte(')')
-	if n.Result != nil {
-		b.WriteString(" -> ")
-		b.WriteString(n.Result.Name)
-	}
-	return b.String()
-}
-
-// opNameString prints an op name: unquoted if it is a plain dotted
-// identifier or was written bare, quoted otherwise.
-func opNameString(n *OpName) string {
-	if !n.Quoted || isPlainDotted(n.Name) {
-		return n.Name
-	}
-	return quote(n.Name)
-}
-
-// ---------------------------------------------------------------------------
-// Statements
-
-func resultsString(b *strings.Builder, rs []*Result) {
-	for i, r := range rs {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		switch r.Kind {
-		case ResultValue:
-			b.WriteByte('%')
-			b.WriteString(r.Name)
-		case ResultWildcard:
-			b.WriteByte('_')
-		case ResultEllipsis:
-			b.WriteString("...")
-		}
-	}
-}
-
-func patternStmtString(s *PatternStmt) string {
-	var b strings.Builder
-	if s.Label != nil {
-		b.WriteByte('@')
-		b.WriteString(s.Label.Name)
-		b.WriteString(" = ")
-	}
-	if len(s.Results) > 0 {
-		resultsString(&b, s.Results)
-		b.WriteString(" = ")
-	}
-	writeOpPattern(&b, s.Op)
-	return b.String()
-}
-
-func writeOpPattern(b *strings.Builder, op *OpPattern) {
-	b.WriteString(opNameString(op.Name))
-	b.WriteByte('(')
-	for i, o := range op.Operands {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		writeOperand(b, o)
-	}
-	b.WriteByte(')')
-	writeAttrMap(b, op.Attrs)
-	if op.Sig != nil {
-		if op.Sig.NoInputs {
-			b.WriteString(" ->")
-		} else {
-			b.WriteString(" : (")
-			writeTypes(b, op.Sig.Inputs)
-			b.WriteString(") ->")
-		}
-		if len(op.Sig.Outputs) > 0 {
-			b.WriteByte(' ')
-			writeTypes(b, op.Sig.Outputs)
-		}
-	}
-}
-
-func writeOperand(b *strings.Builder, o Operand) {
-	switch o := o.(type) {
-	case *ValueOperand:
-		b.WriteByte('%')
-		b.WriteString(o.Name)
-		if o.Type != nil {
-			b.WriteString(": ")
-			writeType(b, o.Type)
-		}
-	case *VariadicOperand:
-		b.WriteByte('%')
-		b.WriteString(o.Name)
-		b.WriteString("...")
-	case *WildcardOperand:
-		b.WriteByte('_')
-	case *NullOperand:
-		if o.Text == "" {
-			b.WriteString("null")
-		} else {
-			b.WriteString(o.Text)
-		}
-	case *CombineOperand:
-		b.WriteByte('[')
-		for i, e := range o.Elems {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			writeOperand(b, e)
-		}
-		b.WriteByte(']')
-	case *EitherOperand:
-		b.WriteString("either(")
-		for i, e := range o.Operands {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			writeOperand(b, e)
-		}
-		b.WriteByte(')')
-	case *OpPattern:
-		writeOpPattern(b, o)
-	}
-}
-
-// writeAttrMap prints ` {k: v, …}`; nothing for a nil or empty map.
-func writeAttrMap(b *strings.Builder, m *AttrMap) {
-	if m == nil || (len(m.Entries) == 0 && m.Rest == nil) {
-		return
-	}
-	b.WriteString(" {")
-	for i, e := range m.Entries {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(e.Key.Name)
-		b.WriteString(": ")
-		writeExpr(b, e.Value, 0)
-	}
-	if m.Rest != nil {
-		if len(m.Entries) > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteByte('$')
-		b.WriteString(m.Rest.Name)
-		b.WriteString("...")
-	}
-	b.WriteByte('}')
-}
-
-func rewriteStmtString(s RewriteStmt) string {
-	var b strings.Builder
-	switch s := s.(type) {
-	case *AssignStmt:
-		if len(s.Results) > 0 {
-			resultsString(&b, s.Results)
-			b.WriteString(" = ")
-		}
-		writeExpr(&b, s.Value, 0)
-		if len(s.Types) > 0 {
-			b.WriteString(" -> ")
-			writeTypes(&b, s.Types)
-		}
-	case *ReplaceStmt:
-		b.WriteString("replace ")
-		if s.Later {
-			b.WriteString("later uses of ")
-		}
-		writeExpr(&b, s.Old, 0)
-		b.WriteString(" with ")
-		writeExpr(&b, s.New, 0)
-	case *EraseStmt:
-		b.WriteString("erase ")
-		writeExpr(&b, s.Target, 0)
-	case *ExprStmt:
-		writeExpr(&b, s.X, 0)
-	}
-	return b.String()
-}
-
-// ---------------------------------------------------------------------------
-// Types
-
-func writeTypes(b *strings.Builder, ts []TypePattern) {
-	for i, t := range ts {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		writeType(b, t)
-	}
-}
-
-func writeType(b *strings.Builder, t TypePattern) {
-	switch t := t.(type) {
-	case *TensorType:
-		b.WriteString(t.Name)
-		b.WriteByte('<')
-		sep := "x"
-		spaced := t.Dtype != nil && t.Dtype.Kind == DtypeHole
-		for _, d := range t.Dims {
-			spaced = spaced || d.Kind == DimHole
-		}
-		if spaced {
-			sep = " x "
-		}
-		for _, d := range t.Dims {
-			switch d.Kind {
-			case DimHole:
-				b.WriteByte('$')
-				b.WriteString(d.Text)
-			case DimAny:
-				b.WriteByte('?')
-			case DimStar:
-				b.WriteByte('*')
-			default:
-				b.WriteString(d.Text)
-			}
-			b.WriteString(sep)
-		}
-		if d := t.Dtype; d != nil {
-			switch d.Kind {
-			case DtypeHole:
-				b.WriteByte('$')
-				b.WriteString(d.Name)
-			case DtypeAny:
-				b.WriteByte('?')
-			default:
-				b.WriteString(d.Name)
-			}
-		}
-		b.WriteByte('>')
-	case *VecType:
-		b.WriteString("vec[")
-		writeTypes(b, t.Elems)
-		b.WriteByte(']')
-	case *NamedType:
-		b.WriteString(t.Name)
-	case *HoleType:
-		b.WriteByte('$')
-		b.WriteString(t.Name)
-	case *AnyType:
-		b.WriteByte('?')
-	case *NullType:
-		b.WriteString("<<NULL TYPE>>")
-	case *TypeOf:
-		b.WriteString("type(%")
-		b.WriteString(t.Value)
-		b.WriteByte(')')
-	case *AnyTypes:
-		b.WriteString("...")
-	}
-}
-
-// ---------------------------------------------------------------------------
-// Expressions
-
-// Precedence levels used by the printer (higher binds tighter).
-const (
-	precCond    = 0
-	precUnary   = 6
-	precPostfix = 7
-)
-
-func exprPrec(e Expr) int {
-	switch e := e.(type) {
-	case *CondExpr:
-		return precCond
-	case *BinaryExpr:
-		return binaryPrec(&token{kind: opKind(e.Op), text: e.Op})
-	case *UnaryExpr:
-		return precUnary
-	}
-	return precPostfix
-}
-
-func opKind(op string) tokKind {
-	if op == "in" {
-		return tIdent
-	}
-	return tPunct
-}
-
-// exprString prints an expression in canonical form.
-func exprString(e Expr) string {
-	var b strings.Builder
-	writeExpr(&b, e, 0)
-	return b.String()
-}
-
-// writeExpr prints e, parenthesised if it binds looser than minPrec (only
-// needed for trees built by hand: parsed trees keep their ParenExprs).
-func writeExpr(b *strings.Builder, e Expr, minPrec int) {
-	if e == nil {
-		return
-	}
-	if exprPrec(e) < minPrec {
-		b.WriteByte('(')
-		writeExpr(b, e, 0)
-		b.WriteByte(')')
-		return
-	}
-	switch e := e.(type) {
-	case *BasicLit:
-		b.WriteString(e.Text)
-	case *TaggedLit:
-		b.WriteByte('(')
-		b.WriteString(e.Tag)
-		b.WriteByte(')')
-		writeExpr(b, e.Value, precPostfix)
-	case *SymbolLit:
-		b.WriteString(e.Text)
-	case *ListExpr:
-		b.WriteByte('[')
-		for i, x := range e.Elems {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			writeExpr(b, x, 0)
-		}
-		b.WriteByte(']')
-	case *HoleExpr:
-		b.WriteByte('$')
-		b.WriteString(e.Name)
-	case *ValueExpr:
-		b.WriteByte('%')
-		b.WriteString(e.Name)
-	case *LabelExpr:
-		b.WriteByte('@')
-		b.WriteString(e.Name)
-	case *WildcardExpr:
-		b.WriteByte('_')
-	case *NameExpr:
-		b.WriteString(e.Name)
-	case *TypeExpr:
-		writeType(b, e.Type)
-	case *SpreadExpr:
-		writeExpr(b, e.X, precPostfix)
-		b.WriteString("...")
-	case *UnaryExpr:
-		b.WriteString(e.Op)
-		var x strings.Builder
-		writeExpr(&x, e.X, precUnary)
-		if s := x.String(); e.Op == "-" && strings.HasPrefix(s, "-") {
-			b.WriteByte(' ')
-		}
-		b.WriteString(x.String())
-	case *BinaryExpr:
-		prec := exprPrec(e)
-		writeExpr(b, e.X, prec)
-		b.WriteByte(' ')
-		b.WriteString(e.Op)
-		b.WriteByte(' ')
-		writeExpr(b, e.Y, prec+1)
-	case *CondExpr:
-		writeExpr(b, e.Cond, precCond+1)
-		b.WriteString(" ? ")
-		writeExpr(b, e.Then, 0)
-		b.WriteString(" : ")
-		writeExpr(b, e.Else, 0)
-	case *CallExpr:
-		b.WriteString(opNameString(e.Func))
-		b.WriteByte('(')
-		for i, x := range e.Args {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			writeExpr(b, x, 0)
-		}
-		b.WriteByte(')')
-		writeAttrMap(b, e.Attrs)
-	case *IndexExpr:
-		writeExpr(b, e.X, precPostfix)
-		b.WriteByte('[')
-		writeExpr(b, e.Index, 0)
-		b.WriteByte(']')
-	case *ParenExpr:
-		b.WriteByte('(')
-		writeExpr(b, e.X, 0)
-		b.WriteByte(')')
-	}
 }

@@ -3,8 +3,6 @@ package drr
 import (
 	"strings"
 	"unicode/utf8"
-
-	"github.com/alecthomas/participle/v2/lexer"
 )
 
 // tokKind is the kind of a lexical token.
@@ -13,7 +11,7 @@ type tokKind uint8
 // Token kinds.
 const (
 	tEOF      tokKind = iota
-	tIdent            // identifiers, possibly dotted: pd_op.conv2d, _, true, rule
+	tIdent            // identifiers, possibly dotted: pd_op.conv2d, true, rule
 	tInt              // 64, -1, 0x7f3a
 	tFloat            // 1e-05, 0.9, -inf, nan
 	tString           // "…" (text keeps the quotes and escapes)
@@ -21,23 +19,31 @@ const (
 	tHole             // $s
 	tLabel            // @f
 	tTag              // (Int32), (pd_op.IntArray): the tag of a printed PIR literal
-	tTensor           // builtin.tensor<1x64xf32>: a whole tensor type, parsed by parseTensorType
 	tSym              // raw PIR attribute text: Place(cpu), <#AttrNull>, <backend:GPU|…>
 	tNull             // <<NULL VALUE>>
 	tNullType         // <<NULL TYPE>>
 	tPunct            // ( ) [ ] { } , : = ? ! + - * / % < > -> ... == != <= >= && ||
 	tSep              // newline or ';' ending a statement or clause inside a block
 	tTopSep           // newline or ';' ending a top-level declaration
+	tWild             // a lone _
+
+	// The parts of a tensor type: builtin.tensor<64x3xf32> is TensorName
+	// TensorOpen Int DimX Int DimX Ident TensorClose.
+	tTensorName  // builtin.tensor, directly followed by '<'
+	tTensorOpen  // the '<' of a tensor type
+	tTensorClose // the '>' of a tensor type
+	tDimX        // the 'x' between the items of a tensor type
 )
 
 var tokKindNames = [...]string{
 	tEOF: "EOF", tIdent: "Ident", tInt: "Int", tFloat: "Float", tString: "String",
-	tValue: "Value", tHole: "Hole", tLabel: "Label", tTag: "Tag", tTensor: "Tensor",
+	tValue: "Value", tHole: "Hole", tLabel: "Label", tTag: "Tag",
 	tSym: "Sym", tNull: "Null", tNullType: "NullType", tPunct: "Punct", tSep: "Sep",
-	tTopSep: "TopSep",
+	tTopSep: "TopSep", tWild: "Wild", tTensorName: "TensorName", tTensorOpen: "TensorOpen",
+	tTensorClose: "TensorClose", tDimX: "DimX",
 }
 
-// String returns the kind's name (as used by the reference grammar).
+// String returns the kind's name, as the grammar's struct tags use it.
 func (k tokKind) String() string { return tokKindNames[k] }
 
 // token is a lexical token; text is a substring of the source.
@@ -47,7 +53,6 @@ type token struct {
 	line int32 // 1-based
 	col  int32 // 1-based, in runes
 	kind tokKind
-	wide bool // text has non-ASCII characters (columns != bytes)
 }
 
 // Bracket kinds on the scanner's stack.
@@ -110,8 +115,8 @@ func scan(filename string, src string) (toks []token, comments []*Comment, diags
 	}
 }
 
-func (s *scanner) position() lexer.Position {
-	return lexer.Position{Filename: s.filename, Offset: s.off, Line: s.line, Column: s.col}
+func (s *scanner) position() Position {
+	return Position{Filename: s.filename, Offset: s.off, Line: s.line, Column: s.col}
 }
 
 // advance moves over n bytes that contain no newline.
@@ -125,7 +130,7 @@ func (s *scanner) advance(n int) {
 	s.off = end
 }
 
-func (s *scanner) errorAt(pos lexer.Position, format string, args ...any) {
+func (s *scanner) errorAt(pos Position, format string, args ...any) {
 	s.diags = append(s.diags, errorf(pos, format, args...))
 }
 
@@ -134,10 +139,8 @@ func (s *scanner) errorAt(pos lexer.Position, format string, args ...any) {
 func (s *scanner) emit(kind tokKind, n int) {
 	s.toks = append(s.toks, token{kind: kind, text: s.src[s.off : s.off+n], off: int32(s.off), line: int32(s.line), col: int32(s.col)})
 	switch kind {
-	case tString, tTensor, tSym: // may contain non-ASCII text
-		col := s.col
+	case tString, tSym: // may contain non-ASCII text
 		s.advance(n)
-		s.toks[len(s.toks)-1].wide = s.col-col != n
 	default:
 		s.off += n
 		s.col += n
@@ -198,7 +201,7 @@ func (s *scanner) prevOperand() bool {
 		return false
 	}
 	switch l.kind {
-	case tInt, tFloat, tString, tValue, tHole, tLabel, tTensor, tSym, tNull, tNullType:
+	case tInt, tFloat, tString, tValue, tHole, tLabel, tSym, tNull, tNullType, tWild, tTensorClose:
 		return true
 	case tIdent:
 		switch l.text {
@@ -329,7 +332,7 @@ func (s *scanner) comment() {
 }
 
 // endOf returns the position after text starting at pos (text has no newline).
-func endOf(pos lexer.Position, text string) lexer.Position {
+func endOf(pos Position, text string) Position {
 	pos.Offset += len(text)
 	pos.Column += utf8.RuneCountInString(text)
 	return pos
@@ -347,7 +350,8 @@ func (s *scanner) ident() {
 	switch next := s.at(end); {
 	case next == '<' && isTypeName(text):
 		if e, ok := s.angleEnd(end); ok {
-			s.emit(tTensor, e-start)
+			s.emit(tTensorName, end-start)
+			s.tensorBody(text, e)
 			return
 		}
 		s.errorAt(s.position(), "unterminated type %s<…: missing '>'", text)
@@ -380,7 +384,67 @@ func (s *scanner) ident() {
 			}
 		}
 	}
+	if text == "_" {
+		s.emit(tWild, 1)
+		return
+	}
 	s.emit(tIdent, end-start)
+}
+
+// tensorBody lexes the body of a tensor type from its '<' (the current
+// offset) to end (just after the matching '>', on the same line): the
+// items are integers (-1, 64), '?', '*', holes ($c) and names (f32),
+// separated by 'x' tokens; blanks between them are skipped. Whether the
+// items make a tensor type is the grammar's business: "64f32" lexes as
+// Int Ident and is reported by the parser.
+func (s *scanner) tensorBody(name string, end int) {
+	s.emit(tTensorOpen, 1)
+	item := true // an item may start here; otherwise an 'x' separates
+	for s.off < end-1 {
+		c := s.src[s.off]
+		switch {
+		case c == ' ' || c == '\t':
+			s.off++
+			s.col++
+		case c == 'x' && !item:
+			s.emit(tDimX, 1)
+			item = true
+		case c == '?' || c == '*':
+			s.emit(tPunct, 1)
+			item = false
+		case c == '$':
+			i := s.off + 1
+			for i < end && isNameChar(s.src[i]) {
+				i++
+			}
+			if i == s.off+1 {
+				s.errorAt(s.position(), "expected a hole name after '$' in %s type", name)
+				s.advance(1)
+				continue
+			}
+			s.emit(tHole, i-s.off)
+			item = false
+		case isDigit(c) || c == '-' && isDigit(s.at(s.off+1)):
+			i := s.off + 1
+			for i < end && isDigit(s.src[i]) {
+				i++
+			}
+			s.emit(tInt, i-s.off)
+			item = false
+		case isIdentStart(c):
+			i := s.off + 1
+			for i < end && isNameChar(s.src[i]) {
+				i++
+			}
+			s.emit(tIdent, i-s.off)
+			item = false
+		default:
+			s.errorAt(s.position(), "unexpected %s in %s type", quoteRune(s.src[s.off:]), name)
+			_, size := utf8.DecodeRuneInString(s.src[s.off:])
+			s.advance(size)
+		}
+	}
+	s.emit(tTensorClose, 1)
 }
 
 // isTypeName reports whether an identifier directly followed by '<' starts a
@@ -619,6 +683,7 @@ func (s *scanner) punct() {
 		s.lastBlock = kind == brBlock
 		return
 	case ')', ']', '}':
+		s.dropTrailingComma()
 		s.close(c)
 	case ',', ':', '=', '?', '!', '+', '-', '*', '/', '%', '<', '>':
 	default:
@@ -644,6 +709,21 @@ func (s *scanner) punct() {
 	s.emit(tPunct, 1)
 }
 
+// dropTrailingComma removes a ',' directly before a closing bracket when it
+// follows a list element: lists may end with a comma, and the grammar
+// sees them without it. A comma after an opening bracket or after another
+// comma stays, for the parser to report.
+func (s *scanner) dropTrailingComma() {
+	n := len(s.toks)
+	if n < 2 || s.toks[n-1].kind != tPunct || s.toks[n-1].text != "," {
+		return
+	}
+	if p := s.toks[n-2]; p.kind == tPunct && (p.text == "(" || p.text == "[" || p.text == "{" || p.text == ",") {
+		return
+	}
+	s.toks = s.toks[:n-1]
+}
+
 // close pops the bracket stack for a closing bracket. An unbalanced closer
 // does not pop past an open block, so that one stray bracket does not change
 // how the rest of the file is split into statements.
@@ -666,83 +746,4 @@ func (s *scanner) close(c byte) {
 			return
 		}
 	}
-}
-
-// ---------------------------------------------------------------------------
-// Strings
-
-// unquote decodes a string literal (with its quotes). Escapes \" \\ \n \t
-// are decoded; any other backslash is kept as written (printed PIR does not
-// escape backslashes).
-func unquote(s string) string {
-	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
-		s = s[1 : len(s)-1]
-	} else {
-		s = strings.TrimPrefix(s, `"`) // unterminated (already reported)
-	}
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '\\' && i+1 < len(s) {
-			switch s[i+1] {
-			case '"', '\\':
-				b.WriteByte(s[i+1])
-				i++
-				continue
-			case 'n':
-				b.WriteByte('\n')
-				i++
-				continue
-			case 't':
-				b.WriteByte('\t')
-				i++
-				continue
-			}
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
-}
-
-// quote encodes s as a string literal.
-func quote(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '"', '\\':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\t':
-			b.WriteString(`\t`)
-		default:
-			b.WriteByte(c)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
-
-// isPlainDotted reports whether s is a dotted identifier (a.b, a.b.c) that
-// can be written unquoted in op position.
-func isPlainDotted(s string) bool {
-	if !strings.Contains(s, ".") {
-		return false
-	}
-	for _, part := range strings.Split(s, ".") {
-		if part == "" || !isIdentStart(part[0]) {
-			return false
-		}
-		for i := 1; i < len(part); i++ {
-			if !isNameChar(part[i]) {
-				return false
-			}
-		}
-	}
-	return true
 }

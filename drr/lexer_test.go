@@ -39,9 +39,18 @@ func TestLexer(t *testing.T) {
 		{"minus after operand is binary", "$a-1 $a - -1 f(x)-1 [1]-1", "Hole:$a - Int:1 Hole:$a - Int:-1 Ident:f ( Ident:x ) - Int:1 [ Int:1 ] - Int:1"},
 		{"minus after keyword is a sign", "$x in -1", "Hole:$x Ident:in Int:-1"},
 		{"percent", "$x%2 $x % 2 (%a, %b)", "Hole:$x % Int:2 Hole:$x % Int:2 ( Value:%a , Value:%b )"},
-		{"tensor types are one token", "builtin.tensor<64x3x7x7xf32> tensor<?x$c x ? x ? x f32> pd_op.tensor_array<f32>",
-			"Tensor:builtin.tensor<64x3x7x7xf32> Tensor:tensor<?x$c x ? x ? x f32> Tensor:pd_op.tensor_array<f32>"},
-		{"vec of tensors", "vec[builtin.tensor<1xf32>,tensor<2xf32>]", "Ident:vec [ Tensor:builtin.tensor<1xf32> , Tensor:tensor<2xf32> ]"},
+		{"tensor types are split into their items", "builtin.tensor<64x3x7x7xf32> tensor<?x$c x ? x ? x f32> pd_op.tensor_array<f32>",
+			"TensorName:builtin.tensor TensorOpen:< Int:64 DimX:x Int:3 DimX:x Int:7 DimX:x Int:7 DimX:x Ident:f32 TensorClose:> " +
+				"TensorName:tensor TensorOpen:< ? DimX:x Hole:$c DimX:x ? DimX:x ? DimX:x Ident:f32 TensorClose:> " +
+				"TensorName:pd_op.tensor_array TensorOpen:< Ident:f32 TensorClose:>"},
+		{"tensor items", "tensor<-1x*xxf32> tensor<64f32> tensor<>",
+			"TensorName:tensor TensorOpen:< Int:-1 DimX:x * DimX:x Ident:xf32 TensorClose:> " +
+				"TensorName:tensor TensorOpen:< Int:64 Ident:f32 TensorClose:> TensorName:tensor TensorOpen:< TensorClose:>"},
+		{"vec of tensors", "vec[builtin.tensor<1xf32>,tensor<2xf32>]",
+			"Ident:vec [ TensorName:builtin.tensor TensorOpen:< Int:1 DimX:x Ident:f32 TensorClose:> , TensorName:tensor TensorOpen:< Int:2 DimX:x Ident:f32 TensorClose:> ]"},
+		{"wildcard", "_ _x x_ %_", "Wild:_ Ident:_x Ident:x_ Value:%_"},
+		{"trailing commas are dropped after an element", "f(a,) [1,\n] {k: 1,} (,) [a,,]",
+			"Ident:f ( Ident:a ) [ Int:1 ] { Ident:k : Int:1 } ( , ) [ Ident:a , , ]"},
 		{"tags", "(Int32)1 (Int64)-1 (Float)1e-05 (pd_op.IntArray)[1,2] (pd_op.DataType)float32",
 			"Tag:(Int32) Int:1 Tag:(Int64) Int:-1 Tag:(Float) Float:1e-05 Tag:(pd_op.IntArray) [ Int:1 , Int:2 ] Tag:(pd_op.DataType) Ident:float32"},
 		{"tagged symbols", "(pd_op.Place)Place(gpu:0) (pd_op.DataLayout)Undefined(AnyLayout) Place(cpu)",
@@ -97,6 +106,8 @@ func TestLexerErrors(t *testing.T) {
 		{"$", "t.drr:1:1: error: expected a hole name after '$'"},
 		{"@ x", "t.drr:1:1: error: expected an op label name after '@'"},
 		{"tensor<1x2", "t.drr:1:1: error: unterminated type tensor<…: missing '>'"},
+		{"tensor<1x#xf32>", "t.drr:1:10: error: unexpected '#' in tensor type"},
+		{"tensor<$x1xf32> tensor<1x$>", "t.drr:1:26: error: expected a hole name after '$' in tensor type"},
 		{"<<NULL", "t.drr:1:1: error: unterminated '<<': missing '>>'"},
 		{"a \xff", "t.drr:1:3: error: invalid UTF-8 byte 0xff"},
 	}

@@ -7,8 +7,6 @@ import (
 	"path"
 	"path/filepath"
 
-	"github.com/alecthomas/participle/v2/lexer"
-
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
 )
@@ -28,7 +26,7 @@ type LoadOptions struct {
 func Load(ctx *ir.Context, opts LoadOptions, paths ...string) (*rule.Set, Diagnostics) {
 	l := &loader{opts: opts, seen: map[string]bool{}, loading: map[string]bool{}}
 	for _, p := range paths {
-		l.load(p, lexer.Position{})
+		l.load(p, Position{})
 	}
 	if l.diags.HasErrors() {
 		l.diags.Sort()
@@ -65,7 +63,7 @@ func (l *loader) read(name string) ([]byte, error) {
 	return os.ReadFile(name)
 }
 
-func (l *loader) load(name string, from lexer.Position) {
+func (l *loader) load(name string, from Position) {
 	if l.loading[name] {
 		l.diags = append(l.diags, errorf(from, "import cycle: %s imports itself", name))
 		return
@@ -83,7 +81,7 @@ func (l *loader) load(name string, from lexer.Position) {
 		}
 		pos := from
 		if pos.Filename == "" {
-			pos = lexer.Position{Filename: name}
+			pos = Position{Filename: name}
 		}
 		l.diags = append(l.diags, errorf(pos, "cannot read %s: %s", name, msg))
 		return
@@ -100,7 +98,7 @@ func (l *loader) parse(name string, src []byte) {
 		if errors.As(err, &ds) {
 			l.diags = append(l.diags, ds...)
 		} else {
-			l.diags = append(l.diags, errorf(lexer.Position{Filename: name, Line: 1, Column: 1}, "%v", err))
+			l.diags = append(l.diags, errorf(Position{Filename: name, Line: 1, Column: 1}, "%v", err))
 		}
 		return
 	}

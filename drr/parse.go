@@ -6,8 +6,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-
-	"github.com/alecthomas/participle/v2/lexer"
 )
 
 // maxDiagnostics bounds the number of diagnostics Parse reports.
@@ -47,7 +45,7 @@ func Parse(filename string, src []byte) (f *File, err error) {
 	}
 	results := make([]regionResult, len(regions))
 	if workers <= 1 {
-		p := newParser(filename, text)
+		p := newGrammarParser(filename, text)
 		for i, r := range regions {
 			results[i] = p.parseRegion(r)
 		}
@@ -58,7 +56,7 @@ func Parse(filename string, src []byte) (f *File, err error) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				p := newParser(filename, text)
+				p := newGrammarParser(filename, text)
 				for {
 					i := int(next.Add(1) - 1)
 					if i >= len(regions) {
@@ -92,7 +90,7 @@ func Parse(filename string, src []byte) (f *File, err error) {
 		parseDiags = append(parseDiags, r.parseDiags...)
 	}
 	eof := results[len(results)-1].eof
-	f.Span = NewSpan(lexer.Position{Filename: filename, Line: 1, Column: 1}, eof)
+	f.Span = NewSpan(Position{Filename: filename, Line: 1, Column: 1}, eof)
 	attachDocs(f)
 	if diags := mergeDiagnostics(lexDiags, parseDiags); len(diags) > 0 {
 		return f, diags
@@ -101,7 +99,7 @@ func Parse(filename string, src []byte) (f *File, err error) {
 }
 
 func internalError(filename string, r any) *Diagnostic {
-	return errorf(lexer.Position{Filename: filename, Line: 1, Column: 1},
+	return errorf(Position{Filename: filename, Line: 1, Column: 1},
 		"internal error: parser panic: %v\n%s", r, debug.Stack())
 }
 
@@ -118,7 +116,7 @@ type regionResult struct {
 	comments   []*Comment
 	lexDiags   Diagnostics
 	parseDiags Diagnostics
-	eof        lexer.Position
+	eof        Position
 }
 
 // splitRegions splits src before every line that starts a top-level
@@ -223,52 +221,4 @@ func attachDocs(f *File) {
 			d.Doc = g
 		}
 	}
-}
-
-func newParser(filename, src string) *parser {
-	sc := newScanner(filename, src)
-	return &parser{filename: filename, file: sc.file, sc: sc}
-}
-
-// safeParseRegion is parseRegion for worker goroutines: a panic becomes an
-// internal-error diagnostic instead of crashing the process.
-func (p *parser) safeParseRegion(r region) (res regionResult) {
-	defer func() {
-		if e := recover(); e != nil {
-			res = regionResult{parseDiags: Diagnostics{internalError(p.filename, e)}}
-		}
-	}()
-	return p.parseRegion(r)
-}
-
-// parseRegion lexes and parses the declarations of one region.
-func (p *parser) parseRegion(r region) regionResult {
-	p.sc.reset(p.sc.src, r)
-	p.diags = nil
-	var res regionResult
-	for len(p.diags) <= maxDiagnostics {
-		p.toks = p.sc.nextChunk()
-		p.i = 0
-		// A chunk normally holds one declaration; after a bracket error it
-		// may hold more, separated by tSep.
-		for {
-			for p.i < len(p.toks)-1 && (p.tok().kind == tSep || p.tok().kind == tTopSep) {
-				p.i++
-			}
-			if k := p.tok().kind; k == tEOF || (k == tTopSep && p.i == len(p.toks)-1) {
-				break
-			}
-			if d := p.declSafe(); d != nil {
-				res.decls = append(res.decls, d)
-			}
-		}
-		if p.toks[len(p.toks)-1].kind == tEOF {
-			break
-		}
-	}
-	res.eof = p.pos(&p.toks[len(p.toks)-1])
-	res.comments = p.sc.comments
-	res.lexDiags = p.sc.diags
-	res.parseDiags = p.diags
-	return res
 }

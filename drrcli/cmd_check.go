@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/alecthomas/participle/v2/lexer"
-
 	"github.com/pirdrr/drr/analysis"
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/ir"
@@ -76,7 +74,7 @@ func (c *CLI) checkRules(ctx *ir.Context, path string, unregistered, quiet, lint
 	if set != nil && lint {
 		for _, f := range analysis.RuleLint(set) {
 			diags = append(diags, &drr.Diagnostic{
-				Pos:      lexer.Position{Filename: f.Pos.File, Line: f.Pos.Line, Column: f.Pos.Col},
+				Pos:      drr.Position{Filename: f.Pos.File, Line: f.Pos.Line, Column: f.Pos.Col},
 				Severity: drr.Warning,
 				Message:  "rule " + f.Rule + ": " + f.Message,
 			})

@@ -18,9 +18,12 @@ func init() {
 		summary: "format rule files canonically, like gofmt",
 		help: `
 Fmt prints rule files in the canonical layout: two-space indentation, one statement per line, clauses in the
-order doc, benefit, labels, for, match, where, rewrite, canonical spacing; comments are kept. Formatting is
-idempotent. A pasted printed-PIR line in a match block becomes the canonical pattern syntax. With no files it
-formats standard input. A file with syntax errors is reported and left unchanged.
+order doc, benefit, labels, for, match, where, rewrite, canonical spacing; comments are kept. Like gofmt, it
+keeps the line breaks written inside a statement (after '(', '[', '{' and ',', before the closing bracket,
+after an operator inside parentheses), normalising their indentation, and breaks a line only when it is longer
+than 120 columns. Formatting is idempotent. A pasted printed-PIR line in a match block becomes the canonical
+pattern syntax. With no files it formats standard input. A file with syntax errors is reported and left
+unchanged.
 
 Examples:
   drrc fmt rules/conv_bn_relu.drr
