@@ -51,7 +51,8 @@
 // Places: paddle.core.CPUPlace() is Place(cpu); paddle.framework._current_expected_place(), the device the graph
 // runs on, is the undefined place that Paddle's exporter also gives data ops.
 //
-// A problem is an *Error with the file, line and column: "model.py:412:9: error: …"; nothing is returned then.
+// The program's File is the graph's model.py, which the ops' positions point into. A problem is an *Error with the
+// file, line and column: "model.py:412:9: error: …"; nothing is returned then.
 //
 // # Writing
 //

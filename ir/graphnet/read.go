@@ -157,7 +157,9 @@ func Decode(ctx *ir.Context, src Source) (*ir.Program, error) {
 		return nil, err
 	}
 	b.finish()
-	b.prog.File = src.Dir
+	if src.Dir != "" {
+		b.prog.File = file(ModelFile) // positions are in model.py
+	}
 	return b.prog, nil
 }
 

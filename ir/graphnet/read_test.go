@@ -282,9 +282,11 @@ func TestReadWriteFolder(t *testing.T) {
 	q, err := Read(ctx, out)
 	require.NoError(t, err)
 	require.NoError(t, ir.Equal(p, q, ir.EqualOptions{AttrOrder: true}))
-	assert.Equal(t, out, q.File)
+	assert.Equal(t, filepath.Join(out, ModelFile), q.File, "positions are in model.py")
 
 	assert.Equal(t, "ernie-3.0-base-zh", modelName("samples/ernie-3.0-base-zh/subgraph_1"))
+	assert.Equal(t, "ernie-3.0-base-zh", modelName("samples/ernie-3.0-base-zh/subgraph_1/model.py"))
+	assert.Equal(t, "bert", modelName("samples/bert/model.py"))
 	assert.Equal(t, "ernie-3.0-base-zh", modelName("samples/ernie-3.0-base-zh"))
 	assert.Equal(t, "inference", modelName("models/det/inference.json"))
 
