@@ -149,6 +149,9 @@ func TestOutputFormat(t *testing.T) {
 		{"", "-", PIRJSON, "json", ""},
 		{"pir", "out.json", PIRJSON, "pir", ""}, // -format wins
 		{"", claimed, PIRText, "folder", ""},
+		{"", "out", folderFormat, "folder", ""},
+		{"", "-", folderFormat, "pir", ""},          // a folder cannot be streamed: PIR text instead
+		{"folder", "-", folderFormat, "folder", ""}, // unless named (Save and Write then say why not)
 		{"jsn", "out", PIRText, "", `unknown format "jsn" (did you mean json?)`},
 		{"", "out", nil, "", "no output format (name one with -format)"},
 	}
