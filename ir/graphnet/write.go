@@ -51,8 +51,9 @@ func modelName(dir string) string {
 	if dir == "" {
 		return "model"
 	}
+	dir, _, _ = strings.Cut(dir, programDescSuffix)
 	dir = filepath.Clean(dir)
-	if filepath.Base(dir) == ModelFile {
+	if b := filepath.Base(dir); b == ModelFile || b == GraphNetJSON {
 		dir = filepath.Dir(dir) // a program read from a graph folder: its File is the folder's model.py
 	}
 	base := filepath.Base(dir)
