@@ -331,11 +331,11 @@ func (r *Registry) dirFormatNames() string {
 
 // OutputFormat chooses the format of an output: the one named (if any), else the format of the output path (its
 // extension, or the folder format of an existing folder), else the input's format — except that a folder format
-// cannot be streamed, so standard output ("-" or "") gets the fallback file format (PIR text) instead. An output
+// cannot be streamed, so standard output ("-") gets the fallback file format (PIR text) instead. An output
 // format that does not write is an error.
 func (r *Registry) OutputFormat(named, out string, input *Format) (*Format, error) {
 	f := input
-	if named == "" && (out == "-" || out == "") && f != nil && f.Dir {
+	if named == "" && out == "-" && f != nil && f.Dir {
 		f = r.fallback()
 	}
 	switch {
