@@ -260,3 +260,44 @@ func TestGraphNetCorpusThroughCommand(t *testing.T) {
 		})
 	}
 }
+
+// TestInternalForms: a program holding value tensors (here inside a vector) is refused by the formats Paddle
+// loads, and nothing is written; -internal writes it into PIR JSON; PIR text prints it.
+func TestInternalForms(t *testing.T) {
+	dir := t.TempDir()
+	in := write(t, dir, "v.pir", `{
+    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[4],stop_gradient:[true]} : () -> builtin.tensor<4xf32>
+    (%1) = "pd_op.to_vtensor" (%0) {} : (builtin.tensor<4xf32>) -> pd_op.v_tensor<4xf32>
+    (%2) = "builtin.combine" (%1, %1) {} : (pd_op.v_tensor<4xf32>, pd_op.v_tensor<4xf32>) -> vec[pd_op.v_tensor<4xf32>,pd_op.v_tensor<4xf32>]
+    (%3) = "pd_op.full" () {dtype:(pd_op.DataType)int32,place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[1],stop_gradient:[true],value:(Double)0} : () -> builtin.tensor<1xi32>
+    (%4) = "pd_op.concat" (%2, %3) {} : (vec[pd_op.v_tensor<4xf32>,pd_op.v_tensor<4xf32>], builtin.tensor<1xi32>) -> builtin.tensor<8xf32>
+    (%5) = "pd_op.fetch" (%4) {col:(Int32)0,name:"out",persistable:[true],stop_gradient:[false]} : (builtin.tensor<8xf32>) -> builtin.tensor<8xf32>
+}
+`)
+	js := filepath.Join(dir, "v.json")
+	code, _, errs := run(t, "", "convert", in, "-o", js)
+	assert.Equal(t, exitFailure, code)
+	assert.Contains(t, errs, "the program holds pirdrr's internal forms, which Paddle cannot load: 2 values of type pd_op.v_tensor and 1 pd_op.to_tensor/pd_op.to_vtensor copy (the first: %1 = pd_op.to_vtensor at "+in+":3:5)")
+	assert.NoFileExists(t, js)
+	code, _, errs = run(t, "", "convert", "-format", "graphnet", in, "-o", filepath.Join(dir, "g"))
+	assert.Equal(t, exitFailure, code)
+	assert.Contains(t, errs, "GraphNet has no spelling for them")
+	assert.NoDirExists(t, filepath.Join(dir, "g"))
+
+	code, _, errs = run(t, "", "convert", "-internal", in, "-o", js)
+	require.Equal(t, exitOK, code, errs)
+	assert.FileExists(t, js)
+	code, text, errs := run(t, "", "convert", in, "-o", "-")
+	require.Equal(t, exitOK, code, errs)
+	assert.Contains(t, text, "vec[pd_op.v_tensor<4xf32>,pd_op.v_tensor<4xf32>]")
+
+	// apply: the passes named leave the value tensors; the output is refused, and written with -internal.
+	out := filepath.Join(dir, "out.json")
+	code, _, errs = run(t, "", "apply", "-passes", "inplace", in, "-o", out)
+	assert.Equal(t, exitFailure, code)
+	assert.Contains(t, errs, "which Paddle cannot load")
+	assert.NoFileExists(t, out)
+	code, _, errs = run(t, "", "apply", "-internal", "-passes", "inplace", in, "-o", out)
+	require.Equal(t, exitOK, code, errs)
+	assert.FileExists(t, out)
+}
