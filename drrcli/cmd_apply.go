@@ -66,8 +66,8 @@ Examples:
   drrc apply -passes inplace,conv_bn_relu,dce -trace model.pir
   drrc apply -print-ir-after-change -print-ir-dir dumps/ model.pir -o out.pir
   drrc apply -j 4 models/ -o fused/
-  drrc apply graphnet_samples/PaddleNLP/bert-base-cased -o bert_fused/
-  drrc apply -format json graphnet_samples/PaddleX/PP-YOLOE-L -o yoloe_fused/
+  drrc apply GraphNet/paddle_samples/PaddleNLP/bert-base-cased -o bert_fused/
+  drrc apply -format json GraphNet/paddle_samples/PaddleX/FCOS-ResNet50 -o fcos_fused/
   drrc apply -format pir models/ -o as_text/
   drrc apply -unregistered -rules testdata/bench/mlir_equivalent.drr w1000.pir -o out.pir`,
 		setup: func(fs *flag.FlagSet) func(*CLI, []string) int {

@@ -36,8 +36,8 @@ model.py). The exit status is 1 if any file has errors (warnings alone do not fa
 Examples:
   drrc check rules/my_fusion.drr
   drrc check inference.json
-  drrc check graphnet_samples/PaddleNLP/bert-base-cased
-  drrc check graphnet_samples/PaddleX/PP-YOLOE-L
+  drrc check GraphNet/paddle_samples/PaddleNLP/bert-base-cased
+  drrc check GraphNet/paddle_samples/PaddleX/FCOS-ResNet50
   drrc check -unregistered -dialect my.dialect model.pir`,
 		setup: func(fs *flag.FlagSet) func(*CLI, []string) int {
 			var cf contextFlags

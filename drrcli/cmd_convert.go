@@ -44,8 +44,8 @@ Examples:
   drrc convert inference.json -o model.pir
   drrc convert model.pir -o model.json
   drrc convert -untagged model.pir -o -
-  drrc convert graphnet_samples/PaddleNLP/bert-base-cased -o bert.json
-  drrc convert graphnet_samples/PaddleX/PP-YOLOE-L -o yoloe/
+  drrc convert GraphNet/paddle_samples/PaddleNLP/bert-base-cased -o bert.json
+  drrc convert GraphNet/paddle_samples/PaddleX/FCOS-ResNet50 -o fcos/
   drrc convert -format graphnet inference.json -o my_graph
   drrc convert -format mlir model.pir -o model.mlir`,
 		setup: func(fs *flag.FlagSet) func(*CLI, []string) int {

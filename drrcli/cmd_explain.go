@@ -39,7 +39,7 @@ Examples:
   drrc explain -op %9 model.pir
   drrc explain -set conv_bn_relu -rule conv2d_bn_fold -op %14 model.pir
   drrc explain -rules my.drr -op @27 model.pir
-  drrc explain -set conv_bn_relu -op @412 graphnet_samples/PaddleX/ResNet18`,
+  drrc explain -set conv_bn_relu -op @126 GraphNet/paddle_samples/PaddleX/ResNet18`,
 		setup: func(fs *flag.FlagSet) func(*CLI, []string) int {
 			var cf contextFlags
 			cf.register(fs)

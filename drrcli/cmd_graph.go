@@ -50,7 +50,7 @@ BEFORE that are gone are drawn red, boxed apart. Ops are matched by name, attrib
 
 Examples:
   drrc graph -o model.html inference.json
-  drrc graph -o yoloe.html graphnet_samples/PaddleX/PP-YOLOE-L
+  drrc graph -o fcos.html GraphNet/paddle_samples/PaddleX/FCOS-ResNet50
   drrc graph -focus %120 -depth 3 -o around.html inference.json
   drrc graph -set conv_bn_relu -rule conv2d_bn_fold -o fold.html model.pir
   drrc graph model.pir | dot -Tsvg > model.svg
