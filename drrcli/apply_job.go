@@ -141,6 +141,13 @@ func (a *applyFlags) process(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl
 		r.Error = c.renderError(err)
 		return r
 	}
+	// A program that fails checking is not rewritten: the passes assume a valid program, and what they would make
+	// of another is not the user's program (nothing is written, the exit status is 1).
+	if errs := ir.Verify(p).Errors(); len(errs) > 0 {
+		r.Error = c.renderDiags(errs) + fmt.Sprintf("%s: the program fails checking (%s): not rewritten, nothing written\n",
+			j.in, nouns(len(errs), "error"))
+		return r
+	}
 	if w := a.weightsIn(j.in); w != "" {
 		if err := pdiparams.ReadFile(w, p); err != nil {
 			r.Error = err.Error()
@@ -184,8 +191,15 @@ func (a *applyFlags) process(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl
 		r.Stats = append(r.Stats, toPassStats(pr))
 	}
 	r.OpsOut = p.NumOps()
+	r.warnings = append(r.warnings, passWarnings(j.in, results)...)
 	if err != nil {
 		r.Error = fmt.Sprintf("%s: %v", j.in, err)
+		return r
+	}
+	if errs := ir.Verify(p).Errors(); len(errs) > 0 {
+		// A pass broke the program: writing it would hand the user something Paddle (and drrc check) rejects.
+		r.Error = fmt.Sprintf("%s: the rewritten program fails checking, so it is not written (-verify-each names the rule that broke it):\n%s",
+			j.in, errs.Error())
 		return r
 	}
 	if n, first := failedRewrites(results); n > 0 {
@@ -216,7 +230,7 @@ func (a *applyFlags) process(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl
 			}()
 		}
 	}
-	popts := pirfile.Options{Untagged: a.untagged}
+	popts := pirfile.Options{Untagged: a.untagged, Internal: a.internal}
 	if j.out == "-" {
 		err = writeStdout(c, p, f, popts)
 	} else {
@@ -250,4 +264,38 @@ func failedRewrites(results []*rewriter.PassResult) (int, string) {
 		}
 	}
 	return n, first
+}
+
+// passWarnings renders the warnings of a pipeline's passes, one line per distinct warning naming the passes that
+// gave it (every rule pass says the same of a program without outputs).
+func passWarnings(in string, results []*rewriter.PassResult) []string {
+	var texts []string
+	passes := map[string][]string{}
+	for _, pr := range results {
+		for _, w := range pr.Warnings {
+			if _, seen := passes[w]; !seen {
+				texts = append(texts, w)
+			}
+			passes[w] = append(passes[w], pr.Pass)
+		}
+	}
+	var out []string
+	for _, w := range texts {
+		ps := dedupe(passes[w])
+		out = append(out, fmt.Sprintf("%s: warning: %s %s: %s\n", in, pluralWord(len(ps), "pass", "passes"), strings.Join(ps, ", "), w))
+	}
+	return out
+}
+
+// dedupe returns names without repetitions, in first-seen order.
+func dedupe(names []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, n := range names {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return out
 }

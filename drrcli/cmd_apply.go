@@ -20,19 +20,28 @@ func init() {
 		usage:   "apply [flags] PROGRAM... | DIR",
 		summary: "apply rules and passes to programs",
 		help: `
-Apply reads programs (.pir, .json, or a program folder), runs passes on them and writes the results in the input's
-format (or -format). Passes are the rule files given with -rules (the pass "rules"), registered rule sets and Go
+Apply reads programs (.pir, .json, or a program folder such as a GraphNet graph), runs passes on them and writes
+the results in the input's format (or -format). Passes are the rule files given with -rules (the pass "rules"), registered rule sets and Go
 passes (-set, -passes), and pipelines; with neither, the default inference pipeline runs (drrc apply -list shows
 every pass and pipeline). A name that is not registered, and a -disable or -enable name that is no rule's name or
 label, is an error that suggests the nearest one.
+
+A program that fails checking (drrc check) is not rewritten and nothing is written for it: the exit status is 1.
+The result is checked too, and not written if a pass broke it. A program without outputs (no pd_op.fetch,
+builtin.shadow_output or builtin.set_parameter: a hand-written text program) does not say which of its values
+matter, so no op of it is erased as dead: the passes that would have erased some say so in a warning. The
+outputs are written for Paddle: PIR JSON and GraphNet refuse pirdrr's value tensors (pd_op.v_tensor, also inside
+vectors) and their copies, which the default pipeline lowers away; -internal writes them into PIR JSON anyway.
 
 Each rule set is applied by a greedy worklist driver until nothing matches. Statistics go to standard error
 (-stats json for machines); -timing adds the parse / rewrite / print split. A match whose rewrite cannot be carried
 out (an attribute the rule computes is out of range, …) leaves the program unchanged at that op and counts as a
 failed rewrite: the program is then not written and the exit status is 1, unless -keep-going.
 
-One program is written to -o (standard output by default). With several programs or a directory, -o names an
-output directory (required) and the programs run in parallel (-j); a summary table follows. Output names follow
+One program is written to -o (standard output by default, where a GraphNet graph is printed as PIR text). With
+several programs or a directory, -o names an output directory (required) and the programs run in parallel (-j); a
+summary table follows. A GraphNet sample folder is the graphs of its subgraph_N folders, written as OUT/subgraph_N/
+(or OUT/subgraph_N.json with -format json). Output names follow
 the output format: with -format pir, models/a.json is written as OUT/a.pir. A regular output file is written
 atomically (a temporary file renamed over it), and nothing is written for a program whose passes fail; a device
 such as /dev/null or a FIFO is written in place, and an -o that is an existing directory, for one program, is an
@@ -57,6 +66,8 @@ Examples:
   drrc apply -passes inplace,conv_bn_relu,dce -trace model.pir
   drrc apply -print-ir-after-change -print-ir-dir dumps/ model.pir -o out.pir
   drrc apply -j 4 models/ -o fused/
+  drrc apply GraphNet/paddle_samples/PaddleNLP/bert-base-cased -o bert_fused/
+  drrc apply -format json GraphNet/paddle_samples/PaddleX/FCOS-ResNet50 -o fcos_fused/
   drrc apply -format pir models/ -o as_text/
   drrc apply -unregistered -rules testdata/bench/mlir_equivalent.drr w1000.pir -o out.pir`,
 		setup: func(fs *flag.FlagSet) func(*CLI, []string) int {
@@ -89,6 +100,7 @@ type applyFlags struct {
 	weights       string
 	weightsOut    string
 	keepGoing     bool
+	internal      bool
 	printIR       printIRFlags
 }
 
@@ -100,6 +112,7 @@ func (a *applyFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&a.out, "o", "", "write the result to `file` (a directory for several programs)")
 	fs.StringVar(&a.format, "format", "", "output format `"+pirfile.Standard().Names(false)+"` (default: the output file's extension, else the input's format)")
 	fs.BoolVar(&a.untagged, "untagged", false, "print PIR text attributes in the newer untagged syntax")
+	fs.BoolVar(&a.internal, "internal", false, "write pirdrr's value tensors (pd_op.v_tensor) and their copies into PIR JSON, which Paddle cannot load, instead of refusing them")
 	fs.BoolVar(&a.trace, "trace", false, "print every rewrite: rule, op and position")
 	fs.BoolVar(&a.verify, "verify-each", false, "verify the program after every rewrite and name the rule that broke it")
 	fs.Int64Var(&a.shuffle, "shuffle", -1, "visit ops in a random order drawn from `seed`, to expose order dependence (negative: program order)")

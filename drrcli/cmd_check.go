@@ -16,22 +16,26 @@ func init() {
 	register(&command{
 		name:    "check",
 		usage:   "check [flags] FILE...",
-		summary: "check rule files (.drr) and programs (.pir, .json)",
+		summary: "check rule files (.drr) and programs (.pir, .json, GraphNet folders)",
 		help: `
 Check checks each file without changing anything. A rule file (.drr) is parsed and checked against the op
 catalogs — unknown ops, operand and result counts, attribute names and kinds, unbound holes, values a rewrite would
 leave dangling, duplicate and shadowed rules — with its imports. A rule file that checks is then linted, and the
 findings print as warnings: two rules that can match the same op with the same benefit (which one wins depends on
 their order), a rule whose result matches its own pattern again or two rules that undo each other (the driver
-can loop), and a rule no program can make fire. -lint=false skips the lint. A program (.pir, .json) is read and verified:
-definitions dominate uses across regions, operand/result counts and attribute kinds match the schemas, if and
-while bodies end with cf.yield. Problems print as file:line:col: severity: message, with the source line and a
-caret under the column (errors about an op of a PIR JSON file also name its JSON path, /program/regions/0/...).
-The exit status is 1 if any file has errors (warnings alone do not fail).
+can loop), and a rule no program can make fire. -lint=false skips the lint. A program (.pir, .json, or a GraphNet
+graph folder) is read and verified: definitions dominate uses across regions, operand/result counts and attribute
+kinds match the schemas, if and while bodies end with cf.yield. A folder that is not a program is the programs
+below it, each checked in turn (a GraphNet sample: its subgraph_N graphs, in order), followed by a count. Problems
+print as file:line:col: severity: message, with the source line and a caret under the column (errors about an op
+of a PIR JSON file also name its JSON path, /program/regions/0/...; those of a GraphNet graph point into its
+model.py). The exit status is 1 if any file has errors (warnings alone do not fail).
 
 Examples:
   drrc check rules/my_fusion.drr
   drrc check inference.json
+  drrc check GraphNet/paddle_samples/PaddleNLP/bert-base-cased
+  drrc check GraphNet/paddle_samples/PaddleX/FCOS-ResNet50
   drrc check -unregistered -dialect my.dialect model.pir`,
 		setup: func(fs *flag.FlagSet) func(*CLI, []string) int {
 			var cf contextFlags
@@ -48,13 +52,26 @@ Examples:
 				}
 				failed := false
 				for _, path := range args {
-					var ok bool
 					if isRuleFile(path) {
-						ok = c.checkRules(ctx, path, cf.unregistered, *quiet, *lint)
-					} else {
-						ok = c.checkProgram(ctx, path, *quiet)
+						failed = !c.checkRules(ctx, path, cf.unregistered, *quiet, *lint) || failed
+						continue
 					}
-					failed = failed || !ok
+					progs, err := c.programsOf(path)
+					if err != nil {
+						fmt.Fprintf(c.Stderr, "drrc check: %v\n", err)
+						failed = true
+						continue
+					}
+					bad := 0
+					for _, prog := range progs {
+						if !c.checkProgram(ctx, prog, *quiet) {
+							bad++
+						}
+					}
+					if len(progs) > 1 || progs[0] != path {
+						fmt.Fprintf(c.Stderr, "%s: %s checked, %d with errors\n", path, nouns(len(progs), "program"), bad)
+					}
+					failed = failed || bad > 0
 				}
 				if failed {
 					return exitFailure

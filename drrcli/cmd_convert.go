@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirfile"
@@ -13,16 +15,27 @@ func init() {
 	register(&command{
 		name:    "convert",
 		usage:   "convert [flags] PROGRAM -o OUTPUT",
-		summary: "convert a program between formats (PIR text, PIR JSON, MLIR), or round-trip it",
+		summary: "convert a program between formats (PIR text, PIR JSON, GraphNet, MLIR), or round-trip it",
 		help: `
-Convert reads a program in PIR text (.pir) or PIR JSON (.json, Paddle's inference.json) and writes it in the
-format of the output's extension, or -format (pir, json, or mlir: MLIR's generic syntax, written only). Converting
-a file to its own format is a round trip: PIR JSON is re-written byte for byte as Paddle writes it, PIR text as
-Paddle prints it. Nothing is written when the input has errors. "-" reads standard input or writes standard
-output.
+Convert reads a program in PIR text (.pir), PIR JSON (.json, Paddle's inference.json) or a GraphNet graph folder
+(model.py, weight_meta.py, input_meta.py) and writes it in the format of the output's extension (an output
+without one is written in the input's format), or -format (pir, json, graphnet, or mlir: MLIR's generic syntax,
+written only). Converting a program to its own format is a round trip: PIR JSON is re-written byte for byte as
+Paddle writes it, PIR text as Paddle prints it, a GraphNet graph op for op as GraphNet captures it. Nothing is
+written when the input has errors. "-" reads standard input or writes standard output (a GraphNet graph is then
+printed as PIR text).
 
-A regular output file is written atomically (a temporary file renamed over it); a device such as /dev/null or a
-FIFO is written in place, a symbolic link is followed, and an output that is a directory is an error.
+A folder that is not a program holds the programs below it: a GraphNet sample folder its subgraph_N graphs. They
+are all read first, and then written into the folder -o under their names (OUT/subgraph_0/, or OUT/subgraph_0.json
+with -format json); nothing is written when one of them has errors.
+
+PIR JSON and GraphNet are what Paddle loads: a program holding pirdrr's value tensors (pd_op.v_tensor, also inside
+a vector) or their copies (pd_op.to_tensor, pd_op.to_vtensor) is refused, unless -internal asks for them in PIR
+JSON. PIR text prints everything.
+
+A regular output file is written atomically (a temporary file renamed over it), a GraphNet folder into a new
+folder that then replaces the old one; a device such as /dev/null or a FIFO is written in place, a symbolic link
+is followed, and an output that is a directory is an error for a file format.
 
 JSON → text → JSON is lossless: op-result attributes and parameter flags are ordinary attributes in text, and
 floats print with as many digits as they need.
@@ -31,6 +44,9 @@ Examples:
   drrc convert inference.json -o model.pir
   drrc convert model.pir -o model.json
   drrc convert -untagged model.pir -o -
+  drrc convert GraphNet/paddle_samples/PaddleNLP/bert-base-cased -o bert.json
+  drrc convert GraphNet/paddle_samples/PaddleX/FCOS-ResNet50 -o fcos/
+  drrc convert -format graphnet inference.json -o my_graph
   drrc convert -format mlir model.pir -o model.mlir`,
 		setup: func(fs *flag.FlagSet) func(*CLI, []string) int {
 			var cf contextFlags
@@ -39,6 +55,7 @@ Examples:
 			format := fs.String("format", "", "output format `"+pirfile.Standard().Names(false)+"` (default: from the output's extension, else the input's)")
 			untagged := fs.Bool("untagged", false, "print PIR text attributes in the newer untagged syntax")
 			version := fs.Int("json-version", 0, "PIR JSON `version` to write (default: the version read)")
+			internal := fs.Bool("internal", false, "write pirdrr's value tensors (pd_op.v_tensor) and their copies into PIR JSON, which Paddle cannot load, instead of refusing them")
 			return func(c *CLI, args []string) int {
 				if len(args) != 1 {
 					return c.usageErrorf("convert", "need exactly one input program")
@@ -55,29 +72,94 @@ Examples:
 				if err != nil {
 					return c.errorf("convert", "%v", err)
 				}
-				p, in, warns, err := c.readProgram(ctx, args[0])
-				fmt.Fprint(c.Stderr, c.renderDiags(warns))
-				if err != nil {
-					fmt.Fprint(c.Stderr, c.renderError(err))
-					return exitFailure
-				}
-				f, err := c.formats().OutputFormat(*format, *out, in)
-				if err != nil {
-					return c.usageErrorf("convert", "%v", err)
-				}
-				opts := pirfile.Options{Untagged: *untagged, JSONVersion: *version}
-				if *out == "-" {
-					err = writeStdout(c, p, f, opts)
-				} else {
-					err = pirfile.Save(p, *out, f, opts)
-				}
+				progs, err := c.programsOf(args[0])
 				if err != nil {
 					return c.errorf("convert", "%v", err)
 				}
-				return exitOK
+				opts := pirfile.Options{Untagged: *untagged, JSONVersion: *version, Internal: *internal}
+				if len(progs) == 1 && progs[0] == args[0] {
+					return c.convertOne(ctx, args[0], *out, *format, opts)
+				}
+				return c.convertFolder(ctx, args[0], progs, *out, *format, opts)
 			}
 		},
 	})
+}
+
+// convertOne converts one program to out, in the named format or the one out's extension (or the input) says.
+func (c *CLI) convertOne(ctx *ir.Context, in, out, format string, opts pirfile.Options) int {
+	p, inFormat, warns, err := c.readProgram(ctx, in)
+	fmt.Fprint(c.Stderr, c.renderDiags(warns))
+	if err != nil {
+		fmt.Fprint(c.Stderr, c.renderError(err))
+		return exitFailure
+	}
+	f, err := c.formats().OutputFormat(format, out, inFormat)
+	if err != nil {
+		return c.usageErrorf("convert", "%v", err)
+	}
+	if out == "-" {
+		err = writeStdout(c, p, f, opts)
+	} else if err = os.MkdirAll(filepath.Dir(out), 0o755); err == nil {
+		err = pirfile.Save(p, out, f, opts)
+	}
+	if err != nil {
+		return c.errorf("convert", "%s: %v", out, err)
+	}
+	return exitOK
+}
+
+// convertFolder converts the programs of a folder (a GraphNet sample's graphs) into the folder out, each under its
+// name relative to the input folder, renamed for the output format (subgraph_0 → subgraph_0.json with -format
+// json). Every program is read before anything is written: an input with errors writes nothing.
+func (c *CLI) convertFolder(ctx *ir.Context, in string, progs []string, out, format string, opts pirfile.Options) int {
+	if out == "-" || c.formats().ByExtension(out) != nil {
+		return c.usageErrorf("convert", "%s holds %s: -o names the folder to write them into (with -format for another format)",
+			in, nouns(len(progs), "program"))
+	}
+	if info, err := os.Stat(out); err == nil && !info.IsDir() {
+		return c.usageErrorf("convert", "-o %s: %s holds %s, and this is a file, not a folder", out, in, nouns(len(progs), "program"))
+	}
+	type job struct {
+		prog *ir.Program
+		f    *pirfile.Format
+		out  string
+	}
+	var jobs []job
+	failed := false
+	for _, path := range progs {
+		p, inFormat, warns, err := c.readProgram(ctx, path)
+		fmt.Fprint(c.Stderr, c.renderDiags(warns))
+		if err != nil {
+			fmt.Fprint(c.Stderr, c.renderError(err))
+			failed = true
+			continue
+		}
+		// Each program is written in the named format, else in its own (OUT names a folder, not a format).
+		f, err := c.formats().OutputFormat(format, filepath.Join(out, programName(in, path)), inFormat)
+		if err != nil {
+			return c.usageErrorf("convert", "%v", err)
+		}
+		jobs = append(jobs, job{p, f, filepath.Join(out, f.OutputName(programName(in, path)))})
+	}
+	if failed {
+		fmt.Fprintf(c.Stderr, "drrc convert: %s: nothing written, as some programs have errors\n", in)
+		return exitFailure
+	}
+	for _, j := range jobs {
+		err := os.MkdirAll(filepath.Dir(j.out), 0o755)
+		if err == nil {
+			err = pirfile.Save(j.prog, j.out, j.f, opts)
+		}
+		if err != nil {
+			failed = true
+			fmt.Fprintf(c.Stderr, "drrc convert: %s: %v\n", j.out, err)
+		}
+	}
+	if failed {
+		return exitFailure
+	}
+	return exitOK
 }
 
 // writeStdout writes a program to the CLI's standard output, buffered.

@@ -30,14 +30,16 @@ match or the first test that failed, in the program's and the rule's terms:
     conv_bn_relu.drr:34:5: %y (%6) has 1 use outside the match (pd_op.fetch %14)
 
 OP is the printed id of one of the op's results (%12, as drrc convert or Paddle prints the program) or @LINE, the
-line the op starts on in the program file. The rules are the -rules files, the -set rule sets, or by default every
+line the op starts on in the program file (model.py for a GraphNet graph). A folder of programs (a GraphNet
+sample) explains the op in each of its programs in turn, under a header naming the program (== subgraph_3). The rules are the -rules files, the -set rule sets, or by default every
 registered rule set (the shipped ones and those of plugins). -rule selects one rule (by name; every instance of a
 family rule). An unknown set or rule name is an error that suggests the nearest one.
 
 Examples:
   drrc explain -op %9 model.pir
   drrc explain -set conv_bn_relu -rule conv2d_bn_fold -op %14 model.pir
-  drrc explain -rules my.drr -op @27 model.pir`,
+  drrc explain -rules my.drr -op @27 model.pir
+  drrc explain -set conv_bn_relu -op @126 GraphNet/paddle_samples/PaddleX/ResNet18`,
 		setup: func(fs *flag.FlagSet) func(*CLI, []string) int {
 			var cf contextFlags
 			cf.register(fs)
@@ -63,32 +65,64 @@ Examples:
 						return c.errorf("explain", "%v", err)
 					}
 				}
-				p, ok := c.loadProgram("explain", ctx, args[0])
-				if !ok {
-					return exitFailure
-				}
-				num := ir.NumberValues(p.Body())
-				op, err := findOp(p, num, *opRef)
-				if err != nil {
-					return c.errorf("explain", "%s: %v", args[0], err)
-				}
 				reg, err := c.registry()
 				if err != nil {
 					return c.errorf("explain", "%v", err)
 				}
-				exps := matcher.Explain(set, *ruleName, op, rewriter.NewOracle(p, reg), num)
-				fmt.Fprintf(c.Stdout, "%s", describeOp(p, num, op))
-				if len(exps) == 0 {
-					fmt.Fprintf(c.Stdout, "no rule has a root that can be %s\n", op.Name())
+				progs, err := c.programsOf(args[0])
+				if err != nil {
+					return c.errorf("explain", "%v", err)
+				}
+				if len(progs) == 1 && progs[0] == args[0] {
+					p, ok := c.loadProgram("explain", ctx, args[0])
+					if !ok {
+						return exitFailure
+					}
+					num := ir.NumberValues(p.Body())
+					op, err := findOp(p, num, *opRef)
+					if err != nil {
+						return c.errorf("explain", "%s: %v", args[0], err)
+					}
+					c.explainOp(set, *ruleName, p, num, op, reg)
 					return exitOK
 				}
-				for i := range exps {
-					fmt.Fprintln(c.Stdout, exps[i].String())
+				// A folder of programs (a GraphNet sample): the op in each program that has it.
+				found := 0
+				for _, path := range progs {
+					p, ok := c.loadProgram("explain", ctx, path)
+					if !ok {
+						return exitFailure
+					}
+					fmt.Fprintf(c.Stdout, "== %s\n", programName(args[0], path))
+					num := ir.NumberValues(p.Body())
+					op, err := findOp(p, num, *opRef)
+					if err != nil {
+						fmt.Fprintf(c.Stdout, "%v\n", err)
+						continue
+					}
+					found++
+					c.explainOp(set, *ruleName, p, num, op, reg)
+				}
+				if found == 0 {
+					return c.errorf("explain", "%s: none of its %s has the op %s", args[0], nouns(len(progs), "program"), *opRef)
 				}
 				return exitOK
 			}
 		},
 	})
+}
+
+// explainOp prints, for op, what every rule of set whose root could be op (or only the rule named) makes of it.
+func (c *CLI) explainOp(set *rule.Set, ruleName string, p *ir.Program, num *ir.Numbering, op *ir.Op, reg *rewriter.Registry) {
+	exps := matcher.Explain(set, ruleName, op, rewriter.NewOracle(p, reg), num)
+	fmt.Fprintf(c.Stdout, "%s", describeOp(p, num, op))
+	if len(exps) == 0 {
+		fmt.Fprintf(c.Stdout, "no rule has a root that can be %s\n", op.Name())
+		return
+	}
+	for i := range exps {
+		fmt.Fprintln(c.Stdout, exps[i].String())
+	}
 }
 
 // describeOp is the header of an explanation: the op and where it is.

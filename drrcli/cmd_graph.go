@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -34,6 +35,9 @@ Real models are large, so by default repeated blocks are collapsed: a run of con
 and the same wiring (the layers of a transformer, the residual blocks of a ResNet) is drawn once, in a box that
 says how many times it repeats (-collapse=false draws every op). Parameters are left out unless -params.
 
+A folder that is not a program (a GraphNet sample) draws each of its programs (its subgraph_N graphs), one
+after the other in the same drawing, each titled by its name in the folder.
+
 -focus %N draws only the neighbourhood of the op that defines %N (or of the op on line N of the file, @N):
 the ops within -depth edges of it, producers and users; ops with neighbours left out have a dashed border.
 
@@ -46,6 +50,7 @@ BEFORE that are gone are drawn red, boxed apart. Ops are matched by name, attrib
 
 Examples:
   drrc graph -o model.html inference.json
+  drrc graph -o fcos.html GraphNet/paddle_samples/PaddleX/FCOS-ResNet50
   drrc graph -focus %120 -depth 3 -o around.html inference.json
   drrc graph -set conv_bn_relu -rule conv2d_bn_fold -o fold.html model.pir
   drrc graph model.pir | dot -Tsvg > model.svg
@@ -123,11 +128,24 @@ func (gf *graphFlags) run(c *CLI, args []string) int {
 	if err != nil {
 		return c.errorf("graph", "%v", err)
 	}
+	progs, err := c.programsOf(args[0])
+	if err != nil {
+		return c.errorf("graph", "%v", err)
+	}
+	opts := graphview.Options{Params: gf.params, Collapse: gf.collapse, Depth: gf.depth}
+	if len(progs) > 1 || progs[0] != args[0] {
+		if gf.ruleName != "" || gf.diff != "" || len(gf.focus) > 0 {
+			return c.usageErrorf("graph", "%s holds %s: -rule, -diff and -focus draw one program (name one of them)", args[0], nouns(len(progs), "program"))
+		}
+		return gf.write(c, args[0], format, gf.folderGraphs(c, ctx, args[0], progs, opts))
+	}
 	p, ok := c.loadProgram("graph", ctx, args[0])
 	if !ok {
 		return exitFailure
 	}
-	opts := graphview.Options{Params: gf.params, Collapse: gf.collapse, Depth: gf.depth}
+	if info, err := os.Stat(args[0]); err == nil && info.IsDir() {
+		opts.Title = args[0] // a program folder (a GraphNet graph) is named by the folder, not by its model.py
+	}
 	var graphs []*graphview.Graph
 	switch {
 	case gf.ruleName != "":
@@ -164,9 +182,34 @@ func (gf *graphFlags) run(c *CLI, args []string) int {
 		graphs = []*graphview.Graph{g}
 	}
 	title := p.File
-	if title == "" {
+	if title == "" || opts.Title != "" {
 		title = args[0]
 	}
+	return gf.write(c, title, format, graphs)
+}
+
+// folderGraphs draws each program of a folder (the graphs of a GraphNet sample), titled by its name in the folder;
+// nil if one cannot be read (its errors are printed).
+func (gf *graphFlags) folderGraphs(c *CLI, ctx *ir.Context, dir string, progs []string, opts graphview.Options) []*graphview.Graph {
+	var graphs []*graphview.Graph
+	for _, path := range progs {
+		p, ok := c.loadProgram("graph", ctx, path)
+		if !ok {
+			return nil
+		}
+		o := opts
+		o.Title = programName(dir, path)
+		graphs = append(graphs, graphview.Build(p, o))
+	}
+	return graphs
+}
+
+// write writes the drawing of graphs in format to -o, and says what was drawn.
+func (gf *graphFlags) write(c *CLI, title, format string, graphs []*graphview.Graph) int {
+	if graphs == nil {
+		return exitFailure
+	}
+	var err error
 	write := func(w io.Writer) error {
 		switch format {
 		case "html":

@@ -27,7 +27,8 @@ func init() {
 Verify runs programs with the reference interpreter (package interp) before and after a rewrite, on random inputs
 and weights, and compares their outputs.
 
-Program mode (a .pir or .json program): the passes are chosen as drrc apply chooses them (-rules, -set, -passes;
+Program mode (a .pir or .json program, a GraphNet graph folder, or a folder of programs such as a GraphNet sample,
+each verified in turn): the passes are chosen as drrc apply chooses them (-rules, -set, -passes;
 the default inference pipeline without them) and run on a copy of the program; both copies are evaluated on -runs
 random input/weight sets (seeds -seed, -seed+1, …; dynamic dims take -batch and -size, or give whole input
 shapes with -input), and for every output the largest absolute and relative error is printed (the relative error
@@ -173,9 +174,17 @@ func (v *verifyFlags) run(c *CLI, args []string) int {
 		return exitFailure
 	}
 	code := exitOK
-	for _, path := range programs {
-		if v.verifyProgram(c, ctx, reg, pl, path, copts) != exitOK {
+	for _, arg := range programs {
+		progs, err := c.programsOf(arg)
+		if err != nil {
+			c.errorf("verify", "%v", err)
 			code = exitFailure
+			continue
+		}
+		for _, path := range progs {
+			if v.verifyProgram(c, ctx, reg, pl, path, copts) != exitOK {
+				code = exitFailure
+			}
 		}
 	}
 	return code

@@ -3,6 +3,8 @@ package drrcli
 import (
 	"fmt"
 	"io"
+	"path/filepath"
+	"strings"
 
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirfile"
@@ -60,4 +62,31 @@ func (c *CLI) renderError(err error) string {
 		return c.renderDiags(ds)
 	}
 	return err.Error() + "\n"
+}
+
+// programsOf returns the programs an argument names: the argument itself for a file, a program folder (a GraphNet
+// graph) or "-"; for any other folder, the programs below it (files of the formats that read, and program folders
+// such as a GraphNet sample's subgraph_N graphs, numbers in order). A folder holding no program is an error.
+func (c *CLI) programsOf(arg string) ([]string, error) {
+	if arg == "-" {
+		return []string{arg}, nil
+	}
+	progs, err := c.formats().Expand(arg)
+	if err != nil {
+		return nil, err
+	}
+	if len(progs) == 0 {
+		return nil, fmt.Errorf("%s: no programs in this folder (files of the formats %s, or program folders such as GraphNet graphs)",
+			arg, c.formats().Names(true))
+	}
+	return progs, nil
+}
+
+// programName names a program of a folder in headers: its path relative to the folder given (subgraph_3 for a
+// graph of a sample), or the path itself.
+func programName(arg, prog string) string {
+	if rel, err := filepath.Rel(arg, prog); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return prog
 }

@@ -6,12 +6,15 @@
 //
 //	Optional description (the archive's comment).
 //	-- rules.drr --        rule files (any number of .drr files; they may import each other)
-//	-- input.pir --        the input program (input.json for PIR JSON)
+//	-- input.pir --        the input program (input.json for PIR JSON; a GraphNet graph is input/model.py,
+//	                       input/weight_meta.py and input/input_meta.py)
 //	-- passes --           optional: passes and pipelines to run, one per line or comma-separated; "rules" names
 //	                       the archive's own rules; the default is "rules"
 //	-- options --          optional: drrc apply flags: -unregistered -bottom-up -no-dce -verify-each=false
 //	                       -max-iterations N -max-rewrites N -shuffle SEED -disable LABEL -enable LABEL
-//	-- output.pir --       the expected program after the passes (output.json for PIR JSON)
+//	-- output.pir --       the expected program after the passes (output.json for PIR JSON, output/model.py,
+//	                       output/weight_meta.py and output/input_meta.py for a GraphNet graph; without an
+//	                       output section, in the input's form)
 //	-- stats --            optional: the expected statistics (rewrites per rule, stop reasons)
 //	-- errors --           instead of an output: the expected diagnostics (rule check errors, a failed pipeline)
 //
@@ -208,25 +211,15 @@ type gotSection struct {
 func runArchive(ar *txtar.Archive, path string, opts Options) (*produced, error) {
 	var ruleFiles []string
 	fsys := fstest.MapFS{}
-	var input *txtar.File
-	outName := ""
 	for i := range ar.Files {
 		f := &ar.Files[i]
-		switch {
-		case strings.HasSuffix(f.Name, ".drr"):
+		if strings.HasSuffix(f.Name, ".drr") {
 			ruleFiles = append(ruleFiles, f.Name)
 			fsys[f.Name] = &fstest.MapFile{Data: f.Data}
-		case f.Name == "input.pir" || f.Name == "input.json":
-			input = f
-		case f.Name == "output.pir" || f.Name == "output.json":
-			outName = f.Name
 		}
 	}
-	if input == nil {
-		return nil, errors.New("no input.pir or input.json section")
-	}
-	if outName == "" {
-		outName = "output" + filepath.Ext(input.Name)
+	if _, ok := formOf(ar, "input"); !ok {
+		return nil, errNoInput
 	}
 	cfg, err := parseOptions(ar)
 	if err != nil {
@@ -245,8 +238,15 @@ func runArchive(ar *txtar.Archive, path string, opts Options) (*produced, error)
 			return nil, err
 		}
 	}
+	// The output's form: that of the archive's output sections, else the input's.
+	inForm, _ := formOf(ar, "input")
+	outForm, ok := formOf(ar, "output")
+	if !ok {
+		outForm = inForm
+	}
+	outNames := outForm.sections("output")
 	errorsOut := func(msg string) *produced {
-		return &produced{errored: true, sections: []gotSection{{name: "errors", text: msg}}, stale: []string{outName, "stats"}}
+		return &produced{errored: true, sections: []gotSection{{name: "errors", text: msg}}, stale: append(outNames, "stats")}
 	}
 	if err := pipecheck.Passes(reg, cfg.passes, len(ruleFiles) > 0, "passes"); err != nil {
 		return nil, err
@@ -282,26 +282,26 @@ func runArchive(ar *txtar.Archive, path string, opts Options) (*produced, error)
 	if err := pipecheck.Labels(passes, cfg.enable, cfg.disable); err != nil {
 		return nil, fmt.Errorf("options: %w", err)
 	}
-	prog, _, err := pirfile.Parse(ctx, input.Name, input.Data, pirfile.ByExtension(input.Name))
+	prog, _, readErr, err := readInput(ctx, ar)
 	if err != nil {
-		return errorsOut(err.Error() + "\n"), nil
+		return nil, err
+	}
+	if readErr != nil {
+		return errorsOut(readErr.Error() + "\n"), nil
 	}
 	results, err := passes.Run(prog, &rewriter.Env{Registry: reg, Options: cfg.driver})
 	stats := formatStats(results)
 	if err != nil {
 		p := &produced{errored: true, sections: []gotSection{{name: "errors", text: err.Error() + "\n"}, {name: "stats", text: stats, optional: true}},
-			stale: []string{outName}}
+			stale: outNames}
 		return p, nil
 	}
-	out, err := pirfile.Marshal(prog, pirfile.ByExtension(outName), pirfile.Options{})
+	out, err := renderOutput(prog, outForm)
 	if err != nil {
 		return errorsOut(err.Error() + "\n"), nil
 	}
-	if pirfile.ByExtension(outName) == pirfile.PIRJSON {
-		out = append(out, '\n')
-	}
 	return &produced{
-		sections: []gotSection{{name: outName, text: string(out)}, {name: "stats", text: stats, optional: true}},
+		sections: append(out, gotSection{name: "stats", text: stats, optional: true}),
 		stale:    []string{"errors"},
 	}, nil
 }
@@ -350,16 +350,22 @@ func parseOptions(ar *txtar.Archive) (*archiveConfig, error) {
 }
 
 // formatStats renders the statistics of a pipeline run: per pass the stop reason and the rewrites, per rule the
-// rewrites it did.
+// rewrites it did, and the passes' warnings (a program without outputs is kept whole).
 func formatStats(results []*rewriter.PassResult) string {
 	var b strings.Builder
 	for _, r := range results {
 		if r.Stats == nil {
 			fmt.Fprintf(&b, "%s: %s\n", r.Pass, plural(r.Changes, "change"))
+			for _, w := range r.Warnings {
+				fmt.Fprintf(&b, "  warning: %s\n", w)
+			}
 			continue
 		}
 		st := r.Stats
 		fmt.Fprintf(&b, "%s: %s, %s, %s erased\n", r.Pass, st.StopReason, plural(st.Rewrites, "rewrite"), plural(st.Erased, "dead op"))
+		for _, w := range r.Warnings {
+			fmt.Fprintf(&b, "  warning: %s\n", w)
+		}
 		for _, rs := range st.Rules {
 			if rs.Applied > 0 || rs.Failed > 0 {
 				line := fmt.Sprintf("  %s: %d", rs.Name, rs.Applied)

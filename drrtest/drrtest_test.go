@@ -130,3 +130,9 @@ func TestArchiveNames(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, res.OK(), "a known label: %v", res.Failures)
 }
+
+// TestGraphNetArchives: archives whose input is a GraphNet graph (sections under input/), with the expected output
+// as a GraphNet graph (sections under output/) or in PIR text, and a malformed graph's positioned error.
+func TestGraphNetArchives(t *testing.T) {
+	Run(t, "testdata/graphnet", Options{})
+}

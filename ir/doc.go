@@ -45,5 +45,6 @@
 // operand/result/region counts and attribute kinds against schemas, and the terminators of if and while bodies. Its
 // diagnostics name ops by their printed value ids and carry the source position of programs read from files.
 //
-// The text and JSON formats live in the subpackages pirtext and pirjson.
+// The text and JSON formats live in the subpackages pirtext and pirjson, GraphNet's graph folders in graphnet, and
+// pirfile holds them all as values found by name, extension or content.
 package ir

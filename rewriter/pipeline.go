@@ -33,6 +33,9 @@ type PassResult struct {
 	// Changes counts what a Go pass changed (its own unit: ops erased, ops rewritten, …).
 	Changes  int
 	Duration time.Duration
+	// Warnings are what the pass wants the user to know about the program (the dce pass keeping a program without
+	// outputs whole).
+	Warnings []string
 }
 
 // Pipeline is a sequence of passes.
@@ -98,12 +101,20 @@ func (rp *RulePass) Run(p *ir.Program, env *Env) (*PassResult, error) {
 		m := a.NewMatcher()
 		match = func(dst []*rule.Match, op *ir.Op) []*rule.Match { return m.MatchInto(dst, op, oracle) }
 	}
-	d := NewDriver(p, rp.Set, match, reg.Rewrites(), oracle, env.Options)
+	opts := env.Options
+	var warnings []string
+	if !opts.NoDCE && !HasOutputs(p) {
+		// Without outputs nothing says which values matter: a rewrite that replaces a sink (y = assign(x) by x)
+		// leaves the sink's producers without uses, and erasing them would destroy what the program computes.
+		opts.NoDCE = true
+		warnings = append(warnings, NoOutputsDriverWarning)
+	}
+	d := NewDriver(p, rp.Set, match, reg.Rewrites(), oracle, opts)
 	for _, l := range env.Listeners {
 		d.AddListener(l)
 	}
 	st, err := d.Run()
-	return &PassResult{Pass: rp.PassName, Stats: st}, err
+	return &PassResult{Pass: rp.PassName, Stats: st, Warnings: warnings}, err
 }
 
 // programOracle answers program builtins from the analysis package and native constraints from a registry. The

@@ -43,8 +43,10 @@ func WrapValueSemantics(p *ir.Program, rw *ir.Rewriter) (int, error) {
 				continue
 			}
 			if _, isVec := v.Type().(*ir.VectorType); isVec {
-				// A vector from builtin.combine: combine snapshots of its elements instead.
-				elems := v.DefiningOp().Operands()
+				// A vector from builtin.combine: combine snapshots of its elements instead. The old combine goes
+				// when this was its last reader (the dce pass keeps every op of a program without outputs).
+				old := v.DefiningOp()
+				elems := old.Operands()
 				types := make([]ir.Type, len(elems))
 				for j, e := range elems {
 					elems[j] = snapshot(e)
@@ -52,6 +54,11 @@ func WrapValueSemantics(p *ir.Program, rw *ir.Rewriter) (int, error) {
 				}
 				cmb := rw.Create(ir.OpSpec{Name: "builtin.combine", Operands: elems, Results: []ir.Type{ctx.Vector(types...)}})
 				rw.SetOperand(op, i, cmb.Result(0))
+				if !old.Result(0).HasUses() {
+					if err := rw.Erase(old); err != nil {
+						return 0, err
+					}
+				}
 				continue
 			}
 			rw.SetOperand(op, i, snapshot(v))
@@ -142,15 +149,16 @@ func plainTensor(t *ir.TensorType) bool {
 }
 
 // LowerValueSemantics leaves the value-tensor world for a program Paddle can load: every pd_op.v_tensor type
-// becomes builtin.tensor again and every remaining pd_op.to_vtensor / pd_op.to_tensor copy becomes pd_op.assign,
+// becomes builtin.tensor again (also as an element of a vector: builtin.combine of value tensors makes
+// vec[pd_op.v_tensor<…>]) and every remaining pd_op.to_vtensor / pd_op.to_tensor copy becomes pd_op.assign,
 // Paddle's copy. Copies that nothing needs are then removed by the copy elimination rule of the value_semantics
 // set (see value_semantics.drr). It returns the number of values retyped plus copies converted.
 func LowerValueSemantics(p *ir.Program, rw *ir.Rewriter) (int, error) {
 	ctx := p.Ctx
 	n := 0
 	retype := func(v *ir.Value) {
-		if t := ir.TensorOf(v.Type()); t != nil && t.IsValue() {
-			rw.SetType(v, ctx.WithSpelling(t, ir.DenseTensor))
+		if t, changed := lowerType(ctx, v.Type()); changed {
+			rw.SetType(v, t)
 			n++
 		}
 	}
@@ -179,4 +187,30 @@ func LowerValueSemantics(p *ir.Program, rw *ir.Rewriter) (int, error) {
 		n++
 	}
 	return n, nil
+}
+
+// lowerType returns t with every pd_op.v_tensor in it (t itself, or the elements of a vector, at any depth)
+// spelled builtin.tensor, and whether anything changed.
+func lowerType(ctx *ir.Context, t ir.Type) (ir.Type, bool) {
+	switch tt := t.(type) {
+	case *ir.TensorType:
+		if tt.IsValue() {
+			return ctx.WithSpelling(tt, ir.DenseTensor), true
+		}
+	case *ir.VectorType:
+		var elems []ir.Type
+		for i, e := range tt.Elems {
+			le, changed := lowerType(ctx, e)
+			if changed && elems == nil {
+				elems = append(make([]ir.Type, 0, len(tt.Elems)), tt.Elems[:i]...)
+			}
+			if elems != nil {
+				elems = append(elems, le)
+			}
+		}
+		if elems != nil {
+			return ctx.Vector(elems...), true
+		}
+	}
+	return t, false
 }

@@ -35,7 +35,8 @@ import (
 // user in another block (pattern A), an overwrite whose source and destination types differ (our dialect has no
 // static-info cast), a builtin.shadow_output before an overwrite (it publishes the buffer, not a snapshot), a
 // slice read only by returns — leaves the copy alone. pd_op.fetch copies when it runs, so a fetch reads the value
-// of its moment. Views and snapshots left without users are erased together with the operands that die with them.
+// of its moment. Views and snapshots the rewrite leaves without users are erased together with the operands that die
+// with them; a view nothing read to begin with stays (it is a result of a program without fetch ops).
 func MaximizeValueSemantics(p *ir.Program, rw *ir.Rewriter) (int, error) {
 	n := 0
 	for {
@@ -383,6 +384,7 @@ func sortInBlock(ops []*ir.Op) {
 
 // rewriteBlockSlice is the rewrite of pattern A.
 func rewriteBlockSlice(ctx *ir.Context, rw *ir.Rewriter, s *copySlice) error {
+	read := readViews(s.views)
 	copyLike := []*ir.Op{s.cp}
 	copyLike = append(copyLike, s.toV...)
 	var dead []*ir.Op
@@ -422,7 +424,20 @@ func rewriteBlockSlice(ctx *ir.Context, rw *ir.Rewriter, s *copySlice) error {
 	}
 	retypeViews(ctx, rw, s.views)
 	convertReturns(rw, s.returnUses)
-	return eraseDead(rw, append(dead, s.views...))
+	return eraseDead(rw, append(dead, read...))
+}
+
+// readViews returns the views that something reads. Only they may be erased once the rewrite leaves them without
+// users: a view nothing read to begin with is a result of the program (a sink of a program without fetch ops, the
+// squeeze that ends a classifier), not something the rewrite made dead.
+func readViews(views []*ir.Op) []*ir.Op {
+	var out []*ir.Op
+	for _, op := range views {
+		if op.HasUses() {
+			out = append(out, op)
+		}
+	}
+	return out
 }
 
 // operandDefs returns the defining ops of vs.
@@ -554,6 +569,7 @@ func analyzeViewSubgraph(cp *ir.Op) (*copySlice, error) {
 
 // rewriteViewSubgraph is the rewrite of pattern B.
 func rewriteViewSubgraph(ctx *ir.Context, rw *ir.Rewriter, s *copySlice) error {
+	read := readViews(s.views)
 	for _, op := range s.toV {
 		if err := rw.ReplaceOp(op, []*ir.Value{op.Operand(0)}); err != nil {
 			return err
@@ -564,5 +580,5 @@ func rewriteViewSubgraph(ctx *ir.Context, rw *ir.Rewriter, s *copySlice) error {
 	}
 	retypeViews(ctx, rw, s.views)
 	convertReturns(rw, s.returnUses)
-	return eraseDead(rw, s.views)
+	return eraseDead(rw, read)
 }

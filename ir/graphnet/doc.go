@@ -22,7 +22,7 @@
 //
 // Decode (or Read, from a folder) parses the Python with a real lexer and recursive-descent parser for the subset
 // these files use (indentation, comments with their positions, calls with keyword arguments, lists, tuples,
-// lambdas, float("nan"), del, return), then builds the program:
+// dictionaries, lambdas, float("nan"), del, return), then builds the program:
 //
 //   - each forward parameter becomes a builtin.parameter op (a weight) or a pd_op.data op (an input), in forward's
 //     order, with the attributes Paddle's exported inference programs give them. They keep GraphNet's names
@@ -48,10 +48,21 @@
 //   - stop_gradient is computed as Paddle does for inference programs: true on results of ops whose operands are
 //     all stop_gradient (constants), false downstream of weights and inputs.
 //
+// Samples that are not captures: some samples' model.py builds a model and calls it (forward(self, *args,
+// **kwargs) running paddle.vision.models.squeezenet1_1), and their graph_net.json carries the program instead, as
+// "protocol": "PIR" and "program_desc", the whole program as Paddle prints it. When forward takes *args or
+// **kwargs and graph_net.json has a program_desc, the program is read from it with package pirtext; positions then
+// name the file DIR/graph_net.json#program_desc, whose lines are the program text's. Paddle's print has no outputs:
+// each sink (a result of an op none of whose results is used; inputs, parameters and constants aside) gets a
+// pd_op.fetch, as a capture's returned values do. The classes of weight_meta.py and input_meta.py that describe a
+// parameter or an input of the program give it its statistics and data; their other statements (the input_meta =
+// {…} table) are skipped. A capture's model.py always wins over a program_desc.
+//
 // Places: paddle.core.CPUPlace() is Place(cpu); paddle.framework._current_expected_place(), the device the graph
 // runs on, is the undefined place that Paddle's exporter also gives data ops.
 //
-// A problem is an *Error with the file, line and column: "model.py:412:9: error: …"; nothing is returned then.
+// The program's File is the graph's model.py, which the ops' positions point into. A problem is an *Error with the
+// file, line and column: "model.py:412:9: error: …"; nothing is returned then.
 //
 // # Writing
 //

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/pirdrr/drr/ir"
 )
 
 // Pos is a position in a Python source file: line and column, both counted from 1 (the column in bytes).
@@ -41,6 +43,12 @@ func (e *Error) Error() string {
 	b.WriteString("error: ")
 	b.WriteString(e.Msg)
 	return b.String()
+}
+
+// Diagnostics returns the error as a diagnostic, so that tools print it with its source line and a caret (package
+// pirfile renders reader errors that have this method).
+func (e *Error) Diagnostics() ir.Diagnostics {
+	return ir.Diagnostics{{Severity: ir.Error, File: e.File, Loc: ir.Loc{Line: int32(e.Line), Col: int32(e.Col)}, Message: e.Msg}}
 }
 
 func errorAt(file string, p Pos, format string, args ...any) *Error {

@@ -1,6 +1,7 @@
 package graphnet
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -50,6 +51,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte("x = (lambda x, f: f(x))(a, lambda out: out if b else (out, None)) + (None,)\n"))
 	f.Add([]byte("def f(a):\n\tif a:\n  return '''x\n'''\n"))
+	f.Add([]byte("input_meta = {\"x\": {\"shape\": [1, 3], \"dtype\": \"float32\"}, 2: {}}\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		mem := getArena()
 		defer mem.release()
@@ -132,6 +134,32 @@ func FuzzEncode(f *testing.F) {
 		}
 		if _, err := Decode(ctx, src); err != nil {
 			t.Fatalf("the written graph does not read back: %v\n%s", err, src.Model)
+		}
+	})
+}
+
+// FuzzProgramDesc feeds the reader samples that carry their program in graph_net.json (program_desc) with mutated
+// program text and meta files: it returns a program or an *Error, never panics.
+func FuzzProgramDesc(f *testing.F) {
+	f.Add("{\n    (%0) = \"pd_op.data\" () {dtype:float32,name:\"x\",place:Place(undefined:0),shape:[2],stop_gradient:[true]} : () -> tensor<2xf32>\n"+
+		"    (%1) = \"pd_op.relu\" (%0) {stop_gradient:[false]} : (tensor<2xf32>) -> tensor<2xf32>\n}", "input_meta = {}\n")
+	f.Add("{\n}", "class C:\n    name = \"x\"\n    shape = [2]\n    dtype = \"float32\"\n    data = None\n")
+	ctx, err := ir.NewDefaultContext()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, desc, meta string) {
+		js, err := json.Marshal(map[string]string{"protocol": "PIR", "program_desc": desc})
+		if err != nil {
+			return
+		}
+		src := Source{Dir: "s", Model: []byte("class G:\n    def forward(self, *args):\n        pass\n"),
+			WeightMeta: []byte(meta), InputMeta: []byte(meta), JSON: js}
+		if _, err := Decode(ctx, src); err != nil {
+			var ge *Error
+			if !errors.As(err, &ge) {
+				t.Fatalf("not a positioned *Error: %v", err)
+			}
 		}
 	})
 }

@@ -54,6 +54,16 @@ func (m *metaValues) get(name string) (literal, bool) {
 
 // parseMeta reads a weight_meta.py or input_meta.py file: a sequence of classes, each describing one tensor.
 func parseMeta(file string, src []byte) ([]tensorMeta, *Error) {
+	return parseMetaFile(file, src, false)
+}
+
+// parseMetaClasses reads the classes of a meta file that may hold other statements besides (the input_meta =
+// {...} dictionary of samples whose graph_net.json carries the program), which it skips.
+func parseMetaClasses(file string, src []byte) ([]tensorMeta, *Error) {
+	return parseMetaFile(file, src, true)
+}
+
+func parseMetaFile(file string, src []byte, classesOnly bool) ([]tensorMeta, *Error) {
 	mem := getArena()
 	defer mem.release()
 	body, err := parseModule(file, src, mem)
@@ -65,7 +75,7 @@ func parseMeta(file string, src []byte) ([]tensorMeta, *Error) {
 	for _, s := range body {
 		c, ok := s.(*classDef)
 		if !ok {
-			if _, isImport := s.(*importStmt); isImport {
+			if _, isImport := s.(*importStmt); isImport || classesOnly {
 				continue
 			}
 			return nil, errorAt(file, s.start(), "expected a class describing a tensor")

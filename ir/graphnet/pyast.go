@@ -48,6 +48,12 @@ type (
 		pos   Pos
 		elems []expr
 	}
+	// dictExpr is {k: v, …} (module-level tables in meta files of samples that carry their program in
+	// graph_net.json; never an op's argument).
+	dictExpr struct {
+		pos          Pos
+		keys, values []expr
+	}
 	// lambdaExpr is lambda a, b: body.
 	lambdaExpr struct {
 		pos    Pos
@@ -91,6 +97,7 @@ func (e *attrExpr) start() Pos      { return e.x.start() }
 func (e *callExpr) start() Pos      { return e.fn.start() }
 func (e *listExpr) start() Pos      { return e.pos }
 func (e *tupleExpr) start() Pos     { return e.pos }
+func (e *dictExpr) start() Pos      { return e.pos }
 func (e *lambdaExpr) start() Pos    { return e.pos }
 func (e *condExpr) start() Pos      { return e.then.start() }
 func (e *binExpr) start() Pos       { return e.x.start() }

@@ -708,6 +708,20 @@ func (p *parser) atom() expr {
 			}
 			p.expectOp("]")
 			return l
+		case "{":
+			p.advance()
+			d := &dictExpr{pos: t.pos}
+			for p.err == nil && !p.isOp("}") {
+				d.keys = append(d.keys, p.expr())
+				p.expectOp(":")
+				d.values = append(d.values, p.expr())
+				if !p.isOp(",") {
+					break
+				}
+				p.advance()
+			}
+			p.expectOp("}")
+			return d
 		}
 	}
 	p.failf(t.pos, "expected an expression, found %s", t.describe())

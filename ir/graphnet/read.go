@@ -130,6 +130,13 @@ func Decode(ctx *ir.Context, src Source) (*ir.Program, error) {
 		if err := checkGraphNetJSON(file(GraphNetJSON), src.JSON); err != nil {
 			return nil, err
 		}
+		if desc, ok := programDesc(src.JSON); ok && wrapsModel(src.Model) {
+			p, err := decodeProgramDesc(ctx, src, desc, file)
+			if err != nil {
+				return nil, err
+			}
+			return p, nil
+		}
 	}
 	mem := getArena()
 	defer mem.release() // the syntax tree is not needed once the program is built
@@ -157,7 +164,9 @@ func Decode(ctx *ir.Context, src Source) (*ir.Program, error) {
 		return nil, err
 	}
 	b.finish()
-	b.prog.File = src.Dir
+	if src.Dir != "" {
+		b.prog.File = file(ModelFile) // positions are in model.py
+	}
 	return b.prog, nil
 }
 

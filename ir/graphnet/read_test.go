@@ -1,6 +1,7 @@
 package graphnet
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -282,9 +283,11 @@ func TestReadWriteFolder(t *testing.T) {
 	q, err := Read(ctx, out)
 	require.NoError(t, err)
 	require.NoError(t, ir.Equal(p, q, ir.EqualOptions{AttrOrder: true}))
-	assert.Equal(t, out, q.File)
+	assert.Equal(t, filepath.Join(out, ModelFile), q.File, "positions are in model.py")
 
 	assert.Equal(t, "ernie-3.0-base-zh", modelName("samples/ernie-3.0-base-zh/subgraph_1"))
+	assert.Equal(t, "ernie-3.0-base-zh", modelName("samples/ernie-3.0-base-zh/subgraph_1/model.py"))
+	assert.Equal(t, "bert", modelName("samples/bert/model.py"))
 	assert.Equal(t, "ernie-3.0-base-zh", modelName("samples/ernie-3.0-base-zh"))
 	assert.Equal(t, "inference", modelName("models/det/inference.json"))
 
@@ -293,4 +296,101 @@ func TestReadWriteFolder(t *testing.T) {
 	js, err = os.ReadFile(filepath.Join(out, GraphNetJSON))
 	require.NoError(t, err)
 	assert.True(t, strings.Contains(string(js), `"model_name": "my-model"`), "named after the folder written: %s", js)
+}
+
+// wrapper is the model.py of a sample that is not a capture: forward calls a model built in __init__.
+const wrapper = `import paddle
+from paddle.vision.models import squeezenet1_1
+
+
+class GraphModule(paddle.nn.Layer):
+    def __init__(self):
+        super().__init__()
+        self.model = squeezenet1_1(pretrained=False)
+
+    def forward(self, *args, **kwargs):
+        if args:
+            x = args[0]
+        else:
+            raise ValueError(f"no input: {list(kwargs.keys())}")
+        return self.model(x)
+`
+
+func TestWrapsModel(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      bool
+	}{
+		{"wrapper", wrapper, true},
+		{"kwargs only", "class G:\n    def forward(self, x, **kw):\n        pass\n", true},
+		{"capture", testHeader + "    def forward(self, parameter_0, data_0):\n        return data_0\n", false},
+		{"star in a default", "class G:\n    def forward(self, x=f(*a)):\n        pass\n", false},
+		{"no forward", "class G:\n    def other(self, *args):\n        pass\n", false},
+		{"unreadable", "class G:\n    def forward(self, 'x\n", false},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, wrapsModel([]byte(tt.src)), tt.name)
+	}
+}
+
+func TestProgramDesc(t *testing.T) {
+	ctx, err := ir.NewDefaultContext()
+	require.NoError(t, err)
+	desc := `{
+    (%0) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"linear_0.w_0",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<3x4xf32>
+    (%1) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[2,3],stop_gradient:[true]} : () -> tensor<2x3xf32>
+    (%2) = "pd_op.matmul" (%1, %0) {stop_gradient:[false],transpose_x:false,transpose_y:false} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+    (%3) = "pd_op.full" () {dtype:float32,place:Place(cpu),shape:[1],stop_gradient:[true],value:0.5} : () -> tensor<1xf32>
+    (%4, %5) = "pd_op.dropout" (%2, <<NULL VALUE>>, %3) {fix_seed:false,is_test:false,mode:"downgrade_in_infer",seed:0,stop_gradient:[false,false]} : (tensor<2x4xf32>, <<NULL TYPE>>, tensor<1xf32>) -> tensor<2x4xf32>, tensor<2x4xu8>
+    (%6) = "pd_op.relu" (%4) {stop_gradient:[false]} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+    (%7) = "pd_op.sigmoid" (%4) {stop_gradient:[false]} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+}`
+	js, err := json.Marshal(map[string]string{"protocol": "PIR", "program_desc": desc})
+	require.NoError(t, err)
+	src := Source{
+		Dir:        "sq",
+		Model:      []byte(wrapper),
+		WeightMeta: []byte("weight_meta = {}\n"),
+		InputMeta: []byte("class Program_input_tensor_image:\n    name = \"x\"\n    shape = [2, 3]\n    dtype = \"float32\"\n" +
+			"    data = None\n\n\ninput_meta = {\"x\": {\"shape\": [2, 3], \"dtype\": \"float32\"}}\n"),
+		JSON: js,
+	}
+	p, err := Decode(ctx, src)
+	require.NoError(t, err)
+	assert.Empty(t, ir.Verify(p))
+	assert.Equal(t, filepath.Join("sq", "graph_net.json#program_desc"), p.File)
+	var fetched []string
+	for op := range p.Body().Ops() {
+		if op.Name() == opFetch {
+			name, _ := ir.AsString(op.Attr("name"))
+			fetched = append(fetched, name+"="+op.Operand(0).DefiningOp().Name())
+		}
+	}
+	assert.Equal(t, []string{"fetch_name_0=pd_op.relu", "fetch_name_1=pd_op.sigmoid"}, fetched,
+		"the sinks, in order; dropout's mask is no output, nor are the constants")
+	require.Contains(t, p.Feeds, "x")
+	assert.Equal(t, "tensor<2x3xf32>", p.Feeds["x"].Type.String())
+	assert.Contains(t, p.Params, "linear_0.w_0")
+
+	// A capture's model.py wins over a program_desc: it is read as usual.
+	capture := graph(matmul + "        matmul_0 = paddle._C_ops.matmul(data_0, parameter_0, False, False)\n        return matmul_0\n")
+	capture.JSON = js
+	q, err := Decode(ctx, capture)
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Join("g", "model.py"), q.File)
+
+	// Errors in the program text point into it.
+	bad := src
+	bad.JSON, err = json.Marshal(map[string]string{"protocol": "PIR", "program_desc": "{\n    (%0) = \"pd_op.relu\" (%9) {} : (tensor<2xf32>) -> tensor<2xf32>\n}"})
+	require.NoError(t, err)
+	_, err = Decode(ctx, bad)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), filepath.Join("sq", "graph_net.json#program_desc")+":2:")
+	bad.JSON = []byte(`{"protocol": "PIR", "program_desc": "{\n}"}`)
+	_, err = Decode(ctx, bad)
+	assert.ErrorContains(t, err, "program_desc holds no ops")
+	bad.JSON = js
+	bad.InputMeta = []byte("input_meta = {\"x\": [1, 2}\n")
+	_, err = Decode(ctx, bad)
+	assert.ErrorContains(t, err, "input_meta.py:1:")
 }

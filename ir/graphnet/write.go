@@ -13,9 +13,9 @@ import (
 
 // WriteOptions says how to write a graph folder.
 type WriteOptions struct {
-	// ModelName is graph_net.json's model_name. Empty means the name of what the program was read from (the
-	// folder of Program.File, its parent for a subgraph_N folder, or the file's name without its extension), or else
-	// the name of the folder written.
+	// ModelName is graph_net.json's model_name. Empty means the name of what the program was read from (the graph
+	// folder whose model.py is Program.File, its parent for a subgraph_N folder, or the file's name without its
+	// extension), or else the name of the folder written.
 	ModelName string
 }
 
@@ -46,14 +46,19 @@ func Encode(p *ir.Program, opts WriteOptions) (Source, error) {
 	}, nil
 }
 
-// modelName derives a model name from the folder a program was read from.
+// modelName derives a model name from the folder or file a program was read from.
 func modelName(dir string) string {
 	if dir == "" {
 		return "model"
 	}
-	base := filepath.Base(filepath.Clean(dir))
+	dir, _, _ = strings.Cut(dir, programDescSuffix)
+	dir = filepath.Clean(dir)
+	if b := filepath.Base(dir); b == ModelFile || b == GraphNetJSON {
+		dir = filepath.Dir(dir) // a program read from a graph folder: its File is the folder's model.py
+	}
+	base := filepath.Base(dir)
 	if strings.HasPrefix(base, "subgraph_") {
-		base = filepath.Base(filepath.Dir(filepath.Clean(dir)))
+		base = filepath.Base(filepath.Dir(dir))
 	} else if ext := filepath.Ext(base); programFileExt[ext] && ext != base {
 		base = strings.TrimSuffix(base, ext) // a program read from a file (model.json), not a folder (ernie-3.0)
 	}

@@ -7,10 +7,11 @@
 // a file or a folder, how to recognize its contents, and the functions that read and write it. A Registry is a
 // list of formats; Standard returns one holding every format of this package:
 //
-//	name   extensions  reads  writes  what
-//	pir    .pir        yes    yes     PIR text, as Paddle prints it (package pirtext)
-//	json   .json       yes    yes     PIR JSON, Paddle's inference.json (package pirjson)
-//	mlir   .mlir       no     yes     MLIR's generic op syntax, for MLIR tools (package mlirtext)
+//	name      extensions  reads  writes  what
+//	pir       .pir        yes    yes     PIR text, as Paddle prints it (package pirtext)
+//	json      .json       yes    yes     PIR JSON, Paddle's inference.json (package pirjson)
+//	graphnet  (a folder)  yes    yes     a GraphNet graph: model.py, weight_meta.py, input_meta.py (package graphnet)
+//	mlir      .mlir       no     yes     MLIR's generic op syntax, for MLIR tools (package mlirtext)
 //
 // The package-level functions (Load, Parse, Save, Lookup, …) use the standard formats; a program that adds its
 // own formats builds its own registry (NewRegistry(append(Standard().Formats(), mine)...)) and calls its methods.
@@ -23,6 +24,11 @@
 // GraphNet sample folder's subgraph_N/ folders, each one graph).
 //
 // # Writing
+//
+// Formats Paddle reads refuse programs that hold pirdrr's internal forms, which Paddle would reject: the value
+// tensor type pd_op.v_tensor (also inside a vector) and the pd_op.to_tensor / pd_op.to_vtensor copies (Loadable,
+// InternalFormsError). PIR JSON writes them when Options.Internal asks for it; GraphNet never does (it has no
+// spelling for them); PIR text and MLIR, pirdrr's readable forms, always print them.
 //
 // WriteFileFunc (and Save, WriteFile) write a regular file atomically: into a temporary file beside it, renamed
 // over it only when everything was written, so a failure never leaves a partial file. Anything else is not

@@ -51,6 +51,12 @@ type Options struct {
 	Untagged bool
 	// JSONVersion is the PIR JSON version to write (0: the version the program was read with).
 	JSONVersion int
+	// Internal writes pirdrr's internal forms, which Paddle cannot load (pd_op.v_tensor types, the pd_op.to_tensor
+	// and pd_op.to_vtensor copies), into formats Paddle reads (PIR JSON), instead of refusing them (see Loadable).
+	Internal bool
+	// Name is the name of the output without folders and extension, for formats that record one (GraphNet's
+	// model_name); Save sets it from the path when it is empty.
+	Name string
 }
 
 // String returns the format's name.

@@ -9,7 +9,8 @@ import (
 )
 
 // PIRJSON is the PIR JSON model format, Paddle's inference.json (package pirjson). Files are recognized by the
-// extension .json or by content that starts with {".
+// extension .json or by content that starts with {". Programs holding pirdrr's internal forms are refused (see
+// Loadable) unless Options.Internal is set.
 var PIRJSON = &Format{
 	Name:       "json",
 	Doc:        "PIR JSON, Paddle's inference.json",
@@ -20,6 +21,11 @@ var PIRJSON = &Format{
 		return p, nil, err
 	},
 	Write: func(w io.Writer, p *ir.Program, opts Options) error {
+		if !opts.Internal {
+			if err := loadable(p, "json"); err != nil {
+				return err
+			}
+		}
 		return pirjson.Write(w, p, pirjson.WriteOptions{Version: opts.JSONVersion})
 	},
 	Locate: func(src []byte, locs []ir.Loc) []string {

@@ -200,7 +200,8 @@ func (r *Registry) DirFormat(dir string) *Format {
 
 // Expand returns the programs a path names: a file or a folder that a folder format claims is one program; any
 // other folder holds the programs below it (files with the extension of a format that reads, and folders a
-// folder format claims, which are not descended into), in path order.
+// folder format claims, which are not descended into), in path order with numbers compared by value
+// (subgraph_2 before subgraph_10, as GraphNet numbers a sample's graphs).
 func (r *Registry) Expand(path string) ([]string, error) {
 	info, err := os.Stat(path)
 	if err != nil {
@@ -226,9 +227,48 @@ func (r *Registry) Expand(path string) ([]string, error) {
 		}
 		return nil
 	})
-	sort.Strings(out)
+	sort.Slice(out, func(i, j int) bool { return NaturalLess(out[i], out[j]) })
 	return out, err
 }
+
+// NaturalLess orders paths as people number files: runs of digits compare by their value (subgraph_2 before
+// subgraph_10), everything else byte by byte; of two runs with the same value, the one with fewer leading zeros
+// comes first (a2c before a02).
+func NaturalLess(a, b string) bool {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		ca, cb := a[i], b[j]
+		if isDigit(ca) && isDigit(cb) {
+			si, sj := i, j
+			for i < len(a) && isDigit(a[i]) {
+				i++
+			}
+			for j < len(b) && isDigit(b[j]) {
+				j++
+			}
+			na := strings.TrimLeft(a[si:i], "0")
+			nb := strings.TrimLeft(b[sj:j], "0")
+			if len(na) != len(nb) {
+				return len(na) < len(nb)
+			}
+			if na != nb {
+				return na < nb
+			}
+			if i-si != j-sj {
+				return i-si < j-sj
+			}
+			continue
+		}
+		if ca != cb {
+			return ca < cb
+		}
+		i++
+		j++
+	}
+	return len(a)-i < len(b)-j
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // Load reads the program at path: a file, or a folder of a folder format. "-" reads standard input, in the format
 // its contents show. It returns the program, the reader's warnings and, on failure, an error that names the file
@@ -290,10 +330,14 @@ func (r *Registry) dirFormatNames() string {
 }
 
 // OutputFormat chooses the format of an output: the one named (if any), else the format of the output path (its
-// extension, or the folder format of an existing folder), else the input's format. An output format that does
-// not write is an error.
+// extension, or the folder format of an existing folder), else the input's format — except that a folder format
+// cannot be streamed, so standard output ("-") gets the fallback file format (PIR text) instead. An output
+// format that does not write is an error.
 func (r *Registry) OutputFormat(named, out string, input *Format) (*Format, error) {
 	f := input
+	if named == "" && out == "-" && f != nil && f.Dir {
+		f = r.fallback()
+	}
 	switch {
 	case named != "":
 		g, err := r.Lookup(named)

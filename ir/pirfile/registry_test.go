@@ -55,9 +55,9 @@ func TestStandard(t *testing.T) {
 	for _, f := range r.Formats() {
 		names = append(names, f.Name)
 	}
-	assert.Equal(t, []string{"json", "mlir", "pir"}, names)
-	assert.Equal(t, "json|pir", r.Names(true))
-	assert.Equal(t, "json|mlir|pir", r.Names(false))
+	assert.Equal(t, []string{"graphnet", "json", "mlir", "pir"}, names)
+	assert.Equal(t, "graphnet|json|pir", r.Names(true))
+	assert.Equal(t, "graphnet|json|mlir|pir", r.Names(false))
 	assert.NotSame(t, Standard(), Standard(), "each call returns a new registry")
 }
 
@@ -70,7 +70,7 @@ func TestLookup(t *testing.T) {
 		{"json", "json", ""},
 		{"mlir", "mlir", ""},
 		{"jsno", "", `unknown format "jsno" (did you mean json?)`},
-		{"onnx", "", `unknown format "onnx" (known: json, mlir, pir)`},
+		{"onnx", "", `unknown format "onnx" (known: graphnet, json, mlir, pir)`},
 	}
 	for _, tt := range tests {
 		f, err := Lookup(tt.name)
@@ -93,8 +93,8 @@ func TestRegister(t *testing.T) {
 		"pirfile: format mixed mixes file and folder functions (Dir is true)")
 	assert.EqualError(t, r.Register(&Format{}), "pirfile: a format needs a name")
 	require.NoError(t, r.Register(folderFormat))
-	assert.Len(t, r.Formats(), 4)
-	assert.Len(t, Standard().Formats(), 3, "registering into one registry leaves the standard list alone")
+	assert.Len(t, r.Formats(), 5)
+	assert.Len(t, Standard().Formats(), 4, "registering into one registry leaves the standard list alone")
 }
 
 func TestDetectContent(t *testing.T) {
@@ -149,6 +149,9 @@ func TestOutputFormat(t *testing.T) {
 		{"", "-", PIRJSON, "json", ""},
 		{"pir", "out.json", PIRJSON, "pir", ""}, // -format wins
 		{"", claimed, PIRText, "folder", ""},
+		{"", "out", folderFormat, "folder", ""},
+		{"", "-", folderFormat, "pir", ""},          // a folder cannot be streamed: PIR text instead
+		{"folder", "-", folderFormat, "folder", ""}, // unless named (Save and Write then say why not)
 		{"jsn", "out", PIRText, "", `unknown format "jsn" (did you mean json?)`},
 		{"", "out", nil, "", "no output format (name one with -format)"},
 	}
@@ -167,10 +170,12 @@ func TestOutputFormat(t *testing.T) {
 }
 
 func TestExpandAndLoadFolders(t *testing.T) {
-	r := withFolder(t)
+	r, err := NewRegistry(PIRText, PIRJSON, MLIR, folderFormat)
+	require.NoError(t, err)
 	dir := t.TempDir()
 	for _, f := range []string{"a.pir", "sub/b.json", "notes.txt", "out.mlir", "sample/subgraph_0/program.pir",
-		"sample/subgraph_1/program.pir", "sample/subgraph_1/extra/c.pir"} {
+		"sample/subgraph_1/program.pir", "sample/subgraph_1/extra/c.pir", "sample/subgraph_10/program.pir",
+		"sample/subgraph_2/program.pir"} {
 		p := filepath.Join(dir, f)
 		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
 		require.NoError(t, os.WriteFile(p, []byte(reluPIR), 0o644))
@@ -182,8 +187,9 @@ func TestExpandAndLoadFolders(t *testing.T) {
 		s, _ := filepath.Rel(dir, g)
 		rel = append(rel, filepath.ToSlash(s))
 	}
-	// Files of formats that read, and the folders a folder format claims (not descended into).
-	assert.Equal(t, []string{"a.pir", "sample/subgraph_0", "sample/subgraph_1", "sub/b.json"}, rel)
+	// Files of formats that read, and the folders a folder format claims (not descended into), numbers in order.
+	assert.Equal(t, []string{"a.pir", "sample/subgraph_0", "sample/subgraph_1", "sample/subgraph_2", "sample/subgraph_10",
+		"sub/b.json"}, rel)
 
 	one, err := r.Expand(filepath.Join(dir, "sample", "subgraph_0"))
 	require.NoError(t, err)
@@ -195,7 +201,9 @@ func TestExpandAndLoadFolders(t *testing.T) {
 	assert.Equal(t, 3, p.NumOps())
 	_, _, err = r.Load(ctx, filepath.Join(dir, "sub"))
 	assert.ErrorContains(t, err, "a folder, and not a program of any format (folder formats: folder)")
-	_, _, err = Standard().Load(ctx, filepath.Join(dir, "sample"))
+	files, err := NewRegistry(PIRText, PIRJSON)
+	require.NoError(t, err)
+	_, _, err = files.Load(ctx, filepath.Join(dir, "sample"))
 	assert.ErrorContains(t, err, "no folder format is registered")
 	_, _, err = Load(ctx, filepath.Join(dir, "out.mlir"))
 	assert.ErrorContains(t, err, "pirdrr does not read mlir")

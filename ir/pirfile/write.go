@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/pirdrr/drr/ir"
 )
@@ -34,8 +35,13 @@ func Marshal(p *ir.Program, f *Format, opts Options) ([]byte, error) {
 }
 
 // Save writes p to path in format f: a file format streams into WriteFileFunc, a folder format writes a new folder
-// that replaces path (see WriteDirFunc). "-" writes standard output (file formats only).
+// that replaces path (see WriteDirFunc). "-" writes standard output (file formats only). An empty opts.Name becomes
+// the path's base name without its extension.
 func Save(p *ir.Program, path string, f *Format, opts Options) error {
+	if opts.Name == "" && path != "-" {
+		base := filepath.Base(filepath.Clean(path))
+		opts.Name = strings.TrimSuffix(base, filepath.Ext(base))
+	}
 	if f.Dir {
 		if f.WriteDir == nil {
 			return fmt.Errorf("pirdrr does not write %s (%s)", f.Name, f.Doc)
