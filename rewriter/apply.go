@@ -2,7 +2,7 @@ package rewriter
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
@@ -27,6 +27,13 @@ type Applier struct {
 
 	plans     map[*rule.Create]*createPlan
 	rulePlans map[*rule.Rule]*rulePlan
+
+	// Scratch space reused by every Apply.
+	env      matchEnv
+	built    []*ir.Op
+	operands []*ir.Value
+	types    []ir.Type
+	attrBuf  []ir.NamedAttr
 }
 
 // rulePlan is what applying a rule needs that depends only on the rule.
@@ -52,6 +59,21 @@ func (a *Applier) rulePlan(r *rule.Rule) *rulePlan {
 type createPlan struct {
 	schema *ir.OpSchema
 	lits   []ir.Attribute // per AttrSet: the converted literal, or nil
+	// last is the attribute list of the op built last. Ops never change their attribute slice in place, so the
+	// ops a rule builds with equal attributes (the common case) share one slice.
+	last []ir.NamedAttr
+}
+
+// share returns the plan's last attribute list if it equals attrs (attributes are interned: equal means the same
+// names and the same pointers), else a copy of attrs, which becomes the last one. attrs may be scratch space.
+func (p *createPlan) share(attrs []ir.NamedAttr) []ir.NamedAttr {
+	if len(attrs) == 0 {
+		return nil
+	}
+	if !slices.Equal(p.last, attrs) {
+		p.last = slices.Clone(attrs)
+	}
+	return p.last
 }
 
 func (a *Applier) plan(c *rule.Create) *createPlan {
@@ -142,29 +164,23 @@ func (e *matchEnv) Native(name string, args []any) (any, error) {
 	return e.oracle.Native(name, args)
 }
 
-// Apply carries out match m. On success it returns the ops it created.
+// Apply carries out match m. On success it returns the ops it created; the slice is the applier's and is reused
+// by its next Apply.
 func (a *Applier) Apply(m *rule.Match) ([]*ir.Op, error) {
 	r := m.Rule
 	root := m.Root()
-	env := &matchEnv{m: m, newV: make([]*ir.Value, len(r.NewValues)), oracle: a.Oracle}
-	fail := func(committed bool, format string, args ...any) error {
-		return &ApplyError{Rule: r, Root: root, Committed: committed, Err: fmt.Errorf(format, args...)}
-	}
+	env := &a.env
+	env.m, env.oracle = m, a.Oracle
+	env.newV = append(env.newV[:0], make([]*ir.Value, len(r.NewValues))...)
 
 	ip, err := insertionPoint(m)
 	if err != nil {
-		return nil, fail(false, "%v", err)
+		return nil, a.fail(m, false, "%v", err)
 	}
 	replaced := a.rulePlan(r).replaced
 
 	// Phase 1: build the result ops detached, up to the first native rewrite.
-	var built []*ir.Op
-	release := func() {
-		rel := ir.NewRewriter(a.Rewriter.Ctx, nil)
-		for i := len(built) - 1; i >= 0; i-- {
-			_ = rel.Erase(built[i])
-		}
-	}
+	a.built = a.built[:0]
 	next := 0
 	for ; next < len(r.Actions); next++ {
 		c, ok := r.Actions[next].(*rule.Create)
@@ -176,16 +192,14 @@ func (a *Applier) Apply(m *rule.Match) ([]*ir.Op, error) {
 		}
 		op, err := a.build(c, env, m, replaced)
 		if err != nil {
-			release()
-			return nil, fail(false, "%s: %v", c.Op, err)
+			a.release()
+			return nil, a.fail(m, false, "%s: %v", c.Op, err)
 		}
-		built = append(built, op)
+		a.built = append(a.built, op)
 	}
-	for _, v := range usedInputs(r, m) {
-		if !ir.Dominates(v, ip) {
-			release()
-			return nil, fail(false, "an input of the rewrite is not defined before the insertion point")
-		}
+	if !inputsDominate(r, m, ip) {
+		a.release()
+		return nil, a.fail(m, false, "an input of the rewrite is not defined before the insertion point")
 	}
 	// A replacement must keep the type the users read: a fused op built with the wrong attributes (a conv's
 	// paddings left at their defaults) infers another shape, and its users would silently read a wrong one.
@@ -202,21 +216,16 @@ func (a *Applier) Apply(m *rule.Match) ([]*ir.Op, error) {
 		if rep.Value.New {
 			name = "%" + r.NewValues[rep.Value.Index].Name
 		}
-		release()
-		return nil, fail(false, "%s is replaced by a value of type %s, not %s: its users would read another type",
+		a.release()
+		return nil, a.fail(m, false, "%s is replaced by a value of type %s, not %s: its users would read another type",
 			name, to.Type(), from.Type())
 	}
 
-	// Phase 2: commit.
+	// Phase 2: commit. The created ops are a.built, to which the ops built after a native rewrite are added.
 	b := a.Rewriter
 	b.SetInsertionPointBefore(ip)
-	for _, op := range built {
+	for _, op := range a.built {
 		b.Insert(op)
-	}
-	created := append([]*ir.Op(nil), built...)
-	isCreated := map[*ir.Op]bool{}
-	for _, op := range created {
-		isCreated[op] = true
 	}
 	for i := 0; i < len(r.Actions); i++ {
 		act := r.Actions[i]
@@ -229,32 +238,31 @@ func (a *Applier) Apply(m *rule.Match) ([]*ir.Op, error) {
 		case *rule.Create:
 			op, err := a.build(act, env, m, replaced)
 			if err != nil {
-				return created, fail(true, "%s: %v", act.Op, err)
+				return a.built, a.fail(m, true, "%s: %v", act.Op, err)
 			}
 			b.SetInsertionPointBefore(ip)
 			b.Insert(op)
-			created = append(created, op)
-			isCreated[op] = true
+			a.built = append(a.built, op)
 		case *rule.NativeRewrite:
 			f := a.Natives[act.Name]
 			if f == nil {
-				return created, fail(true, "native rewrite %s is not registered", act.Name)
+				return a.built, a.fail(m, true, "native rewrite %s is not registered", act.Name)
 			}
 			args := make([]any, len(act.Args))
 			for j, x := range act.Args {
 				v, err := rule.Eval(x, env)
 				if err != nil {
-					return created, fail(true, "%v", err)
+					return a.built, a.fail(m, true, "%v", err)
 				}
 				args[j] = v
 			}
 			b.SetInsertionPointBefore(ip)
 			vals, err := f(b, args)
 			if err != nil {
-				return created, fail(true, "native rewrite %s: %v", act.Name, err)
+				return a.built, a.fail(m, true, "native rewrite %s: %v", act.Name, err)
 			}
 			if len(vals) != len(act.Results) {
-				return created, fail(true, "native rewrite %s returned %d values, the rule expects %d", act.Name, len(vals), len(act.Results))
+				return a.built, a.fail(m, true, "native rewrite %s returned %d values, the rule expects %d", act.Name, len(vals), len(act.Results))
 			}
 			for j, k := range act.Results {
 				if k >= 0 {
@@ -264,12 +272,13 @@ func (a *Applier) Apply(m *rule.Match) ([]*ir.Op, error) {
 		case *rule.Replace:
 			from, to := env.Value(act.Value), env.Value(act.With)
 			if from == nil || to == nil {
-				return created, fail(true, "replace: value not bound")
+				return a.built, a.fail(m, true, "replace: value not bound")
 			}
 			if act.Later {
+				created := a.built
 				b.ReplaceUsesIf(from, to, func(u *ir.Use) bool {
 					o := u.Owner()
-					if isCreated[o] {
+					if slices.Contains(created, o) {
 						return false
 					}
 					l := ir.LiftTo(o, root.Block())
@@ -284,12 +293,26 @@ func (a *Applier) Apply(m *rule.Match) ([]*ir.Op, error) {
 				continue
 			}
 			if err := b.Erase(op); err != nil {
-				return created, fail(true, "erase: %v", err)
+				return a.built, a.fail(m, true, "erase: %v", err)
 			}
 		}
 	}
 	a.eraseDead(m)
-	return created, nil
+	return a.built, nil
+}
+
+// fail returns the ApplyError of a rewrite of m that could not be carried out.
+func (a *Applier) fail(m *rule.Match, committed bool, format string, args ...any) error {
+	return &ApplyError{Rule: m.Rule, Root: m.Root(), Committed: committed, Err: fmt.Errorf(format, args...)}
+}
+
+// release destroys the ops built for a rewrite that is abandoned before its commit.
+func (a *Applier) release() {
+	rel := ir.NewRewriter(a.Rewriter.Ctx, nil)
+	for i := len(a.built) - 1; i >= 0; i-- {
+		_ = rel.Erase(a.built[i])
+	}
+	a.built = a.built[:0]
 }
 
 // eraseDead erases the matched ops that have no uses left, consumers before producers. Ops with the SideEffects
@@ -337,9 +360,8 @@ func insertionPoint(m *rule.Match) (*ir.Op, error) {
 	return ip, nil
 }
 
-// usedInputs returns the matched values the rewrite's ops read.
-func usedInputs(r *rule.Rule, m *rule.Match) []*ir.Value {
-	var out []*ir.Value
+// inputsDominate reports whether every matched value the rewrite's ops read is defined before ip.
+func inputsDominate(r *rule.Rule, m *rule.Match, ip *ir.Op) bool {
 	for _, act := range r.Actions {
 		c, ok := act.(*rule.Create)
 		if !ok {
@@ -351,16 +373,16 @@ func usedInputs(r *rule.Rule, m *rule.Match) []*ir.Value {
 			}
 			if o.List {
 				for _, v := range m.Lists[o.Ref.Index] {
-					if v != nil { // an absent optional operand in the list
-						out = append(out, v)
+					if v != nil && !ir.Dominates(v, ip) { // nil: an absent optional operand in the list
+						return false
 					}
 				}
-			} else if v := m.Values[o.Ref.Index]; v != nil {
-				out = append(out, v)
+			} else if v := m.Values[o.Ref.Index]; v != nil && !ir.Dominates(v, ip) {
+				return false
 			}
 		}
 	}
-	return out
+	return true
 }
 
 // replacedBy maps a new value index to the pattern value it replaces (first Replace wins).
@@ -379,7 +401,8 @@ func replacedBy(r *rule.Rule) map[int]int {
 // build creates the detached op of a Create action and records its results in env.
 func (a *Applier) build(c *rule.Create, env *matchEnv, m *rule.Match, replaced map[int]int) (*ir.Op, error) {
 	ctx := a.Rewriter.Ctx
-	var operands []*ir.Value
+	operands := a.operands[:0] // ir.NewOp copies the operands and result types: scratch will do
+	defer func() { a.operands = operands[:0] }()
 	for _, o := range c.Operands {
 		switch {
 		case o.Null:
@@ -404,8 +427,11 @@ func (a *Applier) build(c *rule.Create, env *matchEnv, m *rule.Match, replaced m
 	if sg, ok := stopGradient(c, m, replaced, ctx); ok {
 		attrs = setAttr(attrs, "stop_gradient", sg)
 	}
+	attrs = plan.share(attrs)
 	var types []ir.Type
 	if c.ResultTypes != nil {
+		types = a.types[:0]
+		defer func() { a.types = types[:0] }()
 		for i, te := range c.ResultTypes {
 			t, err := resolveType(ctx, te, env)
 			if err != nil {
@@ -447,7 +473,8 @@ func (a *Applier) attrs(c *rule.Create, env *matchEnv, plan *createPlan) ([]ir.N
 	if c.RestAttrs >= 0 {
 		rest, _ = env.m.Holes[c.RestAttrs].([]ir.NamedAttr)
 	}
-	out := make([]ir.NamedAttr, 0, n+len(rest))
+	out := slices.Grow(a.attrBuf[:0], n+len(rest)) // scratch: build copies what it keeps (createPlan.share)
+	defer func() { a.attrBuf = out[:0] }()
 	if c.RestAttrs >= 0 {
 		if rest, ok := env.m.Holes[c.RestAttrs].([]ir.NamedAttr); ok {
 			out = append(out, rest...)
@@ -490,16 +517,21 @@ func (a *Applier) attrs(c *rule.Create, env *matchEnv, plan *createPlan) ([]ir.N
 			out = append(out, ir.NamedAttr{Name: spec.Name, Value: spec.Default})
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		ii, jj := schema.AttrIndex(out[i].Name), schema.AttrIndex(out[j].Name)
-		if ii < 0 {
-			ii = len(schema.Attrs)
+	// Schema order, then the others in rule order: a stable insertion sort (attribute lists are short).
+	rank := func(name string) int {
+		if i := schema.AttrIndex(name); i >= 0 {
+			return i
 		}
-		if jj < 0 {
-			jj = len(schema.Attrs)
+		return len(schema.Attrs)
+	}
+	for i := 1; i < len(out); i++ {
+		x, rx := out[i], rank(out[i].Name)
+		j := i
+		for ; j > 0 && rank(out[j-1].Name) > rx; j-- {
+			out[j] = out[j-1]
 		}
-		return ii < jj
-	})
+		out[j] = x
+	}
 	return out, nil
 }
 
@@ -525,8 +557,7 @@ func stopGradient(c *rule.Create, m *rule.Match, replaced map[int]int, ctx *ir.C
 	if findAttrExpr(c, "stop_gradient") {
 		return nil, false
 	}
-	flags := make([]bool, len(c.Results))
-	any := false
+	var flags []bool
 	for i, k := range c.Results {
 		if k < 0 {
 			continue
@@ -544,11 +575,13 @@ func stopGradient(c *rule.Create, m *rule.Match, replaced map[int]int, ctx *ir.C
 			continue
 		}
 		if b, ok := ir.AsBool(arr.Elems[v.Index()]); ok {
+			if flags == nil {
+				flags = make([]bool, len(c.Results))
+			}
 			flags[i] = b
-			any = true
 		}
 	}
-	if !any {
+	if flags == nil {
 		return nil, false
 	}
 	return ctx.Bools(flags...), true
