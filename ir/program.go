@@ -63,12 +63,12 @@ type TensorStats struct {
 // NewProgram returns an empty program: a module with one empty block.
 func NewProgram(ctx *Context) *Program {
 	m := ctx.NewOp(OpSpec{Name: ModuleOpName, Regions: 1})
-	m.regions[0].AddBlock()
+	m.regionSlice()[0].AddBlock()
 	return &Program{Ctx: ctx, Module: m, Params: map[string]*Variable{}, Version: 1, Trainable: true}
 }
 
 // Body returns the top-level block.
-func (p *Program) Body() *Block { return p.Module.regions[0].blocks[0] }
+func (p *Program) Body() *Block { return p.Module.regionSlice()[0].blocks[0] }
 
 // Walk iterates over every op of the program in pre-order (an op before the ops of its regions), including nested
 // ones. Erasing the current op is safe; its nested ops are then not visited.
