@@ -1,6 +1,10 @@
 package ir
 
-import "unsafe"
+import (
+	"cmp"
+	"slices"
+	"unsafe"
+)
 
 // Allocator hands out ops, their operand records and their results from large chunks, so that building a big
 // program costs a few allocations per thousand ops instead of several per op (readers use one per program). Ops
@@ -13,6 +17,9 @@ type Allocator struct {
 	ops  []Op
 	uses []Use
 	vals []Value
+	// useChunks are the operand-record chunks handed out so far, sorted by address, so that Reuse can tell
+	// whether two freed runs that touch lie in one chunk (and may be merged).
+	useChunks []*[allocChunk]Use
 
 	track  bool
 	erased []*Op
@@ -20,6 +27,14 @@ type Allocator struct {
 	freeOps  []*Op
 	freeUses [maxRun + 1][]*Use
 	freeVals [maxRun + 1][]*Value
+	runs     []useRun // scratch of Reuse
+}
+
+// useRun is a run of n operand records starting at p, in chunk c of the allocator (-1: not from a chunk).
+type useRun struct {
+	p *Use
+	n int
+	c int
 }
 
 const (
@@ -66,11 +81,37 @@ func (a *Allocator) useRun(n int) []Use {
 		return make([]Use, n)
 	}
 	if len(a.uses) < n {
-		a.uses = make([]Use, allocChunk)
+		chunk := new([allocChunk]Use)
+		i, _ := slices.BinarySearchFunc(a.useChunks, chunk, cmpChunks)
+		a.useChunks = slices.Insert(a.useChunks, i, chunk)
+		a.uses = chunk[:]
 	}
 	s := a.uses[:n:n]
 	a.uses = a.uses[n:]
 	return s
+}
+
+func cmpChunks(x, y *[allocChunk]Use) int {
+	return cmp.Compare(uintptr(unsafe.Pointer(x)), uintptr(unsafe.Pointer(y)))
+}
+
+// chunkOf returns the index in useChunks of the chunk holding the n records at p, or -1.
+func (a *Allocator) chunkOf(p *Use, n int) int {
+	addr := uintptr(unsafe.Pointer(p))
+	i, found := slices.BinarySearchFunc(a.useChunks, addr, func(c *[allocChunk]Use, addr uintptr) int {
+		return cmp.Compare(uintptr(unsafe.Pointer(c)), addr)
+	})
+	if !found {
+		i-- // the chunk that starts before p
+	}
+	if i < 0 {
+		return -1
+	}
+	base := uintptr(unsafe.Pointer(a.useChunks[i]))
+	if addr+uintptr(n)*unsafe.Sizeof(Use{}) > base+unsafe.Sizeof([allocChunk]Use{}) {
+		return -1
+	}
+	return i
 }
 
 // valueRun returns n zeroed, contiguous values.
@@ -110,13 +151,19 @@ func (a *Allocator) TrackErased(on bool) {
 // reports it; so the caller must hold none (the rewrite driver calls Reuse between rewrites, when its worklist,
 // matches and listeners have let go of the erased ops).
 func (a *Allocator) Reuse() {
+	if len(a.erased) == 0 {
+		return
+	}
+	runs := a.runs[:0]
 	for _, op := range a.erased {
 		if !op.isErased() {
 			continue // erased twice, or not at all: leave it alone
 		}
-		if n := int(op.nOperands); n > 0 && n <= maxRun {
-			clear(op.operandSlice())
-			a.freeUses[n] = append(a.freeUses[n], op.uses)
+		if n := int(op.nOperands); n > 0 {
+			if c := a.chunkOf(op.uses, n); c >= 0 {
+				clear(op.operandSlice())
+				runs = append(runs, useRun{op.uses, n, c})
+			}
 		}
 		if n := int(op.nResults); n > 0 && n <= maxRun {
 			clear(op.resultSlice())
@@ -127,6 +174,27 @@ func (a *Allocator) Reuse() {
 	}
 	clear(a.erased)
 	a.erased = a.erased[:0]
+	// The operand records of ops erased together often touch (a conv2d's two and its batch_norm's five were
+	// allocated one after the other): merged, they can serve a fused op that takes more than either.
+	slices.SortFunc(runs, func(x, y useRun) int {
+		return cmp.Compare(uintptr(unsafe.Pointer(x.p)), uintptr(unsafe.Pointer(y.p)))
+	})
+	for i := 0; i < len(runs); {
+		r := runs[i]
+		i++
+		for i < len(runs) && runs[i].c == r.c && unsafe.Add(unsafe.Pointer(r.p), uintptr(r.n)*unsafe.Sizeof(Use{})) == unsafe.Pointer(runs[i].p) {
+			r.n += runs[i].n
+			i++
+		}
+		for r.n > 0 {
+			k := min(r.n, maxRun)
+			a.freeUses[k] = append(a.freeUses[k], r.p)
+			r.p = unsafe.SliceData(unsafe.Slice(r.p, r.n)[k:])
+			r.n -= k
+		}
+	}
+	clear(runs)
+	a.runs = runs[:0]
 }
 
 // erasedBy records an op a rewriter allocating from a erased.

@@ -88,6 +88,25 @@ func TestAllocatorReuse(t *testing.T) {
 	assert.Equal(t, 2, x.NumUses())
 	assert.Empty(t, Verify(p).Errors())
 
+	// Two ops erased together whose operand records touch: their runs merge and serve a longer one.
+	two := rw.Create(OpSpec{Name: "my.two", Operands: []*Value{x, x}, Results: []Type{f32}})
+	five := rw.Create(OpSpec{Name: "my.five", Operands: []*Value{x, x, x, x, two.Result(0)}, Results: []Type{f32}})
+	require.Same(t, (*Use)(unsafe.Add(unsafe.Pointer(two.OperandUse(1)), unsafe.Sizeof(Use{}))), five.OperandUse(0),
+		"consecutive ops get consecutive operand records")
+	require.NoError(t, rw.Erase(five))
+	require.NoError(t, rw.Erase(two))
+	alloc.Reuse()
+	assert.Len(t, alloc.freeUses[7], 1, "2 + 5 records")
+	six := rw.Create(OpSpec{Name: "my.six", Operands: []*Value{x, x, x, x, x, x}, Results: []Type{f32}})
+	assert.Same(t, two.uses, six.uses, "the merged run serves six operands")
+	for i := range 6 {
+		assert.Equal(t, i, six.OperandUse(i).Index())
+	}
+	assert.Len(t, alloc.freeUses[1], 1, "one record is left")
+	require.NoError(t, rw.Erase(six))
+	alloc.Reuse()
+	assert.Equal(t, 2, x.NumUses())
+
 	// Without TrackErased nothing is recorded.
 	alloc.TrackErased(false)
 	dead := rw.Create(OpSpec{Name: "pd_op.relu", Operands: []*Value{x}, Results: []Type{f32}})

@@ -35,6 +35,17 @@ type Program struct {
 	// their types: GraphNet's input_meta.py gives each input's statistics and, for small integer inputs such as
 	// token ids, its data. The interpreter draws inputs from it; nil when the source recorded nothing.
 	Feeds map[string]*Variable
+
+	alloc *Allocator
+}
+
+// Allocator returns the allocator of the program's ops: readers build the program with it, and the rewrite driver
+// creates ops with it, so that the records of ops it erased can serve the ops it creates (see Allocator.Reuse).
+func (p *Program) Allocator() *Allocator {
+	if p.alloc == nil {
+		p.alloc = &Allocator{}
+	}
+	return p.alloc
 }
 
 // Variable is a weight of a program: its type, its data if loaded, and whether the program may change it.

@@ -36,6 +36,9 @@ func (c *cycleDetector) ptrID(p any) uint64 {
 	return x
 }
 
+// fingerprinting reports whether the next record fingerprints the rewrite.
+func (c *cycleDetector) fingerprinting() bool { return c.count >= c.after }
+
 func (c *cycleDetector) record(r *rule.Rule, created []*ir.Op) []string {
 	c.count++
 	if c.count <= c.after {

@@ -36,6 +36,11 @@ type Options struct {
 	Trace func(TraceEvent)
 	// Enabled, if set, filters the rules the driver may apply.
 	Enabled func(*rule.Rule) bool
+	// KeepErased keeps the ops the driver erases recognisable (Erased reports true) after the run. By default
+	// their memory goes to the ops the driver creates later in the run (ir.Allocator.Reuse), so a pointer to an
+	// erased op held across Run may come to designate another op. Recycling is off anyway with Trace, with
+	// listeners (AddListener) and for rule sets with native constraints or rewrites, which might hold ops.
+	KeepErased bool
 }
 
 // TraceEvent describes one rewrite.
@@ -123,11 +128,7 @@ type Driver struct {
 	Applier *Applier
 	Options Options
 
-	wl *worklist
-	// orphans are the ops marked orphanedBit: they lost a use during the run. Only they are erased when dead: an
-	// op that had no uses to begin with is an output of the program (GraphNet captures have no fetch ops), or the
-	// work of a dce pass. The list is kept to clear the marks at the end.
-	orphans   []*ir.Op
+	wl        *worklist
 	stats     *Stats
 	ruleStat  []*RuleStats       // by rule index in the set
 	byRule    map[*rule.Rule]int // rule positions, for sets whose rules' Index fields are not their positions
@@ -139,6 +140,8 @@ type Driver struct {
 	cycles    *cycleDetector
 	lastCount int
 	listeners ir.Listeners
+	// recycling says whether the rewriter's allocator recycles erased ops (see Options.KeepErased).
+	recycling bool
 }
 
 // NewDriver returns a driver for applying set to p with the given matcher; natives resolves native rewrites and
@@ -181,13 +184,11 @@ func (l driverListener) UseRemoved(v *ir.Value) {
 	}
 }
 
-// orphan marks op as having lost its uses during the run.
-func (d *Driver) orphan(op *ir.Op) {
-	if m := op.Mark(); m&orphanedBit == 0 {
-		op.SetMark(m | orphanedBit)
-		d.orphans = append(d.orphans, op)
-	}
-}
+// orphan marks op as having lost its uses during the run (the listener pushes it on the worklist too). Only such
+// ops are erased when dead: an op that had no uses to begin with is an output of the program (GraphNet captures
+// have no fetch ops), or the work of a dce pass. The mark matters until the op is popped: if it is not dead
+// then, only losing a use again (which marks it again) can make it dead.
+func (d *Driver) orphan(op *ir.Op) { op.SetMark(op.Mark() | orphanedBit) }
 
 // onlyUsedBy reports whether every use of def's results is an operand of op (or of an op nested in op).
 func onlyUsedBy(def, op *ir.Op) bool {
@@ -215,13 +216,12 @@ func (d *Driver) Run() (*Stats, error) {
 	if opts.Shuffle {
 		rng = rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15))
 	}
-	d.wl = newWorklist(d.lastCount, rng)
+	d.wl = newWorklist(max(d.lastCount, p.Body().Len()), rng)
 	nops := d.seed()
 	maxRewrites := opts.MaxRewrites
 	if maxRewrites <= 0 {
 		maxRewrites = 20*nops + 10000
 	}
-	d.orphans = d.orphans[:0]
 	d.stats = &Stats{}
 	d.initStats()
 	if opts.Trace != nil {
@@ -229,16 +229,17 @@ func (d *Driver) Run() (*Stats, error) {
 	}
 	d.cycles = newCycleDetector(nops + 1000)
 	d.Applier.Rewriter.Listener = append(ir.Listeners{driverListener{d}}, d.listeners...)
-	if d.Applier.Rewriter.Alloc == nil {
-		d.Applier.Rewriter.Alloc = &ir.Allocator{}
+	alloc := d.Applier.Rewriter.Alloc
+	if alloc == nil {
+		alloc = p.Allocator()
+		d.Applier.Rewriter.Alloc = alloc
 	}
+	d.recycling = !opts.KeepErased && opts.Trace == nil && len(d.listeners) == 0 && !hasNatives(d.Set)
+	alloc.TrackErased(d.recycling)
 	defer func() {
+		alloc.TrackErased(false)
 		d.Applier.Rewriter.Listener = nil
 		d.wl.clear()
-		for _, op := range d.orphans {
-			op.SetMark(op.Mark() &^ orphanedBit)
-		}
-		d.orphans = d.orphans[:0]
 		d.finishStats()
 	}()
 
@@ -311,7 +312,13 @@ func (d *Driver) sweep(maxRewrites int) (bool, error) {
 	changed := false
 	var buf []*rule.Match
 	rw := d.Applier.Rewriter
+	alloc := rw.Alloc
 	for {
+		if d.recycling {
+			// Nothing refers to the ops erased since the last pop any more: the worklist dropped them, the
+			// matches are used up and no listener or native code saw them.
+			alloc.Reuse()
+		}
 		op := d.wl.pop()
 		if op == nil {
 			return changed, nil
@@ -319,7 +326,9 @@ func (d *Driver) sweep(maxRewrites int) (bool, error) {
 		if op.Erased() || op.Block() == nil {
 			continue
 		}
-		if !d.Options.NoDCE && op.Mark()&orphanedBit != 0 && triviallyDead(op) {
+		orphaned := op.Mark()&orphanedBit != 0
+		op.SetMark(0)
+		if !d.Options.NoDCE && orphaned && triviallyDead(op) {
 			if rw.Erase(op) == nil {
 				d.stats.Erased++
 				changed = true
@@ -388,6 +397,11 @@ func (d *Driver) sweep(maxRewrites int) (bool, error) {
 				if errs := ir.Verify(d.Program).Errors(); len(errs) > 0 {
 					return changed, &VerifyError{Rule: m.Rule, Root: root, Diags: errs}
 				}
+			}
+			if d.recycling && d.cycles.fingerprinting() {
+				// Fingerprints identify ops by address: recycling would alias them.
+				d.recycling = false
+				alloc.TrackErased(false)
 			}
 			if cyc := d.cycles.record(m.Rule, created); cyc != nil {
 				d.stats.Cycle = cyc
@@ -485,6 +499,21 @@ func (d *Driver) finishStats() {
 			rs.MatchTime += t
 		}
 	}
+}
+
+// hasNatives reports whether a rule set declares or calls native Go code, which might keep pointers to ops.
+func hasNatives(set *rule.Set) bool {
+	if len(set.Natives) > 0 {
+		return true
+	}
+	for _, r := range set.Rules {
+		for _, act := range r.Actions {
+			if _, ok := act.(*rule.NativeRewrite); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // failureText describes a failed rewrite: the error, at the root op.

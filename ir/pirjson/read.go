@@ -25,7 +25,7 @@ func Read(ctx *ir.Context, filename string, src []byte, opts ReadOptions) (*ir.P
 	r.prog = ir.NewProgram(ctx)
 	r.prog.File = filename
 	r.b = ir.NewBuilder(ctx)
-	r.b.Alloc = &ir.Allocator{}
+	r.b.Alloc = r.prog.Allocator()
 	if err := r.file(); err != nil {
 		return nil, err
 	}

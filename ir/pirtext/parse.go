@@ -186,7 +186,7 @@ func (p *parser) program() *ir.Program {
 	prog := ir.NewProgram(p.ctx)
 	prog.File = p.file
 	p.builder = ir.NewBuilder(p.ctx)
-	p.alloc = &ir.Allocator{}
+	p.alloc = prog.Allocator()
 	p.skipSpace()
 	if p.eof() {
 		p.fail("expected a program ('{' and its ops), found end of file")
