@@ -15,8 +15,14 @@ import (
 // attribute values that do not fit their schema), and, if the text cannot be read, a nil program and an *Error
 // that says where and what was expected. Parse never panics.
 func Parse(ctx *ir.Context, filename string, src []byte, opts ReadOptions) (prog *ir.Program, warns ir.Diagnostics, err error) {
+	return parse(ctx, filename, src, opts, nil)
+}
+
+// parse is Parse; release, if not nil, is called now and then with a part of src the parser is done with.
+func parse(ctx *ir.Context, filename string, src []byte, opts ReadOptions, release func(lo, hi int)) (prog *ir.Program, warns ir.Diagnostics, err error) {
 	p := newParser(ctx, filename, src)
 	p.opts = opts
+	p.release = release
 	defer func() {
 		if r := recover(); r != nil {
 			prog, warns, err = nil, p.warns, p.toError(r)
@@ -54,6 +60,10 @@ type parser struct {
 	recentOps    [8]*opEntry
 	recentOpNext int
 	keys         map[string]string
+
+	// release, if set, gives back src[lo:hi] once the parser is past it; released is where the next release starts.
+	release  func(lo, hi int)
+	released int
 
 	// Scratch space for the op being read (regions copy what they need before reading nested ops).
 	resNames []valueRef
@@ -117,6 +127,10 @@ func newParser(ctx *ir.Context, filename string, src []byte) *parser {
 // later syntax error.
 func (p *parser) toError(r any) *Error {
 	e, ok := r.(*Error)
+	if fault, isFault := r.(interface{ Addr() uintptr }); !ok && isFault && p.release != nil {
+		// ParseFile's mapped source faulted: the file shrank while it was read.
+		return &Error{File: p.file, Line: p.line, Col: p.pos - p.lineStart + 1, Msg: fmt.Sprintf("the file changed while it was read (%v)", fault)}
+	}
 	if !ok {
 		return &Error{File: p.file, Line: p.line, Col: p.pos - p.lineStart + 1, Msg: fmt.Sprintf("internal error: %v", r), Internal: true}
 	}
@@ -239,6 +253,9 @@ func (p *parser) block(b *ir.Block, open position, braced bool, argTypes []ir.Ty
 			break
 		}
 		p.op(b)
+		if p.release != nil {
+			p.releaseSource()
+		}
 	}
 	p.stack = p.stack[:len(p.stack)-1]
 	p.leave()
