@@ -105,6 +105,8 @@ func Load(ctx *ir.Context, path string) (*ir.Program, ir.Diagnostics, error) {
 		src, err = io.ReadAll(os.Stdin)
 		f = Detect(src)
 		name = "<stdin>"
+	} else if f == Text && !startsLikeJSON(path) {
+		return pirtext.ParseFile(ctx, path, pirtext.ReadOptions{}) // mapped, not read whole: see ParseFile
 	} else {
 		src, err = os.ReadFile(path)
 	}
