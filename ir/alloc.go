@@ -23,9 +23,11 @@ type Allocator struct {
 
 	track  bool
 	erased []*Op
-	// Free records of recycled ops: ops, and runs of n operand records or results by n (1..maxRun).
-	freeOps  []*Op
-	freeUses [maxRun + 1][]*Use
+	// Free records of recycled ops, kept in the records themselves so that recycling allocates nothing: op
+	// records by their number of results k (0: none kept), linked through next, each with its k results; runs of
+	// k operand records, linked through the first record's next; and runs of k results parted from their op.
+	freeOps  [maxRun + 1]*Op
+	freeUses [maxRun + 1]*Use
 	freeVals [maxRun + 1][]*Value
 	runs     []useRun // scratch of Reuse
 }
@@ -46,18 +48,33 @@ const (
 // NewOp is Context.NewOp, allocating from a's chunks.
 func (a *Allocator) NewOp(c *Context, spec OpSpec) *Op { return newOp(c, spec, a) }
 
-func (a *Allocator) op() *Op {
-	if n := len(a.freeOps); n > 0 {
-		op := a.freeOps[n-1]
-		a.freeOps = a.freeOps[:n-1]
-		return op
+// opRecord returns a zeroed op record and nres zeroed results for it.
+func (a *Allocator) opRecord(nres int) (*Op, []Value) {
+	if nres <= maxRun {
+		if op := a.freeOps[nres]; op != nil {
+			a.freeOps[nres] = op.next
+			res := unsafe.Slice(op.results, nres)
+			*op = Op{}
+			return op, res
+		}
+	}
+	for k, op := range a.freeOps {
+		if op != nil {
+			// A record that kept another number of results: they go to their own list.
+			a.freeOps[k] = op.next
+			if k > 0 {
+				a.freeVals[k] = append(a.freeVals[k], op.results)
+			}
+			*op = Op{}
+			return op, a.valueRun(nres)
+		}
 	}
 	if len(a.ops) == 0 {
 		a.ops = make([]Op, allocChunk)
 	}
 	op := &a.ops[0]
 	a.ops = a.ops[1:]
-	return op
+	return op, a.valueRun(nres)
 }
 
 // useRun returns n zeroed, contiguous operand records.
@@ -67,11 +84,12 @@ func (a *Allocator) useRun(n int) []Use {
 	}
 	if n <= maxRun {
 		for k := n; k <= maxRun; k++ {
-			if free := a.freeUses[k]; len(free) > 0 {
-				a.freeUses[k] = free[:len(free)-1]
-				run := unsafe.Slice(free[len(free)-1], k)
+			if head := a.freeUses[k]; head != nil {
+				a.freeUses[k] = head.next
+				head.next = nil
+				run := unsafe.Slice(head, k)
 				if k > n {
-					a.freeUses[k-n] = append(a.freeUses[k-n], &run[n])
+					a.pushUses(&run[n], k-n)
 				}
 				return run[:n:n]
 			}
@@ -112,6 +130,12 @@ func (a *Allocator) chunkOf(p *Use, n int) int {
 		return -1
 	}
 	return i
+}
+
+// pushUses adds the zeroed run of k operand records at head to the free lists.
+func (a *Allocator) pushUses(head *Use, k int) {
+	head.next = a.freeUses[k]
+	a.freeUses[k] = head
 }
 
 // valueRun returns n zeroed, contiguous values.
@@ -165,12 +189,18 @@ func (a *Allocator) Reuse() {
 				runs = append(runs, useRun{op.uses, n, c})
 			}
 		}
-		if n := int(op.nResults); n > 0 && n <= maxRun {
-			clear(op.resultSlice())
-			a.freeVals[n] = append(a.freeVals[n], op.results)
+		k := int(op.nResults)
+		if k > maxRun {
+			k = 0 // the results are not recycled
 		}
+		res := op.results
+		clear(unsafe.Slice(res, k))
 		*op = Op{}
-		a.freeOps = append(a.freeOps, op)
+		if k > 0 {
+			op.results = res
+		}
+		op.next = a.freeOps[k]
+		a.freeOps[k] = op
 	}
 	clear(a.erased)
 	a.erased = a.erased[:0]
@@ -188,7 +218,7 @@ func (a *Allocator) Reuse() {
 		}
 		for r.n > 0 {
 			k := min(r.n, maxRun)
-			a.freeUses[k] = append(a.freeUses[k], r.p)
+			a.pushUses(r.p, k)
 			r.p = unsafe.SliceData(unsafe.Slice(r.p, r.n)[k:])
 			r.n -= k
 		}

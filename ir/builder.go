@@ -23,9 +23,8 @@ func newOp(c *Context, spec OpSpec, a *Allocator) *Op {
 	var uses []Use
 	var results []Value
 	if a != nil {
-		op = a.op()
+		op, results = a.opRecord(len(spec.Results))
 		uses = a.useRun(len(spec.Operands))
-		results = a.valueRun(len(spec.Results))
 	} else {
 		op = &Op{}
 		if len(spec.Operands) > 0 {

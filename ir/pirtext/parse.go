@@ -43,8 +43,9 @@ type parser struct {
 	depth   int
 	builder *ir.Builder
 
-	// Values by name: %N in nums (N bounded by the source size), every other name in named.
-	nums  []valueSlot
+	// Values by name: %N in nums (N bounded by the source size), every other name in named. nums is paged, so
+	// that it grows without copying (and without garbage) and sparse numbers cost no memory between them.
+	nums  []*[slotPage]valueSlot
 	named map[string]*valueSlot
 	// Serial numbers of the open blocks, outermost first; a value is visible while its block is open.
 	// depthOf gives the nesting depth of every block by serial number.
@@ -73,6 +74,9 @@ type parser struct {
 	sigPos   []position
 	resTypes []ir.Type
 }
+
+// slotPage is the number of value slots in a page of parser.nums.
+const slotPage = 4096
 
 // valueSlot is the definition of a value name: the value (nil while undefined), where it is defined, and the
 // serial number of its block.
@@ -360,8 +364,8 @@ func (p *parser) slotIndex(r valueRef) int { return int(r.slot) }
 // lookup returns the slot of a name, or nil.
 func (p *parser) lookup(r valueRef) *valueSlot {
 	if i := p.slotIndex(r); i >= 0 {
-		if i < len(p.nums) {
-			return &p.nums[i]
+		if pg := i / slotPage; pg < len(p.nums) && p.nums[pg] != nil {
+			return &p.nums[pg][i%slotPage]
 		}
 		return nil
 	}
@@ -372,11 +376,14 @@ func (p *parser) lookup(r valueRef) *valueSlot {
 func (p *parser) define(r valueRef, v *ir.Value) {
 	var s *valueSlot
 	if i := p.slotIndex(r); i >= 0 {
-		if i >= len(p.nums) {
-			n := max(i+1, 2*len(p.nums), 64)
-			p.nums = append(p.nums, make([]valueSlot, n-len(p.nums))...)
+		pg := i / slotPage
+		if pg >= len(p.nums) {
+			p.nums = append(p.nums, make([]*[slotPage]valueSlot, pg+1-len(p.nums))...)
 		}
-		s = &p.nums[i]
+		if p.nums[pg] == nil {
+			p.nums[pg] = new([slotPage]valueSlot)
+		}
+		s = &p.nums[pg][i%slotPage]
 	} else {
 		key := string(p.src[r.start:r.end])
 		if s = p.named[key]; s == nil {
