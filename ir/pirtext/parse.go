@@ -62,6 +62,9 @@ type parser struct {
 	recentOpNext int
 	keys         map[string]string
 
+	// paramOps are the parameter ops read, in program order, for the parameter table (ir.NewParams).
+	paramOps []*ir.Op
+
 	// release, if set, gives back src[lo:hi] once the parser is past it; released is where the next release starts.
 	release  func(lo, hi int)
 	released int
@@ -228,7 +231,7 @@ func (p *parser) program() *ir.Program {
 		}
 		p.failAt(u.ref.pos, "undefined value %%%s", u.name)
 	}
-	prog.CollectParams()
+	prog.Params = ir.NewParams(p.ctx, p.paramOps)
 	return prog
 }
 
@@ -617,6 +620,9 @@ func (p *parser) newOp(b *ir.Block, e *opEntry, loc position, attrs []ir.NamedAt
 		Loc: ir.Loc{Line: loc.line, Col: loc.col}})
 	p.builder.SetInsertionPointToEnd(b)
 	p.builder.Insert(op)
+	if ir.IsParamOp(op) {
+		p.paramOps = append(p.paramOps, op)
+	}
 	if regions == 0 {
 		for i, r := range p.resNames {
 			p.define(r, op.Result(i))
