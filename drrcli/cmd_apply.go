@@ -34,7 +34,8 @@ Apply reads programs (.pir or .json), runs passes on them and writes the results
 pass and pipeline).
 
 Each rule set is applied by a greedy worklist driver until nothing matches. Statistics go to standard error
-(-stats json for machines); -timing adds the parse / rewrite / print split.
+(-stats json for machines); -timing adds the parse / rewrite / print split and, for each rule tried, the time
+spent matching it (its share of the merged automaton's time at the ops it was tried on) and rewriting with it.
 
 One program is written to -o (standard output by default). With several programs or a directory, -o names an
 output directory (required) and the programs run in parallel (-j); a summary table follows. Outputs are written
@@ -187,7 +188,10 @@ type ruleStats struct {
 	Failed  int    `json:"failed,omitempty"`
 	// FirstFailure says why the first failed rewrite of the rule could not be carried out.
 	FirstFailure string `json:"first_failure,omitempty"`
-	TimeNS       int64  `json:"time_ns"`
+	// TimeNS is the time spent rewriting with the rule, MatchTimeNS its share of the matching time (estimates from
+	// sampled events: see rewriter.RuleStats).
+	TimeNS      int64 `json:"time_ns"`
+	MatchTimeNS int64 `json:"match_time_ns"`
 }
 
 func (a *applyFlags) run(c *CLI, args []string) int {
@@ -510,7 +514,7 @@ func toPassStats(pr *rewriter.PassResult) passStats {
 		ps.Converged, ps.StopReason, ps.Iterations, ps.Rewrites, ps.Erased = st.Converged, st.StopReason, st.Iterations, st.Rewrites, st.Erased
 		for _, rs := range st.Rules {
 			ps.Rules = append(ps.Rules, ruleStats{Rule: rs.Name, Tried: rs.Tried, Matched: rs.Matched, Applied: rs.Applied,
-				Failed: rs.Failed, FirstFailure: rs.FirstFailure, TimeNS: rs.Time.Nanoseconds()})
+				Failed: rs.Failed, FirstFailure: rs.FirstFailure, TimeNS: rs.Time.Nanoseconds(), MatchTimeNS: rs.MatchTime.Nanoseconds()})
 		}
 	}
 	return ps
@@ -538,12 +542,15 @@ func (a *applyFlags) printStats(w io.Writer, r *applyResult, withName bool) {
 			fmt.Fprintf(w, "  %-*s  %s, %s, %s erased, %s\n", passW, pr.Pass, st.StopReason, nouns(st.Rewrites, "rewrite"),
 				nouns(st.Erased, "dead op"), round(pr.Duration))
 			for _, rs := range st.Rules {
-				if rs.Applied == 0 && rs.Failed == 0 {
-					continue
+				if rs.Applied == 0 && rs.Failed == 0 && !(a.timing && rs.Tried > 0) {
+					continue // with -timing, rules that were tried show too: matching them may be what is slow
 				}
 				fmt.Fprintf(w, "      %-*s  applied %d of %d matched (%d tried)", ruleW, rs.Name, rs.Applied, rs.Matched, rs.Tried)
 				if rs.Failed > 0 {
 					fmt.Fprintf(w, ", %d failed", rs.Failed)
+				}
+				if a.timing {
+					fmt.Fprintf(w, "; match %s, rewrite %s", round(rs.MatchTime), round(rs.Time))
 				}
 				fmt.Fprintln(w)
 				if rs.FirstFailure != "" {
