@@ -4,6 +4,7 @@ import (
 	"math"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"testing"
 	"time"
 
@@ -11,27 +12,57 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestStartHeap: without GOGC or GOMEMLIMIT the collector waits for startHeapBytes, and the first collection
-// restores the defaults; a user's setting is left alone.
+func TestNextPercent(t *testing.T) {
+	const mb = 1 << 20
+	for _, tc := range []struct {
+		name         string
+		cur          int
+		before, live uint64
+		want         int
+	}{
+		{"freed nothing: double", 100, 128 * mb, 120 * mb, 200},
+		{"freed nothing again: up to the cap", 200, 360 * mb, 350 * mb, maxPercent},
+		{"at the cap", maxPercent, 1000 * mb, 990 * mb, maxPercent},
+		{"freed most: back to the default", maxPercent, 1000 * mb, 100 * mb, 100},
+		{"freed some: unchanged", 200, 100 * mb, 60 * mb, 200},
+		{"no heap before: unchanged", 100, 0, 10 * mb, 100},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, nextPercent(tc.cur, tc.before, tc.live))
+		})
+	}
+}
+
+// TestStartHeap: without GOGC or GOMEMLIMIT the collector waits for startHeapBytes, and the tuner sets GOGC after
+// each collection (here of a heap that is all live: doubled); a user's setting is left alone.
 func TestStartHeap(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
 
 	env := map[string]string{"GOGC": "50"}
-	assert.False(t, startHeap(func(k string) string { return env[k] }))
+	assert.Nil(t, startHeap(func(k string) string { return env[k] }))
 	env = map[string]string{"GOMEMLIMIT": "1GiB"}
-	assert.False(t, startHeap(func(k string) string { return env[k] }))
+	assert.Nil(t, startHeap(func(k string) string { return env[k] }))
 	assert.Equal(t, 100, debug.SetGCPercent(100), "left alone")
 
-	require.True(t, startHeap(func(string) string { return "" }))
-	assert.Equal(t, -1, debug.SetGCPercent(-1), "collection is off")
-	assert.Equal(t, int64(startHeapBytes), debug.SetMemoryLimit(-1), "until the heap reaches the start")
-	runtime.GC()
-	deadline := time.Now().Add(5 * time.Second)
-	for debug.SetMemoryLimit(-1) != math.MaxInt64 && time.Now().Before(deadline) {
+	tuner := startHeap(func(string) string { return "" })
+	require.NotNil(t, tuner)
+	assert.Equal(t, int64(startHeapBytes/(4<<20)*100), gogc(), "the first collection waits for the start heap")
+	keep := make([][]byte, 0, 64)
+	deadline := time.Now().Add(10 * time.Second)
+	for tuner.collections.Load() < 2 && time.Now().Before(deadline) {
+		keep = append(keep, make([]byte, 1<<20)) // live, not garbage
 		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(5 * time.Millisecond)
 	}
-	assert.Equal(t, int64(math.MaxInt64), debug.SetMemoryLimit(-1), "the first collection lifts the limit")
-	assert.Equal(t, 100, debug.SetGCPercent(100), "and restores GOGC=100")
+	runtime.KeepAlive(keep)
+	assert.GreaterOrEqual(t, gogc(), int64(200), "collections that free nothing double GOGC")
+	assert.LessOrEqual(t, gogc(), int64(maxPercent))
+}
+
+// gogc returns the collector's current GOGC (-1: off).
+func gogc() int64 {
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+	metrics.Read(s)
+	return int64(s[0].Value.Uint64())
 }
