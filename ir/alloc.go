@@ -1,7 +1,6 @@
 package ir
 
 import (
-	"cmp"
 	"slices"
 	"unsafe"
 )
@@ -17,9 +16,10 @@ type Allocator struct {
 	ops  []Op
 	uses []Use
 	vals []Value
-	// useChunks are the operand-record chunks handed out so far, sorted by address, so that Reuse can tell
-	// whether two freed runs that touch lie in one chunk (and may be merged).
+	// useChunks are the operand-record chunks handed out so far, and chunkBase their addresses, both sorted by
+	// address, so that Reuse can tell whether two freed runs that touch lie in one chunk (and may be merged).
 	useChunks []*[allocChunk]Use
+	chunkBase []uintptr
 
 	track  bool
 	erased []*Op
@@ -100,8 +100,10 @@ func (a *Allocator) useRun(n int) []Use {
 	}
 	if len(a.uses) < n {
 		chunk := new([allocChunk]Use)
-		i, _ := slices.BinarySearchFunc(a.useChunks, chunk, cmpChunks)
+		base := uintptr(unsafe.Pointer(chunk))
+		i, _ := slices.BinarySearch(a.chunkBase, base)
 		a.useChunks = slices.Insert(a.useChunks, i, chunk)
+		a.chunkBase = slices.Insert(a.chunkBase, i, base)
 		a.uses = chunk[:]
 	}
 	s := a.uses[:n:n]
@@ -109,24 +111,20 @@ func (a *Allocator) useRun(n int) []Use {
 	return s
 }
 
-func cmpChunks(x, y *[allocChunk]Use) int {
-	return cmp.Compare(uintptr(unsafe.Pointer(x)), uintptr(unsafe.Pointer(y)))
-}
-
-// chunkOf returns the index in useChunks of the chunk holding the n records at p, or -1.
+// chunkOf returns the index of the chunk holding the n records at p, or -1 if they are not in one of a's chunks.
 func (a *Allocator) chunkOf(p *Use, n int) int {
 	addr := uintptr(unsafe.Pointer(p))
-	i, found := slices.BinarySearchFunc(a.useChunks, addr, func(c *[allocChunk]Use, addr uintptr) int {
-		return cmp.Compare(uintptr(unsafe.Pointer(c)), addr)
-	})
-	if !found {
-		i-- // the chunk that starts before p
+	lo, hi := 0, len(a.chunkBase) // the first chunk starting after addr is in [lo, hi]
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if a.chunkBase[m] <= addr {
+			lo = m + 1
+		} else {
+			hi = m
+		}
 	}
-	if i < 0 {
-		return -1
-	}
-	base := uintptr(unsafe.Pointer(a.useChunks[i]))
-	if addr+uintptr(n)*unsafe.Sizeof(Use{}) > base+unsafe.Sizeof([allocChunk]Use{}) {
+	i := lo - 1
+	if i < 0 || addr+uintptr(n)*unsafe.Sizeof(Use{}) > a.chunkBase[i]+unsafe.Sizeof([allocChunk]Use{}) {
 		return -1
 	}
 	return i
@@ -206,9 +204,14 @@ func (a *Allocator) Reuse() {
 	a.erased = a.erased[:0]
 	// The operand records of ops erased together often touch (a conv2d's two and its batch_norm's five were
 	// allocated one after the other): merged, they can serve a fused op that takes more than either.
-	slices.SortFunc(runs, func(x, y useRun) int {
-		return cmp.Compare(uintptr(unsafe.Pointer(x.p)), uintptr(unsafe.Pointer(y.p)))
-	})
+	for i := 1; i < len(runs); i++ { // by address; a batch is a few ops
+		r := runs[i]
+		j := i
+		for ; j > 0 && uintptr(unsafe.Pointer(runs[j-1].p)) > uintptr(unsafe.Pointer(r.p)); j-- {
+			runs[j] = runs[j-1]
+		}
+		runs[j] = r
+	}
 	for i := 0; i < len(runs); {
 		r := runs[i]
 		i++

@@ -34,6 +34,7 @@ type Applier struct {
 	operands []*ir.Value
 	types    []ir.Type
 	attrBuf  []ir.NamedAttr
+	attrVals []ir.Attribute
 }
 
 // rulePlan is what applying a rule needs that depends only on the rule.
@@ -54,14 +55,27 @@ func (a *Applier) rulePlan(r *rule.Rule) *rulePlan {
 	return p
 }
 
-// createPlan is what a Create action needs that does not depend on the match: the op's schema and the attributes
-// its literal values convert to. Applying the same rule a hundred thousand times converts them once.
+// createPlan is what a Create action needs that does not depend on the match: the op's schema, the type of each
+// attribute the rule sets and the attributes its literal values convert to, and where each attribute of the
+// built op comes from. Applying the same rule a hundred thousand times works these out once.
 type createPlan struct {
 	schema *ir.OpSchema
+	types  []ir.AttrType  // per AttrSet: its type in the schema (any if unknown)
 	lits   []ir.Attribute // per AttrSet: the converted literal, or nil
+	// layout lists the built op's attributes in their final order (schema order, then the others in rule
+	// order), for rules that copy no matched attributes (RestAttrs < 0): the order is then the same every time.
+	layout []attrSlot
 	// last is the attribute list of the op built last. Ops never change their attribute slice in place, so the
 	// ops a rule builds with equal attributes (the common case) share one slice.
 	last []ir.NamedAttr
+}
+
+// attrSlot is an attribute of a built op: the value of the rule's AttrSet set (the last one with its name), or,
+// when set is negative, the schema default def.
+type attrSlot struct {
+	name string
+	set  int
+	def  ir.Attribute
 }
 
 // share returns the plan's last attribute list if it equals attrs (attributes are interned: equal means the same
@@ -81,21 +95,39 @@ func (a *Applier) plan(c *rule.Create) *createPlan {
 		return p
 	}
 	ctx := a.Rewriter.Ctx
-	p := &createPlan{schema: ctx.Schema(c.Op), lits: make([]ir.Attribute, len(c.Attrs))}
+	p := &createPlan{schema: ctx.Schema(c.Op), types: make([]ir.AttrType, len(c.Attrs)), lits: make([]ir.Attribute, len(c.Attrs))}
 	for i, set := range c.Attrs {
-		lit, ok := set.Value.(*rule.Lit)
-		if !ok {
-			continue
-		}
-		t := ir.AttrType{Kind: ir.KindAny}
+		p.types[i] = ir.AttrType{Kind: ir.KindAny}
 		if p.schema != nil {
 			if spec := p.schema.Attr(set.Name); spec != nil {
-				t = spec.Type
+				p.types[i] = spec.Type
 			}
 		}
-		if attr, err := rule.ToAttr(ctx, t, lit.Value); err == nil {
-			p.lits[i] = attr
+		if lit, ok := set.Value.(*rule.Lit); ok {
+			if attr, err := rule.ToAttr(ctx, p.types[i], lit.Value); err == nil {
+				p.lits[i] = attr
+			}
 		}
+	}
+	if c.RestAttrs < 0 {
+		// The general construction (Applier.attrs and orderAttrs) run on names only: where each value goes.
+		layout := []attrSlot{}
+		for i, set := range c.Attrs {
+			if k := slices.IndexFunc(layout, func(sl attrSlot) bool { return sl.name == set.Name }); k >= 0 {
+				layout[k].set = i
+			} else {
+				layout = append(layout, attrSlot{name: set.Name, set: i})
+			}
+		}
+		if p.schema != nil {
+			for _, spec := range p.schema.Attrs {
+				if spec.Default != nil && !slices.ContainsFunc(layout, func(sl attrSlot) bool { return sl.name == spec.Name }) {
+					layout = append(layout, attrSlot{name: spec.Name, set: -1, def: spec.Default})
+				}
+			}
+			sortBySchema(layout, func(sl attrSlot) string { return sl.name }, p.schema)
+		}
+		p.layout = layout
 	}
 	if a.plans == nil {
 		a.plans = map[*rule.Create]*createPlan{}
@@ -463,11 +495,9 @@ func (a *Applier) build(c *rule.Create, env *matchEnv, m *rule.Match, replaced m
 // attrs computes the attributes of a created op in schema order (then any others in rule order), filling schema
 // defaults for attributes the rule does not set, as Paddle's op builders do.
 func (a *Applier) attrs(c *rule.Create, env *matchEnv, plan *createPlan) ([]ir.NamedAttr, error) {
-	ctx := a.Rewriter.Ctx
-	schema := plan.schema
 	n := len(c.Attrs) + 1
-	if schema != nil {
-		n += len(schema.Attrs)
+	if plan.schema != nil {
+		n += len(plan.schema.Attrs)
 	}
 	var rest []ir.NamedAttr
 	if c.RestAttrs >= 0 {
@@ -475,64 +505,91 @@ func (a *Applier) attrs(c *rule.Create, env *matchEnv, plan *createPlan) ([]ir.N
 	}
 	out := slices.Grow(a.attrBuf[:0], n+len(rest)) // scratch: build copies what it keeps (createPlan.share)
 	defer func() { a.attrBuf = out[:0] }()
-	if c.RestAttrs >= 0 {
-		if rest, ok := env.m.Holes[c.RestAttrs].([]ir.NamedAttr); ok {
-			out = append(out, rest...)
-		}
-	}
-	for i, set := range c.Attrs {
-		if lit := plan.lits[i]; lit != nil {
-			out = setAttr(out, set.Name, lit)
-			continue
-		}
-		t := ir.AttrType{Kind: ir.KindAny}
-		if schema != nil {
-			if spec := schema.Attr(set.Name); spec != nil {
-				t = spec.Type
-			}
-		}
-		var attr ir.Attribute
-		if h, ok := set.Value.(*rule.HoleRef); ok {
-			if bound, ok := env.m.Holes[h.Hole].(ir.Attribute); ok && t.Accepts(bound) {
-				attr = bound
-			}
-		}
-		if attr == nil {
-			v, err := rule.Eval(set.Value, env)
+	if plan.layout != nil {
+		// Every value is computed, in rule order, as the general construction does; then they take their places.
+		vals := a.attrVals[:0]
+		defer func() { a.attrVals = vals[:0] }()
+		for i := range c.Attrs {
+			v, err := a.attrValue(c, i, env, plan)
 			if err != nil {
 				return nil, err
 			}
-			attr, err = rule.ToAttr(ctx, t, v)
-			if err != nil {
-				return nil, fmt.Errorf("attribute %s: %v", set.Name, err)
+			vals = append(vals, v)
+		}
+		for _, sl := range plan.layout {
+			if sl.set >= 0 {
+				out = append(out, ir.NamedAttr{Name: sl.name, Value: vals[sl.set]})
+			} else {
+				out = append(out, ir.NamedAttr{Name: sl.name, Value: sl.def})
 			}
 		}
-		out = setAttr(out, set.Name, attr)
-	}
-	if schema == nil {
 		return out, nil
+	}
+	out = append(out, rest...)
+	for i, set := range c.Attrs {
+		v, err := a.attrValue(c, i, env, plan)
+		if err != nil {
+			return nil, err
+		}
+		out = setAttr(out, set.Name, v)
+	}
+	return orderAttrs(out, plan.schema), nil
+}
+
+// attrValue computes the value of the rule's AttrSet i.
+func (a *Applier) attrValue(c *rule.Create, i int, env *matchEnv, plan *createPlan) (ir.Attribute, error) {
+	if lit := plan.lits[i]; lit != nil {
+		return lit, nil
+	}
+	set, t := c.Attrs[i], plan.types[i]
+	if h, ok := set.Value.(*rule.HoleRef); ok {
+		if bound, ok := env.m.Holes[h.Hole].(ir.Attribute); ok && t.Accepts(bound) {
+			return bound, nil
+		}
+	}
+	v, err := rule.Eval(set.Value, env)
+	if err != nil {
+		return nil, err
+	}
+	attr, err := rule.ToAttr(a.Rewriter.Ctx, t, v)
+	if err != nil {
+		return nil, fmt.Errorf("attribute %s: %v", set.Name, err)
+	}
+	return attr, nil
+}
+
+// orderAttrs completes the attributes of an op of the given schema (nil: unregistered) with the schema's defaults
+// and puts them in schema order, the others after them in their order.
+func orderAttrs(out []ir.NamedAttr, schema *ir.OpSchema) []ir.NamedAttr {
+	if schema == nil {
+		return out
 	}
 	for _, spec := range schema.Attrs {
 		if spec.Default != nil && findAttr(out, spec.Name) < 0 {
 			out = append(out, ir.NamedAttr{Name: spec.Name, Value: spec.Default})
 		}
 	}
-	// Schema order, then the others in rule order: a stable insertion sort (attribute lists are short).
-	rank := func(name string) int {
-		if i := schema.AttrIndex(name); i >= 0 {
+	sortBySchema(out, func(a ir.NamedAttr) string { return a.Name }, schema)
+	return out
+}
+
+// sortBySchema puts xs in the order of their names' attributes in schema, names the schema does not declare after
+// them in their order: a stable insertion sort (attribute lists are short).
+func sortBySchema[T any](xs []T, name func(T) string, schema *ir.OpSchema) {
+	rank := func(x T) int {
+		if i := schema.AttrIndex(name(x)); i >= 0 {
 			return i
 		}
 		return len(schema.Attrs)
 	}
-	for i := 1; i < len(out); i++ {
-		x, rx := out[i], rank(out[i].Name)
+	for i := 1; i < len(xs); i++ {
+		x, rx := xs[i], rank(xs[i])
 		j := i
-		for ; j > 0 && rank(out[j-1].Name) > rx; j-- {
-			out[j] = out[j-1]
+		for ; j > 0 && rank(xs[j-1]) > rx; j-- {
+			xs[j] = xs[j-1]
 		}
-		out[j] = x
+		xs[j] = x
 	}
-	return out, nil
 }
 
 func findAttr(attrs []ir.NamedAttr, name string) int {
