@@ -20,6 +20,9 @@ type Allocator struct {
 	// address, so that Reuse can tell whether two freed runs that touch lie in one chunk (and may be merged).
 	useChunks []*[allocChunk]Use
 	chunkBase []uintptr
+	// opChunks are the op chunks, opBase their addresses, sorted by address: for OpIDs.
+	opChunks []*[allocChunk]Op
+	opBase   []uintptr
 
 	track  bool
 	erased []*Op
@@ -70,7 +73,12 @@ func (a *Allocator) opRecord(nres int) (*Op, []Value) {
 		}
 	}
 	if len(a.ops) == 0 {
-		a.ops = make([]Op, allocChunk)
+		chunk := new([allocChunk]Op)
+		base := uintptr(unsafe.Pointer(chunk))
+		i, _ := slices.BinarySearch(a.opBase, base)
+		a.opChunks = slices.Insert(a.opChunks, i, chunk)
+		a.opBase = slices.Insert(a.opBase, i, base)
+		a.ops = chunk[:]
 	}
 	op := &a.ops[0]
 	a.ops = a.ops[1:]
@@ -235,4 +243,47 @@ func (a *Allocator) erasedBy(op *Op) {
 	if a.track {
 		a.erased = append(a.erased, op)
 	}
+}
+
+// OpIDs numbers the ops of a program densely, for tables indexed by op (the text printer numbers values with one):
+// an op allocated from the program's allocator gets a number below Len, from its place in the allocator's chunks,
+// and other ops (Context.NewOp, Clone) get -1. The numbering holds until the program allocates more ops.
+type OpIDs struct {
+	base []uintptr // the allocator's op chunks, sorted by address
+	last int       // the chunk of the last lookup, tried first
+}
+
+// OpIDs returns the numbering of the ops of p's allocator. It only reads the program.
+func (p *Program) OpIDs() *OpIDs {
+	if p.alloc == nil {
+		return &OpIDs{}
+	}
+	return &OpIDs{base: p.alloc.opBase}
+}
+
+// Len returns the bound of the numbers.
+func (ids *OpIDs) Len() int { return len(ids.base) * allocChunk }
+
+// ID returns the number of op, or -1.
+func (ids *OpIDs) ID(op *Op) int {
+	addr := uintptr(unsafe.Pointer(op))
+	const size = unsafe.Sizeof([allocChunk]Op{})
+	if i := ids.last; i < len(ids.base) && addr-ids.base[i] < size {
+		return i*allocChunk + int((addr-ids.base[i])/unsafe.Sizeof(Op{}))
+	}
+	lo, hi := 0, len(ids.base)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if ids.base[m] <= addr {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	i := lo - 1
+	if i < 0 || addr-ids.base[i] >= size {
+		return -1
+	}
+	ids.last = i
+	return i*allocChunk + int((addr-ids.base[i])/unsafe.Sizeof(Op{}))
 }

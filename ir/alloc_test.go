@@ -123,3 +123,33 @@ func runLen(head *Use) int {
 	}
 	return n
 }
+
+// TestOpIDs: the ops of a program's allocator get distinct numbers below Len, whatever the order of the lookups;
+// ops built by Context.NewOp get -1.
+func TestOpIDs(t *testing.T) {
+	c := NewContext()
+	p := NewProgram(c)
+	b := NewBuilder(c)
+	b.Alloc = p.Allocator()
+	b.SetInsertionPointToEnd(p.Body())
+	f32 := c.Scalar(DTypeFloat32)
+	var ops []*Op
+	for range 3*allocChunk + 5 {
+		ops = append(ops, b.Create(OpSpec{Name: "pd_op.data", Results: []Type{f32}}))
+	}
+	other := c.NewOp(OpSpec{Name: "pd_op.data", Results: []Type{f32}})
+	ids := p.OpIDs()
+	seen := map[int]bool{}
+	for _, i := range []int{0, len(ops) - 1, allocChunk, 5, 2*allocChunk + 7, allocChunk - 1} {
+		id := ids.ID(ops[i])
+		assert.GreaterOrEqual(t, id, 0)
+		assert.Less(t, id, ids.Len())
+		seen[id] = true
+	}
+	for _, op := range ops {
+		seen[ids.ID(op)] = true
+	}
+	assert.Len(t, seen, len(ops), "distinct numbers")
+	assert.Equal(t, -1, ids.ID(other))
+	assert.Equal(t, 0, NewProgram(c).OpIDs().Len(), "a program without allocated ops")
+}
