@@ -33,6 +33,30 @@ type Allocator struct {
 	freeUses [maxRun + 1]*Use
 	freeVals [maxRun + 1][]*Value
 	runs     []useRun // scratch of Reuse
+
+	// infos caches Context.OpInfo by the name's bytes' address: readers and rules pass the same string for every
+	// op of a kind, and the Context's table takes a lock and a hash per lookup.
+	infos [64]infoEntry
+}
+
+type infoEntry struct {
+	ctx  *Context
+	name string
+	info *OpInfo
+}
+
+// opInfo is c.OpInfo(name), through the cache.
+func (a *Allocator) opInfo(c *Context, name string) *OpInfo {
+	if len(name) == 0 {
+		return c.OpInfo(name)
+	}
+	e := &a.infos[uintptr(unsafe.Pointer(unsafe.StringData(name)))>>3%uintptr(len(a.infos))]
+	if e.ctx == c && unsafe.StringData(e.name) == unsafe.StringData(name) && len(e.name) == len(name) {
+		return e.info
+	}
+	info := c.OpInfo(name)
+	*e = infoEntry{c, name, info}
+	return info
 }
 
 // useRun is a run of n operand records starting at p, in chunk c of the allocator (-1: not from a chunk).

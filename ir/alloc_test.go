@@ -153,3 +153,19 @@ func TestOpIDs(t *testing.T) {
 	assert.Equal(t, -1, ids.ID(other))
 	assert.Equal(t, 0, NewProgram(c).OpIDs().Len(), "a program without allocated ops")
 }
+
+// TestAllocatorOpInfoCache: the allocator's cache of op kinds answers what the Context does, for names that are
+// the same string, equal strings at other addresses, and different names, in two contexts.
+func TestAllocatorOpInfoCache(t *testing.T) {
+	c1, c2 := NewContext(), NewContext()
+	a := &Allocator{}
+	names := []string{"pd_op.relu", "pd_op.tanh", "pd_op.relu", string([]byte("pd_op.relu")), string([]byte("pd_op.tanh")), ""}
+	for range 3 {
+		for _, n := range names {
+			for _, c := range []*Context{c1, c2} {
+				assert.Same(t, c.OpInfo(n), a.opInfo(c, n), "%q", n)
+				assert.Same(t, c.OpInfo(n), a.NewOp(c, OpSpec{Name: n}).Info(), "%q", n)
+			}
+		}
+	}
+}

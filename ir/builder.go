@@ -22,10 +22,13 @@ func newOp(c *Context, spec OpSpec, a *Allocator) *Op {
 	var op *Op
 	var uses []Use
 	var results []Value
+	var info *OpInfo
 	if a != nil {
+		info = a.opInfo(c, spec.Name)
 		op, results = a.opRecord(len(spec.Results))
 		uses = a.useRun(len(spec.Operands))
 	} else {
+		info = c.OpInfo(spec.Name)
 		op = &Op{}
 		if len(spec.Operands) > 0 {
 			uses = make([]Use, len(spec.Operands))
@@ -34,7 +37,7 @@ func newOp(c *Context, spec OpSpec, a *Allocator) *Op {
 			results = make([]Value, len(spec.Results))
 		}
 	}
-	op.info, op.Loc = c.OpInfo(spec.Name), spec.Loc
+	op.info, op.Loc = info, spec.Loc
 	op.setOperandSlice(uses)
 	op.results, op.nResults = unsafe.SliceData(results), uint32(len(results))
 	for i, v := range spec.Operands {
