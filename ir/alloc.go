@@ -20,6 +20,7 @@ type Allocator struct {
 	// address, so that Reuse can tell whether two freed runs that touch lie in one chunk (and may be merged).
 	useChunks []*[allocChunk]Use
 	chunkBase []uintptr
+	lastChunk int // the chunk chunkOf found last
 	// opChunks are the op chunks, opBase their addresses, sorted by address: for OpIDs.
 	opChunks []*[allocChunk]Op
 	opBase   []uintptr
@@ -146,6 +147,11 @@ func (a *Allocator) useRun(n int) []Use {
 // chunkOf returns the index of the chunk holding the n records at p, or -1 if they are not in one of a's chunks.
 func (a *Allocator) chunkOf(p *Use, n int) int {
 	addr := uintptr(unsafe.Pointer(p))
+	end := addr + uintptr(n)*unsafe.Sizeof(Use{})
+	const size = unsafe.Sizeof([allocChunk]Use{})
+	if i := a.lastChunk; i < len(a.chunkBase) && addr >= a.chunkBase[i] && end <= a.chunkBase[i]+size {
+		return i // runs freed together are usually in one chunk
+	}
 	lo, hi := 0, len(a.chunkBase) // the first chunk starting after addr is in [lo, hi]
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
@@ -156,9 +162,10 @@ func (a *Allocator) chunkOf(p *Use, n int) int {
 		}
 	}
 	i := lo - 1
-	if i < 0 || addr+uintptr(n)*unsafe.Sizeof(Use{}) > a.chunkBase[i]+unsafe.Sizeof([allocChunk]Use{}) {
+	if i < 0 || end > a.chunkBase[i]+size {
 		return -1
 	}
+	a.lastChunk = i
 	return i
 }
 
@@ -223,12 +230,9 @@ func (a *Allocator) Reuse() {
 		if k > maxRun {
 			k = 0 // the results are not recycled
 		}
-		res := op.results
-		clear(unsafe.Slice(res, k))
-		*op = Op{}
-		if k > 0 {
-			op.results = res
-		}
+		// The record itself is cleared when it is taken (opRecord); its results must be clear by then.
+		clear(unsafe.Slice(op.results, k))
+		op.nResults = uint32(k)
 		op.next = a.freeOps[k]
 		a.freeOps[k] = op
 	}

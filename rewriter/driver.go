@@ -138,8 +138,12 @@ type Driver struct {
 	anyRoot   []*RuleStats
 	names     *ir.Numbering
 	cycles    *cycleDetector
-	lastCount int
-	listeners ir.Listeners
+	lastCount int // ops pushed by the last seeding: the next worklist's capacity
+	// walked and pushed count the ops of the seeding under way; seedAll pushes every op.
+	walked, pushed int
+	seedAll        bool
+	seedEvery      bool // for tests: push every op, as if every kind had rules
+	listeners      ir.Listeners
 	// recycling says whether the rewriter's allocator recycles erased ops (see Options.KeepErased).
 	recycling bool
 }
@@ -216,14 +220,14 @@ func (d *Driver) Run() (*Stats, error) {
 	if opts.Shuffle {
 		rng = rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15))
 	}
+	d.stats = &Stats{}
+	d.initStats()
 	d.wl = newWorklist(max(d.lastCount, p.Body().Len()), rng)
 	nops := d.seed()
 	maxRewrites := opts.MaxRewrites
 	if maxRewrites <= 0 {
 		maxRewrites = 20*nops + 10000
 	}
-	d.stats = &Stats{}
-	d.initStats()
 	if opts.Trace != nil {
 		d.names = ir.NumberValues(p.Body())
 	}
@@ -268,19 +272,35 @@ func (d *Driver) Run() (*Stats, error) {
 	return d.stats, err
 }
 
-// seed pushes every op of the program so that pops return them in program order (pre-order) top-down, or in
-// post-order bottom-up, and returns their number. The worklist is a LIFO, so top-down pushes the reverse of the
-// pre-order: each block from its last op to its first, an op after the ops of its regions.
+// seed pushes the program's ops so that pops return them in program order (pre-order) top-down, or in post-order
+// bottom-up, and returns the number of ops in the program. The worklist is a LIFO, so top-down pushes the reverse
+// of the pre-order: each block from its last op to its first, an op after the ops of its regions.
+//
+// An op of a kind no rule is rooted at is not pushed: popping it would do nothing, since it can match nothing and
+// is erased only if it lost its uses during the run, and an op that does is pushed then. (A rule set with rules
+// rooted at any op, and a shuffled run, whose random order is drawn over every op, push them all.)
 func (d *Driver) seed() int {
-	before := d.wl.len()
+	d.walked, d.pushed = 0, 0
+	d.seedAll = d.seedEvery || d.Options.Shuffle || len(d.anyRoot) > 0
 	if d.Options.BottomUp {
 		// MLIR's bottom-up seeding: the post-order is pushed as is, so the last op is processed first.
 		d.seedPost(d.Program.Body())
 	} else {
 		d.seedPreReversed(d.Program.Body())
 	}
-	d.lastCount = d.wl.len() - before
-	return d.lastCount
+	d.lastCount = d.pushed
+	return d.walked
+}
+
+func (d *Driver) seedOp(op *ir.Op) {
+	d.walked++
+	if !d.seedAll {
+		if id := op.Info().ID; id >= len(d.rootStats) || len(d.rootStats[id]) == 0 {
+			return
+		}
+	}
+	d.wl.push(op)
+	d.pushed++
 }
 
 func (d *Driver) seedPost(b *ir.Block) {
@@ -290,7 +310,7 @@ func (d *Driver) seedPost(b *ir.Block) {
 				d.seedPost(nb)
 			}
 		}
-		d.wl.push(op)
+		d.seedOp(op)
 	}
 }
 
@@ -303,7 +323,7 @@ func (d *Driver) seedPreReversed(b *ir.Block) {
 				d.seedPreReversed(blocks[bi])
 			}
 		}
-		d.wl.push(op)
+		d.seedOp(op)
 	}
 }
 
