@@ -142,7 +142,7 @@ type Driver struct {
 	// walked and pushed count the ops of the seeding under way; seedAll pushes every op.
 	walked, pushed int
 	seedAll        bool
-	seedEvery      bool // for tests: push every op, as if every kind had rules
+	seedEvery      bool // for tests: push every op, as if every kind had rules (see push)
 	listeners      ir.Listeners
 	// recycling says whether the rewriter's allocator recycles erased ops (see Options.KeepErased).
 	recycling bool
@@ -162,8 +162,8 @@ func (d *Driver) AddListener(l ir.Listener) { d.listeners = append(d.listeners, 
 // driverListener feeds the worklist.
 type driverListener struct{ d *Driver }
 
-func (l driverListener) OpInserted(op *ir.Op) { l.d.wl.push(op) }
-func (l driverListener) OpModified(op *ir.Op) { l.d.wl.push(op) }
+func (l driverListener) OpInserted(op *ir.Op) { l.d.push(op) }
+func (l driverListener) OpModified(op *ir.Op) { l.d.push(op) }
 func (l driverListener) OpErased(op *ir.Op) {
 	l.d.wl.remove(op)
 	for i := range op.NumOperands() {
@@ -172,7 +172,7 @@ func (l driverListener) OpErased(op *ir.Op) {
 				if onlyUsedBy(def, op) {
 					l.d.orphan(def) // erasing op leaves it without uses
 				}
-				l.d.wl.push(def)
+				l.d.push(def)
 			}
 		}
 	}
@@ -184,7 +184,7 @@ func (l driverListener) UseRemoved(v *ir.Value) {
 		if !def.HasUses() {
 			l.d.orphan(def)
 		}
-		l.d.wl.push(def)
+		l.d.push(def)
 	}
 }
 
@@ -276,9 +276,9 @@ func (d *Driver) Run() (*Stats, error) {
 // bottom-up, and returns the number of ops in the program. The worklist is a LIFO, so top-down pushes the reverse
 // of the pre-order: each block from its last op to its first, an op after the ops of its regions.
 //
-// An op of a kind no rule is rooted at is not pushed: popping it would do nothing, since it can match nothing and
-// is erased only if it lost its uses during the run, and an op that does is pushed then. (A rule set with rules
-// rooted at any op, and a shuffled run, whose random order is drawn over every op, push them all.)
+// An op of a kind no rule is rooted at is not pushed (see push): popping it would do nothing, since it can match
+// nothing and is erased only if it lost its uses during the run, and an op that does is pushed then. (A rule set
+// with rules rooted at any op, and a shuffled run, whose random order is drawn over every op, push them all.)
 func (d *Driver) seed() int {
 	d.walked, d.pushed = 0, 0
 	d.seedAll = d.seedEvery || d.Options.Shuffle || len(d.anyRoot) > 0
@@ -294,13 +294,25 @@ func (d *Driver) seed() int {
 
 func (d *Driver) seedOp(op *ir.Op) {
 	d.walked++
-	if !d.seedAll {
-		if id := op.Info().ID; id >= len(d.rootStats) || len(d.rootStats[id]) == 0 {
-			return
-		}
+	if d.seedAll || d.hasRules(op) {
+		d.wl.push(op)
+		d.pushed++
 	}
-	d.wl.push(op)
-	d.pushed++
+}
+
+// hasRules reports whether some rule is rooted at op's kind.
+func (d *Driver) hasRules(op *ir.Op) bool {
+	id := op.Info().ID
+	return id < len(d.rootStats) && len(d.rootStats[id]) > 0
+}
+
+// push puts op on the worklist if popping it can do something: it may match (its kind has rules, or every op is
+// pushed), or it lost its uses (it is marked orphaned first) and may be dead. Leaving the others out keeps the
+// order of the rest, so the driver does what it would with every op pushed.
+func (d *Driver) push(op *ir.Op) {
+	if d.seedAll || op.Mark()&orphanedBit != 0 || d.hasRules(op) {
+		d.wl.push(op)
+	}
 }
 
 func (d *Driver) seedPost(b *ir.Block) {

@@ -12,8 +12,9 @@ import (
 	"github.com/pirdrr/drr/ir/pirtext"
 )
 
-// TestSeedingSkipsRulelessOps: the driver does not push ops of kinds no rule is rooted at; the result, the
-// rewrites and the per-rule counts are those of a run that pushes every op, top-down and bottom-up.
+// TestSeedingSkipsRulelessOps: the driver does not push ops of kinds no rule is rooted at (unless they lost their
+// uses), neither when seeding nor when a rewrite changes them; the result, the rewrites and the per-rule counts
+// are those of a run that pushes every op, top-down and bottom-up.
 func TestSeedingSkipsRulelessOps(t *testing.T) {
 	in := loadBenchInput(t, 1000)
 	for _, bottomUp := range []bool{false, true} {
