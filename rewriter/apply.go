@@ -62,6 +62,11 @@ type createPlan struct {
 	schema *ir.OpSchema
 	types  []ir.AttrType  // per AttrSet: its type in the schema (any if unknown)
 	lits   []ir.Attribute // per AttrSet: the converted literal, or nil
+	holes  []int          // per AttrSet: the hole it is (a HoleRef), or -1
+	anyOK  []bool         // per AttrSet: its type accepts any attribute
+	// sg says where the stop_gradient flags of the op's results come from (see stopGradient), once sgDone.
+	sg     []sgSource
+	sgDone bool
 	// layout lists the built op's attributes in their final order (schema order, then the others in rule
 	// order), for rules that copy no matched attributes (RestAttrs < 0): the order is then the same every time.
 	layout []attrSlot
@@ -95,13 +100,20 @@ func (a *Applier) plan(c *rule.Create) *createPlan {
 		return p
 	}
 	ctx := a.Rewriter.Ctx
-	p := &createPlan{schema: ctx.Schema(c.Op), types: make([]ir.AttrType, len(c.Attrs)), lits: make([]ir.Attribute, len(c.Attrs))}
+	n := len(c.Attrs)
+	p := &createPlan{schema: ctx.Schema(c.Op), types: make([]ir.AttrType, n), lits: make([]ir.Attribute, n),
+		holes: make([]int, n), anyOK: make([]bool, n)}
 	for i, set := range c.Attrs {
 		p.types[i] = ir.AttrType{Kind: ir.KindAny}
 		if p.schema != nil {
 			if spec := p.schema.Attr(set.Name); spec != nil {
 				p.types[i] = spec.Type
 			}
+		}
+		p.anyOK[i] = p.types[i] == ir.AttrType{Kind: ir.KindAny}
+		p.holes[i] = -1
+		if h, ok := set.Value.(*rule.HoleRef); ok {
+			p.holes[i] = h.Hole
 		}
 		if lit, ok := set.Value.(*rule.Lit); ok {
 			if attr, err := rule.ToAttr(ctx, p.types[i], lit.Value); err == nil {
@@ -434,7 +446,6 @@ func replacedBy(r *rule.Rule) map[int]int {
 func (a *Applier) build(c *rule.Create, env *matchEnv, m *rule.Match, replaced map[int]int) (*ir.Op, error) {
 	ctx := a.Rewriter.Ctx
 	operands := a.operands[:0] // ir.NewOp copies the operands and result types: scratch will do
-	defer func() { a.operands = operands[:0] }()
 	for _, o := range c.Operands {
 		switch {
 		case o.Null:
@@ -456,14 +467,13 @@ func (a *Applier) build(c *rule.Create, env *matchEnv, m *rule.Match, replaced m
 		return nil, err
 	}
 	// Results replacing matched values inherit their stop_gradient flag, as Paddle's passes keep it.
-	if sg, ok := stopGradient(c, m, replaced, ctx); ok {
+	if sg, ok := stopGradient(c, m, plan.sgSources(c, replaced), ctx); ok {
 		attrs = setAttr(attrs, "stop_gradient", sg)
 	}
 	attrs = plan.share(attrs)
 	var types []ir.Type
 	if c.ResultTypes != nil {
 		types = a.types[:0]
-		defer func() { a.types = types[:0] }()
 		for i, te := range c.ResultTypes {
 			t, err := resolveType(ctx, te, env)
 			if err != nil {
@@ -476,6 +486,10 @@ func (a *Applier) build(c *rule.Create, env *matchEnv, m *rule.Match, replaced m
 		if err != nil {
 			return nil, err
 		}
+	}
+	a.operands = operands[:0]
+	if c.ResultTypes != nil {
+		a.types = types[:0]
 	}
 	spec := ir.OpSpec{Name: c.Op, Operands: operands, Results: types, Attrs: attrs}
 	var op *ir.Op
@@ -504,11 +518,9 @@ func (a *Applier) attrs(c *rule.Create, env *matchEnv, plan *createPlan) ([]ir.N
 		rest, _ = env.m.Holes[c.RestAttrs].([]ir.NamedAttr)
 	}
 	out := slices.Grow(a.attrBuf[:0], n+len(rest)) // scratch: build copies what it keeps (createPlan.share)
-	defer func() { a.attrBuf = out[:0] }()
 	if plan.layout != nil {
 		// Every value is computed, in rule order, as the general construction does; then they take their places.
 		vals := a.attrVals[:0]
-		defer func() { a.attrVals = vals[:0] }()
 		for i := range c.Attrs {
 			v, err := a.attrValue(c, i, env, plan)
 			if err != nil {
@@ -523,6 +535,7 @@ func (a *Applier) attrs(c *rule.Create, env *matchEnv, plan *createPlan) ([]ir.N
 				out = append(out, ir.NamedAttr{Name: sl.name, Value: sl.def})
 			}
 		}
+		a.attrBuf, a.attrVals = out[:0], vals[:0]
 		return out, nil
 	}
 	out = append(out, rest...)
@@ -533,7 +546,9 @@ func (a *Applier) attrs(c *rule.Create, env *matchEnv, plan *createPlan) ([]ir.N
 		}
 		out = setAttr(out, set.Name, v)
 	}
-	return orderAttrs(out, plan.schema), nil
+	out = orderAttrs(out, plan.schema)
+	a.attrBuf = out[:0]
+	return out, nil
 }
 
 // attrValue computes the value of the rule's AttrSet i.
@@ -541,12 +556,12 @@ func (a *Applier) attrValue(c *rule.Create, i int, env *matchEnv, plan *createPl
 	if lit := plan.lits[i]; lit != nil {
 		return lit, nil
 	}
-	set, t := c.Attrs[i], plan.types[i]
-	if h, ok := set.Value.(*rule.HoleRef); ok {
-		if bound, ok := env.m.Holes[h.Hole].(ir.Attribute); ok && t.Accepts(bound) {
+	if h := plan.holes[i]; h >= 0 {
+		if bound, ok := env.m.Holes[h].(ir.Attribute); ok && (plan.anyOK[i] || plan.types[i].Accepts(bound)) {
 			return bound, nil
 		}
 	}
+	set, t := &c.Attrs[i], plan.types[i]
 	v, err := rule.Eval(set.Value, env)
 	if err != nil {
 		return nil, err
@@ -609,21 +624,31 @@ func setAttr(attrs []ir.NamedAttr, name string, a ir.Attribute) []ir.NamedAttr {
 	return append(attrs, ir.NamedAttr{Name: name, Value: a})
 }
 
-// stopGradient returns the stop_gradient attribute for a created op whose results replace matched values.
-func stopGradient(c *rule.Create, m *rule.Match, replaced map[int]int, ctx *ir.Context) (ir.Attribute, bool) {
-	if findAttrExpr(c, "stop_gradient") {
-		return nil, false
+// sgSource is a result of a built op that replaces a matched value: the result's stop_gradient flag is the
+// value's.
+type sgSource struct{ result, value int }
+
+// sgSources returns the results of c's op whose stop_gradient flags come from matched values they replace
+// (replaced is the rule's rulePlan.replaced); none if the rule sets stop_gradient itself.
+func (p *createPlan) sgSources(c *rule.Create, replaced map[int]int) []sgSource {
+	if !p.sgDone {
+		p.sgDone = true
+		if !findAttrExpr(c, "stop_gradient") {
+			for i, k := range c.Results {
+				if pv, ok := replaced[k]; ok && k >= 0 {
+					p.sg = append(p.sg, sgSource{result: i, value: pv})
+				}
+			}
+		}
 	}
+	return p.sg
+}
+
+// stopGradient returns the stop_gradient attribute for a created op whose results replace matched values.
+func stopGradient(c *rule.Create, m *rule.Match, sources []sgSource, ctx *ir.Context) (ir.Attribute, bool) {
 	var flags []bool
-	for i, k := range c.Results {
-		if k < 0 {
-			continue
-		}
-		pv, ok := replaced[k]
-		if !ok {
-			continue
-		}
-		v := m.Values[pv]
+	for _, src := range sources {
+		v := m.Values[src.value]
 		if v == nil || v.DefiningOp() == nil {
 			continue
 		}
@@ -635,7 +660,7 @@ func stopGradient(c *rule.Create, m *rule.Match, replaced map[int]int, ctx *ir.C
 			if flags == nil {
 				flags = make([]bool, len(c.Results))
 			}
-			flags[i] = b
+			flags[src.result] = b
 		}
 	}
 	if flags == nil {

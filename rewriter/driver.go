@@ -232,7 +232,11 @@ func (d *Driver) Run() (*Stats, error) {
 		d.names = ir.NumberValues(p.Body())
 	}
 	d.cycles = newCycleDetector(nops + 1000)
-	d.Applier.Rewriter.Listener = append(ir.Listeners{driverListener{d}}, d.listeners...)
+	if len(d.listeners) == 0 {
+		d.Applier.Rewriter.Listener = driverListener{d} // no fan-out to go through for every change
+	} else {
+		d.Applier.Rewriter.Listener = append(ir.Listeners{driverListener{d}}, d.listeners...)
+	}
 	alloc := d.Applier.Rewriter.Alloc
 	if alloc == nil {
 		alloc = p.Allocator()
