@@ -76,7 +76,7 @@ const (
 // NewOp is Context.NewOp, allocating from a's chunks.
 func (a *Allocator) NewOp(c *Context, spec OpSpec) *Op { return newOp(c, spec, a) }
 
-// opRecord returns a zeroed op record and nres zeroed results for it.
+// opRecord returns a zeroed op record and nres results for it (newOp writes them whole).
 func (a *Allocator) opRecord(nres int) (*Op, []Value) {
 	if nres <= maxRun {
 		if op := a.freeOps[nres]; op != nil {
@@ -110,7 +110,8 @@ func (a *Allocator) opRecord(nres int) (*Op, []Value) {
 	return op, a.valueRun(nres)
 }
 
-// useRun returns n zeroed, contiguous operand records.
+// useRun returns n contiguous operand records that link nowhere (value, prev and next nil; the owner is set by
+// newOp).
 func (a *Allocator) useRun(n int) []Use {
 	if n == 0 {
 		return nil
@@ -169,13 +170,13 @@ func (a *Allocator) chunkOf(p *Use, n int) int {
 	return i
 }
 
-// pushUses adds the zeroed run of k operand records at head to the free lists.
+// pushUses adds the unlinked run of k operand records at head to the free lists.
 func (a *Allocator) pushUses(head *Use, k int) {
 	head.next = a.freeUses[k]
 	a.freeUses[k] = head
 }
 
-// valueRun returns n zeroed, contiguous values.
+// valueRun returns n contiguous values, for newOp to write whole.
 func (a *Allocator) valueRun(n int) []Value {
 	if n == 0 {
 		return nil
@@ -207,10 +208,9 @@ func (a *Allocator) TrackErased(on bool) {
 }
 
 // Reuse recycles the ops erased since the last call (by rewriters allocating from a, with TrackErased on): their
-// op records, operand records and results are cleared and handed to the next ops a allocates. Afterwards a
-// pointer to such an op, its results or its uses designates whatever op takes its place, and Erased no longer
-// reports it; so the caller must hold none (the rewrite driver calls Reuse between rewrites, when its worklist,
-// matches and listeners have let go of the erased ops).
+// op records, operand records and results go to the next ops a allocates. Afterwards a pointer to such an op, its
+// results or its uses may designate whatever op takes its place; so the caller must hold none (the rewrite driver
+// calls Reuse between rewrites, when its worklist, matches and listeners have let go of the erased ops).
 func (a *Allocator) Reuse() {
 	if len(a.erased) == 0 {
 		return
@@ -222,7 +222,7 @@ func (a *Allocator) Reuse() {
 		}
 		if n := int(op.nOperands); n > 0 {
 			if c := a.chunkOf(op.uses, n); c >= 0 {
-				clear(op.operandSlice())
+				// Erasing unlinked every record (value, prev and next are nil); newOp sets the owner.
 				runs = append(runs, useRun{op.uses, n, c})
 			}
 		}
@@ -230,14 +230,12 @@ func (a *Allocator) Reuse() {
 		if k > maxRun {
 			k = 0 // the results are not recycled
 		}
-		// The record itself is cleared when it is taken (opRecord); its results must be clear by then.
-		clear(unsafe.Slice(op.results, k))
+		// The record is cleared when it is taken (opRecord), and newOp writes its results whole.
 		op.nResults = uint32(k)
 		op.next = a.freeOps[k]
 		a.freeOps[k] = op
 	}
-	clear(a.erased)
-	a.erased = a.erased[:0]
+	a.erased = a.erased[:0] // the pointers left behind are to records of the program's chunks
 	// The operand records of ops erased together often touch (a conv2d's two and its batch_norm's five were
 	// allocated one after the other): merged, they can serve a fused op that takes more than either.
 	for i := 1; i < len(runs); i++ { // by address; a batch is a few ops
@@ -262,7 +260,6 @@ func (a *Allocator) Reuse() {
 			r.n -= k
 		}
 	}
-	clear(runs)
 	a.runs = runs[:0]
 }
 
