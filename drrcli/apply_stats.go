@@ -16,7 +16,7 @@ func toPassStats(pr *rewriter.PassResult) passStats {
 		ps.Converged, ps.StopReason, ps.Iterations, ps.Rewrites, ps.Erased = st.Converged, st.StopReason, st.Iterations, st.Rewrites, st.Erased
 		for _, rs := range st.Rules {
 			ps.Rules = append(ps.Rules, ruleStats{Rule: rs.Name, Tried: rs.Tried, Matched: rs.Matched, Applied: rs.Applied,
-				Failed: rs.Failed, FirstFailure: rs.FirstFailure, TimeNS: rs.Time.Nanoseconds()})
+				Failed: rs.Failed, FirstFailure: rs.FirstFailure, TimeNS: rs.Time.Nanoseconds(), MatchTimeNS: rs.MatchTime.Nanoseconds()})
 		}
 	}
 	return ps
@@ -44,12 +44,15 @@ func (a *applyFlags) printStats(w io.Writer, r *applyResult, withName bool) {
 			fmt.Fprintf(w, "  %-*s  %s, %s, %s erased, %s\n", passW, pr.Pass, st.StopReason, nouns(st.Rewrites, "rewrite"),
 				nouns(st.Erased, "dead op"), round(pr.Duration))
 			for _, rs := range st.Rules {
-				if rs.Applied == 0 && rs.Failed == 0 {
+				if rs.Applied == 0 && rs.Failed == 0 && !(a.timing && rs.Tried > 0) {
 					continue
 				}
 				fmt.Fprintf(w, "      %-*s  applied %d of %d matched (%d tried)", ruleW, rs.Name, rs.Applied, rs.Matched, rs.Tried)
 				if rs.Failed > 0 {
 					fmt.Fprintf(w, ", %d failed", rs.Failed)
+				}
+				if a.timing {
+					fmt.Fprintf(w, "; match %s, rewrite %s", round(rs.MatchTime), round(rs.Time))
 				}
 				fmt.Fprintln(w)
 				if rs.FirstFailure != "" {

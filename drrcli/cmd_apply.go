@@ -34,9 +34,10 @@ outputs are written for Paddle: PIR JSON and GraphNet refuse pirdrr's value tens
 vectors) and their copies, which the default pipeline lowers away; -internal writes them into PIR JSON anyway.
 
 Each rule set is applied by a greedy worklist driver until nothing matches. Statistics go to standard error
-(-stats json for machines); -timing adds the parse / rewrite / print split. A match whose rewrite cannot be carried
-out (an attribute the rule computes is out of range, …) leaves the program unchanged at that op and counts as a
-failed rewrite: the program is then not written and the exit status is 1, unless -keep-going.
+(-stats json for machines); -timing adds the parse / rewrite / print split and, for each rule tried, the time
+spent matching it (its share of the merged automaton's time at the ops it was tried on) and rewriting with it. A
+match whose rewrite cannot be carried out (an attribute the rule computes is out of range, …) leaves the program
+unchanged at that op and counts as a failed rewrite: the program is then not written and the exit status is 1, unless -keep-going.
 
 One program is written to -o (standard output by default, where a GraphNet graph is printed as PIR text). With
 several programs or a directory, -o names an output directory (required) and the programs run in parallel (-j); a
@@ -173,7 +174,10 @@ type ruleStats struct {
 	Failed  int    `json:"failed,omitempty"`
 	// FirstFailure says why the first failed rewrite of the rule could not be carried out.
 	FirstFailure string `json:"first_failure,omitempty"`
-	TimeNS       int64  `json:"time_ns"`
+	// TimeNS is the time spent rewriting with the rule, MatchTimeNS its share of the matching time (estimates from
+	// sampled events: see rewriter.RuleStats).
+	TimeNS      int64 `json:"time_ns"`
+	MatchTimeNS int64 `json:"match_time_ns"`
 }
 
 func (a *applyFlags) run(c *CLI, args []string) int {

@@ -155,6 +155,12 @@ func TestApply(t *testing.T) {
 	assert.Equal(t, 1, res.Stats[0].Rewrites)
 	assert.Equal(t, "deinplace_relu", res.Stats[0].Rules[0].Rule)
 
+	code, _, errs = run(t, "", "apply", "-rules", rules, "-timing", prog, "-o", filepath.Join(dir, "out.pir"))
+	require.Equal(t, exitOK, code, errs)
+	assert.Regexp(t, `deinplace_relu +applied 1 of 1 matched \(1 tried\); match [0-9.]+[µnm]?s, rewrite [0-9.]+[µnm]?s\n`, errs,
+		"-timing adds each rule's match and rewrite times")
+	assert.Contains(t, errs, "timing: parse ")
+
 	code, _, errs = run(t, "", "apply", "-set", "nosuch", prog)
 	assert.Equal(t, exitFailure, code)
 	assert.Contains(t, errs, `unknown pass "nosuch"`)

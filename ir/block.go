@@ -82,9 +82,9 @@ func (b *Block) Args() []*Value { return b.args }
 
 // AddArg appends an argument of type t and returns it.
 func (b *Block) AddArg(t Type) *Value {
-	v := &Value{typ: t, block: b, index: int32(len(b.args))}
-	b.args = append(b.args, v)
-	return v
+	a := &blockArg{Value: Value{typ: t, index: ^int32(len(b.args))}, block: b}
+	b.args = append(b.args, &a.Value)
+	return &a.Value
 }
 
 // Terminator returns the last op if it has the Terminator trait (or is cf.yield when unregistered), else nil.
@@ -253,7 +253,7 @@ func (r *Region) AddBlock() *Block {
 
 // Index returns the region's index in its op.
 func (r *Region) Index() int {
-	for i, x := range r.op.regions {
+	for i, x := range r.op.regionSlice() {
 		if x == r {
 			return i
 		}

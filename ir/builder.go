@@ -1,5 +1,7 @@
 package ir
 
+import "unsafe"
+
 // OpSpec describes an op to create: its name, operands (nil entries for absent optional operands), result types,
 // attributes in the order they should keep, and the number of regions (each gets no blocks; add them).
 type OpSpec struct {
@@ -16,79 +18,43 @@ type OpSpec struct {
 // is not copied: ops never modify their attribute slice in place, so it may be shared).
 func (c *Context) NewOp(spec OpSpec) *Op { return newOp(c, spec, nil) }
 
-// Allocator hands out ops, their operand records and their results from large chunks, so that building a big
-// program costs a few allocations per thousand ops instead of several per op (readers use one per program). Ops
-// from an allocator behave exactly like those of Context.NewOp. An Allocator is not safe for concurrent use.
-type Allocator struct {
-	ops  []Op
-	uses []Use
-	vals []Value
-}
-
-const allocChunk = 1024
-
-// NewOp is Context.NewOp, allocating from a's chunks.
-func (a *Allocator) NewOp(c *Context, spec OpSpec) *Op { return newOp(c, spec, a) }
-
-func (a *Allocator) op() *Op {
-	if len(a.ops) == 0 {
-		a.ops = make([]Op, allocChunk)
-	}
-	op := &a.ops[0]
-	a.ops = a.ops[1:]
-	return op
-}
-
-func (a *Allocator) useSlice(n int) []Use {
-	if n > allocChunk/4 {
-		return make([]Use, n)
-	}
-	if len(a.uses) < n {
-		a.uses = make([]Use, allocChunk)
-	}
-	s := a.uses[:n:n]
-	a.uses = a.uses[n:]
-	return s
-}
-
-func (a *Allocator) valueSlice(n int) []Value {
-	if n > allocChunk/4 {
-		return make([]Value, n)
-	}
-	if len(a.vals) < n {
-		a.vals = make([]Value, allocChunk)
-	}
-	s := a.vals[:n:n]
-	a.vals = a.vals[n:]
-	return s
-}
-
 func newOp(c *Context, spec OpSpec, a *Allocator) *Op {
 	var op *Op
+	var uses []Use
+	var results []Value
+	var info *OpInfo
 	if a != nil {
-		op = a.op()
-		op.info, op.Loc = c.OpInfo(spec.Name), spec.Loc
-		op.operands = a.useSlice(len(spec.Operands))
-		op.results = a.valueSlice(len(spec.Results))
+		info = a.opInfo(c, spec.Name)
+		op, results = a.opRecord(len(spec.Results))
+		uses = a.useRun(len(spec.Operands))
 	} else {
-		op = &Op{info: c.OpInfo(spec.Name), Loc: spec.Loc}
-		op.operands = make([]Use, len(spec.Operands))
-		op.results = make([]Value, len(spec.Results))
+		info = c.OpInfo(spec.Name)
+		op = &Op{}
+		if len(spec.Operands) > 0 {
+			uses = make([]Use, len(spec.Operands))
+		}
+		if len(spec.Results) > 0 {
+			results = make([]Value, len(spec.Results))
+		}
 	}
+	op.info, op.Loc = info, spec.Loc
+	op.setOperandSlice(uses)
+	op.results, op.nResults = unsafe.SliceData(results), uint32(len(results))
 	for i, v := range spec.Operands {
-		u := &op.operands[i]
+		u := &uses[i]
 		u.owner = op
-		u.index = int32(i)
 		u.link(v)
 	}
 	for i, t := range spec.Results {
-		op.results[i] = Value{typ: t, def: op, index: int32(i)}
+		results[i] = Value{typ: t, def: op, index: int32(i)}
 	}
-	if len(spec.Attrs) > 0 {
-		op.attrs = spec.Attrs
-	}
-	for i := 0; i < spec.Regions; i++ {
-		op.regions = append(op.regions, &Region{op: op})
+	op.setAttrSlice(spec.Attrs)
+	if spec.Regions > 0 {
+		regions := make([]*Region, spec.Regions)
+		for i := range regions {
+			regions[i] = &Region{op: op}
+		}
+		op.regions = &regions
 	}
 	return op
 }

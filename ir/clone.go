@@ -5,26 +5,26 @@ package ir
 // value the copy defines is recorded in mapping under the value it copies, so cloning a sequence of ops with one
 // mapping rewires the copies to each other. Insert the copy with a Builder.
 func (c *Context) Clone(op *Op, mapping map[*Value]*Value) *Op {
-	operands := make([]*Value, len(op.operands))
-	for i := range op.operands {
-		v := op.operands[i].value
+	operands := make([]*Value, len(op.operandSlice()))
+	for i := range op.operandSlice() {
+		v := op.operandSlice()[i].value
 		if m, ok := mapping[v]; ok {
 			v = m
 		}
 		operands[i] = v
 	}
-	types := make([]Type, len(op.results))
-	for i := range op.results {
-		types[i] = op.results[i].typ
+	types := make([]Type, len(op.resultSlice()))
+	for i := range op.resultSlice() {
+		types[i] = op.resultSlice()[i].typ
 	}
-	cp := c.NewOp(OpSpec{Name: op.info.Name, Operands: operands, Results: types, Attrs: op.attrs,
-		Regions: len(op.regions), Loc: op.Loc})
-	for i := range op.results {
-		mapping[&op.results[i]] = &cp.results[i]
+	cp := c.NewOp(OpSpec{Name: op.info.Name, Operands: operands, Results: types, Attrs: op.attrSlice(),
+		Regions: len(op.regionSlice()), Loc: op.Loc})
+	for i := range op.resultSlice() {
+		mapping[&op.resultSlice()[i]] = &cp.resultSlice()[i]
 	}
-	for ri, r := range op.regions {
+	for ri, r := range op.regionSlice() {
 		for _, b := range r.blocks {
-			nb := cp.regions[ri].AddBlock()
+			nb := cp.regionSlice()[ri].AddBlock()
 			for _, a := range b.args {
 				mapping[a] = nb.AddArg(a.typ)
 			}

@@ -39,6 +39,14 @@
 // remove), blocks are linked lists with order numbers (Op.IsBefore is amortized O(1)), and walks (Program.Walk,
 // WalkBlock, WalkPost) tolerate erasing the op they just yielded.
 //
+// # Memory
+//
+// A program has millions of ops and the garbage collector scans them all, so the records are small (an Op is 96
+// bytes, a Use 32, a Value 40) and come in chunks from the program's Allocator (Program.Allocator): readers build
+// with it and the rewrite driver creates with it. The driver also has it recycle the ops it erases
+// (Allocator.TrackErased, Reuse), so that a rewrite run works in the memory of what it erased; an erased op stays
+// recognisable (Erased) until then. Program.OpIDs numbers the allocator's ops densely, for tables indexed by op.
+//
 // # Checking
 //
 // Verify is the sanity checker: dominance of definitions over uses across nested regions, use-list consistency,

@@ -66,11 +66,11 @@ func (e *equaler) op(p, q *Op) error {
 	if p.info.Name != q.info.Name {
 		return fmt.Errorf("%s: op name differs: %s vs %s", desc, p.info.Name, q.info.Name)
 	}
-	if len(p.operands) != len(q.operands) {
-		return fmt.Errorf("%s: %d operands vs %d", desc, len(p.operands), len(q.operands))
+	if len(p.operandSlice()) != len(q.operandSlice()) {
+		return fmt.Errorf("%s: %d operands vs %d", desc, len(p.operandSlice()), len(q.operandSlice()))
 	}
-	for i := range p.operands {
-		pv, qv := p.operands[i].value, q.operands[i].value
+	for i := range p.operandSlice() {
+		pv, qv := p.operandSlice()[i].value, q.operandSlice()[i].value
 		if pv == nil || qv == nil {
 			if pv != qv {
 				return fmt.Errorf("%s: operand %d is absent in only one program", desc, i)
@@ -81,23 +81,23 @@ func (e *equaler) op(p, q *Op) error {
 			return fmt.Errorf("%s: operand %d (%s) does not correspond", desc, i, e.names.Name(pv))
 		}
 	}
-	if len(p.results) != len(q.results) {
-		return fmt.Errorf("%s: %d results vs %d", desc, len(p.results), len(q.results))
+	if len(p.resultSlice()) != len(q.resultSlice()) {
+		return fmt.Errorf("%s: %d results vs %d", desc, len(p.resultSlice()), len(q.resultSlice()))
 	}
-	for i := range p.results {
-		if p.results[i].typ != q.results[i].typ {
-			return fmt.Errorf("%s: result %d has type %s vs %s", desc, i, p.results[i].typ, q.results[i].typ)
+	for i := range p.resultSlice() {
+		if p.resultSlice()[i].typ != q.resultSlice()[i].typ {
+			return fmt.Errorf("%s: result %d has type %s vs %s", desc, i, p.resultSlice()[i].typ, q.resultSlice()[i].typ)
 		}
-		e.m[&p.results[i]] = &q.results[i]
+		e.m[&p.resultSlice()[i]] = &q.resultSlice()[i]
 	}
 	if err := e.attrs(p, q, desc); err != nil {
 		return err
 	}
-	if len(p.regions) != len(q.regions) {
-		return fmt.Errorf("%s: %d regions vs %d", desc, len(p.regions), len(q.regions))
+	if len(p.regionSlice()) != len(q.regionSlice()) {
+		return fmt.Errorf("%s: %d regions vs %d", desc, len(p.regionSlice()), len(q.regionSlice()))
 	}
-	for ri, r := range p.regions {
-		s := q.regions[ri]
+	for ri, r := range p.regionSlice() {
+		s := q.regionSlice()[ri]
 		if len(r.blocks) != len(s.blocks) {
 			return fmt.Errorf("%s: region %d has %d blocks vs %d", desc, ri, len(r.blocks), len(s.blocks))
 		}
@@ -111,7 +111,7 @@ func (e *equaler) op(p, q *Op) error {
 }
 
 func (e *equaler) attrs(p, q *Op, desc string) error {
-	pa, qa := e.filter(p.attrs), e.filter(q.attrs)
+	pa, qa := e.filter(p.attrSlice()), e.filter(q.attrSlice())
 	if !e.opts.AttrOrder {
 		sort.SliceStable(pa, func(i, j int) bool { return pa[i].Name < pa[j].Name })
 		sort.SliceStable(qa, func(i, j int) bool { return qa[i].Name < qa[j].Name })

@@ -28,7 +28,19 @@ func (c *Context) Double(v float64) *DoubleAttr {
 }
 
 // Str returns the string attribute v.
-func (c *Context) Str(v string) *StrAttr { return c.internAttr(&StrAttr{Value: v}).(*StrAttr) }
+//
+// String attributes are interned by value in a table of their own: programs have one per parameter name, so the
+// general table's quoted keys would cost a copy of every name, and a quoting per lookup.
+func (c *Context) Str(v string) *StrAttr {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if a, ok := c.strs[v]; ok {
+		return a
+	}
+	a := &StrAttr{Value: v}
+	c.strs[v] = a
+	return a
+}
 
 // Array returns the array attribute of the given elements.
 func (c *Context) Array(elems ...Attribute) *ArrayAttr {

@@ -23,11 +23,11 @@ func (n *Numbering) number(b *Block, res, arg *int) {
 		*arg++
 	}
 	for op := b.first; op != nil; op = op.next {
-		for i := range op.results {
-			n.ids[&op.results[i]] = *res
+		for i := range op.resultSlice() {
+			n.ids[&op.resultSlice()[i]] = *res
 			*res++
 		}
-		for _, r := range op.regions {
+		for _, r := range op.regionSlice() {
 			for _, nb := range r.blocks {
 				n.number(nb, res, arg)
 			}
@@ -53,11 +53,11 @@ func (n *Numbering) Name(v *Value) string {
 // ResultNames returns the printed names of op's results, joined by ", ".
 func (n *Numbering) ResultNames(op *Op) string {
 	s := ""
-	for i := range op.results {
+	for i := range op.resultSlice() {
 		if i > 0 {
 			s += ", "
 		}
-		s += n.Name(&op.results[i])
+		s += n.Name(&op.resultSlice()[i])
 	}
 	return s
 }
@@ -65,11 +65,11 @@ func (n *Numbering) ResultNames(op *Op) string {
 // Describe returns a short description of op for messages: its results and name, e.g. "%9 = pd_op.batch_norm_"
 // or "pd_op.fetch" when it has no results.
 func (n *Numbering) Describe(op *Op) string {
-	if len(op.results) == 0 {
+	if len(op.resultSlice()) == 0 {
 		return op.Name()
 	}
-	if len(op.results) == 1 {
-		return n.Name(&op.results[0]) + " = " + op.Name()
+	if len(op.resultSlice()) == 1 {
+		return n.Name(&op.resultSlice()[0]) + " = " + op.Name()
 	}
 	return "(" + n.ResultNames(op) + ") = " + op.Name()
 }

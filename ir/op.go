@@ -3,6 +3,7 @@ package ir
 import (
 	"iter"
 	"sort"
+	"unsafe"
 )
 
 // NamedAttr is one attribute of an op: its name and value.
@@ -22,20 +23,59 @@ func (l Loc) IsKnown() bool { return l.Line > 0 }
 
 // Op is an operation: an op kind (OpInfo), operands, results, attributes in their source order, and regions. Ops
 // live in a Block, in a doubly-linked list.
+//
+// An Op is kept small, because a program has millions of them and the garbage collector scans every one: its
+// operand records, results and attributes are runs in arrays it points to (slabs of an Allocator, or arrays of
+// their own) with their lengths, not three slice headers, and the rarely present regions hang off one pointer.
 type Op struct {
 	info       *OpInfo
-	operands   []Use
-	results    []Value
-	attrs      []NamedAttr
-	regions    []*Region
+	uses       *Use       // operand records: nOperands of them, contiguous
+	results    *Value     // results: nResults of them, contiguous
+	attrs      *NamedAttr // attributes: nAttrs of them, contiguous; never changed in place (several ops may share them)
+	regions    *[]*Region // nil when the op has none
 	block      *Block
 	prev, next *Op
 	order      uint64
-	erased     bool
-	mark       int32
 	// Loc is where the op was read from, if it was.
-	Loc Loc
+	Loc       Loc
+	mark      int32
+	nOperands uint32
+	nResults  uint32
+	nAttrs    uint32 // the number of attributes, and erasedBit
 }
+
+// erasedBit in Op.nAttrs marks an erased op.
+const erasedBit = 1 << 31
+
+// operandSlice returns the op's operand records.
+func (o *Op) operandSlice() []Use { return unsafe.Slice(o.uses, o.nOperands) }
+
+// resultSlice returns the op's results.
+func (o *Op) resultSlice() []Value { return unsafe.Slice(o.results, o.nResults) }
+
+// attrSlice returns the op's attributes (shared: never modify it).
+func (o *Op) attrSlice() []NamedAttr { return unsafe.Slice(o.attrs, o.nAttrs&^erasedBit) }
+
+// regionSlice returns the op's regions.
+func (o *Op) regionSlice() []*Region {
+	if o.regions == nil {
+		return nil
+	}
+	return *o.regions
+}
+
+// setOperandSlice makes uses the op's operand records.
+func (o *Op) setOperandSlice(uses []Use) {
+	o.uses, o.nOperands = unsafe.SliceData(uses), uint32(len(uses))
+}
+
+// setAttrSlice makes attrs the op's attribute list (kept, not copied).
+func (o *Op) setAttrSlice(attrs []NamedAttr) {
+	o.attrs, o.nAttrs = unsafe.SliceData(attrs), o.nAttrs&erasedBit|uint32(len(attrs))
+}
+
+// isErased reports whether the op is erased.
+func (o *Op) isErased() bool { return o.nAttrs&erasedBit != 0 }
 
 // Mark returns the op's scratch mark, an integer that the one piece of code currently working on the program (a
 // rewrite driver, say) may use for its own bookkeeping, such as the op's position in a worklist. It is 0 unless
@@ -58,42 +98,45 @@ func (o *Op) Schema() *OpSchema { return o.info.Schema }
 func (o *Op) Has(t Trait) bool { return o.info.Has(t) }
 
 // NumOperands returns the number of operand slots.
-func (o *Op) NumOperands() int { return len(o.operands) }
+func (o *Op) NumOperands() int { return int(o.nOperands) }
 
 // Operand returns the value in operand slot i (nil if that optional operand is absent).
-func (o *Op) Operand(i int) *Value { return o.operands[i].value }
+func (o *Op) Operand(i int) *Value { return o.operandSlice()[i].value }
 
 // OperandUse returns the use record of operand slot i.
-func (o *Op) OperandUse(i int) *Use { return &o.operands[i] }
+func (o *Op) OperandUse(i int) *Use { return &o.operandSlice()[i] }
 
 // Operands returns the operand values in order (a new slice).
 func (o *Op) Operands() []*Value {
-	out := make([]*Value, len(o.operands))
-	for i := range o.operands {
-		out[i] = o.operands[i].value
+	uses := o.operandSlice()
+	out := make([]*Value, len(uses))
+	for i := range uses {
+		out[i] = uses[i].value
 	}
 	return out
 }
 
 // NumResults returns the number of results.
-func (o *Op) NumResults() int { return len(o.results) }
+func (o *Op) NumResults() int { return int(o.nResults) }
 
 // Result returns result i.
-func (o *Op) Result(i int) *Value { return &o.results[i] }
+func (o *Op) Result(i int) *Value { return &o.resultSlice()[i] }
 
 // Results returns the results in order (a new slice).
 func (o *Op) Results() []*Value {
-	out := make([]*Value, len(o.results))
-	for i := range o.results {
-		out[i] = &o.results[i]
+	res := o.resultSlice()
+	out := make([]*Value, len(res))
+	for i := range res {
+		out[i] = &res[i]
 	}
 	return out
 }
 
 // HasUses reports whether some result of the op is used.
 func (o *Op) HasUses() bool {
-	for i := range o.results {
-		if o.results[i].first != nil {
+	res := o.resultSlice()
+	for i := range res {
+		if res[i].first != nil {
 			return true
 		}
 	}
@@ -102,13 +145,14 @@ func (o *Op) HasUses() bool {
 
 // Attrs returns the attributes in their order (source order for read ops, schema order for built ops). The slice
 // must not be modified; use Rewriter.SetAttr.
-func (o *Op) Attrs() []NamedAttr { return o.attrs }
+func (o *Op) Attrs() []NamedAttr { return o.attrSlice() }
 
 // Attr returns the named attribute, or nil.
 func (o *Op) Attr(name string) Attribute {
-	for i := range o.attrs {
-		if o.attrs[i].Name == name {
-			return o.attrs[i].Value
+	attrs := o.attrSlice()
+	for i := range attrs {
+		if attrs[i].Name == name {
+			return attrs[i].Value
 		}
 	}
 	return nil
@@ -129,19 +173,19 @@ func (o *Op) AttrOrDefault(name string) Attribute {
 
 // SortedAttrs returns the attributes sorted by name, as PIR text prints them.
 func (o *Op) SortedAttrs() []NamedAttr {
-	out := append([]NamedAttr(nil), o.attrs...)
+	out := append([]NamedAttr(nil), o.attrSlice()...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
 
 // NumRegions returns the number of regions.
-func (o *Op) NumRegions() int { return len(o.regions) }
+func (o *Op) NumRegions() int { return len(o.regionSlice()) }
 
 // Region returns region i.
-func (o *Op) Region(i int) *Region { return o.regions[i] }
+func (o *Op) Region(i int) *Region { return o.regionSlice()[i] }
 
 // Regions returns the op's regions.
-func (o *Op) Regions() []*Region { return o.regions }
+func (o *Op) Regions() []*Region { return o.regionSlice() }
 
 // Block returns the block containing the op, or nil if it is detached.
 func (o *Op) Block() *Block { return o.block }
@@ -161,7 +205,7 @@ func (o *Op) Next() *Op { return o.next }
 func (o *Op) Prev() *Op { return o.prev }
 
 // Erased reports whether the op has been erased.
-func (o *Op) Erased() bool { return o.erased }
+func (o *Op) Erased() bool { return o.isErased() }
 
 // IsAncestorOf reports whether other is nested (at any depth) in a region of o, or is o.
 func (o *Op) IsAncestorOf(other *Op) bool {
@@ -176,8 +220,9 @@ func (o *Op) IsAncestorOf(other *Op) bool {
 // Users iterates over the ops reading any result of o, possibly more than once.
 func (o *Op) Users() iter.Seq[*Op] {
 	return func(yield func(*Op) bool) {
-		for i := range o.results {
-			for u := o.results[i].first; u != nil; u = u.next {
+		res := o.resultSlice()
+		for i := range res {
+			for u := res[i].first; u != nil; u = u.next {
 				if !yield(u.owner) {
 					return
 				}

@@ -36,6 +36,17 @@ type Program struct {
 	// its data. A feed's Type is the recorded sample's shape, which is concrete where the data op's type may have
 	// dynamic (-1) dims. The interpreter draws inputs from it; nil when the source recorded nothing.
 	Feeds map[string]*Variable
+
+	alloc *Allocator
+}
+
+// Allocator returns the allocator of the program's ops: readers build the program with it, and the rewrite driver
+// creates ops with it, so that the records of ops it erased can serve the ops it creates (see Allocator.Reuse).
+func (p *Program) Allocator() *Allocator {
+	if p.alloc == nil {
+		p.alloc = &Allocator{}
+	}
+	return p.alloc
 }
 
 // Variable is a weight of a program: its type, its data if loaded, and whether the program may change it.
@@ -86,12 +97,12 @@ func (s *TensorStats) Has(f StatFields) bool { return s.Missing&f == 0 }
 // NewProgram returns an empty program: a module with one empty block.
 func NewProgram(ctx *Context) *Program {
 	m := ctx.NewOp(OpSpec{Name: ModuleOpName, Regions: 1})
-	m.regions[0].AddBlock()
+	m.regionSlice()[0].AddBlock()
 	return &Program{Ctx: ctx, Module: m, Params: map[string]*Variable{}, Version: 1, Trainable: true}
 }
 
 // Body returns the top-level block.
-func (p *Program) Body() *Block { return p.Module.regions[0].blocks[0] }
+func (p *Program) Body() *Block { return p.Module.regionSlice()[0].blocks[0] }
 
 // Walk iterates over every op of the program in pre-order (an op before the ops of its regions), including nested
 // ones. Erasing the current op is safe; its nested ops are then not visited.

@@ -121,12 +121,13 @@ func (r *Rewriter) ReplaceUsesIf(from, to *Value, keep func(*Use) bool) {
 // ReplaceOp replaces every use of op's results with values (one per result; nil leaves a result's uses alone, which
 // then must have none) and erases op.
 func (r *Rewriter) ReplaceOp(op *Op, values []*Value) error {
-	if len(values) != len(op.results) {
-		return fmt.Errorf("ir: ReplaceOp of %s with %d values for %d results", op.Name(), len(values), len(op.results))
+	results := op.resultSlice()
+	if len(values) != len(results) {
+		return fmt.Errorf("ir: ReplaceOp of %s with %d values for %d results", op.Name(), len(values), len(results))
 	}
 	for i, v := range values {
 		if v != nil {
-			r.ReplaceAllUsesWith(&op.results[i], v)
+			r.ReplaceAllUsesWith(&results[i], v)
 		}
 	}
 	return r.Erase(op)
@@ -135,11 +136,12 @@ func (r *Rewriter) ReplaceOp(op *Op, values []*Value) error {
 // Erase removes op from its block, releases its operands and erases the ops of its regions. The op's results must
 // have no uses outside the op itself.
 func (r *Rewriter) Erase(op *Op) error {
-	if op.erased {
+	if op.isErased() {
 		return fmt.Errorf("ir: %s erased twice", op.Name())
 	}
-	for i := range op.results {
-		for u := op.results[i].first; u != nil; u = u.next {
+	results := op.resultSlice()
+	for i := range results {
+		for u := results[i].first; u != nil; u = u.next {
 			if !op.IsAncestorOf(u.owner) {
 				return fmt.Errorf("ir: cannot erase %s: result %d still has uses", op.Name(), i)
 			}
@@ -154,7 +156,7 @@ func (r *Rewriter) erase(op *Op) {
 		r.Listener.OpErased(op)
 	}
 	// Nested ops go first, last to first, so that uses inside the regions are released before their definitions.
-	for _, reg := range op.regions {
+	for _, reg := range op.regionSlice() {
 		for _, b := range reg.blocks {
 			for inner := b.last; inner != nil; {
 				prev := inner.prev
@@ -163,19 +165,24 @@ func (r *Rewriter) erase(op *Op) {
 			}
 		}
 	}
-	for i := range op.operands {
-		op.operands[i].unlink()
+	uses := op.operandSlice()
+	for i := range uses {
+		uses[i].unlink()
 	}
 	if op.block != nil {
 		op.block.unlink(op)
 	}
-	op.erased = true
+	op.nAttrs |= erasedBit
+	if r.Alloc != nil {
+		r.Alloc.erasedBy(op)
+	}
 }
 
 // SetOperand makes operand slot i of op read v (nil: absent).
 func (r *Rewriter) SetOperand(op *Op, i int, v *Value) {
-	old := op.operands[i].value
-	op.operands[i].set(v)
+	u := &op.operandSlice()[i]
+	old := u.value
+	u.set(v)
 	r.modified(op)
 	if old != v {
 		r.useRemoved(old)
@@ -186,8 +193,8 @@ func (r *Rewriter) SetOperand(op *Op, i int, v *Value) {
 func (r *Rewriter) SetOperands(op *Op, vs []*Value) {
 	var olds []*Value
 	if _, ok := r.Listener.(UseListener); ok {
-		for i := range op.operands {
-			if old := op.operands[i].value; old != nil && (i >= len(vs) || vs[i] != old) {
+		for i, u := range op.operandSlice() {
+			if old := u.value; old != nil && (i >= len(vs) || vs[i] != old) {
 				olds = append(olds, old)
 			}
 		}
@@ -197,21 +204,22 @@ func (r *Rewriter) SetOperands(op *Op, vs []*Value) {
 			r.useRemoved(old)
 		}
 	}()
-	if len(vs) == len(op.operands) {
+	uses := op.operandSlice()
+	if len(vs) == len(uses) {
 		for i, v := range vs {
-			op.operands[i].set(v)
+			uses[i].set(v)
 		}
 		r.modified(op)
 		return
 	}
-	for i := range op.operands {
-		op.operands[i].unlink()
+	for i := range uses {
+		uses[i].unlink()
 	}
-	op.operands = make([]Use, len(vs))
+	uses = make([]Use, len(vs))
+	op.setOperandSlice(uses)
 	for i, v := range vs {
-		u := &op.operands[i]
+		u := &uses[i]
 		u.owner = op
-		u.index = int32(i)
 		u.link(v)
 	}
 	r.modified(op)
@@ -220,26 +228,28 @@ func (r *Rewriter) SetOperands(op *Op, vs []*Value) {
 // SetAttr sets the named attribute of op, keeping its position if present and appending it otherwise. The op's
 // attribute slice is replaced, never modified in place (ops may share one).
 func (r *Rewriter) SetAttr(op *Op, name string, a Attribute) {
-	for i := range op.attrs {
-		if op.attrs[i].Name == name {
-			if op.attrs[i].Value != a {
-				attrs := append([]NamedAttr(nil), op.attrs...)
+	old := op.attrSlice()
+	for i := range old {
+		if old[i].Name == name {
+			if old[i].Value != a {
+				attrs := append([]NamedAttr(nil), old...)
 				attrs[i].Value = a
-				op.attrs = attrs
+				op.setAttrSlice(attrs)
 				r.modified(op)
 			}
 			return
 		}
 	}
-	op.attrs = append(op.attrs[:len(op.attrs):len(op.attrs)], NamedAttr{Name: name, Value: a})
+	op.setAttrSlice(append(old[:len(old):len(old)], NamedAttr{Name: name, Value: a}))
 	r.modified(op)
 }
 
 // RemoveAttr removes the named attribute of op, if present.
 func (r *Rewriter) RemoveAttr(op *Op, name string) {
-	for i := range op.attrs {
-		if op.attrs[i].Name == name {
-			op.attrs = append(op.attrs[:i:i], op.attrs[i+1:]...)
+	old := op.attrSlice()
+	for i := range old {
+		if old[i].Name == name {
+			op.setAttrSlice(append(old[:i:i], old[i+1:]...))
 			r.modified(op)
 			return
 		}
@@ -248,7 +258,7 @@ func (r *Rewriter) RemoveAttr(op *Op, name string) {
 
 // SetAttrs replaces all attributes of op.
 func (r *Rewriter) SetAttrs(op *Op, attrs []NamedAttr) {
-	op.attrs = append([]NamedAttr(nil), attrs...)
+	op.setAttrSlice(append([]NamedAttr(nil), attrs...))
 	r.modified(op)
 }
 
@@ -257,7 +267,7 @@ func (r *Rewriter) SetType(v *Value, t Type) {
 	v.setType(t)
 	if v.def != nil {
 		r.modified(v.def)
-	} else if p := v.block.ParentOp(); p != nil {
+	} else if p := v.argBlock().ParentOp(); p != nil {
 		r.modified(p)
 	}
 }

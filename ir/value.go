@@ -1,25 +1,45 @@
 package ir
 
-import "iter"
+import (
+	"iter"
+	"unsafe"
+)
 
 // Value is an SSA value: a result of an Op or an argument of a Block. It knows its type, where it is defined and
 // every use of it (an intrusive doubly-linked list of Use records, so adding and removing a use is O(1) and
 // replacing all uses is O(uses)).
+//
+// A result knows its op; a block argument is the Value inside a blockArg, which adds its block, and is told apart
+// by a negative index (the complement of its argument index), so that results, by far the most numerous values,
+// need no block field.
 type Value struct {
 	typ   Type
-	def   *Op    // defining op, for results
-	block *Block // owning block, for block arguments
-	index int32  // result index or argument index
+	def   *Op   // defining op, for results
+	first *Use  // first use
+	index int32 // result index, or ^argument index for block arguments
 	nuses int32
-	first *Use
+}
+
+// blockArg is a block argument: a Value and its block.
+type blockArg struct {
+	Value
+	block *Block
+}
+
+// argBlock returns the block whose argument v is, or nil for a result.
+func (v *Value) argBlock() *Block {
+	if v.index >= 0 {
+		return nil
+	}
+	return (*blockArg)(unsafe.Pointer(v)).block
 }
 
 // Use is one operand slot of an Op: which value it reads (nil for an absent optional operand) and its place in
-// that value's use list.
+// that value's use list. The use records of an op are contiguous, so a use's operand index is its distance from
+// the op's first record.
 type Use struct {
 	value      *Value
 	owner      *Op
-	index      int32
 	prev, next *Use
 }
 
@@ -30,7 +50,7 @@ func (v *Value) Type() Type { return v.typ }
 func (v *Value) DefiningOp() *Op { return v.def }
 
 // IsBlockArg reports whether v is a block argument.
-func (v *Value) IsBlockArg() bool { return v.def == nil }
+func (v *Value) IsBlockArg() bool { return v.index < 0 }
 
 // OwnerBlock returns the block that contains v's definition: the block of its defining op or the block whose
 // argument it is.
@@ -38,11 +58,16 @@ func (v *Value) OwnerBlock() *Block {
 	if v.def != nil {
 		return v.def.block
 	}
-	return v.block
+	return v.argBlock()
 }
 
 // Index returns the result index of v in its defining op, or its argument index in its block.
-func (v *Value) Index() int { return int(v.index) }
+func (v *Value) Index() int {
+	if v.index < 0 {
+		return int(^v.index)
+	}
+	return int(v.index)
+}
 
 // NumUses returns the number of operand slots that read v. It is O(1).
 func (v *Value) NumUses() int { return int(v.nuses) }
@@ -94,7 +119,9 @@ func (u *Use) Value() *Value { return u.value }
 func (u *Use) Owner() *Op { return u.owner }
 
 // Index returns the operand index of the use in its owner.
-func (u *Use) Index() int { return int(u.index) }
+func (u *Use) Index() int {
+	return int((uintptr(unsafe.Pointer(u)) - uintptr(unsafe.Pointer(u.owner.uses))) / unsafe.Sizeof(Use{}))
+}
 
 // Next returns the next use of the same value, or nil.
 func (u *Use) Next() *Use { return u.next }

@@ -52,12 +52,12 @@ func (v *verifier) block(b *Block) {
 }
 
 func (v *verifier) op(op *Op) {
-	if op.block == nil || op.erased {
+	if op.block == nil || op.isErased() {
 		v.report(Error, op, "op is linked into a block but marked detached or erased")
 	}
-	for i := range op.operands {
-		u := &op.operands[i]
-		if u.owner != op || int(u.index) != i {
+	for i := range op.operandSlice() {
+		u := &op.operandSlice()[i]
+		if u.owner != op || u.Index() != i {
 			v.report(Error, op, "operand %d has a corrupt use record", i)
 			continue
 		}
@@ -69,8 +69,8 @@ func (v *verifier) op(op *Op) {
 			v.report(Error, op, "operand %d (%s) %s", i, v.names.Name(val), v.whyNotVisible(val, op))
 		}
 	}
-	for i := range op.results {
-		v.uses(&op.results[i])
+	for i := range op.resultSlice() {
+		v.uses(&op.resultSlice()[i])
 	}
 	if isTerminator(op) {
 		p := op.ParentOp()
@@ -85,7 +85,7 @@ func (v *verifier) op(op *Op) {
 		v.schema(op, s)
 	}
 	v.controlFlow(op)
-	for _, r := range op.regions {
+	for _, r := range op.regionSlice() {
 		for _, b := range r.blocks {
 			v.block(b)
 		}
@@ -101,7 +101,7 @@ func (v *verifier) uses(val *Value) {
 			v.report(Error, val.def, "use list of %s holds a use of another value", v.names.Name(val))
 			return
 		}
-		if u.owner.erased {
+		if u.owner.isErased() {
 			v.report(Error, val.def, "%s is used by an erased %s", v.names.Name(val), u.owner.Name())
 		}
 		if n > int(val.nuses) {
@@ -116,7 +116,7 @@ func (v *verifier) uses(val *Value) {
 func (v *verifier) whyNotVisible(val *Value, op *Op) string {
 	if d := val.def; d != nil {
 		switch {
-		case d.erased:
+		case d.isErased():
 			return "is defined by an erased op"
 		case d.block == nil:
 			return "is defined by a detached op"
@@ -136,24 +136,24 @@ func (v *verifier) whyNotVisible(val *Value, op *Op) string {
 }
 
 func (v *verifier) schema(op *Op, s *OpSchema) {
-	if !s.OperandCountOK(len(op.operands)) {
-		if s.OperandsAsAttrs(len(op.operands), op.Attr) {
-			v.report(Warning, op, "has %d operands and attribute %s; %s takes it as an operand now (an older program's form)", len(op.operands), s.Operands[len(op.operands)].Name, s.Name)
+	if n := len(op.operandSlice()); !s.OperandCountOK(n) {
+		if s.OperandsAsAttrs(n, op.Attr) {
+			v.report(Warning, op, "has %d operands and attribute %s; %s takes it as an operand now (an older program's form)", n, s.Operands[n].Name, s.Name)
 		} else {
-			v.report(Error, op, "has %d operands; %s takes %s", len(op.operands), s.Name, countText(len(s.Operands), variadicOperands(s), "operand"))
+			v.report(Error, op, "has %d operands; %s takes %s", n, s.Name, countText(len(s.Operands), variadicOperands(s), "operand"))
 		}
 	} else if !s.IsVariadic() {
 		for i, spec := range s.Operands {
-			if !spec.Optional && op.operands[i].value == nil {
+			if !spec.Optional && op.operandSlice()[i].value == nil {
 				v.report(Error, op, "operand %d (%s) is absent but not optional", i, spec.Name)
 			}
 		}
 	}
-	if !s.ResultCountOK(len(op.results)) {
-		v.report(Error, op, "has %d results; %s has %s", len(op.results), s.Name, resultCountText(s))
+	if !s.ResultCountOK(len(op.resultSlice())) {
+		v.report(Error, op, "has %d results; %s has %s", len(op.resultSlice()), s.Name, resultCountText(s))
 	}
-	if len(op.regions) != s.Regions {
-		v.report(Error, op, "has %d regions; %s has %d", len(op.regions), s.Name, s.Regions)
+	if len(op.regionSlice()) != s.Regions {
+		v.report(Error, op, "has %d regions; %s has %d", len(op.regionSlice()), s.Name, s.Regions)
 	}
 	for _, spec := range s.Attrs {
 		a := op.Attr(spec.Name)
@@ -249,28 +249,28 @@ func describeAttrKind(a Attribute) string {
 func (v *verifier) controlFlow(op *Op) {
 	switch op.info.Name {
 	case "pd_op.if":
-		if len(op.regions) != 2 {
+		if len(op.regionSlice()) != 2 {
 			return
 		}
-		for i, r := range op.regions {
+		for i, r := range op.regionSlice() {
 			if len(r.blocks) != 1 {
 				v.report(Error, op, "branch %d has %d blocks; an if branch has 1", i, len(r.blocks))
 				continue
 			}
-			v.yields(op, r.blocks[0], len(op.results), fmt.Sprintf("branch %d", i))
+			v.yields(op, r.blocks[0], len(op.resultSlice()), fmt.Sprintf("branch %d", i))
 		}
-		if len(op.operands) != 1 {
-			v.report(Error, op, "has %d operands; pd_op.if takes its condition only", len(op.operands))
+		if len(op.operandSlice()) != 1 {
+			v.report(Error, op, "has %d operands; pd_op.if takes its condition only", len(op.operandSlice()))
 		}
 	case "pd_op.while":
-		if len(op.regions) != 1 || len(op.regions[0].blocks) != 1 {
-			if len(op.regions) == 1 {
-				v.report(Error, op, "body has %d blocks; a while body has 1", len(op.regions[0].blocks))
+		if len(op.regionSlice()) != 1 || len(op.regionSlice()[0].blocks) != 1 {
+			if len(op.regionSlice()) == 1 {
+				v.report(Error, op, "body has %d blocks; a while body has 1", len(op.regionSlice()[0].blocks))
 			}
 			return
 		}
-		body := op.regions[0].blocks[0]
-		carried := len(op.operands) - 1
+		body := op.regionSlice()[0].blocks[0]
+		carried := len(op.operandSlice()) - 1
 		if carried < 0 {
 			v.report(Error, op, "has no condition operand")
 			return
@@ -278,8 +278,8 @@ func (v *verifier) controlFlow(op *Op) {
 		if len(body.args) != carried {
 			v.report(Error, op, "body has %d arguments for %d loop-carried values", len(body.args), carried)
 		}
-		if len(op.results) != carried {
-			v.report(Error, op, "has %d results for %d loop-carried values", len(op.results), carried)
+		if len(op.resultSlice()) != carried {
+			v.report(Error, op, "has %d results for %d loop-carried values", len(op.resultSlice()), carried)
 		}
 		v.yields(op, body, carried+1, "body")
 	}
@@ -291,8 +291,8 @@ func (v *verifier) yields(op *Op, b *Block, want int, where string) {
 		v.report(Error, op, "%s does not end with cf.yield", where)
 		return
 	}
-	if len(t.operands) != want {
-		v.report(Error, t, "yields %d values; %s of %s must yield %d", len(t.operands), where, op.Name(), want)
+	if len(t.operandSlice()) != want {
+		v.report(Error, t, "yields %d values; %s of %s must yield %d", len(t.operandSlice()), where, op.Name(), want)
 	}
 }
 

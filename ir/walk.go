@@ -14,8 +14,8 @@ func walkBlockPre(b *Block, yield func(*Op) bool) bool {
 		if !yield(op) {
 			return false
 		}
-		if !op.erased {
-			for _, r := range op.regions {
+		if !op.isErased() {
+			for _, r := range op.regionSlice() {
 				for _, nb := range r.blocks {
 					if !walkBlockPre(nb, yield) {
 						return false
@@ -37,7 +37,7 @@ func WalkPost(b *Block) iter.Seq[*Op] {
 func walkBlockPost(b *Block, yield func(*Op) bool) bool {
 	for op := b.first; op != nil; {
 		next := op.next
-		for _, r := range op.regions {
+		for _, r := range op.regionSlice() {
 			for _, nb := range r.blocks {
 				if !walkBlockPost(nb, yield) {
 					return false
@@ -55,7 +55,7 @@ func walkBlockPost(b *Block, yield func(*Op) bool) bool {
 // Nested iterates over the ops nested in op's regions (not op itself), in pre-order.
 func (o *Op) Nested() iter.Seq[*Op] {
 	return func(yield func(*Op) bool) {
-		for _, r := range o.regions {
+		for _, r := range o.regionSlice() {
 			for _, b := range r.blocks {
 				if !walkBlockPre(b, yield) {
 					return
@@ -79,7 +79,7 @@ func (o *Op) Depth() int {
 // enclosing block.
 func Dominates(v *Value, op *Op) bool {
 	if d := v.def; d != nil {
-		if d.erased || d.block == nil {
+		if d.isErased() || d.block == nil {
 			return false
 		}
 		anc := op
@@ -89,7 +89,8 @@ func Dominates(v *Value, op *Op) bool {
 		return anc != nil && anc != d && d.IsBefore(anc)
 	}
 	anc := op
-	for anc != nil && anc.block != v.block {
+	blk := v.argBlock()
+	for anc != nil && anc.block != blk {
 		anc = anc.ParentOp()
 	}
 	return anc != nil

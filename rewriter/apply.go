@@ -2,7 +2,7 @@ package rewriter
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
@@ -27,59 +27,14 @@ type Applier struct {
 
 	plans     map[*rule.Create]*createPlan
 	rulePlans map[*rule.Rule]*rulePlan
-}
 
-// rulePlan is what applying a rule needs that depends only on the rule.
-type rulePlan struct {
-	// replaced maps a new value index to the pattern value it replaces (first Replace wins).
-	replaced map[int]int
-}
-
-func (a *Applier) rulePlan(r *rule.Rule) *rulePlan {
-	if p, ok := a.rulePlans[r]; ok {
-		return p
-	}
-	p := &rulePlan{replaced: replacedBy(r)}
-	if a.rulePlans == nil {
-		a.rulePlans = map[*rule.Rule]*rulePlan{}
-	}
-	a.rulePlans[r] = p
-	return p
-}
-
-// createPlan is what a Create action needs that does not depend on the match: the op's schema and the attributes
-// its literal values convert to. Applying the same rule a hundred thousand times converts them once.
-type createPlan struct {
-	schema *ir.OpSchema
-	lits   []ir.Attribute // per AttrSet: the converted literal, or nil
-}
-
-func (a *Applier) plan(c *rule.Create) *createPlan {
-	if p, ok := a.plans[c]; ok {
-		return p
-	}
-	ctx := a.Rewriter.Ctx
-	p := &createPlan{schema: ctx.Schema(c.Op), lits: make([]ir.Attribute, len(c.Attrs))}
-	for i, set := range c.Attrs {
-		lit, ok := set.Value.(*rule.Lit)
-		if !ok {
-			continue
-		}
-		t := ir.AttrType{Kind: ir.KindAny}
-		if p.schema != nil {
-			if spec := p.schema.Attr(set.Name); spec != nil {
-				t = spec.Type
-			}
-		}
-		if attr, err := rule.ToAttr(ctx, t, lit.Value); err == nil {
-			p.lits[i] = attr
-		}
-	}
-	if a.plans == nil {
-		a.plans = map[*rule.Create]*createPlan{}
-	}
-	a.plans[c] = p
-	return p
+	// Scratch space reused by every Apply.
+	env      matchEnv
+	built    []*ir.Op
+	operands []*ir.Value
+	types    []ir.Type
+	attrBuf  []ir.NamedAttr
+	attrVals []ir.Attribute
 }
 
 // Oracle answers program-level builtins and native constraints during expression evaluation (see
@@ -142,29 +97,23 @@ func (e *matchEnv) Native(name string, args []any) (any, error) {
 	return e.oracle.Native(name, args)
 }
 
-// Apply carries out match m. On success it returns the ops it created.
+// Apply carries out match m. On success it returns the ops it created; the slice is the applier's and is reused
+// by its next Apply.
 func (a *Applier) Apply(m *rule.Match) ([]*ir.Op, error) {
 	r := m.Rule
 	root := m.Root()
-	env := &matchEnv{m: m, newV: make([]*ir.Value, len(r.NewValues)), oracle: a.Oracle}
-	fail := func(committed bool, format string, args ...any) error {
-		return &ApplyError{Rule: r, Root: root, Committed: committed, Err: fmt.Errorf(format, args...)}
-	}
+	env := &a.env
+	env.m, env.oracle = m, a.Oracle
+	env.newV = append(env.newV[:0], make([]*ir.Value, len(r.NewValues))...)
 
 	ip, err := insertionPoint(m)
 	if err != nil {
-		return nil, fail(false, "%v", err)
+		return nil, a.fail(m, false, "%v", err)
 	}
 	replaced := a.rulePlan(r).replaced
 
 	// Phase 1: build the result ops detached, up to the first native rewrite.
-	var built []*ir.Op
-	release := func() {
-		rel := ir.NewRewriter(a.Rewriter.Ctx, nil)
-		for i := len(built) - 1; i >= 0; i-- {
-			_ = rel.Erase(built[i])
-		}
-	}
+	a.built = a.built[:0]
 	next := 0
 	for ; next < len(r.Actions); next++ {
 		c, ok := r.Actions[next].(*rule.Create)
@@ -176,16 +125,14 @@ func (a *Applier) Apply(m *rule.Match) ([]*ir.Op, error) {
 		}
 		op, err := a.build(c, env, m, replaced)
 		if err != nil {
-			release()
-			return nil, fail(false, "%s: %v", c.Op, err)
+			a.release()
+			return nil, a.fail(m, false, "%s: %v", c.Op, err)
 		}
-		built = append(built, op)
+		a.built = append(a.built, op)
 	}
-	for _, v := range usedInputs(r, m) {
-		if !ir.Dominates(v, ip) {
-			release()
-			return nil, fail(false, "an input of the rewrite is not defined before the insertion point")
-		}
+	if !inputsDominate(r, m, ip) {
+		a.release()
+		return nil, a.fail(m, false, "an input of the rewrite is not defined before the insertion point")
 	}
 	// A replacement must keep the type the users read: a fused op built with the wrong attributes (a conv's
 	// paddings left at their defaults) infers another shape, and its users would silently read a wrong one.
@@ -202,21 +149,16 @@ func (a *Applier) Apply(m *rule.Match) ([]*ir.Op, error) {
 		if rep.Value.New {
 			name = "%" + r.NewValues[rep.Value.Index].Name
 		}
-		release()
-		return nil, fail(false, "%s is replaced by a value of type %s, not %s: its users would read another type",
+		a.release()
+		return nil, a.fail(m, false, "%s is replaced by a value of type %s, not %s: its users would read another type",
 			name, to.Type(), from.Type())
 	}
 
-	// Phase 2: commit.
+	// Phase 2: commit. The created ops are a.built, to which the ops built after a native rewrite are added.
 	b := a.Rewriter
 	b.SetInsertionPointBefore(ip)
-	for _, op := range built {
+	for _, op := range a.built {
 		b.Insert(op)
-	}
-	created := append([]*ir.Op(nil), built...)
-	isCreated := map[*ir.Op]bool{}
-	for _, op := range created {
-		isCreated[op] = true
 	}
 	for i := 0; i < len(r.Actions); i++ {
 		act := r.Actions[i]
@@ -229,32 +171,31 @@ func (a *Applier) Apply(m *rule.Match) ([]*ir.Op, error) {
 		case *rule.Create:
 			op, err := a.build(act, env, m, replaced)
 			if err != nil {
-				return created, fail(true, "%s: %v", act.Op, err)
+				return a.built, a.fail(m, true, "%s: %v", act.Op, err)
 			}
 			b.SetInsertionPointBefore(ip)
 			b.Insert(op)
-			created = append(created, op)
-			isCreated[op] = true
+			a.built = append(a.built, op)
 		case *rule.NativeRewrite:
 			f := a.Natives[act.Name]
 			if f == nil {
-				return created, fail(true, "native rewrite %s is not registered", act.Name)
+				return a.built, a.fail(m, true, "native rewrite %s is not registered", act.Name)
 			}
 			args := make([]any, len(act.Args))
 			for j, x := range act.Args {
 				v, err := rule.Eval(x, env)
 				if err != nil {
-					return created, fail(true, "%v", err)
+					return a.built, a.fail(m, true, "%v", err)
 				}
 				args[j] = v
 			}
 			b.SetInsertionPointBefore(ip)
 			vals, err := f(b, args)
 			if err != nil {
-				return created, fail(true, "native rewrite %s: %v", act.Name, err)
+				return a.built, a.fail(m, true, "native rewrite %s: %v", act.Name, err)
 			}
 			if len(vals) != len(act.Results) {
-				return created, fail(true, "native rewrite %s returned %d values, the rule expects %d", act.Name, len(vals), len(act.Results))
+				return a.built, a.fail(m, true, "native rewrite %s returned %d values, the rule expects %d", act.Name, len(vals), len(act.Results))
 			}
 			for j, k := range act.Results {
 				if k >= 0 {
@@ -264,12 +205,13 @@ func (a *Applier) Apply(m *rule.Match) ([]*ir.Op, error) {
 		case *rule.Replace:
 			from, to := env.Value(act.Value), env.Value(act.With)
 			if from == nil || to == nil {
-				return created, fail(true, "replace: value not bound")
+				return a.built, a.fail(m, true, "replace: value not bound")
 			}
 			if act.Later {
+				created := a.built
 				b.ReplaceUsesIf(from, to, func(u *ir.Use) bool {
 					o := u.Owner()
-					if isCreated[o] {
+					if slices.Contains(created, o) {
 						return false
 					}
 					l := ir.LiftTo(o, root.Block())
@@ -284,12 +226,26 @@ func (a *Applier) Apply(m *rule.Match) ([]*ir.Op, error) {
 				continue
 			}
 			if err := b.Erase(op); err != nil {
-				return created, fail(true, "erase: %v", err)
+				return a.built, a.fail(m, true, "erase: %v", err)
 			}
 		}
 	}
 	a.eraseDead(m)
-	return created, nil
+	return a.built, nil
+}
+
+// fail returns the ApplyError of a rewrite of m that could not be carried out.
+func (a *Applier) fail(m *rule.Match, committed bool, format string, args ...any) error {
+	return &ApplyError{Rule: m.Rule, Root: m.Root(), Committed: committed, Err: fmt.Errorf(format, args...)}
+}
+
+// release destroys the ops built for a rewrite that is abandoned before its commit.
+func (a *Applier) release() {
+	rel := ir.NewRewriter(a.Rewriter.Ctx, nil)
+	for i := len(a.built) - 1; i >= 0; i-- {
+		_ = rel.Erase(a.built[i])
+	}
+	a.built = a.built[:0]
 }
 
 // eraseDead erases the matched ops that have no uses left, consumers before producers. Ops with the SideEffects
@@ -337,9 +293,8 @@ func insertionPoint(m *rule.Match) (*ir.Op, error) {
 	return ip, nil
 }
 
-// usedInputs returns the matched values the rewrite's ops read.
-func usedInputs(r *rule.Rule, m *rule.Match) []*ir.Value {
-	var out []*ir.Value
+// inputsDominate reports whether every matched value the rewrite's ops read is defined before ip.
+func inputsDominate(r *rule.Rule, m *rule.Match, ip *ir.Op) bool {
 	for _, act := range r.Actions {
 		c, ok := act.(*rule.Create)
 		if !ok {
@@ -351,263 +306,16 @@ func usedInputs(r *rule.Rule, m *rule.Match) []*ir.Value {
 			}
 			if o.List {
 				for _, v := range m.Lists[o.Ref.Index] {
-					if v != nil { // an absent optional operand in the list
-						out = append(out, v)
+					if v != nil && !ir.Dominates(v, ip) { // nil: an absent optional operand in the list
+						return false
 					}
 				}
-			} else if v := m.Values[o.Ref.Index]; v != nil {
-				out = append(out, v)
+			} else if v := m.Values[o.Ref.Index]; v != nil && !ir.Dominates(v, ip) {
+				return false
 			}
 		}
 	}
-	return out
-}
-
-// replacedBy maps a new value index to the pattern value it replaces (first Replace wins).
-func replacedBy(r *rule.Rule) map[int]int {
-	out := map[int]int{}
-	for _, act := range r.Actions {
-		if rep, ok := act.(*rule.Replace); ok && rep.With.New && !rep.Value.New && !rep.Later {
-			if _, seen := out[rep.With.Index]; !seen {
-				out[rep.With.Index] = rep.Value.Index
-			}
-		}
-	}
-	return out
-}
-
-// build creates the detached op of a Create action and records its results in env.
-func (a *Applier) build(c *rule.Create, env *matchEnv, m *rule.Match, replaced map[int]int) (*ir.Op, error) {
-	ctx := a.Rewriter.Ctx
-	var operands []*ir.Value
-	for _, o := range c.Operands {
-		switch {
-		case o.Null:
-			operands = append(operands, nil)
-		case o.List:
-			operands = append(operands, env.List(o.Ref)...)
-		default:
-			v := env.Value(o.Ref)
-			if v == nil {
-				return nil, fmt.Errorf("operand %d is not bound", len(operands))
-			}
-			operands = append(operands, v)
-		}
-	}
-	plan := a.plan(c)
-	schema := plan.schema
-	attrs, err := a.attrs(c, env, plan)
-	if err != nil {
-		return nil, err
-	}
-	// Results replacing matched values inherit their stop_gradient flag, as Paddle's passes keep it.
-	if sg, ok := stopGradient(c, m, replaced, ctx); ok {
-		attrs = setAttr(attrs, "stop_gradient", sg)
-	}
-	var types []ir.Type
-	if c.ResultTypes != nil {
-		for i, te := range c.ResultTypes {
-			t, err := resolveType(ctx, te, env)
-			if err != nil {
-				return nil, fmt.Errorf("result %d: %v", i, err)
-			}
-			types = append(types, t)
-		}
-	} else {
-		types, err = ctx.InferResultTypes(schema, operands, attrs)
-		if err != nil {
-			return nil, err
-		}
-	}
-	spec := ir.OpSpec{Name: c.Op, Operands: operands, Results: types, Attrs: attrs}
-	var op *ir.Op
-	if a.Rewriter.Alloc != nil {
-		op = a.Rewriter.Alloc.NewOp(ctx, spec)
-	} else {
-		op = ctx.NewOp(spec)
-	}
-	for i, k := range c.Results {
-		if k >= 0 && i < op.NumResults() {
-			env.newV[k] = op.Result(i)
-		}
-	}
-	return op, nil
-}
-
-// attrs computes the attributes of a created op in schema order (then any others in rule order), filling schema
-// defaults for attributes the rule does not set, as Paddle's op builders do.
-func (a *Applier) attrs(c *rule.Create, env *matchEnv, plan *createPlan) ([]ir.NamedAttr, error) {
-	ctx := a.Rewriter.Ctx
-	schema := plan.schema
-	n := len(c.Attrs) + 1
-	if schema != nil {
-		n += len(schema.Attrs)
-	}
-	var rest []ir.NamedAttr
-	if c.RestAttrs >= 0 {
-		rest, _ = env.m.Holes[c.RestAttrs].([]ir.NamedAttr)
-	}
-	out := make([]ir.NamedAttr, 0, n+len(rest))
-	if c.RestAttrs >= 0 {
-		if rest, ok := env.m.Holes[c.RestAttrs].([]ir.NamedAttr); ok {
-			out = append(out, rest...)
-		}
-	}
-	for i, set := range c.Attrs {
-		if lit := plan.lits[i]; lit != nil {
-			out = setAttr(out, set.Name, lit)
-			continue
-		}
-		t := ir.AttrType{Kind: ir.KindAny}
-		if schema != nil {
-			if spec := schema.Attr(set.Name); spec != nil {
-				t = spec.Type
-			}
-		}
-		var attr ir.Attribute
-		if h, ok := set.Value.(*rule.HoleRef); ok {
-			if bound, ok := env.m.Holes[h.Hole].(ir.Attribute); ok && t.Accepts(bound) {
-				attr = bound
-			}
-		}
-		if attr == nil {
-			v, err := rule.Eval(set.Value, env)
-			if err != nil {
-				return nil, err
-			}
-			attr, err = rule.ToAttr(ctx, t, v)
-			if err != nil {
-				return nil, fmt.Errorf("attribute %s: %v", set.Name, err)
-			}
-		}
-		out = setAttr(out, set.Name, attr)
-	}
-	if schema == nil {
-		return out, nil
-	}
-	for _, spec := range schema.Attrs {
-		if spec.Default != nil && findAttr(out, spec.Name) < 0 {
-			out = append(out, ir.NamedAttr{Name: spec.Name, Value: spec.Default})
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		ii, jj := schema.AttrIndex(out[i].Name), schema.AttrIndex(out[j].Name)
-		if ii < 0 {
-			ii = len(schema.Attrs)
-		}
-		if jj < 0 {
-			jj = len(schema.Attrs)
-		}
-		return ii < jj
-	})
-	return out, nil
-}
-
-func findAttr(attrs []ir.NamedAttr, name string) int {
-	for i, a := range attrs {
-		if a.Name == name {
-			return i
-		}
-	}
-	return -1
-}
-
-func setAttr(attrs []ir.NamedAttr, name string, a ir.Attribute) []ir.NamedAttr {
-	if i := findAttr(attrs, name); i >= 0 {
-		attrs[i].Value = a
-		return attrs
-	}
-	return append(attrs, ir.NamedAttr{Name: name, Value: a})
-}
-
-// stopGradient returns the stop_gradient attribute for a created op whose results replace matched values.
-func stopGradient(c *rule.Create, m *rule.Match, replaced map[int]int, ctx *ir.Context) (ir.Attribute, bool) {
-	if findAttrExpr(c, "stop_gradient") {
-		return nil, false
-	}
-	flags := make([]bool, len(c.Results))
-	any := false
-	for i, k := range c.Results {
-		if k < 0 {
-			continue
-		}
-		pv, ok := replaced[k]
-		if !ok {
-			continue
-		}
-		v := m.Values[pv]
-		if v == nil || v.DefiningOp() == nil {
-			continue
-		}
-		arr, ok := v.DefiningOp().Attr("stop_gradient").(*ir.ArrayAttr)
-		if !ok || v.Index() >= len(arr.Elems) {
-			continue
-		}
-		if b, ok := ir.AsBool(arr.Elems[v.Index()]); ok {
-			flags[i] = b
-			any = true
-		}
-	}
-	if !any {
-		return nil, false
-	}
-	return ctx.Bools(flags...), true
-}
-
-func findAttrExpr(c *rule.Create, name string) bool {
-	for _, s := range c.Attrs {
-		if s.Name == name {
-			return true
-		}
-	}
-	return false
-}
-
-// resolveType computes an explicit result type.
-func resolveType(ctx *ir.Context, te rule.TypeExpr, env *matchEnv) (ir.Type, error) {
-	switch {
-	case te.Exact != nil:
-		return te.Exact, nil
-	case te.Of != nil:
-		v := env.Value(*te.Of)
-		if v == nil {
-			return nil, fmt.Errorf("type(): value not bound")
-		}
-		return v.Type(), nil
-	case te.Tensor != nil:
-		tp := te.Tensor
-		dims := make([]int64, 0, len(tp.Dims))
-		for _, d := range tp.Dims {
-			switch d.Kind {
-			case rule.DimExact:
-				dims = append(dims, d.Value)
-			case rule.DimHole:
-				v, ok := env.m.Holes[d.Hole].(int64)
-				if !ok {
-					return nil, fmt.Errorf("dimension hole is not bound")
-				}
-				dims = append(dims, v)
-			default:
-				return nil, fmt.Errorf("a result type needs every dimension")
-			}
-		}
-		dt := tp.DType
-		if tp.DTypeHole >= 0 {
-			d, ok := env.m.Holes[tp.DTypeHole].(ir.DType)
-			if !ok {
-				return nil, fmt.Errorf("dtype hole is not bound")
-			}
-			dt = d
-		} else if tp.AnyDType {
-			return nil, fmt.Errorf("a result type needs a dtype")
-		}
-		spelling := ir.DenseTensor
-		if len(tp.Spellings) > 0 {
-			spelling = tp.Spellings[0]
-		}
-		return ctx.Tensor(spelling, dims, ctx.Scalar(dt)), nil
-	}
-	return nil, fmt.Errorf("empty type expression")
+	return true
 }
 
 // replaceableBy reports whether a value of type to may take the place of one of type from: the same type, or

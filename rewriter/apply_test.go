@@ -1,6 +1,7 @@
 package rewriter
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -230,4 +231,34 @@ func TestInsertionPointBeforeFirstUserOfReplacedValue(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"pd_op.data", "pd_op.swish", "pd_op.sigmoid", "pd_op.relu", "pd_op.fetch", "pd_op.fetch"}, x.names())
 	assert.Empty(t, ir.Verify(x.p))
+}
+
+// TestAttrLayoutIsGeneralOrder: the precomputed layout of a rule that copies no matched attributes gives the
+// attributes the general construction gives: duplicates (last value, first place), names the schema does not
+// declare after its own, defaults filled in schema order.
+func TestAttrLayoutIsGeneralOrder(t *testing.T) {
+	x := newPB(t)
+	c := &rule.Create{Op: "pd_op.conv2d", RestAttrs: -1, Attrs: []rule.AttrSet{
+		{Name: "my_extra", Value: &rule.Lit{Value: "a"}},
+		{Name: "groups", Value: &rule.Lit{Value: int64(2)}},
+		{Name: "data_format", Value: &rule.HoleRef{Hole: 0}},
+		{Name: "my_other", Value: &rule.Lit{Value: int64(7)}},
+		{Name: "groups", Value: &rule.Binary{Op: "+", X: &rule.Lit{Value: int64(1)}, Y: &rule.Lit{Value: int64(2)}}},
+	}}
+	m := &rule.Match{Holes: []any{x.c.Str("NHWC")}}
+	env := &matchEnv{m: m}
+	a := &Applier{Rewriter: ir.NewRewriter(x.c, nil), Program: x.p}
+	plan := a.plan(c)
+	require.NotNil(t, plan.layout)
+	fast, err := a.attrs(c, env, plan)
+	require.NoError(t, err)
+	fast = slices.Clone(fast)
+	general := *plan
+	general.layout = nil
+	slow, err := a.attrs(c, env, &general)
+	require.NoError(t, err)
+	assert.Equal(t, slow, fast)
+	assert.Equal(t, "groups", fast[4].Name)
+	assert.Equal(t, x.c.Int32(3), fast[4].Value, "the last value of a name set twice")
+	assert.Equal(t, []string{"my_extra", "my_other"}, []string{fast[len(fast)-2].Name, fast[len(fast)-1].Name})
 }

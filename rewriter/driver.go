@@ -3,7 +3,6 @@ package rewriter
 import (
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"math/rand/v2"
 	"strings"
 	"time"
@@ -37,6 +36,11 @@ type Options struct {
 	Trace func(TraceEvent)
 	// Enabled, if set, filters the rules the driver may apply.
 	Enabled func(*rule.Rule) bool
+	// KeepErased keeps the ops the driver erases recognisable (Erased reports true) after the run. By default
+	// their memory goes to the ops the driver creates later in the run (ir.Allocator.Reuse), so a pointer to an
+	// erased op held across Run may come to designate another op. Recycling is off anyway with Trace, with
+	// listeners (AddListener) and for rule sets with native constraints or rewrites, which might hold ops.
+	KeepErased bool
 }
 
 // TraceEvent describes one rewrite.
@@ -88,8 +92,11 @@ type RuleStats struct {
 	// FirstFailure says why the first failed rewrite could not be carried out, and where (the root op, with its
 	// source position when the program was read from a file).
 	FirstFailure string
-	// Time is the time spent rewriting with this rule.
-	Time time.Duration
+	// Time is the time spent rewriting with this rule. MatchTime is the rule's share of the time spent matching:
+	// the merged automaton matches every rule rooted at an op kind at once, so the time of a match attempt is
+	// divided evenly among the rules tried at that op. Both are estimates from sampled events (see sampler):
+	// exact for the first rewrites and attempts, then one event in sampleEvery is timed.
+	Time, MatchTime time.Duration
 }
 
 // CycleError reports rules that rewrite back and forth.
@@ -121,19 +128,24 @@ type Driver struct {
 	Applier *Applier
 	Options Options
 
-	wl *worklist
-	// orphaned holds the ops that lost a use during the run. Only they are erased when dead: an op that had no
-	// uses to begin with is an output of the program (GraphNet captures have no fetch ops), or the work of a
-	// dce pass.
-	orphaned  map[*ir.Op]bool
+	wl        *worklist
 	stats     *Stats
-	ruleStat  map[*rule.Rule]*RuleStats
-	rootStats [][]*RuleStats // by OpInfo ID: the stats of the rules rooted at that op kind
+	ruleStat  []*RuleStats       // by rule index in the set
+	byRule    map[*rule.Rule]int // rule positions, for sets whose rules' Index fields are not their positions
+	rewriteT  []sampler          // by rule index: the time of its rewrites
+	rootStats [][]*RuleStats     // by OpInfo ID: the stats of the rules rooted at that op kind
+	matchT    []sampler          // by OpInfo ID: the time of match attempts at ops of that kind
 	anyRoot   []*RuleStats
 	names     *ir.Numbering
 	cycles    *cycleDetector
-	lastCount int
-	listeners ir.Listeners
+	lastCount int // ops pushed by the last seeding: the next worklist's capacity
+	// walked and pushed count the ops of the seeding under way; seedAll pushes every op.
+	walked, pushed int
+	seedAll        bool
+	seedEvery      bool // for tests: push every op, as if every kind had rules (see push)
+	listeners      ir.Listeners
+	// recycling says whether the rewriter's allocator recycles erased ops (see Options.KeepErased).
+	recycling bool
 }
 
 // NewDriver returns a driver for applying set to p with the given matcher; natives resolves native rewrites and
@@ -150,17 +162,18 @@ func (d *Driver) AddListener(l ir.Listener) { d.listeners = append(d.listeners, 
 // driverListener feeds the worklist.
 type driverListener struct{ d *Driver }
 
-func (l driverListener) OpInserted(op *ir.Op) { l.d.wl.push(op) }
-func (l driverListener) OpModified(op *ir.Op) { l.d.wl.push(op) }
+func (l driverListener) OpInserted(op *ir.Op) { l.d.push(op) }
+func (l driverListener) OpModified(op *ir.Op) { l.d.push(op) }
 func (l driverListener) OpErased(op *ir.Op) {
 	l.d.wl.remove(op)
-	for i := 0; i < op.NumOperands(); i++ {
-		if v := op.Operand(i); v != nil && v.DefiningOp() != nil && !op.IsAncestorOf(v.DefiningOp()) {
-			def := v.DefiningOp()
-			if onlyUsedBy(def, op) {
-				l.d.orphaned[def] = true // erasing op leaves it without uses
+	for i := range op.NumOperands() {
+		if v := op.Operand(i); v != nil {
+			if def := v.DefiningOp(); def != nil && !op.IsAncestorOf(def) {
+				if onlyUsedBy(def, op) {
+					l.d.orphan(def) // erasing op leaves it without uses
+				}
+				l.d.push(def)
 			}
-			l.d.wl.push(def)
 		}
 	}
 }
@@ -169,16 +182,22 @@ func (l driverListener) OpErased(op *ir.Op) {
 func (l driverListener) UseRemoved(v *ir.Value) {
 	if def := v.DefiningOp(); def != nil && !def.Erased() {
 		if !def.HasUses() {
-			l.d.orphaned[def] = true
+			l.d.orphan(def)
 		}
-		l.d.wl.push(def)
+		l.d.push(def)
 	}
 }
 
+// orphan marks op as having lost its uses during the run (the listener pushes it on the worklist too). Only such
+// ops are erased when dead: an op that had no uses to begin with is an output of the program (GraphNet captures
+// have no fetch ops), or the work of a dce pass. The mark matters until the op is popped: if it is not dead
+// then, only losing a use again (which marks it again) can make it dead.
+func (d *Driver) orphan(op *ir.Op) { op.SetMark(op.Mark() | orphanedBit) }
+
 // onlyUsedBy reports whether every use of def's results is an operand of op (or of an op nested in op).
 func onlyUsedBy(def, op *ir.Op) bool {
-	for _, r := range def.Results() {
-		for u := range r.Uses() {
+	for i := range def.NumResults() {
+		for u := def.Result(i).FirstUse(); u != nil; u = u.Next() {
 			if o := u.Owner(); o != op && !op.IsAncestorOf(o) {
 				return false
 			}
@@ -197,52 +216,39 @@ func (d *Driver) Run() (*Stats, error) {
 	if maxIter <= 0 {
 		maxIter = 10
 	}
-	ops := d.collect()
-	nops := len(ops)
-	maxRewrites := opts.MaxRewrites
-	if maxRewrites <= 0 {
-		maxRewrites = 20*nops + 10000
-	}
 	var rng *rand.Rand
 	if opts.Shuffle {
 		rng = rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15))
 	}
-	d.wl = newWorklist(nops, rng)
-	d.orphaned = map[*ir.Op]bool{}
 	d.stats = &Stats{}
-	byName := map[string]*RuleStats{}
-	d.ruleStat = make(map[*rule.Rule]*RuleStats, len(d.Set.Rules))
-	d.rootStats = nil
-	d.anyRoot = nil
-	for _, r := range d.Set.Rules {
-		rs, ok := byName[r.Name]
-		if !ok {
-			rs = &RuleStats{Name: r.Name}
-			byName[r.Name] = rs
-			d.stats.Rules = append(d.stats.Rules, rs)
-		}
-		d.ruleStat[r] = rs
-		if n := r.Pattern.Ops[r.Pattern.Root].Name; n != "" {
-			id := p.Ctx.OpInfo(n).ID
-			for len(d.rootStats) <= id {
-				d.rootStats = append(d.rootStats, nil)
-			}
-			d.rootStats[id] = append(d.rootStats[id], rs)
-		} else {
-			d.anyRoot = append(d.anyRoot, rs)
-		}
+	d.initStats()
+	d.wl = newWorklist(max(d.lastCount, p.Body().Len()), rng)
+	nops := d.seed()
+	maxRewrites := opts.MaxRewrites
+	if maxRewrites <= 0 {
+		maxRewrites = 20*nops + 10000
 	}
 	if opts.Trace != nil {
 		d.names = ir.NumberValues(p.Body())
 	}
 	d.cycles = newCycleDetector(nops + 1000)
-	d.Applier.Rewriter.Listener = append(ir.Listeners{driverListener{d}}, d.listeners...)
-	if d.Applier.Rewriter.Alloc == nil {
-		d.Applier.Rewriter.Alloc = &ir.Allocator{}
+	if len(d.listeners) == 0 {
+		d.Applier.Rewriter.Listener = driverListener{d} // no fan-out to go through for every change
+	} else {
+		d.Applier.Rewriter.Listener = append(ir.Listeners{driverListener{d}}, d.listeners...)
 	}
+	alloc := d.Applier.Rewriter.Alloc
+	if alloc == nil {
+		alloc = p.Allocator()
+		d.Applier.Rewriter.Alloc = alloc
+	}
+	d.recycling = !opts.KeepErased && opts.Trace == nil && len(d.listeners) == 0 && !hasNatives(d.Set)
+	alloc.TrackErased(d.recycling)
 	defer func() {
+		alloc.TrackErased(false)
 		d.Applier.Rewriter.Listener = nil
 		d.wl.clear()
+		d.finishStats()
 	}()
 
 	var err error
@@ -253,9 +259,8 @@ func (d *Driver) Run() (*Stats, error) {
 		}
 		d.stats.Iterations = iter
 		if iter > 1 {
-			ops = d.collect()
+			d.seed()
 		}
-		d.seed(ops)
 		var changed bool
 		changed, err = d.sweep(maxRewrites)
 		if err != nil || d.stats.StopReason != "" {
@@ -271,44 +276,18 @@ func (d *Driver) Run() (*Stats, error) {
 	return d.stats, err
 }
 
-// collect lists the program's ops in the order the worklist must pop them: program order (pre-order) top-down,
-// post-order bottom-up.
-func (d *Driver) collect() []*ir.Op {
-	ops := make([]*ir.Op, 0, d.lastCount)
-	if d.Options.BottomUp {
-		for op := range ir.WalkPost(d.Program.Body()) {
-			ops = append(ops, op)
-		}
-		d.lastCount = len(ops)
-		return ops
-	}
-	for op := range d.Program.Walk() {
-		ops = append(ops, op)
-	}
-	d.lastCount = len(ops)
-	return ops
-}
-
-// seed pushes the ops so that pops return them in the order collect gave (the worklist is a LIFO).
-func (d *Driver) seed(ops []*ir.Op) {
-	if d.Options.BottomUp {
-		// MLIR's bottom-up seeding: the post-order is pushed as is, so the last op is processed first.
-		for _, op := range ops {
-			d.wl.push(op)
-		}
-		return
-	}
-	for i := len(ops) - 1; i >= 0; i-- {
-		d.wl.push(ops[i])
-	}
-}
-
 // sweep processes the worklist until it is empty.
 func (d *Driver) sweep(maxRewrites int) (bool, error) {
 	changed := false
 	var buf []*rule.Match
 	rw := d.Applier.Rewriter
+	alloc := rw.Alloc
 	for {
+		if d.recycling {
+			// Nothing refers to the ops erased since the last pop any more: the worklist dropped them, the
+			// matches are used up and no listener or native code saw them.
+			alloc.Reuse()
+		}
 		op := d.wl.pop()
 		if op == nil {
 			return changed, nil
@@ -316,35 +295,56 @@ func (d *Driver) sweep(maxRewrites int) (bool, error) {
 		if op.Erased() || op.Block() == nil {
 			continue
 		}
-		if !d.Options.NoDCE && triviallyDead(op) && d.orphaned[op] {
+		orphaned := op.Mark()&orphanedBit != 0
+		op.SetMark(0)
+		if !d.Options.NoDCE && orphaned && triviallyDead(op) {
 			if rw.Erase(op) == nil {
 				d.stats.Erased++
 				changed = true
 			}
 			continue
 		}
-		if id := op.Info().ID; id < len(d.rootStats) {
+		id := op.Info().ID
+		if id >= len(d.rootStats) && len(d.anyRoot) > 0 {
+			d.growRoots(id) // an op kind created during the run, tried against the rules that match any op
+		}
+		var mt *sampler
+		if id < len(d.rootStats) {
 			for _, rs := range d.rootStats[id] {
 				rs.Tried++
 			}
+			mt = &d.matchT[id]
 		}
 		for _, rs := range d.anyRoot {
 			rs.Tried++
 		}
-		buf = d.Match(buf[:0], op)
+		if mt != nil && mt.want() {
+			t0 := time.Now()
+			buf = d.Match(buf[:0], op)
+			mt.add(time.Since(t0))
+		} else {
+			buf = d.Match(buf[:0], op)
+		}
 		for _, m := range buf {
 			if d.Options.Enabled != nil && !d.Options.Enabled(m.Rule) {
 				continue
 			}
-			rs := d.ruleStat[m.Rule]
+			ri := d.indexOf(m.Rule)
+			rs := d.ruleStat[ri]
 			rs.Matched++
 			root := ""
 			if d.Options.Trace != nil || d.Options.VerifyEach {
 				root = d.describe(op)
 			}
-			t1 := time.Now()
-			created, err := d.Applier.Apply(m)
-			rs.Time += time.Since(t1)
+			var created []*ir.Op
+			var err error
+			if rt := &d.rewriteT[ri]; rt.want() {
+				t1 := time.Now()
+				created, err = d.Applier.Apply(m)
+				rt.add(time.Since(t1))
+			} else {
+				created, err = d.Applier.Apply(m)
+			}
 			if err != nil {
 				var ae *ApplyError
 				if errors.As(err, &ae) && !ae.Committed {
@@ -367,6 +367,11 @@ func (d *Driver) sweep(maxRewrites int) (bool, error) {
 					return changed, &VerifyError{Rule: m.Rule, Root: root, Diags: errs}
 				}
 			}
+			if d.recycling && d.cycles.fingerprinting() {
+				// Fingerprints identify ops by address: recycling would alias them.
+				d.recycling = false
+				alloc.TrackErased(false)
+			}
 			if cyc := d.cycles.record(m.Rule, created); cyc != nil {
 				d.stats.Cycle = cyc
 				d.stats.StopReason = "cycle between rules " + strings.Join(cyc, ", ")
@@ -379,6 +384,21 @@ func (d *Driver) sweep(maxRewrites int) (bool, error) {
 			break
 		}
 	}
+}
+
+// hasNatives reports whether a rule set declares or calls native Go code, which might keep pointers to ops.
+func hasNatives(set *rule.Set) bool {
+	if len(set.Natives) > 0 {
+		return true
+	}
+	for _, r := range set.Rules {
+		for _, act := range r.Actions {
+			if _, ok := act.(*rule.NativeRewrite); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // failureText describes a failed rewrite: the error, at the root op.
@@ -415,101 +435,6 @@ func triviallyDead(op *ir.Op) bool {
 		}
 	}
 	return true
-}
-
-// cycleDetector notices a rewrite recreating what an earlier rewrite created at the same place: it fingerprints
-// each rewrite by rule, the created ops (names, attributes, operands) and the ops that consume their results, which
-// outlive a back-and-forth rewriting. A fingerprint seen three times is a cycle.
-//
-// Fingerprinting starts only after more rewrites than the program had ops (plus 1,000): rule sets that terminate
-// rarely get there, so they pay nothing, and a cycle is still caught long before MaxRewrites.
-type cycleDetector struct {
-	after int
-	count int
-	seed  maphash.Seed
-	seen  map[uint64][]int
-	rules []*rule.Rule
-	ptrs  map[any]uint64
-}
-
-func newCycleDetector(after int) *cycleDetector {
-	return &cycleDetector{after: after, seed: maphash.MakeSeed(), seen: map[uint64][]int{}, ptrs: map[any]uint64{}}
-}
-
-// ptrID numbers objects by identity (the map keeps them alive, so numbers are never reused).
-func (c *cycleDetector) ptrID(p any) uint64 {
-	if x, ok := c.ptrs[p]; ok {
-		return x
-	}
-	x := uint64(len(c.ptrs) + 1)
-	c.ptrs[p] = x
-	return x
-}
-
-func (c *cycleDetector) record(r *rule.Rule, created []*ir.Op) []string {
-	c.count++
-	if c.count <= c.after {
-		return nil
-	}
-	var h maphash.Hash
-	h.SetSeed(c.seed)
-	writeInt := func(x uint64) {
-		var b [8]byte
-		for i := range b {
-			b[i] = byte(x >> (8 * i))
-		}
-		h.Write(b[:])
-	}
-	writeInt(uint64(r.Index))
-	ids := map[*ir.Value]uint64{}
-	nextID := uint64(1 << 40)
-	id := func(v *ir.Value) uint64 {
-		if v == nil {
-			return 0
-		}
-		if x, ok := ids[v]; ok {
-			return x
-		}
-		x := c.ptrID(v)
-		ids[v] = x
-		return x
-	}
-	for _, op := range created {
-		h.WriteString(op.Name())
-		for _, a := range op.Attrs() {
-			h.WriteString(a.Name)
-			h.WriteString(a.Value.String())
-		}
-		for i := 0; i < op.NumOperands(); i++ {
-			writeInt(id(op.Operand(i)))
-		}
-		for _, res := range op.Results() {
-			ids[res] = nextID
-			nextID++
-			for u := range res.Uses() {
-				writeInt(c.ptrID(u.Owner()))
-				writeInt(uint64(u.Index()))
-			}
-		}
-	}
-	fp := h.Sum64()
-	c.rules = append(c.rules, r)
-	seq := len(c.rules) - 1
-	prev := c.seen[fp]
-	c.seen[fp] = append(prev, seq)
-	if len(prev) < 2 {
-		return nil
-	}
-	// The rules applied since the previous occurrence form the cycle.
-	var names []string
-	seenName := map[string]bool{}
-	for _, x := range c.rules[prev[len(prev)-1]+1 : seq+1] {
-		if !seenName[x.ID()] {
-			seenName[x.ID()] = true
-			names = append(names, x.ID())
-		}
-	}
-	return names
 }
 
 // LabelFilter returns an Options.Enabled filter: a rule is disabled if it has a label in disable, unless it also

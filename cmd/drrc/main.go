@@ -11,4 +11,7 @@ import (
 	"github.com/pirdrr/drr/rewriter"
 )
 
-func main() { os.Exit(drrcli.Main(rewriter.Default)) }
+func main() {
+	startHeap(os.Getenv)
+	os.Exit(drrcli.Main(rewriter.Default))
+}

@@ -32,6 +32,9 @@ type Format struct {
 	// Read reads a program from the contents of a file; name is the file name used in positions and errors.
 	// Warnings come back as diagnostics, the error says why the file could not be read.
 	Read func(ctx *ir.Context, name string, src []byte) (*ir.Program, ir.Diagnostics, error)
+	// LoadFile, if set, reads a program straight from the file at path, for a format that does better than holding
+	// the whole file in memory (PIR text maps it and hands the pages it has read back); Load prefers it to Read.
+	LoadFile func(ctx *ir.Context, path string) (*ir.Program, ir.Diagnostics, error)
 	// ReadDir reads the program held in a folder.
 	ReadDir func(ctx *ir.Context, dir string) (*ir.Program, ir.Diagnostics, error)
 	// Write writes a program to w.

@@ -17,6 +17,9 @@ var PIRText = &Format{
 	Read: func(ctx *ir.Context, name string, src []byte) (*ir.Program, ir.Diagnostics, error) {
 		return pirtext.Parse(ctx, name, src, pirtext.ReadOptions{})
 	},
+	LoadFile: func(ctx *ir.Context, path string) (*ir.Program, ir.Diagnostics, error) {
+		return pirtext.ParseFile(ctx, path, pirtext.ReadOptions{}) // mapped, not read whole
+	},
 	Write: func(w io.Writer, p *ir.Program, opts Options) error {
 		return pirtext.Write(w, p, pirtext.WriteOptions{Untagged: opts.Untagged})
 	},

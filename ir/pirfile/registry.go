@@ -1,6 +1,7 @@
 package pirfile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -55,7 +56,7 @@ func (r *Registry) Register(f *Format) error {
 	if !f.CanRead() && !f.CanWrite() {
 		return fmt.Errorf("pirfile: format %s neither reads nor writes", f.Name)
 	}
-	if f.Dir && (f.Read != nil || f.Write != nil) || !f.Dir && (f.ReadDir != nil || f.WriteDir != nil || f.SniffDir != nil) {
+	if f.Dir && (f.Read != nil || f.LoadFile != nil || f.Write != nil) || !f.Dir && (f.ReadDir != nil || f.WriteDir != nil || f.SniffDir != nil) {
 		return fmt.Errorf("pirfile: format %s mixes file and folder functions (Dir is %v)", f.Name, f.Dir)
 	}
 	for _, g := range r.formats {
@@ -182,6 +183,15 @@ func (r *Registry) Detect(path string) (*Format, error) {
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return nil, err
 	}
+	if n == len(head) && len(bytes.TrimLeft(head, " \t\r\n\ufeff")) == 0 {
+		// Only white space so far: the content starts further on.
+		rest, err := io.ReadAll(file)
+		if err != nil {
+			return nil, err
+		}
+		head = append(head, rest...)
+		n = len(head)
+	}
 	if f := r.DetectContent(path, head[:n]); f != nil {
 		return f, nil
 	}
@@ -295,11 +305,18 @@ func (r *Registry) Load(ctx *ir.Context, path string) (*ir.Program, ir.Diagnosti
 		}
 		return f.ReadDir(ctx, path)
 	}
+	f, err := r.Detect(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if f.LoadFile != nil {
+		return f.LoadFile(ctx, path)
+	}
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	return r.Parse(ctx, path, src, nil)
+	return r.Parse(ctx, path, src, f)
 }
 
 // Parse reads a program from the contents of a file named name, in format f (nil: the format DetectContent finds).

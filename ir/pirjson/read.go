@@ -25,7 +25,7 @@ func Read(ctx *ir.Context, filename string, src []byte, opts ReadOptions) (*ir.P
 	r.prog = ir.NewProgram(ctx)
 	r.prog.File = filename
 	r.b = ir.NewBuilder(ctx)
-	r.b.Alloc = &ir.Allocator{}
+	r.b.Alloc = r.prog.Allocator()
 	if err := r.file(); err != nil {
 		return nil, err
 	}
@@ -35,40 +35,7 @@ func Read(ctx *ir.Context, filename string, src []byte, opts ReadOptions) (*ir.P
 
 // collectParams fills Program.Params from the parameter ops read, in program order: what Program.CollectParams
 // computes, without walking the whole program twice (a tenth of the reading time of large models).
-func (r *reader) collectParams() {
-	params := map[string]*ir.Variable{}
-	for _, op := range r.paramOps {
-		if op.Name() == ir.SetParameterOpName || op.NumResults() == 0 {
-			continue
-		}
-		name, ok := ir.AsString(op.Attr("parameter_name"))
-		if !ok {
-			continue
-		}
-		if _, seen := params[name]; !seen {
-			params[name] = &ir.Variable{Name: name, Type: op.Result(0).Type()}
-		}
-	}
-	for _, op := range r.paramOps {
-		if op.Name() != ir.SetParameterOpName {
-			continue
-		}
-		name, ok := ir.AsString(op.Attr("parameter_name"))
-		if !ok {
-			continue
-		}
-		if v := params[name]; v != nil {
-			v.Mutable = true
-			continue
-		}
-		var t ir.Type = r.ctx.NullType()
-		if op.NumOperands() > 0 && op.Operand(0) != nil {
-			t = op.Operand(0).Type()
-		}
-		params[name] = &ir.Variable{Name: name, Type: t, Mutable: true}
-	}
-	r.prog.Params = params
-}
+func (r *reader) collectParams() { r.prog.Params = ir.NewParams(r.ctx, r.paramOps) }
 
 // reader holds the state of one Read.
 type reader struct {

@@ -15,8 +15,14 @@ import (
 // attribute values that do not fit their schema), and, if the text cannot be read, a nil program and an *Error
 // that says where and what was expected. Parse never panics.
 func Parse(ctx *ir.Context, filename string, src []byte, opts ReadOptions) (prog *ir.Program, warns ir.Diagnostics, err error) {
+	return parse(ctx, filename, src, opts, nil)
+}
+
+// parse is Parse; release, if not nil, is called now and then with a part of src the parser is done with.
+func parse(ctx *ir.Context, filename string, src []byte, opts ReadOptions, release func(lo, hi int)) (prog *ir.Program, warns ir.Diagnostics, err error) {
 	p := newParser(ctx, filename, src)
 	p.opts = opts
+	p.release = release
 	defer func() {
 		if r := recover(); r != nil {
 			prog, warns, err = nil, p.warns, p.toError(r)
@@ -37,8 +43,9 @@ type parser struct {
 	depth   int
 	builder *ir.Builder
 
-	// Values by name: %N in nums (N bounded by the source size), every other name in named.
-	nums  []valueSlot
+	// Values by name: %N in nums (N bounded by the source size), every other name in named. nums is paged, so
+	// that it grows without copying (and without garbage) and sparse numbers cost no memory between them.
+	nums  []*[slotPage]valueSlot
 	named map[string]*valueSlot
 	// Serial numbers of the open blocks, outermost first; a value is visible while its block is open.
 	// depthOf gives the nesting depth of every block by serial number.
@@ -55,6 +62,13 @@ type parser struct {
 	recentOpNext int
 	keys         map[string]string
 
+	// paramOps are the parameter ops read, in program order, for the parameter table (ir.NewParams).
+	paramOps []*ir.Op
+
+	// release, if set, gives back src[lo:hi] once the parser is past it; released is where the next release starts.
+	release  func(lo, hi int)
+	released int
+
 	// Scratch space for the op being read (regions copy what they need before reading nested ops).
 	resNames []valueRef
 	operands []*ir.Value
@@ -63,6 +77,9 @@ type parser struct {
 	sigPos   []position
 	resTypes []ir.Type
 }
+
+// slotPage is the number of value slots in a page of parser.nums.
+const slotPage = 4096
 
 // valueSlot is the definition of a value name: the value (nil while undefined), where it is defined, and the
 // serial number of its block.
@@ -117,6 +134,10 @@ func newParser(ctx *ir.Context, filename string, src []byte) *parser {
 // later syntax error.
 func (p *parser) toError(r any) *Error {
 	e, ok := r.(*Error)
+	if fault, isFault := r.(interface{ Addr() uintptr }); !ok && isFault && p.release != nil {
+		// ParseFile's mapped source faulted: the file shrank while it was read.
+		return &Error{File: p.file, Line: p.line, Col: p.pos - p.lineStart + 1, Msg: fmt.Sprintf("the file changed while it was read (%v)", fault)}
+	}
 	if !ok {
 		return &Error{File: p.file, Line: p.line, Col: p.pos - p.lineStart + 1, Msg: fmt.Sprintf("internal error: %v", r), Internal: true}
 	}
@@ -186,7 +207,7 @@ func (p *parser) program() *ir.Program {
 	prog := ir.NewProgram(p.ctx)
 	prog.File = p.file
 	p.builder = ir.NewBuilder(p.ctx)
-	p.alloc = &ir.Allocator{}
+	p.alloc = prog.Allocator()
 	p.skipSpace()
 	if p.eof() {
 		p.fail("expected a program ('{' and its ops), found end of file")
@@ -210,7 +231,7 @@ func (p *parser) program() *ir.Program {
 		}
 		p.failAt(u.ref.pos, "undefined value %%%s", u.name)
 	}
-	prog.CollectParams()
+	prog.Params = ir.NewParams(p.ctx, p.paramOps)
 	return prog
 }
 
@@ -239,6 +260,9 @@ func (p *parser) block(b *ir.Block, open position, braced bool, argTypes []ir.Ty
 			break
 		}
 		p.op(b)
+		if p.release != nil {
+			p.releaseSource()
+		}
 	}
 	p.stack = p.stack[:len(p.stack)-1]
 	p.leave()
@@ -343,8 +367,8 @@ func (p *parser) slotIndex(r valueRef) int { return int(r.slot) }
 // lookup returns the slot of a name, or nil.
 func (p *parser) lookup(r valueRef) *valueSlot {
 	if i := p.slotIndex(r); i >= 0 {
-		if i < len(p.nums) {
-			return &p.nums[i]
+		if pg := i / slotPage; pg < len(p.nums) && p.nums[pg] != nil {
+			return &p.nums[pg][i%slotPage]
 		}
 		return nil
 	}
@@ -355,11 +379,14 @@ func (p *parser) lookup(r valueRef) *valueSlot {
 func (p *parser) define(r valueRef, v *ir.Value) {
 	var s *valueSlot
 	if i := p.slotIndex(r); i >= 0 {
-		if i >= len(p.nums) {
-			n := max(i+1, 2*len(p.nums), 64)
-			p.nums = append(p.nums, make([]valueSlot, n-len(p.nums))...)
+		pg := i / slotPage
+		if pg >= len(p.nums) {
+			p.nums = append(p.nums, make([]*[slotPage]valueSlot, pg+1-len(p.nums))...)
 		}
-		s = &p.nums[i]
+		if p.nums[pg] == nil {
+			p.nums[pg] = new([slotPage]valueSlot)
+		}
+		s = &p.nums[pg][i%slotPage]
 	} else {
 		key := string(p.src[r.start:r.end])
 		if s = p.named[key]; s == nil {
@@ -593,6 +620,9 @@ func (p *parser) newOp(b *ir.Block, e *opEntry, loc position, attrs []ir.NamedAt
 		Loc: ir.Loc{Line: loc.line, Col: loc.col}})
 	p.builder.SetInsertionPointToEnd(b)
 	p.builder.Insert(op)
+	if ir.IsParamOp(op) {
+		p.paramOps = append(p.paramOps, op)
+	}
 	if regions == 0 {
 		for i, r := range p.resNames {
 			p.define(r, op.Result(i))

@@ -30,15 +30,18 @@ const flushSize = 64 << 10
 
 // printer writes one program. Values are numbered as they are printed, like Paddle's printer does: an op's results
 // when the op is printed (before the ops of its regions), block arguments with their own counter when their block
-// is. The numbers are kept per op (in opTable) and per block (results and arguments are consecutive), so a value
-// costs no entry of its own.
+// is. The numbers are kept per op and per block (results and arguments are consecutive), so a value costs no entry
+// of its own: in an array indexed by the op's ir.OpIDs number (4 bytes per op, in the order the reader allocated
+// them, so mostly visited in order), and for ops without one (built by Context.NewOp) in an opTable.
 type printer struct {
 	buf      []byte
 	w        io.Writer
 	err      error
 	untagged bool
 
-	opBase    opTable
+	opIDs     *ir.OpIDs
+	opNum     []int32 // by op ID: the number of the op's first result plus one (0: not printed yet)
+	opBase    opTable // the ops without an ID
 	blockBase map[*ir.Block]int32
 	// early holds values printed before their definition (only in programs that are not well formed), numbered on
 	// first sight as Paddle's printer does; arguments are stored as -1-N.
@@ -77,10 +80,9 @@ func (pr *printer) flush() {
 }
 
 func (pr *printer) program(p *ir.Program) {
-	// The table of numbered ops is sized for the top-level ops (Block.Len is O(1)) and grows if nested ops need
-	// more: counting every op first would cost a pass over the whole program, which for large programs does not
-	// fit in the caches.
-	pr.opBase.init(p.Body().Len())
+	pr.opIDs = p.OpIDs()
+	pr.opNum = make([]int32, pr.opIDs.Len())
+	pr.opBase.init(0)
 	pr.buf = make([]byte, 0, flushSize+4096)
 	pr.buf = append(pr.buf, "{\n"...)
 	body := p.Body()
@@ -302,7 +304,11 @@ func (pr *printer) results(op *ir.Op) {
 	}
 	if contiguous {
 		base := pr.nextRes
-		pr.opBase.put(op, base)
+		if id := pr.opIDs.ID(op); id >= 0 {
+			pr.opNum[id] = base + 1
+		} else {
+			pr.opBase.put(op, base)
+		}
 		pr.nextRes += int32(n)
 		for i := 0; i < n; i++ {
 			if i > 0 {
@@ -350,7 +356,12 @@ func (pr *printer) value(v *ir.Value) {
 		}
 	}
 	if d := v.DefiningOp(); d != nil {
-		if base, ok := pr.opBase.get(d); ok {
+		if id := pr.opIDs.ID(d); id >= 0 {
+			if n := pr.opNum[id]; n > 0 {
+				pr.appendID(n - 1 + int32(v.Index()))
+				return
+			}
+		} else if base, ok := pr.opBase.get(d); ok {
 			pr.appendID(base + int32(v.Index()))
 			return
 		}

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"math"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestNextPercent(t *testing.T) {
+	const mb = 1 << 20
+	for _, tc := range []struct {
+		name         string
+		cur          int
+		before, live uint64
+		want         int
+	}{
+		{"freed nothing: let the heap grow", 100, 128 * mb, 120 * mb, maxPercent},
+		{"freed nothing again", maxPercent, 1000 * mb, 990 * mb, maxPercent},
+		{"freed most: back to the default", maxPercent, 1000 * mb, 100 * mb, 100},
+		{"freed some: unchanged", maxPercent, 100 * mb, 60 * mb, maxPercent},
+		{"no heap before: unchanged", 100, 0, 10 * mb, 100},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, nextPercent(tc.cur, tc.before, tc.live))
+		})
+	}
+}
+
+// TestStartHeap: without GOGC or GOMEMLIMIT the collector waits for startHeapBytes, and the tuner sets GOGC after
+// each collection (here of a heap that is all live: raised); a memory limit guards the machine; a user's setting
+// is left alone.
+func TestStartHeap(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+
+	env := map[string]string{"GOGC": "50"}
+	assert.Nil(t, startHeap(func(k string) string { return env[k] }))
+	env = map[string]string{"GOMEMLIMIT": "1GiB"}
+	assert.Nil(t, startHeap(func(k string) string { return env[k] }))
+	assert.Equal(t, 100, debug.SetGCPercent(100), "left alone")
+
+	tuner := startHeap(func(string) string { return "" })
+	require.NotNil(t, tuner)
+	defer tuner.stopped.Store(true)
+	assert.Equal(t, int64(startHeapBytes/(4<<20)*100), gogc(), "the first collection waits for the start heap")
+	keep := make([][]byte, 0, 64)
+	deadline := time.Now().Add(10 * time.Second)
+	for gogc() != maxPercent && time.Now().Before(deadline) {
+		keep = append(keep, make([]byte, 1<<20)) // live, not garbage
+		runtime.GC()
+		time.Sleep(5 * time.Millisecond)
+	}
+	runtime.KeepAlive(keep)
+	assert.Equal(t, int64(maxPercent), gogc(), "collections that free nothing raise GOGC")
+	if ram := totalMemory(); ram > 0 {
+		assert.Equal(t, int64(ram/4*3), debug.SetMemoryLimit(-1), "three quarters of the machine's memory")
+	}
+}
+
+// gogc returns the collector's current GOGC (-1: off).
+func gogc() int64 {
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+	metrics.Read(s)
+	return int64(s[0].Value.Uint64())
+}

@@ -1,0 +1,55 @@
+package ir
+
+// NewParams returns the parameter table of a program just read, from its parameter ops (builtin.parameter,
+// builtin.get_parameter and builtin.set_parameter) in program order: what Program.CollectParams computes, without
+// a walk over the whole program, for readers that meet those ops as they build it. The first op reading a name
+// gives its type; a name some set_parameter writes is mutable. The variables are allocated together.
+func NewParams(ctx *Context, ops []*Op) map[string]*Variable {
+	params := make(map[string]*Variable, len(ops))
+	vars := make([]Variable, 0, len(ops))
+	add := func(v Variable) *Variable {
+		vars = append(vars, v) // never reallocates: one op adds at most one variable
+		return &vars[len(vars)-1]
+	}
+	for _, op := range ops {
+		if op.info.Name == SetParameterOpName || op.NumResults() == 0 {
+			continue
+		}
+		name, ok := AsString(op.Attr("parameter_name"))
+		if !ok {
+			continue
+		}
+		if _, seen := params[name]; !seen {
+			params[name] = add(Variable{Name: name, Type: op.Result(0).Type()})
+		}
+	}
+	for _, op := range ops {
+		if op.info.Name != SetParameterOpName {
+			continue
+		}
+		name, ok := AsString(op.Attr("parameter_name"))
+		if !ok {
+			continue
+		}
+		if v := params[name]; v != nil {
+			v.Mutable = true
+			continue
+		}
+		var t Type = ctx.NullType()
+		if op.NumOperands() > 0 && op.Operand(0) != nil {
+			t = op.Operand(0).Type()
+		}
+		params[name] = add(Variable{Name: name, Type: t, Mutable: true})
+	}
+	return params
+}
+
+// IsParamOp reports whether op is a parameter op that NewParams reads: builtin.parameter, builtin.get_parameter or
+// builtin.set_parameter.
+func IsParamOp(op *Op) bool {
+	switch op.info.Name {
+	case ParameterOpName, GetParameterOpName, SetParameterOpName:
+		return true
+	}
+	return false
+}

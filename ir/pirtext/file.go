@@ -1,0 +1,40 @@
+package pirtext
+
+import (
+	"runtime/debug"
+
+	"github.com/pirdrr/drr/ir"
+)
+
+// ParseFile reads the PIR text program in the file at path, as Parse does, without keeping the file in memory:
+// where the system can map files (Linux), the file is mapped read-only and the pages the parser has passed are
+// handed back to the system as it goes, so that a 500 MB program costs the memory of its IR and not that of its
+// text too; elsewhere the file is read whole. Program.File and error positions name path.
+//
+// A mapped file that shrinks while it is read is reported as an error, not a crash.
+func ParseFile(ctx *ir.Context, path string, opts ReadOptions) (prog *ir.Program, warns ir.Diagnostics, err error) {
+	src, release, done, err := openSource(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer done()
+	// Faults in the mapped file (it was truncated under us) become panics, which Parse's recovery reports.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	return parse(ctx, path, src, opts, release)
+}
+
+// The parser hands the source back in steps of releaseStep bytes, keeping the last releaseKeep bytes it read
+// (error messages look back a little; anything further back is read again from the file if needed).
+const (
+	releaseStep = 8 << 20
+	releaseKeep = 1 << 20
+)
+
+// releaseSource gives back what the parser has passed, once it is releaseStep ahead of the last release.
+func (p *parser) releaseSource() {
+	if p.pos-p.released >= releaseStep+releaseKeep {
+		upTo := p.pos - releaseKeep
+		p.release(p.released, upTo)
+		p.released = upTo
+	}
+}
