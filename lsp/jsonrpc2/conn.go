@@ -34,6 +34,8 @@ type Conn struct {
 
 	wmu sync.Mutex // serializes writes
 
+	inOrder map[string]bool // request methods handled on the reading goroutine
+
 	mu       sync.Mutex
 	inflight map[string]context.CancelFunc // requests being handled, by id
 	calls    map[string]chan *wireMessage  // our requests awaiting a response, by id
@@ -49,6 +51,18 @@ func NewConn(r io.Reader, w io.Writer, logf func(format string, args ...any)) *C
 	}
 	return &Conn{r: bufio.NewReaderSize(r, 64<<10), w: w, logf: logf,
 		inflight: map[string]context.CancelFunc{}, calls: map[string]chan *wireMessage{}}
+}
+
+// HandleInOrder makes requests of the given methods be handled as notifications are: on the reading goroutine,
+// before the next message is read (the LSP initialize and shutdown requests, which change how everything after
+// them is handled). Call it before Serve.
+func (c *Conn) HandleInOrder(methods ...string) {
+	if c.inOrder == nil {
+		c.inOrder = map[string]bool{}
+	}
+	for _, m := range methods {
+		c.inOrder[m] = true
+	}
 }
 
 // Serve reads and handles messages until the input ends, ctx is done or a notification handler returns ErrStop.
@@ -130,6 +144,13 @@ func (c *Conn) dispatch(ctx context.Context, h Handler, body []byte) error {
 		}
 		return nil
 	}
+	if c.inOrder[req.Method] {
+		res, err := c.call(ctx, h, req)
+		if err == ErrStop {
+			err = nil
+		}
+		return c.reply(id, res, err)
+	}
 	rctx, cancel := context.WithCancel(ctx)
 	c.mu.Lock()
 	if _, dup := c.inflight[id.raw]; dup {
@@ -205,7 +226,8 @@ func (c *Conn) Notify(method string, params any) error {
 }
 
 // Call sends a request to the other side and waits for its response, which is decoded into result (if not nil).
-// An error response is returned as an *Error. Call must be used while Serve runs (Serve reads the response).
+// An error response is returned as an *Error. When ctx ends first, Call sends $/cancelRequest for the request and
+// returns ctx's error. Call must be used while Serve runs (Serve reads the response).
 func (c *Conn) Call(ctx context.Context, method string, params, result any) error {
 	c.mu.Lock()
 	c.seq++
@@ -223,6 +245,7 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any) erro
 	}
 	select {
 	case <-ctx.Done():
+		_ = c.Notify("$/cancelRequest", map[string]ID{"id": id})
 		return ctx.Err()
 	case m := <-ch:
 		if m == nil {
@@ -244,7 +267,11 @@ func (c *Conn) deliver(id ID, m *wireMessage) {
 	ch, ok := c.calls[id.raw]
 	c.mu.Unlock()
 	if !ok {
-		c.logf("response to unknown request %s", id)
+		if m.Error != nil {
+			c.logf("response to unknown request %s: error %d: %s", id, m.Error.Code, m.Error.Message)
+		} else {
+			c.logf("response to unknown request %s", id)
+		}
 		return
 	}
 	ch <- m

@@ -79,12 +79,11 @@ func ReadMessage(r *bufio.Reader) ([]byte, error) {
 	return body, nil
 }
 
-// WriteMessage writes body as one message with its Content-Length header.
+// WriteMessage writes body as one message with its Content-Length header, in one Write (so that writers sharing
+// a pipe cannot interleave inside a message).
 func WriteMessage(w io.Writer, body []byte) error {
-	if _, err := fmt.Fprintf(w, "Content-Length: %d\r\n\r\n", len(body)); err != nil {
-		return err
-	}
-	_, err := w.Write(body)
+	msg := fmt.Appendf(make([]byte, 0, len(body)+32), "Content-Length: %d\r\n\r\n", len(body))
+	_, err := w.Write(append(msg, body...))
 	return err
 }
 
