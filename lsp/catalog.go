@@ -37,12 +37,25 @@ func resultLabel(r ir.ResultSpec) string {
 	return r.Name
 }
 
-// attrDefault is an attribute's default as a rule would write it ("" when the attribute is required).
+// attrDefault is an attribute's default as a rule would write it ("" when the attribute is required): untagged,
+// with a blank after each comma of a list, as drrc fmt prints lists.
 func attrDefault(a ir.AttrSpec) string {
 	if a.Default == nil {
 		return ""
 	}
-	return string(pirtext.AppendAttribute(nil, a.Default, true))
+	text := pirtext.AppendAttribute(nil, a.Default, true)
+	var b strings.Builder
+	inString := false
+	for i, c := range text {
+		b.WriteByte(c)
+		switch {
+		case c == '"' && (i == 0 || text[i-1] != '\\'):
+			inString = !inString
+		case c == ',' && !inString:
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
 }
 
 // opSignature is the one-line signature of an op: pd_op.conv2d(input, filter) -> (out).

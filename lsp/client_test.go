@@ -246,3 +246,12 @@ func diagStrings(ds []protocol.Diagnostic) []string {
 	}
 	return out
 }
+
+// jsonRaw is an encoded command argument.
+type jsonRaw = json.RawMessage
+
+func mustJSON(t testing.TB, v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return b
+}

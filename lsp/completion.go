@@ -187,10 +187,15 @@ func (cb *completer) symbols(k symKind) {
 	if r == nil {
 		return
 	}
-	at := cb.snap.index().at(cb.off)
-	for _, o := range cb.snap.index().occs {
-		if o.kind != k || o.rule != r || o == at && o.end == cb.off && len(cb.snap.index().refs(o)) == 1 {
+	ix := cb.snap.index()
+	at := ix.at(cb.off)
+	block := cb.ctx.block()
+	for _, o := range ix.occs {
+		if o.kind != k || o.rule != r || o == at && o.end == cb.off && len(ix.refs(o)) == 1 {
 			continue // not this rule's, or the name being typed and nothing else
+		}
+		if d := ix.def(o); d != nil && d.role == roleAssign && (block != "rewrite" || d.start > cb.off) {
+			continue // a value the rewrite builds, later or in another block: not bound here
 		}
 		it := protocol.CompletionItem{Label: o.name, Kind: protocol.CompletionVariable, Detail: k.noun()}
 		if cb.ctx.sigil == 0 {
