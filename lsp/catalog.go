@@ -55,7 +55,11 @@ func attrDefault(a ir.AttrSpec) string {
 			b.WriteByte(' ')
 		}
 	}
-	return b.String()
+	out := b.String()
+	if (a.Type.Kind == ir.KindFloat || a.Type.Kind == ir.KindDouble) && !a.Type.Array && !strings.ContainsAny(out, ".eEain") {
+		out += ".0" // a float as the catalog writes it: 0.0, not 0
+	}
+	return out
 }
 
 // opSignature is the one-line signature of an op: pd_op.conv2d(input, filter) -> (out).

@@ -55,6 +55,8 @@ type Server struct {
 
 	// testHookCheck, if set, runs at the start of every check (tests hold a check back with it).
 	testHookCheck func(version int32)
+	// testFullParse makes every version parse from scratch (drr.Parse), for benchmarks against the Reparser.
+	testFullParse bool
 }
 
 type serverState int

@@ -50,7 +50,13 @@ func newSnapshot(d *document, version int32, text string, enc protocol.PositionE
 // errors.
 func (s *snapshot) parsed() (*drr.File, drr.Diagnostics) {
 	s.parseOnce.Do(func() {
-		f, err := s.doc.reparser.Parse([]byte(s.text))
+		var f *drr.File
+		var err error
+		if s.doc.srv.testFullParse {
+			f, err = drr.Parse(s.doc.name, []byte(s.text))
+		} else {
+			f, err = s.doc.reparser.Parse([]byte(s.text))
+		}
 		s.file = f
 		if ds, ok := err.(drr.Diagnostics); ok {
 			s.parseDiags = ds
