@@ -149,3 +149,44 @@ func FuzzReparse(f *testing.F) {
 		requireSameParse(t, rp, a)
 	})
 }
+
+// BenchmarkReparseEdit compares, on a 1,000-line file (36 rules), parsing each version from scratch with Parse and
+// with a Reparser after a one-character edit inside one rule (the digit of its benefit, in turn through the file,
+// so that every version differs from the one before):
+//
+//	go test ./drr -run '^$' -bench ReparseEdit -count 6 | tee bench.txt
+//	go run golang.org/x/perf/cmd/benchstat@latest -col /parser bench.txt
+func BenchmarkReparseEdit(b *testing.B) {
+	src := []byte(string(distinctRules(36)))
+	var offs []int
+	for i := 0; i < len(src); {
+		j := strings.Index(string(src[i:]), "benefit 3")
+		if j < 0 {
+			break
+		}
+		offs = append(offs, i+j+len("benefit "))
+		i += j + 1
+	}
+	for _, parser := range []string{"Parse", "Reparser"} {
+		b.Run("parser="+parser, func(b *testing.B) {
+			rp := NewReparser("bench.drr")
+			if _, err := rp.Parse(src); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				off := offs[i%len(offs)]
+				src[off] = "43"[i/len(offs)%2] // 3 → 4 → 3 …
+				var err error
+				if parser == "Parse" {
+					_, err = Parse("bench.drr", src)
+				} else {
+					_, err = rp.Parse(src)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
