@@ -103,6 +103,9 @@ end
 
 local function on_attach(client, bufnr)
   vim.bo[bufnr].omnifunc = 'v:lua.vim.lsp.omnifunc'
+  if vim.lsp.inlay_hint and vim.lsp.inlay_hint.enable then
+    pcall(vim.lsp.inlay_hint.enable, true, { bufnr = bufnr }) -- Neovim 0.10 and newer
+  end
   if config.keymaps then
     local function map(lhs, rhs)
       vim.api.nvim_buf_set_keymap(bufnr, 'n', lhs, '', { noremap = true, silent = true, callback = rhs })
