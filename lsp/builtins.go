@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/pirdrr/drr/drr/rule"
 )
@@ -26,14 +27,19 @@ func builtins() []builtinInfo {
 	return out
 }
 
+// builtinIndex is builtins() by name (semantic tokens look up every bare call name).
+var builtinIndex = sync.OnceValue(func() map[string]builtinInfo {
+	m := map[string]builtinInfo{}
+	for _, b := range builtins() {
+		m[b.Name] = b
+	}
+	return m
+})
+
 // lookupBuiltin returns the builtin with the given name.
 func lookupBuiltin(name string) (builtinInfo, bool) {
-	for _, b := range builtins() {
-		if b.Name == name {
-			return b, true
-		}
-	}
-	return builtinInfo{}, false
+	b, ok := builtinIndex()[name]
+	return b, ok
 }
 
 // signature returns the builtin's signature, dim(value, int) -> int, and the [start, end) byte ranges of its

@@ -57,6 +57,7 @@ var (
 	forInRe      = regexp.MustCompile(`^\s*for\s+\w+(\s*,\s*\w+)?\s+in\s+$`)
 	familyDeclRe = regexp.MustCompile(`^family\s+\w+\s*=\s*(.*-\s*)?$`)
 	traitRe      = regexp.MustCompile(`trait\s*\(\s*$`)
+	attrKeyRe    = regexp.MustCompile(`(\w+)\s*:`)
 )
 
 func (cb *completer) propose() {
@@ -276,7 +277,7 @@ func (cb *completer) attrMap(f *frame) {
 		return
 	}
 	written := map[string]bool{}
-	for _, m := range regexp.MustCompile(`(\w+)\s*:`).FindAllStringSubmatch(text[f.off:cb.ctx.prefixStart], -1) {
+	for _, m := range attrKeyRe.FindAllStringSubmatch(text[f.off:cb.ctx.prefixStart], -1) {
 		written[m[1]] = true
 	}
 	for i, a := range schema.Attrs {
