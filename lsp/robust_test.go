@@ -22,7 +22,7 @@ func TestNoInternalErrors(t *testing.T) {
 	var texts []string
 	for _, b := range bases {
 		texts = append(texts, b)
-		for i := 0; i < 4; i++ {
+		for i := 0; i < 3; i++ {
 			cut := r.IntN(len(b))
 			texts = append(texts, b[:cut])
 			del := r.IntN(len(b) - 8)
@@ -39,7 +39,7 @@ func TestNoInternalErrors(t *testing.T) {
 		uri := c.open("r"+itoa(i)+".drr", text)
 		doc := protocol.TextDocumentIdentifier{URI: uri}
 		li := newLineIndex(text, protocol.UTF16)
-		for off := 0; off <= len(text); off += 1 + len(text)/40 {
+		for off := 0; off <= len(text); off += 1 + len(text)/25 {
 			p := protocol.TextDocumentPositionParams{TextDocument: doc, Position: li.position(off)}
 			for _, m := range methods {
 				var params any = p
