@@ -27,6 +27,7 @@ type Error struct {
 	Data    json.RawMessage `json:"data,omitempty"`
 }
 
+// Error returns the message.
 func (e *Error) Error() string { return e.Message }
 
 // Errorf returns an *Error with the code and a formatted message.

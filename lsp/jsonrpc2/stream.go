@@ -19,6 +19,7 @@ type HeaderError struct {
 	Msg string
 }
 
+// Error describes what is wrong with the header.
 func (e *HeaderError) Error() string { return "malformed message header: " + e.Msg }
 
 // ReadMessage reads one message: a header block ("Name: value" lines ending with an empty line; Content-Length is
