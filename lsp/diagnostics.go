@@ -43,6 +43,9 @@ func (s *Server) publishLoop(d *document) {
 		}
 		snap := d.current()
 		res, err := snap.checked(s.ctx)
+		if err == errContentModified {
+			continue // replaced before its check started: the newer version's change is pending
+		}
 		if err != nil {
 			return // the server stops
 		}

@@ -38,6 +38,8 @@ type document struct {
 	mu   sync.Mutex
 	snap *snapshot
 
+	checkMu sync.Mutex // held while a snapshot of the document is checked: one check at a time
+
 	kick   chan struct{} // a change to check (buffered: one pending check is enough)
 	closed chan struct{}
 	once   sync.Once

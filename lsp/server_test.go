@@ -3,6 +3,7 @@ package lsp
 import (
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -135,4 +136,43 @@ func TestRequestDuringLongCheck(t *testing.T) {
 	c.mu.Unlock()
 	close(release)
 	require.Empty(t, c.diagnostics(uri, 1))
+}
+
+// TestOneCheckAtATime: while a long check runs, changes pile up; the versions replaced before their check could
+// start are not checked (a request that waited for one is told the content changed), and the last version is.
+func TestOneCheckAtATime(t *testing.T) {
+	release := make(chan struct{})
+	var mu sync.Mutex
+	var checked []int32
+	c := startServer(t, Options{}, func(s *Server) {
+		s.testHookCheck = func(v int32) {
+			mu.Lock()
+			checked = append(checked, v)
+			mu.Unlock()
+			if v == 1 {
+				<-release
+			}
+		}
+	})
+	uri := c.open("burst.drr", reluRule)
+	require.Eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(checked) == 1 }, 10*time.Second, time.Millisecond)
+
+	// Version 2, and a request that needs its check (it waits behind version 1's).
+	c.replace(uri, 2, strings.Replace(reluRule, "%x", "%a", 2))
+	errc := make(chan error, 1)
+	go func() {
+		errc <- c.callErr(protocol.MethodInlayHint, protocol.InlayHintParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}}, nil)
+	}()
+	time.Sleep(50 * time.Millisecond) // the request reaches the server and waits
+	for v := int32(3); v <= 5; v++ {
+		c.replace(uri, v, strings.Replace(reluRule, "%x", "%v"+itoa(v), 2))
+	}
+	close(release)
+	require.Empty(t, c.diagnostics(uri, 5))
+	var e *jsonrpc2.Error
+	require.ErrorAs(t, <-errc, &e)
+	require.Equal(t, int64(jsonrpc2.CodeContentModified), e.Code)
+	mu.Lock()
+	require.Equal(t, []int32{1, 5}, checked, "versions 2 to 4 were replaced before their check could start")
+	mu.Unlock()
 }

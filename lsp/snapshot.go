@@ -7,13 +7,17 @@ import (
 	"github.com/pirdrr/drr/analysis"
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/lsp/jsonrpc2"
 	"github.com/pirdrr/drr/lsp/protocol"
 )
 
 // snapshot is one version of a document and what is known of it. The parse (incremental, a few milliseconds) is
 // made on first use; the check (the checker and the lint, as drrc check runs them) on a goroutine of its own,
 // which requests wait for with their context, so that a cancelled request does not wait and the check is still
-// done once.
+// done once. A document checks one snapshot at a time; a snapshot that a newer version replaced before its check
+// could start is not checked at all, and whoever waits for it is told the content was modified (the protocol's
+// ContentModified: the client asks again), so that a burst of changes during a long check costs one more check,
+// not one per change.
 type snapshot struct {
 	doc     *document
 	version int32
@@ -32,8 +36,11 @@ type snapshot struct {
 
 	checkOnce sync.Once
 	checkDone chan struct{}
-	check     *checkResult
+	check     *checkResult // nil when the snapshot was replaced before its check started
 }
+
+// errContentModified answers a request that waited for the check of a version a newer one replaced.
+var errContentModified = jsonrpc2.Errorf(jsonrpc2.CodeContentModified, "the document changed; ask again")
 
 // checkResult is what drrc check reports on a version, and what the checker built.
 type checkResult struct {
@@ -86,13 +93,16 @@ func (s *snapshot) checked(ctx context.Context) (*checkResult, error) {
 	})
 	select {
 	case <-s.checkDone:
+		if s.check == nil {
+			return nil, errContentModified
+		}
 		return s.check, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
 }
 
-// checkedNow returns the check of this version if it is done, or nil.
+// checkedNow returns the check of this version if it is done (and was made), or nil.
 func (s *snapshot) checkedNow() *checkResult {
 	select {
 	case <-s.checkDone:
@@ -106,6 +116,11 @@ func (s *snapshot) checkedNow() *checkResult {
 // diagnostics with its imports, and, when the rules check, the lint's findings as warnings.
 func (s *snapshot) runCheck() (res *checkResult) {
 	srv := s.doc.srv
+	s.doc.checkMu.Lock()
+	defer s.doc.checkMu.Unlock()
+	if s.doc.current() != s {
+		return nil // replaced while an older version was being checked: not worth checking
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			srv.opts.Logf("internal error checking %s: %v", s.doc.name, r)
