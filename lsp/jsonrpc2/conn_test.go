@@ -237,3 +237,40 @@ func TestReadMessage(t *testing.T) {
 	var he *HeaderError
 	require.ErrorAs(t, err, &he)
 }
+
+// TestHandleInOrder: a request of a method handled in order is answered before the notifications after it are
+// looked at (LSP's initialize before didOpen).
+func TestHandleInOrder(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	h := func(ctx context.Context, req *Request) (any, error) {
+		if req.Method == "init" {
+			time.Sleep(20 * time.Millisecond)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		seen = append(seen, req.Method)
+		return strings.Join(seen, ","), nil
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	c := NewConn(inR, outW, nil)
+	c.HandleInOrder("init")
+	done := make(chan error, 1)
+	go func() { done <- c.Serve(context.Background(), h); outW.Close() }()
+	p := &peer{t: t, w: inW, r: bufio.NewReader(outR)}
+	go func() {
+		// Written while the answers are read: a pipe holds no message, and the reply to init is written before
+		// the next message is read.
+		for _, m := range []string{`{"jsonrpc":"2.0","id":1,"method":"init"}`, `{"jsonrpc":"2.0","method":"note"}`,
+			`{"jsonrpc":"2.0","id":2,"method":"seen"}`} {
+			if WriteMessage(inW, []byte(m)) != nil {
+				return
+			}
+		}
+	}()
+	require.Equal(t, "init", p.recv()["result"])
+	require.Equal(t, "init,note,seen", p.recv()["result"])
+	inW.Close()
+	require.NoError(t, <-done)
+}
