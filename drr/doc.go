@@ -44,6 +44,11 @@
 //     checker switches on. position.go: Position, the one position type.
 //   - errors.go: Diagnostic and Diagnostics (file:line:col: error: message,
 //     with a renderer that shows the source line and a caret).
+//   - walk.go, tokens.go, reparse.go: for editors (the language server).
+//     Inspect and PathAt walk the tree by position; Tokens lexes text
+//     that may not parse; a Reparser parses successive versions of a
+//     file, re-parsing only the top-level declarations whose text changed
+//     and moving the others to their new lines (its result is Parse's).
 //   - format.go, format_doc.go, format_layout.go: the canonical printer
 //     used by `drrc fmt`. format.go places declarations, clauses, blocks
 //     and comments; format_doc.go prints each statement as a doc, its text
@@ -100,8 +105,9 @@
 // The semantic layer turns syntax into checked rules (package rule: what the matcher compiles and the rewriter
 // applies):
 //
-//   - load.go: Load and LoadSource read rule files and their imports (relative to the importing file, each once;
-//     imported rules first), from the operating system or an fs.FS.
+//   - load.go, loadfile.go: Load and LoadSource read rule files and their imports (relative to the importing file,
+//     each once; imported rules first), from the operating system or an fs.FS; LoadFile does it for a file
+//     already parsed.
 //   - check.go: Check resolves families (lists, traits, differences), natives and rules, instantiates a rule once
 //     per member of its families (members whose signature does not fit the pattern are skipped), and reports
 //     duplicate and shadowed rules.

@@ -1,0 +1,179 @@
+package lsp
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/pirdrr/drr/drr"
+	"github.com/pirdrr/drr/internal/corpus"
+	"github.com/pirdrr/drr/internal/sample"
+	"github.com/pirdrr/drr/lsp/protocol"
+	"github.com/pirdrr/drr/matcher"
+	"github.com/pirdrr/drr/rewriter"
+)
+
+// shipped returns a shipped rule file.
+func shipped(t testing.TB, name string) string {
+	src, err := os.ReadFile(filepath.Join("..", "rules", name))
+	require.NoError(t, err)
+	return string(src)
+}
+
+func TestViewCommand(t *testing.T) {
+	c := startServer(t, Options{})
+	text := shipped(t, "conv_bn_relu.drr")
+	uri := c.open("conv_bn_relu.drr", text)
+	c.diagnostics(uri, 1)
+
+	// The automaton is drrc automaton's.
+	set, diags := drr.LoadSource(testCtx(), drr.LoadOptions{}, c.path("conv_bn_relu.drr"), []byte(text))
+	require.False(t, diags.HasErrors())
+	a, err := matcher.Compile(set, matcher.Options{})
+	require.NoError(t, err)
+	var want bytes.Buffer
+	require.NoError(t, a.Dump(&want))
+
+	for _, v := range views {
+		var res ViewResult
+		c.call(protocol.MethodExecuteCommand, protocol.ExecuteCommandParams{Command: CommandView,
+			Arguments: rawArgs(t, viewArgs{URI: uri, View: v.Name})}, &res)
+		require.Equal(t, v.Name, res.View)
+		switch v.Name {
+		case "automaton":
+			require.True(t, strings.HasPrefix(res.Text, want.String()))
+			require.Contains(t, res.Text, "distinct tests")
+		case "automaton-dot":
+			require.True(t, strings.HasPrefix(res.Text, "digraph"))
+		}
+	}
+	err = c.callErr(protocol.MethodExecuteCommand, protocol.ExecuteCommandParams{Command: CommandView,
+		Arguments: rawArgs(t, viewArgs{URI: uri, View: "nope"})}, nil)
+	require.ErrorContains(t, err, `unknown view "nope" (views: automaton, automaton-dot)`)
+	c.replace(uri, 2, strings.Replace(text, "pd_op.relu", "pd_op.rleu", 1))
+	err = c.callErr(protocol.MethodExecuteCommand, protocol.ExecuteCommandParams{Command: CommandView,
+		Arguments: rawArgs(t, viewArgs{URI: uri, View: "automaton"})}, nil)
+	require.ErrorContains(t, err, "does not check (")
+	err = c.callErr(protocol.MethodExecuteCommand, protocol.ExecuteCommandParams{Command: "drr.nope"}, nil)
+	require.ErrorContains(t, err, "unknown command drr.nope")
+}
+
+// rawArgs encodes command arguments.
+func rawArgs(t testing.TB, args ...any) []jsonRaw {
+	var out []jsonRaw
+	for _, a := range args {
+		out = append(out, mustJSON(t, a))
+	}
+	return out
+}
+
+// TestApplyAndCodeLens: the code lenses offer the views and "apply to…"; applying the shipped fusion rules to the
+// sample model reports the rewrites the rewriter makes, per rule, and the lenses then show them.
+func TestApplyAndCodeLens(t *testing.T) {
+	c := startServer(t, Options{})
+	text := shipped(t, "conv_bn_relu.drr")
+	uri := c.open("conv_bn_relu.drr", text)
+	c.diagnostics(uri, 1)
+	model := c.write("model.json", string(sample.JSON()))
+
+	lenses := func() []string {
+		var ls []protocol.CodeLens
+		c.call(protocol.MethodCodeLens, protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}}, &ls)
+		var out []string
+		for _, l := range ls {
+			out = append(out, itoa(l.Range.Start.Line+1)+" "+l.Command.Title+" ["+l.Command.Command+"]")
+		}
+		return out
+	}
+	before := lenses()
+	require.Contains(t, before, "11 view matcher automaton [drr.showView]")
+	require.Contains(t, before, "11 view matcher automaton (Graphviz) [drr.showView]")
+	require.Contains(t, before, "28 apply to… [drr.applyTo]")
+
+	// What the rewriter does with the same rules on the same program.
+	set, diags := drr.LoadSource(testCtx(), drr.LoadOptions{}, c.path("x.drr"), []byte(text))
+	require.False(t, diags.HasErrors())
+	p, _, err := c.srv.opts.Formats.Load(testCtx(), model)
+	require.NoError(t, err)
+	res, err := rewriter.NewRulePass("rules", set).Run(p, &rewriter.Env{Registry: rewriter.NewRegistry()})
+	require.NoError(t, err)
+	want := map[string]int{}
+	for _, r := range res.Stats.Rules {
+		want[r.Name] += r.Applied
+	}
+	require.Positive(t, res.Stats.Rewrites)
+
+	var rep applyReport
+	c.call(protocol.MethodExecuteCommand, protocol.ExecuteCommandParams{Command: CommandApply,
+		Arguments: rawArgs(t, applyArgs{URI: uri, Program: "model.json"})}, &rep) // relative to the rule file
+	require.Len(t, rep.Programs, 1)
+	require.Equal(t, res.Stats.Rewrites, rep.Rewrites)
+	got := map[string]int{}
+	for _, r := range rep.Rules {
+		got[r.Rule] = r.Applied
+	}
+	require.Equal(t, want, got)
+	require.Contains(t, rep.Summary, "model.json: "+itoa(rep.Rewrites)+" rewrites")
+	require.NotEqual(t, rep.Programs[0].OpsIn, rep.Programs[0].OpsOut) // the fold builds the weight arithmetic as ops
+
+	after := lenses()
+	require.Contains(t, after, "28 "+itoa(want["conv2d_bn_fold"])+" rewrites in model.json [drr.applyTo]")
+	c.mu.Lock()
+	require.NotEmpty(t, c.notes)
+	require.Contains(t, c.notes[len(c.notes)-1].Message, "model.json: ")
+	c.mu.Unlock()
+	require.Eventually(t, func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		for _, m := range c.calls {
+			if m == protocol.MethodCodeLensRefresh {
+				return true
+			}
+		}
+		return false
+	}, 5e9, 1e7)
+
+	err = c.callErr(protocol.MethodExecuteCommand, protocol.ExecuteCommandParams{Command: CommandApply,
+		Arguments: rawArgs(t, applyArgs{URI: uri, Program: "missing.json"})}, nil)
+	require.ErrorContains(t, err, "cannot read missing.json")
+	err = c.callErr(protocol.MethodExecuteCommand, protocol.ExecuteCommandParams{Command: CommandApply,
+		Arguments: rawArgs(t, map[string]string{"uri": string(uri)})}, nil)
+	require.ErrorContains(t, err, `drr.apply takes {"uri": …, "program": …}`)
+}
+
+// TestApplyToGraphNetFolder: "apply to…" takes a GraphNet sample folder (the programs of its subgraphs), read
+// through the program formats of ir/pirfile.
+func TestApplyToGraphNetFolder(t *testing.T) {
+	graphs := corpus.RequireGraphs(t, 1)
+	var dir string
+	for _, g := range graphs {
+		src, err := os.ReadFile(filepath.Join(g.Dir, "model.py"))
+		if err == nil && g.Collection == "PaddleX" && bytes.Contains(src, []byte("conv2d")) && bytes.Contains(src, []byte("batch_norm")) {
+			dir = filepath.Join(corpus.Require(t), "graphnet_samples", g.Collection, g.Sample)
+			break
+		}
+	}
+	if dir == "" {
+		t.Skip("no PaddleX graph with conv2d and batch_norm in the corpus")
+	}
+	c := startServer(t, Options{})
+	progs, err := c.srv.opts.Formats.Expand(dir)
+	require.NoError(t, err)
+	if c.srv.opts.Formats.DirFormat(progs[0]) == nil {
+		t.Skipf("no program format of this build reads GraphNet folders (%s)", c.srv.opts.Formats.Names(true))
+	}
+	uri := c.open("conv_bn_relu.drr", shipped(t, "conv_bn_relu.drr"))
+	var rep applyReport
+	c.call(protocol.MethodExecuteCommand, protocol.ExecuteCommandParams{Command: CommandApply,
+		Arguments: rawArgs(t, applyArgs{URI: uri, Program: dir})}, &rep)
+	require.NotEmpty(t, rep.Programs)
+	for _, p := range rep.Programs {
+		require.Empty(t, p.Error, p.Path)
+		require.Positive(t, p.OpsIn)
+	}
+	t.Logf("%s", rep.Summary)
+}

@@ -1,0 +1,32 @@
+package protocol
+
+// The methods the server handles or sends.
+const (
+	MethodInitialize         = "initialize"
+	MethodInitialized        = "initialized"
+	MethodShutdown           = "shutdown"
+	MethodExit               = "exit"
+	MethodDidOpen            = "textDocument/didOpen"
+	MethodDidChange          = "textDocument/didChange"
+	MethodDidClose           = "textDocument/didClose"
+	MethodDidSave            = "textDocument/didSave"
+	MethodPublishDiagnostics = "textDocument/publishDiagnostics"
+	MethodHover              = "textDocument/hover"
+	MethodCompletion         = "textDocument/completion"
+	MethodSignatureHelp      = "textDocument/signatureHelp"
+	MethodDefinition         = "textDocument/definition"
+	MethodReferences         = "textDocument/references"
+	MethodDocumentHighlight  = "textDocument/documentHighlight"
+	MethodDocumentSymbol     = "textDocument/documentSymbol"
+	MethodInlayHint          = "textDocument/inlayHint"
+	MethodFormatting         = "textDocument/formatting"
+	MethodPrepareRename      = "textDocument/prepareRename"
+	MethodRename             = "textDocument/rename"
+	MethodCodeAction         = "textDocument/codeAction"
+	MethodCodeLens           = "textDocument/codeLens"
+	MethodSemanticTokensFull = "textDocument/semanticTokens/full"
+	MethodExecuteCommand     = "workspace/executeCommand"
+	MethodCodeLensRefresh    = "workspace/codeLens/refresh"
+	MethodShowMessage        = "window/showMessage"
+	MethodLogMessage         = "window/logMessage"
+)
