@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 )
 
@@ -34,12 +35,17 @@ func conv2dNCHW[T Float](x, filter *Tensor[T], g *convGeom) *Tensor[T] {
 	hw := g.h * g.w
 	direct := g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 &&
 		g.pt == 0 && g.pb == 0 && g.pl == 0 && g.pr == 0
-	var col []T
-	if !direct {
-		col = make([]T, g.kK*ohw)
-	}
-	for b := range g.n {
-		for gr := range g.groups {
+	// (image, group) pairs are independent: split them across goroutines, or, when there are fewer pairs than
+	// processors, split each matrix product instead.
+	jobs := g.n * g.groups
+	inner := jobs < runtime.GOMAXPROCS(0)
+	run := func(lo, hi int) {
+		var col []T
+		if !direct {
+			col = make([]T, g.kK*ohw)
+		}
+		for j := lo; j < hi; j++ {
+			b, gr := j/g.groups, j%g.groups
 			src := x.Data[(b*g.cin+gr*g.cinG)*hw : (b*g.cin+(gr+1)*g.cinG)*hw]
 			bm := matView[T]{data: src, rs: hw, cs: 1}
 			if !direct {
@@ -48,8 +54,13 @@ func conv2dNCHW[T Float](x, filter *Tensor[T], g *convGeom) *Tensor[T] {
 			}
 			am := matView[T]{data: filter.Data[gr*g.coutG*g.kK : (gr+1)*g.coutG*g.kK], rs: g.kK, cs: 1}
 			dst := out.Data[(b*g.cout+gr*g.coutG)*ohw : (b*g.cout+(gr+1)*g.coutG)*ohw]
-			gemm(g.coutG, ohw, g.kK, am, bm, dst, ohw)
+			gemm(g.coutG, ohw, g.kK, am, bm, dst, ohw, inner)
 		}
+	}
+	if inner {
+		run(0, jobs)
+	} else {
+		ParallelFor(jobs, 2*g.coutG*ohw*g.kK, run)
 	}
 	if g.nhwc {
 		return permute(out, []int{0, 2, 3, 1})
