@@ -148,7 +148,7 @@ func Compare(before, after *ir.Program, opts CompareOptions) (*Report, error) {
 	var pairs [][2]int
 	cache := map[string]*Tensor{}
 	for k := range runs {
-		feed, err := randomFeed(opts.Seed+uint64(k), opts.Options, []*ir.Program{before, after}, cache)
+		feed, err := randomFeed(opts.Seed+uint64(k), opts.Options, []*ir.Program{before, after}, cache, true)
 		if err != nil {
 			return nil, err
 		}

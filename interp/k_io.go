@@ -45,6 +45,15 @@ func (m *machine[T]) param(name string, t ir.Type) (*value[T], error) {
 	var h *Tensor
 	if f := m.feed.Params[name]; f != nil {
 		h = f
+	} else if p, ok, err := drawParam[T](m.feed.lazy, name); ok {
+		if err != nil {
+			return nil, err
+		}
+		if !dimsAgree(tt.Dims, p.shape) || p.dtype != tt.DType() {
+			return nil, fmt.Errorf("parameter %q is drawn as %s%v but its type is %s", name, p.dtype, p.shape, t)
+		}
+		m.params[name] = p
+		return p, nil
 	} else if v := m.prog.Params[name]; v != nil && v.Data != nil {
 		shape, ok := dimsToInts(tt.Dims)
 		if !ok {

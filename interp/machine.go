@@ -37,6 +37,8 @@ type machine[T tensor.Float] struct {
 	outputs []Output
 	shadows []shadow[T]
 	cur     *ir.Op
+	// life says what to drop after each top-level op (nil: keep everything).
+	life *lifetimes
 }
 
 type shadow[T tensor.Float] struct {
@@ -61,6 +63,7 @@ func run[T tensor.Float](p *ir.Program, feed *Feed, opts Options, kern registry[
 	if p.Module == nil || p.Module.NumRegions() == 0 || p.Module.Region(0).NumBlocks() == 0 {
 		return nil, errors.New("interp: program has no body")
 	}
+	m.life = computeLifetimes(p.Body(), !hasExplicitOutputs(p))
 	if _, err := m.block(p.Body()); err != nil {
 		return nil, err
 	}
@@ -91,6 +94,9 @@ func (m *machine[T]) block(b *ir.Block) ([]*value[T], error) {
 		}
 		if err != nil {
 			return nil, err
+		}
+		if b == m.prog.Body() {
+			m.release(op)
 		}
 	}
 	return nil, nil

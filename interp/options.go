@@ -122,6 +122,8 @@ type Feed struct {
 	// Params maps parameter names to values. A parameter found here is read from here; otherwise from
 	// ir.Variable.Data of the program.
 	Params map[string]*Tensor
+	// lazy draws the random parameters of a feed made for Compare when a program first reads them.
+	lazy *lazyParams
 }
 
 // OutputKind tells how an output was found.
