@@ -67,20 +67,6 @@ func registerElementwise[T tensor.Float](r registry[T]) {
 	r["pd_op.subtract"] = binaryKernel(tensor.Subtract[T])
 	r["pd_op.multiply"] = binaryKernel(tensor.Multiply[T])
 	r["pd_op.divide"] = kDivide[T]
-	mathBinary := map[string]func(a, b float64) float64{
-		"maximum":         math.Max,
-		"minimum":         math.Min,
-		"elementwise_pow": math.Pow,
-	}
-	for name, f := range mathBinary {
-		r["pd_op."+name] = func(c *call[T]) ([]*value[T], error) {
-			x, y, err := c.pair()
-			if err != nil {
-				return nil, err
-			}
-			return c.one(mapBinary(x, y, f))
-		}
-	}
 }
 
 func sign(v float64) float64 {

@@ -33,6 +33,8 @@ func buildRegistry[T tensor.Float]() registry[T] {
 	registerNN(r)
 	registerReduce(r)
 	registerInterp(r)
+	registerMath(r)
+	registerBinary(r)
 	return r
 }
 
