@@ -35,6 +35,7 @@ func buildRegistry[T tensor.Float]() registry[T] {
 	registerInterp(r)
 	registerMath(r)
 	registerBinary(r)
+	registerReduce2(r)
 	return r
 }
 
