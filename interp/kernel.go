@@ -36,6 +36,7 @@ func buildRegistry[T tensor.Float]() registry[T] {
 	registerMath(r)
 	registerBinary(r)
 	registerReduce2(r)
+	registerIndex(r)
 	return r
 }
 
