@@ -37,6 +37,7 @@ func buildRegistry[T tensor.Float]() registry[T] {
 	registerBinary(r)
 	registerReduce2(r)
 	registerIndex(r)
+	registerLayout(r)
 	return r
 }
 
