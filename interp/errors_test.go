@@ -19,21 +19,24 @@ func TestRefusalMessages(t *testing.T) {
 		{"registered op without kernel, with position", func(b *builder) {
 			b.p.File = "model.pir"
 			x := b.data("x", 2)
-			op := b.v("pd_op.atan", x).DefiningOp()
+			op := b.unevaluable(x).DefiningOp()
 			op.Loc = ir.Loc{Line: 42, Col: 5}
-		}, "cannot evaluate pd_op.atan at model.pir:42"},
+		}, "cannot evaluate pd_op.decode_jpeg at model.pir:42"},
 		{"new op", func(b *builder) {
-			b.v("pd_op.atan", b.data("x", 2))
-		}, "cannot evaluate pd_op.atan at (new op)"},
+			b.unevaluable(b.data("x", 2))
+		}, "cannot evaluate pd_op.decode_jpeg at (new op)"},
 		{"position without file name", func(b *builder) {
-			b.v("pd_op.atan", b.data("x", 2)).DefiningOp().Loc = ir.Loc{Line: 7}
-		}, "cannot evaluate pd_op.atan at <input>:7"},
+			b.unevaluable(b.data("x", 2)).DefiningOp().Loc = ir.Loc{Line: 7}
+		}, "cannot evaluate pd_op.decode_jpeg at <input>:7"},
 		{"unregistered op", func(b *builder) {
 			b.opT("custom.frobnicate", []*ir.Value{b.data("x", 2)}, []ir.Type{b.tensorT(ir.DTypeFloat32, 2)})
 		}, "cannot evaluate custom.frobnicate at (new op)"},
 		{"inplace op whose base has no kernel", func(b *builder) {
-			b.v("pd_op.atan_", b.v("pd_op.assign", b.data("x", 2)))
-		}, "cannot evaluate pd_op.atan_ at (new op)"},
+			// An optimizer step: training updates are not evaluated.
+			w := b.v("pd_op.assign", b.data("x", 2))
+			lr := b.full([]int64{1}, 0.1)
+			b.opT("pd_op.sgd_", []*ir.Value{w, lr, w, nil}, []ir.Type{w.Type()}, attr("multi_precision", b.ctx.Bool(false)))
+		}, "cannot evaluate pd_op.sgd_ at (new op)"},
 		{"unknown region op", func(b *builder) {
 			b.region("cinn_op.group", nil, nil, 1)
 		}, "cannot evaluate cinn_op.group at (new op)"},

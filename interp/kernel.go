@@ -38,6 +38,9 @@ func buildRegistry[T tensor.Float]() registry[T] {
 	registerReduce2(r)
 	registerIndex(r)
 	registerLayout(r)
+	registerNorm(r)
+	registerMisc(r)
+	registerFFT(r)
 	return r
 }
 

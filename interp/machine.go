@@ -155,6 +155,13 @@ func (m *machine[T]) evalOp(op *ir.Op) error {
 	if err != nil {
 		return err
 	}
+	if !complexAware[op.Name()] {
+		for i, a := range args {
+			if a != nil && a.hasComplex() {
+				return m.opErr(op, unsupported("complex operand %d", i))
+			}
+		}
+	}
 	res, err := k(&call[T]{m: m, op: op, args: args})
 	if err != nil {
 		return m.opErr(op, err)

@@ -108,3 +108,16 @@ func normalizeDType[T tensor.Float](data []T, dt ir.DType) {
 		}
 	}
 }
+
+// hasComplex reports whether v is, or a vector v holds, a complex tensor.
+func (v *value[T]) hasComplex() bool {
+	if v.vec {
+		for _, e := range v.elems {
+			if e.hasComplex() {
+				return true
+			}
+		}
+		return false
+	}
+	return isComplex(v.dtype)
+}

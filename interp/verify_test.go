@@ -150,16 +150,16 @@ func TestVerifyPassesErrors(t *testing.T) {
 
 	src := `{
     (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[4]} : () -> builtin.tensor<4xf32>
-    (%1) = "pd_op.softplus" (%0) {beta:(Float)1,threshold:(Float)20} : (builtin.tensor<4xf32>) -> builtin.tensor<4xf32>
+    (%1) = "pd_op.decode_jpeg" (%0) {mode:"unchanged",place:(pd_op.Place)Place(cpu)} : (builtin.tensor<4xf32>) -> builtin.tensor<4xf32>
     (%2) = "pd_op.fetch" (%1) {col:(Int32)0,name:"out"} : (builtin.tensor<4xf32>) -> builtin.tensor<4xf32>
 }
 `
-	q, _, err := pirtext.Parse(ctx, "softplus.pir", []byte(src), pirtext.ReadOptions{})
+	q, _, err := pirtext.Parse(ctx, "decode.pir", []byte(src), pirtext.ReadOptions{})
 	require.NoError(t, err)
 	res, err = interp.VerifyPasses(q, pipeline(t, ctx, reg, "inference"), interp.VerifyOptions{Registry: reg})
 	require.ErrorIs(t, err, interp.ErrUnsupported)
 	assert.Nil(t, res.Report)
-	assert.Contains(t, err.Error(), "cannot evaluate pd_op.softplus at softplus.pir:3")
+	assert.Contains(t, err.Error(), "cannot evaluate pd_op.decode_jpeg at decode.pir:3")
 }
 
 // TestAnchorSinks: a program without outputs keeps its sinks through dead-code elimination once anchored.
