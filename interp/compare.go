@@ -64,6 +64,9 @@ type OutputDiff struct {
 	Before, After float64
 	// Problem, if not empty, says why the output cannot be compared (shapes or element types differ).
 	Problem string
+	// Random is set when the output depends on a random op's draw in either program: the programs draw the same
+	// numbers only when they run the same random ops in the same order (see the package documentation).
+	Random bool
 	// OK reports whether the output is within tolerance.
 	OK bool
 }
@@ -115,6 +118,9 @@ func (r *Report) String() string {
 			status = "FAIL"
 		}
 		fmt.Fprintf(&b, "shape %v max abs %.3g max rel %.3g (scale %.3g) %s", o.Shape, o.MaxAbs, o.MaxRel, o.Scale, status)
+		if o.Random {
+			b.WriteString(" (depends on random ops)")
+		}
 		if !o.OK && o.Index >= 0 {
 			fmt.Fprintf(&b, " (run %d, element %d: %.6g before, %.6g after)", o.Run, o.Index, o.Before, o.After)
 		}
@@ -171,6 +177,7 @@ func Compare(before, after *ir.Program, opts CompareOptions) (*Report, error) {
 		}
 		for i, p := range pairs {
 			rep.Outputs[i].add(k, rb.Outputs[p[0]].Value, ra.Outputs[p[1]].Value)
+			rep.Outputs[i].Random = rep.Outputs[i].Random || rb.Outputs[p[0]].Random || ra.Outputs[p[1]].Random
 		}
 	}
 	for i := range rep.Outputs {
@@ -188,7 +195,11 @@ func Compare(before, after *ir.Program, opts CompareOptions) (*Report, error) {
 		if o.Problem != "" {
 			bad = append(bad, fmt.Sprintf("%s (%s)", o.Name, o.Problem))
 		} else {
-			bad = append(bad, fmt.Sprintf("%s (max rel %.3g, max abs %.3g)", o.Name, o.MaxRel, o.MaxAbs))
+			note := ""
+			if o.Random {
+				note = ", depends on random ops"
+			}
+			bad = append(bad, fmt.Sprintf("%s (max rel %.3g, max abs %.3g%s)", o.Name, o.MaxRel, o.MaxAbs, note))
 		}
 	}
 	for _, u := range rep.Unmatched {

@@ -41,6 +41,8 @@ func buildRegistry[T tensor.Float]() registry[T] {
 	registerNorm(r)
 	registerMisc(r)
 	registerFFT(r)
+	registerRandom(r)
+	registerNN2(r)
 	return r
 }
 

@@ -39,6 +39,8 @@ type machine[T tensor.Float] struct {
 	cur     *ir.Op
 	// life says what to drop after each top-level op (nil: keep everything).
 	life *lifetimes
+	// randomCount numbers the random ops of each kind in execution order (their stream keys).
+	randomCount map[string]int
 }
 
 type shadow[T tensor.Float] struct {
@@ -48,7 +50,7 @@ type shadow[T tensor.Float] struct {
 
 func run[T tensor.Float](p *ir.Program, feed *Feed, opts Options, kern registry[T]) (res *Result, err error) {
 	m := &machine[T]{prog: p, opts: opts, feed: feed, kern: kern,
-		env: map[*ir.Value]*value[T]{}, params: map[string]*value[T]{}}
+		env: map[*ir.Value]*value[T]{}, params: map[string]*value[T]{}, randomCount: map[string]int{}}
 	defer func() {
 		if r := recover(); r != nil {
 			res = nil
@@ -69,7 +71,7 @@ func run[T tensor.Float](p *ir.Program, feed *Feed, opts Options, kern registry[
 	}
 	res = &Result{Outputs: m.outputs}
 	for _, s := range m.shadows {
-		res.Outputs = append(res.Outputs, Output{Kind: ShadowOutput, Name: s.name, Col: -1, Value: s.v.host()})
+		res.Outputs = append(res.Outputs, Output{Kind: ShadowOutput, Name: s.name, Col: -1, Value: s.v.host(), Random: s.v.isRandom()})
 	}
 	if len(res.Outputs) == 0 {
 		res.Outputs = m.sinks()
@@ -171,6 +173,17 @@ func (m *machine[T]) evalOp(op *ir.Op) error {
 	}
 	if err := m.finish(op, args, res); err != nil {
 		return m.opErr(op, err)
+	}
+	random := isRandomOp(op)
+	for _, a := range args {
+		random = random || a != nil && a.isRandom()
+	}
+	if random {
+		for _, r := range res {
+			if r != nil {
+				r.markRandom()
+			}
+		}
 	}
 	for j := 0; j < op.NumResults(); j++ {
 		var v *value[T]
@@ -312,11 +325,11 @@ func (m *machine[T]) sinks() []Output {
 			}
 			name := fmt.Sprintf("%s (%s at %s)", num.Name(op.Result(j)), op.Name(), Where(m.prog, op))
 			if !v.vec {
-				out = append(out, Output{Kind: SinkOutput, Name: name, Col: -1, Value: v.host()})
+				out = append(out, Output{Kind: SinkOutput, Name: name, Col: -1, Value: v.host(), Random: v.isRandom()})
 				continue
 			}
 			for k, e := range v.elems {
-				out = append(out, Output{Kind: SinkOutput, Name: fmt.Sprintf("%s[%d]", name, k), Col: -1, Value: e.host()})
+				out = append(out, Output{Kind: SinkOutput, Name: fmt.Sprintf("%s[%d]", name, k), Col: -1, Value: e.host(), Random: e.isRandom()})
 			}
 		}
 	}

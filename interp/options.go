@@ -122,6 +122,9 @@ type Feed struct {
 	// Params maps parameter names to values. A parameter found here is read from here; otherwise from
 	// ir.Variable.Data of the program.
 	Params map[string]*Tensor
+	// Seed seeds the streams of the program's random ops (uniform, randint, dropout in training, …; see
+	// the package documentation). RandomFeed sets it to its seed.
+	Seed uint64
 	// lazy draws the random parameters of a feed made for Compare when a program first reads them.
 	lazy *lazyParams
 }
@@ -168,6 +171,8 @@ type Output struct {
 	Col int
 	// Value is the output tensor.
 	Value *Tensor
+	// Random is set when the output depends on the draw of a random op.
+	Random bool
 }
 
 // Result is the outcome of evaluating a program.

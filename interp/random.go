@@ -32,7 +32,7 @@ func RandomFeed(seed uint64, opts Options, progs ...*ir.Program) (*Feed, error) 
 // first reads them (the same numbers, straight into the evaluation's precision), so that a model whose weights do
 // not fit in memory at once can run: each weight exists from its first to its last reader.
 func randomFeed(seed uint64, opts Options, progs []*ir.Program, cache map[string]*Tensor, lazy bool) (*Feed, error) {
-	f := &Feed{Inputs: map[string]*Tensor{}, Params: map[string]*Tensor{}}
+	f := &Feed{Inputs: map[string]*Tensor{}, Params: map[string]*Tensor{}, Seed: seed}
 	inputs, err := collectInputs(opts, progs)
 	if err != nil {
 		return nil, err

@@ -14,6 +14,8 @@ type buffer[T tensor.Float] struct {
 	// borrowed marks data owned by the caller (a fed tensor used without copying); it is copied before the first
 	// write (all values sharing the buffer then see the copy).
 	borrowed bool
+	// random marks data that depends on a random op's draw (see k_random.go).
+	random bool
 }
 
 // writable makes the buffer's data the machine's own, copying borrowed data.
@@ -120,4 +122,30 @@ func (v *value[T]) hasComplex() bool {
 		return false
 	}
 	return isComplex(v.dtype)
+}
+
+// isRandom reports whether v (or an element of a vector v) depends on a random op's draw.
+func (v *value[T]) isRandom() bool {
+	if v.vec {
+		for _, e := range v.elems {
+			if e.isRandom() {
+				return true
+			}
+		}
+		return false
+	}
+	return v.buf != nil && v.buf.random
+}
+
+// markRandom marks v's buffers as depending on a random draw.
+func (v *value[T]) markRandom() {
+	if v.vec {
+		for _, e := range v.elems {
+			e.markRandom()
+		}
+		return
+	}
+	if v.buf != nil {
+		v.buf.random = true
+	}
 }
