@@ -43,6 +43,7 @@ func buildRegistry[T tensor.Float]() registry[T] {
 	registerFFT(r)
 	registerRandom(r)
 	registerNN2(r)
+	registerDetect(r)
 	return r
 }
 
