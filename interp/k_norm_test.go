@@ -15,7 +15,7 @@ func TestNormKernels(t *testing.T) {
 	cases := []opCase{
 		{name: "layer_norm", op: "pd_op.layer_norm", in: []any{x, fT(sh(3), 1, 2, 3), fT(sh(3), 0, 0, 1)},
 			attrs: []ir.NamedAttr{a(t, "epsilon", float32(1e-5)), a(t, "begin_norm_axis", 1)},
-			want: []*Tensor{fT(sh(2, 3), -inv, 0, 3*inv+1, 0, 0, 1), fT(sh(2), 2, 4), fT(sh(2), 2.0/3, 0)}, tol: 1e-7},
+			want:  []*Tensor{fT(sh(2, 3), -inv, 0, 3*inv+1, 0, 0, 1), fT(sh(2), 2, 4), fT(sh(2), 2.0/3, 0)}, tol: 1e-7},
 		{name: "layer_norm without affine, begin 0", op: "pd_op.layer_norm", in: []any{fT(sh(2), 0, 2), nil, nil},
 			attrs: []ir.NamedAttr{a(t, "epsilon", float32(0)), a(t, "begin_norm_axis", 0)},
 			want:  []*Tensor{fT(sh(2), -1, 1), fT(sh(), 1), fT(sh(), 1)}},

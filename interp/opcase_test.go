@@ -62,10 +62,10 @@ func tt(dt ir.DType, shape []int, data ...float64) *Tensor {
 	return &Tensor{DType: dt, Shape: shape, Data: data}
 }
 
-func fT(shape []int, data ...float64) *Tensor { return tt(ir.DTypeFloat32, shape, data...) }
+func fT(shape []int, data ...float64) *Tensor   { return tt(ir.DTypeFloat32, shape, data...) }
 func i64T(shape []int, data ...float64) *Tensor { return tt(ir.DTypeInt64, shape, data...) }
 func i32T(shape []int, data ...float64) *Tensor { return tt(ir.DTypeInt32, shape, data...) }
-func bT(shape []int, data ...float64) *Tensor  { return tt(ir.DTypeBool, shape, data...) }
+func bT(shape []int, data ...float64) *Tensor   { return tt(ir.DTypeBool, shape, data...) }
 
 // sh is a shape literal.
 func sh(d ...int) []int { return d }
