@@ -42,9 +42,11 @@ instantiated as small programs its pattern and where clause accept (attribute ho
 literals the constraints compare them with, inputs shaped per op, parameters where the constraints want
 immutable weights; up to -variants programs covering the candidate values), the rule alone is applied with the
 driver, and the programs are compared. Each rule is reported ok (with its largest relative error), FAILED (with
-the outputs that differ, or the error), or SKIPPED (why: no program satisfies its constraints, or the interpreter
-cannot evaluate one of its ops). -set accepts rule sets and pipelines (their rule sets are verified). The exit
-status is 1 when a rule FAILED.
+the outputs that differ, or the error), SKIPPED (why: no program satisfies its constraints, or the interpreter
+cannot evaluate one of its ops), or never (no program can make it fire: a where clause the pattern alone decides is
+false, such as a family member with side effects that the rule excludes; there is nothing to verify). -set accepts
+rule sets and pipelines (their rule sets are verified). The exit status is 1 when a rule FAILED or was SKIPPED;
+-allow-skip accepts skipped rules (they are still listed).
 
 Examples:
   drrc verify model.json -size 64
@@ -77,6 +79,7 @@ type verifyFlags struct {
 	variants    int
 	jobs        int
 	verbose     bool
+	allowSkip   bool
 }
 
 func (v *verifyFlags) register(fs *flag.FlagSet) {
@@ -97,6 +100,7 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&v.variants, "variants", 4, "rule mode: programs checked per rule, chosen to cover the candidate attribute values")
 	fs.IntVar(&v.jobs, "j", 0, "rule mode: rules verified in parallel (default: the number of CPUs)")
 	fs.BoolVar(&v.verbose, "v", false, "print every program checked for every rule (rule mode), or output names in full (program mode)")
+	fs.BoolVar(&v.allowSkip, "allow-skip", false, "rule mode: exit 0 even when rules were SKIPPED (they are still reported)")
 }
 
 // compareOptions builds the interpreter options the flags ask for.
@@ -354,7 +358,7 @@ func (v *verifyFlags) verifyRules(c *CLI, ctx *ir.Context, reg *rewriter.Registr
 		return exitFailure
 	}
 	failed := false
-	var nOK, nFailed, nSkipped int
+	var nOK, nFailed, nSkipped, nNever int
 	for _, ns := range sets {
 		start := time.Now()
 		results, err := interp.VerifyRules(ns.set, interp.RuleOptions{CompareOptions: copts, Registry: reg,
@@ -399,12 +403,22 @@ func (v *verifyFlags) verifyRules(c *CLI, ctx *ir.Context, reg *rewriter.Registr
 				nFailed++
 				failed = true
 				fmt.Fprintf(c.Stderr, "drrc verify: %s: rule %s FAILED: %s\n", r.Rule.Pos, r.Rule.ID(), r.Reason)
+			case interp.RuleNeverFires:
+				nNever++
 			default:
 				nSkipped++
+				if !v.allowSkip {
+					failed = true
+					fmt.Fprintf(c.Stderr, "drrc verify: %s: rule %s SKIPPED: %s\n", r.Rule.Pos, r.Rule.ID(), r.Reason)
+				}
 			}
 		}
 	}
-	fmt.Fprintf(c.Stdout, "%d ok, %d FAILED, %d SKIPPED\n", nOK, nFailed, nSkipped)
+	fmt.Fprintf(c.Stdout, "%d ok, %d FAILED, %d SKIPPED", nOK, nFailed, nSkipped)
+	if nNever > 0 {
+		fmt.Fprintf(c.Stdout, ", %d never fire", nNever)
+	}
+	fmt.Fprintln(c.Stdout)
 	if failed {
 		return exitFailure
 	}
