@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -39,6 +40,9 @@ func (in *instantiator) build(assign []ir.Attribute, ch *chooser) (*candidate, e
 		}
 	}
 	col := 0
+	if in.writeOutputs && !ib.writeOutputs() {
+		return nil, errors.New("no pattern output can be written")
+	}
 	for h, vh := range in.pat.Values {
 		v := ib.c.vals[h]
 		if vh.Def < 0 || in.internal[h] || v == nil {
@@ -47,11 +51,47 @@ func (in *instantiator) build(assign []ir.Attribute, ch *chooser) (*candidate, e
 		ib.fetch(v, "%"+vh.Name, col)
 		col++
 	}
+	if in.writeOutputs {
+		for h, vh := range in.pat.Values {
+			if v := ib.c.vals[h]; vh.Def < 0 && v != nil && ir.TensorOf(v.Type()) != nil {
+				ib.fetch(v, "%"+vh.Name+" after the outputs are written", col)
+				col++
+			}
+		}
+	}
 	for i, v := range ib.observed {
 		ib.fetch(v, ib.obsNames[i], col)
 		col++
 	}
 	return ib.c, nil
+}
+
+// writeOutputs writes every pattern output that is a mutable float or integer tensor, in place (scale_ by 2 plus
+// 1); false when there is none.
+func (ib *instBuild) writeOutputs() bool {
+	in, ctx := ib.in, ib.in.ctx
+	n := 0
+	for h, vh := range in.pat.Values {
+		v := ib.c.vals[h]
+		if vh.Def < 0 || in.internal[h] || v == nil {
+			continue
+		}
+		tt := ir.TensorOf(v.Type())
+		if tt == nil || tt.IsValue() || !(tt.DType().IsFloat() || tt.DType().IsInteger()) {
+			continue
+		}
+		two, err := ib.make(operandPlan{isScalar: true, scalar: 2}, prodInput, "two")
+		if err != nil {
+			return false
+		}
+		ib.b.Create(ir.OpSpec{Name: "pd_op.scale_", Operands: []*ir.Value{v, two}, Results: []ir.Type{v.Type()},
+			Attrs: []ir.NamedAttr{{Name: "bias", Value: ctx.Float(1)}, {Name: "bias_after_scale", Value: ctx.Bool(true)}}})
+		n++
+	}
+	if n > 0 {
+		ib.c.inputs = append(ib.c.inputs, "outputs written after the pattern")
+	}
+	return n > 0
 }
 
 func (ib *instBuild) fetch(v *ir.Value, name string, col int) {

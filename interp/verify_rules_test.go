@@ -320,6 +320,25 @@ rule deinplace_forgetful {
   }
   rewrite { replace %b with X(%a, %rest...) {$attrs...} }
 }`, rule: "deinplace_forgetful[pd_op.relu_]", reason: "%a after: max rel", on: "read again after the pattern"},
+		{name: "reinplace without checking that the input dies", src: `
+family inplace_ops = trait(Inplace)
+rule reinplace_eager {
+  for X_, X in inplace_ops
+  match { %b = X(%a: tensor<*x?>, %rest...) {$attrs...} }
+  where {
+    inplace_op(X_, 0, 0)
+    !has_trait(%b, SideEffects)
+    same_type(%a, %b)
+    !is_param(%a) && !is_input(%a)
+    !aliased(%a)
+  }
+  rewrite { replace %b with X_(%a, %rest...) {$attrs...} }
+}`, rule: "reinplace_eager[pd_op.relu_]", reason: "%a after: max rel", on: "read again after the pattern"},
+		{name: "a copy dropped without checking for writes", src: `
+rule drop_copy_always {
+  match { %y = pd_op.assign(%x) }
+  rewrite { replace %y with %x }
+}`, rule: "drop_copy_always", reason: "%x after the outputs are written: max rel", on: "outputs written after the pattern"},
 		{name: "conv + add + relu fused with the wrong activation", src: `
 rule conv_add_relu_as_sigmoid {
   match {
