@@ -37,7 +37,9 @@ type operandPlan struct {
 	elems []operandPlan
 }
 
-func (p operandPlan) constant() bool { return p.isInts || p.isScalar || p.data != nil || p.elems != nil }
+func (p operandPlan) constant() bool {
+	return p.isInts || p.isScalar || p.data != nil || p.elems != nil
+}
 
 func tensorPlan(dt ir.DType, dims ...int64) operandPlan {
 	return operandPlan{dims: dims, dtype: dt}

@@ -84,9 +84,9 @@ func TestVerifyShippedRules(t *testing.T) {
 			"fused_conv2d_add_residual_then_act":                       {status: interp.RuleOK},
 		},
 		"inplace": {
-			"deinplace[pd_op.relu_]":        {status: interp.RuleOK},
-			"deinplace[pd_op.add_]":         {status: interp.RuleOK},
-			"deinplace[pd_op.scale_]":       {status: interp.RuleOK},
+			"deinplace[pd_op.relu_]":  {status: interp.RuleOK},
+			"deinplace[pd_op.add_]":   {status: interp.RuleOK},
+			"deinplace[pd_op.scale_]": {status: interp.RuleOK},
 			// Instances that keep the operand's type: a cast to its own dtype, a comparison of booleans, an identity
 			// reshape.
 			"deinplace[pd_op.cast_]":        {status: interp.RuleOK},
