@@ -138,18 +138,27 @@ func kGroupNorm[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	n, ch, sp, last, err := channelLayout(x.Shape, c.attrString("data_format", "NCHW"))
+	y, mean, variance, err := groupNorm(x, scale, bias, c.attrInt("groups", -1), c.attrFloat("epsilon", 1e-5),
+		c.attrString("data_format", "NCHW"))
 	if err != nil {
 		return nil, err
 	}
-	g := c.attrInt("groups", -1)
+	return []*value[T]{c.out(y, 0), c.out(mean, 1), c.out(variance, 2)}, nil
+}
+
+// groupNorm normalises each group of channels of each image of x (scale and bias per channel, nil for 1 and 0)
+// and returns y and the [N, groups] mean and biased variance.
+func groupNorm[T tensor.Float](x, scale, bias *tensor.Tensor[T], g int, eps float64, format string) (y, mean, variance *tensor.Tensor[T], err error) {
+	n, ch, sp, last, err := channelLayout(x.Shape, format)
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	if g <= 0 || ch%g != 0 {
-		return nil, fmt.Errorf("groups %d must divide the %d channels", g, ch)
+		return nil, nil, nil, fmt.Errorf("groups %d must divide the %d channels", g, ch)
 	}
 	if scale != nil && len(scale.Data) != ch || bias != nil && len(bias.Data) != ch {
-		return nil, fmt.Errorf("scale and bias must have %d elements", ch)
+		return nil, nil, nil, fmt.Errorf("scale and bias must have %d elements", ch)
 	}
-	eps := c.attrFloat("epsilon", 1e-5)
 	cg := ch / g
 	at := func(b, cc, s int) int {
 		if last {
@@ -157,8 +166,8 @@ func kGroupNorm[T tensor.Float](c *call[T]) ([]*value[T], error) {
 		}
 		return (b*ch+cc)*sp + s
 	}
-	y := make([]T, len(x.Data))
-	mean, variance := make([]T, n*g), make([]T, n*g)
+	yd := make([]T, len(x.Data))
+	md, vd := make([]T, n*g), make([]T, n*g)
 	tensor.ParallelFor(n*g, 4*cg*sp, func(lo, hi int) {
 		vals := make([]T, cg*sp)
 		for k := lo; k < hi; k++ {
@@ -171,7 +180,7 @@ func kGroupNorm[T tensor.Float](c *call[T]) ([]*value[T], error) {
 				}
 			}
 			m, v := meanVar(vals)
-			mean[k], variance[k] = T(m), T(v)
+			md[k], vd[k] = T(m), T(v)
 			inv := 1 / math.Sqrt(v+eps)
 			for cc := gr * cg; cc < (gr+1)*cg; cc++ {
 				sc, bi := 1.0, 0.0
@@ -183,16 +192,13 @@ func kGroupNorm[T tensor.Float](c *call[T]) ([]*value[T], error) {
 				}
 				for s := range sp {
 					p := at(b, cc, s)
-					y[p] = T((float64(x.Data[p])-m)*inv*sc + bi)
+					yd[p] = T((float64(x.Data[p])-m)*inv*sc + bi)
 				}
 			}
 		}
 	})
-	return []*value[T]{
-		c.out(&tensor.Tensor[T]{Shape: append([]int{}, x.Shape...), Data: y}, 0),
-		c.out(&tensor.Tensor[T]{Shape: []int{n, g}, Data: mean}, 1),
-		c.out(&tensor.Tensor[T]{Shape: []int{n, g}, Data: variance}, 2),
-	}, nil
+	return &tensor.Tensor[T]{Shape: append([]int{}, x.Shape...), Data: yd},
+		&tensor.Tensor[T]{Shape: []int{n, g}, Data: md}, &tensor.Tensor[T]{Shape: []int{n, g}, Data: vd}, nil
 }
 
 // kInstanceNorm normalises each channel of each image (NCHW) over its spatial dims: (y, saved_mean,

@@ -25,12 +25,21 @@ var randomOps = map[string]bool{
 	"pd_op.gaussian_inplace_": true, "pd_op.exponential_": true, "pd_op.randperm": true,
 }
 
+// streamKind maps fused ops to the kind of the random op they replace, whose streams they draw from.
+var streamKind = map[string]string{"pd_op.fused_dropout_add": "pd_op.dropout"}
+
 // isRandomOp reports whether op draws random numbers (dropout only in training).
 func isRandomOp(op *ir.Op) bool {
+	test, _ := ir.AsBool(op.AttrOrDefault("is_test"))
 	switch op.Name() {
-	case "pd_op.dropout", "pd_op.dropout_":
-		test, _ := ir.AsBool(op.AttrOrDefault("is_test"))
+	case "pd_op.dropout", "pd_op.dropout_", "pd_op.fused_dropout_add":
 		return !test
+	case "pd_op.rnn":
+		p, _ := ir.AsFloat(op.AttrOrDefault("dropout_prob"))
+		return !test && p > 0
+	case "pd_op.flash_attn":
+		p, _ := ir.AsFloat(op.AttrOrDefault("dropout"))
+		return !test && p > 0
 	}
 	return randomOps[op.Name()]
 }
@@ -53,6 +62,9 @@ func (c *call[T]) streamSeed() uint64 {
 		return mix(0, fmt.Sprintf("fixed seed %d", s))
 	}
 	name := ir.NonInplaceName(c.op.Name())
+	if kind, ok := streamKind[name]; ok {
+		name = kind
+	}
 	k := c.m.randomCount[name]
 	c.m.randomCount[name] = k + 1
 	return mix(c.m.feed.Seed, fmt.Sprintf("op %s#%d", name, k))

@@ -44,6 +44,7 @@ func buildRegistry[T tensor.Float]() registry[T] {
 	registerRandom(r)
 	registerNN2(r)
 	registerDetect(r)
+	registerFused(r)
 	return r
 }
 
