@@ -168,8 +168,8 @@ func TestVerifyProgramMode(t *testing.T) {
 	code, out, errs := run(t, "", "verify", model)
 	require.Equal(t, exitOK, code, "%s\n%s", out, errs)
 	assert.Contains(t, out, "verify "+model+": inplace → value_semantics.wrap →")
-	assert.Contains(t, out, "3 run(s) from seed 1, float64, tolerance rel 1e-05")
-	assert.Regexp(t, `(?m)^  probs +\[1 10\] +\S+ +\S+  ok$`, out)
+	assert.Contains(t, out, "3 run(s) from seed 1, float32, tolerance rel 1e-05 or each output's float32 error budget")
+	assert.Regexp(t, `(?m)^  probs +\[1 10\] +\S+ +\S+ +\S+  ok$`, out)
 	assert.Contains(t, out, "ok: 1 output(s) agree (max rel ")
 	assert.Contains(t, errs, "conv2d_bn_fold", "pass statistics on standard error")
 
@@ -195,7 +195,7 @@ func TestVerifyProgramFailures(t *testing.T) {
 	// A wrong rule applied by -rules after de-inplacing.
 	code, out, errs := run(t, "", "verify", "-rules", wrong, "-passes", "inplace,rules", model)
 	require.Equal(t, exitFailure, code, out)
-	assert.Regexp(t, `(?m)^  probs +\[1 10\] +\S+ +\S+  FAIL \(run \d, element \d+: `, out)
+	assert.Regexp(t, `(?m)^  probs +\[1 10\] +\S+ +\S+ +\S+  FAIL \(run \d, element \d+: `, out)
 	assert.Contains(t, out, "FAIL: 1 of 1 output(s) differ beyond the tolerance")
 	assert.Contains(t, errs, "drrc verify: "+model+": interp: outputs differ: probs (max rel")
 

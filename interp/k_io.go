@@ -92,7 +92,8 @@ func kSetParameter[T tensor.Float](c *call[T]) ([]*value[T], error) {
 		return nil, err
 	}
 	c.m.params[name] = copyValue(x)
-	c.m.outputs = append(c.m.outputs, Output{Kind: ParameterOutput, Name: name, Col: -1, Value: x.host(), Random: x.isRandom()})
+	c.m.outputs = append(c.m.outputs, Output{Kind: ParameterOutput, Name: name, Col: -1, Value: x.host(), Random: x.isRandom(),
+		Rounding: x.roundingOf()})
 	return nil, nil
 }
 
@@ -122,7 +123,8 @@ func kFetch[T tensor.Float](c *call[T]) ([]*value[T], error) {
 		return nil, err
 	}
 	name := c.attrString("name", "")
-	c.m.outputs = append(c.m.outputs, Output{Kind: FetchOutput, Name: name, Col: c.attrInt("col", -1), Value: x.host(), Random: x.isRandom()})
+	c.m.outputs = append(c.m.outputs, Output{Kind: FetchOutput, Name: name, Col: c.attrInt("col", -1), Value: x.host(), Random: x.isRandom(),
+		Rounding: x.roundingOf()})
 	return []*value[T]{copyValue(x)}, nil
 }
 

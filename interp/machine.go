@@ -19,6 +19,7 @@ func Evaluate(p *ir.Program, feed *Feed, opts Options) (*Result, error) {
 	if feed == nil {
 		feed = &Feed{}
 	}
+	opts.Precision = opts.Precision.resolve(p)
 	if opts.Precision == Float32 {
 		return run(p, feed, opts, registry32)
 	}
@@ -69,9 +70,10 @@ func run[T tensor.Float](p *ir.Program, feed *Feed, opts Options, kern registry[
 	if _, err := m.block(p.Body()); err != nil {
 		return nil, err
 	}
-	res = &Result{Outputs: m.outputs}
+	res = &Result{Outputs: m.outputs, Precision: opts.Precision}
 	for _, s := range m.shadows {
-		res.Outputs = append(res.Outputs, Output{Kind: ShadowOutput, Name: s.name, Col: -1, Value: s.v.host(), Random: s.v.isRandom()})
+		res.Outputs = append(res.Outputs, Output{Kind: ShadowOutput, Name: s.name, Col: -1, Value: s.v.host(), Random: s.v.isRandom(),
+			Rounding: s.v.roundingOf()})
 	}
 	if len(res.Outputs) == 0 {
 		res.Outputs = m.sinks()
@@ -175,8 +177,16 @@ func (m *machine[T]) evalOp(op *ir.Op) error {
 		return m.opErr(op, err)
 	}
 	random := isRandomOp(op)
+	rounding := 0.0
 	for _, a := range args {
 		random = random || a != nil && a.isRandom()
+		rounding = max(rounding, a.roundingOf())
+	}
+	rounding += roundingCost(op, args, res)
+	for _, r := range res {
+		if r != nil {
+			r.setRounding(rounding)
+		}
 	}
 	if random {
 		for _, r := range res {
@@ -325,11 +335,12 @@ func (m *machine[T]) sinks() []Output {
 			}
 			name := fmt.Sprintf("%s (%s at %s)", num.Name(op.Result(j)), op.Name(), Where(m.prog, op))
 			if !v.vec {
-				out = append(out, Output{Kind: SinkOutput, Name: name, Col: -1, Value: v.host(), Random: v.isRandom()})
+				out = append(out, Output{Kind: SinkOutput, Name: name, Col: -1, Value: v.host(), Random: v.isRandom(), Rounding: v.roundingOf()})
 				continue
 			}
 			for k, e := range v.elems {
-				out = append(out, Output{Kind: SinkOutput, Name: fmt.Sprintf("%s[%d]", name, k), Col: -1, Value: e.host(), Random: e.isRandom()})
+				out = append(out, Output{Kind: SinkOutput, Name: fmt.Sprintf("%s[%d]", name, k), Col: -1, Value: e.host(), Random: e.isRandom(),
+					Rounding: e.roundingOf()})
 			}
 		}
 	}

@@ -9,19 +9,43 @@ import (
 // Precision is the floating-point type the interpreter computes in.
 type Precision uint8
 
-// The evaluation precisions. Float64 is the default and the one comparisons should use: a 1e-5 relative check is
-// only meaningful when the arithmetic itself is far more precise than that.
+// The evaluation precisions. Float64 is the default of Evaluate and of rule verification: a 1e-5 relative check is
+// most sensitive when the arithmetic itself is far more precise than that. Auto evaluates a program in the
+// precision of its floating-point types (float32 unless some tensor is float64): a float32 model is then computed
+// as Paddle computes it, in half the memory, and compared with an error budget (CompareOptions.BudgetFactor).
 const (
 	Float64 Precision = iota
 	Float32
+	Auto
 )
 
-// String returns "float64" or "float32".
+// String returns "float64", "float32" or "auto".
 func (p Precision) String() string {
-	if p == Float32 {
+	switch p {
+	case Float32:
 		return "float32"
+	case Auto:
+		return "auto"
 	}
 	return "float64"
+}
+
+// resolve turns Auto into the precision of the programs' floating-point types: float64 when some tensor of some
+// program is float64, float32 otherwise.
+func (p Precision) resolve(progs ...*ir.Program) Precision {
+	if p != Auto {
+		return p
+	}
+	for _, prog := range progs {
+		for op := range prog.Walk() {
+			for _, r := range op.Results() {
+				if tt := ir.TensorOf(r.Type()); tt != nil && (tt.DType() == ir.DTypeFloat64 || tt.DType() == ir.DTypeComplex128) {
+					return Float64
+				}
+			}
+		}
+	}
+	return Float32
 }
 
 // Options configures evaluation and random data generation. The zero value is usable: float64, batch 1, other
@@ -173,6 +197,9 @@ type Output struct {
 	Value *Tensor
 	// Random is set when the output depends on the draw of a random op.
 	Random bool
+	// Rounding estimates the rounding error of the output's computation: a variance in units of the unit roundoff
+	// of the evaluation's precision (see Compare).
+	Rounding float64
 }
 
 // Result is the outcome of evaluating a program.
@@ -180,6 +207,8 @@ type Result struct {
 	// Outputs: fetches and set_parameters in the order they run, then shadow outputs in the order they ran, or
 	// (programs with none of those) sinks in program order.
 	Outputs []Output
+	// Precision is the precision the program was evaluated in (Auto resolved).
+	Precision Precision
 }
 
 // Output returns the output with the given name, or nil.

@@ -36,6 +36,9 @@ type value[T tensor.Float] struct {
 	// vec marks a vector value; elems holds its elements.
 	vec   bool
 	elems []*value[T]
+	// rounding estimates the rounding error of the value's computation, as a variance in units of the unit
+	// roundoff (rounding.go).
+	rounding float64
 }
 
 // newValue wraps a freshly computed kernel result, taking ownership of its data.
@@ -148,4 +151,30 @@ func (v *value[T]) markRandom() {
 	if v.buf != nil {
 		v.buf.random = true
 	}
+}
+
+// roundingOf returns the rounding variance of v (the largest of a vector's elements).
+func (v *value[T]) roundingOf() float64 {
+	if v == nil {
+		return 0
+	}
+	if v.vec {
+		r := 0.0
+		for _, e := range v.elems {
+			r = max(r, e.roundingOf())
+		}
+		return r
+	}
+	return v.rounding
+}
+
+// setRounding sets the rounding variance of v (and of a vector's elements).
+func (v *value[T]) setRounding(r float64) {
+	if v.vec {
+		for _, e := range v.elems {
+			e.setRounding(r)
+		}
+		return
+	}
+	v.rounding = r
 }
