@@ -122,6 +122,24 @@ func packPanelsA[T Float](dst []T, a matView[T], i0, p0, mc, kc int) {
 // each stored k-major (NR consecutive values per k), zero-padding partial
 // panels.
 func packPanelsB[T Float](dst []T, b matView[T], p0, j0, kc, nc int) {
+	if b.cs == 1 && gemmNR == 2 {
+		// Row-contiguous B (im2col matrices, 1×1 convolutions, untransposed matmuls): read each row once, in
+		// order, and deal its pairs out to the panels, rather than walking kc rows per panel.
+		full := nc / gemmNR * gemmNR
+		for p := range kc {
+			row := b.data[(p0+p)*b.rs+j0 : (p0+p)*b.rs+j0+nc]
+			o := p * gemmNR
+			for jr := 0; jr < full; jr += gemmNR {
+				d := dst[jr*kc+o : jr*kc+o+2]
+				d[0], d[1] = row[jr], row[jr+1]
+			}
+			if full < nc {
+				d := dst[full*kc+o : full*kc+o+2]
+				d[0], d[1] = row[full], 0
+			}
+		}
+		return
+	}
 	for jr := 0; jr < nc; jr += gemmNR {
 		panel := dst[jr*kc : (jr+gemmNR)*kc]
 		cols := min(gemmNR, nc-jr)
