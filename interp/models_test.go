@@ -6,12 +6,14 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/ir/pirjson"
 	"github.com/pirdrr/drr/ir/pirtext"
 )
 
@@ -226,6 +228,23 @@ func TestErrorBudgetCoversFloat32(t *testing.T) {
 			}{p, map[string][]int{"data_0": {1, 3, 64, 64}}}
 		}
 	}
+	for _, ocr := range []struct {
+		file  string
+		shape []int
+	}{
+		{"pir_json/nanaikaros__korean_PP-OCRv5_mobile_rec_infer.inference.json", []int{1, 3, 48, 160}},
+		{"pir_json/nanaikaros__PP-OCRv5_mobile_det_infer.inference.json", []int{1, 3, 96, 96}},
+	} {
+		if testing.Short() {
+			break
+		}
+		if p := readCorpusOptional(t, ocr.file); p != nil {
+			progs[ocr.file] = struct {
+				p  *ir.Program
+				in map[string][]int
+			}{p, map[string][]int{"x": ocr.shape}}
+		}
+	}
 	for name, tc := range progs {
 		opts := Options{InputShapes: tc.in, IgnoreDeclaredShapes: tc.in != nil}
 		feed, err := RandomFeed(3, opts, tc.p)
@@ -258,6 +277,11 @@ func readCorpusOptional(t *testing.T, rel string) *ir.Program {
 	if err != nil {
 		t.Logf("corpus program %s is absent", rel)
 		return nil
+	}
+	if strings.HasSuffix(rel, ".json") {
+		p, err := pirjson.Read(kctx(t), path, src, pirjson.ReadOptions{})
+		require.NoError(t, err)
+		return p
 	}
 	p, _, err := pirtext.Parse(kctx(t), path, src, pirtext.ReadOptions{})
 	require.NoError(t, err)
