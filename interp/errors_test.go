@@ -2,6 +2,11 @@ package interp
 
 import (
 	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -146,4 +151,41 @@ func TestSupportedOps(t *testing.T) {
 	assert.NotContains(t, ops, "pd_op.relu_", "inplace forms use the kernel of their non-inplace op")
 	assert.IsNonDecreasing(t, ops)
 	assert.Len(t, registry32, len(ops))
+}
+
+// TestCorpusOpsHaveKernels lists the ops of the GraphNet samples (the "# dialect.op:" comments of their model.py
+// files) and requires a kernel for each: the interpreter can evaluate every op the corpus uses.
+func TestCorpusOpsHaveKernels(t *testing.T) {
+	root := filepath.Join(corpusDir, "graphnet_samples")
+	if testing.Short() {
+		t.Skip("reads 811 model.py files")
+	}
+	if _, err := os.Stat(root); err != nil {
+		t.Skipf("corpus %s is absent", root)
+	}
+	re := regexp.MustCompile(`(?m)^\s*# ([a-z_]+\.[a-z0-9_]+):`)
+	used := map[string]bool{}
+	require.NoError(t, filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() != "model.py" {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, m := range re.FindAllSubmatch(src, -1) {
+			used[string(m[1])] = true
+		}
+		return nil
+	}))
+	var missing []string
+	for op := range used {
+		_, exact := registry64[op]
+		if _, ok := registry64[ir.NonInplaceName(op)]; !ok && !exact {
+			missing = append(missing, op)
+		}
+	}
+	slices.Sort(missing)
+	t.Logf("%d distinct ops in the GraphNet samples", len(used))
+	assert.Empty(t, missing, "ops of the corpus without a kernel")
 }
