@@ -45,6 +45,7 @@ func buildRegistry[T tensor.Float]() registry[T] {
 	registerNN2(r)
 	registerDetect(r)
 	registerFused(r)
+	registerExtra(r)
 	return r
 }
 

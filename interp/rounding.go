@@ -32,6 +32,11 @@ var dataMovement = map[string]bool{
 	"pd_op.repeat_interleave": true, "pd_op.fetch": true, "pd_op.to_tensor": true, "pd_op.to_vtensor": true,
 	"builtin.combine": true, "builtin.split": true, "builtin.slice": true, "builtin.parameter": true,
 	"pd_op.data": true, "pd_op.full": true, "pd_op.full_int_array": true, "pd_op.assign_value": true,
+	"pd_op.amax": true, "pd_op.amin": true, "pd_op.fmax": true, "pd_op.fmin": true, "pd_op.reverse": true,
+	"pd_op.pixel_shuffle": true, "pd_op.pixel_unshuffle": true, "pd_op.channel_shuffle": true,
+	"pd_op.shuffle_channel": true, "pd_op.temporal_shift": true, "pd_op.unbind": true, "pd_op.unstack": true,
+	"pd_op.diagonal": true, "pd_op.argsort": true, "pd_op.cummax": true, "pd_op.cummin": true, "pd_op.maxout": true,
+	"pd_op.eye": true,
 }
 
 // rowNorms normalize along (at least) their last dim: the cost is that dim's length.
