@@ -157,7 +157,7 @@ func TestSupportedOps(t *testing.T) {
 // files) and requires a kernel for each: the interpreter can evaluate every op the corpus uses.
 func TestCorpusOpsHaveKernels(t *testing.T) {
 	root := filepath.Join(corpusDir, "graphnet_samples")
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		t.Skip("reads 811 model.py files")
 	}
 	if _, err := os.Stat(root); err != nil {
