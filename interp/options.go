@@ -70,7 +70,7 @@ type Options struct {
 	// MaxElements bounds the element count of every input, parameter and result (default 2^27, 1 GiB in float64):
 	// a larger tensor is an error instead of an out-of-memory crash.
 	MaxElements int
-	// MaxMACs bounds the multiply-accumulates of one conv2d, matmul or fc (default 2^34, tens of seconds): a larger
+	// MaxMACs bounds the multiply-accumulates of one conv2d, matmul or fc (default 2^36, about a minute): a larger
 	// op is an error instead of an apparent hang.
 	MaxMACs int64
 	// ParamRange chooses the interval random parameter values are drawn from (see RandomFeed). Nil means
@@ -116,7 +116,7 @@ func (o Options) maxMACs() int64 {
 	if o.MaxMACs > 0 {
 		return o.MaxMACs
 	}
-	return 1 << 34
+	return 1 << 36
 }
 
 // checkSize fails when a tensor of the given shape exceeds MaxElements.
