@@ -3,7 +3,6 @@ package interp
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -63,11 +62,9 @@ func benchCompare(b *testing.B, p *ir.Program, opts CompareOptions) {
 }
 
 func readJSONCorpus(b *testing.B, rel string) *ir.Program {
-	path := filepath.Join(corpusDir, rel)
+	path := sharedCorpus(b, rel)
 	src, err := os.ReadFile(path)
-	if err != nil {
-		b.Skipf("corpus program %s is absent", path)
-	}
+	require.NoError(b, err)
 	p, err := pirjson.Read(kctx(b), path, src, pirjson.ReadOptions{})
 	require.NoError(b, err)
 	return p

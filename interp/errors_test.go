@@ -156,13 +156,10 @@ func TestSupportedOps(t *testing.T) {
 // TestCorpusOpsHaveKernels lists the ops of the GraphNet samples (the "# dialect.op:" comments of their model.py
 // files) and requires a kernel for each: the interpreter can evaluate every op the corpus uses.
 func TestCorpusOpsHaveKernels(t *testing.T) {
-	root := filepath.Join(corpusDir, "graphnet_samples")
 	if testing.Short() || raceEnabled {
 		t.Skip("reads 811 model.py files")
 	}
-	if _, err := os.Stat(root); err != nil {
-		t.Skipf("corpus %s is absent", root)
-	}
+	root := sharedCorpus(t, "graphnet_samples")
 	re := regexp.MustCompile(`(?m)^\s*# ([a-z_]+\.[a-z0-9_]+):`)
 	used := map[string]bool{}
 	require.NoError(t, filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {

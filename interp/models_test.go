@@ -275,12 +275,13 @@ func TestErrorBudgetCoversFloat32(t *testing.T) {
 
 // readCorpusOptional reads a corpus program, or returns nil when the corpus is absent.
 func readCorpusOptional(t *testing.T, rel string) *ir.Program {
-	path := filepath.Join(corpusDir, rel)
-	src, err := os.ReadFile(path)
-	if err != nil {
+	path, ok := sharedCorpusPath(rel)
+	if !ok {
 		t.Logf("corpus program %s is absent", rel)
 		return nil
 	}
+	src, err := os.ReadFile(path)
+	require.NoError(t, err)
 	if strings.HasSuffix(rel, ".json") {
 		p, err := pirjson.Read(kctx(t), path, src, pirjson.ReadOptions{})
 		require.NoError(t, err)
