@@ -42,6 +42,9 @@ type machine[T tensor.Float] struct {
 	life *lifetimes
 	// randomCount numbers the random ops of each kind in execution order (their stream keys).
 	randomCount map[string]int
+	// pending holds the top-level parameter reads deferred to their first reader (see liveness.go); nil when the
+	// program's parameter reads run where they stand.
+	pending map[*ir.Value]*ir.Op
 }
 
 type shadow[T tensor.Float] struct {
@@ -66,7 +69,11 @@ func run[T tensor.Float](p *ir.Program, feed *Feed, opts Options, kern registry[
 	if p.Module == nil || p.Module.NumRegions() == 0 || p.Module.Region(0).NumBlocks() == 0 {
 		return nil, errors.New("interp: program has no body")
 	}
-	m.life = computeLifetimes(p.Body(), !hasExplicitOutputs(p))
+	deferParams := !replacesParams(p)
+	if deferParams {
+		m.pending = map[*ir.Value]*ir.Op{}
+	}
+	m.life = computeLifetimes(p.Body(), !hasExplicitOutputs(p), deferParams)
 	if _, err := m.block(p.Body()); err != nil {
 		return nil, err
 	}
@@ -86,6 +93,10 @@ func (m *machine[T]) block(b *ir.Block) ([]*value[T], error) {
 	for op := range b.Ops() {
 		m.cur = op
 		var err error
+		if m.pending != nil && b == m.prog.Body() && deferred(op, b) {
+			m.pending[op.Result(0)] = op
+			continue
+		}
 		switch op.Name() {
 		case "cf.yield":
 			return m.operands(op)
@@ -115,6 +126,13 @@ func (m *machine[T]) operands(op *ir.Op) ([]*value[T], error) {
 			continue
 		}
 		a, ok := m.env[v]
+		if d := m.pending[v]; !ok && d != nil {
+			delete(m.pending, v)
+			if err := m.evalOp(d); err != nil {
+				return nil, err
+			}
+			a, ok = m.env[v]
+		}
 		if !ok {
 			return nil, m.opErr(op, fmt.Errorf("operand %d is not defined before its use", i))
 		}
