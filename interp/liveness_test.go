@@ -57,8 +57,8 @@ func TestLifetimes(t *testing.T) {
 func TestDeferredParameters(t *testing.T) {
 	c := newBuilder(t)
 	w1, w2 := c.param("w1", 3), c.param("w2", 3) // ops 0, 1
-	x := c.data("x", 3)                           // op 2
-	y := c.v("pd_op.add", x, w1)                  // op 3
+	x := c.data("x", 3)                          // op 2
+	y := c.v("pd_op.add", x, w1)                 // op 3
 	c.fetch(c.v("pd_op.multiply", y, w2), "out", 0)
 	got := freedAt(c.p, false, true)
 	assert.Contains(t, got[3], "w1", "w1 dies at its reader")
