@@ -135,3 +135,24 @@ func TestLazyParametersAreTheEagerOnes(t *testing.T) {
 		assert.Equal(t, a.Outputs, l.Outputs, "%s", prec)
 	}
 }
+
+// An input whose declared dims are dynamic takes the recorded sample's dims, so that its recorded data fits (as
+// GraphNet's DETR records index lists of two elements for inputs declared [-1]).
+func TestRecordedSampleShapesDynamicInputs(t *testing.T) {
+	b := newBuilder(t)
+	idx := b.dataT("idx", ir.DTypeInt64, -1)
+	x := b.dataT("x", ir.DTypeFloat32, -1, 3)
+	b.p.Feeds = map[string]*ir.Variable{
+		"idx": {Name: "idx", Type: b.tensorT(ir.DTypeInt64, 2), Data: encode(t, ir.DTypeInt64, []int{2}, 1, 0)},
+		"x":   {Name: "x", Type: b.tensorT(ir.DTypeFloat32, 5, 3), Stats: &ir.TensorStats{Min: -1, Max: 1, Std: 0.5}},
+	}
+	b.fetch(idx, "idx", 0)
+	b.fetch(x, "x", 1)
+	f, err := RandomFeed(1, Options{}, b.p)
+	require.NoError(t, err)
+	assert.Equal(t, []float64{1, 0}, f.Inputs["idx"].Data, "the recorded data, at the recorded shape")
+	assert.Equal(t, []int{5, 3}, f.Inputs["x"].Shape, "the recorded shape, not the default batch of 1")
+	g, err := RandomFeed(1, Options{InputShapes: map[string][]int{"x": {2, 3}}}, b.p)
+	require.NoError(t, err)
+	assert.Equal(t, []int{2, 3}, g.Inputs["x"].Shape, "InputShapes still decide")
+}

@@ -96,6 +96,9 @@ func kRoiAlign[T tensor.Float](c *call[T]) ([]*value[T], error) {
 		if ratio <= 0 {
 			gh, gw = int(math.Ceil(rh/float64(ph))), int(math.Ceil(rw/float64(pw)))
 		}
+		// An inverted box (aligned, so not widened to 1) has no sampling points: Paddle's loops run no iteration
+		// and its bins are 0 (the sum divided by max(count, 1)).
+		gh, gw = max(gh, 0), max(gw, 0)
 		binH, binW := rh/float64(ph), rw/float64(pw)
 		var samples []sample
 		for py := range ph {
@@ -130,6 +133,9 @@ func kRoiAlign[T tensor.Float](c *call[T]) ([]*value[T], error) {
 			}
 		}
 		per := gh * gw
+		if per == 0 {
+			continue // out is zero
+		}
 		for cc := range ch {
 			plane := x.Data[(ids[r]*ch+cc)*h*w : (ids[r]*ch+cc+1)*h*w]
 			dst := out[(r*ch+cc)*ph*pw : (r*ch+cc+1)*ph*pw]

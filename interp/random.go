@@ -20,8 +20,8 @@ import (
 // in its ir.Variable. An input the program recorded (ir.Program.Feeds) is fed its recorded data when that fits its
 // shape, else drawn from its recorded statistics; other inputs are drawn uniformly from [-1, 1) (integers from
 // {0, …, 7}, booleans 0/1). Input shapes are those of Options.InputShapes or the declared type (dims the type
-// leaves dynamic taken from pd_op.data's shape attribute when it has them), other dynamic dims replaced by
-// Options.Batch (dim 0) and Options.DynamicSize. A parameter with recorded statistics (ir.Variable.Stats, as the
+// leaves dynamic taken from pd_op.data's shape attribute, or from the recorded sample's type, when they have
+// them), other dynamic dims replaced by Options.Batch (dim 0) and Options.DynamicSize. A parameter with recorded statistics (ir.Variable.Stats, as the
 // GraphNet reader sets them) is drawn normal with the recorded mean and deviation, clipped to the recorded range
 // (integers uniform over the range); other parameters from Options.ParamRange (DefaultParamRange). A parameter
 // some program has data for is fed that data, so that programs lacking it use the same values; a parameter
@@ -208,7 +208,7 @@ func collectInputs(opts Options, progs []*ir.Program) ([]inputInfo, error) {
 			if !ok {
 				return nil, fmt.Errorf("interp: %s at %s has no name", op.Name(), Where(p, op))
 			}
-			in, err := inputShape(opts, name, op)
+			in, err := inputShape(opts, name, op, p.Feeds[name])
 			if err == nil {
 				err = opts.checkSize("the input", in.shape)
 			}
@@ -233,8 +233,10 @@ func collectInputs(opts Options, progs []*ir.Program) ([]inputInfo, error) {
 	return out, nil
 }
 
-// inputShape resolves the shape of one input op.
-func inputShape(opts Options, name string, op *ir.Op) (inputInfo, error) {
+// inputShape resolves the shape of one input op: Options.InputShapes, else the declared dims, with dynamic ones
+// taken from pd_op.data's shape attribute, the recorded sample (rec, ir.Program.Feeds), or Options.Batch (dim 0)
+// and Options.DynamicSize.
+func inputShape(opts Options, name string, op *ir.Op, rec *ir.Variable) (inputInfo, error) {
 	in := inputInfo{name: name, dtype: ir.DTypeFloat32}
 	var dims []int64
 	attrDims, hasAttr := ir.AsInts(op.Attr("shape"))
@@ -243,11 +245,21 @@ func inputShape(opts Options, name string, op *ir.Op) (inputInfo, error) {
 		if dt := tt.DType(); dt != ir.DTypeUndefined {
 			in.dtype = dt
 		}
-		// pd_op.data's shape attribute may know a size the type leaves dynamic.
+		// pd_op.data's shape attribute may know a size the type leaves dynamic, and so may the recorded sample
+		// (GraphNet's input_meta.py), whose data then fits.
 		if hasAttr && len(attrDims) == len(dims) {
 			for i, d := range dims {
 				if d < 0 && attrDims[i] >= 0 {
 					dims[i] = attrDims[i]
+				}
+			}
+		}
+		if rec != nil {
+			if rt := ir.TensorOf(rec.Type); rt != nil && len(rt.Dims) == len(dims) {
+				for i, d := range dims {
+					if d < 0 && rt.Dims[i] >= 0 {
+						dims[i] = rt.Dims[i]
+					}
 				}
 			}
 		}
