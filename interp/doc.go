@@ -18,7 +18,7 @@
 // Arithmetic is float64 by default (Options.Precision): every floating-point element type is computed in that
 // precision, so that a mathematically equivalent rewrite agrees to ~1e-12 and the 1e-5 tolerance only catches real
 // changes. Float32 computes in float32, and Auto in the precision of the program's types (float32 unless some
-// tensor is float64): a float32 model is then computed as Paddle computes it, in half the memory, and Compare
+// tensor of more than one element is float64): a float32 model is then computed as Paddle computes it, in half the memory, and Compare
 // widens each output's tolerance to its error budget (see Comparing programs). Integer and boolean tensors
 // (shapes, loop counters, conditions) are held exactly — results declared integer are truncated toward zero,
 // booleans are 0 or 1 — up to 2^53 (2^24 in float32 mode). Complex tensors (the results of fft_r2c) are held as

@@ -323,3 +323,20 @@ func TestEvaluationIsTheSameForEveryGOMAXPROCS(t *testing.T) {
 		}
 	}
 }
+
+// Auto is float32 for a float32 model even when it passes float64 scalars (to arange, as 141 GraphNet graphs do),
+// and float64 when a float64 tensor of more than one element takes part.
+func TestAutoPrecision(t *testing.T) {
+	b := newBuilder(t)
+	b.fetch(b.v("pd_op.relu", b.data("x", 4)), "out", 0)
+	b.full([]int64{1}, 2, ir.DTypeFloat64)
+	assert.Equal(t, Float32, Auto.resolve(b.p))
+	c := newBuilder(t)
+	c.fetch(c.v("pd_op.relu", c.dataT("x", ir.DTypeFloat64, 4)), "out", 0)
+	assert.Equal(t, Float64, Auto.resolve(c.p))
+	d := newBuilder(t)
+	d.fetch(d.v("pd_op.relu", d.dataT("x", ir.DTypeFloat64, -1)), "out", 0)
+	assert.Equal(t, Float64, Auto.resolve(d.p), "dynamic dims may hold many elements")
+	assert.Equal(t, Float64, Auto.resolve(b.p, c.p), "either program decides")
+	assert.Equal(t, Float32, Float32.resolve(c.p))
+}

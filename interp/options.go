@@ -11,7 +11,8 @@ type Precision uint8
 
 // The evaluation precisions. Float64 is the default of Evaluate and of rule verification: a 1e-5 relative check is
 // most sensitive when the arithmetic itself is far more precise than that. Auto evaluates a program in the
-// precision of its floating-point types (float32 unless some tensor is float64): a float32 model is then computed
+// precision of its floating-point types (float32 unless some tensor of more than one element is float64; the
+// float64 scalars that float32 models pass to arange and linspace do not count): a float32 model is then computed
 // as Paddle computes it, in half the memory, and compared with an error budget (CompareOptions.BudgetFactor).
 const (
 	Float64 Precision = iota
@@ -31,7 +32,7 @@ func (p Precision) String() string {
 }
 
 // resolve turns Auto into the precision of the programs' floating-point types: float64 when some tensor of some
-// program is float64, float32 otherwise.
+// program is float64 (or complex128) and has more than one element (or dynamic dims), float32 otherwise.
 func (p Precision) resolve(progs ...*ir.Program) Precision {
 	if p != Auto {
 		return p
@@ -39,7 +40,19 @@ func (p Precision) resolve(progs ...*ir.Program) Precision {
 	for _, prog := range progs {
 		for op := range prog.Walk() {
 			for _, r := range op.Results() {
-				if tt := ir.TensorOf(r.Type()); tt != nil && (tt.DType() == ir.DTypeFloat64 || tt.DType() == ir.DTypeComplex128) {
+				tt := ir.TensorOf(r.Type())
+				if tt == nil || tt.DType() != ir.DTypeFloat64 && tt.DType() != ir.DTypeComplex128 {
+					continue
+				}
+				n := int64(1)
+				for _, d := range tt.Dims {
+					if d < 0 {
+						n = 2
+						break
+					}
+					n *= d
+				}
+				if n > 1 {
 					return Float64
 				}
 			}
