@@ -80,7 +80,7 @@ type Options struct {
 	IgnoreDeclaredShapes bool
 	// MaxLoopIterations bounds the iterations of one pd_op.while (default 100000); exceeding it is an error.
 	MaxLoopIterations int
-	// MaxElements bounds the element count of every input, parameter and result (default 2^27, 1 GiB in float64):
+	// MaxElements bounds the element count of every input, parameter and result (default 2^28, 1 GiB in float32):
 	// a larger tensor is an error instead of an out-of-memory crash.
 	MaxElements int
 	// MaxMACs bounds the multiply-accumulates of one conv2d, matmul or fc (default 2^36, about a minute): a larger
@@ -122,7 +122,7 @@ func (o Options) maxElements() int {
 	if o.MaxElements > 0 {
 		return o.MaxElements
 	}
-	return 1 << 27
+	return 1 << 28
 }
 
 func (o Options) maxMACs() int64 {
