@@ -52,8 +52,9 @@ func defaultDist(dt ir.DType, lo, hi float64) distribution {
 }
 
 // statsDist is the distribution of a tensor GraphNet recorded statistics of: floats normal with the recorded mean
-// and standard deviation, clipped to the recorded minimum and maximum (a constant when they are equal or the
-// deviation is zero); integers uniform over the recorded range; booleans 1 with the recorded mean as probability.
+// and standard deviation, clipped to the recorded minimum and maximum (a constant when they are equal; uniform
+// between them when no deviation was recorded, as GraphNet's harness draws them); integers uniform over the
+// recorded range; booleans 1 with the recorded mean as probability.
 func statsDist(dt ir.DType, s *ir.TensorStats) distribution {
 	lo, hi := s.Min, s.Max
 	if lo > hi || math.IsNaN(lo) || math.IsNaN(hi) {
@@ -74,7 +75,15 @@ func statsDist(dt ir.DType, s *ir.TensorStats) distribution {
 		mean = 0
 	}
 	d := distribution{kind: distNormal, lo: lo, hi: hi, mean: mean, std: s.Std}
-	if !(s.Std > 0) || lo == hi || math.IsInf(s.Std, 0) {
+	switch {
+	case lo == hi || math.IsInf(s.Std, 0):
+		d.constant = true
+		d.mean = min(max(mean, lo), hi)
+	case !(s.Std > 0) && !math.IsInf(lo, 0) && !math.IsInf(hi, 0):
+		// No deviation with distinct bounds: GraphNet did not record mean and std (a recorded deviation of 0
+		// means min = max), and its harness then draws uniformly from [min, max].
+		return distribution{kind: distUniform, lo: lo, hi: hi}
+	case !(s.Std > 0):
 		d.constant = true
 		d.mean = min(max(mean, lo), hi)
 	}

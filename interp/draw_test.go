@@ -156,3 +156,20 @@ func TestRecordedSampleShapesDynamicInputs(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []int{2, 3}, g.Inputs["x"].Shape, "InputShapes still decide")
 }
+
+// Without a recorded deviation (GraphNet records only min and max for some weights), values are uniform between
+// the bounds, as GraphNet's harness draws them, not a constant.
+func TestDrawingWithoutRecordedDeviation(t *testing.T) {
+	b := newBuilder(t)
+	b.fetch(b.param("scale", 4000), "w", 0)
+	b.p.Params["scale"].Stats = &ir.TensorStats{Min: 0, Max: 0.5}
+	f, err := RandomFeed(1, Options{}, b.p)
+	require.NoError(t, err)
+	w := f.Params["scale"].Data
+	for _, v := range w {
+		require.True(t, v >= 0 && v < 0.5, "inside the recorded range: %v", v)
+	}
+	m, s := meanStd(w)
+	assert.InDelta(t, 0.25, m, 0.01)
+	assert.InDelta(t, 0.5/math.Sqrt(12), s, 0.01, "the deviation of a uniform distribution")
+}
