@@ -51,7 +51,8 @@ func splitAt(shape []int, axis int) (outer, n, inner int) {
 	return outer, shape[axis], inner
 }
 
-// selectAlong gathers the slices index[k] of x along axis; a 0-D index removes the axis.
+// selectAlong gathers the slices index[k] of x along axis; a 0-D index removes the axis, and an [N, 1] index is
+// read as [N] (Paddle's GatherInferMeta and IndexSelectInferMeta).
 func selectAlong[T tensor.Float](x, idx *tensor.Tensor[T], axis int, wrap bool) (*tensor.Tensor[T], error) {
 	if len(x.Shape) == 0 {
 		return nil, fmt.Errorf("cannot gather from a 0-D tensor")
@@ -60,8 +61,11 @@ func selectAlong[T tensor.Float](x, idx *tensor.Tensor[T], axis int, wrap bool) 
 	if err != nil {
 		return nil, err
 	}
+	if len(idx.Shape) == 2 && idx.Shape[1] == 1 {
+		idx = &tensor.Tensor[T]{Shape: idx.Shape[:1], Data: idx.Data} // Paddle reads an [N, 1] index as [N]
+	}
 	if len(idx.Shape) > 1 {
-		return nil, fmt.Errorf("index must be 0-D or 1-D, is %v", idx.Shape)
+		return nil, fmt.Errorf("index must be 0-D, 1-D or [N, 1], is %v", idx.Shape)
 	}
 	outer, n, inner := splitAt(x.Shape, axis)
 	k := len(idx.Data)

@@ -13,6 +13,8 @@ func TestIndexKernels(t *testing.T) {
 		{name: "gather rows", op: "pd_op.gather", in: []any{x, i64T(sh(3), 2, 0, 2), i64T(sh(), 0)}, want: []*Tensor{fT(sh(3, 2), 5, 6, 1, 2, 5, 6)}},
 		{name: "gather axis 1", op: "pd_op.gather", in: []any{x, i32T(sh(1), 1), i64T(sh(), 1)}, want: []*Tensor{fT(sh(3, 1), 2, 4, 6)}},
 		{name: "gather 0-D index drops the axis", op: "pd_op.gather", in: []any{x, i64T(sh(), 1), i64T(sh(), 0)}, want: []*Tensor{fT(sh(2), 3, 4)}},
+		{name: "gather with an [N, 1] index", op: "pd_op.gather", in: []any{x, i64T(sh(2, 1), 2, 0), i64T(sh(), 0)}, want: []*Tensor{fT(sh(2, 2), 5, 6, 1, 2)}},
+		{name: "gather with an [N, 2] index", op: "pd_op.gather", in: []any{x, i64T(sh(1, 2), 2, 0), i64T(sh(), 0)}, want: []*Tensor{fT(sh(1, 2))}, err: "[N, 1]"},
 		{name: "gather out of range", op: "pd_op.gather", in: []any{x, i64T(sh(1), 3), i64T(sh(), 0)}, want: []*Tensor{fT(sh(1, 2))}, err: "out of range"},
 		{name: "index_select negative", op: "pd_op.index_select", in: []any{x, i64T(sh(2), -1, 0)}, attrs: []ir.NamedAttr{a(t, "axis", 1)},
 			want: []*Tensor{fT(sh(3, 2), 2, 1, 4, 3, 6, 5)}},
