@@ -299,5 +299,19 @@ func kEinsum[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	if len(res.Data) > 0 && len(xs[0].buf.data) > 0 && &res.Data[0] == &xs[0].buf.data[0] {
 		res = res.Clone() // an identity equation: results are fresh buffers
 	}
-	return c.one(res, nil)
+	outs := []*value[T]{c.out(res, 0)}
+	if c.op.NumResults() > 1 {
+		// inner_cache and xshape, kept by Paddle for the backward pass: empty tensors, and copies of the operands
+		// (programs split these vectors even when nothing reads their elements).
+		cache, shapes := make([]*tensor.Tensor[T], len(xs)), make([]*tensor.Tensor[T], len(xs))
+		for i, x := range xs {
+			cache[i] = &tensor.Tensor[T]{Shape: []int{0}, Data: []T{}}
+			shapes[i] = x.tensor().Clone()
+		}
+		outs = append(outs, c.vecOut(cache, 1))
+		if c.op.NumResults() > 2 {
+			outs = append(outs, c.vecOut(shapes, 2))
+		}
+	}
+	return outs, nil
 }

@@ -218,3 +218,24 @@ func TestRandomOps(t *testing.T) {
 	assert.Contains(t, rep.String(), "(depends on random ops)")
 	_ = fmt.Sprint
 }
+
+// einsum's inner_cache and xshape results are vectors programs split (GraphNet's Nonstationary graphs): they are
+// computed, the cache empty and xshape copies of the operands.
+func TestEinsumCacheResults(t *testing.T) {
+	ctx := kctx(t)
+	b := newBuilderIn(t, ctx)
+	x, y := b.data("x", 2, 3), b.data("y", 3, 2)
+	ins := b.opT("builtin.combine", []*ir.Value{x, y}, []ir.Type{ctx.Vector(x.Type(), y.Type())}).Result(0)
+	empty := typeOf(ctx, fT(sh(0)))
+	op := b.opT("pd_op.einsum", []*ir.Value{ins}, []ir.Type{typeOf(ctx, fT(sh(2, 2))), ctx.Vector(empty, empty), ctx.Vector(x.Type(), y.Type())},
+		a(t, "equation", "ij,jk->ik"))
+	cache := b.opT("builtin.split", []*ir.Value{op.Result(1)}, []ir.Type{empty, empty})
+	shapes := b.opT("builtin.split", []*ir.Value{op.Result(2)}, []ir.Type{x.Type(), y.Type()})
+	b.fetch(op.Result(0), "out", 0)
+	b.fetch(cache.Result(0), "cache", 1)
+	b.fetch(shapes.Result(1), "y", 2)
+	out := eval(t, b.p, &Feed{Inputs: map[string]*Tensor{"x": fT(sh(2, 3), 1, 2, 3, 4, 5, 6), "y": fT(sh(3, 2), 1, 0, 0, 1, 1, 1)}})
+	requireTensorClose(t, fT(sh(2, 2), 4, 5, 10, 11), out["out"], 0, "product")
+	requireTensorClose(t, fT(sh(0)), out["cache"], 0, "cache")
+	requireTensorClose(t, fT(sh(3, 2), 1, 0, 0, 1, 1, 1), out["y"], 0, "xshape")
+}
