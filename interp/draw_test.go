@@ -155,6 +155,20 @@ func TestRecordedSampleShapesDynamicInputs(t *testing.T) {
 	g, err := RandomFeed(1, Options{InputShapes: map[string][]int{"x": {2, 3}}}, b.p)
 	require.NoError(t, err)
 	assert.Equal(t, []int{2, 3}, g.Inputs["x"].Shape, "InputShapes still decide")
+
+	// Without recorded data that fixes the batch, a recorded batch of 128 gives way to Options.Batch.
+	c := newBuilder(t)
+	img := c.opT("pd_op.data", nil, []ir.Type{c.tensorT(ir.DTypeFloat32, -1, 3)}, attr("name", c.ctx.Str("img")),
+		attr("shape", c.ctx.IntArray([]int64{128, 3})), attr("dtype", c.ctx.DataType(ir.DTypeFloat32)),
+		attr("place", c.ctx.Place(ir.Place{Type: ir.PlaceCPU}))).Result(0)
+	c.p.Feeds = map[string]*ir.Variable{"img": {Name: "img", Type: c.tensorT(ir.DTypeFloat32, 128, 3), Stats: &ir.TensorStats{Min: -1, Max: 1, Std: 0.5}}}
+	c.fetch(img, "img", 0)
+	h, err := RandomFeed(1, Options{}, c.p)
+	require.NoError(t, err)
+	assert.Equal(t, []int{1, 3}, h.Inputs["img"].Shape)
+	h, err = RandomFeed(1, Options{Batch: 4}, c.p)
+	require.NoError(t, err)
+	assert.Equal(t, []int{4, 3}, h.Inputs["img"].Shape)
 }
 
 // Without a recorded deviation (GraphNet records only min and max for some weights), values are uniform between

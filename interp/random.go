@@ -21,7 +21,8 @@ import (
 // shape, else drawn from its recorded statistics; other inputs are drawn uniformly from [-1, 1) (integers from
 // {0, …, 7}, booleans 0/1). Input shapes are those of Options.InputShapes or the declared type (dims the type
 // leaves dynamic taken from pd_op.data's shape attribute, or from the recorded sample's type, when they have
-// them), other dynamic dims replaced by Options.Batch (dim 0) and Options.DynamicSize. A parameter with recorded statistics (ir.Variable.Stats, as the
+// them), other dynamic dims replaced by Options.Batch (dim 0) and Options.DynamicSize; a recorded sample's batch
+// size is kept only when some input's recorded data fixes it. A parameter with recorded statistics (ir.Variable.Stats, as the
 // GraphNet reader sets them) is drawn normal with the recorded mean and deviation, clipped to the recorded range
 // (integers uniform over the range); other parameters from Options.ParamRange (DefaultParamRange). A parameter
 // some program has data for is fed that data, so that programs lacking it use the same values; a parameter
@@ -200,6 +201,7 @@ func collectInputs(opts Options, progs []*ir.Program) ([]inputInfo, error) {
 	var out []inputInfo
 	seen := map[string]int{}
 	for _, p := range progs {
+		ownBatch := !batchRecorded(p)
 		for op := range p.Walk() {
 			if op.Name() != "pd_op.data" && op.Name() != "pd_op.feed" || op.NumResults() != 1 {
 				continue
@@ -208,7 +210,7 @@ func collectInputs(opts Options, progs []*ir.Program) ([]inputInfo, error) {
 			if !ok {
 				return nil, fmt.Errorf("interp: %s at %s has no name", op.Name(), Where(p, op))
 			}
-			in, err := inputShape(opts, name, op, p.Feeds[name])
+			in, err := inputShape(opts, name, op, p.Feeds[name], ownBatch)
 			if err == nil {
 				err = opts.checkSize("the input", in.shape)
 			}
@@ -233,10 +235,28 @@ func collectInputs(opts Options, progs []*ir.Program) ([]inputInfo, error) {
 	return out, nil
 }
 
+// batchRecorded reports whether some input of p whose batch dim (dim 0) is dynamic has recorded data
+// (ir.Program.Feeds): the recorded batch size then holds for every input.
+func batchRecorded(p *ir.Program) bool {
+	for op := range p.Walk() {
+		if op.Name() != "pd_op.data" && op.Name() != "pd_op.feed" || op.NumResults() != 1 {
+			continue
+		}
+		name, _ := ir.AsString(op.Attr("name"))
+		tt := ir.TensorOf(op.Result(0).Type())
+		if rec := p.Feeds[name]; rec != nil && rec.Data != nil && tt != nil && len(tt.Dims) > 0 && tt.Dims[0] < 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // inputShape resolves the shape of one input op: Options.InputShapes, else the declared dims, with dynamic ones
 // taken from pd_op.data's shape attribute, the recorded sample (rec, ir.Program.Feeds), or Options.Batch (dim 0)
-// and Options.DynamicSize.
-func inputShape(opts Options, name string, op *ir.Op, rec *ir.Variable) (inputInfo, error) {
+// and Options.DynamicSize. With ownBatch, a recorded input without recorded data takes Options.Batch for a
+// dynamic dim 0 rather than the sample's batch: GraphNet captured vision models at batch 128, and a batch of one
+// checks a rewrite as well at a hundredth of the cost.
+func inputShape(opts Options, name string, op *ir.Op, rec *ir.Variable, ownBatch bool) (inputInfo, error) {
 	in := inputInfo{name: name, dtype: ir.DTypeFloat32}
 	var dims []int64
 	attrDims, hasAttr := ir.AsInts(op.Attr("shape"))
@@ -261,6 +281,9 @@ func inputShape(opts Options, name string, op *ir.Op, rec *ir.Variable) (inputIn
 						dims[i] = rt.Dims[i]
 					}
 				}
+			}
+			if ownBatch && rec.Data == nil && len(dims) > 0 && len(tt.Dims) > 0 && tt.Dims[0] < 0 {
+				dims[0] = -1 // Options.Batch below
 			}
 		}
 	} else if hasAttr {
