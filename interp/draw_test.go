@@ -169,6 +169,12 @@ func TestRecordedSampleShapesDynamicInputs(t *testing.T) {
 	h, err = RandomFeed(1, Options{Batch: 4}, c.p)
 	require.NoError(t, err)
 	assert.Equal(t, []int{4, 3}, h.Inputs["img"].Shape)
+
+	// A graph whose types bake in the sample's batch keeps it.
+	c.fetch(c.opT("pd_op.relu", []*ir.Value{img}, []ir.Type{c.tensorT(ir.DTypeFloat32, 128, 3)}).Result(0), "relu", 1)
+	h, err = RandomFeed(1, Options{}, c.p)
+	require.NoError(t, err)
+	assert.Equal(t, []int{128, 3}, h.Inputs["img"].Shape)
 }
 
 // Without a recorded deviation (GraphNet records only min and max for some weights), values are uniform between

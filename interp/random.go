@@ -22,8 +22,8 @@ import (
 // {0, …, 7}, booleans 0/1). Input shapes are those of Options.InputShapes or the declared type (dims the type
 // leaves dynamic taken from pd_op.data's shape attribute, or from the recorded sample's type, when they have
 // them), other dynamic dims replaced by Options.Batch (dim 0) and Options.DynamicSize; a recorded sample's batch
-// size is kept only when some input's recorded data fixes it. A parameter with recorded statistics (ir.Variable.Stats, as the
-// GraphNet reader sets them) is drawn normal with the recorded mean and deviation, clipped to the recorded range
+// size is kept only when the program fixes it (recorded data, or a type with that static batch). A parameter
+// with recorded statistics (ir.Variable.Stats, as the GraphNet reader sets them) is drawn normal with the recorded mean and deviation, clipped to the recorded range
 // (integers uniform over the range); other parameters from Options.ParamRange (DefaultParamRange). A parameter
 // some program has data for is fed that data, so that programs lacking it use the same values; a parameter
 // several programs hold the same data for is decoded into the feed once. Programs must agree on the shapes and
@@ -235,17 +235,36 @@ func collectInputs(opts Options, progs []*ir.Program) ([]inputInfo, error) {
 	return out, nil
 }
 
-// batchRecorded reports whether some input of p whose batch dim (dim 0) is dynamic has recorded data
-// (ir.Program.Feeds): the recorded batch size then holds for every input.
+// batchRecorded reports whether p fixes the batch size of its recorded sample: some input whose batch dim (dim 0)
+// is dynamic has recorded data (ir.Program.Feeds), or some result's type has that batch as a static dim 0 (the
+// graph was traced at that batch and bakes it in).
 func batchRecorded(p *ir.Program) bool {
+	batches := map[int64]bool{}
 	for op := range p.Walk() {
 		if op.Name() != "pd_op.data" && op.Name() != "pd_op.feed" || op.NumResults() != 1 {
 			continue
 		}
 		name, _ := ir.AsString(op.Attr("name"))
 		tt := ir.TensorOf(op.Result(0).Type())
-		if rec := p.Feeds[name]; rec != nil && rec.Data != nil && tt != nil && len(tt.Dims) > 0 && tt.Dims[0] < 0 {
+		rec := p.Feeds[name]
+		if rec == nil || tt == nil || len(tt.Dims) == 0 || tt.Dims[0] >= 0 {
+			continue
+		}
+		if rec.Data != nil {
 			return true
+		}
+		if rt := ir.TensorOf(rec.Type); rt != nil && len(rt.Dims) > 0 && rt.Dims[0] > 1 {
+			batches[rt.Dims[0]] = true
+		}
+	}
+	if len(batches) == 0 {
+		return false
+	}
+	for op := range p.Walk() {
+		for _, r := range op.Results() {
+			if tt := ir.TensorOf(r.Type()); tt != nil && len(tt.Dims) > 0 && batches[tt.Dims[0]] {
+				return true
+			}
 		}
 	}
 	return false
