@@ -16,18 +16,18 @@ import (
 // they are fed directly or stored in ir.Variable.Data (FillRandomWeights).
 
 // RandomFeed returns random inputs and parameters for the given programs (typically a program before and after a
-// rewrite): every input (pd_op.data / pd_op.feed, by name) and every parameter that some program reads without data
-// in its ir.Variable. An input the program recorded (ir.Program.Feeds) is fed its recorded data when that fits its
-// shape, else drawn from its recorded statistics; other inputs are drawn uniformly from [-1, 1) (integers from
-// {0, …, 7}, booleans 0/1). Input shapes are those of Options.InputShapes or the declared type (dims the type
-// leaves dynamic taken from pd_op.data's shape attribute, or from the recorded sample's type, when they have
-// them), other dynamic dims replaced by Options.Batch (dim 0) and Options.DynamicSize; a recorded sample's batch
-// size is kept only when the program fixes it (recorded data, or a type with that static batch). A parameter
-// with recorded statistics (ir.Variable.Stats, as the GraphNet reader sets them) is drawn normal with the recorded mean and deviation, clipped to the recorded range
-// (integers uniform over the range); other parameters from Options.ParamRange (DefaultParamRange). A parameter
-// some program has data for is fed that data, so that programs lacking it use the same values; a parameter
-// several programs hold the same data for is decoded into the feed once. Programs must agree on the shapes and
-// types of inputs and parameters they share.
+// rewrite): every input (pd_op.data / pd_op.feed, by name) and every parameter that some program reads without data in
+// its ir.Variable. An input the program recorded (ir.Program.Feeds) is fed its recorded data when that fits its shape,
+// else drawn from its recorded statistics; other inputs are drawn uniformly from [-1, 1) (integers from {0, …, 7},
+// booleans 0/1). Input shapes are those of Options.InputShapes or the declared type (dims the type leaves dynamic taken
+// from pd_op.data's shape attribute, or from the recorded sample's type, when they have them), other dynamic dims
+// replaced by Options.Batch (dim 0) and Options.DynamicSize; a recorded sample's batch size is kept only when the
+// program fixes it (recorded data, or a type with that static batch). A parameter with recorded statistics
+// (ir.Variable.Stats, as the GraphNet reader sets them) is drawn normal with the recorded mean and deviation, clipped
+// to the recorded range (integers uniform over the range); other parameters from Options.ParamRange
+// (DefaultParamRange). A parameter some program has data for is fed that data, so that programs lacking it use the same
+// values; a parameter several programs hold the same data for is decoded into the feed once. Programs must agree on the
+// shapes and types of inputs and parameters they share.
 func RandomFeed(seed uint64, opts Options, progs ...*ir.Program) (*Feed, error) {
 	return randomFeed(seed, opts, progs, nil, false)
 }
