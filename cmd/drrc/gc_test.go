@@ -40,12 +40,13 @@ func TestStartHeap(t *testing.T) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
 
 	env := map[string]string{"GOGC": "50"}
-	assert.Nil(t, startHeap(func(k string) string { return env[k] }))
+	assert.Nil(t, startHeap(func(k string) string { return env[k] }, nil))
 	env = map[string]string{"GOMEMLIMIT": "1GiB"}
-	assert.Nil(t, startHeap(func(k string) string { return env[k] }))
+	assert.Nil(t, startHeap(func(k string) string { return env[k] }, nil))
+	assert.Nil(t, startHeap(func(string) string { return "" }, []string{"verify", "m.pir"}), "verify keeps the default pacing")
 	assert.Equal(t, 100, debug.SetGCPercent(100), "left alone")
 
-	tuner := startHeap(func(string) string { return "" })
+	tuner := startHeap(func(string) string { return "" }, []string{"apply", "m.pir"})
 	require.NotNil(t, tuner)
 	defer tuner.stopped.Store(true)
 	assert.Equal(t, int64(startHeapBytes/(4<<20)*100), gogc(), "the first collection waits for the start heap")
@@ -60,6 +61,24 @@ func TestStartHeap(t *testing.T) {
 	assert.Equal(t, int64(maxPercent), gogc(), "collections that free nothing raise GOGC")
 	if ram := totalMemory(); ram > 0 {
 		assert.Equal(t, int64(ram/4*3), debug.SetMemoryLimit(-1), "three quarters of the machine's memory")
+	}
+}
+
+// TestTunesHeap: the batch commands (and drrc alone, its main job) are tuned; verify, serve and lsp are not.
+func TestTunesHeap(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{nil, true},
+		{[]string{"apply", "-o", "x.pir", "m.pir"}, true},
+		{[]string{"-v", "convert", "m.json"}, true},
+		{[]string{"verify", "m.pir"}, false},
+		{[]string{"serve"}, false},
+		{[]string{"lsp"}, false},
+		{[]string{"help"}, false},
+	} {
+		assert.Equal(t, tc.want, tunesHeap(tc.args), "%q", tc.args)
 	}
 }
 

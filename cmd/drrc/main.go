@@ -12,6 +12,6 @@ import (
 )
 
 func main() {
-	startHeap(os.Getenv)
+	startHeap(os.Getenv, os.Args[1:])
 	os.Exit(drrcli.Main(rewriter.Default))
 }
