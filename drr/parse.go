@@ -69,33 +69,7 @@ func Parse(filename string, src []byte) (f *File, err error) {
 		wg.Wait()
 	}
 
-	f = &File{Name: filename}
-	var lexDiags, parseDiags Diagnostics
-	for _, r := range results {
-		for _, d := range r.decls {
-			f.Decls = append(f.Decls, d)
-			switch d := d.(type) {
-			case *Import:
-				f.Imports = append(f.Imports, d)
-			case *Family:
-				f.Families = append(f.Families, d)
-			case *Native:
-				f.Natives = append(f.Natives, d)
-			case *Rule:
-				f.Rules = append(f.Rules, d)
-			}
-		}
-		f.Comments = append(f.Comments, r.comments...)
-		lexDiags = append(lexDiags, r.lexDiags...)
-		parseDiags = append(parseDiags, r.parseDiags...)
-	}
-	eof := results[len(results)-1].eof
-	f.Span = NewSpan(Position{Filename: filename, Line: 1, Column: 1}, eof)
-	attachDocs(f)
-	if diags := mergeDiagnostics(lexDiags, parseDiags); len(diags) > 0 {
-		return f, diags
-	}
-	return f, nil
+	return assemble(filename, results)
 }
 
 func internalError(filename string, r any) *Diagnostic {

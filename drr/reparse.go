@@ -120,7 +120,7 @@ func (p *Reparser) parseRegions(text string, regions []region, todo []int, resul
 	wg.Wait()
 }
 
-// assemble builds the file from the results of its regions, as Parse does.
+// assemble builds the file from the results of its regions, in order: Parse and Reparse end with it.
 func assemble(filename string, results []regionResult) (*File, error) {
 	f := &File{Name: filename}
 	var lexDiags, parseDiags Diagnostics

@@ -269,6 +269,8 @@ func TestVerifyCorpus(t *testing.T) {
 		{"pir_json/nanaikaros__PP-OCRv5_mobile_det_infer.inference.json", []string{"-size", "64", "-runs", "1"}},
 		// MobileNetV2 is captured in training mode: its batch norms stay, and the program still verifies.
 		{"graphnet/graphnet_PaddleX_MobileNetV2_x1_0.pir", []string{"-input", "data_0=1x3x64x64", "-runs", "1"}},
+		// Issue 14's recognizer: conv, swish, layer_norm, attention and CTC head.
+		{"pir_json/nanaikaros__korean_PP-OCRv5_mobile_rec_infer.inference.json", []string{"-input", "x=1x3x48x160", "-runs", "1"}},
 	}
 	for _, tc := range tests {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) {
