@@ -170,6 +170,28 @@ func TestRecordedSampleShapesDynamicInputs(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []int{4, 3}, h.Inputs["img"].Shape)
 
+	// A recorded integer input that holds the sample's batch (a batch size fed as a scalar, as GraphNet's CLIP
+	// graphs feed it to expand their class token) keeps it; one holding another number does not.
+	for _, tc := range []struct {
+		n    int64
+		want []int
+	}{{128, []int{128, 3}}, {7, []int{1, 3}}} {
+		d := newBuilder(t)
+		img := d.opT("pd_op.data", nil, []ir.Type{d.tensorT(ir.DTypeFloat32, -1, 3)}, attr("name", d.ctx.Str("img")),
+			attr("shape", d.ctx.IntArray([]int64{-1, 3})), attr("dtype", d.ctx.DataType(ir.DTypeFloat32)),
+			attr("place", d.ctx.Place(ir.Place{Type: ir.PlaceCPU}))).Result(0)
+		n := d.dataT("n", ir.DTypeInt64)
+		d.p.Feeds = map[string]*ir.Variable{
+			"img": {Name: "img", Type: d.tensorT(ir.DTypeFloat32, 128, 3), Stats: &ir.TensorStats{Min: -1, Max: 1, Std: 0.5}},
+			"n":   {Name: "n", Type: d.tensorT(ir.DTypeInt64), Data: encode(t, ir.DTypeInt64, []int{}, float64(tc.n))},
+		}
+		d.fetch(img, "img", 0)
+		d.fetch(n, "n", 1)
+		h, err = RandomFeed(1, Options{}, d.p)
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, h.Inputs["img"].Shape, "batch fed as %d", tc.n)
+	}
+
 	// A graph whose types bake in the sample's batch keeps it.
 	c.fetch(c.opT("pd_op.relu", []*ir.Value{img}, []ir.Type{c.tensorT(ir.DTypeFloat32, 128, 3)}).Result(0), "relu", 1)
 	h, err = RandomFeed(1, Options{}, c.p)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pirdrr/drr/interp/tensor"
+	"github.com/pirdrr/drr/ir"
 )
 
 // einsum: the equation is parsed into one label list per operand and one for the output ("..." stands for the
@@ -303,15 +304,25 @@ func kEinsum[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	if c.op.NumResults() > 1 {
 		// inner_cache and xshape, kept by Paddle for the backward pass: empty tensors, and copies of the operands
 		// (programs split these vectors even when nothing reads their elements).
+		// A program may also declare them as empty vectors: they then stay empty.
 		cache, shapes := make([]*tensor.Tensor[T], len(xs)), make([]*tensor.Tensor[T], len(xs))
 		for i, x := range xs {
 			cache[i] = &tensor.Tensor[T]{Shape: []int{0}, Data: []T{}}
 			shapes[i] = x.tensor().Clone()
 		}
-		outs = append(outs, c.vecOut(cache, 1))
+		outs = append(outs, c.vecOut(cache[:declaredElems(c.op, 1, len(xs))], 1))
 		if c.op.NumResults() > 2 {
-			outs = append(outs, c.vecOut(shapes, 2))
+			outs = append(outs, c.vecOut(shapes[:declaredElems(c.op, 2, len(xs))], 2))
 		}
 	}
 	return outs, nil
+}
+
+// declaredElems returns 0 when result j of op is declared as an empty vector, and n otherwise (the machine then
+// checks n against the declared count).
+func declaredElems(op *ir.Op, j, n int) int {
+	if vt, ok := op.Result(j).Type().(*ir.VectorType); ok && len(vt.Elems) == 0 {
+		return 0
+	}
+	return n
 }

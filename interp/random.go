@@ -2,6 +2,7 @@ package interp
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -236,10 +237,12 @@ func collectInputs(opts Options, progs []*ir.Program) ([]inputInfo, error) {
 }
 
 // batchRecorded reports whether p fixes the batch size of its recorded sample: some input whose batch dim (dim 0)
-// is dynamic has recorded data (ir.Program.Feeds), or some result's type has that batch as a static dim 0 (the
-// graph was traced at that batch and bakes it in).
+// is dynamic has recorded data (ir.Program.Feeds), some recorded integer input holds that batch as a value (the
+// batch size fed as a scalar, which an expand or reshape then uses: CLIP's class token is expanded to it), or some
+// result's type has that batch as a static dim 0 (the graph was traced at that batch and bakes it in).
 func batchRecorded(p *ir.Program) bool {
 	batches := map[int64]bool{}
+	var recorded []*ir.Variable // inputs with recorded data
 	for op := range p.Walk() {
 		if op.Name() != "pd_op.data" && op.Name() != "pd_op.feed" || op.NumResults() != 1 {
 			continue
@@ -247,7 +250,13 @@ func batchRecorded(p *ir.Program) bool {
 		name, _ := ir.AsString(op.Attr("name"))
 		tt := ir.TensorOf(op.Result(0).Type())
 		rec := p.Feeds[name]
-		if rec == nil || tt == nil || len(tt.Dims) == 0 || tt.Dims[0] >= 0 {
+		if rec == nil || tt == nil {
+			continue
+		}
+		if rec.Data != nil {
+			recorded = append(recorded, rec)
+		}
+		if len(tt.Dims) == 0 || tt.Dims[0] >= 0 {
 			continue
 		}
 		if rec.Data != nil {
@@ -260,11 +269,48 @@ func batchRecorded(p *ir.Program) bool {
 	if len(batches) == 0 {
 		return false
 	}
+	for _, rec := range recorded {
+		if holdsBatch(rec, batches) {
+			return true
+		}
+	}
 	for op := range p.Walk() {
 		for _, r := range op.Results() {
 			if tt := ir.TensorOf(r.Type()); tt != nil && len(tt.Dims) > 0 && batches[tt.Dims[0]] {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// holdsBatch reports whether a recorded input is a scalar or a short list of int32/int64 holding one of batches.
+func holdsBatch(rec *ir.Variable, batches map[int64]bool) bool {
+	tt := ir.TensorOf(rec.Type)
+	if tt == nil || len(tt.Dims) > 1 {
+		return false
+	}
+	var size int
+	switch tt.DType() {
+	case ir.DTypeInt64:
+		size = 8
+	case ir.DTypeInt32:
+		size = 4
+	default:
+		return false
+	}
+	if len(rec.Data)%size != 0 || len(rec.Data) > 8*size {
+		return false
+	}
+	for i := 0; i < len(rec.Data); i += size {
+		var v int64
+		if size == 8 {
+			v = int64(binary.LittleEndian.Uint64(rec.Data[i:]))
+		} else {
+			v = int64(int32(binary.LittleEndian.Uint32(rec.Data[i:])))
+		}
+		if batches[v] {
+			return true
 		}
 	}
 	return false
