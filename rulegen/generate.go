@@ -116,13 +116,13 @@ type fileGen struct {
 	errs   drr.Diagnostics
 
 	// fields of the static struct, in order, with their bind statements.
-	fieldNames names
-	fields     []field
-	opInfo     map[string]string // op name → field
-	pure       map[string]string // builtin → field
-	natives    map[string]string // native constraint → field
-	globals    []string          // package-level declarations (shared literal lists)
-	lists      map[string]string // code of a constant list → its variable
+	fieldNames  names
+	fields      []field
+	opInfo      map[string]string // op name → field
+	pure        map[string]string // builtin → field
+	natives     map[string]string // native constraint → field
+	globals     []string          // package-level declarations (shared literal lists)
+	lists       map[string]string // code of a constant list → its variable
 	globalNames names
 
 	methodNames names

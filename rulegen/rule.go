@@ -47,9 +47,9 @@ type ruleGen struct {
 
 	loops      []*choice // the enclosing choice loops, innermost last
 	allChoices []*choice
-	plain int       // Go loops opened inside the innermost choice (list element loops)
-	local names
-	tmp   int
+	plain      int // Go loops opened inside the innermost choice (list element loops)
+	local      names
+	tmp        int
 }
 
 // choice is the loop of one choice point.
