@@ -67,7 +67,7 @@ func Generate(ctx *ir.Context, fsys fs.FS, paths []string, cfg Config) ([]byte, 
 		cfg.Name = strings.TrimSuffix(path.Base(main), ".drr")
 	}
 	if cfg.Func == "" {
-		cfg.Func = camel(cfg.Name) + "Pass"
+		cfg.Func = DefaultFunc(cfg.Name)
 	}
 	if !isIdent(cfg.Func) || !token_IsExported(cfg.Func) {
 		return nil, append(diags, errorAt(at, "%q is not an exported Go identifier", cfg.Func))

@@ -7,7 +7,9 @@ package difftest
 import (
 	"fmt"
 	"strings"
+	"testing"
 
+	"github.com/pirdrr/drr/internal/textdiff"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirtext"
 	"github.com/pirdrr/drr/rewriter"
@@ -23,12 +25,19 @@ type Outcome struct {
 	Stats string
 	// Err is the run's error ("" if none).
 	Err string
+	// Rewrites counts the rewrites of every rule pass.
+	Rewrites int
 }
 
 // Run runs pl on p with env and returns the outcome.
 func Run(p *ir.Program, pl rewriter.Pipeline, env *rewriter.Env) Outcome {
 	results, err := pl.Run(p, env)
 	out := Outcome{Program: string(pirtext.Print(p, pirtext.WriteOptions{})), Stats: Stats(results)}
+	for _, r := range results {
+		if r.Stats != nil {
+			out.Rewrites += r.Stats.Rewrites
+		}
+	}
 	if err != nil {
 		out.Err = err.Error()
 	}
@@ -80,4 +89,39 @@ func Compiled(pl rewriter.Pipeline) int {
 		}
 	}
 	return n
+}
+
+// Compare runs pl (which must hold a compiled rule pass) and its interpreted twin on programs load returns (a new
+// one each call) and fails tb unless the outcomes are identical.
+func Compare(tb testing.TB, load func() *ir.Program, pl rewriter.Pipeline, env *rewriter.Env) Outcome {
+	tb.Helper()
+	if Compiled(pl) == 0 {
+		tb.Fatal("the pipeline has no compiled rule pass")
+	}
+	want := Run(load(), Interpreted(pl), env)
+	got := Run(load(), pl, env)
+	if want.Err != got.Err {
+		tb.Fatalf("errors differ:\ninterpreted: %s\ncompiled:    %s", want.Err, got.Err)
+	}
+	if want.Stats != got.Stats {
+		tb.Fatalf("statistics differ:\n%s", diff(want.Stats, got.Stats))
+	}
+	if want.Program != got.Program {
+		tb.Fatalf("programs differ:\n%s", diff(want.Program, got.Program))
+	}
+	return got
+}
+
+// diff shows how two texts differ: a unified diff, or for long texts the first line that differs.
+func diff(a, b string) string {
+	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	if len(la) < 2000 && len(lb) < 2000 {
+		return textdiff.Unified("interpreted", "compiled", a, b)
+	}
+	for i := range min(len(la), len(lb)) {
+		if la[i] != lb[i] {
+			return fmt.Sprintf("line %d:\ninterpreted: %s\ncompiled:    %s", i+1, la[i], lb[i])
+		}
+	}
+	return fmt.Sprintf("%d lines against %d", len(la), len(lb))
 }
