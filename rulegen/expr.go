@@ -41,12 +41,10 @@ func paren(s string) string {
 
 // where emits the check of one where-constraint (the i-th of the rule).
 func (g *ruleGen) where(e rule.Expr, i int) {
-	g.line("// where %s", oneLine(rule.FormatExpr(g.r, e)))
-	if h, cmp, n, ok := usesConstraint(g.p, e); ok {
-		// The automaton's direct check (and rule.Eval's result): uses(%v) compared with an integer.
-		g.check(fmt.Sprintf("!(%s.NumUses() %s %d)", g.valVar[h], cmp, n))
-		return
+	if _, _, _, ok := usesConstraint(g.p, e); ok {
+		return // checked when its value was bound (usesChecks)
 	}
+	g.line("// where %s", oneLine(rule.FormatExpr(g.r, e)))
 	g.cond(e, fmt.Sprintf("set.Rules[%d].Where[%d]", g.r.Index, i))
 }
 

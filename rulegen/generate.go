@@ -119,6 +119,7 @@ type fileGen struct {
 	fieldNames  names
 	fields      []field
 	opInfo      map[string]string // op name → field
+	defaults    map[string]string // op name NUL attribute name → field
 	pure        map[string]string // builtin → field
 	natives     map[string]string // native constraint → field
 	globals     []string          // package-level declarations (shared literal lists)
@@ -143,7 +144,7 @@ func newFileGen(cfg Config, set *rule.Set, paths []string, files []rt.File) *fil
 		prefix = cfg.Func
 	}
 	f := &fileGen{cfg: cfg, set: set, paths: paths, files: files, prefix: lowerFirst(prefix), fieldNames: names{},
-		opInfo: map[string]string{}, pure: map[string]string{}, natives: map[string]string{}, globalNames: names{}, lists: map[string]string{},
+		opInfo: map[string]string{}, defaults: map[string]string{}, pure: map[string]string{}, natives: map[string]string{}, globalNames: names{}, lists: map[string]string{},
 		methodNames: names{"match": true}, kindFunc: map[string]string{}, ruleFunc: make([]string, len(set.Rules))}
 	f.fieldNames["rules"] = true
 	f.fieldNames["dispatch"] = true
@@ -168,6 +169,18 @@ func (f *fileGen) opInfoField(name string) string {
 	}
 	fld := f.field("op_"+ident(name), "*ir.OpInfo", name, "ctx.OpInfo("+strconv.Quote(name)+")")
 	f.opInfo[name] = fld
+	return fld
+}
+
+// defaultField returns the field holding the schema default of an op's attribute (nil if it has none).
+func (f *fileGen) defaultField(op, attr string) string {
+	key := op + "\x00" + attr
+	if fld, ok := f.defaults[key]; ok {
+		return fld
+	}
+	fld := f.field("def_"+ident(op)+"_"+ident(attr), "ir.Attribute", "the default of "+op+" "+attr+" (nil: none)",
+		fmt.Sprintf("rt.AttrDefault(ctx, %q, %q)", op, attr))
+	f.defaults[key] = fld
 	return fld
 }
 

@@ -45,6 +45,9 @@ type ruleGen struct {
 	// variable declared only if something reads it).
 	marks map[string]func() string
 
+	// uses are the where-constraints `uses(%v) cmp n`, by value hole: checked as soon as the value is bound.
+	uses map[int][]rule.Expr
+
 	loops      []*choice // the enclosing choice loops, innermost last
 	allChoices []*choice
 	plain      int // Go loops opened inside the innermost choice (list element loops)
@@ -79,6 +82,12 @@ func (f *fileGen) rule(r *rule.Rule) {
 	}
 	for h, hole := range p.Holes {
 		g.holeVar[h] = g.local.fresh("h" + strconv.Itoa(h) + "_" + ident(hole.Name))
+	}
+	g.uses = map[int][]rule.Expr{}
+	for _, e := range r.Where {
+		if h, _, _, ok := usesConstraint(p, e); ok {
+			g.uses[h] = append(g.uses[h], e)
+		}
 	}
 	name := f.methodNames.fresh("r" + strconv.Itoa(r.Index) + "_" + ident(r.Name))
 	f.ruleFunc[r.Index] = name
@@ -247,6 +256,9 @@ func (g *ruleGen) visit(k int) {
 
 	for ai, a := range op.Attrs {
 		get := fmt.Sprintf("%s.AttrOrDefault(%q)", v, a.Name)
+		if op.Name != "" && a.Kind != rule.AttrPresent {
+			get = fmt.Sprintf("rt.AttrOr(%s, %q, m.%s)", v, a.Name, g.f.defaultField(op.Name, a.Name))
+		}
 		switch a.Kind {
 		case rule.AttrBind:
 			hv := g.holeVar[a.Hole]
@@ -290,6 +302,7 @@ func (g *ruleGen) visit(k int) {
 			g.line("%s := %s.Result(%d)", g.valVar[res.Value], v, i)
 			g.boundVal[res.Value] = true
 			g.typeCheck(res.Value)
+			g.usesChecks(res.Value)
 		}
 		// A result bound already is the one op k was reached through: its binding checked it.
 	}
@@ -327,6 +340,7 @@ func (g *ruleGen) visit(k int) {
 			g.check(g.valVar[h] + " == nil")
 			g.boundVal[h] = true
 			g.typeCheck(h)
+			g.usesChecks(h)
 			if d := p.Values[h].Def; d >= 0 {
 				dv := g.opVar[d]
 				g.line("%s := %s.DefiningOp()", dv, g.valVar[h])
@@ -347,6 +361,17 @@ func (g *ruleGen) visit(k int) {
 			g.boundVal[h] = true
 			g.typeCheck(h)
 		}
+	}
+}
+
+// usesChecks emits the constraints `uses(%v) cmp n` on value hole h, which has just been bound. The automaton
+// decides them early too: a where-constraint is a pure function of the match, so checking it before the rest of
+// the pattern changes which alternatives are explored, never which match is found.
+func (g *ruleGen) usesChecks(h int) {
+	for _, e := range g.uses[h] {
+		_, cmp, n, _ := usesConstraint(g.p, e)
+		g.line("// where %s", oneLine(rule.FormatExpr(g.r, e)))
+		g.check(fmt.Sprintf("!(%s.NumUses() %s %d)", g.valVar[h], cmp, n))
 	}
 }
 

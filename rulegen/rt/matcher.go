@@ -187,3 +187,25 @@ func Maybe[T any](v T, set bool) any {
 	}
 	return v
 }
+
+// AttrOr returns op's attribute name, or def when op does not carry it: op.AttrOrDefault with the default looked
+// up once (AttrDefault) for an op whose name the generated code has checked.
+func AttrOr(op *ir.Op, name string, def ir.Attribute) ir.Attribute {
+	if a := op.Attr(name); a != nil {
+		return a
+	}
+	return def
+}
+
+// AttrDefault returns the default of attribute attr in the schema of op name in ctx (nil if the op is
+// unregistered or the attribute has no default).
+func AttrDefault(ctx *ir.Context, name, attr string) ir.Attribute {
+	s := ctx.OpInfo(name).Schema
+	if s == nil {
+		return nil
+	}
+	if spec := s.Attr(attr); spec != nil {
+		return spec.Default
+	}
+	return nil
+}

@@ -268,32 +268,55 @@ var convBnReluList2 = []rule.Val{"NCHW", "NHWC"}
 
 // convBnReluStatic is what the matcher needs of the rule set checked against one Context.
 type convBnReluStatic struct {
-	rules                         []*rule.Rule
-	dispatch                      *rt.Dispatch
-	op_pd_op_conv2d               *ir.OpInfo                         // pd_op.conv2d
-	builtin_dtype                 func([]rule.Val) (rule.Val, error) // the builtin dtype
-	r0_lit                        rule.Val                           // rule conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm]: float32
-	r0_lit2                       rule.Val                           // rule conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm]: float64
-	r1_lit                        rule.Val                           // rule conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm_]: float32
-	r1_lit2                       rule.Val                           // rule conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm_]: float64
-	op_pd_op_depthwise_conv2d     *ir.OpInfo                         // pd_op.depthwise_conv2d
-	r2_lit                        rule.Val                           // rule conv2d_bn_fold[pd_op.depthwise_conv2d,pd_op.batch_norm]: float32
-	r2_lit2                       rule.Val                           // rule conv2d_bn_fold[pd_op.depthwise_conv2d,pd_op.batch_norm]: float64
-	r3_lit                        rule.Val                           // rule conv2d_bn_fold[pd_op.depthwise_conv2d,pd_op.batch_norm_]: float32
-	r3_lit2                       rule.Val                           // rule conv2d_bn_fold[pd_op.depthwise_conv2d,pd_op.batch_norm_]: float64
-	op_pd_op_add                  *ir.OpInfo                         // pd_op.add
-	builtin_numel                 func([]rule.Val) (rule.Val, error) // the builtin numel
-	builtin_dim                   func([]rule.Val) (rule.Val, error) // the builtin dim
-	builtin_rank                  func([]rule.Val) (rule.Val, error) // the builtin rank
-	builtin_same_type             func([]rule.Val) (rule.Val, error) // the builtin same_type
-	r8_lit                        rule.Val                           // rule conv2d_add: float16
-	r8_lit2                       rule.Val                           // rule conv2d_add: float32
-	r8_lit3                       rule.Val                           // rule conv2d_add: float64
-	op_pd_op_fused_conv2d_add_act *ir.OpInfo                         // pd_op.fused_conv2d_add_act
-	r9_activation                 ir.Attribute                       // rule fused_conv2d_add_then_act[pd_op.relu]: activation: "identity"
-	r10_activation                ir.Attribute                       // rule fused_conv2d_add_then_cutlass_act[pd_op.sigmoid]: activation: "identity"
-	r11_activation                ir.Attribute                       // rule fused_conv2d_add_then_cutlass_act[pd_op.swish]: activation: "identity"
-	r12_activation                ir.Attribute                       // rule fused_conv2d_add_residual_then_act: activation: "identity"
+	rules                                        []*rule.Rule
+	dispatch                                     *rt.Dispatch
+	def_pd_op_batch_norm_epsilon                 ir.Attribute                       // the default of pd_op.batch_norm epsilon (nil: none)
+	def_pd_op_batch_norm_data_format             ir.Attribute                       // the default of pd_op.batch_norm data_format (nil: none)
+	def_pd_op_batch_norm_is_test                 ir.Attribute                       // the default of pd_op.batch_norm is_test (nil: none)
+	def_pd_op_batch_norm_use_global_stats        ir.Attribute                       // the default of pd_op.batch_norm use_global_stats (nil: none)
+	def_pd_op_batch_norm_trainable_statistics    ir.Attribute                       // the default of pd_op.batch_norm trainable_statistics (nil: none)
+	op_pd_op_conv2d                              *ir.OpInfo                         // pd_op.conv2d
+	def_pd_op_conv2d_strides                     ir.Attribute                       // the default of pd_op.conv2d strides (nil: none)
+	def_pd_op_conv2d_paddings                    ir.Attribute                       // the default of pd_op.conv2d paddings (nil: none)
+	def_pd_op_conv2d_padding_algorithm           ir.Attribute                       // the default of pd_op.conv2d padding_algorithm (nil: none)
+	def_pd_op_conv2d_dilations                   ir.Attribute                       // the default of pd_op.conv2d dilations (nil: none)
+	def_pd_op_conv2d_groups                      ir.Attribute                       // the default of pd_op.conv2d groups (nil: none)
+	def_pd_op_conv2d_data_format                 ir.Attribute                       // the default of pd_op.conv2d data_format (nil: none)
+	builtin_dtype                                func([]rule.Val) (rule.Val, error) // the builtin dtype
+	r0_lit                                       rule.Val                           // rule conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm]: float32
+	r0_lit2                                      rule.Val                           // rule conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm]: float64
+	def_pd_op_batch_norm__epsilon                ir.Attribute                       // the default of pd_op.batch_norm_ epsilon (nil: none)
+	def_pd_op_batch_norm__data_format            ir.Attribute                       // the default of pd_op.batch_norm_ data_format (nil: none)
+	def_pd_op_batch_norm__is_test                ir.Attribute                       // the default of pd_op.batch_norm_ is_test (nil: none)
+	def_pd_op_batch_norm__use_global_stats       ir.Attribute                       // the default of pd_op.batch_norm_ use_global_stats (nil: none)
+	def_pd_op_batch_norm__trainable_statistics   ir.Attribute                       // the default of pd_op.batch_norm_ trainable_statistics (nil: none)
+	r1_lit                                       rule.Val                           // rule conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm_]: float32
+	r1_lit2                                      rule.Val                           // rule conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm_]: float64
+	op_pd_op_depthwise_conv2d                    *ir.OpInfo                         // pd_op.depthwise_conv2d
+	def_pd_op_depthwise_conv2d_strides           ir.Attribute                       // the default of pd_op.depthwise_conv2d strides (nil: none)
+	def_pd_op_depthwise_conv2d_paddings          ir.Attribute                       // the default of pd_op.depthwise_conv2d paddings (nil: none)
+	def_pd_op_depthwise_conv2d_padding_algorithm ir.Attribute                       // the default of pd_op.depthwise_conv2d padding_algorithm (nil: none)
+	def_pd_op_depthwise_conv2d_dilations         ir.Attribute                       // the default of pd_op.depthwise_conv2d dilations (nil: none)
+	def_pd_op_depthwise_conv2d_groups            ir.Attribute                       // the default of pd_op.depthwise_conv2d groups (nil: none)
+	def_pd_op_depthwise_conv2d_data_format       ir.Attribute                       // the default of pd_op.depthwise_conv2d data_format (nil: none)
+	r2_lit                                       rule.Val                           // rule conv2d_bn_fold[pd_op.depthwise_conv2d,pd_op.batch_norm]: float32
+	r2_lit2                                      rule.Val                           // rule conv2d_bn_fold[pd_op.depthwise_conv2d,pd_op.batch_norm]: float64
+	r3_lit                                       rule.Val                           // rule conv2d_bn_fold[pd_op.depthwise_conv2d,pd_op.batch_norm_]: float32
+	r3_lit2                                      rule.Val                           // rule conv2d_bn_fold[pd_op.depthwise_conv2d,pd_op.batch_norm_]: float64
+	op_pd_op_add                                 *ir.OpInfo                         // pd_op.add
+	builtin_numel                                func([]rule.Val) (rule.Val, error) // the builtin numel
+	builtin_dim                                  func([]rule.Val) (rule.Val, error) // the builtin dim
+	builtin_rank                                 func([]rule.Val) (rule.Val, error) // the builtin rank
+	builtin_same_type                            func([]rule.Val) (rule.Val, error) // the builtin same_type
+	r8_lit                                       rule.Val                           // rule conv2d_add: float16
+	r8_lit2                                      rule.Val                           // rule conv2d_add: float32
+	r8_lit3                                      rule.Val                           // rule conv2d_add: float64
+	op_pd_op_fused_conv2d_add_act                *ir.OpInfo                         // pd_op.fused_conv2d_add_act
+	def_pd_op_fused_conv2d_add_act_activation    ir.Attribute                       // the default of pd_op.fused_conv2d_add_act activation (nil: none)
+	r9_activation                                ir.Attribute                       // rule fused_conv2d_add_then_act[pd_op.relu]: activation: "identity"
+	r10_activation                               ir.Attribute                       // rule fused_conv2d_add_then_cutlass_act[pd_op.sigmoid]: activation: "identity"
+	r11_activation                               ir.Attribute                       // rule fused_conv2d_add_then_cutlass_act[pd_op.swish]: activation: "identity"
+	r12_activation                               ir.Attribute                       // rule fused_conv2d_add_residual_then_act: activation: "identity"
 }
 
 // convBnReluBind binds the matcher to a checked rule set, once per Context.
@@ -301,16 +324,38 @@ func convBnReluBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFact
 	ctx := set.Ctx
 	s := &convBnReluStatic{rules: set.Rules}
 	s.dispatch = rt.NewDispatch(ctx, "pd_op.add", "pd_op.batch_norm", "pd_op.batch_norm_", "pd_op.relu", "pd_op.sigmoid", "pd_op.swish")
+	s.def_pd_op_batch_norm_epsilon = rt.AttrDefault(ctx, "pd_op.batch_norm", "epsilon")
+	s.def_pd_op_batch_norm_data_format = rt.AttrDefault(ctx, "pd_op.batch_norm", "data_format")
+	s.def_pd_op_batch_norm_is_test = rt.AttrDefault(ctx, "pd_op.batch_norm", "is_test")
+	s.def_pd_op_batch_norm_use_global_stats = rt.AttrDefault(ctx, "pd_op.batch_norm", "use_global_stats")
+	s.def_pd_op_batch_norm_trainable_statistics = rt.AttrDefault(ctx, "pd_op.batch_norm", "trainable_statistics")
 	s.op_pd_op_conv2d = ctx.OpInfo("pd_op.conv2d")
+	s.def_pd_op_conv2d_strides = rt.AttrDefault(ctx, "pd_op.conv2d", "strides")
+	s.def_pd_op_conv2d_paddings = rt.AttrDefault(ctx, "pd_op.conv2d", "paddings")
+	s.def_pd_op_conv2d_padding_algorithm = rt.AttrDefault(ctx, "pd_op.conv2d", "padding_algorithm")
+	s.def_pd_op_conv2d_dilations = rt.AttrDefault(ctx, "pd_op.conv2d", "dilations")
+	s.def_pd_op_conv2d_groups = rt.AttrDefault(ctx, "pd_op.conv2d", "groups")
+	s.def_pd_op_conv2d_data_format = rt.AttrDefault(ctx, "pd_op.conv2d", "data_format")
 	s.builtin_dtype = rule.PureBuiltin("dtype")
 	if s.builtin_dtype == nil {
 		return nil, fmt.Errorf("the builtin dtype is not a pure builtin in this version of pirdrr: run drrc gen again")
 	}
 	s.r0_lit = set.Rules[0].Where[6].(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
 	s.r0_lit2 = set.Rules[0].Where[6].(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.def_pd_op_batch_norm__epsilon = rt.AttrDefault(ctx, "pd_op.batch_norm_", "epsilon")
+	s.def_pd_op_batch_norm__data_format = rt.AttrDefault(ctx, "pd_op.batch_norm_", "data_format")
+	s.def_pd_op_batch_norm__is_test = rt.AttrDefault(ctx, "pd_op.batch_norm_", "is_test")
+	s.def_pd_op_batch_norm__use_global_stats = rt.AttrDefault(ctx, "pd_op.batch_norm_", "use_global_stats")
+	s.def_pd_op_batch_norm__trainable_statistics = rt.AttrDefault(ctx, "pd_op.batch_norm_", "trainable_statistics")
 	s.r1_lit = set.Rules[1].Where[6].(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
 	s.r1_lit2 = set.Rules[1].Where[6].(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
 	s.op_pd_op_depthwise_conv2d = ctx.OpInfo("pd_op.depthwise_conv2d")
+	s.def_pd_op_depthwise_conv2d_strides = rt.AttrDefault(ctx, "pd_op.depthwise_conv2d", "strides")
+	s.def_pd_op_depthwise_conv2d_paddings = rt.AttrDefault(ctx, "pd_op.depthwise_conv2d", "paddings")
+	s.def_pd_op_depthwise_conv2d_padding_algorithm = rt.AttrDefault(ctx, "pd_op.depthwise_conv2d", "padding_algorithm")
+	s.def_pd_op_depthwise_conv2d_dilations = rt.AttrDefault(ctx, "pd_op.depthwise_conv2d", "dilations")
+	s.def_pd_op_depthwise_conv2d_groups = rt.AttrDefault(ctx, "pd_op.depthwise_conv2d", "groups")
+	s.def_pd_op_depthwise_conv2d_data_format = rt.AttrDefault(ctx, "pd_op.depthwise_conv2d", "data_format")
 	s.r2_lit = set.Rules[2].Where[6].(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
 	s.r2_lit2 = set.Rules[2].Where[6].(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
 	s.r3_lit = set.Rules[3].Where[6].(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
@@ -336,6 +381,7 @@ func convBnReluBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFact
 	s.r8_lit2 = set.Rules[8].Where[5].(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
 	s.r8_lit3 = set.Rules[8].Where[5].(*rule.Binary).Y.(*rule.List).Elems[2].(*rule.Lit).Value
 	s.op_pd_op_fused_conv2d_add_act = ctx.OpInfo("pd_op.fused_conv2d_add_act")
+	s.def_pd_op_fused_conv2d_add_act_activation = rt.AttrDefault(ctx, "pd_op.fused_conv2d_add_act", "activation")
 	s.r9_activation = set.Rules[9].Pattern.Ops[0].Attrs[0].Literal
 	s.r10_activation = set.Rules[10].Pattern.Ops[0].Attrs[0].Literal
 	s.r11_activation = set.Rules[11].Pattern.Ops[0].Attrs[0].Literal
@@ -386,23 +432,23 @@ func (m *convBnReluMatcher) r0_conv2d_bn_fold(op1 *ir.Op) bool {
 	if op1.NumOperands() != 5 || op1.NumResults() != 6 {
 		return false
 	}
-	h6_eps := op1.AttrOrDefault("epsilon")
+	h6_eps := rt.AttrOr(op1, "epsilon", m.def_pd_op_batch_norm_epsilon)
 	if h6_eps == nil {
 		return false
 	}
-	h5_fmt := op1.AttrOrDefault("data_format")
+	h5_fmt := rt.AttrOr(op1, "data_format", m.def_pd_op_batch_norm_data_format)
 	if h5_fmt == nil {
 		return false
 	}
-	h7_test := op1.AttrOrDefault("is_test")
+	h7_test := rt.AttrOr(op1, "is_test", m.def_pd_op_batch_norm_is_test)
 	if h7_test == nil {
 		return false
 	}
-	h8_global := op1.AttrOrDefault("use_global_stats")
+	h8_global := rt.AttrOr(op1, "use_global_stats", m.def_pd_op_batch_norm_use_global_stats)
 	if h8_global == nil {
 		return false
 	}
-	h9_trainable := op1.AttrOrDefault("trainable_statistics")
+	h9_trainable := rt.AttrOr(op1, "trainable_statistics", m.def_pd_op_batch_norm_trainable_statistics)
 	if h9_trainable == nil {
 		return false
 	}
@@ -434,27 +480,27 @@ func (m *convBnReluMatcher) r0_conv2d_bn_fold(op1 *ir.Op) bool {
 	if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
 		return false
 	}
-	h0_st := op0.AttrOrDefault("strides")
+	h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_conv2d_strides)
 	if h0_st == nil {
 		return false
 	}
-	h1_pd := op0.AttrOrDefault("paddings")
+	h1_pd := rt.AttrOr(op0, "paddings", m.def_pd_op_conv2d_paddings)
 	if h1_pd == nil {
 		return false
 	}
-	h2_pa := op0.AttrOrDefault("padding_algorithm")
+	h2_pa := rt.AttrOr(op0, "padding_algorithm", m.def_pd_op_conv2d_padding_algorithm)
 	if h2_pa == nil {
 		return false
 	}
-	h3_dl := op0.AttrOrDefault("dilations")
+	h3_dl := rt.AttrOr(op0, "dilations", m.def_pd_op_conv2d_dilations)
 	if h3_dl == nil {
 		return false
 	}
-	h4_g := op0.AttrOrDefault("groups")
+	h4_g := rt.AttrOr(op0, "groups", m.def_pd_op_conv2d_groups)
 	if h4_g == nil {
 		return false
 	}
-	a1 := op0.AttrOrDefault("data_format")
+	a1 := rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format)
 	if a1 == nil || a1 != h5_fmt {
 		return false
 	}
@@ -587,23 +633,23 @@ func (m *convBnReluMatcher) r1_conv2d_bn_fold(op1 *ir.Op) bool {
 	if op1.NumOperands() != 5 || op1.NumResults() != 6 {
 		return false
 	}
-	h6_eps := op1.AttrOrDefault("epsilon")
+	h6_eps := rt.AttrOr(op1, "epsilon", m.def_pd_op_batch_norm__epsilon)
 	if h6_eps == nil {
 		return false
 	}
-	h5_fmt := op1.AttrOrDefault("data_format")
+	h5_fmt := rt.AttrOr(op1, "data_format", m.def_pd_op_batch_norm__data_format)
 	if h5_fmt == nil {
 		return false
 	}
-	h7_test := op1.AttrOrDefault("is_test")
+	h7_test := rt.AttrOr(op1, "is_test", m.def_pd_op_batch_norm__is_test)
 	if h7_test == nil {
 		return false
 	}
-	h8_global := op1.AttrOrDefault("use_global_stats")
+	h8_global := rt.AttrOr(op1, "use_global_stats", m.def_pd_op_batch_norm__use_global_stats)
 	if h8_global == nil {
 		return false
 	}
-	h9_trainable := op1.AttrOrDefault("trainable_statistics")
+	h9_trainable := rt.AttrOr(op1, "trainable_statistics", m.def_pd_op_batch_norm__trainable_statistics)
 	if h9_trainable == nil {
 		return false
 	}
@@ -635,27 +681,27 @@ func (m *convBnReluMatcher) r1_conv2d_bn_fold(op1 *ir.Op) bool {
 	if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
 		return false
 	}
-	h0_st := op0.AttrOrDefault("strides")
+	h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_conv2d_strides)
 	if h0_st == nil {
 		return false
 	}
-	h1_pd := op0.AttrOrDefault("paddings")
+	h1_pd := rt.AttrOr(op0, "paddings", m.def_pd_op_conv2d_paddings)
 	if h1_pd == nil {
 		return false
 	}
-	h2_pa := op0.AttrOrDefault("padding_algorithm")
+	h2_pa := rt.AttrOr(op0, "padding_algorithm", m.def_pd_op_conv2d_padding_algorithm)
 	if h2_pa == nil {
 		return false
 	}
-	h3_dl := op0.AttrOrDefault("dilations")
+	h3_dl := rt.AttrOr(op0, "dilations", m.def_pd_op_conv2d_dilations)
 	if h3_dl == nil {
 		return false
 	}
-	h4_g := op0.AttrOrDefault("groups")
+	h4_g := rt.AttrOr(op0, "groups", m.def_pd_op_conv2d_groups)
 	if h4_g == nil {
 		return false
 	}
-	a1 := op0.AttrOrDefault("data_format")
+	a1 := rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format)
 	if a1 == nil || a1 != h5_fmt {
 		return false
 	}
@@ -788,23 +834,23 @@ func (m *convBnReluMatcher) r2_conv2d_bn_fold(op1 *ir.Op) bool {
 	if op1.NumOperands() != 5 || op1.NumResults() != 6 {
 		return false
 	}
-	h6_eps := op1.AttrOrDefault("epsilon")
+	h6_eps := rt.AttrOr(op1, "epsilon", m.def_pd_op_batch_norm_epsilon)
 	if h6_eps == nil {
 		return false
 	}
-	h5_fmt := op1.AttrOrDefault("data_format")
+	h5_fmt := rt.AttrOr(op1, "data_format", m.def_pd_op_batch_norm_data_format)
 	if h5_fmt == nil {
 		return false
 	}
-	h7_test := op1.AttrOrDefault("is_test")
+	h7_test := rt.AttrOr(op1, "is_test", m.def_pd_op_batch_norm_is_test)
 	if h7_test == nil {
 		return false
 	}
-	h8_global := op1.AttrOrDefault("use_global_stats")
+	h8_global := rt.AttrOr(op1, "use_global_stats", m.def_pd_op_batch_norm_use_global_stats)
 	if h8_global == nil {
 		return false
 	}
-	h9_trainable := op1.AttrOrDefault("trainable_statistics")
+	h9_trainable := rt.AttrOr(op1, "trainable_statistics", m.def_pd_op_batch_norm_trainable_statistics)
 	if h9_trainable == nil {
 		return false
 	}
@@ -836,27 +882,27 @@ func (m *convBnReluMatcher) r2_conv2d_bn_fold(op1 *ir.Op) bool {
 	if op0.Info() != m.op_pd_op_depthwise_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
 		return false
 	}
-	h0_st := op0.AttrOrDefault("strides")
+	h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_depthwise_conv2d_strides)
 	if h0_st == nil {
 		return false
 	}
-	h1_pd := op0.AttrOrDefault("paddings")
+	h1_pd := rt.AttrOr(op0, "paddings", m.def_pd_op_depthwise_conv2d_paddings)
 	if h1_pd == nil {
 		return false
 	}
-	h2_pa := op0.AttrOrDefault("padding_algorithm")
+	h2_pa := rt.AttrOr(op0, "padding_algorithm", m.def_pd_op_depthwise_conv2d_padding_algorithm)
 	if h2_pa == nil {
 		return false
 	}
-	h3_dl := op0.AttrOrDefault("dilations")
+	h3_dl := rt.AttrOr(op0, "dilations", m.def_pd_op_depthwise_conv2d_dilations)
 	if h3_dl == nil {
 		return false
 	}
-	h4_g := op0.AttrOrDefault("groups")
+	h4_g := rt.AttrOr(op0, "groups", m.def_pd_op_depthwise_conv2d_groups)
 	if h4_g == nil {
 		return false
 	}
-	a1 := op0.AttrOrDefault("data_format")
+	a1 := rt.AttrOr(op0, "data_format", m.def_pd_op_depthwise_conv2d_data_format)
 	if a1 == nil || a1 != h5_fmt {
 		return false
 	}
@@ -989,23 +1035,23 @@ func (m *convBnReluMatcher) r3_conv2d_bn_fold(op1 *ir.Op) bool {
 	if op1.NumOperands() != 5 || op1.NumResults() != 6 {
 		return false
 	}
-	h6_eps := op1.AttrOrDefault("epsilon")
+	h6_eps := rt.AttrOr(op1, "epsilon", m.def_pd_op_batch_norm__epsilon)
 	if h6_eps == nil {
 		return false
 	}
-	h5_fmt := op1.AttrOrDefault("data_format")
+	h5_fmt := rt.AttrOr(op1, "data_format", m.def_pd_op_batch_norm__data_format)
 	if h5_fmt == nil {
 		return false
 	}
-	h7_test := op1.AttrOrDefault("is_test")
+	h7_test := rt.AttrOr(op1, "is_test", m.def_pd_op_batch_norm__is_test)
 	if h7_test == nil {
 		return false
 	}
-	h8_global := op1.AttrOrDefault("use_global_stats")
+	h8_global := rt.AttrOr(op1, "use_global_stats", m.def_pd_op_batch_norm__use_global_stats)
 	if h8_global == nil {
 		return false
 	}
-	h9_trainable := op1.AttrOrDefault("trainable_statistics")
+	h9_trainable := rt.AttrOr(op1, "trainable_statistics", m.def_pd_op_batch_norm__trainable_statistics)
 	if h9_trainable == nil {
 		return false
 	}
@@ -1037,27 +1083,27 @@ func (m *convBnReluMatcher) r3_conv2d_bn_fold(op1 *ir.Op) bool {
 	if op0.Info() != m.op_pd_op_depthwise_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
 		return false
 	}
-	h0_st := op0.AttrOrDefault("strides")
+	h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_depthwise_conv2d_strides)
 	if h0_st == nil {
 		return false
 	}
-	h1_pd := op0.AttrOrDefault("paddings")
+	h1_pd := rt.AttrOr(op0, "paddings", m.def_pd_op_depthwise_conv2d_paddings)
 	if h1_pd == nil {
 		return false
 	}
-	h2_pa := op0.AttrOrDefault("padding_algorithm")
+	h2_pa := rt.AttrOr(op0, "padding_algorithm", m.def_pd_op_depthwise_conv2d_padding_algorithm)
 	if h2_pa == nil {
 		return false
 	}
-	h3_dl := op0.AttrOrDefault("dilations")
+	h3_dl := rt.AttrOr(op0, "dilations", m.def_pd_op_depthwise_conv2d_dilations)
 	if h3_dl == nil {
 		return false
 	}
-	h4_g := op0.AttrOrDefault("groups")
+	h4_g := rt.AttrOr(op0, "groups", m.def_pd_op_depthwise_conv2d_groups)
 	if h4_g == nil {
 		return false
 	}
-	a1 := op0.AttrOrDefault("data_format")
+	a1 := rt.AttrOr(op0, "data_format", m.def_pd_op_depthwise_conv2d_data_format)
 	if a1 == nil || a1 != h5_fmt {
 		return false
 	}
@@ -1217,27 +1263,27 @@ func (m *convBnReluMatcher) r4_conv2d_add_act(op2 *ir.Op) bool {
 		if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
 			continue
 		}
-		h0_st := op0.AttrOrDefault("strides")
+		h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_conv2d_strides)
 		if h0_st == nil {
 			continue
 		}
-		h1_pd := op0.AttrOrDefault("paddings")
+		h1_pd := rt.AttrOr(op0, "paddings", m.def_pd_op_conv2d_paddings)
 		if h1_pd == nil {
 			continue
 		}
-		h2_pa := op0.AttrOrDefault("padding_algorithm")
+		h2_pa := rt.AttrOr(op0, "padding_algorithm", m.def_pd_op_conv2d_padding_algorithm)
 		if h2_pa == nil {
 			continue
 		}
-		h3_dl := op0.AttrOrDefault("dilations")
+		h3_dl := rt.AttrOr(op0, "dilations", m.def_pd_op_conv2d_dilations)
 		if h3_dl == nil {
 			continue
 		}
-		h4_g := op0.AttrOrDefault("groups")
+		h4_g := rt.AttrOr(op0, "groups", m.def_pd_op_conv2d_groups)
 		if h4_g == nil {
 			continue
 		}
-		h5_fmt := op0.AttrOrDefault("data_format")
+		h5_fmt := rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format)
 		if h5_fmt == nil {
 			continue
 		}
@@ -1400,27 +1446,27 @@ func (m *convBnReluMatcher) r5_conv2d_add_cutlass_act(op2 *ir.Op) bool {
 		if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
 			continue
 		}
-		h0_st := op0.AttrOrDefault("strides")
+		h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_conv2d_strides)
 		if h0_st == nil {
 			continue
 		}
-		h1_pd := op0.AttrOrDefault("paddings")
+		h1_pd := rt.AttrOr(op0, "paddings", m.def_pd_op_conv2d_paddings)
 		if h1_pd == nil {
 			continue
 		}
-		h2_pa := op0.AttrOrDefault("padding_algorithm")
+		h2_pa := rt.AttrOr(op0, "padding_algorithm", m.def_pd_op_conv2d_padding_algorithm)
 		if h2_pa == nil {
 			continue
 		}
-		h3_dl := op0.AttrOrDefault("dilations")
+		h3_dl := rt.AttrOr(op0, "dilations", m.def_pd_op_conv2d_dilations)
 		if h3_dl == nil {
 			continue
 		}
-		h4_g := op0.AttrOrDefault("groups")
+		h4_g := rt.AttrOr(op0, "groups", m.def_pd_op_conv2d_groups)
 		if h4_g == nil {
 			continue
 		}
-		h5_fmt := op0.AttrOrDefault("data_format")
+		h5_fmt := rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format)
 		if h5_fmt == nil {
 			continue
 		}
@@ -1583,27 +1629,27 @@ func (m *convBnReluMatcher) r6_conv2d_add_cutlass_act(op2 *ir.Op) bool {
 		if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
 			continue
 		}
-		h0_st := op0.AttrOrDefault("strides")
+		h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_conv2d_strides)
 		if h0_st == nil {
 			continue
 		}
-		h1_pd := op0.AttrOrDefault("paddings")
+		h1_pd := rt.AttrOr(op0, "paddings", m.def_pd_op_conv2d_paddings)
 		if h1_pd == nil {
 			continue
 		}
-		h2_pa := op0.AttrOrDefault("padding_algorithm")
+		h2_pa := rt.AttrOr(op0, "padding_algorithm", m.def_pd_op_conv2d_padding_algorithm)
 		if h2_pa == nil {
 			continue
 		}
-		h3_dl := op0.AttrOrDefault("dilations")
+		h3_dl := rt.AttrOr(op0, "dilations", m.def_pd_op_conv2d_dilations)
 		if h3_dl == nil {
 			continue
 		}
-		h4_g := op0.AttrOrDefault("groups")
+		h4_g := rt.AttrOr(op0, "groups", m.def_pd_op_conv2d_groups)
 		if h4_g == nil {
 			continue
 		}
-		h5_fmt := op0.AttrOrDefault("data_format")
+		h5_fmt := rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format)
 		if h5_fmt == nil {
 			continue
 		}
@@ -1784,27 +1830,27 @@ func (m *convBnReluMatcher) r7_conv2d_add_residual_act(op3 *ir.Op) bool {
 			if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
 				continue
 			}
-			h0_st := op0.AttrOrDefault("strides")
+			h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_conv2d_strides)
 			if h0_st == nil {
 				continue
 			}
-			h1_pd := op0.AttrOrDefault("paddings")
+			h1_pd := rt.AttrOr(op0, "paddings", m.def_pd_op_conv2d_paddings)
 			if h1_pd == nil {
 				continue
 			}
-			h2_pa := op0.AttrOrDefault("padding_algorithm")
+			h2_pa := rt.AttrOr(op0, "padding_algorithm", m.def_pd_op_conv2d_padding_algorithm)
 			if h2_pa == nil {
 				continue
 			}
-			h3_dl := op0.AttrOrDefault("dilations")
+			h3_dl := rt.AttrOr(op0, "dilations", m.def_pd_op_conv2d_dilations)
 			if h3_dl == nil {
 				continue
 			}
-			h4_g := op0.AttrOrDefault("groups")
+			h4_g := rt.AttrOr(op0, "groups", m.def_pd_op_conv2d_groups)
 			if h4_g == nil {
 				continue
 			}
-			h5_fmt := op0.AttrOrDefault("data_format")
+			h5_fmt := rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format)
 			if h5_fmt == nil {
 				continue
 			}
@@ -1972,27 +2018,27 @@ func (m *convBnReluMatcher) r8_conv2d_add(op1 *ir.Op) bool {
 		if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
 			continue
 		}
-		h0_st := op0.AttrOrDefault("strides")
+		h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_conv2d_strides)
 		if h0_st == nil {
 			continue
 		}
-		h1_pd := op0.AttrOrDefault("paddings")
+		h1_pd := rt.AttrOr(op0, "paddings", m.def_pd_op_conv2d_paddings)
 		if h1_pd == nil {
 			continue
 		}
-		h2_pa := op0.AttrOrDefault("padding_algorithm")
+		h2_pa := rt.AttrOr(op0, "padding_algorithm", m.def_pd_op_conv2d_padding_algorithm)
 		if h2_pa == nil {
 			continue
 		}
-		h3_dl := op0.AttrOrDefault("dilations")
+		h3_dl := rt.AttrOr(op0, "dilations", m.def_pd_op_conv2d_dilations)
 		if h3_dl == nil {
 			continue
 		}
-		h4_g := op0.AttrOrDefault("groups")
+		h4_g := rt.AttrOr(op0, "groups", m.def_pd_op_conv2d_groups)
 		if h4_g == nil {
 			continue
 		}
-		h5_fmt := op0.AttrOrDefault("data_format")
+		h5_fmt := rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format)
 		if h5_fmt == nil {
 			continue
 		}
@@ -2145,7 +2191,7 @@ func (m *convBnReluMatcher) r9_fused_conv2d_add_then_act(op1 *ir.Op) bool {
 	if op0.Info() != m.op_pd_op_fused_conv2d_add_act || op0.NumOperands() != 4 || op0.NumResults() != 2 {
 		return false
 	}
-	if op0.AttrOrDefault("activation") != m.r9_activation {
+	if rt.AttrOr(op0, "activation", m.def_pd_op_fused_conv2d_add_act_activation) != m.r9_activation {
 		return false
 	}
 	h0_attrs := rt.RestAttrs(op0, "activation")
@@ -2198,7 +2244,7 @@ func (m *convBnReluMatcher) r10_fused_conv2d_add_then_cutlass_act(op1 *ir.Op) bo
 	if op0.Info() != m.op_pd_op_fused_conv2d_add_act || op0.NumOperands() != 4 || op0.NumResults() != 2 {
 		return false
 	}
-	if op0.AttrOrDefault("activation") != m.r10_activation {
+	if rt.AttrOr(op0, "activation", m.def_pd_op_fused_conv2d_add_act_activation) != m.r10_activation {
 		return false
 	}
 	h0_attrs := rt.RestAttrs(op0, "activation")
@@ -2251,7 +2297,7 @@ func (m *convBnReluMatcher) r11_fused_conv2d_add_then_cutlass_act(op1 *ir.Op) bo
 	if op0.Info() != m.op_pd_op_fused_conv2d_add_act || op0.NumOperands() != 4 || op0.NumResults() != 2 {
 		return false
 	}
-	if op0.AttrOrDefault("activation") != m.r11_activation {
+	if rt.AttrOr(op0, "activation", m.def_pd_op_fused_conv2d_add_act_activation) != m.r11_activation {
 		return false
 	}
 	h0_attrs := rt.RestAttrs(op0, "activation")
@@ -2322,7 +2368,7 @@ func (m *convBnReluMatcher) r12_fused_conv2d_add_residual_then_act(op2 *ir.Op) b
 		if op0.Info() != m.op_pd_op_fused_conv2d_add_act || op0.NumOperands() != 4 || op0.NumResults() != 2 {
 			continue
 		}
-		if op0.AttrOrDefault("activation") != m.r12_activation {
+		if rt.AttrOr(op0, "activation", m.def_pd_op_fused_conv2d_add_act_activation) != m.r12_activation {
 			continue
 		}
 		h0_attrs := rt.RestAttrs(op0, "activation")

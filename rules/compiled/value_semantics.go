@@ -135,6 +135,10 @@ func (m *valueSemanticsMatcher) r0_snapshot_of_copy(op1 *ir.Op) bool {
 	if v0_t == nil {
 		return false
 	}
+	// where uses(%t) >= 1
+	if !(v0_t.NumUses() >= 1) {
+		return false
+	}
 	op0 := v0_t.DefiningOp()
 	if op0 == nil || v0_t.Index() != 0 || op0 == op1 {
 		return false
@@ -159,10 +163,6 @@ func (m *valueSemanticsMatcher) r0_snapshot_of_copy(op1 *ir.Op) bool {
 	if !(!b3) {
 		return false
 	}
-	// where uses(%t) >= 1
-	if !(v0_t.NumUses() >= 1) {
-		return false
-	}
 	mt := m.Emit(m.rules[0])
 	mt.Ops = append(mt.Ops[:0], op0, op1)
 	mt.Values = append(mt.Values[:0], v0_t, v1_w, v2_v)
@@ -180,6 +180,10 @@ func (m *valueSemanticsMatcher) r1_copy_of_snapshot(op1 *ir.Op) bool {
 	v1_t := op1.Result(0)
 	v0_v := op1.Operand(0)
 	if v0_v == nil {
+		return false
+	}
+	// where uses(%v) >= 1
+	if !(v0_v.NumUses() >= 1) {
 		return false
 	}
 	op0 := v0_v.DefiningOp()
@@ -215,10 +219,6 @@ func (m *valueSemanticsMatcher) r1_copy_of_snapshot(op1 *ir.Op) bool {
 		return false
 	}
 	if !(!b7) {
-		return false
-	}
-	// where uses(%v) >= 1
-	if !(v0_v.NumUses() >= 1) {
 		return false
 	}
 	mt := m.Emit(m.rules[1])

@@ -218,18 +218,34 @@ rule ScaleInplace {
 
 // benchStatic is what the matcher needs of the rule set checked against one Context.
 type benchStatic struct {
-	rules                    []*rule.Rule
-	dispatch                 *rt.Dispatch
-	op_pd_op_batch_norm      *ir.OpInfo   // pd_op.batch_norm
-	r0_data_format           ir.Attribute // rule ConvBnRelu: data_format: "NCHW"
-	op_pd_op_conv2d          *ir.OpInfo   // pd_op.conv2d
-	r0_data_format2          ir.Attribute // rule ConvBnRelu: data_format: "NCHW"
-	r1_data_format           ir.Attribute // rule ConvBn: data_format: "NCHW"
-	r1_data_format2          ir.Attribute // rule ConvBn: data_format: "NCHW"
-	r2_data_format           ir.Attribute // rule ConvRelu: data_format: "NCHW"
-	op_pd_op_fused_conv2d_bn *ir.OpInfo   // pd_op.fused_conv2d_bn
-	op_pd_op_to_vtensor      *ir.OpInfo   // pd_op.to_vtensor
-	op_pd_op_to_tensor       *ir.OpInfo   // pd_op.to_tensor
+	rules                                 []*rule.Rule
+	dispatch                              *rt.Dispatch
+	op_pd_op_batch_norm                   *ir.OpInfo   // pd_op.batch_norm
+	def_pd_op_batch_norm_data_format      ir.Attribute // the default of pd_op.batch_norm data_format (nil: none)
+	r0_data_format                        ir.Attribute // rule ConvBnRelu: data_format: "NCHW"
+	def_pd_op_batch_norm_epsilon          ir.Attribute // the default of pd_op.batch_norm epsilon (nil: none)
+	op_pd_op_conv2d                       *ir.OpInfo   // pd_op.conv2d
+	def_pd_op_conv2d_data_format          ir.Attribute // the default of pd_op.conv2d data_format (nil: none)
+	r0_data_format2                       ir.Attribute // rule ConvBnRelu: data_format: "NCHW"
+	def_pd_op_conv2d_strides              ir.Attribute // the default of pd_op.conv2d strides (nil: none)
+	def_pd_op_conv2d_paddings             ir.Attribute // the default of pd_op.conv2d paddings (nil: none)
+	def_pd_op_conv2d_dilations            ir.Attribute // the default of pd_op.conv2d dilations (nil: none)
+	def_pd_op_conv2d_groups               ir.Attribute // the default of pd_op.conv2d groups (nil: none)
+	r1_data_format                        ir.Attribute // rule ConvBn: data_format: "NCHW"
+	r1_data_format2                       ir.Attribute // rule ConvBn: data_format: "NCHW"
+	r2_data_format                        ir.Attribute // rule ConvRelu: data_format: "NCHW"
+	op_pd_op_fused_conv2d_bn              *ir.OpInfo   // pd_op.fused_conv2d_bn
+	def_pd_op_fused_conv2d_bn_data_format ir.Attribute // the default of pd_op.fused_conv2d_bn data_format (nil: none)
+	def_pd_op_fused_conv2d_bn_strides     ir.Attribute // the default of pd_op.fused_conv2d_bn strides (nil: none)
+	def_pd_op_fused_conv2d_bn_paddings    ir.Attribute // the default of pd_op.fused_conv2d_bn paddings (nil: none)
+	def_pd_op_fused_conv2d_bn_dilations   ir.Attribute // the default of pd_op.fused_conv2d_bn dilations (nil: none)
+	def_pd_op_fused_conv2d_bn_groups      ir.Attribute // the default of pd_op.fused_conv2d_bn groups (nil: none)
+	def_pd_op_fused_conv2d_bn_epsilon     ir.Attribute // the default of pd_op.fused_conv2d_bn epsilon (nil: none)
+	op_pd_op_to_vtensor                   *ir.OpInfo   // pd_op.to_vtensor
+	op_pd_op_to_tensor                    *ir.OpInfo   // pd_op.to_tensor
+	def_pd_op_scale__scale                ir.Attribute // the default of pd_op.scale_ scale (nil: none)
+	def_pd_op_scale__bias                 ir.Attribute // the default of pd_op.scale_ bias (nil: none)
+	def_pd_op_scale__bias_after_scale     ir.Attribute // the default of pd_op.scale_ bias_after_scale (nil: none)
 }
 
 // benchBind binds the matcher to a checked rule set, once per Context.
@@ -238,15 +254,31 @@ func benchBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, 
 	s := &benchStatic{rules: set.Rules}
 	s.dispatch = rt.NewDispatch(ctx, "pd_op.add_", "pd_op.batch_norm", "pd_op.relu", "pd_op.relu_", "pd_op.scale_", "pd_op.sigmoid_", "pd_op.to_tensor", "pd_op.to_vtensor")
 	s.op_pd_op_batch_norm = ctx.OpInfo("pd_op.batch_norm")
+	s.def_pd_op_batch_norm_data_format = rt.AttrDefault(ctx, "pd_op.batch_norm", "data_format")
 	s.r0_data_format = set.Rules[0].Pattern.Ops[1].Attrs[0].Literal
+	s.def_pd_op_batch_norm_epsilon = rt.AttrDefault(ctx, "pd_op.batch_norm", "epsilon")
 	s.op_pd_op_conv2d = ctx.OpInfo("pd_op.conv2d")
+	s.def_pd_op_conv2d_data_format = rt.AttrDefault(ctx, "pd_op.conv2d", "data_format")
 	s.r0_data_format2 = set.Rules[0].Pattern.Ops[0].Attrs[0].Literal
+	s.def_pd_op_conv2d_strides = rt.AttrDefault(ctx, "pd_op.conv2d", "strides")
+	s.def_pd_op_conv2d_paddings = rt.AttrDefault(ctx, "pd_op.conv2d", "paddings")
+	s.def_pd_op_conv2d_dilations = rt.AttrDefault(ctx, "pd_op.conv2d", "dilations")
+	s.def_pd_op_conv2d_groups = rt.AttrDefault(ctx, "pd_op.conv2d", "groups")
 	s.r1_data_format = set.Rules[1].Pattern.Ops[1].Attrs[0].Literal
 	s.r1_data_format2 = set.Rules[1].Pattern.Ops[0].Attrs[0].Literal
 	s.r2_data_format = set.Rules[2].Pattern.Ops[0].Attrs[0].Literal
 	s.op_pd_op_fused_conv2d_bn = ctx.OpInfo("pd_op.fused_conv2d_bn")
+	s.def_pd_op_fused_conv2d_bn_data_format = rt.AttrDefault(ctx, "pd_op.fused_conv2d_bn", "data_format")
+	s.def_pd_op_fused_conv2d_bn_strides = rt.AttrDefault(ctx, "pd_op.fused_conv2d_bn", "strides")
+	s.def_pd_op_fused_conv2d_bn_paddings = rt.AttrDefault(ctx, "pd_op.fused_conv2d_bn", "paddings")
+	s.def_pd_op_fused_conv2d_bn_dilations = rt.AttrDefault(ctx, "pd_op.fused_conv2d_bn", "dilations")
+	s.def_pd_op_fused_conv2d_bn_groups = rt.AttrDefault(ctx, "pd_op.fused_conv2d_bn", "groups")
+	s.def_pd_op_fused_conv2d_bn_epsilon = rt.AttrDefault(ctx, "pd_op.fused_conv2d_bn", "epsilon")
 	s.op_pd_op_to_vtensor = ctx.OpInfo("pd_op.to_vtensor")
 	s.op_pd_op_to_tensor = ctx.OpInfo("pd_op.to_tensor")
+	s.def_pd_op_scale__scale = rt.AttrDefault(ctx, "pd_op.scale_", "scale")
+	s.def_pd_op_scale__bias = rt.AttrDefault(ctx, "pd_op.scale_", "bias")
+	s.def_pd_op_scale__bias_after_scale = rt.AttrDefault(ctx, "pd_op.scale_", "bias_after_scale")
 	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
 		m := &benchMatcher{benchStatic: s}
 		m.Oracle = o
@@ -299,6 +331,10 @@ func (m *benchMatcher) r0_ConvBnRelu(op2 *ir.Op) bool {
 	if v1_b == nil {
 		return false
 	}
+	// where uses(%b) == 1
+	if !(v1_b.NumUses() == 1) {
+		return false
+	}
 	op1 := v1_b.DefiningOp()
 	if op1 == nil || v1_b.Index() != 0 || op1 == op2 {
 		return false
@@ -307,15 +343,19 @@ func (m *benchMatcher) r0_ConvBnRelu(op2 *ir.Op) bool {
 	if op1.Info() != m.op_pd_op_batch_norm || op1.NumOperands() != 5 || op1.NumResults() != 1 {
 		return false
 	}
-	if op1.AttrOrDefault("data_format") != m.r0_data_format {
+	if rt.AttrOr(op1, "data_format", m.def_pd_op_batch_norm_data_format) != m.r0_data_format {
 		return false
 	}
-	h4_eps := op1.AttrOrDefault("epsilon")
+	h4_eps := rt.AttrOr(op1, "epsilon", m.def_pd_op_batch_norm_epsilon)
 	if h4_eps == nil {
 		return false
 	}
 	v0_c := op1.Operand(0)
 	if v0_c == nil {
+		return false
+	}
+	// where uses(%c) == 1
+	if !(v0_c.NumUses() == 1) {
 		return false
 	}
 	op0 := v0_c.DefiningOp()
@@ -326,22 +366,22 @@ func (m *benchMatcher) r0_ConvBnRelu(op2 *ir.Op) bool {
 	if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
 		return false
 	}
-	if op0.AttrOrDefault("data_format") != m.r0_data_format2 {
+	if rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format) != m.r0_data_format2 {
 		return false
 	}
-	h0_st := op0.AttrOrDefault("strides")
+	h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_conv2d_strides)
 	if h0_st == nil {
 		return false
 	}
-	h1_pa := op0.AttrOrDefault("paddings")
+	h1_pa := rt.AttrOr(op0, "paddings", m.def_pd_op_conv2d_paddings)
 	if h1_pa == nil {
 		return false
 	}
-	h2_di := op0.AttrOrDefault("dilations")
+	h2_di := rt.AttrOr(op0, "dilations", m.def_pd_op_conv2d_dilations)
 	if h2_di == nil {
 		return false
 	}
-	h3_gr := op0.AttrOrDefault("groups")
+	h3_gr := rt.AttrOr(op0, "groups", m.def_pd_op_conv2d_groups)
 	if h3_gr == nil {
 		return false
 	}
@@ -369,14 +409,6 @@ func (m *benchMatcher) r0_ConvBnRelu(op2 *ir.Op) bool {
 	if v8_bias == nil {
 		return false
 	}
-	// where uses(%c) == 1
-	if !(v0_c.NumUses() == 1) {
-		return false
-	}
-	// where uses(%b) == 1
-	if !(v1_b.NumUses() == 1) {
-		return false
-	}
 	mt := m.Emit(m.rules[0])
 	mt.Ops = append(mt.Ops[:0], op0, op1, op2)
 	mt.Values = append(mt.Values[:0], v0_c, v1_b, v2_r, v3_x, v4_w, v5_mean, v6_var, v7_scale, v8_bias)
@@ -391,16 +423,20 @@ func (m *benchMatcher) r1_ConvBn(op1 *ir.Op) bool {
 	if op1.NumOperands() != 5 || op1.NumResults() != 1 {
 		return false
 	}
-	if op1.AttrOrDefault("data_format") != m.r1_data_format {
+	if rt.AttrOr(op1, "data_format", m.def_pd_op_batch_norm_data_format) != m.r1_data_format {
 		return false
 	}
-	h4_eps := op1.AttrOrDefault("epsilon")
+	h4_eps := rt.AttrOr(op1, "epsilon", m.def_pd_op_batch_norm_epsilon)
 	if h4_eps == nil {
 		return false
 	}
 	v1_b := op1.Result(0)
 	v0_c := op1.Operand(0)
 	if v0_c == nil {
+		return false
+	}
+	// where uses(%c) == 1
+	if !(v0_c.NumUses() == 1) {
 		return false
 	}
 	op0 := v0_c.DefiningOp()
@@ -411,22 +447,22 @@ func (m *benchMatcher) r1_ConvBn(op1 *ir.Op) bool {
 	if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
 		return false
 	}
-	if op0.AttrOrDefault("data_format") != m.r1_data_format2 {
+	if rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format) != m.r1_data_format2 {
 		return false
 	}
-	h0_st := op0.AttrOrDefault("strides")
+	h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_conv2d_strides)
 	if h0_st == nil {
 		return false
 	}
-	h1_pa := op0.AttrOrDefault("paddings")
+	h1_pa := rt.AttrOr(op0, "paddings", m.def_pd_op_conv2d_paddings)
 	if h1_pa == nil {
 		return false
 	}
-	h2_di := op0.AttrOrDefault("dilations")
+	h2_di := rt.AttrOr(op0, "dilations", m.def_pd_op_conv2d_dilations)
 	if h2_di == nil {
 		return false
 	}
-	h3_gr := op0.AttrOrDefault("groups")
+	h3_gr := rt.AttrOr(op0, "groups", m.def_pd_op_conv2d_groups)
 	if h3_gr == nil {
 		return false
 	}
@@ -454,10 +490,6 @@ func (m *benchMatcher) r1_ConvBn(op1 *ir.Op) bool {
 	if v7_bias == nil {
 		return false
 	}
-	// where uses(%c) == 1
-	if !(v0_c.NumUses() == 1) {
-		return false
-	}
 	mt := m.Emit(m.rules[1])
 	mt.Ops = append(mt.Ops[:0], op0, op1)
 	mt.Values = append(mt.Values[:0], v0_c, v1_b, v2_x, v3_w, v4_mean, v5_var, v6_scale, v7_bias)
@@ -477,6 +509,10 @@ func (m *benchMatcher) r2_ConvRelu(op1 *ir.Op) bool {
 	if v0_c == nil {
 		return false
 	}
+	// where uses(%c) == 1
+	if !(v0_c.NumUses() == 1) {
+		return false
+	}
 	op0 := v0_c.DefiningOp()
 	if op0 == nil || v0_c.Index() != 0 || op0 == op1 {
 		return false
@@ -485,22 +521,22 @@ func (m *benchMatcher) r2_ConvRelu(op1 *ir.Op) bool {
 	if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
 		return false
 	}
-	if op0.AttrOrDefault("data_format") != m.r2_data_format {
+	if rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format) != m.r2_data_format {
 		return false
 	}
-	h0_st := op0.AttrOrDefault("strides")
+	h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_conv2d_strides)
 	if h0_st == nil {
 		return false
 	}
-	h1_pa := op0.AttrOrDefault("paddings")
+	h1_pa := rt.AttrOr(op0, "paddings", m.def_pd_op_conv2d_paddings)
 	if h1_pa == nil {
 		return false
 	}
-	h2_di := op0.AttrOrDefault("dilations")
+	h2_di := rt.AttrOr(op0, "dilations", m.def_pd_op_conv2d_dilations)
 	if h2_di == nil {
 		return false
 	}
-	h3_gr := op0.AttrOrDefault("groups")
+	h3_gr := rt.AttrOr(op0, "groups", m.def_pd_op_conv2d_groups)
 	if h3_gr == nil {
 		return false
 	}
@@ -510,10 +546,6 @@ func (m *benchMatcher) r2_ConvRelu(op1 *ir.Op) bool {
 	}
 	v3_w := op0.Operand(1)
 	if v3_w == nil {
-		return false
-	}
-	// where uses(%c) == 1
-	if !(v0_c.NumUses() == 1) {
 		return false
 	}
 	mt := m.Emit(m.rules[2])
@@ -535,6 +567,10 @@ func (m *benchMatcher) r3_FusedConvBnRelu(op1 *ir.Op) bool {
 	if v0_cb == nil {
 		return false
 	}
+	// where uses(%cb) == 1
+	if !(v0_cb.NumUses() == 1) {
+		return false
+	}
 	op0 := v0_cb.DefiningOp()
 	if op0 == nil || v0_cb.Index() != 0 || op0 == op1 {
 		return false
@@ -543,27 +579,27 @@ func (m *benchMatcher) r3_FusedConvBnRelu(op1 *ir.Op) bool {
 	if op0.Info() != m.op_pd_op_fused_conv2d_bn || op0.NumOperands() != 6 || op0.NumResults() != 1 {
 		return false
 	}
-	h0_df := op0.AttrOrDefault("data_format")
+	h0_df := rt.AttrOr(op0, "data_format", m.def_pd_op_fused_conv2d_bn_data_format)
 	if h0_df == nil {
 		return false
 	}
-	h1_st := op0.AttrOrDefault("strides")
+	h1_st := rt.AttrOr(op0, "strides", m.def_pd_op_fused_conv2d_bn_strides)
 	if h1_st == nil {
 		return false
 	}
-	h2_pa := op0.AttrOrDefault("paddings")
+	h2_pa := rt.AttrOr(op0, "paddings", m.def_pd_op_fused_conv2d_bn_paddings)
 	if h2_pa == nil {
 		return false
 	}
-	h3_di := op0.AttrOrDefault("dilations")
+	h3_di := rt.AttrOr(op0, "dilations", m.def_pd_op_fused_conv2d_bn_dilations)
 	if h3_di == nil {
 		return false
 	}
-	h4_gr := op0.AttrOrDefault("groups")
+	h4_gr := rt.AttrOr(op0, "groups", m.def_pd_op_fused_conv2d_bn_groups)
 	if h4_gr == nil {
 		return false
 	}
-	h5_eps := op0.AttrOrDefault("epsilon")
+	h5_eps := rt.AttrOr(op0, "epsilon", m.def_pd_op_fused_conv2d_bn_epsilon)
 	if h5_eps == nil {
 		return false
 	}
@@ -591,10 +627,6 @@ func (m *benchMatcher) r3_FusedConvBnRelu(op1 *ir.Op) bool {
 	if v7_bias == nil {
 		return false
 	}
-	// where uses(%cb) == 1
-	if !(v0_cb.NumUses() == 1) {
-		return false
-	}
 	mt := m.Emit(m.rules[3])
 	mt.Ops = append(mt.Ops[:0], op0, op1)
 	mt.Values = append(mt.Values[:0], v0_cb, v1_r, v2_x, v3_w, v4_mean, v5_var, v6_scale, v7_bias)
@@ -614,6 +646,10 @@ func (m *benchMatcher) r4_ToTensorOfToVTensor(op1 *ir.Op) bool {
 	if v0_v == nil {
 		return false
 	}
+	// where uses(%v) == 1
+	if !(v0_v.NumUses() == 1) {
+		return false
+	}
 	op0 := v0_v.DefiningOp()
 	if op0 == nil || v0_v.Index() != 0 || op0 == op1 {
 		return false
@@ -624,10 +660,6 @@ func (m *benchMatcher) r4_ToTensorOfToVTensor(op1 *ir.Op) bool {
 	}
 	v2_x := op0.Operand(0)
 	if v2_x == nil {
-		return false
-	}
-	// where uses(%v) == 1
-	if !(v0_v.NumUses() == 1) {
 		return false
 	}
 	mt := m.Emit(m.rules[4])
@@ -649,6 +681,10 @@ func (m *benchMatcher) r5_ToTensorOfSharedToVTensor(op1 *ir.Op) bool {
 	if v0_v == nil {
 		return false
 	}
+	// where uses(%v) >= 1
+	if !(v0_v.NumUses() >= 1) {
+		return false
+	}
 	op0 := v0_v.DefiningOp()
 	if op0 == nil || v0_v.Index() != 0 || op0 == op1 {
 		return false
@@ -659,10 +695,6 @@ func (m *benchMatcher) r5_ToTensorOfSharedToVTensor(op1 *ir.Op) bool {
 	}
 	v2_x := op0.Operand(0)
 	if v2_x == nil {
-		return false
-	}
-	// where uses(%v) >= 1
-	if !(v0_v.NumUses() >= 1) {
 		return false
 	}
 	mt := m.Emit(m.rules[5])
@@ -684,6 +716,10 @@ func (m *benchMatcher) r6_ToVTensorOfToTensor(op1 *ir.Op) bool {
 	if v0_t == nil {
 		return false
 	}
+	// where uses(%t) == 1
+	if !(v0_t.NumUses() == 1) {
+		return false
+	}
 	op0 := v0_t.DefiningOp()
 	if op0 == nil || v0_t.Index() != 0 || op0 == op1 {
 		return false
@@ -694,10 +730,6 @@ func (m *benchMatcher) r6_ToVTensorOfToTensor(op1 *ir.Op) bool {
 	}
 	v2_x := op0.Operand(0)
 	if v2_x == nil {
-		return false
-	}
-	// where uses(%t) == 1
-	if !(v0_t.NumUses() == 1) {
 		return false
 	}
 	mt := m.Emit(m.rules[6])
@@ -719,6 +751,10 @@ func (m *benchMatcher) r7_ToVTensorOfSharedToTensor(op1 *ir.Op) bool {
 	if v0_t == nil {
 		return false
 	}
+	// where uses(%t) >= 1
+	if !(v0_t.NumUses() >= 1) {
+		return false
+	}
 	op0 := v0_t.DefiningOp()
 	if op0 == nil || v0_t.Index() != 0 || op0 == op1 {
 		return false
@@ -729,10 +765,6 @@ func (m *benchMatcher) r7_ToVTensorOfSharedToTensor(op1 *ir.Op) bool {
 	}
 	v2_x := op0.Operand(0)
 	if v2_x == nil {
-		return false
-	}
-	// where uses(%t) >= 1
-	if !(v0_t.NumUses() >= 1) {
 		return false
 	}
 	mt := m.Emit(m.rules[7])
@@ -810,15 +842,15 @@ func (m *benchMatcher) r11_ScaleInplace(op0 *ir.Op) bool {
 	if op0.NumOperands() != 1 || op0.NumResults() != 1 {
 		return false
 	}
-	h0_s := op0.AttrOrDefault("scale")
+	h0_s := rt.AttrOr(op0, "scale", m.def_pd_op_scale__scale)
 	if h0_s == nil {
 		return false
 	}
-	h1_b := op0.AttrOrDefault("bias")
+	h1_b := rt.AttrOr(op0, "bias", m.def_pd_op_scale__bias)
 	if h1_b == nil {
 		return false
 	}
-	h2_a := op0.AttrOrDefault("bias_after_scale")
+	h2_a := rt.AttrOr(op0, "bias_after_scale", m.def_pd_op_scale__bias_after_scale)
 	if h2_a == nil {
 		return false
 	}

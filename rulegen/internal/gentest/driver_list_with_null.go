@@ -41,10 +41,11 @@ const driverListWithNullSource0 = `rule relu_into_fused {
 
 // driverListWithNullStatic is what the matcher needs of the rule set checked against one Context.
 type driverListWithNullStatic struct {
-	rules                         []*rule.Rule
-	dispatch                      *rt.Dispatch
-	op_pd_op_fused_conv2d_add_act *ir.OpInfo   // pd_op.fused_conv2d_add_act
-	r0_activation                 ir.Attribute // rule relu_into_fused: activation: "identity"
+	rules                                     []*rule.Rule
+	dispatch                                  *rt.Dispatch
+	op_pd_op_fused_conv2d_add_act             *ir.OpInfo   // pd_op.fused_conv2d_add_act
+	def_pd_op_fused_conv2d_add_act_activation ir.Attribute // the default of pd_op.fused_conv2d_add_act activation (nil: none)
+	r0_activation                             ir.Attribute // rule relu_into_fused: activation: "identity"
 }
 
 // driverListWithNullBind binds the matcher to a checked rule set, once per Context.
@@ -53,6 +54,7 @@ func driverListWithNullBind(set *rule.Set, reg *rewriter.Registry) (rewriter.Mat
 	s := &driverListWithNullStatic{rules: set.Rules}
 	s.dispatch = rt.NewDispatch(ctx, "pd_op.relu")
 	s.op_pd_op_fused_conv2d_add_act = ctx.OpInfo("pd_op.fused_conv2d_add_act")
+	s.def_pd_op_fused_conv2d_add_act_activation = rt.AttrDefault(ctx, "pd_op.fused_conv2d_add_act", "activation")
 	s.r0_activation = set.Rules[0].Pattern.Ops[0].Attrs[0].Literal
 	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
 		m := &driverListWithNullMatcher{driverListWithNullStatic: s}
@@ -96,7 +98,7 @@ func (m *driverListWithNullMatcher) r0_relu_into_fused(op1 *ir.Op) bool {
 	if op0.Info() != m.op_pd_op_fused_conv2d_add_act || op0.NumOperands() < 2 || op0.NumResults() != 2 {
 		return false
 	}
-	if op0.AttrOrDefault("activation") != m.r0_activation {
+	if rt.AttrOr(op0, "activation", m.def_pd_op_fused_conv2d_add_act_activation) != m.r0_activation {
 		return false
 	}
 	h0_attrs := rt.RestAttrs(op0, "activation")

@@ -42,11 +42,12 @@ const driverReplaceTypeMismatchSource0 = `rule conv2d_relu_forgets_paddings {
 
 // driverReplaceTypeMismatchStatic is what the matcher needs of the rule set checked against one Context.
 type driverReplaceTypeMismatchStatic struct {
-	rules           []*rule.Rule
-	dispatch        *rt.Dispatch
-	op_pd_op_add    *ir.OpInfo   // pd_op.add
-	op_pd_op_conv2d *ir.OpInfo   // pd_op.conv2d
-	r0_data_format  ir.Attribute // rule conv2d_relu_forgets_paddings: data_format: "NCHW"
+	rules                        []*rule.Rule
+	dispatch                     *rt.Dispatch
+	op_pd_op_add                 *ir.OpInfo   // pd_op.add
+	op_pd_op_conv2d              *ir.OpInfo   // pd_op.conv2d
+	def_pd_op_conv2d_data_format ir.Attribute // the default of pd_op.conv2d data_format (nil: none)
+	r0_data_format               ir.Attribute // rule conv2d_relu_forgets_paddings: data_format: "NCHW"
 }
 
 // driverReplaceTypeMismatchBind binds the matcher to a checked rule set, once per Context.
@@ -56,6 +57,7 @@ func driverReplaceTypeMismatchBind(set *rule.Set, reg *rewriter.Registry) (rewri
 	s.dispatch = rt.NewDispatch(ctx, "pd_op.relu")
 	s.op_pd_op_add = ctx.OpInfo("pd_op.add")
 	s.op_pd_op_conv2d = ctx.OpInfo("pd_op.conv2d")
+	s.def_pd_op_conv2d_data_format = rt.AttrDefault(ctx, "pd_op.conv2d", "data_format")
 	s.r0_data_format = set.Rules[0].Pattern.Ops[0].Attrs[0].Literal
 	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
 		m := &driverReplaceTypeMismatchMatcher{driverReplaceTypeMismatchStatic: s}
@@ -113,7 +115,7 @@ func (m *driverReplaceTypeMismatchMatcher) r0_conv2d_relu_forgets_paddings(op2 *
 		if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
 			continue
 		}
-		if op0.AttrOrDefault("data_format") != m.r0_data_format {
+		if rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format) != m.r0_data_format {
 			continue
 		}
 		v3_x := op0.Operand(0)
