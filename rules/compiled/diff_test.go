@@ -20,7 +20,7 @@ import (
 )
 
 // registry returns the shipped registry with the compiled sets in place of the interpreted ones.
-func registry(t *testing.T) *rewriter.Registry {
+func registry(t testing.TB) *rewriter.Registry {
 	reg := rewriter.NewRegistry()
 	require.NoError(t, rules.Register(reg))
 	require.NoError(t, compiled.Register(reg))
