@@ -88,7 +88,8 @@ func TestGoldensDifferential(t *testing.T) {
 }
 
 // corpusPrograms returns the corpus programs: every readable PIR text, PIR JSON and GraphNet-derived text
-// program, and the GraphNet graphs (sampled unless PIRDRR_CORPUS=full).
+// program, and the GraphNet graphs (sampled unless PIRDRR_CORPUS=full: every tenth, every thirtieth under the race
+// detector).
 func corpusPrograms(t *testing.T) []string {
 	root := corpus.Require(t)
 	var out []string
@@ -102,7 +103,7 @@ func corpusPrograms(t *testing.T) []string {
 			}
 		}
 	}
-	for _, g := range corpus.RequireGraphs(t, 0) {
+	for _, g := range corpus.RequireGraphs(t, raceStride) {
 		out = append(out, g.Dir)
 	}
 	return out
