@@ -236,9 +236,12 @@ func (f *fileGen) file() []byte {
 	p(")")
 	p("")
 	files := strings.Join(f.paths, ", ")
-	p("// %s is the rewriter.PassFactory of the rule pass %q: the rules of %s, compiled to Go by drrc gen. The", f.cfg.Func, f.cfg.Name, files)
-	p("// pass checks the rules against the programs' Context, as the interpreted pass does, refuses them if they check")
-	p("// differently than where this file was generated, and runs them with rewriter's Driver and Applier.")
+	for _, line := range wrapComment(fmt.Sprintf("%s is the rewriter.PassFactory of the rule pass %q: the rules of %s, "+
+		"compiled to Go by drrc gen. The pass checks the rules against the programs' Context, as the interpreted pass "+
+		"does, refuses them if they check differently than where this file was generated, and runs them with "+
+		"rewriter's Driver and Applier.", f.cfg.Func, f.cfg.Name, files)) {
+		p("%s", line)
+	}
 	p("func %s(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {", f.cfg.Func)
 	p("return %s.Pass(ctx, reg)", program)
 	p("}")

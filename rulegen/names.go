@@ -78,3 +78,20 @@ func lowerFirst(s string) string {
 	r[0] = unicode.ToLower(r[0])
 	return string(r)
 }
+
+// commentWidth is the width generated doc comments are wrapped to.
+const commentWidth = 117
+
+// wrapComment splits text into // comment lines of at most commentWidth columns (a longer word stays whole).
+func wrapComment(text string) []string {
+	var out []string
+	line := "//"
+	for _, w := range strings.Fields(text) {
+		if len(line) > 2 && len(line)+1+len(w) > commentWidth {
+			out = append(out, line)
+			line = "//"
+		}
+		line += " " + w
+	}
+	return append(out, line)
+}

@@ -11,9 +11,10 @@ import (
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// ActivationsPass is the rewriter.PassFactory of the rule pass "activations": the rules of activations.drr, compiled to Go by drrc gen. The
-// pass checks the rules against the programs' Context, as the interpreted pass does, refuses them if they check
-// differently than where this file was generated, and runs them with rewriter's Driver and Applier.
+// ActivationsPass is the rewriter.PassFactory of the rule pass "activations": the rules of activations.drr, compiled
+// to Go by drrc gen. The pass checks the rules against the programs' Context, as the interpreted pass does, refuses
+// them if they check differently than where this file was generated, and runs them with rewriter's Driver and
+// Applier.
 func ActivationsPass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
 	return activationsProgram.Pass(ctx, reg)
 }

@@ -11,9 +11,10 @@ import (
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// ConvBnReluPass is the rewriter.PassFactory of the rule pass "conv_bn_relu": the rules of conv_bn_relu.drr, compiled to Go by drrc gen. The
-// pass checks the rules against the programs' Context, as the interpreted pass does, refuses them if they check
-// differently than where this file was generated, and runs them with rewriter's Driver and Applier.
+// ConvBnReluPass is the rewriter.PassFactory of the rule pass "conv_bn_relu": the rules of conv_bn_relu.drr,
+// compiled to Go by drrc gen. The pass checks the rules against the programs' Context, as the interpreted pass does,
+// refuses them if they check differently than where this file was generated, and runs them with rewriter's Driver
+// and Applier.
 func ConvBnReluPass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
 	return convBnReluProgram.Pass(ctx, reg)
 }

@@ -11,9 +11,9 @@ import (
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// InplacePass is the rewriter.PassFactory of the rule pass "inplace": the rules of inplace.drr, compiled to Go by drrc gen. The
-// pass checks the rules against the programs' Context, as the interpreted pass does, refuses them if they check
-// differently than where this file was generated, and runs them with rewriter's Driver and Applier.
+// InplacePass is the rewriter.PassFactory of the rule pass "inplace": the rules of inplace.drr, compiled to Go by
+// drrc gen. The pass checks the rules against the programs' Context, as the interpreted pass does, refuses them if
+// they check differently than where this file was generated, and runs them with rewriter's Driver and Applier.
 func InplacePass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
 	return inplaceProgram.Pass(ctx, reg)
 }

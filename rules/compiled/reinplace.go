@@ -11,9 +11,9 @@ import (
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// ReinplacePass is the rewriter.PassFactory of the rule pass "reinplace": the rules of reinplace.drr, compiled to Go by drrc gen. The
-// pass checks the rules against the programs' Context, as the interpreted pass does, refuses them if they check
-// differently than where this file was generated, and runs them with rewriter's Driver and Applier.
+// ReinplacePass is the rewriter.PassFactory of the rule pass "reinplace": the rules of reinplace.drr, compiled to Go
+// by drrc gen. The pass checks the rules against the programs' Context, as the interpreted pass does, refuses them
+// if they check differently than where this file was generated, and runs them with rewriter's Driver and Applier.
 func ReinplacePass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
 	return reinplaceProgram.Pass(ctx, reg)
 }

@@ -9,9 +9,10 @@ import (
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// ValueSemanticsPass is the rewriter.PassFactory of the rule pass "value_semantics": the rules of value_semantics.drr, compiled to Go by drrc gen. The
-// pass checks the rules against the programs' Context, as the interpreted pass does, refuses them if they check
-// differently than where this file was generated, and runs them with rewriter's Driver and Applier.
+// ValueSemanticsPass is the rewriter.PassFactory of the rule pass "value_semantics": the rules of
+// value_semantics.drr, compiled to Go by drrc gen. The pass checks the rules against the programs' Context, as the
+// interpreted pass does, refuses them if they check differently than where this file was generated, and runs them
+// with rewriter's Driver and Applier.
 func ValueSemanticsPass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
 	return valueSemanticsProgram.Pass(ctx, reg)
 }

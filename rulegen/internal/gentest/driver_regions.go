@@ -9,9 +9,9 @@ import (
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// DriverRegionsPass is the rewriter.PassFactory of the rule pass "rules": the rules of rules.drr, compiled to Go by drrc gen. The
-// pass checks the rules against the programs' Context, as the interpreted pass does, refuses them if they check
-// differently than where this file was generated, and runs them with rewriter's Driver and Applier.
+// DriverRegionsPass is the rewriter.PassFactory of the rule pass "rules": the rules of rules.drr, compiled to Go by
+// drrc gen. The pass checks the rules against the programs' Context, as the interpreted pass does, refuses them if
+// they check differently than where this file was generated, and runs them with rewriter's Driver and Applier.
 func DriverRegionsPass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
 	return driverRegionsProgram.Pass(ctx, reg)
 }
