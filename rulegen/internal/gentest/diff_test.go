@@ -49,6 +49,7 @@ func TestArchives(t *testing.T) {
 			ctx := a.Context(t)
 			reg := rewriter.NewRegistry()
 			require.NoError(t, rules.Register(reg))
+			registerNatives(t, reg)
 			pass, err := Passes[src.path].Factory(ctx, reg)
 			require.NoError(t, err)
 			pl := a.Pipeline(t, ctx, reg, pass)

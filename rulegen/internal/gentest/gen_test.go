@@ -33,11 +33,11 @@ type source struct {
 	file    string // the generated file
 }
 
-// sources lists what this package compiles: the bench rules and every golden archive of testdata/driver and
-// drrtest/testdata that has rules and expects an output.
+// sources lists what this package compiles: the bench rules and every golden archive of testdata/driver,
+// drrtest/testdata/graphnet and this package's testdata (natives) that has rules and expects an output.
 func sources(t *testing.T) []source {
 	out := []source{{path: "testdata/bench/mlir_equivalent.drr", fn: "BenchPass", file: "bench.go"}}
-	for _, dir := range []string{"testdata/driver", "drrtest/testdata/graphnet"} {
+	for _, dir := range []string{"testdata/driver", "drrtest/testdata/graphnet", "rulegen/internal/gentest/testdata"} {
 		files, err := filepath.Glob(filepath.Join(root, dir, "*.txtar"))
 		require.NoError(t, err)
 		for _, f := range files {
