@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/internal/corpus"
 	"github.com/pirdrr/drr/internal/difftest"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirtext"
@@ -13,9 +14,14 @@ import (
 	"github.com/pirdrr/drr/rules"
 )
 
-// TestBenchWorkload runs the generated bench rules and the automaton on gen.py's workload.
+// TestBenchWorkload runs the generated bench rules and the automaton on gen.py's workload: 2,000 blocks, and the
+// benchmark's 100,000 with PIRDRR_CORPUS=full.
 func TestBenchWorkload(t *testing.T) {
-	src := difftest.BenchInput(t, 2000)
+	n := 2000
+	if corpus.Full() {
+		n = 100000
+	}
+	src := difftest.BenchInput(t, n)
 	for _, o := range difftest.Orders {
 		t.Run(difftest.OrderName(o), func(t *testing.T) {
 			ctx := ir.NewContext()
