@@ -1,0 +1,201 @@
+package drrcli
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/ir/pirfile"
+	"github.com/pirdrr/drr/rulegen"
+)
+
+func init() {
+	register(&command{
+		name:    "gen",
+		usage:   "gen -rules FILE.drr|DIR -pkg NAME [-o FILE.go|DIR] [flags]",
+		summary: "compile rule files to Go: a rule pass for plugins, as fast as hand-written matching",
+		help: `
+Gen compiles a rule file (with its imports) into a Go file that registers as a rule pass like any plugin pass: the
+rules are checked against the op catalogs as drrc apply checks them, then written out as plain, gofmt'ed Go — one
+function per root op kind, a block per rule with its guards in the order the matcher makes them, constraints
+compiled to Go. The file embeds the rule files and exports one rewriter.PassFactory, NAMEPass (the pass name in
+CamelCase: conv_bn_relu gives ConvBnReluPass), for Registry.RegisterPass. The pass runs under rewriter's Driver
+and Applier: it finds the matches the interpreted automaton finds, best first, and rewrites programs to the same
+bytes with the same statistics. When the pass is built it checks the rules against the programs' Context again
+and refuses to run if they check differently (another catalog, another version of pirdrr): run drrc gen again.
+See docs/plugins.md, "Compiled rules".
+
+With -rules DIR, every DIR/*.drr becomes a pass of its own, written to the folder -o as NAME.go, with passes.go
+listing them (a map Passes from pass name to factory); generated files of rule files that are gone are deleted.
+Errors print as file:line:col with the source line, and then no file is written. An existing file that drrc gen
+did not write is never overwritten. A go:generate line keeps the Go in step with the rules:
+
+  //go:generate drrc gen -rules tuning.drr -pkg tuning -o tuning_rules.go
+
+Examples:
+  drrc gen -rules tuning.drr -pkg tuning -o tuning_rules.go
+  drrc gen -rules rules/ -pkg compiled -o rules/compiled
+  drrc gen -unregistered -rules testdata/bench/mlir_equivalent.drr -pkg bench -name rules -o -`,
+		setup: func(fs *flag.FlagSet) func(*CLI, []string) int {
+			var cf contextFlags
+			cf.register(fs)
+			rules := fs.String("rules", "", "the rule `file` to compile, or a folder of rule files (one pass each)")
+			pkg := fs.String("pkg", "", "the Go package `name` of the generated code")
+			out := fs.String("o", "-", "the Go `file` to write (- for standard output); with a folder of rules, the folder to write to")
+			name := fs.String("name", "", "the pass `name` (default: the rule file's name without .drr)")
+			fn := fs.String("func", "", "the name of the exported pass factory (default: the pass name in CamelCase, then Pass)")
+			return func(c *CLI, args []string) int {
+				if len(args) > 0 {
+					return c.usageErrorf("gen", "unexpected arguments %s (the rules are given with -rules)", strings.Join(args, " "))
+				}
+				if *rules == "" {
+					return c.usageErrorf("gen", "no rule file: give one with -rules")
+				}
+				if *pkg == "" {
+					return c.usageErrorf("gen", "no package name: give one with -pkg")
+				}
+				ctx, err := cf.context()
+				if err != nil {
+					return c.errorf("gen", "%v", err)
+				}
+				cfg := rulegen.Config{Package: *pkg, Name: *name, Func: *fn, Unregistered: cf.unregistered}
+				info, err := os.Stat(*rules)
+				if err != nil {
+					return c.errorf("gen", "%v", err)
+				}
+				if !info.IsDir() {
+					code, diags := rulegen.GenerateFile(ctx, *rules, cfg)
+					c.printRuleDiags(diags, false)
+					if diags.HasErrors() {
+						return exitFailure
+					}
+					if *out == "-" {
+						_, err := c.Stdout.Write(code)
+						if err != nil {
+							return c.errorf("gen", "%v", err)
+						}
+						return exitOK
+					}
+					if err := writeGenerated(*out, code); err != nil {
+						return c.errorf("gen", "%v", err)
+					}
+					return exitOK
+				}
+				if *name != "" || *fn != "" {
+					return c.usageErrorf("gen", "-name and -func name one pass: a folder of rules makes one per file")
+				}
+				if *out == "-" {
+					return c.usageErrorf("gen", "a folder of rules needs an output folder: give one with -o")
+				}
+				return c.genDir(ctx, *rules, *out, cfg)
+			}
+		},
+	})
+}
+
+// genDir compiles every rule file of dir into a file of out, with the index, and deletes the generated files of
+// rule files that are gone. Nothing is written when a file has errors.
+func (c *CLI) genDir(ctx *ir.Context, dir, out string, cfg rulegen.Config) int {
+	files, err := filepath.Glob(filepath.Join(dir, "*.drr"))
+	if err != nil {
+		return c.errorf("gen", "%v", err)
+	}
+	if len(files) == 0 {
+		return c.errorf("gen", "%s holds no rule file (*.drr)", dir)
+	}
+	sort.Strings(files)
+	write := map[string][]byte{}
+	funcs := map[string]string{}
+	failed := false
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".drr")
+		fc := cfg
+		fc.Name = name
+		code, diags := rulegen.GenerateFile(ctx, f, fc)
+		c.printRuleDiags(diags, false)
+		if diags.HasErrors() {
+			failed = true
+			continue
+		}
+		if name+".go" == rulegen.IndexFile {
+			return c.errorf("gen", "%s: the rule file's pass would be written over the index %s: rename it", f, rulegen.IndexFile)
+		}
+		write[filepath.Join(out, name+".go")] = code
+		funcs[name] = rulegen.DefaultFunc(name)
+	}
+	if failed {
+		return exitFailure
+	}
+	index, err := rulegen.Index(cfg.Package, funcs)
+	if err != nil {
+		return c.errorf("gen", "%v", err)
+	}
+	write[filepath.Join(out, rulegen.IndexFile)] = index
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return c.errorf("gen", "%v", err)
+	}
+	// Check every target before writing any, so that a refusal writes nothing.
+	for path := range write {
+		if err := replaceable(path); err != nil {
+			return c.errorf("gen", "%v", err)
+		}
+	}
+	paths := make([]string, 0, len(write))
+	for path := range write {
+		paths = append(paths, path)
+	}
+	sort.Strings(paths)
+	for _, path := range paths {
+		if err := pirfile.WriteFile(path, write[path]); err != nil {
+			return c.errorf("gen", "%v", err)
+		}
+	}
+	old, _ := filepath.Glob(filepath.Join(out, "*.go"))
+	for _, path := range old {
+		if _, ok := write[path]; ok {
+			continue
+		}
+		if data, err := os.ReadFile(path); err == nil && bytes.HasPrefix(data, []byte(generatedHeader+";")) {
+			if err := os.Remove(path); err != nil {
+				return c.errorf("gen", "%v", err)
+			}
+			fmt.Fprintf(c.Stderr, "drrc gen: deleted %s: its rule file is gone\n", path)
+		}
+	}
+	return exitOK
+}
+
+// generatedHeader starts every file drrc gen writes.
+const generatedHeader = "// Code generated by drrc gen"
+
+// writeGenerated writes generated code to path, refusing to replace a file drrc gen did not write.
+func writeGenerated(path string, code []byte) error {
+	if err := replaceable(path); err != nil {
+		return err
+	}
+	return pirfile.WriteFile(path, code)
+}
+
+// replaceable fails if path is a file drrc gen did not write (or a folder).
+func replaceable(path string) error {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil
+	}
+	if info.IsDir() {
+		return fmt.Errorf("%s is a folder", path)
+	}
+	old, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if !bytes.HasPrefix(old, []byte(generatedHeader)) {
+		return fmt.Errorf("%s exists and was not written by drrc gen: not replacing it", path)
+	}
+	return nil
+}
