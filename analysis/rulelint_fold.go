@@ -73,6 +73,11 @@ func (lf *lintFacts) fold(r *rule.Rule, e rule.Expr) (rule.Val, bool) {
 			return lf.foldOpQuery(r, e)
 		case "inplace_op":
 			return lf.foldInplaceOp(r, e)
+		case "aliased":
+			if lf.patternAliases(r, e) {
+				return true, true
+			}
+			return nil, false
 		}
 		b, known := rule.LookupBuiltin(e.Func)
 		if !known || b.Program {
@@ -122,6 +127,50 @@ func (lf *lintFacts) foldOpQuery(r *rule.Rule, e *rule.Call) (rule.Val, bool) {
 		return nil, false
 	}
 	return schema.Has(t), true
+}
+
+// patternAliases reports whether aliased(%v, except…) holds in every program the pattern matches: a named pattern
+// op takes %v as an operand its schema views or writes in place, and the result sharing %v's buffer is not one of
+// the excepted values. (Other ops of a program can only add aliases, never remove one.)
+func (lf *lintFacts) patternAliases(r *rule.Rule, e *rule.Call) bool {
+	if len(e.Args) == 0 || lf.set.Ctx == nil {
+		return false
+	}
+	ref, ok := e.Args[0].(*rule.ValueRef)
+	if !ok || ref.Ref.New || ref.Ref.Index >= len(r.Pattern.Values) {
+		return false
+	}
+	except := map[int]bool{}
+	for _, a := range e.Args[1:] {
+		vr, ok := a.(*rule.ValueRef)
+		if !ok || vr.Ref.New {
+			return false
+		}
+		except[vr.Ref.Index] = true
+	}
+	for _, op := range r.Pattern.Ops {
+		s := lf.set.Ctx.Schema(op.Name)
+		if op.Name == "" || s == nil {
+			continue
+		}
+		for j, o := range op.Operands {
+			if o.Kind != rule.OperandValue || o.Value != ref.Ref.Index {
+				continue
+			}
+			for _, pairs := range [][]ir.IOPair{s.View, s.Inplace} {
+				for _, p := range pairs {
+					if p.Operand != j {
+						continue
+					}
+					// The sharing result is there whether the pattern binds it or not.
+					if p.Result >= len(op.Results) || op.Results[p.Result].Value < 0 || !except[op.Results[p.Result].Value] {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 // foldInplaceOp decides inplace_op(name, operand, result) from the catalog.

@@ -36,17 +36,22 @@ is relative to the output's scale, max|a-b| / max|a|). Programs without fetch op
 per sink output first, so that dead-code elimination keeps the model. With -weights the parameters hold the
 model's real weights, read from Paddle's .pdiparams file; with -fill-weights SEED, parameters without data get
 random data first, so that fold_constants has numbers to fold; the ops left computing on weights are
-then listed. The exit status is 1 when an output differs beyond -rtol, or when an op cannot be evaluated (the op
-and its position are printed).
+then listed. A program is computed in the precision of its floating-point types (float32 for float32 models, as
+Paddle computes them; -float64 forces float64): each output's tolerance is then the larger of -rtol and its
+float32 error budget, which grows with the reductions the output went through (docs/verify.md). The exit status is
+1 when an output differs beyond its tolerance, or when an op cannot be evaluated (the op and its position are
+printed).
 
 Rule mode (.drr files, or -set NAME without a program): every rule — every instance of a family rule — is
 instantiated as small programs its pattern and where clause accept (attribute holes set to defaults and to the
 literals the constraints compare them with, inputs shaped per op, parameters where the constraints want
 immutable weights; up to -variants programs covering the candidate values), the rule alone is applied with the
 driver, and the programs are compared. Each rule is reported ok (with its largest relative error), FAILED (with
-the outputs that differ, or the error), or SKIPPED (why: no program satisfies its constraints, or the interpreter
-cannot evaluate one of its ops). -set accepts rule sets and pipelines (their rule sets are verified). The exit
-status is 1 when a rule FAILED.
+the outputs that differ, or the error), SKIPPED (why: no program satisfies its constraints, or the interpreter
+cannot evaluate one of its ops), or never (no program can make it fire: a where clause the pattern alone decides is
+false, such as a family member with side effects that the rule excludes; there is nothing to verify). -set accepts
+rule sets and pipelines (their rule sets are verified). The exit status is 1 when a rule FAILED or was SKIPPED;
+-allow-skip accepts skipped rules (they are still listed).
 
 Examples:
   drrc verify model.json -size 64
@@ -74,11 +79,13 @@ type verifyFlags struct {
 	inputs      listFlag
 	rtol, atol  float64
 	float32     bool
+	float64     bool
 	fillWeights int64
 	weights     string
 	variants    int
 	jobs        int
 	verbose     bool
+	allowSkip   bool
 }
 
 func (v *verifyFlags) register(fs *flag.FlagSet) {
@@ -93,20 +100,27 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.Var(&v.inputs, "input", "give the program input `name=1x3x64x64` this shape (repeatable; declared static dims are then not checked)")
 	fs.Float64Var(&v.rtol, "rtol", 1e-5, "largest accepted relative error of an output (relative to its scale)")
 	fs.Float64Var(&v.atol, "atol", 0, "also accept an output whose largest absolute error is at most this")
-	fs.BoolVar(&v.float32, "float32", false, "compute in float32 instead of float64")
+	fs.BoolVar(&v.float32, "float32", false, "compute in float32 (program mode's default for float32 programs; rule mode computes in float64)")
+	fs.BoolVar(&v.float64, "float64", false, "program mode: compute in float64 even for float32 programs")
 	fs.StringVar(&v.weights, "weights", "", "program mode: read the parameters' data from `file.pdiparams` (auto: the program's sibling X.pdiparams)")
 	fs.Int64Var(&v.fillWeights, "fill-weights", -1, "program mode: give parameters without data random data drawn from `seed` before the passes run")
 	fs.IntVar(&v.variants, "variants", 4, "rule mode: programs checked per rule, chosen to cover the candidate attribute values")
 	fs.IntVar(&v.jobs, "j", 0, "rule mode: rules verified in parallel (default: the number of CPUs)")
 	fs.BoolVar(&v.verbose, "v", false, "print every program checked for every rule (rule mode), or output names in full (program mode)")
+	fs.BoolVar(&v.allowSkip, "allow-skip", false, "rule mode: exit 0 even when rules were SKIPPED (they are still reported)")
 }
 
 // compareOptions builds the interpreter options the flags ask for.
 func (v *verifyFlags) compareOptions() (interp.CompareOptions, error) {
 	o := interp.CompareOptions{Runs: v.runs, Seed: v.seed, RelTol: v.rtol, AbsTol: v.atol}
 	o.Batch, o.DynamicSize = v.batch, v.size
-	if v.float32 {
+	switch {
+	case v.float32 && v.float64:
+		return o, fmt.Errorf("-float32 and -float64 exclude each other")
+	case v.float32:
 		o.Precision = interp.Float32
+	case v.float64:
+		o.Precision = interp.Float64
 	}
 	if v.runs <= 0 {
 		return o, fmt.Errorf("-runs must be positive")
@@ -212,6 +226,9 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 		}
 		weightsFrom = w
 	}
+	if !v.float32 && !v.float64 {
+		copts.Precision = interp.Auto // a program is computed in the precision of its floating-point types
+	}
 	opts := interp.VerifyOptions{CompareOptions: copts, Registry: reg}
 	if v.fillWeights >= 0 {
 		opts.FillWeights, opts.WeightSeed = true, uint64(v.fillWeights)
@@ -243,11 +260,10 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 		return exitFailure
 	}
 	rep := res.Report
-	precision := "float64"
-	if copts.Precision == interp.Float32 {
-		precision = "float32"
+	fmt.Fprintf(c.Stdout, "  %d run(s) from seed %d, %s, tolerance rel %g", rep.Runs, copts.Seed, rep.Precision, rep.RelTol)
+	if rep.Precision == interp.Float32 {
+		fmt.Fprintf(c.Stdout, " or each output's float32 error budget")
 	}
-	fmt.Fprintf(c.Stdout, "  %d run(s) from seed %d, %s, tolerance rel %g", rep.Runs, copts.Seed, precision, rep.RelTol)
 	if rep.AbsTol > 0 {
 		fmt.Fprintf(c.Stdout, " or abs %g", rep.AbsTol)
 	}
@@ -290,21 +306,24 @@ func printOutputTable(w io.Writer, rep *interp.Report, verbose bool, path string
 	for _, o := range rep.Outputs {
 		width = max(width, min(len(short(o.Name)), 60))
 	}
-	fmt.Fprintf(w, "  %-*s  %-16s %10s %10s  %s\n", width, "output", "shape", "max abs", "max rel", "status")
+	fmt.Fprintf(w, "  %-*s  %-16s %10s %10s %10s  %s\n", width, "output", "shape", "max abs", "max rel", "tol", "status")
 	for _, o := range rep.Outputs {
 		name := short(o.Name)
 		if len(name) > 60 && !verbose {
 			name = "…" + name[len(name)-59:]
 		}
 		if o.Problem != "" {
-			fmt.Fprintf(w, "  %-*s  %-16s %10s %10s  FAIL: %s\n", width, name, "", "", "", o.Problem)
+			fmt.Fprintf(w, "  %-*s  %-16s %10s %10s %10s  FAIL: %s\n", width, name, "", "", "", "", o.Problem)
 			continue
 		}
 		status := "ok"
 		if !o.OK {
 			status = fmt.Sprintf("FAIL (run %d, element %d: %.6g before, %.6g after)", o.Run, o.Index, o.Before, o.After)
 		}
-		fmt.Fprintf(w, "  %-*s  %-16s %10.3g %10.3g  %s\n", width, name, fmt.Sprint(o.Shape), o.MaxAbs, o.MaxRel, status)
+		if o.Random {
+			status += " (depends on random ops)"
+		}
+		fmt.Fprintf(w, "  %-*s  %-16s %10.3g %10.3g %10.3g  %s\n", width, name, fmt.Sprint(o.Shape), o.MaxAbs, o.MaxRel, o.Tol, status)
 	}
 	for _, u := range rep.Unmatched {
 		fmt.Fprintf(w, "  unmatched: %s\n", u)
@@ -368,7 +387,7 @@ func (v *verifyFlags) verifyRules(c *CLI, ctx *ir.Context, reg *rewriter.Registr
 		return exitFailure
 	}
 	failed := false
-	var nOK, nFailed, nSkipped int
+	var nOK, nFailed, nSkipped, nNever int
 	for _, ns := range sets {
 		start := time.Now()
 		results, err := interp.VerifyRules(ns.set, interp.RuleOptions{CompareOptions: copts, Registry: reg,
@@ -413,12 +432,22 @@ func (v *verifyFlags) verifyRules(c *CLI, ctx *ir.Context, reg *rewriter.Registr
 				nFailed++
 				failed = true
 				fmt.Fprintf(c.Stderr, "drrc verify: %s: rule %s FAILED: %s\n", r.Rule.Pos, r.Rule.ID(), r.Reason)
+			case interp.RuleNeverFires:
+				nNever++
 			default:
 				nSkipped++
+				if !v.allowSkip {
+					failed = true
+					fmt.Fprintf(c.Stderr, "drrc verify: %s: rule %s SKIPPED: %s\n", r.Rule.Pos, r.Rule.ID(), r.Reason)
+				}
 			}
 		}
 	}
-	fmt.Fprintf(c.Stdout, "%d ok, %d FAILED, %d SKIPPED\n", nOK, nFailed, nSkipped)
+	fmt.Fprintf(c.Stdout, "%d ok, %d FAILED, %d SKIPPED", nOK, nFailed, nSkipped)
+	if nNever > 0 {
+		fmt.Fprintf(c.Stdout, ", %d never fire", nNever)
+	}
+	fmt.Fprintln(c.Stdout)
 	if failed {
 		return exitFailure
 	}

@@ -47,17 +47,18 @@ rule conv2d_bn_fold_wrong {
 }
 `
 
-const softplusProgram = `{
-    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[4],stop_gradient:[true]} : () -> builtin.tensor<4xf32>
-    (%1) = "pd_op.softplus" (%0) {beta:(Float)1,threshold:(Float)20} : (builtin.tensor<4xf32>) -> builtin.tensor<4xf32>
-    (%2) = "pd_op.fetch" (%1) {col:(Int32)0,name:"out",persistable:[true],stop_gradient:[false]} : (builtin.tensor<4xf32>) -> builtin.tensor<4xf32>
+// eigvalsProgram needs an eigenvalue solver, which the interpreter does not have.
+const eigvalsProgram = `{
+    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[2,2],stop_gradient:[true]} : () -> builtin.tensor<2x2xf32>
+    (%1) = "pd_op.eigvals" (%0) {} : (builtin.tensor<2x2xf32>) -> builtin.tensor<2xc64>
+    (%2) = "pd_op.fetch" (%1) {col:(Int32)0,name:"out",persistable:[true],stop_gradient:[false]} : (builtin.tensor<2xc64>) -> builtin.tensor<2xc64>
 }
 `
 
 // ruleLine finds the table line of a rule in rule-mode output and returns its status and detail.
 func ruleLine(t *testing.T, out, id string) (status, detail string) {
 	t.Helper()
-	re := regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(id) + ` +(ok|FAILED|SKIPPED) +(\S*) +\d+ +(.*)$`)
+	re := regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(id) + ` +(ok|FAILED|SKIPPED|never) +(\S*) +\d+ +(.*)$`)
 	m := re.FindStringSubmatch(out)
 	require.NotNil(t, m, "no line for %s in\n%s", id, out)
 	return m[1], m[3]
@@ -76,13 +77,14 @@ func TestVerifyRuleModeShippedSets(t *testing.T) {
 			"conv2d_add":                                              "ok",
 			"fused_conv2d_add_residual_then_act":                      "ok",
 		}},
-		{"inplace", `\d+ ok, 0 FAILED, \d+ SKIPPED`, map[string]string{
-			"deinplace[pd_op.relu_]": "ok", "deinplace[pd_op.c_allreduce_sum_]": "SKIPPED"}},
-		{"reinplace", `\d+ ok, 0 FAILED, \d+ SKIPPED`, map[string]string{
-			"reinplace[pd_op.relu_]": "ok", "reinplace[pd_op.cast_]": "SKIPPED"}},
+		// Every instance that can fire is verified; instances over ops the rule excludes never fire.
+		{"inplace", `\d+ ok, 0 FAILED, 0 SKIPPED, \d+ never fire`, map[string]string{
+			"deinplace[pd_op.relu_]": "ok", "deinplace[pd_op.c_allreduce_sum_]": "never"}},
+		{"reinplace", `\d+ ok, 0 FAILED, 0 SKIPPED, \d+ never fire`, map[string]string{
+			"reinplace[pd_op.relu_]": "ok", "reinplace[pd_op.cast_]": "ok", "reinplace[pd_op.flatten_]": "never"}},
 		{"value_semantics", `\d+ ok, 0 FAILED, 0 SKIPPED`, map[string]string{"drop_copy": "ok"}},
 		// A pipeline: its rule sets (value_semantics once).
-		{"inference", `\d+ ok, 0 FAILED, \d+ SKIPPED`, map[string]string{"snapshot_of_copy": "ok", "conv2d_add": "ok",
+		{"inference", `\d+ ok, 0 FAILED, 0 SKIPPED, \d+ never fire`, map[string]string{"snapshot_of_copy": "ok", "conv2d_add": "ok",
 			"deinplace[pd_op.relu_]": "ok", "reinplace[pd_op.relu_]": "ok"}},
 	}
 	for _, tc := range tests {
@@ -103,15 +105,42 @@ func TestVerifyRuleModeShippedSets(t *testing.T) {
 func TestVerifyRuleModeReasons(t *testing.T) {
 	code, out, errs := run(t, "", "verify", "-set", "reinplace", "-j", "1")
 	require.Equal(t, exitOK, code, errs)
-	_, detail := ruleLine(t, out, "reinplace[pd_op.cast_]")
-	assert.Contains(t, detail, "constraint same_type(%a, %b) is false")
-	_, detail = ruleLine(t, out, "reinplace[pd_op.addmm_]")
-	assert.Equal(t, "the interpreter cannot evaluate pd_op.addmm", detail)
+	_, detail := ruleLine(t, out, "reinplace[pd_op.c_allreduce_sum_]")
+	assert.Equal(t, "can never fire: its where clause `!has_trait(%b, \"SideEffects\")` is always false (reinplace.drr:18:5)", detail)
 
 	code, out, _ = run(t, "", "verify", "-set", "conv_bn_relu", "-v", "-variants", "2")
 	require.Equal(t, exitOK, code)
 	assert.Contains(t, out, `program 2: ok: $st = [2, 2], $pd = [1, 1], $pa = "SAME"`)
 	assert.Contains(t, out, "%out: shape [2 4 4 5], max abs")
+}
+
+// TestVerifyAllowSkip: a rule that cannot be checked is an error with its position; -allow-skip lets it pass (and
+// still reports it).
+func TestVerifyAllowSkip(t *testing.T) {
+	dir := t.TempDir()
+	rules := write(t, dir, "skip.drr", `rule never_instantiable {
+  match { %y = pd_op.relu(%x) }
+  where { is_param(%x) && is_input(%x) }
+  rewrite { replace %y with pd_op.relu(%x) }
+}
+
+rule fine {
+  match { %y = pd_op.relu(%x) }
+  rewrite { replace %y with pd_op.maximum(%x, pd_op.full() {shape: [1], value: 0.0, dtype: float32}) }
+}
+`)
+	code, out, errs := run(t, "", "verify", rules)
+	require.Equal(t, exitFailure, code, out)
+	assert.Contains(t, out, "1 ok, 0 FAILED, 1 SKIPPED")
+	assert.Contains(t, errs, rules+":1:6: rule never_instantiable SKIPPED: could not satisfy the rule's pattern and constraints")
+	status, detail := ruleLine(t, out, "never_instantiable")
+	assert.Equal(t, "SKIPPED", status)
+	assert.Contains(t, detail, "constraint is_input(%x) is false")
+
+	code, out, errs = run(t, "", "verify", "-allow-skip", rules)
+	require.Equal(t, exitOK, code, out)
+	assert.Contains(t, out, "1 ok, 0 FAILED, 1 SKIPPED")
+	assert.NotContains(t, errs, "SKIPPED")
 }
 
 // TestVerifyWrongRule: drrc verify wrong.drr exits 1 and names the rule, the output that differs and the program.
@@ -139,8 +168,8 @@ func TestVerifyProgramMode(t *testing.T) {
 	code, out, errs := run(t, "", "verify", model)
 	require.Equal(t, exitOK, code, "%s\n%s", out, errs)
 	assert.Contains(t, out, "verify "+model+": inplace → value_semantics.wrap →")
-	assert.Contains(t, out, "3 run(s) from seed 1, float64, tolerance rel 1e-05")
-	assert.Regexp(t, `(?m)^  probs +\[1 10\] +\S+ +\S+  ok$`, out)
+	assert.Contains(t, out, "3 run(s) from seed 1, float32, tolerance rel 1e-05 or each output's float32 error budget")
+	assert.Regexp(t, `(?m)^  probs +\[1 10\] +\S+ +\S+ +\S+  ok$`, out)
 	assert.Contains(t, out, "ok: 1 output(s) agree (max rel ")
 	assert.Contains(t, errs, "conv2d_bn_fold", "pass statistics on standard error")
 
@@ -166,16 +195,16 @@ func TestVerifyProgramFailures(t *testing.T) {
 	// A wrong rule applied by -rules after de-inplacing.
 	code, out, errs := run(t, "", "verify", "-rules", wrong, "-passes", "inplace,rules", model)
 	require.Equal(t, exitFailure, code, out)
-	assert.Regexp(t, `(?m)^  probs +\[1 10\] +\S+ +\S+  FAIL \(run \d, element \d+: `, out)
+	assert.Regexp(t, `(?m)^  probs +\[1 10\] +\S+ +\S+ +\S+  FAIL \(run \d, element \d+: `, out)
 	assert.Contains(t, out, "FAIL: 1 of 1 output(s) differ beyond the tolerance")
 	assert.Contains(t, errs, "drrc verify: "+model+": interp: outputs differ: probs (max rel")
 
 	// An op the interpreter cannot evaluate: named with its position.
-	prog := write(t, dir, "softplus.pir", softplusProgram)
+	prog := write(t, dir, "eigvals.pir", eigvalsProgram)
 	code, out, errs = run(t, "", "verify", prog)
 	require.Equal(t, exitFailure, code, out)
-	assert.Contains(t, errs, "drrc verify: "+prog+": before: cannot evaluate pd_op.softplus at "+prog+":3")
-	assert.Contains(t, out, "FAIL: before: cannot evaluate pd_op.softplus at "+prog+":3")
+	assert.Contains(t, errs, "drrc verify: "+prog+": before: cannot evaluate pd_op.eigvals at "+prog+":3")
+	assert.Contains(t, out, "FAIL: before: cannot evaluate pd_op.eigvals at "+prog+":3")
 
 	// A pass that does not exist.
 	code, _, errs = run(t, "", "verify", "-passes", "nosuch", model)

@@ -30,14 +30,21 @@ type CompareOptions struct {
 	RelTol float64
 	// AbsTol, when positive, also accepts an output whose largest absolute error is at most AbsTol.
 	AbsTol float64
+	// BudgetFactor scales the error budget of an output: its tolerance is the larger of RelTol and
+	// BudgetFactor·u·√(Vb + Va), u the unit roundoff of the evaluation's precision and Vb, Va the outputs'
+	// rounding variances (Output.Rounding). 0 means DefaultBudgetFactor; negative turns the budget off. In
+	// float64 the budget is far below RelTol; in float32 it grows with the reductions an output went through.
+	BudgetFactor float64
 }
 
 // Report is the outcome of Compare.
 type Report struct {
 	// Runs is the number of input/weight sets evaluated.
 	Runs int
-	// RelTol and AbsTol are the tolerances applied.
+	// RelTol and AbsTol are the tolerances applied (RelTol the least relative tolerance of every output).
 	RelTol, AbsTol float64
+	// Precision is the precision the programs were evaluated in.
+	Precision Precision
 	// Outputs has one entry per matched output pair, in the order of the before program.
 	Outputs []OutputDiff
 	// Unmatched lists the outputs of either program without a counterpart in the other.
@@ -64,6 +71,13 @@ type OutputDiff struct {
 	Before, After float64
 	// Problem, if not empty, says why the output cannot be compared (shapes or element types differ).
 	Problem string
+	// Random is set when the output depends on a random op's draw in either program: the programs draw the same
+	// numbers only when they run the same random ops in the same order (see the package documentation).
+	Random bool
+	// Tol is the relative tolerance of this output: RelTol, or its error budget when larger (float32).
+	Tol float64
+	// Rounding is the larger rounding variance of the two outputs (over the runs).
+	Rounding float64
 	// OK reports whether the output is within tolerance.
 	OK bool
 }
@@ -99,7 +113,7 @@ func (r *Report) String() string {
 	if !r.OK() {
 		verdict = "FAIL"
 	}
-	fmt.Fprintf(&b, "compare: %d run(s), tolerance rel %g", r.Runs, r.RelTol)
+	fmt.Fprintf(&b, "compare: %d run(s), %s, tolerance rel %g", r.Runs, r.Precision, r.RelTol)
 	if r.AbsTol > 0 {
 		fmt.Fprintf(&b, " or abs %g", r.AbsTol)
 	}
@@ -114,7 +128,10 @@ func (r *Report) String() string {
 		if !o.OK {
 			status = "FAIL"
 		}
-		fmt.Fprintf(&b, "shape %v max abs %.3g max rel %.3g (scale %.3g) %s", o.Shape, o.MaxAbs, o.MaxRel, o.Scale, status)
+		fmt.Fprintf(&b, "shape %v max abs %.3g max rel %.3g (scale %.3g, tol %.3g) %s", o.Shape, o.MaxAbs, o.MaxRel, o.Scale, o.Tol, status)
+		if o.Random {
+			b.WriteString(" (depends on random ops)")
+		}
 		if !o.OK && o.Index >= 0 {
 			fmt.Fprintf(&b, " (run %d, element %d: %.6g before, %.6g after)", o.Run, o.Index, o.Before, o.After)
 		}
@@ -145,10 +162,17 @@ func Compare(before, after *ir.Program, opts CompareOptions) (*Report, error) {
 	if rep.RelTol <= 0 {
 		rep.RelTol = 1e-5
 	}
+	opts.Precision = opts.Precision.resolve(before, after)
+	rep.Precision = opts.Precision
+	factor := opts.BudgetFactor
+	if factor == 0 {
+		factor = DefaultBudgetFactor
+	}
+	u := unitRoundoff(opts.Precision)
 	var pairs [][2]int
 	cache := map[string]*Tensor{}
 	for k := range runs {
-		feed, err := randomFeed(opts.Seed+uint64(k), opts.Options, []*ir.Program{before, after}, cache)
+		feed, err := randomFeed(opts.Seed+uint64(k), opts.Options, []*ir.Program{before, after}, cache, true)
 		if err != nil {
 			return nil, err
 		}
@@ -170,7 +194,14 @@ func Compare(before, after *ir.Program, opts CompareOptions) (*Report, error) {
 			return nil, fmt.Errorf("interp: the number of outputs changed between runs")
 		}
 		for i, p := range pairs {
-			rep.Outputs[i].add(k, rb.Outputs[p[0]].Value, ra.Outputs[p[1]].Value)
+			ob, oa := rb.Outputs[p[0]], ra.Outputs[p[1]]
+			o := &rep.Outputs[i]
+			o.add(k, ob.Value, oa.Value)
+			o.Random = o.Random || ob.Random || oa.Random
+			o.Rounding = max(o.Rounding, ob.Rounding, oa.Rounding)
+			if factor > 0 {
+				o.Tol = max(o.Tol, budget(factor, u, ob.Rounding, oa.Rounding))
+			}
 		}
 	}
 	for i := range rep.Outputs {
@@ -178,7 +209,8 @@ func Compare(before, after *ir.Program, opts CompareOptions) (*Report, error) {
 		if o.MaxRel < 0 {
 			o.MaxRel = 0
 		}
-		o.OK = o.Problem == "" && (o.MaxRel <= rep.RelTol || opts.AbsTol > 0 && o.MaxAbs <= opts.AbsTol)
+		o.Tol = max(o.Tol, rep.RelTol)
+		o.OK = o.Problem == "" && (o.MaxRel <= o.Tol || opts.AbsTol > 0 && o.MaxAbs <= opts.AbsTol)
 	}
 	if rep.OK() {
 		return rep, nil
@@ -188,7 +220,11 @@ func Compare(before, after *ir.Program, opts CompareOptions) (*Report, error) {
 		if o.Problem != "" {
 			bad = append(bad, fmt.Sprintf("%s (%s)", o.Name, o.Problem))
 		} else {
-			bad = append(bad, fmt.Sprintf("%s (max rel %.3g, max abs %.3g)", o.Name, o.MaxRel, o.MaxAbs))
+			note := ""
+			if o.Random {
+				note = ", depends on random ops"
+			}
+			bad = append(bad, fmt.Sprintf("%s (max rel %.3g > tol %.3g, max abs %.3g%s)", o.Name, o.MaxRel, o.Tol, o.MaxAbs, note))
 		}
 	}
 	for _, u := range rep.Unmatched {

@@ -15,11 +15,15 @@
 // kernels are those of package interp/tensor (conv2d by im2col + GEMM, pool2d, batch norm, matmul, …) plus the
 // element-wise, comparison, shape and reduction kernels of this package.
 //
-// Arithmetic is float64 by default (Options.Precision selects float32): every floating-point element type is
-// computed in that precision, so that a mathematically equivalent rewrite agrees to ~1e-12 and the 1e-5 tolerance
-// only catches real changes. Integer and boolean tensors (shapes, loop counters, conditions) are held exactly —
-// results declared integer are truncated toward zero, booleans are 0 or 1 — up to 2^53 (2^24 in float32 mode).
-// Casts between floating-point types therefore do not lose precision.
+// Arithmetic is float64 by default (Options.Precision): every floating-point element type is computed in that
+// precision, so that a mathematically equivalent rewrite agrees to ~1e-12 and the 1e-5 tolerance only catches real
+// changes. Float32 computes in float32, and Auto in the precision of the program's types (float32 unless some
+// tensor of more than one element is float64): a float32 model is then computed as Paddle computes it, in half the memory, and Compare
+// widens each output's tolerance to its error budget (see Comparing programs). Integer and boolean tensors
+// (shapes, loop counters, conditions) are held exactly — results declared integer are truncated toward zero,
+// booleans are 0 or 1 — up to 2^53 (2^24 in float32 mode). Complex tensors (the results of fft_r2c) are held as
+// interleaved real and imaginary parts; only the ops that know it (real, imag, abs, assign, share_data and the
+// outputs) accept them, the others stop with ErrUnsupported rather than compute on the parts.
 //
 // An op the interpreter cannot evaluate — no kernel, or an attribute combination it does not implement
 // (nearest_interp with bilinear method, fused_conv2d_add_act with split_channels, …) — stops evaluation with an
@@ -56,14 +60,36 @@
 // mean and biased variance, and they update the running statistics in place. A conv+batch_norm fold that ignores
 // is_test therefore changes the numbers of a training-mode program.
 //
+// # Parallelism and memory
+//
+// Matrix products, convolutions and element-wise maps are split across GOMAXPROCS goroutines at fixed boundaries
+// (rows of micro-tiles, chunks of elements): every element is computed by the same sequence of operations whatever
+// the split, so results are bit-identical for every GOMAXPROCS. A value is dropped right after the top-level op
+// that reads it last (a parameter's buffer too), and random parameters are drawn when first read: a model whose
+// weights do not fit in memory (a 7-billion-parameter graph drawn from statistics) is evaluated holding only the
+// weights and activations of the ops in flight.
+//
 // # Random data
 //
-// RandomFeed draws inputs and weights deterministically from a seed, one generator per tensor name, so a weight
-// gets the same values in every program that reads it. Dynamic input dims take Options.Batch (dim 0, default 1)
-// and Options.DynamicSize (default 32). Weights come from Options.ParamRange (DefaultParamRange: variances —
-// parameters feeding a batch norm's variance, or a sqrt/rsqrt/log through add and reshape-like ops, as in a folded
-// batch norm — from [0.5, 1.5], conv/matmul weights ±sqrt(3/fan_in), the rest from [-1, 1)). FillRandomWeights
-// stores such weights in ir.Variable.Data.
+// RandomFeed draws inputs and weights deterministically from a seed, one stream per tensor name, so a weight gets
+// the same values in every program that reads it; a tensor is drawn in chunks of 16384 elements, each from its own
+// generator, so the numbers do not depend on the machine or the number of goroutines. A program carrying recorded
+// statistics (ir.Variable.Stats on parameters, ir.Program.Feeds for inputs: what a GraphNet capture records) is
+// fed values drawn from them — floats normal with the recorded mean and deviation, clipped to the recorded range;
+// integers such as token ids uniform over their recorded range; recorded input data as is. Otherwise dynamic input
+// dims take Options.Batch (dim 0, default 1) and Options.DynamicSize (default 32), and weights come from
+// Options.ParamRange (DefaultParamRange: variances — parameters feeding a batch norm's variance, or a sqrt/rsqrt/log
+// through add and reshape-like ops, as in a folded batch norm — from [0.5, 1.5], conv/matmul weights
+// ±sqrt(3/fan_in), the rest from [-1, 1)). FillRandomWeights stores such weights in ir.Variable.Data.
+//
+// Random ops (uniform, gaussian, randint, bernoulli, randperm, dropout in training, …) draw from per-op streams
+// seeded by Feed.Seed and the op's kind and rank among the random ops of that kind (or by the op's fixed seed
+// attribute), so two programs running the same random ops in the same order draw the same numbers and are compared
+// exactly. Outputs that depend on a random op are flagged (Output.Random, OutputDiff.Random): when a rewrite adds,
+// removes or reorders random ops a difference may be a different draw, not a wrong rewrite.
+//
+// Collective ops (c_allreduce_sum, c_allgather, c_broadcast, …) run as in a world of one rank: what a single
+// process computes.
 //
 // # Comparing programs
 //
@@ -72,8 +98,29 @@
 // it), matches their outputs (fetch by name or column, shadow_output by output_name, sinks in order) and reports,
 // per output, the largest absolute error max|a−b| and the relative error max|a−b| / max(max|a|, Tiny): relative to
 // the scale of the before output, not element by element, so outputs near zero do not produce huge ratios from
-// rounding. An output fails above CompareOptions.RelTol (default 1e-5, the atol = rtol = 1e-5 of Paddle's
-// check_pass_correct) and Compare then returns the report with an error wrapping ErrMismatch.
+// rounding. An output fails above its tolerance — the larger of CompareOptions.RelTol (default 1e-5, the atol =
+// rtol = 1e-5 of Paddle's check_pass_correct) and its error budget — and Compare then returns the report with an
+// error wrapping ErrMismatch.
+//
+// The error budget accounts for floating-point rounding, which grows with the length of the reductions an output
+// went through. Each value carries a rounding variance V in units of u² (u the unit roundoff, 2⁻²⁴ in float32): an
+// op adds to the largest variance of its operands n for a reduction of n terms (the contraction length of a
+// matmul or convolution, the row length of a softmax or a norm), 1 for an element-wise op, 0 for data movement.
+// Modelling the roundings as independent (Higham and Mary's probabilistic error analysis), an output then differs
+// from its exact value by about √V·u of its scale, and the tolerance is BudgetFactor·u·√(Vbefore + Vafter) with
+// DefaultBudgetFactor 4. In float64 the budget is far below 1e-5; in float32 it is what lets a fused float32 model
+// differ from its unfused self by reassociation, while a wrong rewrite (an error of the order of the values) still
+// fails by orders of magnitude. Measured float32-against-float64 errors of real models stay below a sixth of
+// √V·u (docs/verify.md).
+//
+// # Verifying rules
+//
+// RuleVerifier instantiates every rule — every instance of a family rule — as small programs its pattern and
+// where clause accept, applies the rule alone and compares the programs (float64 by default). A rule whose where
+// clause the pattern alone makes false for every program (analysis.DeadInstances: a family member the rule itself
+// excludes) is reported as never firing, with nothing to verify; a rule no program could be built for is SKIPPED,
+// which drrc verify treats as an error. One more instance writes every pattern output after the pattern and reads
+// the pattern's inputs again, so that a rewrite that makes an output share an input's buffer is caught.
 //
 // # Constant folding
 //

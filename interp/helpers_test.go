@@ -188,3 +188,9 @@ func heavy(t *testing.T) {
 		t.Skip("heavy test skipped under the race detector")
 	}
 }
+
+// unevaluable applies an op the interpreter refuses (pd_op.decode_jpeg: it would need an image decoder) to x.
+func (b *builder) unevaluable(x *ir.Value) *ir.Value {
+	return b.opT("pd_op.decode_jpeg", []*ir.Value{x}, []ir.Type{x.Type()}, attr("mode", b.ctx.Str("unchanged")),
+		attr("place", b.ctx.Place(ir.Place{Type: ir.PlaceCPU}))).Result(0)
+}

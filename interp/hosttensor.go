@@ -9,13 +9,14 @@ import (
 
 // Tensor is a dense row-major host tensor: the form of program inputs, parameter values and outputs. Elements are
 // held as float64 whatever the element type (integers and booleans are exact up to 2^53; booleans are 0 or 1) and
-// whatever the evaluation precision.
+// whatever the evaluation precision. A complex tensor (c64, c128) holds 2·Numel() values, each element's real and
+// imaginary parts in turn.
 type Tensor struct {
 	// DType is the element type the program declares for the value.
 	DType ir.DType
 	// Shape is the extent of each dimension; an empty Shape is a 0-D scalar.
 	Shape []int
-	// Data holds the Numel() elements in row-major order.
+	// Data holds the Numel() elements in row-major order (real and imaginary parts interleaved for complex types).
 	Data []float64
 }
 
@@ -25,6 +26,9 @@ func NewTensor(dt ir.DType, shape []int, data []float64) (*Tensor, error) {
 	n, err := numel(shape)
 	if err != nil {
 		return nil, err
+	}
+	if isComplex(dt) {
+		n *= 2
 	}
 	if n != len(data) {
 		return nil, fmt.Errorf("interp: shape %v needs %d elements, got %d", shape, n, len(data))

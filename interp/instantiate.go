@@ -109,7 +109,13 @@ func (e *UnsatisfiableError) Unwrap() error { return ErrUnsatisfiable }
 //
 // Several satisfying assignments are kept, chosen greedily so that every candidate value of every hole is covered
 // by some instance when possible: NCHW and NHWC; EXPLICIT, SAME and VALID; inference and global statistics; … each
-// get a program.
+// get a program. One more instance is added when the rule matches it: the first assignment with every pattern
+// output written in place after the pattern and the pattern's inputs read again, which catches rewrites that make
+// an output share an input's buffer.
+//
+// Operands some ops need in a particular form (valid index tensors, matching matrix sizes, per-channel vectors)
+// come from recipes (instantiate_recipes.go), with alternatives that keep an operand's type for rules that want
+// same_type; result types of ops without a type rule are what their kernel computes on the candidate.
 func Instantiate(set *rule.Set, r *rule.Rule, opts InstantiateOptions) ([]*Instance, error) {
 	auto := opts.Automaton
 	if auto == nil {
@@ -172,6 +178,9 @@ type instantiator struct {
 	programs int
 	failed   []*candidate // the first candidates that did not match, for explaining a failure
 	buildErr error        // the first build error, when no candidate could be built
+	// writeOutputs makes candidates write every pattern output after the pattern and read the pattern's inputs
+	// again (see run).
+	writeOutputs bool
 }
 
 // maxExplained bounds the failed candidates kept for explaining why a rule could not be satisfied.
@@ -291,7 +300,28 @@ func (in *instantiator) run(maxInst, maxProgs int) ([]*Instance, error) {
 	if len(out) == 0 {
 		return nil, &UnsatisfiableError{Rule: in.r, Programs: in.programs, Reason: in.failureReason()}
 	}
+	// One more instance, when the rule matches it: the first assignment again, with every pattern output written
+	// after the pattern (scale_) and the pattern's inputs read again afterwards. A rewrite that makes an output
+	// share an input's buffer (a copy dropped without checking that nothing writes it) changes what those reads
+	// see. Rules whose where clause forbids the write (!mutated(%y)) do not match it, and lose nothing.
+	in.writeOutputs = true
+	failed := len(in.failed)
+	if inst, _ := in.search(in.assignment(assigns[firstTried(tried)]), min(budget+256, 256)); inst != nil {
+		out = append(out, inst)
+	}
+	in.failed = in.failed[:failed]
+	in.writeOutputs = false
 	return out, nil
+}
+
+// firstTried returns the index of the first assignment tried.
+func firstTried(tried []bool) int {
+	for i, t := range tried {
+		if t {
+			return i
+		}
+	}
+	return 0
 }
 
 // failureReason explains why the candidates did not match: the check that failed furthest into the rule (the

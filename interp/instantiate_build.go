@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -39,6 +40,9 @@ func (in *instantiator) build(assign []ir.Attribute, ch *chooser) (*candidate, e
 		}
 	}
 	col := 0
+	if in.writeOutputs && !ib.writeOutputs() {
+		return nil, errors.New("no pattern output can be written")
+	}
 	for h, vh := range in.pat.Values {
 		v := ib.c.vals[h]
 		if vh.Def < 0 || in.internal[h] || v == nil {
@@ -47,11 +51,47 @@ func (in *instantiator) build(assign []ir.Attribute, ch *chooser) (*candidate, e
 		ib.fetch(v, "%"+vh.Name, col)
 		col++
 	}
+	if in.writeOutputs {
+		for h, vh := range in.pat.Values {
+			if v := ib.c.vals[h]; vh.Def < 0 && v != nil && ir.TensorOf(v.Type()) != nil {
+				ib.fetch(v, "%"+vh.Name+" after the outputs are written", col)
+				col++
+			}
+		}
+	}
 	for i, v := range ib.observed {
 		ib.fetch(v, ib.obsNames[i], col)
 		col++
 	}
 	return ib.c, nil
+}
+
+// writeOutputs writes every pattern output that is a mutable float or integer tensor, in place (scale_ by 2 plus
+// 1); false when there is none.
+func (ib *instBuild) writeOutputs() bool {
+	in, ctx := ib.in, ib.in.ctx
+	n := 0
+	for h, vh := range in.pat.Values {
+		v := ib.c.vals[h]
+		if vh.Def < 0 || in.internal[h] || v == nil {
+			continue
+		}
+		tt := ir.TensorOf(v.Type())
+		if tt == nil || tt.IsValue() || !(tt.DType().IsFloat() || tt.DType().IsInteger()) {
+			continue
+		}
+		two, err := ib.make(operandPlan{isScalar: true, scalar: 2}, prodInput, "two")
+		if err != nil {
+			return false
+		}
+		ib.b.Create(ir.OpSpec{Name: "pd_op.scale_", Operands: []*ir.Value{v, two}, Results: []ir.Type{v.Type()},
+			Attrs: []ir.NamedAttr{{Name: "bias", Value: ctx.Float(1)}, {Name: "bias_after_scale", Value: ctx.Bool(true)}}})
+		n++
+	}
+	if n > 0 {
+		ib.c.inputs = append(ib.c.inputs, "outputs written after the pattern")
+	}
+	return n > 0
 }
 
 func (ib *instBuild) fetch(v *ir.Value, name string, col int) {
@@ -67,6 +107,9 @@ func (ib *instBuild) op(k int) error {
 	pop := in.pat.Ops[k]
 	s := ctx.Schema(pop.Name)
 	attrs := ib.attrs(pop, s)
+	if alts := attrRecipes[ir.NonInplaceName(pop.Name)]; len(alts) > 0 {
+		attrs = ib.overrideAttrs(pop, s, attrs, alts[ib.ch.choose(len(alts))])
+	}
 	n := len(s.Operands)
 	nPat := len(pop.Operands)
 	hasList := nPat > 0 && pop.Operands[nPat-1].Kind == rule.OperandList
@@ -144,6 +187,11 @@ func (ib *instBuild) op(k int) error {
 	}
 	op := ib.b.Create(ir.OpSpec{Name: pop.Name, Operands: operands, Results: types, Attrs: attrs})
 	ib.c.ops[k] = op
+	if s.Infer == "" {
+		if err := ib.probe(op); err != nil {
+			return err
+		}
+	}
 	if len(pop.Results) > op.NumResults() || !pop.MoreResults && len(pop.Results) != op.NumResults() {
 		return fmt.Errorf("%s: the pattern binds %d results, the op has %d", pop.Name, len(pop.Results), op.NumResults())
 	}
@@ -169,10 +217,98 @@ func (ib *instBuild) op(k int) error {
 	return nil
 }
 
-// resultTypes infers an op's result types; ops without a type rule and one result take their first operand's type.
+// overrideAttrs replaces attributes by the values of an attribute recipe, except those the pattern binds or fixes.
+func (ib *instBuild) overrideAttrs(pop *rule.OpPattern, s *ir.OpSchema, attrs []ir.NamedAttr, vals map[string]rule.Val) []ir.NamedAttr {
+	fixed := map[string]bool{}
+	for _, a := range pop.Attrs {
+		fixed[a.Name] = true
+	}
+	out := append([]ir.NamedAttr(nil), attrs...)
+	for name, v := range vals {
+		spec := s.Attr(name)
+		if spec == nil || fixed[name] {
+			continue
+		}
+		at, err := rule.ToAttr(ib.in.ctx, spec.Type, v)
+		if err != nil {
+			continue
+		}
+		replaced := false
+		for i := range out {
+			if out[i].Name == name {
+				out[i].Value, replaced = at, true
+			}
+		}
+		if !replaced {
+			out = append(out, ir.NamedAttr{Name: name, Value: at})
+		}
+	}
+	return out
+}
+
+// probe sets the result types of an op whose schema has no type rule from what its kernel computes: the candidate
+// built so far is evaluated on random inputs, and each tensor result takes the computed shape (the element type
+// of its provisional type, the operand's or the op's dtype attribute). An op that cannot be evaluated on these
+// operands makes the candidate fail.
+func (ib *instBuild) probe(op *ir.Op) error {
+	ctx := ib.in.ctx
+	var fetches []*ir.Op
+	var which []int
+	for i := 0; i < op.NumResults(); i++ {
+		r := op.Result(i)
+		if ir.TensorOf(r.Type()) == nil {
+			continue
+		}
+		fetches = append(fetches, ib.b.Create(ir.OpSpec{Name: "pd_op.fetch", Operands: []*ir.Value{r}, Results: []ir.Type{r.Type()},
+			Attrs: []ir.NamedAttr{{Name: "name", Value: ctx.Str(fmt.Sprintf("probe %d", i))}, {Name: "col", Value: ctx.Int32(int32(i))}}}))
+		which = append(which, i)
+	}
+	opts := Options{IgnoreDeclaredShapes: true}
+	feed, err := RandomFeed(0, opts, ib.c.prog)
+	var res *Result
+	if err == nil {
+		res, err = Evaluate(ib.c.prog, feed, opts)
+	}
+	rw := ir.NewRewriter(ctx, nil)
+	for _, f := range fetches {
+		if e := rw.Erase(f); e != nil && err == nil {
+			err = e
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("%s on these operands: %w", op.Name(), err)
+	}
+	for k, i := range which {
+		o := res.Output(fmt.Sprintf("probe %d", i))
+		if o == nil {
+			return fmt.Errorf("%s: result %d was not computed", op.Name(), i)
+		}
+		tt := ir.TensorOf(op.Result(i).Type())
+		dims := make([]int64, len(o.Value.Shape))
+		for d, n := range o.Value.Shape {
+			dims[d] = int64(n)
+		}
+		rw.SetType(op.Result(i), ctx.Tensor(tt.Spelling, dims, ctx.Scalar(tt.DType())))
+		_ = k
+	}
+	return nil
+}
+
+// resultTypes infers an op's result types; ops without a type rule and one result take their first operand's type
+// (provisionally: the builder then probes them), or the dtype their dtype attribute names.
 func resultTypes(ctx *ir.Context, s *ir.OpSchema, operands []*ir.Value, attrs []ir.NamedAttr) ([]ir.Type, error) {
-	if s.Infer == "" && len(s.Results) == 1 && len(operands) > 0 && operands[0] != nil {
-		return []ir.Type{operands[0].Type()}, nil
+	if s.Infer == "" && len(operands) > 0 && operands[0] != nil && ir.TensorOf(operands[0].Type()) != nil {
+		t := operands[0].Type()
+		tt := ir.TensorOf(t)
+		if da, ok := attrOf(attrs, "dtype").(*ir.DataTypeAttr); ok && da.DType != ir.DTypeUndefined {
+			dt := da.DType
+			t = ctx.Tensor(tt.Spelling, tt.Dims, ctx.Scalar(dt))
+		}
+		types := make([]ir.Type, len(s.Results))
+		for i := range types {
+			types[i] = t
+		}
+		return types, nil
 	}
 	return ctx.InferResultTypes(s, operands, attrs)
 }
@@ -228,6 +364,11 @@ var requiredAttrs = map[string]rule.Val{
 	"pd_op.full.value":      0.5,
 	"pd_op.full_.value":     0.5,
 	"pd_op.full_like.value": 0.5,
+	// set_value: assign 0.5 to the slice (here the whole tensor: no axes).
+	"pd_op.set_value.shape":   []rule.Val{int64(1)},
+	"pd_op.set_value.values":  []rule.Val{0.5},
+	"pd_op.set_value_.shape":  []rule.Val{int64(1)},
+	"pd_op.set_value_.values": []rule.Val{0.5},
 }
 
 // fillAttr returns a value for an attribute without default: from requiredAttrs, else a plain value of its kind.
@@ -278,6 +419,33 @@ func (ib *instBuild) make(pl operandPlan, pr producer, name string) (*ir.Value, 
 		attrs := []ir.NamedAttr{{Name: "shape", Value: ctx.IntArray([]int64{1})}, {Name: "value", Value: ctx.Double(pl.scalar)},
 			{Name: "dtype", Value: ctx.DataType(ir.DTypeFloat32)}, place}
 		return ib.create("pd_op.full", nil, attrs)
+	}
+	if pl.data != nil {
+		vals := make([]ir.Attribute, len(pl.data))
+		for i, v := range pl.data {
+			vals[i] = ctx.Double(v)
+		}
+		dims := make([]int64, len(pl.dims))
+		copy(dims, pl.dims)
+		t := ctx.Tensor(ir.DenseTensor, dims, ctx.Scalar(pl.dtype))
+		attrs := []ir.NamedAttr{{Name: "shape", Value: ctx.Int32s(dims...)}, {Name: "dtype", Value: ctx.DataType(pl.dtype)},
+			{Name: "values", Value: ctx.Array(vals...)}, place}
+		v := ib.b.Create(ir.OpSpec{Name: "pd_op.assign_value", Results: []ir.Type{t}, Attrs: attrs}).Result(0)
+		ib.c.inputs = append(ib.c.inputs, fmt.Sprintf("%%%s: %s constant %v", name, t, pl.data))
+		return v, nil
+	}
+	if pl.elems != nil {
+		var elems []*ir.Value
+		var types []ir.Type
+		for k, e := range pl.elems {
+			v, err := ib.make(e, pr, fmt.Sprintf("%s_%d", name, k))
+			if err != nil {
+				return nil, err
+			}
+			elems = append(elems, v)
+			types = append(types, v.Type())
+		}
+		return ib.b.Create(ir.OpSpec{Name: "builtin.combine", Operands: elems, Results: []ir.Type{ctx.Vector(types...)}}).Result(0), nil
 	}
 	if pl.dims == nil {
 		return nil, fmt.Errorf("no shape for %%%s", name)

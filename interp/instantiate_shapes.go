@@ -30,9 +30,16 @@ type operandPlan struct {
 	isInts   bool
 	scalar   float64
 	isScalar bool
+	// data, when set, makes a constant tensor of dims and dtype holding these values (pd_op.assign_value): index
+	// operands that must hold valid indices.
+	data []float64
+	// elems, when set, makes a vector operand (builtin.combine) of these plans.
+	elems []operandPlan
 }
 
-func (p operandPlan) constant() bool { return p.isInts || p.isScalar }
+func (p operandPlan) constant() bool {
+	return p.isInts || p.isScalar || p.data != nil || p.elems != nil
+}
 
 func tensorPlan(dt ir.DType, dims ...int64) operandPlan {
 	return operandPlan{dims: dims, dtype: dt}
@@ -95,8 +102,38 @@ func proposeOperands(ctx *ir.Context, s *ir.OpSchema, attrs []ir.NamedAttr, know
 	case "pd_op.batch_norm", "pd_op.sync_batch_norm":
 		return batchNormPlans(s, format, knownT)
 	}
-	return genericPlans(s, base, knownT, known)
+	if r := opRecipes[base]; r != nil && len(s.Operands) > 0 {
+		if plans := r(knownT); len(plans) > 0 && len(plans[0]) == len(s.Operands) {
+			return plans
+		}
+	}
+	alts := genericPlans(s, base, knownT, known)
+	dims := []int64{instN, instC, instH, instW}
+	for _, k := range knownT {
+		if k != nil && k.Static() {
+			dims = k.Dims
+			break
+		}
+	}
+	alts = append(alts, shapeAlternatives(base, alts[0], dims)...)
+	if compareOps[strings.TrimPrefix(base, "pd_op.")] {
+		// Comparisons of booleans keep the boolean type (same_type of operand and result).
+		for _, alt := range append([][]operandPlan(nil), alts...) {
+			b := append([]operandPlan(nil), alt...)
+			for j := range b {
+				if !b[j].constant() {
+					b[j].dtype = ir.DTypeBool
+				}
+			}
+			alts = append(alts, b)
+		}
+	}
+	return alts
 }
+
+// compareOps are the comparison ops (boolean results).
+var compareOps = map[string]bool{"equal": true, "not_equal": true, "less_than": true, "less_equal": true,
+	"greater_than": true, "greater_equal": true}
 
 // convPlans: input [N, C, H, W] (or NHWC), filter [Cout, C/groups, 3, 3]; depthwise convolutions have C = groups;
 // the fused op's bias is [Cout] and its residual the output's shape.
@@ -264,8 +301,13 @@ func intArrayOperand(base, operand string, dims []int64) []int64 {
 	return []int64{}
 }
 
-// scalarOperand is the value of a Scalar operand (scale's scale, clip's bounds, pow's exponent, …).
+// scalarOperand is the value of a Scalar operand (scale's scale, clip's bounds, pow's exponent, …); integer
+// arguments (axes, counts) get 1.
 func scalarOperand(base, operand string) float64 {
+	switch operand {
+	case "axis", "k", "num_classes", "num_samples", "number", "index":
+		return 1
+	}
 	switch base + "." + operand {
 	case "pd_op.clip.min":
 		return -0.5

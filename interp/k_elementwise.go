@@ -35,7 +35,6 @@ func registerElementwise[T tensor.Float](r registry[T]) {
 	mathUnary := map[string]func(float64) float64{
 		"rsqrt":      func(v float64) float64 { return 1 / math.Sqrt(v) },
 		"log":        math.Log,
-		"abs":        math.Abs,
 		"floor":      math.Floor,
 		"ceil":       math.Ceil,
 		"reciprocal": func(v float64) float64 { return 1 / v },
@@ -54,6 +53,7 @@ func registerElementwise[T tensor.Float](r registry[T]) {
 			return c.one(mapUnary(x, f), nil)
 		}
 	}
+	r["pd_op.abs"] = kAbs[T]
 	r["pd_op.hardsigmoid"] = kHardsigmoid[T]
 	r["pd_op.leaky_relu"] = kLeakyRelu[T]
 	r["pd_op.elu"] = kElu[T]
@@ -67,20 +67,6 @@ func registerElementwise[T tensor.Float](r registry[T]) {
 	r["pd_op.subtract"] = binaryKernel(tensor.Subtract[T])
 	r["pd_op.multiply"] = binaryKernel(tensor.Multiply[T])
 	r["pd_op.divide"] = kDivide[T]
-	mathBinary := map[string]func(a, b float64) float64{
-		"maximum":         math.Max,
-		"minimum":         math.Min,
-		"elementwise_pow": math.Pow,
-	}
-	for name, f := range mathBinary {
-		r["pd_op."+name] = func(c *call[T]) ([]*value[T], error) {
-			x, y, err := c.pair()
-			if err != nil {
-				return nil, err
-			}
-			return c.one(mapBinary(x, y, f))
-		}
-	}
 }
 
 func sign(v float64) float64 {
@@ -297,4 +283,20 @@ func kSoftmax[T tensor.Float](c *call[T]) ([]*value[T], error) {
 		}
 	}
 	return c.one(out, nil)
+}
+
+// kAbs is |x|; of a complex tensor, the modulus √(re² + im²) (a real tensor).
+func kAbs[T tensor.Float](c *call[T]) ([]*value[T], error) {
+	x, err := c.arg(0)
+	if err != nil {
+		return nil, err
+	}
+	if !isComplex(x.dtype) {
+		return c.one(mapUnary(x.tensor(), math.Abs), nil)
+	}
+	out := make([]T, x.numel())
+	for i := range out {
+		out[i] = T(math.Hypot(float64(x.buf.data[2*i]), float64(x.buf.data[2*i+1])))
+	}
+	return c.one(&tensor.Tensor[T]{Shape: append([]int{}, x.shape...), Data: out}, nil)
 }

@@ -2,160 +2,381 @@ package interp
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/pirdrr/drr/interp/tensor"
 	"github.com/pirdrr/drr/ir"
 )
 
-// Resizing. Only nearest_interp on 4-D inputs is evaluated; bilinear, bicubic, linear and trilinear
-// interpolation are refused (no kernel).
+// Resizing: linear_interp (1 spatial dim), bilinear/nearest/bicubic_interp (2) and trilinear/nearest (3), as
+// Paddle's interpolate kernels compute them. The op's interp_method attribute chooses the method (Paddle's kernels
+// dispatch on it too) and the input's rank the number of spatial dims.
+//
+// Output size: size_tensor (one scalar per spatial dim) wins; otherwise scale_tensor (one value for every dim, or
+// one per dim), else the scale attribute (for 2-D and 3-D only with one value per dim; 1-D takes its first),
+// sets out = int(in·scale); out_size, when given, overrides that; else the out_d/out_h/out_w attributes. An output
+// the input's size is a copy. Per dim the source ratio is (in−1)/(out−1) with align_corners, else 1/scale when a
+// scale is set, else in/out, in float32.
+//
+// Linear (bi-, tri-): source index int(ratio·(k+0.5)−0.5) clamped at 0 with weight from that fractional position
+// when align_mode is 0 and not align_corners, else int(ratio·k); the upper neighbour is min(index+1, in−1); weights
+// in float32 as Paddle stores them. Nearest: int(ratio·k), or int(ratio·k + 0.5) with align_corners. Bicubic: Keys'
+// cubic convolution (A = −0.75) over 4×4 neighbours clamped to the edges, source position ratio·k with
+// align_corners, else ratio·(k+0.5)−0.5. Sums run over the first spatial dim outermost, up to rounding Paddle's
+// order.
 
 func registerInterp[T tensor.Float](r registry[T]) {
-	r["pd_op.nearest_interp"] = kNearestInterp[T]
+	for _, name := range []string{"linear_interp", "bilinear_interp", "nearest_interp", "bicubic_interp", "trilinear_interp"} {
+		r["pd_op."+name] = kInterp[T]
+	}
+	r["pd_op.grid_sample"] = kGridSample[T]
 }
 
-// kNearestInterp follows Paddle's 2-D nearest interpolation: the output size is out_h/out_w, replaced by
-// size_tensor when given, otherwise by input·scale (scale_tensor, else the scale attribute) when the scale is
-// positive and then by out_size when given. Source index k maps to int(ratio·k) (align_corners: int(ratio·k + 0.5))
-// with ratio = 1/scale when a scale is set, in/out otherwise ((in−1)/(out−1) with align_corners), in float32 as
-// Paddle computes it.
-func kNearestInterp[T tensor.Float](c *call[T]) ([]*value[T], error) {
+// taps are, per output coordinate along one dim, the source indices and their weights.
+type taps struct {
+	idx [][]int
+	w   [][]float64
+}
+
+func linearTaps(in, out int, ratio float32, alignFlag bool) taps {
+	t := taps{idx: make([][]int, out), w: make([][]float64, out)}
+	for k := range out {
+		var lo int
+		var d float32
+		if alignFlag {
+			src := float64(ratio)*(float64(k)+0.5) - 0.5
+			lo = max(int(src), 0)
+			d = float32(max(src, 0)) - float32(lo)
+		} else {
+			p := ratio * float32(k)
+			lo = max(int(p), 0)
+			d = p - float32(lo)
+		}
+		hi := min(lo+1, in-1)
+		t.idx[k] = []int{lo, hi}
+		t.w[k] = []float64{float64(1 - d), float64(d)}
+	}
+	return t
+}
+
+func nearestTaps(in, out int, ratio float32, alignCorners bool) taps {
+	t := taps{idx: make([][]int, out), w: make([][]float64, out)}
+	for k := range out {
+		var s int
+		if alignCorners {
+			s = int(ratio*float32(k) + 0.5)
+		} else {
+			s = int(ratio * float32(k))
+		}
+		t.idx[k] = []int{min(s, in-1)}
+		t.w[k] = []float64{1}
+	}
+	return t
+}
+
+// cubicCoeffs are Keys' cubic convolution weights of the four neighbours at fractional position t.
+func cubicCoeffs(t float64) []float64 {
+	const a = -0.75
+	c1 := func(x float64) float64 { return ((a+2)*x-(a+3))*x*x + 1 }
+	c2 := func(x float64) float64 { return ((a*x-5*a)*x+8*a)*x - 4*a }
+	return []float64{c2(t + 1), c1(t), c1(1 - t), c2(2 - t)}
+}
+
+func cubicTaps(in, out int, ratio float32, alignCorners bool) taps {
+	t := taps{idx: make([][]int, out), w: make([][]float64, out)}
+	for k := range out {
+		var pos float64
+		if alignCorners {
+			pos = float64(ratio * float32(k))
+		} else {
+			pos = float64(ratio)*(float64(k)+0.5) - 0.5
+		}
+		base := int(math.Floor(pos))
+		t.w[k] = cubicCoeffs(pos - float64(base))
+		t.idx[k] = make([]int, 4)
+		for i := range 4 {
+			t.idx[k][i] = max(min(base-1+i, in-1), 0)
+		}
+	}
+	return t
+}
+
+// interpSizes resolves the output spatial sizes and the per-dim scales (−1 when unset) of an interpolation.
+func (c *call[T]) interpSizes(in []int) (out []int, scales []float32, err error) {
+	d := len(in)
+	out = make([]int, d)
+	names := [][]string{{"out_w"}, {"out_h", "out_w"}, {"out_d", "out_h", "out_w"}}[d-1]
+	for i, n := range names {
+		out[i] = c.attrInt(n, 0)
+	}
+	scales = make([]float32, d)
+	for i := range scales {
+		scales[i] = -1
+	}
+	if st := c.named("size_tensor", 2); st != nil {
+		sz, err := c.ints(c.argIndex("size_tensor", 2))
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(sz) != d {
+			return nil, nil, fmt.Errorf("size_tensor holds %d sizes for %d spatial dims", len(sz), d)
+		}
+		copy(out, sz)
+	} else {
+		var sc []float64
+		if v := c.named("scale_tensor", 3); v != nil {
+			for _, s := range v.buf.data {
+				sc = append(sc, float64(s))
+			}
+			if len(sc) == 1 {
+				for len(sc) < d {
+					sc = append(sc, sc[0])
+				}
+			}
+		} else if a, ok := c.floatsAttr("scale"); ok && (d == 1 && len(a) > 0 || len(a) > 1) {
+			sc = a
+		}
+		if len(sc) > 0 {
+			if len(sc) < d {
+				return nil, nil, fmt.Errorf("scale %v for %d spatial dims", sc, d)
+			}
+			all := true
+			for i := range d {
+				scales[i] = float32(sc[i])
+				all = all && scales[i] > 0
+			}
+			if !all {
+				return nil, nil, fmt.Errorf("scale %v must be positive", sc)
+			}
+			for i := range d {
+				out[i] = int(float32(in[i]) * scales[i])
+			}
+		}
+		if v := c.named("out_size", 1); v != nil {
+			sz, err := c.ints(c.argIndex("out_size", 1))
+			if err != nil {
+				return nil, nil, err
+			}
+			if len(sz) != d {
+				return nil, nil, fmt.Errorf("out_size holds %d sizes for %d spatial dims", len(sz), d)
+			}
+			copy(out, sz)
+		}
+	}
+	for _, o := range out {
+		if o <= 0 {
+			return nil, nil, fmt.Errorf("output size %v is not positive", out)
+		}
+	}
+	return out, scales, nil
+}
+
+// kInterp resizes the spatial dims of x.
+func kInterp[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	x, err := c.in(0)
 	if err != nil {
 		return nil, err
 	}
-	if m := c.attrString("interp_method", "nearest"); m != "nearest" {
-		return nil, unsupported("interp_method %q", m)
+	r := len(x.Shape)
+	if r < 3 || r > 5 {
+		return nil, unsupported("interpolation of a rank-%d input", r)
 	}
-	if len(x.Shape) != 4 {
-		return nil, unsupported("input of rank %d (only 4-D is evaluated)", len(x.Shape))
-	}
-	nhwc := false
+	last := false
 	switch f := c.attrString("data_format", "NCHW"); f {
-	case "NCHW", "AnyLayout":
-	case "NHWC":
-		nhwc = true
+	case "NCHW", "NCW", "NCDHW", "AnyLayout":
+	case "NHWC", "NWC", "NDHWC":
+		last = true
 	default:
 		return nil, unsupported("data_format %q", f)
 	}
-	n, ch, ih, iw := x.Shape[0], x.Shape[1], x.Shape[2], x.Shape[3]
-	if nhwc {
-		ch, ih, iw = x.Shape[3], x.Shape[1], x.Shape[2]
+	method := c.attrString("interp_method", "")
+	if method == "" {
+		method = map[string]string{"pd_op.linear_interp": "linear", "pd_op.bilinear_interp": "bilinear",
+			"pd_op.nearest_interp": "nearest", "pd_op.bicubic_interp": "bicubic", "pd_op.trilinear_interp": "trilinear"}[c.op.Name()]
 	}
-	oh, ow := c.attrInt("out_h", 0), c.attrInt("out_w", 0)
-	scaleH, scaleW := float32(-1), float32(-1)
-	if len(c.args) > 2 && c.args[2] != nil {
-		sz, err := c.ints(2)
-		if err != nil {
+	d := r - 2
+	want := map[string]int{"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}
+	if n, ok := want[method]; ok && n != d || method != "nearest" && !ok {
+		return nil, unsupported("interp_method %q on a rank-%d input", method, r)
+	}
+	// Channels first: [N, C, spatial…].
+	cf := x
+	if last {
+		perm := []int{0, r - 1}
+		for i := 1; i < r-1; i++ {
+			perm = append(perm, i)
+		}
+		if cf, err = tensor.Transpose(x, perm); err != nil {
 			return nil, err
 		}
-		if len(sz) != 2 {
-			return nil, fmt.Errorf("size_tensor must hold 2 sizes, holds %v", sz)
-		}
-		oh, ow = sz[0], sz[1]
-	} else {
-		var scales []float64
-		if len(c.args) > 3 && c.args[3] != nil {
-			v, err := c.arg(3)
-			if err != nil {
-				return nil, err
-			}
-			for _, s := range v.buf.data {
-				scales = append(scales, float64(s))
-			}
-		} else if a, ok := c.floatsAttr("scale"); ok {
-			scales = a
-		}
-		switch len(scales) {
-		case 0:
-		case 1:
-			scaleH, scaleW = float32(scales[0]), float32(scales[0])
-		case 2:
-			scaleH, scaleW = float32(scales[0]), float32(scales[1])
-		default:
-			return nil, unsupported("scale %v", scales)
-		}
-		if scaleH > 0 && scaleW > 0 {
-			oh, ow = int(float32(ih)*scaleH), int(float32(iw)*scaleW)
-		}
-		if len(c.args) > 1 && c.args[1] != nil {
-			sz, err := c.ints(1)
-			if err != nil {
-				return nil, err
-			}
-			if len(sz) != 2 {
-				return nil, fmt.Errorf("out_size must hold 2 sizes, holds %v", sz)
-			}
-			oh, ow = sz[0], sz[1]
-		}
 	}
-	if oh <= 0 || ow <= 0 {
-		return nil, fmt.Errorf("output size %dx%d is not positive", oh, ow)
-	}
-	align := c.attrBool("align_corners", false)
-	ratio := func(in, out int, scale float32) float32 {
-		if out <= 1 {
-			return 0
-		}
-		if align {
-			return float32(in-1) / float32(out-1)
-		}
-		if scale > 0 {
-			return 1 / scale
-		}
-		return float32(in) / float32(out)
-	}
-	rh, rw := ratio(ih, oh, scaleH), ratio(iw, ow, scaleW)
-	src := func(k int, r float32, in int) int {
-		var s int
-		if align {
-			s = int(r*float32(k) + 0.5)
-		} else {
-			s = int(r * float32(k))
-		}
-		return min(s, in-1)
-	}
-	shape := []int{n, ch, oh, ow}
-	if nhwc {
-		shape = []int{n, oh, ow, ch}
-	}
-	total, err := numel(shape)
+	in := cf.Shape[2:]
+	out, scales, err := c.interpSizes(in)
 	if err != nil {
 		return nil, err
 	}
-	out := &tensor.Tensor[T]{Shape: shape, Data: make([]T, total)}
-	i := 0
-	at := func(b, cc, y, xx int) T {
-		if nhwc {
-			return x.Data[((b*ih+y)*iw+xx)*ch+cc]
+	align := c.attrBool("align_corners", false)
+	alignFlag := c.attrInt("align_mode", 1) == 0 && !align
+	ax := make([]taps, d)
+	for i := range d {
+		var ratio float32
+		if out[i] > 1 {
+			switch {
+			case align:
+				ratio = float32(in[i]-1) / float32(out[i]-1)
+			case scales[i] > 0:
+				ratio = float32(1 / float64(scales[i]))
+			default:
+				ratio = float32(in[i]) / float32(out[i])
+			}
 		}
-		return x.Data[((b*ch+cc)*ih+y)*iw+xx]
+		switch method {
+		case "nearest":
+			ax[i] = nearestTaps(in[i], out[i], ratio, align)
+		case "bicubic":
+			ax[i] = cubicTaps(in[i], out[i], ratio, align)
+		default:
+			ax[i] = linearTaps(in[i], out[i], ratio, alignFlag)
+		}
 	}
-	for b := range n {
-		if nhwc {
-			for y := range oh {
-				sy := src(y, rh, ih)
-				for xx := range ow {
-					sx := src(xx, rw, iw)
-					for cc := range ch {
-						out.Data[i] = at(b, cc, sy, sx)
-						i++
+	oshape := append([]int{cf.Shape[0], cf.Shape[1]}, out...)
+	res := &tensor.Tensor[T]{Shape: oshape, Data: make([]T, prod(oshape))}
+	if sameInts(in, out) {
+		copy(res.Data, cf.Data)
+	} else {
+		planes := cf.Shape[0] * cf.Shape[1]
+		inPlane, outPlane := prod(in), prod(out)
+		tensor.ParallelFor(planes, outPlane*4, func(lo, hi int) {
+			pos := make([]int, d)
+			for p := lo; p < hi; p++ {
+				src := cf.Data[p*inPlane : (p+1)*inPlane]
+				dst := res.Data[p*outPlane : (p+1)*outPlane]
+				for i := range pos {
+					pos[i] = 0
+				}
+				for o := range dst {
+					dst[o] = T(resample(src, in, ax, pos, 0, 0))
+					for i := d - 1; i >= 0; i-- {
+						pos[i]++
+						if pos[i] < out[i] {
+							break
+						}
+						pos[i] = 0
 					}
 				}
 			}
-			continue
+		})
+	}
+	if last {
+		perm := []int{0}
+		for i := 2; i < r; i++ {
+			perm = append(perm, i)
 		}
-		for cc := range ch {
-			for y := range oh {
-				sy := src(y, rh, ih)
-				for xx := range ow {
-					out.Data[i] = at(b, cc, sy, src(xx, rw, iw))
-					i++
+		perm = append(perm, 1)
+		if res, err = tensor.Transpose(res, perm); err != nil {
+			return nil, err
+		}
+	}
+	return c.one(res, nil)
+}
+
+// resample is the weighted sum of the source taps of output position pos, dim by dim from dim.
+func resample[T tensor.Float](src []T, in []int, ax []taps, pos []int, dim, off int) float64 {
+	t := ax[dim]
+	idx, w := t.idx[pos[dim]], t.w[pos[dim]]
+	s := 0.0
+	for k, i := range idx {
+		o := off*in[dim] + i
+		if dim == len(in)-1 {
+			s += float64(src[o]) * w[k]
+		} else {
+			s += w[k] * resample(src, in, ax, pos, dim+1, o)
+		}
+	}
+	return s
+}
+
+// kGridSample samples x [N, C, H, W] at the normalized positions of grid [N, Hg, Wg, 2] (x then y, −1…1):
+// bilinear or nearest (round half to even), positions outside handled by padding_mode zeros, border or
+// reflection; with align_corners −1 and 1 are the centres of the corner pixels, else their outer edges.
+func kGridSample[T tensor.Float](c *call[T]) ([]*value[T], error) {
+	x, grid, err := c.pair()
+	if err != nil {
+		return nil, err
+	}
+	if len(x.Shape) != 4 || len(grid.Shape) != 4 || grid.Shape[3] != 2 || grid.Shape[0] != x.Shape[0] {
+		return nil, unsupported("grid_sample of x %v with grid %v (only 4-D inputs are evaluated)", x.Shape, grid.Shape)
+	}
+	mode, pad := c.attrString("mode", "bilinear"), c.attrString("padding_mode", "zeros")
+	if mode != "bilinear" && mode != "nearest" {
+		return nil, unsupported("grid_sample mode %q", mode)
+	}
+	if pad != "zeros" && pad != "border" && pad != "reflection" {
+		return nil, unsupported("grid_sample padding_mode %q", pad)
+	}
+	align := c.attrBool("align_corners", true)
+	n, ch, h, w := x.Shape[0], x.Shape[1], x.Shape[2], x.Shape[3]
+	gh, gw := grid.Shape[1], grid.Shape[2]
+	unnorm := func(v float64, size int) float64 {
+		if align {
+			return (v + 1) / 2 * float64(size-1)
+		}
+		return ((v+1)*float64(size) - 1) / 2
+	}
+	reflect := func(v, lo, hi float64) float64 { // reflect into [lo, hi] (doubled bounds)
+		if lo == hi {
+			return 0
+		}
+		mn, span := lo/2, (hi-lo)/2
+		v = math.Abs(v - mn)
+		extra := math.Mod(v, span)
+		if int(math.Floor(v/span))%2 == 0 {
+			return extra + mn
+		}
+		return span - extra + mn
+	}
+	source := func(v float64, size int) float64 {
+		v = unnorm(v, size)
+		switch pad {
+		case "border":
+			v = min(max(v, 0), float64(size-1))
+		case "reflection":
+			if align {
+				v = reflect(v, 0, 2*float64(size-1))
+			} else {
+				v = reflect(v, -1, 2*float64(size)-1)
+			}
+			v = min(max(v, 0), float64(size-1))
+		}
+		return v
+	}
+	out := make([]T, n*ch*gh*gw)
+	at := func(b, cc, yy, xx int) float64 {
+		if yy < 0 || yy >= h || xx < 0 || xx >= w {
+			return 0
+		}
+		return float64(x.Data[((b*ch+cc)*h+yy)*w+xx])
+	}
+	for b := range n {
+		for i := range gh * gw {
+			gx := source(float64(grid.Data[(b*gh*gw+i)*2]), w)
+			gy := source(float64(grid.Data[(b*gh*gw+i)*2+1]), h)
+			for cc := range ch {
+				var v float64
+				if mode == "nearest" {
+					v = at(b, cc, int(math.RoundToEven(gy)), int(math.RoundToEven(gx)))
+				} else {
+					x0, y0 := math.Floor(gx), math.Floor(gy)
+					dx, dy := gx-x0, gy-y0
+					xi, yi := int(x0), int(y0)
+					v = at(b, cc, yi, xi)*(1-dx)*(1-dy) + at(b, cc, yi, xi+1)*dx*(1-dy) +
+						at(b, cc, yi+1, xi)*(1-dx)*dy + at(b, cc, yi+1, xi+1)*dx*dy
 				}
+				out[(b*ch+cc)*gh*gw+i] = T(v)
 			}
 		}
 	}
-	return c.one(out, nil)
+	return c.one(&tensor.Tensor[T]{Shape: []int{n, ch, gh, gw}, Data: out}, nil)
 }
 
 // floatsAttr returns a list-of-numbers attribute.

@@ -45,6 +45,15 @@ func (m *machine[T]) param(name string, t ir.Type) (*value[T], error) {
 	var h *Tensor
 	if f := m.feed.Params[name]; f != nil {
 		h = f
+	} else if p, ok, err := drawParam[T](m.feed.lazy, name); ok {
+		if err != nil {
+			return nil, err
+		}
+		if !dimsAgree(tt.Dims, p.shape) || p.dtype != tt.DType() {
+			return nil, fmt.Errorf("parameter %q is drawn as %s%v but its type is %s", name, p.dtype, p.shape, t)
+		}
+		m.params[name] = p
+		return p, nil
 	} else if v := m.prog.Params[name]; v != nil && v.Data != nil {
 		shape, ok := dimsToInts(tt.Dims)
 		if !ok {
@@ -83,7 +92,8 @@ func kSetParameter[T tensor.Float](c *call[T]) ([]*value[T], error) {
 		return nil, err
 	}
 	c.m.params[name] = copyValue(x)
-	c.m.outputs = append(c.m.outputs, Output{Kind: ParameterOutput, Name: name, Col: -1, Value: x.host()})
+	c.m.outputs = append(c.m.outputs, Output{Kind: ParameterOutput, Name: name, Col: -1, Value: x.host(), Random: x.isRandom(),
+		Rounding: x.roundingOf()})
 	return nil, nil
 }
 
@@ -113,7 +123,8 @@ func kFetch[T tensor.Float](c *call[T]) ([]*value[T], error) {
 		return nil, err
 	}
 	name := c.attrString("name", "")
-	c.m.outputs = append(c.m.outputs, Output{Kind: FetchOutput, Name: name, Col: c.attrInt("col", -1), Value: x.host()})
+	c.m.outputs = append(c.m.outputs, Output{Kind: FetchOutput, Name: name, Col: c.attrInt("col", -1), Value: x.host(), Random: x.isRandom(),
+		Rounding: x.roundingOf()})
 	return []*value[T]{copyValue(x)}, nil
 }
 

@@ -194,7 +194,16 @@ func kFC[T tensor.Float](c *call[T]) ([]*value[T], error) {
 		return nil, err
 	}
 	if c.attrBool("padding_weights", false) {
-		return nil, unsupported("padding_weights")
+		// w is [K+4, N+4]; the last 4 rows and columns are padding.
+		if len(w.Shape) != 2 || w.Shape[0] < 4 || w.Shape[1] < 4 {
+			return nil, fmt.Errorf("fc: padded weights %v", w.Shape)
+		}
+		k, n, ld := w.Shape[0]-4, w.Shape[1]-4, w.Shape[1]
+		data := make([]T, k*n)
+		for i := range k {
+			copy(data[i*n:(i+1)*n], w.Data[i*ld:i*ld+n])
+		}
+		w = &tensor.Tensor[T]{Shape: []int{k, n}, Data: data}
 	}
 	act := c.attrString("activation_type", "")
 	if act != "" && act != "relu" {

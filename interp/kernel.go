@@ -33,6 +33,19 @@ func buildRegistry[T tensor.Float]() registry[T] {
 	registerNN(r)
 	registerReduce(r)
 	registerInterp(r)
+	registerMath(r)
+	registerBinary(r)
+	registerReduce2(r)
+	registerIndex(r)
+	registerLayout(r)
+	registerNorm(r)
+	registerMisc(r)
+	registerFFT(r)
+	registerRandom(r)
+	registerNN2(r)
+	registerDetect(r)
+	registerFused(r)
+	registerExtra(r)
 	return r
 }
 
@@ -83,7 +96,8 @@ func (c *call[T]) vector(i int) ([]*value[T], error) {
 }
 
 // ints returns the integers held by operand i (an IntArray operand such as reshape's shape, computed at run time):
-// a 0-D or 1-D tensor, or a vector of one-element tensors (builtin.combine of scalars).
+// a 0-D or 1-D tensor, or a vector of one-element tensors (builtin.combine of scalars). Magnitudes beyond 2^53
+// saturate (clampInt).
 func (c *call[T]) ints(i int) ([]int, error) {
 	if i >= len(c.args) || c.args[i] == nil {
 		return nil, fmt.Errorf("operand %d is missing", i)
@@ -99,10 +113,10 @@ func (c *call[T]) ints(i int) ([]int, error) {
 		}
 		for _, x := range v.buf.data {
 			f := float64(x)
-			if f != math.Trunc(f) || math.Abs(f) > 1<<40 {
+			if f != math.Trunc(f) {
 				return nil, fmt.Errorf("operand %d holds %v, not an integer", i, f)
 			}
-			out = append(out, int(f))
+			out = append(out, clampInt(f))
 		}
 	}
 	if out == nil {
@@ -129,10 +143,10 @@ func (c *call[T]) intScalar(i int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if f != math.Trunc(f) || math.Abs(f) > 1<<40 {
+	if f != math.Trunc(f) {
 		return 0, fmt.Errorf("operand %d holds %v, not an integer", i, f)
 	}
-	return int(f), nil
+	return clampInt(f), nil
 }
 
 // attr returns the named attribute or its schema default.

@@ -19,6 +19,7 @@ func Evaluate(p *ir.Program, feed *Feed, opts Options) (*Result, error) {
 	if feed == nil {
 		feed = &Feed{}
 	}
+	opts.Precision = opts.Precision.resolve(p)
 	if opts.Precision == Float32 {
 		return run(p, feed, opts, registry32)
 	}
@@ -37,6 +38,13 @@ type machine[T tensor.Float] struct {
 	outputs []Output
 	shadows []shadow[T]
 	cur     *ir.Op
+	// life says what to drop after each top-level op (nil: keep everything).
+	life *lifetimes
+	// randomCount numbers the random ops of each kind in execution order (their stream keys).
+	randomCount map[string]int
+	// pending holds the top-level parameter reads deferred to their first reader (see liveness.go); nil when the
+	// program's parameter reads run where they stand.
+	pending map[*ir.Value]*ir.Op
 }
 
 type shadow[T tensor.Float] struct {
@@ -46,7 +54,7 @@ type shadow[T tensor.Float] struct {
 
 func run[T tensor.Float](p *ir.Program, feed *Feed, opts Options, kern registry[T]) (res *Result, err error) {
 	m := &machine[T]{prog: p, opts: opts, feed: feed, kern: kern,
-		env: map[*ir.Value]*value[T]{}, params: map[string]*value[T]{}}
+		env: map[*ir.Value]*value[T]{}, params: map[string]*value[T]{}, randomCount: map[string]int{}}
 	defer func() {
 		if r := recover(); r != nil {
 			res = nil
@@ -61,12 +69,18 @@ func run[T tensor.Float](p *ir.Program, feed *Feed, opts Options, kern registry[
 	if p.Module == nil || p.Module.NumRegions() == 0 || p.Module.Region(0).NumBlocks() == 0 {
 		return nil, errors.New("interp: program has no body")
 	}
+	deferParams := !replacesParams(p)
+	if deferParams {
+		m.pending = map[*ir.Value]*ir.Op{}
+	}
+	m.life = computeLifetimes(p.Body(), !hasExplicitOutputs(p), deferParams)
 	if _, err := m.block(p.Body()); err != nil {
 		return nil, err
 	}
-	res = &Result{Outputs: m.outputs}
+	res = &Result{Outputs: m.outputs, Precision: opts.Precision}
 	for _, s := range m.shadows {
-		res.Outputs = append(res.Outputs, Output{Kind: ShadowOutput, Name: s.name, Col: -1, Value: s.v.host()})
+		res.Outputs = append(res.Outputs, Output{Kind: ShadowOutput, Name: s.name, Col: -1, Value: s.v.host(), Random: s.v.isRandom(),
+			Rounding: s.v.roundingOf()})
 	}
 	if len(res.Outputs) == 0 {
 		res.Outputs = m.sinks()
@@ -79,6 +93,10 @@ func (m *machine[T]) block(b *ir.Block) ([]*value[T], error) {
 	for op := range b.Ops() {
 		m.cur = op
 		var err error
+		if m.pending != nil && b == m.prog.Body() && deferred(op, b) {
+			m.pending[op.Result(0)] = op
+			continue
+		}
 		switch op.Name() {
 		case "cf.yield":
 			return m.operands(op)
@@ -91,6 +109,9 @@ func (m *machine[T]) block(b *ir.Block) ([]*value[T], error) {
 		}
 		if err != nil {
 			return nil, err
+		}
+		if b == m.prog.Body() {
+			m.release(op)
 		}
 	}
 	return nil, nil
@@ -105,6 +126,13 @@ func (m *machine[T]) operands(op *ir.Op) ([]*value[T], error) {
 			continue
 		}
 		a, ok := m.env[v]
+		if d := m.pending[v]; !ok && d != nil {
+			delete(m.pending, v)
+			if err := m.evalOp(d); err != nil {
+				return nil, err
+			}
+			a, ok = m.env[v]
+		}
 		if !ok {
 			return nil, m.opErr(op, fmt.Errorf("operand %d is not defined before its use", i))
 		}
@@ -149,6 +177,13 @@ func (m *machine[T]) evalOp(op *ir.Op) error {
 	if err != nil {
 		return err
 	}
+	if !complexAware[op.Name()] {
+		for i, a := range args {
+			if a != nil && a.hasComplex() {
+				return m.opErr(op, unsupported("complex operand %d", i))
+			}
+		}
+	}
 	res, err := k(&call[T]{m: m, op: op, args: args})
 	if err != nil {
 		return m.opErr(op, err)
@@ -158,6 +193,25 @@ func (m *machine[T]) evalOp(op *ir.Op) error {
 	}
 	if err := m.finish(op, args, res); err != nil {
 		return m.opErr(op, err)
+	}
+	random := isRandomOp(op)
+	rounding := 0.0
+	for _, a := range args {
+		random = random || a != nil && a.isRandom()
+		rounding = max(rounding, a.roundingOf())
+	}
+	rounding += roundingCost(op, args, res)
+	for _, r := range res {
+		if r != nil {
+			r.setRounding(rounding)
+		}
+	}
+	if random {
+		for _, r := range res {
+			if r != nil {
+				r.markRandom()
+			}
+		}
 	}
 	for j := 0; j < op.NumResults(); j++ {
 		var v *value[T]
@@ -299,11 +353,12 @@ func (m *machine[T]) sinks() []Output {
 			}
 			name := fmt.Sprintf("%s (%s at %s)", num.Name(op.Result(j)), op.Name(), Where(m.prog, op))
 			if !v.vec {
-				out = append(out, Output{Kind: SinkOutput, Name: name, Col: -1, Value: v.host()})
+				out = append(out, Output{Kind: SinkOutput, Name: name, Col: -1, Value: v.host(), Random: v.isRandom(), Rounding: v.roundingOf()})
 				continue
 			}
 			for k, e := range v.elems {
-				out = append(out, Output{Kind: SinkOutput, Name: fmt.Sprintf("%s[%d]", name, k), Col: -1, Value: e.host()})
+				out = append(out, Output{Kind: SinkOutput, Name: fmt.Sprintf("%s[%d]", name, k), Col: -1, Value: e.host(), Random: e.isRandom(),
+					Rounding: e.roundingOf()})
 			}
 		}
 	}

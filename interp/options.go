@@ -9,19 +9,56 @@ import (
 // Precision is the floating-point type the interpreter computes in.
 type Precision uint8
 
-// The evaluation precisions. Float64 is the default and the one comparisons should use: a 1e-5 relative check is
-// only meaningful when the arithmetic itself is far more precise than that.
+// The evaluation precisions. Float64 is the default of Evaluate and of rule verification: a 1e-5 relative check is
+// most sensitive when the arithmetic itself is far more precise than that. Auto evaluates a program in the
+// precision of its floating-point types (float32 unless some tensor of more than one element is float64; the
+// float64 scalars that float32 models pass to arange and linspace do not count): a float32 model is then computed
+// as Paddle computes it, in half the memory, and compared with an error budget (CompareOptions.BudgetFactor).
 const (
 	Float64 Precision = iota
 	Float32
+	Auto
 )
 
-// String returns "float64" or "float32".
+// String returns "float64", "float32" or "auto".
 func (p Precision) String() string {
-	if p == Float32 {
+	switch p {
+	case Float32:
 		return "float32"
+	case Auto:
+		return "auto"
 	}
 	return "float64"
+}
+
+// resolve turns Auto into the precision of the programs' floating-point types: float64 when some tensor of some
+// program is float64 (or complex128) and has more than one element (or dynamic dims), float32 otherwise.
+func (p Precision) resolve(progs ...*ir.Program) Precision {
+	if p != Auto {
+		return p
+	}
+	for _, prog := range progs {
+		for op := range prog.Walk() {
+			for _, r := range op.Results() {
+				tt := ir.TensorOf(r.Type())
+				if tt == nil || tt.DType() != ir.DTypeFloat64 && tt.DType() != ir.DTypeComplex128 {
+					continue
+				}
+				n := int64(1)
+				for _, d := range tt.Dims {
+					if d < 0 {
+						n = 2
+						break
+					}
+					n *= d
+				}
+				if n > 1 {
+					return Float64
+				}
+			}
+		}
+	}
+	return Float32
 }
 
 // Options configures evaluation and random data generation. The zero value is usable: float64, batch 1, other
@@ -43,10 +80,10 @@ type Options struct {
 	IgnoreDeclaredShapes bool
 	// MaxLoopIterations bounds the iterations of one pd_op.while (default 100000); exceeding it is an error.
 	MaxLoopIterations int
-	// MaxElements bounds the element count of every input, parameter and result (default 2^27, 1 GiB in float64):
+	// MaxElements bounds the element count of every input, parameter and result (default 2^28, 1 GiB in float32):
 	// a larger tensor is an error instead of an out-of-memory crash.
 	MaxElements int
-	// MaxMACs bounds the multiply-accumulates of one conv2d, matmul or fc (default 2^34, tens of seconds): a larger
+	// MaxMACs bounds the multiply-accumulates of one conv2d, matmul or fc (default 2^36, about a minute): a larger
 	// op is an error instead of an apparent hang.
 	MaxMACs int64
 	// ParamRange chooses the interval random parameter values are drawn from (see RandomFeed). Nil means
@@ -85,14 +122,14 @@ func (o Options) maxElements() int {
 	if o.MaxElements > 0 {
 		return o.MaxElements
 	}
-	return 1 << 27
+	return 1 << 28
 }
 
 func (o Options) maxMACs() int64 {
 	if o.MaxMACs > 0 {
 		return o.MaxMACs
 	}
-	return 1 << 34
+	return 1 << 36
 }
 
 // checkSize fails when a tensor of the given shape exceeds MaxElements.
@@ -122,6 +159,11 @@ type Feed struct {
 	// Params maps parameter names to values. A parameter found here is read from here; otherwise from
 	// ir.Variable.Data of the program.
 	Params map[string]*Tensor
+	// Seed seeds the streams of the program's random ops (uniform, randint, dropout in training, …; see
+	// the package documentation). RandomFeed sets it to its seed.
+	Seed uint64
+	// lazy draws the random parameters of a feed made for Compare when a program first reads them.
+	lazy *lazyParams
 }
 
 // OutputKind tells how an output was found.
@@ -166,6 +208,11 @@ type Output struct {
 	Col int
 	// Value is the output tensor.
 	Value *Tensor
+	// Random is set when the output depends on the draw of a random op.
+	Random bool
+	// Rounding estimates the rounding error of the output's computation: a variance in units of the unit roundoff
+	// of the evaluation's precision (see Compare).
+	Rounding float64
 }
 
 // Result is the outcome of evaluating a program.
@@ -173,6 +220,8 @@ type Result struct {
 	// Outputs: fetches and set_parameters in the order they run, then shadow outputs in the order they ran, or
 	// (programs with none of those) sinks in program order.
 	Outputs []Output
+	// Precision is the precision the program was evaluated in (Auto resolved).
+	Precision Precision
 }
 
 // Output returns the output with the given name, or nil.

@@ -16,27 +16,36 @@ import (
 // they are fed directly or stored in ir.Variable.Data (FillRandomWeights).
 
 // RandomFeed returns random inputs and parameters for the given programs (typically a program before and after a
-// rewrite): every input (pd_op.data / pd_op.feed, by name) and every parameter that some program reads without data
-// in its ir.Variable. Inputs are drawn uniformly from [-1, 1) (integers from {0, …, 7}, booleans 0/1) with the
-// shape of Options.InputShapes or the declared type (dims the type leaves dynamic taken from pd_op.data's shape
-// attribute when it has them), other dynamic dims replaced by Options.Batch (dim 0) and Options.DynamicSize. Parameters are drawn from Options.ParamRange (DefaultParamRange). A parameter some program
-// has data for is fed that data, so that programs lacking it use the same values; a parameter several programs
-// hold the same data for is decoded into the feed once. Programs must agree on the shapes and types of inputs and
-// parameters they share.
+// rewrite): every input (pd_op.data / pd_op.feed, by name) and every parameter that some program reads without data in
+// its ir.Variable. An input the program recorded (ir.Program.Feeds) is fed its recorded data when that fits its shape,
+// else drawn from its recorded statistics; other inputs are drawn uniformly from [-1, 1) (integers from {0, …, 7},
+// booleans 0/1). Input shapes are those of Options.InputShapes or the declared type (dims the type leaves dynamic taken
+// from pd_op.data's shape attribute, or from the recorded sample's type, when they have them), other dynamic dims
+// replaced by Options.Batch (dim 0) and Options.DynamicSize; a recorded sample's batch size is kept only when the
+// program fixes it (recorded data, or a type with that static batch). A parameter with recorded statistics
+// (ir.Variable.Stats, as the GraphNet reader sets them) is drawn normal with the recorded mean and deviation, clipped
+// to the recorded range (integers uniform over the range); other parameters from Options.ParamRange
+// (DefaultParamRange). A parameter some program has data for is fed that data, so that programs lacking it use the same
+// values; a parameter several programs hold the same data for is decoded into the feed once. Programs must agree on the
+// shapes and types of inputs and parameters they share.
 func RandomFeed(seed uint64, opts Options, progs ...*ir.Program) (*Feed, error) {
-	return randomFeed(seed, opts, progs, nil)
+	return randomFeed(seed, opts, progs, nil, false)
 }
 
 // randomFeed is RandomFeed with a cache of decoded parameter data (which does not depend on the seed), reused
-// across the runs of Compare.
-func randomFeed(seed uint64, opts Options, progs []*ir.Program, cache map[string]*Tensor) (*Feed, error) {
-	f := &Feed{Inputs: map[string]*Tensor{}, Params: map[string]*Tensor{}}
+// across the runs of Compare. With lazy, random parameters are not drawn here but by the machine when a program
+// first reads them (the same numbers, straight into the evaluation's precision), so that a model whose weights do
+// not fit in memory at once can run: each weight exists from its first to its last reader.
+func randomFeed(seed uint64, opts Options, progs []*ir.Program, cache map[string]*Tensor, lazy bool) (*Feed, error) {
+	f := &Feed{Inputs: map[string]*Tensor{}, Params: map[string]*Tensor{}, Seed: seed}
 	inputs, err := collectInputs(opts, progs)
 	if err != nil {
 		return nil, err
 	}
 	for _, in := range inputs {
-		f.Inputs[in.name] = randomTensor(mix(seed, "input:"+in.name), in.dtype, in.shape, -1, 1)
+		if f.Inputs[in.name], err = in.draw(seed); err != nil {
+			return nil, err
+		}
 	}
 	params, err := collectParams(progs)
 	if err != nil {
@@ -59,6 +68,13 @@ func randomFeed(seed uint64, opts Options, progs []*ir.Program, cache map[string
 		if !p.lacking {
 			continue
 		}
+		if lazy {
+			if f.lazy == nil {
+				f.lazy = &lazyParams{seed: seed, opts: opts, params: map[string]*paramInfo{}}
+			}
+			f.lazy.params[p.name] = p
+			continue
+		}
 		t, err := randomParam(seed, opts, p)
 		if err != nil {
 			return nil, err
@@ -66,6 +82,33 @@ func randomFeed(seed uint64, opts Options, progs []*ir.Program, cache map[string
 		f.Params[p.name] = t
 	}
 	return f, nil
+}
+
+// lazyParams are the random parameters of a feed drawn when first read.
+type lazyParams struct {
+	seed   uint64
+	opts   Options
+	params map[string]*paramInfo
+}
+
+// drawParam draws a lazy parameter straight into a buffer of the evaluation's precision (the values RandomFeed
+// would give it, rounded to its element type). ok is false when the feed does not draw the parameter.
+func drawParam[T tensor.Float](lp *lazyParams, name string) (v *value[T], ok bool, err error) {
+	if lp == nil || lp.params[name] == nil {
+		return nil, false, nil
+	}
+	p := lp.params[name]
+	shape, dt, d, err := p.distribution(lp.opts)
+	if err != nil {
+		return nil, true, err
+	}
+	n, err := numel(shape)
+	if err != nil {
+		return nil, true, err
+	}
+	data := make([]T, n)
+	drawInto(data, mix(lp.seed, "param:"+name), dt, d)
+	return &value[T]{buf: &buffer[T]{data: data}, shape: shape, dtype: dt}, true, nil
 }
 
 // FillRandomWeights stores random data (as RandomFeed would generate it for this seed) in ir.Variable.Data for
@@ -128,6 +171,29 @@ type inputInfo struct {
 	name  string
 	dtype ir.DType
 	shape []int
+	// rec is what the program recorded about the input (ir.Program.Feeds): data used as is, or statistics to draw
+	// from; nil when nothing was recorded.
+	rec *ir.Variable
+}
+
+// draw returns the input's values for a feed seed: the recorded data when it fits the input's shape and type,
+// else values drawn from the recorded statistics, else the default distribution (floats in [-1, 1)).
+func (in inputInfo) draw(seed uint64) (*Tensor, error) {
+	if r := in.rec; r != nil {
+		if r.Data != nil {
+			if n, err := numel(in.shape); err == nil && len(r.Data) == n*ElemSize(in.dtype) {
+				t, err := DecodeData(in.dtype, in.shape, r.Data)
+				if err != nil {
+					return nil, fmt.Errorf("interp: input %q: recorded data: %w", in.name, err)
+				}
+				return t, nil
+			}
+		}
+		if r.Stats != nil {
+			return drawTensor(mix(seed, "input:"+in.name), in.dtype, in.shape, statsDist(in.dtype, r.Stats)), nil
+		}
+	}
+	return randomTensor(mix(seed, "input:"+in.name), in.dtype, in.shape, -1, 1), nil
 }
 
 // collectInputs finds the inputs of the programs, in order of first appearance.
@@ -135,6 +201,7 @@ func collectInputs(opts Options, progs []*ir.Program) ([]inputInfo, error) {
 	var out []inputInfo
 	seen := map[string]int{}
 	for _, p := range progs {
+		ownBatch := !batchRecorded(p)
 		for op := range p.Walk() {
 			if op.Name() != "pd_op.data" && op.Name() != "pd_op.feed" || op.NumResults() != 1 {
 				continue
@@ -143,7 +210,7 @@ func collectInputs(opts Options, progs []*ir.Program) ([]inputInfo, error) {
 			if !ok {
 				return nil, fmt.Errorf("interp: %s at %s has no name", op.Name(), Where(p, op))
 			}
-			in, err := inputShape(opts, name, op)
+			in, err := inputShape(opts, name, op, p.Feeds[name], ownBatch)
 			if err == nil {
 				err = opts.checkSize("the input", in.shape)
 			}
@@ -155,8 +222,12 @@ func collectInputs(opts Options, progs []*ir.Program) ([]inputInfo, error) {
 					return nil, fmt.Errorf("interp: input %q is %s%v in one program and %s%v in another",
 						name, out[i].dtype, out[i].shape, in.dtype, in.shape)
 				}
+				if out[i].rec == nil {
+					out[i].rec = p.Feeds[name]
+				}
 				continue
 			}
+			in.rec = p.Feeds[name]
 			seen[name] = len(out)
 			out = append(out, in)
 		}
@@ -164,8 +235,47 @@ func collectInputs(opts Options, progs []*ir.Program) ([]inputInfo, error) {
 	return out, nil
 }
 
-// inputShape resolves the shape of one input op.
-func inputShape(opts Options, name string, op *ir.Op) (inputInfo, error) {
+// batchRecorded reports whether p fixes the batch size of its recorded sample: some input whose batch dim (dim 0)
+// is dynamic has recorded data (ir.Program.Feeds), or some result's type has that batch as a static dim 0 (the
+// graph was traced at that batch and bakes it in).
+func batchRecorded(p *ir.Program) bool {
+	batches := map[int64]bool{}
+	for op := range p.Walk() {
+		if op.Name() != "pd_op.data" && op.Name() != "pd_op.feed" || op.NumResults() != 1 {
+			continue
+		}
+		name, _ := ir.AsString(op.Attr("name"))
+		tt := ir.TensorOf(op.Result(0).Type())
+		rec := p.Feeds[name]
+		if rec == nil || tt == nil || len(tt.Dims) == 0 || tt.Dims[0] >= 0 {
+			continue
+		}
+		if rec.Data != nil {
+			return true
+		}
+		if rt := ir.TensorOf(rec.Type); rt != nil && len(rt.Dims) > 0 && rt.Dims[0] > 1 {
+			batches[rt.Dims[0]] = true
+		}
+	}
+	if len(batches) == 0 {
+		return false
+	}
+	for op := range p.Walk() {
+		for _, r := range op.Results() {
+			if tt := ir.TensorOf(r.Type()); tt != nil && len(tt.Dims) > 0 && batches[tt.Dims[0]] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// inputShape resolves the shape of one input op: Options.InputShapes, else the declared dims, with dynamic ones
+// taken from pd_op.data's shape attribute, the recorded sample (rec, ir.Program.Feeds), or Options.Batch (dim 0)
+// and Options.DynamicSize. With ownBatch, a recorded input without recorded data takes Options.Batch for a
+// dynamic dim 0 rather than the sample's batch: GraphNet captured vision models at batch 128, and a batch of one
+// checks a rewrite as well at a hundredth of the cost.
+func inputShape(opts Options, name string, op *ir.Op, rec *ir.Variable, ownBatch bool) (inputInfo, error) {
 	in := inputInfo{name: name, dtype: ir.DTypeFloat32}
 	var dims []int64
 	attrDims, hasAttr := ir.AsInts(op.Attr("shape"))
@@ -174,12 +284,25 @@ func inputShape(opts Options, name string, op *ir.Op) (inputInfo, error) {
 		if dt := tt.DType(); dt != ir.DTypeUndefined {
 			in.dtype = dt
 		}
-		// pd_op.data's shape attribute may know a size the type leaves dynamic.
+		// pd_op.data's shape attribute may know a size the type leaves dynamic, and so may the recorded sample
+		// (GraphNet's input_meta.py), whose data then fits.
 		if hasAttr && len(attrDims) == len(dims) {
 			for i, d := range dims {
 				if d < 0 && attrDims[i] >= 0 {
 					dims[i] = attrDims[i]
 				}
+			}
+		}
+		if rec != nil {
+			if rt := ir.TensorOf(rec.Type); rt != nil && len(rt.Dims) == len(dims) {
+				for i, d := range dims {
+					if d < 0 && rt.Dims[i] >= 0 {
+						dims[i] = rt.Dims[i]
+					}
+				}
+			}
+			if ownBatch && rec.Data == nil && len(dims) > 0 && len(tt.Dims) > 0 && tt.Dims[0] < 0 {
+				dims[0] = -1 // Options.Batch below
 			}
 		}
 	} else if hasAttr {
@@ -215,6 +338,9 @@ type paramInfo struct {
 	// without data.
 	datas   [][]byte
 	lacking bool
+	// stats are the recorded statistics of the parameter (GraphNet's weight_meta.py), from the first program
+	// that has them.
+	stats *ir.TensorStats
 }
 
 // sameData reports whether every program holding data for the parameter holds the same bytes.
@@ -277,7 +403,11 @@ func collectParams(progs []*ir.Program) ([]*paramInfo, error) {
 				continue
 			}
 			read[name] = true
-			if v := p.Params[name]; v != nil && v.Data != nil {
+			v := p.Params[name]
+			if v != nil && v.Stats != nil && pi.stats == nil {
+				pi.stats = v.Stats
+			}
+			if v != nil && v.Data != nil {
 				pi.datas = append(pi.datas, v.Data)
 			} else {
 				pi.lacking = true
@@ -343,45 +473,42 @@ func paramName(v *ir.Value) string {
 
 // randomParam draws the values of one parameter.
 func randomParam(seed uint64, opts Options, p *paramInfo) (*Tensor, error) {
+	shape, dt, d, err := p.distribution(opts)
+	if err != nil {
+		return nil, err
+	}
+	return drawTensor(mix(seed, "param:"+p.name), dt, shape, d), nil
+}
+
+// distribution returns the shape, element type and value distribution of a parameter drawn at random: its
+// recorded statistics (ir.Variable.Stats) when a program has them, else Options.ParamRange.
+func (p *paramInfo) distribution(opts Options) ([]int, ir.DType, distribution, error) {
 	tt := ir.TensorOf(p.typ)
 	if tt == nil {
-		return nil, fmt.Errorf("interp: parameter %q has type %s, not a tensor", p.name, p.typ)
+		return nil, 0, distribution{}, fmt.Errorf("interp: parameter %q has type %s, not a tensor", p.name, p.typ)
 	}
 	shape, ok := dimsToInts(tt.Dims)
 	if !ok {
-		return nil, fmt.Errorf("interp: parameter %q has dynamic type %s", p.name, p.typ)
+		return nil, 0, distribution{}, fmt.Errorf("interp: parameter %q has dynamic type %s", p.name, p.typ)
 	}
 	if err := opts.checkSize(fmt.Sprintf("interp: parameter %q", p.name), shape); err != nil {
-		return nil, err
+		return nil, 0, distribution{}, err
+	}
+	if p.stats != nil {
+		return shape, tt.DType(), statsDist(tt.DType(), p.stats), nil
 	}
 	rng := opts.ParamRange
 	if rng == nil {
 		rng = DefaultParamRange
 	}
 	lo, hi := rng(ParamInfo{Name: p.name, Shape: shape, DType: tt.DType(), Variance: p.variance})
-	return randomTensor(mix(seed, "param:"+p.name), tt.DType(), shape, lo, hi), nil
+	return shape, tt.DType(), defaultDist(tt.DType(), lo, hi), nil
 }
 
 // randomTensor draws a tensor: floats uniformly from [lo, hi) rounded to dt, integers from {0, …, 7}, booleans
 // 0 or 1.
 func randomTensor(seed uint64, dt ir.DType, shape []int, lo, hi float64) *Tensor {
-	n := 1
-	for _, d := range shape {
-		n *= d
-	}
-	r := tensor.NewRand(seed)
-	t := &Tensor{DType: dt, Shape: append([]int{}, shape...), Data: make([]float64, n)}
-	for i := range t.Data {
-		switch {
-		case dt == ir.DTypeBool:
-			t.Data[i] = float64(r.IntN(2))
-		case dt.IsInteger():
-			t.Data[i] = float64(r.IntN(8))
-		default:
-			t.Data[i] = RoundTo(dt, lo+(hi-lo)*r.Float64())
-		}
-	}
-	return t
+	return drawTensor(seed, dt, shape, defaultDist(dt, lo, hi))
 }
 
 // mix derives the seed of one named tensor from a feed seed.

@@ -125,9 +125,10 @@ func TestNearestInterp(t *testing.T) {
 		{"align_corners 3x3", func(b *builder) []ir.NamedAttr {
 			return []ir.NamedAttr{attr("out_h", b.ctx.Int32(3)), attr("out_w", b.ctx.Int32(3)), attr("align_corners", b.ctx.Bool(true))}
 		}, nil, []float64{1, 2, 2, 3, 4, 4, 3, 4, 4}, ""},
-		{"bilinear refused", func(b *builder) []ir.NamedAttr {
+		// Paddle's interpolate kernels dispatch on interp_method, whatever the op's name.
+		{"bilinear through interp_method", func(b *builder) []ir.NamedAttr {
 			return []ir.NamedAttr{attr("out_h", b.ctx.Int32(4)), attr("out_w", b.ctx.Int32(4)), attr("interp_method", b.ctx.Str("bilinear"))}
-		}, nil, nil, `cannot evaluate pd_op.nearest_interp at (new op): interp_method "bilinear"`},
+		}, nil, []float64{1, 1.5, 2, 2, 2, 2.5, 3, 3, 3, 3.5, 4, 4, 3, 3.5, 4, 4}, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -14,6 +14,8 @@ type buffer[T tensor.Float] struct {
 	// borrowed marks data owned by the caller (a fed tensor used without copying); it is copied before the first
 	// write (all values sharing the buffer then see the copy).
 	borrowed bool
+	// random marks data that depends on a random op's draw (see k_random.go).
+	random bool
 }
 
 // writable makes the buffer's data the machine's own, copying borrowed data.
@@ -34,6 +36,9 @@ type value[T tensor.Float] struct {
 	// vec marks a vector value; elems holds its elements.
 	vec   bool
 	elems []*value[T]
+	// rounding estimates the rounding error of the value's computation, as a variance in units of the unit
+	// roundoff (rounding.go).
+	rounding float64
 }
 
 // newValue wraps a freshly computed kernel result, taking ownership of its data.
@@ -107,4 +112,69 @@ func normalizeDType[T tensor.Float](data []T, dt ir.DType) {
 			data[i] = T(math.Trunc(float64(x)))
 		}
 	}
+}
+
+// hasComplex reports whether v is, or a vector v holds, a complex tensor.
+func (v *value[T]) hasComplex() bool {
+	if v.vec {
+		for _, e := range v.elems {
+			if e.hasComplex() {
+				return true
+			}
+		}
+		return false
+	}
+	return isComplex(v.dtype)
+}
+
+// isRandom reports whether v (or an element of a vector v) depends on a random op's draw.
+func (v *value[T]) isRandom() bool {
+	if v.vec {
+		for _, e := range v.elems {
+			if e.isRandom() {
+				return true
+			}
+		}
+		return false
+	}
+	return v.buf != nil && v.buf.random
+}
+
+// markRandom marks v's buffers as depending on a random draw.
+func (v *value[T]) markRandom() {
+	if v.vec {
+		for _, e := range v.elems {
+			e.markRandom()
+		}
+		return
+	}
+	if v.buf != nil {
+		v.buf.random = true
+	}
+}
+
+// roundingOf returns the rounding variance of v (the largest of a vector's elements).
+func (v *value[T]) roundingOf() float64 {
+	if v == nil {
+		return 0
+	}
+	if v.vec {
+		r := 0.0
+		for _, e := range v.elems {
+			r = max(r, e.roundingOf())
+		}
+		return r
+	}
+	return v.rounding
+}
+
+// setRounding sets the rounding variance of v (and of a vector's elements).
+func (v *value[T]) setRounding(r float64) {
+	if v.vec {
+		for _, e := range v.elems {
+			e.setRounding(r)
+		}
+		return
+	}
+	v.rounding = r
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pirdrr/drr/analysis"
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/matcher"
@@ -30,15 +31,21 @@ const (
 	// RuleSkipped: the rule could not be checked: no program satisfying its constraints was found, or the
 	// interpreter cannot evaluate one of its ops.
 	RuleSkipped
+	// RuleNeverFires: no program can make the rule fire (analysis.DeadInstances: a where clause the pattern alone
+	// decides is false, such as !has_trait(%b, SideEffects) on a family member that has side effects), so there is
+	// nothing to verify. Not a skip: the rule provably never rewrites anything.
+	RuleNeverFires
 )
 
-// String returns "ok", "FAILED" or "SKIPPED".
+// String returns "ok", "FAILED", "SKIPPED" or "never".
 func (s RuleStatus) String() string {
 	switch s {
 	case RuleFailed:
 		return "FAILED"
 	case RuleSkipped:
 		return "SKIPPED"
+	case RuleNeverFires:
+		return "never"
 	}
 	return "ok"
 }
@@ -92,6 +99,8 @@ type RuleVerifier struct {
 	pass *rewriter.RulePass
 	reg  *rewriter.Registry
 	opts RuleOptions
+	// dead are the rules no program can make fire, with why.
+	dead map[*rule.Rule]analysis.Finding
 }
 
 // NewRuleVerifier compiles set for verification.
@@ -109,7 +118,7 @@ func NewRuleVerifier(set *rule.Set, opts RuleOptions) (*RuleVerifier, error) {
 			m := auto.NewMatcher()
 			return func(dst []*rule.Match, op *ir.Op) []*rule.Match { return m.MatchInto(dst, op, o) }, nil
 		}}
-	return &RuleVerifier{set: set, auto: auto, pass: pass, reg: reg, opts: opts}, nil
+	return &RuleVerifier{set: set, auto: auto, pass: pass, reg: reg, opts: opts, dead: analysis.DeadInstances(set)}, nil
 }
 
 // VerifyRules verifies every rule of set (see RuleVerifier.Verify), opts.Jobs at a time, and returns the results in
@@ -148,6 +157,10 @@ func VerifyRules(set *rule.Set, opts RuleOptions) ([]*RuleVerification, error) {
 // result is a valid program, and compares the outputs before and after on opts.Runs random input sets.
 func (v *RuleVerifier) Verify(r *rule.Rule) *RuleVerification {
 	res := &RuleVerification{Rule: r}
+	if f, ok := v.dead[r]; ok {
+		res.Status, res.Reason = RuleNeverFires, fmt.Sprintf("%s (%s)", f.Message, f.Pos)
+		return res
+	}
 	for _, op := range r.Pattern.Ops {
 		if op.Name != "" && !canEvaluate(v.set.Ctx, op.Name) {
 			res.Status, res.Reason = RuleSkipped, fmt.Sprintf("the interpreter cannot evaluate %s", op.Name)

@@ -150,16 +150,16 @@ func TestVerifyPassesErrors(t *testing.T) {
 
 	src := `{
     (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[4]} : () -> builtin.tensor<4xf32>
-    (%1) = "pd_op.softplus" (%0) {beta:(Float)1,threshold:(Float)20} : (builtin.tensor<4xf32>) -> builtin.tensor<4xf32>
+    (%1) = "pd_op.decode_jpeg" (%0) {mode:"unchanged",place:(pd_op.Place)Place(cpu)} : (builtin.tensor<4xf32>) -> builtin.tensor<4xf32>
     (%2) = "pd_op.fetch" (%1) {col:(Int32)0,name:"out"} : (builtin.tensor<4xf32>) -> builtin.tensor<4xf32>
 }
 `
-	q, _, err := pirtext.Parse(ctx, "softplus.pir", []byte(src), pirtext.ReadOptions{})
+	q, _, err := pirtext.Parse(ctx, "decode.pir", []byte(src), pirtext.ReadOptions{})
 	require.NoError(t, err)
 	res, err = interp.VerifyPasses(q, pipeline(t, ctx, reg, "inference"), interp.VerifyOptions{Registry: reg})
 	require.ErrorIs(t, err, interp.ErrUnsupported)
 	assert.Nil(t, res.Report)
-	assert.Contains(t, err.Error(), "cannot evaluate pd_op.softplus at softplus.pir:3")
+	assert.Contains(t, err.Error(), "cannot evaluate pd_op.decode_jpeg at decode.pir:3")
 }
 
 // TestAnchorSinks: a program without outputs keeps its sinks through dead-code elimination once anchored.
@@ -188,4 +188,30 @@ func TestAnchorSinks(t *testing.T) {
 	n, err = interp.AnchorSinks(q)
 	require.NoError(t, err)
 	assert.Zero(t, n, "a program with a fetch is left alone")
+}
+
+// VerifyPasses evaluates both copies on the inputs the program recorded (ir.Program.Feeds, as GraphNet's
+// input_meta.py gives token ids): a token-type table of two rows is read with the recorded ids, which random ids
+// would overrun.
+func TestVerifyPassesUsesRecordedFeeds(t *testing.T) {
+	ctx := newCtx(t)
+	src := `{
+    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)int64,name:"ids",place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[1,4]} : () -> builtin.tensor<1x4xi64>
+    (%1) = "builtin.parameter" () {parameter_name:"table"} : () -> builtin.tensor<2x3xf32>
+    (%2) = "pd_op.embedding" (%0, %1) {padding_idx:(Int64)-1,sparse:false} : (builtin.tensor<1x4xi64>, builtin.tensor<2x3xf32>) -> builtin.tensor<1x4x3xf32>
+    (%3) = "pd_op.relu" (%2) {} : (builtin.tensor<1x4x3xf32>) -> builtin.tensor<1x4x3xf32>
+    (%4) = "pd_op.fetch" (%3) {col:(Int32)0,name:"out"} : (builtin.tensor<1x4x3xf32>) -> builtin.tensor<1x4x3xf32>
+}
+`
+	p, _, err := pirtext.Parse(ctx, "ids.pir", []byte(src), pirtext.ReadOptions{})
+	require.NoError(t, err)
+	p.CollectParams()
+	ids := make([]byte, 4*8)
+	ids[8] = 1 // 0, 1, 0, 0
+	p.Feeds = map[string]*ir.Variable{"ids": {Name: "ids", Type: p.Body().First().Result(0).Type(), Data: ids}}
+	reg := shippedRegistry(t)
+	res, err := interp.VerifyPasses(p, pipeline(t, ctx, reg, "inference"), interp.VerifyOptions{Registry: reg,
+		CompareOptions: interp.CompareOptions{Runs: 2}})
+	require.NoError(t, err)
+	assert.True(t, res.Report.OK())
 }

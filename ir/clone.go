@@ -36,7 +36,7 @@ func (c *Context) Clone(op *Op, mapping map[*Value]*Value) *Op {
 	return cp
 }
 
-// Clone returns a deep copy of p in the same Context, with its own parameter table (variables copied,
+// Clone returns a deep copy of p in the same Context, with its own parameter and feed tables (variables copied,
 // data shared).
 func (p *Program) Clone() *Program {
 	mapping := map[*Value]*Value{}
@@ -45,6 +45,13 @@ func (p *Program) Clone() *Program {
 	for n, v := range p.Params {
 		cp := *v
 		np.Params[n] = &cp
+	}
+	if p.Feeds != nil {
+		np.Feeds = make(map[string]*Variable, len(p.Feeds))
+		for n, v := range p.Feeds {
+			cp := *v
+			np.Feeds[n] = &cp
+		}
 	}
 	return np
 }

@@ -159,4 +159,5 @@ func registerBuiltinInfer(c *Context) {
 	for n, f := range rules {
 		c.infer[n] = f
 	}
+	registerFusedInfer(c)
 }

@@ -207,6 +207,20 @@ func TestCloneRewires(t *testing.T) {
 	assert.Empty(t, Verify(cp))
 }
 
+// Clone keeps what the source recorded about the inputs (GraphNet's input data and statistics), in a table of its
+// own: verification clones a program before evaluating it.
+func TestCloneKeepsFeeds(t *testing.T) {
+	f := newFixture(t)
+	f.p.Feeds = map[string]*Variable{"ids": {Name: "ids", Data: []byte{1, 0, 0, 0}, Stats: &TensorStats{Min: 0, Max: 3}}}
+	cp := f.p.Clone()
+	require.Contains(t, cp.Feeds, "ids")
+	assert.Equal(t, f.p.Feeds["ids"].Data, cp.Feeds["ids"].Data)
+	assert.Equal(t, 3.0, cp.Feeds["ids"].Stats.Max)
+	cp.Feeds["ids"].Name = "changed"
+	assert.Equal(t, "ids", f.p.Feeds["ids"].Name, "the copy has its own variables")
+	assert.Nil(t, NewProgram(f.c).Clone().Feeds)
+}
+
 func TestCollectParams(t *testing.T) {
 	c := NewContext()
 	p := NewProgram(c)

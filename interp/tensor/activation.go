@@ -13,11 +13,7 @@ func unary[T Float](op string, x *Tensor[T], f func(float64) float64) (*Tensor[T
 	if err := x.validate(op); err != nil {
 		return nil, err
 	}
-	out := newUnchecked[T](x.Shape)
-	for i, v := range x.Data {
-		out.Data[i] = T(f(float64(v)))
-	}
-	return out, nil
+	return Map(x, func(v T) T { return T(f(float64(v))) }), nil
 }
 
 func relu(v float64) float64 {

@@ -60,6 +60,16 @@ func BenchmarkConv2DDepthwiseF32(b *testing.B) {
 	benchConv[float32](b, []int{1, 256, 28, 28}, []int{256, 1, 3, 3}, ConvParams{Paddings: []int{1, 1}, Groups: 256})
 }
 
+// 1×16×160×160 ⊛ 16×16×3×3 and 1×96×160×160 ⊛ 24×96×1×1 (an OCR detector's narrow layers at 640×640): GEMMs with
+// few rows and many columns, where packing B costs as much as the products.
+func BenchmarkConv2DNarrowF32(b *testing.B) {
+	benchConv[float32](b, []int{1, 16, 160, 160}, []int{16, 16, 3, 3}, resnet3x3)
+}
+
+func BenchmarkConv2DNarrow1x1F32(b *testing.B) {
+	benchConv[float32](b, []int{1, 96, 160, 160}, []int{24, 96, 1, 1}, ConvParams{})
+}
+
 func BenchmarkMatmul512F32(b *testing.B) {
 	x := randT[float32](b, 1, 512, 512)
 	y := randT[float32](b, 2, 512, 512)

@@ -2,7 +2,6 @@ package tensor
 
 import (
 	"fmt"
-	"slices"
 )
 
 // BroadcastShape returns the numpy-style broadcast of two shapes: shapes are
@@ -73,61 +72,5 @@ func Divide[T Float](x, y *Tensor[T]) (*Tensor[T], error) {
 }
 
 func binary[T Float](op string, x, y *Tensor[T], f func(a, b T) T) (*Tensor[T], error) {
-	if err := x.validate(op + " x"); err != nil {
-		return nil, err
-	}
-	if err := y.validate(op + " y"); err != nil {
-		return nil, err
-	}
-	shape, err := BroadcastShape(x.Shape, y.Shape)
-	if err != nil {
-		return nil, fmt.Errorf("tensor: %s: %w", op, err)
-	}
-	if err := checkAlloc(op, shape); err != nil {
-		return nil, err
-	}
-	out := newUnchecked[T](shape)
-	n := len(out.Data)
-	if n == 0 {
-		return out, nil
-	}
-	if slices.Equal(x.Shape, y.Shape) {
-		for i := range out.Data {
-			out.Data[i] = f(x.Data[i], y.Data[i])
-		}
-		return out, nil
-	}
-	r := len(shape)
-	if r == 0 { // both 0-D is covered above; unreachable otherwise
-		out.Data[0] = f(x.Data[0], y.Data[0])
-		return out, nil
-	}
-	sx := broadcastStrides(x.Shape, shape)
-	sy := broadcastStrides(y.Shape, shape)
-	last := r - 1
-	inner := shape[last]
-	ix, iy := sx[last], sy[last]
-	idx := make([]int, r)
-	px, py := 0, 0
-	for o := 0; o < n; o += inner {
-		dst := out.Data[o : o+inner]
-		a, b := px, py
-		for j := range dst {
-			dst[j] = f(x.Data[a], y.Data[b])
-			a += ix
-			b += iy
-		}
-		for d := last - 1; d >= 0; d-- {
-			idx[d]++
-			px += sx[d]
-			py += sy[d]
-			if idx[d] < shape[d] {
-				break
-			}
-			px -= sx[d] * shape[d]
-			py -= sy[d] * shape[d]
-			idx[d] = 0
-		}
-	}
-	return out, nil
+	return Map2(op, x, y, f)
 }

@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 )
 
@@ -34,22 +35,43 @@ func conv2dNCHW[T Float](x, filter *Tensor[T], g *convGeom) *Tensor[T] {
 	hw := g.h * g.w
 	direct := g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 &&
 		g.pt == 0 && g.pb == 0 && g.pl == 0 && g.pr == 0
-	var col []T
+	// (image, group) pairs are independent: split them across goroutines, or, when there are fewer pairs than
+	// processors, split each matrix product instead.
+	jobs := g.n * g.groups
+	inner := jobs < runtime.GOMAXPROCS(0)
+	// The im2col matrix of a large kernel at a large resolution would be gigabytes (a 9×9 kernel over 256 channels
+	// at 160×160 is 530 million values), so it is built for a band of output rows at a time. Every output value
+	// is still accumulated over the whole depth in the same order: the result does not depend on the bands.
+	band := g.oh
 	if !direct {
-		col = make([]T, g.kK*ohw)
+		band = max(1, min(g.oh, convColBudget/max(1, g.kK*g.ow)))
 	}
-	for b := range g.n {
-		for gr := range g.groups {
+	run := func(lo, hi int) {
+		var col []T
+		if !direct {
+			col = make([]T, g.kK*band*g.ow)
+		}
+		for j := lo; j < hi; j++ {
+			b, gr := j/g.groups, j%g.groups
 			src := x.Data[(b*g.cin+gr*g.cinG)*hw : (b*g.cin+(gr+1)*g.cinG)*hw]
-			bm := matView[T]{data: src, rs: hw, cs: 1}
-			if !direct {
-				im2col(col, src, g)
-				bm = matView[T]{data: col, rs: ohw, cs: 1}
-			}
 			am := matView[T]{data: filter.Data[gr*g.coutG*g.kK : (gr+1)*g.coutG*g.kK], rs: g.kK, cs: 1}
 			dst := out.Data[(b*g.cout+gr*g.coutG)*ohw : (b*g.cout+(gr+1)*g.coutG)*ohw]
-			gemm(g.coutG, ohw, g.kK, am, bm, dst, ohw)
+			if direct {
+				gemm(g.coutG, ohw, g.kK, am, matView[T]{data: src, rs: hw, cs: 1}, dst, ohw, inner)
+				continue
+			}
+			for oy0 := 0; oy0 < g.oh; oy0 += band {
+				oy1 := min(oy0+band, g.oh)
+				n := (oy1 - oy0) * g.ow
+				im2col(col[:g.kK*n], src, g, oy0, oy1)
+				gemm(g.coutG, n, g.kK, am, matView[T]{data: col, rs: n, cs: 1}, dst[oy0*g.ow:], ohw, inner)
+			}
 		}
+	}
+	if inner {
+		run(0, jobs)
+	} else {
+		ParallelFor(jobs, 2*g.coutG*ohw*g.kK, run)
 	}
 	if g.nhwc {
 		return permute(out, []int{0, 2, 3, 1})
@@ -57,12 +79,16 @@ func conv2dNCHW[T Float](x, filter *Tensor[T], g *convGeom) *Tensor[T] {
 	return out
 }
 
-// im2col expands one group of one image (cinG channels of h×w) into col, a
-// [cinG*kh*kw, oh*ow] row-major matrix whose row (c, ki, kj) holds the input
-// value each output position reads through kernel tap (ki, kj) of channel c,
-// or zero where the tap falls into padding.
-func im2col[T Float](col, src []T, g *convGeom) {
-	ohw := g.oh * g.ow
+// convColBudget bounds the values of one im2col band (16 MiB of float32).
+var convColBudget = 1 << 22 // a variable so that tests can force bands of one row
+
+// im2col expands output rows [oy0, oy1) of one group of one image (cinG
+// channels of h×w) into col, a [cinG*kh*kw, (oy1-oy0)*ow] row-major matrix
+// whose row (c, ki, kj) holds the input value each output position reads
+// through kernel tap (ki, kj) of channel c, or zero where the tap falls into
+// padding.
+func im2col[T Float](col, src []T, g *convGeom, oy0, oy1 int) {
+	ohw := (oy1 - oy0) * g.ow
 	hw := g.h * g.w
 	row := 0
 	for c := range g.cinG {
@@ -81,8 +107,8 @@ func im2col[T Float](col, src []T, g *convGeom) {
 				if g.w-ix0 > 0 {
 					hi = max(min((g.w-ix0+g.sw-1)/g.sw, g.ow), lo)
 				}
-				for oy := range g.oh {
-					d := dst[oy*g.ow : (oy+1)*g.ow]
+				for oy := oy0; oy < oy1; oy++ {
+					d := dst[(oy-oy0)*g.ow : (oy-oy0+1)*g.ow]
 					iy := oy*g.sh - g.pt + ki*g.dh
 					if iy < 0 || iy >= g.h {
 						clear(d)

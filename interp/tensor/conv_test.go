@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -282,4 +283,25 @@ func TestConv2DDoesNotModifyInputs(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, xc, x)
 	require.Equal(t, wc, w)
+}
+
+// TestConv2DBandsAreBitIdentical forces im2col bands of one output row (and of a few rows) and requires the very
+// bits of the unbanded result, with strides, dilations, padding and groups.
+func TestConv2DBandsAreBitIdentical(t *testing.T) {
+	x := randT[float32](t, 3, 2, 300, 17, 19)
+	w := randT[float32](t, 4, 6, 150, 5, 3)
+	p := ConvParams{Strides: []int{2, 1}, Paddings: []int{2, 1}, Dilations: []int{1, 2}, Groups: 2}
+	whole, err := Conv2D(x, w, p)
+	require.NoError(t, err)
+	saved := convColBudget
+	defer func() { convColBudget = saved }()
+	for _, budget := range []int{1, 150 * 15 * 19 * 3} {
+		convColBudget = budget
+		banded, err := Conv2D(x, w, p)
+		require.NoError(t, err)
+		require.Equal(t, whole.Shape, banded.Shape)
+		for i := range whole.Data {
+			require.Equal(t, math.Float32bits(whole.Data[i]), math.Float32bits(banded.Data[i]), "budget %d, value %d", budget, i)
+		}
+	}
 }

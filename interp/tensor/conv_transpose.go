@@ -1,6 +1,9 @@
 package tensor
 
-import "fmt"
+import (
+	"fmt"
+	"runtime"
+)
 
 // convTGeom is a fully resolved 2-D transposed convolution (NCHW view).
 type convTGeom struct {
@@ -143,16 +146,24 @@ func Conv2DTranspose[T Float](input, filter *Tensor[T], p ConvTransposeParams) (
 	out := newUnchecked[T]([]int{g.n, g.cout, g.oh, g.ow})
 	hw, ohw := g.h*g.w, g.oh*g.ow
 	rows := g.coutG * g.kh * g.kw
-	col := make([]T, rows*hw)
-	for b := range g.n {
-		for gr := range g.groups {
+	jobs := g.n * g.groups
+	inner := jobs < runtime.GOMAXPROCS(0)
+	run := func(lo, hi int) {
+		col := make([]T, rows*hw)
+		for j := lo; j < hi; j++ {
+			b, gr := j/g.groups, j%g.groups
 			// col[r, pix] = sum_c filter[gr*cinG+c, r] * x[b, gr*cinG+c, pix]
 			am := matView[T]{data: filter.Data[gr*g.cinG*rows : (gr+1)*g.cinG*rows], rs: 1, cs: rows}
 			bm := matView[T]{data: x.Data[(b*g.cin+gr*g.cinG)*hw : (b*g.cin+(gr+1)*g.cinG)*hw], rs: hw, cs: 1}
-			gemm(rows, hw, g.cinG, am, bm, col, hw)
+			gemm(rows, hw, g.cinG, am, bm, col, hw, inner)
 			dst := out.Data[(b*g.cout+gr*g.coutG)*ohw : (b*g.cout+(gr+1)*g.coutG)*ohw]
 			col2im(dst, col, g)
 		}
+	}
+	if inner {
+		run(0, jobs)
+	} else {
+		ParallelFor(jobs, 2*rows*hw*g.cinG, run)
 	}
 	if g.nhwc {
 		return permute(out, []int{0, 2, 3, 1}), nil

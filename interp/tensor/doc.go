@@ -28,14 +28,18 @@
 //
 // # Numerics and performance
 //
-// Convolution is im2col followed by a cache-blocked, register-tiled GEMM
-// written in portable Go (single goroutine, no assembly), accumulating in
-// the tensor's element type, like BLAS. Reductions, batch-norm folding and
-// element-wise functions are evaluated in float64 and rounded once. Results
-// are deterministic for a given platform. For bit-level comparisons prefer
-// float64: float32 convolution outputs near zero carry absolute, not
-// relative, rounding error, so an element-wise relative tolerance of 1e-5
-// is only meaningful in float64.
+// Convolution is im2col (by bands of output rows, so that a large kernel at
+// a large resolution needs megabytes, not gigabytes) followed by a
+// cache-blocked, register-tiled GEMM written in portable Go (no assembly),
+// accumulating in the tensor's element type, like BLAS. Matrix products,
+// convolutions and element-wise maps are split across GOMAXPROCS goroutines
+// (ParallelFor) at boundaries that leave every element's sequence of
+// operations unchanged: results are bit-identical for every GOMAXPROCS and
+// deterministic for a given platform. Reductions, batch-norm folding and
+// element-wise functions are evaluated in float64 and rounded once. For
+// bit-level comparisons prefer float64: float32 convolution outputs near
+// zero carry absolute, not relative, rounding error, so an element-wise
+// relative tolerance of 1e-5 is only meaningful in float64.
 //
 // # Randomness
 //

@@ -1,7 +1,7 @@
 package tensor
 
-// Cache-blocked matrix multiplication in pure Go (no assembly, no
-// goroutines), in the style of Goto/BLIS: B is packed into KC×NC blocks of
+// Cache-blocked matrix multiplication in pure Go (no assembly), in the style
+// of Goto/BLIS: B is packed into KC×NC blocks of
 // NR-wide column panels, A into MC×KC blocks of MR-tall row panels, and a
 // register-blocked MR×NR micro-kernel accumulates into scalar locals. The
 // micro-tile shape was chosen by measurement: with amd64's 15 usable
@@ -24,8 +24,10 @@ type matView[T Float] struct {
 
 // gemm computes C = A·B, where A is m×k, B is k×n and C is row-major with
 // leading dimension ldc (element (i, j) at c[i*ldc+j]); C's previous contents
-// are overwritten. Products are accumulated in T.
-func gemm[T Float](m, n, k int, a, b matView[T], c []T, ldc int) {
+// are overwritten. Products are accumulated in T. With par, rows (or, for a
+// product with fewer rows than a micro-tile, columns) are split across
+// goroutines; every element is accumulated in the same order either way.
+func gemm[T Float](m, n, k int, a, b matView[T], c []T, ldc int, par bool) {
 	if m <= 0 || n <= 0 {
 		return
 	}
@@ -36,9 +38,27 @@ func gemm[T Float](m, n, k int, a, b matView[T], c []T, ldc int) {
 		return
 	}
 	if m < gemmMR && b.cs == 1 {
-		gemmFewRows(m, n, k, a, b, c, ldc)
+		if !par {
+			gemmFewRows(m, 0, n, k, a, b, c, ldc)
+			return
+		}
+		ParallelFor(n, 2*m*k, func(j0, j1 int) { gemmFewRows(m, j0, j1, k, a, b, c, ldc) })
 		return
 	}
+	if !par {
+		gemmRows(0, m, n, k, a, b, c, ldc)
+		return
+	}
+	// Split at micro-tile boundaries, so that every row is computed by the blocked kernel as without the split.
+	tiles := (m + gemmMR - 1) / gemmMR
+	ParallelFor(tiles, 2*gemmMR*n*k, func(t0, t1 int) {
+		gemmRows(t0*gemmMR, min(t1*gemmMR, m), n, k, a, b, c, ldc)
+	})
+}
+
+// gemmRows computes rows [i0, i1) of C = A·B with the blocked kernel.
+func gemmRows[T Float](i0, i1, n, k int, a, b matView[T], c []T, ldc int) {
+	m := i1 - i0
 	kcMax := min(gemmKC, k)
 	mcMax := min(gemmMC, roundUp(m, gemmMR))
 	ncMax := min(gemmNC, roundUp(n, gemmNR))
@@ -50,8 +70,8 @@ func gemm[T Float](m, n, k int, a, b matView[T], c []T, ldc int) {
 			kc := min(gemmKC, k-pc)
 			packPanelsB(packB, b, pc, jc, kc, nc)
 			overwrite := pc == 0 // the first K block stores, later ones add
-			for ic := 0; ic < m; ic += gemmMC {
-				mc := min(gemmMC, m-ic)
+			for ic := i0; ic < i1; ic += gemmMC {
+				mc := min(gemmMC, i1-ic)
 				packPanelsA(packA, a, ic, pc, mc, kc)
 				for jr := 0; jr < nc; jr += gemmNR {
 					nr := min(gemmNR, nc-jr)
@@ -102,6 +122,24 @@ func packPanelsA[T Float](dst []T, a matView[T], i0, p0, mc, kc int) {
 // each stored k-major (NR consecutive values per k), zero-padding partial
 // panels.
 func packPanelsB[T Float](dst []T, b matView[T], p0, j0, kc, nc int) {
+	if b.cs == 1 && gemmNR == 2 {
+		// Row-contiguous B (im2col matrices, 1×1 convolutions, untransposed matmuls): read each row once, in
+		// order, and deal its pairs out to the panels, rather than walking kc rows per panel.
+		full := nc / gemmNR * gemmNR
+		for p := range kc {
+			row := b.data[(p0+p)*b.rs+j0 : (p0+p)*b.rs+j0+nc]
+			o := p * gemmNR
+			for jr := 0; jr < full; jr += gemmNR {
+				d := dst[jr*kc+o : jr*kc+o+2]
+				d[0], d[1] = row[jr], row[jr+1]
+			}
+			if full < nc {
+				d := dst[full*kc+o : full*kc+o+2]
+				d[0], d[1] = row[full], 0
+			}
+		}
+		return
+	}
 	for jr := 0; jr < nc; jr += gemmNR {
 		panel := dst[jr*kc : (jr+gemmNR)*kc]
 		cols := min(gemmNR, nc-jr)
@@ -188,14 +226,15 @@ func microKernel[T Float](kc int, ap, bp []T, c []T, ldc, mr, nr int, overwrite 
 
 // gemmFewRows handles A with fewer rows than a micro-tile (vector-matrix
 // products, depthwise convolutions) as a sequence of row AXPYs over a
-// row-contiguous B, avoiding packing and zero-padded micro-tiles.
-func gemmFewRows[T Float](m, n, k int, a, b matView[T], c []T, ldc int) {
+// row-contiguous B, avoiding packing and zero-padded micro-tiles. It computes
+// columns [j0, j1) of C.
+func gemmFewRows[T Float](m, j0, j1, k int, a, b matView[T], c []T, ldc int) {
 	for i := range m {
-		row := c[i*ldc : i*ldc+n]
+		row := c[i*ldc+j0 : i*ldc+j1]
 		clear(row)
 		for p := range k {
 			av := a.data[i*a.rs+p*a.cs]
-			src := b.data[p*b.rs : p*b.rs+n]
+			src := b.data[p*b.rs+j0 : p*b.rs+j1]
 			for j, bv := range src {
 				row[j] += av * bv
 			}

@@ -1,6 +1,9 @@
 package tensor
 
-import "fmt"
+import (
+	"fmt"
+	"runtime"
+)
 
 // Matmul implements Paddle's matmul (matmul_v2) for inputs of rank >= 1:
 //
@@ -81,23 +84,29 @@ func Matmul[T Float](x, y *Tensor[T], transposeX, transposeY bool) (*Tensor[T], 
 	if transposeY {
 		yv = matView[T]{rs: 1, cs: yc}
 	}
-	idx := make([]int, len(batch))
-	for bi := range nb {
-		xo, yo := 0, 0
-		for d, v := range idx {
-			xo += v * bsx[d]
-			yo += v * bsy[d]
-		}
-		xv.data = x.Data[xo*xMat : (xo+1)*xMat]
-		yv.data = y.Data[yo*yMat : (yo+1)*yMat]
-		gemm(m, n, kx, xv, yv, out.Data[bi*m*n:(bi+1)*m*n], n)
-		for d := len(idx) - 1; d >= 0; d-- {
-			idx[d]++
-			if idx[d] < batch[d] {
-				break
+	// Batches are independent: split them across goroutines, or, when there are fewer batches than processors,
+	// split each matrix product instead.
+	inner := nb < runtime.GOMAXPROCS(0)
+	run := func(lo, hi int) {
+		xv, yv := xv, yv
+		for bi := lo; bi < hi; bi++ {
+			xo, yo := 0, 0
+			rem := bi
+			for d := len(batch) - 1; d >= 0; d-- {
+				v := rem % batch[d]
+				rem /= batch[d]
+				xo += v * bsx[d]
+				yo += v * bsy[d]
 			}
-			idx[d] = 0
+			xv.data = x.Data[xo*xMat : (xo+1)*xMat]
+			yv.data = y.Data[yo*yMat : (yo+1)*yMat]
+			gemm(m, n, kx, xv, yv, out.Data[bi*m*n:(bi+1)*m*n], n, inner)
 		}
+	}
+	if inner {
+		run(0, nb)
+	} else {
+		ParallelFor(nb, 2*m*n*kx, run)
 	}
 	return out, nil
 }

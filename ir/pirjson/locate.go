@@ -116,10 +116,15 @@ func (l *locator) value(depth int) {
 	case '"':
 		l.str()
 	default:
-		// A number or a literal: up to the next delimiter.
+		// A number or a literal: up to the next delimiter. A delimiter where a value should start ("[}") is
+		// where the JSON stops making sense; stopping there also keeps the enclosing loop from spinning.
+		start := l.pos
 		for l.pos < len(l.src) {
 			switch l.src[l.pos] {
 			case ',', ']', '}', ' ', '\t', '\r', '\n':
+				if l.pos == start {
+					l.done = true
+				}
 				return
 			}
 			l.pos++

@@ -64,11 +64,16 @@ func TestLocate(t *testing.T) {
 	// Malformed input: what can be walked is located, the rest is "".
 	assert.Equal(t, []string{"/a/0", ""}, Locate([]byte(`{"a": [1, {x`), []int{7, 11}))
 	assert.Equal(t, []string{}, Locate(src, nil))
+	// A delimiter where a value should start ends the walk (these used to loop forever).
+	for _, bad := range []string{`[}`, `[1, }`, `{"a": [}]}`, `[[}]]`} {
+		assert.Equal(t, []string{""}, Locate([]byte(bad), []int{1 << 20}), bad)
+	}
 }
 
 func FuzzLocate(f *testing.F) {
 	f.Add([]byte(`{"a": [1, {"b": "x"}]}`), 6)
 	f.Add([]byte(`[[[[`), 2)
+	f.Add([]byte(`[}`), 1)
 	f.Fuzz(func(t *testing.T, src []byte, off int) {
 		got := Locate(src, []int{off, 0, len(src)})
 		if len(got) != 3 {

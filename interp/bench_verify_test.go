@@ -1,0 +1,211 @@
+package interp
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/ir/pirjson"
+)
+
+// Benchmarks of verification (Compare of a program with itself: two evaluations per run, weights drawn lazily)
+// reporting seconds and the peak of the Go heap per operation. go test ./interp -run '^$' -bench Verify -benchtime 1x
+
+// peakHeap samples the heap in use while f runs and returns the largest value seen.
+func peakHeap(f func()) uint64 {
+	runtime.GC()
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var ms runtime.MemStats
+		for {
+			runtime.ReadMemStats(&ms)
+			if ms.HeapInuse > peak.Load() {
+				peak.Store(ms.HeapInuse)
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+	}()
+	f()
+	close(stop)
+	wg.Wait()
+	return peak.Load()
+}
+
+func benchCompare(b *testing.B, p *ir.Program, opts CompareOptions) {
+	b.Helper()
+	q := p.Clone()
+	var peak uint64
+	start := time.Now()
+	for range b.N {
+		peak = max(peak, peakHeap(func() {
+			_, err := Compare(p, q, opts)
+			require.NoError(b, err)
+		}))
+	}
+	b.ReportMetric(time.Since(start).Seconds()/float64(b.N), "s/op")
+	b.ReportMetric(float64(peak)/(1<<20), "peak-MiB")
+}
+
+func readJSONCorpus(b *testing.B, rel string) *ir.Program {
+	path := sharedCorpus(b, rel)
+	src, err := os.ReadFile(path)
+	require.NoError(b, err)
+	p, err := pirjson.Read(kctx(b), path, src, pirjson.ReadOptions{})
+	require.NoError(b, err)
+	return p
+}
+
+// BenchmarkVerify covers the programs that read today: the median-sized corpus programs (the PP-OCRv5
+// recognizer, the mobile detector), the largest (the server detector at 640×640) and ResNet-50 at 224×224.
+func BenchmarkVerify(b *testing.B) {
+	auto := Options{Precision: Auto, IgnoreDeclaredShapes: true}
+	with := func(in map[string][]int) CompareOptions {
+		o := CompareOptions{Runs: 1, Options: auto}
+		o.InputShapes = in
+		return o
+	}
+	b.Run("korean_PP-OCRv5_mobile_rec_1x3x48x320", func(b *testing.B) {
+		p := readJSONCorpus(b, "pir_json/nanaikaros__korean_PP-OCRv5_mobile_rec_infer.inference.json")
+		benchCompare(b, p, with(map[string][]int{"x": {1, 3, 48, 320}}))
+	})
+	b.Run("PP-OCRv5_mobile_det_1x3x640x640", func(b *testing.B) {
+		p := readJSONCorpus(b, "pir_json/nanaikaros__PP-OCRv5_mobile_det_infer.inference.json")
+		benchCompare(b, p, with(map[string][]int{"x": {1, 3, 640, 640}}))
+	})
+	b.Run("PP-OCRv5_server_det_1x3x640x640", func(b *testing.B) {
+		// Its 9×9 convolutions from 256 to 64 channels at 160×160 are 34 GMAC each.
+		p := readJSONCorpus(b, "pir_json/nanaikaros__PP-OCRv5_server_det_infer.inference.json")
+		benchCompare(b, p, with(map[string][]int{"x": {1, 3, 640, 640}}))
+	})
+	b.Run("ResNet50_1x3x224x224", func(b *testing.B) {
+		p := readCorpus(b, "graphnet/graphnet_PaddleX_ResNet50.pir")
+		benchCompare(b, p, CompareOptions{Runs: 1, Options: Options{Precision: Auto}})
+	})
+	b.Run("llama_shaped_4_layers_hidden_2048", func(b *testing.B) {
+		p := llamaShaped(b, 4, 2048, 5504, 32000, 16)
+		benchCompare(b, p, CompareOptions{Runs: 1, Options: Options{Precision: Auto}})
+	})
+}
+
+// BenchmarkVerifyLLaMA7B verifies a program with LLaMA-7B's shapes (32 layers, hidden 4096, 11008, 32000 tokens:
+// 6.7 billion float32 parameters, 27 GB, drawn from recorded statistics as a GraphNet capture has them) on a
+// sequence of 8 tokens: the weights are drawn when first read and dropped after their last reader, so the heap
+// stays far below the weights' size. Long: run it alone (-bench VerifyLLaMA7B -benchtime 1x).
+func BenchmarkVerifyLLaMA7B(b *testing.B) {
+	if os.Getenv("PIRDRR_BIG") == "" {
+		b.Skip("set PIRDRR_BIG=1 to run the LLaMA-7B-shaped verification (minutes, 2 evaluations of 56 GMAC)")
+	}
+	p := llamaShaped(b, 32, 4096, 11008, 32000, 8)
+	benchCompare(b, p, CompareOptions{Runs: 1, Options: Options{Precision: Auto}})
+}
+
+// llamaShaped builds a LLaMA decoder (embedding, layers of RMS norm, attention with rotary embedding by halves,
+// SwiGLU feed-forward, final norm and LM head) as the GraphNet reader builds programs: parameters without data but
+// with recorded statistics, the token ids an input with a recorded range.
+func llamaShaped(t testing.TB, layers, hidden, ffn, vocab, seq int64) *ir.Program {
+	b := newBuilderIn(t, kctx(t))
+	heads := hidden / 128
+	hd := int64(128)
+	ids := b.dataT("input_ids", ir.DTypeInt64, 1, seq)
+	b.p.Feeds = map[string]*ir.Variable{"input_ids": {Name: "input_ids", Type: ids.Type(), Stats: &ir.TensorStats{Min: 0, Max: float64(vocab - 1)}}}
+	param := func(name string, std float64, dims ...int64) *ir.Value {
+		v := b.param(name, dims...)
+		b.p.Params[name].Stats = &ir.TensorStats{Min: -6 * std, Max: 6 * std, Mean: 0, Std: std}
+		return v
+	}
+	ones := func(name string, dims ...int64) *ir.Value {
+		v := b.param(name, dims...)
+		b.p.Params[name].Stats = &ir.TensorStats{Min: 1, Max: 1, Mean: 1}
+		return v
+	}
+	scale := func(v *ir.Value, s, bias float64) *ir.Value {
+		return b.va("pd_op.scale", []*ir.Value{v, b.full([]int64{1}, s)}, attr("bias", b.fl(float32(bias))), attr("bias_after_scale", b.bo(true)))
+	}
+	rms := func(v, w *ir.Value) *ir.Value {
+		ss := b.va("pd_op.sum", []*ir.Value{b.v("pd_op.multiply", v, v), b.ints(-1)}, attr("keepdim", b.bo(true)))
+		return b.v("pd_op.multiply", b.v("pd_op.multiply", v, b.v("pd_op.rsqrt", scale(ss, 1/float64(hidden), 1e-6))), w)
+	}
+	sin, cos := b.data("sin", 1, seq, 1, hd), b.data("cos", 1, seq, 1, hd)
+	causal := b.va("pd_op.triu", []*ir.Value{b.full([]int64{seq, seq}, -1e30)}, attr("diagonal", b.i32(1)))
+	emb := param("embed_tokens", 0.02, vocab, hidden)
+	x := b.ops("pd_op.embedding", []*ir.Value{ids, emb}, []ir.Type{b.f32(1, seq, hidden)})[0]
+	w := 1 / float64(hidden)
+	for l := range layers {
+		n := func(s string) string { return fmt.Sprintf("layers.%d.%s", l, s) }
+		h := rms(x, ones(n("input_norm"), hidden))
+		proj := func(name string) *ir.Value {
+			v := b.v("pd_op.matmul", h, param(n(name), w, hidden, hidden))
+			return b.va("pd_op.reshape", []*ir.Value{v, b.ints(0, 0, heads, hd)})
+		}
+		rotate := func(v *ir.Value) *ir.Value {
+			half := b.f32(1, seq, heads, hd/2)
+			sp := b.opT("pd_op.split", []*ir.Value{v, b.ints(hd/2, hd/2), b.full([]int64{1}, -1, ir.DTypeInt32)}, []ir.Type{b.ctx.Vector(half, half)})
+			hs := b.opT("builtin.split", []*ir.Value{sp.Result(0)}, []ir.Type{half, half}).Results()
+			r := b.va("pd_op.concat", []*ir.Value{b.combine(scale(hs[1], -1, 0), hs[0]), b.full([]int64{1}, -1, ir.DTypeInt32)})
+			return b.v("pd_op.add", b.v("pd_op.multiply", v, cos), b.v("pd_op.multiply", r, sin))
+		}
+		tr := func(v *ir.Value) *ir.Value {
+			return b.va("pd_op.transpose", []*ir.Value{v}, attr("perm", b.i32s(0, 2, 1, 3)))
+		}
+		q, k, v := tr(rotate(proj("q_proj"))), tr(rotate(proj("k_proj"))), tr(proj("v_proj"))
+		s := b.va("pd_op.matmul", []*ir.Value{q, k}, attr("transpose_x", b.bo(false)), attr("transpose_y", b.bo(true)))
+		p := b.va("pd_op.softmax", []*ir.Value{b.v("pd_op.add", scale(s, 1/11.3137, 0), causal)}, attr("axis", b.i32(-1)))
+		att := b.va("pd_op.reshape", []*ir.Value{tr(b.v("pd_op.matmul", p, v)), b.ints(0, 0, hidden)})
+		x = b.v("pd_op.add", b.v("pd_op.matmul", att, param(n("o_proj"), w, hidden, hidden)), x)
+		h2 := rms(x, ones(n("post_norm"), hidden))
+		g := b.v("pd_op.matmul", h2, param(n("gate_proj"), w, hidden, ffn))
+		u := b.v("pd_op.matmul", h2, param(n("up_proj"), w, hidden, ffn))
+		d := b.v("pd_op.matmul", b.v("pd_op.multiply", b.v("pd_op.silu", g), u), param(n("down_proj"), 1/float64(ffn), ffn, hidden))
+		x = b.v("pd_op.add", d, x)
+	}
+	logits := b.v("pd_op.matmul", rms(x, ones("norm", hidden)), param("lm_head", w, hidden, vocab))
+	b.fetch(logits, "logits", 0)
+	return b.p
+}
+
+// TestLLaMAShapedVerifies runs the LLaMA-shaped program at a small size: it verifies against itself, and the heap
+// stays near the largest single weight, not the sum of the weights.
+func TestLLaMAShapedVerifies(t *testing.T) {
+	heavy(t)
+	p := llamaShaped(t, 4, 512, 1376, 8000, 8)
+	total := 0
+	for _, v := range p.Params {
+		if tt := ir.TensorOf(v.Type); tt != nil {
+			total += prod(mustInts(tt.Dims))
+		}
+	}
+	var rep *Report
+	peak := peakHeap(func() {
+		var err error
+		rep, err = Compare(p, p.Clone(), CompareOptions{Runs: 1, Options: Options{Precision: Float32}})
+		require.NoError(t, err)
+	})
+	require.Len(t, rep.Outputs, 1)
+	require.Zero(t, rep.Outputs[0].MaxAbs, "a program agrees with its copy exactly")
+	weights := uint64(total) * 4
+	t.Logf("%d parameters (%d MiB in float32), peak heap %d MiB", total, weights>>20, peak>>20)
+	require.Less(t, peak, weights/2, "weights are drawn when read and dropped after their last reader")
+}
+
+func mustInts(d []int64) []int {
+	out := make([]int, len(d))
+	for i, v := range d {
+		out[i] = int(v)
+	}
+	return out
+}

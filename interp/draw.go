@@ -1,0 +1,150 @@
+package interp
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/pirdrr/drr/interp/tensor"
+	"github.com/pirdrr/drr/ir"
+)
+
+// Drawing random tensors. A tensor's values come from its own seed (the feed seed mixed with the tensor's name),
+// in chunks of drawChunk elements, chunk k from a generator seeded with (tensor seed, k): chunks are drawn in
+// parallel and the numbers do not depend on the number of goroutines, on map order or on the machine. Every value
+// is rounded to the tensor's element type, so a tensor is the same whether it is fed directly, stored in
+// ir.Variable.Data, or drawn straight into a float32 buffer.
+
+// drawChunk is the number of elements drawn from one generator.
+const drawChunk = 1 << 14
+
+// distKind is the family of a distribution.
+type distKind uint8
+
+const (
+	// distUniform: floats uniformly in [lo, hi).
+	distUniform distKind = iota
+	// distNormal: mean + std·N(0, 1), clipped to [lo, hi] (GraphNet's recorded statistics).
+	distNormal
+	// distInts: integers uniformly in {lo, …, hi}.
+	distInts
+	// distBool: 1 with probability mean, else 0.
+	distBool
+)
+
+// distribution describes how the elements of one tensor are drawn.
+type distribution struct {
+	kind      distKind
+	lo, hi    float64
+	mean, std float64
+	constant  bool // every element is mean (a recorded tensor whose values are all equal)
+}
+
+// defaultDist is the distribution of a tensor without statistics: floats in [lo, hi), integers in {0, …, 7},
+// booleans 0 or 1 with equal probability.
+func defaultDist(dt ir.DType, lo, hi float64) distribution {
+	switch {
+	case dt == ir.DTypeBool:
+		return distribution{kind: distBool, mean: 0.5}
+	case dt.IsInteger():
+		return distribution{kind: distInts, lo: 0, hi: 7}
+	}
+	return distribution{kind: distUniform, lo: lo, hi: hi}
+}
+
+// statsDist is the distribution of a tensor GraphNet recorded statistics of: floats normal with the recorded mean
+// and standard deviation, clipped to the recorded minimum and maximum (a constant when they are equal; uniform
+// between them when no deviation was recorded, as GraphNet's harness draws them); integers uniform over the
+// recorded range; booleans 1 with the recorded mean as probability.
+func statsDist(dt ir.DType, s *ir.TensorStats) distribution {
+	lo, hi := s.Min, s.Max
+	if lo > hi || math.IsNaN(lo) || math.IsNaN(hi) {
+		lo, hi = math.Inf(-1), math.Inf(1)
+	}
+	switch {
+	case dt == ir.DTypeBool:
+		return distribution{kind: distBool, mean: min(max(s.Mean, 0), 1)}
+	case dt.IsInteger():
+		l, h := math.Ceil(lo), math.Floor(hi)
+		if math.IsInf(l, 0) || math.IsInf(h, 0) || l > h {
+			l, h = 0, 7
+		}
+		return distribution{kind: distInts, lo: l, hi: h}
+	}
+	mean := s.Mean
+	if math.IsNaN(mean) || math.IsInf(mean, 0) {
+		mean = 0
+	}
+	d := distribution{kind: distNormal, lo: lo, hi: hi, mean: mean, std: s.Std}
+	switch {
+	case lo == hi || math.IsInf(s.Std, 0):
+		d.constant = true
+		d.mean = min(max(mean, lo), hi)
+	case !(s.Std > 0) && !math.IsInf(lo, 0) && !math.IsInf(hi, 0):
+		// No deviation with distinct bounds: GraphNet did not record mean and std (a recorded deviation of 0
+		// means min = max), and its harness then draws uniformly from [min, max].
+		return distribution{kind: distUniform, lo: lo, hi: hi}
+	case !(s.Std > 0):
+		d.constant = true
+		d.mean = min(max(mean, lo), hi)
+	}
+	return d
+}
+
+// sample draws one value from r.
+func (d distribution) sample(r *rand.Rand) float64 {
+	switch d.kind {
+	case distNormal:
+		if d.constant {
+			return d.mean
+		}
+		// The conversion rounds the product, so that no platform fuses it into a multiply-add (Go allows FMA
+		// fusion otherwise) and every machine draws the same numbers.
+		v := d.mean + float64(d.std*r.NormFloat64())
+		return min(max(v, d.lo), d.hi)
+	case distInts:
+		n := d.hi - d.lo + 1
+		if n > 1<<62 || n < 1 {
+			return d.lo + math.Floor(float64(r.Float64()*n))
+		}
+		return d.lo + float64(r.Int64N(int64(n)))
+	case distBool:
+		if r.Float64() < d.mean {
+			return 1
+		}
+		return 0
+	}
+	return d.lo + float64((d.hi-d.lo)*r.Float64())
+}
+
+// drawInto fills dst with values of d rounded to dt, from the tensor seed.
+func drawInto[E tensor.Float](dst []E, seed uint64, dt ir.DType, d distribution) {
+	chunks := (len(dst) + drawChunk - 1) / drawChunk
+	tensor.ParallelFor(chunks, drawChunk*8, func(c0, c1 int) {
+		for c := c0; c < c1; c++ {
+			r := tensor.NewRand(splitmix(seed ^ splitmix(uint64(c)+0x51ed2701)))
+			lo, hi := c*drawChunk, min((c+1)*drawChunk, len(dst))
+			for i := lo; i < hi; i++ {
+				v := RoundTo(dt, d.sample(r))
+				if d.kind == distUniform && v >= d.hi && d.hi > d.lo {
+					// Rounding to the element type can reach the open upper bound.
+					v = RoundTo(dt, math.Nextafter(d.hi, d.lo))
+					if v >= d.hi {
+						v = d.lo
+					}
+				}
+				dst[i] = E(v)
+			}
+		}
+	})
+}
+
+// drawTensor draws a host tensor.
+func drawTensor(seed uint64, dt ir.DType, shape []int, d distribution) *Tensor {
+	n := 1
+	for _, x := range shape {
+		n *= x
+	}
+	t := &Tensor{DType: dt, Shape: append([]int{}, shape...), Data: make([]float64, n)}
+	drawInto(t.Data, seed, dt, d)
+	return t
+}

@@ -1,0 +1,195 @@
+package interp
+
+import (
+	"math"
+	"runtime"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pirdrr/drr/ir"
+)
+
+// meanStd returns the sample mean and standard deviation.
+func meanStd(xs []float64) (float64, float64) {
+	m := 0.0
+	for _, x := range xs {
+		m += x
+	}
+	m /= float64(len(xs))
+	v := 0.0
+	for _, x := range xs {
+		v += (x - m) * (x - m)
+	}
+	return m, math.Sqrt(v / float64(len(xs)))
+}
+
+// graphNetLike builds a program as the GraphNet reader does: parameters with recorded statistics and no data,
+// inputs described by Program.Feeds.
+func graphNetLike(t *testing.T) *builder {
+	b := newBuilder(t)
+	ids := b.dataT("ids", ir.DTypeInt64, 2, 50)
+	recorded := b.dataT("positions", ir.DTypeInt64, 1, 4)
+	x := b.data("x", 8, 64)
+	w := b.param("w", 64, 300)
+	b.p.Params["w"].Stats = &ir.TensorStats{Min: -0.3, Max: 0.4, Mean: 0.05, Std: 0.1}
+	gamma := b.param("gamma", 300)
+	b.p.Params["gamma"].Stats = &ir.TensorStats{Min: 1, Max: 1, Mean: 1, Std: 0}
+	steps := b.paramT("steps", ir.DTypeInt32, 500)
+	b.p.Params["steps"].Stats = &ir.TensorStats{Min: 3, Max: 9, Mean: 6, Std: 2}
+	b.p.Feeds = map[string]*ir.Variable{
+		"ids":       {Name: "ids", Type: ids.Type(), Stats: &ir.TensorStats{Min: 98, Max: 170, Mean: 130, Std: 20}},
+		"positions": {Name: "positions", Type: recorded.Type(), Data: encode(t, ir.DTypeInt64, []int{1, 4}, 0, 1, 2, 30000)},
+		"x":         {Name: "x", Type: x.Type(), Stats: &ir.TensorStats{Min: -2, Max: 2, Mean: 0.5, Std: 1}},
+	}
+	b.fetch(w, "w", 0)
+	b.fetch(gamma, "gamma", 1)
+	b.fetch(steps, "steps", 2)
+	b.fetch(ids, "ids", 3)
+	b.fetch(recorded, "positions", 4)
+	b.fetch(x, "x", 5)
+	return b
+}
+
+func encode(t *testing.T, dt ir.DType, shape []int, data ...float64) []byte {
+	t.Helper()
+	raw, err := EncodeData(&Tensor{DType: dt, Shape: shape, Data: data})
+	require.NoError(t, err)
+	return raw
+}
+
+func TestDrawingFromRecordedStatistics(t *testing.T) {
+	b := graphNetLike(t)
+	f, err := RandomFeed(3, Options{}, b.p)
+	require.NoError(t, err)
+
+	w := f.Params["w"].Data
+	for _, v := range w {
+		// Clipped to the recorded range, then rounded to float32 (GraphNet prints float32 bounds in decimal).
+		require.True(t, v >= float64(float32(-0.3)) && v <= float64(float32(0.4)), "clipped to the recorded range: %v", v)
+		require.Equal(t, v, float64(float32(v)), "rounded to float32")
+	}
+	m, s := meanStd(w)
+	assert.InDelta(t, 0.05, m, 0.005, "recorded mean")
+	assert.InDelta(t, 0.1, s, 0.01, "recorded standard deviation")
+
+	for _, v := range f.Params["gamma"].Data {
+		require.Equal(t, 1.0, v, "min = max: a constant")
+	}
+	seen := map[float64]bool{}
+	for _, v := range f.Params["steps"].Data {
+		require.True(t, v >= 3 && v <= 9 && v == math.Trunc(v), "integers inside the recorded range: %v", v)
+		seen[v] = true
+	}
+	assert.Len(t, seen, 7, "every integer of the range is drawn")
+
+	for _, v := range f.Inputs["ids"].Data {
+		require.True(t, v >= 98 && v <= 170 && v == math.Trunc(v), "token ids inside their recorded range: %v", v)
+	}
+	assert.Equal(t, []float64{0, 1, 2, 30000}, f.Inputs["positions"].Data, "recorded data is used as is")
+	for _, v := range f.Inputs["x"].Data {
+		require.True(t, v >= -2 && v <= 2, "clipped: %v", v)
+	}
+	g, err := RandomFeed(4, Options{}, b.p)
+	require.NoError(t, err)
+	assert.Equal(t, f.Inputs["positions"], g.Inputs["positions"], "recorded data does not depend on the seed")
+	assert.NotEqual(t, f.Inputs["ids"].Data, g.Inputs["ids"].Data)
+	assert.NotEqual(t, f.Params["w"].Data, g.Params["w"].Data)
+}
+
+func TestDrawingIsTheSameOnEveryMachine(t *testing.T) {
+	b := graphNetLike(t)
+	prev := runtime.GOMAXPROCS(1)
+	one, err := RandomFeed(7, Options{}, b.p)
+	runtime.GOMAXPROCS(8)
+	many, err2 := RandomFeed(7, Options{}, b.p)
+	runtime.GOMAXPROCS(prev)
+	require.NoError(t, err)
+	require.NoError(t, err2)
+	assert.Equal(t, one, many, "the number of goroutines does not change the numbers")
+
+	// The generators are specified (PCG seeded through splitmix64 from FNV-1a of the tensor's name, in chunks):
+	// these values are what every machine draws for seed 7. A change here changes every verification run.
+	want := map[string][]float64{
+		"w":   {0.13852596282958984, -0.08224114030599594, 0.054613374173641205},
+		"ids": {117, 158, 153},
+		"x":   {2, -0.010367290116846561, -1.5617738962173462},
+	}
+	got := map[string][]float64{"w": one.Params["w"].Data[:3], "ids": one.Inputs["ids"].Data[:3], "x": one.Inputs["x"].Data[:3]}
+	assert.Equal(t, want, got)
+}
+
+func TestLazyParametersAreTheEagerOnes(t *testing.T) {
+	b := graphNetLike(t)
+	eager, err := RandomFeed(11, Options{}, b.p)
+	require.NoError(t, err)
+	lazy, err := randomFeed(11, Options{}, []*ir.Program{b.p}, nil, true)
+	require.NoError(t, err)
+	assert.Empty(t, lazy.Params, "nothing is drawn before the program runs")
+	for _, prec := range []Precision{Float64, Float32} {
+		a, err := Evaluate(b.p, eager, Options{Precision: prec})
+		require.NoError(t, err)
+		l, err := Evaluate(b.p, lazy, Options{Precision: prec})
+		require.NoError(t, err)
+		assert.Equal(t, a.Outputs, l.Outputs, "%s", prec)
+	}
+}
+
+// An input whose declared dims are dynamic takes the recorded sample's dims, so that its recorded data fits (as
+// GraphNet's DETR records index lists of two elements for inputs declared [-1]).
+func TestRecordedSampleShapesDynamicInputs(t *testing.T) {
+	b := newBuilder(t)
+	idx := b.dataT("idx", ir.DTypeInt64, -1)
+	x := b.dataT("x", ir.DTypeFloat32, -1, 3)
+	b.p.Feeds = map[string]*ir.Variable{
+		"idx": {Name: "idx", Type: b.tensorT(ir.DTypeInt64, 2), Data: encode(t, ir.DTypeInt64, []int{2}, 1, 0)},
+		"x":   {Name: "x", Type: b.tensorT(ir.DTypeFloat32, 5, 3), Stats: &ir.TensorStats{Min: -1, Max: 1, Std: 0.5}},
+	}
+	b.fetch(idx, "idx", 0)
+	b.fetch(x, "x", 1)
+	f, err := RandomFeed(1, Options{}, b.p)
+	require.NoError(t, err)
+	assert.Equal(t, []float64{1, 0}, f.Inputs["idx"].Data, "the recorded data, at the recorded shape")
+	assert.Equal(t, []int{5, 3}, f.Inputs["x"].Shape, "the recorded shape, not the default batch of 1")
+	g, err := RandomFeed(1, Options{InputShapes: map[string][]int{"x": {2, 3}}}, b.p)
+	require.NoError(t, err)
+	assert.Equal(t, []int{2, 3}, g.Inputs["x"].Shape, "InputShapes still decide")
+
+	// Without recorded data that fixes the batch, a recorded batch of 128 gives way to Options.Batch.
+	c := newBuilder(t)
+	img := c.opT("pd_op.data", nil, []ir.Type{c.tensorT(ir.DTypeFloat32, -1, 3)}, attr("name", c.ctx.Str("img")),
+		attr("shape", c.ctx.IntArray([]int64{128, 3})), attr("dtype", c.ctx.DataType(ir.DTypeFloat32)),
+		attr("place", c.ctx.Place(ir.Place{Type: ir.PlaceCPU}))).Result(0)
+	c.p.Feeds = map[string]*ir.Variable{"img": {Name: "img", Type: c.tensorT(ir.DTypeFloat32, 128, 3), Stats: &ir.TensorStats{Min: -1, Max: 1, Std: 0.5}}}
+	c.fetch(img, "img", 0)
+	h, err := RandomFeed(1, Options{}, c.p)
+	require.NoError(t, err)
+	assert.Equal(t, []int{1, 3}, h.Inputs["img"].Shape)
+	h, err = RandomFeed(1, Options{Batch: 4}, c.p)
+	require.NoError(t, err)
+	assert.Equal(t, []int{4, 3}, h.Inputs["img"].Shape)
+
+	// A graph whose types bake in the sample's batch keeps it.
+	c.fetch(c.opT("pd_op.relu", []*ir.Value{img}, []ir.Type{c.tensorT(ir.DTypeFloat32, 128, 3)}).Result(0), "relu", 1)
+	h, err = RandomFeed(1, Options{}, c.p)
+	require.NoError(t, err)
+	assert.Equal(t, []int{128, 3}, h.Inputs["img"].Shape)
+}
+
+// Without a recorded deviation (GraphNet records only min and max for some weights), values are uniform between
+// the bounds, as GraphNet's harness draws them, not a constant.
+func TestDrawingWithoutRecordedDeviation(t *testing.T) {
+	b := newBuilder(t)
+	b.fetch(b.param("scale", 4000), "w", 0)
+	b.p.Params["scale"].Stats = &ir.TensorStats{Min: 0, Max: 0.5}
+	f, err := RandomFeed(1, Options{}, b.p)
+	require.NoError(t, err)
+	w := f.Params["scale"].Data
+	for _, v := range w {
+		require.True(t, v >= 0 && v < 0.5, "inside the recorded range: %v", v)
+	}
+	m, s := meanStd(w)
+	assert.InDelta(t, 0.25, m, 0.01)
+	assert.InDelta(t, 0.5/math.Sqrt(12), s, 0.01, "the deviation of a uniform distribution")
+}

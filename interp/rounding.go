@@ -1,0 +1,150 @@
+package interp
+
+import (
+	"math"
+
+	"github.com/pirdrr/drr/interp/tensor"
+	"github.com/pirdrr/drr/ir"
+)
+
+// The error budget of an evaluation. Every value carries an estimate of how many roundings its computation went
+// through, as a variance in units of the precision's unit roundoff u (2⁻²⁴ in float32, 2⁻⁵³ in float64):
+// rounding errors are modeled as independent, so variances add along a computation (Higham and Mary's
+// probabilistic error analysis: a sum of n terms carries an error of about √n·u, not n·u). An op adds to the
+// largest variance of its operands: n for a reduction of n terms (the contraction length of a matrix product or a
+// convolution, the normalized length of a softmax or a norm, the terms of a sum), 1 for an element-wise op, 0 for
+// ops that only move data. An output whose variance is V may then differ from its exact value by about √V·u
+// relative to its scale, and two evaluations (before and after a rewrite) by √2 times that; Compare accepts up to
+// BudgetFactor times √(2V)·u (see CompareOptions.Budget), and never less than RelTol.
+
+// dataMovement are the ops whose results are (copies of) operand elements: no rounding.
+var dataMovement = map[string]bool{
+	"pd_op.reshape": true, "pd_op.flatten": true, "pd_op.squeeze": true, "pd_op.unsqueeze": true,
+	"pd_op.transpose": true, "pd_op.concat": true, "pd_op.split": true, "pd_op.split_with_num": true,
+	"pd_op.slice": true, "pd_op.strided_slice": true, "pd_op.gather": true, "pd_op.gather_nd": true,
+	"pd_op.index_select": true, "pd_op.index_sample": true, "pd_op.take_along_axis": true, "pd_op.embedding": true,
+	"pd_op.expand": true, "pd_op.expand_as": true, "pd_op.tile": true, "pd_op.broadcast_tensors": true,
+	"pd_op.assign": true, "pd_op.share_data": true, "pd_op.stack": true, "pd_op.flip": true, "pd_op.roll": true,
+	"pd_op.pad": true, "pd_op.pad3d": true, "pd_op.set_value": true, "pd_op.set_value_with_tensor": true,
+	"pd_op.where": true, "pd_op.masked_fill": true, "pd_op.relu": true, "pd_op.maximum": true, "pd_op.minimum": true,
+	"pd_op.clip": true, "pd_op.max": true, "pd_op.min": true, "pd_op.topk": true, "pd_op.argmax": true,
+	"pd_op.argmin": true, "pd_op.nearest_interp": true, "pd_op.tril": true, "pd_op.triu": true, "pd_op.meshgrid": true,
+	"pd_op.repeat_interleave": true, "pd_op.fetch": true, "pd_op.to_tensor": true, "pd_op.to_vtensor": true,
+	"builtin.combine": true, "builtin.split": true, "builtin.slice": true, "builtin.parameter": true,
+	"pd_op.data": true, "pd_op.full": true, "pd_op.full_int_array": true, "pd_op.assign_value": true,
+	"pd_op.amax": true, "pd_op.amin": true, "pd_op.fmax": true, "pd_op.fmin": true, "pd_op.reverse": true,
+	"pd_op.pixel_shuffle": true, "pd_op.pixel_unshuffle": true, "pd_op.channel_shuffle": true,
+	"pd_op.shuffle_channel": true, "pd_op.temporal_shift": true, "pd_op.unbind": true, "pd_op.unstack": true,
+	"pd_op.diagonal": true, "pd_op.argsort": true, "pd_op.cummax": true, "pd_op.cummin": true, "pd_op.maxout": true,
+	"pd_op.eye": true,
+}
+
+// rowNorms normalize along (at least) their last dim: the cost is that dim's length.
+var rowNorms = map[string]bool{
+	"pd_op.softmax": true, "pd_op.log_softmax": true, "pd_op.layer_norm": true, "pd_op.rms_norm": true,
+	"pd_op.fused_bias_residual_layernorm": true, "pd_op.skip_layernorm": true, "pd_op.fused_softmax_mask": true,
+	"pd_op.fused_softmax_mask_upper_triangle": true, "pd_op.cross_entropy_with_softmax": true,
+	"pd_op.fused_embedding_eltwise_layernorm": true, "pd_op.logsumexp": true,
+}
+
+// roundingCost is the variance (in units of u²) one evaluation of op adds to its results.
+func roundingCost[T tensor.Float](op *ir.Op, args, res []*value[T]) float64 {
+	name := ir.NonInplaceName(op.Name())
+	if dataMovement[name] {
+		return 0
+	}
+	shape := func(i int) []int {
+		if i < len(args) && args[i] != nil && !args[i].vec {
+			return args[i].shape
+		}
+		return nil
+	}
+	last := func(s []int) float64 {
+		if len(s) == 0 {
+			return 1
+		}
+		return float64(s[len(s)-1])
+	}
+	n := 1.0
+	switch name {
+	case "pd_op.matmul", "pd_op.bmm":
+		x := shape(0)
+		n = last(x)
+		if t, _ := ir.AsBool(op.AttrOrDefault("transpose_x")); t && len(x) >= 2 {
+			n = float64(x[len(x)-2])
+		}
+		n++
+	case "pd_op.fc", "pd_op.fused_gemm_epilogue", "pd_op.fused_fc_elementwise_layernorm", "pd_op.addmm":
+		n = float64(prod(shape(1))) / max(last(shape(1)), 1) // the rows of w
+		n += 4
+	case "pd_op.weight_only_linear":
+		n = last(shape(0)) + 4
+	case "pd_op.conv2d", "pd_op.depthwise_conv2d", "pd_op.fused_conv2d_add_act", "pd_op.conv2d_transpose",
+		"pd_op.depthwise_conv2d_transpose", "pd_op.deformable_conv":
+		w := shape(1)
+		if name == "pd_op.deformable_conv" {
+			w = shape(2)
+		}
+		if len(w) > 0 && w[0] > 0 {
+			n = float64(prod(w)/w[0]) + 4
+		}
+	case "pd_op.multihead_matmul":
+		x := shape(0)
+		if len(x) == 3 {
+			n = float64(x[1]+x[2]) + 8
+		}
+	case "pd_op.flash_attn":
+		q, k := shape(0), shape(1)
+		if len(q) == 4 && len(k) == 4 {
+			n = float64(q[3]+k[1]) + 8
+		}
+	case "pd_op.einsum", "pd_op.pool2d", "pd_op.rnn":
+		// Contractions and windows: the terms per output element.
+		in, out := 0, 0
+		for _, a := range args {
+			if a != nil {
+				if a.vec {
+					for _, e := range a.elems {
+						in += e.numel()
+					}
+				} else {
+					in += a.numel()
+				}
+			}
+		}
+		if len(res) > 0 && res[0] != nil && !res[0].vec {
+			out = res[0].numel()
+		}
+		if out > 0 {
+			n = max(float64(in)/float64(out), 1) + 2
+		}
+	default:
+		switch {
+		case rowNorms[name]:
+			n = last(shape(0)) + 4
+		case len(res) > 0 && res[0] != nil && !res[0].vec && len(args) > 0 && args[0] != nil && !args[0].vec &&
+			res[0].numel() > 0 && res[0].numel() < args[0].numel():
+			// A reduction: the terms per output element.
+			n = float64(args[0].numel())/float64(res[0].numel()) + 1
+		}
+	}
+	return n
+}
+
+// unitRoundoff is u of a precision.
+func unitRoundoff(p Precision) float64 {
+	if p == Float32 {
+		return 0x1p-24
+	}
+	return 0x1p-53
+}
+
+// DefaultBudgetFactor is the multiple of the estimated rounding error Compare accepts by default: it covers the
+// tails of the probabilistic model and the moderate error amplification of exponentials and subtractions that
+// the count of roundings does not see.
+const DefaultBudgetFactor = 4
+
+// budget is the relative difference two evaluations of outputs with rounding variances va and vb may show.
+func budget(factor, u, va, vb float64) float64 {
+	return factor * u * math.Sqrt(va+vb)
+}

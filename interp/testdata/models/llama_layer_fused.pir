@@ -1,0 +1,36 @@
+{
+    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[1,6,32]} : () -> builtin.tensor<1x6x32xf32>
+    (%1) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"sin",place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[1,6,1,8]} : () -> builtin.tensor<1x6x1x8xf32>
+    (%2) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"cos",place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[1,6,1,8]} : () -> builtin.tensor<1x6x1x8xf32>
+    (%3) = "builtin.parameter" () {parameter_name:"wq"} : () -> builtin.tensor<32x32xf32>
+    (%4) = "builtin.parameter" () {parameter_name:"wk"} : () -> builtin.tensor<32x32xf32>
+    (%5) = "builtin.parameter" () {parameter_name:"wv"} : () -> builtin.tensor<32x32xf32>
+    (%6) = "builtin.parameter" () {parameter_name:"wo"} : () -> builtin.tensor<32x32xf32>
+    (%7) = "builtin.parameter" () {parameter_name:"w_gate"} : () -> builtin.tensor<32x48xf32>
+    (%8) = "builtin.parameter" () {parameter_name:"w_up"} : () -> builtin.tensor<32x48xf32>
+    (%9) = "builtin.parameter" () {parameter_name:"w_down"} : () -> builtin.tensor<48x32xf32>
+    (%10) = "builtin.parameter" () {parameter_name:"attn_norm"} : () -> builtin.tensor<32xf32>
+    (%11) = "builtin.parameter" () {parameter_name:"ffn_norm"} : () -> builtin.tensor<32xf32>
+    (%12, %13, %14) = "pd_op.rms_norm" (%0, <<NULL VALUE>>, <<NULL VALUE>>, %10, <<NULL VALUE>>) {begin_norm_axis:(Int32)2,epsilon:(Float)1e-06,quant_max_bound:(Float)0,quant_min_bound:(Float)0,quant_round_type:(Int32)0,quant_scale:(Float)-1} : (builtin.tensor<1x6x32xf32>, <<NULL TYPE>>, <<NULL TYPE>>, builtin.tensor<32xf32>, <<NULL TYPE>>) -> builtin.tensor<1x6x32xf32>, <<NULL TYPE>>, builtin.tensor<6xf32>
+    (%15) = "pd_op.matmul" (%12, %3) {} : (builtin.tensor<1x6x32xf32>, builtin.tensor<32x32xf32>) -> builtin.tensor<1x6x32xf32>
+    (%16) = "pd_op.full_int_array" () {dtype:(pd_op.DataType)int64,place:(pd_op.Place)Place(cpu),value:[(Int64)0,(Int64)0,(Int64)4,(Int64)8]} : () -> builtin.tensor<4xi64>
+    (%17) = "pd_op.reshape" (%15, %16) {} : (builtin.tensor<1x6x32xf32>, builtin.tensor<4xi64>) -> builtin.tensor<1x6x4x8xf32>
+    (%18) = "pd_op.matmul" (%12, %4) {} : (builtin.tensor<1x6x32xf32>, builtin.tensor<32x32xf32>) -> builtin.tensor<1x6x32xf32>
+    (%19) = "pd_op.full_int_array" () {dtype:(pd_op.DataType)int64,place:(pd_op.Place)Place(cpu),value:[(Int64)0,(Int64)0,(Int64)4,(Int64)8]} : () -> builtin.tensor<4xi64>
+    (%20) = "pd_op.reshape" (%18, %19) {} : (builtin.tensor<1x6x32xf32>, builtin.tensor<4xi64>) -> builtin.tensor<1x6x4x8xf32>
+    (%21) = "pd_op.matmul" (%12, %5) {} : (builtin.tensor<1x6x32xf32>, builtin.tensor<32x32xf32>) -> builtin.tensor<1x6x32xf32>
+    (%22) = "pd_op.full_int_array" () {dtype:(pd_op.DataType)int64,place:(pd_op.Place)Place(cpu),value:[(Int64)0,(Int64)0,(Int64)4,(Int64)8]} : () -> builtin.tensor<4xi64>
+    (%23) = "pd_op.reshape" (%21, %22) {} : (builtin.tensor<1x6x32xf32>, builtin.tensor<4xi64>) -> builtin.tensor<1x6x4x8xf32>
+    (%24, %25, %26) = "pd_op.fused_rotary_position_embedding" (%17, %20, <<NULL VALUE>>, %1, %2, <<NULL VALUE>>) {use_neox_rotary_style:false} : (builtin.tensor<1x6x4x8xf32>, builtin.tensor<1x6x4x8xf32>, <<NULL TYPE>>, builtin.tensor<1x6x1x8xf32>, builtin.tensor<1x6x1x8xf32>, <<NULL TYPE>>) -> builtin.tensor<1x6x4x8xf32>, builtin.tensor<1x6x4x8xf32>, <<NULL TYPE>>
+    (%27, %28, %29, %30) = "pd_op.flash_attn" (%24, %25, %23, <<NULL VALUE>>, <<NULL VALUE>>) {causal:true,is_test:true} : (builtin.tensor<1x6x4x8xf32>, builtin.tensor<1x6x4x8xf32>, builtin.tensor<1x6x4x8xf32>, <<NULL TYPE>>, <<NULL TYPE>>) -> builtin.tensor<1x6x4x8xf32>, builtin.tensor<1x4x6x6xf32>, builtin.tensor<1x4x6xf32>, builtin.tensor<2xi64>
+    (%31) = "pd_op.full_int_array" () {dtype:(pd_op.DataType)int64,place:(pd_op.Place)Place(cpu),value:[(Int64)0,(Int64)0,(Int64)32]} : () -> builtin.tensor<3xi64>
+    (%32) = "pd_op.reshape" (%27, %31) {} : (builtin.tensor<1x6x4x8xf32>, builtin.tensor<3xi64>) -> builtin.tensor<1x6x32xf32>
+    (%33) = "pd_op.matmul" (%32, %6) {} : (builtin.tensor<1x6x32xf32>, builtin.tensor<32x32xf32>) -> builtin.tensor<1x6x32xf32>
+    (%34, %35, %36) = "pd_op.rms_norm" (%33, <<NULL VALUE>>, %0, %11, <<NULL VALUE>>) {begin_norm_axis:(Int32)2,epsilon:(Float)1e-06,quant_max_bound:(Float)0,quant_min_bound:(Float)0,quant_round_type:(Int32)0,quant_scale:(Float)-1} : (builtin.tensor<1x6x32xf32>, <<NULL TYPE>>, builtin.tensor<1x6x32xf32>, builtin.tensor<32xf32>, <<NULL TYPE>>) -> builtin.tensor<1x6x32xf32>, builtin.tensor<1x6x32xf32>, builtin.tensor<6xf32>
+    (%37) = "pd_op.matmul" (%34, %7) {} : (builtin.tensor<1x6x32xf32>, builtin.tensor<32x48xf32>) -> builtin.tensor<1x6x48xf32>
+    (%38) = "pd_op.matmul" (%34, %8) {} : (builtin.tensor<1x6x32xf32>, builtin.tensor<32x48xf32>) -> builtin.tensor<1x6x48xf32>
+    (%39) = "pd_op.swiglu" (%37, %38) {} : (builtin.tensor<1x6x48xf32>, builtin.tensor<1x6x48xf32>) -> builtin.tensor<1x6x48xf32>
+    (%40) = "pd_op.matmul" (%39, %9) {} : (builtin.tensor<1x6x48xf32>, builtin.tensor<48x32xf32>) -> builtin.tensor<1x6x32xf32>
+    (%41) = "pd_op.add" (%40, %35) {} : (builtin.tensor<1x6x32xf32>, builtin.tensor<1x6x32xf32>) -> builtin.tensor<1x6x32xf32>
+    (%42) = "pd_op.fetch" (%41) {col:(Int32)0,name:"hidden"} : (builtin.tensor<1x6x32xf32>) -> builtin.tensor<1x6x32xf32>
+}
