@@ -146,6 +146,26 @@ func TestRunBudgets(t *testing.T) {
 	assert.Contains(t, res.Stopped, "time budget of 1ms")
 }
 
+func TestRunPipeline(t *testing.T) {
+	ts := newTestServer(t, nil, Limits{})
+	res := ts.runOn("tinyresnet", resnetRules, "rules,dce")
+	assert.Empty(t, res.Error)
+	require.Len(t, res.Passes, 2)
+	assert.Equal(t, "rules", res.Passes[0].Name)
+	assert.Equal(t, "dce", res.Passes[1].Name)
+	assert.Equal(t, "go", res.Passes[1].Kind)
+	require.Len(t, res.Stages, 3)
+	assert.Equal(t, 0, res.MatchStage)
+	assert.Equal(t, res.Stages[2].Ops, res.OpsOut)
+
+	// Only Go passes: nothing of the editor's runs, and no matches are listed.
+	res = ts.runOn("tinyresnet", "", "dce")
+	assert.Equal(t, -1, res.MatchStage)
+	assert.Empty(t, res.Matches)
+	assert.Contains(t, ts.errorOf("POST", "/api/run", runRequest{Program: programRef{Sample: "tinyresnet"}, Passes: "rules"}, http.StatusBadRequest),
+		"the editor is empty")
+}
+
 func TestStagesGraphExplainVerify(t *testing.T) {
 	ts := newTestServer(t, nil, Limits{})
 	res := ts.runOn("tinytransformer", fcRules, "")

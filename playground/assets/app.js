@@ -439,7 +439,8 @@
       $("verify-table").innerHTML = "<tr><th>output</th><th>shape</th><th>max abs error</th><th>max rel error</th><th></th></tr>" +
         v.outputs.map(function (o) {
           return "<tr><td>" + esc(o.name) + "</td><td>[" + (o.shape || []).join(", ") + "]</td><td>" + esc(o.maxAbs) + "</td><td>" + esc(o.maxRel) +
-            '</td><td class="' + (o.ok ? "ok" : "bad") + '">' + (o.ok ? "ok" : esc(o.problem || "beyond tolerance")) + "</td></tr>";
+            '</td><td class="' + (o.ok ? "ok" : "bad") + '">' + (o.ok ? "ok" : esc(o.problem || "beyond tolerance") + (o.ok || o.problem ? "" : esc(" (worst: run " + o.run + ", element " + o.index + ": " +
+            o.before + " before, " + o.after + " after)"))) + "</td></tr>";
         }).join("");
       status(v.ok ? "verified: the outputs agree" : "verify: " + (v.error || "the outputs differ"), v.ok ? "ok" : "error");
     }).catch(function (err) {
@@ -561,10 +562,10 @@
     $("rules-file").addEventListener("change", function (e) { loadRules(e.target.value); });
     $("program").addEventListener("change", function () {
       const v = $("program").value;
-      if (v.indexOf("sample:") === 0 && !state.run) {
-        const s = state.info.samples.filter(function (s) { return "sample:" + s.name === v; })[0];
-        if (s) E.setText(editor, s.rules);
-      }
+      // A sample brings its starting rules, unless the editor holds rules of the user's.
+      const s = state.info.samples.filter(function (s) { return "sample:" + s.name === v; })[0];
+      const untouched = state.info.samples.some(function (x) { return x.rules === E.text(editor); });
+      if (s && untouched) E.setText(editor, s.rules);
       run();
     });
     $("view-before").addEventListener("click", function () { state.view = "before"; showGraph(); });
