@@ -140,6 +140,14 @@ func TestRunBudgets(t *testing.T) {
 	ok := ts.runOn("tinyresnet", resnetRules, "")
 	assert.Empty(t, ok.Error)
 
+	// Within the budgets, the driver's own limit stops the rule set: its stop reason is the pass's.
+	free := newTestServer(t, nil, Limits{})
+	res = free.runOn("tinyresnet", growRule, "")
+	assert.Empty(t, res.Stopped)
+	require.Len(t, res.Passes, 1)
+	assert.NotEqual(t, "converged", res.Passes[0].Stop)
+	assert.Contains(t, res.Passes[0].Stop, "max rewrites")
+
 	slow := newTestServer(t, nil, Limits{RunTime: time.Millisecond, GrowOps: 10_000_000})
 	res = slow.runOn("tinyresnet", growRule, "")
 	require.NotEmpty(t, res.Stopped)

@@ -103,7 +103,7 @@ var brokenFC = strings.Replace(transformerRules, "pd_op.matmul(", "pd_op.matmull
 // matches, explain an op, open the pipeline and step it with the keyboard, verify, and follow a share link.
 func TestPlaygroundInChromium(t *testing.T) {
 	b := newBrowser(t)
-	ts := newTestServer(t, nil, Limits{})
+	ts := newTestServer(t, nil, Limits{GrowOps: 5000})
 	b.do(chromedp.Navigate(ts.ts.URL + "/"))
 	b.waitFor(`document.body.dataset.ready === "1" && document.getElementById("status").className === "ok"`, "the page's first run")
 	assert.Contains(t, b.eval(`document.getElementById("status").textContent`), "tinyresnet")
@@ -122,6 +122,11 @@ func TestPlaygroundInChromium(t *testing.T) {
 	hoverText := b.evalAsync(`window.playground.lsp().call("textDocument/hover", {textDocument: {uri: window.playground.lsp().uri},
 		position: DRREditor.position(window.playground.editor(), ` + itoa(pos) + `)}).then(function (r) { return r ? JSON.stringify(r.contents) : "" })`)
 	assert.Contains(t, hoverText, "pd_op.add", "hover shows the op's schema")
+	at := strings.Index(transformerRules, "pd_op.fc(") + len("pd_op.f")
+	completion := b.evalAsync(`window.playground.lsp().call("textDocument/completion", {textDocument: {uri: window.playground.lsp().uri},
+		position: DRREditor.position(window.playground.editor(), ` + itoa(at) + `)}).then(function (r) {
+			return (Array.isArray(r) ? r : r.items).map(function (i) { return i.label }).join(" ") })`)
+	assert.Contains(t, completion, "pd_op.fc", "completion offers op names")
 
 	// Run: twelve matmul + add pairs match and become fc.
 	first := b.eval(`window.playground.state.run.id`)
@@ -138,6 +143,14 @@ func TestPlaygroundInChromium(t *testing.T) {
 	b.do(chromedp.Click(chromedp.CSS("#match-next")))
 	assert.Equal(t, "fc: match 2 of 12", b.eval(`document.getElementById("match-count").textContent`))
 	assert.NotEqual(t, "0", b.eval(`String(document.querySelectorAll(".cm-bound-line").length)`), "the pattern lines are marked")
+
+	// The cursor on a pattern line marks the ops that line bound, in every match.
+	b.do(chromedp.Click(chromedp.CSS("#match-stepper button")))
+	b.eval(`window.playground.state.rule = null, ""`)
+	b.eval(`DRREditor.gotoLine(window.playground.editor(), 7, 5), ""`)
+	b.waitFor(`document.querySelectorAll("#scene .gv-node.bound").length >= 6`, "the matmuls line 7 bound (six boxes: the layers are drawn collapsed)")
+	assert.Contains(t, b.eval(`Array.from(document.querySelectorAll("#scene .gv-node.bound")).map(e => e.textContent).join(" ")`), "pd_op.matmul")
+	assert.NotContains(t, b.eval(`Array.from(document.querySelectorAll("#scene .gv-node.bound")).map(e => e.textContent).join(" ")`), "pd_op.add")
 
 	// Click the op a match ends with: explain says the rule matches it.
 	b.eval(`(function () { const n = window.playground.graph().node(window.playground.state.run.matches[0].root);
@@ -162,12 +175,31 @@ func TestPlaygroundInChromium(t *testing.T) {
 	assert.Contains(t, b.eval(`document.querySelector("#stage-list li.current").textContent`), "input")
 	b.do(chromedp.KeyEvent("j"))
 	assert.Contains(t, b.eval(`document.querySelector("#stage-list li.current").textContent`), "rules")
+	b.do(chromedp.KeyEvent("g"))
+	b.waitFor(`document.getElementById("graph-title").textContent.indexOf("after pass 1") === 0`, "the graph of the stage")
+	b.waitFor(`document.querySelectorAll("#scene .gv-node.added").length > 0`, "the ops the pass created")
 
 	// Verify: the interpreter agrees on every output.
 	b.do(chromedp.Click(chromedp.CSS("#verify-button")))
 	b.waitFor(`document.querySelector("#verify-table td.ok")`, "the verify table")
 	assert.Contains(t, b.eval(`document.getElementById("verify-summary").textContent`), "the outputs agree")
 	b.shot("playground-verify.png")
+
+	// A rule set that never ends stops at a budget; the page says why, and the server goes on.
+	b.eval(`window.playground.setRules(` + jsString(growRule) + `), ""`)
+	b.eval(`document.getElementById("program").value = "sample:tinyresnet"`)
+	stopped := b.eval(`window.playground.state.run.id`)
+	b.do(chromedp.Click(chromedp.CSS("#run")))
+	b.waitFor(`window.playground.state.run.id !== "`+stopped+`"`, "the stopped run")
+	assert.Contains(t, b.eval(`document.getElementById("status").textContent`), "stopped: ")
+	assert.Contains(t, b.eval(`document.getElementById("status").textContent`), "more than 5000 ops (its memory budget)")
+	assert.Contains(t, b.eval(`document.getElementById("rules-summary").textContent`), "driver: ")
+	b.shot("playground-stopped.png")
+	b.eval(`window.playground.setRules(` + jsString(transformerRules) + `), ""`)
+	b.eval(`document.getElementById("program").value = "sample:tinytransformer"`)
+	again := b.eval(`window.playground.state.run.id`)
+	b.do(chromedp.Click(chromedp.CSS("#run")))
+	b.waitFor(`window.playground.state.run.id !== "`+again+`" && document.getElementById("status").className === "ok"`, "a run after the stopped one")
 
 	// Share: the link restores the rules and the program in a fresh page.
 	b.do(chromedp.Click(chromedp.CSS("#share")))

@@ -165,8 +165,10 @@
     const applied = res.passes.reduce(function (n, p) { return n + p.rewrites; }, 0);
     let text = res.program + ": " + res.opsIn + " → " + res.opsOut + " ops, " + applied + " rewrites, " + res.matches.length +
       " matches (" + res.ms.toFixed(1) + " ms)";
+    const unfinished = res.passes.filter(function (p) { return p.stop && p.stop !== "converged"; })[0];
     if (res.stopped) status("stopped: " + res.stopped + " — " + text, "error");
     else if (res.error) status(res.error, "error");
+    else if (unfinished) status("the driver stopped pass " + unfinished.name + ": " + unfinished.stop + " — " + text, "warn");
     else status(text, "ok");
     showRules(res);
     $("verify-button").disabled = !!res.error && res.passes.length === 0;
@@ -208,6 +210,7 @@
 
   function graphStage() {
     const res = state.run;
+    if (state.view === "stage") return Math.min(state.stage, res.stages.length - 1);
     if (state.view === "before") return res.matchStage >= 0 ? res.matchStage : 0;
     return res.stages.length - 1;
   }
@@ -222,6 +225,8 @@
     const view = state.view === "after" ? "diff" : "pass";
     const collapse = $("collapse").checked ? "1" : "0";
     $("graph-title").textContent = state.view === "before" ? "stage " + k + " (" + res.stages[k].pass + "): matched ops in yellow" :
+      state.view === "stage" ? "after pass " + k + " (" + res.stages[k].pass + "): the ops it created in green" +
+        (k === res.matchStage ? ", matched ops in yellow" : "") :
       "result: new ops in green, removed in red";
     return api("GET", "/api/runs/" + res.id + "/graph?stage=" + k + "&view=" + view + "&collapse=" + collapse).then(function (d) {
       graph.draw(d);
@@ -406,6 +411,13 @@
             "</td><td>" + r.matched + "</td><td>" + r.applied + "</td><td>" + r.failed + "</td></tr>";
         }).join("");
     }
+    const show = document.createElement("button");
+    show.id = "stage-graph";
+    show.textContent = "graph of this stage";
+    show.title = "draw the program after this pass, with the ops it created (g)";
+    show.addEventListener("click", stageGraph);
+    $("stage-head").appendChild(document.createTextNode(" "));
+    $("stage-head").appendChild(show);
     $("stage-diff").textContent = "";
     api("GET", "/api/runs/" + res.id + "/stages/" + k).then(function (st) {
       if (state.stage !== k) return;
@@ -420,6 +432,13 @@
       renderDiff(box, st.diff);
       $("stage-diff").appendChild(box);
     }).catch(function (err) { $("stage-diff").textContent = err.message; });
+  }
+
+  // stageGraph draws the pipeline's current stage in the graph tab.
+  function stageGraph() {
+    state.view = "stage";
+    showTab("graph");
+    showGraph();
   }
 
   // ---- verify
@@ -588,6 +607,7 @@
     $("stage-list").addEventListener("keydown", function (e) {
       if (e.key === "ArrowDown" || e.key === "j") { showStage(state.stage + 1); e.preventDefault(); }
       if (e.key === "ArrowUp" || e.key === "k") { showStage(state.stage - 1); e.preventDefault(); }
+      if (e.key === "g" || e.key === "Enter") { stageGraph(); e.preventDefault(); }
     });
     document.addEventListener("keydown", function (e) {
       const t = e.target;
