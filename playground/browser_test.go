@@ -13,6 +13,9 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/pirdrr/drr/internal/sample"
+	"github.com/pirdrr/drr/ir/pirtext"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -210,6 +213,36 @@ func TestPlaygroundInChromium(t *testing.T) {
 	assert.Equal(t, transformerRules, b.eval(`window.playground.rules()`))
 	assert.Equal(t, "tinytransformer", b.eval(`window.playground.state.run.program`))
 	assert.Equal(t, "12", b.eval(`String(window.playground.state.run.matches.length)`))
+
+	// Upload a program, run on it, and share it: the link carries the program's text.
+	p, err := sample.Load(testCtx())
+	require.NoError(t, err)
+	file := filepath.Join(t.TempDir(), "mine.pir")
+	require.NoError(t, os.WriteFile(file, pirtext.Print(p, pirtext.WriteOptions{}), 0o644))
+	b.eval(`window.playground.setRules(` + jsString(resnetRules) + `), ""`)
+	b.do(chromedp.SetUploadFiles(chromedp.ID("upload"), []string{file}))
+	b.waitFor(`document.getElementById("program").value.indexOf("upload:") === 0`, "the uploaded program")
+	uploaded := b.eval(`window.playground.state.run.id`)
+	b.do(chromedp.Click(chromedp.CSS("#run")))
+	b.waitFor(`window.playground.state.run.id !== "`+uploaded+`" && document.getElementById("status").className === "ok"`, "the run on the upload")
+	assert.Equal(t, "mine.pir", b.eval(`window.playground.state.run.program`))
+	b.do(chromedp.Click(chromedp.CSS("#share")))
+	b.waitFor(`!document.getElementById("share-box").hidden`, "the share link")
+	link = b.eval(`document.getElementById("share-link").value`)
+	b.do(chromedp.Navigate("about:blank"), chromedp.Navigate(link))
+	b.waitFor(`document.body.dataset.ready === "1" && window.playground.state.run && document.getElementById("status").className === "ok"`, "the shared upload's run")
+	assert.Equal(t, "text:", b.eval(`document.getElementById("program").value`))
+	assert.Equal(t, "51", b.eval(`String(window.playground.state.run.opsIn)`))
+	assert.Equal(t, "1", b.eval(`String(window.playground.state.run.matches.length)`), "relu6_as_clip matches the shared program")
+
+	// A damaged link says so, and the page still works.
+	b.do(chromedp.Navigate("about:blank"), chromedp.Navigate(ts.ts.URL+"/#s=AAAA"))
+	b.waitFor(`document.body.dataset.ready === "1"`, "the page")
+	assert.Contains(t, b.eval(`document.getElementById("status").textContent`), "the share link is damaged")
+	first = b.eval(`String(window.playground.state.run)`)
+	assert.Equal(t, "null", first, "nothing ran")
+	b.do(chromedp.Click(chromedp.CSS("#run")))
+	b.waitFor(`window.playground.state.run && document.getElementById("status").className === "ok"`, "a run after the damaged link")
 }
 
 // jsString quotes s as a JavaScript string literal.

@@ -514,7 +514,7 @@
     try {
       st = decode(m[1]);
     } catch (err) {
-      status("the share link is damaged: " + err.message, "error");
+      state.damaged = "the share link is damaged (" + err.message + "): the page starts afresh";
       return null;
     }
     $("passes").value = st.passes || "";
@@ -644,6 +644,10 @@
     startEditor(rules);
     graph.draw(null, "Run the rules (Ctrl+Enter) to see the program's graph.");
     document.body.dataset.ready = "1";
+    if (state.damaged) {
+      status(state.damaged, "error");
+      return;
+    }
     return run();
   }).catch(function (err) { status("the server does not answer: " + err.message, "error"); });
 })();
