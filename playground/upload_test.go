@@ -53,7 +53,7 @@ class GraphModule(paddle.nn.Layer):
 }
 
 // zipOf makes a zip of the given entries (a name ending in "@" is written as a symbolic link).
-func zipOf(t *testing.T, entries map[string]string) []byte {
+func zipOf(t testing.TB, entries map[string]string) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
@@ -163,4 +163,26 @@ func manyEntries(n int) map[string]string {
 		m["f"+strings.Repeat("x", i)+".txt"] = "x"
 	}
 	return m
+}
+
+// FuzzUnzip reads arbitrary archives as uploads: an error or programs, never a panic, and never more unpacked than
+// the limit.
+func FuzzUnzip(f *testing.F) {
+	entries := map[string]string{}
+	for name, body := range tinyGraph {
+		entries["g/"+name] = body
+	}
+	f.Add(zipOf(f, entries))
+	f.Add(zipOf(f, map[string]string{"../model.py": "x"}))
+	f.Add([]byte("PK\x03\x04"))
+	s, err := New(Options{Context: testCtx(), Registry: testReg(), Limits: Limits{MaxUnpacked: 64 << 10, MaxZipFiles: 50}})
+	require.NoError(f, err)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		progs, err := s.unzip("fuzz.zip", data)
+		if err != nil {
+			assert.NotEmpty(t, err.Error())
+			return
+		}
+		assert.NotEmpty(t, progs)
+	})
 }
