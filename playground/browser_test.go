@@ -116,6 +116,13 @@ func TestPlaygroundInChromium(t *testing.T) {
 	b.eval(`window.playground.setRules(` + jsString(brokenFC) + `), ""`)
 	b.waitFor(`document.querySelector(".cm-lintRange-error")`, "the diagnostic of pd_op.matmull")
 	b.waitFor(`document.getElementById("editor").dataset.errors === "1"`, "one error")
+	// Hovering the underlined name shows the message, as in docs/playground.md.
+	var box struct{ X, Y float64 }
+	require.NoError(t, json.Unmarshal([]byte(b.eval(`(function () { const r = document.querySelector(".cm-lintRange-error").getBoundingClientRect();
+		return JSON.stringify({X: r.left + r.width / 2, Y: r.top + r.height / 2}) })()`)), &box))
+	b.do(chromedp.MouseEvent(chromedp.MouseMoved, box.X-3, box.Y), chromedp.MouseEvent(chromedp.MouseMoved, box.X, box.Y))
+	b.waitFor(`document.querySelector(".cm-tooltip-lint")`, "the diagnostic's tooltip")
+	assert.Contains(t, b.eval(`document.querySelector(".cm-tooltip-lint").textContent`), "pd_op.matmull")
 	b.shot("playground-diagnostic.png")
 
 	// Hover and completion come from the same language server.
