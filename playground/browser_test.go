@@ -140,6 +140,7 @@ func TestPlaygroundInChromium(t *testing.T) {
 
 	// Run: twelve matmul + add pairs match and become fc.
 	first := b.eval(`window.playground.state.run.id`)
+	b.eval(`document.getElementById("passes").value = "rules,dce"`)
 	b.do(chromedp.Click(chromedp.CSS("#run")))
 	b.waitFor(`window.playground.state.run.id !== "`+first+`" && document.getElementById("status").className === "ok"`, "the run")
 	assert.Contains(t, b.eval(`document.getElementById("status").textContent`), "162 → 150 ops")
@@ -177,7 +178,7 @@ func TestPlaygroundInChromium(t *testing.T) {
 	b.eval(`window.playground.graph().center(document.querySelector("#scene .gv-node.added")), ""`)
 	b.shot("playground-fused.png")
 
-	// The pipeline: the input, then the rules; the keyboard steps.
+	// The pipeline: the input, the rules, dce; the keyboard steps.
 	b.do(chromedp.Click(chromedp.CSS(`#tabs button[data-tab="pipeline"]`)))
 	b.waitFor(`document.querySelector("#stage-list li.current")`, "the pipeline")
 	assert.Contains(t, b.eval(`document.getElementById("stage-rules").textContent`), "fc")
@@ -185,6 +186,11 @@ func TestPlaygroundInChromium(t *testing.T) {
 	assert.Contains(t, b.eval(`document.querySelector("#stage-list li.current").textContent`), "input")
 	b.do(chromedp.KeyEvent("j"))
 	assert.Contains(t, b.eval(`document.querySelector("#stage-list li.current").textContent`), "rules")
+	b.do(chromedp.KeyEvent("j"))
+	assert.Contains(t, b.eval(`document.querySelector("#stage-list li.current").textContent`), "dce")
+	b.do(chromedp.KeyEvent("k"))
+	b.waitFor(`document.querySelector("#stage-diff .hunk")`, "the diff of the rules' pass")
+	b.shot("playground-pipeline.png")
 	b.do(chromedp.KeyEvent("g"))
 	b.waitFor(`document.getElementById("graph-title").textContent.indexOf("after pass 1") === 0`, "the graph of the stage")
 	b.waitFor(`document.querySelectorAll("#scene .gv-node.added").length > 0`, "the ops the pass created")
