@@ -323,3 +323,32 @@ func TestHostAndOrigin(t *testing.T) {
 	resp.Body.Close()
 	assert.Equal(t, http.StatusForbidden, resp.StatusCode, "a cross-origin POST is refused")
 }
+
+// wrongRule changes what the model computes: relu6 is not sigmoid.
+const wrongRule = `rule wrong {
+  match {
+    %y = pd_op.relu6(%x)
+  }
+  rewrite {
+    replace %y with pd_op.sigmoid(%x)
+  }
+}
+`
+
+func TestVerifyFinds(t *testing.T) {
+	ts := newTestServer(t, nil, Limits{})
+	res := ts.runOn("tinyresnet", wrongRule, "")
+	require.Equal(t, 1, res.Rules[0].Matches)
+	var v verifyResult
+	ts.call("POST", "/api/runs/"+res.ID+"/verify", map[string]any{}, http.StatusOK, &v)
+	assert.False(t, v.OK, "relu6 → sigmoid changes the outputs")
+	assert.NotEmpty(t, v.Error)
+	var bad int
+	for _, o := range v.Outputs {
+		if !o.OK {
+			bad++
+			assert.NotEqual(t, o.Before, o.After, "the worst element differs: %+v", o)
+		}
+	}
+	assert.Positive(t, bad)
+}

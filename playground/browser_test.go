@@ -163,6 +163,17 @@ func TestPlaygroundInChromium(t *testing.T) {
 	assert.Contains(t, b.eval(`Array.from(document.querySelectorAll("#scene .gv-node.bound")).map(e => e.textContent).join(" ")`), "pd_op.matmul")
 	assert.NotContains(t, b.eval(`Array.from(document.querySelectorAll("#scene .gv-node.bound")).map(e => e.textContent).join(" ")`), "pd_op.add")
 
+	// Search the graph: every hit is marked, Enter goes from one to the next; + zooms.
+	b.do(chromedp.SendKeys(chromedp.ID("graph-search"), "softmax"))
+	hits := b.eval(`String(document.querySelectorAll("#scene .gv-node.hit").length)`)
+	assert.NotEqual(t, "0", hits)
+	b.do(chromedp.SendKeys(chromedp.ID("graph-search"), "\r"))
+	assert.Equal(t, "1 of "+hits, b.eval(`document.getElementById("graph-count").textContent`))
+	zoom := b.eval(`document.getElementById("scene").getAttribute("transform")`)
+	b.do(chromedp.Click(chromedp.ID("zoom-in")))
+	assert.NotEqual(t, zoom, b.eval(`document.getElementById("scene").getAttribute("transform")`), "+ zooms")
+	b.eval(`(function () { const s = document.getElementById("graph-search"); s.value = ""; s.dispatchEvent(new Event("input")); return "" })()`)
+
 	// Click the op a match ends with: explain says the rule matches it.
 	b.eval(`(function () { const n = window.playground.graph().node(window.playground.state.run.matches[0].root);
 		n.dispatchEvent(new PointerEvent("pointerdown", {bubbles: true, button: 0}));
