@@ -180,6 +180,8 @@ func TestPlaygroundInChromium(t *testing.T) {
 		n.dispatchEvent(new PointerEvent("pointerup", {bubbles: true, button: 0})); return "" })()`)
 	b.waitFor(`document.querySelector("#explain .rule")`, "the explanation")
 	assert.Contains(t, b.eval(`document.getElementById("explain").textContent`), "matches")
+	b.eval(`window.playground.graph().center(window.playground.graph().node(window.playground.state.run.matches[0].root)), ""`)
+	b.do(chromedp.Click(chromedp.ID("zoom-out")))
 	b.shot("playground-run.png")
 
 	// The result: the fused graph, with the new fc ops.
