@@ -125,6 +125,13 @@ func TestPlaygroundInChromium(t *testing.T) {
 	assert.Contains(t, b.eval(`document.querySelector(".cm-tooltip-lint").textContent`), "pd_op.matmull")
 	b.shot("playground-diagnostic.png")
 
+	// Running rules that do not check says why, and keeps the last result.
+	kept := b.eval(`window.playground.state.run.id`)
+	b.do(chromedp.Click(chromedp.ID("run")))
+	b.waitFor(`document.getElementById("status").className === "error"`, "the refusal to run")
+	assert.Contains(t, b.eval(`document.getElementById("status").textContent`), "rules.drr:7:")
+	assert.Equal(t, kept, b.eval(`window.playground.state.run.id`))
+
 	// Hover and completion come from the same language server.
 	pos := strings.Index(transformerRules, "pd_op.add") + 7
 	b.eval(`window.playground.setRules(` + jsString(transformerRules) + `), ""`)

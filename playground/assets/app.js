@@ -151,6 +151,13 @@
     status("running…");
     $("run").disabled = true;
     return api("POST", "/api/run", body).then(function (res) {
+      if (!res.stages || res.stages.length === 0) {
+        // The rules do not check: nothing ran; the previous result stays, the editor goes to the first error.
+        status(res.error || "nothing ran", "error");
+        const d = (res.diagnostics || []).filter(function (d) { return d.severity === "error" && d.file === "rules.drr"; })[0];
+        if (d) E.gotoLine(editor, d.line, d.col);
+        return;
+      }
       state.run = res;
       state.rule = null;
       state.matchIndex = -1;
