@@ -1,7 +1,6 @@
 package lsp
 
 import (
-
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/ir"
 )
