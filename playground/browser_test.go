@@ -198,6 +198,13 @@ func TestPlaygroundInChromium(t *testing.T) {
 	b.eval(`window.playground.graph().center(document.querySelector("#scene .gv-node.added")), ""`)
 	b.shot("playground-fused.png")
 
+	// The program and its diff from the input.
+	b.do(chromedp.Click(chromedp.CSS(`#tabs button[data-tab="program-text"]`)))
+	assert.Contains(t, b.eval(`document.getElementById("program-text").textContent`), `"pd_op.fc"`)
+	b.do(chromedp.Click(chromedp.CSS(`#tabs button[data-tab="diff"]`)))
+	assert.Equal(t, "input → result: 12 ops added, 24 removed", b.eval(`document.getElementById("diff-summary").textContent`))
+	assert.NotEqual(t, "0", b.eval(`String(document.querySelectorAll("#diff .hunk .add").length)`))
+
 	// The pipeline: the input, the rules, dce; the keyboard steps.
 	b.do(chromedp.Click(chromedp.CSS(`#tabs button[data-tab="pipeline"]`)))
 	b.waitFor(`document.querySelector("#stage-list li.current")`, "the pipeline")
