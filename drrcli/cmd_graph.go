@@ -171,7 +171,7 @@ func (gf *graphFlags) run(c *CLI, args []string) int {
 				return exitFailure
 			}
 			var added map[*ir.Op]bool
-			added, removed = diffOps(before, p)
+			added, removed = graphview.DiffOps(before, p)
 			opts.Classes = map[*ir.Op][]string{}
 			for op := range added {
 				opts.Classes[op] = []string{"added"}
@@ -359,48 +359,3 @@ type createdOps struct{ ops map[*ir.Op]bool }
 func (c *createdOps) OpInserted(op *ir.Op) { c.ops[op] = true }
 func (c *createdOps) OpModified(*ir.Op)    {}
 func (c *createdOps) OpErased(op *ir.Op)   { delete(c.ops, op) }
-
-// diffOps matches the ops of two programs by content (name, attributes, operand and result types) and returns the
-// ops of after that have no counterpart in before, and the ops of before that have none in after.
-func diffOps(before, after *ir.Program) (map[*ir.Op]bool, []*ir.Op) {
-	key := func(op *ir.Op) string {
-		var b strings.Builder
-		b.WriteString(op.Name())
-		for _, a := range op.SortedAttrs() {
-			b.WriteString("|" + a.Name + "=" + a.Value.String())
-		}
-		for _, v := range op.Operands() {
-			if v != nil {
-				b.WriteString("|" + v.Type().String())
-			}
-		}
-		for _, r := range op.Results() {
-			b.WriteString(">" + r.Type().String())
-		}
-		return b.String()
-	}
-	pool := map[string][]*ir.Op{}
-	for op := range before.Walk() {
-		k := key(op)
-		pool[k] = append(pool[k], op)
-	}
-	added := map[*ir.Op]bool{}
-	for op := range after.Walk() {
-		k := key(op)
-		if l := pool[k]; len(l) > 0 {
-			pool[k] = l[1:]
-			continue
-		}
-		added[op] = true
-	}
-	var removed []*ir.Op
-	for op := range before.Walk() {
-		if l := pool[key(op)]; len(l) > 0 && l[0] == op {
-			pool[key(op)] = l[1:]
-			if op.Name() != ir.ParameterOpName {
-				removed = append(removed, op)
-			}
-		}
-	}
-	return added, removed
-}

@@ -39,6 +39,9 @@ type Node struct {
 	Classes []string
 	// Group is the index of the collapsed block the node belongs to plus 1, or 0.
 	Group int
+	// Also are the ops of the later repetitions of a collapsed block that this node stands for (their
+	// counterparts of Op), in program order.
+	Also []*ir.Op
 
 	// Placement, set by Layout: the centre of the box, its size and its layer.
 	X, Y, W, H float64
@@ -134,6 +137,7 @@ func Build(p *ir.Program, opts Options) *Graph {
 	for i, op := range ops {
 		if drawnAs[i] != i {
 			nodeOf[i] = nodeOf[drawnAs[i]]
+			g.Nodes[nodeOf[i]].Also = append(g.Nodes[nodeOf[i]].Also, op)
 			continue
 		}
 		n := &Node{ID: fmt.Sprintf("n%d", len(g.Nodes)), Op: op, Label: label(names, op), Detail: detail(p, names, op),

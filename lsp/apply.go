@@ -61,6 +61,9 @@ func applyCommand(s *Server, ctx context.Context, arg json.RawMessage) (any, err
 	if err := json.Unmarshal(arg, &a); err != nil || a.URI == "" || a.Program == "" {
 		return nil, errorf("%s takes {\"uri\": …, \"program\": …}", CommandApply)
 	}
+	if s.opts.FS != nil {
+		return nil, errorf("%s reads programs from disk, which this server's host does not allow", CommandApply)
+	}
 	snap, err := s.snapshot(a.URI)
 	if err != nil {
 		return nil, err

@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"os"
 
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/lsp/protocol"
@@ -37,7 +36,7 @@ func definition(s *Server, ctx context.Context, p *protocol.TextDocumentPosition
 		}
 		for _, f := range res.files {
 			if n := declNamed(f, o.kind, o.name); n != nil {
-				return []protocol.Location{fileLocation(f.Name, n)}, nil
+				return []protocol.Location{s.fileLocation(f.Name, n)}, nil
 			}
 		}
 	}
@@ -63,9 +62,9 @@ func declNamed(f *drr.File, k symKind, name string) *drr.Ident {
 	return nil
 }
 
-// fileLocation returns the location of a node of a file on disk.
-func fileLocation(name string, n drr.Node) protocol.Location {
-	src, _ := os.ReadFile(name)
+// fileLocation returns the location of a node of an imported file.
+func (s *Server) fileLocation(name string, n drr.Node) protocol.Location {
+	src, _ := s.readFile(name)
 	li := newLineIndex(string(src), protocol.UTF16)
 	return protocol.Location{URI: pathToURI(name), Range: li.rng(n.Pos().Offset, n.End().Offset)}
 }

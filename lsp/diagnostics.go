@@ -2,7 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
-	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -85,7 +85,7 @@ func (s *snapshot) protocolDiagnostics(ds drr.Diagnostics) []protocol.Diagnostic
 			pd.Range = s.importRange(d.Pos.Filename)
 			pd.Message = "in " + d.Error()
 			pd.RelatedInformation = []protocol.DiagnosticRelatedInformation{{
-				Location: protocol.Location{URI: pathToURI(d.Pos.Filename), Range: otherFileRange(d.Pos)},
+				Location: protocol.Location{URI: pathToURI(d.Pos.Filename), Range: s.doc.srv.otherFileRange(d.Pos)},
 				Message:  d.Message,
 			}}
 		}
@@ -125,7 +125,7 @@ func (s *snapshot) importRange(name string) protocol.Range {
 	}
 	imp := f.Imports[0]
 	for _, i := range f.Imports {
-		if i.Path != nil && filepath.Clean(resolveImport(s.doc.name, i.Path.Value)) == filepath.Clean(name) {
+		if i.Path != nil && s.doc.srv.resolveImport(s.doc.name, i.Path.Value) == filepath.Clean(name) {
 			imp = i
 			break
 		}
@@ -133,17 +133,24 @@ func (s *snapshot) importRange(name string) protocol.Range {
 	return s.lines.rng(imp.Pos().Offset, imp.End().Offset)
 }
 
-// resolveImport resolves an import path as drr.Load does: relative to the importing file.
-func resolveImport(from, imp string) string {
+// resolveImport resolves an import path as drr.Load does: relative to the importing file (in Options.FS when it is
+// set).
+func (srv *Server) resolveImport(from, imp string) string {
+	if srv.opts.FS != nil {
+		if path.IsAbs(imp) {
+			return imp[1:]
+		}
+		return path.Join(path.Dir(from), imp)
+	}
 	if filepath.IsAbs(imp) {
-		return imp
+		return filepath.Clean(imp)
 	}
 	return filepath.Join(filepath.Dir(from), imp)
 }
 
-// otherFileRange returns the range of a diagnostic in a file that is not the document (read from disk).
-func otherFileRange(p drr.Position) protocol.Range {
-	src, err := os.ReadFile(p.Filename)
+// otherFileRange returns the range of a diagnostic in a file that is not the document (an import).
+func (srv *Server) otherFileRange(p drr.Position) protocol.Range {
+	src, err := srv.readFile(p.Filename)
 	if err != nil || p.Line == 0 {
 		line := uint32(max(p.Line-1, 0))
 		return protocol.Range{Start: protocol.Position{Line: line}, End: protocol.Position{Line: line}}

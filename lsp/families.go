@@ -1,8 +1,6 @@
 package lsp
 
 import (
-	"os"
-
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/ir"
 )
@@ -102,9 +100,9 @@ func (s *snapshot) familySet(e drr.FamilyExpr, visiting map[string]bool) []strin
 	return nil
 }
 
-// nodeSource returns the source text of node n of file f, read from disk (an imported file), or "".
-func nodeSource(f *drr.File, n drr.Node) string {
-	src, err := os.ReadFile(f.Name)
+// nodeSource returns the source text of node n of file f, read back (an imported file), or "".
+func (srv *Server) nodeSource(f *drr.File, n drr.Node) string {
+	src, err := srv.readFile(f.Name)
 	start, end := n.Pos().Offset, n.End().Offset
 	if err != nil || start < 0 || end > len(src) || start > end {
 		return ""

@@ -234,5 +234,5 @@ func textOf(f *drr.File, n drr.Node, s *snapshot) string {
 	if f == nil || f.Name == s.doc.name {
 		return s.nodeText(n)
 	}
-	return fmt.Sprintf("%s (in %s)", strings.TrimSpace(nodeSource(f, n)), f.Name)
+	return fmt.Sprintf("%s (in %s)", strings.TrimSpace(s.doc.srv.nodeSource(f, n)), f.Name)
 }

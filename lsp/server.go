@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"sync"
 	"time"
 
@@ -39,6 +41,12 @@ type Options struct {
 	Logf func(format string, args ...any)
 	// Version is reported to the client in serverInfo.
 	Version string
+	// FS, if set, is the only place files are read from: the imports of documents (slash-separated paths relative
+	// to it, as drr.LoadOptions.FS resolves them), the imported files that hover, go to definition and diagnostics
+	// quote; and "apply to…", which reads programs from the operating system, is refused. A host that serves the
+	// language server to a browser (drrc serve) sets it so that a document cannot read the host's files. Nil reads
+	// the operating system's files.
+	FS fs.FS
 }
 
 // Server is a language server for .drr files. Create one with NewServer and run it with Serve.
@@ -154,6 +162,14 @@ func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 		return nil, jsonrpc2.Errorf(jsonrpc2.CodeMethodNotFound, "method %s is not supported", req.Method)
 	}
 	return h(s, ctx, req.Params)
+}
+
+// readFile reads a file a document refers to (an import): from Options.FS when it is set, else from disk.
+func (s *Server) readFile(name string) ([]byte, error) {
+	if s.opts.FS != nil {
+		return fs.ReadFile(s.opts.FS, name)
+	}
+	return os.ReadFile(name)
 }
 
 // notify sends a notification to the client, logging a failure to write.

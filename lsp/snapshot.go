@@ -135,7 +135,7 @@ func (s *snapshot) runCheck() (res *checkResult) {
 	if len(perr) > 0 {
 		return &checkResult{diags: perr}
 	}
-	set, files, diags := drr.LoadFile(srv.opts.Context, drr.LoadOptions{CheckOptions: srv.opts.Check}, f)
+	set, files, diags := drr.LoadFile(srv.opts.Context, drr.LoadOptions{CheckOptions: srv.opts.Check, FS: srv.opts.FS}, f)
 	if set != nil && !srv.opts.NoLint {
 		for _, fd := range analysis.RuleLint(set) {
 			diags = append(diags, &drr.Diagnostic{

@@ -1,6 +1,7 @@
 package rewriter
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -41,6 +42,10 @@ type Options struct {
 	// erased op held across Run may come to designate another op. Recycling is off anyway with Trace, with
 	// listeners (AddListener) and for rule sets with native constraints or rewrites, which might hold ops.
 	KeepErased bool
+	// Context, if set, stops the driver when it is done (a deadline passed, a caller gave up): the driver checks it
+	// between ops, stops with the stop reason "cancelled: " and the context's cause, and Run returns that cause. The
+	// program is left valid, with the rewrites made so far.
+	Context context.Context
 }
 
 // TraceEvent describes one rewrite.
@@ -69,7 +74,8 @@ func (e TraceEvent) String() string {
 type Stats struct {
 	// Converged is true when a sweep found nothing to do.
 	Converged bool
-	// StopReason says why the driver stopped: "converged", "max iterations (N)", "max rewrites (N)", "cycle …".
+	// StopReason says why the driver stopped: "converged", "max iterations (N)", "max rewrites (N)", "cycle …",
+	// "cancelled: …" (Options.Context).
 	StopReason string
 	Iterations int
 	Rewrites   int
@@ -146,7 +152,14 @@ type Driver struct {
 	listeners      ir.Listeners
 	// recycling says whether the rewriter's allocator recycles erased ops (see Options.KeepErased).
 	recycling bool
+	// done is Options.Context's Done channel (nil: never), polled every cancelPoll pops.
+	done  <-chan struct{}
+	polls int
 }
+
+// cancelPoll is how many ops the driver pops between looks at its context: a look costs a few nanoseconds, a pop
+// with a match attempt a few hundred.
+const cancelPoll = 64
 
 // NewDriver returns a driver for applying set to p with the given matcher; natives resolves native rewrites and
 // oracle answers program builtins in rewrite expressions (both may be nil).
@@ -251,6 +264,9 @@ func (d *Driver) Run() (*Stats, error) {
 		d.finishStats()
 	}()
 
+	if opts.Context != nil {
+		d.done = opts.Context.Done()
+	}
 	var err error
 	for iter := 1; ; iter++ {
 		if iter > maxIter {
@@ -287,6 +303,17 @@ func (d *Driver) sweep(maxRewrites int) (bool, error) {
 			// Nothing refers to the ops erased since the last pop any more: the worklist dropped them, the
 			// matches are used up and no listener or native code saw them.
 			alloc.Reuse()
+		}
+		if d.done != nil {
+			if d.polls++; d.polls%cancelPoll == 1 { // the first pop, then every cancelPoll-th
+				select {
+				case <-d.done:
+					cause := context.Cause(d.Options.Context)
+					d.stats.StopReason = "cancelled: " + cause.Error()
+					return changed, cause
+				default:
+				}
+			}
 		}
 		op := d.wl.pop()
 		if op == nil {

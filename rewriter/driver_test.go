@@ -1,6 +1,8 @@
 package rewriter
 
 import (
+	"context"
+	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -228,4 +230,53 @@ func TestDriverTrace(t *testing.T) {
 	_, err := run(t, x, setOf(x.c, unaryRule("deinplace", "pd_op.relu_", "pd_op.relu", 0)), Options{Trace: func(e TraceEvent) { lines = append(lines, e.String()) }})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"#1 deinplace: %1 = pd_op.relu_ at m.pir:3:5 (+1 ops)"}, lines)
+}
+
+func TestDriverContext(t *testing.T) {
+	budget := errors.New("time budget of the run exceeded")
+	tests := []struct {
+		name string
+		// cancel is called before the run (at = 0) or after rewrite number at.
+		at     int
+		cause  error
+		reason string
+	}{
+		{"done before the run", 0, nil, "cancelled: context canceled"},
+		{"done before the run, with a cause", 0, budget, "cancelled: " + budget.Error()},
+		{"done during the run", 10, budget, "cancelled: " + budget.Error()},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// relu → tanh → relu … on a long chain: rewrites go on until the cycle detector sees them repeat (more
+			// rewrites than ops), long after the cancellation.
+			x := newPB(t)
+			v := x.data()
+			for i := 0; i < 200; i++ {
+				v = x.op("pd_op.relu", 1, nil, v).Result(0)
+			}
+			x.fetch(v)
+			set := setOf(x.c, unaryRule("to_tanh", "pd_op.relu", "pd_op.tanh", 0), unaryRule("to_relu", "pd_op.tanh", "pd_op.relu", 0))
+			ctx, cancel := context.WithCancelCause(context.Background())
+			defer cancel(nil)
+			if tt.at == 0 {
+				cancel(tt.cause)
+			}
+			opts := Options{Context: ctx, Trace: func(e TraceEvent) {
+				if e.Seq == tt.at {
+					cancel(tt.cause)
+				}
+			}}
+			st, err := run(t, x, set, opts)
+			want := tt.cause
+			if want == nil {
+				want = context.Canceled
+			}
+			require.ErrorIs(t, err, want)
+			assert.Equal(t, tt.reason, st.StopReason)
+			assert.False(t, st.Converged)
+			assert.GreaterOrEqual(t, st.Rewrites, tt.at)
+			assert.LessOrEqual(t, st.Rewrites, tt.at+cancelPoll, "the driver looks at its context every cancelPoll ops")
+			assert.Empty(t, ir.Verify(x.p), "a cancelled driver leaves a valid program")
+		})
+	}
 }

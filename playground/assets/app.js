@@ -1,0 +1,660 @@
+// The playground's page: wires the editor (editor.js), its language server (lsp.js) and the graph (graph.js) to
+// the server's API (server.go): pick a program, run the editor's rules on it, look at the result (graph, program,
+// diff, pipeline), explain an op, step through a rule's matches, verify, share.
+(function () {
+  "use strict";
+
+  const $ = function (id) { return document.getElementById(id); };
+  const E = window.DRREditor;
+  const state = {
+    info: null,
+    run: null,        // the last run's result (POST /api/run)
+    view: "before",   // the graph shown: the stage the rules ran on, or the result
+    graphStage: 0,
+    selected: null,   // the selected op's key
+    rule: null,       // the rule whose matches are stepped through
+    matchIndex: -1,
+    stage: 0,         // the pipeline's current stage
+    uploads: {},      // upload id → name
+  };
+  let editor = null;
+  let lsp = null;
+
+  function status(text, kind) {
+    const s = $("status");
+    s.textContent = text;
+    s.className = kind || "";
+    s.title = text;
+  }
+
+  function esc(t) {
+    return String(t).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  }
+
+  // api sends a request to the server and returns its decoded answer; a failed request throws its error message.
+  function api(method, path, body) {
+    const init = { method: method, headers: {} };
+    if (body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    return fetch(path, init).then(function (r) {
+      return r.json().then(function (b) {
+        if (!r.ok) throw new Error(b.error || r.statusText);
+        return b;
+      });
+    });
+  }
+
+  // ---- the program and the rules
+
+  // programRef is the program the select names, as the API wants it.
+  function programRef() {
+    const v = $("program").value;
+    const i = v.indexOf(":");
+    const kind = v.slice(0, i), name = v.slice(i + 1);
+    if (kind === "sample") return { sample: name };
+    if (kind === "file") return { file: name };
+    if (kind === "upload") return { upload: name };
+    if (kind === "text") return { text: state.sharedProgram.text, name: state.sharedProgram.name };
+    return { sample: "tinyresnet" };
+  }
+
+  function addOption(select, value, label) {
+    const o = document.createElement("option");
+    o.value = value;
+    o.textContent = label;
+    select.appendChild(o);
+    return o;
+  }
+
+  function fillControls(info) {
+    const prog = $("program");
+    const samples = document.createElement("optgroup");
+    samples.label = "samples";
+    prog.appendChild(samples);
+    info.samples.forEach(function (s) { addOption(samples, "sample:" + s.name, s.title).title = s.doc; });
+    const files = info.files.filter(function (f) { return f.kind === "program"; });
+    if (files.length) {
+      const g = document.createElement("optgroup");
+      g.label = "files";
+      prog.appendChild(g);
+      files.forEach(function (f) { addOption(g, "file:" + f.name, f.name); });
+    }
+    const rf = $("rules-file");
+    addOption(rf, "", "—");
+    info.files.filter(function (f) { return f.kind === "rules"; }).forEach(function (f) { addOption(rf, f.name, f.name); });
+    const dl = $("pass-names");
+    addOption(dl, "rules", "the editor's rules");
+    info.passes.forEach(function (p) { addOption(dl, p.name, p.doc); });
+  }
+
+  // ---- the editor and its language server
+
+  function startEditor(text) {
+    lsp = new window.PlaygroundLSP.Client("file:///playground/rules.drr", {
+      diagnostics: function (list) {
+        E.diagnostics(editor, list.map(function (d) {
+          return {
+            from: E.offset(editor, d.range.start), to: E.offset(editor, d.range.end),
+            severity: d.severity === 1 ? "error" : d.severity === 2 ? "warning" : "info", message: d.message,
+          };
+        }));
+        const errors = list.filter(function (d) { return d.severity === 1; }).length;
+        $("editor").dataset.errors = String(errors);
+      },
+      status: function (t) { status(t, "error"); },
+    });
+    editor = E.create($("editor"), text, {
+      run: run,
+      change: function (t) { lsp.change(t); },
+      cursor: patternLine,
+      complete: function (pos) {
+        return lsp.call("textDocument/completion", { textDocument: { uri: lsp.uri }, position: E.position(editor, pos) })
+          .then(function (res) {
+            const items = Array.isArray(res) ? res : (res && res.items) || [];
+            let from = pos;
+            const line = E.text(editor).slice(0, pos).split("\n").pop();
+            const m = /[\w.%$@]*$/.exec(line);
+            if (m) from = pos - m[0].length;
+            return {
+              from: from,
+              options: items.map(function (it) {
+                return { label: it.label, detail: it.detail, apply: (it.textEdit && it.textEdit.newText) || it.insertText || it.label, info: docText(it.documentation) };
+              }),
+            };
+          }).catch(function () { return null; });
+      },
+      hover: function (pos) {
+        return lsp.call("textDocument/hover", { textDocument: { uri: lsp.uri }, position: E.position(editor, pos) })
+          .then(function (res) {
+            if (!res || !res.contents) return null;
+            const md = typeof res.contents === "string" ? res.contents : res.contents.value || "";
+            const r = res.range;
+            return { from: r ? E.offset(editor, r.start) : pos, to: r ? E.offset(editor, r.end) : pos, html: window.PlaygroundLSP.markdown(md) };
+          }).catch(function () { return null; });
+      },
+    });
+    lsp.start(text);
+  }
+
+  function docText(d) {
+    if (!d) return undefined;
+    return typeof d === "string" ? d : d.value;
+  }
+
+  // ---- running
+
+  function run() {
+    if (!editor) return;
+    const body = { rules: E.text(editor), program: programRef(), passes: $("passes").value };
+    status("running…");
+    $("run").disabled = true;
+    return api("POST", "/api/run", body).then(function (res) {
+      if (!res.stages || res.stages.length === 0) {
+        // The rules do not check: nothing ran; the previous result stays, the editor goes to the first error.
+        status(res.error || "nothing ran", "error");
+        const d = (res.diagnostics || []).filter(function (d) { return d.severity === "error" && d.file === "rules.drr"; })[0];
+        if (d) E.gotoLine(editor, d.line, d.col);
+        return;
+      }
+      state.run = res;
+      state.rule = null;
+      state.matchIndex = -1;
+      state.selected = null;
+      showRun(res);
+    }).catch(function (err) {
+      status(err.message, "error");
+    }).finally(function () { $("run").disabled = false; });
+  }
+
+  function showRun(res) {
+    const applied = res.passes.reduce(function (n, p) { return n + p.rewrites; }, 0);
+    let text = res.program + ": " + res.opsIn + " → " + res.opsOut + " ops, " + applied + " rewrites, " + res.matches.length +
+      " matches (" + res.ms.toFixed(1) + " ms)";
+    const unfinished = res.passes.filter(function (p) { return p.stop && p.stop !== "converged"; })[0];
+    if (res.stopped) status("stopped: " + res.stopped + " — " + text, "error");
+    else if (res.error) status(res.error, "error");
+    else if (unfinished) status("the driver stopped pass " + unfinished.name + ": " + unfinished.stop + " — " + text, "warn");
+    else status(text, "ok");
+    showRules(res);
+    $("verify-button").disabled = !!res.error && res.passes.length === 0;
+    state.view = res.matchStage >= 0 ? "before" : "after";
+    showGraph();
+    showProgramText();
+    showDiff();
+    showPipeline();
+    $("verify-table").textContent = "";
+    $("verify-summary").textContent = "Verify runs the program before and after the passes in the reference interpreter, on the same random inputs and weights, and compares every output.";
+  }
+
+  // showRules lists the editor's rules with their matches and what the driver did with them.
+  function showRules(res) {
+    const list = $("rule-list");
+    list.textContent = "";
+    const stats = {};
+    res.passes.forEach(function (p) {
+      if (p.name !== "rules") return;
+      (p.rules || []).forEach(function (r) { stats[r.name] = r; });
+    });
+    res.rules.forEach(function (r) {
+      const li = document.createElement("li");
+      li.dataset.rule = r.id;
+      const st = stats[r.id] || stats[r.name];
+      let counts = r.matches + (r.matches === 1 ? " match" : " matches");
+      if (st) counts += ", " + st.applied + " applied" + (st.failed ? ", " + st.failed + " failed" : "");
+      li.innerHTML = '<span class="name">' + esc(r.id) + '</span><span class="counts' + (r.matches ? "" : " none") + '">' + esc(counts) + "</span>";
+      if (st && st.firstFailure) li.title = st.firstFailure;
+      li.addEventListener("click", function () { stepRule(r.id, 0); if (r.line) E.gotoLine(editor, r.line, 1); });
+      list.appendChild(li);
+    });
+    const stop = res.passes.filter(function (p) { return p.name === "rules"; }).map(function (p) { return p.stop; })[0];
+    $("rules-summary").textContent = res.rules.length ? res.matches.length + " matches" + (stop ? " · driver: " + stop : "") : "";
+    $("match-stepper").hidden = true;
+  }
+
+  // ---- the graph
+
+  function graphStage() {
+    const res = state.run;
+    if (state.view === "stage") return Math.min(state.stage, res.stages.length - 1);
+    if (state.view === "before") return res.matchStage >= 0 ? res.matchStage : 0;
+    return res.stages.length - 1;
+  }
+
+  function showGraph() {
+    const res = state.run;
+    if (!res) return Promise.resolve();
+    const k = graphStage();
+    state.graphStage = k;
+    $("view-before").classList.toggle("on", state.view === "before");
+    $("view-after").classList.toggle("on", state.view === "after");
+    const view = state.view === "after" ? "diff" : "pass";
+    const collapse = $("collapse").checked ? "1" : "0";
+    $("graph-title").textContent = state.view === "before" ? "stage " + k + " (" + res.stages[k].pass + "): matched ops in yellow" :
+      state.view === "stage" ? "after pass " + k + " (" + res.stages[k].pass + "): the ops it created in green" +
+        (k === res.matchStage ? ", matched ops in yellow" : "") :
+      "result: new ops in green, removed in red";
+    return api("GET", "/api/runs/" + res.id + "/graph?stage=" + k + "&view=" + view + "&collapse=" + collapse).then(function (d) {
+      graph.draw(d);
+      graph.fit();
+      $("graph-count").textContent = d.nodes.length + " boxes" + (d.hidden ? ", " + d.hidden + " ops in collapsed blocks" : "");
+      if (state.rule) stepRule(state.rule, state.matchIndex);
+      const q = $("graph-search").value;
+      if (q) graph.search(q);
+    }).catch(function (err) { graph.draw(null, err.message); });
+  }
+
+  // clickOp selects an op: its text, what every rule makes of it, and the pattern lines that bound it.
+  function clickOp(node) {
+    const key = node.dataset.key;
+    graph.scene.querySelectorAll(".gv-node.selected").forEach(function (e) { e.classList.remove("selected"); });
+    node.classList.add("selected");
+    $("op-detail").textContent = node.__data.detail || node.__data.label;
+    if (!key || !state.run) return;
+    state.selected = key;
+    // The rule lines that bound the op (in the stage the rules matched).
+    const lines = [];
+    if (state.graphStage === state.run.matchStage) {
+      state.run.matches.forEach(function (m) {
+        m.ops.forEach(function (b) { if (b.key === key && b.line) lines.push(b.line); });
+      });
+    }
+    E.highlight(editor, lines, lines.length > 0);
+    const box = $("explain");
+    box.textContent = "explaining…";
+    api("POST", "/api/runs/" + state.run.id + "/explain", { stage: state.graphStage, op: key }).then(function (res) {
+      box.textContent = "";
+      const head = document.createElement("div");
+      head.className = "code";
+      head.textContent = res.op;
+      box.appendChild(head);
+      if (res.rules.length === 0) {
+        box.appendChild(document.createTextNode(state.run.rules.length || state.run.passes.length ?
+          "No rule's pattern ends with an op of this kind (a pattern is tried at its last op): click the op a match ends with." :
+          "No rules ran on this program."));
+      }
+      res.rules.forEach(function (x) { box.appendChild(explanation(x)); });
+    }).catch(function (err) { box.textContent = err.message; });
+  }
+
+  function explanation(x) {
+    const d = document.createElement("div");
+    d.className = "rule " + (x.match ? "match" : "nomatch");
+    let html = '<div><span class="verdict">' + (x.match ? "✓ matches" : "✗ no match") + "</span> " + esc(x.rule) +
+      (x.set !== "rules" ? ' <small>(' + esc(x.set) + ")</small>" : "") + "</div>";
+    if (x.failure) {
+      html += '<div><span class="where" data-line="' + x.failure.line + '" data-col="' + x.failure.col + '" data-file="' + esc(x.failure.file) + '">' +
+        esc(x.failure.file + ":" + x.failure.line + ":" + x.failure.col) + "</span> " + esc(x.failure.message) + "</div>";
+    }
+    if (x.bindings && x.bindings.length) {
+      html += "<table>" + x.bindings.map(function (b) { return "<tr><td>" + esc(b.name) + "</td><td>" + esc(b.value) + "</td></tr>"; }).join("") + "</table>";
+    }
+    d.innerHTML = html;
+    d.querySelectorAll(".where").forEach(function (w) {
+      if (w.dataset.file !== "rules.drr") return;
+      w.addEventListener("click", function () { E.gotoLine(editor, +w.dataset.line, +w.dataset.col); });
+    });
+    if (x.match && x.bound) {
+      d.addEventListener("mouseenter", function () { graph.mark(x.bound, "bound"); });
+    }
+    return d;
+  }
+
+  // stepRule shows match i of a rule: its ops marked in the graph, its pattern lines in the editor.
+  function stepRule(id, i) {
+    const res = state.run;
+    if (!res) return;
+    const ms = res.matches.filter(function (m) { return m.rule === id; });
+    state.rule = id;
+    document.querySelectorAll("#rule-list li").forEach(function (li) { li.classList.toggle("current", li.dataset.rule === id); });
+    $("match-stepper").hidden = false;
+    if (ms.length === 0) {
+      state.matchIndex = -1;
+      $("match-count").textContent = id + ": no match";
+      graph.mark([], "bound");
+      return;
+    }
+    i = ((i % ms.length) + ms.length) % ms.length;
+    state.matchIndex = i;
+    const m = ms[i];
+    $("match-count").textContent = id + ": match " + (i + 1) + " of " + ms.length;
+    if (state.graphStage !== res.matchStage) return;
+    graph.mark(m.ops.map(function (b) { return b.key; }), "bound");
+    const root = graph.node(m.root);
+    if (root) graph.center(root);
+    E.highlight(editor, m.ops.map(function (b) { return b.line; }).filter(Boolean), false);
+  }
+
+  // patternLine marks the ops bound by the pattern op on the editor's current line, in every match.
+  function patternLine(line) {
+    const res = state.run;
+    if (!res || state.graphStage !== res.matchStage || state.rule) return;
+    const keys = [];
+    res.matches.forEach(function (m) { m.ops.forEach(function (b) { if (b.line === line) keys.push(b.key); }); });
+    graph.mark(keys, "bound");
+  }
+
+  // ---- the program's text and the diff
+
+  function showProgramText() {
+    const res = state.run;
+    const last = res.stages.length - 1;
+    api("GET", "/api/runs/" + res.id + "/stages/" + last).then(function (st) {
+      $("program-text").textContent = st.text + (st.truncated ? "\n… (cut)" : "");
+    }).catch(function (err) { $("program-text").textContent = err.message; });
+  }
+
+  function showDiff() {
+    const res = state.run;
+    const last = res.stages.length - 1;
+    if (last === 0) {
+      $("diff-summary").textContent = "Nothing ran: no diff.";
+      $("diff").textContent = "";
+      return;
+    }
+    api("GET", "/api/runs/" + res.id + "/stages/" + last + "?from=0").then(function (st) {
+      $("diff-summary").textContent = "input → result: " + st.added + " ops added, " + st.removed + " removed";
+      renderDiff($("diff"), st.diff);
+    }).catch(function (err) { $("diff-summary").textContent = err.message; });
+  }
+
+  function renderDiff(box, hunks) {
+    box.textContent = "";
+    if (hunks.length === 0) {
+      box.textContent = "no change";
+      return;
+    }
+    hunks.forEach(function (h) {
+      const d = document.createElement("div");
+      d.className = "hunk";
+      const head = document.createElement("div");
+      head.className = "head";
+      head.textContent = "@@ op " + (h.a + 1) + " → op " + (h.b + 1) + " @@";
+      d.appendChild(head);
+      h.lines.forEach(function (l) {
+        const e = document.createElement("div");
+        e.className = l.kind === "+" ? "add" : l.kind === "-" ? "del" : "same";
+        e.textContent = l.text;
+        d.appendChild(e);
+      });
+      box.appendChild(d);
+    });
+  }
+
+  // ---- the pipeline view
+
+  function showPipeline() {
+    const res = state.run;
+    const list = $("stage-list");
+    list.textContent = "";
+    res.stages.forEach(function (s, k) {
+      const li = document.createElement("li");
+      const p = k > 0 ? res.passes[k - 1] : null;
+      let meta = s.ops + " ops";
+      if (p) meta += ", " + p.rewrites + " rewrites" + (p.stop ? ", " + p.stop : "") + ", " + p.ms.toFixed(1) + " ms";
+      li.innerHTML = esc(k === 0 ? "input" : s.pass) + '<div class="meta">' + esc(meta) + "</div>";
+      li.addEventListener("click", function () { showStage(k); list.focus(); });
+      list.appendChild(li);
+    });
+    showStage(Math.min(1, res.stages.length - 1));
+  }
+
+  function showStage(k) {
+    const res = state.run;
+    if (!res || k < 0 || k >= res.stages.length) return;
+    state.stage = k;
+    document.querySelectorAll("#stage-list li").forEach(function (li, i) { li.classList.toggle("current", i === k); });
+    const p = k > 0 ? res.passes[k - 1] : null;
+    $("stage-head").textContent = k === 0 ? "The input program (" + res.stages[0].ops + " ops)." :
+      "Pass " + k + " of " + (res.stages.length - 1) + ": " + p.name + " (" + p.kind + ")" + (p.stop ? " — driver stopped: " + p.stop : "") +
+      (p.warnings && p.warnings.length ? " — " + p.warnings.join("; ") : "") + ". ↑/↓ or j/k step through the passes.";
+    const table = $("stage-rules");
+    table.innerHTML = "";
+    if (p && p.rules && p.rules.length) {
+      table.innerHTML = "<tr><th>rule</th><th>tried</th><th>matched</th><th>applied</th><th>failed</th></tr>" +
+        p.rules.map(function (r) {
+          return "<tr" + (r.firstFailure ? ' title="' + esc(r.firstFailure) + '"' : "") + "><td>" + esc(r.name) + "</td><td>" + r.tried +
+            "</td><td>" + r.matched + "</td><td>" + r.applied + "</td><td>" + r.failed + "</td></tr>";
+        }).join("");
+    }
+    const show = document.createElement("button");
+    show.id = "stage-graph";
+    show.textContent = "graph of this stage";
+    show.title = "draw the program after this pass, with the ops it created (g)";
+    show.addEventListener("click", stageGraph);
+    $("stage-head").appendChild(document.createTextNode(" "));
+    $("stage-head").appendChild(show);
+    $("stage-diff").textContent = "";
+    api("GET", "/api/runs/" + res.id + "/stages/" + k).then(function (st) {
+      if (state.stage !== k) return;
+      if (k === 0) {
+        $("stage-diff").textContent = st.text;
+        return;
+      }
+      const head = document.createElement("div");
+      head.textContent = st.added + " ops added, " + st.removed + " removed";
+      $("stage-diff").appendChild(head);
+      const box = document.createElement("div");
+      renderDiff(box, st.diff);
+      $("stage-diff").appendChild(box);
+    }).catch(function (err) { $("stage-diff").textContent = err.message; });
+  }
+
+  // stageGraph draws the pipeline's current stage in the graph tab.
+  function stageGraph() {
+    state.view = "stage";
+    showTab("graph");
+    showGraph();
+  }
+
+  // ---- verify
+
+  function verify() {
+    const res = state.run;
+    if (!res) return run().then(function () { if (state.run) verify(); });
+    showTab("verify");
+    $("verify-summary").textContent = "verifying…";
+    $("verify-table").textContent = "";
+    $("verify-button").disabled = true;
+    return api("POST", "/api/runs/" + res.id + "/verify", {}).then(function (v) {
+      $("verify-summary").textContent = (v.ok ? "✓ the outputs agree" : "✗ " + (v.error || "the outputs differ")) + " — " + v.runs +
+        " runs, seed " + v.seed + ", rtol " + v.rtol + ", " + v.ms.toFixed(0) + " ms" +
+        (v.unmatched && v.unmatched.length ? "; unmatched outputs: " + v.unmatched.join(", ") : "");
+      $("verify-summary").className = v.ok ? "ok" : "bad";
+      $("verify-table").innerHTML = "<tr><th>output</th><th>shape</th><th>max abs error</th><th>max rel error</th><th></th></tr>" +
+        v.outputs.map(function (o) {
+          return "<tr><td>" + esc(o.name) + "</td><td>[" + (o.shape || []).join(", ") + "]</td><td>" + esc(o.maxAbs) + "</td><td>" + esc(o.maxRel) +
+            '</td><td class="' + (o.ok ? "ok" : "bad") + '">' + (o.ok ? "ok" : esc(o.problem || "beyond tolerance") + (o.ok || o.problem ? "" : esc(" (worst: run " + o.run + ", element " + o.index + ": " +
+            o.before + " before, " + o.after + " after)"))) + "</td></tr>";
+        }).join("");
+      status(v.ok ? "verified: the outputs agree" : "verify: " + (v.error || "the outputs differ"), v.ok ? "ok" : "error");
+    }).catch(function (err) {
+      $("verify-summary").textContent = err.message;
+      status(err.message, "error");
+    }).finally(function () { $("verify-button").disabled = false; });
+  }
+
+  // ---- share links: #s=<base64url of JSON {rules, passes, program}>
+
+  function encode(obj) {
+    const bytes = new TextEncoder().encode(JSON.stringify(obj));
+    let s = "";
+    bytes.forEach(function (b) { s += String.fromCharCode(b); });
+    return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+
+  function decode(s) {
+    const bin = atob(s.replace(/-/g, "+").replace(/_/g, "/"));
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    return JSON.parse(new TextDecoder().decode(bytes));
+  }
+
+  // maxSharedText is the largest program a link carries as text; a larger upload cannot be shared.
+  const maxSharedText = 48 << 10;
+
+  function share() {
+    const ref = programRef();
+    const st = { rules: E.text(editor), passes: $("passes").value, program: ref };
+    let ready = Promise.resolve();
+    if (ref.upload) {
+      ready = api("POST", "/api/program", ref).then(function (p) {
+        if (p.text.length > maxSharedText || p.truncated) throw new Error("the program is too large for a link (" + p.ops + " ops): share a sample or a file");
+        st.program = { text: p.text, name: p.name.replace(/[^\w.-]+/g, "_") + ".pir" };
+      });
+    }
+    return ready.then(function () {
+      const url = location.origin + location.pathname + "#s=" + encode(st);
+      history.replaceState(null, "", url);
+      $("share-link").value = url;
+      $("share-box").hidden = false;
+      $("share-link").select();
+    }).catch(function (err) { status(err.message, "error"); });
+  }
+
+  // restore reads the state of a share link; it returns the rules, or null without one.
+  function restore() {
+    const m = /[#&]s=([\w-]+)/.exec(location.hash);
+    if (!m) return null;
+    let st;
+    try {
+      st = decode(m[1]);
+    } catch (err) {
+      state.damaged = "the share link is damaged (" + err.message + "): the page starts afresh";
+      return null;
+    }
+    $("passes").value = st.passes || "";
+    const p = st.program || {};
+    if (p.sample) $("program").value = "sample:" + p.sample;
+    else if (p.file) {
+      const v = "file:" + p.file;
+      if (![].some.call($("program").options, function (o) { return o.value === v; })) addOption($("program"), v, p.file);
+      $("program").value = v;
+    } else if (p.text) {
+      state.sharedProgram = { text: String(p.text), name: String(p.name || "shared.pir") };
+      addOption($("program"), "text:", "shared: " + state.sharedProgram.name);
+      $("program").value = "text:";
+    }
+    return typeof st.rules === "string" ? st.rules : "";
+  }
+
+  // ---- uploads and rule files
+
+  function upload(file) {
+    const form = new FormData();
+    form.append("file", file);
+    status("uploading " + file.name + "…");
+    fetch("/api/upload", { method: "POST", body: form }).then(function (r) {
+      return r.json().then(function (b) { if (!r.ok) throw new Error(b.error); return b; });
+    }).then(function (b) {
+      const prog = $("program");
+      let g = prog.querySelector('optgroup[label="uploads"]');
+      if (!g) {
+        g = document.createElement("optgroup");
+        g.label = "uploads";
+        prog.appendChild(g);
+      }
+      b.programs.forEach(function (p) { addOption(g, "upload:" + p.id, p.name + " (" + p.ops + " ops)"); });
+      prog.value = "upload:" + b.programs[0].id;
+      status("uploaded " + b.programs.length + " program(s): " + b.programs.map(function (p) { return p.name; }).join(", "), "ok");
+    }).catch(function (err) { status(err.message, "error"); });
+  }
+
+  function loadRules(name) {
+    if (!name) return;
+    api("GET", "/api/source?name=" + encodeURIComponent(name)).then(function (b) {
+      E.setText(editor, b.text);
+      status("loaded " + name, "ok");
+    }).catch(function (err) { status(err.message, "error"); });
+  }
+
+  // ---- tabs and keys
+
+  function showTab(name) {
+    document.querySelectorAll("#tabs button").forEach(function (b) { b.setAttribute("aria-selected", String(b.dataset.tab === name)); });
+    document.querySelectorAll(".tab").forEach(function (t) { t.hidden = t.id !== "tab-" + name; });
+    if (name === "graph") graph.fit();
+    if (name === "pipeline") $("stage-list").focus();
+  }
+
+  function wire() {
+    document.querySelectorAll("#tabs button").forEach(function (b) { b.addEventListener("click", function () { showTab(b.dataset.tab); }); });
+    $("run").addEventListener("click", run);
+    $("verify-button").addEventListener("click", verify);
+    $("share").addEventListener("click", share);
+    $("share-close").addEventListener("click", function () { $("share-box").hidden = true; });
+    $("upload").addEventListener("change", function (e) { if (e.target.files[0]) upload(e.target.files[0]); e.target.value = ""; });
+    $("rules-file").addEventListener("change", function (e) { loadRules(e.target.value); });
+    $("program").addEventListener("change", function () {
+      const v = $("program").value;
+      // A sample brings its starting rules, unless the editor holds rules of the user's.
+      const s = state.info.samples.filter(function (s) { return "sample:" + s.name === v; })[0];
+      const untouched = state.info.samples.some(function (x) { return x.rules === E.text(editor); });
+      if (s && untouched) E.setText(editor, s.rules);
+      run();
+    });
+    $("view-before").addEventListener("click", function () { state.view = "before"; showGraph(); });
+    $("view-after").addEventListener("click", function () { state.view = "after"; showGraph(); });
+    $("collapse").addEventListener("change", showGraph);
+    $("zoom-in").addEventListener("click", function () { graph.zoom(1.25); });
+    $("zoom-out").addEventListener("click", function () { graph.zoom(0.8); });
+    $("zoom-fit").addEventListener("click", function () { graph.fit(); });
+    $("graph-search").addEventListener("input", function (e) {
+      const n = graph.search(e.target.value);
+      $("graph-count").textContent = e.target.value ? n + " found" : "";
+    });
+    $("graph-search").addEventListener("keydown", function (e) {
+      if (e.key !== "Enter") return;
+      const i = graph.nextHit();
+      $("graph-count").textContent = i ? i + " of " + graph.hits.length : "none found";
+    });
+    $("match-prev").addEventListener("click", function () { stepRule(state.rule, state.matchIndex - 1); });
+    $("match-next").addEventListener("click", function () { stepRule(state.rule, state.matchIndex + 1); });
+    $("stage-list").addEventListener("keydown", function (e) {
+      if (e.key === "ArrowDown" || e.key === "j") { showStage(state.stage + 1); e.preventDefault(); }
+      if (e.key === "ArrowUp" || e.key === "k") { showStage(state.stage - 1); e.preventDefault(); }
+      if (e.key === "g" || e.key === "Enter") { stageGraph(); e.preventDefault(); }
+    });
+    document.addEventListener("keydown", function (e) {
+      const t = e.target;
+      if (t.closest && (t.closest(".cm-editor") || t.tagName === "INPUT" || t.tagName === "SELECT")) return;
+      if (e.key === "n" && state.rule) stepRule(state.rule, state.matchIndex + 1);
+      if (e.key === "p" && state.rule) stepRule(state.rule, state.matchIndex - 1);
+      if (e.key === "+" || e.key === "=") graph.zoom(1.25);
+      if (e.key === "-") graph.zoom(0.8);
+    });
+  }
+
+  // window.playground lets the browser tests (and a curious user's console) look at the page's state.
+  window.playground = {
+    state: state,
+    editor: function () { return editor; },
+    lsp: function () { return lsp; },
+    setRules: function (t) { E.setText(editor, t); },
+    rules: function () { return E.text(editor); },
+    graph: function () { return graph; },
+  };
+
+  const graph = new window.PlaygroundGraph.Graph($("viewport"), $("graph-svg"), $("scene"), { click: clickOp });
+
+  api("GET", "/api/info").then(function (info) {
+    state.info = info;
+    fillControls(info);
+    wire();
+    let rules = restore();
+    if (rules === null) {
+      const s = info.samples[0];
+      $("program").value = "sample:" + s.name;
+      rules = s.rules;
+    }
+    startEditor(rules);
+    graph.draw(null, "Run the rules (Ctrl+Enter) to see the program's graph.");
+    document.body.dataset.ready = "1";
+    if (state.damaged) {
+      status(state.damaged, "error");
+      return;
+    }
+    return run();
+  }).catch(function (err) { status("the server does not answer: " + err.message, "error"); });
+})();

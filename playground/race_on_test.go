@@ -1,0 +1,5 @@
+//go:build race
+
+package playground
+
+const raceEnabled = true

@@ -1,0 +1,368 @@
+package playground
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/pirdrr/drr/drr"
+	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/graphview"
+	"github.com/pirdrr/drr/internal/pipecheck"
+	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/matcher"
+	"github.com/pirdrr/drr/rewriter"
+)
+
+// RulesFile is the name the editor's rules go by in positions (rules.drr:3:5) and in the pipeline ("rules").
+const RulesFile = "rules.drr"
+
+// rulesPass is the name of the editor's rules in a list of passes.
+const rulesPass = "rules"
+
+// maxMatches bounds the matches a run lists.
+const maxMatches = 20000
+
+// runRequest is the body of POST /api/run.
+type runRequest struct {
+	// Rules is the editor's text (may be empty: then only the passes named run).
+	Rules   string     `json:"rules"`
+	Program programRef `json:"program"`
+	// Passes are pass and pipeline names, comma-separated, "rules" standing for the editor's rules; empty means
+	// "rules".
+	Passes string `json:"passes"`
+}
+
+// runResult is the answer to POST /api/run.
+type runResult struct {
+	// ID names the run in the requests that look into it (stages, graph, explain, verify).
+	ID      string `json:"id"`
+	Program string `json:"program"`
+	// Diagnostics are the rules' errors and warnings; with an error nothing ran.
+	Diagnostics []diagnostic `json:"diagnostics"`
+	// Passes are the passes that ran, in order; Stages the programs before the first and after each.
+	Passes []passResult `json:"passes"`
+	Stages []stageInfo  `json:"stages"`
+	// MatchStage is the stage the editor's rules ran on (the input of the "rules" pass), whose matches Matches
+	// lists; -1 when the pipeline does not run them.
+	MatchStage int `json:"matchStage"`
+	// Rules are the editor's rules (one entry per rule instance) with their matches in MatchStage.
+	Rules   []ruleInfo  `json:"rules"`
+	Matches []matchInfo `json:"matches"`
+	// MatchesCut says that Matches stops at maxMatches.
+	MatchesCut bool `json:"matchesCut,omitempty"`
+	OpsIn      int  `json:"opsIn"`
+	OpsOut     int  `json:"opsOut"`
+	// Stopped says why the run stopped early: a budget ("the run took more than its time budget of 10s") or a
+	// cancellation. Error is the pipeline's error (a cycle, a failed rewrite), Stopped included.
+	Stopped string `json:"stopped,omitempty"`
+	Error   string `json:"error,omitempty"`
+	// Millis is how long the run took.
+	Millis float64 `json:"ms"`
+}
+
+// diagnostic is a rule diagnostic.
+type diagnostic struct {
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Col      int    `json:"col"`
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+}
+
+// passResult is what a pass did.
+type passResult struct {
+	Name string `json:"name"`
+	// Kind is "rules" for a rule set run by the driver, "go" for a Go pass.
+	Kind string `json:"kind"`
+	// Stop is the driver's stop reason (rule sets).
+	Stop     string     `json:"stop,omitempty"`
+	Rewrites int        `json:"rewrites"`
+	Erased   int        `json:"erased"`
+	Changes  int        `json:"changes"`
+	Millis   float64    `json:"ms"`
+	Warnings []string   `json:"warnings,omitempty"`
+	Rules    []ruleStat `json:"rules,omitempty"`
+	OpsAfter int        `json:"opsAfter"`
+}
+
+// ruleStat is a rule's statistics in a pass.
+type ruleStat struct {
+	Name         string `json:"name"`
+	Tried        int    `json:"tried"`
+	Matched      int    `json:"matched"`
+	Applied      int    `json:"applied"`
+	Failed       int    `json:"failed"`
+	FirstFailure string `json:"firstFailure,omitempty"`
+}
+
+// stageInfo describes a stage.
+type stageInfo struct {
+	Pass string `json:"pass"`
+	Ops  int    `json:"ops"`
+	// Added is the number of ops the pass created that are still there.
+	Added int `json:"added"`
+}
+
+// ruleInfo is a rule instance of the editor with where it is and how often it matched in MatchStage.
+type ruleInfo struct {
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	Line    int    `json:"line"`
+	Matches int    `json:"matches"`
+}
+
+// matchInfo is a match of an editor rule in MatchStage: its root and the op each pattern op bound.
+type matchInfo struct {
+	Rule string    `json:"rule"` // the rule instance's ID
+	Root string    `json:"root"` // the key of the root op
+	Ops  []boundOp `json:"ops"`
+}
+
+// boundOp is a pattern op's binding: the op (its key) and the pattern line that bound it.
+type boundOp struct {
+	Key  string `json:"key"`
+	Line int    `json:"line"`
+	Col  int    `json:"col"`
+}
+
+// namedSet is a rule set of a run with the pass it runs in.
+type namedSet struct {
+	pass string
+	set  *rule.Set
+}
+
+// run answers POST /api/run: the editor's rules (and the passes named) applied to a program, in a copy.
+func (s *Server) run(w http.ResponseWriter, r *http.Request) {
+	var req runRequest
+	if !readJSON(w, r, s.lim.MaxRequest, &req) {
+		return
+	}
+	src, err := s.loadProgram(req.Program)
+	if err != nil {
+		writeError(w, statusOf(err), "%v", err)
+		return
+	}
+	res := &runResult{Program: src.name, MatchStage: -1, Diagnostics: []diagnostic{}, Passes: []passResult{},
+		Rules: []ruleInfo{}, Matches: []matchInfo{}}
+	var set *rule.Set
+	if strings.TrimSpace(req.Rules) != "" {
+		var diags drr.Diagnostics
+		set, diags = drr.LoadSource(s.opts.Context, s.loadOptions(), RulesFile, []byte(req.Rules))
+		for _, d := range diags {
+			res.Diagnostics = append(res.Diagnostics, diagnostic{File: d.Pos.Filename, Line: d.Pos.Line, Col: d.Pos.Column,
+				Severity: d.Severity.String(), Message: d.Message})
+		}
+		if diags.HasErrors() {
+			res.Error = "the rules do not check: " + diags[0].Error()
+			writeJSON(w, http.StatusOK, res)
+			return
+		}
+	}
+	pl, err := s.pipeline(set, req.Passes)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	release, err := s.gate.enter(r.Context())
+	if err != nil {
+		writeError(w, statusOf(err), "%v", err)
+		return
+	}
+	defer release()
+	run := s.execute(r.Context(), src, pl, set, res)
+	s.runs.add(run)
+	writeJSON(w, http.StatusOK, res)
+}
+
+// loadOptions are the options rules are loaded with: the catalogue's rule files and the shipped sets to import
+// from, nothing else.
+func (s *Server) loadOptions() drr.LoadOptions {
+	return drr.LoadOptions{CheckOptions: drr.CheckOptions{Unregistered: s.opts.Unregistered, Natives: s.opts.Registry.HasNative},
+		FS: ruleFS{s.files}}
+}
+
+// pipeline builds the passes of a run: the names in order, "rules" standing for the editor's rules (set, nil when
+// the editor is empty); no names means "rules".
+func (s *Server) pipeline(set *rule.Set, passes string) (rewriter.Pipeline, error) {
+	var names []string
+	for _, n := range strings.Split(passes, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		if set == nil {
+			return nil, nil // nothing to run: the run shows the program
+		}
+		names = []string{rulesPass}
+	}
+	if err := pipecheck.Passes(s.opts.Registry, names, true, "passes"); err != nil {
+		return nil, err
+	}
+	var pl rewriter.Pipeline
+	for _, n := range names {
+		if n == rulesPass {
+			if set == nil {
+				return nil, errors.New(`passes: "rules" names the editor's rules, and the editor is empty`)
+			}
+			pl = append(pl, rewriter.NewRulePass(rulesPass, set))
+			continue
+		}
+		p, err := s.opts.Registry.Pipeline(s.opts.Context, n)
+		if err != nil {
+			return nil, err
+		}
+		pl = append(pl, p...)
+	}
+	return pl, nil
+}
+
+// execute runs the pipeline on a copy of src within the run's budgets, filling res, and returns the run.
+func (s *Server) execute(parent context.Context, src *program, pl rewriter.Pipeline, set *rule.Set, res *runResult) *run {
+	start := time.Now()
+	tctx, cancelTime := context.WithTimeoutCause(parent, s.lim.RunTime, timeBudget("run", s.lim.RunTime))
+	defer cancelTime()
+	ctx, cancel := context.WithCancelCause(tctx)
+	defer cancel(nil)
+
+	run := &run{id: s.nextID("r"), srv: s, pipeline: pl, result: res, graphs: map[string]*graphview.Drawing{}}
+	res.ID = run.id
+	in := &stage{prog: src.clone()}
+	run.stages = []*stage{in}
+	res.OpsIn = in.prog.NumOps()
+	res.Stages = append(res.Stages, stageInfo{Pass: "input", Ops: res.OpsIn})
+	if set != nil {
+		run.ruleSets = append(run.ruleSets, namedSet{rulesPass, set})
+	}
+	grown := 0
+	cur := in
+	for _, pass := range pl {
+		if rp, ok := pass.(*rewriter.RulePass); ok && rp.PassName == rulesPass && res.MatchStage < 0 {
+			res.MatchStage = len(run.stages) - 1
+		}
+		if rp, ok := pass.(*rewriter.RulePass); ok && rp.PassName != rulesPass && !hasSet(run.ruleSets, rp.Set) {
+			run.ruleSets = append(run.ruleSets, namedSet{rp.PassName, rp.Set})
+		}
+		next := &stage{pass: pass.Name(), prog: cur.prog.Clone(), created: map[*ir.Op]bool{}}
+		g := &growth{limit: s.lim.GrowOps, grown: &grown, created: next.created, cancel: cancel}
+		env := &rewriter.Env{Registry: s.opts.Registry, Options: rewriter.Options{Context: ctx}, Listeners: []ir.Listener{g}}
+		t0 := time.Now()
+		pr, err := s.runPass(pass, next.prog, env)
+		settle(next.prog)
+		run.stages = append(run.stages, next)
+		res.Passes = append(res.Passes, describePass(pass, pr, time.Since(t0), next.prog.NumOps()))
+		res.Stages = append(res.Stages, stageInfo{Pass: pass.Name(), Ops: res.Passes[len(res.Passes)-1].OpsAfter, Added: len(next.created)})
+		cur = next
+		if err == nil && ctx.Err() != nil {
+			err = context.Cause(ctx) // a Go pass, which does not look at the context, ran past the budget
+		}
+		if err != nil {
+			res.Error = fmt.Sprintf("pass %s: %v", pass.Name(), err)
+			var be *budgetError
+			if errors.As(err, &be) || errors.Is(err, context.Canceled) {
+				res.Stopped = err.Error()
+			}
+			break
+		}
+	}
+	res.OpsOut = cur.prog.NumOps()
+	for _, st := range run.stages {
+		run.ops += st.prog.NumOps()
+	}
+	if set != nil {
+		s.listMatches(run, set, res)
+	}
+	res.Millis = float64(time.Since(start).Microseconds()) / 1000
+	return run
+}
+
+// runPass runs one pass, turning a panic of the pass (a bug in a Go pass, a plugin) into an error: the server lives
+// on.
+func (s *Server) runPass(pass rewriter.Pass, p *ir.Program, env *rewriter.Env) (pr *rewriter.PassResult, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.opts.Logf("internal error in pass %s: %v", pass.Name(), v)
+			err = fmt.Errorf("internal error in pass %s: %v", pass.Name(), v)
+		}
+	}()
+	return pass.Run(p, env)
+}
+
+func hasSet(sets []namedSet, set *rule.Set) bool {
+	for _, ns := range sets {
+		if ns.set == set {
+			return true
+		}
+	}
+	return false
+}
+
+// describePass turns a pass's result into what the page shows.
+func describePass(pass rewriter.Pass, pr *rewriter.PassResult, d time.Duration, opsAfter int) passResult {
+	out := passResult{Name: pass.Name(), Kind: "go", Millis: float64(d.Microseconds()) / 1000, OpsAfter: opsAfter}
+	if _, ok := pass.(*rewriter.RulePass); ok {
+		out.Kind = "rules"
+	}
+	if pr == nil {
+		return out
+	}
+	out.Warnings = pr.Warnings
+	out.Changes = pr.Changes
+	if st := pr.Stats; st != nil {
+		out.Stop, out.Rewrites, out.Erased = st.StopReason, st.Rewrites, st.Erased
+		for _, rs := range st.Rules {
+			out.Rules = append(out.Rules, ruleStat{Name: rs.Name, Tried: rs.Tried, Matched: rs.Matched, Applied: rs.Applied,
+				Failed: rs.Failed, FirstFailure: rs.FirstFailure})
+		}
+	}
+	return out
+}
+
+// listMatches lists the matches of the editor's rules in the stage they ran on, and the rules with their counts.
+func (s *Server) listMatches(run *run, set *rule.Set, res *runResult) {
+	count := map[string]int{}
+	if res.MatchStage >= 0 {
+		st := run.stages[res.MatchStage]
+		auto, err := matcher.Compile(set, matcher.Options{})
+		if err == nil {
+			st.mu.Lock()
+			st.collectParams()
+			m := auto.NewMatcher()
+			oracle := rewriter.NewOracle(st.prog, s.opts.Registry)
+			for op := range st.prog.Walk() {
+				for _, mt := range m.Match(op, oracle) {
+					if len(res.Matches) >= maxMatches {
+						res.MatchesCut = true
+						break
+					}
+					mi := matchInfo{Rule: mt.Rule.ID(), Root: st.key(op), Ops: []boundOp{}}
+					for i, bound := range mt.Ops {
+						if bound == nil {
+							continue
+						}
+						pos := mt.Rule.Pattern.Ops[i].Pos
+						line, col := 0, 0
+						if pos.File == RulesFile {
+							line, col = pos.Line, pos.Col
+						}
+						mi.Ops = append(mi.Ops, boundOp{Key: st.key(bound), Line: line, Col: col})
+					}
+					res.Matches = append(res.Matches, mi)
+					count[mt.Rule.ID()]++
+				}
+			}
+			st.mu.Unlock()
+		}
+	}
+	for _, r := range set.Rules {
+		line := 0
+		if r.Pos.File == RulesFile {
+			line = r.Pos.Line
+		}
+		res.Rules = append(res.Rules, ruleInfo{ID: r.ID(), Name: r.Name, Line: line, Matches: count[r.ID()]})
+	}
+}
