@@ -1,0 +1,65 @@
+package drrcli
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/pirdrr/drr/internal/corpus"
+)
+
+// verifyGraphNetStride samples the GraphNet graphs for TestVerifyGraphNet: every 40th graph in path order (21 of
+// 811), every 160th under the race detector (6), which slows the interpreter's kernels tenfold. Verification is
+// the costliest thing a test can do with a graph (two evaluations at the captured batch size, which is 128 for
+// some vision graphs); PIRDRR_CORPUS=full verifies all 811.
+var verifyGraphNetStride = 40
+
+func init() {
+	if raceEnabled {
+		verifyGraphNetStride = 160
+	}
+}
+
+// TestVerifyGraphNet is issue 14's done-when test over the GraphNet graphs: drrc verify with the default pipeline
+// (weights drawn from weight_meta.py's statistics, inputs from input_meta.py, one run) passes on at least 95% of
+// them. Every graph that does not pass is logged with its reason, one line each.
+func TestVerifyGraphNet(t *testing.T) {
+	graphs := corpus.RequireGraphs(t, verifyGraphNetStride)
+	start := time.Now()
+	var failures []string
+	for _, g := range graphs {
+		code, out, errs := run(t, "", "verify", "-runs", "1", g.Dir)
+		if code != exitOK {
+			failures = append(failures, fmt.Sprintf("%s: %s", g.Rel, verifyFailure(out, errs)))
+		}
+	}
+	passed := len(graphs) - len(failures)
+	t.Logf("drrc verify passed on %d of %d GraphNet graphs (%.1f%%) in %v", passed, len(graphs),
+		100*float64(passed)/float64(len(graphs)), time.Since(start).Round(time.Second))
+	for _, f := range failures {
+		t.Log(f)
+	}
+	assert.GreaterOrEqual(t, float64(passed), 0.95*float64(len(graphs)), "drrc verify passes on 95%% of the graphs")
+}
+
+// verifyFailure returns the line of drrc verify's output that says why a program did not verify: the first
+// error, or the first output row that is not ok.
+func verifyFailure(out, errs string) string {
+	for _, line := range strings.Split(errs, "\n") {
+		if strings.Contains(line, "error") {
+			return strings.TrimSpace(line)
+		}
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, "FAIL") {
+			return strings.TrimSpace(line)
+		}
+	}
+	if s := strings.TrimSpace(errs); s != "" {
+		return strings.SplitN(s, "\n", 2)[0]
+	}
+	return "exit status without a reason printed"
+}
