@@ -79,7 +79,7 @@ func TestNeovim(t *testing.T) {
 	require.Equal(t, "Change to pd_op.multiply", s.Action)
 	require.Equal(t, "/// A scale without bias is a multiplication.\nrule scale_to_multiply {\n  match {\n"+
 		"    %y = pd_op.scale(%x, %s) {bias: 0.0}\n  }\n  rewrite {\n    replace %y with pd_op.multiply(%x, %s)\n  }\n}\n", s.Formatted)
-	require.Equal(t, []string{"apply to…", "view matcher automaton", "view matcher automaton (Graphviz)"}, s.Lenses)
+	require.Equal(t, []string{"apply to…", "view compiled Go (drrc gen)", "view matcher automaton", "view matcher automaton (Graphviz)"}, s.Lenses)
 	require.Contains(t, s.Apply, "model.json: ")
 	require.Contains(t, s.Apply, "scale_to_multiply")
 	require.Contains(t, s.View, "\ntree pd_op.scale:\n")

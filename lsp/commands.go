@@ -54,7 +54,7 @@ func executeCommand(s *Server, ctx context.Context, p *protocol.ExecuteCommandPa
 }
 
 // view is a way to see what a rule file compiles to. A new view (the Go that drrc gen writes, say) is one more
-// entry of views: drr.view, the code lenses and the clients pick it up from there.
+// entry of views: drr.view and the code lenses pick it up from there (the clients list the names: editors/).
 type view struct {
 	Name     string // what drr.view's "view" argument names
 	Title    string // for the client's tab or buffer
@@ -66,6 +66,7 @@ type view struct {
 var views = []view{
 	{Name: "automaton", Title: "matcher automaton", Language: "plaintext", render: renderAutomaton},
 	{Name: "automaton-dot", Title: "matcher automaton (Graphviz)", Language: "dot", render: renderAutomatonDot},
+	{Name: "go", Title: "compiled Go (drrc gen)", Language: "go", render: renderGo},
 }
 
 // ViewResult is the answer to drr.view.

@@ -15,6 +15,8 @@ import (
 	"github.com/pirdrr/drr/lsp/protocol"
 	"github.com/pirdrr/drr/matcher"
 	"github.com/pirdrr/drr/rewriter"
+	"github.com/pirdrr/drr/rulegen"
+	"github.com/pirdrr/drr/rulegen/rt"
 )
 
 // shipped returns a shipped rule file.
@@ -49,11 +51,19 @@ func TestViewCommand(t *testing.T) {
 			require.Contains(t, res.Text, "distinct tests")
 		case "automaton-dot":
 			require.True(t, strings.HasPrefix(res.Text, "digraph"))
+		case "go":
+			code, diags := rulegen.Generate(testCtx(), rt.FilesFS([]rt.File{{Name: "conv_bn_relu.drr", Text: text}}),
+				[]string{"conv_bn_relu.drr"}, rulegen.Config{Package: "rules", Command: "drrc gen (the view of the language server)"})
+			require.False(t, diags.HasErrors(), "%v", diags)
+			require.Equal(t, string(code), res.Text, "the view is what drrc gen writes")
+			require.Equal(t, "go", res.Language)
+		default:
+			t.Fatalf("view %s is not tested", v.Name)
 		}
 	}
 	err = c.callErr(protocol.MethodExecuteCommand, protocol.ExecuteCommandParams{Command: CommandView,
 		Arguments: rawArgs(t, viewArgs{URI: uri, View: "nope"})}, nil)
-	require.ErrorContains(t, err, `unknown view "nope" (views: automaton, automaton-dot)`)
+	require.ErrorContains(t, err, `unknown view "nope" (views: automaton, automaton-dot, go)`)
 	c.replace(uri, 2, strings.Replace(text, "pd_op.relu", "pd_op.rleu", 1))
 	err = c.callErr(protocol.MethodExecuteCommand, protocol.ExecuteCommandParams{Command: CommandView,
 		Arguments: rawArgs(t, viewArgs{URI: uri, View: "automaton"})}, nil)

@@ -17,6 +17,7 @@ let applyOutput;
 const VIEWS = [
   { label: 'automaton', description: 'the matcher automaton, as drrc automaton prints it' },
   { label: 'automaton-dot', description: 'the matcher automaton as a Graphviz graph' },
+  { label: 'go', description: 'the Go code drrc gen compiles the rules to' },
 ];
 
 function serverOptions() {

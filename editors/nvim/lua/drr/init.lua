@@ -66,7 +66,7 @@ function M.apply(bufnr, program)
   end)
 end
 
--- view shows a view of the buffer's file (automaton, automaton-dot).
+-- view shows a view of the buffer's file (automaton, automaton-dot, go).
 function M.view(bufnr, view)
   local uri = vim.uri_from_bufnr(bufnr)
   server_command(bufnr, 'drr.view', { uri = uri, view = view }, function(err, res)
@@ -162,7 +162,7 @@ function M.setup(opts)
   vim.api.nvim_create_user_command('DrrApply', function(a) M.apply(0, vim.fn.fnamemodify(a.args, ':p')) end,
     { nargs = 1, complete = 'file', desc = "apply this file's rules to a program" })
   vim.api.nvim_create_user_command('DrrView', function(a) M.view(0, a.args ~= '' and a.args or 'automaton') end,
-    { nargs = '?', complete = function() return { 'automaton', 'automaton-dot' } end,
+    { nargs = '?', complete = function() return { 'automaton', 'automaton-dot', 'go' } end,
       desc = 'show what this file compiles to' })
 end
 
