@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/internal/suggest"
 )
 
 type lintFacts struct {
@@ -361,7 +362,7 @@ func (lf *lintFacts) unknownOp(name string) string {
 		"unregistered op of that name", name, d.Name)
 	best, bestD := "", 3
 	for _, s := range d.Ops {
-		if dd := editDistance(s.Name, name); dd < bestD {
+		if dd := suggest.Distance(s.Name, name); dd < bestD {
 			best, bestD = s.Name, dd
 		}
 	}
@@ -369,24 +370,4 @@ func (lf *lintFacts) unknownOp(name string) string {
 		msg += fmt.Sprintf(" (did you mean %s?)", best)
 	}
 	return msg
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
