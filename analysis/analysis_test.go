@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -172,13 +173,13 @@ func TestCacheRequiresAndInvalidate(t *testing.T) {
 	assert.EqualError(t, err, "analysis: self requires itself")
 }
 
+// TestOracle: the program builtins of rule.Builtins, answered through rule.NewOracle from Facts.
 func TestOracle(t *testing.T) {
 	pb := newProg(t)
 	x := pb.data()
 	w := pb.param("w")
 	b := pb.op("pd_op.relu_", 1, nil, x).Result(0)
-	pb.p.CollectParams()
-	o := Oracle{Program: pb.p}
+	o := rule.NewOracle(NewFacts(pb.p), nil)
 	tests := []struct {
 		name string
 		args []any
@@ -193,6 +194,10 @@ func TestOracle(t *testing.T) {
 		{"aliased", []any{x, b}, false},
 		{"mutated", []any{x}, true},
 		{"dies_at", []any{x, b}, true},
+		{"constant", []any{w}, true},
+		{"constant", []any{x}, false},
+		{"inplace_op", []any{"pd_op.relu_", int64(0), int64(0)}, true},
+		{"inplace_op", []any{"pd_op.relu", int64(0), int64(0)}, false},
 	}
 	for _, tt := range tests {
 		got, ok, err := o.Builtin(tt.name, tt.args)
@@ -202,6 +207,12 @@ func TestOracle(t *testing.T) {
 	}
 	_, ok, _ := o.Builtin("nosuch", nil)
 	assert.False(t, ok)
+	_, ok, _ = o.Builtin("rank", []any{x})
+	assert.False(t, ok, "pure builtins are evaluated by rule.Eval, not by the oracle")
 	_, _, err := o.Builtin("is_param", []any{int64(1)})
-	assert.EqualError(t, err, "needs a value, got int64")
+	assert.EqualError(t, err, "needs a value, got int 1")
+	_, _, err = o.Builtin("inplace_op", []any{"pd_op.relu_"})
+	assert.EqualError(t, err, "needs an op name and two ints")
+	_, err = o.Native("mine", nil)
+	assert.EqualError(t, err, "native constraint mine is not available")
 }

@@ -68,19 +68,20 @@ func (lf *lintFacts) fold(r *rule.Rule, e rule.Expr) (rule.Val, bool) {
 		if e.Native {
 			return nil, false
 		}
-		switch e.Func {
-		case "has_trait", "defined_by":
-			return lf.foldOpQuery(r, e)
-		case "inplace_op":
-			return lf.foldInplaceOp(r, e)
-		case "aliased":
+		b, known := rule.LookupBuiltin(e.Func)
+		switch {
+		case !known:
+			return nil, false
+		case b.DefQuery != nil:
+			return lf.foldDefQuery(r, b, e)
+		case b.SchemaOnly:
+			return lf.foldSchemaOnly(r, b, e)
+		case b.Alias:
 			if lf.patternAliases(r, e) {
 				return true, true
 			}
 			return nil, false
-		}
-		b, known := rule.LookupBuiltin(e.Func)
-		if !known || b.Program {
+		case b.Program:
 			return nil, false
 		}
 		args := make([]rule.Expr, len(e.Args))
@@ -96,8 +97,9 @@ func (lf *lintFacts) fold(r *rule.Rule, e rule.Expr) (rule.Val, bool) {
 	return nil, false
 }
 
-// foldOpQuery decides has_trait(%v, T) and defined_by(%v, N) for a value a named pattern op defines.
-func (lf *lintFacts) foldOpQuery(r *rule.Rule, e *rule.Call) (rule.Val, bool) {
+// foldDefQuery decides a builtin about the op defining its first argument (has_trait(%v, T), defined_by(%v, N))
+// for a value a named pattern op defines.
+func (lf *lintFacts) foldDefQuery(r *rule.Rule, b *rule.Builtin, e *rule.Call) (rule.Val, bool) {
 	if len(e.Args) != 2 {
 		return nil, false
 	}
@@ -106,27 +108,14 @@ func (lf *lintFacts) foldOpQuery(r *rule.Rule, e *rule.Call) (rule.Val, bool) {
 		return nil, false
 	}
 	h := r.Pattern.Values[ref.Ref.Index]
-	if h.Def < 0 || h.List || r.Pattern.Ops[h.Def].Name == "" {
-		return nil, false
-	}
-	opName := r.Pattern.Ops[h.Def].Name
-	if lf.set.Ctx == nil {
+	if h.Def < 0 || h.List || r.Pattern.Ops[h.Def].Name == "" || lf.set.Ctx == nil {
 		return nil, false
 	}
 	arg, ok := lf.fold(r, e.Args[1])
-	s, isString := arg.(string)
-	if !ok || !isString {
+	if !ok {
 		return nil, false
 	}
-	if e.Func == "defined_by" {
-		return opName == s, true
-	}
-	schema := lf.set.Ctx.Schema(opName)
-	t, known := ir.TraitFromName(s)
-	if schema == nil || !known {
-		return nil, false
-	}
-	return schema.Has(t), true
+	return b.DefQuery(lf.set.Ctx, r.Pattern.Ops[h.Def].Name, arg)
 }
 
 // patternAliases reports whether aliased(%v, except…) holds in every program the pattern matches: a named pattern
@@ -173,12 +162,13 @@ func (lf *lintFacts) patternAliases(r *rule.Rule, e *rule.Call) bool {
 	return false
 }
 
-// foldInplaceOp decides inplace_op(name, operand, result) from the catalog.
-func (lf *lintFacts) foldInplaceOp(r *rule.Rule, e *rule.Call) (rule.Val, bool) {
-	if len(e.Args) != 3 || lf.set.Ctx == nil {
+// foldSchemaOnly decides a builtin that depends on the catalog only (inplace_op(name, operand, result)) when its
+// arguments fold to constants.
+func (lf *lintFacts) foldSchemaOnly(r *rule.Rule, b *rule.Builtin, e *rule.Call) (rule.Val, bool) {
+	if lf.set.Ctx == nil {
 		return nil, false
 	}
-	var args [3]rule.Val
+	args := make([]rule.Val, len(e.Args))
 	for i, a := range e.Args {
 		v, ok := lf.fold(r, a)
 		if !ok {
@@ -186,8 +176,8 @@ func (lf *lintFacts) foldInplaceOp(r *rule.Rule, e *rule.Call) (rule.Val, bool) 
 		}
 		args[i] = v
 	}
-	v, ok, err := Oracle{Program: ir.NewProgram(lf.set.Ctx)}.Builtin("inplace_op", args[:])
-	if !ok || err != nil {
+	v, err := b.EvalProgram(NewFacts(ir.NewProgram(lf.set.Ctx)), args)
+	if err != nil {
 		return nil, false
 	}
 	return v, true

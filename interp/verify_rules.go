@@ -114,7 +114,7 @@ func NewRuleVerifier(set *rule.Set, opts RuleOptions) (*RuleVerifier, error) {
 		reg = rewriter.NewRegistry()
 	}
 	pass := &rewriter.RulePass{PassName: "rules", Set: set,
-		Compile: func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
+		Compile: func(_ *rule.Set, o rule.Oracle) (rewriter.MatchFunc, error) {
 			m := auto.NewMatcher()
 			return func(dst []*rule.Match, op *ir.Op) []*rule.Match { return m.MatchInto(dst, op, o) }, nil
 		}}
