@@ -139,7 +139,7 @@ func collectLiterals(e rule.Expr, lits [][]rule.Val) {
 		collectLiterals(e.Then, lits)
 		collectLiterals(e.Else, lits)
 	case *rule.Call:
-		if e.Func == "contains" && len(e.Args) == 2 {
+		if b := e.Builtin(); b != nil && b.Membership && len(e.Args) == 2 {
 			if h := hole(e.Args[1]); h >= 0 {
 				lits[h] = append(lits[h], litVals(e.Args[0], true)...)
 			}
@@ -174,20 +174,24 @@ func (in *instantiator) classifyWhere() {
 			walk(e.Then, neg)
 			walk(e.Else, neg)
 		case *rule.Call:
+			b := e.Builtin()
+			if b == nil {
+				break
+			}
 			for _, a := range e.Args {
 				vr, ok := a.(*rule.ValueRef)
 				if !ok || vr.Ref.New || vr.Ref.Index < 0 || vr.Ref.Index >= len(wants) {
 					continue
 				}
 				w := &wants[vr.Ref.Index]
-				switch e.Func {
-				case "immutable", "constant", "is_param":
+				switch b.Implies {
+				case rule.ImpliesParam:
 					if neg {
 						w.notParam = true
 					} else {
 						w.param = true
 					}
-				case "is_input":
+				case rule.ImpliesInput:
 					if neg {
 						w.notInput = true
 					}

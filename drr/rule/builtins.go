@@ -177,3 +177,12 @@ func allValues(a []Val) ([]*ir.Value, error) {
 	}
 	return out, nil
 }
+
+// Builtin returns the builtin c calls, or nil when c calls a native constraint or no builtin has its name.
+func (c *Call) Builtin() *Builtin {
+	if c.Native {
+		return nil
+	}
+	b, _ := LookupBuiltin(c.Func)
+	return b
+}
