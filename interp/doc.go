@@ -117,7 +117,7 @@
 //
 // RuleVerifier instantiates every rule — every instance of a family rule — as small programs its pattern and
 // where clause accept, applies the rule alone and compares the programs (float64 by default). A rule whose where
-// clause the pattern alone makes false for every program (analysis.DeadInstances: a family member the rule itself
+// clause the pattern alone makes false for every program (lint.DeadInstances: a family member the rule itself
 // excludes) is reported as never firing, with nothing to verify; a rule no program could be built for is SKIPPED,
 // which drrc verify treats as an error. One more instance writes every pattern output after the pattern and reads
 // the pattern's inputs again, so that a rewrite that makes an output share an input's buffer is caught.

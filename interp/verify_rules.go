@@ -7,9 +7,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/pirdrr/drr/analysis"
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/lint"
 	"github.com/pirdrr/drr/matcher"
 	"github.com/pirdrr/drr/rewriter"
 )
@@ -31,7 +31,7 @@ const (
 	// RuleSkipped: the rule could not be checked: no program satisfying its constraints was found, or the
 	// interpreter cannot evaluate one of its ops.
 	RuleSkipped
-	// RuleNeverFires: no program can make the rule fire (analysis.DeadInstances: a where clause the pattern alone
+	// RuleNeverFires: no program can make the rule fire (lint.DeadInstances: a where clause the pattern alone
 	// decides is false, such as !has_trait(%b, SideEffects) on a family member that has side effects), so there is
 	// nothing to verify. Not a skip: the rule provably never rewrites anything.
 	RuleNeverFires
@@ -100,7 +100,7 @@ type RuleVerifier struct {
 	reg  *rewriter.Registry
 	opts RuleOptions
 	// dead are the rules no program can make fire, with why.
-	dead map[*rule.Rule]analysis.Finding
+	dead map[*rule.Rule]lint.Finding
 }
 
 // NewRuleVerifier compiles set for verification.
@@ -118,7 +118,7 @@ func NewRuleVerifier(set *rule.Set, opts RuleOptions) (*RuleVerifier, error) {
 			m := auto.NewMatcher()
 			return func(dst []*rule.Match, op *ir.Op) []*rule.Match { return m.MatchInto(dst, op, o) }, nil
 		}}
-	return &RuleVerifier{set: set, auto: auto, pass: pass, reg: reg, opts: opts, dead: analysis.DeadInstances(set)}, nil
+	return &RuleVerifier{set: set, auto: auto, pass: pass, reg: reg, opts: opts, dead: lint.DeadInstances(set)}, nil
 }
 
 // VerifyRules verifies every rule of set (see RuleVerifier.Verify), opts.Jobs at a time, and returns the results in

@@ -1,10 +1,10 @@
-package analysis
+package lint
 
 import "github.com/pirdrr/drr/drr/rule"
 
 // DeadInstances returns, for every rule of set that no program can make fire (each family instance judged on its
-// own, unlike RuleNeverFires, which reports a family only when all its instances are dead), why and where, as
-// RuleNeverFires would say it. Rule verification uses it: a rule instance that can never fire has nothing to
+// own, unlike NeverFires, which reports a family only when all its instances are dead), why and where, as
+// NeverFires would say it. Rule verification uses it: a rule instance that can never fire has nothing to
 // verify, and saying so is not the same as skipping it.
 func DeadInstances(set *rule.Set) map[*rule.Rule]Finding {
 	out := map[*rule.Rule]Finding{}

@@ -1,4 +1,4 @@
-package analysis
+package lint
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"github.com/pirdrr/drr/drr/rule"
 )
 
-func runNeverFires(pass *RulePass) {
+func runNeverFires(pass *Pass) {
 	type group struct {
 		first *ruleFacts
 		n     int

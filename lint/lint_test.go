@@ -1,4 +1,4 @@
-package analysis_test
+package lint_test
 
 import (
 	"io/fs"
@@ -9,25 +9,25 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/pirdrr/drr/analysis"
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/lint"
 	"github.com/pirdrr/drr/rules"
 )
 
-func lintSource(t *testing.T, src string, unregistered bool) []analysis.Finding {
+func lintSource(t *testing.T, src string, unregistered bool) []lint.Finding {
 	t.Helper()
 	ctx, err := ir.NewDefaultContext()
 	require.NoError(t, err)
 	set, diags := drr.LoadSource(ctx, drr.LoadOptions{CheckOptions: drr.CheckOptions{Unregistered: unregistered}},
 		"lint.drr", []byte(src))
 	require.False(t, diags.HasErrors(), "%v", diags)
-	return analysis.RuleLint(set)
+	return lint.Run(set)
 }
 
 // findingsText renders findings one per line as file:line:col: rule R: message.
-func findingsText(fs []analysis.Finding) string {
+func findingsText(fs []lint.Finding) string {
 	var b strings.Builder
 	for _, f := range fs {
 		b.WriteString(f.String() + "\n")
@@ -35,7 +35,7 @@ func findingsText(fs []analysis.Finding) string {
 	return b.String()
 }
 
-func TestRuleLintOverlap(t *testing.T) {
+func TestRunOverlap(t *testing.T) {
 	tests := []struct {
 		name string
 		src  string
@@ -221,7 +221,7 @@ rule twice {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			fs := lintSource(t, tc.src, false)
-			var got []analysis.Finding
+			var got []lint.Finding
 			for _, f := range fs {
 				if strings.Contains(f.Message, "can both match") {
 					got = append(got, f)
@@ -236,7 +236,7 @@ rule twice {
 	}
 }
 
-func TestRuleLintLoop(t *testing.T) {
+func TestRunLoop(t *testing.T) {
 	tests := []struct {
 		name string
 		src  string
@@ -341,7 +341,7 @@ rule relu_from_inplace {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			fs := lintSource(t, tc.src, false)
-			var got []analysis.Finding
+			var got []lint.Finding
 			for _, f := range fs {
 				if strings.Contains(f.Message, "forever") {
 					got = append(got, f)
@@ -358,7 +358,7 @@ rule relu_from_inplace {
 	}
 }
 
-func TestRuleLintNeverFires(t *testing.T) {
+func TestRunNeverFires(t *testing.T) {
 	tests := []struct {
 		name         string
 		src          string
@@ -530,8 +530,8 @@ rule mine {
 	}
 }
 
-// TestRuleLintDeadInstancesSkipped: an instance that can never fire competes with nothing.
-func TestRuleLintDeadInstancesSkipped(t *testing.T) {
+// TestRunDeadInstancesSkipped: an instance that can never fire competes with nothing.
+func TestRunDeadInstancesSkipped(t *testing.T) {
 	fs := lintSource(t, `
 rule never {
   match { %y = pd_op.relu(%x) }
@@ -547,8 +547,8 @@ rule other {
 	assert.Contains(t, fs[0].Message, "can never fire")
 }
 
-// TestRuleLintDeterministic: findings come out sorted by position, the same on every run.
-func TestRuleLintDeterministic(t *testing.T) {
+// TestRunDeterministic: findings come out sorted by position, the same on every run.
+func TestRunDeterministic(t *testing.T) {
 	src := `
 rule swap {
   match { %s = pd_op.add(%x, %y) }
@@ -577,11 +577,11 @@ lint.drr:13:15: rule never: can never fire: its where clause §"a" == "b"§ is a
 	assert.Equal(t, want, first)
 }
 
-// TestRuleLintShippedSets runs the lint on the rule sets that ship with pirdrr. They are clean but for one overlap,
+// TestRunShippedSets runs the lint on the rule sets that ship with pirdrr. They are clean but for one overlap,
 // which is harmless: conv2d_add_act[pd_op.relu] and fused_conv2d_add_residual_then_act (both benefit 3) both match
 // relu(add(conv2d(…), fused_conv2d_add_act(…){identity})) when that fused op's result counts as a constant bias
 // (constant(%b): the fused op computes from constants only) — a program constant folding would have folded first.
-func TestRuleLintShippedSets(t *testing.T) {
+func TestRunShippedSets(t *testing.T) {
 	ctx, err := ir.NewDefaultContext()
 	require.NoError(t, err)
 	want := map[string][]string{
@@ -592,7 +592,7 @@ func TestRuleLintShippedSets(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			set, err := rules.Load(ctx, name)
 			require.NoError(t, err)
-			fs := analysis.RuleLint(set)
+			fs := lint.Run(set)
 			t.Logf("%s: %d rules, %d findings\n%s", name, len(set.Rules), len(fs), findingsText(fs))
 			require.Len(t, fs, len(want[name]), "%s", findingsText(fs))
 			for i, w := range want[name] {
@@ -602,9 +602,9 @@ func TestRuleLintShippedSets(t *testing.T) {
 	}
 }
 
-// TestRuleLintInplaceWithReinplace: the two directions of inplace.drr and reinplace.drr in one set undo each
+// TestRunInplaceWithReinplace: the two directions of inplace.drr and reinplace.drr in one set undo each
 // other (which is why they ship as separate sets).
-func TestRuleLintInplaceWithReinplace(t *testing.T) {
+func TestRunInplaceWithReinplace(t *testing.T) {
 	ctx, err := ir.NewDefaultContext()
 	require.NoError(t, err)
 	inplace, err := fs.ReadFile(rules.FS(), "inplace.drr")
@@ -617,20 +617,20 @@ func TestRuleLintInplaceWithReinplace(t *testing.T) {
 		"inplace.drr": {Data: inplace}, "reinplace.drr": {Data: reinplace},
 	}}, "inplace.drr", "reinplace.drr")
 	require.False(t, diags.HasErrors(), "%v", diags)
-	findings := analysis.RuleLint(set)
+	findings := lint.Run(set)
 	require.Len(t, findings, 1, "%s", findingsText(findings))
 	assert.Contains(t, findings[0].Message, "rules deinplace[")
 	assert.Contains(t, findings[0].Message, "undo each other")
 	assert.Equal(t, "reinplace", findings[0].Rule)
 }
 
-func TestRuleAnalyzersDocumented(t *testing.T) {
+func TestAnalyzersDocumented(t *testing.T) {
 	names := map[string]bool{}
-	for _, a := range analysis.RuleAnalyzers {
+	for _, a := range lint.Analyzers {
 		assert.NotEmpty(t, a.Doc, a.Name)
 		assert.False(t, names[a.Name], "duplicate analyzer %s", a.Name)
 		names[a.Name] = true
 		assert.Equal(t, a.Name, a.String())
 	}
-	assert.Nil(t, analysis.RuleLint(nil))
+	assert.Nil(t, lint.Run(nil))
 }

@@ -1,4 +1,4 @@
-package analysis
+package lint
 
 import (
 	"fmt"
@@ -9,7 +9,7 @@ import (
 	"github.com/pirdrr/drr/ir"
 )
 
-func runOverlap(pass *RulePass) {
+func runOverlap(pass *Pass) {
 	rs := pass.facts.rules
 	type pairKey struct{ a, b string }
 	reported := map[pairKey]bool{}

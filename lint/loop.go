@@ -1,10 +1,10 @@
-package analysis
+package lint
 
 import (
 	"github.com/pirdrr/drr/drr/rule"
 )
 
-func runLoop(pass *RulePass) {
+func runLoop(pass *Pass) {
 	rs := pass.facts.rules
 	lf := pass.facts
 	selfReported := map[string]bool{}

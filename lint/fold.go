@@ -1,8 +1,9 @@
-package analysis
+package lint
 
 import (
 	"fmt"
 
+	"github.com/pirdrr/drr/analysis"
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
 )
@@ -176,7 +177,7 @@ func (lf *lintFacts) foldSchemaOnly(r *rule.Rule, b *rule.Builtin, e *rule.Call)
 		}
 		args[i] = v
 	}
-	v, err := b.EvalProgram(NewFacts(ir.NewProgram(lf.set.Ctx)), args)
+	v, err := b.EvalProgram(analysis.NewFacts(ir.NewProgram(lf.set.Ctx)), args)
 	if err != nil {
 		return nil, false
 	}

@@ -1,4 +1,4 @@
-package analysis_test
+package lint_test
 
 import (
 	"sort"
@@ -7,9 +7,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/pirdrr/drr/analysis"
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/lint"
 )
 
 func TestDeadInstances(t *testing.T) {
@@ -41,7 +41,7 @@ rule members {
 `
 	set, diags := drr.LoadSource(ctx, drr.LoadOptions{}, "dead.drr", []byte(src))
 	require.False(t, diags.HasErrors(), "%v", diags)
-	dead := analysis.DeadInstances(set)
+	dead := lint.DeadInstances(set)
 	var got []string
 	for r, f := range dead {
 		got = append(got, r.ID()+": "+f.Pos.String()+": "+f.Message)
