@@ -124,20 +124,9 @@ func TestImmutableAndParams(t *testing.T) {
 	assert.False(t, IsInput(w))
 	assert.Equal(t, "w", ParamName(w))
 
-	c := NewCache(pb.p)
-	r, err := c.Get(Params)
-	require.NoError(t, err)
-	assert.Equal(t, map[string]string{
-		"s": "written by builtin.set_parameter", "tmean": "its buffer is written by an op", "tvar": "its buffer is written by an op",
-	}, r.(ParamsResult).Mutable)
-	assert.True(t, pb.p.Params["tmean"].Mutable)
-	assert.False(t, pb.p.Params["w"].Mutable)
-
-	al, err := c.Get(Aliases)
-	require.NoError(t, err)
-	ar := al.(AliasResult)
-	assert.True(t, ar.MayAlias(tm, pb.p.Body().Last().Prev().Result(1)), "tmean and the training bn's mean_out share a buffer")
-	assert.False(t, ar.MayAlias(w, x))
+	meanOut := pb.p.Body().Last().Prev().Result(1)
+	assert.Contains(t, Buffer(tm), meanOut, "tmean and the training bn's mean_out share a buffer")
+	assert.NotContains(t, Buffer(w), x)
 }
 
 func TestDiesAt(t *testing.T) {
@@ -149,28 +138,6 @@ func TestDiesAt(t *testing.T) {
 	assert.False(t, DiesAt(a, r1), "r2 reads a later")
 	assert.True(t, DiesAt(a, r2))
 	assert.True(t, DiesAt(r1.Result(0), r3))
-}
-
-func TestCacheRequiresAndInvalidate(t *testing.T) {
-	pb := newProg(t)
-	runs := 0
-	leaf := &Analyzer{Name: "leaf", Run: func(*Pass) (any, error) { runs++; return 1, nil }}
-	top := &Analyzer{Name: "top", Requires: []*Analyzer{leaf}, Run: func(p *Pass) (any, error) { return p.ResultOf[leaf].(int) + 1, nil }}
-	c := NewCache(pb.p)
-	r, err := c.Get(top)
-	require.NoError(t, err)
-	assert.Equal(t, 2, r)
-	_, _ = c.Get(top)
-	assert.Equal(t, 1, runs, "cached")
-	c.Invalidate()
-	_, _ = c.Get(top)
-	assert.Equal(t, 2, runs)
-
-	var self *Analyzer
-	self = &Analyzer{Name: "self", Run: func(*Pass) (any, error) { return nil, nil }}
-	self.Requires = []*Analyzer{self}
-	_, err = c.Get(self)
-	assert.EqualError(t, err, "analysis: self requires itself")
 }
 
 // TestOracle: the program builtins of rule.Builtins, answered through rule.NewOracle from Facts.
