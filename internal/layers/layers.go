@@ -43,6 +43,7 @@ var Table = []Layer{
 	{Name: "rule-set lint", Packages: []string{"lint"}},
 	{Name: "rewriting", Peers: true, Packages: []string{"rewriter", "internal/pipecheck"}},
 	{Name: "interpreter", Packages: []string{"interp"}},
+	{Name: "verification", Packages: []string{"verify"}},
 	{Name: "shipped rules", Packages: []string{"rules"}},
 	{Name: "golden tests, language server", Packages: []string{"drrtest", "lsp"}},
 	{Name: "command line", Packages: []string{"drrcli"}},

@@ -1,10 +1,11 @@
-package interp
+package verify
 
 import (
 	"fmt"
 	"sort"
 	"time"
 
+	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/rewriter"
 )
@@ -13,13 +14,13 @@ import (
 
 // VerifyOptions configures VerifyPasses.
 type VerifyOptions struct {
-	// CompareOptions configures the comparison: runs, seed, tolerances, precision, dynamic dims, input shapes.
-	CompareOptions
+	// interp.CompareOptions configures the comparison: runs, seed, tolerances, precision, dynamic dims, input shapes.
+	interp.CompareOptions
 	// Registry provides the natives the passes need (nil: an empty registry).
 	Registry *rewriter.Registry
 	// Rewrite configures the driver of rule passes.
 	Rewrite rewriter.Options
-	// FillWeights stores random weight data (FillRandomWeights with WeightSeed) in the parameters that have none,
+	// FillWeights stores random weight data (interp.FillRandomWeights with WeightSeed) in the parameters that have none,
 	// before the passes run, so that passes computing with weights (fold_constants) have numbers to work with.
 	FillWeights bool
 	WeightSeed  uint64
@@ -33,7 +34,7 @@ type PassVerification struct {
 	// Passes are the results of the passes, in order.
 	Passes []*rewriter.PassResult
 	// Report is the comparison (nil when evaluation failed).
-	Report *Report
+	Report *interp.Report
 	// AnchoredSinks is the number of fetch ops added for the sink outputs of a program without outputs.
 	AnchoredSinks int
 	// WeightsFilled is the number of parameters FillWeights gave data.
@@ -48,9 +49,9 @@ type PassVerification struct {
 // VerifyPasses checks that a pipeline preserves what a program computes: it copies p (p itself is not changed),
 // anchors its sink outputs when it has no fetch, shadow_output or set_parameter (AnchorSinks: otherwise dead-code
 // elimination may erase the whole model), optionally fills its weights, runs pl on a second copy, and compares the
-// two with Compare. The error is the pipeline's, an evaluation error (an *OpError naming the op and its position
-// when an op cannot be evaluated), or one wrapping ErrMismatch when outputs differ beyond the tolerance; the
-// PassVerification is returned with whatever was done.
+// two with interp.Compare. The error is the pipeline's, an evaluation error (an *interp.OpError naming the op and
+// its position when an op cannot be evaluated), or one wrapping interp.ErrMismatch when outputs differ beyond the
+// tolerance; the PassVerification is returned with whatever was done.
 func VerifyPasses(p *ir.Program, pl rewriter.Pipeline, opts VerifyOptions) (*PassVerification, error) {
 	before := p.Clone()
 	res := &PassVerification{Before: before}
@@ -60,7 +61,7 @@ func VerifyPasses(p *ir.Program, pl rewriter.Pipeline, opts VerifyOptions) (*Pas
 	}
 	res.AnchoredSinks = n
 	if opts.FillWeights {
-		if res.WeightsFilled, err = FillRandomWeights(before, opts.WeightSeed, opts.Options); err != nil {
+		if res.WeightsFilled, err = interp.FillRandomWeights(before, opts.WeightSeed, opts.Options); err != nil {
 			return res, fmt.Errorf("random weights: %w", err)
 		}
 	}
@@ -81,7 +82,7 @@ func VerifyPasses(p *ir.Program, pl rewriter.Pipeline, opts VerifyOptions) (*Pas
 	}
 	res.WeightOps = WeightOps(after)
 	start = time.Now()
-	res.Report, err = Compare(before, after, opts.CompareOptions)
+	res.Report, err = interp.Compare(before, after, opts.CompareOptions)
 	res.CompareTime = time.Since(start)
 	return res, err
 }
@@ -100,7 +101,7 @@ func AnchorSinks(p *ir.Program) (int, error) {
 	}
 	var sinks []*ir.Value
 	for op := range p.Body().Ops() {
-		if op.NumResults() == 0 || op.HasUses() || !isSinkCandidate(op) {
+		if op.NumResults() == 0 || op.HasUses() || !interp.IsSinkCandidate(op) {
 			continue
 		}
 		for _, r := range op.Results() {
@@ -118,7 +119,7 @@ func AnchorSinks(p *ir.Program) (int, error) {
 	ctx := p.Ctx
 	for i, v := range sinks {
 		op := v.DefiningOp()
-		name := fmt.Sprintf("%s (%s at %s)", num.Name(v), op.Name(), Where(p, op))
+		name := fmt.Sprintf("%s (%s at %s)", num.Name(v), op.Name(), interp.Where(p, op))
 		b.Create(ir.OpSpec{Name: "pd_op.fetch", Operands: []*ir.Value{v}, Results: []ir.Type{v.Type()},
 			Attrs: []ir.NamedAttr{{Name: "name", Value: ctx.Str(name)}, {Name: "col", Value: ctx.Int32(int32(i))}}})
 	}
@@ -129,7 +130,7 @@ func AnchorSinks(p *ir.Program) (int, error) {
 // (WeightValues): after a conv+bn fold these are the sqrt, divide, multiply, … on the weights (inplace or not); after
 // fold_constants with weight data there are none. Parameters and constant-like ops themselves are not counted.
 func WeightOps(p *ir.Program) map[string]int {
-	weights := WeightValues(p)
+	weights := interp.WeightValues(p)
 	out := map[string]int{}
 	for op := range p.Body().Ops() {
 		if op.NumOperands() == 0 || op.NumResults() == 0 || !weights[op.Result(0)] {

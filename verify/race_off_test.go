@@ -1,6 +1,6 @@
-//go:build race
+//go:build !race
 
-package interp_test
+package verify_test
 
 // underRace reports whether the race detector is on (the corpus tests then run fewer and smaller checks).
-const underRace = true
+const underRace = false

@@ -1,4 +1,4 @@
-package interp_test
+package verify_test
 
 import (
 	"fmt"
@@ -10,10 +10,10 @@ import (
 
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/drr/rule"
-	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rules"
+	"github.com/pirdrr/drr/verify"
 )
 
 // Rule verification: instantiating rules as small programs and checking them with real numbers.
@@ -40,11 +40,11 @@ func loadRules(t testing.TB, ctx *ir.Context, src string) *rule.Set {
 	return set
 }
 
-func verifyAll(t testing.TB, set *rule.Set, reg *rewriter.Registry) map[string]*interp.RuleVerification {
+func verifyAll(t testing.TB, set *rule.Set, reg *rewriter.Registry) map[string]*verify.RuleVerification {
 	t.Helper()
-	res, err := interp.VerifyRules(set, interp.RuleOptions{Registry: reg})
+	res, err := verify.VerifyRules(set, verify.RuleOptions{Registry: reg})
 	require.NoError(t, err)
-	out := map[string]*interp.RuleVerification{}
+	out := map[string]*verify.RuleVerification{}
 	for _, r := range res {
 		out[r.Rule.ID()] = r
 	}
@@ -66,55 +66,55 @@ func TestVerifyShippedRules(t *testing.T) {
 		{"value_semantics", 3, true},
 	}
 	type want struct {
-		status interp.RuleStatus
+		status verify.RuleStatus
 		reason string // substring of the reason of a skipped rule
 	}
 	expect := map[string]map[string]want{
 		"conv_bn_relu": {
-			"conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm]":            {status: interp.RuleOK},
-			"conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm_]":           {status: interp.RuleOK},
-			"conv2d_bn_fold[pd_op.depthwise_conv2d,pd_op.batch_norm]":  {status: interp.RuleOK},
-			"conv2d_bn_fold[pd_op.depthwise_conv2d,pd_op.batch_norm_]": {status: interp.RuleOK},
-			"conv2d_add_act[pd_op.relu]":                               {status: interp.RuleOK},
-			"conv2d_add_cutlass_act[pd_op.sigmoid]":                    {status: interp.RuleOK},
-			"conv2d_add_cutlass_act[pd_op.swish]":                      {status: interp.RuleOK},
-			"conv2d_add_residual_act":                                  {status: interp.RuleOK},
-			"conv2d_add":                                               {status: interp.RuleOK},
-			"fused_conv2d_add_then_act[pd_op.relu]":                    {status: interp.RuleOK},
-			"fused_conv2d_add_residual_then_act":                       {status: interp.RuleOK},
+			"conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm]":            {status: verify.RuleOK},
+			"conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm_]":           {status: verify.RuleOK},
+			"conv2d_bn_fold[pd_op.depthwise_conv2d,pd_op.batch_norm]":  {status: verify.RuleOK},
+			"conv2d_bn_fold[pd_op.depthwise_conv2d,pd_op.batch_norm_]": {status: verify.RuleOK},
+			"conv2d_add_act[pd_op.relu]":                               {status: verify.RuleOK},
+			"conv2d_add_cutlass_act[pd_op.sigmoid]":                    {status: verify.RuleOK},
+			"conv2d_add_cutlass_act[pd_op.swish]":                      {status: verify.RuleOK},
+			"conv2d_add_residual_act":                                  {status: verify.RuleOK},
+			"conv2d_add":                                               {status: verify.RuleOK},
+			"fused_conv2d_add_then_act[pd_op.relu]":                    {status: verify.RuleOK},
+			"fused_conv2d_add_residual_then_act":                       {status: verify.RuleOK},
 		},
 		"inplace": {
-			"deinplace[pd_op.relu_]":  {status: interp.RuleOK},
-			"deinplace[pd_op.add_]":   {status: interp.RuleOK},
-			"deinplace[pd_op.scale_]": {status: interp.RuleOK},
+			"deinplace[pd_op.relu_]":  {status: verify.RuleOK},
+			"deinplace[pd_op.add_]":   {status: verify.RuleOK},
+			"deinplace[pd_op.scale_]": {status: verify.RuleOK},
 			// Instances that keep the operand's type: a cast to its own dtype, a comparison of booleans, an identity
 			// reshape.
-			"deinplace[pd_op.cast_]":        {status: interp.RuleOK},
-			"deinplace[pd_op.equal_]":       {status: interp.RuleOK},
-			"deinplace[pd_op.reshape_]":     {status: interp.RuleOK},
-			"deinplace[pd_op.logical_and_]": {status: interp.RuleOK},
-			"deinplace[pd_op.addmm_]":       {status: interp.RuleOK},
-			"deinplace[pd_op.index_put_]":   {status: interp.RuleOK},
-			"deinplace[pd_op.set_value_]":   {status: interp.RuleOK},
+			"deinplace[pd_op.cast_]":        {status: verify.RuleOK},
+			"deinplace[pd_op.equal_]":       {status: verify.RuleOK},
+			"deinplace[pd_op.reshape_]":     {status: verify.RuleOK},
+			"deinplace[pd_op.logical_and_]": {status: verify.RuleOK},
+			"deinplace[pd_op.addmm_]":       {status: verify.RuleOK},
+			"deinplace[pd_op.index_put_]":   {status: verify.RuleOK},
+			"deinplace[pd_op.set_value_]":   {status: verify.RuleOK},
 			// The rule excludes ops with side effects: its instance over a collective can never fire.
-			"deinplace[pd_op.c_allreduce_sum_]": {status: interp.RuleNeverFires,
+			"deinplace[pd_op.c_allreduce_sum_]": {status: verify.RuleNeverFires,
 				reason: "can never fire: its where clause `!has_trait(%b, \"SideEffects\")` is always false"},
-			"deinplace[pd_op.where_]": {status: interp.RuleNeverFires, reason: "inplace_op"},
+			"deinplace[pd_op.where_]": {status: verify.RuleNeverFires, reason: "inplace_op"},
 		},
 		"reinplace": {
-			"reinplace[pd_op.relu_]":    {status: interp.RuleOK},
-			"reinplace[pd_op.sqrt_]":    {status: interp.RuleOK},
-			"reinplace[pd_op.add_]":     {status: interp.RuleOK},
-			"reinplace[pd_op.cast_]":    {status: interp.RuleOK},
-			"reinplace[pd_op.equal_]":   {status: interp.RuleOK},
-			"reinplace[pd_op.l1_norm_]": {status: interp.RuleOK},
+			"reinplace[pd_op.relu_]":    {status: verify.RuleOK},
+			"reinplace[pd_op.sqrt_]":    {status: verify.RuleOK},
+			"reinplace[pd_op.add_]":     {status: verify.RuleOK},
+			"reinplace[pd_op.cast_]":    {status: verify.RuleOK},
+			"reinplace[pd_op.equal_]":   {status: verify.RuleOK},
+			"reinplace[pd_op.l1_norm_]": {status: verify.RuleOK},
 			// flatten is a view of its operand: !aliased(%a) never holds.
-			"reinplace[pd_op.flatten_]": {status: interp.RuleNeverFires, reason: "`!aliased(%a)` is always false"},
+			"reinplace[pd_op.flatten_]": {status: verify.RuleNeverFires, reason: "`!aliased(%a)` is always false"},
 		},
 		"value_semantics": {
-			"snapshot_of_copy": {status: interp.RuleOK},
-			"copy_of_snapshot": {status: interp.RuleOK},
-			"drop_copy":        {status: interp.RuleOK},
+			"snapshot_of_copy": {status: verify.RuleOK},
+			"copy_of_snapshot": {status: verify.RuleOK},
+			"drop_copy":        {status: verify.RuleOK},
 		},
 	}
 	reg := shippedRegistry(t)
@@ -126,14 +126,14 @@ func TestVerifyShippedRules(t *testing.T) {
 			var ok, failed, skipped int
 			for id, r := range res {
 				switch r.Status {
-				case interp.RuleOK:
+				case verify.RuleOK:
 					ok++
 					assert.LessOrEqual(t, r.MaxRel, 1e-12, "%s: float64 evaluation of an exact rewrite", id)
 					assert.NotEmpty(t, r.Variants, id)
-				case interp.RuleFailed:
+				case verify.RuleFailed:
 					failed++
 					t.Errorf("%s FAILED: %s", id, r.Reason)
-				case interp.RuleNeverFires:
+				case verify.RuleNeverFires:
 					assert.Contains(t, r.Reason, "can never fire", id)
 				default:
 					skipped++
@@ -188,9 +188,9 @@ func TestInstantiateShippedRules(t *testing.T) {
 			require.NoError(t, err)
 			n := 0
 			for _, r := range set.Rules {
-				insts, err := interp.Instantiate(set, r, interp.InstantiateOptions{Registry: reg})
+				insts, err := verify.Instantiate(set, r, verify.InstantiateOptions{Registry: reg})
 				if err != nil {
-					require.ErrorIs(t, err, interp.ErrUnsatisfiable, r.ID())
+					require.ErrorIs(t, err, verify.ErrUnsatisfiable, r.ID())
 					continue
 				}
 				n++
@@ -362,10 +362,10 @@ rule conv_add_relu_as_sigmoid {
 			res := verifyAll(t, set, nil)
 			r := res[tc.rule]
 			require.NotNil(t, r, "rule %s in %v", tc.rule, keys(res))
-			require.Equal(t, interp.RuleFailed, r.Status, "%s", r.Reason)
+			require.Equal(t, verify.RuleFailed, r.Status, "%s", r.Reason)
 			assert.Contains(t, r.Reason, tc.reason)
 			require.NotNil(t, r.Witness)
-			assert.Equal(t, interp.RuleFailed, r.Witness.Status)
+			assert.Equal(t, verify.RuleFailed, r.Witness.Status)
 			assert.Contains(t, r.Witness.Instance.String(), tc.on)
 			t.Logf("%s: %s\n  on %s", r.Rule.ID(), r.Reason, r.Witness.Instance)
 		})
@@ -411,7 +411,7 @@ rule to_eigvals {
 			set := loadRules(t, newCtx(t), tc.src)
 			r := verifyAll(t, set, nil)[tc.rule]
 			require.NotNil(t, r)
-			assert.Equal(t, interp.RuleSkipped, r.Status)
+			assert.Equal(t, verify.RuleSkipped, r.Status)
 			assert.Contains(t, r.Reason, tc.reason)
 		})
 	}
@@ -460,7 +460,7 @@ rule r {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			set := loadRules(t, newCtx(t), tc.src)
-			insts, err := interp.Instantiate(set, set.Rules[0], interp.InstantiateOptions{})
+			insts, err := verify.Instantiate(set, set.Rules[0], verify.InstantiateOptions{})
 			require.NoError(t, err)
 			desc := insts[0].String()
 			for _, w := range tc.want {
@@ -468,7 +468,7 @@ rule r {
 			}
 			if tc.verify {
 				res := verifyAll(t, set, nil)[set.Rules[0].ID()]
-				assert.Equal(t, interp.RuleOK, res.Status, "%s", res.Reason)
+				assert.Equal(t, verify.RuleOK, res.Status, "%s", res.Reason)
 			}
 		})
 	}
@@ -476,6 +476,6 @@ rule r {
 
 // TestRuleStatusString covers the status names the CLI prints.
 func TestRuleStatusString(t *testing.T) {
-	assert.Equal(t, "ok FAILED SKIPPED", fmt.Sprint(interp.RuleOK, interp.RuleFailed, interp.RuleSkipped))
-	assert.True(t, strings.HasPrefix((&interp.UnsatisfiableError{Reason: "x"}).Error(), interp.ErrUnsatisfiable.Error()))
+	assert.Equal(t, "ok FAILED SKIPPED", fmt.Sprint(verify.RuleOK, verify.RuleFailed, verify.RuleSkipped))
+	assert.True(t, strings.HasPrefix((&verify.UnsatisfiableError{Reason: "x"}).Error(), verify.ErrUnsatisfiable.Error()))
 }

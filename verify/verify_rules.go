@@ -1,4 +1,4 @@
-package interp
+package verify
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/lint"
 	"github.com/pirdrr/drr/matcher"
@@ -15,8 +16,8 @@ import (
 )
 
 // Rule verification: every rule of a set is instantiated as small programs (Instantiate), applied to them alone
-// with the rewrite driver, and the programs before and after are compared with real numbers (Compare). A rule that
-// changes what its programs compute is reported FAILED with the outputs that differ.
+// with the rewrite driver, and the programs before and after are compared with real numbers (interp.Compare). A
+// rule that changes what its programs compute is reported FAILED with the outputs that differ.
 
 // RuleStatus is the outcome of verifying a rule.
 type RuleStatus uint8
@@ -52,9 +53,9 @@ func (s RuleStatus) String() string {
 
 // RuleOptions configures VerifyRules.
 type RuleOptions struct {
-	// CompareOptions configures the comparisons: runs, seed, tolerances, precision. Dynamic dims do not occur in
+	// interp.CompareOptions configures the comparisons: runs, seed, tolerances, precision. Dynamic dims do not occur in
 	// instances (their shapes are static).
-	CompareOptions
+	interp.CompareOptions
 	// Registry provides native constraints and rewrites (nil: none).
 	Registry *rewriter.Registry
 	// MaxInstances bounds the programs checked per rule (default 4); MaxPrograms bounds the candidate programs
@@ -86,7 +87,7 @@ type RuleVariant struct {
 	Instance *Instance
 	// After is the instance's program after the rule applied.
 	After  *ir.Program
-	Report *Report
+	Report *interp.Report
 	Status RuleStatus
 	// Reason says why the variant FAILED or was SKIPPED.
 	Reason string
@@ -162,7 +163,7 @@ func (v *RuleVerifier) Verify(r *rule.Rule) *RuleVerification {
 		return res
 	}
 	for _, op := range r.Pattern.Ops {
-		if op.Name != "" && !canEvaluate(v.set.Ctx, op.Name) {
+		if op.Name != "" && !interp.CanEvaluate(v.set.Ctx, op.Name) {
 			res.Status, res.Reason = RuleSkipped, fmt.Sprintf("the interpreter cannot evaluate %s", op.Name)
 			return res
 		}
@@ -205,7 +206,7 @@ func (v *RuleVerifier) variant(r *rule.Rule, inst *Instance) *RuleVariant {
 		vr.Status, vr.Reason = st, fmt.Sprintf(format, args...)
 		return vr
 	}
-	if _, err := FillRandomWeights(before, v.opts.Seed, v.opts.Options); err != nil {
+	if _, err := interp.FillRandomWeights(before, v.opts.Seed, v.opts.Options); err != nil {
 		return fail(RuleSkipped, "random weights: %v", err)
 	}
 	after := before.Clone()
@@ -228,21 +229,21 @@ func (v *RuleVerifier) variant(r *rule.Rule, inst *Instance) *RuleVariant {
 	if errs := ir.Verify(after).Errors(); len(errs) > 0 {
 		return fail(RuleFailed, "the rewritten program is invalid: %s", firstLine(errs.Error()))
 	}
-	feed, err := RandomFeed(v.opts.Seed, v.opts.Options, before, after)
+	feed, err := interp.RandomFeed(v.opts.Seed, v.opts.Options, before, after)
 	if err != nil {
 		return fail(RuleSkipped, "random inputs: %v", err)
 	}
-	if _, err := Evaluate(before, feed, v.opts.Options); err != nil {
+	if _, err := interp.Evaluate(before, feed, v.opts.Options); err != nil {
 		return fail(RuleSkipped, "the instance cannot be evaluated: %v", err)
 	}
-	rep, err := Compare(before, after, v.opts.CompareOptions)
+	rep, err := interp.Compare(before, after, v.opts.CompareOptions)
 	vr.Report = rep
 	switch {
 	case err == nil:
 		vr.Status = RuleOK
-	case errors.Is(err, ErrMismatch):
+	case errors.Is(err, interp.ErrMismatch):
 		return fail(RuleFailed, "%s", mismatchSummary(rep))
-	case errors.Is(err, ErrUnsupported):
+	case errors.Is(err, interp.ErrUnsupported):
 		return fail(RuleSkipped, "the rewritten program cannot be evaluated: %v", strings.TrimPrefix(err.Error(), "after: "))
 	default:
 		return fail(RuleFailed, "evaluating the rewritten program: %v", strings.TrimPrefix(err.Error(), "after: "))
@@ -251,7 +252,7 @@ func (v *RuleVerifier) variant(r *rule.Rule, inst *Instance) *RuleVariant {
 }
 
 // mismatchSummary lists the failing outputs of a report.
-func mismatchSummary(rep *Report) string {
+func mismatchSummary(rep *interp.Report) string {
 	var parts []string
 	for _, o := range rep.Failures() {
 		if o.Problem != "" {
@@ -272,19 +273,4 @@ func firstLine(s string) string {
 		return s[:i] + " …"
 	}
 	return s
-}
-
-// canEvaluate reports whether the interpreter has a kernel for the op (inplace forms use their twin's kernel).
-func canEvaluate(ctx *ir.Context, name string) bool {
-	if registry64[name] != nil {
-		return true
-	}
-	switch name {
-	case "pd_op.if", "pd_op.while", "cf.yield":
-		return true
-	}
-	if s := ctx.Schema(name); s != nil && len(s.Inplace) > 0 {
-		return registry64[ir.NonInplaceName(name)] != nil
-	}
-	return false
 }

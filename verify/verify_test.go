@@ -1,4 +1,4 @@
-package interp_test
+package verify_test
 
 import (
 	"testing"
@@ -11,6 +11,7 @@ import (
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirtext"
 	"github.com/pirdrr/drr/rewriter"
+	"github.com/pirdrr/drr/verify"
 )
 
 // Program verification: passes run on a copy, both copies evaluated and compared.
@@ -44,7 +45,7 @@ func TestVerifyPassesSample(t *testing.T) {
 	ctx, p := sampleProgram(t)
 	reg := shippedRegistry(t)
 	printed := string(pirtext.Print(p, pirtext.WriteOptions{}))
-	res, err := interp.VerifyPasses(p, pipeline(t, ctx, reg, "inference"), interp.VerifyOptions{Registry: reg})
+	res, err := verify.VerifyPasses(p, pipeline(t, ctx, reg, "inference"), verify.VerifyOptions{Registry: reg})
 	require.NoError(t, err)
 	assert.Equal(t, printed, string(pirtext.Print(p, pirtext.WriteOptions{})), "the input program is not changed")
 	require.NotNil(t, res.Report)
@@ -67,14 +68,14 @@ func TestVerifyPassesFoldConstants(t *testing.T) {
 	reg := shippedRegistry(t)
 	pl := pipeline(t, ctx, reg, "inference", "fold_constants")
 
-	res, err := interp.VerifyPasses(p, pl, interp.VerifyOptions{Registry: reg})
+	res, err := verify.VerifyPasses(p, pl, verify.VerifyOptions{Registry: reg})
 	require.NoError(t, err)
 	fold := res.Passes[len(res.Passes)-1]
 	assert.Equal(t, "fold_constants", fold.Pass)
 	assert.Zero(t, fold.Changes, "no weight data: a no-op")
 	assert.Positive(t, countOps(res.After, "pd_op.sqrt_"), "reinplace made sqrt(var+eps) inplace")
 
-	res, err = interp.VerifyPasses(p, pl, interp.VerifyOptions{Registry: reg, FillWeights: true, WeightSeed: 5})
+	res, err = verify.VerifyPasses(p, pl, verify.VerifyOptions{Registry: reg, FillWeights: true, WeightSeed: 5})
 	require.NoError(t, err, "%v", res.Report)
 	assert.Equal(t, 27, res.WeightsFilled)
 	fold = res.Passes[len(res.Passes)-1]
@@ -120,7 +121,7 @@ func TestDeinplaceWeightOps(t *testing.T) {
 	assert.Equal(t, 1, countOps(p, "pd_op.relu_"))
 	assert.Equal(t, 1, countOps(p, "pd_op.exp_"))
 	assert.Len(t, weights, 6, "var, full, two adds, sqrt_, exp_")
-	assert.Equal(t, map[string]int{"pd_op.add": 2, "pd_op.sqrt": 1, "pd_op.exp_": 1}, interp.WeightOps(p))
+	assert.Equal(t, map[string]int{"pd_op.add": 2, "pd_op.sqrt": 1, "pd_op.exp_": 1}, verify.WeightOps(p))
 	rep, err := interp.Compare(before, p, interp.CompareOptions{})
 	require.NoError(t, err, "%v", rep)
 
@@ -135,14 +136,14 @@ func TestDeinplaceWeightOps(t *testing.T) {
 	require.NoError(t, err, "%v", rep)
 }
 
-// TestVerifyPassesCatchesWrongRules: a pipeline whose rule pass changes the numbers is reported with ErrMismatch
+// TestVerifyPassesCatchesWrongRules: a pipeline whose rule pass changes the numbers is reported with interp.ErrMismatch
 // and the report; an op the interpreter cannot evaluate is reported with its name and position.
 func TestVerifyPassesErrors(t *testing.T) {
 	ctx, p := sampleProgram(t)
 	reg := shippedRegistry(t)
 	set := loadRules(t, ctx, WrongConvBNFold)
 	pl := append(pipeline(t, ctx, reg, "inplace"), rewriter.NewRulePass("rules", set))
-	res, err := interp.VerifyPasses(p, pl, interp.VerifyOptions{Registry: reg})
+	res, err := verify.VerifyPasses(p, pl, verify.VerifyOptions{Registry: reg})
 	require.ErrorIs(t, err, interp.ErrMismatch)
 	require.NotNil(t, res.Report)
 	assert.False(t, res.Report.OK())
@@ -156,7 +157,7 @@ func TestVerifyPassesErrors(t *testing.T) {
 `
 	q, _, err := pirtext.Parse(ctx, "decode.pir", []byte(src), pirtext.ReadOptions{})
 	require.NoError(t, err)
-	res, err = interp.VerifyPasses(q, pipeline(t, ctx, reg, "inference"), interp.VerifyOptions{Registry: reg})
+	res, err = verify.VerifyPasses(q, pipeline(t, ctx, reg, "inference"), verify.VerifyOptions{Registry: reg})
 	require.ErrorIs(t, err, interp.ErrUnsupported)
 	assert.Nil(t, res.Report)
 	assert.Contains(t, err.Error(), "cannot evaluate pd_op.decode_jpeg at decode.pir:3")
@@ -175,17 +176,17 @@ func TestAnchorSinks(t *testing.T) {
 	p, _, err := pirtext.Parse(ctx, "sinks.pir", []byte(src), pirtext.ReadOptions{})
 	require.NoError(t, err)
 	reg := shippedRegistry(t)
-	res, err := interp.VerifyPasses(p, pipeline(t, ctx, reg, "dce"), interp.VerifyOptions{Registry: reg})
+	res, err := verify.VerifyPasses(p, pipeline(t, ctx, reg, "dce"), verify.VerifyOptions{Registry: reg})
 	require.NoError(t, err)
 	assert.Equal(t, 1, res.AnchoredSinks, "exp's result; full is a constant, not a sink")
 	assert.Equal(t, 1, countOps(res.After, "pd_op.exp"))
 	assert.Equal(t, "%2 (pd_op.exp at sinks.pir:4)", res.Report.Outputs[0].Name)
 
 	q := p.Clone()
-	n, err := interp.AnchorSinks(q)
+	n, err := verify.AnchorSinks(q)
 	require.NoError(t, err)
 	assert.Equal(t, 1, n)
-	n, err = interp.AnchorSinks(q)
+	n, err = verify.AnchorSinks(q)
 	require.NoError(t, err)
 	assert.Zero(t, n, "a program with a fetch is left alone")
 }
@@ -210,7 +211,7 @@ func TestVerifyPassesUsesRecordedFeeds(t *testing.T) {
 	ids[8] = 1 // 0, 1, 0, 0
 	p.Feeds = map[string]*ir.Variable{"ids": {Name: "ids", Type: p.Body().First().Result(0).Type(), Data: ids}}
 	reg := shippedRegistry(t)
-	res, err := interp.VerifyPasses(p, pipeline(t, ctx, reg, "inference"), interp.VerifyOptions{Registry: reg,
+	res, err := verify.VerifyPasses(p, pipeline(t, ctx, reg, "inference"), verify.VerifyOptions{Registry: reg,
 		CompareOptions: interp.CompareOptions{Runs: 2}})
 	require.NoError(t, err)
 	assert.True(t, res.Report.OK())

@@ -1,4 +1,4 @@
-package interp
+package verify
 
 import (
 	"github.com/pirdrr/drr/drr/rule"

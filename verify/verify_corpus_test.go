@@ -1,4 +1,4 @@
-package interp_test
+package verify_test
 
 import (
 	"os"
@@ -12,6 +12,7 @@ import (
 	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirfile"
+	"github.com/pirdrr/drr/verify"
 )
 
 // The real models of ../shared/corpus before and after the default inference pipeline, at 1×3×64×64.
@@ -70,8 +71,8 @@ func TestVerifyCorpusInference(t *testing.T) {
 			p := loadCorpus(t, ctx, m.file)
 			reg := shippedRegistry(t)
 			start := time.Now()
-			res, err := interp.VerifyPasses(p, pipeline(t, ctx, reg, "inference"),
-				interp.VerifyOptions{CompareOptions: corpusOptions(m.input), Registry: reg})
+			res, err := verify.VerifyPasses(p, pipeline(t, ctx, reg, "inference"),
+				verify.VerifyOptions{CompareOptions: corpusOptions(m.input), Registry: reg})
 			require.NoError(t, err, "%v", res.Report)
 			require.NotEmpty(t, res.Report.Outputs)
 			for _, o := range res.Report.Outputs {
@@ -110,8 +111,8 @@ func TestVerifyCorpusFoldConstants(t *testing.T) {
 			p := loadCorpus(t, ctx, m.file)
 			reg := shippedRegistry(t)
 			start := time.Now()
-			res, err := interp.VerifyPasses(p, pipeline(t, ctx, reg, "inference", "fold_constants"),
-				interp.VerifyOptions{CompareOptions: corpusOptions(m.input), Registry: reg, FillWeights: true, WeightSeed: 5})
+			res, err := verify.VerifyPasses(p, pipeline(t, ctx, reg, "inference", "fold_constants"),
+				verify.VerifyOptions{CompareOptions: corpusOptions(m.input), Registry: reg, FillWeights: true, WeightSeed: 5})
 			require.NoError(t, err, "%v", res.Report)
 			if m.training {
 				// The training batch norms write their running statistics: those parameters are not constants.

@@ -1,4 +1,4 @@
-package interp
+package verify
 
 import (
 	"strings"
@@ -8,12 +8,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/pirdrr/drr/drr"
+	"github.com/pirdrr/drr/ir"
 )
 
 // TestInstantiateSampledAssignments: when the hole assignments are too many to enumerate, the defaults, the
 // one-hole variations and a sample are tried, and the instances still cover every candidate value.
 func TestInstantiateSampledAssignments(t *testing.T) {
-	ctx := newBuilder(t).ctx
+	ctx, err := ir.NewDefaultContext()
+	require.NoError(t, err)
 	src := `rule bn {
   match {
     %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: $pa, dilations: $dl, groups: $g, data_format: $fmt}
