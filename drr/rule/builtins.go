@@ -167,13 +167,16 @@ func twoValues(a []Val) (*ir.Value, *ir.Value, error) {
 
 // allValues flattens value and value-list arguments.
 func allValues(a []Val) ([]*ir.Value, error) {
-	var out []*ir.Value
+	out := make([]*ir.Value, 0, len(a))
 	for _, x := range a {
-		vs, err := valuesArg(x)
-		if err != nil {
-			return nil, err
+		switch x := x.(type) {
+		case *ir.Value:
+			out = append(out, x)
+		case []*ir.Value:
+			out = append(out, x...)
+		default:
+			return nil, fmt.Errorf("needs values, got %s", Describe(x))
 		}
-		out = append(out, vs...)
 	}
 	return out, nil
 }
