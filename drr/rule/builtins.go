@@ -10,7 +10,7 @@ import (
 // Builtin is a builtin function of the constraint language: everything pirdrr knows about it, in one value. The
 // checker reads its signature, the matcher and the rewriter evaluate it (Eval, or EvalProgram through an Oracle),
 // `drrc` and the language server show its doc, and the tools that reason about constraints without a program (the
-// lint, the interpreter's instantiation of rules, the language server's hover) read the facts below instead of
+// lint, verify's instantiation of rules, the language server's hover) read the facts below instead of
 // matching on its name. Each builtin is declared in its own file, builtin_NAME.go, by one call of register.
 type Builtin struct {
 	Name string

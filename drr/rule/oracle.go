@@ -8,7 +8,7 @@ import (
 
 // Oracle is what evaluating a rule may ask beyond the match itself: the program builtins (Builtin.Program:
 // immutable, aliased, is_param, …) and native constraints. It is the one interface the matcher, the rewriter and
-// the interpreter use; NewOracle makes one from a program's Facts (package analysis has them) and the native
+// the verifier use; NewOracle makes one from a program's Facts (package analysis has them) and the native
 // constraints a registry holds.
 //
 // Oracle functions must be pure: the matcher may evaluate a rule's constraints fewer times than the documented
