@@ -37,7 +37,7 @@ type Applier struct {
 	attrVals []ir.Attribute
 }
 
-// Oracle is rule.Oracle, the one oracle of the matcher, the rewriter and the interpreter.
+// Oracle is rule.Oracle, the one oracle of the matcher, the rewriter and the verifier.
 //
 // Deprecated: use rule.Oracle; this name stays for the code written against it.
 type Oracle = rule.Oracle
