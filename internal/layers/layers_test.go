@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -131,4 +133,39 @@ func TestCheck(t *testing.T) {
 func TestCheckRejectsPackageInTwoLayers(t *testing.T) {
 	_, err := Check([]Layer{{Name: "x", Packages: []string{"a"}}, {Name: "y", Packages: []string{"a"}}}, nil)
 	assert.EqualError(t, err, `layers: a is in layer "x" and in layer "y"`)
+}
+
+// TestArchitectureDocFollowsTable checks the diagram of docs/architecture.md against the table: along its main
+// line (`ir ◀── drr/rule ◀── …`), each group of packages sits in a higher layer than the group before it, and
+// packages of one group share a layer.
+func TestArchitectureDocFollowsTable(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "architecture.md"))
+	require.NoError(t, err)
+	var line string
+	for _, l := range strings.Split(string(doc), "\n") {
+		if strings.HasPrefix(l, "ir  ◀──") {
+			line = l
+		}
+	}
+	require.NotEmpty(t, line, "docs/architecture.md has no diagram line starting with `ir  ◀──`")
+	at, err := Index(Table)
+	require.NoError(t, err)
+	prev, prevGroup := -1, ""
+	for _, group := range strings.Split(line, "◀──") {
+		group = strings.TrimSpace(group)
+		layer := -1
+		for _, p := range strings.Split(group, ",") {
+			p = strings.TrimSpace(p)
+			i, ok := at[p]
+			if !assert.True(t, ok, "the diagram names %s, which no layer lists", p) {
+				continue
+			}
+			if layer >= 0 {
+				assert.Equal(t, Table[layer].Name, Table[i].Name, "the diagram groups %s, which the table puts in different layers", group)
+			}
+			layer = i
+		}
+		assert.Greater(t, layer, prev, "the diagram puts %s after %s, but the table does not put it higher", group, prevGroup)
+		prev, prevGroup = layer, group
+	}
 }
