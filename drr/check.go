@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/internal/suggest"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -266,7 +267,7 @@ func (c *checker) suggestOp(name string) string {
 		if d != "" && sd != d {
 			continue
 		}
-		if dist := editDistance(op, sop); dist < bestD {
+		if dist := suggest.Distance(op, sop); dist < bestD {
 			best, bestD = s.Name, dist
 		}
 	}
@@ -279,35 +280,6 @@ func (c *checker) suggestOp(name string) string {
 		return ""
 	}
 	return " (did you mean " + best + "?)"
-}
-
-// editDistance is the optimal-string-alignment distance: insertions, deletions, substitutions and transpositions of
-// adjacent characters cost 1 each.
-func editDistance(a, b string) int {
-	if a == b {
-		return 0
-	}
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := 0; j <= len(b); j++ {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
 }
 
 // ---------------------------------------------------------------------------

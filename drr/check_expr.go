@@ -560,7 +560,7 @@ func (rc *ruleChecker) call(e *CallExpr, sc exprScope) (rule.Expr, sType) {
 			want = "at least " + want
 		}
 		rc.errorf(e.Pos(), "%s takes %s, not %d", name, want, len(e.Args))
-		return out, resultType(b.Result)
+		return out, resultType(b)
 	}
 	for i, a := range e.Args {
 		kind := b.Params[min(i, len(b.Params)-1)]
@@ -596,7 +596,7 @@ func (rc *ruleChecker) call(e *CallExpr, sc exprScope) (rule.Expr, sType) {
 			if t != stValue && !(t == stValues && variadic && i >= fixed-1) && t != stAny {
 				rc.errorf(a.Pos(), "%s: argument %d must be a value (%%x), this is %s", name, i+1, t)
 			}
-			if vr, ok := x.(*rule.ValueRef); ok && !vr.Ref.New && (name == "uses" || name == "unused") {
+			if vr, ok := x.(*rule.ValueRef); ok && !vr.Ref.New && (b.CountsUses || b.AllUnused) {
 				rc.sharedBy(vr.Ref.Index)
 			}
 		case "int":
@@ -613,7 +613,7 @@ func (rc *ruleChecker) call(e *CallExpr, sc exprScope) (rule.Expr, sType) {
 			}
 		}
 	}
-	return out, resultType(b.Result)
+	return out, resultType(b)
 }
 
 // sharedBy records that a where clause constrains the uses of a value itself: an internal value so constrained is
@@ -637,8 +637,9 @@ func opNameArg(a Expr) (string, bool) {
 	return "", false
 }
 
-func resultType(r string) sType {
-	switch r {
+// resultType is the checker's type of what builtin b returns.
+func resultType(b *rule.Builtin) sType {
+	switch b.Result {
 	case "bool":
 		return stBool
 	case "int":
@@ -697,14 +698,14 @@ func (rc *ruleChecker) requiredUnused(e rule.Expr) {
 			rc.requiredUnused(e.X)
 			rc.requiredUnused(e.Y)
 		case "==":
-			if c, ok := e.X.(*rule.Call); ok && c.Func == "uses" && len(c.Args) == 1 {
+			if c, ok := e.X.(*rule.Call); ok && c.Builtin() != nil && c.Builtin().CountsUses && len(c.Args) == 1 {
 				if lit, ok := e.Y.(*rule.Lit); ok && rule.Equal(lit.Value, int64(0)) {
 					rc.markUnused(c.Args[0])
 				}
 			}
 		}
 	case *rule.Call:
-		if e.Func == "unused" && !e.Native {
+		if b := e.Builtin(); b != nil && b.AllUnused {
 			for _, a := range e.Args {
 				rc.markUnused(a)
 			}

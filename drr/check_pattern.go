@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/internal/suggest"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -694,7 +695,7 @@ func (rc *ruleChecker) attrSpec(schema *ir.OpSchema, name, key string, pos Posit
 func suggestAttr(s *ir.OpSchema, key string) string {
 	best, bestD := "", 3
 	for _, a := range s.Attrs {
-		if d := editDistance(key, a.Name); d < bestD {
+		if d := suggest.Distance(key, a.Name); d < bestD {
 			best, bestD = a.Name, d
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/pirdrr/drr/internal/suggest"
 )
 
 // This file holds the machinery of the grammar's terminals and guards: the
@@ -349,7 +350,7 @@ func didYouMean(t *lexer.Token, keywords ...string) string {
 	}
 	best, bestD := "", 3
 	for _, kw := range keywords {
-		if d := editDistance(t.Value, kw); d < bestD && 2*d < len(kw) {
+		if d := suggest.Distance(t.Value, kw); d < bestD && 2*d < len(kw) {
 			best, bestD = kw, d
 		}
 	}

@@ -164,14 +164,23 @@ func usageText() string {
 		fmt.Fprintf(&b, "\t%-10s %s\n", cmd.name, cmd.summary)
 	}
 	b.WriteString("\nUse \"drrc help <command>\" for more information about a command.\n")
+	b.WriteString("Use \"drrc help builtins\" for the builtin functions of where clauses.\n")
 	b.WriteString("Exit status: 0 success, 1 failures or findings, 2 usage errors, 3 an internal error (a bug in drrc).\n")
 	return b.String()
 }
 
 func (c *CLI) help(name string) int {
+	if topic, ok := helpTopics[name]; ok {
+		fmt.Fprint(c.Stdout, topic())
+		return exitOK
+	}
 	cmd := lookup(name)
 	if cmd == nil {
-		fmt.Fprintf(c.Stderr, "drrc help: %s\n", suggest.Unknown("command", name, commandNames()))
+		names := commandNames()
+		for t := range helpTopics {
+			names = append(names, t)
+		}
+		fmt.Fprintf(c.Stderr, "drrc help: %s\n", suggest.Unknown("command", name, names))
 		return exitUsage
 	}
 	fmt.Fprint(c.Stdout, helpText(cmd))

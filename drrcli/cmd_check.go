@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/pirdrr/drr/analysis"
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/lint"
 )
 
 func init() {
@@ -86,10 +86,10 @@ func isRuleFile(path string) bool { return strings.EqualFold(filepath.Ext(path),
 
 // checkRules loads a rule file, lints it if it checks, and prints the diagnostics; it reports whether there were
 // no errors.
-func (c *CLI) checkRules(ctx *ir.Context, path string, unregistered, quiet, lint bool) bool {
+func (c *CLI) checkRules(ctx *ir.Context, path string, unregistered, quiet, withLint bool) bool {
 	set, diags := drr.Load(ctx, drr.LoadOptions{CheckOptions: drr.CheckOptions{Unregistered: unregistered}}, path)
-	if set != nil && lint {
-		for _, f := range analysis.RuleLint(set) {
+	if set != nil && withLint {
+		for _, f := range lint.Run(set) {
 			diags = append(diags, &drr.Diagnostic{
 				Pos:      drr.Position{Filename: f.Pos.File, Line: f.Pos.Line, Column: f.Pos.Col},
 				Severity: drr.Warning,

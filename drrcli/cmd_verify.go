@@ -16,6 +16,7 @@ import (
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pdiparams"
 	"github.com/pirdrr/drr/rewriter"
+	"github.com/pirdrr/drr/verify"
 )
 
 func init() {
@@ -229,7 +230,7 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 	if !v.float32 && !v.float64 {
 		copts.Precision = interp.Auto // a program is computed in the precision of its floating-point types
 	}
-	opts := interp.VerifyOptions{CompareOptions: copts, Registry: reg}
+	opts := verify.VerifyOptions{CompareOptions: copts, Registry: reg}
 	if v.fillWeights >= 0 {
 		opts.FillWeights, opts.WeightSeed = true, uint64(v.fillWeights)
 	}
@@ -241,7 +242,7 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 	if weightsFrom != "" {
 		fmt.Fprintf(c.Stdout, "  weights from %s\n", weightsFrom)
 	}
-	res, err := interp.VerifyPasses(p, pl, opts)
+	res, err := verify.VerifyPasses(p, pl, opts)
 	if res.AnchoredSinks > 0 {
 		fmt.Fprintf(c.Stdout, "  the program has no fetch: %d sink output(s) anchored with pd_op.fetch\n", res.AnchoredSinks)
 	}
@@ -274,7 +275,7 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 			fmt.Fprintln(c.Stdout, "  weight arithmetic left after the passes: none")
 		} else {
 			var parts []string
-			for _, k := range interp.SortedCounts(res.WeightOps) {
+			for _, k := range verify.SortedCounts(res.WeightOps) {
 				parts = append(parts, fmt.Sprintf("%d %s", res.WeightOps[k], k))
 			}
 			fmt.Fprintf(c.Stdout, "  weight arithmetic left after the passes: %s\n", strings.Join(parts, ", "))
@@ -390,7 +391,7 @@ func (v *verifyFlags) verifyRules(c *CLI, ctx *ir.Context, reg *rewriter.Registr
 	var nOK, nFailed, nSkipped, nNever int
 	for _, ns := range sets {
 		start := time.Now()
-		results, err := interp.VerifyRules(ns.set, interp.RuleOptions{CompareOptions: copts, Registry: reg,
+		results, err := verify.VerifyRules(ns.set, verify.RuleOptions{CompareOptions: copts, Registry: reg,
 			MaxInstances: v.variants, Jobs: v.jobs})
 		if err != nil {
 			c.errorf("verify", "%s: %v", ns.name, err)
@@ -405,17 +406,17 @@ func (v *verifyFlags) verifyRules(c *CLI, ctx *ir.Context, reg *rewriter.Registr
 		fmt.Fprintf(c.Stdout, "  %-*s  %-7s  %9s  %8s  %s\n", width, "rule", "status", "max rel", "programs", "detail")
 		for _, r := range results {
 			rel := ""
-			if r.Status == interp.RuleOK || r.Status == interp.RuleFailed && len(r.Variants) > 0 {
+			if r.Status == verify.RuleOK || r.Status == verify.RuleFailed && len(r.Variants) > 0 {
 				rel = fmt.Sprintf("%.3g", r.MaxRel)
 			}
 			fmt.Fprintf(c.Stdout, "  %-*s  %-7s  %9s  %8d  %s\n", width, r.Rule.ID(), r.Status, rel, len(r.Variants), r.Reason)
-			if r.Status == interp.RuleFailed && r.Witness != nil && !v.verbose {
+			if r.Status == verify.RuleFailed && r.Witness != nil && !v.verbose {
 				fmt.Fprintf(c.Stdout, "      on %s\n", r.Witness.Instance)
 			}
 			if v.verbose {
 				for i, vr := range r.Variants {
 					fmt.Fprintf(c.Stdout, "      program %d: %s: %s\n", i+1, vr.Status, vr.Instance)
-					if vr.Reason != "" && vr.Status != interp.RuleOK {
+					if vr.Reason != "" && vr.Status != verify.RuleOK {
 						fmt.Fprintf(c.Stdout, "        %s\n", vr.Reason)
 					}
 					if vr.Report != nil {
@@ -426,13 +427,13 @@ func (v *verifyFlags) verifyRules(c *CLI, ctx *ir.Context, reg *rewriter.Registr
 				}
 			}
 			switch r.Status {
-			case interp.RuleOK:
+			case verify.RuleOK:
 				nOK++
-			case interp.RuleFailed:
+			case verify.RuleFailed:
 				nFailed++
 				failed = true
 				fmt.Fprintf(c.Stderr, "drrc verify: %s: rule %s FAILED: %s\n", r.Rule.Pos, r.Rule.ID(), r.Reason)
-			case interp.RuleNeverFires:
+			case verify.RuleNeverFires:
 				nNever++
 			default:
 				nSkipped++

@@ -1,7 +1,8 @@
 // Package interp is pirdrr's reference interpreter: it evaluates a Paddle PIR program (an *ir.Program) on the CPU
 // with real numbers, so that a rewrite can be checked by running the program before and after it on the same
 // random inputs and weights (Compare). A rewrite that changes what a model computes is the worst bug a rewrite
-// engine can have; this package is the check that catches it. It also folds weight math into new weights with real
+// engine can have; this package (with package verify, which drives it over pipelines and rules) is the check
+// that catches it. It also folds weight math into new weights with real
 // numbers (FoldConstants).
 //
 // # Evaluation
@@ -112,15 +113,6 @@
 // differ from its unfused self by reassociation, while a wrong rewrite (an error of the order of the values) still
 // fails by orders of magnitude. Measured float32-against-float64 errors of real models stay below a sixth of
 // √V·u (docs/verify.md).
-//
-// # Verifying rules
-//
-// RuleVerifier instantiates every rule — every instance of a family rule — as small programs its pattern and
-// where clause accept, applies the rule alone and compares the programs (float64 by default). A rule whose where
-// clause the pattern alone makes false for every program (analysis.DeadInstances: a family member the rule itself
-// excludes) is reported as never firing, with nothing to verify; a rule no program could be built for is SKIPPED,
-// which drrc verify treats as an error. One more instance writes every pattern output after the pattern and reads
-// the pattern's inputs again, so that a rewrite that makes an output share an input's buffer is caught.
 //
 // # Constant folding
 //

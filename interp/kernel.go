@@ -257,3 +257,19 @@ func SupportedOps() []string {
 	slices.Sort(names)
 	return names
 }
+
+// CanEvaluate reports whether the interpreter has a kernel for the op named name (inplace forms use their twin's
+// kernel).
+func CanEvaluate(ctx *ir.Context, name string) bool {
+	if registry64[name] != nil {
+		return true
+	}
+	switch name {
+	case "pd_op.if", "pd_op.while", "cf.yield":
+		return true
+	}
+	if s := ctx.Schema(name); s != nil && len(s.Inplace) > 0 {
+		return registry64[ir.NonInplaceName(name)] != nil
+	}
+	return false
+}

@@ -340,7 +340,7 @@ func (m *machine[T]) sinks() []Output {
 	var out []Output
 	var num *ir.Numbering
 	for op := range m.prog.Body().Ops() {
-		if op.NumResults() == 0 || op.HasUses() || !isSinkCandidate(op) {
+		if op.NumResults() == 0 || op.HasUses() || !IsSinkCandidate(op) {
 			continue
 		}
 		if num == nil {
@@ -365,8 +365,9 @@ func (m *machine[T]) sinks() []Output {
 	return out
 }
 
-// isSinkCandidate excludes ops whose unused results are not program outputs: inputs, parameters and constants.
-func isSinkCandidate(op *ir.Op) bool {
+// IsSinkCandidate reports whether the unused results of op may be program outputs: not those of inputs,
+// parameters and constants.
+func IsSinkCandidate(op *ir.Op) bool {
 	switch op.Name() {
 	case ir.ParameterOpName, ir.GetParameterOpName, "pd_op.data", "pd_op.feed", "pd_op.full_int_array",
 		"pd_op.full", "builtin.constant", "pd_op.assign_value":

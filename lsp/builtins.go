@@ -17,8 +17,8 @@ type builtinInfo struct {
 	Program bool
 }
 
-// builtins returns every builtin function, sorted by name. It is the one place the server reads the builtins
-// from: when the builtins become a typed registry, only this function changes.
+// builtins returns every builtin function, sorted by name, from the registry rule.Builtins: the one place the
+// server reads the builtins from.
 func builtins() []builtinInfo {
 	out := make([]builtinInfo, len(rule.Builtins))
 	for i, b := range rule.Builtins {

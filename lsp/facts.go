@@ -279,10 +279,15 @@ func (s *snapshot) whereSummary(r *drr.Rule, name string) string {
 				continue
 			}
 			rhs := shorten(s.nodeText(b.Y))
-			switch fn := call.Func.Name; {
-			case fn == "dtype" && b.Op == "==":
+			fn := call.Func.Name
+			bi, isBuiltin := rule.LookupBuiltin(fn)
+			if !isBuiltin || !bi.TypeQuery {
+				continue
+			}
+			switch {
+			case bi.Result == "dtype" && b.Op == "==":
 				parts = append(parts, rhs)
-			case fn == "dtype" && b.Op == "in":
+			case bi.Result == "dtype" && b.Op == "in":
 				if l, ok := b.Y.(*drr.ListExpr); ok {
 					var names []string
 					for _, x := range l.Elems {
@@ -290,10 +295,10 @@ func (s *snapshot) whereSummary(r *drr.Rule, name string) string {
 					}
 					parts = append(parts, strings.Join(names, "|"))
 				}
-			case fn == "rank" || fn == "shape" || fn == "numel":
+			case bi.Result != "dtype" && len(bi.Params) == 1:
 				parts = append(parts, fn+b.Op+rhs)
-			case fn == "dim" && len(call.Args) == 2:
-				parts = append(parts, "dim("+s.nodeText(call.Args[1])+")"+b.Op+rhs)
+			case bi.Result != "dtype" && len(bi.Params) == 2 && len(call.Args) == 2:
+				parts = append(parts, fn+"("+s.nodeText(call.Args[1])+")"+b.Op+rhs)
 			}
 		}
 	}

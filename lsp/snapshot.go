@@ -4,9 +4,9 @@ import (
 	"context"
 	"sync"
 
-	"github.com/pirdrr/drr/analysis"
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/lint"
 	"github.com/pirdrr/drr/lsp/jsonrpc2"
 	"github.com/pirdrr/drr/lsp/protocol"
 )
@@ -137,7 +137,7 @@ func (s *snapshot) runCheck() (res *checkResult) {
 	}
 	set, files, diags := drr.LoadFile(srv.opts.Context, drr.LoadOptions{CheckOptions: srv.opts.Check, FS: srv.opts.FS}, f)
 	if set != nil && !srv.opts.NoLint {
-		for _, fd := range analysis.RuleLint(set) {
+		for _, fd := range lint.Run(set) {
 			diags = append(diags, &drr.Diagnostic{
 				Pos:      drr.Position{Filename: fd.Pos.File, Line: fd.Pos.Line, Column: fd.Pos.Col},
 				Severity: drr.Warning,

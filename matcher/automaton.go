@@ -142,7 +142,7 @@ func (a *Automaton) NumQuestions() int { return len(a.t.ques) }
 // driver's loop. A Matcher is not safe for concurrent use; use one per goroutine.
 type Matcher struct {
 	a      *Automaton
-	oracle Oracle
+	oracle rule.Oracle
 	root   *ir.Op
 	// Position values, valid for positions whose stamp is gen.
 	gen   uint32
@@ -164,7 +164,7 @@ func (a *Automaton) NewMatcher() *Matcher {
 // Match returns the matches at op, at most one per rule, ordered by benefit (higher first) then rule index. The
 // matches are new and belong to the caller. o evaluates program builtins and native constraints (nil: they are
 // unavailable and count as false).
-func (a *Automaton) Match(op *ir.Op, o Oracle) []*rule.Match {
+func (a *Automaton) Match(op *ir.Op, o rule.Oracle) []*rule.Match {
 	m := a.pool.Get().(*Matcher)
 	out := m.MatchInto(nil, op, o)
 	a.pool.Put(m)
@@ -174,7 +174,7 @@ func (a *Automaton) Match(op *ir.Op, o Oracle) []*rule.Match {
 // MatchInto is Match appending to dst[:0] and reusing the Match values in dst's backing array, so a driver that
 // passes the previous result back does not allocate. The returned matches are valid until the next call that is
 // given the same array; Clone one to keep it.
-func (a *Automaton) MatchInto(dst []*rule.Match, op *ir.Op, o Oracle) []*rule.Match {
+func (a *Automaton) MatchInto(dst []*rule.Match, op *ir.Op, o rule.Oracle) []*rule.Match {
 	m := a.pool.Get().(*Matcher)
 	out := m.MatchInto(dst, op, o)
 	a.pool.Put(m)
@@ -182,10 +182,10 @@ func (a *Automaton) MatchInto(dst []*rule.Match, op *ir.Op, o Oracle) []*rule.Ma
 }
 
 // Match is Automaton.Match with m's scratch state.
-func (m *Matcher) Match(op *ir.Op, o Oracle) []*rule.Match { return m.MatchInto(nil, op, o) }
+func (m *Matcher) Match(op *ir.Op, o rule.Oracle) []*rule.Match { return m.MatchInto(nil, op, o) }
 
 // MatchInto is Automaton.MatchInto with m's scratch state.
-func (m *Matcher) MatchInto(dst []*rule.Match, op *ir.Op, o Oracle) []*rule.Match {
+func (m *Matcher) MatchInto(dst []*rule.Match, op *ir.Op, o rule.Oracle) []*rule.Match {
 	a := m.a
 	m.dst = dst[:0]
 	m.oracle = o

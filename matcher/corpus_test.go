@@ -1,7 +1,6 @@
 package matcher_test
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -21,13 +20,6 @@ import (
 
 // corpusRoot is ../shared/corpus, seen from this package's directory.
 const corpusRoot = "../../shared/corpus"
-
-// oracle answers program builtins with the analyses the rewriter uses; the shipped rules call no natives.
-type oracle struct{ analysis.Oracle }
-
-func (oracle) Native(name string, _ []rule.Val) (rule.Val, error) {
-	return nil, fmt.Errorf("no native %s", name)
-}
 
 // TestCorpusDifferential: on every program of the corpus and the embedded sample, the automaton of all shipped
 // rule sets and the reference matcher find the same matches at every op.
@@ -89,7 +81,7 @@ func TestCorpusDifferential(t *testing.T) {
 			}
 			pr := program{pr0.name + stage.name, nil}
 			ref := matcher.Reference()
-			o := oracle{analysis.Oracle{Program: p}}
+			o := rule.NewOracle(analysis.NewFacts(p), nil) // the shipped rules call no natives
 			m := auto.NewMatcher()
 			var buf []*rule.Match
 			matches := 0

@@ -19,7 +19,7 @@ type exec struct {
 	stack   []frame
 	users   []*ir.Op    // arena of user lists of cUser frames
 	arena   []*ir.Value // backing store of bound lists
-	oracle  Oracle
+	oracle  rule.Oracle
 }
 
 // frame is a choice point: the choice instruction, the alternative being tried and what to undo.

@@ -73,7 +73,7 @@ func (e *Explanation) String() string {
 // rule whose root pattern could be op (same name, or any op). Each explanation follows the matcher's semantics and
 // exploration order (doc.go) with plain backtracking: it finds the same match as the automaton, or reports the
 // first check that failed. num names values (ir.NumberValues of the program's body); nil computes it.
-func Explain(set *rule.Set, ruleName string, op *ir.Op, o Oracle, num *ir.Numbering) []Explanation {
+func Explain(set *rule.Set, ruleName string, op *ir.Op, o rule.Oracle, num *ir.Numbering) []Explanation {
 	if num == nil {
 		num = numberingFor(op)
 	}
@@ -124,7 +124,7 @@ func numberingFor(op *ir.Op) *ir.Numbering {
 	return ir.NumberValues(ir.NewBlock())
 }
 
-func explainRule(ctx *ir.Context, r *rule.Rule, op *ir.Op, o Oracle, num *ir.Numbering) Explanation {
+func explainRule(ctx *ir.Context, r *rule.Rule, op *ir.Op, o rule.Oracle, num *ir.Numbering) Explanation {
 	ex := Explanation{Rule: r, Op: op}
 	if err := validate(r); err != nil {
 		ex.Failure = &Failure{Pos: r.Pos, Message: "invalid pattern: " + err.Error()}
@@ -164,7 +164,7 @@ type explainer struct {
 	r        *rule.Rule
 	p        *rule.Pattern
 	num      *ir.Numbering
-	oracle   Oracle
+	oracle   rule.Oracle
 	ops      []*ir.Op
 	opSet    []bool
 	swap     []bool

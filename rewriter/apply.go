@@ -23,7 +23,7 @@ type Applier struct {
 	// Natives resolves native rewrite names.
 	Natives map[string]NativeRewrite
 	// Oracle answers program-level builtins in attribute expressions (rarely needed there).
-	Oracle Oracle
+	Oracle rule.Oracle
 
 	plans     map[*rule.Create]*createPlan
 	rulePlans map[*rule.Rule]*rulePlan
@@ -37,12 +37,10 @@ type Applier struct {
 	attrVals []ir.Attribute
 }
 
-// Oracle answers program-level builtins and native constraints during expression evaluation (see
-// analysis.Oracle for the builtins).
-type Oracle interface {
-	Builtin(name string, args []any) (any, bool, error)
-	Native(name string, args []any) (any, error)
-}
+// Oracle is rule.Oracle, the one oracle of the matcher, the rewriter and the verifier.
+//
+// Deprecated: use rule.Oracle; this name stays for the code written against it.
+type Oracle = rule.Oracle
 
 // ApplyError is a rewrite that could not be carried out. Committed reports whether the program was already
 // changed when it failed (only native rewrites and explicit erasures can fail that late).
@@ -61,7 +59,7 @@ func (e *ApplyError) Unwrap() error { return e.Err }
 type matchEnv struct {
 	m      *rule.Match
 	newV   []*ir.Value
-	oracle Oracle
+	oracle rule.Oracle
 }
 
 func (e *matchEnv) Hole(i int) (any, bool) {

@@ -163,7 +163,7 @@ const cancelPoll = 64
 
 // NewDriver returns a driver for applying set to p with the given matcher; natives resolves native rewrites and
 // oracle answers program builtins in rewrite expressions (both may be nil).
-func NewDriver(p *ir.Program, set *rule.Set, match MatchFunc, natives map[string]NativeRewrite, oracle Oracle, opts Options) *Driver {
+func NewDriver(p *ir.Program, set *rule.Set, match MatchFunc, natives map[string]NativeRewrite, oracle rule.Oracle, opts Options) *Driver {
 	d := &Driver{Program: p, Set: set, Match: match, Options: opts}
 	d.Applier = &Applier{Rewriter: ir.NewRewriter(p.Ctx, nil), Program: p, Natives: natives, Oracle: oracle}
 	return d

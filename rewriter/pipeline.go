@@ -61,7 +61,7 @@ func (pl Pipeline) Run(p *ir.Program, env *Env) ([]*PassResult, error) {
 
 // MatcherFactory compiles a rule set into a match function for one program (the matcher package provides it;
 // the oracle answers program builtins and native constraints).
-type MatcherFactory func(set *rule.Set, oracle Oracle) (MatchFunc, error)
+type MatcherFactory func(set *rule.Set, oracle rule.Oracle) (MatchFunc, error)
 
 // RulePass applies a rule set with the greedy driver.
 type RulePass struct {
@@ -85,7 +85,7 @@ func (rp *RulePass) Run(p *ir.Program, env *Env) (*PassResult, error) {
 	if reg == nil {
 		reg = NewRegistry()
 	}
-	oracle := &programOracle{Oracle: analysis.Oracle{Program: p}, reg: reg}
+	oracle := NewOracle(p, reg)
 	var match MatchFunc
 	if rp.Compile != nil {
 		m, err := rp.Compile(rp.Set, oracle)
@@ -117,35 +117,16 @@ func (rp *RulePass) Run(p *ir.Program, env *Env) (*PassResult, error) {
 	return &PassResult{Pass: rp.PassName, Stats: st, Warnings: warnings}, err
 }
 
-// programOracle answers program builtins from the analysis package and native constraints from a registry. The
-// parameter table is brought up to date the first time a constraint asks about parameters.
-type programOracle struct {
-	analysis.Oracle
-	reg    *Registry
-	params sync.Once
-}
-
-// Builtin evaluates a program builtin.
-func (o *programOracle) Builtin(name string, args []any) (any, bool, error) {
-	if name == "immutable" || name == "constant" {
-		o.params.Do(o.Program.CollectParams)
-	}
-	return o.Oracle.Builtin(name, args)
-}
-
-// Native calls a registered native constraint.
-func (o *programOracle) Native(name string, args []any) (any, error) {
-	f, ok := o.reg.Constraint(name)
-	if !ok {
-		return nil, fmt.Errorf("native constraint %s is not registered", name)
-	}
-	return f(args)
-}
-
-// NewOracle returns the oracle a rule pass uses for p: program builtins from package analysis, native
-// constraints from reg.
-func NewOracle(p *ir.Program, reg *Registry) Oracle {
-	return &programOracle{Oracle: analysis.Oracle{Program: p}, reg: reg}
+// NewOracle returns the oracle a rule pass uses for p: program builtins from the facts package analysis computes
+// (analysis.Facts), native constraints from reg.
+func NewOracle(p *ir.Program, reg *Registry) rule.Oracle {
+	return rule.NewOracle(analysis.NewFacts(p), func(name string, args []rule.Val) (rule.Val, error) {
+		f, ok := reg.Constraint(name)
+		if !ok {
+			return nil, fmt.Errorf("native constraint %s is not registered", name)
+		}
+		return f(args)
+	})
 }
 
 // GoPass is a pass written in Go: Fn changes the program through the rewriter it is given (whose listener feeds the

@@ -2,14 +2,16 @@ package rule
 
 import (
 	"fmt"
-	"math"
 	"sort"
-	"strings"
 
 	"github.com/pirdrr/drr/ir"
 )
 
-// Builtin describes a builtin function of the constraint language, for checking and documentation.
+// Builtin is a builtin function of the constraint language: everything pirdrr knows about it, in one value. The
+// checker reads its signature, the matcher and the rewriter evaluate it (Eval, or EvalProgram through an Oracle),
+// `drrc` and the language server show its doc, and the tools that reason about constraints without a program (the
+// lint, verify's instantiation of rules, the language server's hover) read the facts below instead of
+// matching on its name. Each builtin is declared in its own file, builtin_NAME.go, by one call of register.
 type Builtin struct {
 	Name string
 	// Params describes the arguments: "value", "int", "string", "list", "any", "opname", "trait". A "..." suffix
@@ -18,202 +20,91 @@ type Builtin struct {
 	// Result is "bool", "int", "float", "string", "list", "dtype" or "any".
 	Result string
 	Doc    string
-	// Program marks builtins the matcher evaluates with program-wide knowledge (Env.Builtin).
+	// Program marks builtins that need program-wide knowledge: those with EvalProgram, which the matcher
+	// evaluates through its Oracle (Env.Builtin). register sets it.
 	Program bool
+
+	// Eval evaluates a pure builtin, one that needs nothing but its arguments (the checker has checked their
+	// number and kinds).
+	Eval func(args []Val) (Val, error)
+	// EvalProgram evaluates a program builtin with the facts of the program being matched.
+	EvalProgram func(f Facts, args []Val) (Val, error)
+
+	// CountsUses: the result is the number of uses of the only argument (uses). The checker reads `== 0` as
+	// "unused", the matcher turns comparisons with a literal into predicates of its decision tree.
+	CountsUses bool
+	// AllUnused: true exactly when none of the arguments has uses (unused).
+	AllUnused bool
+	// TypeQuery: the builtin reads only the type of its first argument (dtype, rank, shape, numel, dim), so a
+	// comparison of its result describes that value's type.
+	TypeQuery bool
+	// Membership: true exactly when the second argument is an element of the first (contains).
+	Membership bool
+	// Implies says what a true call says of where its value arguments come from.
+	Implies Implication
+	// DefQuery answers the builtin for a first argument defined by an op named opName, from the name and the
+	// context's schemas alone, and the builtin's remaining argument; ok is false when that does not decide it
+	// (has_trait, defined_by).
+	DefQuery func(ctx *ir.Context, opName string, arg Val) (v Val, ok bool)
+	// SchemaOnly: the result depends on the op schemas of the context only, not on the program, so a call with
+	// constant arguments can be decided without one (inplace_op).
+	SchemaOnly bool
+	// Alias: the builtin asks whether its first argument may share a buffer with a value outside the other
+	// arguments (aliased), which a pattern that makes it a view already answers.
+	Alias bool
 }
 
-// Builtins lists every builtin function, sorted by name.
-var Builtins = []Builtin{
-	{Name: "abs", Params: []string{"any"}, Result: "any", Doc: "absolute value of a number"},
-	{Name: "aliased", Params: []string{"value", "value..."}, Result: "bool", Doc: "another value may share the first value's buffer (a view, an inplace result, an unregistered op), not counting what is reachable only through the other arguments", Program: true},
-	{Name: "constant", Params: []string{"value"}, Result: "bool", Doc: "the value is computed from immutable parameters and constants only (full, full_int_array) by ops without side effects", Program: true},
-	{Name: "contains", Params: []string{"list", "any"}, Result: "bool", Doc: "the list contains the element"},
-	{Name: "defined_by", Params: []string{"value", "opname"}, Result: "bool", Doc: "the value is a result of an op with that name"},
-	{Name: "dies_at", Params: []string{"value", "value"}, Result: "bool", Doc: "the op defining the second value is the last reader of the first: every other use comes before it", Program: true},
-	{Name: "dim", Params: []string{"value", "int"}, Result: "int", Doc: "size of dimension i of a tensor value (negative i counts from the end; -1 if dynamic)"},
-	{Name: "dtype", Params: []string{"value"}, Result: "dtype", Doc: "element type of a tensor value"},
-	{Name: "endswith", Params: []string{"string", "string"}, Result: "bool", Doc: "the string ends with the suffix"},
-	{Name: "has_trait", Params: []string{"value", "trait"}, Result: "bool", Doc: "the op defining the value has the trait"},
-	{Name: "immutable", Params: []string{"value", "value..."}, Result: "bool", Doc: "every value is a parameter the program never writes", Program: true},
-	{Name: "inplace_op", Params: []string{"opname", "int", "int"}, Result: "bool", Doc: "the op writes its result (third argument) into the buffer of its operand (second argument), per its schema's inplace map", Program: true},
-	{Name: "is_input", Params: []string{"value"}, Result: "bool", Doc: "the value is a program input (pd_op.data or pd_op.feed result)", Program: true},
-	{Name: "is_param", Params: []string{"value"}, Result: "bool", Doc: "the value is read from a parameter", Program: true},
-	{Name: "len", Params: []string{"any"}, Result: "int", Doc: "length of a list, string or value list"},
-	{Name: "max", Params: []string{"any", "any"}, Result: "any", Doc: "larger of two numbers"},
-	{Name: "min", Params: []string{"any", "any"}, Result: "any", Doc: "smaller of two numbers"},
-	{Name: "mutated", Params: []string{"value"}, Result: "bool", Doc: "some op may write the value's buffer, through it or through a value sharing it (inplace ops, training batch norms, unregistered ops)", Program: true},
-	{Name: "numel", Params: []string{"value"}, Result: "int", Doc: "number of elements of a tensor value (-1 if some dimension is dynamic)"},
-	{Name: "param_name", Params: []string{"value"}, Result: "string", Doc: "name of the parameter the value reads (\"\" if none)", Program: true},
-	{Name: "rank", Params: []string{"value"}, Result: "int", Doc: "number of dimensions of a tensor value"},
-	{Name: "same_type", Params: []string{"value", "value"}, Result: "bool", Doc: "the two values have the same type"},
-	{Name: "shape", Params: []string{"value"}, Result: "list", Doc: "dimensions of a tensor value (-1 for dynamic ones)"},
-	{Name: "startswith", Params: []string{"string", "string"}, Result: "bool", Doc: "the string starts with the prefix"},
-	{Name: "unused", Params: []string{"value", "value..."}, Result: "bool", Doc: "no value has uses"},
-	{Name: "uses", Params: []string{"value"}, Result: "int", Doc: "number of uses of the value"},
+// Implication is what a true builtin call says of the origin of its value arguments.
+type Implication uint8
+
+const (
+	// ImpliesNothing: the call says nothing of where its arguments come from.
+	ImpliesNothing Implication = iota
+	// ImpliesParam: a true call needs its arguments to be parameters (immutable, constant, is_param); a false
+	// one, that they are not.
+	ImpliesParam
+	// ImpliesInput: a true call needs its argument to be a program input; a false one, that it is not (is_input).
+	ImpliesInput
+)
+
+// Builtins lists every builtin function, sorted by name. The builtin_*.go files fill it when the package is
+// initialized; it is not to be changed afterwards.
+var Builtins []Builtin
+
+// builtinIndex maps a name to its builtin in Builtins; builtins maps the name of a pure builtin to its Eval.
+var (
+	builtinIndex = map[string]int{}
+	builtins     = map[string]func(args []Val) (Val, error){}
+)
+
+// register adds b to Builtins. It is called from the init function of b's file; a builtin declared twice, or
+// without exactly one evaluator, is a programming error and panics at initialization.
+func register(b Builtin) {
+	if _, dup := builtinIndex[b.Name]; dup {
+		panic("rule: builtin " + b.Name + " registered twice")
+	}
+	if (b.Eval == nil) == (b.EvalProgram == nil) {
+		panic("rule: builtin " + b.Name + " needs exactly one of Eval and EvalProgram")
+	}
+	b.Program = b.EvalProgram != nil
+	i := sort.Search(len(Builtins), func(i int) bool { return Builtins[i].Name >= b.Name })
+	Builtins = append(Builtins, Builtin{})
+	copy(Builtins[i+1:], Builtins[i:])
+	Builtins[i] = b
+	for j := i; j < len(Builtins); j++ {
+		builtinIndex[Builtins[j].Name] = j
+	}
+	if b.Eval != nil {
+		builtins[b.Name] = b.Eval
+	}
 }
 
 // LookupBuiltin returns the builtin with the given name.
 func LookupBuiltin(name string) (*Builtin, bool) {
-	i := sort.Search(len(Builtins), func(i int) bool { return Builtins[i].Name >= name })
-	if i < len(Builtins) && Builtins[i].Name == name {
+	if i, ok := builtinIndex[name]; ok {
 		return &Builtins[i], true
 	}
 	return nil, false
-}
-
-type builtinFunc func(args []Val) (Val, error)
-
-// builtins holds the pure builtins, those that need nothing but their arguments.
-var builtins = map[string]builtinFunc{
-	"abs": func(a []Val) (Val, error) {
-		switch x := a[0].(type) {
-		case int64:
-			if x < 0 {
-				return -x, nil
-			}
-			return x, nil
-		case float64:
-			return math.Abs(x), nil
-		}
-		return nil, fmt.Errorf("needs a number, got %s", Describe(a[0]))
-	},
-	"contains": func(a []Val) (Val, error) {
-		l, ok := a[0].([]Val)
-		if !ok {
-			return nil, fmt.Errorf("needs a list, got %s", Describe(a[0]))
-		}
-		for _, e := range l {
-			if Equal(e, a[1]) {
-				return true, nil
-			}
-		}
-		return false, nil
-	},
-	"defined_by": func(a []Val) (Val, error) {
-		v, err := valueArg(a[0])
-		if err != nil {
-			return nil, err
-		}
-		name, ok := a[1].(string)
-		if !ok {
-			return nil, fmt.Errorf("needs an op name, got %s", Describe(a[1]))
-		}
-		return v.DefiningOp() != nil && v.DefiningOp().Name() == name, nil
-	},
-	"dim": func(a []Val) (Val, error) {
-		t, err := tensorArg(a[0])
-		if err != nil {
-			return nil, err
-		}
-		i, ok := a[1].(int64)
-		if !ok {
-			return nil, fmt.Errorf("needs an int index, got %s", Describe(a[1]))
-		}
-		if i < 0 {
-			i += int64(t.Rank())
-		}
-		if i < 0 || i >= int64(t.Rank()) {
-			return nil, fmt.Errorf("dimension %d out of range for rank %d", i, t.Rank())
-		}
-		return t.Dims[i], nil
-	},
-	"dtype": func(a []Val) (Val, error) {
-		v, err := valueArg(a[0])
-		if err != nil {
-			return nil, err
-		}
-		return ir.ElemDType(v.Type()), nil
-	},
-	"endswith": func(a []Val) (Val, error) {
-		s, p, err := twoStrings(a)
-		return err == nil && strings.HasSuffix(s, p), err
-	},
-	"has_trait": func(a []Val) (Val, error) {
-		v, err := valueArg(a[0])
-		if err != nil {
-			return nil, err
-		}
-		name, _ := a[1].(string)
-		t, ok := ir.TraitFromName(name)
-		if !ok {
-			return nil, fmt.Errorf("unknown trait %q", name)
-		}
-		return v.DefiningOp() != nil && v.DefiningOp().Has(t), nil
-	},
-	"len": func(a []Val) (Val, error) {
-		switch x := a[0].(type) {
-		case []Val:
-			return int64(len(x)), nil
-		case string:
-			return int64(len(x)), nil
-		case []*ir.Value:
-			return int64(len(x)), nil
-		}
-		return nil, fmt.Errorf("needs a list or string, got %s", Describe(a[0]))
-	},
-	"max": func(a []Val) (Val, error) { return minMax(a, 1) },
-	"min": func(a []Val) (Val, error) { return minMax(a, -1) },
-	"numel": func(a []Val) (Val, error) {
-		t, err := tensorArg(a[0])
-		if err != nil {
-			return nil, err
-		}
-		return t.NumElements(), nil
-	},
-	"rank": func(a []Val) (Val, error) {
-		t, err := tensorArg(a[0])
-		if err != nil {
-			return nil, err
-		}
-		return int64(t.Rank()), nil
-	},
-	"same_type": func(a []Val) (Val, error) {
-		x, err := valueArg(a[0])
-		if err != nil {
-			return nil, err
-		}
-		y, err := valueArg(a[1])
-		if err != nil {
-			return nil, err
-		}
-		return x.Type() == y.Type(), nil
-	},
-	"shape": func(a []Val) (Val, error) {
-		t, err := tensorArg(a[0])
-		if err != nil {
-			return nil, err
-		}
-		out := make([]Val, len(t.Dims))
-		for i, d := range t.Dims {
-			out[i] = d
-		}
-		return out, nil
-	},
-	"startswith": func(a []Val) (Val, error) {
-		s, p, err := twoStrings(a)
-		return err == nil && strings.HasPrefix(s, p), err
-	},
-	"unused": func(a []Val) (Val, error) {
-		for _, x := range a {
-			vs, err := valuesArg(x)
-			if err != nil {
-				return nil, err
-			}
-			for _, v := range vs {
-				if v.HasUses() {
-					return false, nil
-				}
-			}
-		}
-		return true, nil
-	},
-	"uses": func(a []Val) (Val, error) {
-		v, err := valueArg(a[0])
-		if err != nil {
-			return nil, err
-		}
-		return int64(v.NumUses()), nil
-	},
 }
 
 func valueArg(v Val) (*ir.Value, error) {
@@ -263,4 +154,38 @@ func minMax(a []Val, sign int) (Val, error) {
 		return a[0], nil
 	}
 	return a[1], nil
+}
+
+func twoValues(a []Val) (*ir.Value, *ir.Value, error) {
+	x, err := valueArg(a[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	y, err := valueArg(a[1])
+	return x, y, err
+}
+
+// allValues flattens value and value-list arguments.
+func allValues(a []Val) ([]*ir.Value, error) {
+	out := make([]*ir.Value, 0, len(a))
+	for _, x := range a {
+		switch x := x.(type) {
+		case *ir.Value:
+			out = append(out, x)
+		case []*ir.Value:
+			out = append(out, x...)
+		default:
+			return nil, fmt.Errorf("needs values, got %s", Describe(x))
+		}
+	}
+	return out, nil
+}
+
+// Builtin returns the builtin c calls, or nil when c calls a native constraint or no builtin has its name.
+func (c *Call) Builtin() *Builtin {
+	if c.Native {
+		return nil
+	}
+	b, _ := LookupBuiltin(c.Func)
+	return b
 }

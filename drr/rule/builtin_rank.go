@@ -1,0 +1,18 @@
+package rule
+
+func init() {
+	register(Builtin{
+		Name:   "rank",
+		Params: []string{"value"},
+		Result: "int",
+		Doc:    "number of dimensions of a tensor value",
+		Eval: func(a []Val) (Val, error) {
+			t, err := tensorArg(a[0])
+			if err != nil {
+				return nil, err
+			}
+			return int64(t.Rank()), nil
+		},
+		TypeQuery: true,
+	})
+}

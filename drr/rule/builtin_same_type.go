@@ -1,0 +1,21 @@
+package rule
+
+func init() {
+	register(Builtin{
+		Name:   "same_type",
+		Params: []string{"value", "value"},
+		Result: "bool",
+		Doc:    "the two values have the same type",
+		Eval: func(a []Val) (Val, error) {
+			x, err := valueArg(a[0])
+			if err != nil {
+				return nil, err
+			}
+			y, err := valueArg(a[1])
+			if err != nil {
+				return nil, err
+			}
+			return x.Type() == y.Type(), nil
+		},
+	})
+}
