@@ -10,9 +10,10 @@ import (
 
 	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/rewriter"
+	"github.com/pirdrr/drr/verify"
 )
 
-// Verification: drrc verify's program mode on a run's input and pipeline. Every call into package interp is in
+// Verification: drrc verify's program mode on a run's input and pipeline. Every call into packages interp and verify is in
 // this file.
 
 // verifyRequest is the body of POST /api/runs/{id}/verify; zero fields take drrc verify's defaults (3 runs from
@@ -90,7 +91,7 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 	p := in.prog.Clone()
 	in.mu.Unlock()
 
-	opts := interp.VerifyOptions{
+	opts := verify.VerifyOptions{
 		CompareOptions: interp.CompareOptions{Runs: req.Runs, Seed: req.Seed, RelTol: req.RTol},
 		Registry:       s.opts.Registry,
 	}
@@ -110,7 +111,7 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 
 	start := time.Now()
 	type outcome struct {
-		pv  *interp.PassVerification
+		pv  *verify.PassVerification
 		err error
 	}
 	done := make(chan outcome, 1)
@@ -126,7 +127,7 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 				done <- outcome{err: errors.New("internal error in the interpreter (see the server's log)")}
 			}
 		}()
-		pv, err := interp.VerifyPasses(p, rn.pipeline, opts)
+		pv, err := verify.VerifyPasses(p, rn.pipeline, opts)
 		done <- outcome{pv, err}
 	}()
 	res := verifyResult{Runs: opts.Runs, Seed: opts.Seed, RTol: opts.RelTol, Outputs: []verifyOutput{}}
@@ -143,7 +144,7 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 }
 
 // fillVerify turns interp's verification into the table.
-func fillVerify(res *verifyResult, pv *interp.PassVerification, err error) {
+func fillVerify(res *verifyResult, pv *verify.PassVerification, err error) {
 	if err != nil {
 		res.Error = err.Error()
 	}

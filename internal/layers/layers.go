@@ -41,14 +41,18 @@ var Table = []Layer{
 	{Name: "rules as data", Packages: []string{"drr/rule"}},
 	{Name: "analyses, language, matcher", Packages: []string{"analysis", "drr", "matcher"}},
 	{Name: "rule-set lint", Packages: []string{"lint"}},
-	{Name: "rewriting", Peers: true, Packages: []string{"rewriter", "internal/pipecheck"}},
+	{Name: "rewriting", Peers: true, Packages: []string{"rewriter", "internal/pipecheck", "rulegen/rt"}},
 	{Name: "interpreter", Packages: []string{"interp"}},
 	{Name: "verification", Packages: []string{"verify"}},
 	{Name: "shipped rules", Packages: []string{"rules"}},
+	{Name: "compiled rules and their generator", Peers: true, Packages: []string{
+		"rulegen", "rules/compiled", "internal/difftest",
+	}},
 	{Name: "golden tests, language server", Packages: []string{"drrtest", "lsp"}},
+	{Name: "playground, generated-code tests", Packages: []string{"playground", "rulegen/internal/gentest"}},
 	{Name: "command line", Packages: []string{"drrcli"}},
 	{Name: "programs", Peers: true, Packages: []string{
-		"cmd/drrc", "examples/plugin", "editors", "internal/sample/gen", "ir/pirtext/internal/benchcmd",
+		"cmd/drrc", "examples/plugin", "examples/genplugin", "editors", "internal/sample/gen", "ir/pirtext/internal/benchcmd",
 	}},
 }
 
