@@ -297,7 +297,7 @@ func usesConstraint(p *rule.Pattern, e rule.Expr) (h int, cmp string, n int64, o
 	}
 	call, isCall := x.(*rule.Call)
 	lit, isLit := y.(*rule.Lit)
-	if !isCall || !isLit || call.Native || call.Func != "uses" || len(call.Args) != 1 {
+	if !isCall || !isLit || call.Native || call.Builtin() == nil || !call.Builtin().CountsUses || len(call.Args) != 1 {
 		return 0, "", 0, false
 	}
 	ref, isRef := call.Args[0].(*rule.ValueRef)
