@@ -269,6 +269,9 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 		fmt.Fprintf(c.Stdout, " or abs %g", rep.AbsTol)
 	}
 	fmt.Fprintf(c.Stdout, "; passes %s, evaluation %s\n", round(res.PassTime), round(res.CompareTime))
+	if rep.RecordedBatch {
+		fmt.Fprintf(c.Stdout, "  inputs at the recorded sample's shapes: the program cannot be evaluated with a dynamic dim 0 of %d\n", max(v.batch, 1))
+	}
 	printOutputTable(c.Stdout, rep, v.verbose, path)
 	if opts.FillWeights || v.weights != "" {
 		if len(res.WeightOps) == 0 {

@@ -49,6 +49,9 @@ type Report struct {
 	Outputs []OutputDiff
 	// Unmatched lists the outputs of either program without a counterpart in the other.
 	Unmatched []string
+	// RecordedBatch is true when the programs were evaluated at the recorded sample's shapes because the before
+	// program could not be evaluated at Options.Batch (see Options.RecordedBatch).
+	RecordedBatch bool
 }
 
 // OutputDiff is the comparison of one output over all runs.
@@ -154,6 +157,25 @@ func (r *Report) String() string {
 // exceeds AbsTol, when shapes or element types differ, or when it has no counterpart; Compare then returns the
 // report and an error wrapping ErrMismatch. An error evaluating either program is returned without a report.
 func Compare(before, after *ir.Program, opts CompareOptions) (*Report, error) {
+	rep, err := compare(before, after, opts)
+	if errors.Is(err, errBefore) && batchShortened(opts.Options, before) {
+		// The before program cannot be evaluated at Options.Batch: its dynamic dim 0 was no batch. Evaluate both
+		// at the recorded sample's shapes instead.
+		opts.RecordedBatch = true
+		if rep2, err2 := compare(before, after, opts); !errors.Is(err2, errBefore) {
+			if rep2 != nil {
+				rep2.RecordedBatch = true
+			}
+			return rep2, err2
+		}
+	}
+	return rep, err
+}
+
+// errBefore marks the errors of evaluating the before program.
+var errBefore = errors.New("before")
+
+func compare(before, after *ir.Program, opts CompareOptions) (*Report, error) {
 	runs := opts.Runs
 	if runs <= 0 {
 		runs = 3
@@ -178,7 +200,7 @@ func Compare(before, after *ir.Program, opts CompareOptions) (*Report, error) {
 		}
 		rb, err := Evaluate(before, feed, opts.Options)
 		if err != nil {
-			return nil, fmt.Errorf("before: %w", err)
+			return nil, fmt.Errorf("%w: %w", errBefore, err)
 		}
 		ra, err := Evaluate(after, feed, opts.Options)
 		if err != nil {

@@ -215,3 +215,31 @@ func TestDrawingWithoutRecordedDeviation(t *testing.T) {
 	assert.InDelta(t, 0.25, m, 0.01)
 	assert.InDelta(t, 0.5/math.Sqrt(12), s, 0.01, "the deviation of a uniform distribution")
 }
+
+// A dynamic dim 0 that is no batch (Faster R-CNN's proposals, of which topk takes 1,000): the programs cannot be
+// evaluated at Options.Batch, so Compare evaluates them at the recorded sample's shapes and says so.
+func TestCompareFallsBackToTheRecordedShapes(t *testing.T) {
+	b := newBuilder(t)
+	x := b.opT("pd_op.data", nil, []ir.Type{b.tensorT(ir.DTypeFloat32, -1)}, attr("name", b.ctx.Str("scores")),
+		attr("shape", b.ctx.IntArray([]int64{-1})), attr("dtype", b.ctx.DataType(ir.DTypeFloat32)),
+		attr("place", b.ctx.Place(ir.Place{Type: ir.PlaceCPU}))).Result(0)
+	b.p.Feeds = map[string]*ir.Variable{"scores": {Name: "scores", Type: b.tensorT(ir.DTypeFloat32, 5),
+		Stats: &ir.TensorStats{Min: 0, Max: 1, Mean: 0.5, Std: 0.2}}}
+	top := b.opT("pd_op.topk", []*ir.Value{x, b.full([]int64{1}, 3, ir.DTypeInt32)},
+		[]ir.Type{b.tensorT(ir.DTypeFloat32, 3), b.tensorT(ir.DTypeInt64, 3)})
+	b.fetch(top.Result(0), "top", 0)
+
+	rep, err := Compare(b.p, b.p.Clone(), CompareOptions{Runs: 1})
+	require.NoError(t, err)
+	assert.True(t, rep.RecordedBatch)
+	require.Len(t, rep.Outputs, 1)
+	assert.Equal(t, []int{3}, rep.Outputs[0].Shape)
+
+	// Where the batch of one works, it is used.
+	rep, err = Compare(b.p, b.p.Clone(), CompareOptions{Runs: 1, Options: Options{Batch: 4}})
+	require.NoError(t, err)
+	assert.False(t, rep.RecordedBatch)
+	// An input shape given by the user is never second-guessed.
+	_, err = Compare(b.p, b.p.Clone(), CompareOptions{Runs: 1, Options: Options{InputShapes: map[string][]int{"scores": {2}}}})
+	require.ErrorContains(t, err, "out of range")
+}

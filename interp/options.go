@@ -70,6 +70,10 @@ type Options struct {
 	Precision Precision
 	// Batch is the size given to a dynamic (-1) dimension 0 of a program input (default 1).
 	Batch int
+	// RecordedBatch gives a dynamic dimension 0 the recorded sample's size (ir.Program.Feeds) even when nothing in
+	// the program fixes it, instead of Batch. Compare sets it itself and tries again when a program cannot be
+	// evaluated at Batch (a dim 0 that was no batch: Faster R-CNN's 2,622 proposals, of which topk takes 1,000).
+	RecordedBatch bool
 	// DynamicSize is the size given to the other dynamic dimensions of program inputs (default 32).
 	DynamicSize int
 	// InputShapes gives the shape of program inputs by name (the name attribute of pd_op.data / pd_op.feed),

@@ -202,7 +202,7 @@ func collectInputs(opts Options, progs []*ir.Program) ([]inputInfo, error) {
 	var out []inputInfo
 	seen := map[string]int{}
 	for _, p := range progs {
-		ownBatch := !batchRecorded(p)
+		ownBatch := !opts.RecordedBatch && !batchRecorded(p)
 		for op := range p.Walk() {
 			if op.Name() != "pd_op.data" && op.Name() != "pd_op.feed" || op.NumResults() != 1 {
 				continue
@@ -234,6 +234,29 @@ func collectInputs(opts Options, progs []*ir.Program) ([]inputInfo, error) {
 		}
 	}
 	return out, nil
+}
+
+// batchShortened reports whether collectInputs gives some input of p Options.Batch for a dynamic dim 0 where
+// the recorded sample has another size: whether Options.RecordedBatch would change the inputs.
+func batchShortened(opts Options, p *ir.Program) bool {
+	if opts.RecordedBatch || batchRecorded(p) {
+		return false
+	}
+	for op := range p.Walk() {
+		if op.Name() != "pd_op.data" && op.Name() != "pd_op.feed" || op.NumResults() != 1 {
+			continue
+		}
+		name, _ := ir.AsString(op.Attr("name"))
+		rec := p.Feeds[name]
+		tt := ir.TensorOf(op.Result(0).Type())
+		if rec == nil || rec.Data != nil || tt == nil || len(tt.Dims) == 0 || tt.Dims[0] >= 0 {
+			continue
+		}
+		if rt := ir.TensorOf(rec.Type); rt != nil && len(rt.Dims) > 0 && rt.Dims[0] >= 0 && int(rt.Dims[0]) != opts.batch() {
+			return true
+		}
+	}
+	return false
 }
 
 // batchRecorded reports whether p fixes the batch size of its recorded sample: some input whose batch dim (dim 0)
