@@ -175,6 +175,10 @@ type inputInfo struct {
 	// rec is what the program recorded about the input (ir.Program.Feeds): data used as is, or statistics to draw
 	// from; nil when nothing was recorded.
 	rec *ir.Variable
+	// batches, when set, are the recorded sample's batch sizes that this recorded integer input holds as values
+	// (a batch size fed as a scalar): drawn at Options.Batch, the elements equal to one of them read batch instead.
+	batches map[int64]bool
+	batch   int
 }
 
 // draw returns the input's values for a feed seed: the recorded data when it fits the input's shape and type,
@@ -186,6 +190,11 @@ func (in inputInfo) draw(seed uint64) (*Tensor, error) {
 				t, err := DecodeData(in.dtype, in.shape, r.Data)
 				if err != nil {
 					return nil, fmt.Errorf("interp: input %q: recorded data: %w", in.name, err)
+				}
+				for i, v := range t.Data {
+					if in.batches[int64(v)] {
+						t.Data[i] = float64(in.batch)
+					}
 				}
 				return t, nil
 			}
@@ -202,7 +211,8 @@ func collectInputs(opts Options, progs []*ir.Program) ([]inputInfo, error) {
 	var out []inputInfo
 	seen := map[string]int{}
 	for _, p := range progs {
-		ownBatch := !opts.RecordedBatch && !batchRecorded(p)
+		fixed, batches := batchRecorded(p)
+		ownBatch := !opts.RecordedBatch && !fixed
 		for op := range p.Walk() {
 			if op.Name() != "pd_op.data" && op.Name() != "pd_op.feed" || op.NumResults() != 1 {
 				continue
@@ -229,6 +239,9 @@ func collectInputs(opts Options, progs []*ir.Program) ([]inputInfo, error) {
 				continue
 			}
 			in.rec = p.Feeds[name]
+			if ownBatch && in.rec != nil && holdsBatch(in.rec, batches) {
+				in.batches, in.batch = batches, opts.batch()
+			}
 			seen[name] = len(out)
 			out = append(out, in)
 		}
@@ -239,7 +252,7 @@ func collectInputs(opts Options, progs []*ir.Program) ([]inputInfo, error) {
 // batchShortened reports whether collectInputs gives some input of p Options.Batch for a dynamic dim 0 where
 // the recorded sample has another size: whether Options.RecordedBatch would change the inputs.
 func batchShortened(opts Options, p *ir.Program) bool {
-	if opts.RecordedBatch || batchRecorded(p) {
+	if fixed, _ := batchRecorded(p); opts.RecordedBatch || fixed {
 		return false
 	}
 	for op := range p.Walk() {
@@ -260,12 +273,13 @@ func batchShortened(opts Options, p *ir.Program) bool {
 }
 
 // batchRecorded reports whether p fixes the batch size of its recorded sample: some input whose batch dim (dim 0)
-// is dynamic has recorded data (ir.Program.Feeds), some recorded integer input holds that batch as a value (the
-// batch size fed as a scalar, which an expand or reshape then uses: CLIP's class token is expanded to it), or some
-// result's type has that batch as a static dim 0 (the graph was traced at that batch and bakes it in).
-func batchRecorded(p *ir.Program) bool {
+// is dynamic has recorded data (ir.Program.Feeds), or some result's type has that batch as a static dim 0 (the
+// graph was traced at that batch and bakes it in). It also returns the recorded batch sizes (dim 0 of the
+// recorded inputs whose declared dim 0 is dynamic), which a recorded integer input may hold as a value (the batch
+// size fed as a scalar, which an expand then uses: CLIP's class token is expanded to it); such an input does not
+// fix the batch: collectInputs feeds it Options.Batch too.
+func batchRecorded(p *ir.Program) (bool, map[int64]bool) {
 	batches := map[int64]bool{}
-	var recorded []*ir.Variable // inputs with recorded data
 	for op := range p.Walk() {
 		if op.Name() != "pd_op.data" && op.Name() != "pd_op.feed" || op.NumResults() != 1 {
 			continue
@@ -273,38 +287,27 @@ func batchRecorded(p *ir.Program) bool {
 		name, _ := ir.AsString(op.Attr("name"))
 		tt := ir.TensorOf(op.Result(0).Type())
 		rec := p.Feeds[name]
-		if rec == nil || tt == nil {
+		if rec == nil || tt == nil || len(tt.Dims) == 0 || tt.Dims[0] >= 0 {
 			continue
 		}
 		if rec.Data != nil {
-			recorded = append(recorded, rec)
-		}
-		if len(tt.Dims) == 0 || tt.Dims[0] >= 0 {
-			continue
-		}
-		if rec.Data != nil {
-			return true
+			return true, nil
 		}
 		if rt := ir.TensorOf(rec.Type); rt != nil && len(rt.Dims) > 0 && rt.Dims[0] > 1 {
 			batches[rt.Dims[0]] = true
 		}
 	}
 	if len(batches) == 0 {
-		return false
-	}
-	for _, rec := range recorded {
-		if holdsBatch(rec, batches) {
-			return true
-		}
+		return false, nil
 	}
 	for op := range p.Walk() {
 		for _, r := range op.Results() {
 			if tt := ir.TensorOf(r.Type()); tt != nil && len(tt.Dims) > 0 && batches[tt.Dims[0]] {
-				return true
+				return true, nil
 			}
 		}
 	}
-	return false
+	return false, batches
 }
 
 // holdsBatch reports whether a recorded input is a scalar or a short list of int32/int64 holding one of batches.
