@@ -67,13 +67,17 @@ func Load(ctx *ir.Context, name string) (*rule.Set, error) {
 var InferencePipeline = []string{"inplace", "value_semantics.wrap", "value_semantics", "value_semantics.maximize",
 	"conv_bn_relu", "cleanup", "reinplace"}
 
-// Register registers the shipped sets, the Go passes and the pipelines "cleanup" and "inference" in reg.
+// Register registers the shipped sets, the Go passes and the pipelines "cleanup", "inference" and "gpu_inference"
+// (GPUInferencePipeline) in reg.
 func Register(reg *rewriter.Registry) error {
 	docs := map[string]string{
 		"conv_bn_relu":    "fold batch norms into convolutions; fuse conv2d + add (+ activation)",
 		"value_semantics": "remove tensor/v_tensor copies nothing needs (seed 000 §2.5.1, pass 2)",
 		"inplace":         "turn inplace ops X_ into X where nothing else sees the buffer (seed 000 §2.5.2)",
 		"reinplace":       "turn X back into X_ where the input dies (seed 000 §2.5.2)",
+	}
+	for k, v := range gpuSetDocs {
+		docs[k] = v
 	}
 	for _, name := range Sets() {
 		cache := &setCache{name: name}
@@ -106,7 +110,10 @@ func Register(reg *rewriter.Registry) error {
 		"value_semantics", "value_semantics.maximize", "value_semantics.lower", "value_semantics", "dce"); err != nil {
 		return err
 	}
-	return reg.RegisterPipeline("inference", "the default pipeline of drrc apply", InferencePipeline...)
+	if err := reg.RegisterPipeline("inference", "the default pipeline of drrc apply", InferencePipeline...); err != nil {
+		return err
+	}
+	return registerGPUPipeline(reg)
 }
 
 // setCache loads and compiles a shipped set once per Context.
