@@ -1,21 +1,31 @@
 package rules
 
-import "github.com/pirdrr/drr/rewriter"
+import (
+	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/rewriter"
+)
 
 // GPUInferencePipeline is the pipeline gpu_inference: Paddle's kPirGpuPasses (paddle_pass_builder.cc) in Paddle's
-// order, as far as they are ported, between the de-inplacing that lets the patterns see X instead of X_ and the
-// reinplacing that turns X back where its input dies. Paddle's conv2d_bn_fuse, conv2d_add_act_fuse and
-// conv2d_add_fuse passes are the set conv_bn_relu (which also folds NHWC and refuses training-mode batch norms).
-// Not ported yet: add_shadow_output_after_dead_parameter, delete_quant_dequant_linear_op,
-// delete_weight_dequant_linear_op, fused_rotary_position_embedding, fused_flash_attn, multihead_matmul_fuse,
-// fused_weight_only_linear, transpose_flatten_concat_fuse and horizontal_fuse (docs/gpu-inference.md).
+// order, as far as they are ported. Around them: inplace first (the patterns see X, not X_), then cse_constants
+// (equal constants merged, so that a pattern naming one constant read by several of its ops — multihead_matmul's
+// q, k and v reshape shapes — matches programs built op by op too); at the end fold_constants (the weight
+// arithmetic conv2d_bn_fold builds is evaluated when the weights have data, as Paddle's constant folding does after
+// its passes; a no-op otherwise), dce, and reinplace (X back to X_ where the input dies).
+//
+// Paddle's conv2d_bn_fuse, conv2d_add_act_fuse and conv2d_add_fuse are the set conv_bn_relu (which also folds NHWC
+// and refuses training-mode batch norms). Not ported yet: add_shadow_output_after_dead_parameter,
+// delete_quant_dequant_linear_op, delete_weight_dequant_linear_op, fused_rotary_position_embedding,
+// fused_flash_attn, multihead_matmul_fuse's ViT form, fused_weight_only_linear, transpose_flatten_concat_fuse and
+// horizontal_fuse (docs/gpu-inference.md).
 var GPUInferencePipeline = []string{
 	"inplace",
+	"cse_constants",
 	"map_op_to_another",
 	"identity_op_clean",
 	"silu_fuse",
 	"conv_bn_relu",
 	"embedding_eltwise_layernorm_fuse",
+	"multihead_matmul_fuse",
 	"matmul_add_act_fuse",
 	"fc_elementwise_layernorm_fuse",
 	"add_norm_fuse",
@@ -23,6 +33,7 @@ var GPUInferencePipeline = []string{
 	"matmul_scale_fuse",
 	"matmul_transpose_fuse",
 	"remove_redundant_transpose",
+	"fold_constants",
 	"dce",
 	"reinplace",
 }
@@ -39,12 +50,21 @@ var gpuSetDocs = map[string]string{
 	"add_norm_fuse":                    "Paddle's add_norm_fuse_pass: RMS norm chains become rms_norm; residual add + rms_norm/layer_norm fuse",
 	"group_norm_silu_fuse":             "Paddle's group_norm_silu_fuse_pass: group_norm + silu becomes add_group_norm_silu",
 	"matmul_scale_fuse":                "Paddle's matmul_scale_fuse_pass: a scale after a matmul moves onto the parameter weight",
+	"multihead_matmul_fuse":            "Paddle's multihead_matmul_fuse_pass: a BERT attention layer (q/k/v projections, scaled q·kᵀ, mask, softmax, ·v) becomes multihead_matmul",
 	"matmul_transpose_fuse":            "Paddle's matmul_transpose_fuse_pass: transposes of the last two axes become matmul flags",
 	"remove_redundant_transpose":       "Paddle's remove_redundant_transpose_pass: transpose·transpose composes, identity transposes go",
 }
 
-// registerGPUPipeline registers the pipeline gpu_inference in reg (its passes must be registered already).
-func registerGPUPipeline(reg *rewriter.Registry) error {
+// registerGPU registers the Go pass cse_constants and the pipeline gpu_inference in reg (the pipeline's other
+// passes must be registered already).
+func registerGPU(reg *rewriter.Registry) error {
+	err := reg.RegisterPass("cse_constants", "merge equal constants (full, full_int_array) of a block into one, so that a pattern naming one constant read by several ops matches",
+		func(*ir.Context, *rewriter.Registry) (rewriter.Pass, error) {
+			return &rewriter.GoPass{PassName: "cse_constants", Fn: MergeConstants}, nil
+		})
+	if err != nil {
+		return err
+	}
 	return reg.RegisterPipeline("gpu_inference", "Paddle's GPU inference passes (kPirGpuPasses) as far as ported, in Paddle's order",
 		GPUInferencePipeline...)
 }

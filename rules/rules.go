@@ -113,7 +113,7 @@ func Register(reg *rewriter.Registry) error {
 	if err := reg.RegisterPipeline("inference", "the default pipeline of drrc apply", InferencePipeline...); err != nil {
 		return err
 	}
-	return registerGPUPipeline(reg)
+	return registerGPU(reg)
 }
 
 // setCache loads and compiles a shipped set once per Context.
