@@ -14,7 +14,7 @@ import (
 //
 // Paddle's conv2d_bn_fuse, conv2d_add_act_fuse and conv2d_add_fuse are the set conv_bn_relu (which also folds NHWC
 // and refuses training-mode batch norms). Not ported yet: add_shadow_output_after_dead_parameter,
-// delete_quant_dequant_linear_op, delete_weight_dequant_linear_op, fused_flash_attn,
+// delete_quant_dequant_linear_op, delete_weight_dequant_linear_op,
 // fused_weight_only_linear, transpose_flatten_concat_fuse and horizontal_fuse (docs/gpu-inference.md).
 var GPUInferencePipeline = []string{
 	"inplace",
@@ -25,6 +25,7 @@ var GPUInferencePipeline = []string{
 	"conv_bn_relu",
 	"embedding_eltwise_layernorm_fuse",
 	"fused_rotary_position_embedding",
+	"fused_flash_attn",
 	"multihead_matmul_fuse",
 	"matmul_add_act_fuse",
 	"fc_elementwise_layernorm_fuse",
@@ -51,6 +52,7 @@ var gpuSetDocs = map[string]string{
 	"group_norm_silu_fuse":             "Paddle's group_norm_silu_fuse_pass: group_norm + silu becomes add_group_norm_silu",
 	"matmul_scale_fuse":                "Paddle's matmul_scale_fuse_pass: a scale after a matmul moves onto the parameter weight",
 	"fused_rotary_position_embedding":  "Paddle's fused_rotary_position_embedding pass: rotate-half rotary embeddings (q·cos + rotate_half(q)·sin at position ids) become fused_rotary_position_embedding",
+	"fused_flash_attn":                 "Paddle's fused_flash_attn_pass: half-precision attention scaled by 1/√D (q or scores, mask [B,1,Sq,Sk], softmax with or without casts) becomes flash_attn",
 	"multihead_matmul_fuse":            "Paddle's multihead_matmul_fuse_pass: BERT (q/k/v projections) and ViT (one qkv projection) attention becomes multihead_matmul",
 	"matmul_transpose_fuse":            "Paddle's matmul_transpose_fuse_pass: transposes of the last two axes become matmul flags",
 	"remove_redundant_transpose":       "Paddle's remove_redundant_transpose_pass: transpose·transpose composes, identity transposes go",
