@@ -15,7 +15,7 @@ import (
 // Paddle's conv2d_bn_fuse, conv2d_add_act_fuse and conv2d_add_fuse are the set conv_bn_relu (which also folds NHWC
 // and refuses training-mode batch norms). Not ported yet: add_shadow_output_after_dead_parameter,
 // delete_quant_dequant_linear_op, delete_weight_dequant_linear_op,
-// fused_weight_only_linear, transpose_flatten_concat_fuse and horizontal_fuse (docs/gpu-inference.md).
+// fused_weight_only_linear and horizontal_fuse (docs/gpu-inference.md).
 var GPUInferencePipeline = []string{
 	"inplace",
 	"cse_constants",
@@ -33,6 +33,7 @@ var GPUInferencePipeline = []string{
 	"group_norm_silu_fuse",
 	"matmul_scale_fuse",
 	"matmul_transpose_fuse",
+	"transpose_flatten_concat_fuse",
 	"remove_redundant_transpose",
 	"fold_constants",
 	"dce",
@@ -55,6 +56,7 @@ var gpuSetDocs = map[string]string{
 	"fused_flash_attn":                 "Paddle's fused_flash_attn_pass: half-precision attention scaled by 1/√D (q or scores, mask [B,1,Sq,Sk], softmax with or without casts) becomes flash_attn",
 	"multihead_matmul_fuse":            "Paddle's multihead_matmul_fuse_pass: BERT (q/k/v projections) and ViT (one qkv projection) attention becomes multihead_matmul",
 	"matmul_transpose_fuse":            "Paddle's matmul_transpose_fuse_pass: transposes of the last two axes become matmul flags",
+	"transpose_flatten_concat_fuse":    "Paddle's transpose_flatten_concat_fuse_pass: n tensors transposed and flattened alike, then concatenated, become fusion_transpose_flatten_concat",
 	"remove_redundant_transpose":       "Paddle's remove_redundant_transpose_pass: transpose·transpose composes, identity transposes go",
 }
 
