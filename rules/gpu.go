@@ -15,7 +15,8 @@ import (
 // Paddle's conv2d_bn_fuse, conv2d_add_act_fuse and conv2d_add_fuse are the set conv_bn_relu (which also folds NHWC
 // and refuses training-mode batch norms). Not ported yet: add_shadow_output_after_dead_parameter,
 // delete_quant_dequant_linear_op, delete_weight_dequant_linear_op,
-// fused_weight_only_linear and horizontal_fuse (docs/gpu-inference.md).
+// and fused_weight_only_linear (docs/gpu-inference.md). horizontal_fuse is a Go pass
+// (HorizontalFuse).
 var GPUInferencePipeline = []string{
 	"inplace",
 	"cse_constants",
@@ -35,6 +36,7 @@ var GPUInferencePipeline = []string{
 	"matmul_transpose_fuse",
 	"transpose_flatten_concat_fuse",
 	"remove_redundant_transpose",
+	"horizontal_fuse",
 	"fold_constants",
 	"dce",
 	"reinplace",
@@ -60,12 +62,19 @@ var gpuSetDocs = map[string]string{
 	"remove_redundant_transpose":       "Paddle's remove_redundant_transpose_pass: transpose·transpose composes, identity transposes go",
 }
 
-// registerGPU registers the Go pass cse_constants and the pipeline gpu_inference in reg (the pipeline's other
+// registerGPU registers the Go passes cse_constants and horizontal_fuse, and the pipeline gpu_inference in reg (the pipeline's other
 // passes must be registered already).
 func registerGPU(reg *rewriter.Registry) error {
 	err := reg.RegisterPass("cse_constants", "merge equal constants (full, full_int_array) of a block into one, so that a pattern naming one constant read by several ops matches",
 		func(*ir.Context, *rewriter.Registry) (rewriter.Pass, error) {
 			return &rewriter.GoPass{PassName: "cse_constants", Fn: MergeConstants}, nil
+		})
+	if err != nil {
+		return err
+	}
+	err = reg.RegisterPass("horizontal_fuse", "Paddle's horizontal_fuse_pass: three or more matmul/fc projections of one value by constant weights become one projection, split (Go: a group of users is no .drr pattern)",
+		func(*ir.Context, *rewriter.Registry) (rewriter.Pass, error) {
+			return &rewriter.GoPass{PassName: "horizontal_fuse", Fn: HorizontalFuse}, nil
 		})
 	if err != nil {
 		return err
