@@ -6,7 +6,10 @@
 //   - conv_bn_relu: conv2d/depthwise_conv2d + batch_norm folding, conv2d + add (+ activation) →
 //     pd_op.fused_conv2d_add_act;
 //   - value_semantics: removal of the tensor/v_tensor copies that are not needed (seed 000 §2.5.1);
-//   - inplace: de-inplacing X_ ops into X (seed 000 §2.5.2); reinplace: the reverse, for the end of a pipeline.
+//   - inplace: de-inplacing X_ ops into X (seed 000 §2.5.2); reinplace: the reverse, for the end of a pipeline;
+//   - the ports of Paddle's GPU inference passes, one set per Paddle DRR pass (matmul_add_act_fuse, add_norm_fuse,
+//     multihead_matmul_fuse, …), which the pipeline gpu_inference runs in Paddle's order (GPUInferencePipeline,
+//     docs/gpu-inference.md), with the Go passes cse_constants and horizontal_fuse.
 //
 // The Go passes: value_semantics.wrap (pass 1 of seed 000 §2.5.1: ops with value semantics move to value tensors),
 // value_semantics.maximize (pass 2 for the copies whose tensor is overwritten or viewed: Torch-MLIR's
