@@ -12,6 +12,8 @@ import (
 	"github.com/pirdrr/drr/internal/corpus"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/graphnet"
+	"github.com/pirdrr/drr/rewriter"
+	"github.com/pirdrr/drr/rules"
 )
 
 // TestGraphNetCorpusGPUInference is issue 15's corpus test: for each GraphNet graph of the shared corpus (every
@@ -22,6 +24,12 @@ import (
 func TestGraphNetCorpusGPUInference(t *testing.T) {
 	graphs := corpus.RequireGraphs(t, 0)
 	ctx, err := ir.NewDefaultContext()
+	require.NoError(t, err)
+	// One registry and pipeline for the whole run, as drrc apply has: the rule sets are parsed and their automaton
+	// compiled once, so the time logged is the pipeline's.
+	reg := rewriter.NewRegistry()
+	require.NoError(t, rules.Register(reg))
+	pl, err := reg.Pipeline(ctx, "gpu_inference")
 	require.NoError(t, err)
 	start := time.Now()
 	perFamily := map[string]map[string]int{}
@@ -38,7 +46,9 @@ func TestGraphNetCorpusGPUInference(t *testing.T) {
 				counts = map[string]int{}
 				perFamily[fam] = counts
 			}
-			for _, res := range runPasses(t, p, "gpu_inference") {
+			results, err := pl.Run(p, &rewriter.Env{Registry: reg})
+			require.NoError(t, err)
+			for _, res := range results {
 				require.Empty(t, res.Warnings, "pass %s", res.Pass)
 				if res.Stats == nil {
 					if res.Changes > 0 && (res.Pass == "horizontal_fuse" || res.Pass == "cse_constants") {
