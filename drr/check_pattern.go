@@ -98,6 +98,7 @@ func (rc *ruleChecker) check() *rule.Rule {
 	rc.ruleMaps = rc.s.maps
 
 	rc.pattern(a.Match)
+	rc.shareConstants()
 	if hasErrors(rc.diags) {
 		// The where clause and the rewrite refer to the pattern; checking them against a broken one only adds noise.
 		return rc.r
@@ -120,6 +121,23 @@ func (rc *ruleChecker) check() *rule.Rule {
 		rc.lint()
 	}
 	return rc.r
+}
+
+// shareConstants exempts the results of ConstantLike pattern ops (pd_op.full, pd_op.full_int_array,
+// builtin.constant) from the closure check (language.md §8.1): a constant computes the same value for every reader,
+// so another reader outside the match cannot observe the rewrite, and the driver keeps the constant while it has
+// readers. Paddle's programs share constants between ops (one full_int_array feeds the q, k and v reshapes of every
+// attention layer; half of the GraphNet corpus's constants have several readers), so without this a pattern that
+// names a constant's value — an attention's reshape shape, an rms_norm's epsilon — would not match them.
+func (rc *ruleChecker) shareConstants() {
+	for _, v := range rc.p.Values {
+		if v == nil || v.Def < 0 || v.Def >= len(rc.p.Ops) {
+			continue
+		}
+		if s := rc.c.ctx.Schema(rc.p.Ops[v.Def].Name); s != nil && s.Has(ir.ConstantLike) {
+			v.Shared = true
+		}
+	}
 }
 
 // ---------------------------------------------------------------------------

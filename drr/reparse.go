@@ -70,7 +70,9 @@ func (p *Reparser) Parse(src []byte) (f *File, err error) {
 	var todo []int
 	for i, r := range regions {
 		key := text[r.start:r.end]
-		if c, ok := p.cache[key]; ok {
+		// A region with syntax errors is reused only where it was parsed: a message may name a position of its own
+		// ("expected ')' to close '(' at 12:4"), which moving the diagnostic's Pos would leave stale.
+		if c, ok := p.cache[key]; ok && (c.line == r.line || !c.hasDiags()) {
 			results[i] = c.moved(r)
 			next[key] = c
 			p.reused.Add(1)
@@ -150,6 +152,9 @@ func assemble(filename string, results []regionResult) (*File, error) {
 	}
 	return f, nil
 }
+
+// hasDiags reports whether the region's parse has diagnostics.
+func (c *parsedRegion) hasDiags() bool { return len(c.res.lexDiags) > 0 || len(c.res.parseDiags) > 0 }
 
 // moved returns a deep copy of the region's parse for the region r, which has
 // the same text, with every position moved from where it was parsed to r.

@@ -190,3 +190,13 @@ func BenchmarkReparseEdit(b *testing.B) {
 		})
 	}
 }
+
+// TestReparseMovedErrorRegion: a declaration with a syntax error whose message names a position of its own ("')' to
+// close '(' at L:C") moves down a line when a line is inserted above it; the reparse must report the new position,
+// as Parse does (the reused parse moved the diagnostic but not the position in its message).
+func TestReparseMovedErrorRegion(t *testing.T) {
+	const broken = "rule r {\n  match {\n    %y = pd_op.relu(%x)\n  }\n  where {\n    (rank(%x) > 1\n  }\n  rewrite {\n    replace %y with %x\n  }\n}\n"
+	rp := NewReparser("r.drr")
+	requireSameParse(t, rp, []byte(broken))
+	requireSameParse(t, rp, []byte("// a new first line\n"+broken))
+}

@@ -6,7 +6,10 @@
 //   - conv_bn_relu: conv2d/depthwise_conv2d + batch_norm folding, conv2d + add (+ activation) →
 //     pd_op.fused_conv2d_add_act;
 //   - value_semantics: removal of the tensor/v_tensor copies that are not needed (seed 000 §2.5.1);
-//   - inplace: de-inplacing X_ ops into X (seed 000 §2.5.2); reinplace: the reverse, for the end of a pipeline.
+//   - inplace: de-inplacing X_ ops into X (seed 000 §2.5.2); reinplace: the reverse, for the end of a pipeline;
+//   - the ports of Paddle's GPU inference passes, one set per Paddle DRR pass (matmul_add_act_fuse, add_norm_fuse,
+//     multihead_matmul_fuse, …), which the pipeline gpu_inference runs in Paddle's order (GPUInferencePipeline,
+//     docs/gpu-inference.md), with the Go passes cse_constants and horizontal_fuse.
 //
 // The Go passes: value_semantics.wrap (pass 1 of seed 000 §2.5.1: ops with value semantics move to value tensors),
 // value_semantics.maximize (pass 2 for the copies whose tensor is overwritten or viewed: Torch-MLIR's
@@ -67,13 +70,17 @@ func Load(ctx *ir.Context, name string) (*rule.Set, error) {
 var InferencePipeline = []string{"inplace", "value_semantics.wrap", "value_semantics", "value_semantics.maximize",
 	"conv_bn_relu", "cleanup", "reinplace"}
 
-// Register registers the shipped sets, the Go passes and the pipelines "cleanup" and "inference" in reg.
+// Register registers the shipped sets, the Go passes and the pipelines "cleanup", "inference" and "gpu_inference"
+// (GPUInferencePipeline) in reg.
 func Register(reg *rewriter.Registry) error {
 	docs := map[string]string{
 		"conv_bn_relu":    "fold batch norms into convolutions; fuse conv2d + add (+ activation)",
 		"value_semantics": "remove tensor/v_tensor copies nothing needs (seed 000 §2.5.1, pass 2)",
 		"inplace":         "turn inplace ops X_ into X where nothing else sees the buffer (seed 000 §2.5.2)",
 		"reinplace":       "turn X back into X_ where the input dies (seed 000 §2.5.2)",
+	}
+	for k, v := range gpuSetDocs {
+		docs[k] = v
 	}
 	for _, name := range Sets() {
 		cache := &setCache{name: name}
@@ -106,7 +113,10 @@ func Register(reg *rewriter.Registry) error {
 		"value_semantics", "value_semantics.maximize", "value_semantics.lower", "value_semantics", "dce"); err != nil {
 		return err
 	}
-	return reg.RegisterPipeline("inference", "the default pipeline of drrc apply", InferencePipeline...)
+	if err := reg.RegisterPipeline("inference", "the default pipeline of drrc apply", InferencePipeline...); err != nil {
+		return err
+	}
+	return registerGPU(reg)
 }
 
 // setCache loads and compiles a shipped set once per Context.

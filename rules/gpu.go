@@ -1,0 +1,84 @@
+package rules
+
+import (
+	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/rewriter"
+)
+
+// GPUInferencePipeline is the pipeline gpu_inference: Paddle's kPirGpuPasses (paddle_pass_builder.cc) in Paddle's
+// order, as far as they are ported. Around them: inplace first (the patterns see X, not X_), then cse_constants
+// (equal constants merged, so that a pattern naming one constant read by several of its ops — multihead_matmul's
+// q, k and v reshape shapes — matches programs built op by op too); at the end fold_constants (the weight
+// arithmetic conv2d_bn_fold builds is evaluated when the weights have data, as Paddle's constant folding does after
+// its passes; a no-op otherwise), dce, and reinplace (X back to X_ where the input dies).
+//
+// Paddle's conv2d_bn_fuse, conv2d_add_act_fuse and conv2d_add_fuse are the set conv_bn_relu (which also folds NHWC
+// and refuses training-mode batch norms). Not ported yet: add_shadow_output_after_dead_parameter,
+// delete_quant_dequant_linear_op, delete_weight_dequant_linear_op,
+// and fused_weight_only_linear (docs/gpu-inference.md). horizontal_fuse is a Go pass
+// (HorizontalFuse).
+var GPUInferencePipeline = []string{
+	"inplace",
+	"cse_constants",
+	"map_op_to_another",
+	"identity_op_clean",
+	"silu_fuse",
+	"conv_bn_relu",
+	"embedding_eltwise_layernorm_fuse",
+	"fused_rotary_position_embedding",
+	"fused_flash_attn",
+	"multihead_matmul_fuse",
+	"matmul_add_act_fuse",
+	"fc_elementwise_layernorm_fuse",
+	"add_norm_fuse",
+	"group_norm_silu_fuse",
+	"matmul_scale_fuse",
+	"matmul_transpose_fuse",
+	"transpose_flatten_concat_fuse",
+	"remove_redundant_transpose",
+	"horizontal_fuse",
+	"fold_constants",
+	"dce",
+	"reinplace",
+}
+
+// gpuSetDocs documents the rule sets ported from Paddle's GPU inference passes (one set per Paddle DRR pass, named
+// as the pass without _pass).
+var gpuSetDocs = map[string]string{
+	"map_op_to_another":                "Paddle's map_op_to_another_pass: depthwise_conv2d with groups > 1 becomes conv2d",
+	"identity_op_clean":                "Paddle's identity_op_clean_pass: remove scale by 1, same-type casts, one-input concats, inference dropouts; merge scale·scale and widening cast·cast",
+	"silu_fuse":                        "Paddle's silu_fuse_pass: x·sigmoid(x) becomes swish",
+	"embedding_eltwise_layernorm_fuse": "Paddle's embedding_eltwise_layernorm_fuse_pass: 2 or 3 summed embeddings + layer_norm become fused_embedding_eltwise_layernorm",
+	"matmul_add_act_fuse":              "Paddle's matmul_add_act_fuse_pass: matmul + bias (+ relu) becomes fc",
+	"fc_elementwise_layernorm_fuse":    "Paddle's fc_elementwise_layernorm_fuse_pass: fc + residual + layer_norm becomes fused_fc_elementwise_layernorm",
+	"add_norm_fuse":                    "Paddle's add_norm_fuse_pass: RMS norm chains become rms_norm; residual add + rms_norm/layer_norm fuse",
+	"group_norm_silu_fuse":             "Paddle's group_norm_silu_fuse_pass: group_norm + silu becomes add_group_norm_silu",
+	"matmul_scale_fuse":                "Paddle's matmul_scale_fuse_pass: a scale after a matmul moves onto the parameter weight",
+	"fused_rotary_position_embedding":  "Paddle's fused_rotary_position_embedding pass: rotate-half rotary embeddings (q·cos + rotate_half(q)·sin at position ids) become fused_rotary_position_embedding",
+	"fused_flash_attn":                 "Paddle's fused_flash_attn_pass: half-precision attention scaled by 1/√D (q or scores, mask [B,1,Sq,Sk], softmax with or without casts) becomes flash_attn",
+	"multihead_matmul_fuse":            "Paddle's multihead_matmul_fuse_pass: BERT (q/k/v projections) and ViT (one qkv projection) attention becomes multihead_matmul",
+	"matmul_transpose_fuse":            "Paddle's matmul_transpose_fuse_pass: transposes of the last two axes become matmul flags",
+	"transpose_flatten_concat_fuse":    "Paddle's transpose_flatten_concat_fuse_pass: n tensors transposed and flattened alike, then concatenated, become fusion_transpose_flatten_concat",
+	"remove_redundant_transpose":       "Paddle's remove_redundant_transpose_pass: transpose·transpose composes, identity transposes go",
+}
+
+// registerGPU registers the Go passes cse_constants and horizontal_fuse, and the pipeline gpu_inference in reg (the pipeline's other
+// passes must be registered already).
+func registerGPU(reg *rewriter.Registry) error {
+	err := reg.RegisterPass("cse_constants", "merge equal constants (full, full_int_array) of a block into one, so that a pattern naming one constant read by several ops matches",
+		func(*ir.Context, *rewriter.Registry) (rewriter.Pass, error) {
+			return &rewriter.GoPass{PassName: "cse_constants", Fn: MergeConstants}, nil
+		})
+	if err != nil {
+		return err
+	}
+	err = reg.RegisterPass("horizontal_fuse", "Paddle's horizontal_fuse_pass: three or more matmul/fc projections of one value by constant weights become one projection, split (Go: a group of users is no .drr pattern)",
+		func(*ir.Context, *rewriter.Registry) (rewriter.Pass, error) {
+			return &rewriter.GoPass{PassName: "horizontal_fuse", Fn: HorizontalFuse}, nil
+		})
+	if err != nil {
+		return err
+	}
+	return reg.RegisterPipeline("gpu_inference", "Paddle's GPU inference passes (kPirGpuPasses) as far as ported, in Paddle's order",
+		GPUInferencePipeline...)
+}
