@@ -6,8 +6,23 @@ import "github.com/pirdrr/drr/rewriter"
 
 // Passes are the rule passes generated from the folder's rule files, by pass name.
 var Passes = map[string]rewriter.PassFactory{
-	"conv_bn_relu":    ConvBnReluPass,
-	"inplace":         InplacePass,
-	"reinplace":       ReinplacePass,
-	"value_semantics": ValueSemanticsPass,
+	"add_norm_fuse":                    AddNormFusePass,
+	"conv_bn_relu":                     ConvBnReluPass,
+	"embedding_eltwise_layernorm_fuse": EmbeddingEltwiseLayernormFusePass,
+	"fc_elementwise_layernorm_fuse":    FcElementwiseLayernormFusePass,
+	"fused_flash_attn":                 FusedFlashAttnPass,
+	"fused_rotary_position_embedding":  FusedRotaryPositionEmbeddingPass,
+	"group_norm_silu_fuse":             GroupNormSiluFusePass,
+	"identity_op_clean":                IdentityOpCleanPass,
+	"inplace":                          InplacePass,
+	"map_op_to_another":                MapOpToAnotherPass,
+	"matmul_add_act_fuse":              MatmulAddActFusePass,
+	"matmul_scale_fuse":                MatmulScaleFusePass,
+	"matmul_transpose_fuse":            MatmulTransposeFusePass,
+	"multihead_matmul_fuse":            MultiheadMatmulFusePass,
+	"reinplace":                        ReinplacePass,
+	"remove_redundant_transpose":       RemoveRedundantTransposePass,
+	"silu_fuse":                        SiluFusePass,
+	"transpose_flatten_concat_fuse":    TransposeFlattenConcatFusePass,
+	"value_semantics":                  ValueSemanticsPass,
 }
