@@ -193,11 +193,16 @@ func TestRecordedSampleShapesDynamicInputs(t *testing.T) {
 		assert.Equal(t, []float64{float64(tc.want)}, h.Inputs["n"].Data, "batch fed as %d", tc.n)
 	}
 
-	// A graph whose types bake in the sample's batch keeps it.
+	// A graph whose types bake in the sample's batch cannot be evaluated at batch 1: Compare evaluates it at the
+	// recorded shapes.
 	c.fetch(c.opT("pd_op.relu", []*ir.Value{img}, []ir.Type{c.tensorT(ir.DTypeFloat32, 128, 3)}).Result(0), "relu", 1)
 	h, err = RandomFeed(1, Options{}, c.p)
 	require.NoError(t, err)
-	assert.Equal(t, []int{128, 3}, h.Inputs["img"].Shape)
+	assert.Equal(t, []int{1, 3}, h.Inputs["img"].Shape)
+	rep, err := Compare(c.p, c.p.Clone(), CompareOptions{Runs: 1})
+	require.NoError(t, err)
+	assert.True(t, rep.RecordedBatch)
+	assert.Equal(t, []int{128, 3}, rep.Outputs[1].Shape)
 }
 
 // Without a recorded deviation (GraphNet records only min and max for some weights), values are uniform between

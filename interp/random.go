@@ -273,8 +273,9 @@ func batchShortened(opts Options, p *ir.Program) bool {
 }
 
 // batchRecorded reports whether p fixes the batch size of its recorded sample: some input whose batch dim (dim 0)
-// is dynamic has recorded data (ir.Program.Feeds), or some result's type has that batch as a static dim 0 (the
-// graph was traced at that batch and bakes it in). It also returns the recorded batch sizes (dim 0 of the
+// is dynamic has recorded data (ir.Program.Feeds). A graph traced at its batch that bakes it into static dims
+// (Nonstationary, CLIP-large) is not recognized here — a static dim equal to the batch is as often a channel
+// count (ConvNeXt's 128) — but by failing: Compare then evaluates at the recorded shapes. It also returns the recorded batch sizes (dim 0 of the
 // recorded inputs whose declared dim 0 is dynamic), which a recorded integer input may hold as a value (the batch
 // size fed as a scalar, which an expand then uses: CLIP's class token is expanded to it); such an input does not
 // fix the batch: collectInputs feeds it Options.Batch too.
@@ -295,16 +296,6 @@ func batchRecorded(p *ir.Program) (bool, map[int64]bool) {
 		}
 		if rt := ir.TensorOf(rec.Type); rt != nil && len(rt.Dims) > 0 && rt.Dims[0] > 1 {
 			batches[rt.Dims[0]] = true
-		}
-	}
-	if len(batches) == 0 {
-		return false, nil
-	}
-	for op := range p.Walk() {
-		for _, r := range op.Results() {
-			if tt := ir.TensorOf(r.Type()); tt != nil && len(tt.Dims) > 0 && batches[tt.Dims[0]] {
-				return true, nil
-			}
 		}
 	}
 	return false, batches
