@@ -96,7 +96,9 @@ func TestGrammarOnShippedRules(t *testing.T) {
 	for _, c := range cases {
 		snap, err := os.ReadFile(c + ".snap")
 		require.NoError(t, err)
-		require.NotContains(t, string(snap), "invalid", "%s: the grammar marks part of a shipped rule file invalid", c)
+		// Scope lines (#…) name the scopes of a token; an invalid.* scope is what the grammar could not read. The
+		// source lines (>…) may say "invalid" themselves (remove_redundant_transpose's rule invalid_transpose).
+		require.NotRegexp(t, `(?m)^#.*\sinvalid\.`, string(snap), "%s: the grammar marks part of a shipped rule file invalid", c)
 		if update {
 			require.NoError(t, os.MkdirAll(snaps, 0o755))
 			require.NoError(t, os.WriteFile(filepath.Join(snaps, filepath.Base(c)+".snap"), snap, 0o644))

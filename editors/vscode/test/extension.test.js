@@ -109,5 +109,5 @@ test('show view runs drr.view and opens its text beside the file', async () => {
   f.vscode.window.activeTextEditor = { document: { languageId: 'drr', uri: { toString: () => 'file:///rules/b.drr' } } };
   await f.rec.commands['drr.showView']();
   assert.deepStrictEqual(f.rec.requests.pop().params.arguments[0], { uri: 'file:///rules/b.drr', view: 'automaton' });
-  assert.deepStrictEqual(ext.VIEWS.map((v) => v.label), ['automaton', 'automaton-dot']);
+  assert.deepStrictEqual(ext.VIEWS.map((v) => v.label), ['automaton', 'automaton-dot', 'go']);
 });
