@@ -109,8 +109,8 @@ func proposeOperands(ctx *ir.Context, s *ir.OpSchema, attrs []ir.NamedAttr, know
 	}
 	alts := genericPlans(s, base, knownT, known)
 	dims := []int64{instN, instC, instH, instW}
-	for _, k := range knownT {
-		if k != nil && k.Static() {
+	for j, k := range knownT {
+		if k != nil && k.Static() && s.Operands[j].Mutable == ir.KindAny {
 			dims = k.Dims
 			break
 		}
@@ -212,7 +212,8 @@ func genericPlans(s *ir.OpSchema, base string, known []*ir.TensorType, knownV []
 	haveKnown := false
 	axes := []int{1, -1}
 	for j, k := range known {
-		if k != nil && k.Static() {
+		// A mutable-attribute operand (scale's scale, a pd_op.full the pattern builds) says nothing of the shape.
+		if k != nil && k.Static() && s.Operands[j].Mutable == ir.KindAny {
 			dims, dt, haveKnown = k.Dims, k.DType(), true
 			// A per-channel broadcast along the channel axis of the producer's layout comes first.
 			if d := knownV[j].DefiningOp(); d != nil {
