@@ -83,6 +83,11 @@ func extraAttrValues(spec *ir.AttrSpec) []rule.Val {
 	if !spec.Type.Array && spec.Type.Kind == ir.KindBool {
 		return []rule.Val{false, true}
 	}
+	if !spec.Type.Array && spec.Type.Kind == ir.KindDataType {
+		// The element type of the proposed tensors: a rule comparing the hole with an operand's dtype
+		// ($to == dtype(%x)) is satisfied by it.
+		return []rule.Val{ir.DTypeFloat32}
+	}
 	return nil
 }
 
