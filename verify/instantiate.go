@@ -174,6 +174,8 @@ type instantiator struct {
 	pure []rule.Expr
 	// prefs orders the producers of each input value hole.
 	prefs [][]producer
+	// wants are what the where clause wants of each value hole (instantiate_wants.go).
+	wants []valueWant
 
 	programs int
 	failed   []*candidate // the first candidates that did not match, for explaining a failure
@@ -214,6 +216,7 @@ func newInstantiator(set *rule.Set, r *rule.Rule, auto *matcher.Automaton, reg *
 	in.order = order
 	in.collectHoles()
 	in.classifyWhere()
+	in.collectWants()
 	return in, nil
 }
 

@@ -164,7 +164,7 @@ func (ib *instBuild) op(k int) error {
 			}
 			prefs := in.prefs[hole]
 			pr := prefs[ib.ch.choose(len(prefs))]
-			v, err := ib.make(plan[j], pr, vh.Name)
+			v, err := ib.make(in.applyWant(plan[j], hole), pr, vh.Name)
 			if err != nil {
 				return err
 			}
@@ -289,10 +289,27 @@ func (ib *instBuild) probe(op *ir.Op) error {
 		for d, n := range o.Value.Shape {
 			dims[d] = int64(n)
 		}
-		rw.SetType(op.Result(i), ctx.Tensor(tt.Spelling, dims, ctx.Scalar(tt.DType())))
+		rw.SetType(op.Result(i), ctx.Tensor(tt.Spelling, dims, ctx.Scalar(probedDType(op, i, tt.DType()))))
 		_ = k
 	}
 	return nil
+}
+
+// statResults are the result names of normalisation statistics: Paddle's infer-meta functions (group_norm's,
+// layer_norm's, …) make them float32 when the input is float16 or bfloat16.
+var statResults = map[string]bool{"mean": true, "variance": true, "saved_mean": true, "saved_variance": true}
+
+// probedDType is the element type of result i of an op without a type rule, whose provisional type has dt:
+// statistics of a half-precision input are float32, other results keep dt.
+func probedDType(op *ir.Op, i int, dt ir.DType) ir.DType {
+	s := op.Schema()
+	if s == nil || i >= len(s.Results) || !statResults[s.Results[i].Name] {
+		return dt
+	}
+	if dt == ir.DTypeFloat16 || dt == ir.DTypeBFloat16 {
+		return ir.DTypeFloat32
+	}
+	return dt
 }
 
 // resultTypes infers an op's result types; ops without a type rule and one result take their first operand's type
