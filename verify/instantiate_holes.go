@@ -48,14 +48,15 @@ func (in *instantiator) candidates(opName string, spec *ir.AttrSpec, lits []rule
 		out = append(out, a)
 	}
 	add(spec.Default)
-	if spec.Default == nil {
-		// A required attribute: the value Paddle's programs usually carry comes first.
-		add(in.fillAttr(opName, spec))
-	}
 	for _, l := range lits {
 		if a, err := rule.ToAttr(in.ctx, spec.Type, l); err == nil {
 			add(a)
 		}
+	}
+	if spec.Default == nil {
+		// A required attribute: the value Paddle's programs usually carry, after the values the where clause
+		// names (they are what the rule wants).
+		add(in.fillAttr(opName, spec))
 	}
 	for _, v := range extraAttrValues(spec) {
 		if a, err := rule.ToAttr(in.ctx, spec.Type, v); err == nil {
@@ -99,26 +100,26 @@ func collectLiterals(e rule.Expr, lits [][]rule.Val) {
 		}
 		return -1
 	}
+	// litVals returns the constant x stands for (list: its elements), folding constant expressions: [-1] and
+	// [[1, 0], [0, 2, 1]] are lists of literals; [rank(%x) - 1] is no constant.
 	litVals := func(x rule.Expr, list bool) []rule.Val {
-		switch x := x.(type) {
-		case *rule.Lit:
-			if l, ok := x.Value.([]rule.Val); ok && list {
-				return l
-			}
-			return []rule.Val{x.Value}
-		case *rule.List:
-			if !list {
-				return nil
-			}
+		if l, ok := x.(*rule.List); ok && list {
 			var out []rule.Val
-			for _, el := range x.Elems {
-				if l, ok := el.(*rule.Lit); ok {
-					out = append(out, l.Value)
+			for _, el := range l.Elems {
+				if v, ok := constExpr(el); ok {
+					out = append(out, v)
 				}
 			}
 			return out
 		}
-		return nil
+		v, ok := constExpr(x)
+		if !ok {
+			return nil
+		}
+		if l, isList := v.([]rule.Val); isList && list {
+			return l
+		}
+		return []rule.Val{v}
 	}
 	switch e := e.(type) {
 	case *rule.Binary:
@@ -160,6 +161,15 @@ func collectLiterals(e rule.Expr, lits [][]rule.Val) {
 		collectLiterals(e.X, lits)
 		collectLiterals(e.Index, lits)
 	}
+}
+
+// constExpr evaluates an expression that reads neither holes nor values (a literal, -1, a list of them).
+func constExpr(e rule.Expr) (rule.Val, bool) {
+	if !holesOnly(e) {
+		return nil, false
+	}
+	v, err := rule.Eval(e, holeEnv{})
+	return v, err == nil
 }
 
 // classifyWhere separates the constraints over holes only (evaluated before building) and derives, from the
