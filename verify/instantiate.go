@@ -214,9 +214,9 @@ func newInstantiator(set *rule.Set, r *rule.Rule, auto *matcher.Automaton, reg *
 		return nil, err
 	}
 	in.order = order
+	in.collectWants()
 	in.collectHoles()
 	in.classifyWhere()
-	in.collectWants()
 	return in, nil
 }
 

@@ -18,6 +18,7 @@ func (in *instantiator) collectHoles() {
 	for _, w := range in.r.Where {
 		collectLiterals(w, lits)
 	}
+	in.dtypeHoleLits(lits)
 	for _, op := range p.Ops {
 		s := in.ctx.Schema(op.Name)
 		for _, a := range op.Attrs {

@@ -152,3 +152,33 @@ func (in *instantiator) applyWant(pl operandPlan, hole int) operandPlan {
 	}
 	return pl
 }
+
+// dtypeHoleLits adds, per hole compared with an input's element type ($dt == dtype(%x)), the element type the
+// where clause wants of that input: the candidate that makes the comparison true.
+func (in *instantiator) dtypeHoleLits(lits [][]rule.Val) {
+	var walk func(e rule.Expr)
+	walk = func(e rule.Expr) {
+		b, ok := e.(*rule.Binary)
+		if !ok {
+			return
+		}
+		switch b.Op {
+		case "&&":
+			walk(b.X)
+			walk(b.Y)
+		case "==":
+			for _, p := range [][2]rule.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+				h, ok := p[0].(*rule.HoleRef)
+				if !ok || h.Hole < 0 || h.Hole >= len(lits) {
+					continue
+				}
+				if v, f := valueCall(p[1]); v >= 0 && v < len(in.wants) && f == "dtype" && in.wants[v].dtype != ir.DTypeUndefined {
+					lits[h.Hole] = append(lits[h.Hole], in.wants[v].dtype)
+				}
+			}
+		}
+	}
+	for _, w := range in.r.Where {
+		walk(w)
+	}
+}
