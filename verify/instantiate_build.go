@@ -164,7 +164,7 @@ func (ib *instBuild) op(k int) error {
 			}
 			prefs := in.prefs[hole]
 			pr := prefs[ib.ch.choose(len(prefs))]
-			v, err := ib.make(in.applyWant(plan[j], hole), pr, vh.Name)
+			v, err := ib.make(ib.applyWant(plan[j], hole), pr, vh.Name)
 			if err != nil {
 				return err
 			}

@@ -1,6 +1,8 @@
 package verify
 
 import (
+	"fmt"
+
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
 )
@@ -14,6 +16,16 @@ import (
 type valueWant struct {
 	dtype ir.DType // ir.DTypeUndefined: no wish
 	rank  int      // -1: no wish
+	// shape is the list expression shape(%v) is compared with ([dim(%w, 1)]), nil for none; dims are the
+	// expressions dim(%v, axis) is compared with (dim(%w, 0)). They are evaluated on the values built before %v.
+	shape rule.Expr
+	dims  []dimWant
+}
+
+// dimWant is a wish dim(%v, axis) == expr.
+type dimWant struct {
+	axis int64
+	expr rule.Expr
 }
 
 // collectWants reads the wants of every value hole from the where clause.
@@ -33,7 +45,12 @@ func (in *instantiator) collectWants() {
 		case "&&":
 			walk(b.X)
 			walk(b.Y)
+		case "||":
+			// The first alternative is tried: the matcher decides whether the program satisfies the whole.
+			walk(b.X)
 		case "==":
+			in.wantShape(b.X, b.Y)
+			in.wantShape(b.Y, b.X)
 			if v, f := valueCall(b.X); v >= 0 {
 				in.want(v, f, b.Y, false)
 				if w, g := valueCall(b.Y); w >= 0 && f == "dtype" && g == "dtype" {
@@ -59,6 +76,31 @@ func (in *instantiator) collectWants() {
 				a.dtype = b.dtype
 			} else if b.dtype == ir.DTypeUndefined {
 				b.dtype = a.dtype
+			}
+		}
+	}
+}
+
+// wantShape records shape(%v) == e and dim(%v, i) == e, for x the left side.
+func (in *instantiator) wantShape(x, e rule.Expr) {
+	c, ok := x.(*rule.Call)
+	if !ok || c.Native || len(c.Args) == 0 {
+		return
+	}
+	vr, ok := c.Args[0].(*rule.ValueRef)
+	if !ok || vr.Ref.New || vr.Ref.Index < 0 || vr.Ref.Index >= len(in.wants) {
+		return
+	}
+	w := &in.wants[vr.Ref.Index]
+	switch {
+	case c.Func == "shape" && len(c.Args) == 1:
+		if _, isList := e.(*rule.List); isList && w.shape == nil {
+			w.shape = e
+		}
+	case c.Func == "dim" && len(c.Args) == 2:
+		if a, ok := constExpr(c.Args[1]); ok {
+			if axis, ok := a.(int64); ok {
+				w.dims = append(w.dims, dimWant{axis: axis, expr: e})
 			}
 		}
 	}
@@ -132,7 +174,8 @@ func (in *instantiator) want(v int, f string, lit rule.Expr, list bool) {
 // applyWant adjusts the plan of an input tensor to what the where clause wants of its value hole: the element
 // type, and the rank (the trailing dims are kept, as matrix and broadcast shapes read them; missing leading dims
 // are the batch size).
-func (in *instantiator) applyWant(pl operandPlan, hole int) operandPlan {
+func (ib *instBuild) applyWant(pl operandPlan, hole int) operandPlan {
+	in := ib.in
 	if hole < 0 || hole >= len(in.wants) || pl.constant() || pl.null || pl.dims == nil {
 		return pl
 	}
@@ -150,7 +193,70 @@ func (in *instantiator) applyWant(pl operandPlan, hole int) operandPlan {
 		}
 		pl.dims = dims
 	}
+	env := builtEnv{ib}
+	if w.shape != nil {
+		if v, err := rule.Eval(w.shape, env); err == nil {
+			if dims, ok := intList(v); ok {
+				pl.dims = dims
+			}
+		}
+	}
+	for _, d := range w.dims {
+		v, err := rule.Eval(d.expr, env)
+		n, ok := v.(int64)
+		if err != nil || !ok || n < 0 {
+			continue
+		}
+		axis := d.axis
+		if axis < 0 {
+			axis += int64(len(pl.dims))
+		}
+		if axis >= 0 && axis < int64(len(pl.dims)) {
+			pl.dims = append([]int64(nil), pl.dims...)
+			pl.dims[axis] = n
+		}
+	}
 	return pl
+}
+
+// intList returns v as a list of sizes (each >= 0).
+func intList(v rule.Val) ([]int64, bool) {
+	l, ok := v.([]rule.Val)
+	if !ok {
+		return nil, false
+	}
+	out := make([]int64, len(l))
+	for i, x := range l {
+		n, ok := x.(int64)
+		if !ok || n < 0 {
+			return nil, false
+		}
+		out[i] = n
+	}
+	return out, true
+}
+
+// builtEnv evaluates wishes on the values of a candidate built so far (an unbuilt value fails the evaluation).
+type builtEnv struct{ ib *instBuild }
+
+func (e builtEnv) Hole(i int) (any, bool) {
+	if a := e.ib.c.assign; i >= 0 && i < len(a) && a[i] != nil {
+		return a[i], true
+	}
+	return nil, false
+}
+func (e builtEnv) Value(r rule.Ref) *ir.Value {
+	if r.New || r.Index < 0 || r.Index >= len(e.ib.c.vals) {
+		return nil
+	}
+	return e.ib.c.vals[r.Index]
+}
+func (builtEnv) List(rule.Ref) []*ir.Value { return nil }
+func (builtEnv) Builtin(string, []rule.Val) (rule.Val, bool, error) {
+	return nil, false, nil
+}
+func (builtEnv) Native(name string, _ []rule.Val) (rule.Val, error) {
+	return nil, fmt.Errorf("native %s is not evaluated here", name)
 }
 
 // dtypeHoleLits adds, per hole compared with an input's element type ($dt == dtype(%x)), the element type the
