@@ -81,6 +81,10 @@ func extraAttrValues(spec *ir.AttrSpec) []rule.Val {
 		return []rule.Val{[]rule.Val{int64(1), int64(1)}, []rule.Val{int64(2), int64(2)}}
 	case "groups":
 		return []rule.Val{int64(1), int64(2)}
+	case "begin_norm_axis", "in_num_col_dims":
+		// The last axis of the proposed rank-3 and rank-4 tensors: where clauses compare these holes with
+		// rank(%x) - 1.
+		return []rule.Val{int64(2), int64(3)}
 	}
 	if !spec.Type.Array && spec.Type.Kind == ir.KindBool {
 		return []rule.Val{false, true}

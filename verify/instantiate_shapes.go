@@ -102,6 +102,9 @@ func proposeOperands(ctx *ir.Context, s *ir.OpSchema, attrs []ir.NamedAttr, know
 	case "pd_op.batch_norm", "pd_op.sync_batch_norm":
 		return batchNormPlans(s, format, knownT)
 	}
+	if plans := attrPlans(s, base, attrs, knownT); plans != nil {
+		return plans
+	}
 	if r := opRecipes[base]; r != nil && len(s.Operands) > 0 {
 		if plans := r(knownT); len(plans) > 0 && len(plans[0]) == len(s.Operands) {
 			return plans
