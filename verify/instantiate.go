@@ -287,6 +287,10 @@ func (in *instantiator) run(maxInst, maxProgs int) ([]*Instance, error) {
 		per := budget
 		if len(out) > 0 {
 			per = min(budget, 256) // later instances are variations: do not spend the whole budget on one
+		} else if untried(tried) > 0 {
+			// Until an instance is found, an assignment gets half of what is left: the next one may be what
+			// the rule wants ($bna == rank(%s) - 1 rejects every program of the first).
+			per = max(budget/2, 1)
 		}
 		inst, used := in.search(in.assignment(assigns[best]), per)
 		budget -= used
@@ -315,6 +319,17 @@ func (in *instantiator) run(maxInst, maxProgs int) ([]*Instance, error) {
 	in.failed = in.failed[:failed]
 	in.writeOutputs = false
 	return out, nil
+}
+
+// untried counts the assignments not tried yet.
+func untried(tried []bool) int {
+	n := 0
+	for _, t := range tried {
+		if !t {
+			n++
+		}
+	}
+	return n
 }
 
 // firstTried returns the index of the first assignment tried.

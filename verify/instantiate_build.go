@@ -312,12 +312,27 @@ func probedDType(op *ir.Op, i int, dt ir.DType) ir.DType {
 	return dt
 }
 
-// resultTypes infers an op's result types; ops without a type rule and one result take their first operand's type
-// (provisionally: the builder then probes them), or the dtype their dtype attribute names.
+// resultTypes infers an op's result types; ops without a type rule take their first operand's type (provisionally:
+// the builder then probes them), with the element type of the first floating-point operand when the first is not
+// one, or the dtype their dtype attribute names.
 func resultTypes(ctx *ir.Context, s *ir.OpSchema, operands []*ir.Value, attrs []ir.NamedAttr) ([]ir.Type, error) {
 	if s.Infer == "" && len(operands) > 0 && operands[0] != nil && ir.TensorOf(operands[0].Type()) != nil {
 		t := operands[0].Type()
 		tt := ir.TensorOf(t)
+		if !tt.DType().IsFloat() {
+			// Indices or a condition first (embedding's ids, where's cond): the values come from the first
+			// floating-point operand.
+			for _, o := range operands[1:] {
+				if o == nil {
+					continue
+				}
+				if ot := ir.TensorOf(o.Type()); ot != nil && ot.DType().IsFloat() {
+					t = ctx.Tensor(tt.Spelling, tt.Dims, ctx.Scalar(ot.DType()))
+					tt = ir.TensorOf(t)
+					break
+				}
+			}
+		}
 		if da, ok := attrOf(attrs, "dtype").(*ir.DataTypeAttr); ok && da.DType != ir.DTypeUndefined {
 			dt := da.DType
 			t = ctx.Tensor(tt.Spelling, tt.Dims, ctx.Scalar(dt))

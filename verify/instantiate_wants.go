@@ -8,7 +8,8 @@ import (
 )
 
 // What the where clause wants of the pattern's inputs, read before shapes are proposed: a conjunct
-// dtype(%x) in [float16, bfloat16] (or == float16) gives %x's element type, dtype(%k) == dtype(%q) passes it on,
+// dtype(%x) in [float16, bfloat16] (or == float16) gives %x's element type, dtype(%k) == dtype(%q) and
+// same_type(%k, %q) pass it on,
 // and rank(%w) == 2 gives %w's rank. Only conjuncts (the top level of a constraint and the operands of &&) are
 // read: what a disjunction wants is a choice the search does not make.
 
@@ -37,6 +38,15 @@ func (in *instantiator) collectWants() {
 	var sameDType [][2]int
 	var walk func(e rule.Expr)
 	walk = func(e rule.Expr) {
+		if c, ok := e.(*rule.Call); ok && c.Func == "same_type" && !c.Native && len(c.Args) == 2 {
+			x, okx := c.Args[0].(*rule.ValueRef)
+			y, oky := c.Args[1].(*rule.ValueRef)
+			if okx && oky && !x.Ref.New && !y.Ref.New && x.Ref.Index >= 0 && y.Ref.Index >= 0 &&
+				x.Ref.Index < len(in.wants) && y.Ref.Index < len(in.wants) {
+				sameDType = append(sameDType, [2]int{x.Ref.Index, y.Ref.Index})
+			}
+			return
+		}
 		b, ok := e.(*rule.Binary)
 		if !ok {
 			return
