@@ -381,15 +381,19 @@ func (ib *instBuild) attrs(pop *rule.OpPattern, s *ir.OpSchema) []ir.NamedAttr {
 
 // requiredAttrs gives values to attributes without a schema default, by op and attribute name.
 var requiredAttrs = map[string]rule.Val{
-	"is_test":               true,
-	"momentum":              0.9,
-	"epsilon":               1e-5,
-	"data_format":           "NCHW",
-	"use_global_stats":      false,
-	"trainable_statistics":  false,
-	"axis":                  int64(-1),
-	"perm":                  []rule.Val{int64(0), int64(2), int64(3), int64(1)},
-	"pooling_type":          "max",
+	"is_test":              true,
+	"momentum":             0.9,
+	"epsilon":              1e-5,
+	"data_format":          "NCHW",
+	"use_global_stats":     false,
+	"trainable_statistics": false,
+	"axis":                 int64(-1),
+	"perm":                 []rule.Val{int64(0), int64(2), int64(3), int64(1)},
+	"pooling_type":         "max",
+	// Normalisations with an optional int8 output (rms_norm, fused_bias_residual_layernorm): no quantisation.
+	"quant_scale":           -1.0,
+	"quant_max_bound":       0.0,
+	"quant_min_bound":       0.0,
 	"pd_op.cast.dtype":      ir.DTypeFloat64,
 	"pd_op.cast_.dtype":     ir.DTypeFloat64,
 	"pd_op.softmax.axis":    int64(-1),
