@@ -114,6 +114,9 @@ func (ib *instBuild) op(k int) error {
 	n := len(s.Operands)
 	nPat := len(pop.Operands)
 	hasList := nPat > 0 && pop.Operands[nPat-1].Kind == rule.OperandList
+	if n == 1 && s.Operands[0].Variadic && !hasList {
+		return ib.variadicOp(k, pop, s, attrs)
+	}
 	if !hasList && nPat != n {
 		return fmt.Errorf("%s: the pattern has %d operands, the schema %d", pop.Name, nPat, n)
 	}
@@ -213,6 +216,59 @@ func (ib *instBuild) op(k int) error {
 				return fmt.Errorf("%s writes a %s into the buffer of a %s: reading that value after the pattern is ill-typed",
 					pop.Name, op.Result(io.Result).Type(), v.Type())
 			}
+		}
+	}
+	return nil
+}
+
+// variadicOp builds pattern op k whose schema has one variadic operand (builtin.combine of the list a pattern
+// writes [%f0, %f1]): each pattern operand is one of its operands, a value an earlier pattern op defines or an
+// input of the first such value's shape (else [N, C, H, W]).
+func (ib *instBuild) variadicOp(k int, pop *rule.OpPattern, s *ir.OpSchema, attrs []ir.NamedAttr) error {
+	in := ib.in
+	operands := make([]*ir.Value, len(pop.Operands))
+	plan := tensorPlan(opDType(pop.Name), instN, instC, instH, instW)
+	for j, o := range pop.Operands {
+		if o.Kind == rule.OperandValue && o.Value >= 0 {
+			if v := ib.c.vals[o.Value]; v != nil {
+				operands[j] = v
+				if t := ir.TensorOf(v.Type()); t != nil && t.Static() && j == 0 {
+					plan = tensorPlan(t.DType(), t.Dims...)
+				}
+			}
+		}
+	}
+	for j, o := range pop.Operands {
+		if operands[j] != nil {
+			continue
+		}
+		if o.Kind != rule.OperandValue || o.Value < 0 {
+			return fmt.Errorf("%s: operand %d is not a value", pop.Name, j)
+		}
+		vh := in.pat.Values[o.Value]
+		if vh.Def >= 0 {
+			return fmt.Errorf("%%%s is used before the op defining it is built", vh.Name)
+		}
+		prefs := in.prefs[o.Value]
+		v, err := ib.make(ib.applyWant(plan, o.Value), prefs[ib.ch.choose(len(prefs))], vh.Name)
+		if err != nil {
+			return err
+		}
+		ib.c.vals[o.Value] = v
+		operands[j] = v
+	}
+	types, err := resultTypes(in.ctx, s, operands, attrs)
+	if err != nil {
+		return err
+	}
+	op := ib.b.Create(ir.OpSpec{Name: pop.Name, Operands: operands, Results: types, Attrs: attrs})
+	ib.c.ops[k] = op
+	if len(pop.Results) != op.NumResults() {
+		return fmt.Errorf("%s: the pattern binds %d results, the op has %d", pop.Name, len(pop.Results), op.NumResults())
+	}
+	for i, rp := range pop.Results {
+		if rp.Value >= 0 {
+			ib.c.vals[rp.Value] = op.Result(i)
 		}
 	}
 	return nil

@@ -81,6 +81,11 @@ func extraAttrValues(spec *ir.AttrSpec) []rule.Val {
 		return []rule.Val{[]rule.Val{int64(1), int64(1)}, []rule.Val{int64(2), int64(2)}}
 	case "groups":
 		return []rule.Val{int64(1), int64(2)}
+	case "start_axis":
+		return []rule.Val{int64(1), int64(0)}
+	case "stop_axis":
+		// To the last axis: flattening to a matrix.
+		return []rule.Val{int64(-1), int64(2)}
 	case "begin_norm_axis", "in_num_col_dims":
 		// The last axis of the proposed rank-3 and rank-4 tensors: where clauses compare these holes with
 		// rank(%x) - 1.
