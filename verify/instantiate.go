@@ -176,6 +176,8 @@ type instantiator struct {
 	prefs [][]producer
 	// wants are what the where clause wants of each value hole (instantiate_wants.go).
 	wants []valueWant
+	// solves are the conjuncts tying a dimension of each value hole to attribute holes (instantiate_solve.go).
+	solves [][]dimSolve
 
 	programs int
 	failed   []*candidate // the first candidates that did not match, for explaining a failure
@@ -215,6 +217,7 @@ func newInstantiator(set *rule.Set, r *rule.Rule, auto *matcher.Automaton, reg *
 	}
 	in.order = order
 	in.collectWants()
+	in.collectSolves()
 	in.collectHoles()
 	in.classifyWhere()
 	return in, nil

@@ -17,7 +17,7 @@ import (
 type valueWant struct {
 	dtype ir.DType // ir.DTypeUndefined: no wish
 	rank  int      // -1: no wish
-	// shape is the list expression shape(%v) is compared with ([dim(%w, 1)]), nil for none; dims are the
+	// shape is the expression shape(%v) is compared with ([dim(%w, 1)], shape(%k)), nil for none; dims are the
 	// expressions dim(%v, axis) is compared with (dim(%w, 0)). They are evaluated on the values built before %v.
 	shape rule.Expr
 	dims  []dimWant
@@ -104,7 +104,7 @@ func (in *instantiator) wantShape(x, e rule.Expr) {
 	w := &in.wants[vr.Ref.Index]
 	switch {
 	case c.Func == "shape" && len(c.Args) == 1:
-		if _, isList := e.(*rule.List); isList && w.shape == nil {
+		if w.shape == nil {
 			w.shape = e
 		}
 	case c.Func == "dim" && len(c.Args) == 2:
@@ -203,6 +203,7 @@ func (ib *instBuild) applyWant(pl operandPlan, hole int) operandPlan {
 		}
 		pl.dims = dims
 	}
+	pl.dims = in.solveDims(pl.dims, hole, holeEnv{ib.c.assign})
 	env := builtEnv{ib}
 	if w.shape != nil {
 		if v, err := rule.Eval(w.shape, env); err == nil {
