@@ -107,6 +107,10 @@ func (e *UnsatisfiableError) Unwrap() error { return ErrUnsatisfiable }
 //     kept when the set's matcher — the automaton, with the program oracle of the rewrite driver — matches rule r
 //     at the op built for the pattern's root.
 //
+// An input's proposed plan is then adjusted to what the where clause wants of it (instantiate_wants.go,
+// instantiate_solve.go): its dtype and rank, a shape or dims computed from the values built before it, and a
+// dimension solved from a constraint tying it to attribute holes.
+//
 // Several satisfying assignments are kept, chosen greedily so that every candidate value of every hole is covered
 // by some instance when possible: NCHW and NHWC; EXPLICIT, SAME and VALID; inference and global statistics; … each
 // get a program. One more instance is added when the rule matches it: the first assignment with every pattern
