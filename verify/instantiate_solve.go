@@ -52,7 +52,7 @@ func soleDim(e rule.Expr) (int, int64, bool) {
 	walk = func(e rule.Expr) {
 		switch e := e.(type) {
 		case *rule.Call:
-			if e.Func == "dim" && !e.Native && len(e.Args) == 2 {
+			if facetOf(e) == rule.FacetDim && len(e.Args) == 2 {
 				vr, ok := e.Args[0].(*rule.ValueRef)
 				a, isConst := constExpr(e.Args[1])
 				i, isInt := a.(int64)
@@ -95,7 +95,7 @@ func substDim(e rule.Expr, v int, axis, n int64) rule.Expr {
 	sub := func(x rule.Expr) rule.Expr { return substDim(x, v, axis, n) }
 	switch e := e.(type) {
 	case *rule.Call:
-		if e.Func == "dim" && !e.Native && len(e.Args) == 2 {
+		if facetOf(e) == rule.FacetDim && len(e.Args) == 2 {
 			if vr, ok := e.Args[0].(*rule.ValueRef); ok && !vr.Ref.New && vr.Ref.Index == v {
 				if a, ok := constExpr(e.Args[1]); ok && a == any(axis) {
 					return &rule.Lit{Value: n, Pos: e.Pos}

@@ -38,7 +38,7 @@ func (in *instantiator) collectWants() {
 	var sameDType [][2]int
 	var walk func(e rule.Expr)
 	walk = func(e rule.Expr) {
-		if c, ok := e.(*rule.Call); ok && c.Func == "same_type" && !c.Native && len(c.Args) == 2 {
+		if c, ok := e.(*rule.Call); ok && !c.Native && len(c.Args) == 2 && c.Builtin() != nil && c.Builtin().SameType {
 			x, okx := c.Args[0].(*rule.ValueRef)
 			y, oky := c.Args[1].(*rule.ValueRef)
 			if okx && oky && !x.Ref.New && !y.Ref.New && x.Ref.Index >= 0 && y.Ref.Index >= 0 &&
@@ -63,7 +63,7 @@ func (in *instantiator) collectWants() {
 			in.wantShape(b.Y, b.X)
 			if v, f := valueCall(b.X); v >= 0 {
 				in.want(v, f, b.Y, false)
-				if w, g := valueCall(b.Y); w >= 0 && f == "dtype" && g == "dtype" {
+				if w, g := valueCall(b.Y); w >= 0 && f == rule.FacetDType && g == rule.FacetDType {
 					sameDType = append(sameDType, [2]int{v, w})
 				}
 			} else if v, f := valueCall(b.Y); v >= 0 {
@@ -103,11 +103,11 @@ func (in *instantiator) wantShape(x, e rule.Expr) {
 	}
 	w := &in.wants[vr.Ref.Index]
 	switch {
-	case c.Func == "shape" && len(c.Args) == 1:
+	case facetOf(c) == rule.FacetShape && len(c.Args) == 1:
 		if w.shape == nil {
 			w.shape = e
 		}
-	case c.Func == "dim" && len(c.Args) == 2:
+	case facetOf(c) == rule.FacetDim && len(c.Args) == 2:
 		if a, ok := constExpr(c.Args[1]); ok {
 			if axis, ok := a.(int64); ok {
 				w.dims = append(w.dims, dimWant{axis: axis, expr: e})
@@ -116,22 +116,33 @@ func (in *instantiator) wantShape(x, e rule.Expr) {
 	}
 }
 
-// valueCall returns the value hole and the builtin of a call dtype(%v) or rank(%v); -1 otherwise.
-func valueCall(e rule.Expr) (int, string) {
+// facetOf returns the part of a type a call of a builtin returns (rule.FacetNone for natives and other builtins).
+func facetOf(c *rule.Call) rule.TypeFacet {
+	if c.Native {
+		return rule.FacetNone
+	}
+	if b := c.Builtin(); b != nil {
+		return b.Facet
+	}
+	return rule.FacetNone
+}
+
+// valueCall returns the value hole and the facet of a call dtype(%v) or rank(%v); -1 otherwise.
+func valueCall(e rule.Expr) (int, rule.TypeFacet) {
 	c, ok := e.(*rule.Call)
-	if !ok || c.Native || len(c.Args) != 1 || c.Func != "dtype" && c.Func != "rank" {
-		return -1, ""
+	if !ok || len(c.Args) != 1 || facetOf(c) != rule.FacetDType && facetOf(c) != rule.FacetRank {
+		return -1, rule.FacetNone
 	}
 	vr, ok := c.Args[0].(*rule.ValueRef)
 	if !ok || vr.Ref.New || vr.Ref.Index < 0 {
-		return -1, ""
+		return -1, rule.FacetNone
 	}
-	return vr.Ref.Index, c.Func
+	return vr.Ref.Index, facetOf(c)
 }
 
 // want records the wish of value hole v that builtin f of it equals lit (or, when list, one of lit's elements:
 // the first).
-func (in *instantiator) want(v int, f string, lit rule.Expr, list bool) {
+func (in *instantiator) want(v int, f rule.TypeFacet, lit rule.Expr, list bool) {
 	if v >= len(in.wants) {
 		return
 	}
@@ -160,7 +171,7 @@ func (in *instantiator) want(v int, f string, lit rule.Expr, list bool) {
 	}
 	w := &in.wants[v]
 	switch f {
-	case "dtype":
+	case rule.FacetDType:
 		if w.dtype != ir.DTypeUndefined {
 			return
 		}
@@ -174,7 +185,7 @@ func (in *instantiator) want(v int, f string, lit rule.Expr, list bool) {
 				w.dtype = dt
 			}
 		}
-	case "rank":
+	case rule.FacetRank:
 		if n, ok := val.(int64); ok && n >= 0 && w.rank < 0 {
 			w.rank = int(n)
 		}
@@ -289,7 +300,7 @@ func (in *instantiator) dtypeHoleLits(lits [][]rule.Val) {
 				if !ok || h.Hole < 0 || h.Hole >= len(lits) {
 					continue
 				}
-				if v, f := valueCall(p[1]); v >= 0 && v < len(in.wants) && f == "dtype" && in.wants[v].dtype != ir.DTypeUndefined {
+				if v, f := valueCall(p[1]); v >= 0 && v < len(in.wants) && f == rule.FacetDType && in.wants[v].dtype != ir.DTypeUndefined {
 					lits[h.Hole] = append(lits[h.Hole], in.wants[v].dtype)
 				}
 			}
