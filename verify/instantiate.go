@@ -107,6 +107,10 @@ func (e *UnsatisfiableError) Unwrap() error { return ErrUnsatisfiable }
 //     kept when the set's matcher — the automaton, with the program oracle of the rewrite driver — matches rule r
 //     at the op built for the pattern's root.
 //
+// An input's proposed plan is then adjusted to what the where clause wants of it (instantiate_wants.go,
+// instantiate_solve.go): its dtype and rank, a shape or dims computed from the values built before it, and a
+// dimension solved from a constraint tying it to attribute holes.
+//
 // Several satisfying assignments are kept, chosen greedily so that every candidate value of every hole is covered
 // by some instance when possible: NCHW and NHWC; EXPLICIT, SAME and VALID; inference and global statistics; … each
 // get a program. One more instance is added when the rule matches it: the first assignment with every pattern
@@ -174,6 +178,10 @@ type instantiator struct {
 	pure []rule.Expr
 	// prefs orders the producers of each input value hole.
 	prefs [][]producer
+	// wants are what the where clause wants of each value hole (instantiate_wants.go).
+	wants []valueWant
+	// solves are the conjuncts tying a dimension of each value hole to attribute holes (instantiate_solve.go).
+	solves [][]dimSolve
 
 	programs int
 	failed   []*candidate // the first candidates that did not match, for explaining a failure
@@ -212,6 +220,8 @@ func newInstantiator(set *rule.Set, r *rule.Rule, auto *matcher.Automaton, reg *
 		return nil, err
 	}
 	in.order = order
+	in.collectWants()
+	in.collectSolves()
 	in.collectHoles()
 	in.classifyWhere()
 	return in, nil
@@ -284,6 +294,10 @@ func (in *instantiator) run(maxInst, maxProgs int) ([]*Instance, error) {
 		per := budget
 		if len(out) > 0 {
 			per = min(budget, 256) // later instances are variations: do not spend the whole budget on one
+		} else if untried(tried) > 0 {
+			// Until an instance is found, an assignment gets half of what is left: the next one may be what
+			// the rule wants ($bna == rank(%s) - 1 rejects every program of the first).
+			per = max(budget/2, 1)
 		}
 		inst, used := in.search(in.assignment(assigns[best]), per)
 		budget -= used
@@ -312,6 +326,17 @@ func (in *instantiator) run(maxInst, maxProgs int) ([]*Instance, error) {
 	in.failed = in.failed[:failed]
 	in.writeOutputs = false
 	return out, nil
+}
+
+// untried counts the assignments not tried yet.
+func untried(tried []bool) int {
+	n := 0
+	for _, t := range tried {
+		if !t {
+			n++
+		}
+	}
+	return n
 }
 
 // firstTried returns the index of the first assignment tried.

@@ -114,6 +114,9 @@ func (ib *instBuild) op(k int) error {
 	n := len(s.Operands)
 	nPat := len(pop.Operands)
 	hasList := nPat > 0 && pop.Operands[nPat-1].Kind == rule.OperandList
+	if n == 1 && s.Operands[0].Variadic && !hasList {
+		return ib.variadicOp(k, pop, s, attrs)
+	}
 	if !hasList && nPat != n {
 		return fmt.Errorf("%s: the pattern has %d operands, the schema %d", pop.Name, nPat, n)
 	}
@@ -164,7 +167,7 @@ func (ib *instBuild) op(k int) error {
 			}
 			prefs := in.prefs[hole]
 			pr := prefs[ib.ch.choose(len(prefs))]
-			v, err := ib.make(plan[j], pr, vh.Name)
+			v, err := ib.make(ib.applyWant(plan[j], hole), pr, vh.Name)
 			if err != nil {
 				return err
 			}
@@ -213,6 +216,59 @@ func (ib *instBuild) op(k int) error {
 				return fmt.Errorf("%s writes a %s into the buffer of a %s: reading that value after the pattern is ill-typed",
 					pop.Name, op.Result(io.Result).Type(), v.Type())
 			}
+		}
+	}
+	return nil
+}
+
+// variadicOp builds pattern op k whose schema has one variadic operand (builtin.combine of the list a pattern
+// writes [%f0, %f1]): each pattern operand is one of its operands, a value an earlier pattern op defines or an
+// input of the first such value's shape (else [N, C, H, W]).
+func (ib *instBuild) variadicOp(k int, pop *rule.OpPattern, s *ir.OpSchema, attrs []ir.NamedAttr) error {
+	in := ib.in
+	operands := make([]*ir.Value, len(pop.Operands))
+	plan := tensorPlan(opDType(pop.Name), instN, instC, instH, instW)
+	for j, o := range pop.Operands {
+		if o.Kind == rule.OperandValue && o.Value >= 0 {
+			if v := ib.c.vals[o.Value]; v != nil {
+				operands[j] = v
+				if t := ir.TensorOf(v.Type()); t != nil && t.Static() && j == 0 {
+					plan = tensorPlan(t.DType(), t.Dims...)
+				}
+			}
+		}
+	}
+	for j, o := range pop.Operands {
+		if operands[j] != nil {
+			continue
+		}
+		if o.Kind != rule.OperandValue || o.Value < 0 {
+			return fmt.Errorf("%s: operand %d is not a value", pop.Name, j)
+		}
+		vh := in.pat.Values[o.Value]
+		if vh.Def >= 0 {
+			return fmt.Errorf("%%%s is used before the op defining it is built", vh.Name)
+		}
+		prefs := in.prefs[o.Value]
+		v, err := ib.make(ib.applyWant(plan, o.Value), prefs[ib.ch.choose(len(prefs))], vh.Name)
+		if err != nil {
+			return err
+		}
+		ib.c.vals[o.Value] = v
+		operands[j] = v
+	}
+	types, err := resultTypes(in.ctx, s, operands, attrs)
+	if err != nil {
+		return err
+	}
+	op := ib.b.Create(ir.OpSpec{Name: pop.Name, Operands: operands, Results: types, Attrs: attrs})
+	ib.c.ops[k] = op
+	if len(pop.Results) != op.NumResults() {
+		return fmt.Errorf("%s: the pattern binds %d results, the op has %d", pop.Name, len(pop.Results), op.NumResults())
+	}
+	for i, rp := range pop.Results {
+		if rp.Value >= 0 {
+			ib.c.vals[rp.Value] = op.Result(i)
 		}
 	}
 	return nil
@@ -289,18 +345,50 @@ func (ib *instBuild) probe(op *ir.Op) error {
 		for d, n := range o.Value.Shape {
 			dims[d] = int64(n)
 		}
-		rw.SetType(op.Result(i), ctx.Tensor(tt.Spelling, dims, ctx.Scalar(tt.DType())))
+		rw.SetType(op.Result(i), ctx.Tensor(tt.Spelling, dims, ctx.Scalar(probedDType(op, i, tt.DType()))))
 		_ = k
 	}
 	return nil
 }
 
-// resultTypes infers an op's result types; ops without a type rule and one result take their first operand's type
-// (provisionally: the builder then probes them), or the dtype their dtype attribute names.
+// statResults are the result names of normalisation statistics: Paddle's infer-meta functions (group_norm's,
+// layer_norm's, …) make them float32 when the input is float16 or bfloat16.
+var statResults = map[string]bool{"mean": true, "variance": true, "saved_mean": true, "saved_variance": true}
+
+// probedDType is the element type of result i of an op without a type rule, whose provisional type has dt:
+// statistics of a half-precision input are float32, other results keep dt.
+func probedDType(op *ir.Op, i int, dt ir.DType) ir.DType {
+	s := op.Schema()
+	if s == nil || i >= len(s.Results) || !statResults[s.Results[i].Name] {
+		return dt
+	}
+	if dt == ir.DTypeFloat16 || dt == ir.DTypeBFloat16 {
+		return ir.DTypeFloat32
+	}
+	return dt
+}
+
+// resultTypes infers an op's result types; ops without a type rule take their first operand's type (provisionally:
+// the builder then probes them), with the element type of the first floating-point operand when the first is not
+// one, or the dtype their dtype attribute names.
 func resultTypes(ctx *ir.Context, s *ir.OpSchema, operands []*ir.Value, attrs []ir.NamedAttr) ([]ir.Type, error) {
 	if s.Infer == "" && len(operands) > 0 && operands[0] != nil && ir.TensorOf(operands[0].Type()) != nil {
 		t := operands[0].Type()
 		tt := ir.TensorOf(t)
+		if !tt.DType().IsFloat() {
+			// Indices or a condition first (embedding's ids, where's cond): the values come from the first
+			// floating-point operand.
+			for _, o := range operands[1:] {
+				if o == nil {
+					continue
+				}
+				if ot := ir.TensorOf(o.Type()); ot != nil && ot.DType().IsFloat() {
+					t = ctx.Tensor(tt.Spelling, tt.Dims, ctx.Scalar(ot.DType()))
+					tt = ir.TensorOf(t)
+					break
+				}
+			}
+		}
 		if da, ok := attrOf(attrs, "dtype").(*ir.DataTypeAttr); ok && da.DType != ir.DTypeUndefined {
 			dt := da.DType
 			t = ctx.Tensor(tt.Spelling, tt.Dims, ctx.Scalar(dt))
@@ -349,15 +437,19 @@ func (ib *instBuild) attrs(pop *rule.OpPattern, s *ir.OpSchema) []ir.NamedAttr {
 
 // requiredAttrs gives values to attributes without a schema default, by op and attribute name.
 var requiredAttrs = map[string]rule.Val{
-	"is_test":               true,
-	"momentum":              0.9,
-	"epsilon":               1e-5,
-	"data_format":           "NCHW",
-	"use_global_stats":      false,
-	"trainable_statistics":  false,
-	"axis":                  int64(-1),
-	"perm":                  []rule.Val{int64(0), int64(2), int64(3), int64(1)},
-	"pooling_type":          "max",
+	"is_test":              true,
+	"momentum":             0.9,
+	"epsilon":              1e-5,
+	"data_format":          "NCHW",
+	"use_global_stats":     false,
+	"trainable_statistics": false,
+	"axis":                 int64(-1),
+	"perm":                 []rule.Val{int64(0), int64(2), int64(3), int64(1)},
+	"pooling_type":         "max",
+	// Normalisations with an optional int8 output (rms_norm, fused_bias_residual_layernorm): no quantisation.
+	"quant_scale":           -1.0,
+	"quant_max_bound":       0.0,
+	"quant_min_bound":       0.0,
 	"pd_op.cast.dtype":      ir.DTypeFloat64,
 	"pd_op.cast_.dtype":     ir.DTypeFloat64,
 	"pd_op.softmax.axis":    int64(-1),

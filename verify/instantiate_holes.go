@@ -18,6 +18,7 @@ func (in *instantiator) collectHoles() {
 	for _, w := range in.r.Where {
 		collectLiterals(w, lits)
 	}
+	in.dtypeHoleLits(lits)
 	for _, op := range p.Ops {
 		s := in.ctx.Schema(op.Name)
 		for _, a := range op.Attrs {
@@ -48,14 +49,15 @@ func (in *instantiator) candidates(opName string, spec *ir.AttrSpec, lits []rule
 		out = append(out, a)
 	}
 	add(spec.Default)
-	if spec.Default == nil {
-		// A required attribute: the value Paddle's programs usually carry comes first.
-		add(in.fillAttr(opName, spec))
-	}
 	for _, l := range lits {
 		if a, err := rule.ToAttr(in.ctx, spec.Type, l); err == nil {
 			add(a)
 		}
+	}
+	if spec.Default == nil {
+		// A required attribute: the value Paddle's programs usually carry, after the values the where clause
+		// names (they are what the rule wants).
+		add(in.fillAttr(opName, spec))
 	}
 	for _, v := range extraAttrValues(spec) {
 		if a, err := rule.ToAttr(in.ctx, spec.Type, v); err == nil {
@@ -79,9 +81,23 @@ func extraAttrValues(spec *ir.AttrSpec) []rule.Val {
 		return []rule.Val{[]rule.Val{int64(1), int64(1)}, []rule.Val{int64(2), int64(2)}}
 	case "groups":
 		return []rule.Val{int64(1), int64(2)}
+	case "start_axis":
+		return []rule.Val{int64(1), int64(0)}
+	case "stop_axis":
+		// To the last axis: flattening to a matrix.
+		return []rule.Val{int64(-1), int64(2)}
+	case "begin_norm_axis", "in_num_col_dims":
+		// The last axis of the proposed rank-3 and rank-4 tensors: where clauses compare these holes with
+		// rank(%x) - 1.
+		return []rule.Val{int64(2), int64(3)}
 	}
 	if !spec.Type.Array && spec.Type.Kind == ir.KindBool {
 		return []rule.Val{false, true}
+	}
+	if !spec.Type.Array && spec.Type.Kind == ir.KindDataType {
+		// The element type of the proposed tensors: a rule comparing the hole with an operand's dtype
+		// ($to == dtype(%x)) is satisfied by it.
+		return []rule.Val{ir.DTypeFloat32}
 	}
 	return nil
 }
@@ -94,26 +110,26 @@ func collectLiterals(e rule.Expr, lits [][]rule.Val) {
 		}
 		return -1
 	}
+	// litVals returns the constant x stands for (list: its elements), folding constant expressions: [-1] and
+	// [[1, 0], [0, 2, 1]] are lists of literals; [rank(%x) - 1] is no constant.
 	litVals := func(x rule.Expr, list bool) []rule.Val {
-		switch x := x.(type) {
-		case *rule.Lit:
-			if l, ok := x.Value.([]rule.Val); ok && list {
-				return l
-			}
-			return []rule.Val{x.Value}
-		case *rule.List:
-			if !list {
-				return nil
-			}
+		if l, ok := x.(*rule.List); ok && list {
 			var out []rule.Val
-			for _, el := range x.Elems {
-				if l, ok := el.(*rule.Lit); ok {
-					out = append(out, l.Value)
+			for _, el := range l.Elems {
+				if v, ok := constExpr(el); ok {
+					out = append(out, v)
 				}
 			}
 			return out
 		}
-		return nil
+		v, ok := constExpr(x)
+		if !ok {
+			return nil
+		}
+		if l, isList := v.([]rule.Val); isList && list {
+			return l
+		}
+		return []rule.Val{v}
 	}
 	switch e := e.(type) {
 	case *rule.Binary:
@@ -155,6 +171,15 @@ func collectLiterals(e rule.Expr, lits [][]rule.Val) {
 		collectLiterals(e.X, lits)
 		collectLiterals(e.Index, lits)
 	}
+}
+
+// constExpr evaluates an expression that reads neither holes nor values (a literal, -1, a list of them).
+func constExpr(e rule.Expr) (rule.Val, bool) {
+	if !holesOnly(e) {
+		return nil, false
+	}
+	v, err := rule.Eval(e, holeEnv{})
+	return v, err == nil
 }
 
 // classifyWhere separates the constraints over holes only (evaluated before building) and derives, from the

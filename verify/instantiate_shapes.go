@@ -102,6 +102,9 @@ func proposeOperands(ctx *ir.Context, s *ir.OpSchema, attrs []ir.NamedAttr, know
 	case "pd_op.batch_norm", "pd_op.sync_batch_norm":
 		return batchNormPlans(s, format, knownT)
 	}
+	if plans := attrPlans(s, base, attrs, knownT); plans != nil {
+		return plans
+	}
 	if r := opRecipes[base]; r != nil && len(s.Operands) > 0 {
 		if plans := r(knownT); len(plans) > 0 && len(plans[0]) == len(s.Operands) {
 			return plans
@@ -109,8 +112,8 @@ func proposeOperands(ctx *ir.Context, s *ir.OpSchema, attrs []ir.NamedAttr, know
 	}
 	alts := genericPlans(s, base, knownT, known)
 	dims := []int64{instN, instC, instH, instW}
-	for _, k := range knownT {
-		if k != nil && k.Static() {
+	for j, k := range knownT {
+		if k != nil && k.Static() && s.Operands[j].Mutable == ir.KindAny {
 			dims = k.Dims
 			break
 		}
@@ -212,7 +215,8 @@ func genericPlans(s *ir.OpSchema, base string, known []*ir.TensorType, knownV []
 	haveKnown := false
 	axes := []int{1, -1}
 	for j, k := range known {
-		if k != nil && k.Static() {
+		// A mutable-attribute operand (scale's scale, a pd_op.full the pattern builds) says nothing of the shape.
+		if k != nil && k.Static() && s.Operands[j].Mutable == ir.KindAny {
 			dims, dt, haveKnown = k.Dims, k.DType(), true
 			// A per-channel broadcast along the channel axis of the producer's layout comes first.
 			if d := knownV[j].DefiningOp(); d != nil {

@@ -456,6 +456,30 @@ rule r {
   match { %t = pd_op.to_tensor(%v) }
   rewrite { replace %t with pd_op.to_tensor(%v) }
 }`, []string{"%v: pd_op.v_tensor<2x3x6x7xf32> input as a value tensor"}, false},
+		{"dtype and rank the where clause wants", `
+rule r {
+  match { %y = pd_op.matmul(%x, %w) {transpose_x: false, transpose_y: false} }
+  where { dtype(%x) in [float16, bfloat16] && dtype(%w) == dtype(%x) && rank(%w) == 2 }
+  rewrite { replace %y with pd_op.matmul(%x, %w) {transpose_x: false, transpose_y: false} }
+}`, []string{"%x: builtin.tensor<2x3x6xf16> input", "%w: builtin.tensor<6x7xf16> input"}, false},
+		{"a shape built from another operand's dims", `
+rule r {
+  match { %y = pd_op.add(%x, %b) }
+  where { shape(%b) == [dim(%x, -1)] || shape(%b) == [1, dim(%x, -1)] }
+  rewrite { replace %y with pd_op.subtract(%x, pd_op.subtract(pd_op.full() {shape: [1], value: 0.0, dtype: float32}, %b)) }
+}`, []string{"%x: builtin.tensor<2x3x6x7xf32> input", "%b: builtin.tensor<7xf32> input"}, true},
+		{"a dimension solved from a hole", `
+rule r {
+  match { %y = pd_op.scale(%x, pd_op.full() {value: $s}) {bias: 0.0} }
+  where { $s * dim(%x, 3) == 2.0 }
+  rewrite { replace %y with pd_op.multiply(%x, pd_op.full() {shape: [1], value: $s, dtype: float32}) }
+}`, []string{"$s = 0.5", "%x: builtin.tensor<2x3x6x4xf32> input"}, true},
+		{"list literals of a list-valued hole", `
+rule r {
+  match { %y = pd_op.transpose(%x) {perm: $p} }
+  where { $p in [[1, 0], [0, 2, 1]] && rank(%x) == 2 }
+  rewrite { replace %y with pd_op.transpose(%x) {perm: $p} }
+}`, []string{"$p = [1, 0]", "%x: builtin.tensor<6x7xf32> input"}, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -26,5 +26,6 @@ func init() {
 			return t.Dims[i], nil
 		},
 		TypeQuery: true,
+		Facet:     FacetDim,
 	})
 }

@@ -16,5 +16,6 @@ func init() {
 			return ir.ElemDType(v.Type()), nil
 		},
 		TypeQuery: true,
+		Facet:     FacetDType,
 	})
 }

@@ -14,5 +14,6 @@ func init() {
 			return t.NumElements(), nil
 		},
 		TypeQuery: true,
+		Facet:     FacetNumel,
 	})
 }

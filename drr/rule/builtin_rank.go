@@ -14,5 +14,6 @@ func init() {
 			return int64(t.Rank()), nil
 		},
 		TypeQuery: true,
+		Facet:     FacetRank,
 	})
 }

@@ -2,10 +2,11 @@ package rule
 
 func init() {
 	register(Builtin{
-		Name:   "same_type",
-		Params: []string{"value", "value"},
-		Result: "bool",
-		Doc:    "the two values have the same type",
+		Name:     "same_type",
+		Params:   []string{"value", "value"},
+		Result:   "bool",
+		Doc:      "the two values have the same type",
+		SameType: true,
 		Eval: func(a []Val) (Val, error) {
 			x, err := valueArg(a[0])
 			if err != nil {

@@ -18,5 +18,6 @@ func init() {
 			return out, nil
 		},
 		TypeQuery: true,
+		Facet:     FacetShape,
 	})
 }

@@ -38,6 +38,11 @@ type Builtin struct {
 	// TypeQuery: the builtin reads only the type of its first argument (dtype, rank, shape, numel, dim), so a
 	// comparison of its result describes that value's type.
 	TypeQuery bool
+	// Facet is the part of the type a TypeQuery builtin returns (FacetNone for other builtins): a comparison
+	// of its result with a constant says what the value's type must be (verify's instantiator proposes it).
+	Facet TypeFacet
+	// SameType: true exactly when the two value arguments have one type (same_type).
+	SameType bool
 	// Membership: true exactly when the second argument is an element of the first (contains).
 	Membership bool
 	// Implies says what a true call says of where its value arguments come from.
@@ -53,6 +58,18 @@ type Builtin struct {
 	// arguments (aliased), which a pattern that makes it a view already answers.
 	Alias bool
 }
+
+// TypeFacet is the part of a value's type a TypeQuery builtin returns.
+type TypeFacet uint8
+
+const (
+	FacetNone  TypeFacet = iota // not a type query
+	FacetDType                  // the element type (dtype)
+	FacetRank                   // the number of dimensions (rank)
+	FacetShape                  // the list of dimensions (shape)
+	FacetDim                    // one dimension, the second argument its index (dim)
+	FacetNumel                  // the number of elements (numel)
+)
 
 // Implication is what a true builtin call says of the origin of its value arguments.
 type Implication uint8

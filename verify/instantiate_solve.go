@@ -1,0 +1,152 @@
+package verify
+
+import "github.com/pirdrr/drr/drr/rule"
+
+// Sizes solved from constraints that tie an input's dimension to attribute holes: with $sv = 0.5,
+// abs($sv * $sv * dim(%q, 3) - 1.0) < 0.00001 wants dim(%q, 3) = 4. For each conjunct of the where clause that
+// reads dim(%v, i) (a constant i) and otherwise only holes and literals, the sizes of dimSizes are tried in turn
+// with the hole assignment of the candidate; the first that makes the conjunct true is %v's dimension i.
+
+// dimSizes are the sizes tried for a dimension a constraint ties to holes.
+var dimSizes = []int64{instN, instC, instCout, instH, instW, 1, 8, 16, 32, 64}
+
+// dimSolve is a conjunct reading dimension axis of one value and holes.
+type dimSolve struct {
+	axis int64
+	expr rule.Expr
+}
+
+// collectSolves finds, per value hole, the conjuncts that tie one of its dimensions to holes.
+func (in *instantiator) collectSolves() {
+	in.solves = make([][]dimSolve, len(in.pat.Values))
+	var conj []rule.Expr
+	var flat func(e rule.Expr)
+	flat = func(e rule.Expr) {
+		if b, ok := e.(*rule.Binary); ok && b.Op == "&&" {
+			flat(b.X)
+			flat(b.Y)
+			return
+		}
+		conj = append(conj, e)
+	}
+	for _, w := range in.r.Where {
+		flat(w)
+	}
+	for _, c := range conj {
+		v, axis, ok := soleDim(c)
+		if !ok || v < 0 || v >= len(in.solves) {
+			continue
+		}
+		// Holes only once the dimension is a literal; a conjunct of holes only is not about the value.
+		if probe := substDim(c, v, axis, 1); holesOnly(probe) {
+			in.solves[v] = append(in.solves[v], dimSolve{axis: axis, expr: c})
+		}
+	}
+}
+
+// soleDim returns the value and axis of the dim(%v, i) calls of e when they all name the same ones.
+func soleDim(e rule.Expr) (int, int64, bool) {
+	v, axis, n := -1, int64(0), 0
+	same := true
+	var walk func(e rule.Expr)
+	walk = func(e rule.Expr) {
+		switch e := e.(type) {
+		case *rule.Call:
+			if facetOf(e) == rule.FacetDim && len(e.Args) == 2 {
+				vr, ok := e.Args[0].(*rule.ValueRef)
+				a, isConst := constExpr(e.Args[1])
+				i, isInt := a.(int64)
+				if ok && !vr.Ref.New && isConst && isInt {
+					if n > 0 && (vr.Ref.Index != v || i != axis) {
+						same = false
+					}
+					v, axis = vr.Ref.Index, i
+					n++
+					return
+				}
+			}
+			for _, a := range e.Args {
+				walk(a)
+			}
+		case *rule.Unary:
+			walk(e.X)
+		case *rule.Binary:
+			walk(e.X)
+			walk(e.Y)
+		case *rule.Cond:
+			walk(e.Cond)
+			walk(e.Then)
+			walk(e.Else)
+		case *rule.List:
+			for _, x := range e.Elems {
+				walk(x)
+			}
+		case *rule.Index:
+			walk(e.X)
+			walk(e.Index)
+		}
+	}
+	walk(e)
+	return v, axis, n > 0 && same
+}
+
+// substDim returns e with every dim(%v, axis) replaced by the literal n (e itself is not changed).
+func substDim(e rule.Expr, v int, axis, n int64) rule.Expr {
+	sub := func(x rule.Expr) rule.Expr { return substDim(x, v, axis, n) }
+	switch e := e.(type) {
+	case *rule.Call:
+		if facetOf(e) == rule.FacetDim && len(e.Args) == 2 {
+			if vr, ok := e.Args[0].(*rule.ValueRef); ok && !vr.Ref.New && vr.Ref.Index == v {
+				if a, ok := constExpr(e.Args[1]); ok && a == any(axis) {
+					return &rule.Lit{Value: n, Pos: e.Pos}
+				}
+			}
+		}
+		c := *e
+		c.Args = make([]rule.Expr, len(e.Args))
+		for i, a := range e.Args {
+			c.Args[i] = sub(a)
+		}
+		return &c
+	case *rule.Unary:
+		return &rule.Unary{Op: e.Op, X: sub(e.X), Pos: e.Pos}
+	case *rule.Binary:
+		return &rule.Binary{Op: e.Op, X: sub(e.X), Y: sub(e.Y), Pos: e.Pos}
+	case *rule.Cond:
+		return &rule.Cond{Cond: sub(e.Cond), Then: sub(e.Then), Else: sub(e.Else), Pos: e.Pos}
+	case *rule.List:
+		l := &rule.List{Elems: make([]rule.Expr, len(e.Elems)), Pos: e.Pos}
+		for i, x := range e.Elems {
+			l.Elems[i] = sub(x)
+		}
+		return l
+	case *rule.Index:
+		return &rule.Index{X: sub(e.X), Index: sub(e.Index), Pos: e.Pos}
+	}
+	return e
+}
+
+// solveDims sets the dimensions of dims that the conjuncts of value hole v tie to the holes of assign.
+func (in *instantiator) solveDims(dims []int64, v int, env holeEnv) []int64 {
+	if v < 0 || v >= len(in.solves) {
+		return dims
+	}
+	for _, s := range in.solves[v] {
+		axis := s.axis
+		if axis < 0 {
+			axis += int64(len(dims))
+		}
+		if axis < 0 || axis >= int64(len(dims)) {
+			continue
+		}
+		for _, n := range append([]int64{dims[axis]}, dimSizes...) { // the proposed size when it does
+			got, err := rule.Eval(substDim(s.expr, v, s.axis, n), env)
+			if b, ok := got.(bool); err == nil && ok && b {
+				dims = append([]int64(nil), dims...)
+				dims[axis] = n
+				break
+			}
+		}
+	}
+	return dims
+}
