@@ -155,12 +155,15 @@ func (r *Report) String() string {
 // absolute error and the largest relative error, max|a−b| / max(max|a|, Tiny) per run (relative to the before
 // output's scale). An output fails when its relative error exceeds RelTol (default 1e-5) and its absolute error
 // exceeds AbsTol, when shapes or element types differ, or when it has no counterpart; Compare then returns the
-// report and an error wrapping ErrMismatch. An error evaluating either program is returned without a report.
+// report and an error wrapping ErrMismatch. An error evaluating either program is returned without a report. When
+// the before program cannot be evaluated with Options.Batch for a dynamic dim 0 that the recorded sample
+// (ir.Program.Feeds) sizes otherwise, both are evaluated at the recorded shapes (Options.RecordedBatch) and the
+// report says so.
 func Compare(before, after *ir.Program, opts CompareOptions) (*Report, error) {
 	rep, err := compare(before, after, opts)
 	if errors.Is(err, errBefore) && batchShortened(opts.Options, before) {
-		// The before program cannot be evaluated at Options.Batch: its dynamic dim 0 was no batch. Evaluate both
-		// at the recorded sample's shapes instead.
+		// The before program cannot be evaluated at Options.Batch: its types bake the captured batch in, or its
+		// dynamic dim 0 was no batch. Evaluate both at the recorded sample's shapes instead.
 		opts.RecordedBatch = true
 		if rep2, err2 := compare(before, after, opts); !errors.Is(err2, errBefore) {
 			if rep2 != nil {

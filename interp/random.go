@@ -2,7 +2,6 @@ package interp
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -274,11 +273,11 @@ func batchShortened(opts Options, p *ir.Program) bool {
 
 // batchRecorded reports whether p fixes the batch size of its recorded sample: some input whose batch dim (dim 0)
 // is dynamic has recorded data (ir.Program.Feeds). A graph traced at its batch that bakes it into static dims
-// (Nonstationary, CLIP-large) is not recognized here — a static dim equal to the batch is as often a channel
-// count (ConvNeXt's 128) — but by failing: Compare then evaluates at the recorded shapes. It also returns the recorded batch sizes (dim 0 of the
-// recorded inputs whose declared dim 0 is dynamic), which a recorded integer input may hold as a value (the batch
-// size fed as a scalar, which an expand then uses: CLIP's class token is expanded to it); such an input does not
-// fix the batch: collectInputs feeds it Options.Batch too.
+// (Nonstationary, CLIP-large) is not recognized here — a static dim equal to the batch is as often a channel count
+// (ConvNeXt's 128) — but by failing: Compare then evaluates at the recorded shapes. It also returns the recorded
+// batch sizes (dim 0 of the recorded inputs whose declared dim 0 is dynamic), which a recorded integer input may
+// hold as a value (the batch size fed as a scalar, which an expand then uses: CLIP's class token is expanded to
+// it); such an input does not fix the batch: collectInputs feeds it Options.Batch too.
 func batchRecorded(p *ir.Program) (bool, map[int64]bool) {
 	batches := map[int64]bool{}
 	for op := range p.Walk() {
@@ -304,29 +303,19 @@ func batchRecorded(p *ir.Program) (bool, map[int64]bool) {
 // holdsBatch reports whether a recorded input is a scalar or a short list of int32/int64 holding one of batches.
 func holdsBatch(rec *ir.Variable, batches map[int64]bool) bool {
 	tt := ir.TensorOf(rec.Type)
-	if tt == nil || len(tt.Dims) > 1 {
+	if len(batches) == 0 || tt == nil || len(tt.Dims) > 1 || tt.DType() != ir.DTypeInt64 && tt.DType() != ir.DTypeInt32 {
 		return false
 	}
-	var size int
-	switch tt.DType() {
-	case ir.DTypeInt64:
-		size = 8
-	case ir.DTypeInt32:
-		size = 4
-	default:
+	n := len(rec.Data) / ElemSize(tt.DType())
+	if n > 8 {
 		return false
 	}
-	if len(rec.Data)%size != 0 || len(rec.Data) > 8*size {
+	t, err := DecodeData(tt.DType(), []int{n}, rec.Data)
+	if err != nil {
 		return false
 	}
-	for i := 0; i < len(rec.Data); i += size {
-		var v int64
-		if size == 8 {
-			v = int64(binary.LittleEndian.Uint64(rec.Data[i:]))
-		} else {
-			v = int64(int32(binary.LittleEndian.Uint32(rec.Data[i:])))
-		}
-		if batches[v] {
+	for _, v := range t.Data {
+		if batches[int64(v)] {
 			return true
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
-	"strings"
 
 	"github.com/pirdrr/drr/rulegen"
 	"github.com/pirdrr/drr/rulegen/rt"
@@ -41,7 +40,7 @@ type documentFS struct {
 }
 
 func (d *documentFS) Open(name string) (fs.File, error) {
-	if strings.Contains(name, "..") || !fs.ValidPath(name) {
+	if !fs.ValidPath(name) { // no "..", no absolute path: imports stay below the document's folder
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
 	}
 	text := d.text
@@ -54,7 +53,7 @@ func (d *documentFS) Open(name string) (fs.File, error) {
 		}
 		data, err := d.srv.readFile(full)
 		if err != nil {
-			return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+			return nil, err
 		}
 		text = string(data)
 	}
