@@ -4,7 +4,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
-	"strings"
 	"sync/atomic"
 )
 
@@ -39,17 +38,10 @@ const (
 var batchCommands = map[string]bool{"apply": true, "convert": true, "check": true, "test": true, "explain": true,
 	"graph": true, "automaton": true, "fmt": true}
 
-// tunesHeap reports whether the command line args (without the program name) runs a batch command; no command at
-// all is drrc's main job, drrc apply on the embedded sample.
-func tunesHeap(args []string) bool {
-	for _, a := range args {
-		if strings.HasPrefix(a, "-") {
-			continue
-		}
-		return batchCommands[a]
-	}
-	return true
-}
+// tunesHeap reports whether the command line args (without the program name) runs a batch command: the first
+// argument is the command (drrc has no flags before it); no command at all is drrc's main job, drrc apply on the
+// embedded sample.
+func tunesHeap(args []string) bool { return len(args) == 0 || batchCommands[args[0]] }
 
 // startHeap applies the policy unless the user configured the collector (GOGC or GOMEMLIMIT) or the command is
 // not a batch command (tunesHeap), and returns its tuner (nil if it did not).

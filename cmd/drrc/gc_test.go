@@ -72,7 +72,8 @@ func TestTunesHeap(t *testing.T) {
 	}{
 		{nil, true},
 		{[]string{"apply", "-o", "x.pir", "m.pir"}, true},
-		{[]string{"-v", "convert", "m.json"}, true},
+		{[]string{"convert", "m.json", "-o", "m.pir"}, true},
+		{[]string{"-h"}, false},
 		{[]string{"verify", "m.pir"}, false},
 		{[]string{"serve"}, false},
 		{[]string{"lsp"}, false},
