@@ -1,7 +1,6 @@
 package rules_test
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/pirdrr/drr/drrtest"
@@ -25,10 +24,6 @@ func TestGPUGoldensPreserveValues(t *testing.T) {
 		t.Run(a.name, func(t *testing.T) {
 			before, after := parse(t, a.input), parse(t, a.output)
 			rep, err := interp.Compare(before, after, interp.CompareOptions{Runs: 2})
-			if errors.Is(err, interp.ErrUnsupported) {
-				// Only dropout_downscale today: the interpreter has no kernel for a downscale_in_infer dropout.
-				t.Skipf("the interpreter cannot run it: %v", err)
-			}
 			if err != nil {
 				if rep != nil {
 					t.Fatalf("%v\n%s", err, rep)
