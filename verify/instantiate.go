@@ -182,6 +182,10 @@ type instantiator struct {
 	wants []valueWant
 	// solves are the conjuncts tying a dimension of each value hole to attribute holes (instantiate_solve.go).
 	solves [][]dimSolve
+	// late are the holes solved while a candidate is built (instantiate_late.go), nil for the others; deferred
+	// marks the pattern ops binding them that their first reader builds.
+	late     []*lateHole
+	deferred []bool
 
 	programs int
 	failed   []*candidate // the first candidates that did not match, for explaining a failure
@@ -223,6 +227,7 @@ func newInstantiator(set *rule.Set, r *rule.Rule, auto *matcher.Automaton, reg *
 	in.collectWants()
 	in.collectSolves()
 	in.collectHoles()
+	in.markDeferred()
 	in.classifyWhere()
 	return in, nil
 }
@@ -415,7 +420,7 @@ func (in *instantiator) match(c *candidate) *Instance {
 		if m.Rule == in.r {
 			inst := &Instance{Rule: in.r, Program: c.prog, Root: root, Match: m, Inputs: c.inputs}
 			for h, a := range c.assign {
-				if a != nil && len(in.holeCands[h]) > 0 {
+				if a != nil && (len(in.holeCands[h]) > 0 || in.late != nil && in.late[h] != nil) {
 					inst.Holes = append(inst.Holes, fmt.Sprintf("$%s = %s", in.pat.Holes[h].Name, attrText(a)))
 				}
 			}

@@ -33,9 +33,12 @@ func (in *instantiator) build(assign []ir.Attribute, ch *chooser) (*candidate, e
 	bl.SetInsertionPointToEnd(p.Body())
 	ib := &instBuild{in: in, ch: ch, b: bl, names: map[string]int{},
 		c: &candidate{prog: p, ops: make([]*ir.Op, len(in.pat.Ops)), vals: make([]*ir.Value, len(in.pat.Values)),
-			assign: assign, holeNames: in.holeNames()}}
+			assign: append([]ir.Attribute(nil), assign...), holeNames: in.holeNames()}}
 	ch.pos = 0
 	for _, k := range in.order {
+		if in.isDeferred(k) {
+			continue // built by its first reader
+		}
 		if err := ib.op(k); err != nil {
 			return nil, err
 		}
@@ -107,6 +110,9 @@ func (ib *instBuild) op(k int) error {
 	ctx := in.ctx
 	pop := in.pat.Ops[k]
 	s := ctx.Schema(pop.Name)
+	if err := ib.bindLate(pop); err != nil {
+		return err
+	}
 	attrs := ib.attrs(pop, s)
 	if alts := attrRecipes[ir.NonInplaceName(pop.Name)]; len(alts) > 0 {
 		attrs = ib.overrideAttrs(pop, s, attrs, alts[ib.ch.choose(len(alts))])
@@ -137,6 +143,7 @@ func (ib *instBuild) op(k int) error {
 	}
 	plan := alts[ib.ch.choose(len(alts))]
 	operands := make([]*ir.Value, n)
+	var later []int // operands defined by deferred pattern ops: built after the others
 	for j := 0; j < n; j++ {
 		kind, hole := rule.OperandList, -1
 		if !hasList || j < nPat-1 {
@@ -162,6 +169,10 @@ func (ib *instBuild) op(k int) error {
 				continue
 			}
 			vh := in.pat.Values[hole]
+			if in.isDeferred(vh.Def) {
+				later = append(later, j)
+				continue
+			}
 			if vh.Def >= 0 {
 				return fmt.Errorf("%%%s is used before the op defining it is built", vh.Name)
 			}
@@ -184,6 +195,15 @@ func (ib *instBuild) op(k int) error {
 			}
 			operands[j] = v
 		}
+	}
+	for _, j := range later {
+		hole := pop.Operands[j].Value
+		if d := in.pat.Values[hole].Def; ib.c.ops[d] == nil {
+			if err := ib.op(d); err != nil {
+				return err
+			}
+		}
+		operands[j] = ib.c.vals[hole]
 	}
 	types, err := resultTypes(ctx, s, operands, attrs)
 	if err != nil {

@@ -27,7 +27,9 @@ func (in *instantiator) collectHoles() {
 			}
 			if spec := s.Attr(a.Name); spec != nil {
 				in.holeSpec[a.Hole] = spec
-				in.holeCands[a.Hole] = in.candidates(op.Name, spec, lits[a.Hole])
+				if !in.findLate(a.Hole, spec, lits[a.Hole]) {
+					in.holeCands[a.Hole] = in.candidates(op.Name, spec, lits[a.Hole])
+				}
 			}
 		}
 	}

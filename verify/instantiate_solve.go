@@ -6,32 +6,27 @@ import "github.com/pirdrr/drr/drr/rule"
 // abs($sv * $sv * dim(%q, 3) - 1.0) < 0.00001 wants dim(%q, 3) = 4. For each conjunct of the where clause that
 // reads dim(%v, i) (a constant i) and otherwise only holes and literals, the sizes of dimSizes are tried in turn
 // with the hole assignment of the candidate; the first that makes the conjunct true is %v's dimension i.
+// Conjuncts dim(%a, i) == dim(%b, j) make those dimensions one: what is solved for one is solved for all of them
+// (dim(%q, 3) % 2 == 0 and dim(%cos, 3) == dim(%q, 3) give %cos, built first, an even last dimension).
 
 // dimSizes are the sizes tried for a dimension a constraint ties to holes.
-var dimSizes = []int64{instN, instC, instCout, instH, instW, 1, 8, 16, 32, 64}
+// Larger sizes first: a dimension that must be even is 4, not 2, so that halves and pairs of it differ.
+var dimSizes = []int64{instCout, instH, instW, instC, instN, 1, 8, 16, 32, 64}
 
-// dimSolve is a conjunct reading dimension axis of one value and holes.
+// dimSolve is a conjunct reading dimension axis of one value and holes: expr reads dim(%src, srcAxis), which
+// dim(%v, axis) equals.
 type dimSolve struct {
-	axis int64
-	expr rule.Expr
+	axis    int64
+	src     int
+	srcAxis int64
+	expr    rule.Expr
 }
 
 // collectSolves finds, per value hole, the conjuncts that tie one of its dimensions to holes.
 func (in *instantiator) collectSolves() {
 	in.solves = make([][]dimSolve, len(in.pat.Values))
-	var conj []rule.Expr
-	var flat func(e rule.Expr)
-	flat = func(e rule.Expr) {
-		if b, ok := e.(*rule.Binary); ok && b.Op == "&&" {
-			flat(b.X)
-			flat(b.Y)
-			return
-		}
-		conj = append(conj, e)
-	}
-	for _, w := range in.r.Where {
-		flat(w)
-	}
+	conj := in.whereConjuncts()
+	var own []dimSolve
 	for _, c := range conj {
 		v, axis, ok := soleDim(c)
 		if !ok || v < 0 || v >= len(in.solves) {
@@ -39,9 +34,77 @@ func (in *instantiator) collectSolves() {
 		}
 		// Holes only once the dimension is a literal; a conjunct of holes only is not about the value.
 		if probe := substDim(c, v, axis, 1); holesOnly(probe) {
-			in.solves[v] = append(in.solves[v], dimSolve{axis: axis, expr: c})
+			own = append(own, dimSolve{axis: axis, src: v, srcAxis: axis, expr: c})
 		}
 	}
+	// Dimensions made equal by dim(%a, i) == dim(%b, j), as classes of (value, axis).
+	type dimKey struct {
+		v    int
+		axis int64
+	}
+	parent := map[dimKey]dimKey{}
+	var find func(k dimKey) dimKey
+	find = func(k dimKey) dimKey {
+		p, ok := parent[k]
+		if !ok || p == k {
+			return k
+		}
+		r := find(p)
+		parent[k] = r
+		return r
+	}
+	for _, c := range conj {
+		b, ok := c.(*rule.Binary)
+		if !ok || b.Op != "==" {
+			continue
+		}
+		va, ia, oka := constDim(b.X)
+		vb, ib, okb := constDim(b.Y)
+		if oka && okb && va < len(in.solves) && vb < len(in.solves) {
+			a, b := dimKey{va, ia}, dimKey{vb, ib}
+			for _, k := range []dimKey{a, b} {
+				if _, ok := parent[k]; !ok {
+					parent[k] = k
+				}
+			}
+			parent[find(a)] = find(b)
+		}
+	}
+	members := map[dimKey][]dimKey{}
+	for k := range parent {
+		r := find(k)
+		members[r] = append(members[r], k)
+	}
+	for _, s := range own {
+		in.solves[s.src] = append(in.solves[s.src], s)
+		k := dimKey{s.src, s.srcAxis}
+		if _, ok := parent[k]; !ok {
+			continue
+		}
+		for _, m := range members[find(k)] {
+			if m != k {
+				in.solves[m.v] = append(in.solves[m.v], dimSolve{axis: m.axis, src: s.src, srcAxis: s.srcAxis, expr: s.expr})
+			}
+		}
+	}
+}
+
+// constDim returns the value hole and axis of a call dim(%v, i) with a constant non-negative i.
+func constDim(e rule.Expr) (int, int64, bool) {
+	c, ok := e.(*rule.Call)
+	if !ok || facetOf(c) != rule.FacetDim || len(c.Args) != 2 {
+		return 0, 0, false
+	}
+	vr, ok := c.Args[0].(*rule.ValueRef)
+	if !ok || vr.Ref.New || vr.Ref.Index < 0 {
+		return 0, 0, false
+	}
+	a, ok := constExpr(c.Args[1])
+	i, isInt := a.(int64)
+	if !ok || !isInt || i < 0 {
+		return 0, 0, false
+	}
+	return vr.Ref.Index, i, true
 }
 
 // soleDim returns the value and axis of the dim(%v, i) calls of e when they all name the same ones.
@@ -140,7 +203,7 @@ func (in *instantiator) solveDims(dims []int64, v int, env holeEnv) []int64 {
 			continue
 		}
 		for _, n := range append([]int64{dims[axis]}, dimSizes...) { // the proposed size when it does
-			got, err := rule.Eval(substDim(s.expr, v, s.axis, n), env)
+			got, err := rule.Eval(substDim(s.expr, s.src, s.srcAxis, n), env)
 			if b, ok := got.(bool); err == nil && ok && b {
 				dims = append([]int64(nil), dims...)
 				dims[axis] = n

@@ -2,6 +2,8 @@ package verify_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -356,6 +358,22 @@ rule conv_add_relu_as_sigmoid {
   }
 }`, rule: "conv_add_relu_as_sigmoid", reason: "outputs differ: %r: max rel"},
 	}
+	// Shipped rules whose instances need list holes solved from sizes (instantiate_late.go), each with a
+	// deliberate mistake: the instances must show it.
+	for _, m := range []struct{ name, file, old, new, rule, reason string }{
+		{"attention with the head count read from the head size", "multihead_matmul_fuse.drr",
+			"head_number: $sh[2]", "head_number: $sh[3]", "multihead_matmul_with_mask", "outputs differ: %out: max rel"},
+		{"ViT attention with the head count read from the head size", "multihead_matmul_fuse.drr",
+			"head_number: $sh[3]}", "head_number: $sh[4]}", "vit_attention", "outputs differ: %out: max rel"},
+		{"rotary embedding in the NeoX style", "fused_rotary_position_embedding.drr",
+			"use_neox_rotary_style: false", "use_neox_rotary_style: true", "rotary_rotate_half", "outputs differ: %o: max rel"},
+	} {
+		src, err := os.ReadFile(filepath.Join("..", "rules", m.file))
+		require.NoError(t, err)
+		require.Contains(t, string(src), m.old)
+		tests = append(tests, struct{ name, src, rule, reason, on string }{name: m.name,
+			src: strings.ReplaceAll(string(src), m.old, m.new), rule: m.rule, reason: m.reason})
+	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			set := loadRules(t, newCtx(t), tc.src)
@@ -474,6 +492,31 @@ rule r {
   where { $s * dim(%x, 3) == 2.0 }
   rewrite { replace %y with pd_op.multiply(%x, pd_op.full() {shape: [1], value: $s, dtype: float32}) }
 }`, []string{"$s = 0.5", "%x: builtin.tensor<2x3x6x4xf32> input"}, true},
+		{"a list hole solved from the sizes of the values built before it", `
+rule r {
+  match { %y = pd_op.reshape(%x, pd_op.full_int_array() {value: $sh}) }
+  where {
+    rank(%x) == 3
+    len($sh) == 4 && $sh[0] in [0, dim(%x, 0)] && $sh[1] == dim(%x, 1) && $sh[2] > 1 && $sh[2] * $sh[3] == dim(%x, 2)
+  }
+  rewrite { replace %y with pd_op.reshape(%x, pd_op.full_int_array() {value: $sh}) }
+}`, []string{"$sh = [3, 6, 7, 1]", "%x: builtin.tensor<3x6x7xf32> input"}, false},
+		{"a list hole of the shortest length that has solutions", `
+rule r {
+  match {
+    %y = pd_op.slice(%x, pd_op.full_int_array() {value: [0]}, pd_op.full_int_array() {value: $e}) {axes: [3], decrease_axis: [], infer_flags: [1]}
+  }
+  where { rank(%x) == 4 && dim(%x, 3) % 2 == 0 && $e[0] * 2 == dim(%x, 3) }
+  rewrite {
+    replace %y with pd_op.slice(%x, pd_op.full_int_array() {value: [0]}, pd_op.full_int_array() {value: $e}) {axes: [3], decrease_axis: [], infer_flags: [1]}
+  }
+}`, []string{"$e = [2]", "%x: builtin.tensor<2x3x6x4xf32> input"}, false},
+		{"a dimension equal to another takes what is solved for it", `
+rule r {
+  match { %y = pd_op.multiply(%a, %b) }
+  where { dim(%a, 3) == dim(%b, 3) && dim(%b, 3) % 4 == 0 && rank(%b) == 4 }
+  rewrite { replace %y with pd_op.divide(%a, pd_op.divide(pd_op.full() {shape: [1], value: 1.0, dtype: float32}, %b)) }
+}`, []string{"%a: builtin.tensor<2x3x6x4xf32> input"}, true},
 		{"list literals of a list-valued hole", `
 rule r {
   match { %y = pd_op.transpose(%x) {perm: $p} }
