@@ -272,6 +272,16 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 	if rep.RecordedBatch {
 		fmt.Fprintf(c.Stdout, "  inputs at the recorded sample's shapes: the program cannot be evaluated with a dynamic dim 0 of %d\n", max(v.batch, 1))
 	}
+	if f32 := rep.Float32; f32 != nil {
+		var parts []string
+		for _, o := range f32.Failures() {
+			if o.Problem == "" {
+				parts = append(parts, fmt.Sprintf("%s max rel %.3g > tol %.3g", o.Name, o.MaxRel, o.Tol))
+			}
+		}
+		fmt.Fprintf(c.Stdout, "  in float32, %d output(s) differ beyond their error budget (%s); float64 decides:\n",
+			len(f32.Failures())+len(f32.Unmatched), strings.Join(parts, ", "))
+	}
 	printOutputTable(c.Stdout, rep, v.verbose, path)
 	if opts.FillWeights || v.weights != "" {
 		if len(res.WeightOps) == 0 {

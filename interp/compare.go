@@ -35,6 +35,8 @@ type CompareOptions struct {
 	// rounding variances (Output.Rounding). 0 means DefaultBudgetFactor; negative turns the budget off. In
 	// float64 the budget is far below RelTol; in float32 it grows with the reductions an output went through.
 	BudgetFactor float64
+	// NoConfirm turns off the float64 confirmation of a float32 mismatch (see Compare).
+	NoConfirm bool
 }
 
 // Report is the outcome of Compare.
@@ -52,6 +54,9 @@ type Report struct {
 	// RecordedBatch is true when the programs were evaluated at the recorded sample's shapes because the before
 	// program could not be evaluated at Options.Batch (see Options.RecordedBatch).
 	RecordedBatch bool
+	// Float32 is the float32 comparison whose mismatch this float64 report confirms or refutes (see Compare);
+	// nil when the programs were compared once.
+	Float32 *Report
 }
 
 // OutputDiff is the comparison of one output over all runs.
@@ -159,7 +164,33 @@ func (r *Report) String() string {
 // the before program cannot be evaluated with Options.Batch for a dynamic dim 0 that the recorded sample
 // (ir.Program.Feeds) sizes otherwise, both are evaluated at the recorded shapes (Options.RecordedBatch) and the
 // report says so.
+//
+// A mismatch found in float32 with the precision chosen automatically (Options.Precision Auto) is confirmed in
+// float64 before it is reported, unless NoConfirm: the error budget of float32 counts roundings but cannot see the
+// cancellation of a sum whose terms nearly cancel (a scalar training loss), where a correct rewrite that sums in
+// another order differs by far more than the budget. The float64 comparison decides — two evaluations of
+// equivalent programs agree there to about 1e-12 — and its report is returned, with the float32 one in
+// Report.Float32. When the float64 evaluation fails (memory), the float32 verdict stands.
 func Compare(before, after *ir.Program, opts CompareOptions) (*Report, error) {
+	rep, err := compareAtBatch(before, after, opts)
+	if !errors.Is(err, ErrMismatch) || rep == nil || rep.Precision != Float32 || opts.Precision != Auto || opts.NoConfirm {
+		return rep, err
+	}
+	o64 := opts
+	o64.Precision = Float64
+	o64.RecordedBatch = opts.RecordedBatch || rep.RecordedBatch
+	rep64, err64 := compareAtBatch(before, after, o64)
+	if rep64 == nil || err64 != nil && !errors.Is(err64, ErrMismatch) {
+		return rep, err
+	}
+	rep64.Float32 = rep
+	rep64.RecordedBatch = rep64.RecordedBatch || rep.RecordedBatch
+	return rep64, err64
+}
+
+// compareAtBatch compares at Options.Batch, or at the recorded shapes when the before program cannot be evaluated
+// there.
+func compareAtBatch(before, after *ir.Program, opts CompareOptions) (*Report, error) {
 	rep, err := compare(before, after, opts)
 	if errors.Is(err, errBefore) && batchShortened(opts.Options, before) {
 		// The before program cannot be evaluated at Options.Batch: its types bake the captured batch in, or its

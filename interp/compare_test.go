@@ -175,3 +175,50 @@ func TestCompareNaNsAgree(t *testing.T) {
 	require.NoError(t, err, "log of negative inputs is NaN on both sides")
 	assert.Zero(t, rep.Outputs[0].MaxAbs)
 }
+
+// TestCompareConfirmsFloat32InFloat64: in float32, (x·10⁴ + 10⁹) − 10⁹ loses x·10⁴ to the rounding of 10⁹
+// (its ulp is 64) — far beyond the error budget of two roundings — while the rewrite to x·10⁴ is exact. With the
+// precision chosen automatically, Compare confirms the float32 mismatch in float64, which agrees: the rewrite is
+// right. A wrong rewrite still fails there, and a float32 comparison asked for explicitly is not confirmed.
+func TestCompareConfirmsFloat32InFloat64(t *testing.T) {
+	cancel := outputsProgram(t, func(b *builder, x *ir.Value) {
+		big := b.full([]int64{1}, 1e9)
+		y := b.va("pd_op.scale", []*ir.Value{x, b.full([]int64{1}, 1e4)}, attr("bias", b.ctx.Float(0)), attr("bias_after_scale", b.ctx.Bool(true)))
+		b.fetch(b.v("pd_op.subtract", b.v("pd_op.add", y, big), big), "y", 0)
+	})
+	scaled := func(bias float32) *ir.Program {
+		return outputsProgram(t, func(b *builder, x *ir.Value) {
+			b.fetch(b.va("pd_op.scale", []*ir.Value{x, b.full([]int64{1}, 1e4)}, attr("bias", b.ctx.Float(bias)), attr("bias_after_scale", b.ctx.Bool(true))), "y", 0)
+		})
+	}
+	tests := []struct {
+		name      string
+		after     *ir.Program
+		precision Precision
+		noConfirm bool
+		ok        bool
+		confirmed bool // a float32 report is attached
+	}{
+		{"right rewrite, confirmed in float64", scaled(0), Auto, false, true, true},
+		{"wrong rewrite, still wrong in float64", scaled(1), Auto, false, false, true},
+		{"float32 asked for: no confirmation", scaled(0), Float32, false, false, false},
+		{"confirmation turned off", scaled(0), Auto, true, false, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rep, err := Compare(cancel, tc.after, CompareOptions{Options: Options{Precision: tc.precision}, Runs: 1, NoConfirm: tc.noConfirm})
+			require.NotNil(t, rep)
+			assert.Equal(t, tc.ok, err == nil, "%v\n%s", err, rep)
+			assert.Equal(t, tc.confirmed, rep.Float32 != nil)
+			if tc.confirmed {
+				assert.Equal(t, Float64, rep.Precision)
+				require.Len(t, rep.Float32.Failures(), 1)
+				assert.Greater(t, rep.Float32.Failures()[0].MaxRel, 1e-4, "float32 loses the small term")
+				assert.Equal(t, Float32, rep.Float32.Precision)
+			}
+			if !tc.ok {
+				assert.ErrorIs(t, err, ErrMismatch)
+			}
+		})
+	}
+}
