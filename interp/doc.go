@@ -80,7 +80,8 @@
 // integers such as token ids uniform over their recorded range; recorded input data as is. Otherwise dynamic input
 // dims take Options.Batch (dim 0, default 1) and Options.DynamicSize (default 32), and weights come from
 // Options.ParamRange (DefaultParamRange: variances — parameters feeding a batch norm's variance, or a sqrt/rsqrt/log
-// through add and reshape-like ops, as in a folded batch norm — from [0.5, 1.5], conv/matmul weights
+// through add and reshape-like ops, as in a folded batch norm — from [0.5, 1.5], the abs-max scales of
+// quantize_linear/dequantize_linear from [1, 2) (above the inputs, so that quantizing does not clip), conv/matmul weights
 // ±sqrt(3/fan_in), the rest from [-1, 1)). FillRandomWeights stores such weights in ir.Variable.Data.
 //
 // Random ops (uniform, gaussian, randint, bernoulli, randperm, dropout in training, …) draw from per-op streams

@@ -98,6 +98,15 @@ func roundingCost[T tensor.Float](op *ir.Op, args, res []*value[T]) float64 {
 		if len(q) == 4 && len(k) == 4 {
 			n = float64(q[3]+k[1]) + 8
 		}
+	case "pd_op.quantize_linear":
+		// Rounding to the quantization grid, far coarser than u (k_quant.go, quantStep).
+		return quantStep(op, args, res)
+	case "pd_op.dequantize_linear":
+		// x·s/qmax: two roundings, none for only_observer (a copy).
+		if observer, _ := ir.AsBool(op.AttrOrDefault("only_observer")); observer {
+			return 0
+		}
+		n = 2
 	case "pd_op.einsum", "pd_op.pool2d", "pd_op.rnn":
 		// Contractions and windows: the terms per output element.
 		in, out := 0, 0
