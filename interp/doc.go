@@ -107,7 +107,9 @@
 // The error budget accounts for floating-point rounding, which grows with the length of the reductions an output
 // went through. Each value carries a rounding variance V in units of u² (u the unit roundoff, 2⁻²⁴ in float32): an
 // op adds to the largest variance of its operands n for a reduction of n terms (the contraction length of a
-// matmul or convolution, the row length of a softmax or a norm), 1 for an element-wise op, 0 for data movement.
+// matmul or convolution, the row length of a softmax or a norm), 1 for an element-wise op, 0 for data movement;
+// quantize_linear adds the variance of a rounding to its grid, (Δ/max|x|)²/12 in units of u² (Δ = scale/qmax), so
+// that a rewrite removing a quantize/dequantize pair passes while one that loses the scale does not.
 // Modelling the roundings as independent (Higham and Mary's probabilistic error analysis), an output then differs
 // from its exact value by about √V·u of its scale, and the tolerance is BudgetFactor·u·√(Vbefore + Vafter) with
 // DefaultBudgetFactor 4. In float64 the budget is far below 1e-5; in float32 it is what lets a fused float32 model
