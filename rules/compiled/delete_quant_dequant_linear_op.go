@@ -38,7 +38,7 @@ const deleteQuantDequantLinearOpSource0 = `// delete_quant_dequant_linear_op: Pa
 // Paddle also records the scale in its QuantAnalysis side table (scale_map[x] = scale) for int8 kernels. We keep
 // nothing: no pass of kPirGpuPasses reads that table (the int8 backends that do run other pipelines), and a rule set
 // has no side table to write; the scale parameter, left without readers, goes with dce. A later int8 lowering would
-// need the pair itself: such a pipeline should not run this set.
+// need the pair itself: it disables the label quant (drrc apply -disable quant).
 //
 // Deviations from Paddle, on purpose, so that the pair is the identity up to the rounding:
 //   - the dequantize must read the quantize's scale with the same quant_axis, qmax and only_observer (Paddle looks
