@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/pirdrr/drr/interp/tensor"
-	"github.com/pirdrr/drr/ir"
 )
 
 // Linear (fake) quantization, as Paddle's phi kernels compute it (quantize_linear_impl.h,
@@ -132,13 +131,14 @@ func kQuantizeLinear[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	if err != nil {
 		return nil, err
 	}
+	// Both kernels require the scale operand, also in training, where they compute the scale they use.
+	s, err := c.in(1)
+	if err != nil {
+		return nil, fmt.Errorf("quantize_linear needs a scale: %w", err)
+	}
 	res := make([]*value[T], 4)
 	var scale []T
 	if q.isTest {
-		s, err := c.in(1)
-		if err != nil {
-			return nil, fmt.Errorf("quantize_linear needs a scale: %w", err)
-		}
 		if len(s.Data) < ch.n {
 			return nil, fmt.Errorf("scale %v has fewer than the %d values of quant_axis %d", s.Shape, ch.n, q.axis)
 		}
@@ -151,9 +151,7 @@ func kQuantizeLinear[T tensor.Float](c *call[T]) ([]*value[T], error) {
 			if err != nil {
 				return nil, fmt.Errorf("quantize_linear in training needs in_accum and in_state: %w", err)
 			}
-			if s, err := c.in(1); err == nil {
-				scaleShape = s.Shape
-			}
+			scaleShape = s.Shape
 			rate := T(float32(0.9))
 			st := rate*state.Data[0] + 1
 			acc := rate*accum.Data[0] + scale[0]
@@ -232,54 +230,4 @@ func kDequantizeLinear[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	}
 	res := []*value[T]{c.out(&tensor.Tensor[T]{Shape: append([]int{}, x.Shape...), Data: y}, 0), nil, nil, nil}
 	return c.quantResults(res), nil
-}
-
-// quantStep is the rounding variance quantize_linear adds, in units of u²: the grid it rounds to has the step
-// Δ = s/qmax in x's units (per channel: the largest), so the rounding error is uniform in ±Δ/2, of variance
-// Δ²/12, which relative to the scale of x (max|x|) is (Δ/max|x|)²/12. Relative to the output it is the same (the
-// output is x on the grid). It is capped at 1 (an error of the order of the values: every element rounded to 0).
-// Clipping (|x| > s) is not rounding and is not covered: a rewrite that removes a clipping quantization changes
-// the values beyond the budget, as it should.
-func quantStep[T tensor.Float](op *ir.Op, args, res []*value[T]) float64 {
-	if len(args) == 0 || args[0] == nil || args[0].vec {
-		return 1
-	}
-	if observer, _ := ir.AsBool(op.AttrOrDefault("only_observer")); observer {
-		return 0
-	}
-	var scale *value[T]
-	if isTest, _ := ir.AsBool(op.AttrOrDefault("is_test")); isTest {
-		if len(args) > 1 {
-			scale = args[1]
-		}
-	} else if len(res) > 3 {
-		scale = res[3]
-	}
-	qmax, _ := ir.AsInt(op.AttrOrDefault("qmax"))
-	if scale == nil || scale.vec || qmax <= 0 {
-		return 1
-	}
-	step := 0.0
-	for _, s := range scale.buf.data {
-		step = max(step, math.Abs(1/(float64(qmax)*float64(quantInverse(s)))))
-	}
-	m := 0.0
-	for _, v := range args[0].buf.data {
-		m = max(m, math.Abs(float64(v)))
-	}
-	if m == 0 {
-		return 1
-	}
-	rel := min(step*step/(12*m*m), 1)
-	u := unitRoundoffOf[T]()
-	return 1 + rel/(u*u)
-}
-
-// unitRoundoffOf is u of the evaluation type T.
-func unitRoundoffOf[T tensor.Float]() float64 {
-	var z T
-	if _, ok := any(z).(float32); ok {
-		return unitRoundoff(Float32)
-	}
-	return unitRoundoff(Float64)
 }
