@@ -100,7 +100,8 @@ func TestVerifyRuleModeShippedSets(t *testing.T) {
 	}
 	// The gpu_inference sets: every rule is verified (list holes such as a reshape's shape are solved from the
 	// sizes of the values the where clause ties them to), none is SKIPPED, none fails.
-	gpuSets := []string{"add_norm_fuse", "embedding_eltwise_layernorm_fuse", "fc_elementwise_layernorm_fuse",
+	gpuSets := []string{"add_norm_fuse", "delete_quant_dequant_linear_op", "delete_weight_dequant_linear_op",
+		"embedding_eltwise_layernorm_fuse", "fc_elementwise_layernorm_fuse",
 		"fused_flash_attn", "fused_rotary_position_embedding", "group_norm_silu_fuse", "identity_op_clean",
 		"map_op_to_another", "matmul_add_act_fuse", "matmul_scale_fuse", "matmul_transpose_fuse",
 		"multihead_matmul_fuse", "remove_redundant_transpose", "silu_fuse", "transpose_flatten_concat_fuse"}
@@ -173,6 +174,40 @@ func TestVerifyWrongRule(t *testing.T) {
 	// The same rule file with -rules in rule mode.
 	code, _, _ = run(t, "", "verify", "-rules", wrong)
 	assert.Equal(t, exitFailure, code)
+}
+
+// TestVerifyWrongQuantRules: the two quantization rules with their one essential step dropped are FAILED, although
+// verify accepts the shipped rules, which change the values by up to half a quantization step (the error budget
+// models quantization as a rounding to its grid, not as an error of any size).
+func TestVerifyWrongQuantRules(t *testing.T) {
+	tests := []struct {
+		set, rule, from, to string
+	}{
+		// The quantized integers instead of x: the dequantization's scale s/qmax is lost.
+		{"delete_quant_dequant_linear_op", "delete_quant_dequant_linear", "replace %y with %x", "replace %y with %q"},
+		// Paddle's rewrite: the quantized weight itself, its scales left to int8 kernels a float pipeline does not have.
+		{"delete_weight_dequant_linear_op", "delete_weight_dequant_linear",
+			"replace %y with pd_op.divide(%ws, pd_op.full() {shape: [1], value: $qmax, dtype: dtype(%s)})",
+			"replace %y with pd_op.cast(%w) {dtype: dtype(%s)}"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.set, func(t *testing.T) {
+			src, err := rules.Source(tc.set)
+			require.NoError(t, err)
+			require.Contains(t, string(src), tc.from)
+			wrong := write(t, t.TempDir(), "wrong.drr", strings.Replace(string(src), tc.from, tc.to, 1))
+			code, out, errs := run(t, "", "verify", wrong)
+			require.Equal(t, exitFailure, code, "%s\n%s", out, errs)
+			status, detail := ruleLine(t, out, tc.rule)
+			assert.Equal(t, "FAILED", status, detail)
+			assert.Contains(t, detail, "outputs differ: %y: max rel")
+
+			code, out, errs = run(t, "", "verify", "-set", tc.set)
+			require.Equal(t, exitOK, code, "%s\n%s", out, errs)
+			status, detail = ruleLine(t, out, tc.rule)
+			assert.Equal(t, "ok", status, detail)
+		})
+	}
 }
 
 func TestVerifyProgramMode(t *testing.T) {

@@ -80,7 +80,8 @@
 // integers such as token ids uniform over their recorded range; recorded input data as is. Otherwise dynamic input
 // dims take Options.Batch (dim 0, default 1) and Options.DynamicSize (default 32), and weights come from
 // Options.ParamRange (DefaultParamRange: variances — parameters feeding a batch norm's variance, or a sqrt/rsqrt/log
-// through add and reshape-like ops, as in a folded batch norm — from [0.5, 1.5], conv/matmul weights
+// through add and reshape-like ops, as in a folded batch norm — from [0.5, 1.5], the abs-max scales of
+// quantize_linear/dequantize_linear from [1, 2) (above the inputs, so that quantizing does not clip), conv/matmul weights
 // ±sqrt(3/fan_in), the rest from [-1, 1)). FillRandomWeights stores such weights in ir.Variable.Data.
 //
 // Random ops (uniform, gaussian, randint, bernoulli, randperm, dropout in training, …) draw from per-op streams
@@ -106,7 +107,9 @@
 // The error budget accounts for floating-point rounding, which grows with the length of the reductions an output
 // went through. Each value carries a rounding variance V in units of u² (u the unit roundoff, 2⁻²⁴ in float32): an
 // op adds to the largest variance of its operands n for a reduction of n terms (the contraction length of a
-// matmul or convolution, the row length of a softmax or a norm), 1 for an element-wise op, 0 for data movement.
+// matmul or convolution, the row length of a softmax or a norm), 1 for an element-wise op, 0 for data movement;
+// quantize_linear adds the variance of a rounding to its grid, (Δ/max|x|)²/12 in units of u² (Δ = scale/qmax), so
+// that a rewrite removing a quantize/dequantize pair passes while one that loses the scale does not.
 // Modelling the roundings as independent (Higham and Mary's probabilistic error analysis), an output then differs
 // from its exact value by about √V·u of its scale, and the tolerance is BudgetFactor·u·√(Vbefore + Vafter) with
 // DefaultBudgetFactor 4. In float64 the budget is far below 1e-5; in float32 it is what lets a fused float32 model

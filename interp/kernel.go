@@ -46,6 +46,7 @@ func buildRegistry[T tensor.Float]() registry[T] {
 	registerDetect(r)
 	registerFused(r)
 	registerExtra(r)
+	registerQuant(r)
 	return r
 }
 

@@ -106,6 +106,9 @@ type ParamInfo struct {
 	// norm or reaches a sqrt, rsqrt or log through add, scale, reshape-like and copy ops (the weight math of a
 	// folded batch norm): its values must be positive.
 	Variance bool
+	// QuantScale is true when the parameter is the scale operand of a quantize_linear or dequantize_linear: an
+	// abs-max, positive, which quantization clips its input to.
+	QuantScale bool
 }
 
 func (o Options) batch() int {

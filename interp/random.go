@@ -144,12 +144,17 @@ func FillRandomWeights(p *ir.Program, seed uint64, opts Options) (int, error) {
 }
 
 // DefaultParamRange is the default value range of random parameters: [0.5, 1.5] for variances (ParamInfo.Variance;
-// they must be positive), ±sqrt(3/fan_in) for weights of rank ≥ 2 (fan_in is the first dim of a rank-2 [in, out]
-// matrix, and the product of all dims but the first for conv filters [out, in, kh, kw]), so that activations keep
-// their scale through deep models, and [-1, 1) otherwise (biases, batch-norm scales and means).
+// they must be positive), [1, 2) for quantization scales (ParamInfo.QuantScale: an abs-max scale covers the values
+// it quantizes, and inputs are drawn from [-1, 1), so that quantizing rounds them to the grid without clipping),
+// ±sqrt(3/fan_in) for weights of rank ≥ 2 (fan_in is the first dim of a rank-2 [in, out] matrix, and the product
+// of all dims but the first for conv filters [out, in, kh, kw]), so that activations keep their scale through deep
+// models, and [-1, 1) otherwise (biases, batch-norm scales and means).
 func DefaultParamRange(p ParamInfo) (lo, hi float64) {
 	if p.Variance {
 		return 0.5, 1.5
+	}
+	if p.QuantScale {
+		return 1, 2
 	}
 	if len(p.Shape) >= 2 {
 		fan := p.Shape[0]
@@ -386,6 +391,8 @@ type paramInfo struct {
 	name     string
 	typ      ir.Type
 	variance bool
+	// quantScale: the parameter is the scale of a linear quantization (ParamInfo.QuantScale).
+	quantScale bool
 	// datas holds the data of every program that has some; lacking is set when some program reads the parameter
 	// without data.
 	datas   [][]byte
@@ -451,6 +458,9 @@ func collectParams(progs []*ir.Program) ([]*paramInfo, error) {
 			if mustBePositive(op.Result(0)) {
 				pi.variance = true
 			}
+			if isQuantScale(op.Result(0)) {
+				pi.quantScale = true
+			}
 			if read[name] {
 				continue
 			}
@@ -499,6 +509,20 @@ func mustBePositive(v *ir.Value) bool {
 		return false
 	}
 	return walk(v, 0)
+}
+
+// isQuantScale reports whether v is the scale operand of a quantize_linear or dequantize_linear (or their inplace
+// forms).
+func isQuantScale(v *ir.Value) bool {
+	for u := range v.Uses() {
+		switch ir.NonInplaceName(u.Owner().Name()) {
+		case "pd_op.quantize_linear", "pd_op.dequantize_linear":
+			if u.Index() == 1 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func isBatchNorm(name string) bool {
@@ -553,7 +577,8 @@ func (p *paramInfo) distribution(opts Options) ([]int, ir.DType, distribution, e
 	if rng == nil {
 		rng = DefaultParamRange
 	}
-	lo, hi := rng(ParamInfo{Name: p.name, Shape: shape, DType: tt.DType(), Variance: p.variance})
+	lo, hi := rng(ParamInfo{Name: p.name, Shape: shape, DType: tt.DType(), Variance: p.variance,
+		QuantScale: p.quantScale})
 	return shape, tt.DType(), defaultDist(tt.DType(), lo, hi), nil
 }
 

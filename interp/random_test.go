@@ -101,6 +101,29 @@ func TestVariancesArePositive(t *testing.T) {
 	}
 }
 
+// TestQuantScalesCoverTheInputs: the scales of quantize_linear and dequantize_linear are drawn from [1, 2), above
+// the magnitude of the default inputs, so that the quantization rounds without clipping; other parameters keep
+// their ranges.
+func TestQuantScalesCoverTheInputs(t *testing.T) {
+	p := quantPair(t, 1.5, func(_ *builder, _, _, y, _ *ir.Value) *ir.Value { return y })
+	p.Params["s"].Data, p.Params["w"].Data = nil, nil
+	var infos []ParamInfo
+	f, err := RandomFeed(3, Options{ParamRange: func(pi ParamInfo) (float64, float64) {
+		infos = append(infos, pi)
+		return DefaultParamRange(pi)
+	}}, p)
+	require.NoError(t, err)
+	require.Len(t, infos, 2)
+	for _, in := range infos {
+		assert.Equal(t, in.Name == "s", in.QuantScale, in.Name)
+	}
+	for _, v := range f.Params["s"].Data {
+		assert.True(t, v >= 1 && v < 2, "scale %v", v)
+	}
+	lo, hi := DefaultParamRange(ParamInfo{Shape: []int{1}})
+	assert.Equal(t, []float64{-1, 1}, []float64{lo, hi}, "a [1] parameter that is no scale")
+}
+
 func TestDataInVariablesIsShared(t *testing.T) {
 	with, without := newBuilder(t), newBuilder(t)
 	with.param("w", 2)

@@ -98,6 +98,15 @@ func roundingCost[T tensor.Float](op *ir.Op, args, res []*value[T]) float64 {
 		if len(q) == 4 && len(k) == 4 {
 			n = float64(q[3]+k[1]) + 8
 		}
+	case "pd_op.quantize_linear":
+		// Rounding to the quantization grid, far coarser than u (k_quant.go, quantStep).
+		return quantStep(op, args, res)
+	case "pd_op.dequantize_linear":
+		// x·s/qmax: two roundings, none for only_observer (a copy).
+		if observer, _ := ir.AsBool(op.AttrOrDefault("only_observer")); observer {
+			return 0
+		}
+		n = 2
 	case "pd_op.einsum", "pd_op.pool2d", "pd_op.rnn":
 		// Contractions and windows: the terms per output element.
 		in, out := 0, 0
@@ -147,4 +156,54 @@ const DefaultBudgetFactor = 4
 // budget is the relative difference two evaluations of outputs with rounding variances va and vb may show.
 func budget(factor, u, va, vb float64) float64 {
 	return factor * u * math.Sqrt(va+vb)
+}
+
+// quantStep is the rounding variance quantize_linear adds, in units of u²: the grid it rounds to has the step
+// Δ = s/qmax in x's units (per channel: the largest), so the rounding error is uniform in ±Δ/2, of variance
+// Δ²/12, which relative to the scale of x (max|x|) is (Δ/max|x|)²/12. Relative to the output it is the same (the
+// output is x on the grid). It is capped at 1 (an error of the order of the values: every element rounded to 0).
+// Clipping (|x| > s) is not rounding and is not covered: a rewrite that removes a clipping quantization changes
+// the values beyond the budget, as it should.
+func quantStep[T tensor.Float](op *ir.Op, args, res []*value[T]) float64 {
+	if len(args) == 0 || args[0] == nil || args[0].vec {
+		return 1
+	}
+	if observer, _ := ir.AsBool(op.AttrOrDefault("only_observer")); observer {
+		return 0
+	}
+	var scale *value[T]
+	if isTest, _ := ir.AsBool(op.AttrOrDefault("is_test")); isTest {
+		if len(args) > 1 {
+			scale = args[1]
+		}
+	} else if len(res) > 3 {
+		scale = res[3]
+	}
+	qmax, _ := ir.AsInt(op.AttrOrDefault("qmax"))
+	if scale == nil || scale.vec || qmax <= 0 {
+		return 1
+	}
+	step := 0.0
+	for _, s := range scale.buf.data {
+		step = max(step, math.Abs(1/(float64(qmax)*float64(quantInverse(s)))))
+	}
+	m := 0.0
+	for _, v := range args[0].buf.data {
+		m = max(m, math.Abs(float64(v)))
+	}
+	if m == 0 {
+		return 1
+	}
+	rel := min(step*step/(12*m*m), 1)
+	u := unitRoundoffOf[T]()
+	return 1 + rel/(u*u)
+}
+
+// unitRoundoffOf is u of the evaluation type T.
+func unitRoundoffOf[T tensor.Float]() float64 {
+	var z T
+	if _, ok := any(z).(float32); ok {
+		return unitRoundoff(Float32)
+	}
+	return unitRoundoff(Float64)
 }

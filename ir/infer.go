@@ -160,4 +160,5 @@ func registerBuiltinInfer(c *Context) {
 		c.infer[n] = f
 	}
 	registerFusedInfer(c)
+	registerQuantInfer(c)
 }

@@ -13,13 +13,14 @@ import (
 // its passes; a no-op otherwise), dce, and reinplace (X back to X_ where the input dies).
 //
 // Paddle's conv2d_bn_fuse, conv2d_add_act_fuse and conv2d_add_fuse are the set conv_bn_relu (which also folds NHWC
-// and refuses training-mode batch norms). Not ported yet: add_shadow_output_after_dead_parameter,
-// delete_quant_dequant_linear_op, delete_weight_dequant_linear_op,
-// and fused_weight_only_linear (docs/gpu-inference.md). horizontal_fuse is a Go pass
-// (HorizontalFuse).
+// and refuses training-mode batch norms). delete_weight_dequant_linear_op builds the dequantized weight as ops that
+// fold_constants evaluates, as conv2d_bn_fold does. Not ported yet: add_shadow_output_after_dead_parameter and
+// fused_weight_only_linear (docs/gpu-inference.md). horizontal_fuse is a Go pass (HorizontalFuse).
 var GPUInferencePipeline = []string{
 	"inplace",
 	"cse_constants",
+	"delete_quant_dequant_linear_op",
+	"delete_weight_dequant_linear_op",
 	"map_op_to_another",
 	"identity_op_clean",
 	"silu_fuse",
@@ -45,6 +46,8 @@ var GPUInferencePipeline = []string{
 // gpuSetDocs documents the rule sets ported from Paddle's GPU inference passes (one set per Paddle DRR pass, named
 // as the pass without _pass).
 var gpuSetDocs = map[string]string{
+	"delete_quant_dequant_linear_op":   "Paddle's delete_quant_dequant_linear_op_pass: a quantize_linear → dequantize_linear pair on an activation is removed",
+	"delete_weight_dequant_linear_op":  "Paddle's delete_weight_dequant_linear_op_pass: the dequantize_linear of a parameter weight is folded into the weight (w·s/qmax as weight ops)",
 	"map_op_to_another":                "Paddle's map_op_to_another_pass: depthwise_conv2d with groups > 1 becomes conv2d",
 	"identity_op_clean":                "Paddle's identity_op_clean_pass: remove scale by 1, same-type casts, one-input concats, inference dropouts; merge scale·scale and widening cast·cast",
 	"silu_fuse":                        "Paddle's silu_fuse_pass: x·sigmoid(x) becomes swish",

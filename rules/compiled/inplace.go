@@ -24,7 +24,7 @@ var inplaceProgram = &rt.Program{
 	Files: []rt.File{
 		{Name: "inplace.drr", Text: inplaceSource0},
 	},
-	Fingerprint: "1f6dbcbe2b02bc7f2ab07d8df6b6e77e",
+	Fingerprint: "f0d7c8d3f5c62fa52e88a93851ee1c00",
 	Bind:        inplaceBind,
 }
 
@@ -80,7 +80,7 @@ type inplaceStatic struct {
 func inplaceBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
 	ctx := set.Ctx
 	s := &inplaceStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.abs_", "pd_op.acos_", "pd_op.acosh_", "pd_op.add_", "pd_op.addmm_", "pd_op.affine_channel_", "pd_op.all_reduce_", "pd_op.asin_", "pd_op.asinh_", "pd_op.assign_", "pd_op.atan_", "pd_op.atanh_", "pd_op.bce_loss_", "pd_op.bitwise_and_", "pd_op.bitwise_left_shift_", "pd_op.bitwise_not_", "pd_op.bitwise_or_", "pd_op.bitwise_right_shift_", "pd_op.bitwise_xor_", "pd_op.c_allreduce_avg_", "pd_op.c_allreduce_max_", "pd_op.c_allreduce_min_", "pd_op.c_allreduce_prod_", "pd_op.c_allreduce_sum_", "pd_op.c_broadcast_", "pd_op.c_identity_", "pd_op.c_reduce_avg_", "pd_op.c_reduce_max_", "pd_op.c_reduce_min_", "pd_op.c_reduce_prod_", "pd_op.c_reduce_sum_", "pd_op.c_sync_calc_stream_", "pd_op.c_sync_comm_stream_", "pd_op.cast_", "pd_op.ceil_", "pd_op.clip_", "pd_op.copysign_", "pd_op.cos_", "pd_op.cosh_", "pd_op.cumprod_", "pd_op.cumsum_", "pd_op.digamma_", "pd_op.divide_", "pd_op.elu_", "pd_op.equal_", "pd_op.erf_", "pd_op.erfinv_", "pd_op.exp_", "pd_op.expm1_", "pd_op.fill_", "pd_op.fill_diagonal_", "pd_op.fill_diagonal_tensor_", "pd_op.flatten_", "pd_op.floor_", "pd_op.floor_divide_", "pd_op.gammaincc_", "pd_op.gammaln_", "pd_op.gaussian_inplace_", "pd_op.greater_equal_", "pd_op.greater_than_", "pd_op.hardtanh_", "pd_op.i0_", "pd_op.identity_loss_", "pd_op.increment_", "pd_op.index_add_", "pd_op.index_put_", "pd_op.l1_norm_", "pd_op.leaky_relu_", "pd_op.lerp_", "pd_op.less_equal_", "pd_op.less_than_", "pd_op.lgamma_", "pd_op.log10_", "pd_op.log1p_", "pd_op.log2_", "pd_op.log_", "pd_op.logical_and_", "pd_op.logical_not_", "pd_op.logical_or_", "pd_op.logical_xor_", "pd_op.logit_", "pd_op.multiply_", "pd_op.nop_", "pd_op.not_equal_", "pd_op.partial_allgather_", "pd_op.polygamma_", "pd_op.pow_", "pd_op.put_along_axis_", "pd_op.random_routing_", "pd_op.reciprocal_", "pd_op.relu_", "pd_op.remainder_", "pd_op.renorm_", "pd_op.reshape_", "pd_op.round_", "pd_op.rsqrt_", "pd_op.scale_", "pd_op.scatter_", "pd_op.set_value_", "pd_op.set_value_with_tensor_", "pd_op.share_data_", "pd_op.sigmoid_", "pd_op.sigmoid_cross_entropy_with_logits_", "pd_op.sin_", "pd_op.sinh_", "pd_op.softmax_", "pd_op.sqrt_", "pd_op.squeeze_", "pd_op.subtract_", "pd_op.sync_calc_stream_", "pd_op.tan_", "pd_op.tanh_", "pd_op.thresholded_relu_", "pd_op.transpose_", "pd_op.tril_", "pd_op.triu_", "pd_op.trunc_", "pd_op.uniform_inplace_", "pd_op.unsqueeze_", "pd_op.where_")
+	s.dispatch = rt.NewDispatch(ctx, "pd_op.abs_", "pd_op.acos_", "pd_op.acosh_", "pd_op.add_", "pd_op.addmm_", "pd_op.affine_channel_", "pd_op.all_reduce_", "pd_op.asin_", "pd_op.asinh_", "pd_op.assign_", "pd_op.atan_", "pd_op.atanh_", "pd_op.bce_loss_", "pd_op.bitwise_and_", "pd_op.bitwise_left_shift_", "pd_op.bitwise_not_", "pd_op.bitwise_or_", "pd_op.bitwise_right_shift_", "pd_op.bitwise_xor_", "pd_op.c_allreduce_avg_", "pd_op.c_allreduce_max_", "pd_op.c_allreduce_min_", "pd_op.c_allreduce_prod_", "pd_op.c_allreduce_sum_", "pd_op.c_broadcast_", "pd_op.c_identity_", "pd_op.c_reduce_avg_", "pd_op.c_reduce_max_", "pd_op.c_reduce_min_", "pd_op.c_reduce_prod_", "pd_op.c_reduce_sum_", "pd_op.c_sync_calc_stream_", "pd_op.c_sync_comm_stream_", "pd_op.cast_", "pd_op.ceil_", "pd_op.clip_", "pd_op.copysign_", "pd_op.cos_", "pd_op.cosh_", "pd_op.cumprod_", "pd_op.cumsum_", "pd_op.dequantize_linear_", "pd_op.digamma_", "pd_op.divide_", "pd_op.elu_", "pd_op.equal_", "pd_op.erf_", "pd_op.erfinv_", "pd_op.exp_", "pd_op.expm1_", "pd_op.fill_", "pd_op.fill_diagonal_", "pd_op.fill_diagonal_tensor_", "pd_op.flatten_", "pd_op.floor_", "pd_op.floor_divide_", "pd_op.gammaincc_", "pd_op.gammaln_", "pd_op.gaussian_inplace_", "pd_op.greater_equal_", "pd_op.greater_than_", "pd_op.hardtanh_", "pd_op.i0_", "pd_op.identity_loss_", "pd_op.increment_", "pd_op.index_add_", "pd_op.index_put_", "pd_op.l1_norm_", "pd_op.leaky_relu_", "pd_op.lerp_", "pd_op.less_equal_", "pd_op.less_than_", "pd_op.lgamma_", "pd_op.log10_", "pd_op.log1p_", "pd_op.log2_", "pd_op.log_", "pd_op.logical_and_", "pd_op.logical_not_", "pd_op.logical_or_", "pd_op.logical_xor_", "pd_op.logit_", "pd_op.multiply_", "pd_op.nop_", "pd_op.not_equal_", "pd_op.partial_allgather_", "pd_op.polygamma_", "pd_op.pow_", "pd_op.put_along_axis_", "pd_op.quantize_linear_", "pd_op.random_routing_", "pd_op.reciprocal_", "pd_op.relu_", "pd_op.remainder_", "pd_op.renorm_", "pd_op.reshape_", "pd_op.round_", "pd_op.rsqrt_", "pd_op.scale_", "pd_op.scatter_", "pd_op.set_value_", "pd_op.set_value_with_tensor_", "pd_op.share_data_", "pd_op.sigmoid_", "pd_op.sigmoid_cross_entropy_with_logits_", "pd_op.sin_", "pd_op.sinh_", "pd_op.softmax_", "pd_op.sqrt_", "pd_op.squeeze_", "pd_op.subtract_", "pd_op.sync_calc_stream_", "pd_op.tan_", "pd_op.tanh_", "pd_op.thresholded_relu_", "pd_op.transpose_", "pd_op.tril_", "pd_op.triu_", "pd_op.trunc_", "pd_op.uniform_inplace_", "pd_op.unsqueeze_", "pd_op.where_")
 	s.builtin_has_trait = rule.PureBuiltin("has_trait")
 	if s.builtin_has_trait == nil {
 		return nil, fmt.Errorf("the builtin has_trait is not a pure builtin in this version of pirdrr: run drrc gen again")
@@ -188,164 +188,168 @@ func (m *inplaceMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
 		m.r39_deinplace(op)
 	case 41: // pd_op.cumsum_
 		m.r40_deinplace(op)
-	case 42: // pd_op.digamma_
+	case 42: // pd_op.dequantize_linear_
 		m.r41_deinplace(op)
-	case 43: // pd_op.divide_
+	case 43: // pd_op.digamma_
 		m.r42_deinplace(op)
-	case 44: // pd_op.elu_
+	case 44: // pd_op.divide_
 		m.r43_deinplace(op)
-	case 45: // pd_op.equal_
+	case 45: // pd_op.elu_
 		m.r44_deinplace(op)
-	case 46: // pd_op.erf_
+	case 46: // pd_op.equal_
 		m.r45_deinplace(op)
-	case 47: // pd_op.erfinv_
+	case 47: // pd_op.erf_
 		m.r46_deinplace(op)
-	case 48: // pd_op.exp_
+	case 48: // pd_op.erfinv_
 		m.r47_deinplace(op)
-	case 49: // pd_op.expm1_
+	case 49: // pd_op.exp_
 		m.r48_deinplace(op)
-	case 50: // pd_op.fill_
+	case 50: // pd_op.expm1_
 		m.r49_deinplace(op)
-	case 51: // pd_op.fill_diagonal_
+	case 51: // pd_op.fill_
 		m.r50_deinplace(op)
-	case 52: // pd_op.fill_diagonal_tensor_
+	case 52: // pd_op.fill_diagonal_
 		m.r51_deinplace(op)
-	case 53: // pd_op.flatten_
+	case 53: // pd_op.fill_diagonal_tensor_
 		m.r52_deinplace(op)
-	case 54: // pd_op.floor_
+	case 54: // pd_op.flatten_
 		m.r53_deinplace(op)
-	case 55: // pd_op.floor_divide_
+	case 55: // pd_op.floor_
 		m.r54_deinplace(op)
-	case 56: // pd_op.gammaincc_
+	case 56: // pd_op.floor_divide_
 		m.r55_deinplace(op)
-	case 57: // pd_op.gammaln_
+	case 57: // pd_op.gammaincc_
 		m.r56_deinplace(op)
-	case 58: // pd_op.gaussian_inplace_
+	case 58: // pd_op.gammaln_
 		m.r57_deinplace(op)
-	case 59: // pd_op.greater_equal_
+	case 59: // pd_op.gaussian_inplace_
 		m.r58_deinplace(op)
-	case 60: // pd_op.greater_than_
+	case 60: // pd_op.greater_equal_
 		m.r59_deinplace(op)
-	case 61: // pd_op.hardtanh_
+	case 61: // pd_op.greater_than_
 		m.r60_deinplace(op)
-	case 62: // pd_op.i0_
+	case 62: // pd_op.hardtanh_
 		m.r61_deinplace(op)
-	case 63: // pd_op.identity_loss_
+	case 63: // pd_op.i0_
 		m.r62_deinplace(op)
-	case 64: // pd_op.increment_
+	case 64: // pd_op.identity_loss_
 		m.r63_deinplace(op)
-	case 65: // pd_op.index_add_
+	case 65: // pd_op.increment_
 		m.r64_deinplace(op)
-	case 66: // pd_op.index_put_
+	case 66: // pd_op.index_add_
 		m.r65_deinplace(op)
-	case 67: // pd_op.l1_norm_
+	case 67: // pd_op.index_put_
 		m.r66_deinplace(op)
-	case 68: // pd_op.leaky_relu_
+	case 68: // pd_op.l1_norm_
 		m.r67_deinplace(op)
-	case 69: // pd_op.lerp_
+	case 69: // pd_op.leaky_relu_
 		m.r68_deinplace(op)
-	case 70: // pd_op.less_equal_
+	case 70: // pd_op.lerp_
 		m.r69_deinplace(op)
-	case 71: // pd_op.less_than_
+	case 71: // pd_op.less_equal_
 		m.r70_deinplace(op)
-	case 72: // pd_op.lgamma_
+	case 72: // pd_op.less_than_
 		m.r71_deinplace(op)
-	case 73: // pd_op.log10_
+	case 73: // pd_op.lgamma_
 		m.r72_deinplace(op)
-	case 74: // pd_op.log1p_
+	case 74: // pd_op.log10_
 		m.r73_deinplace(op)
-	case 75: // pd_op.log2_
+	case 75: // pd_op.log1p_
 		m.r74_deinplace(op)
-	case 76: // pd_op.log_
+	case 76: // pd_op.log2_
 		m.r75_deinplace(op)
-	case 77: // pd_op.logical_and_
+	case 77: // pd_op.log_
 		m.r76_deinplace(op)
-	case 78: // pd_op.logical_not_
+	case 78: // pd_op.logical_and_
 		m.r77_deinplace(op)
-	case 79: // pd_op.logical_or_
+	case 79: // pd_op.logical_not_
 		m.r78_deinplace(op)
-	case 80: // pd_op.logical_xor_
+	case 80: // pd_op.logical_or_
 		m.r79_deinplace(op)
-	case 81: // pd_op.logit_
+	case 81: // pd_op.logical_xor_
 		m.r80_deinplace(op)
-	case 82: // pd_op.multiply_
+	case 82: // pd_op.logit_
 		m.r81_deinplace(op)
-	case 83: // pd_op.nop_
+	case 83: // pd_op.multiply_
 		m.r82_deinplace(op)
-	case 84: // pd_op.not_equal_
+	case 84: // pd_op.nop_
 		m.r83_deinplace(op)
-	case 85: // pd_op.partial_allgather_
+	case 85: // pd_op.not_equal_
 		m.r84_deinplace(op)
-	case 86: // pd_op.polygamma_
+	case 86: // pd_op.partial_allgather_
 		m.r85_deinplace(op)
-	case 87: // pd_op.pow_
+	case 87: // pd_op.polygamma_
 		m.r86_deinplace(op)
-	case 88: // pd_op.put_along_axis_
+	case 88: // pd_op.pow_
 		m.r87_deinplace(op)
-	case 89: // pd_op.random_routing_
+	case 89: // pd_op.put_along_axis_
 		m.r88_deinplace(op)
-	case 90: // pd_op.reciprocal_
+	case 90: // pd_op.quantize_linear_
 		m.r89_deinplace(op)
-	case 91: // pd_op.relu_
+	case 91: // pd_op.random_routing_
 		m.r90_deinplace(op)
-	case 92: // pd_op.remainder_
+	case 92: // pd_op.reciprocal_
 		m.r91_deinplace(op)
-	case 93: // pd_op.renorm_
+	case 93: // pd_op.relu_
 		m.r92_deinplace(op)
-	case 94: // pd_op.reshape_
+	case 94: // pd_op.remainder_
 		m.r93_deinplace(op)
-	case 95: // pd_op.round_
+	case 95: // pd_op.renorm_
 		m.r94_deinplace(op)
-	case 96: // pd_op.rsqrt_
+	case 96: // pd_op.reshape_
 		m.r95_deinplace(op)
-	case 97: // pd_op.scale_
+	case 97: // pd_op.round_
 		m.r96_deinplace(op)
-	case 98: // pd_op.scatter_
+	case 98: // pd_op.rsqrt_
 		m.r97_deinplace(op)
-	case 99: // pd_op.set_value_
+	case 99: // pd_op.scale_
 		m.r98_deinplace(op)
-	case 100: // pd_op.set_value_with_tensor_
+	case 100: // pd_op.scatter_
 		m.r99_deinplace(op)
-	case 101: // pd_op.share_data_
+	case 101: // pd_op.set_value_
 		m.r100_deinplace(op)
-	case 102: // pd_op.sigmoid_
+	case 102: // pd_op.set_value_with_tensor_
 		m.r101_deinplace(op)
-	case 103: // pd_op.sigmoid_cross_entropy_with_logits_
+	case 103: // pd_op.share_data_
 		m.r102_deinplace(op)
-	case 104: // pd_op.sin_
+	case 104: // pd_op.sigmoid_
 		m.r103_deinplace(op)
-	case 105: // pd_op.sinh_
+	case 105: // pd_op.sigmoid_cross_entropy_with_logits_
 		m.r104_deinplace(op)
-	case 106: // pd_op.softmax_
+	case 106: // pd_op.sin_
 		m.r105_deinplace(op)
-	case 107: // pd_op.sqrt_
+	case 107: // pd_op.sinh_
 		m.r106_deinplace(op)
-	case 108: // pd_op.squeeze_
+	case 108: // pd_op.softmax_
 		m.r107_deinplace(op)
-	case 109: // pd_op.subtract_
+	case 109: // pd_op.sqrt_
 		m.r108_deinplace(op)
-	case 110: // pd_op.sync_calc_stream_
+	case 110: // pd_op.squeeze_
 		m.r109_deinplace(op)
-	case 111: // pd_op.tan_
+	case 111: // pd_op.subtract_
 		m.r110_deinplace(op)
-	case 112: // pd_op.tanh_
+	case 112: // pd_op.sync_calc_stream_
 		m.r111_deinplace(op)
-	case 113: // pd_op.thresholded_relu_
+	case 113: // pd_op.tan_
 		m.r112_deinplace(op)
-	case 114: // pd_op.transpose_
+	case 114: // pd_op.tanh_
 		m.r113_deinplace(op)
-	case 115: // pd_op.tril_
+	case 115: // pd_op.thresholded_relu_
 		m.r114_deinplace(op)
-	case 116: // pd_op.triu_
+	case 116: // pd_op.transpose_
 		m.r115_deinplace(op)
-	case 117: // pd_op.trunc_
+	case 117: // pd_op.tril_
 		m.r116_deinplace(op)
-	case 118: // pd_op.uniform_inplace_
+	case 118: // pd_op.triu_
 		m.r117_deinplace(op)
-	case 119: // pd_op.unsqueeze_
+	case 119: // pd_op.trunc_
 		m.r118_deinplace(op)
-	case 120: // pd_op.where_
+	case 120: // pd_op.uniform_inplace_
 		m.r119_deinplace(op)
+	case 121: // pd_op.unsqueeze_
+		m.r120_deinplace(op)
+	case 122: // pd_op.where_
+		m.r121_deinplace(op)
 	}
 	return m.End()
 }
@@ -4122,8 +4126,103 @@ func (m *inplaceMatcher) r40_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r41_deinplace tries rule deinplace[pd_op.digamma_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.digamma_.
+// r41_deinplace tries rule deinplace[pd_op.dequantize_linear_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.dequantize_linear_.
 func (m *inplaceMatcher) r41_deinplace(op0 *ir.Op) bool {
+	// %b, ... = pd_op.dequantize_linear_(%a, %rest...) {$attrs...}
+	if op0.NumOperands() < 1 || op0.NumResults() < 1 {
+		return false
+	}
+	h0_attrs := rt.RestAttrs(op0)
+	v0_b := op0.Result(0)
+	if !rt.ResultsUnused(op0, 1) {
+		return false
+	}
+	v1_a := op0.Operand(0)
+	if v1_a == nil {
+		return false
+	}
+	l2_rest := m.Operands(op0, 1)
+	// where inplace_op("pd_op.dequantize_linear_", 0, 0)
+	p1, ok2 := m.Builtin("inplace_op", m.Args("pd_op.dequantize_linear_", int64(0), int64(0)))
+	if !ok2 {
+		return false
+	}
+	b3, ok4 := p1.(bool)
+	if !ok4 {
+		return false
+	}
+	if !b3 {
+		return false
+	}
+	// where !has_trait(%b, "SideEffects")
+	f5, ok6 := rt.Call(m.builtin_has_trait, m.Args(v0_b, "SideEffects"))
+	if !ok6 {
+		return false
+	}
+	b7, ok8 := f5.(bool)
+	if !ok8 {
+		return false
+	}
+	if !(!b7) {
+		return false
+	}
+	// where !is_param(%a) && !is_input(%a)
+	p9, ok10 := m.Builtin("is_param", m.Args(v1_a))
+	if !ok10 {
+		return false
+	}
+	b11, ok12 := p9.(bool)
+	if !ok12 {
+		return false
+	}
+	if !(!b11) {
+		return false
+	}
+	p13, ok14 := m.Builtin("is_input", m.Args(v1_a))
+	if !ok14 {
+		return false
+	}
+	b15, ok16 := p13.(bool)
+	if !ok16 {
+		return false
+	}
+	if !(!b15) {
+		return false
+	}
+	// where !aliased(%a, %b)
+	p17, ok18 := m.Builtin("aliased", m.Args(v1_a, v0_b))
+	if !ok18 {
+		return false
+	}
+	b19, ok20 := p17.(bool)
+	if !ok20 {
+		return false
+	}
+	if !(!b19) {
+		return false
+	}
+	// where same_type(%a, %b)
+	f21, ok22 := rt.Call(m.builtin_same_type, m.Args(v1_a, v0_b))
+	if !ok22 {
+		return false
+	}
+	b23, ok24 := f21.(bool)
+	if !ok24 {
+		return false
+	}
+	if !b23 {
+		return false
+	}
+	mt := m.Emit(m.rules[41])
+	mt.Ops = append(mt.Ops[:0], op0)
+	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
+	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
+	mt.Holes = append(mt.Holes[:0], h0_attrs)
+	return true
+}
+
+// r42_deinplace tries rule deinplace[pd_op.digamma_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.digamma_.
+func (m *inplaceMatcher) r42_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.digamma_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -4206,7 +4305,7 @@ func (m *inplaceMatcher) r41_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[41])
+	mt := m.Emit(m.rules[42])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -4214,8 +4313,8 @@ func (m *inplaceMatcher) r41_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r42_deinplace tries rule deinplace[pd_op.divide_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.divide_.
-func (m *inplaceMatcher) r42_deinplace(op0 *ir.Op) bool {
+// r43_deinplace tries rule deinplace[pd_op.divide_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.divide_.
+func (m *inplaceMatcher) r43_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.divide_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -4298,7 +4397,7 @@ func (m *inplaceMatcher) r42_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[42])
+	mt := m.Emit(m.rules[43])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -4306,8 +4405,8 @@ func (m *inplaceMatcher) r42_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r43_deinplace tries rule deinplace[pd_op.elu_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.elu_.
-func (m *inplaceMatcher) r43_deinplace(op0 *ir.Op) bool {
+// r44_deinplace tries rule deinplace[pd_op.elu_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.elu_.
+func (m *inplaceMatcher) r44_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.elu_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -4390,7 +4489,7 @@ func (m *inplaceMatcher) r43_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[43])
+	mt := m.Emit(m.rules[44])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -4398,8 +4497,8 @@ func (m *inplaceMatcher) r43_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r44_deinplace tries rule deinplace[pd_op.equal_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.equal_.
-func (m *inplaceMatcher) r44_deinplace(op0 *ir.Op) bool {
+// r45_deinplace tries rule deinplace[pd_op.equal_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.equal_.
+func (m *inplaceMatcher) r45_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.equal_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -4482,7 +4581,7 @@ func (m *inplaceMatcher) r44_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[44])
+	mt := m.Emit(m.rules[45])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -4490,8 +4589,8 @@ func (m *inplaceMatcher) r44_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r45_deinplace tries rule deinplace[pd_op.erf_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.erf_.
-func (m *inplaceMatcher) r45_deinplace(op0 *ir.Op) bool {
+// r46_deinplace tries rule deinplace[pd_op.erf_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.erf_.
+func (m *inplaceMatcher) r46_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.erf_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -4574,7 +4673,7 @@ func (m *inplaceMatcher) r45_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[45])
+	mt := m.Emit(m.rules[46])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -4582,8 +4681,8 @@ func (m *inplaceMatcher) r45_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r46_deinplace tries rule deinplace[pd_op.erfinv_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.erfinv_.
-func (m *inplaceMatcher) r46_deinplace(op0 *ir.Op) bool {
+// r47_deinplace tries rule deinplace[pd_op.erfinv_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.erfinv_.
+func (m *inplaceMatcher) r47_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.erfinv_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -4666,7 +4765,7 @@ func (m *inplaceMatcher) r46_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[46])
+	mt := m.Emit(m.rules[47])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -4674,8 +4773,8 @@ func (m *inplaceMatcher) r46_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r47_deinplace tries rule deinplace[pd_op.exp_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.exp_.
-func (m *inplaceMatcher) r47_deinplace(op0 *ir.Op) bool {
+// r48_deinplace tries rule deinplace[pd_op.exp_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.exp_.
+func (m *inplaceMatcher) r48_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.exp_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -4758,7 +4857,7 @@ func (m *inplaceMatcher) r47_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[47])
+	mt := m.Emit(m.rules[48])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -4766,8 +4865,8 @@ func (m *inplaceMatcher) r47_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r48_deinplace tries rule deinplace[pd_op.expm1_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.expm1_.
-func (m *inplaceMatcher) r48_deinplace(op0 *ir.Op) bool {
+// r49_deinplace tries rule deinplace[pd_op.expm1_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.expm1_.
+func (m *inplaceMatcher) r49_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.expm1_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -4850,7 +4949,7 @@ func (m *inplaceMatcher) r48_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[48])
+	mt := m.Emit(m.rules[49])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -4858,8 +4957,8 @@ func (m *inplaceMatcher) r48_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r49_deinplace tries rule deinplace[pd_op.fill_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.fill_.
-func (m *inplaceMatcher) r49_deinplace(op0 *ir.Op) bool {
+// r50_deinplace tries rule deinplace[pd_op.fill_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.fill_.
+func (m *inplaceMatcher) r50_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.fill_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -4942,7 +5041,7 @@ func (m *inplaceMatcher) r49_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[49])
+	mt := m.Emit(m.rules[50])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -4950,8 +5049,8 @@ func (m *inplaceMatcher) r49_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r50_deinplace tries rule deinplace[pd_op.fill_diagonal_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.fill_diagonal_.
-func (m *inplaceMatcher) r50_deinplace(op0 *ir.Op) bool {
+// r51_deinplace tries rule deinplace[pd_op.fill_diagonal_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.fill_diagonal_.
+func (m *inplaceMatcher) r51_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.fill_diagonal_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -5034,7 +5133,7 @@ func (m *inplaceMatcher) r50_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[50])
+	mt := m.Emit(m.rules[51])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -5042,8 +5141,8 @@ func (m *inplaceMatcher) r50_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r51_deinplace tries rule deinplace[pd_op.fill_diagonal_tensor_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.fill_diagonal_tensor_.
-func (m *inplaceMatcher) r51_deinplace(op0 *ir.Op) bool {
+// r52_deinplace tries rule deinplace[pd_op.fill_diagonal_tensor_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.fill_diagonal_tensor_.
+func (m *inplaceMatcher) r52_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.fill_diagonal_tensor_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -5126,7 +5225,7 @@ func (m *inplaceMatcher) r51_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[51])
+	mt := m.Emit(m.rules[52])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -5134,8 +5233,8 @@ func (m *inplaceMatcher) r51_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r52_deinplace tries rule deinplace[pd_op.flatten_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.flatten_.
-func (m *inplaceMatcher) r52_deinplace(op0 *ir.Op) bool {
+// r53_deinplace tries rule deinplace[pd_op.flatten_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.flatten_.
+func (m *inplaceMatcher) r53_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.flatten_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -5218,7 +5317,7 @@ func (m *inplaceMatcher) r52_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[52])
+	mt := m.Emit(m.rules[53])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -5226,8 +5325,8 @@ func (m *inplaceMatcher) r52_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r53_deinplace tries rule deinplace[pd_op.floor_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.floor_.
-func (m *inplaceMatcher) r53_deinplace(op0 *ir.Op) bool {
+// r54_deinplace tries rule deinplace[pd_op.floor_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.floor_.
+func (m *inplaceMatcher) r54_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.floor_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -5310,7 +5409,7 @@ func (m *inplaceMatcher) r53_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[53])
+	mt := m.Emit(m.rules[54])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -5318,8 +5417,8 @@ func (m *inplaceMatcher) r53_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r54_deinplace tries rule deinplace[pd_op.floor_divide_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.floor_divide_.
-func (m *inplaceMatcher) r54_deinplace(op0 *ir.Op) bool {
+// r55_deinplace tries rule deinplace[pd_op.floor_divide_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.floor_divide_.
+func (m *inplaceMatcher) r55_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.floor_divide_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -5402,7 +5501,7 @@ func (m *inplaceMatcher) r54_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[54])
+	mt := m.Emit(m.rules[55])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -5410,8 +5509,8 @@ func (m *inplaceMatcher) r54_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r55_deinplace tries rule deinplace[pd_op.gammaincc_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.gammaincc_.
-func (m *inplaceMatcher) r55_deinplace(op0 *ir.Op) bool {
+// r56_deinplace tries rule deinplace[pd_op.gammaincc_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.gammaincc_.
+func (m *inplaceMatcher) r56_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.gammaincc_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -5494,7 +5593,7 @@ func (m *inplaceMatcher) r55_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[55])
+	mt := m.Emit(m.rules[56])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -5502,8 +5601,8 @@ func (m *inplaceMatcher) r55_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r56_deinplace tries rule deinplace[pd_op.gammaln_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.gammaln_.
-func (m *inplaceMatcher) r56_deinplace(op0 *ir.Op) bool {
+// r57_deinplace tries rule deinplace[pd_op.gammaln_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.gammaln_.
+func (m *inplaceMatcher) r57_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.gammaln_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -5586,7 +5685,7 @@ func (m *inplaceMatcher) r56_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[56])
+	mt := m.Emit(m.rules[57])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -5594,8 +5693,8 @@ func (m *inplaceMatcher) r56_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r57_deinplace tries rule deinplace[pd_op.gaussian_inplace_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.gaussian_inplace_.
-func (m *inplaceMatcher) r57_deinplace(op0 *ir.Op) bool {
+// r58_deinplace tries rule deinplace[pd_op.gaussian_inplace_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.gaussian_inplace_.
+func (m *inplaceMatcher) r58_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.gaussian_inplace_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -5678,7 +5777,7 @@ func (m *inplaceMatcher) r57_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[57])
+	mt := m.Emit(m.rules[58])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -5686,8 +5785,8 @@ func (m *inplaceMatcher) r57_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r58_deinplace tries rule deinplace[pd_op.greater_equal_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.greater_equal_.
-func (m *inplaceMatcher) r58_deinplace(op0 *ir.Op) bool {
+// r59_deinplace tries rule deinplace[pd_op.greater_equal_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.greater_equal_.
+func (m *inplaceMatcher) r59_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.greater_equal_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -5770,7 +5869,7 @@ func (m *inplaceMatcher) r58_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[58])
+	mt := m.Emit(m.rules[59])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -5778,8 +5877,8 @@ func (m *inplaceMatcher) r58_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r59_deinplace tries rule deinplace[pd_op.greater_than_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.greater_than_.
-func (m *inplaceMatcher) r59_deinplace(op0 *ir.Op) bool {
+// r60_deinplace tries rule deinplace[pd_op.greater_than_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.greater_than_.
+func (m *inplaceMatcher) r60_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.greater_than_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -5862,7 +5961,7 @@ func (m *inplaceMatcher) r59_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[59])
+	mt := m.Emit(m.rules[60])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -5870,8 +5969,8 @@ func (m *inplaceMatcher) r59_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r60_deinplace tries rule deinplace[pd_op.hardtanh_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.hardtanh_.
-func (m *inplaceMatcher) r60_deinplace(op0 *ir.Op) bool {
+// r61_deinplace tries rule deinplace[pd_op.hardtanh_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.hardtanh_.
+func (m *inplaceMatcher) r61_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.hardtanh_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -5954,7 +6053,7 @@ func (m *inplaceMatcher) r60_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[60])
+	mt := m.Emit(m.rules[61])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -5962,8 +6061,8 @@ func (m *inplaceMatcher) r60_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r61_deinplace tries rule deinplace[pd_op.i0_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.i0_.
-func (m *inplaceMatcher) r61_deinplace(op0 *ir.Op) bool {
+// r62_deinplace tries rule deinplace[pd_op.i0_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.i0_.
+func (m *inplaceMatcher) r62_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.i0_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -6046,7 +6145,7 @@ func (m *inplaceMatcher) r61_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[61])
+	mt := m.Emit(m.rules[62])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -6054,8 +6153,8 @@ func (m *inplaceMatcher) r61_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r62_deinplace tries rule deinplace[pd_op.identity_loss_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.identity_loss_.
-func (m *inplaceMatcher) r62_deinplace(op0 *ir.Op) bool {
+// r63_deinplace tries rule deinplace[pd_op.identity_loss_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.identity_loss_.
+func (m *inplaceMatcher) r63_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.identity_loss_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -6138,7 +6237,7 @@ func (m *inplaceMatcher) r62_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[62])
+	mt := m.Emit(m.rules[63])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -6146,8 +6245,8 @@ func (m *inplaceMatcher) r62_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r63_deinplace tries rule deinplace[pd_op.increment_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.increment_.
-func (m *inplaceMatcher) r63_deinplace(op0 *ir.Op) bool {
+// r64_deinplace tries rule deinplace[pd_op.increment_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.increment_.
+func (m *inplaceMatcher) r64_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.increment_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -6230,7 +6329,7 @@ func (m *inplaceMatcher) r63_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[63])
+	mt := m.Emit(m.rules[64])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -6238,8 +6337,8 @@ func (m *inplaceMatcher) r63_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r64_deinplace tries rule deinplace[pd_op.index_add_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.index_add_.
-func (m *inplaceMatcher) r64_deinplace(op0 *ir.Op) bool {
+// r65_deinplace tries rule deinplace[pd_op.index_add_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.index_add_.
+func (m *inplaceMatcher) r65_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.index_add_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -6322,7 +6421,7 @@ func (m *inplaceMatcher) r64_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[64])
+	mt := m.Emit(m.rules[65])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -6330,8 +6429,8 @@ func (m *inplaceMatcher) r64_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r65_deinplace tries rule deinplace[pd_op.index_put_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.index_put_.
-func (m *inplaceMatcher) r65_deinplace(op0 *ir.Op) bool {
+// r66_deinplace tries rule deinplace[pd_op.index_put_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.index_put_.
+func (m *inplaceMatcher) r66_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.index_put_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -6414,7 +6513,7 @@ func (m *inplaceMatcher) r65_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[65])
+	mt := m.Emit(m.rules[66])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -6422,8 +6521,8 @@ func (m *inplaceMatcher) r65_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r66_deinplace tries rule deinplace[pd_op.l1_norm_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.l1_norm_.
-func (m *inplaceMatcher) r66_deinplace(op0 *ir.Op) bool {
+// r67_deinplace tries rule deinplace[pd_op.l1_norm_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.l1_norm_.
+func (m *inplaceMatcher) r67_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.l1_norm_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -6506,7 +6605,7 @@ func (m *inplaceMatcher) r66_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[66])
+	mt := m.Emit(m.rules[67])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -6514,8 +6613,8 @@ func (m *inplaceMatcher) r66_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r67_deinplace tries rule deinplace[pd_op.leaky_relu_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.leaky_relu_.
-func (m *inplaceMatcher) r67_deinplace(op0 *ir.Op) bool {
+// r68_deinplace tries rule deinplace[pd_op.leaky_relu_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.leaky_relu_.
+func (m *inplaceMatcher) r68_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.leaky_relu_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -6598,7 +6697,7 @@ func (m *inplaceMatcher) r67_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[67])
+	mt := m.Emit(m.rules[68])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -6606,8 +6705,8 @@ func (m *inplaceMatcher) r67_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r68_deinplace tries rule deinplace[pd_op.lerp_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.lerp_.
-func (m *inplaceMatcher) r68_deinplace(op0 *ir.Op) bool {
+// r69_deinplace tries rule deinplace[pd_op.lerp_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.lerp_.
+func (m *inplaceMatcher) r69_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.lerp_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -6690,7 +6789,7 @@ func (m *inplaceMatcher) r68_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[68])
+	mt := m.Emit(m.rules[69])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -6698,8 +6797,8 @@ func (m *inplaceMatcher) r68_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r69_deinplace tries rule deinplace[pd_op.less_equal_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.less_equal_.
-func (m *inplaceMatcher) r69_deinplace(op0 *ir.Op) bool {
+// r70_deinplace tries rule deinplace[pd_op.less_equal_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.less_equal_.
+func (m *inplaceMatcher) r70_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.less_equal_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -6782,7 +6881,7 @@ func (m *inplaceMatcher) r69_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[69])
+	mt := m.Emit(m.rules[70])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -6790,8 +6889,8 @@ func (m *inplaceMatcher) r69_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r70_deinplace tries rule deinplace[pd_op.less_than_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.less_than_.
-func (m *inplaceMatcher) r70_deinplace(op0 *ir.Op) bool {
+// r71_deinplace tries rule deinplace[pd_op.less_than_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.less_than_.
+func (m *inplaceMatcher) r71_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.less_than_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -6874,7 +6973,7 @@ func (m *inplaceMatcher) r70_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[70])
+	mt := m.Emit(m.rules[71])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -6882,8 +6981,8 @@ func (m *inplaceMatcher) r70_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r71_deinplace tries rule deinplace[pd_op.lgamma_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.lgamma_.
-func (m *inplaceMatcher) r71_deinplace(op0 *ir.Op) bool {
+// r72_deinplace tries rule deinplace[pd_op.lgamma_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.lgamma_.
+func (m *inplaceMatcher) r72_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.lgamma_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -6966,7 +7065,7 @@ func (m *inplaceMatcher) r71_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[71])
+	mt := m.Emit(m.rules[72])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -6974,8 +7073,8 @@ func (m *inplaceMatcher) r71_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r72_deinplace tries rule deinplace[pd_op.log10_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.log10_.
-func (m *inplaceMatcher) r72_deinplace(op0 *ir.Op) bool {
+// r73_deinplace tries rule deinplace[pd_op.log10_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.log10_.
+func (m *inplaceMatcher) r73_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.log10_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -7058,7 +7157,7 @@ func (m *inplaceMatcher) r72_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[72])
+	mt := m.Emit(m.rules[73])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -7066,8 +7165,8 @@ func (m *inplaceMatcher) r72_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r73_deinplace tries rule deinplace[pd_op.log1p_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.log1p_.
-func (m *inplaceMatcher) r73_deinplace(op0 *ir.Op) bool {
+// r74_deinplace tries rule deinplace[pd_op.log1p_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.log1p_.
+func (m *inplaceMatcher) r74_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.log1p_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -7150,7 +7249,7 @@ func (m *inplaceMatcher) r73_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[73])
+	mt := m.Emit(m.rules[74])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -7158,8 +7257,8 @@ func (m *inplaceMatcher) r73_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r74_deinplace tries rule deinplace[pd_op.log2_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.log2_.
-func (m *inplaceMatcher) r74_deinplace(op0 *ir.Op) bool {
+// r75_deinplace tries rule deinplace[pd_op.log2_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.log2_.
+func (m *inplaceMatcher) r75_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.log2_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -7242,7 +7341,7 @@ func (m *inplaceMatcher) r74_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[74])
+	mt := m.Emit(m.rules[75])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -7250,8 +7349,8 @@ func (m *inplaceMatcher) r74_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r75_deinplace tries rule deinplace[pd_op.log_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.log_.
-func (m *inplaceMatcher) r75_deinplace(op0 *ir.Op) bool {
+// r76_deinplace tries rule deinplace[pd_op.log_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.log_.
+func (m *inplaceMatcher) r76_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.log_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -7334,7 +7433,7 @@ func (m *inplaceMatcher) r75_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[75])
+	mt := m.Emit(m.rules[76])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -7342,8 +7441,8 @@ func (m *inplaceMatcher) r75_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r76_deinplace tries rule deinplace[pd_op.logical_and_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.logical_and_.
-func (m *inplaceMatcher) r76_deinplace(op0 *ir.Op) bool {
+// r77_deinplace tries rule deinplace[pd_op.logical_and_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.logical_and_.
+func (m *inplaceMatcher) r77_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.logical_and_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -7426,7 +7525,7 @@ func (m *inplaceMatcher) r76_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[76])
+	mt := m.Emit(m.rules[77])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -7434,8 +7533,8 @@ func (m *inplaceMatcher) r76_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r77_deinplace tries rule deinplace[pd_op.logical_not_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.logical_not_.
-func (m *inplaceMatcher) r77_deinplace(op0 *ir.Op) bool {
+// r78_deinplace tries rule deinplace[pd_op.logical_not_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.logical_not_.
+func (m *inplaceMatcher) r78_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.logical_not_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -7518,7 +7617,7 @@ func (m *inplaceMatcher) r77_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[77])
+	mt := m.Emit(m.rules[78])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -7526,8 +7625,8 @@ func (m *inplaceMatcher) r77_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r78_deinplace tries rule deinplace[pd_op.logical_or_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.logical_or_.
-func (m *inplaceMatcher) r78_deinplace(op0 *ir.Op) bool {
+// r79_deinplace tries rule deinplace[pd_op.logical_or_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.logical_or_.
+func (m *inplaceMatcher) r79_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.logical_or_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -7610,7 +7709,7 @@ func (m *inplaceMatcher) r78_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[78])
+	mt := m.Emit(m.rules[79])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -7618,8 +7717,8 @@ func (m *inplaceMatcher) r78_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r79_deinplace tries rule deinplace[pd_op.logical_xor_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.logical_xor_.
-func (m *inplaceMatcher) r79_deinplace(op0 *ir.Op) bool {
+// r80_deinplace tries rule deinplace[pd_op.logical_xor_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.logical_xor_.
+func (m *inplaceMatcher) r80_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.logical_xor_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -7702,7 +7801,7 @@ func (m *inplaceMatcher) r79_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[79])
+	mt := m.Emit(m.rules[80])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -7710,8 +7809,8 @@ func (m *inplaceMatcher) r79_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r80_deinplace tries rule deinplace[pd_op.logit_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.logit_.
-func (m *inplaceMatcher) r80_deinplace(op0 *ir.Op) bool {
+// r81_deinplace tries rule deinplace[pd_op.logit_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.logit_.
+func (m *inplaceMatcher) r81_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.logit_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -7794,7 +7893,7 @@ func (m *inplaceMatcher) r80_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[80])
+	mt := m.Emit(m.rules[81])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -7802,8 +7901,8 @@ func (m *inplaceMatcher) r80_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r81_deinplace tries rule deinplace[pd_op.multiply_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.multiply_.
-func (m *inplaceMatcher) r81_deinplace(op0 *ir.Op) bool {
+// r82_deinplace tries rule deinplace[pd_op.multiply_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.multiply_.
+func (m *inplaceMatcher) r82_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.multiply_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -7886,7 +7985,7 @@ func (m *inplaceMatcher) r81_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[81])
+	mt := m.Emit(m.rules[82])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -7894,8 +7993,8 @@ func (m *inplaceMatcher) r81_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r82_deinplace tries rule deinplace[pd_op.nop_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.nop_.
-func (m *inplaceMatcher) r82_deinplace(op0 *ir.Op) bool {
+// r83_deinplace tries rule deinplace[pd_op.nop_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.nop_.
+func (m *inplaceMatcher) r83_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.nop_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -7978,7 +8077,7 @@ func (m *inplaceMatcher) r82_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[82])
+	mt := m.Emit(m.rules[83])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -7986,8 +8085,8 @@ func (m *inplaceMatcher) r82_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r83_deinplace tries rule deinplace[pd_op.not_equal_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.not_equal_.
-func (m *inplaceMatcher) r83_deinplace(op0 *ir.Op) bool {
+// r84_deinplace tries rule deinplace[pd_op.not_equal_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.not_equal_.
+func (m *inplaceMatcher) r84_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.not_equal_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -8070,7 +8169,7 @@ func (m *inplaceMatcher) r83_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[83])
+	mt := m.Emit(m.rules[84])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -8078,8 +8177,8 @@ func (m *inplaceMatcher) r83_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r84_deinplace tries rule deinplace[pd_op.partial_allgather_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.partial_allgather_.
-func (m *inplaceMatcher) r84_deinplace(op0 *ir.Op) bool {
+// r85_deinplace tries rule deinplace[pd_op.partial_allgather_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.partial_allgather_.
+func (m *inplaceMatcher) r85_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.partial_allgather_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -8162,7 +8261,7 @@ func (m *inplaceMatcher) r84_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[84])
+	mt := m.Emit(m.rules[85])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -8170,8 +8269,8 @@ func (m *inplaceMatcher) r84_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r85_deinplace tries rule deinplace[pd_op.polygamma_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.polygamma_.
-func (m *inplaceMatcher) r85_deinplace(op0 *ir.Op) bool {
+// r86_deinplace tries rule deinplace[pd_op.polygamma_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.polygamma_.
+func (m *inplaceMatcher) r86_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.polygamma_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -8254,7 +8353,7 @@ func (m *inplaceMatcher) r85_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[85])
+	mt := m.Emit(m.rules[86])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -8262,8 +8361,8 @@ func (m *inplaceMatcher) r85_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r86_deinplace tries rule deinplace[pd_op.pow_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.pow_.
-func (m *inplaceMatcher) r86_deinplace(op0 *ir.Op) bool {
+// r87_deinplace tries rule deinplace[pd_op.pow_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.pow_.
+func (m *inplaceMatcher) r87_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.pow_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -8346,7 +8445,7 @@ func (m *inplaceMatcher) r86_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[86])
+	mt := m.Emit(m.rules[87])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -8354,8 +8453,8 @@ func (m *inplaceMatcher) r86_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r87_deinplace tries rule deinplace[pd_op.put_along_axis_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.put_along_axis_.
-func (m *inplaceMatcher) r87_deinplace(op0 *ir.Op) bool {
+// r88_deinplace tries rule deinplace[pd_op.put_along_axis_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.put_along_axis_.
+func (m *inplaceMatcher) r88_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.put_along_axis_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -8438,7 +8537,7 @@ func (m *inplaceMatcher) r87_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[87])
+	mt := m.Emit(m.rules[88])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -8446,8 +8545,103 @@ func (m *inplaceMatcher) r87_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r88_deinplace tries rule deinplace[pd_op.random_routing_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.random_routing_.
-func (m *inplaceMatcher) r88_deinplace(op0 *ir.Op) bool {
+// r89_deinplace tries rule deinplace[pd_op.quantize_linear_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.quantize_linear_.
+func (m *inplaceMatcher) r89_deinplace(op0 *ir.Op) bool {
+	// %b, ... = pd_op.quantize_linear_(%a, %rest...) {$attrs...}
+	if op0.NumOperands() < 1 || op0.NumResults() < 1 {
+		return false
+	}
+	h0_attrs := rt.RestAttrs(op0)
+	v0_b := op0.Result(0)
+	if !rt.ResultsUnused(op0, 1) {
+		return false
+	}
+	v1_a := op0.Operand(0)
+	if v1_a == nil {
+		return false
+	}
+	l2_rest := m.Operands(op0, 1)
+	// where inplace_op("pd_op.quantize_linear_", 0, 0)
+	p1, ok2 := m.Builtin("inplace_op", m.Args("pd_op.quantize_linear_", int64(0), int64(0)))
+	if !ok2 {
+		return false
+	}
+	b3, ok4 := p1.(bool)
+	if !ok4 {
+		return false
+	}
+	if !b3 {
+		return false
+	}
+	// where !has_trait(%b, "SideEffects")
+	f5, ok6 := rt.Call(m.builtin_has_trait, m.Args(v0_b, "SideEffects"))
+	if !ok6 {
+		return false
+	}
+	b7, ok8 := f5.(bool)
+	if !ok8 {
+		return false
+	}
+	if !(!b7) {
+		return false
+	}
+	// where !is_param(%a) && !is_input(%a)
+	p9, ok10 := m.Builtin("is_param", m.Args(v1_a))
+	if !ok10 {
+		return false
+	}
+	b11, ok12 := p9.(bool)
+	if !ok12 {
+		return false
+	}
+	if !(!b11) {
+		return false
+	}
+	p13, ok14 := m.Builtin("is_input", m.Args(v1_a))
+	if !ok14 {
+		return false
+	}
+	b15, ok16 := p13.(bool)
+	if !ok16 {
+		return false
+	}
+	if !(!b15) {
+		return false
+	}
+	// where !aliased(%a, %b)
+	p17, ok18 := m.Builtin("aliased", m.Args(v1_a, v0_b))
+	if !ok18 {
+		return false
+	}
+	b19, ok20 := p17.(bool)
+	if !ok20 {
+		return false
+	}
+	if !(!b19) {
+		return false
+	}
+	// where same_type(%a, %b)
+	f21, ok22 := rt.Call(m.builtin_same_type, m.Args(v1_a, v0_b))
+	if !ok22 {
+		return false
+	}
+	b23, ok24 := f21.(bool)
+	if !ok24 {
+		return false
+	}
+	if !b23 {
+		return false
+	}
+	mt := m.Emit(m.rules[89])
+	mt.Ops = append(mt.Ops[:0], op0)
+	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
+	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
+	mt.Holes = append(mt.Holes[:0], h0_attrs)
+	return true
+}
+
+// r90_deinplace tries rule deinplace[pd_op.random_routing_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.random_routing_.
+func (m *inplaceMatcher) r90_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.random_routing_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -8530,7 +8724,7 @@ func (m *inplaceMatcher) r88_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[88])
+	mt := m.Emit(m.rules[90])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -8538,8 +8732,8 @@ func (m *inplaceMatcher) r88_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r89_deinplace tries rule deinplace[pd_op.reciprocal_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.reciprocal_.
-func (m *inplaceMatcher) r89_deinplace(op0 *ir.Op) bool {
+// r91_deinplace tries rule deinplace[pd_op.reciprocal_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.reciprocal_.
+func (m *inplaceMatcher) r91_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.reciprocal_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -8622,7 +8816,7 @@ func (m *inplaceMatcher) r89_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[89])
+	mt := m.Emit(m.rules[91])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -8630,8 +8824,8 @@ func (m *inplaceMatcher) r89_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r90_deinplace tries rule deinplace[pd_op.relu_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.relu_.
-func (m *inplaceMatcher) r90_deinplace(op0 *ir.Op) bool {
+// r92_deinplace tries rule deinplace[pd_op.relu_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.relu_.
+func (m *inplaceMatcher) r92_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.relu_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -8714,7 +8908,7 @@ func (m *inplaceMatcher) r90_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[90])
+	mt := m.Emit(m.rules[92])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -8722,8 +8916,8 @@ func (m *inplaceMatcher) r90_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r91_deinplace tries rule deinplace[pd_op.remainder_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.remainder_.
-func (m *inplaceMatcher) r91_deinplace(op0 *ir.Op) bool {
+// r93_deinplace tries rule deinplace[pd_op.remainder_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.remainder_.
+func (m *inplaceMatcher) r93_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.remainder_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -8806,7 +9000,7 @@ func (m *inplaceMatcher) r91_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[91])
+	mt := m.Emit(m.rules[93])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -8814,8 +9008,8 @@ func (m *inplaceMatcher) r91_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r92_deinplace tries rule deinplace[pd_op.renorm_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.renorm_.
-func (m *inplaceMatcher) r92_deinplace(op0 *ir.Op) bool {
+// r94_deinplace tries rule deinplace[pd_op.renorm_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.renorm_.
+func (m *inplaceMatcher) r94_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.renorm_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -8898,7 +9092,7 @@ func (m *inplaceMatcher) r92_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[92])
+	mt := m.Emit(m.rules[94])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -8906,8 +9100,8 @@ func (m *inplaceMatcher) r92_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r93_deinplace tries rule deinplace[pd_op.reshape_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.reshape_.
-func (m *inplaceMatcher) r93_deinplace(op0 *ir.Op) bool {
+// r95_deinplace tries rule deinplace[pd_op.reshape_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.reshape_.
+func (m *inplaceMatcher) r95_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.reshape_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -8990,7 +9184,7 @@ func (m *inplaceMatcher) r93_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[93])
+	mt := m.Emit(m.rules[95])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -8998,8 +9192,8 @@ func (m *inplaceMatcher) r93_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r94_deinplace tries rule deinplace[pd_op.round_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.round_.
-func (m *inplaceMatcher) r94_deinplace(op0 *ir.Op) bool {
+// r96_deinplace tries rule deinplace[pd_op.round_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.round_.
+func (m *inplaceMatcher) r96_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.round_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -9082,7 +9276,7 @@ func (m *inplaceMatcher) r94_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[94])
+	mt := m.Emit(m.rules[96])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -9090,8 +9284,8 @@ func (m *inplaceMatcher) r94_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r95_deinplace tries rule deinplace[pd_op.rsqrt_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.rsqrt_.
-func (m *inplaceMatcher) r95_deinplace(op0 *ir.Op) bool {
+// r97_deinplace tries rule deinplace[pd_op.rsqrt_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.rsqrt_.
+func (m *inplaceMatcher) r97_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.rsqrt_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -9174,7 +9368,7 @@ func (m *inplaceMatcher) r95_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[95])
+	mt := m.Emit(m.rules[97])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -9182,8 +9376,8 @@ func (m *inplaceMatcher) r95_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r96_deinplace tries rule deinplace[pd_op.scale_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.scale_.
-func (m *inplaceMatcher) r96_deinplace(op0 *ir.Op) bool {
+// r98_deinplace tries rule deinplace[pd_op.scale_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.scale_.
+func (m *inplaceMatcher) r98_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.scale_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -9266,7 +9460,7 @@ func (m *inplaceMatcher) r96_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[96])
+	mt := m.Emit(m.rules[98])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -9274,8 +9468,8 @@ func (m *inplaceMatcher) r96_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r97_deinplace tries rule deinplace[pd_op.scatter_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.scatter_.
-func (m *inplaceMatcher) r97_deinplace(op0 *ir.Op) bool {
+// r99_deinplace tries rule deinplace[pd_op.scatter_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.scatter_.
+func (m *inplaceMatcher) r99_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.scatter_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -9358,7 +9552,7 @@ func (m *inplaceMatcher) r97_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[97])
+	mt := m.Emit(m.rules[99])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -9366,8 +9560,8 @@ func (m *inplaceMatcher) r97_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r98_deinplace tries rule deinplace[pd_op.set_value_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.set_value_.
-func (m *inplaceMatcher) r98_deinplace(op0 *ir.Op) bool {
+// r100_deinplace tries rule deinplace[pd_op.set_value_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.set_value_.
+func (m *inplaceMatcher) r100_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.set_value_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -9450,7 +9644,7 @@ func (m *inplaceMatcher) r98_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[98])
+	mt := m.Emit(m.rules[100])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -9458,8 +9652,8 @@ func (m *inplaceMatcher) r98_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r99_deinplace tries rule deinplace[pd_op.set_value_with_tensor_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.set_value_with_tensor_.
-func (m *inplaceMatcher) r99_deinplace(op0 *ir.Op) bool {
+// r101_deinplace tries rule deinplace[pd_op.set_value_with_tensor_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.set_value_with_tensor_.
+func (m *inplaceMatcher) r101_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.set_value_with_tensor_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -9542,7 +9736,7 @@ func (m *inplaceMatcher) r99_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[99])
+	mt := m.Emit(m.rules[101])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -9550,8 +9744,8 @@ func (m *inplaceMatcher) r99_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r100_deinplace tries rule deinplace[pd_op.share_data_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.share_data_.
-func (m *inplaceMatcher) r100_deinplace(op0 *ir.Op) bool {
+// r102_deinplace tries rule deinplace[pd_op.share_data_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.share_data_.
+func (m *inplaceMatcher) r102_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.share_data_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -9634,7 +9828,7 @@ func (m *inplaceMatcher) r100_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[100])
+	mt := m.Emit(m.rules[102])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -9642,8 +9836,8 @@ func (m *inplaceMatcher) r100_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r101_deinplace tries rule deinplace[pd_op.sigmoid_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.sigmoid_.
-func (m *inplaceMatcher) r101_deinplace(op0 *ir.Op) bool {
+// r103_deinplace tries rule deinplace[pd_op.sigmoid_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.sigmoid_.
+func (m *inplaceMatcher) r103_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.sigmoid_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -9726,7 +9920,7 @@ func (m *inplaceMatcher) r101_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[101])
+	mt := m.Emit(m.rules[103])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -9734,8 +9928,8 @@ func (m *inplaceMatcher) r101_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r102_deinplace tries rule deinplace[pd_op.sigmoid_cross_entropy_with_logits_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.sigmoid_cross_entropy_with_logits_.
-func (m *inplaceMatcher) r102_deinplace(op0 *ir.Op) bool {
+// r104_deinplace tries rule deinplace[pd_op.sigmoid_cross_entropy_with_logits_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.sigmoid_cross_entropy_with_logits_.
+func (m *inplaceMatcher) r104_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.sigmoid_cross_entropy_with_logits_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -9818,7 +10012,7 @@ func (m *inplaceMatcher) r102_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[102])
+	mt := m.Emit(m.rules[104])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -9826,8 +10020,8 @@ func (m *inplaceMatcher) r102_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r103_deinplace tries rule deinplace[pd_op.sin_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.sin_.
-func (m *inplaceMatcher) r103_deinplace(op0 *ir.Op) bool {
+// r105_deinplace tries rule deinplace[pd_op.sin_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.sin_.
+func (m *inplaceMatcher) r105_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.sin_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -9910,7 +10104,7 @@ func (m *inplaceMatcher) r103_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[103])
+	mt := m.Emit(m.rules[105])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -9918,8 +10112,8 @@ func (m *inplaceMatcher) r103_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r104_deinplace tries rule deinplace[pd_op.sinh_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.sinh_.
-func (m *inplaceMatcher) r104_deinplace(op0 *ir.Op) bool {
+// r106_deinplace tries rule deinplace[pd_op.sinh_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.sinh_.
+func (m *inplaceMatcher) r106_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.sinh_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -10002,7 +10196,7 @@ func (m *inplaceMatcher) r104_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[104])
+	mt := m.Emit(m.rules[106])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -10010,8 +10204,8 @@ func (m *inplaceMatcher) r104_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r105_deinplace tries rule deinplace[pd_op.softmax_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.softmax_.
-func (m *inplaceMatcher) r105_deinplace(op0 *ir.Op) bool {
+// r107_deinplace tries rule deinplace[pd_op.softmax_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.softmax_.
+func (m *inplaceMatcher) r107_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.softmax_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -10094,7 +10288,7 @@ func (m *inplaceMatcher) r105_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[105])
+	mt := m.Emit(m.rules[107])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -10102,8 +10296,8 @@ func (m *inplaceMatcher) r105_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r106_deinplace tries rule deinplace[pd_op.sqrt_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.sqrt_.
-func (m *inplaceMatcher) r106_deinplace(op0 *ir.Op) bool {
+// r108_deinplace tries rule deinplace[pd_op.sqrt_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.sqrt_.
+func (m *inplaceMatcher) r108_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.sqrt_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -10186,7 +10380,7 @@ func (m *inplaceMatcher) r106_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[106])
+	mt := m.Emit(m.rules[108])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -10194,8 +10388,8 @@ func (m *inplaceMatcher) r106_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r107_deinplace tries rule deinplace[pd_op.squeeze_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.squeeze_.
-func (m *inplaceMatcher) r107_deinplace(op0 *ir.Op) bool {
+// r109_deinplace tries rule deinplace[pd_op.squeeze_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.squeeze_.
+func (m *inplaceMatcher) r109_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.squeeze_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -10278,7 +10472,7 @@ func (m *inplaceMatcher) r107_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[107])
+	mt := m.Emit(m.rules[109])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -10286,8 +10480,8 @@ func (m *inplaceMatcher) r107_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r108_deinplace tries rule deinplace[pd_op.subtract_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.subtract_.
-func (m *inplaceMatcher) r108_deinplace(op0 *ir.Op) bool {
+// r110_deinplace tries rule deinplace[pd_op.subtract_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.subtract_.
+func (m *inplaceMatcher) r110_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.subtract_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -10370,7 +10564,7 @@ func (m *inplaceMatcher) r108_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[108])
+	mt := m.Emit(m.rules[110])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -10378,8 +10572,8 @@ func (m *inplaceMatcher) r108_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r109_deinplace tries rule deinplace[pd_op.sync_calc_stream_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.sync_calc_stream_.
-func (m *inplaceMatcher) r109_deinplace(op0 *ir.Op) bool {
+// r111_deinplace tries rule deinplace[pd_op.sync_calc_stream_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.sync_calc_stream_.
+func (m *inplaceMatcher) r111_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.sync_calc_stream_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -10462,7 +10656,7 @@ func (m *inplaceMatcher) r109_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[109])
+	mt := m.Emit(m.rules[111])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -10470,8 +10664,8 @@ func (m *inplaceMatcher) r109_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r110_deinplace tries rule deinplace[pd_op.tan_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.tan_.
-func (m *inplaceMatcher) r110_deinplace(op0 *ir.Op) bool {
+// r112_deinplace tries rule deinplace[pd_op.tan_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.tan_.
+func (m *inplaceMatcher) r112_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.tan_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -10554,7 +10748,7 @@ func (m *inplaceMatcher) r110_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[110])
+	mt := m.Emit(m.rules[112])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -10562,8 +10756,8 @@ func (m *inplaceMatcher) r110_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r111_deinplace tries rule deinplace[pd_op.tanh_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.tanh_.
-func (m *inplaceMatcher) r111_deinplace(op0 *ir.Op) bool {
+// r113_deinplace tries rule deinplace[pd_op.tanh_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.tanh_.
+func (m *inplaceMatcher) r113_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.tanh_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -10646,7 +10840,7 @@ func (m *inplaceMatcher) r111_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[111])
+	mt := m.Emit(m.rules[113])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -10654,8 +10848,8 @@ func (m *inplaceMatcher) r111_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r112_deinplace tries rule deinplace[pd_op.thresholded_relu_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.thresholded_relu_.
-func (m *inplaceMatcher) r112_deinplace(op0 *ir.Op) bool {
+// r114_deinplace tries rule deinplace[pd_op.thresholded_relu_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.thresholded_relu_.
+func (m *inplaceMatcher) r114_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.thresholded_relu_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -10738,7 +10932,7 @@ func (m *inplaceMatcher) r112_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[112])
+	mt := m.Emit(m.rules[114])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -10746,8 +10940,8 @@ func (m *inplaceMatcher) r112_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r113_deinplace tries rule deinplace[pd_op.transpose_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.transpose_.
-func (m *inplaceMatcher) r113_deinplace(op0 *ir.Op) bool {
+// r115_deinplace tries rule deinplace[pd_op.transpose_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.transpose_.
+func (m *inplaceMatcher) r115_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.transpose_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -10830,7 +11024,7 @@ func (m *inplaceMatcher) r113_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[113])
+	mt := m.Emit(m.rules[115])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -10838,8 +11032,8 @@ func (m *inplaceMatcher) r113_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r114_deinplace tries rule deinplace[pd_op.tril_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.tril_.
-func (m *inplaceMatcher) r114_deinplace(op0 *ir.Op) bool {
+// r116_deinplace tries rule deinplace[pd_op.tril_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.tril_.
+func (m *inplaceMatcher) r116_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.tril_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -10922,7 +11116,7 @@ func (m *inplaceMatcher) r114_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[114])
+	mt := m.Emit(m.rules[116])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -10930,8 +11124,8 @@ func (m *inplaceMatcher) r114_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r115_deinplace tries rule deinplace[pd_op.triu_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.triu_.
-func (m *inplaceMatcher) r115_deinplace(op0 *ir.Op) bool {
+// r117_deinplace tries rule deinplace[pd_op.triu_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.triu_.
+func (m *inplaceMatcher) r117_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.triu_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -11014,7 +11208,7 @@ func (m *inplaceMatcher) r115_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[115])
+	mt := m.Emit(m.rules[117])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -11022,8 +11216,8 @@ func (m *inplaceMatcher) r115_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r116_deinplace tries rule deinplace[pd_op.trunc_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.trunc_.
-func (m *inplaceMatcher) r116_deinplace(op0 *ir.Op) bool {
+// r118_deinplace tries rule deinplace[pd_op.trunc_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.trunc_.
+func (m *inplaceMatcher) r118_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.trunc_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -11106,7 +11300,7 @@ func (m *inplaceMatcher) r116_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[116])
+	mt := m.Emit(m.rules[118])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -11114,8 +11308,8 @@ func (m *inplaceMatcher) r116_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r117_deinplace tries rule deinplace[pd_op.uniform_inplace_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.uniform_inplace_.
-func (m *inplaceMatcher) r117_deinplace(op0 *ir.Op) bool {
+// r119_deinplace tries rule deinplace[pd_op.uniform_inplace_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.uniform_inplace_.
+func (m *inplaceMatcher) r119_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.uniform_inplace_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -11198,7 +11392,7 @@ func (m *inplaceMatcher) r117_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[117])
+	mt := m.Emit(m.rules[119])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -11206,8 +11400,8 @@ func (m *inplaceMatcher) r117_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r118_deinplace tries rule deinplace[pd_op.unsqueeze_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.unsqueeze_.
-func (m *inplaceMatcher) r118_deinplace(op0 *ir.Op) bool {
+// r120_deinplace tries rule deinplace[pd_op.unsqueeze_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.unsqueeze_.
+func (m *inplaceMatcher) r120_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.unsqueeze_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -11290,7 +11484,7 @@ func (m *inplaceMatcher) r118_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[118])
+	mt := m.Emit(m.rules[120])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -11298,8 +11492,8 @@ func (m *inplaceMatcher) r118_deinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r119_deinplace tries rule deinplace[pd_op.where_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.where_.
-func (m *inplaceMatcher) r119_deinplace(op0 *ir.Op) bool {
+// r121_deinplace tries rule deinplace[pd_op.where_] (benefit 1, inplace.drr:18:6) at op0, the root pd_op.where_.
+func (m *inplaceMatcher) r121_deinplace(op0 *ir.Op) bool {
 	// %b = pd_op.where_(%a, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -11382,7 +11576,7 @@ func (m *inplaceMatcher) r119_deinplace(op0 *ir.Op) bool {
 	if !b23 {
 		return false
 	}
-	mt := m.Emit(m.rules[119])
+	mt := m.Emit(m.rules[121])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))

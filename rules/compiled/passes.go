@@ -8,6 +8,8 @@ import "github.com/pirdrr/drr/rewriter"
 var Passes = map[string]rewriter.PassFactory{
 	"add_norm_fuse":                    AddNormFusePass,
 	"conv_bn_relu":                     ConvBnReluPass,
+	"delete_quant_dequant_linear_op":   DeleteQuantDequantLinearOpPass,
+	"delete_weight_dequant_linear_op":  DeleteWeightDequantLinearOpPass,
 	"embedding_eltwise_layernorm_fuse": EmbeddingEltwiseLayernormFusePass,
 	"fc_elementwise_layernorm_fuse":    FcElementwiseLayernormFusePass,
 	"fused_flash_attn":                 FusedFlashAttnPass,

@@ -24,7 +24,7 @@ var reinplaceProgram = &rt.Program{
 	Files: []rt.File{
 		{Name: "reinplace.drr", Text: reinplaceSource0},
 	},
-	Fingerprint: "156f4e25229f8c0c895fe855fd49ad7f",
+	Fingerprint: "43fe8cd8238f41770333e80b1ceba86f",
 	Bind:        reinplaceBind,
 }
 
@@ -70,7 +70,7 @@ type reinplaceStatic struct {
 func reinplaceBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
 	ctx := set.Ctx
 	s := &reinplaceStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.abs", "pd_op.acos", "pd_op.acosh", "pd_op.add", "pd_op.addmm", "pd_op.affine_channel", "pd_op.all_reduce", "pd_op.asin", "pd_op.asinh", "pd_op.assign", "pd_op.atan", "pd_op.atanh", "pd_op.bce_loss", "pd_op.bitwise_and", "pd_op.bitwise_left_shift", "pd_op.bitwise_not", "pd_op.bitwise_or", "pd_op.bitwise_right_shift", "pd_op.bitwise_xor", "pd_op.c_allreduce_avg", "pd_op.c_allreduce_max", "pd_op.c_allreduce_min", "pd_op.c_allreduce_prod", "pd_op.c_allreduce_sum", "pd_op.c_broadcast", "pd_op.c_identity", "pd_op.c_reduce_avg", "pd_op.c_reduce_max", "pd_op.c_reduce_min", "pd_op.c_reduce_prod", "pd_op.c_reduce_sum", "pd_op.c_sync_calc_stream", "pd_op.c_sync_comm_stream", "pd_op.cast", "pd_op.ceil", "pd_op.clip", "pd_op.copysign", "pd_op.cos", "pd_op.cosh", "pd_op.cumprod", "pd_op.cumsum", "pd_op.digamma", "pd_op.divide", "pd_op.elu", "pd_op.equal", "pd_op.erf", "pd_op.erfinv", "pd_op.exp", "pd_op.expm1", "pd_op.fill", "pd_op.fill_diagonal", "pd_op.fill_diagonal_tensor", "pd_op.flatten", "pd_op.floor", "pd_op.floor_divide", "pd_op.gammaincc", "pd_op.gammaln", "pd_op.gaussian_inplace", "pd_op.greater_equal", "pd_op.greater_than", "pd_op.hardtanh", "pd_op.i0", "pd_op.identity_loss", "pd_op.increment", "pd_op.index_add", "pd_op.index_put", "pd_op.l1_norm", "pd_op.leaky_relu", "pd_op.lerp", "pd_op.less_equal", "pd_op.less_than", "pd_op.lgamma", "pd_op.log", "pd_op.log10", "pd_op.log1p", "pd_op.log2", "pd_op.logical_and", "pd_op.logical_not", "pd_op.logical_or", "pd_op.logical_xor", "pd_op.logit", "pd_op.multiply", "pd_op.nop", "pd_op.not_equal", "pd_op.partial_allgather", "pd_op.polygamma", "pd_op.pow", "pd_op.put_along_axis", "pd_op.random_routing", "pd_op.reciprocal", "pd_op.relu", "pd_op.remainder", "pd_op.renorm", "pd_op.reshape", "pd_op.round", "pd_op.rsqrt", "pd_op.scale", "pd_op.scatter", "pd_op.set_value", "pd_op.set_value_with_tensor", "pd_op.share_data", "pd_op.sigmoid", "pd_op.sigmoid_cross_entropy_with_logits", "pd_op.sin", "pd_op.sinh", "pd_op.softmax", "pd_op.sqrt", "pd_op.squeeze", "pd_op.subtract", "pd_op.sync_calc_stream", "pd_op.tan", "pd_op.tanh", "pd_op.thresholded_relu", "pd_op.transpose", "pd_op.tril", "pd_op.triu", "pd_op.trunc", "pd_op.uniform_inplace", "pd_op.unsqueeze", "pd_op.where")
+	s.dispatch = rt.NewDispatch(ctx, "pd_op.abs", "pd_op.acos", "pd_op.acosh", "pd_op.add", "pd_op.addmm", "pd_op.affine_channel", "pd_op.all_reduce", "pd_op.asin", "pd_op.asinh", "pd_op.assign", "pd_op.atan", "pd_op.atanh", "pd_op.bce_loss", "pd_op.bitwise_and", "pd_op.bitwise_left_shift", "pd_op.bitwise_not", "pd_op.bitwise_or", "pd_op.bitwise_right_shift", "pd_op.bitwise_xor", "pd_op.c_allreduce_avg", "pd_op.c_allreduce_max", "pd_op.c_allreduce_min", "pd_op.c_allreduce_prod", "pd_op.c_allreduce_sum", "pd_op.c_broadcast", "pd_op.c_identity", "pd_op.c_reduce_avg", "pd_op.c_reduce_max", "pd_op.c_reduce_min", "pd_op.c_reduce_prod", "pd_op.c_reduce_sum", "pd_op.c_sync_calc_stream", "pd_op.c_sync_comm_stream", "pd_op.cast", "pd_op.ceil", "pd_op.clip", "pd_op.copysign", "pd_op.cos", "pd_op.cosh", "pd_op.cumprod", "pd_op.cumsum", "pd_op.dequantize_linear", "pd_op.digamma", "pd_op.divide", "pd_op.elu", "pd_op.equal", "pd_op.erf", "pd_op.erfinv", "pd_op.exp", "pd_op.expm1", "pd_op.fill", "pd_op.fill_diagonal", "pd_op.fill_diagonal_tensor", "pd_op.flatten", "pd_op.floor", "pd_op.floor_divide", "pd_op.gammaincc", "pd_op.gammaln", "pd_op.gaussian_inplace", "pd_op.greater_equal", "pd_op.greater_than", "pd_op.hardtanh", "pd_op.i0", "pd_op.identity_loss", "pd_op.increment", "pd_op.index_add", "pd_op.index_put", "pd_op.l1_norm", "pd_op.leaky_relu", "pd_op.lerp", "pd_op.less_equal", "pd_op.less_than", "pd_op.lgamma", "pd_op.log", "pd_op.log10", "pd_op.log1p", "pd_op.log2", "pd_op.logical_and", "pd_op.logical_not", "pd_op.logical_or", "pd_op.logical_xor", "pd_op.logit", "pd_op.multiply", "pd_op.nop", "pd_op.not_equal", "pd_op.partial_allgather", "pd_op.polygamma", "pd_op.pow", "pd_op.put_along_axis", "pd_op.quantize_linear", "pd_op.random_routing", "pd_op.reciprocal", "pd_op.relu", "pd_op.remainder", "pd_op.renorm", "pd_op.reshape", "pd_op.round", "pd_op.rsqrt", "pd_op.scale", "pd_op.scatter", "pd_op.set_value", "pd_op.set_value_with_tensor", "pd_op.share_data", "pd_op.sigmoid", "pd_op.sigmoid_cross_entropy_with_logits", "pd_op.sin", "pd_op.sinh", "pd_op.softmax", "pd_op.sqrt", "pd_op.squeeze", "pd_op.subtract", "pd_op.sync_calc_stream", "pd_op.tan", "pd_op.tanh", "pd_op.thresholded_relu", "pd_op.transpose", "pd_op.tril", "pd_op.triu", "pd_op.trunc", "pd_op.uniform_inplace", "pd_op.unsqueeze", "pd_op.where")
 	s.builtin_has_trait = rule.PureBuiltin("has_trait")
 	if s.builtin_has_trait == nil {
 		return nil, fmt.Errorf("the builtin has_trait is not a pure builtin in this version of pirdrr: run drrc gen again")
@@ -178,164 +178,168 @@ func (m *reinplaceMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
 		m.r39_reinplace(op)
 	case 41: // pd_op.cumsum
 		m.r40_reinplace(op)
-	case 42: // pd_op.digamma
+	case 42: // pd_op.dequantize_linear
 		m.r41_reinplace(op)
-	case 43: // pd_op.divide
+	case 43: // pd_op.digamma
 		m.r42_reinplace(op)
-	case 44: // pd_op.elu
+	case 44: // pd_op.divide
 		m.r43_reinplace(op)
-	case 45: // pd_op.equal
+	case 45: // pd_op.elu
 		m.r44_reinplace(op)
-	case 46: // pd_op.erf
+	case 46: // pd_op.equal
 		m.r45_reinplace(op)
-	case 47: // pd_op.erfinv
+	case 47: // pd_op.erf
 		m.r46_reinplace(op)
-	case 48: // pd_op.exp
+	case 48: // pd_op.erfinv
 		m.r47_reinplace(op)
-	case 49: // pd_op.expm1
+	case 49: // pd_op.exp
 		m.r48_reinplace(op)
-	case 50: // pd_op.fill
+	case 50: // pd_op.expm1
 		m.r49_reinplace(op)
-	case 51: // pd_op.fill_diagonal
+	case 51: // pd_op.fill
 		m.r50_reinplace(op)
-	case 52: // pd_op.fill_diagonal_tensor
+	case 52: // pd_op.fill_diagonal
 		m.r51_reinplace(op)
-	case 53: // pd_op.flatten
+	case 53: // pd_op.fill_diagonal_tensor
 		m.r52_reinplace(op)
-	case 54: // pd_op.floor
+	case 54: // pd_op.flatten
 		m.r53_reinplace(op)
-	case 55: // pd_op.floor_divide
+	case 55: // pd_op.floor
 		m.r54_reinplace(op)
-	case 56: // pd_op.gammaincc
+	case 56: // pd_op.floor_divide
 		m.r55_reinplace(op)
-	case 57: // pd_op.gammaln
+	case 57: // pd_op.gammaincc
 		m.r56_reinplace(op)
-	case 58: // pd_op.gaussian_inplace
+	case 58: // pd_op.gammaln
 		m.r57_reinplace(op)
-	case 59: // pd_op.greater_equal
+	case 59: // pd_op.gaussian_inplace
 		m.r58_reinplace(op)
-	case 60: // pd_op.greater_than
+	case 60: // pd_op.greater_equal
 		m.r59_reinplace(op)
-	case 61: // pd_op.hardtanh
+	case 61: // pd_op.greater_than
 		m.r60_reinplace(op)
-	case 62: // pd_op.i0
+	case 62: // pd_op.hardtanh
 		m.r61_reinplace(op)
-	case 63: // pd_op.identity_loss
+	case 63: // pd_op.i0
 		m.r62_reinplace(op)
-	case 64: // pd_op.increment
+	case 64: // pd_op.identity_loss
 		m.r63_reinplace(op)
-	case 65: // pd_op.index_add
+	case 65: // pd_op.increment
 		m.r64_reinplace(op)
-	case 66: // pd_op.index_put
+	case 66: // pd_op.index_add
 		m.r65_reinplace(op)
-	case 67: // pd_op.l1_norm
+	case 67: // pd_op.index_put
 		m.r66_reinplace(op)
-	case 68: // pd_op.leaky_relu
+	case 68: // pd_op.l1_norm
 		m.r67_reinplace(op)
-	case 69: // pd_op.lerp
+	case 69: // pd_op.leaky_relu
 		m.r68_reinplace(op)
-	case 70: // pd_op.less_equal
+	case 70: // pd_op.lerp
 		m.r69_reinplace(op)
-	case 71: // pd_op.less_than
+	case 71: // pd_op.less_equal
 		m.r70_reinplace(op)
-	case 72: // pd_op.lgamma
+	case 72: // pd_op.less_than
 		m.r71_reinplace(op)
-	case 73: // pd_op.log
-		m.r75_reinplace(op)
-	case 74: // pd_op.log10
+	case 73: // pd_op.lgamma
 		m.r72_reinplace(op)
-	case 75: // pd_op.log1p
-		m.r73_reinplace(op)
-	case 76: // pd_op.log2
-		m.r74_reinplace(op)
-	case 77: // pd_op.logical_and
+	case 74: // pd_op.log
 		m.r76_reinplace(op)
-	case 78: // pd_op.logical_not
+	case 75: // pd_op.log10
+		m.r73_reinplace(op)
+	case 76: // pd_op.log1p
+		m.r74_reinplace(op)
+	case 77: // pd_op.log2
+		m.r75_reinplace(op)
+	case 78: // pd_op.logical_and
 		m.r77_reinplace(op)
-	case 79: // pd_op.logical_or
+	case 79: // pd_op.logical_not
 		m.r78_reinplace(op)
-	case 80: // pd_op.logical_xor
+	case 80: // pd_op.logical_or
 		m.r79_reinplace(op)
-	case 81: // pd_op.logit
+	case 81: // pd_op.logical_xor
 		m.r80_reinplace(op)
-	case 82: // pd_op.multiply
+	case 82: // pd_op.logit
 		m.r81_reinplace(op)
-	case 83: // pd_op.nop
+	case 83: // pd_op.multiply
 		m.r82_reinplace(op)
-	case 84: // pd_op.not_equal
+	case 84: // pd_op.nop
 		m.r83_reinplace(op)
-	case 85: // pd_op.partial_allgather
+	case 85: // pd_op.not_equal
 		m.r84_reinplace(op)
-	case 86: // pd_op.polygamma
+	case 86: // pd_op.partial_allgather
 		m.r85_reinplace(op)
-	case 87: // pd_op.pow
+	case 87: // pd_op.polygamma
 		m.r86_reinplace(op)
-	case 88: // pd_op.put_along_axis
+	case 88: // pd_op.pow
 		m.r87_reinplace(op)
-	case 89: // pd_op.random_routing
+	case 89: // pd_op.put_along_axis
 		m.r88_reinplace(op)
-	case 90: // pd_op.reciprocal
+	case 90: // pd_op.quantize_linear
 		m.r89_reinplace(op)
-	case 91: // pd_op.relu
+	case 91: // pd_op.random_routing
 		m.r90_reinplace(op)
-	case 92: // pd_op.remainder
+	case 92: // pd_op.reciprocal
 		m.r91_reinplace(op)
-	case 93: // pd_op.renorm
+	case 93: // pd_op.relu
 		m.r92_reinplace(op)
-	case 94: // pd_op.reshape
+	case 94: // pd_op.remainder
 		m.r93_reinplace(op)
-	case 95: // pd_op.round
+	case 95: // pd_op.renorm
 		m.r94_reinplace(op)
-	case 96: // pd_op.rsqrt
+	case 96: // pd_op.reshape
 		m.r95_reinplace(op)
-	case 97: // pd_op.scale
+	case 97: // pd_op.round
 		m.r96_reinplace(op)
-	case 98: // pd_op.scatter
+	case 98: // pd_op.rsqrt
 		m.r97_reinplace(op)
-	case 99: // pd_op.set_value
+	case 99: // pd_op.scale
 		m.r98_reinplace(op)
-	case 100: // pd_op.set_value_with_tensor
+	case 100: // pd_op.scatter
 		m.r99_reinplace(op)
-	case 101: // pd_op.share_data
+	case 101: // pd_op.set_value
 		m.r100_reinplace(op)
-	case 102: // pd_op.sigmoid
+	case 102: // pd_op.set_value_with_tensor
 		m.r101_reinplace(op)
-	case 103: // pd_op.sigmoid_cross_entropy_with_logits
+	case 103: // pd_op.share_data
 		m.r102_reinplace(op)
-	case 104: // pd_op.sin
+	case 104: // pd_op.sigmoid
 		m.r103_reinplace(op)
-	case 105: // pd_op.sinh
+	case 105: // pd_op.sigmoid_cross_entropy_with_logits
 		m.r104_reinplace(op)
-	case 106: // pd_op.softmax
+	case 106: // pd_op.sin
 		m.r105_reinplace(op)
-	case 107: // pd_op.sqrt
+	case 107: // pd_op.sinh
 		m.r106_reinplace(op)
-	case 108: // pd_op.squeeze
+	case 108: // pd_op.softmax
 		m.r107_reinplace(op)
-	case 109: // pd_op.subtract
+	case 109: // pd_op.sqrt
 		m.r108_reinplace(op)
-	case 110: // pd_op.sync_calc_stream
+	case 110: // pd_op.squeeze
 		m.r109_reinplace(op)
-	case 111: // pd_op.tan
+	case 111: // pd_op.subtract
 		m.r110_reinplace(op)
-	case 112: // pd_op.tanh
+	case 112: // pd_op.sync_calc_stream
 		m.r111_reinplace(op)
-	case 113: // pd_op.thresholded_relu
+	case 113: // pd_op.tan
 		m.r112_reinplace(op)
-	case 114: // pd_op.transpose
+	case 114: // pd_op.tanh
 		m.r113_reinplace(op)
-	case 115: // pd_op.tril
+	case 115: // pd_op.thresholded_relu
 		m.r114_reinplace(op)
-	case 116: // pd_op.triu
+	case 116: // pd_op.transpose
 		m.r115_reinplace(op)
-	case 117: // pd_op.trunc
+	case 117: // pd_op.tril
 		m.r116_reinplace(op)
-	case 118: // pd_op.uniform_inplace
+	case 118: // pd_op.triu
 		m.r117_reinplace(op)
-	case 119: // pd_op.unsqueeze
+	case 119: // pd_op.trunc
 		m.r118_reinplace(op)
-	case 120: // pd_op.where
+	case 120: // pd_op.uniform_inplace
 		m.r119_reinplace(op)
+	case 121: // pd_op.unsqueeze
+		m.r120_reinplace(op)
+	case 122: // pd_op.where
+		m.r121_reinplace(op)
 	}
 	return m.End()
 }
@@ -4768,8 +4772,119 @@ func (m *reinplaceMatcher) r40_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r41_reinplace tries rule reinplace[pd_op.digamma_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.digamma.
+// r41_reinplace tries rule reinplace[pd_op.dequantize_linear_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.dequantize_linear.
 func (m *reinplaceMatcher) r41_reinplace(op0 *ir.Op) bool {
+	// %b, ... = pd_op.dequantize_linear(%a: tensor<*x?>, %rest...) {$attrs...}
+	if op0.NumOperands() < 1 || op0.NumResults() < 1 {
+		return false
+	}
+	h0_attrs := rt.RestAttrs(op0)
+	v0_b := op0.Result(0)
+	if !rt.ResultsUnused(op0, 1) {
+		return false
+	}
+	v1_a := op0.Operand(0)
+	if v1_a == nil {
+		return false
+	}
+	tt1, ok2 := v1_a.Type().(*ir.TensorType)
+	if !ok2 || tt1.Spelling != "builtin.tensor" && tt1.Spelling != "pd_op.tensor" && tt1.Spelling != "tensor" || len(tt1.Dims) < 0 {
+		return false
+	}
+	l2_rest := m.Operands(op0, 1)
+	// where inplace_op("pd_op.dequantize_linear_", 0, 0)
+	p3, ok4 := m.Builtin("inplace_op", m.Args("pd_op.dequantize_linear_", int64(0), int64(0)))
+	if !ok4 {
+		return false
+	}
+	b5, ok6 := p3.(bool)
+	if !ok6 {
+		return false
+	}
+	if !b5 {
+		return false
+	}
+	// where !has_trait(%b, "SideEffects")
+	f7, ok8 := rt.Call(m.builtin_has_trait, m.Args(v0_b, "SideEffects"))
+	if !ok8 {
+		return false
+	}
+	b9, ok10 := f7.(bool)
+	if !ok10 {
+		return false
+	}
+	if !(!b9) {
+		return false
+	}
+	// where dies_at(%a, %b)
+	p11, ok12 := m.Builtin("dies_at", m.Args(v1_a, v0_b))
+	if !ok12 {
+		return false
+	}
+	b13, ok14 := p11.(bool)
+	if !ok14 {
+		return false
+	}
+	if !b13 {
+		return false
+	}
+	// where same_type(%a, %b)
+	f15, ok16 := rt.Call(m.builtin_same_type, m.Args(v1_a, v0_b))
+	if !ok16 {
+		return false
+	}
+	b17, ok18 := f15.(bool)
+	if !ok18 {
+		return false
+	}
+	if !b17 {
+		return false
+	}
+	// where !is_param(%a) && !is_input(%a)
+	p19, ok20 := m.Builtin("is_param", m.Args(v1_a))
+	if !ok20 {
+		return false
+	}
+	b21, ok22 := p19.(bool)
+	if !ok22 {
+		return false
+	}
+	if !(!b21) {
+		return false
+	}
+	p23, ok24 := m.Builtin("is_input", m.Args(v1_a))
+	if !ok24 {
+		return false
+	}
+	b25, ok26 := p23.(bool)
+	if !ok26 {
+		return false
+	}
+	if !(!b25) {
+		return false
+	}
+	// where !aliased(%a)
+	p27, ok28 := m.Builtin("aliased", m.Args(v1_a))
+	if !ok28 {
+		return false
+	}
+	b29, ok30 := p27.(bool)
+	if !ok30 {
+		return false
+	}
+	if !(!b29) {
+		return false
+	}
+	mt := m.Emit(m.rules[41])
+	mt.Ops = append(mt.Ops[:0], op0)
+	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
+	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
+	mt.Holes = append(mt.Holes[:0], h0_attrs)
+	return true
+}
+
+// r42_reinplace tries rule reinplace[pd_op.digamma_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.digamma.
+func (m *reinplaceMatcher) r42_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.digamma(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -4868,7 +4983,7 @@ func (m *reinplaceMatcher) r41_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[41])
+	mt := m.Emit(m.rules[42])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -4876,8 +4991,8 @@ func (m *reinplaceMatcher) r41_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r42_reinplace tries rule reinplace[pd_op.divide_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.divide.
-func (m *reinplaceMatcher) r42_reinplace(op0 *ir.Op) bool {
+// r43_reinplace tries rule reinplace[pd_op.divide_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.divide.
+func (m *reinplaceMatcher) r43_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.divide(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -4976,7 +5091,7 @@ func (m *reinplaceMatcher) r42_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[42])
+	mt := m.Emit(m.rules[43])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -4984,8 +5099,8 @@ func (m *reinplaceMatcher) r42_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r43_reinplace tries rule reinplace[pd_op.elu_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.elu.
-func (m *reinplaceMatcher) r43_reinplace(op0 *ir.Op) bool {
+// r44_reinplace tries rule reinplace[pd_op.elu_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.elu.
+func (m *reinplaceMatcher) r44_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.elu(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -5084,7 +5199,7 @@ func (m *reinplaceMatcher) r43_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[43])
+	mt := m.Emit(m.rules[44])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -5092,8 +5207,8 @@ func (m *reinplaceMatcher) r43_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r44_reinplace tries rule reinplace[pd_op.equal_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.equal.
-func (m *reinplaceMatcher) r44_reinplace(op0 *ir.Op) bool {
+// r45_reinplace tries rule reinplace[pd_op.equal_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.equal.
+func (m *reinplaceMatcher) r45_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.equal(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -5192,7 +5307,7 @@ func (m *reinplaceMatcher) r44_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[44])
+	mt := m.Emit(m.rules[45])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -5200,8 +5315,8 @@ func (m *reinplaceMatcher) r44_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r45_reinplace tries rule reinplace[pd_op.erf_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.erf.
-func (m *reinplaceMatcher) r45_reinplace(op0 *ir.Op) bool {
+// r46_reinplace tries rule reinplace[pd_op.erf_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.erf.
+func (m *reinplaceMatcher) r46_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.erf(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -5300,7 +5415,7 @@ func (m *reinplaceMatcher) r45_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[45])
+	mt := m.Emit(m.rules[46])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -5308,8 +5423,8 @@ func (m *reinplaceMatcher) r45_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r46_reinplace tries rule reinplace[pd_op.erfinv_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.erfinv.
-func (m *reinplaceMatcher) r46_reinplace(op0 *ir.Op) bool {
+// r47_reinplace tries rule reinplace[pd_op.erfinv_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.erfinv.
+func (m *reinplaceMatcher) r47_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.erfinv(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -5408,7 +5523,7 @@ func (m *reinplaceMatcher) r46_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[46])
+	mt := m.Emit(m.rules[47])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -5416,8 +5531,8 @@ func (m *reinplaceMatcher) r46_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r47_reinplace tries rule reinplace[pd_op.exp_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.exp.
-func (m *reinplaceMatcher) r47_reinplace(op0 *ir.Op) bool {
+// r48_reinplace tries rule reinplace[pd_op.exp_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.exp.
+func (m *reinplaceMatcher) r48_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.exp(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -5516,7 +5631,7 @@ func (m *reinplaceMatcher) r47_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[47])
+	mt := m.Emit(m.rules[48])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -5524,8 +5639,8 @@ func (m *reinplaceMatcher) r47_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r48_reinplace tries rule reinplace[pd_op.expm1_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.expm1.
-func (m *reinplaceMatcher) r48_reinplace(op0 *ir.Op) bool {
+// r49_reinplace tries rule reinplace[pd_op.expm1_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.expm1.
+func (m *reinplaceMatcher) r49_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.expm1(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -5624,7 +5739,7 @@ func (m *reinplaceMatcher) r48_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[48])
+	mt := m.Emit(m.rules[49])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -5632,8 +5747,8 @@ func (m *reinplaceMatcher) r48_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r49_reinplace tries rule reinplace[pd_op.fill_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.fill.
-func (m *reinplaceMatcher) r49_reinplace(op0 *ir.Op) bool {
+// r50_reinplace tries rule reinplace[pd_op.fill_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.fill.
+func (m *reinplaceMatcher) r50_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.fill(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -5732,7 +5847,7 @@ func (m *reinplaceMatcher) r49_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[49])
+	mt := m.Emit(m.rules[50])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -5740,8 +5855,8 @@ func (m *reinplaceMatcher) r49_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r50_reinplace tries rule reinplace[pd_op.fill_diagonal_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.fill_diagonal.
-func (m *reinplaceMatcher) r50_reinplace(op0 *ir.Op) bool {
+// r51_reinplace tries rule reinplace[pd_op.fill_diagonal_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.fill_diagonal.
+func (m *reinplaceMatcher) r51_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.fill_diagonal(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -5840,7 +5955,7 @@ func (m *reinplaceMatcher) r50_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[50])
+	mt := m.Emit(m.rules[51])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -5848,8 +5963,8 @@ func (m *reinplaceMatcher) r50_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r51_reinplace tries rule reinplace[pd_op.fill_diagonal_tensor_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.fill_diagonal_tensor.
-func (m *reinplaceMatcher) r51_reinplace(op0 *ir.Op) bool {
+// r52_reinplace tries rule reinplace[pd_op.fill_diagonal_tensor_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.fill_diagonal_tensor.
+func (m *reinplaceMatcher) r52_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.fill_diagonal_tensor(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -5948,7 +6063,7 @@ func (m *reinplaceMatcher) r51_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[51])
+	mt := m.Emit(m.rules[52])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -5956,8 +6071,8 @@ func (m *reinplaceMatcher) r51_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r52_reinplace tries rule reinplace[pd_op.flatten_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.flatten.
-func (m *reinplaceMatcher) r52_reinplace(op0 *ir.Op) bool {
+// r53_reinplace tries rule reinplace[pd_op.flatten_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.flatten.
+func (m *reinplaceMatcher) r53_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.flatten(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -6056,7 +6171,7 @@ func (m *reinplaceMatcher) r52_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[52])
+	mt := m.Emit(m.rules[53])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -6064,8 +6179,8 @@ func (m *reinplaceMatcher) r52_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r53_reinplace tries rule reinplace[pd_op.floor_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.floor.
-func (m *reinplaceMatcher) r53_reinplace(op0 *ir.Op) bool {
+// r54_reinplace tries rule reinplace[pd_op.floor_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.floor.
+func (m *reinplaceMatcher) r54_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.floor(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -6164,7 +6279,7 @@ func (m *reinplaceMatcher) r53_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[53])
+	mt := m.Emit(m.rules[54])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -6172,8 +6287,8 @@ func (m *reinplaceMatcher) r53_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r54_reinplace tries rule reinplace[pd_op.floor_divide_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.floor_divide.
-func (m *reinplaceMatcher) r54_reinplace(op0 *ir.Op) bool {
+// r55_reinplace tries rule reinplace[pd_op.floor_divide_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.floor_divide.
+func (m *reinplaceMatcher) r55_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.floor_divide(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -6272,7 +6387,7 @@ func (m *reinplaceMatcher) r54_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[54])
+	mt := m.Emit(m.rules[55])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -6280,8 +6395,8 @@ func (m *reinplaceMatcher) r54_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r55_reinplace tries rule reinplace[pd_op.gammaincc_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.gammaincc.
-func (m *reinplaceMatcher) r55_reinplace(op0 *ir.Op) bool {
+// r56_reinplace tries rule reinplace[pd_op.gammaincc_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.gammaincc.
+func (m *reinplaceMatcher) r56_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.gammaincc(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -6380,7 +6495,7 @@ func (m *reinplaceMatcher) r55_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[55])
+	mt := m.Emit(m.rules[56])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -6388,8 +6503,8 @@ func (m *reinplaceMatcher) r55_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r56_reinplace tries rule reinplace[pd_op.gammaln_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.gammaln.
-func (m *reinplaceMatcher) r56_reinplace(op0 *ir.Op) bool {
+// r57_reinplace tries rule reinplace[pd_op.gammaln_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.gammaln.
+func (m *reinplaceMatcher) r57_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.gammaln(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -6488,7 +6603,7 @@ func (m *reinplaceMatcher) r56_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[56])
+	mt := m.Emit(m.rules[57])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -6496,8 +6611,8 @@ func (m *reinplaceMatcher) r56_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r57_reinplace tries rule reinplace[pd_op.gaussian_inplace_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.gaussian_inplace.
-func (m *reinplaceMatcher) r57_reinplace(op0 *ir.Op) bool {
+// r58_reinplace tries rule reinplace[pd_op.gaussian_inplace_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.gaussian_inplace.
+func (m *reinplaceMatcher) r58_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.gaussian_inplace(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -6596,7 +6711,7 @@ func (m *reinplaceMatcher) r57_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[57])
+	mt := m.Emit(m.rules[58])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -6604,8 +6719,8 @@ func (m *reinplaceMatcher) r57_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r58_reinplace tries rule reinplace[pd_op.greater_equal_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.greater_equal.
-func (m *reinplaceMatcher) r58_reinplace(op0 *ir.Op) bool {
+// r59_reinplace tries rule reinplace[pd_op.greater_equal_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.greater_equal.
+func (m *reinplaceMatcher) r59_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.greater_equal(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -6704,7 +6819,7 @@ func (m *reinplaceMatcher) r58_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[58])
+	mt := m.Emit(m.rules[59])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -6712,8 +6827,8 @@ func (m *reinplaceMatcher) r58_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r59_reinplace tries rule reinplace[pd_op.greater_than_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.greater_than.
-func (m *reinplaceMatcher) r59_reinplace(op0 *ir.Op) bool {
+// r60_reinplace tries rule reinplace[pd_op.greater_than_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.greater_than.
+func (m *reinplaceMatcher) r60_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.greater_than(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -6812,7 +6927,7 @@ func (m *reinplaceMatcher) r59_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[59])
+	mt := m.Emit(m.rules[60])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -6820,8 +6935,8 @@ func (m *reinplaceMatcher) r59_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r60_reinplace tries rule reinplace[pd_op.hardtanh_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.hardtanh.
-func (m *reinplaceMatcher) r60_reinplace(op0 *ir.Op) bool {
+// r61_reinplace tries rule reinplace[pd_op.hardtanh_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.hardtanh.
+func (m *reinplaceMatcher) r61_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.hardtanh(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -6920,7 +7035,7 @@ func (m *reinplaceMatcher) r60_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[60])
+	mt := m.Emit(m.rules[61])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -6928,8 +7043,8 @@ func (m *reinplaceMatcher) r60_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r61_reinplace tries rule reinplace[pd_op.i0_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.i0.
-func (m *reinplaceMatcher) r61_reinplace(op0 *ir.Op) bool {
+// r62_reinplace tries rule reinplace[pd_op.i0_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.i0.
+func (m *reinplaceMatcher) r62_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.i0(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -7028,7 +7143,7 @@ func (m *reinplaceMatcher) r61_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[61])
+	mt := m.Emit(m.rules[62])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -7036,8 +7151,8 @@ func (m *reinplaceMatcher) r61_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r62_reinplace tries rule reinplace[pd_op.identity_loss_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.identity_loss.
-func (m *reinplaceMatcher) r62_reinplace(op0 *ir.Op) bool {
+// r63_reinplace tries rule reinplace[pd_op.identity_loss_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.identity_loss.
+func (m *reinplaceMatcher) r63_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.identity_loss(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -7136,7 +7251,7 @@ func (m *reinplaceMatcher) r62_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[62])
+	mt := m.Emit(m.rules[63])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -7144,8 +7259,8 @@ func (m *reinplaceMatcher) r62_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r63_reinplace tries rule reinplace[pd_op.increment_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.increment.
-func (m *reinplaceMatcher) r63_reinplace(op0 *ir.Op) bool {
+// r64_reinplace tries rule reinplace[pd_op.increment_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.increment.
+func (m *reinplaceMatcher) r64_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.increment(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -7244,7 +7359,7 @@ func (m *reinplaceMatcher) r63_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[63])
+	mt := m.Emit(m.rules[64])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -7252,8 +7367,8 @@ func (m *reinplaceMatcher) r63_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r64_reinplace tries rule reinplace[pd_op.index_add_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.index_add.
-func (m *reinplaceMatcher) r64_reinplace(op0 *ir.Op) bool {
+// r65_reinplace tries rule reinplace[pd_op.index_add_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.index_add.
+func (m *reinplaceMatcher) r65_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.index_add(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -7352,7 +7467,7 @@ func (m *reinplaceMatcher) r64_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[64])
+	mt := m.Emit(m.rules[65])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -7360,8 +7475,8 @@ func (m *reinplaceMatcher) r64_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r65_reinplace tries rule reinplace[pd_op.index_put_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.index_put.
-func (m *reinplaceMatcher) r65_reinplace(op0 *ir.Op) bool {
+// r66_reinplace tries rule reinplace[pd_op.index_put_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.index_put.
+func (m *reinplaceMatcher) r66_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.index_put(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -7460,7 +7575,7 @@ func (m *reinplaceMatcher) r65_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[65])
+	mt := m.Emit(m.rules[66])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -7468,8 +7583,8 @@ func (m *reinplaceMatcher) r65_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r66_reinplace tries rule reinplace[pd_op.l1_norm_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.l1_norm.
-func (m *reinplaceMatcher) r66_reinplace(op0 *ir.Op) bool {
+// r67_reinplace tries rule reinplace[pd_op.l1_norm_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.l1_norm.
+func (m *reinplaceMatcher) r67_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.l1_norm(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -7568,7 +7683,7 @@ func (m *reinplaceMatcher) r66_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[66])
+	mt := m.Emit(m.rules[67])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -7576,8 +7691,8 @@ func (m *reinplaceMatcher) r66_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r67_reinplace tries rule reinplace[pd_op.leaky_relu_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.leaky_relu.
-func (m *reinplaceMatcher) r67_reinplace(op0 *ir.Op) bool {
+// r68_reinplace tries rule reinplace[pd_op.leaky_relu_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.leaky_relu.
+func (m *reinplaceMatcher) r68_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.leaky_relu(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -7676,7 +7791,7 @@ func (m *reinplaceMatcher) r67_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[67])
+	mt := m.Emit(m.rules[68])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -7684,8 +7799,8 @@ func (m *reinplaceMatcher) r67_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r68_reinplace tries rule reinplace[pd_op.lerp_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.lerp.
-func (m *reinplaceMatcher) r68_reinplace(op0 *ir.Op) bool {
+// r69_reinplace tries rule reinplace[pd_op.lerp_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.lerp.
+func (m *reinplaceMatcher) r69_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.lerp(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -7784,7 +7899,7 @@ func (m *reinplaceMatcher) r68_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[68])
+	mt := m.Emit(m.rules[69])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -7792,8 +7907,8 @@ func (m *reinplaceMatcher) r68_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r69_reinplace tries rule reinplace[pd_op.less_equal_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.less_equal.
-func (m *reinplaceMatcher) r69_reinplace(op0 *ir.Op) bool {
+// r70_reinplace tries rule reinplace[pd_op.less_equal_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.less_equal.
+func (m *reinplaceMatcher) r70_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.less_equal(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -7892,7 +8007,7 @@ func (m *reinplaceMatcher) r69_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[69])
+	mt := m.Emit(m.rules[70])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -7900,8 +8015,8 @@ func (m *reinplaceMatcher) r69_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r70_reinplace tries rule reinplace[pd_op.less_than_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.less_than.
-func (m *reinplaceMatcher) r70_reinplace(op0 *ir.Op) bool {
+// r71_reinplace tries rule reinplace[pd_op.less_than_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.less_than.
+func (m *reinplaceMatcher) r71_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.less_than(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -8000,7 +8115,7 @@ func (m *reinplaceMatcher) r70_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[70])
+	mt := m.Emit(m.rules[71])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -8008,8 +8123,8 @@ func (m *reinplaceMatcher) r70_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r71_reinplace tries rule reinplace[pd_op.lgamma_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.lgamma.
-func (m *reinplaceMatcher) r71_reinplace(op0 *ir.Op) bool {
+// r72_reinplace tries rule reinplace[pd_op.lgamma_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.lgamma.
+func (m *reinplaceMatcher) r72_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.lgamma(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -8108,7 +8223,7 @@ func (m *reinplaceMatcher) r71_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[71])
+	mt := m.Emit(m.rules[72])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -8116,8 +8231,8 @@ func (m *reinplaceMatcher) r71_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r72_reinplace tries rule reinplace[pd_op.log10_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.log10.
-func (m *reinplaceMatcher) r72_reinplace(op0 *ir.Op) bool {
+// r73_reinplace tries rule reinplace[pd_op.log10_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.log10.
+func (m *reinplaceMatcher) r73_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.log10(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -8216,7 +8331,7 @@ func (m *reinplaceMatcher) r72_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[72])
+	mt := m.Emit(m.rules[73])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -8224,8 +8339,8 @@ func (m *reinplaceMatcher) r72_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r73_reinplace tries rule reinplace[pd_op.log1p_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.log1p.
-func (m *reinplaceMatcher) r73_reinplace(op0 *ir.Op) bool {
+// r74_reinplace tries rule reinplace[pd_op.log1p_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.log1p.
+func (m *reinplaceMatcher) r74_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.log1p(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -8324,7 +8439,7 @@ func (m *reinplaceMatcher) r73_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[73])
+	mt := m.Emit(m.rules[74])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -8332,8 +8447,8 @@ func (m *reinplaceMatcher) r73_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r74_reinplace tries rule reinplace[pd_op.log2_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.log2.
-func (m *reinplaceMatcher) r74_reinplace(op0 *ir.Op) bool {
+// r75_reinplace tries rule reinplace[pd_op.log2_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.log2.
+func (m *reinplaceMatcher) r75_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.log2(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -8432,7 +8547,7 @@ func (m *reinplaceMatcher) r74_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[74])
+	mt := m.Emit(m.rules[75])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -8440,8 +8555,8 @@ func (m *reinplaceMatcher) r74_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r75_reinplace tries rule reinplace[pd_op.log_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.log.
-func (m *reinplaceMatcher) r75_reinplace(op0 *ir.Op) bool {
+// r76_reinplace tries rule reinplace[pd_op.log_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.log.
+func (m *reinplaceMatcher) r76_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.log(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -8540,7 +8655,7 @@ func (m *reinplaceMatcher) r75_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[75])
+	mt := m.Emit(m.rules[76])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -8548,8 +8663,8 @@ func (m *reinplaceMatcher) r75_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r76_reinplace tries rule reinplace[pd_op.logical_and_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.logical_and.
-func (m *reinplaceMatcher) r76_reinplace(op0 *ir.Op) bool {
+// r77_reinplace tries rule reinplace[pd_op.logical_and_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.logical_and.
+func (m *reinplaceMatcher) r77_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.logical_and(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -8648,7 +8763,7 @@ func (m *reinplaceMatcher) r76_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[76])
+	mt := m.Emit(m.rules[77])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -8656,8 +8771,8 @@ func (m *reinplaceMatcher) r76_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r77_reinplace tries rule reinplace[pd_op.logical_not_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.logical_not.
-func (m *reinplaceMatcher) r77_reinplace(op0 *ir.Op) bool {
+// r78_reinplace tries rule reinplace[pd_op.logical_not_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.logical_not.
+func (m *reinplaceMatcher) r78_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.logical_not(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -8756,7 +8871,7 @@ func (m *reinplaceMatcher) r77_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[77])
+	mt := m.Emit(m.rules[78])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -8764,8 +8879,8 @@ func (m *reinplaceMatcher) r77_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r78_reinplace tries rule reinplace[pd_op.logical_or_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.logical_or.
-func (m *reinplaceMatcher) r78_reinplace(op0 *ir.Op) bool {
+// r79_reinplace tries rule reinplace[pd_op.logical_or_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.logical_or.
+func (m *reinplaceMatcher) r79_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.logical_or(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -8864,7 +8979,7 @@ func (m *reinplaceMatcher) r78_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[78])
+	mt := m.Emit(m.rules[79])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -8872,8 +8987,8 @@ func (m *reinplaceMatcher) r78_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r79_reinplace tries rule reinplace[pd_op.logical_xor_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.logical_xor.
-func (m *reinplaceMatcher) r79_reinplace(op0 *ir.Op) bool {
+// r80_reinplace tries rule reinplace[pd_op.logical_xor_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.logical_xor.
+func (m *reinplaceMatcher) r80_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.logical_xor(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -8972,7 +9087,7 @@ func (m *reinplaceMatcher) r79_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[79])
+	mt := m.Emit(m.rules[80])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -8980,8 +9095,8 @@ func (m *reinplaceMatcher) r79_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r80_reinplace tries rule reinplace[pd_op.logit_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.logit.
-func (m *reinplaceMatcher) r80_reinplace(op0 *ir.Op) bool {
+// r81_reinplace tries rule reinplace[pd_op.logit_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.logit.
+func (m *reinplaceMatcher) r81_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.logit(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -9080,7 +9195,7 @@ func (m *reinplaceMatcher) r80_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[80])
+	mt := m.Emit(m.rules[81])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -9088,8 +9203,8 @@ func (m *reinplaceMatcher) r80_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r81_reinplace tries rule reinplace[pd_op.multiply_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.multiply.
-func (m *reinplaceMatcher) r81_reinplace(op0 *ir.Op) bool {
+// r82_reinplace tries rule reinplace[pd_op.multiply_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.multiply.
+func (m *reinplaceMatcher) r82_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.multiply(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -9188,7 +9303,7 @@ func (m *reinplaceMatcher) r81_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[81])
+	mt := m.Emit(m.rules[82])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -9196,8 +9311,8 @@ func (m *reinplaceMatcher) r81_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r82_reinplace tries rule reinplace[pd_op.nop_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.nop.
-func (m *reinplaceMatcher) r82_reinplace(op0 *ir.Op) bool {
+// r83_reinplace tries rule reinplace[pd_op.nop_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.nop.
+func (m *reinplaceMatcher) r83_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.nop(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -9296,7 +9411,7 @@ func (m *reinplaceMatcher) r82_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[82])
+	mt := m.Emit(m.rules[83])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -9304,8 +9419,8 @@ func (m *reinplaceMatcher) r82_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r83_reinplace tries rule reinplace[pd_op.not_equal_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.not_equal.
-func (m *reinplaceMatcher) r83_reinplace(op0 *ir.Op) bool {
+// r84_reinplace tries rule reinplace[pd_op.not_equal_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.not_equal.
+func (m *reinplaceMatcher) r84_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.not_equal(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -9404,7 +9519,7 @@ func (m *reinplaceMatcher) r83_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[83])
+	mt := m.Emit(m.rules[84])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -9412,8 +9527,8 @@ func (m *reinplaceMatcher) r83_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r84_reinplace tries rule reinplace[pd_op.partial_allgather_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.partial_allgather.
-func (m *reinplaceMatcher) r84_reinplace(op0 *ir.Op) bool {
+// r85_reinplace tries rule reinplace[pd_op.partial_allgather_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.partial_allgather.
+func (m *reinplaceMatcher) r85_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.partial_allgather(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -9512,7 +9627,7 @@ func (m *reinplaceMatcher) r84_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[84])
+	mt := m.Emit(m.rules[85])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -9520,8 +9635,8 @@ func (m *reinplaceMatcher) r84_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r85_reinplace tries rule reinplace[pd_op.polygamma_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.polygamma.
-func (m *reinplaceMatcher) r85_reinplace(op0 *ir.Op) bool {
+// r86_reinplace tries rule reinplace[pd_op.polygamma_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.polygamma.
+func (m *reinplaceMatcher) r86_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.polygamma(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -9620,7 +9735,7 @@ func (m *reinplaceMatcher) r85_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[85])
+	mt := m.Emit(m.rules[86])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -9628,8 +9743,8 @@ func (m *reinplaceMatcher) r85_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r86_reinplace tries rule reinplace[pd_op.pow_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.pow.
-func (m *reinplaceMatcher) r86_reinplace(op0 *ir.Op) bool {
+// r87_reinplace tries rule reinplace[pd_op.pow_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.pow.
+func (m *reinplaceMatcher) r87_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.pow(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -9728,7 +9843,7 @@ func (m *reinplaceMatcher) r86_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[86])
+	mt := m.Emit(m.rules[87])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -9736,8 +9851,8 @@ func (m *reinplaceMatcher) r86_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r87_reinplace tries rule reinplace[pd_op.put_along_axis_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.put_along_axis.
-func (m *reinplaceMatcher) r87_reinplace(op0 *ir.Op) bool {
+// r88_reinplace tries rule reinplace[pd_op.put_along_axis_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.put_along_axis.
+func (m *reinplaceMatcher) r88_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.put_along_axis(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -9836,7 +9951,7 @@ func (m *reinplaceMatcher) r87_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[87])
+	mt := m.Emit(m.rules[88])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -9844,8 +9959,119 @@ func (m *reinplaceMatcher) r87_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r88_reinplace tries rule reinplace[pd_op.random_routing_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.random_routing.
-func (m *reinplaceMatcher) r88_reinplace(op0 *ir.Op) bool {
+// r89_reinplace tries rule reinplace[pd_op.quantize_linear_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.quantize_linear.
+func (m *reinplaceMatcher) r89_reinplace(op0 *ir.Op) bool {
+	// %b, ... = pd_op.quantize_linear(%a: tensor<*x?>, %rest...) {$attrs...}
+	if op0.NumOperands() < 1 || op0.NumResults() < 1 {
+		return false
+	}
+	h0_attrs := rt.RestAttrs(op0)
+	v0_b := op0.Result(0)
+	if !rt.ResultsUnused(op0, 1) {
+		return false
+	}
+	v1_a := op0.Operand(0)
+	if v1_a == nil {
+		return false
+	}
+	tt1, ok2 := v1_a.Type().(*ir.TensorType)
+	if !ok2 || tt1.Spelling != "builtin.tensor" && tt1.Spelling != "pd_op.tensor" && tt1.Spelling != "tensor" || len(tt1.Dims) < 0 {
+		return false
+	}
+	l2_rest := m.Operands(op0, 1)
+	// where inplace_op("pd_op.quantize_linear_", 0, 0)
+	p3, ok4 := m.Builtin("inplace_op", m.Args("pd_op.quantize_linear_", int64(0), int64(0)))
+	if !ok4 {
+		return false
+	}
+	b5, ok6 := p3.(bool)
+	if !ok6 {
+		return false
+	}
+	if !b5 {
+		return false
+	}
+	// where !has_trait(%b, "SideEffects")
+	f7, ok8 := rt.Call(m.builtin_has_trait, m.Args(v0_b, "SideEffects"))
+	if !ok8 {
+		return false
+	}
+	b9, ok10 := f7.(bool)
+	if !ok10 {
+		return false
+	}
+	if !(!b9) {
+		return false
+	}
+	// where dies_at(%a, %b)
+	p11, ok12 := m.Builtin("dies_at", m.Args(v1_a, v0_b))
+	if !ok12 {
+		return false
+	}
+	b13, ok14 := p11.(bool)
+	if !ok14 {
+		return false
+	}
+	if !b13 {
+		return false
+	}
+	// where same_type(%a, %b)
+	f15, ok16 := rt.Call(m.builtin_same_type, m.Args(v1_a, v0_b))
+	if !ok16 {
+		return false
+	}
+	b17, ok18 := f15.(bool)
+	if !ok18 {
+		return false
+	}
+	if !b17 {
+		return false
+	}
+	// where !is_param(%a) && !is_input(%a)
+	p19, ok20 := m.Builtin("is_param", m.Args(v1_a))
+	if !ok20 {
+		return false
+	}
+	b21, ok22 := p19.(bool)
+	if !ok22 {
+		return false
+	}
+	if !(!b21) {
+		return false
+	}
+	p23, ok24 := m.Builtin("is_input", m.Args(v1_a))
+	if !ok24 {
+		return false
+	}
+	b25, ok26 := p23.(bool)
+	if !ok26 {
+		return false
+	}
+	if !(!b25) {
+		return false
+	}
+	// where !aliased(%a)
+	p27, ok28 := m.Builtin("aliased", m.Args(v1_a))
+	if !ok28 {
+		return false
+	}
+	b29, ok30 := p27.(bool)
+	if !ok30 {
+		return false
+	}
+	if !(!b29) {
+		return false
+	}
+	mt := m.Emit(m.rules[89])
+	mt.Ops = append(mt.Ops[:0], op0)
+	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
+	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
+	mt.Holes = append(mt.Holes[:0], h0_attrs)
+	return true
+}
+
+// r90_reinplace tries rule reinplace[pd_op.random_routing_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.random_routing.
+func (m *reinplaceMatcher) r90_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.random_routing(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -9944,7 +10170,7 @@ func (m *reinplaceMatcher) r88_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[88])
+	mt := m.Emit(m.rules[90])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -9952,8 +10178,8 @@ func (m *reinplaceMatcher) r88_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r89_reinplace tries rule reinplace[pd_op.reciprocal_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.reciprocal.
-func (m *reinplaceMatcher) r89_reinplace(op0 *ir.Op) bool {
+// r91_reinplace tries rule reinplace[pd_op.reciprocal_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.reciprocal.
+func (m *reinplaceMatcher) r91_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.reciprocal(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -10052,7 +10278,7 @@ func (m *reinplaceMatcher) r89_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[89])
+	mt := m.Emit(m.rules[91])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -10060,8 +10286,8 @@ func (m *reinplaceMatcher) r89_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r90_reinplace tries rule reinplace[pd_op.relu_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.relu.
-func (m *reinplaceMatcher) r90_reinplace(op0 *ir.Op) bool {
+// r92_reinplace tries rule reinplace[pd_op.relu_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.relu.
+func (m *reinplaceMatcher) r92_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.relu(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -10160,7 +10386,7 @@ func (m *reinplaceMatcher) r90_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[90])
+	mt := m.Emit(m.rules[92])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -10168,8 +10394,8 @@ func (m *reinplaceMatcher) r90_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r91_reinplace tries rule reinplace[pd_op.remainder_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.remainder.
-func (m *reinplaceMatcher) r91_reinplace(op0 *ir.Op) bool {
+// r93_reinplace tries rule reinplace[pd_op.remainder_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.remainder.
+func (m *reinplaceMatcher) r93_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.remainder(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -10268,7 +10494,7 @@ func (m *reinplaceMatcher) r91_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[91])
+	mt := m.Emit(m.rules[93])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -10276,8 +10502,8 @@ func (m *reinplaceMatcher) r91_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r92_reinplace tries rule reinplace[pd_op.renorm_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.renorm.
-func (m *reinplaceMatcher) r92_reinplace(op0 *ir.Op) bool {
+// r94_reinplace tries rule reinplace[pd_op.renorm_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.renorm.
+func (m *reinplaceMatcher) r94_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.renorm(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -10376,7 +10602,7 @@ func (m *reinplaceMatcher) r92_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[92])
+	mt := m.Emit(m.rules[94])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -10384,8 +10610,8 @@ func (m *reinplaceMatcher) r92_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r93_reinplace tries rule reinplace[pd_op.reshape_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.reshape.
-func (m *reinplaceMatcher) r93_reinplace(op0 *ir.Op) bool {
+// r95_reinplace tries rule reinplace[pd_op.reshape_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.reshape.
+func (m *reinplaceMatcher) r95_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.reshape(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -10484,7 +10710,7 @@ func (m *reinplaceMatcher) r93_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[93])
+	mt := m.Emit(m.rules[95])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -10492,8 +10718,8 @@ func (m *reinplaceMatcher) r93_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r94_reinplace tries rule reinplace[pd_op.round_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.round.
-func (m *reinplaceMatcher) r94_reinplace(op0 *ir.Op) bool {
+// r96_reinplace tries rule reinplace[pd_op.round_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.round.
+func (m *reinplaceMatcher) r96_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.round(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -10592,7 +10818,7 @@ func (m *reinplaceMatcher) r94_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[94])
+	mt := m.Emit(m.rules[96])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -10600,8 +10826,8 @@ func (m *reinplaceMatcher) r94_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r95_reinplace tries rule reinplace[pd_op.rsqrt_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.rsqrt.
-func (m *reinplaceMatcher) r95_reinplace(op0 *ir.Op) bool {
+// r97_reinplace tries rule reinplace[pd_op.rsqrt_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.rsqrt.
+func (m *reinplaceMatcher) r97_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.rsqrt(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -10700,7 +10926,7 @@ func (m *reinplaceMatcher) r95_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[95])
+	mt := m.Emit(m.rules[97])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -10708,8 +10934,8 @@ func (m *reinplaceMatcher) r95_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r96_reinplace tries rule reinplace[pd_op.scale_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.scale.
-func (m *reinplaceMatcher) r96_reinplace(op0 *ir.Op) bool {
+// r98_reinplace tries rule reinplace[pd_op.scale_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.scale.
+func (m *reinplaceMatcher) r98_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.scale(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -10808,7 +11034,7 @@ func (m *reinplaceMatcher) r96_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[96])
+	mt := m.Emit(m.rules[98])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -10816,8 +11042,8 @@ func (m *reinplaceMatcher) r96_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r97_reinplace tries rule reinplace[pd_op.scatter_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.scatter.
-func (m *reinplaceMatcher) r97_reinplace(op0 *ir.Op) bool {
+// r99_reinplace tries rule reinplace[pd_op.scatter_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.scatter.
+func (m *reinplaceMatcher) r99_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.scatter(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -10916,7 +11142,7 @@ func (m *reinplaceMatcher) r97_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[97])
+	mt := m.Emit(m.rules[99])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -10924,8 +11150,8 @@ func (m *reinplaceMatcher) r97_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r98_reinplace tries rule reinplace[pd_op.set_value_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.set_value.
-func (m *reinplaceMatcher) r98_reinplace(op0 *ir.Op) bool {
+// r100_reinplace tries rule reinplace[pd_op.set_value_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.set_value.
+func (m *reinplaceMatcher) r100_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.set_value(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -11024,7 +11250,7 @@ func (m *reinplaceMatcher) r98_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[98])
+	mt := m.Emit(m.rules[100])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -11032,8 +11258,8 @@ func (m *reinplaceMatcher) r98_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r99_reinplace tries rule reinplace[pd_op.set_value_with_tensor_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.set_value_with_tensor.
-func (m *reinplaceMatcher) r99_reinplace(op0 *ir.Op) bool {
+// r101_reinplace tries rule reinplace[pd_op.set_value_with_tensor_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.set_value_with_tensor.
+func (m *reinplaceMatcher) r101_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.set_value_with_tensor(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -11132,7 +11358,7 @@ func (m *reinplaceMatcher) r99_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[99])
+	mt := m.Emit(m.rules[101])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -11140,8 +11366,8 @@ func (m *reinplaceMatcher) r99_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r100_reinplace tries rule reinplace[pd_op.share_data_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.share_data.
-func (m *reinplaceMatcher) r100_reinplace(op0 *ir.Op) bool {
+// r102_reinplace tries rule reinplace[pd_op.share_data_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.share_data.
+func (m *reinplaceMatcher) r102_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.share_data(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -11240,7 +11466,7 @@ func (m *reinplaceMatcher) r100_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[100])
+	mt := m.Emit(m.rules[102])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -11248,8 +11474,8 @@ func (m *reinplaceMatcher) r100_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r101_reinplace tries rule reinplace[pd_op.sigmoid_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.sigmoid.
-func (m *reinplaceMatcher) r101_reinplace(op0 *ir.Op) bool {
+// r103_reinplace tries rule reinplace[pd_op.sigmoid_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.sigmoid.
+func (m *reinplaceMatcher) r103_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.sigmoid(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -11348,7 +11574,7 @@ func (m *reinplaceMatcher) r101_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[101])
+	mt := m.Emit(m.rules[103])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -11356,8 +11582,8 @@ func (m *reinplaceMatcher) r101_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r102_reinplace tries rule reinplace[pd_op.sigmoid_cross_entropy_with_logits_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.sigmoid_cross_entropy_with_logits.
-func (m *reinplaceMatcher) r102_reinplace(op0 *ir.Op) bool {
+// r104_reinplace tries rule reinplace[pd_op.sigmoid_cross_entropy_with_logits_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.sigmoid_cross_entropy_with_logits.
+func (m *reinplaceMatcher) r104_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.sigmoid_cross_entropy_with_logits(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -11456,7 +11682,7 @@ func (m *reinplaceMatcher) r102_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[102])
+	mt := m.Emit(m.rules[104])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -11464,8 +11690,8 @@ func (m *reinplaceMatcher) r102_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r103_reinplace tries rule reinplace[pd_op.sin_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.sin.
-func (m *reinplaceMatcher) r103_reinplace(op0 *ir.Op) bool {
+// r105_reinplace tries rule reinplace[pd_op.sin_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.sin.
+func (m *reinplaceMatcher) r105_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.sin(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -11564,7 +11790,7 @@ func (m *reinplaceMatcher) r103_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[103])
+	mt := m.Emit(m.rules[105])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -11572,8 +11798,8 @@ func (m *reinplaceMatcher) r103_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r104_reinplace tries rule reinplace[pd_op.sinh_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.sinh.
-func (m *reinplaceMatcher) r104_reinplace(op0 *ir.Op) bool {
+// r106_reinplace tries rule reinplace[pd_op.sinh_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.sinh.
+func (m *reinplaceMatcher) r106_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.sinh(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -11672,7 +11898,7 @@ func (m *reinplaceMatcher) r104_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[104])
+	mt := m.Emit(m.rules[106])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -11680,8 +11906,8 @@ func (m *reinplaceMatcher) r104_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r105_reinplace tries rule reinplace[pd_op.softmax_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.softmax.
-func (m *reinplaceMatcher) r105_reinplace(op0 *ir.Op) bool {
+// r107_reinplace tries rule reinplace[pd_op.softmax_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.softmax.
+func (m *reinplaceMatcher) r107_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.softmax(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -11780,7 +12006,7 @@ func (m *reinplaceMatcher) r105_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[105])
+	mt := m.Emit(m.rules[107])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -11788,8 +12014,8 @@ func (m *reinplaceMatcher) r105_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r106_reinplace tries rule reinplace[pd_op.sqrt_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.sqrt.
-func (m *reinplaceMatcher) r106_reinplace(op0 *ir.Op) bool {
+// r108_reinplace tries rule reinplace[pd_op.sqrt_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.sqrt.
+func (m *reinplaceMatcher) r108_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.sqrt(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -11888,7 +12114,7 @@ func (m *reinplaceMatcher) r106_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[106])
+	mt := m.Emit(m.rules[108])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -11896,8 +12122,8 @@ func (m *reinplaceMatcher) r106_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r107_reinplace tries rule reinplace[pd_op.squeeze_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.squeeze.
-func (m *reinplaceMatcher) r107_reinplace(op0 *ir.Op) bool {
+// r109_reinplace tries rule reinplace[pd_op.squeeze_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.squeeze.
+func (m *reinplaceMatcher) r109_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.squeeze(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -11996,7 +12222,7 @@ func (m *reinplaceMatcher) r107_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[107])
+	mt := m.Emit(m.rules[109])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -12004,8 +12230,8 @@ func (m *reinplaceMatcher) r107_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r108_reinplace tries rule reinplace[pd_op.subtract_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.subtract.
-func (m *reinplaceMatcher) r108_reinplace(op0 *ir.Op) bool {
+// r110_reinplace tries rule reinplace[pd_op.subtract_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.subtract.
+func (m *reinplaceMatcher) r110_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.subtract(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -12104,7 +12330,7 @@ func (m *reinplaceMatcher) r108_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[108])
+	mt := m.Emit(m.rules[110])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -12112,8 +12338,8 @@ func (m *reinplaceMatcher) r108_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r109_reinplace tries rule reinplace[pd_op.sync_calc_stream_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.sync_calc_stream.
-func (m *reinplaceMatcher) r109_reinplace(op0 *ir.Op) bool {
+// r111_reinplace tries rule reinplace[pd_op.sync_calc_stream_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.sync_calc_stream.
+func (m *reinplaceMatcher) r111_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.sync_calc_stream(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -12212,7 +12438,7 @@ func (m *reinplaceMatcher) r109_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[109])
+	mt := m.Emit(m.rules[111])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -12220,8 +12446,8 @@ func (m *reinplaceMatcher) r109_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r110_reinplace tries rule reinplace[pd_op.tan_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.tan.
-func (m *reinplaceMatcher) r110_reinplace(op0 *ir.Op) bool {
+// r112_reinplace tries rule reinplace[pd_op.tan_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.tan.
+func (m *reinplaceMatcher) r112_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.tan(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -12320,7 +12546,7 @@ func (m *reinplaceMatcher) r110_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[110])
+	mt := m.Emit(m.rules[112])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -12328,8 +12554,8 @@ func (m *reinplaceMatcher) r110_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r111_reinplace tries rule reinplace[pd_op.tanh_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.tanh.
-func (m *reinplaceMatcher) r111_reinplace(op0 *ir.Op) bool {
+// r113_reinplace tries rule reinplace[pd_op.tanh_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.tanh.
+func (m *reinplaceMatcher) r113_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.tanh(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -12428,7 +12654,7 @@ func (m *reinplaceMatcher) r111_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[111])
+	mt := m.Emit(m.rules[113])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -12436,8 +12662,8 @@ func (m *reinplaceMatcher) r111_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r112_reinplace tries rule reinplace[pd_op.thresholded_relu_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.thresholded_relu.
-func (m *reinplaceMatcher) r112_reinplace(op0 *ir.Op) bool {
+// r114_reinplace tries rule reinplace[pd_op.thresholded_relu_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.thresholded_relu.
+func (m *reinplaceMatcher) r114_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.thresholded_relu(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -12536,7 +12762,7 @@ func (m *reinplaceMatcher) r112_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[112])
+	mt := m.Emit(m.rules[114])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -12544,8 +12770,8 @@ func (m *reinplaceMatcher) r112_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r113_reinplace tries rule reinplace[pd_op.transpose_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.transpose.
-func (m *reinplaceMatcher) r113_reinplace(op0 *ir.Op) bool {
+// r115_reinplace tries rule reinplace[pd_op.transpose_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.transpose.
+func (m *reinplaceMatcher) r115_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.transpose(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -12644,7 +12870,7 @@ func (m *reinplaceMatcher) r113_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[113])
+	mt := m.Emit(m.rules[115])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -12652,8 +12878,8 @@ func (m *reinplaceMatcher) r113_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r114_reinplace tries rule reinplace[pd_op.tril_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.tril.
-func (m *reinplaceMatcher) r114_reinplace(op0 *ir.Op) bool {
+// r116_reinplace tries rule reinplace[pd_op.tril_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.tril.
+func (m *reinplaceMatcher) r116_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.tril(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -12752,7 +12978,7 @@ func (m *reinplaceMatcher) r114_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[114])
+	mt := m.Emit(m.rules[116])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -12760,8 +12986,8 @@ func (m *reinplaceMatcher) r114_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r115_reinplace tries rule reinplace[pd_op.triu_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.triu.
-func (m *reinplaceMatcher) r115_reinplace(op0 *ir.Op) bool {
+// r117_reinplace tries rule reinplace[pd_op.triu_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.triu.
+func (m *reinplaceMatcher) r117_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.triu(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -12860,7 +13086,7 @@ func (m *reinplaceMatcher) r115_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[115])
+	mt := m.Emit(m.rules[117])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -12868,8 +13094,8 @@ func (m *reinplaceMatcher) r115_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r116_reinplace tries rule reinplace[pd_op.trunc_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.trunc.
-func (m *reinplaceMatcher) r116_reinplace(op0 *ir.Op) bool {
+// r118_reinplace tries rule reinplace[pd_op.trunc_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.trunc.
+func (m *reinplaceMatcher) r118_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.trunc(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -12968,7 +13194,7 @@ func (m *reinplaceMatcher) r116_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[116])
+	mt := m.Emit(m.rules[118])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -12976,8 +13202,8 @@ func (m *reinplaceMatcher) r116_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r117_reinplace tries rule reinplace[pd_op.uniform_inplace_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.uniform_inplace.
-func (m *reinplaceMatcher) r117_reinplace(op0 *ir.Op) bool {
+// r119_reinplace tries rule reinplace[pd_op.uniform_inplace_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.uniform_inplace.
+func (m *reinplaceMatcher) r119_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.uniform_inplace(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -13076,7 +13302,7 @@ func (m *reinplaceMatcher) r117_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[117])
+	mt := m.Emit(m.rules[119])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -13084,8 +13310,8 @@ func (m *reinplaceMatcher) r117_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r118_reinplace tries rule reinplace[pd_op.unsqueeze_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.unsqueeze.
-func (m *reinplaceMatcher) r118_reinplace(op0 *ir.Op) bool {
+// r120_reinplace tries rule reinplace[pd_op.unsqueeze_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.unsqueeze.
+func (m *reinplaceMatcher) r120_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.unsqueeze(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -13184,7 +13410,7 @@ func (m *reinplaceMatcher) r118_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[118])
+	mt := m.Emit(m.rules[120])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
@@ -13192,8 +13418,8 @@ func (m *reinplaceMatcher) r118_reinplace(op0 *ir.Op) bool {
 	return true
 }
 
-// r119_reinplace tries rule reinplace[pd_op.where_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.where.
-func (m *reinplaceMatcher) r119_reinplace(op0 *ir.Op) bool {
+// r121_reinplace tries rule reinplace[pd_op.where_] (benefit 1, reinplace.drr:10:6) at op0, the root pd_op.where.
+func (m *reinplaceMatcher) r121_reinplace(op0 *ir.Op) bool {
 	// %b = pd_op.where(%a: tensor<*x?>, %rest...) {$attrs...}
 	if op0.NumOperands() < 1 || op0.NumResults() != 1 {
 		return false
@@ -13292,7 +13518,7 @@ func (m *reinplaceMatcher) r119_reinplace(op0 *ir.Op) bool {
 	if !(!b29) {
 		return false
 	}
-	mt := m.Emit(m.rules[119])
+	mt := m.Emit(m.rules[121])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_b, v1_a, nil)
 	mt.Lists = append(mt.Lists[:0], nil, nil, rt.Keep(l2_rest))
