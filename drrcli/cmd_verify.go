@@ -272,6 +272,10 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 	if rep.RecordedBatch {
 		fmt.Fprintf(c.Stdout, "  inputs at the recorded sample's shapes: the program cannot be evaluated with a dynamic dim 0 of %d\n", max(v.batch, 1))
 	}
+	if rb := rep.Rebatched; rb != nil {
+		fmt.Fprintf(c.Stdout, "  at batch %d instead of the captured %d: %d input(s) and %d constant(s) rebatched\n",
+			rb.To, rb.From, rb.Inputs, rb.Constants)
+	}
 	if f32 := rep.Float32; f32 != nil {
 		var parts []string
 		for _, o := range f32.Failures() {

@@ -37,6 +37,9 @@ type CompareOptions struct {
 	BudgetFactor float64
 	// NoConfirm turns off the float64 confirmation of a float32 mismatch (see Compare).
 	NoConfirm bool
+	// NoRebatch turns off the evaluation at Options.Batch of programs whose static inputs bake a larger captured
+	// batch in (see Compare and rebatch.go).
+	NoRebatch bool
 }
 
 // Report is the outcome of Compare.
@@ -57,6 +60,9 @@ type Report struct {
 	// Float32 is the float32 comparison whose mismatch this float64 report confirms or refutes (see Compare);
 	// nil when the programs were compared once.
 	Float32 *Report
+	// Rebatched, when not nil, says that the programs were evaluated at a smaller batch than the one their static
+	// inputs were captured at (see Compare).
+	Rebatched *Rebatch
 }
 
 // OutputDiff is the comparison of one output over all runs.
@@ -171,7 +177,31 @@ func (r *Report) String() string {
 // another order differs by far more than the budget. The float64 comparison decides — two evaluations of
 // equivalent programs agree there to about 1e-12 — and its report is returned, with the float32 one in
 // Report.Float32. When the float64 evaluation fails (memory), the float32 verdict stands.
+//
+// Programs whose static inputs were captured at a batch larger than Options.Batch (GraphNet's vision graphs,
+// builtin.tensor<64x3x224x224xf32>, with the batch baked into reshape shapes) are first compared at
+// Options.Batch, rebatched (rebatch.go): the inputs and the constants that carry the batch take the smaller one.
+// If the rebatched programs agree, that comparison stands (Report.Rebatched); otherwise — either cannot be
+// evaluated, or they differ — the programs are compared at their captured batch, which decides. NoRebatch turns
+// this off.
 func Compare(before, after *ir.Program, opts CompareOptions) (*Report, error) {
+	if !opts.RecordedBatch && !opts.NoRebatch {
+		if from := capturedBatch(opts.Options, before); from > 0 {
+			b2, a2, o, rb := rebatch(opts.Options, before, after, from, int64(opts.Options.batch()))
+			ro := opts
+			ro.Options = o
+			if rep, err := compareConfirmed(b2, a2, ro); err == nil {
+				rep.Rebatched = &rb
+				return rep, nil
+			}
+		}
+	}
+	return compareConfirmed(before, after, opts)
+}
+
+// compareConfirmed compares at the batch of the options (compareAtBatch) and confirms a float32 mismatch in
+// float64 (see Compare).
+func compareConfirmed(before, after *ir.Program, opts CompareOptions) (*Report, error) {
 	rep, err := compareAtBatch(before, after, opts)
 	if !errors.Is(err, ErrMismatch) || rep == nil || rep.Precision != Float32 || opts.Precision != Auto || opts.NoConfirm {
 		return rep, err

@@ -222,3 +222,53 @@ func TestCompareConfirmsFloat32InFloat64(t *testing.T) {
 		})
 	}
 }
+
+// TestCompareRebatches: a fully static program captured at batch 4 (input [4, 6], the batch baked into a reshape
+// shape) is compared at batch 1 — the input and the constant rebatched alike in both programs; a program the
+// substitution breaks (a reshape to [-1, 4] of one row of 6) is compared at its captured batch instead, and a
+// wrong rewrite fails either way.
+func TestCompareRebatches(t *testing.T) {
+	prog := func(body func(b *builder, x *ir.Value) *ir.Value) *ir.Program {
+		b := newBuilder(t)
+		b.fetch(body(b, b.data("x", 4, 6)), "y", 0)
+		return b.p
+	}
+	split := func(b *builder, x *ir.Value) *ir.Value {
+		return b.v("pd_op.reshape", b.v("pd_op.relu", x), b.ints(4, 2, 3))
+	}
+	splitAfter := func(b *builder, x *ir.Value) *ir.Value {
+		return b.v("pd_op.relu", b.v("pd_op.reshape", x, b.ints(4, 2, 3)))
+	}
+	splitWrong := func(b *builder, x *ir.Value) *ir.Value {
+		return b.v("pd_op.tanh", b.v("pd_op.reshape", x, b.ints(4, 2, 3)))
+	}
+	fours := func(b *builder, x *ir.Value) *ir.Value {
+		return b.v("pd_op.reshape", b.v("pd_op.relu", b.v("pd_op.reshape", x, b.ints(-1, 4))), b.ints(4, 6))
+	}
+	foursAfter := func(b *builder, x *ir.Value) *ir.Value {
+		return b.v("pd_op.reshape", b.v("pd_op.reshape", b.v("pd_op.relu", x), b.ints(-1, 4)), b.ints(4, 6))
+	}
+	tests := []struct {
+		name          string
+		before, after func(b *builder, x *ir.Value) *ir.Value
+		noRebatch     bool
+		ok            bool
+		rebatched     *Rebatch
+		shape         []int // of the output compared
+	}{
+		{"rebatched to 1", split, splitAfter, false, true, &Rebatch{From: 4, To: 1, Inputs: 1, Constants: 1}, []int{1, 2, 3}},
+		{"wrong rewrite", split, splitWrong, false, false, nil, []int{4, 2, 3}},
+		{"rebatching breaks the program: the captured batch decides", fours, foursAfter, false, true, nil, []int{4, 6}},
+		{"rebatching turned off", split, splitAfter, true, true, nil, []int{4, 2, 3}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rep, err := Compare(prog(tc.before), prog(tc.after), CompareOptions{Runs: 1, NoRebatch: tc.noRebatch})
+			require.NotNil(t, rep, "%v", err)
+			assert.Equal(t, tc.ok, err == nil, "%v", err)
+			assert.Equal(t, tc.rebatched, rep.Rebatched)
+			require.Len(t, rep.Outputs, 1)
+			assert.Equal(t, tc.shape, rep.Outputs[0].Shape)
+		})
+	}
+}
