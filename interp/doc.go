@@ -10,8 +10,8 @@
 // Evaluate runs a program with a Feed (inputs by the name of their pd_op.data / pd_op.feed op, parameters by
 // name; parameters missing from the feed are decoded from ir.Variable.Data) and returns its outputs: pd_op.fetch
 // and builtin.set_parameter operands (copied when they run), builtin.shadow_output operands (read at the end), or,
-// for programs with none of those (such as the GraphNet captures), the results of top-level ops none of whose
-// results is used (sinks).
+// for programs with none of those (such as the GraphNet captures), the results of the sinks of the top-level block
+// (ir.IsSink: ops none of whose results is used, inputs, parameters and constants aside).
 // pd_op.if and pd_op.while evaluate their regions; ops in a region see the values of enclosing regions. The numeric
 // kernels are those of package interp/tensor (conv2d by im2col + GEMM, pool2d, batch norm, matmul, …) plus the
 // element-wise, comparison, shape and reduction kernels of this package.

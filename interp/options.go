@@ -182,9 +182,9 @@ const (
 	// ParameterOutput is the operand of a builtin.set_parameter (the outputs of older programs), copied when it
 	// runs; Name is the parameter_name.
 	ParameterOutput
-	// SinkOutput is a result of a top-level op none of whose results is used (programs without fetch,
-	// shadow_output or set_parameter, such as the GraphNet captures), read when the program ends. Parameter, input
-	// and constant ops (full, full_int_array, …) are never sinks.
+	// SinkOutput is a result of a sink of the top-level block (ir.IsSink: an op none of whose results is used) of a
+	// program without fetch, shadow_output or set_parameter (such as the GraphNet captures), read when the program
+	// ends. Parameter, input and constant ops (full, full_int_array, …) are never sinks.
 	SinkOutput
 )
 
