@@ -96,11 +96,12 @@
 //
 // Compare runs two programs on K random sets (the same seeds for both; inputs and parameters matched by name, so
 // weights kept by a rewrite get the same data and weights a rewrite computes as ops on parameters are computed from
-// it), matches their outputs (fetch by name or column, shadow_output by output_name, sinks in order) and reports,
-// per output, the largest absolute error max|a−b| and the relative error max|a−b| / max(max|a|, Tiny): relative to
-// the scale of the before output, not element by element, so outputs near zero do not produce huge ratios from
-// rounding. An output fails above its tolerance — the larger of CompareOptions.RelTol (default 1e-5, the atol =
-// rtol = 1e-5 of Paddle's check_pass_correct) and its error budget — and Compare then returns the report with an
+// it), matches their outputs (fetch by name or column, shadow_output by output_name, sinks in order; a shadow_output of
+// after that only publishes an unwritten parameter before does not publish is no model output and is left out, see
+// Compare) and reports, per output, the largest absolute error max|a−b| and the relative error max|a−b| / max(max|a|,
+// Tiny): relative to the scale of the before output, not element by element, so outputs near zero do not produce huge
+// ratios from rounding. An output fails above its tolerance — the larger of CompareOptions.RelTol (default 1e-5, the
+// atol = rtol = 1e-5 of Paddle's check_pass_correct) and its error budget — and Compare then returns the report with an
 // error wrapping ErrMismatch.
 //
 // The error budget accounts for floating-point rounding, which grows with the length of the reductions an output
