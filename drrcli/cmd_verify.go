@@ -311,8 +311,9 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 	return exitOK
 }
 
-// printOutputTable prints one line per output: shape, largest absolute and relative error, verdict. Sink names
-// mention the program's path, shortened to its base name.
+// printOutputTable prints one line per output: shape, largest absolute and relative error, verdict; then the
+// unmatched outputs and the published parameters left out (interp.Report.Published). Sink names mention the
+// program's path, shortened to its base name.
 func printOutputTable(w io.Writer, rep *interp.Report, verbose bool, path string) {
 	short := func(name string) string {
 		if path != "" && path != "-" {
@@ -345,6 +346,23 @@ func printOutputTable(w io.Writer, rep *interp.Report, verbose bool, path string
 	}
 	for _, u := range rep.Unmatched {
 		fmt.Fprintf(w, "  unmatched: %s\n", u)
+	}
+	if n := len(rep.Published); n > 0 {
+		// Many graphs publish tens of dead weights (LLaMA-7B 32): their names, unless verbose, only up to 3.
+		var names []string
+		for i, p := range rep.Published {
+			if i == 3 && !verbose {
+				names = append(names, fmt.Sprintf("… %d more (-v lists them)", n-3))
+				break
+			}
+			if p.Name == p.Param {
+				names = append(names, p.Name)
+			} else {
+				names = append(names, fmt.Sprintf("%s (parameter %s)", p.Name, p.Param))
+			}
+		}
+		fmt.Fprintf(w, "  not compared: %d shadow_output(s) publishing a parameter unchanged (no model outputs): %s\n", n,
+			strings.Join(names, ", "))
 	}
 }
 

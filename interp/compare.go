@@ -54,6 +54,9 @@ type Report struct {
 	Outputs []OutputDiff
 	// Unmatched lists the outputs of either program without a counterpart in the other.
 	Unmatched []string
+	// Published lists the shadow outputs of the after program that publish a parameter unchanged and have no
+	// counterpart before (see Compare): no model outputs, so neither compared nor unmatched.
+	Published []Publication
 	// RecordedBatch is true when the programs were evaluated at the recorded sample's shapes because the before
 	// program could not be evaluated at Options.Batch (see Options.RecordedBatch).
 	RecordedBatch bool
@@ -63,6 +66,17 @@ type Report struct {
 	// Rebatched, when not nil, says that the programs were evaluated at a smaller batch than the one their static
 	// inputs were captured at (see Compare).
 	Rebatched *Rebatch
+}
+
+// Publication is a shadow output that publishes a parameter unchanged (Output.Param).
+type Publication struct {
+	// Name is the shadow output's output_name; Param the parameter's name.
+	Name, Param string
+}
+
+// String says what the output publishes: `shadow_output "w" publishes parameter "w" unchanged`.
+func (p Publication) String() string {
+	return fmt.Sprintf("%s %q publishes parameter %q unchanged", ShadowOutput, p.Name, p.Param)
 }
 
 // OutputDiff is the comparison of one output over all runs.
@@ -154,6 +168,9 @@ func (r *Report) String() string {
 	for _, u := range r.Unmatched {
 		fmt.Fprintf(&b, "  unmatched: %s\n", u)
 	}
+	for _, p := range r.Published {
+		fmt.Fprintf(&b, "  not compared: %s\n", p)
+	}
 	return b.String()
 }
 
@@ -161,15 +178,25 @@ func (r *Report) String() string {
 // the same for both programs: inputs matched by name, parameters by name, so weights a rewrite kept get the same
 // data and parameters a rewrite computes with ops are computed from them) and compares their outputs. Outputs are
 // matched as fetches by name (else column), shadow outputs by output_name, set_parameter outputs by
-// parameter_name and sinks in order; if none matches by
-// name but both programs have as many outputs, they are matched in order. For each pair it reports the largest
-// absolute error and the largest relative error, max|a−b| / max(max|a|, Tiny) per run (relative to the before
-// output's scale). An output fails when its relative error exceeds RelTol (default 1e-5) and its absolute error
-// exceeds AbsTol, when shapes or element types differ, or when it has no counterpart; Compare then returns the
-// report and an error wrapping ErrMismatch. An error evaluating either program is returned without a report. When
-// the before program cannot be evaluated with Options.Batch for a dynamic dim 0 that the recorded sample
-// (ir.Program.Feeds) sizes otherwise, both are evaluated at the recorded shapes (Options.RecordedBatch) and the
-// report says so.
+// parameter_name and sinks in order; if none matches by name but both programs have as many outputs, they are
+// matched in order. For each pair it reports the largest absolute error and the largest relative error,
+// max|a−b| / max(max|a|, Tiny) per run (relative to the before output's scale). An output fails when its relative
+// error exceeds RelTol (default 1e-5) and its absolute error exceeds AbsTol, when shapes or element types differ,
+// or when it has no counterpart; Compare then returns the report and an error wrapping ErrMismatch. An error
+// evaluating either program is returned without a report. When the before program cannot be evaluated with
+// Options.Batch for a dynamic dim 0 that the recorded sample (ir.Program.Feeds) sizes otherwise, both are
+// evaluated at the recorded shapes (Options.RecordedBatch) and the report says so.
+//
+// One kind of output of after is no model output and takes no part in the matching: a shadow output that
+// publishes a parameter unchanged — its operand is the result of a builtin.parameter (or builtin.get_parameter) op
+// whose parameter after never writes (no builtin.set_parameter of the name, no op writing its buffer:
+// analysis.Immutable; see Output.Param) — when before has no shadow output of the same output_name. Such an
+// output only keeps a weight alive for the executor (Paddle's add_shadow_output_after_dead_parameter_pass adds one
+// for each parameter nothing reads) and computes nothing a rewrite could get wrong; the report lists it in
+// Published. Everything else still counts: an added shadow output or fetch of a computed value, an added fetch of
+// a parameter (a fetch changes what the model returns), an added shadow output of a parameter the program writes,
+// and every output of before without counterpart (a removed model output, a removed publication of a parameter)
+// are unmatched and fail; a shadow output of a parameter whose output_name before has is compared with before's.
 //
 // A mismatch found in float32 with the precision chosen automatically (Options.Precision Auto) is confirmed in
 // float64 before it is reported, unless NoConfirm: the error budget of float32 counts roundings but cannot see the
@@ -271,7 +298,7 @@ func compare(before, after *ir.Program, opts CompareOptions) (*Report, error) {
 			return nil, fmt.Errorf("after: %w", err)
 		}
 		if k == 0 {
-			pairs, rep.Unmatched = matchOutputs(rb.Outputs, ra.Outputs)
+			pairs, rep.Unmatched, rep.Published = matchOutputs(rb.Outputs, ra.Outputs)
 			for _, p := range pairs {
 				rep.Outputs = append(rep.Outputs, OutputDiff{Name: rb.Outputs[p[0]].Name,
 					AfterName: ra.Outputs[p[1]].Name, Index: -1, MaxRel: -1})
@@ -378,10 +405,17 @@ func elemDiff(x, y float64) float64 {
 	return math.Abs(x - y)
 }
 
-// matchOutputs pairs the outputs of two programs (indices into before and after) and lists the unmatched ones.
-func matchOutputs(before, after []Output) ([][2]int, []string) {
+// matchOutputs pairs the outputs of two programs (indices into before and after), lists the unmatched ones, and
+// the outputs of after that publish a parameter unchanged without a counterpart in before (published), which take
+// no part in the matching.
+func matchOutputs(before, after []Output) (pairs [][2]int, unmatched []string, published []Publication) {
 	used := make([]bool, len(after))
-	var pairs [][2]int
+	for j, a := range after {
+		if publishesParam(a, before) {
+			used[j] = true
+			published = append(published, Publication{Name: a.Name, Param: a.Param})
+		}
+	}
 	find := func(ok func(a Output) bool) int {
 		for j, a := range after {
 			if !used[j] && ok(a) {
@@ -392,7 +426,7 @@ func matchOutputs(before, after []Output) ([][2]int, []string) {
 	}
 	var sinksB, sinksA []int
 	for j, a := range after {
-		if a.Kind == SinkOutput {
+		if a.Kind == SinkOutput && !used[j] {
 			sinksA = append(sinksA, j)
 		}
 	}
@@ -417,13 +451,12 @@ func matchOutputs(before, after []Output) ([][2]int, []string) {
 			pairs = append(pairs, [2]int{i, j})
 		}
 	}
-	if len(pairs) == 0 && len(before) == len(after) {
+	if rest := unusedIndices(used); len(pairs) == 0 && len(before) == len(rest) {
 		for i := range before {
-			pairs = append(pairs, [2]int{i, i})
+			pairs = append(pairs, [2]int{i, rest[i]})
 		}
-		return pairs, nil
+		return pairs, nil, published
 	}
-	var unmatched []string
 	matchedB := make([]bool, len(before))
 	for _, p := range pairs {
 		matchedB[p[0]] = true
@@ -438,5 +471,31 @@ func matchOutputs(before, after []Output) ([][2]int, []string) {
 			unmatched = append(unmatched, fmt.Sprintf("%s %q of after has no counterpart before", a.Kind, a.Name))
 		}
 	}
-	return pairs, unmatched
+	return pairs, unmatched, published
+}
+
+// publishesParam reports whether a, an output of the after program, publishes a parameter unchanged (a shadow
+// output whose Param is set) and before has no shadow output of its name: the output keeps a weight alive, as
+// Paddle's add_shadow_output_after_dead_parameter_pass adds for a parameter nothing reads, and is no model output.
+func publishesParam(a Output, before []Output) bool {
+	if a.Kind != ShadowOutput || a.Param == "" {
+		return false
+	}
+	for _, b := range before {
+		if b.Kind == ShadowOutput && b.Name == a.Name {
+			return false
+		}
+	}
+	return true
+}
+
+// unusedIndices returns the indices of the false entries of used, in order.
+func unusedIndices(used []bool) []int {
+	var out []int
+	for j, u := range used {
+		if !u {
+			out = append(out, j)
+		}
+	}
+	return out
 }

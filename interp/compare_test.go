@@ -230,7 +230,9 @@ func TestCompareConfirmsFloat32InFloat64(t *testing.T) {
 func TestCompareRebatches(t *testing.T) {
 	prog := func(body func(b *builder, x *ir.Value) *ir.Value) *ir.Program {
 		b := newBuilder(t)
-		b.fetch(body(b, b.data("x", 4, 6)), "y", 0)
+		x := b.data("x", 4, 6)
+		b.p.Feeds = map[string]*ir.Variable{"x": {Name: "x", Type: x.Type()}} // captured: a sample's shape, no data
+		b.fetch(body(b, x), "y", 0)
 		return b.p
 	}
 	split := func(b *builder, x *ir.Value) *ir.Value {
@@ -260,10 +262,19 @@ func TestCompareRebatches(t *testing.T) {
 		{"wrong rewrite", split, splitWrong, false, false, nil, []int{4, 2, 3}},
 		{"rebatching breaks the program: the captured batch decides", fours, foursAfter, false, true, nil, []int{4, 6}},
 		{"rebatching turned off", split, splitAfter, true, true, nil, []int{4, 2, 3}},
+		{"a program that records no sample keeps its batch", nil, nil, false, true, nil, []int{4, 2, 3}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			rep, err := Compare(prog(tc.before), prog(tc.after), CompareOptions{Runs: 1, NoRebatch: tc.noRebatch})
+			var before, after *ir.Program
+			if tc.before == nil {
+				before, after = prog(split), prog(splitAfter)
+				clear(before.Feeds)
+				clear(after.Feeds)
+			} else {
+				before, after = prog(tc.before), prog(tc.after)
+			}
+			rep, err := Compare(before, after, CompareOptions{Runs: 1, NoRebatch: tc.noRebatch})
 			require.NotNil(t, rep, "%v", err)
 			assert.Equal(t, tc.ok, err == nil, "%v", err)
 			assert.Equal(t, tc.rebatched, rep.Rebatched)

@@ -10,8 +10,8 @@
 // Evaluate runs a program with a Feed (inputs by the name of their pd_op.data / pd_op.feed op, parameters by
 // name; parameters missing from the feed are decoded from ir.Variable.Data) and returns its outputs: pd_op.fetch
 // and builtin.set_parameter operands (copied when they run), builtin.shadow_output operands (read at the end), or,
-// for programs with none of those (such as the GraphNet captures), the results of top-level ops none of whose
-// results is used (sinks).
+// for programs with none of those (such as the GraphNet captures), the results of the sinks of the top-level block
+// (ir.IsSink: ops none of whose results is used, inputs, parameters and constants aside).
 // pd_op.if and pd_op.while evaluate their regions; ops in a region see the values of enclosing regions. The numeric
 // kernels are those of package interp/tensor (conv2d by im2col + GEMM, pool2d, batch norm, matmul, …) plus the
 // element-wise, comparison, shape and reduction kernels of this package.
@@ -97,11 +97,12 @@
 //
 // Compare runs two programs on K random sets (the same seeds for both; inputs and parameters matched by name, so
 // weights kept by a rewrite get the same data and weights a rewrite computes as ops on parameters are computed from
-// it), matches their outputs (fetch by name or column, shadow_output by output_name, sinks in order) and reports,
-// per output, the largest absolute error max|a−b| and the relative error max|a−b| / max(max|a|, Tiny): relative to
-// the scale of the before output, not element by element, so outputs near zero do not produce huge ratios from
-// rounding. An output fails above its tolerance — the larger of CompareOptions.RelTol (default 1e-5, the atol =
-// rtol = 1e-5 of Paddle's check_pass_correct) and its error budget — and Compare then returns the report with an
+// it), matches their outputs (fetch by name or column, shadow_output by output_name, sinks in order; a shadow_output of
+// after that only publishes an unwritten parameter before does not publish is no model output and is left out, see
+// Compare) and reports, per output, the largest absolute error max|a−b| and the relative error max|a−b| / max(max|a|,
+// Tiny): relative to the scale of the before output, not element by element, so outputs near zero do not produce huge
+// ratios from rounding. An output fails above its tolerance — the larger of CompareOptions.RelTol (default 1e-5, the
+// atol = rtol = 1e-5 of Paddle's check_pass_correct) and its error budget — and Compare then returns the report with an
 // error wrapping ErrMismatch.
 //
 // The error budget accounts for floating-point rounding, which grows with the length of the reductions an output

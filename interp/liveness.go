@@ -107,15 +107,3 @@ func (m *machine[T]) release(op *ir.Op) {
 		delete(m.params, n)
 	}
 }
-
-// hasExplicitOutputs reports whether p has fetch, shadow_output or set_parameter ops (else its outputs are its
-// sinks).
-func hasExplicitOutputs(p *ir.Program) bool {
-	for op := range p.Walk() {
-		switch op.Name() {
-		case "pd_op.fetch", "builtin.shadow_output", ir.SetParameterOpName:
-			return true
-		}
-	}
-	return false
-}

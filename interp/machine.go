@@ -48,8 +48,8 @@ type machine[T tensor.Float] struct {
 }
 
 type shadow[T tensor.Float] struct {
-	name string
-	v    *value[T]
+	name, param string
+	v           *value[T]
 }
 
 func run[T tensor.Float](p *ir.Program, feed *Feed, opts Options, kern registry[T]) (res *Result, err error) {
@@ -73,14 +73,14 @@ func run[T tensor.Float](p *ir.Program, feed *Feed, opts Options, kern registry[
 	if deferParams {
 		m.pending = map[*ir.Value]*ir.Op{}
 	}
-	m.life = computeLifetimes(p.Body(), !hasExplicitOutputs(p), deferParams)
+	m.life = computeLifetimes(p.Body(), !ir.HasOutputs(p), deferParams)
 	if _, err := m.block(p.Body()); err != nil {
 		return nil, err
 	}
 	res = &Result{Outputs: m.outputs, Precision: opts.Precision}
 	for _, s := range m.shadows {
 		res.Outputs = append(res.Outputs, Output{Kind: ShadowOutput, Name: s.name, Col: -1, Value: s.v.host(), Random: s.v.isRandom(),
-			Rounding: s.v.roundingOf()})
+			Rounding: s.v.roundingOf(), Param: s.param})
 	}
 	if len(res.Outputs) == 0 {
 		res.Outputs = m.sinks()
@@ -334,13 +334,13 @@ func dimsAgree(dims []int64, shape []int) bool {
 	return true
 }
 
-// sinks returns the outputs of a program without fetch or shadow_output: the results of top-level ops none of
-// whose results is used, in program order.
+// sinks returns the outputs of a program without output ops: the results of the sinks of its top-level block
+// (ir.IsSink), in program order, each element of a vector result on its own.
 func (m *machine[T]) sinks() []Output {
 	var out []Output
 	var num *ir.Numbering
 	for op := range m.prog.Body().Ops() {
-		if op.NumResults() == 0 || op.HasUses() || !IsSinkCandidate(op) {
+		if !ir.IsSink(op) {
 			continue
 		}
 		if num == nil {
@@ -363,17 +363,6 @@ func (m *machine[T]) sinks() []Output {
 		}
 	}
 	return out
-}
-
-// IsSinkCandidate reports whether the unused results of op may be program outputs: not those of inputs,
-// parameters and constants.
-func IsSinkCandidate(op *ir.Op) bool {
-	switch op.Name() {
-	case ir.ParameterOpName, ir.GetParameterOpName, "pd_op.data", "pd_op.feed", "pd_op.full_int_array",
-		"pd_op.full", "builtin.constant", "pd_op.assign_value":
-		return false
-	}
-	return !op.Has(ir.ConstantLike)
 }
 
 // truthy reads a condition value: a one-element tensor, true when non-zero.

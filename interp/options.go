@@ -185,9 +185,9 @@ const (
 	// ParameterOutput is the operand of a builtin.set_parameter (the outputs of older programs), copied when it
 	// runs; Name is the parameter_name.
 	ParameterOutput
-	// SinkOutput is a result of a top-level op none of whose results is used (programs without fetch,
-	// shadow_output or set_parameter, such as the GraphNet captures), read when the program ends. Parameter, input
-	// and constant ops (full, full_int_array, …) are never sinks.
+	// SinkOutput is a result of a sink of the top-level block (ir.IsSink: an op none of whose results is used) of a
+	// program without fetch, shadow_output or set_parameter (such as the GraphNet captures), read when the program
+	// ends. Parameter, input and constant ops (full, full_int_array, …) are never sinks.
 	SinkOutput
 )
 
@@ -220,6 +220,11 @@ type Output struct {
 	// Rounding estimates the rounding error of the output's computation: a variance in units of the unit roundoff
 	// of the evaluation's precision (see Compare).
 	Rounding float64
+	// Param is, for a shadow output that publishes a parameter unchanged — its operand is read from a parameter
+	// (builtin.parameter or builtin.get_parameter) that the program never writes (analysis.Immutable) —, the
+	// parameter's name; "" for every other output. Compare does not count such an output of the after program
+	// as a model output when the before program has no shadow output of that name.
+	Param string
 }
 
 // Result is the outcome of evaluating a program.

@@ -23,8 +23,8 @@ type Rebatch struct {
 	Inputs, Constants int
 }
 
-// capturedBatch returns the batch a program's static inputs were captured at: dim 0 of its largest static input
-// of rank 2 or more that has no recorded data and no shape in opts.InputShapes, when it exceeds opts.Batch; else 0.
+// capturedBatch returns the batch a program's static inputs were captured at: dim 0 of its largest captured input
+// of rank 2 or more (rebatchableInput), when it exceeds opts.Batch; else 0.
 func capturedBatch(opts Options, p *ir.Program) int64 {
 	var best, bestN int64
 	for op := range p.Walk() {
@@ -46,8 +46,10 @@ func capturedBatch(opts Options, p *ir.Program) int64 {
 	return 0
 }
 
-// rebatchableInput returns the type and name of a program input (pd_op.data, pd_op.feed) that is fully static,
-// has no recorded data and no shape given in opts.InputShapes.
+// rebatchableInput returns the type and name of a captured program input (pd_op.data, pd_op.feed): one the
+// program records a sample of (ir.Program.Feeds, GraphNet's input_meta.py) without its data, fully static, and
+// without a shape given in opts.InputShapes. Programs that record no sample (a model's own inference.json) are
+// evaluated at the batch their types say.
 func rebatchableInput(opts Options, p *ir.Program, op *ir.Op) (*ir.TensorType, string, bool) {
 	if op.Name() != "pd_op.data" && op.Name() != "pd_op.feed" || op.NumResults() != 1 {
 		return nil, "", false
@@ -56,7 +58,7 @@ func rebatchableInput(opts Options, p *ir.Program, op *ir.Op) (*ir.TensorType, s
 	if _, given := opts.InputShapes[name]; given {
 		return nil, "", false
 	}
-	if rec := p.Feeds[name]; rec != nil && rec.Data != nil {
+	if rec := p.Feeds[name]; rec == nil || rec.Data != nil {
 		return nil, "", false
 	}
 	tt := ir.TensorOf(op.Result(0).Type())

@@ -2,23 +2,7 @@ package rewriter
 
 import "github.com/pirdrr/drr/ir"
 
-// The ops through which a program's results leave it: what Paddle's exporter writes for the values a model returns
-// (fetch), saves (shadow_output) or updates (set_parameter).
-var outputOps = map[string]bool{"pd_op.fetch": true, "builtin.shadow_output": true, ir.SetParameterOpName: true}
-
-// HasOutputs reports whether p marks its outputs with a pd_op.fetch, builtin.shadow_output or builtin.set_parameter
-// op (at any depth). A program without them — a hand-written text program, a printed fragment — does not say
-// which of its values matter, so dead-code elimination has nothing to keep them alive by.
-func HasOutputs(p *ir.Program) bool {
-	for op := range p.Walk() {
-		if outputOps[op.Name()] {
-			return true
-		}
-	}
-	return false
-}
-
-// What passes say about a program without outputs (HasOutputs): the dce pass keeps it whole, and rule passes run
+// What passes say about a program without outputs (ir.HasOutputs): the dce pass keeps it whole, and rule passes run
 // their driver with Options.NoDCE.
 const (
 	NoOutputsWarning       = "no outputs (pd_op.fetch, builtin.shadow_output or builtin.set_parameter): dce keeps every op"
@@ -28,11 +12,11 @@ const (
 // DCE erases ops whose results are unused, that have no side effects and write no operand (registered ops only:
 // an unregistered op may have effects nobody declared), until none is left. It returns the number of ops erased.
 //
-// A program without outputs (HasOutputs) is left alone: every op of it would be dead, and erasing them all would
+// A program without outputs (ir.HasOutputs) is left alone: every op of it would be dead, and erasing them all would
 // destroy the program without a word. The dce pass keeps it and warns (NoOutputsWarning); so does a rule pass, whose
 // driver would otherwise erase the producers of a sink a rewrite replaced (NoOutputsDriverWarning).
 func DCE(p *ir.Program, rw *ir.Rewriter) (int, error) {
-	if !HasOutputs(p) {
+	if !ir.HasOutputs(p) {
 		return 0, nil
 	}
 	n := 0
@@ -56,7 +40,7 @@ type dcePass struct{ GoPass }
 
 // Run runs DCE on p, or, when p has no outputs, keeps it and says so in the result's warnings.
 func (d *dcePass) Run(p *ir.Program, env *Env) (*PassResult, error) {
-	if !HasOutputs(p) {
+	if !ir.HasOutputs(p) {
 		return &PassResult{Pass: d.Name(), Warnings: []string{NoOutputsWarning}}, nil
 	}
 	return d.GoPass.Run(p, env)

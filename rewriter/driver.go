@@ -447,11 +447,13 @@ func (d *Driver) describe(op *ir.Op) string {
 }
 
 // triviallyDead reports whether op can be erased: no result is used, it is registered (unregistered ops may have
-// effects nobody declared), it has no side effects, is no terminator, and writes no operand's buffer (relu_(a) with
-// an unused result still changes what later readers of a see).
+// effects nobody declared), it is no output op (ir.IsOutputOp: whatever its catalog declares), has no side effects,
+// is no terminator, and writes no operand's buffer (relu_(a) with an unused result still changes what later readers
+// of a see).
 func triviallyDead(op *ir.Op) bool {
 	s := op.Schema()
-	if s == nil || op.HasUses() || s.Has(ir.SideEffects) || s.Has(ir.Terminator) || op.Name() == ir.ModuleOpName {
+	if s == nil || op.HasUses() || ir.IsOutputOp(op) || s.Has(ir.SideEffects) || s.Has(ir.Terminator) ||
+		op.Name() == ir.ModuleOpName {
 		return false
 	}
 	if len(s.Inplace) > 0 {

@@ -103,7 +103,7 @@ func (rp *RulePass) Run(p *ir.Program, env *Env) (*PassResult, error) {
 	}
 	opts := env.Options
 	var warnings []string
-	if !opts.NoDCE && !HasOutputs(p) {
+	if !opts.NoDCE && !ir.HasOutputs(p) {
 		// Without outputs nothing says which values matter: a rewrite that replaces a sink (y = assign(x) by x)
 		// leaves the sink's producers without uses, and erasing them would destroy what the program computes.
 		opts.NoDCE = true

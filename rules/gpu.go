@@ -6,7 +6,9 @@ import (
 )
 
 // GPUInferencePipeline is the pipeline gpu_inference: Paddle's kPirGpuPasses (paddle_pass_builder.cc) in Paddle's
-// order, as far as they are ported. Around them: inplace first (the patterns see X, not X_), then cse_constants
+// order, as far as they are ported. The first, add_shadow_output_after_dead_parameter (a Go pass,
+// AddShadowOutputAfterDeadParameter), runs on the program as given, as in Paddle. Around them: inplace (the
+// patterns see X, not X_), then cse_constants
 // (equal constants merged, so that a pattern naming one constant read by several of its ops — multihead_matmul's
 // q, k and v reshape shapes — matches programs built op by op too); at the end fold_constants (the weight
 // arithmetic conv2d_bn_fold builds is evaluated when the weights have data, as Paddle's constant folding does after
@@ -14,9 +16,11 @@ import (
 //
 // Paddle's conv2d_bn_fuse, conv2d_add_act_fuse and conv2d_add_fuse are the set conv_bn_relu (which also folds NHWC
 // and refuses training-mode batch norms). delete_weight_dequant_linear_op builds the dequantized weight as ops that
-// fold_constants evaluates, as conv2d_bn_fold does. Not ported yet: add_shadow_output_after_dead_parameter and
-// fused_weight_only_linear (docs/gpu-inference.md). horizontal_fuse is a Go pass (HorizontalFuse).
+// fold_constants evaluates, as conv2d_bn_fold does. add_shadow_output_after_dead_parameter is a Go pass
+// (AddShadowOutputAfterDeadParameter), first as in Paddle. Not ported yet: fused_weight_only_linear
+// (docs/gpu-inference.md). horizontal_fuse is a Go pass (HorizontalFuse).
 var GPUInferencePipeline = []string{
+	"add_shadow_output_after_dead_parameter",
 	"inplace",
 	"cse_constants",
 	"delete_quant_dequant_linear_op",
@@ -65,10 +69,17 @@ var gpuSetDocs = map[string]string{
 	"remove_redundant_transpose":       "Paddle's remove_redundant_transpose_pass: transpose·transpose composes, identity transposes go",
 }
 
-// registerGPU registers the Go passes cse_constants and horizontal_fuse, and the pipeline gpu_inference in reg (the pipeline's other
-// passes must be registered already).
+// registerGPU registers the Go passes add_shadow_output_after_dead_parameter, cse_constants and horizontal_fuse,
+// and the pipeline gpu_inference in reg (the pipeline's other passes must be registered already).
 func registerGPU(reg *rewriter.Registry) error {
-	err := reg.RegisterPass("cse_constants", "merge equal constants (full, full_int_array) of a block into one, so that a pattern naming one constant read by several ops matches",
+	err := reg.RegisterPass("add_shadow_output_after_dead_parameter", "Paddle's add_shadow_output_after_dead_parameter_pass: a builtin.shadow_output, named as the parameter, for every builtin.parameter nothing reads, so that the executor keeps it",
+		func(*ir.Context, *rewriter.Registry) (rewriter.Pass, error) {
+			return &rewriter.GoPass{PassName: "add_shadow_output_after_dead_parameter", Fn: AddShadowOutputAfterDeadParameter}, nil
+		})
+	if err != nil {
+		return err
+	}
+	err = reg.RegisterPass("cse_constants", "merge equal constants (full, full_int_array) of a block into one, so that a pattern naming one constant read by several ops matches",
 		func(*ir.Context, *rewriter.Registry) (rewriter.Pass, error) {
 			return &rewriter.GoPass{PassName: "cse_constants", Fn: MergeConstants}, nil
 		})

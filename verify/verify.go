@@ -87,29 +87,16 @@ func VerifyPasses(p *ir.Program, pl rewriter.Pipeline, opts VerifyOptions) (*Pas
 	return res, err
 }
 
-// AnchorSinks makes the sink outputs of a program explicit: when p has no pd_op.fetch, builtin.shadow_output or
-// builtin.set_parameter (the GraphNet captures), it appends a pd_op.fetch for every tensor result that Evaluate
-// would report as a sink (a result of a top-level op none of whose results is used, other than inputs, parameters
-// and constants), named as Evaluate names the sink. It returns the number of fetches added (0 for programs with
-// outputs).
+// AnchorSinks makes the sink outputs of a program explicit: when p has no output op (ir.HasOutputs: no
+// pd_op.fetch, builtin.shadow_output or builtin.set_parameter; the GraphNet captures), it appends a pd_op.fetch for
+// every tensor result of a sink of the top-level block (ir.SinkTensors: an op none of whose results is used, other
+// than inputs, parameters and constants), which Evaluate would report as an output, named as Evaluate names the
+// sink. It returns the number of fetches added (0 for programs with outputs).
 func AnchorSinks(p *ir.Program) (int, error) {
-	for op := range p.Walk() {
-		switch op.Name() {
-		case "pd_op.fetch", "builtin.shadow_output", ir.SetParameterOpName:
-			return 0, nil
-		}
+	if ir.HasOutputs(p) {
+		return 0, nil
 	}
-	var sinks []*ir.Value
-	for op := range p.Body().Ops() {
-		if op.NumResults() == 0 || op.HasUses() || !interp.IsSinkCandidate(op) {
-			continue
-		}
-		for _, r := range op.Results() {
-			if ir.TensorOf(r.Type()) != nil {
-				sinks = append(sinks, r)
-			}
-		}
-	}
+	sinks := ir.SinkTensors(p.Body())
 	if len(sinks) == 0 {
 		return 0, nil
 	}
@@ -120,7 +107,7 @@ func AnchorSinks(p *ir.Program) (int, error) {
 	for i, v := range sinks {
 		op := v.DefiningOp()
 		name := fmt.Sprintf("%s (%s at %s)", num.Name(v), op.Name(), interp.Where(p, op))
-		b.Create(ir.OpSpec{Name: "pd_op.fetch", Operands: []*ir.Value{v}, Results: []ir.Type{v.Type()},
+		b.Create(ir.OpSpec{Name: ir.FetchOpName, Operands: []*ir.Value{v}, Results: []ir.Type{v.Type()},
 			Attrs: []ir.NamedAttr{{Name: "name", Value: ctx.Str(name)}, {Name: "col", Value: ctx.Int32(int32(i))}}})
 	}
 	return len(sinks), nil

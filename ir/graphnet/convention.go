@@ -13,8 +13,8 @@ const (
 	opShareData    = "pd_op.share_data_"
 	opOneHot       = "pd_op.one_hot"
 	opData         = "pd_op.data"
-	opFetch        = "pd_op.fetch"
-	opShadowOutput = "builtin.shadow_output"
+	opFetch        = ir.FetchOpName
+	opShadowOutput = ir.ShadowOutputOpName
 )
 
 // callAliases are ops GraphNet calls through another paddle._C_ops function: the inplace batch_norm_ through

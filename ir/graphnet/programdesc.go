@@ -111,20 +111,10 @@ func decodeProgramDesc(ctx *ir.Context, src Source, desc string, file func(strin
 	return p, nil
 }
 
-// fetchSinks gives each sink of p's top-level block a pd_op.fetch (fetch_name_i, col i), in program order, and
-// returns their number.
+// fetchSinks gives each tensor result of a sink of p's top-level block (ir.SinkTensors) a pd_op.fetch
+// (fetch_name_i, col i), in program order, and returns their number.
 func fetchSinks(p *ir.Program) int {
-	var sinks []*ir.Value
-	for op := range p.Body().Ops() {
-		if op.NumResults() == 0 || op.HasUses() || !sinkCandidate(op) {
-			continue
-		}
-		for _, r := range op.Results() {
-			if ir.TensorOf(r.Type()) != nil {
-				sinks = append(sinks, r)
-			}
-		}
-	}
+	sinks := ir.SinkTensors(p.Body())
 	c := p.Ctx
 	b := ir.NewBuilder(c)
 	b.SetInsertionPointToEnd(p.Body())
@@ -140,15 +130,4 @@ func fetchSinks(p *ir.Program) int {
 				{Name: "stop_gradient", Value: c.Array(c.Bool(sg))}}})
 	}
 	return len(sinks)
-}
-
-// sinkCandidate excludes the ops whose unused results are not outputs: inputs, parameters and constants, and ops
-// that already are outputs.
-func sinkCandidate(op *ir.Op) bool {
-	switch op.Name() {
-	case ir.ParameterOpName, ir.GetParameterOpName, opData, "pd_op.feed", opFullIntArray, "pd_op.full",
-		"builtin.constant", "pd_op.assign_value", opFetch, opShadowOutput:
-		return false
-	}
-	return !op.Has(ir.ConstantLike)
 }
