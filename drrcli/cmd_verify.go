@@ -34,12 +34,15 @@ the default inference pipeline without them) and run on a copy of the program; b
 random input/weight sets (seeds -seed, -seed+1, …; dynamic dims take -batch and -size, or give whole input
 shapes with -input), and for every output the largest absolute and relative error is printed (the relative error
 is relative to the output's scale, max|a-b| / max|a|). Programs without fetch ops (GraphNet captures) get a fetch
-per sink output first, so that dead-code elimination keeps the model. With -weights the parameters hold the
-model's real weights, read from Paddle's .pdiparams file; with -fill-weights SEED, parameters without data get
-random data first, so that fold_constants has numbers to fold; the ops left computing on weights are
-then listed. A program is computed in the precision of its floating-point types (float32 for float32 models, as
+per sink output first, so that dead-code elimination keeps the model. A graph captured at a static batch (a
+GraphNet vision graph, 64x3x224x224) is compared at -batch first, its inputs and the constants that carry the
+batch rebatched alike; when that fails, the captured batch decides (-captured-batch skips the first attempt).
+With -weights the parameters hold the model's real weights, read from Paddle's .pdiparams file; with
+-fill-weights SEED, parameters without data get random data first, so that fold_constants has numbers to fold;
+the ops left computing on weights are then listed. A program is computed in the precision of its floating-point types (float32 for float32 models, as
 Paddle computes them; -float64 forces float64): each output's tolerance is then the larger of -rtol and its
-float32 error budget, which grows with the reductions the output went through (docs/verify.md). The exit status is
+float32 error budget, which grows with the reductions the output went through (docs/verify.md); an output that
+differs in float32 is compared again in float64, which decides. The exit status is
 1 when an output differs beyond its tolerance, or when an op cannot be evaluated (the op and its position are
 printed).
 
@@ -87,6 +90,7 @@ type verifyFlags struct {
 	jobs        int
 	verbose     bool
 	allowSkip   bool
+	captured    bool
 }
 
 func (v *verifyFlags) register(fs *flag.FlagSet) {
@@ -109,11 +113,12 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&v.jobs, "j", 0, "rule mode: rules verified in parallel (default: the number of CPUs)")
 	fs.BoolVar(&v.verbose, "v", false, "print every program checked for every rule (rule mode), or output names in full (program mode)")
 	fs.BoolVar(&v.allowSkip, "allow-skip", false, "rule mode: exit 0 even when rules were SKIPPED (they are still reported)")
+	fs.BoolVar(&v.captured, "captured-batch", false, "program mode: evaluate a graph captured at a static batch at that batch, not rebatched to -batch first")
 }
 
 // compareOptions builds the interpreter options the flags ask for.
 func (v *verifyFlags) compareOptions() (interp.CompareOptions, error) {
-	o := interp.CompareOptions{Runs: v.runs, Seed: v.seed, RelTol: v.rtol, AbsTol: v.atol}
+	o := interp.CompareOptions{Runs: v.runs, Seed: v.seed, RelTol: v.rtol, AbsTol: v.atol, NoRebatch: v.captured}
 	o.Batch, o.DynamicSize = v.batch, v.size
 	switch {
 	case v.float32 && v.float64:
