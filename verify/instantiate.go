@@ -282,11 +282,16 @@ func (in *instantiator) run(maxInst, maxProgs int) ([]*Instance, error) {
 			if tried[i] {
 				continue
 			}
+			// Uncovered candidate values first; among as many, holes of one attribute kind with distinct values
+			// (two transposes with the same permutation commute, and would hide a composition in the wrong order).
 			score := 0
 			for h, c := range a {
 				if len(in.holeCands[h]) > 0 && !covered[[2]int{h, c}] {
-					score++
+					score += 2
 				}
+			}
+			if in.distinctKinds(a) {
+				score++
 			}
 			if score > bestScore {
 				best, bestScore = i, score
@@ -331,6 +336,27 @@ func (in *instantiator) run(maxInst, maxProgs int) ([]*Instance, error) {
 	in.failed = in.failed[:failed]
 	in.writeOutputs = false
 	return out, nil
+}
+
+// distinctKinds reports whether the holes of an assignment that bind attributes of one name (two transposes'
+// perm) have pairwise different candidate values; true when there are no such holes.
+func (in *instantiator) distinctKinds(a []int) bool {
+	seen := map[string]map[ir.Attribute]bool{}
+	for h, c := range a {
+		spec := in.holeSpec[h]
+		if spec == nil || len(in.holeCands[h]) == 0 {
+			continue
+		}
+		v := in.holeCands[h][c]
+		if seen[spec.Name] == nil {
+			seen[spec.Name] = map[ir.Attribute]bool{}
+		}
+		if seen[spec.Name][v] {
+			return false
+		}
+		seen[spec.Name][v] = true
+	}
+	return true
 }
 
 // untried counts the assignments not tried yet.

@@ -88,6 +88,10 @@ func extraAttrValues(spec *ir.AttrSpec) []rule.Val {
 	case "stop_axis":
 		// To the last axis: flattening to a matrix.
 		return []rule.Val{int64(-1), int64(2)}
+	case "perm":
+		// Permutations that do not commute with the default [0, 2, 3, 1] nor with each other: two transposes in a
+		// row get different ones (see run), so that a rule composing them in the wrong order fails.
+		return []rule.Val{[]rule.Val{int64(0), int64(2), int64(1), int64(3)}, []rule.Val{int64(1), int64(0), int64(2), int64(3)}}
 	case "begin_norm_axis", "in_num_col_dims":
 		// The last axis of the proposed rank-3 and rank-4 tensors: where clauses compare these holes with
 		// rank(%x) - 1.
