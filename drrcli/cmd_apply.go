@@ -103,10 +103,12 @@ type applyFlags struct {
 	keepGoing     bool
 	internal      bool
 	printIR       printIRFlags
+	params        paramFlag
 }
 
 func (a *applyFlags) register(fs *flag.FlagSet) {
 	a.cf.register(fs)
+	a.params.register(fs)
 	fs.Var(&a.rules, "rules", "apply the rules of `file.drr` (repeatable; the pass is named \"rules\")")
 	fs.Var(&a.sets, "set", "run the registered rule set or pass `name` (repeatable)")
 	fs.StringVar(&a.passes, "passes", "", "run these passes and pipelines in order, comma-separated (\"rules\" is the -rules files)")
@@ -256,6 +258,9 @@ func (a *applyFlags) run(c *CLI, args []string) int {
 	}
 	if a.shuffle >= 0 {
 		opts.Shuffle, opts.Seed = true, uint64(a.shuffle)
+	}
+	if opts.Params, ok = a.params.resolve(c, "apply", ctx, pipeline); !ok {
+		return exitFailure
 	}
 	process := func(j *applyJob) {
 		j.res = a.process(c, ctx, reg, pipeline, opts, j, outFormat, len(jobs) > 1)

@@ -1,0 +1,34 @@
+package drrcli
+
+import (
+	"flag"
+
+	"github.com/pirdrr/drr/drr"
+	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/rewriter"
+)
+
+// paramFlag is -param NAME=VALUE, repeatable: a value for a parameter of the rule sets that run (a .drr file's
+// `param NAME: KIND = DEFAULT`).
+type paramFlag struct{ assigns listFlag }
+
+func (p *paramFlag) register(fs *flag.FlagSet) {
+	fs.Var(&p.assigns, "param", "set the rule-set parameter `name=value` (repeatable; drrc apply -list shows the parameters of the shipped sets)")
+}
+
+// resolve parses the assignments against the parameters the pipeline's rule sets declare: an unknown name or a
+// value of the wrong kind is an error.
+func (p *paramFlag) resolve(c *CLI, cmd string, ctx *ir.Context, pl rewriter.Pipeline) (rule.Params, bool) {
+	return p.resolveDecls(c, cmd, ctx, pl.Params())
+}
+
+// resolveDecls parses the assignments against decls.
+func (p *paramFlag) resolveDecls(c *CLI, cmd string, ctx *ir.Context, decls []*rule.ParamDecl) (rule.Params, bool) {
+	params, err := drr.ParseParams(ctx, decls, p.assigns)
+	if err != nil {
+		c.errorf(cmd, "%v", err)
+		return nil, false
+	}
+	return params, true
+}
