@@ -12,6 +12,7 @@
 //	                       the archive's own rules; the default is "rules"
 //	-- options --          optional: drrc apply flags: -unregistered -bottom-up -no-dce -verify-each=false
 //	                       -max-iterations N -max-rewrites N -shuffle SEED -disable LABEL -enable LABEL
+//	                       -param NAME=VALUE (a rule-set parameter of the passes that run; repeatable)
 //	-- output.pir --       the expected program after the passes (output.json for PIR JSON, output/model.py,
 //	                       output/weight_meta.py and output/input_meta.py for a GraphNet graph; without an
 //	                       output section, in the input's form)
@@ -282,6 +283,9 @@ func runArchive(ar *txtar.Archive, path string, opts Options) (*produced, error)
 	if err := pipecheck.Labels(passes, cfg.enable, cfg.disable); err != nil {
 		return nil, fmt.Errorf("options: %w", err)
 	}
+	if cfg.driver.Params, err = drr.ParseParams(ctx, passes.Params(), cfg.params); err != nil {
+		return nil, fmt.Errorf("options: %w", err)
+	}
 	prog, _, readErr, err := readInput(ctx, ar)
 	if err != nil {
 		return nil, err
@@ -314,6 +318,8 @@ type archiveConfig struct {
 	ruleSet      *rewriter.RulePass
 	// enable and disable are the -enable and -disable names, checked against the rules once the passes are built.
 	enable, disable []string
+	// params are the -param NAME=VALUE assignments, checked against the rule sets once the passes are built.
+	params []string
 }
 
 func parseOptions(ar *txtar.Archive) (*archiveConfig, error) {
@@ -338,6 +344,7 @@ func parseOptions(ar *txtar.Archive) (*archiveConfig, error) {
 	shuffle := fs.Int64("shuffle", -1, "")
 	fs.Func("disable", "", func(v string) error { cfg.disable = append(cfg.disable, v); return nil })
 	fs.Func("enable", "", func(v string) error { cfg.enable = append(cfg.enable, v); return nil })
+	fs.Func("param", "", func(v string) error { cfg.params = append(cfg.params, v); return nil })
 	if err := fs.Parse(strings.Fields(s)); err != nil {
 		return nil, fmt.Errorf("options: %v", err)
 	}
