@@ -2,6 +2,9 @@ package drrcli
 
 import (
 	"flag"
+	"fmt"
+	"io"
+	"strings"
 
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/drr/rule"
@@ -31,4 +34,21 @@ func (p *paramFlag) resolveDecls(c *CLI, cmd string, ctx *ir.Context, decls []*r
 		return nil, false
 	}
 	return params, true
+}
+
+// printParams lists the rule-set parameters of the registered pass name (none for Go passes and sets without
+// parameters), for drrc apply -list: the flag that sets it with the default, its kind and its doc on one line.
+func printParams(w io.Writer, reg *rewriter.Registry, ctx *ir.Context, name string) {
+	pl, err := reg.Pipeline(ctx, name)
+	if err != nil {
+		return
+	}
+	for _, d := range pl.Params() {
+		doc := strings.Join(strings.Fields(d.Doc), " ")
+		fmt.Fprintf(w, "%-24s   -param %s=%s (%s)", "", d.Name, rule.FormatVal(d.Default), d.Type)
+		if doc != "" {
+			fmt.Fprintf(w, ": %s", doc)
+		}
+		fmt.Fprintln(w)
+	}
 }

@@ -62,6 +62,10 @@ type Options struct {
 	// Registry is where the archives' passes and natives are found (nil: a registry of the shipped rule sets and
 	// passes, rules.Register). drrc test passes its own, so that a drrc built with plugins tests their rules.
 	Registry *rewriter.Registry
+	// Params are -param NAME=VALUE assignments for every archive (drrc test -param), before the archive's own
+	// options: an archive's -param of the same name wins. An archive whose passes declare none of the names
+	// fails, as with an unknown name in its options.
+	Params []string
 }
 
 // Result is the outcome of one archive.
@@ -283,7 +287,7 @@ func runArchive(ar *txtar.Archive, path string, opts Options) (*produced, error)
 	if err := pipecheck.Labels(passes, cfg.enable, cfg.disable); err != nil {
 		return nil, fmt.Errorf("options: %w", err)
 	}
-	if cfg.driver.Params, err = drr.ParseParams(ctx, passes.Params(), cfg.params); err != nil {
+	if cfg.driver.Params, err = drr.ParseParams(ctx, passes.Params(), append(append([]string(nil), opts.Params...), cfg.params...)); err != nil {
 		return nil, fmt.Errorf("options: %w", err)
 	}
 	prog, _, readErr, err := readInput(ctx, ar)
