@@ -30,7 +30,7 @@ type Archive struct {
 	// Params are the -param NAME=VALUE assignments of the options section; Pipeline parses them against the rule
 	// sets of the passes into Options.Params.
 	Params []string
-	ar        *txtar.Archive
+	ar     *txtar.Archive
 }
 
 // ReadArchive reads the archive at path.
