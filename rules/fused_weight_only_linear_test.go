@@ -9,7 +9,9 @@ import (
 
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/internal/corpus"
 	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/ir/graphnet"
 	"github.com/pirdrr/drr/ir/pirtext"
 	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rules"
@@ -127,4 +129,83 @@ func TestWeightOnlyLinearProgramMode(t *testing.T) {
 		}
 		assert.Equal(t, tc.wol, n, "%v", tc.params)
 	}
+}
+
+// eligibleLinears counts the matmuls of p that fused_weight_only_linear's conditions accept for a GPU target: not
+// transposed, by a 2-D float16/bfloat16 parameter [K, N] with K a multiple of 64 (and x's last dimension) and N of
+// 16.
+func eligibleLinears(p *ir.Program) int {
+	n := 0
+	for op := range p.Walk() {
+		if op.Name() != "pd_op.matmul" {
+			continue
+		}
+		tx, _ := ir.AsBool(op.AttrOrDefault("transpose_x"))
+		ty, _ := ir.AsBool(op.AttrOrDefault("transpose_y"))
+		def := op.Operand(1).DefiningOp()
+		x, w := ir.TensorOf(op.Operand(0).Type()), ir.TensorOf(op.Operand(1).Type())
+		if tx || ty || def == nil || def.Name() != "builtin.parameter" || x == nil || w == nil || w.Rank() != 2 ||
+			x.Rank() < 2 {
+			continue
+		}
+		if dt := w.DType(); dt != ir.DTypeFloat16 && dt != ir.DTypeBFloat16 {
+			continue
+		}
+		k, nn := w.Dims[0], w.Dims[1]
+		if x.Dims[x.Rank()-1] == k && k%64 == 0 && nn%16 == 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// TestLLaMAWeightOnlyLinear runs gpu_inference on the corpus's LLaMA graph: with sm_version 80 every linear the
+// conditions accept becomes a weight-only linear (and no other does), with the default the pass changes nothing
+// and the pipeline's result is the one without the pass.
+func TestLLaMAWeightOnlyLinear(t *testing.T) {
+	dir := corpus.Path(t, "graphnet_samples/PaddleNLP/facebook_llama-7b")
+	reg := rewriter.NewRegistry()
+	require.NoError(t, rules.Register(reg))
+	run := func(params rule.Params, drop string) (*ir.Program, int, []*rewriter.PassResult) {
+		ctx, err := ir.NewDefaultContext()
+		require.NoError(t, err)
+		p, err := graphnet.Read(ctx, dir)
+		require.NoError(t, err)
+		eligible := eligibleLinears(p)
+		var names []string
+		for _, n := range rules.GPUInferencePipeline {
+			if n != drop {
+				names = append(names, n)
+			}
+		}
+		pl, err := reg.Pipeline(ctx, names...)
+		require.NoError(t, err)
+		res, err := pl.Run(p, &rewriter.Env{Registry: reg, Options: rewriter.Options{Params: params}})
+		require.NoError(t, err)
+		return p, eligible, res
+	}
+	count := func(p *ir.Program, name string) int {
+		n := 0
+		for op := range p.Walk() {
+			if op.Name() == name {
+				n++
+			}
+		}
+		return n
+	}
+	p80, eligible, _ := run(rule.Params{"sm_version": int64(80)}, "")
+	require.Positive(t, eligible)
+	assert.Equal(t, eligible, count(p80, "pd_op.weight_only_linear"))
+	assert.Equal(t, eligible, count(p80, "pd_op.weight_quantize"))
+	assert.Zero(t, eligibleLinears(p80))
+	t.Logf("sm_version 80: %d of LLaMA's linears became weight_only_linear", eligible)
+
+	p0, _, res := run(nil, "")
+	for _, r := range res {
+		if r.Pass == "fused_weight_only_linear" {
+			assert.Zero(t, r.Stats.Rewrites)
+		}
+	}
+	without, _, _ := run(nil, "fused_weight_only_linear")
+	assert.Equal(t, string(pirtext.Print(without, pirtext.WriteOptions{})), string(pirtext.Print(p0, pirtext.WriteOptions{})), "the default changes nothing")
 }
