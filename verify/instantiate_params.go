@@ -17,12 +17,27 @@ func paramAssignments(r *rule.Rule, fixed rule.Params) []rule.Params {
 	cands := map[string][]rule.Val{}
 	defaults := map[string]rule.Val{}
 	var free []string
-	for _, w := range r.Where {
-		rule.WalkExpr(w, func(e rule.Expr) {
+	visit := func(e rule.Expr) {
+		rule.WalkExpr(e, func(e rule.Expr) {
 			if p, ok := e.(*rule.ParamRef); ok {
 				defaults[p.Name] = p.Default
 			}
 		})
+	}
+	for _, w := range r.Where {
+		visit(w)
+	}
+	for _, a := range r.Actions {
+		switch a := a.(type) {
+		case *rule.Create:
+			for _, s := range a.Attrs {
+				visit(s.Value)
+			}
+		case *rule.NativeRewrite:
+			for _, x := range a.Args {
+				visit(x)
+			}
+		}
 	}
 	lits := paramLiterals(r)
 	for _, n := range names {

@@ -101,17 +101,8 @@ func (po *paramOracle) Param(name string) (Val, bool) {
 // errUnavailable is what a program builtin or native evaluated without an Oracle fails with.
 var errUnavailable = &EvalError{Msg: "unavailable: no oracle"}
 
-// Param returns the set's parameter of that name, or nil.
-func (s *Set) Param(name string) *ParamDecl {
-	for _, p := range s.Params {
-		if p.Name == name {
-			return p
-		}
-	}
-	return nil
-}
-
-// UsesParams reports whether a rule reads a rule-set parameter, and which ones, in order of first use.
+// UsesParams returns the rule-set parameters the rule reads (in its where clause, rewrite attributes and native
+// rewrite arguments), in order of first use; nil when it reads none.
 func (r *Rule) UsesParams() []string {
 	var out []string
 	seen := map[string]bool{}
