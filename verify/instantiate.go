@@ -124,6 +124,10 @@ func (e *UnsatisfiableError) Unwrap() error { return ErrUnsatisfiable }
 // Operands some ops need in a particular form (valid index tensors, matching matrix sizes, per-channel vectors)
 // come from recipes (instantiate_recipes.go), with alternatives that keep an operand's type for rules that want
 // same_type; result types of ops without a type rule are what their kernel computes on the candidate.
+//
+// A rule that reads rule-set parameters is instantiated once per parameter assignment (instantiate_params.go: the
+// values opts.Params fixes, else the default and the literals the where clause compares a parameter with), the
+// budgets shared among the assignments; each Instance records its assignment.
 func Instantiate(set *rule.Set, r *rule.Rule, opts InstantiateOptions) ([]*Instance, error) {
 	auto := opts.Automaton
 	if auto == nil {
