@@ -67,16 +67,17 @@ type Node interface {
 // File is a parsed .drr file.
 type File struct {
 	Span
-	Name     string     // file name given to Parse
-	Imports  []*Import  // import declarations, in source order
-	Families []*Family  // family declarations, in source order
-	Natives  []*Native  // native declarations, in source order
-	Rules    []*Rule    // rules, in source order
-	Decls    []Decl     // every declaration above, in source order
-	Comments []*Comment // every comment of the file (docs included), in source order
+	Name     string       // file name given to Parse
+	Imports  []*Import    // import declarations, in source order
+	Families []*Family    // family declarations, in source order
+	Natives  []*Native    // native declarations, in source order
+	Params   []*ParamDecl // rule-set parameter declarations, in source order
+	Rules    []*Rule      // rules, in source order
+	Decls    []Decl       // every declaration above, in source order
+	Comments []*Comment   // every comment of the file (docs included), in source order
 }
 
-// Decl is a top-level declaration: *Import, *Family, *Native or *Rule.
+// Decl is a top-level declaration: *Import, *Family, *Native, *ParamDecl or *Rule.
 type Decl interface {
 	Node
 	declNode()
@@ -194,6 +195,16 @@ type Native struct {
 	Result *Ident // nil when no "-> type" is written
 }
 
+// ParamDecl declares a parameter of the rule set: `param sm_version: i64 = 0`. Rules read it as $sm_version;
+// the caller of a rule set may set it (drrc -param sm_version=80), otherwise it has its default.
+type ParamDecl struct {
+	Span
+	Doc     *CommentGroup
+	Name    *Ident
+	Type    *Ident // the kind: i64, str, DataType, i32[], … (as a native's $parameter)
+	Default Expr   // a constant expression of that kind
+}
+
 // ParamKind tells a value parameter (%v) from an attribute parameter ($n).
 type ParamKind int
 
@@ -263,10 +274,11 @@ type RewriteBlock struct {
 	Stmts []RewriteStmt
 }
 
-func (*Import) declNode() {}
-func (*Family) declNode() {}
-func (*Native) declNode() {}
-func (*Rule) declNode()   {}
+func (*Import) declNode()    {}
+func (*Family) declNode()    {}
+func (*Native) declNode()    {}
+func (*ParamDecl) declNode() {}
+func (*Rule) declNode()      {}
 
 func (*FamilyList) familyNode()  {}
 func (*FamilyTrait) familyNode() {}

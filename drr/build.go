@@ -124,6 +124,8 @@ func (b *builder) decl(g *gDecl) (d Decl) {
 			d = b.family(g.Family)
 		case g.Native != nil:
 			d = b.native(g.Native)
+		case g.Param != nil:
+			d = b.setParam(g.Param)
 		case g.Rule != nil:
 			d = b.rule(g.Rule)
 		}
@@ -165,7 +167,7 @@ func (b *builder) native(g *gNative) *Native {
 		n.Kind = NativeRewrite
 	}
 	for _, p := range g.Params {
-		par := &Param{Span: b.span(p.Tokens), Name: p.Name.Value[1:], Type: b.ident(*p.Type.t)}
+		par := &Param{Span: b.span(p.Tokens), Name: p.Name.Value[1:], Type: b.kind(*p.Type.t, p.Array)}
 		if isKind(&p.Name, tHole) {
 			par.Kind = HoleParam
 		}
@@ -175,6 +177,20 @@ func (b *builder) native(g *gNative) *Native {
 		n.Result = b.ident(*g.Result.t)
 	}
 	return n
+}
+
+func (b *builder) setParam(g *gSetParam) *ParamDecl {
+	return &ParamDecl{Span: b.span(g.Tokens), Name: b.ident(*g.Name.t), Type: b.kind(*g.Type.t, g.Array), Default: b.expr(g.Default)}
+}
+
+// kind builds the Ident of a kind, with its array suffix: i64[].
+func (b *builder) kind(t lexer.Token, arr *gArrayKind) *Ident {
+	id := b.ident(t)
+	if arr != nil {
+		id.Name += "[]"
+		id.Span = id.Span.to(b.tokSpan(*arr.Close.t))
+	}
+	return id
 }
 
 // ---------------------------------------------------------------------------

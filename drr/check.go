@@ -33,7 +33,7 @@ var commonAttrs = map[string]bool{
 // reported, errors and warnings, sorted by position; the set is nil when there are errors.
 func Check(ctx *ir.Context, files []*File, opts CheckOptions) (*rule.Set, Diagnostics) {
 	c := &checker{ctx: ctx, opts: opts, families: map[string]*familyInfo{}, natives: map[string]*rule.NativeDecl{},
-		rules: map[string]Position{}}
+		rules: map[string]Position{}, params: map[string]*paramInfo{}}
 	set := &rule.Set{Ctx: ctx, Natives: c.natives}
 	for _, f := range files {
 		for _, n := range f.Natives {
@@ -45,6 +45,12 @@ func Check(ctx *ir.Context, files []*File, opts CheckOptions) (*rule.Set, Diagno
 			c.family(fam)
 		}
 	}
+	for _, f := range files {
+		for _, p := range f.Params {
+			c.param(p)
+		}
+	}
+	set.Params = c.paramOrder
 	var work []*ruleWork
 	for _, f := range files {
 		for _, r := range f.Rules {
@@ -61,6 +67,7 @@ func Check(ctx *ir.Context, files []*File, opts CheckOptions) (*rule.Set, Diagno
 		r.Index = i
 	}
 	c.shadowed(set)
+	c.unusedParams(files)
 	c.diags.Sort()
 	if c.diags.HasErrors() {
 		return nil, c.diags
@@ -76,6 +83,9 @@ type checker struct {
 	natives  map[string]*rule.NativeDecl
 	rules    map[string]Position
 	seen     map[string]bool // de-duplicates diagnostics of family instances
+	// params are the declared rule-set parameters by name, paramOrder in declaration order.
+	params     map[string]*paramInfo
+	paramOrder []*rule.ParamDecl
 }
 
 type familyInfo struct {

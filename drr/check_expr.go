@@ -242,10 +242,15 @@ func holeType(h *rule.Hole) sType {
 	case rule.HoleAttrs:
 		return stAny
 	}
-	if h.Type.Array {
+	return attrSType(h.Type)
+}
+
+// attrSType is the static type of an attribute of kind t in expressions.
+func attrSType(t ir.AttrType) sType {
+	if t.Array {
 		return stList
 	}
-	switch h.Type.Kind {
+	switch t.Kind {
 	case ir.KindBool:
 		return stBool
 	case ir.KindInt32, ir.KindInt64, ir.KindIndex:
@@ -345,8 +350,7 @@ func (rc *ruleChecker) expr(e Expr, sc exprScope) (rule.Expr, sType) {
 	case *HoleExpr:
 		i, ok := rc.holes[e.Name]
 		if !ok {
-			rc.errorf(e.Pos(), "$%s is not bound in the match", e.Name)
-			return newNode(&rc.s.nodes.lit, rule.Lit{Pos: pos}), stAny
+			return rc.paramRef(e, pos)
 		}
 		h := rc.p.Holes[i]
 		if h.Kind == rule.HoleAttrs {

@@ -154,6 +154,10 @@ func (rc *ruleChecker) hole(name string, kind rule.HoleKind, t ir.AttrType, pos 
 		rc.holeUses[i]++
 		return i
 	}
+	if p, isParam := rc.c.params[name]; isParam {
+		rc.errorf(pos, "$%s is a parameter of the rule set (declared at %s); a pattern cannot bind it: bind another hole and compare it with $%s in the where clause",
+			name, p.ast.Pos(), name)
+	}
 	i := len(rc.p.Holes)
 	rc.p.Holes = append(rc.p.Holes, newNode(&rc.s.nodes.hole, rule.Hole{Name: name, Kind: kind, Type: t, Pos: toPos(pos)}))
 	rc.holes[name] = i

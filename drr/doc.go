@@ -154,13 +154,15 @@
 // Declarations and rules:
 //
 //	File        = [ Decl { sep Decl } ] .
-//	Decl        = Import | Family | Native | Rule .
+//	Decl        = Import | Family | Native | SetParam | Rule .
 //	Import      = "import" string .
 //	Family      = "family" ident "=" FamilyTerm { "-" FamilyTerm } .
 //	FamilyTerm  = "[" [ OpName { "," OpName } [ "," ] ] "]" | "trait" "(" ident ")" | ident .
 //	Native      = "native" ( "constraint" | "rewrite" ) ident
 //	              "(" [ Param { "," Param } [ "," ] ] ")" [ "->" ident ] .
-//	Param       = ( value | hole ) ":" ident .
+//	Param       = ( value | hole ) ":" Kind .
+//	SetParam    = "param" ident ":" Kind "=" Expr .           (* a rule-set parameter; Expr a constant *)
+//	Kind        = ident [ "[" "]" ] .                         (* i64, str, DataType, …; i64[] an array *)
 //	Rule        = "rule" ident "{" [ Clause { sep Clause } ] "}" .   (* sep optional after a block *)
 //	Clause      = "benefit" int | "labels" ident { "," ident }
 //	            | "for" ident [ "," ident ] "in" ident

@@ -75,7 +75,7 @@ func fences(src string) []fence {
 	return out
 }
 
-var declStart = regexp.MustCompile(`^(rule|family|native|import)\b|^///?`)
+var declStart = regexp.MustCompile(`^(rule|family|native|param|import)\b|^///?`)
 
 // docFiles returns the documents whose examples are checked: docs/*.md and README.md.
 func docFiles(t *testing.T) []string {

@@ -41,7 +41,7 @@ import (
 // yields the same bytes.
 //
 // Declarations are printed in the order of f.Decls; a File built by hand
-// with an empty Decls prints its Imports, Families, Natives and Rules, in
+// with an empty Decls prints its Imports, Families, Natives, Params and Rules, in
 // that order. Every node must have its required fields (names, op names,
 // keys) set. A tree built by hand has no positions, hence no line breaks
 // of its own: only lines longer than 120 columns break.
@@ -56,6 +56,9 @@ func Format(f *File) []byte {
 			decls = append(decls, d)
 		}
 		for _, d := range f.Natives {
+			decls = append(decls, d)
+		}
+		for _, d := range f.Params {
 			decls = append(decls, d)
 		}
 		for _, d := range f.Rules {
@@ -97,6 +100,8 @@ func declDoc(d Decl) *CommentGroup {
 	case *Family:
 		return d.Doc
 	case *Native:
+		return d.Doc
+	case *ParamDecl:
 		return d.Doc
 	case *Rule:
 		return d.Doc
@@ -266,6 +271,10 @@ func (p *printer) declItem(d Decl) *fitem {
 		return it
 	case *Native:
 		it := p.simple(d.Span, nativeString(d))
+		it.doc = d.Doc
+		return it
+	case *ParamDecl:
+		it := p.stmt(d.Span, paramDeclDoc(d))
 		it.doc = d.Doc
 		return it
 	case *Rule:

@@ -33,6 +33,14 @@ func (d *doc) family(e FamilyExpr) {
 	}
 }
 
+// paramDeclDoc prints `param name: kind = default`.
+func paramDeclDoc(pd *ParamDecl) *doc {
+	d := &doc{}
+	d.text("param " + pd.Name.Name + ": " + pd.Type.Name + " = ")
+	d.expr(pd.Default, 0)
+	return d
+}
+
 func nativeString(n *Native) string {
 	var b strings.Builder
 	b.WriteString("native ")

@@ -35,11 +35,12 @@ type gFile struct {
 
 // gDecl is a top-level declaration.
 type gDecl struct {
-	Start  declStart `parser:"@@"`
-	Import *gImport  `parser:"( @@"`
-	Family *gFamily  `parser:"| @@"`
-	Native *gNative  `parser:"| @@"`
-	Rule   *gRule    `parser:"| @@ )"`
+	Start  declStart  `parser:"@@"`
+	Import *gImport   `parser:"( @@"`
+	Family *gFamily   `parser:"| @@"`
+	Native *gNative   `parser:"| @@"`
+	Param  *gSetParam `parser:"| @@"`
+	Rule   *gRule     `parser:"| @@ )"`
 }
 
 // gImport is `import "path"`.
@@ -102,6 +103,18 @@ type gNative struct {
 	Result *nativeResult `parser:"( '->' @@ )?"`
 }
 
+// gSetParam is `param name: kind = default`, a parameter of the rule set.
+type gSetParam struct {
+	Tokens  []lexer.Token
+	Name    setParamName  `parser:"'param' @@"`
+	Colon   setParamColon `parser:"@@"`
+	Type    setParamType  `parser:"@@"`
+	Array   *gArrayKind   `parser:"@@?"`
+	Eq      setParamEq    `parser:"@@"`
+	Guard   setParamValue `parser:"@@"`
+	Default *gExpr        `parser:"@@"`
+}
+
 // gParam is one parameter of a native: `%v: value` or `$n: i64`.
 type gParam struct {
 	Tokens []lexer.Token
@@ -109,6 +122,13 @@ type gParam struct {
 	Name   lexer.Token `parser:"@( Value | Hole )"`
 	Colon  paramColon  `parser:"@@"`
 	Type   paramType   `parser:"@@"`
+	Array  *gArrayKind `parser:"@@?"`
+}
+
+// gArrayKind is the `[]` after a kind that makes it an array kind: i64[].
+type gArrayKind struct {
+	Open  lexer.Token    `parser:"@'['"`
+	Close arrayKindClose `parser:"@@"`
 }
 
 // gRule is `rule name { clauses }`.

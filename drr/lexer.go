@@ -340,7 +340,7 @@ func endOf(pos Position, text string) Position {
 
 // isTopKeyword reports whether s starts a top-level declaration.
 func isTopKeyword(s string) bool {
-	return s == "rule" || s == "family" || s == "native" || s == "import"
+	return s == "rule" || s == "family" || s == "native" || s == "import" || s == "param"
 }
 
 func (s *scanner) ident() {

@@ -165,7 +165,7 @@ func mergeDiagnostics(lex, parse Diagnostics) Diagnostics {
 }
 
 // attachDocs attaches each run of own-line /// comments that ends on the
-// line directly above a family, native or rule declaration to it.
+// line directly above a family, native, param or rule declaration to it.
 func attachDocs(f *File) {
 	cs := f.Comments
 	j := 0
@@ -190,6 +190,8 @@ func attachDocs(f *File) {
 		case *Family:
 			d.Doc = g
 		case *Native:
+			d.Doc = g
+		case *ParamDecl:
 			d.Doc = g
 		case *Rule:
 			d.Doc = g

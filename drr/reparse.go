@@ -136,6 +136,8 @@ func assemble(filename string, results []regionResult) (*File, error) {
 				f.Families = append(f.Families, d)
 			case *Native:
 				f.Natives = append(f.Natives, d)
+			case *ParamDecl:
+				f.Params = append(f.Params, d)
 			case *Rule:
 				f.Rules = append(f.Rules, d)
 			}

@@ -20,8 +20,8 @@ func (*declStart) Parse(l *lexer.PeekingLexer) error {
 	case isPunctTok(t, "}"):
 		return errorAt(l, "unexpected '}' at top level (no open '{')")
 	}
-	err := expected(l, "'rule', 'family', 'native' or 'import'")
-	err.(*syntaxError).msg += didYouMean(t, "rule", "family", "native", "import")
+	err := expected(l, "'rule', 'family', 'native', 'param' or 'import'")
+	err.(*syntaxError).msg += didYouMean(t, "rule", "family", "native", "param", "import")
 	return err
 }
 
@@ -52,6 +52,8 @@ func declNounOf(s seen) string {
 		return "import"
 	case "native":
 		return "native " + name(2)
+	case "param":
+		return "parameter " + name(1)
 	}
 	return name(0) + " " + name(1)
 }
@@ -147,6 +149,45 @@ func (*traitClose) Parse(l *lexer.PeekingLexer) error {
 	return err
 }
 
+// setParamName is the name after 'param'.
+type setParamName struct{ tok }
+
+func (t *setParamName) Parse(l *lexer.PeekingLexer) error {
+	return t.take(l, isName, fixed("parameter name after 'param'"))
+}
+
+// setParamColon is the ':' after a rule-set parameter's name.
+type setParamColon struct{}
+
+func (*setParamColon) Parse(l *lexer.PeekingLexer) error {
+	_, err := take(l, punct(":"), func(s seen) string { return "':' after parameter name " + s.last().Value })
+	return err
+}
+
+// setParamType is the kind of a rule-set parameter.
+type setParamType struct{ tok }
+
+func (t *setParamType) Parse(l *lexer.PeekingLexer) error {
+	return t.take(l, isName, func(s seen) string { return "kind of parameter " + s[1].Value + " (i64, str, DataType, …)" })
+}
+
+// setParamEq is the '=' before a rule-set parameter's default.
+type setParamEq struct{}
+
+func (*setParamEq) Parse(l *lexer.PeekingLexer) error {
+	_, err := take(l, punct("="), func(s seen) string {
+		return "'=' and a default value after parameter " + s[1].Value + ": " + s.last().Value
+	})
+	return err
+}
+
+// setParamValue checks that the default value of a rule-set parameter follows its '='.
+type setParamValue struct{}
+
+func (*setParamValue) Parse(l *lexer.PeekingLexer) error {
+	return need(l, canStartExpr, func(s seen) string { return "default value of parameter " + s[1].Value })
+}
+
 // nativeKind is 'constraint' or 'rewrite' after 'native'.
 type nativeKind struct{ tok }
 
@@ -207,6 +248,13 @@ type paramType struct{ tok }
 
 func (t *paramType) Parse(l *lexer.PeekingLexer) error {
 	return t.take(l, isName, func(s seen) string { return "type of parameter " + s[len(s)-2].Value })
+}
+
+// arrayKindClose is the ']' of an array kind (i64[]).
+type arrayKindClose struct{ tok }
+
+func (t *arrayKindClose) Parse(l *lexer.PeekingLexer) error {
+	return t.take(l, punct("]"), func(s seen) string { return "']' after '" + s[len(s)-2].Value + "[' (an array kind)" })
 }
 
 // Rules.

@@ -53,7 +53,7 @@ func (t Token) End() Position { return endOf(t.Pos, t.Text) }
 // (declarations, clauses, rewrite statements, literals). Most are keywords
 // only where the grammar expects them: a rule may be named match.
 var Keywords = []string{"benefit", "constraint", "either", "erase", "false", "family", "for", "import", "in",
-	"labels", "later", "match", "native", "null", "of", "replace", "rewrite", "rule", "trait", "true", "uses",
+	"labels", "later", "match", "native", "null", "of", "param", "replace", "rewrite", "rule", "trait", "true", "uses",
 	"where", "with"}
 
 // Tokens returns the tokens and comments of src in source order, as the

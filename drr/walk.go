@@ -104,6 +104,14 @@ func children(n Node) []Node {
 		if n.Type != nil {
 			add(n.Type)
 		}
+	case *ParamDecl:
+		if n.Name != nil {
+			add(n.Name)
+		}
+		if n.Type != nil {
+			add(n.Type)
+		}
+		add(n.Default)
 	case *Rule:
 		out = ruleChildren(n)
 	case *Benefit:

@@ -33,6 +33,11 @@ matter, so no op of it is erased as dead: the passes that would have erased some
 outputs are written for Paddle: PIR JSON and GraphNet refuse pirdrr's value tensors (pd_op.v_tensor, also inside
 vectors) and their copies, which the default pipeline lowers away; -internal writes them into PIR JSON anyway.
 
+Rule-set parameters: a rule file may declare parameters (param sm_version: i64 = 0) that its rules read;
+-param NAME=VALUE sets one for the rule sets that run (repeatable; the value is parsed per the parameter's kind,
+and a name no set of the pipeline declares is an error). drrc apply -list shows each set's parameters with their
+defaults and docs: fused_weight_only_linear in gpu_inference fires only with -param sm_version=70|75|80|86|89|90.
+
 Each rule set is applied by a greedy worklist driver until nothing matches. Statistics go to standard error
 (-stats json for machines); -timing adds the parse / rewrite / print split and, for each rule tried, the time
 spent matching it (its share of the merged automaton's time at the ops it was tried on) and rewriting with it. A
@@ -65,6 +70,7 @@ Examples:
   drrc apply -rules my_fusion.drr model.pir
   drrc apply -set conv_bn_relu -stats json model.pir -o out.pir
   drrc apply -passes inplace,conv_bn_relu,dce -trace model.pir
+  drrc apply -passes gpu_inference -param sm_version=80 GraphNet/paddle_samples/PaddleNLP/facebook_llama-7b -o llama.pir
   drrc apply -print-ir-after-change -print-ir-dir dumps/ model.pir -o out.pir
   drrc apply -j 4 models/ -o fused/
   drrc apply GraphNet/paddle_samples/PaddleNLP/bert-base-cased -o bert_fused/
@@ -103,10 +109,12 @@ type applyFlags struct {
 	keepGoing     bool
 	internal      bool
 	printIR       printIRFlags
+	params        paramFlag
 }
 
 func (a *applyFlags) register(fs *flag.FlagSet) {
 	a.cf.register(fs)
+	a.params.register(fs)
 	fs.Var(&a.rules, "rules", "apply the rules of `file.drr` (repeatable; the pass is named \"rules\")")
 	fs.Var(&a.sets, "set", "run the registered rule set or pass `name` (repeatable)")
 	fs.StringVar(&a.passes, "passes", "", "run these passes and pipelines in order, comma-separated (\"rules\" is the -rules files)")
@@ -186,11 +194,17 @@ func (a *applyFlags) run(c *CLI, args []string) int {
 		if err != nil {
 			return c.errorf("apply", "%v", err)
 		}
+		ctx, err := a.cf.context()
+		if err != nil {
+			return c.errorf("apply", "%v", err)
+		}
 		for _, p := range reg.Passes() {
 			fmt.Fprintf(c.Stdout, "%-24s %s\n", p.Name, p.Doc)
 			if len(p.Pipeline) > 0 {
 				fmt.Fprintf(c.Stdout, "%-24s   = %s\n", "", strings.Join(p.Pipeline, " → "))
+				continue
 			}
+			printParams(c.Stdout, reg, ctx, p.Name)
 		}
 		return exitOK
 	}
@@ -256,6 +270,9 @@ func (a *applyFlags) run(c *CLI, args []string) int {
 	}
 	if a.shuffle >= 0 {
 		opts.Shuffle, opts.Seed = true, uint64(a.shuffle)
+	}
+	if opts.Params, ok = a.params.resolve(c, "apply", ctx, pipeline); !ok {
+		return exitFailure
 	}
 	process := func(j *applyJob) {
 		j.res = a.process(c, ctx, reg, pipeline, opts, j, outFormat, len(jobs) > 1)

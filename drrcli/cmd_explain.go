@@ -48,6 +48,8 @@ Examples:
 			fs.Var(&sets, "set", "explain the rules of the registered rule set `name` (repeatable)")
 			ruleName := fs.String("rule", "", "explain only the rule `name`")
 			opRef := fs.String("op", "", "the op: `%N` (a printed result id) or @LINE")
+			var params paramFlag
+			params.register(fs)
 			return func(c *CLI, args []string) int {
 				if len(args) != 1 || *opRef == "" {
 					return c.usageErrorf("explain", "need -op and one program")
@@ -69,6 +71,10 @@ Examples:
 				if err != nil {
 					return c.errorf("explain", "%v", err)
 				}
+				vals, ok := params.resolveDecls(c, "explain", ctx, set.Params)
+				if !ok {
+					return exitFailure
+				}
 				progs, err := c.programsOf(args[0])
 				if err != nil {
 					return c.errorf("explain", "%v", err)
@@ -83,7 +89,7 @@ Examples:
 					if err != nil {
 						return c.errorf("explain", "%s: %v", args[0], err)
 					}
-					c.explainOp(set, *ruleName, p, num, op, reg)
+					c.explainOp(set, *ruleName, p, num, op, reg, vals)
 					return exitOK
 				}
 				// A folder of programs (a GraphNet sample): the op in each program that has it.
@@ -101,7 +107,7 @@ Examples:
 						continue
 					}
 					found++
-					c.explainOp(set, *ruleName, p, num, op, reg)
+					c.explainOp(set, *ruleName, p, num, op, reg, vals)
 				}
 				if found == 0 {
 					return c.errorf("explain", "%s: none of its %s has the op %s", args[0], nouns(len(progs), "program"), *opRef)
@@ -113,8 +119,8 @@ Examples:
 }
 
 // explainOp prints, for op, what every rule of set whose root could be op (or only the rule named) makes of it.
-func (c *CLI) explainOp(set *rule.Set, ruleName string, p *ir.Program, num *ir.Numbering, op *ir.Op, reg *rewriter.Registry) {
-	exps := matcher.Explain(set, ruleName, op, rewriter.NewOracle(p, reg), num)
+func (c *CLI) explainOp(set *rule.Set, ruleName string, p *ir.Program, num *ir.Numbering, op *ir.Op, reg *rewriter.Registry, params rule.Params) {
+	exps := matcher.Explain(set, ruleName, op, rule.WithParams(rewriter.NewOracle(p, reg), params), num)
 	fmt.Fprintf(c.Stdout, "%s", describeOp(p, num, op))
 	if len(exps) == 0 {
 		fmt.Fprintf(c.Stdout, "no rule has a root that can be %s\n", op.Name())
@@ -178,6 +184,7 @@ func (c *CLI) ruleSets(cmd string, ctx *ir.Context, files, sets []string, unregi
 			return nil, false
 		}
 		out.Rules = append(out.Rules, set.Rules...)
+		out.Params = append(out.Params, set.Params...)
 		for k, v := range set.Natives {
 			out.Natives[k] = v
 		}
@@ -205,6 +212,7 @@ func (c *CLI) ruleSets(cmd string, ctx *ir.Context, files, sets []string, unregi
 			return nil, false
 		}
 		out.Rules = append(out.Rules, registered[i].set.Rules...)
+		out.Params = append(out.Params, registered[i].set.Params...)
 		for k, v := range registered[i].set.Natives {
 			out.Natives[k] = v
 		}

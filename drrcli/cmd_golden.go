@@ -44,6 +44,8 @@ Examples:
 			update := fs.Bool("update", false, "rewrite the expected sections with what the run produced")
 			run := fs.String("run", "", "run only the archives whose name matches `regexp`")
 			verbose := fs.Bool("v", false, "list every archive, not only failures")
+			var params paramFlag
+			params.register(fs)
 			return func(c *CLI, args []string) int {
 				if len(args) == 0 {
 					return c.usageErrorf("test", "no archives to run")
@@ -52,7 +54,7 @@ Examples:
 				if err != nil {
 					return c.errorf("test", "%v", err)
 				}
-				opts := drrtest.Options{Update: *update, Registry: reg}
+				opts := drrtest.Options{Update: *update, Registry: reg, Params: params.assigns}
 				if *run != "" {
 					re, err := regexp.Compile(*run)
 					if err != nil {

@@ -91,10 +91,14 @@ type verifyFlags struct {
 	verbose     bool
 	allowSkip   bool
 	captured    bool
+	params      paramFlag
+	// rewrite are the driver options of the rule passes (the -param values).
+	rewrite rewriter.Options
 }
 
 func (v *verifyFlags) register(fs *flag.FlagSet) {
 	v.cf.register(fs)
+	v.params.register(fs)
 	fs.Var(&v.rules, "rules", "apply (program mode) or verify (rule mode) the rules of `file.drr` (repeatable)")
 	fs.Var(&v.sets, "set", "run (program mode) or verify (rule mode) the registered rule set or pipeline `name` (repeatable)")
 	fs.StringVar(&v.passes, "passes", "", "program mode: run these passes and pipelines in order, comma-separated (\"rules\" is the -rules files)")
@@ -193,6 +197,9 @@ func (v *verifyFlags) run(c *CLI, args []string) int {
 	if !ok {
 		return exitFailure
 	}
+	if v.rewrite.Params, ok = v.params.resolve(c, "verify", ctx, pl); !ok {
+		return exitFailure
+	}
 	code := exitOK
 	for _, arg := range programs {
 		progs, err := c.programsOf(arg)
@@ -235,7 +242,7 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 	if !v.float32 && !v.float64 {
 		copts.Precision = interp.Auto // a program is computed in the precision of its floating-point types
 	}
-	opts := verify.VerifyOptions{CompareOptions: copts, Registry: reg}
+	opts := verify.VerifyOptions{CompareOptions: copts, Registry: reg, Rewrite: v.rewrite}
 	if v.fillWeights >= 0 {
 		opts.FillWeights, opts.WeightSeed = true, uint64(v.fillWeights)
 	}
@@ -427,12 +434,19 @@ func (v *verifyFlags) verifyRules(c *CLI, ctx *ir.Context, reg *rewriter.Registr
 	if !ok {
 		return exitFailure
 	}
+	var decls []*rule.ParamDecl
+	for _, ns := range sets {
+		decls = append(decls, ns.set.Params...)
+	}
+	if v.rewrite.Params, ok = v.params.resolveDecls(c, "verify", ctx, decls); !ok {
+		return exitFailure
+	}
 	failed := false
 	var nOK, nFailed, nSkipped, nNever int
 	for _, ns := range sets {
 		start := time.Now()
 		results, err := verify.VerifyRules(ns.set, verify.RuleOptions{CompareOptions: copts, Registry: reg,
-			MaxInstances: v.variants, Jobs: v.jobs})
+			MaxInstances: v.variants, Jobs: v.jobs, Rewrite: v.rewrite})
 		if err != nil {
 			c.errorf("verify", "%s: %v", ns.name, err)
 			failed = true

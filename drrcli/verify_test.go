@@ -102,7 +102,7 @@ func TestVerifyRuleModeShippedSets(t *testing.T) {
 	// sizes of the values the where clause ties them to), none is SKIPPED, none fails.
 	gpuSets := []string{"add_norm_fuse", "delete_quant_dequant_linear_op", "delete_weight_dequant_linear_op",
 		"embedding_eltwise_layernorm_fuse", "fc_elementwise_layernorm_fuse",
-		"fused_flash_attn", "fused_rotary_position_embedding", "group_norm_silu_fuse", "identity_op_clean",
+		"fused_flash_attn", "fused_rotary_position_embedding", "fused_weight_only_linear", "group_norm_silu_fuse", "identity_op_clean",
 		"map_op_to_another", "matmul_add_act_fuse", "matmul_scale_fuse", "matmul_transpose_fuse",
 		"multihead_matmul_fuse", "remove_redundant_transpose", "silu_fuse", "transpose_flatten_concat_fuse"}
 	for _, set := range gpuSets {

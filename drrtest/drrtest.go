@@ -12,6 +12,7 @@
 //	                       the archive's own rules; the default is "rules"
 //	-- options --          optional: drrc apply flags: -unregistered -bottom-up -no-dce -verify-each=false
 //	                       -max-iterations N -max-rewrites N -shuffle SEED -disable LABEL -enable LABEL
+//	                       -param NAME=VALUE (a rule-set parameter of the passes that run; repeatable)
 //	-- output.pir --       the expected program after the passes (output.json for PIR JSON, output/model.py,
 //	                       output/weight_meta.py and output/input_meta.py for a GraphNet graph; without an
 //	                       output section, in the input's form)
@@ -61,6 +62,10 @@ type Options struct {
 	// Registry is where the archives' passes and natives are found (nil: a registry of the shipped rule sets and
 	// passes, rules.Register). drrc test passes its own, so that a drrc built with plugins tests their rules.
 	Registry *rewriter.Registry
+	// Params are -param NAME=VALUE assignments for every archive (drrc test -param), before the archive's own
+	// options: an archive's -param of the same name wins. An archive whose passes declare none of the names
+	// fails, as with an unknown name in its options.
+	Params []string
 }
 
 // Result is the outcome of one archive.
@@ -282,6 +287,9 @@ func runArchive(ar *txtar.Archive, path string, opts Options) (*produced, error)
 	if err := pipecheck.Labels(passes, cfg.enable, cfg.disable); err != nil {
 		return nil, fmt.Errorf("options: %w", err)
 	}
+	if cfg.driver.Params, err = drr.ParseParams(ctx, passes.Params(), append(append([]string(nil), opts.Params...), cfg.params...)); err != nil {
+		return nil, fmt.Errorf("options: %w", err)
+	}
 	prog, _, readErr, err := readInput(ctx, ar)
 	if err != nil {
 		return nil, err
@@ -314,6 +322,8 @@ type archiveConfig struct {
 	ruleSet      *rewriter.RulePass
 	// enable and disable are the -enable and -disable names, checked against the rules once the passes are built.
 	enable, disable []string
+	// params are the -param NAME=VALUE assignments, checked against the rule sets once the passes are built.
+	params []string
 }
 
 func parseOptions(ar *txtar.Archive) (*archiveConfig, error) {
@@ -338,6 +348,7 @@ func parseOptions(ar *txtar.Archive) (*archiveConfig, error) {
 	shuffle := fs.Int64("shuffle", -1, "")
 	fs.Func("disable", "", func(v string) error { cfg.disable = append(cfg.disable, v); return nil })
 	fs.Func("enable", "", func(v string) error { cfg.enable = append(cfg.enable, v); return nil })
+	fs.Func("param", "", func(v string) error { cfg.params = append(cfg.params, v); return nil })
 	if err := fs.Parse(strings.Fields(s)); err != nil {
 		return nil, fmt.Errorf("options: %v", err)
 	}

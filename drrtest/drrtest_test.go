@@ -136,3 +136,40 @@ func TestArchiveNames(t *testing.T) {
 func TestGraphNetArchives(t *testing.T) {
 	Run(t, "testdata/graphnet", Options{})
 }
+
+// paramRules turn relu into tanh only when the parameter on is true.
+const paramRules = "/// Whether to rewrite.\nparam on: bool = false\n\n" +
+	"rule relu_to_tanh {\n  match { %y = pd_op.relu(%x) }\n  where { $on }\n  rewrite { replace %y with pd_op.tanh(%x) }\n}\n"
+
+// TestArchiveParams: an archive sets rule-set parameters with -param in its options section; Options.Params sets
+// them for every archive (the archive's own win); an unknown name is an error.
+func TestArchiveParams(t *testing.T) {
+	for _, tc := range []struct {
+		name, options string
+		params        []string
+		want          string // "tanh", "relu" or an error substring
+	}{
+		{"default", "", nil, "relu"},
+		{"archive sets it", "-- options --\n-param on=true\n", nil, "tanh"},
+		{"run sets it", "", []string{"on=true"}, "tanh"},
+		{"archive wins", "-- options --\n-param on=false\n", []string{"on=true"}, "relu"},
+		{"unknown", "-- options --\n-param of=true\n", nil, `unknown parameter "of" (did you mean on?)`},
+		{"wrong kind", "-- options --\n-param on=3\n", nil, `"3" is not a bool`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := archive(t, paramRules, tc.options)
+			res, err := RunPath(path, Options{Update: true, Params: tc.params})
+			if tc.want != "tanh" && tc.want != "relu" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tc.want)
+				return
+			}
+			require.NoError(t, err)
+			require.Len(t, res, 1)
+			data, err := os.ReadFile(path)
+			require.NoError(t, err)
+			out := string(data)[strings.Index(string(data), "-- output.pir --"):]
+			assert.Contains(t, out, `"pd_op.`+tc.want+`"`)
+		})
+	}
+}

@@ -79,6 +79,10 @@ func roundingCost[T tensor.Float](op *ir.Op, args, res []*value[T]) float64 {
 		n += 4
 	case "pd_op.weight_only_linear":
 		n = last(shape(0)) + 4
+	case "pd_op.weight_quantize":
+		if len(args) > 0 && args[0] != nil && !args[0].vec {
+			n = quantizationVariance(args[0].tensor(), op) / (unitRoundoffOf[T]() * unitRoundoffOf[T]())
+		}
 	case "pd_op.conv2d", "pd_op.depthwise_conv2d", "pd_op.fused_conv2d_add_act", "pd_op.conv2d_transpose",
 		"pd_op.depthwise_conv2d_transpose", "pd_op.deformable_conv":
 		w := shape(1)
@@ -140,6 +144,55 @@ func roundingCost[T tensor.Float](op *ir.Op, args, res []*value[T]) float64 {
 	return n
 }
 
+// quantizationVariance is the relative variance of weight_quantize's rounding of a weight w [K, N]: each weight
+// moves to the nearest multiple of its column's (or group's) step s = max|w|/bound (bound 127 for int8, 7 for int4),
+// an error uniform in [-s/2, s/2] of variance s²/12, which is not a rounding of the float format but of a much
+// coarser grid. Relative to the weight's scale (its mean square) that is Σ s²/12 / Σ w² over the weights: about
+// 1/(4·127²) for uniformly spread int8 weights, an error of 1/254 of the scale, 1/14 for int4. A linear layer
+// sums K such products with independent errors, so its output carries the same relative variance; the Compare
+// budget of a weight-only linear is then a few times 1/254 of its scale, where a wrong rewrite (a transposed
+// weight, a dropped bias) is off by the whole scale.
+func quantizationVariance[T tensor.Float](w *tensor.Tensor[T], op *ir.Op) float64 {
+	if len(w.Shape) != 2 {
+		return 0
+	}
+	bound := 127.0
+	if algo, _ := ir.AsString(op.AttrOrDefault("algo")); algo == "weight_only_int4" {
+		bound = 7
+	}
+	k, n := w.Shape[0], w.Shape[1]
+	rows := k
+	if gs, _ := ir.AsInt(op.AttrOrDefault("group_size")); gs > 0 && int(gs) < k {
+		rows = int(gs)
+	}
+	var errSum, sum float64
+	for g := 0; g < k; g += rows {
+		for j := range n {
+			m := 0.0
+			for i := g; i < min(g+rows, k); i++ {
+				v := float64(w.Data[i*n+j])
+				m = max(m, math.Abs(v))
+				sum += v * v
+			}
+			s := m / bound
+			errSum += float64(min(rows, k-g)) * s * s / 12
+		}
+	}
+	if sum == 0 {
+		return 0
+	}
+	return errSum / sum
+}
+
+// unitRoundoffOf is u of the element type T (float32 or float64).
+func unitRoundoffOf[T tensor.Float]() float64 {
+	var z T
+	if _, f32 := any(z).(float32); f32 {
+		return unitRoundoff(Float32)
+	}
+	return unitRoundoff(Float64)
+}
+
 // unitRoundoff is u of a precision.
 func unitRoundoff(p Precision) float64 {
 	if p == Float32 {
@@ -197,13 +250,4 @@ func quantStep[T tensor.Float](op *ir.Op, args, res []*value[T]) float64 {
 	rel := min(step*step/(12*m*m), 1)
 	u := unitRoundoffOf[T]()
 	return 1 + rel/(u*u)
-}
-
-// unitRoundoffOf is u of the evaluation type T.
-func unitRoundoffOf[T tensor.Float]() float64 {
-	var z T
-	if _, ok := any(z).(float32); ok {
-		return unitRoundoff(Float32)
-	}
-	return unitRoundoff(Float64)
 }

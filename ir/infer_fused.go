@@ -17,6 +17,7 @@ func registerFusedInfer(c *Context) {
 		"fusion_transpose_flatten_concat":   inferTransposeFlattenConcat,
 		"flash_attn":                        inferFlashAttn,
 		"weight_only_linear":                inferWeightOnlyLinear,
+		"weight_quantize":                   inferWeightQuantize,
 		"fused_embedding_eltwise_layernorm": inferEmbeddingEltwiseLayerNorm,
 		"fused_fc_elementwise_layernorm":    inferFCElementwiseLayerNorm,
 		"fused_dropout_add":                 inferDropoutAdd,
@@ -273,6 +274,32 @@ func inferWeightOnlyLinear(c *Context, in *InferInput) ([]Type, error) {
 	}
 	dims := append(append([]int64(nil), x.Dims[:x.Rank()-1]...), n)
 	return []Type{c.WithDims(x, dims)}, nil
+}
+
+// inferWeightQuantize (Paddle's WeightQuantizeInferMeta): a weight x [K, N] quantizes to int8 [N, K] (int4: two per
+// byte, [N/2, K]) and its scales, [N] per channel or [⌈K/group_size⌉, N] per group, in x's element type.
+func inferWeightQuantize(c *Context, in *InferInput) ([]Type, error) {
+	x, err := in.tensor(0)
+	if err != nil {
+		return nil, err
+	}
+	if x.Rank() != 2 {
+		return nil, fmt.Errorf("x must be a [K, N] weight")
+	}
+	k, n := x.Dims[0], x.Dims[1]
+	rows := n
+	if algo, _ := AsString(in.Attr("algo")); algo == "weight_only_int4" && n >= 0 {
+		rows = n / 2
+	}
+	scale := []int64{n}
+	if gs, _ := AsInt(in.Attr("group_size")); gs > 0 {
+		groups := Dynamic
+		if k >= 0 {
+			groups = (k + gs - 1) / gs
+		}
+		scale = []int64{groups, n}
+	}
+	return []Type{c.Tensor(x.Spelling, []int64{rows, k}, c.Scalar(DTypeInt8)), c.Tensor(x.Spelling, scale, x.Elem)}, nil
 }
 
 // inferEmbeddingEltwiseLayerNorm: the ids' shape plus the embedding width, in the tables' element type.

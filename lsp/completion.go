@@ -73,6 +73,9 @@ func (cb *completer) propose() {
 		return
 	case c.sigil == '$':
 		cb.symbols(symHole)
+		if c.block() != "match" {
+			cb.params()
+		}
 		return
 	case c.sigil == '@':
 		cb.symbols(symLabel)
@@ -98,7 +101,7 @@ func (cb *completer) propose() {
 		return
 	case top == nil:
 		if strings.TrimSpace(before) == "" {
-			for _, kw := range []string{"rule", "family", "native", "import"} {
+			for _, kw := range []string{"rule", "family", "native", "param", "import"} {
 				cb.keyword(kw, "declaration")
 			}
 		}
@@ -127,6 +130,7 @@ func (cb *completer) propose() {
 		cb.functions()
 		cb.symbols(symValue)
 		cb.symbols(symHole)
+		cb.params()
 		for _, kw := range []string{"in", "true", "false"} {
 			cb.keyword(kw, "")
 		}
@@ -139,6 +143,26 @@ func (cb *completer) propose() {
 		cb.functions()
 		cb.symbols(symValue)
 		cb.symbols(symHole)
+		cb.params()
+	}
+}
+
+// params proposes the rule-set parameters (this file's and, once the check has read them, its imports'), with
+// their kind, default and doc.
+func (cb *completer) params() {
+	if cb.ruleAt() == nil {
+		return
+	}
+	for _, pd := range cb.snap.paramDecls() {
+		if pd.Name == nil || pd.Type == nil {
+			continue
+		}
+		it := protocol.CompletionItem{Label: pd.Name.Name, Kind: protocol.CompletionConstant,
+			Detail: "parameter: " + pd.Type.Name, Documentation: markdown(pd.Doc.Text())}
+		if cb.ctx.sigil == 0 {
+			it.Label = "$" + pd.Name.Name
+		}
+		cb.add(it, "0")
 	}
 }
 

@@ -15,7 +15,7 @@ func init() {
 
 // definition goes to where the symbol under the cursor is bound: a value to the statement that binds it, a hole
 // to its first occurrence in the match block, a family variable to its for clause, a family, native or rule to
-// its declaration (in an imported file too).
+// its declaration, a $parameter to its param declaration (in an imported file too).
 func definition(s *Server, ctx context.Context, p *protocol.TextDocumentPositionParams) (any, error) {
 	snap, err := s.snapshot(p.TextDocument.URI)
 	if err != nil {
@@ -28,7 +28,7 @@ func definition(s *Server, ctx context.Context, p *protocol.TextDocumentPosition
 	if d := snap.index().def(o); d != nil {
 		return []protocol.Location{{URI: snap.doc.uri, Range: snap.lines.rng(d.start, d.end)}}, nil
 	}
-	if o.kind == symFamily || o.kind == symNative {
+	if o.kind == symFamily || o.kind == symNative || o.kind == symParam {
 		// Declared in an imported file: the check has read the imports.
 		res, err := snap.checked(ctx)
 		if err != nil {
@@ -43,7 +43,7 @@ func definition(s *Server, ctx context.Context, p *protocol.TextDocumentPosition
 	return []protocol.Location{}, nil
 }
 
-// declNamed returns the name of the family or native declaration of f with the given name, or nil.
+// declNamed returns the name of the family, native or parameter declaration of f with the given name, or nil.
 func declNamed(f *drr.File, k symKind, name string) *drr.Ident {
 	switch k {
 	case symFamily:
@@ -56,6 +56,12 @@ func declNamed(f *drr.File, k symKind, name string) *drr.Ident {
 		for _, n := range f.Natives {
 			if n.Name != nil && n.Name.Name == name {
 				return n.Name
+			}
+		}
+	case symParam:
+		for _, p := range f.Params {
+			if p.Name != nil && p.Name.Name == name {
+				return p.Name
 			}
 		}
 	}

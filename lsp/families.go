@@ -109,3 +109,41 @@ func (srv *Server) nodeSource(f *drr.File, n drr.Node) string {
 	}
 	return string(src[start:end])
 }
+
+// paramDecls returns the rule-set parameters declared in the document and, once the check has read them, in its
+// imports.
+func (s *snapshot) paramDecls() []*drr.ParamDecl {
+	var out []*drr.ParamDecl
+	f, _ := s.parsed()
+	if f != nil {
+		out = append(out, f.Params...)
+	}
+	if res := s.checkedNow(); res != nil {
+		for _, imp := range res.files {
+			if imp != f {
+				out = append(out, imp.Params...)
+			}
+		}
+	}
+	return out
+}
+
+// paramDecl returns the declaration of the named rule-set parameter and the file it is in, or nil.
+func (s *snapshot) paramDecl(name string) (*drr.ParamDecl, *drr.File) {
+	f, _ := s.parsed()
+	files := []*drr.File{f}
+	if res := s.checkedNow(); res != nil {
+		files = append(files, res.files...)
+	}
+	for _, file := range files {
+		if file == nil {
+			continue
+		}
+		for _, p := range file.Params {
+			if p.Name != nil && p.Name.Name == name {
+				return p, file
+			}
+		}
+	}
+	return nil, nil
+}

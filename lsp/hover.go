@@ -193,6 +193,16 @@ func (s *snapshot) symbolMarkdown(o *occurrence) string {
 				b.WriteString("\nA Go function a plugin registers under this name.")
 			}
 		}
+	case symParam:
+		pd, file := s.paramDecl(o.name)
+		if pd == nil {
+			return fmt.Sprintf("`$%s`: neither a hole the match binds nor a parameter of the rule set", o.name)
+		}
+		fmt.Fprintf(&b, "parameter `$%s`: `%s`", o.name, shorten(textOf(file, pd, s)))
+		if doc := pd.Doc.Text(); doc != "" {
+			b.WriteString("\n\n" + doc)
+		}
+		fmt.Fprintf(&b, "\n\nA parameter of the rule set: its default unless the caller sets it (`drrc apply -param %s=VALUE`).", o.name)
 	case symRule:
 		f, _ := s.parsed()
 		for _, r := range f.Rules {

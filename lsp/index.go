@@ -22,6 +22,7 @@ const (
 	symFamily                   // family conv
 	symNative                   // native constraint aligned
 	symRule                     // rule conv_bn
+	symParam                    // param sm_version: declared at file level, read as $sm_version
 )
 
 // sigil returns the character written before names of the kind ("" for none).
@@ -39,7 +40,7 @@ func (k symKind) sigil() string {
 
 // noun names the kind for people.
 func (k symKind) noun() string {
-	return [...]string{"value", "hole", "label", "family variable", "family", "native function", "rule"}[k]
+	return [...]string{"value", "hole", "label", "family variable", "family", "native function", "rule", "parameter"}[k]
 }
 
 // ruleScoped reports whether names of the kind are local to a rule.
@@ -67,8 +68,14 @@ type occurrence struct {
 	node       drr.Node
 }
 
-// nameStart returns the offset of the name after the sigil.
-func (o *occurrence) nameStart() int { return o.start + len(o.kind.sigil()) }
+// nameStart returns the offset of the name after the sigil (a parameter has its $ where rules read it, not where
+// it is declared).
+func (o *occurrence) nameStart() int {
+	if o.kind == symParam && o.role != roleDecl {
+		return o.start + 1
+	}
+	return o.start + len(o.kind.sigil())
+}
 
 // index is the occurrences of a document, by offset.
 type index struct {
@@ -98,6 +105,8 @@ func buildIndex(f *drr.File, text string) *index {
 			})
 		case *drr.Native:
 			b.add(symNative, d.Name, roleDecl, d)
+		case *drr.ParamDecl:
+			b.add(symParam, d.Name, roleDecl, d)
 		case *drr.Rule:
 			b.rule(d)
 		}
@@ -112,6 +121,7 @@ type indexBuilder struct {
 	occs    []*occurrence
 	cur     *drr.Rule
 	vars    map[string]bool // family variables of the current rule
+	holes   map[string]bool // holes the current rule's match binds
 }
 
 // add records an identifier node (no sigil in its name, the sigil in its span for labels).
@@ -133,7 +143,7 @@ func (b *indexBuilder) addAt(k symKind, name string, start int, r role, node drr
 }
 
 func (b *indexBuilder) rule(r *drr.Rule) {
-	b.cur, b.vars = r, map[string]bool{}
+	b.cur, b.vars, b.holes = r, map[string]bool{}, map[string]bool{}
 	b.add(symRule, r.Name, roleDecl, r)
 	for _, f := range r.Fors {
 		for _, n := range f.Names {
@@ -151,7 +161,20 @@ func (b *indexBuilder) rule(r *drr.Rule) {
 	if r.Rewrite != nil {
 		drr.Inspect(r.Rewrite, func(n drr.Node) bool { return b.node(n, false) })
 	}
-	b.cur, b.vars = nil, nil
+	b.cur, b.vars, b.holes = nil, nil, nil
+}
+
+// hole records a $name: a hole of the rule, or, outside the match where the match binds no hole of that name, a
+// rule-set parameter (declared in this file or an imported one; the checker reports a name that is neither).
+func (b *indexBuilder) hole(name string, pos int, r role, node drr.Node, inMatch bool) {
+	if inMatch {
+		b.holes[name] = true
+	} else if !b.holes[name] {
+		b.occs = append(b.occs, &occurrence{kind: symParam, name: name, start: pos, end: pos + 1 + len(name),
+			role: roleUse, rule: b.cur, node: node})
+		return
+	}
+	b.addAt(symHole, name, pos, r, node)
 }
 
 // node records the names of one node of a rule's block (match: inMatch).
@@ -186,19 +209,19 @@ func (b *indexBuilder) node(n drr.Node, inMatch bool) bool {
 			b.addAt(symValue, n.Value, pos+i, roleUse, n)
 		}
 	case *drr.HoleExpr:
-		b.addAt(symHole, n.Name, pos, hole, n)
+		b.hole(n.Name, pos, hole, n, inMatch)
 	case *drr.RestAttrs:
-		b.addAt(symHole, n.Name, pos, hole, n)
+		b.hole(n.Name, pos, hole, n, inMatch)
 	case *drr.Dim:
 		if n.Kind == drr.DimHole {
-			b.addAt(symHole, n.Text, pos, hole, n)
+			b.hole(n.Text, pos, hole, n, inMatch)
 		}
 	case *drr.Dtype:
 		if n.Kind == drr.DtypeHole {
-			b.addAt(symHole, n.Name, pos, hole, n)
+			b.hole(n.Name, pos, hole, n, inMatch)
 		}
 	case *drr.HoleType:
-		b.addAt(symHole, n.Name, pos, hole, n)
+		b.hole(n.Name, pos, hole, n, inMatch)
 	case *drr.LabelExpr:
 		b.addAt(symLabel, n.Name, pos, roleUse, n)
 	case *drr.OpName:

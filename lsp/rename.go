@@ -35,6 +35,10 @@ func (s *snapshot) renamable(pos protocol.Position) (*occurrence, error) {
 		if d := s.index().def(o); d == nil {
 			return nil, errorf("family %s is declared in an imported file; rename it there", o.name)
 		}
+	case symParam:
+		if d := s.index().def(o); d == nil {
+			return nil, errorf("parameter %s is not declared in this file; rename it where it is declared", o.name)
+		}
 	}
 	return o, nil
 }
@@ -70,7 +74,7 @@ func rename(s *Server, ctx context.Context, p *protocol.RenameParams) (any, erro
 	if !re.MatchString(name) || strings.Contains(name, ".") {
 		return nil, errorf("%q is not a valid %s name", p.NewName, o.kind.noun())
 	}
-	if o.kind == symFamilyVar || o.kind == symFamily || o.kind == symRule {
+	if o.kind == symFamilyVar || o.kind == symFamily || o.kind == symRule || o.kind == symParam {
 		if slices.Contains(drr.Keywords, name) {
 			return nil, errorf("%q is a keyword", name)
 		}

@@ -19,7 +19,7 @@ var (
 	tokenTypes = []string{"keyword", "comment", "string", "number", "operator", "variable", "parameter",
 		"function", "type", "property", "enum", "enumMember", "typeParameter", "namespace", "decorator", "class",
 		"method"}
-	tokenModifiers = []string{"declaration", "documentation", "defaultLibrary"}
+	tokenModifiers = []string{"declaration", "documentation", "defaultLibrary", "readonly"}
 )
 
 // semType is the index of a token type in tokenTypes; semMod a bit set of tokenModifiers.
@@ -54,6 +54,7 @@ const (
 	modDeclaration semMod = 1 << iota
 	modDocumentation
 	modDefaultLibrary
+	modReadonly
 )
 
 // semToken is a classified token.
@@ -87,7 +88,11 @@ func (s *snapshot) classify() []semToken {
 			m = modDeclaration
 		}
 		t := map[symKind]semType{symValue: semVariable, symHole: semParameter, symLabel: semDecorator,
-			symFamilyVar: semTypeParameter, symFamily: semEnum, symNative: semMethod, symRule: semClass}[o.kind]
+			symFamilyVar: semTypeParameter, symFamily: semEnum, symNative: semMethod, symRule: semClass,
+			symParam: semVariable}[o.kind]
+		if o.kind == symParam {
+			m |= modReadonly // a parameter of the rule set: a constant of the run
+		}
 		byOff[o.start] = semToken{start: o.start, end: o.end, typ: t, mod: m}
 	}
 	drr.Inspect(f, func(n drr.Node) bool {
@@ -132,6 +137,10 @@ func (s *snapshot) classify() []semToken {
 		case *drr.Native:
 			if n.Result != nil {
 				set(n.Result, semTypeName, 0)
+			}
+		case *drr.ParamDecl:
+			if n.Type != nil {
+				set(n.Type, semTypeName, 0)
 			}
 		}
 		return true

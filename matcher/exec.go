@@ -424,3 +424,6 @@ func (x *exec) Builtin(name string, args []rule.Val) (rule.Val, bool, error) {
 func (x *exec) Native(name string, args []rule.Val) (rule.Val, error) {
 	return oracleNative(x.oracle, name, args)
 }
+
+// Param implements rule.ParamSource: the rule-set parameters the oracle gives (rule.WithParams).
+func (x *exec) Param(name string) (rule.Val, bool) { return rule.OracleParam(x.oracle, name) }

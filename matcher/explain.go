@@ -859,3 +859,6 @@ func (e *explainer) Builtin(name string, args []rule.Val) (rule.Val, bool, error
 func (e *explainer) Native(name string, args []rule.Val) (rule.Val, error) {
 	return oracleNative(e.oracle, name, args)
 }
+
+// Param implements rule.ParamSource: the rule-set parameters the oracle gives (rule.WithParams).
+func (e *explainer) Param(name string) (rule.Val, bool) { return rule.OracleParam(e.oracle, name) }

@@ -95,6 +95,9 @@ func (e *matchEnv) Native(name string, args []any) (any, error) {
 	return e.oracle.Native(name, args)
 }
 
+// Param implements rule.ParamSource: rule-set parameters come with the oracle (rule.WithParams).
+func (e *matchEnv) Param(name string) (any, bool) { return rule.OracleParam(e.oracle, name) }
+
 // Apply carries out match m. On success it returns the ops it created; the slice is the applier's and is reused
 // by its next Apply.
 func (a *Applier) Apply(m *rule.Match) ([]*ir.Op, error) {

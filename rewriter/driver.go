@@ -42,6 +42,12 @@ type Options struct {
 	// erased op held across Run may come to designate another op. Recycling is off anyway with Trace, with
 	// listeners (AddListener) and for rule sets with native constraints or rewrites, which might hold ops.
 	KeepErased bool
+	// Params are values of rule-set parameters (drrc -param): the rules of a set that declares a parameter of
+	// that name read the value, the others keep their defaults. A RulePass gives them to its matcher and its driver
+	// through the oracle (rule.WithParams); a caller of NewDriver passes an oracle that has them to its matcher (the
+	// driver itself wraps its oracle, for the rewrites). Check the names against the sets (Pipeline.Params,
+	// drr.ParseParams) first: a name no set declares is ignored here.
+	Params rule.Params
 	// Context, if set, stops the driver when it is done (a deadline passed, a caller gave up): the driver checks it
 	// between ops, stops with the stop reason "cancelled: " and the context's cause, and Run returns that cause. The
 	// program is left valid, with the rewrites made so far.
@@ -165,7 +171,7 @@ const cancelPoll = 64
 // oracle answers program builtins in rewrite expressions (both may be nil).
 func NewDriver(p *ir.Program, set *rule.Set, match MatchFunc, natives map[string]NativeRewrite, oracle rule.Oracle, opts Options) *Driver {
 	d := &Driver{Program: p, Set: set, Match: match, Options: opts}
-	d.Applier = &Applier{Rewriter: ir.NewRewriter(p.Ctx, nil), Program: p, Natives: natives, Oracle: oracle}
+	d.Applier = &Applier{Rewriter: ir.NewRewriter(p.Ctx, nil), Program: p, Natives: natives, Oracle: withParams(oracle, opts.Params)}
 	return d
 }
 
@@ -493,4 +499,14 @@ func LabelFilter(enable, disable []string) func(*rule.Rule) bool {
 		}
 		return !disabled
 	}
+}
+
+// withParams gives oracle the parameters p, unless it gives each of them already (a RulePass's oracle does).
+func withParams(oracle rule.Oracle, p rule.Params) rule.Oracle {
+	for name, v := range p {
+		if got, ok := rule.OracleParam(oracle, name); !ok || !rule.Equal(got, v) {
+			return rule.WithParams(oracle, p)
+		}
+	}
+	return oracle
 }

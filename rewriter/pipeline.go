@@ -85,7 +85,7 @@ func (rp *RulePass) Run(p *ir.Program, env *Env) (*PassResult, error) {
 	if reg == nil {
 		reg = NewRegistry()
 	}
-	oracle := NewOracle(p, reg)
+	oracle := rule.WithParams(NewOracle(p, reg), env.Options.Params)
 	var match MatchFunc
 	if rp.Compile != nil {
 		m, err := rp.Compile(rp.Set, oracle)
@@ -115,6 +115,18 @@ func (rp *RulePass) Run(p *ir.Program, env *Env) (*PassResult, error) {
 	}
 	st, err := d.Run()
 	return &PassResult{Pass: rp.PassName, Stats: st, Warnings: warnings}, err
+}
+
+// Params returns the parameters the rule sets of the pipeline's rule passes declare, in pass order (a name may
+// come several times, once per set declaring it).
+func (pl Pipeline) Params() []*rule.ParamDecl {
+	var out []*rule.ParamDecl
+	for _, p := range pl {
+		if rp, ok := p.(*RulePass); ok && rp.Set != nil {
+			out = append(out, rp.Set.Params...)
+		}
+	}
+	return out
 }
 
 // NewOracle returns the oracle a rule pass uses for p: program builtins from the facts package analysis computes

@@ -103,6 +103,11 @@ func (g *ruleGen) expr(e rule.Expr, path string) gexpr {
 			return gexpr{"rule.AttrVal(" + g.holeVar[h] + ")", kVal}
 		}
 		return gexpr{g.holeVar[h], kConcrete}
+	case *rule.ParamRef:
+		// The value comes with the oracle of the pass run; the declaration (name, default) from the bound set.
+		fld := g.f.field(fmt.Sprintf("r%d_param", g.r.Index), "*rule.ParamRef", "rule "+g.r.ID()+": $"+e.Name,
+			path+".(*rule.ParamRef)")
+		return gexpr{"m.Param(m." + fld + ")", kVal}
 	case *rule.ValueRef:
 		if e.Ref.New || e.Ref.Index < 0 || e.Ref.Index >= len(g.p.Values) {
 			g.f.errorf(e.Pos, "drrc gen: a constraint can only read values of the pattern")

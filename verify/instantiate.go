@@ -22,6 +22,8 @@ type InstantiateOptions struct {
 	MaxInstances int
 	// MaxPrograms bounds the number of candidate programs built (default 2048).
 	MaxPrograms int
+	// Params fixes rule-set parameters (drrc verify -param); the others take the values paramAssignments tries.
+	Params rule.Params
 }
 
 func (o InstantiateOptions) maxInstances() int {
@@ -49,6 +51,8 @@ type Instance struct {
 	Match *rule.Match
 	// Holes describes the values chosen for the attribute holes ($fmt = "NHWC"), in hole order.
 	Holes []string
+	// Params are the rule-set parameters the instance matches with (the rewrite must run with them too).
+	Params rule.Params
 	// Inputs describes how the pattern's inputs are made (%x: builtin.tensor<2x3x6x7xf32> input).
 	Inputs []string
 }
@@ -120,6 +124,10 @@ func (e *UnsatisfiableError) Unwrap() error { return ErrUnsatisfiable }
 // Operands some ops need in a particular form (valid index tensors, matching matrix sizes, per-channel vectors)
 // come from recipes (instantiate_recipes.go), with alternatives that keep an operand's type for rules that want
 // same_type; result types of ops without a type rule are what their kernel computes on the candidate.
+//
+// A rule that reads rule-set parameters is instantiated once per parameter assignment (instantiate_params.go: the
+// values opts.Params fixes, else the default and the literals the where clause compares a parameter with), the
+// budgets shared among the assignments; each Instance records its assignment.
 func Instantiate(set *rule.Set, r *rule.Rule, opts InstantiateOptions) ([]*Instance, error) {
 	auto := opts.Automaton
 	if auto == nil {
@@ -132,11 +140,28 @@ func Instantiate(set *rule.Set, r *rule.Rule, opts InstantiateOptions) ([]*Insta
 	if reg == nil {
 		reg = rewriter.NewRegistry()
 	}
-	in, err := newInstantiator(set, r, auto, reg)
-	if err != nil {
-		return nil, err
+	assigns := paramAssignments(r, opts.Params)
+	if len(assigns) == 0 {
+		return nil, &UnsatisfiableError{Rule: r, Reason: "no value of the rule-set parameters satisfies the constraints on them"}
 	}
-	return in.run(opts.maxInstances(), opts.maxPrograms())
+	var out []*Instance
+	var firstErr error
+	for _, p := range assigns {
+		in, err := newInstantiator(set, r, auto, reg)
+		if err != nil {
+			return nil, err
+		}
+		in.params = p
+		insts, err := in.run(max(opts.maxInstances()/len(assigns), 1), opts.maxPrograms()/len(assigns))
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+		out = append(out, insts...)
+	}
+	if len(out) == 0 {
+		return nil, firstErr
+	}
+	return out, nil
 }
 
 // producer says how an input of the pattern is made.
@@ -193,6 +218,8 @@ type instantiator struct {
 	// writeOutputs makes candidates write every pattern output after the pattern and read the pattern's inputs
 	// again (see run).
 	writeOutputs bool
+	// params are the rule-set parameters the candidates are matched with.
+	params rule.Params
 }
 
 // maxExplained bounds the failed candidates kept for explaining why a rule could not be satisfied.
@@ -393,7 +420,7 @@ func (in *instantiator) failureReason() string {
 	var best *matcher.Failure
 	var bestC *candidate
 	for _, c := range in.failed {
-		oracle := rewriter.NewOracle(c.prog, in.reg)
+		oracle := rule.WithParams(rewriter.NewOracle(c.prog, in.reg), in.params)
 		for _, ex := range matcher.Explain(in.set, in.r.ID(), c.ops[in.pat.Root], oracle, nil) {
 			if ex.Rule != in.r || ex.Failure == nil {
 				continue
@@ -441,10 +468,13 @@ func (in *instantiator) search(assign []ir.Attribute, budget int) (*Instance, in
 // match runs the set's automaton at the root op of a candidate and returns an instance if rule r matches there.
 func (in *instantiator) match(c *candidate) *Instance {
 	root := c.ops[in.pat.Root]
-	oracle := rewriter.NewOracle(c.prog, in.reg)
+	oracle := rule.WithParams(rewriter.NewOracle(c.prog, in.reg), in.params)
 	for _, m := range in.auto.Match(root, oracle) {
 		if m.Rule == in.r {
-			inst := &Instance{Rule: in.r, Program: c.prog, Root: root, Match: m, Inputs: c.inputs}
+			inst := &Instance{Rule: in.r, Program: c.prog, Root: root, Match: m, Inputs: c.inputs, Params: in.params}
+			for _, n := range in.params.Names() {
+				inst.Holes = append(inst.Holes, fmt.Sprintf("$%s = %s", n, rule.FormatVal(in.params[n])))
+			}
 			for h, a := range c.assign {
 				if a != nil && (len(in.holeCands[h]) > 0 || in.late != nil && in.late[h] != nil) {
 					inst.Holes = append(inst.Holes, fmt.Sprintf("$%s = %s", in.pat.Holes[h].Name, attrText(a)))

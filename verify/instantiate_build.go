@@ -466,6 +466,8 @@ var requiredAttrs = map[string]rule.Val{
 	"axis":                 int64(-1),
 	"perm":                 []rule.Val{int64(0), int64(2), int64(3), int64(1)},
 	"pooling_type":         "max",
+	// Weight-only linears (fused_weight_only_linear): int8 weights, as weight_quantize's default algo makes them.
+	"weight_dtype": "int8",
 	// Normalisations with an optional int8 output (rms_norm, fused_bias_residual_layernorm): no quantisation.
 	"quant_scale":           -1.0,
 	"quant_max_bound":       0.0,

@@ -52,6 +52,17 @@ var opRecipes = map[string]func(known []*ir.TensorType) [][]operandPlan{
 		f := ir.DTypeFloat32
 		return [][]operandPlan{{tensorPlan(f, 4), tensorPlan(f, 4, 2), dataPlan(ir.DTypeInt64, []int64{4, 2}, 0, 1, 2, 3, 1, 0, 3, 2)}}
 	},
+	// A weight-only linear: x [N, C, 64] · int8 weight [16, 64] (weight_quantize's layout, values in [-127, 127])
+	// scaled per output channel, bias [16] (absent when the pattern says null).
+	"pd_op.weight_only_linear": func([]*ir.TensorType) [][]operandPlan {
+		f, k, n := ir.DTypeFloat16, int64(64), int64(16)
+		w := make([]float64, n*k)
+		for i := range w {
+			w[i] = float64(i*37%255 - 127)
+		}
+		return [][]operandPlan{{tensorPlan(f, instN, instC, k), dataPlan(ir.DTypeInt8, []int64{n, k}, w...),
+			tensorPlan(f, n), tensorPlan(f, n)}}
+	},
 	// A one-element (0-D) tensor keeps its type through reductions to a scalar.
 	"pd_op.l1_norm": func([]*ir.TensorType) [][]operandPlan {
 		return [][]operandPlan{{tensorPlan(ir.DTypeFloat32, instN, instC)}, {{dims: []int64{}, dtype: ir.DTypeFloat32}}}

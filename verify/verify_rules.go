@@ -169,7 +169,7 @@ func (v *RuleVerifier) Verify(r *rule.Rule) *RuleVerification {
 		}
 	}
 	insts, err := Instantiate(v.set, r, InstantiateOptions{Registry: v.reg, Automaton: v.auto,
-		MaxInstances: v.opts.MaxInstances, MaxPrograms: v.opts.MaxPrograms})
+		MaxInstances: v.opts.MaxInstances, MaxPrograms: v.opts.MaxPrograms, Params: v.opts.Rewrite.Params})
 	if err != nil {
 		res.Status, res.Reason = RuleSkipped, err.Error()
 		return res
@@ -213,6 +213,7 @@ func (v *RuleVerifier) variant(r *rule.Rule, inst *Instance) *RuleVariant {
 	vr.After = after
 	ropts := v.opts.Rewrite
 	ropts.Enabled = func(x *rule.Rule) bool { return x == r }
+	ropts.Params = inst.Params
 	pr, err := v.pass.Run(after, &rewriter.Env{Registry: v.reg, Options: ropts})
 	if err != nil {
 		return fail(RuleFailed, "applying the rule: %v", err)
@@ -220,7 +221,7 @@ func (v *RuleVerifier) variant(r *rule.Rule, inst *Instance) *RuleVariant {
 	if st := pr.Stats; st == nil || st.Rewrites == 0 {
 		// The driver drops rewrites that fail before changing anything: apply the match directly for the error.
 		a := &rewriter.Applier{Rewriter: ir.NewRewriter(before.Ctx, nil), Program: before, Natives: v.reg.Rewrites(),
-			Oracle: rewriter.NewOracle(before, v.reg)}
+			Oracle: rule.WithParams(rewriter.NewOracle(before, v.reg), inst.Params)}
 		if _, err := a.Apply(inst.Match); err != nil {
 			return fail(RuleFailed, "the rule matches but its rewrite fails: %v", err)
 		}

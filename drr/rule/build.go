@@ -378,6 +378,8 @@ func exprPos(e Expr) *Pos {
 		return &e.Pos
 	case *HoleRef:
 		return &e.Pos
+	case *ParamRef:
+		return &e.Pos
 	case *ValueRef:
 		return &e.Pos
 	case *Unary:

@@ -50,6 +50,13 @@ func Eval(e Expr, env Env) (Val, error) {
 			return AttrVal(a), nil
 		}
 		return v, nil
+	case *ParamRef:
+		if ps, ok := env.(ParamSource); ok {
+			if v, ok := ps.Param(e.Name); ok {
+				return v, nil
+			}
+		}
+		return e.Default, nil
 	case *ValueRef:
 		if v := env.Value(e.Ref); v != nil {
 			return v, nil

@@ -6,7 +6,7 @@ import (
 
 // Expr is a constraint or attribute expression. Evaluation (Eval) yields a Val.
 //
-// The concrete expressions are *Lit, *HoleRef, *ValueRef, *Unary, *Binary, *Cond, *List, *Index and *Call.
+// The concrete expressions are *Lit, *HoleRef, *ParamRef, *ValueRef, *Unary, *Binary, *Cond, *List, *Index and *Call.
 type Expr interface {
 	// At returns the expression's position in the rule file.
 	At() Pos

@@ -301,6 +301,8 @@ func formatExpr(b *strings.Builder, r *Rule, e Expr, ctx int) {
 		b.WriteString(FormatVal(e.Value))
 	case *HoleRef:
 		b.WriteString(HoleName(p, e.Hole))
+	case *ParamRef:
+		b.WriteString("$" + e.Name)
 	case *ValueRef:
 		b.WriteString(refName(r, e.Ref))
 	case *Unary:

@@ -33,6 +33,9 @@ type Set struct {
 	Rules []*Rule
 	// Natives are the native functions the rules call, declared with their signatures.
 	Natives map[string]*NativeDecl
+	// Params are the parameters the set's files declare (imported files first, then in file order). Their values
+	// are given at run time (WithParams), not here.
+	Params []*ParamDecl
 }
 
 // Rule is one checked rewrite rule. A rule over an op family is instantiated once per member: each instance is a

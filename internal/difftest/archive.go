@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/txtar"
 
+	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirfile"
 	"github.com/pirdrr/drr/ir/pirtext"
@@ -26,7 +27,10 @@ type Archive struct {
 	Unregistered bool
 	// RuleFiles name the archive's .drr files.
 	RuleFiles []string
-	ar        *txtar.Archive
+	// Params are the -param NAME=VALUE assignments of the options section; Pipeline parses them against the rule
+	// sets of the passes into Options.Params.
+	Params []string
+	ar     *txtar.Archive
 }
 
 // ReadArchive reads the archive at path.
@@ -93,7 +97,7 @@ func (a *Archive) options(s string) error {
 			o.NoDCE = true
 		case "-verify-each=false":
 			o.VerifyEach = false
-		case "-max-iterations", "-max-rewrites", "-shuffle", "-enable", "-disable":
+		case "-max-iterations", "-max-rewrites", "-shuffle", "-enable", "-disable", "-param":
 			if v, err = arg(); err != nil {
 				return err
 			}
@@ -109,6 +113,8 @@ func (a *Archive) options(s string) error {
 				enable = append(enable, v)
 			case "-disable":
 				disable = append(disable, v)
+			case "-param":
+				a.Params = append(a.Params, v)
 			}
 		default:
 			return fmt.Errorf("unknown option %s", f[i])
@@ -150,6 +156,11 @@ func (a *Archive) Pipeline(tb testing.TB, ctx *ir.Context, reg *rewriter.Registr
 		}
 		pl = append(pl, more...)
 	}
+	params, err := drr.ParseParams(ctx, pl.Params(), a.Params)
+	if err != nil {
+		tb.Fatalf("%s: options: %v", a.Path, err)
+	}
+	a.Options.Params = params
 	return pl
 }
 

@@ -98,5 +98,14 @@ func (m *Matcher) Builtin(name string, args []rule.Val) (rule.Val, bool) {
 	return v, known && err == nil
 }
 
+// Param returns the value of a rule-set parameter: the one the matcher's oracle gives (rule.WithParams), else the
+// declared default, as rule.Eval reads a rule.ParamRef.
+func (m *Matcher) Param(p *rule.ParamRef) rule.Val {
+	if v, ok := rule.OracleParam(m.Oracle, p.Name); ok {
+		return v
+	}
+	return p.Default
+}
+
 // ErrNoNative is the error of binding a generated matcher whose rules call a native constraint no registry has.
 var ErrNoNative = errors.New("native constraint is not registered")

@@ -36,6 +36,11 @@ func Fingerprint(set *rule.Set) string {
 			w.f(" param %q value=%v type=%s\n", p.Name, p.Value, p.Type)
 		}
 	}
+	for _, p := range set.Params {
+		w.f("param %q type=%s pos=%s ", p.Name, p.Type, p.Pos)
+		w.val(p.Default)
+		w.f("\n")
+	}
 	for _, r := range set.Rules {
 		w.rule(r)
 	}
@@ -134,6 +139,9 @@ func (w *fpWriter) expr(e rule.Expr) {
 		w.val(e.Value)
 	case *rule.HoleRef:
 		w.f("hole@%s %d", e.Pos, e.Hole)
+	case *rule.ParamRef:
+		w.f("param@%s %q ", e.Pos, e.Name)
+		w.val(e.Default)
 	case *rule.ValueRef:
 		w.f("value@%s ", e.Pos)
 		w.ref(e.Ref)

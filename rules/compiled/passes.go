@@ -14,6 +14,7 @@ var Passes = map[string]rewriter.PassFactory{
 	"fc_elementwise_layernorm_fuse":    FcElementwiseLayernormFusePass,
 	"fused_flash_attn":                 FusedFlashAttnPass,
 	"fused_rotary_position_embedding":  FusedRotaryPositionEmbeddingPass,
+	"fused_weight_only_linear":         FusedWeightOnlyLinearPass,
 	"group_norm_silu_fuse":             GroupNormSiluFusePass,
 	"identity_op_clean":                IdentityOpCleanPass,
 	"inplace":                          InplacePass,

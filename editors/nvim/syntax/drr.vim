@@ -5,7 +5,7 @@ if exists('b:current_syntax')
   finish
 endif
 
-syn keyword drrDecl rule family native import
+syn keyword drrDecl rule family native param import
 syn keyword drrClause benefit labels for in
 syn keyword drrBlock match where rewrite
 syn keyword drrStatement replace with erase later uses of either trait constraint

@@ -13,6 +13,7 @@ var Passes = map[string]Pass{
 	"testdata/driver/list_with_null.txtar":            {Factory: DriverListWithNullPass, Source: "testdata/driver/list_with_null.txtar"},
 	"testdata/driver/overlapping.txtar":               {Factory: DriverOverlappingPass, Source: "testdata/driver/overlapping.txtar"},
 	"testdata/driver/overlapping_bottom_up.txtar":     {Factory: DriverOverlappingBottomUpPass, Source: "testdata/driver/overlapping_bottom_up.txtar"},
+	"testdata/driver/params.txtar":                    {Factory: DriverParamsPass, Source: "testdata/driver/params.txtar"},
 	"testdata/driver/regions.txtar":                   {Factory: DriverRegionsPass, Source: "testdata/driver/regions.txtar"},
 	"testdata/driver/replace_type_mismatch.txtar":     {Factory: DriverReplaceTypeMismatchPass, Source: "testdata/driver/replace_type_mismatch.txtar"},
 	"testdata/driver/statement_ops.txtar":             {Factory: DriverStatementOpsPass, Source: "testdata/driver/statement_ops.txtar"},
