@@ -275,6 +275,20 @@ func (s *scanner) nextChunk() []token {
 			break
 		}
 		if s.off >= s.end {
+			if s.end < len(s.src) && len(s.stack) > 0 {
+				// The end of a region: the next one starts with a top-level keyword in column 1 (splitRegions),
+				// which ends this declaration as the error recovery in ident does when the whole file is lexed, so
+				// that a region ends with the tokens the whole file's lexing gives it.
+				if l := s.last(); l != nil && l.kind == tSep {
+					l.kind = tTopSep
+					s.stack = s.stack[:0]
+					return s.toks
+				} else if l != nil && l.kind != tTopSep {
+					s.toks = append(s.toks, token{kind: tTopSep, text: "\n", off: int32(s.off), line: int32(s.line), col: int32(s.col)})
+					s.stack = s.stack[:0]
+					return s.toks
+				}
+			}
 			s.dropSep()
 			s.toks = append(s.toks, token{kind: tEOF, off: int32(s.off), line: int32(s.line), col: int32(s.col)})
 			return s.toks

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -136,12 +137,30 @@ func TestReparseResultsIndependent(t *testing.T) {
 }
 
 // FuzzReparse: parsing a then b with one Reparser gives Parse's result for b (and for a).
+// TestReparseOpenBlockAtRegionEnd: a declaration left open before the next one reports its errors where Parse
+// does ("expected '{' after 'match', found end of line" at the newline, 1:18, not after "match"), whether the
+// previous version was parsed or not.
+func TestReparseOpenBlockAtRegionEnd(t *testing.T) {
+	srcs := [][]byte{[]byte("rule A0{   match \nrule A"), []byte("rule A0{ match (x \nrule A {}\n"), []byte("rule A0{}\n")}
+	for _, first := range srcs {
+		for _, second := range srcs {
+			rp := NewReparser("r.drr")
+			requireSameParse(t, rp, first)
+			requireSameParse(t, rp, second)
+		}
+	}
+	_, err := NewReparser("r.drr").Parse(srcs[0])
+	assert.Contains(t, err.Error(), "r.drr:1:18: error: expected '{' after 'match', found end of line")
+}
+
 func FuzzReparse(f *testing.F) {
 	rules := generateRules(3)
 	f.Add(rules, append([]byte("\n"), rules...))
 	f.Add(rules, []byte(strings.Replace(string(rules), "benefit 3", "benefit", 1)))
 	f.Add([]byte("rule a {\n}\nrule b {\n  match {\n}\n"), []byte("rule a {\n  match {\n}\nrule b {\n}\n"))
 	f.Add([]byte("family f = [a.b]\n/// d\nrule r {}\n"), []byte("family f = [a.b]\n\n/// d\nrule r {}\n"))
+	// A region that ends inside an open block: its end is where the next declaration starts, as in the whole file.
+	f.Add([]byte("rule A0{   match \nrule A"), []byte("rule A0{ match ( \nrule A {}"))
 	f.Fuzz(func(t *testing.T, a, b []byte) {
 		rp := NewReparser("r.drr")
 		requireSameParse(t, rp, a)
