@@ -208,18 +208,23 @@ func (r *Report) String() string {
 // Programs whose static inputs were captured at a batch larger than Options.Batch (GraphNet's vision graphs,
 // builtin.tensor<64x3x224x224xf32>, with the batch baked into reshape shapes) are first compared at
 // Options.Batch, rebatched (rebatch.go): the inputs and the constants that carry the batch take the smaller one.
-// If the rebatched programs agree, that comparison stands (Report.Rebatched); otherwise — either cannot be
-// evaluated, or they differ — the programs are compared at their captured batch, which decides. NoRebatch turns
-// this off.
+// If the rebatched programs agree, that comparison stands (Report.Rebatched); otherwise the multiples of the batch
+// are left alone and the programs tried again, and then — either cannot be evaluated, or they differ — they are
+// compared at their captured batch, which decides. NoRebatch turns this off.
 func Compare(before, after *ir.Program, opts CompareOptions) (*Report, error) {
 	if !opts.RecordedBatch && !opts.NoRebatch {
 		if from := capturedBatch(opts.Options, before); from > 0 {
-			b2, a2, o, rb := rebatch(opts.Options, before, after, from, int64(opts.Options.batch()))
-			ro := opts
-			ro.Options = o
-			if rep, err := compareConfirmed(b2, a2, ro); err == nil {
-				rep.Rebatched = &rb
-				return rep, nil
+			for _, multiples := range []bool{true, false} {
+				b2, a2, o, rb, mult := rebatch(opts.Options, before, after, from, int64(opts.Options.batch()), multiples)
+				ro := opts
+				ro.Options = o
+				if rep, err := compareConfirmed(b2, a2, ro); err == nil {
+					rep.Rebatched = &rb
+					return rep, nil
+				}
+				if !mult {
+					break // without multiples, the programs would be the same
+				}
 			}
 		}
 	}

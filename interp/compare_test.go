@@ -244,6 +244,22 @@ func TestCompareRebatches(t *testing.T) {
 	splitWrong := func(b *builder, x *ir.Value) *ir.Value {
 		return b.v("pd_op.tanh", b.v("pd_op.reshape", x, b.ints(4, 2, 3)))
 	}
+	// A split's sections [4, 2] are columns, whatever the batch: only shapes are rebatched.
+	columns := func(relu bool) func(b *builder, x *ir.Value) *ir.Value {
+		return func(b *builder, x *ir.Value) *ir.Value {
+			if relu {
+				x = b.v("pd_op.relu", x)
+			}
+			t := b.tensorT(ir.DTypeFloat32, 4, 4)
+			sp := b.opT("pd_op.split", []*ir.Value{x, b.ints(4, 2), b.full([]int64{1}, 1, ir.DTypeInt32)},
+				[]ir.Type{b.ctx.Vector(t, b.tensorT(ir.DTypeFloat32, 4, 2))})
+			first := b.opT("builtin.split", []*ir.Value{sp.Result(0)}, []ir.Type{t, b.tensorT(ir.DTypeFloat32, 4, 2)}).Result(0)
+			if !relu {
+				first = b.v("pd_op.relu", first)
+			}
+			return first
+		}
+	}
 	fours := func(b *builder, x *ir.Value) *ir.Value {
 		return b.v("pd_op.reshape", b.v("pd_op.relu", b.v("pd_op.reshape", x, b.ints(-1, 4))), b.ints(4, 6))
 	}
@@ -262,6 +278,7 @@ func TestCompareRebatches(t *testing.T) {
 		{"wrong rewrite", split, splitWrong, false, false, nil, []int{4, 2, 3}},
 		{"rebatching breaks the program: the captured batch decides", fours, foursAfter, false, true, nil, []int{4, 6}},
 		{"rebatching turned off", split, splitAfter, true, true, nil, []int{4, 2, 3}},
+		{"split sections are no shape", columns(true), columns(false), false, true, &Rebatch{From: 4, To: 1, Inputs: 1}, []int{1, 4}},
 		{"a program that records no sample keeps its batch", nil, nil, false, true, nil, []int{4, 2, 3}},
 	}
 	for _, tc := range tests {
@@ -282,4 +299,25 @@ func TestCompareRebatches(t *testing.T) {
 			assert.Equal(t, tc.shape, rep.Outputs[0].Shape)
 		})
 	}
+}
+
+// TestCompareRebatchesWithoutMultiples: a bias of 8 values on a batch of 4 is no multiple of the batch; rebatched
+// as one ([2]) it breaks the add, and the second attempt, which replaces the batch itself only, passes.
+func TestCompareRebatchesWithoutMultiples(t *testing.T) {
+	prog := func(biasFirst bool) *ir.Program {
+		b := newBuilder(t)
+		x := b.data("x", 4, 8)
+		b.p.Feeds = map[string]*ir.Variable{"x": {Name: "x", Type: x.Type()}}
+		bias := b.full([]int64{8}, 0.5)
+		sum := b.v("pd_op.add", x, bias)
+		if biasFirst {
+			sum = b.v("pd_op.add", bias, x)
+		}
+		b.fetch(b.v("pd_op.relu", sum), "y", 0)
+		return b.p
+	}
+	rep, err := Compare(prog(false), prog(true), CompareOptions{Runs: 1})
+	require.NoError(t, err)
+	assert.Equal(t, &Rebatch{From: 4, To: 1, Inputs: 1}, rep.Rebatched)
+	assert.Equal(t, []int{1, 8}, rep.Outputs[0].Shape)
 }

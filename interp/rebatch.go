@@ -1,6 +1,8 @@
 package interp
 
 import (
+	"strings"
+
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -9,8 +11,10 @@ import (
 // the model ([64, 56, 56, 96] in Swin's window partition, [4096, 49, 3, 3, 32] for its 64·64 windows). Evaluating
 // them at the captured batch costs 64 times what one image costs. Compare therefore first evaluates such a pair of
 // programs at Options.Batch: the inputs whose dim 0 is the captured batch B get dim 0 = b (Options.InputShapes,
-// with Options.IgnoreDeclaredShapes), and the constants that carry the batch in their first element — the values
-// of pd_op.full_int_array and the shape of pd_op.full — take b for B and k·b for k·B. The substitution is the same
+// with Options.IgnoreDeclaredShapes), and the shapes that carry the batch in their first element — the values of
+// the pd_op.full_int_array ops read only as a `shape` operand (reshape's, expand's, uniform's) and the shape of
+// pd_op.full — take b for B and k·b for k·B. Other integer lists are left alone: a split's sections [128, 384]
+// are channels, whatever the batch. The substitution is the same
 // in both programs. When the rebatched programs agree, the comparison stands (Report.Rebatched says so); when
 // either cannot be evaluated or they differ, the programs at their captured batch decide: a guess that took a
 // channel count for the batch costs time, never a false failure.
@@ -23,21 +27,21 @@ type Rebatch struct {
 	Inputs, Constants int
 }
 
-// capturedBatch returns the batch a program's static inputs were captured at: dim 0 of its largest captured input
-// of rank 2 or more (rebatchableInput), when it exceeds opts.Batch; else 0.
+// capturedBatch returns the batch a program's inputs were captured at: dim 0 of its largest captured input of rank
+// 2 or more (capturedInput), when it exceeds opts.Batch; else 0.
 func capturedBatch(opts Options, p *ir.Program) int64 {
 	var best, bestN int64
 	for op := range p.Walk() {
-		tt, _, ok := rebatchableInput(opts, p, op)
-		if !ok || len(tt.Dims) < 2 {
+		dims, _, ok := capturedInput(opts, p, op)
+		if !ok || len(dims) < 2 {
 			continue
 		}
 		n := int64(1)
-		for _, d := range tt.Dims {
+		for _, d := range dims {
 			n *= d
 		}
 		if n > bestN {
-			best, bestN = tt.Dims[0], n
+			best, bestN = dims[0], n
 		}
 	}
 	if best > int64(opts.batch()) {
@@ -46,11 +50,12 @@ func capturedBatch(opts Options, p *ir.Program) int64 {
 	return 0
 }
 
-// rebatchableInput returns the type and name of a captured program input (pd_op.data, pd_op.feed): one the
-// program records a sample of (ir.Program.Feeds, GraphNet's input_meta.py) without its data, fully static, and
-// without a shape given in opts.InputShapes. Programs that record no sample (a model's own inference.json) are
-// evaluated at the batch their types say.
-func rebatchableInput(opts Options, p *ir.Program, op *ir.Op) (*ir.TensorType, string, bool) {
+// capturedInput returns the dims and name of a captured program input (pd_op.data, pd_op.feed): one the program
+// records a sample of (ir.Program.Feeds, GraphNet's input_meta.py) without its data, and that opts.InputShapes does
+// not shape. Its dims are the declared ones, a dynamic one taken from the sample; all must be known. A weight
+// captured as an input (GraphNet names it after a parameter: original_name param_N) is none: its dim 0 is no batch.
+// Programs that record no sample (a model's own inference.json) are evaluated at the batch their types say.
+func capturedInput(opts Options, p *ir.Program, op *ir.Op) ([]int64, string, bool) {
 	if op.Name() != "pd_op.data" && op.Name() != "pd_op.feed" || op.NumResults() != 1 {
 		return nil, "", false
 	}
@@ -58,67 +63,78 @@ func rebatchableInput(opts Options, p *ir.Program, op *ir.Op) (*ir.TensorType, s
 	if _, given := opts.InputShapes[name]; given {
 		return nil, "", false
 	}
-	if rec := p.Feeds[name]; rec == nil || rec.Data != nil {
+	rec := p.Feeds[name]
+	if rec == nil || rec.Data != nil || strings.HasPrefix(rec.OriginalName, "param") {
 		return nil, "", false
 	}
 	tt := ir.TensorOf(op.Result(0).Type())
-	if tt == nil || len(tt.Dims) == 0 || !tt.Static() {
+	if tt == nil || len(tt.Dims) == 0 {
 		return nil, "", false
 	}
-	return tt, name, true
+	dims := append([]int64(nil), tt.Dims...)
+	rt := ir.TensorOf(rec.Type)
+	for i, d := range dims {
+		if d < 0 && rt != nil && len(rt.Dims) == len(dims) {
+			dims[i] = rt.Dims[i]
+		}
+		if dims[i] < 0 {
+			return nil, "", false
+		}
+	}
+	return dims, name, true
 }
 
 // rebatch returns copies of before and after with the captured batch from replaced by to, and the options that
 // evaluate them (the rebatched inputs' shapes, declared shapes not checked). It also describes what it replaced.
-func rebatch(opts Options, before, after *ir.Program, from, to int64) (*ir.Program, *ir.Program, Options, Rebatch) {
+//
+// With multiples, a shape's first element k·from becomes k·to (Swin's [4096, 49, 3, 3, 32] for 64 windows of 64
+// images); without, only from itself is replaced (a [64, 144, 144] mask of 8·8 windows, captured at batch 32, is
+// no multiple of the batch). It also reports whether multiples changed a constant that from alone would not.
+func rebatch(opts Options, before, after *ir.Program, from, to int64, multiples bool) (*ir.Program, *ir.Program, Options, Rebatch, bool) {
 	rb := Rebatch{From: from, To: to}
 	shapes := map[string][]int{}
 	for name, s := range opts.InputShapes {
 		shapes[name] = s
 	}
 	for op := range before.Walk() {
-		tt, name, ok := rebatchableInput(opts, before, op)
-		if !ok || tt.Dims[0] != from {
+		dims, name, ok := capturedInput(opts, before, op)
+		if !ok || dims[0] != from {
 			continue
 		}
-		s := make([]int, len(tt.Dims))
-		for i, d := range tt.Dims {
+		s := make([]int, len(dims))
+		for i, d := range dims {
 			s[i] = int(d)
 		}
 		s[0] = int(to)
 		shapes[name] = s
 		rb.Inputs++
 	}
-	b2, n := rebatchConstants(before, from, to)
-	a2, _ := rebatchConstants(after, from, to)
+	b2, n, mult := rebatchConstants(before, from, to, multiples)
+	a2, _, _ := rebatchConstants(after, from, to, multiples)
 	rb.Constants = n
 	opts.InputShapes = shapes
 	opts.IgnoreDeclaredShapes = true
-	return b2, a2, opts, rb
+	return b2, a2, opts, rb, mult
 }
 
-// rebatchConstants returns a copy of p whose pd_op.full_int_array values and pd_op.full shapes have their first
-// element k·from replaced by k·to, and the number of constants changed.
-func rebatchConstants(p *ir.Program, from, to int64) (*ir.Program, int) {
+// rebatchConstants returns a copy of p whose shapes (shapeConstant) have their first element from (with
+// multiples, k·from) replaced by to (k·to), the number of constants changed, and whether some was a multiple.
+func rebatchConstants(p *ir.Program, from, to int64, multiples bool) (*ir.Program, int, bool) {
 	c := p.Clone()
 	ctx := c.Ctx
 	rw := ir.NewRewriter(ctx, nil)
-	n := 0
+	n, mult := 0, false
 	for op := range c.Walk() {
-		attr := ""
-		switch op.Name() {
-		case "pd_op.full_int_array":
-			attr = "value"
-		case "pd_op.full":
-			attr = "shape"
-		default:
+		attr := shapeConstant(op)
+		if attr == "" {
 			continue
 		}
 		a := op.Attr(attr)
 		vals, ok := ir.AsInts(a)
-		if !ok || len(vals) == 0 || vals[0] < from || vals[0]%from != 0 {
+		if !ok || len(vals) == 0 || vals[0] < from || vals[0]%from != 0 || !multiples && vals[0] != from {
 			continue
 		}
+		mult = mult || vals[0] != from
 		vals = append([]int64(nil), vals...)
 		vals[0] = vals[0] / from * to
 		var na ir.Attribute
@@ -131,5 +147,28 @@ func rebatchConstants(p *ir.Program, from, to int64) (*ir.Program, int) {
 		rw.SetAttr(op, attr, na)
 		n++
 	}
-	return c, n
+	return c, n, mult
+}
+
+// shapeConstant returns the attribute of op that holds a shape: pd_op.full's shape, or the value of a
+// pd_op.full_int_array every reader of which takes it as an operand named shape; "" for other ops.
+func shapeConstant(op *ir.Op) string {
+	switch op.Name() {
+	case "pd_op.full":
+		return "shape"
+	case "pd_op.full_int_array":
+	default:
+		return ""
+	}
+	r := op.Result(0)
+	if !r.HasUses() {
+		return ""
+	}
+	for u := range r.Uses() {
+		s := u.Owner().Schema()
+		if s == nil || u.Index() >= len(s.Operands) || s.Operands[u.Index()].Name != "shape" {
+			return ""
+		}
+	}
+	return "value"
 }
