@@ -193,13 +193,17 @@ func TestRecordedSampleShapesDynamicInputs(t *testing.T) {
 		assert.Equal(t, []float64{float64(tc.want)}, h.Inputs["n"].Data, "batch fed as %d", tc.n)
 	}
 
-	// A graph whose types bake in the sample's batch cannot be evaluated at batch 1: Compare evaluates it at the
-	// recorded shapes.
+	// A graph whose types bake in the sample's batch cannot be evaluated at batch 1 as declared: Compare evaluates
+	// it rebatched (declared shapes not checked), or, without rebatching, at the recorded shapes.
 	c.fetch(c.opT("pd_op.relu", []*ir.Value{img}, []ir.Type{c.tensorT(ir.DTypeFloat32, 128, 3)}).Result(0), "relu", 1)
 	h, err = RandomFeed(1, Options{}, c.p)
 	require.NoError(t, err)
 	assert.Equal(t, []int{1, 3}, h.Inputs["img"].Shape)
 	rep, err := Compare(c.p, c.p.Clone(), CompareOptions{Runs: 1})
+	require.NoError(t, err)
+	assert.Equal(t, &Rebatch{From: 128, To: 1, Inputs: 1}, rep.Rebatched)
+	assert.Equal(t, []int{1, 3}, rep.Outputs[1].Shape)
+	rep, err = Compare(c.p, c.p.Clone(), CompareOptions{Runs: 1, NoRebatch: true})
 	require.NoError(t, err)
 	assert.True(t, rep.RecordedBatch)
 	assert.Equal(t, []int{128, 3}, rep.Outputs[1].Shape)

@@ -18,6 +18,7 @@ import (
 var notBuiltinNames = map[string]string{
 	`ir/graphnet/build.go: "dtype"`:  "the dtype attribute of a Python tensor in GraphNet's model.py",
 	`interp/k_layout.go: "constant"`: "the constant padding mode of pd_op.pad3d",
+	`interp/rebatch.go: "shape"`:     "the shape operand of reshape, expand, uniform (an op schema's operand name)",
 }
 
 // TestNoSwitchOnBuiltinNames proves that the registry is the one place that knows the builtins by name: no Go
