@@ -119,22 +119,9 @@ func fakeQuant[T tensor.Float](x []T, scale []T, ch channels, qmax, roundType in
 // abs-max (state = 0.9·in_state + 1, accum = 0.9·in_accum + max|x|, scale = accum / state, all three returned),
 // per channel (quant_axis 0 or 1) each channel's abs-max (out_scale only). only_observer returns x as y.
 func kQuantizeLinear[T tensor.Float](c *call[T]) ([]*value[T], error) {
-	q, err := readQuantAttrs(c)
+	q, x, s, ch, err := quantOperands(c, "quantize_linear")
 	if err != nil {
 		return nil, err
-	}
-	x, err := c.in(0)
-	if err != nil {
-		return nil, err
-	}
-	ch, err := channelsOf(x.Shape, q.axis)
-	if err != nil {
-		return nil, err
-	}
-	// Both kernels require the scale operand, also in training, where they compute the scale they use.
-	s, err := c.in(1)
-	if err != nil {
-		return nil, fmt.Errorf("quantize_linear needs a scale: %w", err)
 	}
 	res := make([]*value[T], 4)
 	var scale []T
@@ -169,6 +156,28 @@ func kQuantizeLinear[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	return c.quantResults(res), nil
 }
 
+// quantOperands reads what both kernels start from: the attributes, x, its channels along quant_axis, and the
+// scale operand, which both require (also in training, where quantize_linear computes the scale it uses).
+func quantOperands[T tensor.Float](c *call[T], op string) (quantAttrs, *tensor.Tensor[T], *tensor.Tensor[T], channels, error) {
+	q, err := readQuantAttrs(c)
+	if err != nil {
+		return q, nil, nil, channels{}, err
+	}
+	x, err := c.in(0)
+	if err != nil {
+		return q, nil, nil, channels{}, err
+	}
+	ch, err := channelsOf(x.Shape, q.axis)
+	if err != nil {
+		return q, nil, nil, channels{}, err
+	}
+	s, err := c.in(1)
+	if err != nil {
+		return q, nil, nil, channels{}, fmt.Errorf("%s needs a scale: %w", op, err)
+	}
+	return q, x, s, ch, nil
+}
+
 // channelAbsMax is max|x| over each channel.
 func channelAbsMax[T tensor.Float](x []T, ch channels) []T {
 	out := make([]T, ch.n)
@@ -200,19 +209,7 @@ func (c *call[T]) quantResults(res []*value[T]) []*value[T] {
 // kDequantizeLinear: y = x·s/qmax per tensor (scale[0]) or per channel along quant_axis 0 or 1 (scale must hold
 // one value per channel), in the scale's dtype; only_observer returns x. The other results are not computed.
 func kDequantizeLinear[T tensor.Float](c *call[T]) ([]*value[T], error) {
-	q, err := readQuantAttrs(c)
-	if err != nil {
-		return nil, err
-	}
-	x, err := c.in(0)
-	if err != nil {
-		return nil, err
-	}
-	s, err := c.in(1)
-	if err != nil {
-		return nil, fmt.Errorf("dequantize_linear needs a scale: %w", err)
-	}
-	ch, err := channelsOf(x.Shape, q.axis)
+	q, x, s, ch, err := quantOperands(c, "dequantize_linear")
 	if err != nil {
 		return nil, err
 	}

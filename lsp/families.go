@@ -5,35 +5,36 @@ import (
 	"github.com/pirdrr/drr/ir"
 )
 
-// familyDecls returns the family declarations the document sees: its own, then those of the files it imports
+// visibleFiles returns the files whose declarations the document sees: its own, then those of the files it imports
 // (known once a check has read them).
-func (s *snapshot) familyDecls() []*drr.Family {
-	var out []*drr.Family
+func (s *snapshot) visibleFiles() []*drr.File {
+	var out []*drr.File
 	f, _ := s.parsed()
 	if f != nil {
-		out = append(out, f.Families...)
+		out = append(out, f)
 	}
 	if res := s.checkedNow(); res != nil {
 		for _, imp := range res.files {
-			if imp != f {
-				out = append(out, imp.Families...)
+			if imp != nil && imp != f {
+				out = append(out, imp)
 			}
 		}
 	}
 	return out
 }
 
+// familyDecls returns the family declarations the document sees (visibleFiles).
+func (s *snapshot) familyDecls() []*drr.Family {
+	var out []*drr.Family
+	for _, file := range s.visibleFiles() {
+		out = append(out, file.Families...)
+	}
+	return out
+}
+
 // familyDecl returns the declaration of the named family and the file it is in, or nil.
 func (s *snapshot) familyDecl(name string) (*drr.Family, *drr.File) {
-	f, _ := s.parsed()
-	files := []*drr.File{f}
-	if res := s.checkedNow(); res != nil {
-		files = append(files, res.files...)
-	}
-	for _, file := range files {
-		if file == nil {
-			continue
-		}
+	for _, file := range s.visibleFiles() {
 		for _, fam := range file.Families {
 			if fam.Name != nil && fam.Name.Name == name {
 				return fam, file
@@ -110,35 +111,18 @@ func (srv *Server) nodeSource(f *drr.File, n drr.Node) string {
 	return string(src[start:end])
 }
 
-// paramDecls returns the rule-set parameters declared in the document and, once the check has read them, in its
-// imports.
+// paramDecls returns the rule-set parameters the document sees (visibleFiles).
 func (s *snapshot) paramDecls() []*drr.ParamDecl {
 	var out []*drr.ParamDecl
-	f, _ := s.parsed()
-	if f != nil {
-		out = append(out, f.Params...)
-	}
-	if res := s.checkedNow(); res != nil {
-		for _, imp := range res.files {
-			if imp != f {
-				out = append(out, imp.Params...)
-			}
-		}
+	for _, file := range s.visibleFiles() {
+		out = append(out, file.Params...)
 	}
 	return out
 }
 
 // paramDecl returns the declaration of the named rule-set parameter and the file it is in, or nil.
 func (s *snapshot) paramDecl(name string) (*drr.ParamDecl, *drr.File) {
-	f, _ := s.parsed()
-	files := []*drr.File{f}
-	if res := s.checkedNow(); res != nil {
-		files = append(files, res.files...)
-	}
-	for _, file := range files {
-		if file == nil {
-			continue
-		}
+	for _, file := range s.visibleFiles() {
 		for _, p := range file.Params {
 			if p.Name != nil && p.Name.Name == name {
 				return p, file

@@ -103,49 +103,25 @@ func (in *instantiator) findLate(h int, spec *ir.AttrSpec, lits []rule.Val) bool
 // other way (whole), and whether e reads h at all.
 func holeIndices(e rule.Expr, h int) (last int, whole, reads bool) {
 	last = -1
-	var walk func(e rule.Expr)
-	walk = func(e rule.Expr) {
-		switch e := e.(type) {
-		case *rule.HoleRef:
-			if e.Hole == h {
-				whole, reads = true, true
-			}
+	indexed := map[*rule.HoleRef]bool{} // the reads $h[i] with a constant i ≥ 0
+	rule.WalkExpr(e, func(x rule.Expr) {
+		switch x := x.(type) {
 		case *rule.Index:
-			if hr, ok := e.X.(*rule.HoleRef); ok && hr.Hole == h {
-				reads = true
-				if v, ok := constExpr(e.Index); ok {
+			if hr, ok := x.X.(*rule.HoleRef); ok && hr.Hole == h {
+				if v, ok := constExpr(x.Index); ok {
 					if i, ok := v.(int64); ok && i >= 0 {
 						last = max(last, int(i))
-						walk(e.Index)
-						return
+						indexed[hr] = true
 					}
 				}
-				whole = true
-				walk(e.Index)
-				return
 			}
-			walk(e.X)
-			walk(e.Index)
-		case *rule.Unary:
-			walk(e.X)
-		case *rule.Binary:
-			walk(e.X)
-			walk(e.Y)
-		case *rule.Cond:
-			walk(e.Cond)
-			walk(e.Then)
-			walk(e.Else)
-		case *rule.Call:
-			for _, a := range e.Args {
-				walk(a)
-			}
-		case *rule.List:
-			for _, x := range e.Elems {
-				walk(x)
+		case *rule.HoleRef:
+			if x.Hole == h {
+				reads = true
+				whole = whole || !indexed[x] // WalkExpr visits an Index before its operand
 			}
 		}
-	}
-	walk(e)
+	})
 	return last, whole, reads
 }
 
@@ -274,38 +250,18 @@ func (ib *instBuild) lateDomain(lh *lateHole) []rule.Val {
 	return vals
 }
 
-// collectInts calls f with every integer literal of e.
+// collectInts calls f with every integer constant of e: literals and negated literals.
 func collectInts(e rule.Expr, f func(int64)) {
-	switch e := e.(type) {
-	case *rule.Lit:
-		if n, ok := e.Value.(int64); ok {
-			f(n)
-		}
-	case *rule.Unary:
-		if v, ok := constExpr(e); ok {
-			if n, ok := v.(int64); ok {
-				f(n)
+	rule.WalkExpr(e, func(x rule.Expr) {
+		switch x.(type) {
+		case *rule.Lit, *rule.Unary:
+			if v, ok := constExpr(x); ok {
+				if n, ok := v.(int64); ok {
+					f(n)
+				}
 			}
 		}
-		collectInts(e.X, f)
-	case *rule.Binary:
-		collectInts(e.X, f)
-		collectInts(e.Y, f)
-	case *rule.Cond:
-		collectInts(e.Cond, f)
-		collectInts(e.Then, f)
-		collectInts(e.Else, f)
-	case *rule.Call:
-		for _, a := range e.Args {
-			collectInts(a, f)
-		}
-	case *rule.List:
-		for _, x := range e.Elems {
-			collectInts(x, f)
-		}
-	case *rule.Index:
-		collectInts(e.X, f)
-	}
+	})
 }
 
 // bindLate solves the late holes op k binds that the candidate has not bound yet, each taking one of its lists as
