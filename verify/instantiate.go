@@ -324,7 +324,7 @@ func (in *instantiator) run(maxInst, maxProgs int) ([]*Instance, error) {
 				best, bestScore = i, score
 			}
 		}
-		if best < 0 || bestScore == 0 && len(out) > 0 {
+		if best < 0 || bestScore < 2 && len(out) > 0 { // nothing left to cover
 			break
 		}
 		tried[best] = true
