@@ -23,7 +23,9 @@ type WriteOptions struct {
 // with the signature comment before each, and del after each value's last use), weight_meta.py and
 // input_meta.py from the parameter and data ops and the program's Params and Feeds, and graph_net.json. The
 // program's top-level block must hold only ops of the catalog without regions; its outputs are its pd_op.fetch and
-// builtin.shadow_output ops.
+// builtin.shadow_output ops, but for a shadow_output of a parameter itself (Paddle's executor keep-alive of a weight
+// nothing reads, add_shadow_output_after_dead_parameter's): the weight stays an argument of forward, which does not
+// return it, so that the graph returns what the captured model returned.
 func Encode(p *ir.Program, opts WriteOptions) (Source, error) {
 	w := newWriter(p)
 	if err := w.collect(); err != nil {
@@ -188,6 +190,9 @@ func (w *writer) collect() error {
 			if op.NumOperands() != 1 || op.Operand(0) == nil {
 				return w.errorf(op, "an output op needs one operand")
 			}
+			if op.Name() == opShadowOutput && publishesParameter(op) {
+				continue
+			}
 			col, ok := ir.AsInt(op.Attr("col"))
 			if !ok {
 				col = int64(len(outs))
@@ -273,4 +278,11 @@ func isIdentifier(s string) bool {
 func (w *writer) name(v *ir.Value) (string, bool) {
 	n, ok := w.names[v]
 	return n, ok
+}
+
+// publishesParameter reports whether a shadow output's operand is the result of a parameter op: a weight kept alive
+// for Paddle's executor, not something the model computes.
+func publishesParameter(op *ir.Op) bool {
+	d := op.Operand(0).DefiningOp()
+	return d != nil && (d.Name() == ir.ParameterOpName || d.Name() == ir.GetParameterOpName)
 }
