@@ -93,6 +93,11 @@ type Options struct {
 	// ParamRange chooses the interval random parameter values are drawn from (see RandomFeed). Nil means
 	// DefaultParamRange.
 	ParamRange func(ParamInfo) (lo, hi float64)
+	// InputScale widens the default distribution of floating-point inputs (those without recorded data or
+	// statistics) to [-InputScale, InputScale) (0 means 1), and with it the quantization scales that cover them
+	// (ParamInfo.InputScale): drrc verify's rule mode checks every instance once more at 8, so that inputs cross
+	// the thresholds of relu6, hard_sigmoid, hard_swish and clip.
+	InputScale float64
 }
 
 // ParamInfo describes a parameter whose values are to be generated.
@@ -109,11 +114,20 @@ type ParamInfo struct {
 	// QuantScale is true when the parameter is the scale operand of a quantize_linear or dequantize_linear: an
 	// abs-max, positive, which quantization clips its input to.
 	QuantScale bool
+	// InputScale is Options.InputScale (at least 1): the inputs' values are drawn from [-InputScale, InputScale).
+	InputScale float64
 }
 
 func (o Options) batch() int {
 	if o.Batch > 0 {
 		return o.Batch
+	}
+	return 1
+}
+
+func (o Options) inputScale() float64 {
+	if o.InputScale > 0 {
+		return o.InputScale
 	}
 	return 1
 }

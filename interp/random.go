@@ -154,7 +154,8 @@ func DefaultParamRange(p ParamInfo) (lo, hi float64) {
 		return 0.5, 1.5
 	}
 	if p.QuantScale {
-		return 1, 2
+		s := max(p.InputScale, 1)
+		return s, 2 * s
 	}
 	if len(p.Shape) >= 2 {
 		fan := p.Shape[0]
@@ -183,6 +184,8 @@ type inputInfo struct {
 	// (a batch size fed as a scalar): drawn at Options.Batch, the elements equal to one of them read batch instead.
 	batches map[int64]bool
 	batch   int
+	// scale is Options.InputScale: values without record are drawn from [-scale, scale).
+	scale float64
 }
 
 // draw returns the input's values for a feed seed: the recorded data when it fits the input's shape and type,
@@ -207,7 +210,7 @@ func (in inputInfo) draw(seed uint64) (*Tensor, error) {
 			return drawTensor(mix(seed, "input:"+in.name), in.dtype, in.shape, statsDist(in.dtype, r.Stats)), nil
 		}
 	}
-	return randomTensor(mix(seed, "input:"+in.name), in.dtype, in.shape, -1, 1), nil
+	return randomTensor(mix(seed, "input:"+in.name), in.dtype, in.shape, -in.scale, in.scale), nil
 }
 
 // collectInputs finds the inputs of the programs, in order of first appearance.
@@ -333,7 +336,7 @@ func holdsBatch(rec *ir.Variable, batches map[int64]bool) bool {
 // dynamic dim 0 rather than the sample's batch: GraphNet captured vision models at batch 128, and a batch of one
 // checks a rewrite as well at a hundredth of the cost.
 func inputShape(opts Options, name string, op *ir.Op, rec *ir.Variable, ownBatch bool) (inputInfo, error) {
-	in := inputInfo{name: name, dtype: ir.DTypeFloat32}
+	in := inputInfo{name: name, dtype: ir.DTypeFloat32, scale: opts.inputScale()}
 	var dims []int64
 	attrDims, hasAttr := ir.AsInts(op.Attr("shape"))
 	if tt := ir.TensorOf(op.Result(0).Type()); tt != nil {
@@ -578,7 +581,7 @@ func (p *paramInfo) distribution(opts Options) ([]int, ir.DType, distribution, e
 		rng = DefaultParamRange
 	}
 	lo, hi := rng(ParamInfo{Name: p.name, Shape: shape, DType: tt.DType(), Variance: p.variance,
-		QuantScale: p.quantScale})
+		QuantScale: p.quantScale, InputScale: opts.inputScale()})
 	return shape, tt.DType(), defaultDist(tt.DType(), lo, hi), nil
 }
 

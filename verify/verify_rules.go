@@ -202,6 +202,7 @@ func (v *RuleVerifier) Verify(r *rule.Rule) *RuleVerification {
 func (v *RuleVerifier) variant(r *rule.Rule, inst *Instance) *RuleVariant {
 	vr := &RuleVariant{Instance: inst}
 	before := inst.Program
+	wide := before.Clone() // without weights yet: WideInputScale draws them for its own inputs
 	fail := func(st RuleStatus, format string, args ...any) *RuleVariant {
 		vr.Status, vr.Reason = st, fmt.Sprintf(format, args...)
 		return vr
@@ -239,6 +240,12 @@ func (v *RuleVerifier) variant(r *rule.Rule, inst *Instance) *RuleVariant {
 	}
 	rep, err := interp.Compare(before, after, v.opts.CompareOptions)
 	vr.Report = rep
+	if err == nil {
+		if wrep, werr := v.wideCompare(r, inst, wide); errors.Is(werr, interp.ErrMismatch) {
+			vr.Report = wrep
+			return fail(RuleFailed, "with inputs drawn from [-%g, %g): %s", WideInputScale, WideInputScale, mismatchSummary(wrep))
+		}
+	}
 	switch {
 	case err == nil:
 		vr.Status = RuleOK
@@ -250,6 +257,32 @@ func (v *RuleVerifier) variant(r *rule.Rule, inst *Instance) *RuleVariant {
 		return fail(RuleFailed, "evaluating the rewritten program: %v", strings.TrimPrefix(err.Error(), "after: "))
 	}
 	return vr
+}
+
+// WideInputScale is the input scale of the second comparison of every instance (interp.Options.InputScale): inputs
+// from [-8, 8) cross the thresholds of relu6 (6), hard_sigmoid and hard_swish (±3) and the clips instances use,
+// which inputs from [-1, 1) never reach, so that a rule confusing relu6 with relu fails.
+const WideInputScale = 8.0
+
+// wideCompare checks an instance once more with inputs (and the quantization scales that cover them) drawn from
+// [-WideInputScale, WideInputScale): p is a copy of the instance's program without weights. Only a mismatch counts;
+// an instance that cannot be evaluated on such inputs was checked on the default ones.
+func (v *RuleVerifier) wideCompare(r *rule.Rule, inst *Instance, p *ir.Program) (*interp.Report, error) {
+	opts := v.opts.CompareOptions
+	opts.InputScale = WideInputScale
+	opts.Runs = 1
+	if _, err := interp.FillRandomWeights(p, opts.Seed, opts.Options); err != nil {
+		return nil, err
+	}
+	after := p.Clone()
+	ropts := v.opts.Rewrite
+	ropts.Enabled = func(x *rule.Rule) bool { return x == r }
+	ropts.Params = inst.Params
+	pr, err := v.pass.Run(after, &rewriter.Env{Registry: v.reg, Options: ropts})
+	if err != nil || pr.Stats == nil || pr.Stats.Rewrites == 0 {
+		return nil, fmt.Errorf("the rule did not apply to the copy")
+	}
+	return interp.Compare(p, after, opts)
 }
 
 // mismatchSummary lists the failing outputs of a report.

@@ -357,6 +357,12 @@ rule conv_add_relu_as_sigmoid {
     replace %r with %f
   }
 }`, rule: "conv_add_relu_as_sigmoid", reason: "outputs differ: %r: max rel"},
+		// Inputs from [-1, 1) never reach relu6's threshold: the second comparison, from [-8, 8), does.
+		{name: "relu6 taken for relu", src: `
+rule relu6_as_relu {
+  match { %y = pd_op.relu6(%x) }
+  rewrite { replace %y with pd_op.relu(%x) }
+}`, rule: "relu6_as_relu", reason: "with inputs drawn from [-8, 8): outputs differ: %y: max rel"},
 	}
 	// Shipped rules whose instances need list holes solved from sizes (instantiate_late.go), each with a
 	// deliberate mistake: the instances must show it.
