@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
-	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -235,17 +233,11 @@ func (a *applyFlags) run(c *CLI, args []string) int {
 	if err := checkOutputs(jobs); err != nil {
 		return c.usageErrorf("apply", "%v", err)
 	}
-	if a.cpuprofile != "" {
-		f, err := os.Create(a.cpuprofile)
-		if err != nil {
-			return c.errorf("apply", "%v", err)
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return c.errorf("apply", "%v", err)
-		}
-		defer pprof.StopCPUProfile()
+	stop, err := startCPUProfile(a.cpuprofile)
+	if err != nil {
+		return c.errorf("apply", "%v", err)
 	}
+	defer stop()
 	ctx, err := a.cf.context()
 	if err != nil {
 		return c.errorf("apply", "%v", err)

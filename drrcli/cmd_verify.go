@@ -91,6 +91,7 @@ type verifyFlags struct {
 	verbose     bool
 	allowSkip   bool
 	captured    bool
+	cpuprofile  string
 	params      paramFlag
 	// rewrite are the driver options of the rule passes (the -param values).
 	rewrite rewriter.Options
@@ -117,6 +118,7 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&v.jobs, "j", 0, "rule mode: rules verified in parallel (default: the number of CPUs)")
 	fs.BoolVar(&v.verbose, "v", false, "print every program checked for every rule (rule mode), or output names in full (program mode)")
 	fs.BoolVar(&v.allowSkip, "allow-skip", false, "rule mode: exit 0 even when rules were SKIPPED (they are still reported)")
+	fs.StringVar(&v.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to `file` (for go tool pprof)")
 	fs.BoolVar(&v.captured, "captured-batch", false, "program mode: evaluate a graph captured at a static batch at that batch, not rebatched to -batch first")
 }
 
@@ -182,6 +184,11 @@ func (v *verifyFlags) run(c *CLI, args []string) int {
 	if len(programs) == 0 && len(ruleFiles) == 0 && len(v.rules) == 0 && len(v.sets) == 0 {
 		return c.usageErrorf("verify", "nothing to verify: give a program, rule files or -set")
 	}
+	stop, err := startCPUProfile(v.cpuprofile)
+	if err != nil {
+		return c.errorf("verify", "%v", err)
+	}
+	defer stop()
 	ctx, err := v.cf.context()
 	if err != nil {
 		return c.errorf("verify", "%v", err)

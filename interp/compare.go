@@ -289,6 +289,10 @@ func compare(before, after *ir.Program, opts CompareOptions) (*Report, error) {
 	u := unitRoundoff(opts.Precision)
 	var pairs [][2]int
 	cache := map[string]*Tensor{}
+	// The publications of after are not evaluated: reading a dead weight only to leave it out would draw it (a
+	// 7-billion-parameter model cut to one layer publishes every other weight).
+	afterOpts := opts.Options
+	afterOpts.skip, rep.Published = publications(before, after)
 	for k := range runs {
 		feed, err := randomFeed(opts.Seed+uint64(k), opts.Options, []*ir.Program{before, after}, cache, true)
 		if err != nil {
@@ -298,12 +302,12 @@ func compare(before, after *ir.Program, opts CompareOptions) (*Report, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", errBefore, err)
 		}
-		ra, err := Evaluate(after, feed, opts.Options)
+		ra, err := Evaluate(after, feed, afterOpts)
 		if err != nil {
 			return nil, fmt.Errorf("after: %w", err)
 		}
 		if k == 0 {
-			pairs, rep.Unmatched, rep.Published = matchOutputs(rb.Outputs, ra.Outputs)
+			pairs, rep.Unmatched = matchOutputs(rb.Outputs, ra.Outputs)
 			for _, p := range pairs {
 				rep.Outputs = append(rep.Outputs, OutputDiff{Name: rb.Outputs[p[0]].Name,
 					AfterName: ra.Outputs[p[1]].Name, Index: -1, MaxRel: -1})
@@ -410,17 +414,9 @@ func elemDiff(x, y float64) float64 {
 	return math.Abs(x - y)
 }
 
-// matchOutputs pairs the outputs of two programs (indices into before and after), lists the unmatched ones, and
-// the outputs of after that publish a parameter unchanged without a counterpart in before (published), which take
-// no part in the matching.
-func matchOutputs(before, after []Output) (pairs [][2]int, unmatched []string, published []Publication) {
+// matchOutputs pairs the outputs of two programs (indices into before and after) and lists the unmatched ones.
+func matchOutputs(before, after []Output) (pairs [][2]int, unmatched []string) {
 	used := make([]bool, len(after))
-	for j, a := range after {
-		if publishesParam(a, before) {
-			used[j] = true
-			published = append(published, Publication{Name: a.Name, Param: a.Param})
-		}
-	}
 	find := func(ok func(a Output) bool) int {
 		for j, a := range after {
 			if !used[j] && ok(a) {
@@ -460,7 +456,7 @@ func matchOutputs(before, after []Output) (pairs [][2]int, unmatched []string, p
 		for i := range before {
 			pairs = append(pairs, [2]int{i, rest[i]})
 		}
-		return pairs, nil, published
+		return pairs, nil
 	}
 	matchedB := make([]bool, len(before))
 	for _, p := range pairs {
@@ -476,22 +472,37 @@ func matchOutputs(before, after []Output) (pairs [][2]int, unmatched []string, p
 			unmatched = append(unmatched, fmt.Sprintf("%s %q of after has no counterpart before", a.Kind, a.Name))
 		}
 	}
-	return pairs, unmatched, published
+	return pairs, unmatched
 }
 
-// publishesParam reports whether a, an output of the after program, publishes a parameter unchanged (a shadow
-// output whose Param is set) and before has no shadow output of its name: the output keeps a weight alive, as
-// Paddle's add_shadow_output_after_dead_parameter_pass adds for a parameter nothing reads, and is no model output.
-func publishesParam(a Output, before []Output) bool {
-	if a.Kind != ShadowOutput || a.Param == "" {
-		return false
-	}
-	for _, b := range before {
-		if b.Kind == ShadowOutput && b.Name == a.Name {
-			return false
+// publications returns the shadow outputs of after that publish a parameter unchanged (publishedParam) under an
+// output_name no shadow output of before has: they take no part in the comparison (Compare's doc), and are not
+// even evaluated (Options.skip).
+func publications(before, after *ir.Program) (skip map[*ir.Op]bool, published []Publication) {
+	names := map[string]bool{}
+	for op := range before.Walk() {
+		if op.Name() == ir.ShadowOutputOpName {
+			if n, ok := ir.AsString(op.Attr("output_name")); ok {
+				names[n] = true
+			}
 		}
 	}
-	return true
+	for op := range after.Walk() {
+		if op.Name() != ir.ShadowOutputOpName || op.NumOperands() == 0 {
+			continue
+		}
+		n, ok := ir.AsString(op.Attr("output_name"))
+		param := publishedParam(after, op.Operand(0))
+		if !ok || param == "" || names[n] {
+			continue
+		}
+		if skip == nil {
+			skip = map[*ir.Op]bool{}
+		}
+		skip[op] = true
+		published = append(published, Publication{Name: n, Param: param})
+	}
+	return skip, published
 }
 
 // unusedIndices returns the indices of the false entries of used, in order.

@@ -85,6 +85,18 @@ func deferred(op *ir.Op, body *ir.Block) bool {
 	return op.Name() == ir.ParameterOpName && op.Block() == body && op.NumResults() == 1 && op.Result(0).HasUses()
 }
 
+// unusedParam reports whether op reads a parameter (builtin.parameter, builtin.get_parameter) into a result
+// nothing uses: the machine does not evaluate it, since drawing a weight nothing reads costs time and memory (a
+// GraphNet graph cut from a large model lists every weight of the model) and cannot change a result — a weight
+// is drawn from its name, whichever read draws it.
+func unusedParam(op *ir.Op) bool {
+	switch op.Name() {
+	case ir.ParameterOpName, ir.GetParameterOpName:
+		return op.NumResults() == 1 && !op.Result(0).HasUses()
+	}
+	return false
+}
+
 // replacesParams reports whether p has builtin.set_parameter ops (its parameter reads are then not deferred).
 func replacesParams(p *ir.Program) bool {
 	for op := range p.Walk() {

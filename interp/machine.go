@@ -97,6 +97,9 @@ func (m *machine[T]) block(b *ir.Block) ([]*value[T], error) {
 			m.pending[op.Result(0)] = op
 			continue
 		}
+		if m.opts.skip[op] || unusedParam(op) {
+			continue
+		}
 		switch op.Name() {
 		case "cf.yield":
 			return m.operands(op)

@@ -98,6 +98,9 @@ type Options struct {
 	// (ParamInfo.InputScale): drrc verify's rule mode checks every instance once more at 8, so that inputs cross
 	// the thresholds of relu6, hard_sigmoid, hard_swish and clip.
 	InputScale float64
+
+	// skip lists output ops not to evaluate (Compare leaves out the publications of after, see publications).
+	skip map[*ir.Op]bool
 }
 
 // ParamInfo describes a parameter whose values are to be generated.

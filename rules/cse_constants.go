@@ -3,6 +3,7 @@ package rules
 import (
 	"strings"
 
+	"github.com/pirdrr/drr/analysis"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -13,7 +14,9 @@ import (
 // The gpu_inference patterns name a constant once when several ops of the pattern read it (multihead_matmul's q, k
 // and v reshapes read one shape), since pattern ops bind distinct ops; Paddle's exported programs are CSE'd that
 // way already, programs built op by op are not. Running this first makes both look alike. Unregistered ops and ops
-// with regions are left alone.
+// with regions are left alone, and so is a constant some op writes in place (analysis.Mutated): LLaMA's attention
+// mask fills two equal `full 0` buffers with assign_value_ (0 and -65504), and one buffer for both would make both
+// -65504.
 func MergeConstants(p *ir.Program, rw *ir.Rewriter) (int, error) {
 	merged := 0
 	var blocks []*ir.Block
@@ -27,7 +30,8 @@ func MergeConstants(p *ir.Program, rw *ir.Rewriter) (int, error) {
 		first := map[string]*ir.Op{}
 		var dups []*ir.Op
 		for op := range b.Ops() {
-			if op.Schema() == nil || !op.Has(ir.ConstantLike) || op.NumRegions() > 0 || op.NumOperands() > 0 {
+			if op.Schema() == nil || !op.Has(ir.ConstantLike) || op.NumRegions() > 0 || op.NumOperands() > 0 ||
+				writtenResult(op) {
 				continue
 			}
 			key := constantKey(op)
@@ -48,6 +52,16 @@ func MergeConstants(p *ir.Program, rw *ir.Rewriter) (int, error) {
 		}
 	}
 	return merged, nil
+}
+
+// writtenResult reports whether some op may write the buffer of one of op's results.
+func writtenResult(op *ir.Op) bool {
+	for i := 0; i < op.NumResults(); i++ {
+		if analysis.Mutated(op.Result(i)) {
+			return true
+		}
+	}
+	return false
 }
 
 // constantKey identifies what a constant op computes: its name, attributes (sorted) and result types.
