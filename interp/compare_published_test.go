@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -106,4 +107,36 @@ func TestComparePublishedInOrder(t *testing.T) {
 	assert.Equal(t, [2]string{"r", "out"}, [2]string{rep.Outputs[0].Name, rep.Outputs[0].AfterName})
 	assert.Equal(t, []Publication{{Name: "w", Param: "w"}}, rep.Published)
 	assert.Equal(t, `shadow_output "w" publishes parameter "w" unchanged`, rep.Published[0].String())
+}
+
+// TestCompareDrawsOnlyWeightsItReads: a parameter nothing reads and a publication of after are not evaluated, so
+// their weights are never drawn (a GraphNet graph cut from LLaMA-7b lists all 6.7 billion weights; drawing them ran
+// out of memory), and the comparison is what it was.
+func TestCompareDrawsOnlyWeightsItReads(t *testing.T) {
+	build := func(publish bool) *ir.Program {
+		b := newBuilder(t)
+		x := b.data("x", 2, 3)
+		w := b.param("w", 2, 3)
+		b.param("unused", 2, 3)
+		dead := b.param("dead", 2, 3)
+		if publish {
+			b.shadow(dead, "dead")
+		}
+		b.fetch(b.v("pd_op.add", x, w), "r", 0)
+		b.p.CollectParams()
+		return b.p
+	}
+	var mu sync.Mutex
+	drawn := map[string]int{}
+	opts := CompareOptions{Runs: 2}
+	opts.ParamRange = func(p ParamInfo) (float64, float64) {
+		mu.Lock()
+		defer mu.Unlock()
+		drawn[p.Name]++
+		return DefaultParamRange(p)
+	}
+	rep, err := Compare(build(false), build(true), opts)
+	require.NoError(t, err)
+	assert.Equal(t, []Publication{{Name: "dead", Param: "dead"}}, rep.Published)
+	assert.Equal(t, map[string]int{"w": 4}, drawn, "w is drawn by both programs in both runs, nothing else is")
 }
