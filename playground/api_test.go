@@ -352,3 +352,27 @@ func TestVerifyFinds(t *testing.T) {
 	}
 	assert.Positive(t, bad)
 }
+
+// deadWeightProgram fetches relu(x) and has a weight nothing reads, which add_shadow_output_after_dead_parameter
+// publishes.
+const deadWeightProgram = `{
+    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[2,3],stop_gradient:[true]} : () -> builtin.tensor<2x3xf32>
+    (%1) = "builtin.parameter" () {parameter_name:"pooler_weight"} : () -> builtin.tensor<3x3xf32>
+    (%2) = "pd_op.relu" (%0) {} : (builtin.tensor<2x3xf32>) -> builtin.tensor<2x3xf32>
+    (%3) = "pd_op.fetch" (%2) {col:(Int32)0,name:"out"} : (builtin.tensor<2x3xf32>) -> builtin.tensor<2x3xf32>
+}`
+
+// TestVerifyPublished: the keep-alive shadow output gpu_inference's first pass adds is listed as not compared, and
+// the verification passes.
+func TestVerifyPublished(t *testing.T) {
+	ts := newTestServer(t, nil, Limits{})
+	var res runResult
+	ts.call("POST", "/api/run", runRequest{Program: programRef{Text: deadWeightProgram, Name: "dead.pir"},
+		Passes: "add_shadow_output_after_dead_parameter"}, http.StatusOK, &res)
+	var v verifyResult
+	ts.call("POST", "/api/runs/"+res.ID+"/verify", map[string]any{}, http.StatusOK, &v)
+	assert.True(t, v.OK, v.Error)
+	assert.Equal(t, []string{`shadow_output "pooler_weight" publishes parameter "pooler_weight" unchanged`}, v.Published)
+	require.Len(t, v.Outputs, 1)
+	assert.Equal(t, "out", v.Outputs[0].Name)
+}

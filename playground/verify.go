@@ -38,6 +38,9 @@ type verifyResult struct {
 	Outputs []verifyOutput `json:"outputs"`
 	// Unmatched are the outputs of either program without a counterpart in the other.
 	Unmatched []string `json:"unmatched,omitempty"`
+	// Published are the shadow outputs the passes added that publish a parameter unchanged (interp.Publication,
+	// add_shadow_output_after_dead_parameter's keep-alives): no model outputs, not compared.
+	Published []string `json:"published,omitempty"`
 	// Anchored is the number of sink outputs given a fetch (programs without fetch ops, such as GraphNet's).
 	Anchored int     `json:"anchored,omitempty"`
 	Millis   float64 `json:"ms"`
@@ -165,6 +168,9 @@ func fillVerify(res *verifyResult, pv *verify.PassVerification, err error) {
 		res.Outputs = append(res.Outputs, vo)
 	}
 	res.Unmatched = rep.Unmatched
+	for _, p := range rep.Published {
+		res.Published = append(res.Published, p.String())
+	}
 	res.OK = err == nil && rep.OK()
 }
 

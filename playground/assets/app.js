@@ -460,7 +460,9 @@
     return api("POST", "/api/runs/" + res.id + "/verify", {}).then(function (v) {
       $("verify-summary").textContent = (v.ok ? "✓ the outputs agree" : "✗ " + (v.error || "the outputs differ")) + " — " + v.runs +
         " runs, seed " + v.seed + ", rtol " + v.rtol + ", " + v.ms.toFixed(0) + " ms" +
-        (v.unmatched && v.unmatched.length ? "; unmatched outputs: " + v.unmatched.join(", ") : "");
+        (v.unmatched && v.unmatched.length ? "; unmatched outputs: " + v.unmatched.join(", ") : "") +
+        (v.published && v.published.length ? "; not compared (no model outputs): " + v.published.length +
+          " shadow output(s) publishing a parameter unchanged" : "");
       $("verify-summary").className = v.ok ? "ok" : "bad";
       $("verify-table").innerHTML = "<tr><th>output</th><th>shape</th><th>max abs error</th><th>max rel error</th><th></th></tr>" +
         v.outputs.map(function (o) {
