@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/pirdrr/drr/interp/tensor"
+	"github.com/pirdrr/drr/ir"
 )
 
 // kRNN is Paddle's rnn op (cuDNN's layout), time-major: x [T, N, input], pre_state a vector of [L·D, N, hidden]
@@ -181,6 +183,14 @@ func kRNN[T tensor.Float](c *call[T]) ([]*value[T], error) {
 		fs[k] = &tensor.Tensor[T]{Shape: []int{layers * dirs, batch, hidden}, Data: finals[k]}
 	}
 	res := []*value[T]{c.out(&tensor.Tensor[T]{Shape: []int{steps, batch, dirs * hidden}, Data: input}, 0), nil, c.vecOut(fs, 2)}
+	if tt := ir.TensorOf(c.op.Result(1).Type()); tt != nil {
+		if shape, ok := dimsToInts(tt.Dims); ok && slices.Contains(shape, 0) {
+			// An inference program declares the state it does not keep as an empty tensor (0xf32) while the
+			// operand is a 0-d uint8 (PP-OCRv3's recognizer): the result is what the type says.
+			res[1] = c.out(&tensor.Tensor[T]{Shape: shape}, 1)
+			return res, nil
+		}
+	}
 	if ds, err := c.arg(4); err == nil {
 		res[1] = ds.view(ds.shape, ds.dtype) // the dropout state passes through (a view, as the schema says)
 	}

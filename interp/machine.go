@@ -248,8 +248,8 @@ func (m *machine[T]) finish(op *ir.Op, args, res []*value[T]) error {
 			return nil
 		}
 		a, r := args[p.Operand], res[p.Result]
-		if a.vec || r.vec || a.buf == r.buf {
-			return nil
+		if a.vec || r.vec || a.buf == r.buf || len(r.buf.data) == 0 {
+			return nil // an empty result has no element to share
 		}
 		if len(a.buf.data) != len(r.buf.data) {
 			return fmt.Errorf("result %d (shape %v) cannot share the buffer of operand %d (shape %v)",
