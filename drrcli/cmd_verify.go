@@ -1,6 +1,7 @@
 package drrcli
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -92,6 +93,8 @@ type verifyFlags struct {
 	allowSkip   bool
 	captured    bool
 	cpuprofile  string
+	maxMACs     int64
+	maxElements int
 	params      paramFlag
 	// rewrite are the driver options of the rule passes (the -param values).
 	rewrite rewriter.Options
@@ -118,6 +121,8 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&v.jobs, "j", 0, "rule mode: rules verified in parallel (default: the number of CPUs)")
 	fs.BoolVar(&v.verbose, "v", false, "print every program checked for every rule (rule mode), or output names in full (program mode)")
 	fs.BoolVar(&v.allowSkip, "allow-skip", false, "rule mode: exit 0 even when rules were SKIPPED (they are still reported)")
+	fs.Int64Var(&v.maxMACs, "max-macs", 0, "program mode: largest multiply-accumulate count of one conv2d, matmul or fc the interpreter evaluates (default 2^36, about a minute)")
+	fs.IntVar(&v.maxElements, "max-elements", 0, "program mode: largest element count of one tensor the interpreter holds (default 2^28, 1 GiB in float32)")
 	fs.StringVar(&v.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to `file` (for go tool pprof)")
 	fs.BoolVar(&v.captured, "captured-batch", false, "program mode: evaluate a graph captured at a static batch at that batch, not rebatched to -batch first")
 }
@@ -126,6 +131,10 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 func (v *verifyFlags) compareOptions() (interp.CompareOptions, error) {
 	o := interp.CompareOptions{Runs: v.runs, Seed: v.seed, RelTol: v.rtol, AbsTol: v.atol, NoRebatch: v.captured}
 	o.Batch, o.DynamicSize = v.batch, v.size
+	o.MaxMACs, o.MaxElements = v.maxMACs, v.maxElements
+	if v.maxMACs < 0 || v.maxElements < 0 {
+		return o, fmt.Errorf("-max-macs and -max-elements must not be negative")
+	}
 	switch {
 	case v.float32 && v.float64:
 		return o, fmt.Errorf("-float32 and -float64 exclude each other")
@@ -277,6 +286,11 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 		// The passes failed, the result is invalid, or an op cannot be evaluated.
 		fmt.Fprintf(c.Stdout, "FAIL: %v\n", err)
 		fmt.Fprintf(c.Stderr, "drrc verify: %s: %v\n", path, err)
+		var lim *interp.LimitError
+		if errors.As(err, &lim) {
+			flag := map[string]string{"MaxMACs": "-max-macs", "MaxElements": "-max-elements"}[lim.Option]
+			fmt.Fprintf(c.Stderr, "drrc verify: %s raises the limit (the evaluation then takes the time and memory it needs)\n", flag)
+		}
 		return exitFailure
 	}
 	rep := res.Report

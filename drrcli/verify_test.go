@@ -255,6 +255,18 @@ func TestVerifyProgramFailures(t *testing.T) {
 	assert.Contains(t, errs, "drrc verify: "+prog+": before: cannot evaluate pd_op.eigvals at "+prog+":3")
 	assert.Contains(t, out, "FAIL: before: cannot evaluate pd_op.eigvals at "+prog+":3")
 
+	// An op beyond a size limit: the flag that raises it is named, and raising it lets the program through.
+	code, out, errs = run(t, "", "verify", "-max-macs", "100", model)
+	require.Equal(t, exitFailure, code, out)
+	assert.Regexp(t, `before: evaluating pd_op\.\w+ at .*: \d+ multiply-accumulates, more than Options.MaxMACs \(100\)`, errs)
+	assert.Contains(t, errs, "drrc verify: -max-macs raises the limit")
+	code, out, errs = run(t, "", "verify", "-max-elements", "10", model)
+	require.Equal(t, exitFailure, code, out)
+	assert.Contains(t, errs, "elements, more than Options.MaxElements (10)")
+	assert.Contains(t, errs, "drrc verify: -max-elements raises the limit")
+	code, out, _ = run(t, "", "verify", "-max-macs", "1000000000", model)
+	assert.Equal(t, exitOK, code, out)
+
 	// A pass that does not exist.
 	code, _, errs = run(t, "", "verify", "-passes", "nosuch", model)
 	assert.Equal(t, exitFailure, code)
@@ -273,6 +285,7 @@ func TestVerifyUsage(t *testing.T) {
 		{[]string{"verify"}, exitUsage, "nothing to verify"},
 		{[]string{"verify", model, wrong}, exitUsage, "give either programs or rule files"},
 		{[]string{"verify", "-input", "x=1xa", model}, exitUsage, `bad dimension "a"`},
+		{[]string{"verify", "-max-macs", "-1", model}, exitUsage, "must not be negative"},
 		{[]string{"verify", "-input", "x", model}, exitUsage, "want name=1x3x64x64"},
 		{[]string{"verify", "-runs", "0", model}, exitUsage, "-runs must be positive"},
 		{[]string{"verify", "-passes", "inference"}, exitUsage, "-passes needs a program"},

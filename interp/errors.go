@@ -71,3 +71,24 @@ func Where(p *ir.Program, op *ir.Op) string {
 	}
 	return fmt.Sprintf("%s:%d", f, op.Loc.Line)
 }
+
+// LimitError is the error of an op or tensor beyond one of the interpreter's size limits (Options.MaxElements,
+// Options.MaxMACs): the program is too large to evaluate with them, not wrong. drrc verify names the flag that
+// raises the limit.
+type LimitError struct {
+	// What is the tensor (`input "x"`, `parameter "w"`, `result 0`) or "" for an op's work.
+	What string
+	// Value is its size: elements, or multiply-accumulates; Limit the limit it exceeds.
+	Value, Limit int64
+	// Option is the Options field of the limit: "MaxElements" or "MaxMACs".
+	Option string
+}
+
+// Error says what exceeds which limit: `input "x" has 300000000 elements, more than Options.MaxElements
+// (268435456)`, `217432719360 multiply-accumulates, more than Options.MaxMACs (68719476736)`.
+func (e *LimitError) Error() string {
+	if e.Option == "MaxMACs" {
+		return fmt.Sprintf("%d multiply-accumulates, more than Options.MaxMACs (%d)", e.Value, e.Limit)
+	}
+	return fmt.Sprintf("%s has %d elements, more than Options.%s (%d)", e.What, e.Value, e.Option, e.Limit)
+}

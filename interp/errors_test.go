@@ -129,6 +129,44 @@ func TestEvaluationErrors(t *testing.T) {
 	}
 }
 
+// TestLimitErrors: a tensor or an op beyond a size limit is a LimitError that says which limit (drrc verify names
+// the flag that raises it), and raising the limit lets the program through.
+func TestLimitErrors(t *testing.T) {
+	build := func(b *builder) {
+		x := b.data("x", 4, 8)
+		b.fetch(b.v("pd_op.matmul", x, b.data("y", 8, 4)), "out", 0)
+	}
+	feed := &Feed{Inputs: map[string]*Tensor{"x": host([]int{4, 8}, make([]float64, 32)...),
+		"y": host([]int{8, 4}, make([]float64, 32)...)}}
+	tests := []struct {
+		name string
+		opts Options
+		want *LimitError
+		msg  string
+	}{
+		{"macs", Options{MaxMACs: 100}, &LimitError{Value: 128, Limit: 100, Option: "MaxMACs"},
+			"evaluating pd_op.matmul at (new op): 128 multiply-accumulates, more than Options.MaxMACs (100)"},
+		{"elements", Options{MaxElements: 20}, &LimitError{What: `input "x"`, Value: 32, Limit: 20, Option: "MaxElements"},
+			`evaluating pd_op.data at (new op): input "x" has 32 elements, more than Options.MaxElements (20)`},
+		{"raised", Options{MaxMACs: 128, MaxElements: 32}, nil, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newBuilder(t)
+			build(b)
+			_, err := Evaluate(b.p, feed, tc.opts)
+			if tc.want == nil {
+				require.NoError(t, err)
+				return
+			}
+			var lim *LimitError
+			require.ErrorAs(t, err, &lim)
+			assert.Equal(t, tc.want, lim)
+			assert.EqualError(t, err, tc.msg)
+		})
+	}
+}
+
 func TestEvaluateNilProgram(t *testing.T) {
 	_, err := Evaluate(nil, nil, Options{})
 	assert.EqualError(t, err, "interp: nil program")

@@ -61,7 +61,7 @@ func (c *call[T]) convWork(x, w *tensor.Tensor[T], p tensor.ConvParams) error {
 // work fails when an op's multiply-accumulates exceed Options.MaxMACs.
 func (c *call[T]) work(macs int64) error {
 	if macs > c.m.opts.maxMACs() || macs < 0 {
-		return fmt.Errorf("%d multiply-accumulates, more than Options.MaxMACs (%d)", macs, c.m.opts.maxMACs())
+		return &LimitError{Value: macs, Limit: c.m.opts.maxMACs(), Option: "MaxMACs"}
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
 package interp
 
 import (
-	"fmt"
 
 	"github.com/pirdrr/drr/ir"
 )
@@ -163,7 +162,7 @@ func (o Options) checkSize(what string, shape []int) error {
 		return err
 	}
 	if n > o.maxElements() {
-		return fmt.Errorf("%s has %d elements, more than Options.MaxElements (%d)", what, n, o.maxElements())
+		return &LimitError{What: what, Value: int64(n), Limit: int64(o.maxElements()), Option: "MaxElements"}
 	}
 	return nil
 }
