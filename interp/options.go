@@ -1,7 +1,6 @@
 package interp
 
 import (
-
 	"github.com/pirdrr/drr/ir"
 )
 
