@@ -239,6 +239,13 @@ func kSetValue[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	if target == nil {
 		target = []int{}
 	}
+	// Paddle matches the values' shape with the slice's after leading 1s (CheckIsDimsMatch): values [1] fill the
+	// element x[0] of a decreased axis (TimesNet: shape [1] into a 0-d slice).
+	vshape := vals.Shape
+	for len(vshape) > len(target) && vshape[0] == 1 {
+		vshape = vshape[1:]
+	}
+	vals = &tensor.Tensor[T]{Shape: vshape, Data: vals.Data}
 	zero := &tensor.Tensor[T]{Shape: target, Data: make([]T, prod(target))}
 	bv, err := tensor.Map2("set_value", zero, vals, func(_, v T) T { return v })
 	if err != nil || !sameInts(bv.Shape, target) {
