@@ -76,10 +76,11 @@ func TestEvaluationErrors(t *testing.T) {
 		{"input of the wrong shape, declared shapes ignored", func(b *builder) {
 			b.fetch(b.v("pd_op.relu", b.data("x", 3)), "out", 0)
 		}, &Feed{Inputs: map[string]*Tensor{"x": host([]int{2}, 1, 2)}}, Options{IgnoreDeclaredShapes: true}, ""},
-		{"parameter without data", func(b *builder) { b.param("w", 2) }, &Feed{}, Options{},
+		{"parameter without data", func(b *builder) { b.fetch(b.v("pd_op.relu", b.param("w", 2)), "out", 0) }, &Feed{}, Options{},
 			`evaluating builtin.parameter at (new op): parameter "w" has no data (load weights, set Feed.Params, or use RandomFeed)`},
+		{"parameter without data nothing reads", func(b *builder) { b.param("w", 2) }, &Feed{}, Options{}, ""},
 		{"parameter data of the wrong size", func(b *builder) {
-			b.param("w", 2)
+			b.fetch(b.v("pd_op.relu", b.param("w", 2)), "out", 0)
 			b.p.Params["w"].Data = []byte{1, 2, 3}
 		}, &Feed{}, Options{}, `evaluating builtin.parameter at (new op): parameter "w": interp: f32 data for shape [2] needs 8 bytes, got 3`},
 		{"a result that contradicts its type", func(b *builder) {
