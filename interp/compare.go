@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/pirdrr/drr/analysis"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -68,7 +69,7 @@ type Report struct {
 	Rebatched *Rebatch
 }
 
-// Publication is a shadow output that publishes a parameter unchanged (Output.Param).
+// Publication is a shadow output that publishes a parameter unchanged (see Compare).
 type Publication struct {
 	// Name is the shadow output's output_name; Param the parameter's name.
 	Name, Param string
@@ -190,7 +191,7 @@ func (r *Report) String() string {
 // One kind of output of after is no model output and takes no part in the matching: a shadow output that
 // publishes a parameter unchanged — its operand is the result of a builtin.parameter (or builtin.get_parameter) op
 // whose parameter after never writes (no builtin.set_parameter of the name, no op writing its buffer:
-// analysis.Immutable; see Output.Param) — when before has no shadow output of the same output_name. Such an
+// analysis.Immutable) — when before has no shadow output of the same output_name. Such an
 // output only keeps a weight alive for the executor (Paddle's add_shadow_output_after_dead_parameter_pass adds one
 // for each parameter nothing reads) and computes nothing a rewrite could get wrong; the report lists it in
 // Published. Everything else still counts: an added shadow output or fetch of a computed value, an added fetch of
@@ -503,6 +504,16 @@ func publications(before, after *ir.Program) (skip map[*ir.Op]bool, published []
 		published = append(published, Publication{Name: n, Param: param})
 	}
 	return skip, published
+}
+
+// publishedParam returns the name of the parameter v is read from when the program never writes it
+// (analysis.Immutable of a builtin.parameter or builtin.get_parameter result), else "": a shadow output of v then
+// publishes the parameter unchanged.
+func publishedParam(p *ir.Program, v *ir.Value) string {
+	if v == nil || !analysis.IsParam(v) || !analysis.Immutable(p, v) {
+		return ""
+	}
+	return analysis.ParamName(v)
 }
 
 // unusedIndices returns the indices of the false entries of used, in order.

@@ -3,7 +3,6 @@ package interp
 import (
 	"fmt"
 
-	"github.com/pirdrr/drr/analysis"
 	"github.com/pirdrr/drr/interp/tensor"
 	"github.com/pirdrr/drr/ir"
 )
@@ -140,16 +139,6 @@ func kShadowOutput[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	if !ok {
 		return nil, fmt.Errorf("no output_name attribute")
 	}
-	c.m.shadows = append(c.m.shadows, shadow[T]{name: name, param: publishedParam(c.m.prog, c.op.Operand(0)), v: x})
+	c.m.shadows = append(c.m.shadows, shadow[T]{name: name, v: x})
 	return nil, nil
-}
-
-// publishedParam returns the name of the parameter v is read from when the program never writes it
-// (analysis.Immutable of a builtin.parameter or builtin.get_parameter result), else "": a shadow output of v then
-// publishes the parameter unchanged (Output.Param).
-func publishedParam(p *ir.Program, v *ir.Value) string {
-	if v == nil || !analysis.IsParam(v) || !analysis.Immutable(p, v) {
-		return ""
-	}
-	return analysis.ParamName(v)
 }

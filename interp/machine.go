@@ -48,8 +48,8 @@ type machine[T tensor.Float] struct {
 }
 
 type shadow[T tensor.Float] struct {
-	name, param string
-	v           *value[T]
+	name string
+	v    *value[T]
 }
 
 func run[T tensor.Float](p *ir.Program, feed *Feed, opts Options, kern registry[T]) (res *Result, err error) {
@@ -80,7 +80,7 @@ func run[T tensor.Float](p *ir.Program, feed *Feed, opts Options, kern registry[
 	res = &Result{Outputs: m.outputs, Precision: opts.Precision}
 	for _, s := range m.shadows {
 		res.Outputs = append(res.Outputs, Output{Kind: ShadowOutput, Name: s.name, Col: -1, Value: s.v.host(), Random: s.v.isRandom(),
-			Rounding: s.v.roundingOf(), Param: s.param})
+			Rounding: s.v.roundingOf()})
 	}
 	if len(res.Outputs) == 0 {
 		res.Outputs = m.sinks()

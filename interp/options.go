@@ -235,11 +235,6 @@ type Output struct {
 	// Rounding estimates the rounding error of the output's computation: a variance in units of the unit roundoff
 	// of the evaluation's precision (see Compare).
 	Rounding float64
-	// Param is, for a shadow output that publishes a parameter unchanged — its operand is read from a parameter
-	// (builtin.parameter or builtin.get_parameter) that the program never writes (analysis.Immutable) —, the
-	// parameter's name; "" for every other output. Compare does not count such an output of the after program
-	// as a model output when the before program has no shadow output of that name.
-	Param string
 }
 
 // Result is the outcome of evaluating a program.
