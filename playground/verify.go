@@ -110,6 +110,7 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 	opts.Batch, opts.DynamicSize = req.Batch, req.Size
 	opts.MaxElements, opts.MaxMACs = verifyMaxElements, verifyMaxMACs
 	ctx, cancel := context.WithTimeoutCause(context.Background(), s.lim.VerifyTime, timeBudget("verification", s.lim.VerifyTime))
+	defer cancel() // here, not in the goroutine: the budget's case below must mean the budget ran out
 	opts.Rewrite = rewriter.Options{Context: ctx}
 
 	start := time.Now()
@@ -123,7 +124,6 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 	// programs at once).
 	go func() {
 		defer release()
-		defer cancel()
 		defer func() {
 			if v := recover(); v != nil {
 				s.opts.Logf("internal error in verify: %v", v)
@@ -138,7 +138,13 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 	case o := <-done:
 		fillVerify(&res, o.pv, o.err)
 	case <-ctx.Done():
-		res.Error = context.Cause(ctx).Error()
+		// An answer that came as the budget ran out wins over the budget (select picks either of two ready cases).
+		select {
+		case o := <-done:
+			fillVerify(&res, o.pv, o.err)
+		default:
+			res.Error = context.Cause(ctx).Error()
+		}
 	case <-r.Context().Done():
 		return
 	}
