@@ -145,8 +145,11 @@ func foldable(m *machine[float64], op *ir.Op, constant map[*ir.Value]bool) bool 
 		op.NumResults() == 0 || op.NumOperands() == 0 || m.lookup(op) == nil {
 		return false
 	}
+	if ir.IsOutputOp(op) {
+		return false
+	}
 	switch op.Name() {
-	case "pd_op.data", "pd_op.feed", "pd_op.fetch", "builtin.shadow_output", ir.SetParameterOpName, "cf.yield":
+	case "pd_op.data", "pd_op.feed", "cf.yield":
 		return false
 	}
 	any := false

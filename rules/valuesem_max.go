@@ -165,13 +165,11 @@ func isOverwrite(op *ir.Op) bool {
 	return op.Name() == overwriteName && op.NumOperands() == 2 && op.NumResults() == 1
 }
 
-// isReturn reports whether op is a program output.
+// isReturn reports whether op returns a value to the caller: an output op (ir.IsOutputOp) other than
+// builtin.set_parameter, which writes a weight rather than returning a value; a copy read by one stays a copy (the
+// pass knows no snapshot rule for a stored weight).
 func isReturn(op *ir.Op) bool {
-	switch op.Name() {
-	case "pd_op.fetch", "builtin.shadow_output":
-		return true
-	}
-	return false
+	return ir.IsOutputOp(op) && op.Name() != ir.SetParameterOpName
 }
 
 // checkCopy checks the root of both patterns: a pd_op.to_tensor from a value tensor to a mutable tensor.
@@ -302,7 +300,7 @@ func analyzeBlockSlice(cp *ir.Op) (*copySlice, error) {
 			lastOverwrite = op
 		case isReturn(op):
 			s.returns = append(s.returns, op)
-			if op.Name() == "builtin.shadow_output" {
+			if op.Name() == ir.ShadowOutputOpName {
 				shadowOutputs = append(shadowOutputs, op)
 			}
 			for _, u := range usedBy[op] {
