@@ -577,27 +577,19 @@ lint.drr:13:15: rule never: can never fire: its where clause §"a" == "b"§ is a
 	assert.Equal(t, want, first)
 }
 
-// TestRunShippedSets runs the lint on the rule sets that ship with pirdrr. They are clean but for one overlap,
-// which is harmless: conv2d_add_act[pd_op.relu] and fused_conv2d_add_residual_then_act (both benefit 3) both match
-// relu(add(conv2d(…), fused_conv2d_add_act(…){identity})) when that fused op's result counts as a constant bias
-// (constant(%b): the fused op computes from constants only) — a program constant folding would have folded first.
+// TestRunShippedSets runs the lint on the rule sets that ship with pirdrr: they are clean, so that drrc check on a
+// copied shipped file prints nothing. (conv_bn_relu's fused_conv2d_add_residual_then_act has benefit 5 because of
+// this check: two earlier rules of equal benefit could read the same relu.)
 func TestRunShippedSets(t *testing.T) {
 	ctx, err := ir.NewDefaultContext()
 	require.NoError(t, err)
-	want := map[string][]string{
-		"conv_bn_relu": {"rules conv2d_add_act[pd_op.relu] and fused_conv2d_add_residual_then_act can both match the " +
-			"same pd_op.relu op with benefit 3, e.g. pd_op.relu(pd_op.add(pd_op.conv2d(…), pd_op.fused_conv2d_add_act(…)))"},
-	}
 	for _, name := range rules.Sets() {
 		t.Run(name, func(t *testing.T) {
 			set, err := rules.Load(ctx, name)
 			require.NoError(t, err)
 			fs := lint.Run(set)
 			t.Logf("%s: %d rules, %d findings\n%s", name, len(set.Rules), len(fs), findingsText(fs))
-			require.Len(t, fs, len(want[name]), "%s", findingsText(fs))
-			for i, w := range want[name] {
-				assert.Contains(t, fs[i].Message, w)
-			}
+			require.Empty(t, fs, "%s", findingsText(fs))
 		})
 	}
 }

@@ -25,7 +25,7 @@ var convBnReluProgram = &rt.Program{
 	Files: []rt.File{
 		{Name: "conv_bn_relu.drr", Text: convBnReluSource0},
 	},
-	Fingerprint: "e159c90b7115ac3687dcc902cffbf146",
+	Fingerprint: "44db4bc6061fd4a1c0292251eddf21d5",
 	Bind:        convBnReluBind,
 }
 
@@ -242,9 +242,12 @@ rule fused_conv2d_add_then_cutlass_act {
 }
 
 /// relu(residual + fused_conv2d_add_act(…){identity}) becomes one fused op with the residual as its fourth operand:
-/// the residual form of conv2d_add_residual_act, reached when conv2d_add fired first.
+/// the residual form of conv2d_add_residual_act, reached when conv2d_add fired first. Its benefit is above both
+/// readings of the same relu by earlier rules (drr lint's overlap check): relu(conv2d(…) + F) with a constant fused
+/// result F also matches conv2d_add_act, and relu((conv2d(…) + b) + F) matches conv2d_add_residual_act with F as
+/// the residual. Every reading is correct and leaves as many ops; this one fuses the op already fused.
 rule fused_conv2d_add_residual_then_act {
-  benefit 3
+  benefit 5
   labels fusion
   match {
     %f, _ = pd_op.fused_conv2d_add_act(%x, %w, %b, null) {activation: "identity", $attrs...}
@@ -413,9 +416,9 @@ func (m *convBnReluMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
 		m.r1_conv2d_bn_fold(op)
 		m.r3_conv2d_bn_fold(op)
 	case 4: // pd_op.relu
+		m.r12_fused_conv2d_add_residual_then_act(op)
 		m.r7_conv2d_add_residual_act(op)
 		m.r4_conv2d_add_act(op)
-		m.r12_fused_conv2d_add_residual_then_act(op)
 		m.r9_fused_conv2d_add_then_act(op)
 	case 5: // pd_op.sigmoid
 		m.r5_conv2d_add_cutlass_act(op)
@@ -2332,7 +2335,7 @@ func (m *convBnReluMatcher) r11_fused_conv2d_add_then_cutlass_act(op1 *ir.Op) bo
 	return true
 }
 
-// r12_fused_conv2d_add_residual_then_act tries rule fused_conv2d_add_residual_then_act (benefit 3, conv_bn_relu.drr:214:6) at op2, the root pd_op.relu.
+// r12_fused_conv2d_add_residual_then_act tries rule fused_conv2d_add_residual_then_act (benefit 5, conv_bn_relu.drr:217:6) at op2, the root pd_op.relu.
 func (m *convBnReluMatcher) r12_fused_conv2d_add_residual_then_act(op2 *ir.Op) bool {
 	// %r = pd_op.relu(%s)
 	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
