@@ -9,48 +9,67 @@ import (
 	"github.com/pirdrr/drr/ir"
 )
 
+// runOverlap reports pairs of live rules of one benefit that can match the same op, where only their order in the
+// set decides which fires. The pairs unified are those the pin index leaves (overlap_index.go), in the order of
+// the later rule, then the earlier.
 func runOverlap(pass *Pass) {
 	rs := pass.facts.rules
-	type pairKey struct{ a, b string }
-	reported := map[pairKey]bool{}
-	for j, b := range rs {
-		if b.dead != "" {
+	byBenefit := map[int][]int{}
+	var benefits []int
+	pin := make([]map[pinKey]string, len(rs))
+	for i, rf := range rs {
+		if rf.dead != "" {
 			continue
 		}
-		for i := 0; i < j; i++ {
-			a := rs[i]
-			if a.dead != "" || a.r.Benefit != b.r.Benefit {
-				continue
-			}
-			ra, rb := a.r.Pattern.Ops[a.r.Pattern.Root], b.r.Pattern.Ops[b.r.Pattern.Root]
-			if ra.Name != "" && rb.Name != "" && ra.Name != rb.Name {
-				continue
-			}
-			k := pairKey{a.r.Name, b.r.Name}
-			if reported[k] {
-				continue
-			}
-			u := &unifier{lf: pass.facts, a: a, b: b}
-			st := u.solve(newUState(), [][2]int{{a.r.Pattern.Root, b.r.Pattern.Root}})
-			if st == nil {
-				continue
-			}
-			reported[k] = true
-			root := ra.Name
-			if root == "" {
-				root = rb.Name
-			}
-			if root == "" {
-				root = "any"
-			}
-			who := fmt.Sprintf("rules %s and %s", a.r.ID(), b.r.ID())
-			if a.r.Name == b.r.Name {
-				who = fmt.Sprintf("instances %s and %s of rule %s", a.r.ID(), b.r.ID(), a.r.Name)
-			}
-			pass.Reportf(b.r.Pos, b.r.Name, "%s can both match the same %s op with benefit %d, e.g. %s; "+
-				"the one earlier in the set (%s, %s) wins by order alone. Give one a higher benefit, or make their "+
-				"patterns exclude each other", who, root, b.r.Benefit, u.render(st, a.r.Pattern.Root, 0), a.r.ID(), a.r.Pos)
+		b := rf.r.Benefit
+		if _, ok := byBenefit[b]; !ok {
+			benefits = append(benefits, b)
 		}
+		byBenefit[b] = append(byBenefit[b], i)
+		pin[i] = pins(rf)
+	}
+	var pairs [][2]int
+	for _, b := range benefits {
+		pairs = append(pairs, candidatePairs(byBenefit[b], pin)...)
+	}
+	sort.Slice(pairs, func(x, y int) bool {
+		if pairs[x][1] != pairs[y][1] {
+			return pairs[x][1] < pairs[y][1]
+		}
+		return pairs[x][0] < pairs[y][0]
+	})
+	type pairKey struct{ a, b string }
+	reported := map[pairKey]bool{}
+	for _, pr := range pairs {
+		a, b := rs[pr[0]], rs[pr[1]]
+		ra, rb := a.r.Pattern.Ops[a.r.Pattern.Root], b.r.Pattern.Ops[b.r.Pattern.Root]
+		if ra.Name != "" && rb.Name != "" && ra.Name != rb.Name {
+			continue
+		}
+		k := pairKey{a.r.Name, b.r.Name}
+		if reported[k] {
+			continue
+		}
+		u := &unifier{lf: pass.facts, a: a, b: b}
+		st := u.solve(newUState(), [][2]int{{a.r.Pattern.Root, b.r.Pattern.Root}})
+		if st == nil {
+			continue
+		}
+		reported[k] = true
+		root := ra.Name
+		if root == "" {
+			root = rb.Name
+		}
+		if root == "" {
+			root = "any"
+		}
+		who := fmt.Sprintf("rules %s and %s", a.r.ID(), b.r.ID())
+		if a.r.Name == b.r.Name {
+			who = fmt.Sprintf("instances %s and %s of rule %s", a.r.ID(), b.r.ID(), a.r.Name)
+		}
+		pass.Reportf(b.r.Pos, b.r.Name, "%s can both match the same %s op with benefit %d, e.g. %s; "+
+			"the one earlier in the set (%s, %s) wins by order alone. Give one a higher benefit, or make their "+
+			"patterns exclude each other", who, root, b.r.Benefit, u.render(st, a.r.Pattern.Root, 0), a.r.ID(), a.r.Pos)
 	}
 }
 
