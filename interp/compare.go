@@ -67,6 +67,9 @@ type Report struct {
 	// Rebatched, when not nil, says that the programs were evaluated at a smaller batch than the one their static
 	// inputs were captured at (see Compare).
 	Rebatched *Rebatch
+	// NotRebatched, when not nil, is the comparison at a smaller batch than the captured one that did not stand,
+	// with the reason (Rebatch.Why): the programs were compared at their captured batch instead (see Compare).
+	NotRebatched *Rebatch
 }
 
 // Publication is a shadow output that publishes a parameter unchanged (see Compare).
@@ -215,18 +218,27 @@ func (r *Report) String() string {
 func Compare(before, after *ir.Program, opts CompareOptions) (*Report, error) {
 	if !opts.RecordedBatch && !opts.NoRebatch {
 		if from := capturedBatch(opts.Options, before); from > 0 {
+			var failed Rebatch
 			for _, multiples := range []bool{true, false} {
 				b2, a2, o, rb, mult := rebatch(opts.Options, before, after, from, int64(opts.Options.batch()), multiples)
 				ro := opts
 				ro.Options = o
-				if rep, err := compareConfirmed(b2, a2, ro); err == nil {
+				rep, err := compareConfirmed(b2, a2, ro)
+				if err == nil {
 					rep.Rebatched = &rb
 					return rep, nil
 				}
+				failed = rb
+				failed.Why = err.Error()
 				if !mult {
 					break // without multiples, the programs would be the same
 				}
 			}
+			rep, err := compareConfirmed(before, after, opts)
+			if rep != nil {
+				rep.NotRebatched = &failed
+			}
+			return rep, err
 		}
 	}
 	return compareConfirmed(before, after, opts)

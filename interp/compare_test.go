@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"encoding/binary"
 	"math"
 	"testing"
 
@@ -320,4 +321,95 @@ func TestCompareRebatchesWithoutMultiples(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, &Rebatch{From: 4, To: 1, Inputs: 1}, rep.Rebatched)
 	assert.Equal(t, []int{1, 8}, rep.Outputs[0].Shape)
+}
+
+// TestCompareRebatchesRecordedInputs: GraphNet records the data of small inputs. One that holds the batch (a
+// shape [4, 6] fed as an input; CLIP feeds the batch size as a scalar for the expand of its class token) holds
+// the new batch, and labels recorded per sample ([4, 1]) keep their first row: without either, the rebatched
+// evaluation fails or broadcasts back to the captured batch.
+func TestCompareRebatchesRecordedInputs(t *testing.T) {
+	i64 := func(v ...int64) []byte {
+		out := make([]byte, 8*len(v))
+		for i, x := range v {
+			binary.LittleEndian.PutUint64(out[8*i:], uint64(x))
+		}
+		return out
+	}
+	prog := func(reluFirst bool) *ir.Program {
+		b := newBuilder(t)
+		x := b.data("x", 4, 6)
+		s := b.dataT("s", ir.DTypeInt64, 2)
+		labels := b.dataT("labels", ir.DTypeInt64, 4, 1)
+		b.p.Feeds = map[string]*ir.Variable{
+			"x":      {Name: "x", Type: x.Type()},
+			"s":      {Name: "s", Type: s.Type(), Data: i64(4, 6)},
+			"labels": {Name: "labels", Type: labels.Type(), Data: i64(1, 2, 3, 4)},
+		}
+		var y *ir.Value
+		if reluFirst {
+			y = b.v("pd_op.reshape", b.v("pd_op.relu", x), s)
+		} else {
+			y = b.v("pd_op.relu", b.v("pd_op.reshape", x, s))
+		}
+		l := b.va("pd_op.cast", []*ir.Value{labels}, attr("dtype", b.ctx.DataType(ir.DTypeFloat32)))
+		b.fetch(b.v("pd_op.add", y, l), "y", 0)
+		return b.p
+	}
+	before, after := prog(true), prog(false)
+	rep, err := Compare(before, after, CompareOptions{Runs: 1})
+	require.NoError(t, err)
+	assert.Equal(t, &Rebatch{From: 4, To: 1, Inputs: 3}, rep.Rebatched)
+	assert.Equal(t, []int{1, 6}, rep.Outputs[0].Shape)
+	// The programs' own records are left as they were.
+	assert.Equal(t, i64(4, 6), before.Feeds["s"].Data)
+	assert.Equal(t, i64(1, 2, 3, 4), after.Feeds["labels"].Data)
+
+	// The first row of the labels is the one kept.
+	shapes := map[string][]int{}
+	p := before.Clone()
+	assert.Equal(t, 2, rebatchFeeds(Options{}, p, 4, 1, shapes))
+	assert.Equal(t, i64(1), p.Feeds["labels"].Data)
+	assert.Equal(t, i64(1, 6), p.Feeds["s"].Data)
+	assert.Equal(t, map[string][]int{"labels": {1, 1}}, shapes)
+}
+
+// TestCompareRebatchesMultipleInAfter: a pass may build a shape that is a multiple of the batch by chance (a fused
+// weight reshaped to [768, 3, 768] at batch 8). Rebatched with multiples, the after program breaks; the attempt
+// without multiples must still be made, though before has no such shape.
+func TestCompareRebatchesMultipleInAfter(t *testing.T) {
+	prog := func(viaColumn bool) *ir.Program {
+		b := newBuilder(t)
+		x := b.data("x", 2, 6)
+		b.p.Feeds = map[string]*ir.Variable{"x": {Name: "x", Type: x.Type()}}
+		w := b.param("w", 1, 6)
+		if viaColumn {
+			w = b.v("pd_op.reshape", b.v("pd_op.reshape", w, b.ints(6, 1)), b.ints(1, 6))
+		}
+		b.fetch(b.v("pd_op.add", b.v("pd_op.relu", x), w), "y", 0)
+		return b.p
+	}
+	rep, err := Compare(prog(false), prog(true), CompareOptions{Runs: 1})
+	require.NoError(t, err)
+	assert.Equal(t, &Rebatch{From: 2, To: 1, Inputs: 1}, rep.Rebatched)
+	assert.Equal(t, []int{1, 6}, rep.Outputs[0].Shape)
+	assert.Nil(t, rep.NotRebatched)
+}
+
+// TestCompareSaysWhyNotRebatched: when the rebatched comparison does not stand, the report says why.
+func TestCompareSaysWhyNotRebatched(t *testing.T) {
+	prog := func() *ir.Program {
+		b := newBuilder(t)
+		x := b.data("x", 4, 6)
+		b.p.Feeds = map[string]*ir.Variable{"x": {Name: "x", Type: x.Type()}}
+		// 24 elements to [-1, 4]: at batch 1 the 6 elements do not fill rows of 4.
+		b.fetch(b.v("pd_op.reshape", b.v("pd_op.relu", b.v("pd_op.reshape", x, b.ints(-1, 4))), b.ints(4, 6)), "y", 0)
+		return b.p
+	}
+	rep, err := Compare(prog(), prog(), CompareOptions{Runs: 1})
+	require.NoError(t, err)
+	assert.Nil(t, rep.Rebatched)
+	require.NotNil(t, rep.NotRebatched)
+	assert.Equal(t, int64(4), rep.NotRebatched.From)
+	assert.Equal(t, int64(1), rep.NotRebatched.To)
+	assert.Contains(t, rep.NotRebatched.Why, "before: evaluating pd_op.reshape")
 }

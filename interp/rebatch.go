@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"encoding/binary"
 	"strings"
 
 	"github.com/pirdrr/drr/ir"
@@ -14,8 +15,9 @@ import (
 // with Options.IgnoreDeclaredShapes), and the shapes that carry the batch in their first element — the values of
 // the pd_op.full_int_array ops read only as a `shape` operand (reshape's, expand's, uniform's) and the shape of
 // pd_op.full — take b for B and k·b for k·B. Other integer lists are left alone: a split's sections [128, 384]
-// are channels, whatever the batch. The substitution is the same
-// in both programs. When the rebatched programs agree, the comparison stands (Report.Rebatched says so); when
+// are channels, whatever the batch. Small inputs recorded with their data follow (rebatchFeeds): an integer that
+// holds B holds b, and data whose dim 0 is B keeps its first b rows. The substitution is the same in both
+// programs. When the rebatched programs agree, the comparison stands (Report.Rebatched says so); when
 // either cannot be evaluated or they differ, the programs at their captured batch decide: a guess that took a
 // channel count for the batch costs time, never a false failure.
 
@@ -25,6 +27,9 @@ type Rebatch struct {
 	From, To int64
 	// Inputs and Constants count the inputs and constants whose batch was replaced (in the before program).
 	Inputs, Constants int
+	// Why, in Report.NotRebatched, says why the comparison at To did not stand: the error evaluating either
+	// program, or the outputs that differ.
+	Why string
 }
 
 // capturedBatch returns the batch a program's inputs were captured at: dim 0 of its largest captured input of rank
@@ -89,7 +94,8 @@ func capturedInput(opts Options, p *ir.Program, op *ir.Op) ([]int64, string, boo
 //
 // With multiples, a shape's first element k·from becomes k·to (Swin's [4096, 49, 3, 3, 32] for 64 windows of 64
 // images); without, only from itself is replaced (a [64, 144, 144] mask of 8·8 windows, captured at batch 32, is
-// no multiple of the batch). It also reports whether multiples changed a constant that from alone would not.
+// no multiple of the batch). It also reports whether multiples changed a constant, in either program, that from
+// alone would not.
 func rebatch(opts Options, before, after *ir.Program, from, to int64, multiples bool) (*ir.Program, *ir.Program, Options, Rebatch, bool) {
 	rb := Rebatch{From: from, To: to}
 	shapes := map[string][]int{}
@@ -110,11 +116,75 @@ func rebatch(opts Options, before, after *ir.Program, from, to int64, multiples 
 		rb.Inputs++
 	}
 	b2, n, mult := rebatchConstants(before, from, to, multiples)
-	a2, _, _ := rebatchConstants(after, from, to, multiples)
+	// A pass may have made a shape that is a multiple of the batch by chance (a fused weight reshaped to
+	// [768, 3, 768] at batch 8): it counts, or the attempt without multiples would never be made.
+	a2, _, multAfter := rebatchConstants(after, from, to, multiples)
+	mult = mult || multAfter
 	rb.Constants = n
+	rb.Inputs += rebatchFeeds(opts, b2, from, to, shapes)
+	rebatchFeeds(opts, a2, from, to, shapes)
 	opts.InputShapes = shapes
 	opts.IgnoreDeclaredShapes = true
 	return b2, a2, opts, rb, mult
+}
+
+// rebatchFeeds rebatches, in p (a copy), the inputs whose sample was recorded with its data: an integer scalar or
+// short list that holds the batch (the batch size fed as an input, which CLIP's expand of the class token reads)
+// holds to where it held from, and data whose dim 0 is the batch (labels, [8, 1]) keeps its first to rows, the new
+// shape going into shapes. It returns how many inputs it changed. The recorded Data is replaced, never written:
+// the copy shares it with the original program.
+func rebatchFeeds(opts Options, p *ir.Program, from, to int64, shapes map[string][]int) int {
+	n := 0
+	for op := range p.Walk() {
+		if op.Name() != "pd_op.data" && op.Name() != "pd_op.feed" || op.NumResults() != 1 {
+			continue
+		}
+		name, _ := ir.AsString(op.Attr("name"))
+		rec := p.Feeds[name]
+		if _, given := opts.InputShapes[name]; given || rec == nil || rec.Data == nil || strings.HasPrefix(rec.OriginalName, "param") {
+			continue
+		}
+		rt := ir.TensorOf(rec.Type)
+		if rt == nil || !rt.Static() {
+			continue
+		}
+		size := ElemSize(rt.DType())
+		if size == 0 || int64(len(rec.Data)) != rt.NumElements()*int64(size) {
+			continue
+		}
+		switch {
+		case len(rt.Dims) >= 1 && rt.Dims[0] == from:
+			rows := len(rec.Data) / int(from)
+			s := make([]int, len(rt.Dims))
+			for i, d := range rt.Dims {
+				s[i] = int(d)
+			}
+			s[0] = int(to)
+			dims := append([]int64(nil), rt.Dims...)
+			dims[0] = to
+			rec.Data = append([]byte(nil), rec.Data[:int(to)*rows]...)
+			rec.Type = p.Ctx.WithDims(rt, dims)
+			shapes[name] = s
+			n++
+		case rt.NumElements() <= 8 && (rt.DType() == ir.DTypeInt64 || rt.DType() == ir.DTypeInt32):
+			data, changed := append([]byte(nil), rec.Data...), false
+			for i := 0; i < len(data); i += size {
+				if size == 8 && int64(binary.LittleEndian.Uint64(data[i:])) == from {
+					binary.LittleEndian.PutUint64(data[i:], uint64(to))
+					changed = true
+				}
+				if size == 4 && int64(int32(binary.LittleEndian.Uint32(data[i:]))) == from {
+					binary.LittleEndian.PutUint32(data[i:], uint32(to))
+					changed = true
+				}
+			}
+			if changed {
+				rec.Data = data
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // rebatchConstants returns a copy of p whose shapes (shapeConstant) have their first element from (with
