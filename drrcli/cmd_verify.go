@@ -309,6 +309,10 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 		fmt.Fprintf(c.Stdout, "  at batch %d instead of the captured %d: %d input(s) and %d constant(s) rebatched\n",
 			rb.To, rb.From, rb.Inputs, rb.Constants)
 	}
+	if rb := rep.NotRebatched; rb != nil {
+		fmt.Fprintf(c.Stdout, "  at the captured batch %d; at batch %d the comparison did not stand: %s\n", rb.From, rb.To,
+			firstLine(rb.Why))
+	}
 	if f32 := rep.Float32; f32 != nil {
 		var parts []string
 		for _, o := range f32.Failures() {
@@ -528,4 +532,12 @@ func (v *verifyFlags) verifyRules(c *CLI, ctx *ir.Context, reg *rewriter.Registr
 		return exitFailure
 	}
 	return exitOK
+}
+
+// firstLine returns s up to its first newline.
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
 }

@@ -2,11 +2,14 @@ package drrcli
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/pirdrr/drr/internal/corpus"
 )
@@ -63,4 +66,33 @@ func verifyFailure(out, errs string) string {
 		return strings.SplitN(s, "\n", 2)[0]
 	}
 	return "exit status without a reason printed"
+}
+
+// TestVerifyRebatchLines: a graph captured at batch 2 is compared at batch 1 and drrc says so; when the rebatched
+// programs cannot be evaluated (a reshape to [-1, 8] of what is one row of 4 at batch 1), drrc says why the
+// captured batch decided.
+func TestVerifyRebatchLines(t *testing.T) {
+	graph := filepath.Join(tinySample(t), "subgraph_10")
+	code, out, errs := run(t, "", "verify", "-runs", "1", graph)
+	assert.Equal(t, exitOK, code, errs)
+	assert.Contains(t, out, "  at batch 1 instead of the captured 2: 1 input(s) and 0 constant(s) rebatched\n")
+	assert.NotContains(t, out, "did not stand")
+
+	model, err := os.ReadFile(filepath.Join(graph, "model.py"))
+	require.NoError(t, err)
+	reshaped := strings.Replace(string(model), "        return relu_0", `        # pd_op.full_int_array: (2xi64) <- ()
+        full_int_array_0 = [-1, 8]
+
+        # pd_op.reshape: (1x8xf32) <- (2x4xf32, 2xi64)
+        reshape_0 = paddle._C_ops.reshape(relu_0, full_int_array_0)
+        del relu_0, full_int_array_0
+
+        return reshape_0`, 1)
+	require.NotEqual(t, string(model), reshaped)
+	write(t, graph, "model.py", reshaped)
+	code, out, errs = run(t, "", "verify", "-runs", "1", graph)
+	assert.Equal(t, exitOK, code, errs)
+	assert.Contains(t, out, "  at the captured batch 2; at batch 1 the comparison did not stand: before: evaluating "+
+		"pd_op.reshape at "+filepath.Join(graph, "model.py")+":25: tensor: reshape: cannot reshape [1 4] (4 elements) to [-1 8]\n")
+	assert.Contains(t, out, "fetch_name_0  [1 8]")
 }
