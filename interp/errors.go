@@ -85,7 +85,7 @@ type LimitError struct {
 }
 
 // Error says what exceeds which limit: `input "x" has 300000000 elements, more than Options.MaxElements
-// (268435456)`, `217432719360 multiply-accumulates, more than Options.MaxMACs (68719476736)`.
+// (268435456)`, `217432719360 multiply-accumulates, more than Options.MaxMACs (137438953472)`.
 func (e *LimitError) Error() string {
 	if e.Option == "MaxMACs" {
 		return fmt.Sprintf("%d multiply-accumulates, more than Options.MaxMACs (%d)", e.Value, e.Limit)
