@@ -1,4 +1,4 @@
-package lint
+package lint_test
 
 import (
 	"fmt"
@@ -10,7 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/pirdrr/drr/drr"
+	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/lint"
 	"github.com/pirdrr/drr/rules"
 )
 
@@ -84,11 +86,11 @@ func randomOverlapRules(rng *rand.Rand, n int) string {
 func TestCandidatePairsComplete(t *testing.T) {
 	ctx, err := ir.NewDefaultContext()
 	require.NoError(t, err)
-	var sets []*lintFacts
+	var sets []*rule.Set
 	for _, name := range rules.Sets() {
 		set, err := rules.Load(ctx, name)
 		require.NoError(t, err)
-		sets = append(sets, newLintFacts(set))
+		sets = append(sets, set)
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	random := 0
@@ -98,44 +100,17 @@ func TestCandidatePairsComplete(t *testing.T) {
 		if diags.HasErrors() {
 			continue // two rules the same up to either(…) over inputs: the checker refuses the set as shadowed
 		}
-		sets = append(sets, newLintFacts(set))
+		sets = append(sets, set)
 		if random++; random == 20 {
 			break
 		}
 	}
 	require.Equal(t, 20, random, "random sets that check")
 	var all, candidates, overlapping int
-	for _, lf := range sets {
-		pin := make([]map[pinKey]string, len(lf.rules))
-		byBenefit := map[int][]int{}
-		for i, rf := range lf.rules {
-			if rf.dead == "" {
-				pin[i] = pins(rf)
-				byBenefit[rf.r.Benefit] = append(byBenefit[rf.r.Benefit], i)
-			}
-		}
-		for _, g := range byBenefit {
-			cand := map[[2]int]bool{}
-			for _, p := range candidatePairs(g, pin) {
-				require.Less(t, p[0], p[1])
-				require.False(t, cand[p], "pair %v twice", p)
-				cand[p] = true
-			}
-			candidates += len(cand)
-			for x := range g {
-				for y := x + 1; y < len(g); y++ {
-					a, b := lf.rules[g[x]], lf.rules[g[y]]
-					all++
-					u := &unifier{lf: lf, a: a, b: b}
-					if u.solve(newUState(), [][2]int{{a.r.Pattern.Root, b.r.Pattern.Root}}) == nil {
-						continue
-					}
-					overlapping++
-					assert.True(t, cand[[2]int{g[x], g[y]}], "%s and %s overlap but are no candidate pair",
-						a.r.ID(), b.r.ID())
-				}
-			}
-		}
+	for _, set := range sets {
+		a, c, o, missed := lint.CheckCandidatePairs(set)
+		all, candidates, overlapping = all+a, candidates+c, overlapping+o
+		assert.Empty(t, missed, "overlapping pairs the index leaves out")
 	}
 	t.Logf("%d pairs of one benefit, %d candidates, %d overlapping", all, candidates, overlapping)
 	assert.Positive(t, overlapping)
