@@ -9,7 +9,6 @@ import (
 
 	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rules"
 )
 
@@ -114,12 +113,7 @@ func TestGPUInferenceKeepsWrittenConstants(t *testing.T) {
 	src := cseProgram(full("1", 0) + assignValue("2", "1", 0) + full("3", 0) + assignValue("4", "3", -65504) +
 		binary("add", "5", "0", "2") + binary("add", "out", "5", "4"))
 	before, after := parse(t, src), parse(t, src)
-	reg := rewriter.NewRegistry()
-	require.NoError(t, rules.Register(reg))
-	pl, err := reg.Pipeline(after.Ctx, "gpu_inference")
-	require.NoError(t, err)
-	_, err = pl.Run(after, &rewriter.Env{Registry: reg})
-	require.NoError(t, err)
+	runPasses(t, after, "gpu_inference")
 	rep, err := interp.Compare(before, after, interp.CompareOptions{Runs: 1})
 	require.NoError(t, err, "%v", rep)
 }

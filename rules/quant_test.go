@@ -8,8 +8,6 @@ import (
 
 	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
-	"github.com/pirdrr/drr/rules"
 )
 
 // TestWeightDequantFoldsWithWeights: with weight data, gpu_inference turns a dequantized int8 filter (and a
@@ -34,12 +32,7 @@ func TestWeightDequantFoldsWithWeights(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 4, n)
 	after := before.Clone()
-	reg := rewriter.NewRegistry()
-	require.NoError(t, rules.Register(reg))
-	pl, err := reg.Pipeline(after.Ctx, "gpu_inference")
-	require.NoError(t, err)
-	_, err = pl.Run(after, &rewriter.Env{Registry: reg})
-	require.NoError(t, err)
+	runPasses(t, after, "gpu_inference")
 
 	ops := map[string]int{}
 	for op := range after.Walk() {
