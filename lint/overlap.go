@@ -14,38 +14,11 @@ import (
 // the later rule, then the earlier.
 func runOverlap(pass *Pass) {
 	rs := pass.facts.rules
-	byBenefit := map[int][]int{}
-	var benefits []int
-	pin := make([]map[pinKey]string, len(rs))
-	for i, rf := range rs {
-		if rf.dead != "" {
-			continue
-		}
-		b := rf.r.Benefit
-		if _, ok := byBenefit[b]; !ok {
-			benefits = append(benefits, b)
-		}
-		byBenefit[b] = append(byBenefit[b], i)
-		pin[i] = pins(rf)
-	}
-	var pairs [][2]int
-	for _, b := range benefits {
-		pairs = append(pairs, candidatePairs(byBenefit[b], pin)...)
-	}
-	sort.Slice(pairs, func(x, y int) bool {
-		if pairs[x][1] != pairs[y][1] {
-			return pairs[x][1] < pairs[y][1]
-		}
-		return pairs[x][0] < pairs[y][0]
-	})
 	type pairKey struct{ a, b string }
 	reported := map[pairKey]bool{}
-	for _, pr := range pairs {
+	for _, pr := range pass.facts.overlapCandidates() {
 		a, b := rs[pr[0]], rs[pr[1]]
 		ra, rb := a.r.Pattern.Ops[a.r.Pattern.Root], b.r.Pattern.Ops[b.r.Pattern.Root]
-		if ra.Name != "" && rb.Name != "" && ra.Name != rb.Name {
-			continue
-		}
 		k := pairKey{a.r.Name, b.r.Name}
 		if reported[k] {
 			continue

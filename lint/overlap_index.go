@@ -135,8 +135,32 @@ func pinsConflict(a, b map[pinKey]string) bool {
 	return false
 }
 
-// candidatePairs returns the pairs (i, j), i < j, of the live rules of group (indices into rs, ascending) whose
-// pins do not conflict, ordered by j then i.
+// overlapCandidates returns the pairs (i, j), i < j, of live rules of lf of one benefit whose pins do not
+// conflict — the pairs worth unifying —, ordered by j then i.
+func (lf *lintFacts) overlapCandidates() [][2]int {
+	pin := make([]map[pinKey]string, len(lf.rules))
+	byBenefit := map[int][]int{}
+	for i, rf := range lf.rules {
+		if rf.dead == "" {
+			pin[i] = pins(rf)
+			byBenefit[rf.r.Benefit] = append(byBenefit[rf.r.Benefit], i)
+		}
+	}
+	var out [][2]int
+	for _, g := range byBenefit {
+		out = append(out, candidatePairs(g, pin)...)
+	}
+	sort.Slice(out, func(x, y int) bool {
+		if out[x][1] != out[y][1] {
+			return out[x][1] < out[y][1]
+		}
+		return out[x][0] < out[y][0]
+	})
+	return out
+}
+
+// candidatePairs returns the pairs (i, j), i < j, of the rules of group (indices into pin, ascending) whose pins
+// do not conflict, in no particular order.
 func candidatePairs(group []int, pin []map[pinKey]string) [][2]int {
 	var out [][2]int
 	add := func(x, y int) {
@@ -152,7 +176,7 @@ func candidatePairs(group []int, pin []map[pinKey]string) [][2]int {
 		if len(g) < 2 {
 			return
 		}
-		// The pin most rules of g have; without one, every pair.
+		// The pin most rules of g have, not used to split g yet; without one, every pair.
 		count := map[pinKey]int{}
 		for _, r := range g {
 			for k := range pin[r] {
@@ -168,25 +192,7 @@ func candidatePairs(group []int, pin []map[pinKey]string) [][2]int {
 				best, bestN = k, n
 			}
 		}
-		parts := map[string][]int{}
-		var unpinned []int
-		for _, r := range g {
-			if v, ok := pin[r][best]; ok && bestN > 0 {
-				parts[v] = append(parts[v], r)
-			} else {
-				unpinned = append(unpinned, r)
-			}
-		}
-		if bestN == 0 || len(parts) == 1 && len(unpinned) == 0 {
-			if bestN > 0 {
-				// Every rule has the same value: the pin splits nothing, try the next one.
-				u := map[pinKey]bool{best: true}
-				for k := range used {
-					u[k] = true
-				}
-				within(g, u)
-				return
-			}
+		if bestN == 0 {
 			for x := range g {
 				for y := x + 1; y < len(g); y++ {
 					add(g[x], g[y])
@@ -198,6 +204,15 @@ func candidatePairs(group []int, pin []map[pinKey]string) [][2]int {
 		for k := range used {
 			u[k] = true
 		}
+		parts := map[string][]int{}
+		var unpinned []int
+		for _, r := range g {
+			if v, ok := pin[r][best]; ok {
+				parts[v] = append(parts[v], r)
+			} else {
+				unpinned = append(unpinned, r)
+			}
+		}
 		for _, part := range parts {
 			within(part, u)
 			for _, r := range part {
@@ -206,14 +221,8 @@ func candidatePairs(group []int, pin []map[pinKey]string) [][2]int {
 				}
 			}
 		}
-		within(unpinned, used)
+		within(unpinned, u)
 	}
 	within(group, map[pinKey]bool{})
-	sort.Slice(out, func(x, y int) bool {
-		if out[x][1] != out[y][1] {
-			return out[x][1] < out[y][1]
-		}
-		return out[x][0] < out[y][0]
-	})
 	return out
 }
