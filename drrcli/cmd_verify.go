@@ -310,8 +310,7 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 			rb.To, rb.From, rb.Inputs, rb.Constants)
 	}
 	if rb := rep.NotRebatched; rb != nil {
-		fmt.Fprintf(c.Stdout, "  at the captured batch %d; at batch %d the comparison did not stand: %s\n", rb.From, rb.To,
-			firstLine(rb.Why))
+		fmt.Fprintf(c.Stdout, "  at the captured batch %d; at batch %d the comparison did not stand: %s\n", rb.From, rb.To, rb.Why)
 	}
 	if f32 := rep.Float32; f32 != nil {
 		var parts []string
@@ -532,12 +531,4 @@ func (v *verifyFlags) verifyRules(c *CLI, ctx *ir.Context, reg *rewriter.Registr
 		return exitFailure
 	}
 	return exitOK
-}
-
-// firstLine returns s up to its first newline.
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i] + " …"
-	}
-	return s
 }

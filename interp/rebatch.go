@@ -61,15 +61,8 @@ func capturedBatch(opts Options, p *ir.Program) int64 {
 // captured as an input (GraphNet names it after a parameter: original_name param_N) is none: its dim 0 is no batch.
 // Programs that record no sample (a model's own inference.json) are evaluated at the batch their types say.
 func capturedInput(opts Options, p *ir.Program, op *ir.Op) ([]int64, string, bool) {
-	if op.Name() != "pd_op.data" && op.Name() != "pd_op.feed" || op.NumResults() != 1 {
-		return nil, "", false
-	}
-	name, _ := ir.AsString(op.Attr("name"))
-	if _, given := opts.InputShapes[name]; given {
-		return nil, "", false
-	}
-	rec := p.Feeds[name]
-	if rec == nil || rec.Data != nil || strings.HasPrefix(rec.OriginalName, "param") {
+	name, rec := recordedInput(opts, p, op)
+	if rec == nil || rec.Data != nil {
 		return nil, "", false
 	}
 	tt := ir.TensorOf(op.Result(0).Type())
@@ -87,6 +80,24 @@ func capturedInput(opts Options, p *ir.Program, op *ir.Op) ([]int64, string, boo
 		}
 	}
 	return dims, name, true
+}
+
+// recordedInput returns the name and record of a program input (pd_op.data, pd_op.feed) whose sample the program
+// records (ir.Program.Feeds) and that opts.InputShapes does not shape, unless it is a weight captured as an input
+// (original_name param_N); else a nil record.
+func recordedInput(opts Options, p *ir.Program, op *ir.Op) (string, *ir.Variable) {
+	if op.Name() != "pd_op.data" && op.Name() != "pd_op.feed" || op.NumResults() != 1 {
+		return "", nil
+	}
+	name, _ := ir.AsString(op.Attr("name"))
+	if _, given := opts.InputShapes[name]; given {
+		return "", nil
+	}
+	rec := p.Feeds[name]
+	if rec == nil || strings.HasPrefix(rec.OriginalName, "param") {
+		return "", nil
+	}
+	return name, rec
 }
 
 // rebatch returns copies of before and after with the captured batch from replaced by to, and the options that
@@ -136,12 +147,8 @@ func rebatch(opts Options, before, after *ir.Program, from, to int64, multiples 
 func rebatchFeeds(opts Options, p *ir.Program, from, to int64, shapes map[string][]int) int {
 	n := 0
 	for op := range p.Walk() {
-		if op.Name() != "pd_op.data" && op.Name() != "pd_op.feed" || op.NumResults() != 1 {
-			continue
-		}
-		name, _ := ir.AsString(op.Attr("name"))
-		rec := p.Feeds[name]
-		if _, given := opts.InputShapes[name]; given || rec == nil || rec.Data == nil || strings.HasPrefix(rec.OriginalName, "param") {
+		name, rec := recordedInput(opts, p, op)
+		if rec == nil || rec.Data == nil {
 			continue
 		}
 		rt := ir.TensorOf(rec.Type)
@@ -154,15 +161,14 @@ func rebatchFeeds(opts Options, p *ir.Program, from, to int64, shapes map[string
 		}
 		switch {
 		case len(rt.Dims) >= 1 && rt.Dims[0] == from:
-			rows := len(rec.Data) / int(from)
-			s := make([]int, len(rt.Dims))
-			for i, d := range rt.Dims {
-				s[i] = int(d)
-			}
-			s[0] = int(to)
+			row := len(rec.Data) / int(from)
 			dims := append([]int64(nil), rt.Dims...)
 			dims[0] = to
-			rec.Data = append([]byte(nil), rec.Data[:int(to)*rows]...)
+			s := make([]int, len(dims))
+			for i, d := range dims {
+				s[i] = int(d)
+			}
+			rec.Data = append([]byte(nil), rec.Data[:int(to)*row]...)
 			rec.Type = p.Ctx.WithDims(rt, dims)
 			shapes[name] = s
 			n++
