@@ -371,6 +371,14 @@ func TestCompareRebatchesRecordedInputs(t *testing.T) {
 	assert.Equal(t, i64(1), p.Feeds["labels"].Data)
 	assert.Equal(t, i64(1, 6), p.Feeds["s"].Data)
 	assert.Equal(t, map[string][]int{"labels": {1, 1}}, shapes)
+
+	// A recorded vector of B floats is no batch (PicoDet's 8 bins at batch 8): left alone.
+	b := newBuilder(t)
+	v := b.dataT("bins", ir.DTypeFloat32, 4)
+	bins := make([]byte, 4*4)
+	b.p.Feeds = map[string]*ir.Variable{"bins": {Name: "bins", Type: v.Type(), Data: bins}}
+	assert.Equal(t, 0, rebatchFeeds(Options{}, b.p, 4, 1, shapes))
+	assert.Equal(t, bins, b.p.Feeds["bins"].Data)
 }
 
 // TestCompareRebatchesMultipleInAfter: a pass may build a shape that is a multiple of the batch by chance (a fused

@@ -16,7 +16,7 @@ import (
 // the pd_op.full_int_array ops read only as a `shape` operand (reshape's, expand's, uniform's) and the shape of
 // pd_op.full — take b for B and k·b for k·B. Other integer lists are left alone: a split's sections [128, 384]
 // are channels, whatever the batch. Small inputs recorded with their data follow (rebatchFeeds): an integer that
-// holds B holds b, and data whose dim 0 is B keeps its first b rows. The substitution is the same in both
+// holds B holds b, and data of rank 2 or more whose dim 0 is B keeps its first b rows. The substitution is the same in both
 // programs. When the rebatched programs agree, the comparison stands (Report.Rebatched says so); when
 // either cannot be evaluated or they differ, the programs at their captured batch decide: a guess that took a
 // channel count for the batch costs time, never a false failure.
@@ -141,8 +141,9 @@ func rebatch(opts Options, before, after *ir.Program, from, to int64, multiples 
 
 // rebatchFeeds rebatches, in p (a copy), the inputs whose sample was recorded with its data: an integer scalar or
 // short list that holds the batch (the batch size fed as an input, which CLIP's expand of the class token reads)
-// holds to where it held from, and data whose dim 0 is the batch (labels, [8, 1]) keeps its first to rows, the new
-// shape going into shapes. It returns how many inputs it changed. The recorded Data is replaced, never written:
+// holds to where it held from, and data of rank 2 or more whose dim 0 is the batch (labels, [8, 1]) keeps its first
+// to rows, the new shape going into shapes. A vector of B values is left alone: PicoDet records the 8 bins of its
+// distribution head ([8], at batch 8), which are no batch. It returns how many inputs it changed. The recorded Data is replaced, never written:
 // the copy shares it with the original program.
 func rebatchFeeds(opts Options, p *ir.Program, from, to int64, shapes map[string][]int) int {
 	n := 0
@@ -160,7 +161,7 @@ func rebatchFeeds(opts Options, p *ir.Program, from, to int64, shapes map[string
 			continue
 		}
 		switch {
-		case len(rt.Dims) >= 1 && rt.Dims[0] == from:
+		case len(rt.Dims) >= 2 && rt.Dims[0] == from:
 			row := len(rec.Data) / int(from)
 			dims := append([]int64(nil), rt.Dims...)
 			dims[0] = to
