@@ -97,3 +97,41 @@ func ParseParams(ctx *ir.Context, decls []*rule.ParamDecl, assigns []string) (ru
 	}
 	return out, nil
 }
+
+// TargetParams returns params with the value target gives rule.TargetParam (sm_version) when decls declares it: the
+// one place where -target reaches the rule sets. An explicit sm_version in params (-param sm_version=N, its alias)
+// must agree with the target; with the zero target, or when no set declares the parameter, params is returned as
+// it is. The result is a new map when it differs from params.
+func TargetParams(decls []*rule.ParamDecl, params rule.Params, target ir.Target) (rule.Params, error) {
+	if target.IsZero() {
+		return params, nil
+	}
+	var decl *rule.ParamDecl
+	for _, d := range decls {
+		if d.Name == rule.TargetParam {
+			decl = d
+			break
+		}
+	}
+	if decl == nil {
+		return params, nil
+	}
+	if decl.Type != (ir.AttrType{Kind: ir.KindInt64}) {
+		return nil, fmt.Errorf("-target %s: the parameter %s is declared as %s at %s; a target sets it as an i64",
+			target, rule.TargetParam, decl.Type, decl.Pos)
+	}
+	want := target.SMVersion()
+	if v, ok := params[rule.TargetParam]; ok {
+		if got, isInt := v.(int64); !isInt || got != want {
+			return nil, fmt.Errorf("-param %s=%s contradicts -target %s, which sets %s=%d (give one of them)",
+				rule.TargetParam, rule.FormatVal(v), target, rule.TargetParam, want)
+		}
+		return params, nil
+	}
+	out := make(rule.Params, len(params)+1)
+	for k, v := range params {
+		out[k] = v
+	}
+	out[rule.TargetParam] = want
+	return out, nil
+}

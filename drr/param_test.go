@@ -137,3 +137,44 @@ func TestEvalParam(t *testing.T) {
 	assert.False(t, ok)
 	assert.Equal(t, o, rule.WithParams(o, nil), "no parameters: the oracle itself")
 }
+
+// TestTargetParams: -target gives sm_version to the sets that declare it; -param sm_version, its alias, must agree.
+func TestTargetParams(t *testing.T) {
+	sm := &rule.ParamDecl{Name: rule.TargetParam, Type: ir.AttrType{Kind: ir.KindInt64}, Default: int64(0), Pos: rule.Pos{File: "a.drr", Line: 3, Col: 1}}
+	other := &rule.ParamDecl{Name: "algo", Type: ir.AttrType{Kind: ir.KindStr}, Default: "x"}
+	wrongKind := &rule.ParamDecl{Name: rule.TargetParam, Type: ir.AttrType{Kind: ir.KindStr}, Default: "", Pos: rule.Pos{File: "b.drr", Line: 2, Col: 1}}
+	for _, tc := range []struct {
+		name   string
+		decls  []*rule.ParamDecl
+		params rule.Params
+		target ir.Target
+		want   rule.Params
+		err    string
+	}{
+		{name: "no target", decls: []*rule.ParamDecl{sm}, params: rule.Params{"algo": "y"}, want: rule.Params{"algo": "y"}},
+		{name: "gpu", decls: []*rule.ParamDecl{sm, other}, target: ir.GPU(80), want: rule.Params{rule.TargetParam: int64(80)}},
+		{name: "gpu and others", decls: []*rule.ParamDecl{other, sm}, params: rule.Params{"algo": "y"}, target: ir.GPU(86),
+			want: rule.Params{"algo": "y", rule.TargetParam: int64(86)}},
+		{name: "cpu", decls: []*rule.ParamDecl{sm}, target: ir.CPU(), want: rule.Params{rule.TargetParam: int64(0)}},
+		{name: "undeclared", decls: []*rule.ParamDecl{other}, target: ir.GPU(80), want: nil},
+		{name: "alias agrees", decls: []*rule.ParamDecl{sm}, params: rule.Params{rule.TargetParam: int64(80)}, target: ir.GPU(80),
+			want: rule.Params{rule.TargetParam: int64(80)}},
+		{name: "alias contradicts", decls: []*rule.ParamDecl{sm}, params: rule.Params{rule.TargetParam: int64(75)}, target: ir.GPU(80),
+			err: "-param sm_version=75 contradicts -target gpu:sm80, which sets sm_version=80 (give one of them)"},
+		{name: "wrong kind", decls: []*rule.ParamDecl{wrongKind}, target: ir.GPU(80),
+			err: "-target gpu:sm80: the parameter sm_version is declared as str at b.drr:2:1; a target sets it as an i64"},
+	} {
+		got, err := TargetParams(tc.decls, tc.params, tc.target)
+		if tc.err != "" {
+			assert.EqualError(t, err, tc.err, tc.name)
+			continue
+		}
+		require.NoError(t, err, tc.name)
+		assert.Equal(t, tc.want, got, tc.name)
+	}
+	// The caller's map is not changed.
+	in := rule.Params{"algo": "y"}
+	_, err := TargetParams([]*rule.ParamDecl{sm}, in, ir.GPU(80))
+	require.NoError(t, err)
+	assert.Equal(t, rule.Params{"algo": "y"}, in)
+}

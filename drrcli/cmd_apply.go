@@ -34,7 +34,12 @@ vectors) and their copies, which the default pipeline lowers away; -internal wri
 Rule-set parameters: a rule file may declare parameters (param sm_version: i64 = 0) that its rules read;
 -param NAME=VALUE sets one for the rule sets that run (repeatable; the value is parsed per the parameter's kind,
 and a name no set of the pipeline declares is an error). drrc apply -list shows each set's parameters with their
-defaults and docs: fused_weight_only_linear in gpu_inference fires only with -param sm_version=70|75|80|86|89|90.
+defaults and docs.
+
+Target: -target gpu:smNN (NN the GPU's compute capability: gpu:sm80 for an A100) or -target cpu says what the
+program is rewritten for. It sets the parameter sm_version of every rule set that declares it (the GPU's compute
+capability, 0 for cpu; -param sm_version=N stays an alias, which must then agree): fused_weight_only_linear in
+gpu_inference fires only for gpu:sm70, sm75, sm80, sm86, sm89 and sm90.
 
 Each rule set is applied by a greedy worklist driver until nothing matches. Statistics go to standard error
 (-stats json for machines); -timing adds the parse / rewrite / print split and, for each rule tried, the time
@@ -68,7 +73,7 @@ Examples:
   drrc apply -rules my_fusion.drr model.pir
   drrc apply -set conv_bn_relu -stats json model.pir -o out.pir
   drrc apply -passes inplace,conv_bn_relu,dce -trace model.pir
-  drrc apply -passes gpu_inference -param sm_version=80 GraphNet/paddle_samples/PaddleNLP/facebook_llama-7b -o llama.pir
+  drrc apply -passes gpu_inference -target gpu:sm80 GraphNet/paddle_samples/PaddleNLP/facebook_llama-7b -o llama.pir
   drrc apply -print-ir-after-change -print-ir-dir dumps/ model.pir -o out.pir
   drrc apply -j 4 models/ -o fused/
   drrc apply GraphNet/paddle_samples/PaddleNLP/bert-base-cased -o bert_fused/
@@ -266,6 +271,7 @@ func (a *applyFlags) run(c *CLI, args []string) int {
 	if opts.Params, ok = a.params.resolve(c, "apply", ctx, pipeline); !ok {
 		return exitFailure
 	}
+	opts.Target = a.params.target.t
 	process := func(j *applyJob) {
 		j.res = a.process(c, ctx, reg, pipeline, opts, j, outFormat, len(jobs) > 1)
 	}

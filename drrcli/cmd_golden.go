@@ -54,7 +54,7 @@ Examples:
 				if err != nil {
 					return c.errorf("test", "%v", err)
 				}
-				opts := drrtest.Options{Update: *update, Registry: reg, Params: params.assigns}
+				opts := drrtest.Options{Update: *update, Registry: reg, Params: params.assigns, Target: params.target.t}
 				if *run != "" {
 					re, err := regexp.Compile(*run)
 					if err != nil {

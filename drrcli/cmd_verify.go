@@ -96,7 +96,7 @@ type verifyFlags struct {
 	maxMACs     int64
 	maxElements int
 	params      paramFlag
-	// rewrite are the driver options of the rule passes (the -param values).
+	// rewrite are the driver options of the rule passes (the -param and -target values).
 	rewrite rewriter.Options
 }
 
@@ -216,6 +216,7 @@ func (v *verifyFlags) run(c *CLI, args []string) int {
 	if v.rewrite.Params, ok = v.params.resolve(c, "verify", ctx, pl); !ok {
 		return exitFailure
 	}
+	v.rewrite.Target = v.params.target.t
 	code := exitOK
 	for _, arg := range programs {
 		progs, err := c.programsOf(arg)
@@ -465,6 +466,7 @@ func (v *verifyFlags) verifyRules(c *CLI, ctx *ir.Context, reg *rewriter.Registr
 	if v.rewrite.Params, ok = v.params.resolveDecls(c, "verify", ctx, decls); !ok {
 		return exitFailure
 	}
+	v.rewrite.Target = v.params.target.t
 	failed := false
 	var nOK, nFailed, nSkipped, nNever int
 	for _, ns := range sets {

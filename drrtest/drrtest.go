@@ -13,6 +13,7 @@
 //	-- options --          optional: drrc apply flags: -unregistered -bottom-up -no-dce -verify-each=false
 //	                       -max-iterations N -max-rewrites N -shuffle SEED -disable LABEL -enable LABEL
 //	                       -param NAME=VALUE (a rule-set parameter of the passes that run; repeatable)
+//	                       -target gpu:smNN|cpu (the device: sets sm_version, and kernel_check's table)
 //	-- output.pir --       the expected program after the passes (output.json for PIR JSON, output/model.py,
 //	                       output/weight_meta.py and output/input_meta.py for a GraphNet graph; without an
 //	                       output section, in the input's form)
@@ -66,6 +67,9 @@ type Options struct {
 	// options: an archive's -param of the same name wins. An archive whose passes declare none of the names
 	// fails, as with an unknown name in its options.
 	Params []string
+	// Target is the target of every archive (drrc test -target) whose options give none (an archive's -target
+	// wins): it sets the parameter sm_version of the sets that declare it and is the target of kernel_check.
+	Target ir.Target
 }
 
 // Result is the outcome of one archive.
@@ -287,7 +291,13 @@ func runArchive(ar *txtar.Archive, path string, opts Options) (*produced, error)
 	if err := pipecheck.Labels(passes, cfg.enable, cfg.disable); err != nil {
 		return nil, fmt.Errorf("options: %w", err)
 	}
+	if cfg.driver.Target.IsZero() {
+		cfg.driver.Target = opts.Target
+	}
 	if cfg.driver.Params, err = drr.ParseParams(ctx, passes.Params(), append(append([]string(nil), opts.Params...), cfg.params...)); err != nil {
+		return nil, fmt.Errorf("options: %w", err)
+	}
+	if cfg.driver.Params, err = drr.TargetParams(passes.Params(), cfg.driver.Params, cfg.driver.Target); err != nil {
 		return nil, fmt.Errorf("options: %w", err)
 	}
 	prog, _, readErr, err := readInput(ctx, ar)
@@ -349,6 +359,11 @@ func parseOptions(ar *txtar.Archive) (*archiveConfig, error) {
 	fs.Func("disable", "", func(v string) error { cfg.disable = append(cfg.disable, v); return nil })
 	fs.Func("enable", "", func(v string) error { cfg.enable = append(cfg.enable, v); return nil })
 	fs.Func("param", "", func(v string) error { cfg.params = append(cfg.params, v); return nil })
+	fs.Func("target", "", func(v string) error {
+		t, err := ir.ParseTarget(v)
+		cfg.driver.Target = t
+		return err
+	})
 	if err := fs.Parse(strings.Fields(s)); err != nil {
 		return nil, fmt.Errorf("options: %v", err)
 	}

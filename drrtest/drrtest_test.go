@@ -173,3 +173,44 @@ func TestArchiveParams(t *testing.T) {
 		})
 	}
 }
+
+// targetRules turn relu into tanh only on an sm 80 GPU: they read the parameter a target sets.
+const targetRules = "param sm_version: i64 = 0\n\n" +
+	"rule relu_to_tanh {\n  match { %y = pd_op.relu(%x) }\n  where { $sm_version == 80 }\n  rewrite { replace %y with pd_op.tanh(%x) }\n}\n"
+
+// TestArchiveTarget: an archive's -target sets sm_version, as drrc's -target does; Options.Target sets it for
+// every archive (the archive's own wins); -param sm_version stays an alias that must agree; a bad target is an
+// error that says how to write one.
+func TestArchiveTarget(t *testing.T) {
+	for _, tc := range []struct {
+		name, options string
+		target        ir.Target
+		want          string // "tanh", "relu" or an error substring
+	}{
+		{"none", "", ir.Target{}, "relu"},
+		{"archive sets it", "-- options --\n-target gpu:sm80\n", ir.Target{}, "tanh"},
+		{"run sets it", "", ir.GPU(80), "tanh"},
+		{"archive wins", "-- options --\n-target gpu:sm86\n", ir.GPU(80), "relu"},
+		{"cpu", "-- options --\n-target cpu\n", ir.Target{}, "relu"},
+		{"alias agrees", "-- options --\n-target gpu:sm80 -param sm_version=80\n", ir.Target{}, "tanh"},
+		{"alias disagrees", "-- options --\n-target gpu:sm80 -param sm_version=75\n", ir.Target{},
+			"options: -param sm_version=75 contradicts -target gpu:sm80, which sets sm_version=80"},
+		{"bad target", "-- options --\n-target gpu:ampere\n", ir.Target{}, `target "gpu:ampere": the GPU architecture is written smNN`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := archive(t, targetRules, tc.options)
+			res, err := RunPath(path, Options{Update: true, Target: tc.target})
+			if tc.want != "tanh" && tc.want != "relu" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tc.want)
+				return
+			}
+			require.NoError(t, err)
+			require.Len(t, res, 1)
+			data, err := os.ReadFile(path)
+			require.NoError(t, err)
+			out := string(data)[strings.Index(string(data), "-- output.pir --"):]
+			assert.Contains(t, out, `"pd_op.`+tc.want+`"`)
+		})
+	}
+}

@@ -376,3 +376,40 @@ func TestVerifyPublished(t *testing.T) {
 	require.Len(t, v.Outputs, 1)
 	assert.Equal(t, "out", v.Outputs[0].Name)
 }
+
+// targetRules turn relu into tanh for an sm 80 GPU target only.
+const targetRules = `param sm_version: i64 = 0
+
+rule relu_to_tanh {
+  match { %y = pd_op.relu(%x) }
+  where { $sm_version == 80 }
+  rewrite { replace %y with pd_op.tanh(%x) }
+}
+`
+
+// TestRunTarget: the run request's target sets sm_version for the rules, as drrc's -target does; explain sees the
+// value the run had; a bad target is a 400 that says how to write one.
+func TestRunTarget(t *testing.T) {
+	ts := newTestServer(t, nil, Limits{})
+	prog := programRef{Sample: "tinyresnet"}
+	applied := func(target string) (int, *runResult) {
+		var res runResult
+		ts.call("POST", "/api/run", runRequest{Rules: targetRules, Program: prog, Target: target}, http.StatusOK, &res)
+		require.Empty(t, res.Error)
+		require.Len(t, res.Passes, 1)
+		return res.Passes[0].Rewrites, &res
+	}
+	n, _ := applied("")
+	assert.Equal(t, 0, n, "no target: sm_version is 0")
+	n, _ = applied("gpu:sm75")
+	assert.Equal(t, 0, n)
+	n, res := applied("gpu:sm80")
+	assert.Positive(t, n)
+	require.NotEmpty(t, res.Matches)
+	var ex explainResult
+	ts.call("POST", "/api/runs/"+res.ID+"/explain", explainRequest{Stage: 0, Op: res.Matches[0].Root}, http.StatusOK, &ex)
+	require.NotEmpty(t, ex.Rules)
+	assert.True(t, ex.Rules[0].Match, "explain evaluates the where clause with the run's sm_version: %s", ex.Rules[0].Text)
+	assert.Contains(t, ts.errorOf("POST", "/api/run", runRequest{Rules: targetRules, Program: prog, Target: "gpu:sm81"}, http.StatusBadRequest),
+		`target: target "gpu:sm81": sm81 is not the compute capability of an NVIDIA GPU`)
+}

@@ -3,6 +3,7 @@ package playground
 import (
 	"net/http"
 
+	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/matcher"
 	"github.com/pirdrr/drr/rewriter"
 )
@@ -74,7 +75,7 @@ func (s *Server) explain(w http.ResponseWriter, r *http.Request) {
 	st.collectParams()
 	num := st.numbering()
 	res := explainResult{Op: num.Describe(op), Rules: []explanation{}}
-	oracle := rewriter.NewOracle(st.prog, s.opts.Registry)
+	oracle := rule.WithParams(rewriter.NewOracle(st.prog, s.opts.Registry), rn.params)
 	for _, ns := range rn.ruleSets {
 		for _, e := range matcher.Explain(ns.set, "", op, oracle, num) {
 			x := explanation{Set: ns.pass, Rule: e.Rule.ID(), File: e.Rule.Pos.File, Line: e.Rule.Pos.Line,

@@ -34,6 +34,9 @@ type runRequest struct {
 	// Passes are pass and pipeline names, comma-separated, "rules" standing for the editor's rules; empty means
 	// "rules".
 	Passes string `json:"passes"`
+	// Target is the device the run rewrites for, as drrc's -target takes it (gpu:sm80, cpu; empty: none): it sets
+	// the parameter sm_version of the rule sets that declare it, and is the target of kernel_check.
+	Target string `json:"target"`
 }
 
 // runResult is the answer to POST /api/run.
@@ -167,13 +170,23 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "%v", err)
 		return
 	}
+	target, err := ir.ParseTarget(strings.TrimSpace(req.Target))
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "target: %v", err)
+		return
+	}
+	params, err := drr.TargetParams(pl.Params(), nil, target)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
 	release, err := s.gate.enter(r.Context())
 	if err != nil {
 		writeError(w, statusOf(err), "%v", err)
 		return
 	}
 	defer release()
-	run := s.execute(r.Context(), src, pl, set, res)
+	run := s.execute(r.Context(), src, pl, rewriter.Options{Target: target, Params: params}, set, res)
 	s.runs.add(run)
 	writeJSON(w, http.StatusOK, res)
 }
@@ -221,15 +234,17 @@ func (s *Server) pipeline(set *rule.Set, passes string) (rewriter.Pipeline, erro
 	return pl, nil
 }
 
-// execute runs the pipeline on a copy of src within the run's budgets, filling res, and returns the run.
-func (s *Server) execute(parent context.Context, src *program, pl rewriter.Pipeline, set *rule.Set, res *runResult) *run {
+// execute runs the pipeline on a copy of src within the run's budgets, filling res, and returns the run. base holds
+// the target and the rule-set parameters the passes run with.
+func (s *Server) execute(parent context.Context, src *program, pl rewriter.Pipeline, base rewriter.Options, set *rule.Set, res *runResult) *run {
 	start := time.Now()
 	tctx, cancelTime := context.WithTimeoutCause(parent, s.lim.RunTime, timeBudget("run", s.lim.RunTime))
 	defer cancelTime()
 	ctx, cancel := context.WithCancelCause(tctx)
 	defer cancel(nil)
 
-	run := &run{id: s.nextID("r"), srv: s, pipeline: pl, result: res, graphs: map[string]*graphview.Drawing{}}
+	run := &run{id: s.nextID("r"), srv: s, pipeline: pl, target: base.Target, params: base.Params, result: res,
+		graphs: map[string]*graphview.Drawing{}}
 	res.ID = run.id
 	in := &stage{prog: src.clone()}
 	run.stages = []*stage{in}
@@ -249,7 +264,8 @@ func (s *Server) execute(parent context.Context, src *program, pl rewriter.Pipel
 		}
 		next := &stage{pass: pass.Name(), prog: cur.prog.Clone(), created: map[*ir.Op]bool{}}
 		g := &growth{limit: s.lim.GrowOps, grown: &grown, created: next.created, cancel: cancel}
-		env := &rewriter.Env{Registry: s.opts.Registry, Options: rewriter.Options{Context: ctx}, Listeners: []ir.Listener{g}}
+		env := &rewriter.Env{Registry: s.opts.Registry, Options: rewriter.Options{Context: ctx, Target: base.Target,
+			Params: base.Params}, Listeners: []ir.Listener{g}}
 		t0 := time.Now()
 		pr, err := s.runPass(pass, next.prog, env)
 		settle(next.prog)
@@ -332,7 +348,7 @@ func (s *Server) listMatches(run *run, set *rule.Set, res *runResult) {
 			st.mu.Lock()
 			st.collectParams()
 			m := auto.NewMatcher()
-			oracle := rewriter.NewOracle(st.prog, s.opts.Registry)
+			oracle := rule.WithParams(rewriter.NewOracle(st.prog, s.opts.Registry), run.params)
 			for op := range st.prog.Walk() {
 				for _, mt := range m.Match(op, oracle) {
 					if len(res.Matches) >= maxMatches {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/graphview"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirtext"
@@ -18,6 +19,9 @@ type run struct {
 	srv      *Server
 	stages   []*stage
 	pipeline rewriter.Pipeline
+	// target and params are what the passes ran with (the request's target, and the sm_version it sets).
+	target   ir.Target
+	params   rule.Params
 	ruleSets []namedSet // the rule sets of the pipeline, the editor's first: what explain explains
 	result   *runResult
 	ops      int // the ops of all stages, what keeping the run costs

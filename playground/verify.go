@@ -111,7 +111,7 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 	opts.MaxElements, opts.MaxMACs = verifyMaxElements, verifyMaxMACs
 	ctx, cancel := context.WithTimeoutCause(context.Background(), s.lim.VerifyTime, timeBudget("verification", s.lim.VerifyTime))
 	defer cancel() // here, not in the goroutine: the budget's case below must mean the budget ran out
-	opts.Rewrite = rewriter.Options{Context: ctx}
+	opts.Rewrite = rewriter.Options{Context: ctx, Target: rn.target, Params: rn.params}
 
 	start := time.Now()
 	type outcome struct {

@@ -48,6 +48,10 @@ type Options struct {
 	// driver itself wraps its oracle, for the rewrites). Check the names against the sets (Pipeline.Params,
 	// drr.ParseParams) first: a name no set declares is ignored here.
 	Params rule.Params
+	// Target is the device the program is rewritten for (drrc -target): the Go passes that depend on it read it
+	// (kernel_check checks every op against the target's kernel table). Rule sets see it only through the
+	// parameter it sets, sm_version (drr.TargetParams), which callers put into Params.
+	Target ir.Target
 	// Context, if set, stops the driver when it is done (a deadline passed, a caller gave up): the driver checks it
 	// between ops, stops with the stop reason "cancelled: " and the context's cause, and Run returns that cause. The
 	// program is left valid, with the rewrites made so far.

@@ -18,7 +18,7 @@ import (
 // and refuses training-mode batch norms). delete_weight_dequant_linear_op builds the dequantized weight as ops that
 // fold_constants evaluates, as conv2d_bn_fold does. add_shadow_output_after_dead_parameter is a Go pass
 // (AddShadowOutputAfterDeadParameter), first as in Paddle. fused_weight_only_linear fires only for a GPU target:
-// its rule-set parameter sm_version (drrc -param sm_version=80) is 0 by default. Every pass of kPirGpuPasses is
+// its rule-set parameter sm_version (drrc -target gpu:sm80) is 0 by default. Every pass of kPirGpuPasses is
 // here (docs/gpu-inference.md); horizontal_fuse is a Go pass (HorizontalFuse).
 var GPUInferencePipeline = []string{
 	"add_shadow_output_after_dead_parameter",
@@ -66,7 +66,7 @@ var gpuSetDocs = map[string]string{
 	"fused_rotary_position_embedding":  "Paddle's fused_rotary_position_embedding pass: rotate-half rotary embeddings (q·cos + rotate_half(q)·sin at position ids) become fused_rotary_position_embedding",
 	"fused_flash_attn":                 "Paddle's fused_flash_attn_pass: half-precision attention scaled by 1/√D (q or scores, mask [B,1,Sq,Sk], softmax with or without casts) becomes flash_attn",
 	"multihead_matmul_fuse":            "Paddle's multihead_matmul_fuse_pass: BERT (q/k/v projections) and ViT (one qkv projection) attention becomes multihead_matmul",
-	"fused_weight_only_linear":         "Paddle's fused_weight_only_linear_pass: matmul (+ bias) by a float16/bfloat16 parameter becomes weight_quantize + weight_only_linear, for the GPU of -param sm_version (default 0: none, the rules do not fire)",
+	"fused_weight_only_linear":         "Paddle's fused_weight_only_linear_pass: matmul (+ bias) by a float16/bfloat16 parameter becomes weight_quantize + weight_only_linear, for the GPU of -target gpu:smNN (its rule-set parameter sm_version; default 0: none, the rules do not fire)",
 	"matmul_transpose_fuse":            "Paddle's matmul_transpose_fuse_pass: transposes of the last two axes become matmul flags",
 	"transpose_flatten_concat_fuse":    "Paddle's transpose_flatten_concat_fuse_pass: n tensors transposed and flattened alike, then concatenated, become fusion_transpose_flatten_concat",
 	"remove_redundant_transpose":       "Paddle's remove_redundant_transpose_pass: transpose·transpose composes, identity transposes go",

@@ -11,6 +11,11 @@ import (
 // (automaton, generated Go) once, and the value reaches evaluation at run time through the Oracle of a pass run
 // (WithParams), as program builtins do. A ParamRef evaluated where no value was given reads the default.
 
+// TargetParam is the rule-set parameter a target sets: Paddle's sm_version, the compute capability of the GPU the
+// rules rewrite for (ir.Target.SMVersion; 0 without a GPU target). A set that declares it reads drrc's -target
+// gpu:smNN; -param sm_version=N stays as an alias.
+const TargetParam = "sm_version"
+
 // ParamDecl is a parameter of a rule set.
 type ParamDecl struct {
 	Name string

@@ -147,7 +147,7 @@
 
   function run() {
     if (!editor) return;
-    const body = { rules: E.text(editor), program: programRef(), passes: $("passes").value };
+    const body = { rules: E.text(editor), program: programRef(), passes: $("passes").value, target: $("target").value };
     status("running…");
     $("run").disabled = true;
     return api("POST", "/api/run", body).then(function (res) {
@@ -477,7 +477,7 @@
     }).finally(function () { $("verify-button").disabled = false; });
   }
 
-  // ---- share links: #s=<base64url of JSON {rules, passes, program}>
+  // ---- share links: #s=<base64url of JSON {rules, passes, target, program}>
 
   function encode(obj) {
     const bytes = new TextEncoder().encode(JSON.stringify(obj));
@@ -498,7 +498,7 @@
 
   function share() {
     const ref = programRef();
-    const st = { rules: E.text(editor), passes: $("passes").value, program: ref };
+    const st = { rules: E.text(editor), passes: $("passes").value, target: $("target").value, program: ref };
     let ready = Promise.resolve();
     if (ref.upload) {
       ready = api("POST", "/api/program", ref).then(function (p) {
@@ -527,6 +527,7 @@
       return null;
     }
     $("passes").value = st.passes || "";
+    $("target").value = st.target || "";
     const p = st.program || {};
     if (p.sample) $("program").value = "sample:" + p.sample;
     else if (p.file) {
