@@ -57,7 +57,9 @@ func (a *Applier) build(c *rule.Create, env *matchEnv, m *rule.Match, replaced m
 	if c.ResultTypes != nil {
 		a.types = types[:0]
 	}
-	spec := ir.OpSpec{Name: c.Op, Operands: operands, Results: types, Attrs: attrs}
+	// A created op stands where the matched root stood: it takes the root's position in the source, so that what
+	// is reported about it afterwards (the kernel check, a verifier) points at the code it came from.
+	spec := ir.OpSpec{Name: c.Op, Operands: operands, Results: types, Attrs: attrs, Loc: m.Root().Loc}
 	var op *ir.Op
 	if a.Rewriter.Alloc != nil {
 		op = a.Rewriter.Alloc.NewOp(ctx, spec)
