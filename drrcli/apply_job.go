@@ -194,6 +194,11 @@ func (a *applyFlags) process(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl
 	r.warnings = append(r.warnings, passWarnings(j.in, results)...)
 	if err != nil {
 		r.Error = fmt.Sprintf("%s: %v", j.in, err)
+		if ds, ok := pirfile.DiagnosticsOf(err); ok {
+			// A pass that reports positioned problems (kernel_check): each with its source line.
+			first, _, _ := strings.Cut(err.Error(), "\n")
+			r.Error = fmt.Sprintf("%s: %s\n%s", j.in, first, c.renderDiags(ds))
+		}
 		return r
 	}
 	if errs := ir.Verify(p).Errors(); len(errs) > 0 {

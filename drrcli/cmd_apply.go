@@ -39,7 +39,8 @@ defaults and docs.
 Target: -target gpu:smNN (NN the GPU's compute capability: gpu:sm80 for an A100) or -target cpu says what the
 program is rewritten for. It sets the parameter sm_version of every rule set that declares it (the GPU's compute
 capability, 0 for cpu; -param sm_version=N stays an alias, which must then agree): fused_weight_only_linear in
-gpu_inference fires only for gpu:sm70, sm75, sm80, sm86, sm89 and sm90.
+gpu_inference fires only for gpu:sm70, sm75, sm80, sm86, sm89 and sm90. The pass kernel_check, put last in
+-passes, then fails the run on any op Paddle has no kernel for on that target, as drrc check -target reports it.
 
 Each rule set is applied by a greedy worklist driver until nothing matches. Statistics go to standard error
 (-stats json for machines); -timing adds the parse / rewrite / print split and, for each rule tried, the time
@@ -74,6 +75,7 @@ Examples:
   drrc apply -set conv_bn_relu -stats json model.pir -o out.pir
   drrc apply -passes inplace,conv_bn_relu,dce -trace model.pir
   drrc apply -passes gpu_inference -target gpu:sm80 GraphNet/paddle_samples/PaddleNLP/facebook_llama-7b -o llama.pir
+  drrc apply -passes gpu_inference,kernel_check -target gpu:sm80 inference.json -o fused.json
   drrc apply -print-ir-after-change -print-ir-dir dumps/ model.pir -o out.pir
   drrc apply -j 4 models/ -o fused/
   drrc apply GraphNet/paddle_samples/PaddleNLP/bert-base-cased -o bert_fused/

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/ir/kernels"
 	"github.com/pirdrr/drr/lint"
 )
 
@@ -31,15 +32,26 @@ print as file:line:col: severity: message, with the source line and a caret unde
 of a PIR JSON file also name its JSON path, /program/regions/0/...; those of a GraphNet graph point into its
 model.py). The exit status is 1 if any file has errors (warnings alone do not fail).
 
+With -target gpu:smNN (or cpu), a program that checks is also checked against Paddle's kernels for that target
+(the kernel table ir/catalog/kernels_gpu.kernels): every op must have a kernel for the data type it runs in, and
+its attribute values, shapes and the GPU's compute capability must be ones the kernel accepts
+(fused_conv2d_add_act's cuDNN kernel fuses no swish; flash_attn needs float16 or bfloat16 on sm 80 or newer; a
+weight-only linear must be quantized for the target's architecture; …). Each finding names the op, the
+constraint and the Paddle source it comes from; an op the table does not list is a warning (not checked). The
+same check is the pass kernel_check, to put last in drrc apply -passes.
+
 Examples:
   drrc check rules/my_fusion.drr
   drrc check inference.json
   drrc check GraphNet/paddle_samples/PaddleNLP/bert-base-cased
   drrc check GraphNet/paddle_samples/PaddleX/FCOS-ResNet50
-  drrc check -unregistered -dialect my.dialect model.pir`,
+  drrc check -unregistered -dialect my.dialect model.pir
+  drrc check -target gpu:sm80 fused.json`,
 		setup: func(fs *flag.FlagSet) func(*CLI, []string) int {
 			var cf contextFlags
 			cf.register(fs)
+			var target targetFlag
+			target.register(fs)
 			quiet := fs.Bool("q", false, "print errors only, not warnings")
 			lint := fs.Bool("lint", true, "lint rule files that check: overlapping rules, rewrite loops, rules that never fire")
 			return func(c *CLI, args []string) int {
@@ -49,6 +61,12 @@ Examples:
 				ctx, err := cf.context()
 				if err != nil {
 					return c.errorf("check", "%v", err)
+				}
+				var table *kernels.Table
+				if !target.t.IsZero() {
+					if table, err = kernels.Load(ctx, target.t); err != nil {
+						return c.errorf("check", "%v", err)
+					}
 				}
 				failed := false
 				for _, path := range args {
@@ -64,7 +82,7 @@ Examples:
 					}
 					bad := 0
 					for _, prog := range progs {
-						if !c.checkProgram(ctx, prog, *quiet) {
+						if !c.checkProgram(ctx, prog, *quiet, table, target.t) {
 							bad++
 						}
 					}
@@ -118,13 +136,17 @@ func (c *CLI) printRuleDiags(diags drr.Diagnostics, quiet bool) {
 	}
 }
 
-// checkProgram reads and verifies a program; it reports whether there were no errors.
-func (c *CLI) checkProgram(ctx *ir.Context, path string, quiet bool) bool {
+// checkProgram reads and verifies a program and, with a kernel table, checks that Paddle can run its ops on the
+// target; it reports whether there were no errors.
+func (c *CLI) checkProgram(ctx *ir.Context, path string, quiet bool, table *kernels.Table, target ir.Target) bool {
 	p, ok := c.loadProgram("check", ctx, path)
 	if !ok {
 		return false
 	}
 	diags := ir.Verify(p)
+	if table != nil && len(diags.Errors()) == 0 {
+		diags = append(diags, kernels.Diagnostics(p, target, kernels.Check(p, table, target))...)
+	}
 	shown := diags
 	if quiet {
 		shown = diags.Errors()

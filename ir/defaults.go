@@ -5,9 +5,9 @@ import (
 	"fmt"
 )
 
-// The catalogs that ship with the engine, in registration order.
+// The catalogs that ship with the engine, in registration order, and the kernel tables of the targets.
 //
-//go:embed catalog/*.dialect
+//go:embed catalog/*.dialect catalog/*.kernels
 var catalogFS embed.FS
 
 // DefaultDialects names the embedded catalogs LoadDefaultDialects registers.
@@ -40,4 +40,15 @@ func NewDefaultContext() (*Context, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// KernelTableSource returns the path (for positions: ir/catalog/kernels_NAME.kernels) and the text of the kernel
+// table of a target kind (gpu, cpu; ir.Target.KernelTable), which package ir/kernels parses.
+func KernelTableSource(name string) (path string, src []byte, err error) {
+	path = "catalog/kernels_" + name + ".kernels"
+	src, err = catalogFS.ReadFile(path)
+	if err != nil {
+		return "", nil, fmt.Errorf("no kernel table for target %s: %w", name, err)
+	}
+	return "ir/" + path, src, nil
 }

@@ -109,6 +109,11 @@ func Register(reg *rewriter.Registry) error {
 	if err := rewriter.RegisterBuiltinPasses(reg); err != nil {
 		return err
 	}
+	kc := &KernelCheckPass{}
+	if err := reg.RegisterPass("kernel_check", "fail on the ops Paddle has no kernel for on the -target (their data types, attribute values, the GPU's architecture: drrc check -target); changes nothing, put it last",
+		func(*ir.Context, *rewriter.Registry) (rewriter.Pass, error) { return kc, nil }); err != nil {
+		return err
+	}
 	if err := reg.RegisterPipeline("cleanup", "drop copies and dead ops, and leave the value-tensor world",
 		"value_semantics", "value_semantics.maximize", "value_semantics.lower", "value_semantics", "dce"); err != nil {
 		return err

@@ -35,7 +35,7 @@ var Table = []Layer{
 	}},
 	{Name: "program model", Packages: []string{"ir"}},
 	{Name: "program formats and views", Peers: true, Packages: []string{
-		"ir/pirtext", "ir/pirjson", "ir/mlirtext", "ir/graphnet", "ir/pirfile", "ir/pdiparams",
+		"ir/pirtext", "ir/pirjson", "ir/mlirtext", "ir/graphnet", "ir/pirfile", "ir/pdiparams", "ir/kernels",
 		"graphview", "internal/sample",
 	}},
 	{Name: "rules as data", Packages: []string{"drr/rule"}},

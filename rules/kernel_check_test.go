@@ -1,0 +1,167 @@
+package rules_test
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pirdrr/drr/drr"
+	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/internal/corpus"
+	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/ir/graphnet"
+	"github.com/pirdrr/drr/ir/kernels"
+	"github.com/pirdrr/drr/rewriter"
+	"github.com/pirdrr/drr/rules"
+)
+
+// TestKernelTableCoversCreatedOps: every op a rule set of gpu_inference creates has an entry in the GPU kernel
+// table (an op the table does not list would leave the kernel check blind where the rules act). The inplace and
+// reinplace families create the twin of the op they match, whichever it is: that the table lists the twin of
+// every op it lists is TestTwinsListedTogether's (package ir/kernels).
+func TestKernelTableCoversCreatedOps(t *testing.T) {
+	ctx, err := ir.NewDefaultContext()
+	require.NoError(t, err)
+	tab, err := kernels.Load(ctx, ir.GPU(80))
+	require.NoError(t, err)
+	reg := rewriter.NewRegistry()
+	require.NoError(t, rules.Register(reg))
+	pl, err := reg.Pipeline(ctx, "gpu_inference")
+	require.NoError(t, err)
+	created := map[string][]string{}
+	for _, p := range pl {
+		rp, ok := p.(*rewriter.RulePass)
+		if !ok || rp.PassName == "inplace" || rp.PassName == "reinplace" {
+			continue
+		}
+		for _, r := range rp.Set.Rules {
+			for _, a := range r.Actions {
+				if c, ok := a.(*rule.Create); ok {
+					created[c.Op] = append(created[c.Op], rp.PassName+"."+r.ID())
+				}
+			}
+		}
+	}
+	require.NotEmpty(t, created)
+	for op, by := range created {
+		assert.NotNil(t, tab.Lookup(op), "%s (created by %s) has no entry in %s", op, by[0], tab.File)
+	}
+}
+
+// notYetListed are the ops of the shared corpus the GPU kernel table does not list yet: the kernel check warns
+// that they are not checked. Each needs its GPU registration read from Paddle's source (docs/kernel-check.md). An
+// op of the corpus missing from the table and from this list fails TestGPUInferenceKernelCheck.
+var notYetListed = map[string]bool{
+	"pd_op.add_n": true, "pd_op.bce_loss": true, "pd_op.broadcast_tensors": true, "pd_op.conv2d_transpose": true,
+	"pd_op.cross_entropy_with_softmax": true, "pd_op.deformable_conv": true, "pd_op.depthwise_conv2d_transpose": true,
+	"pd_op.diag": true, "pd_op.distribute_fpn_proposals": true, "pd_op.expand_as": true, "pd_op.fft_r2c": true,
+	"pd_op.flip": true, "pd_op.gather_nd": true, "pd_op.generate_proposals": true, "pd_op.grid_sample": true,
+	"pd_op.huber_loss": true, "pd_op.index_put": true, "pd_op.index_sample": true, "pd_op.isnan": true,
+	"pd_op.linspace": true, "pd_op.masked_fill": true, "pd_op.masked_select": true, "pd_op.mean_all": true,
+	"pd_op.meshgrid": true, "pd_op.nonzero": true, "pd_op.numel": true, "pd_op.p_norm": true, "pd_op.pad": true,
+	"pd_op.pad3d": true, "pd_op.prelu": true, "pd_op.prior_box": true, "pd_op.randint": true, "pd_op.real": true,
+	"pd_op.repeat_interleave": true, "pd_op.rnn": true, "pd_op.roi_align": true, "pd_op.roll": true,
+	"pd_op.scatter": true, "pd_op.scatter_": true, "pd_op.share_data": true, "pd_op.share_data_": true,
+	"pd_op.sigmoid_cross_entropy_with_logits": true, "pd_op.sigmoid_cross_entropy_with_logits_": true,
+	"pd_op.swiglu": true, "pd_op.sync_batch_norm_": true, "pd_op.take_along_axis": true, "pd_op.topk": true,
+	"pd_op.tril": true, "pd_op.tril_": true, "pd_op.triu": true, "pd_op.triu_": true, "pd_op.yolo_box": true,
+}
+
+// pendingCutlassDefaults are the findings issue 27 item 2 removes (the fidelity-rules branch): conv_bn_relu's
+// cutlass rules make fused_conv2d_add_act with swish and sigmoid by default, which Paddle makes only with
+// use_cutlass, for its cutlass kernel. While no rule set of gpu_inference declares the parameter use_cutlass
+// (Paddle's default), the test accepts these findings and these alone, and logs their count; once one does, it
+// requires none.
+var pendingCutlassDefaults = map[string]bool{"cudnn_activation": true, "cudnn_fused_activation": true}
+
+// TestGPUInferenceKernelCheck is the done-when of issue 27 item 4: on the corpus (every tenth GraphNet graph by
+// default; PIRDRR_CORPUS=full runs all 811), the output of gpu_inference for gpu:sm80 has a Paddle kernel for every
+// op — the kernel check finds nothing — also with -param use_cutlass=true where the rule sets declare it. The
+// graphs as captured check clean too (the table agrees with what Paddle ran). It logs the findings by constraint
+// (-v), the numbers of docs/kernel-check.md.
+func TestGPUInferenceKernelCheck(t *testing.T) {
+	graphs := corpus.RequireGraphs(t, 0)
+	ctx, err := ir.NewDefaultContext()
+	require.NoError(t, err)
+	target := ir.GPU(80)
+	tab, err := kernels.Load(ctx, target)
+	require.NoError(t, err)
+	reg := rewriter.NewRegistry()
+	require.NoError(t, rules.Register(reg))
+	pl, err := reg.Pipeline(ctx, "gpu_inference")
+	require.NoError(t, err)
+	declares := func(name string) bool {
+		for _, d := range pl.Params() {
+			if d.Name == name {
+				return true
+			}
+		}
+		return false
+	}
+	pending := !declares("use_cutlass")
+	runs := []struct {
+		name   string
+		assign []string
+	}{{"defaults", nil}}
+	if !pending {
+		runs = append(runs, struct {
+			name   string
+			assign []string
+		}{"use_cutlass", []string{"use_cutlass=true"}})
+	}
+	for _, run := range runs {
+		params, err := drr.ParseParams(ctx, pl.Params(), run.assign)
+		require.NoError(t, err)
+		params, err = drr.TargetParams(pl.Params(), params, target)
+		require.NoError(t, err)
+		opts := rewriter.Options{Target: target, Params: params}
+		byConstraint := map[string]int{}
+		unlisted := map[string]bool{}
+		for _, g := range graphs {
+			p, err := graphnet.Read(ctx, g.Dir)
+			require.NoError(t, err, g.Rel)
+			if run.name == "defaults" {
+				for _, f := range kernels.Check(p, tab, target) {
+					if f.Warning {
+						unlisted[f.Op.Name()] = true
+						continue
+					}
+					t.Errorf("%s as captured: %s", g.Rel, f)
+				}
+			}
+			_, err = pl.Run(p, &rewriter.Env{Registry: reg, Options: opts})
+			require.NoError(t, err, g.Rel)
+			for _, f := range kernels.Check(p, tab, target) {
+				if f.Warning {
+					unlisted[f.Op.Name()] = true
+					continue
+				}
+				byConstraint[f.Op.Name()+" "+f.Constraint]++
+				if pending && f.Op.Name() == "pd_op.fused_conv2d_add_act" && pendingCutlassDefaults[f.Constraint] {
+					continue
+				}
+				t.Errorf("%s after gpu_inference (%s): %s", g.Rel, run.name, f)
+			}
+		}
+		var keys []string
+		for k := range byConstraint {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var b strings.Builder
+		for _, k := range keys {
+			fmt.Fprintf(&b, "  %6d %s\n", byConstraint[k], k)
+		}
+		t.Logf("%s, %d graphs, gpu_inference for %s: %d kinds of finding\n%s", run.name, len(graphs), target, len(keys), b.String())
+		if pending {
+			t.Logf("issue 27 item 2 pending (no rule set declares use_cutlass): the cuDNN-activation findings of conv_bn_relu's cutlass rules are accepted")
+		}
+		for name := range unlisted {
+			assert.True(t, notYetListed[name], "%s is in the corpus but neither in %s nor in notYetListed", name, tab.File)
+		}
+	}
+}
