@@ -75,10 +75,12 @@
 // # Versions
 //
 // "version" is Paddle's pir_version. Read accepts MinVersion…MaxVersion (1…4) and keeps attribute kinds as
-// written. Marshal writes WriteOptions.Version, by default the version read; writing a newer version applies the
-// op patches of Paddle's patch/2.yaml, 3.yaml and 4.yaml in between, kept as data in version.go (for example
-// *_interp.scale f32[] → f64[], leaky_relu.negative_slope f32 → f64, pool2d strides → i64[], repeat_interleave
-// gains output_size, slogdet gains a result). Older versions cannot be written.
+// written. Marshal writes WriteOptions.Version, by default the version read, with the attribute kinds of that
+// version on every op: it applies the op patches of Paddle's patch/2.yaml, 3.yaml and 4.yaml up to it, kept as
+// data in version.go (for example *_interp.scale f32[] → f64[], leaky_relu.negative_slope f32 → f64, pool2d
+// strides → i64[], repeat_interleave gains output_size, slogdet gains a result). A program read at version v has
+// those kinds already; the ops a rewrite created get them (they were built with the catalog's version-1 kinds).
+// Older versions cannot be written.
 //
 // # Errors
 //

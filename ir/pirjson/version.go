@@ -72,7 +72,10 @@ func boolean(v bool) func(*ir.Context) ir.Attribute {
 }
 
 // patches holds, per version, what upgrading a program of the previous version to it changes: Paddle's
-// patch/2.yaml, 3.yaml and 4.yaml (the op_patches; they have no type, attr or op-pair patches).
+// patch/2.yaml, 3.yaml and 4.yaml (the op_patches; they have no type, attr or op-pair patches), the union of the
+// stored versions read (paddle/fluid/pir/serialize_deserialize/patch/ at d43b7730 and 04fac4f2 for 2 and 3,
+// 0370ca91 and 786354ea for 4, which adds p_norm_grad; 0.yaml, the develop patch, at b34bd599 and 1f92a46c holds
+// what 2.yaml and 4.yaml released; patch.yaml is the test patch of Paddle's own serialization tests, not shipped).
 var patches = map[int][]opPatch{
 	2: {
 		{"pd_op.lp_pool2d", []patchAction{modifyElems("strides", ir.KindInt64), modifyElems("paddings", ir.KindInt64)}},
@@ -110,7 +113,27 @@ var patches = map[int][]opPatch{
 		{"pd_op.moe_unpermute", []patchAction{add("using_ue8m0_scale", boolean(false)),
 			add("using_weighted_combine", boolean(false))}},
 		{"pd_op.p_norm", []patchAction{modify("porder", ir.KindDouble)}},
+		{"pd_op.p_norm_grad", []patchAction{modify("porder", ir.KindDouble)}},
 	},
+}
+
+// PatchedKind returns the kind the attribute attr of the op named op has in PIR JSON version v, when its kind in
+// version 1 — the catalog's — is k: the kind the last patch up to v gives it (of its elements, for an array), else k.
+// A program written as version v (Marshal) has these kinds.
+func PatchedKind(op, attr string, k ir.AttrKind, v int) ir.AttrKind {
+	for ver := MinVersion + 1; ver <= v && ver <= MaxVersion; ver++ {
+		for _, p := range patches[ver] {
+			if p.op != op {
+				continue
+			}
+			for _, a := range p.actions {
+				if a.kind == modifyAttr && a.attr == attr {
+					k = a.to
+				}
+			}
+		}
+	}
+	return k
 }
 
 // upgrade is the merged list of patch actions per op name for upgrading from one version to a later one.

@@ -137,3 +137,48 @@ func TestPatchTable(t *testing.T) {
 	assert.Nil(t, newUpgrade(4, 4))
 	assert.Len(t, newUpgrade(1, 4)["pd_op.nearest_interp"], 1)
 }
+
+// TestCreatedOpsGetTheKindsOfTheVersionWritten: an op of a version-4 program that has the catalog's version-1 kinds
+// — what a rewrite creates (add_group_norm_silu with a float epsilon) — is written with the version-4 kinds; ops
+// that have them already are written as they are, and a program written as version 1 keeps version-1 kinds.
+func TestCreatedOpsGetTheKindsOfTheVersionWritten(t *testing.T) {
+	created := unary("1.add_group_norm_silu", entry("epsilon", `{"#":"0.a_f32","D":9.999999747378752e-06}`))
+	patched := unary("1.add_group_norm_silu", entry("epsilon", `{"#":"0.a_f64","D":9.999999747378752e-06}`))
+	p, err := Read(ir.NewContext(), "v4.json", []byte(program("4", paramOp, created)), ReadOptions{})
+	require.NoError(t, err)
+	out, err := Marshal(p, WriteOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, program("4", paramOp, patched), string(out))
+
+	p, err = Read(ir.NewContext(), "v4.json", []byte(program("4", paramOp, patched)), ReadOptions{})
+	require.NoError(t, err)
+	out, err = Marshal(p, WriteOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, program("4", paramOp, patched), string(out), "a version-4 program round-trips")
+
+	p, err = Read(ir.NewContext(), "v1.json", []byte(program("1", paramOp, created)), ReadOptions{})
+	require.NoError(t, err)
+	out, err = Marshal(p, WriteOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, program("1", paramOp, created), string(out), "version 1 keeps version-1 kinds")
+}
+
+// TestPatchedKind: the kind an attribute has in a version, from its version-1 kind and the patches up to it.
+func TestPatchedKind(t *testing.T) {
+	for _, tc := range []struct {
+		op, attr string
+		k        ir.AttrKind
+		v        int
+		want     ir.AttrKind
+	}{
+		{"pd_op.add_group_norm_silu", "epsilon", ir.KindFloat, 4, ir.KindDouble},
+		{"pd_op.add_group_norm_silu", "epsilon", ir.KindFloat, 3, ir.KindFloat},
+		{"pd_op.pool2d", "strides", ir.KindInt32, 2, ir.KindInt64},
+		{"pd_op.kthvalue", "k", ir.KindInt32, 4, ir.KindInt64},
+		{"pd_op.p_norm_grad", "porder", ir.KindFloat, 4, ir.KindDouble},
+		{"pd_op.layer_norm", "epsilon", ir.KindFloat, 4, ir.KindFloat},
+		{"pd_op.matmul", "transpose_x", ir.KindBool, 4, ir.KindBool},
+	} {
+		assert.Equal(t, tc.want, PatchedKind(tc.op, tc.attr, tc.k, tc.v), "%s.%s in version %d", tc.op, tc.attr, tc.v)
+	}
+}

@@ -11,8 +11,10 @@ import (
 // WriteOptions configures Write and Marshal. The zero value writes the program as Paddle would.
 type WriteOptions struct {
 	// Version is the PIR JSON version to write: 0 means the program's version (Program.Version, the version it
-	// was read with; 1 for programs built in memory). A newer version than the program's applies the attribute
-	// upgrades of Paddle's patches in between (see MaxVersion); an older one is an error.
+	// was read with; 1 for programs built in memory). Every op is written with the attribute kinds of the version
+	// written: the upgrades of Paddle's patches up to it are applied to every op (see MaxVersion), which changes
+	// the ops of an older program and the ops a rewrite created with the catalog's version-1 kinds, and leaves
+	// alone what already has the kinds of that version. An older version than the program's is an error.
 	Version int
 	// KeepStackOps writes cf.stack_create, cf.tuple_push and cf.tuple_pop. Paddle's writer drops a stack_create
 	// together with the tuple_push and tuple_pop that are the only users of its inlet and outlet, unless
@@ -23,11 +25,11 @@ type WriteOptions struct {
 // Write writes p as PIR JSON to w, in the byte layout of Paddle's writer (see Marshal). Nothing is written if the
 // program cannot be encoded.
 func Write(w io.Writer, p *ir.Program, opts WriteOptions) error {
-	from, to, err := versions(p, opts)
+	_, to, err := versions(p, opts)
 	if err != nil {
 		return err
 	}
-	enc, err := encode(p, opts, from, to)
+	enc, err := encode(p, opts, to)
 	if err != nil {
 		return err
 	}
@@ -46,11 +48,11 @@ func Write(w io.Writer, p *ir.Program, opts WriteOptions) error {
 // builtin.parameter that fits the compressed form is written as "p". "A" lists an op's attributes in Paddle's
 // order (see the package documentation), "OA" its persistable and stop_gradient attributes if p.Trainable.
 func Marshal(p *ir.Program, opts WriteOptions) ([]byte, error) {
-	from, to, err := versions(p, opts)
+	_, to, err := versions(p, opts)
 	if err != nil {
 		return nil, err
 	}
-	w, err := encode(p, opts, from, to)
+	w, err := encode(p, opts, to)
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +90,7 @@ func versions(p *ir.Program, opts WriteOptions) (from, to int, err error) {
 }
 
 // encode writes p into the chunks of a writer.
-func encode(p *ir.Program, opts WriteOptions, from, to int) (*writer, error) {
+func encode(p *ir.Program, opts WriteOptions, to int) (*writer, error) {
 	nops := 0
 	for range p.Walk() {
 		nops++
@@ -103,7 +105,9 @@ func encode(p *ir.Program, opts WriteOptions, from, to int) (*writer, error) {
 		names:     map[*ir.OpInfo]string{},
 		types:     make(map[ir.Type][]byte, 64),
 		attrs:     make(map[ir.Attribute][]byte, 256),
-		up:        newUpgrade(from, to),
+		// From version 1, not from the program's: the ops a rewrite created have the catalog's version-1 kinds
+		// whatever the program's version (the patches are idempotent on ops that have the newer kinds already).
+		up: newUpgrade(MinVersion, to),
 	}
 	if !opts.KeepStackOps {
 		w.dropStackOps(p)
