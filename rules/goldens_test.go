@@ -42,6 +42,7 @@ func TestPipelineGoldens(t *testing.T) {
 // goldenArchive is one archive's input and expected output.
 type goldenArchive struct {
 	name          string
+	path          string
 	input, output string
 }
 
@@ -58,7 +59,7 @@ func goldenArchives(t *testing.T, dirs ...string) []goldenArchive {
 			if err != nil {
 				t.Fatal(err)
 			}
-			a := goldenArchive{name: filepath.Base(dir) + "/" + strings.TrimSuffix(filepath.Base(f), ".txtar")}
+			a := goldenArchive{name: filepath.Base(dir) + "/" + strings.TrimSuffix(filepath.Base(f), ".txtar"), path: f}
 			for _, sec := range txtar.Parse(data).Files {
 				switch sec.Name {
 				case "input.pir":
