@@ -19,7 +19,9 @@ import (
 // rewrite): every input (pd_op.data / pd_op.feed, by name) and every parameter that some program reads without data in
 // its ir.Variable. An input the program recorded (ir.Program.Feeds) is fed its recorded data when that fits its shape,
 // else drawn from its recorded statistics; other inputs are drawn uniformly from [-1, 1) (integers from {0, …, 7},
-// booleans 0/1). Input shapes are those of Options.InputShapes or the declared type (dims the type leaves dynamic taken
+// booleans 0/1). An integer input or parameter the programs index with (embedding ids, gather indices, one_hot's
+// classes, …: indexBound) is drawn within [0, bound) instead, the smallest size it indexes along (and within its
+// recorded range where that meets it). Input shapes are those of Options.InputShapes or the declared type (dims the type leaves dynamic taken
 // from pd_op.data's shape attribute, or from the recorded sample's type, when they have them), other dynamic dims
 // replaced by Options.Batch (dim 0) and Options.DynamicSize; a recorded sample's batch size is kept only when the
 // program fixes it (recorded data, or a type with that static batch). A parameter with recorded statistics
@@ -186,6 +188,9 @@ type inputInfo struct {
 	batch   int
 	// scale is Options.InputScale: values without record are drawn from [-scale, scale).
 	scale float64
+	// bound, when positive, is the exclusive upper bound of an integer input the programs index with
+	// (indexBound): drawn values stay in [0, bound).
+	bound int64
 }
 
 // draw returns the input's values for a feed seed: the recorded data when it fits the input's shape and type,
@@ -207,10 +212,12 @@ func (in inputInfo) draw(seed uint64) (*Tensor, error) {
 			}
 		}
 		if r.Stats != nil {
-			return drawTensor(mix(seed, "input:"+in.name), in.dtype, in.shape, statsDist(in.dtype, r.Stats)), nil
+			return drawTensor(mix(seed, "input:"+in.name), in.dtype, in.shape,
+				boundInts(statsDist(in.dtype, r.Stats), in.bound, true)), nil
 		}
 	}
-	return randomTensor(mix(seed, "input:"+in.name), in.dtype, in.shape, -in.scale, in.scale), nil
+	return drawTensor(mix(seed, "input:"+in.name), in.dtype, in.shape,
+		boundInts(defaultDist(in.dtype, -in.scale, in.scale), in.bound, false)), nil
 }
 
 // collectInputs finds the inputs of the programs, in order of first appearance.
@@ -235,7 +242,13 @@ func collectInputs(opts Options, progs []*ir.Program) ([]inputInfo, error) {
 			if err != nil {
 				return nil, fmt.Errorf("interp: input %q at %s: %w", name, Where(p, op), err)
 			}
+			if b, ok := valueIndexBound(op.Result(0)); ok && in.dtype.IsInteger() {
+				in.bound = b
+			}
 			if i, ok := seen[name]; ok {
+				if in.bound > 0 && (out[i].bound == 0 || in.bound < out[i].bound) {
+					out[i].bound = in.bound
+				}
 				if out[i].dtype != in.dtype || fmt.Sprint(out[i].shape) != fmt.Sprint(in.shape) {
 					return nil, fmt.Errorf("interp: input %q is %s%v in one program and %s%v in another",
 						name, out[i].dtype, out[i].shape, in.dtype, in.shape)
@@ -403,6 +416,9 @@ type paramInfo struct {
 	// stats are the recorded statistics of the parameter (GraphNet's weight_meta.py), from the first program
 	// that has them.
 	stats *ir.TensorStats
+	// bound, when positive, is the exclusive upper bound of an integer parameter the programs index with
+	// (indexBound): drawn values stay in [0, bound).
+	bound int64
 }
 
 // sameData reports whether every program holding data for the parameter holds the same bytes.
@@ -463,6 +479,11 @@ func collectParams(progs []*ir.Program) ([]*paramInfo, error) {
 			}
 			if isQuantScale(op.Result(0)) {
 				pi.quantScale = true
+			}
+			if ir.ElemDType(t).IsInteger() {
+				if b, ok := valueIndexBound(op.Result(0)); ok && (pi.bound == 0 || b < pi.bound) {
+					pi.bound = b
+				}
 			}
 			if read[name] {
 				continue
@@ -574,7 +595,7 @@ func (p *paramInfo) distribution(opts Options) ([]int, ir.DType, distribution, e
 		return nil, 0, distribution{}, err
 	}
 	if p.stats != nil {
-		return shape, tt.DType(), statsDist(tt.DType(), p.stats), nil
+		return shape, tt.DType(), boundInts(statsDist(tt.DType(), p.stats), p.bound, true), nil
 	}
 	rng := opts.ParamRange
 	if rng == nil {
@@ -582,7 +603,7 @@ func (p *paramInfo) distribution(opts Options) ([]int, ir.DType, distribution, e
 	}
 	lo, hi := rng(ParamInfo{Name: p.name, Shape: shape, DType: tt.DType(), Variance: p.variance,
 		QuantScale: p.quantScale, InputScale: opts.inputScale()})
-	return shape, tt.DType(), defaultDist(tt.DType(), lo, hi), nil
+	return shape, tt.DType(), boundInts(defaultDist(tt.DType(), lo, hi), p.bound, false), nil
 }
 
 // randomTensor draws a tensor: floats uniformly from [lo, hi) rounded to dt, integers from {0, …, 7}, booleans
