@@ -24,7 +24,8 @@ changed line that marks what changed inside it ([-removed-]{+added+}); -update r
 instead. An archive expects an output unless it has an errors section: a run that fails where an output is
 expected (or succeeds where errors are) is a failure that -update does not write down. The rules and passes are
 those of this drrc, plugins included. The same archives run under go test with package drrtest (drrtest.Run; go
-test -update rewrites them the same way).
+test -update rewrites them the same way). -param and -target apply to every archive; an archive's own options
+(-- options --: -param NAME=VALUE, -target gpu:sm80, …) win.
 
 An archive:
 
