@@ -2,6 +2,7 @@ package rules_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/graphnet"
 	"github.com/pirdrr/drr/ir/kernels"
+	"github.com/pirdrr/drr/ir/pirfile"
 	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rules"
 )
@@ -78,15 +80,32 @@ var notYetListed = map[string]bool{
 // requires none.
 var pendingCutlassDefaults = map[string]bool{"cudnn_activation": true, "cudnn_fused_activation": true}
 
-// TestGPUInferenceKernelCheck is the done-when of issue 27 item 4: on the corpus (every tenth GraphNet graph by
-// default; PIRDRR_CORPUS=full runs all 811), the output of gpu_inference for gpu:sm80 has a Paddle kernel for every
-// op — the kernel check finds nothing — also with -param use_cutlass=true where the rule sets declare it. The
-// graphs as captured check clean too (the table agrees with what Paddle ran). It logs the findings by constraint
-// (-v), the numbers of docs/kernel-check.md.
+// TestGPUInferenceKernelCheck is the done-when of issue 27 item 4: on the corpus (the PIR JSON models and every
+// tenth GraphNet graph by default; PIRDRR_CORPUS=full runs all 811), the output of gpu_inference for gpu:sm80 has a
+// Paddle kernel for every op — the kernel check finds nothing — also with -param use_cutlass=true where the rule
+// sets declare it. The programs as captured check clean too (the table agrees with what Paddle ran). It logs the
+// findings by constraint (-v), the numbers of docs/kernel-check.md.
 func TestGPUInferenceKernelCheck(t *testing.T) {
 	graphs := corpus.RequireGraphs(t, 0)
+	type program struct {
+		name string
+		load func() (*ir.Program, error)
+	}
+	var progs []program
+	jsonDir := corpus.Path(t, "pir_json")
+	jsons, err := filepath.Glob(filepath.Join(jsonDir, "*.json"))
+	require.NoError(t, err)
 	ctx, err := ir.NewDefaultContext()
 	require.NoError(t, err)
+	for _, f := range jsons {
+		progs = append(progs, program{"pir_json/" + filepath.Base(f), func() (*ir.Program, error) {
+			p, _, err := pirfile.Load(ctx, f)
+			return p, err
+		}})
+	}
+	for _, g := range graphs {
+		progs = append(progs, program{g.Rel, func() (*ir.Program, error) { return graphnet.Read(ctx, g.Dir) }})
+	}
 	target := ir.GPU(80)
 	tab, err := kernels.Load(ctx, target)
 	require.NoError(t, err)
@@ -121,20 +140,20 @@ func TestGPUInferenceKernelCheck(t *testing.T) {
 		opts := rewriter.Options{Target: target, Params: params}
 		byConstraint := map[string]int{}
 		unlisted := map[string]bool{}
-		for _, g := range graphs {
-			p, err := graphnet.Read(ctx, g.Dir)
-			require.NoError(t, err, g.Rel)
+		for _, g := range progs {
+			p, err := g.load()
+			require.NoError(t, err, g.name)
 			if run.name == "defaults" {
 				for _, f := range kernels.Check(p, tab, target) {
 					if f.Warning {
 						unlisted[f.Op.Name()] = true
 						continue
 					}
-					t.Errorf("%s as captured: %s", g.Rel, f)
+					t.Errorf("%s as captured: %s", g.name, f)
 				}
 			}
 			_, err = pl.Run(p, &rewriter.Env{Registry: reg, Options: opts})
-			require.NoError(t, err, g.Rel)
+			require.NoError(t, err, g.name)
 			for _, f := range kernels.Check(p, tab, target) {
 				if f.Warning {
 					unlisted[f.Op.Name()] = true
@@ -144,7 +163,7 @@ func TestGPUInferenceKernelCheck(t *testing.T) {
 				if pending && f.Op.Name() == "pd_op.fused_conv2d_add_act" && pendingCutlassDefaults[f.Constraint] {
 					continue
 				}
-				t.Errorf("%s after gpu_inference (%s): %s", g.Rel, run.name, f)
+				t.Errorf("%s after gpu_inference (%s): %s", g.name, run.name, f)
 			}
 		}
 		var keys []string
@@ -156,7 +175,8 @@ func TestGPUInferenceKernelCheck(t *testing.T) {
 		for _, k := range keys {
 			fmt.Fprintf(&b, "  %6d %s\n", byConstraint[k], k)
 		}
-		t.Logf("%s, %d graphs, gpu_inference for %s: %d kinds of finding\n%s", run.name, len(graphs), target, len(keys), b.String())
+		t.Logf("%s, %d programs (%d GraphNet graphs), gpu_inference for %s: %d kinds of finding\n%s", run.name, len(progs),
+			len(graphs), target, len(keys), b.String())
 		if pending {
 			t.Logf("issue 27 item 2 pending (no rule set declares use_cutlass): the cuDNN-activation findings of conv_bn_relu's cutlass rules are accepted")
 		}
