@@ -202,11 +202,18 @@ func applyAttrPatches(c *ir.Context, attrs []ir.NamedAttr, acts []patchAction) [
 				}
 				if act.array {
 					if arr, ok := out[i].Value.(*ir.ArrayAttr); ok {
-						elems := make([]ir.Attribute, len(arr.Elems))
+						var elems []ir.Attribute // made when an element changes: an array of the new kind stays as it is
 						for j, e := range arr.Elems {
-							elems[j] = convertKind(c, e, act.to)
+							if ce := convertKind(c, e, act.to); ce != e || elems != nil {
+								if elems == nil {
+									elems = append(make([]ir.Attribute, 0, len(arr.Elems)), arr.Elems[:j]...)
+								}
+								elems = append(elems, ce)
+							}
 						}
-						out[i].Value = c.Array(elems...)
+						if elems != nil {
+							out[i].Value = c.Array(elems...)
+						}
 					}
 				} else {
 					out[i].Value = convertKind(c, out[i].Value, act.to)
