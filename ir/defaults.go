@@ -48,7 +48,7 @@ func KernelTableSource(name string) (path string, src []byte, err error) {
 	path = "catalog/kernels_" + name + ".kernels"
 	src, err = catalogFS.ReadFile(path)
 	if err != nil {
-		return "", nil, fmt.Errorf("no kernel table for target %s: %w", name, err)
+		return "", nil, fmt.Errorf("no kernel table for target %s yet: only GPU targets (gpu:smNN) are checked", name)
 	}
 	return "ir/" + path, src, nil
 }
