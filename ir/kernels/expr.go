@@ -51,7 +51,7 @@ type (
 	}
 	call struct {
 		at   Pos
-		fn   string
+		fn   fnKind
 		args []Expr
 	}
 	unary struct {
@@ -183,12 +183,40 @@ func tensorOf(v *ir.Value) *ir.TensorType {
 	return ir.TensorOf(t)
 }
 
+// fnKind is a function of the expression language of kernel tables (a language of its own, not the rule
+// language's builtins, though some names are alike).
+type fnKind uint8
+
+const (
+	fnPresent fnKind = iota // present(%x): the optional operand is given
+	fnDType                 // dtype(%x): the element type
+	fnRank                  // rank(%x)
+	fnDim                   // dim(%x, i): a static dimension
+	fnLen                   // len(list or string)
+)
+
+// function describes a function: its kind, its arity, and whether its first argument is a tensor (%name).
+type function struct {
+	kind   fnKind
+	arity  int
+	tensor bool
+}
+
+// functions are the functions of the expression language, by name.
+var functions = map[string]function{
+	"present": {fnPresent, 1, true},
+	"dtype":   {fnDType, 1, true},
+	"rank":    {fnRank, 1, true},
+	"dim":     {fnDim, 2, true},
+	"len":     {fnLen, 1, false},
+}
+
 func (x *call) eval(e *env) val {
 	switch x.fn {
-	case "present":
+	case fnPresent:
 		_, ok := resolve(e.op, x.args[0].(*valueRef).name)
 		return ok
-	case "dtype", "rank", "dim":
+	case fnDType, fnRank, fnDim:
 		v, ok := resolve(e.op, x.args[0].(*valueRef).name)
 		if !ok {
 			return unknown
@@ -198,12 +226,12 @@ func (x *call) eval(e *env) val {
 			return unknown
 		}
 		switch x.fn {
-		case "dtype":
+		case fnDType:
 			if tt.DType() == ir.DTypeUndefined {
 				return unknown
 			}
 			return tt.DType()
-		case "rank":
+		case fnRank:
 			if tt.Dims == nil {
 				return unknown
 			}
@@ -220,7 +248,7 @@ func (x *call) eval(e *env) val {
 			return unknown
 		}
 		return tt.Dims[i]
-	case "len":
+	case fnLen:
 		switch v := x.args[0].eval(e).(type) {
 		case []val:
 			return int64(len(v))
@@ -229,7 +257,7 @@ func (x *call) eval(e *env) val {
 		}
 		return unknown
 	}
-	panic("kernels: unknown function " + x.fn) // the parser accepts only the functions above
+	panic(fmt.Sprintf("kernels: unknown function %d", x.fn)) // the parser makes only the kinds above
 }
 
 func (x *unary) eval(e *env) val {

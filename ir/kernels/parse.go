@@ -641,9 +641,6 @@ func (p *parser) unaryExpr() Expr {
 	return x
 }
 
-// functions are the functions of the expression language, with their arities.
-var functions = map[string]int{"dtype": 1, "rank": 1, "dim": 2, "present": 1, "len": 1}
-
 // maxDepth bounds the nesting of expressions, so that no input exhausts the stack.
 const maxDepth = 100
 
@@ -702,14 +699,14 @@ func (p *parser) primary() Expr {
 		case "sm":
 			return &smRef{at: t.pos}
 		}
-		if arity, ok := functions[t.text]; ok && p.is('(', "") {
+		if fn, ok := functions[t.text]; ok && p.is('(', "") {
 			p.next()
-			c := &call{at: t.pos, fn: t.text}
-			for i := 0; i < arity && p.err == nil; i++ {
+			c := &call{at: t.pos, fn: fn.kind}
+			for i := 0; i < fn.arity && p.err == nil; i++ {
 				if i > 0 {
 					p.expect(',', "','")
 				}
-				if i == 0 && t.text != "len" {
+				if i == 0 && fn.tensor {
 					if ref := p.valueRef(); ref != nil {
 						c.args = append(c.args, ref)
 					}
@@ -717,7 +714,7 @@ func (p *parser) primary() Expr {
 				}
 				c.args = append(c.args, p.expr())
 			}
-			p.expect(')', "')' ("+t.text+" takes "+strconv.Itoa(arity)+" argument(s))")
+			p.expect(')', "')' ("+t.text+" takes "+strconv.Itoa(fn.arity)+" argument(s))")
 			return c
 		}
 		if d, ok := ir.DTypeFromDataType(t.text); ok {
