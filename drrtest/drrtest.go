@@ -20,6 +20,9 @@
 //	-- stats --            optional: the expected statistics (rewrites per rule, stop reasons)
 //	-- errors --           instead of an output: the expected diagnostics (rule check errors, a failed pipeline)
 //
+// A rule pass that reaches -max-rewrites or -max-iterations before converging fails the run (its program is not
+// what the rules make of the input), as a rewrite cycle does.
+//
 // Each run verifies the program after every rewrite (-verify-each is on unless the options turn it off). With
 // Options.Update the expected sections are rewritten from what the run produced — never from a run that failed
 // where the archive expects an output (nor from one that succeeded where it expects errors): an archive expects
@@ -309,6 +312,10 @@ func runArchive(ar *txtar.Archive, path string, opts Options) (*produced, error)
 	}
 	results, err := passes.Run(prog, &rewriter.Env{Registry: reg, Options: cfg.driver})
 	stats := formatStats(results)
+	if err == nil {
+		// A pass that a limit stopped before it converged did not produce the rules' result: never an expectation.
+		err = rewriter.CheckLimits(results)
+	}
 	if err != nil {
 		p := &produced{errored: true, sections: []gotSection{{name: "errors", text: err.Error() + "\n"}, {name: "stats", text: stats, optional: true}},
 			stale: outNames}
