@@ -207,6 +207,15 @@ func (a *applyFlags) process(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl
 			j.in, errs.Error())
 		return r
 	}
+	// A rule pass that a limit stopped has not done its work, and one that grows the program forever stops so: its
+	// program is not the rules' result (unless -keep-going).
+	if err := rewriter.CheckLimits(results); err != nil {
+		if !a.keepGoing {
+			r.Error = fmt.Sprintf("%s: %v; the program is not written (-max-rewrites and -max-iterations raise the limits, -keep-going writes it anyway)", j.in, err)
+			return r
+		}
+		r.warnings = append(r.warnings, fmt.Sprintf("%s: warning: %v; written anyway (-keep-going)\n", j.in, err))
+	}
 	if n, first := failedRewrites(results); n > 0 {
 		r.FailedRewrites = n
 		if !a.keepGoing {

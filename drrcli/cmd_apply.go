@@ -47,6 +47,9 @@ Each rule set is applied by a greedy worklist driver until nothing matches. Stat
 spent matching it (its share of the merged automaton's time at the ops it was tried on) and rewriting with it. A
 match whose rewrite cannot be carried out (an attribute the rule computes is out of range, …) leaves the program
 unchanged at that op and counts as a failed rewrite: the program is then not written and the exit status is 1, unless -keep-going.
+A rule pass that reaches -max-rewrites (default 20 per op + 10000) or -max-iterations (default 10 sweeps) before
+converging has not done its work (a rule that keeps growing the program ends so): the rules still firing are named,
+and the program is not written and the exit status is 1, unless -keep-going, which writes it with a warning.
 
 One program is written to -o (standard output by default, where a GraphNet graph is printed as PIR text). With
 several programs or a directory, -o names an output directory (required) and the programs run in parallel (-j); a
@@ -136,7 +139,7 @@ func (a *applyFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&a.noDCE, "no-dce", false, "keep ops that become dead")
 	fs.Var(&a.disable, "disable", "do not apply rules with this `label` or name (repeatable)")
 	fs.Var(&a.enable, "enable", "apply rules with this `label` or name even if -disable names another of their labels (repeatable)")
-	fs.BoolVar(&a.keepGoing, "keep-going", false, "write the program and exit 0 even if some rewrites failed (they are still reported)")
+	fs.BoolVar(&a.keepGoing, "keep-going", false, "write the program and exit 0 even if some rewrites failed or a rule pass stopped at a limit before converging (they are still reported)")
 	fs.StringVar(&a.stats, "stats", "text", "statistics on standard error: `text|json|none`")
 	fs.BoolVar(&a.timing, "timing", false, "report the parse / rewrite / print times")
 	fs.IntVar(&a.jobs, "j", 0, "programs processed in parallel (default: the number of CPUs)")
