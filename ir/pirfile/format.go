@@ -39,7 +39,10 @@ type Format struct {
 	ReadDir func(ctx *ir.Context, dir string) (*ir.Program, ir.Diagnostics, error)
 	// Write writes a program to w.
 	Write func(w io.Writer, p *ir.Program, opts Options) error
-	// WriteDir writes a program into dir, a new empty folder (pirfile moves it into place afterwards).
+	// WriteDir writes a program into dir, an existing folder (empty, or a program folder of this format) that may
+	// hold the user's other files: it writes only the files of the format, each atomically and keeping the mode of
+	// the file it replaces (internal/fileio's WriteAtomic), and leaves the others alone; it writes nothing when
+	// the program cannot be encoded.
 	WriteDir func(dir string, p *ir.Program, opts Options) error
 
 	// Locate, if set, names the element of the file that each position falls in (for PIR JSON: the JSON path of

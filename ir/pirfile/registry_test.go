@@ -222,19 +222,26 @@ func TestSaveFolder(t *testing.T) {
 	q, _, err := r.Load(ctx, out)
 	require.NoError(t, err)
 	assert.Equal(t, p.NumOps(), q.NumOps())
-	// A folder of the format is replaced; nothing temporary is left.
+	// In a folder of the format, the format's files are replaced and the user's kept; nothing temporary is left.
+	require.NoError(t, os.WriteFile(filepath.Join(out, "NOTES.txt"), []byte("mine"), 0o600))
 	require.NoError(t, Save(p, out, folderFormat, Options{Untagged: true}))
 	data, err := os.ReadFile(filepath.Join(out, "program.pir"))
 	require.NoError(t, err)
 	assert.Contains(t, string(data), "dtype:float32", "the second write replaced the first")
+	notes, err := os.ReadFile(filepath.Join(out, "NOTES.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "mine", string(notes))
 	entries, _ := os.ReadDir(dir)
 	assert.Len(t, entries, 1, "only g is left")
+	entries, _ = os.ReadDir(out)
+	assert.Len(t, entries, 2, "program.pir and NOTES.txt")
 
-	// A folder with other files is not replaced, and neither is a file.
+	// A folder with other files that is not a program of the format is not written into, and neither is a file.
 	other := filepath.Join(dir, "other")
 	require.NoError(t, os.MkdirAll(other, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(other, "keep.txt"), []byte("x"), 0o644))
-	assert.ErrorContains(t, Save(p, other, folderFormat, Options{}), "is a folder that holds other files: not replaced")
+	assert.ErrorContains(t, Save(p, other, folderFormat, Options{}), "is a folder that holds other files, and not a program of this format: nothing written")
+	assert.NoFileExists(t, filepath.Join(other, "program.pir"))
 	_, err = os.Stat(filepath.Join(other, "keep.txt"))
 	assert.NoError(t, err)
 	file := filepath.Join(dir, "f")
@@ -242,10 +249,12 @@ func TestSaveFolder(t *testing.T) {
 	assert.ErrorContains(t, Save(p, file, folderFormat, Options{}), "exists and is not a folder")
 	assert.ErrorContains(t, Save(p, "-", folderFormat, Options{}), "cannot be written to standard output")
 
-	// A failing writer leaves the old folder as it was.
+	// A failing writer leaves the old folder as it was, and a new folder is removed again.
 	failing := *folderFormat
 	failing.WriteDir = func(string, *ir.Program, Options) error { return io.ErrShortWrite }
 	assert.ErrorIs(t, Save(p, out, &failing, Options{}), io.ErrShortWrite)
+	assert.ErrorIs(t, Save(p, filepath.Join(dir, "new"), &failing, Options{}), io.ErrShortWrite)
+	assert.NoDirExists(t, filepath.Join(dir, "new"))
 	again, err := os.ReadFile(filepath.Join(out, "program.pir"))
 	require.NoError(t, err)
 	assert.Equal(t, data, again)
