@@ -59,6 +59,9 @@ Examples:
 				if *pkg == "" {
 					return c.usageErrorf("gen", "no package name: give one with -pkg")
 				}
+				if err := rulegen.CheckPackageName(*pkg); err != nil {
+					return c.usageErrorf("gen", "-pkg: %v", err)
+				}
 				ctx, err := cf.context()
 				if err != nil {
 					return c.errorf("gen", "%v", err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"go/token"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -60,8 +61,8 @@ func Generate(ctx *ir.Context, fsys fs.FS, paths []string, cfg Config) ([]byte, 
 	if cfg.Package == "" {
 		return nil, append(diags, errorAt(at, "no Go package name given"))
 	}
-	if !isIdent(cfg.Package) {
-		return nil, append(diags, errorAt(at, "%q is not a Go package name", cfg.Package))
+	if err := CheckPackageName(cfg.Package); err != nil {
+		return nil, append(diags, errorAt(at, "%v", err))
 	}
 	if cfg.Name == "" {
 		cfg.Name = strings.TrimSuffix(path.Base(main), ".drr")
@@ -102,7 +103,22 @@ func posOf(p rule.Pos) drr.Position {
 	return drr.Position{Filename: p.File, Line: p.Line, Column: p.Col}
 }
 
-func isIdent(s string) bool { return s != "" && ident(s) == s && s != "_" }
+// isIdent reports whether s is an ASCII Go identifier other than a keyword and the blank identifier.
+func isIdent(s string) bool { return token.IsIdentifier(s) && ident(s) == s && s != "_" }
+
+// CheckPackageName returns an error saying why name cannot be the package name of generated code (an ASCII Go
+// identifier that is not a keyword nor _), nil if it can.
+func CheckPackageName(name string) error {
+	switch {
+	case name == "":
+		return fmt.Errorf("no Go package name given")
+	case token.IsKeyword(name):
+		return fmt.Errorf("%q is a Go keyword, not a package name", name)
+	case !isIdent(name):
+		return fmt.Errorf("%q is not a Go package name (an ASCII identifier: letters, digits and _, not a digit first)", name)
+	}
+	return nil
+}
 
 func token_IsExported(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z' }
 
