@@ -85,14 +85,19 @@ func (f *Format) HasExtension(path string) bool {
 	return false
 }
 
-// OutputName turns the name of an input program (a file or a folder, without directories or with them) into the
-// name of the output written in this format: the input's extension is replaced by the format's first one
-// (model.json → model.pir), and a folder format drops it (model.json → model); a name already right is kept.
-func (f *Format) OutputName(in string) string {
+// OutputName turns the name of an input program (without directories or with them) into the name of the output
+// written in this format. A file's extension is replaced by the format's first one (model.json → model.pir), or
+// dropped by a folder format (model.json → model); a name already right is kept. A folder (folder set: a GraphNet
+// graph) has no extension, whatever dots its name holds: the whole name is kept and the extension added
+// (ernie-2.0-base-zh → ernie-2.0-base-zh.pir).
+func (f *Format) OutputName(in string, folder bool) string {
 	if f.HasExtension(in) {
 		return in
 	}
-	base := strings.TrimSuffix(in, filepath.Ext(in))
+	base := in
+	if !folder {
+		base = strings.TrimSuffix(in, filepath.Ext(in))
+	}
 	if f.Dir || len(f.Extensions) == 0 {
 		return base
 	}

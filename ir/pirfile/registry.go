@@ -198,6 +198,16 @@ func (r *Registry) Detect(path string) (*Format, error) {
 	return nil, fmt.Errorf("%s: no format reads it", path)
 }
 
+// isStream reports whether out is standard output ("-") or an existing file that is written in place: a device, a
+// FIFO or a socket (symbolic links followed).
+func isStream(out string) bool {
+	if out == "-" {
+		return true
+	}
+	info, err := os.Stat(out)
+	return err == nil && !info.IsDir() && !info.Mode().IsRegular()
+}
+
 // DirFormat returns the folder format that claims dir as one program, or nil.
 func (r *Registry) DirFormat(dir string) *Format {
 	for _, f := range r.formats {
@@ -348,11 +358,11 @@ func (r *Registry) dirFormatNames() string {
 
 // OutputFormat chooses the format of an output: the one named (if any), else the format of the output path (its
 // extension, or the folder format of an existing folder), else the input's format — except that a folder format
-// cannot be streamed, so standard output ("-") gets the fallback file format (PIR text) instead. An output
-// format that does not write is an error.
+// cannot be streamed, so standard output ("-") and a device, FIFO or socket (/dev/null, which is written in place)
+// get the fallback file format (PIR text) instead. An output format that does not write is an error.
 func (r *Registry) OutputFormat(named, out string, input *Format) (*Format, error) {
 	f := input
-	if named == "" && out == "-" && f != nil && f.Dir {
+	if named == "" && isStream(out) && f != nil && f.Dir {
 		f = r.fallback()
 	}
 	switch {

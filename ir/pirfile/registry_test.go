@@ -119,17 +119,23 @@ func TestOutputName(t *testing.T) {
 	tests := []struct {
 		f        *Format
 		in, want string
+		folder   bool
 	}{
-		{PIRText, "model.json", "model.pir"},
-		{PIRText, "sub/model.pir", "sub/model.pir"},
-		{PIRJSON, "model.pir", "model.json"},
-		{PIRJSON, "subgraph_0", "subgraph_0.json"},
-		{MLIR, "a/b.json", "a/b.mlir"},
-		{folderFormat, "model.json", "model"},
-		{folderFormat, "subgraph_0", "subgraph_0"},
+		{PIRText, "model.json", "model.pir", false},
+		{PIRText, "sub/model.pir", "sub/model.pir", false},
+		{PIRJSON, "model.pir", "model.json", false},
+		{PIRJSON, "subgraph_0", "subgraph_0.json", true},
+		{MLIR, "a/b.json", "a/b.mlir", false},
+		{folderFormat, "model.json", "model", false},
+		{folderFormat, "subgraph_0", "subgraph_0", true},
+		// A folder's name has no extension (issue 26 item 12: ernie-2.0-base-zh and ernie-2.0-large-zh were both ernie-2.pir).
+		{PIRText, "PaddleNLP/ernie-2.0-base-zh", "PaddleNLP/ernie-2.0-base-zh.pir", true},
+		{PIRJSON, "ernie-2.0-large-zh", "ernie-2.0-large-zh.json", true},
+		{folderFormat, "ernie-2.0-base-zh", "ernie-2.0-base-zh", true},
+		{PIRText, "v1.5.json", "v1.5.pir", false},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, tt.f.OutputName(tt.in), "%s %s", tt.f.Name, tt.in)
+		assert.Equal(t, tt.want, tt.f.OutputName(tt.in, tt.folder), "%s %s", tt.f.Name, tt.in)
 	}
 }
 
@@ -152,6 +158,8 @@ func TestOutputFormat(t *testing.T) {
 		{"", "out", folderFormat, "folder", ""},
 		{"", "-", folderFormat, "pir", ""},          // a folder cannot be streamed: PIR text instead
 		{"folder", "-", folderFormat, "folder", ""}, // unless named (Save and Write then say why not)
+		{"", os.DevNull, folderFormat, "pir", ""},   // a device is written in place, as a stream (issue 26 item 13)
+		{"", os.DevNull, PIRJSON, "json", ""},
 		{"jsn", "out", PIRText, "", `unknown format "jsn" (did you mean json?)`},
 		{"", "out", nil, "", "no output format (name one with -format)"},
 	}
