@@ -118,6 +118,9 @@ func (gf *graphFlags) run(c *CLI, args []string) int {
 	if err != nil {
 		return c.usageErrorf("graph", "%v", err)
 	}
+	if gf.depth < 0 {
+		return c.usageErrorf("graph", "-depth %d: a number of edges cannot be negative", gf.depth)
+	}
 	if gf.ruleName != "" && (gf.diff != "" || len(gf.focus) > 0) {
 		return c.usageErrorf("graph", "-rule draws its own before and after: it does not go with -diff or -focus")
 	}
