@@ -72,6 +72,7 @@ Examples:
 				start := time.Now()
 				logger.Printf("started (drrc %s)", version)
 				if err := srv.Serve(context.Background(), c.Stdin, c.Stdout); err != nil {
+					// An exit without shutdown is status 1, as the protocol asks.
 					return c.errorf("lsp", "%v", err)
 				}
 				logger.Printf("stopped after %v", time.Since(start).Round(time.Millisecond))

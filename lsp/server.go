@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -60,6 +61,7 @@ type Server struct {
 	enc         protocol.PositionEncodingKind
 	docs        map[protocol.DocumentURI]*document
 	lastApplied map[protocol.DocumentURI]*applyReport // the last "apply to…" of each document, for its code lens
+	exitEarly   bool                                  // exit came before shutdown (Serve's ErrExitWithoutShutdown)
 
 	// testHookCheck, if set, runs at the start of every check (tests hold a check back with it).
 	testHookCheck func(version int32)
@@ -94,7 +96,8 @@ func NewServer(opts Options) *Server {
 }
 
 // Serve runs the protocol over in and out (the client's stdout and stdin) until the client sends exit or closes
-// its end. A malformed message is logged and answered with an error; the server lives on.
+// its end. A malformed message is logged and answered with an error; the server lives on. An exit before shutdown
+// ends it with ErrExitWithoutShutdown.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -107,9 +110,17 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	for _, d := range s.docs {
 		d.close()
 	}
+	early := s.exitEarly
 	s.mu.Unlock()
+	if err == nil && early {
+		return ErrExitWithoutShutdown
+	}
 	return err
 }
+
+// ErrExitWithoutShutdown is what Serve returns when the client sent exit without shutdown first: the protocol
+// asks the server process to exit with status 1 then (drrc lsp does).
+var ErrExitWithoutShutdown = errors.New("the client sent exit without shutdown")
 
 // handlerFunc handles one method's decoded parameters.
 type handlerFunc func(s *Server, ctx context.Context, params json.RawMessage) (any, error)
@@ -143,6 +154,11 @@ func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 		}
 		return on(initialize)(s, ctx, req.Params)
 	case protocol.MethodExit:
+		if state != stateShutDown {
+			s.mu.Lock()
+			s.exitEarly = true
+			s.mu.Unlock()
+		}
 		return nil, jsonrpc2.ErrStop
 	}
 	if state == stateNew {
