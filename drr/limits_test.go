@@ -1,6 +1,8 @@
 package drr
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -123,4 +125,39 @@ func depthSeeds() [][]byte {
 		out = append(out, []byte(hostile.Rule(hostile.ChainExpr(n))), []byte(hostile.Rule(hostile.NotExpr(n))))
 	}
 	return out
+}
+
+// TestLoadReadsRegularFilesWithinLimit: a rule file, and each file it imports, is a regular file of at most
+// LoadOptions.MaxFileSize: import "/dev/zero" grew memory without end (issue 26 item 3).
+func TestLoadReadsRegularFilesWithinLimit(t *testing.T) {
+	dir := t.TempDir()
+	rules := hostile.Rule("uses(%y) == 1")
+	big := filepath.Join(dir, "big.drr")
+	require.NoError(t, os.WriteFile(big, []byte(rules), 0o644))
+	tests := []struct {
+		name, src string
+		limit     int64
+		want      string
+	}{
+		{"device", `import "/dev/zero"`, 0, `t.drr:1:1: error: cannot read /dev/zero: a device, not a regular file`},
+		{"folder", `import "` + dir + `"`, 0, `t.drr:1:1: error: cannot read ` + dir + `: a folder, not a file`},
+		{"too large", `import "big.drr"`, 100, `t.drr:1:1: error: cannot read ` + big + `: it is larger than 100 bytes, the size limit of rule files (-max-file-size raises it)`},
+		{"within", `import "big.drr"`, int64(len(rules)), ``},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, diags := LoadSource(defaultCtx(t), LoadOptions{MaxFileSize: tt.limit}, filepath.Join(dir, "t.drr"), []byte(tt.src+"\n"))
+			if tt.want == "" {
+				assert.False(t, diags.HasErrors(), "%v", diags)
+				return
+			}
+			require.True(t, diags.HasErrors())
+			assert.Equal(t, filepath.Join(dir, tt.want), diags[0].Error())
+		})
+	}
+	_, diags := Load(defaultCtx(t), LoadOptions{MaxFileSize: 10}, big)
+	require.True(t, diags.HasErrors())
+	assert.Contains(t, diags.Error(), "it is larger than 10 bytes, the size limit of rule files")
+	_, diags = Load(defaultCtx(t), LoadOptions{FS: os.DirFS(dir), MaxFileSize: 10}, "big.drr")
+	assert.Contains(t, diags.Error(), "it is larger than 10 bytes")
 }

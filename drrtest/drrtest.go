@@ -47,6 +47,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/pirdrr/drr/drr"
+	"github.com/pirdrr/drr/internal/fileio"
 	"github.com/pirdrr/drr/internal/golden"
 	"github.com/pirdrr/drr/internal/pipecheck"
 	"github.com/pirdrr/drr/internal/textdiff"
@@ -73,6 +74,8 @@ type Options struct {
 	// Target is the target of every archive (drrc test -target) whose options give none (an archive's -target
 	// wins): it sets the parameter sm_version of the sets that declare it and is the target of kernel_check.
 	Target ir.Target
+	// MaxFileSize is the size limit of an archive (0: pirfile.DefaultMaxFileSize); only regular files are read.
+	MaxFileSize int64
 }
 
 // Result is the outcome of one archive.
@@ -141,7 +144,11 @@ func RunPath(path string, opts Options) ([]*Result, error) {
 // RunFile runs one archive. The error is for archives that cannot be read or are malformed; test failures are
 // in the Result.
 func RunFile(path string, opts Options) (*Result, error) {
-	data, err := os.ReadFile(path)
+	limit := opts.MaxFileSize
+	if limit <= 0 {
+		limit = pirfile.DefaultMaxFileSize
+	}
+	data, err := fileio.ReadFile(path, limit)
 	if err != nil {
 		return nil, err
 	}

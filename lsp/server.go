@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"sync"
 	"time"
 
 	"github.com/pirdrr/drr/drr"
+	"github.com/pirdrr/drr/internal/fileio"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirfile"
 	"github.com/pirdrr/drr/lsp/jsonrpc2"
@@ -48,6 +48,9 @@ type Options struct {
 	// language server to a browser (drrc serve) sets it so that a document cannot read the host's files. Nil reads
 	// the operating system's files.
 	FS fs.FS
+	// MaxFileSize is the size limit of a file the server reads (an import; 0: drr.DefaultMaxFileSize); only
+	// regular files are read.
+	MaxFileSize int64
 }
 
 // Server is a language server for .drr files. Create one with NewServer and run it with Serve.
@@ -182,10 +185,14 @@ func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 
 // readFile reads a file a document refers to (an import): from Options.FS when it is set, else from disk.
 func (s *Server) readFile(name string) ([]byte, error) {
-	if s.opts.FS != nil {
-		return fs.ReadFile(s.opts.FS, name)
+	limit := s.opts.MaxFileSize
+	if limit <= 0 {
+		limit = drr.DefaultMaxFileSize
 	}
-	return os.ReadFile(name)
+	if s.opts.FS != nil {
+		return fileio.ReadFileFS(s.opts.FS, name, limit)
+	}
+	return fileio.ReadFile(name, limit)
 }
 
 // notify sends a notification to the client, logging a failure to write.

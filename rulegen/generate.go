@@ -32,6 +32,8 @@ type Config struct {
 	Unregistered bool
 	// Command is the command line recorded in the file's header (default: drrc gen).
 	Command string
+	// MaxFileSize is the size limit of each rule file read (drr.LoadOptions.MaxFileSize; 0: the default).
+	MaxFileSize int64
 }
 
 // GenerateFile generates the Go code of the rule file at path (and the files it imports), read from the
@@ -52,8 +54,9 @@ func Generate(ctx *ir.Context, fsys fs.FS, paths []string, cfg Config) ([]byte, 
 		return nil, drr.Diagnostics{errorAt(drr.Position{}, "no rule file given")}
 	}
 	main := paths[0]
-	rec := &recordFS{fsys: fsys, files: map[string]string{}}
-	set, diags := drr.Load(ctx, drr.LoadOptions{FS: rec, CheckOptions: drr.CheckOptions{Unregistered: cfg.Unregistered}}, paths...)
+	rec := &recordFS{fsys: fsys, files: map[string]string{}, limit: cfg.MaxFileSize}
+	set, diags := drr.Load(ctx, drr.LoadOptions{FS: rec, CheckOptions: drr.CheckOptions{Unregistered: cfg.Unregistered},
+		MaxFileSize: cfg.MaxFileSize}, paths...)
 	if diags.HasErrors() {
 		return nil, diags
 	}

@@ -29,7 +29,7 @@ func TestReadLimits(t *testing.T) {
 		err   string
 	}{
 		{0, ""}, {10, ""}, {100, ""},
-		{9, path + ": larger than 9 bytes, the limit for reading it (drrc's -max-file-size raises it)"},
+		{9, path + ": larger than 9 bytes, the limit for reading it (-max-file-size raises it)"},
 	}
 	for _, tt := range tests {
 		data, err := ReadFile(path, tt.limit)
@@ -46,7 +46,7 @@ func TestReadLimits(t *testing.T) {
 		assert.Equal(t, "0123456789", string(data))
 	}
 	_, err := ReadAll(strings.NewReader("0123456789"), "<stdin>", 4)
-	assert.EqualError(t, err, "<stdin>: larger than 4 bytes, the limit for reading it (drrc's -max-file-size raises it)")
+	assert.EqualError(t, err, "<stdin>: larger than 4 bytes, the limit for reading it (-max-file-size raises it)")
 
 	_, err = ReadFile(dir, 0)
 	assert.EqualError(t, err, dir+": a folder, not a file")

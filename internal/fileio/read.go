@@ -15,7 +15,7 @@ type TooLargeError struct {
 }
 
 func (e *TooLargeError) Error() string {
-	return fmt.Sprintf("%s: larger than %s, the limit for reading it (drrc's -max-file-size raises it)", e.Name, FormatSize(e.Limit))
+	return fmt.Sprintf("%s: larger than %s, the limit for reading it (-max-file-size raises it)", e.Name, FormatSize(e.Limit))
 }
 
 // NotRegularError reports a path that is not a regular file: a device, a FIFO, a socket or a folder.

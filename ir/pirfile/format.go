@@ -23,6 +23,10 @@ type Format struct {
 	Extensions []string
 	// Dir is set for formats whose programs are folders (GraphNet: model.py, weight_meta.py, input_meta.py).
 	Dir bool
+	// Files are, for a folder format, the names of the files of a program folder that the format reads and writes
+	// (GraphNet's model.py, weight_meta.py, input_meta.py and graph_net.json). The registry checks that they are
+	// regular files within its size limit before ReadDir reads them; the folder's other files are the user's.
+	Files []string
 
 	// Sniff reports whether file contents are in this format (nil: recognized by extension only).
 	Sniff func(src []byte) bool
