@@ -210,7 +210,7 @@ func (a *applyFlags) run(c *CLI, args []string) int {
 		if err != nil {
 			return c.errorf("apply", "%v", err)
 		}
-		ctx, err := a.cf.context()
+		ctx, err := a.cf.context(c)
 		if err != nil {
 			return c.errorf("apply", "%v", err)
 		}
@@ -271,7 +271,7 @@ func (a *applyFlags) run(c *CLI, args []string) int {
 		return c.errorf("apply", "%v", err)
 	}
 	defer stop()
-	ctx, err := a.cf.context()
+	ctx, err := a.cf.context(c)
 	if err != nil {
 		return c.errorf("apply", "%v", err)
 	}

@@ -73,7 +73,7 @@ Examples:
 						return c.usageErrorf("convert", "-format: %v", err)
 					}
 				}
-				ctx, err := cf.context()
+				ctx, err := cf.context(c)
 				if err != nil {
 					return c.errorf("convert", "%v", err)
 				}

@@ -127,7 +127,7 @@ func (gf *graphFlags) run(c *CLI, args []string) int {
 	if gf.ruleName == "" && (len(gf.ruleFiles) > 0 || len(gf.sets) > 0) {
 		return c.usageErrorf("graph", "-rules and -set choose the rule of -rule, which is not given")
 	}
-	ctx, err := gf.cf.context()
+	ctx, err := gf.cf.context(c)
 	if err != nil {
 		return c.errorf("graph", "%v", err)
 	}

@@ -55,7 +55,7 @@ Examples:
 				if *runTime <= 0 || *verifyTime <= 0 || *growOps <= 0 || *maxUpload <= 0 {
 					return c.usageErrorf("serve", "-run-time, -verify-time, -grow-ops and -max-upload must be positive")
 				}
-				ctx, err := cf.context()
+				ctx, err := cf.context(c)
 				if err != nil {
 					return c.errorf("serve", "%v", err)
 				}

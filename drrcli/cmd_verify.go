@@ -149,7 +149,7 @@ func (v *verifyFlags) compareOptions() (interp.CompareOptions, error) {
 		n    int
 	}{{"-runs", v.runs}, {"-batch", v.batch}, {"-size", v.size}, {"-variants", v.variants}} {
 		if f.n <= 0 {
-			return o, fmt.Errorf("%s %d: must be positive", f.name, f.n)
+			return o, fmt.Errorf("%s must be positive, not %d", f.name, f.n)
 		}
 	}
 	if v.jobs < 0 {
@@ -210,7 +210,7 @@ func (v *verifyFlags) run(c *CLI, args []string) int {
 		return c.errorf("verify", "%v", err)
 	}
 	defer stop()
-	ctx, err := v.cf.context()
+	ctx, err := v.cf.context(c)
 	if err != nil {
 		return c.errorf("verify", "%v", err)
 	}
@@ -472,7 +472,7 @@ type namedSet struct {
 func (v *verifyFlags) ruleSets(c *CLI, ctx *ir.Context, reg *rewriter.Registry, files []string) ([]namedSet, bool) {
 	var out []namedSet
 	if len(files) > 0 {
-		set, diags := drr.Load(ctx, drr.LoadOptions{CheckOptions: drr.CheckOptions{Unregistered: v.cf.unregistered, Natives: reg.HasNative}}, files...)
+		set, diags := drr.Load(ctx, c.loadOptions(drr.CheckOptions{Unregistered: v.cf.unregistered, Natives: reg.HasNative}), files...)
 		c.printRuleDiags(diags, true)
 		if diags.HasErrors() {
 			return nil, false

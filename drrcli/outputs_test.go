@@ -2,7 +2,10 @@ package drrcli
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -203,4 +206,30 @@ func TestCorpusOutputNames(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestFmtWriteLinksAndStaleTemporaries: fmt -w rewrites a file with another hard link in place, so the link sees
+// the formatted rules too, and removes the temporary file an earlier drrc killed during -w left (issue 26 item 14).
+func TestFmtWriteLinksAndStaleTemporaries(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("hard links and process ids are checked on Unix")
+	}
+	dir := t.TempDir()
+	path := write(t, dir, "r.drr", "rule   deinplace_relu {\n  match { %y = pd_op.relu_(%x) }\n  rewrite { replace %y with pd_op.relu(%x) }\n}\n")
+	link := filepath.Join(dir, "link.drr")
+	require.NoError(t, os.Link(path, link))
+	cmd := exec.Command("true")
+	require.NoError(t, cmd.Run())
+	stale := write(t, dir, ".r.drr.drrc-"+strconv.Itoa(cmd.Process.Pid)+"-42.tmp", "rule half")
+	code, formatted, errs := run(t, "", "fmt", path)
+	require.Equal(t, exitOK, code, errs)
+	require.Contains(t, formatted, "rule deinplace_relu {")
+	code, _, errs = run(t, "", "fmt", "-w", path)
+	require.Equal(t, exitOK, code, errs)
+	for _, p := range []string{path, link} {
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		assert.Equal(t, formatted, string(data), p)
+	}
+	assert.NoFileExists(t, stale)
 }
