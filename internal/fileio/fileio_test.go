@@ -93,6 +93,9 @@ func TestWriteAtomic(t *testing.T) {
 	assert.Equal(t, os.FileMode(0o600), info.Mode().Perm(), "the mode is kept")
 	entries, _ := os.ReadDir(dir)
 	assert.Len(t, entries, 1, "no temporary file is left")
+	missing := filepath.Join(dir, "no", "such", "out.pir")
+	assert.EqualError(t, WriteAtomic(missing, text("x")), "write "+missing+": no such file or directory",
+		"the error names the file asked for, not a temporary one")
 }
 
 func TestWriteInPlace(t *testing.T) {

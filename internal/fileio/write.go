@@ -3,6 +3,7 @@ package fileio
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"io"
 	"io/fs"
 	"os"
@@ -37,6 +38,10 @@ func WriteAtomic(path string, write func(io.Writer) error) error {
 	}
 	tmp, err := os.CreateTemp(dir, "."+base+tmpMarker+strconv.Itoa(os.Getpid())+"-*.tmp")
 	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = &fs.PathError{Op: "write", Path: path, Err: pe.Err} // the user's file, not our temporary name
+		}
 		return err
 	}
 	name := tmp.Name()
