@@ -1,6 +1,7 @@
 package drrcli
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,20 +16,27 @@ import (
 	"github.com/pirdrr/drr/ir/pirfile"
 )
 
-// snapshot returns every file below dir with its content and mode, to show that a command changed nothing.
+// snapshot returns every file below dir with its mode and content (the size and time of a regular file over 1 MiB;
+// the mode alone of a link, a FIFO or a device, which are not followed nor read), to show that a command changed
+// nothing.
 func snapshot(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	require.NoError(t, filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
 		require.NoError(t, err)
 		rel, _ := filepath.Rel(dir, p)
-		if info.IsDir() {
+		switch {
+		case info.IsDir():
 			out[rel+"/"] = info.Mode().String()
-			return nil
+		case !info.Mode().IsRegular():
+			out[rel] = info.Mode().String()
+		case info.Size() > 1<<20:
+			out[rel] = fmt.Sprintf("%s %d bytes, %v", info.Mode(), info.Size(), info.ModTime())
+		default:
+			data, err := os.ReadFile(p)
+			require.NoError(t, err)
+			out[rel] = info.Mode().String() + " " + string(data)
 		}
-		data, err := os.ReadFile(p)
-		require.NoError(t, err)
-		out[rel] = info.Mode().String() + " " + string(data)
 		return nil
 	}))
 	return out

@@ -10,7 +10,7 @@ import (
 
 // Rule returns a rule file whose where clause is the constraint expr (over the match's %y, an int: uses(%y)).
 func Rule(expr string) string {
-	return "rule hostile {\n  match { %y = pd_op.relu(%x) }\n  where { " + expr + " }\n  rewrite { replace %y with %x }\n}\n"
+	return "rule r {\n  match { %y = pd_op.relu(%x) }\n  where { " + expr + " }\n  rewrite { replace %y with %x }\n}\n"
 }
 
 // ParenExpr returns uses(%y) == 1 inside n parentheses: (((uses(%y) == 1))).
