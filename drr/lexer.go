@@ -128,13 +128,17 @@ type level struct{ conds, ops, term int32 }
 func (s *scanner) push(k byte) {
 	s.stack = append(s.stack, k)
 	s.levels = append(s.levels, level{})
-	s.checkNesting()
+	if len(s.stack)+s.nconds > MaxNesting {
+		s.checkNesting()
+	}
 }
 
 // popTo closes the brackets from level n up (n == 0 closes every bracket, as a new declaration does).
 func (s *scanner) popTo(n int) {
-	for _, l := range s.levels[n+1:] {
-		s.nconds -= int(l.conds)
+	if s.nconds > 0 { // conditionals are rare: most closes have none to end
+		for _, l := range s.levels[n+1:] {
+			s.nconds -= int(l.conds)
+		}
 	}
 	s.stack, s.levels = s.stack[:n], s.levels[:n+1]
 	if n == 0 {
