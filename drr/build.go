@@ -5,6 +5,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/pirdrr/drr/drr/rule"
 )
 
 // This file and build_*.go turn the structs participle fills (grammar*.go)
@@ -20,6 +22,18 @@ type builder struct {
 	file  *string // the file name shared by the spans
 	diags Diagnostics
 	a     nodeSlabs
+	// depth bounds the height of the expression being built: the operators and brackets above the current term
+	// (rule.MaxExprDepth; a flat chain of operators builds a tree as deep as it is long).
+	depth int
+}
+
+// deeper adds n levels to the expression being built, reporting at sp() an expression deeper than
+// rule.MaxExprDepth.
+func (b *builder) deeper(n int, sp func() Span) {
+	b.depth += n
+	if b.depth > rule.MaxExprDepth {
+		b.fail(sp(), "expression too deep: more than %d levels of operators and brackets (each operator of a chain is a level)", rule.MaxExprDepth)
+	}
 }
 
 // invalid is panicked by the builder after reporting an error, to drop the
@@ -35,7 +49,9 @@ func (b *builder) fail(sp Span, format string, args ...any) {
 // protect runs f and reports whether it completed without dropping its
 // construct.
 func (b *builder) protect(f func()) (ok bool) {
+	depth := b.depth
 	defer func() {
+		b.depth = depth
 		if r := recover(); r != nil {
 			if _, drop := r.(invalid); !drop {
 				panic(r)

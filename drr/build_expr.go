@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/pirdrr/drr/drr/rule"
 )
 
 // Building rewrite statements and expressions (see build.go).
@@ -62,6 +64,18 @@ func binaryPrecedence(op string) int {
 }
 
 func (b *builder) expr(g *gExpr) Expr {
+	// A chain of n operators is a tree of height up to n, and a conditional adds a level.
+	levels := len(g.Ops) + 1
+	if g.Cond != nil {
+		levels++
+	}
+	b.deeper(levels, func() Span {
+		if k := rule.MaxExprDepth - (b.depth - levels) - 1; k >= 0 && k < len(g.Ops) {
+			return b.tokSpan(*g.Ops[k].Op.t) // the first operator past the limit
+		}
+		return b.termStart(g.X)
+	})
+	defer func() { b.depth -= levels }()
 	operands := make([]Expr, len(g.Ops)+1)
 	operands[0] = b.term(g.X)
 	for i, op := range g.Ops {
@@ -100,6 +114,14 @@ func (b *builder) binary(ops []*gBinOp, operands []Expr, i, minPrec int) (Expr, 
 // term builds a primary expression with its indexes, spread and unary
 // operators (which bind looser than the indexes).
 func (b *builder) term(g *gTerm) Expr {
+	levels := len(g.Unary) + len(g.Index)
+	if g.Spread != nil {
+		levels++
+	}
+	if levels > 0 {
+		b.deeper(levels, func() Span { return b.termStart(g) })
+		defer func() { b.depth -= levels }()
+	}
 	x := b.primary(g)
 	for _, ix := range g.Index {
 		x = &IndexExpr{Span: x.span().to(b.span(ix.Tokens)), X: x, Index: b.expr(ix.X)}
@@ -120,6 +142,26 @@ func (b *builder) term(g *gTerm) Expr {
 		x = &UnaryExpr{Span: opSpan.to(x.span()), Op: op.Value, X: x}
 	}
 	return x
+}
+
+// termStart returns the span of a term's first token, where errors about the whole term are reported.
+func (b *builder) termStart(g *gTerm) Span {
+	if len(g.Unary) > 0 {
+		return b.tokSpan(*g.Unary[0].Op.t)
+	}
+	switch {
+	case g.Atom != nil:
+		return b.tokSpan(*g.Atom.t)
+	case g.Call != nil:
+		return b.tokSpan(g.Call.Tokens[0])
+	case g.Tagged != nil:
+		return b.tokSpan(g.Tagged.Tag)
+	case g.Paren != nil:
+		return b.tokSpan(g.Paren.Tokens[0])
+	case g.List != nil:
+		return b.tokSpan(g.List.Tokens[0])
+	}
+	return b.tokSpan(g.Type.Name)
 }
 
 // primary builds the primary expression of a term.

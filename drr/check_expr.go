@@ -276,8 +276,21 @@ type exprScope struct {
 	holeUse bool
 }
 
-// expr translates an expression and returns its static type.
+// expr translates an expression and returns its static type. An expression deeper than rule.MaxExprDepth (which
+// Parse does not build, but a syntax tree made in Go may hold) is an error, not a walk that exhausts the stack.
 func (rc *ruleChecker) expr(e Expr, sc exprScope) (rule.Expr, sType) {
+	if rc.depth >= rule.MaxExprDepth {
+		rc.errorf(e.Pos(), "expression too deep: more than %d levels of operators and brackets", rule.MaxExprDepth)
+		return newNode(&rc.s.nodes.lit, rule.Lit{Pos: e.span().rulePos()}), stAny
+	}
+	rc.depth++
+	x, t := rc.exprAt(e, sc)
+	rc.depth--
+	return x, t
+}
+
+// exprAt is expr one level down.
+func (rc *ruleChecker) exprAt(e Expr, sc exprScope) (rule.Expr, sType) {
 	pos := e.span().rulePos()
 	switch e := e.(type) {
 	case *ParenExpr:

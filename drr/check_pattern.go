@@ -24,6 +24,7 @@ type ruleChecker struct {
 	*ruleMaps
 	untyped []untypedCreate
 	anon    int
+	depth   int // of the expression being checked (rule.MaxExprDepth)
 }
 
 // ruleMaps are a rule instance's lookup tables. A worker reuses one set for all its rules, clearing it in between:

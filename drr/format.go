@@ -44,7 +44,10 @@ import (
 // with an empty Decls prints its Imports, Families, Natives, Params and Rules, in
 // that order. Every node must have its required fields (names, op names,
 // keys) set. A tree built by hand has no positions, hence no line breaks
-// of its own: only lines longer than 120 columns break.
+// of its own: only lines longer than 120 columns break. Format walks
+// expressions recursively: the trees Parse builds are at most MaxNesting
+// brackets and rule.MaxExprDepth levels deep, and so must a tree built by
+// hand be.
 func Format(f *File) []byte {
 	p := &printer{docs: map[*Comment]bool{}}
 	decls := f.Decls

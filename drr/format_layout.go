@@ -1,7 +1,6 @@
 package drr
 
 import (
-	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -193,8 +192,9 @@ func (d *doc) render(indent int, forced []bool) (lines []outLine, over int) {
 		level int // level of the line that opened it
 	}
 	var (
-		stack   []open // the brackets open at the current item
-		level   int    // continuation level of the current line
+		stack   []open                       // the brackets open at the current item
+		isOpen  = make([]bool, len(d.items)) // isOpen[i]: item i is a bracket of stack
+		level   int                          // continuation level of the current line
 		cur     strings.Builder
 		comment string
 		width   = indent
@@ -208,21 +208,19 @@ func (d *doc) render(indent int, forced []bool) (lines []outLine, over int) {
 			if width+utf8.RuneCountInString(it.text) > maxWidth {
 				// Break in a bracket around the text (a closing bracket is
 				// inside its own, an opening one outside).
-				var around []int
-				for _, o := range stack {
-					around = append(around, o.item)
-				}
-				if b := outermost(d.items, cands, inside, around); b >= 0 {
+				if b := outermost(d.items, cands, inside, isOpen); b >= 0 {
 					return nil, b
 				}
 			}
 			if it.kind == dClose && len(stack) > 0 {
+				isOpen[stack[len(stack)-1].item] = false
 				stack = stack[:len(stack)-1]
 			}
 			cur.WriteString(it.text)
 			width += utf8.RuneCountInString(it.text)
 			if it.kind == dOpen {
 				stack = append(stack, open{item: i, level: level})
+				isOpen[i] = true
 			}
 			continue
 		}
@@ -266,13 +264,13 @@ func (d *doc) render(indent int, forced []bool) (lines []outLine, over int) {
 
 // outermost returns the break to take on a line that is too wide: among
 // the breaks cands (in the brackets inside) that are in a bracket around the
-// text that does not fit (breaking in a list that ended before it would not
-// shorten the line where it is too wide), the one inside the fewest
-// brackets, the last of those; -1 if there is none.
-func outermost(items []ditem, cands, inside, around []int) int {
+// text that does not fit (isOpen[inside[k]]: breaking in a list that ended
+// before it would not shorten the line where it is too wide), the one inside
+// the fewest brackets, the last of those; -1 if there is none.
+func outermost(items []ditem, cands, inside []int, isOpen []bool) int {
 	best := -1
 	for k, i := range cands {
-		if !slices.Contains(around, inside[k]) {
+		if !isOpen[inside[k]] {
 			continue
 		}
 		if best < 0 || items[i].depth <= items[best].depth {

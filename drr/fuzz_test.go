@@ -26,7 +26,8 @@ import (
 //     declaration-by-declaration driving, no recovery) builds the same tree.
 //
 // The seed corpus is every golden input and output plus printed PIR lines
-// from the shared corpus.
+// from the shared corpus, and rules nested and chained at and past the depth
+// limits (depthSeeds).
 func FuzzParse(f *testing.F) {
 	for _, dir := range []string{"format", "errors"} {
 		files, _ := filepath.Glob(filepath.Join("testdata", dir, "*.txtar"))
@@ -48,6 +49,9 @@ func FuzzParse(f *testing.F) {
 		}
 	}
 	f.Add(generateRules(2))
+	for _, src := range depthSeeds() {
+		f.Add(src)
+	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		checkParseProperties(t, src)
 	})

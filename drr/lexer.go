@@ -3,6 +3,8 @@ package drr
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pirdrr/drr/drr/rule"
 )
 
 // tokKind is the kind of a lexical token.
@@ -55,6 +57,14 @@ type token struct {
 	kind tokKind
 }
 
+// MaxNesting bounds how deeply brackets ( ) [ ] { } and conditional
+// expressions (a ? b : c) nest in a .drr file: more is the error "nesting
+// too deep". The parser recurses once or more per level, and so does every
+// walker of the syntax tree, so the lexer enforces the limit before anything
+// recurses, and no input can exhaust the stack. The PIR text and GraphNet
+// readers have the same limit.
+const MaxNesting = 200
+
 // Bracket kinds on the scanner's stack.
 const (
 	brParen = '('
@@ -81,7 +91,12 @@ type scanner struct {
 	comments []*Comment
 	diags    Diagnostics
 
-	stack     []byte
+	stack []byte
+	// levels[i] counts what is open at bracket level i (0: outside every bracket), up to the next ',', separator
+	// or closing bracket of the level: conditionals, whose else branch extends that far, and operators.
+	levels    []level
+	nconds    int  // the conditionals of every level
+	tooDeep   bool // the current chunk nests more than MaxNesting levels: it is not parsed
 	lastBlock bool // the last token emitted opened a block
 	afterTag  bool // the last token emitted was a tag
 	space     bool // whitespace precedes the current token
@@ -100,7 +115,76 @@ func newScanner(filename string, src string) *scanner {
 // reset prepares the scanner to lex region r of src, keeping its buffer.
 // A region starts at the beginning of a line, where no bracket is open.
 func (s *scanner) reset(src string, r region) {
-	*s = scanner{src: src, filename: s.filename, file: s.file, end: r.end, off: r.start, line: r.line, col: 1, toks: s.toks[:0]}
+	*s = scanner{src: src, filename: s.filename, file: s.file, end: r.end, off: r.start, line: r.line, col: 1, toks: s.toks[:0],
+		stack: s.stack[:0], levels: append(s.levels[:0], level{})}
+}
+
+// level is what the scanner counts at one bracket level: the conditionals ('?') and binary operators of the
+// expression there, and the unary operators and indexes of its current term. A chain of n operators and a term
+// with m of them make a tree at least n+m+1 deep (see builder.deeper).
+type level struct{ conds, ops, term int32 }
+
+// push opens a bracket of kind k.
+func (s *scanner) push(k byte) {
+	s.stack = append(s.stack, k)
+	s.levels = append(s.levels, level{})
+	if len(s.stack)+s.nconds > MaxNesting {
+		s.checkNesting()
+	}
+}
+
+// popTo closes the brackets from level n up (n == 0 closes every bracket, as a new declaration does).
+func (s *scanner) popTo(n int) {
+	if s.nconds > 0 { // conditionals are rare: most closes have none to end
+		for _, l := range s.levels[n+1:] {
+			s.nconds -= int(l.conds)
+		}
+	}
+	s.stack, s.levels = s.stack[:n], s.levels[:n+1]
+	if n == 0 {
+		s.endExpr()
+	}
+}
+
+// endExpr ends the expression of the current level, at a ',' or a separator.
+func (s *scanner) endExpr() {
+	top := &s.levels[len(s.levels)-1]
+	s.nconds -= int(top.conds)
+	*top = level{}
+}
+
+// cond counts a conditional's '?'.
+func (s *scanner) cond() {
+	top := &s.levels[len(s.levels)-1]
+	top.conds++
+	top.term = 0
+	s.nconds++
+	s.checkNesting()
+}
+
+// operator counts a binary operator (binary) or a unary operator or index of the current term, reporting (once per
+// declaration) an expression deeper than rule.MaxExprDepth: the parser would take it, slowly for a long one, and
+// the builder would then refuse it.
+func (s *scanner) operator(binary bool) {
+	top := &s.levels[len(s.levels)-1]
+	if binary {
+		top.ops++
+		top.term = 0
+	} else {
+		top.term++
+	}
+	if int(top.ops+top.term)+1 > rule.MaxExprDepth && !s.tooDeep {
+		s.tooDeep = true
+		s.errorAt(s.position(), "expression too deep: more than %d levels of operators and brackets (each operator of a chain is a level)", rule.MaxExprDepth)
+	}
+}
+
+// checkNesting reports, once per declaration, nesting deeper than MaxNesting at the current offset.
+func (s *scanner) checkNesting() {
+	if len(s.stack)+s.nconds > MaxNesting && !s.tooDeep {
+		s.tooDeep = true
+		s.errorAt(s.position(), "nesting too deep: more than %d levels of brackets and conditionals", MaxNesting)
+	}
 }
 
 // scan lexes src completely (for tests).
@@ -173,6 +257,7 @@ func (s *scanner) separator(text string) {
 		}
 		return
 	}
+	s.endExpr()
 	kind := tSep
 	if len(s.stack) == 0 {
 		kind = tTopSep
@@ -262,6 +347,7 @@ func (s *scanner) wordAt(i int, w string) bool {
 func (s *scanner) nextChunk() []token {
 	s.toks = s.toks[:0]
 	s.chunkDone = false
+	s.tooDeep = false
 	for !s.chunkDone {
 		s.space = false
 		for s.off < s.end {
@@ -281,11 +367,11 @@ func (s *scanner) nextChunk() []token {
 				// that a region ends with the tokens the whole file's lexing gives it.
 				if l := s.last(); l != nil && l.kind == tSep {
 					l.kind = tTopSep
-					s.stack = s.stack[:0]
+					s.popTo(0)
 					return s.toks
 				} else if l != nil && l.kind != tTopSep {
 					s.toks = append(s.toks, token{kind: tTopSep, text: "\n", off: int32(s.off), line: int32(s.line), col: int32(s.col)})
-					s.stack = s.stack[:0]
+					s.popTo(0)
 					return s.toks
 				}
 			}
@@ -386,7 +472,7 @@ func (s *scanner) ident() {
 			j++
 		}
 		if isIdentStart(s.at(j)) || s.at(j) == '"' {
-			s.stack = s.stack[:0]
+			s.popTo(0)
 			if l := s.last(); l != nil && l.kind == tSep {
 				l.kind = tTopSep
 				s.chunkDone = true
@@ -401,6 +487,9 @@ func (s *scanner) ident() {
 	if text == "_" {
 		s.emit(tWild, 1)
 		return
+	}
+	if text == "in" && s.prevOperand() {
+		s.operator(true)
 	}
 	s.emit(tIdent, end-start)
 }
@@ -678,7 +767,11 @@ func (s *scanner) punct() {
 	}
 	if len(rest) >= 2 {
 		switch rest[:2] {
-		case "->", "==", "!=", "<=", ">=", "&&", "||":
+		case "==", "!=", "<=", ">=", "&&", "||":
+			s.operator(true)
+			s.emit(tPunct, 2)
+			return
+		case "->":
 			s.emit(tPunct, 2)
 			return
 		}
@@ -686,20 +779,33 @@ func (s *scanner) punct() {
 	c := rest[0]
 	switch c {
 	case '(', '[':
-		s.stack = append(s.stack, c)
+		if c == '[' && s.prevOperand() {
+			s.operator(false) // an index: x[0][1] nests as a chain of operators does
+		}
+		s.push(c)
 	case '{':
 		kind := byte(brBlock)
 		if l := s.last(); l != nil && l.kind == tPunct && l.text == ")" {
 			kind = brAttrs
 		}
-		s.stack = append(s.stack, kind)
+		s.push(kind)
 		s.emit(tPunct, 1)
 		s.lastBlock = kind == brBlock
 		return
 	case ')', ']', '}':
 		s.dropTrailingComma()
 		s.close(c)
-	case ',', ':', '=', '?', '!', '+', '-', '*', '/', '%', '<', '>':
+	case ',':
+		s.endExpr()
+	case '?':
+		s.cond()
+	case '!':
+		s.operator(false)
+	case '+', '-', '*', '/', '%', '<', '>':
+		s.operator(s.prevOperand()) // -x is unary
+	case ':':
+		s.levels[len(s.levels)-1].term = 0 // a conditional's else branch, or an attribute's value
+	case '=':
 	default:
 		pos := s.position()
 		r, size := utf8.DecodeRuneInString(rest)
@@ -750,13 +856,13 @@ func (s *scanner) close(c byte) {
 				if k == brBlock {
 					s.dropSep()
 				}
-				s.stack = s.stack[:i]
+				s.popTo(i)
 				return
 			}
 		case k == brBlock || k == brAttrs:
 			return
 		case (c == ')' && k == brParen) || (c == ']' && k == brList):
-			s.stack = s.stack[:i]
+			s.popTo(i)
 			return
 		}
 	}

@@ -2,14 +2,21 @@ package drr
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
+	"strings"
 
 	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/internal/fileio"
 	"github.com/pirdrr/drr/ir"
 )
+
+// DefaultMaxFileSize is the size limit of a rule file, and of each file it imports, unless LoadOptions.MaxFileSize
+// sets another (drrc's -max-file-size): a larger file is an error, as is anything but a regular file (a device such
+// as /dev/zero, a FIFO), which could be endless or never end.
+const DefaultMaxFileSize = 64 << 20
 
 // LoadOptions configure Load.
 type LoadOptions struct {
@@ -17,6 +24,16 @@ type LoadOptions struct {
 	// FS, if set, is where rule files and their imports are read from (paths are slash-separated and relative to
 	// it); otherwise the operating system's files are read.
 	FS fs.FS
+	// MaxFileSize is the size limit of each rule file read (0: DefaultMaxFileSize).
+	MaxFileSize int64
+}
+
+// maxFileSize returns the size limit of a rule file.
+func (o LoadOptions) maxFileSize() int64 {
+	if o.MaxFileSize > 0 {
+		return o.MaxFileSize
+	}
+	return DefaultMaxFileSize
 }
 
 // Load reads the rule files at paths and everything they import, checks them against ctx and returns the rule set.
@@ -56,11 +73,12 @@ type loader struct {
 	loading map[string]bool
 }
 
+// read reads a rule file: a regular file within the size limit.
 func (l *loader) read(name string) ([]byte, error) {
 	if l.opts.FS != nil {
-		return fs.ReadFile(l.opts.FS, name)
+		return fileio.ReadFileFS(l.opts.FS, name, l.opts.maxFileSize())
 	}
-	return os.ReadFile(name)
+	return fileio.ReadFile(name, l.opts.maxFileSize())
 }
 
 func (l *loader) load(name string, from Position) {
@@ -76,8 +94,15 @@ func (l *loader) load(name string, from Position) {
 	if err != nil {
 		msg := err.Error()
 		var pe *fs.PathError
-		if errors.As(err, &pe) {
+		var tl *fileio.TooLargeError
+		var nr *fileio.NotRegularError
+		switch {
+		case errors.As(err, &pe):
 			msg = pe.Err.Error()
+		case errors.As(err, &tl):
+			msg = fmt.Sprintf("it is larger than %s, the size limit of rule files (-max-file-size raises it)", fileio.FormatSize(tl.Limit))
+		case errors.As(err, &nr):
+			msg = strings.TrimPrefix(nr.Error(), nr.Name+": ")
 		}
 		pos := from
 		if pos.Filename == "" {

@@ -26,7 +26,9 @@ func (p *grammarParser) parseRegion(r region) regionResult {
 	for len(p.b.diags) <= maxDiagnostics {
 		chunk := p.sc.nextChunk()
 		last := chunk[len(chunk)-1]
-		if len(chunk) > 1 || last.kind != tEOF {
+		// A declaration nested too deeply is not parsed: participle would recurse once per level (the lexer has
+		// reported it).
+		if (len(chunk) > 1 || last.kind != tEOF) && !p.sc.tooDeep {
 			if d := p.decl(chunk); d != nil {
 				res.decls = append(res.decls, d)
 			}

@@ -161,6 +161,11 @@ func FuzzReparse(f *testing.F) {
 	f.Add([]byte("family f = [a.b]\n/// d\nrule r {}\n"), []byte("family f = [a.b]\n\n/// d\nrule r {}\n"))
 	// A region that ends inside an open block: its end is where the next declaration starts, as in the whole file.
 	f.Add([]byte("rule A0{   match \nrule A"), []byte("rule A0{ match ( \nrule A {}"))
+	// Edits that cross the depth limits: one more level, and the limit's error removed again.
+	seeds := depthSeeds()
+	for i := 0; i+1 < len(seeds); i++ {
+		f.Add(seeds[i], append(append([]byte(nil), rules...), seeds[i+1]...))
+	}
 	f.Fuzz(func(t *testing.T, a, b []byte) {
 		rp := NewReparser("r.drr")
 		requireSameParse(t, rp, a)

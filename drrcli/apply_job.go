@@ -59,12 +59,15 @@ func (a *applyFlags) weightsFile(out string) string {
 // Several programs write into the folder -o, under their names relative to the folder given, renamed for the
 // output format when -format names one (a.json → a.pir).
 func (a *applyFlags) jobsFor(c *CLI, args []string, outFormat *pirfile.Format) ([]*applyJob, error) {
-	type input struct{ path, rel string }
+	type input struct {
+		path, rel string
+		folder    bool // a program folder (a GraphNet graph): its name has no extension
+	}
 	var inputs []input
 	fromFolder := false
 	for _, arg := range args {
 		if arg == "-" {
-			inputs = append(inputs, input{"-", "stdin"})
+			inputs = append(inputs, input{"-", "stdin", false})
 			continue
 		}
 		progs, err := c.formats().Expand(arg)
@@ -72,7 +75,7 @@ func (a *applyFlags) jobsFor(c *CLI, args []string, outFormat *pirfile.Format) (
 			return nil, err
 		}
 		if len(progs) == 1 && progs[0] == arg {
-			inputs = append(inputs, input{arg, filepath.Base(arg)})
+			inputs = append(inputs, input{arg, filepath.Base(arg), isFolder(arg)})
 			continue
 		}
 		if len(progs) == 0 {
@@ -84,15 +87,32 @@ func (a *applyFlags) jobsFor(c *CLI, args []string, outFormat *pirfile.Format) (
 			if err != nil || strings.HasPrefix(rel, "..") {
 				rel = filepath.Base(p)
 			}
-			inputs = append(inputs, input{p, rel})
+			inputs = append(inputs, input{p, rel, isFolder(p)})
 		}
 	}
 	if len(inputs) == 1 && !fromFolder {
+		in := inputs[0]
 		out := a.out
 		if out == "" {
 			out = "-"
 		}
-		return []*applyJob{{in: inputs[0].path, out: out, single: true, sub: ""}}, nil
+		if namesFolder(out) {
+			// -o DIR/ is the folder to write the program into, under its name: the graph folder itself for a folder
+			// format (a GraphNet graph is a folder), DIR/NAME.EXT for a file format.
+			f := outFormat
+			if f == nil {
+				var err error
+				if in.path == "-" {
+					f = c.formats().ByExtension(".pir")
+				} else if f, err = c.formats().Detect(in.path); err != nil {
+					return nil, err
+				}
+			}
+			if !f.Dir {
+				out = filepath.Join(out, f.OutputName(in.rel, in.folder))
+			}
+		}
+		return []*applyJob{{in: in.path, out: out, single: true, sub: ""}}, nil
 	}
 	if a.out == "" || a.out == "-" {
 		return nil, fmt.Errorf("several programs need -o DIR for the results")
@@ -107,7 +127,7 @@ func (a *applyFlags) jobsFor(c *CLI, args []string, outFormat *pirfile.Format) (
 		}
 		name := in.rel
 		if outFormat != nil {
-			name = outFormat.OutputName(name)
+			name = outFormat.OutputName(name, in.folder)
 		}
 		jobs = append(jobs, &applyJob{in: in.path, out: filepath.Join(a.out, name), sub: strings.TrimSuffix(in.rel, filepath.Ext(in.rel))})
 	}
@@ -153,6 +173,12 @@ func (a *applyFlags) process(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl
 			r.Error = err.Error()
 			return r
 		}
+	} else if a.weights == "auto" {
+		where := "standard input has no parameter file beside it"
+		if j.in != "-" {
+			where = "there is no " + siblingWeights(j.in)
+		}
+		r.warnings = append(r.warnings, fmt.Sprintf("%s: warning: -weights auto: %s, so no weights were read\n", j.in, where))
 	}
 	// The output's format: -format, else (for one program) the output file's extension, else the input's format.
 	outName := ""
@@ -186,6 +212,16 @@ func (a *applyFlags) process(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl
 	t1 := time.Now()
 	results, err := pl.Run(p, &rewriter.Env{Registry: reg, Options: opts})
 	r.Rewrite = time.Since(t1)
+	if r.dumps != nil {
+		// The dumps go first, failed passes included: a program whose dumps cannot be written is not written.
+		if derr := r.dumps.writeFiles(); derr != nil {
+			if err == nil {
+				r.Error = fmt.Sprintf("%s: %v; the program is not written", j.in, derr)
+				return r
+			}
+			r.warnings = append(r.warnings, fmt.Sprintf("%s: %v\n", j.in, derr))
+		}
+	}
 	r.Passes = results
 	for _, pr := range results {
 		r.Stats = append(r.Stats, toPassStats(pr))
@@ -206,6 +242,15 @@ func (a *applyFlags) process(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl
 		r.Error = fmt.Sprintf("%s: the rewritten program fails checking, so it is not written (-verify-each names the rule that broke it):\n%s",
 			j.in, errs.Error())
 		return r
+	}
+	// A rule pass that a limit stopped has not done its work, and one that grows the program forever stops so: its
+	// program is not the rules' result (unless -keep-going).
+	if err := rewriter.CheckLimits(results); err != nil {
+		if !a.keepGoing {
+			r.Error = fmt.Sprintf("%s: %v; the program is not written (-max-rewrites and -max-iterations raise the limits, -keep-going writes it anyway)", j.in, err)
+			return r
+		}
+		r.warnings = append(r.warnings, fmt.Sprintf("%s: warning: %v; written anyway (-keep-going)\n", j.in, err))
 	}
 	if n, first := failedRewrites(results); n > 0 {
 		r.FailedRewrites = n

@@ -26,6 +26,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/pirdrr/drr/drr"
+	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/internal/fileio"
 	"github.com/pirdrr/drr/internal/suggest"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirfile"
@@ -53,8 +56,9 @@ type CLI struct {
 	// Formats are the program formats commands read and write (nil: pirfile.Standard()).
 	Formats *pirfile.Registry
 
-	reg   *rewriter.Registry // built on first use by registry()
-	stdin []byte             // standard input, once read as a program (its diagnostics quote it)
+	reg         *rewriter.Registry // built on first use by registry()
+	stdin       []byte             // standard input, once read as a program (its diagnostics quote it)
+	maxFileSize int64              // -max-file-size (0: the defaults, drr's and pirfile's DefaultMaxFileSize)
 }
 
 // command is one subcommand of drrc.
@@ -166,6 +170,13 @@ func usageText() string {
 	b.WriteString("\nUse \"drrc help <command>\" for more information about a command.\n")
 	b.WriteString("Use \"drrc help builtins\" for the builtin functions of where clauses.\n")
 	b.WriteString("Exit status: 0 success, 1 failures or findings, 2 usage errors, 3 an internal error (a bug in drrc).\n")
+	fmt.Fprintf(&b, "\nLimits, each a clear error rather than a crash: drrc reads regular files only (not devices or FIFOs),\n"+
+		"rule files and their imports up to %s, programs, each file of a GraphNet graph and standard input up to\n"+
+		"%s (-max-file-size raises both). In a rule file, brackets and conditionals nest at most %d deep, as in\n"+
+		"PIR text and GraphNet's Python, and an expression is at most %d levels of operators and brackets deep (each\n"+
+		"operator of a chain is a level). A rule pass that reaches -max-rewrites (20 per op + 10000) or\n"+
+		"-max-iterations (10) before converging fails: drrc apply writes nothing unless -keep-going.\n",
+		fileio.FormatSize(drr.DefaultMaxFileSize), fileio.FormatSize(pirfile.DefaultMaxFileSize), drr.MaxNesting, rule.MaxExprDepth)
 	return b.String()
 }
 
@@ -230,19 +241,23 @@ type listFlag []string
 func (l *listFlag) String() string     { return strings.Join(*l, ",") }
 func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 
-// contextFlags are the flags that decide the op catalogs a command works with.
+// contextFlags are the flags of every command that reads rules or programs: the op catalogs it works with, and the
+// size limit of what it reads.
 type contextFlags struct {
 	unregistered bool
 	dialects     listFlag
+	maxFileSize  sizeFlag
 }
 
 func (cf *contextFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&cf.unregistered, "unregistered", false, "load no op catalog: every op is unregistered (as MLIR's --allow-unregistered-dialect)")
 	fs.Var(&cf.dialects, "dialect", "load an extra dialect catalog `file` (repeatable)")
+	registerMaxFileSize(fs, &cf.maxFileSize)
 }
 
-// context builds the Context the flags ask for.
-func (cf *contextFlags) context() (*ir.Context, error) {
+// context builds the Context the flags ask for, and makes -max-file-size the limit of c's reads.
+func (cf *contextFlags) context(c *CLI) (*ir.Context, error) {
+	c.useMaxFileSize(cf.maxFileSize)
 	ctx := ir.NewContext()
 	if !cf.unregistered {
 		if err := ctx.LoadDefaultDialects(); err != nil {
@@ -250,7 +265,7 @@ func (cf *contextFlags) context() (*ir.Context, error) {
 		}
 	}
 	for _, d := range cf.dialects {
-		src, err := os.ReadFile(d)
+		src, err := fileio.ReadFile(d, c.programLimit())
 		if err != nil {
 			return nil, err
 		}
@@ -307,6 +322,7 @@ func (c *CLI) registry() (*rewriter.Registry, error) {
 func (c *CLI) formats() *pirfile.Registry {
 	if c.Formats == nil {
 		c.Formats = pirfile.Standard()
+		c.Formats.MaxFileSize = c.maxFileSize
 	}
 	return c.Formats
 }

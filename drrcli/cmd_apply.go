@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -47,6 +49,9 @@ Each rule set is applied by a greedy worklist driver until nothing matches. Stat
 spent matching it (its share of the merged automaton's time at the ops it was tried on) and rewriting with it. A
 match whose rewrite cannot be carried out (an attribute the rule computes is out of range, …) leaves the program
 unchanged at that op and counts as a failed rewrite: the program is then not written and the exit status is 1, unless -keep-going.
+A rule pass that reaches -max-rewrites (default 20 per op + 10000) or -max-iterations (default 10 sweeps) before
+converging has not done its work (a rule that keeps growing the program ends so): the rules still firing are named,
+and the program is not written and the exit status is 1, unless -keep-going, which writes it with a warning.
 
 One program is written to -o (standard output by default, where a GraphNet graph is printed as PIR text). With
 several programs or a directory, -o names an output directory (required) and the programs run in parallel (-j); a
@@ -54,12 +59,16 @@ summary table follows. A GraphNet sample folder is the graphs of its subgraph_N 
 (or OUT/subgraph_N.json with -format json). Output names follow
 the output format: with -format pir, models/a.json is written as OUT/a.pir. A regular output file is written
 atomically (a temporary file renamed over it), and nothing is written for a program whose passes fail; a device
-such as /dev/null or a FIFO is written in place, and an -o that is an existing directory, for one program, is an
-error.
+such as /dev/null or a FIFO is written in place (a GraphNet graph as PIR text), and an -o that is an existing
+directory, for one program, is an error: -o DIR/ (with the separator) writes it into DIR under its name. A
+GraphNet graph is written into its folder, replacing only GraphNet's four files and keeping the others. An output
+that is the input program itself (-o model.pir model.pir, or a folder of programs onto itself) is refused unless
+-w. Folders a failed run created for its outputs are removed again.
 
 Weights: -weights reads the parameters' data from Paddle's .pdiparams file (auto: inference.pdiparams beside
-inference.json), so that the fold_constants pass can fold the weight arithmetic conv2d_bn_fold builds into new
-parameters; -weights-out writes the result's parameters (auto: beside each output), the pair Paddle loads.
+inference.json, with a warning for a program that has none), so that the fold_constants pass can fold the weight
+arithmetic conv2d_bn_fold builds into new parameters; -weights-out writes the result's parameters (auto: beside
+each output), the pair Paddle loads.
 
 Debugging: -trace prints every rewrite (rule, op, position); -verify-each runs the verifier after every rewrite
 and names the rule that broke the program; -shuffle SEED visits ops in a random order to expose rule sets whose
@@ -113,6 +122,7 @@ type applyFlags struct {
 	weightsOut    string
 	keepGoing     bool
 	internal      bool
+	overwrite     bool
 	printIR       printIRFlags
 	params        paramFlag
 }
@@ -123,7 +133,8 @@ func (a *applyFlags) register(fs *flag.FlagSet) {
 	fs.Var(&a.rules, "rules", "apply the rules of `file.drr` (repeatable; the pass is named \"rules\")")
 	fs.Var(&a.sets, "set", "run the registered rule set or pass `name` (repeatable)")
 	fs.StringVar(&a.passes, "passes", "", "run these passes and pipelines in order, comma-separated (\"rules\" is the -rules files)")
-	fs.StringVar(&a.out, "o", "", "write the result to `file` (a directory for several programs)")
+	fs.StringVar(&a.out, "o", "", "write the result to `file` (a directory for several programs; DIR/ writes one program into DIR)")
+	fs.BoolVar(&a.overwrite, "w", false, "write the results over the input programs themselves when -o names them")
 	fs.StringVar(&a.format, "format", "", "output format `"+pirfile.Standard().Names(false)+"` (default: the output file's extension, else the input's format)")
 	fs.BoolVar(&a.untagged, "untagged", false, "print PIR text attributes in the newer untagged syntax")
 	fs.BoolVar(&a.internal, "internal", false, "write pirdrr's value tensors (pd_op.v_tensor) and their copies into PIR JSON, which Paddle cannot load, instead of refusing them")
@@ -136,7 +147,7 @@ func (a *applyFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&a.noDCE, "no-dce", false, "keep ops that become dead")
 	fs.Var(&a.disable, "disable", "do not apply rules with this `label` or name (repeatable)")
 	fs.Var(&a.enable, "enable", "apply rules with this `label` or name even if -disable names another of their labels (repeatable)")
-	fs.BoolVar(&a.keepGoing, "keep-going", false, "write the program and exit 0 even if some rewrites failed (they are still reported)")
+	fs.BoolVar(&a.keepGoing, "keep-going", false, "write the program and exit 0 even if some rewrites failed or a rule pass stopped at a limit before converging (they are still reported)")
 	fs.StringVar(&a.stats, "stats", "text", "statistics on standard error: `text|json|none`")
 	fs.BoolVar(&a.timing, "timing", false, "report the parse / rewrite / print times")
 	fs.IntVar(&a.jobs, "j", 0, "programs processed in parallel (default: the number of CPUs)")
@@ -199,7 +210,7 @@ func (a *applyFlags) run(c *CLI, args []string) int {
 		if err != nil {
 			return c.errorf("apply", "%v", err)
 		}
-		ctx, err := a.cf.context()
+		ctx, err := a.cf.context(c)
 		if err != nil {
 			return c.errorf("apply", "%v", err)
 		}
@@ -218,6 +229,14 @@ func (a *applyFlags) run(c *CLI, args []string) int {
 	}
 	if a.stats != "text" && a.stats != "json" && a.stats != "none" {
 		return c.usageErrorf("apply", "-stats must be text, json or none")
+	}
+	for _, f := range []struct {
+		name string
+		n    int
+	}{{"-max-rewrites", a.maxRewrites}, {"-max-iterations", a.maxIter}, {"-j", a.jobs}} {
+		if f.n < 0 {
+			return c.usageErrorf("apply", "%s %d: a count cannot be negative (0 takes the default)", f.name, f.n)
+		}
 	}
 	var outFormat *pirfile.Format
 	if a.format != "" {
@@ -240,12 +259,19 @@ func (a *applyFlags) run(c *CLI, args []string) int {
 	if err := checkOutputs(jobs); err != nil {
 		return c.usageErrorf("apply", "%v", err)
 	}
+	if !a.overwrite {
+		for _, j := range jobs {
+			if isOwnInput(j.in, j.out) {
+				return c.usageErrorf("apply", "-o %s is the input program %s itself: -w writes over it", j.out, j.in)
+			}
+		}
+	}
 	stop, err := startCPUProfile(a.cpuprofile)
 	if err != nil {
 		return c.errorf("apply", "%v", err)
 	}
 	defer stop()
-	ctx, err := a.cf.context()
+	ctx, err := a.cf.context(c)
 	if err != nil {
 		return c.errorf("apply", "%v", err)
 	}
@@ -274,6 +300,18 @@ func (a *applyFlags) run(c *CLI, args []string) int {
 		return exitFailure
 	}
 	opts.Target = a.params.target.t
+	// The folders the outputs go into that do not exist yet: a run creates them, and removes those it did not write
+	// anything into in the end.
+	var created []string
+	for _, j := range jobs {
+		if j.out != "-" {
+			created = append(created, missingDirs(filepath.Dir(j.out))...)
+		}
+	}
+	defer func() {
+		sort.Slice(created, func(i, j int) bool { return len(created[i]) > len(created[j]) }) // deepest first
+		removeEmptyDirs(created)
+	}()
 	process := func(j *applyJob) {
 		j.res = a.process(c, ctx, reg, pipeline, opts, j, outFormat, len(jobs) > 1)
 	}
@@ -292,9 +330,7 @@ func (a *applyFlags) run(c *CLI, args []string) int {
 			fmt.Fprintln(c.Stderr, t)
 		}
 		if r.dumps != nil {
-			if err := r.dumps.flush(c); err != nil && r.Error == "" {
-				r.Error = fmt.Sprintf("-print-ir-dir: %v", err)
-			}
+			r.dumps.flushStderr(c) // -print-ir-dir's files are written with the program
 		}
 		if r.Error != "" {
 			failed = true

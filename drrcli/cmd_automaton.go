@@ -37,7 +37,7 @@ Examples:
 					}
 					ruleFiles = append(ruleFiles, a)
 				}
-				ctx, err := cf.context()
+				ctx, err := cf.context(c)
 				if err != nil {
 					return c.errorf("automaton", "%v", err)
 				}

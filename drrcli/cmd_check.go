@@ -3,11 +3,11 @@ package drrcli
 import (
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/pirdrr/drr/drr"
+	"github.com/pirdrr/drr/internal/fileio"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/kernels"
 	"github.com/pirdrr/drr/lint"
@@ -58,7 +58,7 @@ Examples:
 				if len(args) == 0 {
 					return c.usageErrorf("check", "no files to check")
 				}
-				ctx, err := cf.context()
+				ctx, err := cf.context(c)
 				if err != nil {
 					return c.errorf("check", "%v", err)
 				}
@@ -105,7 +105,7 @@ func isRuleFile(path string) bool { return strings.EqualFold(filepath.Ext(path),
 // checkRules loads a rule file, lints it if it checks, and prints the diagnostics; it reports whether there were
 // no errors.
 func (c *CLI) checkRules(ctx *ir.Context, path string, unregistered, quiet, withLint bool) bool {
-	set, diags := drr.Load(ctx, drr.LoadOptions{CheckOptions: drr.CheckOptions{Unregistered: unregistered}}, path)
+	set, diags := drr.Load(ctx, c.loadOptions(drr.CheckOptions{Unregistered: unregistered}), path)
 	if set != nil && withLint {
 		for _, f := range lint.Run(set) {
 			diags = append(diags, &drr.Diagnostic{
@@ -129,7 +129,7 @@ func (c *CLI) printRuleDiags(diags drr.Diagnostics, quiet bool) {
 		}
 		src, ok := sources[d.Pos.Filename]
 		if !ok {
-			src, _ = os.ReadFile(d.Pos.Filename)
+			src, _ = fileio.ReadFile(d.Pos.Filename, c.ruleFileLimit())
 			sources[d.Pos.Filename] = src
 		}
 		fmt.Fprint(c.Stderr, d.Render(src))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirfile"
@@ -33,9 +34,12 @@ PIR JSON and GraphNet are what Paddle loads: a program holding pirdrr's value te
 a vector) or their copies (pd_op.to_tensor, pd_op.to_vtensor) is refused, unless -internal asks for them in PIR
 JSON. PIR text prints everything.
 
-A regular output file is written atomically (a temporary file renamed over it), a GraphNet folder into a new
-folder that then replaces the old one; a device such as /dev/null or a FIFO is written in place, a symbolic link
-is followed, and an output that is a directory is an error for a file format.
+A regular output file is written atomically (a temporary file renamed over it, keeping the file's mode). A GraphNet
+graph is written into its folder: model.py, weight_meta.py, input_meta.py and graph_net.json are replaced, each
+atomically, and the folder's other files (notes, results, graph_hash.txt) stay; an existing folder must be empty
+or a graph. A device such as /dev/null or a FIFO is written in place (a GraphNet graph as PIR text), a symbolic
+link is followed, and an output that is a directory is an error for a file format; -o DIR/ (with the separator)
+writes the program into DIR under its name. An output that is the input program itself is refused unless -w.
 
 JSON → text → JSON is lossless: op-result attributes and parameter flags are ordinary attributes in text, and
 floats print with as many digits as they need.
@@ -56,6 +60,7 @@ Examples:
 			untagged := fs.Bool("untagged", false, "print PIR text attributes in the newer untagged syntax")
 			version := fs.Int("json-version", 0, "PIR JSON `version` to write (default: the version read)")
 			internal := fs.Bool("internal", false, "write pirdrr's value tensors (pd_op.v_tensor) and their copies into PIR JSON, which Paddle cannot load, instead of refusing them")
+			overwrite := fs.Bool("w", false, "write over the input program itself when -o names it")
 			return func(c *CLI, args []string) int {
 				if len(args) != 1 {
 					return c.usageErrorf("convert", "need exactly one input program")
@@ -68,7 +73,7 @@ Examples:
 						return c.usageErrorf("convert", "-format: %v", err)
 					}
 				}
-				ctx, err := cf.context()
+				ctx, err := cf.context(c)
 				if err != nil {
 					return c.errorf("convert", "%v", err)
 				}
@@ -78,16 +83,18 @@ Examples:
 				}
 				opts := pirfile.Options{Untagged: *untagged, JSONVersion: *version, Internal: *internal}
 				if len(progs) == 1 && progs[0] == args[0] {
-					return c.convertOne(ctx, args[0], *out, *format, opts)
+					return c.convertOne(ctx, args[0], *out, *format, opts, *overwrite)
 				}
-				return c.convertFolder(ctx, args[0], progs, *out, *format, opts)
+				return c.convertFolder(ctx, args[0], progs, *out, *format, opts, *overwrite)
 			}
 		},
 	})
 }
 
-// convertOne converts one program to out, in the named format or the one out's extension (or the input) says.
-func (c *CLI) convertOne(ctx *ir.Context, in, out, format string, opts pirfile.Options) int {
+// convertOne converts one program to out, in the named format or the one out's extension (or the input) says. An
+// out that ends in a separator is the folder to write the program into, under its name (a folder format's program
+// is that folder).
+func (c *CLI) convertOne(ctx *ir.Context, in, out, format string, opts pirfile.Options, overwrite bool) int {
 	p, inFormat, warns, err := c.readProgram(ctx, in)
 	fmt.Fprint(c.Stderr, c.renderDiags(warns))
 	if err != nil {
@@ -98,10 +105,26 @@ func (c *CLI) convertOne(ctx *ir.Context, in, out, format string, opts pirfile.O
 	if err != nil {
 		return c.usageErrorf("convert", "%v", err)
 	}
+	if namesFolder(out) && !f.Dir {
+		name := "stdin"
+		if in != "-" {
+			name = filepath.Base(in)
+		}
+		out = filepath.Join(out, f.OutputName(name, isFolder(in)))
+	}
+	if !overwrite && isOwnInput(in, out) {
+		return c.usageErrorf("convert", "-o %s is the input program %s itself: -w writes over it", out, in)
+	}
 	if out == "-" {
 		err = writeStdout(c, p, f, opts)
-	} else if err = os.MkdirAll(filepath.Dir(out), 0o755); err == nil {
-		err = pirfile.Save(p, out, f, opts)
+	} else {
+		created := missingDirs(filepath.Dir(out))
+		if err = os.MkdirAll(filepath.Dir(out), 0o755); err == nil {
+			err = pirfile.Save(p, out, f, opts)
+		}
+		if err != nil {
+			removeEmptyDirs(created)
+		}
 	}
 	if err != nil {
 		return c.errorf("convert", "%s: %v", out, err)
@@ -112,7 +135,7 @@ func (c *CLI) convertOne(ctx *ir.Context, in, out, format string, opts pirfile.O
 // convertFolder converts the programs of a folder (a GraphNet sample's graphs) into the folder out, each under its
 // name relative to the input folder, renamed for the output format (subgraph_0 → subgraph_0.json with -format
 // json). Every program is read before anything is written: an input with errors writes nothing.
-func (c *CLI) convertFolder(ctx *ir.Context, in string, progs []string, out, format string, opts pirfile.Options) int {
+func (c *CLI) convertFolder(ctx *ir.Context, in string, progs []string, out, format string, opts pirfile.Options, overwrite bool) int {
 	if out == "-" || c.formats().ByExtension(out) != nil {
 		return c.usageErrorf("convert", "%s holds %s: -o names the folder to write them into (with -format for another format)",
 			in, nouns(len(progs), "program"))
@@ -140,13 +163,19 @@ func (c *CLI) convertFolder(ctx *ir.Context, in string, progs []string, out, for
 		if err != nil {
 			return c.usageErrorf("convert", "%v", err)
 		}
-		jobs = append(jobs, job{p, f, filepath.Join(out, f.OutputName(programName(in, path)))})
+		j := job{p, f, filepath.Join(out, f.OutputName(programName(in, path), isFolder(path)))}
+		if !overwrite && isOwnInput(path, j.out) {
+			return c.usageErrorf("convert", "%s would be written over the input program %s itself: -w writes over it", j.out, path)
+		}
+		jobs = append(jobs, j)
 	}
 	if failed {
 		fmt.Fprintf(c.Stderr, "drrc convert: %s: nothing written, as some programs have errors\n", in)
 		return exitFailure
 	}
+	var created []string
 	for _, j := range jobs {
+		created = append(created, missingDirs(filepath.Dir(j.out))...)
 		err := os.MkdirAll(filepath.Dir(j.out), 0o755)
 		if err == nil {
 			err = pirfile.Save(j.prog, j.out, j.f, opts)
@@ -156,6 +185,8 @@ func (c *CLI) convertFolder(ctx *ir.Context, in string, progs []string, out, for
 			fmt.Fprintf(c.Stderr, "drrc convert: %s: %v\n", j.out, err)
 		}
 	}
+	sort.Slice(created, func(i, j int) bool { return len(created[i]) > len(created[j]) }) // deepest first
+	removeEmptyDirs(created)
 	if failed {
 		return exitFailure
 	}

@@ -54,7 +54,7 @@ Examples:
 				if len(args) != 1 || *opRef == "" {
 					return c.usageErrorf("explain", "need -op and one program")
 				}
-				ctx, err := cf.context()
+				ctx, err := cf.context(c)
 				if err != nil {
 					return c.errorf("explain", "%v", err)
 				}
@@ -178,7 +178,7 @@ func (c *CLI) ruleSets(cmd string, ctx *ir.Context, files, sets []string, unregi
 	}
 	out := &rule.Set{Ctx: ctx, Natives: map[string]*rule.NativeDecl{}}
 	if len(files) > 0 {
-		set, diags := drr.Load(ctx, drr.LoadOptions{CheckOptions: drr.CheckOptions{Unregistered: unregistered, Natives: reg.HasNative}}, files...)
+		set, diags := drr.Load(ctx, c.loadOptions(drr.CheckOptions{Unregistered: unregistered, Natives: reg.HasNative}), files...)
 		c.printRuleDiags(diags, true)
 		if diags.HasErrors() {
 			return nil, false

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/pirdrr/drr/drr"
+	"github.com/pirdrr/drr/internal/fileio"
 	"github.com/pirdrr/drr/ir/pirfile"
 )
 
@@ -23,7 +23,9 @@ keeps the line breaks written inside a statement (after '(', '[', '{' and ',', b
 after an operator inside parentheses), normalising their indentation, and breaks a line only when it is longer
 than 120 columns. Formatting is idempotent. A pasted printed-PIR line in a match block becomes the canonical
 pattern syntax. With no files it formats standard input. A file with syntax errors is reported and left
-unchanged.
+unchanged. -w replaces a file atomically (a temporary file renamed over it, keeping its mode; the temporary
+files of a drrc killed meanwhile are removed by the next write), except a file with several hard links, which is
+rewritten in place once formatted, so that every link sees the result.
 
 Examples:
   drrc fmt rules/conv_bn_relu.drr
@@ -34,12 +36,15 @@ Examples:
 			list := fs.Bool("l", false, "list files whose formatting differs from drrc fmt's")
 			write := fs.Bool("w", false, "write the result to the file instead of standard output")
 			diff := fs.Bool("d", false, "print a unified diff instead of the formatted file")
+			var maxFileSize sizeFlag
+			registerMaxFileSize(fs, &maxFileSize)
 			return func(c *CLI, args []string) int {
+				c.useMaxFileSize(maxFileSize)
 				if len(args) == 0 {
 					if *write || *list {
 						return c.usageErrorf("fmt", "-w and -l need files")
 					}
-					src, err := io.ReadAll(c.Stdin)
+					src, err := c.readStdin(c.ruleFileLimit())
 					if err != nil {
 						return c.errorf("fmt", "%v", err)
 					}
@@ -47,7 +52,7 @@ Examples:
 				}
 				code := exitOK
 				for _, path := range expandRuleFiles(args) {
-					src, err := os.ReadFile(path)
+					src, err := fileio.ReadFile(path, c.ruleFileLimit())
 					if err != nil {
 						c.errorf("fmt", "%v", err)
 						code = exitFailure

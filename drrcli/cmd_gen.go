@@ -59,11 +59,14 @@ Examples:
 				if *pkg == "" {
 					return c.usageErrorf("gen", "no package name: give one with -pkg")
 				}
-				ctx, err := cf.context()
+				if err := rulegen.CheckPackageName(*pkg); err != nil {
+					return c.usageErrorf("gen", "-pkg: %v", err)
+				}
+				ctx, err := cf.context(c)
 				if err != nil {
 					return c.errorf("gen", "%v", err)
 				}
-				cfg := rulegen.Config{Package: *pkg, Name: *name, Func: *fn, Unregistered: cf.unregistered}
+				cfg := rulegen.Config{Package: *pkg, Name: *name, Func: *fn, Unregistered: cf.unregistered, MaxFileSize: c.maxFileSize}
 				info, err := os.Stat(*rules)
 				if err != nil {
 					return c.errorf("gen", "%v", err)

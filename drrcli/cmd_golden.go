@@ -47,7 +47,10 @@ Examples:
 			verbose := fs.Bool("v", false, "list every archive, not only failures")
 			var params paramFlag
 			params.register(fs)
+			var maxFileSize sizeFlag
+			registerMaxFileSize(fs, &maxFileSize)
 			return func(c *CLI, args []string) int {
+				c.useMaxFileSize(maxFileSize)
 				if len(args) == 0 {
 					return c.usageErrorf("test", "no archives to run")
 				}
@@ -55,7 +58,8 @@ Examples:
 				if err != nil {
 					return c.errorf("test", "%v", err)
 				}
-				opts := drrtest.Options{Update: *update, Registry: reg, Params: params.assigns, Target: params.target.t}
+				opts := drrtest.Options{Update: *update, Registry: reg, Params: params.assigns, Target: params.target.t,
+					MaxFileSize: c.programLimit()}
 				if *run != "" {
 					re, err := regexp.Compile(*run)
 					if err != nil {

@@ -118,13 +118,16 @@ func (gf *graphFlags) run(c *CLI, args []string) int {
 	if err != nil {
 		return c.usageErrorf("graph", "%v", err)
 	}
+	if gf.depth < 0 {
+		return c.usageErrorf("graph", "-depth %d: a number of edges cannot be negative", gf.depth)
+	}
 	if gf.ruleName != "" && (gf.diff != "" || len(gf.focus) > 0) {
 		return c.usageErrorf("graph", "-rule draws its own before and after: it does not go with -diff or -focus")
 	}
 	if gf.ruleName == "" && (len(gf.ruleFiles) > 0 || len(gf.sets) > 0) {
 		return c.usageErrorf("graph", "-rules and -set choose the rule of -rule, which is not given")
 	}
-	ctx, err := gf.cf.context()
+	ctx, err := gf.cf.context(c)
 	if err != nil {
 		return c.errorf("graph", "%v", err)
 	}

@@ -42,7 +42,7 @@ Examples:
 				if len(args) > 0 {
 					return c.usageErrorf("lsp", "lsp takes no arguments (the editor sends the files)")
 				}
-				ctx, err := cf.context()
+				ctx, err := cf.context(c)
 				if err != nil {
 					return c.errorf("lsp", "%v", err)
 				}
@@ -60,18 +60,20 @@ Examples:
 					logger.SetOutput(f)
 				}
 				srv := lsp.NewServer(lsp.Options{
-					Context:  ctx,
-					Check:    drr.CheckOptions{Unregistered: cf.unregistered},
-					NoLint:   !*lint,
-					Registry: reg,
-					Formats:  c.formats(),
-					Debounce: *debounce,
-					Logf:     logger.Printf,
-					Version:  version,
+					Context:     ctx,
+					Check:       drr.CheckOptions{Unregistered: cf.unregistered},
+					NoLint:      !*lint,
+					Registry:    reg,
+					Formats:     c.formats(),
+					Debounce:    *debounce,
+					MaxFileSize: c.maxFileSize,
+					Logf:        logger.Printf,
+					Version:     version,
 				})
 				start := time.Now()
 				logger.Printf("started (drrc %s)", version)
 				if err := srv.Serve(context.Background(), c.Stdin, c.Stdout); err != nil {
+					// An exit without shutdown is status 1, as the protocol asks.
 					return c.errorf("lsp", "%v", err)
 				}
 				logger.Printf("stopped after %v", time.Since(start).Round(time.Millisecond))

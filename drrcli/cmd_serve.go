@@ -52,7 +52,10 @@ Examples:
 			growOps := fs.Int("grow-ops", def.GrowOps, "stop a run that adds more than `n` ops to its program")
 			maxUpload := fs.Int64("max-upload", def.MaxUpload, "refuse uploads larger than `bytes`")
 			return func(c *CLI, args []string) int {
-				ctx, err := cf.context()
+				if *runTime <= 0 || *verifyTime <= 0 || *growOps <= 0 || *maxUpload <= 0 {
+					return c.usageErrorf("serve", "-run-time, -verify-time, -grow-ops and -max-upload must be positive")
+				}
+				ctx, err := cf.context(c)
 				if err != nil {
 					return c.errorf("serve", "%v", err)
 				}

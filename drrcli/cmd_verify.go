@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -143,11 +144,22 @@ func (v *verifyFlags) compareOptions() (interp.CompareOptions, error) {
 	case v.float64:
 		o.Precision = interp.Float64
 	}
-	if v.runs <= 0 {
-		return o, fmt.Errorf("-runs must be positive")
+	for _, f := range []struct {
+		name string
+		n    int
+	}{{"-runs", v.runs}, {"-batch", v.batch}, {"-size", v.size}, {"-variants", v.variants}} {
+		if f.n <= 0 {
+			return o, fmt.Errorf("%s must be positive, not %d", f.name, f.n)
+		}
+	}
+	if v.jobs < 0 {
+		return o, fmt.Errorf("-j %d: a count cannot be negative (0 takes the default)", v.jobs)
 	}
 	if v.rtol <= 0 {
 		return o, fmt.Errorf("-rtol must be positive")
+	}
+	if v.atol < 0 {
+		return o, fmt.Errorf("-atol must not be negative")
 	}
 	for _, in := range v.inputs {
 		name, dims, ok := strings.Cut(in, "=")
@@ -198,7 +210,7 @@ func (v *verifyFlags) run(c *CLI, args []string) int {
 		return c.errorf("verify", "%v", err)
 	}
 	defer stop()
-	ctx, err := v.cf.context()
+	ctx, err := v.cf.context(c)
 	if err != nil {
 		return c.errorf("verify", "%v", err)
 	}
@@ -218,6 +230,7 @@ func (v *verifyFlags) run(c *CLI, args []string) int {
 	}
 	v.rewrite.Target = v.params.target.t
 	code := exitOK
+	var paths []string
 	for _, arg := range programs {
 		progs, err := c.programsOf(arg)
 		if err != nil {
@@ -225,13 +238,52 @@ func (v *verifyFlags) run(c *CLI, args []string) int {
 			code = exitFailure
 			continue
 		}
-		for _, path := range progs {
-			if v.verifyProgram(c, ctx, reg, pl, path, copts) != exitOK {
-				code = exitFailure
-			}
+		paths = append(paths, progs...)
+	}
+	// A shape for an input no program has is a misspelt name, not something to ignore: one program is checked
+	// before it is verified, several once they all are (-input may name the inputs of some).
+	inputs := map[string]bool{}
+	for _, path := range paths {
+		if rc := v.verifyProgram(c, ctx, reg, pl, path, copts, inputs, len(paths) == 1); rc != exitOK {
+			code = max(code, rc) // a usage error (2) wins over a failure (1)
+		}
+	}
+	if len(paths) > 1 {
+		if err := unknownInputs(copts.InputShapes, inputs); err != nil {
+			return c.usageErrorf("verify", "%v", err)
 		}
 	}
 	return code
+}
+
+// programInputs adds the names of p's inputs (pd_op.data, pd_op.feed) to names.
+func programInputs(p *ir.Program, names map[string]bool) {
+	for op := range p.Walk() {
+		if op.Name() == "pd_op.data" || op.Name() == "pd_op.feed" {
+			if name, ok := ir.AsString(op.Attr("name")); ok {
+				names[name] = true
+			}
+		}
+	}
+}
+
+// unknownInputs reports the names -input gives a shape that are none of inputs.
+func unknownInputs(shapes map[string][]int, inputs map[string]bool) error {
+	var unknown, known []string
+	for name := range shapes {
+		if !inputs[name] {
+			unknown = append(unknown, name)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	for name := range inputs {
+		known = append(known, name)
+	}
+	sort.Strings(unknown)
+	sort.Strings(known)
+	return fmt.Errorf("-input %s: no program has such an input (the inputs: %s)", strings.Join(unknown, ", "), strings.Join(known, ", "))
 }
 
 // pipeline builds the passes of program mode as drrc apply does: -rules is the pass "rules", -passes and -set
@@ -241,10 +293,17 @@ func (v *verifyFlags) pipeline(c *CLI, ctx *ir.Context, reg *rewriter.Registry) 
 }
 
 // verifyProgram is program mode for one program.
-func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl rewriter.Pipeline, path string, copts interp.CompareOptions) int {
+func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl rewriter.Pipeline, path string,
+	copts interp.CompareOptions, inputs map[string]bool, only bool) int {
 	p, ok := c.loadProgram("verify", ctx, path)
 	if !ok {
 		return exitFailure
+	}
+	programInputs(p, inputs)
+	if only {
+		if err := unknownInputs(copts.InputShapes, inputs); err != nil {
+			return c.usageErrorf("verify", "%v", err)
+		}
 	}
 	weightsFrom := ""
 	if w := v.weights; w != "" {
@@ -413,7 +472,7 @@ type namedSet struct {
 func (v *verifyFlags) ruleSets(c *CLI, ctx *ir.Context, reg *rewriter.Registry, files []string) ([]namedSet, bool) {
 	var out []namedSet
 	if len(files) > 0 {
-		set, diags := drr.Load(ctx, drr.LoadOptions{CheckOptions: drr.CheckOptions{Unregistered: v.cf.unregistered, Natives: reg.HasNative}}, files...)
+		set, diags := drr.Load(ctx, c.loadOptions(drr.CheckOptions{Unregistered: v.cf.unregistered, Natives: reg.HasNative}), files...)
 		c.printRuleDiags(diags, true)
 		if diags.HasErrors() {
 			return nil, false

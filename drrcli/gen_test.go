@@ -51,7 +51,11 @@ func TestGenErrors(t *testing.T) {
 			bad + ":2:16: error: unknown op pd_op.nosuch (did you mean pd_op.cosh?)\n  match { %y = pd_op.nosuch(%x) }\n               ^"},
 		{"no rules", []string{"-pkg", "p"}, exitUsage, "drrc gen: no rule file: give one with -rules"},
 		{"no package", []string{"-rules", good}, exitUsage, "drrc gen: no package name: give one with -pkg"},
-		{"bad package", []string{"-rules", good, "-pkg", "my-pass", "-o", out}, exitFailure, `"my-pass" is not a Go package name`},
+		{"bad package", []string{"-rules", good, "-pkg", "my-pass", "-o", out}, exitUsage, `drrc gen: -pkg: "my-pass" is not a Go package name`},
+		// A keyword made code that did not parse, reported as an internal error at the rule file (issue 26 item 8).
+		{"keyword package", []string{"-rules", good, "-pkg", "func", "-o", out}, exitUsage, `drrc gen: -pkg: "func" is a Go keyword, not a package name`},
+		{"digit package", []string{"-rules", good, "-pkg", "1p", "-o", out}, exitUsage, `"1p" is not a Go package name`},
+		{"blank package", []string{"-rules", good, "-pkg", "_", "-o", out}, exitUsage, `"_" is not a Go package name`},
 		{"bad func", []string{"-rules", good, "-pkg", "p", "-func", "lower", "-o", out}, exitFailure, `"lower" is not an exported Go identifier`},
 		{"missing file", []string{"-rules", filepath.Join(dir, "none.drr"), "-pkg", "p"}, exitFailure, "no such file or directory"},
 		{"arguments", []string{"-rules", good, "-pkg", "p", "extra"}, exitUsage, "unexpected arguments extra"},

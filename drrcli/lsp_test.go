@@ -54,6 +54,14 @@ func TestLSPCommand(t *testing.T) {
 	require.Contains(t, errOut.String(), "drrc lsp: ")
 	require.Contains(t, errOut.String(), "started (drrc "+version+")")
 
+	// Exit without shutdown is exit status 1, as the protocol says (issue 26 item 14).
+	errOut.Reset()
+	var in bytes.Buffer
+	require.NoError(t, jsonrpc2.WriteMessage(&in, []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`)))
+	require.NoError(t, jsonrpc2.WriteMessage(&in, []byte(`{"jsonrpc":"2.0","method":"exit"}`)))
+	require.Equal(t, exitFailure, (&CLI{Stdin: &in, Stdout: io.Discard, Stderr: &errOut}).Run([]string{"lsp"}))
+	require.Contains(t, errOut.String(), "drrc lsp: the client sent exit without shutdown")
+
 	errOut.Reset()
 	require.Equal(t, exitUsage, (&CLI{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &errOut}).Run([]string{"lsp", "x.drr"}))
 	require.Contains(t, errOut.String(), "lsp takes no arguments")

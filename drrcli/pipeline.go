@@ -34,7 +34,7 @@ func buildPipeline(c *CLI, cmd string, ctx *ir.Context, reg *rewriter.Registry, 
 	}
 	var rulePass rewriter.Pass
 	if len(rules) > 0 {
-		set, diags := drr.Load(ctx, drr.LoadOptions{CheckOptions: drr.CheckOptions{Unregistered: unregistered, Natives: reg.HasNative}}, rules...)
+		set, diags := drr.Load(ctx, c.loadOptions(drr.CheckOptions{Unregistered: unregistered, Natives: reg.HasNative}), rules...)
 		c.printRuleDiags(diags, true)
 		if diags.HasErrors() {
 			return nil, false

@@ -147,22 +147,29 @@ func (ip *irPrinter) add(when, pass string, index, total int, note string, text 
 	ip.dumps = append(ip.dumps, irDump{file: file, text: b.Bytes()})
 }
 
-// flush writes the dumps: to standard error, or into the folder -print-ir-dir (into the program's subfolder when a
-// batch runs several programs).
-func (ip *irPrinter) flush(c *CLI) error {
-	if ip.flags.dir == "" {
-		for _, d := range ip.dumps {
-			c.Stderr.Write(d.text)
-		}
+// flushStderr writes the dumps to standard error, unless -print-ir-dir takes them (writeFiles).
+func (ip *irPrinter) flushStderr(c *CLI) {
+	if ip.flags.dir != "" {
+		return
+	}
+	for _, d := range ip.dumps {
+		c.Stderr.Write(d.text)
+	}
+}
+
+// writeFiles writes the dumps into the folder -print-ir-dir (into the program's subfolder when a batch runs several
+// programs), before the program itself is written: a dump that cannot be written fails the program.
+func (ip *irPrinter) writeFiles() error {
+	if ip.flags.dir == "" || len(ip.dumps) == 0 {
 		return nil
 	}
 	dir := filepath.Join(ip.flags.dir, ip.sub)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+		return fmt.Errorf("-print-ir-dir: %w", err)
 	}
 	for _, d := range ip.dumps {
 		if err := pirfile.WriteFile(filepath.Join(dir, d.file), d.text); err != nil {
-			return err
+			return fmt.Errorf("-print-ir-dir: %w", err)
 		}
 	}
 	return nil

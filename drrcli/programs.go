@@ -2,7 +2,6 @@ package drrcli
 
 import (
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
 
@@ -16,7 +15,7 @@ func (c *CLI) readProgram(ctx *ir.Context, path string) (*ir.Program, *pirfile.F
 	formats := c.formats()
 	if path == "-" {
 		if c.stdin == nil {
-			src, err := io.ReadAll(c.Stdin)
+			src, err := c.readStdin(c.programLimit())
 			if err != nil {
 				return nil, nil, nil, err
 			}

@@ -20,6 +20,9 @@
 //	-- stats --            optional: the expected statistics (rewrites per rule, stop reasons)
 //	-- errors --           instead of an output: the expected diagnostics (rule check errors, a failed pipeline)
 //
+// A rule pass that reaches -max-rewrites or -max-iterations before converging fails the run (its program is not
+// what the rules make of the input), as a rewrite cycle does.
+//
 // Each run verifies the program after every rewrite (-verify-each is on unless the options turn it off). With
 // Options.Update the expected sections are rewritten from what the run produced — never from a run that failed
 // where the archive expects an output (nor from one that succeeded where it expects errors): an archive expects
@@ -44,6 +47,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/pirdrr/drr/drr"
+	"github.com/pirdrr/drr/internal/fileio"
 	"github.com/pirdrr/drr/internal/golden"
 	"github.com/pirdrr/drr/internal/pipecheck"
 	"github.com/pirdrr/drr/internal/textdiff"
@@ -70,6 +74,8 @@ type Options struct {
 	// Target is the target of every archive (drrc test -target) whose options give none (an archive's -target
 	// wins): it sets the parameter sm_version of the sets that declare it and is the target of kernel_check.
 	Target ir.Target
+	// MaxFileSize is the size limit of an archive (0: pirfile.DefaultMaxFileSize); only regular files are read.
+	MaxFileSize int64
 }
 
 // Result is the outcome of one archive.
@@ -138,7 +144,11 @@ func RunPath(path string, opts Options) ([]*Result, error) {
 // RunFile runs one archive. The error is for archives that cannot be read or are malformed; test failures are
 // in the Result.
 func RunFile(path string, opts Options) (*Result, error) {
-	data, err := os.ReadFile(path)
+	limit := opts.MaxFileSize
+	if limit <= 0 {
+		limit = pirfile.DefaultMaxFileSize
+	}
+	data, err := fileio.ReadFile(path, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -309,6 +319,10 @@ func runArchive(ar *txtar.Archive, path string, opts Options) (*produced, error)
 	}
 	results, err := passes.Run(prog, &rewriter.Env{Registry: reg, Options: cfg.driver})
 	stats := formatStats(results)
+	if err == nil {
+		// A pass that a limit stopped before it converged did not produce the rules' result: never an expectation.
+		err = rewriter.CheckLimits(results)
+	}
 	if err != nil {
 		p := &produced{errored: true, sections: []gotSection{{name: "errors", text: err.Error() + "\n"}, {name: "stats", text: stats, optional: true}},
 			stale: outNames}

@@ -103,6 +103,26 @@ func TestUpdateNeverFromFailedRun(t *testing.T) {
 	assert.Contains(t, string(data), "rank_is")
 }
 
+// TestUpdateNeverFromLimitedRun: a rule that grows the program forever stops at the rewrite limit, which fails the
+// run; -update records nothing from it (issue 26 item 4).
+func TestUpdateNeverFromLimitedRun(t *testing.T) {
+	grow := "rule relu_grow { match { %y = pd_op.relu(%x) } rewrite { replace %y with pd_op.relu(pd_op.relu(%x)) } }\n"
+	for _, opts := range []string{"", "-- options --\n-max-rewrites 50\n"} {
+		path := archive(t, grow, opts+"-- output.pir --\n{\n}\n")
+		before, err := os.ReadFile(path)
+		require.NoError(t, err)
+		res, err := RunFile(path, Options{Update: true})
+		require.NoError(t, err)
+		assert.False(t, res.Updated)
+		require.Len(t, res.Failures, 1)
+		assert.Contains(t, res.Failures[0], "the run failed, but the archive expects an output")
+		assert.Regexp(t, `pass rules stopped at max rewrites \(\d+\) before converging: rule relu_grow kept firing`, res.Failures[0])
+		after, err := os.ReadFile(path)
+		require.NoError(t, err)
+		assert.Equal(t, string(before), string(after), "the archive is unchanged")
+	}
+}
+
 // TestFailureWordDiff: a golden failure marks what differs inside the line (issue 20 item 10).
 func TestFailureWordDiff(t *testing.T) {
 	want := strings.Replace(program, `"pd_op.relu"`, `"pd_op.tanh"`, 1)

@@ -114,6 +114,9 @@ func applyCommand(s *Server, ctx context.Context, arg json.RawMessage) (any, err
 		pass := rewriter.NewRulePass("rules", res.set)
 		results, err := rewriter.Pipeline{pass}.Run(p, &rewriter.Env{Registry: s.opts.Registry})
 		pr.OpsOut = p.NumOps()
+		if err == nil {
+			err = rewriter.CheckLimits(results) // the rules did not converge (drrc apply fails so)
+		}
 		if err != nil {
 			pr.Error = err.Error()
 		}

@@ -3,14 +3,15 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"sync"
 	"time"
 
 	"github.com/pirdrr/drr/drr"
+	"github.com/pirdrr/drr/internal/fileio"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirfile"
 	"github.com/pirdrr/drr/lsp/jsonrpc2"
@@ -47,6 +48,9 @@ type Options struct {
 	// language server to a browser (drrc serve) sets it so that a document cannot read the host's files. Nil reads
 	// the operating system's files.
 	FS fs.FS
+	// MaxFileSize is the size limit of a file the server reads (an import; 0: drr.DefaultMaxFileSize); only
+	// regular files are read.
+	MaxFileSize int64
 }
 
 // Server is a language server for .drr files. Create one with NewServer and run it with Serve.
@@ -60,6 +64,7 @@ type Server struct {
 	enc         protocol.PositionEncodingKind
 	docs        map[protocol.DocumentURI]*document
 	lastApplied map[protocol.DocumentURI]*applyReport // the last "apply to…" of each document, for its code lens
+	exitEarly   bool                                  // exit came before shutdown (Serve's ErrExitWithoutShutdown)
 
 	// testHookCheck, if set, runs at the start of every check (tests hold a check back with it).
 	testHookCheck func(version int32)
@@ -94,7 +99,8 @@ func NewServer(opts Options) *Server {
 }
 
 // Serve runs the protocol over in and out (the client's stdout and stdin) until the client sends exit or closes
-// its end. A malformed message is logged and answered with an error; the server lives on.
+// its end. A malformed message is logged and answered with an error; the server lives on. An exit before shutdown
+// ends it with ErrExitWithoutShutdown.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -107,9 +113,17 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	for _, d := range s.docs {
 		d.close()
 	}
+	early := s.exitEarly
 	s.mu.Unlock()
+	if err == nil && early {
+		return ErrExitWithoutShutdown
+	}
 	return err
 }
+
+// ErrExitWithoutShutdown is what Serve returns when the client sent exit without shutdown first: the protocol
+// asks the server process to exit with status 1 then (drrc lsp does).
+var ErrExitWithoutShutdown = errors.New("the client sent exit without shutdown")
 
 // handlerFunc handles one method's decoded parameters.
 type handlerFunc func(s *Server, ctx context.Context, params json.RawMessage) (any, error)
@@ -143,6 +157,11 @@ func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 		}
 		return on(initialize)(s, ctx, req.Params)
 	case protocol.MethodExit:
+		if state != stateShutDown {
+			s.mu.Lock()
+			s.exitEarly = true
+			s.mu.Unlock()
+		}
 		return nil, jsonrpc2.ErrStop
 	}
 	if state == stateNew {
@@ -166,10 +185,14 @@ func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 
 // readFile reads a file a document refers to (an import): from Options.FS when it is set, else from disk.
 func (s *Server) readFile(name string) ([]byte, error) {
-	if s.opts.FS != nil {
-		return fs.ReadFile(s.opts.FS, name)
+	limit := s.opts.MaxFileSize
+	if limit <= 0 {
+		limit = drr.DefaultMaxFileSize
 	}
-	return os.ReadFile(name)
+	if s.opts.FS != nil {
+		return fileio.ReadFileFS(s.opts.FS, name, limit)
+	}
+	return fileio.ReadFile(name, limit)
 }
 
 // notify sends a notification to the client, logging a failure to write.

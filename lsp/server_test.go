@@ -76,6 +76,25 @@ func TestLifecycle(t *testing.T) {
 	}
 }
 
+// TestExitWithoutShutdown: exit before shutdown ends Serve with ErrExitWithoutShutdown, which drrc lsp turns into
+// exit status 1 as the protocol asks (issue 26 item 14).
+func TestExitWithoutShutdown(t *testing.T) {
+	for _, initialize := range []bool{false, true} {
+		c := newClient(t, Options{})
+		if initialize {
+			c.call(protocol.MethodInitialize, protocol.InitializeParams{}, nil)
+		}
+		c.notify(protocol.MethodExit, nil)
+		select {
+		case err := <-c.done:
+			require.ErrorIs(t, err, ErrExitWithoutShutdown)
+			c.done <- nil
+		case <-time.After(5 * time.Second):
+			t.Fatal("exit did not stop the server")
+		}
+	}
+}
+
 // TestMalformedMessages: junk is logged and answered where it can be; the server goes on serving.
 func TestMalformedMessages(t *testing.T) {
 	c := startServer(t, Options{})

@@ -135,7 +135,8 @@ func (s *snapshot) runCheck() (res *checkResult) {
 	if len(perr) > 0 {
 		return &checkResult{diags: perr}
 	}
-	set, files, diags := drr.LoadFile(srv.opts.Context, drr.LoadOptions{CheckOptions: srv.opts.Check, FS: srv.opts.FS}, f)
+	set, files, diags := drr.LoadFile(srv.opts.Context, drr.LoadOptions{CheckOptions: srv.opts.Check, FS: srv.opts.FS,
+		MaxFileSize: srv.opts.MaxFileSize}, f)
 	if set != nil && !srv.opts.NoLint {
 		for _, fd := range lint.Run(set) {
 			diags = append(diags, &drr.Diagnostic{

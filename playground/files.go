@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pirdrr/drr/drr"
+	"github.com/pirdrr/drr/internal/fileio"
 	"github.com/pirdrr/drr/ir/pirfile"
 	"github.com/pirdrr/drr/rules"
 )
@@ -233,7 +235,7 @@ func (e *entry) source(file string) []byte {
 	if e.check() != nil {
 		return nil
 	}
-	src, _ := os.ReadFile(file)
+	src, _ := fileio.ReadFile(file, pirfile.DefaultMaxFileSize)
 	return src
 }
 
@@ -249,7 +251,7 @@ func (c *catalog) readRules(name string) ([]byte, error) {
 	if err := e.check(); err != nil {
 		return nil, err
 	}
-	return os.ReadFile(e.path)
+	return fileio.ReadFile(e.path, drr.DefaultMaxFileSize)
 }
 
 // shippedPrefix is the folder the shipped rule sets appear in, in the catalogue and to imports.
@@ -274,5 +276,9 @@ func (f ruleFS) Open(name string) (fs.File, error) {
 	if err := e.check(); err != nil {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
-	return os.Open(e.path)
+	file, _, err := fileio.Open(e.path, drr.DefaultMaxFileSize) // a regular file: a FIFO would hold the run
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	return file, nil
 }

@@ -327,6 +327,10 @@ func describePass(pass rewriter.Pass, pr *rewriter.PassResult, d time.Duration, 
 		return out
 	}
 	out.Warnings = pr.Warnings
+	if err := rewriter.CheckLimits([]*rewriter.PassResult{pr}); err != nil {
+		// The pass did not converge: its program is not what the rules make of the input (drrc apply fails so).
+		out.Warnings = append(append([]string(nil), pr.Warnings...), err.Error())
+	}
 	out.Changes = pr.Changes
 	if st := pr.Stats; st != nil {
 		out.Stop, out.Rewrites, out.Erased = st.StopReason, st.Rewrites, st.Erased

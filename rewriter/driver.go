@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"sort"
 	"strings"
 	"time"
 
@@ -95,6 +96,12 @@ type Stats struct {
 	Rules []*RuleStats
 	// Cycle names the rules of a detected rewrite cycle.
 	Cycle []string
+	// Limited is set when a limit (MaxRewrites, MaxIterations) stopped the driver before it converged: the program
+	// is what the rewrites so far made of it, not what the rule set makes of it, and a rule set that grows the
+	// program forever looks like this. Firing then names the rules of the last rewrites, most frequent first.
+	// CheckLimits turns it into an error.
+	Limited bool
+	Firing  []string
 	// Duration is the time the run took; the rules' Time fields say how much of it went into rewriting.
 	Duration time.Duration
 }
@@ -154,6 +161,10 @@ type Driver struct {
 	anyRoot   []*RuleStats
 	names     *ir.Numbering
 	cycles    *cycleDetector
+	// recent holds the rule indexes of the last rewrites (a ring of firingWindow, nrecent written in all), to name
+	// the rules still firing when a limit stops the driver.
+	recent    []int32
+	nrecent   int
 	lastCount int // ops pushed by the last seeding: the next worklist's capacity
 	// walked and pushed count the ops of the seeding under way; seedAll pushes every op.
 	walked, pushed int
@@ -244,6 +255,7 @@ func (d *Driver) Run() (*Stats, error) {
 		rng = rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15))
 	}
 	d.stats = &Stats{}
+	d.nrecent = 0
 	d.initStats()
 	d.wl = newWorklist(max(d.lastCount, p.Body().Len()), rng)
 	nops := d.seed()
@@ -280,7 +292,7 @@ func (d *Driver) Run() (*Stats, error) {
 	var err error
 	for iter := 1; ; iter++ {
 		if iter > maxIter {
-			d.stats.StopReason = fmt.Sprintf("max iterations (%d)", maxIter)
+			d.stopAtLimit(fmt.Sprintf("max iterations (%d)", maxIter))
 			break
 		}
 		d.stats.Iterations = iter
@@ -396,6 +408,7 @@ func (d *Driver) sweep(maxRewrites int) (bool, error) {
 			rs.Applied++
 			d.stats.Rewrites++
 			changed = true
+			d.recordFiring(ri)
 			if d.Options.Trace != nil {
 				d.Options.Trace(TraceEvent{Seq: d.stats.Rewrites, Rule: m.Rule, Root: root, File: d.Program.File, Loc: op.Loc, Created: len(created)})
 			}
@@ -415,12 +428,45 @@ func (d *Driver) sweep(maxRewrites int) (bool, error) {
 				return changed, &CycleError{Rules: cyc}
 			}
 			if d.stats.Rewrites >= maxRewrites {
-				d.stats.StopReason = fmt.Sprintf("max rewrites (%d)", maxRewrites)
+				d.stopAtLimit(fmt.Sprintf("max rewrites (%d)", maxRewrites))
 				return changed, nil
 			}
 			break
 		}
 	}
+}
+
+// firingWindow is how many of the last rewrites name the rules still firing when a limit stops the driver.
+const firingWindow = 256
+
+// recordFiring notes a rewrite by the rule at index ri.
+func (d *Driver) recordFiring(ri int) {
+	if d.recent == nil {
+		d.recent = make([]int32, firingWindow)
+	}
+	d.recent[d.nrecent%firingWindow] = int32(ri)
+	d.nrecent++
+}
+
+// stopAtLimit stops the driver at a limit (reason: "max rewrites (N)"), naming the rules of the last rewrites.
+func (d *Driver) stopAtLimit(reason string) {
+	d.stats.StopReason = reason
+	d.stats.Limited = true
+	count := map[string]int{}
+	for _, ri := range d.recent[:min(d.nrecent, firingWindow)] {
+		count[d.ruleStat[ri].Name]++
+	}
+	d.stats.Firing = d.stats.Firing[:0]
+	for name := range count {
+		d.stats.Firing = append(d.stats.Firing, name)
+	}
+	sort.Slice(d.stats.Firing, func(i, j int) bool {
+		a, b := d.stats.Firing[i], d.stats.Firing[j]
+		if count[a] != count[b] {
+			return count[a] > count[b]
+		}
+		return a < b
+	})
 }
 
 // hasNatives reports whether a rule set declares or calls native Go code, which might keep pointers to ops.

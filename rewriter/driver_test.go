@@ -146,6 +146,32 @@ func TestDriverLimits(t *testing.T) {
 	assert.False(t, st.Converged)
 	assert.Equal(t, "max rewrites (2)", st.StopReason)
 	assert.Equal(t, 2, st.Rewrites)
+	assert.True(t, st.Limited)
+	assert.Equal(t, []string{"relu"}, st.Firing)
+	err = CheckLimits([]*PassResult{{Pass: "dce"}, {Pass: "inplace", Stats: &Stats{StopReason: "converged", Converged: true}}, {Pass: "rules", Stats: st}})
+	var le *LimitError
+	require.ErrorAs(t, err, &le)
+	assert.EqualError(t, err, "pass rules stopped at max rewrites (2) before converging: rule relu kept firing")
+
+	// One sweep rewrites every relu_; the second, which would find nothing left, is past the limit.
+	y := newPB(t)
+	v = y.data()
+	for i := 0; i < 3; i++ {
+		v = y.op("pd_op.relu_", 1, nil, v).Result(0)
+	}
+	y.fetch(v)
+	st, err = run(t, y, setOf(y.c, unaryRule("relu", "pd_op.relu_", "pd_op.relu", 0)), Options{MaxIterations: 1})
+	require.NoError(t, err)
+	assert.Equal(t, "max iterations (1)", st.StopReason)
+	assert.True(t, st.Limited)
+	assert.Equal(t, []string{"relu"}, st.Firing)
+
+	st, err = run(t, y, setOf(y.c, unaryRule("relu", "pd_op.relu_", "pd_op.relu", 0)), Options{})
+	require.NoError(t, err)
+	assert.True(t, st.Converged)
+	assert.False(t, st.Limited)
+	assert.Empty(t, st.Firing)
+	assert.NoError(t, CheckLimits([]*PassResult{{Pass: "rules", Stats: st}}))
 }
 
 func TestDriverCycle(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"go/token"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -31,6 +32,8 @@ type Config struct {
 	Unregistered bool
 	// Command is the command line recorded in the file's header (default: drrc gen).
 	Command string
+	// MaxFileSize is the size limit of each rule file read (drr.LoadOptions.MaxFileSize; 0: the default).
+	MaxFileSize int64
 }
 
 // GenerateFile generates the Go code of the rule file at path (and the files it imports), read from the
@@ -51,8 +54,9 @@ func Generate(ctx *ir.Context, fsys fs.FS, paths []string, cfg Config) ([]byte, 
 		return nil, drr.Diagnostics{errorAt(drr.Position{}, "no rule file given")}
 	}
 	main := paths[0]
-	rec := &recordFS{fsys: fsys, files: map[string]string{}}
-	set, diags := drr.Load(ctx, drr.LoadOptions{FS: rec, CheckOptions: drr.CheckOptions{Unregistered: cfg.Unregistered}}, paths...)
+	rec := &recordFS{fsys: fsys, files: map[string]string{}, limit: cfg.MaxFileSize}
+	set, diags := drr.Load(ctx, drr.LoadOptions{FS: rec, CheckOptions: drr.CheckOptions{Unregistered: cfg.Unregistered},
+		MaxFileSize: cfg.MaxFileSize}, paths...)
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -60,8 +64,8 @@ func Generate(ctx *ir.Context, fsys fs.FS, paths []string, cfg Config) ([]byte, 
 	if cfg.Package == "" {
 		return nil, append(diags, errorAt(at, "no Go package name given"))
 	}
-	if !isIdent(cfg.Package) {
-		return nil, append(diags, errorAt(at, "%q is not a Go package name", cfg.Package))
+	if err := CheckPackageName(cfg.Package); err != nil {
+		return nil, append(diags, errorAt(at, "%v", err))
 	}
 	if cfg.Name == "" {
 		cfg.Name = strings.TrimSuffix(path.Base(main), ".drr")
@@ -102,7 +106,22 @@ func posOf(p rule.Pos) drr.Position {
 	return drr.Position{Filename: p.File, Line: p.Line, Column: p.Col}
 }
 
-func isIdent(s string) bool { return s != "" && ident(s) == s && s != "_" }
+// isIdent reports whether s is an ASCII Go identifier other than a keyword and the blank identifier.
+func isIdent(s string) bool { return token.IsIdentifier(s) && ident(s) == s && s != "_" }
+
+// CheckPackageName returns an error saying why name cannot be the package name of generated code (an ASCII Go
+// identifier that is not a keyword nor _), nil if it can.
+func CheckPackageName(name string) error {
+	switch {
+	case name == "":
+		return fmt.Errorf("no Go package name given")
+	case token.IsKeyword(name):
+		return fmt.Errorf("%q is a Go keyword, not a package name", name)
+	case !isIdent(name):
+		return fmt.Errorf("%q is not a Go package name (an ASCII identifier: letters, digits and _, not a digit first)", name)
+	}
+	return nil
+}
 
 func token_IsExported(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z' }
 

@@ -1,12 +1,13 @@
 package rulegen
 
 import (
+	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 
 	"github.com/pirdrr/drr/drr"
+	"github.com/pirdrr/drr/internal/fileio"
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
@@ -15,6 +16,7 @@ import (
 type recordFS struct {
 	fsys  fs.FS
 	files map[string]string
+	limit int64 // the size limit of a rule file (drr.LoadOptions.MaxFileSize)
 }
 
 func (r *recordFS) Open(name string) (fs.File, error) {
@@ -26,7 +28,11 @@ func (r *recordFS) Open(name string) (fs.File, error) {
 }
 
 func (r *recordFS) ReadFile(name string) ([]byte, error) {
-	data, err := fs.ReadFile(r.fsys, name)
+	limit := r.limit
+	if limit <= 0 {
+		limit = drr.DefaultMaxFileSize
+	}
+	data, err := fileio.ReadFileFS(r.fsys, name, limit) // a regular file within the limit, as drr.Load reads
 	if err != nil {
 		return nil, err
 	}
@@ -63,17 +69,22 @@ type dirFS string
 
 func (d dirFS) path(name string) string { return filepath.Join(string(d), filepath.FromSlash(name)) }
 
-func (d dirFS) Open(name string) (fs.File, error) { return os.Open(d.path(name)) }
-
-func (d dirFS) ReadFile(name string) ([]byte, error) {
-	data, err := os.ReadFile(d.path(name))
+// Open opens a regular file (fileio.Open: a FIFO is refused without waiting for a writer).
+func (d dirFS) Open(name string) (fs.File, error) {
+	f, _, err := fileio.Open(d.path(name), 0)
 	if err != nil {
 		// Name the file as the rule author wrote it, not as this folder sees it.
-		if pe, ok := err.(*fs.PathError); ok {
+		var pe *fs.PathError
+		var nr *fileio.NotRegularError
+		switch {
+		case errors.As(err, &pe):
 			pe.Path = name
+		case errors.As(err, &nr):
+			nr.Name = name
 		}
+		return nil, err
 	}
-	return data, err
+	return f, nil
 }
 
 // relocate makes diagnostic positions name files as the user named the main file: folder/name.

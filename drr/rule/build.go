@@ -490,6 +490,12 @@ func NativeFn(name string, args ...Expr) Expr { return &Call{Func: name, Args: a
 // Build finishes the rule: it checks the pattern (every value hole is bound by an operand or a result, list
 // operands come last, …), fills in positions and picks the root.
 func (b *Builder) Build() (*Rule, error) {
+	for _, e := range b.r.Where {
+		// Before anything walks them recursively.
+		if d := ExprDepth(e); d > MaxExprDepth {
+			return nil, fmt.Errorf("a where expression nests %d levels deep, more than %d (MaxExprDepth)", d, MaxExprDepth)
+		}
+	}
 	p := b.r.Pattern
 	file := b.File
 	if file == "" {
@@ -511,6 +517,7 @@ func (b *Builder) Build() (*Rule, error) {
 	if len(p.Ops) == 0 {
 		b.errorf("the pattern has no ops")
 	}
+
 	for i, v := range p.Values {
 		if v.List {
 			continue

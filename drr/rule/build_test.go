@@ -206,3 +206,51 @@ func TestBuilderLookups(t *testing.T) {
 	assert.Same(t, b.Pattern(), b.MustBuild().Pattern)
 	assert.Equal(t, Pos{File: "r.drr", Line: 7, Col: 5}, b.Pattern().Ops[0].Pos)
 }
+
+func TestExprDepth(t *testing.T) {
+	chain := func(n int) Expr {
+		var x Expr = Int(0)
+		for i := 0; i < n; i++ {
+			x = Bin("+", x, Int(1))
+		}
+		return x
+	}
+	tests := []struct {
+		name string
+		e    Expr
+		want int
+	}{
+		{"literal", Int(1), 1},
+		{"binary", Bin("==", Int(1), Int(2)), 2},
+		{"nested", CondOf(Bool(true), ListOf(Neg(Int(1))), At(ListOf(Int(1)), Int(0))), 4},
+		{"call", Fn("max", Fn("abs", Int(1)), Int(2)), 3},
+		{"chain", chain(MaxExprDepth), MaxExprDepth + 1},
+		{"very long chain", chain(1_000_000), 1_000_001},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, ExprDepth(tt.e))
+		})
+	}
+}
+
+// TestBuilderRefusesDeepExpressions: a where expression built in Go deeper than MaxExprDepth is an error of
+// Build, before anything walks it recursively (the .drr parser and checker refuse them in rule files).
+func TestBuilderRefusesDeepExpressions(t *testing.T) {
+	for _, n := range []int{MaxExprDepth - 3, MaxExprDepth - 2, 1_000_000} {
+		b := NewBuilder(ir.NewContext(), "deep")
+		b.Op("pd_op.relu", "%x").Results("%y")
+		var x = b.Uses("%y")
+		for i := 0; i < n; i++ {
+			x = Bin("+", x, Int(1))
+		}
+		b.Where(Bin("==", x, Int(1)))
+		_, err := b.Build()
+		if n == MaxExprDepth-3 {
+			assert.NoError(t, err, "uses(%%y) + 1 … == 1 with %d additions is %d levels deep", n, n+3)
+			continue
+		}
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "more than 1000 (MaxExprDepth)")
+	}
+}

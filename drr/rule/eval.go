@@ -36,7 +36,8 @@ func errAt(e Expr, format string, args ...any) error {
 	return &EvalError{Pos: e.At(), Msg: fmt.Sprintf(format, args...)}
 }
 
-// Eval evaluates e in env.
+// Eval evaluates e in env. It recurses through e: the expressions of checked rules (drr.Check) and of Builder.Build
+// are at most MaxExprDepth deep.
 func Eval(e Expr, env Env) (Val, error) {
 	switch e := e.(type) {
 	case *Lit:

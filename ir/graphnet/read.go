@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pirdrr/drr/internal/fileio"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -95,7 +96,7 @@ func Read(ctx *ir.Context, dir string) (*ir.Program, error) {
 		optional bool
 	}{{ModelFile, &src.Model, false}, {WeightMetaFile, &src.WeightMeta, false}, {InputMetaFile, &src.InputMeta, false},
 		{GraphNetJSON, &src.JSON, true}} {
-		b, err := os.ReadFile(filepath.Join(dir, f.name))
+		b, err := fileio.ReadFile(filepath.Join(dir, f.name), 0) // a FIFO would block: regular files only
 		if err != nil {
 			if f.optional && errors.Is(err, fs.ErrNotExist) {
 				continue
@@ -111,6 +112,10 @@ func errText(err error) string {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err.Error()
+	}
+	var nr *fileio.NotRegularError
+	if errors.As(err, &nr) {
+		return strings.TrimPrefix(nr.Error(), nr.Name+": ")
 	}
 	return err.Error()
 }

@@ -2,12 +2,14 @@ package graphnet
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/pirdrr/drr/internal/fileio"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -73,8 +75,9 @@ func modelName(dir string) string {
 // programFileExt are the extensions of the program files pirdrr reads.
 var programFileExt = map[string]bool{".json": true, ".pir": true, ".txt": true, ".pdmodel": true}
 
-// Write encodes p and writes the graph folder dir (created if needed). Nothing is written when p cannot be
-// encoded; each file is replaced atomically.
+// Write encodes p and writes the graph folder dir (created if needed): model.py, weight_meta.py, input_meta.py
+// and graph_net.json, each replaced atomically with its mode kept (0644 for a new file); any other file of dir
+// stays as it is. Nothing is written when p cannot be encoded.
 func Write(p *ir.Program, dir string, opts WriteOptions) error {
 	if opts.ModelName == "" && p.File == "" {
 		opts.ModelName = modelName(dir)
@@ -86,36 +89,17 @@ func Write(p *ir.Program, dir string, opts WriteOptions) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	files := []struct {
+	for _, f := range []struct {
 		name string
 		data []byte
-	}{{ModelFile, src.Model}, {WeightMetaFile, src.WeightMeta}, {InputMetaFile, src.InputMeta}, {GraphNetJSON, src.JSON}}
-	var temps []string
-	defer func() {
-		for _, t := range temps {
-			os.Remove(t)
-		}
-	}()
-	for _, f := range files {
-		tmp, err := os.CreateTemp(dir, "."+f.name+".*")
+	}{{ModelFile, src.Model}, {WeightMetaFile, src.WeightMeta}, {InputMetaFile, src.InputMeta}, {GraphNetJSON, src.JSON}} {
+		err := fileio.WriteAtomic(filepath.Join(dir, f.name), func(w io.Writer) error {
+			_, err := w.Write(f.data)
+			return err
+		})
 		if err != nil {
 			return err
 		}
-		temps = append(temps, tmp.Name())
-		_, werr := tmp.Write(f.data)
-		cerr := tmp.Close()
-		if werr != nil {
-			return werr
-		}
-		if cerr != nil {
-			return cerr
-		}
-	}
-	for i, f := range files {
-		if err := os.Rename(temps[i], filepath.Join(dir, f.name)); err != nil {
-			return err
-		}
-		temps[i] = ""
 	}
 	return nil
 }

@@ -23,6 +23,10 @@ type Format struct {
 	Extensions []string
 	// Dir is set for formats whose programs are folders (GraphNet: model.py, weight_meta.py, input_meta.py).
 	Dir bool
+	// Files are, for a folder format, the names of the files of a program folder that the format reads and writes
+	// (GraphNet's model.py, weight_meta.py, input_meta.py and graph_net.json). The registry checks that they are
+	// regular files within its size limit before ReadDir reads them; the folder's other files are the user's.
+	Files []string
 
 	// Sniff reports whether file contents are in this format (nil: recognized by extension only).
 	Sniff func(src []byte) bool
@@ -39,7 +43,10 @@ type Format struct {
 	ReadDir func(ctx *ir.Context, dir string) (*ir.Program, ir.Diagnostics, error)
 	// Write writes a program to w.
 	Write func(w io.Writer, p *ir.Program, opts Options) error
-	// WriteDir writes a program into dir, a new empty folder (pirfile moves it into place afterwards).
+	// WriteDir writes a program into dir, an existing folder (empty, or a program folder of this format) that may
+	// hold the user's other files: it writes only the files of the format, each atomically and keeping the mode of
+	// the file it replaces (internal/fileio's WriteAtomic), and leaves the others alone; it writes nothing when
+	// the program cannot be encoded.
 	WriteDir func(dir string, p *ir.Program, opts Options) error
 
 	// Locate, if set, names the element of the file that each position falls in (for PIR JSON: the JSON path of
@@ -82,14 +89,19 @@ func (f *Format) HasExtension(path string) bool {
 	return false
 }
 
-// OutputName turns the name of an input program (a file or a folder, without directories or with them) into the
-// name of the output written in this format: the input's extension is replaced by the format's first one
-// (model.json → model.pir), and a folder format drops it (model.json → model); a name already right is kept.
-func (f *Format) OutputName(in string) string {
+// OutputName turns the name of an input program (without directories or with them) into the name of the output
+// written in this format. A file's extension is replaced by the format's first one (model.json → model.pir), or
+// dropped by a folder format (model.json → model); a name already right is kept. A folder (folder set: a GraphNet
+// graph) has no extension, whatever dots its name holds: the whole name is kept and the extension added
+// (ernie-2.0-base-zh → ernie-2.0-base-zh.pir).
+func (f *Format) OutputName(in string, folder bool) string {
 	if f.HasExtension(in) {
 		return in
 	}
-	base := strings.TrimSuffix(in, filepath.Ext(in))
+	base := in
+	if !folder {
+		base = strings.TrimSuffix(in, filepath.Ext(in))
+	}
 	if f.Dir || len(f.Extensions) == 0 {
 		return base
 	}

@@ -14,6 +14,7 @@ var GraphNet = &Format{
 	Name:     "graphnet",
 	Doc:      "a GraphNet graph folder: model.py, weight_meta.py, input_meta.py",
 	Dir:      true,
+	Files:    []string{graphnet.ModelFile, graphnet.WeightMetaFile, graphnet.InputMetaFile, graphnet.GraphNetJSON},
 	SniffDir: graphnet.IsGraph,
 	ReadDir: func(ctx *ir.Context, dir string) (*ir.Program, ir.Diagnostics, error) {
 		p, err := graphnet.Read(ctx, dir)

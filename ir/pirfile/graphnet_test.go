@@ -146,3 +146,45 @@ func TestNaturalLess(t *testing.T) {
 		"s/subgraph_10"}, got)
 	assert.False(t, NaturalLess("x", "x"))
 }
+
+// TestGraphNetWriteKeepsUserFiles: writing a graph into an existing graph folder replaces only GraphNet's four files,
+// each keeping its mode (new ones get 0644), and keeps the user's files and folders (issue 26 item 2).
+func TestGraphNetWriteKeepsUserFiles(t *testing.T) {
+	ctx, err := ir.NewDefaultContext()
+	require.NoError(t, err)
+	src := filepath.Join(t.TempDir(), "g")
+	writeGraph(t, src, graphFiles)
+	p, _, err := Load(ctx, src)
+	require.NoError(t, err)
+
+	out := filepath.Join(t.TempDir(), "out")
+	writeGraph(t, out, graphFiles)
+	user := map[string]string{"NOTES.txt": "my notes", "graph_hash.txt": "abc123", "results/run1.log": "ok"}
+	for name, text := range user {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(out, name)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(out, name), []byte(text), 0o600))
+	}
+	require.NoError(t, os.Chmod(filepath.Join(out, "model.py"), 0o640))
+	require.NoError(t, Save(p, out, GraphNet, Options{}))
+	for name, text := range user {
+		data, err := os.ReadFile(filepath.Join(out, name))
+		require.NoError(t, err, name)
+		assert.Equal(t, text, string(data), name)
+	}
+	modes := map[string]os.FileMode{}
+	entries, err := os.ReadDir(out)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+		info, err := e.Info()
+		require.NoError(t, err)
+		modes[e.Name()] = info.Mode().Perm()
+	}
+	assert.Equal(t, []string{"NOTES.txt", "graph_hash.txt", "graph_net.json", "input_meta.py", "model.py", "results", "weight_meta.py"}, names)
+	assert.Equal(t, os.FileMode(0o640), modes["model.py"], "a replaced file keeps its mode")
+	assert.Equal(t, os.FileMode(0o644), modes["graph_net.json"], "a new file")
+	q, _, err := Load(ctx, out)
+	require.NoError(t, err)
+	assert.Equal(t, p.NumOps(), q.NumOps())
+}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pirdrr/drr/internal/fileio"
 	"github.com/pirdrr/drr/internal/suggest"
 	"github.com/pirdrr/drr/ir"
 )
@@ -25,6 +26,22 @@ var standard []*Format
 // serve concurrent readers and writers.
 type Registry struct {
 	formats []*Format
+	// MaxFileSize is the size limit of each file Load reads: a program file, each file of a program folder that its
+	// format reads (Format.Files), standard input (0: DefaultMaxFileSize). Set it before the registry is used.
+	MaxFileSize int64
+}
+
+// DefaultMaxFileSize is the size limit of a program file that Load reads (and of each file of a program folder,
+// and of standard input), unless Registry.MaxFileSize sets another (drrc's -max-file-size). Anything but a regular
+// file (a device such as /dev/zero, a FIFO) is refused whatever its size: it could be endless, or never end.
+const DefaultMaxFileSize = 1 << 30
+
+// maxFileSize returns the size limit of the files Load reads.
+func (r *Registry) maxFileSize() int64 {
+	if r.MaxFileSize > 0 {
+		return r.MaxFileSize
+	}
+	return DefaultMaxFileSize
 }
 
 // NewRegistry returns a registry of the given formats, in that order (the order content sniffing tries them).
@@ -173,7 +190,7 @@ func (r *Registry) Detect(path string) (*Format, error) {
 		}
 		return nil, fmt.Errorf("%s: a folder, and not a program of any format (%s)", path, r.dirFormatNames())
 	}
-	file, err := os.Open(path)
+	file, _, err := fileio.Open(path, r.maxFileSize()) // a regular file: a FIFO would block, a device never end
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +202,7 @@ func (r *Registry) Detect(path string) (*Format, error) {
 	}
 	if n == len(head) && len(bytes.TrimLeft(head, " \t\r\n\ufeff")) == 0 {
 		// Only white space so far: the content starts further on.
-		rest, err := io.ReadAll(file)
+		rest, err := fileio.ReadAll(file, path, r.maxFileSize())
 		if err != nil {
 			return nil, err
 		}
@@ -196,6 +213,16 @@ func (r *Registry) Detect(path string) (*Format, error) {
 		return f, nil
 	}
 	return nil, fmt.Errorf("%s: no format reads it", path)
+}
+
+// isStream reports whether out is standard output ("-") or an existing file that is written in place: a device, a
+// FIFO or a socket (symbolic links followed).
+func isStream(out string) bool {
+	if out == "-" {
+		return true
+	}
+	info, err := os.Stat(out)
+	return err == nil && !info.IsDir() && !info.Mode().IsRegular()
 }
 
 // DirFormat returns the folder format that claims dir as one program, or nil.
@@ -285,7 +312,7 @@ func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 // and position (DiagnosticsOf turns it into diagnostics to render with Render).
 func (r *Registry) Load(ctx *ir.Context, path string) (*ir.Program, ir.Diagnostics, error) {
 	if path == "-" {
-		src, err := io.ReadAll(os.Stdin)
+		src, err := fileio.ReadAll(os.Stdin, "<stdin>", r.maxFileSize())
 		if err != nil {
 			return nil, nil, err
 		}
@@ -303,16 +330,26 @@ func (r *Registry) Load(ctx *ir.Context, path string) (*ir.Program, ir.Diagnosti
 		if f.ReadDir == nil {
 			return nil, nil, fmt.Errorf("%s: pirdrr does not read %s (%s)", path, f.Name, f.Doc)
 		}
+		for _, name := range f.Files {
+			file, _, err := fileio.Open(filepath.Join(path, name), r.maxFileSize())
+			if errors.Is(err, fs.ErrNotExist) {
+				continue // the format says which of its files it needs
+			}
+			if err != nil {
+				return nil, nil, err
+			}
+			file.Close()
+		}
 		return f.ReadDir(ctx, path)
 	}
-	f, err := r.Detect(path)
+	f, err := r.Detect(path) // a regular file within the limit, or an error
 	if err != nil {
 		return nil, nil, err
 	}
 	if f.LoadFile != nil {
 		return f.LoadFile(ctx, path)
 	}
-	src, err := os.ReadFile(path)
+	src, err := fileio.ReadFile(path, r.maxFileSize())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -348,11 +385,11 @@ func (r *Registry) dirFormatNames() string {
 
 // OutputFormat chooses the format of an output: the one named (if any), else the format of the output path (its
 // extension, or the folder format of an existing folder), else the input's format — except that a folder format
-// cannot be streamed, so standard output ("-") gets the fallback file format (PIR text) instead. An output
-// format that does not write is an error.
+// cannot be streamed, so standard output ("-") and a device, FIFO or socket (/dev/null, which is written in place)
+// get the fallback file format (PIR text) instead. An output format that does not write is an error.
 func (r *Registry) OutputFormat(named, out string, input *Format) (*Format, error) {
 	f := input
-	if named == "" && out == "-" && f != nil && f.Dir {
+	if named == "" && isStream(out) && f != nil && f.Dir {
 		f = r.fallback()
 	}
 	switch {

@@ -119,17 +119,23 @@ func TestOutputName(t *testing.T) {
 	tests := []struct {
 		f        *Format
 		in, want string
+		folder   bool
 	}{
-		{PIRText, "model.json", "model.pir"},
-		{PIRText, "sub/model.pir", "sub/model.pir"},
-		{PIRJSON, "model.pir", "model.json"},
-		{PIRJSON, "subgraph_0", "subgraph_0.json"},
-		{MLIR, "a/b.json", "a/b.mlir"},
-		{folderFormat, "model.json", "model"},
-		{folderFormat, "subgraph_0", "subgraph_0"},
+		{PIRText, "model.json", "model.pir", false},
+		{PIRText, "sub/model.pir", "sub/model.pir", false},
+		{PIRJSON, "model.pir", "model.json", false},
+		{PIRJSON, "subgraph_0", "subgraph_0.json", true},
+		{MLIR, "a/b.json", "a/b.mlir", false},
+		{folderFormat, "model.json", "model", false},
+		{folderFormat, "subgraph_0", "subgraph_0", true},
+		// A folder's name has no extension (issue 26 item 12: ernie-2.0-base-zh and ernie-2.0-large-zh were both ernie-2.pir).
+		{PIRText, "PaddleNLP/ernie-2.0-base-zh", "PaddleNLP/ernie-2.0-base-zh.pir", true},
+		{PIRJSON, "ernie-2.0-large-zh", "ernie-2.0-large-zh.json", true},
+		{folderFormat, "ernie-2.0-base-zh", "ernie-2.0-base-zh", true},
+		{PIRText, "v1.5.json", "v1.5.pir", false},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, tt.f.OutputName(tt.in), "%s %s", tt.f.Name, tt.in)
+		assert.Equal(t, tt.want, tt.f.OutputName(tt.in, tt.folder), "%s %s", tt.f.Name, tt.in)
 	}
 }
 
@@ -152,6 +158,8 @@ func TestOutputFormat(t *testing.T) {
 		{"", "out", folderFormat, "folder", ""},
 		{"", "-", folderFormat, "pir", ""},          // a folder cannot be streamed: PIR text instead
 		{"folder", "-", folderFormat, "folder", ""}, // unless named (Save and Write then say why not)
+		{"", os.DevNull, folderFormat, "pir", ""},   // a device is written in place, as a stream (issue 26 item 13)
+		{"", os.DevNull, PIRJSON, "json", ""},
 		{"jsn", "out", PIRText, "", `unknown format "jsn" (did you mean json?)`},
 		{"", "out", nil, "", "no output format (name one with -format)"},
 	}
@@ -222,19 +230,26 @@ func TestSaveFolder(t *testing.T) {
 	q, _, err := r.Load(ctx, out)
 	require.NoError(t, err)
 	assert.Equal(t, p.NumOps(), q.NumOps())
-	// A folder of the format is replaced; nothing temporary is left.
+	// In a folder of the format, the format's files are replaced and the user's kept; nothing temporary is left.
+	require.NoError(t, os.WriteFile(filepath.Join(out, "NOTES.txt"), []byte("mine"), 0o600))
 	require.NoError(t, Save(p, out, folderFormat, Options{Untagged: true}))
 	data, err := os.ReadFile(filepath.Join(out, "program.pir"))
 	require.NoError(t, err)
 	assert.Contains(t, string(data), "dtype:float32", "the second write replaced the first")
+	notes, err := os.ReadFile(filepath.Join(out, "NOTES.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "mine", string(notes))
 	entries, _ := os.ReadDir(dir)
 	assert.Len(t, entries, 1, "only g is left")
+	entries, _ = os.ReadDir(out)
+	assert.Len(t, entries, 2, "program.pir and NOTES.txt")
 
-	// A folder with other files is not replaced, and neither is a file.
+	// A folder with other files that is not a program of the format is not written into, and neither is a file.
 	other := filepath.Join(dir, "other")
 	require.NoError(t, os.MkdirAll(other, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(other, "keep.txt"), []byte("x"), 0o644))
-	assert.ErrorContains(t, Save(p, other, folderFormat, Options{}), "is a folder that holds other files: not replaced")
+	assert.ErrorContains(t, Save(p, other, folderFormat, Options{}), "is a folder that holds other files, and not a program of this format: nothing written")
+	assert.NoFileExists(t, filepath.Join(other, "program.pir"))
 	_, err = os.Stat(filepath.Join(other, "keep.txt"))
 	assert.NoError(t, err)
 	file := filepath.Join(dir, "f")
@@ -242,10 +257,12 @@ func TestSaveFolder(t *testing.T) {
 	assert.ErrorContains(t, Save(p, file, folderFormat, Options{}), "exists and is not a folder")
 	assert.ErrorContains(t, Save(p, "-", folderFormat, Options{}), "cannot be written to standard output")
 
-	// A failing writer leaves the old folder as it was.
+	// A failing writer leaves the old folder as it was, and a new folder is removed again.
 	failing := *folderFormat
 	failing.WriteDir = func(string, *ir.Program, Options) error { return io.ErrShortWrite }
 	assert.ErrorIs(t, Save(p, out, &failing, Options{}), io.ErrShortWrite)
+	assert.ErrorIs(t, Save(p, filepath.Join(dir, "new"), &failing, Options{}), io.ErrShortWrite)
+	assert.NoDirExists(t, filepath.Join(dir, "new"))
 	again, err := os.ReadFile(filepath.Join(out, "program.pir"))
 	require.NoError(t, err)
 	assert.Equal(t, data, again)

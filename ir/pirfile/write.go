@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/pirdrr/drr/internal/fileio"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -34,8 +35,8 @@ func Marshal(p *ir.Program, f *Format, opts Options) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// Save writes p to path in format f: a file format streams into WriteFileFunc, a folder format writes a new folder
-// that replaces path (see WriteDirFunc). "-" writes standard output (file formats only). An empty opts.Name becomes
+// Save writes p to path in format f: a file format streams into WriteFileFunc, a folder format writes its files into
+// the folder path (see WriteDirFunc). "-" writes standard output (file formats only). An empty opts.Name becomes
 // the path's base name without its extension.
 func Save(p *ir.Program, path string, f *Format, opts Options) error {
 	if opts.Name == "" && path != "-" {
@@ -66,8 +67,10 @@ func WriteFile(path string, data []byte) error {
 //
 // A regular file, or a path that does not exist, is written atomically: into a temporary file in the same folder,
 // renamed over path only when write succeeded, so a failure never leaves a partial file, and the file keeps its
-// permissions. Anything else is not replaced: a symbolic link is followed to the file it names, a device such as
-// /dev/null, a FIFO or a socket is opened and written in place, and a directory is an error.
+// permissions (0644 for a new file); temporary files a killed drrc left behind are removed, and a file with several
+// hard links is rewritten in place instead, once its whole content is ready, so that its links keep sharing it
+// (see internal/fileio). Anything else is not replaced: a symbolic link is followed to the file it names, a device
+// such as /dev/null, a FIFO or a socket is opened and written in place, and a directory is an error.
 func WriteFileFunc(path string, write func(io.Writer) error) error {
 	if path == "-" {
 		return writeBuffered(os.Stdout, write)
@@ -78,13 +81,13 @@ func WriteFileFunc(path string, write func(io.Writer) error) error {
 	}
 	switch {
 	case info == nil:
-		return writeAtomic(target, 0o644, write)
+		return fileio.WriteAtomic(target, write)
 	case info.IsDir():
 		return &fs.PathError{Op: "write", Path: path, Err: errors.New("is a directory")}
 	case !info.Mode().IsRegular():
-		return writeInPlace(target, write)
+		return fileio.WriteInPlace(target, write)
 	}
-	return writeAtomic(target, info.Mode().Perm(), write)
+	return fileio.WriteAtomic(target, write)
 }
 
 func writeBuffered(w io.Writer, write func(io.Writer) error) error {
@@ -93,44 +96,6 @@ func writeBuffered(w io.Writer, write func(io.Writer) error) error {
 		return err
 	}
 	return bw.Flush()
-}
-
-// writeInPlace writes a file that must not be replaced (a device, a FIFO): opened for writing, never created or
-// renamed.
-func writeInPlace(path string, write func(io.Writer) error) error {
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		return err
-	}
-	if err := writeBuffered(f, write); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
-// writeAtomic writes a regular file through a temporary file renamed over it.
-func writeAtomic(path string, perm fs.FileMode, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	if err := writeBuffered(tmp, write); err != nil {
-		tmp.Close()
-		os.Remove(name)
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(name)
-		return err
-	}
-	_ = os.Chmod(name, perm)
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
-		return err
-	}
-	return nil
 }
 
 // resolve follows symbolic links from path to the file they name, and returns that path and its information
@@ -161,9 +126,12 @@ func resolve(path string) (string, fs.FileInfo, error) {
 	}
 }
 
-// WriteDirFunc writes a folder: write fills a new temporary folder beside path, which then takes path's place. An
-// existing path must be a folder that is empty or that claims accepts (a program folder of the same format, nil:
-// none is accepted); it is replaced only when write succeeded. A symbolic link is followed.
+// WriteDirFunc writes a program folder at path: write puts the files of the folder's format into it (each
+// atomically, keeping the modes of the files it replaces: see Format.WriteDir) and leaves every other file of the
+// folder as it is — a GraphNet graph folder keeps the user's notes, results and graph_hash.txt. A path that does not
+// exist is created, and removed again when write fails; an existing path must be a folder that is empty or that
+// claims accepts (a program folder of the same format; nil: none is accepted). A symbolic link is followed. "-",
+// and a path that is a file, are errors.
 func WriteDirFunc(path string, claims func(dir string) bool, write func(dir string) error) error {
 	if path == "-" {
 		return errors.New("a program folder cannot be written to standard output")
@@ -172,50 +140,25 @@ func WriteDirFunc(path string, claims func(dir string) bool, write func(dir stri
 	if err != nil {
 		return err
 	}
-	if info != nil {
-		if !info.IsDir() {
-			return &fs.PathError{Op: "write", Path: path, Err: errors.New("exists and is not a folder")}
-		}
-		entries, err := os.ReadDir(target)
-		if err != nil {
+	if info == nil {
+		if err := os.Mkdir(target, 0o755); err != nil {
 			return err
 		}
-		if len(entries) > 0 && (claims == nil || !claims(target)) {
-			return &fs.PathError{Op: "write", Path: path, Err: errors.New("is a folder that holds other files: not replaced")}
-		}
-	}
-	parent := filepath.Dir(target)
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(target)+".tmp*")
-	if err != nil {
-		return err
-	}
-	if err := write(tmp); err != nil {
-		os.RemoveAll(tmp)
-		return err
-	}
-	_ = os.Chmod(tmp, 0o755)
-	if info == nil {
-		if err := os.Rename(tmp, target); err != nil {
-			os.RemoveAll(tmp)
+		if err := write(target); err != nil {
+			os.RemoveAll(target) // the folder is ours: made above
 			return err
 		}
 		return nil
 	}
-	// Move the old folder aside, the new one in, and only then delete the old one.
-	old, err := os.MkdirTemp(parent, "."+filepath.Base(target)+".old*")
+	if !info.IsDir() {
+		return &fs.PathError{Op: "write", Path: path, Err: errors.New("exists and is not a folder")}
+	}
+	entries, err := os.ReadDir(target)
 	if err != nil {
-		os.RemoveAll(tmp)
 		return err
 	}
-	os.Remove(old)
-	if err := os.Rename(target, old); err != nil {
-		os.RemoveAll(tmp)
-		return err
+	if len(entries) > 0 && (claims == nil || !claims(target)) {
+		return &fs.PathError{Op: "write", Path: path, Err: errors.New("is a folder that holds other files, and not a program of this format: nothing written")}
 	}
-	if err := os.Rename(tmp, target); err != nil {
-		os.Rename(old, target)
-		os.RemoveAll(tmp)
-		return err
-	}
-	return os.RemoveAll(old)
+	return write(target)
 }

@@ -252,7 +252,7 @@ func (r *reader) parseType() (ir.Type, error) {
 				case 0:
 					elem, err = r.typ()
 				case 1:
-					dims, err = r.ints()
+					dims, err = r.dims()
 				case 2:
 					layout, err = r.str()
 				}
@@ -316,7 +316,7 @@ func (r *reader) tensorPayload(what string) (elem ir.Type, dims []int64, layout 
 		case 0:
 			elem, err = r.typ()
 		case 1:
-			dims, err = r.ints()
+			dims, err = r.dims()
 		case 2:
 			layout, err = r.str()
 		case 3:
@@ -366,6 +366,23 @@ func (r *reader) ints() ([]int64, error) {
 	out := []int64{}
 	err := s.array(func(int) error {
 		v, err := s.integer(-1<<63, 1<<63-1)
+		out = append(out, v)
+		return err
+	})
+	return out, err
+}
+
+// dims reads the dims of a tensor type: sizes, or -1 for a dynamic one (as PIR text reads them).
+func (r *reader) dims() ([]int64, error) {
+	s := &r.s
+	out := []int64{}
+	err := s.array(func(int) error {
+		s.ws()
+		off := s.pos
+		v, err := s.integer(-1<<63, 1<<63-1)
+		if err == nil && v < -1 {
+			return s.errAt(off, "dimension %d: a dimension is a size or -1", v)
+		}
 		out = append(out, v)
 		return err
 	})

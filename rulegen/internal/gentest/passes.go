@@ -9,7 +9,6 @@ var Passes = map[string]Pass{
 	"testdata/driver/chains.txtar":                    {Factory: DriverChainsPass, Source: "testdata/driver/chains.txtar"},
 	"testdata/driver/dead_code.txtar":                 {Factory: DriverDeadCodePass, Source: "testdata/driver/dead_code.txtar"},
 	"testdata/driver/determinism.txtar":               {Factory: DriverDeterminismPass, Source: "testdata/driver/determinism.txtar"},
-	"testdata/driver/limits.txtar":                    {Factory: DriverLimitsPass, Source: "testdata/driver/limits.txtar"},
 	"testdata/driver/list_with_null.txtar":            {Factory: DriverListWithNullPass, Source: "testdata/driver/list_with_null.txtar"},
 	"testdata/driver/overlapping.txtar":               {Factory: DriverOverlappingPass, Source: "testdata/driver/overlapping.txtar"},
 	"testdata/driver/overlapping_bottom_up.txtar":     {Factory: DriverOverlappingBottomUpPass, Source: "testdata/driver/overlapping_bottom_up.txtar"},
