@@ -56,7 +56,7 @@ func (in *instantiator) candidates(opName string, spec *ir.AttrSpec, lits []rule
 			add(a)
 		}
 	}
-	if spec.Default == nil {
+	if spec.Default == nil && !spec.Optional {
 		// A required attribute: the value Paddle's programs usually carry, after the values the where clause
 		// names (they are what the rule wants).
 		add(in.fillAttr(opName, spec))
