@@ -20,7 +20,7 @@ result: the output program (output.pir / output.json), statistics (-- stats --) 
 is an archive or a directory searched recursively for *.txtar. Every rewrite is verified (verify-each).
 
 An -- ops -- section requires op counts of the output ("pd_op.fc: 1" a line, counted in the top-level block, as the
-valid_op_map of Paddle's pass tests); -update never rewrites it. A section RUN:passes runs the same input once more
+valid_op_map of Paddle's pass tests; "pd_op.scale + pd_op.scale_: 1" counts both together); -update never rewrites it. A section RUN:passes runs the same input once more
 with other passes: its sections are RUN:options, RUN:output.pir, RUN:stats, RUN:ops and RUN:errors.
 
 Failures print a unified diff of the expected and the produced section, with a line starting with ~ under each

@@ -21,9 +21,11 @@ func TestOpsSection(t *testing.T) {
 		want      []string // in the failure
 	}{
 		{"counts hold", "pd_op.tanh: 1\npd_op.relu: 0\n# a comment\n\npd_op.fetch: 1 # trailing\n", true, nil},
+		{"names counted together", "pd_op.tanh + pd_op.tanh_: 1\npd_op.relu+pd_op.relu_+pd_op.data: 1\n", true, nil},
 		{"an op not there counts 0", "pd_op.softmax: 0\n", true, nil},
-		{"counts differ", "pd_op.tanh: 0\npd_op.relu: 1\npd_op.data: 1\n", false,
-			[]string{"ops: the output's op counts differ", "pd_op.tanh: want 0, got 1", "pd_op.relu: want 1, got 0"}},
+		{"counts differ", "pd_op.tanh: 0\npd_op.relu: 1\npd_op.data: 1\npd_op.tanh_ + pd_op.fetch: 2\n", false,
+			[]string{"ops: the output's op counts differ", "pd_op.tanh: want 0, got 1", "pd_op.relu: want 1, got 0",
+				"pd_op.tanh_ + pd_op.fetch: want 2, got 1"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := archive(t, pluginRules, "-- ops --\n"+tc.ops+"-- output.pir --\n"+tanhProgram)
@@ -51,6 +53,8 @@ func TestOpsSectionErrors(t *testing.T) {
 		{"pd_op.tanh: -1\n", "line 1"},
 		{"\npd_op.tanh: x\n", "line 2"},
 		{"pd_op.tanh: 1\npd_op.tanh: 1\n", "section ops, line 2: pd_op.tanh is counted twice"},
+		{"pd_op.tanh + pd_op.relu: 1\npd_op.relu: 1\n", "section ops, line 2: pd_op.relu is counted twice"},
+		{"pd_op.tanh + : 1\n", "line 1"},
 		{"pd op.tanh: 1\n", "line 1"},
 	} {
 		_, err := RunFile(archive(t, pluginRules, "-- ops --\n"+tc.ops), Options{Registry: pluginRegistry(t)})
