@@ -139,8 +139,20 @@ var compareOps = map[string]bool{"equal": true, "not_equal": true, "less_than": 
 	"greater_than": true, "greater_equal": true}
 
 // convPlans: input [N, C, H, W] (or NHWC), filter [Cout, C/groups, 3, 3]; depthwise convolutions have C = groups;
-// the fused op's bias is [Cout] and its residual the output's shape.
+// the fused op's bias is [Cout] and its residual the output's shape. A second plan has 8 input and output channels
+// per group (the alignment the cutlass kernels require, CUTLASS_NHWC_ALIGNMENT), for rules that ask channels to be
+// multiples of 8.
 func convPlans(s *ir.OpSchema, base, format string, attrs []ir.NamedAttr, known []*ir.TensorType) [][]operandPlan {
+	plans := [][]operandPlan{convPlan(s, base, format, attrs, known, 1)}
+	if known[0] == nil && known[1] == nil {
+		plans = append(plans, convPlan(s, base, format, attrs, known, 8))
+	}
+	return plans
+}
+
+// convPlan is one plan of convPlans, with the default channel counts multiplied by align (rounded to a multiple of
+// it).
+func convPlan(s *ir.OpSchema, base, format string, attrs []ir.NamedAttr, known []*ir.TensorType, align int64) []operandPlan {
 	g := int64(1)
 	if v, ok := ir.AsInt(attrOf(attrs, "groups")); ok && v > 1 {
 		g = v
@@ -148,6 +160,9 @@ func convPlans(s *ir.OpSchema, base, format string, attrs []ir.NamedAttr, known 
 	cin := int64(instC)
 	if g > 1 {
 		cin = 2 * g
+	}
+	if align > 1 {
+		cin = align * g
 	}
 	if base == "pd_op.depthwise_conv2d" {
 		cin = g
@@ -160,6 +175,9 @@ func convPlans(s *ir.OpSchema, base, format string, attrs []ir.NamedAttr, known 
 	cout := int64(instCout)
 	if g > 1 {
 		cout = 2 * g
+	}
+	if align > 1 {
+		cout = align * g
 	}
 	if base == "pd_op.depthwise_conv2d" {
 		cout = cin
@@ -182,7 +200,7 @@ func convPlans(s *ir.OpSchema, base, format string, attrs []ir.NamedAttr, known 
 		// attributes make the build fail and the search move on.
 		plan[3] = tensorPlan(dt, imageDims(format, instN, cout, instH-2, instW-2)...)
 	}
-	return [][]operandPlan{plan}
+	return plan
 }
 
 // batchNormPlans: x [N, C, H, W] (or NHWC), statistics, scale and bias [C] on x's channel axis.
