@@ -25,25 +25,35 @@ var groupNormSiluFuseProgram = &rt.Program{
 	Files: []rt.File{
 		{Name: "group_norm_silu_fuse.drr", Text: groupNormSiluFuseSource0},
 	},
-	Fingerprint: "8c79d7dc6701185b52fe625848f3b16b",
+	Fingerprint: "b117fdbb1c9cee437217c583e44fb817",
 	Bind:        groupNormSiluFuseBind,
 }
 
 // groupNormSiluFuseSource0 is group_norm_silu_fuse.drr.
-const groupNormSiluFuseSource0 = `// group_norm_silu_fuse: Paddle's group_norm_silu_fuse_pass (paddle/fluid/pir/transforms/general/), CUDA branch:
-// group_norm followed by silu becomes pd_op.add_group_norm_silu with the silu activation.
+const groupNormSiluFuseSource0 = `// group_norm_silu_fuse: Paddle's group_norm_silu_fuse_pass (paddle/fluid/pir/transforms/general/
+// group_norm_silu_fuse_pass.cc), CUDA branch: group_norm followed by silu becomes pd_op.add_group_norm_silu with the
+// silu activation, for float16 and bfloat16 input (float32 too with the pass attribute enable_gpu_mixed: the
+// parameter enable_gpu_mixed, false by default as in Paddle, for a program Paddle's mixed-precision pass will make
+// half precision; the label mixed marks those rules).
 //
-// Deviations from Paddle, on purpose:
-//   - swish is silu too (silu_fuse turns x · sigmoid(x) into swish before this pass runs), so both fuse.
-//   - Paddle's pass passes float32 only with its enable_gpu_mixed option; here the label mixed covers float32
-//     (drrc apply -disable mixed gives Paddle's default: float16 and bfloat16 only).
-//   - Paddle copies data_format unchecked, though the fused kernel is NHWC-only; these rules require NHWC. (No
-//     group_norm → silu occurs in the corpus.)
+// Paddle's kernel of add_group_norm_silu (GroupNormNDHWCKernel, paddle/phi/kernels/gpu/group_norm_kernel.cu,
+// registered for float16 and bfloat16) throws unless the layout is NHWC. Paddle's pass copies data_format, and its
+// test (test_group_norm_silu_fuse_pass.py) runs transfer_layout_pass after it, which makes the fused op NHWC with
+// transposes around it. These rules do what the two passes do together: an NHWC group norm fuses as it is, an
+// NCHW one with its input transposed to NHWC and the result back to NCHW (the mean and variance, [N, groups], do
+// not depend on the layout).
+//
+// Deviation from Paddle, on purpose: swish is silu too (silu_fuse turns x · sigmoid(x) into swish before this pass
+// runs), so both fuse.
+
+/// Paddle's pass attribute enable_gpu_mixed: float32 group norms fuse too (for Paddle's mixed-precision pass to
+/// make half precision); false by default, as in Paddle.
+param enable_gpu_mixed: bool = false
 
 /// silu or swish after a group norm.
 family silu_act = [pd_op.silu, pd_op.swish]
 
-/// silu(group_norm(x)) in half precision becomes add_group_norm_silu(x){activation: "silu"}
+/// silu(group_norm(x)) over NHWC half-precision x becomes add_group_norm_silu(x){activation: "silu"}
 /// (GroupNormSiluPattern); the group norm's mean and variance readers read the fused op's.
 rule group_norm_silu {
   benefit 2
@@ -65,10 +75,31 @@ rule group_norm_silu {
   }
 }
 
-/// The float32 form (Paddle's enable_gpu_mixed). Its benefit is lower only to tell the checker the two rules'
-/// order does not matter: their dtype conditions exclude each other.
+/// silu(group_norm(x)) over NCHW half-precision x [N, C, H, W]: x transposed to NHWC, fused, the result transposed
+/// back (what Paddle's pass and its test's transfer_layout_pass make together).
+rule group_norm_silu_nchw {
+  benefit 2
+  labels fusion
+  for A in silu_act
+  match {
+    %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NCHW"}
+    %o = A(%y)
+  }
+  where {
+    dtype(%x) in [float16, bfloat16] && rank(%x) == 4
+  }
+  rewrite {
+    %f, _, %m, %v = pd_op.add_group_norm_silu(pd_op.transpose(%x) {perm: [0, 2, 3, 1]}, null, %scale, %bias) {
+        epsilon: $eps, groups: $g, data_format: "NHWC", activation: "silu"}
+    replace %o with pd_op.transpose(%f) {perm: [0, 3, 1, 2]}
+    replace %mean with %m
+    replace %var with %v
+  }
+}
+
+/// group_norm_silu for float32 (Paddle's enable_gpu_mixed).
 rule group_norm_silu_mixed {
-  benefit 1
+  benefit 2
   labels fusion, mixed
   for A in silu_act
   match {
@@ -76,12 +107,33 @@ rule group_norm_silu_mixed {
     %o = A(%y)
   }
   where {
-    dtype(%x) == float32
+    $enable_gpu_mixed && dtype(%x) == float32
   }
   rewrite {
     %f, _, %m, %v = pd_op.add_group_norm_silu(%x, null, %scale, %bias) {epsilon: $eps, groups: $g,
         data_format: "NHWC", activation: "silu"}
     replace %o with %f
+    replace %mean with %m
+    replace %var with %v
+  }
+}
+
+/// group_norm_silu_nchw for float32 (Paddle's enable_gpu_mixed).
+rule group_norm_silu_nchw_mixed {
+  benefit 2
+  labels fusion, mixed
+  for A in silu_act
+  match {
+    %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NCHW"}
+    %o = A(%y)
+  }
+  where {
+    $enable_gpu_mixed && dtype(%x) == float32 && rank(%x) == 4
+  }
+  rewrite {
+    %f, _, %m, %v = pd_op.add_group_norm_silu(pd_op.transpose(%x) {perm: [0, 2, 3, 1]}, null, %scale, %bias) {
+        epsilon: $eps, groups: $g, data_format: "NHWC", activation: "silu"}
+    replace %o with pd_op.transpose(%f) {perm: [0, 3, 1, 2]}
     replace %mean with %m
     replace %var with %v
   }
@@ -103,10 +155,25 @@ type groupNormSiluFuseStatic struct {
 	r1_data_format                   ir.Attribute                       // rule group_norm_silu[pd_op.swish]: data_format: "NHWC"
 	r1_lit                           rule.Val                           // rule group_norm_silu[pd_op.swish]: float16
 	r1_lit2                          rule.Val                           // rule group_norm_silu[pd_op.swish]: bfloat16
-	r2_data_format                   ir.Attribute                       // rule group_norm_silu_mixed[pd_op.silu]: data_format: "NHWC"
-	r2_lit                           rule.Val                           // rule group_norm_silu_mixed[pd_op.silu]: float32
-	r3_data_format                   ir.Attribute                       // rule group_norm_silu_mixed[pd_op.swish]: data_format: "NHWC"
-	r3_lit                           rule.Val                           // rule group_norm_silu_mixed[pd_op.swish]: float32
+	r2_data_format                   ir.Attribute                       // rule group_norm_silu_nchw[pd_op.silu]: data_format: "NCHW"
+	r2_lit                           rule.Val                           // rule group_norm_silu_nchw[pd_op.silu]: float16
+	r2_lit2                          rule.Val                           // rule group_norm_silu_nchw[pd_op.silu]: bfloat16
+	builtin_rank                     func([]rule.Val) (rule.Val, error) // the builtin rank
+	r3_data_format                   ir.Attribute                       // rule group_norm_silu_nchw[pd_op.swish]: data_format: "NCHW"
+	r3_lit                           rule.Val                           // rule group_norm_silu_nchw[pd_op.swish]: float16
+	r3_lit2                          rule.Val                           // rule group_norm_silu_nchw[pd_op.swish]: bfloat16
+	r4_data_format                   ir.Attribute                       // rule group_norm_silu_mixed[pd_op.silu]: data_format: "NHWC"
+	r4_param                         *rule.ParamRef                     // rule group_norm_silu_mixed[pd_op.silu]: $enable_gpu_mixed
+	r4_lit                           rule.Val                           // rule group_norm_silu_mixed[pd_op.silu]: float32
+	r5_data_format                   ir.Attribute                       // rule group_norm_silu_mixed[pd_op.swish]: data_format: "NHWC"
+	r5_param                         *rule.ParamRef                     // rule group_norm_silu_mixed[pd_op.swish]: $enable_gpu_mixed
+	r5_lit                           rule.Val                           // rule group_norm_silu_mixed[pd_op.swish]: float32
+	r6_data_format                   ir.Attribute                       // rule group_norm_silu_nchw_mixed[pd_op.silu]: data_format: "NCHW"
+	r6_param                         *rule.ParamRef                     // rule group_norm_silu_nchw_mixed[pd_op.silu]: $enable_gpu_mixed
+	r6_lit                           rule.Val                           // rule group_norm_silu_nchw_mixed[pd_op.silu]: float32
+	r7_data_format                   ir.Attribute                       // rule group_norm_silu_nchw_mixed[pd_op.swish]: data_format: "NCHW"
+	r7_param                         *rule.ParamRef                     // rule group_norm_silu_nchw_mixed[pd_op.swish]: $enable_gpu_mixed
+	r7_lit                           rule.Val                           // rule group_norm_silu_nchw_mixed[pd_op.swish]: float32
 }
 
 // groupNormSiluFuseBind binds the matcher to a checked rule set, once per Context.
@@ -129,9 +196,27 @@ func groupNormSiluFuseBind(set *rule.Set, reg *rewriter.Registry) (rewriter.Matc
 	s.r1_lit = set.Rules[1].Where[0].(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
 	s.r1_lit2 = set.Rules[1].Where[0].(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
 	s.r2_data_format = set.Rules[2].Pattern.Ops[0].Attrs[2].Literal
-	s.r2_lit = set.Rules[2].Where[0].(*rule.Binary).Y.(*rule.Lit).Value
+	s.r2_lit = set.Rules[2].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r2_lit2 = set.Rules[2].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.builtin_rank = rule.PureBuiltin("rank")
+	if s.builtin_rank == nil {
+		return nil, fmt.Errorf("the builtin rank is not a pure builtin in this version of pirdrr: run drrc gen again")
+	}
 	s.r3_data_format = set.Rules[3].Pattern.Ops[0].Attrs[2].Literal
-	s.r3_lit = set.Rules[3].Where[0].(*rule.Binary).Y.(*rule.Lit).Value
+	s.r3_lit = set.Rules[3].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r3_lit2 = set.Rules[3].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r4_data_format = set.Rules[4].Pattern.Ops[0].Attrs[2].Literal
+	s.r4_param = set.Rules[4].Where[0].(*rule.Binary).X.(*rule.ParamRef)
+	s.r4_lit = set.Rules[4].Where[0].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
+	s.r5_data_format = set.Rules[5].Pattern.Ops[0].Attrs[2].Literal
+	s.r5_param = set.Rules[5].Where[0].(*rule.Binary).X.(*rule.ParamRef)
+	s.r5_lit = set.Rules[5].Where[0].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
+	s.r6_data_format = set.Rules[6].Pattern.Ops[0].Attrs[2].Literal
+	s.r6_param = set.Rules[6].Where[0].(*rule.Binary).X.(*rule.Binary).X.(*rule.ParamRef)
+	s.r6_lit = set.Rules[6].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
+	s.r7_data_format = set.Rules[7].Pattern.Ops[0].Attrs[2].Literal
+	s.r7_param = set.Rules[7].Where[0].(*rule.Binary).X.(*rule.Binary).X.(*rule.ParamRef)
+	s.r7_lit = set.Rules[7].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
 	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
 		m := &groupNormSiluFuseMatcher{groupNormSiluFuseStatic: s}
 		m.Oracle = o
@@ -151,15 +236,19 @@ func (m *groupNormSiluFuseMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.M
 	switch m.dispatch.Kind(op) {
 	case 1: // pd_op.silu
 		m.r0_group_norm_silu(op)
-		m.r2_group_norm_silu_mixed(op)
+		m.r2_group_norm_silu_nchw(op)
+		m.r4_group_norm_silu_mixed(op)
+		m.r6_group_norm_silu_nchw_mixed(op)
 	case 2: // pd_op.swish
 		m.r1_group_norm_silu(op)
-		m.r3_group_norm_silu_mixed(op)
+		m.r3_group_norm_silu_nchw(op)
+		m.r5_group_norm_silu_mixed(op)
+		m.r7_group_norm_silu_nchw_mixed(op)
 	}
 	return m.End()
 }
 
-// r0_group_norm_silu tries rule group_norm_silu[pd_op.silu] (benefit 2, group_norm_silu_fuse.drr:16:6) at op1, the root pd_op.silu.
+// r0_group_norm_silu tries rule group_norm_silu[pd_op.silu] (benefit 2, group_norm_silu_fuse.drr:26:6) at op1, the root pd_op.silu.
 func (m *groupNormSiluFuseMatcher) r0_group_norm_silu(op1 *ir.Op) bool {
 	// %o = pd_op.silu(%y)
 	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
@@ -227,7 +316,7 @@ func (m *groupNormSiluFuseMatcher) r0_group_norm_silu(op1 *ir.Op) bool {
 	return true
 }
 
-// r1_group_norm_silu tries rule group_norm_silu[pd_op.swish] (benefit 2, group_norm_silu_fuse.drr:16:6) at op1, the root pd_op.swish.
+// r1_group_norm_silu tries rule group_norm_silu[pd_op.swish] (benefit 2, group_norm_silu_fuse.drr:26:6) at op1, the root pd_op.swish.
 func (m *groupNormSiluFuseMatcher) r1_group_norm_silu(op1 *ir.Op) bool {
 	// %o = pd_op.swish(%y)
 	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
@@ -295,8 +384,8 @@ func (m *groupNormSiluFuseMatcher) r1_group_norm_silu(op1 *ir.Op) bool {
 	return true
 }
 
-// r2_group_norm_silu_mixed tries rule group_norm_silu_mixed[pd_op.silu] (benefit 1, group_norm_silu_fuse.drr:38:6) at op1, the root pd_op.silu.
-func (m *groupNormSiluFuseMatcher) r2_group_norm_silu_mixed(op1 *ir.Op) bool {
+// r2_group_norm_silu_nchw tries rule group_norm_silu_nchw[pd_op.silu] (benefit 2, group_norm_silu_fuse.drr:48:6) at op1, the root pd_op.silu.
+func (m *groupNormSiluFuseMatcher) r2_group_norm_silu_nchw(op1 *ir.Op) bool {
 	// %o = pd_op.silu(%y)
 	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
 		return false
@@ -310,7 +399,7 @@ func (m *groupNormSiluFuseMatcher) r2_group_norm_silu_mixed(op1 *ir.Op) bool {
 	if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
 		return false
 	}
-	// %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NHWC"}
+	// %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NCHW"}
 	if op0.Info() != m.op_pd_op_group_norm || op0.NumOperands() != 3 || op0.NumResults() != 3 {
 		return false
 	}
@@ -343,12 +432,23 @@ func (m *groupNormSiluFuseMatcher) r2_group_norm_silu_mixed(op1 *ir.Op) bool {
 	if !rt.OnlyUsedBy(v0_y, op0, op1) {
 		return false
 	}
-	// where dtype(%x) == float32
+	// where dtype(%x) in [float16, bfloat16] && rank(%x) == 4
 	f1, ok2 := rt.Call(m.builtin_dtype, m.Args(v4_x))
 	if !ok2 {
 		return false
 	}
-	if !(rule.Equal(f1, m.r2_lit)) {
+	in3, ok4 := rt.In(f1, []rule.Val{m.r2_lit, m.r2_lit2})
+	if !ok4 {
+		return false
+	}
+	if !in3 {
+		return false
+	}
+	f5, ok6 := rt.Call(m.builtin_rank, m.Args(v4_x))
+	if !ok6 {
+		return false
+	}
+	if !(rule.Equal(f5, int64(4))) {
 		return false
 	}
 	mt := m.Emit(m.rules[2])
@@ -359,8 +459,8 @@ func (m *groupNormSiluFuseMatcher) r2_group_norm_silu_mixed(op1 *ir.Op) bool {
 	return true
 }
 
-// r3_group_norm_silu_mixed tries rule group_norm_silu_mixed[pd_op.swish] (benefit 1, group_norm_silu_fuse.drr:38:6) at op1, the root pd_op.swish.
-func (m *groupNormSiluFuseMatcher) r3_group_norm_silu_mixed(op1 *ir.Op) bool {
+// r3_group_norm_silu_nchw tries rule group_norm_silu_nchw[pd_op.swish] (benefit 2, group_norm_silu_fuse.drr:48:6) at op1, the root pd_op.swish.
+func (m *groupNormSiluFuseMatcher) r3_group_norm_silu_nchw(op1 *ir.Op) bool {
 	// %o = pd_op.swish(%y)
 	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
 		return false
@@ -374,7 +474,7 @@ func (m *groupNormSiluFuseMatcher) r3_group_norm_silu_mixed(op1 *ir.Op) bool {
 	if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
 		return false
 	}
-	// %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NHWC"}
+	// %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NCHW"}
 	if op0.Info() != m.op_pd_op_group_norm || op0.NumOperands() != 3 || op0.NumResults() != 3 {
 		return false
 	}
@@ -407,15 +507,324 @@ func (m *groupNormSiluFuseMatcher) r3_group_norm_silu_mixed(op1 *ir.Op) bool {
 	if !rt.OnlyUsedBy(v0_y, op0, op1) {
 		return false
 	}
-	// where dtype(%x) == float32
+	// where dtype(%x) in [float16, bfloat16] && rank(%x) == 4
 	f1, ok2 := rt.Call(m.builtin_dtype, m.Args(v4_x))
 	if !ok2 {
 		return false
 	}
-	if !(rule.Equal(f1, m.r3_lit)) {
+	in3, ok4 := rt.In(f1, []rule.Val{m.r3_lit, m.r3_lit2})
+	if !ok4 {
+		return false
+	}
+	if !in3 {
+		return false
+	}
+	f5, ok6 := rt.Call(m.builtin_rank, m.Args(v4_x))
+	if !ok6 {
+		return false
+	}
+	if !(rule.Equal(f5, int64(4))) {
 		return false
 	}
 	mt := m.Emit(m.rules[3])
+	mt.Ops = append(mt.Ops[:0], op0, op1)
+	mt.Values = append(mt.Values[:0], v0_y, v1_mean, v2_var, v3_o, v4_x, v5_scale, v6_bias)
+	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil)
+	mt.Holes = append(mt.Holes[:0], h0_eps, h1_g)
+	return true
+}
+
+// r4_group_norm_silu_mixed tries rule group_norm_silu_mixed[pd_op.silu] (benefit 2, group_norm_silu_fuse.drr:69:6) at op1, the root pd_op.silu.
+func (m *groupNormSiluFuseMatcher) r4_group_norm_silu_mixed(op1 *ir.Op) bool {
+	// %o = pd_op.silu(%y)
+	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
+		return false
+	}
+	v3_o := op1.Result(0)
+	v0_y := op1.Operand(0)
+	if v0_y == nil {
+		return false
+	}
+	op0 := v0_y.DefiningOp()
+	if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
+		return false
+	}
+	// %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NHWC"}
+	if op0.Info() != m.op_pd_op_group_norm || op0.NumOperands() != 3 || op0.NumResults() != 3 {
+		return false
+	}
+	h0_eps := rt.AttrOr(op0, "epsilon", m.def_pd_op_group_norm_epsilon)
+	if h0_eps == nil {
+		return false
+	}
+	h1_g := rt.AttrOr(op0, "groups", m.def_pd_op_group_norm_groups)
+	if h1_g == nil {
+		return false
+	}
+	if rt.AttrOr(op0, "data_format", m.def_pd_op_group_norm_data_format) != m.r4_data_format {
+		return false
+	}
+	v1_mean := op0.Result(1)
+	v2_var := op0.Result(2)
+	v4_x := op0.Operand(0)
+	if v4_x == nil {
+		return false
+	}
+	v5_scale := op0.Operand(1)
+	if v5_scale == nil {
+		return false
+	}
+	v6_bias := op0.Operand(2)
+	if v6_bias == nil {
+		return false
+	}
+	// closure: every use of %y is in the match
+	if !rt.OnlyUsedBy(v0_y, op0, op1) {
+		return false
+	}
+	// where $enable_gpu_mixed && dtype(%x) == float32
+	b1, ok2 := m.Param(m.r4_param).(bool)
+	if !ok2 {
+		return false
+	}
+	if !b1 {
+		return false
+	}
+	f3, ok4 := rt.Call(m.builtin_dtype, m.Args(v4_x))
+	if !ok4 {
+		return false
+	}
+	if !(rule.Equal(f3, m.r4_lit)) {
+		return false
+	}
+	mt := m.Emit(m.rules[4])
+	mt.Ops = append(mt.Ops[:0], op0, op1)
+	mt.Values = append(mt.Values[:0], v0_y, v1_mean, v2_var, v3_o, v4_x, v5_scale, v6_bias)
+	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil)
+	mt.Holes = append(mt.Holes[:0], h0_eps, h1_g)
+	return true
+}
+
+// r5_group_norm_silu_mixed tries rule group_norm_silu_mixed[pd_op.swish] (benefit 2, group_norm_silu_fuse.drr:69:6) at op1, the root pd_op.swish.
+func (m *groupNormSiluFuseMatcher) r5_group_norm_silu_mixed(op1 *ir.Op) bool {
+	// %o = pd_op.swish(%y)
+	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
+		return false
+	}
+	v3_o := op1.Result(0)
+	v0_y := op1.Operand(0)
+	if v0_y == nil {
+		return false
+	}
+	op0 := v0_y.DefiningOp()
+	if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
+		return false
+	}
+	// %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NHWC"}
+	if op0.Info() != m.op_pd_op_group_norm || op0.NumOperands() != 3 || op0.NumResults() != 3 {
+		return false
+	}
+	h0_eps := rt.AttrOr(op0, "epsilon", m.def_pd_op_group_norm_epsilon)
+	if h0_eps == nil {
+		return false
+	}
+	h1_g := rt.AttrOr(op0, "groups", m.def_pd_op_group_norm_groups)
+	if h1_g == nil {
+		return false
+	}
+	if rt.AttrOr(op0, "data_format", m.def_pd_op_group_norm_data_format) != m.r5_data_format {
+		return false
+	}
+	v1_mean := op0.Result(1)
+	v2_var := op0.Result(2)
+	v4_x := op0.Operand(0)
+	if v4_x == nil {
+		return false
+	}
+	v5_scale := op0.Operand(1)
+	if v5_scale == nil {
+		return false
+	}
+	v6_bias := op0.Operand(2)
+	if v6_bias == nil {
+		return false
+	}
+	// closure: every use of %y is in the match
+	if !rt.OnlyUsedBy(v0_y, op0, op1) {
+		return false
+	}
+	// where $enable_gpu_mixed && dtype(%x) == float32
+	b1, ok2 := m.Param(m.r5_param).(bool)
+	if !ok2 {
+		return false
+	}
+	if !b1 {
+		return false
+	}
+	f3, ok4 := rt.Call(m.builtin_dtype, m.Args(v4_x))
+	if !ok4 {
+		return false
+	}
+	if !(rule.Equal(f3, m.r5_lit)) {
+		return false
+	}
+	mt := m.Emit(m.rules[5])
+	mt.Ops = append(mt.Ops[:0], op0, op1)
+	mt.Values = append(mt.Values[:0], v0_y, v1_mean, v2_var, v3_o, v4_x, v5_scale, v6_bias)
+	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil)
+	mt.Holes = append(mt.Holes[:0], h0_eps, h1_g)
+	return true
+}
+
+// r6_group_norm_silu_nchw_mixed tries rule group_norm_silu_nchw_mixed[pd_op.silu] (benefit 2, group_norm_silu_fuse.drr:90:6) at op1, the root pd_op.silu.
+func (m *groupNormSiluFuseMatcher) r6_group_norm_silu_nchw_mixed(op1 *ir.Op) bool {
+	// %o = pd_op.silu(%y)
+	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
+		return false
+	}
+	v3_o := op1.Result(0)
+	v0_y := op1.Operand(0)
+	if v0_y == nil {
+		return false
+	}
+	op0 := v0_y.DefiningOp()
+	if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
+		return false
+	}
+	// %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NCHW"}
+	if op0.Info() != m.op_pd_op_group_norm || op0.NumOperands() != 3 || op0.NumResults() != 3 {
+		return false
+	}
+	h0_eps := rt.AttrOr(op0, "epsilon", m.def_pd_op_group_norm_epsilon)
+	if h0_eps == nil {
+		return false
+	}
+	h1_g := rt.AttrOr(op0, "groups", m.def_pd_op_group_norm_groups)
+	if h1_g == nil {
+		return false
+	}
+	if rt.AttrOr(op0, "data_format", m.def_pd_op_group_norm_data_format) != m.r6_data_format {
+		return false
+	}
+	v1_mean := op0.Result(1)
+	v2_var := op0.Result(2)
+	v4_x := op0.Operand(0)
+	if v4_x == nil {
+		return false
+	}
+	v5_scale := op0.Operand(1)
+	if v5_scale == nil {
+		return false
+	}
+	v6_bias := op0.Operand(2)
+	if v6_bias == nil {
+		return false
+	}
+	// closure: every use of %y is in the match
+	if !rt.OnlyUsedBy(v0_y, op0, op1) {
+		return false
+	}
+	// where $enable_gpu_mixed && dtype(%x) == float32 && rank(%x) == 4
+	b1, ok2 := m.Param(m.r6_param).(bool)
+	if !ok2 {
+		return false
+	}
+	if !b1 {
+		return false
+	}
+	f3, ok4 := rt.Call(m.builtin_dtype, m.Args(v4_x))
+	if !ok4 {
+		return false
+	}
+	if !(rule.Equal(f3, m.r6_lit)) {
+		return false
+	}
+	f5, ok6 := rt.Call(m.builtin_rank, m.Args(v4_x))
+	if !ok6 {
+		return false
+	}
+	if !(rule.Equal(f5, int64(4))) {
+		return false
+	}
+	mt := m.Emit(m.rules[6])
+	mt.Ops = append(mt.Ops[:0], op0, op1)
+	mt.Values = append(mt.Values[:0], v0_y, v1_mean, v2_var, v3_o, v4_x, v5_scale, v6_bias)
+	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil)
+	mt.Holes = append(mt.Holes[:0], h0_eps, h1_g)
+	return true
+}
+
+// r7_group_norm_silu_nchw_mixed tries rule group_norm_silu_nchw_mixed[pd_op.swish] (benefit 2, group_norm_silu_fuse.drr:90:6) at op1, the root pd_op.swish.
+func (m *groupNormSiluFuseMatcher) r7_group_norm_silu_nchw_mixed(op1 *ir.Op) bool {
+	// %o = pd_op.swish(%y)
+	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
+		return false
+	}
+	v3_o := op1.Result(0)
+	v0_y := op1.Operand(0)
+	if v0_y == nil {
+		return false
+	}
+	op0 := v0_y.DefiningOp()
+	if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
+		return false
+	}
+	// %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NCHW"}
+	if op0.Info() != m.op_pd_op_group_norm || op0.NumOperands() != 3 || op0.NumResults() != 3 {
+		return false
+	}
+	h0_eps := rt.AttrOr(op0, "epsilon", m.def_pd_op_group_norm_epsilon)
+	if h0_eps == nil {
+		return false
+	}
+	h1_g := rt.AttrOr(op0, "groups", m.def_pd_op_group_norm_groups)
+	if h1_g == nil {
+		return false
+	}
+	if rt.AttrOr(op0, "data_format", m.def_pd_op_group_norm_data_format) != m.r7_data_format {
+		return false
+	}
+	v1_mean := op0.Result(1)
+	v2_var := op0.Result(2)
+	v4_x := op0.Operand(0)
+	if v4_x == nil {
+		return false
+	}
+	v5_scale := op0.Operand(1)
+	if v5_scale == nil {
+		return false
+	}
+	v6_bias := op0.Operand(2)
+	if v6_bias == nil {
+		return false
+	}
+	// closure: every use of %y is in the match
+	if !rt.OnlyUsedBy(v0_y, op0, op1) {
+		return false
+	}
+	// where $enable_gpu_mixed && dtype(%x) == float32 && rank(%x) == 4
+	b1, ok2 := m.Param(m.r7_param).(bool)
+	if !ok2 {
+		return false
+	}
+	if !b1 {
+		return false
+	}
+	f3, ok4 := rt.Call(m.builtin_dtype, m.Args(v4_x))
+	if !ok4 {
+		return false
+	}
+	if !(rule.Equal(f3, m.r7_lit)) {
+		return false
+	}
+	f5, ok6 := rt.Call(m.builtin_rank, m.Args(v4_x))
+	if !ok6 {
+		return false
+	}
+	if !(rule.Equal(f5, int64(4))) {
+		return false
+	}
+	mt := m.Emit(m.rules[7])
 	mt.Ops = append(mt.Ops[:0], op0, op1)
 	mt.Values = append(mt.Values[:0], v0_y, v1_mean, v2_var, v3_o, v4_x, v5_scale, v6_bias)
 	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil)
