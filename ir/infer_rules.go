@@ -150,9 +150,13 @@ func inferConvLike(c *Context, in *InferInput) (Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, h, wd := x.Dims[0], x.Dims[2], x.Dims[3]
+	n, ch, h, wd := x.Dims[0], x.Dims[1], x.Dims[2], x.Dims[3]
 	if g.format == "NHWC" {
-		h, wd = x.Dims[1], x.Dims[2]
+		ch, h, wd = x.Dims[3], x.Dims[1], x.Dims[2]
+	}
+	// Paddle's ConvInferMeta: the input's channels are the filter's input channels times groups.
+	if ch >= 0 && w.Dims[1] >= 0 && g.groups > 0 && ch != w.Dims[1]*g.groups {
+		return nil, fmt.Errorf("input channels %d != filter channels %d * groups %d", ch, w.Dims[1], g.groups)
 	}
 	oc := w.Dims[0]
 	pt, pb := g.pads(0)
