@@ -25,7 +25,7 @@ var conv2dAddActFuseProgram = &rt.Program{
 	Files: []rt.File{
 		{Name: "conv2d_add_act_fuse.drr", Text: conv2dAddActFuseSource0},
 	},
-	Fingerprint: "8b6d8e09a82f8d1d36a077e41fd7f362",
+	Fingerprint: "1a5fb9621449304e26a52bff4678c135",
 	Bind:        conv2dAddActFuseBind,
 }
 
@@ -41,7 +41,10 @@ const conv2dAddActFuseSource0 = `// conv2d_add_act_fuse: Paddle's conv2d_add_act
 //     default as in Paddle) on an sm 75, 80, 85 or 86 GPU (the parameter sm_version): relu, sigmoid, swish and
 //     leaky_relu, a float16, float32 or bfloat16 filter (float16 on sm 75), explicit padding, and either groups 1
 //     with input and output channels multiples of 8, or a 3x3 depthwise convolution (stride 1 or 2 both ways,
-//     dilation 1, channels a multiple of 8) with relu or swish. Its benefit is above the cuDNN rule's, as in Paddle.
+//     dilation 1, channels a multiple of 8) with relu or swish.
+// Benefits: the cuDNN rule 2; the cutlass rules 3 to 6, above it as in Paddle, and different from each other only
+// so that drrc check's overlap check need not rely on their order (their layouts and groups exclude each other,
+// except for a bias that is itself a convolution of constants); the residual form 7.
 //
 // Deviations from Paddle, on purpose:
 //   - The bias must be one value per output channel along the channel axis, and a constant (Paddle checks only that
@@ -107,7 +110,7 @@ rule conv2d_add_act {
 /// hand-written Conv2dAdd2ActFusePattern, which sets no force_backend). The bias is per channel, as in
 /// conv2d_add_act.
 rule conv2d_add_residual_act {
-  benefit 4
+  benefit 7
   labels fusion, conv2d_add_act
   match {
     %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: $pa, dilations: $dl, groups: $g,
@@ -161,7 +164,7 @@ rule conv2d_add_cutlass_act_nchw {
 
 /// As conv2d_add_cutlass_act_nchw for an NHWC convolution: only the filter is transposed.
 rule conv2d_add_cutlass_act_nhwc {
-  benefit 3
+  benefit 4
   labels fusion, cutlass, conv2d_add_act
   for A in cutlass_act
   match {
@@ -212,7 +215,7 @@ rule conv2d_add_cutlass_leaky_relu_nchw {
 
 /// conv2d_add_cutlass_act_nhwc for leaky_relu.
 rule conv2d_add_cutlass_leaky_relu_nhwc {
-  benefit 3
+  benefit 4
   labels fusion, cutlass, conv2d_add_act
   match {
     %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: $dl,
@@ -238,7 +241,7 @@ rule conv2d_add_cutlass_leaky_relu_nhwc {
 /// A 3x3 NCHW depthwise conv2d (groups = input = output channels) + add(bias) + relu or swish on the cutlass
 /// kernel, transposed as in conv2d_add_cutlass_act_nchw.
 rule conv2d_add_cutlass_depthwise_act_nchw {
-  benefit 3
+  benefit 5
   labels fusion, cutlass, conv2d_add_act
   for A in cutlass_depthwise_act
   match {
@@ -265,7 +268,7 @@ rule conv2d_add_cutlass_depthwise_act_nchw {
 
 /// As conv2d_add_cutlass_depthwise_act_nchw for an NHWC convolution.
 rule conv2d_add_cutlass_depthwise_act_nhwc {
-  benefit 3
+  benefit 6
   labels fusion, cutlass, conv2d_add_act
   for A in cutlass_depthwise_act
   match {
@@ -624,28 +627,28 @@ func (m *conv2dAddActFuseMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Ma
 	m.Begin(dst)
 	switch m.dispatch.Kind(op) {
 	case 1: // pd_op.leaky_relu
-		m.r8_conv2d_add_cutlass_leaky_relu_nchw(op)
 		m.r9_conv2d_add_cutlass_leaky_relu_nhwc(op)
+		m.r8_conv2d_add_cutlass_leaky_relu_nchw(op)
 	case 2: // pd_op.relu
 		m.r1_conv2d_add_residual_act(op)
-		m.r2_conv2d_add_cutlass_act_nchw(op)
-		m.r5_conv2d_add_cutlass_act_nhwc(op)
-		m.r10_conv2d_add_cutlass_depthwise_act_nchw(op)
 		m.r12_conv2d_add_cutlass_depthwise_act_nhwc(op)
+		m.r10_conv2d_add_cutlass_depthwise_act_nchw(op)
+		m.r5_conv2d_add_cutlass_act_nhwc(op)
+		m.r2_conv2d_add_cutlass_act_nchw(op)
 		m.r0_conv2d_add_act(op)
 	case 3: // pd_op.sigmoid
-		m.r3_conv2d_add_cutlass_act_nchw(op)
 		m.r6_conv2d_add_cutlass_act_nhwc(op)
+		m.r3_conv2d_add_cutlass_act_nchw(op)
 	case 4: // pd_op.swish
-		m.r4_conv2d_add_cutlass_act_nchw(op)
-		m.r7_conv2d_add_cutlass_act_nhwc(op)
-		m.r11_conv2d_add_cutlass_depthwise_act_nchw(op)
 		m.r13_conv2d_add_cutlass_depthwise_act_nhwc(op)
+		m.r11_conv2d_add_cutlass_depthwise_act_nchw(op)
+		m.r7_conv2d_add_cutlass_act_nhwc(op)
+		m.r4_conv2d_add_cutlass_act_nchw(op)
 	}
 	return m.End()
 }
 
-// r0_conv2d_add_act tries rule conv2d_add_act[pd_op.relu] (benefit 2, conv2d_add_act_fuse.drr:47:6) at op2, the root pd_op.relu.
+// r0_conv2d_add_act tries rule conv2d_add_act[pd_op.relu] (benefit 2, conv2d_add_act_fuse.drr:50:6) at op2, the root pd_op.relu.
 func (m *conv2dAddActFuseMatcher) r0_conv2d_add_act(op2 *ir.Op) bool {
 	// %r = pd_op.relu(%z)
 	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
@@ -840,7 +843,7 @@ func (m *conv2dAddActFuseMatcher) r0_conv2d_add_act(op2 *ir.Op) bool {
 	return false
 }
 
-// r1_conv2d_add_residual_act tries rule conv2d_add_residual_act (benefit 4, conv2d_add_act_fuse.drr:77:6) at op3, the root pd_op.relu.
+// r1_conv2d_add_residual_act tries rule conv2d_add_residual_act (benefit 7, conv2d_add_act_fuse.drr:80:6) at op3, the root pd_op.relu.
 func (m *conv2dAddActFuseMatcher) r1_conv2d_add_residual_act(op3 *ir.Op) bool {
 	// %r = pd_op.relu(%s)
 	if op3.NumOperands() != 1 || op3.NumResults() != 1 {
@@ -1070,7 +1073,7 @@ func (m *conv2dAddActFuseMatcher) r1_conv2d_add_residual_act(op3 *ir.Op) bool {
 	return false
 }
 
-// r2_conv2d_add_cutlass_act_nchw tries rule conv2d_add_cutlass_act_nchw[pd_op.relu] (benefit 3, conv2d_add_act_fuse.drr:105:6) at op2, the root pd_op.relu.
+// r2_conv2d_add_cutlass_act_nchw tries rule conv2d_add_cutlass_act_nchw[pd_op.relu] (benefit 3, conv2d_add_act_fuse.drr:108:6) at op2, the root pd_op.relu.
 func (m *conv2dAddActFuseMatcher) r2_conv2d_add_cutlass_act_nchw(op2 *ir.Op) bool {
 	// %r = pd_op.relu(%z)
 	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
@@ -1271,7 +1274,7 @@ func (m *conv2dAddActFuseMatcher) r2_conv2d_add_cutlass_act_nchw(op2 *ir.Op) boo
 	return false
 }
 
-// r3_conv2d_add_cutlass_act_nchw tries rule conv2d_add_cutlass_act_nchw[pd_op.sigmoid] (benefit 3, conv2d_add_act_fuse.drr:105:6) at op2, the root pd_op.sigmoid.
+// r3_conv2d_add_cutlass_act_nchw tries rule conv2d_add_cutlass_act_nchw[pd_op.sigmoid] (benefit 3, conv2d_add_act_fuse.drr:108:6) at op2, the root pd_op.sigmoid.
 func (m *conv2dAddActFuseMatcher) r3_conv2d_add_cutlass_act_nchw(op2 *ir.Op) bool {
 	// %r = pd_op.sigmoid(%z)
 	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
@@ -1472,7 +1475,7 @@ func (m *conv2dAddActFuseMatcher) r3_conv2d_add_cutlass_act_nchw(op2 *ir.Op) boo
 	return false
 }
 
-// r4_conv2d_add_cutlass_act_nchw tries rule conv2d_add_cutlass_act_nchw[pd_op.swish] (benefit 3, conv2d_add_act_fuse.drr:105:6) at op2, the root pd_op.swish.
+// r4_conv2d_add_cutlass_act_nchw tries rule conv2d_add_cutlass_act_nchw[pd_op.swish] (benefit 3, conv2d_add_act_fuse.drr:108:6) at op2, the root pd_op.swish.
 func (m *conv2dAddActFuseMatcher) r4_conv2d_add_cutlass_act_nchw(op2 *ir.Op) bool {
 	// %r = pd_op.swish(%z)
 	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
@@ -1673,7 +1676,7 @@ func (m *conv2dAddActFuseMatcher) r4_conv2d_add_cutlass_act_nchw(op2 *ir.Op) boo
 	return false
 }
 
-// r5_conv2d_add_cutlass_act_nhwc tries rule conv2d_add_cutlass_act_nhwc[pd_op.relu] (benefit 3, conv2d_add_act_fuse.drr:131:6) at op2, the root pd_op.relu.
+// r5_conv2d_add_cutlass_act_nhwc tries rule conv2d_add_cutlass_act_nhwc[pd_op.relu] (benefit 4, conv2d_add_act_fuse.drr:134:6) at op2, the root pd_op.relu.
 func (m *conv2dAddActFuseMatcher) r5_conv2d_add_cutlass_act_nhwc(op2 *ir.Op) bool {
 	// %r = pd_op.relu(%z)
 	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
@@ -1863,7 +1866,7 @@ func (m *conv2dAddActFuseMatcher) r5_conv2d_add_cutlass_act_nhwc(op2 *ir.Op) boo
 	return false
 }
 
-// r6_conv2d_add_cutlass_act_nhwc tries rule conv2d_add_cutlass_act_nhwc[pd_op.sigmoid] (benefit 3, conv2d_add_act_fuse.drr:131:6) at op2, the root pd_op.sigmoid.
+// r6_conv2d_add_cutlass_act_nhwc tries rule conv2d_add_cutlass_act_nhwc[pd_op.sigmoid] (benefit 4, conv2d_add_act_fuse.drr:134:6) at op2, the root pd_op.sigmoid.
 func (m *conv2dAddActFuseMatcher) r6_conv2d_add_cutlass_act_nhwc(op2 *ir.Op) bool {
 	// %r = pd_op.sigmoid(%z)
 	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
@@ -2053,7 +2056,7 @@ func (m *conv2dAddActFuseMatcher) r6_conv2d_add_cutlass_act_nhwc(op2 *ir.Op) boo
 	return false
 }
 
-// r7_conv2d_add_cutlass_act_nhwc tries rule conv2d_add_cutlass_act_nhwc[pd_op.swish] (benefit 3, conv2d_add_act_fuse.drr:131:6) at op2, the root pd_op.swish.
+// r7_conv2d_add_cutlass_act_nhwc tries rule conv2d_add_cutlass_act_nhwc[pd_op.swish] (benefit 4, conv2d_add_act_fuse.drr:134:6) at op2, the root pd_op.swish.
 func (m *conv2dAddActFuseMatcher) r7_conv2d_add_cutlass_act_nhwc(op2 *ir.Op) bool {
 	// %r = pd_op.swish(%z)
 	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
@@ -2243,7 +2246,7 @@ func (m *conv2dAddActFuseMatcher) r7_conv2d_add_cutlass_act_nhwc(op2 *ir.Op) boo
 	return false
 }
 
-// r8_conv2d_add_cutlass_leaky_relu_nchw tries rule conv2d_add_cutlass_leaky_relu_nchw (benefit 3, conv2d_add_act_fuse.drr:157:6) at op2, the root pd_op.leaky_relu.
+// r8_conv2d_add_cutlass_leaky_relu_nchw tries rule conv2d_add_cutlass_leaky_relu_nchw (benefit 3, conv2d_add_act_fuse.drr:160:6) at op2, the root pd_op.leaky_relu.
 func (m *conv2dAddActFuseMatcher) r8_conv2d_add_cutlass_leaky_relu_nchw(op2 *ir.Op) bool {
 	// %r = pd_op.leaky_relu(%z) {negative_slope: $alpha}
 	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
@@ -2448,7 +2451,7 @@ func (m *conv2dAddActFuseMatcher) r8_conv2d_add_cutlass_leaky_relu_nchw(op2 *ir.
 	return false
 }
 
-// r9_conv2d_add_cutlass_leaky_relu_nhwc tries rule conv2d_add_cutlass_leaky_relu_nhwc (benefit 3, conv2d_add_act_fuse.drr:182:6) at op2, the root pd_op.leaky_relu.
+// r9_conv2d_add_cutlass_leaky_relu_nhwc tries rule conv2d_add_cutlass_leaky_relu_nhwc (benefit 4, conv2d_add_act_fuse.drr:185:6) at op2, the root pd_op.leaky_relu.
 func (m *conv2dAddActFuseMatcher) r9_conv2d_add_cutlass_leaky_relu_nhwc(op2 *ir.Op) bool {
 	// %r = pd_op.leaky_relu(%z) {negative_slope: $alpha}
 	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
@@ -2642,7 +2645,7 @@ func (m *conv2dAddActFuseMatcher) r9_conv2d_add_cutlass_leaky_relu_nhwc(op2 *ir.
 	return false
 }
 
-// r10_conv2d_add_cutlass_depthwise_act_nchw tries rule conv2d_add_cutlass_depthwise_act_nchw[pd_op.relu] (benefit 3, conv2d_add_act_fuse.drr:208:6) at op2, the root pd_op.relu.
+// r10_conv2d_add_cutlass_depthwise_act_nchw tries rule conv2d_add_cutlass_depthwise_act_nchw[pd_op.relu] (benefit 5, conv2d_add_act_fuse.drr:211:6) at op2, the root pd_op.relu.
 func (m *conv2dAddActFuseMatcher) r10_conv2d_add_cutlass_depthwise_act_nchw(op2 *ir.Op) bool {
 	// %r = pd_op.relu(%z)
 	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
@@ -2868,7 +2871,7 @@ func (m *conv2dAddActFuseMatcher) r10_conv2d_add_cutlass_depthwise_act_nchw(op2 
 	return false
 }
 
-// r11_conv2d_add_cutlass_depthwise_act_nchw tries rule conv2d_add_cutlass_depthwise_act_nchw[pd_op.swish] (benefit 3, conv2d_add_act_fuse.drr:208:6) at op2, the root pd_op.swish.
+// r11_conv2d_add_cutlass_depthwise_act_nchw tries rule conv2d_add_cutlass_depthwise_act_nchw[pd_op.swish] (benefit 5, conv2d_add_act_fuse.drr:211:6) at op2, the root pd_op.swish.
 func (m *conv2dAddActFuseMatcher) r11_conv2d_add_cutlass_depthwise_act_nchw(op2 *ir.Op) bool {
 	// %r = pd_op.swish(%z)
 	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
@@ -3094,7 +3097,7 @@ func (m *conv2dAddActFuseMatcher) r11_conv2d_add_cutlass_depthwise_act_nchw(op2 
 	return false
 }
 
-// r12_conv2d_add_cutlass_depthwise_act_nhwc tries rule conv2d_add_cutlass_depthwise_act_nhwc[pd_op.relu] (benefit 3, conv2d_add_act_fuse.drr:235:6) at op2, the root pd_op.relu.
+// r12_conv2d_add_cutlass_depthwise_act_nhwc tries rule conv2d_add_cutlass_depthwise_act_nhwc[pd_op.relu] (benefit 6, conv2d_add_act_fuse.drr:238:6) at op2, the root pd_op.relu.
 func (m *conv2dAddActFuseMatcher) r12_conv2d_add_cutlass_depthwise_act_nhwc(op2 *ir.Op) bool {
 	// %r = pd_op.relu(%z)
 	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
@@ -3309,7 +3312,7 @@ func (m *conv2dAddActFuseMatcher) r12_conv2d_add_cutlass_depthwise_act_nhwc(op2 
 	return false
 }
 
-// r13_conv2d_add_cutlass_depthwise_act_nhwc tries rule conv2d_add_cutlass_depthwise_act_nhwc[pd_op.swish] (benefit 3, conv2d_add_act_fuse.drr:235:6) at op2, the root pd_op.swish.
+// r13_conv2d_add_cutlass_depthwise_act_nhwc tries rule conv2d_add_cutlass_depthwise_act_nhwc[pd_op.swish] (benefit 6, conv2d_add_act_fuse.drr:238:6) at op2, the root pd_op.swish.
 func (m *conv2dAddActFuseMatcher) r13_conv2d_add_cutlass_depthwise_act_nhwc(op2 *ir.Op) bool {
 	// %r = pd_op.swish(%z)
 	if op2.NumOperands() != 1 || op2.NumResults() != 1 {

@@ -28,7 +28,7 @@ var convBnReluProgram = &rt.Program{
 		{Name: "conv2d_add_fuse.drr", Text: convBnReluSource2},
 		{Name: "conv2d_bn_fuse.drr", Text: convBnReluSource3},
 	},
-	Fingerprint: "0d9296ecc301f90bfd0827a7950d32c3",
+	Fingerprint: "07b3e8c6c0b30e8888662f7d5a4dd5d4",
 	Bind:        convBnReluBind,
 }
 
@@ -72,7 +72,7 @@ rule fused_conv2d_add_then_act {
 /// conv2d_add_residual_act with F as the residual. Every reading is correct and leaves as many ops; this one fuses
 /// the op already fused.
 rule fused_conv2d_add_residual_then_act {
-  benefit 5
+  benefit 8
   labels fusion
   match {
     %f, _ = pd_op.fused_conv2d_add_act(%x, %w, %b, null) {activation: "identity", force_backend: "gpudnn",
@@ -103,7 +103,10 @@ const convBnReluSource1 = `// conv2d_add_act_fuse: Paddle's conv2d_add_act_fuse_
 //     default as in Paddle) on an sm 75, 80, 85 or 86 GPU (the parameter sm_version): relu, sigmoid, swish and
 //     leaky_relu, a float16, float32 or bfloat16 filter (float16 on sm 75), explicit padding, and either groups 1
 //     with input and output channels multiples of 8, or a 3x3 depthwise convolution (stride 1 or 2 both ways,
-//     dilation 1, channels a multiple of 8) with relu or swish. Its benefit is above the cuDNN rule's, as in Paddle.
+//     dilation 1, channels a multiple of 8) with relu or swish.
+// Benefits: the cuDNN rule 2; the cutlass rules 3 to 6, above it as in Paddle, and different from each other only
+// so that drrc check's overlap check need not rely on their order (their layouts and groups exclude each other,
+// except for a bias that is itself a convolution of constants); the residual form 7.
 //
 // Deviations from Paddle, on purpose:
 //   - The bias must be one value per output channel along the channel axis, and a constant (Paddle checks only that
@@ -169,7 +172,7 @@ rule conv2d_add_act {
 /// hand-written Conv2dAdd2ActFusePattern, which sets no force_backend). The bias is per channel, as in
 /// conv2d_add_act.
 rule conv2d_add_residual_act {
-  benefit 4
+  benefit 7
   labels fusion, conv2d_add_act
   match {
     %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: $pa, dilations: $dl, groups: $g,
@@ -223,7 +226,7 @@ rule conv2d_add_cutlass_act_nchw {
 
 /// As conv2d_add_cutlass_act_nchw for an NHWC convolution: only the filter is transposed.
 rule conv2d_add_cutlass_act_nhwc {
-  benefit 3
+  benefit 4
   labels fusion, cutlass, conv2d_add_act
   for A in cutlass_act
   match {
@@ -274,7 +277,7 @@ rule conv2d_add_cutlass_leaky_relu_nchw {
 
 /// conv2d_add_cutlass_act_nhwc for leaky_relu.
 rule conv2d_add_cutlass_leaky_relu_nhwc {
-  benefit 3
+  benefit 4
   labels fusion, cutlass, conv2d_add_act
   match {
     %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: $dl,
@@ -300,7 +303,7 @@ rule conv2d_add_cutlass_leaky_relu_nhwc {
 /// A 3x3 NCHW depthwise conv2d (groups = input = output channels) + add(bias) + relu or swish on the cutlass
 /// kernel, transposed as in conv2d_add_cutlass_act_nchw.
 rule conv2d_add_cutlass_depthwise_act_nchw {
-  benefit 3
+  benefit 5
   labels fusion, cutlass, conv2d_add_act
   for A in cutlass_depthwise_act
   match {
@@ -327,7 +330,7 @@ rule conv2d_add_cutlass_depthwise_act_nchw {
 
 /// As conv2d_add_cutlass_depthwise_act_nchw for an NHWC convolution.
 rule conv2d_add_cutlass_depthwise_act_nhwc {
-  benefit 3
+  benefit 6
   labels fusion, cutlass, conv2d_add_act
   for A in cutlass_depthwise_act
   match {
@@ -360,7 +363,8 @@ const convBnReluSource2 = `// conv2d_add_fuse: Paddle's conv2d_add_fuse_pass (pa
 // pass attribute use_cutlass on an sm 75, 80, 85 or 86 GPU, on the cutlass kernel (force_backend "gpu"): a float16,
 // float32 or bfloat16 filter (float16 below sm 80), explicit padding, groups 1 with channels multiples of 8 or a
 // 3x3 depthwise convolution (stride 1 or 2 both ways, dilation 1, channels a multiple of 8). The cutlass rules'
-// benefit is above the cuDNN rule's, as in Paddle.
+// benefits (2 and 3) are above the cuDNN rule's, as in Paddle, and differ from each other only for drrc check's
+// overlap check (their layouts exclude each other, except for a bias that is itself a convolution of constants).
 //
 // Deviations from Paddle, on purpose:
 //   - The bias must be one value per output channel along the channel axis, and a constant: a parameter, or
@@ -430,7 +434,7 @@ rule conv2d_add_cutlass_nchw {
 
 /// As conv2d_add_cutlass_nchw for an NHWC convolution: only the filter is transposed.
 rule conv2d_add_cutlass_nhwc {
-  benefit 2
+  benefit 3
   labels fusion, cutlass, conv2d_add
   match {
     %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: $dl,
@@ -973,8 +977,8 @@ func (m *convBnReluMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
 	m.Begin(dst)
 	switch m.dispatch.Kind(op) {
 	case 1: // pd_op.add
-		m.r19_conv2d_add_cutlass_nchw(op)
 		m.r20_conv2d_add_cutlass_nhwc(op)
+		m.r19_conv2d_add_cutlass_nchw(op)
 		m.r18_conv2d_add(op)
 	case 2: // pd_op.batch_norm
 		m.r0_conv2d_bn_fold(op)
@@ -983,25 +987,25 @@ func (m *convBnReluMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
 		m.r1_conv2d_bn_fold(op)
 		m.r3_conv2d_bn_fold(op)
 	case 4: // pd_op.leaky_relu
-		m.r12_conv2d_add_cutlass_leaky_relu_nchw(op)
 		m.r13_conv2d_add_cutlass_leaky_relu_nhwc(op)
+		m.r12_conv2d_add_cutlass_leaky_relu_nchw(op)
 	case 5: // pd_op.relu
 		m.r22_fused_conv2d_add_residual_then_act(op)
 		m.r5_conv2d_add_residual_act(op)
-		m.r6_conv2d_add_cutlass_act_nchw(op)
-		m.r9_conv2d_add_cutlass_act_nhwc(op)
-		m.r14_conv2d_add_cutlass_depthwise_act_nchw(op)
 		m.r16_conv2d_add_cutlass_depthwise_act_nhwc(op)
+		m.r14_conv2d_add_cutlass_depthwise_act_nchw(op)
+		m.r9_conv2d_add_cutlass_act_nhwc(op)
+		m.r6_conv2d_add_cutlass_act_nchw(op)
 		m.r4_conv2d_add_act(op)
 		m.r21_fused_conv2d_add_then_act(op)
 	case 6: // pd_op.sigmoid
-		m.r7_conv2d_add_cutlass_act_nchw(op)
 		m.r10_conv2d_add_cutlass_act_nhwc(op)
+		m.r7_conv2d_add_cutlass_act_nchw(op)
 	case 7: // pd_op.swish
-		m.r8_conv2d_add_cutlass_act_nchw(op)
-		m.r11_conv2d_add_cutlass_act_nhwc(op)
-		m.r15_conv2d_add_cutlass_depthwise_act_nchw(op)
 		m.r17_conv2d_add_cutlass_depthwise_act_nhwc(op)
+		m.r15_conv2d_add_cutlass_depthwise_act_nchw(op)
+		m.r11_conv2d_add_cutlass_act_nhwc(op)
+		m.r8_conv2d_add_cutlass_act_nchw(op)
 	}
 	return m.End()
 }
@@ -1810,7 +1814,7 @@ func (m *convBnReluMatcher) r3_conv2d_bn_fold(op1 *ir.Op) bool {
 	return true
 }
 
-// r4_conv2d_add_act tries rule conv2d_add_act[pd_op.relu] (benefit 2, conv2d_add_act_fuse.drr:47:6) at op2, the root pd_op.relu.
+// r4_conv2d_add_act tries rule conv2d_add_act[pd_op.relu] (benefit 2, conv2d_add_act_fuse.drr:50:6) at op2, the root pd_op.relu.
 func (m *convBnReluMatcher) r4_conv2d_add_act(op2 *ir.Op) bool {
 	// %r = pd_op.relu(%z)
 	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
@@ -2005,7 +2009,7 @@ func (m *convBnReluMatcher) r4_conv2d_add_act(op2 *ir.Op) bool {
 	return false
 }
 
-// r5_conv2d_add_residual_act tries rule conv2d_add_residual_act (benefit 4, conv2d_add_act_fuse.drr:77:6) at op3, the root pd_op.relu.
+// r5_conv2d_add_residual_act tries rule conv2d_add_residual_act (benefit 7, conv2d_add_act_fuse.drr:80:6) at op3, the root pd_op.relu.
 func (m *convBnReluMatcher) r5_conv2d_add_residual_act(op3 *ir.Op) bool {
 	// %r = pd_op.relu(%s)
 	if op3.NumOperands() != 1 || op3.NumResults() != 1 {
@@ -2235,7 +2239,7 @@ func (m *convBnReluMatcher) r5_conv2d_add_residual_act(op3 *ir.Op) bool {
 	return false
 }
 
-// r6_conv2d_add_cutlass_act_nchw tries rule conv2d_add_cutlass_act_nchw[pd_op.relu] (benefit 3, conv2d_add_act_fuse.drr:105:6) at op2, the root pd_op.relu.
+// r6_conv2d_add_cutlass_act_nchw tries rule conv2d_add_cutlass_act_nchw[pd_op.relu] (benefit 3, conv2d_add_act_fuse.drr:108:6) at op2, the root pd_op.relu.
 func (m *convBnReluMatcher) r6_conv2d_add_cutlass_act_nchw(op2 *ir.Op) bool {
 	// %r = pd_op.relu(%z)
 	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
@@ -2436,7 +2440,7 @@ func (m *convBnReluMatcher) r6_conv2d_add_cutlass_act_nchw(op2 *ir.Op) bool {
 	return false
 }
 
-// r7_conv2d_add_cutlass_act_nchw tries rule conv2d_add_cutlass_act_nchw[pd_op.sigmoid] (benefit 3, conv2d_add_act_fuse.drr:105:6) at op2, the root pd_op.sigmoid.
+// r7_conv2d_add_cutlass_act_nchw tries rule conv2d_add_cutlass_act_nchw[pd_op.sigmoid] (benefit 3, conv2d_add_act_fuse.drr:108:6) at op2, the root pd_op.sigmoid.
 func (m *convBnReluMatcher) r7_conv2d_add_cutlass_act_nchw(op2 *ir.Op) bool {
 	// %r = pd_op.sigmoid(%z)
 	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
@@ -2637,7 +2641,7 @@ func (m *convBnReluMatcher) r7_conv2d_add_cutlass_act_nchw(op2 *ir.Op) bool {
 	return false
 }
 
-// r8_conv2d_add_cutlass_act_nchw tries rule conv2d_add_cutlass_act_nchw[pd_op.swish] (benefit 3, conv2d_add_act_fuse.drr:105:6) at op2, the root pd_op.swish.
+// r8_conv2d_add_cutlass_act_nchw tries rule conv2d_add_cutlass_act_nchw[pd_op.swish] (benefit 3, conv2d_add_act_fuse.drr:108:6) at op2, the root pd_op.swish.
 func (m *convBnReluMatcher) r8_conv2d_add_cutlass_act_nchw(op2 *ir.Op) bool {
 	// %r = pd_op.swish(%z)
 	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
@@ -2838,7 +2842,7 @@ func (m *convBnReluMatcher) r8_conv2d_add_cutlass_act_nchw(op2 *ir.Op) bool {
 	return false
 }
 
-// r9_conv2d_add_cutlass_act_nhwc tries rule conv2d_add_cutlass_act_nhwc[pd_op.relu] (benefit 3, conv2d_add_act_fuse.drr:131:6) at op2, the root pd_op.relu.
+// r9_conv2d_add_cutlass_act_nhwc tries rule conv2d_add_cutlass_act_nhwc[pd_op.relu] (benefit 4, conv2d_add_act_fuse.drr:134:6) at op2, the root pd_op.relu.
 func (m *convBnReluMatcher) r9_conv2d_add_cutlass_act_nhwc(op2 *ir.Op) bool {
 	// %r = pd_op.relu(%z)
 	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
@@ -3028,7 +3032,7 @@ func (m *convBnReluMatcher) r9_conv2d_add_cutlass_act_nhwc(op2 *ir.Op) bool {
 	return false
 }
 
-// r10_conv2d_add_cutlass_act_nhwc tries rule conv2d_add_cutlass_act_nhwc[pd_op.sigmoid] (benefit 3, conv2d_add_act_fuse.drr:131:6) at op2, the root pd_op.sigmoid.
+// r10_conv2d_add_cutlass_act_nhwc tries rule conv2d_add_cutlass_act_nhwc[pd_op.sigmoid] (benefit 4, conv2d_add_act_fuse.drr:134:6) at op2, the root pd_op.sigmoid.
 func (m *convBnReluMatcher) r10_conv2d_add_cutlass_act_nhwc(op2 *ir.Op) bool {
 	// %r = pd_op.sigmoid(%z)
 	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
@@ -3218,7 +3222,7 @@ func (m *convBnReluMatcher) r10_conv2d_add_cutlass_act_nhwc(op2 *ir.Op) bool {
 	return false
 }
 
-// r11_conv2d_add_cutlass_act_nhwc tries rule conv2d_add_cutlass_act_nhwc[pd_op.swish] (benefit 3, conv2d_add_act_fuse.drr:131:6) at op2, the root pd_op.swish.
+// r11_conv2d_add_cutlass_act_nhwc tries rule conv2d_add_cutlass_act_nhwc[pd_op.swish] (benefit 4, conv2d_add_act_fuse.drr:134:6) at op2, the root pd_op.swish.
 func (m *convBnReluMatcher) r11_conv2d_add_cutlass_act_nhwc(op2 *ir.Op) bool {
 	// %r = pd_op.swish(%z)
 	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
@@ -3408,7 +3412,7 @@ func (m *convBnReluMatcher) r11_conv2d_add_cutlass_act_nhwc(op2 *ir.Op) bool {
 	return false
 }
 
-// r12_conv2d_add_cutlass_leaky_relu_nchw tries rule conv2d_add_cutlass_leaky_relu_nchw (benefit 3, conv2d_add_act_fuse.drr:157:6) at op2, the root pd_op.leaky_relu.
+// r12_conv2d_add_cutlass_leaky_relu_nchw tries rule conv2d_add_cutlass_leaky_relu_nchw (benefit 3, conv2d_add_act_fuse.drr:160:6) at op2, the root pd_op.leaky_relu.
 func (m *convBnReluMatcher) r12_conv2d_add_cutlass_leaky_relu_nchw(op2 *ir.Op) bool {
 	// %r = pd_op.leaky_relu(%z) {negative_slope: $alpha}
 	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
@@ -3613,7 +3617,7 @@ func (m *convBnReluMatcher) r12_conv2d_add_cutlass_leaky_relu_nchw(op2 *ir.Op) b
 	return false
 }
 
-// r13_conv2d_add_cutlass_leaky_relu_nhwc tries rule conv2d_add_cutlass_leaky_relu_nhwc (benefit 3, conv2d_add_act_fuse.drr:182:6) at op2, the root pd_op.leaky_relu.
+// r13_conv2d_add_cutlass_leaky_relu_nhwc tries rule conv2d_add_cutlass_leaky_relu_nhwc (benefit 4, conv2d_add_act_fuse.drr:185:6) at op2, the root pd_op.leaky_relu.
 func (m *convBnReluMatcher) r13_conv2d_add_cutlass_leaky_relu_nhwc(op2 *ir.Op) bool {
 	// %r = pd_op.leaky_relu(%z) {negative_slope: $alpha}
 	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
@@ -3807,7 +3811,7 @@ func (m *convBnReluMatcher) r13_conv2d_add_cutlass_leaky_relu_nhwc(op2 *ir.Op) b
 	return false
 }
 
-// r14_conv2d_add_cutlass_depthwise_act_nchw tries rule conv2d_add_cutlass_depthwise_act_nchw[pd_op.relu] (benefit 3, conv2d_add_act_fuse.drr:208:6) at op2, the root pd_op.relu.
+// r14_conv2d_add_cutlass_depthwise_act_nchw tries rule conv2d_add_cutlass_depthwise_act_nchw[pd_op.relu] (benefit 5, conv2d_add_act_fuse.drr:211:6) at op2, the root pd_op.relu.
 func (m *convBnReluMatcher) r14_conv2d_add_cutlass_depthwise_act_nchw(op2 *ir.Op) bool {
 	// %r = pd_op.relu(%z)
 	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
@@ -4033,7 +4037,7 @@ func (m *convBnReluMatcher) r14_conv2d_add_cutlass_depthwise_act_nchw(op2 *ir.Op
 	return false
 }
 
-// r15_conv2d_add_cutlass_depthwise_act_nchw tries rule conv2d_add_cutlass_depthwise_act_nchw[pd_op.swish] (benefit 3, conv2d_add_act_fuse.drr:208:6) at op2, the root pd_op.swish.
+// r15_conv2d_add_cutlass_depthwise_act_nchw tries rule conv2d_add_cutlass_depthwise_act_nchw[pd_op.swish] (benefit 5, conv2d_add_act_fuse.drr:211:6) at op2, the root pd_op.swish.
 func (m *convBnReluMatcher) r15_conv2d_add_cutlass_depthwise_act_nchw(op2 *ir.Op) bool {
 	// %r = pd_op.swish(%z)
 	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
@@ -4259,7 +4263,7 @@ func (m *convBnReluMatcher) r15_conv2d_add_cutlass_depthwise_act_nchw(op2 *ir.Op
 	return false
 }
 
-// r16_conv2d_add_cutlass_depthwise_act_nhwc tries rule conv2d_add_cutlass_depthwise_act_nhwc[pd_op.relu] (benefit 3, conv2d_add_act_fuse.drr:235:6) at op2, the root pd_op.relu.
+// r16_conv2d_add_cutlass_depthwise_act_nhwc tries rule conv2d_add_cutlass_depthwise_act_nhwc[pd_op.relu] (benefit 6, conv2d_add_act_fuse.drr:238:6) at op2, the root pd_op.relu.
 func (m *convBnReluMatcher) r16_conv2d_add_cutlass_depthwise_act_nhwc(op2 *ir.Op) bool {
 	// %r = pd_op.relu(%z)
 	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
@@ -4474,7 +4478,7 @@ func (m *convBnReluMatcher) r16_conv2d_add_cutlass_depthwise_act_nhwc(op2 *ir.Op
 	return false
 }
 
-// r17_conv2d_add_cutlass_depthwise_act_nhwc tries rule conv2d_add_cutlass_depthwise_act_nhwc[pd_op.swish] (benefit 3, conv2d_add_act_fuse.drr:235:6) at op2, the root pd_op.swish.
+// r17_conv2d_add_cutlass_depthwise_act_nhwc tries rule conv2d_add_cutlass_depthwise_act_nhwc[pd_op.swish] (benefit 6, conv2d_add_act_fuse.drr:238:6) at op2, the root pd_op.swish.
 func (m *convBnReluMatcher) r17_conv2d_add_cutlass_depthwise_act_nhwc(op2 *ir.Op) bool {
 	// %r = pd_op.swish(%z)
 	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
@@ -4689,7 +4693,7 @@ func (m *convBnReluMatcher) r17_conv2d_add_cutlass_depthwise_act_nhwc(op2 *ir.Op
 	return false
 }
 
-// r18_conv2d_add tries rule conv2d_add (benefit 1, conv2d_add_fuse.drr:26:6) at op1, the root pd_op.add.
+// r18_conv2d_add tries rule conv2d_add (benefit 1, conv2d_add_fuse.drr:27:6) at op1, the root pd_op.add.
 func (m *convBnReluMatcher) r18_conv2d_add(op1 *ir.Op) bool {
 	// %z = pd_op.add(either(%y, %b))
 	if op1.NumOperands() != 2 || op1.NumResults() != 1 {
@@ -4843,7 +4847,7 @@ func (m *convBnReluMatcher) r18_conv2d_add(op1 *ir.Op) bool {
 	return false
 }
 
-// r19_conv2d_add_cutlass_nchw tries rule conv2d_add_cutlass_nchw (benefit 2, conv2d_add_fuse.drr:50:6) at op1, the root pd_op.add.
+// r19_conv2d_add_cutlass_nchw tries rule conv2d_add_cutlass_nchw (benefit 2, conv2d_add_fuse.drr:51:6) at op1, the root pd_op.add.
 func (m *convBnReluMatcher) r19_conv2d_add_cutlass_nchw(op1 *ir.Op) bool {
 	// %z = pd_op.add(either(%y, %b))
 	if op1.NumOperands() != 2 || op1.NumResults() != 1 {
@@ -5096,7 +5100,7 @@ func (m *convBnReluMatcher) r19_conv2d_add_cutlass_nchw(op1 *ir.Op) bool {
 	return false
 }
 
-// r20_conv2d_add_cutlass_nhwc tries rule conv2d_add_cutlass_nhwc (benefit 2, conv2d_add_fuse.drr:76:6) at op1, the root pd_op.add.
+// r20_conv2d_add_cutlass_nhwc tries rule conv2d_add_cutlass_nhwc (benefit 3, conv2d_add_fuse.drr:77:6) at op1, the root pd_op.add.
 func (m *convBnReluMatcher) r20_conv2d_add_cutlass_nhwc(op1 *ir.Op) bool {
 	// %z = pd_op.add(either(%y, %b))
 	if op1.NumOperands() != 2 || op1.NumResults() != 1 {
@@ -5391,7 +5395,7 @@ func (m *convBnReluMatcher) r21_fused_conv2d_add_then_act(op1 *ir.Op) bool {
 	return true
 }
 
-// r22_fused_conv2d_add_residual_then_act tries rule fused_conv2d_add_residual_then_act (benefit 5, conv_bn_relu.drr:39:6) at op2, the root pd_op.relu.
+// r22_fused_conv2d_add_residual_then_act tries rule fused_conv2d_add_residual_then_act (benefit 8, conv_bn_relu.drr:39:6) at op2, the root pd_op.relu.
 func (m *convBnReluMatcher) r22_fused_conv2d_add_residual_then_act(op2 *ir.Op) bool {
 	// %r = pd_op.relu(%s)
 	if op2.NumOperands() != 1 || op2.NumResults() != 1 {

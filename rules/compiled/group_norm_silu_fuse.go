@@ -25,7 +25,7 @@ var groupNormSiluFuseProgram = &rt.Program{
 	Files: []rt.File{
 		{Name: "group_norm_silu_fuse.drr", Text: groupNormSiluFuseSource0},
 	},
-	Fingerprint: "b117fdbb1c9cee437217c583e44fb817",
+	Fingerprint: "065cca19405d828848b5376f71c7f328",
 	Bind:        groupNormSiluFuseBind,
 }
 
@@ -97,9 +97,10 @@ rule group_norm_silu_nchw {
   }
 }
 
-/// group_norm_silu for float32 (Paddle's enable_gpu_mixed).
+/// group_norm_silu for float32 (Paddle's enable_gpu_mixed). Its benefit is lower only to tell the checker the two
+/// rules' order does not matter: their dtype conditions exclude each other.
 rule group_norm_silu_mixed {
-  benefit 2
+  benefit 1
   labels fusion, mixed
   for A in silu_act
   match {
@@ -118,9 +119,9 @@ rule group_norm_silu_mixed {
   }
 }
 
-/// group_norm_silu_nchw for float32 (Paddle's enable_gpu_mixed).
+/// group_norm_silu_nchw for float32 (Paddle's enable_gpu_mixed); its benefit is lower, as group_norm_silu_mixed's.
 rule group_norm_silu_nchw_mixed {
-  benefit 2
+  benefit 1
   labels fusion, mixed
   for A in silu_act
   match {
@@ -534,7 +535,7 @@ func (m *groupNormSiluFuseMatcher) r3_group_norm_silu_nchw(op1 *ir.Op) bool {
 	return true
 }
 
-// r4_group_norm_silu_mixed tries rule group_norm_silu_mixed[pd_op.silu] (benefit 2, group_norm_silu_fuse.drr:69:6) at op1, the root pd_op.silu.
+// r4_group_norm_silu_mixed tries rule group_norm_silu_mixed[pd_op.silu] (benefit 1, group_norm_silu_fuse.drr:70:6) at op1, the root pd_op.silu.
 func (m *groupNormSiluFuseMatcher) r4_group_norm_silu_mixed(op1 *ir.Op) bool {
 	// %o = pd_op.silu(%y)
 	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
@@ -605,7 +606,7 @@ func (m *groupNormSiluFuseMatcher) r4_group_norm_silu_mixed(op1 *ir.Op) bool {
 	return true
 }
 
-// r5_group_norm_silu_mixed tries rule group_norm_silu_mixed[pd_op.swish] (benefit 2, group_norm_silu_fuse.drr:69:6) at op1, the root pd_op.swish.
+// r5_group_norm_silu_mixed tries rule group_norm_silu_mixed[pd_op.swish] (benefit 1, group_norm_silu_fuse.drr:70:6) at op1, the root pd_op.swish.
 func (m *groupNormSiluFuseMatcher) r5_group_norm_silu_mixed(op1 *ir.Op) bool {
 	// %o = pd_op.swish(%y)
 	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
@@ -676,7 +677,7 @@ func (m *groupNormSiluFuseMatcher) r5_group_norm_silu_mixed(op1 *ir.Op) bool {
 	return true
 }
 
-// r6_group_norm_silu_nchw_mixed tries rule group_norm_silu_nchw_mixed[pd_op.silu] (benefit 2, group_norm_silu_fuse.drr:90:6) at op1, the root pd_op.silu.
+// r6_group_norm_silu_nchw_mixed tries rule group_norm_silu_nchw_mixed[pd_op.silu] (benefit 1, group_norm_silu_fuse.drr:91:6) at op1, the root pd_op.silu.
 func (m *groupNormSiluFuseMatcher) r6_group_norm_silu_nchw_mixed(op1 *ir.Op) bool {
 	// %o = pd_op.silu(%y)
 	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
@@ -754,7 +755,7 @@ func (m *groupNormSiluFuseMatcher) r6_group_norm_silu_nchw_mixed(op1 *ir.Op) boo
 	return true
 }
 
-// r7_group_norm_silu_nchw_mixed tries rule group_norm_silu_nchw_mixed[pd_op.swish] (benefit 2, group_norm_silu_fuse.drr:90:6) at op1, the root pd_op.swish.
+// r7_group_norm_silu_nchw_mixed tries rule group_norm_silu_nchw_mixed[pd_op.swish] (benefit 1, group_norm_silu_fuse.drr:91:6) at op1, the root pd_op.swish.
 func (m *groupNormSiluFuseMatcher) r7_group_norm_silu_nchw_mixed(op1 *ir.Op) bool {
 	// %o = pd_op.swish(%y)
 	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
