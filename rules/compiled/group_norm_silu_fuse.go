@@ -25,7 +25,7 @@ var groupNormSiluFuseProgram = &rt.Program{
 	Files: []rt.File{
 		{Name: "group_norm_silu_fuse.drr", Text: groupNormSiluFuseSource0},
 	},
-	Fingerprint: "065cca19405d828848b5376f71c7f328",
+	Fingerprint: "23eccc42c8a9faf5cd0f2ce58c2740af",
 	Bind:        groupNormSiluFuseBind,
 }
 
@@ -43,25 +43,21 @@ const groupNormSiluFuseSource0 = `// group_norm_silu_fuse: Paddle's group_norm_s
 // NCHW one with its input transposed to NHWC and the result back to NCHW (the mean and variance, [N, groups], do
 // not depend on the layout).
 //
-// Deviation from Paddle, on purpose: swish is silu too (silu_fuse turns x · sigmoid(x) into swish before this pass
-// runs), so both fuse.
+// A swish after a group norm (silu_fuse makes one of x · sigmoid(x)) is the set group_norm_swish's, pirdrr's own,
+// which gpu_inference runs next: Paddle's pattern takes silu only.
 
 /// Paddle's pass attribute enable_gpu_mixed: float32 group norms fuse too (for Paddle's mixed-precision pass to
 /// make half precision); false by default, as in Paddle.
 param enable_gpu_mixed: bool = false
-
-/// silu or swish after a group norm.
-family silu_act = [pd_op.silu, pd_op.swish]
 
 /// silu(group_norm(x)) over NHWC half-precision x becomes add_group_norm_silu(x){activation: "silu"}
 /// (GroupNormSiluPattern); the group norm's mean and variance readers read the fused op's.
 rule group_norm_silu {
   benefit 2
   labels fusion
-  for A in silu_act
   match {
     %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NHWC"}
-    %o = A(%y)
+    %o = pd_op.silu(%y)
   }
   where {
     dtype(%x) in [float16, bfloat16]
@@ -80,10 +76,9 @@ rule group_norm_silu {
 rule group_norm_silu_nchw {
   benefit 2
   labels fusion
-  for A in silu_act
   match {
     %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NCHW"}
-    %o = A(%y)
+    %o = pd_op.silu(%y)
   }
   where {
     dtype(%x) in [float16, bfloat16] && rank(%x) == 4
@@ -102,10 +97,9 @@ rule group_norm_silu_nchw {
 rule group_norm_silu_mixed {
   benefit 1
   labels fusion, mixed
-  for A in silu_act
   match {
     %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NHWC"}
-    %o = A(%y)
+    %o = pd_op.silu(%y)
   }
   where {
     $enable_gpu_mixed && dtype(%x) == float32
@@ -123,10 +117,9 @@ rule group_norm_silu_mixed {
 rule group_norm_silu_nchw_mixed {
   benefit 1
   labels fusion, mixed
-  for A in silu_act
   match {
     %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NCHW"}
-    %o = A(%y)
+    %o = pd_op.silu(%y)
   }
   where {
     $enable_gpu_mixed && dtype(%x) == float32 && rank(%x) == 4
@@ -149,39 +142,27 @@ type groupNormSiluFuseStatic struct {
 	def_pd_op_group_norm_epsilon     ir.Attribute                       // the default of pd_op.group_norm epsilon (nil: none)
 	def_pd_op_group_norm_groups      ir.Attribute                       // the default of pd_op.group_norm groups (nil: none)
 	def_pd_op_group_norm_data_format ir.Attribute                       // the default of pd_op.group_norm data_format (nil: none)
-	r0_data_format                   ir.Attribute                       // rule group_norm_silu[pd_op.silu]: data_format: "NHWC"
+	r0_data_format                   ir.Attribute                       // rule group_norm_silu: data_format: "NHWC"
 	builtin_dtype                    func([]rule.Val) (rule.Val, error) // the builtin dtype
-	r0_lit                           rule.Val                           // rule group_norm_silu[pd_op.silu]: float16
-	r0_lit2                          rule.Val                           // rule group_norm_silu[pd_op.silu]: bfloat16
-	r1_data_format                   ir.Attribute                       // rule group_norm_silu[pd_op.swish]: data_format: "NHWC"
-	r1_lit                           rule.Val                           // rule group_norm_silu[pd_op.swish]: float16
-	r1_lit2                          rule.Val                           // rule group_norm_silu[pd_op.swish]: bfloat16
-	r2_data_format                   ir.Attribute                       // rule group_norm_silu_nchw[pd_op.silu]: data_format: "NCHW"
-	r2_lit                           rule.Val                           // rule group_norm_silu_nchw[pd_op.silu]: float16
-	r2_lit2                          rule.Val                           // rule group_norm_silu_nchw[pd_op.silu]: bfloat16
+	r0_lit                           rule.Val                           // rule group_norm_silu: float16
+	r0_lit2                          rule.Val                           // rule group_norm_silu: bfloat16
+	r1_data_format                   ir.Attribute                       // rule group_norm_silu_nchw: data_format: "NCHW"
+	r1_lit                           rule.Val                           // rule group_norm_silu_nchw: float16
+	r1_lit2                          rule.Val                           // rule group_norm_silu_nchw: bfloat16
 	builtin_rank                     func([]rule.Val) (rule.Val, error) // the builtin rank
-	r3_data_format                   ir.Attribute                       // rule group_norm_silu_nchw[pd_op.swish]: data_format: "NCHW"
-	r3_lit                           rule.Val                           // rule group_norm_silu_nchw[pd_op.swish]: float16
-	r3_lit2                          rule.Val                           // rule group_norm_silu_nchw[pd_op.swish]: bfloat16
-	r4_data_format                   ir.Attribute                       // rule group_norm_silu_mixed[pd_op.silu]: data_format: "NHWC"
-	r4_param                         *rule.ParamRef                     // rule group_norm_silu_mixed[pd_op.silu]: $enable_gpu_mixed
-	r4_lit                           rule.Val                           // rule group_norm_silu_mixed[pd_op.silu]: float32
-	r5_data_format                   ir.Attribute                       // rule group_norm_silu_mixed[pd_op.swish]: data_format: "NHWC"
-	r5_param                         *rule.ParamRef                     // rule group_norm_silu_mixed[pd_op.swish]: $enable_gpu_mixed
-	r5_lit                           rule.Val                           // rule group_norm_silu_mixed[pd_op.swish]: float32
-	r6_data_format                   ir.Attribute                       // rule group_norm_silu_nchw_mixed[pd_op.silu]: data_format: "NCHW"
-	r6_param                         *rule.ParamRef                     // rule group_norm_silu_nchw_mixed[pd_op.silu]: $enable_gpu_mixed
-	r6_lit                           rule.Val                           // rule group_norm_silu_nchw_mixed[pd_op.silu]: float32
-	r7_data_format                   ir.Attribute                       // rule group_norm_silu_nchw_mixed[pd_op.swish]: data_format: "NCHW"
-	r7_param                         *rule.ParamRef                     // rule group_norm_silu_nchw_mixed[pd_op.swish]: $enable_gpu_mixed
-	r7_lit                           rule.Val                           // rule group_norm_silu_nchw_mixed[pd_op.swish]: float32
+	r2_data_format                   ir.Attribute                       // rule group_norm_silu_mixed: data_format: "NHWC"
+	r2_param                         *rule.ParamRef                     // rule group_norm_silu_mixed: $enable_gpu_mixed
+	r2_lit                           rule.Val                           // rule group_norm_silu_mixed: float32
+	r3_data_format                   ir.Attribute                       // rule group_norm_silu_nchw_mixed: data_format: "NCHW"
+	r3_param                         *rule.ParamRef                     // rule group_norm_silu_nchw_mixed: $enable_gpu_mixed
+	r3_lit                           rule.Val                           // rule group_norm_silu_nchw_mixed: float32
 }
 
 // groupNormSiluFuseBind binds the matcher to a checked rule set, once per Context.
 func groupNormSiluFuseBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
 	ctx := set.Ctx
 	s := &groupNormSiluFuseStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.silu", "pd_op.swish")
+	s.dispatch = rt.NewDispatch(ctx, "pd_op.silu")
 	s.op_pd_op_group_norm = ctx.OpInfo("pd_op.group_norm")
 	s.def_pd_op_group_norm_epsilon = rt.AttrDefault(ctx, "pd_op.group_norm", "epsilon")
 	s.def_pd_op_group_norm_groups = rt.AttrDefault(ctx, "pd_op.group_norm", "groups")
@@ -194,30 +175,18 @@ func groupNormSiluFuseBind(set *rule.Set, reg *rewriter.Registry) (rewriter.Matc
 	s.r0_lit = set.Rules[0].Where[0].(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
 	s.r0_lit2 = set.Rules[0].Where[0].(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
 	s.r1_data_format = set.Rules[1].Pattern.Ops[0].Attrs[2].Literal
-	s.r1_lit = set.Rules[1].Where[0].(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r1_lit2 = set.Rules[1].Where[0].(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
-	s.r2_data_format = set.Rules[2].Pattern.Ops[0].Attrs[2].Literal
-	s.r2_lit = set.Rules[2].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r2_lit2 = set.Rules[2].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r1_lit = set.Rules[1].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r1_lit2 = set.Rules[1].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
 	s.builtin_rank = rule.PureBuiltin("rank")
 	if s.builtin_rank == nil {
 		return nil, fmt.Errorf("the builtin rank is not a pure builtin in this version of pirdrr: run drrc gen again")
 	}
+	s.r2_data_format = set.Rules[2].Pattern.Ops[0].Attrs[2].Literal
+	s.r2_param = set.Rules[2].Where[0].(*rule.Binary).X.(*rule.ParamRef)
+	s.r2_lit = set.Rules[2].Where[0].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
 	s.r3_data_format = set.Rules[3].Pattern.Ops[0].Attrs[2].Literal
-	s.r3_lit = set.Rules[3].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r3_lit2 = set.Rules[3].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
-	s.r4_data_format = set.Rules[4].Pattern.Ops[0].Attrs[2].Literal
-	s.r4_param = set.Rules[4].Where[0].(*rule.Binary).X.(*rule.ParamRef)
-	s.r4_lit = set.Rules[4].Where[0].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
-	s.r5_data_format = set.Rules[5].Pattern.Ops[0].Attrs[2].Literal
-	s.r5_param = set.Rules[5].Where[0].(*rule.Binary).X.(*rule.ParamRef)
-	s.r5_lit = set.Rules[5].Where[0].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
-	s.r6_data_format = set.Rules[6].Pattern.Ops[0].Attrs[2].Literal
-	s.r6_param = set.Rules[6].Where[0].(*rule.Binary).X.(*rule.Binary).X.(*rule.ParamRef)
-	s.r6_lit = set.Rules[6].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
-	s.r7_data_format = set.Rules[7].Pattern.Ops[0].Attrs[2].Literal
-	s.r7_param = set.Rules[7].Where[0].(*rule.Binary).X.(*rule.Binary).X.(*rule.ParamRef)
-	s.r7_lit = set.Rules[7].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
+	s.r3_param = set.Rules[3].Where[0].(*rule.Binary).X.(*rule.Binary).X.(*rule.ParamRef)
+	s.r3_lit = set.Rules[3].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
 	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
 		m := &groupNormSiluFuseMatcher{groupNormSiluFuseStatic: s}
 		m.Oracle = o
@@ -237,19 +206,14 @@ func (m *groupNormSiluFuseMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.M
 	switch m.dispatch.Kind(op) {
 	case 1: // pd_op.silu
 		m.r0_group_norm_silu(op)
-		m.r2_group_norm_silu_nchw(op)
-		m.r4_group_norm_silu_mixed(op)
-		m.r6_group_norm_silu_nchw_mixed(op)
-	case 2: // pd_op.swish
-		m.r1_group_norm_silu(op)
-		m.r3_group_norm_silu_nchw(op)
-		m.r5_group_norm_silu_mixed(op)
-		m.r7_group_norm_silu_nchw_mixed(op)
+		m.r1_group_norm_silu_nchw(op)
+		m.r2_group_norm_silu_mixed(op)
+		m.r3_group_norm_silu_nchw_mixed(op)
 	}
 	return m.End()
 }
 
-// r0_group_norm_silu tries rule group_norm_silu[pd_op.silu] (benefit 2, group_norm_silu_fuse.drr:26:6) at op1, the root pd_op.silu.
+// r0_group_norm_silu tries rule group_norm_silu (benefit 2, group_norm_silu_fuse.drr:23:6) at op1, the root pd_op.silu.
 func (m *groupNormSiluFuseMatcher) r0_group_norm_silu(op1 *ir.Op) bool {
 	// %o = pd_op.silu(%y)
 	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
@@ -317,9 +281,9 @@ func (m *groupNormSiluFuseMatcher) r0_group_norm_silu(op1 *ir.Op) bool {
 	return true
 }
 
-// r1_group_norm_silu tries rule group_norm_silu[pd_op.swish] (benefit 2, group_norm_silu_fuse.drr:26:6) at op1, the root pd_op.swish.
-func (m *groupNormSiluFuseMatcher) r1_group_norm_silu(op1 *ir.Op) bool {
-	// %o = pd_op.swish(%y)
+// r1_group_norm_silu_nchw tries rule group_norm_silu_nchw (benefit 2, group_norm_silu_fuse.drr:44:6) at op1, the root pd_op.silu.
+func (m *groupNormSiluFuseMatcher) r1_group_norm_silu_nchw(op1 *ir.Op) bool {
+	// %o = pd_op.silu(%y)
 	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
 		return false
 	}
@@ -332,7 +296,7 @@ func (m *groupNormSiluFuseMatcher) r1_group_norm_silu(op1 *ir.Op) bool {
 	if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
 		return false
 	}
-	// %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NHWC"}
+	// %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NCHW"}
 	if op0.Info() != m.op_pd_op_group_norm || op0.NumOperands() != 3 || op0.NumResults() != 3 {
 		return false
 	}
@@ -365,7 +329,7 @@ func (m *groupNormSiluFuseMatcher) r1_group_norm_silu(op1 *ir.Op) bool {
 	if !rt.OnlyUsedBy(v0_y, op0, op1) {
 		return false
 	}
-	// where dtype(%x) in [float16, bfloat16]
+	// where dtype(%x) in [float16, bfloat16] && rank(%x) == 4
 	f1, ok2 := rt.Call(m.builtin_dtype, m.Args(v4_x))
 	if !ok2 {
 		return false
@@ -377,6 +341,13 @@ func (m *groupNormSiluFuseMatcher) r1_group_norm_silu(op1 *ir.Op) bool {
 	if !in3 {
 		return false
 	}
+	f5, ok6 := rt.Call(m.builtin_rank, m.Args(v4_x))
+	if !ok6 {
+		return false
+	}
+	if !(rule.Equal(f5, int64(4))) {
+		return false
+	}
 	mt := m.Emit(m.rules[1])
 	mt.Ops = append(mt.Ops[:0], op0, op1)
 	mt.Values = append(mt.Values[:0], v0_y, v1_mean, v2_var, v3_o, v4_x, v5_scale, v6_bias)
@@ -385,8 +356,8 @@ func (m *groupNormSiluFuseMatcher) r1_group_norm_silu(op1 *ir.Op) bool {
 	return true
 }
 
-// r2_group_norm_silu_nchw tries rule group_norm_silu_nchw[pd_op.silu] (benefit 2, group_norm_silu_fuse.drr:48:6) at op1, the root pd_op.silu.
-func (m *groupNormSiluFuseMatcher) r2_group_norm_silu_nchw(op1 *ir.Op) bool {
+// r2_group_norm_silu_mixed tries rule group_norm_silu_mixed (benefit 1, group_norm_silu_fuse.drr:65:6) at op1, the root pd_op.silu.
+func (m *groupNormSiluFuseMatcher) r2_group_norm_silu_mixed(op1 *ir.Op) bool {
 	// %o = pd_op.silu(%y)
 	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
 		return false
@@ -400,7 +371,7 @@ func (m *groupNormSiluFuseMatcher) r2_group_norm_silu_nchw(op1 *ir.Op) bool {
 	if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
 		return false
 	}
-	// %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NCHW"}
+	// %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NHWC"}
 	if op0.Info() != m.op_pd_op_group_norm || op0.NumOperands() != 3 || op0.NumResults() != 3 {
 		return false
 	}
@@ -433,23 +404,19 @@ func (m *groupNormSiluFuseMatcher) r2_group_norm_silu_nchw(op1 *ir.Op) bool {
 	if !rt.OnlyUsedBy(v0_y, op0, op1) {
 		return false
 	}
-	// where dtype(%x) in [float16, bfloat16] && rank(%x) == 4
-	f1, ok2 := rt.Call(m.builtin_dtype, m.Args(v4_x))
+	// where $enable_gpu_mixed && dtype(%x) == float32
+	b1, ok2 := m.Param(m.r2_param).(bool)
 	if !ok2 {
 		return false
 	}
-	in3, ok4 := rt.In(f1, []rule.Val{m.r2_lit, m.r2_lit2})
+	if !b1 {
+		return false
+	}
+	f3, ok4 := rt.Call(m.builtin_dtype, m.Args(v4_x))
 	if !ok4 {
 		return false
 	}
-	if !in3 {
-		return false
-	}
-	f5, ok6 := rt.Call(m.builtin_rank, m.Args(v4_x))
-	if !ok6 {
-		return false
-	}
-	if !(rule.Equal(f5, int64(4))) {
+	if !(rule.Equal(f3, m.r2_lit)) {
 		return false
 	}
 	mt := m.Emit(m.rules[2])
@@ -460,9 +427,9 @@ func (m *groupNormSiluFuseMatcher) r2_group_norm_silu_nchw(op1 *ir.Op) bool {
 	return true
 }
 
-// r3_group_norm_silu_nchw tries rule group_norm_silu_nchw[pd_op.swish] (benefit 2, group_norm_silu_fuse.drr:48:6) at op1, the root pd_op.swish.
-func (m *groupNormSiluFuseMatcher) r3_group_norm_silu_nchw(op1 *ir.Op) bool {
-	// %o = pd_op.swish(%y)
+// r3_group_norm_silu_nchw_mixed tries rule group_norm_silu_nchw_mixed (benefit 1, group_norm_silu_fuse.drr:85:6) at op1, the root pd_op.silu.
+func (m *groupNormSiluFuseMatcher) r3_group_norm_silu_nchw_mixed(op1 *ir.Op) bool {
+	// %o = pd_op.silu(%y)
 	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
 		return false
 	}
@@ -508,16 +475,19 @@ func (m *groupNormSiluFuseMatcher) r3_group_norm_silu_nchw(op1 *ir.Op) bool {
 	if !rt.OnlyUsedBy(v0_y, op0, op1) {
 		return false
 	}
-	// where dtype(%x) in [float16, bfloat16] && rank(%x) == 4
-	f1, ok2 := rt.Call(m.builtin_dtype, m.Args(v4_x))
+	// where $enable_gpu_mixed && dtype(%x) == float32 && rank(%x) == 4
+	b1, ok2 := m.Param(m.r3_param).(bool)
 	if !ok2 {
 		return false
 	}
-	in3, ok4 := rt.In(f1, []rule.Val{m.r3_lit, m.r3_lit2})
+	if !b1 {
+		return false
+	}
+	f3, ok4 := rt.Call(m.builtin_dtype, m.Args(v4_x))
 	if !ok4 {
 		return false
 	}
-	if !in3 {
+	if !(rule.Equal(f3, m.r3_lit)) {
 		return false
 	}
 	f5, ok6 := rt.Call(m.builtin_rank, m.Args(v4_x))
@@ -528,304 +498,6 @@ func (m *groupNormSiluFuseMatcher) r3_group_norm_silu_nchw(op1 *ir.Op) bool {
 		return false
 	}
 	mt := m.Emit(m.rules[3])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_y, v1_mean, v2_var, v3_o, v4_x, v5_scale, v6_bias)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_eps, h1_g)
-	return true
-}
-
-// r4_group_norm_silu_mixed tries rule group_norm_silu_mixed[pd_op.silu] (benefit 1, group_norm_silu_fuse.drr:70:6) at op1, the root pd_op.silu.
-func (m *groupNormSiluFuseMatcher) r4_group_norm_silu_mixed(op1 *ir.Op) bool {
-	// %o = pd_op.silu(%y)
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	v3_o := op1.Result(0)
-	v0_y := op1.Operand(0)
-	if v0_y == nil {
-		return false
-	}
-	op0 := v0_y.DefiningOp()
-	if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NHWC"}
-	if op0.Info() != m.op_pd_op_group_norm || op0.NumOperands() != 3 || op0.NumResults() != 3 {
-		return false
-	}
-	h0_eps := rt.AttrOr(op0, "epsilon", m.def_pd_op_group_norm_epsilon)
-	if h0_eps == nil {
-		return false
-	}
-	h1_g := rt.AttrOr(op0, "groups", m.def_pd_op_group_norm_groups)
-	if h1_g == nil {
-		return false
-	}
-	if rt.AttrOr(op0, "data_format", m.def_pd_op_group_norm_data_format) != m.r4_data_format {
-		return false
-	}
-	v1_mean := op0.Result(1)
-	v2_var := op0.Result(2)
-	v4_x := op0.Operand(0)
-	if v4_x == nil {
-		return false
-	}
-	v5_scale := op0.Operand(1)
-	if v5_scale == nil {
-		return false
-	}
-	v6_bias := op0.Operand(2)
-	if v6_bias == nil {
-		return false
-	}
-	// closure: every use of %y is in the match
-	if !rt.OnlyUsedBy(v0_y, op0, op1) {
-		return false
-	}
-	// where $enable_gpu_mixed && dtype(%x) == float32
-	b1, ok2 := m.Param(m.r4_param).(bool)
-	if !ok2 {
-		return false
-	}
-	if !b1 {
-		return false
-	}
-	f3, ok4 := rt.Call(m.builtin_dtype, m.Args(v4_x))
-	if !ok4 {
-		return false
-	}
-	if !(rule.Equal(f3, m.r4_lit)) {
-		return false
-	}
-	mt := m.Emit(m.rules[4])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_y, v1_mean, v2_var, v3_o, v4_x, v5_scale, v6_bias)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_eps, h1_g)
-	return true
-}
-
-// r5_group_norm_silu_mixed tries rule group_norm_silu_mixed[pd_op.swish] (benefit 1, group_norm_silu_fuse.drr:70:6) at op1, the root pd_op.swish.
-func (m *groupNormSiluFuseMatcher) r5_group_norm_silu_mixed(op1 *ir.Op) bool {
-	// %o = pd_op.swish(%y)
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	v3_o := op1.Result(0)
-	v0_y := op1.Operand(0)
-	if v0_y == nil {
-		return false
-	}
-	op0 := v0_y.DefiningOp()
-	if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NHWC"}
-	if op0.Info() != m.op_pd_op_group_norm || op0.NumOperands() != 3 || op0.NumResults() != 3 {
-		return false
-	}
-	h0_eps := rt.AttrOr(op0, "epsilon", m.def_pd_op_group_norm_epsilon)
-	if h0_eps == nil {
-		return false
-	}
-	h1_g := rt.AttrOr(op0, "groups", m.def_pd_op_group_norm_groups)
-	if h1_g == nil {
-		return false
-	}
-	if rt.AttrOr(op0, "data_format", m.def_pd_op_group_norm_data_format) != m.r5_data_format {
-		return false
-	}
-	v1_mean := op0.Result(1)
-	v2_var := op0.Result(2)
-	v4_x := op0.Operand(0)
-	if v4_x == nil {
-		return false
-	}
-	v5_scale := op0.Operand(1)
-	if v5_scale == nil {
-		return false
-	}
-	v6_bias := op0.Operand(2)
-	if v6_bias == nil {
-		return false
-	}
-	// closure: every use of %y is in the match
-	if !rt.OnlyUsedBy(v0_y, op0, op1) {
-		return false
-	}
-	// where $enable_gpu_mixed && dtype(%x) == float32
-	b1, ok2 := m.Param(m.r5_param).(bool)
-	if !ok2 {
-		return false
-	}
-	if !b1 {
-		return false
-	}
-	f3, ok4 := rt.Call(m.builtin_dtype, m.Args(v4_x))
-	if !ok4 {
-		return false
-	}
-	if !(rule.Equal(f3, m.r5_lit)) {
-		return false
-	}
-	mt := m.Emit(m.rules[5])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_y, v1_mean, v2_var, v3_o, v4_x, v5_scale, v6_bias)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_eps, h1_g)
-	return true
-}
-
-// r6_group_norm_silu_nchw_mixed tries rule group_norm_silu_nchw_mixed[pd_op.silu] (benefit 1, group_norm_silu_fuse.drr:91:6) at op1, the root pd_op.silu.
-func (m *groupNormSiluFuseMatcher) r6_group_norm_silu_nchw_mixed(op1 *ir.Op) bool {
-	// %o = pd_op.silu(%y)
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	v3_o := op1.Result(0)
-	v0_y := op1.Operand(0)
-	if v0_y == nil {
-		return false
-	}
-	op0 := v0_y.DefiningOp()
-	if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NCHW"}
-	if op0.Info() != m.op_pd_op_group_norm || op0.NumOperands() != 3 || op0.NumResults() != 3 {
-		return false
-	}
-	h0_eps := rt.AttrOr(op0, "epsilon", m.def_pd_op_group_norm_epsilon)
-	if h0_eps == nil {
-		return false
-	}
-	h1_g := rt.AttrOr(op0, "groups", m.def_pd_op_group_norm_groups)
-	if h1_g == nil {
-		return false
-	}
-	if rt.AttrOr(op0, "data_format", m.def_pd_op_group_norm_data_format) != m.r6_data_format {
-		return false
-	}
-	v1_mean := op0.Result(1)
-	v2_var := op0.Result(2)
-	v4_x := op0.Operand(0)
-	if v4_x == nil {
-		return false
-	}
-	v5_scale := op0.Operand(1)
-	if v5_scale == nil {
-		return false
-	}
-	v6_bias := op0.Operand(2)
-	if v6_bias == nil {
-		return false
-	}
-	// closure: every use of %y is in the match
-	if !rt.OnlyUsedBy(v0_y, op0, op1) {
-		return false
-	}
-	// where $enable_gpu_mixed && dtype(%x) == float32 && rank(%x) == 4
-	b1, ok2 := m.Param(m.r6_param).(bool)
-	if !ok2 {
-		return false
-	}
-	if !b1 {
-		return false
-	}
-	f3, ok4 := rt.Call(m.builtin_dtype, m.Args(v4_x))
-	if !ok4 {
-		return false
-	}
-	if !(rule.Equal(f3, m.r6_lit)) {
-		return false
-	}
-	f5, ok6 := rt.Call(m.builtin_rank, m.Args(v4_x))
-	if !ok6 {
-		return false
-	}
-	if !(rule.Equal(f5, int64(4))) {
-		return false
-	}
-	mt := m.Emit(m.rules[6])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_y, v1_mean, v2_var, v3_o, v4_x, v5_scale, v6_bias)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_eps, h1_g)
-	return true
-}
-
-// r7_group_norm_silu_nchw_mixed tries rule group_norm_silu_nchw_mixed[pd_op.swish] (benefit 1, group_norm_silu_fuse.drr:91:6) at op1, the root pd_op.swish.
-func (m *groupNormSiluFuseMatcher) r7_group_norm_silu_nchw_mixed(op1 *ir.Op) bool {
-	// %o = pd_op.swish(%y)
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	v3_o := op1.Result(0)
-	v0_y := op1.Operand(0)
-	if v0_y == nil {
-		return false
-	}
-	op0 := v0_y.DefiningOp()
-	if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NCHW"}
-	if op0.Info() != m.op_pd_op_group_norm || op0.NumOperands() != 3 || op0.NumResults() != 3 {
-		return false
-	}
-	h0_eps := rt.AttrOr(op0, "epsilon", m.def_pd_op_group_norm_epsilon)
-	if h0_eps == nil {
-		return false
-	}
-	h1_g := rt.AttrOr(op0, "groups", m.def_pd_op_group_norm_groups)
-	if h1_g == nil {
-		return false
-	}
-	if rt.AttrOr(op0, "data_format", m.def_pd_op_group_norm_data_format) != m.r7_data_format {
-		return false
-	}
-	v1_mean := op0.Result(1)
-	v2_var := op0.Result(2)
-	v4_x := op0.Operand(0)
-	if v4_x == nil {
-		return false
-	}
-	v5_scale := op0.Operand(1)
-	if v5_scale == nil {
-		return false
-	}
-	v6_bias := op0.Operand(2)
-	if v6_bias == nil {
-		return false
-	}
-	// closure: every use of %y is in the match
-	if !rt.OnlyUsedBy(v0_y, op0, op1) {
-		return false
-	}
-	// where $enable_gpu_mixed && dtype(%x) == float32 && rank(%x) == 4
-	b1, ok2 := m.Param(m.r7_param).(bool)
-	if !ok2 {
-		return false
-	}
-	if !b1 {
-		return false
-	}
-	f3, ok4 := rt.Call(m.builtin_dtype, m.Args(v4_x))
-	if !ok4 {
-		return false
-	}
-	if !(rule.Equal(f3, m.r7_lit)) {
-		return false
-	}
-	f5, ok6 := rt.Call(m.builtin_rank, m.Args(v4_x))
-	if !ok6 {
-		return false
-	}
-	if !(rule.Equal(f5, int64(4))) {
-		return false
-	}
-	mt := m.Emit(m.rules[7])
 	mt.Ops = append(mt.Ops[:0], op0, op1)
 	mt.Values = append(mt.Values[:0], v0_y, v1_mean, v2_var, v3_o, v4_x, v5_scale, v6_bias)
 	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil)
