@@ -106,7 +106,7 @@ func TestVerifyRuleModeShippedSets(t *testing.T) {
 		"fc_elementwise_layernorm_fuse", "fused_flash_attn", "fused_rotary_position_embedding",
 		"fused_weight_only_linear", "group_norm_silu_fuse", "group_norm_swish", "identity_op_clean",
 		"map_op_to_another", "matmul_add_act_fuse", "matmul_scale_fuse", "matmul_transpose_fuse",
-		"multihead_matmul_fuse", "remove_redundant_transpose", "rotary_single_tensor", "silu_fuse",
+		"multihead_matmul_fuse", "remove_redundant_transpose", "rotary_shared_ids", "rotary_single_tensor", "silu_fuse",
 		"transpose_flatten_concat_fuse", "weight_only_linear_bias"}
 	for _, set := range gpuSets {
 		t.Run(set, func(t *testing.T) {

@@ -39,7 +39,7 @@ func TestPaddleTests(t *testing.T) {
 
 // paddleTestPasses are the folders of testdata/paddle_tests: the passes of Paddle's kPirGpuPasses as ported by
 // gpu_inference, by Paddle's name without _pass (the sets of pirdrr's own that gpu_inference runs beside them,
-// rotary_single_tensor, weight_only_linear_bias and group_norm_swish, port no Paddle pass).
+// rotary_shared_ids, rotary_single_tensor, weight_only_linear_bias and group_norm_swish, port no Paddle pass).
 var paddleTestPasses = []string{
 	"add_shadow_output_after_dead_parameter", "delete_quant_dequant_linear_op", "delete_weight_dequant_linear_op",
 	"map_op_to_another", "identity_op_clean", "silu_fuse", "conv2d_bn_fuse", "conv2d_add_act_fuse", "conv2d_add_fuse",

@@ -29,6 +29,7 @@ var Passes = map[string]rewriter.PassFactory{
 	"multihead_matmul_fuse":            MultiheadMatmulFusePass,
 	"reinplace":                        ReinplacePass,
 	"remove_redundant_transpose":       RemoveRedundantTransposePass,
+	"rotary_shared_ids":                RotarySharedIdsPass,
 	"rotary_single_tensor":             RotarySingleTensorPass,
 	"silu_fuse":                        SiluFusePass,
 	"transpose_flatten_concat_fuse":    TransposeFlattenConcatFusePass,
