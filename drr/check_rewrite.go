@@ -290,7 +290,7 @@ func (rc *ruleChecker) createAttrs(c *rule.Create, m *AttrMap, schema *ir.OpSche
 		return
 	}
 	for _, a := range schema.Attrs {
-		if a.Default == nil && !setsAttr(c.Attrs, a.Name) {
+		if a.Default == nil && !a.Optional && !setsAttr(c.Attrs, a.Name) {
 			rc.errorf(posOf(c.Pos), "%s needs attribute %s (%s): the schema gives it no default", name, a.Name, a.Type)
 		}
 	}

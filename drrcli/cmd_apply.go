@@ -40,8 +40,9 @@ defaults and docs.
 
 Target: -target gpu:smNN (NN the GPU's compute capability: gpu:sm80 for an A100) or -target cpu says what the
 program is rewritten for. It sets the parameter sm_version of every rule set that declares it (the GPU's compute
-capability, 0 for cpu; -param sm_version=N stays an alias, which must then agree): fused_weight_only_linear in
-gpu_inference fires only for gpu:sm70, sm75, sm80, sm86, sm89 and sm90. The pass kernel_check, put last in
+capability, 0 for cpu; -param sm_version=N stays an alias, which must then agree): in gpu_inference,
+fused_weight_only_linear fires only for gpu:sm70, sm75, sm80, sm86, sm89 and sm90, fused_flash_attn for sm80 and
+newer, and the cutlass convolutions (-param use_cutlass=true) for sm75, sm80, sm85 and sm86. The pass kernel_check, put last in
 -passes, then fails the run on any op Paddle has no kernel for on that target, as drrc check -target reports it.
 
 Each rule set is applied by a greedy worklist driver until nothing matches. Statistics go to standard error

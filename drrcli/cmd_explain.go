@@ -26,8 +26,8 @@ Explain reports, for an op of a program and every rule whose root could be that 
 match or the first test that failed, in the program's and the rule's terms:
 
   (%7, %8, %9, %10, %11, %12) = pd_op.batch_norm_ at model.pir:9:5
-  rule conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm_] (conv_bn_relu.drr:28:6): no match
-    conv_bn_relu.drr:34:5: %y (%6) has 1 use outside the match (pd_op.fetch %14)
+  rule conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm_] (conv2d_bn_fuse.drr:33:6): no match
+    conv2d_bn_fuse.drr:39:5: %y (%6) has 1 use outside the match (pd_op.fetch %14)
 
 OP is the printed id of one of the op's results (%12, as drrc convert or Paddle prints the program) or @LINE, the
 line the op starts on in the program file (model.py for a GraphNet graph). A folder of programs (a GraphNet

@@ -19,6 +19,10 @@ input.json), optionally the passes to run (-- passes --) and drrc apply flags (-
 result: the output program (output.pir / output.json), statistics (-- stats --) or diagnostics (-- errors --). A PATH
 is an archive or a directory searched recursively for *.txtar. Every rewrite is verified (verify-each).
 
+An -- ops -- section requires op counts of the output ("pd_op.fc: 1" a line, counted in the top-level block, as the
+valid_op_map of Paddle's pass tests; "pd_op.scale + pd_op.scale_: 1" counts both together); -update never rewrites it. A section RUN:passes runs the same input once more
+with other passes: its sections are RUN:options, RUN:output.pir, RUN:stats, RUN:ops and RUN:errors.
+
 Failures print a unified diff of the expected and the produced section, with a line starting with ~ under each
 changed line that marks what changed inside it ([-removed-]{+added+}); -update rewrites the expected sections
 instead. An archive expects an output unless it has an errors section: a run that fails where an output is

@@ -223,7 +223,7 @@ func TestGraphNetVerifyGraphExplain(t *testing.T) {
 	require.Equal(t, exitOK, code, errs)
 	assert.Contains(t, text, "== subgraph_2\n")
 	assert.Contains(t, text, "pd_op.batch_norm_ at "+filepath.Join(sample, "subgraph_2", "model.py")+":24:9\n")
-	assert.Contains(t, text, "rule conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm_] (conv_bn_relu.drr:")
+	assert.Contains(t, text, "rule conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm_] (conv2d_bn_fuse.drr:")
 	assert.Contains(t, text, "== subgraph_10\nno op starts on line 24\n")
 	code, _, errs = run(t, "", "explain", "-op", "@999", sample)
 	assert.Equal(t, exitFailure, code)

@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// swishConvProgram is conv2d + bias + swish in float32: conv_bn_relu's cutlass rules fuse it into a
-// fused_conv2d_add_act with activation swish, which Paddle's cuDNN kernel does not know.
+// swishConvProgram is conv2d + bias + swish in float32, which swishRule fuses into a fused_conv2d_add_act with
+// activation swish for no particular kernel: Paddle's cuDNN kernel does not know swish.
 const swishConvProgram = `{
     (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[1,8,16,16],stop_gradient:[true]} : () -> builtin.tensor<1x8x16x16xf32>
     (%1) = "builtin.parameter" () {parameter_name:"w"} : () -> builtin.tensor<8x8x3x3xf32>
@@ -22,13 +22,32 @@ const swishConvProgram = `{
 }
 `
 
+// swishRule is a user's rule that fuses conv2d + bias + swish as conv_bn_relu did before it had Paddle's defaults
+// (issue 27): without force_backend, so the cuDNN kernel would run it. The shipped sets fuse swish only with
+// use_cutlass, for the cutlass kernel.
+const swishRule = `rule conv_add_swish {
+  match {
+    %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: $pa, dilations: $dl, groups: $g,
+        data_format: $fmt}
+    %z = pd_op.add(%y, %b)
+    %r = pd_op.swish(%z)
+  }
+  rewrite {
+    %f, _ = pd_op.fused_conv2d_add_act(%x, %w, %b, null) {strides: $st, paddings: $pd, padding_algorithm: $pa,
+        dilations: $dl, groups: $g, data_format: $fmt, activation: "swish"}
+    replace %r with %f
+  }
+}
+`
+
 // TestCheckTarget: drrc check -target checks a program against the target's kernel table, positioned, and fails
 // on what Paddle cannot run; the same program checks clean without -target, and before the fusion.
 func TestCheckTarget(t *testing.T) {
 	dir := t.TempDir()
 	prog := write(t, dir, "p.pir", swishConvProgram)
+	swish := write(t, dir, "swish.drr", swishRule)
 	fused := filepath.Join(dir, "fused.pir")
-	code, _, errs := run(t, "", "apply", "-set", "conv_bn_relu", prog, "-o", fused)
+	code, _, errs := run(t, "", "apply", "-rules", swish, prog, "-o", fused)
 	require.Equal(t, exitOK, code, errs)
 
 	code, _, errs = run(t, "", "check", "-target", "gpu:sm80", prog)
@@ -54,20 +73,26 @@ func TestCheckTarget(t *testing.T) {
 }
 
 // TestKernelCheckPass: kernel_check at the end of a pipeline fails the run on ops Paddle cannot run on -target,
-// positioned in the input program where the op came from, and writes nothing; without -target it says so.
+// positioned in the input program where the op came from, and writes nothing; without -target it says so. The
+// shipped conv_bn_relu makes only what Paddle runs there, with its defaults and with use_cutlass.
 func TestKernelCheckPass(t *testing.T) {
 	dir := t.TempDir()
 	prog := write(t, dir, "p.pir", swishConvProgram)
+	swish := write(t, dir, "swish.drr", swishRule)
 	out := filepath.Join(dir, "out.pir")
-	code, _, errs := run(t, "", "apply", "-passes", "conv_bn_relu,kernel_check", "-target", "gpu:sm80", prog, "-o", out)
+	code, _, errs := run(t, "", "apply", "-rules", swish, "-passes", "kernel_check", "-target", "gpu:sm80", prog, "-o", out)
 	assert.Equal(t, exitFailure, code)
 	assert.Contains(t, errs, "pass kernel_check: 1 op Paddle cannot run on gpu:sm80:")
-	assert.Contains(t, errs, "[cudnn_activation]")
+	assert.Contains(t, errs, prog+":7:5: error: (%3, %4) = pd_op.fused_conv2d_add_act: Paddle cannot run it on gpu:sm80 [cudnn_activation]",
+		"positioned at the swish the op replaced")
 	assert.NoFileExists(t, out)
 
-	code, _, errs = run(t, "", "apply", "-passes", "conv_bn_relu,kernel_check", "-disable", "cutlass", "-target", "gpu:sm80", prog, "-o", out)
-	assert.Equal(t, exitOK, code, errs)
-	assert.FileExists(t, out)
+	for _, args := range [][]string{nil, {"-param", "use_cutlass=true"}} {
+		code, _, errs = run(t, "", append(append([]string{"apply", "-passes", "conv_bn_relu,kernel_check", "-target", "gpu:sm80"}, args...),
+			prog, "-o", out)...)
+		assert.Equal(t, exitOK, code, "%v: %s", args, errs)
+		assert.FileExists(t, out)
+	}
 
 	code, _, errs = run(t, "", "apply", "-passes", "kernel_check", prog, "-o", out)
 	assert.Equal(t, exitFailure, code)

@@ -100,11 +100,14 @@ func TestVerifyRuleModeShippedSets(t *testing.T) {
 	}
 	// The gpu_inference sets: every rule is verified (list holes such as a reshape's shape are solved from the
 	// sizes of the values the where clause ties them to), none is SKIPPED, none fails.
-	gpuSets := []string{"add_norm_fuse", "delete_quant_dequant_linear_op", "delete_weight_dequant_linear_op",
-		"embedding_eltwise_layernorm_fuse", "fc_elementwise_layernorm_fuse",
-		"fused_flash_attn", "fused_rotary_position_embedding", "fused_weight_only_linear", "group_norm_silu_fuse", "identity_op_clean",
+	gpuSets := []string{
+		"add_norm_fuse", "conv2d_add_act_fuse", "conv2d_add_fuse", "conv2d_bn_fuse",
+		"delete_quant_dequant_linear_op", "delete_weight_dequant_linear_op", "embedding_eltwise_layernorm_fuse",
+		"fc_elementwise_layernorm_fuse", "fused_flash_attn", "fused_rotary_position_embedding",
+		"fused_weight_only_linear", "group_norm_silu_fuse", "group_norm_swish", "identity_op_clean",
 		"map_op_to_another", "matmul_add_act_fuse", "matmul_scale_fuse", "matmul_transpose_fuse",
-		"multihead_matmul_fuse", "remove_redundant_transpose", "silu_fuse", "transpose_flatten_concat_fuse"}
+		"multihead_matmul_fuse", "remove_redundant_transpose", "rotary_shared_ids", "rotary_single_tensor", "silu_fuse",
+		"transpose_flatten_concat_fuse", "weight_only_linear_bias"}
 	for _, set := range gpuSets {
 		t.Run(set, func(t *testing.T) {
 			code, out, errs := run(t, "", "verify", "-set", set)

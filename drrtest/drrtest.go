@@ -18,21 +18,29 @@
 //	                       output/weight_meta.py and output/input_meta.py for a GraphNet graph; without an
 //	                       output section, in the input's form)
 //	-- stats --            optional: the expected statistics (rewrites per rule, stop reasons)
+//	-- ops --              optional: op counts the output must have, one "NAME: N" a line (# comments), counted
+//	                       in the program's top-level block as Paddle's pass tests count their valid_op_map
 //	-- errors --           instead of an output: the expected diagnostics (rule check errors, a failed pipeline)
 //
 // A rule pass that reaches -max-rewrites or -max-iterations before converging fails the run (its program is not
 // what the rules make of the input), as a rewrite cycle does.
 //
+// An archive may run its input more than once: each section RUN:passes (RUN a name: letters, digits, _ and -)
+// declares another run of the same input and rule files, whose sections are RUN:options, RUN:output.pir (or
+// RUN:output.json, RUN:output/...), RUN:stats, RUN:ops and RUN:errors, with the meaning above. The unprefixed
+// sections are the first run. Paddle's pass tests are kept this way: the pass alone, then a run named
+// gpu_inference of the whole pipeline (rules/testdata/paddle_tests).
+//
 // Each run verifies the program after every rewrite (-verify-each is on unless the options turn it off). With
 // Options.Update the expected sections are rewritten from what the run produced — never from a run that failed
 // where the archive expects an output (nor from one that succeeded where it expects errors): an archive expects
-// errors exactly when it has an errors section. Failures show unified diffs with word lines (~) that mark what
-// changed inside a line. Unknown pass names, labels and rule names in the passes and options sections are errors.
+// errors exactly when it has an errors section. An ops section is a requirement, not a record: -update never
+// writes it. Failures show unified diffs with word lines (~) that mark what changed inside a line. Unknown pass
+// names, labels and rule names in the passes and options sections are errors.
 package drrtest
 
 import (
 	"bytes"
-	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -154,23 +162,47 @@ func RunFile(path string, opts Options) (*Result, error) {
 	}
 	ar := txtar.Parse(data)
 	res := &Result{Name: strings.TrimSuffix(filepath.Base(path), ".txtar"), Path: path}
-	got, err := runArchive(ar, path, opts)
+	runs, err := archiveRuns(ar)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	changed := false
+	for _, run := range runs {
+		got, err := runArchive(ar, opts, run)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if compareRun(ar, run, got, opts.Update, res) {
+			changed = true
+		}
+	}
+	if changed {
+		if err := pirfile.WriteFile(path, txtar.Format(ar)); err != nil {
+			return nil, err
+		}
+		res.Updated = true
+	}
+	return res, nil
+}
+
+// compareRun compares what one run produced with the archive's expectations, adding to res.Failures, or rewrites
+// the expected sections when update is set (never the ops section, nor one kind of outcome into the other). It
+// reports whether it changed the archive.
+func compareRun(ar *txtar.Archive, run string, got *produced, update bool, res *Result) bool {
 	// An archive expects errors when it has an errors section, else an output. A run whose outcome is of the other
 	// kind fails, and -update never turns one kind of expectation into the other: it would write a failure down as
 	// what the rules should do (or drop an error test).
-	if _, wantErrors := section(ar, "errors"); wantErrors != got.errored {
+	if _, wantErrors := section(ar, run+"errors"); wantErrors != got.errored {
 		if got.errored {
-			res.Failures = append(res.Failures, "the run failed, but the archive expects an output (-update does not "+
+			res.Failures = append(res.Failures, runLabel(run)+"the run failed, but the archive expects an output (-update does not "+
 				"write expectations from a failed run; an archive that tests errors has an errors section):\n"+got.sections[0].text)
 		} else {
-			res.Failures = append(res.Failures, "the run succeeded, but the archive expects errors (-update does not "+
+			res.Failures = append(res.Failures, runLabel(run)+"the run succeeded, but the archive expects errors (-update does not "+
 				"replace an errors section; remove it to expect the output)")
 		}
-		return res, nil
+		return false
 	}
+	res.Failures = append(res.Failures, got.checks...)
 	changed := false
 	for _, sec := range got.sections {
 		want, ok := section(ar, sec.name)
@@ -180,7 +212,7 @@ func RunFile(path string, opts Options) (*Result, error) {
 		if !ok && sec.optional {
 			continue
 		}
-		if opts.Update {
+		if update {
 			setSection(ar, sec.name, sec.text)
 			changed = true
 			continue
@@ -196,20 +228,14 @@ func RunFile(path string, opts Options) (*Result, error) {
 		if _, ok := section(ar, stale); !ok {
 			continue
 		}
-		if opts.Update {
+		if update {
 			removeSection(ar, stale)
 			changed = true
 			continue
 		}
 		res.Failures = append(res.Failures, fmt.Sprintf("section %s is present, but the run produced none", stale))
 	}
-	if changed {
-		if err := pirfile.WriteFile(path, txtar.Format(ar)); err != nil {
-			return nil, err
-		}
-		res.Updated = true
-	}
-	return res, nil
+	return changed
 }
 
 // produced is what a run of an archive produced, section by section.
@@ -219,6 +245,8 @@ type produced struct {
 	sections []gotSection
 	// stale names expected sections the run has nothing for (an output when there were errors, …).
 	stale []string
+	// checks are the failures of requirements -update does not rewrite (the ops section).
+	checks []string
 }
 
 type gotSection struct {
@@ -227,7 +255,9 @@ type gotSection struct {
 	optional bool // only compared when the archive has the section
 }
 
-func runArchive(ar *txtar.Archive, path string, opts Options) (*produced, error) {
+// runArchive runs the archive's input through the passes of one run (run is "" for the first run, else the
+// prefix "NAME:" of its sections).
+func runArchive(ar *txtar.Archive, opts Options, run string) (*produced, error) {
 	var ruleFiles []string
 	fsys := fstest.MapFS{}
 	for i := range ar.Files {
@@ -240,7 +270,7 @@ func runArchive(ar *txtar.Archive, path string, opts Options) (*produced, error)
 	if _, ok := formOf(ar, "input"); !ok {
 		return nil, errNoInput
 	}
-	cfg, err := parseOptions(ar)
+	cfg, err := parseOptions(ar, run)
 	if err != nil {
 		return nil, err
 	}
@@ -259,15 +289,16 @@ func runArchive(ar *txtar.Archive, path string, opts Options) (*produced, error)
 	}
 	// The output's form: that of the archive's output sections, else the input's.
 	inForm, _ := formOf(ar, "input")
-	outForm, ok := formOf(ar, "output")
+	outForm, ok := formOf(ar, run+"output")
 	if !ok {
 		outForm = inForm
 	}
-	outNames := outForm.sections("output")
+	outNames := outForm.sections(run + "output")
 	errorsOut := func(msg string) *produced {
-		return &produced{errored: true, sections: []gotSection{{name: "errors", text: msg}}, stale: append(outNames, "stats")}
+		return &produced{errored: true, sections: []gotSection{{name: run + "errors", text: msg}},
+			stale: append(outNames, run+"stats")}
 	}
-	if err := pipecheck.Passes(reg, cfg.passes, len(ruleFiles) > 0, "passes"); err != nil {
+	if err := pipecheck.Passes(reg, cfg.passes, len(ruleFiles) > 0, run+"passes"); err != nil {
 		return nil, err
 	}
 	// The archive's rules.
@@ -287,7 +318,7 @@ func runArchive(ar *txtar.Archive, path string, opts Options) (*produced, error)
 	for _, n := range names {
 		if n == "rules" {
 			if cfg.ruleSet == nil {
-				return nil, errors.New(`passes names "rules" but the archive has no .drr file`)
+				return nil, fmt.Errorf(`%spasses names "rules" but the archive has no .drr file`, run)
 			}
 			passes = append(passes, cfg.ruleSet)
 			continue
@@ -299,13 +330,13 @@ func runArchive(ar *txtar.Archive, path string, opts Options) (*produced, error)
 		passes = append(passes, pl...)
 	}
 	if err := pipecheck.Labels(passes, cfg.enable, cfg.disable); err != nil {
-		return nil, fmt.Errorf("options: %w", err)
+		return nil, fmt.Errorf("%soptions: %w", run, err)
 	}
 	if cfg.driver.Target.IsZero() {
 		cfg.driver.Target = opts.Target
 	}
 	if cfg.driver.Params, err = drr.ParseParams(ctx, passes.Params(), append(append([]string(nil), opts.Params...), cfg.params...)); err != nil {
-		return nil, fmt.Errorf("options: %w", err)
+		return nil, fmt.Errorf("%soptions: %w", run, err)
 	}
 	if cfg.driver.Params, err = drr.TargetParams(passes.Params(), cfg.driver.Params, cfg.driver.Target); err != nil {
 		return nil, fmt.Errorf("options: %w", err)
@@ -324,17 +355,22 @@ func runArchive(ar *txtar.Archive, path string, opts Options) (*produced, error)
 		err = rewriter.CheckLimits(results)
 	}
 	if err != nil {
-		p := &produced{errored: true, sections: []gotSection{{name: "errors", text: err.Error() + "\n"}, {name: "stats", text: stats, optional: true}},
-			stale: outNames}
+		p := &produced{errored: true, sections: []gotSection{{name: run + "errors", text: err.Error() + "\n"},
+			{name: run + "stats", text: stats, optional: true}}, stale: outNames}
 		return p, nil
 	}
-	out, err := renderOutput(prog, outForm)
+	out, err := renderOutput(prog, outForm, run+"output")
 	if err != nil {
 		return errorsOut(err.Error() + "\n"), nil
 	}
+	checks, err := checkOps(ar, run, prog)
+	if err != nil {
+		return nil, err
+	}
 	return &produced{
-		sections: append(out, gotSection{name: "stats", text: stats, optional: true}),
-		stale:    []string{"errors"},
+		sections: append(out, gotSection{name: run + "stats", text: stats, optional: true}),
+		stale:    []string{run + "errors"},
+		checks:   checks,
 	}, nil
 }
 
@@ -350,18 +386,18 @@ type archiveConfig struct {
 	params []string
 }
 
-func parseOptions(ar *txtar.Archive) (*archiveConfig, error) {
+func parseOptions(ar *txtar.Archive, run string) (*archiveConfig, error) {
 	cfg := &archiveConfig{driver: rewriter.Options{VerifyEach: true}}
-	if s, ok := section(ar, "passes"); ok {
+	if s, ok := section(ar, run+"passes"); ok {
 		for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == '\n' || r == ' ' || r == '\t' }) {
 			cfg.passes = append(cfg.passes, f)
 		}
 	}
-	s, ok := section(ar, "options")
+	s, ok := section(ar, run+"options")
 	if !ok {
 		return cfg, nil
 	}
-	fs := flag.NewFlagSet("options", flag.ContinueOnError)
+	fs := flag.NewFlagSet(run+"options", flag.ContinueOnError)
 	fs.SetOutput(new(bytes.Buffer))
 	fs.BoolVar(&cfg.unregistered, "unregistered", false, "")
 	fs.BoolVar(&cfg.driver.BottomUp, "bottom-up", false, "")
@@ -379,7 +415,7 @@ func parseOptions(ar *txtar.Archive) (*archiveConfig, error) {
 		return err
 	})
 	if err := fs.Parse(strings.Fields(s)); err != nil {
-		return nil, fmt.Errorf("options: %v", err)
+		return nil, fmt.Errorf("%soptions: %v", run, err)
 	}
 	if *shuffle >= 0 {
 		cfg.driver.Shuffle = true

@@ -105,8 +105,9 @@ func readInput(ctx *ir.Context, ar *txtar.Archive) (p *ir.Program, in form, read
 	return p, in, readErr, nil
 }
 
-// renderOutput returns the sections of p in form f.
-func renderOutput(p *ir.Program, f form) ([]gotSection, error) {
+// renderOutput returns the sections of p in form f, named with prefix ("output", or "RUN:output" for a named run).
+func renderOutput(p *ir.Program, f form, prefix string) ([]gotSection, error) {
+	names := f.sections(prefix)
 	switch f {
 	case formGraphNet:
 		src, err := graphnet.Encode(p, graphnet.WriteOptions{ModelName: "output"})
@@ -115,7 +116,7 @@ func renderOutput(p *ir.Program, f form) ([]gotSection, error) {
 		}
 		data := [][]byte{src.Model, src.WeightMeta, src.InputMeta}
 		var out []gotSection
-		for i, name := range f.sections("output") {
+		for i, name := range names {
 			out = append(out, gotSection{name: name, text: string(data[i])})
 		}
 		return out, nil
@@ -124,11 +125,11 @@ func renderOutput(p *ir.Program, f form) ([]gotSection, error) {
 		if err != nil {
 			return nil, err
 		}
-		return []gotSection{{name: "output.json", text: string(out) + "\n"}}, nil
+		return []gotSection{{name: names[0], text: string(out) + "\n"}}, nil
 	}
 	out, err := pirfile.Marshal(p, pirfile.PIRText, pirfile.Options{})
 	if err != nil {
 		return nil, err
 	}
-	return []gotSection{{name: "output.pir", text: string(out)}}, nil
+	return []gotSection{{name: names[0], text: string(out)}}, nil
 }

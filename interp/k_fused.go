@@ -573,12 +573,19 @@ func kAddGroupNormSilu[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	if err != nil {
 		return nil, err
 	}
+	format := c.attrString("data_format", "NCHW")
+	if residual != nil && !sameInts(residual.Shape, x.Shape) {
+		// Paddle's kernel (GroupNormNDHWCKernel) adds a residual that has not x's size per channel: one value per
+		// channel, indexed by the channel alone. It is that, broadcast along the channel axis.
+		if residual, err = perChannel(residual, x.Shape, format); err != nil {
+			return nil, err
+		}
+	}
 	h, hasRes, err := preNorm(x, nil, residual, 1)
 	if err != nil {
 		return nil, err
 	}
-	y, mean, variance, err := groupNorm(h, scale, bias, c.attrInt("groups", -1), c.attrFloat("epsilon", 1e-5),
-		c.attrString("data_format", "NCHW"))
+	y, mean, variance, err := groupNorm(h, scale, bias, c.attrInt("groups", -1), c.attrFloat("epsilon", 1e-5), format)
 	if err != nil {
 		return nil, err
 	}
@@ -597,6 +604,35 @@ func kAddGroupNormSilu[T tensor.Float](c *call[T]) ([]*value[T], error) {
 		res[1] = c.out(h.Clone(), 1)
 	}
 	return res, nil
+}
+
+// perChannel broadcasts r, one value per channel of a tensor of shape dims in layout format (channels last for
+// NHWC, NDHWC and NLC, else dim 1), to dims.
+func perChannel[T tensor.Float](r *tensor.Tensor[T], dims []int, format string) (*tensor.Tensor[T], error) {
+	if len(dims) < 2 {
+		return nil, fmt.Errorf("residual %v for x %v: neither x's shape nor one value per channel", r.Shape, dims)
+	}
+	axis := 1
+	switch format {
+	case "NHWC", "NDHWC", "NLC":
+		axis = len(dims) - 1
+	}
+	if len(r.Data) != dims[axis] {
+		return nil, fmt.Errorf("residual %v for x %v: neither x's shape nor one value per channel (%d)", r.Shape, dims,
+			dims[axis])
+	}
+	out, err := tensor.New[T](dims...)
+	if err != nil {
+		return nil, err
+	}
+	inner := 1
+	for _, d := range dims[axis+1:] {
+		inner *= d
+	}
+	for i := range out.Data {
+		out.Data[i] = r.Data[(i/inner)%dims[axis]]
+	}
+	return out, nil
 }
 
 // kTransposeFlattenConcat transposes each tensor of its vector operand by trans_axis, flattens it to 2-D at

@@ -325,6 +325,27 @@ func TestFusedOpsAgreeWithTheirUnfusedForms(t *testing.T) {
 			x, w, bias, res := b.data("x", 1, 2, 5, 5), b.param("w", 3, 2, 3, 3), b.param("bias", 3), b.data("res", 1, 3, 3, 3)
 			return []*ir.Value{b.op("pd_op.fused_conv2d_add_act", []*ir.Value{x, w, bias, res}).Result(0)}
 		}},
+		{name: "fused_conv2d_add_act cutlass (NHWC, filter [C_out, kh, kw, C_in])", unfused: func(b *builder) []*ir.Value {
+			x, w, bias := b.data("x", 1, 5, 5, 2), b.param("w", 3, 2, 3, 3), b.param("bias", 3)
+			conv := b.va("pd_op.conv2d", []*ir.Value{x, w}, attr("paddings", b.i32s(1, 1)), attr("data_format", b.st("NHWC")))
+			return []*ir.Value{b.v("pd_op.sigmoid", b.v("pd_op.add", conv, bias))}
+		}, fused: func(b *builder) []*ir.Value {
+			x, w, bias := b.data("x", 1, 5, 5, 2), b.param("w", 3, 2, 3, 3), b.param("bias", 3)
+			ohwi := b.va("pd_op.transpose", []*ir.Value{w}, attr("perm", b.i32s(0, 2, 3, 1)))
+			return []*ir.Value{b.op("pd_op.fused_conv2d_add_act", []*ir.Value{x, ohwi, bias, nil}, attr("paddings", b.i32s(1, 1)),
+				attr("data_format", b.st("NHWC")), attr("activation", b.st("sigmoid")), attr("force_backend", b.st("gpu"))).Result(0)}
+		}},
+		{name: "add_group_norm_silu per-channel residual", unfused: func(b *builder) []*ir.Value {
+			x, res, sc, bias := b.data("x", 2, 3, 3, 4), b.data("res", 4), b.param("scale", 4), b.param("bias", 4)
+			h := b.v("pd_op.add", x, res)
+			gn := b.ops("pd_op.group_norm", []*ir.Value{h, sc, bias}, []ir.Type{h.Type(), b.f32(2, 2), b.f32(2, 2)},
+				attr("epsilon", b.fl(1e-5)), attr("groups", b.i32(2)), attr("data_format", b.st("NHWC")))
+			return []*ir.Value{gn[0], h, gn[1], gn[2]}
+		}, fused: func(b *builder) []*ir.Value {
+			x, res, sc, bias := b.data("x", 2, 3, 3, 4), b.data("res", 4), b.param("scale", 4), b.param("bias", 4)
+			return b.op("pd_op.add_group_norm_silu", []*ir.Value{x, res, sc, bias}, attr("groups", b.i32(2)),
+				attr("data_format", b.st("NHWC")), attr("activation", b.st(""))).Results()
+		}},
 		{name: "swish", unfused: func(b *builder) []*ir.Value {
 			x := b.data("x", 7)
 			return []*ir.Value{b.v("pd_op.multiply", x, b.v("pd_op.sigmoid", x))}

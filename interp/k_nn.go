@@ -98,6 +98,12 @@ func (c *call[T]) matmulWork(xs, ys []int, tx, ty bool) error {
 
 // kFusedConv2DAddAct is act(conv2d(input, filter) + bias + residual_data). The bias must hold one value per output
 // channel (any shape with C_out elements, such as [C_out] or [1, C_out, 1, 1]); split_channels is not supported.
+//
+// force_backend "gpu" selects Paddle's cutlass kernel (paddle/phi/kernels/fusion/cutlass/
+// fused_conv2d_add_act_kernel.cu), which takes NHWC input only and reads the filter as [C_out, kh, kw, C_in/groups]
+// (the layout Paddle's layout pass gives the filter of an NHWC fused convolution): it is evaluated so, and an
+// input in another layout is an error, as the kernel's is. The cuDNN kernel ("gpudnn", or no force_backend) reads
+// the filter as conv2d does, [C_out, C_in/groups, kh, kw].
 func kFusedConv2DAddAct[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	x, w, err := c.pair()
 	if err != nil {
@@ -105,6 +111,17 @@ func kFusedConv2DAddAct[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	}
 	if sc, ok := c.attrInts("split_channels"); ok && len(sc) > 0 {
 		return nil, unsupported("split_channels %v", sc)
+	}
+	if c.attrString("force_backend", "") == "gpu" {
+		if f := c.attrString("data_format", tensor.NCHW); f != "NHWC" {
+			return nil, fmt.Errorf("force_backend \"gpu\" (cutlass) takes NHWC input only, not %s", f)
+		}
+		if len(w.Shape) != 4 {
+			return nil, fmt.Errorf("filter of shape %v: the cutlass kernel reads [C_out, kh, kw, C_in/groups]", w.Shape)
+		}
+		if w, err = tensor.Transpose(w, []int{0, 3, 1, 2}); err != nil {
+			return nil, err
+		}
 	}
 	bias, err := c.optIn(2)
 	if err != nil {

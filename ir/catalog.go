@@ -13,7 +13,8 @@ import (
 //
 //	/// doc comment
 //	op NAME(operand, optional?, variadic..., mutable: IntArray) -> (result, optional?, variadic...)
-//	    attrs(name: kind = default, …)     kinds: bool i32 i64 index f32 f64 str … IntArray DataType Place, X[] arrays
+//	    attrs(name: kind = default, …)     kinds: bool i32 i64 index f32 f64 str … IntArray DataType Place, X[] arrays;
+//	                                       "name: kind?" is an optional attribute without default (AttrSpec.Optional)
 //	    args(operand, attr, mutable, …)    Paddle's argument order, when it is not operands then attrs
 //	    traits(ReadOnly, …) inplace(x -> out) view(x -> out) infer(rule) regions(n)
 //
@@ -352,7 +353,9 @@ func (p *catParser) resolveArgs(s *OpSchema) error {
 			s.Args = append(s.Args, Arg{Name: o.Name, Operand: i, Attr: -1})
 		}
 		for i, a := range s.Attrs {
-			s.Args = append(s.Args, Arg{Name: a.Name, Operand: -1, Attr: i})
+			if !a.Optional {
+				s.Args = append(s.Args, Arg{Name: a.Name, Operand: -1, Attr: i})
+			}
 		}
 		return nil
 	}
@@ -482,6 +485,13 @@ func (p *catParser) clause(s *OpSchema) error {
 				return err
 			}
 			spec := AttrSpec{Name: n.text, Type: t}
+			if p.tok.kind == '?' {
+				spec.Optional = true
+				p.next()
+				if p.tok.kind == '=' {
+					return p.fail("optional attribute %s has no default", n.text)
+				}
+			}
 			if p.tok.kind == '=' {
 				p.next()
 				lt := p.tok

@@ -38,7 +38,10 @@ func TestParseCatalog(t *testing.T) {
 	assert.Equal(t, []IOPair{{0, 0}}, reluInplace.Inplace)
 
 	conv := c.Schema("t.conv2d")
-	require.Len(t, conv.Attrs, 6)
+	require.Len(t, conv.Attrs, 7)
+	assert.True(t, conv.Attr("backend").Optional)
+	assert.Nil(t, conv.Attr("backend").Default, "an optional attribute has no default")
+	assert.False(t, conv.Attr("groups").Optional)
 	assert.Equal(t, "strides", conv.Attrs[0].Name)
 	assert.Same(t, c.Int32s(1, 1), conv.Attrs[0].Default)
 	assert.Same(t, c.Str("EXPLICIT"), conv.Attr("padding_algorithm").Default)
@@ -73,7 +76,7 @@ func TestParseCatalog(t *testing.T) {
 	assert.Equal(t, Arg{Name: "starts", Operand: 1, Attr: -1}, slice.Args[2])
 	assert.Equal(t, Arg{Name: "axes", Operand: -1, Attr: 0}, slice.Args[1])
 	assert.Equal(t, []string{"input", "filter", "strides", "paddings", "padding_algorithm", "dilations", "groups",
-		"data_format"}, argNames(conv), "without args(…): operands, then attributes")
+		"data_format"}, argNames(conv), "without args(…): operands, then attributes (not the optional ones)")
 
 	mean := c.Schema("t.mean")
 	withAxis := func(name string) Attribute {
@@ -107,6 +110,7 @@ func TestParseCatalogErrors(t *testing.T) {
 		{"inplace unknown result", "dialect d\nop a_(x) -> (out) inplace(x -> o)", "f.dialect:2:32: d.a_ has no result o"},
 		{"value semantics inplace", "dialect d\nop a_(x) -> (out) inplace(x -> out) traits(ValueSemantics)", "f.dialect:2:1: d.a_: an inplace or view op cannot have ValueSemantics"},
 		{"duplicate attr", "dialect d\nop a() -> () attrs(k: i32, k: i64)", "f.dialect:2:28: attribute k declared twice"},
+		{"optional attr with default", "dialect d\nop a() -> () attrs(k: str? = \"x\")", "f.dialect:2:28: optional attribute k has no default"},
 		{"duplicate operand", "dialect d\nop a(x, x) -> ()", "f.dialect:2:1: d.a: operand x declared twice"},
 		{"unterminated string", "dialect d\nop a() -> () attrs(k: str = \"abc", "f.dialect:2:29: unterminated string"},
 		{"bad char", "dialect d\nop a() -> () #", "f.dialect:2:14: unexpected character '#'"},

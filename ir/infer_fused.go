@@ -170,12 +170,31 @@ func inferNormWithStats(rms bool) InferFunc {
 }
 
 // inferAddGroupNorm: y (and residual_out, when residual is given) have x's type; mean and variance are [N, groups].
+// groups is at least 1 and at most the channel count, as Paddle's GroupNormInferMeta enforces (the op's default,
+// -1, is no group count).
 func inferAddGroupNorm(c *Context, in *InferInput) ([]Type, error) {
 	x, err := in.tensor(0)
 	if err != nil {
 		return nil, err
 	}
+	if x.Rank() < 2 {
+		return nil, fmt.Errorf("x must have rank 2 at least, has %d", x.Rank())
+	}
 	g, _ := AsInt(in.Attr("groups"))
+	ch := x.Dims[1]
+	if f, _ := AsString(in.Attr("data_format")); f == "NHWC" || f == "NDHWC" {
+		ch = x.Dims[x.Rank()-1]
+	}
+	if g < 1 || ch >= 0 && g > ch {
+		return nil, fmt.Errorf("groups %d must be between 1 and the %d channels", g, ch)
+	}
+	for _, j := range []int{2, 3} { // scale and bias: one per channel
+		if v := in.Operand(j); v != nil && ch >= 0 {
+			if t := TensorOf(v.Type()); t != nil && t.Static() && t.NumElements() != ch {
+				return nil, fmt.Errorf("%s must have %d elements (one per channel), has %d", in.Schema.Operands[j].Name, ch, t.NumElements())
+			}
+		}
+	}
 	stat := c.Tensor(x.Spelling, []int64{x.Dims[0], g}, c.Scalar(DTypeFloat32))
 	res := Type(c.NullType())
 	if in.Operand(1) != nil {

@@ -68,6 +68,13 @@ func TestFusedResultTypes(t *testing.T) {
 			"builtin.tensor<4x5xf32>; builtin.tensor<4xf32>; builtin.tensor<4xf32>"},
 		{"pd_op.fused_dropout_add", []*ir.Value{f(4, 6), f(4, 6), nil, f(1)}, nil, "builtin.tensor<4x6xf32>; builtin.tensor<2xi64>"},
 		{"pd_op.skip_layernorm", []*ir.Value{f(2, 3, 4), f(2, 3, 4), f(4), f(4)}, nil, "builtin.tensor<2x3x4xf32>"},
+		{"pd_op.conv2d", []*ir.Value{f(2, 3, 6, 7), f(4, 3, 3, 3)}, nil, "builtin.tensor<2x4x4x5xf32>"},
+		{"pd_op.conv2d", []*ir.Value{f(2, 6, 6, 8), f(8, 1, 3, 3)},
+			[]ir.NamedAttr{na("groups", ctx.Int32(8)), na("data_format", ctx.Str("NHWC"))}, "builtin.tensor<2x4x4x8xf32>"},
+		{"pd_op.conv2d", []*ir.Value{f(-1, -1, 6, 7), f(4, 3, 3, 3)}, nil, "builtin.tensor<-1x4x4x5xf32>"},
+		{"pd_op.fused_conv2d_add_act", []*ir.Value{f(2, 6, 7, 8), f(16, 3, 3, 8), f(16), nil},
+			[]ir.NamedAttr{na("data_format", ctx.Str("NHWC")), na("force_backend", ctx.Str("gpu"))},
+			"builtin.tensor<2x4x5x16xf32>; <<NULL TYPE>>"},
 	}
 	for _, tc := range tests {
 		s := ctx.Schema(tc.op)
@@ -86,4 +93,26 @@ func TestFusedResultTypes(t *testing.T) {
 	assert.ErrorContains(t, err, "input must be [B, S, H]")
 	_, err = ctx.InferResultTypes(ctx.Schema("pd_op.fc"), []*ir.Value{f(3, 4), f(4, 5), nil}, []ir.NamedAttr{na("in_num_col_dims", ctx.Int32(2))})
 	assert.ErrorContains(t, err, "in_num_col_dims 2")
+	// Paddle's ConvInferMeta: input channels = filter channels × groups.
+	_, err = ctx.InferResultTypes(ctx.Schema("pd_op.conv2d"), []*ir.Value{f(2, 3, 6, 7), f(8, 8, 3, 3)}, nil)
+	assert.ErrorContains(t, err, "input channels 3 != filter channels 8 * groups 1")
+	_, err = ctx.InferResultTypes(ctx.Schema("pd_op.fused_conv2d_add_act"), []*ir.Value{f(2, 6, 7, 8), f(16, 8, 3, 3), f(16), nil},
+		[]ir.NamedAttr{na("data_format", ctx.Str("NHWC")), na("force_backend", ctx.Str("gpu"))})
+	assert.ErrorContains(t, err, "input channels 8 != filter channels 3 * groups 1", "the cutlass filter is [C_out, kh, kw, C_in]")
+	badGroupNorm := []struct {
+		name     string
+		operands []*ir.Value
+		attrs    []ir.NamedAttr
+		want     string
+	}{
+		{"the op's default groups", []*ir.Value{f(2, 32, 8, 8), nil, f(32), f(32)}, nil, "groups -1 must be between 1 and the 32 channels"},
+		{"more groups than channels", []*ir.Value{f(2, 8, 8, 8), nil, f(8), f(8)}, []ir.NamedAttr{na("groups", ctx.Int32(16))},
+			"groups 16 must be between 1 and the 8 channels"},
+		{"scale of another axis", []*ir.Value{f(2, 8, 8, 32), nil, f(8), f(32)},
+			[]ir.NamedAttr{na("groups", ctx.Int32(4)), na("data_format", ctx.Str("NHWC"))}, "scale must have 32 elements"},
+	}
+	for _, tc := range badGroupNorm {
+		_, err = ctx.InferResultTypes(ctx.Schema("pd_op.add_group_norm_silu"), tc.operands, tc.attrs)
+		assert.ErrorContains(t, err, tc.want, tc.name)
+	}
 }

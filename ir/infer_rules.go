@@ -150,9 +150,13 @@ func inferConvLike(c *Context, in *InferInput) (Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, h, wd := x.Dims[0], x.Dims[2], x.Dims[3]
+	n, ch, h, wd := x.Dims[0], x.Dims[1], x.Dims[2], x.Dims[3]
 	if g.format == "NHWC" {
-		h, wd = x.Dims[1], x.Dims[2]
+		ch, h, wd = x.Dims[3], x.Dims[1], x.Dims[2]
+	}
+	// Paddle's ConvInferMeta: the input's channels are the filter's input channels times groups.
+	if ch >= 0 && w.Dims[1] >= 0 && g.groups > 0 && ch != w.Dims[1]*g.groups {
+		return nil, fmt.Errorf("input channels %d != filter channels %d * groups %d", ch, w.Dims[1], g.groups)
 	}
 	oc := w.Dims[0]
 	pt, pb := g.pads(0)
@@ -174,7 +178,24 @@ func inferConv2D(c *Context, in *InferInput) ([]Type, error) {
 	return fillResults(c, in.Schema, []Type{t}), nil
 }
 
-func inferFusedConv(c *Context, in *InferInput) ([]Type, error) { return inferConv2D(c, in) }
+// inferFusedConv is conv2d's rule, except that with force_backend "gpu" (Paddle's cutlass kernel, NHWC only) the
+// filter is [C_out, kh, kw, C_in/groups], as that kernel reads it.
+func inferFusedConv(c *Context, in *InferInput) ([]Type, error) {
+	if b, _ := AsString(in.Attr("force_backend")); b == "gpu" {
+		w, err := in.tensor(1)
+		if err != nil {
+			return nil, err
+		}
+		if w.Rank() != 4 {
+			return nil, fmt.Errorf("filter must have rank 4, has %d", w.Rank())
+		}
+		oihw := c.WithDims(w, []int64{w.Dims[0], w.Dims[3], w.Dims[1], w.Dims[2]})
+		operands := append([]*Value(nil), in.Operands...)
+		operands[1] = &Value{typ: oihw}
+		return inferConv2D(c, &InferInput{Schema: in.Schema, Operands: operands, Attrs: in.Attrs})
+	}
+	return inferConv2D(c, in)
+}
 
 func inferConv2DTranspose(c *Context, in *InferInput) ([]Type, error) {
 	x, err := in.tensor(0)

@@ -122,8 +122,14 @@ type ResultSpec struct {
 type AttrSpec struct {
 	Name string
 	Type AttrType
-	// Default is the value the op has when the attribute is absent; nil means the attribute is required.
+	// Default is the value the op has when the attribute is absent; nil means the attribute is required, unless it
+	// is Optional.
 	Default Attribute
+	// Optional attributes may be absent and have no default (catalog: "name: kind?"): Paddle's runtime attributes,
+	// which a pass sets on the ops it creates and the op yaml does not declare (force_backend on
+	// fused_conv2d_add_act). An absent optional attribute is not filled in by rewrites nor written by writers, and
+	// it is no argument of paddle._C_ops.NAME.
+	Optional bool
 }
 
 // Arg is one argument of an op in Paddle's argument order: the op yaml's args, which is also the signature of the

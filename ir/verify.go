@@ -158,7 +158,7 @@ func (v *verifier) schema(op *Op, s *OpSchema) {
 	for _, spec := range s.Attrs {
 		a := op.Attr(spec.Name)
 		if a == nil {
-			if spec.Default == nil {
+			if spec.Default == nil && !spec.Optional {
 				v.report(Error, op, "missing required attribute %s (%s)", spec.Name, spec.Type)
 			}
 			continue

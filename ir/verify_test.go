@@ -117,12 +117,18 @@ func TestVerify(t *testing.T) {
 				Attrs: []NamedAttr{{"momentum", v.c.Double(0.9)}, {"shape", v.c.Int64s(1)}, {"extra", v.c.Int32(1)}}})
 			v.b.Create(OpSpec{Name: "t.conv2d", Operands: []*Value{x.Result(0), x.Result(0)}, Results: []Type{v.f32t},
 				Attrs: []NamedAttr{{"strides", v.c.Array(v.c.Int32(1), v.c.Str("1"))}, {"paddings", v.c.Int32s(0, 0)}, {"dilations", v.c.Int64s(1, 1)}}})
+			// An optional attribute may be absent (above), and is checked when present.
+			v.b.Create(OpSpec{Name: "t.conv2d", Operands: []*Value{x.Result(0), x.Result(0)}, Results: []Type{v.f32t},
+				Attrs: []NamedAttr{{"backend", v.c.Str("gpu")}}})
+			v.b.Create(OpSpec{Name: "t.conv2d", Operands: []*Value{x.Result(0), x.Result(0)}, Results: []Type{v.f32t},
+				Attrs: []NamedAttr{{"backend", v.c.Int32(1)}}})
 		}, []string{
 			"error: (%1, %2, %3, %4, %5) = t.bn: missing required attribute epsilon (f32)",
 			"warning: (%1, %2, %3, %4, %5) = t.bn: attribute momentum is f64; t.bn wants f32 (an older program's width)",
 			"error: (%1, %2, %3, %4, %5) = t.bn: attribute shape is i64[]; t.bn wants IntArray",
 			"error: %6 = t.conv2d: attribute strides is a mixed array; t.conv2d wants i32[]",
 			"warning: %6 = t.conv2d: attribute dilations is i64[]; t.conv2d wants i32[] (an older program's width)",
+			"error: %8 = t.conv2d: attribute backend is i32; t.conv2d wants str",
 		}},
 		{"duplicate parameter types", func(v *vb) {
 			s := v.c.Str("w")

@@ -578,7 +578,7 @@ lint.drr:13:15: rule never: can never fire: its where clause §"a" == "b"§ is a
 }
 
 // TestRunShippedSets runs the lint on the rule sets that ship with pirdrr: they are clean, so that drrc check on a
-// copied shipped file prints nothing. (conv_bn_relu's fused_conv2d_add_residual_then_act has benefit 5 because of
+// copied shipped file prints nothing. (conv_bn_relu's fused_conv2d_add_residual_then_act has benefit 8 because of
 // this check: two earlier rules of equal benefit could read the same relu.)
 func TestRunShippedSets(t *testing.T) {
 	ctx, err := ir.NewDefaultContext()

@@ -103,7 +103,9 @@ func opMarkdown(s *ir.OpSchema) string {
 		b.WriteString("\n| attribute | kind | default |\n|---|---|---|\n")
 		for _, a := range s.Attrs {
 			def := attrDefault(a)
-			if def == "" {
+			if a.Optional {
+				def = "*optional*"
+			} else if def == "" {
 				def = "*required*"
 			} else {
 				def = "`" + strings.ReplaceAll(def, "|", "\\|") + "`"
@@ -174,7 +176,9 @@ func shortName(name string) string {
 // attrMarkdown documents one attribute of an op.
 func attrMarkdown(s *ir.OpSchema, a *ir.AttrSpec) string {
 	def := attrDefault(*a)
-	if def == "" {
+	if a.Optional {
+		def = "optional (absent unless set)"
+	} else if def == "" {
 		def = "required (no default)"
 	} else {
 		def = "default `" + def + "`"

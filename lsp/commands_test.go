@@ -26,10 +26,21 @@ func shipped(t testing.TB, name string) string {
 	return string(src)
 }
 
+// conv_bn_relu.drr imports Paddle's three convolution passes, each a shipped file of its own.
+var convBnReluImports = []string{"conv2d_bn_fuse.drr", "conv2d_add_act_fuse.drr", "conv2d_add_fuse.drr"}
+
+// openConvBnRelu writes the files conv_bn_relu.drr imports into the workspace and opens conv_bn_relu.drr.
+func openConvBnRelu(t testing.TB, c *client) (protocol.DocumentURI, string) {
+	for _, name := range convBnReluImports {
+		c.write(name, shipped(t, name))
+	}
+	text := shipped(t, "conv_bn_relu.drr")
+	return c.open("conv_bn_relu.drr", text), text
+}
+
 func TestViewCommand(t *testing.T) {
 	c := startServer(t, Options{})
-	text := shipped(t, "conv_bn_relu.drr")
-	uri := c.open("conv_bn_relu.drr", text)
+	uri, text := openConvBnRelu(t, c)
 	c.diagnostics(uri, 1)
 
 	// The automaton is drrc automaton's.
@@ -52,7 +63,11 @@ func TestViewCommand(t *testing.T) {
 		case "automaton-dot":
 			require.True(t, strings.HasPrefix(res.Text, "digraph"))
 		case "go":
-			code, diags := rulegen.Generate(testCtx(), rt.FilesFS([]rt.File{{Name: "conv_bn_relu.drr", Text: text}}),
+			files := []rt.File{{Name: "conv_bn_relu.drr", Text: text}}
+			for _, name := range convBnReluImports {
+				files = append(files, rt.File{Name: name, Text: shipped(t, name)})
+			}
+			code, diags := rulegen.Generate(testCtx(), rt.FilesFS(files),
 				[]string{"conv_bn_relu.drr"}, rulegen.Config{Package: "rules", Command: "drrc gen (the view of the language server)"})
 			require.False(t, diags.HasErrors(), "%v", diags)
 			require.Equal(t, string(code), res.Text, "the view is what drrc gen writes")
@@ -85,8 +100,7 @@ func rawArgs(t testing.TB, args ...any) []jsonRaw {
 // sample model reports the rewrites the rewriter makes, per rule, and the lenses then show them.
 func TestApplyAndCodeLens(t *testing.T) {
 	c := startServer(t, Options{})
-	text := shipped(t, "conv_bn_relu.drr")
-	uri := c.open("conv_bn_relu.drr", text)
+	uri, text := openConvBnRelu(t, c)
 	c.diagnostics(uri, 1)
 	model := c.write("model.json", string(sample.JSON()))
 
@@ -100,9 +114,9 @@ func TestApplyAndCodeLens(t *testing.T) {
 		return out
 	}
 	before := lenses()
-	require.Contains(t, before, "11 view matcher automaton [drr.showView]")
-	require.Contains(t, before, "11 view matcher automaton (Graphviz) [drr.showView]")
-	require.Contains(t, before, "28 apply to… [drr.applyTo]")
+	require.Contains(t, before, "13 view matcher automaton [drr.showView]")
+	require.Contains(t, before, "13 view matcher automaton (Graphviz) [drr.showView]")
+	require.Contains(t, before, "19 apply to… [drr.applyTo]")
 
 	// What the rewriter does with the same rules on the same program.
 	set, diags := drr.LoadSource(testCtx(), drr.LoadOptions{}, c.path("x.drr"), []byte(text))
@@ -131,7 +145,9 @@ func TestApplyAndCodeLens(t *testing.T) {
 	require.NotEqual(t, rep.Programs[0].OpsIn, rep.Programs[0].OpsOut) // the fold builds the weight arithmetic as ops
 
 	after := lenses()
-	require.Contains(t, after, "28 "+itoa(want["conv2d_bn_fold"])+" rewrites in model.json [drr.applyTo]")
+	// The lenses are on the rules of the file (fused_conv2d_add_then_act on line 19), not on those it imports.
+	require.Positive(t, want["fused_conv2d_add_then_act"])
+	require.Contains(t, after, "19 "+itoa(want["fused_conv2d_add_then_act"])+" rewrites in model.json [drr.applyTo]")
 	c.mu.Lock()
 	require.NotEmpty(t, c.notes)
 	require.Contains(t, c.notes[len(c.notes)-1].Message, "model.json: ")
@@ -176,7 +192,7 @@ func TestApplyToGraphNetFolder(t *testing.T) {
 	if c.srv.opts.Formats.DirFormat(progs[0]) == nil {
 		t.Skipf("no program format of this build reads GraphNet folders (%s)", c.srv.opts.Formats.Names(true))
 	}
-	uri := c.open("conv_bn_relu.drr", shipped(t, "conv_bn_relu.drr"))
+	uri, _ := openConvBnRelu(t, c)
 	var rep applyReport
 	c.call(protocol.MethodExecuteCommand, protocol.ExecuteCommandParams{Command: CommandApply,
 		Arguments: rawArgs(t, applyArgs{URI: uri, Program: dir})}, &rep)

@@ -18,7 +18,7 @@ import (
 func TestNoInternalErrors(t *testing.T) {
 	c := startServer(t, Options{})
 	r := rand.New(rand.NewPCG(7, 11))
-	bases := []string{foldRule, shipped(t, "conv_bn_relu.drr"), shipped(t, "inplace.drr")}
+	bases := []string{foldRule, shipped(t, "conv2d_add_act_fuse.drr"), shipped(t, "inplace.drr")}
 	var texts []string
 	for _, b := range bases {
 		texts = append(texts, b)

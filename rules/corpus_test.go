@@ -45,9 +45,10 @@ var corpusModels = []struct {
 var chainActs = map[string]bool{"pd_op.relu": true, "pd_op.relu6": true, "pd_op.hardswish": true,
 	"pd_op.swish": true, "pd_op.sigmoid": true, "pd_op.leaky_relu": true}
 
-// fusedActs are the activations the conv_bn_relu set fuses into fused_conv2d_add_act (families act and
-// cutlass_act).
-var fusedActs = map[string]bool{"pd_op.relu": true, "pd_op.sigmoid": true, "pd_op.swish": true}
+// fusedActs are the activations the conv_bn_relu set fuses into fused_conv2d_add_act with its default parameters:
+// cuDNN's (family cudnn_act). The cutlass activations (sigmoid, swish, leaky_relu) need use_cutlass and a GPU
+// target, as in Paddle.
+var fusedActs = map[string]bool{"pd_op.relu": true}
 
 // convChain is a conv2d/depthwise_conv2d whose result is operand 0 of a batch_norm(_), with the activation that is
 // the single user of the batch norm's result, if any.
@@ -174,7 +175,7 @@ func foldable(p *ir.Program, c *convChain) (bool, string) {
 
 // actFusable decides whether the activation joins the folded convolution: the folded chain is conv2d + add(bias
 // computed from parameters, a constant) + act, which conv2d_add_act (or conv2d_add then fused_conv2d_add_then_act)
-// fuse for the activations of the act and cutlass_act families.
+// fuse for the activations of fusedActs.
 func actFusable(c *convChain) (bool, string) {
 	switch {
 	case c.act == nil && c.actNote != "":

@@ -2,6 +2,7 @@ package rules_test
 
 import (
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/internal/corpus"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/graphnet"
@@ -20,7 +22,8 @@ import (
 // tenth by default; PIRDRR_CORPUS=full runs all 811) it applies the pipeline gpu_inference, requires no failed
 // rewrite and an output that checks, and requires that no matmul whose result is added to a 1-D parameter bias
 // is left on a transformer graph (each became an fc). It logs, per model family, the rewrites of every rule (the
-// numbers of docs/gpu-inference.md) and the time of the whole run.
+// numbers of docs/gpu-inference.md) and the time of the whole run. PIRDRR_PARAMS sets rule-set parameters for the
+// run, as drrc apply -param does: PIRDRR_PARAMS=sm_version=80,use_cutlass=true.
 func TestGraphNetCorpusGPUInference(t *testing.T) {
 	graphs := corpus.RequireGraphs(t, 0)
 	ctx, err := ir.NewDefaultContext()
@@ -31,6 +34,12 @@ func TestGraphNetCorpusGPUInference(t *testing.T) {
 	require.NoError(t, rules.Register(reg))
 	pl, err := reg.Pipeline(ctx, "gpu_inference")
 	require.NoError(t, err)
+	var assigns []string
+	if env := os.Getenv("PIRDRR_PARAMS"); env != "" {
+		assigns = strings.Split(env, ",")
+	}
+	params, err := drr.ParseParams(ctx, pl.Params(), assigns)
+	require.NoError(t, err, "PIRDRR_PARAMS")
 	start := time.Now()
 	perFamily := map[string]map[string]int{}
 	graphsPerFamily := map[string]int{}
@@ -46,7 +55,7 @@ func TestGraphNetCorpusGPUInference(t *testing.T) {
 				counts = map[string]int{}
 				perFamily[fam] = counts
 			}
-			results, err := pl.Run(p, &rewriter.Env{Registry: reg})
+			results, err := pl.Run(p, &rewriter.Env{Registry: reg, Options: rewriter.Options{Params: params}})
 			require.NoError(t, err)
 			for _, res := range results {
 				require.Empty(t, res.Warnings, "pass %s", res.Pass)
@@ -90,8 +99,8 @@ func TestGraphNetCorpusGPUInference(t *testing.T) {
 		sort.Strings(rules)
 		fmt.Fprintf(&b, "\n  %s (%d graphs): %s", f, graphsPerFamily[f], strings.Join(rules, ", "))
 	}
-	t.Logf("gpu_inference on %d of %d graphs (corpus.Full()=%v): ops %d → %d, %v; rewrites per family:%s",
-		done, len(graphs), corpus.Full(), opsIn, opsOut, time.Since(start).Round(time.Millisecond), b.String())
+	t.Logf("gpu_inference on %d of %d graphs (corpus.Full()=%v, parameters %v): ops %d → %d, %v; rewrites per family:%s",
+		done, len(graphs), corpus.Full(), assigns, opsIn, opsOut, time.Since(start).Round(time.Millisecond), b.String())
 }
 
 // goPassCounted names the Go passes of gpu_inference whose changes the corpus table counts: groups fused, constants

@@ -102,8 +102,9 @@ func TestGraphNetCorpusInference(t *testing.T) {
 
 // graphNetDropped are the attributes a GraphNet graph does not record, model.py having no place for them: the
 // reader recomputes stop_gradient and gives fetches persistable, as Paddle's exporter does; struct_name (the layer
-// an op came from, in Paddle's prints) is lost; parameter names are compared by paramNames.
-var graphNetDropped = []string{"stop_gradient", "persistable", "parameter_name", "struct_name"}
+// an op came from, in Paddle's prints) is lost; parameter names are compared by paramNames; force_backend, the
+// runtime attribute the conv2d fusions set, is no argument of paddle._C_ops.
+var graphNetDropped = []string{"stop_gradient", "persistable", "parameter_name", "struct_name", "force_backend"}
 
 // paramNames returns the names of p's parameter ops in order; with vars, a parameter whose name is not its
 // variable's original name is named by the original name when the writer renamed it (a program name that is not a

@@ -11,7 +11,9 @@ import (
 // group of any size of users of one value is not a .drr pattern): three or more projections of one value x —
 // matmul(x, w_i) without transposes, or fc(x, w_i, b_i) — with 2-D weights read from parameters (or constants and
 // program inputs, as Paddle allows) become one projection by the weights concatenated along N, split back into the
-// users' results. It returns the number of groups fused.
+// users' results. As in Paddle, x may also be the second operand of the matmuls, matmul(w_i, x): the weights are
+// concatenated along M, and the result is split along its second-to-last axis. It returns the number of groups
+// fused.
 //
 // Unlike Paddle's pass, which counts the users that agree with the first one but then fuses every valid user (so
 // an fc among matmuls gets a bias and an activation, and an fc without bias shortens the bias concat), a group
@@ -61,8 +63,9 @@ func projectionGroups(v *ir.Value) [][]*ir.Op {
 	return out
 }
 
-// projectionKey reports whether u projects v by a weight (matmul(v, w) without transposes, or fc(v, w, b) with a
-// 1-D bias), and what a group it joins must share: op, attributes, K, dtypes, block.
+// projectionKey reports whether u projects v by a weight (matmul(v, w) or matmul(w, v) without transposes, or
+// fc(v, w, b) with a 1-D bias), and what a group it joins must share: op, attributes, the side v is on, K, dtypes,
+// block.
 func projectionKey(v *ir.Value, u *ir.Op) (string, bool) {
 	if u.NumResults() != 1 || u.Block() == nil {
 		return "", false
@@ -89,6 +92,16 @@ func projectionKey(v *ir.Value, u *ir.Op) (string, bool) {
 		}
 	default:
 		return "", false
+	}
+	if u.Name() == "pd_op.matmul" && u.Operand(1) == v && u.Operand(0) != v {
+		// matmul(w, x): w [M, K] by x [.., K, N].
+		w, x := ir.TensorOf(u.Operand(0).Type()), ir.TensorOf(v.Type())
+		if !isWeight(u.Operand(0)) || w == nil || x == nil || w.Rank() != 2 || x.Rank() < 2 || w.Dims[1] < 0 ||
+			w.Dims[0] <= 0 || w.Dims[1] != x.Dims[x.Rank()-2] || w.DType() != x.DType() {
+			return "", false
+		}
+		fmt.Fprintf(&b, "|Y|K=%d|%s", w.Dims[1], w.DType())
+		return b.String(), true
 	}
 	if u.Operand(0) != v || u.Operand(1) == v || !isWeight(u.Operand(1)) {
 		return "", false
@@ -124,6 +137,13 @@ func attrTrue(op *ir.Op, name string) bool {
 // The new ops go right before the first user, where x is defined; the weights are moved there if they are defined
 // later.
 func fuseProjections(ctx *ir.Context, rw *ir.Rewriter, x *ir.Value, g []*ir.Op) error {
+	// x is the first operand (weights w_i [K, N_i], concatenated along N, the result split along its last axis) or,
+	// for matmul(w_i, x), the second (weights [M_i, K] concatenated along M, the result split along its
+	// second-to-last axis).
+	wIdx, wAxis, wDim, splitAxis := 1, int64(1), 1, int64(-1)
+	if g[0].Operand(0) != x {
+		wIdx, wAxis, wDim, splitAxis = 0, 0, 0, -2
+	}
 	first := g[0]
 	for op := first.Block().First(); op != nil; op = op.Next() {
 		if inGroup(op, g) {
@@ -176,11 +196,14 @@ func fuseProjections(ctx *ir.Context, rw *ir.Rewriter, x *ir.Value, g []*ir.Op) 
 		}
 		return op.Result(0), nil
 	}
-	w, err := concat(1, 1)
+	w, err := concat(wIdx, wAxis)
 	if err != nil {
 		return err
 	}
 	operands := []*ir.Value{x, w}
+	if wIdx == 0 {
+		operands = []*ir.Value{w, x}
+	}
 	if first.Name() == "pd_op.fc" {
 		bias, err := concat(2, 0)
 		if err != nil {
@@ -194,14 +217,14 @@ func fuseProjections(ctx *ir.Context, rw *ir.Rewriter, x *ir.Value, g []*ir.Op) 
 	}
 	sections := make([]int64, len(g))
 	for i, u := range g {
-		sections[i] = ir.TensorOf(u.Operand(1).Type()).Dims[1]
+		sections[i] = ir.TensorOf(u.Operand(wIdx).Type()).Dims[wDim]
 	}
 	secs, err := create("pd_op.full_int_array", nil, []ir.NamedAttr{{Name: "value", Value: ctx.Int64s(sections...)},
 		{Name: "dtype", Value: ctx.DataType(ir.DTypeInt64)}, {Name: "place", Value: ctx.Place(ir.Place{Type: ir.PlaceCPU})}})
 	if err != nil {
 		return err
 	}
-	ax, err := constant(-1)
+	ax, err := constant(splitAxis)
 	if err != nil {
 		return err
 	}

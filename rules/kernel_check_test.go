@@ -73,17 +73,10 @@ var notYetListed = map[string]bool{
 	"pd_op.tril": true, "pd_op.tril_": true, "pd_op.triu": true, "pd_op.triu_": true, "pd_op.yolo_box": true,
 }
 
-// pendingCutlassDefaults are the findings issue 27 item 2 removes (the fidelity-rules branch): conv_bn_relu's
-// cutlass rules make fused_conv2d_add_act with swish and sigmoid by default, which Paddle makes only with
-// use_cutlass, for its cutlass kernel. While no rule set of gpu_inference declares the parameter use_cutlass
-// (Paddle's default), the test accepts these findings and these alone, and logs their count; once one does, it
-// requires none.
-var pendingCutlassDefaults = map[string]bool{"cudnn_activation": true, "cudnn_fused_activation": true}
-
 // TestGPUInferenceKernelCheck is the done-when of issue 27 item 4: on the corpus (the PIR JSON models and every
 // tenth GraphNet graph by default; PIRDRR_CORPUS=full runs all 811), the output of gpu_inference for gpu:sm80 has a
-// Paddle kernel for every op — the kernel check finds nothing — also with -param use_cutlass=true where the rule
-// sets declare it. The programs as captured check clean too (the table agrees with what Paddle ran). It logs the
+// Paddle kernel for every op — the kernel check finds nothing — with Paddle's defaults and with -param
+// use_cutlass=true (issue 27 item 2: the cutlass convolutions only with use_cutlass, in the layout the kernel reads). The programs as captured check clean too (the table agrees with what Paddle ran). It logs the
 // findings by constraint (-v), the numbers of docs/kernel-check.md.
 func TestGPUInferenceKernelCheck(t *testing.T) {
 	graphs := corpus.RequireGraphs(t, 0)
@@ -113,25 +106,10 @@ func TestGPUInferenceKernelCheck(t *testing.T) {
 	require.NoError(t, rules.Register(reg))
 	pl, err := reg.Pipeline(ctx, "gpu_inference")
 	require.NoError(t, err)
-	declares := func(name string) bool {
-		for _, d := range pl.Params() {
-			if d.Name == name {
-				return true
-			}
-		}
-		return false
-	}
-	pending := !declares("use_cutlass")
 	runs := []struct {
 		name   string
 		assign []string
-	}{{"defaults", nil}}
-	if !pending {
-		runs = append(runs, struct {
-			name   string
-			assign []string
-		}{"use_cutlass", []string{"use_cutlass=true"}})
-	}
+	}{{"defaults", nil}, {"use_cutlass", []string{"use_cutlass=true"}}}
 	for _, run := range runs {
 		params, err := drr.ParseParams(ctx, pl.Params(), run.assign)
 		require.NoError(t, err)
@@ -160,9 +138,6 @@ func TestGPUInferenceKernelCheck(t *testing.T) {
 					continue
 				}
 				byConstraint[f.Op.Name()+" "+f.Constraint]++
-				if pending && f.Op.Name() == "pd_op.fused_conv2d_add_act" && pendingCutlassDefaults[f.Constraint] {
-					continue
-				}
 				t.Errorf("%s after gpu_inference (%s): %s", g.name, run.name, f)
 			}
 		}
@@ -177,9 +152,6 @@ func TestGPUInferenceKernelCheck(t *testing.T) {
 		}
 		t.Logf("%s, %d programs (%d GraphNet graphs), gpu_inference for %s: %d kinds of finding\n%s", run.name, len(progs),
 			len(graphs), target, len(keys), b.String())
-		if pending {
-			t.Logf("issue 27 item 2 pending (no rule set declares use_cutlass): the cuDNN-activation findings of conv_bn_relu's cutlass rules are accepted")
-		}
 		for name := range unlisted {
 			assert.True(t, notYetListed[name], "%s is in the corpus but neither in %s nor in notYetListed", name, tab.File)
 		}

@@ -74,7 +74,7 @@ var InferencePipeline = []string{"inplace", "value_semantics.wrap", "value_seman
 // (GPUInferencePipeline) in reg.
 func Register(reg *rewriter.Registry) error {
 	docs := map[string]string{
-		"conv_bn_relu":    "fold batch norms into convolutions; fuse conv2d + add (+ activation)",
+		"conv_bn_relu":    "fold batch norms into convolutions; fuse conv2d + add (+ activation): Paddle's conv2d_bn_fuse, conv2d_add_act_fuse and conv2d_add_fuse as one set, order-independent",
 		"value_semantics": "remove tensor/v_tensor copies nothing needs (seed 000 §2.5.1, pass 2)",
 		"inplace":         "turn inplace ops X_ into X where nothing else sees the buffer (seed 000 §2.5.2)",
 		"reinplace":       "turn X back into X_ where the input dies (seed 000 §2.5.2)",

@@ -445,7 +445,7 @@ func (ib *instBuild) attrs(pop *rule.OpPattern, s *ir.OpSchema) []ir.NamedAttr {
 		if v == nil {
 			v = spec.Default
 		}
-		if v == nil {
+		if v == nil && !spec.Optional {
 			v = in.fillAttr(pop.Name, spec)
 		}
 		if v != nil {

@@ -56,7 +56,7 @@ func (in *instantiator) candidates(opName string, spec *ir.AttrSpec, lits []rule
 			add(a)
 		}
 	}
-	if spec.Default == nil {
+	if spec.Default == nil && !spec.Optional {
 		// A required attribute: the value Paddle's programs usually carry, after the values the where clause
 		// names (they are what the rule wants).
 		add(in.fillAttr(opName, spec))
@@ -82,7 +82,8 @@ func extraAttrValues(spec *ir.AttrSpec) []rule.Val {
 	case "dilations":
 		return []rule.Val{[]rule.Val{int64(1), int64(1)}, []rule.Val{int64(2), int64(2)}}
 	case "groups":
-		return []rule.Val{int64(1), int64(2)}
+		// 8: a depthwise convolution of 8 channels, the alignment of Paddle's cutlass kernels (see convPlans).
+		return []rule.Val{int64(1), int64(2), int64(8)}
 	case "start_axis":
 		return []rule.Val{int64(1), int64(0)}
 	case "stop_axis":

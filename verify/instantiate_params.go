@@ -6,8 +6,8 @@ import (
 
 // Rule-set parameters ($sm_version): a rule that reads one is instantiated once per parameter value worth trying,
 // as attribute holes are: the value the caller fixed (InstantiateOptions.Params), else the default and the literals
-// the where clause compares the parameter with, each assignment checked first against the constraints that read
-// parameters and literals only.
+// the where clause compares the parameter with (both values of a bool), each assignment checked first against the
+// constraints that read parameters and literals only.
 
 // paramAssignments lists the parameter values to instantiate r with: one assignment when r reads no parameter (or
 // only fixed ones), else a few assignments that together give every candidate value of every parameter, defaults
@@ -56,6 +56,11 @@ func paramAssignments(r *rule.Rule, fixed rule.Params) []rule.Params {
 		}
 		if d, ok := defaults[n]; ok {
 			add(d)
+			if b, isBool := d.(bool); isBool {
+				// A bool parameter is a switch (use_cutlass, enable_gpu_mixed) the where clause reads as a
+				// condition, comparing it with no literal: both of its values are worth trying.
+				add(!b)
+			}
 		}
 		for _, v := range lits[n] {
 			add(v)

@@ -52,6 +52,28 @@ func attrPlans(s *ir.OpSchema, base string, attrs []ir.NamedAttr, known []*ir.Te
 			{x, tensorPlan(x.dtype, c), tensorPlan(x.dtype, c)},
 			{x, tensorPlan(ir.DTypeFloat32, c), tensorPlan(ir.DTypeFloat32, c)},
 		}
+	case "pd_op.add_group_norm_silu":
+		if n != 4 {
+			return nil
+		}
+		// x and the residual [N, C, H, W] in data_format's layout, with 4 channels so that groups 1 and 2 both
+		// divide them; scale and bias [C], of x's type or float32.
+		format, _ := ir.AsString(attrOf(attrs, "data_format"))
+		x := tensorPlan(ir.DTypeFloat32, imageDims(format, instN, instCout, instH, instW)...)
+		if t := known[0]; t != nil && t.Static() {
+			x = tensorPlan(t.DType(), t.Dims...)
+		}
+		if len(x.dims) < 2 {
+			return nil
+		}
+		c := x.dims[1]
+		if format == "NHWC" {
+			c = x.dims[len(x.dims)-1]
+		}
+		return [][]operandPlan{
+			{x, x, tensorPlan(x.dtype, c), tensorPlan(x.dtype, c)},
+			{x, x, tensorPlan(ir.DTypeFloat32, c), tensorPlan(ir.DTypeFloat32, c)},
+		}
 	case "pd_op.embedding":
 		if n != 2 {
 			return nil

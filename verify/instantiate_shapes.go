@@ -139,8 +139,24 @@ var compareOps = map[string]bool{"equal": true, "not_equal": true, "less_than": 
 	"greater_than": true, "greater_equal": true}
 
 // convPlans: input [N, C, H, W] (or NHWC), filter [Cout, C/groups, 3, 3]; depthwise convolutions have C = groups;
-// the fused op's bias is [Cout] and its residual the output's shape.
+// the fused op's bias is [Cout] and its residual the output's shape. When neither input nor filter is known, a
+// second plan has 8 input and output channels per group (the alignment the cutlass kernels require,
+// CUTLASS_NHWC_ALIGNMENT), for rules that ask channels to be multiples of 8, and a conv2d with groups > 1 a third,
+// depthwise (one channel per group, as the cutlass depthwise rules ask).
 func convPlans(s *ir.OpSchema, base, format string, attrs []ir.NamedAttr, known []*ir.TensorType) [][]operandPlan {
+	plans := [][]operandPlan{convPlan(s, base, format, attrs, known, 1)}
+	if known[0] == nil && known[1] == nil {
+		plans = append(plans, convPlan(s, base, format, attrs, known, 8))
+		if g, ok := ir.AsInt(attrOf(attrs, "groups")); ok && g > 1 && base == "pd_op.conv2d" {
+			plans = append(plans, convPlan(s, base, format, attrs, known, 0))
+		}
+	}
+	return plans
+}
+
+// convPlan is one plan of convPlans, with the default channel counts per group multiplied by align (align 0: one
+// channel per group, a depthwise convolution).
+func convPlan(s *ir.OpSchema, base, format string, attrs []ir.NamedAttr, known []*ir.TensorType, align int64) []operandPlan {
 	g := int64(1)
 	if v, ok := ir.AsInt(attrOf(attrs, "groups")); ok && v > 1 {
 		g = v
@@ -149,7 +165,10 @@ func convPlans(s *ir.OpSchema, base, format string, attrs []ir.NamedAttr, known 
 	if g > 1 {
 		cin = 2 * g
 	}
-	if base == "pd_op.depthwise_conv2d" {
+	if align > 1 {
+		cin = align * g
+	}
+	if base == "pd_op.depthwise_conv2d" || align == 0 {
 		cin = g
 	}
 	dt := ir.DTypeFloat32
@@ -161,7 +180,10 @@ func convPlans(s *ir.OpSchema, base, format string, attrs []ir.NamedAttr, known 
 	if g > 1 {
 		cout = 2 * g
 	}
-	if base == "pd_op.depthwise_conv2d" {
+	if align > 1 {
+		cout = align * g
+	}
+	if base == "pd_op.depthwise_conv2d" || align == 0 {
 		cout = cin
 	}
 	if w := known[1]; w != nil && w.Rank() == 4 {
@@ -182,7 +204,7 @@ func convPlans(s *ir.OpSchema, base, format string, attrs []ir.NamedAttr, known 
 		// attributes make the build fail and the search move on.
 		plan[3] = tensorPlan(dt, imageDims(format, instN, cout, instH-2, instW-2)...)
 	}
-	return [][]operandPlan{plan}
+	return plan
 }
 
 // batchNormPlans: x [N, C, H, W] (or NHWC), statistics, scale and bias [C] on x's channel axis.

@@ -62,10 +62,12 @@ func TestVerifyShippedRules(t *testing.T) {
 		minOK int
 		allOK bool
 	}{
-		{"conv_bn_relu", 13, true},
+		{"conv_bn_relu", 23, true},
 		{"inplace", 98, true},
 		{"reinplace", 93, true},
 		{"value_semantics", 3, true},
+		// add_group_norm_silu's operands from its data_format (the instantiator's plan) and its groups in range.
+		{"add_norm_fuse", 10, true},
 	}
 	type want struct {
 		status verify.RuleStatus
@@ -78,12 +80,18 @@ func TestVerifyShippedRules(t *testing.T) {
 			"conv2d_bn_fold[pd_op.depthwise_conv2d,pd_op.batch_norm]":  {status: verify.RuleOK},
 			"conv2d_bn_fold[pd_op.depthwise_conv2d,pd_op.batch_norm_]": {status: verify.RuleOK},
 			"conv2d_add_act[pd_op.relu]":                               {status: verify.RuleOK},
-			"conv2d_add_cutlass_act[pd_op.sigmoid]":                    {status: verify.RuleOK},
-			"conv2d_add_cutlass_act[pd_op.swish]":                      {status: verify.RuleOK},
 			"conv2d_add_residual_act":                                  {status: verify.RuleOK},
 			"conv2d_add":                                               {status: verify.RuleOK},
-			"fused_conv2d_add_then_act[pd_op.relu]":                    {status: verify.RuleOK},
-			"fused_conv2d_add_residual_then_act":                       {status: verify.RuleOK},
+			"conv2d_add_cutlass_nchw":                                  {status: verify.RuleOK},
+			"conv2d_add_cutlass_nhwc":                                  {status: verify.RuleOK},
+			// Channels multiples of 8 (the second plan of the instantiator's convolutions) and a depthwise
+			// convolution of 8 groups.
+			"conv2d_add_cutlass_act_nchw[pd_op.sigmoid]":        {status: verify.RuleOK},
+			"conv2d_add_cutlass_act_nhwc[pd_op.swish]":          {status: verify.RuleOK},
+			"conv2d_add_cutlass_leaky_relu_nchw":                {status: verify.RuleOK},
+			"conv2d_add_cutlass_depthwise_act_nhwc[pd_op.relu]": {status: verify.RuleOK},
+			"fused_conv2d_add_then_act[pd_op.relu]":             {status: verify.RuleOK},
+			"fused_conv2d_add_residual_then_act":                {status: verify.RuleOK},
 		},
 		"inplace": {
 			"deinplace[pd_op.relu_]":  {status: verify.RuleOK},
@@ -173,7 +181,7 @@ func TestInstantiateShippedRules(t *testing.T) {
 			"conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm_]": {`$fmt = "NCHW"`, `$fmt = "NHWC"`, `$pa = "EXPLICIT"`,
 				`$pa = "SAME"`, `$pa = "VALID"`, "$g = 1", "$g = 2", "$test = true", "$test = false", "$global = true",
 				"$eps = 1e-05", "$eps = 0.001"},
-			"conv2d_add":                 {`$fmt = "NCHW"`, "$st = [1, 1]", "$st = [2, 2]"},
+			"conv2d_add":                 {"$st = [1, 1]", "$st = [2, 2]"},
 			"conv2d_add_act[pd_op.relu]": {`$fmt = "NCHW"`, `$fmt = "NHWC"`},
 		}, params: map[string][]string{
 			"conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm_]": {"w", "mean", "var", "scale", "bias"},
@@ -371,8 +379,16 @@ rule relu6_as_relu {
 			"head_number: $sh[2]", "head_number: $sh[3]", "multihead_matmul_with_mask", "outputs differ: %out: max rel"},
 		{"ViT attention with the head count read from the head size", "multihead_matmul_fuse.drr",
 			"head_number: $sh[3]}", "head_number: $sh[4]}", "vit_attention", "outputs differ: %out: max rel"},
-		{"rotary embedding in the NeoX style", "fused_rotary_position_embedding.drr",
+		{"rotary embedding of q and k in the NeoX style", "fused_rotary_position_embedding.drr",
+			"use_neox_rotary_style: false", "use_neox_rotary_style: true", "rotary_q_k", "outputs differ: %"},
+		{"rotary embedding of one tensor in the NeoX style", "rotary_single_tensor.drr",
 			"use_neox_rotary_style: false", "use_neox_rotary_style: true", "rotary_rotate_half", "outputs differ: %o: max rel"},
+		{"cutlass convolution with the filter read as OIHW", "conv2d_add_act_fuse.drr",
+			"pd_op.transpose(%w) {perm: [0, 2, 3, 1]}, pd_op.reshape(%b, pd_op.full_int_array() {value: [-1], dtype: int64}),\n        null) {strides: $st, paddings: $pd, padding_algorithm: \"EXPLICIT\", dilations: $dl, groups: 1,",
+			"pd_op.transpose(%w) {perm: [0, 3, 1, 2]}, pd_op.reshape(%b, pd_op.full_int_array() {value: [-1], dtype: int64}),\n        null) {strides: $st, paddings: $pd, padding_algorithm: \"EXPLICIT\", dilations: $dl, groups: 1,",
+			"conv2d_add_cutlass_act_nchw[pd_op.sigmoid]", ""},
+		{"add + group norm with the residual subtracted", "add_norm_fuse.drr", "data_format: \"NHWC\", activation: \"\"}\n    replace %o with %f\n",
+			"data_format: \"NHWC\", activation: \"silu\"}\n    replace %o with %f\n", "add_group_norm", "outputs differ"},
 		// One mistake in each of the other sets of the gpu_inference pipeline.
 		{"swish as sigmoid", "silu_fuse.drr", "pd_op.swish(%x)", "pd_op.sigmoid(%x)", "silu", "outputs differ"},
 		{"depthwise to conv2d with one group", "map_op_to_another.drr", "groups: $g, data_format: $fmt}\n  }\n}",
@@ -394,7 +410,7 @@ rule relu6_as_relu {
 		{"fc + layer norm with scale and bias swapped", "fc_elementwise_layernorm_fuse.drr", "%b0, %scale, %b1)",
 			"%b0, %b1, %scale)", "fc_elementwise_layernorm", "outputs differ"},
 		{"group norm + silu without the silu", "group_norm_silu_fuse.drr", `activation: "silu"}`, `activation: ""}`,
-			"group_norm_silu[pd_op.silu]", "outputs differ"},
+			"group_norm_silu", "outputs differ"},
 		{"transpose-flatten-concat along the other axis", "transpose_flatten_concat_fuse.drr",
 			"concat_axis: $axis == 1 || $axis == -1 ? 1 : 0}", "concat_axis: $axis == 1 || $axis == -1 ? 0 : 1}",
 			"transpose_flatten_concat_2", ""},

@@ -248,6 +248,9 @@ func (b *builder) callForm(sig *signature, schema *ir.OpSchema, c *callExpr) ([]
 		if v == nil {
 			v = spec.Default
 		}
+		if v == nil && spec.Optional {
+			continue // a runtime attribute (force_backend): no argument of paddle._C_ops, absent unless set
+		}
 		if v == nil {
 			return nil, nil, b.errorf(c.lparen, "%s: missing argument %s", sig.op, spec.Name)
 		}

@@ -25,66 +25,99 @@ var addNormFuseProgram = &rt.Program{
 	Files: []rt.File{
 		{Name: "add_norm_fuse.drr", Text: addNormFuseSource0},
 	},
-	Fingerprint: "43b51c623938a9a4039ecd9987b3a361",
+	Fingerprint: "91ef8b308361ecc56cd63ede592ddd53",
 	Bind:        addNormFuseBind,
 }
 
 // addNormFuseSource0 is add_norm_fuse.drr.
-const addNormFuseSource0 = "// add_norm_fuse: Paddle's add_norm_fuse_pass (paddle/fluid/pir/transforms/gpu/): an RMS norm written out as\n// pow → mean → scale → rsqrt → multiply → multiply becomes pd_op.rms_norm, and a residual add before an rms_norm or\n// a layer_norm joins the norm (pd_op.rms_norm's residual operand, pd_op.fused_bias_residual_layernorm).\n//\n// Deviations from Paddle, on purpose:\n//   - Paddle checks neither pow's exponent, nor mean's keepdim and axis position, nor the scale's factor: any\n//     pow(x, 3) chain, or a mean over a middle axis, becomes an RMS norm. These rules require y = 2, keepdim, the\n//     last axis and a factor of 1.\n//   - pd_op.multiply is commutative here, so T5's x·rsqrt(…) and w·h orders fuse too (Paddle fuses 0 of T5's 32).\n//   - Paddle's extra_add variants (the sum also feeds the next residual add) exist only because its matcher\n//     requires an internal value to be used once; here `uses(%a) >= 1` lifts that (language.md §8.1) and the\n//     residual_out result replaces the sum for its other readers: one rule instead of three per norm.\n//   - Paddle's add + layer_norm checks only x[0] == residual[0]; a residual that broadcasts ([b, 1, h] against\n//     [b, s, h]) is read out of bounds by the fused kernel. These rules require the two addends to have one type.\n//   - The fused layer norm reads float32 norm weights: Paddle casts them; here the rule takes float32 weights only\n//     (every layer_norm of the corpus), so no cast is left for a later pass.\n//   - The norm patterns name their constants (mean's axis, the scale factor) by value; shared constants match\n//     (language.md §8.1: ConstantLike producers are exempt from closure).\n//   - AddGroupNorm (fp16 only; no instance in the corpus) is not ported.\n\n/// x · rsqrt(mean(x², last axis) + eps) · w in float32 becomes rms_norm(x, w) (Paddle's RmsNormFusePattern).\nrule rms_norm {\n  benefit 7\n  labels fusion\n  match {\n    %p = pd_op.pow(%x) {y: 2.0}\n    %mn = pd_op.mean(%p, pd_op.full_int_array() {value: $axis}) {keepdim: true}\n    %s = pd_op.scale(%mn, pd_op.full() {value: 1.0}) {bias: $eps, bias_after_scale: true}\n    %r = pd_op.rsqrt(%s)\n    %n = pd_op.multiply(%r, %x)\n    %o = pd_op.multiply(%n, %w)\n  }\n  where {\n    $axis == [-1] || $axis == [rank(%x) - 1]\n    rank(%w) == 1 && dim(%w, 0) == dim(%x, -1) && dim(%w, 0) > 0\n    dtype(%x) == float32 && dtype(%w) == float32\n  }\n  rewrite {\n    %f, _, _ = pd_op.rms_norm(%x, null, null, %w, null) {epsilon: $eps, begin_norm_axis: rank(%x) - 1,\n        quant_scale: -1.0, quant_round_type: 0, quant_max_bound: 0.0, quant_min_bound: 0.0}\n    replace %o with %f\n  }\n}\n\n/// The half-precision form: x is cast to float32, normalized, cast back to w's type and scaled by w (LLaMA).\nrule rms_norm_half {\n  benefit 9\n  labels fusion\n  match {\n    %c = pd_op.cast(%x) {dtype: float32}\n    %p = pd_op.pow(%c) {y: 2.0}\n    %mn = pd_op.mean(%p, pd_op.full_int_array() {value: $axis}) {keepdim: true}\n    %s = pd_op.scale(%mn, pd_op.full() {value: 1.0}) {bias: $eps, bias_after_scale: true}\n    %r = pd_op.rsqrt(%s)\n    %n = pd_op.multiply(%r, %c)\n    %h = pd_op.cast(%n) {dtype: $dt}\n    %o = pd_op.multiply(%h, %w)\n  }\n  where {\n    $axis == [-1] || $axis == [rank(%x) - 1]\n    rank(%w) == 1 && dim(%w, 0) == dim(%x, -1) && dim(%w, 0) > 0\n    dtype(%w) in [float16, bfloat16] && $dt == dtype(%w) && dtype(%x) == dtype(%w)\n  }\n  rewrite {\n    %f, _, _ = pd_op.rms_norm(%x, null, null, %w, null) {epsilon: $eps, begin_norm_axis: rank(%x) - 1,\n        quant_scale: -1.0, quant_round_type: 0, quant_max_bound: 0.0, quant_min_bound: 0.0}\n    replace %o with %f\n  }\n}\n\n/// add(x, residual) → rms_norm becomes one rms_norm with the residual operand; its residual_out replaces the sum\n/// for the sum's other readers (Paddle's AddRmsNormFusePattern, all three extra_add variants).\nrule add_rms_norm {\n  benefit 3\n  labels fusion\n  match {\n    %a = pd_op.add(%x, %res)\n    %o, _, _ = pd_op.rms_norm(%a, null, null, %w, null) {epsilon: $eps, begin_norm_axis: $bna, $q...}\n  }\n  where {\n    uses(%a) >= 1\n    same_type(%x, %res)\n  }\n  rewrite {\n    %f, %ro, _ = pd_op.rms_norm(%x, null, %res, %w, null) {epsilon: $eps, begin_norm_axis: $bna, $q...}\n    replace %o with %f\n    replace %a with %ro\n  }\n}\n\n/// add(x, residual) → layer_norm becomes fused_bias_residual_layernorm; its residual_out replaces the sum for the\n/// sum's other readers (Paddle's AddLayerNormFusePattern, all three extra_add variants). The layer norm's mean and\n/// variance must be unused.\nrule add_layer_norm {\n  benefit 3\n  labels fusion\n  match {\n    %a = pd_op.add(%x, %res)\n    %o, _, _ = pd_op.layer_norm(%a, %w, %bias) {epsilon: $eps, begin_norm_axis: $bna}\n  }\n  where {\n    uses(%a) >= 1\n    same_type(%x, %res)\n    dtype(%w) == float32 && dtype(%bias) == float32\n    dtype(%x) in [float16, bfloat16, float32]\n  }\n  rewrite {\n    %f, %ro, _, _ = pd_op.fused_bias_residual_layernorm(%x, null, %res, %w, %bias) {epsilon: $eps,\n        residual_alpha: 1.0, begin_norm_axis: $bna, quant_scale: -1.0, quant_round_type: 0, quant_max_bound: 0.0,\n        quant_min_bound: 0.0}\n    replace %o with %f\n    replace %a with %ro\n  }\n}\n"
+const addNormFuseSource0 = "// add_norm_fuse: Paddle's add_norm_fuse_pass (paddle/fluid/pir/transforms/gpu/): an RMS norm written out as\n// pow → mean → scale → rsqrt → multiply → multiply becomes pd_op.rms_norm, and a residual add before an rms_norm or\n// a layer_norm joins the norm (pd_op.rms_norm's residual operand, pd_op.fused_bias_residual_layernorm).\n//\n// Deviations from Paddle, on purpose:\n//   - Paddle checks neither pow's exponent, nor mean's keepdim and axis position, nor the scale's factor: any\n//     pow(x, 3) chain, or a mean over a middle axis, becomes an RMS norm. These rules require y = 2, keepdim, the\n//     last axis and a factor of 1.\n//   - pd_op.multiply is commutative here, so T5's x·rsqrt(…) and w·h orders fuse too (Paddle fuses 0 of T5's 32).\n//   - Paddle's extra_add variants (the sum also feeds the next residual add) exist only because its matcher\n//     requires an internal value to be used once; here `uses(%a) >= 1` lifts that (language.md §8.1) and the\n//     residual_out result replaces the sum for its other readers: one rule instead of three per norm.\n//   - Paddle's add + layer_norm checks only x[0] == residual[0]; a residual that broadcasts ([b, 1, h] against\n//     [b, s, h]) is read out of bounds by the fused kernel. These rules require the two addends to have one type.\n//   - The fused layer norm reads float32 norm weights: Paddle casts them; here the rule takes float32 weights only\n//     (every layer_norm of the corpus), so no cast is left for a later pass.\n//   - The norm patterns name their constants (mean's axis, the scale factor) by value; shared constants match\n//     (language.md §8.1: ConstantLike producers are exempt from closure).\n//   - add + group_norm (AddGroupNormFusePattern, half precision, or float32 with the pass attribute\n//     enable_gpu_mixed: the parameter enable_gpu_mixed, false by default as in Paddle) becomes add_group_norm_silu\n//     with no activation, and a silu after it joins it (AddGroupNormWithActPattern; a swish is the set\n//     group_norm_swish's, pirdrr's own). Paddle's kernel\n//     (GroupNormNDHWCKernel, paddle/phi/kernels/gpu/group_norm_kernel.cu) takes NHWC only and adds a residual that\n//     is x's size or one value per channel: an NCHW group norm is fused with its input and residual transposed to\n//     NHWC and its results back (what Paddle's test gets from transfer_layout_pass after the pass), and a residual\n//     must be one of those two (Paddle checks nothing).\n\n/// Paddle's pass attribute enable_gpu_mixed: a float32 add + group_norm fuses too (for Paddle's mixed-precision\n/// pass to make half precision); false by default, as in Paddle.\nparam enable_gpu_mixed: bool = false\n\n/// x · rsqrt(mean(x², last axis) + eps) · w in float32 becomes rms_norm(x, w) (Paddle's RmsNormFusePattern).\nrule rms_norm {\n  benefit 7\n  labels fusion\n  match {\n    %p = pd_op.pow(%x) {y: 2.0}\n    %mn = pd_op.mean(%p, pd_op.full_int_array() {value: $axis}) {keepdim: true}\n    %s = pd_op.scale(%mn, pd_op.full() {value: 1.0}) {bias: $eps, bias_after_scale: true}\n    %r = pd_op.rsqrt(%s)\n    %n = pd_op.multiply(%r, %x)\n    %o = pd_op.multiply(%n, %w)\n  }\n  where {\n    $axis == [-1] || $axis == [rank(%x) - 1]\n    rank(%w) == 1 && dim(%w, 0) == dim(%x, -1) && dim(%w, 0) > 0\n    dtype(%x) == float32 && dtype(%w) == float32\n  }\n  rewrite {\n    %f, _, _ = pd_op.rms_norm(%x, null, null, %w, null) {epsilon: $eps, begin_norm_axis: rank(%x) - 1,\n        quant_scale: -1.0, quant_round_type: 0, quant_max_bound: 0.0, quant_min_bound: 0.0}\n    replace %o with %f\n  }\n}\n\n/// The half-precision form: x is cast to float32, normalized, cast back to w's type and scaled by w (LLaMA).\nrule rms_norm_half {\n  benefit 9\n  labels fusion\n  match {\n    %c = pd_op.cast(%x) {dtype: float32}\n    %p = pd_op.pow(%c) {y: 2.0}\n    %mn = pd_op.mean(%p, pd_op.full_int_array() {value: $axis}) {keepdim: true}\n    %s = pd_op.scale(%mn, pd_op.full() {value: 1.0}) {bias: $eps, bias_after_scale: true}\n    %r = pd_op.rsqrt(%s)\n    %n = pd_op.multiply(%r, %c)\n    %h = pd_op.cast(%n) {dtype: $dt}\n    %o = pd_op.multiply(%h, %w)\n  }\n  where {\n    $axis == [-1] || $axis == [rank(%x) - 1]\n    rank(%w) == 1 && dim(%w, 0) == dim(%x, -1) && dim(%w, 0) > 0\n    dtype(%w) in [float16, bfloat16] && $dt == dtype(%w) && dtype(%x) == dtype(%w)\n  }\n  rewrite {\n    %f, _, _ = pd_op.rms_norm(%x, null, null, %w, null) {epsilon: $eps, begin_norm_axis: rank(%x) - 1,\n        quant_scale: -1.0, quant_round_type: 0, quant_max_bound: 0.0, quant_min_bound: 0.0}\n    replace %o with %f\n  }\n}\n\n/// add(x, residual) → rms_norm becomes one rms_norm with the residual operand; its residual_out replaces the sum\n/// for the sum's other readers (Paddle's AddRmsNormFusePattern, all three extra_add variants).\nrule add_rms_norm {\n  benefit 3\n  labels fusion\n  match {\n    %a = pd_op.add(%x, %res)\n    %o, _, _ = pd_op.rms_norm(%a, null, null, %w, null) {epsilon: $eps, begin_norm_axis: $bna, $q...}\n  }\n  where {\n    uses(%a) >= 1\n    same_type(%x, %res)\n  }\n  rewrite {\n    %f, %ro, _ = pd_op.rms_norm(%x, null, %res, %w, null) {epsilon: $eps, begin_norm_axis: $bna, $q...}\n    replace %o with %f\n    replace %a with %ro\n  }\n}\n\n/// add(x, residual) → layer_norm becomes fused_bias_residual_layernorm; its residual_out replaces the sum for the\n/// sum's other readers (Paddle's AddLayerNormFusePattern, all three extra_add variants). The layer norm's mean and\n/// variance must be unused.\nrule add_layer_norm {\n  benefit 3\n  labels fusion\n  match {\n    %a = pd_op.add(%x, %res)\n    %o, _, _ = pd_op.layer_norm(%a, %w, %bias) {epsilon: $eps, begin_norm_axis: $bna}\n  }\n  where {\n    uses(%a) >= 1\n    same_type(%x, %res)\n    dtype(%w) == float32 && dtype(%bias) == float32\n    dtype(%x) in [float16, bfloat16, float32]\n  }\n  rewrite {\n    %f, %ro, _, _ = pd_op.fused_bias_residual_layernorm(%x, null, %res, %w, %bias) {epsilon: $eps,\n        residual_alpha: 1.0, begin_norm_axis: $bna, quant_scale: -1.0, quant_round_type: 0, quant_max_bound: 0.0,\n        quant_min_bound: 0.0}\n    replace %o with %f\n    replace %a with %ro\n  }\n}\n\n/// add(x, residual) → group_norm over NHWC x becomes add_group_norm_silu without activation; its residual_out\n/// replaces the sum for the sum's other readers (Paddle's AddGroupNormFusePattern, all three extra_add variants). The\n/// residual is x's type, or one value per channel (the kernel indexes it by the channel).\nrule add_group_norm {\n  benefit 3\n  labels fusion\n  match {\n    %a = pd_op.add(either(%x, %res))\n    %o, %mean, %var = pd_op.group_norm(%a, %scale, %bias) {epsilon: $eps, groups: $g, data_format: \"NHWC\"}\n  }\n  where {\n    uses(%a) >= 1\n    same_type(%x, %a)\n    same_type(%res, %x) || numel(%res) == dim(%x, -1) && rank(%res) <= rank(%x) && dim(%res, -1) == dim(%x, -1)\n    dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32\n  }\n  rewrite {\n    %f, %ro, %m, %v = pd_op.add_group_norm_silu(%x, %res, %scale, %bias) {epsilon: $eps, groups: $g,\n        data_format: \"NHWC\", activation: \"\"}\n    replace %o with %f\n    replace %a with %ro\n    replace %mean with %m\n    replace %var with %v\n  }\n}\n\n/// add_group_norm over NCHW x [N, C, H, W]: x and the residual (x's type, or [1, C, 1, 1]) transposed to NHWC, the\n/// result and the residual sum transposed back.\nrule add_group_norm_nchw {\n  benefit 3\n  labels fusion\n  match {\n    %a = pd_op.add(either(%x, %res))\n    %o, %mean, %var = pd_op.group_norm(%a, %scale, %bias) {epsilon: $eps, groups: $g, data_format: \"NCHW\"}\n  }\n  where {\n    uses(%a) >= 1\n    same_type(%x, %a) && rank(%x) == 4\n    same_type(%res, %x) || rank(%res) == 4 && numel(%res) == dim(%x, 1) && dim(%res, 1) == dim(%x, 1)\n    dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32\n  }\n  rewrite {\n    %f, %ro, %m, %v = pd_op.add_group_norm_silu(pd_op.transpose(%x) {perm: [0, 2, 3, 1]},\n        pd_op.transpose(%res) {perm: [0, 2, 3, 1]}, %scale, %bias) {epsilon: $eps, groups: $g, data_format: \"NHWC\",\n            activation: \"\"}\n    replace %o with pd_op.transpose(%f) {perm: [0, 3, 1, 2]}\n    replace %a with pd_op.transpose(%ro) {perm: [0, 3, 1, 2]}\n    replace %mean with %m\n    replace %var with %v\n  }\n}\n\n/// A silu after add_group_norm_silu without activation joins it (Paddle's AddGroupNormWithActPattern).\nrule add_group_norm_then_silu {\n  benefit 2\n  labels fusion\n  match {\n    %f, %ro, %m, %v = pd_op.add_group_norm_silu(%x, %res, %scale, %bias) {activation: \"\", epsilon: $eps, groups: $g,\n        data_format: $fmt}\n    %o = pd_op.silu(%f)\n  }\n  where {\n    dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32\n  }\n  rewrite {\n    %f2, %ro2, %m2, %v2 = pd_op.add_group_norm_silu(%x, %res, %scale, %bias) {epsilon: $eps, groups: $g,\n        data_format: $fmt, activation: \"silu\"}\n    replace %o with %f2\n    replace %ro with %ro2\n    replace %m with %m2\n    replace %v with %v2\n  }\n}\n\n/// add_group_norm_then_silu where add_group_norm_nchw transposed the result back to NCHW: the silu after the\n/// transpose joins the fused op (silu commutes with the transpose).\nrule add_group_norm_nchw_then_silu {\n  benefit 2\n  labels fusion\n  match {\n    %f, %ro, %m, %v = pd_op.add_group_norm_silu(%x, %res, %scale, %bias) {activation: \"\", epsilon: $eps, groups: $g,\n        data_format: \"NHWC\"}\n    %t = pd_op.transpose(%f) {perm: [0, 3, 1, 2]}\n    %o = pd_op.silu(%t)\n  }\n  where {\n    dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32\n  }\n  rewrite {\n    %f2, %ro2, %m2, %v2 = pd_op.add_group_norm_silu(%x, %res, %scale, %bias) {epsilon: $eps, groups: $g,\n        data_format: \"NHWC\", activation: \"silu\"}\n    replace %o with pd_op.transpose(%f2) {perm: [0, 3, 1, 2]}\n    replace %ro with %ro2\n    replace %m with %m2\n    replace %v with %v2\n  }\n}\n"
 
 // addNormFuseStatic is what the matcher needs of the rule set checked against one Context.
 type addNormFuseStatic struct {
-	rules                                []*rule.Rule
-	dispatch                             *rt.Dispatch
-	op_pd_op_multiply                    *ir.OpInfo                         // pd_op.multiply
-	op_pd_op_rsqrt                       *ir.OpInfo                         // pd_op.rsqrt
-	op_pd_op_scale                       *ir.OpInfo                         // pd_op.scale
-	def_pd_op_scale_bias                 ir.Attribute                       // the default of pd_op.scale bias (nil: none)
-	def_pd_op_scale_bias_after_scale     ir.Attribute                       // the default of pd_op.scale bias_after_scale (nil: none)
-	r0_bias_after_scale                  ir.Attribute                       // rule rms_norm: bias_after_scale: true
-	op_pd_op_mean                        *ir.OpInfo                         // pd_op.mean
-	def_pd_op_mean_keepdim               ir.Attribute                       // the default of pd_op.mean keepdim (nil: none)
-	r0_keepdim                           ir.Attribute                       // rule rms_norm: keepdim: true
-	op_pd_op_pow                         *ir.OpInfo                         // pd_op.pow
-	def_pd_op_pow_y                      ir.Attribute                       // the default of pd_op.pow y (nil: none)
-	r0_y                                 ir.Attribute                       // rule rms_norm: y: (Float)2
-	op_pd_op_full_int_array              *ir.OpInfo                         // pd_op.full_int_array
-	def_pd_op_full_int_array_value       ir.Attribute                       // the default of pd_op.full_int_array value (nil: none)
-	op_pd_op_full                        *ir.OpInfo                         // pd_op.full
-	def_pd_op_full_value                 ir.Attribute                       // the default of pd_op.full value (nil: none)
-	r0_value                             ir.Attribute                       // rule rms_norm: value: (Double)1
-	builtin_rank                         func([]rule.Val) (rule.Val, error) // the builtin rank
-	builtin_dim                          func([]rule.Val) (rule.Val, error) // the builtin dim
-	builtin_dtype                        func([]rule.Val) (rule.Val, error) // the builtin dtype
-	r0_lit                               rule.Val                           // rule rms_norm: float32
-	r0_lit2                              rule.Val                           // rule rms_norm: float32
-	op_pd_op_cast                        *ir.OpInfo                         // pd_op.cast
-	def_pd_op_cast_dtype                 ir.Attribute                       // the default of pd_op.cast dtype (nil: none)
-	r1_bias_after_scale                  ir.Attribute                       // rule rms_norm_half: bias_after_scale: true
-	r1_keepdim                           ir.Attribute                       // rule rms_norm_half: keepdim: true
-	r1_y                                 ir.Attribute                       // rule rms_norm_half: y: (Float)2
-	r1_dtype                             ir.Attribute                       // rule rms_norm_half: dtype: (pd_op.DataType)float32
-	r1_value                             ir.Attribute                       // rule rms_norm_half: value: (Double)1
-	r1_lit                               rule.Val                           // rule rms_norm_half: float16
-	r1_lit2                              rule.Val                           // rule rms_norm_half: bfloat16
-	def_pd_op_rms_norm_epsilon           ir.Attribute                       // the default of pd_op.rms_norm epsilon (nil: none)
-	def_pd_op_rms_norm_begin_norm_axis   ir.Attribute                       // the default of pd_op.rms_norm begin_norm_axis (nil: none)
-	op_pd_op_add                         *ir.OpInfo                         // pd_op.add
-	builtin_same_type                    func([]rule.Val) (rule.Val, error) // the builtin same_type
-	def_pd_op_layer_norm_epsilon         ir.Attribute                       // the default of pd_op.layer_norm epsilon (nil: none)
-	def_pd_op_layer_norm_begin_norm_axis ir.Attribute                       // the default of pd_op.layer_norm begin_norm_axis (nil: none)
-	r3_lit                               rule.Val                           // rule add_layer_norm: float32
-	r3_lit2                              rule.Val                           // rule add_layer_norm: float32
-	r3_lit3                              rule.Val                           // rule add_layer_norm: float16
-	r3_lit4                              rule.Val                           // rule add_layer_norm: bfloat16
-	r3_lit5                              rule.Val                           // rule add_layer_norm: float32
+	rules                                     []*rule.Rule
+	dispatch                                  *rt.Dispatch
+	op_pd_op_multiply                         *ir.OpInfo                         // pd_op.multiply
+	op_pd_op_rsqrt                            *ir.OpInfo                         // pd_op.rsqrt
+	op_pd_op_scale                            *ir.OpInfo                         // pd_op.scale
+	def_pd_op_scale_bias                      ir.Attribute                       // the default of pd_op.scale bias (nil: none)
+	def_pd_op_scale_bias_after_scale          ir.Attribute                       // the default of pd_op.scale bias_after_scale (nil: none)
+	r0_bias_after_scale                       ir.Attribute                       // rule rms_norm: bias_after_scale: true
+	op_pd_op_mean                             *ir.OpInfo                         // pd_op.mean
+	def_pd_op_mean_keepdim                    ir.Attribute                       // the default of pd_op.mean keepdim (nil: none)
+	r0_keepdim                                ir.Attribute                       // rule rms_norm: keepdim: true
+	op_pd_op_pow                              *ir.OpInfo                         // pd_op.pow
+	def_pd_op_pow_y                           ir.Attribute                       // the default of pd_op.pow y (nil: none)
+	r0_y                                      ir.Attribute                       // rule rms_norm: y: (Float)2
+	op_pd_op_full_int_array                   *ir.OpInfo                         // pd_op.full_int_array
+	def_pd_op_full_int_array_value            ir.Attribute                       // the default of pd_op.full_int_array value (nil: none)
+	op_pd_op_full                             *ir.OpInfo                         // pd_op.full
+	def_pd_op_full_value                      ir.Attribute                       // the default of pd_op.full value (nil: none)
+	r0_value                                  ir.Attribute                       // rule rms_norm: value: (Double)1
+	builtin_rank                              func([]rule.Val) (rule.Val, error) // the builtin rank
+	builtin_dim                               func([]rule.Val) (rule.Val, error) // the builtin dim
+	builtin_dtype                             func([]rule.Val) (rule.Val, error) // the builtin dtype
+	r0_lit                                    rule.Val                           // rule rms_norm: float32
+	r0_lit2                                   rule.Val                           // rule rms_norm: float32
+	op_pd_op_cast                             *ir.OpInfo                         // pd_op.cast
+	def_pd_op_cast_dtype                      ir.Attribute                       // the default of pd_op.cast dtype (nil: none)
+	r1_bias_after_scale                       ir.Attribute                       // rule rms_norm_half: bias_after_scale: true
+	r1_keepdim                                ir.Attribute                       // rule rms_norm_half: keepdim: true
+	r1_y                                      ir.Attribute                       // rule rms_norm_half: y: (Float)2
+	r1_dtype                                  ir.Attribute                       // rule rms_norm_half: dtype: (pd_op.DataType)float32
+	r1_value                                  ir.Attribute                       // rule rms_norm_half: value: (Double)1
+	r1_lit                                    rule.Val                           // rule rms_norm_half: float16
+	r1_lit2                                   rule.Val                           // rule rms_norm_half: bfloat16
+	def_pd_op_rms_norm_epsilon                ir.Attribute                       // the default of pd_op.rms_norm epsilon (nil: none)
+	def_pd_op_rms_norm_begin_norm_axis        ir.Attribute                       // the default of pd_op.rms_norm begin_norm_axis (nil: none)
+	op_pd_op_add                              *ir.OpInfo                         // pd_op.add
+	builtin_same_type                         func([]rule.Val) (rule.Val, error) // the builtin same_type
+	def_pd_op_layer_norm_epsilon              ir.Attribute                       // the default of pd_op.layer_norm epsilon (nil: none)
+	def_pd_op_layer_norm_begin_norm_axis      ir.Attribute                       // the default of pd_op.layer_norm begin_norm_axis (nil: none)
+	r3_lit                                    rule.Val                           // rule add_layer_norm: float32
+	r3_lit2                                   rule.Val                           // rule add_layer_norm: float32
+	r3_lit3                                   rule.Val                           // rule add_layer_norm: float16
+	r3_lit4                                   rule.Val                           // rule add_layer_norm: bfloat16
+	r3_lit5                                   rule.Val                           // rule add_layer_norm: float32
+	def_pd_op_group_norm_epsilon              ir.Attribute                       // the default of pd_op.group_norm epsilon (nil: none)
+	def_pd_op_group_norm_groups               ir.Attribute                       // the default of pd_op.group_norm groups (nil: none)
+	def_pd_op_group_norm_data_format          ir.Attribute                       // the default of pd_op.group_norm data_format (nil: none)
+	r4_data_format                            ir.Attribute                       // rule add_group_norm: data_format: "NHWC"
+	builtin_numel                             func([]rule.Val) (rule.Val, error) // the builtin numel
+	r4_lit                                    rule.Val                           // rule add_group_norm: float16
+	r4_lit2                                   rule.Val                           // rule add_group_norm: bfloat16
+	r4_param                                  *rule.ParamRef                     // rule add_group_norm: $enable_gpu_mixed
+	r4_lit3                                   rule.Val                           // rule add_group_norm: float32
+	r5_data_format                            ir.Attribute                       // rule add_group_norm_nchw: data_format: "NCHW"
+	r5_lit                                    rule.Val                           // rule add_group_norm_nchw: float16
+	r5_lit2                                   rule.Val                           // rule add_group_norm_nchw: bfloat16
+	r5_param                                  *rule.ParamRef                     // rule add_group_norm_nchw: $enable_gpu_mixed
+	r5_lit3                                   rule.Val                           // rule add_group_norm_nchw: float32
+	op_pd_op_add_group_norm_silu              *ir.OpInfo                         // pd_op.add_group_norm_silu
+	def_pd_op_add_group_norm_silu_activation  ir.Attribute                       // the default of pd_op.add_group_norm_silu activation (nil: none)
+	r6_activation                             ir.Attribute                       // rule add_group_norm_then_silu: activation: ""
+	def_pd_op_add_group_norm_silu_epsilon     ir.Attribute                       // the default of pd_op.add_group_norm_silu epsilon (nil: none)
+	def_pd_op_add_group_norm_silu_groups      ir.Attribute                       // the default of pd_op.add_group_norm_silu groups (nil: none)
+	def_pd_op_add_group_norm_silu_data_format ir.Attribute                       // the default of pd_op.add_group_norm_silu data_format (nil: none)
+	r6_lit                                    rule.Val                           // rule add_group_norm_then_silu: float16
+	r6_lit2                                   rule.Val                           // rule add_group_norm_then_silu: bfloat16
+	r6_param                                  *rule.ParamRef                     // rule add_group_norm_then_silu: $enable_gpu_mixed
+	r6_lit3                                   rule.Val                           // rule add_group_norm_then_silu: float32
+	op_pd_op_transpose                        *ir.OpInfo                         // pd_op.transpose
+	def_pd_op_transpose_perm                  ir.Attribute                       // the default of pd_op.transpose perm (nil: none)
+	r7_perm                                   ir.Attribute                       // rule add_group_norm_nchw_then_silu: perm: [(Int32)0,(Int32)3,(Int32)1,(Int32)2]
+	r7_activation                             ir.Attribute                       // rule add_group_norm_nchw_then_silu: activation: ""
+	r7_data_format                            ir.Attribute                       // rule add_group_norm_nchw_then_silu: data_format: "NHWC"
+	r7_lit                                    rule.Val                           // rule add_group_norm_nchw_then_silu: float16
+	r7_lit2                                   rule.Val                           // rule add_group_norm_nchw_then_silu: bfloat16
+	r7_param                                  *rule.ParamRef                     // rule add_group_norm_nchw_then_silu: $enable_gpu_mixed
+	r7_lit3                                   rule.Val                           // rule add_group_norm_nchw_then_silu: float32
 }
 
 // addNormFuseBind binds the matcher to a checked rule set, once per Context.
 func addNormFuseBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
 	ctx := set.Ctx
 	s := &addNormFuseStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.layer_norm", "pd_op.multiply", "pd_op.rms_norm")
+	s.dispatch = rt.NewDispatch(ctx, "pd_op.group_norm", "pd_op.layer_norm", "pd_op.multiply", "pd_op.rms_norm", "pd_op.silu")
 	s.op_pd_op_multiply = ctx.OpInfo("pd_op.multiply")
 	s.op_pd_op_rsqrt = ctx.OpInfo("pd_op.rsqrt")
 	s.op_pd_op_scale = ctx.OpInfo("pd_op.scale")
@@ -139,6 +172,42 @@ func addNormFuseBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFac
 	s.r3_lit3 = set.Rules[3].Where[3].(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
 	s.r3_lit4 = set.Rules[3].Where[3].(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
 	s.r3_lit5 = set.Rules[3].Where[3].(*rule.Binary).Y.(*rule.List).Elems[2].(*rule.Lit).Value
+	s.def_pd_op_group_norm_epsilon = rt.AttrDefault(ctx, "pd_op.group_norm", "epsilon")
+	s.def_pd_op_group_norm_groups = rt.AttrDefault(ctx, "pd_op.group_norm", "groups")
+	s.def_pd_op_group_norm_data_format = rt.AttrDefault(ctx, "pd_op.group_norm", "data_format")
+	s.r4_data_format = set.Rules[4].Pattern.Ops[1].Attrs[2].Literal
+	s.builtin_numel = rule.PureBuiltin("numel")
+	if s.builtin_numel == nil {
+		return nil, fmt.Errorf("the builtin numel is not a pure builtin in this version of pirdrr: run drrc gen again")
+	}
+	s.r4_lit = set.Rules[4].Where[3].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r4_lit2 = set.Rules[4].Where[3].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r4_param = set.Rules[4].Where[3].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
+	s.r4_lit3 = set.Rules[4].Where[3].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
+	s.r5_data_format = set.Rules[5].Pattern.Ops[1].Attrs[2].Literal
+	s.r5_lit = set.Rules[5].Where[3].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r5_lit2 = set.Rules[5].Where[3].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r5_param = set.Rules[5].Where[3].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
+	s.r5_lit3 = set.Rules[5].Where[3].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
+	s.op_pd_op_add_group_norm_silu = ctx.OpInfo("pd_op.add_group_norm_silu")
+	s.def_pd_op_add_group_norm_silu_activation = rt.AttrDefault(ctx, "pd_op.add_group_norm_silu", "activation")
+	s.r6_activation = set.Rules[6].Pattern.Ops[0].Attrs[0].Literal
+	s.def_pd_op_add_group_norm_silu_epsilon = rt.AttrDefault(ctx, "pd_op.add_group_norm_silu", "epsilon")
+	s.def_pd_op_add_group_norm_silu_groups = rt.AttrDefault(ctx, "pd_op.add_group_norm_silu", "groups")
+	s.def_pd_op_add_group_norm_silu_data_format = rt.AttrDefault(ctx, "pd_op.add_group_norm_silu", "data_format")
+	s.r6_lit = set.Rules[6].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r6_lit2 = set.Rules[6].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r6_param = set.Rules[6].Where[0].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
+	s.r6_lit3 = set.Rules[6].Where[0].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
+	s.op_pd_op_transpose = ctx.OpInfo("pd_op.transpose")
+	s.def_pd_op_transpose_perm = rt.AttrDefault(ctx, "pd_op.transpose", "perm")
+	s.r7_perm = set.Rules[7].Pattern.Ops[1].Attrs[0].Literal
+	s.r7_activation = set.Rules[7].Pattern.Ops[0].Attrs[0].Literal
+	s.r7_data_format = set.Rules[7].Pattern.Ops[0].Attrs[3].Literal
+	s.r7_lit = set.Rules[7].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r7_lit2 = set.Rules[7].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r7_param = set.Rules[7].Where[0].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
+	s.r7_lit3 = set.Rules[7].Where[0].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
 	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
 		m := &addNormFuseMatcher{addNormFuseStatic: s}
 		m.Oracle = o
@@ -156,18 +225,24 @@ type addNormFuseMatcher struct {
 func (m *addNormFuseMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
 	m.Begin(dst)
 	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.layer_norm
+	case 1: // pd_op.group_norm
+		m.r4_add_group_norm(op)
+		m.r5_add_group_norm_nchw(op)
+	case 2: // pd_op.layer_norm
 		m.r3_add_layer_norm(op)
-	case 2: // pd_op.multiply
+	case 3: // pd_op.multiply
 		m.r1_rms_norm_half(op)
 		m.r0_rms_norm(op)
-	case 3: // pd_op.rms_norm
+	case 4: // pd_op.rms_norm
 		m.r2_add_rms_norm(op)
+	case 5: // pd_op.silu
+		m.r6_add_group_norm_then_silu(op)
+		m.r7_add_group_norm_nchw_then_silu(op)
 	}
 	return m.End()
 }
 
-// r0_rms_norm tries rule rms_norm (benefit 7, add_norm_fuse.drr:22:6) at op7, the root pd_op.multiply.
+// r0_rms_norm tries rule rms_norm (benefit 7, add_norm_fuse.drr:33:6) at op7, the root pd_op.multiply.
 func (m *addNormFuseMatcher) r0_rms_norm(op7 *ir.Op) bool {
 	// %o = pd_op.multiply(either(%n, %w))
 	if op7.NumOperands() != 2 || op7.NumResults() != 1 {
@@ -391,7 +466,7 @@ func (m *addNormFuseMatcher) r0_rms_norm(op7 *ir.Op) bool {
 	return false
 }
 
-// r1_rms_norm_half tries rule rms_norm_half (benefit 9, add_norm_fuse.drr:46:6) at op9, the root pd_op.multiply.
+// r1_rms_norm_half tries rule rms_norm_half (benefit 9, add_norm_fuse.drr:57:6) at op9, the root pd_op.multiply.
 func (m *addNormFuseMatcher) r1_rms_norm_half(op9 *ir.Op) bool {
 	// %o = pd_op.multiply(either(%h, %w))
 	if op9.NumOperands() != 2 || op9.NumResults() != 1 {
@@ -669,7 +744,7 @@ func (m *addNormFuseMatcher) r1_rms_norm_half(op9 *ir.Op) bool {
 	return false
 }
 
-// r2_add_rms_norm tries rule add_rms_norm (benefit 3, add_norm_fuse.drr:73:6) at op1, the root pd_op.rms_norm.
+// r2_add_rms_norm tries rule add_rms_norm (benefit 3, add_norm_fuse.drr:84:6) at op1, the root pd_op.rms_norm.
 func (m *addNormFuseMatcher) r2_add_rms_norm(op1 *ir.Op) bool {
 	// %o, _, _ = pd_op.rms_norm(%a, null, null, %w, null) {epsilon: $eps, begin_norm_axis: $bna, $q...}
 	if op1.NumOperands() != 5 || op1.NumResults() != 3 {
@@ -752,7 +827,7 @@ func (m *addNormFuseMatcher) r2_add_rms_norm(op1 *ir.Op) bool {
 	return false
 }
 
-// r3_add_layer_norm tries rule add_layer_norm (benefit 3, add_norm_fuse.drr:94:6) at op1, the root pd_op.layer_norm.
+// r3_add_layer_norm tries rule add_layer_norm (benefit 3, add_norm_fuse.drr:105:6) at op1, the root pd_op.layer_norm.
 func (m *addNormFuseMatcher) r3_add_layer_norm(op1 *ir.Op) bool {
 	// %o, _, _ = pd_op.layer_norm(%a, %w, %bias) {epsilon: $eps, begin_norm_axis: $bna}
 	if op1.NumOperands() != 3 || op1.NumResults() != 3 {
@@ -854,4 +929,519 @@ func (m *addNormFuseMatcher) r3_add_layer_norm(op1 *ir.Op) bool {
 		return true
 	}
 	return false
+}
+
+// r4_add_group_norm tries rule add_group_norm (benefit 3, add_norm_fuse.drr:130:6) at op1, the root pd_op.group_norm.
+func (m *addNormFuseMatcher) r4_add_group_norm(op1 *ir.Op) bool {
+	// %o, %mean, %var = pd_op.group_norm(%a, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NHWC"}
+	if op1.NumOperands() != 3 || op1.NumResults() != 3 {
+		return false
+	}
+	h0_eps := rt.AttrOr(op1, "epsilon", m.def_pd_op_group_norm_epsilon)
+	if h0_eps == nil {
+		return false
+	}
+	h1_g := rt.AttrOr(op1, "groups", m.def_pd_op_group_norm_groups)
+	if h1_g == nil {
+		return false
+	}
+	if rt.AttrOr(op1, "data_format", m.def_pd_op_group_norm_data_format) != m.r4_data_format {
+		return false
+	}
+	v1_o := op1.Result(0)
+	v2_mean := op1.Result(1)
+	v3_var := op1.Result(2)
+	v0_a := op1.Operand(0)
+	if v0_a == nil {
+		return false
+	}
+	// where uses(%a) >= 1
+	if !(v0_a.NumUses() >= 1) {
+		return false
+	}
+	op0 := v0_a.DefiningOp()
+	if op0 == nil || v0_a.Index() != 0 || op0 == op1 {
+		return false
+	}
+	// %a = pd_op.add(either(%x, %res))
+	if op0.Info() != m.op_pd_op_add || op0.NumOperands() != 2 || op0.NumResults() != 1 {
+		return false
+	}
+	for sw1 := 0; sw1 < 2; sw1++ {
+		op0_a2, op0_b3 := op0.Operand(sw1), op0.Operand(1-sw1) // as written, then swapped
+		v4_x := op0_a2
+		if v4_x == nil {
+			continue
+		}
+		v5_res := op0_b3
+		if v5_res == nil {
+			continue
+		}
+		v6_scale := op1.Operand(1)
+		if v6_scale == nil {
+			continue
+		}
+		v7_bias := op1.Operand(2)
+		if v7_bias == nil {
+			continue
+		}
+		// where same_type(%x, %a)
+		f4, ok5 := rt.Call(m.builtin_same_type, m.Args(v4_x, v0_a))
+		if !ok5 {
+			continue
+		}
+		b6, ok7 := f4.(bool)
+		if !ok7 {
+			continue
+		}
+		if !b6 {
+			continue
+		}
+		// where same_type(%res, %x) || numel(%res) == dim(%x, -1) && rank(%res) <= rank(%x) && dim(%res, -1) == dim(%x, -1)
+		f8, ok9 := rt.Call(m.builtin_same_type, m.Args(v5_res, v4_x))
+		if !ok9 {
+			continue
+		}
+		b10, ok11 := f8.(bool)
+		if !ok11 {
+			continue
+		}
+		l12 := b10
+		if !l12 {
+			f13, ok14 := rt.Call(m.builtin_numel, m.Args(v5_res))
+			if !ok14 {
+				continue
+			}
+			f15, ok16 := rt.Call(m.builtin_dim, m.Args(v4_x, int64(-1)))
+			if !ok16 {
+				continue
+			}
+			l17 := rule.Equal(f13, f15)
+			if l17 {
+				f18, ok19 := rt.Call(m.builtin_rank, m.Args(v5_res))
+				if !ok19 {
+					continue
+				}
+				f20, ok21 := rt.Call(m.builtin_rank, m.Args(v4_x))
+				if !ok21 {
+					continue
+				}
+				cmp22, ok23 := rule.Compare(f18, f20)
+				if !ok23 {
+					continue
+				}
+				l17 = cmp22 <= 0
+			}
+			l24 := l17
+			if l24 {
+				f25, ok26 := rt.Call(m.builtin_dim, m.Args(v5_res, int64(-1)))
+				if !ok26 {
+					continue
+				}
+				f27, ok28 := rt.Call(m.builtin_dim, m.Args(v4_x, int64(-1)))
+				if !ok28 {
+					continue
+				}
+				l24 = rule.Equal(f25, f27)
+			}
+			l12 = l24
+		}
+		if !l12 {
+			continue
+		}
+		// where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
+		f29, ok30 := rt.Call(m.builtin_dtype, m.Args(v4_x))
+		if !ok30 {
+			continue
+		}
+		in31, ok32 := rt.In(f29, []rule.Val{m.r4_lit, m.r4_lit2})
+		if !ok32 {
+			continue
+		}
+		l33 := in31
+		if !l33 {
+			b34, ok35 := m.Param(m.r4_param).(bool)
+			if !ok35 {
+				continue
+			}
+			l36 := b34
+			if l36 {
+				f37, ok38 := rt.Call(m.builtin_dtype, m.Args(v4_x))
+				if !ok38 {
+					continue
+				}
+				l36 = rule.Equal(f37, m.r4_lit3)
+			}
+			l33 = l36
+		}
+		if !l33 {
+			continue
+		}
+		mt := m.Emit(m.rules[4])
+		mt.Ops = append(mt.Ops[:0], op0, op1)
+		mt.Values = append(mt.Values[:0], v0_a, v1_o, v2_mean, v3_var, v4_x, v5_res, v6_scale, v7_bias)
+		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil)
+		mt.Holes = append(mt.Holes[:0], h0_eps, h1_g)
+		return true
+	}
+	return false
+}
+
+// r5_add_group_norm_nchw tries rule add_group_norm_nchw (benefit 3, add_norm_fuse.drr:155:6) at op1, the root pd_op.group_norm.
+func (m *addNormFuseMatcher) r5_add_group_norm_nchw(op1 *ir.Op) bool {
+	// %o, %mean, %var = pd_op.group_norm(%a, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NCHW"}
+	if op1.NumOperands() != 3 || op1.NumResults() != 3 {
+		return false
+	}
+	h0_eps := rt.AttrOr(op1, "epsilon", m.def_pd_op_group_norm_epsilon)
+	if h0_eps == nil {
+		return false
+	}
+	h1_g := rt.AttrOr(op1, "groups", m.def_pd_op_group_norm_groups)
+	if h1_g == nil {
+		return false
+	}
+	if rt.AttrOr(op1, "data_format", m.def_pd_op_group_norm_data_format) != m.r5_data_format {
+		return false
+	}
+	v1_o := op1.Result(0)
+	v2_mean := op1.Result(1)
+	v3_var := op1.Result(2)
+	v0_a := op1.Operand(0)
+	if v0_a == nil {
+		return false
+	}
+	// where uses(%a) >= 1
+	if !(v0_a.NumUses() >= 1) {
+		return false
+	}
+	op0 := v0_a.DefiningOp()
+	if op0 == nil || v0_a.Index() != 0 || op0 == op1 {
+		return false
+	}
+	// %a = pd_op.add(either(%x, %res))
+	if op0.Info() != m.op_pd_op_add || op0.NumOperands() != 2 || op0.NumResults() != 1 {
+		return false
+	}
+	for sw1 := 0; sw1 < 2; sw1++ {
+		op0_a2, op0_b3 := op0.Operand(sw1), op0.Operand(1-sw1) // as written, then swapped
+		v4_x := op0_a2
+		if v4_x == nil {
+			continue
+		}
+		v5_res := op0_b3
+		if v5_res == nil {
+			continue
+		}
+		v6_scale := op1.Operand(1)
+		if v6_scale == nil {
+			continue
+		}
+		v7_bias := op1.Operand(2)
+		if v7_bias == nil {
+			continue
+		}
+		// where same_type(%x, %a) && rank(%x) == 4
+		f4, ok5 := rt.Call(m.builtin_same_type, m.Args(v4_x, v0_a))
+		if !ok5 {
+			continue
+		}
+		b6, ok7 := f4.(bool)
+		if !ok7 {
+			continue
+		}
+		if !b6 {
+			continue
+		}
+		f8, ok9 := rt.Call(m.builtin_rank, m.Args(v4_x))
+		if !ok9 {
+			continue
+		}
+		if !(rule.Equal(f8, int64(4))) {
+			continue
+		}
+		// where same_type(%res, %x) || rank(%res) == 4 && numel(%res) == dim(%x, 1) && dim(%res, 1) == dim(%x, 1)
+		f10, ok11 := rt.Call(m.builtin_same_type, m.Args(v5_res, v4_x))
+		if !ok11 {
+			continue
+		}
+		b12, ok13 := f10.(bool)
+		if !ok13 {
+			continue
+		}
+		l14 := b12
+		if !l14 {
+			f15, ok16 := rt.Call(m.builtin_rank, m.Args(v5_res))
+			if !ok16 {
+				continue
+			}
+			l17 := rule.Equal(f15, int64(4))
+			if l17 {
+				f18, ok19 := rt.Call(m.builtin_numel, m.Args(v5_res))
+				if !ok19 {
+					continue
+				}
+				f20, ok21 := rt.Call(m.builtin_dim, m.Args(v4_x, int64(1)))
+				if !ok21 {
+					continue
+				}
+				l17 = rule.Equal(f18, f20)
+			}
+			l22 := l17
+			if l22 {
+				f23, ok24 := rt.Call(m.builtin_dim, m.Args(v5_res, int64(1)))
+				if !ok24 {
+					continue
+				}
+				f25, ok26 := rt.Call(m.builtin_dim, m.Args(v4_x, int64(1)))
+				if !ok26 {
+					continue
+				}
+				l22 = rule.Equal(f23, f25)
+			}
+			l14 = l22
+		}
+		if !l14 {
+			continue
+		}
+		// where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
+		f27, ok28 := rt.Call(m.builtin_dtype, m.Args(v4_x))
+		if !ok28 {
+			continue
+		}
+		in29, ok30 := rt.In(f27, []rule.Val{m.r5_lit, m.r5_lit2})
+		if !ok30 {
+			continue
+		}
+		l31 := in29
+		if !l31 {
+			b32, ok33 := m.Param(m.r5_param).(bool)
+			if !ok33 {
+				continue
+			}
+			l34 := b32
+			if l34 {
+				f35, ok36 := rt.Call(m.builtin_dtype, m.Args(v4_x))
+				if !ok36 {
+					continue
+				}
+				l34 = rule.Equal(f35, m.r5_lit3)
+			}
+			l31 = l34
+		}
+		if !l31 {
+			continue
+		}
+		mt := m.Emit(m.rules[5])
+		mt.Ops = append(mt.Ops[:0], op0, op1)
+		mt.Values = append(mt.Values[:0], v0_a, v1_o, v2_mean, v3_var, v4_x, v5_res, v6_scale, v7_bias)
+		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil)
+		mt.Holes = append(mt.Holes[:0], h0_eps, h1_g)
+		return true
+	}
+	return false
+}
+
+// r6_add_group_norm_then_silu tries rule add_group_norm_then_silu (benefit 2, add_norm_fuse.drr:180:6) at op1, the root pd_op.silu.
+func (m *addNormFuseMatcher) r6_add_group_norm_then_silu(op1 *ir.Op) bool {
+	// %o = pd_op.silu(%f)
+	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
+		return false
+	}
+	v4_o := op1.Result(0)
+	v0_f := op1.Operand(0)
+	if v0_f == nil {
+		return false
+	}
+	op0 := v0_f.DefiningOp()
+	if op0 == nil || v0_f.Index() != 0 || op0 == op1 {
+		return false
+	}
+	// %f, %ro, %m, %v = pd_op.add_group_norm_silu(%x, %res, %scale, %bias) {activation: "", epsilon: $eps, groups: $g, data_format: $fmt}
+	if op0.Info() != m.op_pd_op_add_group_norm_silu || op0.NumOperands() != 4 || op0.NumResults() != 4 {
+		return false
+	}
+	if rt.AttrOr(op0, "activation", m.def_pd_op_add_group_norm_silu_activation) != m.r6_activation {
+		return false
+	}
+	h0_eps := rt.AttrOr(op0, "epsilon", m.def_pd_op_add_group_norm_silu_epsilon)
+	if h0_eps == nil {
+		return false
+	}
+	h1_g := rt.AttrOr(op0, "groups", m.def_pd_op_add_group_norm_silu_groups)
+	if h1_g == nil {
+		return false
+	}
+	h2_fmt := rt.AttrOr(op0, "data_format", m.def_pd_op_add_group_norm_silu_data_format)
+	if h2_fmt == nil {
+		return false
+	}
+	v1_ro := op0.Result(1)
+	v2_m := op0.Result(2)
+	v3_v := op0.Result(3)
+	v5_x := op0.Operand(0)
+	if v5_x == nil {
+		return false
+	}
+	v6_res := op0.Operand(1)
+	if v6_res == nil {
+		return false
+	}
+	v7_scale := op0.Operand(2)
+	if v7_scale == nil {
+		return false
+	}
+	v8_bias := op0.Operand(3)
+	if v8_bias == nil {
+		return false
+	}
+	// closure: every use of %f is in the match
+	if !rt.OnlyUsedBy(v0_f, op0, op1) {
+		return false
+	}
+	// where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
+	f1, ok2 := rt.Call(m.builtin_dtype, m.Args(v5_x))
+	if !ok2 {
+		return false
+	}
+	in3, ok4 := rt.In(f1, []rule.Val{m.r6_lit, m.r6_lit2})
+	if !ok4 {
+		return false
+	}
+	l5 := in3
+	if !l5 {
+		b6, ok7 := m.Param(m.r6_param).(bool)
+		if !ok7 {
+			return false
+		}
+		l8 := b6
+		if l8 {
+			f9, ok10 := rt.Call(m.builtin_dtype, m.Args(v5_x))
+			if !ok10 {
+				return false
+			}
+			l8 = rule.Equal(f9, m.r6_lit3)
+		}
+		l5 = l8
+	}
+	if !l5 {
+		return false
+	}
+	mt := m.Emit(m.rules[6])
+	mt.Ops = append(mt.Ops[:0], op0, op1)
+	mt.Values = append(mt.Values[:0], v0_f, v1_ro, v2_m, v3_v, v4_o, v5_x, v6_res, v7_scale, v8_bias)
+	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil, nil)
+	mt.Holes = append(mt.Holes[:0], h0_eps, h1_g, h2_fmt)
+	return true
+}
+
+// r7_add_group_norm_nchw_then_silu tries rule add_group_norm_nchw_then_silu (benefit 2, add_norm_fuse.drr:203:6) at op2, the root pd_op.silu.
+func (m *addNormFuseMatcher) r7_add_group_norm_nchw_then_silu(op2 *ir.Op) bool {
+	// %o = pd_op.silu(%t)
+	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
+		return false
+	}
+	v5_o := op2.Result(0)
+	v4_t := op2.Operand(0)
+	if v4_t == nil {
+		return false
+	}
+	op1 := v4_t.DefiningOp()
+	if op1 == nil || v4_t.Index() != 0 || op1 == op2 {
+		return false
+	}
+	// %t = pd_op.transpose(%f) {perm: [(Int32)0,(Int32)3,(Int32)1,(Int32)2]}
+	if op1.Info() != m.op_pd_op_transpose || op1.NumOperands() != 1 || op1.NumResults() != 1 {
+		return false
+	}
+	if rt.AttrOr(op1, "perm", m.def_pd_op_transpose_perm) != m.r7_perm {
+		return false
+	}
+	v0_f := op1.Operand(0)
+	if v0_f == nil {
+		return false
+	}
+	op0 := v0_f.DefiningOp()
+	if op0 == nil || v0_f.Index() != 0 || op0 == op2 || op0 == op1 {
+		return false
+	}
+	// %f, %ro, %m, %v = pd_op.add_group_norm_silu(%x, %res, %scale, %bias) {activation: "", epsilon: $eps, groups: $g, data_format: "NHWC"}
+	if op0.Info() != m.op_pd_op_add_group_norm_silu || op0.NumOperands() != 4 || op0.NumResults() != 4 {
+		return false
+	}
+	if rt.AttrOr(op0, "activation", m.def_pd_op_add_group_norm_silu_activation) != m.r7_activation {
+		return false
+	}
+	h0_eps := rt.AttrOr(op0, "epsilon", m.def_pd_op_add_group_norm_silu_epsilon)
+	if h0_eps == nil {
+		return false
+	}
+	h1_g := rt.AttrOr(op0, "groups", m.def_pd_op_add_group_norm_silu_groups)
+	if h1_g == nil {
+		return false
+	}
+	if rt.AttrOr(op0, "data_format", m.def_pd_op_add_group_norm_silu_data_format) != m.r7_data_format {
+		return false
+	}
+	v1_ro := op0.Result(1)
+	v2_m := op0.Result(2)
+	v3_v := op0.Result(3)
+	v6_x := op0.Operand(0)
+	if v6_x == nil {
+		return false
+	}
+	v7_res := op0.Operand(1)
+	if v7_res == nil {
+		return false
+	}
+	v8_scale := op0.Operand(2)
+	if v8_scale == nil {
+		return false
+	}
+	v9_bias := op0.Operand(3)
+	if v9_bias == nil {
+		return false
+	}
+	// closure: every use of %f is in the match
+	if !rt.OnlyUsedBy(v0_f, op0, op1, op2) {
+		return false
+	}
+	// closure: every use of %t is in the match
+	if !rt.OnlyUsedBy(v4_t, op0, op1, op2) {
+		return false
+	}
+	// where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
+	f1, ok2 := rt.Call(m.builtin_dtype, m.Args(v6_x))
+	if !ok2 {
+		return false
+	}
+	in3, ok4 := rt.In(f1, []rule.Val{m.r7_lit, m.r7_lit2})
+	if !ok4 {
+		return false
+	}
+	l5 := in3
+	if !l5 {
+		b6, ok7 := m.Param(m.r7_param).(bool)
+		if !ok7 {
+			return false
+		}
+		l8 := b6
+		if l8 {
+			f9, ok10 := rt.Call(m.builtin_dtype, m.Args(v6_x))
+			if !ok10 {
+				return false
+			}
+			l8 = rule.Equal(f9, m.r7_lit3)
+		}
+		l5 = l8
+	}
+	if !l5 {
+		return false
+	}
+	mt := m.Emit(m.rules[7])
+	mt.Ops = append(mt.Ops[:0], op0, op1, op2)
+	mt.Values = append(mt.Values[:0], v0_f, v1_ro, v2_m, v3_v, v4_t, v5_o, v6_x, v7_res, v8_scale, v9_bias)
+	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
+	mt.Holes = append(mt.Holes[:0], h0_eps, h1_g)
+	return true
 }

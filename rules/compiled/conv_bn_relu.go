@@ -24,20 +24,454 @@ var convBnReluProgram = &rt.Program{
 	Paths: []string{"conv_bn_relu.drr"},
 	Files: []rt.File{
 		{Name: "conv_bn_relu.drr", Text: convBnReluSource0},
+		{Name: "conv2d_add_act_fuse.drr", Text: convBnReluSource1},
+		{Name: "conv2d_add_fuse.drr", Text: convBnReluSource2},
+		{Name: "conv2d_bn_fuse.drr", Text: convBnReluSource3},
 	},
-	Fingerprint: "44db4bc6061fd4a1c0292251eddf21d5",
+	Fingerprint: "07b3e8c6c0b30e8888662f7d5a4dd5d4",
 	Bind:        convBnReluBind,
 }
 
 // convBnReluSource0 is conv_bn_relu.drr.
-const convBnReluSource0 = `// conv_bn_relu: inference fusions of convolutions with the batch norms, bias adds and activations after them.
+const convBnReluSource0 = `// conv_bn_relu: the inference fusions of convolutions with the batch norms, bias adds and activations after them,
+// as one rule set: Paddle's three passes conv2d_bn_fuse, conv2d_add_act_fuse and conv2d_add_fuse (imported, each
+// with its label: conv2d_bn, conv2d_add_act, conv2d_add), plus rules of pirdrr's own that make one set independent
+// of the order the driver visits ops in. Paddle runs the three passes one after the other, so conv2d_add_act_fuse
+// has fused conv2d + add + relu before conv2d_add_fuse sees the add; in one set, conv2d_add fires at the add (which
+// a top-down driver visits before the relu), and the rules below let the fused op absorb the activation or the
+// residual after it. The pipeline gpu_inference runs the three passes in Paddle's order instead.
 //
-// 1. conv2d_bn_fold folds an inference batch norm into the convolution before it, building exactly what Paddle's
-//    conv2d_bn_fuse_pass builds (the weight arithmetic stays as ops on the parameters; constant folding, or the
-//    runtime, evaluates it once). Unlike Paddle's pass it also takes depthwise convolutions, requires inference
-//    statistics and immutable weights, and reshapes the bias along the channel axis of NHWC data.
-// 2. conv2d_add_act / conv2d_add fuse conv2d + add(bias) (+ activation) into pd_op.fused_conv2d_add_act, as Paddle's
-//    conv2d_add_act_fuse_pass and conv2d_add_fuse_pass do; conv2d_add_residual_act takes the residual-add form.
+// With -param use_cutlass=true the cutlass rules fuse a convolution with sigmoid, swish or leaky_relu only where
+// the driver visits the activation before the add (bottom-up); the pipeline gpu_inference, or the three sets run in
+// turn, do not depend on that.
+
+import "conv2d_bn_fuse.drr"
+import "conv2d_add_act_fuse.drr"
+import "conv2d_add_fuse.drr"
+
+/// A relu after a fused convolution with the identity activation joins it (what conv2d_add_act would have made
+/// had it seen the conv2d + add + relu first).
+rule fused_conv2d_add_then_act {
+  benefit 2
+  labels fusion
+  for A in cudnn_act
+  match {
+    %f, _ = pd_op.fused_conv2d_add_act(%x, %w, %b, null) {activation: "identity", $attrs...}
+    %r = A(%f)
+  }
+  rewrite {
+    %g, _ = pd_op.fused_conv2d_add_act(%x, %w, %b, null) {activation: A, $attrs...}
+    replace %r with %g
+  }
+}
+
+/// relu(residual + fused_conv2d_add_act(…){identity}) on the cuDNN kernel becomes one fused op with the residual as
+/// its fourth operand: the residual form of conv2d_add_residual_act, reached when conv2d_add fired first. Its
+/// benefit is above both readings of the same relu by earlier rules (drr lint's overlap check): relu(conv2d(…) + F)
+/// with a constant fused result F also matches conv2d_add_act, and relu((conv2d(…) + b) + F) matches
+/// conv2d_add_residual_act with F as the residual. Every reading is correct and leaves as many ops; this one fuses
+/// the op already fused.
+rule fused_conv2d_add_residual_then_act {
+  benefit 8
+  labels fusion
+  match {
+    %f, _ = pd_op.fused_conv2d_add_act(%x, %w, %b, null) {activation: "identity", force_backend: "gpudnn",
+        strides: $st, paddings: $pd, padding_algorithm: $pa, dilations: $dl, groups: $g, data_format: $fmt}
+    %s = pd_op.add(either(%res, %f))
+    %r = pd_op.relu(%s)
+  }
+  where {
+    same_type(%res, %f)
+  }
+  rewrite {
+    %o, _ = pd_op.fused_conv2d_add_act(%x, %w, %b, %res) {strides: $st, paddings: $pd, padding_algorithm: $pa,
+        dilations: $dl, groups: $g, data_format: $fmt, activation: "relu"}
+    replace %r with %o
+  }
+}
+`
+
+// convBnReluSource1 is conv2d_add_act_fuse.drr.
+const convBnReluSource1 = `// conv2d_add_act_fuse: Paddle's conv2d_add_act_fuse_pass (paddle/fluid/pir/transforms/gpu/conv2d_add_act_fuse_pass.cc):
+// conv2d + add(bias) + activation becomes pd_op.fused_conv2d_add_act, and relu(residual + (conv2d + bias)) takes
+// the residual as its fourth operand. Two kernels run the fused op, and Paddle makes a fusion only for one that
+// takes it:
+//
+//   - cuDNN (force_backend "gpudnn"): relu only (Paddle adds tanh for cuDNN 8.0–8.6 builds; 8.7 and newer compute
+//     it wrongly, issue #50853), a float16, float32 or float64 filter;
+//   - cutlass (force_backend "gpu"), only with the pass attribute use_cutlass (the parameter use_cutlass, false by
+//     default as in Paddle) on an sm 75, 80, 85 or 86 GPU (the parameter sm_version): relu, sigmoid, swish and
+//     leaky_relu, a float16, float32 or bfloat16 filter (float16 on sm 75), explicit padding, and either groups 1
+//     with input and output channels multiples of 8, or a 3x3 depthwise convolution (stride 1 or 2 both ways,
+//     dilation 1, channels a multiple of 8) with relu or swish.
+// Benefits: the cuDNN rule 2; the cutlass rules 3 to 6, above it as in Paddle, and different from each other only
+// so that drrc check's overlap check need not rely on their order (their layouts and groups exclude each other,
+// except for a bias that is itself a convolution of constants); the residual form 7.
+//
+// Deviations from Paddle, on purpose:
+//   - The bias must be one value per output channel along the channel axis, and a constant (Paddle checks only that
+//     it has not the output's size).
+//   - The cutlass kernel (paddle/phi/kernels/fusion/cutlass/fused_conv2d_add_act_kernel.cu) takes NHWC input only
+//     and reads the filter as [C_out, kh, kw, C_in/groups]: Paddle's pass fuses an NCHW convolution anyway and
+//     leaves the layout to a later pass that kPirGpuPasses does not run. These rules write what the kernel runs:
+//     the input transposed to NHWC and the result back (an NCHW convolution), the filter transposed to
+//     [C_out, kh, kw, C_in], the bias as [C_out].
+//   - leaky_relu's slope becomes fuse_alpha (Paddle leaves fuse_alpha 0, fusing a leaky relu as a relu).
+//   - relu(residual + (conv2d + bias)) requires the residual to have the convolution's type, and a float16,
+//     float32 or float64 filter, as the cuDNN kernel it runs on does.
+// Each rule carries the label conv2d_add_act, so that conv_bn_relu, which imports this file, can run it alone.
+
+/// Paddle's pass attribute use_cutlass: whether the cutlass patterns run (Paddle's default: false).
+param use_cutlass: bool = false
+
+/// The compute capability of the GPU the program will run on, as Paddle's sm_version; the cutlass patterns need
+/// 75, 80, 85 or 86. 0, the default, means no GPU target.
+param sm_version: i64 = 0
+
+/// The activations Paddle's cuDNN pattern fuses.
+family cudnn_act = [pd_op.relu]
+
+/// The activations the cutlass kernel applies after a convolution with groups 1 (leaky_relu has a rule of its own,
+/// for its slope).
+family cutlass_act = [pd_op.relu, pd_op.sigmoid, pd_op.swish]
+
+/// The activations the cutlass kernel applies after a depthwise convolution.
+family cutlass_depthwise_act = [pd_op.relu, pd_op.swish]
+
+/// conv2d + add(bias) + relu becomes one fused op on the cuDNN kernel. The bias must be a constant (a parameter,
+/// or computed from parameters, as after conv2d_bn_fold) with one element per output channel, along the channel
+/// axis.
+rule conv2d_add_act {
+  benefit 2
+  labels fusion, conv2d_add_act
+  for A in cudnn_act
+  match {
+    %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: $pa, dilations: $dl, groups: $g,
+        data_format: $fmt}
+    %z = pd_op.add(%y, %b)
+    %r = A(%z)
+  }
+  where {
+    $pa in ["EXPLICIT", "SAME", "VALID"]
+    $fmt in ["NCHW", "NHWC"]
+    $g >= 1
+    dtype(%w) in [float16, float32, float64]
+    // The bias is per channel: C elements along the output's channel axis ([1,C,1,1] or [C,1,1] in NCHW, [C] to
+    // [1,1,1,C] in NHWC), as the fused op reads it, not a tensor that adds along another axis.
+    constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4
+    $fmt == "NCHW" ? rank(%b) >= 3 && dim(%b, -3) == dim(%w, 0) : dim(%b, -1) == dim(%w, 0)
+  }
+  rewrite {
+    %f, _ = pd_op.fused_conv2d_add_act(%x, %w, %b, null) {strides: $st, paddings: $pd, padding_algorithm: $pa,
+        dilations: $dl, groups: $g, data_format: $fmt, activation: A, force_backend: "gpudnn"}
+    replace %r with %f
+  }
+}
+
+/// relu(residual + (conv2d + bias)) becomes one fused op with the residual as its fourth operand (Paddle's
+/// hand-written Conv2dAdd2ActFusePattern, which sets no force_backend). The bias is per channel, as in
+/// conv2d_add_act.
+rule conv2d_add_residual_act {
+  benefit 7
+  labels fusion, conv2d_add_act
+  match {
+    %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: $pa, dilations: $dl, groups: $g,
+        data_format: $fmt}
+    %z = pd_op.add(%y, %b)
+    %s = pd_op.add(either(%res, %z))
+    %r = pd_op.relu(%s)
+  }
+  where {
+    $pa in ["EXPLICIT", "SAME", "VALID"]
+    $fmt in ["NCHW", "NHWC"]
+    $g >= 1
+    dtype(%w) in [float16, float32, float64]
+    constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4
+    $fmt == "NCHW" ? rank(%b) >= 3 && dim(%b, -3) == dim(%w, 0) : dim(%b, -1) == dim(%w, 0)
+    same_type(%res, %z)
+  }
+  rewrite {
+    %f, _ = pd_op.fused_conv2d_add_act(%x, %w, %b, %res) {strides: $st, paddings: $pd, padding_algorithm: $pa,
+        dilations: $dl, groups: $g, data_format: $fmt, activation: "relu"}
+    replace %r with %f
+  }
+}
+
+/// An NCHW conv2d + add(bias) + activation with groups 1 on the cutlass kernel: the input transposed to NHWC, the
+/// filter to [C_out, kh, kw, C_in], the result back to NCHW.
+rule conv2d_add_cutlass_act_nchw {
+  benefit 3
+  labels fusion, cutlass, conv2d_add_act
+  for A in cutlass_act
+  match {
+    %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: $dl,
+        groups: 1, data_format: "NCHW"}
+    %z = pd_op.add(%y, %b)
+    %r = A(%z)
+  }
+  where {
+    $use_cutlass && $sm_version in [75, 80, 85, 86]
+    dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
+    dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0
+    constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) >= 3 && rank(%b) <= 4 && dim(%b, -3) == dim(%w, 0)
+  }
+  rewrite {
+    %f, _ = pd_op.fused_conv2d_add_act(pd_op.transpose(%x) {perm: [0, 2, 3, 1]},
+        pd_op.transpose(%w) {perm: [0, 2, 3, 1]}, pd_op.reshape(%b, pd_op.full_int_array() {value: [-1], dtype: int64}),
+        null) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: $dl, groups: 1,
+            data_format: "NHWC", activation: A, force_backend: "gpu"}
+    replace %r with pd_op.transpose(%f) {perm: [0, 3, 1, 2]}
+  }
+}
+
+/// As conv2d_add_cutlass_act_nchw for an NHWC convolution: only the filter is transposed.
+rule conv2d_add_cutlass_act_nhwc {
+  benefit 4
+  labels fusion, cutlass, conv2d_add_act
+  for A in cutlass_act
+  match {
+    %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: $dl,
+        groups: 1, data_format: "NHWC"}
+    %z = pd_op.add(%y, %b)
+    %r = A(%z)
+  }
+  where {
+    $use_cutlass && $sm_version in [75, 80, 85, 86]
+    dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
+    dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0
+    constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4 && dim(%b, -1) == dim(%w, 0)
+  }
+  rewrite {
+    %f, _ = pd_op.fused_conv2d_add_act(%x, pd_op.transpose(%w) {perm: [0, 2, 3, 1]},
+        pd_op.reshape(%b, pd_op.full_int_array() {value: [-1], dtype: int64}), null) {strides: $st, paddings: $pd,
+            padding_algorithm: "EXPLICIT", dilations: $dl, groups: 1, data_format: "NHWC", activation: A,
+            force_backend: "gpu"}
+    replace %r with %f
+  }
+}
+
+/// conv2d_add_cutlass_act_nchw for leaky_relu: its slope is the fused op's fuse_alpha.
+rule conv2d_add_cutlass_leaky_relu_nchw {
+  benefit 3
+  labels fusion, cutlass, conv2d_add_act
+  match {
+    %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: $dl,
+        groups: 1, data_format: "NCHW"}
+    %z = pd_op.add(%y, %b)
+    %r = pd_op.leaky_relu(%z) {negative_slope: $alpha}
+  }
+  where {
+    $use_cutlass && $sm_version in [75, 80, 85, 86]
+    dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
+    dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0
+    constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) >= 3 && rank(%b) <= 4 && dim(%b, -3) == dim(%w, 0)
+  }
+  rewrite {
+    %f, _ = pd_op.fused_conv2d_add_act(pd_op.transpose(%x) {perm: [0, 2, 3, 1]},
+        pd_op.transpose(%w) {perm: [0, 2, 3, 1]}, pd_op.reshape(%b, pd_op.full_int_array() {value: [-1], dtype: int64}),
+        null) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: $dl, groups: 1,
+            data_format: "NHWC", activation: "leaky_relu", fuse_alpha: $alpha, force_backend: "gpu"}
+    replace %r with pd_op.transpose(%f) {perm: [0, 3, 1, 2]}
+  }
+}
+
+/// conv2d_add_cutlass_act_nhwc for leaky_relu.
+rule conv2d_add_cutlass_leaky_relu_nhwc {
+  benefit 4
+  labels fusion, cutlass, conv2d_add_act
+  match {
+    %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: $dl,
+        groups: 1, data_format: "NHWC"}
+    %z = pd_op.add(%y, %b)
+    %r = pd_op.leaky_relu(%z) {negative_slope: $alpha}
+  }
+  where {
+    $use_cutlass && $sm_version in [75, 80, 85, 86]
+    dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
+    dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0
+    constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4 && dim(%b, -1) == dim(%w, 0)
+  }
+  rewrite {
+    %f, _ = pd_op.fused_conv2d_add_act(%x, pd_op.transpose(%w) {perm: [0, 2, 3, 1]},
+        pd_op.reshape(%b, pd_op.full_int_array() {value: [-1], dtype: int64}), null) {strides: $st, paddings: $pd,
+            padding_algorithm: "EXPLICIT", dilations: $dl, groups: 1, data_format: "NHWC", activation: "leaky_relu",
+            fuse_alpha: $alpha, force_backend: "gpu"}
+    replace %r with %f
+  }
+}
+
+/// A 3x3 NCHW depthwise conv2d (groups = input = output channels) + add(bias) + relu or swish on the cutlass
+/// kernel, transposed as in conv2d_add_cutlass_act_nchw.
+rule conv2d_add_cutlass_depthwise_act_nchw {
+  benefit 5
+  labels fusion, cutlass, conv2d_add_act
+  for A in cutlass_depthwise_act
+  match {
+    %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: [1, 1],
+        groups: $g, data_format: "NCHW"}
+    %z = pd_op.add(%y, %b)
+    %r = A(%z)
+  }
+  where {
+    $use_cutlass && $sm_version in [75, 80, 85, 86]
+    dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
+    $g == dim(%w, 0) && dim(%w, 1) == 1 && dim(%w, 0) % 8 == 0
+    dim(%w, 2) == 3 && dim(%w, 3) == 3 && $st in [[1, 1], [2, 2]]
+    constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) >= 3 && rank(%b) <= 4 && dim(%b, -3) == dim(%w, 0)
+  }
+  rewrite {
+    %f, _ = pd_op.fused_conv2d_add_act(pd_op.transpose(%x) {perm: [0, 2, 3, 1]},
+        pd_op.transpose(%w) {perm: [0, 2, 3, 1]}, pd_op.reshape(%b, pd_op.full_int_array() {value: [-1], dtype: int64}),
+        null) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: [1, 1], groups: $g,
+            data_format: "NHWC", activation: A, force_backend: "gpu"}
+    replace %r with pd_op.transpose(%f) {perm: [0, 3, 1, 2]}
+  }
+}
+
+/// As conv2d_add_cutlass_depthwise_act_nchw for an NHWC convolution.
+rule conv2d_add_cutlass_depthwise_act_nhwc {
+  benefit 6
+  labels fusion, cutlass, conv2d_add_act
+  for A in cutlass_depthwise_act
+  match {
+    %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: [1, 1],
+        groups: $g, data_format: "NHWC"}
+    %z = pd_op.add(%y, %b)
+    %r = A(%z)
+  }
+  where {
+    $use_cutlass && $sm_version in [75, 80, 85, 86]
+    dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
+    $g == dim(%w, 0) && dim(%w, 1) == 1 && dim(%w, 0) % 8 == 0
+    dim(%w, 2) == 3 && dim(%w, 3) == 3 && $st in [[1, 1], [2, 2]]
+    constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4 && dim(%b, -1) == dim(%w, 0)
+  }
+  rewrite {
+    %f, _ = pd_op.fused_conv2d_add_act(%x, pd_op.transpose(%w) {perm: [0, 2, 3, 1]},
+        pd_op.reshape(%b, pd_op.full_int_array() {value: [-1], dtype: int64}), null) {strides: $st, paddings: $pd,
+            padding_algorithm: "EXPLICIT", dilations: [1, 1], groups: $g, data_format: "NHWC", activation: A,
+            force_backend: "gpu"}
+    replace %r with %f
+  }
+}
+`
+
+// convBnReluSource2 is conv2d_add_fuse.drr.
+const convBnReluSource2 = `// conv2d_add_fuse: Paddle's conv2d_add_fuse_pass (paddle/fluid/pir/transforms/gpu/conv2d_add_fuse_pass.cc):
+// conv2d + add(bias) becomes pd_op.fused_conv2d_add_act with the identity activation. As in Paddle, on the cuDNN
+// kernel (force_backend "gpudnn") for an NCHW convolution with a float16, float32 or float64 filter, and, with the
+// pass attribute use_cutlass on an sm 75, 80, 85 or 86 GPU, on the cutlass kernel (force_backend "gpu"): a float16,
+// float32 or bfloat16 filter (float16 below sm 80), explicit padding, groups 1 with channels multiples of 8 or a
+// 3x3 depthwise convolution (stride 1 or 2 both ways, dilation 1, channels a multiple of 8). The cutlass rules'
+// benefits (2 and 3) are above the cuDNN rule's, as in Paddle, and differ from each other only for drrc check's
+// overlap check (their layouts exclude each other, except for a bias that is itself a convolution of constants).
+//
+// Deviations from Paddle, on purpose:
+//   - The bias must be one value per output channel along the channel axis, and a constant: a parameter, or
+//     computed from parameters (Paddle requires a persistable value, so it does not fuse the bias conv2d_bn_fuse
+//     builds until constant folding has run; here fold_constants runs at the end of the pipeline, and the bias
+//     is fused before it).
+//   - The cutlass kernel takes NHWC input and a [C_out, kh, kw, C_in] filter only, which these rules write (see
+//     conv2d_add_act_fuse.drr): Paddle's pass leaves the layout to a pass kPirGpuPasses does not run.
+// Each rule carries the label conv2d_add, so that conv_bn_relu, which imports this file, can run it alone.
+
+/// Paddle's pass attribute use_cutlass: whether the cutlass patterns run (Paddle's default: false).
+param use_cutlass: bool = false
+
+/// The compute capability of the GPU the program will run on, as Paddle's sm_version; the cutlass patterns need
+/// 75, 80, 85 or 86. 0, the default, means no GPU target.
+param sm_version: i64 = 0
+
+/// conv2d + add(bias) becomes one fused op with the identity activation on the cuDNN kernel.
+rule conv2d_add {
+  benefit 1
+  labels fusion, conv2d_add
+  match {
+    %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: $pa, dilations: $dl, groups: $g,
+        data_format: "NCHW"}
+    %z = pd_op.add(%y, %b)
+  }
+  where {
+    $pa in ["EXPLICIT", "SAME", "VALID"]
+    $g >= 1
+    dtype(%w) in [float16, float32, float64]
+    // The bias is per channel: C elements along the output's channel axis ([1,C,1,1] or [C,1,1]).
+    constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) >= 3 && rank(%b) <= 4 && dim(%b, -3) == dim(%w, 0)
+  }
+  rewrite {
+    %f, _ = pd_op.fused_conv2d_add_act(%x, %w, %b, null) {strides: $st, paddings: $pd, padding_algorithm: $pa,
+        dilations: $dl, groups: $g, data_format: "NCHW", activation: "identity", force_backend: "gpudnn"}
+    replace %z with %f
+  }
+}
+
+/// An NCHW conv2d + add(bias) on the cutlass kernel: the input transposed to NHWC, the filter to
+/// [C_out, kh, kw, C_in], the result back to NCHW.
+rule conv2d_add_cutlass_nchw {
+  benefit 2
+  labels fusion, cutlass, conv2d_add
+  match {
+    %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: $dl,
+        groups: $g, data_format: "NCHW"}
+    %z = pd_op.add(%y, %b)
+  }
+  where {
+    $use_cutlass && $sm_version in [75, 80, 85, 86]
+    dtype(%w) in [float16, float32, bfloat16] && ($sm_version >= 80 || dtype(%w) == float16)
+    // groups 1 with channels multiples of 8, or a 3x3 depthwise convolution.
+    $g == 1 ? dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0 : $g == dim(%w, 0) && dim(%w, 1) == 1 && dim(%w, 0) % 8 == 0
+    $g == 1 || dim(%w, 2) == 3 && dim(%w, 3) == 3 && $st in [[1, 1], [2, 2]] && $dl == [1, 1]
+    constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) >= 3 && rank(%b) <= 4 && dim(%b, -3) == dim(%w, 0)
+  }
+  rewrite {
+    %f, _ = pd_op.fused_conv2d_add_act(pd_op.transpose(%x) {perm: [0, 2, 3, 1]},
+        pd_op.transpose(%w) {perm: [0, 2, 3, 1]}, pd_op.reshape(%b, pd_op.full_int_array() {value: [-1], dtype: int64}),
+        null) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: $dl, groups: $g,
+            data_format: "NHWC", activation: "identity", force_backend: "gpu"}
+    replace %z with pd_op.transpose(%f) {perm: [0, 3, 1, 2]}
+  }
+}
+
+/// As conv2d_add_cutlass_nchw for an NHWC convolution: only the filter is transposed.
+rule conv2d_add_cutlass_nhwc {
+  benefit 3
+  labels fusion, cutlass, conv2d_add
+  match {
+    %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: $dl,
+        groups: $g, data_format: "NHWC"}
+    %z = pd_op.add(%y, %b)
+  }
+  where {
+    $use_cutlass && $sm_version in [75, 80, 85, 86]
+    dtype(%w) in [float16, float32, bfloat16] && ($sm_version >= 80 || dtype(%w) == float16)
+    // groups 1 with channels multiples of 8, or a 3x3 depthwise convolution.
+    $g == 1 ? dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0 : $g == dim(%w, 0) && dim(%w, 1) == 1 && dim(%w, 0) % 8 == 0
+    $g == 1 || dim(%w, 2) == 3 && dim(%w, 3) == 3 && $st in [[1, 1], [2, 2]] && $dl == [1, 1]
+    constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4 && dim(%b, -1) == dim(%w, 0)
+  }
+  rewrite {
+    %f, _ = pd_op.fused_conv2d_add_act(%x, pd_op.transpose(%w) {perm: [0, 2, 3, 1]},
+        pd_op.reshape(%b, pd_op.full_int_array() {value: [-1], dtype: int64}), null) {strides: $st, paddings: $pd,
+            padding_algorithm: "EXPLICIT", dilations: $dl, groups: $g, data_format: "NHWC", activation: "identity",
+            force_backend: "gpu"}
+    replace %z with %f
+  }
+}
+`
+
+// convBnReluSource3 is conv2d_bn_fuse.drr.
+const convBnReluSource3 = `// conv2d_bn_fuse: Paddle's conv2d_bn_fuse_pass (paddle/fluid/pir/transforms/gpu/conv2d_bn_fuse_pass.cc): an
+// inference batch norm folds into the convolution before it, building what Paddle's pass builds (the weight
+// arithmetic stays as ops on the parameters; fold_constants, or the runtime, evaluates it once).
+//
+// Deviations from Paddle, on purpose:
+//   - depthwise_conv2d is folded too (map_op_to_another makes most of them conv2d first), and NHWC with the bias
+//     reshaped along the channel axis (Paddle reshapes it to [1, C, 1, 1] whatever the layout).
+//   - The batch norm must use its running statistics (use_global_stats, or is_test without trainable_statistics):
+//     Paddle folds training-mode batch norms too (7,105 in the corpus), which normalize with the batch's own
+//     statistics and cannot be folded; the filter and the statistics must be parameters the program never changes;
+//     float32 or float64 weights (Paddle casts half-precision ones).
+// The rule carries the label conv2d_bn, so that conv_bn_relu, which imports this file, can run it alone.
 
 /// Convolutions whose filter is OIHW with the output channels first (depthwise filters are [C, 1, kh, kw]).
 family conv = [pd_op.conv2d, pd_op.depthwise_conv2d]
@@ -55,11 +489,12 @@ family batch_norm = [pd_op.batch_norm, pd_op.batch_norm_]
 /// Conditions (Paddle's, and ours): the convolution's output feeds only the batch norm; the batch norm's other
 /// results are unused; epsilon is in [0, 0.001]; padding_algorithm is EXPLICIT, SAME or VALID; groups >= 1; the
 /// batch norm uses its running statistics (use_global_stats, or is_test without trainable_statistics, as Paddle's
-/// kernels decide — otherwise it normalizes with the batch's own statistics and cannot be folded); the filter and the four statistics are parameters the program never
-/// changes; float32 or float64 weights (half-precision weights would need casts).
+/// kernels decide — otherwise it normalizes with the batch's own statistics and cannot be folded); the filter and
+/// the four statistics are parameters the program never changes; float32 or float64 weights (half-precision weights
+/// would need casts).
 rule conv2d_bn_fold {
   benefit 2
-  labels fusion
+  labels fusion, conv2d_bn
   for C in conv
   for B in batch_norm
   match {
@@ -89,179 +524,6 @@ rule conv2d_bn_fold {
     replace %out with pd_op.add(%c, pd_op.reshape(%b2, %bshape))
   }
 }
-
-/// Activations pd_op.fused_conv2d_add_act applies on every backend Paddle has for it (cuDNN and cutlass).
-family act = [pd_op.relu]
-
-/// Activations only Paddle's cutlass kernels apply (sm 75 and newer); disable the label cutlass to keep to cuDNN.
-/// tanh is left out on purpose: cuDNN 8.7–8.9 compute it wrongly (Paddle issue #50853).
-family cutlass_act = [pd_op.sigmoid, pd_op.swish]
-
-/// conv2d + add(bias) + activation becomes one fused op. The bias must be a constant (a parameter, or computed from
-/// parameters, as after conv2d_bn_fold) with one element per output channel, along the channel axis.
-rule conv2d_add_act {
-  benefit 3
-  labels fusion
-  for A in act
-  match {
-    %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: $pa, dilations: $dl, groups: $g,
-        data_format: $fmt}
-    %z = pd_op.add(%y, %b)
-    %r = A(%z)
-  }
-  where {
-    $pa in ["EXPLICIT", "SAME", "VALID"]
-    $fmt in ["NCHW", "NHWC"]
-    $g >= 1
-    // The bias is per channel: C elements along the output's channel axis ([1,C,1,1] or [C,1,1] in NCHW, [C] to
-    // [1,1,1,C] in NHWC), as the fused op reads it, not a tensor that adds along another axis.
-    constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4
-    $fmt == "NCHW" ? rank(%b) >= 3 && dim(%b, -3) == dim(%w, 0) : dim(%b, -1) == dim(%w, 0)
-  }
-  rewrite {
-    %f, _ = pd_op.fused_conv2d_add_act(%x, %w, %b, null) {strides: $st, paddings: $pd, padding_algorithm: $pa,
-        dilations: $dl, groups: $g, data_format: $fmt, activation: "relu"}
-    replace %r with %f
-  }
-}
-
-/// As conv2d_add_act, for the activations only cutlass kernels apply.
-rule conv2d_add_cutlass_act {
-  benefit 3
-  labels fusion, cutlass
-  for A in cutlass_act
-  match {
-    %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: $pa, dilations: $dl, groups: $g,
-        data_format: $fmt}
-    %z = pd_op.add(%y, %b)
-    %r = A(%z)
-  }
-  where {
-    $pa in ["EXPLICIT", "SAME", "VALID"]
-    $fmt in ["NCHW", "NHWC"]
-    $g >= 1
-    // The bias is per channel: C elements along the output's channel axis ([1,C,1,1] or [C,1,1] in NCHW, [C] to
-    // [1,1,1,C] in NHWC), as the fused op reads it, not a tensor that adds along another axis.
-    constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4
-    $fmt == "NCHW" ? rank(%b) >= 3 && dim(%b, -3) == dim(%w, 0) : dim(%b, -1) == dim(%w, 0)
-  }
-  rewrite {
-    %f, _ = pd_op.fused_conv2d_add_act(%x, %w, %b, null) {strides: $st, paddings: $pd, padding_algorithm: $pa,
-        dilations: $dl, groups: $g, data_format: $fmt, activation: A}
-    replace %r with %f
-  }
-}
-
-/// relu(residual + (conv2d + bias)) becomes one fused op with the residual as its fourth operand.
-rule conv2d_add_residual_act {
-  benefit 4
-  labels fusion
-  match {
-    %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: $pa, dilations: $dl, groups: $g,
-        data_format: $fmt}
-    %z = pd_op.add(%y, %b)
-    %s = pd_op.add(either(%res, %z))
-    %r = pd_op.relu(%s)
-  }
-  where {
-    $pa in ["EXPLICIT", "SAME", "VALID"]
-    $fmt in ["NCHW", "NHWC"]
-    $g >= 1
-    // The bias is per channel: C elements along the output's channel axis ([1,C,1,1] or [C,1,1] in NCHW, [C] to
-    // [1,1,1,C] in NHWC), as the fused op reads it, not a tensor that adds along another axis.
-    constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4
-    $fmt == "NCHW" ? rank(%b) >= 3 && dim(%b, -3) == dim(%w, 0) : dim(%b, -1) == dim(%w, 0)
-    same_type(%res, %z)
-  }
-  rewrite {
-    %f, _ = pd_op.fused_conv2d_add_act(%x, %w, %b, %res) {strides: $st, paddings: $pd, padding_algorithm: $pa,
-        dilations: $dl, groups: $g, data_format: $fmt, activation: "relu"}
-    replace %r with %f
-  }
-}
-
-/// conv2d + add(bias) becomes one fused op with the identity activation. Paddle's conv2d_add_fuse_pass requires
-/// NCHW and a float filter.
-rule conv2d_add {
-  benefit 2
-  labels fusion
-  match {
-    %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: $pa, dilations: $dl, groups: $g,
-        data_format: $fmt}
-    %z = pd_op.add(%y, %b)
-  }
-  where {
-    $pa in ["EXPLICIT", "SAME", "VALID"]
-    $fmt == "NCHW"
-    $g >= 1
-    // The bias is per channel: C elements along the output's channel axis ([1,C,1,1] or [C,1,1] in NCHW, [C] to
-    // [1,1,1,C] in NHWC), as the fused op reads it, not a tensor that adds along another axis.
-    constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4
-    $fmt == "NCHW" ? rank(%b) >= 3 && dim(%b, -3) == dim(%w, 0) : dim(%b, -1) == dim(%w, 0)
-    dtype(%w) in [float16, float32, float64]
-  }
-  rewrite {
-    %f, _ = pd_op.fused_conv2d_add_act(%x, %w, %b, null) {strides: $st, paddings: $pd, padding_algorithm: $pa,
-        dilations: $dl, groups: $g, data_format: $fmt, activation: "identity"}
-    replace %z with %f
-  }
-}
-
-/// An activation after a fused convolution with the identity activation joins it. This makes the fusions
-/// independent of the order ops are visited in: if conv2d_add fired before conv2d_add_act could (the add was
-/// visited first), the activation still ends up fused.
-rule fused_conv2d_add_then_act {
-  benefit 2
-  labels fusion
-  for A in act
-  match {
-    %f, _ = pd_op.fused_conv2d_add_act(%x, %w, %b, null) {activation: "identity", $attrs...}
-    %r = A(%f)
-  }
-  rewrite {
-    %g, _ = pd_op.fused_conv2d_add_act(%x, %w, %b, null) {activation: A, $attrs...}
-    replace %r with %g
-  }
-}
-
-/// As fused_conv2d_add_then_act, for the activations only cutlass kernels apply (without it, conv2d_add firing
-/// first — at the add, which a top-down driver visits before the activation — would keep conv2d_add_cutlass_act
-/// from ever fusing sigmoid or swish).
-rule fused_conv2d_add_then_cutlass_act {
-  benefit 2
-  labels fusion, cutlass
-  for A in cutlass_act
-  match {
-    %f, _ = pd_op.fused_conv2d_add_act(%x, %w, %b, null) {activation: "identity", $attrs...}
-    %r = A(%f)
-  }
-  rewrite {
-    %g, _ = pd_op.fused_conv2d_add_act(%x, %w, %b, null) {activation: A, $attrs...}
-    replace %r with %g
-  }
-}
-
-/// relu(residual + fused_conv2d_add_act(…){identity}) becomes one fused op with the residual as its fourth operand:
-/// the residual form of conv2d_add_residual_act, reached when conv2d_add fired first. Its benefit is above both
-/// readings of the same relu by earlier rules (drr lint's overlap check): relu(conv2d(…) + F) with a constant fused
-/// result F also matches conv2d_add_act, and relu((conv2d(…) + b) + F) matches conv2d_add_residual_act with F as
-/// the residual. Every reading is correct and leaves as many ops; this one fuses the op already fused.
-rule fused_conv2d_add_residual_then_act {
-  benefit 5
-  labels fusion
-  match {
-    %f, _ = pd_op.fused_conv2d_add_act(%x, %w, %b, null) {activation: "identity", $attrs...}
-    %s = pd_op.add(either(%res, %f))
-    %r = pd_op.relu(%s)
-  }
-  where {
-    same_type(%res, %f)
-  }
-  rewrite {
-    %g, _ = pd_op.fused_conv2d_add_act(%x, %w, %b, %res) {activation: "relu", $attrs...}
-    replace %r with %g
-  }
-}
 `
 
 // convBnReluList1 is a constant list of the rules' constraints.
@@ -270,64 +532,219 @@ var convBnReluList1 = []rule.Val{"EXPLICIT", "SAME", "VALID"}
 // convBnReluList2 is a constant list of the rules' constraints.
 var convBnReluList2 = []rule.Val{"NCHW", "NHWC"}
 
+// convBnReluList3 is a constant list of the rules' constraints.
+var convBnReluList3 = []rule.Val{int64(75), int64(80), int64(85), int64(86)}
+
 // convBnReluStatic is what the matcher needs of the rule set checked against one Context.
 type convBnReluStatic struct {
-	rules                                        []*rule.Rule
-	dispatch                                     *rt.Dispatch
-	def_pd_op_batch_norm_epsilon                 ir.Attribute                       // the default of pd_op.batch_norm epsilon (nil: none)
-	def_pd_op_batch_norm_data_format             ir.Attribute                       // the default of pd_op.batch_norm data_format (nil: none)
-	def_pd_op_batch_norm_is_test                 ir.Attribute                       // the default of pd_op.batch_norm is_test (nil: none)
-	def_pd_op_batch_norm_use_global_stats        ir.Attribute                       // the default of pd_op.batch_norm use_global_stats (nil: none)
-	def_pd_op_batch_norm_trainable_statistics    ir.Attribute                       // the default of pd_op.batch_norm trainable_statistics (nil: none)
-	op_pd_op_conv2d                              *ir.OpInfo                         // pd_op.conv2d
-	def_pd_op_conv2d_strides                     ir.Attribute                       // the default of pd_op.conv2d strides (nil: none)
-	def_pd_op_conv2d_paddings                    ir.Attribute                       // the default of pd_op.conv2d paddings (nil: none)
-	def_pd_op_conv2d_padding_algorithm           ir.Attribute                       // the default of pd_op.conv2d padding_algorithm (nil: none)
-	def_pd_op_conv2d_dilations                   ir.Attribute                       // the default of pd_op.conv2d dilations (nil: none)
-	def_pd_op_conv2d_groups                      ir.Attribute                       // the default of pd_op.conv2d groups (nil: none)
-	def_pd_op_conv2d_data_format                 ir.Attribute                       // the default of pd_op.conv2d data_format (nil: none)
-	builtin_dtype                                func([]rule.Val) (rule.Val, error) // the builtin dtype
-	r0_lit                                       rule.Val                           // rule conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm]: float32
-	r0_lit2                                      rule.Val                           // rule conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm]: float64
-	def_pd_op_batch_norm__epsilon                ir.Attribute                       // the default of pd_op.batch_norm_ epsilon (nil: none)
-	def_pd_op_batch_norm__data_format            ir.Attribute                       // the default of pd_op.batch_norm_ data_format (nil: none)
-	def_pd_op_batch_norm__is_test                ir.Attribute                       // the default of pd_op.batch_norm_ is_test (nil: none)
-	def_pd_op_batch_norm__use_global_stats       ir.Attribute                       // the default of pd_op.batch_norm_ use_global_stats (nil: none)
-	def_pd_op_batch_norm__trainable_statistics   ir.Attribute                       // the default of pd_op.batch_norm_ trainable_statistics (nil: none)
-	r1_lit                                       rule.Val                           // rule conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm_]: float32
-	r1_lit2                                      rule.Val                           // rule conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm_]: float64
-	op_pd_op_depthwise_conv2d                    *ir.OpInfo                         // pd_op.depthwise_conv2d
-	def_pd_op_depthwise_conv2d_strides           ir.Attribute                       // the default of pd_op.depthwise_conv2d strides (nil: none)
-	def_pd_op_depthwise_conv2d_paddings          ir.Attribute                       // the default of pd_op.depthwise_conv2d paddings (nil: none)
-	def_pd_op_depthwise_conv2d_padding_algorithm ir.Attribute                       // the default of pd_op.depthwise_conv2d padding_algorithm (nil: none)
-	def_pd_op_depthwise_conv2d_dilations         ir.Attribute                       // the default of pd_op.depthwise_conv2d dilations (nil: none)
-	def_pd_op_depthwise_conv2d_groups            ir.Attribute                       // the default of pd_op.depthwise_conv2d groups (nil: none)
-	def_pd_op_depthwise_conv2d_data_format       ir.Attribute                       // the default of pd_op.depthwise_conv2d data_format (nil: none)
-	r2_lit                                       rule.Val                           // rule conv2d_bn_fold[pd_op.depthwise_conv2d,pd_op.batch_norm]: float32
-	r2_lit2                                      rule.Val                           // rule conv2d_bn_fold[pd_op.depthwise_conv2d,pd_op.batch_norm]: float64
-	r3_lit                                       rule.Val                           // rule conv2d_bn_fold[pd_op.depthwise_conv2d,pd_op.batch_norm_]: float32
-	r3_lit2                                      rule.Val                           // rule conv2d_bn_fold[pd_op.depthwise_conv2d,pd_op.batch_norm_]: float64
-	op_pd_op_add                                 *ir.OpInfo                         // pd_op.add
-	builtin_numel                                func([]rule.Val) (rule.Val, error) // the builtin numel
-	builtin_dim                                  func([]rule.Val) (rule.Val, error) // the builtin dim
-	builtin_rank                                 func([]rule.Val) (rule.Val, error) // the builtin rank
-	builtin_same_type                            func([]rule.Val) (rule.Val, error) // the builtin same_type
-	r8_lit                                       rule.Val                           // rule conv2d_add: float16
-	r8_lit2                                      rule.Val                           // rule conv2d_add: float32
-	r8_lit3                                      rule.Val                           // rule conv2d_add: float64
-	op_pd_op_fused_conv2d_add_act                *ir.OpInfo                         // pd_op.fused_conv2d_add_act
-	def_pd_op_fused_conv2d_add_act_activation    ir.Attribute                       // the default of pd_op.fused_conv2d_add_act activation (nil: none)
-	r9_activation                                ir.Attribute                       // rule fused_conv2d_add_then_act[pd_op.relu]: activation: "identity"
-	r10_activation                               ir.Attribute                       // rule fused_conv2d_add_then_cutlass_act[pd_op.sigmoid]: activation: "identity"
-	r11_activation                               ir.Attribute                       // rule fused_conv2d_add_then_cutlass_act[pd_op.swish]: activation: "identity"
-	r12_activation                               ir.Attribute                       // rule fused_conv2d_add_residual_then_act: activation: "identity"
+	rules                                            []*rule.Rule
+	dispatch                                         *rt.Dispatch
+	def_pd_op_batch_norm_epsilon                     ir.Attribute                       // the default of pd_op.batch_norm epsilon (nil: none)
+	def_pd_op_batch_norm_data_format                 ir.Attribute                       // the default of pd_op.batch_norm data_format (nil: none)
+	def_pd_op_batch_norm_is_test                     ir.Attribute                       // the default of pd_op.batch_norm is_test (nil: none)
+	def_pd_op_batch_norm_use_global_stats            ir.Attribute                       // the default of pd_op.batch_norm use_global_stats (nil: none)
+	def_pd_op_batch_norm_trainable_statistics        ir.Attribute                       // the default of pd_op.batch_norm trainable_statistics (nil: none)
+	op_pd_op_conv2d                                  *ir.OpInfo                         // pd_op.conv2d
+	def_pd_op_conv2d_strides                         ir.Attribute                       // the default of pd_op.conv2d strides (nil: none)
+	def_pd_op_conv2d_paddings                        ir.Attribute                       // the default of pd_op.conv2d paddings (nil: none)
+	def_pd_op_conv2d_padding_algorithm               ir.Attribute                       // the default of pd_op.conv2d padding_algorithm (nil: none)
+	def_pd_op_conv2d_dilations                       ir.Attribute                       // the default of pd_op.conv2d dilations (nil: none)
+	def_pd_op_conv2d_groups                          ir.Attribute                       // the default of pd_op.conv2d groups (nil: none)
+	def_pd_op_conv2d_data_format                     ir.Attribute                       // the default of pd_op.conv2d data_format (nil: none)
+	builtin_dtype                                    func([]rule.Val) (rule.Val, error) // the builtin dtype
+	r0_lit                                           rule.Val                           // rule conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm]: float32
+	r0_lit2                                          rule.Val                           // rule conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm]: float64
+	def_pd_op_batch_norm__epsilon                    ir.Attribute                       // the default of pd_op.batch_norm_ epsilon (nil: none)
+	def_pd_op_batch_norm__data_format                ir.Attribute                       // the default of pd_op.batch_norm_ data_format (nil: none)
+	def_pd_op_batch_norm__is_test                    ir.Attribute                       // the default of pd_op.batch_norm_ is_test (nil: none)
+	def_pd_op_batch_norm__use_global_stats           ir.Attribute                       // the default of pd_op.batch_norm_ use_global_stats (nil: none)
+	def_pd_op_batch_norm__trainable_statistics       ir.Attribute                       // the default of pd_op.batch_norm_ trainable_statistics (nil: none)
+	r1_lit                                           rule.Val                           // rule conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm_]: float32
+	r1_lit2                                          rule.Val                           // rule conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm_]: float64
+	op_pd_op_depthwise_conv2d                        *ir.OpInfo                         // pd_op.depthwise_conv2d
+	def_pd_op_depthwise_conv2d_strides               ir.Attribute                       // the default of pd_op.depthwise_conv2d strides (nil: none)
+	def_pd_op_depthwise_conv2d_paddings              ir.Attribute                       // the default of pd_op.depthwise_conv2d paddings (nil: none)
+	def_pd_op_depthwise_conv2d_padding_algorithm     ir.Attribute                       // the default of pd_op.depthwise_conv2d padding_algorithm (nil: none)
+	def_pd_op_depthwise_conv2d_dilations             ir.Attribute                       // the default of pd_op.depthwise_conv2d dilations (nil: none)
+	def_pd_op_depthwise_conv2d_groups                ir.Attribute                       // the default of pd_op.depthwise_conv2d groups (nil: none)
+	def_pd_op_depthwise_conv2d_data_format           ir.Attribute                       // the default of pd_op.depthwise_conv2d data_format (nil: none)
+	r2_lit                                           rule.Val                           // rule conv2d_bn_fold[pd_op.depthwise_conv2d,pd_op.batch_norm]: float32
+	r2_lit2                                          rule.Val                           // rule conv2d_bn_fold[pd_op.depthwise_conv2d,pd_op.batch_norm]: float64
+	r3_lit                                           rule.Val                           // rule conv2d_bn_fold[pd_op.depthwise_conv2d,pd_op.batch_norm_]: float32
+	r3_lit2                                          rule.Val                           // rule conv2d_bn_fold[pd_op.depthwise_conv2d,pd_op.batch_norm_]: float64
+	op_pd_op_add                                     *ir.OpInfo                         // pd_op.add
+	r4_lit                                           rule.Val                           // rule conv2d_add_act[pd_op.relu]: float16
+	r4_lit2                                          rule.Val                           // rule conv2d_add_act[pd_op.relu]: float32
+	r4_lit3                                          rule.Val                           // rule conv2d_add_act[pd_op.relu]: float64
+	builtin_numel                                    func([]rule.Val) (rule.Val, error) // the builtin numel
+	builtin_dim                                      func([]rule.Val) (rule.Val, error) // the builtin dim
+	builtin_rank                                     func([]rule.Val) (rule.Val, error) // the builtin rank
+	r5_lit                                           rule.Val                           // rule conv2d_add_residual_act: float16
+	r5_lit2                                          rule.Val                           // rule conv2d_add_residual_act: float32
+	r5_lit3                                          rule.Val                           // rule conv2d_add_residual_act: float64
+	builtin_same_type                                func([]rule.Val) (rule.Val, error) // the builtin same_type
+	r6_padding_algorithm                             ir.Attribute                       // rule conv2d_add_cutlass_act_nchw[pd_op.relu]: padding_algorithm: "EXPLICIT"
+	r6_groups                                        ir.Attribute                       // rule conv2d_add_cutlass_act_nchw[pd_op.relu]: groups: (Int32)1
+	r6_data_format                                   ir.Attribute                       // rule conv2d_add_cutlass_act_nchw[pd_op.relu]: data_format: "NCHW"
+	r6_param                                         *rule.ParamRef                     // rule conv2d_add_cutlass_act_nchw[pd_op.relu]: $use_cutlass
+	r6_param2                                        *rule.ParamRef                     // rule conv2d_add_cutlass_act_nchw[pd_op.relu]: $sm_version
+	r6_lit                                           rule.Val                           // rule conv2d_add_cutlass_act_nchw[pd_op.relu]: float16
+	r6_lit2                                          rule.Val                           // rule conv2d_add_cutlass_act_nchw[pd_op.relu]: float32
+	r6_lit3                                          rule.Val                           // rule conv2d_add_cutlass_act_nchw[pd_op.relu]: bfloat16
+	r6_param3                                        *rule.ParamRef                     // rule conv2d_add_cutlass_act_nchw[pd_op.relu]: $sm_version
+	r6_lit4                                          rule.Val                           // rule conv2d_add_cutlass_act_nchw[pd_op.relu]: float16
+	r7_padding_algorithm                             ir.Attribute                       // rule conv2d_add_cutlass_act_nchw[pd_op.sigmoid]: padding_algorithm: "EXPLICIT"
+	r7_groups                                        ir.Attribute                       // rule conv2d_add_cutlass_act_nchw[pd_op.sigmoid]: groups: (Int32)1
+	r7_data_format                                   ir.Attribute                       // rule conv2d_add_cutlass_act_nchw[pd_op.sigmoid]: data_format: "NCHW"
+	r7_param                                         *rule.ParamRef                     // rule conv2d_add_cutlass_act_nchw[pd_op.sigmoid]: $use_cutlass
+	r7_param2                                        *rule.ParamRef                     // rule conv2d_add_cutlass_act_nchw[pd_op.sigmoid]: $sm_version
+	r7_lit                                           rule.Val                           // rule conv2d_add_cutlass_act_nchw[pd_op.sigmoid]: float16
+	r7_lit2                                          rule.Val                           // rule conv2d_add_cutlass_act_nchw[pd_op.sigmoid]: float32
+	r7_lit3                                          rule.Val                           // rule conv2d_add_cutlass_act_nchw[pd_op.sigmoid]: bfloat16
+	r7_param3                                        *rule.ParamRef                     // rule conv2d_add_cutlass_act_nchw[pd_op.sigmoid]: $sm_version
+	r7_lit4                                          rule.Val                           // rule conv2d_add_cutlass_act_nchw[pd_op.sigmoid]: float16
+	r8_padding_algorithm                             ir.Attribute                       // rule conv2d_add_cutlass_act_nchw[pd_op.swish]: padding_algorithm: "EXPLICIT"
+	r8_groups                                        ir.Attribute                       // rule conv2d_add_cutlass_act_nchw[pd_op.swish]: groups: (Int32)1
+	r8_data_format                                   ir.Attribute                       // rule conv2d_add_cutlass_act_nchw[pd_op.swish]: data_format: "NCHW"
+	r8_param                                         *rule.ParamRef                     // rule conv2d_add_cutlass_act_nchw[pd_op.swish]: $use_cutlass
+	r8_param2                                        *rule.ParamRef                     // rule conv2d_add_cutlass_act_nchw[pd_op.swish]: $sm_version
+	r8_lit                                           rule.Val                           // rule conv2d_add_cutlass_act_nchw[pd_op.swish]: float16
+	r8_lit2                                          rule.Val                           // rule conv2d_add_cutlass_act_nchw[pd_op.swish]: float32
+	r8_lit3                                          rule.Val                           // rule conv2d_add_cutlass_act_nchw[pd_op.swish]: bfloat16
+	r8_param3                                        *rule.ParamRef                     // rule conv2d_add_cutlass_act_nchw[pd_op.swish]: $sm_version
+	r8_lit4                                          rule.Val                           // rule conv2d_add_cutlass_act_nchw[pd_op.swish]: float16
+	r9_padding_algorithm                             ir.Attribute                       // rule conv2d_add_cutlass_act_nhwc[pd_op.relu]: padding_algorithm: "EXPLICIT"
+	r9_groups                                        ir.Attribute                       // rule conv2d_add_cutlass_act_nhwc[pd_op.relu]: groups: (Int32)1
+	r9_data_format                                   ir.Attribute                       // rule conv2d_add_cutlass_act_nhwc[pd_op.relu]: data_format: "NHWC"
+	r9_param                                         *rule.ParamRef                     // rule conv2d_add_cutlass_act_nhwc[pd_op.relu]: $use_cutlass
+	r9_param2                                        *rule.ParamRef                     // rule conv2d_add_cutlass_act_nhwc[pd_op.relu]: $sm_version
+	r9_lit                                           rule.Val                           // rule conv2d_add_cutlass_act_nhwc[pd_op.relu]: float16
+	r9_lit2                                          rule.Val                           // rule conv2d_add_cutlass_act_nhwc[pd_op.relu]: float32
+	r9_lit3                                          rule.Val                           // rule conv2d_add_cutlass_act_nhwc[pd_op.relu]: bfloat16
+	r9_param3                                        *rule.ParamRef                     // rule conv2d_add_cutlass_act_nhwc[pd_op.relu]: $sm_version
+	r9_lit4                                          rule.Val                           // rule conv2d_add_cutlass_act_nhwc[pd_op.relu]: float16
+	r10_padding_algorithm                            ir.Attribute                       // rule conv2d_add_cutlass_act_nhwc[pd_op.sigmoid]: padding_algorithm: "EXPLICIT"
+	r10_groups                                       ir.Attribute                       // rule conv2d_add_cutlass_act_nhwc[pd_op.sigmoid]: groups: (Int32)1
+	r10_data_format                                  ir.Attribute                       // rule conv2d_add_cutlass_act_nhwc[pd_op.sigmoid]: data_format: "NHWC"
+	r10_param                                        *rule.ParamRef                     // rule conv2d_add_cutlass_act_nhwc[pd_op.sigmoid]: $use_cutlass
+	r10_param2                                       *rule.ParamRef                     // rule conv2d_add_cutlass_act_nhwc[pd_op.sigmoid]: $sm_version
+	r10_lit                                          rule.Val                           // rule conv2d_add_cutlass_act_nhwc[pd_op.sigmoid]: float16
+	r10_lit2                                         rule.Val                           // rule conv2d_add_cutlass_act_nhwc[pd_op.sigmoid]: float32
+	r10_lit3                                         rule.Val                           // rule conv2d_add_cutlass_act_nhwc[pd_op.sigmoid]: bfloat16
+	r10_param3                                       *rule.ParamRef                     // rule conv2d_add_cutlass_act_nhwc[pd_op.sigmoid]: $sm_version
+	r10_lit4                                         rule.Val                           // rule conv2d_add_cutlass_act_nhwc[pd_op.sigmoid]: float16
+	r11_padding_algorithm                            ir.Attribute                       // rule conv2d_add_cutlass_act_nhwc[pd_op.swish]: padding_algorithm: "EXPLICIT"
+	r11_groups                                       ir.Attribute                       // rule conv2d_add_cutlass_act_nhwc[pd_op.swish]: groups: (Int32)1
+	r11_data_format                                  ir.Attribute                       // rule conv2d_add_cutlass_act_nhwc[pd_op.swish]: data_format: "NHWC"
+	r11_param                                        *rule.ParamRef                     // rule conv2d_add_cutlass_act_nhwc[pd_op.swish]: $use_cutlass
+	r11_param2                                       *rule.ParamRef                     // rule conv2d_add_cutlass_act_nhwc[pd_op.swish]: $sm_version
+	r11_lit                                          rule.Val                           // rule conv2d_add_cutlass_act_nhwc[pd_op.swish]: float16
+	r11_lit2                                         rule.Val                           // rule conv2d_add_cutlass_act_nhwc[pd_op.swish]: float32
+	r11_lit3                                         rule.Val                           // rule conv2d_add_cutlass_act_nhwc[pd_op.swish]: bfloat16
+	r11_param3                                       *rule.ParamRef                     // rule conv2d_add_cutlass_act_nhwc[pd_op.swish]: $sm_version
+	r11_lit4                                         rule.Val                           // rule conv2d_add_cutlass_act_nhwc[pd_op.swish]: float16
+	def_pd_op_leaky_relu_negative_slope              ir.Attribute                       // the default of pd_op.leaky_relu negative_slope (nil: none)
+	r12_padding_algorithm                            ir.Attribute                       // rule conv2d_add_cutlass_leaky_relu_nchw: padding_algorithm: "EXPLICIT"
+	r12_groups                                       ir.Attribute                       // rule conv2d_add_cutlass_leaky_relu_nchw: groups: (Int32)1
+	r12_data_format                                  ir.Attribute                       // rule conv2d_add_cutlass_leaky_relu_nchw: data_format: "NCHW"
+	r12_param                                        *rule.ParamRef                     // rule conv2d_add_cutlass_leaky_relu_nchw: $use_cutlass
+	r12_param2                                       *rule.ParamRef                     // rule conv2d_add_cutlass_leaky_relu_nchw: $sm_version
+	r12_lit                                          rule.Val                           // rule conv2d_add_cutlass_leaky_relu_nchw: float16
+	r12_lit2                                         rule.Val                           // rule conv2d_add_cutlass_leaky_relu_nchw: float32
+	r12_lit3                                         rule.Val                           // rule conv2d_add_cutlass_leaky_relu_nchw: bfloat16
+	r12_param3                                       *rule.ParamRef                     // rule conv2d_add_cutlass_leaky_relu_nchw: $sm_version
+	r12_lit4                                         rule.Val                           // rule conv2d_add_cutlass_leaky_relu_nchw: float16
+	r13_padding_algorithm                            ir.Attribute                       // rule conv2d_add_cutlass_leaky_relu_nhwc: padding_algorithm: "EXPLICIT"
+	r13_groups                                       ir.Attribute                       // rule conv2d_add_cutlass_leaky_relu_nhwc: groups: (Int32)1
+	r13_data_format                                  ir.Attribute                       // rule conv2d_add_cutlass_leaky_relu_nhwc: data_format: "NHWC"
+	r13_param                                        *rule.ParamRef                     // rule conv2d_add_cutlass_leaky_relu_nhwc: $use_cutlass
+	r13_param2                                       *rule.ParamRef                     // rule conv2d_add_cutlass_leaky_relu_nhwc: $sm_version
+	r13_lit                                          rule.Val                           // rule conv2d_add_cutlass_leaky_relu_nhwc: float16
+	r13_lit2                                         rule.Val                           // rule conv2d_add_cutlass_leaky_relu_nhwc: float32
+	r13_lit3                                         rule.Val                           // rule conv2d_add_cutlass_leaky_relu_nhwc: bfloat16
+	r13_param3                                       *rule.ParamRef                     // rule conv2d_add_cutlass_leaky_relu_nhwc: $sm_version
+	r13_lit4                                         rule.Val                           // rule conv2d_add_cutlass_leaky_relu_nhwc: float16
+	r14_padding_algorithm                            ir.Attribute                       // rule conv2d_add_cutlass_depthwise_act_nchw[pd_op.relu]: padding_algorithm: "EXPLICIT"
+	r14_dilations                                    ir.Attribute                       // rule conv2d_add_cutlass_depthwise_act_nchw[pd_op.relu]: dilations: [(Int32)1,(Int32)1]
+	r14_data_format                                  ir.Attribute                       // rule conv2d_add_cutlass_depthwise_act_nchw[pd_op.relu]: data_format: "NCHW"
+	r14_param                                        *rule.ParamRef                     // rule conv2d_add_cutlass_depthwise_act_nchw[pd_op.relu]: $use_cutlass
+	r14_param2                                       *rule.ParamRef                     // rule conv2d_add_cutlass_depthwise_act_nchw[pd_op.relu]: $sm_version
+	r14_lit                                          rule.Val                           // rule conv2d_add_cutlass_depthwise_act_nchw[pd_op.relu]: float16
+	r14_lit2                                         rule.Val                           // rule conv2d_add_cutlass_depthwise_act_nchw[pd_op.relu]: float32
+	r14_lit3                                         rule.Val                           // rule conv2d_add_cutlass_depthwise_act_nchw[pd_op.relu]: bfloat16
+	r14_param3                                       *rule.ParamRef                     // rule conv2d_add_cutlass_depthwise_act_nchw[pd_op.relu]: $sm_version
+	r14_lit4                                         rule.Val                           // rule conv2d_add_cutlass_depthwise_act_nchw[pd_op.relu]: float16
+	r15_padding_algorithm                            ir.Attribute                       // rule conv2d_add_cutlass_depthwise_act_nchw[pd_op.swish]: padding_algorithm: "EXPLICIT"
+	r15_dilations                                    ir.Attribute                       // rule conv2d_add_cutlass_depthwise_act_nchw[pd_op.swish]: dilations: [(Int32)1,(Int32)1]
+	r15_data_format                                  ir.Attribute                       // rule conv2d_add_cutlass_depthwise_act_nchw[pd_op.swish]: data_format: "NCHW"
+	r15_param                                        *rule.ParamRef                     // rule conv2d_add_cutlass_depthwise_act_nchw[pd_op.swish]: $use_cutlass
+	r15_param2                                       *rule.ParamRef                     // rule conv2d_add_cutlass_depthwise_act_nchw[pd_op.swish]: $sm_version
+	r15_lit                                          rule.Val                           // rule conv2d_add_cutlass_depthwise_act_nchw[pd_op.swish]: float16
+	r15_lit2                                         rule.Val                           // rule conv2d_add_cutlass_depthwise_act_nchw[pd_op.swish]: float32
+	r15_lit3                                         rule.Val                           // rule conv2d_add_cutlass_depthwise_act_nchw[pd_op.swish]: bfloat16
+	r15_param3                                       *rule.ParamRef                     // rule conv2d_add_cutlass_depthwise_act_nchw[pd_op.swish]: $sm_version
+	r15_lit4                                         rule.Val                           // rule conv2d_add_cutlass_depthwise_act_nchw[pd_op.swish]: float16
+	r16_padding_algorithm                            ir.Attribute                       // rule conv2d_add_cutlass_depthwise_act_nhwc[pd_op.relu]: padding_algorithm: "EXPLICIT"
+	r16_dilations                                    ir.Attribute                       // rule conv2d_add_cutlass_depthwise_act_nhwc[pd_op.relu]: dilations: [(Int32)1,(Int32)1]
+	r16_data_format                                  ir.Attribute                       // rule conv2d_add_cutlass_depthwise_act_nhwc[pd_op.relu]: data_format: "NHWC"
+	r16_param                                        *rule.ParamRef                     // rule conv2d_add_cutlass_depthwise_act_nhwc[pd_op.relu]: $use_cutlass
+	r16_param2                                       *rule.ParamRef                     // rule conv2d_add_cutlass_depthwise_act_nhwc[pd_op.relu]: $sm_version
+	r16_lit                                          rule.Val                           // rule conv2d_add_cutlass_depthwise_act_nhwc[pd_op.relu]: float16
+	r16_lit2                                         rule.Val                           // rule conv2d_add_cutlass_depthwise_act_nhwc[pd_op.relu]: float32
+	r16_lit3                                         rule.Val                           // rule conv2d_add_cutlass_depthwise_act_nhwc[pd_op.relu]: bfloat16
+	r16_param3                                       *rule.ParamRef                     // rule conv2d_add_cutlass_depthwise_act_nhwc[pd_op.relu]: $sm_version
+	r16_lit4                                         rule.Val                           // rule conv2d_add_cutlass_depthwise_act_nhwc[pd_op.relu]: float16
+	r17_padding_algorithm                            ir.Attribute                       // rule conv2d_add_cutlass_depthwise_act_nhwc[pd_op.swish]: padding_algorithm: "EXPLICIT"
+	r17_dilations                                    ir.Attribute                       // rule conv2d_add_cutlass_depthwise_act_nhwc[pd_op.swish]: dilations: [(Int32)1,(Int32)1]
+	r17_data_format                                  ir.Attribute                       // rule conv2d_add_cutlass_depthwise_act_nhwc[pd_op.swish]: data_format: "NHWC"
+	r17_param                                        *rule.ParamRef                     // rule conv2d_add_cutlass_depthwise_act_nhwc[pd_op.swish]: $use_cutlass
+	r17_param2                                       *rule.ParamRef                     // rule conv2d_add_cutlass_depthwise_act_nhwc[pd_op.swish]: $sm_version
+	r17_lit                                          rule.Val                           // rule conv2d_add_cutlass_depthwise_act_nhwc[pd_op.swish]: float16
+	r17_lit2                                         rule.Val                           // rule conv2d_add_cutlass_depthwise_act_nhwc[pd_op.swish]: float32
+	r17_lit3                                         rule.Val                           // rule conv2d_add_cutlass_depthwise_act_nhwc[pd_op.swish]: bfloat16
+	r17_param3                                       *rule.ParamRef                     // rule conv2d_add_cutlass_depthwise_act_nhwc[pd_op.swish]: $sm_version
+	r17_lit4                                         rule.Val                           // rule conv2d_add_cutlass_depthwise_act_nhwc[pd_op.swish]: float16
+	r18_data_format                                  ir.Attribute                       // rule conv2d_add: data_format: "NCHW"
+	r18_lit                                          rule.Val                           // rule conv2d_add: float16
+	r18_lit2                                         rule.Val                           // rule conv2d_add: float32
+	r18_lit3                                         rule.Val                           // rule conv2d_add: float64
+	r19_padding_algorithm                            ir.Attribute                       // rule conv2d_add_cutlass_nchw: padding_algorithm: "EXPLICIT"
+	r19_data_format                                  ir.Attribute                       // rule conv2d_add_cutlass_nchw: data_format: "NCHW"
+	r19_param                                        *rule.ParamRef                     // rule conv2d_add_cutlass_nchw: $use_cutlass
+	r19_param2                                       *rule.ParamRef                     // rule conv2d_add_cutlass_nchw: $sm_version
+	r19_lit                                          rule.Val                           // rule conv2d_add_cutlass_nchw: float16
+	r19_lit2                                         rule.Val                           // rule conv2d_add_cutlass_nchw: float32
+	r19_lit3                                         rule.Val                           // rule conv2d_add_cutlass_nchw: bfloat16
+	r19_param3                                       *rule.ParamRef                     // rule conv2d_add_cutlass_nchw: $sm_version
+	r19_lit4                                         rule.Val                           // rule conv2d_add_cutlass_nchw: float16
+	r20_padding_algorithm                            ir.Attribute                       // rule conv2d_add_cutlass_nhwc: padding_algorithm: "EXPLICIT"
+	r20_data_format                                  ir.Attribute                       // rule conv2d_add_cutlass_nhwc: data_format: "NHWC"
+	r20_param                                        *rule.ParamRef                     // rule conv2d_add_cutlass_nhwc: $use_cutlass
+	r20_param2                                       *rule.ParamRef                     // rule conv2d_add_cutlass_nhwc: $sm_version
+	r20_lit                                          rule.Val                           // rule conv2d_add_cutlass_nhwc: float16
+	r20_lit2                                         rule.Val                           // rule conv2d_add_cutlass_nhwc: float32
+	r20_lit3                                         rule.Val                           // rule conv2d_add_cutlass_nhwc: bfloat16
+	r20_param3                                       *rule.ParamRef                     // rule conv2d_add_cutlass_nhwc: $sm_version
+	r20_lit4                                         rule.Val                           // rule conv2d_add_cutlass_nhwc: float16
+	op_pd_op_fused_conv2d_add_act                    *ir.OpInfo                         // pd_op.fused_conv2d_add_act
+	def_pd_op_fused_conv2d_add_act_activation        ir.Attribute                       // the default of pd_op.fused_conv2d_add_act activation (nil: none)
+	r21_activation                                   ir.Attribute                       // rule fused_conv2d_add_then_act[pd_op.relu]: activation: "identity"
+	r22_activation                                   ir.Attribute                       // rule fused_conv2d_add_residual_then_act: activation: "identity"
+	def_pd_op_fused_conv2d_add_act_force_backend     ir.Attribute                       // the default of pd_op.fused_conv2d_add_act force_backend (nil: none)
+	r22_force_backend                                ir.Attribute                       // rule fused_conv2d_add_residual_then_act: force_backend: "gpudnn"
+	def_pd_op_fused_conv2d_add_act_strides           ir.Attribute                       // the default of pd_op.fused_conv2d_add_act strides (nil: none)
+	def_pd_op_fused_conv2d_add_act_paddings          ir.Attribute                       // the default of pd_op.fused_conv2d_add_act paddings (nil: none)
+	def_pd_op_fused_conv2d_add_act_padding_algorithm ir.Attribute                       // the default of pd_op.fused_conv2d_add_act padding_algorithm (nil: none)
+	def_pd_op_fused_conv2d_add_act_dilations         ir.Attribute                       // the default of pd_op.fused_conv2d_add_act dilations (nil: none)
+	def_pd_op_fused_conv2d_add_act_groups            ir.Attribute                       // the default of pd_op.fused_conv2d_add_act groups (nil: none)
+	def_pd_op_fused_conv2d_add_act_data_format       ir.Attribute                       // the default of pd_op.fused_conv2d_add_act data_format (nil: none)
 }
 
 // convBnReluBind binds the matcher to a checked rule set, once per Context.
 func convBnReluBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
 	ctx := set.Ctx
 	s := &convBnReluStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.add", "pd_op.batch_norm", "pd_op.batch_norm_", "pd_op.relu", "pd_op.sigmoid", "pd_op.swish")
+	s.dispatch = rt.NewDispatch(ctx, "pd_op.add", "pd_op.batch_norm", "pd_op.batch_norm_", "pd_op.leaky_relu", "pd_op.relu", "pd_op.sigmoid", "pd_op.swish")
 	s.def_pd_op_batch_norm_epsilon = rt.AttrDefault(ctx, "pd_op.batch_norm", "epsilon")
 	s.def_pd_op_batch_norm_data_format = rt.AttrDefault(ctx, "pd_op.batch_norm", "data_format")
 	s.def_pd_op_batch_norm_is_test = rt.AttrDefault(ctx, "pd_op.batch_norm", "is_test")
@@ -365,6 +782,9 @@ func convBnReluBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFact
 	s.r3_lit = set.Rules[3].Where[6].(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
 	s.r3_lit2 = set.Rules[3].Where[6].(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
 	s.op_pd_op_add = ctx.OpInfo("pd_op.add")
+	s.r4_lit = set.Rules[4].Where[3].(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r4_lit2 = set.Rules[4].Where[3].(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r4_lit3 = set.Rules[4].Where[3].(*rule.Binary).Y.(*rule.List).Elems[2].(*rule.Lit).Value
 	s.builtin_numel = rule.PureBuiltin("numel")
 	if s.builtin_numel == nil {
 		return nil, fmt.Errorf("the builtin numel is not a pure builtin in this version of pirdrr: run drrc gen again")
@@ -377,19 +797,168 @@ func convBnReluBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFact
 	if s.builtin_rank == nil {
 		return nil, fmt.Errorf("the builtin rank is not a pure builtin in this version of pirdrr: run drrc gen again")
 	}
+	s.r5_lit = set.Rules[5].Where[3].(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r5_lit2 = set.Rules[5].Where[3].(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r5_lit3 = set.Rules[5].Where[3].(*rule.Binary).Y.(*rule.List).Elems[2].(*rule.Lit).Value
 	s.builtin_same_type = rule.PureBuiltin("same_type")
 	if s.builtin_same_type == nil {
 		return nil, fmt.Errorf("the builtin same_type is not a pure builtin in this version of pirdrr: run drrc gen again")
 	}
-	s.r8_lit = set.Rules[8].Where[5].(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r8_lit2 = set.Rules[8].Where[5].(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
-	s.r8_lit3 = set.Rules[8].Where[5].(*rule.Binary).Y.(*rule.List).Elems[2].(*rule.Lit).Value
+	s.r6_padding_algorithm = set.Rules[6].Pattern.Ops[0].Attrs[2].Literal
+	s.r6_groups = set.Rules[6].Pattern.Ops[0].Attrs[4].Literal
+	s.r6_data_format = set.Rules[6].Pattern.Ops[0].Attrs[5].Literal
+	s.r6_param = set.Rules[6].Where[0].(*rule.Binary).X.(*rule.ParamRef)
+	s.r6_param2 = set.Rules[6].Where[0].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
+	s.r6_lit = set.Rules[6].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r6_lit2 = set.Rules[6].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r6_lit3 = set.Rules[6].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[2].(*rule.Lit).Value
+	s.r6_param3 = set.Rules[6].Where[1].(*rule.Binary).Y.(*rule.Binary).X.(*rule.Binary).X.(*rule.ParamRef)
+	s.r6_lit4 = set.Rules[6].Where[1].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
+	s.r7_padding_algorithm = set.Rules[7].Pattern.Ops[0].Attrs[2].Literal
+	s.r7_groups = set.Rules[7].Pattern.Ops[0].Attrs[4].Literal
+	s.r7_data_format = set.Rules[7].Pattern.Ops[0].Attrs[5].Literal
+	s.r7_param = set.Rules[7].Where[0].(*rule.Binary).X.(*rule.ParamRef)
+	s.r7_param2 = set.Rules[7].Where[0].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
+	s.r7_lit = set.Rules[7].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r7_lit2 = set.Rules[7].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r7_lit3 = set.Rules[7].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[2].(*rule.Lit).Value
+	s.r7_param3 = set.Rules[7].Where[1].(*rule.Binary).Y.(*rule.Binary).X.(*rule.Binary).X.(*rule.ParamRef)
+	s.r7_lit4 = set.Rules[7].Where[1].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
+	s.r8_padding_algorithm = set.Rules[8].Pattern.Ops[0].Attrs[2].Literal
+	s.r8_groups = set.Rules[8].Pattern.Ops[0].Attrs[4].Literal
+	s.r8_data_format = set.Rules[8].Pattern.Ops[0].Attrs[5].Literal
+	s.r8_param = set.Rules[8].Where[0].(*rule.Binary).X.(*rule.ParamRef)
+	s.r8_param2 = set.Rules[8].Where[0].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
+	s.r8_lit = set.Rules[8].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r8_lit2 = set.Rules[8].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r8_lit3 = set.Rules[8].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[2].(*rule.Lit).Value
+	s.r8_param3 = set.Rules[8].Where[1].(*rule.Binary).Y.(*rule.Binary).X.(*rule.Binary).X.(*rule.ParamRef)
+	s.r8_lit4 = set.Rules[8].Where[1].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
+	s.r9_padding_algorithm = set.Rules[9].Pattern.Ops[0].Attrs[2].Literal
+	s.r9_groups = set.Rules[9].Pattern.Ops[0].Attrs[4].Literal
+	s.r9_data_format = set.Rules[9].Pattern.Ops[0].Attrs[5].Literal
+	s.r9_param = set.Rules[9].Where[0].(*rule.Binary).X.(*rule.ParamRef)
+	s.r9_param2 = set.Rules[9].Where[0].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
+	s.r9_lit = set.Rules[9].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r9_lit2 = set.Rules[9].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r9_lit3 = set.Rules[9].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[2].(*rule.Lit).Value
+	s.r9_param3 = set.Rules[9].Where[1].(*rule.Binary).Y.(*rule.Binary).X.(*rule.Binary).X.(*rule.ParamRef)
+	s.r9_lit4 = set.Rules[9].Where[1].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
+	s.r10_padding_algorithm = set.Rules[10].Pattern.Ops[0].Attrs[2].Literal
+	s.r10_groups = set.Rules[10].Pattern.Ops[0].Attrs[4].Literal
+	s.r10_data_format = set.Rules[10].Pattern.Ops[0].Attrs[5].Literal
+	s.r10_param = set.Rules[10].Where[0].(*rule.Binary).X.(*rule.ParamRef)
+	s.r10_param2 = set.Rules[10].Where[0].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
+	s.r10_lit = set.Rules[10].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r10_lit2 = set.Rules[10].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r10_lit3 = set.Rules[10].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[2].(*rule.Lit).Value
+	s.r10_param3 = set.Rules[10].Where[1].(*rule.Binary).Y.(*rule.Binary).X.(*rule.Binary).X.(*rule.ParamRef)
+	s.r10_lit4 = set.Rules[10].Where[1].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
+	s.r11_padding_algorithm = set.Rules[11].Pattern.Ops[0].Attrs[2].Literal
+	s.r11_groups = set.Rules[11].Pattern.Ops[0].Attrs[4].Literal
+	s.r11_data_format = set.Rules[11].Pattern.Ops[0].Attrs[5].Literal
+	s.r11_param = set.Rules[11].Where[0].(*rule.Binary).X.(*rule.ParamRef)
+	s.r11_param2 = set.Rules[11].Where[0].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
+	s.r11_lit = set.Rules[11].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r11_lit2 = set.Rules[11].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r11_lit3 = set.Rules[11].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[2].(*rule.Lit).Value
+	s.r11_param3 = set.Rules[11].Where[1].(*rule.Binary).Y.(*rule.Binary).X.(*rule.Binary).X.(*rule.ParamRef)
+	s.r11_lit4 = set.Rules[11].Where[1].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
+	s.def_pd_op_leaky_relu_negative_slope = rt.AttrDefault(ctx, "pd_op.leaky_relu", "negative_slope")
+	s.r12_padding_algorithm = set.Rules[12].Pattern.Ops[0].Attrs[2].Literal
+	s.r12_groups = set.Rules[12].Pattern.Ops[0].Attrs[4].Literal
+	s.r12_data_format = set.Rules[12].Pattern.Ops[0].Attrs[5].Literal
+	s.r12_param = set.Rules[12].Where[0].(*rule.Binary).X.(*rule.ParamRef)
+	s.r12_param2 = set.Rules[12].Where[0].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
+	s.r12_lit = set.Rules[12].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r12_lit2 = set.Rules[12].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r12_lit3 = set.Rules[12].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[2].(*rule.Lit).Value
+	s.r12_param3 = set.Rules[12].Where[1].(*rule.Binary).Y.(*rule.Binary).X.(*rule.Binary).X.(*rule.ParamRef)
+	s.r12_lit4 = set.Rules[12].Where[1].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
+	s.r13_padding_algorithm = set.Rules[13].Pattern.Ops[0].Attrs[2].Literal
+	s.r13_groups = set.Rules[13].Pattern.Ops[0].Attrs[4].Literal
+	s.r13_data_format = set.Rules[13].Pattern.Ops[0].Attrs[5].Literal
+	s.r13_param = set.Rules[13].Where[0].(*rule.Binary).X.(*rule.ParamRef)
+	s.r13_param2 = set.Rules[13].Where[0].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
+	s.r13_lit = set.Rules[13].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r13_lit2 = set.Rules[13].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r13_lit3 = set.Rules[13].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[2].(*rule.Lit).Value
+	s.r13_param3 = set.Rules[13].Where[1].(*rule.Binary).Y.(*rule.Binary).X.(*rule.Binary).X.(*rule.ParamRef)
+	s.r13_lit4 = set.Rules[13].Where[1].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
+	s.r14_padding_algorithm = set.Rules[14].Pattern.Ops[0].Attrs[2].Literal
+	s.r14_dilations = set.Rules[14].Pattern.Ops[0].Attrs[3].Literal
+	s.r14_data_format = set.Rules[14].Pattern.Ops[0].Attrs[5].Literal
+	s.r14_param = set.Rules[14].Where[0].(*rule.Binary).X.(*rule.ParamRef)
+	s.r14_param2 = set.Rules[14].Where[0].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
+	s.r14_lit = set.Rules[14].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r14_lit2 = set.Rules[14].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r14_lit3 = set.Rules[14].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[2].(*rule.Lit).Value
+	s.r14_param3 = set.Rules[14].Where[1].(*rule.Binary).Y.(*rule.Binary).X.(*rule.Binary).X.(*rule.ParamRef)
+	s.r14_lit4 = set.Rules[14].Where[1].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
+	s.r15_padding_algorithm = set.Rules[15].Pattern.Ops[0].Attrs[2].Literal
+	s.r15_dilations = set.Rules[15].Pattern.Ops[0].Attrs[3].Literal
+	s.r15_data_format = set.Rules[15].Pattern.Ops[0].Attrs[5].Literal
+	s.r15_param = set.Rules[15].Where[0].(*rule.Binary).X.(*rule.ParamRef)
+	s.r15_param2 = set.Rules[15].Where[0].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
+	s.r15_lit = set.Rules[15].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r15_lit2 = set.Rules[15].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r15_lit3 = set.Rules[15].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[2].(*rule.Lit).Value
+	s.r15_param3 = set.Rules[15].Where[1].(*rule.Binary).Y.(*rule.Binary).X.(*rule.Binary).X.(*rule.ParamRef)
+	s.r15_lit4 = set.Rules[15].Where[1].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
+	s.r16_padding_algorithm = set.Rules[16].Pattern.Ops[0].Attrs[2].Literal
+	s.r16_dilations = set.Rules[16].Pattern.Ops[0].Attrs[3].Literal
+	s.r16_data_format = set.Rules[16].Pattern.Ops[0].Attrs[5].Literal
+	s.r16_param = set.Rules[16].Where[0].(*rule.Binary).X.(*rule.ParamRef)
+	s.r16_param2 = set.Rules[16].Where[0].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
+	s.r16_lit = set.Rules[16].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r16_lit2 = set.Rules[16].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r16_lit3 = set.Rules[16].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[2].(*rule.Lit).Value
+	s.r16_param3 = set.Rules[16].Where[1].(*rule.Binary).Y.(*rule.Binary).X.(*rule.Binary).X.(*rule.ParamRef)
+	s.r16_lit4 = set.Rules[16].Where[1].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
+	s.r17_padding_algorithm = set.Rules[17].Pattern.Ops[0].Attrs[2].Literal
+	s.r17_dilations = set.Rules[17].Pattern.Ops[0].Attrs[3].Literal
+	s.r17_data_format = set.Rules[17].Pattern.Ops[0].Attrs[5].Literal
+	s.r17_param = set.Rules[17].Where[0].(*rule.Binary).X.(*rule.ParamRef)
+	s.r17_param2 = set.Rules[17].Where[0].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
+	s.r17_lit = set.Rules[17].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r17_lit2 = set.Rules[17].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r17_lit3 = set.Rules[17].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[2].(*rule.Lit).Value
+	s.r17_param3 = set.Rules[17].Where[1].(*rule.Binary).Y.(*rule.Binary).X.(*rule.Binary).X.(*rule.ParamRef)
+	s.r17_lit4 = set.Rules[17].Where[1].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
+	s.r18_data_format = set.Rules[18].Pattern.Ops[0].Attrs[5].Literal
+	s.r18_lit = set.Rules[18].Where[2].(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r18_lit2 = set.Rules[18].Where[2].(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r18_lit3 = set.Rules[18].Where[2].(*rule.Binary).Y.(*rule.List).Elems[2].(*rule.Lit).Value
+	s.r19_padding_algorithm = set.Rules[19].Pattern.Ops[0].Attrs[2].Literal
+	s.r19_data_format = set.Rules[19].Pattern.Ops[0].Attrs[5].Literal
+	s.r19_param = set.Rules[19].Where[0].(*rule.Binary).X.(*rule.ParamRef)
+	s.r19_param2 = set.Rules[19].Where[0].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
+	s.r19_lit = set.Rules[19].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r19_lit2 = set.Rules[19].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r19_lit3 = set.Rules[19].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[2].(*rule.Lit).Value
+	s.r19_param3 = set.Rules[19].Where[1].(*rule.Binary).Y.(*rule.Binary).X.(*rule.Binary).X.(*rule.ParamRef)
+	s.r19_lit4 = set.Rules[19].Where[1].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
+	s.r20_padding_algorithm = set.Rules[20].Pattern.Ops[0].Attrs[2].Literal
+	s.r20_data_format = set.Rules[20].Pattern.Ops[0].Attrs[5].Literal
+	s.r20_param = set.Rules[20].Where[0].(*rule.Binary).X.(*rule.ParamRef)
+	s.r20_param2 = set.Rules[20].Where[0].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
+	s.r20_lit = set.Rules[20].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r20_lit2 = set.Rules[20].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r20_lit3 = set.Rules[20].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[2].(*rule.Lit).Value
+	s.r20_param3 = set.Rules[20].Where[1].(*rule.Binary).Y.(*rule.Binary).X.(*rule.Binary).X.(*rule.ParamRef)
+	s.r20_lit4 = set.Rules[20].Where[1].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
 	s.op_pd_op_fused_conv2d_add_act = ctx.OpInfo("pd_op.fused_conv2d_add_act")
 	s.def_pd_op_fused_conv2d_add_act_activation = rt.AttrDefault(ctx, "pd_op.fused_conv2d_add_act", "activation")
-	s.r9_activation = set.Rules[9].Pattern.Ops[0].Attrs[0].Literal
-	s.r10_activation = set.Rules[10].Pattern.Ops[0].Attrs[0].Literal
-	s.r11_activation = set.Rules[11].Pattern.Ops[0].Attrs[0].Literal
-	s.r12_activation = set.Rules[12].Pattern.Ops[0].Attrs[0].Literal
+	s.r21_activation = set.Rules[21].Pattern.Ops[0].Attrs[0].Literal
+	s.r22_activation = set.Rules[22].Pattern.Ops[0].Attrs[0].Literal
+	s.def_pd_op_fused_conv2d_add_act_force_backend = rt.AttrDefault(ctx, "pd_op.fused_conv2d_add_act", "force_backend")
+	s.r22_force_backend = set.Rules[22].Pattern.Ops[0].Attrs[1].Literal
+	s.def_pd_op_fused_conv2d_add_act_strides = rt.AttrDefault(ctx, "pd_op.fused_conv2d_add_act", "strides")
+	s.def_pd_op_fused_conv2d_add_act_paddings = rt.AttrDefault(ctx, "pd_op.fused_conv2d_add_act", "paddings")
+	s.def_pd_op_fused_conv2d_add_act_padding_algorithm = rt.AttrDefault(ctx, "pd_op.fused_conv2d_add_act", "padding_algorithm")
+	s.def_pd_op_fused_conv2d_add_act_dilations = rt.AttrDefault(ctx, "pd_op.fused_conv2d_add_act", "dilations")
+	s.def_pd_op_fused_conv2d_add_act_groups = rt.AttrDefault(ctx, "pd_op.fused_conv2d_add_act", "groups")
+	s.def_pd_op_fused_conv2d_add_act_data_format = rt.AttrDefault(ctx, "pd_op.fused_conv2d_add_act", "data_format")
 	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
 		m := &convBnReluMatcher{convBnReluStatic: s}
 		m.Oracle = o
@@ -408,29 +977,40 @@ func (m *convBnReluMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
 	m.Begin(dst)
 	switch m.dispatch.Kind(op) {
 	case 1: // pd_op.add
-		m.r8_conv2d_add(op)
+		m.r20_conv2d_add_cutlass_nhwc(op)
+		m.r19_conv2d_add_cutlass_nchw(op)
+		m.r18_conv2d_add(op)
 	case 2: // pd_op.batch_norm
 		m.r0_conv2d_bn_fold(op)
 		m.r2_conv2d_bn_fold(op)
 	case 3: // pd_op.batch_norm_
 		m.r1_conv2d_bn_fold(op)
 		m.r3_conv2d_bn_fold(op)
-	case 4: // pd_op.relu
-		m.r12_fused_conv2d_add_residual_then_act(op)
-		m.r7_conv2d_add_residual_act(op)
+	case 4: // pd_op.leaky_relu
+		m.r13_conv2d_add_cutlass_leaky_relu_nhwc(op)
+		m.r12_conv2d_add_cutlass_leaky_relu_nchw(op)
+	case 5: // pd_op.relu
+		m.r22_fused_conv2d_add_residual_then_act(op)
+		m.r5_conv2d_add_residual_act(op)
+		m.r16_conv2d_add_cutlass_depthwise_act_nhwc(op)
+		m.r14_conv2d_add_cutlass_depthwise_act_nchw(op)
+		m.r9_conv2d_add_cutlass_act_nhwc(op)
+		m.r6_conv2d_add_cutlass_act_nchw(op)
 		m.r4_conv2d_add_act(op)
-		m.r9_fused_conv2d_add_then_act(op)
-	case 5: // pd_op.sigmoid
-		m.r5_conv2d_add_cutlass_act(op)
-		m.r10_fused_conv2d_add_then_cutlass_act(op)
-	case 6: // pd_op.swish
-		m.r6_conv2d_add_cutlass_act(op)
-		m.r11_fused_conv2d_add_then_cutlass_act(op)
+		m.r21_fused_conv2d_add_then_act(op)
+	case 6: // pd_op.sigmoid
+		m.r10_conv2d_add_cutlass_act_nhwc(op)
+		m.r7_conv2d_add_cutlass_act_nchw(op)
+	case 7: // pd_op.swish
+		m.r17_conv2d_add_cutlass_depthwise_act_nhwc(op)
+		m.r15_conv2d_add_cutlass_depthwise_act_nchw(op)
+		m.r11_conv2d_add_cutlass_act_nhwc(op)
+		m.r8_conv2d_add_cutlass_act_nchw(op)
 	}
 	return m.End()
 }
 
-// r0_conv2d_bn_fold tries rule conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm] (benefit 2, conv_bn_relu.drr:28:6) at op1, the root pd_op.batch_norm.
+// r0_conv2d_bn_fold tries rule conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm] (benefit 2, conv2d_bn_fuse.drr:33:6) at op1, the root pd_op.batch_norm.
 func (m *convBnReluMatcher) r0_conv2d_bn_fold(op1 *ir.Op) bool {
 	// %out, _, _, _, _, _ = pd_op.batch_norm(%y, %mean, %var, %scale, %bias) {epsilon: $eps, data_format: $fmt, is_test: $test, use_global_stats: $global, trainable_statistics: $trainable}
 	if op1.NumOperands() != 5 || op1.NumResults() != 6 {
@@ -631,7 +1211,7 @@ func (m *convBnReluMatcher) r0_conv2d_bn_fold(op1 *ir.Op) bool {
 	return true
 }
 
-// r1_conv2d_bn_fold tries rule conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm_] (benefit 2, conv_bn_relu.drr:28:6) at op1, the root pd_op.batch_norm_.
+// r1_conv2d_bn_fold tries rule conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm_] (benefit 2, conv2d_bn_fuse.drr:33:6) at op1, the root pd_op.batch_norm_.
 func (m *convBnReluMatcher) r1_conv2d_bn_fold(op1 *ir.Op) bool {
 	// %out, _, _, _, _, _ = pd_op.batch_norm_(%y, %mean, %var, %scale, %bias) {epsilon: $eps, data_format: $fmt, is_test: $test, use_global_stats: $global, trainable_statistics: $trainable}
 	if op1.NumOperands() != 5 || op1.NumResults() != 6 {
@@ -832,7 +1412,7 @@ func (m *convBnReluMatcher) r1_conv2d_bn_fold(op1 *ir.Op) bool {
 	return true
 }
 
-// r2_conv2d_bn_fold tries rule conv2d_bn_fold[pd_op.depthwise_conv2d,pd_op.batch_norm] (benefit 2, conv_bn_relu.drr:28:6) at op1, the root pd_op.batch_norm.
+// r2_conv2d_bn_fold tries rule conv2d_bn_fold[pd_op.depthwise_conv2d,pd_op.batch_norm] (benefit 2, conv2d_bn_fuse.drr:33:6) at op1, the root pd_op.batch_norm.
 func (m *convBnReluMatcher) r2_conv2d_bn_fold(op1 *ir.Op) bool {
 	// %out, _, _, _, _, _ = pd_op.batch_norm(%y, %mean, %var, %scale, %bias) {epsilon: $eps, data_format: $fmt, is_test: $test, use_global_stats: $global, trainable_statistics: $trainable}
 	if op1.NumOperands() != 5 || op1.NumResults() != 6 {
@@ -1033,7 +1613,7 @@ func (m *convBnReluMatcher) r2_conv2d_bn_fold(op1 *ir.Op) bool {
 	return true
 }
 
-// r3_conv2d_bn_fold tries rule conv2d_bn_fold[pd_op.depthwise_conv2d,pd_op.batch_norm_] (benefit 2, conv_bn_relu.drr:28:6) at op1, the root pd_op.batch_norm_.
+// r3_conv2d_bn_fold tries rule conv2d_bn_fold[pd_op.depthwise_conv2d,pd_op.batch_norm_] (benefit 2, conv2d_bn_fuse.drr:33:6) at op1, the root pd_op.batch_norm_.
 func (m *convBnReluMatcher) r3_conv2d_bn_fold(op1 *ir.Op) bool {
 	// %out, _, _, _, _, _ = pd_op.batch_norm_(%y, %mean, %var, %scale, %bias) {epsilon: $eps, data_format: $fmt, is_test: $test, use_global_stats: $global, trainable_statistics: $trainable}
 	if op1.NumOperands() != 5 || op1.NumResults() != 6 {
@@ -1234,7 +1814,7 @@ func (m *convBnReluMatcher) r3_conv2d_bn_fold(op1 *ir.Op) bool {
 	return true
 }
 
-// r4_conv2d_add_act tries rule conv2d_add_act[pd_op.relu] (benefit 3, conv_bn_relu.drr:70:6) at op2, the root pd_op.relu.
+// r4_conv2d_add_act tries rule conv2d_add_act[pd_op.relu] (benefit 2, conv2d_add_act_fuse.drr:50:6) at op2, the root pd_op.relu.
 func (m *convBnReluMatcher) r4_conv2d_add_act(op2 *ir.Op) bool {
 	// %r = pd_op.relu(%z)
 	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
@@ -1335,76 +1915,88 @@ func (m *convBnReluMatcher) r4_conv2d_add_act(op2 *ir.Op) bool {
 		if !(cmp8 >= 0) {
 			continue
 		}
-		// where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4
-		p10, ok11 := m.Builtin("constant", m.Args(v5_b))
+		// where dtype(%w) in [float16, float32, float64]
+		f10, ok11 := rt.Call(m.builtin_dtype, m.Args(v4_w))
 		if !ok11 {
 			continue
 		}
-		b12, ok13 := p10.(bool)
+		in12, ok13 := rt.In(f10, []rule.Val{m.r4_lit, m.r4_lit2, m.r4_lit3})
 		if !ok13 {
 			continue
 		}
-		if !b12 {
+		if !in12 {
 			continue
 		}
-		f14, ok15 := rt.Call(m.builtin_numel, m.Args(v5_b))
+		// where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4
+		p14, ok15 := m.Builtin("constant", m.Args(v5_b))
 		if !ok15 {
 			continue
 		}
-		f16, ok17 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		b16, ok17 := p14.(bool)
 		if !ok17 {
 			continue
 		}
-		if !(rule.Equal(f14, f16)) {
+		if !b16 {
 			continue
 		}
-		f18, ok19 := rt.Call(m.builtin_rank, m.Args(v5_b))
+		f18, ok19 := rt.Call(m.builtin_numel, m.Args(v5_b))
 		if !ok19 {
 			continue
 		}
-		cmp20, ok21 := rule.Compare(f18, int64(4))
+		f20, ok21 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
 		if !ok21 {
 			continue
 		}
-		if !(cmp20 <= 0) {
+		if !(rule.Equal(f18, f20)) {
+			continue
+		}
+		f22, ok23 := rt.Call(m.builtin_rank, m.Args(v5_b))
+		if !ok23 {
+			continue
+		}
+		cmp24, ok25 := rule.Compare(f22, int64(4))
+		if !ok25 {
+			continue
+		}
+		if !(cmp24 <= 0) {
 			continue
 		}
 		// where $fmt == "NCHW" ? rank(%b) >= 3 && dim(%b, -3) == dim(%w, 0) : dim(%b, -1) == dim(%w, 0)
-		var c22 bool
+		var c26 bool
 		if rule.Equal(rule.AttrVal(h5_fmt), "NCHW") {
-			f23, ok24 := rt.Call(m.builtin_rank, m.Args(v5_b))
-			if !ok24 {
+			f27, ok28 := rt.Call(m.builtin_rank, m.Args(v5_b))
+			if !ok28 {
 				continue
 			}
-			cmp25, ok26 := rule.Compare(f23, int64(3))
-			if !ok26 {
+			cmp29, ok30 := rule.Compare(f27, int64(3))
+			if !ok30 {
 				continue
 			}
-			l27 := cmp25 >= 0
-			if l27 {
-				f28, ok29 := rt.Call(m.builtin_dim, m.Args(v5_b, int64(-3)))
-				if !ok29 {
+			l31 := cmp29 >= 0
+			if l31 {
+				f32, ok33 := rt.Call(m.builtin_dim, m.Args(v5_b, int64(-3)))
+				if !ok33 {
 					continue
 				}
-				f30, ok31 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
-				if !ok31 {
+				f34, ok35 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+				if !ok35 {
 					continue
 				}
-				l27 = rule.Equal(f28, f30)
+				l31 = rule.Equal(f32, f34)
 			}
-			c22 = l27
+			c26 = l31
 		} else {
-			f32, ok33 := rt.Call(m.builtin_dim, m.Args(v5_b, int64(-1)))
-			if !ok33 {
+			f36, ok37 := rt.Call(m.builtin_dim, m.Args(v5_b, int64(-1)))
+			if !ok37 {
 				continue
 			}
-			f34, ok35 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
-			if !ok35 {
+			f38, ok39 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+			if !ok39 {
 				continue
 			}
-			c22 = rule.Equal(f32, f34)
+			c26 = rule.Equal(f36, f38)
 		}
-		if !c22 {
+		if !c26 {
 			continue
 		}
 		mt := m.Emit(m.rules[4])
@@ -1417,374 +2009,8 @@ func (m *convBnReluMatcher) r4_conv2d_add_act(op2 *ir.Op) bool {
 	return false
 }
 
-// r5_conv2d_add_cutlass_act tries rule conv2d_add_cutlass_act[pd_op.sigmoid] (benefit 3, conv_bn_relu.drr:97:6) at op2, the root pd_op.sigmoid.
-func (m *convBnReluMatcher) r5_conv2d_add_cutlass_act(op2 *ir.Op) bool {
-	// %r = pd_op.sigmoid(%z)
-	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
-		return false
-	}
-	v2_r := op2.Result(0)
-	v1_z := op2.Operand(0)
-	if v1_z == nil {
-		return false
-	}
-	op1 := v1_z.DefiningOp()
-	if op1 == nil || v1_z.Index() != 0 || op1 == op2 {
-		return false
-	}
-	// %z = pd_op.add(either(%y, %b))
-	if op1.Info() != m.op_pd_op_add || op1.NumOperands() != 2 || op1.NumResults() != 1 {
-		return false
-	}
-	for sw1 := 0; sw1 < 2; sw1++ {
-		op1_a2, op1_b3 := op1.Operand(sw1), op1.Operand(1-sw1) // as written, then swapped
-		v0_y := op1_a2
-		if v0_y == nil {
-			continue
-		}
-		op0 := v0_y.DefiningOp()
-		if op0 == nil || v0_y.Index() != 0 || op0 == op2 || op0 == op1 {
-			continue
-		}
-		// %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: $pa, dilations: $dl, groups: $g, data_format: $fmt}
-		if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
-			continue
-		}
-		h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_conv2d_strides)
-		if h0_st == nil {
-			continue
-		}
-		h1_pd := rt.AttrOr(op0, "paddings", m.def_pd_op_conv2d_paddings)
-		if h1_pd == nil {
-			continue
-		}
-		h2_pa := rt.AttrOr(op0, "padding_algorithm", m.def_pd_op_conv2d_padding_algorithm)
-		if h2_pa == nil {
-			continue
-		}
-		h3_dl := rt.AttrOr(op0, "dilations", m.def_pd_op_conv2d_dilations)
-		if h3_dl == nil {
-			continue
-		}
-		h4_g := rt.AttrOr(op0, "groups", m.def_pd_op_conv2d_groups)
-		if h4_g == nil {
-			continue
-		}
-		h5_fmt := rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format)
-		if h5_fmt == nil {
-			continue
-		}
-		v3_x := op0.Operand(0)
-		if v3_x == nil {
-			continue
-		}
-		v4_w := op0.Operand(1)
-		if v4_w == nil {
-			continue
-		}
-		v5_b := op1_b3
-		if v5_b == nil {
-			continue
-		}
-		// closure: every use of %y is in the match
-		if !rt.OnlyUsedBy(v0_y, op0, op1, op2) {
-			continue
-		}
-		// closure: every use of %z is in the match
-		if !rt.OnlyUsedBy(v1_z, op0, op1, op2) {
-			continue
-		}
-		// where $pa in ["EXPLICIT", "SAME", "VALID"]
-		in4, ok5 := rt.In(rule.AttrVal(h2_pa), convBnReluList1)
-		if !ok5 {
-			continue
-		}
-		if !in4 {
-			continue
-		}
-		// where $fmt in ["NCHW", "NHWC"]
-		in6, ok7 := rt.In(rule.AttrVal(h5_fmt), convBnReluList2)
-		if !ok7 {
-			continue
-		}
-		if !in6 {
-			continue
-		}
-		// where $g >= 1
-		cmp8, ok9 := rule.Compare(rule.AttrVal(h4_g), int64(1))
-		if !ok9 {
-			continue
-		}
-		if !(cmp8 >= 0) {
-			continue
-		}
-		// where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4
-		p10, ok11 := m.Builtin("constant", m.Args(v5_b))
-		if !ok11 {
-			continue
-		}
-		b12, ok13 := p10.(bool)
-		if !ok13 {
-			continue
-		}
-		if !b12 {
-			continue
-		}
-		f14, ok15 := rt.Call(m.builtin_numel, m.Args(v5_b))
-		if !ok15 {
-			continue
-		}
-		f16, ok17 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
-		if !ok17 {
-			continue
-		}
-		if !(rule.Equal(f14, f16)) {
-			continue
-		}
-		f18, ok19 := rt.Call(m.builtin_rank, m.Args(v5_b))
-		if !ok19 {
-			continue
-		}
-		cmp20, ok21 := rule.Compare(f18, int64(4))
-		if !ok21 {
-			continue
-		}
-		if !(cmp20 <= 0) {
-			continue
-		}
-		// where $fmt == "NCHW" ? rank(%b) >= 3 && dim(%b, -3) == dim(%w, 0) : dim(%b, -1) == dim(%w, 0)
-		var c22 bool
-		if rule.Equal(rule.AttrVal(h5_fmt), "NCHW") {
-			f23, ok24 := rt.Call(m.builtin_rank, m.Args(v5_b))
-			if !ok24 {
-				continue
-			}
-			cmp25, ok26 := rule.Compare(f23, int64(3))
-			if !ok26 {
-				continue
-			}
-			l27 := cmp25 >= 0
-			if l27 {
-				f28, ok29 := rt.Call(m.builtin_dim, m.Args(v5_b, int64(-3)))
-				if !ok29 {
-					continue
-				}
-				f30, ok31 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
-				if !ok31 {
-					continue
-				}
-				l27 = rule.Equal(f28, f30)
-			}
-			c22 = l27
-		} else {
-			f32, ok33 := rt.Call(m.builtin_dim, m.Args(v5_b, int64(-1)))
-			if !ok33 {
-				continue
-			}
-			f34, ok35 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
-			if !ok35 {
-				continue
-			}
-			c22 = rule.Equal(f32, f34)
-		}
-		if !c22 {
-			continue
-		}
-		mt := m.Emit(m.rules[5])
-		mt.Ops = append(mt.Ops[:0], op0, op1, op2)
-		mt.Values = append(mt.Values[:0], v0_y, v1_z, v2_r, v3_x, v4_w, v5_b)
-		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil)
-		mt.Holes = append(mt.Holes[:0], h0_st, h1_pd, h2_pa, h3_dl, h4_g, h5_fmt)
-		return true
-	}
-	return false
-}
-
-// r6_conv2d_add_cutlass_act tries rule conv2d_add_cutlass_act[pd_op.swish] (benefit 3, conv_bn_relu.drr:97:6) at op2, the root pd_op.swish.
-func (m *convBnReluMatcher) r6_conv2d_add_cutlass_act(op2 *ir.Op) bool {
-	// %r = pd_op.swish(%z)
-	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
-		return false
-	}
-	v2_r := op2.Result(0)
-	v1_z := op2.Operand(0)
-	if v1_z == nil {
-		return false
-	}
-	op1 := v1_z.DefiningOp()
-	if op1 == nil || v1_z.Index() != 0 || op1 == op2 {
-		return false
-	}
-	// %z = pd_op.add(either(%y, %b))
-	if op1.Info() != m.op_pd_op_add || op1.NumOperands() != 2 || op1.NumResults() != 1 {
-		return false
-	}
-	for sw1 := 0; sw1 < 2; sw1++ {
-		op1_a2, op1_b3 := op1.Operand(sw1), op1.Operand(1-sw1) // as written, then swapped
-		v0_y := op1_a2
-		if v0_y == nil {
-			continue
-		}
-		op0 := v0_y.DefiningOp()
-		if op0 == nil || v0_y.Index() != 0 || op0 == op2 || op0 == op1 {
-			continue
-		}
-		// %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: $pa, dilations: $dl, groups: $g, data_format: $fmt}
-		if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
-			continue
-		}
-		h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_conv2d_strides)
-		if h0_st == nil {
-			continue
-		}
-		h1_pd := rt.AttrOr(op0, "paddings", m.def_pd_op_conv2d_paddings)
-		if h1_pd == nil {
-			continue
-		}
-		h2_pa := rt.AttrOr(op0, "padding_algorithm", m.def_pd_op_conv2d_padding_algorithm)
-		if h2_pa == nil {
-			continue
-		}
-		h3_dl := rt.AttrOr(op0, "dilations", m.def_pd_op_conv2d_dilations)
-		if h3_dl == nil {
-			continue
-		}
-		h4_g := rt.AttrOr(op0, "groups", m.def_pd_op_conv2d_groups)
-		if h4_g == nil {
-			continue
-		}
-		h5_fmt := rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format)
-		if h5_fmt == nil {
-			continue
-		}
-		v3_x := op0.Operand(0)
-		if v3_x == nil {
-			continue
-		}
-		v4_w := op0.Operand(1)
-		if v4_w == nil {
-			continue
-		}
-		v5_b := op1_b3
-		if v5_b == nil {
-			continue
-		}
-		// closure: every use of %y is in the match
-		if !rt.OnlyUsedBy(v0_y, op0, op1, op2) {
-			continue
-		}
-		// closure: every use of %z is in the match
-		if !rt.OnlyUsedBy(v1_z, op0, op1, op2) {
-			continue
-		}
-		// where $pa in ["EXPLICIT", "SAME", "VALID"]
-		in4, ok5 := rt.In(rule.AttrVal(h2_pa), convBnReluList1)
-		if !ok5 {
-			continue
-		}
-		if !in4 {
-			continue
-		}
-		// where $fmt in ["NCHW", "NHWC"]
-		in6, ok7 := rt.In(rule.AttrVal(h5_fmt), convBnReluList2)
-		if !ok7 {
-			continue
-		}
-		if !in6 {
-			continue
-		}
-		// where $g >= 1
-		cmp8, ok9 := rule.Compare(rule.AttrVal(h4_g), int64(1))
-		if !ok9 {
-			continue
-		}
-		if !(cmp8 >= 0) {
-			continue
-		}
-		// where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4
-		p10, ok11 := m.Builtin("constant", m.Args(v5_b))
-		if !ok11 {
-			continue
-		}
-		b12, ok13 := p10.(bool)
-		if !ok13 {
-			continue
-		}
-		if !b12 {
-			continue
-		}
-		f14, ok15 := rt.Call(m.builtin_numel, m.Args(v5_b))
-		if !ok15 {
-			continue
-		}
-		f16, ok17 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
-		if !ok17 {
-			continue
-		}
-		if !(rule.Equal(f14, f16)) {
-			continue
-		}
-		f18, ok19 := rt.Call(m.builtin_rank, m.Args(v5_b))
-		if !ok19 {
-			continue
-		}
-		cmp20, ok21 := rule.Compare(f18, int64(4))
-		if !ok21 {
-			continue
-		}
-		if !(cmp20 <= 0) {
-			continue
-		}
-		// where $fmt == "NCHW" ? rank(%b) >= 3 && dim(%b, -3) == dim(%w, 0) : dim(%b, -1) == dim(%w, 0)
-		var c22 bool
-		if rule.Equal(rule.AttrVal(h5_fmt), "NCHW") {
-			f23, ok24 := rt.Call(m.builtin_rank, m.Args(v5_b))
-			if !ok24 {
-				continue
-			}
-			cmp25, ok26 := rule.Compare(f23, int64(3))
-			if !ok26 {
-				continue
-			}
-			l27 := cmp25 >= 0
-			if l27 {
-				f28, ok29 := rt.Call(m.builtin_dim, m.Args(v5_b, int64(-3)))
-				if !ok29 {
-					continue
-				}
-				f30, ok31 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
-				if !ok31 {
-					continue
-				}
-				l27 = rule.Equal(f28, f30)
-			}
-			c22 = l27
-		} else {
-			f32, ok33 := rt.Call(m.builtin_dim, m.Args(v5_b, int64(-1)))
-			if !ok33 {
-				continue
-			}
-			f34, ok35 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
-			if !ok35 {
-				continue
-			}
-			c22 = rule.Equal(f32, f34)
-		}
-		if !c22 {
-			continue
-		}
-		mt := m.Emit(m.rules[6])
-		mt.Ops = append(mt.Ops[:0], op0, op1, op2)
-		mt.Values = append(mt.Values[:0], v0_y, v1_z, v2_r, v3_x, v4_w, v5_b)
-		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil)
-		mt.Holes = append(mt.Holes[:0], h0_st, h1_pd, h2_pa, h3_dl, h4_g, h5_fmt)
-		return true
-	}
-	return false
-}
-
-// r7_conv2d_add_residual_act tries rule conv2d_add_residual_act (benefit 4, conv_bn_relu.drr:124:6) at op3, the root pd_op.relu.
-func (m *convBnReluMatcher) r7_conv2d_add_residual_act(op3 *ir.Op) bool {
+// r5_conv2d_add_residual_act tries rule conv2d_add_residual_act (benefit 7, conv2d_add_act_fuse.drr:80:6) at op3, the root pd_op.relu.
+func (m *convBnReluMatcher) r5_conv2d_add_residual_act(op3 *ir.Op) bool {
 	// %r = pd_op.relu(%s)
 	if op3.NumOperands() != 1 || op3.NumResults() != 1 {
 		return false
@@ -1906,91 +2132,103 @@ func (m *convBnReluMatcher) r7_conv2d_add_residual_act(op3 *ir.Op) bool {
 			if !(cmp11 >= 0) {
 				continue
 			}
-			// where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4
-			p13, ok14 := m.Builtin("constant", m.Args(v6_b))
+			// where dtype(%w) in [float16, float32, float64]
+			f13, ok14 := rt.Call(m.builtin_dtype, m.Args(v5_w))
 			if !ok14 {
 				continue
 			}
-			b15, ok16 := p13.(bool)
+			in15, ok16 := rt.In(f13, []rule.Val{m.r5_lit, m.r5_lit2, m.r5_lit3})
 			if !ok16 {
 				continue
 			}
-			if !b15 {
+			if !in15 {
 				continue
 			}
-			f17, ok18 := rt.Call(m.builtin_numel, m.Args(v6_b))
+			// where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4
+			p17, ok18 := m.Builtin("constant", m.Args(v6_b))
 			if !ok18 {
 				continue
 			}
-			f19, ok20 := rt.Call(m.builtin_dim, m.Args(v5_w, int64(0)))
+			b19, ok20 := p17.(bool)
 			if !ok20 {
 				continue
 			}
-			if !(rule.Equal(f17, f19)) {
+			if !b19 {
 				continue
 			}
-			f21, ok22 := rt.Call(m.builtin_rank, m.Args(v6_b))
+			f21, ok22 := rt.Call(m.builtin_numel, m.Args(v6_b))
 			if !ok22 {
 				continue
 			}
-			cmp23, ok24 := rule.Compare(f21, int64(4))
+			f23, ok24 := rt.Call(m.builtin_dim, m.Args(v5_w, int64(0)))
 			if !ok24 {
 				continue
 			}
-			if !(cmp23 <= 0) {
+			if !(rule.Equal(f21, f23)) {
+				continue
+			}
+			f25, ok26 := rt.Call(m.builtin_rank, m.Args(v6_b))
+			if !ok26 {
+				continue
+			}
+			cmp27, ok28 := rule.Compare(f25, int64(4))
+			if !ok28 {
+				continue
+			}
+			if !(cmp27 <= 0) {
 				continue
 			}
 			// where $fmt == "NCHW" ? rank(%b) >= 3 && dim(%b, -3) == dim(%w, 0) : dim(%b, -1) == dim(%w, 0)
-			var c25 bool
+			var c29 bool
 			if rule.Equal(rule.AttrVal(h5_fmt), "NCHW") {
-				f26, ok27 := rt.Call(m.builtin_rank, m.Args(v6_b))
-				if !ok27 {
+				f30, ok31 := rt.Call(m.builtin_rank, m.Args(v6_b))
+				if !ok31 {
 					continue
 				}
-				cmp28, ok29 := rule.Compare(f26, int64(3))
-				if !ok29 {
+				cmp32, ok33 := rule.Compare(f30, int64(3))
+				if !ok33 {
 					continue
 				}
-				l30 := cmp28 >= 0
-				if l30 {
-					f31, ok32 := rt.Call(m.builtin_dim, m.Args(v6_b, int64(-3)))
-					if !ok32 {
+				l34 := cmp32 >= 0
+				if l34 {
+					f35, ok36 := rt.Call(m.builtin_dim, m.Args(v6_b, int64(-3)))
+					if !ok36 {
 						continue
 					}
-					f33, ok34 := rt.Call(m.builtin_dim, m.Args(v5_w, int64(0)))
-					if !ok34 {
+					f37, ok38 := rt.Call(m.builtin_dim, m.Args(v5_w, int64(0)))
+					if !ok38 {
 						continue
 					}
-					l30 = rule.Equal(f31, f33)
+					l34 = rule.Equal(f35, f37)
 				}
-				c25 = l30
+				c29 = l34
 			} else {
-				f35, ok36 := rt.Call(m.builtin_dim, m.Args(v6_b, int64(-1)))
-				if !ok36 {
+				f39, ok40 := rt.Call(m.builtin_dim, m.Args(v6_b, int64(-1)))
+				if !ok40 {
 					continue
 				}
-				f37, ok38 := rt.Call(m.builtin_dim, m.Args(v5_w, int64(0)))
-				if !ok38 {
+				f41, ok42 := rt.Call(m.builtin_dim, m.Args(v5_w, int64(0)))
+				if !ok42 {
 					continue
 				}
-				c25 = rule.Equal(f35, f37)
+				c29 = rule.Equal(f39, f41)
 			}
-			if !c25 {
+			if !c29 {
 				continue
 			}
 			// where same_type(%res, %z)
-			f39, ok40 := rt.Call(m.builtin_same_type, m.Args(v7_res, v1_z))
-			if !ok40 {
+			f43, ok44 := rt.Call(m.builtin_same_type, m.Args(v7_res, v1_z))
+			if !ok44 {
 				continue
 			}
-			b41, ok42 := f39.(bool)
-			if !ok42 {
+			b45, ok46 := f43.(bool)
+			if !ok46 {
 				continue
 			}
-			if !b41 {
+			if !b45 {
 				continue
 			}
-			mt := m.Emit(m.rules[7])
+			mt := m.Emit(m.rules[5])
 			mt.Ops = append(mt.Ops[:0], op0, op1, op2, op3)
 			mt.Values = append(mt.Values[:0], v0_y, v1_z, v2_s, v3_r, v4_x, v5_w, v6_b, v7_res)
 			mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil)
@@ -2001,8 +2239,2462 @@ func (m *convBnReluMatcher) r7_conv2d_add_residual_act(op3 *ir.Op) bool {
 	return false
 }
 
-// r8_conv2d_add tries rule conv2d_add (benefit 2, conv_bn_relu.drr:153:6) at op1, the root pd_op.add.
-func (m *convBnReluMatcher) r8_conv2d_add(op1 *ir.Op) bool {
+// r6_conv2d_add_cutlass_act_nchw tries rule conv2d_add_cutlass_act_nchw[pd_op.relu] (benefit 3, conv2d_add_act_fuse.drr:108:6) at op2, the root pd_op.relu.
+func (m *convBnReluMatcher) r6_conv2d_add_cutlass_act_nchw(op2 *ir.Op) bool {
+	// %r = pd_op.relu(%z)
+	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
+		return false
+	}
+	v2_r := op2.Result(0)
+	v1_z := op2.Operand(0)
+	if v1_z == nil {
+		return false
+	}
+	op1 := v1_z.DefiningOp()
+	if op1 == nil || v1_z.Index() != 0 || op1 == op2 {
+		return false
+	}
+	// %z = pd_op.add(either(%y, %b))
+	if op1.Info() != m.op_pd_op_add || op1.NumOperands() != 2 || op1.NumResults() != 1 {
+		return false
+	}
+	for sw1 := 0; sw1 < 2; sw1++ {
+		op1_a2, op1_b3 := op1.Operand(sw1), op1.Operand(1-sw1) // as written, then swapped
+		v0_y := op1_a2
+		if v0_y == nil {
+			continue
+		}
+		op0 := v0_y.DefiningOp()
+		if op0 == nil || v0_y.Index() != 0 || op0 == op2 || op0 == op1 {
+			continue
+		}
+		// %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: $dl, groups: (Int32)1, data_format: "NCHW"}
+		if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
+			continue
+		}
+		h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_conv2d_strides)
+		if h0_st == nil {
+			continue
+		}
+		h1_pd := rt.AttrOr(op0, "paddings", m.def_pd_op_conv2d_paddings)
+		if h1_pd == nil {
+			continue
+		}
+		if rt.AttrOr(op0, "padding_algorithm", m.def_pd_op_conv2d_padding_algorithm) != m.r6_padding_algorithm {
+			continue
+		}
+		h2_dl := rt.AttrOr(op0, "dilations", m.def_pd_op_conv2d_dilations)
+		if h2_dl == nil {
+			continue
+		}
+		if rt.AttrOr(op0, "groups", m.def_pd_op_conv2d_groups) != m.r6_groups {
+			continue
+		}
+		if rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format) != m.r6_data_format {
+			continue
+		}
+		v3_x := op0.Operand(0)
+		if v3_x == nil {
+			continue
+		}
+		v4_w := op0.Operand(1)
+		if v4_w == nil {
+			continue
+		}
+		v5_b := op1_b3
+		if v5_b == nil {
+			continue
+		}
+		// closure: every use of %y is in the match
+		if !rt.OnlyUsedBy(v0_y, op0, op1, op2) {
+			continue
+		}
+		// closure: every use of %z is in the match
+		if !rt.OnlyUsedBy(v1_z, op0, op1, op2) {
+			continue
+		}
+		// where $use_cutlass && $sm_version in [75, 80, 85, 86]
+		b4, ok5 := m.Param(m.r6_param).(bool)
+		if !ok5 {
+			continue
+		}
+		if !b4 {
+			continue
+		}
+		in6, ok7 := rt.In(m.Param(m.r6_param2), convBnReluList3)
+		if !ok7 {
+			continue
+		}
+		if !in6 {
+			continue
+		}
+		// where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
+		f8, ok9 := rt.Call(m.builtin_dtype, m.Args(v4_w))
+		if !ok9 {
+			continue
+		}
+		in10, ok11 := rt.In(f8, []rule.Val{m.r6_lit, m.r6_lit2, m.r6_lit3})
+		if !ok11 {
+			continue
+		}
+		if !in10 {
+			continue
+		}
+		l12 := !rule.Equal(m.Param(m.r6_param3), int64(75))
+		if !l12 {
+			f13, ok14 := rt.Call(m.builtin_dtype, m.Args(v4_w))
+			if !ok14 {
+				continue
+			}
+			l12 = rule.Equal(f13, m.r6_lit4)
+		}
+		if !l12 {
+			continue
+		}
+		// where dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0
+		f15, ok16 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok16 {
+			continue
+		}
+		ar17, ok18 := rt.Arith("%", f15, int64(8))
+		if !ok18 {
+			continue
+		}
+		if !(rule.Equal(ar17, int64(0))) {
+			continue
+		}
+		f19, ok20 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(1)))
+		if !ok20 {
+			continue
+		}
+		ar21, ok22 := rt.Arith("%", f19, int64(8))
+		if !ok22 {
+			continue
+		}
+		if !(rule.Equal(ar21, int64(0))) {
+			continue
+		}
+		// where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) >= 3 && rank(%b) <= 4 && dim(%b, -3) == dim(%w, 0)
+		p23, ok24 := m.Builtin("constant", m.Args(v5_b))
+		if !ok24 {
+			continue
+		}
+		b25, ok26 := p23.(bool)
+		if !ok26 {
+			continue
+		}
+		if !b25 {
+			continue
+		}
+		f27, ok28 := rt.Call(m.builtin_numel, m.Args(v5_b))
+		if !ok28 {
+			continue
+		}
+		f29, ok30 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok30 {
+			continue
+		}
+		if !(rule.Equal(f27, f29)) {
+			continue
+		}
+		f31, ok32 := rt.Call(m.builtin_rank, m.Args(v5_b))
+		if !ok32 {
+			continue
+		}
+		cmp33, ok34 := rule.Compare(f31, int64(3))
+		if !ok34 {
+			continue
+		}
+		if !(cmp33 >= 0) {
+			continue
+		}
+		f35, ok36 := rt.Call(m.builtin_rank, m.Args(v5_b))
+		if !ok36 {
+			continue
+		}
+		cmp37, ok38 := rule.Compare(f35, int64(4))
+		if !ok38 {
+			continue
+		}
+		if !(cmp37 <= 0) {
+			continue
+		}
+		f39, ok40 := rt.Call(m.builtin_dim, m.Args(v5_b, int64(-3)))
+		if !ok40 {
+			continue
+		}
+		f41, ok42 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok42 {
+			continue
+		}
+		if !(rule.Equal(f39, f41)) {
+			continue
+		}
+		mt := m.Emit(m.rules[6])
+		mt.Ops = append(mt.Ops[:0], op0, op1, op2)
+		mt.Values = append(mt.Values[:0], v0_y, v1_z, v2_r, v3_x, v4_w, v5_b)
+		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil)
+		mt.Holes = append(mt.Holes[:0], h0_st, h1_pd, h2_dl)
+		return true
+	}
+	return false
+}
+
+// r7_conv2d_add_cutlass_act_nchw tries rule conv2d_add_cutlass_act_nchw[pd_op.sigmoid] (benefit 3, conv2d_add_act_fuse.drr:108:6) at op2, the root pd_op.sigmoid.
+func (m *convBnReluMatcher) r7_conv2d_add_cutlass_act_nchw(op2 *ir.Op) bool {
+	// %r = pd_op.sigmoid(%z)
+	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
+		return false
+	}
+	v2_r := op2.Result(0)
+	v1_z := op2.Operand(0)
+	if v1_z == nil {
+		return false
+	}
+	op1 := v1_z.DefiningOp()
+	if op1 == nil || v1_z.Index() != 0 || op1 == op2 {
+		return false
+	}
+	// %z = pd_op.add(either(%y, %b))
+	if op1.Info() != m.op_pd_op_add || op1.NumOperands() != 2 || op1.NumResults() != 1 {
+		return false
+	}
+	for sw1 := 0; sw1 < 2; sw1++ {
+		op1_a2, op1_b3 := op1.Operand(sw1), op1.Operand(1-sw1) // as written, then swapped
+		v0_y := op1_a2
+		if v0_y == nil {
+			continue
+		}
+		op0 := v0_y.DefiningOp()
+		if op0 == nil || v0_y.Index() != 0 || op0 == op2 || op0 == op1 {
+			continue
+		}
+		// %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: $dl, groups: (Int32)1, data_format: "NCHW"}
+		if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
+			continue
+		}
+		h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_conv2d_strides)
+		if h0_st == nil {
+			continue
+		}
+		h1_pd := rt.AttrOr(op0, "paddings", m.def_pd_op_conv2d_paddings)
+		if h1_pd == nil {
+			continue
+		}
+		if rt.AttrOr(op0, "padding_algorithm", m.def_pd_op_conv2d_padding_algorithm) != m.r7_padding_algorithm {
+			continue
+		}
+		h2_dl := rt.AttrOr(op0, "dilations", m.def_pd_op_conv2d_dilations)
+		if h2_dl == nil {
+			continue
+		}
+		if rt.AttrOr(op0, "groups", m.def_pd_op_conv2d_groups) != m.r7_groups {
+			continue
+		}
+		if rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format) != m.r7_data_format {
+			continue
+		}
+		v3_x := op0.Operand(0)
+		if v3_x == nil {
+			continue
+		}
+		v4_w := op0.Operand(1)
+		if v4_w == nil {
+			continue
+		}
+		v5_b := op1_b3
+		if v5_b == nil {
+			continue
+		}
+		// closure: every use of %y is in the match
+		if !rt.OnlyUsedBy(v0_y, op0, op1, op2) {
+			continue
+		}
+		// closure: every use of %z is in the match
+		if !rt.OnlyUsedBy(v1_z, op0, op1, op2) {
+			continue
+		}
+		// where $use_cutlass && $sm_version in [75, 80, 85, 86]
+		b4, ok5 := m.Param(m.r7_param).(bool)
+		if !ok5 {
+			continue
+		}
+		if !b4 {
+			continue
+		}
+		in6, ok7 := rt.In(m.Param(m.r7_param2), convBnReluList3)
+		if !ok7 {
+			continue
+		}
+		if !in6 {
+			continue
+		}
+		// where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
+		f8, ok9 := rt.Call(m.builtin_dtype, m.Args(v4_w))
+		if !ok9 {
+			continue
+		}
+		in10, ok11 := rt.In(f8, []rule.Val{m.r7_lit, m.r7_lit2, m.r7_lit3})
+		if !ok11 {
+			continue
+		}
+		if !in10 {
+			continue
+		}
+		l12 := !rule.Equal(m.Param(m.r7_param3), int64(75))
+		if !l12 {
+			f13, ok14 := rt.Call(m.builtin_dtype, m.Args(v4_w))
+			if !ok14 {
+				continue
+			}
+			l12 = rule.Equal(f13, m.r7_lit4)
+		}
+		if !l12 {
+			continue
+		}
+		// where dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0
+		f15, ok16 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok16 {
+			continue
+		}
+		ar17, ok18 := rt.Arith("%", f15, int64(8))
+		if !ok18 {
+			continue
+		}
+		if !(rule.Equal(ar17, int64(0))) {
+			continue
+		}
+		f19, ok20 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(1)))
+		if !ok20 {
+			continue
+		}
+		ar21, ok22 := rt.Arith("%", f19, int64(8))
+		if !ok22 {
+			continue
+		}
+		if !(rule.Equal(ar21, int64(0))) {
+			continue
+		}
+		// where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) >= 3 && rank(%b) <= 4 && dim(%b, -3) == dim(%w, 0)
+		p23, ok24 := m.Builtin("constant", m.Args(v5_b))
+		if !ok24 {
+			continue
+		}
+		b25, ok26 := p23.(bool)
+		if !ok26 {
+			continue
+		}
+		if !b25 {
+			continue
+		}
+		f27, ok28 := rt.Call(m.builtin_numel, m.Args(v5_b))
+		if !ok28 {
+			continue
+		}
+		f29, ok30 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok30 {
+			continue
+		}
+		if !(rule.Equal(f27, f29)) {
+			continue
+		}
+		f31, ok32 := rt.Call(m.builtin_rank, m.Args(v5_b))
+		if !ok32 {
+			continue
+		}
+		cmp33, ok34 := rule.Compare(f31, int64(3))
+		if !ok34 {
+			continue
+		}
+		if !(cmp33 >= 0) {
+			continue
+		}
+		f35, ok36 := rt.Call(m.builtin_rank, m.Args(v5_b))
+		if !ok36 {
+			continue
+		}
+		cmp37, ok38 := rule.Compare(f35, int64(4))
+		if !ok38 {
+			continue
+		}
+		if !(cmp37 <= 0) {
+			continue
+		}
+		f39, ok40 := rt.Call(m.builtin_dim, m.Args(v5_b, int64(-3)))
+		if !ok40 {
+			continue
+		}
+		f41, ok42 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok42 {
+			continue
+		}
+		if !(rule.Equal(f39, f41)) {
+			continue
+		}
+		mt := m.Emit(m.rules[7])
+		mt.Ops = append(mt.Ops[:0], op0, op1, op2)
+		mt.Values = append(mt.Values[:0], v0_y, v1_z, v2_r, v3_x, v4_w, v5_b)
+		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil)
+		mt.Holes = append(mt.Holes[:0], h0_st, h1_pd, h2_dl)
+		return true
+	}
+	return false
+}
+
+// r8_conv2d_add_cutlass_act_nchw tries rule conv2d_add_cutlass_act_nchw[pd_op.swish] (benefit 3, conv2d_add_act_fuse.drr:108:6) at op2, the root pd_op.swish.
+func (m *convBnReluMatcher) r8_conv2d_add_cutlass_act_nchw(op2 *ir.Op) bool {
+	// %r = pd_op.swish(%z)
+	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
+		return false
+	}
+	v2_r := op2.Result(0)
+	v1_z := op2.Operand(0)
+	if v1_z == nil {
+		return false
+	}
+	op1 := v1_z.DefiningOp()
+	if op1 == nil || v1_z.Index() != 0 || op1 == op2 {
+		return false
+	}
+	// %z = pd_op.add(either(%y, %b))
+	if op1.Info() != m.op_pd_op_add || op1.NumOperands() != 2 || op1.NumResults() != 1 {
+		return false
+	}
+	for sw1 := 0; sw1 < 2; sw1++ {
+		op1_a2, op1_b3 := op1.Operand(sw1), op1.Operand(1-sw1) // as written, then swapped
+		v0_y := op1_a2
+		if v0_y == nil {
+			continue
+		}
+		op0 := v0_y.DefiningOp()
+		if op0 == nil || v0_y.Index() != 0 || op0 == op2 || op0 == op1 {
+			continue
+		}
+		// %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: $dl, groups: (Int32)1, data_format: "NCHW"}
+		if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
+			continue
+		}
+		h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_conv2d_strides)
+		if h0_st == nil {
+			continue
+		}
+		h1_pd := rt.AttrOr(op0, "paddings", m.def_pd_op_conv2d_paddings)
+		if h1_pd == nil {
+			continue
+		}
+		if rt.AttrOr(op0, "padding_algorithm", m.def_pd_op_conv2d_padding_algorithm) != m.r8_padding_algorithm {
+			continue
+		}
+		h2_dl := rt.AttrOr(op0, "dilations", m.def_pd_op_conv2d_dilations)
+		if h2_dl == nil {
+			continue
+		}
+		if rt.AttrOr(op0, "groups", m.def_pd_op_conv2d_groups) != m.r8_groups {
+			continue
+		}
+		if rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format) != m.r8_data_format {
+			continue
+		}
+		v3_x := op0.Operand(0)
+		if v3_x == nil {
+			continue
+		}
+		v4_w := op0.Operand(1)
+		if v4_w == nil {
+			continue
+		}
+		v5_b := op1_b3
+		if v5_b == nil {
+			continue
+		}
+		// closure: every use of %y is in the match
+		if !rt.OnlyUsedBy(v0_y, op0, op1, op2) {
+			continue
+		}
+		// closure: every use of %z is in the match
+		if !rt.OnlyUsedBy(v1_z, op0, op1, op2) {
+			continue
+		}
+		// where $use_cutlass && $sm_version in [75, 80, 85, 86]
+		b4, ok5 := m.Param(m.r8_param).(bool)
+		if !ok5 {
+			continue
+		}
+		if !b4 {
+			continue
+		}
+		in6, ok7 := rt.In(m.Param(m.r8_param2), convBnReluList3)
+		if !ok7 {
+			continue
+		}
+		if !in6 {
+			continue
+		}
+		// where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
+		f8, ok9 := rt.Call(m.builtin_dtype, m.Args(v4_w))
+		if !ok9 {
+			continue
+		}
+		in10, ok11 := rt.In(f8, []rule.Val{m.r8_lit, m.r8_lit2, m.r8_lit3})
+		if !ok11 {
+			continue
+		}
+		if !in10 {
+			continue
+		}
+		l12 := !rule.Equal(m.Param(m.r8_param3), int64(75))
+		if !l12 {
+			f13, ok14 := rt.Call(m.builtin_dtype, m.Args(v4_w))
+			if !ok14 {
+				continue
+			}
+			l12 = rule.Equal(f13, m.r8_lit4)
+		}
+		if !l12 {
+			continue
+		}
+		// where dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0
+		f15, ok16 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok16 {
+			continue
+		}
+		ar17, ok18 := rt.Arith("%", f15, int64(8))
+		if !ok18 {
+			continue
+		}
+		if !(rule.Equal(ar17, int64(0))) {
+			continue
+		}
+		f19, ok20 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(1)))
+		if !ok20 {
+			continue
+		}
+		ar21, ok22 := rt.Arith("%", f19, int64(8))
+		if !ok22 {
+			continue
+		}
+		if !(rule.Equal(ar21, int64(0))) {
+			continue
+		}
+		// where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) >= 3 && rank(%b) <= 4 && dim(%b, -3) == dim(%w, 0)
+		p23, ok24 := m.Builtin("constant", m.Args(v5_b))
+		if !ok24 {
+			continue
+		}
+		b25, ok26 := p23.(bool)
+		if !ok26 {
+			continue
+		}
+		if !b25 {
+			continue
+		}
+		f27, ok28 := rt.Call(m.builtin_numel, m.Args(v5_b))
+		if !ok28 {
+			continue
+		}
+		f29, ok30 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok30 {
+			continue
+		}
+		if !(rule.Equal(f27, f29)) {
+			continue
+		}
+		f31, ok32 := rt.Call(m.builtin_rank, m.Args(v5_b))
+		if !ok32 {
+			continue
+		}
+		cmp33, ok34 := rule.Compare(f31, int64(3))
+		if !ok34 {
+			continue
+		}
+		if !(cmp33 >= 0) {
+			continue
+		}
+		f35, ok36 := rt.Call(m.builtin_rank, m.Args(v5_b))
+		if !ok36 {
+			continue
+		}
+		cmp37, ok38 := rule.Compare(f35, int64(4))
+		if !ok38 {
+			continue
+		}
+		if !(cmp37 <= 0) {
+			continue
+		}
+		f39, ok40 := rt.Call(m.builtin_dim, m.Args(v5_b, int64(-3)))
+		if !ok40 {
+			continue
+		}
+		f41, ok42 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok42 {
+			continue
+		}
+		if !(rule.Equal(f39, f41)) {
+			continue
+		}
+		mt := m.Emit(m.rules[8])
+		mt.Ops = append(mt.Ops[:0], op0, op1, op2)
+		mt.Values = append(mt.Values[:0], v0_y, v1_z, v2_r, v3_x, v4_w, v5_b)
+		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil)
+		mt.Holes = append(mt.Holes[:0], h0_st, h1_pd, h2_dl)
+		return true
+	}
+	return false
+}
+
+// r9_conv2d_add_cutlass_act_nhwc tries rule conv2d_add_cutlass_act_nhwc[pd_op.relu] (benefit 4, conv2d_add_act_fuse.drr:134:6) at op2, the root pd_op.relu.
+func (m *convBnReluMatcher) r9_conv2d_add_cutlass_act_nhwc(op2 *ir.Op) bool {
+	// %r = pd_op.relu(%z)
+	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
+		return false
+	}
+	v2_r := op2.Result(0)
+	v1_z := op2.Operand(0)
+	if v1_z == nil {
+		return false
+	}
+	op1 := v1_z.DefiningOp()
+	if op1 == nil || v1_z.Index() != 0 || op1 == op2 {
+		return false
+	}
+	// %z = pd_op.add(either(%y, %b))
+	if op1.Info() != m.op_pd_op_add || op1.NumOperands() != 2 || op1.NumResults() != 1 {
+		return false
+	}
+	for sw1 := 0; sw1 < 2; sw1++ {
+		op1_a2, op1_b3 := op1.Operand(sw1), op1.Operand(1-sw1) // as written, then swapped
+		v0_y := op1_a2
+		if v0_y == nil {
+			continue
+		}
+		op0 := v0_y.DefiningOp()
+		if op0 == nil || v0_y.Index() != 0 || op0 == op2 || op0 == op1 {
+			continue
+		}
+		// %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: $dl, groups: (Int32)1, data_format: "NHWC"}
+		if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
+			continue
+		}
+		h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_conv2d_strides)
+		if h0_st == nil {
+			continue
+		}
+		h1_pd := rt.AttrOr(op0, "paddings", m.def_pd_op_conv2d_paddings)
+		if h1_pd == nil {
+			continue
+		}
+		if rt.AttrOr(op0, "padding_algorithm", m.def_pd_op_conv2d_padding_algorithm) != m.r9_padding_algorithm {
+			continue
+		}
+		h2_dl := rt.AttrOr(op0, "dilations", m.def_pd_op_conv2d_dilations)
+		if h2_dl == nil {
+			continue
+		}
+		if rt.AttrOr(op0, "groups", m.def_pd_op_conv2d_groups) != m.r9_groups {
+			continue
+		}
+		if rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format) != m.r9_data_format {
+			continue
+		}
+		v3_x := op0.Operand(0)
+		if v3_x == nil {
+			continue
+		}
+		v4_w := op0.Operand(1)
+		if v4_w == nil {
+			continue
+		}
+		v5_b := op1_b3
+		if v5_b == nil {
+			continue
+		}
+		// closure: every use of %y is in the match
+		if !rt.OnlyUsedBy(v0_y, op0, op1, op2) {
+			continue
+		}
+		// closure: every use of %z is in the match
+		if !rt.OnlyUsedBy(v1_z, op0, op1, op2) {
+			continue
+		}
+		// where $use_cutlass && $sm_version in [75, 80, 85, 86]
+		b4, ok5 := m.Param(m.r9_param).(bool)
+		if !ok5 {
+			continue
+		}
+		if !b4 {
+			continue
+		}
+		in6, ok7 := rt.In(m.Param(m.r9_param2), convBnReluList3)
+		if !ok7 {
+			continue
+		}
+		if !in6 {
+			continue
+		}
+		// where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
+		f8, ok9 := rt.Call(m.builtin_dtype, m.Args(v4_w))
+		if !ok9 {
+			continue
+		}
+		in10, ok11 := rt.In(f8, []rule.Val{m.r9_lit, m.r9_lit2, m.r9_lit3})
+		if !ok11 {
+			continue
+		}
+		if !in10 {
+			continue
+		}
+		l12 := !rule.Equal(m.Param(m.r9_param3), int64(75))
+		if !l12 {
+			f13, ok14 := rt.Call(m.builtin_dtype, m.Args(v4_w))
+			if !ok14 {
+				continue
+			}
+			l12 = rule.Equal(f13, m.r9_lit4)
+		}
+		if !l12 {
+			continue
+		}
+		// where dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0
+		f15, ok16 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok16 {
+			continue
+		}
+		ar17, ok18 := rt.Arith("%", f15, int64(8))
+		if !ok18 {
+			continue
+		}
+		if !(rule.Equal(ar17, int64(0))) {
+			continue
+		}
+		f19, ok20 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(1)))
+		if !ok20 {
+			continue
+		}
+		ar21, ok22 := rt.Arith("%", f19, int64(8))
+		if !ok22 {
+			continue
+		}
+		if !(rule.Equal(ar21, int64(0))) {
+			continue
+		}
+		// where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4 && dim(%b, -1) == dim(%w, 0)
+		p23, ok24 := m.Builtin("constant", m.Args(v5_b))
+		if !ok24 {
+			continue
+		}
+		b25, ok26 := p23.(bool)
+		if !ok26 {
+			continue
+		}
+		if !b25 {
+			continue
+		}
+		f27, ok28 := rt.Call(m.builtin_numel, m.Args(v5_b))
+		if !ok28 {
+			continue
+		}
+		f29, ok30 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok30 {
+			continue
+		}
+		if !(rule.Equal(f27, f29)) {
+			continue
+		}
+		f31, ok32 := rt.Call(m.builtin_rank, m.Args(v5_b))
+		if !ok32 {
+			continue
+		}
+		cmp33, ok34 := rule.Compare(f31, int64(4))
+		if !ok34 {
+			continue
+		}
+		if !(cmp33 <= 0) {
+			continue
+		}
+		f35, ok36 := rt.Call(m.builtin_dim, m.Args(v5_b, int64(-1)))
+		if !ok36 {
+			continue
+		}
+		f37, ok38 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok38 {
+			continue
+		}
+		if !(rule.Equal(f35, f37)) {
+			continue
+		}
+		mt := m.Emit(m.rules[9])
+		mt.Ops = append(mt.Ops[:0], op0, op1, op2)
+		mt.Values = append(mt.Values[:0], v0_y, v1_z, v2_r, v3_x, v4_w, v5_b)
+		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil)
+		mt.Holes = append(mt.Holes[:0], h0_st, h1_pd, h2_dl)
+		return true
+	}
+	return false
+}
+
+// r10_conv2d_add_cutlass_act_nhwc tries rule conv2d_add_cutlass_act_nhwc[pd_op.sigmoid] (benefit 4, conv2d_add_act_fuse.drr:134:6) at op2, the root pd_op.sigmoid.
+func (m *convBnReluMatcher) r10_conv2d_add_cutlass_act_nhwc(op2 *ir.Op) bool {
+	// %r = pd_op.sigmoid(%z)
+	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
+		return false
+	}
+	v2_r := op2.Result(0)
+	v1_z := op2.Operand(0)
+	if v1_z == nil {
+		return false
+	}
+	op1 := v1_z.DefiningOp()
+	if op1 == nil || v1_z.Index() != 0 || op1 == op2 {
+		return false
+	}
+	// %z = pd_op.add(either(%y, %b))
+	if op1.Info() != m.op_pd_op_add || op1.NumOperands() != 2 || op1.NumResults() != 1 {
+		return false
+	}
+	for sw1 := 0; sw1 < 2; sw1++ {
+		op1_a2, op1_b3 := op1.Operand(sw1), op1.Operand(1-sw1) // as written, then swapped
+		v0_y := op1_a2
+		if v0_y == nil {
+			continue
+		}
+		op0 := v0_y.DefiningOp()
+		if op0 == nil || v0_y.Index() != 0 || op0 == op2 || op0 == op1 {
+			continue
+		}
+		// %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: $dl, groups: (Int32)1, data_format: "NHWC"}
+		if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
+			continue
+		}
+		h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_conv2d_strides)
+		if h0_st == nil {
+			continue
+		}
+		h1_pd := rt.AttrOr(op0, "paddings", m.def_pd_op_conv2d_paddings)
+		if h1_pd == nil {
+			continue
+		}
+		if rt.AttrOr(op0, "padding_algorithm", m.def_pd_op_conv2d_padding_algorithm) != m.r10_padding_algorithm {
+			continue
+		}
+		h2_dl := rt.AttrOr(op0, "dilations", m.def_pd_op_conv2d_dilations)
+		if h2_dl == nil {
+			continue
+		}
+		if rt.AttrOr(op0, "groups", m.def_pd_op_conv2d_groups) != m.r10_groups {
+			continue
+		}
+		if rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format) != m.r10_data_format {
+			continue
+		}
+		v3_x := op0.Operand(0)
+		if v3_x == nil {
+			continue
+		}
+		v4_w := op0.Operand(1)
+		if v4_w == nil {
+			continue
+		}
+		v5_b := op1_b3
+		if v5_b == nil {
+			continue
+		}
+		// closure: every use of %y is in the match
+		if !rt.OnlyUsedBy(v0_y, op0, op1, op2) {
+			continue
+		}
+		// closure: every use of %z is in the match
+		if !rt.OnlyUsedBy(v1_z, op0, op1, op2) {
+			continue
+		}
+		// where $use_cutlass && $sm_version in [75, 80, 85, 86]
+		b4, ok5 := m.Param(m.r10_param).(bool)
+		if !ok5 {
+			continue
+		}
+		if !b4 {
+			continue
+		}
+		in6, ok7 := rt.In(m.Param(m.r10_param2), convBnReluList3)
+		if !ok7 {
+			continue
+		}
+		if !in6 {
+			continue
+		}
+		// where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
+		f8, ok9 := rt.Call(m.builtin_dtype, m.Args(v4_w))
+		if !ok9 {
+			continue
+		}
+		in10, ok11 := rt.In(f8, []rule.Val{m.r10_lit, m.r10_lit2, m.r10_lit3})
+		if !ok11 {
+			continue
+		}
+		if !in10 {
+			continue
+		}
+		l12 := !rule.Equal(m.Param(m.r10_param3), int64(75))
+		if !l12 {
+			f13, ok14 := rt.Call(m.builtin_dtype, m.Args(v4_w))
+			if !ok14 {
+				continue
+			}
+			l12 = rule.Equal(f13, m.r10_lit4)
+		}
+		if !l12 {
+			continue
+		}
+		// where dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0
+		f15, ok16 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok16 {
+			continue
+		}
+		ar17, ok18 := rt.Arith("%", f15, int64(8))
+		if !ok18 {
+			continue
+		}
+		if !(rule.Equal(ar17, int64(0))) {
+			continue
+		}
+		f19, ok20 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(1)))
+		if !ok20 {
+			continue
+		}
+		ar21, ok22 := rt.Arith("%", f19, int64(8))
+		if !ok22 {
+			continue
+		}
+		if !(rule.Equal(ar21, int64(0))) {
+			continue
+		}
+		// where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4 && dim(%b, -1) == dim(%w, 0)
+		p23, ok24 := m.Builtin("constant", m.Args(v5_b))
+		if !ok24 {
+			continue
+		}
+		b25, ok26 := p23.(bool)
+		if !ok26 {
+			continue
+		}
+		if !b25 {
+			continue
+		}
+		f27, ok28 := rt.Call(m.builtin_numel, m.Args(v5_b))
+		if !ok28 {
+			continue
+		}
+		f29, ok30 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok30 {
+			continue
+		}
+		if !(rule.Equal(f27, f29)) {
+			continue
+		}
+		f31, ok32 := rt.Call(m.builtin_rank, m.Args(v5_b))
+		if !ok32 {
+			continue
+		}
+		cmp33, ok34 := rule.Compare(f31, int64(4))
+		if !ok34 {
+			continue
+		}
+		if !(cmp33 <= 0) {
+			continue
+		}
+		f35, ok36 := rt.Call(m.builtin_dim, m.Args(v5_b, int64(-1)))
+		if !ok36 {
+			continue
+		}
+		f37, ok38 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok38 {
+			continue
+		}
+		if !(rule.Equal(f35, f37)) {
+			continue
+		}
+		mt := m.Emit(m.rules[10])
+		mt.Ops = append(mt.Ops[:0], op0, op1, op2)
+		mt.Values = append(mt.Values[:0], v0_y, v1_z, v2_r, v3_x, v4_w, v5_b)
+		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil)
+		mt.Holes = append(mt.Holes[:0], h0_st, h1_pd, h2_dl)
+		return true
+	}
+	return false
+}
+
+// r11_conv2d_add_cutlass_act_nhwc tries rule conv2d_add_cutlass_act_nhwc[pd_op.swish] (benefit 4, conv2d_add_act_fuse.drr:134:6) at op2, the root pd_op.swish.
+func (m *convBnReluMatcher) r11_conv2d_add_cutlass_act_nhwc(op2 *ir.Op) bool {
+	// %r = pd_op.swish(%z)
+	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
+		return false
+	}
+	v2_r := op2.Result(0)
+	v1_z := op2.Operand(0)
+	if v1_z == nil {
+		return false
+	}
+	op1 := v1_z.DefiningOp()
+	if op1 == nil || v1_z.Index() != 0 || op1 == op2 {
+		return false
+	}
+	// %z = pd_op.add(either(%y, %b))
+	if op1.Info() != m.op_pd_op_add || op1.NumOperands() != 2 || op1.NumResults() != 1 {
+		return false
+	}
+	for sw1 := 0; sw1 < 2; sw1++ {
+		op1_a2, op1_b3 := op1.Operand(sw1), op1.Operand(1-sw1) // as written, then swapped
+		v0_y := op1_a2
+		if v0_y == nil {
+			continue
+		}
+		op0 := v0_y.DefiningOp()
+		if op0 == nil || v0_y.Index() != 0 || op0 == op2 || op0 == op1 {
+			continue
+		}
+		// %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: $dl, groups: (Int32)1, data_format: "NHWC"}
+		if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
+			continue
+		}
+		h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_conv2d_strides)
+		if h0_st == nil {
+			continue
+		}
+		h1_pd := rt.AttrOr(op0, "paddings", m.def_pd_op_conv2d_paddings)
+		if h1_pd == nil {
+			continue
+		}
+		if rt.AttrOr(op0, "padding_algorithm", m.def_pd_op_conv2d_padding_algorithm) != m.r11_padding_algorithm {
+			continue
+		}
+		h2_dl := rt.AttrOr(op0, "dilations", m.def_pd_op_conv2d_dilations)
+		if h2_dl == nil {
+			continue
+		}
+		if rt.AttrOr(op0, "groups", m.def_pd_op_conv2d_groups) != m.r11_groups {
+			continue
+		}
+		if rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format) != m.r11_data_format {
+			continue
+		}
+		v3_x := op0.Operand(0)
+		if v3_x == nil {
+			continue
+		}
+		v4_w := op0.Operand(1)
+		if v4_w == nil {
+			continue
+		}
+		v5_b := op1_b3
+		if v5_b == nil {
+			continue
+		}
+		// closure: every use of %y is in the match
+		if !rt.OnlyUsedBy(v0_y, op0, op1, op2) {
+			continue
+		}
+		// closure: every use of %z is in the match
+		if !rt.OnlyUsedBy(v1_z, op0, op1, op2) {
+			continue
+		}
+		// where $use_cutlass && $sm_version in [75, 80, 85, 86]
+		b4, ok5 := m.Param(m.r11_param).(bool)
+		if !ok5 {
+			continue
+		}
+		if !b4 {
+			continue
+		}
+		in6, ok7 := rt.In(m.Param(m.r11_param2), convBnReluList3)
+		if !ok7 {
+			continue
+		}
+		if !in6 {
+			continue
+		}
+		// where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
+		f8, ok9 := rt.Call(m.builtin_dtype, m.Args(v4_w))
+		if !ok9 {
+			continue
+		}
+		in10, ok11 := rt.In(f8, []rule.Val{m.r11_lit, m.r11_lit2, m.r11_lit3})
+		if !ok11 {
+			continue
+		}
+		if !in10 {
+			continue
+		}
+		l12 := !rule.Equal(m.Param(m.r11_param3), int64(75))
+		if !l12 {
+			f13, ok14 := rt.Call(m.builtin_dtype, m.Args(v4_w))
+			if !ok14 {
+				continue
+			}
+			l12 = rule.Equal(f13, m.r11_lit4)
+		}
+		if !l12 {
+			continue
+		}
+		// where dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0
+		f15, ok16 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok16 {
+			continue
+		}
+		ar17, ok18 := rt.Arith("%", f15, int64(8))
+		if !ok18 {
+			continue
+		}
+		if !(rule.Equal(ar17, int64(0))) {
+			continue
+		}
+		f19, ok20 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(1)))
+		if !ok20 {
+			continue
+		}
+		ar21, ok22 := rt.Arith("%", f19, int64(8))
+		if !ok22 {
+			continue
+		}
+		if !(rule.Equal(ar21, int64(0))) {
+			continue
+		}
+		// where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4 && dim(%b, -1) == dim(%w, 0)
+		p23, ok24 := m.Builtin("constant", m.Args(v5_b))
+		if !ok24 {
+			continue
+		}
+		b25, ok26 := p23.(bool)
+		if !ok26 {
+			continue
+		}
+		if !b25 {
+			continue
+		}
+		f27, ok28 := rt.Call(m.builtin_numel, m.Args(v5_b))
+		if !ok28 {
+			continue
+		}
+		f29, ok30 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok30 {
+			continue
+		}
+		if !(rule.Equal(f27, f29)) {
+			continue
+		}
+		f31, ok32 := rt.Call(m.builtin_rank, m.Args(v5_b))
+		if !ok32 {
+			continue
+		}
+		cmp33, ok34 := rule.Compare(f31, int64(4))
+		if !ok34 {
+			continue
+		}
+		if !(cmp33 <= 0) {
+			continue
+		}
+		f35, ok36 := rt.Call(m.builtin_dim, m.Args(v5_b, int64(-1)))
+		if !ok36 {
+			continue
+		}
+		f37, ok38 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok38 {
+			continue
+		}
+		if !(rule.Equal(f35, f37)) {
+			continue
+		}
+		mt := m.Emit(m.rules[11])
+		mt.Ops = append(mt.Ops[:0], op0, op1, op2)
+		mt.Values = append(mt.Values[:0], v0_y, v1_z, v2_r, v3_x, v4_w, v5_b)
+		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil)
+		mt.Holes = append(mt.Holes[:0], h0_st, h1_pd, h2_dl)
+		return true
+	}
+	return false
+}
+
+// r12_conv2d_add_cutlass_leaky_relu_nchw tries rule conv2d_add_cutlass_leaky_relu_nchw (benefit 3, conv2d_add_act_fuse.drr:160:6) at op2, the root pd_op.leaky_relu.
+func (m *convBnReluMatcher) r12_conv2d_add_cutlass_leaky_relu_nchw(op2 *ir.Op) bool {
+	// %r = pd_op.leaky_relu(%z) {negative_slope: $alpha}
+	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
+		return false
+	}
+	h3_alpha := rt.AttrOr(op2, "negative_slope", m.def_pd_op_leaky_relu_negative_slope)
+	if h3_alpha == nil {
+		return false
+	}
+	v2_r := op2.Result(0)
+	v1_z := op2.Operand(0)
+	if v1_z == nil {
+		return false
+	}
+	op1 := v1_z.DefiningOp()
+	if op1 == nil || v1_z.Index() != 0 || op1 == op2 {
+		return false
+	}
+	// %z = pd_op.add(either(%y, %b))
+	if op1.Info() != m.op_pd_op_add || op1.NumOperands() != 2 || op1.NumResults() != 1 {
+		return false
+	}
+	for sw1 := 0; sw1 < 2; sw1++ {
+		op1_a2, op1_b3 := op1.Operand(sw1), op1.Operand(1-sw1) // as written, then swapped
+		v0_y := op1_a2
+		if v0_y == nil {
+			continue
+		}
+		op0 := v0_y.DefiningOp()
+		if op0 == nil || v0_y.Index() != 0 || op0 == op2 || op0 == op1 {
+			continue
+		}
+		// %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: $dl, groups: (Int32)1, data_format: "NCHW"}
+		if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
+			continue
+		}
+		h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_conv2d_strides)
+		if h0_st == nil {
+			continue
+		}
+		h1_pd := rt.AttrOr(op0, "paddings", m.def_pd_op_conv2d_paddings)
+		if h1_pd == nil {
+			continue
+		}
+		if rt.AttrOr(op0, "padding_algorithm", m.def_pd_op_conv2d_padding_algorithm) != m.r12_padding_algorithm {
+			continue
+		}
+		h2_dl := rt.AttrOr(op0, "dilations", m.def_pd_op_conv2d_dilations)
+		if h2_dl == nil {
+			continue
+		}
+		if rt.AttrOr(op0, "groups", m.def_pd_op_conv2d_groups) != m.r12_groups {
+			continue
+		}
+		if rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format) != m.r12_data_format {
+			continue
+		}
+		v3_x := op0.Operand(0)
+		if v3_x == nil {
+			continue
+		}
+		v4_w := op0.Operand(1)
+		if v4_w == nil {
+			continue
+		}
+		v5_b := op1_b3
+		if v5_b == nil {
+			continue
+		}
+		// closure: every use of %y is in the match
+		if !rt.OnlyUsedBy(v0_y, op0, op1, op2) {
+			continue
+		}
+		// closure: every use of %z is in the match
+		if !rt.OnlyUsedBy(v1_z, op0, op1, op2) {
+			continue
+		}
+		// where $use_cutlass && $sm_version in [75, 80, 85, 86]
+		b4, ok5 := m.Param(m.r12_param).(bool)
+		if !ok5 {
+			continue
+		}
+		if !b4 {
+			continue
+		}
+		in6, ok7 := rt.In(m.Param(m.r12_param2), convBnReluList3)
+		if !ok7 {
+			continue
+		}
+		if !in6 {
+			continue
+		}
+		// where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
+		f8, ok9 := rt.Call(m.builtin_dtype, m.Args(v4_w))
+		if !ok9 {
+			continue
+		}
+		in10, ok11 := rt.In(f8, []rule.Val{m.r12_lit, m.r12_lit2, m.r12_lit3})
+		if !ok11 {
+			continue
+		}
+		if !in10 {
+			continue
+		}
+		l12 := !rule.Equal(m.Param(m.r12_param3), int64(75))
+		if !l12 {
+			f13, ok14 := rt.Call(m.builtin_dtype, m.Args(v4_w))
+			if !ok14 {
+				continue
+			}
+			l12 = rule.Equal(f13, m.r12_lit4)
+		}
+		if !l12 {
+			continue
+		}
+		// where dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0
+		f15, ok16 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok16 {
+			continue
+		}
+		ar17, ok18 := rt.Arith("%", f15, int64(8))
+		if !ok18 {
+			continue
+		}
+		if !(rule.Equal(ar17, int64(0))) {
+			continue
+		}
+		f19, ok20 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(1)))
+		if !ok20 {
+			continue
+		}
+		ar21, ok22 := rt.Arith("%", f19, int64(8))
+		if !ok22 {
+			continue
+		}
+		if !(rule.Equal(ar21, int64(0))) {
+			continue
+		}
+		// where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) >= 3 && rank(%b) <= 4 && dim(%b, -3) == dim(%w, 0)
+		p23, ok24 := m.Builtin("constant", m.Args(v5_b))
+		if !ok24 {
+			continue
+		}
+		b25, ok26 := p23.(bool)
+		if !ok26 {
+			continue
+		}
+		if !b25 {
+			continue
+		}
+		f27, ok28 := rt.Call(m.builtin_numel, m.Args(v5_b))
+		if !ok28 {
+			continue
+		}
+		f29, ok30 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok30 {
+			continue
+		}
+		if !(rule.Equal(f27, f29)) {
+			continue
+		}
+		f31, ok32 := rt.Call(m.builtin_rank, m.Args(v5_b))
+		if !ok32 {
+			continue
+		}
+		cmp33, ok34 := rule.Compare(f31, int64(3))
+		if !ok34 {
+			continue
+		}
+		if !(cmp33 >= 0) {
+			continue
+		}
+		f35, ok36 := rt.Call(m.builtin_rank, m.Args(v5_b))
+		if !ok36 {
+			continue
+		}
+		cmp37, ok38 := rule.Compare(f35, int64(4))
+		if !ok38 {
+			continue
+		}
+		if !(cmp37 <= 0) {
+			continue
+		}
+		f39, ok40 := rt.Call(m.builtin_dim, m.Args(v5_b, int64(-3)))
+		if !ok40 {
+			continue
+		}
+		f41, ok42 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok42 {
+			continue
+		}
+		if !(rule.Equal(f39, f41)) {
+			continue
+		}
+		mt := m.Emit(m.rules[12])
+		mt.Ops = append(mt.Ops[:0], op0, op1, op2)
+		mt.Values = append(mt.Values[:0], v0_y, v1_z, v2_r, v3_x, v4_w, v5_b)
+		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil)
+		mt.Holes = append(mt.Holes[:0], h0_st, h1_pd, h2_dl, h3_alpha)
+		return true
+	}
+	return false
+}
+
+// r13_conv2d_add_cutlass_leaky_relu_nhwc tries rule conv2d_add_cutlass_leaky_relu_nhwc (benefit 4, conv2d_add_act_fuse.drr:185:6) at op2, the root pd_op.leaky_relu.
+func (m *convBnReluMatcher) r13_conv2d_add_cutlass_leaky_relu_nhwc(op2 *ir.Op) bool {
+	// %r = pd_op.leaky_relu(%z) {negative_slope: $alpha}
+	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
+		return false
+	}
+	h3_alpha := rt.AttrOr(op2, "negative_slope", m.def_pd_op_leaky_relu_negative_slope)
+	if h3_alpha == nil {
+		return false
+	}
+	v2_r := op2.Result(0)
+	v1_z := op2.Operand(0)
+	if v1_z == nil {
+		return false
+	}
+	op1 := v1_z.DefiningOp()
+	if op1 == nil || v1_z.Index() != 0 || op1 == op2 {
+		return false
+	}
+	// %z = pd_op.add(either(%y, %b))
+	if op1.Info() != m.op_pd_op_add || op1.NumOperands() != 2 || op1.NumResults() != 1 {
+		return false
+	}
+	for sw1 := 0; sw1 < 2; sw1++ {
+		op1_a2, op1_b3 := op1.Operand(sw1), op1.Operand(1-sw1) // as written, then swapped
+		v0_y := op1_a2
+		if v0_y == nil {
+			continue
+		}
+		op0 := v0_y.DefiningOp()
+		if op0 == nil || v0_y.Index() != 0 || op0 == op2 || op0 == op1 {
+			continue
+		}
+		// %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: $dl, groups: (Int32)1, data_format: "NHWC"}
+		if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
+			continue
+		}
+		h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_conv2d_strides)
+		if h0_st == nil {
+			continue
+		}
+		h1_pd := rt.AttrOr(op0, "paddings", m.def_pd_op_conv2d_paddings)
+		if h1_pd == nil {
+			continue
+		}
+		if rt.AttrOr(op0, "padding_algorithm", m.def_pd_op_conv2d_padding_algorithm) != m.r13_padding_algorithm {
+			continue
+		}
+		h2_dl := rt.AttrOr(op0, "dilations", m.def_pd_op_conv2d_dilations)
+		if h2_dl == nil {
+			continue
+		}
+		if rt.AttrOr(op0, "groups", m.def_pd_op_conv2d_groups) != m.r13_groups {
+			continue
+		}
+		if rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format) != m.r13_data_format {
+			continue
+		}
+		v3_x := op0.Operand(0)
+		if v3_x == nil {
+			continue
+		}
+		v4_w := op0.Operand(1)
+		if v4_w == nil {
+			continue
+		}
+		v5_b := op1_b3
+		if v5_b == nil {
+			continue
+		}
+		// closure: every use of %y is in the match
+		if !rt.OnlyUsedBy(v0_y, op0, op1, op2) {
+			continue
+		}
+		// closure: every use of %z is in the match
+		if !rt.OnlyUsedBy(v1_z, op0, op1, op2) {
+			continue
+		}
+		// where $use_cutlass && $sm_version in [75, 80, 85, 86]
+		b4, ok5 := m.Param(m.r13_param).(bool)
+		if !ok5 {
+			continue
+		}
+		if !b4 {
+			continue
+		}
+		in6, ok7 := rt.In(m.Param(m.r13_param2), convBnReluList3)
+		if !ok7 {
+			continue
+		}
+		if !in6 {
+			continue
+		}
+		// where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
+		f8, ok9 := rt.Call(m.builtin_dtype, m.Args(v4_w))
+		if !ok9 {
+			continue
+		}
+		in10, ok11 := rt.In(f8, []rule.Val{m.r13_lit, m.r13_lit2, m.r13_lit3})
+		if !ok11 {
+			continue
+		}
+		if !in10 {
+			continue
+		}
+		l12 := !rule.Equal(m.Param(m.r13_param3), int64(75))
+		if !l12 {
+			f13, ok14 := rt.Call(m.builtin_dtype, m.Args(v4_w))
+			if !ok14 {
+				continue
+			}
+			l12 = rule.Equal(f13, m.r13_lit4)
+		}
+		if !l12 {
+			continue
+		}
+		// where dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0
+		f15, ok16 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok16 {
+			continue
+		}
+		ar17, ok18 := rt.Arith("%", f15, int64(8))
+		if !ok18 {
+			continue
+		}
+		if !(rule.Equal(ar17, int64(0))) {
+			continue
+		}
+		f19, ok20 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(1)))
+		if !ok20 {
+			continue
+		}
+		ar21, ok22 := rt.Arith("%", f19, int64(8))
+		if !ok22 {
+			continue
+		}
+		if !(rule.Equal(ar21, int64(0))) {
+			continue
+		}
+		// where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4 && dim(%b, -1) == dim(%w, 0)
+		p23, ok24 := m.Builtin("constant", m.Args(v5_b))
+		if !ok24 {
+			continue
+		}
+		b25, ok26 := p23.(bool)
+		if !ok26 {
+			continue
+		}
+		if !b25 {
+			continue
+		}
+		f27, ok28 := rt.Call(m.builtin_numel, m.Args(v5_b))
+		if !ok28 {
+			continue
+		}
+		f29, ok30 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok30 {
+			continue
+		}
+		if !(rule.Equal(f27, f29)) {
+			continue
+		}
+		f31, ok32 := rt.Call(m.builtin_rank, m.Args(v5_b))
+		if !ok32 {
+			continue
+		}
+		cmp33, ok34 := rule.Compare(f31, int64(4))
+		if !ok34 {
+			continue
+		}
+		if !(cmp33 <= 0) {
+			continue
+		}
+		f35, ok36 := rt.Call(m.builtin_dim, m.Args(v5_b, int64(-1)))
+		if !ok36 {
+			continue
+		}
+		f37, ok38 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok38 {
+			continue
+		}
+		if !(rule.Equal(f35, f37)) {
+			continue
+		}
+		mt := m.Emit(m.rules[13])
+		mt.Ops = append(mt.Ops[:0], op0, op1, op2)
+		mt.Values = append(mt.Values[:0], v0_y, v1_z, v2_r, v3_x, v4_w, v5_b)
+		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil)
+		mt.Holes = append(mt.Holes[:0], h0_st, h1_pd, h2_dl, h3_alpha)
+		return true
+	}
+	return false
+}
+
+// r14_conv2d_add_cutlass_depthwise_act_nchw tries rule conv2d_add_cutlass_depthwise_act_nchw[pd_op.relu] (benefit 5, conv2d_add_act_fuse.drr:211:6) at op2, the root pd_op.relu.
+func (m *convBnReluMatcher) r14_conv2d_add_cutlass_depthwise_act_nchw(op2 *ir.Op) bool {
+	// %r = pd_op.relu(%z)
+	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
+		return false
+	}
+	v2_r := op2.Result(0)
+	v1_z := op2.Operand(0)
+	if v1_z == nil {
+		return false
+	}
+	op1 := v1_z.DefiningOp()
+	if op1 == nil || v1_z.Index() != 0 || op1 == op2 {
+		return false
+	}
+	// %z = pd_op.add(either(%y, %b))
+	if op1.Info() != m.op_pd_op_add || op1.NumOperands() != 2 || op1.NumResults() != 1 {
+		return false
+	}
+	for sw1 := 0; sw1 < 2; sw1++ {
+		op1_a2, op1_b3 := op1.Operand(sw1), op1.Operand(1-sw1) // as written, then swapped
+		v0_y := op1_a2
+		if v0_y == nil {
+			continue
+		}
+		op0 := v0_y.DefiningOp()
+		if op0 == nil || v0_y.Index() != 0 || op0 == op2 || op0 == op1 {
+			continue
+		}
+		// %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: [(Int32)1,(Int32)1], groups: $g, data_format: "NCHW"}
+		if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
+			continue
+		}
+		h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_conv2d_strides)
+		if h0_st == nil {
+			continue
+		}
+		h1_pd := rt.AttrOr(op0, "paddings", m.def_pd_op_conv2d_paddings)
+		if h1_pd == nil {
+			continue
+		}
+		if rt.AttrOr(op0, "padding_algorithm", m.def_pd_op_conv2d_padding_algorithm) != m.r14_padding_algorithm {
+			continue
+		}
+		if rt.AttrOr(op0, "dilations", m.def_pd_op_conv2d_dilations) != m.r14_dilations {
+			continue
+		}
+		h2_g := rt.AttrOr(op0, "groups", m.def_pd_op_conv2d_groups)
+		if h2_g == nil {
+			continue
+		}
+		if rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format) != m.r14_data_format {
+			continue
+		}
+		v3_x := op0.Operand(0)
+		if v3_x == nil {
+			continue
+		}
+		v4_w := op0.Operand(1)
+		if v4_w == nil {
+			continue
+		}
+		v5_b := op1_b3
+		if v5_b == nil {
+			continue
+		}
+		// closure: every use of %y is in the match
+		if !rt.OnlyUsedBy(v0_y, op0, op1, op2) {
+			continue
+		}
+		// closure: every use of %z is in the match
+		if !rt.OnlyUsedBy(v1_z, op0, op1, op2) {
+			continue
+		}
+		// where $use_cutlass && $sm_version in [75, 80, 85, 86]
+		b4, ok5 := m.Param(m.r14_param).(bool)
+		if !ok5 {
+			continue
+		}
+		if !b4 {
+			continue
+		}
+		in6, ok7 := rt.In(m.Param(m.r14_param2), convBnReluList3)
+		if !ok7 {
+			continue
+		}
+		if !in6 {
+			continue
+		}
+		// where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
+		f8, ok9 := rt.Call(m.builtin_dtype, m.Args(v4_w))
+		if !ok9 {
+			continue
+		}
+		in10, ok11 := rt.In(f8, []rule.Val{m.r14_lit, m.r14_lit2, m.r14_lit3})
+		if !ok11 {
+			continue
+		}
+		if !in10 {
+			continue
+		}
+		l12 := !rule.Equal(m.Param(m.r14_param3), int64(75))
+		if !l12 {
+			f13, ok14 := rt.Call(m.builtin_dtype, m.Args(v4_w))
+			if !ok14 {
+				continue
+			}
+			l12 = rule.Equal(f13, m.r14_lit4)
+		}
+		if !l12 {
+			continue
+		}
+		// where $g == dim(%w, 0) && dim(%w, 1) == 1 && dim(%w, 0) % 8 == 0
+		f15, ok16 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok16 {
+			continue
+		}
+		if !(rule.Equal(rule.AttrVal(h2_g), f15)) {
+			continue
+		}
+		f17, ok18 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(1)))
+		if !ok18 {
+			continue
+		}
+		if !(rule.Equal(f17, int64(1))) {
+			continue
+		}
+		f19, ok20 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok20 {
+			continue
+		}
+		ar21, ok22 := rt.Arith("%", f19, int64(8))
+		if !ok22 {
+			continue
+		}
+		if !(rule.Equal(ar21, int64(0))) {
+			continue
+		}
+		// where dim(%w, 2) == 3 && dim(%w, 3) == 3 && $st in [[1, 1], [2, 2]]
+		f23, ok24 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(2)))
+		if !ok24 {
+			continue
+		}
+		if !(rule.Equal(f23, int64(3))) {
+			continue
+		}
+		f25, ok26 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(3)))
+		if !ok26 {
+			continue
+		}
+		if !(rule.Equal(f25, int64(3))) {
+			continue
+		}
+		in27, ok28 := rt.In(rule.AttrVal(h0_st), []rule.Val{[]rule.Val{int64(1), int64(1)}, []rule.Val{int64(2), int64(2)}})
+		if !ok28 {
+			continue
+		}
+		if !in27 {
+			continue
+		}
+		// where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) >= 3 && rank(%b) <= 4 && dim(%b, -3) == dim(%w, 0)
+		p29, ok30 := m.Builtin("constant", m.Args(v5_b))
+		if !ok30 {
+			continue
+		}
+		b31, ok32 := p29.(bool)
+		if !ok32 {
+			continue
+		}
+		if !b31 {
+			continue
+		}
+		f33, ok34 := rt.Call(m.builtin_numel, m.Args(v5_b))
+		if !ok34 {
+			continue
+		}
+		f35, ok36 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok36 {
+			continue
+		}
+		if !(rule.Equal(f33, f35)) {
+			continue
+		}
+		f37, ok38 := rt.Call(m.builtin_rank, m.Args(v5_b))
+		if !ok38 {
+			continue
+		}
+		cmp39, ok40 := rule.Compare(f37, int64(3))
+		if !ok40 {
+			continue
+		}
+		if !(cmp39 >= 0) {
+			continue
+		}
+		f41, ok42 := rt.Call(m.builtin_rank, m.Args(v5_b))
+		if !ok42 {
+			continue
+		}
+		cmp43, ok44 := rule.Compare(f41, int64(4))
+		if !ok44 {
+			continue
+		}
+		if !(cmp43 <= 0) {
+			continue
+		}
+		f45, ok46 := rt.Call(m.builtin_dim, m.Args(v5_b, int64(-3)))
+		if !ok46 {
+			continue
+		}
+		f47, ok48 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok48 {
+			continue
+		}
+		if !(rule.Equal(f45, f47)) {
+			continue
+		}
+		mt := m.Emit(m.rules[14])
+		mt.Ops = append(mt.Ops[:0], op0, op1, op2)
+		mt.Values = append(mt.Values[:0], v0_y, v1_z, v2_r, v3_x, v4_w, v5_b)
+		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil)
+		mt.Holes = append(mt.Holes[:0], h0_st, h1_pd, h2_g)
+		return true
+	}
+	return false
+}
+
+// r15_conv2d_add_cutlass_depthwise_act_nchw tries rule conv2d_add_cutlass_depthwise_act_nchw[pd_op.swish] (benefit 5, conv2d_add_act_fuse.drr:211:6) at op2, the root pd_op.swish.
+func (m *convBnReluMatcher) r15_conv2d_add_cutlass_depthwise_act_nchw(op2 *ir.Op) bool {
+	// %r = pd_op.swish(%z)
+	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
+		return false
+	}
+	v2_r := op2.Result(0)
+	v1_z := op2.Operand(0)
+	if v1_z == nil {
+		return false
+	}
+	op1 := v1_z.DefiningOp()
+	if op1 == nil || v1_z.Index() != 0 || op1 == op2 {
+		return false
+	}
+	// %z = pd_op.add(either(%y, %b))
+	if op1.Info() != m.op_pd_op_add || op1.NumOperands() != 2 || op1.NumResults() != 1 {
+		return false
+	}
+	for sw1 := 0; sw1 < 2; sw1++ {
+		op1_a2, op1_b3 := op1.Operand(sw1), op1.Operand(1-sw1) // as written, then swapped
+		v0_y := op1_a2
+		if v0_y == nil {
+			continue
+		}
+		op0 := v0_y.DefiningOp()
+		if op0 == nil || v0_y.Index() != 0 || op0 == op2 || op0 == op1 {
+			continue
+		}
+		// %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: [(Int32)1,(Int32)1], groups: $g, data_format: "NCHW"}
+		if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
+			continue
+		}
+		h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_conv2d_strides)
+		if h0_st == nil {
+			continue
+		}
+		h1_pd := rt.AttrOr(op0, "paddings", m.def_pd_op_conv2d_paddings)
+		if h1_pd == nil {
+			continue
+		}
+		if rt.AttrOr(op0, "padding_algorithm", m.def_pd_op_conv2d_padding_algorithm) != m.r15_padding_algorithm {
+			continue
+		}
+		if rt.AttrOr(op0, "dilations", m.def_pd_op_conv2d_dilations) != m.r15_dilations {
+			continue
+		}
+		h2_g := rt.AttrOr(op0, "groups", m.def_pd_op_conv2d_groups)
+		if h2_g == nil {
+			continue
+		}
+		if rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format) != m.r15_data_format {
+			continue
+		}
+		v3_x := op0.Operand(0)
+		if v3_x == nil {
+			continue
+		}
+		v4_w := op0.Operand(1)
+		if v4_w == nil {
+			continue
+		}
+		v5_b := op1_b3
+		if v5_b == nil {
+			continue
+		}
+		// closure: every use of %y is in the match
+		if !rt.OnlyUsedBy(v0_y, op0, op1, op2) {
+			continue
+		}
+		// closure: every use of %z is in the match
+		if !rt.OnlyUsedBy(v1_z, op0, op1, op2) {
+			continue
+		}
+		// where $use_cutlass && $sm_version in [75, 80, 85, 86]
+		b4, ok5 := m.Param(m.r15_param).(bool)
+		if !ok5 {
+			continue
+		}
+		if !b4 {
+			continue
+		}
+		in6, ok7 := rt.In(m.Param(m.r15_param2), convBnReluList3)
+		if !ok7 {
+			continue
+		}
+		if !in6 {
+			continue
+		}
+		// where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
+		f8, ok9 := rt.Call(m.builtin_dtype, m.Args(v4_w))
+		if !ok9 {
+			continue
+		}
+		in10, ok11 := rt.In(f8, []rule.Val{m.r15_lit, m.r15_lit2, m.r15_lit3})
+		if !ok11 {
+			continue
+		}
+		if !in10 {
+			continue
+		}
+		l12 := !rule.Equal(m.Param(m.r15_param3), int64(75))
+		if !l12 {
+			f13, ok14 := rt.Call(m.builtin_dtype, m.Args(v4_w))
+			if !ok14 {
+				continue
+			}
+			l12 = rule.Equal(f13, m.r15_lit4)
+		}
+		if !l12 {
+			continue
+		}
+		// where $g == dim(%w, 0) && dim(%w, 1) == 1 && dim(%w, 0) % 8 == 0
+		f15, ok16 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok16 {
+			continue
+		}
+		if !(rule.Equal(rule.AttrVal(h2_g), f15)) {
+			continue
+		}
+		f17, ok18 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(1)))
+		if !ok18 {
+			continue
+		}
+		if !(rule.Equal(f17, int64(1))) {
+			continue
+		}
+		f19, ok20 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok20 {
+			continue
+		}
+		ar21, ok22 := rt.Arith("%", f19, int64(8))
+		if !ok22 {
+			continue
+		}
+		if !(rule.Equal(ar21, int64(0))) {
+			continue
+		}
+		// where dim(%w, 2) == 3 && dim(%w, 3) == 3 && $st in [[1, 1], [2, 2]]
+		f23, ok24 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(2)))
+		if !ok24 {
+			continue
+		}
+		if !(rule.Equal(f23, int64(3))) {
+			continue
+		}
+		f25, ok26 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(3)))
+		if !ok26 {
+			continue
+		}
+		if !(rule.Equal(f25, int64(3))) {
+			continue
+		}
+		in27, ok28 := rt.In(rule.AttrVal(h0_st), []rule.Val{[]rule.Val{int64(1), int64(1)}, []rule.Val{int64(2), int64(2)}})
+		if !ok28 {
+			continue
+		}
+		if !in27 {
+			continue
+		}
+		// where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) >= 3 && rank(%b) <= 4 && dim(%b, -3) == dim(%w, 0)
+		p29, ok30 := m.Builtin("constant", m.Args(v5_b))
+		if !ok30 {
+			continue
+		}
+		b31, ok32 := p29.(bool)
+		if !ok32 {
+			continue
+		}
+		if !b31 {
+			continue
+		}
+		f33, ok34 := rt.Call(m.builtin_numel, m.Args(v5_b))
+		if !ok34 {
+			continue
+		}
+		f35, ok36 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok36 {
+			continue
+		}
+		if !(rule.Equal(f33, f35)) {
+			continue
+		}
+		f37, ok38 := rt.Call(m.builtin_rank, m.Args(v5_b))
+		if !ok38 {
+			continue
+		}
+		cmp39, ok40 := rule.Compare(f37, int64(3))
+		if !ok40 {
+			continue
+		}
+		if !(cmp39 >= 0) {
+			continue
+		}
+		f41, ok42 := rt.Call(m.builtin_rank, m.Args(v5_b))
+		if !ok42 {
+			continue
+		}
+		cmp43, ok44 := rule.Compare(f41, int64(4))
+		if !ok44 {
+			continue
+		}
+		if !(cmp43 <= 0) {
+			continue
+		}
+		f45, ok46 := rt.Call(m.builtin_dim, m.Args(v5_b, int64(-3)))
+		if !ok46 {
+			continue
+		}
+		f47, ok48 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok48 {
+			continue
+		}
+		if !(rule.Equal(f45, f47)) {
+			continue
+		}
+		mt := m.Emit(m.rules[15])
+		mt.Ops = append(mt.Ops[:0], op0, op1, op2)
+		mt.Values = append(mt.Values[:0], v0_y, v1_z, v2_r, v3_x, v4_w, v5_b)
+		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil)
+		mt.Holes = append(mt.Holes[:0], h0_st, h1_pd, h2_g)
+		return true
+	}
+	return false
+}
+
+// r16_conv2d_add_cutlass_depthwise_act_nhwc tries rule conv2d_add_cutlass_depthwise_act_nhwc[pd_op.relu] (benefit 6, conv2d_add_act_fuse.drr:238:6) at op2, the root pd_op.relu.
+func (m *convBnReluMatcher) r16_conv2d_add_cutlass_depthwise_act_nhwc(op2 *ir.Op) bool {
+	// %r = pd_op.relu(%z)
+	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
+		return false
+	}
+	v2_r := op2.Result(0)
+	v1_z := op2.Operand(0)
+	if v1_z == nil {
+		return false
+	}
+	op1 := v1_z.DefiningOp()
+	if op1 == nil || v1_z.Index() != 0 || op1 == op2 {
+		return false
+	}
+	// %z = pd_op.add(either(%y, %b))
+	if op1.Info() != m.op_pd_op_add || op1.NumOperands() != 2 || op1.NumResults() != 1 {
+		return false
+	}
+	for sw1 := 0; sw1 < 2; sw1++ {
+		op1_a2, op1_b3 := op1.Operand(sw1), op1.Operand(1-sw1) // as written, then swapped
+		v0_y := op1_a2
+		if v0_y == nil {
+			continue
+		}
+		op0 := v0_y.DefiningOp()
+		if op0 == nil || v0_y.Index() != 0 || op0 == op2 || op0 == op1 {
+			continue
+		}
+		// %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: [(Int32)1,(Int32)1], groups: $g, data_format: "NHWC"}
+		if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
+			continue
+		}
+		h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_conv2d_strides)
+		if h0_st == nil {
+			continue
+		}
+		h1_pd := rt.AttrOr(op0, "paddings", m.def_pd_op_conv2d_paddings)
+		if h1_pd == nil {
+			continue
+		}
+		if rt.AttrOr(op0, "padding_algorithm", m.def_pd_op_conv2d_padding_algorithm) != m.r16_padding_algorithm {
+			continue
+		}
+		if rt.AttrOr(op0, "dilations", m.def_pd_op_conv2d_dilations) != m.r16_dilations {
+			continue
+		}
+		h2_g := rt.AttrOr(op0, "groups", m.def_pd_op_conv2d_groups)
+		if h2_g == nil {
+			continue
+		}
+		if rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format) != m.r16_data_format {
+			continue
+		}
+		v3_x := op0.Operand(0)
+		if v3_x == nil {
+			continue
+		}
+		v4_w := op0.Operand(1)
+		if v4_w == nil {
+			continue
+		}
+		v5_b := op1_b3
+		if v5_b == nil {
+			continue
+		}
+		// closure: every use of %y is in the match
+		if !rt.OnlyUsedBy(v0_y, op0, op1, op2) {
+			continue
+		}
+		// closure: every use of %z is in the match
+		if !rt.OnlyUsedBy(v1_z, op0, op1, op2) {
+			continue
+		}
+		// where $use_cutlass && $sm_version in [75, 80, 85, 86]
+		b4, ok5 := m.Param(m.r16_param).(bool)
+		if !ok5 {
+			continue
+		}
+		if !b4 {
+			continue
+		}
+		in6, ok7 := rt.In(m.Param(m.r16_param2), convBnReluList3)
+		if !ok7 {
+			continue
+		}
+		if !in6 {
+			continue
+		}
+		// where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
+		f8, ok9 := rt.Call(m.builtin_dtype, m.Args(v4_w))
+		if !ok9 {
+			continue
+		}
+		in10, ok11 := rt.In(f8, []rule.Val{m.r16_lit, m.r16_lit2, m.r16_lit3})
+		if !ok11 {
+			continue
+		}
+		if !in10 {
+			continue
+		}
+		l12 := !rule.Equal(m.Param(m.r16_param3), int64(75))
+		if !l12 {
+			f13, ok14 := rt.Call(m.builtin_dtype, m.Args(v4_w))
+			if !ok14 {
+				continue
+			}
+			l12 = rule.Equal(f13, m.r16_lit4)
+		}
+		if !l12 {
+			continue
+		}
+		// where $g == dim(%w, 0) && dim(%w, 1) == 1 && dim(%w, 0) % 8 == 0
+		f15, ok16 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok16 {
+			continue
+		}
+		if !(rule.Equal(rule.AttrVal(h2_g), f15)) {
+			continue
+		}
+		f17, ok18 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(1)))
+		if !ok18 {
+			continue
+		}
+		if !(rule.Equal(f17, int64(1))) {
+			continue
+		}
+		f19, ok20 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok20 {
+			continue
+		}
+		ar21, ok22 := rt.Arith("%", f19, int64(8))
+		if !ok22 {
+			continue
+		}
+		if !(rule.Equal(ar21, int64(0))) {
+			continue
+		}
+		// where dim(%w, 2) == 3 && dim(%w, 3) == 3 && $st in [[1, 1], [2, 2]]
+		f23, ok24 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(2)))
+		if !ok24 {
+			continue
+		}
+		if !(rule.Equal(f23, int64(3))) {
+			continue
+		}
+		f25, ok26 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(3)))
+		if !ok26 {
+			continue
+		}
+		if !(rule.Equal(f25, int64(3))) {
+			continue
+		}
+		in27, ok28 := rt.In(rule.AttrVal(h0_st), []rule.Val{[]rule.Val{int64(1), int64(1)}, []rule.Val{int64(2), int64(2)}})
+		if !ok28 {
+			continue
+		}
+		if !in27 {
+			continue
+		}
+		// where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4 && dim(%b, -1) == dim(%w, 0)
+		p29, ok30 := m.Builtin("constant", m.Args(v5_b))
+		if !ok30 {
+			continue
+		}
+		b31, ok32 := p29.(bool)
+		if !ok32 {
+			continue
+		}
+		if !b31 {
+			continue
+		}
+		f33, ok34 := rt.Call(m.builtin_numel, m.Args(v5_b))
+		if !ok34 {
+			continue
+		}
+		f35, ok36 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok36 {
+			continue
+		}
+		if !(rule.Equal(f33, f35)) {
+			continue
+		}
+		f37, ok38 := rt.Call(m.builtin_rank, m.Args(v5_b))
+		if !ok38 {
+			continue
+		}
+		cmp39, ok40 := rule.Compare(f37, int64(4))
+		if !ok40 {
+			continue
+		}
+		if !(cmp39 <= 0) {
+			continue
+		}
+		f41, ok42 := rt.Call(m.builtin_dim, m.Args(v5_b, int64(-1)))
+		if !ok42 {
+			continue
+		}
+		f43, ok44 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok44 {
+			continue
+		}
+		if !(rule.Equal(f41, f43)) {
+			continue
+		}
+		mt := m.Emit(m.rules[16])
+		mt.Ops = append(mt.Ops[:0], op0, op1, op2)
+		mt.Values = append(mt.Values[:0], v0_y, v1_z, v2_r, v3_x, v4_w, v5_b)
+		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil)
+		mt.Holes = append(mt.Holes[:0], h0_st, h1_pd, h2_g)
+		return true
+	}
+	return false
+}
+
+// r17_conv2d_add_cutlass_depthwise_act_nhwc tries rule conv2d_add_cutlass_depthwise_act_nhwc[pd_op.swish] (benefit 6, conv2d_add_act_fuse.drr:238:6) at op2, the root pd_op.swish.
+func (m *convBnReluMatcher) r17_conv2d_add_cutlass_depthwise_act_nhwc(op2 *ir.Op) bool {
+	// %r = pd_op.swish(%z)
+	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
+		return false
+	}
+	v2_r := op2.Result(0)
+	v1_z := op2.Operand(0)
+	if v1_z == nil {
+		return false
+	}
+	op1 := v1_z.DefiningOp()
+	if op1 == nil || v1_z.Index() != 0 || op1 == op2 {
+		return false
+	}
+	// %z = pd_op.add(either(%y, %b))
+	if op1.Info() != m.op_pd_op_add || op1.NumOperands() != 2 || op1.NumResults() != 1 {
+		return false
+	}
+	for sw1 := 0; sw1 < 2; sw1++ {
+		op1_a2, op1_b3 := op1.Operand(sw1), op1.Operand(1-sw1) // as written, then swapped
+		v0_y := op1_a2
+		if v0_y == nil {
+			continue
+		}
+		op0 := v0_y.DefiningOp()
+		if op0 == nil || v0_y.Index() != 0 || op0 == op2 || op0 == op1 {
+			continue
+		}
+		// %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: [(Int32)1,(Int32)1], groups: $g, data_format: "NHWC"}
+		if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
+			continue
+		}
+		h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_conv2d_strides)
+		if h0_st == nil {
+			continue
+		}
+		h1_pd := rt.AttrOr(op0, "paddings", m.def_pd_op_conv2d_paddings)
+		if h1_pd == nil {
+			continue
+		}
+		if rt.AttrOr(op0, "padding_algorithm", m.def_pd_op_conv2d_padding_algorithm) != m.r17_padding_algorithm {
+			continue
+		}
+		if rt.AttrOr(op0, "dilations", m.def_pd_op_conv2d_dilations) != m.r17_dilations {
+			continue
+		}
+		h2_g := rt.AttrOr(op0, "groups", m.def_pd_op_conv2d_groups)
+		if h2_g == nil {
+			continue
+		}
+		if rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format) != m.r17_data_format {
+			continue
+		}
+		v3_x := op0.Operand(0)
+		if v3_x == nil {
+			continue
+		}
+		v4_w := op0.Operand(1)
+		if v4_w == nil {
+			continue
+		}
+		v5_b := op1_b3
+		if v5_b == nil {
+			continue
+		}
+		// closure: every use of %y is in the match
+		if !rt.OnlyUsedBy(v0_y, op0, op1, op2) {
+			continue
+		}
+		// closure: every use of %z is in the match
+		if !rt.OnlyUsedBy(v1_z, op0, op1, op2) {
+			continue
+		}
+		// where $use_cutlass && $sm_version in [75, 80, 85, 86]
+		b4, ok5 := m.Param(m.r17_param).(bool)
+		if !ok5 {
+			continue
+		}
+		if !b4 {
+			continue
+		}
+		in6, ok7 := rt.In(m.Param(m.r17_param2), convBnReluList3)
+		if !ok7 {
+			continue
+		}
+		if !in6 {
+			continue
+		}
+		// where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
+		f8, ok9 := rt.Call(m.builtin_dtype, m.Args(v4_w))
+		if !ok9 {
+			continue
+		}
+		in10, ok11 := rt.In(f8, []rule.Val{m.r17_lit, m.r17_lit2, m.r17_lit3})
+		if !ok11 {
+			continue
+		}
+		if !in10 {
+			continue
+		}
+		l12 := !rule.Equal(m.Param(m.r17_param3), int64(75))
+		if !l12 {
+			f13, ok14 := rt.Call(m.builtin_dtype, m.Args(v4_w))
+			if !ok14 {
+				continue
+			}
+			l12 = rule.Equal(f13, m.r17_lit4)
+		}
+		if !l12 {
+			continue
+		}
+		// where $g == dim(%w, 0) && dim(%w, 1) == 1 && dim(%w, 0) % 8 == 0
+		f15, ok16 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok16 {
+			continue
+		}
+		if !(rule.Equal(rule.AttrVal(h2_g), f15)) {
+			continue
+		}
+		f17, ok18 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(1)))
+		if !ok18 {
+			continue
+		}
+		if !(rule.Equal(f17, int64(1))) {
+			continue
+		}
+		f19, ok20 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok20 {
+			continue
+		}
+		ar21, ok22 := rt.Arith("%", f19, int64(8))
+		if !ok22 {
+			continue
+		}
+		if !(rule.Equal(ar21, int64(0))) {
+			continue
+		}
+		// where dim(%w, 2) == 3 && dim(%w, 3) == 3 && $st in [[1, 1], [2, 2]]
+		f23, ok24 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(2)))
+		if !ok24 {
+			continue
+		}
+		if !(rule.Equal(f23, int64(3))) {
+			continue
+		}
+		f25, ok26 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(3)))
+		if !ok26 {
+			continue
+		}
+		if !(rule.Equal(f25, int64(3))) {
+			continue
+		}
+		in27, ok28 := rt.In(rule.AttrVal(h0_st), []rule.Val{[]rule.Val{int64(1), int64(1)}, []rule.Val{int64(2), int64(2)}})
+		if !ok28 {
+			continue
+		}
+		if !in27 {
+			continue
+		}
+		// where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4 && dim(%b, -1) == dim(%w, 0)
+		p29, ok30 := m.Builtin("constant", m.Args(v5_b))
+		if !ok30 {
+			continue
+		}
+		b31, ok32 := p29.(bool)
+		if !ok32 {
+			continue
+		}
+		if !b31 {
+			continue
+		}
+		f33, ok34 := rt.Call(m.builtin_numel, m.Args(v5_b))
+		if !ok34 {
+			continue
+		}
+		f35, ok36 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok36 {
+			continue
+		}
+		if !(rule.Equal(f33, f35)) {
+			continue
+		}
+		f37, ok38 := rt.Call(m.builtin_rank, m.Args(v5_b))
+		if !ok38 {
+			continue
+		}
+		cmp39, ok40 := rule.Compare(f37, int64(4))
+		if !ok40 {
+			continue
+		}
+		if !(cmp39 <= 0) {
+			continue
+		}
+		f41, ok42 := rt.Call(m.builtin_dim, m.Args(v5_b, int64(-1)))
+		if !ok42 {
+			continue
+		}
+		f43, ok44 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(0)))
+		if !ok44 {
+			continue
+		}
+		if !(rule.Equal(f41, f43)) {
+			continue
+		}
+		mt := m.Emit(m.rules[17])
+		mt.Ops = append(mt.Ops[:0], op0, op1, op2)
+		mt.Values = append(mt.Values[:0], v0_y, v1_z, v2_r, v3_x, v4_w, v5_b)
+		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil)
+		mt.Holes = append(mt.Holes[:0], h0_st, h1_pd, h2_g)
+		return true
+	}
+	return false
+}
+
+// r18_conv2d_add tries rule conv2d_add (benefit 1, conv2d_add_fuse.drr:27:6) at op1, the root pd_op.add.
+func (m *convBnReluMatcher) r18_conv2d_add(op1 *ir.Op) bool {
 	// %z = pd_op.add(either(%y, %b))
 	if op1.NumOperands() != 2 || op1.NumResults() != 1 {
 		return false
@@ -2018,7 +4710,7 @@ func (m *convBnReluMatcher) r8_conv2d_add(op1 *ir.Op) bool {
 		if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
 			continue
 		}
-		// %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: $pa, dilations: $dl, groups: $g, data_format: $fmt}
+		// %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: $pa, dilations: $dl, groups: $g, data_format: "NCHW"}
 		if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
 			continue
 		}
@@ -2042,8 +4734,7 @@ func (m *convBnReluMatcher) r8_conv2d_add(op1 *ir.Op) bool {
 		if h4_g == nil {
 			continue
 		}
-		h5_fmt := rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format)
-		if h5_fmt == nil {
+		if rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format) != m.r18_data_format {
 			continue
 		}
 		v2_x := op0.Operand(0)
@@ -2070,10 +4761,6 @@ func (m *convBnReluMatcher) r8_conv2d_add(op1 *ir.Op) bool {
 		if !in4 {
 			continue
 		}
-		// where $fmt == "NCHW"
-		if !(rule.Equal(rule.AttrVal(h5_fmt), "NCHW")) {
-			continue
-		}
 		// where $g >= 1
 		cmp6, ok7 := rule.Compare(rule.AttrVal(h4_g), int64(1))
 		if !ok7 {
@@ -2082,102 +4769,581 @@ func (m *convBnReluMatcher) r8_conv2d_add(op1 *ir.Op) bool {
 		if !(cmp6 >= 0) {
 			continue
 		}
-		// where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4
-		p8, ok9 := m.Builtin("constant", m.Args(v4_b))
+		// where dtype(%w) in [float16, float32, float64]
+		f8, ok9 := rt.Call(m.builtin_dtype, m.Args(v3_w))
 		if !ok9 {
 			continue
 		}
-		b10, ok11 := p8.(bool)
+		in10, ok11 := rt.In(f8, []rule.Val{m.r18_lit, m.r18_lit2, m.r18_lit3})
 		if !ok11 {
 			continue
 		}
-		if !b10 {
+		if !in10 {
 			continue
 		}
-		f12, ok13 := rt.Call(m.builtin_numel, m.Args(v4_b))
+		// where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) >= 3 && rank(%b) <= 4 && dim(%b, -3) == dim(%w, 0)
+		p12, ok13 := m.Builtin("constant", m.Args(v4_b))
 		if !ok13 {
 			continue
 		}
-		f14, ok15 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(0)))
+		b14, ok15 := p12.(bool)
 		if !ok15 {
 			continue
 		}
-		if !(rule.Equal(f12, f14)) {
+		if !b14 {
 			continue
 		}
-		f16, ok17 := rt.Call(m.builtin_rank, m.Args(v4_b))
+		f16, ok17 := rt.Call(m.builtin_numel, m.Args(v4_b))
 		if !ok17 {
 			continue
 		}
-		cmp18, ok19 := rule.Compare(f16, int64(4))
+		f18, ok19 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(0)))
 		if !ok19 {
 			continue
 		}
-		if !(cmp18 <= 0) {
+		if !(rule.Equal(f16, f18)) {
 			continue
 		}
-		// where $fmt == "NCHW" ? rank(%b) >= 3 && dim(%b, -3) == dim(%w, 0) : dim(%b, -1) == dim(%w, 0)
-		var c20 bool
-		if rule.Equal(rule.AttrVal(h5_fmt), "NCHW") {
-			f21, ok22 := rt.Call(m.builtin_rank, m.Args(v4_b))
-			if !ok22 {
-				continue
-			}
-			cmp23, ok24 := rule.Compare(f21, int64(3))
-			if !ok24 {
-				continue
-			}
-			l25 := cmp23 >= 0
-			if l25 {
-				f26, ok27 := rt.Call(m.builtin_dim, m.Args(v4_b, int64(-3)))
-				if !ok27 {
-					continue
-				}
-				f28, ok29 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(0)))
-				if !ok29 {
-					continue
-				}
-				l25 = rule.Equal(f26, f28)
-			}
-			c20 = l25
-		} else {
-			f30, ok31 := rt.Call(m.builtin_dim, m.Args(v4_b, int64(-1)))
-			if !ok31 {
-				continue
-			}
-			f32, ok33 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(0)))
-			if !ok33 {
-				continue
-			}
-			c20 = rule.Equal(f30, f32)
-		}
-		if !c20 {
+		f20, ok21 := rt.Call(m.builtin_rank, m.Args(v4_b))
+		if !ok21 {
 			continue
 		}
-		// where dtype(%w) in [float16, float32, float64]
-		f34, ok35 := rt.Call(m.builtin_dtype, m.Args(v3_w))
-		if !ok35 {
+		cmp22, ok23 := rule.Compare(f20, int64(3))
+		if !ok23 {
 			continue
 		}
-		in36, ok37 := rt.In(f34, []rule.Val{m.r8_lit, m.r8_lit2, m.r8_lit3})
-		if !ok37 {
+		if !(cmp22 >= 0) {
 			continue
 		}
-		if !in36 {
+		f24, ok25 := rt.Call(m.builtin_rank, m.Args(v4_b))
+		if !ok25 {
 			continue
 		}
-		mt := m.Emit(m.rules[8])
+		cmp26, ok27 := rule.Compare(f24, int64(4))
+		if !ok27 {
+			continue
+		}
+		if !(cmp26 <= 0) {
+			continue
+		}
+		f28, ok29 := rt.Call(m.builtin_dim, m.Args(v4_b, int64(-3)))
+		if !ok29 {
+			continue
+		}
+		f30, ok31 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(0)))
+		if !ok31 {
+			continue
+		}
+		if !(rule.Equal(f28, f30)) {
+			continue
+		}
+		mt := m.Emit(m.rules[18])
 		mt.Ops = append(mt.Ops[:0], op0, op1)
 		mt.Values = append(mt.Values[:0], v0_y, v1_z, v2_x, v3_w, v4_b)
 		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil)
-		mt.Holes = append(mt.Holes[:0], h0_st, h1_pd, h2_pa, h3_dl, h4_g, h5_fmt)
+		mt.Holes = append(mt.Holes[:0], h0_st, h1_pd, h2_pa, h3_dl, h4_g)
 		return true
 	}
 	return false
 }
 
-// r9_fused_conv2d_add_then_act tries rule fused_conv2d_add_then_act[pd_op.relu] (benefit 2, conv_bn_relu.drr:181:6) at op1, the root pd_op.relu.
-func (m *convBnReluMatcher) r9_fused_conv2d_add_then_act(op1 *ir.Op) bool {
+// r19_conv2d_add_cutlass_nchw tries rule conv2d_add_cutlass_nchw (benefit 2, conv2d_add_fuse.drr:51:6) at op1, the root pd_op.add.
+func (m *convBnReluMatcher) r19_conv2d_add_cutlass_nchw(op1 *ir.Op) bool {
+	// %z = pd_op.add(either(%y, %b))
+	if op1.NumOperands() != 2 || op1.NumResults() != 1 {
+		return false
+	}
+	v1_z := op1.Result(0)
+	for sw1 := 0; sw1 < 2; sw1++ {
+		op1_a2, op1_b3 := op1.Operand(sw1), op1.Operand(1-sw1) // as written, then swapped
+		v0_y := op1_a2
+		if v0_y == nil {
+			continue
+		}
+		op0 := v0_y.DefiningOp()
+		if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
+			continue
+		}
+		// %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: $dl, groups: $g, data_format: "NCHW"}
+		if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
+			continue
+		}
+		h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_conv2d_strides)
+		if h0_st == nil {
+			continue
+		}
+		h1_pd := rt.AttrOr(op0, "paddings", m.def_pd_op_conv2d_paddings)
+		if h1_pd == nil {
+			continue
+		}
+		if rt.AttrOr(op0, "padding_algorithm", m.def_pd_op_conv2d_padding_algorithm) != m.r19_padding_algorithm {
+			continue
+		}
+		h2_dl := rt.AttrOr(op0, "dilations", m.def_pd_op_conv2d_dilations)
+		if h2_dl == nil {
+			continue
+		}
+		h3_g := rt.AttrOr(op0, "groups", m.def_pd_op_conv2d_groups)
+		if h3_g == nil {
+			continue
+		}
+		if rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format) != m.r19_data_format {
+			continue
+		}
+		v2_x := op0.Operand(0)
+		if v2_x == nil {
+			continue
+		}
+		v3_w := op0.Operand(1)
+		if v3_w == nil {
+			continue
+		}
+		v4_b := op1_b3
+		if v4_b == nil {
+			continue
+		}
+		// closure: every use of %y is in the match
+		if !rt.OnlyUsedBy(v0_y, op0, op1) {
+			continue
+		}
+		// where $use_cutlass && $sm_version in [75, 80, 85, 86]
+		b4, ok5 := m.Param(m.r19_param).(bool)
+		if !ok5 {
+			continue
+		}
+		if !b4 {
+			continue
+		}
+		in6, ok7 := rt.In(m.Param(m.r19_param2), convBnReluList3)
+		if !ok7 {
+			continue
+		}
+		if !in6 {
+			continue
+		}
+		// where dtype(%w) in [float16, float32, bfloat16] && ($sm_version >= 80 || dtype(%w) == float16)
+		f8, ok9 := rt.Call(m.builtin_dtype, m.Args(v3_w))
+		if !ok9 {
+			continue
+		}
+		in10, ok11 := rt.In(f8, []rule.Val{m.r19_lit, m.r19_lit2, m.r19_lit3})
+		if !ok11 {
+			continue
+		}
+		if !in10 {
+			continue
+		}
+		cmp12, ok13 := rule.Compare(m.Param(m.r19_param3), int64(80))
+		if !ok13 {
+			continue
+		}
+		l14 := cmp12 >= 0
+		if !l14 {
+			f15, ok16 := rt.Call(m.builtin_dtype, m.Args(v3_w))
+			if !ok16 {
+				continue
+			}
+			l14 = rule.Equal(f15, m.r19_lit4)
+		}
+		if !l14 {
+			continue
+		}
+		// where $g == 1 ? dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0 : $g == dim(%w, 0) && dim(%w, 1) == 1 && dim(%w, 0) % 8 == 0
+		var c17 bool
+		if rule.Equal(rule.AttrVal(h3_g), int64(1)) {
+			f18, ok19 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(0)))
+			if !ok19 {
+				continue
+			}
+			ar20, ok21 := rt.Arith("%", f18, int64(8))
+			if !ok21 {
+				continue
+			}
+			l22 := rule.Equal(ar20, int64(0))
+			if l22 {
+				f23, ok24 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(1)))
+				if !ok24 {
+					continue
+				}
+				ar25, ok26 := rt.Arith("%", f23, int64(8))
+				if !ok26 {
+					continue
+				}
+				l22 = rule.Equal(ar25, int64(0))
+			}
+			c17 = l22
+		} else {
+			f27, ok28 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(0)))
+			if !ok28 {
+				continue
+			}
+			l29 := rule.Equal(rule.AttrVal(h3_g), f27)
+			if l29 {
+				f30, ok31 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(1)))
+				if !ok31 {
+					continue
+				}
+				l29 = rule.Equal(f30, int64(1))
+			}
+			l32 := l29
+			if l32 {
+				f33, ok34 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(0)))
+				if !ok34 {
+					continue
+				}
+				ar35, ok36 := rt.Arith("%", f33, int64(8))
+				if !ok36 {
+					continue
+				}
+				l32 = rule.Equal(ar35, int64(0))
+			}
+			c17 = l32
+		}
+		if !c17 {
+			continue
+		}
+		// where $g == 1 || dim(%w, 2) == 3 && dim(%w, 3) == 3 && $st in [[1, 1], [2, 2]] && $dl == [1, 1]
+		l37 := rule.Equal(rule.AttrVal(h3_g), int64(1))
+		if !l37 {
+			f38, ok39 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(2)))
+			if !ok39 {
+				continue
+			}
+			l40 := rule.Equal(f38, int64(3))
+			if l40 {
+				f41, ok42 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(3)))
+				if !ok42 {
+					continue
+				}
+				l40 = rule.Equal(f41, int64(3))
+			}
+			l43 := l40
+			if l43 {
+				in44, ok45 := rt.In(rule.AttrVal(h0_st), []rule.Val{[]rule.Val{int64(1), int64(1)}, []rule.Val{int64(2), int64(2)}})
+				if !ok45 {
+					continue
+				}
+				l43 = in44
+			}
+			l46 := l43
+			if l46 {
+				l46 = rule.Equal(rule.AttrVal(h2_dl), []rule.Val{int64(1), int64(1)})
+			}
+			l37 = l46
+		}
+		if !l37 {
+			continue
+		}
+		// where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) >= 3 && rank(%b) <= 4 && dim(%b, -3) == dim(%w, 0)
+		p47, ok48 := m.Builtin("constant", m.Args(v4_b))
+		if !ok48 {
+			continue
+		}
+		b49, ok50 := p47.(bool)
+		if !ok50 {
+			continue
+		}
+		if !b49 {
+			continue
+		}
+		f51, ok52 := rt.Call(m.builtin_numel, m.Args(v4_b))
+		if !ok52 {
+			continue
+		}
+		f53, ok54 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(0)))
+		if !ok54 {
+			continue
+		}
+		if !(rule.Equal(f51, f53)) {
+			continue
+		}
+		f55, ok56 := rt.Call(m.builtin_rank, m.Args(v4_b))
+		if !ok56 {
+			continue
+		}
+		cmp57, ok58 := rule.Compare(f55, int64(3))
+		if !ok58 {
+			continue
+		}
+		if !(cmp57 >= 0) {
+			continue
+		}
+		f59, ok60 := rt.Call(m.builtin_rank, m.Args(v4_b))
+		if !ok60 {
+			continue
+		}
+		cmp61, ok62 := rule.Compare(f59, int64(4))
+		if !ok62 {
+			continue
+		}
+		if !(cmp61 <= 0) {
+			continue
+		}
+		f63, ok64 := rt.Call(m.builtin_dim, m.Args(v4_b, int64(-3)))
+		if !ok64 {
+			continue
+		}
+		f65, ok66 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(0)))
+		if !ok66 {
+			continue
+		}
+		if !(rule.Equal(f63, f65)) {
+			continue
+		}
+		mt := m.Emit(m.rules[19])
+		mt.Ops = append(mt.Ops[:0], op0, op1)
+		mt.Values = append(mt.Values[:0], v0_y, v1_z, v2_x, v3_w, v4_b)
+		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil)
+		mt.Holes = append(mt.Holes[:0], h0_st, h1_pd, h2_dl, h3_g)
+		return true
+	}
+	return false
+}
+
+// r20_conv2d_add_cutlass_nhwc tries rule conv2d_add_cutlass_nhwc (benefit 3, conv2d_add_fuse.drr:77:6) at op1, the root pd_op.add.
+func (m *convBnReluMatcher) r20_conv2d_add_cutlass_nhwc(op1 *ir.Op) bool {
+	// %z = pd_op.add(either(%y, %b))
+	if op1.NumOperands() != 2 || op1.NumResults() != 1 {
+		return false
+	}
+	v1_z := op1.Result(0)
+	for sw1 := 0; sw1 < 2; sw1++ {
+		op1_a2, op1_b3 := op1.Operand(sw1), op1.Operand(1-sw1) // as written, then swapped
+		v0_y := op1_a2
+		if v0_y == nil {
+			continue
+		}
+		op0 := v0_y.DefiningOp()
+		if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
+			continue
+		}
+		// %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: $dl, groups: $g, data_format: "NHWC"}
+		if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
+			continue
+		}
+		h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_conv2d_strides)
+		if h0_st == nil {
+			continue
+		}
+		h1_pd := rt.AttrOr(op0, "paddings", m.def_pd_op_conv2d_paddings)
+		if h1_pd == nil {
+			continue
+		}
+		if rt.AttrOr(op0, "padding_algorithm", m.def_pd_op_conv2d_padding_algorithm) != m.r20_padding_algorithm {
+			continue
+		}
+		h2_dl := rt.AttrOr(op0, "dilations", m.def_pd_op_conv2d_dilations)
+		if h2_dl == nil {
+			continue
+		}
+		h3_g := rt.AttrOr(op0, "groups", m.def_pd_op_conv2d_groups)
+		if h3_g == nil {
+			continue
+		}
+		if rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format) != m.r20_data_format {
+			continue
+		}
+		v2_x := op0.Operand(0)
+		if v2_x == nil {
+			continue
+		}
+		v3_w := op0.Operand(1)
+		if v3_w == nil {
+			continue
+		}
+		v4_b := op1_b3
+		if v4_b == nil {
+			continue
+		}
+		// closure: every use of %y is in the match
+		if !rt.OnlyUsedBy(v0_y, op0, op1) {
+			continue
+		}
+		// where $use_cutlass && $sm_version in [75, 80, 85, 86]
+		b4, ok5 := m.Param(m.r20_param).(bool)
+		if !ok5 {
+			continue
+		}
+		if !b4 {
+			continue
+		}
+		in6, ok7 := rt.In(m.Param(m.r20_param2), convBnReluList3)
+		if !ok7 {
+			continue
+		}
+		if !in6 {
+			continue
+		}
+		// where dtype(%w) in [float16, float32, bfloat16] && ($sm_version >= 80 || dtype(%w) == float16)
+		f8, ok9 := rt.Call(m.builtin_dtype, m.Args(v3_w))
+		if !ok9 {
+			continue
+		}
+		in10, ok11 := rt.In(f8, []rule.Val{m.r20_lit, m.r20_lit2, m.r20_lit3})
+		if !ok11 {
+			continue
+		}
+		if !in10 {
+			continue
+		}
+		cmp12, ok13 := rule.Compare(m.Param(m.r20_param3), int64(80))
+		if !ok13 {
+			continue
+		}
+		l14 := cmp12 >= 0
+		if !l14 {
+			f15, ok16 := rt.Call(m.builtin_dtype, m.Args(v3_w))
+			if !ok16 {
+				continue
+			}
+			l14 = rule.Equal(f15, m.r20_lit4)
+		}
+		if !l14 {
+			continue
+		}
+		// where $g == 1 ? dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0 : $g == dim(%w, 0) && dim(%w, 1) == 1 && dim(%w, 0) % 8 == 0
+		var c17 bool
+		if rule.Equal(rule.AttrVal(h3_g), int64(1)) {
+			f18, ok19 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(0)))
+			if !ok19 {
+				continue
+			}
+			ar20, ok21 := rt.Arith("%", f18, int64(8))
+			if !ok21 {
+				continue
+			}
+			l22 := rule.Equal(ar20, int64(0))
+			if l22 {
+				f23, ok24 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(1)))
+				if !ok24 {
+					continue
+				}
+				ar25, ok26 := rt.Arith("%", f23, int64(8))
+				if !ok26 {
+					continue
+				}
+				l22 = rule.Equal(ar25, int64(0))
+			}
+			c17 = l22
+		} else {
+			f27, ok28 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(0)))
+			if !ok28 {
+				continue
+			}
+			l29 := rule.Equal(rule.AttrVal(h3_g), f27)
+			if l29 {
+				f30, ok31 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(1)))
+				if !ok31 {
+					continue
+				}
+				l29 = rule.Equal(f30, int64(1))
+			}
+			l32 := l29
+			if l32 {
+				f33, ok34 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(0)))
+				if !ok34 {
+					continue
+				}
+				ar35, ok36 := rt.Arith("%", f33, int64(8))
+				if !ok36 {
+					continue
+				}
+				l32 = rule.Equal(ar35, int64(0))
+			}
+			c17 = l32
+		}
+		if !c17 {
+			continue
+		}
+		// where $g == 1 || dim(%w, 2) == 3 && dim(%w, 3) == 3 && $st in [[1, 1], [2, 2]] && $dl == [1, 1]
+		l37 := rule.Equal(rule.AttrVal(h3_g), int64(1))
+		if !l37 {
+			f38, ok39 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(2)))
+			if !ok39 {
+				continue
+			}
+			l40 := rule.Equal(f38, int64(3))
+			if l40 {
+				f41, ok42 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(3)))
+				if !ok42 {
+					continue
+				}
+				l40 = rule.Equal(f41, int64(3))
+			}
+			l43 := l40
+			if l43 {
+				in44, ok45 := rt.In(rule.AttrVal(h0_st), []rule.Val{[]rule.Val{int64(1), int64(1)}, []rule.Val{int64(2), int64(2)}})
+				if !ok45 {
+					continue
+				}
+				l43 = in44
+			}
+			l46 := l43
+			if l46 {
+				l46 = rule.Equal(rule.AttrVal(h2_dl), []rule.Val{int64(1), int64(1)})
+			}
+			l37 = l46
+		}
+		if !l37 {
+			continue
+		}
+		// where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4 && dim(%b, -1) == dim(%w, 0)
+		p47, ok48 := m.Builtin("constant", m.Args(v4_b))
+		if !ok48 {
+			continue
+		}
+		b49, ok50 := p47.(bool)
+		if !ok50 {
+			continue
+		}
+		if !b49 {
+			continue
+		}
+		f51, ok52 := rt.Call(m.builtin_numel, m.Args(v4_b))
+		if !ok52 {
+			continue
+		}
+		f53, ok54 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(0)))
+		if !ok54 {
+			continue
+		}
+		if !(rule.Equal(f51, f53)) {
+			continue
+		}
+		f55, ok56 := rt.Call(m.builtin_rank, m.Args(v4_b))
+		if !ok56 {
+			continue
+		}
+		cmp57, ok58 := rule.Compare(f55, int64(4))
+		if !ok58 {
+			continue
+		}
+		if !(cmp57 <= 0) {
+			continue
+		}
+		f59, ok60 := rt.Call(m.builtin_dim, m.Args(v4_b, int64(-1)))
+		if !ok60 {
+			continue
+		}
+		f61, ok62 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(0)))
+		if !ok62 {
+			continue
+		}
+		if !(rule.Equal(f59, f61)) {
+			continue
+		}
+		mt := m.Emit(m.rules[20])
+		mt.Ops = append(mt.Ops[:0], op0, op1)
+		mt.Values = append(mt.Values[:0], v0_y, v1_z, v2_x, v3_w, v4_b)
+		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil)
+		mt.Holes = append(mt.Holes[:0], h0_st, h1_pd, h2_dl, h3_g)
+		return true
+	}
+	return false
+}
+
+// r21_fused_conv2d_add_then_act tries rule fused_conv2d_add_then_act[pd_op.relu] (benefit 2, conv_bn_relu.drr:19:6) at op1, the root pd_op.relu.
+func (m *convBnReluMatcher) r21_fused_conv2d_add_then_act(op1 *ir.Op) bool {
 	// %r = pd_op.relu(%f)
 	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
 		return false
@@ -2195,7 +5361,7 @@ func (m *convBnReluMatcher) r9_fused_conv2d_add_then_act(op1 *ir.Op) bool {
 	if op0.Info() != m.op_pd_op_fused_conv2d_add_act || op0.NumOperands() != 4 || op0.NumResults() != 2 {
 		return false
 	}
-	if rt.AttrOr(op0, "activation", m.def_pd_op_fused_conv2d_add_act_activation) != m.r9_activation {
+	if rt.AttrOr(op0, "activation", m.def_pd_op_fused_conv2d_add_act_activation) != m.r21_activation {
 		return false
 	}
 	h0_attrs := rt.RestAttrs(op0, "activation")
@@ -2221,7 +5387,7 @@ func (m *convBnReluMatcher) r9_fused_conv2d_add_then_act(op1 *ir.Op) bool {
 	if !rt.OnlyUsedBy(v0_f, op0, op1) {
 		return false
 	}
-	mt := m.Emit(m.rules[9])
+	mt := m.Emit(m.rules[21])
 	mt.Ops = append(mt.Ops[:0], op0, op1)
 	mt.Values = append(mt.Values[:0], v0_f, v1_r, v2_x, v3_w, v4_b)
 	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil)
@@ -2229,114 +5395,8 @@ func (m *convBnReluMatcher) r9_fused_conv2d_add_then_act(op1 *ir.Op) bool {
 	return true
 }
 
-// r10_fused_conv2d_add_then_cutlass_act tries rule fused_conv2d_add_then_cutlass_act[pd_op.sigmoid] (benefit 2, conv_bn_relu.drr:198:6) at op1, the root pd_op.sigmoid.
-func (m *convBnReluMatcher) r10_fused_conv2d_add_then_cutlass_act(op1 *ir.Op) bool {
-	// %r = pd_op.sigmoid(%f)
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	v1_r := op1.Result(0)
-	v0_f := op1.Operand(0)
-	if v0_f == nil {
-		return false
-	}
-	op0 := v0_f.DefiningOp()
-	if op0 == nil || v0_f.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %f, _ = pd_op.fused_conv2d_add_act(%x, %w, %b, null) {activation: "identity", $attrs...}
-	if op0.Info() != m.op_pd_op_fused_conv2d_add_act || op0.NumOperands() != 4 || op0.NumResults() != 2 {
-		return false
-	}
-	if rt.AttrOr(op0, "activation", m.def_pd_op_fused_conv2d_add_act_activation) != m.r10_activation {
-		return false
-	}
-	h0_attrs := rt.RestAttrs(op0, "activation")
-	if op0.Result(1).HasUses() {
-		return false
-	}
-	v2_x := op0.Operand(0)
-	if v2_x == nil {
-		return false
-	}
-	v3_w := op0.Operand(1)
-	if v3_w == nil {
-		return false
-	}
-	v4_b := op0.Operand(2)
-	if v4_b == nil {
-		return false
-	}
-	if op0.Operand(3) != nil {
-		return false
-	}
-	// closure: every use of %f is in the match
-	if !rt.OnlyUsedBy(v0_f, op0, op1) {
-		return false
-	}
-	mt := m.Emit(m.rules[10])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_f, v1_r, v2_x, v3_w, v4_b)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_attrs)
-	return true
-}
-
-// r11_fused_conv2d_add_then_cutlass_act tries rule fused_conv2d_add_then_cutlass_act[pd_op.swish] (benefit 2, conv_bn_relu.drr:198:6) at op1, the root pd_op.swish.
-func (m *convBnReluMatcher) r11_fused_conv2d_add_then_cutlass_act(op1 *ir.Op) bool {
-	// %r = pd_op.swish(%f)
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	v1_r := op1.Result(0)
-	v0_f := op1.Operand(0)
-	if v0_f == nil {
-		return false
-	}
-	op0 := v0_f.DefiningOp()
-	if op0 == nil || v0_f.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %f, _ = pd_op.fused_conv2d_add_act(%x, %w, %b, null) {activation: "identity", $attrs...}
-	if op0.Info() != m.op_pd_op_fused_conv2d_add_act || op0.NumOperands() != 4 || op0.NumResults() != 2 {
-		return false
-	}
-	if rt.AttrOr(op0, "activation", m.def_pd_op_fused_conv2d_add_act_activation) != m.r11_activation {
-		return false
-	}
-	h0_attrs := rt.RestAttrs(op0, "activation")
-	if op0.Result(1).HasUses() {
-		return false
-	}
-	v2_x := op0.Operand(0)
-	if v2_x == nil {
-		return false
-	}
-	v3_w := op0.Operand(1)
-	if v3_w == nil {
-		return false
-	}
-	v4_b := op0.Operand(2)
-	if v4_b == nil {
-		return false
-	}
-	if op0.Operand(3) != nil {
-		return false
-	}
-	// closure: every use of %f is in the match
-	if !rt.OnlyUsedBy(v0_f, op0, op1) {
-		return false
-	}
-	mt := m.Emit(m.rules[11])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_f, v1_r, v2_x, v3_w, v4_b)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_attrs)
-	return true
-}
-
-// r12_fused_conv2d_add_residual_then_act tries rule fused_conv2d_add_residual_then_act (benefit 5, conv_bn_relu.drr:217:6) at op2, the root pd_op.relu.
-func (m *convBnReluMatcher) r12_fused_conv2d_add_residual_then_act(op2 *ir.Op) bool {
+// r22_fused_conv2d_add_residual_then_act tries rule fused_conv2d_add_residual_then_act (benefit 8, conv_bn_relu.drr:39:6) at op2, the root pd_op.relu.
+func (m *convBnReluMatcher) r22_fused_conv2d_add_residual_then_act(op2 *ir.Op) bool {
 	// %r = pd_op.relu(%s)
 	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
 		return false
@@ -2368,14 +5428,40 @@ func (m *convBnReluMatcher) r12_fused_conv2d_add_residual_then_act(op2 *ir.Op) b
 		if op0 == nil || v0_f.Index() != 0 || op0 == op2 || op0 == op1 {
 			continue
 		}
-		// %f, _ = pd_op.fused_conv2d_add_act(%x, %w, %b, null) {activation: "identity", $attrs...}
+		// %f, _ = pd_op.fused_conv2d_add_act(%x, %w, %b, null) {activation: "identity", force_backend: "gpudnn", strides: $st, paddings: $pd, padding_algorithm: $pa, dilations: $dl, groups: $g, data_format: $fmt}
 		if op0.Info() != m.op_pd_op_fused_conv2d_add_act || op0.NumOperands() != 4 || op0.NumResults() != 2 {
 			continue
 		}
-		if rt.AttrOr(op0, "activation", m.def_pd_op_fused_conv2d_add_act_activation) != m.r12_activation {
+		if rt.AttrOr(op0, "activation", m.def_pd_op_fused_conv2d_add_act_activation) != m.r22_activation {
 			continue
 		}
-		h0_attrs := rt.RestAttrs(op0, "activation")
+		if rt.AttrOr(op0, "force_backend", m.def_pd_op_fused_conv2d_add_act_force_backend) != m.r22_force_backend {
+			continue
+		}
+		h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_fused_conv2d_add_act_strides)
+		if h0_st == nil {
+			continue
+		}
+		h1_pd := rt.AttrOr(op0, "paddings", m.def_pd_op_fused_conv2d_add_act_paddings)
+		if h1_pd == nil {
+			continue
+		}
+		h2_pa := rt.AttrOr(op0, "padding_algorithm", m.def_pd_op_fused_conv2d_add_act_padding_algorithm)
+		if h2_pa == nil {
+			continue
+		}
+		h3_dl := rt.AttrOr(op0, "dilations", m.def_pd_op_fused_conv2d_add_act_dilations)
+		if h3_dl == nil {
+			continue
+		}
+		h4_g := rt.AttrOr(op0, "groups", m.def_pd_op_fused_conv2d_add_act_groups)
+		if h4_g == nil {
+			continue
+		}
+		h5_fmt := rt.AttrOr(op0, "data_format", m.def_pd_op_fused_conv2d_add_act_data_format)
+		if h5_fmt == nil {
+			continue
+		}
 		if op0.Result(1).HasUses() {
 			continue
 		}
@@ -2414,11 +5500,11 @@ func (m *convBnReluMatcher) r12_fused_conv2d_add_residual_then_act(op2 *ir.Op) b
 		if !b6 {
 			continue
 		}
-		mt := m.Emit(m.rules[12])
+		mt := m.Emit(m.rules[22])
 		mt.Ops = append(mt.Ops[:0], op0, op1, op2)
 		mt.Values = append(mt.Values[:0], v0_f, v1_s, v2_r, v3_x, v4_w, v5_b, v6_res)
 		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil)
-		mt.Holes = append(mt.Holes[:0], h0_attrs)
+		mt.Holes = append(mt.Holes[:0], h0_st, h1_pd, h2_pa, h3_dl, h4_g, h5_fmt)
 		return true
 	}
 	return false

@@ -25,22 +25,34 @@ var fusedFlashAttnProgram = &rt.Program{
 	Files: []rt.File{
 		{Name: "fused_flash_attn.drr", Text: fusedFlashAttnSource0},
 	},
-	Fingerprint: "9e41d633836034906b91f2ac6b66e272",
+	Fingerprint: "0e1ad5f32b7745f3f70be47f9c7b4bef",
 	Bind:        fusedFlashAttnBind,
 }
 
 // fusedFlashAttnSource0 is fused_flash_attn.drr.
-const fusedFlashAttnSource0 = `// fused_flash_attn: Paddle's fused_flash_attn_pass (paddle/fluid/pir/transforms/gpu/): softmax(q·kᵀ·scale + mask)·v
-// over [B, S, H, D] tensors transposed to heads-first becomes pd_op.flash_attn, in half precision.
+const fusedFlashAttnSource0 = `// fused_flash_attn: Paddle's fused_flash_attn_pass (paddle/fluid/pir/transforms/gpu/fused_flash_attn_pass.cc):
+// softmax(q·kᵀ·scale + mask)·v over [B, S, H, D] tensors transposed to heads-first becomes pd_op.flash_attn, in half
+// precision (float32 too with the pass attribute enable_gpu_mixed, the parameter enable_gpu_mixed, false by default
+// as in Paddle, for a program Paddle's mixed-precision pass will make half precision). Paddle runs the pass only on a
+// GPU of sm 80 or newer (CanApplyOn): here the parameter sm_version, 0 by default (no GPU target: nothing fuses).
 //
 // Deviations from Paddle, on purpose:
 //   - Paddle drops the scale: flash_attn has no scale attribute and scales by 1/√D, yet the pattern accepts any
 //     factor. These rules require the factor to be 1/√D (to float32 precision) and the scale to have no bias.
 //   - Paddle checks no permutation; these rules require q, k, v and the output transposed by [0, 2, 1, 3] and k's
-//     second transpose [0, 1, 3, 2] (or a matmul with transpose_y).
+//     second transpose [0, 1, 3, 2] (or a matmul with transpose_y), and the qkv tensor of the transpose-slice form
+//     [2, 0, 3, 1, 4] and sliced at 0, 1 and 2.
+//   - The casts around the softmax must cast to float32 or to q's type, and back to q's type (Paddle takes any).
 //   - The mask must be [B, 1, Sq, Sk] (Paddle checks B and the 1 only).
 //   - The scale factor constant is matched by value although all of LLaMA's layers share it (Paddle: 0 of 32).
-//   - Paddle's enable_gpu_mixed (float32) and its TransposeSlice pattern (one qkv tensor sliced) are not ported.
+
+/// The compute capability of the GPU the program will run on, as Paddle's sm_version: flash_attn needs 80 or
+/// newer. 0, the default, means no GPU target, and the rules do not fire.
+param sm_version: i64 = 0
+
+/// Paddle's pass attribute enable_gpu_mixed: float32 attention fuses too (for Paddle's mixed-precision pass to make
+/// half precision); false by default, as in Paddle.
+param enable_gpu_mixed: bool = false
 
 /// q scaled by 1/√D, masked scores, softmax in float32 between casts (LLaMA; Paddle's
 /// FlashAttnPatternQscaleWithMask with softmax_with_cast).
@@ -55,7 +67,7 @@ rule flash_attn_qscale_mask_cast {
     %kt2 = pd_op.transpose(%kt) {perm: [0, 1, 3, 2]}
     %s = pd_op.matmul(%qs, %kt2) {transpose_x: false, transpose_y: false}
     %sm = pd_op.add(%s, %mask)
-    %c1 = pd_op.cast(%sm) {dtype: float32}
+    %c1 = pd_op.cast(%sm) {dtype: $d1}
     %p = pd_op.softmax(%c1) {axis: $ax}
     %c2 = pd_op.cast(%p) {dtype: $dt}
     %ctx = pd_op.matmul(%c2, %vt) {transpose_x: false, transpose_y: false}
@@ -63,12 +75,14 @@ rule flash_attn_qscale_mask_cast {
   }
   where {
     $ax in [-1, 3]
-    dtype(%q) in [float16, bfloat16] && dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
+    $sm_version >= 80
+    dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
+    dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
     rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
     dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
     // flash_attn scales by 1/√D: the factor must be that.
     abs($sv * $sv * dim(%q, 3) - 1.0) < 0.00001
-    $dt == dtype(%q)
+    $d1 in [float32, dtype(%q)] && $dt == dtype(%q)
     rank(%mask) == 4 && dim(%mask, 0) == dim(%q, 0) && dim(%mask, 1) == 1
     dim(%mask, 2) == dim(%q, 1) && dim(%mask, 3) == dim(%k, 1)
   }
@@ -97,7 +111,9 @@ rule flash_attn_qscale_mask {
   }
   where {
     $ax in [-1, 3]
-    dtype(%q) in [float16, bfloat16] && dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
+    $sm_version >= 80
+    dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
+    dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
     rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
     dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
     // flash_attn scales by 1/√D: the factor must be that.
@@ -124,7 +140,7 @@ rule flash_attn_outscale_mask_cast {
     %qk = pd_op.matmul(%qt, %kt2) {transpose_x: false, transpose_y: false}
     %s = pd_op.scale(%qk, pd_op.full() {value: $sv}) {bias: 0.0}
     %sm = pd_op.add(%s, %mask)
-    %c1 = pd_op.cast(%sm) {dtype: float32}
+    %c1 = pd_op.cast(%sm) {dtype: $d1}
     %p = pd_op.softmax(%c1) {axis: $ax}
     %c2 = pd_op.cast(%p) {dtype: $dt}
     %ctx = pd_op.matmul(%c2, %vt) {transpose_x: false, transpose_y: false}
@@ -132,12 +148,14 @@ rule flash_attn_outscale_mask_cast {
   }
   where {
     $ax in [-1, 3]
-    dtype(%q) in [float16, bfloat16] && dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
+    $sm_version >= 80
+    dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
+    dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
     rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
     dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
     // flash_attn scales by 1/√D: the factor must be that.
     abs($sv * $sv * dim(%q, 3) - 1.0) < 0.00001
-    $dt == dtype(%q)
+    $d1 in [float32, dtype(%q)] && $dt == dtype(%q)
     rank(%mask) == 4 && dim(%mask, 0) == dim(%q, 0) && dim(%mask, 1) == 1
     dim(%mask, 2) == dim(%q, 1) && dim(%mask, 3) == dim(%k, 1)
   }
@@ -166,7 +184,9 @@ rule flash_attn_outscale_mask {
   }
   where {
     $ax in [-1, 3]
-    dtype(%q) in [float16, bfloat16] && dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
+    $sm_version >= 80
+    dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
+    dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
     rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
     dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
     // flash_attn scales by 1/√D: the factor must be that.
@@ -192,7 +212,7 @@ rule flash_attn_outscale_cast {
     %vt = pd_op.transpose(%v) {perm: [0, 2, 1, 3]}
     %qk = pd_op.matmul(%qt, %kt) {transpose_x: false, transpose_y: true}
     %s = pd_op.scale(%qk, pd_op.full() {value: $sv}) {bias: 0.0}
-    %c1 = pd_op.cast(%s) {dtype: float32}
+    %c1 = pd_op.cast(%s) {dtype: $d1}
     %p = pd_op.softmax(%c1) {axis: $ax}
     %c2 = pd_op.cast(%p) {dtype: $dt}
     %ctx = pd_op.matmul(%c2, %vt) {transpose_x: false, transpose_y: false}
@@ -200,12 +220,14 @@ rule flash_attn_outscale_cast {
   }
   where {
     $ax in [-1, 3]
-    dtype(%q) in [float16, bfloat16] && dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
+    $sm_version >= 80
+    dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
+    dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
     rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
     dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
     // flash_attn scales by 1/√D: the factor must be that.
     abs($sv * $sv * dim(%q, 3) - 1.0) < 0.00001
-    $dt == dtype(%q)
+    $d1 in [float32, dtype(%q)] && $dt == dtype(%q)
   }
   rewrite {
     %f, _, _, _ = pd_op.flash_attn(%q, %k, %v, null, null) {dropout: 0.0, causal: false,
@@ -230,7 +252,9 @@ rule flash_attn_outscale {
   }
   where {
     $ax in [-1, 3]
-    dtype(%q) in [float16, bfloat16] && dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
+    $sm_version >= 80
+    dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
+    dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
     rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
     dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
     // flash_attn scales by 1/√D: the factor must be that.
@@ -242,6 +266,46 @@ rule flash_attn_outscale {
     replace %out with %f
   }
 }
+
+/// One [B, S, 3, H, D] qkv tensor transposed by [2, 0, 3, 1, 4] and sliced at 0, 1 and 2 into q, k and v
+/// [B, H, S, D]; q·kᵀ (k transposed by [0, 1, 3, 2]) scaled after the matmul, masked, softmax, ·v, transposed back
+/// (TransposeSliceFlashAttnPattern). q, k and v are transposed to [B, S, H, D] for flash_attn. The slice bounds are
+/// one constant each, as cse_constants leaves them.
+rule flash_attn_transpose_slice {
+  benefit 21
+  labels fusion
+  match {
+    %t = pd_op.transpose(%qkv) {perm: [2, 0, 3, 1, 4]}
+    %c1 = pd_op.full_int_array() {value: [1]}
+    %c2 = pd_op.full_int_array() {value: [2]}
+    %q = pd_op.slice(%t, pd_op.full_int_array() {value: [0]}, %c1) {axes: [0], decrease_axis: [0]}
+    %k = pd_op.slice(%t, %c1, %c2) {axes: [0], decrease_axis: [0]}
+    %v = pd_op.slice(%t, %c2, pd_op.full_int_array() {value: [3]}) {axes: [0], decrease_axis: [0]}
+    %kt = pd_op.transpose(%k) {perm: [0, 1, 3, 2]}
+    %qk = pd_op.matmul(%q, %kt) {transpose_x: false, transpose_y: false}
+    %s = pd_op.scale(%qk, pd_op.full() {value: $sv}) {bias: 0.0}
+    %sm = pd_op.add(%s, %mask)
+    %p = pd_op.softmax(%sm) {axis: $ax}
+    %ctx = pd_op.matmul(%p, %v) {transpose_x: false, transpose_y: false}
+    %out = pd_op.transpose(%ctx) {perm: [0, 2, 1, 3]}
+  }
+  where {
+    $ax in [-1, 3]
+    $sm_version >= 80
+    dtype(%qkv) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%qkv) == float32
+    rank(%qkv) == 5 && dim(%qkv, 2) == 3 && dim(%qkv, 4) > 0
+    // flash_attn scales by 1/√D: the factor must be that.
+    abs($sv * $sv * dim(%qkv, 4) - 1.0) < 0.00001
+    rank(%mask) == 4 && dim(%mask, 0) == dim(%qkv, 0) && dim(%mask, 1) == 1
+    dim(%mask, 2) == dim(%qkv, 1) && dim(%mask, 3) == dim(%qkv, 1)
+  }
+  rewrite {
+    %f, _, _, _ = pd_op.flash_attn(pd_op.transpose(%q) {perm: [0, 2, 1, 3]}, pd_op.transpose(%k) {perm: [0, 2, 1, 3]},
+        pd_op.transpose(%v) {perm: [0, 2, 1, 3]}, null, %mask) {dropout: 0.0, causal: false, return_softmax: false,
+            is_test: true, rng_name: ""}
+    replace %out with %f
+  }
+}
 `
 
 // fusedFlashAttnList1 is a constant list of the rules' constraints.
@@ -249,100 +313,146 @@ var fusedFlashAttnList1 = []rule.Val{int64(-1), int64(3)}
 
 // fusedFlashAttnStatic is what the matcher needs of the rule set checked against one Context.
 type fusedFlashAttnStatic struct {
-	rules                        []*rule.Rule
-	dispatch                     *rt.Dispatch
-	def_pd_op_transpose_perm     ir.Attribute                       // the default of pd_op.transpose perm (nil: none)
-	r0_perm                      ir.Attribute                       // rule flash_attn_qscale_mask_cast: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
-	op_pd_op_matmul              *ir.OpInfo                         // pd_op.matmul
-	def_pd_op_matmul_transpose_x ir.Attribute                       // the default of pd_op.matmul transpose_x (nil: none)
-	r0_transpose_x               ir.Attribute                       // rule flash_attn_qscale_mask_cast: transpose_x: false
-	def_pd_op_matmul_transpose_y ir.Attribute                       // the default of pd_op.matmul transpose_y (nil: none)
-	r0_transpose_y               ir.Attribute                       // rule flash_attn_qscale_mask_cast: transpose_y: false
-	op_pd_op_cast                *ir.OpInfo                         // pd_op.cast
-	def_pd_op_cast_dtype         ir.Attribute                       // the default of pd_op.cast dtype (nil: none)
-	op_pd_op_softmax             *ir.OpInfo                         // pd_op.softmax
-	def_pd_op_softmax_axis       ir.Attribute                       // the default of pd_op.softmax axis (nil: none)
-	r0_dtype                     ir.Attribute                       // rule flash_attn_qscale_mask_cast: dtype: (pd_op.DataType)float32
-	op_pd_op_add                 *ir.OpInfo                         // pd_op.add
-	r0_transpose_x2              ir.Attribute                       // rule flash_attn_qscale_mask_cast: transpose_x: false
-	r0_transpose_y2              ir.Attribute                       // rule flash_attn_qscale_mask_cast: transpose_y: false
-	op_pd_op_scale               *ir.OpInfo                         // pd_op.scale
-	def_pd_op_scale_bias         ir.Attribute                       // the default of pd_op.scale bias (nil: none)
-	r0_bias                      ir.Attribute                       // rule flash_attn_qscale_mask_cast: bias: (Float)0
-	op_pd_op_transpose           *ir.OpInfo                         // pd_op.transpose
-	r0_perm2                     ir.Attribute                       // rule flash_attn_qscale_mask_cast: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
-	op_pd_op_full                *ir.OpInfo                         // pd_op.full
-	def_pd_op_full_value         ir.Attribute                       // the default of pd_op.full value (nil: none)
-	r0_perm3                     ir.Attribute                       // rule flash_attn_qscale_mask_cast: perm: [(Int32)0,(Int32)1,(Int32)3,(Int32)2]
-	r0_perm4                     ir.Attribute                       // rule flash_attn_qscale_mask_cast: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
-	r0_perm5                     ir.Attribute                       // rule flash_attn_qscale_mask_cast: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
-	builtin_dtype                func([]rule.Val) (rule.Val, error) // the builtin dtype
-	r0_lit                       rule.Val                           // rule flash_attn_qscale_mask_cast: float16
-	r0_lit2                      rule.Val                           // rule flash_attn_qscale_mask_cast: bfloat16
-	builtin_rank                 func([]rule.Val) (rule.Val, error) // the builtin rank
-	builtin_shape                func([]rule.Val) (rule.Val, error) // the builtin shape
-	builtin_dim                  func([]rule.Val) (rule.Val, error) // the builtin dim
-	builtin_abs                  func([]rule.Val) (rule.Val, error) // the builtin abs
-	r1_perm                      ir.Attribute                       // rule flash_attn_qscale_mask: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
-	r1_transpose_x               ir.Attribute                       // rule flash_attn_qscale_mask: transpose_x: false
-	r1_transpose_y               ir.Attribute                       // rule flash_attn_qscale_mask: transpose_y: false
-	r1_transpose_x2              ir.Attribute                       // rule flash_attn_qscale_mask: transpose_x: false
-	r1_transpose_y2              ir.Attribute                       // rule flash_attn_qscale_mask: transpose_y: false
-	r1_bias                      ir.Attribute                       // rule flash_attn_qscale_mask: bias: (Float)0
-	r1_perm2                     ir.Attribute                       // rule flash_attn_qscale_mask: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
-	r1_perm3                     ir.Attribute                       // rule flash_attn_qscale_mask: perm: [(Int32)0,(Int32)1,(Int32)3,(Int32)2]
-	r1_perm4                     ir.Attribute                       // rule flash_attn_qscale_mask: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
-	r1_perm5                     ir.Attribute                       // rule flash_attn_qscale_mask: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
-	r1_lit                       rule.Val                           // rule flash_attn_qscale_mask: float16
-	r1_lit2                      rule.Val                           // rule flash_attn_qscale_mask: bfloat16
-	r2_perm                      ir.Attribute                       // rule flash_attn_outscale_mask_cast: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
-	r2_transpose_x               ir.Attribute                       // rule flash_attn_outscale_mask_cast: transpose_x: false
-	r2_transpose_y               ir.Attribute                       // rule flash_attn_outscale_mask_cast: transpose_y: false
-	r2_dtype                     ir.Attribute                       // rule flash_attn_outscale_mask_cast: dtype: (pd_op.DataType)float32
-	r2_bias                      ir.Attribute                       // rule flash_attn_outscale_mask_cast: bias: (Float)0
-	r2_transpose_x2              ir.Attribute                       // rule flash_attn_outscale_mask_cast: transpose_x: false
-	r2_transpose_y2              ir.Attribute                       // rule flash_attn_outscale_mask_cast: transpose_y: false
-	r2_perm2                     ir.Attribute                       // rule flash_attn_outscale_mask_cast: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
-	r2_perm3                     ir.Attribute                       // rule flash_attn_outscale_mask_cast: perm: [(Int32)0,(Int32)1,(Int32)3,(Int32)2]
-	r2_perm4                     ir.Attribute                       // rule flash_attn_outscale_mask_cast: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
-	r2_perm5                     ir.Attribute                       // rule flash_attn_outscale_mask_cast: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
-	r2_lit                       rule.Val                           // rule flash_attn_outscale_mask_cast: float16
-	r2_lit2                      rule.Val                           // rule flash_attn_outscale_mask_cast: bfloat16
-	r3_perm                      ir.Attribute                       // rule flash_attn_outscale_mask: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
-	r3_transpose_x               ir.Attribute                       // rule flash_attn_outscale_mask: transpose_x: false
-	r3_transpose_y               ir.Attribute                       // rule flash_attn_outscale_mask: transpose_y: false
-	r3_bias                      ir.Attribute                       // rule flash_attn_outscale_mask: bias: (Float)0
-	r3_transpose_x2              ir.Attribute                       // rule flash_attn_outscale_mask: transpose_x: false
-	r3_transpose_y2              ir.Attribute                       // rule flash_attn_outscale_mask: transpose_y: false
-	r3_perm2                     ir.Attribute                       // rule flash_attn_outscale_mask: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
-	r3_perm3                     ir.Attribute                       // rule flash_attn_outscale_mask: perm: [(Int32)0,(Int32)1,(Int32)3,(Int32)2]
-	r3_perm4                     ir.Attribute                       // rule flash_attn_outscale_mask: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
-	r3_perm5                     ir.Attribute                       // rule flash_attn_outscale_mask: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
-	r3_lit                       rule.Val                           // rule flash_attn_outscale_mask: float16
-	r3_lit2                      rule.Val                           // rule flash_attn_outscale_mask: bfloat16
-	r4_perm                      ir.Attribute                       // rule flash_attn_outscale_cast: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
-	r4_transpose_x               ir.Attribute                       // rule flash_attn_outscale_cast: transpose_x: false
-	r4_transpose_y               ir.Attribute                       // rule flash_attn_outscale_cast: transpose_y: false
-	r4_dtype                     ir.Attribute                       // rule flash_attn_outscale_cast: dtype: (pd_op.DataType)float32
-	r4_bias                      ir.Attribute                       // rule flash_attn_outscale_cast: bias: (Float)0
-	r4_transpose_x2              ir.Attribute                       // rule flash_attn_outscale_cast: transpose_x: false
-	r4_transpose_y2              ir.Attribute                       // rule flash_attn_outscale_cast: transpose_y: true
-	r4_perm2                     ir.Attribute                       // rule flash_attn_outscale_cast: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
-	r4_perm3                     ir.Attribute                       // rule flash_attn_outscale_cast: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
-	r4_perm4                     ir.Attribute                       // rule flash_attn_outscale_cast: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
-	r4_lit                       rule.Val                           // rule flash_attn_outscale_cast: float16
-	r4_lit2                      rule.Val                           // rule flash_attn_outscale_cast: bfloat16
-	r5_perm                      ir.Attribute                       // rule flash_attn_outscale: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
-	r5_transpose_x               ir.Attribute                       // rule flash_attn_outscale: transpose_x: false
-	r5_transpose_y               ir.Attribute                       // rule flash_attn_outscale: transpose_y: false
-	r5_bias                      ir.Attribute                       // rule flash_attn_outscale: bias: (Float)0
-	r5_transpose_x2              ir.Attribute                       // rule flash_attn_outscale: transpose_x: false
-	r5_transpose_y2              ir.Attribute                       // rule flash_attn_outscale: transpose_y: true
-	r5_perm2                     ir.Attribute                       // rule flash_attn_outscale: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
-	r5_perm3                     ir.Attribute                       // rule flash_attn_outscale: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
-	r5_perm4                     ir.Attribute                       // rule flash_attn_outscale: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
-	r5_lit                       rule.Val                           // rule flash_attn_outscale: float16
-	r5_lit2                      rule.Val                           // rule flash_attn_outscale: bfloat16
+	rules                          []*rule.Rule
+	dispatch                       *rt.Dispatch
+	def_pd_op_transpose_perm       ir.Attribute                       // the default of pd_op.transpose perm (nil: none)
+	r0_perm                        ir.Attribute                       // rule flash_attn_qscale_mask_cast: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
+	op_pd_op_matmul                *ir.OpInfo                         // pd_op.matmul
+	def_pd_op_matmul_transpose_x   ir.Attribute                       // the default of pd_op.matmul transpose_x (nil: none)
+	r0_transpose_x                 ir.Attribute                       // rule flash_attn_qscale_mask_cast: transpose_x: false
+	def_pd_op_matmul_transpose_y   ir.Attribute                       // the default of pd_op.matmul transpose_y (nil: none)
+	r0_transpose_y                 ir.Attribute                       // rule flash_attn_qscale_mask_cast: transpose_y: false
+	op_pd_op_cast                  *ir.OpInfo                         // pd_op.cast
+	def_pd_op_cast_dtype           ir.Attribute                       // the default of pd_op.cast dtype (nil: none)
+	op_pd_op_softmax               *ir.OpInfo                         // pd_op.softmax
+	def_pd_op_softmax_axis         ir.Attribute                       // the default of pd_op.softmax axis (nil: none)
+	op_pd_op_add                   *ir.OpInfo                         // pd_op.add
+	r0_transpose_x2                ir.Attribute                       // rule flash_attn_qscale_mask_cast: transpose_x: false
+	r0_transpose_y2                ir.Attribute                       // rule flash_attn_qscale_mask_cast: transpose_y: false
+	op_pd_op_scale                 *ir.OpInfo                         // pd_op.scale
+	def_pd_op_scale_bias           ir.Attribute                       // the default of pd_op.scale bias (nil: none)
+	r0_bias                        ir.Attribute                       // rule flash_attn_qscale_mask_cast: bias: (Float)0
+	op_pd_op_transpose             *ir.OpInfo                         // pd_op.transpose
+	r0_perm2                       ir.Attribute                       // rule flash_attn_qscale_mask_cast: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
+	op_pd_op_full                  *ir.OpInfo                         // pd_op.full
+	def_pd_op_full_value           ir.Attribute                       // the default of pd_op.full value (nil: none)
+	r0_perm3                       ir.Attribute                       // rule flash_attn_qscale_mask_cast: perm: [(Int32)0,(Int32)1,(Int32)3,(Int32)2]
+	r0_perm4                       ir.Attribute                       // rule flash_attn_qscale_mask_cast: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
+	r0_perm5                       ir.Attribute                       // rule flash_attn_qscale_mask_cast: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
+	r0_param                       *rule.ParamRef                     // rule flash_attn_qscale_mask_cast: $sm_version
+	builtin_dtype                  func([]rule.Val) (rule.Val, error) // the builtin dtype
+	r0_lit                         rule.Val                           // rule flash_attn_qscale_mask_cast: float16
+	r0_lit2                        rule.Val                           // rule flash_attn_qscale_mask_cast: bfloat16
+	r0_param2                      *rule.ParamRef                     // rule flash_attn_qscale_mask_cast: $enable_gpu_mixed
+	r0_lit3                        rule.Val                           // rule flash_attn_qscale_mask_cast: float32
+	builtin_rank                   func([]rule.Val) (rule.Val, error) // the builtin rank
+	builtin_shape                  func([]rule.Val) (rule.Val, error) // the builtin shape
+	builtin_dim                    func([]rule.Val) (rule.Val, error) // the builtin dim
+	builtin_abs                    func([]rule.Val) (rule.Val, error) // the builtin abs
+	r0_lit4                        rule.Val                           // rule flash_attn_qscale_mask_cast: float32
+	r1_perm                        ir.Attribute                       // rule flash_attn_qscale_mask: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
+	r1_transpose_x                 ir.Attribute                       // rule flash_attn_qscale_mask: transpose_x: false
+	r1_transpose_y                 ir.Attribute                       // rule flash_attn_qscale_mask: transpose_y: false
+	r1_transpose_x2                ir.Attribute                       // rule flash_attn_qscale_mask: transpose_x: false
+	r1_transpose_y2                ir.Attribute                       // rule flash_attn_qscale_mask: transpose_y: false
+	r1_bias                        ir.Attribute                       // rule flash_attn_qscale_mask: bias: (Float)0
+	r1_perm2                       ir.Attribute                       // rule flash_attn_qscale_mask: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
+	r1_perm3                       ir.Attribute                       // rule flash_attn_qscale_mask: perm: [(Int32)0,(Int32)1,(Int32)3,(Int32)2]
+	r1_perm4                       ir.Attribute                       // rule flash_attn_qscale_mask: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
+	r1_perm5                       ir.Attribute                       // rule flash_attn_qscale_mask: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
+	r1_param                       *rule.ParamRef                     // rule flash_attn_qscale_mask: $sm_version
+	r1_lit                         rule.Val                           // rule flash_attn_qscale_mask: float16
+	r1_lit2                        rule.Val                           // rule flash_attn_qscale_mask: bfloat16
+	r1_param2                      *rule.ParamRef                     // rule flash_attn_qscale_mask: $enable_gpu_mixed
+	r1_lit3                        rule.Val                           // rule flash_attn_qscale_mask: float32
+	r2_perm                        ir.Attribute                       // rule flash_attn_outscale_mask_cast: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
+	r2_transpose_x                 ir.Attribute                       // rule flash_attn_outscale_mask_cast: transpose_x: false
+	r2_transpose_y                 ir.Attribute                       // rule flash_attn_outscale_mask_cast: transpose_y: false
+	r2_bias                        ir.Attribute                       // rule flash_attn_outscale_mask_cast: bias: (Float)0
+	r2_transpose_x2                ir.Attribute                       // rule flash_attn_outscale_mask_cast: transpose_x: false
+	r2_transpose_y2                ir.Attribute                       // rule flash_attn_outscale_mask_cast: transpose_y: false
+	r2_perm2                       ir.Attribute                       // rule flash_attn_outscale_mask_cast: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
+	r2_perm3                       ir.Attribute                       // rule flash_attn_outscale_mask_cast: perm: [(Int32)0,(Int32)1,(Int32)3,(Int32)2]
+	r2_perm4                       ir.Attribute                       // rule flash_attn_outscale_mask_cast: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
+	r2_perm5                       ir.Attribute                       // rule flash_attn_outscale_mask_cast: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
+	r2_param                       *rule.ParamRef                     // rule flash_attn_outscale_mask_cast: $sm_version
+	r2_lit                         rule.Val                           // rule flash_attn_outscale_mask_cast: float16
+	r2_lit2                        rule.Val                           // rule flash_attn_outscale_mask_cast: bfloat16
+	r2_param2                      *rule.ParamRef                     // rule flash_attn_outscale_mask_cast: $enable_gpu_mixed
+	r2_lit3                        rule.Val                           // rule flash_attn_outscale_mask_cast: float32
+	r2_lit4                        rule.Val                           // rule flash_attn_outscale_mask_cast: float32
+	r3_perm                        ir.Attribute                       // rule flash_attn_outscale_mask: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
+	r3_transpose_x                 ir.Attribute                       // rule flash_attn_outscale_mask: transpose_x: false
+	r3_transpose_y                 ir.Attribute                       // rule flash_attn_outscale_mask: transpose_y: false
+	r3_bias                        ir.Attribute                       // rule flash_attn_outscale_mask: bias: (Float)0
+	r3_transpose_x2                ir.Attribute                       // rule flash_attn_outscale_mask: transpose_x: false
+	r3_transpose_y2                ir.Attribute                       // rule flash_attn_outscale_mask: transpose_y: false
+	r3_perm2                       ir.Attribute                       // rule flash_attn_outscale_mask: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
+	r3_perm3                       ir.Attribute                       // rule flash_attn_outscale_mask: perm: [(Int32)0,(Int32)1,(Int32)3,(Int32)2]
+	r3_perm4                       ir.Attribute                       // rule flash_attn_outscale_mask: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
+	r3_perm5                       ir.Attribute                       // rule flash_attn_outscale_mask: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
+	r3_param                       *rule.ParamRef                     // rule flash_attn_outscale_mask: $sm_version
+	r3_lit                         rule.Val                           // rule flash_attn_outscale_mask: float16
+	r3_lit2                        rule.Val                           // rule flash_attn_outscale_mask: bfloat16
+	r3_param2                      *rule.ParamRef                     // rule flash_attn_outscale_mask: $enable_gpu_mixed
+	r3_lit3                        rule.Val                           // rule flash_attn_outscale_mask: float32
+	r4_perm                        ir.Attribute                       // rule flash_attn_outscale_cast: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
+	r4_transpose_x                 ir.Attribute                       // rule flash_attn_outscale_cast: transpose_x: false
+	r4_transpose_y                 ir.Attribute                       // rule flash_attn_outscale_cast: transpose_y: false
+	r4_bias                        ir.Attribute                       // rule flash_attn_outscale_cast: bias: (Float)0
+	r4_transpose_x2                ir.Attribute                       // rule flash_attn_outscale_cast: transpose_x: false
+	r4_transpose_y2                ir.Attribute                       // rule flash_attn_outscale_cast: transpose_y: true
+	r4_perm2                       ir.Attribute                       // rule flash_attn_outscale_cast: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
+	r4_perm3                       ir.Attribute                       // rule flash_attn_outscale_cast: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
+	r4_perm4                       ir.Attribute                       // rule flash_attn_outscale_cast: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
+	r4_param                       *rule.ParamRef                     // rule flash_attn_outscale_cast: $sm_version
+	r4_lit                         rule.Val                           // rule flash_attn_outscale_cast: float16
+	r4_lit2                        rule.Val                           // rule flash_attn_outscale_cast: bfloat16
+	r4_param2                      *rule.ParamRef                     // rule flash_attn_outscale_cast: $enable_gpu_mixed
+	r4_lit3                        rule.Val                           // rule flash_attn_outscale_cast: float32
+	r4_lit4                        rule.Val                           // rule flash_attn_outscale_cast: float32
+	r5_perm                        ir.Attribute                       // rule flash_attn_outscale: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
+	r5_transpose_x                 ir.Attribute                       // rule flash_attn_outscale: transpose_x: false
+	r5_transpose_y                 ir.Attribute                       // rule flash_attn_outscale: transpose_y: false
+	r5_bias                        ir.Attribute                       // rule flash_attn_outscale: bias: (Float)0
+	r5_transpose_x2                ir.Attribute                       // rule flash_attn_outscale: transpose_x: false
+	r5_transpose_y2                ir.Attribute                       // rule flash_attn_outscale: transpose_y: true
+	r5_perm2                       ir.Attribute                       // rule flash_attn_outscale: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
+	r5_perm3                       ir.Attribute                       // rule flash_attn_outscale: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
+	r5_perm4                       ir.Attribute                       // rule flash_attn_outscale: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
+	r5_param                       *rule.ParamRef                     // rule flash_attn_outscale: $sm_version
+	r5_lit                         rule.Val                           // rule flash_attn_outscale: float16
+	r5_lit2                        rule.Val                           // rule flash_attn_outscale: bfloat16
+	r5_param2                      *rule.ParamRef                     // rule flash_attn_outscale: $enable_gpu_mixed
+	r5_lit3                        rule.Val                           // rule flash_attn_outscale: float32
+	r6_perm                        ir.Attribute                       // rule flash_attn_transpose_slice: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
+	r6_transpose_x                 ir.Attribute                       // rule flash_attn_transpose_slice: transpose_x: false
+	r6_transpose_y                 ir.Attribute                       // rule flash_attn_transpose_slice: transpose_y: false
+	r6_bias                        ir.Attribute                       // rule flash_attn_transpose_slice: bias: (Float)0
+	r6_transpose_x2                ir.Attribute                       // rule flash_attn_transpose_slice: transpose_x: false
+	r6_transpose_y2                ir.Attribute                       // rule flash_attn_transpose_slice: transpose_y: false
+	op_pd_op_slice                 *ir.OpInfo                         // pd_op.slice
+	def_pd_op_slice_axes           ir.Attribute                       // the default of pd_op.slice axes (nil: none)
+	r6_axes                        ir.Attribute                       // rule flash_attn_transpose_slice: axes: [(Int64)0]
+	def_pd_op_slice_decrease_axis  ir.Attribute                       // the default of pd_op.slice decrease_axis (nil: none)
+	r6_decrease_axis               ir.Attribute                       // rule flash_attn_transpose_slice: decrease_axis: [(Int64)0]
+	r6_perm2                       ir.Attribute                       // rule flash_attn_transpose_slice: perm: [(Int32)2,(Int32)0,(Int32)3,(Int32)1,(Int32)4]
+	op_pd_op_full_int_array        *ir.OpInfo                         // pd_op.full_int_array
+	def_pd_op_full_int_array_value ir.Attribute                       // the default of pd_op.full_int_array value (nil: none)
+	r6_value                       ir.Attribute                       // rule flash_attn_transpose_slice: value: [(Int64)0]
+	r6_value2                      ir.Attribute                       // rule flash_attn_transpose_slice: value: [(Int64)1]
+	r6_perm3                       ir.Attribute                       // rule flash_attn_transpose_slice: perm: [(Int32)0,(Int32)1,(Int32)3,(Int32)2]
+	r6_axes2                       ir.Attribute                       // rule flash_attn_transpose_slice: axes: [(Int64)0]
+	r6_decrease_axis2              ir.Attribute                       // rule flash_attn_transpose_slice: decrease_axis: [(Int64)0]
+	r6_value3                      ir.Attribute                       // rule flash_attn_transpose_slice: value: [(Int64)2]
+	r6_axes3                       ir.Attribute                       // rule flash_attn_transpose_slice: axes: [(Int64)0]
+	r6_decrease_axis3              ir.Attribute                       // rule flash_attn_transpose_slice: decrease_axis: [(Int64)0]
+	r6_value4                      ir.Attribute                       // rule flash_attn_transpose_slice: value: [(Int64)3]
+	r6_param                       *rule.ParamRef                     // rule flash_attn_transpose_slice: $sm_version
+	r6_lit                         rule.Val                           // rule flash_attn_transpose_slice: float16
+	r6_lit2                        rule.Val                           // rule flash_attn_transpose_slice: bfloat16
+	r6_param2                      *rule.ParamRef                     // rule flash_attn_transpose_slice: $enable_gpu_mixed
+	r6_lit3                        rule.Val                           // rule flash_attn_transpose_slice: float32
 }
 
 // fusedFlashAttnBind binds the matcher to a checked rule set, once per Context.
@@ -361,7 +471,6 @@ func fusedFlashAttnBind(set *rule.Set, reg *rewriter.Registry) (rewriter.Matcher
 	s.def_pd_op_cast_dtype = rt.AttrDefault(ctx, "pd_op.cast", "dtype")
 	s.op_pd_op_softmax = ctx.OpInfo("pd_op.softmax")
 	s.def_pd_op_softmax_axis = rt.AttrDefault(ctx, "pd_op.softmax", "axis")
-	s.r0_dtype = set.Rules[0].Pattern.Ops[8].Attrs[0].Literal
 	s.op_pd_op_add = ctx.OpInfo("pd_op.add")
 	s.r0_transpose_x2 = set.Rules[0].Pattern.Ops[6].Attrs[0].Literal
 	s.r0_transpose_y2 = set.Rules[0].Pattern.Ops[6].Attrs[1].Literal
@@ -375,12 +484,15 @@ func fusedFlashAttnBind(set *rule.Set, reg *rewriter.Registry) (rewriter.Matcher
 	s.r0_perm3 = set.Rules[0].Pattern.Ops[5].Attrs[0].Literal
 	s.r0_perm4 = set.Rules[0].Pattern.Ops[1].Attrs[0].Literal
 	s.r0_perm5 = set.Rules[0].Pattern.Ops[2].Attrs[0].Literal
+	s.r0_param = set.Rules[0].Where[1].(*rule.Binary).X.(*rule.ParamRef)
 	s.builtin_dtype = rule.PureBuiltin("dtype")
 	if s.builtin_dtype == nil {
 		return nil, fmt.Errorf("the builtin dtype is not a pure builtin in this version of pirdrr: run drrc gen again")
 	}
-	s.r0_lit = set.Rules[0].Where[1].(*rule.Binary).X.(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r0_lit2 = set.Rules[0].Where[1].(*rule.Binary).X.(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r0_lit = set.Rules[0].Where[2].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r0_lit2 = set.Rules[0].Where[2].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r0_param2 = set.Rules[0].Where[2].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
+	s.r0_lit3 = set.Rules[0].Where[2].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
 	s.builtin_rank = rule.PureBuiltin("rank")
 	if s.builtin_rank == nil {
 		return nil, fmt.Errorf("the builtin rank is not a pure builtin in this version of pirdrr: run drrc gen again")
@@ -397,6 +509,7 @@ func fusedFlashAttnBind(set *rule.Set, reg *rewriter.Registry) (rewriter.Matcher
 	if s.builtin_abs == nil {
 		return nil, fmt.Errorf("the builtin abs is not a pure builtin in this version of pirdrr: run drrc gen again")
 	}
+	s.r0_lit4 = set.Rules[0].Where[7].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
 	s.r1_perm = set.Rules[1].Pattern.Ops[10].Attrs[0].Literal
 	s.r1_transpose_x = set.Rules[1].Pattern.Ops[9].Attrs[0].Literal
 	s.r1_transpose_y = set.Rules[1].Pattern.Ops[9].Attrs[1].Literal
@@ -407,12 +520,14 @@ func fusedFlashAttnBind(set *rule.Set, reg *rewriter.Registry) (rewriter.Matcher
 	s.r1_perm3 = set.Rules[1].Pattern.Ops[5].Attrs[0].Literal
 	s.r1_perm4 = set.Rules[1].Pattern.Ops[1].Attrs[0].Literal
 	s.r1_perm5 = set.Rules[1].Pattern.Ops[2].Attrs[0].Literal
-	s.r1_lit = set.Rules[1].Where[1].(*rule.Binary).X.(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r1_lit2 = set.Rules[1].Where[1].(*rule.Binary).X.(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r1_param = set.Rules[1].Where[1].(*rule.Binary).X.(*rule.ParamRef)
+	s.r1_lit = set.Rules[1].Where[2].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r1_lit2 = set.Rules[1].Where[2].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r1_param2 = set.Rules[1].Where[2].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
+	s.r1_lit3 = set.Rules[1].Where[2].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
 	s.r2_perm = set.Rules[2].Pattern.Ops[12].Attrs[0].Literal
 	s.r2_transpose_x = set.Rules[2].Pattern.Ops[11].Attrs[0].Literal
 	s.r2_transpose_y = set.Rules[2].Pattern.Ops[11].Attrs[1].Literal
-	s.r2_dtype = set.Rules[2].Pattern.Ops[8].Attrs[0].Literal
 	s.r2_bias = set.Rules[2].Pattern.Ops[6].Attrs[0].Literal
 	s.r2_transpose_x2 = set.Rules[2].Pattern.Ops[4].Attrs[0].Literal
 	s.r2_transpose_y2 = set.Rules[2].Pattern.Ops[4].Attrs[1].Literal
@@ -420,8 +535,12 @@ func fusedFlashAttnBind(set *rule.Set, reg *rewriter.Registry) (rewriter.Matcher
 	s.r2_perm3 = set.Rules[2].Pattern.Ops[3].Attrs[0].Literal
 	s.r2_perm4 = set.Rules[2].Pattern.Ops[1].Attrs[0].Literal
 	s.r2_perm5 = set.Rules[2].Pattern.Ops[2].Attrs[0].Literal
-	s.r2_lit = set.Rules[2].Where[1].(*rule.Binary).X.(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r2_lit2 = set.Rules[2].Where[1].(*rule.Binary).X.(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r2_param = set.Rules[2].Where[1].(*rule.Binary).X.(*rule.ParamRef)
+	s.r2_lit = set.Rules[2].Where[2].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r2_lit2 = set.Rules[2].Where[2].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r2_param2 = set.Rules[2].Where[2].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
+	s.r2_lit3 = set.Rules[2].Where[2].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
+	s.r2_lit4 = set.Rules[2].Where[7].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
 	s.r3_perm = set.Rules[3].Pattern.Ops[10].Attrs[0].Literal
 	s.r3_transpose_x = set.Rules[3].Pattern.Ops[9].Attrs[0].Literal
 	s.r3_transpose_y = set.Rules[3].Pattern.Ops[9].Attrs[1].Literal
@@ -432,20 +551,26 @@ func fusedFlashAttnBind(set *rule.Set, reg *rewriter.Registry) (rewriter.Matcher
 	s.r3_perm3 = set.Rules[3].Pattern.Ops[3].Attrs[0].Literal
 	s.r3_perm4 = set.Rules[3].Pattern.Ops[1].Attrs[0].Literal
 	s.r3_perm5 = set.Rules[3].Pattern.Ops[2].Attrs[0].Literal
-	s.r3_lit = set.Rules[3].Where[1].(*rule.Binary).X.(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r3_lit2 = set.Rules[3].Where[1].(*rule.Binary).X.(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r3_param = set.Rules[3].Where[1].(*rule.Binary).X.(*rule.ParamRef)
+	s.r3_lit = set.Rules[3].Where[2].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r3_lit2 = set.Rules[3].Where[2].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r3_param2 = set.Rules[3].Where[2].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
+	s.r3_lit3 = set.Rules[3].Where[2].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
 	s.r4_perm = set.Rules[4].Pattern.Ops[10].Attrs[0].Literal
 	s.r4_transpose_x = set.Rules[4].Pattern.Ops[9].Attrs[0].Literal
 	s.r4_transpose_y = set.Rules[4].Pattern.Ops[9].Attrs[1].Literal
-	s.r4_dtype = set.Rules[4].Pattern.Ops[6].Attrs[0].Literal
 	s.r4_bias = set.Rules[4].Pattern.Ops[5].Attrs[0].Literal
 	s.r4_transpose_x2 = set.Rules[4].Pattern.Ops[3].Attrs[0].Literal
 	s.r4_transpose_y2 = set.Rules[4].Pattern.Ops[3].Attrs[1].Literal
 	s.r4_perm2 = set.Rules[4].Pattern.Ops[0].Attrs[0].Literal
 	s.r4_perm3 = set.Rules[4].Pattern.Ops[1].Attrs[0].Literal
 	s.r4_perm4 = set.Rules[4].Pattern.Ops[2].Attrs[0].Literal
-	s.r4_lit = set.Rules[4].Where[1].(*rule.Binary).X.(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r4_lit2 = set.Rules[4].Where[1].(*rule.Binary).X.(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r4_param = set.Rules[4].Where[1].(*rule.Binary).X.(*rule.ParamRef)
+	s.r4_lit = set.Rules[4].Where[2].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r4_lit2 = set.Rules[4].Where[2].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r4_param2 = set.Rules[4].Where[2].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
+	s.r4_lit3 = set.Rules[4].Where[2].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
+	s.r4_lit4 = set.Rules[4].Where[7].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
 	s.r5_perm = set.Rules[5].Pattern.Ops[8].Attrs[0].Literal
 	s.r5_transpose_x = set.Rules[5].Pattern.Ops[7].Attrs[0].Literal
 	s.r5_transpose_y = set.Rules[5].Pattern.Ops[7].Attrs[1].Literal
@@ -455,8 +580,39 @@ func fusedFlashAttnBind(set *rule.Set, reg *rewriter.Registry) (rewriter.Matcher
 	s.r5_perm2 = set.Rules[5].Pattern.Ops[0].Attrs[0].Literal
 	s.r5_perm3 = set.Rules[5].Pattern.Ops[1].Attrs[0].Literal
 	s.r5_perm4 = set.Rules[5].Pattern.Ops[2].Attrs[0].Literal
-	s.r5_lit = set.Rules[5].Where[1].(*rule.Binary).X.(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r5_lit2 = set.Rules[5].Where[1].(*rule.Binary).X.(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r5_param = set.Rules[5].Where[1].(*rule.Binary).X.(*rule.ParamRef)
+	s.r5_lit = set.Rules[5].Where[2].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r5_lit2 = set.Rules[5].Where[2].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r5_param2 = set.Rules[5].Where[2].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
+	s.r5_lit3 = set.Rules[5].Where[2].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
+	s.r6_perm = set.Rules[6].Pattern.Ops[15].Attrs[0].Literal
+	s.r6_transpose_x = set.Rules[6].Pattern.Ops[14].Attrs[0].Literal
+	s.r6_transpose_y = set.Rules[6].Pattern.Ops[14].Attrs[1].Literal
+	s.r6_bias = set.Rules[6].Pattern.Ops[11].Attrs[0].Literal
+	s.r6_transpose_x2 = set.Rules[6].Pattern.Ops[9].Attrs[0].Literal
+	s.r6_transpose_y2 = set.Rules[6].Pattern.Ops[9].Attrs[1].Literal
+	s.op_pd_op_slice = ctx.OpInfo("pd_op.slice")
+	s.def_pd_op_slice_axes = rt.AttrDefault(ctx, "pd_op.slice", "axes")
+	s.r6_axes = set.Rules[6].Pattern.Ops[4].Attrs[0].Literal
+	s.def_pd_op_slice_decrease_axis = rt.AttrDefault(ctx, "pd_op.slice", "decrease_axis")
+	s.r6_decrease_axis = set.Rules[6].Pattern.Ops[4].Attrs[1].Literal
+	s.r6_perm2 = set.Rules[6].Pattern.Ops[0].Attrs[0].Literal
+	s.op_pd_op_full_int_array = ctx.OpInfo("pd_op.full_int_array")
+	s.def_pd_op_full_int_array_value = rt.AttrDefault(ctx, "pd_op.full_int_array", "value")
+	s.r6_value = set.Rules[6].Pattern.Ops[3].Attrs[0].Literal
+	s.r6_value2 = set.Rules[6].Pattern.Ops[1].Attrs[0].Literal
+	s.r6_perm3 = set.Rules[6].Pattern.Ops[8].Attrs[0].Literal
+	s.r6_axes2 = set.Rules[6].Pattern.Ops[5].Attrs[0].Literal
+	s.r6_decrease_axis2 = set.Rules[6].Pattern.Ops[5].Attrs[1].Literal
+	s.r6_value3 = set.Rules[6].Pattern.Ops[2].Attrs[0].Literal
+	s.r6_axes3 = set.Rules[6].Pattern.Ops[7].Attrs[0].Literal
+	s.r6_decrease_axis3 = set.Rules[6].Pattern.Ops[7].Attrs[1].Literal
+	s.r6_value4 = set.Rules[6].Pattern.Ops[6].Attrs[0].Literal
+	s.r6_param = set.Rules[6].Where[1].(*rule.Binary).X.(*rule.ParamRef)
+	s.r6_lit = set.Rules[6].Where[2].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r6_lit2 = set.Rules[6].Where[2].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r6_param2 = set.Rules[6].Where[2].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
+	s.r6_lit3 = set.Rules[6].Where[2].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
 	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
 		m := &fusedFlashAttnMatcher{fusedFlashAttnStatic: s}
 		m.Oracle = o
@@ -476,6 +632,7 @@ func (m *fusedFlashAttnMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Matc
 	switch m.dispatch.Kind(op) {
 	case 1: // pd_op.transpose
 		m.r0_flash_attn_qscale_mask_cast(op)
+		m.r6_flash_attn_transpose_slice(op)
 		m.r2_flash_attn_outscale_mask_cast(op)
 		m.r1_flash_attn_qscale_mask(op)
 		m.r3_flash_attn_outscale_mask(op)
@@ -485,7 +642,7 @@ func (m *fusedFlashAttnMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Matc
 	return m.End()
 }
 
-// r0_flash_attn_qscale_mask_cast tries rule flash_attn_qscale_mask_cast (benefit 21, fused_flash_attn.drr:15:6) at op12, the root pd_op.transpose.
+// r0_flash_attn_qscale_mask_cast tries rule flash_attn_qscale_mask_cast (benefit 21, fused_flash_attn.drr:27:6) at op12, the root pd_op.transpose.
 func (m *fusedFlashAttnMatcher) r0_flash_attn_qscale_mask_cast(op12 *ir.Op) bool {
 	// %out = pd_op.transpose(%ctx) {perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]}
 	if op12.NumOperands() != 1 || op12.NumResults() != 1 {
@@ -525,8 +682,8 @@ func (m *fusedFlashAttnMatcher) r0_flash_attn_qscale_mask_cast(op12 *ir.Op) bool
 	if op10.Info() != m.op_pd_op_cast || op10.NumOperands() != 1 || op10.NumResults() != 1 {
 		return false
 	}
-	h2_dt := rt.AttrOr(op10, "dtype", m.def_pd_op_cast_dtype)
-	if h2_dt == nil {
+	h3_dt := rt.AttrOr(op10, "dtype", m.def_pd_op_cast_dtype)
+	if h3_dt == nil {
 		return false
 	}
 	v8_p := op10.Operand(0)
@@ -541,8 +698,8 @@ func (m *fusedFlashAttnMatcher) r0_flash_attn_qscale_mask_cast(op12 *ir.Op) bool
 	if op9.Info() != m.op_pd_op_softmax || op9.NumOperands() != 1 || op9.NumResults() != 1 {
 		return false
 	}
-	h1_ax := rt.AttrOr(op9, "axis", m.def_pd_op_softmax_axis)
-	if h1_ax == nil {
+	h2_ax := rt.AttrOr(op9, "axis", m.def_pd_op_softmax_axis)
+	if h2_ax == nil {
 		return false
 	}
 	v7_c1 := op9.Operand(0)
@@ -553,11 +710,12 @@ func (m *fusedFlashAttnMatcher) r0_flash_attn_qscale_mask_cast(op12 *ir.Op) bool
 	if op8 == nil || v7_c1.Index() != 0 || op8 == op12 || op8 == op11 || op8 == op10 || op8 == op9 {
 		return false
 	}
-	// %c1 = pd_op.cast(%sm) {dtype: (pd_op.DataType)float32}
+	// %c1 = pd_op.cast(%sm) {dtype: $d1}
 	if op8.Info() != m.op_pd_op_cast || op8.NumOperands() != 1 || op8.NumResults() != 1 {
 		return false
 	}
-	if rt.AttrOr(op8, "dtype", m.def_pd_op_cast_dtype) != m.r0_dtype {
+	h1_d1 := rt.AttrOr(op8, "dtype", m.def_pd_op_cast_dtype)
+	if h1_d1 == nil {
 		return false
 	}
 	v6_sm := op8.Operand(0)
@@ -747,120 +905,122 @@ func (m *fusedFlashAttnMatcher) r0_flash_attn_qscale_mask_cast(op12 *ir.Op) bool
 			continue
 		}
 		// where $ax in [-1, 3]
-		in4, ok5 := rt.In(rule.AttrVal(h1_ax), fusedFlashAttnList1)
+		in4, ok5 := rt.In(rule.AttrVal(h2_ax), fusedFlashAttnList1)
 		if !ok5 {
 			continue
 		}
 		if !in4 {
 			continue
 		}
-		// where dtype(%q) in [float16, bfloat16] && dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
-		f6, ok7 := rt.Call(m.builtin_dtype, m.Args(v12_q))
+		// where $sm_version >= 80
+		cmp6, ok7 := rule.Compare(m.Param(m.r0_param), int64(80))
 		if !ok7 {
 			continue
 		}
-		in8, ok9 := rt.In(f6, []rule.Val{m.r0_lit, m.r0_lit2})
+		if !(cmp6 >= 0) {
+			continue
+		}
+		// where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
+		f8, ok9 := rt.Call(m.builtin_dtype, m.Args(v12_q))
 		if !ok9 {
 			continue
 		}
-		if !in8 {
-			continue
-		}
-		f10, ok11 := rt.Call(m.builtin_dtype, m.Args(v13_k))
+		in10, ok11 := rt.In(f8, []rule.Val{m.r0_lit, m.r0_lit2})
 		if !ok11 {
 			continue
 		}
-		f12, ok13 := rt.Call(m.builtin_dtype, m.Args(v12_q))
-		if !ok13 {
+		l12 := in10
+		if !l12 {
+			b13, ok14 := m.Param(m.r0_param2).(bool)
+			if !ok14 {
+				continue
+			}
+			l15 := b13
+			if l15 {
+				f16, ok17 := rt.Call(m.builtin_dtype, m.Args(v12_q))
+				if !ok17 {
+					continue
+				}
+				l15 = rule.Equal(f16, m.r0_lit3)
+			}
+			l12 = l15
+		}
+		if !l12 {
 			continue
 		}
-		if !(rule.Equal(f10, f12)) {
-			continue
-		}
-		f14, ok15 := rt.Call(m.builtin_dtype, m.Args(v14_v))
-		if !ok15 {
-			continue
-		}
-		f16, ok17 := rt.Call(m.builtin_dtype, m.Args(v12_q))
-		if !ok17 {
-			continue
-		}
-		if !(rule.Equal(f14, f16)) {
-			continue
-		}
-		// where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
-		f18, ok19 := rt.Call(m.builtin_rank, m.Args(v12_q))
+		// where dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
+		f18, ok19 := rt.Call(m.builtin_dtype, m.Args(v13_k))
 		if !ok19 {
 			continue
 		}
-		if !(rule.Equal(f18, int64(4))) {
-			continue
-		}
-		f20, ok21 := rt.Call(m.builtin_shape, m.Args(v13_k))
+		f20, ok21 := rt.Call(m.builtin_dtype, m.Args(v12_q))
 		if !ok21 {
 			continue
 		}
-		f22, ok23 := rt.Call(m.builtin_shape, m.Args(v14_v))
+		if !(rule.Equal(f18, f20)) {
+			continue
+		}
+		f22, ok23 := rt.Call(m.builtin_dtype, m.Args(v14_v))
 		if !ok23 {
 			continue
 		}
-		if !(rule.Equal(f20, f22)) {
-			continue
-		}
-		f24, ok25 := rt.Call(m.builtin_rank, m.Args(v13_k))
+		f24, ok25 := rt.Call(m.builtin_dtype, m.Args(v12_q))
 		if !ok25 {
 			continue
 		}
-		if !(rule.Equal(f24, int64(4))) {
+		if !(rule.Equal(f22, f24)) {
 			continue
 		}
-		// where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
-		f26, ok27 := rt.Call(m.builtin_dim, m.Args(v13_k, int64(0)))
+		// where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
+		f26, ok27 := rt.Call(m.builtin_rank, m.Args(v12_q))
 		if !ok27 {
 			continue
 		}
-		f28, ok29 := rt.Call(m.builtin_dim, m.Args(v12_q, int64(0)))
+		if !(rule.Equal(f26, int64(4))) {
+			continue
+		}
+		f28, ok29 := rt.Call(m.builtin_shape, m.Args(v13_k))
 		if !ok29 {
 			continue
 		}
-		if !(rule.Equal(f26, f28)) {
-			continue
-		}
-		f30, ok31 := rt.Call(m.builtin_dim, m.Args(v13_k, int64(2)))
+		f30, ok31 := rt.Call(m.builtin_shape, m.Args(v14_v))
 		if !ok31 {
 			continue
 		}
-		f32, ok33 := rt.Call(m.builtin_dim, m.Args(v12_q, int64(2)))
+		if !(rule.Equal(f28, f30)) {
+			continue
+		}
+		f32, ok33 := rt.Call(m.builtin_rank, m.Args(v13_k))
 		if !ok33 {
 			continue
 		}
-		if !(rule.Equal(f30, f32)) {
+		if !(rule.Equal(f32, int64(4))) {
 			continue
 		}
-		f34, ok35 := rt.Call(m.builtin_dim, m.Args(v13_k, int64(3)))
+		// where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
+		f34, ok35 := rt.Call(m.builtin_dim, m.Args(v13_k, int64(0)))
 		if !ok35 {
 			continue
 		}
-		f36, ok37 := rt.Call(m.builtin_dim, m.Args(v12_q, int64(3)))
+		f36, ok37 := rt.Call(m.builtin_dim, m.Args(v12_q, int64(0)))
 		if !ok37 {
 			continue
 		}
 		if !(rule.Equal(f34, f36)) {
 			continue
 		}
-		f38, ok39 := rt.Call(m.builtin_dim, m.Args(v12_q, int64(3)))
+		f38, ok39 := rt.Call(m.builtin_dim, m.Args(v13_k, int64(2)))
 		if !ok39 {
 			continue
 		}
-		cmp40, ok41 := rule.Compare(f38, int64(0))
+		f40, ok41 := rt.Call(m.builtin_dim, m.Args(v12_q, int64(2)))
 		if !ok41 {
 			continue
 		}
-		if !(cmp40 > 0) {
+		if !(rule.Equal(f38, f40)) {
 			continue
 		}
-		// where abs($sv * $sv * dim(%q, 3) - 1.0) < 1e-05
-		ar42, ok43 := rt.Arith("*", rule.AttrVal(h0_sv), rule.AttrVal(h0_sv))
+		f42, ok43 := rt.Call(m.builtin_dim, m.Args(v13_k, int64(3)))
 		if !ok43 {
 			continue
 		}
@@ -868,93 +1028,127 @@ func (m *fusedFlashAttnMatcher) r0_flash_attn_qscale_mask_cast(op12 *ir.Op) bool
 		if !ok45 {
 			continue
 		}
-		ar46, ok47 := rt.Arith("*", ar42, f44)
+		if !(rule.Equal(f42, f44)) {
+			continue
+		}
+		f46, ok47 := rt.Call(m.builtin_dim, m.Args(v12_q, int64(3)))
 		if !ok47 {
 			continue
 		}
-		ar48, ok49 := rt.Arith("-", ar46, float64(1))
+		cmp48, ok49 := rule.Compare(f46, int64(0))
 		if !ok49 {
 			continue
 		}
-		f50, ok51 := rt.Call(m.builtin_abs, m.Args(ar48))
+		if !(cmp48 > 0) {
+			continue
+		}
+		// where abs($sv * $sv * dim(%q, 3) - 1.0) < 1e-05
+		ar50, ok51 := rt.Arith("*", rule.AttrVal(h0_sv), rule.AttrVal(h0_sv))
 		if !ok51 {
 			continue
 		}
-		cmp52, ok53 := rule.Compare(f50, float64(1e-05))
+		f52, ok53 := rt.Call(m.builtin_dim, m.Args(v12_q, int64(3)))
 		if !ok53 {
 			continue
 		}
-		if !(cmp52 < 0) {
-			continue
-		}
-		// where $dt == dtype(%q)
-		f54, ok55 := rt.Call(m.builtin_dtype, m.Args(v12_q))
+		ar54, ok55 := rt.Arith("*", ar50, f52)
 		if !ok55 {
 			continue
 		}
-		if !(rule.Equal(rule.AttrVal(h2_dt), f54)) {
-			continue
-		}
-		// where rank(%mask) == 4 && dim(%mask, 0) == dim(%q, 0) && dim(%mask, 1) == 1
-		f56, ok57 := rt.Call(m.builtin_rank, m.Args(v16_mask))
+		ar56, ok57 := rt.Arith("-", ar54, float64(1))
 		if !ok57 {
 			continue
 		}
-		if !(rule.Equal(f56, int64(4))) {
-			continue
-		}
-		f58, ok59 := rt.Call(m.builtin_dim, m.Args(v16_mask, int64(0)))
+		f58, ok59 := rt.Call(m.builtin_abs, m.Args(ar56))
 		if !ok59 {
 			continue
 		}
-		f60, ok61 := rt.Call(m.builtin_dim, m.Args(v12_q, int64(0)))
+		cmp60, ok61 := rule.Compare(f58, float64(1e-05))
 		if !ok61 {
 			continue
 		}
-		if !(rule.Equal(f58, f60)) {
+		if !(cmp60 < 0) {
 			continue
 		}
-		f62, ok63 := rt.Call(m.builtin_dim, m.Args(v16_mask, int64(1)))
+		// where $d1 in [float32, dtype(%q)] && $dt == dtype(%q)
+		f62, ok63 := rt.Call(m.builtin_dtype, m.Args(v12_q))
 		if !ok63 {
 			continue
 		}
-		if !(rule.Equal(f62, int64(1))) {
-			continue
-		}
-		// where dim(%mask, 2) == dim(%q, 1) && dim(%mask, 3) == dim(%k, 1)
-		f64, ok65 := rt.Call(m.builtin_dim, m.Args(v16_mask, int64(2)))
+		in64, ok65 := rt.In(rule.AttrVal(h1_d1), []rule.Val{m.r0_lit4, f62})
 		if !ok65 {
 			continue
 		}
-		f66, ok67 := rt.Call(m.builtin_dim, m.Args(v12_q, int64(1)))
+		if !in64 {
+			continue
+		}
+		f66, ok67 := rt.Call(m.builtin_dtype, m.Args(v12_q))
 		if !ok67 {
 			continue
 		}
-		if !(rule.Equal(f64, f66)) {
+		if !(rule.Equal(rule.AttrVal(h3_dt), f66)) {
 			continue
 		}
-		f68, ok69 := rt.Call(m.builtin_dim, m.Args(v16_mask, int64(3)))
+		// where rank(%mask) == 4 && dim(%mask, 0) == dim(%q, 0) && dim(%mask, 1) == 1
+		f68, ok69 := rt.Call(m.builtin_rank, m.Args(v16_mask))
 		if !ok69 {
 			continue
 		}
-		f70, ok71 := rt.Call(m.builtin_dim, m.Args(v13_k, int64(1)))
+		if !(rule.Equal(f68, int64(4))) {
+			continue
+		}
+		f70, ok71 := rt.Call(m.builtin_dim, m.Args(v16_mask, int64(0)))
 		if !ok71 {
 			continue
 		}
-		if !(rule.Equal(f68, f70)) {
+		f72, ok73 := rt.Call(m.builtin_dim, m.Args(v12_q, int64(0)))
+		if !ok73 {
+			continue
+		}
+		if !(rule.Equal(f70, f72)) {
+			continue
+		}
+		f74, ok75 := rt.Call(m.builtin_dim, m.Args(v16_mask, int64(1)))
+		if !ok75 {
+			continue
+		}
+		if !(rule.Equal(f74, int64(1))) {
+			continue
+		}
+		// where dim(%mask, 2) == dim(%q, 1) && dim(%mask, 3) == dim(%k, 1)
+		f76, ok77 := rt.Call(m.builtin_dim, m.Args(v16_mask, int64(2)))
+		if !ok77 {
+			continue
+		}
+		f78, ok79 := rt.Call(m.builtin_dim, m.Args(v12_q, int64(1)))
+		if !ok79 {
+			continue
+		}
+		if !(rule.Equal(f76, f78)) {
+			continue
+		}
+		f80, ok81 := rt.Call(m.builtin_dim, m.Args(v16_mask, int64(3)))
+		if !ok81 {
+			continue
+		}
+		f82, ok83 := rt.Call(m.builtin_dim, m.Args(v13_k, int64(1)))
+		if !ok83 {
+			continue
+		}
+		if !(rule.Equal(f80, f82)) {
 			continue
 		}
 		mt := m.Emit(m.rules[0])
 		mt.Ops = append(mt.Ops[:0], op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12)
 		mt.Values = append(mt.Values[:0], v0_qt, v1_kt, v2_vt, v3_qs, v4_kt2, v5_s, v6_sm, v7_c1, v8_p, v9_c2, v10_ctx, v11_out, v12_q, v13_k, v14_v, v15__1, v16_mask)
 		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
-		mt.Holes = append(mt.Holes[:0], h0_sv, h1_ax, h2_dt)
+		mt.Holes = append(mt.Holes[:0], h0_sv, h1_d1, h2_ax, h3_dt)
 		return true
 	}
 	return false
 }
 
-// r1_flash_attn_qscale_mask tries rule flash_attn_qscale_mask (benefit 19, fused_flash_attn.drr:51:6) at op10, the root pd_op.transpose.
+// r1_flash_attn_qscale_mask tries rule flash_attn_qscale_mask (benefit 19, fused_flash_attn.drr:65:6) at op10, the root pd_op.transpose.
 func (m *fusedFlashAttnMatcher) r1_flash_attn_qscale_mask(op10 *ir.Op) bool {
 	// %out = pd_op.transpose(%ctx) {perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]}
 	if op10.NumOperands() != 1 || op10.NumResults() != 1 {
@@ -1184,113 +1378,115 @@ func (m *fusedFlashAttnMatcher) r1_flash_attn_qscale_mask(op10 *ir.Op) bool {
 		if !in4 {
 			continue
 		}
-		// where dtype(%q) in [float16, bfloat16] && dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
-		f6, ok7 := rt.Call(m.builtin_dtype, m.Args(v10_q))
+		// where $sm_version >= 80
+		cmp6, ok7 := rule.Compare(m.Param(m.r1_param), int64(80))
 		if !ok7 {
 			continue
 		}
-		in8, ok9 := rt.In(f6, []rule.Val{m.r1_lit, m.r1_lit2})
+		if !(cmp6 >= 0) {
+			continue
+		}
+		// where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
+		f8, ok9 := rt.Call(m.builtin_dtype, m.Args(v10_q))
 		if !ok9 {
 			continue
 		}
-		if !in8 {
-			continue
-		}
-		f10, ok11 := rt.Call(m.builtin_dtype, m.Args(v11_k))
+		in10, ok11 := rt.In(f8, []rule.Val{m.r1_lit, m.r1_lit2})
 		if !ok11 {
 			continue
 		}
-		f12, ok13 := rt.Call(m.builtin_dtype, m.Args(v10_q))
-		if !ok13 {
+		l12 := in10
+		if !l12 {
+			b13, ok14 := m.Param(m.r1_param2).(bool)
+			if !ok14 {
+				continue
+			}
+			l15 := b13
+			if l15 {
+				f16, ok17 := rt.Call(m.builtin_dtype, m.Args(v10_q))
+				if !ok17 {
+					continue
+				}
+				l15 = rule.Equal(f16, m.r1_lit3)
+			}
+			l12 = l15
+		}
+		if !l12 {
 			continue
 		}
-		if !(rule.Equal(f10, f12)) {
-			continue
-		}
-		f14, ok15 := rt.Call(m.builtin_dtype, m.Args(v12_v))
-		if !ok15 {
-			continue
-		}
-		f16, ok17 := rt.Call(m.builtin_dtype, m.Args(v10_q))
-		if !ok17 {
-			continue
-		}
-		if !(rule.Equal(f14, f16)) {
-			continue
-		}
-		// where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
-		f18, ok19 := rt.Call(m.builtin_rank, m.Args(v10_q))
+		// where dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
+		f18, ok19 := rt.Call(m.builtin_dtype, m.Args(v11_k))
 		if !ok19 {
 			continue
 		}
-		if !(rule.Equal(f18, int64(4))) {
-			continue
-		}
-		f20, ok21 := rt.Call(m.builtin_shape, m.Args(v11_k))
+		f20, ok21 := rt.Call(m.builtin_dtype, m.Args(v10_q))
 		if !ok21 {
 			continue
 		}
-		f22, ok23 := rt.Call(m.builtin_shape, m.Args(v12_v))
+		if !(rule.Equal(f18, f20)) {
+			continue
+		}
+		f22, ok23 := rt.Call(m.builtin_dtype, m.Args(v12_v))
 		if !ok23 {
 			continue
 		}
-		if !(rule.Equal(f20, f22)) {
-			continue
-		}
-		f24, ok25 := rt.Call(m.builtin_rank, m.Args(v11_k))
+		f24, ok25 := rt.Call(m.builtin_dtype, m.Args(v10_q))
 		if !ok25 {
 			continue
 		}
-		if !(rule.Equal(f24, int64(4))) {
+		if !(rule.Equal(f22, f24)) {
 			continue
 		}
-		// where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
-		f26, ok27 := rt.Call(m.builtin_dim, m.Args(v11_k, int64(0)))
+		// where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
+		f26, ok27 := rt.Call(m.builtin_rank, m.Args(v10_q))
 		if !ok27 {
 			continue
 		}
-		f28, ok29 := rt.Call(m.builtin_dim, m.Args(v10_q, int64(0)))
+		if !(rule.Equal(f26, int64(4))) {
+			continue
+		}
+		f28, ok29 := rt.Call(m.builtin_shape, m.Args(v11_k))
 		if !ok29 {
 			continue
 		}
-		if !(rule.Equal(f26, f28)) {
-			continue
-		}
-		f30, ok31 := rt.Call(m.builtin_dim, m.Args(v11_k, int64(2)))
+		f30, ok31 := rt.Call(m.builtin_shape, m.Args(v12_v))
 		if !ok31 {
 			continue
 		}
-		f32, ok33 := rt.Call(m.builtin_dim, m.Args(v10_q, int64(2)))
+		if !(rule.Equal(f28, f30)) {
+			continue
+		}
+		f32, ok33 := rt.Call(m.builtin_rank, m.Args(v11_k))
 		if !ok33 {
 			continue
 		}
-		if !(rule.Equal(f30, f32)) {
+		if !(rule.Equal(f32, int64(4))) {
 			continue
 		}
-		f34, ok35 := rt.Call(m.builtin_dim, m.Args(v11_k, int64(3)))
+		// where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
+		f34, ok35 := rt.Call(m.builtin_dim, m.Args(v11_k, int64(0)))
 		if !ok35 {
 			continue
 		}
-		f36, ok37 := rt.Call(m.builtin_dim, m.Args(v10_q, int64(3)))
+		f36, ok37 := rt.Call(m.builtin_dim, m.Args(v10_q, int64(0)))
 		if !ok37 {
 			continue
 		}
 		if !(rule.Equal(f34, f36)) {
 			continue
 		}
-		f38, ok39 := rt.Call(m.builtin_dim, m.Args(v10_q, int64(3)))
+		f38, ok39 := rt.Call(m.builtin_dim, m.Args(v11_k, int64(2)))
 		if !ok39 {
 			continue
 		}
-		cmp40, ok41 := rule.Compare(f38, int64(0))
+		f40, ok41 := rt.Call(m.builtin_dim, m.Args(v10_q, int64(2)))
 		if !ok41 {
 			continue
 		}
-		if !(cmp40 > 0) {
+		if !(rule.Equal(f38, f40)) {
 			continue
 		}
-		// where abs($sv * $sv * dim(%q, 3) - 1.0) < 1e-05
-		ar42, ok43 := rt.Arith("*", rule.AttrVal(h0_sv), rule.AttrVal(h0_sv))
+		f42, ok43 := rt.Call(m.builtin_dim, m.Args(v11_k, int64(3)))
 		if !ok43 {
 			continue
 		}
@@ -1298,72 +1494,95 @@ func (m *fusedFlashAttnMatcher) r1_flash_attn_qscale_mask(op10 *ir.Op) bool {
 		if !ok45 {
 			continue
 		}
-		ar46, ok47 := rt.Arith("*", ar42, f44)
+		if !(rule.Equal(f42, f44)) {
+			continue
+		}
+		f46, ok47 := rt.Call(m.builtin_dim, m.Args(v10_q, int64(3)))
 		if !ok47 {
 			continue
 		}
-		ar48, ok49 := rt.Arith("-", ar46, float64(1))
+		cmp48, ok49 := rule.Compare(f46, int64(0))
 		if !ok49 {
 			continue
 		}
-		f50, ok51 := rt.Call(m.builtin_abs, m.Args(ar48))
+		if !(cmp48 > 0) {
+			continue
+		}
+		// where abs($sv * $sv * dim(%q, 3) - 1.0) < 1e-05
+		ar50, ok51 := rt.Arith("*", rule.AttrVal(h0_sv), rule.AttrVal(h0_sv))
 		if !ok51 {
 			continue
 		}
-		cmp52, ok53 := rule.Compare(f50, float64(1e-05))
+		f52, ok53 := rt.Call(m.builtin_dim, m.Args(v10_q, int64(3)))
 		if !ok53 {
 			continue
 		}
-		if !(cmp52 < 0) {
-			continue
-		}
-		// where rank(%mask) == 4 && dim(%mask, 0) == dim(%q, 0) && dim(%mask, 1) == 1
-		f54, ok55 := rt.Call(m.builtin_rank, m.Args(v14_mask))
+		ar54, ok55 := rt.Arith("*", ar50, f52)
 		if !ok55 {
 			continue
 		}
-		if !(rule.Equal(f54, int64(4))) {
-			continue
-		}
-		f56, ok57 := rt.Call(m.builtin_dim, m.Args(v14_mask, int64(0)))
+		ar56, ok57 := rt.Arith("-", ar54, float64(1))
 		if !ok57 {
 			continue
 		}
-		f58, ok59 := rt.Call(m.builtin_dim, m.Args(v10_q, int64(0)))
+		f58, ok59 := rt.Call(m.builtin_abs, m.Args(ar56))
 		if !ok59 {
 			continue
 		}
-		if !(rule.Equal(f56, f58)) {
-			continue
-		}
-		f60, ok61 := rt.Call(m.builtin_dim, m.Args(v14_mask, int64(1)))
+		cmp60, ok61 := rule.Compare(f58, float64(1e-05))
 		if !ok61 {
 			continue
 		}
-		if !(rule.Equal(f60, int64(1))) {
+		if !(cmp60 < 0) {
 			continue
 		}
-		// where dim(%mask, 2) == dim(%q, 1) && dim(%mask, 3) == dim(%k, 1)
-		f62, ok63 := rt.Call(m.builtin_dim, m.Args(v14_mask, int64(2)))
+		// where rank(%mask) == 4 && dim(%mask, 0) == dim(%q, 0) && dim(%mask, 1) == 1
+		f62, ok63 := rt.Call(m.builtin_rank, m.Args(v14_mask))
 		if !ok63 {
 			continue
 		}
-		f64, ok65 := rt.Call(m.builtin_dim, m.Args(v10_q, int64(1)))
+		if !(rule.Equal(f62, int64(4))) {
+			continue
+		}
+		f64, ok65 := rt.Call(m.builtin_dim, m.Args(v14_mask, int64(0)))
 		if !ok65 {
 			continue
 		}
-		if !(rule.Equal(f62, f64)) {
-			continue
-		}
-		f66, ok67 := rt.Call(m.builtin_dim, m.Args(v14_mask, int64(3)))
+		f66, ok67 := rt.Call(m.builtin_dim, m.Args(v10_q, int64(0)))
 		if !ok67 {
 			continue
 		}
-		f68, ok69 := rt.Call(m.builtin_dim, m.Args(v11_k, int64(1)))
+		if !(rule.Equal(f64, f66)) {
+			continue
+		}
+		f68, ok69 := rt.Call(m.builtin_dim, m.Args(v14_mask, int64(1)))
 		if !ok69 {
 			continue
 		}
-		if !(rule.Equal(f66, f68)) {
+		if !(rule.Equal(f68, int64(1))) {
+			continue
+		}
+		// where dim(%mask, 2) == dim(%q, 1) && dim(%mask, 3) == dim(%k, 1)
+		f70, ok71 := rt.Call(m.builtin_dim, m.Args(v14_mask, int64(2)))
+		if !ok71 {
+			continue
+		}
+		f72, ok73 := rt.Call(m.builtin_dim, m.Args(v10_q, int64(1)))
+		if !ok73 {
+			continue
+		}
+		if !(rule.Equal(f70, f72)) {
+			continue
+		}
+		f74, ok75 := rt.Call(m.builtin_dim, m.Args(v14_mask, int64(3)))
+		if !ok75 {
+			continue
+		}
+		f76, ok77 := rt.Call(m.builtin_dim, m.Args(v11_k, int64(1)))
+		if !ok77 {
+			continue
+		}
+		if !(rule.Equal(f74, f76)) {
 			continue
 		}
 		mt := m.Emit(m.rules[1])
@@ -1376,7 +1595,7 @@ func (m *fusedFlashAttnMatcher) r1_flash_attn_qscale_mask(op10 *ir.Op) bool {
 	return false
 }
 
-// r2_flash_attn_outscale_mask_cast tries rule flash_attn_outscale_mask_cast (benefit 20, fused_flash_attn.drr:84:6) at op12, the root pd_op.transpose.
+// r2_flash_attn_outscale_mask_cast tries rule flash_attn_outscale_mask_cast (benefit 20, fused_flash_attn.drr:100:6) at op12, the root pd_op.transpose.
 func (m *fusedFlashAttnMatcher) r2_flash_attn_outscale_mask_cast(op12 *ir.Op) bool {
 	// %out = pd_op.transpose(%ctx) {perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]}
 	if op12.NumOperands() != 1 || op12.NumResults() != 1 {
@@ -1416,8 +1635,8 @@ func (m *fusedFlashAttnMatcher) r2_flash_attn_outscale_mask_cast(op12 *ir.Op) bo
 	if op10.Info() != m.op_pd_op_cast || op10.NumOperands() != 1 || op10.NumResults() != 1 {
 		return false
 	}
-	h2_dt := rt.AttrOr(op10, "dtype", m.def_pd_op_cast_dtype)
-	if h2_dt == nil {
+	h3_dt := rt.AttrOr(op10, "dtype", m.def_pd_op_cast_dtype)
+	if h3_dt == nil {
 		return false
 	}
 	v8_p := op10.Operand(0)
@@ -1432,8 +1651,8 @@ func (m *fusedFlashAttnMatcher) r2_flash_attn_outscale_mask_cast(op12 *ir.Op) bo
 	if op9.Info() != m.op_pd_op_softmax || op9.NumOperands() != 1 || op9.NumResults() != 1 {
 		return false
 	}
-	h1_ax := rt.AttrOr(op9, "axis", m.def_pd_op_softmax_axis)
-	if h1_ax == nil {
+	h2_ax := rt.AttrOr(op9, "axis", m.def_pd_op_softmax_axis)
+	if h2_ax == nil {
 		return false
 	}
 	v7_c1 := op9.Operand(0)
@@ -1444,11 +1663,12 @@ func (m *fusedFlashAttnMatcher) r2_flash_attn_outscale_mask_cast(op12 *ir.Op) bo
 	if op8 == nil || v7_c1.Index() != 0 || op8 == op12 || op8 == op11 || op8 == op10 || op8 == op9 {
 		return false
 	}
-	// %c1 = pd_op.cast(%sm) {dtype: (pd_op.DataType)float32}
+	// %c1 = pd_op.cast(%sm) {dtype: $d1}
 	if op8.Info() != m.op_pd_op_cast || op8.NumOperands() != 1 || op8.NumResults() != 1 {
 		return false
 	}
-	if rt.AttrOr(op8, "dtype", m.def_pd_op_cast_dtype) != m.r2_dtype {
+	h1_d1 := rt.AttrOr(op8, "dtype", m.def_pd_op_cast_dtype)
+	if h1_d1 == nil {
 		return false
 	}
 	v6_sm := op8.Operand(0)
@@ -1638,120 +1858,122 @@ func (m *fusedFlashAttnMatcher) r2_flash_attn_outscale_mask_cast(op12 *ir.Op) bo
 			continue
 		}
 		// where $ax in [-1, 3]
-		in4, ok5 := rt.In(rule.AttrVal(h1_ax), fusedFlashAttnList1)
+		in4, ok5 := rt.In(rule.AttrVal(h2_ax), fusedFlashAttnList1)
 		if !ok5 {
 			continue
 		}
 		if !in4 {
 			continue
 		}
-		// where dtype(%q) in [float16, bfloat16] && dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
-		f6, ok7 := rt.Call(m.builtin_dtype, m.Args(v12_q))
+		// where $sm_version >= 80
+		cmp6, ok7 := rule.Compare(m.Param(m.r2_param), int64(80))
 		if !ok7 {
 			continue
 		}
-		in8, ok9 := rt.In(f6, []rule.Val{m.r2_lit, m.r2_lit2})
+		if !(cmp6 >= 0) {
+			continue
+		}
+		// where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
+		f8, ok9 := rt.Call(m.builtin_dtype, m.Args(v12_q))
 		if !ok9 {
 			continue
 		}
-		if !in8 {
-			continue
-		}
-		f10, ok11 := rt.Call(m.builtin_dtype, m.Args(v13_k))
+		in10, ok11 := rt.In(f8, []rule.Val{m.r2_lit, m.r2_lit2})
 		if !ok11 {
 			continue
 		}
-		f12, ok13 := rt.Call(m.builtin_dtype, m.Args(v12_q))
-		if !ok13 {
+		l12 := in10
+		if !l12 {
+			b13, ok14 := m.Param(m.r2_param2).(bool)
+			if !ok14 {
+				continue
+			}
+			l15 := b13
+			if l15 {
+				f16, ok17 := rt.Call(m.builtin_dtype, m.Args(v12_q))
+				if !ok17 {
+					continue
+				}
+				l15 = rule.Equal(f16, m.r2_lit3)
+			}
+			l12 = l15
+		}
+		if !l12 {
 			continue
 		}
-		if !(rule.Equal(f10, f12)) {
-			continue
-		}
-		f14, ok15 := rt.Call(m.builtin_dtype, m.Args(v14_v))
-		if !ok15 {
-			continue
-		}
-		f16, ok17 := rt.Call(m.builtin_dtype, m.Args(v12_q))
-		if !ok17 {
-			continue
-		}
-		if !(rule.Equal(f14, f16)) {
-			continue
-		}
-		// where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
-		f18, ok19 := rt.Call(m.builtin_rank, m.Args(v12_q))
+		// where dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
+		f18, ok19 := rt.Call(m.builtin_dtype, m.Args(v13_k))
 		if !ok19 {
 			continue
 		}
-		if !(rule.Equal(f18, int64(4))) {
-			continue
-		}
-		f20, ok21 := rt.Call(m.builtin_shape, m.Args(v13_k))
+		f20, ok21 := rt.Call(m.builtin_dtype, m.Args(v12_q))
 		if !ok21 {
 			continue
 		}
-		f22, ok23 := rt.Call(m.builtin_shape, m.Args(v14_v))
+		if !(rule.Equal(f18, f20)) {
+			continue
+		}
+		f22, ok23 := rt.Call(m.builtin_dtype, m.Args(v14_v))
 		if !ok23 {
 			continue
 		}
-		if !(rule.Equal(f20, f22)) {
-			continue
-		}
-		f24, ok25 := rt.Call(m.builtin_rank, m.Args(v13_k))
+		f24, ok25 := rt.Call(m.builtin_dtype, m.Args(v12_q))
 		if !ok25 {
 			continue
 		}
-		if !(rule.Equal(f24, int64(4))) {
+		if !(rule.Equal(f22, f24)) {
 			continue
 		}
-		// where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
-		f26, ok27 := rt.Call(m.builtin_dim, m.Args(v13_k, int64(0)))
+		// where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
+		f26, ok27 := rt.Call(m.builtin_rank, m.Args(v12_q))
 		if !ok27 {
 			continue
 		}
-		f28, ok29 := rt.Call(m.builtin_dim, m.Args(v12_q, int64(0)))
+		if !(rule.Equal(f26, int64(4))) {
+			continue
+		}
+		f28, ok29 := rt.Call(m.builtin_shape, m.Args(v13_k))
 		if !ok29 {
 			continue
 		}
-		if !(rule.Equal(f26, f28)) {
-			continue
-		}
-		f30, ok31 := rt.Call(m.builtin_dim, m.Args(v13_k, int64(2)))
+		f30, ok31 := rt.Call(m.builtin_shape, m.Args(v14_v))
 		if !ok31 {
 			continue
 		}
-		f32, ok33 := rt.Call(m.builtin_dim, m.Args(v12_q, int64(2)))
+		if !(rule.Equal(f28, f30)) {
+			continue
+		}
+		f32, ok33 := rt.Call(m.builtin_rank, m.Args(v13_k))
 		if !ok33 {
 			continue
 		}
-		if !(rule.Equal(f30, f32)) {
+		if !(rule.Equal(f32, int64(4))) {
 			continue
 		}
-		f34, ok35 := rt.Call(m.builtin_dim, m.Args(v13_k, int64(3)))
+		// where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
+		f34, ok35 := rt.Call(m.builtin_dim, m.Args(v13_k, int64(0)))
 		if !ok35 {
 			continue
 		}
-		f36, ok37 := rt.Call(m.builtin_dim, m.Args(v12_q, int64(3)))
+		f36, ok37 := rt.Call(m.builtin_dim, m.Args(v12_q, int64(0)))
 		if !ok37 {
 			continue
 		}
 		if !(rule.Equal(f34, f36)) {
 			continue
 		}
-		f38, ok39 := rt.Call(m.builtin_dim, m.Args(v12_q, int64(3)))
+		f38, ok39 := rt.Call(m.builtin_dim, m.Args(v13_k, int64(2)))
 		if !ok39 {
 			continue
 		}
-		cmp40, ok41 := rule.Compare(f38, int64(0))
+		f40, ok41 := rt.Call(m.builtin_dim, m.Args(v12_q, int64(2)))
 		if !ok41 {
 			continue
 		}
-		if !(cmp40 > 0) {
+		if !(rule.Equal(f38, f40)) {
 			continue
 		}
-		// where abs($sv * $sv * dim(%q, 3) - 1.0) < 1e-05
-		ar42, ok43 := rt.Arith("*", rule.AttrVal(h0_sv), rule.AttrVal(h0_sv))
+		f42, ok43 := rt.Call(m.builtin_dim, m.Args(v13_k, int64(3)))
 		if !ok43 {
 			continue
 		}
@@ -1759,93 +1981,127 @@ func (m *fusedFlashAttnMatcher) r2_flash_attn_outscale_mask_cast(op12 *ir.Op) bo
 		if !ok45 {
 			continue
 		}
-		ar46, ok47 := rt.Arith("*", ar42, f44)
+		if !(rule.Equal(f42, f44)) {
+			continue
+		}
+		f46, ok47 := rt.Call(m.builtin_dim, m.Args(v12_q, int64(3)))
 		if !ok47 {
 			continue
 		}
-		ar48, ok49 := rt.Arith("-", ar46, float64(1))
+		cmp48, ok49 := rule.Compare(f46, int64(0))
 		if !ok49 {
 			continue
 		}
-		f50, ok51 := rt.Call(m.builtin_abs, m.Args(ar48))
+		if !(cmp48 > 0) {
+			continue
+		}
+		// where abs($sv * $sv * dim(%q, 3) - 1.0) < 1e-05
+		ar50, ok51 := rt.Arith("*", rule.AttrVal(h0_sv), rule.AttrVal(h0_sv))
 		if !ok51 {
 			continue
 		}
-		cmp52, ok53 := rule.Compare(f50, float64(1e-05))
+		f52, ok53 := rt.Call(m.builtin_dim, m.Args(v12_q, int64(3)))
 		if !ok53 {
 			continue
 		}
-		if !(cmp52 < 0) {
-			continue
-		}
-		// where $dt == dtype(%q)
-		f54, ok55 := rt.Call(m.builtin_dtype, m.Args(v12_q))
+		ar54, ok55 := rt.Arith("*", ar50, f52)
 		if !ok55 {
 			continue
 		}
-		if !(rule.Equal(rule.AttrVal(h2_dt), f54)) {
-			continue
-		}
-		// where rank(%mask) == 4 && dim(%mask, 0) == dim(%q, 0) && dim(%mask, 1) == 1
-		f56, ok57 := rt.Call(m.builtin_rank, m.Args(v16_mask))
+		ar56, ok57 := rt.Arith("-", ar54, float64(1))
 		if !ok57 {
 			continue
 		}
-		if !(rule.Equal(f56, int64(4))) {
-			continue
-		}
-		f58, ok59 := rt.Call(m.builtin_dim, m.Args(v16_mask, int64(0)))
+		f58, ok59 := rt.Call(m.builtin_abs, m.Args(ar56))
 		if !ok59 {
 			continue
 		}
-		f60, ok61 := rt.Call(m.builtin_dim, m.Args(v12_q, int64(0)))
+		cmp60, ok61 := rule.Compare(f58, float64(1e-05))
 		if !ok61 {
 			continue
 		}
-		if !(rule.Equal(f58, f60)) {
+		if !(cmp60 < 0) {
 			continue
 		}
-		f62, ok63 := rt.Call(m.builtin_dim, m.Args(v16_mask, int64(1)))
+		// where $d1 in [float32, dtype(%q)] && $dt == dtype(%q)
+		f62, ok63 := rt.Call(m.builtin_dtype, m.Args(v12_q))
 		if !ok63 {
 			continue
 		}
-		if !(rule.Equal(f62, int64(1))) {
-			continue
-		}
-		// where dim(%mask, 2) == dim(%q, 1) && dim(%mask, 3) == dim(%k, 1)
-		f64, ok65 := rt.Call(m.builtin_dim, m.Args(v16_mask, int64(2)))
+		in64, ok65 := rt.In(rule.AttrVal(h1_d1), []rule.Val{m.r2_lit4, f62})
 		if !ok65 {
 			continue
 		}
-		f66, ok67 := rt.Call(m.builtin_dim, m.Args(v12_q, int64(1)))
+		if !in64 {
+			continue
+		}
+		f66, ok67 := rt.Call(m.builtin_dtype, m.Args(v12_q))
 		if !ok67 {
 			continue
 		}
-		if !(rule.Equal(f64, f66)) {
+		if !(rule.Equal(rule.AttrVal(h3_dt), f66)) {
 			continue
 		}
-		f68, ok69 := rt.Call(m.builtin_dim, m.Args(v16_mask, int64(3)))
+		// where rank(%mask) == 4 && dim(%mask, 0) == dim(%q, 0) && dim(%mask, 1) == 1
+		f68, ok69 := rt.Call(m.builtin_rank, m.Args(v16_mask))
 		if !ok69 {
 			continue
 		}
-		f70, ok71 := rt.Call(m.builtin_dim, m.Args(v13_k, int64(1)))
+		if !(rule.Equal(f68, int64(4))) {
+			continue
+		}
+		f70, ok71 := rt.Call(m.builtin_dim, m.Args(v16_mask, int64(0)))
 		if !ok71 {
 			continue
 		}
-		if !(rule.Equal(f68, f70)) {
+		f72, ok73 := rt.Call(m.builtin_dim, m.Args(v12_q, int64(0)))
+		if !ok73 {
+			continue
+		}
+		if !(rule.Equal(f70, f72)) {
+			continue
+		}
+		f74, ok75 := rt.Call(m.builtin_dim, m.Args(v16_mask, int64(1)))
+		if !ok75 {
+			continue
+		}
+		if !(rule.Equal(f74, int64(1))) {
+			continue
+		}
+		// where dim(%mask, 2) == dim(%q, 1) && dim(%mask, 3) == dim(%k, 1)
+		f76, ok77 := rt.Call(m.builtin_dim, m.Args(v16_mask, int64(2)))
+		if !ok77 {
+			continue
+		}
+		f78, ok79 := rt.Call(m.builtin_dim, m.Args(v12_q, int64(1)))
+		if !ok79 {
+			continue
+		}
+		if !(rule.Equal(f76, f78)) {
+			continue
+		}
+		f80, ok81 := rt.Call(m.builtin_dim, m.Args(v16_mask, int64(3)))
+		if !ok81 {
+			continue
+		}
+		f82, ok83 := rt.Call(m.builtin_dim, m.Args(v13_k, int64(1)))
+		if !ok83 {
+			continue
+		}
+		if !(rule.Equal(f80, f82)) {
 			continue
 		}
 		mt := m.Emit(m.rules[2])
 		mt.Ops = append(mt.Ops[:0], op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12)
 		mt.Values = append(mt.Values[:0], v0_qt, v1_kt, v2_vt, v3_kt2, v4_qk, v5_s, v6_sm, v7_c1, v8_p, v9_c2, v10_ctx, v11_out, v12_q, v13_k, v14_v, v15__1, v16_mask)
 		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
-		mt.Holes = append(mt.Holes[:0], h0_sv, h1_ax, h2_dt)
+		mt.Holes = append(mt.Holes[:0], h0_sv, h1_d1, h2_ax, h3_dt)
 		return true
 	}
 	return false
 }
 
-// r3_flash_attn_outscale_mask tries rule flash_attn_outscale_mask (benefit 18, fused_flash_attn.drr:120:6) at op10, the root pd_op.transpose.
+// r3_flash_attn_outscale_mask tries rule flash_attn_outscale_mask (benefit 18, fused_flash_attn.drr:138:6) at op10, the root pd_op.transpose.
 func (m *fusedFlashAttnMatcher) r3_flash_attn_outscale_mask(op10 *ir.Op) bool {
 	// %out = pd_op.transpose(%ctx) {perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]}
 	if op10.NumOperands() != 1 || op10.NumResults() != 1 {
@@ -2075,113 +2331,115 @@ func (m *fusedFlashAttnMatcher) r3_flash_attn_outscale_mask(op10 *ir.Op) bool {
 		if !in4 {
 			continue
 		}
-		// where dtype(%q) in [float16, bfloat16] && dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
-		f6, ok7 := rt.Call(m.builtin_dtype, m.Args(v10_q))
+		// where $sm_version >= 80
+		cmp6, ok7 := rule.Compare(m.Param(m.r3_param), int64(80))
 		if !ok7 {
 			continue
 		}
-		in8, ok9 := rt.In(f6, []rule.Val{m.r3_lit, m.r3_lit2})
+		if !(cmp6 >= 0) {
+			continue
+		}
+		// where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
+		f8, ok9 := rt.Call(m.builtin_dtype, m.Args(v10_q))
 		if !ok9 {
 			continue
 		}
-		if !in8 {
-			continue
-		}
-		f10, ok11 := rt.Call(m.builtin_dtype, m.Args(v11_k))
+		in10, ok11 := rt.In(f8, []rule.Val{m.r3_lit, m.r3_lit2})
 		if !ok11 {
 			continue
 		}
-		f12, ok13 := rt.Call(m.builtin_dtype, m.Args(v10_q))
-		if !ok13 {
+		l12 := in10
+		if !l12 {
+			b13, ok14 := m.Param(m.r3_param2).(bool)
+			if !ok14 {
+				continue
+			}
+			l15 := b13
+			if l15 {
+				f16, ok17 := rt.Call(m.builtin_dtype, m.Args(v10_q))
+				if !ok17 {
+					continue
+				}
+				l15 = rule.Equal(f16, m.r3_lit3)
+			}
+			l12 = l15
+		}
+		if !l12 {
 			continue
 		}
-		if !(rule.Equal(f10, f12)) {
-			continue
-		}
-		f14, ok15 := rt.Call(m.builtin_dtype, m.Args(v12_v))
-		if !ok15 {
-			continue
-		}
-		f16, ok17 := rt.Call(m.builtin_dtype, m.Args(v10_q))
-		if !ok17 {
-			continue
-		}
-		if !(rule.Equal(f14, f16)) {
-			continue
-		}
-		// where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
-		f18, ok19 := rt.Call(m.builtin_rank, m.Args(v10_q))
+		// where dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
+		f18, ok19 := rt.Call(m.builtin_dtype, m.Args(v11_k))
 		if !ok19 {
 			continue
 		}
-		if !(rule.Equal(f18, int64(4))) {
-			continue
-		}
-		f20, ok21 := rt.Call(m.builtin_shape, m.Args(v11_k))
+		f20, ok21 := rt.Call(m.builtin_dtype, m.Args(v10_q))
 		if !ok21 {
 			continue
 		}
-		f22, ok23 := rt.Call(m.builtin_shape, m.Args(v12_v))
+		if !(rule.Equal(f18, f20)) {
+			continue
+		}
+		f22, ok23 := rt.Call(m.builtin_dtype, m.Args(v12_v))
 		if !ok23 {
 			continue
 		}
-		if !(rule.Equal(f20, f22)) {
-			continue
-		}
-		f24, ok25 := rt.Call(m.builtin_rank, m.Args(v11_k))
+		f24, ok25 := rt.Call(m.builtin_dtype, m.Args(v10_q))
 		if !ok25 {
 			continue
 		}
-		if !(rule.Equal(f24, int64(4))) {
+		if !(rule.Equal(f22, f24)) {
 			continue
 		}
-		// where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
-		f26, ok27 := rt.Call(m.builtin_dim, m.Args(v11_k, int64(0)))
+		// where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
+		f26, ok27 := rt.Call(m.builtin_rank, m.Args(v10_q))
 		if !ok27 {
 			continue
 		}
-		f28, ok29 := rt.Call(m.builtin_dim, m.Args(v10_q, int64(0)))
+		if !(rule.Equal(f26, int64(4))) {
+			continue
+		}
+		f28, ok29 := rt.Call(m.builtin_shape, m.Args(v11_k))
 		if !ok29 {
 			continue
 		}
-		if !(rule.Equal(f26, f28)) {
-			continue
-		}
-		f30, ok31 := rt.Call(m.builtin_dim, m.Args(v11_k, int64(2)))
+		f30, ok31 := rt.Call(m.builtin_shape, m.Args(v12_v))
 		if !ok31 {
 			continue
 		}
-		f32, ok33 := rt.Call(m.builtin_dim, m.Args(v10_q, int64(2)))
+		if !(rule.Equal(f28, f30)) {
+			continue
+		}
+		f32, ok33 := rt.Call(m.builtin_rank, m.Args(v11_k))
 		if !ok33 {
 			continue
 		}
-		if !(rule.Equal(f30, f32)) {
+		if !(rule.Equal(f32, int64(4))) {
 			continue
 		}
-		f34, ok35 := rt.Call(m.builtin_dim, m.Args(v11_k, int64(3)))
+		// where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
+		f34, ok35 := rt.Call(m.builtin_dim, m.Args(v11_k, int64(0)))
 		if !ok35 {
 			continue
 		}
-		f36, ok37 := rt.Call(m.builtin_dim, m.Args(v10_q, int64(3)))
+		f36, ok37 := rt.Call(m.builtin_dim, m.Args(v10_q, int64(0)))
 		if !ok37 {
 			continue
 		}
 		if !(rule.Equal(f34, f36)) {
 			continue
 		}
-		f38, ok39 := rt.Call(m.builtin_dim, m.Args(v10_q, int64(3)))
+		f38, ok39 := rt.Call(m.builtin_dim, m.Args(v11_k, int64(2)))
 		if !ok39 {
 			continue
 		}
-		cmp40, ok41 := rule.Compare(f38, int64(0))
+		f40, ok41 := rt.Call(m.builtin_dim, m.Args(v10_q, int64(2)))
 		if !ok41 {
 			continue
 		}
-		if !(cmp40 > 0) {
+		if !(rule.Equal(f38, f40)) {
 			continue
 		}
-		// where abs($sv * $sv * dim(%q, 3) - 1.0) < 1e-05
-		ar42, ok43 := rt.Arith("*", rule.AttrVal(h0_sv), rule.AttrVal(h0_sv))
+		f42, ok43 := rt.Call(m.builtin_dim, m.Args(v11_k, int64(3)))
 		if !ok43 {
 			continue
 		}
@@ -2189,72 +2447,95 @@ func (m *fusedFlashAttnMatcher) r3_flash_attn_outscale_mask(op10 *ir.Op) bool {
 		if !ok45 {
 			continue
 		}
-		ar46, ok47 := rt.Arith("*", ar42, f44)
+		if !(rule.Equal(f42, f44)) {
+			continue
+		}
+		f46, ok47 := rt.Call(m.builtin_dim, m.Args(v10_q, int64(3)))
 		if !ok47 {
 			continue
 		}
-		ar48, ok49 := rt.Arith("-", ar46, float64(1))
+		cmp48, ok49 := rule.Compare(f46, int64(0))
 		if !ok49 {
 			continue
 		}
-		f50, ok51 := rt.Call(m.builtin_abs, m.Args(ar48))
+		if !(cmp48 > 0) {
+			continue
+		}
+		// where abs($sv * $sv * dim(%q, 3) - 1.0) < 1e-05
+		ar50, ok51 := rt.Arith("*", rule.AttrVal(h0_sv), rule.AttrVal(h0_sv))
 		if !ok51 {
 			continue
 		}
-		cmp52, ok53 := rule.Compare(f50, float64(1e-05))
+		f52, ok53 := rt.Call(m.builtin_dim, m.Args(v10_q, int64(3)))
 		if !ok53 {
 			continue
 		}
-		if !(cmp52 < 0) {
-			continue
-		}
-		// where rank(%mask) == 4 && dim(%mask, 0) == dim(%q, 0) && dim(%mask, 1) == 1
-		f54, ok55 := rt.Call(m.builtin_rank, m.Args(v14_mask))
+		ar54, ok55 := rt.Arith("*", ar50, f52)
 		if !ok55 {
 			continue
 		}
-		if !(rule.Equal(f54, int64(4))) {
-			continue
-		}
-		f56, ok57 := rt.Call(m.builtin_dim, m.Args(v14_mask, int64(0)))
+		ar56, ok57 := rt.Arith("-", ar54, float64(1))
 		if !ok57 {
 			continue
 		}
-		f58, ok59 := rt.Call(m.builtin_dim, m.Args(v10_q, int64(0)))
+		f58, ok59 := rt.Call(m.builtin_abs, m.Args(ar56))
 		if !ok59 {
 			continue
 		}
-		if !(rule.Equal(f56, f58)) {
-			continue
-		}
-		f60, ok61 := rt.Call(m.builtin_dim, m.Args(v14_mask, int64(1)))
+		cmp60, ok61 := rule.Compare(f58, float64(1e-05))
 		if !ok61 {
 			continue
 		}
-		if !(rule.Equal(f60, int64(1))) {
+		if !(cmp60 < 0) {
 			continue
 		}
-		// where dim(%mask, 2) == dim(%q, 1) && dim(%mask, 3) == dim(%k, 1)
-		f62, ok63 := rt.Call(m.builtin_dim, m.Args(v14_mask, int64(2)))
+		// where rank(%mask) == 4 && dim(%mask, 0) == dim(%q, 0) && dim(%mask, 1) == 1
+		f62, ok63 := rt.Call(m.builtin_rank, m.Args(v14_mask))
 		if !ok63 {
 			continue
 		}
-		f64, ok65 := rt.Call(m.builtin_dim, m.Args(v10_q, int64(1)))
+		if !(rule.Equal(f62, int64(4))) {
+			continue
+		}
+		f64, ok65 := rt.Call(m.builtin_dim, m.Args(v14_mask, int64(0)))
 		if !ok65 {
 			continue
 		}
-		if !(rule.Equal(f62, f64)) {
-			continue
-		}
-		f66, ok67 := rt.Call(m.builtin_dim, m.Args(v14_mask, int64(3)))
+		f66, ok67 := rt.Call(m.builtin_dim, m.Args(v10_q, int64(0)))
 		if !ok67 {
 			continue
 		}
-		f68, ok69 := rt.Call(m.builtin_dim, m.Args(v11_k, int64(1)))
+		if !(rule.Equal(f64, f66)) {
+			continue
+		}
+		f68, ok69 := rt.Call(m.builtin_dim, m.Args(v14_mask, int64(1)))
 		if !ok69 {
 			continue
 		}
-		if !(rule.Equal(f66, f68)) {
+		if !(rule.Equal(f68, int64(1))) {
+			continue
+		}
+		// where dim(%mask, 2) == dim(%q, 1) && dim(%mask, 3) == dim(%k, 1)
+		f70, ok71 := rt.Call(m.builtin_dim, m.Args(v14_mask, int64(2)))
+		if !ok71 {
+			continue
+		}
+		f72, ok73 := rt.Call(m.builtin_dim, m.Args(v10_q, int64(1)))
+		if !ok73 {
+			continue
+		}
+		if !(rule.Equal(f70, f72)) {
+			continue
+		}
+		f74, ok75 := rt.Call(m.builtin_dim, m.Args(v14_mask, int64(3)))
+		if !ok75 {
+			continue
+		}
+		f76, ok77 := rt.Call(m.builtin_dim, m.Args(v11_k, int64(1)))
+		if !ok77 {
+			continue
+		}
+		if !(rule.Equal(f74, f76)) {
 			continue
 		}
 		mt := m.Emit(m.rules[3])
@@ -2267,7 +2548,7 @@ func (m *fusedFlashAttnMatcher) r3_flash_attn_outscale_mask(op10 *ir.Op) bool {
 	return false
 }
 
-// r4_flash_attn_outscale_cast tries rule flash_attn_outscale_cast (benefit 18, fused_flash_attn.drr:154:6) at op10, the root pd_op.transpose.
+// r4_flash_attn_outscale_cast tries rule flash_attn_outscale_cast (benefit 18, fused_flash_attn.drr:174:6) at op10, the root pd_op.transpose.
 func (m *fusedFlashAttnMatcher) r4_flash_attn_outscale_cast(op10 *ir.Op) bool {
 	// %out = pd_op.transpose(%ctx) {perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]}
 	if op10.NumOperands() != 1 || op10.NumResults() != 1 {
@@ -2307,8 +2588,8 @@ func (m *fusedFlashAttnMatcher) r4_flash_attn_outscale_cast(op10 *ir.Op) bool {
 	if op8.Info() != m.op_pd_op_cast || op8.NumOperands() != 1 || op8.NumResults() != 1 {
 		return false
 	}
-	h2_dt := rt.AttrOr(op8, "dtype", m.def_pd_op_cast_dtype)
-	if h2_dt == nil {
+	h3_dt := rt.AttrOr(op8, "dtype", m.def_pd_op_cast_dtype)
+	if h3_dt == nil {
 		return false
 	}
 	v6_p := op8.Operand(0)
@@ -2323,8 +2604,8 @@ func (m *fusedFlashAttnMatcher) r4_flash_attn_outscale_cast(op10 *ir.Op) bool {
 	if op7.Info() != m.op_pd_op_softmax || op7.NumOperands() != 1 || op7.NumResults() != 1 {
 		return false
 	}
-	h1_ax := rt.AttrOr(op7, "axis", m.def_pd_op_softmax_axis)
-	if h1_ax == nil {
+	h2_ax := rt.AttrOr(op7, "axis", m.def_pd_op_softmax_axis)
+	if h2_ax == nil {
 		return false
 	}
 	v5_c1 := op7.Operand(0)
@@ -2335,11 +2616,12 @@ func (m *fusedFlashAttnMatcher) r4_flash_attn_outscale_cast(op10 *ir.Op) bool {
 	if op6 == nil || v5_c1.Index() != 0 || op6 == op10 || op6 == op9 || op6 == op8 || op6 == op7 {
 		return false
 	}
-	// %c1 = pd_op.cast(%s) {dtype: (pd_op.DataType)float32}
+	// %c1 = pd_op.cast(%s) {dtype: $d1}
 	if op6.Info() != m.op_pd_op_cast || op6.NumOperands() != 1 || op6.NumResults() != 1 {
 		return false
 	}
-	if rt.AttrOr(op6, "dtype", m.def_pd_op_cast_dtype) != m.r4_dtype {
+	h1_d1 := rt.AttrOr(op6, "dtype", m.def_pd_op_cast_dtype)
+	if h1_d1 == nil {
 		return false
 	}
 	v4_s := op6.Operand(0)
@@ -2488,120 +2770,122 @@ func (m *fusedFlashAttnMatcher) r4_flash_attn_outscale_cast(op10 *ir.Op) bool {
 		return false
 	}
 	// where $ax in [-1, 3]
-	in1, ok2 := rt.In(rule.AttrVal(h1_ax), fusedFlashAttnList1)
+	in1, ok2 := rt.In(rule.AttrVal(h2_ax), fusedFlashAttnList1)
 	if !ok2 {
 		return false
 	}
 	if !in1 {
 		return false
 	}
-	// where dtype(%q) in [float16, bfloat16] && dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
-	f3, ok4 := rt.Call(m.builtin_dtype, m.Args(v10_q))
+	// where $sm_version >= 80
+	cmp3, ok4 := rule.Compare(m.Param(m.r4_param), int64(80))
 	if !ok4 {
 		return false
 	}
-	in5, ok6 := rt.In(f3, []rule.Val{m.r4_lit, m.r4_lit2})
+	if !(cmp3 >= 0) {
+		return false
+	}
+	// where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
+	f5, ok6 := rt.Call(m.builtin_dtype, m.Args(v10_q))
 	if !ok6 {
 		return false
 	}
-	if !in5 {
-		return false
-	}
-	f7, ok8 := rt.Call(m.builtin_dtype, m.Args(v11_k))
+	in7, ok8 := rt.In(f5, []rule.Val{m.r4_lit, m.r4_lit2})
 	if !ok8 {
 		return false
 	}
-	f9, ok10 := rt.Call(m.builtin_dtype, m.Args(v10_q))
-	if !ok10 {
+	l9 := in7
+	if !l9 {
+		b10, ok11 := m.Param(m.r4_param2).(bool)
+		if !ok11 {
+			return false
+		}
+		l12 := b10
+		if l12 {
+			f13, ok14 := rt.Call(m.builtin_dtype, m.Args(v10_q))
+			if !ok14 {
+				return false
+			}
+			l12 = rule.Equal(f13, m.r4_lit3)
+		}
+		l9 = l12
+	}
+	if !l9 {
 		return false
 	}
-	if !(rule.Equal(f7, f9)) {
-		return false
-	}
-	f11, ok12 := rt.Call(m.builtin_dtype, m.Args(v12_v))
-	if !ok12 {
-		return false
-	}
-	f13, ok14 := rt.Call(m.builtin_dtype, m.Args(v10_q))
-	if !ok14 {
-		return false
-	}
-	if !(rule.Equal(f11, f13)) {
-		return false
-	}
-	// where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
-	f15, ok16 := rt.Call(m.builtin_rank, m.Args(v10_q))
+	// where dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
+	f15, ok16 := rt.Call(m.builtin_dtype, m.Args(v11_k))
 	if !ok16 {
 		return false
 	}
-	if !(rule.Equal(f15, int64(4))) {
-		return false
-	}
-	f17, ok18 := rt.Call(m.builtin_shape, m.Args(v11_k))
+	f17, ok18 := rt.Call(m.builtin_dtype, m.Args(v10_q))
 	if !ok18 {
 		return false
 	}
-	f19, ok20 := rt.Call(m.builtin_shape, m.Args(v12_v))
+	if !(rule.Equal(f15, f17)) {
+		return false
+	}
+	f19, ok20 := rt.Call(m.builtin_dtype, m.Args(v12_v))
 	if !ok20 {
 		return false
 	}
-	if !(rule.Equal(f17, f19)) {
-		return false
-	}
-	f21, ok22 := rt.Call(m.builtin_rank, m.Args(v11_k))
+	f21, ok22 := rt.Call(m.builtin_dtype, m.Args(v10_q))
 	if !ok22 {
 		return false
 	}
-	if !(rule.Equal(f21, int64(4))) {
+	if !(rule.Equal(f19, f21)) {
 		return false
 	}
-	// where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
-	f23, ok24 := rt.Call(m.builtin_dim, m.Args(v11_k, int64(0)))
+	// where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
+	f23, ok24 := rt.Call(m.builtin_rank, m.Args(v10_q))
 	if !ok24 {
 		return false
 	}
-	f25, ok26 := rt.Call(m.builtin_dim, m.Args(v10_q, int64(0)))
+	if !(rule.Equal(f23, int64(4))) {
+		return false
+	}
+	f25, ok26 := rt.Call(m.builtin_shape, m.Args(v11_k))
 	if !ok26 {
 		return false
 	}
-	if !(rule.Equal(f23, f25)) {
-		return false
-	}
-	f27, ok28 := rt.Call(m.builtin_dim, m.Args(v11_k, int64(2)))
+	f27, ok28 := rt.Call(m.builtin_shape, m.Args(v12_v))
 	if !ok28 {
 		return false
 	}
-	f29, ok30 := rt.Call(m.builtin_dim, m.Args(v10_q, int64(2)))
+	if !(rule.Equal(f25, f27)) {
+		return false
+	}
+	f29, ok30 := rt.Call(m.builtin_rank, m.Args(v11_k))
 	if !ok30 {
 		return false
 	}
-	if !(rule.Equal(f27, f29)) {
+	if !(rule.Equal(f29, int64(4))) {
 		return false
 	}
-	f31, ok32 := rt.Call(m.builtin_dim, m.Args(v11_k, int64(3)))
+	// where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
+	f31, ok32 := rt.Call(m.builtin_dim, m.Args(v11_k, int64(0)))
 	if !ok32 {
 		return false
 	}
-	f33, ok34 := rt.Call(m.builtin_dim, m.Args(v10_q, int64(3)))
+	f33, ok34 := rt.Call(m.builtin_dim, m.Args(v10_q, int64(0)))
 	if !ok34 {
 		return false
 	}
 	if !(rule.Equal(f31, f33)) {
 		return false
 	}
-	f35, ok36 := rt.Call(m.builtin_dim, m.Args(v10_q, int64(3)))
+	f35, ok36 := rt.Call(m.builtin_dim, m.Args(v11_k, int64(2)))
 	if !ok36 {
 		return false
 	}
-	cmp37, ok38 := rule.Compare(f35, int64(0))
+	f37, ok38 := rt.Call(m.builtin_dim, m.Args(v10_q, int64(2)))
 	if !ok38 {
 		return false
 	}
-	if !(cmp37 > 0) {
+	if !(rule.Equal(f35, f37)) {
 		return false
 	}
-	// where abs($sv * $sv * dim(%q, 3) - 1.0) < 1e-05
-	ar39, ok40 := rt.Arith("*", rule.AttrVal(h0_sv), rule.AttrVal(h0_sv))
+	f39, ok40 := rt.Call(m.builtin_dim, m.Args(v11_k, int64(3)))
 	if !ok40 {
 		return false
 	}
@@ -2609,42 +2893,76 @@ func (m *fusedFlashAttnMatcher) r4_flash_attn_outscale_cast(op10 *ir.Op) bool {
 	if !ok42 {
 		return false
 	}
-	ar43, ok44 := rt.Arith("*", ar39, f41)
+	if !(rule.Equal(f39, f41)) {
+		return false
+	}
+	f43, ok44 := rt.Call(m.builtin_dim, m.Args(v10_q, int64(3)))
 	if !ok44 {
 		return false
 	}
-	ar45, ok46 := rt.Arith("-", ar43, float64(1))
+	cmp45, ok46 := rule.Compare(f43, int64(0))
 	if !ok46 {
 		return false
 	}
-	f47, ok48 := rt.Call(m.builtin_abs, m.Args(ar45))
+	if !(cmp45 > 0) {
+		return false
+	}
+	// where abs($sv * $sv * dim(%q, 3) - 1.0) < 1e-05
+	ar47, ok48 := rt.Arith("*", rule.AttrVal(h0_sv), rule.AttrVal(h0_sv))
 	if !ok48 {
 		return false
 	}
-	cmp49, ok50 := rule.Compare(f47, float64(1e-05))
+	f49, ok50 := rt.Call(m.builtin_dim, m.Args(v10_q, int64(3)))
 	if !ok50 {
 		return false
 	}
-	if !(cmp49 < 0) {
-		return false
-	}
-	// where $dt == dtype(%q)
-	f51, ok52 := rt.Call(m.builtin_dtype, m.Args(v10_q))
+	ar51, ok52 := rt.Arith("*", ar47, f49)
 	if !ok52 {
 		return false
 	}
-	if !(rule.Equal(rule.AttrVal(h2_dt), f51)) {
+	ar53, ok54 := rt.Arith("-", ar51, float64(1))
+	if !ok54 {
+		return false
+	}
+	f55, ok56 := rt.Call(m.builtin_abs, m.Args(ar53))
+	if !ok56 {
+		return false
+	}
+	cmp57, ok58 := rule.Compare(f55, float64(1e-05))
+	if !ok58 {
+		return false
+	}
+	if !(cmp57 < 0) {
+		return false
+	}
+	// where $d1 in [float32, dtype(%q)] && $dt == dtype(%q)
+	f59, ok60 := rt.Call(m.builtin_dtype, m.Args(v10_q))
+	if !ok60 {
+		return false
+	}
+	in61, ok62 := rt.In(rule.AttrVal(h1_d1), []rule.Val{m.r4_lit4, f59})
+	if !ok62 {
+		return false
+	}
+	if !in61 {
+		return false
+	}
+	f63, ok64 := rt.Call(m.builtin_dtype, m.Args(v10_q))
+	if !ok64 {
+		return false
+	}
+	if !(rule.Equal(rule.AttrVal(h3_dt), f63)) {
 		return false
 	}
 	mt := m.Emit(m.rules[4])
 	mt.Ops = append(mt.Ops[:0], op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10)
 	mt.Values = append(mt.Values[:0], v0_qt, v1_kt, v2_vt, v3_qk, v4_s, v5_c1, v6_p, v7_c2, v8_ctx, v9_out, v10_q, v11_k, v12_v, v13__1)
 	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_sv, h1_ax, h2_dt)
+	mt.Holes = append(mt.Holes[:0], h0_sv, h1_d1, h2_ax, h3_dt)
 	return true
 }
 
-// r5_flash_attn_outscale tries rule flash_attn_outscale (benefit 16, fused_flash_attn.drr:186:6) at op8, the root pd_op.transpose.
+// r5_flash_attn_outscale tries rule flash_attn_outscale (benefit 16, fused_flash_attn.drr:208:6) at op8, the root pd_op.transpose.
 func (m *fusedFlashAttnMatcher) r5_flash_attn_outscale(op8 *ir.Op) bool {
 	// %out = pd_op.transpose(%ctx) {perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]}
 	if op8.NumOperands() != 1 || op8.NumResults() != 1 {
@@ -2833,113 +3151,115 @@ func (m *fusedFlashAttnMatcher) r5_flash_attn_outscale(op8 *ir.Op) bool {
 	if !in1 {
 		return false
 	}
-	// where dtype(%q) in [float16, bfloat16] && dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
-	f3, ok4 := rt.Call(m.builtin_dtype, m.Args(v8_q))
+	// where $sm_version >= 80
+	cmp3, ok4 := rule.Compare(m.Param(m.r5_param), int64(80))
 	if !ok4 {
 		return false
 	}
-	in5, ok6 := rt.In(f3, []rule.Val{m.r5_lit, m.r5_lit2})
+	if !(cmp3 >= 0) {
+		return false
+	}
+	// where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
+	f5, ok6 := rt.Call(m.builtin_dtype, m.Args(v8_q))
 	if !ok6 {
 		return false
 	}
-	if !in5 {
-		return false
-	}
-	f7, ok8 := rt.Call(m.builtin_dtype, m.Args(v9_k))
+	in7, ok8 := rt.In(f5, []rule.Val{m.r5_lit, m.r5_lit2})
 	if !ok8 {
 		return false
 	}
-	f9, ok10 := rt.Call(m.builtin_dtype, m.Args(v8_q))
-	if !ok10 {
+	l9 := in7
+	if !l9 {
+		b10, ok11 := m.Param(m.r5_param2).(bool)
+		if !ok11 {
+			return false
+		}
+		l12 := b10
+		if l12 {
+			f13, ok14 := rt.Call(m.builtin_dtype, m.Args(v8_q))
+			if !ok14 {
+				return false
+			}
+			l12 = rule.Equal(f13, m.r5_lit3)
+		}
+		l9 = l12
+	}
+	if !l9 {
 		return false
 	}
-	if !(rule.Equal(f7, f9)) {
-		return false
-	}
-	f11, ok12 := rt.Call(m.builtin_dtype, m.Args(v10_v))
-	if !ok12 {
-		return false
-	}
-	f13, ok14 := rt.Call(m.builtin_dtype, m.Args(v8_q))
-	if !ok14 {
-		return false
-	}
-	if !(rule.Equal(f11, f13)) {
-		return false
-	}
-	// where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
-	f15, ok16 := rt.Call(m.builtin_rank, m.Args(v8_q))
+	// where dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
+	f15, ok16 := rt.Call(m.builtin_dtype, m.Args(v9_k))
 	if !ok16 {
 		return false
 	}
-	if !(rule.Equal(f15, int64(4))) {
-		return false
-	}
-	f17, ok18 := rt.Call(m.builtin_shape, m.Args(v9_k))
+	f17, ok18 := rt.Call(m.builtin_dtype, m.Args(v8_q))
 	if !ok18 {
 		return false
 	}
-	f19, ok20 := rt.Call(m.builtin_shape, m.Args(v10_v))
+	if !(rule.Equal(f15, f17)) {
+		return false
+	}
+	f19, ok20 := rt.Call(m.builtin_dtype, m.Args(v10_v))
 	if !ok20 {
 		return false
 	}
-	if !(rule.Equal(f17, f19)) {
-		return false
-	}
-	f21, ok22 := rt.Call(m.builtin_rank, m.Args(v9_k))
+	f21, ok22 := rt.Call(m.builtin_dtype, m.Args(v8_q))
 	if !ok22 {
 		return false
 	}
-	if !(rule.Equal(f21, int64(4))) {
+	if !(rule.Equal(f19, f21)) {
 		return false
 	}
-	// where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
-	f23, ok24 := rt.Call(m.builtin_dim, m.Args(v9_k, int64(0)))
+	// where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
+	f23, ok24 := rt.Call(m.builtin_rank, m.Args(v8_q))
 	if !ok24 {
 		return false
 	}
-	f25, ok26 := rt.Call(m.builtin_dim, m.Args(v8_q, int64(0)))
+	if !(rule.Equal(f23, int64(4))) {
+		return false
+	}
+	f25, ok26 := rt.Call(m.builtin_shape, m.Args(v9_k))
 	if !ok26 {
 		return false
 	}
-	if !(rule.Equal(f23, f25)) {
-		return false
-	}
-	f27, ok28 := rt.Call(m.builtin_dim, m.Args(v9_k, int64(2)))
+	f27, ok28 := rt.Call(m.builtin_shape, m.Args(v10_v))
 	if !ok28 {
 		return false
 	}
-	f29, ok30 := rt.Call(m.builtin_dim, m.Args(v8_q, int64(2)))
+	if !(rule.Equal(f25, f27)) {
+		return false
+	}
+	f29, ok30 := rt.Call(m.builtin_rank, m.Args(v9_k))
 	if !ok30 {
 		return false
 	}
-	if !(rule.Equal(f27, f29)) {
+	if !(rule.Equal(f29, int64(4))) {
 		return false
 	}
-	f31, ok32 := rt.Call(m.builtin_dim, m.Args(v9_k, int64(3)))
+	// where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
+	f31, ok32 := rt.Call(m.builtin_dim, m.Args(v9_k, int64(0)))
 	if !ok32 {
 		return false
 	}
-	f33, ok34 := rt.Call(m.builtin_dim, m.Args(v8_q, int64(3)))
+	f33, ok34 := rt.Call(m.builtin_dim, m.Args(v8_q, int64(0)))
 	if !ok34 {
 		return false
 	}
 	if !(rule.Equal(f31, f33)) {
 		return false
 	}
-	f35, ok36 := rt.Call(m.builtin_dim, m.Args(v8_q, int64(3)))
+	f35, ok36 := rt.Call(m.builtin_dim, m.Args(v9_k, int64(2)))
 	if !ok36 {
 		return false
 	}
-	cmp37, ok38 := rule.Compare(f35, int64(0))
+	f37, ok38 := rt.Call(m.builtin_dim, m.Args(v8_q, int64(2)))
 	if !ok38 {
 		return false
 	}
-	if !(cmp37 > 0) {
+	if !(rule.Equal(f35, f37)) {
 		return false
 	}
-	// where abs($sv * $sv * dim(%q, 3) - 1.0) < 1e-05
-	ar39, ok40 := rt.Arith("*", rule.AttrVal(h0_sv), rule.AttrVal(h0_sv))
+	f39, ok40 := rt.Call(m.builtin_dim, m.Args(v9_k, int64(3)))
 	if !ok40 {
 		return false
 	}
@@ -2947,23 +3267,46 @@ func (m *fusedFlashAttnMatcher) r5_flash_attn_outscale(op8 *ir.Op) bool {
 	if !ok42 {
 		return false
 	}
-	ar43, ok44 := rt.Arith("*", ar39, f41)
+	if !(rule.Equal(f39, f41)) {
+		return false
+	}
+	f43, ok44 := rt.Call(m.builtin_dim, m.Args(v8_q, int64(3)))
 	if !ok44 {
 		return false
 	}
-	ar45, ok46 := rt.Arith("-", ar43, float64(1))
+	cmp45, ok46 := rule.Compare(f43, int64(0))
 	if !ok46 {
 		return false
 	}
-	f47, ok48 := rt.Call(m.builtin_abs, m.Args(ar45))
+	if !(cmp45 > 0) {
+		return false
+	}
+	// where abs($sv * $sv * dim(%q, 3) - 1.0) < 1e-05
+	ar47, ok48 := rt.Arith("*", rule.AttrVal(h0_sv), rule.AttrVal(h0_sv))
 	if !ok48 {
 		return false
 	}
-	cmp49, ok50 := rule.Compare(f47, float64(1e-05))
+	f49, ok50 := rt.Call(m.builtin_dim, m.Args(v8_q, int64(3)))
 	if !ok50 {
 		return false
 	}
-	if !(cmp49 < 0) {
+	ar51, ok52 := rt.Arith("*", ar47, f49)
+	if !ok52 {
+		return false
+	}
+	ar53, ok54 := rt.Arith("-", ar51, float64(1))
+	if !ok54 {
+		return false
+	}
+	f55, ok56 := rt.Call(m.builtin_abs, m.Args(ar53))
+	if !ok56 {
+		return false
+	}
+	cmp57, ok58 := rule.Compare(f55, float64(1e-05))
+	if !ok58 {
+		return false
+	}
+	if !(cmp57 < 0) {
 		return false
 	}
 	mt := m.Emit(m.rules[5])
@@ -2972,4 +3315,481 @@ func (m *fusedFlashAttnMatcher) r5_flash_attn_outscale(op8 *ir.Op) bool {
 	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
 	mt.Holes = append(mt.Holes[:0], h0_sv, h1_ax)
 	return true
+}
+
+// r6_flash_attn_transpose_slice tries rule flash_attn_transpose_slice (benefit 21, fused_flash_attn.drr:242:6) at op15, the root pd_op.transpose.
+func (m *fusedFlashAttnMatcher) r6_flash_attn_transpose_slice(op15 *ir.Op) bool {
+	// %out = pd_op.transpose(%ctx) {perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]}
+	if op15.NumOperands() != 1 || op15.NumResults() != 1 {
+		return false
+	}
+	if rt.AttrOr(op15, "perm", m.def_pd_op_transpose_perm) != m.r6_perm {
+		return false
+	}
+	v12_out := op15.Result(0)
+	v11_ctx := op15.Operand(0)
+	if v11_ctx == nil {
+		return false
+	}
+	op14 := v11_ctx.DefiningOp()
+	if op14 == nil || v11_ctx.Index() != 0 || op14 == op15 {
+		return false
+	}
+	// %ctx = pd_op.matmul(%p, %v) {transpose_x: false, transpose_y: false}
+	if op14.Info() != m.op_pd_op_matmul || op14.NumOperands() != 2 || op14.NumResults() != 1 {
+		return false
+	}
+	if rt.AttrOr(op14, "transpose_x", m.def_pd_op_matmul_transpose_x) != m.r6_transpose_x {
+		return false
+	}
+	if rt.AttrOr(op14, "transpose_y", m.def_pd_op_matmul_transpose_y) != m.r6_transpose_y {
+		return false
+	}
+	v10_p := op14.Operand(0)
+	if v10_p == nil {
+		return false
+	}
+	op13 := v10_p.DefiningOp()
+	if op13 == nil || v10_p.Index() != 0 || op13 == op15 || op13 == op14 {
+		return false
+	}
+	// %p = pd_op.softmax(%sm) {axis: $ax}
+	if op13.Info() != m.op_pd_op_softmax || op13.NumOperands() != 1 || op13.NumResults() != 1 {
+		return false
+	}
+	h1_ax := rt.AttrOr(op13, "axis", m.def_pd_op_softmax_axis)
+	if h1_ax == nil {
+		return false
+	}
+	v9_sm := op13.Operand(0)
+	if v9_sm == nil {
+		return false
+	}
+	op12 := v9_sm.DefiningOp()
+	if op12 == nil || v9_sm.Index() != 0 || op12 == op15 || op12 == op14 || op12 == op13 {
+		return false
+	}
+	// %sm = pd_op.add(either(%s, %mask))
+	if op12.Info() != m.op_pd_op_add || op12.NumOperands() != 2 || op12.NumResults() != 1 {
+		return false
+	}
+	for sw1 := 0; sw1 < 2; sw1++ {
+		op12_a2, op12_b3 := op12.Operand(sw1), op12.Operand(1-sw1) // as written, then swapped
+		v8_s := op12_a2
+		if v8_s == nil {
+			continue
+		}
+		op11 := v8_s.DefiningOp()
+		if op11 == nil || v8_s.Index() != 0 || op11 == op15 || op11 == op14 || op11 == op13 || op11 == op12 {
+			continue
+		}
+		// %s = pd_op.scale(%qk, %_3) {bias: (Float)0}
+		if op11.Info() != m.op_pd_op_scale || op11.NumOperands() != 2 || op11.NumResults() != 1 {
+			continue
+		}
+		if rt.AttrOr(op11, "bias", m.def_pd_op_scale_bias) != m.r6_bias {
+			continue
+		}
+		v7_qk := op11.Operand(0)
+		if v7_qk == nil {
+			continue
+		}
+		op9 := v7_qk.DefiningOp()
+		if op9 == nil || v7_qk.Index() != 0 || op9 == op15 || op9 == op14 || op9 == op13 || op9 == op12 || op9 == op11 {
+			continue
+		}
+		// %qk = pd_op.matmul(%q, %kt) {transpose_x: false, transpose_y: false}
+		if op9.Info() != m.op_pd_op_matmul || op9.NumOperands() != 2 || op9.NumResults() != 1 {
+			continue
+		}
+		if rt.AttrOr(op9, "transpose_x", m.def_pd_op_matmul_transpose_x) != m.r6_transpose_x2 {
+			continue
+		}
+		if rt.AttrOr(op9, "transpose_y", m.def_pd_op_matmul_transpose_y) != m.r6_transpose_y2 {
+			continue
+		}
+		v3_q := op9.Operand(0)
+		if v3_q == nil {
+			continue
+		}
+		op4 := v3_q.DefiningOp()
+		if op4 == nil || v3_q.Index() != 0 || op4 == op15 || op4 == op14 || op4 == op13 || op4 == op12 || op4 == op11 || op4 == op9 {
+			continue
+		}
+		// %q = pd_op.slice(%t, %_1, %c1) {axes: [(Int64)0], decrease_axis: [(Int64)0]}
+		if op4.Info() != m.op_pd_op_slice || op4.NumOperands() != 3 || op4.NumResults() != 1 {
+			continue
+		}
+		if rt.AttrOr(op4, "axes", m.def_pd_op_slice_axes) != m.r6_axes {
+			continue
+		}
+		if rt.AttrOr(op4, "decrease_axis", m.def_pd_op_slice_decrease_axis) != m.r6_decrease_axis {
+			continue
+		}
+		v0_t := op4.Operand(0)
+		if v0_t == nil {
+			continue
+		}
+		op0 := v0_t.DefiningOp()
+		if op0 == nil || v0_t.Index() != 0 || op0 == op15 || op0 == op14 || op0 == op13 || op0 == op12 || op0 == op11 || op0 == op9 || op0 == op4 {
+			continue
+		}
+		// %t = pd_op.transpose(%qkv) {perm: [(Int32)2,(Int32)0,(Int32)3,(Int32)1,(Int32)4]}
+		if op0.Info() != m.op_pd_op_transpose || op0.NumOperands() != 1 || op0.NumResults() != 1 {
+			continue
+		}
+		if rt.AttrOr(op0, "perm", m.def_pd_op_transpose_perm) != m.r6_perm2 {
+			continue
+		}
+		v13_qkv := op0.Operand(0)
+		if v13_qkv == nil {
+			continue
+		}
+		v14__1 := op4.Operand(1)
+		if v14__1 == nil {
+			continue
+		}
+		op3 := v14__1.DefiningOp()
+		if op3 == nil || v14__1.Index() != 0 || op3 == op15 || op3 == op14 || op3 == op13 || op3 == op12 || op3 == op11 || op3 == op9 || op3 == op4 || op3 == op0 {
+			continue
+		}
+		// %_1, ... = pd_op.full_int_array() {value: [(Int64)0]}
+		if op3.Info() != m.op_pd_op_full_int_array || op3.NumOperands() != 0 || op3.NumResults() < 1 {
+			continue
+		}
+		if rt.AttrOr(op3, "value", m.def_pd_op_full_int_array_value) != m.r6_value {
+			continue
+		}
+		if !rt.ResultsUnused(op3, 1) {
+			continue
+		}
+		v1_c1 := op4.Operand(2)
+		if v1_c1 == nil {
+			continue
+		}
+		op1 := v1_c1.DefiningOp()
+		if op1 == nil || v1_c1.Index() != 0 || op1 == op15 || op1 == op14 || op1 == op13 || op1 == op12 || op1 == op11 || op1 == op9 || op1 == op4 || op1 == op0 || op1 == op3 {
+			continue
+		}
+		// %c1 = pd_op.full_int_array() {value: [(Int64)1]}
+		if op1.Info() != m.op_pd_op_full_int_array || op1.NumOperands() != 0 || op1.NumResults() != 1 {
+			continue
+		}
+		if rt.AttrOr(op1, "value", m.def_pd_op_full_int_array_value) != m.r6_value2 {
+			continue
+		}
+		v6_kt := op9.Operand(1)
+		if v6_kt == nil {
+			continue
+		}
+		op8 := v6_kt.DefiningOp()
+		if op8 == nil || v6_kt.Index() != 0 || op8 == op15 || op8 == op14 || op8 == op13 || op8 == op12 || op8 == op11 || op8 == op9 || op8 == op4 || op8 == op0 || op8 == op3 || op8 == op1 {
+			continue
+		}
+		// %kt = pd_op.transpose(%k) {perm: [(Int32)0,(Int32)1,(Int32)3,(Int32)2]}
+		if op8.Info() != m.op_pd_op_transpose || op8.NumOperands() != 1 || op8.NumResults() != 1 {
+			continue
+		}
+		if rt.AttrOr(op8, "perm", m.def_pd_op_transpose_perm) != m.r6_perm3 {
+			continue
+		}
+		v4_k := op8.Operand(0)
+		if v4_k == nil {
+			continue
+		}
+		op5 := v4_k.DefiningOp()
+		if op5 == nil || v4_k.Index() != 0 || op5 == op15 || op5 == op14 || op5 == op13 || op5 == op12 || op5 == op11 || op5 == op9 || op5 == op4 || op5 == op0 || op5 == op3 || op5 == op1 || op5 == op8 {
+			continue
+		}
+		// %k = pd_op.slice(%t, %c1, %c2) {axes: [(Int64)0], decrease_axis: [(Int64)0]}
+		if op5.Info() != m.op_pd_op_slice || op5.NumOperands() != 3 || op5.NumResults() != 1 {
+			continue
+		}
+		if rt.AttrOr(op5, "axes", m.def_pd_op_slice_axes) != m.r6_axes2 {
+			continue
+		}
+		if rt.AttrOr(op5, "decrease_axis", m.def_pd_op_slice_decrease_axis) != m.r6_decrease_axis2 {
+			continue
+		}
+		if op5.Operand(0) != v0_t {
+			continue
+		}
+		if op5.Operand(1) != v1_c1 {
+			continue
+		}
+		v2_c2 := op5.Operand(2)
+		if v2_c2 == nil {
+			continue
+		}
+		op2 := v2_c2.DefiningOp()
+		if op2 == nil || v2_c2.Index() != 0 || op2 == op15 || op2 == op14 || op2 == op13 || op2 == op12 || op2 == op11 || op2 == op9 || op2 == op4 || op2 == op0 || op2 == op3 || op2 == op1 || op2 == op8 || op2 == op5 {
+			continue
+		}
+		// %c2 = pd_op.full_int_array() {value: [(Int64)2]}
+		if op2.Info() != m.op_pd_op_full_int_array || op2.NumOperands() != 0 || op2.NumResults() != 1 {
+			continue
+		}
+		if rt.AttrOr(op2, "value", m.def_pd_op_full_int_array_value) != m.r6_value3 {
+			continue
+		}
+		v16__3 := op11.Operand(1)
+		if v16__3 == nil {
+			continue
+		}
+		op10 := v16__3.DefiningOp()
+		if op10 == nil || v16__3.Index() != 0 || op10 == op15 || op10 == op14 || op10 == op13 || op10 == op12 || op10 == op11 || op10 == op9 || op10 == op4 || op10 == op0 || op10 == op3 || op10 == op1 || op10 == op8 || op10 == op5 || op10 == op2 {
+			continue
+		}
+		// %_3, ... = pd_op.full() {value: $sv}
+		if op10.Info() != m.op_pd_op_full || op10.NumOperands() != 0 || op10.NumResults() < 1 {
+			continue
+		}
+		h0_sv := rt.AttrOr(op10, "value", m.def_pd_op_full_value)
+		if h0_sv == nil {
+			continue
+		}
+		if !rt.ResultsUnused(op10, 1) {
+			continue
+		}
+		v17_mask := op12_b3
+		if v17_mask == nil {
+			continue
+		}
+		v5_v := op14.Operand(1)
+		if v5_v == nil {
+			continue
+		}
+		op7 := v5_v.DefiningOp()
+		if op7 == nil || v5_v.Index() != 0 || op7 == op15 || op7 == op14 || op7 == op13 || op7 == op12 || op7 == op11 || op7 == op9 || op7 == op4 || op7 == op0 || op7 == op3 || op7 == op1 || op7 == op8 || op7 == op5 || op7 == op2 || op7 == op10 {
+			continue
+		}
+		// %v = pd_op.slice(%t, %c2, %_2) {axes: [(Int64)0], decrease_axis: [(Int64)0]}
+		if op7.Info() != m.op_pd_op_slice || op7.NumOperands() != 3 || op7.NumResults() != 1 {
+			continue
+		}
+		if rt.AttrOr(op7, "axes", m.def_pd_op_slice_axes) != m.r6_axes3 {
+			continue
+		}
+		if rt.AttrOr(op7, "decrease_axis", m.def_pd_op_slice_decrease_axis) != m.r6_decrease_axis3 {
+			continue
+		}
+		if op7.Operand(0) != v0_t {
+			continue
+		}
+		if op7.Operand(1) != v2_c2 {
+			continue
+		}
+		v15__2 := op7.Operand(2)
+		if v15__2 == nil {
+			continue
+		}
+		op6 := v15__2.DefiningOp()
+		if op6 == nil || v15__2.Index() != 0 || op6 == op15 || op6 == op14 || op6 == op13 || op6 == op12 || op6 == op11 || op6 == op9 || op6 == op4 || op6 == op0 || op6 == op3 || op6 == op1 || op6 == op8 || op6 == op5 || op6 == op2 || op6 == op10 || op6 == op7 {
+			continue
+		}
+		// %_2, ... = pd_op.full_int_array() {value: [(Int64)3]}
+		if op6.Info() != m.op_pd_op_full_int_array || op6.NumOperands() != 0 || op6.NumResults() < 1 {
+			continue
+		}
+		if rt.AttrOr(op6, "value", m.def_pd_op_full_int_array_value) != m.r6_value4 {
+			continue
+		}
+		if !rt.ResultsUnused(op6, 1) {
+			continue
+		}
+		// closure: every use of %t is in the match
+		if !rt.OnlyUsedBy(v0_t, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15) {
+			continue
+		}
+		// closure: every use of %q is in the match
+		if !rt.OnlyUsedBy(v3_q, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15) {
+			continue
+		}
+		// closure: every use of %k is in the match
+		if !rt.OnlyUsedBy(v4_k, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15) {
+			continue
+		}
+		// closure: every use of %v is in the match
+		if !rt.OnlyUsedBy(v5_v, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15) {
+			continue
+		}
+		// closure: every use of %kt is in the match
+		if !rt.OnlyUsedBy(v6_kt, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15) {
+			continue
+		}
+		// closure: every use of %qk is in the match
+		if !rt.OnlyUsedBy(v7_qk, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15) {
+			continue
+		}
+		// closure: every use of %s is in the match
+		if !rt.OnlyUsedBy(v8_s, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15) {
+			continue
+		}
+		// closure: every use of %sm is in the match
+		if !rt.OnlyUsedBy(v9_sm, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15) {
+			continue
+		}
+		// closure: every use of %p is in the match
+		if !rt.OnlyUsedBy(v10_p, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15) {
+			continue
+		}
+		// closure: every use of %ctx is in the match
+		if !rt.OnlyUsedBy(v11_ctx, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15) {
+			continue
+		}
+		// where $ax in [-1, 3]
+		in4, ok5 := rt.In(rule.AttrVal(h1_ax), fusedFlashAttnList1)
+		if !ok5 {
+			continue
+		}
+		if !in4 {
+			continue
+		}
+		// where $sm_version >= 80
+		cmp6, ok7 := rule.Compare(m.Param(m.r6_param), int64(80))
+		if !ok7 {
+			continue
+		}
+		if !(cmp6 >= 0) {
+			continue
+		}
+		// where dtype(%qkv) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%qkv) == float32
+		f8, ok9 := rt.Call(m.builtin_dtype, m.Args(v13_qkv))
+		if !ok9 {
+			continue
+		}
+		in10, ok11 := rt.In(f8, []rule.Val{m.r6_lit, m.r6_lit2})
+		if !ok11 {
+			continue
+		}
+		l12 := in10
+		if !l12 {
+			b13, ok14 := m.Param(m.r6_param2).(bool)
+			if !ok14 {
+				continue
+			}
+			l15 := b13
+			if l15 {
+				f16, ok17 := rt.Call(m.builtin_dtype, m.Args(v13_qkv))
+				if !ok17 {
+					continue
+				}
+				l15 = rule.Equal(f16, m.r6_lit3)
+			}
+			l12 = l15
+		}
+		if !l12 {
+			continue
+		}
+		// where rank(%qkv) == 5 && dim(%qkv, 2) == 3 && dim(%qkv, 4) > 0
+		f18, ok19 := rt.Call(m.builtin_rank, m.Args(v13_qkv))
+		if !ok19 {
+			continue
+		}
+		if !(rule.Equal(f18, int64(5))) {
+			continue
+		}
+		f20, ok21 := rt.Call(m.builtin_dim, m.Args(v13_qkv, int64(2)))
+		if !ok21 {
+			continue
+		}
+		if !(rule.Equal(f20, int64(3))) {
+			continue
+		}
+		f22, ok23 := rt.Call(m.builtin_dim, m.Args(v13_qkv, int64(4)))
+		if !ok23 {
+			continue
+		}
+		cmp24, ok25 := rule.Compare(f22, int64(0))
+		if !ok25 {
+			continue
+		}
+		if !(cmp24 > 0) {
+			continue
+		}
+		// where abs($sv * $sv * dim(%qkv, 4) - 1.0) < 1e-05
+		ar26, ok27 := rt.Arith("*", rule.AttrVal(h0_sv), rule.AttrVal(h0_sv))
+		if !ok27 {
+			continue
+		}
+		f28, ok29 := rt.Call(m.builtin_dim, m.Args(v13_qkv, int64(4)))
+		if !ok29 {
+			continue
+		}
+		ar30, ok31 := rt.Arith("*", ar26, f28)
+		if !ok31 {
+			continue
+		}
+		ar32, ok33 := rt.Arith("-", ar30, float64(1))
+		if !ok33 {
+			continue
+		}
+		f34, ok35 := rt.Call(m.builtin_abs, m.Args(ar32))
+		if !ok35 {
+			continue
+		}
+		cmp36, ok37 := rule.Compare(f34, float64(1e-05))
+		if !ok37 {
+			continue
+		}
+		if !(cmp36 < 0) {
+			continue
+		}
+		// where rank(%mask) == 4 && dim(%mask, 0) == dim(%qkv, 0) && dim(%mask, 1) == 1
+		f38, ok39 := rt.Call(m.builtin_rank, m.Args(v17_mask))
+		if !ok39 {
+			continue
+		}
+		if !(rule.Equal(f38, int64(4))) {
+			continue
+		}
+		f40, ok41 := rt.Call(m.builtin_dim, m.Args(v17_mask, int64(0)))
+		if !ok41 {
+			continue
+		}
+		f42, ok43 := rt.Call(m.builtin_dim, m.Args(v13_qkv, int64(0)))
+		if !ok43 {
+			continue
+		}
+		if !(rule.Equal(f40, f42)) {
+			continue
+		}
+		f44, ok45 := rt.Call(m.builtin_dim, m.Args(v17_mask, int64(1)))
+		if !ok45 {
+			continue
+		}
+		if !(rule.Equal(f44, int64(1))) {
+			continue
+		}
+		// where dim(%mask, 2) == dim(%qkv, 1) && dim(%mask, 3) == dim(%qkv, 1)
+		f46, ok47 := rt.Call(m.builtin_dim, m.Args(v17_mask, int64(2)))
+		if !ok47 {
+			continue
+		}
+		f48, ok49 := rt.Call(m.builtin_dim, m.Args(v13_qkv, int64(1)))
+		if !ok49 {
+			continue
+		}
+		if !(rule.Equal(f46, f48)) {
+			continue
+		}
+		f50, ok51 := rt.Call(m.builtin_dim, m.Args(v17_mask, int64(3)))
+		if !ok51 {
+			continue
+		}
+		f52, ok53 := rt.Call(m.builtin_dim, m.Args(v13_qkv, int64(1)))
+		if !ok53 {
+			continue
+		}
+		if !(rule.Equal(f50, f52)) {
+			continue
+		}
+		mt := m.Emit(m.rules[6])
+		mt.Ops = append(mt.Ops[:0], op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15)
+		mt.Values = append(mt.Values[:0], v0_t, v1_c1, v2_c2, v3_q, v4_k, v5_v, v6_kt, v7_qk, v8_s, v9_sm, v10_p, v11_ctx, v12_out, v13_qkv, v14__1, v15__2, v16__3, v17_mask)
+		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
+		mt.Holes = append(mt.Holes[:0], h0_sv, h1_ax)
+		return true
+	}
+	return false
 }

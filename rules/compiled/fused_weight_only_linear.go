@@ -25,7 +25,7 @@ var fusedWeightOnlyLinearProgram = &rt.Program{
 	Files: []rt.File{
 		{Name: "fused_weight_only_linear.drr", Text: fusedWeightOnlyLinearSource0},
 	},
-	Fingerprint: "105c4d1902bd7e69b2f22a05465b153e",
+	Fingerprint: "41b1c7b786af226547543e022c635a2a",
 	Bind:        fusedWeightOnlyLinearBind,
 }
 
@@ -39,9 +39,9 @@ const fusedWeightOnlyLinearSource0 = `// fused_weight_only_linear: Paddle's fuse
 // Deviations from Paddle, on purpose:
 //   - The bias must be [N]: Paddle only checks that it is 1-D, so a [1] bias that add broadcasts would be read as N
 //     values by weight_only_linear.
-//   - Paddle keeps the bias-less pattern from firing before the bias pattern by running bottom-up; here a third
-//     rule lets a bias-less weight_only_linear absorb the bias add after it, so the result does not depend on the
-//     order the driver visits ops in.
+//   - Paddle keeps the bias-less pattern from firing before the bias pattern by running the pass bottom-up; here the
+//     set weight_only_linear_bias, which gpu_inference runs next, lets a bias-less weight_only_linear absorb the
+//     bias add after it, so the result does not depend on the order the driver visits ops in.
 //   - For weight_only_int4 Paddle moves the weight to the CPU and back around weight_quantize (its GPU kernel had no
 //     int4 path); programs here carry no device placement, so the copies are left out.
 
@@ -96,23 +96,6 @@ rule weight_only_linear_no_bias {
         weight_dtype: $weight_only_algo == "weight_only_int8" ? "int8" : "int4", arch: $sm_version, group_size: -1}
   }
 }
-
-/// A weight_only_linear without bias followed by the add of a [N] bias takes the bias (what the bias pattern makes
-/// when the bias-less one fired first).
-rule weight_only_linear_absorb_bias {
-  benefit 2
-  labels fusion
-  match {
-    %y = pd_op.weight_only_linear(%x, %q, null, %s) {weight_dtype: $wd, arch: $arch, group_size: $g}
-    %z = pd_op.add(%y, %b)
-  }
-  where {
-    shape(%b) == [dim(%y, -1)] && dim(%y, -1) >= 0 && dtype(%b) == dtype(%y)
-  }
-  rewrite {
-    replace %z with pd_op.weight_only_linear(%x, %q, %b, %s) {weight_dtype: $wd, arch: $arch, group_size: $g}
-  }
-}
 `
 
 // fusedWeightOnlyLinearList1 is a constant list of the rules' constraints.
@@ -123,31 +106,27 @@ var fusedWeightOnlyLinearList2 = []rule.Val{"weight_only_int8", "weight_only_int
 
 // fusedWeightOnlyLinearStatic is what the matcher needs of the rule set checked against one Context.
 type fusedWeightOnlyLinearStatic struct {
-	rules                                     []*rule.Rule
-	dispatch                                  *rt.Dispatch
-	op_pd_op_matmul                           *ir.OpInfo                         // pd_op.matmul
-	def_pd_op_matmul_transpose_x              ir.Attribute                       // the default of pd_op.matmul transpose_x (nil: none)
-	r0_transpose_x                            ir.Attribute                       // rule weight_only_linear_bias: transpose_x: false
-	def_pd_op_matmul_transpose_y              ir.Attribute                       // the default of pd_op.matmul transpose_y (nil: none)
-	r0_transpose_y                            ir.Attribute                       // rule weight_only_linear_bias: transpose_y: false
-	r0_param                                  *rule.ParamRef                     // rule weight_only_linear_bias: $sm_version
-	r0_param2                                 *rule.ParamRef                     // rule weight_only_linear_bias: $weight_only_algo
-	builtin_dtype                             func([]rule.Val) (rule.Val, error) // the builtin dtype
-	r0_lit                                    rule.Val                           // rule weight_only_linear_bias: float16
-	r0_lit2                                   rule.Val                           // rule weight_only_linear_bias: bfloat16
-	builtin_rank                              func([]rule.Val) (rule.Val, error) // the builtin rank
-	builtin_dim                               func([]rule.Val) (rule.Val, error) // the builtin dim
-	builtin_shape                             func([]rule.Val) (rule.Val, error) // the builtin shape
-	r1_transpose_x                            ir.Attribute                       // rule weight_only_linear_no_bias: transpose_x: false
-	r1_transpose_y                            ir.Attribute                       // rule weight_only_linear_no_bias: transpose_y: false
-	r1_param                                  *rule.ParamRef                     // rule weight_only_linear_no_bias: $sm_version
-	r1_param2                                 *rule.ParamRef                     // rule weight_only_linear_no_bias: $weight_only_algo
-	r1_lit                                    rule.Val                           // rule weight_only_linear_no_bias: float16
-	r1_lit2                                   rule.Val                           // rule weight_only_linear_no_bias: bfloat16
-	op_pd_op_weight_only_linear               *ir.OpInfo                         // pd_op.weight_only_linear
-	def_pd_op_weight_only_linear_weight_dtype ir.Attribute                       // the default of pd_op.weight_only_linear weight_dtype (nil: none)
-	def_pd_op_weight_only_linear_arch         ir.Attribute                       // the default of pd_op.weight_only_linear arch (nil: none)
-	def_pd_op_weight_only_linear_group_size   ir.Attribute                       // the default of pd_op.weight_only_linear group_size (nil: none)
+	rules                        []*rule.Rule
+	dispatch                     *rt.Dispatch
+	op_pd_op_matmul              *ir.OpInfo                         // pd_op.matmul
+	def_pd_op_matmul_transpose_x ir.Attribute                       // the default of pd_op.matmul transpose_x (nil: none)
+	r0_transpose_x               ir.Attribute                       // rule weight_only_linear_bias: transpose_x: false
+	def_pd_op_matmul_transpose_y ir.Attribute                       // the default of pd_op.matmul transpose_y (nil: none)
+	r0_transpose_y               ir.Attribute                       // rule weight_only_linear_bias: transpose_y: false
+	r0_param                     *rule.ParamRef                     // rule weight_only_linear_bias: $sm_version
+	r0_param2                    *rule.ParamRef                     // rule weight_only_linear_bias: $weight_only_algo
+	builtin_dtype                func([]rule.Val) (rule.Val, error) // the builtin dtype
+	r0_lit                       rule.Val                           // rule weight_only_linear_bias: float16
+	r0_lit2                      rule.Val                           // rule weight_only_linear_bias: bfloat16
+	builtin_rank                 func([]rule.Val) (rule.Val, error) // the builtin rank
+	builtin_dim                  func([]rule.Val) (rule.Val, error) // the builtin dim
+	builtin_shape                func([]rule.Val) (rule.Val, error) // the builtin shape
+	r1_transpose_x               ir.Attribute                       // rule weight_only_linear_no_bias: transpose_x: false
+	r1_transpose_y               ir.Attribute                       // rule weight_only_linear_no_bias: transpose_y: false
+	r1_param                     *rule.ParamRef                     // rule weight_only_linear_no_bias: $sm_version
+	r1_param2                    *rule.ParamRef                     // rule weight_only_linear_no_bias: $weight_only_algo
+	r1_lit                       rule.Val                           // rule weight_only_linear_no_bias: float16
+	r1_lit2                      rule.Val                           // rule weight_only_linear_no_bias: bfloat16
 }
 
 // fusedWeightOnlyLinearBind binds the matcher to a checked rule set, once per Context.
@@ -186,10 +165,6 @@ func fusedWeightOnlyLinearBind(set *rule.Set, reg *rewriter.Registry) (rewriter.
 	s.r1_param2 = set.Rules[1].Where[0].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
 	s.r1_lit = set.Rules[1].Where[1].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
 	s.r1_lit2 = set.Rules[1].Where[1].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
-	s.op_pd_op_weight_only_linear = ctx.OpInfo("pd_op.weight_only_linear")
-	s.def_pd_op_weight_only_linear_weight_dtype = rt.AttrDefault(ctx, "pd_op.weight_only_linear", "weight_dtype")
-	s.def_pd_op_weight_only_linear_arch = rt.AttrDefault(ctx, "pd_op.weight_only_linear", "arch")
-	s.def_pd_op_weight_only_linear_group_size = rt.AttrDefault(ctx, "pd_op.weight_only_linear", "group_size")
 	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
 		m := &fusedWeightOnlyLinearMatcher{fusedWeightOnlyLinearStatic: s}
 		m.Oracle = o
@@ -209,7 +184,6 @@ func (m *fusedWeightOnlyLinearMatcher) match(dst []*rule.Match, op *ir.Op) []*ru
 	switch m.dispatch.Kind(op) {
 	case 1: // pd_op.add
 		m.r0_weight_only_linear_bias(op)
-		m.r2_weight_only_linear_absorb_bias(op)
 	case 2: // pd_op.matmul
 		m.r1_weight_only_linear_no_bias(op)
 	}
@@ -490,104 +464,4 @@ func (m *fusedWeightOnlyLinearMatcher) r1_weight_only_linear_no_bias(op0 *ir.Op)
 	mt.Lists = append(mt.Lists[:0], nil, nil, nil)
 	mt.Holes = mt.Holes[:0]
 	return true
-}
-
-// r2_weight_only_linear_absorb_bias tries rule weight_only_linear_absorb_bias (benefit 2, fused_weight_only_linear.drr:70:6) at op1, the root pd_op.add.
-func (m *fusedWeightOnlyLinearMatcher) r2_weight_only_linear_absorb_bias(op1 *ir.Op) bool {
-	// %z = pd_op.add(either(%y, %b))
-	if op1.NumOperands() != 2 || op1.NumResults() != 1 {
-		return false
-	}
-	v1_z := op1.Result(0)
-	for sw1 := 0; sw1 < 2; sw1++ {
-		op1_a2, op1_b3 := op1.Operand(sw1), op1.Operand(1-sw1) // as written, then swapped
-		v0_y := op1_a2
-		if v0_y == nil {
-			continue
-		}
-		op0 := v0_y.DefiningOp()
-		if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
-			continue
-		}
-		// %y = pd_op.weight_only_linear(%x, %q, null, %s) {weight_dtype: $wd, arch: $arch, group_size: $g}
-		if op0.Info() != m.op_pd_op_weight_only_linear || op0.NumOperands() != 4 || op0.NumResults() != 1 {
-			continue
-		}
-		h0_wd := rt.AttrOr(op0, "weight_dtype", m.def_pd_op_weight_only_linear_weight_dtype)
-		if h0_wd == nil {
-			continue
-		}
-		h1_arch := rt.AttrOr(op0, "arch", m.def_pd_op_weight_only_linear_arch)
-		if h1_arch == nil {
-			continue
-		}
-		h2_g := rt.AttrOr(op0, "group_size", m.def_pd_op_weight_only_linear_group_size)
-		if h2_g == nil {
-			continue
-		}
-		v2_x := op0.Operand(0)
-		if v2_x == nil {
-			continue
-		}
-		v3_q := op0.Operand(1)
-		if v3_q == nil {
-			continue
-		}
-		if op0.Operand(2) != nil {
-			continue
-		}
-		v4_s := op0.Operand(3)
-		if v4_s == nil {
-			continue
-		}
-		v5_b := op1_b3
-		if v5_b == nil {
-			continue
-		}
-		// closure: every use of %y is in the match
-		if !rt.OnlyUsedBy(v0_y, op0, op1) {
-			continue
-		}
-		// where shape(%b) == [dim(%y, -1)] && dim(%y, -1) >= 0 && dtype(%b) == dtype(%y)
-		f4, ok5 := rt.Call(m.builtin_shape, m.Args(v5_b))
-		if !ok5 {
-			continue
-		}
-		f6, ok7 := rt.Call(m.builtin_dim, m.Args(v0_y, int64(-1)))
-		if !ok7 {
-			continue
-		}
-		if !(rule.Equal(f4, []rule.Val{f6})) {
-			continue
-		}
-		f8, ok9 := rt.Call(m.builtin_dim, m.Args(v0_y, int64(-1)))
-		if !ok9 {
-			continue
-		}
-		cmp10, ok11 := rule.Compare(f8, int64(0))
-		if !ok11 {
-			continue
-		}
-		if !(cmp10 >= 0) {
-			continue
-		}
-		f12, ok13 := rt.Call(m.builtin_dtype, m.Args(v5_b))
-		if !ok13 {
-			continue
-		}
-		f14, ok15 := rt.Call(m.builtin_dtype, m.Args(v0_y))
-		if !ok15 {
-			continue
-		}
-		if !(rule.Equal(f12, f14)) {
-			continue
-		}
-		mt := m.Emit(m.rules[2])
-		mt.Ops = append(mt.Ops[:0], op0, op1)
-		mt.Values = append(mt.Values[:0], v0_y, v1_z, v2_x, v3_q, v4_s, v5_b)
-		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil)
-		mt.Holes = append(mt.Holes[:0], h0_wd, h1_arch, h2_g)
-		return true
-	}
-	return false
 }

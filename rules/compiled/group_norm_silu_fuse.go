@@ -25,33 +25,39 @@ var groupNormSiluFuseProgram = &rt.Program{
 	Files: []rt.File{
 		{Name: "group_norm_silu_fuse.drr", Text: groupNormSiluFuseSource0},
 	},
-	Fingerprint: "8c79d7dc6701185b52fe625848f3b16b",
+	Fingerprint: "23eccc42c8a9faf5cd0f2ce58c2740af",
 	Bind:        groupNormSiluFuseBind,
 }
 
 // groupNormSiluFuseSource0 is group_norm_silu_fuse.drr.
-const groupNormSiluFuseSource0 = `// group_norm_silu_fuse: Paddle's group_norm_silu_fuse_pass (paddle/fluid/pir/transforms/general/), CUDA branch:
-// group_norm followed by silu becomes pd_op.add_group_norm_silu with the silu activation.
+const groupNormSiluFuseSource0 = `// group_norm_silu_fuse: Paddle's group_norm_silu_fuse_pass (paddle/fluid/pir/transforms/general/
+// group_norm_silu_fuse_pass.cc), CUDA branch: group_norm followed by silu becomes pd_op.add_group_norm_silu with the
+// silu activation, for float16 and bfloat16 input (float32 too with the pass attribute enable_gpu_mixed: the
+// parameter enable_gpu_mixed, false by default as in Paddle, for a program Paddle's mixed-precision pass will make
+// half precision; the label mixed marks those rules).
 //
-// Deviations from Paddle, on purpose:
-//   - swish is silu too (silu_fuse turns x · sigmoid(x) into swish before this pass runs), so both fuse.
-//   - Paddle's pass passes float32 only with its enable_gpu_mixed option; here the label mixed covers float32
-//     (drrc apply -disable mixed gives Paddle's default: float16 and bfloat16 only).
-//   - Paddle copies data_format unchecked, though the fused kernel is NHWC-only; these rules require NHWC. (No
-//     group_norm → silu occurs in the corpus.)
+// Paddle's kernel of add_group_norm_silu (GroupNormNDHWCKernel, paddle/phi/kernels/gpu/group_norm_kernel.cu,
+// registered for float16 and bfloat16) throws unless the layout is NHWC. Paddle's pass copies data_format, and its
+// test (test_group_norm_silu_fuse_pass.py) runs transfer_layout_pass after it, which makes the fused op NHWC with
+// transposes around it. These rules do what the two passes do together: an NHWC group norm fuses as it is, an
+// NCHW one with its input transposed to NHWC and the result back to NCHW (the mean and variance, [N, groups], do
+// not depend on the layout).
+//
+// A swish after a group norm (silu_fuse makes one of x · sigmoid(x)) is the set group_norm_swish's, pirdrr's own,
+// which gpu_inference runs next: Paddle's pattern takes silu only.
 
-/// silu or swish after a group norm.
-family silu_act = [pd_op.silu, pd_op.swish]
+/// Paddle's pass attribute enable_gpu_mixed: float32 group norms fuse too (for Paddle's mixed-precision pass to
+/// make half precision); false by default, as in Paddle.
+param enable_gpu_mixed: bool = false
 
-/// silu(group_norm(x)) in half precision becomes add_group_norm_silu(x){activation: "silu"}
+/// silu(group_norm(x)) over NHWC half-precision x becomes add_group_norm_silu(x){activation: "silu"}
 /// (GroupNormSiluPattern); the group norm's mean and variance readers read the fused op's.
 rule group_norm_silu {
   benefit 2
   labels fusion
-  for A in silu_act
   match {
     %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NHWC"}
-    %o = A(%y)
+    %o = pd_op.silu(%y)
   }
   where {
     dtype(%x) in [float16, bfloat16]
@@ -65,23 +71,63 @@ rule group_norm_silu {
   }
 }
 
-/// The float32 form (Paddle's enable_gpu_mixed). Its benefit is lower only to tell the checker the two rules'
-/// order does not matter: their dtype conditions exclude each other.
+/// silu(group_norm(x)) over NCHW half-precision x [N, C, H, W]: x transposed to NHWC, fused, the result transposed
+/// back (what Paddle's pass and its test's transfer_layout_pass make together).
+rule group_norm_silu_nchw {
+  benefit 2
+  labels fusion
+  match {
+    %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NCHW"}
+    %o = pd_op.silu(%y)
+  }
+  where {
+    dtype(%x) in [float16, bfloat16] && rank(%x) == 4
+  }
+  rewrite {
+    %f, _, %m, %v = pd_op.add_group_norm_silu(pd_op.transpose(%x) {perm: [0, 2, 3, 1]}, null, %scale, %bias) {
+        epsilon: $eps, groups: $g, data_format: "NHWC", activation: "silu"}
+    replace %o with pd_op.transpose(%f) {perm: [0, 3, 1, 2]}
+    replace %mean with %m
+    replace %var with %v
+  }
+}
+
+/// group_norm_silu for float32 (Paddle's enable_gpu_mixed). Its benefit is lower only to tell the checker the two
+/// rules' order does not matter: their dtype conditions exclude each other.
 rule group_norm_silu_mixed {
   benefit 1
   labels fusion, mixed
-  for A in silu_act
   match {
     %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NHWC"}
-    %o = A(%y)
+    %o = pd_op.silu(%y)
   }
   where {
-    dtype(%x) == float32
+    $enable_gpu_mixed && dtype(%x) == float32
   }
   rewrite {
     %f, _, %m, %v = pd_op.add_group_norm_silu(%x, null, %scale, %bias) {epsilon: $eps, groups: $g,
         data_format: "NHWC", activation: "silu"}
     replace %o with %f
+    replace %mean with %m
+    replace %var with %v
+  }
+}
+
+/// group_norm_silu_nchw for float32 (Paddle's enable_gpu_mixed); its benefit is lower, as group_norm_silu_mixed's.
+rule group_norm_silu_nchw_mixed {
+  benefit 1
+  labels fusion, mixed
+  match {
+    %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NCHW"}
+    %o = pd_op.silu(%y)
+  }
+  where {
+    $enable_gpu_mixed && dtype(%x) == float32 && rank(%x) == 4
+  }
+  rewrite {
+    %f, _, %m, %v = pd_op.add_group_norm_silu(pd_op.transpose(%x) {perm: [0, 2, 3, 1]}, null, %scale, %bias) {
+        epsilon: $eps, groups: $g, data_format: "NHWC", activation: "silu"}
+    replace %o with pd_op.transpose(%f) {perm: [0, 3, 1, 2]}
     replace %mean with %m
     replace %var with %v
   }
@@ -96,24 +142,27 @@ type groupNormSiluFuseStatic struct {
 	def_pd_op_group_norm_epsilon     ir.Attribute                       // the default of pd_op.group_norm epsilon (nil: none)
 	def_pd_op_group_norm_groups      ir.Attribute                       // the default of pd_op.group_norm groups (nil: none)
 	def_pd_op_group_norm_data_format ir.Attribute                       // the default of pd_op.group_norm data_format (nil: none)
-	r0_data_format                   ir.Attribute                       // rule group_norm_silu[pd_op.silu]: data_format: "NHWC"
+	r0_data_format                   ir.Attribute                       // rule group_norm_silu: data_format: "NHWC"
 	builtin_dtype                    func([]rule.Val) (rule.Val, error) // the builtin dtype
-	r0_lit                           rule.Val                           // rule group_norm_silu[pd_op.silu]: float16
-	r0_lit2                          rule.Val                           // rule group_norm_silu[pd_op.silu]: bfloat16
-	r1_data_format                   ir.Attribute                       // rule group_norm_silu[pd_op.swish]: data_format: "NHWC"
-	r1_lit                           rule.Val                           // rule group_norm_silu[pd_op.swish]: float16
-	r1_lit2                          rule.Val                           // rule group_norm_silu[pd_op.swish]: bfloat16
-	r2_data_format                   ir.Attribute                       // rule group_norm_silu_mixed[pd_op.silu]: data_format: "NHWC"
-	r2_lit                           rule.Val                           // rule group_norm_silu_mixed[pd_op.silu]: float32
-	r3_data_format                   ir.Attribute                       // rule group_norm_silu_mixed[pd_op.swish]: data_format: "NHWC"
-	r3_lit                           rule.Val                           // rule group_norm_silu_mixed[pd_op.swish]: float32
+	r0_lit                           rule.Val                           // rule group_norm_silu: float16
+	r0_lit2                          rule.Val                           // rule group_norm_silu: bfloat16
+	r1_data_format                   ir.Attribute                       // rule group_norm_silu_nchw: data_format: "NCHW"
+	r1_lit                           rule.Val                           // rule group_norm_silu_nchw: float16
+	r1_lit2                          rule.Val                           // rule group_norm_silu_nchw: bfloat16
+	builtin_rank                     func([]rule.Val) (rule.Val, error) // the builtin rank
+	r2_data_format                   ir.Attribute                       // rule group_norm_silu_mixed: data_format: "NHWC"
+	r2_param                         *rule.ParamRef                     // rule group_norm_silu_mixed: $enable_gpu_mixed
+	r2_lit                           rule.Val                           // rule group_norm_silu_mixed: float32
+	r3_data_format                   ir.Attribute                       // rule group_norm_silu_nchw_mixed: data_format: "NCHW"
+	r3_param                         *rule.ParamRef                     // rule group_norm_silu_nchw_mixed: $enable_gpu_mixed
+	r3_lit                           rule.Val                           // rule group_norm_silu_nchw_mixed: float32
 }
 
 // groupNormSiluFuseBind binds the matcher to a checked rule set, once per Context.
 func groupNormSiluFuseBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
 	ctx := set.Ctx
 	s := &groupNormSiluFuseStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.silu", "pd_op.swish")
+	s.dispatch = rt.NewDispatch(ctx, "pd_op.silu")
 	s.op_pd_op_group_norm = ctx.OpInfo("pd_op.group_norm")
 	s.def_pd_op_group_norm_epsilon = rt.AttrDefault(ctx, "pd_op.group_norm", "epsilon")
 	s.def_pd_op_group_norm_groups = rt.AttrDefault(ctx, "pd_op.group_norm", "groups")
@@ -126,12 +175,18 @@ func groupNormSiluFuseBind(set *rule.Set, reg *rewriter.Registry) (rewriter.Matc
 	s.r0_lit = set.Rules[0].Where[0].(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
 	s.r0_lit2 = set.Rules[0].Where[0].(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
 	s.r1_data_format = set.Rules[1].Pattern.Ops[0].Attrs[2].Literal
-	s.r1_lit = set.Rules[1].Where[0].(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r1_lit2 = set.Rules[1].Where[0].(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r1_lit = set.Rules[1].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r1_lit2 = set.Rules[1].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.builtin_rank = rule.PureBuiltin("rank")
+	if s.builtin_rank == nil {
+		return nil, fmt.Errorf("the builtin rank is not a pure builtin in this version of pirdrr: run drrc gen again")
+	}
 	s.r2_data_format = set.Rules[2].Pattern.Ops[0].Attrs[2].Literal
-	s.r2_lit = set.Rules[2].Where[0].(*rule.Binary).Y.(*rule.Lit).Value
+	s.r2_param = set.Rules[2].Where[0].(*rule.Binary).X.(*rule.ParamRef)
+	s.r2_lit = set.Rules[2].Where[0].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
 	s.r3_data_format = set.Rules[3].Pattern.Ops[0].Attrs[2].Literal
-	s.r3_lit = set.Rules[3].Where[0].(*rule.Binary).Y.(*rule.Lit).Value
+	s.r3_param = set.Rules[3].Where[0].(*rule.Binary).X.(*rule.Binary).X.(*rule.ParamRef)
+	s.r3_lit = set.Rules[3].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
 	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
 		m := &groupNormSiluFuseMatcher{groupNormSiluFuseStatic: s}
 		m.Oracle = o
@@ -151,15 +206,14 @@ func (m *groupNormSiluFuseMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.M
 	switch m.dispatch.Kind(op) {
 	case 1: // pd_op.silu
 		m.r0_group_norm_silu(op)
+		m.r1_group_norm_silu_nchw(op)
 		m.r2_group_norm_silu_mixed(op)
-	case 2: // pd_op.swish
-		m.r1_group_norm_silu(op)
-		m.r3_group_norm_silu_mixed(op)
+		m.r3_group_norm_silu_nchw_mixed(op)
 	}
 	return m.End()
 }
 
-// r0_group_norm_silu tries rule group_norm_silu[pd_op.silu] (benefit 2, group_norm_silu_fuse.drr:16:6) at op1, the root pd_op.silu.
+// r0_group_norm_silu tries rule group_norm_silu (benefit 2, group_norm_silu_fuse.drr:23:6) at op1, the root pd_op.silu.
 func (m *groupNormSiluFuseMatcher) r0_group_norm_silu(op1 *ir.Op) bool {
 	// %o = pd_op.silu(%y)
 	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
@@ -227,9 +281,9 @@ func (m *groupNormSiluFuseMatcher) r0_group_norm_silu(op1 *ir.Op) bool {
 	return true
 }
 
-// r1_group_norm_silu tries rule group_norm_silu[pd_op.swish] (benefit 2, group_norm_silu_fuse.drr:16:6) at op1, the root pd_op.swish.
-func (m *groupNormSiluFuseMatcher) r1_group_norm_silu(op1 *ir.Op) bool {
-	// %o = pd_op.swish(%y)
+// r1_group_norm_silu_nchw tries rule group_norm_silu_nchw (benefit 2, group_norm_silu_fuse.drr:44:6) at op1, the root pd_op.silu.
+func (m *groupNormSiluFuseMatcher) r1_group_norm_silu_nchw(op1 *ir.Op) bool {
+	// %o = pd_op.silu(%y)
 	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
 		return false
 	}
@@ -242,7 +296,7 @@ func (m *groupNormSiluFuseMatcher) r1_group_norm_silu(op1 *ir.Op) bool {
 	if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
 		return false
 	}
-	// %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NHWC"}
+	// %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NCHW"}
 	if op0.Info() != m.op_pd_op_group_norm || op0.NumOperands() != 3 || op0.NumResults() != 3 {
 		return false
 	}
@@ -275,7 +329,7 @@ func (m *groupNormSiluFuseMatcher) r1_group_norm_silu(op1 *ir.Op) bool {
 	if !rt.OnlyUsedBy(v0_y, op0, op1) {
 		return false
 	}
-	// where dtype(%x) in [float16, bfloat16]
+	// where dtype(%x) in [float16, bfloat16] && rank(%x) == 4
 	f1, ok2 := rt.Call(m.builtin_dtype, m.Args(v4_x))
 	if !ok2 {
 		return false
@@ -287,6 +341,13 @@ func (m *groupNormSiluFuseMatcher) r1_group_norm_silu(op1 *ir.Op) bool {
 	if !in3 {
 		return false
 	}
+	f5, ok6 := rt.Call(m.builtin_rank, m.Args(v4_x))
+	if !ok6 {
+		return false
+	}
+	if !(rule.Equal(f5, int64(4))) {
+		return false
+	}
 	mt := m.Emit(m.rules[1])
 	mt.Ops = append(mt.Ops[:0], op0, op1)
 	mt.Values = append(mt.Values[:0], v0_y, v1_mean, v2_var, v3_o, v4_x, v5_scale, v6_bias)
@@ -295,7 +356,7 @@ func (m *groupNormSiluFuseMatcher) r1_group_norm_silu(op1 *ir.Op) bool {
 	return true
 }
 
-// r2_group_norm_silu_mixed tries rule group_norm_silu_mixed[pd_op.silu] (benefit 1, group_norm_silu_fuse.drr:38:6) at op1, the root pd_op.silu.
+// r2_group_norm_silu_mixed tries rule group_norm_silu_mixed (benefit 1, group_norm_silu_fuse.drr:65:6) at op1, the root pd_op.silu.
 func (m *groupNormSiluFuseMatcher) r2_group_norm_silu_mixed(op1 *ir.Op) bool {
 	// %o = pd_op.silu(%y)
 	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
@@ -343,12 +404,19 @@ func (m *groupNormSiluFuseMatcher) r2_group_norm_silu_mixed(op1 *ir.Op) bool {
 	if !rt.OnlyUsedBy(v0_y, op0, op1) {
 		return false
 	}
-	// where dtype(%x) == float32
-	f1, ok2 := rt.Call(m.builtin_dtype, m.Args(v4_x))
+	// where $enable_gpu_mixed && dtype(%x) == float32
+	b1, ok2 := m.Param(m.r2_param).(bool)
 	if !ok2 {
 		return false
 	}
-	if !(rule.Equal(f1, m.r2_lit)) {
+	if !b1 {
+		return false
+	}
+	f3, ok4 := rt.Call(m.builtin_dtype, m.Args(v4_x))
+	if !ok4 {
+		return false
+	}
+	if !(rule.Equal(f3, m.r2_lit)) {
 		return false
 	}
 	mt := m.Emit(m.rules[2])
@@ -359,9 +427,9 @@ func (m *groupNormSiluFuseMatcher) r2_group_norm_silu_mixed(op1 *ir.Op) bool {
 	return true
 }
 
-// r3_group_norm_silu_mixed tries rule group_norm_silu_mixed[pd_op.swish] (benefit 1, group_norm_silu_fuse.drr:38:6) at op1, the root pd_op.swish.
-func (m *groupNormSiluFuseMatcher) r3_group_norm_silu_mixed(op1 *ir.Op) bool {
-	// %o = pd_op.swish(%y)
+// r3_group_norm_silu_nchw_mixed tries rule group_norm_silu_nchw_mixed (benefit 1, group_norm_silu_fuse.drr:85:6) at op1, the root pd_op.silu.
+func (m *groupNormSiluFuseMatcher) r3_group_norm_silu_nchw_mixed(op1 *ir.Op) bool {
+	// %o = pd_op.silu(%y)
 	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
 		return false
 	}
@@ -374,7 +442,7 @@ func (m *groupNormSiluFuseMatcher) r3_group_norm_silu_mixed(op1 *ir.Op) bool {
 	if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
 		return false
 	}
-	// %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NHWC"}
+	// %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NCHW"}
 	if op0.Info() != m.op_pd_op_group_norm || op0.NumOperands() != 3 || op0.NumResults() != 3 {
 		return false
 	}
@@ -407,12 +475,26 @@ func (m *groupNormSiluFuseMatcher) r3_group_norm_silu_mixed(op1 *ir.Op) bool {
 	if !rt.OnlyUsedBy(v0_y, op0, op1) {
 		return false
 	}
-	// where dtype(%x) == float32
-	f1, ok2 := rt.Call(m.builtin_dtype, m.Args(v4_x))
+	// where $enable_gpu_mixed && dtype(%x) == float32 && rank(%x) == 4
+	b1, ok2 := m.Param(m.r3_param).(bool)
 	if !ok2 {
 		return false
 	}
-	if !(rule.Equal(f1, m.r3_lit)) {
+	if !b1 {
+		return false
+	}
+	f3, ok4 := rt.Call(m.builtin_dtype, m.Args(v4_x))
+	if !ok4 {
+		return false
+	}
+	if !(rule.Equal(f3, m.r3_lit)) {
+		return false
+	}
+	f5, ok6 := rt.Call(m.builtin_rank, m.Args(v4_x))
+	if !ok6 {
+		return false
+	}
+	if !(rule.Equal(f5, int64(4))) {
 		return false
 	}
 	mt := m.Emit(m.rules[3])

@@ -25,12 +25,12 @@ var identityOpCleanProgram = &rt.Program{
 	Files: []rt.File{
 		{Name: "identity_op_clean.drr", Text: identityOpCleanSource0},
 	},
-	Fingerprint: "5b152a3dedd56da1ba9244eea650d80c",
+	Fingerprint: "5d3a749c7d716be71e268fc6b332937f",
 	Bind:        identityOpCleanBind,
 }
 
 // identityOpCleanSource0 is identity_op_clean.drr.
-const identityOpCleanSource0 = "// identity_op_clean: Paddle's identity_op_clean_pass (paddle/fluid/pir/transforms/general/): ops that compute their\n// input (scale by 1, a cast to the same type, a concat of one tensor, an inference dropout) are removed, and\n// scale(scale(x)) and cast(cast(x)) become one op.\n//\n// Deviations from Paddle, on purpose:\n//   - cast(cast(x)) is merged only when the middle cast loses nothing (a float widening): Paddle merges any middle\n//     type but int64, int32 and bool, so float32 → float16 → float32 (which rounds) would become a no-op cast.\n//   - The constants (scale factors, dropout probabilities) are matched by value, also when other ops read them\n//     (language.md §8.1); Paddle's matcher requires them to be single-use, which the corpus's shared constants\n//     (one full 0.1 feeds every dropout of a BERT) never are.\n//   - Training-mode dropouts (is_test false: 1,155 in the corpus) stay, as in Paddle.\n//   - An op removed as the identity is a copy: its result and its input become one buffer. The removals require\n//     that nothing writes either (`!mutated`), as value_semantics' drop_copy does; otherwise a later inplace write\n//     to one would change the other (drrc verify -set identity_op_clean found it for the concat).\n\n/// scale(x, 1) + 0 is x (RemoveUselessScale).\nrule remove_useless_scale {\n  benefit 1\n  labels cleanup\n  match {\n    %y = pd_op.scale(%x, pd_op.full() {value: 1.0}) {bias: 0.0}\n  }\n  where {\n    !mutated(%x) && !mutated(%y)\n  }\n  rewrite {\n    replace %y with %x\n  }\n}\n\n/// scale(scale(x, v1) + b1, v2) + b2 is one scale by v1·v2 with the biases combined (RemoveRedundantScale): with\n/// b1' = b1 (bias after scale) or v1·b1 (before), the bias is b1'·v2 + b2 (after) or (b1' + b2)·v2 (before).\nrule remove_redundant_scale {\n  benefit 2\n  labels cleanup\n  match {\n    %s = pd_op.scale(%x, pd_op.full() {value: $v1, shape: $sh, dtype: $dt, place: $pl}) {bias: $b1,\n        bias_after_scale: $a1}\n    %y = pd_op.scale(%s, pd_op.full() {value: $v2}) {bias: $b2, bias_after_scale: $a2}\n  }\n  rewrite {\n    %f = pd_op.full() {shape: $sh, value: $v1 * $v2, dtype: $dt, place: $pl}\n    replace %y with pd_op.scale(%x, %f) {bias: $a2 ? ($a1 ? $b1 : $v1 * $b1) * $v2 + $b2 :\n        (($a1 ? $b1 : $v1 * $b1) + $b2) * $v2, bias_after_scale: true}\n  }\n}\n\n/// A cast to the type its input already has is the input (RemoveUselessCast).\nrule remove_useless_cast {\n  benefit 1\n  labels cleanup\n  match {\n    %y = pd_op.cast(%x) {dtype: $to}\n  }\n  where {\n    $to == dtype(%x)\n    !mutated(%x) && !mutated(%y)\n  }\n  rewrite {\n    replace %y with %x\n  }\n}\n\n/// concat of a single tensor is that tensor (RemoveUselessConcat).\nrule remove_useless_concat {\n  benefit 2\n  labels cleanup\n  match {\n    %y = pd_op.concat([%x], %axis)\n  }\n  where {\n    !mutated(%x) && !mutated(%y)\n  }\n  rewrite {\n    replace %y with %x\n  }\n}\n\n/// cast(cast(x, d1), d2) is cast(x, d2) when the first cast widens a float (RemoveRedundantCast, restricted to the\n/// casts that round nothing).\nrule remove_redundant_cast {\n  benefit 2\n  labels cleanup\n  match {\n    %t = pd_op.cast(%x) {dtype: $d1}\n    %y = pd_op.cast(%t) {dtype: $d2}\n  }\n  where {\n    $d1 == float64 && dtype(%x) in [float16, bfloat16, float32] || $d1 == float32 && dtype(%x) in [float16, bfloat16]\n  }\n  rewrite {\n    replace %y with pd_op.cast(%x) {dtype: $d2}\n  }\n}\n\n/// An inference dropout in upscale_in_train mode is the identity (DeleteDropoutOp). Its mask must be unused.\nrule delete_dropout {\n  benefit 1\n  labels cleanup\n  match {\n    %y, _ = pd_op.dropout(%x, null, pd_op.full() {value: $p}) {is_test: true, mode: \"upscale_in_train\"}\n  }\n  where {\n    $p >= 0.0\n    !mutated(%x) && !mutated(%y)\n  }\n  rewrite {\n    replace %y with %x\n    erase %y\n  }\n}\n\n/// An inference dropout in downgrade_in_infer mode multiplies by 1 − p (ReplaceDropoutWithScale). Python's\n/// `mode=\"downscale_in_infer\"` is the op attribute \"downgrade_in_infer\" (37 dropouts of the GraphNet corpus, 20 of them in inference).\nrule replace_dropout_with_scale {\n  benefit 1\n  labels cleanup\n  match {\n    %y, _ = pd_op.dropout(%x, null, pd_op.full() {value: $p}) {is_test: true, mode: \"downgrade_in_infer\"}\n  }\n  rewrite {\n    replace %y with pd_op.scale(%x, pd_op.full() {shape: [1], value: 1.0 - $p, dtype: float32}) {bias: 0.0,\n        bias_after_scale: true}\n    erase %y\n  }\n}\n"
+const identityOpCleanSource0 = "// identity_op_clean: Paddle's identity_op_clean_pass (paddle/fluid/pir/transforms/general/): ops that compute their\n// input (scale by 1, a cast to the same type, a concat of one tensor, an inference dropout) are removed, and\n// scale(scale(x)) and cast(cast(x)) become one op.\n//\n// Deviations from Paddle, on purpose:\n//   - cast(cast(x)) is merged only when the middle cast loses nothing (a float widening): Paddle merges any middle\n//     type but int64, int32 and bool, so float32 → float16 → float32 (which rounds) would become a no-op cast.\n//   - The constants (scale factors, dropout probabilities) are matched by value, also when other ops read them\n//     (language.md §8.1); Paddle's matcher requires them to be single-use, which the corpus's shared constants\n//     (one full 0.1 feeds every dropout of a BERT) never are.\n//   - Training-mode dropouts (is_test false: 1,155 in the corpus) stay, as in Paddle.\n//   - An op removed as the identity is a copy: its result and its input become one buffer. The removals require\n//     that nothing writes either (`!mutated`), as value_semantics' drop_copy does; otherwise a later inplace write\n//     to one would change the other (drrc verify -set identity_op_clean found it for the concat).\n\n/// scale(x, 1) + 0 is x (RemoveUselessScale).\nrule remove_useless_scale {\n  benefit 1\n  labels cleanup\n  match {\n    %y = pd_op.scale(%x, pd_op.full() {value: 1.0}) {bias: 0.0}\n  }\n  where {\n    !mutated(%x) && !mutated(%y)\n  }\n  rewrite {\n    replace %y with %x\n  }\n}\n\n/// scale(scale(x, v1) + b1, v2) + b2 is one scale by v1·v2 with the biases combined (RemoveRedundantScale): with\n/// b1' = b1 (bias after scale) or v1·b1 (before), the bias is b1'·v2 + b2 (after) or (b1' + b2)·v2 (before).\nrule remove_redundant_scale {\n  benefit 2\n  labels cleanup\n  match {\n    %s = pd_op.scale(%x, pd_op.full() {value: $v1, shape: $sh, dtype: $dt, place: $pl}) {bias: $b1,\n        bias_after_scale: $a1}\n    %y = pd_op.scale(%s, pd_op.full() {value: $v2}) {bias: $b2, bias_after_scale: $a2}\n  }\n  rewrite {\n    %f = pd_op.full() {shape: $sh, value: $v1 * $v2, dtype: $dt, place: $pl}\n    replace %y with pd_op.scale(%x, %f) {bias: $a2 ? ($a1 ? $b1 : $v1 * $b1) * $v2 + $b2 :\n        (($a1 ? $b1 : $v1 * $b1) + $b2) * $v2, bias_after_scale: true}\n  }\n}\n\n/// remove_redundant_scale where both scales read one factor constant: equal factors, which cse_constants (run\n/// before this pass in every pipeline) merges into one op. The same rule: a pattern's two constant ops cannot bind\n/// one op, so the merged form is spelt out.\nrule remove_redundant_scale_shared_factor {\n  benefit 2\n  labels cleanup\n  match {\n    %f = pd_op.full() {value: $v, shape: $sh, dtype: $dt, place: $pl}\n    %s = pd_op.scale(%x, %f) {bias: $b1, bias_after_scale: $a1}\n    %y = pd_op.scale(%s, %f) {bias: $b2, bias_after_scale: $a2}\n  }\n  rewrite {\n    %f2 = pd_op.full() {shape: $sh, value: $v * $v, dtype: $dt, place: $pl}\n    replace %y with pd_op.scale(%x, %f2) {bias: $a2 ? ($a1 ? $b1 : $v * $b1) * $v + $b2 :\n        (($a1 ? $b1 : $v * $b1) + $b2) * $v, bias_after_scale: true}\n  }\n}\n\n/// A cast to the type its input already has is the input (RemoveUselessCast).\nrule remove_useless_cast {\n  benefit 1\n  labels cleanup\n  match {\n    %y = pd_op.cast(%x) {dtype: $to}\n  }\n  where {\n    $to == dtype(%x)\n    !mutated(%x) && !mutated(%y)\n  }\n  rewrite {\n    replace %y with %x\n  }\n}\n\n/// concat of a single tensor is that tensor (RemoveUselessConcat).\nrule remove_useless_concat {\n  benefit 2\n  labels cleanup\n  match {\n    %y = pd_op.concat([%x], %axis)\n  }\n  where {\n    !mutated(%x) && !mutated(%y)\n  }\n  rewrite {\n    replace %y with %x\n  }\n}\n\n/// cast(cast(x, d1), d2) is cast(x, d2) when the first cast widens a float (RemoveRedundantCast, restricted to the\n/// casts that round nothing).\nrule remove_redundant_cast {\n  benefit 2\n  labels cleanup\n  match {\n    %t = pd_op.cast(%x) {dtype: $d1}\n    %y = pd_op.cast(%t) {dtype: $d2}\n  }\n  where {\n    $d1 == float64 && dtype(%x) in [float16, bfloat16, float32] || $d1 == float32 && dtype(%x) in [float16, bfloat16]\n  }\n  rewrite {\n    replace %y with pd_op.cast(%x) {dtype: $d2}\n  }\n}\n\n/// An inference dropout in upscale_in_train mode is the identity (DeleteDropoutOp). Its mask must be unused.\nrule delete_dropout {\n  benefit 1\n  labels cleanup\n  match {\n    %y, _ = pd_op.dropout(%x, null, pd_op.full() {value: $p}) {is_test: true, mode: \"upscale_in_train\"}\n  }\n  where {\n    $p >= 0.0\n    !mutated(%x) && !mutated(%y)\n  }\n  rewrite {\n    replace %y with %x\n    erase %y\n  }\n}\n\n/// An inference dropout in downgrade_in_infer mode multiplies by 1 − p (ReplaceDropoutWithScale). Python's\n/// `mode=\"downscale_in_infer\"` is the op attribute \"downgrade_in_infer\" (37 dropouts of the GraphNet corpus, 20 of them in inference).\nrule replace_dropout_with_scale {\n  benefit 1\n  labels cleanup\n  match {\n    %y, _ = pd_op.dropout(%x, null, pd_op.full() {value: $p}) {is_test: true, mode: \"downgrade_in_infer\"}\n  }\n  rewrite {\n    replace %y with pd_op.scale(%x, pd_op.full() {shape: [1], value: 1.0 - $p, dtype: float32}) {bias: 0.0,\n        bias_after_scale: true}\n    erase %y\n  }\n}\n"
 
 // identityOpCleanStatic is what the matcher needs of the rule set checked against one Context.
 type identityOpCleanStatic struct {
@@ -50,19 +50,19 @@ type identityOpCleanStatic struct {
 	builtin_dtype                    func([]rule.Val) (rule.Val, error) // the builtin dtype
 	op_builtin_combine               *ir.OpInfo                         // builtin.combine
 	op_pd_op_cast                    *ir.OpInfo                         // pd_op.cast
-	r4_lit                           rule.Val                           // rule remove_redundant_cast: float64
-	r4_lit2                          rule.Val                           // rule remove_redundant_cast: float16
-	r4_lit3                          rule.Val                           // rule remove_redundant_cast: bfloat16
-	r4_lit4                          rule.Val                           // rule remove_redundant_cast: float32
-	r4_lit5                          rule.Val                           // rule remove_redundant_cast: float32
-	r4_lit6                          rule.Val                           // rule remove_redundant_cast: float16
-	r4_lit7                          rule.Val                           // rule remove_redundant_cast: bfloat16
+	r5_lit                           rule.Val                           // rule remove_redundant_cast: float64
+	r5_lit2                          rule.Val                           // rule remove_redundant_cast: float16
+	r5_lit3                          rule.Val                           // rule remove_redundant_cast: bfloat16
+	r5_lit4                          rule.Val                           // rule remove_redundant_cast: float32
+	r5_lit5                          rule.Val                           // rule remove_redundant_cast: float32
+	r5_lit6                          rule.Val                           // rule remove_redundant_cast: float16
+	r5_lit7                          rule.Val                           // rule remove_redundant_cast: bfloat16
 	def_pd_op_dropout_is_test        ir.Attribute                       // the default of pd_op.dropout is_test (nil: none)
-	r5_is_test                       ir.Attribute                       // rule delete_dropout: is_test: true
+	r6_is_test                       ir.Attribute                       // rule delete_dropout: is_test: true
 	def_pd_op_dropout_mode           ir.Attribute                       // the default of pd_op.dropout mode (nil: none)
-	r5_mode                          ir.Attribute                       // rule delete_dropout: mode: "upscale_in_train"
-	r6_is_test                       ir.Attribute                       // rule replace_dropout_with_scale: is_test: true
-	r6_mode                          ir.Attribute                       // rule replace_dropout_with_scale: mode: "downgrade_in_infer"
+	r6_mode                          ir.Attribute                       // rule delete_dropout: mode: "upscale_in_train"
+	r7_is_test                       ir.Attribute                       // rule replace_dropout_with_scale: is_test: true
+	r7_mode                          ir.Attribute                       // rule replace_dropout_with_scale: mode: "downgrade_in_infer"
 }
 
 // identityOpCleanBind binds the matcher to a checked rule set, once per Context.
@@ -87,19 +87,19 @@ func identityOpCleanBind(set *rule.Set, reg *rewriter.Registry) (rewriter.Matche
 	}
 	s.op_builtin_combine = ctx.OpInfo("builtin.combine")
 	s.op_pd_op_cast = ctx.OpInfo("pd_op.cast")
-	s.r4_lit = set.Rules[4].Where[0].(*rule.Binary).X.(*rule.Binary).X.(*rule.Binary).Y.(*rule.Lit).Value
-	s.r4_lit2 = set.Rules[4].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r4_lit3 = set.Rules[4].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
-	s.r4_lit4 = set.Rules[4].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.List).Elems[2].(*rule.Lit).Value
-	s.r4_lit5 = set.Rules[4].Where[0].(*rule.Binary).Y.(*rule.Binary).X.(*rule.Binary).Y.(*rule.Lit).Value
-	s.r4_lit6 = set.Rules[4].Where[0].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r4_lit7 = set.Rules[4].Where[0].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r5_lit = set.Rules[5].Where[0].(*rule.Binary).X.(*rule.Binary).X.(*rule.Binary).Y.(*rule.Lit).Value
+	s.r5_lit2 = set.Rules[5].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r5_lit3 = set.Rules[5].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
+	s.r5_lit4 = set.Rules[5].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.List).Elems[2].(*rule.Lit).Value
+	s.r5_lit5 = set.Rules[5].Where[0].(*rule.Binary).Y.(*rule.Binary).X.(*rule.Binary).Y.(*rule.Lit).Value
+	s.r5_lit6 = set.Rules[5].Where[0].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
+	s.r5_lit7 = set.Rules[5].Where[0].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
 	s.def_pd_op_dropout_is_test = rt.AttrDefault(ctx, "pd_op.dropout", "is_test")
-	s.r5_is_test = set.Rules[5].Pattern.Ops[1].Attrs[0].Literal
-	s.def_pd_op_dropout_mode = rt.AttrDefault(ctx, "pd_op.dropout", "mode")
-	s.r5_mode = set.Rules[5].Pattern.Ops[1].Attrs[1].Literal
 	s.r6_is_test = set.Rules[6].Pattern.Ops[1].Attrs[0].Literal
+	s.def_pd_op_dropout_mode = rt.AttrDefault(ctx, "pd_op.dropout", "mode")
 	s.r6_mode = set.Rules[6].Pattern.Ops[1].Attrs[1].Literal
+	s.r7_is_test = set.Rules[7].Pattern.Ops[1].Attrs[0].Literal
+	s.r7_mode = set.Rules[7].Pattern.Ops[1].Attrs[1].Literal
 	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
 		m := &identityOpCleanMatcher{identityOpCleanStatic: s}
 		m.Oracle = o
@@ -118,15 +118,16 @@ func (m *identityOpCleanMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Mat
 	m.Begin(dst)
 	switch m.dispatch.Kind(op) {
 	case 1: // pd_op.cast
-		m.r4_remove_redundant_cast(op)
-		m.r2_remove_useless_cast(op)
+		m.r5_remove_redundant_cast(op)
+		m.r3_remove_useless_cast(op)
 	case 2: // pd_op.concat
-		m.r3_remove_useless_concat(op)
+		m.r4_remove_useless_concat(op)
 	case 3: // pd_op.dropout
-		m.r5_delete_dropout(op)
-		m.r6_replace_dropout_with_scale(op)
+		m.r6_delete_dropout(op)
+		m.r7_replace_dropout_with_scale(op)
 	case 4: // pd_op.scale
 		m.r1_remove_redundant_scale(op)
+		m.r2_remove_redundant_scale_shared_factor(op)
 		m.r0_remove_useless_scale(op)
 	}
 	return m.End()
@@ -296,8 +297,90 @@ func (m *identityOpCleanMatcher) r1_remove_redundant_scale(op3 *ir.Op) bool {
 	return true
 }
 
-// r2_remove_useless_cast tries rule remove_useless_cast (benefit 1, identity_op_clean.drr:49:6) at op0, the root pd_op.cast.
-func (m *identityOpCleanMatcher) r2_remove_useless_cast(op0 *ir.Op) bool {
+// r2_remove_redundant_scale_shared_factor tries rule remove_redundant_scale_shared_factor (benefit 2, identity_op_clean.drr:51:6) at op2, the root pd_op.scale.
+func (m *identityOpCleanMatcher) r2_remove_redundant_scale_shared_factor(op2 *ir.Op) bool {
+	// %y = pd_op.scale(%s, %f) {bias: $b2, bias_after_scale: $a2}
+	if op2.NumOperands() != 2 || op2.NumResults() != 1 {
+		return false
+	}
+	h6_b2 := rt.AttrOr(op2, "bias", m.def_pd_op_scale_bias)
+	if h6_b2 == nil {
+		return false
+	}
+	h7_a2 := rt.AttrOr(op2, "bias_after_scale", m.def_pd_op_scale_bias_after_scale)
+	if h7_a2 == nil {
+		return false
+	}
+	v2_y := op2.Result(0)
+	v1_s := op2.Operand(0)
+	if v1_s == nil {
+		return false
+	}
+	op1 := v1_s.DefiningOp()
+	if op1 == nil || v1_s.Index() != 0 || op1 == op2 {
+		return false
+	}
+	// %s = pd_op.scale(%x, %f) {bias: $b1, bias_after_scale: $a1}
+	if op1.Info() != m.op_pd_op_scale || op1.NumOperands() != 2 || op1.NumResults() != 1 {
+		return false
+	}
+	h4_b1 := rt.AttrOr(op1, "bias", m.def_pd_op_scale_bias)
+	if h4_b1 == nil {
+		return false
+	}
+	h5_a1 := rt.AttrOr(op1, "bias_after_scale", m.def_pd_op_scale_bias_after_scale)
+	if h5_a1 == nil {
+		return false
+	}
+	v3_x := op1.Operand(0)
+	if v3_x == nil {
+		return false
+	}
+	v0_f := op1.Operand(1)
+	if v0_f == nil {
+		return false
+	}
+	op0 := v0_f.DefiningOp()
+	if op0 == nil || v0_f.Index() != 0 || op0 == op2 || op0 == op1 {
+		return false
+	}
+	// %f = pd_op.full() {value: $v, shape: $sh, dtype: $dt, place: $pl}
+	if op0.Info() != m.op_pd_op_full || op0.NumOperands() != 0 || op0.NumResults() != 1 {
+		return false
+	}
+	h0_v := rt.AttrOr(op0, "value", m.def_pd_op_full_value)
+	if h0_v == nil {
+		return false
+	}
+	h1_sh := rt.AttrOr(op0, "shape", m.def_pd_op_full_shape)
+	if h1_sh == nil {
+		return false
+	}
+	h2_dt := rt.AttrOr(op0, "dtype", m.def_pd_op_full_dtype)
+	if h2_dt == nil {
+		return false
+	}
+	h3_pl := rt.AttrOr(op0, "place", m.def_pd_op_full_place)
+	if h3_pl == nil {
+		return false
+	}
+	if op2.Operand(1) != v0_f {
+		return false
+	}
+	// closure: every use of %s is in the match
+	if !rt.OnlyUsedBy(v1_s, op0, op1, op2) {
+		return false
+	}
+	mt := m.Emit(m.rules[2])
+	mt.Ops = append(mt.Ops[:0], op0, op1, op2)
+	mt.Values = append(mt.Values[:0], v0_f, v1_s, v2_y, v3_x)
+	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil)
+	mt.Holes = append(mt.Holes[:0], h0_v, h1_sh, h2_dt, h3_pl, h4_b1, h5_a1, h6_b2, h7_a2)
+	return true
+}
+
+// r3_remove_useless_cast tries rule remove_useless_cast (benefit 1, identity_op_clean.drr:67:6) at op0, the root pd_op.cast.
+func (m *identityOpCleanMatcher) r3_remove_useless_cast(op0 *ir.Op) bool {
 	// %y = pd_op.cast(%x) {dtype: $to}
 	if op0.NumOperands() != 1 || op0.NumResults() != 1 {
 		return false
@@ -342,7 +425,7 @@ func (m *identityOpCleanMatcher) r2_remove_useless_cast(op0 *ir.Op) bool {
 	if !(!b9) {
 		return false
 	}
-	mt := m.Emit(m.rules[2])
+	mt := m.Emit(m.rules[3])
 	mt.Ops = append(mt.Ops[:0], op0)
 	mt.Values = append(mt.Values[:0], v0_y, v1_x)
 	mt.Lists = append(mt.Lists[:0], nil, nil)
@@ -350,8 +433,8 @@ func (m *identityOpCleanMatcher) r2_remove_useless_cast(op0 *ir.Op) bool {
 	return true
 }
 
-// r3_remove_useless_concat tries rule remove_useless_concat (benefit 2, identity_op_clean.drr:65:6) at op1, the root pd_op.concat.
-func (m *identityOpCleanMatcher) r3_remove_useless_concat(op1 *ir.Op) bool {
+// r4_remove_useless_concat tries rule remove_useless_concat (benefit 2, identity_op_clean.drr:83:6) at op1, the root pd_op.concat.
+func (m *identityOpCleanMatcher) r4_remove_useless_concat(op1 *ir.Op) bool {
 	// %y = pd_op.concat(%_1, %axis)
 	if op1.NumOperands() != 2 || op1.NumResults() != 1 {
 		return false
@@ -404,7 +487,7 @@ func (m *identityOpCleanMatcher) r3_remove_useless_concat(op1 *ir.Op) bool {
 	if !(!b7) {
 		return false
 	}
-	mt := m.Emit(m.rules[3])
+	mt := m.Emit(m.rules[4])
 	mt.Ops = append(mt.Ops[:0], op0, op1)
 	mt.Values = append(mt.Values[:0], v0_y, v1_x, v2__1, v3_axis)
 	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil)
@@ -412,8 +495,8 @@ func (m *identityOpCleanMatcher) r3_remove_useless_concat(op1 *ir.Op) bool {
 	return true
 }
 
-// r4_remove_redundant_cast tries rule remove_redundant_cast (benefit 2, identity_op_clean.drr:81:6) at op1, the root pd_op.cast.
-func (m *identityOpCleanMatcher) r4_remove_redundant_cast(op1 *ir.Op) bool {
+// r5_remove_redundant_cast tries rule remove_redundant_cast (benefit 2, identity_op_clean.drr:99:6) at op1, the root pd_op.cast.
+func (m *identityOpCleanMatcher) r5_remove_redundant_cast(op1 *ir.Op) bool {
 	// %y = pd_op.cast(%t) {dtype: $d2}
 	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
 		return false
@@ -448,13 +531,13 @@ func (m *identityOpCleanMatcher) r4_remove_redundant_cast(op1 *ir.Op) bool {
 		return false
 	}
 	// where $d1 == float64 && dtype(%x) in [float16, bfloat16, float32] || $d1 == float32 && dtype(%x) in [float16, bfloat16]
-	l1 := rule.Equal(rule.AttrVal(h0_d1), m.r4_lit)
+	l1 := rule.Equal(rule.AttrVal(h0_d1), m.r5_lit)
 	if l1 {
 		f2, ok3 := rt.Call(m.builtin_dtype, m.Args(v2_x))
 		if !ok3 {
 			return false
 		}
-		in4, ok5 := rt.In(f2, []rule.Val{m.r4_lit2, m.r4_lit3, m.r4_lit4})
+		in4, ok5 := rt.In(f2, []rule.Val{m.r5_lit2, m.r5_lit3, m.r5_lit4})
 		if !ok5 {
 			return false
 		}
@@ -462,13 +545,13 @@ func (m *identityOpCleanMatcher) r4_remove_redundant_cast(op1 *ir.Op) bool {
 	}
 	l6 := l1
 	if !l6 {
-		l7 := rule.Equal(rule.AttrVal(h0_d1), m.r4_lit5)
+		l7 := rule.Equal(rule.AttrVal(h0_d1), m.r5_lit5)
 		if l7 {
 			f8, ok9 := rt.Call(m.builtin_dtype, m.Args(v2_x))
 			if !ok9 {
 				return false
 			}
-			in10, ok11 := rt.In(f8, []rule.Val{m.r4_lit6, m.r4_lit7})
+			in10, ok11 := rt.In(f8, []rule.Val{m.r5_lit6, m.r5_lit7})
 			if !ok11 {
 				return false
 			}
@@ -479,7 +562,7 @@ func (m *identityOpCleanMatcher) r4_remove_redundant_cast(op1 *ir.Op) bool {
 	if !l6 {
 		return false
 	}
-	mt := m.Emit(m.rules[4])
+	mt := m.Emit(m.rules[5])
 	mt.Ops = append(mt.Ops[:0], op0, op1)
 	mt.Values = append(mt.Values[:0], v0_t, v1_y, v2_x)
 	mt.Lists = append(mt.Lists[:0], nil, nil, nil)
@@ -487,16 +570,16 @@ func (m *identityOpCleanMatcher) r4_remove_redundant_cast(op1 *ir.Op) bool {
 	return true
 }
 
-// r5_delete_dropout tries rule delete_dropout (benefit 1, identity_op_clean.drr:97:6) at op1, the root pd_op.dropout.
-func (m *identityOpCleanMatcher) r5_delete_dropout(op1 *ir.Op) bool {
+// r6_delete_dropout tries rule delete_dropout (benefit 1, identity_op_clean.drr:115:6) at op1, the root pd_op.dropout.
+func (m *identityOpCleanMatcher) r6_delete_dropout(op1 *ir.Op) bool {
 	// %y, _ = pd_op.dropout(%x, null, %_1) {is_test: true, mode: "upscale_in_train"}
 	if op1.NumOperands() != 3 || op1.NumResults() != 2 {
 		return false
 	}
-	if rt.AttrOr(op1, "is_test", m.def_pd_op_dropout_is_test) != m.r5_is_test {
+	if rt.AttrOr(op1, "is_test", m.def_pd_op_dropout_is_test) != m.r6_is_test {
 		return false
 	}
-	if rt.AttrOr(op1, "mode", m.def_pd_op_dropout_mode) != m.r5_mode {
+	if rt.AttrOr(op1, "mode", m.def_pd_op_dropout_mode) != m.r6_mode {
 		return false
 	}
 	v0_y := op1.Result(0)
@@ -560,7 +643,7 @@ func (m *identityOpCleanMatcher) r5_delete_dropout(op1 *ir.Op) bool {
 	if !(!b9) {
 		return false
 	}
-	mt := m.Emit(m.rules[5])
+	mt := m.Emit(m.rules[6])
 	mt.Ops = append(mt.Ops[:0], op0, op1)
 	mt.Values = append(mt.Values[:0], v0_y, v1_x, v2__1)
 	mt.Lists = append(mt.Lists[:0], nil, nil, nil)
@@ -568,16 +651,16 @@ func (m *identityOpCleanMatcher) r5_delete_dropout(op1 *ir.Op) bool {
 	return true
 }
 
-// r6_replace_dropout_with_scale tries rule replace_dropout_with_scale (benefit 1, identity_op_clean.drr:115:6) at op1, the root pd_op.dropout.
-func (m *identityOpCleanMatcher) r6_replace_dropout_with_scale(op1 *ir.Op) bool {
+// r7_replace_dropout_with_scale tries rule replace_dropout_with_scale (benefit 1, identity_op_clean.drr:133:6) at op1, the root pd_op.dropout.
+func (m *identityOpCleanMatcher) r7_replace_dropout_with_scale(op1 *ir.Op) bool {
 	// %y, _ = pd_op.dropout(%x, null, %_1) {is_test: true, mode: "downgrade_in_infer"}
 	if op1.NumOperands() != 3 || op1.NumResults() != 2 {
 		return false
 	}
-	if rt.AttrOr(op1, "is_test", m.def_pd_op_dropout_is_test) != m.r6_is_test {
+	if rt.AttrOr(op1, "is_test", m.def_pd_op_dropout_is_test) != m.r7_is_test {
 		return false
 	}
-	if rt.AttrOr(op1, "mode", m.def_pd_op_dropout_mode) != m.r6_mode {
+	if rt.AttrOr(op1, "mode", m.def_pd_op_dropout_mode) != m.r7_mode {
 		return false
 	}
 	v0_y := op1.Result(0)
@@ -610,7 +693,7 @@ func (m *identityOpCleanMatcher) r6_replace_dropout_with_scale(op1 *ir.Op) bool 
 	if !rt.ResultsUnused(op0, 1) {
 		return false
 	}
-	mt := m.Emit(m.rules[6])
+	mt := m.Emit(m.rules[7])
 	mt.Ops = append(mt.Ops[:0], op0, op1)
 	mt.Values = append(mt.Values[:0], v0_y, v1_x, v2__1)
 	mt.Lists = append(mt.Lists[:0], nil, nil, nil)

@@ -7,6 +7,9 @@ import "github.com/pirdrr/drr/rewriter"
 // Passes are the rule passes generated from the folder's rule files, by pass name.
 var Passes = map[string]rewriter.PassFactory{
 	"add_norm_fuse":                    AddNormFusePass,
+	"conv2d_add_act_fuse":              Conv2dAddActFusePass,
+	"conv2d_add_fuse":                  Conv2dAddFusePass,
+	"conv2d_bn_fuse":                   Conv2dBnFusePass,
 	"conv_bn_relu":                     ConvBnReluPass,
 	"delete_quant_dequant_linear_op":   DeleteQuantDequantLinearOpPass,
 	"delete_weight_dequant_linear_op":  DeleteWeightDequantLinearOpPass,
@@ -16,6 +19,7 @@ var Passes = map[string]rewriter.PassFactory{
 	"fused_rotary_position_embedding":  FusedRotaryPositionEmbeddingPass,
 	"fused_weight_only_linear":         FusedWeightOnlyLinearPass,
 	"group_norm_silu_fuse":             GroupNormSiluFusePass,
+	"group_norm_swish":                 GroupNormSwishPass,
 	"identity_op_clean":                IdentityOpCleanPass,
 	"inplace":                          InplacePass,
 	"map_op_to_another":                MapOpToAnotherPass,
@@ -25,7 +29,10 @@ var Passes = map[string]rewriter.PassFactory{
 	"multihead_matmul_fuse":            MultiheadMatmulFusePass,
 	"reinplace":                        ReinplacePass,
 	"remove_redundant_transpose":       RemoveRedundantTransposePass,
+	"rotary_shared_ids":                RotarySharedIdsPass,
+	"rotary_single_tensor":             RotarySingleTensorPass,
 	"silu_fuse":                        SiluFusePass,
 	"transpose_flatten_concat_fuse":    TransposeFlattenConcatFusePass,
 	"value_semantics":                  ValueSemanticsPass,
+	"weight_only_linear_bias":          WeightOnlyLinearBiasPass,
 }
