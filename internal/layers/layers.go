@@ -34,6 +34,7 @@ var Table = []Layer{
 		"interp/tensor", "lsp/jsonrpc2", "lsp/protocol",
 	}},
 	{Name: "program model", Packages: []string{"ir"}},
+	{Name: "cost model", Packages: []string{"cost"}},
 	{Name: "program formats and views", Peers: true, Packages: []string{
 		"ir/pirtext", "ir/pirjson", "ir/mlirtext", "ir/graphnet", "ir/pirfile", "ir/pdiparams", "ir/kernels",
 		"graphview", "internal/sample",
