@@ -7,6 +7,7 @@ package cost
 // arange, uniform, …) only write, with one operation per element for computed values (arange, linspace) and
 // random draws; scatters (scatter, index_put, put_along_axis, set_value, …) copy their operand and write the
 // updates, and their inplace forms only write the updated part. empty and empty_like allocate and run no kernel.
+// pirdrr's pd_op.to_vtensor and pd_op.to_tensor (value semantics, seed 000 §2.5) are copies.
 var movementFamily = family{
 	name: "movement",
 	doc:  "data movement: copies read and write everything, gathers read what they write, fills only write",
@@ -35,6 +36,8 @@ var movementFamily = family{
 		"pd_op.memcpy_d2h":                      copyAll,
 		"pd_op.shadow_feed":                     copyAll,
 		"pd_op.assign":                          copyAll,
+		"pd_op.to_vtensor":                      copyAll,
+		"pd_op.to_tensor":                       copyAll,
 		"pd_op.assign_out_":                     assignOut,
 		"pd_op.pixel_shuffle":                   copyAll,
 		"pd_op.pixel_unshuffle":                 copyAll,

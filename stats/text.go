@@ -91,18 +91,16 @@ func Time(i cost.Interval) string {
 type figure struct {
 	label string
 	value func(s *cost.Summary) string
-	// key compares two summaries' values, to say whether the figure changed.
-	key func(s *cost.Summary) float64
 }
 
 var figures = []figure{
-	{"ops", func(s *cost.Summary) string { return Count(int64(s.Ops)) }, func(s *cost.Summary) float64 { return float64(s.Ops) }},
-	{"runtime ops", func(s *cost.Summary) string { return Count(int64(s.RuntimeOps)) }, func(s *cost.Summary) float64 { return float64(s.RuntimeOps) }},
-	{"load-time ops", func(s *cost.Summary) string { return Count(int64(s.LoadTimeOps)) }, func(s *cost.Summary) float64 { return float64(s.LoadTimeOps) }},
-	{"kernels", func(s *cost.Summary) string { return Count(int64(s.Kernels)) }, func(s *cost.Summary) float64 { return float64(s.Kernels) }},
-	{"FLOPs", func(s *cost.Summary) string { return FLOPs(s.FLOPs) }, func(s *cost.Summary) float64 { return float64(s.FLOPs) }},
-	{"bytes moved", func(s *cost.Summary) string { return Bytes(s.Bytes()) }, func(s *cost.Summary) float64 { return float64(s.Bytes()) }},
-	{"est. time", func(s *cost.Summary) string { return Time(s.Time) }, func(s *cost.Summary) float64 { return s.Time.High + s.Time.Low*1e-3 }},
+	{"ops", func(s *cost.Summary) string { return Count(int64(s.Ops)) }},
+	{"runtime ops", func(s *cost.Summary) string { return Count(int64(s.RuntimeOps)) }},
+	{"load-time ops", func(s *cost.Summary) string { return Count(int64(s.LoadTimeOps)) }},
+	{"kernels", func(s *cost.Summary) string { return Count(int64(s.Kernels)) }},
+	{"FLOPs", func(s *cost.Summary) string { return FLOPs(s.FLOPs) }},
+	{"bytes moved", func(s *cost.Summary) string { return Bytes(s.Bytes()) }},
+	{"est. time", func(s *cost.Summary) string { return Time(s.Time) }},
 }
 
 // Heading says what the figures are: "cost per inference on a100 (dynamic dims as 1)".
@@ -175,7 +173,7 @@ func ChangeLine(before, after *cost.Summary) string {
 	}
 	var parts []string
 	for _, f := range figures[1:] { // ops: the pass line says it
-		if f.key(before) != f.key(after) {
+		if f.value(before) != f.value(after) {
 			parts = append(parts, fmt.Sprintf("%s %s → %s", f.label, f.value(before), f.value(after)))
 		}
 	}
