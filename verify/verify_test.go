@@ -33,10 +33,11 @@ func pipeline(t testing.TB, ctx *ir.Context, reg *rewriter.Registry, names ...st
 	return pl
 }
 
+// sampleProgram is the sample model without its weights (the tests of what passes do without weight data).
 func sampleProgram(t testing.TB) (*ir.Context, *ir.Program) {
 	t.Helper()
 	ctx := newCtx(t)
-	p, err := sample.Load(ctx)
+	p, err := sample.LoadModel(ctx)
 	require.NoError(t, err)
 	return ctx, p
 }
