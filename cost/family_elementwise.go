@@ -76,21 +76,48 @@ func elementwise(k int64) formula {
 func computeType(v *opView) ir.DType {
 	first := ir.DTypeUndefined
 	for i := 0; i < v.op.NumOperands(); i++ {
-		for _, s := range v.inList(i) {
-			if s.dt.IsFloat() {
-				return s.dt
+		val := v.op.Operand(i)
+		if val == nil {
+			continue
+		}
+		if dt, ok := firstDType(val.Type()); ok {
+			if dt.IsFloat() {
+				return dt
 			}
 			if first == ir.DTypeUndefined {
-				first = s.dt
+				first = dt
 			}
 		}
 	}
-	if first == ir.DTypeUndefined {
-		if s, ok := v.out(0); ok {
-			first = s.dt
-		}
+	if first == ir.DTypeUndefined && v.op.NumResults() > 0 {
+		first, _ = firstDType(v.op.Result(0).Type())
 	}
 	return first
+}
+
+// firstDType returns the element type of a tensor type, or of a vector's first floating-point tensor (else its
+// first tensor).
+func firstDType(t ir.Type) (ir.DType, bool) {
+	switch t := t.(type) {
+	case *ir.TensorType:
+		return t.DType(), true
+	case *ir.SelectedRowsType:
+		return ir.ElemDType(t), true
+	case *ir.VectorType:
+		first, found := ir.DTypeUndefined, false
+		for _, e := range t.Elems {
+			if dt, ok := firstDType(e); ok {
+				if dt.IsFloat() {
+					return dt, true
+				}
+				if !found {
+					first, found = dt, true
+				}
+			}
+		}
+		return first, found
+	}
+	return ir.DTypeUndefined, false
 }
 
 // gelu: 0.5·x·(1+erf(x/√2)) is 5 operations; the tanh approximation 0.5·x·(1+tanh(√(2/π)·(x+0.044715·x³))) 9.

@@ -247,7 +247,8 @@ func TestMovementAndViews(t *testing.T) {
 	g.fetch(relu.Result(0))
 	r := g.analyze()
 	byOp := map[*ir.Op]*cost.OpCost{}
-	for _, c := range r.Ops {
+	for i := range r.Ops {
+		c := &r.Ops[i]
 		byOp[c.Op] = c
 	}
 	// The slice reads 8 rows (and its two 1-element bounds), not the 64.

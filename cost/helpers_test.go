@@ -82,7 +82,9 @@ func (g *builder) analyze() *cost.Report {
 
 // costOf returns the cost of op in the analyzed program.
 func (g *builder) costOf(op *ir.Op) *cost.OpCost {
-	for _, c := range g.analyze().Ops {
+	r := g.analyze()
+	for i := range r.Ops {
+		c := &r.Ops[i]
 		if c.Op == op {
 			return c
 		}

@@ -72,22 +72,19 @@ func (c *OpCost) Counted() bool { return c.Role == Compute && !c.Fused }
 type Report struct {
 	Summary Summary
 	// Ops lists every op of the program in pre-order (Program.Walk).
-	Ops []*OpCost
+	Ops []OpCost
 }
 
 // Analyze computes the cost of every op of p (nested regions included) and the summary.
 func (m *Model) Analyze(p *ir.Program) *Report {
-	a := &analyzer{m: m, dyn: m.DynamicDim, runtime: map[*ir.Value]bool{}}
-	if a.dyn <= 0 {
-		a.dyn = 1
-	}
-	a.outputs = outputValues(p)
-	r := &Report{}
-	a.report = r
+	a := newAnalyzer(m, p)
 	a.block(p.Body())
-	r.Summary = a.summarize()
-	return r
+	return &Report{Summary: a.summarize(), Ops: a.ops}
 }
 
 // Summarize is Analyze's summary alone.
-func (m *Model) Summarize(p *ir.Program) Summary { return m.Analyze(p).Summary }
+func (m *Model) Summarize(p *ir.Program) Summary {
+	a := newAnalyzer(m, p)
+	a.block(p.Body())
+	return a.summarize()
+}

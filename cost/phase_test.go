@@ -12,7 +12,8 @@ import (
 // phases returns, per op name of the program (the first op of each name), whether it is runtime and its role.
 func phases(r *cost.Report) map[string]*cost.OpCost {
 	out := map[string]*cost.OpCost{}
-	for _, c := range r.Ops {
+	for i := range r.Ops {
+		c := &r.Ops[i]
 		if _, ok := out[c.Op.Name()]; !ok {
 			out[c.Op.Name()] = c
 		}
@@ -72,7 +73,8 @@ func TestRuntimeThroughInplaceWrites(t *testing.T) {
 	g.fetch(after.Result(0))
 	r := g.analyze()
 	got := map[*ir.Op]bool{}
-	for _, c := range r.Ops {
+	for i := range r.Ops {
+		c := &r.Ops[i]
 		got[c.Op] = c.Runtime
 	}
 	require.False(t, got[before], "exp reads the constant before the write")
@@ -94,7 +96,9 @@ func TestRuntimeSources(t *testing.T) {
 	g.fetch(e.Result(0))
 	g.fetch(n.Result(0))
 	got := map[*ir.Op]*cost.OpCost{}
-	for _, c := range g.analyze().Ops {
+	r := g.analyze()
+	for i := range r.Ops {
+		c := &r.Ops[i]
 		got[c.Op] = c
 	}
 	require.True(t, got[u].Runtime, "uniform draws per inference")
@@ -137,7 +141,8 @@ func TestRuntimeRegions(t *testing.T) {
 	g, ifOp, cheap, e1 := build(func(g *builder) *ir.Value { return g.data("c", g.ty(ir.DTypeBool, 1)) })
 	r = g.analyze()
 	got := map[*ir.Op]*cost.OpCost{}
-	for _, c := range r.Ops {
+	for i := range r.Ops {
+		c := &r.Ops[i]
 		got[c.Op] = c
 	}
 	require.True(t, got[ifOp].Runtime)
@@ -163,7 +168,8 @@ func TestRuntimeRegions(t *testing.T) {
 	require.Equal(t, 3, r.Summary.RuntimeOps, "both branches' ops are runtime ops")
 	require.Equal(t, 2, r.Summary.Kernels, "only the costlier branch's kernels are summed")
 	require.Equal(t, int64(2*4096), r.Summary.FLOPs)
-	for _, c := range r.Ops {
+	for i := range r.Ops {
+		c := &r.Ops[i]
 		if c.Op == cheap {
 			require.True(t, c.Branch)
 		}

@@ -78,22 +78,6 @@ func kernelOpName(op *ir.Op) string {
 	return name
 }
 
-// workOf computes an op's work, or says why it cannot.
-func workOf(v *opView) (Work, error) {
-	f, _, name := lookup(v.op)
-	if f == nil {
-		return Work{}, fmt.Errorf("no cost formula for %s", name)
-	}
-	w, err := f(v)
-	if err != nil {
-		return Work{}, fmt.Errorf("%s: %v", name, err)
-	}
-	if w.FLOPs < 0 || w.Read < 0 || w.Written < 0 {
-		return Work{}, fmt.Errorf("%s: negative work (%d FLOPs, %d bytes read, %d written)", name, w.FLOPs, w.Read, w.Written)
-	}
-	return w, nil
-}
-
 // Costed reports whether the model has a formula for ops named name (directly, or through the non-inplace twin).
 func Costed(name string) bool {
 	if _, ok := formulas[name]; ok {

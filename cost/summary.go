@@ -87,7 +87,8 @@ func mergeNames(a, b []string) []string {
 func (a *analyzer) summarize() Summary {
 	s := Summary{Device: a.m.Device.Name, DynamicDim: a.dyn}
 	uncosted := map[string]bool{}
-	for _, c := range a.report.Ops {
+	for i := range a.ops {
+		c := &a.ops[i]
 		if c.Op.Name() != "builtin.module" {
 			s.Ops++
 		}
@@ -146,7 +147,8 @@ type Table []TypeRow
 // ByType returns the report's per-op-type table.
 func (r *Report) ByType() Table {
 	rows := map[string]*TypeRow{}
-	for _, c := range r.Ops {
+	for i := range r.Ops {
+		c := &r.Ops[i]
 		name := c.Op.Name()
 		if name == "builtin.module" {
 			continue

@@ -91,6 +91,13 @@ type opView struct {
 	dyn int64
 	// dynamic is set when a type the formula read had a dynamic dim.
 	dynamic bool
+	// buf holds the dims of the shapes handed out since reset (they are read while the formula runs, never kept).
+	buf []int64
+}
+
+// reset points the view at op, reusing its buffer.
+func (v *opView) reset(op *ir.Op) {
+	v.op, v.dynamic, v.buf = op, false, v.buf[:0]
 }
 
 // tensorShape converts a tensor type.
@@ -106,15 +113,45 @@ func (v *opView) tensorShape(t ir.Type) (shape, bool) {
 }
 
 func (v *opView) dims(ds []int64, dt ir.DType) shape {
-	out := make([]int64, len(ds))
-	for i, d := range ds {
+	start := len(v.buf)
+	for _, d := range ds {
 		if d < 0 {
 			d = v.dyn
 			v.dynamic = true
 		}
-		out[i] = d
+		v.buf = append(v.buf, d)
 	}
-	return shape{dims: out, dt: dt}
+	return shape{dims: v.buf[start:len(v.buf):len(v.buf)], dt: dt}
+}
+
+// typeBytes returns the bytes of a tensor type (a vector's tensors summed), dynamic dims as the model's.
+func (v *opView) typeBytes(t ir.Type) int64 {
+	switch t := t.(type) {
+	case *ir.TensorType:
+		return v.count(t.Dims) * int64(elemSize(t.DType()))
+	case *ir.VectorType:
+		n := int64(0)
+		for _, e := range t.Elems {
+			n += v.typeBytes(e)
+		}
+		return n
+	case *ir.SelectedRowsType:
+		return v.count(t.Dims) * int64(elemSize(ir.ElemDType(t)))
+	}
+	return 0
+}
+
+// count returns the element count of dims, dynamic ones as the model's.
+func (v *opView) count(dims []int64) int64 {
+	n := int64(1)
+	for _, d := range dims {
+		if d < 0 {
+			d = v.dyn
+			v.dynamic = true
+		}
+		n *= d
+	}
+	return n
 }
 
 // in returns operand i's shape; ok is false for an absent operand or one that is not a tensor.
@@ -182,11 +219,7 @@ func (v *opView) valueBytes(val *ir.Value) int64 {
 	if val == nil {
 		return 0
 	}
-	n := int64(0)
-	for _, s := range v.typeList(val.Type()) {
-		n += s.bytes()
-	}
-	return n
+	return v.typeBytes(val.Type())
 }
 
 // readAll returns the bytes of every operand (vector operands in full); skip names operands not to count.
