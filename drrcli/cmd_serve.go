@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"time"
 
+	"github.com/pirdrr/drr/cost"
 	"github.com/pirdrr/drr/playground"
 )
 
@@ -51,7 +52,12 @@ Examples:
 			verifyTime := fs.Duration("verify-time", def.VerifyTime, "stop a verification after this long")
 			growOps := fs.Int("grow-ops", def.GrowOps, "stop a run that adds more than `n` ops to its program")
 			maxUpload := fs.Int64("max-upload", def.MaxUpload, "refuse uploads larger than `bytes`")
+			device := fs.String("device", cost.DefaultDevice, "estimate the runs' times on `device`: "+deviceNames()+", or a profile.json")
 			return func(c *CLI, args []string) int {
+				model, err := cost.NewModel(*device)
+				if err != nil {
+					return c.usageErrorf("serve", "-device: %v", err)
+				}
 				ctx, err := cf.context()
 				if err != nil {
 					return c.errorf("serve", "%v", err)
@@ -75,6 +81,7 @@ Examples:
 					Files:        args,
 					Public:       !loopback(ln.Addr()),
 					Limits:       lim,
+					Cost:         model,
 					Version:      version,
 					Logf:         logger.Printf,
 				})
