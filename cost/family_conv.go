@@ -63,7 +63,12 @@ func convOutElems(v *opView, in, filter shape) (int64, error) {
 		}
 		o := ir.ConvOutSize(in.dims[first+i], filter.dims[2+i], stride, before, after, dil, alg, false)
 		if o <= 0 {
-			return 0, fmt.Errorf("output size %d along spatial dim %d", o, i)
+			if !dynamicDim(v.op.Operand(0), first+i) {
+				return 0, fmt.Errorf("output size %d along spatial dim %d", o, i)
+			}
+			// The input's size there is dynamic, counted as Model.DynamicDim, which the kernel does not fit: the
+			// real image is larger; count one output position.
+			o = 1
 		}
 		elems *= o
 	}
@@ -175,4 +180,13 @@ func deformableConv(v *opView) (Work, error) {
 	samples := positions * in.dims[1] * taps(filter)
 	return Work{FLOPs: 2*out.elems()*filter.dims[1]*taps(filter) + 9*samples, Read: v.readAll(), Written: v.writeAll(),
 		Kernels: 1, Unit: Matrix, DType: in.dt}, nil
+}
+
+// dynamicDim reports whether dim i of a tensor value's type is dynamic.
+func dynamicDim(val *ir.Value, i int) bool {
+	if val == nil {
+		return false
+	}
+	t := ir.TensorOf(val.Type())
+	return t != nil && i < len(t.Dims) && t.Dims[i] < 0
 }

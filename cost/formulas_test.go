@@ -125,6 +125,11 @@ func TestConv(t *testing.T) {
 		{"depthwise", conv2d("pd_op.depthwise_conv2d", []int64{1, 4, 8, 8}, []int64{4, 1, 3, 3}, []int64{1, 4, 8, 8},
 			"groups", c.Int32(4), "paddings", c.Int32s(1, 1)),
 			cost.Work{FLOPs: 2 * 256 * 9, Read: b32(256 + 36), Written: b32(256), Unit: cost.Vector}},
+		// A dynamic image too small for the kernel at the stand-in size (1x1 for an 8x8 kernel, stride 8): one output
+		// position (SegFormer's patch embeddings).
+		{"dynamic_spatial", conv2d("pd_op.conv2d", []int64{-1, 4, -1, -1}, []int64{6, 4, 8, 8}, []int64{-1, 6, -1, -1},
+			"strides", c.Int32s(8, 8)),
+			cost.Work{FLOPs: 2 * 6 * 4 * 64, Read: b32(4 + 6*4*64), Written: b32(6), Unit: cost.Matrix}},
 		// A dynamic batch counts as 1 (one sample per inference).
 		{"dynamic_batch", conv2d("pd_op.conv2d", []int64{-1, 4, 8, 8}, []int64{6, 4, 1, 1}, []int64{-1, 6, 8, 8}),
 			cost.Work{FLOPs: 2 * 384 * 4, Read: b32(256 + 24), Written: b32(384), Unit: cost.Matrix}},
