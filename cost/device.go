@@ -46,6 +46,7 @@ const (
 	Matrix
 )
 
+// String names the unit: "vector" or "matrix".
 func (u Unit) String() string {
 	if u == Matrix {
 		return "matrix"

@@ -37,6 +37,7 @@ const (
 	Plumbing
 )
 
+// String names the role: "compute", "source", "sink" or "plumbing".
 func (r Role) String() string {
 	return [...]string{"compute", "source", "sink", "plumbing"}[r]
 }

@@ -22,13 +22,6 @@ type Work struct {
 	DType ir.DType
 }
 
-// add adds w2's FLOPs and bytes to w (the parts of a fused op).
-func (w *Work) add(w2 Work) {
-	w.FLOPs += w2.FLOPs
-	w.Read += w2.Read
-	w.Written += w2.Written
-}
-
 // Bytes is the bytes the op moves: read plus written.
 func (w Work) Bytes() int64 { return w.Read + w.Written }
 

@@ -5,10 +5,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/pirdrr/drr/cost"
 	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/ir/pdiparams"
 	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/stats"
 )
@@ -35,7 +37,8 @@ of the sums, never counted as free.
 
 A program is a .pir or .json file, a GraphNet graph folder, or a folder of programs: a GraphNet sample folder's
 figures are the sums of its subgraph_N graphs', each also listed. With -passes, the passes run first (as drrc apply
-runs them, -param included) and the figures are shown before → after. With -diff, two programs (or two folders,
+runs them, -param included; -weights reads the weights, so that fold_constants folds the weight arithmetic) and the
+figures are shown before → after, with what each pass changed. With -diff, two programs (or two folders,
 summed) are compared, and the time saved is given as an interval.
 
 Devices (-device): a100, h100, v100, t4 (NVIDIA datasheets) and cpu-avx2 (one AVX2 core), or a profile in a JSON
@@ -46,6 +49,7 @@ Examples:
   drrc cost model.json
   drrc cost -device t4 -top 0 GraphNet/paddle_samples/PaddleX/ResNet50
   drrc cost -passes gpu_inference GraphNet/paddle_samples/PaddleNLP/bert-base-cased
+  drrc cost -passes inference -weights auto internal/sample/tinyresnet.json
   drrc cost -diff model.json fused.json
   drrc cost -json -passes inference tinyresnet.json`,
 		setup: func(fs *flag.FlagSet) func(*CLI, []string) int {
@@ -62,6 +66,7 @@ type costFlags struct {
 	device   string
 	dim      int64
 	passes   string
+	weights  string
 	diff     bool
 	json     bool
 	top      int
@@ -74,6 +79,7 @@ func (f *costFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.device, "device", cost.DefaultDevice, "estimate times on `device`: "+deviceNames()+", or a profile.json")
 	fs.Int64Var(&f.dim, "dim", 1, "the size dynamic (-1) dims count as")
 	fs.StringVar(&f.passes, "passes", "", "run these passes and pipelines first, comma-separated, and show the figures before → after")
+	fs.StringVar(&f.weights, "weights", "", "with -passes: read the parameters' data from `file.pdiparams` (auto: each program's sibling X.pdiparams), so that fold_constants folds")
 	fs.BoolVar(&f.diff, "diff", false, "compare two programs (or folders): drrc cost -diff BEFORE AFTER")
 	fs.BoolVar(&f.json, "json", false, "print the statistics as JSON (the schema of package stats)")
 	fs.IntVar(&f.top, "top", 15, "rows of the per-op-type table (0: all)")
@@ -115,6 +121,9 @@ func (f *costFlags) run(c *CLI, args []string) int {
 	}
 	if f.diff && f.passes != "" {
 		return c.usageErrorf("cost", "-diff compares two programs as they are: give -passes without -diff")
+	}
+	if f.weights != "" && f.passes == "" {
+		return c.usageErrorf("cost", "-weights is for the passes' fold_constants: give it with -passes")
 	}
 	m, err := cost.NewModel(f.device)
 	if err != nil {
@@ -227,6 +236,21 @@ func (f *costFlags) costProgram(c *CLI, ctx *ir.Context, m *cost.Model, reg *rew
 		fmt.Fprint(c.Stderr, c.renderDiags(errs))
 		c.errorf("cost", "%s: the program fails checking (%s): not costed", path, nouns(len(errs), "error"))
 		return nil, false
+	}
+	if f.weights != "" {
+		w := f.weights
+		if w == "auto" {
+			w = siblingWeights(path)
+			if _, err := os.Stat(w); err != nil {
+				w = ""
+			}
+		}
+		if w != "" {
+			if err := pdiparams.ReadFile(w, p); err != nil {
+				c.errorf("cost", "%v", err)
+				return nil, false
+			}
+		}
 	}
 	if pl == nil {
 		rep := m.Analyze(p)
