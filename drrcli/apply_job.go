@@ -11,6 +11,7 @@ import (
 	"github.com/pirdrr/drr/ir/pdiparams"
 	"github.com/pirdrr/drr/ir/pirfile"
 	"github.com/pirdrr/drr/rewriter"
+	"github.com/pirdrr/drr/stats"
 )
 
 // applyJob is one program to process.
@@ -21,6 +22,8 @@ type applyJob struct {
 	sub string
 	// single is set when the one program was named as such: its output path decides its format (-o out.pir).
 	single bool
+	// sample is the GraphNet sample folder the job is a graph of ("" for none): the statistics sum its graphs.
+	sample string
 	res    *applyResult
 }
 
@@ -60,14 +63,14 @@ func (a *applyFlags) weightsFile(out string) string {
 // output format when -format names one (a.json → a.pir).
 func (a *applyFlags) jobsFor(c *CLI, args []string, outFormat *pirfile.Format) ([]*applyJob, error) {
 	type input struct {
-		path, rel string
-		folder    bool // a program folder (a GraphNet graph): its name has no extension
+		path, rel, sample string
+		folder            bool // a program folder (a GraphNet graph): its name has no extension
 	}
 	var inputs []input
 	fromFolder := false
 	for _, arg := range args {
 		if arg == "-" {
-			inputs = append(inputs, input{"-", "stdin", false})
+			inputs = append(inputs, input{"-", "stdin", "", false})
 			continue
 		}
 		progs, err := c.formats().Expand(arg)
@@ -75,19 +78,23 @@ func (a *applyFlags) jobsFor(c *CLI, args []string, outFormat *pirfile.Format) (
 			return nil, err
 		}
 		if len(progs) == 1 && progs[0] == arg {
-			inputs = append(inputs, input{arg, filepath.Base(arg), isFolder(arg)})
+			inputs = append(inputs, input{arg, filepath.Base(arg), "", isFolder(arg)})
 			continue
 		}
 		if len(progs) == 0 {
 			return nil, fmt.Errorf("no programs under %s (files of the formats %s, or program folders)", arg, c.formats().Names(true))
 		}
 		fromFolder = true
+		sample := ""
+		if isSampleFolder(arg, progs) {
+			sample = arg
+		}
 		for _, p := range progs {
 			rel, err := filepath.Rel(arg, p)
 			if err != nil || strings.HasPrefix(rel, "..") {
 				rel = filepath.Base(p)
 			}
-			inputs = append(inputs, input{p, rel, isFolder(p)})
+			inputs = append(inputs, input{p, rel, sample, isFolder(p)})
 		}
 	}
 	if len(inputs) == 1 && !fromFolder {
@@ -129,7 +136,8 @@ func (a *applyFlags) jobsFor(c *CLI, args []string, outFormat *pirfile.Format) (
 		if outFormat != nil {
 			name = outFormat.OutputName(name, in.folder)
 		}
-		jobs = append(jobs, &applyJob{in: in.path, out: filepath.Join(a.out, name), sub: strings.TrimSuffix(in.rel, filepath.Ext(in.rel))})
+		jobs = append(jobs, &applyJob{in: in.path, out: filepath.Join(a.out, name), sub: strings.TrimSuffix(in.rel, filepath.Ext(in.rel)),
+			sample: in.sample})
 	}
 	return jobs, nil
 }
@@ -150,7 +158,7 @@ func checkOutputs(jobs []*applyJob) error {
 // process runs the pipeline on one program and writes the result.
 func (a *applyFlags) process(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl rewriter.Pipeline, opts rewriter.Options,
 	j *applyJob, outFormat *pirfile.Format, several bool) *applyResult {
-	r := &applyResult{Input: j.in, Output: j.out}
+	r := &applyResult{Program: stats.Program{Program: j.in}, Output: j.out}
 	t0 := time.Now()
 	p, inFormat, warns, err := c.readProgram(ctx, j.in)
 	r.Parse = time.Since(t0)
@@ -209,6 +217,10 @@ func (a *applyFlags) process(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl
 			r.dumps.sub = j.sub
 		}
 	}
+	var rec *stats.Recorder
+	if a.model != nil {
+		pl, rec = stats.Instrument(pl, a.model)
+	}
 	t1 := time.Now()
 	results, err := pl.Run(p, &rewriter.Env{Registry: reg, Options: opts})
 	r.Rewrite = time.Since(t1)
@@ -223,8 +235,8 @@ func (a *applyFlags) process(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl
 		}
 	}
 	r.Passes = results
-	for _, pr := range results {
-		r.Stats = append(r.Stats, toPassStats(pr))
+	if rec != nil {
+		r.Program = rec.Program(j.in, results, p)
 	}
 	r.OpsOut = p.NumOps()
 	r.warnings = append(r.warnings, passWarnings(j.in, results)...)

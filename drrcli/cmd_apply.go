@@ -9,9 +9,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pirdrr/drr/cost"
 	"github.com/pirdrr/drr/internal/pipecheck"
 	"github.com/pirdrr/drr/ir/pirfile"
 	"github.com/pirdrr/drr/rewriter"
+	"github.com/pirdrr/drr/stats"
 )
 
 func init() {
@@ -46,7 +48,11 @@ newer, and the cutlass convolutions (-param use_cutlass=true) for sm75, sm80, sm
 -passes, then fails the run on any op Paddle has no kernel for on that target, as drrc check -target reports it.
 
 Each rule set is applied by a greedy worklist driver until nothing matches. Statistics go to standard error
-(-stats json for machines); -timing adds the parse / rewrite / print split and, for each rule tried, the time
+(-stats json for machines, in the schema of package stats): per pass the rewrites of each rule and what the pass
+changed in the program's cost figures, then the figures before → after — ops, runtime ops (those that run on
+every inference), load-time ops (computed from weights only, which fold_constants folds), kernels, FLOPs, bytes
+moved and the estimated time per inference on -device (drrc help cost says how they are estimated); a GraphNet
+sample folder's figures are also summed over its graphs. -timing adds the parse / rewrite / print split and, for each rule tried, the time
 spent matching it (its share of the merged automaton's time at the ops it was tried on) and rewriting with it. A
 match whose rewrite cannot be carried out (an attribute the rule computes is out of range, …) leaves the program
 unchanged at that op and counts as a failed rewrite: the program is then not written and the exit status is 1, unless -keep-going.
@@ -80,7 +86,7 @@ numbered files (01-after-conv_bn_relu.pir, …; a subfolder per program when the
 
 Examples:
   drrc apply inference.json -o fused.json
-  drrc apply -passes inference,fold_constants -weights auto -weights-out auto inference.json -o fused/inference.json
+  drrc apply -weights auto -weights-out auto inference.json -o fused/inference.json
   drrc apply -rules my_fusion.drr model.pir
   drrc apply -set conv_bn_relu -stats json model.pir -o out.pir
   drrc apply -passes inplace,conv_bn_relu,dce -trace model.pir
@@ -114,6 +120,8 @@ type applyFlags struct {
 	enable        listFlag
 	disable       listFlag
 	stats         string
+	device        string
+	model         *cost.Model // the cost model of the statistics (nil with -stats none)
 	timing        bool
 	jobs          int
 	untagged      bool
@@ -149,7 +157,8 @@ func (a *applyFlags) register(fs *flag.FlagSet) {
 	fs.Var(&a.disable, "disable", "do not apply rules with this `label` or name (repeatable)")
 	fs.Var(&a.enable, "enable", "apply rules with this `label` or name even if -disable names another of their labels (repeatable)")
 	fs.BoolVar(&a.keepGoing, "keep-going", false, "write the program and exit 0 even if some rewrites failed or a rule pass stopped at a limit before converging (they are still reported)")
-	fs.StringVar(&a.stats, "stats", "text", "statistics on standard error: `text|json|none`")
+	fs.StringVar(&a.stats, "stats", "text", "statistics on standard error: `text|json|none` (with the cost figures: drrc help cost)")
+	fs.StringVar(&a.device, "device", cost.DefaultDevice, "estimate times on `device`: "+deviceNames()+", or a profile.json")
 	fs.BoolVar(&a.timing, "timing", false, "report the parse / rewrite / print times")
 	fs.IntVar(&a.jobs, "j", 0, "programs processed in parallel (default: the number of CPUs)")
 	fs.BoolVar(&a.list, "list", false, "list the registered passes and pipelines and exit")
@@ -159,50 +168,26 @@ func (a *applyFlags) register(fs *flag.FlagSet) {
 	a.printIR.register(fs)
 }
 
-// applyResult is what processing one program produced.
+// applyResult is what processing one program produced: its statistics record (the schema of package stats: the
+// program's cost figures before and after, and its passes) and what apply adds to it.
 type applyResult struct {
-	Input  string                 `json:"input"`
-	Output string                 `json:"output,omitempty"`
-	OpsIn  int                    `json:"ops_in"`
-	OpsOut int                    `json:"ops_out"`
+	stats.Program
+	Output string `json:"output,omitempty"`
+	// OpsIn and OpsOut count the ops before and after (also in Before and After when measured).
+	OpsIn  int                    `json:"-"`
+	OpsOut int                    `json:"-"`
 	Passes []*rewriter.PassResult `json:"-"`
-	Stats  []passStats            `json:"passes"`
 	Error  string                 `json:"error,omitempty"`
 	// FailedRewrites counts the matches whose rewrite could not be carried out (an error unless -keep-going).
 	FailedRewrites int           `json:"failed_rewrites,omitempty"`
 	Parse          time.Duration `json:"parse_ns"`
 	Rewrite        time.Duration `json:"rewrite_ns"`
 	Print          time.Duration `json:"print_ns"`
-	trace          []string
-	warnings       []string
-	dumps          *irPrinter // the programs -print-ir-* printed
-}
-
-// passStats is the JSON form of a pass result.
-type passStats struct {
-	Pass       string      `json:"pass"`
-	Converged  bool        `json:"converged,omitempty"`
-	StopReason string      `json:"stop_reason,omitempty"`
-	Iterations int         `json:"iterations,omitempty"`
-	Rewrites   int         `json:"rewrites"`
-	Erased     int         `json:"dead_ops_erased"`
-	Changes    int         `json:"changes,omitempty"`
-	Rules      []ruleStats `json:"rules,omitempty"`
-	Duration   int64       `json:"duration_ns"`
-}
-
-type ruleStats struct {
-	Rule    string `json:"rule"`
-	Tried   int    `json:"tried"`
-	Matched int    `json:"matched"`
-	Applied int    `json:"applied"`
-	Failed  int    `json:"failed,omitempty"`
-	// FirstFailure says why the first failed rewrite of the rule could not be carried out.
-	FirstFailure string `json:"first_failure,omitempty"`
-	// TimeNS is the time spent rewriting with the rule, MatchTimeNS its share of the matching time (estimates from
-	// sampled events: see rewriter.RuleStats).
-	TimeNS      int64 `json:"time_ns"`
-	MatchTimeNS int64 `json:"match_time_ns"`
+	// Subgraphs are, for a GraphNet sample folder, its graphs' results; the record's figures are their sums.
+	Subgraphs []*applyResult `json:"subgraphs,omitempty"`
+	trace     []string
+	warnings  []string
+	dumps     *irPrinter // the programs -print-ir-* printed
 }
 
 func (a *applyFlags) run(c *CLI, args []string) int {
@@ -238,6 +223,13 @@ func (a *applyFlags) run(c *CLI, args []string) int {
 		if f.n < 0 {
 			return c.usageErrorf("apply", "%s %d: a count cannot be negative (0 takes the default)", f.name, f.n)
 		}
+	}
+	if a.stats != "none" {
+		m, err := cost.NewModel(a.device)
+		if err != nil {
+			return c.usageErrorf("apply", "-device: %v", err)
+		}
+		a.model = m
 	}
 	var outFormat *pirfile.Format
 	if a.format != "" {
@@ -340,20 +332,17 @@ func (a *applyFlags) run(c *CLI, args []string) int {
 	}
 	switch a.stats {
 	case "json":
-		var list []*applyResult
-		for _, j := range jobs {
-			list = append(list, j.res)
-		}
+		records := groupSamples(jobs)
 		enc := json.NewEncoder(c.Stderr)
 		enc.SetIndent("", "  ")
-		if len(list) == 1 {
-			enc.Encode(list[0])
+		if len(records) == 1 {
+			enc.Encode(records[0])
 		} else {
-			enc.Encode(list)
+			enc.Encode(records)
 		}
 	case "text":
-		for _, j := range jobs {
-			a.printStats(c.Stderr, j.res, len(jobs) > 1)
+		for _, r := range groupSamples(jobs) {
+			a.printRecord(c.Stderr, r, len(jobs) > 1)
 		}
 		if len(jobs) > 1 {
 			printSummary(c.Stderr, jobs)

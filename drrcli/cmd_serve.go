@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"time"
 
+	"github.com/pirdrr/drr/cost"
 	"github.com/pirdrr/drr/playground"
 )
 
@@ -51,9 +52,14 @@ Examples:
 			verifyTime := fs.Duration("verify-time", def.VerifyTime, "stop a verification after this long")
 			growOps := fs.Int("grow-ops", def.GrowOps, "stop a run that adds more than `n` ops to its program")
 			maxUpload := fs.Int64("max-upload", def.MaxUpload, "refuse uploads larger than `bytes`")
+			device := fs.String("device", cost.DefaultDevice, "estimate the runs' times on `device`: "+deviceNames()+", or a profile.json")
 			return func(c *CLI, args []string) int {
 				if *runTime <= 0 || *verifyTime <= 0 || *growOps <= 0 || *maxUpload <= 0 {
 					return c.usageErrorf("serve", "-run-time, -verify-time, -grow-ops and -max-upload must be positive")
+				}
+				model, err := cost.NewModel(*device)
+				if err != nil {
+					return c.usageErrorf("serve", "-device: %v", err)
 				}
 				ctx, err := cf.context(c)
 				if err != nil {
@@ -78,6 +84,7 @@ Examples:
 					Files:        args,
 					Public:       !loopback(ln.Addr()),
 					Limits:       lim,
+					Cost:         model,
 					Version:      version,
 					Logf:         logger.Printf,
 				})

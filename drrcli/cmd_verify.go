@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pirdrr/drr/cost"
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/internal/pipecheck"
@@ -18,6 +19,7 @@ import (
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pdiparams"
 	"github.com/pirdrr/drr/rewriter"
+	"github.com/pirdrr/drr/stats"
 	"github.com/pirdrr/drr/verify"
 )
 
@@ -44,7 +46,9 @@ With -weights the parameters hold the model's real weights, read from Paddle's .
 the ops left computing on weights are then listed. A program is computed in the precision of its floating-point types (float32 for float32 models, as
 Paddle computes them; -float64 forces float64): each output's tolerance is then the larger of -rtol and its
 float32 error budget, which grows with the reductions the output went through (docs/verify.md); an output that
-differs in float32 is compared again in float64, which decides. The exit status is
+differs in float32 is compared again in float64, which decides. Beside the verdict, verify prints what the passes
+are worth: the program's cost figures before → after (runtime ops, kernels, FLOPs, bytes, estimated time per
+inference on -device; drrc help cost). The exit status is
 1 when an output differs beyond its tolerance, or when an op cannot be evaluated (the op and its position are
 printed).
 
@@ -61,8 +65,8 @@ rule sets and pipelines (their rule sets are verified). The exit status is 1 whe
 
 Examples:
   drrc verify model.json -size 64
-  drrc verify -passes inference,fold_constants -fill-weights 5 model.json -size 64
-  drrc verify -passes inference,fold_constants -weights auto inference.json -size 64
+  drrc verify -fill-weights 5 model.json -size 64
+  drrc verify -weights auto inference.json -size 64
   drrc verify -input data_0=1x3x64x64 graphnet_ResNet18.pir
   drrc verify -set conv_bn_relu
   drrc verify -set inference -v
@@ -97,6 +101,8 @@ type verifyFlags struct {
 	maxMACs     int64
 	maxElements int
 	params      paramFlag
+	device      string
+	model       *cost.Model
 	// rewrite are the driver options of the rule passes (the -param and -target values).
 	rewrite rewriter.Options
 }
@@ -125,6 +131,7 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.Int64Var(&v.maxMACs, "max-macs", 0, "program mode: largest multiply-accumulate count of one conv2d, matmul or fc the interpreter evaluates (default 2^37, about a minute on two cores)")
 	fs.IntVar(&v.maxElements, "max-elements", 0, "program mode: largest element count of one tensor the interpreter holds (default 2^28, 1 GiB in float32)")
 	fs.StringVar(&v.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to `file` (for go tool pprof)")
+	fs.StringVar(&v.device, "device", cost.DefaultDevice, "program mode: estimate times on `device`: "+deviceNames()+", or a profile.json")
 	fs.BoolVar(&v.captured, "captured-batch", false, "program mode: evaluate a graph captured at a static batch at that batch, not rebatched to -batch first")
 }
 
@@ -220,6 +227,9 @@ func (v *verifyFlags) run(c *CLI, args []string) int {
 	}
 	if len(programs) == 0 {
 		return v.verifyRules(c, ctx, reg, append(append([]string(nil), v.rules...), ruleFiles...), copts)
+	}
+	if v.model, err = cost.NewModel(v.device); err != nil {
+		return c.usageErrorf("verify", "-device: %v", err)
 	}
 	pl, ok := v.pipeline(c, ctx, reg)
 	if !ok {
@@ -330,16 +340,19 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 	if weightsFrom != "" {
 		fmt.Fprintf(c.Stdout, "  weights from %s\n", weightsFrom)
 	}
-	res, err := verify.VerifyPasses(p, pl, opts)
+	measured, rec := stats.Instrument(pl, v.model)
+	res, err := verify.VerifyPasses(p, measured, opts)
 	if res.AnchoredSinks > 0 {
 		fmt.Fprintf(c.Stdout, "  the program has no fetch: %d sink output(s) anchored with pd_op.fetch\n", res.AnchoredSinks)
 	}
 	if opts.FillWeights {
 		fmt.Fprintf(c.Stdout, "  random data for %d parameter(s) (seed %d)\n", res.WeightsFilled, opts.WeightSeed)
 	}
+	var record stats.Program
 	if res.Passes != nil && res.After != nil {
+		record = rec.Program(path, res.Passes, nil)
 		a := &applyFlags{}
-		a.printStats(c.Stderr, &applyResult{Passes: res.Passes, OpsIn: res.Before.NumOps(), OpsOut: res.After.NumOps()}, false)
+		a.printStats(c.Stderr, &applyResult{Program: record, Passes: res.Passes, OpsIn: res.Before.NumOps(), OpsOut: res.After.NumOps()}, false)
 		printOpDiff(c.Stderr, opStats(res.Before), opStats(res.After))
 	}
 	if res.Report == nil {
@@ -397,6 +410,14 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 	maxRel := 0.0
 	for _, o := range rep.Outputs {
 		maxRel = max(maxRel, o.MaxRel)
+	}
+	if record.Before != nil && record.After != nil {
+		// What the verified rewrite is worth, beside what it computes.
+		line := stats.ChangeLine(record.Before, record.After)
+		if line == "" {
+			line = "unchanged"
+		}
+		fmt.Fprintf(c.Stdout, "  %s: ops %d → %d, %s\n", stats.Heading(record.Before), record.Before.Ops, record.After.Ops, line)
 	}
 	if err != nil {
 		fmt.Fprintf(c.Stdout, "FAIL: %d of %d output(s) differ beyond the tolerance\n", len(rep.Failures())+len(rep.Unmatched), len(rep.Outputs))

@@ -3,10 +3,12 @@ package drrcli
 import (
 	"fmt"
 
+	"github.com/pirdrr/drr/cost"
 	"github.com/pirdrr/drr/internal/sample"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirtext"
 	"github.com/pirdrr/drr/rewriter"
+	"github.com/pirdrr/drr/stats"
 )
 
 // runDefault is drrc without arguments: the default inference pipeline on the embedded sample model. The result is
@@ -29,7 +31,12 @@ func runDefault(c *CLI) int {
 	if err != nil {
 		return c.errorf("", "%v", err)
 	}
-	results, err := pl.Run(p, &rewriter.Env{Registry: reg, Options: rewriter.Options{VerifyEach: true}})
+	m, err := cost.NewModel(cost.DefaultDevice)
+	if err != nil {
+		return c.errorf("", "%v", err)
+	}
+	measured, rec := stats.Instrument(pl, m)
+	results, err := measured.Run(p, &rewriter.Env{Registry: reg, Options: rewriter.Options{VerifyEach: true}})
 	if err != nil {
 		return c.errorf("", "%v", err)
 	}
@@ -40,7 +47,8 @@ func runDefault(c *CLI) int {
 	c.Stdout.Write(pirtext.Print(p, pirtext.WriteOptions{}))
 	fmt.Fprintf(c.Stderr, "drrc: the inference pipeline on the sample model %s (run 'drrc help' for the commands)\n", sample.Name)
 	a := &applyFlags{}
-	a.printStats(c.Stderr, &applyResult{Passes: results, OpsIn: count(before), OpsOut: p.NumOps()}, false)
+	a.printStats(c.Stderr, &applyResult{Program: rec.Program(sample.Name, results, p), Passes: results, OpsIn: count(before),
+		OpsOut: p.NumOps()}, false)
 	printOpDiff(c.Stderr, before, opStats(p))
 	return exitOK
 }

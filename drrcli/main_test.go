@@ -151,9 +151,14 @@ func TestApply(t *testing.T) {
 	js := errs[strings.Index(errs, "{"):]
 	var res applyResult
 	require.NoError(t, json.Unmarshal([]byte(js), &res))
-	require.Len(t, res.Stats, 1)
-	assert.Equal(t, 1, res.Stats[0].Rewrites)
-	assert.Equal(t, "deinplace_relu", res.Stats[0].Rules[0].Rule)
+	require.Len(t, res.Program.Passes, 1)
+	assert.Equal(t, 1, res.Program.Passes[0].Rewrites)
+	assert.Equal(t, "deinplace_relu", res.Program.Passes[0].Rules[0].Rule)
+	assert.Equal(t, "rules", res.Program.Passes[0].Kind)
+	require.NotNil(t, res.Before)
+	require.NotNil(t, res.After)
+	assert.Equal(t, res.After, res.Program.Passes[0].After, "the figures after the last pass are the program's")
+	assert.Equal(t, 1, res.After.RuntimeOps, "relu (data and fetch are the input and the output)")
 
 	code, _, errs = run(t, "", "apply", "-rules", rules, "-timing", prog, "-o", filepath.Join(dir, "out.pir"))
 	require.Equal(t, exitOK, code, errs)

@@ -2,6 +2,7 @@ package drrcli
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -88,4 +89,23 @@ func programName(arg, prog string) string {
 		return filepath.ToSlash(rel)
 	}
 	return prog
+}
+
+// isSampleFolder reports whether the programs Expand found in arg are the graphs of a GraphNet sample: folders
+// named subgraph_N directly inside it. A sample's statistics are the sums of its graphs'.
+func isSampleFolder(arg string, progs []string) bool {
+	if len(progs) == 0 {
+		return false
+	}
+	for _, p := range progs {
+		base := filepath.Base(p)
+		n, ok := strings.CutPrefix(base, "subgraph_")
+		if !ok || n == "" || strings.Trim(n, "0123456789") != "" || filepath.Clean(filepath.Dir(p)) != filepath.Clean(arg) {
+			return false
+		}
+		if info, err := os.Stat(p); err != nil || !info.IsDir() {
+			return false
+		}
+	}
+	return true
 }

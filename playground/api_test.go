@@ -1,6 +1,7 @@
 package playground
 
 import (
+	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -13,6 +14,8 @@ import (
 
 	"github.com/pirdrr/drr/internal/sample"
 	"github.com/pirdrr/drr/ir/pirtext"
+	"github.com/pirdrr/drr/rules"
+	"github.com/pirdrr/drr/stats"
 )
 
 // fcRules is the transformer sample's rule: twelve matches.
@@ -76,10 +79,64 @@ func TestRunOnSamples(t *testing.T) {
 		assert.Equal(t, 8, m.Ops[1].Line, "the add's pattern line")
 	}
 
+	// The cost figures: per stage and after each pass; twelve matmul + add pairs became fc ops.
+	require.NotNil(t, res.Before)
+	require.NotNil(t, res.After)
+	assert.Equal(t, res.After, res.Passes[0].After)
+	assert.Equal(t, res.Before, res.Stages[0].Cost)
+	assert.Equal(t, res.After, res.Stages[1].Cost)
+	assert.Equal(t, res.Before.RuntimeOps-12, res.After.RuntimeOps)
+	assert.Equal(t, res.Before.Kernels-12, res.After.Kernels)
+	assert.Less(t, res.After.Time.High, res.Before.Time.High)
+
 	res = ts.runOn("tinyresnet", resnetRules, "")
 	assert.Empty(t, res.Error)
 	assert.Equal(t, 1, res.Rules[0].Matches)
 	assert.Equal(t, res.OpsIn+2, res.OpsOut, "relu6 became full, full and clip")
+}
+
+// TestRunFamilyCounts: one source of counts (issue 35 point 3). For a family rule the pass lists each instance's
+// tried/matched/applied, which sum to the rule's; the editor's list says how many matches each instance has in the
+// program the pass starts from, a different quantity under its own name: conv2d_add matches nothing in TinyResNet
+// as read (its convolutions feed batch norms) and fires on what conv2d_bn_fold builds.
+func TestRunFamilyCounts(t *testing.T) {
+	ts := newTestServer(t, nil, Limits{})
+	src, err := rules.Source("conv_bn_relu")
+	require.NoError(t, err)
+	res := ts.runOn("tinyresnet", string(src), "inplace,rules")
+	require.Empty(t, res.Error)
+	var pass *passResult
+	for i := range res.Passes {
+		if res.Passes[i].Pass.Pass == "rules" {
+			pass = &res.Passes[i]
+		}
+	}
+	require.NotNil(t, pass)
+	inInput := map[string]int{}
+	for _, r := range res.Rules {
+		inInput[r.ID] = r.Matches
+	}
+	byName := map[string]stats.Rule{}
+	for _, r := range pass.Rules {
+		byName[r.Rule] = r
+	}
+	add := byName["conv2d_add"]
+	assert.Equal(t, 4, add.Applied, "conv2d_add fires on what the folds build")
+	assert.Zero(t, inInput["conv2d_add"], "and matches nothing in the input")
+	fold := byName["conv2d_bn_fold"]
+	assert.Equal(t, 5, fold.Applied)
+	require.NotEmpty(t, fold.Instances, "conv2d_bn_fold is a family rule")
+	var applied, matched, tried int
+	for _, inst := range fold.Instances {
+		applied += inst.Applied
+		matched += inst.Matched
+		tried += inst.Tried
+		assert.Equal(t, inst.Applied, inInput[inst.ID], "%s: each match in the input is applied", inst.ID)
+	}
+	assert.Equal(t, fold.Counts, stats.Counts{Tried: tried, Matched: matched, Applied: applied})
+	data, err := json.Marshal(res.Rules[0])
+	require.NoError(t, err)
+	assert.Contains(t, string(data), `"matchesInInput":`)
 }
 
 func TestRunBadInput(t *testing.T) {
@@ -135,7 +192,7 @@ func TestRunBudgets(t *testing.T) {
 	require.NotEmpty(t, res.Stopped, "a rule set that never ends is stopped: %+v", res.Passes)
 	assert.Contains(t, res.Stopped, "more than 200 ops")
 	require.Len(t, res.Passes, 1)
-	assert.NotEmpty(t, res.Passes[0].Stop, "the driver's stop reason")
+	assert.NotEmpty(t, res.Passes[0].StopReason, "the driver's stop reason")
 	// The server lives on.
 	ok := ts.runOn("tinyresnet", resnetRules, "")
 	assert.Empty(t, ok.Error)
@@ -145,8 +202,8 @@ func TestRunBudgets(t *testing.T) {
 	res = free.runOn("tinyresnet", growRule, "")
 	assert.Empty(t, res.Stopped)
 	require.Len(t, res.Passes, 1)
-	assert.NotEqual(t, "converged", res.Passes[0].Stop)
-	assert.Contains(t, res.Passes[0].Stop, "max rewrites")
+	assert.NotEqual(t, "converged", res.Passes[0].StopReason)
+	assert.Contains(t, res.Passes[0].StopReason, "max rewrites")
 
 	slow := newTestServer(t, nil, Limits{RunTime: time.Millisecond, GrowOps: 10_000_000})
 	res = slow.runOn("tinyresnet", growRule, "")
@@ -159,8 +216,8 @@ func TestRunPipeline(t *testing.T) {
 	res := ts.runOn("tinyresnet", resnetRules, "rules,dce")
 	assert.Empty(t, res.Error)
 	require.Len(t, res.Passes, 2)
-	assert.Equal(t, "rules", res.Passes[0].Name)
-	assert.Equal(t, "dce", res.Passes[1].Name)
+	assert.Equal(t, "rules", res.Passes[0].Pass.Pass)
+	assert.Equal(t, "dce", res.Passes[1].Pass.Pass)
 	assert.Equal(t, "go", res.Passes[1].Kind)
 	require.Len(t, res.Stages, 3)
 	assert.Equal(t, 0, res.MatchStage)

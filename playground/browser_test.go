@@ -9,9 +9,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/pirdrr/drr/internal/sample"
@@ -34,10 +36,14 @@ func chromium(t *testing.T) string {
 	return ""
 }
 
-// browser is a headless Chromium tab.
+// browser is a headless Chromium tab. It records the page's JavaScript errors (uncaught exceptions and
+// console.error calls): a test fails on any.
 type browser struct {
 	t   *testing.T
 	ctx context.Context
+
+	mu     sync.Mutex
+	errors []string
 }
 
 func newBrowser(t *testing.T) *browser {
@@ -48,15 +54,45 @@ func newBrowser(t *testing.T) *browser {
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
 		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1400, 860),
 	}
+	b := &browser{t: t}
+	listen := func(ev any) {
+		var msg string
+		switch ev := ev.(type) {
+		case *runtime.EventExceptionThrown:
+			msg = ev.ExceptionDetails.Text
+			if ev.ExceptionDetails.Exception != nil {
+				msg += " " + ev.ExceptionDetails.Exception.Description
+			}
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type != runtime.ConsoleAPICalledTypeError {
+				return
+			}
+			msg = "console.error:"
+			for _, a := range ev.Args {
+				msg += " " + string(a.Value) + a.Description
+			}
+		default:
+			return
+		}
+		b.mu.Lock()
+		b.errors = append(b.errors, msg)
+		b.mu.Unlock()
+	}
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	bctx, cancelBrowser := chromedp.NewContext(actx)
+	bctx, cancelBrowser := chromedp.NewContext(actx, chromedp.WithListener(listen))
 	bctx, cancel := context.WithTimeout(bctx, 120*time.Second)
 	t.Cleanup(func() {
 		cancel()
 		cancelBrowser()
 		cancelAlloc()
 	})
-	return &browser{t: t, ctx: bctx}
+	b.ctx = bctx
+	t.Cleanup(func() {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		assert.Empty(t, b.errors, "JavaScript errors on the page")
+	})
+	return b
 }
 
 func (b *browser) do(actions ...chromedp.Action[chromedp.Void]) {
@@ -152,7 +188,10 @@ func TestPlaygroundInChromium(t *testing.T) {
 	b.waitFor(`window.playground.state.run.id !== "`+first+`" && document.getElementById("status").className === "ok"`, "the run")
 	assert.Contains(t, b.eval(`document.getElementById("status").textContent`), "162 → 150 ops")
 	b.waitFor(`document.querySelectorAll("#scene .gv-node.matched").length > 0`, "the matched ops in the graph")
-	assert.Contains(t, b.eval(`document.querySelector("#rule-list li").textContent`), "12 matches")
+	assert.Contains(t, b.eval(`document.querySelector("#rule-list li").textContent`), "12 in the input · pass: 12 matched, 12 applied")
+	// The run's cost figures in the status line: twelve matmul + add pairs fused into fc ops.
+	assert.Regexp(t, `runtime ops (\d+) → (\d+), kernels \d+ → \d+, est\. time .* → .* per inference on a100`,
+		b.eval(`document.getElementById("status").textContent`))
 
 	// Step through the rule's matches: the bound ops are marked, the pattern lines too.
 	b.do(chromedp.Click(chromedp.CSS("#rule-list li")))
@@ -213,6 +252,8 @@ func TestPlaygroundInChromium(t *testing.T) {
 	assert.Contains(t, b.eval(`document.querySelector("#stage-list li.current").textContent`), "input")
 	b.do(chromedp.KeyEvent("j"))
 	assert.Contains(t, b.eval(`document.querySelector("#stage-list li.current").textContent`), "rules")
+	assert.Contains(t, b.eval(`document.querySelector("#stage-list li.current").textContent`), " runtime, est. ")
+	assert.Contains(t, b.eval(`document.getElementById("stage-head").textContent`), "runtime ops ")
 	b.do(chromedp.KeyEvent("j"))
 	assert.Contains(t, b.eval(`document.querySelector("#stage-list li.current").textContent`), "dce")
 	b.do(chromedp.KeyEvent("k"))

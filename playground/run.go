@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pirdrr/drr/cost"
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/graphview"
@@ -15,6 +16,7 @@ import (
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/matcher"
 	"github.com/pirdrr/drr/rewriter"
+	"github.com/pirdrr/drr/stats"
 )
 
 // RulesFile is the name the editor's rules go by in positions (rules.drr:3:5) and in the pipeline ("rules").
@@ -59,6 +61,10 @@ type runResult struct {
 	MatchesCut bool `json:"matchesCut,omitempty"`
 	OpsIn      int  `json:"opsIn"`
 	OpsOut     int  `json:"opsOut"`
+	// Before and After are the program's cost figures before the first pass and after the last that ran (the
+	// stats schema; Stages holds them for every stage).
+	Before *cost.Summary `json:"before"`
+	After  *cost.Summary `json:"after"`
 	// Stopped says why the run stopped early: a budget ("the run took more than its time budget of 10s") or a
 	// cancellation. Error is the pipeline's error (a cycle, a failed rewrite), Stopped included.
 	Stopped string `json:"stopped,omitempty"`
@@ -76,30 +82,12 @@ type diagnostic struct {
 	Message  string `json:"message"`
 }
 
-// passResult is what a pass did.
+// passResult is what a pass did: its record in the stats schema (name, kind, the driver's outcome, per rule and
+// family instance tried/matched/applied/failed, the cost figures after it), how long it took and the ops after it.
 type passResult struct {
-	Name string `json:"name"`
-	// Kind is "rules" for a rule set run by the driver, "go" for a Go pass.
-	Kind string `json:"kind"`
-	// Stop is the driver's stop reason (rule sets).
-	Stop     string     `json:"stop,omitempty"`
-	Rewrites int        `json:"rewrites"`
-	Erased   int        `json:"erased"`
-	Changes  int        `json:"changes"`
-	Millis   float64    `json:"ms"`
-	Warnings []string   `json:"warnings,omitempty"`
-	Rules    []ruleStat `json:"rules,omitempty"`
-	OpsAfter int        `json:"opsAfter"`
-}
-
-// ruleStat is a rule's statistics in a pass.
-type ruleStat struct {
-	Name         string `json:"name"`
-	Tried        int    `json:"tried"`
-	Matched      int    `json:"matched"`
-	Applied      int    `json:"applied"`
-	Failed       int    `json:"failed"`
-	FirstFailure string `json:"firstFailure,omitempty"`
+	stats.Pass
+	Millis   float64 `json:"ms"`
+	OpsAfter int     `json:"opsAfter"`
 }
 
 // stageInfo describes a stage.
@@ -108,14 +96,18 @@ type stageInfo struct {
 	Ops  int    `json:"ops"`
 	// Added is the number of ops the pass created that are still there.
 	Added int `json:"added"`
+	// Cost are the stage's cost figures.
+	Cost *cost.Summary `json:"cost"`
 }
 
-// ruleInfo is a rule instance of the editor with where it is and how often it matched in MatchStage.
+// ruleInfo is a rule instance of the editor with where it is and how many matches it has in MatchStage, the program
+// the rules pass starts from, before any rewrite: not the matches the driver found during the pass (the pass's
+// stats.Rule and stats.Instance counts), which rewrites of other rules create or remove.
 type ruleInfo struct {
 	ID      string `json:"id"`
 	Name    string `json:"name"`
 	Line    int    `json:"line"`
-	Matches int    `json:"matches"`
+	Matches int    `json:"matchesInInput"`
 }
 
 // matchInfo is a match of an editor rule in MatchStage: its root and the op each pattern op bound.
@@ -249,7 +241,9 @@ func (s *Server) execute(parent context.Context, src *program, pl rewriter.Pipel
 	in := &stage{prog: src.clone()}
 	run.stages = []*stage{in}
 	res.OpsIn = in.prog.NumOps()
-	res.Stages = append(res.Stages, stageInfo{Pass: "input", Ops: res.OpsIn})
+	model := s.costModel()
+	res.Before = summarize(model, in.prog)
+	res.Stages = append(res.Stages, stageInfo{Pass: "input", Ops: res.OpsIn, Cost: res.Before})
 	if set != nil {
 		run.ruleSets = append(run.ruleSets, namedSet{rulesPass, set})
 	}
@@ -268,10 +262,13 @@ func (s *Server) execute(parent context.Context, src *program, pl rewriter.Pipel
 			Params: base.Params}, Listeners: []ir.Listener{g}}
 		t0 := time.Now()
 		pr, err := s.runPass(pass, next.prog, env)
+		elapsed := time.Since(t0)
 		settle(next.prog)
 		run.stages = append(run.stages, next)
-		res.Passes = append(res.Passes, describePass(pass, pr, time.Since(t0), next.prog.NumOps()))
-		res.Stages = append(res.Stages, stageInfo{Pass: pass.Name(), Ops: res.Passes[len(res.Passes)-1].OpsAfter, Added: len(next.created)})
+		figures := summarize(model, next.prog)
+		res.Passes = append(res.Passes, describePass(pass, pr, elapsed, next.prog.NumOps(), figures))
+		res.Stages = append(res.Stages, stageInfo{Pass: pass.Name(), Ops: res.Passes[len(res.Passes)-1].OpsAfter, Added: len(next.created),
+			Cost: figures})
 		cur = next
 		if err == nil && ctx.Err() != nil {
 			err = context.Cause(ctx) // a Go pass, which does not look at the context, ran past the budget
@@ -286,6 +283,7 @@ func (s *Server) execute(parent context.Context, src *program, pl rewriter.Pipel
 		}
 	}
 	res.OpsOut = cur.prog.NumOps()
+	res.After = res.Stages[len(res.Stages)-1].Cost
 	for _, st := range run.stages {
 		run.ops += st.prog.NumOps()
 	}
@@ -317,29 +315,38 @@ func hasSet(sets []namedSet, set *rule.Set) bool {
 	return false
 }
 
-// describePass turns a pass's result into what the page shows.
-func describePass(pass rewriter.Pass, pr *rewriter.PassResult, d time.Duration, opsAfter int) passResult {
-	out := passResult{Name: pass.Name(), Kind: "go", Millis: float64(d.Microseconds()) / 1000, OpsAfter: opsAfter}
-	if _, ok := pass.(*rewriter.RulePass); ok {
-		out.Kind = "rules"
-	}
+// describePass turns a pass's result into what the page shows: its stats record, with the figures after it.
+func describePass(pass rewriter.Pass, pr *rewriter.PassResult, d time.Duration, opsAfter int, after *cost.Summary) passResult {
 	if pr == nil {
-		return out
+		pr = &rewriter.PassResult{Pass: pass.Name()}
 	}
-	out.Warnings = pr.Warnings
+	out := passResult{Pass: stats.FromPassResult(pr, after), Millis: float64(d.Microseconds()) / 1000, OpsAfter: opsAfter}
+	if _, ok := pass.(*rewriter.RulePass); ok {
+		out.Kind = "rules" // a rule pass that stopped before its driver ran still is one
+	}
 	if err := rewriter.CheckLimits([]*rewriter.PassResult{pr}); err != nil {
 		// The pass did not converge: its program is not what the rules make of the input (drrc apply fails so).
-		out.Warnings = append(append([]string(nil), pr.Warnings...), err.Error())
-	}
-	out.Changes = pr.Changes
-	if st := pr.Stats; st != nil {
-		out.Stop, out.Rewrites, out.Erased = st.StopReason, st.Rewrites, st.Erased
-		for _, rs := range st.Rules {
-			out.Rules = append(out.Rules, ruleStat{Name: rs.Name, Tried: rs.Tried, Matched: rs.Matched, Applied: rs.Applied,
-				Failed: rs.Failed, FirstFailure: rs.FirstFailure})
-		}
+		out.Warnings = append(append([]string(nil), out.Warnings...), err.Error())
 	}
 	return out
+}
+
+// costModel is the model of the run figures (Options.Cost, or the default device's).
+func (s *Server) costModel() *cost.Model {
+	if s.opts.Cost != nil {
+		return s.opts.Cost
+	}
+	m, err := cost.NewModel(cost.DefaultDevice)
+	if err != nil {
+		panic(err) // the built-in profiles are checked by package cost's tests
+	}
+	return m
+}
+
+// summarize returns the cost figures of a stage's program.
+func summarize(m *cost.Model, p *ir.Program) *cost.Summary {
+	s := m.Summarize(p)
+	return &s
 }
 
 // listMatches lists the matches of the editor's rules in the stage they ran on, and the rules with their counts.

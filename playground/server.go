@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/pirdrr/drr/cost"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirfile"
 	"github.com/pirdrr/drr/rewriter"
@@ -37,6 +38,8 @@ type Options struct {
 	Public bool
 	// Limits bound what one request may cost; zero fields take the defaults of DefaultLimits.
 	Limits Limits
+	// Cost is the model the cost figures of runs are estimated with (nil: the A100 profile, cost.DefaultDevice).
+	Cost *cost.Model
 	// Version is shown on the page and reported by the language server.
 	Version string
 	// Logf receives what the server logs (failed requests, internal errors); nil discards it.

@@ -106,11 +106,17 @@ type Stats struct {
 	Duration time.Duration
 }
 
-// RuleStats are one rule's statistics (summed over the instances of a family rule).
+// RuleStats are one rule's statistics: a rule name's, which sum those of its instances when it is a family rule,
+// or one instance's (in Instances).
 type RuleStats struct {
+	// Name is the rule's name, or the instance's ID (rule.Rule.ID: name[member,…]) in Instances.
 	Name string
-	// Tried counts visits of an op the rule's root can match; Matched counts matches found; Applied counts
-	// rewrites done; Failed counts matches whose rewrite could not be carried out.
+	// Tried counts the visits of an op of the instance's root kind: the driver asked the automaton for its matches
+	// there (a rule name's Tried sums its instances', so an op two instances can root at counts twice). Matched
+	// counts the matches the driver then considered, best first, up to and including the one it applied (a match
+	// ranked after the applied one at the same visit is not counted; an op visited again counts again). Applied
+	// counts the rewrites carried out; Failed the matches whose rewrite could not be (the driver then tried the next
+	// match), so Applied + Failed <= Matched.
 	Tried, Matched, Applied, Failed int
 	// FirstFailure says why the first failed rewrite could not be carried out, and where (the root op, with its
 	// source position when the program was read from a file).
@@ -120,6 +126,9 @@ type RuleStats struct {
 	// divided evenly among the rules tried at that op. Both are estimates from sampled events (see sampler):
 	// exact for the first rewrites and attempts, then one event in sampleEvery is timed.
 	Time, MatchTime time.Duration
+	// Instances are the statistics of a family rule's instances (rule.Rule.Instance set), in set order; nil for a
+	// rule that is not a family.
+	Instances []*RuleStats
 }
 
 // CycleError reports rules that rewrite back and forth.
@@ -153,7 +162,9 @@ type Driver struct {
 
 	wl        *worklist
 	stats     *Stats
-	ruleStat  []*RuleStats       // by rule index in the set
+	ruleStat  []*RuleStats // by rule index in the set: the instance's statistics
+	nameStat  []*RuleStats // by rule index: the statistics of the rule's name, which sum its instances'
+	instances map[*RuleStats][]*RuleStats
 	byRule    map[*rule.Rule]int // rule positions, for sets whose rules' Index fields are not their positions
 	rewriteT  []sampler          // by rule index: the time of its rewrites
 	rootStats [][]*RuleStats     // by OpInfo ID: the stats of the rules rooted at that op kind
@@ -400,6 +411,9 @@ func (d *Driver) sweep(maxRewrites int) (bool, error) {
 					rs.Failed++
 					if rs.FirstFailure == "" {
 						rs.FirstFailure = failureText(d.Program, ae)
+						if name := d.nameStat[ri]; name.FirstFailure == "" {
+							name.FirstFailure = rs.FirstFailure
+						}
 					}
 					continue
 				}

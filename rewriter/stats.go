@@ -6,13 +6,16 @@ import (
 	"github.com/pirdrr/drr/drr/rule"
 )
 
-// initStats prepares the per-rule statistics: one RuleStats per rule name, found by rule index, and the rules
-// rooted at each op kind, found by OpInfo ID.
+// initStats prepares the per-rule statistics: one RuleStats per rule instance, found by rule index, summed into
+// one RuleStats per rule name when the run ends (finishStats); and the instances rooted at each op kind, found by
+// OpInfo ID.
 func (d *Driver) initStats() {
 	ctx := d.Program.Ctx
 	byName := map[string]*RuleStats{}
 	n := len(d.Set.Rules)
 	d.ruleStat = make([]*RuleStats, n)
+	d.nameStat = make([]*RuleStats, n)
+	d.instances = map[*RuleStats][]*RuleStats{}
 	d.rewriteT = make([]sampler, n)
 	d.rootStats = nil
 	d.anyRoot = nil
@@ -31,15 +34,20 @@ func (d *Driver) initStats() {
 			byName[r.Name] = rs
 			d.stats.Rules = append(d.stats.Rules, rs)
 		}
-		d.ruleStat[i] = rs
+		inst := &RuleStats{Name: r.ID()}
+		d.ruleStat[i], d.nameStat[i] = inst, rs
+		d.instances[rs] = append(d.instances[rs], inst)
+		if r.Instance != "" {
+			rs.Instances = append(rs.Instances, inst)
+		}
 		if name := r.Pattern.Ops[r.Pattern.Root].Name; name != "" {
 			id := ctx.OpInfo(name).ID
 			for len(d.rootStats) <= id {
 				d.rootStats = append(d.rootStats, nil)
 			}
-			d.rootStats[id] = append(d.rootStats[id], rs)
+			d.rootStats[id] = append(d.rootStats[id], inst)
 		} else {
-			d.anyRoot = append(d.anyRoot, rs)
+			d.anyRoot = append(d.anyRoot, inst)
 		}
 	}
 	d.matchT = make([]sampler, len(d.rootStats))
@@ -67,7 +75,8 @@ func (d *Driver) indexOf(r *rule.Rule) int {
 	return r.Index
 }
 
-// finishStats turns the sampled times into the rules' Time and MatchTime.
+// finishStats turns the sampled times into the instances' Time and MatchTime and sums the instances of each rule
+// name into its statistics (FirstFailure excepted: the name's is the first failure of any instance in time).
 func (d *Driver) finishStats() {
 	for i, rs := range d.ruleStat {
 		rs.Time += d.rewriteT[i].total()
@@ -86,6 +95,16 @@ func (d *Driver) finishStats() {
 		}
 		for _, rs := range d.anyRoot {
 			rs.MatchTime += t
+		}
+	}
+	for _, rs := range d.stats.Rules {
+		for _, inst := range d.instances[rs] {
+			rs.Tried += inst.Tried
+			rs.Matched += inst.Matched
+			rs.Applied += inst.Applied
+			rs.Failed += inst.Failed
+			rs.Time += inst.Time
+			rs.MatchTime += inst.MatchTime
 		}
 	}
 }

@@ -65,10 +65,13 @@ func Load(ctx *ir.Context, name string) (*rule.Set, error) {
 }
 
 // InferencePipeline is the default pipeline of drrc apply: inplace → value_semantics.wrap → value_semantics →
-// value_semantics.maximize → conv_bn_relu → cleanup → reinplace, where cleanup is value_semantics,
-// value_semantics.maximize, value_semantics.lower, value_semantics again (dropping the copies nobody needs) and dce.
+// value_semantics.maximize → conv_bn_relu → cleanup → reinplace → fold_constants, where cleanup is
+// value_semantics, value_semantics.maximize, value_semantics.lower, value_semantics again (dropping the copies
+// nobody needs) and dce. fold_constants evaluates the weight arithmetic the batch-norm folds build into new
+// parameters when the weights have data (drrc apply -weights), as Paddle's constant_folding_pass does; without
+// data it changes nothing.
 var InferencePipeline = []string{"inplace", "value_semantics.wrap", "value_semantics", "value_semantics.maximize",
-	"conv_bn_relu", "cleanup", "reinplace"}
+	"conv_bn_relu", "cleanup", "reinplace", "fold_constants"}
 
 // Register registers the shipped sets, the Go passes and the pipelines "cleanup", "inference" and "gpu_inference"
 // (GPUInferencePipeline) in reg.

@@ -33,12 +33,27 @@ func pipeline(t testing.TB, ctx *ir.Context, reg *rewriter.Registry, names ...st
 	return pl
 }
 
+// sampleProgram is the sample model without its weights (the tests of what passes do without weight data).
 func sampleProgram(t testing.TB) (*ir.Context, *ir.Program) {
 	t.Helper()
 	ctx := newCtx(t)
-	p, err := sample.Load(ctx)
+	p, err := sample.LoadModel(ctx)
 	require.NoError(t, err)
 	return ctx, p
+}
+
+// TestVerifyPassesSampleWeights: with the sample's own weights, the inference pipeline (which ends with
+// fold_constants) leaves no weight arithmetic, and the outputs agree.
+func TestVerifyPassesSampleWeights(t *testing.T) {
+	ctx := newCtx(t)
+	p, err := sample.Load(ctx)
+	require.NoError(t, err)
+	reg := shippedRegistry(t)
+	res, err := verify.VerifyPasses(p, pipeline(t, ctx, reg, "inference"), verify.VerifyOptions{Registry: reg})
+	require.NoError(t, err, "%v", res.Report)
+	assert.Empty(t, res.WeightOps, "fold_constants folded the batch-norm arithmetic")
+	assert.Positive(t, res.Passes[len(res.Passes)-1].Changes)
+	assert.Less(t, res.Report.Outputs[0].MaxRel, 1e-5, "folded weights are float32")
 }
 
 func TestVerifyPassesSample(t *testing.T) {
@@ -57,16 +72,16 @@ func TestVerifyPassesSample(t *testing.T) {
 	assert.Equal(t, 5, countOps(res.Before, "pd_op.batch_norm_"))
 	assert.NotEmpty(t, res.WeightOps, "the folds leave weight arithmetic, without data to fold it")
 	assert.Positive(t, res.WeightOps["pd_op.divide"])
-	assert.Len(t, res.Passes, 11)
+	assert.Len(t, res.Passes, 12)
 }
 
-// TestVerifyPassesFoldConstants: with random weight data, inference + fold_constants removes the weight
-// arithmetic (which reinplace made partly inplace) and the outputs still agree; without data fold_constants changes
-// nothing.
+// TestVerifyPassesFoldConstants: with random weight data, the inference pipeline, which ends with fold_constants,
+// removes the weight arithmetic (which reinplace made partly inplace) and the outputs still agree; without data
+// fold_constants changes nothing.
 func TestVerifyPassesFoldConstants(t *testing.T) {
 	ctx, p := sampleProgram(t)
 	reg := shippedRegistry(t)
-	pl := pipeline(t, ctx, reg, "inference", "fold_constants")
+	pl := pipeline(t, ctx, reg, "inference")
 
 	res, err := verify.VerifyPasses(p, pl, verify.VerifyOptions{Registry: reg})
 	require.NoError(t, err)

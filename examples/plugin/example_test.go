@@ -29,6 +29,7 @@ func Example() {
 	// dce                      changes: 0
 	// reinplace                converged, rewrites: 7
 	//     reinplace                          applied 7 of 7 matched
+	// fold_constants           changes: 0
 	// dedup_constants          changes: 11
 	// tuning                   converged, rewrites: 3
 	//     exhaustive_search_aligned          applied 2 of 2 matched

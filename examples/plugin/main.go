@@ -40,7 +40,7 @@ func run(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	p, err := sample.Load(ctx)
+	p, err := sample.LoadModel(ctx) // without weights: the constants dedup_constants merges stay
 	if err != nil {
 		return err
 	}

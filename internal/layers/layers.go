@@ -34,6 +34,7 @@ var Table = []Layer{
 		"interp/tensor", "lsp/jsonrpc2", "lsp/protocol",
 	}},
 	{Name: "program model", Packages: []string{"ir"}},
+	{Name: "cost model", Packages: []string{"cost"}},
 	{Name: "program formats and views", Peers: true, Packages: []string{
 		"ir/pirtext", "ir/pirjson", "ir/mlirtext", "ir/graphnet", "ir/pirfile", "ir/pdiparams", "ir/kernels",
 		"graphview", "internal/sample",
@@ -41,7 +42,7 @@ var Table = []Layer{
 	{Name: "rules as data", Packages: []string{"drr/rule"}},
 	{Name: "analyses, language, matcher", Packages: []string{"analysis", "drr", "matcher"}},
 	{Name: "rule-set lint", Packages: []string{"lint"}},
-	{Name: "rewriting", Peers: true, Packages: []string{"rewriter", "internal/pipecheck", "rulegen/rt"}},
+	{Name: "rewriting", Peers: true, Packages: []string{"rewriter", "internal/pipecheck", "rulegen/rt", "stats"}},
 	{Name: "interpreter", Packages: []string{"interp"}},
 	{Name: "verification", Packages: []string{"verify"}},
 	{Name: "shipped rules", Packages: []string{"rules"}},

@@ -171,11 +171,13 @@
   function showRun(res) {
     const applied = res.passes.reduce(function (n, p) { return n + p.rewrites; }, 0);
     let text = res.program + ": " + res.opsIn + " → " + res.opsOut + " ops, " + applied + " rewrites, " + res.matches.length +
-      " matches (" + res.ms.toFixed(1) + " ms)";
-    const unfinished = res.passes.filter(function (p) { return p.stop && p.stop !== "converged"; })[0];
+      " matches in the input (" + res.ms.toFixed(1) + " ms)";
+    const worth = costText(res.before, res.after);
+    if (worth) text += "; " + worth;
+    const unfinished = res.passes.filter(function (p) { return p.stop_reason && p.stop_reason !== "converged"; })[0];
     if (res.stopped) status("stopped: " + res.stopped + " — " + text, "error");
     else if (res.error) status(res.error, "error");
-    else if (unfinished) status("the driver stopped pass " + unfinished.name + ": " + unfinished.stop + " — " + text, "warn");
+    else if (unfinished) status("the driver stopped pass " + unfinished.pass + ": " + unfinished.stop_reason + " — " + text, "warn");
     else status(text, "ok");
     showRules(res);
     $("verify-button").disabled = !!res.error && res.passes.length === 0;
@@ -188,28 +190,48 @@
     $("verify-summary").textContent = "Verify runs the program before and after the passes in the reference interpreter, on the same random inputs and weights, and compares every output.";
   }
 
+  // fmtTime renders seconds: "12.6 µs", "1.42 ms".
+  function fmtTime(s) {
+    if (s >= 1) return s.toPrecision(3) + " s";
+    if (s >= 1e-3) return (s * 1e3).toPrecision(3) + " ms";
+    return (s * 1e6).toPrecision(3) + " µs";
+  }
+
+  // costText says what a run or a pass did to the cost figures (the upper end of the estimated time), "" without
+  // figures.
+  function costText(a, b) {
+    if (!a || !b) return "";
+    return "runtime ops " + a.runtime_ops + " → " + b.runtime_ops + ", kernels " + a.kernels + " → " + b.kernels +
+      ", est. time " + fmtTime(a.time_s.high) + " → " + fmtTime(b.time_s.high) + " per inference on " + b.device;
+  }
+
   // showRules lists the editor's rules with their matches and what the driver did with them.
   function showRules(res) {
     const list = $("rule-list");
     list.textContent = "";
+    // The pass's counts, per rule instance (a family rule's instances are listed under it).
     const stats = {};
     res.passes.forEach(function (p) {
-      if (p.name !== "rules") return;
-      (p.rules || []).forEach(function (r) { stats[r.name] = r; });
+      if (p.pass !== "rules") return;
+      (p.rules || []).forEach(function (r) {
+        stats[r.rule] = r;
+        (r.instances || []).forEach(function (i) { stats[i.id] = Object.assign({ first_failure: r.first_failure }, i); });
+      });
     });
     res.rules.forEach(function (r) {
       const li = document.createElement("li");
       li.dataset.rule = r.id;
-      const st = stats[r.id] || stats[r.name];
-      let counts = r.matches + (r.matches === 1 ? " match" : " matches");
-      if (st) counts += ", " + st.applied + " applied" + (st.failed ? ", " + st.failed + " failed" : "");
-      li.innerHTML = '<span class="name">' + esc(r.id) + '</span><span class="counts' + (r.matches ? "" : " none") + '">' + esc(counts) + "</span>";
-      if (st && st.firstFailure) li.title = st.firstFailure;
+      const st = stats[r.id];
+      let counts = r.matchesInInput + " in the input";
+      if (st) counts += " · pass: " + st.matched + " matched, " + st.applied + " applied" + (st.failed ? ", " + st.failed + " failed" : "");
+      li.innerHTML = '<span class="name">' + esc(r.id) + '</span><span class="counts' + (r.matchesInInput || (st && st.applied) ? "" : " none") + '">' + esc(counts) + "</span>";
+      li.title = "matches of the rule in the program the pass starts from; then what the driver matched and applied during the pass" +
+        (st && st.first_failure ? "\nfirst failure: " + st.first_failure : "");
       li.addEventListener("click", function () { stepRule(r.id, 0); if (r.line) E.gotoLine(editor, r.line, 1); });
       list.appendChild(li);
     });
-    const stop = res.passes.filter(function (p) { return p.name === "rules"; }).map(function (p) { return p.stop; })[0];
-    $("rules-summary").textContent = res.rules.length ? res.matches.length + " matches" + (stop ? " · driver: " + stop : "") : "";
+    const stop = res.passes.filter(function (p) { return p.pass === "rules"; }).map(function (p) { return p.stop_reason; })[0];
+    $("rules-summary").textContent = res.rules.length ? res.matches.length + " matches in the input" + (stop ? " · driver: " + stop : "") : "";
     $("match-stepper").hidden = true;
   }
 
@@ -392,7 +414,8 @@
       const li = document.createElement("li");
       const p = k > 0 ? res.passes[k - 1] : null;
       let meta = s.ops + " ops";
-      if (p) meta += ", " + p.rewrites + " rewrites" + (p.stop ? ", " + p.stop : "") + ", " + p.ms.toFixed(1) + " ms";
+      if (s.cost) meta += ", " + s.cost.runtime_ops + " runtime, est. " + fmtTime(s.cost.time_s.high);
+      if (p) meta += ", " + p.rewrites + " rewrites" + (p.stop_reason ? ", " + p.stop_reason : "") + ", " + p.ms.toFixed(1) + " ms";
       li.innerHTML = esc(k === 0 ? "input" : s.pass) + '<div class="meta">' + esc(meta) + "</div>";
       li.addEventListener("click", function () { showStage(k); list.focus(); });
       list.appendChild(li);
@@ -407,15 +430,17 @@
     document.querySelectorAll("#stage-list li").forEach(function (li, i) { li.classList.toggle("current", i === k); });
     const p = k > 0 ? res.passes[k - 1] : null;
     $("stage-head").textContent = k === 0 ? "The input program (" + res.stages[0].ops + " ops)." :
-      "Pass " + k + " of " + (res.stages.length - 1) + ": " + p.name + " (" + p.kind + ")" + (p.stop ? " — driver stopped: " + p.stop : "") +
-      (p.warnings && p.warnings.length ? " — " + p.warnings.join("; ") : "") + ". ↑/↓ or j/k step through the passes.";
+      "Pass " + k + " of " + (res.stages.length - 1) + ": " + p.pass + " (" + p.kind + ")" + (p.stop_reason ? " — driver stopped: " + p.stop_reason : "") +
+      (p.warnings && p.warnings.length ? " — " + p.warnings.join("; ") : "") +
+      (costText(res.stages[k - 1].cost, res.stages[k].cost) ? " — " + costText(res.stages[k - 1].cost, res.stages[k].cost) : "") +
+      ". ↑/↓ or j/k step through the passes.";
     const table = $("stage-rules");
     table.innerHTML = "";
     if (p && p.rules && p.rules.length) {
       table.innerHTML = "<tr><th>rule</th><th>tried</th><th>matched</th><th>applied</th><th>failed</th></tr>" +
         p.rules.map(function (r) {
-          return "<tr" + (r.firstFailure ? ' title="' + esc(r.firstFailure) + '"' : "") + "><td>" + esc(r.name) + "</td><td>" + r.tried +
-            "</td><td>" + r.matched + "</td><td>" + r.applied + "</td><td>" + r.failed + "</td></tr>";
+          return "<tr" + (r.first_failure ? ' title="' + esc(r.first_failure) + '"' : "") + "><td>" + esc(r.rule) + "</td><td>" + r.tried +
+            "</td><td>" + r.matched + "</td><td>" + r.applied + "</td><td>" + (r.failed || 0) + "</td></tr>";
         }).join("");
     }
     const show = document.createElement("button");

@@ -1,4 +1,5 @@
-// Command gen writes the sample model, internal/sample/tinyresnet.json (run by go generate in internal/sample).
+// Command gen writes the sample model, internal/sample/tinyresnet.json, and its weights, tinyresnet.pdiparams, drawn
+// from sample.Seed (run by go generate in internal/sample).
 package main
 
 import (
@@ -7,6 +8,7 @@ import (
 
 	"github.com/pirdrr/drr/internal/sample"
 	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/ir/pdiparams"
 	"github.com/pirdrr/drr/ir/pirfile"
 	"github.com/pirdrr/drr/ir/pirjson"
 )
@@ -31,5 +33,11 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	return pirfile.WriteFile(sample.Name, data)
+	if err := pirfile.WriteFile(sample.Name, data); err != nil {
+		return err
+	}
+	if err := sample.FillWeights(p, sample.Seed); err != nil {
+		return err
+	}
+	return pdiparams.WriteFile(sample.WeightsName, p)
 }

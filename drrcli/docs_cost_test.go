@@ -1,0 +1,54 @@
+package drrcli
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pirdrr/drr/internal/sample"
+)
+
+// costDoc is the page TestCostDoc runs.
+var costDoc = filepath.Join("..", "docs", "cost.md")
+
+// TestCostDoc walks through docs/cost.md as a reader would, from a folder holding the sample model and its weights
+// where the repository has them (internal/sample/): every ```sh block runs and must print what the ```text block
+// after it shows.
+func TestCostDoc(t *testing.T) {
+	page, err := os.ReadFile(costDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := docSteps(t, string(page))
+	if len(steps) == 0 {
+		t.Fatal("no ```sh block in docs/cost.md")
+	}
+	dir := t.TempDir()
+	write(t, dir, filepath.Join("internal", "sample", sample.Name), string(sample.JSON()))
+	write(t, dir, filepath.Join("internal", "sample", sample.WeightsName), string(sample.Weights()))
+	t.Chdir(dir)
+	for _, s := range steps {
+		var out bytes.Buffer
+		code := 0
+		for _, cmd := range s.commands {
+			if code = runDocCommand(t, &out, cmd); code != 0 {
+				break
+			}
+		}
+		where := fmt.Sprintf("%s:%d", costDoc, s.line)
+		if code != s.exit {
+			t.Errorf("%s: exit status %d, the page says %d; output:\n%s", where, code, s.exit, out.String())
+			continue
+		}
+		if s.want == nil {
+			continue
+		}
+		got := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
+		if err := matchOutput(s.want, got, s.exact); err != nil {
+			t.Errorf("%s: %v; output:\n%s", where, err, out.String())
+		}
+	}
+}
