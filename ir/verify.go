@@ -18,22 +18,35 @@ import (
 //
 // Unregistered ops are checked for dominance and consistency only.
 func Verify(p *Program) Diagnostics {
-	v := &verifier{prog: p, names: NumberValues(p.Body())}
+	v := &verifier{prog: p}
 	v.block(p.Body())
 	v.params()
 	return v.diags
 }
 
 type verifier struct {
-	prog  *Program
-	names *Numbering
-	diags Diagnostics
+	prog     *Program
+	numbered *Numbering
+	diags    Diagnostics
+	// unnamed counts the parameter ops without a name; mistyped holds the parameters some op reads with another
+	// type than the parameter table gives (only those can be read with two types).
+	unnamed  int
+	mistyped map[string]bool
+}
+
+// names returns the numbering of the program's values, made on the first message that needs it: a program that
+// verifies clean is never numbered (at a million ops that is a map of every value).
+func (v *verifier) names() *Numbering {
+	if v.numbered == nil {
+		v.numbered = NumberValues(v.prog.Body())
+	}
+	return v.numbered
 }
 
 func (v *verifier) report(sev Severity, op *Op, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	if op != nil {
-		msg = v.names.Describe(op) + ": " + msg
+		msg = v.names().Describe(op) + ": " + msg
 	}
 	d := Diagnostic{Severity: sev, File: v.prog.File, Message: msg}
 	if op != nil {
@@ -66,7 +79,7 @@ func (v *verifier) op(op *Op) {
 			continue
 		}
 		if !Dominates(val, op) {
-			v.report(Error, op, "operand %d (%s) %s", i, v.names.Name(val), v.whyNotVisible(val, op))
+			v.report(Error, op, "operand %d (%s) %s", i, v.names().Name(val), v.whyNotVisible(val, op))
 		}
 	}
 	for i := range op.resultSlice() {
@@ -84,6 +97,9 @@ func (v *verifier) op(op *Op) {
 	if s := op.info.Schema; s != nil {
 		v.schema(op, s)
 	}
+	if n := op.info.Name; n == ParameterOpName || n == GetParameterOpName {
+		v.paramOp(op)
+	}
 	v.controlFlow(op)
 	for _, r := range op.regionSlice() {
 		for _, b := range r.blocks {
@@ -98,18 +114,18 @@ func (v *verifier) uses(val *Value) {
 	for u := val.first; u != nil; u = u.next {
 		n++
 		if u.value != val {
-			v.report(Error, val.def, "use list of %s holds a use of another value", v.names.Name(val))
+			v.report(Error, val.def, "use list of %s holds a use of another value", v.names().Name(val))
 			return
 		}
 		if u.owner.isErased() {
-			v.report(Error, val.def, "%s is used by an erased %s", v.names.Name(val), u.owner.Name())
+			v.report(Error, val.def, "%s is used by an erased %s", v.names().Name(val), u.owner.Name())
 		}
 		if n > int(val.nuses) {
 			break
 		}
 	}
 	if n != int(val.nuses) {
-		v.report(Error, val.def, "%s has %d uses in its list but counts %d", v.names.Name(val), n, val.nuses)
+		v.report(Error, val.def, "%s has %d uses in its list but counts %d", v.names().Name(val), n, val.nuses)
 	}
 }
 
@@ -296,8 +312,32 @@ func (v *verifier) yields(op *Op, b *Block, want int, where string) {
 	}
 }
 
-// params warns when one parameter name is read with different types.
+// paramOp notes a parameter op for params: a name read with another type than the parameter table's is
+// mistyped. When every op reads its parameter with the table's type, no name is read with two types, and params
+// need not collect the names of a million parameters to find out.
+func (v *verifier) paramOp(op *Op) {
+	name, ok := AsString(op.Attr("parameter_name"))
+	if !ok {
+		v.unnamed++
+		return
+	}
+	if op.NumResults() != 1 {
+		return
+	}
+	if pv := v.prog.Params[name]; pv == nil || pv.Type != op.Result(0).Type() {
+		if v.mistyped == nil {
+			v.mistyped = map[string]bool{}
+		}
+		v.mistyped[name] = true
+	}
+}
+
+// params reports parameter ops without a name, and warns when one parameter name is read with different types
+// (only mistyped names can be). It walks the program again only when there is something to report.
 func (v *verifier) params() {
+	if v.unnamed == 0 && len(v.mistyped) == 0 {
+		return
+	}
 	types := map[string]Type{}
 	for op := range v.prog.Walk() {
 		if op.info.Name != ParameterOpName && op.info.Name != GetParameterOpName {
@@ -308,7 +348,7 @@ func (v *verifier) params() {
 			v.report(Error, op, "parameter op without a parameter_name")
 			continue
 		}
-		if op.NumResults() != 1 {
+		if op.NumResults() != 1 || !v.mistyped[name] {
 			continue
 		}
 		t := op.Result(0).Type()
