@@ -5,7 +5,7 @@ import (
 	"unsafe"
 )
 
-// Allocator hands out ops, their operand records and their results from large chunks, so that building a big
+// Allocator hands out ops, their operand records and their further results from large chunks, so that building a big
 // program costs a few allocations per thousand ops instead of several per op (readers use one per program). Ops
 // from an allocator behave exactly like those of Context.NewOp. An Allocator is not safe for concurrent use.
 //
@@ -15,7 +15,8 @@ import (
 type Allocator struct {
 	ops  []Op
 	uses []Use
-	vals []Value
+	more []extraResult
+	exts []opExt
 	// useChunks are the operand-record chunks handed out so far, and chunkBase their addresses, both sorted by
 	// address, so that Reuse can tell whether two freed runs that touch lie in one chunk (and may be merged).
 	useChunks []*[allocChunk]Use
@@ -28,11 +29,12 @@ type Allocator struct {
 	track  bool
 	erased []*Op
 	// Free records of recycled ops, kept in the records themselves so that recycling allocates nothing: op
-	// records by their number of results k (0: none kept), linked through next, each with its k results; runs of
-	// k operand records, linked through the first record's next; and runs of k results parted from their op.
+	// records by their number of results k (0: none kept), linked through next, each with its extension holding
+	// k-1 further results when k > 1; runs of k operand records, linked through the first record's next; and
+	// extensions holding k-1 further results, parted from their op.
 	freeOps  [maxRun + 1]*Op
 	freeUses [maxRun + 1]*Use
-	freeVals [maxRun + 1][]*Value
+	freeExts [maxRun + 1][]*opExt
 	runs     []useRun // scratch of Reuse
 
 	// infos caches Context.OpInfo by the name's bytes' address: readers and rules pass the same string for every
@@ -76,38 +78,77 @@ const (
 // NewOp is Context.NewOp, allocating from a's chunks.
 func (a *Allocator) NewOp(c *Context, spec OpSpec) *Op { return newOp(c, spec, a) }
 
-// opRecord returns a zeroed op record and nres results for it (newOp writes them whole).
-func (a *Allocator) opRecord(nres int) (*Op, []Value) {
+// opRecord returns a zeroed op record for an op of nres results: with an extension holding nres-1 further results
+// when nres > 1 (newOp writes the results whole).
+func (a *Allocator) opRecord(nres int) *Op {
 	if nres <= maxRun {
 		if op := a.freeOps[nres]; op != nil {
 			a.freeOps[nres] = op.next
-			res := unsafe.Slice(op.results, nres)
+			ext := op.ext
 			*op = Op{}
-			return op, res
-		}
-	}
-	for k, op := range a.freeOps {
-		if op != nil {
-			// A record that kept another number of results: they go to their own list.
-			a.freeOps[k] = op.next
-			if k > 0 {
-				a.freeVals[k] = append(a.freeVals[k], op.results)
+			if nres > 1 {
+				ext.regions = nil
+				op.ext = ext
 			}
-			*op = Op{}
-			return op, a.valueRun(nres)
+			return op
 		}
 	}
-	if len(a.ops) == 0 {
-		chunk := new([allocChunk]Op)
-		base := uintptr(unsafe.Pointer(chunk))
-		i, _ := slices.BinarySearch(a.opBase, base)
-		a.opChunks = slices.Insert(a.opChunks, i, chunk)
-		a.opBase = slices.Insert(a.opBase, i, base)
-		a.ops = chunk[:]
+	var op *Op
+	for k, free := range a.freeOps {
+		if free != nil {
+			// A record that kept another number of results: its further results go to their own list.
+			a.freeOps[k] = free.next
+			if k > 1 {
+				free.ext.regions = nil
+				a.freeExts[k] = append(a.freeExts[k], free.ext)
+			}
+			op = free
+			*op = Op{}
+			break
+		}
 	}
-	op := &a.ops[0]
-	a.ops = a.ops[1:]
-	return op, a.valueRun(nres)
+	if op == nil {
+		if len(a.ops) == 0 {
+			chunk := new([allocChunk]Op)
+			base := uintptr(unsafe.Pointer(chunk))
+			i, _ := slices.BinarySearch(a.opBase, base)
+			a.opChunks = slices.Insert(a.opChunks, i, chunk)
+			a.opBase = slices.Insert(a.opBase, i, base)
+			a.ops = chunk[:]
+		}
+		op = &a.ops[0]
+		a.ops = a.ops[1:]
+	}
+	if nres > 1 {
+		op.ext = a.extRecord(nres)
+	}
+	return op
+}
+
+// extRecord returns an op extension holding the nres-1 further results of an op of nres results.
+func (a *Allocator) extRecord(nres int) *opExt {
+	if nres <= maxRun {
+		if free := a.freeExts[nres]; len(free) > 0 {
+			a.freeExts[nres] = free[:len(free)-1]
+			return free[len(free)-1]
+		}
+	}
+	if len(a.exts) == 0 {
+		a.exts = make([]opExt, allocChunk/8)
+	}
+	ext := &a.exts[0]
+	a.exts = a.exts[1:]
+	n := nres - 1
+	if n > allocChunk/4 {
+		ext.more = unsafe.SliceData(make([]extraResult, n))
+		return ext
+	}
+	if len(a.more) < n {
+		a.more = make([]extraResult, allocChunk)
+	}
+	ext.more = &a.more[0]
+	a.more = a.more[n:]
+	return ext
 }
 
 // useRun returns n contiguous operand records that link nowhere (value, prev and next nil; the owner is set by
@@ -176,28 +217,6 @@ func (a *Allocator) pushUses(head *Use, k int) {
 	a.freeUses[k] = head
 }
 
-// valueRun returns n contiguous values, for newOp to write whole.
-func (a *Allocator) valueRun(n int) []Value {
-	if n == 0 {
-		return nil
-	}
-	if n <= maxRun {
-		if free := a.freeVals[n]; len(free) > 0 {
-			a.freeVals[n] = free[:len(free)-1]
-			return unsafe.Slice(free[len(free)-1], n)
-		}
-	}
-	if n > allocChunk/4 {
-		return make([]Value, n)
-	}
-	if len(a.vals) < n {
-		a.vals = make([]Value, allocChunk)
-	}
-	s := a.vals[:n:n]
-	a.vals = a.vals[n:]
-	return s
-}
-
 // TrackErased makes rewriters that allocate from a (Builder.Alloc) remember the ops they erase, so that Reuse can
 // recycle them. Only a caller that knows every pointer to an erased op is dropped may turn it on: see Reuse.
 func (a *Allocator) TrackErased(on bool) {
@@ -228,7 +247,10 @@ func (a *Allocator) Reuse() {
 		}
 		k := int(op.nResults)
 		if k > maxRun {
-			k = 0 // the results are not recycled
+			k = 0 // the further results are not recycled
+		}
+		if k < 2 {
+			op.ext = nil // regions, if any, are not recycled
 		}
 		// The record is cleared when it is taken (opRecord), and newOp writes its results whole.
 		op.nResults = uint32(k)

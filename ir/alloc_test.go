@@ -14,9 +14,11 @@ func TestRecordSizes(t *testing.T) {
 	if unsafe.Sizeof(uintptr(0)) != 8 {
 		t.Skip("the sizes are for 64-bit platforms")
 	}
-	assert.LessOrEqual(t, unsafe.Sizeof(Op{}), uintptr(96), "Op")
+	// An op with its first result: 96 + 40 bytes before results moved into the op record.
+	assert.LessOrEqual(t, unsafe.Sizeof(Op{}), uintptr(120), "Op")
 	assert.Equal(t, uintptr(32), unsafe.Sizeof(Use{}), "Use")
-	assert.Equal(t, uintptr(40), unsafe.Sizeof(Value{}), "Value")
+	assert.Equal(t, uintptr(32), unsafe.Sizeof(Value{}), "Value")
+	assert.Equal(t, uintptr(40), unsafe.Sizeof(extraResult{}), "extraResult")
 }
 
 // TestUseIndexAndBlockArgs: a use's index is its place among its op's operand records, also after SetOperands
@@ -168,4 +170,70 @@ func TestAllocatorOpInfoCache(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestAllocatorReuseResults: recycled op records serve ops of any number of results; an op of several results
+// keeps its further results (and they find their op) whether its record was recycled with them, without them or
+// with another number of them; regions are not carried over.
+func TestAllocatorReuseResults(t *testing.T) {
+	c := NewContext()
+	p := NewProgram(c)
+	alloc := &Allocator{}
+	alloc.TrackErased(true)
+	rw := NewRewriter(c, nil)
+	rw.Alloc = alloc
+	rw.SetInsertionPointToEnd(p.Body())
+	f32 := c.Tensor(DenseTensor, []int64{4}, c.Scalar(DTypeFloat32))
+	i64 := c.Scalar(DTypeInt64)
+	x := rw.Create(OpSpec{Name: "pd_op.data", Results: []Type{f32}}).Result(0)
+	checkResults := func(op *Op, types ...Type) {
+		t.Helper()
+		require.Equal(t, len(types), op.NumResults())
+		for i, typ := range types {
+			r := op.Result(i)
+			assert.Same(t, op, r.DefiningOp(), "result %d", i)
+			assert.Equal(t, i, r.Index())
+			assert.Same(t, typ, r.Type())
+			assert.Same(t, op.Block(), r.OwnerBlock())
+			assert.False(t, r.HasUses())
+		}
+	}
+
+	three := rw.Create(OpSpec{Name: "my.three", Operands: []*Value{x}, Results: []Type{f32, i64, f32}})
+	checkResults(three, f32, i64, f32)
+	ext := three.ext
+	require.NoError(t, rw.Erase(three))
+	alloc.Reuse()
+	again := rw.Create(OpSpec{Name: "my.again", Operands: []*Value{x}, Results: []Type{i64, i64, f32}})
+	assert.Same(t, three, again, "the record of an op of three results serves one of three")
+	assert.Same(t, ext, again.ext, "with its further results")
+	checkResults(again, i64, i64, f32)
+
+	require.NoError(t, rw.Erase(again))
+	alloc.Reuse()
+	two := rw.Create(OpSpec{Name: "my.two", Results: []Type{f32, f32}})
+	assert.Same(t, again, two, "a record of another number of results is taken when no other is free")
+	assert.NotSame(t, ext, two.ext)
+	checkResults(two, f32, f32)
+	assert.Equal(t, []*opExt{ext}, alloc.freeExts[3], "the further results it kept wait for an op of three")
+	four := rw.Create(OpSpec{Name: "my.four", Results: []Type{i64, i64, i64}})
+	assert.Same(t, ext, four.ext)
+	checkResults(four, i64, i64, i64)
+
+	// An op with a region is recycled without it.
+	loop := rw.Create(OpSpec{Name: "my.loop", Results: []Type{f32, f32}, Regions: 1})
+	loop.Region(0).AddBlock()
+	require.NoError(t, rw.Erase(loop))
+	alloc.Reuse()
+	plain := rw.Create(OpSpec{Name: "my.plain", Results: []Type{f32, f32}})
+	assert.Same(t, loop, plain)
+	assert.Equal(t, 0, plain.NumRegions())
+	checkResults(plain, f32, f32)
+	assert.Empty(t, Verify(p).Errors())
+
+	// Without an allocator, too.
+	free := c.NewOp(OpSpec{Name: "my.free", Results: []Type{f32, i64}, Regions: 2})
+	checkResults(free, f32, i64)
+	assert.Equal(t, 2, free.NumRegions())
+	assert.Nil(t, free.Result(1).OwnerBlock(), "a detached op")
 }

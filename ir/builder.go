@@ -21,11 +21,11 @@ func (c *Context) NewOp(spec OpSpec) *Op { return newOp(c, spec, nil) }
 func newOp(c *Context, spec OpSpec, a *Allocator) *Op {
 	var op *Op
 	var uses []Use
-	var results []Value
 	var info *OpInfo
+	nres := len(spec.Results)
 	if a != nil {
 		info = a.opInfo(c, spec.Name)
-		op, results = a.opRecord(len(spec.Results))
+		op = a.opRecord(nres)
 		uses = a.useRun(len(spec.Operands))
 	} else {
 		info = c.OpInfo(spec.Name)
@@ -33,20 +33,24 @@ func newOp(c *Context, spec OpSpec, a *Allocator) *Op {
 		if len(spec.Operands) > 0 {
 			uses = make([]Use, len(spec.Operands))
 		}
-		if len(spec.Results) > 0 {
-			results = make([]Value, len(spec.Results))
+		if nres > 1 {
+			op.ext = &opExt{more: unsafe.SliceData(make([]extraResult, nres-1))}
 		}
 	}
 	op.info, op.Loc = info, spec.Loc
 	op.setOperandSlice(uses)
-	op.results, op.nResults = unsafe.SliceData(results), uint32(len(results))
 	for i, v := range spec.Operands {
 		u := &uses[i]
 		u.owner = op
 		u.link(v)
 	}
-	for i, t := range spec.Results {
-		results[i] = Value{typ: t, def: op, index: int32(i)}
+	op.nResults = uint32(nres)
+	if nres > 0 {
+		op.res = Value{typ: spec.Results[0]}
+		more := op.moreResults()
+		for i, t := range spec.Results[1:] {
+			more[i] = extraResult{Value: Value{typ: t, index: int32(i + 1)}, def: op}
+		}
 	}
 	op.setAttrSlice(spec.Attrs)
 	if spec.Regions > 0 {
@@ -54,7 +58,10 @@ func newOp(c *Context, spec OpSpec, a *Allocator) *Op {
 		for i := range regions {
 			regions[i] = &Region{op: op}
 		}
-		op.regions = &regions
+		if op.ext == nil {
+			op.ext = &opExt{}
+		}
+		op.ext.regions = regions
 	}
 	return op
 }

@@ -81,14 +81,15 @@ func (e *equaler) op(p, q *Op) error {
 			return fmt.Errorf("%s: operand %d (%s) does not correspond", desc, i, e.names.Name(pv))
 		}
 	}
-	if len(p.resultSlice()) != len(q.resultSlice()) {
-		return fmt.Errorf("%s: %d results vs %d", desc, len(p.resultSlice()), len(q.resultSlice()))
+	if p.nResults != q.nResults {
+		return fmt.Errorf("%s: %d results vs %d", desc, p.nResults, q.nResults)
 	}
-	for i := range p.resultSlice() {
-		if p.resultSlice()[i].typ != q.resultSlice()[i].typ {
-			return fmt.Errorf("%s: result %d has type %s vs %s", desc, i, p.resultSlice()[i].typ, q.resultSlice()[i].typ)
+	for i := range int(p.nResults) {
+		pr, qr := p.result(i), q.result(i)
+		if pr.typ != qr.typ {
+			return fmt.Errorf("%s: result %d has type %s vs %s", desc, i, pr.typ, qr.typ)
 		}
-		e.m[&p.resultSlice()[i]] = &q.resultSlice()[i]
+		e.m[pr] = qr
 	}
 	if err := e.attrs(p, q, desc); err != nil {
 		return err

@@ -129,12 +129,16 @@ func (p *Program) ParamNames() []string {
 
 // ParamOf returns the variable a value reads if it is the result of a parameter op, or nil.
 func (p *Program) ParamOf(v *Value) *Variable {
-	if v == nil || v.def == nil {
+	if v == nil {
 		return nil
 	}
-	switch v.def.info.Name {
+	d := v.def()
+	if d == nil {
+		return nil
+	}
+	switch d.info.Name {
 	case ParameterOpName, GetParameterOpName:
-		if name, ok := AsString(v.def.Attr("parameter_name")); ok {
+		if name, ok := AsString(d.Attr("parameter_name")); ok {
 			return p.Params[name]
 		}
 	}

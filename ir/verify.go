@@ -82,8 +82,8 @@ func (v *verifier) op(op *Op) {
 			v.report(Error, op, "operand %d (%s) %s", i, v.names().Name(val), v.whyNotVisible(val, op))
 		}
 	}
-	for i := range op.resultSlice() {
-		v.uses(&op.resultSlice()[i])
+	for i := range int(op.nResults) {
+		v.uses(op.result(i))
 	}
 	if isTerminator(op) {
 		p := op.ParentOp()
@@ -114,23 +114,23 @@ func (v *verifier) uses(val *Value) {
 	for u := val.first; u != nil; u = u.next {
 		n++
 		if u.value != val {
-			v.report(Error, val.def, "use list of %s holds a use of another value", v.names().Name(val))
+			v.report(Error, val.def(), "use list of %s holds a use of another value", v.names().Name(val))
 			return
 		}
 		if u.owner.isErased() {
-			v.report(Error, val.def, "%s is used by an erased %s", v.names().Name(val), u.owner.Name())
+			v.report(Error, val.def(), "%s is used by an erased %s", v.names().Name(val), u.owner.Name())
 		}
 		if n > int(val.nuses) {
 			break
 		}
 	}
 	if n != int(val.nuses) {
-		v.report(Error, val.def, "%s has %d uses in its list but counts %d", v.names().Name(val), n, val.nuses)
+		v.report(Error, val.def(), "%s has %d uses in its list but counts %d", v.names().Name(val), n, val.nuses)
 	}
 }
 
 func (v *verifier) whyNotVisible(val *Value, op *Op) string {
-	if d := val.def; d != nil {
+	if d := val.def(); d != nil {
 		switch {
 		case d.isErased():
 			return "is defined by an erased op"
@@ -165,8 +165,8 @@ func (v *verifier) schema(op *Op, s *OpSchema) {
 			}
 		}
 	}
-	if !s.ResultCountOK(len(op.resultSlice())) {
-		v.report(Error, op, "has %d results; %s has %s", len(op.resultSlice()), s.Name, resultCountText(s))
+	if !s.ResultCountOK(int(op.nResults)) {
+		v.report(Error, op, "has %d results; %s has %s", op.nResults, s.Name, resultCountText(s))
 	}
 	if len(op.regionSlice()) != s.Regions {
 		v.report(Error, op, "has %d regions; %s has %d", len(op.regionSlice()), s.Name, s.Regions)
@@ -273,7 +273,7 @@ func (v *verifier) controlFlow(op *Op) {
 				v.report(Error, op, "branch %d has %d blocks; an if branch has 1", i, len(r.blocks))
 				continue
 			}
-			v.yields(op, r.blocks[0], len(op.resultSlice()), fmt.Sprintf("branch %d", i))
+			v.yields(op, r.blocks[0], int(op.nResults), fmt.Sprintf("branch %d", i))
 		}
 		if len(op.operandSlice()) != 1 {
 			v.report(Error, op, "has %d operands; pd_op.if takes its condition only", len(op.operandSlice()))
@@ -294,8 +294,8 @@ func (v *verifier) controlFlow(op *Op) {
 		if len(body.args) != carried {
 			v.report(Error, op, "body has %d arguments for %d loop-carried values", len(body.args), carried)
 		}
-		if len(op.resultSlice()) != carried {
-			v.report(Error, op, "has %d results for %d loop-carried values", len(op.resultSlice()), carried)
+		if int(op.nResults) != carried {
+			v.report(Error, op, "has %d results for %d loop-carried values", op.nResults, carried)
 		}
 		v.yields(op, body, carried+1, "body")
 	}
