@@ -1,0 +1,298 @@
+package pirtext
+
+import (
+	"unsafe"
+
+	"github.com/pirdrr/drr/ir"
+)
+
+// The reader's fast path: ops on one line, in the exact layout printers write,
+//
+//	(%a, %b) = "name" (%x, <<NULL VALUE>>) {k:v,…} : (T, T) -> T, T
+//
+// with plain numbered values (%N), operands already defined, operand types that are the operands' own, and no
+// regions. Such a line is read with byte comparisons where op reads it token by token: the signature's operand
+// types are compared with the text the operands' types were read from, the result types with those of the last op
+// of the same kind, the attribute map with the last map of that kind (attrDict). Anything else, and anything
+// the general reader would warn about or reject, leaves the fast path before it changed the program, and op reads
+// the line, with the same result and the same messages.
+
+// typeText is an entry of the parser's cache of the text each type was last read from, by type.
+type typeText struct {
+	t    ir.Type
+	text []byte
+}
+
+// typeID returns the words of an interface value holding a type: two types are the same exactly when their words
+// are (types are interned, and every type is a pointer).
+func typeID(t ir.Type) [2]uintptr { return *(*[2]uintptr)(unsafe.Pointer(&t)) }
+
+// textOf returns the cache entry of t.
+func (p *parser) textOf(t ir.Type) *typeText {
+	id := typeID(t)
+	return &p.typeTexts[(id[1]>>4^id[1]>>12)%uintptr(len(p.typeTexts))]
+}
+
+// rememberText records that t was read from src[start:end].
+func (p *parser) rememberText(t ir.Type, start, end int) {
+	e := p.textOf(t)
+	e.t = t
+	e.text = append(e.text[:0], p.src[start:end]...)
+}
+
+// typeAt reports whether the source at i holds the text t was last read from, and returns its end.
+func (p *parser) typeAt(i int, t ir.Type) (int, bool) {
+	e := p.textOf(t)
+	if e.t == nil || typeID(e.t) != typeID(t) {
+		return i, false
+	}
+	n := len(e.text)
+	if len(p.src)-i < n || string(p.src[i:i+n]) != string(e.text) {
+		return i, false
+	}
+	return i + n, true
+}
+
+// numRef reads the value name %N at src[i] ('%'). It fails (the general reader takes the line) for names that are
+// not plain numbers with a slot (see valueRef).
+func (p *parser) numRef(i int) (valueRef, int, bool) {
+	src := p.src
+	j, n := i+1, 0
+	for j < len(src) && j-i <= 9 {
+		c := src[j]
+		if c < '0' || c > '9' {
+			break
+		}
+		n = n*10 + int(c-'0')
+		j++
+	}
+	if d := j - i - 1; d == 0 || d > 1 && src[i+1] == '0' || n > len(src)+64 {
+		return valueRef{}, i, false
+	}
+	if j < len(src) && charClass[src[j]]&clValueName != 0 {
+		return valueRef{}, i, false
+	}
+	return valueRef{start: int32(i + 1), end: int32(j), pos: position{int32(p.line), int32(i - p.lineStart + 1)}, slot: int32(n)}, j, true
+}
+
+// lit reports whether src[i:] starts with s.
+func lit(src []byte, i int, s string) bool {
+	return len(src)-i >= len(s) && string(src[i:i+len(s)]) == s
+}
+
+// opFast reads the op at the cursor if it has the fast path's shape, and reports whether it did. When it did not,
+// the cursor, the line count and the warnings are as they were, no value is defined and no op created.
+func (p *parser) opFast(b *ir.Block) bool {
+	start, line, lineStart, nwarns := p.pos, p.line, p.lineStart, len(p.warns)
+	if p.readFast(b) {
+		p.fastOps++
+		return true
+	}
+	p.pos, p.line, p.lineStart, p.warns = start, line, lineStart, p.warns[:nwarns]
+	return false
+}
+
+// readFast is opFast, leaving the cursor anywhere when it fails.
+func (p *parser) readFast(b *ir.Block) bool {
+	src := p.src
+	start, nwarns := p.pos, len(p.warns)
+	loc := p.here()
+	i := start + 1 // after '('
+	p.resNames = p.resNames[:0]
+	if i < len(src) && src[i] == ')' {
+		i++
+	} else {
+		for {
+			if i >= len(src) || src[i] != '%' {
+				return false
+			}
+			r, j, ok := p.numRef(i)
+			if !ok || p.lookup(r) != nil {
+				return false
+			}
+			p.resNames = append(p.resNames, r)
+			i = j
+			if lit(src, i, ", ") {
+				i += 2
+				continue
+			}
+			if i < len(src) && src[i] == ')' {
+				i++
+				break
+			}
+			return false
+		}
+	}
+	if !lit(src, i, ` = "`) {
+		return false
+	}
+	i += 4
+	e, j := p.fastOpName(i)
+	if e == nil || !lit(src, j, " (") {
+		return false
+	}
+	i = j + 2
+	// Operands.
+	p.operands = p.operands[:0]
+	if i < len(src) && src[i] == ')' {
+		i++
+	} else {
+		for {
+			switch {
+			case i < len(src) && src[i] == '%':
+				r, j, ok := p.numRef(i)
+				if !ok {
+					return false
+				}
+				v := p.lookup(r)
+				if v == nil || v.OwnerBlock() != b && !p.visible(v) {
+					return false
+				}
+				p.operands = append(p.operands, v)
+				i = j
+			case lit(src, i, nullValue):
+				p.operands = append(p.operands, nil)
+				i += len(nullValue)
+			default:
+				return false
+			}
+			if lit(src, i, ", ") {
+				i += 2
+				continue
+			}
+			if i < len(src) && src[i] == ')' {
+				i++
+				break
+			}
+			return false
+		}
+	}
+	// Attributes.
+	var attrs []ir.NamedAttr
+	if lit(src, i, " {") {
+		p.pos = i + 1
+		attrs = p.attrDict(e)
+		if len(p.warns) != nwarns {
+			return false
+		}
+		i = p.pos
+	}
+	if !lit(src, i, " : (") {
+		return false
+	}
+	i += 4
+	// Operand types: the operands' own.
+	for k, v := range p.operands {
+		if k > 0 {
+			if !lit(src, i, ", ") {
+				return false
+			}
+			i += 2
+		}
+		if v != nil {
+			if j, ok := p.typeAt(i, v.Type()); ok {
+				i = j
+				continue
+			}
+		}
+		p.pos = i
+		if !p.startsType() {
+			return false
+		}
+		t := p.typ()
+		if v != nil && typeID(t) != typeID(v.Type()) {
+			return false // the general reader warns
+		}
+		if v != nil {
+			p.rememberText(t, i, p.pos)
+		}
+		i = p.pos
+	}
+	if !lit(src, i, ") -> ") {
+		return false
+	}
+	i += 5
+	// Result types: those of the last op of the kind, or read.
+	p.resTypes = p.resTypes[:0]
+	for k := range p.resNames {
+		if k > 0 {
+			if !lit(src, i, ", ") {
+				return false
+			}
+			i += 2
+		}
+		if k < len(e.resTypes) {
+			if j, ok := p.typeAt(i, e.resTypes[k]); ok {
+				p.resTypes = append(p.resTypes, e.resTypes[k])
+				i = j
+				continue
+			}
+		}
+		p.pos = i
+		if !p.startsType() {
+			return false
+		}
+		t := p.typ()
+		p.rememberText(t, i, p.pos)
+		p.resTypes = append(p.resTypes, t)
+		i = p.pos
+	}
+	// The end of the line.
+	switch {
+	case i == len(src):
+	case src[i] == '\n':
+		i++
+	case src[i] == '\r' && i+1 < len(src) && src[i+1] == '\n':
+		i += 2
+	default:
+		return false
+	}
+	p.pos = i
+	if i > 0 && src[i-1] == '\n' {
+		p.line++
+		p.lineStart = i
+	}
+	// A generic op's regions may start on the next line.
+	p.skipSpace()
+	if p.peek() == '{' {
+		return false
+	}
+	e.resTypes = append(e.resTypes[:0], p.resTypes...)
+	p.newOp(b, e, loc, attrs, 0)
+	return true
+}
+
+// fastOpName reads the quoted op name whose first byte is at i, through the parser's table of names by their
+// length and last bytes, and returns its entry and the end of the name (after the closing quote); nil when the
+// name is new, has escapes or is not closed on its line (the general reader reads those).
+func (p *parser) fastOpName(i int) (*opEntry, int) {
+	src := p.src
+	j := i
+	for j < len(src) && src[j] != '"' && src[j] != '\\' && src[j] != '\n' {
+		j++
+	}
+	if j >= len(src) || src[j] != '"' || j == i {
+		return nil, i
+	}
+	name := src[i:j]
+	slot := &p.names[nameHash(name)%uintptr(len(p.names))]
+	if e := *slot; e != nil && e.quoted == string(name) {
+		return e, j + 1
+	}
+	e := p.entry(name)
+	if e.quoted == "" {
+		return nil, i
+	}
+	*slot = e
+	return e, j + 1
+}
+
+// nameHash mixes the length and the last bytes of an op name.
+func nameHash(name []byte) uintptr {
+	var w uint64
+	n := len(name)
+	for k := max(0, n-8); k < n; k++ {
+		w = w<<8 | uint64(name[k])
+	}
+	return uintptr((w^uint64(n))*0x9E3779B97F4A7C15) >> 40
+}
