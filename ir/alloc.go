@@ -34,8 +34,10 @@ type Allocator struct {
 	// extensions holding k-1 further results, parted from their op.
 	freeOps  [maxRun + 1]*Op
 	freeUses [maxRun + 1]*Use
-	freeExts [maxRun + 1][]*opExt
-	runs     []useRun // scratch of Reuse
+	// nFreeOps and nFreeUses count the op records and runs in the free lists (a reader never has any).
+	nFreeOps, nFreeUses int
+	freeExts            [maxRun + 1][]*opExt
+	runs                []useRun // scratch of Reuse
 
 	// infos caches Context.OpInfo by the name's bytes' address: readers and rules pass the same string for every
 	// op of a kind, and the Context's table takes a lock and a hash per lookup.
@@ -81,9 +83,13 @@ func (a *Allocator) NewOp(c *Context, spec OpSpec) *Op { return newOp(c, spec, a
 // opRecord returns a zeroed op record for an op of nres results: with an extension holding nres-1 further results
 // when nres > 1 (newOp writes the results whole).
 func (a *Allocator) opRecord(nres int) *Op {
+	if a.nFreeOps == 0 {
+		return a.newRecord(nres)
+	}
 	if nres <= maxRun {
 		if op := a.freeOps[nres]; op != nil {
 			a.freeOps[nres] = op.next
+			a.nFreeOps--
 			ext := op.ext
 			*op = Op{}
 			if nres > 1 {
@@ -93,32 +99,37 @@ func (a *Allocator) opRecord(nres int) *Op {
 			return op
 		}
 	}
-	var op *Op
 	for k, free := range a.freeOps {
 		if free != nil {
 			// A record that kept another number of results: its further results go to their own list.
 			a.freeOps[k] = free.next
+			a.nFreeOps--
 			if k > 1 {
 				free.ext.regions = nil
 				a.freeExts[k] = append(a.freeExts[k], free.ext)
 			}
-			op = free
-			*op = Op{}
-			break
+			*free = Op{}
+			if nres > 1 {
+				free.ext = a.extRecord(nres)
+			}
+			return free
 		}
 	}
-	if op == nil {
-		if len(a.ops) == 0 {
-			chunk := new([allocChunk]Op)
-			base := uintptr(unsafe.Pointer(chunk))
-			i, _ := slices.BinarySearch(a.opBase, base)
-			a.opChunks = slices.Insert(a.opChunks, i, chunk)
-			a.opBase = slices.Insert(a.opBase, i, base)
-			a.ops = chunk[:]
-		}
-		op = &a.ops[0]
-		a.ops = a.ops[1:]
+	return a.newRecord(nres)
+}
+
+// newRecord is opRecord when no record is free.
+func (a *Allocator) newRecord(nres int) *Op {
+	if len(a.ops) == 0 {
+		chunk := new([allocChunk]Op)
+		base := uintptr(unsafe.Pointer(chunk))
+		i, _ := slices.BinarySearch(a.opBase, base)
+		a.opChunks = slices.Insert(a.opChunks, i, chunk)
+		a.opBase = slices.Insert(a.opBase, i, base)
+		a.ops = chunk[:]
 	}
+	op := &a.ops[0]
+	a.ops = a.ops[1:]
 	if nres > 1 {
 		op.ext = a.extRecord(nres)
 	}
@@ -157,10 +168,11 @@ func (a *Allocator) useRun(n int) []Use {
 	if n == 0 {
 		return nil
 	}
-	if n <= maxRun {
+	if n <= maxRun && a.nFreeUses > 0 {
 		for k := n; k <= maxRun; k++ {
 			if head := a.freeUses[k]; head != nil {
 				a.freeUses[k] = head.next
+				a.nFreeUses--
 				head.next = nil
 				run := unsafe.Slice(head, k)
 				if k > n {
@@ -215,6 +227,7 @@ func (a *Allocator) chunkOf(p *Use, n int) int {
 func (a *Allocator) pushUses(head *Use, k int) {
 	head.next = a.freeUses[k]
 	a.freeUses[k] = head
+	a.nFreeUses++
 }
 
 // TrackErased makes rewriters that allocate from a (Builder.Alloc) remember the ops they erase, so that Reuse can
@@ -256,6 +269,7 @@ func (a *Allocator) Reuse() {
 		op.nResults = uint32(k)
 		op.next = a.freeOps[k]
 		a.freeOps[k] = op
+		a.nFreeOps++
 	}
 	a.erased = a.erased[:0] // the pointers left behind are to records of the program's chunks
 	// The operand records of ops erased together often touch (a conv2d's two and its batch_norm's five were
