@@ -14,9 +14,9 @@ import (
 	"github.com/pirdrr/drr/ir"
 )
 
-// parseBoth reads src with the fast path and without it and requires the same outcome: the same error, or
-// programs that are equal (attribute order and op positions included) with the same warnings. It returns the
-// number of ops the fast path read, or -1 if the input does not read.
+// parseBoth reads src with the fast path and the caches of types and attribute maps, and without them, and requires
+// the same outcome: the same error, or programs that are equal (attribute order and op positions included) with
+// the same warnings. It returns the number of ops the fast path read, or -1 if the input does not read.
 func parseBoth(t testing.TB, ctx *ir.Context, name string, src []byte) int {
 	t.Helper()
 	fast := &parseHooks{}
@@ -74,6 +74,34 @@ func TestFastPathAgrees(t *testing.T) {
 				if n := parseBoth(t, mode.new(t), c.name, c.src); n >= 0 {
 					assert.Positive(t, n, "%s: the fast path read no op", c.name)
 				}
+			}
+		}
+	})
+	t.Run("maps that differ in one string", func(t *testing.T) {
+		maps := []string{
+			`{a:"x",b:[1,2],c:"y",d:1}`, `{a:"xx",b:[1,2],c:"y",d:1}`, `{a:"",b:[1,2],c:"y",d:1}`,
+			`{a:"x",b:[1,2],c:"",d:1}`, `{a:"x",b:[1,2],c:"yyyy",d:1}`, `{a:"x",b:[1,3],c:"y",d:1}`,
+			`{a:"x",b:[1,2],c:"y",d:2}`, `{a:"x\"",b:[1,2],c:"y",d:1}`, `{a:"x",b:[1,2],c:"y\n",d:1}`,
+			`{a:"x",b:[1,2],c:"y",d:1,e:"z"}`, `{a:"x",b:[1,2],c:"y"}`, `{a:"x",b:[1,2],c:"y",d:1}`,
+			`{a:"x",b:[1,2],c:"y",d:1}`, `{a:"a}b",b:[1,2],c:"y",d:1}`, `{a:"x",b:["s"],c:"y",d:1}`,
+			`{a:"x",b:["t"],c:"y",d:1}`, `{a:"x",b:[1,2],c:y,d:1}`, `{a:"x",b:[1,2],c:"y",d:1`,
+			`{a:"x",a:"x"}`, `{a:"x",b:[1,2],c:"y` + "\n" + `",d:1}`, `{a:(TensorName)"x",c:"y"}`,
+			`{a:(TensorName)"q",c:"y"}`, `{a:"é",b:[1,2],c:"y",d:1}`, `{a:"x\",b:[1,2],c:"y",d:1}`,
+		}
+		for _, op := range []string{"my.op", "pd_op.data", "builtin.parameter", "pd_op.feed"} {
+			var b strings.Builder
+			b.WriteString("{\n")
+			for i, m := range maps {
+				fmt.Fprintf(&b, "    (%%%d) = %q () %s : () -> f32\n", i, op, m)
+			}
+			b.WriteString("}\n")
+			for _, mode := range ctxModes(t) {
+				parseBoth(t, mode.new(t), "maps.pir", []byte(b.String()))
+			}
+			// Each map after the first, alone: the errors too.
+			for _, m := range maps[1:] {
+				src := fmt.Sprintf("{\n    (%%0) = %q () %s : () -> f32\n    (%%1) = %q () %s : () -> f32\n}\n", op, maps[0], op, m)
+				parseBoth(t, ir.NewContext(), "maps.pir", []byte(src))
 			}
 		}
 	})
@@ -139,17 +167,61 @@ func TestFastPathAgrees(t *testing.T) {
 }
 
 // TestFastPathReadsPrintedPrograms: the fast path reads every op of the bench workload's shape (gen.py's lines,
-// printed by this printer too).
+// printed by this printer too), and ops with equal attribute maps share one attribute list.
 func TestFastPathReadsPrintedPrograms(t *testing.T) {
 	var b bytes.Buffer
 	b.WriteString("{\n")
 	b.WriteString(`    (%0) = "pd_op.data" () {name:"x"} : () -> builtin.tensor<1x64x56x56xf32>` + "\n")
-	for i := 1; i <= 50; i++ {
+	for i := 1; i <= 100; i++ {
+		format := []string{"NCHW", "NHWC"}[i/3%2]
 		fmt.Fprintf(&b, `    (%%%d) = "builtin.parameter" () {parameter_name:"conv%d.w_0"} : () -> builtin.tensor<64x64x3x3xf32>`+"\n", 2*i-1, i)
-		fmt.Fprintf(&b, `    (%%%d) = "pd_op.conv2d" (%%%d, %%%d) {data_format:"NCHW",dilations:[1,1],groups:1,paddings:[1,1],strides:[1,1]} : (builtin.tensor<1x64x56x56xf32>, builtin.tensor<64x64x3x3xf32>) -> builtin.tensor<1x64x56x56xf32>`+"\n", 2*i, 2*i-2, 2*i-1)
+		fmt.Fprintf(&b, `    (%%%d) = "pd_op.conv2d" (%%%d, %%%d) {data_format:%q,dilations:[1,1],groups:1,paddings:[1,1],strides:[1,1]} : (builtin.tensor<1x64x56x56xf32>, builtin.tensor<64x64x3x3xf32>) -> builtin.tensor<1x64x56x56xf32>`+"\n", 2*i, 2*i-2, 2*i-1, format)
 	}
-	fmt.Fprintf(&b, `    () = "pd_op.fetch" (%%100) {name:"out"} : (builtin.tensor<1x64x56x56xf32>) -> `+"\n}\n")
+	fmt.Fprintf(&b, `    () = "pd_op.fetch" (%%200) {name:"out"} : (builtin.tensor<1x64x56x56xf32>) -> `+"\n}\n")
 	ctx := ir.NewContext()
 	n := parseBoth(t, ctx, "w.pir", b.Bytes())
-	assert.Equal(t, 102, n)
+	assert.Equal(t, 202, n)
+
+	// The convolutions share two attribute lists; each parameter has its own.
+	p, _, err := Parse(ctx, "w.pir", b.Bytes(), ReadOptions{})
+	require.NoError(t, err)
+	lists := map[string]map[*ir.NamedAttr]bool{}
+	for op := range p.Walk() {
+		if lists[op.Name()] == nil {
+			lists[op.Name()] = map[*ir.NamedAttr]bool{}
+		}
+		lists[op.Name()][&op.Attrs()[0]] = true
+	}
+	assert.Len(t, lists["pd_op.conv2d"], 2)
+	assert.Len(t, lists["builtin.parameter"], 100)
+}
+
+// TestDigits: the digits at an offset, eight at a time or one by one near the end, as many as there are up to 9.
+func TestDigits(t *testing.T) {
+	tests := []struct {
+		src  string
+		n, d int
+	}{
+		{"", 0, 0}, {"x", 0, 0}, {"7", 7, 1}, {"0)", 0, 1}, {"42, %1) {}", 42, 2}, {"1234567)", 1234567, 7},
+		{"12345678", 12345678, 8}, {"12345678)", 12345678, 8}, {"123456789", 123456789, 9},
+		{"1234567890123", 123456789, 9}, {"9999999,,,,,,", 9999999, 7}, {"00000001", 1, 8}, {"5:", 5, 1},
+		{"3/", 3, 1}, {"4\xfa\xff\xff\xff\xff\xff\xff", 4, 1}, {"1\x00", 1, 1}, {"123 4567", 123, 3},
+	}
+	for _, tt := range tests {
+		for _, pad := range []string{"", "%"} {
+			src := []byte(pad + tt.src)
+			n, d := digits(src, len(pad))
+			assert.Equal(t, tt.n, n, "%q", src)
+			assert.Equal(t, tt.d, d, "%q", src)
+		}
+	}
+	// Every value up to 10^7 in a line of the workload's shape, at every distance from the end.
+	for v := 0; v < 10_000_000; v += 997 {
+		s := []byte(fmt.Sprintf("%d, %%1)", v))
+		n, d := digits(s, 0)
+		require.Equal(t, v, n)
+		require.Equal(t, len(fmt.Sprint(v)), d)
+		n, d = digits(s[:d], 0)
+		require.Equal(t, v, n)
+	}
 }

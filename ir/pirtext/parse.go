@@ -20,8 +20,8 @@ func Parse(ctx *ir.Context, filename string, src []byte, opts ReadOptions) (prog
 }
 
 // parseHooks are the ways to run the reader other than Parse's: release, if not nil, is called now and then with a
-// part of src the parser is done with (ParseFile); slow turns the fast path off and fastOps counts the ops it read
-// (tests, which compare the two paths).
+// part of src the parser is done with (ParseFile); slow turns the fast path and the caches off, and fastOps counts
+// the ops the fast path read (tests, which compare the two).
 type parseHooks struct {
 	release func(lo, hi int)
 	slow    bool
@@ -79,13 +79,18 @@ type parser struct {
 	typeTexts [128]typeText
 	names     [64]*opEntry
 
+	// strSpans are the string values attrDictSlow read last (for attrVariant); attrSlab holds attribute lists.
+	strSpans []strSpan
+	attrSlab []ir.NamedAttr
+
 	// paramOps are the parameter ops read, in program order, for the parameter table (ir.NewParams).
 	paramOps []*ir.Op
 
 	// release, if set, gives back src[lo:hi] once the parser is past it; released is where the next release starts.
 	release  func(lo, hi int)
 	released int
-	// slow turns the fast path off; fastOps counts the ops it read.
+	// slow turns the fast path and the caches of types and attribute maps off; fastOps counts the ops the fast
+	// path read.
 	slow    bool
 	fastOps int
 
@@ -122,10 +127,13 @@ type opEntry struct {
 	// quoted is the name as it appears between quotes when it needs no escapes ("" otherwise).
 	quoted string
 	schema *ir.OpSchema
-	dicts  map[string][]ir.NamedAttr
-	// last is the map read most recently, compared before the lookup (ops of one kind often repeat their map).
-	lastText  []byte
-	lastAttrs []ir.NamedAttr
+	dicts  map[string]*dictEntry
+	// last is the map read most recently (its text copied), compared before the lookup: ops of one kind often
+	// repeat their map, or change only one of its strings (attrVariant).
+	lastText []byte
+	last     *dictEntry
+	// lastOwn holds the last map when it is not in dicts.
+	lastOwn dictEntry
 	// hits and misses of the cache; an op kind whose maps rarely repeat (builtin.parameter, with a name per op)
 	// stops adding them.
 	hits, misses int
@@ -205,7 +213,7 @@ func (p *parser) entry(name []byte) *opEntry {
 	e, ok := p.ops[string(name)]
 	if !ok {
 		s := string(name)
-		e = &opEntry{name: s, schema: p.ctx.Schema(s), dicts: make(map[string][]ir.NamedAttr)}
+		e = &opEntry{name: s, schema: p.ctx.Schema(s), dicts: make(map[string]*dictEntry)}
 		if s != "" && !strings.ContainsAny(s, "\"\\\n") {
 			e.quoted = s
 		}

@@ -1,6 +1,9 @@
 package pirtext
 
 import (
+	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"unsafe"
 
 	"github.com/pirdrr/drr/ir"
@@ -57,16 +60,9 @@ func (p *parser) typeAt(i int, t ir.Type) (int, bool) {
 // not plain numbers with a slot (see valueRef).
 func (p *parser) numRef(i int) (valueRef, int, bool) {
 	src := p.src
-	j, n := i+1, 0
-	for j < len(src) && j-i <= 9 {
-		c := src[j]
-		if c < '0' || c > '9' {
-			break
-		}
-		n = n*10 + int(c-'0')
-		j++
-	}
-	if d := j - i - 1; d == 0 || d > 1 && src[i+1] == '0' || n > len(src)+64 {
+	n, d := digits(src, i+1)
+	j := i + 1 + d
+	if d == 0 || d > 1 && src[i+1] == '0' || n > len(src)+64 {
 		return valueRef{}, i, false
 	}
 	if j < len(src) && charClass[src[j]]&clValueName != 0 {
@@ -75,9 +71,49 @@ func (p *parser) numRef(i int) (valueRef, int, bool) {
 	return valueRef{start: int32(i + 1), end: int32(j), pos: position{int32(p.line), int32(i - p.lineStart + 1)}, slot: int32(n)}, j, true
 }
 
+// digits reads the decimal digits at src[i:] and returns their value and number; at most 9 are read (so that
+// the value fits), the caller checks what follows.
+func digits(src []byte, i int) (n, d int) {
+	if len(src)-i >= 8 {
+		// Eight bytes at once: the digits are the bytes below the first that is not one, converted by three
+		// multiplications (the digits moved to the top of the word, zero bytes above them reading as leading 0s).
+		w := binary.LittleEndian.Uint64(src[i:])
+		const ascii0 = 0x3030303030303030
+		x := (w&0xF0F0F0F0F0F0F0F0 ^ ascii0) | ((w+0x0606060606060606)&0xF0F0F0F0F0F0F0F0 ^ ascii0)
+		d = bits.TrailingZeros64(x) / 8
+		if d < 8 {
+			v := w << (64 - 8*uint(d)) // d == 0 shifts everything out
+			v = (v & 0x0F0F0F0F0F0F0F0F) * 2561 >> 8
+			v = (v & 0x00FF00FF00FF00FF) * 6553601 >> 16
+			v = (v & 0x0000FFFF0000FFFF) * 42949672960001 >> 32
+			return int(v), d
+		}
+		d = 0 // eight digits or more: one by one
+	}
+	for d < 9 && i+d < len(src) {
+		c := src[i+d]
+		if c < '0' || c > '9' {
+			break
+		}
+		n = n*10 + int(c-'0')
+		d++
+	}
+	return n, d
+}
+
 // lit reports whether src[i:] starts with s.
 func lit(src []byte, i int, s string) bool {
 	return len(src)-i >= len(s) && string(src[i:i+len(s)]) == s
+}
+
+// lit2 reports whether src[i:] starts with the two bytes s.
+func lit2(src []byte, i int, s string) bool {
+	return len(src)-i >= 2 && src[i] == s[0] && src[i+1] == s[1]
+}
+
+// lit4 reports whether src[i:] starts with the four bytes s (as one comparison).
+func lit4(src []byte, i int, s string) bool {
+	return len(src)-i >= 4 && binary.LittleEndian.Uint32(src[i:]) == uint32(s[0])|uint32(s[1])<<8|uint32(s[2])<<16|uint32(s[3])<<24
 }
 
 // opFast reads the op at the cursor if it has the fast path's shape, and reports whether it did. When it did not,
@@ -112,7 +148,7 @@ func (p *parser) readFast(b *ir.Block) bool {
 			}
 			p.resNames = append(p.resNames, r)
 			i = j
-			if lit(src, i, ", ") {
+			if lit2(src, i, ", ") {
 				i += 2
 				continue
 			}
@@ -123,12 +159,12 @@ func (p *parser) readFast(b *ir.Block) bool {
 			return false
 		}
 	}
-	if !lit(src, i, ` = "`) {
+	if !lit4(src, i, ` = "`) {
 		return false
 	}
 	i += 4
 	e, j := p.fastOpName(i)
-	if e == nil || !lit(src, j, " (") {
+	if e == nil || !lit2(src, j, " (") {
 		return false
 	}
 	i = j + 2
@@ -156,7 +192,7 @@ func (p *parser) readFast(b *ir.Block) bool {
 			default:
 				return false
 			}
-			if lit(src, i, ", ") {
+			if lit2(src, i, ", ") {
 				i += 2
 				continue
 			}
@@ -169,7 +205,7 @@ func (p *parser) readFast(b *ir.Block) bool {
 	}
 	// Attributes.
 	var attrs []ir.NamedAttr
-	if lit(src, i, " {") {
+	if lit2(src, i, " {") {
 		p.pos = i + 1
 		attrs = p.attrDict(e)
 		if len(p.warns) != nwarns {
@@ -177,14 +213,14 @@ func (p *parser) readFast(b *ir.Block) bool {
 		}
 		i = p.pos
 	}
-	if !lit(src, i, " : (") {
+	if !lit4(src, i, " : (") {
 		return false
 	}
 	i += 4
 	// Operand types: the operands' own.
 	for k, v := range p.operands {
 		if k > 0 {
-			if !lit(src, i, ", ") {
+			if !lit2(src, i, ", ") {
 				return false
 			}
 			i += 2
@@ -208,7 +244,7 @@ func (p *parser) readFast(b *ir.Block) bool {
 		}
 		i = p.pos
 	}
-	if !lit(src, i, ") -> ") {
+	if !lit4(src, i, ") ->") || !lit(src, i+4, " ") {
 		return false
 	}
 	i += 5
@@ -216,7 +252,7 @@ func (p *parser) readFast(b *ir.Block) bool {
 	p.resTypes = p.resTypes[:0]
 	for k := range p.resNames {
 		if k > 0 {
-			if !lit(src, i, ", ") {
+			if !lit2(src, i, ", ") {
 				return false
 			}
 			i += 2
@@ -267,32 +303,35 @@ func (p *parser) readFast(b *ir.Block) bool {
 // name is new, has escapes or is not closed on its line (the general reader reads those).
 func (p *parser) fastOpName(i int) (*opEntry, int) {
 	src := p.src
-	j := i
-	for j < len(src) && src[j] != '"' && src[j] != '\\' && src[j] != '\n' {
-		j++
-	}
-	if j >= len(src) || src[j] != '"' || j == i {
+	j := bytes.IndexByte(src[i:], '"')
+	if j <= 0 {
 		return nil, i
 	}
-	name := src[i:j]
+	name := src[i : i+j]
 	slot := &p.names[nameHash(name)%uintptr(len(p.names))]
 	if e := *slot; e != nil && e.quoted == string(name) {
-		return e, j + 1
+		return e, i + j + 1 // e.quoted has no escape and no line end: neither has name
+	}
+	if bytes.IndexByte(name, '\\') >= 0 || bytes.IndexByte(name, '\n') >= 0 {
+		return nil, i
 	}
 	e := p.entry(name)
 	if e.quoted == "" {
 		return nil, i
 	}
 	*slot = e
-	return e, j + 1
+	return e, i + j + 1
 }
 
-// nameHash mixes the length and the last bytes of an op name.
+// nameHash mixes the length and the last eight bytes of an op name.
 func nameHash(name []byte) uintptr {
 	var w uint64
-	n := len(name)
-	for k := max(0, n-8); k < n; k++ {
-		w = w<<8 | uint64(name[k])
+	if n := len(name); n >= 8 {
+		w = binary.LittleEndian.Uint64(name[n-8:])
+	} else {
+		for _, c := range name {
+			w = w<<8 | uint64(c)
+		}
 	}
-	return uintptr((w^uint64(n))*0x9E3779B97F4A7C15) >> 40
+	return uintptr((w^uint64(len(name)))*0x9E3779B97F4A7C15) >> 40
 }
