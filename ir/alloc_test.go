@@ -237,3 +237,42 @@ func TestAllocatorReuseResults(t *testing.T) {
 	assert.Equal(t, 2, free.NumRegions())
 	assert.Nil(t, free.Result(1).OwnerBlock(), "a detached op")
 }
+
+// TestAllocatorAppend: Append builds what Builder.Create builds at the end of a block: the same program, operands
+// linked, results defined, positions kept, the order of the block known.
+func TestAllocatorAppend(t *testing.T) {
+	c := NewContext()
+	f32 := c.Scalar(DTypeFloat32)
+	build := func(appendOps bool) *Program {
+		p := NewProgram(c)
+		a := p.Allocator()
+		b := NewBuilder(c)
+		b.Alloc = a
+		b.SetInsertionPointToEnd(p.Body())
+		mk := func(name string, operands []*Value, results []Type, attrs []NamedAttr, line int32) *Op {
+			if appendOps {
+				return a.Append(p.Body(), c.OpInfo(name), operands, results, attrs, Loc{Line: line, Col: 5})
+			}
+			return b.Create(OpSpec{Name: name, Operands: operands, Results: results, Attrs: attrs, Loc: Loc{Line: line, Col: 5}})
+		}
+		x := mk("pd_op.data", nil, []Type{f32}, []NamedAttr{{Name: "name", Value: c.Str("x")}}, 1).Result(0)
+		two := mk("my.two", []*Value{x, x}, []Type{f32, f32}, nil, 2)
+		add := mk("pd_op.add", []*Value{two.Result(1), nil, x}, []Type{f32}, nil, 3)
+		mk("pd_op.fetch", []*Value{add.Result(0)}, nil, []NamedAttr{{Name: "name", Value: c.Str("out")}}, 4)
+		return p
+	}
+	want, got := build(false), build(true)
+	require.NoError(t, Equal(want, got, EqualOptions{AttrOrder: true}))
+	assert.Empty(t, Verify(got).Errors())
+	var ops []*Op
+	for op := range got.Walk() {
+		ops = append(ops, op)
+		assert.Equal(t, int32(len(ops)), op.Loc.Line)
+		assert.Same(t, got.Body(), op.Block())
+	}
+	require.Len(t, ops, 4)
+	assert.True(t, ops[1].IsBefore(ops[2]))
+	assert.Equal(t, 3, ops[0].Result(0).NumUses())
+	assert.Same(t, ops[1], ops[1].Result(1).DefiningOp())
+	assert.Same(t, ops[2], ops[1].Result(1).FirstUse().Owner())
+}

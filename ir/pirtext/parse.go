@@ -77,7 +77,7 @@ type parser struct {
 	keys         map[string]string
 	// The fast path's caches (parse_fast.go): the text each type was last read from, and op entries by name.
 	typeTexts [128]typeText
-	names     [64]*opEntry
+	names     [1 << nameBits]*opEntry
 
 	// strSpans are the string values attrDictSlow read last (for attrVariant); attrSlab holds attribute lists.
 	strSpans []strSpan
@@ -102,6 +102,9 @@ type parser struct {
 	sigPos   []position
 	resTypes []ir.Type
 }
+
+// nameBits is the size of the fast path's table of op names, in bits.
+const nameBits = 7
 
 // slotPage is the number of value slots in a page of parser.nums.
 const slotPage = 4096
@@ -137,8 +140,17 @@ type opEntry struct {
 	// hits and misses of the cache; an op kind whose maps rarely repeat (builtin.parameter, with a name per op)
 	// stops adding them.
 	hits, misses int
+	// info is the op kind's record in the Context, once an op of the kind is created.
+	info *ir.OpInfo
 	// resTypes are the result types of the last op of the kind the fast path read.
 	resTypes []ir.Type
+	// tail is the rest of the last line of the kind the fast path read piece by piece, after its operands (" {…} :
+	// (T, T) -> T" and the line end), with the operand types it names and the attributes and result types it holds:
+	// a line that ends the same, with operands of those types, reads the same.
+	tail         []byte
+	tailOperands []ir.Type
+	tailAttrs    []ir.NamedAttr
+	tailResults  []ir.Type
 }
 
 func newParser(ctx *ir.Context, filename string, src []byte) *parser {
@@ -688,10 +700,18 @@ func (p *parser) results(loc position) {
 // newOp creates the op from the scratch and appends it to b. Its results are defined at once for ops without
 // regions, and after the regions otherwise (see regions).
 func (p *parser) newOp(b *ir.Block, e *opEntry, loc position, attrs []ir.NamedAttr, regions int) *ir.Op {
-	op := p.alloc.NewOp(p.ctx, ir.OpSpec{Name: e.name, Operands: p.operands, Results: p.resTypes, Attrs: attrs, Regions: regions,
-		Loc: ir.Loc{Line: loc.line, Col: loc.col}})
-	p.builder.SetInsertionPointToEnd(b)
-	p.builder.Insert(op)
+	var op *ir.Op
+	if regions == 0 {
+		if e.info == nil {
+			e.info = p.ctx.OpInfo(e.name)
+		}
+		op = p.alloc.Append(b, e.info, p.operands, p.resTypes, attrs, ir.Loc{Line: loc.line, Col: loc.col})
+	} else {
+		op = p.alloc.NewOp(p.ctx, ir.OpSpec{Name: e.name, Operands: p.operands, Results: p.resTypes, Attrs: attrs,
+			Regions: regions, Loc: ir.Loc{Line: loc.line, Col: loc.col}})
+		p.builder.SetInsertionPointToEnd(b)
+		p.builder.Insert(op)
+	}
 	if ir.IsParamOp(op) {
 		p.paramOps = append(p.paramOps, op)
 	}

@@ -71,6 +71,21 @@ func (p *parser) numRef(i int) (valueRef, int, bool) {
 	return valueRef{start: int32(i + 1), end: int32(j), pos: position{int32(p.line), int32(i - p.lineStart + 1)}, slot: int32(n)}, j, true
 }
 
+// operandAt returns the value of the plain numbered name %N at src[i] ('%') and the end of the name; nil if the
+// name is not one, or not defined.
+func (p *parser) operandAt(i int) (*ir.Value, int) {
+	src := p.src
+	n, d := digits(src, i+1)
+	j := i + 1 + d
+	if d == 0 || d > 1 && src[i+1] == '0' || j < len(src) && charClass[src[j]]&clValueName != 0 {
+		return nil, i
+	}
+	if pg := n / slotPage; pg < len(p.nums) && p.nums[pg] != nil {
+		return p.nums[pg][n%slotPage], j
+	}
+	return nil, i
+}
+
 // digits reads the decimal digits at src[i:] and returns their value and number; at most 9 are read (so that
 // the value fits), the caller checks what follows.
 func digits(src []byte, i int) (n, d int) {
@@ -176,11 +191,7 @@ func (p *parser) readFast(b *ir.Block) bool {
 		for {
 			switch {
 			case i < len(src) && src[i] == '%':
-				r, j, ok := p.numRef(i)
-				if !ok {
-					return false
-				}
-				v := p.lookup(r)
+				v, j := p.operandAt(i)
 				if v == nil || v.OwnerBlock() != b && !p.visible(v) {
 					return false
 				}
@@ -203,6 +214,21 @@ func (p *parser) readFast(b *ir.Block) bool {
 			return false
 		}
 	}
+	// The rest of the line: as the last of the kind's, or read piece by piece.
+	if n := len(e.tail); n > 0 && len(p.operands) == len(e.tailOperands) && len(p.resNames) == len(e.tailResults) &&
+		len(src)-i >= n && string(src[i:i+n]) == string(e.tail) {
+		for k, v := range p.operands {
+			if v != nil && typeID(v.Type()) != typeID(e.tailOperands[k]) {
+				return false // the general reader warns
+			}
+		}
+		p.pos = i + n
+		p.line++
+		p.lineStart = p.pos
+		e.hits++ // a repeated attribute map (see attrDict)
+		return p.finishFast(b, e, loc, e.tailAttrs, e.tailResults)
+	}
+	tail := i
 	// Attributes.
 	var attrs []ir.NamedAttr
 	if lit2(src, i, " {") {
@@ -218,6 +244,7 @@ func (p *parser) readFast(b *ir.Block) bool {
 	}
 	i += 4
 	// Operand types: the operands' own.
+	p.sigTypes = p.sigTypes[:0]
 	for k, v := range p.operands {
 		if k > 0 {
 			if !lit2(src, i, ", ") {
@@ -227,6 +254,7 @@ func (p *parser) readFast(b *ir.Block) bool {
 		}
 		if v != nil {
 			if j, ok := p.typeAt(i, v.Type()); ok {
+				p.sigTypes = append(p.sigTypes, v.Type())
 				i = j
 				continue
 			}
@@ -242,6 +270,7 @@ func (p *parser) readFast(b *ir.Block) bool {
 		if v != nil {
 			p.rememberText(t, i, p.pos)
 		}
+		p.sigTypes = append(p.sigTypes, t)
 		i = p.pos
 	}
 	if !lit4(src, i, ") ->") || !lit(src, i+4, " ") {
@@ -287,30 +316,42 @@ func (p *parser) readFast(b *ir.Block) bool {
 	if i > 0 && src[i-1] == '\n' {
 		p.line++
 		p.lineStart = i
+		e.tail = append(e.tail[:0], src[tail:i]...)
+		e.tailOperands = append(e.tailOperands[:0], p.sigTypes...)
+		e.tailAttrs = attrs
+		e.tailResults = append(e.tailResults[:0], p.resTypes...)
 	}
-	// A generic op's regions may start on the next line.
+	e.resTypes = append(e.resTypes[:0], p.resTypes...)
+	return p.finishFast(b, e, loc, attrs, p.resTypes)
+}
+
+// finishFast creates the op the fast path read, unless regions follow on the next line (a generic op's), which the
+// general reader reads.
+func (p *parser) finishFast(b *ir.Block, e *opEntry, loc position, attrs []ir.NamedAttr, results []ir.Type) bool {
 	p.skipSpace()
 	if p.peek() == '{' {
 		return false
 	}
-	e.resTypes = append(e.resTypes[:0], p.resTypes...)
+	p.resTypes = append(p.resTypes[:0], results...)
 	p.newOp(b, e, loc, attrs, 0)
 	return true
 }
 
 // fastOpName reads the quoted op name whose first byte is at i, through the parser's table of names by their
-// length and last bytes, and returns its entry and the end of the name (after the closing quote); nil when the
+// length and last bytes (two slots per hash), and returns its entry and the end of the name (after the closing quote); nil when the
 // name is new, has escapes or is not closed on its line (the general reader reads those).
 func (p *parser) fastOpName(i int) (*opEntry, int) {
 	src := p.src
-	j := bytes.IndexByte(src[i:], '"')
+	j := quoteIndex(src[i:])
 	if j <= 0 {
 		return nil, i
 	}
 	name := src[i : i+j]
-	slot := &p.names[nameHash(name)%uintptr(len(p.names))]
-	if e := *slot; e != nil && e.quoted == string(name) {
-		return e, i + j + 1 // e.quoted has no escape and no line end: neither has name
+	h := nameHash(name)
+	for _, e := range [2]*opEntry{p.names[h], p.names[h^1]} {
+		if e != nil && e.quoted == string(name) {
+			return e, i + j + 1 // e.quoted has no escape and no line end: neither has name
+		}
 	}
 	if bytes.IndexByte(name, '\\') >= 0 || bytes.IndexByte(name, '\n') >= 0 {
 		return nil, i
@@ -319,11 +360,32 @@ func (p *parser) fastOpName(i int) (*opEntry, int) {
 	if e.quoted == "" {
 		return nil, i
 	}
-	*slot = e
+	if p.names[h] != nil && p.names[h^1] == nil {
+		h ^= 1
+	}
+	p.names[h] = e
 	return e, i + j + 1
 }
 
-// nameHash mixes the length and the last eight bytes of an op name.
+// quoteIndex returns the index of the first '"' in b, or -1: eight bytes at a time, for the short op names.
+func quoteIndex(b []byte) int {
+	i := 0
+	for ; len(b)-i >= 8; i += 8 {
+		const ones, highs, quotes = 0x0101010101010101, 0x8080808080808080, 0x2222222222222222
+		w := binary.LittleEndian.Uint64(b[i:]) ^ quotes
+		if z := (w - ones) &^ w & highs; z != 0 {
+			return i + bits.TrailingZeros64(z)/8
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] == '"' {
+			return i
+		}
+	}
+	return -1
+}
+
+// nameHash mixes the length and the last eight bytes of an op name into an index of parser.names.
 func nameHash(name []byte) uintptr {
 	var w uint64
 	if n := len(name); n >= 8 {
@@ -333,5 +395,5 @@ func nameHash(name []byte) uintptr {
 			w = w<<8 | uint64(c)
 		}
 	}
-	return uintptr((w^uint64(len(name)))*0x9E3779B97F4A7C15) >> 40
+	return uintptr((w^uint64(len(name)))*0x9E3779B97F4A7C15) >> (64 - nameBits)
 }
