@@ -248,6 +248,9 @@ func (o *Op) Erased() bool { return o.isErased() }
 
 // IsAncestorOf reports whether other is nested (at any depth) in a region of o, or is o.
 func (o *Op) IsAncestorOf(other *Op) bool {
+	if o.ext == nil || len(o.ext.regions) == 0 {
+		return other == o // nothing is nested in an op without regions
+	}
 	for p := other; p != nil; p = p.ParentOp() {
 		if p == o {
 			return true
