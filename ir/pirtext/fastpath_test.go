@@ -137,6 +137,7 @@ func TestFastPathAgrees(t *testing.T) {
 			`(%2) = "pd_op.add" (%0, %1) {} : (builtin.tensor<2xf32>, builtin.tensor<2xf32>) -> builtin.tensor<2xf32>> `,
 			`(%2) = "pd_op.if" (%0) {} : (builtin.tensor<2xf32>) -> f32` + "\n    {\n        () = \"cf.yield\" (%1) {} : (builtin.tensor<2xf32>) -> \n    }",
 			`(%2) = "pd_op.if" (%0) {} -> f32 {` + "\n        () = \"cf.yield\" (%1) {} : (builtin.tensor<2xf32>) -> \n    } else {\n    }",
+			`(%2) = "pd_op.if" (%0) {} : (builtin.tensor<2xf32>) -> f32` + "\n\n  // regions\n\t{\n        () = \"cf.yield\" (%1) {} : (builtin.tensor<2xf32>) -> \n    }",
 			`(%2) = "pd_op.while"(cond=%0, inputs=%1) {` + "\n    ^%arg_0\n        () = \"cf.yield\" (%0, %arg_0) {} : (builtin.tensor<2xf32>, builtin.tensor<2xf32>) -> \n    }",
 			`() = "pd_op.fetch" (%0) {name:"out"} : (builtin.tensor<2xf32>) -> `,
 			`() = "pd_op.fetch" (%0) {name:"out"} : (builtin.tensor<2xf32>) ->`,

@@ -608,7 +608,7 @@ func (p *parser) op(b *ir.Block) {
 		if p.peek() == '{' {
 			n = p.countBlocks(false)
 		}
-		op := p.newOp(b, e, loc, attrs, n)
+		op := p.newOp(b, e, loc, attrs, p.resTypes, n)
 		p.regions(op, loc, n, false)
 	case p.acceptArrow():
 		p.resTypes = p.typeList(p.resTypes[:0], nil)
@@ -618,7 +618,7 @@ func (p *parser) op(b *ir.Block) {
 		if p.peek() == '{' {
 			n = p.countBlocks(true)
 		}
-		op := p.newOp(b, e, loc, attrs, n)
+		op := p.newOp(b, e, loc, attrs, p.resTypes, n)
 		p.regions(op, loc, n, true)
 	default:
 		p.fail("expected ':' and the type signature of %s, found %s", e.name, p.describe())
@@ -697,17 +697,17 @@ func (p *parser) results(loc position) {
 	}
 }
 
-// newOp creates the op from the scratch and appends it to b. Its results are defined at once for ops without
+// newOp creates the op from the scratch (operands, result names) and appends it to b. Its results are defined at once for ops without
 // regions, and after the regions otherwise (see regions).
-func (p *parser) newOp(b *ir.Block, e *opEntry, loc position, attrs []ir.NamedAttr, regions int) *ir.Op {
+func (p *parser) newOp(b *ir.Block, e *opEntry, loc position, attrs []ir.NamedAttr, results []ir.Type, regions int) *ir.Op {
 	var op *ir.Op
 	if regions == 0 {
 		if e.info == nil {
 			e.info = p.ctx.OpInfo(e.name)
 		}
-		op = p.alloc.Append(b, e.info, p.operands, p.resTypes, attrs, ir.Loc{Line: loc.line, Col: loc.col})
+		op = p.alloc.Append(b, e.info, p.operands, results, attrs, ir.Loc{Line: loc.line, Col: loc.col})
 	} else {
-		op = p.alloc.NewOp(p.ctx, ir.OpSpec{Name: e.name, Operands: p.operands, Results: p.resTypes, Attrs: attrs,
+		op = p.alloc.NewOp(p.ctx, ir.OpSpec{Name: e.name, Operands: p.operands, Results: results, Attrs: attrs,
 			Regions: regions, Loc: ir.Loc{Line: loc.line, Col: loc.col}})
 		p.builder.SetInsertionPointToEnd(b)
 		p.builder.Insert(op)
@@ -812,7 +812,7 @@ func (p *parser) whileOp(b *ir.Block, e *opEntry, loc position) {
 	p.skipSpace()
 	open := p.here()
 	p.expect('{', "'{' and the body of the while op")
-	op := p.newOp(b, e, loc, attrs, 1)
+	op := p.newOp(b, e, loc, attrs, p.resTypes, 1)
 	names := append([]valueRef(nil), p.resNames...)
 	p.block(op.Region(0).AddBlock(), open, true, inputs, true)
 	for i, r := range names {

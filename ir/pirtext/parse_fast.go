@@ -87,24 +87,27 @@ func (p *parser) operandAt(i int) (*ir.Value, int) {
 }
 
 // digits reads the decimal digits at src[i:] and returns their value and number; at most 9 are read (so that
-// the value fits), the caller checks what follows.
+// the value fits), the caller checks what follows. Eight bytes are read at once: the digits are the bytes below
+// the first that is not one, converted by three multiplications (moved to the top of the word, the zero bytes
+// above them read as leading 0s).
 func digits(src []byte, i int) (n, d int) {
-	if len(src)-i >= 8 {
-		// Eight bytes at once: the digits are the bytes below the first that is not one, converted by three
-		// multiplications (the digits moved to the top of the word, zero bytes above them reading as leading 0s).
-		w := binary.LittleEndian.Uint64(src[i:])
-		const ascii0 = 0x3030303030303030
-		x := (w&0xF0F0F0F0F0F0F0F0 ^ ascii0) | ((w+0x0606060606060606)&0xF0F0F0F0F0F0F0F0 ^ ascii0)
-		d = bits.TrailingZeros64(x) / 8
-		if d < 8 {
-			v := w << (64 - 8*uint(d)) // d == 0 shifts everything out
-			v = (v & 0x0F0F0F0F0F0F0F0F) * 2561 >> 8
-			v = (v & 0x00FF00FF00FF00FF) * 6553601 >> 16
-			v = (v & 0x0000FFFF0000FFFF) * 42949672960001 >> 32
-			return int(v), d
-		}
-		d = 0 // eight digits or more: one by one
+	if len(src)-i < 8 {
+		return digitsSlow(src, i)
 	}
+	w := binary.LittleEndian.Uint64(src[i:])
+	x := (w&0xF0F0F0F0F0F0F0F0 ^ 0x3030303030303030) | ((w+0x0606060606060606)&0xF0F0F0F0F0F0F0F0 ^ 0x3030303030303030)
+	d = bits.TrailingZeros64(x) >> 3
+	if d == 8 {
+		return digitsSlow(src, i)
+	}
+	v := w << (64 - 8*uint(d)) // d == 0 shifts everything out
+	v = (v & 0x0F0F0F0F0F0F0F0F) * 2561 >> 8
+	v = (v & 0x00FF00FF00FF00FF) * 6553601 >> 16
+	return int((v & 0x0000FFFF0000FFFF) * 42949672960001 >> 32), d
+}
+
+// digitsSlow is digits one byte at a time, near the end of the source and for numbers of eight digits or more.
+func digitsSlow(src []byte, i int) (n, d int) {
 	for d < 9 && i+d < len(src) {
 		c := src[i+d]
 		if c < '0' || c > '9' {
@@ -326,14 +329,20 @@ func (p *parser) readFast(b *ir.Block) bool {
 }
 
 // finishFast creates the op the fast path read, unless regions follow on the next line (a generic op's), which the
-// general reader reads.
+// general reader reads. The cursor is at the start of the next line.
 func (p *parser) finishFast(b *ir.Block, e *opEntry, loc position, attrs []ir.NamedAttr, results []ir.Type) bool {
-	p.skipSpace()
+	src, i := p.src, p.pos
+	for i < len(src) && src[i] == ' ' {
+		i++ // the next line's indentation
+	}
+	p.pos = i
+	if i < len(src) && charClass[src[i]]&clSkip != 0 {
+		p.skipSpace() // blank lines, comments: the regions may start after them
+	}
 	if p.peek() == '{' {
 		return false
 	}
-	p.resTypes = append(p.resTypes[:0], results...)
-	p.newOp(b, e, loc, attrs, 0)
+	p.newOp(b, e, loc, attrs, results, 0)
 	return true
 }
 
