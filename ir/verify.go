@@ -32,6 +32,44 @@ type verifier struct {
 	// type than the parameter table gives (only those can be read with two types).
 	unnamed  int
 	mistyped map[string]bool
+	// kinds classifies op kinds by OpInfo.ID (kindOf), so that each op costs an index rather than name comparisons.
+	kinds []opKind
+}
+
+// opKind is what the verifier checks of an op kind besides its schema: whether it is a terminator, a parameter
+// read, pd_op.if or pd_op.while. kindKnown marks an entry filled in.
+type opKind uint8
+
+const (
+	kindKnown opKind = 1 << iota
+	kindTerminator
+	kindParam
+	kindControlFlow
+)
+
+// kindOf returns the classification of op's kind.
+func (v *verifier) kindOf(op *Op) opKind {
+	id := op.info.ID
+	if id < len(v.kinds) && v.kinds[id] != 0 {
+		return v.kinds[id]
+	}
+	k := kindKnown
+	if isTerminator(op) {
+		k |= kindTerminator
+	}
+	switch op.info.Name {
+	case ParameterOpName, GetParameterOpName:
+		k |= kindParam
+	case "pd_op.if", "pd_op.while":
+		k |= kindControlFlow
+	}
+	if id >= 0 && id < 1<<20 {
+		if id >= len(v.kinds) {
+			v.kinds = append(v.kinds, make([]opKind, id+1-len(v.kinds))...)
+		}
+		v.kinds[id] = k
+	}
+	return k
 }
 
 // names returns the numbering of the program's values, made on the first message that needs it: a program that
@@ -68,15 +106,22 @@ func (v *verifier) op(op *Op) {
 	if op.block == nil || op.isErased() {
 		v.report(Error, op, "op is linked into a block but marked detached or erased")
 	}
-	for i := range op.operandSlice() {
-		u := &op.operandSlice()[i]
-		if u.owner != op || u.Index() != i {
+	uses := op.operandSlice()
+	for i := range uses {
+		u := &uses[i]
+		if u.owner != op { // its index is then i: its place among op's records
 			v.report(Error, op, "operand %d has a corrupt use record", i)
 			continue
 		}
 		val := u.value
 		if val == nil {
 			continue
+		}
+		// Nearly every operand is a result of an earlier op of the same block.
+		if d := val.def(); d != nil && d.block == op.block && d != op && !d.isErased() && op.block.orderValid {
+			if d.order < op.order {
+				continue
+			}
 		}
 		if !Dominates(val, op) {
 			v.report(Error, op, "operand %d (%s) %s", i, v.names().Name(val), v.whyNotVisible(val, op))
@@ -85,7 +130,8 @@ func (v *verifier) op(op *Op) {
 	for i := range int(op.nResults) {
 		v.uses(op.result(i))
 	}
-	if isTerminator(op) {
+	kind := v.kindOf(op)
+	if kind&kindTerminator != 0 {
 		p := op.ParentOp()
 		if op.next != nil {
 			v.report(Error, op, "terminator is not the last op of its block")
@@ -97,10 +143,12 @@ func (v *verifier) op(op *Op) {
 	if s := op.info.Schema; s != nil {
 		v.schema(op, s)
 	}
-	if n := op.info.Name; n == ParameterOpName || n == GetParameterOpName {
+	if kind&kindParam != 0 {
 		v.paramOp(op)
 	}
-	v.controlFlow(op)
+	if kind&kindControlFlow != 0 {
+		v.controlFlow(op)
+	}
 	for _, r := range op.regionSlice() {
 		for _, b := range r.blocks {
 			v.block(b)
