@@ -173,10 +173,10 @@ func (pr *printer) tail(op *ir.Op) {
 	if e.info == op.Info() && e.attrs == k && len(e.types) == nops+nres {
 		same := true
 		for i := 0; i < nops && same; i++ {
-			same = e.types[i] == operandType(op, i)
+			same = sameType(e.types[i], operandType(op, i))
 		}
 		for i := 0; i < nres && same; i++ {
-			same = e.types[nops+i] == op.Result(i).Type()
+			same = sameType(e.types[nops+i], op.Result(i).Type())
 		}
 		if same {
 			pr.buf = append(pr.buf, e.text...)
@@ -363,7 +363,7 @@ func (pr *printer) results(op *ir.Op) {
 				pr.buf = append(pr.buf, ", "...)
 			}
 			pr.buf = append(pr.buf, '%')
-			pr.buf = strconv.AppendInt(pr.buf, int64(base)+int64(i), 10)
+			pr.buf = appendUint(pr.buf, uint32(base)+uint32(i))
 		}
 	} else {
 		for i := 0; i < n; i++ {
@@ -443,6 +443,12 @@ func (pr *printer) appendID(id int32) {
 	pr.buf = appendUint(pr.buf, uint32(id))
 }
 
+// sameType reports whether a and b are the same type: the same words (types are interned pointers), without the
+// runtime's interface comparison.
+func sameType(a, b ir.Type) bool {
+	return *(*[2]uintptr)(unsafe.Pointer(&a)) == *(*[2]uintptr)(unsafe.Pointer(&b))
+}
+
 // appendUint appends the decimal digits of v, two at a time, in place.
 func appendUint(b []byte, v uint32) []byte {
 	t := bits.Len32(v|1) * 1233 >> 12 // about log10(v)
@@ -450,7 +456,10 @@ func appendUint(b []byte, v uint32) []byte {
 	if t > 0 && v < pow10[t] {
 		n--
 	}
-	b = slices.Grow(b, n)[:len(b)+n]
+	if cap(b)-len(b) < n {
+		b = slices.Grow(b, n)
+	}
+	b = b[:len(b)+n]
 	i := len(b)
 	for v >= 100 {
 		q := v / 100
