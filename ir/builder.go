@@ -63,10 +63,10 @@ func (op *Op) fill(info *OpInfo, uses []Use, operands []*Value, results []Type, 
 	}
 	op.nResults = uint32(len(results))
 	if len(results) > 0 {
-		op.res = Value{typ: results[0]}
+		op.res = Value{typ: headOf(results[0])}
 		more := op.moreResults()
 		for i, t := range results[1:] {
-			more[i] = extraResult{Value: Value{typ: t, index: int32(i + 1)}, def: op}
+			more[i] = extraResult{Value: Value{typ: headOf(t), index: int32(i + 1)}, def: op}
 		}
 	}
 	op.setAttrSlice(attrs)

@@ -15,7 +15,7 @@ func (c *Context) Clone(op *Op, mapping map[*Value]*Value) *Op {
 	}
 	types := make([]Type, op.nResults)
 	for i := range types {
-		types[i] = op.result(i).typ
+		types[i] = op.result(i).Type()
 	}
 	cp := c.NewOp(OpSpec{Name: op.info.Name, Operands: operands, Results: types, Attrs: op.attrSlice(),
 		Regions: len(op.regionSlice()), Loc: op.Loc})
@@ -26,7 +26,7 @@ func (c *Context) Clone(op *Op, mapping map[*Value]*Value) *Op {
 		for _, b := range r.blocks {
 			nb := cp.regionSlice()[ri].AddBlock()
 			for _, a := range b.args {
-				mapping[a] = nb.AddArg(a.typ)
+				mapping[a] = nb.AddArg(a.Type())
 			}
 			for inner := b.first; inner != nil; inner = inner.next {
 				nb.insertBefore(c.Clone(inner, mapping), nil)

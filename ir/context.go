@@ -64,8 +64,10 @@ func NewContext() *Context {
 		boolT:    &BoolAttr{Value: true},
 		boolF:    &BoolAttr{Value: false},
 	}
+	c.null.h.self = c.null
 	for d := DType(0); d < numDTypes; d++ {
 		c.scalars[d] = &ScalarType{DType: d}
+		c.scalars[d].h.self = c.scalars[d]
 	}
 	registerBuiltinInfer(c)
 	return c
@@ -289,6 +291,7 @@ func (c *Context) internType(t Type) Type {
 	case *TensorArrayType:
 		t.Dims = cloneInts(t.Dims)
 	}
+	t.head().self = t
 	c.types[k] = t
 	return t
 }

@@ -45,8 +45,8 @@ func (e *equaler) block(x, y *Block, where string) error {
 		return fmt.Errorf("%s: %d block arguments vs %d", where, len(x.args), len(y.args))
 	}
 	for i, a := range x.args {
-		if a.typ != y.args[i].typ {
-			return fmt.Errorf("%s: block argument %d has type %s vs %s", where, i, a.typ, y.args[i].typ)
+		if a.Type() != y.args[i].Type() {
+			return fmt.Errorf("%s: block argument %d has type %s vs %s", where, i, a.Type(), y.args[i].Type())
 		}
 		e.m[a] = y.args[i]
 	}
@@ -86,8 +86,8 @@ func (e *equaler) op(p, q *Op) error {
 	}
 	for i := range int(p.nResults) {
 		pr, qr := p.result(i), q.result(i)
-		if pr.typ != qr.typ {
-			return fmt.Errorf("%s: result %d has type %s vs %s", desc, i, pr.typ, qr.typ)
+		if pr.Type() != qr.Type() {
+			return fmt.Errorf("%s: result %d has type %s vs %s", desc, i, pr.Type(), qr.Type())
 		}
 		e.m[pr] = qr
 	}

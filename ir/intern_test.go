@@ -222,3 +222,28 @@ func TestStrTable(t *testing.T) {
 	}
 	assert.NotSame(t, c.Str("a"), NewContext().Str("a"), "one table per Context")
 }
+
+// TestValueTypes: a value gives back the type it was given, interned or built by hand, also after SetType.
+func TestValueTypes(t *testing.T) {
+	c := NewContext()
+	p := NewProgram(c)
+	b := NewBuilder(c)
+	b.SetInsertionPointToEnd(p.Body())
+	f32 := c.Tensor(DenseTensor, []int64{2}, c.Scalar(DTypeFloat32))
+	byHand := &OpaqueType{Text: "my.t"}
+	op := b.Create(OpSpec{Name: "my.op", Results: []Type{f32, c.NullType(), byHand, c.Scalar(DTypeInt8), nil}})
+	assert.Same(t, f32, op.Result(0).Type())
+	assert.Same(t, c.NullType(), op.Result(1).Type())
+	assert.Same(t, byHand, op.Result(2).Type())
+	assert.Same(t, c.Scalar(DTypeInt8), op.Result(3).Type())
+	assert.Nil(t, op.Result(4).Type())
+	interned := c.Opaque("my.t")
+	assert.Same(t, interned, interned.head().self, "interning sets the head")
+	assert.Nil(t, byHand.head().self, "a type built by hand keeps an unset head: its values have heads of their own")
+	NewRewriter(c, nil).SetType(op.Result(0), byHand)
+	assert.Same(t, byHand, op.Result(0).Type())
+	arg := op.Result(0).Type()
+	assert.Equal(t, "my.t", arg.String())
+	blk := NewBlock()
+	assert.Same(t, f32, blk.AddArg(f32).Type())
+}

@@ -14,8 +14,8 @@ import (
 // the Value inside a blockArg, which adds its block. The index tells them apart: 0 for result 0, the result index
 // for later results, and the complement of the argument index (negative) for block arguments.
 type Value struct {
-	typ   Type
-	first *Use  // first use
+	typ   *typeHead // the type (typeHead.self)
+	first *Use      // first use
 	index int32 // result index, or ^argument index for block arguments
 	nuses int32
 }
@@ -55,7 +55,12 @@ type Use struct {
 }
 
 // Type returns the value's type.
-func (v *Value) Type() Type { return v.typ }
+func (v *Value) Type() Type {
+	if v.typ == nil {
+		return nil
+	}
+	return v.typ.self
+}
 
 // DefiningOp returns the op whose result v is, or nil for a block argument.
 func (v *Value) DefiningOp() *Op { return v.def() }
@@ -121,7 +126,7 @@ func (v *Value) Users() []*Op {
 }
 
 // setType changes the type of v (used by the rewriter when retyping values).
-func (v *Value) setType(t Type) { v.typ = t }
+func (v *Value) setType(t Type) { v.typ = headOf(t) }
 
 // Value returns the value read by the use (nil for an absent optional operand).
 func (u *Use) Value() *Value { return u.value }
