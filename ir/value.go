@@ -16,7 +16,7 @@ import (
 type Value struct {
 	typ   *typeHead // the type (typeHead.self)
 	first *Use      // first use
-	index int32 // result index, or ^argument index for block arguments
+	index int32     // result index, or ^argument index for block arguments
 	nuses int32
 }
 
