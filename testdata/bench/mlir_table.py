@@ -2,7 +2,7 @@
 """docs/performance.md's tables against MLIR, made by one command, refused when the machine is busy.
 
     python3 testdata/bench/mlir_table.py [--drrc PATH] [--sizes 1000 10000 100000 1000000] [--reps 5]
-        [--reps-1m 3] [--phases 100000] [--seed 7] [--max-load 0.5] [--wait 1800] [--out DIR]
+        [--reps-1m 3] [--phases 100000 1000000] [--seed 7] [--max-load 0.5] [--wait 1800] [--out DIR]
 
 Without --drrc it builds drrc from this checkout (go build ./cmd/drrc). For each size it runs
 ../shared/bench/compare.py once with --reps 1: compare.py generates the program in both syntaxes (gen.py, the
@@ -24,7 +24,8 @@ table must not go into the docs (MLIR slows down more than drrc on a busy machin
 The tables are Markdown, ready for docs/performance.md: per size, the ops in and out, the median of the pairwise
 wall-time ratios drrc/mlir, the median peak RSS of each, and the load range; with --phases N, the parse / rewrite /
 print split at N blocks (phases.py's measurement: drrc apply -timing against mlir-opt --mlir-timing), also
-alternated and judged the same way.
+alternated and judged the same way, with drrc's parse and print throughput (the input's bytes per parse second,
+the output's per print second: issue 36 asks for 800 MB/s each at 1M blocks).
 """
 import argparse
 import json
@@ -135,7 +136,7 @@ def main():
     ap.add_argument('--sizes', type=int, nargs='+', default=[1000, 10000, 100000, 1000000])
     ap.add_argument('--reps', type=int, default=5, help='pairs per size below 1M blocks')
     ap.add_argument('--reps-1m', type=int, default=3, help='pairs per size of 1M blocks or more')
-    ap.add_argument('--phases', type=int, nargs='*', default=[100000], help='sizes of the phase table')
+    ap.add_argument('--phases', type=int, nargs='*', default=[100000, 1000000], help='sizes of the phase table')
     ap.add_argument('--seed', type=int, default=7)
     ap.add_argument('--max-load', type=float, default=0.5)
     ap.add_argument('--wait', type=float, default=0, help='seconds to wait before each pair for a quiet machine')
@@ -190,17 +191,20 @@ def main():
         m_cmd = [f'{a.mlir_bin}/mlir-opt', '--allow-unregistered-dialect', '--test-pdl-bytecode-pass',
                  '--mlir-timing', w + '.mlir', '-o', w + '.phases.mlir']
         pairs = []
-        for _ in range(a.reps):
+        for _ in range(a.reps_1m if n >= 1000000 else a.reps):
             p = pair([d_cmd, m_cmd], a)
             p['drrc'] = phases.parse_drrc(p['results'][0][2])
             p['mlir'] = phases.parse_mlir(p['results'][1][2])
             pairs.append(p)
         loaded |= not all(p['quiet'] for p in pairs)
+        # drrc's throughput: the input's bytes per parse second, the output's per print second.
+        nbytes = {'parse': os.path.getsize(w + '.pir'), 'print': os.path.getsize(w + '.phases.pir')}
         for i, name in enumerate(['parse', 'rewrite', 'print']):
             d = statistics.median(p['drrc'][i] for p in pairs)
             m = statistics.median(p['mlir'][i] for p in pairs)
             r = statistics.median(p['drrc'][i] / p['mlir'][i] for p in pairs)
-            phase_rows.append((n, name, d, m, r, load_range(pairs)))
+            mbs = f'{nbytes[name] / d / 1e6:,.0f} MB/s' if name in nbytes and d > 0 else ''
+            phase_rows.append((n, name, d, mbs, m, r, load_range(pairs)))
         record['phases'][n] = [{k: v for k, v in p.items() if k != 'results'} for p in pairs]
     if a.json:
         with open(a.json, 'w') as f:
@@ -216,10 +220,10 @@ def main():
               f'({dr / mr:.2f}) | {lr} |')
     if phase_rows:
         print('\nPhases (drrc apply -timing against mlir-opt --mlir-timing):\n')
-        print('| blocks | phase | drrc s | MLIR s | drrc / MLIR (pairwise median) | load average |')
-        print('|---:|---|---:|---:|---:|---|')
-        for n, name, d, m, r, lr in phase_rows:
-            print(f'| {n:,} | {name} | {d:.3f} | {m:.3f} | {r:.2f} | {lr} |')
+        print('| blocks | phase | drrc s | drrc MB/s | MLIR s | drrc / MLIR (pairwise median) | load average |')
+        print('|---:|---|---:|---:|---:|---:|---|')
+        for n, name, d, mbs, m, r, lr in phase_rows:
+            print(f'| {n:,} | {name} | {d:.3f} | {mbs} | {m:.3f} | {r:.2f} | {lr} |')
     sys.exit(2 if loaded else 0)
 
 
