@@ -40,6 +40,7 @@ func parse(ctx *ir.Context, filename string, src []byte, opts ReadOptions, hooks
 		if r := recover(); r != nil {
 			prog, warns, err = nil, p.warns, p.toError(r)
 		}
+		p.freeSlots()
 	}()
 	prog = p.program()
 	return prog, p.warns, nil
@@ -61,6 +62,10 @@ type parser struct {
 	// a value is defined is found again in the source when a message needs it (defPos).
 	nums  []*[slotPage]*ir.Value
 	named map[string]*ir.Value
+	// slots holds nums's pages outside the heap where the system allows (file_linux.go); nil until the first page
+	// (or if the system refused it: slotsTried).
+	slots      *slotArena
+	slotsTried bool
 	// open holds the blocks being read, outermost first; a value is visible while its block is open.
 	open []*ir.Block
 	// argPos records where block arguments are defined (results are found from their op's position).
@@ -414,6 +419,29 @@ func (p *parser) lookup(r valueRef) *ir.Value {
 	return p.named[string(p.src[r.start:r.end])]
 }
 
+// slotPage returns a new page for nums: from the arena while it lasts, else from the heap.
+func (p *parser) slotPage() *[slotPage]*ir.Value {
+	if !p.slotsTried {
+		p.slotsTried = true
+		p.slots = newSlotArena(len(p.src) + 64 + slotPage)
+	}
+	if p.slots != nil {
+		if pg := p.slots.page(); pg != nil {
+			return pg
+		}
+	}
+	return new([slotPage]*ir.Value)
+}
+
+// freeSlots drops the value-name table and gives its arena back.
+func (p *parser) freeSlots() {
+	p.nums = nil
+	if p.slots != nil {
+		p.slots.free()
+		p.slots = nil
+	}
+}
+
 // define binds a name to a value of the innermost open block.
 func (p *parser) define(r valueRef, v *ir.Value) {
 	if i := p.slotIndex(r); i >= 0 {
@@ -422,7 +450,7 @@ func (p *parser) define(r valueRef, v *ir.Value) {
 			p.nums = append(p.nums, make([]*[slotPage]*ir.Value, pg+1-len(p.nums))...)
 		}
 		if p.nums[pg] == nil {
-			p.nums[pg] = new([slotPage]*ir.Value)
+			p.nums[pg] = p.slotPage()
 		}
 		s := &p.nums[pg][i%slotPage]
 		if *s != nil {
