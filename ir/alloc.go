@@ -5,7 +5,7 @@ import (
 	"unsafe"
 )
 
-// Allocator hands out ops, their operand records and their results from large chunks, so that building a big
+// Allocator hands out ops, their operand records and their further results from large chunks, so that building a big
 // program costs a few allocations per thousand ops instead of several per op (readers use one per program). Ops
 // from an allocator behave exactly like those of Context.NewOp. An Allocator is not safe for concurrent use.
 //
@@ -15,7 +15,8 @@ import (
 type Allocator struct {
 	ops  []Op
 	uses []Use
-	vals []Value
+	more []extraResult
+	exts []opExt
 	// useChunks are the operand-record chunks handed out so far, and chunkBase their addresses, both sorted by
 	// address, so that Reuse can tell whether two freed runs that touch lie in one chunk (and may be merged).
 	useChunks []*[allocChunk]Use
@@ -28,12 +29,15 @@ type Allocator struct {
 	track  bool
 	erased []*Op
 	// Free records of recycled ops, kept in the records themselves so that recycling allocates nothing: op
-	// records by their number of results k (0: none kept), linked through next, each with its k results; runs of
-	// k operand records, linked through the first record's next; and runs of k results parted from their op.
+	// records by their number of results k (0: none kept), linked through next, each with its extension holding
+	// k-1 further results when k > 1; runs of k operand records, linked through the first record's next; and
+	// extensions holding k-1 further results, parted from their op.
 	freeOps  [maxRun + 1]*Op
 	freeUses [maxRun + 1]*Use
-	freeVals [maxRun + 1][]*Value
-	runs     []useRun // scratch of Reuse
+	// nFreeOps and nFreeUses count the op records and runs in the free lists (a reader never has any).
+	nFreeOps, nFreeUses int
+	freeExts            [maxRun + 1][]*opExt
+	runs                []useRun // scratch of Reuse
 
 	// infos caches Context.OpInfo by the name's bytes' address: readers and rules pass the same string for every
 	// op of a kind, and the Context's table takes a lock and a hash per lookup.
@@ -76,27 +80,46 @@ const (
 // NewOp is Context.NewOp, allocating from a's chunks.
 func (a *Allocator) NewOp(c *Context, spec OpSpec) *Op { return newOp(c, spec, a) }
 
-// opRecord returns a zeroed op record and nres results for it (newOp writes them whole).
-func (a *Allocator) opRecord(nres int) (*Op, []Value) {
+// opRecord returns a zeroed op record for an op of nres results: with an extension holding nres-1 further results
+// when nres > 1 (newOp writes the results whole).
+func (a *Allocator) opRecord(nres int) *Op {
+	if a.nFreeOps == 0 {
+		return a.newRecord(nres)
+	}
 	if nres <= maxRun {
 		if op := a.freeOps[nres]; op != nil {
 			a.freeOps[nres] = op.next
-			res := unsafe.Slice(op.results, nres)
+			a.nFreeOps--
+			ext := op.ext
 			*op = Op{}
-			return op, res
-		}
-	}
-	for k, op := range a.freeOps {
-		if op != nil {
-			// A record that kept another number of results: they go to their own list.
-			a.freeOps[k] = op.next
-			if k > 0 {
-				a.freeVals[k] = append(a.freeVals[k], op.results)
+			if nres > 1 {
+				ext.regions = nil
+				op.ext = ext
 			}
-			*op = Op{}
-			return op, a.valueRun(nres)
+			return op
 		}
 	}
+	for k, free := range a.freeOps {
+		if free != nil {
+			// A record that kept another number of results: its further results go to their own list.
+			a.freeOps[k] = free.next
+			a.nFreeOps--
+			if k > 1 {
+				free.ext.regions = nil
+				a.freeExts[k] = append(a.freeExts[k], free.ext)
+			}
+			*free = Op{}
+			if nres > 1 {
+				free.ext = a.extRecord(nres)
+			}
+			return free
+		}
+	}
+	return a.newRecord(nres)
+}
+
+// newRecord is opRecord when no record is free.
+func (a *Allocator) newRecord(nres int) *Op {
 	if len(a.ops) == 0 {
 		chunk := new([allocChunk]Op)
 		base := uintptr(unsafe.Pointer(chunk))
@@ -107,7 +130,36 @@ func (a *Allocator) opRecord(nres int) (*Op, []Value) {
 	}
 	op := &a.ops[0]
 	a.ops = a.ops[1:]
-	return op, a.valueRun(nres)
+	if nres > 1 {
+		op.ext = a.extRecord(nres)
+	}
+	return op
+}
+
+// extRecord returns an op extension holding the nres-1 further results of an op of nres results.
+func (a *Allocator) extRecord(nres int) *opExt {
+	if nres <= maxRun {
+		if free := a.freeExts[nres]; len(free) > 0 {
+			a.freeExts[nres] = free[:len(free)-1]
+			return free[len(free)-1]
+		}
+	}
+	if len(a.exts) == 0 {
+		a.exts = make([]opExt, allocChunk/8)
+	}
+	ext := &a.exts[0]
+	a.exts = a.exts[1:]
+	n := nres - 1
+	if n > allocChunk/4 {
+		ext.more = unsafe.SliceData(make([]extraResult, n))
+		return ext
+	}
+	if len(a.more) < n {
+		a.more = make([]extraResult, allocChunk)
+	}
+	ext.more = &a.more[0]
+	a.more = a.more[n:]
+	return ext
 }
 
 // useRun returns n contiguous operand records that link nowhere (value, prev and next nil; the owner is set by
@@ -116,10 +168,11 @@ func (a *Allocator) useRun(n int) []Use {
 	if n == 0 {
 		return nil
 	}
-	if n <= maxRun {
+	if n <= maxRun && a.nFreeUses > 0 {
 		for k := n; k <= maxRun; k++ {
 			if head := a.freeUses[k]; head != nil {
 				a.freeUses[k] = head.next
+				a.nFreeUses--
 				head.next = nil
 				run := unsafe.Slice(head, k)
 				if k > n {
@@ -174,28 +227,7 @@ func (a *Allocator) chunkOf(p *Use, n int) int {
 func (a *Allocator) pushUses(head *Use, k int) {
 	head.next = a.freeUses[k]
 	a.freeUses[k] = head
-}
-
-// valueRun returns n contiguous values, for newOp to write whole.
-func (a *Allocator) valueRun(n int) []Value {
-	if n == 0 {
-		return nil
-	}
-	if n <= maxRun {
-		if free := a.freeVals[n]; len(free) > 0 {
-			a.freeVals[n] = free[:len(free)-1]
-			return unsafe.Slice(free[len(free)-1], n)
-		}
-	}
-	if n > allocChunk/4 {
-		return make([]Value, n)
-	}
-	if len(a.vals) < n {
-		a.vals = make([]Value, allocChunk)
-	}
-	s := a.vals[:n:n]
-	a.vals = a.vals[n:]
-	return s
+	a.nFreeUses++
 }
 
 // TrackErased makes rewriters that allocate from a (Builder.Alloc) remember the ops they erase, so that Reuse can
@@ -228,12 +260,16 @@ func (a *Allocator) Reuse() {
 		}
 		k := int(op.nResults)
 		if k > maxRun {
-			k = 0 // the results are not recycled
+			k = 0 // the further results are not recycled
+		}
+		if k < 2 {
+			op.ext = nil // regions, if any, are not recycled
 		}
 		// The record is cleared when it is taken (opRecord), and newOp writes its results whole.
 		op.nResults = uint32(k)
 		op.next = a.freeOps[k]
 		a.freeOps[k] = op
+		a.nFreeOps++
 	}
 	a.erased = a.erased[:0] // the pointers left behind are to records of the program's chunks
 	// The operand records of ops erased together often touch (a conv2d's two and its batch_norm's five were

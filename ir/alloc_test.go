@@ -14,9 +14,12 @@ func TestRecordSizes(t *testing.T) {
 	if unsafe.Sizeof(uintptr(0)) != 8 {
 		t.Skip("the sizes are for 64-bit platforms")
 	}
-	assert.LessOrEqual(t, unsafe.Sizeof(Op{}), uintptr(96), "Op")
+	// An op with its first result: 96 + 40 bytes before results moved into the op record and values held their
+	// type in one word.
+	assert.LessOrEqual(t, unsafe.Sizeof(Op{}), uintptr(112), "Op")
 	assert.Equal(t, uintptr(32), unsafe.Sizeof(Use{}), "Use")
-	assert.Equal(t, uintptr(40), unsafe.Sizeof(Value{}), "Value")
+	assert.Equal(t, uintptr(24), unsafe.Sizeof(Value{}), "Value")
+	assert.Equal(t, uintptr(32), unsafe.Sizeof(extraResult{}), "extraResult")
 }
 
 // TestUseIndexAndBlockArgs: a use's index is its place among its op's operand records, also after SetOperands
@@ -168,4 +171,109 @@ func TestAllocatorOpInfoCache(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestAllocatorReuseResults: recycled op records serve ops of any number of results; an op of several results
+// keeps its further results (and they find their op) whether its record was recycled with them, without them or
+// with another number of them; regions are not carried over.
+func TestAllocatorReuseResults(t *testing.T) {
+	c := NewContext()
+	p := NewProgram(c)
+	alloc := &Allocator{}
+	alloc.TrackErased(true)
+	rw := NewRewriter(c, nil)
+	rw.Alloc = alloc
+	rw.SetInsertionPointToEnd(p.Body())
+	f32 := c.Tensor(DenseTensor, []int64{4}, c.Scalar(DTypeFloat32))
+	i64 := c.Scalar(DTypeInt64)
+	x := rw.Create(OpSpec{Name: "pd_op.data", Results: []Type{f32}}).Result(0)
+	checkResults := func(op *Op, types ...Type) {
+		t.Helper()
+		require.Equal(t, len(types), op.NumResults())
+		for i, typ := range types {
+			r := op.Result(i)
+			assert.Same(t, op, r.DefiningOp(), "result %d", i)
+			assert.Equal(t, i, r.Index())
+			assert.Same(t, typ, r.Type())
+			assert.Same(t, op.Block(), r.OwnerBlock())
+			assert.False(t, r.HasUses())
+		}
+	}
+
+	three := rw.Create(OpSpec{Name: "my.three", Operands: []*Value{x}, Results: []Type{f32, i64, f32}})
+	checkResults(three, f32, i64, f32)
+	ext := three.ext
+	require.NoError(t, rw.Erase(three))
+	alloc.Reuse()
+	again := rw.Create(OpSpec{Name: "my.again", Operands: []*Value{x}, Results: []Type{i64, i64, f32}})
+	assert.Same(t, three, again, "the record of an op of three results serves one of three")
+	assert.Same(t, ext, again.ext, "with its further results")
+	checkResults(again, i64, i64, f32)
+
+	require.NoError(t, rw.Erase(again))
+	alloc.Reuse()
+	two := rw.Create(OpSpec{Name: "my.two", Results: []Type{f32, f32}})
+	assert.Same(t, again, two, "a record of another number of results is taken when no other is free")
+	assert.NotSame(t, ext, two.ext)
+	checkResults(two, f32, f32)
+	assert.Equal(t, []*opExt{ext}, alloc.freeExts[3], "the further results it kept wait for an op of three")
+	four := rw.Create(OpSpec{Name: "my.four", Results: []Type{i64, i64, i64}})
+	assert.Same(t, ext, four.ext)
+	checkResults(four, i64, i64, i64)
+
+	// An op with a region is recycled without it.
+	loop := rw.Create(OpSpec{Name: "my.loop", Results: []Type{f32, f32}, Regions: 1})
+	loop.Region(0).AddBlock()
+	require.NoError(t, rw.Erase(loop))
+	alloc.Reuse()
+	plain := rw.Create(OpSpec{Name: "my.plain", Results: []Type{f32, f32}})
+	assert.Same(t, loop, plain)
+	assert.Equal(t, 0, plain.NumRegions())
+	checkResults(plain, f32, f32)
+	assert.Empty(t, Verify(p).Errors())
+
+	// Without an allocator, too.
+	free := c.NewOp(OpSpec{Name: "my.free", Results: []Type{f32, i64}, Regions: 2})
+	checkResults(free, f32, i64)
+	assert.Equal(t, 2, free.NumRegions())
+	assert.Nil(t, free.Result(1).OwnerBlock(), "a detached op")
+}
+
+// TestAllocatorAppend: Append builds what Builder.Create builds at the end of a block: the same program, operands
+// linked, results defined, positions kept, the order of the block known.
+func TestAllocatorAppend(t *testing.T) {
+	c := NewContext()
+	f32 := c.Scalar(DTypeFloat32)
+	build := func(appendOps bool) *Program {
+		p := NewProgram(c)
+		a := p.Allocator()
+		b := NewBuilder(c)
+		b.Alloc = a
+		b.SetInsertionPointToEnd(p.Body())
+		mk := func(name string, operands []*Value, results []Type, attrs []NamedAttr, line int32) *Op {
+			if appendOps {
+				return a.Append(p.Body(), c.OpInfo(name), operands, results, attrs, Loc{Line: line, Col: 5})
+			}
+			return b.Create(OpSpec{Name: name, Operands: operands, Results: results, Attrs: attrs, Loc: Loc{Line: line, Col: 5}})
+		}
+		x := mk("pd_op.data", nil, []Type{f32}, []NamedAttr{{Name: "name", Value: c.Str("x")}}, 1).Result(0)
+		two := mk("my.two", []*Value{x, x}, []Type{f32, f32}, nil, 2)
+		add := mk("pd_op.add", []*Value{two.Result(1), nil, x}, []Type{f32}, nil, 3)
+		mk("pd_op.fetch", []*Value{add.Result(0)}, nil, []NamedAttr{{Name: "name", Value: c.Str("out")}}, 4)
+		return p
+	}
+	want, got := build(false), build(true)
+	require.NoError(t, Equal(want, got, EqualOptions{AttrOrder: true}))
+	assert.Empty(t, Verify(got).Errors())
+	var ops []*Op
+	for op := range got.Walk() {
+		ops = append(ops, op)
+		assert.Equal(t, int32(len(ops)), op.Loc.Line)
+		assert.Same(t, got.Body(), op.Block())
+	}
+	require.Len(t, ops, 4)
+	assert.True(t, ops[1].IsBefore(ops[2]))
+	assert.Equal(t, 3, ops[0].Result(0).NumUses())
+	assert.Same(t, ops[1], ops[1].Result(1).DefiningOp())
+	assert.Same(t, ops[2], ops[1].Result(1).FirstUse().Owner())
 }

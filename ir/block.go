@@ -82,7 +82,7 @@ func (b *Block) Args() []*Value { return b.args }
 
 // AddArg appends an argument of type t and returns it.
 func (b *Block) AddArg(t Type) *Value {
-	a := &blockArg{Value: Value{typ: t, index: ^int32(len(b.args))}, block: b}
+	a := &blockArg{Value: Value{typ: headOf(t), index: ^int32(len(b.args))}, block: b}
 	b.args = append(b.args, &a.Value)
 	return &a.Value
 }

@@ -21,11 +21,11 @@ func (c *Context) NewOp(spec OpSpec) *Op { return newOp(c, spec, nil) }
 func newOp(c *Context, spec OpSpec, a *Allocator) *Op {
 	var op *Op
 	var uses []Use
-	var results []Value
 	var info *OpInfo
+	nres := len(spec.Results)
 	if a != nil {
 		info = a.opInfo(c, spec.Name)
-		op, results = a.opRecord(len(spec.Results))
+		op = a.opRecord(nres)
 		uses = a.useRun(len(spec.Operands))
 	} else {
 		info = c.OpInfo(spec.Name)
@@ -33,29 +33,53 @@ func newOp(c *Context, spec OpSpec, a *Allocator) *Op {
 		if len(spec.Operands) > 0 {
 			uses = make([]Use, len(spec.Operands))
 		}
-		if len(spec.Results) > 0 {
-			results = make([]Value, len(spec.Results))
+		if nres > 1 {
+			op.ext = &opExt{more: unsafe.SliceData(make([]extraResult, nres-1))}
 		}
 	}
-	op.info, op.Loc = info, spec.Loc
-	op.setOperandSlice(uses)
-	op.results, op.nResults = unsafe.SliceData(results), uint32(len(results))
-	for i, v := range spec.Operands {
-		u := &uses[i]
-		u.owner = op
-		u.link(v)
-	}
-	for i, t := range spec.Results {
-		results[i] = Value{typ: t, def: op, index: int32(i)}
-	}
-	op.setAttrSlice(spec.Attrs)
+	op.fill(info, uses, spec.Operands, spec.Results, spec.Attrs, spec.Loc)
 	if spec.Regions > 0 {
 		regions := make([]*Region, spec.Regions)
 		for i := range regions {
 			regions[i] = &Region{op: op}
 		}
-		op.regions = &regions
+		if op.ext == nil {
+			op.ext = &opExt{}
+		}
+		op.ext.regions = regions
 	}
+	return op
+}
+
+// fill writes a new op's record: its kind, operand records (linked into their values' use lists), results,
+// attributes and position. The record holds its further results already (nres > 1).
+func (op *Op) fill(info *OpInfo, uses []Use, operands []*Value, results []Type, attrs []NamedAttr, loc Loc) {
+	op.info, op.Loc = info, loc
+	op.setOperandSlice(uses)
+	for i, v := range operands {
+		u := &uses[i]
+		u.owner = op
+		u.link(v)
+	}
+	op.nResults = uint32(len(results))
+	if len(results) > 0 {
+		op.res = Value{typ: headOf(results[0])}
+		more := op.moreResults()
+		for i, t := range results[1:] {
+			more[i] = extraResult{Value: Value{typ: headOf(t), index: int32(i + 1)}, def: op}
+		}
+	}
+	op.setAttrSlice(attrs)
+}
+
+// Append creates an op without regions at the end of block b, from a's chunks: what Builder.Create does with the
+// insertion point at the end of b and a as its allocator, without an OpSpec, a lookup of the op's name or a
+// listener. It is for readers, which append every op of a program to its block; info is the op's kind
+// (Context.OpInfo), and attrs is kept, not copied.
+func (a *Allocator) Append(b *Block, info *OpInfo, operands []*Value, results []Type, attrs []NamedAttr, loc Loc) *Op {
+	op := a.opRecord(len(results))
+	op.fill(info, a.useRun(len(operands)), operands, results, attrs, loc)
+	b.insertBefore(op, nil)
 	return op
 }
 

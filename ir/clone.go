@@ -13,20 +13,20 @@ func (c *Context) Clone(op *Op, mapping map[*Value]*Value) *Op {
 		}
 		operands[i] = v
 	}
-	types := make([]Type, len(op.resultSlice()))
-	for i := range op.resultSlice() {
-		types[i] = op.resultSlice()[i].typ
+	types := make([]Type, op.nResults)
+	for i := range types {
+		types[i] = op.result(i).Type()
 	}
 	cp := c.NewOp(OpSpec{Name: op.info.Name, Operands: operands, Results: types, Attrs: op.attrSlice(),
 		Regions: len(op.regionSlice()), Loc: op.Loc})
-	for i := range op.resultSlice() {
-		mapping[&op.resultSlice()[i]] = &cp.resultSlice()[i]
+	for i := range int(op.nResults) {
+		mapping[op.result(i)] = cp.result(i)
 	}
 	for ri, r := range op.regionSlice() {
 		for _, b := range r.blocks {
 			nb := cp.regionSlice()[ri].AddBlock()
 			for _, a := range b.args {
-				mapping[a] = nb.AddArg(a.typ)
+				mapping[a] = nb.AddArg(a.Type())
 			}
 			for inner := b.first; inner != nil; inner = inner.next {
 				nb.insertBefore(c.Clone(inner, mapping), nil)

@@ -16,7 +16,7 @@ type Context struct {
 	mu       sync.RWMutex
 	types    map[string]Type
 	attrs    map[string]Attribute
-	strs     map[string]*StrAttr // string attributes by value (the key is the attribute's own string)
+	strs     strTable // string attributes by value
 	dialects map[string]*Dialect
 	schemas  map[string]*OpSchema
 	infos    map[string]*OpInfo
@@ -55,7 +55,6 @@ func NewContext() *Context {
 	c := &Context{
 		types:    make(map[string]Type),
 		attrs:    make(map[string]Attribute),
-		strs:     make(map[string]*StrAttr),
 		dialects: make(map[string]*Dialect),
 		schemas:  make(map[string]*OpSchema),
 		infos:    make(map[string]*OpInfo),
@@ -65,8 +64,10 @@ func NewContext() *Context {
 		boolT:    &BoolAttr{Value: true},
 		boolF:    &BoolAttr{Value: false},
 	}
+	c.null.h.self = c.null
 	for d := DType(0); d < numDTypes; d++ {
 		c.scalars[d] = &ScalarType{DType: d}
+		c.scalars[d].h.self = c.scalars[d]
 	}
 	registerBuiltinInfer(c)
 	return c
@@ -290,6 +291,7 @@ func (c *Context) internType(t Type) Type {
 	case *TensorArrayType:
 		t.Dims = cloneInts(t.Dims)
 	}
+	t.head().self = t
 	c.types[k] = t
 	return t
 }

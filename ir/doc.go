@@ -41,11 +41,15 @@
 //
 // # Memory
 //
-// A program has millions of ops and the garbage collector scans them all, so the records are small (an Op is 96
-// bytes, a Use 32, a Value 40) and come in chunks from the program's Allocator (Program.Allocator): readers build
-// with it and the rewrite driver creates with it. The driver also has it recycle the ops it erases
-// (Allocator.TrackErased, Reuse), so that a rewrite run works in the memory of what it erased; an erased op stays
-// recognisable (Erased) until then. Program.OpIDs numbers the allocator's ops densely, for tables indexed by op.
+// A program has millions of ops and the garbage collector scans them all, so the records are small: an Op is 112
+// bytes with its first result (a result finds its op by its place in the op's record; further results and regions
+// hang off one pointer), a Use 32, a Value 24 (its type is one word: a pointer to the interned type's head). They
+// come in chunks from the program's Allocator (Program.Allocator): readers build with it (Allocator.Append appends
+// an op to a block without a Builder) and the rewrite driver creates with it. The driver also has it recycle the
+// ops it erases (Allocator.TrackErased, Reuse), so that a rewrite run works in the memory of what it erased; an
+// erased op stays recognisable (Erased) until then. Program.OpIDs numbers the allocator's ops densely, for tables
+// indexed by op. String attributes, one per parameter name in real programs, are interned in a table of pointers
+// with their bytes in an arena (Context.Str, Context.StrBytes).
 //
 // # Checking
 //

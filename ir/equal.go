@@ -45,8 +45,8 @@ func (e *equaler) block(x, y *Block, where string) error {
 		return fmt.Errorf("%s: %d block arguments vs %d", where, len(x.args), len(y.args))
 	}
 	for i, a := range x.args {
-		if a.typ != y.args[i].typ {
-			return fmt.Errorf("%s: block argument %d has type %s vs %s", where, i, a.typ, y.args[i].typ)
+		if a.Type() != y.args[i].Type() {
+			return fmt.Errorf("%s: block argument %d has type %s vs %s", where, i, a.Type(), y.args[i].Type())
 		}
 		e.m[a] = y.args[i]
 	}
@@ -81,14 +81,15 @@ func (e *equaler) op(p, q *Op) error {
 			return fmt.Errorf("%s: operand %d (%s) does not correspond", desc, i, e.names.Name(pv))
 		}
 	}
-	if len(p.resultSlice()) != len(q.resultSlice()) {
-		return fmt.Errorf("%s: %d results vs %d", desc, len(p.resultSlice()), len(q.resultSlice()))
+	if p.nResults != q.nResults {
+		return fmt.Errorf("%s: %d results vs %d", desc, p.nResults, q.nResults)
 	}
-	for i := range p.resultSlice() {
-		if p.resultSlice()[i].typ != q.resultSlice()[i].typ {
-			return fmt.Errorf("%s: result %d has type %s vs %s", desc, i, p.resultSlice()[i].typ, q.resultSlice()[i].typ)
+	for i := range int(p.nResults) {
+		pr, qr := p.result(i), q.result(i)
+		if pr.Type() != qr.Type() {
+			return fmt.Errorf("%s: result %d has type %s vs %s", desc, i, pr.Type(), qr.Type())
 		}
-		e.m[&p.resultSlice()[i]] = &q.resultSlice()[i]
+		e.m[pr] = qr
 	}
 	if err := e.attrs(p, q, desc); err != nil {
 		return err

@@ -55,14 +55,14 @@ func (in *InferInput) tensor(i int) (*TensorType, error) {
 // constInts returns the integers a value holds when it is produced by full_int_array (value) or full with an
 // IntArray-like shape, as rules for mutable attributes need (reshape's shape, pool2d's kernel_size, …).
 func constInts(v *Value) ([]int64, bool) {
-	if v == nil || v.def == nil {
+	if v == nil || v.def() == nil {
 		return nil, false
 	}
-	switch v.def.Name() {
+	switch v.def().Name() {
 	case "pd_op.full_int_array":
-		return AsInts(v.def.Attr("value"))
+		return AsInts(v.def().Attr("value"))
 	case "pd_op.full":
-		if f, ok := AsFloat(v.def.AttrOrDefault("value")); ok {
+		if f, ok := AsFloat(v.def().AttrOrDefault("value")); ok {
 			return []int64{int64(f)}, true
 		}
 	}

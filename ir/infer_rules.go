@@ -191,7 +191,7 @@ func inferFusedConv(c *Context, in *InferInput) ([]Type, error) {
 		}
 		oihw := c.WithDims(w, []int64{w.Dims[0], w.Dims[3], w.Dims[1], w.Dims[2]})
 		operands := append([]*Value(nil), in.Operands...)
-		operands[1] = &Value{typ: oihw}
+		operands[1] = &Value{typ: headOf(oihw)}
 		return inferConv2D(c, &InferInput{Schema: in.Schema, Operands: operands, Attrs: in.Attrs})
 	}
 	return inferConv2D(c, in)

@@ -1,5 +1,7 @@
 package ir
 
+import "unsafe"
+
 // Attribute constructors. Each returns the Context's canonical instance, so equal attributes are the same pointer.
 
 // Bool returns the bool attribute v.
@@ -29,17 +31,20 @@ func (c *Context) Double(v float64) *DoubleAttr {
 
 // Str returns the string attribute v.
 //
-// String attributes are interned by value in a table of their own: programs have one per parameter name, so the
-// general table's quoted keys would cost a copy of every name, and a quoting per lookup.
+// String attributes are interned by value in a table of their own (strTable): programs have one per parameter
+// name, so the general table's quoted keys would cost a copy of every name, and a quoting per lookup.
 func (c *Context) Str(v string) *StrAttr {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if a, ok := c.strs[v]; ok {
-		return a
-	}
-	a := &StrAttr{Value: v}
-	c.strs[v] = a
-	return a
+	return c.strs.intern(v, nil)
+}
+
+// StrBytes returns the string attribute of the bytes b, as Str(string(b)) does, copying b only if the string is
+// new: for readers, whose source holds the string.
+func (c *Context) StrBytes(b []byte) *StrAttr {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.strs.intern(unsafe.String(unsafe.SliceData(b), len(b)), b)
 }
 
 // Array returns the array attribute of the given elements.

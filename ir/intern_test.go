@@ -1,8 +1,10 @@
 package ir
 
 import (
+	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -185,4 +187,63 @@ func TestCoerce(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, tt.want, a.String())
 	}
+}
+
+// TestStrTable: string attributes are one per value however they are asked for (Str, StrBytes), through the table's
+// growth; StrBytes keeps a copy of its bytes, and long strings and the empty string are interned too.
+func TestStrTable(t *testing.T) {
+	c := NewContext()
+	long := strings.Repeat("x", strArena)
+	byValue := map[string]*StrAttr{}
+	buf := make([]byte, 0, 64)
+	for i := range 5000 {
+		s := fmt.Sprintf("conv%d.w_0", i)
+		if i%500 == 0 {
+			s = long + s
+		}
+		buf = append(buf[:0], s...)
+		var a *StrAttr
+		if i%2 == 0 {
+			a = c.StrBytes(buf)
+		} else {
+			a = c.Str(s)
+		}
+		clear(buf)
+		assert.Equal(t, s, a.Value)
+		byValue[s] = a
+	}
+	assert.Equal(t, "", c.Str("").Value)
+	assert.Same(t, c.Str(""), c.StrBytes(nil))
+	assert.Same(t, c.Str(""), c.StrBytes([]byte{}))
+	for s, a := range byValue {
+		require.Same(t, a, c.Str(s), "%.20q", s)
+		require.Same(t, a, c.StrBytes([]byte(s)), "%.20q", s)
+		require.Equal(t, s, a.Value, "StrBytes copied its bytes")
+	}
+	assert.NotSame(t, c.Str("a"), NewContext().Str("a"), "one table per Context")
+}
+
+// TestValueTypes: a value gives back the type it was given, interned or built by hand, also after SetType.
+func TestValueTypes(t *testing.T) {
+	c := NewContext()
+	p := NewProgram(c)
+	b := NewBuilder(c)
+	b.SetInsertionPointToEnd(p.Body())
+	f32 := c.Tensor(DenseTensor, []int64{2}, c.Scalar(DTypeFloat32))
+	byHand := &OpaqueType{Text: "my.t"}
+	op := b.Create(OpSpec{Name: "my.op", Results: []Type{f32, c.NullType(), byHand, c.Scalar(DTypeInt8), nil}})
+	assert.Same(t, f32, op.Result(0).Type())
+	assert.Same(t, c.NullType(), op.Result(1).Type())
+	assert.Same(t, byHand, op.Result(2).Type())
+	assert.Same(t, c.Scalar(DTypeInt8), op.Result(3).Type())
+	assert.Nil(t, op.Result(4).Type())
+	interned := c.Opaque("my.t")
+	assert.Same(t, interned, interned.head().self, "interning sets the head")
+	assert.Nil(t, byHand.head().self, "a type built by hand keeps an unset head: its values have heads of their own")
+	NewRewriter(c, nil).SetType(op.Result(0), byHand)
+	assert.Same(t, byHand, op.Result(0).Type())
+	arg := op.Result(0).Type()
+	assert.Equal(t, "my.t", arg.String())
+	blk := NewBlock()
+	assert.Same(t, f32, blk.AddArg(f32).Type())
 }

@@ -23,8 +23,8 @@ func (n *Numbering) number(b *Block, res, arg *int) {
 		*arg++
 	}
 	for op := b.first; op != nil; op = op.next {
-		for i := range op.resultSlice() {
-			n.ids[&op.resultSlice()[i]] = *res
+		for i := range int(op.nResults) {
+			n.ids[op.result(i)] = *res
 			*res++
 		}
 		for _, r := range op.regionSlice() {
@@ -53,11 +53,11 @@ func (n *Numbering) Name(v *Value) string {
 // ResultNames returns the printed names of op's results, joined by ", ".
 func (n *Numbering) ResultNames(op *Op) string {
 	s := ""
-	for i := range op.resultSlice() {
+	for i := range int(op.nResults) {
 		if i > 0 {
 			s += ", "
 		}
-		s += n.Name(&op.resultSlice()[i])
+		s += n.Name(op.result(i))
 	}
 	return s
 }
@@ -65,11 +65,11 @@ func (n *Numbering) ResultNames(op *Op) string {
 // Describe returns a short description of op for messages: its results and name, e.g. "%9 = pd_op.batch_norm_"
 // or "pd_op.fetch" when it has no results.
 func (n *Numbering) Describe(op *Op) string {
-	if len(op.resultSlice()) == 0 {
+	if op.nResults == 0 {
 		return op.Name()
 	}
-	if len(op.resultSlice()) == 1 {
-		return n.Name(&op.resultSlice()[0]) + " = " + op.Name()
+	if op.nResults == 1 {
+		return n.Name(op.result(0)) + " = " + op.Name()
 	}
 	return "(" + n.ResultNames(op) + ") = " + op.Name()
 }

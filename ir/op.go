@@ -25,24 +25,43 @@ func (l Loc) IsKnown() bool { return l.Line > 0 }
 // live in a Block, in a doubly-linked list.
 //
 // An Op is kept small, because a program has millions of them and the garbage collector scans every one: its
-// operand records, results and attributes are runs in arrays it points to (slabs of an Allocator, or arrays of
-// their own) with their lengths, not three slice headers, and the rarely present regions hang off one pointer.
+// operand records and attributes are runs in arrays it points to (slabs of an Allocator, or arrays of their own)
+// with their lengths, not slice headers; its first result, which nearly every op has, is part of the record (and
+// finds its op by its place in it, so a Value needs no pointer to its op); further results and regions, which few
+// ops have, hang off one pointer.
 type Op struct {
-	info       *OpInfo
-	uses       *Use       // operand records: nOperands of them, contiguous
-	results    *Value     // results: nResults of them, contiguous
-	attrs      *NamedAttr // attributes: nAttrs of them, contiguous; never changed in place (several ops may share them)
-	regions    *[]*Region // nil when the op has none
-	block      *Block
-	prev, next *Op
-	order      uint64
+	info  *OpInfo
+	uses  *Use       // operand records: nOperands of them, contiguous
+	attrs *NamedAttr // attributes: nAttrs of them, contiguous; never changed in place (several ops may share them)
+	ext   *opExt     // results after the first, and regions; nil when the op has neither
+	block *Block
+	prev  *Op
+	next  *Op
+	order uint64
 	// Loc is where the op was read from, if it was.
-	Loc       Loc
+	Loc Loc
+	// res is result 0, when nResults > 0.
+	res       Value
 	mark      int32
 	nOperands uint32
 	nResults  uint32
 	nAttrs    uint32 // the number of attributes, and erasedBit
 }
+
+// opExt holds what few ops have: the results after the first, and regions.
+type opExt struct {
+	more    *extraResult // results 1 … nResults-1, contiguous
+	regions []*Region
+}
+
+// extraResult is a result after an op's first: the Value and its op (result 0 finds its op by its place in it).
+type extraResult struct {
+	Value
+	def *Op
+}
+
+// resOffset is the offset of result 0 in an Op.
+const resOffset = unsafe.Offsetof(Op{}.res)
 
 // erasedBit in Op.nAttrs marks an erased op.
 const erasedBit = 1 << 31
@@ -50,18 +69,34 @@ const erasedBit = 1 << 31
 // operandSlice returns the op's operand records.
 func (o *Op) operandSlice() []Use { return unsafe.Slice(o.uses, o.nOperands) }
 
-// resultSlice returns the op's results.
-func (o *Op) resultSlice() []Value { return unsafe.Slice(o.results, o.nResults) }
+// moreResults returns the op's results after the first.
+func (o *Op) moreResults() []extraResult {
+	if o.nResults < 2 {
+		return nil
+	}
+	return unsafe.Slice(o.ext.more, o.nResults-1)
+}
+
+// result returns result i, which must exist.
+func (o *Op) result(i int) *Value {
+	if i == 0 {
+		if o.nResults == 0 {
+			panic("ir: result index 0 out of range (the op has no results)")
+		}
+		return &o.res
+	}
+	return &o.moreResults()[i-1].Value
+}
 
 // attrSlice returns the op's attributes (shared: never modify it).
 func (o *Op) attrSlice() []NamedAttr { return unsafe.Slice(o.attrs, o.nAttrs&^erasedBit) }
 
 // regionSlice returns the op's regions.
 func (o *Op) regionSlice() []*Region {
-	if o.regions == nil {
+	if o.ext == nil {
 		return nil
 	}
-	return *o.regions
+	return o.ext.regions
 }
 
 // setOperandSlice makes uses the op's operand records.
@@ -120,23 +155,27 @@ func (o *Op) Operands() []*Value {
 func (o *Op) NumResults() int { return int(o.nResults) }
 
 // Result returns result i.
-func (o *Op) Result(i int) *Value { return &o.resultSlice()[i] }
+func (o *Op) Result(i int) *Value { return o.result(i) }
 
 // Results returns the results in order (a new slice).
 func (o *Op) Results() []*Value {
-	res := o.resultSlice()
-	out := make([]*Value, len(res))
-	for i := range res {
-		out[i] = &res[i]
+	out := make([]*Value, o.nResults)
+	for i := range out {
+		out[i] = o.result(i)
 	}
 	return out
 }
 
 // HasUses reports whether some result of the op is used.
 func (o *Op) HasUses() bool {
-	res := o.resultSlice()
-	for i := range res {
-		if res[i].first != nil {
+	if o.nResults == 0 {
+		return false
+	}
+	if o.res.first != nil {
+		return true
+	}
+	for i, more := 0, o.moreResults(); i < len(more); i++ {
+		if more[i].first != nil {
 			return true
 		}
 	}
@@ -209,6 +248,9 @@ func (o *Op) Erased() bool { return o.isErased() }
 
 // IsAncestorOf reports whether other is nested (at any depth) in a region of o, or is o.
 func (o *Op) IsAncestorOf(other *Op) bool {
+	if o.ext == nil || len(o.ext.regions) == 0 {
+		return other == o // nothing is nested in an op without regions
+	}
 	for p := other; p != nil; p = p.ParentOp() {
 		if p == o {
 			return true
@@ -220,9 +262,8 @@ func (o *Op) IsAncestorOf(other *Op) bool {
 // Users iterates over the ops reading any result of o, possibly more than once.
 func (o *Op) Users() iter.Seq[*Op] {
 	return func(yield func(*Op) bool) {
-		res := o.resultSlice()
-		for i := range res {
-			for u := res[i].first; u != nil; u = u.next {
+		for i := range int(o.nResults) {
+			for u := o.result(i).first; u != nil; u = u.next {
 				if !yield(u.owner) {
 					return
 				}

@@ -109,10 +109,20 @@ func (p *Program) Body() *Block { return p.Module.regionSlice()[0].blocks[0] }
 func (p *Program) Walk() iter.Seq[*Op] { return WalkBlock(p.Body()) }
 
 // NumOps returns the number of ops in the program, nested ones included.
-func (p *Program) NumOps() int {
-	n := 0
-	for range p.Walk() {
-		n++
+func (p *Program) NumOps() int { return numOps(p.Body()) }
+
+// numOps counts the ops of b and of the regions nested in them: blocks know their length, so only ops with regions
+// need a look inside.
+func numOps(b *Block) int {
+	n := b.len
+	for op := b.first; op != nil; op = op.next {
+		if op.ext != nil {
+			for _, r := range op.ext.regions {
+				for _, nb := range r.blocks {
+					n += numOps(nb)
+				}
+			}
+		}
 	}
 	return n
 }
@@ -129,12 +139,16 @@ func (p *Program) ParamNames() []string {
 
 // ParamOf returns the variable a value reads if it is the result of a parameter op, or nil.
 func (p *Program) ParamOf(v *Value) *Variable {
-	if v == nil || v.def == nil {
+	if v == nil {
 		return nil
 	}
-	switch v.def.info.Name {
+	d := v.def()
+	if d == nil {
+		return nil
+	}
+	switch d.info.Name {
 	case ParameterOpName, GetParameterOpName:
-		if name, ok := AsString(v.def.Attr("parameter_name")); ok {
+		if name, ok := AsString(d.Attr("parameter_name")); ok {
 			return p.Params[name]
 		}
 	}

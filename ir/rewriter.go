@@ -121,13 +121,12 @@ func (r *Rewriter) ReplaceUsesIf(from, to *Value, keep func(*Use) bool) {
 // ReplaceOp replaces every use of op's results with values (one per result; nil leaves a result's uses alone, which
 // then must have none) and erases op.
 func (r *Rewriter) ReplaceOp(op *Op, values []*Value) error {
-	results := op.resultSlice()
-	if len(values) != len(results) {
-		return fmt.Errorf("ir: ReplaceOp of %s with %d values for %d results", op.Name(), len(values), len(results))
+	if len(values) != int(op.nResults) {
+		return fmt.Errorf("ir: ReplaceOp of %s with %d values for %d results", op.Name(), len(values), op.nResults)
 	}
 	for i, v := range values {
 		if v != nil {
-			r.ReplaceAllUsesWith(&results[i], v)
+			r.ReplaceAllUsesWith(op.result(i), v)
 		}
 	}
 	return r.Erase(op)
@@ -139,9 +138,8 @@ func (r *Rewriter) Erase(op *Op) error {
 	if op.isErased() {
 		return fmt.Errorf("ir: %s erased twice", op.Name())
 	}
-	results := op.resultSlice()
-	for i := range results {
-		for u := results[i].first; u != nil; u = u.next {
+	for i := range int(op.nResults) {
+		for u := op.result(i).first; u != nil; u = u.next {
 			if !op.IsAncestorOf(u.owner) {
 				return fmt.Errorf("ir: cannot erase %s: result %d still has uses", op.Name(), i)
 			}
@@ -265,8 +263,8 @@ func (r *Rewriter) SetAttrs(op *Op, attrs []NamedAttr) {
 // SetType changes the type of value v and notifies the op that defines it (or the block's parent op).
 func (r *Rewriter) SetType(v *Value, t Type) {
 	v.setType(t)
-	if v.def != nil {
-		r.modified(v.def)
+	if d := v.def(); d != nil {
+		r.modified(d)
 	} else if p := v.argBlock().ParentOp(); p != nil {
 		r.modified(p)
 	}

@@ -15,6 +15,25 @@ type Type interface {
 	String() string
 	// key returns the interning key: String plus any parameter the text form leaves out.
 	key() string
+	// head returns the type's own head (see typeHead).
+	head() *typeHead
+}
+
+// typeHead is part of every type: the type itself as an interface value, which its Context sets when it interns
+// the type. A Value holds its type as a pointer to the head, one word where the interface takes two (a program has
+// millions of values).
+type typeHead struct{ self Type }
+
+// headOf returns the head a Value stores for type t: t's own once interned; a head of its own for a type its
+// Context did not intern (built by hand), so that reading a head never races with setting one.
+func headOf(t Type) *typeHead {
+	if t == nil {
+		return nil
+	}
+	if h := t.head(); h.self != nil {
+		return h
+	}
+	return &typeHead{self: t}
 }
 
 // Tensor spellings: the dialect-qualified names under which tensor types print. They share one representation,
@@ -39,10 +58,12 @@ const DefaultLayout = "NCHW"
 // ScalarType is an element type used as a type: f32, i64, b, …
 type ScalarType struct {
 	DType DType
+	h     typeHead
 }
 
-func (t *ScalarType) String() string { return t.DType.String() }
-func (t *ScalarType) key() string    { return t.DType.String() }
+func (t *ScalarType) String() string  { return t.DType.String() }
+func (t *ScalarType) key() string     { return t.DType.String() }
+func (t *ScalarType) head() *typeHead { return &t.h }
 
 // TensorType is a dense tensor type: its dims (Dynamic for unknown), element type and, for PIR JSON, the layout,
 // LoD and offset that the text form does not print. Spelling is the name it prints under (DenseTensor,
@@ -54,7 +75,10 @@ type TensorType struct {
 	Layout   string
 	LoD      [][]uint64
 	Offset   uint64
+	h        typeHead
 }
+
+func (t *TensorType) head() *typeHead { return &t.h }
 
 func (t *TensorType) String() string {
 	var b strings.Builder
@@ -107,7 +131,10 @@ func (t *TensorType) NumElements() int64 {
 // VectorType is a vector of types, the type of a builtin.combine result (printed vec[T,T]).
 type VectorType struct {
 	Elems []Type
+	h     typeHead
 }
+
+func (t *VectorType) head() *typeHead { return &t.h }
 
 func (t *VectorType) String() string {
 	var b strings.Builder
@@ -142,7 +169,10 @@ type SelectedRowsType struct {
 	Layout string
 	LoD    [][]uint64
 	Offset uint64
+	h      typeHead
 }
+
+func (t *SelectedRowsType) head() *typeHead { return &t.h }
 
 func (t *SelectedRowsType) String() string {
 	var b strings.Builder
@@ -160,7 +190,10 @@ type TensorArrayType struct {
 	Elem   Type
 	Dims   []int64
 	Layout string
+	h      typeHead
 }
+
+func (t *TensorArrayType) head() *typeHead { return &t.h }
 
 func (t *TensorArrayType) String() string {
 	var b strings.Builder
@@ -185,16 +218,19 @@ func (t *TensorArrayType) key() string {
 // kept as its exact text and printed back unchanged.
 type OpaqueType struct {
 	Text string
+	h    typeHead
 }
 
-func (t *OpaqueType) String() string { return t.Text }
-func (t *OpaqueType) key() string    { return "opaque:" + t.Text }
+func (t *OpaqueType) String() string  { return t.Text }
+func (t *OpaqueType) key() string     { return "opaque:" + t.Text }
+func (t *OpaqueType) head() *typeHead { return &t.h }
 
 // NullType is the absent type, printed <<NULL TYPE>>.
-type NullType struct{}
+type NullType struct{ h typeHead }
 
-func (*NullType) String() string { return "<<NULL TYPE>>" }
-func (*NullType) key() string    { return "<<NULL TYPE>>" }
+func (*NullType) String() string    { return "<<NULL TYPE>>" }
+func (*NullType) key() string       { return "<<NULL TYPE>>" }
+func (t *NullType) head() *typeHead { return &t.h }
 
 func writeDims(b *strings.Builder, dims []int64) {
 	for _, d := range dims {

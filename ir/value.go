@@ -9,14 +9,14 @@ import (
 // every use of it (an intrusive doubly-linked list of Use records, so adding and removing a use is O(1) and
 // replacing all uses is O(uses)).
 //
-// A result knows its op; a block argument is the Value inside a blockArg, which adds its block, and is told apart
-// by a negative index (the complement of its argument index), so that results, by far the most numerous values,
-// need no block field.
+// A Value holds no pointer to where it is defined: result 0 is part of its op's record (Op.res) and finds the op
+// by its place in it, a later result is the Value inside an extraResult, which adds its op, and a block argument
+// the Value inside a blockArg, which adds its block. The index tells them apart: 0 for result 0, the result index
+// for later results, and the complement of the argument index (negative) for block arguments.
 type Value struct {
-	typ   Type
-	def   *Op   // defining op, for results
-	first *Use  // first use
-	index int32 // result index, or ^argument index for block arguments
+	typ   *typeHead // the type (typeHead.self)
+	first *Use      // first use
+	index int32     // result index, or ^argument index for block arguments
 	nuses int32
 }
 
@@ -24,6 +24,17 @@ type Value struct {
 type blockArg struct {
 	Value
 	block *Block
+}
+
+// def returns the op whose result v is, or nil for a block argument.
+func (v *Value) def() *Op {
+	switch {
+	case v.index == 0:
+		return (*Op)(unsafe.Add(unsafe.Pointer(v), -int(resOffset)))
+	case v.index > 0:
+		return (*extraResult)(unsafe.Pointer(v)).def
+	}
+	return nil
 }
 
 // argBlock returns the block whose argument v is, or nil for a result.
@@ -44,10 +55,15 @@ type Use struct {
 }
 
 // Type returns the value's type.
-func (v *Value) Type() Type { return v.typ }
+func (v *Value) Type() Type {
+	if v.typ == nil {
+		return nil
+	}
+	return v.typ.self
+}
 
 // DefiningOp returns the op whose result v is, or nil for a block argument.
-func (v *Value) DefiningOp() *Op { return v.def }
+func (v *Value) DefiningOp() *Op { return v.def() }
 
 // IsBlockArg reports whether v is a block argument.
 func (v *Value) IsBlockArg() bool { return v.index < 0 }
@@ -55,8 +71,8 @@ func (v *Value) IsBlockArg() bool { return v.index < 0 }
 // OwnerBlock returns the block that contains v's definition: the block of its defining op or the block whose
 // argument it is.
 func (v *Value) OwnerBlock() *Block {
-	if v.def != nil {
-		return v.def.block
+	if d := v.def(); d != nil {
+		return d.block
 	}
 	return v.argBlock()
 }
@@ -110,7 +126,7 @@ func (v *Value) Users() []*Op {
 }
 
 // setType changes the type of v (used by the rewriter when retyping values).
-func (v *Value) setType(t Type) { v.typ = t }
+func (v *Value) setType(t Type) { v.typ = headOf(t) }
 
 // Value returns the value read by the use (nil for an absent optional operand).
 func (u *Use) Value() *Value { return u.value }

@@ -18,22 +18,73 @@ import (
 //
 // Unregistered ops are checked for dominance and consistency only.
 func Verify(p *Program) Diagnostics {
-	v := &verifier{prog: p, names: NumberValues(p.Body())}
+	v := &verifier{prog: p}
 	v.block(p.Body())
 	v.params()
 	return v.diags
 }
 
 type verifier struct {
-	prog  *Program
-	names *Numbering
-	diags Diagnostics
+	prog     *Program
+	numbered *Numbering
+	diags    Diagnostics
+	// unnamed counts the parameter ops without a name; mistyped holds the parameters some op reads with another
+	// type than the parameter table gives (only those can be read with two types).
+	unnamed  int
+	mistyped map[string]bool
+	// kinds classifies op kinds by OpInfo.ID (kindOf), so that each op costs an index rather than name comparisons.
+	kinds []opKind
+}
+
+// opKind is what the verifier checks of an op kind besides its schema: whether it is a terminator, a parameter
+// read, pd_op.if or pd_op.while. kindKnown marks an entry filled in.
+type opKind uint8
+
+const (
+	kindKnown opKind = 1 << iota
+	kindTerminator
+	kindParam
+	kindControlFlow
+)
+
+// kindOf returns the classification of op's kind.
+func (v *verifier) kindOf(op *Op) opKind {
+	id := op.info.ID
+	if id < len(v.kinds) && v.kinds[id] != 0 {
+		return v.kinds[id]
+	}
+	k := kindKnown
+	if isTerminator(op) {
+		k |= kindTerminator
+	}
+	switch op.info.Name {
+	case ParameterOpName, GetParameterOpName:
+		k |= kindParam
+	case "pd_op.if", "pd_op.while":
+		k |= kindControlFlow
+	}
+	if id >= 0 && id < 1<<20 {
+		if id >= len(v.kinds) {
+			v.kinds = append(v.kinds, make([]opKind, id+1-len(v.kinds))...)
+		}
+		v.kinds[id] = k
+	}
+	return k
+}
+
+// names returns the numbering of the program's values, made on the first message that needs it: a program that
+// verifies clean is never numbered (at a million ops that is a map of every value).
+func (v *verifier) names() *Numbering {
+	if v.numbered == nil {
+		v.numbered = NumberValues(v.prog.Body())
+	}
+	return v.numbered
 }
 
 func (v *verifier) report(sev Severity, op *Op, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	if op != nil {
-		msg = v.names.Describe(op) + ": " + msg
+		msg = v.names().Describe(op) + ": " + msg
 	}
 	d := Diagnostic{Severity: sev, File: v.prog.File, Message: msg}
 	if op != nil {
@@ -55,9 +106,10 @@ func (v *verifier) op(op *Op) {
 	if op.block == nil || op.isErased() {
 		v.report(Error, op, "op is linked into a block but marked detached or erased")
 	}
-	for i := range op.operandSlice() {
-		u := &op.operandSlice()[i]
-		if u.owner != op || u.Index() != i {
+	uses := op.operandSlice()
+	for i := range uses {
+		u := &uses[i]
+		if u.owner != op { // its index is then i: its place among op's records
 			v.report(Error, op, "operand %d has a corrupt use record", i)
 			continue
 		}
@@ -65,14 +117,21 @@ func (v *verifier) op(op *Op) {
 		if val == nil {
 			continue
 		}
+		// Nearly every operand is a result of an earlier op of the same block.
+		if d := val.def(); d != nil && d.block == op.block && d != op && !d.isErased() && op.block.orderValid {
+			if d.order < op.order {
+				continue
+			}
+		}
 		if !Dominates(val, op) {
-			v.report(Error, op, "operand %d (%s) %s", i, v.names.Name(val), v.whyNotVisible(val, op))
+			v.report(Error, op, "operand %d (%s) %s", i, v.names().Name(val), v.whyNotVisible(val, op))
 		}
 	}
-	for i := range op.resultSlice() {
-		v.uses(&op.resultSlice()[i])
+	for i := range int(op.nResults) {
+		v.uses(op.result(i))
 	}
-	if isTerminator(op) {
+	kind := v.kindOf(op)
+	if kind&kindTerminator != 0 {
 		p := op.ParentOp()
 		if op.next != nil {
 			v.report(Error, op, "terminator is not the last op of its block")
@@ -84,7 +143,12 @@ func (v *verifier) op(op *Op) {
 	if s := op.info.Schema; s != nil {
 		v.schema(op, s)
 	}
-	v.controlFlow(op)
+	if kind&kindParam != 0 {
+		v.paramOp(op)
+	}
+	if kind&kindControlFlow != 0 {
+		v.controlFlow(op)
+	}
 	for _, r := range op.regionSlice() {
 		for _, b := range r.blocks {
 			v.block(b)
@@ -98,23 +162,23 @@ func (v *verifier) uses(val *Value) {
 	for u := val.first; u != nil; u = u.next {
 		n++
 		if u.value != val {
-			v.report(Error, val.def, "use list of %s holds a use of another value", v.names.Name(val))
+			v.report(Error, val.def(), "use list of %s holds a use of another value", v.names().Name(val))
 			return
 		}
 		if u.owner.isErased() {
-			v.report(Error, val.def, "%s is used by an erased %s", v.names.Name(val), u.owner.Name())
+			v.report(Error, val.def(), "%s is used by an erased %s", v.names().Name(val), u.owner.Name())
 		}
 		if n > int(val.nuses) {
 			break
 		}
 	}
 	if n != int(val.nuses) {
-		v.report(Error, val.def, "%s has %d uses in its list but counts %d", v.names.Name(val), n, val.nuses)
+		v.report(Error, val.def(), "%s has %d uses in its list but counts %d", v.names().Name(val), n, val.nuses)
 	}
 }
 
 func (v *verifier) whyNotVisible(val *Value, op *Op) string {
-	if d := val.def; d != nil {
+	if d := val.def(); d != nil {
 		switch {
 		case d.isErased():
 			return "is defined by an erased op"
@@ -149,8 +213,8 @@ func (v *verifier) schema(op *Op, s *OpSchema) {
 			}
 		}
 	}
-	if !s.ResultCountOK(len(op.resultSlice())) {
-		v.report(Error, op, "has %d results; %s has %s", len(op.resultSlice()), s.Name, resultCountText(s))
+	if !s.ResultCountOK(int(op.nResults)) {
+		v.report(Error, op, "has %d results; %s has %s", op.nResults, s.Name, resultCountText(s))
 	}
 	if len(op.regionSlice()) != s.Regions {
 		v.report(Error, op, "has %d regions; %s has %d", len(op.regionSlice()), s.Name, s.Regions)
@@ -257,7 +321,7 @@ func (v *verifier) controlFlow(op *Op) {
 				v.report(Error, op, "branch %d has %d blocks; an if branch has 1", i, len(r.blocks))
 				continue
 			}
-			v.yields(op, r.blocks[0], len(op.resultSlice()), fmt.Sprintf("branch %d", i))
+			v.yields(op, r.blocks[0], int(op.nResults), fmt.Sprintf("branch %d", i))
 		}
 		if len(op.operandSlice()) != 1 {
 			v.report(Error, op, "has %d operands; pd_op.if takes its condition only", len(op.operandSlice()))
@@ -278,8 +342,8 @@ func (v *verifier) controlFlow(op *Op) {
 		if len(body.args) != carried {
 			v.report(Error, op, "body has %d arguments for %d loop-carried values", len(body.args), carried)
 		}
-		if len(op.resultSlice()) != carried {
-			v.report(Error, op, "has %d results for %d loop-carried values", len(op.resultSlice()), carried)
+		if int(op.nResults) != carried {
+			v.report(Error, op, "has %d results for %d loop-carried values", op.nResults, carried)
 		}
 		v.yields(op, body, carried+1, "body")
 	}
@@ -296,8 +360,32 @@ func (v *verifier) yields(op *Op, b *Block, want int, where string) {
 	}
 }
 
-// params warns when one parameter name is read with different types.
+// paramOp notes a parameter op for params: a name read with another type than the parameter table's is
+// mistyped. When every op reads its parameter with the table's type, no name is read with two types, and params
+// need not collect the names of a million parameters to find out.
+func (v *verifier) paramOp(op *Op) {
+	name, ok := AsString(op.Attr("parameter_name"))
+	if !ok {
+		v.unnamed++
+		return
+	}
+	if op.NumResults() != 1 {
+		return
+	}
+	if pv := v.prog.Params[name]; pv == nil || pv.Type != op.Result(0).Type() {
+		if v.mistyped == nil {
+			v.mistyped = map[string]bool{}
+		}
+		v.mistyped[name] = true
+	}
+}
+
+// params reports parameter ops without a name, and warns when one parameter name is read with different types
+// (only mistyped names can be). It walks the program again only when there is something to report.
 func (v *verifier) params() {
+	if v.unnamed == 0 && len(v.mistyped) == 0 {
+		return
+	}
 	types := map[string]Type{}
 	for op := range v.prog.Walk() {
 		if op.info.Name != ParameterOpName && op.info.Name != GetParameterOpName {
@@ -308,7 +396,7 @@ func (v *verifier) params() {
 			v.report(Error, op, "parameter op without a parameter_name")
 			continue
 		}
-		if op.NumResults() != 1 {
+		if op.NumResults() != 1 || !v.mistyped[name] {
 			continue
 		}
 		t := op.Result(0).Type()

@@ -139,6 +139,25 @@ func TestVerify(t *testing.T) {
 			"warning: %1 = builtin.parameter: parameter w is read as i8 here and as builtin.tensor<2x3xf32> before",
 			"error: %2 = builtin.parameter: parameter op without a parameter_name",
 		}},
+		{"duplicate parameter types, parameter table up to date", func(v *vb) {
+			// The table gives w the type of its first reading: only the second op disagrees with it.
+			w, u := v.c.Str("w"), v.c.Str("u")
+			v.b.Create(OpSpec{Name: ParameterOpName, Results: []Type{v.f32t}, Attrs: []NamedAttr{{"parameter_name", w}}})
+			v.b.Create(OpSpec{Name: ParameterOpName, Results: []Type{v.f32t}, Attrs: []NamedAttr{{"parameter_name", u}}})
+			v.b.Create(OpSpec{Name: ParameterOpName, Results: []Type{v.c.Scalar(DTypeInt8)}, Attrs: []NamedAttr{{"parameter_name", w}}})
+			v.b.Create(OpSpec{Name: ParameterOpName, Results: []Type{v.f32t}, Attrs: []NamedAttr{{"parameter_name", u}}})
+			v.fixture.p.CollectParams()
+		}, []string{
+			"warning: %2 = builtin.parameter: parameter w is read as i8 here and as builtin.tensor<2x3xf32> before",
+		}},
+		{"parameter table out of date", func(v *vb) {
+			// The table says i8 for w, which no op reads: both ops disagree with it, and not with each other.
+			w := v.c.Str("w")
+			v.b.Create(OpSpec{Name: ParameterOpName, Results: []Type{v.f32t}, Attrs: []NamedAttr{{"parameter_name", w}}})
+			v.b.Create(OpSpec{Name: ParameterOpName, Results: []Type{v.f32t}, Attrs: []NamedAttr{{"parameter_name", w}}})
+			v.fixture.p.CollectParams()
+			v.fixture.p.Params["w"].Type = v.c.Scalar(DTypeInt8)
+		}, nil},
 		{"mutable operand as an older program's attribute", func(v *vb) {
 			x := v.mk("x.src", 1)
 			axis := NamedAttr{Name: "axis", Value: v.c.IntArray([]int64{-1})}

@@ -78,7 +78,7 @@ func (o *Op) Depth() int {
 // op's block or in an enclosing block (and does not contain op), or v is an argument of op's block or of an
 // enclosing block.
 func Dominates(v *Value, op *Op) bool {
-	if d := v.def; d != nil {
+	if d := v.def(); d != nil {
 		if d.isErased() || d.block == nil {
 			return false
 		}

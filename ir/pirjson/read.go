@@ -21,6 +21,7 @@ func Read(ctx *ir.Context, filename string, src []byte, opts ReadOptions) (*ir.P
 		names:     make(map[string]string, 64),
 		opNames:   make(map[string]opName, 64),
 		kwargKeys: map[*ir.Op][][]string{},
+		lastAttrs: make(map[string][]ir.NamedAttr, 64),
 	}
 	r.prog = ir.NewProgram(ctx)
 	r.prog.File = filename
@@ -70,6 +71,10 @@ type reader struct {
 	all      []ir.NamedAttr
 
 	bools [2]ir.Attribute // [false] and [true], the parameter flags
+
+	// lastAttrs is the attribute list of the last op of each name, which the next one shares if its attributes
+	// are equal.
+	lastAttrs map[string][]ir.NamedAttr
 
 	// paramOps are the parameter, get_parameter and set_parameter ops, in program order.
 	paramOps []*ir.Op

@@ -1,6 +1,8 @@
 package pirjson
 
 import (
+	"slices"
+
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -166,8 +168,15 @@ func (r *reader) op(blk *ir.Block) error {
 	}
 	spec.Results = r.rtypes
 	if len(r.all) > 0 {
-		// The op keeps its attribute slice, and r.all is scratch.
-		spec.Attrs = append([]ir.NamedAttr(nil), r.all...)
+		// The op keeps its attribute slice, and r.all is scratch: ops of a kind whose attributes equal the last
+		// one's share its slice (attributes are interned: equal is the same names and pointers), as the text
+		// reader's do.
+		last := r.lastAttrs[st.name.full]
+		if !slices.Equal(last, r.all) {
+			last = append([]ir.NamedAttr(nil), r.all...)
+			r.lastAttrs[st.name.full] = last
+		}
+		spec.Attrs = last
 	}
 	spec.Loc = ir.Loc{Line: clamp32(line), Col: clamp32(col)}
 	if st.has(kRegions) {

@@ -3,6 +3,7 @@ package pirtext
 import (
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -244,6 +245,26 @@ func TestPrintNumbering(t *testing.T) {
 	assert.Equal(t, "%arg_0", names.Name(arg))
 }
 
+// TestPrintSharedAttrLists: ops that share an attribute list, or a prefix of one (same first attribute, fewer of
+// them), each print their own attributes, whatever the printer caches by list.
+func TestPrintSharedAttrLists(t *testing.T) {
+	ctx := ir.NewContext()
+	p := ir.NewProgram(ctx)
+	b := ir.NewBuilder(ctx)
+	b.SetInsertionPointToEnd(p.Body())
+	attrs := []ir.NamedAttr{{Name: "z", Value: ctx.Int32(1)}, {Name: "a", Value: ctx.Str("s")}, {Name: "m", Value: ctx.Bool(true)}}
+	var want strings.Builder
+	want.WriteString("{\n")
+	for i := range 12 {
+		list := attrs[:3-i%3]
+		b.Create(ir.OpSpec{Name: "my.op", Attrs: list})
+		text := map[int]string{3: `{a:"s",m:true,z:(Int32)1}`, 2: `{a:"s",z:(Int32)1}`, 1: `{z:(Int32)1}`}[len(list)]
+		want.WriteString(`    () = "my.op" () ` + text + " : () -> \n")
+	}
+	want.WriteString("}\n")
+	assert.Equal(t, want.String(), string(Print(p, WriteOptions{})))
+}
+
 // TestPrintUseBeforeDefinition: a program that is not well formed still prints, numbering a value when it is first
 // printed as Paddle's printer does (an op's results print before its operands).
 func TestPrintUseBeforeDefinition(t *testing.T) {
@@ -365,4 +386,14 @@ func TestPrintAttributeNames(t *testing.T) {
 	q, _, err := Parse(ctx, "names.pir", text, ReadOptions{})
 	require.NoError(t, err)
 	assert.NoError(t, ir.Equal(p, q, ir.EqualOptions{}))
+}
+
+// TestAppendUint: value numbers print as strconv prints them.
+func TestAppendUint(t *testing.T) {
+	for _, v := range []uint32{0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 12345, 99999, 100000, 3092456, 1<<31 - 1, 1<<32 - 1} {
+		assert.Equal(t, strconv.FormatUint(uint64(v), 10), string(appendUint([]byte("x"), v))[1:])
+	}
+	for v := uint32(0); v < 1_000_000; v += 7 {
+		require.Equal(t, strconv.FormatUint(uint64(v), 10), string(appendUint(nil, v)))
+	}
 }

@@ -20,7 +20,7 @@ func ParseFile(ctx *ir.Context, path string, opts ReadOptions) (prog *ir.Program
 	defer done()
 	// Faults in the mapped file (it was truncated under us) become panics, which Parse's recovery reports.
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	return parse(ctx, path, src, opts, release)
+	return parse(ctx, path, src, opts, &parseHooks{release: release})
 }
 
 // The parser hands the source back in steps of releaseStep bytes, keeping the last releaseKeep bytes it read

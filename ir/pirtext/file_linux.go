@@ -3,6 +3,9 @@ package pirtext
 import (
 	"os"
 	"syscall"
+	"unsafe"
+
+	"github.com/pirdrr/drr/ir"
 )
 
 // openSource maps the file at path. release(lo, hi) gives the whole pages of src[lo:hi] back to the system (they
@@ -39,3 +42,40 @@ func openSource(path string) (src []byte, release func(lo, hi int), done func(),
 	}
 	return src, release, func() { _ = syscall.Munmap(src) }, nil
 }
+
+// slotArena holds the pages of the parser's value-name table (parser.nums) outside the Go heap, so that the
+// table, which nothing needs once the program is read (25 MB at 1M blocks), goes back to the system when the parse
+// ends instead of staying resident as garbage until a collection (drrc apply's pacing runs none after parsing a
+// large program; see cmd/drrc/gc.go). The pages hold pointers to values the collector does not see there, which is
+// safe: every value is also reachable from the program being read, and Go's collector does not move objects.
+type slotArena struct {
+	mem  []byte
+	next int // the offset of the next page
+}
+
+// newSlotArena reserves room for pages of maxSlots slots in all (address space only: pages become memory when
+// first written), or returns nil if the system refuses.
+func newSlotArena(maxSlots int) *slotArena {
+	const pageBytes = slotPage * 8
+	n := (maxSlots/slotPage + 1) * pageBytes
+	mem, err := syscall.Mmap(-1, 0, n, syscall.PROT_READ|syscall.PROT_WRITE,
+		syscall.MAP_PRIVATE|syscall.MAP_ANONYMOUS|syscall.MAP_NORESERVE)
+	if err != nil {
+		return nil
+	}
+	return &slotArena{mem: mem}
+}
+
+// page returns a zeroed page of the arena, or nil when it is used up.
+func (a *slotArena) page() *[slotPage]*ir.Value {
+	const pageBytes = slotPage * 8
+	if a.next+pageBytes > len(a.mem) {
+		return nil
+	}
+	pg := (*[slotPage]*ir.Value)(unsafe.Pointer(&a.mem[a.next]))
+	a.next += pageBytes
+	return pg
+}
+
+// free gives the arena back to the system; its pages must no longer be referenced.
+func (a *slotArena) free() { _ = syscall.Munmap(a.mem) }

@@ -66,9 +66,9 @@ func TestParseFile(t *testing.T) {
 func TestParseReleasesSource(t *testing.T) {
 	src := chainProgram(180000) // about 19 MB: two releases
 	var released [][2]int
-	p, _, err := parse(ir.NewContext(), "chain.pir", src, ReadOptions{}, func(lo, hi int) {
+	p, _, err := parse(ir.NewContext(), "chain.pir", src, ReadOptions{}, &parseHooks{release: func(lo, hi int) {
 		released = append(released, [2]int{lo, hi})
-	})
+	}})
 	require.NoError(t, err)
 	assert.Equal(t, 180002, p.NumOps())
 	require.NotEmpty(t, released)

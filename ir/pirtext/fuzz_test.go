@@ -12,8 +12,9 @@ import (
 	"github.com/pirdrr/drr/ir"
 )
 
-// FuzzParse: reading never panics and fails only with a positioned *Error; what reads prints (tagged) to a text
-// that reads back to an equal program and prints to the same bytes, and its untagged print reads back too.
+// FuzzParse: reading never panics and fails only with a positioned *Error; the fast path reads what the general
+// reader reads (parseBoth); what reads prints (tagged) to a text that reads back to an equal program and prints to
+// the same bytes, and its untagged print reads back too.
 // Seeds: every corpus program, the inputs of the golden files, and testdata/fuzz/FuzzParse (crashers found so
 // far are kept there).
 func FuzzParse(f *testing.F) {
@@ -48,6 +49,7 @@ func fuzzBody(t *testing.T, catalog, src []byte) {
 		if _, err := ctx.LoadCatalog("gen.dialect", catalog); err != nil {
 			t.Fatal(err)
 		}
+		parseBoth(t, ctx, "fuzz.pir", src)
 		p, _, err := Parse(ctx, "fuzz.pir", src, ReadOptions{})
 		if err != nil {
 			var e *Error

@@ -110,8 +110,11 @@ func (s *scanner) skipSpace() {
 
 func (s *scanner) skipSpaceSlow() {
 	src, i := s.src, s.pos
-	if src[i] == ' ' && i+1 < len(src) && charClass[src[i+1]]&clSkip == 0 {
-		s.pos = i + 1 // one space between tokens
+	for i < len(src) && src[i] == ' ' {
+		i++ // the space between tokens, or an indentation
+	}
+	if i == len(src) || charClass[src[i]]&clSkip == 0 {
+		s.pos = i
 		return
 	}
 	for i < len(src) {

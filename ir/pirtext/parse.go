@@ -1,6 +1,7 @@
 package pirtext
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -18,15 +19,28 @@ func Parse(ctx *ir.Context, filename string, src []byte, opts ReadOptions) (prog
 	return parse(ctx, filename, src, opts, nil)
 }
 
-// parse is Parse; release, if not nil, is called now and then with a part of src the parser is done with.
-func parse(ctx *ir.Context, filename string, src []byte, opts ReadOptions, release func(lo, hi int)) (prog *ir.Program, warns ir.Diagnostics, err error) {
+// parseHooks are the ways to run the reader other than Parse's: release, if not nil, is called now and then with a
+// part of src the parser is done with (ParseFile); slow turns the fast path and the caches off, and fastOps counts
+// the ops the fast path read (tests, which compare the two).
+type parseHooks struct {
+	release func(lo, hi int)
+	slow    bool
+	fastOps int
+}
+
+// parse is Parse, with hooks (nil for none).
+func parse(ctx *ir.Context, filename string, src []byte, opts ReadOptions, hooks *parseHooks) (prog *ir.Program, warns ir.Diagnostics, err error) {
 	p := newParser(ctx, filename, src)
 	p.opts = opts
-	p.release = release
+	if hooks != nil {
+		p.release, p.slow = hooks.release, hooks.slow
+		defer func() { hooks.fastOps = p.fastOps }()
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			prog, warns, err = nil, p.warns, p.toError(r)
 		}
+		p.freeSlots()
 	}()
 	prog = p.program()
 	return prog, p.warns, nil
@@ -44,13 +58,18 @@ type parser struct {
 	builder *ir.Builder
 
 	// Values by name: %N in nums (N bounded by the source size), every other name in named. nums is paged, so
-	// that it grows without copying (and without garbage) and sparse numbers cost no memory between them.
-	nums  []*[slotPage]valueSlot
-	named map[string]*valueSlot
-	// Serial numbers of the open blocks, outermost first; a value is visible while its block is open.
-	// depthOf gives the nesting depth of every block by serial number.
-	stack   []int32
-	depthOf []int32
+	// that it grows without copying (and without garbage) and sparse numbers cost no memory between them. Where
+	// a value is defined is found again in the source when a message needs it (defPos).
+	nums  []*[slotPage]*ir.Value
+	named map[string]*ir.Value
+	// slots holds nums's pages outside the heap where the system allows (file_linux.go); nil until the first page
+	// (or if the system refused it: slotsTried).
+	slots      *slotArena
+	slotsTried bool
+	// open holds the blocks being read, outermost first; a value is visible while its block is open.
+	open []*ir.Block
+	// argPos records where block arguments are defined (results are found from their op's position).
+	argPos  map[*ir.Value]position
 	pending *pendingUse
 
 	// Per-parse caches keyed by source text.
@@ -61,6 +80,13 @@ type parser struct {
 	recentOps    [8]*opEntry
 	recentOpNext int
 	keys         map[string]string
+	// The fast path's caches (parse_fast.go): the text each type was last read from, and op entries by name.
+	typeTexts [128]typeText
+	names     [1 << nameBits]*opEntry
+
+	// strSpans are the string values attrDictSlow read last (for attrVariant); attrSlab holds attribute lists.
+	strSpans []strSpan
+	attrSlab []ir.NamedAttr
 
 	// paramOps are the parameter ops read, in program order, for the parameter table (ir.NewParams).
 	paramOps []*ir.Op
@@ -68,6 +94,10 @@ type parser struct {
 	// release, if set, gives back src[lo:hi] once the parser is past it; released is where the next release starts.
 	release  func(lo, hi int)
 	released int
+	// slow turns the fast path and the caches of types and attribute maps off; fastOps counts the ops the fast
+	// path read.
+	slow    bool
+	fastOps int
 
 	// Scratch space for the op being read (regions copy what they need before reading nested ops).
 	resNames []valueRef
@@ -78,16 +108,11 @@ type parser struct {
 	resTypes []ir.Type
 }
 
+// nameBits is the size of the fast path's table of op names, in bits.
+const nameBits = 7
+
 // slotPage is the number of value slots in a page of parser.nums.
 const slotPage = 4096
-
-// valueSlot is the definition of a value name: the value (nil while undefined), where it is defined, and the
-// serial number of its block.
-type valueSlot struct {
-	v      *ir.Value
-	def    position
-	serial int32
-}
 
 // valueRef is an occurrence of a value name in the source: its bytes (after '%'), position, and index in the
 // parser's slot slice (-1 for names that are not plain numbers small enough to index it).
@@ -110,13 +135,27 @@ type opEntry struct {
 	// quoted is the name as it appears between quotes when it needs no escapes ("" otherwise).
 	quoted string
 	schema *ir.OpSchema
-	dicts  map[string][]ir.NamedAttr
-	// last is the map read most recently, compared before the lookup (ops of one kind often repeat their map).
-	lastText  []byte
-	lastAttrs []ir.NamedAttr
+	dicts  map[string]*dictEntry
+	// last is the map read most recently (its text copied), compared before the lookup: ops of one kind often
+	// repeat their map, or change only one of its strings (attrVariant).
+	lastText []byte
+	last     *dictEntry
+	// lastOwn holds the last map when it is not in dicts.
+	lastOwn dictEntry
 	// hits and misses of the cache; an op kind whose maps rarely repeat (builtin.parameter, with a name per op)
 	// stops adding them.
 	hits, misses int
+	// info is the op kind's record in the Context, once an op of the kind is created.
+	info *ir.OpInfo
+	// resTypes are the result types of the last op of the kind the fast path read.
+	resTypes []ir.Type
+	// tail is the rest of the last line of the kind the fast path read piece by piece, after its operands (" {…} :
+	// (T, T) -> T" and the line end), with the operand types it names and the attributes and result types it holds:
+	// a line that ends the same, with operands of those types, reads the same.
+	tail         []byte
+	tailOperands []ir.Type
+	tailAttrs    []ir.NamedAttr
+	tailResults  []ir.Type
 }
 
 func newParser(ctx *ir.Context, filename string, src []byte) *parser {
@@ -126,7 +165,7 @@ func newParser(ctx *ir.Context, filename string, src []byte) *parser {
 		types:   make(map[string]ir.Type),
 		ops:     make(map[string]*opEntry),
 		keys:    make(map[string]string),
-		named:   make(map[string]*valueSlot),
+		named:   make(map[string]*ir.Value),
 	}
 }
 
@@ -191,7 +230,7 @@ func (p *parser) entry(name []byte) *opEntry {
 	e, ok := p.ops[string(name)]
 	if !ok {
 		s := string(name)
-		e = &opEntry{name: s, schema: p.ctx.Schema(s), dicts: make(map[string][]ir.NamedAttr)}
+		e = &opEntry{name: s, schema: p.ctx.Schema(s), dicts: make(map[string]*dictEntry)}
 		if s != "" && !strings.ContainsAny(s, "\"\\\n") {
 			e.quoted = s
 		}
@@ -225,9 +264,9 @@ func (p *parser) program() *ir.Program {
 		p.block(body, position{}, false, nil, false)
 	}
 	if u := p.pending; u != nil {
-		s := p.lookup(u.ref)
-		if s != nil && s.v != nil {
-			p.failAt(u.ref.pos, "value %%%s is used before its definition at %d:%d", u.name, s.def.line, s.def.col)
+		if v := p.lookup(u.ref); v != nil {
+			def := p.defPos(v)
+			p.failAt(u.ref.pos, "value %%%s is used before its definition at %d:%d", u.name, def.line, def.col)
 		}
 		p.failAt(u.ref.pos, "undefined value %%%s", u.name)
 	}
@@ -240,9 +279,7 @@ func (p *parser) program() *ir.Program {
 // they are required.
 func (p *parser) block(b *ir.Block, open position, braced bool, argTypes []ir.Type, while bool) {
 	p.enter()
-	serial := int32(len(p.depthOf))
-	p.depthOf = append(p.depthOf, int32(len(p.stack)))
-	p.stack = append(p.stack, serial)
+	p.open = append(p.open, b)
 	p.blockArgs(b, argTypes, while)
 	for {
 		p.skipSpace()
@@ -259,12 +296,14 @@ func (p *parser) block(b *ir.Block, open position, braced bool, argTypes []ir.Ty
 			p.pos++
 			break
 		}
-		p.op(b)
+		if p.slow || p.peek() != '(' || !p.opFast(b) {
+			p.op(b)
+		}
 		if p.release != nil {
 			p.releaseSource()
 		}
 	}
-	p.stack = p.stack[:len(p.stack)-1]
+	p.open = p.open[:len(p.open)-1]
 	p.leave()
 }
 
@@ -330,7 +369,12 @@ func (p *parser) blockArgs(b *ir.Block, defaults []ir.Type, while bool) {
 			default:
 				t = p.ctx.NullType()
 			}
-			p.define(r, b.AddArg(t))
+			a := b.AddArg(t)
+			p.define(r, a)
+			if p.argPos == nil {
+				p.argPos = make(map[*ir.Value]position)
+			}
+			p.argPos[a] = r.pos
 		}
 	}
 }
@@ -364,57 +408,125 @@ func (p *parser) valueRef() valueRef {
 // slotIndex returns the slot index of a name, or -1.
 func (p *parser) slotIndex(r valueRef) int { return int(r.slot) }
 
-// lookup returns the slot of a name, or nil.
-func (p *parser) lookup(r valueRef) *valueSlot {
+// lookup returns the value of a name, or nil while it is undefined.
+func (p *parser) lookup(r valueRef) *ir.Value {
 	if i := p.slotIndex(r); i >= 0 {
 		if pg := i / slotPage; pg < len(p.nums) && p.nums[pg] != nil {
-			return &p.nums[pg][i%slotPage]
+			return p.nums[pg][i%slotPage]
 		}
 		return nil
 	}
 	return p.named[string(p.src[r.start:r.end])]
 }
 
-// define binds a name to a value in the innermost open block.
+// slotPage returns a new page for nums: from the arena while it lasts, else from the heap.
+func (p *parser) slotPage() *[slotPage]*ir.Value {
+	if !p.slotsTried {
+		p.slotsTried = true
+		p.slots = newSlotArena(len(p.src) + 64 + slotPage)
+	}
+	if p.slots != nil {
+		if pg := p.slots.page(); pg != nil {
+			return pg
+		}
+	}
+	return new([slotPage]*ir.Value)
+}
+
+// freeSlots drops the value-name table and gives its arena back.
+func (p *parser) freeSlots() {
+	p.nums = nil
+	if p.slots != nil {
+		p.slots.free()
+		p.slots = nil
+	}
+}
+
+// define binds a name to a value of the innermost open block.
 func (p *parser) define(r valueRef, v *ir.Value) {
-	var s *valueSlot
 	if i := p.slotIndex(r); i >= 0 {
 		pg := i / slotPage
 		if pg >= len(p.nums) {
-			p.nums = append(p.nums, make([]*[slotPage]valueSlot, pg+1-len(p.nums))...)
+			p.nums = append(p.nums, make([]*[slotPage]*ir.Value, pg+1-len(p.nums))...)
 		}
 		if p.nums[pg] == nil {
-			p.nums[pg] = new([slotPage]valueSlot)
+			p.nums[pg] = p.slotPage()
 		}
-		s = &p.nums[pg][i%slotPage]
-	} else {
-		key := string(p.src[r.start:r.end])
-		if s = p.named[key]; s == nil {
-			s = &valueSlot{}
-			p.named[key] = s
+		s := &p.nums[pg][i%slotPage]
+		if *s != nil {
+			p.definedTwice(r, *s)
 		}
+		*s = v
+		return
 	}
-	if s.v != nil {
-		p.failAt(r.pos, "value %%%s is already defined at %d:%d", p.src[r.start:r.end], s.def.line, s.def.col)
+	key := string(p.src[r.start:r.end])
+	if old := p.named[key]; old != nil {
+		p.definedTwice(r, old)
 	}
-	*s = valueSlot{v: v, def: r.pos, serial: p.stack[len(p.stack)-1]}
+	p.named[key] = v
+}
+
+func (p *parser) definedTwice(r valueRef, old *ir.Value) {
+	def := p.defPos(old)
+	p.failAt(r.pos, "value %%%s is already defined at %d:%d", p.src[r.start:r.end], def.line, def.col)
 }
 
 // use resolves an operand name. A name not defined yet is remembered (reading continues, so that the error can
 // say whether it is defined later) and read as an absent operand.
 func (p *parser) use(r valueRef) *ir.Value {
-	s := p.lookup(r)
-	if s == nil || s.v == nil {
+	v := p.lookup(r)
+	if v == nil {
 		if p.pending == nil {
 			p.pending = &pendingUse{ref: r, name: string(p.src[r.start:r.end])}
 		}
 		return nil
 	}
-	if d := p.depthOf[s.serial]; int(d) >= len(p.stack) || p.stack[d] != s.serial {
+	if !p.visible(v) {
+		def := p.defPos(v)
 		p.failAt(r.pos, "value %%%s is defined at %d:%d inside a region that does not enclose this use",
-			p.src[r.start:r.end], s.def.line, s.def.col)
+			p.src[r.start:r.end], def.line, def.col)
 	}
-	return s.v
+	return v
+}
+
+// visible reports whether v is defined in an open block (the innermost, nearly always).
+func (p *parser) visible(v *ir.Value) bool {
+	b := v.OwnerBlock()
+	for i := len(p.open) - 1; i >= 0; i-- {
+		if p.open[i] == b {
+			return true
+		}
+	}
+	return false
+}
+
+// defPos returns where the name of v is defined: for a result, its place in the result list of its op, read again
+// from the op's position; for a block argument, the position recorded when it was read.
+func (p *parser) defPos(v *ir.Value) position {
+	op := v.DefiningOp()
+	if op == nil {
+		return p.argPos[v]
+	}
+	// The offset of the op's line: back from the cursor's line, which is at or after it.
+	start := p.lineStart
+	for line := int32(p.line); line > op.Loc.Line && start > 0; line-- {
+		start = bytes.LastIndexByte(p.src[:start-1], '\n') + 1
+	}
+	s := scanner{src: p.src, pos: start + int(op.Loc.Col), line: int(op.Loc.Line), lineStart: start} // after '('
+	for k := 0; ; k++ {
+		s.skipSpace()
+		if k == v.Index() || s.peek() != '%' {
+			return s.here()
+		}
+		s.pos++
+		for s.pos < len(s.src) && charClass[s.src[s.pos]]&clValueName != 0 {
+			s.pos++
+		}
+		s.skipSpace()
+		if s.peek() == ',' {
+			s.pos++
+		}
+	}
 }
 
 // operand reads one operand: a value name or <<NULL VALUE>>.
@@ -524,7 +636,7 @@ func (p *parser) op(b *ir.Block) {
 		if p.peek() == '{' {
 			n = p.countBlocks(false)
 		}
-		op := p.newOp(b, e, loc, attrs, n)
+		op := p.newOp(b, e, loc, attrs, p.resTypes, n)
 		p.regions(op, loc, n, false)
 	case p.acceptArrow():
 		p.resTypes = p.typeList(p.resTypes[:0], nil)
@@ -534,7 +646,7 @@ func (p *parser) op(b *ir.Block) {
 		if p.peek() == '{' {
 			n = p.countBlocks(true)
 		}
-		op := p.newOp(b, e, loc, attrs, n)
+		op := p.newOp(b, e, loc, attrs, p.resTypes, n)
 		p.regions(op, loc, n, true)
 	default:
 		p.fail("expected ':' and the type signature of %s, found %s", e.name, p.describe())
@@ -613,13 +725,21 @@ func (p *parser) results(loc position) {
 	}
 }
 
-// newOp creates the op from the scratch and appends it to b. Its results are defined at once for ops without
+// newOp creates the op from the scratch (operands, result names) and appends it to b. Its results are defined at once for ops without
 // regions, and after the regions otherwise (see regions).
-func (p *parser) newOp(b *ir.Block, e *opEntry, loc position, attrs []ir.NamedAttr, regions int) *ir.Op {
-	op := p.alloc.NewOp(p.ctx, ir.OpSpec{Name: e.name, Operands: p.operands, Results: p.resTypes, Attrs: attrs, Regions: regions,
-		Loc: ir.Loc{Line: loc.line, Col: loc.col}})
-	p.builder.SetInsertionPointToEnd(b)
-	p.builder.Insert(op)
+func (p *parser) newOp(b *ir.Block, e *opEntry, loc position, attrs []ir.NamedAttr, results []ir.Type, regions int) *ir.Op {
+	var op *ir.Op
+	if regions == 0 {
+		if e.info == nil {
+			e.info = p.ctx.OpInfo(e.name)
+		}
+		op = p.alloc.Append(b, e.info, p.operands, results, attrs, ir.Loc{Line: loc.line, Col: loc.col})
+	} else {
+		op = p.alloc.NewOp(p.ctx, ir.OpSpec{Name: e.name, Operands: p.operands, Results: results, Attrs: attrs,
+			Regions: regions, Loc: ir.Loc{Line: loc.line, Col: loc.col}})
+		p.builder.SetInsertionPointToEnd(b)
+		p.builder.Insert(op)
+	}
 	if ir.IsParamOp(op) {
 		p.paramOps = append(p.paramOps, op)
 	}
@@ -720,7 +840,7 @@ func (p *parser) whileOp(b *ir.Block, e *opEntry, loc position) {
 	p.skipSpace()
 	open := p.here()
 	p.expect('{', "'{' and the body of the while op")
-	op := p.newOp(b, e, loc, attrs, 1)
+	op := p.newOp(b, e, loc, attrs, p.resTypes, 1)
 	names := append([]valueRef(nil), p.resNames...)
 	p.block(op.Region(0).AddBlock(), open, true, inputs, true)
 	for i, r := range names {

@@ -54,41 +54,161 @@ func dictExtent(src []byte, i int) int {
 	return -1
 }
 
+// dictEntry is an attribute map read before: its attributes, and where its top-level string values are in its
+// text.
+type dictEntry struct {
+	attrs []ir.NamedAttr
+	strs  []strSpan
+}
+
+// strSpan locates a string value in the text of an attribute map: the attribute's index, and the offsets of the
+// opening and closing quotes from the '{'.
+type strSpan struct {
+	attr, open, close int32
+}
+
 // attrDict parses an attribute map {k:v,…} at the cursor for an op of kind e. Maps are cached per op name by
-// their text: a repeated map costs one scan and one lookup. The returned slice is shared and must not be changed.
+// their text: a repeated map costs one scan and one lookup, a map that differs from the last of its kind only in
+// one string (each parameter's name) a comparison and a copy. The returned slice is shared and must not be
+// changed.
 func (p *parser) attrDict(e *opEntry) []ir.NamedAttr {
+	if p.slow {
+		return p.attrDictSlow(e)
+	}
 	start := p.pos
 	// The map read last for this op kind, repeated here: the same bytes end at the same '}'.
 	if n := len(e.lastText); n > 0 && bytes.HasPrefix(p.src[start:], e.lastText) {
 		p.advanceTo(start + n)
 		e.hits++
-		return e.lastAttrs
+		return e.last.attrs
 	}
-	fast := dictExtent(p.src, start)
-	if fast > 0 {
-		text := p.src[start:fast]
-		if attrs, ok := e.dicts[string(text)]; ok {
-			p.advanceTo(fast)
-			e.hits++
-			e.lastText, e.lastAttrs = text, attrs
+	fast := -1
+	if e.hits >= e.misses {
+		if attrs, ok := p.cachedDict(e, start, &fast); ok {
+			return attrs
+		}
+	}
+	if attrs, ok := p.attrVariant(e); ok {
+		p.rememberDict(e, start, attrs)
+		return attrs
+	}
+	if fast == -1 {
+		if attrs, ok := p.cachedDict(e, start, &fast); ok {
 			return attrs
 		}
 	}
 	nw := len(p.warns)
+	p.strSpans = p.strSpans[:0]
 	attrs := p.attrDictSlow(e)
 	if fast == p.pos && len(p.warns) == nw && e.dicts != nil {
-		text := p.src[start:fast]
-		e.misses++
-		if e.misses < 64 || e.hits >= e.misses {
-			e.dicts[string(text)] = attrs
-		}
-		e.lastText, e.lastAttrs = text, attrs
+		p.rememberDict(e, start, attrs)
 	}
 	return attrs
 }
 
+// rememberDict makes the map just read, from start to the cursor, with the string spans in p.strSpans, the last of
+// e's kind, and adds it to e's cache unless the kind's maps rarely repeat (builtin.parameter, with a name per op):
+// the last map of such a kind lives in e itself, so that reading a map per op leaves no garbage.
+func (p *parser) rememberDict(e *opEntry, start int, attrs []ir.NamedAttr) {
+	text := p.src[start:p.pos]
+	e.misses++
+	d := &e.lastOwn
+	if e.misses < 64 || e.hits >= e.misses {
+		d = &dictEntry{}
+		e.dicts[string(text)] = d
+	}
+	d.attrs, d.strs = attrs, append(d.strs[:0], p.strSpans...)
+	e.lastText, e.last = append(e.lastText[:0], text...), d
+}
+
+// cachedDict looks the map at start up in e's cache, setting *end to its extent (0 if the cache cannot hold it).
+func (p *parser) cachedDict(e *opEntry, start int, end *int) ([]ir.NamedAttr, bool) {
+	*end = max(0, dictExtent(p.src, start))
+	if *end == 0 {
+		return nil, false
+	}
+	text := p.src[start:*end]
+	d, ok := e.dicts[string(text)]
+	if !ok {
+		return nil, false
+	}
+	p.advanceTo(*end)
+	e.hits++
+	e.lastText, e.last = append(e.lastText[:0], text...), d
+	return d.attrs, true
+}
+
+// attrVariant reads the map at the cursor if it is the last map of e's kind with one string value changed: the
+// same text up to the string, a new string without escapes or line ends, and the same text after it. Its
+// attributes are those of the last map with that one replaced, as attrDictSlow would read them.
+//
+// The spans of the new map's strings are left in p.strSpans.
+func (p *parser) attrVariant(e *opEntry) ([]ir.NamedAttr, bool) {
+	if e.last == nil || len(e.last.strs) == 0 {
+		return nil, false
+	}
+	src, last := p.src[p.pos:], e.lastText
+	m := 0
+	for m < len(src) && m < len(last) && src[m] == last[m] {
+		m++
+	}
+	for _, sp := range e.last.strs {
+		open, close := int(sp.open), int(sp.close)
+		if m <= open {
+			return nil, false // the maps differ before this string (spans are in order)
+		}
+		if m > close {
+			continue
+		}
+		end := bytes.IndexByte(src[open+1:], '"')
+		if end < 0 {
+			return nil, false
+		}
+		end += open + 1
+		body := src[open+1 : end]
+		if bytes.IndexByte(body, '\\') >= 0 || bytes.IndexByte(body, '\n') >= 0 {
+			return nil, false
+		}
+		rest := last[close+1:]
+		if !bytes.HasPrefix(src[end+1:], rest) {
+			return nil, false
+		}
+		attrs := p.attrRun(len(e.last.attrs))
+		copy(attrs, e.last.attrs)
+		attrs[sp.attr].Value = p.ctx.StrBytes(body)
+		// The strings after this one move by the difference in length.
+		spans := append(p.strSpans[:0], e.last.strs...)
+		delta := int32(end - close)
+		for k := range spans {
+			if spans[k].open > sp.open {
+				spans[k].open += delta
+			}
+			if spans[k].close >= sp.close {
+				spans[k].close += delta
+			}
+		}
+		p.strSpans = spans
+		p.advanceTo(p.pos + end + 1 + len(rest))
+		return attrs, true
+	}
+	return nil, false
+}
+
+// attrRun returns n attribute slots from the parser's slab (the attribute lists of the maps it does not share).
+func (p *parser) attrRun(n int) []ir.NamedAttr {
+	if n > 64 {
+		return make([]ir.NamedAttr, n)
+	}
+	if len(p.attrSlab) < n {
+		p.attrSlab = make([]ir.NamedAttr, 1024)
+	}
+	s := p.attrSlab[:n:n]
+	p.attrSlab = p.attrSlab[n:]
+	return s
+}
+
 func (p *parser) attrDictSlow(e *opEntry) []ir.NamedAttr {
-	open := p.here()
+	open, start := p.here(), p.pos
 	p.pos++ // '{'
 	p.skipSpace()
 	if p.peek() == '}' {
@@ -116,13 +236,16 @@ func (p *parser) attrDictSlow(e *opEntry) []ir.NamedAttr {
 			p.fail("expected ':' after the attribute name %s, found %s", key, p.describe())
 		}
 		p.skipSpace()
-		vpos := p.here()
+		vpos, vstart := p.here(), p.pos
 		n := p.attrValue()
 		var spec *ir.AttrSpec
 		if e.schema != nil {
 			spec = e.schema.Attr(key)
 		}
 		a := p.resolve(n, spec, vpos, key, e.name)
+		if _, isStr := a.(*ir.StrAttr); isStr && p.src[vstart] == '"' {
+			p.strSpans = append(p.strSpans, strSpan{attr: int32(len(attrs)), open: int32(vstart - start), close: int32(p.pos - 1 - start)})
+		}
 		if len(attrs) < 8 {
 			for _, x := range attrs {
 				if x.Name == key {

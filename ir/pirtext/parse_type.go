@@ -50,6 +50,9 @@ func (p *parser) startsType() bool {
 
 // typ parses a type at the cursor (after white space), through the per-parse cache keyed by its text.
 func (p *parser) typ() ir.Type {
+	if p.slow {
+		return p.typeSlow()
+	}
 	start := p.pos
 	// A type read last that the source repeats here: the same bytes have the same extent, provided the text is not
 	// the start of a longer identifier.

@@ -2,6 +2,7 @@ package pirtext
 
 import (
 	"io"
+	"math/bits"
 	"slices"
 	"strconv"
 	"unsafe"
@@ -59,6 +60,17 @@ type printer struct {
 		text string
 	}
 	sorted []ir.NamedAttr
+	maps   mapCache
+	tails  [64]tailEntry
+}
+
+// tailEntry is the last tail (see printer.tail) printed for an op kind: the attribute list and the operand and
+// result types it was printed from, and its text.
+type tailEntry struct {
+	info  *ir.OpInfo
+	attrs mapKey
+	types []ir.Type
+	text  []byte
 }
 
 func newPrinter(w io.Writer, opts WriteOptions) *printer {
@@ -133,21 +145,8 @@ func (pr *printer) op(op *ir.Op, level int) {
 	pr.opName(op)
 	pr.buf = append(pr.buf, " ("...)
 	pr.operands(op, 0)
-	pr.buf = append(pr.buf, ") "...)
-	pr.attrMap(op)
-	pr.buf = append(pr.buf, " : ("...)
-	for i := 0; i < op.NumOperands(); i++ {
-		if i > 0 {
-			pr.buf = append(pr.buf, ", "...)
-		}
-		if v := op.Operand(i); v != nil {
-			pr.typ(v.Type())
-		} else {
-			pr.buf = append(pr.buf, nullType...)
-		}
-	}
-	pr.buf = append(pr.buf, ") -> "...)
-	pr.resultTypes(op)
+	pr.buf = append(pr.buf, ')')
+	pr.tail(op)
 	for _, r := range op.Regions() {
 		for _, b := range r.Blocks() {
 			pr.buf = append(pr.buf, '\n')
@@ -159,6 +158,55 @@ func (pr *printer) op(op *ir.Op, level int) {
 		}
 	}
 	pr.buf = append(pr.buf, '\n')
+}
+
+// tail prints the rest of a generic op's line after its operands, " {attrs} : (T, T) -> T", through the cache of
+// the last tail of the op's kind: ops of a kind with the same attribute list and types print the same tail.
+func (pr *printer) tail(op *ir.Op) {
+	e := &pr.tails[uintptr(unsafe.Pointer(op.Info()))>>4%uintptr(len(pr.tails))]
+	attrs := op.Attrs()
+	var k mapKey
+	if len(attrs) > 0 {
+		k = mapKey{uintptr(unsafe.Pointer(&attrs[0])), len(attrs)}
+	}
+	nops, nres := op.NumOperands(), op.NumResults()
+	if e.info == op.Info() && e.attrs == k && len(e.types) == nops+nres {
+		same := true
+		for i := 0; i < nops && same; i++ {
+			same = sameType(e.types[i], operandType(op, i))
+		}
+		for i := 0; i < nres && same; i++ {
+			same = sameType(e.types[nops+i], op.Result(i).Type())
+		}
+		if same {
+			pr.buf = append(pr.buf, e.text...)
+			return
+		}
+	}
+	start := len(pr.buf)
+	pr.buf = append(pr.buf, ' ')
+	pr.attrMap(op)
+	pr.buf = append(pr.buf, " : ("...)
+	e.types = e.types[:0]
+	for i := 0; i < nops; i++ {
+		if i > 0 {
+			pr.buf = append(pr.buf, ", "...)
+		}
+		t := operandType(op, i)
+		pr.typ(t)
+		e.types = append(e.types, t)
+	}
+	pr.buf = append(pr.buf, ") -> "...)
+	for i := 0; i < nres; i++ {
+		if i > 0 {
+			pr.buf = append(pr.buf, ", "...)
+		}
+		t := op.Result(i).Type()
+		pr.typ(t)
+		e.types = append(e.types, t)
+	}
+	e.info, e.attrs = op.Info(), k
+	e.text = append(e.text[:0], pr.buf[start:]...)
 }
 
 // ifOp prints pd_op.if as Paddle 3.0 does:
@@ -315,7 +363,7 @@ func (pr *printer) results(op *ir.Op) {
 				pr.buf = append(pr.buf, ", "...)
 			}
 			pr.buf = append(pr.buf, '%')
-			pr.buf = strconv.AppendInt(pr.buf, int64(base)+int64(i), 10)
+			pr.buf = appendUint(pr.buf, uint32(base)+uint32(i))
 		}
 	} else {
 		for i := 0; i < n; i++ {
@@ -388,12 +436,51 @@ func (pr *printer) value(v *ir.Value) {
 func (pr *printer) appendID(id int32) {
 	if id < 0 {
 		pr.buf = append(pr.buf, "%arg_"...)
-		pr.buf = strconv.AppendInt(pr.buf, int64(-1-id), 10)
+		pr.buf = appendUint(pr.buf, uint32(-1-id))
 		return
 	}
 	pr.buf = append(pr.buf, '%')
-	pr.buf = strconv.AppendInt(pr.buf, int64(id), 10)
+	pr.buf = appendUint(pr.buf, uint32(id))
 }
+
+// sameType reports whether a and b are the same type: the same words (types are interned pointers), without the
+// runtime's interface comparison.
+func sameType(a, b ir.Type) bool {
+	return *(*[2]uintptr)(unsafe.Pointer(&a)) == *(*[2]uintptr)(unsafe.Pointer(&b))
+}
+
+// appendUint appends the decimal digits of v, two at a time, in place.
+func appendUint(b []byte, v uint32) []byte {
+	t := bits.Len32(v|1) * 1233 >> 12 // about log10(v)
+	n := t + 1
+	if t > 0 && v < pow10[t] {
+		n--
+	}
+	if cap(b)-len(b) < n {
+		b = slices.Grow(b, n)
+	}
+	b = b[:len(b)+n]
+	i := len(b)
+	for v >= 100 {
+		q := v / 100
+		r := (v - q*100) * 2
+		i -= 2
+		b[i], b[i+1] = digitPairs[r], digitPairs[r+1]
+		v = q
+	}
+	if v >= 10 {
+		b[i-2], b[i-1] = digitPairs[2*v], digitPairs[2*v+1]
+	} else {
+		b[i-1] = byte('0' + v)
+	}
+	return b
+}
+
+var pow10 = [...]uint32{1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000}
+
+const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
+	"8081828384858687888990919293949596979899"
 
 // resultTypes prints the result types separated by ", " (<<NULL TYPE>> for a result without one).
 func (pr *printer) resultTypes(op *ir.Op) {
@@ -406,9 +493,27 @@ func (pr *printer) resultTypes(op *ir.Op) {
 }
 
 // attrMap prints {k:v,…} with the keys sorted, as Paddle's printer (a std::map) does, leaving out op_callstack and
-// sym_shape_str as it does.
+// sym_shape_str as it does. Ops share attribute lists (a reader gives every op of a kind with the same map one
+// list, a rewrite every op it builds with the same attributes), so a list met a second time is printed into the
+// printer's cache, by its address, and copied from there afterwards; a list met once (each parameter's) is not.
 func (pr *printer) attrMap(op *ir.Op) {
 	attrs := op.Attrs()
+	if len(attrs) == 0 {
+		pr.buf = append(pr.buf, "{}"...)
+		return
+	}
+	k := mapKey{uintptr(unsafe.Pointer(&attrs[0])), len(attrs)}
+	if s, ok := pr.maps.get(k); ok {
+		pr.buf = append(pr.buf, s...)
+		return
+	}
+	start := len(pr.buf)
+	pr.formatMap(attrs)
+	pr.maps.met(k, pr.buf[start:])
+}
+
+// formatMap prints an attribute list as attrMap does.
+func (pr *printer) formatMap(attrs []ir.NamedAttr) {
 	for i := 1; i < len(attrs); i++ {
 		if attrs[i].Name < attrs[i-1].Name {
 			pr.sorted = append(pr.sorted[:0], attrs...)

@@ -122,3 +122,51 @@ func (c *textCache) put(k unsafe.Pointer, s string) {
 	e := &c.recent[cacheIndex(k)]
 	e.k, e.s = k, s
 }
+
+// mapKey identifies an attribute list: the address of its first attribute and its length.
+type mapKey struct {
+	p uintptr
+	n int
+}
+
+// mapCache remembers the printed text of the attribute lists met at least twice (see printer.attrMap). Keys are
+// addresses kept as integers: the program keeps the lists alive while it prints, and lists never change.
+type mapCache struct {
+	recent [256]struct {
+		k mapKey
+		s string
+	}
+	once [1024]mapKey // lists met once, by a hash of their address
+	all  map[mapKey]string
+}
+
+func (c *mapCache) slot(k mapKey) uintptr { return (k.p>>3 ^ k.p>>11 ^ uintptr(k.n)) }
+
+// get returns the text of a list met twice before.
+func (c *mapCache) get(k mapKey) (string, bool) {
+	e := &c.recent[c.slot(k)%uintptr(len(c.recent))]
+	if e.k == k {
+		return e.s, true
+	}
+	s, ok := c.all[k]
+	if ok {
+		e.k, e.s = k, s
+	}
+	return s, ok
+}
+
+// met records that the list k, printed as text, was met: the second time, its text is kept.
+func (c *mapCache) met(k mapKey, text []byte) {
+	o := &c.once[c.slot(k)%uintptr(len(c.once))]
+	if *o != k {
+		*o = k
+		return
+	}
+	if c.all == nil {
+		c.all = make(map[mapKey]string)
+	}
+	s := string(text)
+	c.all[k] = s
+	e := &c.recent[c.slot(k)%uintptr(len(c.recent))]
+	e.k, e.s = k, s
+}

@@ -20,27 +20,36 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 UNITS = {'s': 1.0, 'ms': 1e-3, 'µs': 1e-6, 'us': 1e-6, 'ns': 1e-9}
 
 
+def parse_drrc(stderr):
+    """Returns drrc's parse, rewrite and print times from the -timing line of its standard error."""
+    m = re.search(r'timing: parse ([\d.]+)(\S+?), rewrite ([\d.]+)(\S+?), print ([\d.]+)(\S+?)$', stderr, re.M)
+    if not m:
+        sys.exit(f'no timing line in drrc output:\n{stderr}')
+    return tuple(float(m[i]) * UNITS[m[i + 1]] for i in (1, 3, 5))
+
+
+def parse_mlir(stderr):
+    """Returns mlir-opt's Parser, TestPDLByteCodePass and Output times from its --mlir-timing report."""
+    def row(name):
+        m = re.search(r'([\d.]+) \(\s*[\d.]+%\)\s+' + name, stderr)
+        if not m:
+            sys.exit(f'no {name} row in --mlir-timing output:\n{stderr}')
+        return float(m[1])
+    return row('Parser'), row(r'\(anonymous namespace\)::TestPDLByteCodePass'), row('Output')
+
+
 def drrc_phases(cmd):
     out = subprocess.run(cmd, capture_output=True, text=True)
     if out.returncode != 0:
         sys.exit(f'drrc failed: {" ".join(cmd)}\n{out.stderr}')
-    m = re.search(r'timing: parse ([\d.]+)(\S+?), rewrite ([\d.]+)(\S+?), print ([\d.]+)(\S+?)$', out.stderr, re.M)
-    if not m:
-        sys.exit(f'no timing line in drrc output:\n{out.stderr}')
-    return tuple(float(m[i]) * UNITS[m[i + 1]] for i in (1, 3, 5))
+    return parse_drrc(out.stderr)
 
 
 def mlir_phases(cmd):
     out = subprocess.run(cmd, capture_output=True, text=True)
     if out.returncode != 0:
         sys.exit(f'mlir-opt failed: {" ".join(cmd)}\n{out.stderr}')
-
-    def row(name):
-        m = re.search(r'([\d.]+) \(\s*[\d.]+%\)\s+' + name, out.stderr)
-        if not m:
-            sys.exit(f'no {name} row in --mlir-timing output:\n{out.stderr}')
-        return float(m[1])
-    return row('Parser'), row(r'\(anonymous namespace\)::TestPDLByteCodePass'), row('Output')
+    return parse_mlir(out.stderr)
 
 
 def main():

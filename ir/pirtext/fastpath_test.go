@@ -1,0 +1,228 @@
+package pirtext
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/tools/txtar"
+
+	"github.com/pirdrr/drr/ir"
+)
+
+// parseBoth reads src with the fast path and the caches of types and attribute maps, and without them, and requires
+// the same outcome: the same error, or programs that are equal (attribute order and op positions included) with
+// the same warnings. It returns the number of ops the fast path read, or -1 if the input does not read.
+func parseBoth(t testing.TB, ctx *ir.Context, name string, src []byte) int {
+	t.Helper()
+	fast := &parseHooks{}
+	p, pw, perr := parse(ctx, name, src, ReadOptions{}, fast)
+	q, qw, qerr := parse(ctx, name, src, ReadOptions{}, &parseHooks{slow: true})
+	if perr != nil || qerr != nil {
+		require.Equal(t, fmt.Sprint(qerr), fmt.Sprint(perr), "the fast path's error differs (input:\n%s)", src)
+		return -1
+	}
+	require.Equal(t, qw, pw, "the fast path's warnings differ (input:\n%s)", src)
+	require.NoError(t, ir.Equal(q, p, ir.EqualOptions{AttrOrder: true}), "the fast path's program differs (input:\n%s)", src)
+	var locs []ir.Loc
+	for op := range q.Walk() {
+		locs = append(locs, op.Loc)
+	}
+	i := 0
+	for op := range p.Walk() {
+		require.Equal(t, locs[i], op.Loc, "position of op %d", i)
+		i++
+	}
+	return fast.fastOps
+}
+
+// TestFastPathAgrees: the fast path reads exactly what the general reader reads, on printed programs (generated,
+// the golden files' inputs, the corpus) and on lines that leave the fast path at every step; and it does read the
+// ops of printed programs.
+func TestFastPathAgrees(t *testing.T) {
+	t.Run("generated", func(t *testing.T) {
+		for seed := uint64(1); seed <= 100; seed++ {
+			ctx := genContext(t, seed%2 == 0)
+			p := newProgGen(ctx, seed).program()
+			for _, untagged := range []bool{false, true} {
+				text := Print(p, WriteOptions{Untagged: untagged})
+				n := parseBoth(t, ctx, "gen.pir", text)
+				assert.Positive(t, n, "seed %d: the fast path read no op", seed)
+			}
+		}
+	})
+	t.Run("golden", func(t *testing.T) {
+		for _, dir := range []string{"errors", "print"} {
+			paths, err := filepath.Glob(filepath.Join("testdata", dir, "*.txtar"))
+			require.NoError(t, err)
+			for _, path := range paths {
+				a, err := txtar.ParseFile(path)
+				require.NoError(t, err)
+				if in, ok := section(a, "input.pir"); ok {
+					parseBoth(t, goldenContext(t, a), path, []byte(in))
+				}
+			}
+		}
+	})
+	t.Run("corpus", func(t *testing.T) {
+		for _, c := range corpusFiles(t) {
+			for _, mode := range ctxModes(t) {
+				if n := parseBoth(t, mode.new(t), c.name, c.src); n >= 0 {
+					assert.Positive(t, n, "%s: the fast path read no op", c.name)
+				}
+			}
+		}
+	})
+	t.Run("maps that differ in one string", func(t *testing.T) {
+		maps := []string{
+			`{a:"x",b:[1,2],c:"y",d:1}`, `{a:"xx",b:[1,2],c:"y",d:1}`, `{a:"",b:[1,2],c:"y",d:1}`,
+			`{a:"x",b:[1,2],c:"",d:1}`, `{a:"x",b:[1,2],c:"yyyy",d:1}`, `{a:"x",b:[1,3],c:"y",d:1}`,
+			`{a:"x",b:[1,2],c:"y",d:2}`, `{a:"x\"",b:[1,2],c:"y",d:1}`, `{a:"x",b:[1,2],c:"y\n",d:1}`,
+			`{a:"x",b:[1,2],c:"y",d:1,e:"z"}`, `{a:"x",b:[1,2],c:"y"}`, `{a:"x",b:[1,2],c:"y",d:1}`,
+			`{a:"x",b:[1,2],c:"y",d:1}`, `{a:"a}b",b:[1,2],c:"y",d:1}`, `{a:"x",b:["s"],c:"y",d:1}`,
+			`{a:"x",b:["t"],c:"y",d:1}`, `{a:"x",b:[1,2],c:y,d:1}`, `{a:"x",b:[1,2],c:"y",d:1`,
+			`{a:"x",a:"x"}`, `{a:"x",b:[1,2],c:"y` + "\n" + `",d:1}`, `{a:(TensorName)"x",c:"y"}`,
+			`{a:(TensorName)"q",c:"y"}`, `{a:"é",b:[1,2],c:"y",d:1}`, `{a:"x\",b:[1,2],c:"y",d:1}`,
+		}
+		for _, op := range []string{"my.op", "pd_op.data", "builtin.parameter", "pd_op.feed"} {
+			var b strings.Builder
+			b.WriteString("{\n")
+			for i, m := range maps {
+				fmt.Fprintf(&b, "    (%%%d) = %q () %s : () -> f32\n", i, op, m)
+			}
+			b.WriteString("}\n")
+			for _, mode := range ctxModes(t) {
+				parseBoth(t, mode.new(t), "maps.pir", []byte(b.String()))
+			}
+			// Each map after the first, alone: the errors too.
+			for _, m := range maps[1:] {
+				src := fmt.Sprintf("{\n    (%%0) = %q () %s : () -> f32\n    (%%1) = %q () %s : () -> f32\n}\n", op, maps[0], op, m)
+				parseBoth(t, ir.NewContext(), "maps.pir", []byte(src))
+			}
+		}
+	})
+	t.Run("near misses", func(t *testing.T) {
+		head := "{\n" +
+			`    (%0) = "pd_op.data" () {name:"x"} : () -> builtin.tensor<2xf32>` + "\n" +
+			`    (%1) = "builtin.parameter" () {parameter_name:"w"} : () -> builtin.tensor<2xf32>` + "\n"
+		lines := []string{
+			`(%2) = "pd_op.add" (%0, %1) {} : (builtin.tensor<2xf32>, builtin.tensor<2xf32>) -> builtin.tensor<2xf32>`,
+			`(%2) = "pd_op.add" (%0, %1) : (builtin.tensor<2xf32>, builtin.tensor<2xf32>) -> builtin.tensor<2xf32>`,
+			`(%2) = "pd_op.add" (%0, %1) {} : (builtin.tensor<2xf32>, builtin.tensor<2xf32>) -> builtin.tensor<2xf32> // c`,
+			`(%2) = "pd_op.add" (%0, %1) {} : (builtin.tensor<2xf32>, builtin.tensor<2xf32>) -> builtin.tensor<2xf32> `,
+			`(%2) = "pd_op.add" (%0,%1) {} : (builtin.tensor<2xf32>,builtin.tensor<2xf32>) -> builtin.tensor<2xf32>`,
+			`(%2) = "pd_op.add" (%0, %1) {} : (builtin.tensor<2xf32>, builtin.tensor<3xf32>) -> builtin.tensor<2xf32>`,
+			`(%2) = "pd_op.add" (%0, %1) {} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>`,
+			`(%2) = "pd_op.add" (%0, %1) {} : (builtin.tensor<2xf32>, builtin.tensor<2xf32>, f32) -> builtin.tensor<2xf32>`,
+			`(%2) = "pd_op.add" (%0, %1) {} : (builtin.tensor<2xf32>, builtin.tensor<2xf32>) -> builtin.tensor<2xf32>, f32`,
+			`(%2, %3) = "pd_op.add" (%0, %1) {} : (builtin.tensor<2xf32>, builtin.tensor<2xf32>) -> builtin.tensor<2xf32>`,
+			`(%2) = "pd_op.add" (%0, %9) {} : (builtin.tensor<2xf32>, builtin.tensor<2xf32>) -> builtin.tensor<2xf32>`,
+			`(%2) = "pd_op.add" (%0, %x) {} : (builtin.tensor<2xf32>, builtin.tensor<2xf32>) -> builtin.tensor<2xf32>`,
+			`(%02) = "pd_op.add" (%0, %1) {} : (builtin.tensor<2xf32>, builtin.tensor<2xf32>) -> builtin.tensor<2xf32>`,
+			`(%1) = "pd_op.add" (%0, %1) {} : (builtin.tensor<2xf32>, builtin.tensor<2xf32>) -> builtin.tensor<2xf32>`,
+			`(%2, %2) = "pd_op.split" (%0) {} : (builtin.tensor<2xf32>) -> f32, f32`,
+			`(%2) = "pd_op.add" [id:7] (%0, %1) {} : (builtin.tensor<2xf32>, builtin.tensor<2xf32>) -> builtin.tensor<2xf32>`,
+			`(%2) = "pd_\"op" (%0, %1) {} : (builtin.tensor<2xf32>, builtin.tensor<2xf32>) -> builtin.tensor<2xf32>`,
+			`(%2) = "pd_op.add" (%0, <<NULL VALUE>>) {} : (builtin.tensor<2xf32>, <<NULL TYPE>>) -> builtin.tensor<2xf32>`,
+			`(%2) = "pd_op.add" (%0, <<NULL VALUE>>) {} : (builtin.tensor<2xf32>, f32) -> builtin.tensor<2xf32>`,
+			`(%2) = "pd_op.scale" (%0) {bias:1e-05,scale:(Float)2,bias_after_scale:true} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>`,
+			`(%2) = "pd_op.scale" (%0) {bias:1e+999} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>`,
+			`(%2) = "pd_op.full" () {dtype:float32,place:Place(cpu),shape:[2],value:1} : () -> builtin.tensor<2xf32>`,
+			`(%2) = "pd_op.full" () {dtype:float32,dtype:float32} : () -> builtin.tensor<2xf32>`,
+			`(%2) = "pd_op.add" (%0, %1) {} : (builtin.tensor<2xf32>, builtin.tensor<2xf32>) -> builtin.tensor<2xf32`,
+			`(%2) = "pd_op.add" (%0, %1) {} : (builtin.tensor<2xf32>, builtin.tensor<2xf32>) -> builtin.tensor<2xf32>> `,
+			`(%2) = "pd_op.if" (%0) {} : (builtin.tensor<2xf32>) -> f32` + "\n    {\n        () = \"cf.yield\" (%1) {} : (builtin.tensor<2xf32>) -> \n    }",
+			`(%2) = "pd_op.if" (%0) {} -> f32 {` + "\n        () = \"cf.yield\" (%1) {} : (builtin.tensor<2xf32>) -> \n    } else {\n    }",
+			`(%2) = "pd_op.if" (%0) {} : (builtin.tensor<2xf32>) -> f32` + "\n\n  // regions\n\t{\n        () = \"cf.yield\" (%1) {} : (builtin.tensor<2xf32>) -> \n    }",
+			`(%2) = "pd_op.while"(cond=%0, inputs=%1) {` + "\n    ^%arg_0\n        () = \"cf.yield\" (%0, %arg_0) {} : (builtin.tensor<2xf32>, builtin.tensor<2xf32>) -> \n    }",
+			`() = "pd_op.fetch" (%0) {name:"out"} : (builtin.tensor<2xf32>) -> `,
+			`() = "pd_op.fetch" (%0) {name:"out"} : (builtin.tensor<2xf32>) ->`,
+			`(%2) = "pd_op.data" () {name:"x"} : () -> builtin.tensor<2xf32>` + "\r",
+			`(%2) = "pd_op.data" () {name:"a\nb"} : () -> builtin.tensor<2xf32>`,
+			`(%2) = "pd_op.data" () {name:"a\"b"} : () -> builtin.tensor<2xf32>`,
+			`(%2) = "pd_op.data" () {name:"a}b"} : () -> builtin.tensor<2xf32>`,
+			`(%2) = "builtin.parameter" () {parameter_name:"w2"} : () -> builtin.tensor<2xf32>`,
+			`(%2) = "builtin.parameter" () {parameter_name:"w2",extra:1} : () -> builtin.tensor<2xf32>`,
+			`(%2) = "builtin.parameter" () {parameter_name:"w2} : () -> builtin.tensor<2xf32>`,
+			`(%2) = "builtin.parameter" () {parameter_name:"w2" : () -> builtin.tensor<2xf32>`,
+			`(%2) = "builtin.parameter" () {parameter_name:w2} : () -> builtin.tensor<2xf32>`,
+			`(%2) = "pd_op.add" (%0, %1) {} : (builtin.tensor<2xf32>, builtin.tensor<2xf32>) -> vec[f32,builtin.tensor<2xf32>]`,
+			`(%2) = "pd_op.add" (%0, %1) {} : (builtin.tensor<2xf32>, builtin.tensor<2xf32>) -> f32x`,
+			`(%2) = "pd_op.add" (%0, %1) {} : (builtin.tensor<2xf32>, builtin.tensor<2xf32>) ->`,
+		}
+		for _, line := range lines {
+			for _, end := range []string{"\n}\n", "\r\n}\r\n", "\n    " + lines[0][:6] + "3" + lines[0][6:] + "\n}\n", "\n"} {
+				src := head + "    " + line + end
+				for _, mode := range ctxModes(t) {
+					parseBoth(t, mode.new(t), "near.pir", []byte(src))
+					// Without the braces: the program ends in the line.
+					parseBoth(t, mode.new(t), "near.pir", []byte(strings.TrimPrefix(head, "{\n")+"    "+line))
+				}
+			}
+		}
+	})
+}
+
+// TestFastPathReadsPrintedPrograms: the fast path reads every op of the bench workload's shape (gen.py's lines,
+// printed by this printer too), and ops with equal attribute maps share one attribute list.
+func TestFastPathReadsPrintedPrograms(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString("{\n")
+	b.WriteString(`    (%0) = "pd_op.data" () {name:"x"} : () -> builtin.tensor<1x64x56x56xf32>` + "\n")
+	for i := 1; i <= 100; i++ {
+		format := []string{"NCHW", "NHWC"}[i/3%2]
+		fmt.Fprintf(&b, `    (%%%d) = "builtin.parameter" () {parameter_name:"conv%d.w_0"} : () -> builtin.tensor<64x64x3x3xf32>`+"\n", 2*i-1, i)
+		fmt.Fprintf(&b, `    (%%%d) = "pd_op.conv2d" (%%%d, %%%d) {data_format:%q,dilations:[1,1],groups:1,paddings:[1,1],strides:[1,1]} : (builtin.tensor<1x64x56x56xf32>, builtin.tensor<64x64x3x3xf32>) -> builtin.tensor<1x64x56x56xf32>`+"\n", 2*i, 2*i-2, 2*i-1, format)
+	}
+	fmt.Fprintf(&b, `    () = "pd_op.fetch" (%%200) {name:"out"} : (builtin.tensor<1x64x56x56xf32>) -> `+"\n}\n")
+	ctx := ir.NewContext()
+	n := parseBoth(t, ctx, "w.pir", b.Bytes())
+	assert.Equal(t, 202, n)
+
+	// The convolutions share two attribute lists; each parameter has its own.
+	p, _, err := Parse(ctx, "w.pir", b.Bytes(), ReadOptions{})
+	require.NoError(t, err)
+	lists := map[string]map[*ir.NamedAttr]bool{}
+	for op := range p.Walk() {
+		if lists[op.Name()] == nil {
+			lists[op.Name()] = map[*ir.NamedAttr]bool{}
+		}
+		lists[op.Name()][&op.Attrs()[0]] = true
+	}
+	assert.Len(t, lists["pd_op.conv2d"], 2)
+	assert.Len(t, lists["builtin.parameter"], 100)
+}
+
+// TestDigits: the digits at an offset, eight at a time or one by one near the end, as many as there are up to 9.
+func TestDigits(t *testing.T) {
+	tests := []struct {
+		src  string
+		n, d int
+	}{
+		{"", 0, 0}, {"x", 0, 0}, {"7", 7, 1}, {"0)", 0, 1}, {"42, %1) {}", 42, 2}, {"1234567)", 1234567, 7},
+		{"12345678", 12345678, 8}, {"12345678)", 12345678, 8}, {"123456789", 123456789, 9},
+		{"1234567890123", 123456789, 9}, {"9999999,,,,,,", 9999999, 7}, {"00000001", 1, 8}, {"5:", 5, 1},
+		{"3/", 3, 1}, {"4\xfa\xff\xff\xff\xff\xff\xff", 4, 1}, {"1\x00", 1, 1}, {"123 4567", 123, 3},
+	}
+	for _, tt := range tests {
+		for _, pad := range []string{"", "%"} {
+			src := []byte(pad + tt.src)
+			n, d := digits(src, len(pad))
+			assert.Equal(t, tt.n, n, "%q", src)
+			assert.Equal(t, tt.d, d, "%q", src)
+		}
+	}
+	// Every value up to 10^7 in a line of the workload's shape, at every distance from the end.
+	for v := 0; v < 10_000_000; v += 997 {
+		s := []byte(fmt.Sprintf("%d, %%1)", v))
+		n, d := digits(s, 0)
+		require.Equal(t, v, n)
+		require.Equal(t, len(fmt.Sprint(v)), d)
+		n, d = digits(s[:d], 0)
+		require.Equal(t, v, n)
+	}
+}
