@@ -180,11 +180,15 @@ type explainer struct {
 	via    []string
 	userOf []string
 
-	choices  []string // the choices made on the current path, for messages
-	failures []Failure
-	tried    int
-	match    *rule.Match
-	matchSet []bool // holeSet at the match
+	choices []string // the choices made on the current path, for messages
+	// pending is the choice of the latest ChooseUser (the user it took), which joins choices once the op's name
+	// and distinctness checks passed: a failure of those is said of the user itself.
+	pending    string
+	pendingFor int
+	failures   []Failure
+	tried      int
+	match      *rule.Match
+	matchSet   []bool // holeSet at the match
 }
 
 // operandRef is the operand a value hole was read from: IR operand index of the op described.
@@ -221,6 +225,10 @@ func (e *explainer) restore(s state) {
 func (e *explainer) run(pc int) bool {
 	for ; ; pc++ {
 		in := &e.plan.Instrs[pc]
+		if e.pending != "" && !(in.Op == e.pendingFor && (in.Code == CheckName || in.Code == CheckDistinct)) {
+			e.choices = append(e.choices, e.pending)
+			e.pending = ""
+		}
 		switch in.Code {
 		case ChooseSwap:
 			return e.chooseSwap(in, pc)
@@ -243,6 +251,7 @@ func (e *explainer) chooseSwap(in *Instr, pc int) bool {
 		return true
 	}
 	e.restore(s)
+	e.pending = ""
 	e.swap[in.Op] = true
 	e.choices = append(e.choices, "operands 0 and 1 of "+e.opDesc(e.ops[in.Op])+" swapped")
 	ok := e.run(pc + 1)
@@ -268,8 +277,9 @@ func (e *explainer) chooseUser(in *Instr, pc int) bool {
 		e.restore(s)
 		e.ops[in.Op] = u
 		e.userOf[in.Op] = e.hv(in.Value) + " (" + e.val(v) + ") is used by " + e.opDesc(u)
+		e.pending, e.pendingFor = rule.OpName(e.p, in.Op)+" = "+e.opDesc(u), in.Op
 		ok := e.run(pc + 1)
-		e.choices = e.choices[:depth]
+		e.choices, e.pending = e.choices[:depth], ""
 		if ok {
 			return true
 		}
@@ -314,9 +324,6 @@ func (e *explainer) step(in *Instr) bool {
 			}
 			return e.fail(pat.Pos, "%s, which the match binds to %s already; pattern ops bind distinct ops",
 				e.userOf[in.Op], rule.OpName(e.p, b))
-		}
-		if e.via[in.Op] == "" {
-			e.choices = append(e.choices, rule.OpName(e.p, in.Op)+" = "+d)
 		}
 	case CheckOperands, CheckResults:
 		what, n := "operand", o.NumOperands()

@@ -53,7 +53,7 @@ const (
 	CheckOperand                   // operand Index of Ops[Op] is %Value
 	BindOperand                    // %Value = operand Index of Ops[Op], which must be present
 	BindDef                        // Ops[Op] = the op defining %Value, of which %Value must be result N
-	CheckDistinct                  // Ops[Op] is none of the ops bound to the pattern ops Bound
+	CheckDistinct                  // Ops[Op] is none of the ops bound to the pattern ops Bound (those it could be)
 	CheckNull                      // operand Index of Ops[Op] is absent
 	BindList                       // %Value... = operands Index and later of Ops[Op] (possibly none)
 	CheckList                      // operands Index and later of Ops[Op] are exactly %Value...
@@ -100,7 +100,8 @@ type Instr struct {
 	Literal ir.Attribute
 	// Names are the attributes the op pattern lists (BindRestAttrs).
 	Names []string
-	// Bound are the pattern ops bound before Op (CheckDistinct), in the order they were bound.
+	// Bound are the pattern ops bound before Op that could bind the same op (CheckDistinct), in the order they
+	// were bound.
 	Bound []int
 	// Type is the type pattern of %Value (CheckType).
 	Type *rule.TypePattern
@@ -248,9 +249,18 @@ func (pl *planner) bindOp(k int) {
 	pl.order = append(pl.order, k)
 }
 
-// distinct emits the check that op k, just bound, is none of the ops bound before it.
+// distinct emits the check that op k, just bound, is none of the ops bound before it that it could be: a pattern
+// op of another kind cannot bind the same op (its CheckName tells them apart).
 func (pl *planner) distinct(k int) {
-	pl.emit(Instr{Code: CheckDistinct, Op: k, Bound: append([]int(nil), pl.order[:len(pl.order)-1]...)})
+	var bound []int
+	for _, b := range pl.order[:len(pl.order)-1] {
+		if x, y := pl.p.Ops[b].Name, pl.p.Ops[k].Name; x == "" || y == "" || x == y {
+			bound = append(bound, b)
+		}
+	}
+	if len(bound) > 0 {
+		pl.emit(Instr{Code: CheckDistinct, Op: k, Bound: bound})
+	}
 }
 
 // visit emits the instructions for op k once it is bound: its own checks, its results, and its operands, binding
