@@ -16,7 +16,7 @@
 // family more members, say): the interpreted set is the one to use then.
 package compiled
 
-//go:generate go run ../../cmd/drrc gen -rules .. -pkg compiled -o .
+//go:generate go run ../../cmd/drrc gen -rules .. -pkg compiled -o . -fs github.com/pirdrr/drr/rules.FS
 
 import (
 	"fmt"
