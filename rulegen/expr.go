@@ -45,11 +45,9 @@ func (g *fnGen) val(e rule.Expr) string {
 	case *rule.HoleRef:
 		h := e.Hole
 		switch {
-		case h < 0 || h >= len(g.p.Holes) || g.hole[h] == holeUnbound:
+		case h < 0 || h >= len(g.p.Holes) || !g.bound[h]:
 			g.f.errorf(e.Pos, "drrc gen: the $hole is not bound by the pattern when the constraint is evaluated")
 			return "rt.Fail"
-		case g.hole[h] == holeMaybe:
-			return fmt.Sprintf("rt.Hole(%s, %s)", g.holeVar[h], g.holeFlag[h])
 		case g.p.Holes[h].Kind == rule.HoleAttr:
 			return "rule.AttrVal(" + g.holeVar[h] + ")"
 		}

@@ -19,15 +19,6 @@ import (
 // constraints) are read from its rt.Instance, so that the instances of a family that differ only in them print
 // to the same function, which is written once.
 
-// holeState is what the printer knows of a $hole at a point of the plan.
-type holeState uint8
-
-const (
-	holeUnbound holeState = iota
-	holeBound
-	holeMaybe // bound when its flag variable says so (a hole first met in the type of a list's elements)
-)
-
 // fnGen prints the plan of one rule instance.
 type fnGen struct {
 	f      *fileGen
@@ -39,13 +30,13 @@ type fnGen struct {
 	// never is set when a constraint the catalog decides is false: the instance cannot match.
 	never bool
 
-	opVar, valVar, holeVar, holeFlag []string
-	hole                             []holeState
-	swapVar                          []string // per op, the loop variable of its ChooseSwap
-	userOp                           []bool   // ops bound by the loop of a ChooseUser
-	binder                           []int    // per value hole, the pattern op whose instruction bound it
-	local                            names
-	usesTT                           bool
+	opVar, valVar, holeVar []string
+	bound                  []bool   // per $hole, whether the plan has bound it at the instruction printed
+	swapVar                []string // per op, the loop variable of its ChooseSwap
+	userOp                 []bool   // ops bound by the loop of a ChooseUser
+	binder                 []int    // per value hole, the pattern op whose instruction bound it
+	local                  names
+	usesTT                 bool
 
 	b     strings.Builder // the body after the declarations
 	terms []term          // the chain being built
@@ -74,8 +65,7 @@ func (f *fileGen) newFnGen(r *rule.Rule, pl *matcher.Plan) *fnGen {
 	p := r.Pattern
 	g := &fnGen{f: f, r: r, p: p, plan: pl, const_: map[rule.Expr]int{},
 		opVar: make([]string, len(p.Ops)), valVar: make([]string, len(p.Values)),
-		holeVar: make([]string, len(p.Holes)), holeFlag: make([]string, len(p.Holes)),
-		hole: make([]holeState, len(p.Holes)), swapVar: make([]string, len(p.Ops)), userOp: make([]bool, len(p.Ops)),
+		holeVar: make([]string, len(p.Holes)), bound: make([]bool, len(p.Holes)), swapVar: make([]string, len(p.Ops)), userOp: make([]bool, len(p.Ops)),
 		binder: make([]int, len(p.Values)), local: names{}}
 	for name := range reserved {
 		g.local[name] = true
@@ -129,7 +119,7 @@ func (g *fnGen) instr(in *matcher.Instr) {
 	case matcher.CheckResults:
 		g.term("%s.NumResults() %s %d", op, compare(in.AtLeast), in.N)
 	case matcher.BindAttr:
-		g.hole[in.Hole] = holeBound
+		g.bound[in.Hole] = true
 		g.term("rt.BindAttr(&%s, %s)", g.holeVar[in.Hole], g.attr(in))
 	case matcher.CheckAttr:
 		g.term("%s == %s", g.attr(in), g.holeVar[in.Hole])
@@ -143,8 +133,8 @@ func (g *fnGen) instr(in *matcher.Instr) {
 			names[i] = strconv.Quote(n)
 		}
 		rest := fmt.Sprintf("rt.RestAttrs(%s%s)", op, joinPrefixed(names))
-		if g.hole[in.Hole] == holeUnbound {
-			g.hole[in.Hole] = holeBound
+		if !g.bound[in.Hole] {
+			g.bound[in.Hole] = true
 			g.term("rt.Set(&%s, %s)", g.holeVar[in.Hole], rest)
 		} else {
 			g.term("rt.SameAttrs(%s, %s)", g.holeVar[in.Hole], rest)
@@ -293,13 +283,9 @@ func (g *fnGen) emit() {
 	}
 	holes := make([]string, len(p.Holes))
 	for h := range p.Holes {
-		switch g.hole[h] {
-		case holeBound:
+		holes[h] = "nil"
+		if g.bound[h] {
 			holes[h] = g.holeVar[h]
-		case holeUnbound:
-			holes[h] = "nil"
-		case holeMaybe:
-			holes[h] = "rt.Bound(" + g.holeVar[h] + ", " + g.holeFlag[h] + ")"
 		}
 	}
 	list := func(typ string, xs []string, some bool) string {
@@ -382,11 +368,8 @@ func (g *fnGen) declare(w *strings.Builder) {
 		}
 	}
 	for h, hole := range g.p.Holes {
-		if g.hole[h] != holeUnbound {
+		if g.bound[h] {
 			add(holeGoType(hole.Kind), g.holeVar[h])
-		}
-		if g.hole[h] == holeMaybe {
-			add("bool", g.holeFlag[h])
 		}
 	}
 	if g.usesTT {

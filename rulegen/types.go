@@ -8,42 +8,14 @@ import (
 )
 
 // typeCheck returns the term of CheckType: value hole h's type matches tp, as the matcher checks it (Exact, then
-// Tensor, then Hole), binding the pattern's holes; for a list, on every element, each of which must be present.
+// Tensor, then Hole), binding the pattern's holes. The language gives no value list a type pattern, so neither
+// does a plan of a rule file; the generator refuses one rather than print it untested.
 func (g *fnGen) typeCheck(h int, tp *rule.TypePattern) string {
-	v := g.p.Values[h]
-	if !v.List {
-		return g.typeOf(h, tp, g.valVar[h]+".Type()")
+	if g.p.Values[h].List {
+		g.f.errorf(g.p.Values[h].Pos, "drrc gen: a type pattern on a value list is not supported")
+		return "false"
 	}
-	// Holes first met here are bound by the first element, if there is one.
-	for _, hole := range typeHoles(tp) {
-		if g.hole[hole] == holeUnbound {
-			g.hole[hole] = holeMaybe
-			g.holeFlag[hole] = g.local.fresh(g.holeVar[hole] + "Set")
-		}
-	}
-	return fmt.Sprintf("rt.Each(%s, func(e *ir.Value) bool { return %s })", g.valVar[h], g.typeOf(h, tp, "e.Type()"))
-}
-
-// typeHoles lists the $holes a type pattern binds.
-func typeHoles(tp *rule.TypePattern) []int {
-	switch {
-	case tp.Exact != nil:
-		return nil
-	case tp.Tensor != nil:
-		var out []int
-		for _, d := range tp.Tensor.Dims {
-			if d.Kind == rule.DimHole {
-				out = append(out, d.Hole)
-			}
-		}
-		if !tp.Tensor.AnyDType && tp.Tensor.DTypeHole >= 0 {
-			out = append(out, tp.Tensor.DTypeHole)
-		}
-		return out
-	case tp.Hole >= 0:
-		return []int{tp.Hole}
-	}
-	return nil
+	return g.typeOf(h, tp, g.valVar[h]+".Type()")
 }
 
 func holeGoType(k rule.HoleKind) string {
@@ -122,13 +94,9 @@ func (g *fnGen) tensor(h int, tp *rule.TensorPattern, t string) string {
 
 // bind returns the term that binds $hole h to the Go expression x, or checks that x is what h is bound to.
 func (g *fnGen) bind(h int, x string) string {
-	hv := g.holeVar[h]
-	switch g.hole[h] {
-	case holeUnbound:
-		g.hole[h] = holeBound
-		return fmt.Sprintf("rt.Set(&%s, %s)", hv, x)
-	case holeBound:
-		return fmt.Sprintf("%s == %s", x, hv)
+	if !g.bound[h] {
+		g.bound[h] = true
+		return fmt.Sprintf("rt.Set(&%s, %s)", g.holeVar[h], x)
 	}
-	return fmt.Sprintf("rt.Unify(&%s, &%s, %s)", hv, g.holeFlag[h], x)
+	return fmt.Sprintf("%s == %s", x, g.holeVar[h])
 }

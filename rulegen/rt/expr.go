@@ -187,12 +187,3 @@ func List(xs ...rule.Val) rule.Val {
 	}
 	return append([]rule.Val(nil), xs...)
 }
-
-// Hole is the value of a $hole that only the elements of a list bind (set says whether one did): evaluating an
-// unbound hole fails.
-func Hole[T any](v T, set bool) rule.Val {
-	if !set {
-		return Fail
-	}
-	return v
-}

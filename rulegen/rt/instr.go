@@ -52,35 +52,6 @@ func Tensor(p **ir.TensorType, t ir.Type) bool {
 	return ok
 }
 
-// Unify binds the $hole *p to v if *set says it is unbound, or reports whether it is v: the holes of a type
-// pattern that the elements of a list bind, the first element binding them.
-func Unify[T comparable](p *T, set *bool, v T) bool {
-	if !*set {
-		*p, *set = v, true
-		return true
-	}
-	return *p == v
-}
-
-// Each reports whether every element of the list l is present and passes check (CheckType on a list).
-func Each(l []*ir.Value, check func(v *ir.Value) bool) bool {
-	for _, v := range l {
-		if v == nil || !check(v) {
-			return false
-		}
-	}
-	return true
-}
-
-// Bound returns v, or nil when set is false: in a match, the binding of a $hole that only the elements of a list
-// bind (a list with no element leaves it unbound).
-func Bound[T any](v T, set bool) any {
-	if !set {
-		return nil
-	}
-	return v
-}
-
 // SameOperands reports whether operands j… of op are exactly the values of l (CheckList).
 func SameOperands(op *ir.Op, j int, l []*ir.Value) bool {
 	if op.NumOperands()-j != len(l) {
