@@ -268,17 +268,17 @@ func (g *fnGen) fail() string {
 	return "continue"
 }
 
-// emit ends the plan: the chain, the last term of which emits the match.
+// emit ends the plan: the chain, the last term of which emits the match, the bindings appended to the match's
+// slices right in the call.
 func (g *fnGen) emit() {
 	p := g.p
 	vals := make([]string, len(p.Values))
-	lists := make([]string, len(p.Values))
-	hasLists := false
+	var lists []string
 	for h, v := range p.Values {
-		vals[h], lists[h] = g.valVar[h], "nil"
+		vals[h] = g.valVar[h]
 		if v.List {
-			vals[h], lists[h] = "nil", g.valVar[h]
-			hasLists = true
+			vals[h] = "nil"
+			lists = append(lists, g.valVar[h])
 		}
 	}
 	holes := make([]string, len(p.Holes))
@@ -288,15 +288,15 @@ func (g *fnGen) emit() {
 			holes[h] = g.holeVar[h]
 		}
 	}
-	list := func(typ string, xs []string, some bool) string {
-		if !some {
+	appendTo := func(slice string, xs []string) string {
+		if len(xs) == 0 {
 			return "nil"
 		}
-		return typ + "{" + strings.Join(xs, ", ") + "}"
+		return "append(m." + slice + "()" + joinPrefixed(xs) + ")"
 	}
-	g.terms = append(g.terms, term{code: fmt.Sprintf("m.Emit(in, %s, %s, %s, %s)", list("[]*ir.Op", g.opVar, true),
-		list("[]*ir.Value", vals, len(vals) > 0), list("[][]*ir.Value", lists, hasLists),
-		list("[]any", holes, len(holes) > 0)), newLine: true})
+	code := fmt.Sprintf("m.Emit(in, %s, %s, %s%s)", appendTo("Ops", g.opVar), appendTo("Values", vals),
+		appendTo("Holes", holes), joinPrefixed(lists))
+	g.terms = append(g.terms, term{code: code, newLine: true})
 	if g.loops == 0 {
 		g.line("return %s", g.chain())
 		return

@@ -90,7 +90,7 @@ func activations_idempotent_twice(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bo
 		rt.Def(&op0, y, 0) && op0 != op1 && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
 		rt.Present(&x, op0.Operand(0)) &&
 		rt.Closed([]*ir.Op{op0, op1}, y) &&
-		m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{y, z, x}, nil, nil)
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, z, x), nil)
 }
 
 // activations_relu_of_relu6 matches rule relu_of_relu6 (activations.drr:23:6) at op1, a pd_op.relu.
@@ -101,7 +101,7 @@ func activations_relu_of_relu6(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool 
 		rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
 		rt.Present(&x, op0.Operand(0)) &&
 		rt.Closed([]*ir.Op{op0, op1}, y) &&
-		m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{y, z, x}, nil, nil)
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, z, x), nil)
 }
 
 // activations_maximum_with_relu matches rule maximum_with_relu (activations.drr:34:6) at op1, a pd_op.maximum.
@@ -117,7 +117,7 @@ func activations_maximum_with_relu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) b
 			rt.Present(&x, op0.Operand(0)) && op1.Operand(1-sw1) == x &&
 			rt.Closed([]*ir.Op{op0, op1}, r) &&
 			rt.True(m.Pure("same_type", m2, r)) && // where same_type(%m, %r)
-			m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{r, m2, x}, nil, nil) {
+			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), r, m2, x), nil) {
 			return true
 		}
 	}
@@ -131,5 +131,5 @@ func activations_scale_by_one(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	return op0.NumOperands() == 2 && op0.NumResults() == 1 && rt.BindAttr(&b, rt.AttrOr(op0, "bias", in.Defaults[0])) &&
 		rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) && rt.Present(&s, op0.Operand(1)) &&
 		rt.True(rt.Equal(rule.AttrVal(b), int64(0))) && rt.True(m.Native("is_one", s)) && rt.True(m.Pure("same_type", y, x)) && // where $b == 0 && is_one(%s) && same_type(%y, %x)
-		m.Emit(in, []*ir.Op{op0}, []*ir.Value{y, x, s}, nil, []any{b})
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x, s), append(m.Holes(), b))
 }

@@ -26,13 +26,15 @@ type Instance struct {
 	// Consts are the values of the subexpressions Constraints lists: constant ones evaluated (Fail where
 	// rule.Eval fails), the defaults of parameter references.
 	Consts []rule.Val
+
+	values int // the number of value holes
 }
 
 // NewInstance resolves the constants of rule instance r, checked against ctx.
 func NewInstance(ctx *ir.Context, r *rule.Rule) *Instance {
 	p := r.Pattern
 	in := &Instance{Rule: r, Ops: make([]*ir.OpInfo, len(p.Ops)), Types: make([]ir.Type, len(p.Values)),
-		DTypes: make([]ir.DType, len(p.Values))}
+		DTypes: make([]ir.DType, len(p.Values)), values: len(p.Values)}
 	for k, op := range p.Ops {
 		if op.Name != "" {
 			in.Ops[k] = ctx.OpInfo(op.Name)

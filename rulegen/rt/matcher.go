@@ -14,11 +14,16 @@ type Matcher struct {
 	// for the automaton.
 	Oracle rule.Oracle
 
-	d     *dispatch
-	dst   []*rule.Match
-	users []*ir.Op
-	arena []*ir.Value
-	args  []rule.Val
+	d   *dispatch
+	dst []*rule.Match
+	// lists says whether a match with a list was emitted: until then no Match this Matcher filled has a list to
+	// clear (the driver passes back the matches of the previous op).
+	lists bool
+	// pending is the Match the next Emit records, once Ops, Values or Holes gave out its slices.
+	pending *rule.Match
+	users   []*ir.Op
+	arena   []*ir.Value
+	args    []rule.Val
 }
 
 // match is the pass's rewriter.MatchFunc: it tries every instance that may match op, best first, and returns the
@@ -27,7 +32,17 @@ func (m *Matcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
 	m.dst = dst[:0]
 	m.users = m.users[:0]
 	m.arena = m.arena[:0]
-	for _, c := range m.d.at(op) {
+	cs := m.d.at(op)
+	for i := range cs {
+		c := &cs[i]
+		if c.j >= 0 {
+			if c.j >= op.NumOperands() {
+				continue
+			}
+			if v := op.Operand(c.j); v == nil || v.DefiningOp() == nil || v.DefiningOp().Info() != c.def {
+				continue
+			}
+		}
 		c.match(m, c.in, op)
 	}
 	out := m.dst
@@ -35,33 +50,56 @@ func (m *Matcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
 	return out
 }
 
-// Emit records a match of instance in, with one entry per pattern op, value hole and $hole as the automaton fills
-// them (a list hole has its value nil and its list set; an unbound $hole is nil), and returns true. The slices may
-// be scratch space: Emit copies them.
-func (m *Matcher) Emit(in *Instance, ops []*ir.Op, vals []*ir.Value, lists [][]*ir.Value, holes []any) bool {
-	n := len(m.dst)
-	var mt *rule.Match
-	if n < cap(m.dst) {
-		mt = m.dst[:n+1][n]
-	}
-	if mt == nil {
-		mt = &rule.Match{}
-	}
-	mt.Rule = in.Rule
-	mt.Ops = append(mt.Ops[:0], ops...)
-	mt.Values = append(mt.Values[:0], vals...)
-	mt.Lists = mt.Lists[:0]
-	for i := range vals {
-		var l []*ir.Value
-		if i < len(lists) && lists[i] != nil {
-			l = emptyList
-			if len(lists[i]) > 0 {
-				l = append([]*ir.Value(nil), lists[i]...)
-			}
+// Ops, Values and Holes return the binding slices of the match the next Emit records, empty with the capacity
+// they had: the generated code appends the bindings to them right in the call of Emit, which records them.
+func (m *Matcher) Ops() []*ir.Op { return m.next().Ops[:0] }
+
+// Values is explained at Ops.
+func (m *Matcher) Values() []*ir.Value { return m.next().Values[:0] }
+
+// Holes is explained at Ops.
+func (m *Matcher) Holes() []any { return m.next().Holes[:0] }
+
+// next returns the match the next Emit records: a Match left in the array of the matches the driver passed back,
+// or a new one.
+func (m *Matcher) next() *rule.Match {
+	if m.pending == nil {
+		if n := len(m.dst); n < cap(m.dst) {
+			m.pending = m.dst[:n+1][n]
 		}
-		mt.Lists = append(mt.Lists, l)
+		if m.pending == nil {
+			m.pending = &rule.Match{}
+		}
 	}
-	mt.Holes = append(mt.Holes[:0], holes...)
+	return m.pending
+}
+
+// Emit records a match of instance in: one binding per pattern op, value hole and $hole as the automaton makes
+// them (a list hole's value is nil, an unbound $hole nil), appended to Ops, Values and Holes (nil where there are
+// none), and lists, the lists bound to the list holes in value order (which Emit copies: they are scratch space).
+// It returns true.
+func (m *Matcher) Emit(in *Instance, ops []*ir.Op, vals []*ir.Value, holes []any, lists ...[]*ir.Value) bool {
+	mt := m.next()
+	m.pending = nil
+	mt.Rule, mt.Ops, mt.Values, mt.Holes = in.Rule, ops, vals, holes
+	if nv := in.values; cap(mt.Lists) < nv {
+		mt.Lists = make([][]*ir.Value, nv)
+	} else if mt.Lists = mt.Lists[:nv]; m.lists {
+		clear(mt.Lists)
+	}
+	if len(lists) > 0 {
+		m.lists = true
+		for h, v := range in.Rule.Pattern.Values {
+			if !v.List {
+				continue
+			}
+			mt.Lists[h] = emptyList
+			if l := lists[0]; len(l) > 0 {
+				mt.Lists[h] = append([]*ir.Value(nil), l...)
+			}
+			lists = lists[1:]
+		}
+	}
 	m.dst = append(m.dst, mt)
 	return true
 }

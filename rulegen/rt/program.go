@@ -9,6 +9,7 @@ import (
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/matcher"
 	"github.com/pirdrr/drr/rewriter"
 )
 
@@ -102,10 +103,15 @@ func (p *Program) Pass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, 
 	return p.pass, nil
 }
 
-// candidate is an instance to try at an op, with its function.
+// candidate is an instance to try at an op, with its function. When the instance's plan requires, before any
+// choice, that operand j of the root be a result of an op of kind def, the dispatch checks that first (j >= 0): the
+// first question of the automaton's decision tree, which tells apart rules rooted at one kind (relu after
+// batch_norm, after conv2d, …) for the price of a comparison instead of a call.
 type candidate struct {
 	match Func
 	in    *Instance
+	j     int
+	def   *ir.OpInfo
 }
 
 // dispatch lists, per op kind (by ir.OpInfo.ID), the instances rooted at that kind and those rooted at any op,
@@ -134,7 +140,9 @@ func (p *Program) bind(set *rule.Set) *dispatch {
 		if !ok {
 			continue
 		}
-		all = append(all, candidate{match: f, in: NewInstance(set.Ctx, r)})
+		c := candidate{match: f, in: NewInstance(set.Ctx, r), j: -1}
+		c.j, c.def = producerKind(set.Ctx, r)
+		all = append(all, c)
 	}
 	// Benefit, higher first, then rule order: the order matches come out in.
 	slices.SortStableFunc(all, func(a, b candidate) int {
@@ -165,6 +173,37 @@ func (p *Program) bind(set *rule.Set) *dispatch {
 		}
 	}
 	return d
+}
+
+// producerKind returns the operand j of r's root whose producer r's plan checks the kind of before any choice,
+// and that kind (j = -1: none).
+func producerKind(ctx *ir.Context, r *rule.Rule) (int, *ir.OpInfo) {
+	pl, err := matcher.NewPlan(r)
+	if err != nil {
+		return -1, nil
+	}
+	root := r.Pattern.Root
+	operandOf := map[int]int{} // value hole → root operand it was bound from
+	defOf := map[int]int{}     // pattern op → root operand its value came from
+	for _, in := range pl.Instrs {
+		switch in.Code {
+		case matcher.ChooseSwap, matcher.ChooseUser:
+			return -1, nil
+		case matcher.BindOperand:
+			if in.Op == root {
+				operandOf[in.Value] = in.Index
+			}
+		case matcher.BindDef:
+			if j, ok := operandOf[in.Value]; ok {
+				defOf[in.Op] = j
+			}
+		case matcher.CheckName:
+			if j, ok := defOf[in.Op]; ok {
+				return j, ctx.OpInfo(in.Name)
+			}
+		}
+	}
+	return -1, nil
 }
 
 // at returns the candidates at op: those of its kind, or for a kind no rule names (or an op of another Context)

@@ -55,7 +55,7 @@ func addNormFuse_rms_norm(m *rt.Matcher, in *rt.Instance, op7 *ir.Op) bool {
 				})) && // where $axis == [-1] || $axis == [rank(%x) - 1]
 				rt.True(rt.Equal(m.Pure("rank", w), int64(1))) && rt.True(rt.Equal(m.Pure("dim", w, int64(0)), m.Pure("dim", x, int64(-1)))) && rt.True(rt.Greater(m.Pure("dim", w, int64(0)), int64(0))) && // where rank(%w) == 1 && dim(%w, 0) == dim(%x, -1) && dim(%w, 0) > 0
 				rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[1])) && rt.True(rt.Equal(m.Pure("dtype", w), in.Consts[2])) && // where dtype(%x) == float32 && dtype(%w) == float32
-				m.Emit(in, []*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7}, []*ir.Value{p, mn, s, r, n, o, x, _1, _2, w}, nil, []any{axis, eps}) {
+				m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7), append(m.Values(), p, mn, s, r, n, o, x, _1, _2, w), append(m.Holes(), axis, eps)) {
 				return true
 			}
 		}
@@ -104,7 +104,7 @@ func addNormFuse_rms_norm_half(m *rt.Matcher, in *rt.Instance, op9 *ir.Op) bool 
 				})) && // where $axis == [-1] || $axis == [rank(%x) - 1]
 				rt.True(rt.Equal(m.Pure("rank", w), int64(1))) && rt.True(rt.Equal(m.Pure("dim", w, int64(0)), m.Pure("dim", x, int64(-1)))) && rt.True(rt.Greater(m.Pure("dim", w, int64(0)), int64(0))) && // where rank(%w) == 1 && dim(%w, 0) == dim(%x, -1) && dim(%w, 0) > 0
 				rt.True(rt.In(m.Pure("dtype", w), in.Consts[1])) && rt.True(rt.Equal(rule.AttrVal(dt), m.Pure("dtype", w))) && rt.True(rt.Equal(m.Pure("dtype", x), m.Pure("dtype", w))) && // where dtype(%w) in [float16, bfloat16] && $dt == dtype(%w) && dtype(%x) == dtype(%w)
-				m.Emit(in, []*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9}, []*ir.Value{c, p, mn, s, r, n, h, o, x, _1, _2, w}, nil, []any{axis, eps, dt}) {
+				m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9), append(m.Values(), c, p, mn, s, r, n, h, o, x, _1, _2, w), append(m.Holes(), axis, eps, dt)) {
 				return true
 			}
 		}
@@ -129,7 +129,7 @@ func addNormFuse_add_rms_norm(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 		if rt.Present(&x, op0.Operand(sw0)) && rt.Present(&res, op0.Operand(1-sw0)) && op1.Operand(1) == nil &&
 			op1.Operand(2) == nil && rt.Present(&w, op1.Operand(3)) && op1.Operand(4) == nil &&
 			rt.True(m.Pure("same_type", x, res)) && // where same_type(%x, %res)
-			m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{a, o, x, res, w}, nil, []any{eps, bna, q}) {
+			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), a, o, x, res, w), append(m.Holes(), eps, bna, q)) {
 			return true
 		}
 	}
@@ -153,7 +153,7 @@ func addNormFuse_add_layer_norm(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool
 			rt.True(m.Pure("same_type", x, res)) && // where same_type(%x, %res)
 			rt.True(rt.Equal(m.Pure("dtype", w), in.Consts[0])) && rt.True(rt.Equal(m.Pure("dtype", bias), in.Consts[1])) && // where dtype(%w) == float32 && dtype(%bias) == float32
 			rt.True(rt.In(m.Pure("dtype", x), in.Consts[2])) && // where dtype(%x) in [float16, bfloat16, float32]
-			m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{a, o, x, res, w, bias}, nil, []any{eps, bna}) {
+			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), a, o, x, res, w, bias), append(m.Holes(), eps, bna)) {
 			return true
 		}
 	}

@@ -63,7 +63,7 @@ func convBnRelu_conv2d_bn_fold(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool 
 		})) && // where $global || $test && !$trainable
 		rt.True(m.Builtin("immutable", w, mean, var2, scale, bias)) && // where immutable(%w, %mean, %var, %scale, %bias)
 		rt.True(rt.In(m.Pure("dtype", w), in.Consts[2])) && // where dtype(%w) in [float32, float64]
-		m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{y, out, x, w, mean, var2, scale, bias}, nil, []any{st, pd, pa, dl, g, fmt, eps, test, global, trainable})
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, out, x, w, mean, var2, scale, bias), append(m.Holes(), st, pd, pa, dl, g, fmt, eps, test, global, trainable))
 }
 
 // convBnRelu_conv2d_add_act matches the 1 instances of rule conv2d_add_act (conv_bn_relu.drr:70:6) its rt.Rule lists
@@ -94,7 +94,7 @@ func convBnRelu_conv2d_add_act(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool 
 			rt.True(rt.Cond(rt.Equal(rule.AttrVal(fmt), "NCHW"), func() rule.Val {
 				return rt.And(rt.GreaterEqual(m.Pure("rank", b), int64(3)), func() rule.Val { return rt.Equal(m.Pure("dim", b, int64(-3)), m.Pure("dim", w, int64(0))) })
 			}, func() rule.Val { return rt.Equal(m.Pure("dim", b, int64(-1)), m.Pure("dim", w, int64(0))) })) && // where $fmt == "NCHW" ? rank(%b) >= 3 && dim(%b, -3) == dim(%w, 0) : dim(%b, -1) == dim(%w, 0)
-			m.Emit(in, []*ir.Op{op0, op1, op2}, []*ir.Value{y, z, r, x, w, b}, nil, []any{st, pd, pa, dl, g, fmt}) {
+			m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), y, z, r, x, w, b), append(m.Holes(), st, pd, pa, dl, g, fmt)) {
 			return true
 		}
 	}
@@ -129,7 +129,7 @@ func convBnRelu_conv2d_add_cutlass_act(m *rt.Matcher, in *rt.Instance, op2 *ir.O
 			rt.True(rt.Cond(rt.Equal(rule.AttrVal(fmt), "NCHW"), func() rule.Val {
 				return rt.And(rt.GreaterEqual(m.Pure("rank", b), int64(3)), func() rule.Val { return rt.Equal(m.Pure("dim", b, int64(-3)), m.Pure("dim", w, int64(0))) })
 			}, func() rule.Val { return rt.Equal(m.Pure("dim", b, int64(-1)), m.Pure("dim", w, int64(0))) })) && // where $fmt == "NCHW" ? rank(%b) >= 3 && dim(%b, -3) == dim(%w, 0) : dim(%b, -1) == dim(%w, 0)
-			m.Emit(in, []*ir.Op{op0, op1, op2}, []*ir.Value{y, z, r, x, w, b}, nil, []any{st, pd, pa, dl, g, fmt}) {
+			m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), y, z, r, x, w, b), append(m.Holes(), st, pd, pa, dl, g, fmt)) {
 			return true
 		}
 	}
@@ -170,7 +170,7 @@ func convBnRelu_conv2d_add_residual_act(m *rt.Matcher, in *rt.Instance, op3 *ir.
 					return rt.And(rt.GreaterEqual(m.Pure("rank", b), int64(3)), func() rule.Val { return rt.Equal(m.Pure("dim", b, int64(-3)), m.Pure("dim", w, int64(0))) })
 				}, func() rule.Val { return rt.Equal(m.Pure("dim", b, int64(-1)), m.Pure("dim", w, int64(0))) })) && // where $fmt == "NCHW" ? rank(%b) >= 3 && dim(%b, -3) == dim(%w, 0) : dim(%b, -1) == dim(%w, 0)
 				rt.True(m.Pure("same_type", res, z)) && // where same_type(%res, %z)
-				m.Emit(in, []*ir.Op{op0, op1, op2, op3}, []*ir.Value{y, z, s, r, x, w, b, res}, nil, []any{st, pd, pa, dl, g, fmt}) {
+				m.Emit(in, append(m.Ops(), op0, op1, op2, op3), append(m.Values(), y, z, s, r, x, w, b, res), append(m.Holes(), st, pd, pa, dl, g, fmt)) {
 				return true
 			}
 		}
@@ -205,7 +205,7 @@ func convBnRelu_conv2d_add(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 				return rt.And(rt.GreaterEqual(m.Pure("rank", b), int64(3)), func() rule.Val { return rt.Equal(m.Pure("dim", b, int64(-3)), m.Pure("dim", w, int64(0))) })
 			}, func() rule.Val { return rt.Equal(m.Pure("dim", b, int64(-1)), m.Pure("dim", w, int64(0))) })) && // where $fmt == "NCHW" ? rank(%b) >= 3 && dim(%b, -3) == dim(%w, 0) : dim(%b, -1) == dim(%w, 0)
 			rt.True(rt.In(m.Pure("dtype", w), in.Consts[1])) && // where dtype(%w) in [float16, float32, float64]
-			m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{y, z, x, w, b}, nil, []any{st, pd, pa, dl, g, fmt}) {
+			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, z, x, w, b), append(m.Holes(), st, pd, pa, dl, g, fmt)) {
 			return true
 		}
 	}
@@ -224,7 +224,7 @@ func convBnRelu_fused_conv2d_add_then_act(m *rt.Matcher, in *rt.Instance, op1 *i
 		!op0.Result(1).HasUses() && rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) &&
 		rt.Present(&b, op0.Operand(2)) && op0.Operand(3) == nil &&
 		rt.Closed([]*ir.Op{op0, op1}, f) &&
-		m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{f, r, x, w, b}, nil, []any{attrs})
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), f, r, x, w, b), append(m.Holes(), attrs))
 }
 
 // convBnRelu_fused_conv2d_add_then_cutlass_act matches the 2 instances of rule fused_conv2d_add_then_cutlass_act
@@ -239,7 +239,7 @@ func convBnRelu_fused_conv2d_add_then_cutlass_act(m *rt.Matcher, in *rt.Instance
 		!op0.Result(1).HasUses() && rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) &&
 		rt.Present(&b, op0.Operand(2)) && op0.Operand(3) == nil &&
 		rt.Closed([]*ir.Op{op0, op1}, f) &&
-		m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{f, r, x, w, b}, nil, []any{attrs})
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), f, r, x, w, b), append(m.Holes(), attrs))
 }
 
 // convBnRelu_fused_conv2d_add_residual_then_act matches rule fused_conv2d_add_residual_then_act
@@ -260,7 +260,7 @@ func convBnRelu_fused_conv2d_add_residual_then_act(m *rt.Matcher, in *rt.Instanc
 			rt.Present(&b, op0.Operand(2)) && op0.Operand(3) == nil &&
 			rt.Closed([]*ir.Op{op0, op1, op2}, f, s) &&
 			rt.True(m.Pure("same_type", res, f)) && // where same_type(%res, %f)
-			m.Emit(in, []*ir.Op{op0, op1, op2}, []*ir.Value{f, s, r, x, w, b, res}, nil, []any{attrs}) {
+			m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), f, s, r, x, w, b, res), append(m.Holes(), attrs)) {
 			return true
 		}
 	}

@@ -38,5 +38,5 @@ func deleteQuantDequantLinearOp_delete_quant_dequant_linear(m *rt.Matcher, in *r
 		rt.True(rt.Cond(rt.Equal(rule.AttrVal(axis), int64(-1)), func() rule.Val { return rt.Equal(m.Pure("numel", s), int64(1)) }, func() rule.Val { return rt.Equal(m.Pure("numel", s), m.Pure("dim", x, rule.AttrVal(axis))) })) && // where $axis == -1 ? numel(%s) == 1 : numel(%s) == dim(%x, $axis)
 		rt.True(m.Pure("same_type", x, y)) && // where same_type(%x, %y)
 		rt.True(rt.Not(m.Builtin("mutated", x))) && rt.True(rt.Not(m.Builtin("mutated", y))) && // where !mutated(%x) && !mutated(%y)
-		m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{q, y, x, s}, nil, []any{axis, qmax, obs})
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), q, y, x, s), append(m.Holes(), axis, qmax, obs))
 }

@@ -33,5 +33,5 @@ func deleteWeightDequantLinearOp_delete_weight_dequant_linear(m *rt.Matcher, in 
 			return rt.And(rt.Equal(m.Pure("numel", s), m.Pure("dim", w, rule.AttrVal(axis))), func() rule.Val { return rt.LessEqual(rt.Arith("-", m.Pure("rank", w), rule.AttrVal(axis)), int64(5)) })
 		})) && // where $axis == -1 ? numel(%s) == 1 : numel(%s) == dim(%w, $axis) && rank(%w) - $axis <= 5
 		rt.True(rt.Equal(m.Pure("shape", y), m.Pure("shape", w))) && rt.True(rt.Equal(m.Pure("dtype", y), m.Pure("dtype", s))) && // where shape(%y) == shape(%w) && dtype(%y) == dtype(%s)
-		m.Emit(in, []*ir.Op{op0}, []*ir.Value{y, w, s}, nil, []any{axis, qmax})
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, w, s), append(m.Holes(), axis, qmax))
 }

@@ -43,7 +43,7 @@ func embeddingEltwiseLayernormFuse_embedding2_eltwise_layernorm(m *rt.Matcher, i
 			rt.True(rt.Equal(m.Pure("shape", x1), m.Pure("shape", x2))) && // where shape(%x1) == shape(%x2)
 			rt.True(rt.Equal(rule.AttrVal(bna), rt.Arith("-", m.Pure("rank", s), int64(1)))) && // where $bna == rank(%s) - 1
 			rt.True(rt.Equal(m.Pure("dtype", scale), m.Pure("dtype", w1))) && rt.True(rt.Equal(m.Pure("dtype", bias), m.Pure("dtype", w1))) && // where dtype(%scale) == dtype(%w1) && dtype(%bias) == dtype(%w1)
-			m.Emit(in, []*ir.Op{op0, op1, op2, op3}, []*ir.Value{e1, e2, s, o, x1, w1, x2, w2, scale, bias}, nil, []any{eps, bna}) {
+			m.Emit(in, append(m.Ops(), op0, op1, op2, op3), append(m.Values(), e1, e2, s, o, x1, w1, x2, w2, scale, bias), append(m.Holes(), eps, bna)) {
 			return true
 		}
 	}
@@ -84,7 +84,7 @@ func embeddingEltwiseLayernormFuse_embedding3_eltwise_layernorm(m *rt.Matcher, i
 				rt.True(rt.Equal(m.Pure("shape", x1), m.Pure("shape", x2))) && rt.True(rt.Equal(m.Pure("shape", x1), m.Pure("shape", x3))) && // where shape(%x1) == shape(%x2) && shape(%x1) == shape(%x3)
 				rt.True(rt.Equal(rule.AttrVal(bna), rt.Arith("-", m.Pure("rank", s2), int64(1)))) && // where $bna == rank(%s2) - 1
 				rt.True(rt.Equal(m.Pure("dtype", scale), m.Pure("dtype", w1))) && rt.True(rt.Equal(m.Pure("dtype", bias), m.Pure("dtype", w1))) && // where dtype(%scale) == dtype(%w1) && dtype(%bias) == dtype(%w1)
-				m.Emit(in, []*ir.Op{op0, op1, op2, op3, op4, op5}, []*ir.Value{e1, e2, s1, e3, s2, o, x1, w1, x2, w2, x3, w3, scale, bias}, nil, []any{eps, bna}) {
+				m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5), append(m.Values(), e1, e2, s1, e3, s2, o, x1, w1, x2, w2, x3, w3, scale, bias), append(m.Holes(), eps, bna)) {
 				return true
 			}
 		}

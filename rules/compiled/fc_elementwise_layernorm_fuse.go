@@ -42,7 +42,7 @@ func fcElementwiseLayernormFuse_fc_elementwise_layernorm(m *rt.Matcher, in *rt.I
 			rt.True(rt.Equal(rule.AttrVal(bna), rt.Arith("-", m.Pure("rank", f), int64(1)))) && rt.True(rt.Equal(m.Pure("dim", f, int64(-1)), m.Pure("dim", w, int64(1)))) && // where $bna == rank(%f) - 1 && dim(%f, -1) == dim(%w, 1)
 			rt.True(m.Pure("same_type", f, y)) && // where same_type(%f, %y)
 			rt.True(rt.Equal(m.Pure("dtype", scale), m.Pure("dtype", x))) && rt.True(rt.Equal(m.Pure("dtype", b1), m.Pure("dtype", x))) && // where dtype(%scale) == dtype(%x) && dtype(%b1) == dtype(%x)
-			m.Emit(in, []*ir.Op{op0, op1, op2}, []*ir.Value{f, a, o, x, w, b0, y, scale, b1}, nil, []any{n, act, eps, bna}) {
+			m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), f, a, o, x, w, b0, y, scale, b1), append(m.Holes(), n, act, eps, bna)) {
 			return true
 		}
 	}

@@ -71,7 +71,7 @@ func fusedFlashAttn_flash_attn_qscale_mask_cast(m *rt.Matcher, in *rt.Instance, 
 			rt.True(rt.Equal(rule.AttrVal(dt), m.Pure("dtype", q))) && // where $dt == dtype(%q)
 			rt.True(rt.Equal(m.Pure("rank", mask), int64(4))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(1)), int64(1))) && // where rank(%mask) == 4 && dim(%mask, 0) == dim(%q, 0) && dim(%mask, 1) == 1
 			rt.True(rt.Equal(m.Pure("dim", mask, int64(2)), m.Pure("dim", q, int64(1)))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(3)), m.Pure("dim", k, int64(1)))) && // where dim(%mask, 2) == dim(%q, 1) && dim(%mask, 3) == dim(%k, 1)
-			m.Emit(in, []*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12}, []*ir.Value{qt, kt, vt, qs, kt2, s, sm, c1, p, c2, ctx, out, q, k, v, _1, mask}, nil, []any{sv, ax, dt}) {
+			m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12), append(m.Values(), qt, kt, vt, qs, kt2, s, sm, c1, p, c2, ctx, out, q, k, v, _1, mask), append(m.Holes(), sv, ax, dt)) {
 			return true
 		}
 	}
@@ -123,7 +123,7 @@ func fusedFlashAttn_flash_attn_qscale_mask(m *rt.Matcher, in *rt.Instance, op10 
 			rt.True(rt.Less(m.Pure("abs", rt.Arith("-", rt.Arith("*", rt.Arith("*", rule.AttrVal(sv), rule.AttrVal(sv)), m.Pure("dim", q, int64(3))), float64(1))), float64(1e-05))) && // where abs($sv * $sv * dim(%q, 3) - 1.0) < 1e-05
 			rt.True(rt.Equal(m.Pure("rank", mask), int64(4))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(1)), int64(1))) && // where rank(%mask) == 4 && dim(%mask, 0) == dim(%q, 0) && dim(%mask, 1) == 1
 			rt.True(rt.Equal(m.Pure("dim", mask, int64(2)), m.Pure("dim", q, int64(1)))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(3)), m.Pure("dim", k, int64(1)))) && // where dim(%mask, 2) == dim(%q, 1) && dim(%mask, 3) == dim(%k, 1)
-			m.Emit(in, []*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10}, []*ir.Value{qt, kt, vt, qs, kt2, s, sm, p, ctx, out, q, k, v, _1, mask}, nil, []any{sv, ax}) {
+			m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10), append(m.Values(), qt, kt, vt, qs, kt2, s, sm, p, ctx, out, q, k, v, _1, mask), append(m.Holes(), sv, ax)) {
 			return true
 		}
 	}
@@ -180,7 +180,7 @@ func fusedFlashAttn_flash_attn_outscale_mask_cast(m *rt.Matcher, in *rt.Instance
 			rt.True(rt.Equal(rule.AttrVal(dt), m.Pure("dtype", q))) && // where $dt == dtype(%q)
 			rt.True(rt.Equal(m.Pure("rank", mask), int64(4))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(1)), int64(1))) && // where rank(%mask) == 4 && dim(%mask, 0) == dim(%q, 0) && dim(%mask, 1) == 1
 			rt.True(rt.Equal(m.Pure("dim", mask, int64(2)), m.Pure("dim", q, int64(1)))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(3)), m.Pure("dim", k, int64(1)))) && // where dim(%mask, 2) == dim(%q, 1) && dim(%mask, 3) == dim(%k, 1)
-			m.Emit(in, []*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12}, []*ir.Value{qt, kt, vt, kt2, qk, s, sm, c1, p, c2, ctx, out, q, k, v, _1, mask}, nil, []any{sv, ax, dt}) {
+			m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12), append(m.Values(), qt, kt, vt, kt2, qk, s, sm, c1, p, c2, ctx, out, q, k, v, _1, mask), append(m.Holes(), sv, ax, dt)) {
 			return true
 		}
 	}
@@ -232,7 +232,7 @@ func fusedFlashAttn_flash_attn_outscale_mask(m *rt.Matcher, in *rt.Instance, op1
 			rt.True(rt.Less(m.Pure("abs", rt.Arith("-", rt.Arith("*", rt.Arith("*", rule.AttrVal(sv), rule.AttrVal(sv)), m.Pure("dim", q, int64(3))), float64(1))), float64(1e-05))) && // where abs($sv * $sv * dim(%q, 3) - 1.0) < 1e-05
 			rt.True(rt.Equal(m.Pure("rank", mask), int64(4))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(1)), int64(1))) && // where rank(%mask) == 4 && dim(%mask, 0) == dim(%q, 0) && dim(%mask, 1) == 1
 			rt.True(rt.Equal(m.Pure("dim", mask, int64(2)), m.Pure("dim", q, int64(1)))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(3)), m.Pure("dim", k, int64(1)))) && // where dim(%mask, 2) == dim(%q, 1) && dim(%mask, 3) == dim(%k, 1)
-			m.Emit(in, []*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10}, []*ir.Value{qt, kt, vt, kt2, qk, s, sm, p, ctx, out, q, k, v, _1, mask}, nil, []any{sv, ax}) {
+			m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10), append(m.Values(), qt, kt, vt, kt2, qk, s, sm, p, ctx, out, q, k, v, _1, mask), append(m.Holes(), sv, ax)) {
 			return true
 		}
 	}
@@ -278,7 +278,7 @@ func fusedFlashAttn_flash_attn_outscale_cast(m *rt.Matcher, in *rt.Instance, op1
 		rt.True(rt.Equal(m.Pure("dim", k, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(2)), m.Pure("dim", q, int64(2)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(3)), m.Pure("dim", q, int64(3)))) && rt.True(rt.Greater(m.Pure("dim", q, int64(3)), int64(0))) && // where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
 		rt.True(rt.Less(m.Pure("abs", rt.Arith("-", rt.Arith("*", rt.Arith("*", rule.AttrVal(sv), rule.AttrVal(sv)), m.Pure("dim", q, int64(3))), float64(1))), float64(1e-05))) && // where abs($sv * $sv * dim(%q, 3) - 1.0) < 1e-05
 		rt.True(rt.Equal(rule.AttrVal(dt), m.Pure("dtype", q))) && // where $dt == dtype(%q)
-		m.Emit(in, []*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10}, []*ir.Value{qt, kt, vt, qk, s, c1, p, c2, ctx, out, q, k, v, _1}, nil, []any{sv, ax, dt})
+		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10), append(m.Values(), qt, kt, vt, qk, s, c1, p, c2, ctx, out, q, k, v, _1), append(m.Holes(), sv, ax, dt))
 }
 
 // fusedFlashAttn_flash_attn_outscale matches rule flash_attn_outscale (fused_flash_attn.drr:186:6) at op8, a
@@ -315,5 +315,5 @@ func fusedFlashAttn_flash_attn_outscale(m *rt.Matcher, in *rt.Instance, op8 *ir.
 		rt.True(rt.Equal(m.Pure("rank", q), int64(4))) && rt.True(rt.Equal(m.Pure("shape", k), m.Pure("shape", v))) && rt.True(rt.Equal(m.Pure("rank", k), int64(4))) && // where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
 		rt.True(rt.Equal(m.Pure("dim", k, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(2)), m.Pure("dim", q, int64(2)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(3)), m.Pure("dim", q, int64(3)))) && rt.True(rt.Greater(m.Pure("dim", q, int64(3)), int64(0))) && // where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
 		rt.True(rt.Less(m.Pure("abs", rt.Arith("-", rt.Arith("*", rt.Arith("*", rule.AttrVal(sv), rule.AttrVal(sv)), m.Pure("dim", q, int64(3))), float64(1))), float64(1e-05))) && // where abs($sv * $sv * dim(%q, 3) - 1.0) < 1e-05
-		m.Emit(in, []*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8}, []*ir.Value{qt, kt, vt, qk, s, p, ctx, out, q, k, v, _1}, nil, []any{sv, ax})
+		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8), append(m.Values(), qt, kt, vt, qk, s, p, ctx, out, q, k, v, _1), append(m.Holes(), sv, ax))
 }

@@ -97,7 +97,7 @@ func fusedRotaryPositionEmbedding_rotary_rotate_half(m *rt.Matcher, in *rt.Insta
 					rt.True(rt.Equal(m.Pure("rank", cos), int64(4))) && rt.True(rt.Equal(m.Pure("shape", sin), m.Pure("shape", cos))) && rt.True(rt.Equal(m.Pure("dim", cos, int64(0)), int64(1))) && rt.True(rt.Equal(m.Pure("dim", cos, int64(2)), int64(1))) && // where rank(%cos) == 4 && shape(%sin) == shape(%cos) && dim(%cos, 0) == 1 && dim(%cos, 2) == 1
 					rt.True(rt.Equal(m.Pure("dim", cos, int64(3)), m.Pure("dim", q, int64(3)))) && rt.True(rt.Equal(m.Pure("dtype", cos), m.Pure("dtype", q))) && rt.True(rt.Equal(m.Pure("dtype", sin), m.Pure("dtype", q))) && // where dim(%cos, 3) == dim(%q, 3) && dtype(%cos) == dtype(%q) && dtype(%sin) == dtype(%q)
 					rt.True(rt.Equal(m.Pure("rank", ids), int64(2))) && rt.True(rt.Equal(m.Pure("dim", ids, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", ids, int64(1)), m.Pure("dim", q, int64(1)))) && // where rank(%ids) == 2 && dim(%ids, 0) == dim(%q, 0) && dim(%ids, 1) == dim(%q, 1)
-					m.Emit(in, []*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22}, []*ir.Value{axes, sc, ss, pos, gc, gs, ua, uc, us, a, half, x1, x2, n, r, b, o, cos, sin, ids, _1, q, _2, _3, _4, _5, _6}, nil, []any{pa, ua2, hv, ax1, ev, ax2, cax}) {
+					m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22), append(m.Values(), axes, sc, ss, pos, gc, gs, ua, uc, us, a, half, x1, x2, n, r, b, o, cos, sin, ids, _1, q, _2, _3, _4, _5, _6), append(m.Holes(), pa, ua2, hv, ax1, ev, ax2, cax)) {
 					return true
 				}
 			}

@@ -36,7 +36,7 @@ func groupNormSiluFuse_group_norm_silu(m *rt.Matcher, in *rt.Instance, op1 *ir.O
 		rt.Present(&bias, op0.Operand(2)) &&
 		rt.Closed([]*ir.Op{op0, op1}, y) &&
 		rt.True(rt.In(m.Pure("dtype", x), in.Consts[0])) && // where dtype(%x) in [float16, bfloat16]
-		m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{y, mean, var2, o, x, scale, bias}, nil, []any{eps, g})
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, mean, var2, o, x, scale, bias), append(m.Holes(), eps, g))
 }
 
 // groupNormSiluFuse_group_norm_silu_mixed matches the 2 instances of rule group_norm_silu_mixed
@@ -54,5 +54,5 @@ func groupNormSiluFuse_group_norm_silu_mixed(m *rt.Matcher, in *rt.Instance, op1
 		rt.Present(&bias, op0.Operand(2)) &&
 		rt.Closed([]*ir.Op{op0, op1}, y) &&
 		rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[0])) && // where dtype(%x) == float32
-		m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{y, mean, var2, o, x, scale, bias}, nil, []any{eps, g})
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, mean, var2, o, x, scale, bias), append(m.Holes(), eps, g))
 }

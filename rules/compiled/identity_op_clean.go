@@ -32,7 +32,7 @@ func identityOpClean_remove_useless_scale(m *rt.Matcher, in *rt.Instance, op1 *i
 		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 0 && op0.NumResults() >= 1 &&
 		rt.AttrOr(op0, "value", in.Defaults[0]) == in.Literals[0] && rt.ResultsUnused(op0, 1) &&
 		rt.True(rt.Not(m.Builtin("mutated", x))) && rt.True(rt.Not(m.Builtin("mutated", y))) && // where !mutated(%x) && !mutated(%y)
-		m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{y, x, _1}, nil, nil)
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, x, _1), nil)
 }
 
 // identityOpClean_remove_redundant_scale matches rule remove_redundant_scale (identity_op_clean.drr:33:6) at op3, a
@@ -55,7 +55,7 @@ func identityOpClean_remove_redundant_scale(m *rt.Matcher, in *rt.Instance, op3 
 		rt.Def(&op2, _2, 0) && op2 != op0 && op2.Info() == in.Ops[2] && op2.NumOperands() == 0 && op2.NumResults() >= 1 &&
 		rt.BindAttr(&v2, rt.AttrOr(op2, "value", in.Defaults[6])) && rt.ResultsUnused(op2, 1) &&
 		rt.Closed([]*ir.Op{op0, op1, op2, op3}, s) &&
-		m.Emit(in, []*ir.Op{op0, op1, op2, op3}, []*ir.Value{s, y, x, _1, _2}, nil, []any{v1, sh, dt, pl, b1, a1, v2, b2, a2})
+		m.Emit(in, append(m.Ops(), op0, op1, op2, op3), append(m.Values(), s, y, x, _1, _2), append(m.Holes(), v1, sh, dt, pl, b1, a1, v2, b2, a2))
 }
 
 // identityOpClean_remove_useless_cast matches rule remove_useless_cast (identity_op_clean.drr:49:6) at op0, a
@@ -67,7 +67,7 @@ func identityOpClean_remove_useless_cast(m *rt.Matcher, in *rt.Instance, op0 *ir
 		rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
 		rt.True(rt.Equal(rule.AttrVal(to), m.Pure("dtype", x))) && // where $to == dtype(%x)
 		rt.True(rt.Not(m.Builtin("mutated", x))) && rt.True(rt.Not(m.Builtin("mutated", y))) && // where !mutated(%x) && !mutated(%y)
-		m.Emit(in, []*ir.Op{op0}, []*ir.Value{y, x}, nil, []any{to})
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), append(m.Holes(), to))
 }
 
 // identityOpClean_remove_useless_concat matches rule remove_useless_concat (identity_op_clean.drr:65:6) at op1, a
@@ -80,7 +80,7 @@ func identityOpClean_remove_useless_concat(m *rt.Matcher, in *rt.Instance, op1 *
 		rt.Present(&x, op0.Operand(0)) && rt.Present(&axis, op1.Operand(1)) &&
 		rt.Closed([]*ir.Op{op0, op1}, _1) &&
 		rt.True(rt.Not(m.Builtin("mutated", x))) && rt.True(rt.Not(m.Builtin("mutated", y))) && // where !mutated(%x) && !mutated(%y)
-		m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{y, x, _1, axis}, nil, nil)
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, x, _1, axis), nil)
 }
 
 // identityOpClean_remove_redundant_cast matches rule remove_redundant_cast (identity_op_clean.drr:81:6) at op1, a
@@ -97,7 +97,7 @@ func identityOpClean_remove_redundant_cast(m *rt.Matcher, in *rt.Instance, op1 *
 		rt.True(rt.Or(rt.And(rt.Equal(rule.AttrVal(d1), in.Consts[0]), func() rule.Val { return rt.In(m.Pure("dtype", x), in.Consts[1]) }), func() rule.Val {
 			return rt.And(rt.Equal(rule.AttrVal(d1), in.Consts[2]), func() rule.Val { return rt.In(m.Pure("dtype", x), in.Consts[3]) })
 		})) && // where $d1 == float64 && dtype(%x) in [float16, bfloat16, float32] || $d1 == float32 && dtype(%x) in [float16, bfloat16]
-		m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{t, y, x}, nil, []any{d1, d2})
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), t, y, x), append(m.Holes(), d1, d2))
 }
 
 // identityOpClean_delete_dropout matches rule delete_dropout (identity_op_clean.drr:97:6) at op1, a pd_op.dropout.
@@ -112,7 +112,7 @@ func identityOpClean_delete_dropout(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) 
 		rt.BindAttr(&p, rt.AttrOr(op0, "value", in.Defaults[0])) && rt.ResultsUnused(op0, 1) &&
 		rt.True(rt.GreaterEqual(rule.AttrVal(p), float64(0))) && // where $p >= 0.0
 		rt.True(rt.Not(m.Builtin("mutated", x))) && rt.True(rt.Not(m.Builtin("mutated", y))) && // where !mutated(%x) && !mutated(%y)
-		m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{y, x, _1}, nil, []any{p})
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, x, _1), append(m.Holes(), p))
 }
 
 // identityOpClean_replace_dropout_with_scale matches rule replace_dropout_with_scale (identity_op_clean.drr:115:6)
@@ -126,5 +126,5 @@ func identityOpClean_replace_dropout_with_scale(m *rt.Matcher, in *rt.Instance, 
 		rt.Present(&x, op1.Operand(0)) && op1.Operand(1) == nil && rt.Present(&_1, op1.Operand(2)) &&
 		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 0 && op0.NumResults() >= 1 &&
 		rt.BindAttr(&p, rt.AttrOr(op0, "value", in.Defaults[0])) && rt.ResultsUnused(op0, 1) &&
-		m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{y, x, _1}, nil, []any{p})
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, x, _1), append(m.Holes(), p))
 }

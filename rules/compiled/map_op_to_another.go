@@ -29,5 +29,5 @@ func mapOpToAnother_depthwise_conv2d_to_conv2d(m *rt.Matcher, in *rt.Instance, o
 		rt.BindAttr(&fmt, rt.AttrOr(op0, "data_format", in.Defaults[5])) && rt.Set(&y, op0.Result(0)) &&
 		rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) &&
 		rt.True(rt.Greater(rule.AttrVal(g), int64(1))) && // where $g > 1
-		m.Emit(in, []*ir.Op{op0}, []*ir.Value{y, x, w}, nil, []any{st, pd, pa, dl, g, fmt})
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x, w), append(m.Holes(), st, pd, pa, dl, g, fmt))
 }

@@ -37,7 +37,7 @@ func matmulAddActFuse_matmul_add_fc(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) 
 			rt.True(rt.Or(rt.Equal(m.Pure("dim", x, int64(-1)), m.Pure("dim", w, int64(0))), func() rule.Val { return rt.Equal(m.Pure("dim", x, int64(-1)), int64(-1)) })) && // where dim(%x, -1) == dim(%w, 0) || dim(%x, -1) == -1
 			rt.True(rt.Or(rt.Equal(m.Pure("shape", b), rt.List(m.Pure("dim", w, int64(1)))), func() rule.Val { return rt.Equal(m.Pure("shape", b), rt.List(int64(1), m.Pure("dim", w, int64(1)))) })) && // where shape(%b) == [dim(%w, 1)] || shape(%b) == [1, dim(%w, 1)]
 			rt.True(rt.GreaterEqual(m.Pure("dim", w, int64(1)), int64(0))) && // where dim(%w, 1) >= 0
-			m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{m2, z, x, w, b}, nil, nil) {
+			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), m2, z, x, w, b), nil) {
 			return true
 		}
 	}
@@ -56,5 +56,5 @@ func matmulAddActFuse_fc_relu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 		rt.BindAttr(&p, rt.AttrOr(op0, "padding_weights", in.Defaults[2])) && rt.Present(&x, op0.Operand(0)) &&
 		rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op0.Operand(2)) &&
 		rt.Closed([]*ir.Op{op0, op1}, f) &&
-		m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{f, r, x, w, b}, nil, []any{n, p})
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), f, r, x, w, b), append(m.Holes(), n, p))
 }

@@ -31,5 +31,5 @@ func matmulScaleFuse_matmul_scale(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bo
 		rt.ResultsUnused(op1, 1) &&
 		rt.Closed([]*ir.Op{op0, op1, op2}, m2) &&
 		rt.True(m.Builtin("immutable", w)) && // where immutable(%w)
-		m.Emit(in, []*ir.Op{op0, op1, op2}, []*ir.Value{m2, o, x, w, _1}, nil, []any{tx, ty, sh, v, dt, pl, bas})
+		m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), m2, o, x, w, _1), append(m.Holes(), tx, ty, sh, v, dt, pl, bas))
 }

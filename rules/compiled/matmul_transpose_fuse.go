@@ -34,7 +34,7 @@ func matmulTransposeFuse_matmul_out_transpose(m *rt.Matcher, in *rt.Instance, op
 		rt.Closed([]*ir.Op{op0, op1}, m2) &&
 		rt.True(rt.GreaterEqual(m.Pure("rank", x), int64(2))) && rt.True(rt.GreaterEqual(m.Pure("rank", y), int64(2))) && // where rank(%x) >= 2 && rank(%y) >= 2
 		rt.True(rt.In(rule.AttrVal(p), in.Consts[0])) && // where $p in [[1, 0], [0, 2, 1], [0, 1, 3, 2], [0, 1, 2, 4, 3], [0, 1, 2, 3, 5, 4]]
-		m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{m2, o, x, y}, nil, []any{tx, ty, p})
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), m2, o, x, y), append(m.Holes(), tx, ty, p))
 }
 
 // matmulTransposeFuse_matmul_x_transpose matches rule matmul_x_transpose (matmul_transpose_fuse.drr:27:6) at op1, a
@@ -52,7 +52,7 @@ func matmulTransposeFuse_matmul_x_transpose(m *rt.Matcher, in *rt.Instance, op1 
 		rt.Closed([]*ir.Op{op0, op1}, xt) &&
 		rt.True(rt.GreaterEqual(m.Pure("rank", x), int64(2))) && rt.True(rt.GreaterEqual(m.Pure("rank", y), int64(2))) && // where rank(%x) >= 2 && rank(%y) >= 2
 		rt.True(rt.In(rule.AttrVal(p), in.Consts[0])) && // where $p in [[1, 0], [0, 2, 1], [0, 1, 3, 2], [0, 1, 2, 4, 3], [0, 1, 2, 3, 5, 4]]
-		m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{xt, o, x, y}, nil, []any{p, tx, ty})
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), xt, o, x, y), append(m.Holes(), p, tx, ty))
 }
 
 // matmulTransposeFuse_matmul_y_transpose matches rule matmul_y_transpose (matmul_transpose_fuse.drr:45:6) at op1, a
@@ -69,5 +69,5 @@ func matmulTransposeFuse_matmul_y_transpose(m *rt.Matcher, in *rt.Instance, op1 
 		rt.Closed([]*ir.Op{op0, op1}, yt) &&
 		rt.True(rt.GreaterEqual(m.Pure("rank", x), int64(2))) && rt.True(rt.GreaterEqual(m.Pure("rank", y), int64(2))) && // where rank(%x) >= 2 && rank(%y) >= 2
 		rt.True(rt.In(rule.AttrVal(p), in.Consts[0])) && // where $p in [[1, 0], [0, 2, 1], [0, 1, 3, 2], [0, 1, 2, 4, 3], [0, 1, 2, 3, 5, 4]]
-		m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{yt, o, y, x}, nil, []any{p, tx, ty})
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), yt, o, y, x), append(m.Holes(), p, tx, ty))
 }

@@ -107,7 +107,7 @@ func multiheadMatmulFuse_multihead_matmul_with_mask(m *rt.Matcher, in *rt.Instan
 							return rt.And(rt.And(rt.In(m.Pure("dim", mask, int64(0)), rt.List(int64(1), m.Pure("dim", qk, int64(0)))), func() rule.Val { return rt.Equal(m.Pure("dim", mask, int64(1)), int64(1)) }), func() rule.Val { return rt.Equal(m.Pure("dim", mask, int64(2)), int64(1)) })
 						})) && // where shape(%mask) == shape(%qk) || dim(%mask, 0) in [1, dim(%qk, 0)] && dim(%mask, 1) == 1 && dim(%mask, 2) == 1
 						rt.True(rt.In(m.Pure("dtype", wq), in.Consts[1])) && // where dtype(%wq) in [float16, float32]
-						m.Emit(in, []*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21}, []*ir.Value{mq, aq, shape, rq, tq, q, mk, ak, rk, k, mv, av, rv, v, qk, qkm, p, c, ct, out, x, wq, bq, _1, wk, bk, wv, bv, mask, _2}, nil, []any{sh, alpha, ax, osh}) {
+						m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21), append(m.Values(), mq, aq, shape, rq, tq, q, mk, ak, rk, k, mv, av, rv, v, qk, qkm, p, c, ct, out, x, wq, bq, _1, wk, bk, wv, bv, mask, _2), append(m.Holes(), sh, alpha, ax, osh)) {
 						return true
 					}
 				}
@@ -195,7 +195,7 @@ func multiheadMatmulFuse_multihead_matmul_no_mask(m *rt.Matcher, in *rt.Instance
 					rt.True(rt.In(rt.Index(rule.AttrVal(sh), int64(0)), rt.List(int64(0), m.Pure("dim", x, int64(0))))) && rt.True(rt.In(rt.Index(rule.AttrVal(sh), int64(1)), rt.List(int64(0), int64(-1), m.Pure("dim", x, int64(1))))) && // where $sh[0] in [0, dim(%x, 0)] && $sh[1] in [0, -1, dim(%x, 1)]
 					rt.True(rt.Equal(m.Pure("len", rule.AttrVal(osh)), int64(3))) && rt.True(rt.In(rt.Index(rule.AttrVal(osh), int64(2)), rt.List(m.Pure("dim", wq, int64(1)), int64(-1)))) && rt.True(rt.In(rt.Index(rule.AttrVal(osh), int64(0)), rt.List(int64(0), m.Pure("dim", x, int64(0))))) && rt.True(rt.In(rt.Index(rule.AttrVal(osh), int64(1)), rt.List(int64(0), int64(-1), m.Pure("dim", x, int64(1))))) && // where len($osh) == 3 && $osh[2] in [dim(%wq, 1), -1] && $osh[0] in [0, dim(%x, 0)] && $osh[1] in [0, -1, dim(%x, 1)]
 					rt.True(rt.In(m.Pure("dtype", wq), in.Consts[1])) && // where dtype(%wq) in [float16, float32]
-					m.Emit(in, []*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20}, []*ir.Value{mq, aq, shape, rq, tq, q, mk, ak, rk, k, mv, av, rv, v, qk, p, c, ct, out, x, wq, bq, _1, wk, bk, wv, bv, _2}, nil, []any{sh, alpha, ax, osh}) {
+					m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20), append(m.Values(), mq, aq, shape, rq, tq, q, mk, ak, rk, k, mv, av, rv, v, qk, p, c, ct, out, x, wq, bq, _1, wk, bk, wv, bv, _2), append(m.Holes(), sh, alpha, ax, osh)) {
 					return true
 				}
 			}
@@ -275,7 +275,7 @@ func multiheadMatmulFuse_vit_attention(m *rt.Matcher, in *rt.Instance, op20 *ir.
 			rt.True(rt.Equal(m.Pure("len", rule.AttrVal(osh)), int64(3))) && rt.True(rt.In(rt.Index(rule.AttrVal(osh), int64(2)), rt.List(rt.Arith("/", m.Pure("dim", w, int64(1)), int64(3)), int64(-1)))) && rt.True(rt.In(rt.Index(rule.AttrVal(osh), int64(0)), rt.List(int64(0), int64(-1), m.Pure("dim", x, int64(0))))) && // where len($osh) == 3 && $osh[2] in [dim(%w, 1) / 3, -1] && $osh[0] in [0, -1, dim(%x, 0)]
 			rt.True(rt.In(rt.Index(rule.AttrVal(osh), int64(1)), rt.List(int64(0), int64(-1), m.Pure("dim", x, int64(1))))) && // where $osh[1] in [0, -1, dim(%x, 1)]
 			rt.True(rt.In(m.Pure("dtype", w), in.Consts[1])) && // where dtype(%w) in [float16, float32]
-			m.Emit(in, []*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20}, []*ir.Value{m2, a, r, t, c0, c1, c2, c3, q, k, v, kt, qk, s, p, c, ct, out, x, w, b, _1, _2, _3}, nil, []any{sh, alpha, ax, osh}) {
+			m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20), append(m.Values(), m2, a, r, t, c0, c1, c2, c3, q, k, v, kt, qk, s, p, c, ct, out, x, w, b, _1, _2, _3), append(m.Holes(), sh, alpha, ax, osh)) {
 			return true
 		}
 	}

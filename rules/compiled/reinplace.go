@@ -57,5 +57,5 @@ func reinplace_reinplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 		rt.True(m.Pure("same_type", a, b)) && // where same_type(%a, %b)
 		rt.True(rt.Not(m.Builtin("is_param", a))) && rt.True(rt.Not(m.Builtin("is_input", a))) && // where !is_param(%a) && !is_input(%a)
 		rt.True(rt.Not(m.Builtin("aliased", a))) && // where !aliased(%a)
-		m.Emit(in, []*ir.Op{op0}, []*ir.Value{b, a, nil}, [][]*ir.Value{nil, nil, rest}, []any{attrs})
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), b, a, nil), append(m.Holes(), attrs), rest)
 }

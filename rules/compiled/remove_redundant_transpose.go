@@ -30,7 +30,7 @@ func removeRedundantTranspose_redundant_transpose(m *rt.Matcher, in *rt.Instance
 		rt.BindAttr(&p1, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.Present(&x, op0.Operand(0)) &&
 		rt.Closed([]*ir.Op{op0, op1}, t) &&
 		rt.True(rt.Equal(m.Pure("len", rule.AttrVal(p1)), m.Pure("len", rule.AttrVal(p2)))) && rt.True(rt.GreaterEqual(m.Pure("len", rule.AttrVal(p2)), int64(2))) && rt.True(rt.LessEqual(m.Pure("len", rule.AttrVal(p2)), int64(6))) && // where len($p1) == len($p2) && len($p2) >= 2 && len($p2) <= 6
-		m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{t, o, x}, nil, []any{p1, p2})
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), t, o, x), append(m.Holes(), p1, p2))
 }
 
 // removeRedundantTranspose_invalid_transpose matches rule invalid_transpose (remove_redundant_transpose.drr:27:6) at
@@ -41,5 +41,5 @@ func removeRedundantTranspose_invalid_transpose(m *rt.Matcher, in *rt.Instance, 
 	return op0.NumOperands() == 1 && op0.NumResults() == 1 && rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) &&
 		rt.Set(&o, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
 		rt.True(rt.In(rule.AttrVal(p), in.Consts[0])) && // where $p in [[0], [0, 1], [0, 1, 2], [0, 1, 2, 3], [0, 1, 2, 3, 4], [0, 1, 2, 3, 4, 5]]
-		m.Emit(in, []*ir.Op{op0}, []*ir.Value{o, x}, nil, []any{p})
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), o, x), append(m.Holes(), p))
 }

@@ -42,7 +42,7 @@ func transposeFlattenConcatFuse_transpose_flatten_concat_1(m *rt.Matcher, in *rt
 		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4}, t0, f0, _1) &&
 		rt.True(rt.Equal(m.Pure("rank", f0), int64(2))) && // where rank(%f0) == 2
 		rt.True(rt.In(rule.AttrVal(axis), in.Consts[0])) && // where $axis in [-2, -1, 0, 1]
-		m.Emit(in, []*ir.Op{op0, op1, op2, op3, op4}, []*ir.Value{t0, f0, o, x0, _1, _2}, nil, []any{p, s, e, axis})
+		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4), append(m.Values(), t0, f0, o, x0, _1, _2), append(m.Holes(), p, s, e, axis))
 }
 
 // transposeFlattenConcatFuse_transpose_flatten_concat_2 matches rule transpose_flatten_concat_2
@@ -70,7 +70,7 @@ func transposeFlattenConcatFuse_transpose_flatten_concat_2(m *rt.Matcher, in *rt
 		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6}, t0, f0, t1, f1, _1) &&
 		rt.True(rt.Equal(m.Pure("rank", f0), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f1), int64(2))) && // where rank(%f0) == 2 && rank(%f1) == 2
 		rt.True(rt.In(rule.AttrVal(axis), in.Consts[0])) && // where $axis in [-2, -1, 0, 1]
-		m.Emit(in, []*ir.Op{op0, op1, op2, op3, op4, op5, op6}, []*ir.Value{t0, f0, t1, f1, o, x0, x1, _1, _2}, nil, []any{p, s, e, axis})
+		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6), append(m.Values(), t0, f0, t1, f1, o, x0, x1, _1, _2), append(m.Holes(), p, s, e, axis))
 }
 
 // transposeFlattenConcatFuse_transpose_flatten_concat_3 matches rule transpose_flatten_concat_3
@@ -104,7 +104,7 @@ func transposeFlattenConcatFuse_transpose_flatten_concat_3(m *rt.Matcher, in *rt
 		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8}, t0, f0, t1, f1, t2, f2, _1) &&
 		rt.True(rt.Equal(m.Pure("rank", f0), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f1), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f2), int64(2))) && // where rank(%f0) == 2 && rank(%f1) == 2 && rank(%f2) == 2
 		rt.True(rt.In(rule.AttrVal(axis), in.Consts[0])) && // where $axis in [-2, -1, 0, 1]
-		m.Emit(in, []*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8}, []*ir.Value{t0, f0, t1, f1, t2, f2, o, x0, x1, x2, _1, _2}, nil, []any{p, s, e, axis})
+		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8), append(m.Values(), t0, f0, t1, f1, t2, f2, o, x0, x1, x2, _1, _2), append(m.Holes(), p, s, e, axis))
 }
 
 // transposeFlattenConcatFuse_transpose_flatten_concat_4 matches rule transpose_flatten_concat_4
@@ -144,7 +144,7 @@ func transposeFlattenConcatFuse_transpose_flatten_concat_4(m *rt.Matcher, in *rt
 		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10}, t0, f0, t1, f1, t2, f2, t3, f3, _1) &&
 		rt.True(rt.Equal(m.Pure("rank", f0), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f1), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f2), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f3), int64(2))) && // where rank(%f0) == 2 && rank(%f1) == 2 && rank(%f2) == 2 && rank(%f3) == 2
 		rt.True(rt.In(rule.AttrVal(axis), in.Consts[0])) && // where $axis in [-2, -1, 0, 1]
-		m.Emit(in, []*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10}, []*ir.Value{t0, f0, t1, f1, t2, f2, t3, f3, o, x0, x1, x2, x3, _1, _2}, nil, []any{p, s, e, axis})
+		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10), append(m.Values(), t0, f0, t1, f1, t2, f2, t3, f3, o, x0, x1, x2, x3, _1, _2), append(m.Holes(), p, s, e, axis))
 }
 
 // transposeFlattenConcatFuse_transpose_flatten_concat_5 matches rule transpose_flatten_concat_5
@@ -190,7 +190,7 @@ func transposeFlattenConcatFuse_transpose_flatten_concat_5(m *rt.Matcher, in *rt
 		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12}, t0, f0, t1, f1, t2, f2, t3, f3, t4, f4, _1) &&
 		rt.True(rt.Equal(m.Pure("rank", f0), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f1), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f2), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f3), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f4), int64(2))) && // where rank(%f0) == 2 && rank(%f1) == 2 && rank(%f2) == 2 && rank(%f3) == 2 && rank(%f4) == 2
 		rt.True(rt.In(rule.AttrVal(axis), in.Consts[0])) && // where $axis in [-2, -1, 0, 1]
-		m.Emit(in, []*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12}, []*ir.Value{t0, f0, t1, f1, t2, f2, t3, f3, t4, f4, o, x0, x1, x2, x3, x4, _1, _2}, nil, []any{p, s, e, axis})
+		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12), append(m.Values(), t0, f0, t1, f1, t2, f2, t3, f3, t4, f4, o, x0, x1, x2, x3, x4, _1, _2), append(m.Holes(), p, s, e, axis))
 }
 
 // transposeFlattenConcatFuse_transpose_flatten_concat_6 matches rule transpose_flatten_concat_6
@@ -243,5 +243,5 @@ func transposeFlattenConcatFuse_transpose_flatten_concat_6(m *rt.Matcher, in *rt
 		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14}, t0, f0, t1, f1, t2, f2, t3, f3, t4, f4, t5, f5, _1) &&
 		rt.True(rt.Equal(m.Pure("rank", f0), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f1), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f2), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f3), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f4), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f5), int64(2))) && // where rank(%f0) == 2 && rank(%f1) == 2 && rank(%f2) == 2 && rank(%f3) == 2 && rank(%f4) == 2 && rank(%f5) == 2
 		rt.True(rt.In(rule.AttrVal(axis), in.Consts[0])) && // where $axis in [-2, -1, 0, 1]
-		m.Emit(in, []*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14}, []*ir.Value{t0, f0, t1, f1, t2, f2, t3, f3, t4, f4, t5, f5, o, x0, x1, x2, x3, x4, x5, _1, _2}, nil, []any{p, s, e, axis})
+		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14), append(m.Values(), t0, f0, t1, f1, t2, f2, t3, f3, t4, f4, t5, f5, o, x0, x1, x2, x3, x4, x5, _1, _2), append(m.Holes(), p, s, e, axis))
 }

@@ -229,7 +229,7 @@ func bench_ConvBnRelu(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 		rt.BindAttr(&gr, rt.AttrOr(op0, "groups", in.Defaults[4])) && rt.Present(&x, op0.Operand(0)) &&
 		rt.Present(&w, op0.Operand(1)) && rt.Present(&mean, op1.Operand(1)) && rt.Present(&var2, op1.Operand(2)) &&
 		rt.Present(&scale, op1.Operand(3)) && rt.Present(&bias, op1.Operand(4)) &&
-		m.Emit(in, []*ir.Op{op0, op1, op2}, []*ir.Value{c, b, r, x, w, mean, var2, scale, bias}, nil, []any{st, pa, di, gr, eps})
+		m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), c, b, r, x, w, mean, var2, scale, bias), append(m.Holes(), st, pa, di, gr, eps))
 }
 
 // bench_ConvBn matches rule ConvBn (mlir_equivalent.drr:32:6) at op1, a pd_op.batch_norm.
@@ -248,7 +248,7 @@ func bench_ConvBn(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 		rt.BindAttr(&gr, rt.AttrOr(op0, "groups", in.Defaults[4])) && rt.Present(&x, op0.Operand(0)) &&
 		rt.Present(&w, op0.Operand(1)) && rt.Present(&mean, op1.Operand(1)) && rt.Present(&var2, op1.Operand(2)) &&
 		rt.Present(&scale, op1.Operand(3)) && rt.Present(&bias, op1.Operand(4)) &&
-		m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{c, b, x, w, mean, var2, scale, bias}, nil, []any{st, pa, di, gr, eps})
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), c, b, x, w, mean, var2, scale, bias), append(m.Holes(), st, pa, di, gr, eps))
 }
 
 // bench_ConvRelu matches rule ConvRelu (mlir_equivalent.drr:48:6) at op1, a pd_op.relu.
@@ -265,7 +265,7 @@ func bench_ConvRelu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 		rt.BindAttr(&di, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
 		rt.BindAttr(&gr, rt.AttrOr(op0, "groups", in.Defaults[4])) && rt.Present(&x, op0.Operand(0)) &&
 		rt.Present(&w, op0.Operand(1)) &&
-		m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{c, r, x, w}, nil, []any{st, pa, di, gr})
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), c, r, x, w), append(m.Holes(), st, pa, di, gr))
 }
 
 // bench_FusedConvBnRelu matches rule FusedConvBnRelu (mlir_equivalent.drr:64:6) at op1, a pd_op.relu.
@@ -284,7 +284,7 @@ func bench_FusedConvBnRelu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 		rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[5])) && rt.Present(&x, op0.Operand(0)) &&
 		rt.Present(&w, op0.Operand(1)) && rt.Present(&mean, op0.Operand(2)) && rt.Present(&var2, op0.Operand(3)) &&
 		rt.Present(&scale, op0.Operand(4)) && rt.Present(&bias, op0.Operand(5)) &&
-		m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{cb, r, x, w, mean, var2, scale, bias}, nil, []any{df, st, pa, di, gr, eps})
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), cb, r, x, w, mean, var2, scale, bias), append(m.Holes(), df, st, pa, di, gr, eps))
 }
 
 // bench_ToTensorOfToVTensor matches rule ToTensorOfToVTensor (mlir_equivalent.drr:83:6) at op1, a pd_op.to_tensor.
@@ -295,7 +295,7 @@ func bench_ToTensorOfToVTensor(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool 
 		v.NumUses() == 1 &&
 		rt.Def(&op0, v, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
 		rt.Present(&x, op0.Operand(0)) &&
-		m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{v, t, x}, nil, nil)
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), v, t, x), nil)
 }
 
 // bench_ToTensorOfSharedToVTensor matches rule ToTensorOfSharedToVTensor (mlir_equivalent.drr:98:6) at op1, a
@@ -307,7 +307,7 @@ func bench_ToTensorOfSharedToVTensor(m *rt.Matcher, in *rt.Instance, op1 *ir.Op)
 		v.NumUses() >= 1 &&
 		rt.Def(&op0, v, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
 		rt.Present(&x, op0.Operand(0)) &&
-		m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{v, t, x}, nil, nil)
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), v, t, x), nil)
 }
 
 // bench_ToVTensorOfToTensor matches rule ToVTensorOfToTensor (mlir_equivalent.drr:113:6) at op1, a pd_op.to_vtensor.
@@ -318,7 +318,7 @@ func bench_ToVTensorOfToTensor(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool 
 		t.NumUses() == 1 &&
 		rt.Def(&op0, t, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
 		rt.Present(&x, op0.Operand(0)) &&
-		m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{t, v, x}, nil, nil)
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), t, v, x), nil)
 }
 
 // bench_ToVTensorOfSharedToTensor matches rule ToVTensorOfSharedToTensor (mlir_equivalent.drr:128:6) at op1, a
@@ -330,21 +330,21 @@ func bench_ToVTensorOfSharedToTensor(m *rt.Matcher, in *rt.Instance, op1 *ir.Op)
 		t.NumUses() >= 1 &&
 		rt.Def(&op0, t, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
 		rt.Present(&x, op0.Operand(0)) &&
-		m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{t, v, x}, nil, nil)
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), t, v, x), nil)
 }
 
 // bench_ReluInplace matches rule ReluInplace (mlir_equivalent.drr:145:6) at op0, a pd_op.relu_.
 func bench_ReluInplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
 	return op0.NumOperands() == 1 && op0.NumResults() == 1 && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
-		m.Emit(in, []*ir.Op{op0}, []*ir.Value{y, x}, nil, nil)
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), nil)
 }
 
 // bench_SigmoidInplace matches rule SigmoidInplace (mlir_equivalent.drr:156:6) at op0, a pd_op.sigmoid_.
 func bench_SigmoidInplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
 	return op0.NumOperands() == 1 && op0.NumResults() == 1 && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
-		m.Emit(in, []*ir.Op{op0}, []*ir.Value{y, x}, nil, nil)
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), nil)
 }
 
 // bench_AddInplace matches rule AddInplace (mlir_equivalent.drr:167:6) at op0, a pd_op.add_.
@@ -352,7 +352,7 @@ func bench_AddInplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var z, x, y *ir.Value
 	return op0.NumOperands() == 2 && op0.NumResults() == 1 && rt.Set(&z, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
 		rt.Present(&y, op0.Operand(1)) &&
-		m.Emit(in, []*ir.Op{op0}, []*ir.Value{z, x, y}, nil, nil)
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), z, x, y), nil)
 }
 
 // bench_ScaleInplace matches rule ScaleInplace (mlir_equivalent.drr:178:6) at op0, a pd_op.scale_.
@@ -363,5 +363,5 @@ func bench_ScaleInplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 		rt.BindAttr(&b, rt.AttrOr(op0, "bias", in.Defaults[1])) &&
 		rt.BindAttr(&a, rt.AttrOr(op0, "bias_after_scale", in.Defaults[2])) && rt.Set(&y, op0.Result(0)) &&
 		rt.Present(&x, op0.Operand(0)) &&
-		m.Emit(in, []*ir.Op{op0}, []*ir.Value{y, x}, nil, []any{s, b, a})
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), append(m.Holes(), s, b, a))
 }

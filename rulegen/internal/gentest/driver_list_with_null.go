@@ -37,5 +37,5 @@ func driverListWithNull_relu_into_fused(m *rt.Matcher, in *rt.Instance, op1 *ir.
 		!op0.Result(1).HasUses() && rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) &&
 		rt.Set(&rest, m.Operands(op0, 2)) &&
 		rt.Closed([]*ir.Op{op0, op1}, f) &&
-		m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{f, r, x, w, nil}, [][]*ir.Value{nil, nil, nil, nil, rest}, []any{attrs})
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), f, r, x, w, nil), append(m.Holes(), attrs), rest)
 }

@@ -75,7 +75,7 @@ func testdataPlanFeatures_relu_twice_same_attrs(m *rt.Matcher, in *rt.Instance, 
 		rt.Closed([]*ir.Op{op0, op1}, y) &&
 		rt.True(rt.Less(rt.Neg(m.Pure("rank", x)), int64(0))) && // where -rank(%x) < 0 && "re" + "lu" == "relu" && [1, 2, 3][-1] == 3
 		rt.True(rt.Equal(rt.Add(rt.Index(rt.List(m.Pure("rank", x), int64(0)), int64(0)), int64(1)), int64(5))) && rt.True(rt.NotEqual(m.Pure("rank", x), int64(3))) && rt.True(rt.Not(rt.GreaterEqual(m.Pure("rank", x), int64(5)))) && // where [rank(%x), 0][0] + 1 == 5 && rank(%x) != 3 && !(rank(%x) >= 5)
-		m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{y, z, x}, nil, []any{a})
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, z, x), append(m.Holes(), a))
 }
 
 // testdataPlanFeatures_same_combines matches rule same_combines (rules.drr:15:6) at op1, a builtin.combine.
@@ -89,7 +89,7 @@ func testdataPlanFeatures_same_combines(m *rt.Matcher, in *rt.Instance, op1 *ir.
 	for _, op0 := range m.Users(x) {
 		if op0.Info() == in.Ops[0] && op0 != op1 && op0.NumOperands() >= 1 && op0.NumResults() == 1 && rt.Set(&a, op0.Result(0)) &&
 			op0.Operand(0) == x && rt.SameOperands(op0, 1, xs) &&
-			m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{a, b, x, nil}, [][]*ir.Value{nil, nil, nil, xs}, nil) {
+			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), a, b, x, nil), nil, xs) {
 			return true
 		}
 	}
@@ -118,5 +118,5 @@ func testdataPlanFeatures_relu_into_conv(m *rt.Matcher, in *rt.Instance, op1 *ir
 		rt.Present(&bias, op0.Operand(2)) && op0.Operand(3) == nil &&
 		rt.True(rt.Or(rt.Greater(n, int64(0)), func() rule.Val { return rt.Equal(c, int64(-1)) })) && // where $n > 0 || $c == -1
 		rt.True(rt.Cond(rt.Equal(dt, in.Consts[0]), func() rule.Val { return rt.Equal(rule.AttrVal(g), int64(1)) }, func() rule.Val { return false })) && // where $dt == float32 ? $g == 1 : false
-		m.Emit(in, []*ir.Op{op0, op1}, []*ir.Value{f, r, x, w, bias}, nil, []any{n, c, dt, g, rest})
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), f, r, x, w, bias), append(m.Holes(), n, c, dt, g, rest))
 }
