@@ -289,8 +289,8 @@ func (g *fnGen) emit() {
 		}
 	}
 	appendTo := func(slice string, xs []string) string {
-		if len(xs) == 0 {
-			return "nil"
+		if len(xs) == 0 { // empty, keeping the capacity for the next match this Match holds
+			return "m." + slice + "()"
 		}
 		return "append(m." + slice + "()" + joinPrefixed(xs) + ")"
 	}

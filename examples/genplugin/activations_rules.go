@@ -90,7 +90,7 @@ func activations_idempotent_twice(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bo
 		rt.Def(&op0, y, 0) && op0 != op1 && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
 		rt.Present(&x, op0.Operand(0)) &&
 		rt.Closed([]*ir.Op{op0, op1}, y) &&
-		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, z, x), nil)
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, z, x), m.Holes())
 }
 
 // activations_relu_of_relu6 matches rule relu_of_relu6 (activations.drr:23:6) at op1, a pd_op.relu.
@@ -101,7 +101,7 @@ func activations_relu_of_relu6(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool 
 		rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
 		rt.Present(&x, op0.Operand(0)) &&
 		rt.Closed([]*ir.Op{op0, op1}, y) &&
-		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, z, x), nil)
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, z, x), m.Holes())
 }
 
 // activations_maximum_with_relu matches rule maximum_with_relu (activations.drr:34:6) at op1, a pd_op.maximum.
@@ -117,7 +117,7 @@ func activations_maximum_with_relu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) b
 			rt.Present(&x, op0.Operand(0)) && op1.Operand(1-sw1) == x &&
 			rt.Closed([]*ir.Op{op0, op1}, r) &&
 			rt.True(m.Pure("same_type", m2, r)) && // where same_type(%m, %r)
-			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), r, m2, x), nil) {
+			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), r, m2, x), m.Holes()) {
 			return true
 		}
 	}

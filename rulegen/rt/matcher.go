@@ -75,8 +75,7 @@ func (m *Matcher) next() *rule.Match {
 }
 
 // Emit records a match of instance in: one binding per pattern op, value hole and $hole as the automaton makes
-// them (a list hole's value is nil, an unbound $hole nil), appended to Ops, Values and Holes (nil where there are
-// none), and lists, the lists bound to the list holes in value order (which Emit copies: they are scratch space).
+// them (a list hole's value is nil, an unbound $hole nil), appended to Ops, Values and Holes, and lists, the lists bound to the list holes in value order (which Emit copies: they are scratch space).
 // It returns true.
 func (m *Matcher) Emit(in *Instance, ops []*ir.Op, vals []*ir.Value, holes []any, lists ...[]*ir.Value) bool {
 	mt := m.next()

@@ -38,7 +38,7 @@ func fusedWeightOnlyLinear_weight_only_linear_bias(m *rt.Matcher, in *rt.Instanc
 			rt.True(rt.Equal(m.Pure("rank", w), int64(2))) && rt.True(rt.GreaterEqual(m.Pure("rank", x), int64(2))) && rt.True(rt.Equal(m.Pure("dim", x, int64(-1)), m.Pure("dim", w, int64(0)))) && // where rank(%w) == 2 && rank(%x) >= 2 && dim(%x, -1) == dim(%w, 0)
 			rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", x, int64(-1)), int64(64)), int64(0))) && rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(1)), int64(16)), int64(0))) && // where dim(%x, -1) % 64 == 0 && dim(%w, 1) % 16 == 0
 			rt.True(rt.Equal(m.Pure("shape", b), rt.List(m.Pure("dim", w, int64(1))))) && // where shape(%b) == [dim(%w, 1)]
-			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), m2, z, x, w, b), nil) {
+			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), m2, z, x, w, b), m.Holes()) {
 			return true
 		}
 	}
@@ -56,7 +56,7 @@ func fusedWeightOnlyLinear_weight_only_linear_no_bias(m *rt.Matcher, in *rt.Inst
 		rt.True(m.Builtin("is_param", w)) && rt.True(rt.In(m.Pure("dtype", w), in.Consts[4])) && // where is_param(%w) && dtype(%w) in [float16, bfloat16]
 		rt.True(rt.Equal(m.Pure("rank", w), int64(2))) && rt.True(rt.GreaterEqual(m.Pure("rank", x), int64(2))) && rt.True(rt.Equal(m.Pure("dim", x, int64(-1)), m.Pure("dim", w, int64(0)))) && // where rank(%w) == 2 && rank(%x) >= 2 && dim(%x, -1) == dim(%w, 0)
 		rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", x, int64(-1)), int64(64)), int64(0))) && rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(1)), int64(16)), int64(0))) && // where dim(%x, -1) % 64 == 0 && dim(%w, 1) % 16 == 0
-		m.Emit(in, append(m.Ops(), op0), append(m.Values(), m2, x, w), nil)
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), m2, x, w), m.Holes())
 }
 
 // fusedWeightOnlyLinear_weight_only_linear_absorb_bias matches rule weight_only_linear_absorb_bias

@@ -32,7 +32,7 @@ func identityOpClean_remove_useless_scale(m *rt.Matcher, in *rt.Instance, op1 *i
 		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 0 && op0.NumResults() >= 1 &&
 		rt.AttrOr(op0, "value", in.Defaults[0]) == in.Literals[0] && rt.ResultsUnused(op0, 1) &&
 		rt.True(rt.Not(m.Builtin("mutated", x))) && rt.True(rt.Not(m.Builtin("mutated", y))) && // where !mutated(%x) && !mutated(%y)
-		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, x, _1), nil)
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, x, _1), m.Holes())
 }
 
 // identityOpClean_remove_redundant_scale matches rule remove_redundant_scale (identity_op_clean.drr:33:6) at op3, a
@@ -80,7 +80,7 @@ func identityOpClean_remove_useless_concat(m *rt.Matcher, in *rt.Instance, op1 *
 		rt.Present(&x, op0.Operand(0)) && rt.Present(&axis, op1.Operand(1)) &&
 		rt.Closed([]*ir.Op{op0, op1}, _1) &&
 		rt.True(rt.Not(m.Builtin("mutated", x))) && rt.True(rt.Not(m.Builtin("mutated", y))) && // where !mutated(%x) && !mutated(%y)
-		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, x, _1, axis), nil)
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, x, _1, axis), m.Holes())
 }
 
 // identityOpClean_remove_redundant_cast matches rule remove_redundant_cast (identity_op_clean.drr:81:6) at op1, a

@@ -37,7 +37,7 @@ func matmulAddActFuse_matmul_add_fc(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) 
 			rt.True(rt.Or(rt.Equal(m.Pure("dim", x, int64(-1)), m.Pure("dim", w, int64(0))), func() rule.Val { return rt.Equal(m.Pure("dim", x, int64(-1)), int64(-1)) })) && // where dim(%x, -1) == dim(%w, 0) || dim(%x, -1) == -1
 			rt.True(rt.Or(rt.Equal(m.Pure("shape", b), rt.List(m.Pure("dim", w, int64(1)))), func() rule.Val { return rt.Equal(m.Pure("shape", b), rt.List(int64(1), m.Pure("dim", w, int64(1)))) })) && // where shape(%b) == [dim(%w, 1)] || shape(%b) == [1, dim(%w, 1)]
 			rt.True(rt.GreaterEqual(m.Pure("dim", w, int64(1)), int64(0))) && // where dim(%w, 1) >= 0
-			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), m2, z, x, w, b), nil) {
+			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), m2, z, x, w, b), m.Holes()) {
 			return true
 		}
 	}

@@ -24,7 +24,7 @@ func siluFuse_silu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 		if rt.Present(&x, op1.Operand(sw1)) && rt.Present(&s, op1.Operand(1-sw1)) &&
 			rt.Def(&op0, s, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 && op0.Operand(0) == x &&
 			rt.Closed([]*ir.Op{op0, op1}, s) &&
-			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), s, y, x), nil) {
+			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), s, y, x), m.Holes()) {
 			return true
 		}
 	}

@@ -27,7 +27,7 @@ func valueSemantics_snapshot_of_copy(m *rt.Matcher, in *rt.Instance, op1 *ir.Op)
 		rt.Def(&op0, t, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
 		rt.Present(&v, op0.Operand(0)) &&
 		rt.True(rt.Not(m.Builtin("mutated", t))) && // where !mutated(%t)
-		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), t, w, v), nil)
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), t, w, v), m.Holes())
 }
 
 // valueSemantics_copy_of_snapshot matches rule copy_of_snapshot (value_semantics.drr:25:6) at op1, a
@@ -40,7 +40,7 @@ func valueSemantics_copy_of_snapshot(m *rt.Matcher, in *rt.Instance, op1 *ir.Op)
 		rt.Def(&op0, v, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
 		rt.Present(&x, op0.Operand(0)) &&
 		rt.True(rt.Not(m.Builtin("mutated", x))) && rt.True(rt.Not(m.Builtin("mutated", t))) && // where !mutated(%x) && !mutated(%t)
-		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), v, t, x), nil)
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), v, t, x), m.Holes())
 }
 
 // valueSemantics_drop_copy matches rule drop_copy (value_semantics.drr:42:6) at op0, a pd_op.assign.
@@ -48,5 +48,5 @@ func valueSemantics_drop_copy(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
 	return op0.NumOperands() == 1 && op0.NumResults() == 1 && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
 		rt.True(rt.Not(m.Builtin("mutated", x))) && rt.True(rt.Not(m.Builtin("mutated", y))) && // where !mutated(%x) && !mutated(%y)
-		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), nil)
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }

@@ -295,7 +295,7 @@ func bench_ToTensorOfToVTensor(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool 
 		v.NumUses() == 1 &&
 		rt.Def(&op0, v, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
 		rt.Present(&x, op0.Operand(0)) &&
-		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), v, t, x), nil)
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), v, t, x), m.Holes())
 }
 
 // bench_ToTensorOfSharedToVTensor matches rule ToTensorOfSharedToVTensor (mlir_equivalent.drr:98:6) at op1, a
@@ -307,7 +307,7 @@ func bench_ToTensorOfSharedToVTensor(m *rt.Matcher, in *rt.Instance, op1 *ir.Op)
 		v.NumUses() >= 1 &&
 		rt.Def(&op0, v, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
 		rt.Present(&x, op0.Operand(0)) &&
-		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), v, t, x), nil)
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), v, t, x), m.Holes())
 }
 
 // bench_ToVTensorOfToTensor matches rule ToVTensorOfToTensor (mlir_equivalent.drr:113:6) at op1, a pd_op.to_vtensor.
@@ -318,7 +318,7 @@ func bench_ToVTensorOfToTensor(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool 
 		t.NumUses() == 1 &&
 		rt.Def(&op0, t, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
 		rt.Present(&x, op0.Operand(0)) &&
-		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), t, v, x), nil)
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), t, v, x), m.Holes())
 }
 
 // bench_ToVTensorOfSharedToTensor matches rule ToVTensorOfSharedToTensor (mlir_equivalent.drr:128:6) at op1, a
@@ -330,21 +330,21 @@ func bench_ToVTensorOfSharedToTensor(m *rt.Matcher, in *rt.Instance, op1 *ir.Op)
 		t.NumUses() >= 1 &&
 		rt.Def(&op0, t, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
 		rt.Present(&x, op0.Operand(0)) &&
-		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), t, v, x), nil)
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), t, v, x), m.Holes())
 }
 
 // bench_ReluInplace matches rule ReluInplace (mlir_equivalent.drr:145:6) at op0, a pd_op.relu_.
 func bench_ReluInplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
 	return op0.NumOperands() == 1 && op0.NumResults() == 1 && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
-		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), nil)
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }
 
 // bench_SigmoidInplace matches rule SigmoidInplace (mlir_equivalent.drr:156:6) at op0, a pd_op.sigmoid_.
 func bench_SigmoidInplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
 	return op0.NumOperands() == 1 && op0.NumResults() == 1 && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
-		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), nil)
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }
 
 // bench_AddInplace matches rule AddInplace (mlir_equivalent.drr:167:6) at op0, a pd_op.add_.
@@ -352,7 +352,7 @@ func bench_AddInplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var z, x, y *ir.Value
 	return op0.NumOperands() == 2 && op0.NumResults() == 1 && rt.Set(&z, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
 		rt.Present(&y, op0.Operand(1)) &&
-		m.Emit(in, append(m.Ops(), op0), append(m.Values(), z, x, y), nil)
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), z, x, y), m.Holes())
 }
 
 // bench_ScaleInplace matches rule ScaleInplace (mlir_equivalent.drr:178:6) at op0, a pd_op.scale_.

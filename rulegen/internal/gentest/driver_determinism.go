@@ -32,14 +32,14 @@ rule silu {
 func driverDeterminism_relu_inplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
 	return op0.NumOperands() == 1 && op0.NumResults() == 1 && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
-		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), nil)
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }
 
 // driverDeterminism_sigmoid_inplace matches rule sigmoid_inplace (rules.drr:2:6) at op0, a pd_op.sigmoid_.
 func driverDeterminism_sigmoid_inplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
 	return op0.NumOperands() == 1 && op0.NumResults() == 1 && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
-		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), nil)
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }
 
 // driverDeterminism_silu matches rule silu (rules.drr:3:6) at op1, a pd_op.multiply.
@@ -53,7 +53,7 @@ func driverDeterminism_silu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 		if rt.Present(&x, op1.Operand(sw1)) && rt.Present(&s, op1.Operand(1-sw1)) &&
 			rt.Def(&op0, s, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 && op0.Operand(0) == x &&
 			rt.Closed([]*ir.Op{op0, op1}, s) &&
-			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), s, m2, x), nil) {
+			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), s, m2, x), m.Holes()) {
 			return true
 		}
 	}

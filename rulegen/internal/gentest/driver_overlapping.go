@@ -30,7 +30,7 @@ rule tanh_relu {
 func driverOverlapping_relu_to_sigmoid(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
 	return op0.NumOperands() == 1 && op0.NumResults() == 1 && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
-		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), nil)
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }
 
 // driverOverlapping_tanh_relu matches rule tanh_relu (rules.drr:2:6) at op1, a pd_op.tanh.
@@ -41,5 +41,5 @@ func driverOverlapping_tanh_relu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) boo
 		rt.Def(&op0, r, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
 		rt.Present(&x, op0.Operand(0)) &&
 		rt.Closed([]*ir.Op{op0, op1}, r) &&
-		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), r, t, x), nil)
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), r, t, x), m.Holes())
 }

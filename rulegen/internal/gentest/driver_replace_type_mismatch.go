@@ -43,7 +43,7 @@ func driverReplaceTypeMismatch_conv2d_relu_forgets_paddings(m *rt.Matcher, in *r
 			rt.AttrOr(op0, "data_format", in.Defaults[0]) == in.Literals[0] && rt.Present(&x, op0.Operand(0)) &&
 			rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op1.Operand(1-sw1)) &&
 			rt.Closed([]*ir.Op{op0, op1, op2}, y, z) &&
-			m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), y, z, r, x, w, b), nil) {
+			m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), y, z, r, x, w, b), m.Holes()) {
 			return true
 		}
 	}

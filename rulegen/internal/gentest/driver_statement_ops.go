@@ -27,5 +27,5 @@ const driverStatementOpsSource = `rule tanh_and_keep_input {
 func driverStatementOps_tanh_and_keep_input(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
 	return op0.NumOperands() == 1 && op0.NumResults() == 1 && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
-		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), nil)
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }

@@ -33,7 +33,7 @@ func graphnetToPir_add_relu_to_tanh(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) 
 	for sw0 := range 2 { // operands 0 and 1 of op0 as written, then swapped
 		if rt.Present(&a, op0.Operand(sw0)) && rt.Present(&b, op0.Operand(1-sw0)) &&
 			rt.Closed([]*ir.Op{op0, op1}, s) &&
-			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), s, y, a, b), nil) {
+			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), s, y, a, b), m.Holes()) {
 			return true
 		}
 	}

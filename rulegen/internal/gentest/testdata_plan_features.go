@@ -89,7 +89,7 @@ func testdataPlanFeatures_same_combines(m *rt.Matcher, in *rt.Instance, op1 *ir.
 	for _, op0 := range m.Users(x) {
 		if op0.Info() == in.Ops[0] && op0 != op1 && op0.NumOperands() >= 1 && op0.NumResults() == 1 && rt.Set(&a, op0.Result(0)) &&
 			op0.Operand(0) == x && rt.SameOperands(op0, 1, xs) &&
-			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), a, b, x, nil), nil, xs) {
+			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), a, b, x, nil), m.Holes(), xs) {
 			return true
 		}
 	}
