@@ -5,21 +5,15 @@ import (
 	"github.com/pirdrr/drr/ir"
 )
 
-// exec runs rule programs. It is scratch state, reused across rules and ops; it implements rule.Env for where
-// constraints.
+// exec runs rule programs. It is scratch state, reused across rules and ops; its bindings are the rule.Env of
+// where constraints.
 type exec struct {
-	p       *program
-	ops     []*ir.Op
-	vals    []*ir.Value
-	lists   [][]*ir.Value
-	holes   []any
-	holeSet []bool
-	swap    []bool
-	trail   []int // $holes bound, newest last, so backtracking can unbind them
-	stack   []frame
-	users   []*ir.Op    // arena of user lists of cUser frames
-	arena   []*ir.Value // backing store of bound lists
-	oracle  rule.Oracle
+	bindings
+	p     *program
+	trail []int // $holes bound, newest last, so backtracking can unbind them
+	stack []frame
+	users []*ir.Op    // arena of user lists of ChooseUser frames
+	arena []*ir.Value // backing store of bound lists
 }
 
 // frame is a choice point: the choice instruction, the alternative being tried and what to undo.
@@ -45,6 +39,7 @@ func grow[T any](s []T, n int) []T {
 func (x *exec) reset(p *program) {
 	if x.p == nil || x.p.r != p.r {
 		pat := p.r.Pattern
+		x.pat = pat
 		x.ops = grow(x.ops, len(pat.Ops))
 		x.vals = grow(x.vals, len(pat.Values))
 		x.lists = grow(x.lists, len(pat.Values))
@@ -390,42 +385,3 @@ func resize[T any](s []T, n int) []T {
 	}
 	return s[:n]
 }
-
-// rule.Env
-
-// Hole implements rule.Env.
-func (x *exec) Hole(i int) (any, bool) {
-	if i < 0 || i >= len(x.p.r.Pattern.Holes) || !x.holeSet[i] {
-		return nil, false
-	}
-	return x.holes[i], true
-}
-
-// Value implements rule.Env.
-func (x *exec) Value(r rule.Ref) *ir.Value {
-	if r.New || r.Index < 0 || r.Index >= len(x.p.r.Pattern.Values) || x.p.isList[r.Index] {
-		return nil
-	}
-	return x.vals[r.Index]
-}
-
-// List implements rule.Env.
-func (x *exec) List(r rule.Ref) []*ir.Value {
-	if r.New || r.Index < 0 || r.Index >= len(x.p.r.Pattern.Values) || !x.p.isList[r.Index] {
-		return nil
-	}
-	return x.lists[r.Index]
-}
-
-// Builtin implements rule.Env.
-func (x *exec) Builtin(name string, args []rule.Val) (rule.Val, bool, error) {
-	return oracleBuiltin(x.oracle, name, args)
-}
-
-// Native implements rule.Env.
-func (x *exec) Native(name string, args []rule.Val) (rule.Val, error) {
-	return oracleNative(x.oracle, name, args)
-}
-
-// Param implements rule.ParamSource: the rule-set parameters the oracle gives (rule.WithParams).
-func (x *exec) Param(name string) (rule.Val, bool) { return rule.OracleParam(x.oracle, name) }

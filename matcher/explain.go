@@ -133,16 +133,16 @@ func explainRule(r *rule.Rule, op *ir.Op, o rule.Oracle, num *ir.Numbering) Expl
 		return ex
 	}
 	p := r.Pattern
-	e := &explainer{r: r, p: p, plan: pl, num: num, oracle: o, root: op,
-		ops: make([]*ir.Op, len(p.Ops)), swap: make([]bool, len(p.Ops)), userOf: make([]string, len(p.Ops)),
-		via: make([]string, len(p.Ops)), vals: make([]*ir.Value, len(p.Values)),
-		lists: make([][]*ir.Value, len(p.Values)), from: make([]operandRef, len(p.Values)),
-		holes: make([]any, len(p.Holes)), holeSet: make([]bool, len(p.Holes))}
+	e := &explainer{r: r, p: p, plan: pl, num: num, root: op, userOf: make([]string, len(p.Ops)),
+		via: make([]string, len(p.Ops)), from: make([]operandRef, len(p.Values)),
+		bindings: bindings{pat: p, oracle: o, ops: make([]*ir.Op, len(p.Ops)), swap: make([]bool, len(p.Ops)),
+			vals: make([]*ir.Value, len(p.Values)), lists: make([][]*ir.Value, len(p.Values)),
+			holes: make([]any, len(p.Holes)), holeSet: make([]bool, len(p.Holes))}}
 	e.run(0)
 	ex.Tried = e.tried
 	if e.match != nil {
 		ex.Match = e.match
-		ex.Bindings = e.bindings()
+		ex.Bindings = e.rendered()
 	}
 	if len(e.failures) > 0 && e.match == nil {
 		ex.Failure = &e.failures[0]
@@ -158,22 +158,16 @@ func explainRule(r *rule.Rule, op *ir.Op, o rule.Oracle, num *ir.Numbering) Expl
 }
 
 // explainer interprets one rule's plan at an op with recursive backtracking, and says for each alternative why it
-// failed: each instruction that can fail has its message, in the rule's terms and the program's value ids. It
-// implements rule.Env for where constraints.
+// failed: each instruction that can fail has its message, in the rule's terms and the program's value ids. Its
+// bindings are the rule.Env of where constraints.
 type explainer struct {
-	r      *rule.Rule
-	p      *rule.Pattern
-	plan   *Plan
-	num    *ir.Numbering
-	oracle rule.Oracle
-	root   *ir.Op
+	bindings
+	r    *rule.Rule
+	p    *rule.Pattern
+	plan *Plan
+	num  *ir.Numbering
+	root *ir.Op
 
-	ops     []*ir.Op
-	swap    []bool
-	vals    []*ir.Value
-	lists   [][]*ir.Value
-	holes   []any
-	holeSet []bool
 	// from says where BindOperand read each value hole; via how BindDef reached each op ("operand 0 of
 	// pd_op.add %3"), userOf which value's users ChooseUser took it from.
 	from   []operandRef
@@ -197,22 +191,13 @@ type operandRef struct {
 	op    string
 }
 
-// state is what an alternative may change of the bindings, restored before the next one.
-type state struct {
-	ops     []*ir.Op
-	swap    []bool
-	vals    []*ir.Value
-	lists   [][]*ir.Value
-	holes   []any
-	holeSet []bool
-}
-
-func (e *explainer) save() state {
-	return state{ops: slices.Clone(e.ops), swap: slices.Clone(e.swap), vals: slices.Clone(e.vals),
+// save copies what an alternative may change of the bindings, for restore before the next one.
+func (e *explainer) save() bindings {
+	return bindings{ops: slices.Clone(e.ops), swap: slices.Clone(e.swap), vals: slices.Clone(e.vals),
 		lists: slices.Clone(e.lists), holes: slices.Clone(e.holes), holeSet: slices.Clone(e.holeSet)}
 }
 
-func (e *explainer) restore(s state) {
+func (e *explainer) restore(s bindings) {
 	copy(e.ops, s.ops)
 	copy(e.swap, s.swap)
 	copy(e.vals, s.vals)
@@ -758,8 +743,8 @@ func (e *explainer) show(v rule.Val) string {
 	return rule.FormatVal(v)
 }
 
-// bindings renders the match.
-func (e *explainer) bindings() []Binding {
+// rendered renders the match: what each pattern op, value and hole is bound to.
+func (e *explainer) rendered() []Binding {
 	var out []Binding
 	m := e.match
 	for k, o := range m.Ops {
@@ -785,42 +770,3 @@ func (e *explainer) bindings() []Binding {
 	}
 	return out
 }
-
-// rule.Env
-
-// Hole implements rule.Env.
-func (e *explainer) Hole(i int) (any, bool) {
-	if i < 0 || i >= len(e.holes) || !e.holeSet[i] {
-		return nil, false
-	}
-	return e.holes[i], true
-}
-
-// Value implements rule.Env.
-func (e *explainer) Value(r rule.Ref) *ir.Value {
-	if r.New || r.Index < 0 || r.Index >= len(e.vals) || e.p.Values[r.Index].List {
-		return nil
-	}
-	return e.vals[r.Index]
-}
-
-// List implements rule.Env.
-func (e *explainer) List(r rule.Ref) []*ir.Value {
-	if r.New || r.Index < 0 || r.Index >= len(e.vals) || !e.p.Values[r.Index].List {
-		return nil
-	}
-	return e.lists[r.Index]
-}
-
-// Builtin implements rule.Env.
-func (e *explainer) Builtin(name string, args []rule.Val) (rule.Val, bool, error) {
-	return oracleBuiltin(e.oracle, name, args)
-}
-
-// Native implements rule.Env.
-func (e *explainer) Native(name string, args []rule.Val) (rule.Val, error) {
-	return oracleNative(e.oracle, name, args)
-}
-
-// Param implements rule.ParamSource: the rule-set parameters the oracle gives (rule.WithParams).
-func (e *explainer) Param(name string) (rule.Val, bool) { return rule.OracleParam(e.oracle, name) }

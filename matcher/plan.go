@@ -324,14 +324,8 @@ func (pl *planner) visit(k int, user bool) error {
 		switch o.Kind {
 		case rule.OperandValue:
 			h := o.Value
-			if pl.boundVal[h] {
-				pl.emit(Instr{Code: CheckOperand, Op: k, Index: j, Value: h})
-				continue
-			}
-			pl.emit(Instr{Code: BindOperand, Op: k, Index: j, Value: h})
-			pl.bindVal(h)
 			d := p.Values[h].Def
-			if d < 0 {
+			if !pl.operand(CheckOperand, BindOperand, k, j, h) || d < 0 {
 				continue
 			}
 			if pl.boundOp[d] {
@@ -346,16 +340,22 @@ func (pl *planner) visit(k int, user bool) error {
 		case rule.OperandNull:
 			pl.emit(Instr{Code: CheckNull, Op: k, Index: j})
 		case rule.OperandList:
-			h := o.Value
-			if pl.boundVal[h] {
-				pl.emit(Instr{Code: CheckList, Op: k, Index: j, Value: h})
-				continue
-			}
-			pl.emit(Instr{Code: BindList, Op: k, Index: j, Value: h})
-			pl.bindVal(h)
+			pl.operand(CheckList, BindList, k, j, o.Value)
 		}
 	}
 	return nil
+}
+
+// operand emits the instruction for operand j of op k, whose value (or list) hole is h: its check when h is bound
+// already, else its binding; it reports whether it bound h.
+func (pl *planner) operand(check, bind Opcode, k, j, h int) bool {
+	if pl.boundVal[h] {
+		pl.emit(Instr{Code: check, Op: k, Index: j, Value: h})
+		return false
+	}
+	pl.emit(Instr{Code: bind, Op: k, Index: j, Value: h})
+	pl.bindVal(h)
+	return true
 }
 
 // bindVal records that value hole h is bound, and emits the checks that can be made at once: its type pattern, then

@@ -46,27 +46,20 @@ func Neg(x rule.Val) rule.Val {
 }
 
 // And is x && y.
-func And(x rule.Val, y func() rule.Val) rule.Val {
-	switch x {
-	case false:
-		return false
-	case true:
-		if v := y(); v == true || v == false {
-			return v
-		}
-	}
-	return Fail
-}
+func And(x rule.Val, y func() rule.Val) rule.Val { return shortCircuit(x, false, y) }
 
 // Or is x || y.
-func Or(x rule.Val, y func() rule.Val) rule.Val {
-	switch x {
-	case true:
-		return true
-	case false:
-		if v := y(); v == true || v == false {
-			return v
-		}
+func Or(x rule.Val, y func() rule.Val) rule.Val { return shortCircuit(x, true, y) }
+
+// shortCircuit is x && y (stop false) or x || y (stop true): x when it is stop, else y, both bools.
+func shortCircuit(x rule.Val, stop bool, y func() rule.Val) rule.Val {
+	if b, ok := x.(bool); !ok {
+		return Fail
+	} else if b == stop {
+		return b
+	}
+	if v := y(); v == true || v == false {
+		return v
 	}
 	return Fail
 }
