@@ -48,9 +48,6 @@ func (p *position) String() string {
 	return p.parent.String() + ".attr[" + p.name + "]"
 }
 
-// isOp reports whether the position denotes an op (as opposed to a value or an attribute).
-func (p *position) isOp() bool { return p.kind == posRoot || p.kind == posDef }
-
 // Questions are asked at a position; the answer selects a child of a tree node (MLIR's Qualifier/Question).
 
 type qKind uint8
