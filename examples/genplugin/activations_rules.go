@@ -10,7 +10,7 @@ import (
 
 // ActivationsPass is the rule pass activations: activations.drr compiled by drrc gen (rt.Program).
 var ActivationsPass = (&rt.Program{Name: "activations", Paths: []string{"activations.drr"}, Files: []rt.File{{Name: "activations.drr", Text: activationsSource}},
-	Fingerprint: "1c70ea852ca2c3f3f0b5181c10214028",
+	Fingerprint: "704019ffbc4ecba342dcf47c5d22f4f6",
 	Rules: []rt.Rule{
 		{Name: "idempotent_twice", Match: activations_idempotent_twice, Members: []string{
 			"pd_op.relu", "pd_op.relu6", "pd_op.abs",

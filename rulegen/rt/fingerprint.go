@@ -43,11 +43,12 @@ func Fingerprint(set *rule.Set) string {
 	}
 	for _, r := range set.Rules {
 		w.rule(r)
-		where, _ := Constraints(set.Ctx, r)
-		for _, e := range where {
-			w.f("folded ")
-			w.expr(e)
-			w.f("\n")
+		for _, e := range r.Where {
+			fold(set.Ctx, r, e, func(c *rule.Call, v rule.Val) {
+				w.f("decided %q@%s ", c.Func, c.Pos)
+				w.val(v)
+				w.f("\n")
+			})
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))[:32]

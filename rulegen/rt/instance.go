@@ -170,33 +170,39 @@ func GoConstant(v rule.Val) bool {
 // value (has_trait, defined_by) whose value a pattern op of a given kind defines. They are decided once, when
 // drrc gen writes the code, instead of at every match; Fingerprint covers their values, so that a catalog that
 // decides them otherwise refuses the code. Nothing else of e changes.
-func Fold(ctx *ir.Context, r *rule.Rule, e rule.Expr) rule.Expr {
+func Fold(ctx *ir.Context, r *rule.Rule, e rule.Expr) rule.Expr { return fold(ctx, r, e, nil) }
+
+// fold is Fold, telling decided (when not nil) of each call it decides.
+func fold(ctx *ir.Context, r *rule.Rule, e rule.Expr, decided func(*rule.Call, rule.Val)) rule.Expr {
 	switch x := e.(type) {
 	case *rule.Unary:
-		if y := Fold(ctx, r, x.X); y != x.X {
+		if y := fold(ctx, r, x.X, decided); y != x.X {
 			return &rule.Unary{Op: x.Op, X: y, Pos: x.Pos}
 		}
 	case *rule.Binary:
-		if a, b := Fold(ctx, r, x.X), Fold(ctx, r, x.Y); a != x.X || b != x.Y {
+		if a, b := fold(ctx, r, x.X, decided), fold(ctx, r, x.Y, decided); a != x.X || b != x.Y {
 			return &rule.Binary{Op: x.Op, X: a, Y: b, Pos: x.Pos}
 		}
 	case *rule.Cond:
-		c, a, b := Fold(ctx, r, x.Cond), Fold(ctx, r, x.Then), Fold(ctx, r, x.Else)
+		c, a, b := fold(ctx, r, x.Cond, decided), fold(ctx, r, x.Then, decided), fold(ctx, r, x.Else, decided)
 		if c != x.Cond || a != x.Then || b != x.Else {
 			return &rule.Cond{Cond: c, Then: a, Else: b, Pos: x.Pos}
 		}
 	case *rule.List:
-		elems, changed := foldAll(ctx, r, x.Elems)
+		elems, changed := foldAll(ctx, r, x.Elems, decided)
 		if changed {
 			return &rule.List{Elems: elems, Pos: x.Pos}
 		}
 	case *rule.Index:
-		if a, b := Fold(ctx, r, x.X), Fold(ctx, r, x.Index); a != x.X || b != x.Index {
+		if a, b := fold(ctx, r, x.X, decided), fold(ctx, r, x.Index, decided); a != x.X || b != x.Index {
 			return &rule.Index{X: a, Index: b, Pos: x.Pos}
 		}
 	case *rule.Call:
-		args, changed := foldAll(ctx, r, x.Args)
+		args, changed := foldAll(ctx, r, x.Args, decided)
 		if v, ok := decide(ctx, r, x, args); ok {
+			if decided != nil {
+				decided(x, v)
+			}
 			return &rule.Lit{Value: v, Pos: x.Pos}
 		}
 		if changed {
@@ -206,11 +212,11 @@ func Fold(ctx *ir.Context, r *rule.Rule, e rule.Expr) rule.Expr {
 	return e
 }
 
-func foldAll(ctx *ir.Context, r *rule.Rule, es []rule.Expr) ([]rule.Expr, bool) {
+func foldAll(ctx *ir.Context, r *rule.Rule, es []rule.Expr, decided func(*rule.Call, rule.Val)) ([]rule.Expr, bool) {
 	out := make([]rule.Expr, len(es))
 	changed := false
 	for i, e := range es {
-		out[i] = Fold(ctx, r, e)
+		out[i] = fold(ctx, r, e, decided)
 		changed = changed || out[i] != e
 	}
 	return out, changed

@@ -11,7 +11,7 @@ import (
 
 // AddNormFusePass is the rule pass add_norm_fuse: add_norm_fuse.drr compiled by drrc gen (rt.Program).
 var AddNormFusePass = (&rt.Program{Name: "add_norm_fuse", Paths: []string{"add_norm_fuse.drr"}, FS: rules.FS(),
-	Fingerprint: "2af126e0ced8a15b1e9b0847bd7ddaa0",
+	Fingerprint: "941a6230fd285fab2bf53bb68a1f6345",
 	Rules: []rt.Rule{
 		{Name: "rms_norm", Match: addNormFuse_rms_norm}, {Name: "rms_norm_half", Match: addNormFuse_rms_norm_half},
 		{Name: "add_rms_norm", Match: addNormFuse_add_rms_norm},

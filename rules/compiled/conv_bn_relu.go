@@ -11,7 +11,7 @@ import (
 
 // ConvBnReluPass is the rule pass conv_bn_relu: conv_bn_relu.drr compiled by drrc gen (rt.Program).
 var ConvBnReluPass = (&rt.Program{Name: "conv_bn_relu", Paths: []string{"conv_bn_relu.drr"}, FS: rules.FS(),
-	Fingerprint: "15b54c40b7406ca245c885bc3a64edbe",
+	Fingerprint: "b899aaaed73876f19366157f7ebf6fad",
 	Rules: []rt.Rule{
 		{Name: "conv2d_bn_fold", Match: convBnRelu_conv2d_bn_fold, Members: []string{
 			"pd_op.conv2d,pd_op.batch_norm", "pd_op.conv2d,pd_op.batch_norm_", "pd_op.depthwise_conv2d,pd_op.batch_norm",

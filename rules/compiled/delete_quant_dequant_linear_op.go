@@ -12,7 +12,7 @@ import (
 // DeleteQuantDequantLinearOpPass is the rule pass delete_quant_dequant_linear_op: delete_quant_dequant_linear_op.drr
 // compiled by drrc gen (rt.Program).
 var DeleteQuantDequantLinearOpPass = (&rt.Program{Name: "delete_quant_dequant_linear_op", Paths: []string{"delete_quant_dequant_linear_op.drr"}, FS: rules.FS(),
-	Fingerprint: "ebccc7a4276cda180e7d6fe244892b5f",
+	Fingerprint: "b3dc90c1d5f728a91a9e44121307ad1a",
 	Rules: []rt.Rule{
 		{Name: "delete_quant_dequant_linear", Match: deleteQuantDequantLinearOp_delete_quant_dequant_linear},
 	}}).Pass

@@ -12,7 +12,7 @@ import (
 // DeleteWeightDequantLinearOpPass is the rule pass delete_weight_dequant_linear_op:
 // delete_weight_dequant_linear_op.drr compiled by drrc gen (rt.Program).
 var DeleteWeightDequantLinearOpPass = (&rt.Program{Name: "delete_weight_dequant_linear_op", Paths: []string{"delete_weight_dequant_linear_op.drr"}, FS: rules.FS(),
-	Fingerprint: "5cb87fb59d0965efe6b2ab547aaf501d",
+	Fingerprint: "fd1a86c164807a97026b93a66f85c481",
 	Rules: []rt.Rule{
 		{Name: "delete_weight_dequant_linear", Match: deleteWeightDequantLinearOp_delete_weight_dequant_linear},
 	}}).Pass

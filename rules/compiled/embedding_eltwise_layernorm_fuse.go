@@ -12,7 +12,7 @@ import (
 // EmbeddingEltwiseLayernormFusePass is the rule pass embedding_eltwise_layernorm_fuse:
 // embedding_eltwise_layernorm_fuse.drr compiled by drrc gen (rt.Program).
 var EmbeddingEltwiseLayernormFusePass = (&rt.Program{Name: "embedding_eltwise_layernorm_fuse", Paths: []string{"embedding_eltwise_layernorm_fuse.drr"}, FS: rules.FS(),
-	Fingerprint: "390baa83320b3c241be3120dd4f990ba",
+	Fingerprint: "70e3a488d9ab23b023a7060cb5b85cf6",
 	Rules: []rt.Rule{
 		{Name: "embedding2_eltwise_layernorm", Match: embeddingEltwiseLayernormFuse_embedding2_eltwise_layernorm},
 		{Name: "embedding3_eltwise_layernorm", Match: embeddingEltwiseLayernormFuse_embedding3_eltwise_layernorm},

@@ -12,7 +12,7 @@ import (
 // FcElementwiseLayernormFusePass is the rule pass fc_elementwise_layernorm_fuse: fc_elementwise_layernorm_fuse.drr
 // compiled by drrc gen (rt.Program).
 var FcElementwiseLayernormFusePass = (&rt.Program{Name: "fc_elementwise_layernorm_fuse", Paths: []string{"fc_elementwise_layernorm_fuse.drr"}, FS: rules.FS(),
-	Fingerprint: "cff1300be5edde8b9302580b2fc6bf21",
+	Fingerprint: "f86deaaaa3bfb9201fba907bec8f3d8e",
 	Rules: []rt.Rule{
 		{Name: "fc_elementwise_layernorm", Match: fcElementwiseLayernormFuse_fc_elementwise_layernorm},
 	}}).Pass

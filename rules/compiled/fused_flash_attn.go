@@ -11,7 +11,7 @@ import (
 
 // FusedFlashAttnPass is the rule pass fused_flash_attn: fused_flash_attn.drr compiled by drrc gen (rt.Program).
 var FusedFlashAttnPass = (&rt.Program{Name: "fused_flash_attn", Paths: []string{"fused_flash_attn.drr"}, FS: rules.FS(),
-	Fingerprint: "905156f53be35ce3052aebb8f7e8d019",
+	Fingerprint: "4a45bd81f5519d9438a4b5a901be919d",
 	Rules: []rt.Rule{
 		{Name: "flash_attn_qscale_mask_cast", Match: fusedFlashAttn_flash_attn_qscale_mask_cast},
 		{Name: "flash_attn_qscale_mask", Match: fusedFlashAttn_flash_attn_qscale_mask},

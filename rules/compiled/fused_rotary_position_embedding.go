@@ -12,7 +12,7 @@ import (
 // FusedRotaryPositionEmbeddingPass is the rule pass fused_rotary_position_embedding:
 // fused_rotary_position_embedding.drr compiled by drrc gen (rt.Program).
 var FusedRotaryPositionEmbeddingPass = (&rt.Program{Name: "fused_rotary_position_embedding", Paths: []string{"fused_rotary_position_embedding.drr"}, FS: rules.FS(),
-	Fingerprint: "f3d29b20e788f57c63bd3a7ea12c0661",
+	Fingerprint: "6416cb52a8178331230374cf831974f0",
 	Rules:       []rt.Rule{{Name: "rotary_rotate_half", Match: fusedRotaryPositionEmbedding_rotary_rotate_half}}}).Pass
 
 // fusedRotaryPositionEmbedding_rotary_rotate_half matches rule rotary_rotate_half

@@ -11,7 +11,7 @@ import (
 // FusedWeightOnlyLinearPass is the rule pass fused_weight_only_linear: fused_weight_only_linear.drr compiled by drrc
 // gen (rt.Program).
 var FusedWeightOnlyLinearPass = (&rt.Program{Name: "fused_weight_only_linear", Paths: []string{"fused_weight_only_linear.drr"}, FS: rules.FS(),
-	Fingerprint: "cafb942bed5c0fd68fabac9124b69f80",
+	Fingerprint: "9a5901d2857d3be1289faee9297a19aa",
 	Rules: []rt.Rule{
 		{Name: "weight_only_linear_bias", Match: fusedWeightOnlyLinear_weight_only_linear_bias},
 		{Name: "weight_only_linear_no_bias", Match: fusedWeightOnlyLinear_weight_only_linear_no_bias},

@@ -11,7 +11,7 @@ import (
 // GroupNormSiluFusePass is the rule pass group_norm_silu_fuse: group_norm_silu_fuse.drr compiled by drrc gen
 // (rt.Program).
 var GroupNormSiluFusePass = (&rt.Program{Name: "group_norm_silu_fuse", Paths: []string{"group_norm_silu_fuse.drr"}, FS: rules.FS(),
-	Fingerprint: "5b28dca1268cc779555927aa48bd49d2",
+	Fingerprint: "49a4729aa1faf2708af64a85725b03de",
 	Rules: []rt.Rule{
 		{Name: "group_norm_silu", Match: groupNormSiluFuse_group_norm_silu, Members: []string{
 			"pd_op.silu", "pd_op.swish",

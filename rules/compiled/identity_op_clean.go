@@ -11,7 +11,7 @@ import (
 
 // IdentityOpCleanPass is the rule pass identity_op_clean: identity_op_clean.drr compiled by drrc gen (rt.Program).
 var IdentityOpCleanPass = (&rt.Program{Name: "identity_op_clean", Paths: []string{"identity_op_clean.drr"}, FS: rules.FS(),
-	Fingerprint: "7922ed58e559c505bfd716f1aeeda499",
+	Fingerprint: "a132f2a219ecc18f3b8ffe0777448f16",
 	Rules: []rt.Rule{
 		{Name: "remove_useless_scale", Match: identityOpClean_remove_useless_scale},
 		{Name: "remove_redundant_scale", Match: identityOpClean_remove_redundant_scale},

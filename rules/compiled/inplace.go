@@ -10,7 +10,7 @@ import (
 
 // InplacePass is the rule pass inplace: inplace.drr compiled by drrc gen (rt.Program).
 var InplacePass = (&rt.Program{Name: "inplace", Paths: []string{"inplace.drr"}, FS: rules.FS(),
-	Fingerprint: "b68f5da065d650088dbbfcb6f8e7dcb0",
+	Fingerprint: "7e8e7ccb62402554ab9c1071cd33653e",
 	Rules: []rt.Rule{
 		{Name: "deinplace", Match: inplace_deinplace, Members: []string{
 			"pd_op.abs_", "pd_op.acos_", "pd_op.acosh_", "pd_op.add_", "pd_op.addmm_", "pd_op.affine_channel_",

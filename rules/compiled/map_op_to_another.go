@@ -11,7 +11,7 @@ import (
 
 // MapOpToAnotherPass is the rule pass map_op_to_another: map_op_to_another.drr compiled by drrc gen (rt.Program).
 var MapOpToAnotherPass = (&rt.Program{Name: "map_op_to_another", Paths: []string{"map_op_to_another.drr"}, FS: rules.FS(),
-	Fingerprint: "284009a6338007823fb0aa6dc96be22e",
+	Fingerprint: "1f0b9acd775ec1adc1f814cc61d66d80",
 	Rules: []rt.Rule{
 		{Name: "depthwise_conv2d_to_conv2d", Match: mapOpToAnother_depthwise_conv2d_to_conv2d},
 	}}).Pass

@@ -12,7 +12,7 @@ import (
 // MatmulAddActFusePass is the rule pass matmul_add_act_fuse: matmul_add_act_fuse.drr compiled by drrc gen
 // (rt.Program).
 var MatmulAddActFusePass = (&rt.Program{Name: "matmul_add_act_fuse", Paths: []string{"matmul_add_act_fuse.drr"}, FS: rules.FS(),
-	Fingerprint: "49ddb9662a9b91b74783f9408d6f83cf",
+	Fingerprint: "9c22e361052f68f6818cfb3f360e75ab",
 	Rules: []rt.Rule{
 		{Name: "matmul_add_fc", Match: matmulAddActFuse_matmul_add_fc},
 		{Name: "fc_relu", Match: matmulAddActFuse_fc_relu},

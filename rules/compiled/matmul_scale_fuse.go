@@ -10,7 +10,7 @@ import (
 
 // MatmulScaleFusePass is the rule pass matmul_scale_fuse: matmul_scale_fuse.drr compiled by drrc gen (rt.Program).
 var MatmulScaleFusePass = (&rt.Program{Name: "matmul_scale_fuse", Paths: []string{"matmul_scale_fuse.drr"}, FS: rules.FS(),
-	Fingerprint: "726a308d2b3dd33b89596b01c50cbc39",
+	Fingerprint: "00a881b5911b538fae17e3b1bf0dda86",
 	Rules:       []rt.Rule{{Name: "matmul_scale", Match: matmulScaleFuse_matmul_scale}}}).Pass
 
 // matmulScaleFuse_matmul_scale matches rule matmul_scale (matmul_scale_fuse.drr:8:6) at op2, a pd_op.scale.

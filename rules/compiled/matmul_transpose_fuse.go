@@ -12,7 +12,7 @@ import (
 // MatmulTransposeFusePass is the rule pass matmul_transpose_fuse: matmul_transpose_fuse.drr compiled by drrc gen
 // (rt.Program).
 var MatmulTransposeFusePass = (&rt.Program{Name: "matmul_transpose_fuse", Paths: []string{"matmul_transpose_fuse.drr"}, FS: rules.FS(),
-	Fingerprint: "597d957bd71d94064fc70c74d5bba7d1",
+	Fingerprint: "ff89b9ade299c78a6c86b7ec8ea89cba",
 	Rules: []rt.Rule{
 		{Name: "matmul_out_transpose", Match: matmulTransposeFuse_matmul_out_transpose},
 		{Name: "matmul_x_transpose", Match: matmulTransposeFuse_matmul_x_transpose},

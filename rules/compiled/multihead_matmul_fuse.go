@@ -12,7 +12,7 @@ import (
 // MultiheadMatmulFusePass is the rule pass multihead_matmul_fuse: multihead_matmul_fuse.drr compiled by drrc gen
 // (rt.Program).
 var MultiheadMatmulFusePass = (&rt.Program{Name: "multihead_matmul_fuse", Paths: []string{"multihead_matmul_fuse.drr"}, FS: rules.FS(),
-	Fingerprint: "5efdb779230658c9bafdb627d309f6f2",
+	Fingerprint: "30cbaf83885b308de27ebca8b07c19b4",
 	Rules: []rt.Rule{
 		{Name: "multihead_matmul_with_mask", Match: multiheadMatmulFuse_multihead_matmul_with_mask},
 		{Name: "multihead_matmul_no_mask", Match: multiheadMatmulFuse_multihead_matmul_no_mask},

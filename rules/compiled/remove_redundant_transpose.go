@@ -12,7 +12,7 @@ import (
 // RemoveRedundantTransposePass is the rule pass remove_redundant_transpose: remove_redundant_transpose.drr compiled
 // by drrc gen (rt.Program).
 var RemoveRedundantTransposePass = (&rt.Program{Name: "remove_redundant_transpose", Paths: []string{"remove_redundant_transpose.drr"}, FS: rules.FS(),
-	Fingerprint: "97d095f50d9a1f3ac5bb2cb5a21b7000",
+	Fingerprint: "cbc0f5876071f1574464de6cda0ffb4c",
 	Rules: []rt.Rule{
 		{Name: "redundant_transpose", Match: removeRedundantTranspose_redundant_transpose},
 		{Name: "invalid_transpose", Match: removeRedundantTranspose_invalid_transpose},

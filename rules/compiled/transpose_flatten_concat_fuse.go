@@ -12,7 +12,7 @@ import (
 // TransposeFlattenConcatFusePass is the rule pass transpose_flatten_concat_fuse: transpose_flatten_concat_fuse.drr
 // compiled by drrc gen (rt.Program).
 var TransposeFlattenConcatFusePass = (&rt.Program{Name: "transpose_flatten_concat_fuse", Paths: []string{"transpose_flatten_concat_fuse.drr"}, FS: rules.FS(),
-	Fingerprint: "594c5017875768274a7ae4cbec6520f7",
+	Fingerprint: "67a4f9fda3d56abdf1fcae4f47c6bc04",
 	Rules: []rt.Rule{
 		{Name: "transpose_flatten_concat_1", Match: transposeFlattenConcatFuse_transpose_flatten_concat_1},
 		{Name: "transpose_flatten_concat_2", Match: transposeFlattenConcatFuse_transpose_flatten_concat_2},

@@ -10,7 +10,7 @@ import (
 
 // ValueSemanticsPass is the rule pass value_semantics: value_semantics.drr compiled by drrc gen (rt.Program).
 var ValueSemanticsPass = (&rt.Program{Name: "value_semantics", Paths: []string{"value_semantics.drr"}, FS: rules.FS(),
-	Fingerprint: "fe143fcbcefa72ac5b74b4f63ffc1e55",
+	Fingerprint: "edd06624e566d5c1fc55772c1e7e532d",
 	Rules: []rt.Rule{
 		{Name: "snapshot_of_copy", Match: valueSemantics_snapshot_of_copy},
 		{Name: "copy_of_snapshot", Match: valueSemantics_copy_of_snapshot},

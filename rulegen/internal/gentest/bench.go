@@ -10,7 +10,7 @@ import (
 // BenchPass is the rule pass rules: mlir_equivalent.drr compiled by drrc gen (rt.Program).
 var BenchPass = (&rt.Program{Name: "rules", Paths: []string{"mlir_equivalent.drr"}, Files: []rt.File{{Name: "mlir_equivalent.drr", Text: benchSource}},
 	Unregistered: true,
-	Fingerprint:  "c488cc5bf7ead6a8891f5cf552505d3a",
+	Fingerprint:  "86902713920eb3bbb2f334c4493c214a",
 	Rules: []rt.Rule{
 		{Name: "ConvBnRelu", Match: bench_ConvBnRelu}, {Name: "ConvBn", Match: bench_ConvBn},
 		{Name: "ConvRelu", Match: bench_ConvRelu}, {Name: "FusedConvBnRelu", Match: bench_FusedConvBnRelu},

@@ -9,7 +9,7 @@ import (
 
 // DriverBenefitOrderPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
 var DriverBenefitOrderPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: driverBenefitOrderSource}},
-	Fingerprint: "1eedede12b2bc4b6790ad6e6d3bef488",
+	Fingerprint: "92abbcf0cbbafde4c5e19d21293d9653",
 	Rules: []rt.Rule{
 		{Name: "to_sigmoid", Match: driverBenefitOrder_to_sigmoid},
 		{Name: "to_tanh", Match: driverBenefitOrder_to_tanh}, {Name: "to_exp", Match: driverBenefitOrder_to_exp},

@@ -9,7 +9,7 @@ import (
 
 // DriverDeadCodePass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
 var DriverDeadCodePass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: driverDeadCodeSource}},
-	Fingerprint: "045e1faa32e4a52f592d017c0f283fe8",
+	Fingerprint: "84d31227fc590fa13931d514b71b8c66",
 	Rules:       []rt.Rule{{Name: "drop_reshape", Match: driverDeadCode_drop_reshape}}}).Pass
 
 // driverDeadCodeSource is rules.drr.

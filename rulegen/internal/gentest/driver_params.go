@@ -9,7 +9,7 @@ import (
 
 // DriverParamsPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
 var DriverParamsPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: driverParamsSource}},
-	Fingerprint: "2a4c5d4addf0475b6d0a328d1b791be9",
+	Fingerprint: "e2434cb13b8ab79d1f43c9661272895a",
 	Rules:       []rt.Rule{{Name: "relu_to_scale", Match: driverParams_relu_to_scale}}}).Pass
 
 // driverParamsSource is rules.drr.

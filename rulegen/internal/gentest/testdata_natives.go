@@ -9,7 +9,7 @@ import (
 
 // TestdataNativesPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
 var TestdataNativesPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: testdataNativesSource}},
-	Fingerprint: "f0618628376129e8c8d15fe321fc7544",
+	Fingerprint: "721c9829be554810444a34d49645fe51",
 	Rules:       []rt.Rule{{Name: "fetch_param_copy", Match: testdataNatives_fetch_param_copy}}}).Pass
 
 // testdataNativesSource is rules.drr.

@@ -10,7 +10,7 @@ import (
 
 // TestdataPlanFeaturesPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
 var TestdataPlanFeaturesPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: testdataPlanFeaturesSource}},
-	Fingerprint: "bf0dd9c9f5761d2464707f93ce9cc4d0",
+	Fingerprint: "bf0ed7dec0cb7c42ffba0caaa45a7e57",
 	Rules: []rt.Rule{
 		{Name: "relu_twice_same_attrs", Match: testdataPlanFeatures_relu_twice_same_attrs},
 		{Name: "same_combines", Match: testdataPlanFeatures_same_combines},
