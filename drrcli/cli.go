@@ -299,14 +299,18 @@ func Main(plugins *rewriter.Registry) int {
 	return c.Run(os.Args[1:])
 }
 
-// registry returns the registry every command of this invocation uses: the shipped rule sets and passes and the
-// plugins'. It is built once.
+// registry returns the registry every command of this invocation uses: the shipped rule sets (compiled to Go,
+// falling back on the interpreted set where the catalog makes the compiled one stale) and passes, and the plugins'.
+// It is built once.
 func (c *CLI) registry() (*rewriter.Registry, error) {
 	if c.reg != nil {
 		return c.reg, nil
 	}
 	reg := rewriter.NewRegistry()
 	if err := rules.Register(reg); err != nil {
+		return nil, err
+	}
+	if err := registerCompiled(reg); err != nil {
 		return nil, err
 	}
 	if c.Plugins != nil {

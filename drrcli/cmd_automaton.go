@@ -13,10 +13,12 @@ func init() {
 		usage:   "automaton [-dot] [-rules F.drr ... | -set S ...]",
 		summary: "print the matcher automaton a rule set compiles into",
 		help: `
-Automaton compiles rule sets into the matcher's decision automaton and prints it: per root op name, the tests the
-matcher makes in order (op names of producers, operand counts, attributes, types, value equalities), shared between
-rules so that a test common to many rules runs once, down to the rules that match. -dot prints Graphviz instead
-(render with dot -Tsvg). Without -rules or -set it prints the automaton of every registered rule set (the shipped
+Automaton compiles rule sets into the matcher's decision automaton and prints it: each rule's matching plan (the
+numbered instructions that bind its pattern's ops, values and holes and check them, the one form of matching that
+the automaton, drrc explain and drrc gen share), then per root op name the tests the matcher makes in order (op
+names of producers, operand counts, attributes, types, value equalities), shared between rules so that a test
+common to many rules runs once, down to the rules that match and what remains of their plans. -dot prints the
+trees as Graphviz instead (render with dot -Tsvg). Without -rules or -set it prints the automaton of every registered rule set (the shipped
 ones and those of plugins). A rule file may also be given as an argument.
 
 Examples:

@@ -21,13 +21,17 @@ func init() {
 		summary: "compile rule files to Go: a rule pass for plugins, as fast as hand-written matching",
 		help: `
 Gen compiles a rule file (with its imports) into a Go file that registers as a rule pass like any plugin pass: the
-rules are checked against the op catalogs as drrc apply checks them, then written out as plain, gofmt'ed Go — one
-function per root op kind, a block per rule with its guards in the order the matcher makes them, constraints
-compiled to Go. The file embeds the rule files and exports one rewriter.PassFactory, NAMEPass (the pass name in
-CamelCase: conv_bn_relu gives ConvBnReluPass), for Registry.RegisterPass. The pass runs under rewriter's Driver
-and Applier: it finds the matches the interpreted automaton finds, best first, and rewrites programs to the same
-bytes with the same statistics. When the pass is built it checks the rules against the programs' Context again
-and refuses to run if they check differently (another catalog, another version of pirdrr): run drrc gen again.
+rules are checked against the op catalogs as drrc apply checks them, and each rule's matching plan (the one the
+automaton runs and drrc automaton prints) is written out as plain, gofmt'ed Go: one function per rule, a term of
+a && chain per plan instruction, a loop per choice (either, users of a value), constraints compiled to Go. The
+instances of a family share their function, which reads their op kinds and constants from a table, and
+constraints the op catalog decides (inplace_op, has_trait of a matched op) are decided when the code is written.
+The file embeds the rule files (or, with -fs, reads them from a function's fs.FS) and exports one
+rewriter.PassFactory, NAMEPass (the pass name in CamelCase: conv_bn_relu gives ConvBnReluPass), for
+Registry.RegisterPass. The pass runs under rewriter's Driver and Applier: it finds the matches the interpreted
+automaton finds, best first, and rewrites programs to the same bytes with the same statistics. When the pass is
+built it checks the rules against the programs' Context again and refuses to run if they check differently
+(another catalog, another version of pirdrr): run drrc gen again.
 See docs/plugins.md, "Compiled rules".
 
 With -rules DIR, every DIR/*.drr becomes a pass of its own, written to the folder -o as NAME.go, with passes.go
@@ -39,7 +43,7 @@ did not write is never overwritten. A go:generate line keeps the Go in step with
 
 Examples:
   drrc gen -rules tuning.drr -pkg tuning -o tuning_rules.go
-  drrc gen -rules rules/ -pkg compiled -o rules/compiled
+  drrc gen -rules rules/ -pkg compiled -o rules/compiled -fs github.com/pirdrr/drr/rules.FS
   drrc gen -unregistered -rules testdata/bench/mlir_equivalent.drr -pkg bench -name rules -o -`,
 		setup: func(fs *flag.FlagSet) func(*CLI, []string) int {
 			var cf contextFlags
@@ -49,6 +53,7 @@ Examples:
 			out := fs.String("o", "-", "the Go `file` to write (- for standard output); with a folder of rules, the folder to write to")
 			name := fs.String("name", "", "the pass `name` (default: the rule file's name without .drr)")
 			fn := fs.String("func", "", "the name of the exported pass factory (default: the pass name in CamelCase, then Pass)")
+			fsFunc := fs.String("fs", "", "read the rule files at run time from this Go `function` returning an fs.FS (import path, dot, name: github.com/pirdrr/drr/rules.FS) instead of embedding them")
 			return func(c *CLI, args []string) int {
 				if len(args) > 0 {
 					return c.usageErrorf("gen", "unexpected arguments %s (the rules are given with -rules)", strings.Join(args, " "))
@@ -66,7 +71,8 @@ Examples:
 				if err != nil {
 					return c.errorf("gen", "%v", err)
 				}
-				cfg := rulegen.Config{Package: *pkg, Name: *name, Func: *fn, Unregistered: cf.unregistered, MaxFileSize: c.maxFileSize}
+				cfg := rulegen.Config{Package: *pkg, Name: *name, Func: *fn, FS: *fsFunc, Unregistered: cf.unregistered,
+					MaxFileSize: c.maxFileSize}
 				info, err := os.Stat(*rules)
 				if err != nil {
 					return c.errorf("gen", "%v", err)

@@ -124,3 +124,36 @@ func TestDocGoldenArchives(t *testing.T) {
 		t.Fatal("no ```txtar block found in docs/*.md")
 	}
 }
+
+// TestArchitectureWalkthrough keeps "One rule, end to end" of docs/architecture.md true: what it shows drrc
+// automaton printing for its rule file is what drrc automaton prints (the plans, the tree, the remainders).
+func TestArchitectureWalkthrough(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "architecture.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(doc), "\n### One rule, end to end\n")
+	if !ok {
+		t.Fatal("docs/architecture.md has no section One rule, end to end")
+	}
+	section, _, _ = strings.Cut(section, "\n### ")
+	_, rest, ok1 := strings.Cut(section, "```drr\n")
+	rules, rest, ok2 := strings.Cut(rest, "```\n")
+	_, rest, ok3 := strings.Cut(rest, "```text\n")
+	want, _, ok4 := strings.Cut(rest, "```\n")
+	if !ok1 || !ok2 || !ok3 || !ok4 {
+		t.Fatal("the section needs a drr block (the rules) followed by a text block (what drrc automaton prints)")
+	}
+	file := filepath.Join(t.TempDir(), "walk.drr")
+	if err := os.WriteFile(file, []byte(rules), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := run(t, "", "automaton", file)
+	if code != exitOK {
+		t.Fatalf("drrc automaton: exit %d: %s", code, errs)
+	}
+	if out != want {
+		t.Errorf("docs/architecture.md shows another automaton than drrc automaton prints:\n%s",
+			textdiff.Unified("docs/architecture.md", "drrc automaton", want, out))
+	}
+}

@@ -401,7 +401,7 @@ func (m *Matcher) ask(q *question) answer {
 		return answer{n: -1}
 	case qUsesCmp:
 		v := m.valAt(q.pos)
-		return boolAnswer(v != nil && q.cmp.eval(int64(v.NumUses()), int64(q.n)))
+		return boolAnswer(v != nil && q.cmp.Eval(int64(v.NumUses()), int64(q.n)))
 	}
 	return answer{}
 }

@@ -53,29 +53,49 @@
 //
 // # Exploration order
 //
-// A rule's pattern ops are bound in a fixed plan:
+// A rule's pattern ops are bound in a fixed plan (Plan, plan.go: NewPlan builds it, the only code here that walks a
+// pattern):
 //
 //  1. The root, then its checks, results and operands in order; an operand whose hole is defined by an unbound
 //     pattern op binds that op and visits it at once (depth first), before the next operand. A commutative op
-//     chooses its operand order (as written, then swapped) after its own checks, before its operands.
+//     chooses its operand order (as written, then swapped) after its own checks, before its operands. A value's
+//     type pattern and the constraints `uses(%v) cmp n` on it are checked as soon as it is bound.
 //  2. Then, while pattern ops remain unbound, the one with the smallest index that has a single-value operand
 //     whose hole is bound is reached through the users of that value (its first such operand): each distinct user
 //     in program order (a pre-order walk of the program: by position within a block, an op before the ops nested
 //     in its regions, regions and blocks by index) is tried in turn as that op, which is then visited as in 1.
-//  3. Closure, then where-constraints.
+//  3. Closure, then the other where-constraints, in order.
 //
 // The choices (operand orders, users) nest in plan order; the first alternative that passes everything is the
-// match. A pattern op that this plan cannot reach makes the rule invalid (Compile fails). ChooseRoot picks roots
-// that keep the number of user searches small.
+// match. A pattern op that this plan cannot reach makes the rule invalid (NewPlan and Compile fail). ChooseRoot
+// picks roots that keep the number of user searches (ChooseUser instructions) small.
+//
+// # One plan, three consumers
+//
+// The plan is the one exported form of matching, as MLIR lowers PDL to PDLInterp: a sequence of instructions
+// (Instr: BindRoot, CheckName, CheckOperands, BindOperand, BindDef, ChooseSwap, ChooseUser, CheckClosure,
+// CheckUses, CheckWhere, Success, …) that bind and check, with choice points. Its consumers interpret or print it
+// and never look at the pattern again:
+//
+//   - The automaton (program.go, exec.go, tree.go) derives from each plan the predicates of its decision tree —
+//     the checks the plan makes at positions no choice precedes, hash-consed across rules — and runs the rest of
+//     the plan, lowered and fused, at success nodes.
+//   - Explain (explain.go) interprets a plan with recursive backtracking, one message per instruction.
+//   - drrc gen (package rulegen) prints a plan as Go, a term per instruction.
+//
+// A new construct of the language is a new instruction (or a new use of one) built by NewPlan, and a case in each
+// consumer's switch. A choice among alternative sub-patterns would be a choice point whose alternatives are
+// instruction sequences continuing with the rest of the plan; a variadic group, a choice point over its number of
+// repetitions.
 //
 // # The automaton
 //
-// Compile turns each rule into a program for a small backtracking executor (the plan above as a flat list of
-// instructions with choice points; program.go, exec.go) and into predicates: the checks that can be made before
-// any choice, at fixed positions relative to the root (the root, the op defining operand j of a fixed op, an
-// attribute or result of a fixed op…), such as "operand 0 of the root is defined by an op named pd_op.conv2d",
-// "attribute groups of that op is (Int32)1", "operand 1 of the root is the same value as result 0 of …",
-// "uses(root.operand[0]) is 1". Positions and questions are hash-consed across rules.
+// Compile turns each rule's plan into a program for a small backtracking executor (the plan's instructions with
+// op kinds resolved and runs of checks on one op fused; program.go, exec.go) and into predicates: the checks the
+// plan makes before any choice, at fixed positions relative to the root (the root, the op defining operand j of
+// a fixed op, an attribute or result of a fixed op…), such as "operand 0 of the root is defined by an op named
+// pd_op.conv2d", "attribute groups of that op is (Int32)1", "operand 1 of the root is the same value as result 0
+// of …", "uses(root.operand[0]) is 1". Positions and questions are hash-consed across rules.
 //
 // The predicates of all rules with the same root name (and of the any-op rules) are merged into one decision tree
 // as MLIR's PDL→PDLInterp lowering does (tree.go): questions asked by more rules come first (primary and
@@ -91,6 +111,6 @@
 // exploration and output order. Rules must be compiled against the Context of the programs they match:
 // attributes, types and op kinds are compared by identity.
 //
-// Dump and Dot print the trees and remainders. Explain uses plain recursive backtracking with the same plan and
-// reports the first check that failed, in the user's terms.
+// Dump prints each rule's plan, then the trees and remainders; Dot draws the trees. Explain interprets the plan
+// and reports the first check that failed, in the user's terms.
 package matcher

@@ -9,8 +9,8 @@ import (
 	"github.com/pirdrr/drr/drr/rule"
 )
 
-// Dump writes the automaton as indented text: the rules with their patterns and predicate counts, then one tree
-// per root op name (and one for ops no rule names). In a tree, "switch Q" asks question Q once and continues with
+// Dump writes the automaton as indented text: the rules with their patterns, predicate counts and plans (Plan,
+// one instruction a line, numbered), then one tree per root op name (and one for ops no rule names). In a tree, "switch Q" asks question Q once and continues with
 // the case for its answer, "if Q" does so for a yes/no question, and "match R" runs rule R's remainder (listed
 // after "|"); after a node's subtree the next line at the same depth is evaluated too. The output is
 // deterministic.
@@ -36,6 +36,10 @@ func (a *Automaton) Dump(w io.Writer) error {
 		for _, e := range r.Where {
 			fmt.Fprintf(bw, "  where %s\n", rule.FormatExpr(r, e))
 		}
+		bw.WriteString("  plan:\n")
+		for i, in := range cr.plan.Instrs {
+			fmt.Fprintf(bw, "    %2d %s\n", i, in.Format(r.Pattern))
+		}
 	}
 	for _, name := range a.roots {
 		fmt.Fprintf(bw, "tree %s:\n", name)
@@ -56,7 +60,7 @@ func (a *Automaton) dumpNode(w *bufio.Writer, n *node, depth int) {
 			r := n.rule.r
 			fmt.Fprintf(w, "%s#%d match %s (rule %d, benefit %d)\n", ind, n.id, r.ID(), r.Index, r.Benefit)
 			for _, in := range n.leaf.code {
-				if in.code == cSuccess {
+				if in.Code == Success {
 					continue
 				}
 				fmt.Fprintf(w, "%s  | %s\n", ind, in.describe(r.Pattern))

@@ -5,21 +5,15 @@ import (
 	"github.com/pirdrr/drr/ir"
 )
 
-// exec runs rule programs. It is scratch state, reused across rules and ops; it implements rule.Env for where
-// constraints.
+// exec runs rule programs. It is scratch state, reused across rules and ops; its bindings are the rule.Env of
+// where constraints.
 type exec struct {
-	p       *program
-	ops     []*ir.Op
-	vals    []*ir.Value
-	lists   [][]*ir.Value
-	holes   []any
-	holeSet []bool
-	swap    []bool
-	trail   []int // $holes bound, newest last, so backtracking can unbind them
-	stack   []frame
-	users   []*ir.Op    // arena of user lists of cUser frames
-	arena   []*ir.Value // backing store of bound lists
-	oracle  rule.Oracle
+	bindings
+	p     *program
+	trail []int // $holes bound, newest last, so backtracking can unbind them
+	stack []frame
+	users []*ir.Op    // arena of user lists of ChooseUser frames
+	arena []*ir.Value // backing store of bound lists
 }
 
 // frame is a choice point: the choice instruction, the alternative being tried and what to undo.
@@ -45,6 +39,7 @@ func grow[T any](s []T, n int) []T {
 func (x *exec) reset(p *program) {
 	if x.p == nil || x.p.r != p.r {
 		pat := p.r.Pattern
+		x.pat = pat
 		x.ops = grow(x.ops, len(pat.Ops))
 		x.vals = grow(x.vals, len(pat.Values))
 		x.lists = grow(x.lists, len(pat.Values))
@@ -140,79 +135,81 @@ func (x *exec) run(p *program, root *ir.Op) bool {
 	for {
 		in := &code[pc]
 		ok := true
-		switch in.code {
-		case cName:
-			ok = in.covered || x.ops[in.k].Info() == in.info
-		case cNumOperands:
-			n := x.ops[in.k].NumOperands()
-			ok = n == in.n || in.atLeast && n > in.n
-		case cNumResults:
-			n := x.ops[in.k].NumResults()
-			ok = n == in.n || in.atLeast && n > in.n
-		case cAttrBind:
-			a := attrOf(x.ops[in.k], in.name)
+		switch in.Code {
+		case BindRoot:
+			x.ops[in.Op] = root
+		case CheckName:
+			ok = in.covered || x.ops[in.Op].Info() == in.info
+		case CheckOperands:
+			n := x.ops[in.Op].NumOperands()
+			ok = n == in.N || in.AtLeast && n > in.N
+		case CheckResults:
+			n := x.ops[in.Op].NumResults()
+			ok = n == in.N || in.AtLeast && n > in.N
+		case BindAttr:
+			a := attrOf(x.ops[in.Op], in.Name)
 			if ok = a != nil; ok {
-				if !x.holeSet[in.h] { // the usual case, inline
-					x.holes[in.h] = a
-					x.holeSet[in.h] = true
+				if !x.holeSet[in.Hole] { // the usual case, inline
+					x.holes[in.Hole] = a
+					x.holeSet[in.Hole] = true
 					if len(x.stack) > 0 {
-						x.trail = append(x.trail, in.h)
+						x.trail = append(x.trail, in.Hole)
 					}
 				} else {
-					ok = x.holes[in.h] == a
+					ok = x.holes[in.Hole] == a
 				}
 			}
-		case cAttrCheck:
-			a := attrOf(x.ops[in.k], in.name)
-			ok = a != nil && x.holes[in.h] == a
-		case cAttrEquals:
-			ok = attrOf(x.ops[in.k], in.name) == in.lit
-		case cAttrPresent:
-			ok = x.ops[in.k].Attr(in.name) != nil
-		case cRestAttrs:
-			ok = x.bindHole(in.h, restAttrs(x.ops[in.k], in.names))
-		case cResultUnused:
-			ok = !x.ops[in.k].Result(in.j).HasUses()
-		case cExtraUnused:
-			op := x.ops[in.k]
-			for i := in.n; i < op.NumResults() && ok; i++ {
+		case CheckAttr:
+			a := attrOf(x.ops[in.Op], in.Name)
+			ok = a != nil && x.holes[in.Hole] == a
+		case CheckAttrLit:
+			ok = attrOf(x.ops[in.Op], in.Name) == in.Literal
+		case CheckAttrPresent:
+			ok = x.ops[in.Op].Attr(in.Name) != nil
+		case BindRestAttrs:
+			ok = x.bindHole(in.Hole, restAttrs(x.ops[in.Op], in.Names))
+		case CheckUnused:
+			ok = !x.ops[in.Op].Result(in.Index).HasUses()
+		case CheckExtraUnused:
+			op := x.ops[in.Op]
+			for i := in.N; i < op.NumResults() && ok; i++ {
 				ok = !op.Result(i).HasUses()
 			}
-		case cBindResult:
-			x.vals[in.h] = x.ops[in.k].Result(in.j)
-		case cSwap:
-			x.swap[in.k] = false
+		case BindResult:
+			x.vals[in.Value] = x.ops[in.Op].Result(in.Index)
+		case ChooseSwap:
+			x.swap[in.Op] = false
 			x.stack = append(x.stack, frame{pc: pc, n: 2, trail: len(x.trail)})
-		case cOperandEq:
-			ok = x.ops[in.k].Operand(x.operand(in.k, in.j)) == x.vals[in.h]
-		case cBindOperand:
-			v := x.ops[in.k].Operand(x.operand(in.k, in.j))
-			x.vals[in.h] = v
+		case CheckOperand:
+			ok = x.ops[in.Op].Operand(x.operand(in.Op, in.Index)) == x.vals[in.Value]
+		case BindOperand:
+			v := x.ops[in.Op].Operand(x.operand(in.Op, in.Index))
+			x.vals[in.Value] = v
 			ok = in.covered || v != nil
-		case cBindDef:
-			v := x.vals[in.h]
+		case BindDef:
+			v := x.vals[in.Value]
 			d := v.DefiningOp()
-			ok = in.covered || d != nil && v.Index() == in.n
-			x.ops[in.k] = d
-			for _, b := range in.bound {
+			ok = in.covered || d != nil && v.Index() == in.N
+			x.ops[in.Op] = d
+			for _, b := range in.Bound {
 				if x.ops[b] == d {
 					ok = false
 					break
 				}
 			}
 		case cShape:
-			op := x.ops[in.k]
+			op := x.ops[in.Op]
 			ok = in.info == nil || op.Info() == in.info
-			if n := op.NumOperands(); in.n >= 0 && ok {
-				ok = n == in.n || in.atLeast && n > in.n
+			if n := op.NumOperands(); in.N >= 0 && ok {
+				ok = n == in.N || in.AtLeast && n > in.N
 			}
 			if n := op.NumResults(); in.n2 >= 0 && ok {
 				ok = n == in.n2 || in.atLeast2 && n > in.n2
 			}
 		case cBindOperands:
-			op := x.ops[in.k]
+			op := x.ops[in.Op]
 			for _, it := range in.items {
-				v := op.Operand(x.operand(in.k, it.j))
+				v := op.Operand(x.operand(in.Op, it.j))
 				x.vals[it.h] = v
 				if it.check && v == nil {
 					ok = false
@@ -220,12 +217,12 @@ func (x *exec) run(p *program, root *ir.Op) bool {
 				}
 			}
 		case cBindResults:
-			op := x.ops[in.k]
+			op := x.ops[in.Op]
 			for _, it := range in.items {
 				x.vals[it.h] = op.Result(it.j)
 			}
-		case cAttrBinds:
-			op := x.ops[in.k]
+		case cBindAttrs:
+			op := x.ops[in.Op]
 			for _, it := range in.items {
 				a := attrOf(op, it.name)
 				if a == nil || !x.bindHole(it.h, a) {
@@ -233,58 +230,58 @@ func (x *exec) run(p *program, root *ir.Op) bool {
 					break
 				}
 			}
-		case cDistinct:
-			op := x.ops[in.k]
-			for _, b := range in.bound {
+		case CheckDistinct:
+			op := x.ops[in.Op]
+			for _, b := range in.Bound {
 				if x.ops[b] == op {
 					ok = false
 					break
 				}
 			}
-		case cOperandNull:
-			ok = x.ops[in.k].Operand(x.operand(in.k, in.j)) == nil
-		case cBindList:
-			x.lists[in.h] = x.operandList(x.ops[in.k], in.j)
-		case cListEq:
-			op := x.ops[in.k]
-			l := x.lists[in.h]
-			ok = op.NumOperands()-in.j == len(l)
+		case CheckNull:
+			ok = x.ops[in.Op].Operand(x.operand(in.Op, in.Index)) == nil
+		case BindList:
+			x.lists[in.Value] = x.operandList(x.ops[in.Op], in.Index)
+		case CheckList:
+			op := x.ops[in.Op]
+			l := x.lists[in.Value]
+			ok = op.NumOperands()-in.Index == len(l)
 			for i := 0; ok && i < len(l); i++ {
-				ok = op.Operand(in.j+i) == l[i]
+				ok = op.Operand(in.Index+i) == l[i]
 			}
-		case cType:
-			if p.isList[in.h] {
-				for _, v := range x.lists[in.h] {
-					if ok = v != nil && x.checkType(in.tp, v.Type(), false); !ok {
+		case CheckType:
+			if p.isList[in.Value] {
+				for _, v := range x.lists[in.Value] {
+					if ok = v != nil && x.checkType(in.Type, v.Type(), false); !ok {
 						break
 					}
 				}
 			} else {
-				ok = x.checkType(in.tp, x.vals[in.h].Type(), in.covered)
+				ok = x.checkType(in.Type, x.vals[in.Value].Type(), in.covered)
 			}
-		case cUser:
+		case ChooseUser:
 			start := len(x.users)
-			x.users = appendUsers(x.users, x.vals[in.h])
+			x.users = appendUsers(x.users, x.vals[in.Value])
 			if n := len(x.users) - start; n > 0 {
 				x.stack = append(x.stack, frame{pc: pc, n: n, start: start, trail: len(x.trail)})
-				x.ops[in.k] = x.users[start]
+				x.ops[in.Op] = x.users[start]
 			} else {
 				ok = false
 			}
-		case cClosure:
-			for u := x.vals[in.h].FirstUse(); u != nil; u = u.Next() {
+		case CheckClosure:
+			for u := x.vals[in.Value].FirstUse(); u != nil; u = u.Next() {
 				if !x.isBound(u.Owner()) {
 					ok = false
 					break
 				}
 			}
-		case cUsesCmp:
-			v := x.vals[in.h]
-			ok = v != nil && in.cmp.eval(int64(v.NumUses()), int64(in.n))
-		case cWhere:
-			v, err := rule.Eval(in.expr, x)
+		case CheckUses:
+			v := x.vals[in.Value]
+			ok = v != nil && in.Cmp.Eval(int64(v.NumUses()), int64(in.N))
+		case CheckWhere:
+			v, err := rule.Eval(in.Expr, x)
 			ok = err == nil && v == true
-		case cSuccess:
+		case Success:
 			return true
 		}
 		if ok {
@@ -304,16 +301,16 @@ func (x *exec) run(p *program, root *ir.Op) bool {
 			f.alt++
 			if f.alt < f.n {
 				c := &code[f.pc]
-				if c.code == cSwap {
-					x.swap[c.k] = true
+				if c.Code == ChooseSwap {
+					x.swap[c.Op] = true
 				} else {
-					x.ops[c.k] = x.users[f.start+f.alt]
+					x.ops[c.Op] = x.users[f.start+f.alt]
 				}
 				pc = f.pc + 1
 				break
 			}
-			if c := &code[f.pc]; c.code == cSwap {
-				x.swap[c.k] = false
+			if c := &code[f.pc]; c.Code == ChooseSwap {
+				x.swap[c.Op] = false
 			} else {
 				x.users = x.users[:f.start]
 			}
@@ -388,42 +385,3 @@ func resize[T any](s []T, n int) []T {
 	}
 	return s[:n]
 }
-
-// rule.Env
-
-// Hole implements rule.Env.
-func (x *exec) Hole(i int) (any, bool) {
-	if i < 0 || i >= len(x.p.r.Pattern.Holes) || !x.holeSet[i] {
-		return nil, false
-	}
-	return x.holes[i], true
-}
-
-// Value implements rule.Env.
-func (x *exec) Value(r rule.Ref) *ir.Value {
-	if r.New || r.Index < 0 || r.Index >= len(x.p.r.Pattern.Values) || x.p.isList[r.Index] {
-		return nil
-	}
-	return x.vals[r.Index]
-}
-
-// List implements rule.Env.
-func (x *exec) List(r rule.Ref) []*ir.Value {
-	if r.New || r.Index < 0 || r.Index >= len(x.p.r.Pattern.Values) || !x.p.isList[r.Index] {
-		return nil
-	}
-	return x.lists[r.Index]
-}
-
-// Builtin implements rule.Env.
-func (x *exec) Builtin(name string, args []rule.Val) (rule.Val, bool, error) {
-	return oracleBuiltin(x.oracle, name, args)
-}
-
-// Native implements rule.Env.
-func (x *exec) Native(name string, args []rule.Val) (rule.Val, error) {
-	return oracleNative(x.oracle, name, args)
-}
-
-// Param implements rule.ParamSource: the rule-set parameters the oracle gives (rule.WithParams).
-func (x *exec) Param(name string) (rule.Val, bool) { return rule.OracleParam(x.oracle, name) }

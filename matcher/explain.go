@@ -2,6 +2,7 @@ package matcher
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -104,7 +105,7 @@ func Explain(set *rule.Set, ruleName string, op *ir.Op, o rule.Oracle, num *ir.N
 		} else if !rootFits(r) {
 			continue
 		}
-		out = append(out, explainRule(set.Ctx, r, op, o, num))
+		out = append(out, explainRule(r, op, o, num))
 	}
 	return out
 }
@@ -124,26 +125,24 @@ func numberingFor(op *ir.Op) *ir.Numbering {
 	return ir.NumberValues(ir.NewBlock())
 }
 
-func explainRule(ctx *ir.Context, r *rule.Rule, op *ir.Op, o rule.Oracle, num *ir.Numbering) Explanation {
+func explainRule(r *rule.Rule, op *ir.Op, o rule.Oracle, num *ir.Numbering) Explanation {
 	ex := Explanation{Rule: r, Op: op}
-	if err := validate(r); err != nil {
-		ex.Failure = &Failure{Pos: r.Pos, Message: "invalid pattern: " + err.Error()}
-		return ex
-	}
-	if _, err := compileRule(r, ctx, newTables()); err != nil {
+	pl, err := NewPlan(r)
+	if err != nil {
 		ex.Failure = &Failure{Pos: r.Pos, Message: "invalid pattern: " + err.Error()}
 		return ex
 	}
 	p := r.Pattern
-	e := &explainer{r: r, p: p, num: num, oracle: o,
-		ops: make([]*ir.Op, len(p.Ops)), opSet: make([]bool, len(p.Ops)), swap: make([]bool, len(p.Ops)),
-		vals: make([]*ir.Value, len(p.Values)), lists: make([][]*ir.Value, len(p.Values)),
-		valSet: make([]bool, len(p.Values)), holes: make([]any, len(p.Holes)), holeSet: make([]bool, len(p.Holes))}
-	e.root(op)
+	e := &explainer{r: r, p: p, plan: pl, num: num, root: op, userOf: make([]string, len(p.Ops)),
+		via: make([]string, len(p.Ops)), from: make([]operandRef, len(p.Values)),
+		bindings: bindings{pat: p, oracle: o, ops: make([]*ir.Op, len(p.Ops)), swap: make([]bool, len(p.Ops)),
+			vals: make([]*ir.Value, len(p.Values)), lists: make([][]*ir.Value, len(p.Values)),
+			holes: make([]any, len(p.Holes)), holeSet: make([]bool, len(p.Holes))}}
+	e.run(0)
 	ex.Tried = e.tried
 	if e.match != nil {
 		ex.Match = e.match
-		ex.Bindings = e.bindings()
+		ex.Bindings = e.rendered()
 	}
 	if len(e.failures) > 0 && e.match == nil {
 		ex.Failure = &e.failures[0]
@@ -158,27 +157,329 @@ func explainRule(ctx *ir.Context, r *rule.Rule, op *ir.Op, o rule.Oracle, num *i
 	return ex
 }
 
-// explainer is a recursive backtracking matcher for one rule that records why each alternative failed. It
-// implements rule.Env for where constraints.
+// explainer interprets one rule's plan at an op with recursive backtracking, and says for each alternative why it
+// failed: each instruction that can fail has its message, in the rule's terms and the program's value ids. Its
+// bindings are the rule.Env of where constraints.
 type explainer struct {
-	r        *rule.Rule
-	p        *rule.Pattern
-	num      *ir.Numbering
-	oracle   rule.Oracle
-	ops      []*ir.Op
-	opSet    []bool
-	swap     []bool
-	vals     []*ir.Value
-	lists    [][]*ir.Value
-	valSet   []bool
-	holes    []any
-	holeSet  []bool
-	trail    []int
-	choices  []string // the choices made on the current path, for messages
-	failures []Failure
-	tried    int
-	match    *rule.Match
-	matchSet []bool // holeSet at the match (bindings are undone while unwinding)
+	bindings
+	r    *rule.Rule
+	p    *rule.Pattern
+	plan *Plan
+	num  *ir.Numbering
+	root *ir.Op
+
+	// from says where BindOperand read each value hole; via how BindDef reached each op ("operand 0 of
+	// pd_op.add %3"), userOf which value's users ChooseUser took it from.
+	from   []operandRef
+	via    []string
+	userOf []string
+
+	choices []string // the choices made on the current path, for messages
+	// pending is the choice of the latest ChooseUser (the user it took), which joins choices once the op's name
+	// and distinctness checks passed: a failure of those is said of the user itself.
+	pending    string
+	pendingFor int
+	failures   []Failure
+	tried      int
+	match      *rule.Match
+	matchSet   []bool // holeSet at the match
+}
+
+// operandRef is the operand a value hole was read from: IR operand index of the op described.
+type operandRef struct {
+	index int
+	op    string
+}
+
+// save copies what an alternative may change of the bindings, for restore before the next one.
+func (e *explainer) save() bindings {
+	return bindings{ops: slices.Clone(e.ops), swap: slices.Clone(e.swap), vals: slices.Clone(e.vals),
+		lists: slices.Clone(e.lists), holes: slices.Clone(e.holes), holeSet: slices.Clone(e.holeSet)}
+}
+
+func (e *explainer) restore(s bindings) {
+	copy(e.ops, s.ops)
+	copy(e.swap, s.swap)
+	copy(e.vals, s.vals)
+	copy(e.lists, s.lists)
+	copy(e.holes, s.holes)
+	copy(e.holeSet, s.holeSet)
+}
+
+// run interprets the plan from instruction pc, and reports whether it found a match.
+func (e *explainer) run(pc int) bool {
+	for ; ; pc++ {
+		in := &e.plan.Instrs[pc]
+		if e.pending != "" && !(in.Op == e.pendingFor && (in.Code == CheckName || in.Code == CheckDistinct)) {
+			e.choices = append(e.choices, e.pending)
+			e.pending = ""
+		}
+		switch in.Code {
+		case ChooseSwap:
+			return e.chooseSwap(in, pc)
+		case ChooseUser:
+			return e.chooseUser(in, pc)
+		case Success:
+			e.succeed()
+			return true
+		}
+		if !e.step(in) {
+			return false
+		}
+	}
+}
+
+// chooseSwap tries the rest of the plan with operands 0 and 1 of the op as written, then swapped.
+func (e *explainer) chooseSwap(in *Instr, pc int) bool {
+	s := e.save()
+	if e.run(pc + 1) {
+		return true
+	}
+	e.restore(s)
+	e.pending = ""
+	e.swap[in.Op] = true
+	e.choices = append(e.choices, "operands 0 and 1 of "+e.opDesc(e.ops[in.Op])+" swapped")
+	ok := e.run(pc + 1)
+	e.choices = e.choices[:len(e.choices)-1]
+	return ok
+}
+
+// chooseUser tries the rest of the plan with each user of the value as the op, in program order.
+func (e *explainer) chooseUser(in *Instr, pc int) bool {
+	v := e.vals[in.Value]
+	users := appendUsers(nil, v)
+	if len(users) == 0 {
+		want := e.p.Ops[in.Op].Name
+		if want == "" {
+			want = "an op"
+		}
+		return e.fail(e.p.Ops[in.Op].Pos, "%s (%s) has no users; the rule wants one to be %s", e.hv(in.Value),
+			e.val(v), want)
+	}
+	s := e.save()
+	depth := len(e.choices)
+	for _, u := range users {
+		e.restore(s)
+		e.ops[in.Op] = u
+		e.userOf[in.Op] = e.hv(in.Value) + " (" + e.val(v) + ") is used by " + e.opDesc(u)
+		e.pending, e.pendingFor = rule.OpName(e.p, in.Op)+" = "+e.opDesc(u), in.Op
+		ok := e.run(pc + 1)
+		e.choices, e.pending = e.choices[:depth], ""
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// step runs one instruction that is not a choice point, and reports whether it passed; a failure is recorded.
+func (e *explainer) step(in *Instr) bool {
+	var pat *rule.OpPattern
+	var o *ir.Op
+	var d string
+	switch in.Code {
+	case CheckClosure, CheckUses, CheckWhere, CheckType, BindRoot:
+	case BindDef: // binds Ops[Op]
+		pat = e.p.Ops[in.Op]
+	default:
+		pat, o = e.p.Ops[in.Op], e.ops[in.Op]
+		d = e.opDesc(o)
+	}
+	switch in.Code {
+	case BindRoot:
+		e.ops[in.Op] = e.root
+	case CheckName:
+		switch {
+		case o.Name() == in.Name:
+		case in.Op == e.p.Root:
+			return e.fail(pat.Pos, "the op at %s is %s; the rule's root is %s", e.opRef(o), o.Name(), in.Name)
+		case e.via[in.Op] != "":
+			return e.fail(pat.Pos, "%s is defined by %s; the rule wants %s", e.via[in.Op], o.Name(), in.Name)
+		default:
+			return e.fail(pat.Pos, "%s; the rule wants %s", e.userOf[in.Op], in.Name)
+		}
+	case CheckDistinct:
+		for _, b := range in.Bound {
+			if e.ops[b] != o {
+				continue
+			}
+			if e.via[in.Op] != "" {
+				return e.fail(pat.Pos, "%s is defined by %s, which the match binds to %s already; pattern ops bind "+
+					"distinct ops", e.via[in.Op], d, rule.OpName(e.p, b))
+			}
+			return e.fail(pat.Pos, "%s, which the match binds to %s already; pattern ops bind distinct ops",
+				e.userOf[in.Op], rule.OpName(e.p, b))
+		}
+	case CheckOperands, CheckResults:
+		what, n := "operand", o.NumOperands()
+		if in.Code == CheckResults {
+			what, n = "result", o.NumResults()
+		}
+		switch {
+		case in.AtLeast && n < in.N:
+			return e.fail(pat.Pos, "%s has %s; the rule wants at least %d", d, plural(n, what, what+"s"), in.N)
+		case !in.AtLeast && n != in.N:
+			return e.fail(pat.Pos, "%s has %s; the rule wants %d", d, plural(n, what, what+"s"), in.N)
+		}
+	case BindAttr:
+		got := o.AttrOrDefault(in.Name)
+		if got == nil {
+			return e.fail(pat.Pos, "%s has no attribute %s (and no default); the rule binds it to %s", d, in.Name,
+				e.hole(in.Hole))
+		}
+		e.holes[in.Hole], e.holeSet[in.Hole] = got, true
+	case CheckAttr:
+		switch got := o.AttrOrDefault(in.Name); {
+		case got == nil:
+			return e.fail(pat.Pos, "%s has no attribute %s; the rule wants %s = %s", d, in.Name, e.hole(in.Hole),
+				e.showHole(e.holes[in.Hole]))
+		case got != e.holes[in.Hole]:
+			return e.fail(pat.Pos, "attribute %s of %s is %s; the rule wants %s = %s", in.Name, d, got,
+				e.hole(in.Hole), e.showHole(e.holes[in.Hole]))
+		}
+	case CheckAttrLit:
+		switch got := o.AttrOrDefault(in.Name); {
+		case got == nil:
+			return e.fail(pat.Pos, "%s has no attribute %s; the rule wants %s", d, in.Name, in.Literal)
+		case got != in.Literal:
+			return e.fail(pat.Pos, "attribute %s of %s is %s; the rule wants %s", in.Name, d, got, in.Literal)
+		}
+	case CheckAttrPresent:
+		if o.Attr(in.Name) == nil {
+			return e.fail(pat.Pos, "%s does not carry attribute %s; the rule wants it present", d, in.Name)
+		}
+	case BindRestAttrs:
+		if rest := restAttrs(o, in.Names); !e.bindHole(in.Hole, rest) {
+			return e.fail(pat.Pos, "the other attributes of %s are %s; the rule wants %s = %s", d,
+				rule.FormatVal(rest), e.hole(in.Hole), e.showHole(e.holes[in.Hole]))
+		}
+	case CheckUnused:
+		if r := o.Result(in.Index); r.HasUses() {
+			return e.fail(pat.Pos, "result %d of %s (%s) has %s (%s); the rule wants none (_)", in.Index, d,
+				e.val(r), plural(r.NumUses(), "use", "uses"), e.usersDesc(appendUsers(nil, r)))
+		}
+	case CheckExtraUnused:
+		for i := in.N; i < o.NumResults(); i++ {
+			if r := o.Result(i); r.HasUses() {
+				return e.fail(pat.Pos, "result %d of %s (%s) has %s (%s); the rule allows further results only "+
+					"when they are unused", i, d, e.val(r), plural(r.NumUses(), "use", "uses"),
+					e.usersDesc(appendUsers(nil, r)))
+			}
+		}
+	case BindResult:
+		e.vals[in.Value] = o.Result(in.Index)
+	case CheckOperand:
+		if v := o.Operand(e.operand(in)); v != e.vals[in.Value] {
+			got := "absent"
+			if v != nil {
+				got = e.val(v)
+			}
+			return e.fail(pat.Pos, "operand %d of %s is %s; the rule wants %s = %s", e.operand(in), d, got,
+				e.hv(in.Value), e.val(e.vals[in.Value]))
+		}
+	case BindOperand:
+		v := o.Operand(e.operand(in))
+		if v == nil {
+			return e.fail(pat.Pos, "operand %d of %s is absent; the rule wants %s", e.operand(in), d, e.hv(in.Value))
+		}
+		e.vals[in.Value] = v
+		e.from[in.Value] = operandRef{index: e.operand(in), op: d}
+	case BindDef:
+		v, from := e.vals[in.Value], e.from[in.Value]
+		want := pat.Name
+		if want == "" {
+			want = "an op"
+		}
+		def := v.DefiningOp()
+		if def == nil {
+			return e.fail(pat.Pos, "operand %d of %s is %s, a block argument; the rule wants %s defined by %s",
+				from.index, from.op, e.val(v), e.hv(in.Value), want)
+		}
+		if v.Index() != in.N {
+			return e.fail(pat.Pos, "operand %d of %s is result %d of %s; the rule wants result %d (%s)", from.index,
+				from.op, v.Index(), e.opDesc(def), in.N, e.hv(in.Value))
+		}
+		e.ops[in.Op] = def
+		e.via[in.Op] = fmt.Sprintf("operand %d of %s", from.index, from.op)
+	case CheckNull:
+		if v := o.Operand(e.operand(in)); v != nil {
+			return e.fail(pat.Pos, "operand %d of %s is %s; the rule wants it absent (null)", e.operand(in), d, e.val(v))
+		}
+	case BindList:
+		e.lists[in.Value] = operands(o, e.operand(in))
+	case CheckList:
+		if l := operands(o, e.operand(in)); !slices.Equal(l, e.lists[in.Value]) {
+			return e.fail(pat.Pos, "operands %d.. of %s are %s; the rule wants %s... = %s", e.operand(in), d,
+				e.valList(l), e.hv(in.Value), e.valList(e.lists[in.Value]))
+		}
+	case CheckType:
+		return e.typeCheck(in.Value, in.Type)
+	case CheckClosure:
+		v := e.vals[in.Value]
+		var outside []*ir.Op
+		n := 0
+		for u := v.FirstUse(); u != nil; u = u.Next() {
+			if !slices.Contains(e.ops, u.Owner()) {
+				n++
+				outside = append(outside, u.Owner())
+			}
+		}
+		if n > 0 {
+			return e.fail(e.p.Values[in.Value].Pos, "%s (%s) has %s outside the match (%s)", e.hv(in.Value), e.val(v),
+				plural(n, "use", "uses"), e.usersDesc(dedupOps(outside)))
+		}
+	case CheckUses, CheckWhere:
+		w := in.Expr
+		val, err := rule.Eval(w, e)
+		if err != nil {
+			return e.fail(w.At(), "constraint %s failed: %v", rule.FormatExpr(e.r, w), evalMessage(err))
+		}
+		if b, ok := val.(bool); !ok {
+			return e.fail(w.At(), "constraint %s is %s, not a bool", rule.FormatExpr(e.r, w), rule.Describe(val))
+		} else if !b {
+			return e.fail(w.At(), "%s", e.whyFalse(w))
+		}
+	}
+	return true
+}
+
+// operand returns the IR operand index the instruction's pattern operand reads under the current swap choice.
+func (e *explainer) operand(in *Instr) int {
+	if in.Index < 2 && e.swap[in.Op] {
+		return 1 - in.Index
+	}
+	return in.Index
+}
+
+// operands returns operands j.. of op as a list binding (never nil).
+func operands(op *ir.Op, j int) []*ir.Value {
+	l := emptyList
+	for i := j; i < op.NumOperands(); i++ {
+		l = append(l, op.Operand(i))
+	}
+	return l
+}
+
+// succeed records the match the bindings make.
+func (e *explainer) succeed() {
+	e.tried++
+	m := &rule.Match{Rule: e.r, Ops: slices.Clone(e.ops), Values: slices.Clone(e.vals),
+		Lists: make([][]*ir.Value, len(e.vals)), Holes: make([]any, len(e.holes))}
+	for h, v := range e.p.Values {
+		if v.List {
+			m.Values[h], m.Lists[h] = nil, slices.Clone(e.lists[h])
+			if len(m.Lists[h]) == 0 {
+				m.Lists[h] = emptyList
+			}
+		}
+	}
+	for h, set := range e.holeSet {
+		if set {
+			m.Holes[h] = e.holes[h]
+		}
+	}
+	e.match = m
+	e.matchSet = slices.Clone(e.holeSet)
 }
 
 // fail records a failed check (the end of one alternative) and returns false.
@@ -235,13 +536,6 @@ func (e *explainer) usersDesc(users []*ir.Op) string {
 	return strings.Join(parts, ", ")
 }
 
-func showAttr(a ir.Attribute) string {
-	if a == nil {
-		return "absent"
-	}
-	return a.String()
-}
-
 func (e *explainer) showHole(v any) string {
 	switch v := v.(type) {
 	case ir.Attribute:
@@ -254,257 +548,12 @@ func (e *explainer) showHole(v any) string {
 	return rule.FormatVal(v)
 }
 
-// Binding with undo.
-
+// bindHole binds $hole h to v, or checks that it is v when it is bound already.
 func (e *explainer) bindHole(h int, v any) bool {
 	if e.holeSet[h] {
 		return holeEqual(e.holes[h], v)
 	}
 	e.holes[h], e.holeSet[h] = v, true
-	e.trail = append(e.trail, h)
-	return true
-}
-
-func (e *explainer) undo(mark int) {
-	for len(e.trail) > mark {
-		h := e.trail[len(e.trail)-1]
-		e.trail = e.trail[:len(e.trail)-1]
-		e.holes[h], e.holeSet[h] = nil, false
-	}
-}
-
-// root matches the rule's root against op, then everything else.
-func (e *explainer) root(op *ir.Op) {
-	k := e.p.Root
-	pat := e.p.Ops[k]
-	if pat.Name != "" && pat.Name != op.Name() {
-		e.fail(pat.Pos, "the op at %s is %s; the rule's root is %s", e.opRef(op), op.Name(), pat.Name)
-		return
-	}
-	e.ops[k], e.opSet[k] = op, true
-	e.visit(k, "", e.upward)
-}
-
-// visit checks op k, bound to e.ops[k], and its operands, then calls cont. via says how the op was reached
-// (for the name check): "" for the root and ops reached through users, which checked their names already.
-func (e *explainer) visit(k int, via string, cont func() bool) bool {
-	pat := e.p.Ops[k]
-	o := e.ops[k]
-	if via != "" && pat.Name != "" && o.Name() != pat.Name {
-		return e.fail(pat.Pos, "%s is defined by %s; the rule wants %s", via, o.Name(), pat.Name)
-	}
-	d := e.opDesc(o)
-	nopd := len(pat.Operands)
-	if nopd > 0 && pat.Operands[nopd-1].Kind == rule.OperandList {
-		if o.NumOperands() < nopd-1 {
-			return e.fail(pat.Pos, "%s has %s; the rule wants at least %d", d,
-				plural(o.NumOperands(), "operand", "operands"), nopd-1)
-		}
-	} else if o.NumOperands() != nopd {
-		return e.fail(pat.Pos, "%s has %s; the rule wants %d", d, plural(o.NumOperands(), "operand", "operands"), nopd)
-	}
-	nres := len(pat.Results)
-	if pat.MoreResults {
-		if o.NumResults() < nres {
-			return e.fail(pat.Pos, "%s has %s; the rule wants at least %d", d,
-				plural(o.NumResults(), "result", "results"), nres)
-		}
-	} else if o.NumResults() != nres {
-		return e.fail(pat.Pos, "%s has %s; the rule wants %d", d, plural(o.NumResults(), "result", "results"), nres)
-	}
-	mark := len(e.trail)
-	defer e.undo(mark)
-	for _, a := range pat.Attrs {
-		switch a.Kind {
-		case rule.AttrBind:
-			got := o.AttrOrDefault(a.Name)
-			switch {
-			case got == nil && e.holeSet[a.Hole]:
-				return e.fail(pat.Pos, "%s has no attribute %s; the rule wants %s = %s", d, a.Name, e.hole(a.Hole),
-					e.showHole(e.holes[a.Hole]))
-			case got == nil:
-				return e.fail(pat.Pos, "%s has no attribute %s (and no default); the rule binds it to %s", d, a.Name,
-					e.hole(a.Hole))
-			case !e.bindHole(a.Hole, got):
-				return e.fail(pat.Pos, "attribute %s of %s is %s; the rule wants %s = %s", a.Name, d, got,
-					e.hole(a.Hole), e.showHole(e.holes[a.Hole]))
-			}
-		case rule.AttrEquals:
-			if got := o.AttrOrDefault(a.Name); got != a.Literal {
-				if got == nil {
-					return e.fail(pat.Pos, "%s has no attribute %s; the rule wants %s", d, a.Name, a.Literal)
-				}
-				return e.fail(pat.Pos, "attribute %s of %s is %s; the rule wants %s", a.Name, d, got, a.Literal)
-			}
-		case rule.AttrPresent:
-			if o.Attr(a.Name) == nil {
-				return e.fail(pat.Pos, "%s does not carry attribute %s; the rule wants it present", d, a.Name)
-			}
-		}
-	}
-	if pat.RestAttrs >= 0 {
-		names := make([]string, len(pat.Attrs))
-		for i, a := range pat.Attrs {
-			names[i] = a.Name
-		}
-		rest := restAttrs(o, names)
-		if !e.bindHole(pat.RestAttrs, rest) {
-			return e.fail(pat.Pos, "the other attributes of %s are %s; the rule wants %s = %s", d,
-				rule.FormatVal(rest), e.hole(pat.RestAttrs), e.showHole(e.holes[pat.RestAttrs]))
-		}
-	}
-	var bound []int
-	defer func() {
-		for _, h := range bound {
-			e.valSet[h], e.vals[h] = false, nil
-		}
-	}()
-	for i, res := range pat.Results {
-		r := o.Result(i)
-		switch {
-		case res.Value < 0:
-			if r.HasUses() {
-				return e.fail(pat.Pos, "result %d of %s (%s) has %s (%s); the rule wants none (_)", i, d, e.val(r),
-					plural(r.NumUses(), "use", "uses"), e.usersDesc(appendUsers(nil, r)))
-			}
-		case !e.valSet[res.Value]:
-			e.vals[res.Value], e.valSet[res.Value] = r, true
-			bound = append(bound, res.Value)
-			if !e.typeCheck(res.Value, pat.Pos) {
-				return false
-			}
-		}
-	}
-	if pat.MoreResults {
-		for i := nres; i < o.NumResults(); i++ {
-			if r := o.Result(i); r.HasUses() {
-				return e.fail(pat.Pos, "result %d of %s (%s) has %s (%s); the rule allows further results only "+
-					"when they are unused", i, d, e.val(r), plural(r.NumUses(), "use", "uses"),
-					e.usersDesc(appendUsers(nil, r)))
-			}
-		}
-	}
-	if !pat.Commutative {
-		return e.operands(k, 0, cont)
-	}
-	if e.operands(k, 0, cont) {
-		return true
-	}
-	e.swap[k] = true
-	e.choices = append(e.choices, "operands 0 and 1 of "+d+" swapped")
-	ok := e.operands(k, 0, cont)
-	e.choices = e.choices[:len(e.choices)-1]
-	e.swap[k] = false
-	return ok
-}
-
-// operands matches operands j.. of op k, then calls cont.
-func (e *explainer) operands(k, j int, cont func() bool) bool {
-	pat := e.p.Ops[k]
-	if j == len(pat.Operands) {
-		return cont()
-	}
-	o := e.ops[k]
-	d := e.opDesc(o)
-	idx := j
-	if pat.Commutative && j < 2 && e.swap[k] {
-		idx = 1 - j
-	}
-	next := func() bool { return e.operands(k, j+1, cont) }
-	opnd := pat.Operands[j]
-	switch opnd.Kind {
-	case rule.OperandAny:
-		return next()
-	case rule.OperandNull:
-		if v := o.Operand(idx); v != nil {
-			return e.fail(pat.Pos, "operand %d of %s is %s; the rule wants it absent (null)", idx, d, e.val(v))
-		}
-		return next()
-	case rule.OperandList:
-		var l []*ir.Value
-		for i := idx; i < o.NumOperands(); i++ {
-			l = append(l, o.Operand(i))
-		}
-		if l == nil {
-			l = emptyList
-		}
-		h := opnd.Value
-		if e.valSet[h] {
-			if !sameValues(l, e.lists[h]) {
-				return e.fail(pat.Pos, "operands %d.. of %s are %s; the rule wants %s... = %s", idx, d, e.valList(l),
-					e.hv(h), e.valList(e.lists[h]))
-			}
-			return next()
-		}
-		e.lists[h], e.valSet[h] = l, true
-		defer func() { e.lists[h], e.valSet[h] = nil, false }()
-		if !e.typeCheck(h, pat.Pos) {
-			return false
-		}
-		return next()
-	}
-	h := opnd.Value
-	v := o.Operand(idx)
-	if e.valSet[h] {
-		if v != e.vals[h] {
-			got := "absent"
-			if v != nil {
-				got = e.val(v)
-			}
-			return e.fail(pat.Pos, "operand %d of %s is %s; the rule wants %s = %s", idx, d, got, e.hv(h),
-				e.val(e.vals[h]))
-		}
-		return next()
-	}
-	if v == nil {
-		return e.fail(pat.Pos, "operand %d of %s is absent; the rule wants %s", idx, d, e.hv(h))
-	}
-	hv := e.p.Values[h]
-	e.vals[h], e.valSet[h] = v, true
-	defer func() { e.vals[h], e.valSet[h] = nil, false }()
-	mark := len(e.trail)
-	defer e.undo(mark)
-	if !e.typeCheck(h, pat.Pos) {
-		return false
-	}
-	if hv.Def < 0 {
-		return next()
-	}
-	dk := hv.Def
-	dpat := e.p.Ops[dk]
-	want := dpat.Name
-	if want == "" {
-		want = "an op"
-	}
-	def := v.DefiningOp()
-	if def == nil {
-		return e.fail(dpat.Pos, "operand %d of %s is %s, a block argument; the rule wants %s defined by %s", idx, d,
-			e.val(v), e.hv(h), want)
-	}
-	if v.Index() != hv.Result {
-		return e.fail(dpat.Pos, "operand %d of %s is result %d of %s; the rule wants result %d (%s)", idx, d,
-			v.Index(), e.opDesc(def), hv.Result, e.hv(h))
-	}
-	for b, set := range e.opSet {
-		if set && e.ops[b] == def {
-			return e.fail(dpat.Pos, "operand %d of %s is defined by %s, which the match binds to %s already; "+
-				"pattern ops bind distinct ops", idx, d, e.opDesc(def), rule.OpName(e.p, b))
-		}
-	}
-	e.ops[dk], e.opSet[dk] = def, true
-	defer func() { e.ops[dk], e.opSet[dk] = nil, false }()
-	return e.visit(dk, fmt.Sprintf("operand %d of %s", idx, d), next)
-}
-
-func sameValues(a, b []*ir.Value) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
 	return true
 }
 
@@ -516,14 +565,14 @@ func (e *explainer) valList(l []*ir.Value) string {
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
-// typeCheck checks the type pattern of value hole h (just bound), binding its holes (undone by the caller's mark).
-func (e *explainer) typeCheck(h int, pos rule.Pos) bool {
-	hv := e.p.Values[h]
-	tp := hv.Type
-	if tp == nil {
-		return true
+// typeCheck checks value hole h against its type pattern tp, binding the pattern's holes. The failure is reported
+// at the op that bound h.
+func (e *explainer) typeCheck(h int, tp *rule.TypePattern) bool {
+	pos := e.p.Values[h].Pos
+	if k := e.binder(h); k >= 0 {
+		pos = e.p.Ops[k].Pos
 	}
-	if hv.List {
+	if e.p.Values[h].List {
 		for i, v := range e.lists[h] {
 			what := fmt.Sprintf("element %d of %s...", i, e.hv(h))
 			if v == nil {
@@ -537,6 +586,19 @@ func (e *explainer) typeCheck(h int, pos rule.Pos) bool {
 	}
 	v := e.vals[h]
 	return e.checkType(tp, v, e.hv(h)+" ("+e.val(v)+")", pos)
+}
+
+// binder returns the pattern op whose instruction binds value hole h in the plan (-1: none).
+func (e *explainer) binder(h int) int {
+	for _, in := range e.plan.Instrs {
+		switch in.Code {
+		case BindResult, BindOperand, BindList:
+			if in.Value == h {
+				return in.Op
+			}
+		}
+	}
+	return -1
 }
 
 func (e *explainer) checkType(tp *rule.TypePattern, v *ir.Value, what string, pos rule.Pos) bool {
@@ -553,7 +615,7 @@ func (e *explainer) checkType(tp *rule.TypePattern, v *ir.Value, what string, po
 		if !ok {
 			return e.fail(pos, "the type of %s is %s; the rule wants %s", what, t, want)
 		}
-		if len(tens.Spellings) > 0 && !contains(tens.Spellings, tt.Spelling) {
+		if len(tens.Spellings) > 0 && !slices.Contains(tens.Spellings, tt.Spelling) {
 			return e.fail(pos, "the type of %s is %s; the rule wants %s (spelled %s)", what, t, want,
 				strings.Join(tens.Spellings, " or "))
 		}
@@ -595,103 +657,6 @@ func (e *explainer) checkType(tp *rule.TypePattern, v *ir.Value, what string, po
 	return true
 }
 
-func contains(s []string, x string) bool {
-	for _, y := range s {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
-
-// upward binds the next op reached through users (nextPivot), or finishes the match.
-func (e *explainer) upward() bool {
-	k, _, h := nextPivot(e.p, e.opSet, e.valSet)
-	if k < 0 {
-		return e.finish()
-	}
-	pat := e.p.Ops[k]
-	v := e.vals[h]
-	users := appendUsers(nil, v)
-	want := pat.Name
-	if want == "" {
-		want = "an op"
-	}
-	if len(users) == 0 {
-		return e.fail(pat.Pos, "%s (%s) has no users; the rule wants one to be %s", e.hv(h), e.val(v), want)
-	}
-	for _, u := range users {
-		if pat.Name != "" && u.Name() != pat.Name {
-			e.fail(pat.Pos, "%s (%s) is used by %s; the rule wants %s", e.hv(h), e.val(v), e.opDesc(u), pat.Name)
-			continue
-		}
-		dup := -1
-		for b, set := range e.opSet {
-			if set && e.ops[b] == u {
-				dup = b
-			}
-		}
-		if dup >= 0 {
-			e.fail(pat.Pos, "%s (%s) is used by %s, which the match binds to %s already; pattern ops bind distinct "+
-				"ops", e.hv(h), e.val(v), e.opDesc(u), rule.OpName(e.p, dup))
-			continue
-		}
-		e.ops[k], e.opSet[k] = u, true
-		e.choices = append(e.choices, rule.OpName(e.p, k)+" = "+e.opDesc(u))
-		ok := e.visit(k, "", e.upward)
-		e.choices = e.choices[:len(e.choices)-1]
-		e.ops[k], e.opSet[k] = nil, false
-		if ok {
-			return true
-		}
-	}
-	return false
-}
-
-// finish checks closure and the where constraints of a complete structural binding.
-func (e *explainer) finish() bool {
-	for h, hv := range e.p.Values {
-		if !isInternal(e.p, h) {
-			continue
-		}
-		v := e.vals[h]
-		n := 0
-		var outside []*ir.Op
-		for u := v.FirstUse(); u != nil; u = u.Next() {
-			if !e.bound(u.Owner()) {
-				n++
-				outside = append(outside, u.Owner())
-			}
-		}
-		if n > 0 {
-			return e.fail(hv.Pos, "%s (%s) has %s outside the match (%s)", e.hv(h), e.val(v),
-				plural(n, "use", "uses"), e.usersDesc(dedupOps(outside)))
-		}
-	}
-	for _, w := range e.r.Where {
-		val, err := rule.Eval(w, e)
-		if err != nil {
-			return e.fail(w.At(), "constraint %s failed: %v", rule.FormatExpr(e.r, w), evalMessage(err))
-		}
-		if b, ok := val.(bool); !ok {
-			return e.fail(w.At(), "constraint %s is %s, not a bool", rule.FormatExpr(e.r, w), rule.Describe(val))
-		} else if !b {
-			return e.fail(w.At(), "%s", e.whyFalse(w))
-		}
-	}
-	e.tried++
-	x := &exec{p: &program{r: e.r, isList: make([]bool, len(e.p.Values))}, ops: e.ops, vals: e.vals,
-		lists: e.lists, holes: e.holes, holeSet: e.holeSet}
-	for i, v := range e.p.Values {
-		x.p.isList[i] = v.List
-		x.p.hasLists = x.p.hasLists || v.List
-	}
-	e.match = &rule.Match{}
-	x.fill(e.match)
-	e.matchSet = append([]bool(nil), e.holeSet...)
-	return true
-}
-
 func evalMessage(err error) string {
 	if ee, ok := err.(*rule.EvalError); ok {
 		return ee.Msg
@@ -699,20 +664,11 @@ func evalMessage(err error) string {
 	return err.Error()
 }
 
-func (e *explainer) bound(op *ir.Op) bool {
-	for k, set := range e.opSet {
-		if set && e.ops[k] == op {
-			return true
-		}
-	}
-	return false
-}
-
 // dedupOps removes repeated ops and orders them in program order.
 func dedupOps(ops []*ir.Op) []*ir.Op {
 	var out []*ir.Op
 	for _, o := range ops {
-		if !contains2(out, o) {
+		if !slices.Contains(out, o) {
 			out = append(out, o)
 		}
 	}
@@ -722,15 +678,6 @@ func dedupOps(ops []*ir.Op) []*ir.Op {
 		}
 	}
 	return out
-}
-
-func contains2(ops []*ir.Op, o *ir.Op) bool {
-	for _, x := range ops {
-		if x == o {
-			return true
-		}
-	}
-	return false
 }
 
 // whyFalse explains a where constraint that evaluated to false: for a comparison, both sides' values; for &&, the
@@ -796,8 +743,8 @@ func (e *explainer) show(v rule.Val) string {
 	return rule.FormatVal(v)
 }
 
-// bindings renders the match.
-func (e *explainer) bindings() []Binding {
+// rendered renders the match: what each pattern op, value and hole is bound to.
+func (e *explainer) rendered() []Binding {
 	var out []Binding
 	m := e.match
 	for k, o := range m.Ops {
@@ -823,42 +770,3 @@ func (e *explainer) bindings() []Binding {
 	}
 	return out
 }
-
-// rule.Env
-
-// Hole implements rule.Env.
-func (e *explainer) Hole(i int) (any, bool) {
-	if i < 0 || i >= len(e.holes) || !e.holeSet[i] {
-		return nil, false
-	}
-	return e.holes[i], true
-}
-
-// Value implements rule.Env.
-func (e *explainer) Value(r rule.Ref) *ir.Value {
-	if r.New || r.Index < 0 || r.Index >= len(e.vals) || e.p.Values[r.Index].List {
-		return nil
-	}
-	return e.vals[r.Index]
-}
-
-// List implements rule.Env.
-func (e *explainer) List(r rule.Ref) []*ir.Value {
-	if r.New || r.Index < 0 || r.Index >= len(e.vals) || !e.p.Values[r.Index].List {
-		return nil
-	}
-	return e.lists[r.Index]
-}
-
-// Builtin implements rule.Env.
-func (e *explainer) Builtin(name string, args []rule.Val) (rule.Val, bool, error) {
-	return oracleBuiltin(e.oracle, name, args)
-}
-
-// Native implements rule.Env.
-func (e *explainer) Native(name string, args []rule.Val) (rule.Val, error) {
-	return oracleNative(e.oracle, name, args)
-}
-
-// Param implements rule.ParamSource: the rule-set parameters the oracle gives (rule.WithParams).
-func (e *explainer) Param(name string) (rule.Val, bool) { return rule.OracleParam(e.oracle, name) }

@@ -48,9 +48,6 @@ func (p *position) String() string {
 	return p.parent.String() + ".attr[" + p.name + "]"
 }
 
-// isOp reports whether the position denotes an op (as opposed to a value or an attribute).
-func (p *position) isOp() bool { return p.kind == posRoot || p.kind == posDef }
-
 // Questions are asked at a position; the answer selects a child of a tree node (MLIR's Qualifier/Question).
 
 type qKind uint8
@@ -91,7 +88,7 @@ type question struct {
 	name   string
 	other  *position
 	tensor *rule.TensorPattern // qTensor (its hole-free part)
-	cmp    cmpOp               // qUsesCmp
+	cmp    Cmp                 // qUsesCmp
 	key    string
 }
 
@@ -147,62 +144,6 @@ func (a answer) String() string {
 		return r.String()
 	}
 	return strconv.FormatInt(a.n, 10)
-}
-
-// cmpOp is a comparison operator of a hoisted uses() constraint.
-type cmpOp uint8
-
-const (
-	cmpEq cmpOp = iota
-	cmpNe
-	cmpLt
-	cmpLe
-	cmpGt
-	cmpGe
-)
-
-var cmpNames = [...]string{"==", "!=", "<", "<=", ">", ">="}
-
-func (c cmpOp) String() string { return cmpNames[c] }
-
-func (c cmpOp) eval(x, y int64) bool {
-	switch c {
-	case cmpEq:
-		return x == y
-	case cmpNe:
-		return x != y
-	case cmpLt:
-		return x < y
-	case cmpLe:
-		return x <= y
-	case cmpGt:
-		return x > y
-	}
-	return x >= y
-}
-
-// mirror returns the operator with its operands swapped (1 < x is x > 1).
-func (c cmpOp) mirror() cmpOp {
-	switch c {
-	case cmpLt:
-		return cmpGt
-	case cmpLe:
-		return cmpGe
-	case cmpGt:
-		return cmpLt
-	case cmpGe:
-		return cmpLe
-	}
-	return c
-}
-
-func parseCmp(op string) (cmpOp, bool) {
-	for i, n := range cmpNames {
-		if n == op {
-			return cmpOp(i), true
-		}
-	}
-	return 0, false
 }
 
 // tables hash-conses positions and questions for one automaton.

@@ -1,7 +1,6 @@
 package matcher
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -9,51 +8,22 @@ import (
 	"github.com/pirdrr/drr/ir"
 )
 
-// A rule compiles into a program: a flat list of instructions that the executor (exec) runs with backtracking.
-// The instructions follow the plan of the rule (see doc.go, "Exploration order"): the root's checks, its results,
-// its operands with their producers depth-first, then the ops reached through users, then closure, constraints
-// and success. Choice instructions (cSwap, cUser) push a frame; a failing check resumes the newest frame's next
-// alternative.
+// A rule's plan (plan.go) compiles into programs for a small backtracking executor (exec): its instructions with
+// the op kinds resolved in the Context, fused where runs of them check one op (fuse), and the checks the decision
+// tree makes dropped. A failing check resumes the newest choice point's next alternative.
 //
-// Every check the decision tree can ask at a fixed position is emitted together with a predicate (question,
-// answer), and the instruction remembers its question. The full program checks everything (Options.NoTree runs
-// it); each success node of the tree gets its own leaf program (crule.leaf), which skips the checks of the
-// questions asked on the node's path while keeping the bindings they make.
+// Every check the decision tree can ask at a fixed position (one that no choice precedes: the root, the op
+// defining operand j of a fixed op, an attribute or result of a fixed op…) gets a predicate (question, answer),
+// and the instruction remembers its question. The full program checks everything (Options.NoTree runs it); each
+// success node of the tree gets its own leaf program (crule.leaf), which skips the checks of the questions asked
+// on the node's path while keeping the bindings they make.
 
-type opcode uint8
-
+// The fused instructions fuse makes, after the plan's opcodes.
 const (
-	cName         opcode = iota // ops[k] is named info
-	cNumOperands                // ops[k] has n operands (atLeast: >= n)
-	cNumResults                 // ops[k] has n results (atLeast: >= n)
-	cAttrBind                   // holes[h] = attribute name of ops[k] or its default, which must exist
-	cAttrCheck                  // attribute name of ops[k] (or default) == holes[h]
-	cAttrEquals                 // attribute name of ops[k] (or default) == lit
-	cAttrPresent                // ops[k] carries attribute name
-	cRestAttrs                  // holes[h] = attributes of ops[k] not in names (or check, if bound)
-	cResultUnused               // result j of ops[k] has no uses
-	cExtraUnused                // results n.. of ops[k] have no uses
-	cBindResult                 // vals[h] = result j of ops[k]
-	cSwap                       // choice: operands 0 and 1 of ops[k] as written, then swapped
-	cOperandEq                  // operand j of ops[k] is vals[h]
-	cBindOperand                // vals[h] = operand j of ops[k], which must be present
-	cBindDef                    // ops[k] = the op defining vals[h], of which it must be result n
-	cDistinct                   // ops[k] is none of ops[bound…]
-	cOperandNull                // operand j of ops[k] is absent
-	cBindList                   // lists[h] = operands j.. of ops[k]
-	cListEq                     // operands j.. of ops[k] are lists[h]
-	cType                       // the type of vals[h] (each of lists[h]) matches tp
-	cUser                       // choice: ops[k] = each user of vals[h], in program order
-	cClosure                    // every use of vals[h] is by a bound op
-	cUsesCmp                    // uses(vals[h]) cmp n (a where constraint compiled to a check)
-	cWhere                      // where constraint expr is true
-	cSuccess                    // a complete match
-
-	// Fused instructions, made by fuse from runs of the above.
-	cShape        // name, operand count and result count of ops[k] (info nil / n, n2 < 0: not checked)
-	cBindOperands // cBindOperand for each item (j, h, check)
-	cBindResults  // cBindResult for each item (j, h)
-	cAttrBinds    // cAttrBind for each item (name, h)
+	cShape        = Success + 1 + iota // CheckName, CheckOperands and CheckResults of one op (unset: info nil, N, n2 < 0)
+	cBindOperands                      // BindOperand for each item (Index, Value, check)
+	cBindResults                       // BindResult for each item (Index, Value)
+	cBindAttrs                         // BindAttr for each item (Name, Hole)
 )
 
 // item is one element of a fused instruction.
@@ -63,26 +33,17 @@ type item struct {
 	name  string
 }
 
+// instr is a plan instruction lowered for the executor.
 type instr struct {
-	code opcode
+	Instr
+	// info is the op kind of CheckName (and cShape) in the automaton's Context.
+	info *ir.OpInfo
 	// covered says the decision tree has made this instruction's check (set in leaf programs only).
 	covered bool
 	// q is the question that covers the instruction when the tree asks it on the way to the rule's success node,
-	// or nil; always marks checks that dispatch itself makes (the root's name).
-	q       *question
-	always  bool
-	atLeast bool
-	k, j, h int
-	n       int
-	info    *ir.OpInfo
-	name    string
-	lit     ir.Attribute
-	names   []string // cRestAttrs: the attribute names the op pattern lists
-	bound   []int    // cDistinct: the pattern ops bound before ops[k]
-	tp      *rule.TypePattern
-	cmp     cmpOp
-	expr    rule.Expr
-	where   int // cWhere, cUsesCmp: index in Rule.Where
+	// or nil; always marks checks that the matcher makes before any tree node (the root's name).
+	q      *question
+	always bool
 	// Fused instructions: cShape's result count (n2, atLeast2), and the items of the others.
 	n2       int
 	atLeast2 bool
@@ -92,11 +53,11 @@ type instr struct {
 // keepWhenCovered reports whether a covered instruction still has work at a leaf: a binding, or the holes of a
 // tensor pattern whose hole-free part the tree checked.
 func (in *instr) keepWhenCovered() bool {
-	switch in.code {
-	case cAttrBind, cBindOperand, cBindDef:
+	switch in.Code {
+	case BindAttr, BindOperand, BindDef:
 		return true
-	case cType:
-		return in.tp.Exact == nil && in.tp.Tensor != nil && tensorHasHoles(in.tp.Tensor)
+	case CheckType:
+		return in.Type.Exact == nil && in.Type.Tensor != nil && tensorHasHoles(in.Type.Tensor)
 	}
 	return false
 }
@@ -119,6 +80,7 @@ type pred struct {
 // crule is a compiled rule.
 type crule struct {
 	r    *rule.Rule
+	plan *Plan
 	full *program
 	// code is the plan's instructions with the questions that can cover them; leaf builds programs from it.
 	code  []instr
@@ -127,78 +89,24 @@ type crule struct {
 	never bool
 }
 
-type compiler struct {
-	r        *rule.Rule
-	p        *rule.Pattern
-	ctx      *ir.Context
-	t        *tables
-	boundOp  []bool
-	order    []int
-	boundVal []bool
-	bound    []bool // attribute $holes bound so far (their first AttrBind binds, later ones check)
-	valPos   []*position
-	attrPos  []*position
-	code     []instr
-	preds    []pred
-}
-
-// compileRule compiles r into its programs and predicates, hash-consing positions and questions in t.
-func compileRule(r *rule.Rule, ctx *ir.Context, t *tables) (cr *crule, err error) {
-	if err := validate(r); err != nil {
+// compileRule compiles r's plan into its programs and predicates, hash-consing positions and questions in t.
+func compileRule(r *rule.Rule, ctx *ir.Context, t *tables) (*crule, error) {
+	pl, err := NewPlan(r)
+	if err != nil {
 		return nil, err
 	}
-	p := r.Pattern
-	c := &compiler{r: r, p: p, ctx: ctx, t: t,
-		boundOp: make([]bool, len(p.Ops)), boundVal: make([]bool, len(p.Values)), bound: make([]bool, len(p.Holes)),
-		valPos: make([]*position, len(p.Values)), attrPos: make([]*position, len(p.Holes))}
-	c.boundOp[p.Root] = true
-	c.order = append(c.order, p.Root)
-	c.visit(p.Root, t.root())
-	for {
-		k, j, h := nextPivot(p, c.boundOp, c.boundVal)
-		if k < 0 {
-			break
-		}
-		c.emit(instr{code: cUser, k: k, j: j, h: h})
-		c.emit(instr{code: cDistinct, k: k, bound: append([]int(nil), c.order...)})
-		c.boundOp[k] = true
-		c.order = append(c.order, k)
-		c.visit(k, nil)
-	}
-	for k, b := range c.boundOp {
-		if !b {
-			return nil, fmt.Errorf("%s %s is not connected to the root %s", p.Ops[k].Pos, rule.OpName(p, k),
-				rule.OpName(p, p.Root))
+	cr := &crule{r: r, plan: pl, code: make([]instr, len(pl.Instrs))}
+	for i, in := range pl.Instrs {
+		cr.code[i] = instr{Instr: in}
+		if in.Code == CheckName {
+			cr.code[i].info = ctx.OpInfo(in.Name)
 		}
 	}
-	for h := range p.Values {
-		if isInternal(p, h) {
-			c.emit(instr{code: cClosure, h: h})
-		}
-	}
-	for i, e := range r.Where {
-		if h, cmp, n, ok := usesConstraint(p, e); ok {
-			in := instr{code: cUsesCmp, h: h, cmp: cmp, n: n, expr: e, where: i}
-			if vp := c.valPos[h]; vp != nil {
-				if cmp == cmpEq {
-					c.emitPred(in, question{kind: qUses, pos: vp}, answer{n: int64(n)})
-				} else {
-					c.emitPred(in, question{kind: qUsesCmp, pos: vp, cmp: cmp, n: n}, answerTrue)
-				}
-				continue
-			}
-			c.emit(in)
-			continue
-		}
-		c.emit(instr{code: cWhere, expr: e, where: i})
-	}
-	c.emit(instr{code: cSuccess})
-
-	cr = &crule{r: r, code: c.code}
+	preds := cr.predicates(t)
 	cr.full = cr.leaf(nil)
 	// Deduplicate predicates; contradictory answers mean the rule can never match.
 	seen := map[*question]answer{}
-	for _, pr := range c.preds {
+	for _, pr := range preds {
 		if a, ok := seen[pr.q]; ok {
 			if a != pr.a {
 				cr.never = true
@@ -211,9 +119,138 @@ func compileRule(r *rule.Rule, ctx *ir.Context, t *tables) (cr *crule, err error
 	return cr, nil
 }
 
+// predicates gives each check of the plan that is made at a fixed position its question, and returns the
+// predicates. An op or value has a fixed position when the plan reaches it from the root through operands and
+// producers only: a ChooseUser leaves the op it binds without one, a ChooseSwap the operands 0 and 1 of its op.
+func (cr *crule) predicates(t *tables) []pred {
+	p := cr.r.Pattern
+	opPos := make([]*position, len(p.Ops))
+	valPos := make([]*position, len(p.Values))
+	attrPos := make([]*position, len(p.Holes))
+	defQ := make([]*question, len(p.Values)) // the question covering the BindOperand of a value BindDef reads
+	swapped := make([]bool, len(p.Ops))
+	var preds []pred
+	for i := range cr.code {
+		in := &cr.code[i]
+		ask := func(q question, a answer) {
+			in.q = t.question(q)
+			preds = append(preds, pred{q: in.q, a: a})
+		}
+		operand := func() *position {
+			if pos := opPos[in.Op]; pos != nil && !(swapped[in.Op] && in.Index < 2) {
+				return t.operand(pos, in.Index)
+			}
+			return nil
+		}
+		pos := opPos[in.Op]
+		switch in.Code {
+		case BindRoot:
+			opPos[in.Op] = t.root()
+		case CheckName:
+			switch {
+			case in.Op == p.Root:
+				in.always = true // the automaton dispatches on the root's name
+			case pos != nil:
+				ask(question{kind: qName, pos: pos}, answer{ref: in.info})
+			}
+		case CheckOperands, CheckResults:
+			switch {
+			case pos == nil:
+			case in.AtLeast && in.Code == CheckOperands:
+				ask(question{kind: qNumOperandsGE, pos: pos, n: in.N}, answerTrue)
+			case in.AtLeast:
+				ask(question{kind: qNumResultsGE, pos: pos, n: in.N}, answerTrue)
+			case in.Code == CheckOperands:
+				ask(question{kind: qNumOperands, pos: pos}, answer{n: int64(in.N)})
+			default:
+				ask(question{kind: qNumResults, pos: pos}, answer{n: int64(in.N)})
+			}
+		case BindAttr:
+			// The existence check stays with the binding at the leaf: it never tells rules apart, and the leaf
+			// reads the attribute anyway.
+			if pos != nil {
+				attrPos[in.Hole] = t.attr(pos, in.Name)
+			}
+		case CheckAttr:
+			if pos == nil || attrPos[in.Hole] == nil {
+				break
+			}
+			switch ap, first := t.attr(pos, in.Name), attrPos[in.Hole]; {
+			case ap == first: // the same attribute of the same op, listed twice
+				in.always = true
+			default:
+				ask(question{kind: qAttrEq, pos: ap, other: first}, answerTrue)
+			}
+		case CheckAttrLit:
+			if pos != nil {
+				ask(question{kind: qAttr, pos: t.attr(pos, in.Name)}, answer{ref: in.Literal})
+			}
+		case CheckAttrPresent:
+			if pos != nil {
+				ask(question{kind: qAttrPresent, pos: pos, name: in.Name}, answerTrue)
+			}
+		case CheckUnused:
+			if pos != nil {
+				ask(question{kind: qNoUses, pos: t.result(pos, in.Index)}, answerTrue)
+			}
+		case CheckExtraUnused:
+			if pos != nil {
+				ask(question{kind: qExtraUnused, pos: pos, n: in.N}, answerTrue)
+			}
+		case BindResult:
+			if pos != nil {
+				valPos[in.Value] = t.result(pos, in.Index)
+			}
+		case ChooseSwap:
+			swapped[in.Op] = true
+		case CheckOperand:
+			if opd, first := operand(), valPos[in.Value]; opd != nil && first != nil {
+				ask(question{kind: qValueEq, pos: opd, other: first}, answerTrue)
+			}
+		case BindOperand:
+			opd := operand()
+			valPos[in.Value] = opd
+			// A produced value's presence, defining op and result index are one predicate, which covers
+			// BindDef's checks too; an input's presence is checked by the leaf when it binds it (as for
+			// attributes above).
+			if p.Values[in.Value].Def >= 0 && opd != nil {
+				ask(question{kind: qResultIndex, pos: opd}, answer{n: int64(p.Values[in.Value].Result)})
+				defQ[in.Value] = in.q
+			}
+		case BindDef:
+			in.q = defQ[in.Value]
+			if vp := valPos[in.Value]; vp != nil {
+				opPos[in.Op] = t.def(vp)
+			}
+		case CheckNull:
+			if operand() != nil {
+				ask(question{kind: qIsNull, pos: pos, n: in.Index}, answerTrue)
+			}
+		case CheckType:
+			vp := valPos[in.Value]
+			switch {
+			case vp == nil || p.Values[in.Value].List:
+			case in.Type.Exact != nil:
+				ask(question{kind: qType, pos: vp}, answer{ref: in.Type.Exact})
+			case in.Type.Tensor != nil:
+				ask(question{kind: qTensor, pos: vp, tensor: in.Type.Tensor}, answerTrue)
+			}
+		case CheckUses:
+			switch vp := valPos[in.Value]; {
+			case vp == nil:
+			case in.Cmp == CmpEq:
+				ask(question{kind: qUses, pos: vp}, answer{n: int64(in.N)})
+			default:
+				ask(question{kind: qUsesCmp, pos: vp, cmp: in.Cmp, n: in.N}, answerTrue)
+			}
+		}
+	}
+	return preds
+}
+
 // leaf returns the rule's program for a success node of the tree whose path asked the questions in path: the
 // instructions those questions cover skip their checks (and disappear unless they also bind). leaf(nil) is the
-// full program.
+// full program. BindRoot goes: the executor binds the root itself.
 func (cr *crule) leaf(path map[*question]bool) *program {
 	p := cr.r.Pattern
 	prog := &program{r: cr.r, root: p.Root, isList: make([]bool, len(p.Values))}
@@ -223,7 +260,7 @@ func (cr *crule) leaf(path map[*question]bool) *program {
 	}
 	for _, in := range cr.code {
 		in.covered = path != nil && (in.always || in.q != nil && path[in.q])
-		if !in.covered || in.keepWhenCovered() {
+		if in.Code != BindRoot && (!in.covered || in.keepWhenCovered()) {
 			prog.code = append(prog.code, in)
 		}
 	}
@@ -233,59 +270,62 @@ func (cr *crule) leaf(path map[*question]bool) *program {
 
 // fuse merges runs of instructions on one op into fused instructions, so that the executor dispatches fewer
 // times: name and counts into cShape, consecutive operand, result and attribute bindings into one instruction
-// each, and the distinctness check into the cBindDef before it. The order of bindings is kept.
+// each, and the distinctness check into the BindDef before it. The order of bindings is kept.
 func fuse(code []instr) []instr {
 	var out []instr
 	for i := 0; i < len(code); i++ {
 		in := code[i]
 		last := len(out) - 1
-		switch in.code {
-		case cName, cNumOperands, cNumResults:
-			if last < 0 || out[last].code != cShape || out[last].k != in.k || !shapeFree(&out[last], in.code) {
-				out = append(out, instr{code: cShape, k: in.k, n: -1, n2: -1})
+		next := func(c Opcode) bool { return i+1 < len(code) && code[i+1].Code == c && code[i+1].Op == in.Op }
+		switch in.Code {
+		case CheckName, CheckOperands, CheckResults:
+			if last < 0 || out[last].Code != cShape || out[last].Op != in.Op || !shapeFree(&out[last], in.Code) {
+				out = append(out, instr{Instr: Instr{Code: cShape, Op: in.Op, N: -1}, n2: -1})
 				last = len(out) - 1
 			}
 			sh := &out[last]
-			switch in.code {
-			case cName:
+			switch in.Code {
+			case CheckName:
 				sh.info = in.info
-			case cNumOperands:
-				sh.n, sh.atLeast = in.n, in.atLeast
-			case cNumResults:
-				sh.n2, sh.atLeast2 = in.n, in.atLeast
+			case CheckOperands:
+				sh.N, sh.AtLeast = in.N, in.AtLeast
+			case CheckResults:
+				sh.n2, sh.atLeast2 = in.N, in.AtLeast
 			}
 			continue
-		case cBindOperand:
-			if last >= 0 && out[last].code == cBindOperands && out[last].k == in.k {
-				out[last].items = append(out[last].items, item{j: in.j, h: in.h, check: !in.covered})
+		case BindOperand:
+			it := item{j: in.Index, h: in.Value, check: !in.covered}
+			if last >= 0 && out[last].Code == cBindOperands && out[last].Op == in.Op {
+				out[last].items = append(out[last].items, it)
 				continue
 			}
-			if i+1 < len(code) && code[i+1].code == cBindOperand && code[i+1].k == in.k {
-				out = append(out, instr{code: cBindOperands, k: in.k,
-					items: []item{{j: in.j, h: in.h, check: !in.covered}}})
+			if next(BindOperand) {
+				out = append(out, instr{Instr: Instr{Code: cBindOperands, Op: in.Op}, items: []item{it}})
 				continue
 			}
-		case cBindResult:
-			if last >= 0 && out[last].code == cBindResults && out[last].k == in.k {
-				out[last].items = append(out[last].items, item{j: in.j, h: in.h})
+		case BindResult:
+			it := item{j: in.Index, h: in.Value}
+			if last >= 0 && out[last].Code == cBindResults && out[last].Op == in.Op {
+				out[last].items = append(out[last].items, it)
 				continue
 			}
-			if i+1 < len(code) && code[i+1].code == cBindResult && code[i+1].k == in.k {
-				out = append(out, instr{code: cBindResults, k: in.k, items: []item{{j: in.j, h: in.h}}})
+			if next(BindResult) {
+				out = append(out, instr{Instr: Instr{Code: cBindResults, Op: in.Op}, items: []item{it}})
 				continue
 			}
-		case cAttrBind:
-			if last >= 0 && out[last].code == cAttrBinds && out[last].k == in.k {
-				out[last].items = append(out[last].items, item{name: in.name, h: in.h})
+		case BindAttr:
+			it := item{name: in.Name, h: in.Hole}
+			if last >= 0 && out[last].Code == cBindAttrs && out[last].Op == in.Op {
+				out[last].items = append(out[last].items, it)
 				continue
 			}
-			if i+1 < len(code) && code[i+1].code == cAttrBind && code[i+1].k == in.k {
-				out = append(out, instr{code: cAttrBinds, k: in.k, items: []item{{name: in.name, h: in.h}}})
+			if next(BindAttr) {
+				out = append(out, instr{Instr: Instr{Code: cBindAttrs, Op: in.Op}, items: []item{it}})
 				continue
 			}
-		case cDistinct:
-			if last >= 0 && out[last].code == cBindDef && out[last].k == in.k && out[last].bound == nil {
-				out[last].bound = in.bound
+		case CheckDistinct:
+			if last >= 0 && out[last].Code == BindDef && out[last].Op == in.Op && out[last].Bound == nil {
+				out[last].Bound = in.Bound
 				continue
 			}
 		}
@@ -295,373 +335,60 @@ func fuse(code []instr) []instr {
 }
 
 // shapeFree reports whether the cShape sh does not check yet what an instruction of code c checks.
-func shapeFree(sh *instr, c opcode) bool {
+func shapeFree(sh *instr, c Opcode) bool {
 	switch c {
-	case cName:
-		return sh.info == nil && sh.n < 0 && sh.n2 < 0
-	case cNumOperands:
-		return sh.n < 0 && sh.n2 < 0
+	case CheckName:
+		return sh.info == nil && sh.N < 0 && sh.n2 < 0
+	case CheckOperands:
+		return sh.N < 0 && sh.n2 < 0
 	}
 	return sh.n2 < 0
 }
 
-func (c *compiler) emit(in instr) { c.code = append(c.code, in) }
-
-// emitPred emits in as coverable by the predicate (q, a).
-func (c *compiler) emitPred(in instr, q question, a answer) {
-	in.q = c.t.question(q)
-	c.code = append(c.code, in)
-	c.preds = append(c.preds, pred{q: in.q, a: a})
-}
-
-// check emits in, covered by (q, a) when the op is at a fixed position (pos != nil).
-func (c *compiler) check(in instr, pos *position, q question, a answer) {
-	if pos == nil {
-		c.emit(in)
-		return
-	}
-	c.emitPred(in, q, a)
-}
-
-// visit emits the instructions for op k once it is bound: its own checks, its results, and its operands (binding
-// their producers depth-first). pos is the op's fixed position, or nil if a choice (a swap, a user) precedes it.
-func (c *compiler) visit(k int, pos *position) {
-	p, t := c.p, c.t
-	op := p.Ops[k]
-	if op.Name != "" {
-		in := instr{code: cName, k: k, info: c.ctx.OpInfo(op.Name)}
-		if k == p.Root {
-			in.always = true // the automaton dispatches on the root's name
-			c.emit(in)
-		} else {
-			c.check(in, pos, question{kind: qName, pos: pos}, answer{ref: in.info})
-		}
-	}
-	nopd := len(op.Operands)
-	if nopd > 0 && op.Operands[nopd-1].Kind == rule.OperandList {
-		c.check(instr{code: cNumOperands, k: k, n: nopd - 1, atLeast: true}, pos,
-			question{kind: qNumOperandsGE, pos: pos, n: nopd - 1}, answerTrue)
-	} else {
-		c.check(instr{code: cNumOperands, k: k, n: nopd}, pos, question{kind: qNumOperands, pos: pos},
-			answer{n: int64(nopd)})
-	}
-	nres := len(op.Results)
-	if op.MoreResults {
-		c.check(instr{code: cNumResults, k: k, n: nres, atLeast: true}, pos,
-			question{kind: qNumResultsGE, pos: pos, n: nres}, answerTrue)
-	} else {
-		c.check(instr{code: cNumResults, k: k, n: nres}, pos, question{kind: qNumResults, pos: pos},
-			answer{n: int64(nres)})
-	}
-	for _, a := range op.Attrs {
-		var ap *position
-		if pos != nil {
-			ap = t.attr(pos, a.Name)
-		}
-		switch a.Kind {
-		case rule.AttrBind:
-			if !c.bound[a.Hole] {
-				c.bound[a.Hole] = true
-				c.attrPos[a.Hole] = ap
-				// The existence check stays with the binding at the leaf: it never tells rules apart, and the
-				// leaf reads the attribute anyway.
-				c.emit(instr{code: cAttrBind, k: k, name: a.Name, h: a.Hole})
-				continue
-			}
-			in := instr{code: cAttrCheck, k: k, name: a.Name, h: a.Hole}
-			switch first := c.attrPos[a.Hole]; {
-			case ap == nil || first == nil:
-				c.emit(in)
-			case ap == first: // the same attribute of the same op, listed twice
-				in.always = true
-				c.emit(in)
-			default:
-				c.emitPred(in, question{kind: qAttrEq, pos: ap, other: first}, answerTrue)
-			}
-		case rule.AttrEquals:
-			c.check(instr{code: cAttrEquals, k: k, name: a.Name, lit: a.Literal}, ap,
-				question{kind: qAttr, pos: ap}, answer{ref: a.Literal})
-		case rule.AttrPresent:
-			c.check(instr{code: cAttrPresent, k: k, name: a.Name}, pos,
-				question{kind: qAttrPresent, pos: pos, name: a.Name}, answerTrue)
-		}
-	}
-	if op.RestAttrs >= 0 {
-		names := make([]string, len(op.Attrs))
-		for i, a := range op.Attrs {
-			names[i] = a.Name
-		}
-		c.emit(instr{code: cRestAttrs, k: k, h: op.RestAttrs, names: names})
-	}
-	for i, res := range op.Results {
-		var rp *position
-		if pos != nil {
-			rp = t.result(pos, i)
-		}
-		switch {
-		case res.Value < 0:
-			c.check(instr{code: cResultUnused, k: k, j: i}, rp, question{kind: qNoUses, pos: rp}, answerTrue)
-		case !c.boundVal[res.Value]:
-			c.emit(instr{code: cBindResult, k: k, j: i, h: res.Value})
-			c.boundVal[res.Value] = true
-			c.valPos[res.Value] = rp
-			c.typeCheck(res.Value)
-		}
-		// A result hole bound already is the one op k was reached through: cBindDef checked it.
-	}
-	if op.MoreResults {
-		c.check(instr{code: cExtraUnused, k: k, n: nres}, pos, question{kind: qExtraUnused, pos: pos, n: nres},
-			answerTrue)
-	}
-	if op.Commutative {
-		c.emit(instr{code: cSwap, k: k})
-	}
-	for j, o := range op.Operands {
-		var opd *position
-		if pos != nil && !(op.Commutative && j < 2) {
-			opd = t.operand(pos, j)
-		}
-		switch o.Kind {
-		case rule.OperandValue:
-			h := o.Value
-			if c.boundVal[h] {
-				in := instr{code: cOperandEq, k: k, j: j, h: h}
-				if first := c.valPos[h]; opd != nil && first != nil {
-					c.emitPred(in, question{kind: qValueEq, pos: opd, other: first}, answerTrue)
-				} else {
-					c.emit(in)
-				}
-				continue
-			}
-			hv := p.Values[h]
-			in := instr{code: cBindOperand, k: k, j: j, h: h}
-			var defQ *question
-			if hv.Def >= 0 {
-				c.check(in, opd, question{kind: qResultIndex, pos: opd}, answer{n: int64(hv.Result)})
-				defQ = c.code[len(c.code)-1].q
-			} else {
-				// An input's presence is checked by the leaf when it binds it (as for attributes above).
-				c.emit(in)
-			}
-			c.boundVal[h] = true
-			c.valPos[h] = opd
-			c.typeCheck(h)
-			if d := hv.Def; d >= 0 {
-				if c.boundOp[d] {
-					panic(fmt.Sprintf("matcher: %s unbound while its op is bound", rule.ValueName(p, h)))
-				}
-				// cBindDef's checks (a defining op exists, the value is its result n) are exactly the
-				// qResultIndex predicate of cBindOperand.
-				c.emit(instr{code: cBindDef, k: d, h: h, n: hv.Result, q: defQ})
-				c.emit(instr{code: cDistinct, k: d, bound: append([]int(nil), c.order...)})
-				c.boundOp[d] = true
-				c.order = append(c.order, d)
-				var dpos *position
-				if opd != nil {
-					dpos = t.def(opd)
-				}
-				c.visit(d, dpos)
-			}
-		case rule.OperandNull:
-			c.check(instr{code: cOperandNull, k: k, j: j}, opd, question{kind: qIsNull, pos: pos, n: j}, answerTrue)
-		case rule.OperandList:
-			h := o.Value
-			if c.boundVal[h] {
-				c.emit(instr{code: cListEq, k: k, j: j, h: h})
-				continue
-			}
-			c.emit(instr{code: cBindList, k: k, j: j, h: h})
-			c.boundVal[h] = true
-			c.typeCheck(h)
-		}
-	}
-}
-
-// typeCheck emits the type check of value hole h, right after it is bound.
-func (c *compiler) typeCheck(h int) {
-	v := c.p.Values[h]
-	tp := v.Type
-	if tp == nil {
-		return
-	}
-	in := instr{code: cType, h: h, tp: tp}
-	vp := c.valPos[h]
-	if v.List {
-		vp = nil
-	}
-	switch {
-	case tp.Exact != nil:
-		c.check(in, vp, question{kind: qType, pos: vp}, answer{ref: tp.Exact})
-	case tp.Tensor != nil:
-		c.check(in, vp, question{kind: qTensor, pos: vp, tensor: tp.Tensor}, answerTrue)
-	case tp.Hole >= 0:
-		c.emit(in)
-	}
-}
-
-// nextPivot picks the next op to reach through the users of a bound value: the unbound op with the smallest index
-// that has a single-value operand whose hole is bound, and the first such operand. It returns k = -1 when there
-// is none.
-func nextPivot(p *rule.Pattern, boundOp, boundVal []bool) (k, j, h int) {
-	for k, op := range p.Ops {
-		if boundOp[k] {
-			continue
-		}
-		for j, o := range op.Operands {
-			if o.Kind == rule.OperandValue && boundVal[o.Value] {
-				return k, j, o.Value
-			}
-		}
-	}
-	return -1, -1, -1
-}
-
-// isInternal reports whether value hole h is internal to the pattern: defined by a pattern op, used as an operand
-// by another one, and not marked Shared. Every use of an internal value must be by an op of the match.
-func isInternal(p *rule.Pattern, h int) bool {
-	v := p.Values[h]
-	if v.Def < 0 || v.Shared || v.List {
-		return false
-	}
-	for _, op := range p.Ops {
-		for _, o := range op.Operands {
-			if o.Kind == rule.OperandValue && o.Value == h {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// usesConstraint recognizes a where constraint `uses(%v) cmp n` (or `n cmp uses(%v)`) on a single value hole with
-// an integer literal, which the matcher checks directly (and the tree hoists when %v has a fixed position).
-func usesConstraint(p *rule.Pattern, e rule.Expr) (h int, cmp cmpOp, n int, ok bool) {
-	b, isBin := e.(*rule.Binary)
-	if !isBin {
-		return
-	}
-	cmp, ok = parseCmp(b.Op)
-	if !ok {
-		return
-	}
-	x, y := b.X, b.Y
-	if _, lit := x.(*rule.Lit); lit {
-		x, y = y, x
-		cmp = cmp.mirror()
-	}
-	call, isCall := x.(*rule.Call)
-	lit, isLit := y.(*rule.Lit)
-	if !isCall || !isLit || call.Builtin() == nil || !call.Builtin().CountsUses || len(call.Args) != 1 {
-		return 0, 0, 0, false
-	}
-	ref, isRef := call.Args[0].(*rule.ValueRef)
-	iv, isInt := lit.Value.(int64)
-	if !isRef || !isInt || ref.Ref.New || ref.Ref.Index < 0 || ref.Ref.Index >= len(p.Values) ||
-		p.Values[ref.Ref.Index].List || iv < -1<<31 || iv > 1<<31-1 {
-		return 0, 0, 0, false
-	}
-	return ref.Ref.Index, cmp, int(iv), true
-}
-
-// describe renders an instruction for dumps, in the rule's names: ops as op<k>, values %x, holes $h.
+// describe renders a lowered instruction for dumps, in the rule's names (Instr.Format, and the fused ones).
 func (in *instr) describe(p *rule.Pattern) string {
-	op := func(k int) string { return "op" + strconv.Itoa(k) }
-	v := func(h int) string { return rule.ValueName(p, h) }
-	hole := func(h int) string { return rule.HoleName(p, h) }
+	op := "op" + strconv.Itoa(in.Op)
 	ge := func(b bool) string {
 		if b {
 			return " >= "
 		}
 		return " == "
 	}
-	switch in.code {
-	case cName:
-		return "name(" + op(in.k) + ") == " + in.info.Name
-	case cNumOperands:
-		return "num_operands(" + op(in.k) + ")" + ge(in.atLeast) + strconv.Itoa(in.n)
-	case cNumResults:
-		return "num_results(" + op(in.k) + ")" + ge(in.atLeast) + strconv.Itoa(in.n)
-	case cAttrBind:
-		return hole(in.h) + " = attr(" + op(in.k) + ", " + in.name + ")"
-	case cAttrCheck:
-		return "attr(" + op(in.k) + ", " + in.name + ") == " + hole(in.h)
-	case cAttrEquals:
-		return "attr(" + op(in.k) + ", " + in.name + ") == " + in.lit.String()
-	case cAttrPresent:
-		return "has_attr(" + op(in.k) + ", " + in.name + ")"
-	case cRestAttrs:
-		return hole(in.h) + " = rest_attrs(" + op(in.k) + " - {" + strings.Join(in.names, ", ") + "})"
-	case cResultUnused:
-		return "unused(" + op(in.k) + ".result[" + strconv.Itoa(in.j) + "])"
-	case cExtraUnused:
-		return "unused_results(" + op(in.k) + ", from " + strconv.Itoa(in.n) + ")"
-	case cBindResult:
-		return v(in.h) + " = " + op(in.k) + ".result[" + strconv.Itoa(in.j) + "]"
-	case cSwap:
-		return "choose operands of " + op(in.k) + ": as written | swapped"
-	case cOperandEq:
-		return op(in.k) + ".operand[" + strconv.Itoa(in.j) + "] == " + v(in.h)
-	case cBindOperand:
-		return v(in.h) + " = " + op(in.k) + ".operand[" + strconv.Itoa(in.j) + "]"
-	case cBindDef:
-		s := op(in.k) + " = def(" + v(in.h) + "), result " + strconv.Itoa(in.n)
-		if in.bound != nil {
-			parts := make([]string, len(in.bound))
-			for i, b := range in.bound {
-				parts[i] = op(b)
+	var parts []string
+	switch in.Code {
+	case BindDef:
+		s := in.Format(p)
+		if in.Bound != nil {
+			bound := make([]string, len(in.Bound))
+			for i, b := range in.Bound {
+				bound[i] = "op" + strconv.Itoa(b)
 			}
-			s += ", distinct from " + strings.Join(parts, ", ")
+			s += ", distinct from " + strings.Join(bound, ", ")
 		}
 		return s
-	case cDistinct:
-		parts := make([]string, len(in.bound))
-		for i, b := range in.bound {
-			parts[i] = op(b)
-		}
-		return "distinct(" + op(in.k) + "; " + strings.Join(parts, ", ") + ")"
-	case cOperandNull:
-		return "is_null(" + op(in.k) + ".operand[" + strconv.Itoa(in.j) + "])"
-	case cBindList:
-		return v(in.h) + "... = " + op(in.k) + ".operands[" + strconv.Itoa(in.j) + ":]"
-	case cListEq:
-		return op(in.k) + ".operands[" + strconv.Itoa(in.j) + ":] == " + v(in.h) + "..."
-	case cType:
-		return "type(" + v(in.h) + ") ~ " + rule.FormatType(p, in.tp)
-	case cUser:
-		return "choose " + op(in.k) + " among users(" + v(in.h) + ")"
-	case cClosure:
-		return "closure(" + v(in.h) + ")"
-	case cUsesCmp:
-		return "uses(" + v(in.h) + ") " + in.cmp.String() + " " + strconv.Itoa(in.n)
-	case cWhere:
-		return "where " + rule.FormatExpr(&rule.Rule{Pattern: p}, in.expr)
-	case cSuccess:
-		return "success"
 	case cShape:
-		var parts []string
 		if in.info != nil {
-			parts = append(parts, "name("+op(in.k)+") == "+in.info.Name)
+			parts = append(parts, "name("+op+") == "+in.info.Name)
 		}
-		if in.n >= 0 {
-			parts = append(parts, "num_operands("+op(in.k)+")"+ge(in.atLeast)+strconv.Itoa(in.n))
+		if in.N >= 0 {
+			parts = append(parts, "num_operands("+op+")"+ge(in.AtLeast)+strconv.Itoa(in.N))
 		}
 		if in.n2 >= 0 {
-			parts = append(parts, "num_results("+op(in.k)+")"+ge(in.atLeast2)+strconv.Itoa(in.n2))
+			parts = append(parts, "num_results("+op+")"+ge(in.atLeast2)+strconv.Itoa(in.n2))
 		}
-		return strings.Join(parts, ", ")
-	case cBindOperands, cBindResults, cAttrBinds:
-		var parts []string
+	case cBindOperands, cBindResults, cBindAttrs:
 		for _, it := range in.items {
-			switch in.code {
+			switch in.Code {
 			case cBindOperands:
-				parts = append(parts, v(it.h)+" = "+op(in.k)+".operand["+strconv.Itoa(it.j)+"]")
+				parts = append(parts, rule.ValueName(p, it.h)+" = "+op+".operand["+strconv.Itoa(it.j)+"]")
 			case cBindResults:
-				parts = append(parts, v(it.h)+" = "+op(in.k)+".result["+strconv.Itoa(it.j)+"]")
+				parts = append(parts, rule.ValueName(p, it.h)+" = "+op+".result["+strconv.Itoa(it.j)+"]")
 			default:
-				parts = append(parts, hole(it.h)+" = attr("+op(in.k)+", "+it.name+")")
+				parts = append(parts, rule.HoleName(p, it.h)+" = attr("+op+", "+it.name+")")
 			}
 		}
-		return strings.Join(parts, ", ")
+	default:
+		return in.Format(p)
 	}
-	return fmt.Sprintf("op%d", in.code)
+	return strings.Join(parts, ", ")
 }

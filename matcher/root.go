@@ -11,14 +11,16 @@ import "github.com/pirdrr/drr/drr/rule"
 //  3. Ties go to the candidate last in statement order (the pattern's final statement, as a rule author writes
 //     it).
 //
-// Malformed patterns (indices out of range) are tolerated: it then returns the last op. It returns 0 for a pattern
-// without ops.
+// Malformed patterns (those Compile rejects whatever the root) are tolerated: it then returns the last op. It
+// returns 0 for a pattern without ops.
 func ChooseRoot(p *rule.Pattern) int {
 	n := len(p.Ops)
 	if n == 0 {
 		return 0
 	}
-	if !indicesOK(p) {
+	q := *p
+	q.Root = 0 // validate wants a root in range; every root is tried below
+	if validate(&rule.Rule{Pattern: &q}) != nil {
 		return n - 1
 	}
 	used := make([]bool, n)
@@ -50,67 +52,17 @@ func ChooseRoot(p *rule.Pattern) int {
 	return best
 }
 
-func indicesOK(p *rule.Pattern) bool {
-	for _, op := range p.Ops {
-		for _, o := range op.Operands {
-			if (o.Kind == rule.OperandValue || o.Kind == rule.OperandList) && (o.Value < 0 || o.Value >= len(p.Values)) {
-				return false
-			}
-		}
-		for _, r := range op.Results {
-			if r.Value >= len(p.Values) {
-				return false
-			}
-		}
-	}
-	for _, v := range p.Values {
-		if v.Def >= len(p.Ops) {
-			return false
-		}
-	}
-	return true
-}
-
-// upwardSteps counts the ops the plan rooted at root reaches through users, and reports whether it reaches all.
+// upwardSteps counts the ops the plan rooted at root reaches through users (its ChooseUser instructions), and
+// reports whether it reaches them all.
 func upwardSteps(p *rule.Pattern, root int) (int, bool) {
-	boundOp := make([]bool, len(p.Ops))
-	boundVal := make([]bool, len(p.Values))
-	var down func(k int)
-	down = func(k int) {
-		boundOp[k] = true
-		for _, r := range p.Ops[k].Results {
-			if r.Value >= 0 {
-				boundVal[r.Value] = true
-			}
-		}
-		for _, o := range p.Ops[k].Operands {
-			switch o.Kind {
-			case rule.OperandValue:
-				if boundVal[o.Value] {
-					continue
-				}
-				boundVal[o.Value] = true
-				if d := p.Values[o.Value].Def; d >= 0 && !boundOp[d] {
-					down(d)
-				}
-			case rule.OperandList:
-				boundVal[o.Value] = true
-			}
-		}
+	pl, err := plan(p, root, nil)
+	if err != nil {
+		return 0, false
 	}
-	down(root)
 	steps := 0
-	for {
-		k, _, _ := nextPivot(p, boundOp, boundVal)
-		if k < 0 {
-			break
-		}
-		steps++
-		down(k)
-	}
-	for _, b := range boundOp {
-		if !b {
-			return steps, false
+	for _, in := range pl.Instrs {
+		if in.Code == ChooseUser {
+			steps++
 		}
 	}
 	return steps, true

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -28,6 +27,10 @@ type Config struct {
 	// Func is the name of the exported rewriter.PassFactory (default: Name in CamelCase followed by Pass:
 	// conv_bn_relu → ConvBnReluPass).
 	Func string
+	// FS, if set, is a Go function returning the fs.FS the pass reads its rule files from at run time, named by
+	// its package's import path ("github.com/pirdrr/drr/rules.FS"): for rule files a package embeds already.
+	// Otherwise the generated file embeds them.
+	FS string
 	// Unregistered checks the rules as drrc's -unregistered does (drr.CheckOptions.Unregistered).
 	Unregistered bool
 	// Command is the command line recorded in the file's header (default: drrc gen).
@@ -46,9 +49,9 @@ func GenerateFile(ctx *ir.Context, file string, cfg Config) ([]byte, drr.Diagnos
 }
 
 // Generate generates the Go code of one rule pass: the rule files at paths, read with their imports from fsys, are
-// loaded and checked against ctx as drr.Load does, compiled by the matcher (whose errors it reports), and written
-// out as a gofmt'ed Go file that embeds them. The diagnostics are the checker's (warnings too) and the
-// generator's; the code is nil when there are errors.
+// loaded and checked against ctx as drr.Load does, planned by the matcher (whose errors it reports), and written
+// out as a gofmt'ed Go file. The diagnostics are the checker's (warnings too) and the generator's; the code is
+// nil when there are errors.
 func Generate(ctx *ir.Context, fsys fs.FS, paths []string, cfg Config) ([]byte, drr.Diagnostics) {
 	if len(paths) == 0 {
 		return nil, drr.Diagnostics{errorAt(drr.Position{}, "no rule file given")}
@@ -73,19 +76,33 @@ func Generate(ctx *ir.Context, fsys fs.FS, paths []string, cfg Config) ([]byte, 
 	if cfg.Func == "" {
 		cfg.Func = DefaultFunc(cfg.Name)
 	}
-	if !isIdent(cfg.Func) || !token_IsExported(cfg.Func) {
+	if !isIdent(cfg.Func) || !token.IsExported(cfg.Func) {
 		return nil, append(diags, errorAt(at, "%q is not an exported Go identifier", cfg.Func))
+	}
+	var fsPkg, fsFunc string
+	if cfg.FS != "" {
+		i := strings.LastIndex(cfg.FS, ".")
+		if i < 0 || !isIdent(cfg.FS[i+1:]) || !token.IsExported(cfg.FS[i+1:]) || path.Base(cfg.FS[:i]) == "." {
+			return nil, append(diags, errorAt(at, "%q is not an import path followed by an exported function name "+
+				"(github.com/pirdrr/drr/rules.FS)", cfg.FS))
+		}
+		fsPkg, fsFunc = cfg.FS[:i], cfg.FS[i+1:]
 	}
 	if cfg.Command == "" {
 		cfg.Command = "drrc gen"
 	}
-	// The automaton's compiler validates patterns (connectivity, hole kinds): a set it rejects is rejected here.
-	if _, err := matcher.Compile(set, matcher.Options{}); err != nil {
-		return nil, append(diags, errorAt(at, "%v", err))
+	f := &fileGen{cfg: cfg, set: set, fsPkg: fsPkg, fsFunc: fsFunc, paths: paths, files: rec.sorted(paths),
+		prefix: lowerFirst(strings.TrimSuffix(cfg.Func, "Pass")), globals: names{}}
+	if f.prefix == "" {
+		f.prefix = lowerFirst(cfg.Func)
 	}
-	f := newFileGen(cfg, set, paths, rec.sorted(paths))
 	for _, r := range set.Rules {
-		f.rule(r)
+		pl, err := matcher.NewPlan(r)
+		if err != nil {
+			f.errorf(r.Pos, "rule %s: %v", r.ID(), err)
+			continue
+		}
+		f.instance(r, pl)
 	}
 	if len(f.errs) > 0 {
 		return nil, append(diags, f.errs...)
@@ -123,280 +140,210 @@ func CheckPackageName(name string) error {
 	return nil
 }
 
-func token_IsExported(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z' }
-
-// fileGen generates one file: the program, the static state bound per Context, the matcher and its methods.
+// fileGen generates one file: the program with its rule table, and a function per group of rule instances that
+// print to the same code.
 type fileGen struct {
-	cfg    Config
-	set    *rule.Set
-	paths  []string
-	files  []rt.File
-	prefix string // Func without Pass, lowerCamel: before every package-level identifier
-	errs   drr.Diagnostics
-
-	// fields of the static struct, in order, with their bind statements.
-	fieldNames  names
-	fields      []field
-	opInfo      map[string]string // op name → field
-	defaults    map[string]string // op name NUL attribute name → field
-	pure        map[string]string // builtin → field
-	natives     map[string]string // native constraint → field
-	globals     []string          // package-level declarations (shared literal lists)
-	lists       map[string]string // code of a constant list → its variable
-	globalNames names
-
-	methodNames names
-	kindFunc    map[string]string // root op name → method
-	ruleFunc    []string          // by rule index
-	methods     bytes.Buffer
+	cfg           Config
+	set           *rule.Set
+	fsPkg, fsFunc string
+	paths         []string
+	files         []rt.File
+	prefix        string // Func without Pass, lowerCamel: before every package-level identifier
+	errs          drr.Diagnostics
+	globals       names
+	funcs         []*genFunc
+	never         map[string][]string // instances that cannot match in this catalog, by rule name
+	neverOrder    []string
+	usesRulePkg   bool
 }
 
-// field is a field of the static struct: its name, type and comment, and the statements of the bind function that
-// set it.
-type field struct {
-	name, typ, comment, init string
-}
-
-func newFileGen(cfg Config, set *rule.Set, paths []string, files []rt.File) *fileGen {
-	prefix := strings.TrimSuffix(cfg.Func, "Pass")
-	if prefix == "" {
-		prefix = cfg.Func
-	}
-	f := &fileGen{cfg: cfg, set: set, paths: paths, files: files, prefix: lowerFirst(prefix), fieldNames: names{},
-		opInfo: map[string]string{}, defaults: map[string]string{}, pure: map[string]string{}, natives: map[string]string{}, globalNames: names{}, lists: map[string]string{},
-		methodNames: names{"match": true}, kindFunc: map[string]string{}, ruleFunc: make([]string, len(set.Rules))}
-	f.fieldNames["rules"] = true
-	f.fieldNames["dispatch"] = true
-	return f
+// genFunc is a generated function and the instances it matches.
+type genFunc struct {
+	name, rule, body string
+	r                *rule.Rule // the first instance
+	members          []string   // Rule.Instance of each instance (nil for a rule without a family)
+	family           bool
 }
 
 func (f *fileGen) errorf(p rule.Pos, format string, args ...any) {
 	f.errs = append(f.errs, errorAt(posOf(p), format, args...))
 }
 
-// field adds a field to the static struct, set to the Go expression init, and returns its name.
-func (f *fileGen) field(base, typ, comment, init string) string {
-	name := f.fieldNames.fresh(base)
-	f.fields = append(f.fields, field{name: name, typ: typ, comment: comment, init: "s." + name + " = " + init})
-	return name
-}
-
-// opInfoField returns the field holding the OpInfo of an op name.
-func (f *fileGen) opInfoField(name string) string {
-	if fld, ok := f.opInfo[name]; ok {
-		return fld
+// instance prints the plan of rule instance r, and files it with the instances of the same rule that print to
+// the same function.
+func (f *fileGen) instance(r *rule.Rule, pl *matcher.Plan) {
+	g := f.newFnGen(r, pl)
+	body := g.body()
+	if g.never {
+		if _, ok := f.never[r.Name]; !ok {
+			if f.never == nil {
+				f.never = map[string][]string{}
+			}
+			f.neverOrder = append(f.neverOrder, r.Name)
+		}
+		f.never[r.Name] = append(f.never[r.Name], r.Instance)
+		return
 	}
-	fld := f.field("op_"+ident(name), "*ir.OpInfo", name, "ctx.OpInfo("+strconv.Quote(name)+")")
-	f.opInfo[name] = fld
-	return fld
-}
-
-// defaultField returns the field holding the schema default of an op's attribute (nil if it has none).
-func (f *fileGen) defaultField(op, attr string) string {
-	key := op + "\x00" + attr
-	if fld, ok := f.defaults[key]; ok {
-		return fld
+	for _, fn := range f.funcs {
+		if fn.rule == r.Name && fn.body == body {
+			fn.members = append(fn.members, r.Instance)
+			return
+		}
 	}
-	fld := f.field("def_"+ident(op)+"_"+ident(attr), "ir.Attribute", "the default of "+op+" "+attr+" (nil: none)",
-		fmt.Sprintf("rt.AttrDefault(ctx, %q, %q)", op, attr))
-	f.defaults[key] = fld
-	return fld
-}
-
-// pureField returns the field holding a pure builtin's implementation.
-func (f *fileGen) pureField(name string) string {
-	if fld, ok := f.pure[name]; ok {
-		return fld
+	fn := &genFunc{name: f.globals.fresh(f.prefix + "_" + ident(r.Name)), rule: r.Name, body: body, r: r,
+		family: r.Instance != ""}
+	if fn.family {
+		fn.members = []string{r.Instance}
 	}
-	fld := f.field("builtin_"+ident(name), "func([]rule.Val) (rule.Val, error)", "the builtin "+name,
-		fmt.Sprintf("rule.PureBuiltin(%q)", name))
-	f.fields[len(f.fields)-1].init += fmt.Sprintf("\nif s.%s == nil {\nreturn nil, fmt.Errorf(%q)\n}", fld,
-		"the builtin "+name+" is not a pure builtin in this version of pirdrr: run drrc gen again")
-	f.pure[name] = fld
-	return fld
+	f.funcs = append(f.funcs, fn)
 }
-
-// nativeField returns the field holding a native constraint, looked up in the registry when the pass is built.
-func (f *fileGen) nativeField(name string) string {
-	if fld, ok := f.natives[name]; ok {
-		return fld
-	}
-	fld := f.fieldNames.fresh("native_" + ident(name))
-	f.fields = append(f.fields, field{name: fld, typ: "rewriter.NativeConstraint", comment: "the native constraint " + name,
-		init: fmt.Sprintf("if reg != nil {\ns.%s, _ = reg.Constraint(%q)\n}\n"+
-			"if s.%s == nil {\nreturn nil, fmt.Errorf(\"%%w: %%s\", rt.ErrNoNative, %q)\n}", fld, name, fld, name)})
-	f.natives[name] = fld
-	return fld
-}
-
-// rootName returns the name of a rule's root op ("" for a rule rooted at any op).
-func rootName(r *rule.Rule) string { return r.Pattern.Ops[r.Pattern.Root].Name }
 
 // file assembles the generated file.
 func (f *fileGen) file() []byte {
 	var b bytes.Buffer
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
-	pre := f.prefix
-	matcherT, staticT, program := pre+"Matcher", pre+"Static", pre+"Program"
 
+	var fns bytes.Buffer
+	for _, fn := range f.funcs {
+		f.function(&fns, fn)
+	}
 	p("// Code generated by %s; DO NOT EDIT.", f.cfg.Command)
 	p("")
 	p("package %s", f.cfg.Package)
 	p("")
 	p("import (")
-	if len(f.natives) > 0 || len(f.pure) > 0 {
-		p("%q", "fmt")
+	if bytes.Contains(fns.Bytes(), []byte("rule.")) {
+		p("%q", "github.com/pirdrr/drr/drr/rule")
 	}
-	p("")
-	p("%q", "github.com/pirdrr/drr/drr/rule")
 	p("%q", "github.com/pirdrr/drr/ir")
-	p("%q", "github.com/pirdrr/drr/rewriter")
 	p("%q", "github.com/pirdrr/drr/rulegen/rt")
+	if f.fsPkg != "" {
+		p("%q", f.fsPkg)
+	}
 	p(")")
 	p("")
-	files := strings.Join(f.paths, ", ")
-	for _, line := range wrapComment(fmt.Sprintf("%s is the rewriter.PassFactory of the rule pass %q: the rules of %s, "+
-		"compiled to Go by drrc gen. The pass checks the rules against the programs' Context, as the interpreted pass "+
-		"does, refuses them if they check differently than where this file was generated, and runs them with "+
-		"rewriter's Driver and Applier.", f.cfg.Func, f.cfg.Name, files)) {
+	for _, line := range wrapComment(fmt.Sprintf("%s is the rule pass %s: %s compiled by drrc gen (rt.Program).",
+		f.cfg.Func, f.cfg.Name, strings.Join(f.paths, ", "))) {
 		p("%s", line)
 	}
-	p("func %s(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {", f.cfg.Func)
-	p("return %s.Pass(ctx, reg)", program)
-	p("}")
-	p("")
-	p("var %s = &rt.Program{", program)
-	p("Name: %q,", f.cfg.Name)
-	var quotedPaths []string
+	var quoted []string
 	for _, path := range f.paths {
-		quotedPaths = append(quotedPaths, strconv.Quote(path))
+		quoted = append(quoted, strconv.Quote(path))
 	}
-	p("Paths: []string{%s},", strings.Join(quotedPaths, ", "))
-	p("Files: []rt.File{")
-	for i, file := range f.files {
-		p("{Name: %q, Text: %sSource%d},", file.Name, pre, i)
+	var sources []string
+	files := "Files: []rt.File{"
+	if f.fsPkg != "" {
+		files = fmt.Sprintf("FS: %s.%s()", path.Base(f.fsPkg), f.fsFunc)
+	} else {
+		for i, file := range f.files {
+			src := f.globals.fresh(f.prefix + "Source")
+			sources = append(sources, src)
+			if i > 0 {
+				files += ", "
+			}
+			files += fmt.Sprintf("{Name: %q, Text: %s}", file.Name, src)
+		}
+		files += "}"
 	}
-	p("},")
+	p("var %s = (&rt.Program{Name: %q, Paths: []string{%s}, %s,", f.cfg.Func, f.cfg.Name, strings.Join(quoted, ", "), files)
 	if f.cfg.Unregistered {
 		p("Unregistered: true,")
 	}
 	p("Fingerprint: %q,", rt.Fingerprint(f.set))
-	p("Bind: %sBind,", pre)
-	p("}")
-	p("")
-	for i, file := range f.files {
-		p("// %sSource%d is %s.", pre, i, file.Name)
-		p("const %sSource%d = %s", pre, i, goString(file.Text))
-		p("")
-	}
-	for _, g := range f.globals {
-		p("%s", g)
-		p("")
-	}
-
-	// The static state.
-	p("// %s is what the matcher needs of the rule set checked against one Context.", staticT)
-	p("type %s struct {", staticT)
-	p("rules []*rule.Rule")
-	p("dispatch *rt.Dispatch")
-	for _, fl := range f.fields {
-		if fl.comment != "" {
-			p("%s %s // %s", fl.name, fl.typ, oneLine(fl.comment))
-		} else {
-			p("%s %s", fl.name, fl.typ)
+	var entries []string
+	var plain []string
+	for _, fn := range f.funcs {
+		if !fn.family {
+			plain = append(plain, fmt.Sprintf("{Name: %q, Match: %s},", fn.rule, fn.name))
+			continue
 		}
-	}
-	p("}")
-	p("")
-	roots := f.roots()
-	p("// %sBind binds the matcher to a checked rule set, once per Context.", pre)
-	p("func %sBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {", pre)
-	p("ctx := set.Ctx")
-	p("s := &%s{rules: set.Rules}", staticT)
-	var quoted []string
-	for _, name := range roots {
-		quoted = append(quoted, strconv.Quote(name))
-	}
-	p("s.dispatch = rt.NewDispatch(ctx%s)", joinPrefixed(quoted))
-	for _, fl := range f.fields {
-		p("%s", fl.init)
-	}
-	p("return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {")
-	p("m := &%s{%s: s}", matcherT, staticT)
-	p("m.Oracle = o")
-	p("return m.match, nil")
-	p("}, nil")
-	p("}")
-	p("")
-
-	// The matcher and its dispatch.
-	p("// %s matches the rules at one op at a time, in one pass run.", matcherT)
-	p("type %s struct {", matcherT)
-	p("*%s", staticT)
-	p("rt.Matcher")
-	p("}")
-	p("")
-	p("// match returns the matches at op, at most one per rule, best first (benefit, then rule order).")
-	p("func (m *%s) match(dst []*rule.Match, op *ir.Op) []*rule.Match {", matcherT)
-	p("m.Begin(dst)")
-	anyRules := f.rulesAt("")
-	if len(roots) > 0 {
-		p("switch m.dispatch.Kind(op) {")
-		for i, name := range roots {
-			p("case %d: // %s", i+1, name)
-			f.callRules(&b, f.rulesAt(name))
+		var quoted []string
+		for _, m := range fn.members {
+			quoted = append(quoted, strconv.Quote(m))
 		}
-		if len(anyRules) > 0 {
-			p("default:")
-			f.callRules(&b, anyRules)
+		entry := fmt.Sprintf("{Name: %q, Match: %s, Members: []string{%s}},", fn.rule, fn.name, strings.Join(quoted, ", "))
+		if len(entry) <= commentWidth-8 {
+			plain = append(plain, entry)
+			continue
 		}
-		p("}")
+		entries = append(entries, wrap(plain)...)
+		plain = nil
+		entries = append(entries, fmt.Sprintf("{Name: %q, Match: %s, Members: []string{", fn.rule, fn.name))
+		for i := range quoted {
+			quoted[i] += ","
+		}
+		entries = append(entries, wrap(quoted)...)
+		entries = append(entries, "}},")
+	}
+	entries = append(entries, wrap(plain)...)
+	if len(entries) == 1 && len(entries[0]) < commentWidth-30 {
+		p("Rules: []rt.Rule{%s}}).Pass", strings.TrimSuffix(entries[0], ","))
 	} else {
-		f.callRules(&b, anyRules)
+		p("Rules: []rt.Rule{")
+		for _, e := range entries {
+			p("%s", e)
+		}
+		p("}}).Pass")
 	}
-	p("return m.End()")
-	p("}")
+	for _, name := range f.neverOrder {
+		p("")
+		for _, line := range wrapComment(fmt.Sprintf("Rule %s cannot match in this catalog for %s: a constraint "+
+			"it decides is false.", name, strings.Join(f.never[name], ", "))) {
+			p("%s", line)
+		}
+	}
+	for i, file := range f.files {
+		if f.fsPkg != "" {
+			break
+		}
+		p("")
+		p("// %s is %s.", sources[i], file.Name)
+		p("const %s = %s", sources[i], goString(file.Text))
+	}
 	p("")
-	b.Write(f.methods.Bytes())
+	b.Write(fns.Bytes())
 	return b.Bytes()
 }
 
-// roots returns the root op names the rules dispatch on, sorted.
-func (f *fileGen) roots() []string {
-	seen := map[string]bool{}
+// function writes a generated function.
+func (f *fileGen) function(w *bytes.Buffer, fn *genFunc) {
+	r := fn.r
+	root := opVarName(r.Pattern.Root)
+	kind := r.Pattern.Ops[r.Pattern.Root].Name
+	if kind == "" {
+		kind = "any op"
+	}
+	what := fmt.Sprintf("%s matches rule %s (%s) at %s, a %s.", fn.name, r.Name, r.Pos, root, kind)
+	if fn.family {
+		what = fmt.Sprintf("%s matches the %d instances of rule %s (%s) its rt.Rule lists at %s, each with the op "+
+			"kinds and constants of its rt.Instance.", fn.name, len(fn.members), r.Name, r.Pos, root)
+	}
+	for _, line := range wrapComment(what) {
+		fmt.Fprintln(w, line)
+	}
+	fmt.Fprintf(w, "func %s(m *rt.Matcher, in *rt.Instance, %s *ir.Op) bool {\n", fn.name, root)
+	w.WriteString(fn.body)
+	w.WriteString("}\n\n")
+}
+
+// wrap writes the elements of a composite literal several a line.
+func wrap(xs []string) []string {
 	var out []string
-	for _, r := range f.set.Rules {
-		if name := rootName(r); name != "" && !seen[name] {
-			seen[name] = true
-			out = append(out, name)
+	line := ""
+	for _, q := range xs {
+		if line != "" && len(line)+1+len(q) > commentWidth-8 {
+			out = append(out, line)
+			line = ""
 		}
+		if line != "" {
+			line += " "
+		}
+		line += q
 	}
-	sort.Strings(out)
+	if line != "" {
+		out = append(out, line)
+	}
 	return out
-}
-
-// rulesAt returns the rules tried at an op named name (those rooted at it and those rooted at any op; "" for only
-// the latter), in the order their matches come out: benefit, higher first, then rule order.
-func (f *fileGen) rulesAt(name string) []*rule.Rule {
-	var out []*rule.Rule
-	for _, r := range f.set.Rules {
-		if rn := rootName(r); rn == "" || rn == name && name != "" {
-			out = append(out, r)
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Benefit != out[j].Benefit {
-			return out[i].Benefit > out[j].Benefit
-		}
-		return out[i].Index < out[j].Index
-	})
-	return out
-}
-
-func (f *fileGen) callRules(b *bytes.Buffer, rules []*rule.Rule) {
-	for _, r := range rules {
-		fmt.Fprintf(b, "m.%s(op)\n", f.ruleFunc[r.Index])
-	}
 }
 
 func joinPrefixed(xs []string) string {

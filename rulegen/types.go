@@ -2,63 +2,20 @@ package rulegen
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/pirdrr/drr/drr/rule"
 )
 
-// typeCheck emits the check of value hole h's type pattern, right after h is bound, as the matcher makes it: for a
-// list, on every element (each of which must be present).
-func (g *ruleGen) typeCheck(h int) {
-	v := g.p.Values[h]
-	tp := v.Type
-	if tp == nil {
-		return
+// typeCheck returns the term of CheckType: value hole h's type matches tp, as the matcher checks it (Exact, then
+// Tensor, then Hole), binding the pattern's holes. The language gives no value list a type pattern, so neither
+// does a plan of a rule file; the generator refuses one rather than print it untested.
+func (g *fnGen) typeCheck(h int, tp *rule.TypePattern) string {
+	if g.p.Values[h].List {
+		g.f.errorf(g.p.Values[h].Pos, "drrc gen: a type pattern on a value list is not supported")
+		return "false"
 	}
-	path := fmt.Sprintf("set.Rules[%d].Pattern.Values[%d].Type", g.r.Index, h)
-	if !v.List {
-		g.typeOf(tp, g.valVar[h]+".Type()", path)
-		return
-	}
-	// Holes first met inside the loop are bound by the first element, if there is one.
-	for _, hole := range typeHoles(tp) {
-		if g.hole[hole] == holeUnbound {
-			g.hole[hole] = holeMaybe
-			g.holeFlag[hole] = g.local.fresh(g.holeVar[hole] + "_set")
-			g.line("var %s %s", g.holeVar[hole], holeGoType(g.p.Holes[hole].Kind))
-			g.line("%s := false", g.holeFlag[hole])
-		}
-	}
-	e := g.temp("e")
-	g.line("for _, %s := range %s {", e, g.valVar[h])
-	g.plain++
-	g.check(e + " == nil")
-	g.typeOf(tp, e+".Type()", path)
-	g.plain--
-	g.line("}")
-}
-
-// typeHoles lists the $holes a type pattern binds.
-func typeHoles(tp *rule.TypePattern) []int {
-	switch {
-	case tp.Exact != nil:
-		return nil
-	case tp.Tensor != nil:
-		var out []int
-		for _, d := range tp.Tensor.Dims {
-			if d.Kind == rule.DimHole {
-				out = append(out, d.Hole)
-			}
-		}
-		if !tp.Tensor.AnyDType && tp.Tensor.DTypeHole >= 0 {
-			out = append(out, tp.Tensor.DTypeHole)
-		}
-		return out
-	case tp.Hole >= 0:
-		return []int{tp.Hole}
-	}
-	return nil
+	return g.typeOf(h, tp, g.valVar[h]+".Type()")
 }
 
 func holeGoType(k rule.HoleKind) string {
@@ -75,32 +32,28 @@ func holeGoType(k rule.HoleKind) string {
 	return "ir.Type"
 }
 
-// typeOf emits the check of the type t (a Go expression) against tp, whose Go path in the set is path. The forms
-// are tried as the matcher tries them: Exact, then Tensor, then Hole.
-func (g *ruleGen) typeOf(tp *rule.TypePattern, t, path string) {
+// typeOf returns the check of the type t (a Go expression) of value hole h against tp.
+func (g *fnGen) typeOf(h int, tp *rule.TypePattern, t string) string {
 	switch {
 	case tp.Exact != nil:
-		fld := g.f.field(fmt.Sprintf("r%d_type", g.r.Index), "ir.Type", "rule "+g.r.ID()+": "+tp.Exact.String(), path+".Exact")
-		g.check(fmt.Sprintf("%s != m.%s", t, fld))
+		return fmt.Sprintf("%s == in.Types[%d]", t, h)
 	case tp.Tensor != nil:
-		g.tensor(tp.Tensor, t, path+".Tensor")
-	case tp.Hole >= 0:
-		g.bind(tp.Hole, t)
+		return g.tensor(h, tp.Tensor, t)
 	}
+	return g.bind(tp.Hole, t)
 }
 
-// tensor emits the check of a tensor pattern: spelling, rank, exact dimensions and dtype, then the holes of its
-// dimensions and dtype.
-func (g *ruleGen) tensor(tp *rule.TensorPattern, t, path string) {
-	tt, ok := g.temp("tt"), g.temp("ok")
-	g.line("%s, %s := %s.(*ir.TensorType)", tt, ok, t)
-	conds := []string{"!" + ok}
+// tensor returns the check of a tensor pattern: spelling, rank, exact dimensions and element type, then the holes
+// of its dimensions and element type.
+func (g *fnGen) tensor(h int, tp *rule.TensorPattern, t string) string {
+	g.usesTT = true
+	conds := []string{"rt.Tensor(&tt, " + t + ")"}
 	if len(tp.Spellings) > 0 {
 		var sp []string
 		for _, s := range tp.Spellings {
-			sp = append(sp, fmt.Sprintf("%s.Spelling != %q", tt, s))
+			sp = append(sp, fmt.Sprintf("tt.Spelling == %q", s))
 		}
-		conds = append(conds, strings.Join(sp, " && "))
+		conds = append(conds, paren(strings.Join(sp, " || ")))
 	}
 	rest := -1
 	for i, d := range tp.Dims {
@@ -110,48 +63,40 @@ func (g *ruleGen) tensor(tp *rule.TensorPattern, t, path string) {
 	}
 	n := len(tp.Dims)
 	if rest < 0 {
-		conds = append(conds, fmt.Sprintf("len(%s.Dims) != %d", tt, n))
+		conds = append(conds, fmt.Sprintf("len(tt.Dims) == %d", n))
 	} else {
-		conds = append(conds, fmt.Sprintf("len(%s.Dims) < %d", tt, n-1))
+		conds = append(conds, fmt.Sprintf("len(tt.Dims) >= %d", n-1))
 	}
 	dim := func(i int) string {
 		if rest < 0 || i < rest {
-			return fmt.Sprintf("%s.Dims[%d]", tt, i)
+			return fmt.Sprintf("tt.Dims[%d]", i)
 		}
-		return fmt.Sprintf("%s.Dims[len(%s.Dims)-%d]", tt, tt, n-i)
+		return fmt.Sprintf("tt.Dims[len(tt.Dims)-%d]", n-i)
 	}
 	for i, d := range tp.Dims {
 		if d.Kind == rule.DimExact {
-			conds = append(conds, fmt.Sprintf("%s != %s", dim(i), strconv.FormatInt(d.Value, 10)))
+			conds = append(conds, fmt.Sprintf("%s == %d", dim(i), d.Value))
 		}
 	}
 	if !tp.AnyDType && tp.DTypeHole < 0 {
-		fld := g.f.field(fmt.Sprintf("r%d_dtype", g.r.Index), "ir.DType", "rule "+g.r.ID()+": "+tp.DType.String(), path+".DType")
-		conds = append(conds, fmt.Sprintf("%s.DType() != m.%s", tt, fld))
+		conds = append(conds, fmt.Sprintf("tt.DType() == in.DTypes[%d]", h))
 	}
-	g.check(strings.Join(conds, " || "))
 	for i, d := range tp.Dims {
 		if d.Kind == rule.DimHole {
-			g.bind(d.Hole, dim(i))
+			conds = append(conds, g.bind(d.Hole, dim(i)))
 		}
 	}
 	if !tp.AnyDType && tp.DTypeHole >= 0 {
-		g.bind(tp.DTypeHole, tt+".DType()")
+		conds = append(conds, g.bind(tp.DTypeHole, "tt.DType()"))
 	}
+	return strings.Join(conds, " && ")
 }
 
-// bind binds $hole h to the Go expression x, or checks that x equals what h is bound to.
-func (g *ruleGen) bind(h int, x string) {
-	hv := g.holeVar[h]
-	switch g.hole[h] {
-	case holeUnbound:
-		g.hole[h] = holeBound
-		g.line("%s := %s", hv, x)
-	case holeBound:
-		g.check(fmt.Sprintf("%s != %s", hv, x))
-	case holeMaybe:
-		t := g.temp("x")
-		flag := g.holeFlag[h]
-		g.line("if %s := %s; !%s {\n%s, %s = %s, true\n} else if %s != %s {\n%s\n}", t, x, flag, hv, flag, t, hv, t, g.fail())
+// bind returns the term that binds $hole h to the Go expression x, or checks that x is what h is bound to.
+func (g *fnGen) bind(h int, x string) string {
+	if !g.bound[h] {
+		g.bound[h] = true
+		return fmt.Sprintf("rt.Set(&%s, %s)", g.holeVar[h], x)
 	}
+	return fmt.Sprintf("%s == %s", x, g.holeVar[h])
 }

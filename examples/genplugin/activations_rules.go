@@ -3,34 +3,25 @@
 package genplugin
 
 import (
-	"fmt"
-
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// ActivationsPass is the rewriter.PassFactory of the rule pass "activations": the rules of activations.drr, compiled
-// to Go by drrc gen. The pass checks the rules against the programs' Context, as the interpreted pass does, refuses
-// them if they check differently than where this file was generated, and runs them with rewriter's Driver and
-// Applier.
-func ActivationsPass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return activationsProgram.Pass(ctx, reg)
-}
+// ActivationsPass is the rule pass activations: activations.drr compiled by drrc gen (rt.Program).
+var ActivationsPass = (&rt.Program{Name: "activations", Paths: []string{"activations.drr"}, Files: []rt.File{{Name: "activations.drr", Text: activationsSource}},
+	Fingerprint: "704019ffbc4ecba342dcf47c5d22f4f6",
+	Rules: []rt.Rule{
+		{Name: "idempotent_twice", Match: activations_idempotent_twice, Members: []string{
+			"pd_op.relu", "pd_op.relu6", "pd_op.abs",
+		}},
+		{Name: "relu_of_relu6", Match: activations_relu_of_relu6},
+		{Name: "maximum_with_relu", Match: activations_maximum_with_relu},
+		{Name: "scale_by_one", Match: activations_scale_by_one},
+	}}).Pass
 
-var activationsProgram = &rt.Program{
-	Name:  "activations",
-	Paths: []string{"activations.drr"},
-	Files: []rt.File{
-		{Name: "activations.drr", Text: activationsSource0},
-	},
-	Fingerprint: "ca72633d5435f666c1ffa3e4f3579432",
-	Bind:        activationsBind,
-}
-
-// activationsSource0 is activations.drr.
-const activationsSource0 = `// activations: simplifications around activations, the rule set of the example plugin with compiled rules. drrc gen
+// activationsSource is activations.drr.
+const activationsSource = `// activations: simplifications around activations, the rule set of the example plugin with compiled rules. drrc gen
 // compiles it to activations_rules.go (see the go:generate line in plugin.go); this file stays the source of truth.
 
 /// Activations f with f(f(x)) = f(x).
@@ -90,308 +81,55 @@ rule scale_by_one {
 }
 `
 
-// activationsStatic is what the matcher needs of the rule set checked against one Context.
-type activationsStatic struct {
-	rules                []*rule.Rule
-	dispatch             *rt.Dispatch
-	op_pd_op_relu        *ir.OpInfo                         // pd_op.relu
-	op_pd_op_relu6       *ir.OpInfo                         // pd_op.relu6
-	op_pd_op_abs         *ir.OpInfo                         // pd_op.abs
-	builtin_same_type    func([]rule.Val) (rule.Val, error) // the builtin same_type
-	def_pd_op_scale_bias ir.Attribute                       // the default of pd_op.scale bias (nil: none)
-	native_is_one        rewriter.NativeConstraint          // the native constraint is_one
+// activations_idempotent_twice matches the 3 instances of rule idempotent_twice (activations.drr:11:6) its rt.Rule
+// lists at op1, each with the op kinds and constants of its rt.Instance.
+func activations_idempotent_twice(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op
+	var y, z, x *ir.Value
+	return op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.Set(&z, op1.Result(0)) && rt.Present(&y, op1.Operand(0)) &&
+		rt.Def(&op0, y, 0) && op0 != op1 && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
+		rt.Present(&x, op0.Operand(0)) &&
+		rt.Closed([]*ir.Op{op0, op1}, y) &&
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, z, x), m.Holes())
 }
 
-// activationsBind binds the matcher to a checked rule set, once per Context.
-func activationsBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &activationsStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.abs", "pd_op.maximum", "pd_op.relu", "pd_op.relu6", "pd_op.scale")
-	s.op_pd_op_relu = ctx.OpInfo("pd_op.relu")
-	s.op_pd_op_relu6 = ctx.OpInfo("pd_op.relu6")
-	s.op_pd_op_abs = ctx.OpInfo("pd_op.abs")
-	s.builtin_same_type = rule.PureBuiltin("same_type")
-	if s.builtin_same_type == nil {
-		return nil, fmt.Errorf("the builtin same_type is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.def_pd_op_scale_bias = rt.AttrDefault(ctx, "pd_op.scale", "bias")
-	if reg != nil {
-		s.native_is_one, _ = reg.Constraint("is_one")
-	}
-	if s.native_is_one == nil {
-		return nil, fmt.Errorf("%w: %s", rt.ErrNoNative, "is_one")
-	}
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &activationsMatcher{activationsStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
+// activations_relu_of_relu6 matches rule relu_of_relu6 (activations.drr:23:6) at op1, a pd_op.relu.
+func activations_relu_of_relu6(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.relu6
+	var y, z, x *ir.Value
+	return op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.Set(&z, op1.Result(0)) && rt.Present(&y, op1.Operand(0)) &&
+		rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
+		rt.Present(&x, op0.Operand(0)) &&
+		rt.Closed([]*ir.Op{op0, op1}, y) &&
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, z, x), m.Holes())
 }
 
-// activationsMatcher matches the rules at one op at a time, in one pass run.
-type activationsMatcher struct {
-	*activationsStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *activationsMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.abs
-		m.r2_idempotent_twice(op)
-	case 2: // pd_op.maximum
-		m.r4_maximum_with_relu(op)
-	case 3: // pd_op.relu
-		m.r0_idempotent_twice(op)
-		m.r3_relu_of_relu6(op)
-	case 4: // pd_op.relu6
-		m.r1_idempotent_twice(op)
-	case 5: // pd_op.scale
-		m.r5_scale_by_one(op)
-	}
-	return m.End()
-}
-
-// r0_idempotent_twice tries rule idempotent_twice[pd_op.relu] (benefit 2, activations.drr:11:6) at op1, the root pd_op.relu.
-func (m *activationsMatcher) r0_idempotent_twice(op1 *ir.Op) bool {
-	// %z = pd_op.relu(%y)
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
+// activations_maximum_with_relu matches rule maximum_with_relu (activations.drr:34:6) at op1, a pd_op.maximum.
+func activations_maximum_with_relu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.relu
+	var r, m2, x *ir.Value
+	if !(op1.NumOperands() == 2 && op1.NumResults() == 1 && rt.Set(&m2, op1.Result(0))) {
 		return false
 	}
-	v1_z := op1.Result(0)
-	v0_y := op1.Operand(0)
-	if v0_y == nil {
-		return false
-	}
-	op0 := v0_y.DefiningOp()
-	if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %y = pd_op.relu(%x)
-	if op0.Info() != m.op_pd_op_relu || op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	v2_x := op0.Operand(0)
-	if v2_x == nil {
-		return false
-	}
-	// closure: every use of %y is in the match
-	if !rt.OnlyUsedBy(v0_y, op0, op1) {
-		return false
-	}
-	mt := m.Emit(m.rules[0])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_y, v1_z, v2_x)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil)
-	mt.Holes = mt.Holes[:0]
-	return true
-}
-
-// r1_idempotent_twice tries rule idempotent_twice[pd_op.relu6] (benefit 2, activations.drr:11:6) at op1, the root pd_op.relu6.
-func (m *activationsMatcher) r1_idempotent_twice(op1 *ir.Op) bool {
-	// %z = pd_op.relu6(%y)
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	v1_z := op1.Result(0)
-	v0_y := op1.Operand(0)
-	if v0_y == nil {
-		return false
-	}
-	op0 := v0_y.DefiningOp()
-	if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %y = pd_op.relu6(%x)
-	if op0.Info() != m.op_pd_op_relu6 || op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	v2_x := op0.Operand(0)
-	if v2_x == nil {
-		return false
-	}
-	// closure: every use of %y is in the match
-	if !rt.OnlyUsedBy(v0_y, op0, op1) {
-		return false
-	}
-	mt := m.Emit(m.rules[1])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_y, v1_z, v2_x)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil)
-	mt.Holes = mt.Holes[:0]
-	return true
-}
-
-// r2_idempotent_twice tries rule idempotent_twice[pd_op.abs] (benefit 2, activations.drr:11:6) at op1, the root pd_op.abs.
-func (m *activationsMatcher) r2_idempotent_twice(op1 *ir.Op) bool {
-	// %z = pd_op.abs(%y)
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	v1_z := op1.Result(0)
-	v0_y := op1.Operand(0)
-	if v0_y == nil {
-		return false
-	}
-	op0 := v0_y.DefiningOp()
-	if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %y = pd_op.abs(%x)
-	if op0.Info() != m.op_pd_op_abs || op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	v2_x := op0.Operand(0)
-	if v2_x == nil {
-		return false
-	}
-	// closure: every use of %y is in the match
-	if !rt.OnlyUsedBy(v0_y, op0, op1) {
-		return false
-	}
-	mt := m.Emit(m.rules[2])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_y, v1_z, v2_x)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil)
-	mt.Holes = mt.Holes[:0]
-	return true
-}
-
-// r3_relu_of_relu6 tries rule relu_of_relu6 (benefit 2, activations.drr:23:6) at op1, the root pd_op.relu.
-func (m *activationsMatcher) r3_relu_of_relu6(op1 *ir.Op) bool {
-	// %z = pd_op.relu(%y)
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	v1_z := op1.Result(0)
-	v0_y := op1.Operand(0)
-	if v0_y == nil {
-		return false
-	}
-	op0 := v0_y.DefiningOp()
-	if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %y = pd_op.relu6(%x)
-	if op0.Info() != m.op_pd_op_relu6 || op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	v2_x := op0.Operand(0)
-	if v2_x == nil {
-		return false
-	}
-	// closure: every use of %y is in the match
-	if !rt.OnlyUsedBy(v0_y, op0, op1) {
-		return false
-	}
-	mt := m.Emit(m.rules[3])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_y, v1_z, v2_x)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil)
-	mt.Holes = mt.Holes[:0]
-	return true
-}
-
-// r4_maximum_with_relu tries rule maximum_with_relu (benefit 2, activations.drr:34:6) at op1, the root pd_op.maximum.
-func (m *activationsMatcher) r4_maximum_with_relu(op1 *ir.Op) bool {
-	// %m = pd_op.maximum(either(%r, %x))
-	if op1.NumOperands() != 2 || op1.NumResults() != 1 {
-		return false
-	}
-	v1_m := op1.Result(0)
-	for sw1 := 0; sw1 < 2; sw1++ {
-		op1_a2, op1_b3 := op1.Operand(sw1), op1.Operand(1-sw1) // as written, then swapped
-		v0_r := op1_a2
-		if v0_r == nil {
-			continue
+	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
+		if rt.Present(&r, op1.Operand(sw1)) &&
+			rt.Def(&op0, r, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
+			rt.Present(&x, op0.Operand(0)) && op1.Operand(1-sw1) == x &&
+			rt.Closed([]*ir.Op{op0, op1}, r) &&
+			rt.True(m.Pure("same_type", m2, r)) && // where same_type(%m, %r)
+			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), r, m2, x), m.Holes()) {
+			return true
 		}
-		op0 := v0_r.DefiningOp()
-		if op0 == nil || v0_r.Index() != 0 || op0 == op1 {
-			continue
-		}
-		// %r = pd_op.relu(%x)
-		if op0.Info() != m.op_pd_op_relu || op0.NumOperands() != 1 || op0.NumResults() != 1 {
-			continue
-		}
-		v2_x := op0.Operand(0)
-		if v2_x == nil {
-			continue
-		}
-		if op1_b3 != v2_x {
-			continue
-		}
-		// closure: every use of %r is in the match
-		if !rt.OnlyUsedBy(v0_r, op0, op1) {
-			continue
-		}
-		// where same_type(%m, %r)
-		f4, ok5 := rt.Call(m.builtin_same_type, m.Args(v1_m, v0_r))
-		if !ok5 {
-			continue
-		}
-		b6, ok7 := f4.(bool)
-		if !ok7 {
-			continue
-		}
-		if !b6 {
-			continue
-		}
-		mt := m.Emit(m.rules[4])
-		mt.Ops = append(mt.Ops[:0], op0, op1)
-		mt.Values = append(mt.Values[:0], v0_r, v1_m, v2_x)
-		mt.Lists = append(mt.Lists[:0], nil, nil, nil)
-		mt.Holes = mt.Holes[:0]
-		return true
 	}
 	return false
 }
 
-// r5_scale_by_one tries rule scale_by_one (benefit 1, activations.drr:48:6) at op0, the root pd_op.scale.
-func (m *activationsMatcher) r5_scale_by_one(op0 *ir.Op) bool {
-	// %y = pd_op.scale(%x, %s) {bias: $b}
-	if op0.NumOperands() != 2 || op0.NumResults() != 1 {
-		return false
-	}
-	h0_b := rt.AttrOr(op0, "bias", m.def_pd_op_scale_bias)
-	if h0_b == nil {
-		return false
-	}
-	v0_y := op0.Result(0)
-	v1_x := op0.Operand(0)
-	if v1_x == nil {
-		return false
-	}
-	v2_s := op0.Operand(1)
-	if v2_s == nil {
-		return false
-	}
-	// where $b == 0 && is_one(%s) && same_type(%y, %x)
-	if !(rule.Equal(rule.AttrVal(h0_b), int64(0))) {
-		return false
-	}
-	nat1, err2 := m.native_is_one([]any{v2_s})
-	if err2 != nil {
-		return false
-	}
-	if !nat1 {
-		return false
-	}
-	f3, ok4 := rt.Call(m.builtin_same_type, m.Args(v0_y, v1_x))
-	if !ok4 {
-		return false
-	}
-	b5, ok6 := f3.(bool)
-	if !ok6 {
-		return false
-	}
-	if !b5 {
-		return false
-	}
-	mt := m.Emit(m.rules[5])
-	mt.Ops = append(mt.Ops[:0], op0)
-	mt.Values = append(mt.Values[:0], v0_y, v1_x, v2_s)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_b)
-	return true
+// activations_scale_by_one matches rule scale_by_one (activations.drr:48:6) at op0, a pd_op.scale.
+func activations_scale_by_one(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
+	var y, x, s *ir.Value
+	var b ir.Attribute
+	return op0.NumOperands() == 2 && op0.NumResults() == 1 && rt.BindAttr(&b, rt.AttrOr(op0, "bias", in.Defaults[0])) &&
+		rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) && rt.Present(&s, op0.Operand(1)) &&
+		rt.True(rt.Equal(rule.AttrVal(b), int64(0))) && rt.True(m.Native("is_one", s)) && rt.True(m.Pure("same_type", y, x)) && // where $b == 0 && is_one(%s) && same_type(%y, %x)
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x, s), append(m.Holes(), b))
 }

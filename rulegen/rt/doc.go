@@ -1,18 +1,23 @@
 // Package rt is the runtime support of the rule passes drrc gen writes (package rulegen): what generated code
 // calls, kept small so that a generated file reads as plain Go and a change here is a regeneration.
 //
-// A generated file holds a rule set's sources, the fingerprint of the checked set they were compiled from, and a
-// matcher written out as Go: one function per root op kind, a block per rule with its guards. Program ties them
-// together. Its Pass loads and checks the sources against the programs' Context exactly as drr.Load does for the
-// interpreted automaton, refuses a set whose fingerprint differs from the generated one (another catalog: a family
-// over a trait that gained members, an attribute default that changed; another version of pirdrr), binds the
-// generated matcher to the set (op kinds, literal attributes, native constraints resolved once) and returns a
-// rewriter.RulePass whose Compile is the generated matcher. The pass therefore runs under the same Driver,
+// A generated file declares a Program: the rule set's sources (embedded, or an fs.FS a package has them in), the
+// fingerprint of the checked set the code was generated from, and its Rules: per rule, the generated function that
+// prints the rule's matching plan (matcher.Plan) and, for a family, the instances it serves. Program.Pass loads
+// and checks the sources against the programs' Context exactly as drr.Load does for the interpreted automaton,
+// refuses a set whose fingerprint differs from the generated one (ErrStale: another catalog, where a family over a
+// trait gained members or a constraint the catalog decides changed its answer; another version of pirdrr),
+// resolves each instance's constants once (Instance: op kinds, literal attributes, schema defaults, exact types,
+// the constant subexpressions of its constraints), sorts the instances by the op kind of their root, best first,
+// and returns a rewriter.RulePass whose Compile is a Matcher. The pass therefore runs under the same Driver,
 // worklist, statistics, listeners and Applier as an interpreted rule pass, and finds the same matches in the same
 // order: the rewrites, outputs and statistics are the same, only faster.
 //
-// Matcher is the scratch state of one generated matcher during one pass run: the matches it emits, the users and
-// operand lists of the current attempt, the oracle of program builtins. The functions of expr.go evaluate the
-// operators of where-constraints with rule's own operations (rule.Equal, rule.Compare, rule.Arith, rule.AttrVal,
-// rule.PureBuiltin), so a compiled constraint is true exactly when rule.Eval says it is.
+// Matcher is the state of one pass run: the matches emitted at the current op, the users and operand lists of the
+// current attempt, the oracle of program builtins. The functions of instr.go are the plan instructions a generated
+// condition cannot write as a plain comparison (a binding and its check at once); those of expr.go evaluate the
+// operators of where constraints with rule's own operations (rule.Equal, rule.Compare, rule.Arith, rule.AttrVal,
+// rule.PureBuiltin), Fail standing for a failed evaluation, so that a compiled constraint is true exactly when
+// rule.Eval says it is. Constraints and Fold say what the generated code evaluates of a rule's constraints, the
+// same way at generation time and when a pass is built.
 package rt

@@ -1,74 +1,118 @@
 package rt
 
 import (
-	"slices"
-
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/matcher"
-	"github.com/pirdrr/drr/rewriter"
 )
 
-// Matcher is the scratch state of a generated matcher during one pass run; the generated matcher type embeds it.
-// Like the automaton's matcher it allocates nothing per op once its buffers have grown: the matches it returns
-// reuse the Match values of the slice the driver passes back.
+// Matcher is the state of a compiled rule pass during one run: the oracle of program builtins, the matches found
+// at the current op, and scratch space. Like the automaton's matcher it allocates nothing per op once its buffers
+// have grown: the matches it returns reuse the Match values of the slice the driver passes back.
 type Matcher struct {
-	// Oracle answers the program builtins of where-constraints (immutable, aliased, …); nil makes them false, as
+	// Oracle answers the program builtins and native constraints of where constraints; nil makes them fail, as
 	// for the automaton.
-	Oracle rewriter.Oracle
+	Oracle rule.Oracle
 
-	dst   []*rule.Match
-	users []*ir.Op
-	arena []*ir.Value
-	args  []rule.Val
+	d   *dispatch
+	dst []*rule.Match
+	// lists says whether a match with a list was emitted: until then no Match this Matcher filled has a list to
+	// clear (the driver passes back the matches of the previous op).
+	lists bool
+	// pending is the Match the next Emit records, once Ops, Values or Holes gave out its slices.
+	pending *rule.Match
+	users   []*ir.Op
+	arena   []*ir.Value
+	args    []rule.Val
 }
 
-// Begin starts matching at one op: matches are appended to dst[:0], reusing the Match values in its array.
-func (m *Matcher) Begin(dst []*rule.Match) {
+// match is the pass's rewriter.MatchFunc: it tries every instance that may match op, best first, and returns the
+// matches, at most one per instance.
+func (m *Matcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
 	m.dst = dst[:0]
 	m.users = m.users[:0]
 	m.arena = m.arena[:0]
-}
-
-// End returns the matches found since Begin, best first (the generated code tries the rules in benefit order).
-func (m *Matcher) End() []*rule.Match {
+	cs := m.d.at(op)
+	for i := range cs {
+		c := &cs[i]
+		if c.j >= 0 {
+			if c.j >= op.NumOperands() {
+				continue
+			}
+			if v := op.Operand(c.j); v == nil || v.DefiningOp() == nil || v.DefiningOp().Info() != c.def {
+				continue
+			}
+		}
+		c.match(m, c.in, op)
+	}
 	out := m.dst
 	m.dst = nil
 	return out
 }
 
-// Emit appends a match of rule r and returns it for the generated code to fill (Ops, Values, Lists, Holes, each
-// with one entry per pattern op, value hole and $hole, as the automaton fills them).
-func (m *Matcher) Emit(r *rule.Rule) *rule.Match {
-	n := len(m.dst)
-	var mt *rule.Match
-	if n < cap(m.dst) {
-		mt = m.dst[:n+1][n]
+// Ops, Values and Holes return the binding slices of the match the next Emit records, empty with the capacity
+// they had: the generated code appends the bindings to them right in the call of Emit, which records them.
+func (m *Matcher) Ops() []*ir.Op { return m.next().Ops[:0] }
+
+// Values is explained at Ops.
+func (m *Matcher) Values() []*ir.Value { return m.next().Values[:0] }
+
+// Holes is explained at Ops.
+func (m *Matcher) Holes() []any { return m.next().Holes[:0] }
+
+// next returns the match the next Emit records: a Match left in the array of the matches the driver passed back,
+// or a new one.
+func (m *Matcher) next() *rule.Match {
+	if m.pending == nil {
+		if n := len(m.dst); n < cap(m.dst) {
+			m.pending = m.dst[:n+1][n]
+		}
+		if m.pending == nil {
+			m.pending = &rule.Match{}
+		}
 	}
-	if mt == nil {
-		mt = &rule.Match{}
+	return m.pending
+}
+
+// Emit records a match of instance in: one binding per pattern op, value hole and $hole as the automaton makes
+// them (a list hole's value is nil, an unbound $hole nil), appended to Ops, Values and Holes, and lists, the lists bound to the list holes in value order (which Emit copies: they are scratch space).
+// It returns true.
+func (m *Matcher) Emit(in *Instance, ops []*ir.Op, vals []*ir.Value, holes []any, lists ...[]*ir.Value) bool {
+	mt := m.next()
+	m.pending = nil
+	mt.Rule, mt.Ops, mt.Values, mt.Holes = in.Rule, ops, vals, holes
+	if nv := in.values; cap(mt.Lists) < nv {
+		mt.Lists = make([][]*ir.Value, nv)
+	} else if mt.Lists = mt.Lists[:nv]; m.lists {
+		clear(mt.Lists)
 	}
-	mt.Rule = r
+	if len(lists) > 0 {
+		m.lists = true
+		for h, v := range in.Rule.Pattern.Values {
+			if !v.List {
+				continue
+			}
+			mt.Lists[h] = emptyList
+			if l := lists[0]; len(l) > 0 {
+				mt.Lists[h] = append([]*ir.Value(nil), l...)
+			}
+			lists = lists[1:]
+		}
+	}
 	m.dst = append(m.dst, mt)
-	return mt
+	return true
 }
 
-// Users appends the distinct users of v, in program order (matcher.AppendUsers), to the matcher's user stack and
-// returns where they are: m.User(i) for start <= i < end. PopUsers(start) drops them once they are all tried.
-func (m *Matcher) Users(v *ir.Value) (start, end int) {
-	start = len(m.users)
+// Users returns the distinct users of v in program order (matcher.AppendUsers): the alternatives of a ChooseUser,
+// in scratch space valid until the next op.
+func (m *Matcher) Users(v *ir.Value) []*ir.Op {
+	start := len(m.users)
 	m.users = matcher.AppendUsers(m.users, v)
-	return start, len(m.users)
+	return m.users[start:len(m.users):len(m.users)]
 }
-
-// User returns user i of the user stack.
-func (m *Matcher) User(i int) *ir.Op { return m.users[i] }
-
-// PopUsers drops the users pushed from start on.
-func (m *Matcher) PopUsers(start int) { m.users = m.users[:start] }
 
 // Operands returns operands j… of op as a list binding (never nil; empty when op has no operand from j on), in
-// scratch space valid until the next Begin.
+// scratch space valid until the next op.
 func (m *Matcher) Operands(op *ir.Op, j int) []*ir.Value {
 	n := op.NumOperands()
 	if n <= j {
@@ -84,128 +128,52 @@ func (m *Matcher) Operands(op *ir.Op, j int) []*ir.Value {
 // emptyList is the binding of a list hole that matched no operands (the automaton's, too, is empty but not nil).
 var emptyList = []*ir.Value{}
 
-// Keep returns a list binding for a match: a copy of l, which may be scratch space.
-func Keep(l []*ir.Value) []*ir.Value {
-	if len(l) == 0 {
-		return emptyList
+// Builtin calls a program builtin (immutable, aliased, is_param, …) with the oracle, as the automaton does: Fail
+// without an oracle, for a name it does not know or an error.
+func (m *Matcher) Builtin(name string, args ...rule.Val) rule.Val {
+	if m.Oracle == nil || failed(args...) {
+		return Fail
 	}
-	return append([]*ir.Value(nil), l...)
-}
-
-// Args returns the arguments of a builtin call in scratch space, valid until the next call of Args. Builtins and
-// oracles read their arguments and keep none of them (native constraints, which might, get a slice of their own).
-func (m *Matcher) Args(args ...rule.Val) []rule.Val {
 	m.args = append(m.args[:0], args...)
-	return m.args
-}
-
-// SameOperands reports whether operands j… of op are exactly the values of l (a list hole bound before).
-func SameOperands(op *ir.Op, j int, l []*ir.Value) bool {
-	if op.NumOperands()-j != len(l) {
-		return false
-	}
-	for i, v := range l {
-		if op.Operand(j+i) != v {
-			return false
-		}
-	}
-	return true
-}
-
-// RestAttrs returns the attributes of op that names does not list, in op's order: the binding of a $attrs...
-// hole.
-func RestAttrs(op *ir.Op, names ...string) []ir.NamedAttr {
-	out := []ir.NamedAttr{}
-	for _, a := range op.Attrs() {
-		if !slices.Contains(names, a.Name) {
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
-// SameAttrs reports whether two $attrs... bindings are equal (the same names and attributes, in order).
-func SameAttrs(a, b []ir.NamedAttr) bool { return slices.Equal(a, b) }
-
-// ResultsUnused reports whether results from… of op have no uses (the extra results of an op matched with ...).
-func ResultsUnused(op *ir.Op, from int) bool {
-	for i := from; i < op.NumResults(); i++ {
-		if op.Result(i).HasUses() {
-			return false
-		}
-	}
-	return true
-}
-
-// OnlyUsedBy reports whether every use of v is an operand of one of ops: the closure of a value internal to a
-// pattern, whose uses must all be inside the match.
-func OnlyUsedBy(v *ir.Value, ops ...*ir.Op) bool {
-	for u := v.FirstUse(); u != nil; u = u.Next() {
-		if !slices.Contains(ops, u.Owner()) {
-			return false
-		}
-	}
-	return true
-}
-
-// Dispatch finds the op kinds a generated matcher has functions for: Kind(op) is i+1 for an op named names[i]
-// (in the matcher's Context), 0 for any other op.
-type Dispatch struct {
-	kinds []uint16
-	infos []*ir.OpInfo
-}
-
-// NewDispatch returns the dispatch table of names in ctx.
-func NewDispatch(ctx *ir.Context, names ...string) *Dispatch {
-	d := &Dispatch{}
-	for i, name := range names {
-		info := ctx.OpInfo(name)
-		for len(d.kinds) <= info.ID {
-			d.kinds = append(d.kinds, 0)
-			d.infos = append(d.infos, nil)
-		}
-		d.kinds[info.ID] = uint16(i + 1)
-		d.infos[info.ID] = info
-	}
-	return d
-}
-
-// Kind returns the kind number of op's name (0: none of the names, or an op of another Context).
-func (d *Dispatch) Kind(op *ir.Op) int {
-	info := op.Info()
-	if id := info.ID; id < len(d.kinds) && d.infos[id] == info {
-		return int(d.kinds[id])
-	}
-	return 0
-}
-
-// Maybe returns v, or nil when set is false: the binding of a $hole that only the elements of a list could bind
-// (a list with no element leaves it unbound).
-func Maybe[T any](v T, set bool) any {
-	if !set {
-		return nil
+	v, known, err := m.Oracle.Builtin(name, m.args)
+	if !known || err != nil {
+		return Fail
 	}
 	return v
 }
 
-// AttrOr returns op's attribute name, or def when op does not carry it: op.AttrOrDefault with the default looked
-// up once (AttrDefault) for an op whose name the generated code has checked.
-func AttrOr(op *ir.Op, name string, def ir.Attribute) ir.Attribute {
-	if a := op.Attr(name); a != nil {
-		return a
+// Native calls a native constraint with the oracle (Fail on an error). It gets arguments of its own, which it
+// may keep.
+func (m *Matcher) Native(name string, args ...rule.Val) rule.Val {
+	if m.Oracle == nil || failed(args...) {
+		return Fail
 	}
-	return def
+	v, err := m.Oracle.Native(name, append([]rule.Val(nil), args...))
+	if err != nil {
+		return Fail
+	}
+	return v
 }
 
-// AttrDefault returns the default of attribute attr in the schema of op name in ctx (nil if the op is
-// unregistered or the attribute has no default).
-func AttrDefault(ctx *ir.Context, name, attr string) ir.Attribute {
-	s := ctx.OpInfo(name).Schema
-	if s == nil {
-		return nil
+// Pure calls the pure builtin name (rule.PureBuiltin). Builtins read their arguments and keep none of them.
+func (m *Matcher) Pure(name string, args ...rule.Val) rule.Val {
+	f := rule.PureBuiltin(name)
+	if f == nil || failed(args...) {
+		return Fail
 	}
-	if spec := s.Attr(attr); spec != nil {
-		return spec.Default
+	m.args = append(m.args[:0], args...)
+	v, err := f(m.args)
+	if err != nil {
+		return Fail
 	}
-	return nil
+	return v
+}
+
+// Param returns the value of the rule-set parameter name: the one the oracle gives (rule.WithParams), else its
+// declared default def, as rule.Eval reads a rule.ParamRef.
+func (m *Matcher) Param(name string, def rule.Val) rule.Val {
+	if v, ok := rule.OracleParam(m.Oracle, name); ok {
+		return v
+	}
+	return def
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/pirdrr/drr/drr"
-	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
@@ -42,9 +41,6 @@ func TestProgramPass(t *testing.T) {
 	ctx, err := ir.NewDefaultContext()
 	require.NoError(t, err)
 	fp := fingerprint(t, ctx)
-	bind := func(*rule.Set, *rewriter.Registry) (rewriter.MatcherFactory, error) {
-		return func(*rule.Set, rewriter.Oracle) (rewriter.MatchFunc, error) { return nil, nil }, nil
-	}
 	withNative := rewriter.NewRegistry()
 	require.NoError(t, withNative.RegisterConstraint("keep", func([]any) (bool, error) { return false, nil }))
 	files := []rt.File{{Name: "relu.drr", Text: relu}}
@@ -55,14 +51,14 @@ func TestProgramPass(t *testing.T) {
 		reg  *rewriter.Registry
 		err  string
 	}{
-		{"built", &rt.Program{Name: "relu", Paths: []string{"relu.drr"}, Files: files, Fingerprint: fp, Bind: bind}, ctx, withNative, ""},
-		{"stale", &rt.Program{Name: "relu", Paths: []string{"relu.drr"}, Files: files, Fingerprint: "0123", Bind: bind}, ctx, withNative,
+		{"built", &rt.Program{Name: "relu", Paths: []string{"relu.drr"}, Files: files, Fingerprint: fp}, ctx, withNative, ""},
+		{"stale", &rt.Program{Name: "relu", Paths: []string{"relu.drr"}, Files: files, Fingerprint: "0123"}, ctx, withNative,
 			"rule pass relu: the rules check differently here than where their Go code was generated"},
-		{"no native", &rt.Program{Name: "relu", Paths: []string{"relu.drr"}, Files: files, Fingerprint: fp, Bind: bind}, ctx, rewriter.NewRegistry(),
+		{"no native", &rt.Program{Name: "relu", Paths: []string{"relu.drr"}, Files: files, Fingerprint: fp}, ctx, rewriter.NewRegistry(),
 			"keep"},
-		{"other catalog", &rt.Program{Name: "relu", Paths: []string{"relu.drr"}, Files: files, Fingerprint: fp, Bind: bind}, ir.NewContext(), withNative,
+		{"other catalog", &rt.Program{Name: "relu", Paths: []string{"relu.drr"}, Files: files, Fingerprint: fp}, ir.NewContext(), withNative,
 			"relu.drr:5:10"},
-		{"no files", &rt.Program{Name: "relu", Fingerprint: fp, Bind: bind}, ctx, withNative, "rule pass relu: no rule files"},
+		{"no files", &rt.Program{Name: "relu", Fingerprint: fp}, ctx, withNative, "rule pass relu: no rule files"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			pass, err := tc.prog.Pass(tc.ctx, tc.reg)

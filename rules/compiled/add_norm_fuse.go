@@ -3,1445 +3,266 @@
 package compiled
 
 import (
-	"fmt"
-
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
+	"github.com/pirdrr/drr/rules"
 )
 
-// AddNormFusePass is the rewriter.PassFactory of the rule pass "add_norm_fuse": the rules of add_norm_fuse.drr,
-// compiled to Go by drrc gen. The pass checks the rules against the programs' Context, as the interpreted pass does,
-// refuses them if they check differently than where this file was generated, and runs them with rewriter's Driver
-// and Applier.
-func AddNormFusePass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return addNormFuseProgram.Pass(ctx, reg)
-}
+// AddNormFusePass is the rule pass add_norm_fuse: add_norm_fuse.drr compiled by drrc gen (rt.Program).
+var AddNormFusePass = (&rt.Program{Name: "add_norm_fuse", Paths: []string{"add_norm_fuse.drr"}, FS: rules.FS(),
+	Fingerprint: "794efb55bc03f3b20fe67c8c2c478f7b",
+	Rules: []rt.Rule{
+		{Name: "rms_norm", Match: addNormFuse_rms_norm}, {Name: "rms_norm_half", Match: addNormFuse_rms_norm_half},
+		{Name: "add_rms_norm", Match: addNormFuse_add_rms_norm},
+		{Name: "add_layer_norm", Match: addNormFuse_add_layer_norm},
+		{Name: "add_group_norm", Match: addNormFuse_add_group_norm},
+		{Name: "add_group_norm_nchw", Match: addNormFuse_add_group_norm_nchw},
+		{Name: "add_group_norm_then_silu", Match: addNormFuse_add_group_norm_then_silu},
+		{Name: "add_group_norm_nchw_then_silu", Match: addNormFuse_add_group_norm_nchw_then_silu},
+	}}).Pass
 
-var addNormFuseProgram = &rt.Program{
-	Name:  "add_norm_fuse",
-	Paths: []string{"add_norm_fuse.drr"},
-	Files: []rt.File{
-		{Name: "add_norm_fuse.drr", Text: addNormFuseSource0},
-	},
-	Fingerprint: "91ef8b308361ecc56cd63ede592ddd53",
-	Bind:        addNormFuseBind,
-}
-
-// addNormFuseSource0 is add_norm_fuse.drr.
-const addNormFuseSource0 = "// add_norm_fuse: Paddle's add_norm_fuse_pass (paddle/fluid/pir/transforms/gpu/): an RMS norm written out as\n// pow → mean → scale → rsqrt → multiply → multiply becomes pd_op.rms_norm, and a residual add before an rms_norm or\n// a layer_norm joins the norm (pd_op.rms_norm's residual operand, pd_op.fused_bias_residual_layernorm).\n//\n// Deviations from Paddle, on purpose:\n//   - Paddle checks neither pow's exponent, nor mean's keepdim and axis position, nor the scale's factor: any\n//     pow(x, 3) chain, or a mean over a middle axis, becomes an RMS norm. These rules require y = 2, keepdim, the\n//     last axis and a factor of 1.\n//   - pd_op.multiply is commutative here, so T5's x·rsqrt(…) and w·h orders fuse too (Paddle fuses 0 of T5's 32).\n//   - Paddle's extra_add variants (the sum also feeds the next residual add) exist only because its matcher\n//     requires an internal value to be used once; here `uses(%a) >= 1` lifts that (language.md §8.1) and the\n//     residual_out result replaces the sum for its other readers: one rule instead of three per norm.\n//   - Paddle's add + layer_norm checks only x[0] == residual[0]; a residual that broadcasts ([b, 1, h] against\n//     [b, s, h]) is read out of bounds by the fused kernel. These rules require the two addends to have one type.\n//   - The fused layer norm reads float32 norm weights: Paddle casts them; here the rule takes float32 weights only\n//     (every layer_norm of the corpus), so no cast is left for a later pass.\n//   - The norm patterns name their constants (mean's axis, the scale factor) by value; shared constants match\n//     (language.md §8.1: ConstantLike producers are exempt from closure).\n//   - add + group_norm (AddGroupNormFusePattern, half precision, or float32 with the pass attribute\n//     enable_gpu_mixed: the parameter enable_gpu_mixed, false by default as in Paddle) becomes add_group_norm_silu\n//     with no activation, and a silu after it joins it (AddGroupNormWithActPattern; a swish is the set\n//     group_norm_swish's, pirdrr's own). Paddle's kernel\n//     (GroupNormNDHWCKernel, paddle/phi/kernels/gpu/group_norm_kernel.cu) takes NHWC only and adds a residual that\n//     is x's size or one value per channel: an NCHW group norm is fused with its input and residual transposed to\n//     NHWC and its results back (what Paddle's test gets from transfer_layout_pass after the pass), and a residual\n//     must be one of those two (Paddle checks nothing).\n\n/// Paddle's pass attribute enable_gpu_mixed: a float32 add + group_norm fuses too (for Paddle's mixed-precision\n/// pass to make half precision); false by default, as in Paddle.\nparam enable_gpu_mixed: bool = false\n\n/// x · rsqrt(mean(x², last axis) + eps) · w in float32 becomes rms_norm(x, w) (Paddle's RmsNormFusePattern).\nrule rms_norm {\n  benefit 7\n  labels fusion\n  match {\n    %p = pd_op.pow(%x) {y: 2.0}\n    %mn = pd_op.mean(%p, pd_op.full_int_array() {value: $axis}) {keepdim: true}\n    %s = pd_op.scale(%mn, pd_op.full() {value: 1.0}) {bias: $eps, bias_after_scale: true}\n    %r = pd_op.rsqrt(%s)\n    %n = pd_op.multiply(%r, %x)\n    %o = pd_op.multiply(%n, %w)\n  }\n  where {\n    $axis == [-1] || $axis == [rank(%x) - 1]\n    rank(%w) == 1 && dim(%w, 0) == dim(%x, -1) && dim(%w, 0) > 0\n    dtype(%x) == float32 && dtype(%w) == float32\n  }\n  rewrite {\n    %f, _, _ = pd_op.rms_norm(%x, null, null, %w, null) {epsilon: $eps, begin_norm_axis: rank(%x) - 1,\n        quant_scale: -1.0, quant_round_type: 0, quant_max_bound: 0.0, quant_min_bound: 0.0}\n    replace %o with %f\n  }\n}\n\n/// The half-precision form: x is cast to float32, normalized, cast back to w's type and scaled by w (LLaMA).\nrule rms_norm_half {\n  benefit 9\n  labels fusion\n  match {\n    %c = pd_op.cast(%x) {dtype: float32}\n    %p = pd_op.pow(%c) {y: 2.0}\n    %mn = pd_op.mean(%p, pd_op.full_int_array() {value: $axis}) {keepdim: true}\n    %s = pd_op.scale(%mn, pd_op.full() {value: 1.0}) {bias: $eps, bias_after_scale: true}\n    %r = pd_op.rsqrt(%s)\n    %n = pd_op.multiply(%r, %c)\n    %h = pd_op.cast(%n) {dtype: $dt}\n    %o = pd_op.multiply(%h, %w)\n  }\n  where {\n    $axis == [-1] || $axis == [rank(%x) - 1]\n    rank(%w) == 1 && dim(%w, 0) == dim(%x, -1) && dim(%w, 0) > 0\n    dtype(%w) in [float16, bfloat16] && $dt == dtype(%w) && dtype(%x) == dtype(%w)\n  }\n  rewrite {\n    %f, _, _ = pd_op.rms_norm(%x, null, null, %w, null) {epsilon: $eps, begin_norm_axis: rank(%x) - 1,\n        quant_scale: -1.0, quant_round_type: 0, quant_max_bound: 0.0, quant_min_bound: 0.0}\n    replace %o with %f\n  }\n}\n\n/// add(x, residual) → rms_norm becomes one rms_norm with the residual operand; its residual_out replaces the sum\n/// for the sum's other readers (Paddle's AddRmsNormFusePattern, all three extra_add variants).\nrule add_rms_norm {\n  benefit 3\n  labels fusion\n  match {\n    %a = pd_op.add(%x, %res)\n    %o, _, _ = pd_op.rms_norm(%a, null, null, %w, null) {epsilon: $eps, begin_norm_axis: $bna, $q...}\n  }\n  where {\n    uses(%a) >= 1\n    same_type(%x, %res)\n  }\n  rewrite {\n    %f, %ro, _ = pd_op.rms_norm(%x, null, %res, %w, null) {epsilon: $eps, begin_norm_axis: $bna, $q...}\n    replace %o with %f\n    replace %a with %ro\n  }\n}\n\n/// add(x, residual) → layer_norm becomes fused_bias_residual_layernorm; its residual_out replaces the sum for the\n/// sum's other readers (Paddle's AddLayerNormFusePattern, all three extra_add variants). The layer norm's mean and\n/// variance must be unused.\nrule add_layer_norm {\n  benefit 3\n  labels fusion\n  match {\n    %a = pd_op.add(%x, %res)\n    %o, _, _ = pd_op.layer_norm(%a, %w, %bias) {epsilon: $eps, begin_norm_axis: $bna}\n  }\n  where {\n    uses(%a) >= 1\n    same_type(%x, %res)\n    dtype(%w) == float32 && dtype(%bias) == float32\n    dtype(%x) in [float16, bfloat16, float32]\n  }\n  rewrite {\n    %f, %ro, _, _ = pd_op.fused_bias_residual_layernorm(%x, null, %res, %w, %bias) {epsilon: $eps,\n        residual_alpha: 1.0, begin_norm_axis: $bna, quant_scale: -1.0, quant_round_type: 0, quant_max_bound: 0.0,\n        quant_min_bound: 0.0}\n    replace %o with %f\n    replace %a with %ro\n  }\n}\n\n/// add(x, residual) → group_norm over NHWC x becomes add_group_norm_silu without activation; its residual_out\n/// replaces the sum for the sum's other readers (Paddle's AddGroupNormFusePattern, all three extra_add variants). The\n/// residual is x's type, or one value per channel (the kernel indexes it by the channel).\nrule add_group_norm {\n  benefit 3\n  labels fusion\n  match {\n    %a = pd_op.add(either(%x, %res))\n    %o, %mean, %var = pd_op.group_norm(%a, %scale, %bias) {epsilon: $eps, groups: $g, data_format: \"NHWC\"}\n  }\n  where {\n    uses(%a) >= 1\n    same_type(%x, %a)\n    same_type(%res, %x) || numel(%res) == dim(%x, -1) && rank(%res) <= rank(%x) && dim(%res, -1) == dim(%x, -1)\n    dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32\n  }\n  rewrite {\n    %f, %ro, %m, %v = pd_op.add_group_norm_silu(%x, %res, %scale, %bias) {epsilon: $eps, groups: $g,\n        data_format: \"NHWC\", activation: \"\"}\n    replace %o with %f\n    replace %a with %ro\n    replace %mean with %m\n    replace %var with %v\n  }\n}\n\n/// add_group_norm over NCHW x [N, C, H, W]: x and the residual (x's type, or [1, C, 1, 1]) transposed to NHWC, the\n/// result and the residual sum transposed back.\nrule add_group_norm_nchw {\n  benefit 3\n  labels fusion\n  match {\n    %a = pd_op.add(either(%x, %res))\n    %o, %mean, %var = pd_op.group_norm(%a, %scale, %bias) {epsilon: $eps, groups: $g, data_format: \"NCHW\"}\n  }\n  where {\n    uses(%a) >= 1\n    same_type(%x, %a) && rank(%x) == 4\n    same_type(%res, %x) || rank(%res) == 4 && numel(%res) == dim(%x, 1) && dim(%res, 1) == dim(%x, 1)\n    dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32\n  }\n  rewrite {\n    %f, %ro, %m, %v = pd_op.add_group_norm_silu(pd_op.transpose(%x) {perm: [0, 2, 3, 1]},\n        pd_op.transpose(%res) {perm: [0, 2, 3, 1]}, %scale, %bias) {epsilon: $eps, groups: $g, data_format: \"NHWC\",\n            activation: \"\"}\n    replace %o with pd_op.transpose(%f) {perm: [0, 3, 1, 2]}\n    replace %a with pd_op.transpose(%ro) {perm: [0, 3, 1, 2]}\n    replace %mean with %m\n    replace %var with %v\n  }\n}\n\n/// A silu after add_group_norm_silu without activation joins it (Paddle's AddGroupNormWithActPattern).\nrule add_group_norm_then_silu {\n  benefit 2\n  labels fusion\n  match {\n    %f, %ro, %m, %v = pd_op.add_group_norm_silu(%x, %res, %scale, %bias) {activation: \"\", epsilon: $eps, groups: $g,\n        data_format: $fmt}\n    %o = pd_op.silu(%f)\n  }\n  where {\n    dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32\n  }\n  rewrite {\n    %f2, %ro2, %m2, %v2 = pd_op.add_group_norm_silu(%x, %res, %scale, %bias) {epsilon: $eps, groups: $g,\n        data_format: $fmt, activation: \"silu\"}\n    replace %o with %f2\n    replace %ro with %ro2\n    replace %m with %m2\n    replace %v with %v2\n  }\n}\n\n/// add_group_norm_then_silu where add_group_norm_nchw transposed the result back to NCHW: the silu after the\n/// transpose joins the fused op (silu commutes with the transpose).\nrule add_group_norm_nchw_then_silu {\n  benefit 2\n  labels fusion\n  match {\n    %f, %ro, %m, %v = pd_op.add_group_norm_silu(%x, %res, %scale, %bias) {activation: \"\", epsilon: $eps, groups: $g,\n        data_format: \"NHWC\"}\n    %t = pd_op.transpose(%f) {perm: [0, 3, 1, 2]}\n    %o = pd_op.silu(%t)\n  }\n  where {\n    dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32\n  }\n  rewrite {\n    %f2, %ro2, %m2, %v2 = pd_op.add_group_norm_silu(%x, %res, %scale, %bias) {epsilon: $eps, groups: $g,\n        data_format: \"NHWC\", activation: \"silu\"}\n    replace %o with pd_op.transpose(%f2) {perm: [0, 3, 1, 2]}\n    replace %ro with %ro2\n    replace %m with %m2\n    replace %v with %v2\n  }\n}\n"
-
-// addNormFuseStatic is what the matcher needs of the rule set checked against one Context.
-type addNormFuseStatic struct {
-	rules                                     []*rule.Rule
-	dispatch                                  *rt.Dispatch
-	op_pd_op_multiply                         *ir.OpInfo                         // pd_op.multiply
-	op_pd_op_rsqrt                            *ir.OpInfo                         // pd_op.rsqrt
-	op_pd_op_scale                            *ir.OpInfo                         // pd_op.scale
-	def_pd_op_scale_bias                      ir.Attribute                       // the default of pd_op.scale bias (nil: none)
-	def_pd_op_scale_bias_after_scale          ir.Attribute                       // the default of pd_op.scale bias_after_scale (nil: none)
-	r0_bias_after_scale                       ir.Attribute                       // rule rms_norm: bias_after_scale: true
-	op_pd_op_mean                             *ir.OpInfo                         // pd_op.mean
-	def_pd_op_mean_keepdim                    ir.Attribute                       // the default of pd_op.mean keepdim (nil: none)
-	r0_keepdim                                ir.Attribute                       // rule rms_norm: keepdim: true
-	op_pd_op_pow                              *ir.OpInfo                         // pd_op.pow
-	def_pd_op_pow_y                           ir.Attribute                       // the default of pd_op.pow y (nil: none)
-	r0_y                                      ir.Attribute                       // rule rms_norm: y: (Float)2
-	op_pd_op_full_int_array                   *ir.OpInfo                         // pd_op.full_int_array
-	def_pd_op_full_int_array_value            ir.Attribute                       // the default of pd_op.full_int_array value (nil: none)
-	op_pd_op_full                             *ir.OpInfo                         // pd_op.full
-	def_pd_op_full_value                      ir.Attribute                       // the default of pd_op.full value (nil: none)
-	r0_value                                  ir.Attribute                       // rule rms_norm: value: (Double)1
-	builtin_rank                              func([]rule.Val) (rule.Val, error) // the builtin rank
-	builtin_dim                               func([]rule.Val) (rule.Val, error) // the builtin dim
-	builtin_dtype                             func([]rule.Val) (rule.Val, error) // the builtin dtype
-	r0_lit                                    rule.Val                           // rule rms_norm: float32
-	r0_lit2                                   rule.Val                           // rule rms_norm: float32
-	op_pd_op_cast                             *ir.OpInfo                         // pd_op.cast
-	def_pd_op_cast_dtype                      ir.Attribute                       // the default of pd_op.cast dtype (nil: none)
-	r1_bias_after_scale                       ir.Attribute                       // rule rms_norm_half: bias_after_scale: true
-	r1_keepdim                                ir.Attribute                       // rule rms_norm_half: keepdim: true
-	r1_y                                      ir.Attribute                       // rule rms_norm_half: y: (Float)2
-	r1_dtype                                  ir.Attribute                       // rule rms_norm_half: dtype: (pd_op.DataType)float32
-	r1_value                                  ir.Attribute                       // rule rms_norm_half: value: (Double)1
-	r1_lit                                    rule.Val                           // rule rms_norm_half: float16
-	r1_lit2                                   rule.Val                           // rule rms_norm_half: bfloat16
-	def_pd_op_rms_norm_epsilon                ir.Attribute                       // the default of pd_op.rms_norm epsilon (nil: none)
-	def_pd_op_rms_norm_begin_norm_axis        ir.Attribute                       // the default of pd_op.rms_norm begin_norm_axis (nil: none)
-	op_pd_op_add                              *ir.OpInfo                         // pd_op.add
-	builtin_same_type                         func([]rule.Val) (rule.Val, error) // the builtin same_type
-	def_pd_op_layer_norm_epsilon              ir.Attribute                       // the default of pd_op.layer_norm epsilon (nil: none)
-	def_pd_op_layer_norm_begin_norm_axis      ir.Attribute                       // the default of pd_op.layer_norm begin_norm_axis (nil: none)
-	r3_lit                                    rule.Val                           // rule add_layer_norm: float32
-	r3_lit2                                   rule.Val                           // rule add_layer_norm: float32
-	r3_lit3                                   rule.Val                           // rule add_layer_norm: float16
-	r3_lit4                                   rule.Val                           // rule add_layer_norm: bfloat16
-	r3_lit5                                   rule.Val                           // rule add_layer_norm: float32
-	def_pd_op_group_norm_epsilon              ir.Attribute                       // the default of pd_op.group_norm epsilon (nil: none)
-	def_pd_op_group_norm_groups               ir.Attribute                       // the default of pd_op.group_norm groups (nil: none)
-	def_pd_op_group_norm_data_format          ir.Attribute                       // the default of pd_op.group_norm data_format (nil: none)
-	r4_data_format                            ir.Attribute                       // rule add_group_norm: data_format: "NHWC"
-	builtin_numel                             func([]rule.Val) (rule.Val, error) // the builtin numel
-	r4_lit                                    rule.Val                           // rule add_group_norm: float16
-	r4_lit2                                   rule.Val                           // rule add_group_norm: bfloat16
-	r4_param                                  *rule.ParamRef                     // rule add_group_norm: $enable_gpu_mixed
-	r4_lit3                                   rule.Val                           // rule add_group_norm: float32
-	r5_data_format                            ir.Attribute                       // rule add_group_norm_nchw: data_format: "NCHW"
-	r5_lit                                    rule.Val                           // rule add_group_norm_nchw: float16
-	r5_lit2                                   rule.Val                           // rule add_group_norm_nchw: bfloat16
-	r5_param                                  *rule.ParamRef                     // rule add_group_norm_nchw: $enable_gpu_mixed
-	r5_lit3                                   rule.Val                           // rule add_group_norm_nchw: float32
-	op_pd_op_add_group_norm_silu              *ir.OpInfo                         // pd_op.add_group_norm_silu
-	def_pd_op_add_group_norm_silu_activation  ir.Attribute                       // the default of pd_op.add_group_norm_silu activation (nil: none)
-	r6_activation                             ir.Attribute                       // rule add_group_norm_then_silu: activation: ""
-	def_pd_op_add_group_norm_silu_epsilon     ir.Attribute                       // the default of pd_op.add_group_norm_silu epsilon (nil: none)
-	def_pd_op_add_group_norm_silu_groups      ir.Attribute                       // the default of pd_op.add_group_norm_silu groups (nil: none)
-	def_pd_op_add_group_norm_silu_data_format ir.Attribute                       // the default of pd_op.add_group_norm_silu data_format (nil: none)
-	r6_lit                                    rule.Val                           // rule add_group_norm_then_silu: float16
-	r6_lit2                                   rule.Val                           // rule add_group_norm_then_silu: bfloat16
-	r6_param                                  *rule.ParamRef                     // rule add_group_norm_then_silu: $enable_gpu_mixed
-	r6_lit3                                   rule.Val                           // rule add_group_norm_then_silu: float32
-	op_pd_op_transpose                        *ir.OpInfo                         // pd_op.transpose
-	def_pd_op_transpose_perm                  ir.Attribute                       // the default of pd_op.transpose perm (nil: none)
-	r7_perm                                   ir.Attribute                       // rule add_group_norm_nchw_then_silu: perm: [(Int32)0,(Int32)3,(Int32)1,(Int32)2]
-	r7_activation                             ir.Attribute                       // rule add_group_norm_nchw_then_silu: activation: ""
-	r7_data_format                            ir.Attribute                       // rule add_group_norm_nchw_then_silu: data_format: "NHWC"
-	r7_lit                                    rule.Val                           // rule add_group_norm_nchw_then_silu: float16
-	r7_lit2                                   rule.Val                           // rule add_group_norm_nchw_then_silu: bfloat16
-	r7_param                                  *rule.ParamRef                     // rule add_group_norm_nchw_then_silu: $enable_gpu_mixed
-	r7_lit3                                   rule.Val                           // rule add_group_norm_nchw_then_silu: float32
-}
-
-// addNormFuseBind binds the matcher to a checked rule set, once per Context.
-func addNormFuseBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &addNormFuseStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.group_norm", "pd_op.layer_norm", "pd_op.multiply", "pd_op.rms_norm", "pd_op.silu")
-	s.op_pd_op_multiply = ctx.OpInfo("pd_op.multiply")
-	s.op_pd_op_rsqrt = ctx.OpInfo("pd_op.rsqrt")
-	s.op_pd_op_scale = ctx.OpInfo("pd_op.scale")
-	s.def_pd_op_scale_bias = rt.AttrDefault(ctx, "pd_op.scale", "bias")
-	s.def_pd_op_scale_bias_after_scale = rt.AttrDefault(ctx, "pd_op.scale", "bias_after_scale")
-	s.r0_bias_after_scale = set.Rules[0].Pattern.Ops[4].Attrs[1].Literal
-	s.op_pd_op_mean = ctx.OpInfo("pd_op.mean")
-	s.def_pd_op_mean_keepdim = rt.AttrDefault(ctx, "pd_op.mean", "keepdim")
-	s.r0_keepdim = set.Rules[0].Pattern.Ops[2].Attrs[0].Literal
-	s.op_pd_op_pow = ctx.OpInfo("pd_op.pow")
-	s.def_pd_op_pow_y = rt.AttrDefault(ctx, "pd_op.pow", "y")
-	s.r0_y = set.Rules[0].Pattern.Ops[0].Attrs[0].Literal
-	s.op_pd_op_full_int_array = ctx.OpInfo("pd_op.full_int_array")
-	s.def_pd_op_full_int_array_value = rt.AttrDefault(ctx, "pd_op.full_int_array", "value")
-	s.op_pd_op_full = ctx.OpInfo("pd_op.full")
-	s.def_pd_op_full_value = rt.AttrDefault(ctx, "pd_op.full", "value")
-	s.r0_value = set.Rules[0].Pattern.Ops[3].Attrs[0].Literal
-	s.builtin_rank = rule.PureBuiltin("rank")
-	if s.builtin_rank == nil {
-		return nil, fmt.Errorf("the builtin rank is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_dim = rule.PureBuiltin("dim")
-	if s.builtin_dim == nil {
-		return nil, fmt.Errorf("the builtin dim is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_dtype = rule.PureBuiltin("dtype")
-	if s.builtin_dtype == nil {
-		return nil, fmt.Errorf("the builtin dtype is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.r0_lit = set.Rules[0].Where[2].(*rule.Binary).X.(*rule.Binary).Y.(*rule.Lit).Value
-	s.r0_lit2 = set.Rules[0].Where[2].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
-	s.op_pd_op_cast = ctx.OpInfo("pd_op.cast")
-	s.def_pd_op_cast_dtype = rt.AttrDefault(ctx, "pd_op.cast", "dtype")
-	s.r1_bias_after_scale = set.Rules[1].Pattern.Ops[5].Attrs[1].Literal
-	s.r1_keepdim = set.Rules[1].Pattern.Ops[3].Attrs[0].Literal
-	s.r1_y = set.Rules[1].Pattern.Ops[1].Attrs[0].Literal
-	s.r1_dtype = set.Rules[1].Pattern.Ops[0].Attrs[0].Literal
-	s.r1_value = set.Rules[1].Pattern.Ops[4].Attrs[0].Literal
-	s.r1_lit = set.Rules[1].Where[2].(*rule.Binary).X.(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r1_lit2 = set.Rules[1].Where[2].(*rule.Binary).X.(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
-	s.def_pd_op_rms_norm_epsilon = rt.AttrDefault(ctx, "pd_op.rms_norm", "epsilon")
-	s.def_pd_op_rms_norm_begin_norm_axis = rt.AttrDefault(ctx, "pd_op.rms_norm", "begin_norm_axis")
-	s.op_pd_op_add = ctx.OpInfo("pd_op.add")
-	s.builtin_same_type = rule.PureBuiltin("same_type")
-	if s.builtin_same_type == nil {
-		return nil, fmt.Errorf("the builtin same_type is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.def_pd_op_layer_norm_epsilon = rt.AttrDefault(ctx, "pd_op.layer_norm", "epsilon")
-	s.def_pd_op_layer_norm_begin_norm_axis = rt.AttrDefault(ctx, "pd_op.layer_norm", "begin_norm_axis")
-	s.r3_lit = set.Rules[3].Where[2].(*rule.Binary).X.(*rule.Binary).Y.(*rule.Lit).Value
-	s.r3_lit2 = set.Rules[3].Where[2].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
-	s.r3_lit3 = set.Rules[3].Where[3].(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r3_lit4 = set.Rules[3].Where[3].(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
-	s.r3_lit5 = set.Rules[3].Where[3].(*rule.Binary).Y.(*rule.List).Elems[2].(*rule.Lit).Value
-	s.def_pd_op_group_norm_epsilon = rt.AttrDefault(ctx, "pd_op.group_norm", "epsilon")
-	s.def_pd_op_group_norm_groups = rt.AttrDefault(ctx, "pd_op.group_norm", "groups")
-	s.def_pd_op_group_norm_data_format = rt.AttrDefault(ctx, "pd_op.group_norm", "data_format")
-	s.r4_data_format = set.Rules[4].Pattern.Ops[1].Attrs[2].Literal
-	s.builtin_numel = rule.PureBuiltin("numel")
-	if s.builtin_numel == nil {
-		return nil, fmt.Errorf("the builtin numel is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.r4_lit = set.Rules[4].Where[3].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r4_lit2 = set.Rules[4].Where[3].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
-	s.r4_param = set.Rules[4].Where[3].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
-	s.r4_lit3 = set.Rules[4].Where[3].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
-	s.r5_data_format = set.Rules[5].Pattern.Ops[1].Attrs[2].Literal
-	s.r5_lit = set.Rules[5].Where[3].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r5_lit2 = set.Rules[5].Where[3].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
-	s.r5_param = set.Rules[5].Where[3].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
-	s.r5_lit3 = set.Rules[5].Where[3].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
-	s.op_pd_op_add_group_norm_silu = ctx.OpInfo("pd_op.add_group_norm_silu")
-	s.def_pd_op_add_group_norm_silu_activation = rt.AttrDefault(ctx, "pd_op.add_group_norm_silu", "activation")
-	s.r6_activation = set.Rules[6].Pattern.Ops[0].Attrs[0].Literal
-	s.def_pd_op_add_group_norm_silu_epsilon = rt.AttrDefault(ctx, "pd_op.add_group_norm_silu", "epsilon")
-	s.def_pd_op_add_group_norm_silu_groups = rt.AttrDefault(ctx, "pd_op.add_group_norm_silu", "groups")
-	s.def_pd_op_add_group_norm_silu_data_format = rt.AttrDefault(ctx, "pd_op.add_group_norm_silu", "data_format")
-	s.r6_lit = set.Rules[6].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r6_lit2 = set.Rules[6].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
-	s.r6_param = set.Rules[6].Where[0].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
-	s.r6_lit3 = set.Rules[6].Where[0].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
-	s.op_pd_op_transpose = ctx.OpInfo("pd_op.transpose")
-	s.def_pd_op_transpose_perm = rt.AttrDefault(ctx, "pd_op.transpose", "perm")
-	s.r7_perm = set.Rules[7].Pattern.Ops[1].Attrs[0].Literal
-	s.r7_activation = set.Rules[7].Pattern.Ops[0].Attrs[0].Literal
-	s.r7_data_format = set.Rules[7].Pattern.Ops[0].Attrs[3].Literal
-	s.r7_lit = set.Rules[7].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r7_lit2 = set.Rules[7].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
-	s.r7_param = set.Rules[7].Where[0].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
-	s.r7_lit3 = set.Rules[7].Where[0].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &addNormFuseMatcher{addNormFuseStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
-}
-
-// addNormFuseMatcher matches the rules at one op at a time, in one pass run.
-type addNormFuseMatcher struct {
-	*addNormFuseStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *addNormFuseMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.group_norm
-		m.r4_add_group_norm(op)
-		m.r5_add_group_norm_nchw(op)
-	case 2: // pd_op.layer_norm
-		m.r3_add_layer_norm(op)
-	case 3: // pd_op.multiply
-		m.r1_rms_norm_half(op)
-		m.r0_rms_norm(op)
-	case 4: // pd_op.rms_norm
-		m.r2_add_rms_norm(op)
-	case 5: // pd_op.silu
-		m.r6_add_group_norm_then_silu(op)
-		m.r7_add_group_norm_nchw_then_silu(op)
-	}
-	return m.End()
-}
-
-// r0_rms_norm tries rule rms_norm (benefit 7, add_norm_fuse.drr:33:6) at op7, the root pd_op.multiply.
-func (m *addNormFuseMatcher) r0_rms_norm(op7 *ir.Op) bool {
-	// %o = pd_op.multiply(either(%n, %w))
-	if op7.NumOperands() != 2 || op7.NumResults() != 1 {
+// addNormFuse_rms_norm matches rule rms_norm (add_norm_fuse.drr:33:6) at op7, a pd_op.multiply.
+func addNormFuse_rms_norm(m *rt.Matcher, in *rt.Instance, op7 *ir.Op) bool {
+	var op0, op1, op2, op3, op4, op5, op6 *ir.Op // op0 pd_op.pow, op1 pd_op.full_int_array, op2 pd_op.mean, op3 pd_op.full, op4 pd_op.scale, op5 pd_op.rsqrt, op6 pd_op.multiply
+	var p, mn, s, r, n, o, x, _1, _2, w *ir.Value
+	var axis, eps ir.Attribute
+	if !(op7.NumOperands() == 2 && op7.NumResults() == 1 && rt.Set(&o, op7.Result(0))) {
 		return false
 	}
-	v5_o := op7.Result(0)
-	for sw1 := 0; sw1 < 2; sw1++ {
-		op7_a2, op7_b3 := op7.Operand(sw1), op7.Operand(1-sw1) // as written, then swapped
-		v4_n := op7_a2
-		if v4_n == nil {
+	for sw7 := range 2 { // operands 0 and 1 of op7 as written, then swapped
+		if !(rt.Present(&n, op7.Operand(sw7)) &&
+			rt.Def(&op6, n, 0) && op6 != op7 && op6.Info() == in.Ops[6] && op6.NumOperands() == 2 && op6.NumResults() == 1) {
 			continue
 		}
-		op6 := v4_n.DefiningOp()
-		if op6 == nil || v4_n.Index() != 0 || op6 == op7 {
+		for sw6 := range 2 { // operands 0 and 1 of op6 as written, then swapped
+			if rt.Present(&r, op6.Operand(sw6)) &&
+				rt.Def(&op5, r, 0) && op5.Info() == in.Ops[5] && op5.NumOperands() == 1 && op5.NumResults() == 1 &&
+				rt.Present(&s, op5.Operand(0)) &&
+				rt.Def(&op4, s, 0) && op4.Info() == in.Ops[4] && op4.NumOperands() == 2 && op4.NumResults() == 1 &&
+				rt.BindAttr(&eps, rt.AttrOr(op4, "bias", in.Defaults[4])) &&
+				rt.AttrOr(op4, "bias_after_scale", in.Defaults[5]) == in.Literals[5] && rt.Present(&mn, op4.Operand(0)) &&
+				rt.Def(&op2, mn, 0) && op2.Info() == in.Ops[2] && op2.NumOperands() == 2 && op2.NumResults() == 1 &&
+				rt.AttrOr(op2, "keepdim", in.Defaults[2]) == in.Literals[2] && rt.Present(&p, op2.Operand(0)) &&
+				rt.Def(&op0, p, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
+				rt.AttrOr(op0, "y", in.Defaults[0]) == in.Literals[0] && rt.Present(&x, op0.Operand(0)) &&
+				rt.Present(&_1, op2.Operand(1)) &&
+				rt.Def(&op1, _1, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 0 && op1.NumResults() >= 1 &&
+				rt.BindAttr(&axis, rt.AttrOr(op1, "value", in.Defaults[1])) && rt.ResultsUnused(op1, 1) &&
+				rt.Present(&_2, op4.Operand(1)) &&
+				rt.Def(&op3, _2, 0) && op3.Info() == in.Ops[3] && op3.NumOperands() == 0 && op3.NumResults() >= 1 &&
+				rt.AttrOr(op3, "value", in.Defaults[3]) == in.Literals[3] && rt.ResultsUnused(op3, 1) && op6.Operand(1-sw6) == x &&
+				rt.Present(&w, op7.Operand(1-sw7)) &&
+				rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7}, p, mn, s, r, n) &&
+				rt.True(rt.Or(rt.Equal(rule.AttrVal(axis), in.Consts[0]), func() rule.Val {
+					return rt.Equal(rule.AttrVal(axis), rt.List(rt.Arith("-", m.Pure("rank", x), int64(1))))
+				})) && // where $axis == [-1] || $axis == [rank(%x) - 1]
+				rt.True(rt.Equal(m.Pure("rank", w), int64(1))) && rt.True(rt.Equal(m.Pure("dim", w, int64(0)), m.Pure("dim", x, int64(-1)))) && rt.True(rt.Greater(m.Pure("dim", w, int64(0)), int64(0))) && // where rank(%w) == 1 && dim(%w, 0) == dim(%x, -1) && dim(%w, 0) > 0
+				rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[1])) && rt.True(rt.Equal(m.Pure("dtype", w), in.Consts[2])) && // where dtype(%x) == float32 && dtype(%w) == float32
+				m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7), append(m.Values(), p, mn, s, r, n, o, x, _1, _2, w), append(m.Holes(), axis, eps)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// addNormFuse_rms_norm_half matches rule rms_norm_half (add_norm_fuse.drr:57:6) at op9, a pd_op.multiply.
+func addNormFuse_rms_norm_half(m *rt.Matcher, in *rt.Instance, op9 *ir.Op) bool {
+	var op0, op1, op2, op3, op4, op5, op6, op7, op8 *ir.Op // op0 pd_op.cast, op1 pd_op.pow, op2 pd_op.full_int_array, op3 pd_op.mean, op4 pd_op.full, op5 pd_op.scale, op6 pd_op.rsqrt, op7 pd_op.multiply, op8 pd_op.cast
+	var c, p, mn, s, r, n, h, o, x, _1, _2, w *ir.Value
+	var axis, eps, dt ir.Attribute
+	if !(op9.NumOperands() == 2 && op9.NumResults() == 1 && rt.Set(&o, op9.Result(0))) {
+		return false
+	}
+	for sw9 := range 2 { // operands 0 and 1 of op9 as written, then swapped
+		if !(rt.Present(&h, op9.Operand(sw9)) &&
+			rt.Def(&op8, h, 0) && op8.Info() == in.Ops[8] && op8.NumOperands() == 1 && op8.NumResults() == 1 &&
+			rt.BindAttr(&dt, rt.AttrOr(op8, "dtype", in.Defaults[7])) && rt.Present(&n, op8.Operand(0)) &&
+			rt.Def(&op7, n, 0) && op7 != op9 && op7.Info() == in.Ops[7] && op7.NumOperands() == 2 && op7.NumResults() == 1) {
 			continue
 		}
-		// %n = pd_op.multiply(either(%r, %x))
-		if op6.Info() != m.op_pd_op_multiply || op6.NumOperands() != 2 || op6.NumResults() != 1 {
-			continue
+		for sw7 := range 2 { // operands 0 and 1 of op7 as written, then swapped
+			if rt.Present(&r, op7.Operand(sw7)) &&
+				rt.Def(&op6, r, 0) && op6.Info() == in.Ops[6] && op6.NumOperands() == 1 && op6.NumResults() == 1 &&
+				rt.Present(&s, op6.Operand(0)) &&
+				rt.Def(&op5, s, 0) && op5.Info() == in.Ops[5] && op5.NumOperands() == 2 && op5.NumResults() == 1 &&
+				rt.BindAttr(&eps, rt.AttrOr(op5, "bias", in.Defaults[5])) &&
+				rt.AttrOr(op5, "bias_after_scale", in.Defaults[6]) == in.Literals[6] && rt.Present(&mn, op5.Operand(0)) &&
+				rt.Def(&op3, mn, 0) && op3.Info() == in.Ops[3] && op3.NumOperands() == 2 && op3.NumResults() == 1 &&
+				rt.AttrOr(op3, "keepdim", in.Defaults[3]) == in.Literals[3] && rt.Present(&p, op3.Operand(0)) &&
+				rt.Def(&op1, p, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() == 1 &&
+				rt.AttrOr(op1, "y", in.Defaults[1]) == in.Literals[1] && rt.Present(&c, op1.Operand(0)) &&
+				rt.Def(&op0, c, 0) && op0 != op8 && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
+				rt.AttrOr(op0, "dtype", in.Defaults[0]) == in.Literals[0] && rt.Present(&x, op0.Operand(0)) &&
+				rt.Present(&_1, op3.Operand(1)) &&
+				rt.Def(&op2, _1, 0) && op2.Info() == in.Ops[2] && op2.NumOperands() == 0 && op2.NumResults() >= 1 &&
+				rt.BindAttr(&axis, rt.AttrOr(op2, "value", in.Defaults[2])) && rt.ResultsUnused(op2, 1) &&
+				rt.Present(&_2, op5.Operand(1)) &&
+				rt.Def(&op4, _2, 0) && op4.Info() == in.Ops[4] && op4.NumOperands() == 0 && op4.NumResults() >= 1 &&
+				rt.AttrOr(op4, "value", in.Defaults[4]) == in.Literals[4] && rt.ResultsUnused(op4, 1) && op7.Operand(1-sw7) == c &&
+				rt.Present(&w, op9.Operand(1-sw9)) &&
+				rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9}, c, p, mn, s, r, n, h) &&
+				rt.True(rt.Or(rt.Equal(rule.AttrVal(axis), in.Consts[0]), func() rule.Val {
+					return rt.Equal(rule.AttrVal(axis), rt.List(rt.Arith("-", m.Pure("rank", x), int64(1))))
+				})) && // where $axis == [-1] || $axis == [rank(%x) - 1]
+				rt.True(rt.Equal(m.Pure("rank", w), int64(1))) && rt.True(rt.Equal(m.Pure("dim", w, int64(0)), m.Pure("dim", x, int64(-1)))) && rt.True(rt.Greater(m.Pure("dim", w, int64(0)), int64(0))) && // where rank(%w) == 1 && dim(%w, 0) == dim(%x, -1) && dim(%w, 0) > 0
+				rt.True(rt.In(m.Pure("dtype", w), in.Consts[1])) && rt.True(rt.Equal(rule.AttrVal(dt), m.Pure("dtype", w))) && rt.True(rt.Equal(m.Pure("dtype", x), m.Pure("dtype", w))) && // where dtype(%w) in [float16, bfloat16] && $dt == dtype(%w) && dtype(%x) == dtype(%w)
+				m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9), append(m.Values(), c, p, mn, s, r, n, h, o, x, _1, _2, w), append(m.Holes(), axis, eps, dt)) {
+				return true
+			}
 		}
-		for sw4 := 0; sw4 < 2; sw4++ {
-			op6_a5, op6_b6 := op6.Operand(sw4), op6.Operand(1-sw4) // as written, then swapped
-			v3_r := op6_a5
-			if v3_r == nil {
-				continue
-			}
-			op5 := v3_r.DefiningOp()
-			if op5 == nil || v3_r.Index() != 0 || op5 == op7 || op5 == op6 {
-				continue
-			}
-			// %r = pd_op.rsqrt(%s)
-			if op5.Info() != m.op_pd_op_rsqrt || op5.NumOperands() != 1 || op5.NumResults() != 1 {
-				continue
-			}
-			v2_s := op5.Operand(0)
-			if v2_s == nil {
-				continue
-			}
-			op4 := v2_s.DefiningOp()
-			if op4 == nil || v2_s.Index() != 0 || op4 == op7 || op4 == op6 || op4 == op5 {
-				continue
-			}
-			// %s = pd_op.scale(%mn, %_2) {bias: $eps, bias_after_scale: true}
-			if op4.Info() != m.op_pd_op_scale || op4.NumOperands() != 2 || op4.NumResults() != 1 {
-				continue
-			}
-			h1_eps := rt.AttrOr(op4, "bias", m.def_pd_op_scale_bias)
-			if h1_eps == nil {
-				continue
-			}
-			if rt.AttrOr(op4, "bias_after_scale", m.def_pd_op_scale_bias_after_scale) != m.r0_bias_after_scale {
-				continue
-			}
-			v1_mn := op4.Operand(0)
-			if v1_mn == nil {
-				continue
-			}
-			op2 := v1_mn.DefiningOp()
-			if op2 == nil || v1_mn.Index() != 0 || op2 == op7 || op2 == op6 || op2 == op5 || op2 == op4 {
-				continue
-			}
-			// %mn = pd_op.mean(%p, %_1) {keepdim: true}
-			if op2.Info() != m.op_pd_op_mean || op2.NumOperands() != 2 || op2.NumResults() != 1 {
-				continue
-			}
-			if rt.AttrOr(op2, "keepdim", m.def_pd_op_mean_keepdim) != m.r0_keepdim {
-				continue
-			}
-			v0_p := op2.Operand(0)
-			if v0_p == nil {
-				continue
-			}
-			op0 := v0_p.DefiningOp()
-			if op0 == nil || v0_p.Index() != 0 || op0 == op7 || op0 == op6 || op0 == op5 || op0 == op4 || op0 == op2 {
-				continue
-			}
-			// %p = pd_op.pow(%x) {y: (Float)2}
-			if op0.Info() != m.op_pd_op_pow || op0.NumOperands() != 1 || op0.NumResults() != 1 {
-				continue
-			}
-			if rt.AttrOr(op0, "y", m.def_pd_op_pow_y) != m.r0_y {
-				continue
-			}
-			v6_x := op0.Operand(0)
-			if v6_x == nil {
-				continue
-			}
-			v7__1 := op2.Operand(1)
-			if v7__1 == nil {
-				continue
-			}
-			op1 := v7__1.DefiningOp()
-			if op1 == nil || v7__1.Index() != 0 || op1 == op7 || op1 == op6 || op1 == op5 || op1 == op4 || op1 == op2 || op1 == op0 {
-				continue
-			}
-			// %_1, ... = pd_op.full_int_array() {value: $axis}
-			if op1.Info() != m.op_pd_op_full_int_array || op1.NumOperands() != 0 || op1.NumResults() < 1 {
-				continue
-			}
-			h0_axis := rt.AttrOr(op1, "value", m.def_pd_op_full_int_array_value)
-			if h0_axis == nil {
-				continue
-			}
-			if !rt.ResultsUnused(op1, 1) {
-				continue
-			}
-			v8__2 := op4.Operand(1)
-			if v8__2 == nil {
-				continue
-			}
-			op3 := v8__2.DefiningOp()
-			if op3 == nil || v8__2.Index() != 0 || op3 == op7 || op3 == op6 || op3 == op5 || op3 == op4 || op3 == op2 || op3 == op0 || op3 == op1 {
-				continue
-			}
-			// %_2, ... = pd_op.full() {value: (Double)1}
-			if op3.Info() != m.op_pd_op_full || op3.NumOperands() != 0 || op3.NumResults() < 1 {
-				continue
-			}
-			if rt.AttrOr(op3, "value", m.def_pd_op_full_value) != m.r0_value {
-				continue
-			}
-			if !rt.ResultsUnused(op3, 1) {
-				continue
-			}
-			if op6_b6 != v6_x {
-				continue
-			}
-			v9_w := op7_b3
-			if v9_w == nil {
-				continue
-			}
-			// closure: every use of %p is in the match
-			if !rt.OnlyUsedBy(v0_p, op0, op1, op2, op3, op4, op5, op6, op7) {
-				continue
-			}
-			// closure: every use of %mn is in the match
-			if !rt.OnlyUsedBy(v1_mn, op0, op1, op2, op3, op4, op5, op6, op7) {
-				continue
-			}
-			// closure: every use of %s is in the match
-			if !rt.OnlyUsedBy(v2_s, op0, op1, op2, op3, op4, op5, op6, op7) {
-				continue
-			}
-			// closure: every use of %r is in the match
-			if !rt.OnlyUsedBy(v3_r, op0, op1, op2, op3, op4, op5, op6, op7) {
-				continue
-			}
-			// closure: every use of %n is in the match
-			if !rt.OnlyUsedBy(v4_n, op0, op1, op2, op3, op4, op5, op6, op7) {
-				continue
-			}
-			// where $axis == [-1] || $axis == [rank(%x) - 1]
-			l7 := rule.Equal(rule.AttrVal(h0_axis), []rule.Val{int64(-1)})
-			if !l7 {
-				f8, ok9 := rt.Call(m.builtin_rank, m.Args(v6_x))
-				if !ok9 {
-					continue
-				}
-				ar10, ok11 := rt.Arith("-", f8, int64(1))
-				if !ok11 {
-					continue
-				}
-				l7 = rule.Equal(rule.AttrVal(h0_axis), []rule.Val{ar10})
-			}
-			if !l7 {
-				continue
-			}
-			// where rank(%w) == 1 && dim(%w, 0) == dim(%x, -1) && dim(%w, 0) > 0
-			f12, ok13 := rt.Call(m.builtin_rank, m.Args(v9_w))
-			if !ok13 {
-				continue
-			}
-			if !(rule.Equal(f12, int64(1))) {
-				continue
-			}
-			f14, ok15 := rt.Call(m.builtin_dim, m.Args(v9_w, int64(0)))
-			if !ok15 {
-				continue
-			}
-			f16, ok17 := rt.Call(m.builtin_dim, m.Args(v6_x, int64(-1)))
-			if !ok17 {
-				continue
-			}
-			if !(rule.Equal(f14, f16)) {
-				continue
-			}
-			f18, ok19 := rt.Call(m.builtin_dim, m.Args(v9_w, int64(0)))
-			if !ok19 {
-				continue
-			}
-			cmp20, ok21 := rule.Compare(f18, int64(0))
-			if !ok21 {
-				continue
-			}
-			if !(cmp20 > 0) {
-				continue
-			}
-			// where dtype(%x) == float32 && dtype(%w) == float32
-			f22, ok23 := rt.Call(m.builtin_dtype, m.Args(v6_x))
-			if !ok23 {
-				continue
-			}
-			if !(rule.Equal(f22, m.r0_lit)) {
-				continue
-			}
-			f24, ok25 := rt.Call(m.builtin_dtype, m.Args(v9_w))
-			if !ok25 {
-				continue
-			}
-			if !(rule.Equal(f24, m.r0_lit2)) {
-				continue
-			}
-			mt := m.Emit(m.rules[0])
-			mt.Ops = append(mt.Ops[:0], op0, op1, op2, op3, op4, op5, op6, op7)
-			mt.Values = append(mt.Values[:0], v0_p, v1_mn, v2_s, v3_r, v4_n, v5_o, v6_x, v7__1, v8__2, v9_w)
-			mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
-			mt.Holes = append(mt.Holes[:0], h0_axis, h1_eps)
+	}
+	return false
+}
+
+// addNormFuse_add_rms_norm matches rule add_rms_norm (add_norm_fuse.drr:84:6) at op1, a pd_op.rms_norm.
+func addNormFuse_add_rms_norm(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.add
+	var a, o, x, res, w *ir.Value
+	var eps, bna ir.Attribute
+	var q []ir.NamedAttr
+	if !(op1.NumOperands() == 5 && op1.NumResults() == 3 && rt.BindAttr(&eps, rt.AttrOr(op1, "epsilon", in.Defaults[0])) &&
+		rt.BindAttr(&bna, rt.AttrOr(op1, "begin_norm_axis", in.Defaults[1])) &&
+		rt.Set(&q, rt.RestAttrs(op1, "epsilon", "begin_norm_axis")) && rt.Set(&o, op1.Result(0)) && !op1.Result(1).HasUses() &&
+		!op1.Result(2).HasUses() && rt.Present(&a, op1.Operand(0)) && a.NumUses() >= 1 &&
+		rt.Def(&op0, a, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1) {
+		return false
+	}
+	for sw0 := range 2 { // operands 0 and 1 of op0 as written, then swapped
+		if rt.Present(&x, op0.Operand(sw0)) && rt.Present(&res, op0.Operand(1-sw0)) && op1.Operand(1) == nil &&
+			op1.Operand(2) == nil && rt.Present(&w, op1.Operand(3)) && op1.Operand(4) == nil &&
+			rt.True(m.Pure("same_type", x, res)) && // where same_type(%x, %res)
+			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), a, o, x, res, w), append(m.Holes(), eps, bna, q)) {
 			return true
 		}
 	}
 	return false
 }
 
-// r1_rms_norm_half tries rule rms_norm_half (benefit 9, add_norm_fuse.drr:57:6) at op9, the root pd_op.multiply.
-func (m *addNormFuseMatcher) r1_rms_norm_half(op9 *ir.Op) bool {
-	// %o = pd_op.multiply(either(%h, %w))
-	if op9.NumOperands() != 2 || op9.NumResults() != 1 {
+// addNormFuse_add_layer_norm matches rule add_layer_norm (add_norm_fuse.drr:105:6) at op1, a pd_op.layer_norm.
+func addNormFuse_add_layer_norm(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.add
+	var a, o, x, res, w, bias *ir.Value
+	var eps, bna ir.Attribute
+	if !(op1.NumOperands() == 3 && op1.NumResults() == 3 && rt.BindAttr(&eps, rt.AttrOr(op1, "epsilon", in.Defaults[0])) &&
+		rt.BindAttr(&bna, rt.AttrOr(op1, "begin_norm_axis", in.Defaults[1])) && rt.Set(&o, op1.Result(0)) &&
+		!op1.Result(1).HasUses() && !op1.Result(2).HasUses() && rt.Present(&a, op1.Operand(0)) && a.NumUses() >= 1 &&
+		rt.Def(&op0, a, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1) {
 		return false
 	}
-	v7_o := op9.Result(0)
-	for sw1 := 0; sw1 < 2; sw1++ {
-		op9_a2, op9_b3 := op9.Operand(sw1), op9.Operand(1-sw1) // as written, then swapped
-		v6_h := op9_a2
-		if v6_h == nil {
-			continue
-		}
-		op8 := v6_h.DefiningOp()
-		if op8 == nil || v6_h.Index() != 0 || op8 == op9 {
-			continue
-		}
-		// %h = pd_op.cast(%n) {dtype: $dt}
-		if op8.Info() != m.op_pd_op_cast || op8.NumOperands() != 1 || op8.NumResults() != 1 {
-			continue
-		}
-		h2_dt := rt.AttrOr(op8, "dtype", m.def_pd_op_cast_dtype)
-		if h2_dt == nil {
-			continue
-		}
-		v5_n := op8.Operand(0)
-		if v5_n == nil {
-			continue
-		}
-		op7 := v5_n.DefiningOp()
-		if op7 == nil || v5_n.Index() != 0 || op7 == op9 || op7 == op8 {
-			continue
-		}
-		// %n = pd_op.multiply(either(%r, %c))
-		if op7.Info() != m.op_pd_op_multiply || op7.NumOperands() != 2 || op7.NumResults() != 1 {
-			continue
-		}
-		for sw4 := 0; sw4 < 2; sw4++ {
-			op7_a5, op7_b6 := op7.Operand(sw4), op7.Operand(1-sw4) // as written, then swapped
-			v4_r := op7_a5
-			if v4_r == nil {
-				continue
-			}
-			op6 := v4_r.DefiningOp()
-			if op6 == nil || v4_r.Index() != 0 || op6 == op9 || op6 == op8 || op6 == op7 {
-				continue
-			}
-			// %r = pd_op.rsqrt(%s)
-			if op6.Info() != m.op_pd_op_rsqrt || op6.NumOperands() != 1 || op6.NumResults() != 1 {
-				continue
-			}
-			v3_s := op6.Operand(0)
-			if v3_s == nil {
-				continue
-			}
-			op5 := v3_s.DefiningOp()
-			if op5 == nil || v3_s.Index() != 0 || op5 == op9 || op5 == op8 || op5 == op7 || op5 == op6 {
-				continue
-			}
-			// %s = pd_op.scale(%mn, %_2) {bias: $eps, bias_after_scale: true}
-			if op5.Info() != m.op_pd_op_scale || op5.NumOperands() != 2 || op5.NumResults() != 1 {
-				continue
-			}
-			h1_eps := rt.AttrOr(op5, "bias", m.def_pd_op_scale_bias)
-			if h1_eps == nil {
-				continue
-			}
-			if rt.AttrOr(op5, "bias_after_scale", m.def_pd_op_scale_bias_after_scale) != m.r1_bias_after_scale {
-				continue
-			}
-			v2_mn := op5.Operand(0)
-			if v2_mn == nil {
-				continue
-			}
-			op3 := v2_mn.DefiningOp()
-			if op3 == nil || v2_mn.Index() != 0 || op3 == op9 || op3 == op8 || op3 == op7 || op3 == op6 || op3 == op5 {
-				continue
-			}
-			// %mn = pd_op.mean(%p, %_1) {keepdim: true}
-			if op3.Info() != m.op_pd_op_mean || op3.NumOperands() != 2 || op3.NumResults() != 1 {
-				continue
-			}
-			if rt.AttrOr(op3, "keepdim", m.def_pd_op_mean_keepdim) != m.r1_keepdim {
-				continue
-			}
-			v1_p := op3.Operand(0)
-			if v1_p == nil {
-				continue
-			}
-			op1 := v1_p.DefiningOp()
-			if op1 == nil || v1_p.Index() != 0 || op1 == op9 || op1 == op8 || op1 == op7 || op1 == op6 || op1 == op5 || op1 == op3 {
-				continue
-			}
-			// %p = pd_op.pow(%c) {y: (Float)2}
-			if op1.Info() != m.op_pd_op_pow || op1.NumOperands() != 1 || op1.NumResults() != 1 {
-				continue
-			}
-			if rt.AttrOr(op1, "y", m.def_pd_op_pow_y) != m.r1_y {
-				continue
-			}
-			v0_c := op1.Operand(0)
-			if v0_c == nil {
-				continue
-			}
-			op0 := v0_c.DefiningOp()
-			if op0 == nil || v0_c.Index() != 0 || op0 == op9 || op0 == op8 || op0 == op7 || op0 == op6 || op0 == op5 || op0 == op3 || op0 == op1 {
-				continue
-			}
-			// %c = pd_op.cast(%x) {dtype: (pd_op.DataType)float32}
-			if op0.Info() != m.op_pd_op_cast || op0.NumOperands() != 1 || op0.NumResults() != 1 {
-				continue
-			}
-			if rt.AttrOr(op0, "dtype", m.def_pd_op_cast_dtype) != m.r1_dtype {
-				continue
-			}
-			v8_x := op0.Operand(0)
-			if v8_x == nil {
-				continue
-			}
-			v9__1 := op3.Operand(1)
-			if v9__1 == nil {
-				continue
-			}
-			op2 := v9__1.DefiningOp()
-			if op2 == nil || v9__1.Index() != 0 || op2 == op9 || op2 == op8 || op2 == op7 || op2 == op6 || op2 == op5 || op2 == op3 || op2 == op1 || op2 == op0 {
-				continue
-			}
-			// %_1, ... = pd_op.full_int_array() {value: $axis}
-			if op2.Info() != m.op_pd_op_full_int_array || op2.NumOperands() != 0 || op2.NumResults() < 1 {
-				continue
-			}
-			h0_axis := rt.AttrOr(op2, "value", m.def_pd_op_full_int_array_value)
-			if h0_axis == nil {
-				continue
-			}
-			if !rt.ResultsUnused(op2, 1) {
-				continue
-			}
-			v10__2 := op5.Operand(1)
-			if v10__2 == nil {
-				continue
-			}
-			op4 := v10__2.DefiningOp()
-			if op4 == nil || v10__2.Index() != 0 || op4 == op9 || op4 == op8 || op4 == op7 || op4 == op6 || op4 == op5 || op4 == op3 || op4 == op1 || op4 == op0 || op4 == op2 {
-				continue
-			}
-			// %_2, ... = pd_op.full() {value: (Double)1}
-			if op4.Info() != m.op_pd_op_full || op4.NumOperands() != 0 || op4.NumResults() < 1 {
-				continue
-			}
-			if rt.AttrOr(op4, "value", m.def_pd_op_full_value) != m.r1_value {
-				continue
-			}
-			if !rt.ResultsUnused(op4, 1) {
-				continue
-			}
-			if op7_b6 != v0_c {
-				continue
-			}
-			v11_w := op9_b3
-			if v11_w == nil {
-				continue
-			}
-			// closure: every use of %c is in the match
-			if !rt.OnlyUsedBy(v0_c, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9) {
-				continue
-			}
-			// closure: every use of %p is in the match
-			if !rt.OnlyUsedBy(v1_p, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9) {
-				continue
-			}
-			// closure: every use of %mn is in the match
-			if !rt.OnlyUsedBy(v2_mn, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9) {
-				continue
-			}
-			// closure: every use of %s is in the match
-			if !rt.OnlyUsedBy(v3_s, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9) {
-				continue
-			}
-			// closure: every use of %r is in the match
-			if !rt.OnlyUsedBy(v4_r, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9) {
-				continue
-			}
-			// closure: every use of %n is in the match
-			if !rt.OnlyUsedBy(v5_n, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9) {
-				continue
-			}
-			// closure: every use of %h is in the match
-			if !rt.OnlyUsedBy(v6_h, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9) {
-				continue
-			}
-			// where $axis == [-1] || $axis == [rank(%x) - 1]
-			l7 := rule.Equal(rule.AttrVal(h0_axis), []rule.Val{int64(-1)})
-			if !l7 {
-				f8, ok9 := rt.Call(m.builtin_rank, m.Args(v8_x))
-				if !ok9 {
-					continue
-				}
-				ar10, ok11 := rt.Arith("-", f8, int64(1))
-				if !ok11 {
-					continue
-				}
-				l7 = rule.Equal(rule.AttrVal(h0_axis), []rule.Val{ar10})
-			}
-			if !l7 {
-				continue
-			}
-			// where rank(%w) == 1 && dim(%w, 0) == dim(%x, -1) && dim(%w, 0) > 0
-			f12, ok13 := rt.Call(m.builtin_rank, m.Args(v11_w))
-			if !ok13 {
-				continue
-			}
-			if !(rule.Equal(f12, int64(1))) {
-				continue
-			}
-			f14, ok15 := rt.Call(m.builtin_dim, m.Args(v11_w, int64(0)))
-			if !ok15 {
-				continue
-			}
-			f16, ok17 := rt.Call(m.builtin_dim, m.Args(v8_x, int64(-1)))
-			if !ok17 {
-				continue
-			}
-			if !(rule.Equal(f14, f16)) {
-				continue
-			}
-			f18, ok19 := rt.Call(m.builtin_dim, m.Args(v11_w, int64(0)))
-			if !ok19 {
-				continue
-			}
-			cmp20, ok21 := rule.Compare(f18, int64(0))
-			if !ok21 {
-				continue
-			}
-			if !(cmp20 > 0) {
-				continue
-			}
-			// where dtype(%w) in [float16, bfloat16] && $dt == dtype(%w) && dtype(%x) == dtype(%w)
-			f22, ok23 := rt.Call(m.builtin_dtype, m.Args(v11_w))
-			if !ok23 {
-				continue
-			}
-			in24, ok25 := rt.In(f22, []rule.Val{m.r1_lit, m.r1_lit2})
-			if !ok25 {
-				continue
-			}
-			if !in24 {
-				continue
-			}
-			f26, ok27 := rt.Call(m.builtin_dtype, m.Args(v11_w))
-			if !ok27 {
-				continue
-			}
-			if !(rule.Equal(rule.AttrVal(h2_dt), f26)) {
-				continue
-			}
-			f28, ok29 := rt.Call(m.builtin_dtype, m.Args(v8_x))
-			if !ok29 {
-				continue
-			}
-			f30, ok31 := rt.Call(m.builtin_dtype, m.Args(v11_w))
-			if !ok31 {
-				continue
-			}
-			if !(rule.Equal(f28, f30)) {
-				continue
-			}
-			mt := m.Emit(m.rules[1])
-			mt.Ops = append(mt.Ops[:0], op0, op1, op2, op3, op4, op5, op6, op7, op8, op9)
-			mt.Values = append(mt.Values[:0], v0_c, v1_p, v2_mn, v3_s, v4_r, v5_n, v6_h, v7_o, v8_x, v9__1, v10__2, v11_w)
-			mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
-			mt.Holes = append(mt.Holes[:0], h0_axis, h1_eps, h2_dt)
+	for sw0 := range 2 { // operands 0 and 1 of op0 as written, then swapped
+		if rt.Present(&x, op0.Operand(sw0)) && rt.Present(&res, op0.Operand(1-sw0)) && rt.Present(&w, op1.Operand(1)) &&
+			rt.Present(&bias, op1.Operand(2)) &&
+			rt.True(m.Pure("same_type", x, res)) && // where same_type(%x, %res)
+			rt.True(rt.Equal(m.Pure("dtype", w), in.Consts[0])) && rt.True(rt.Equal(m.Pure("dtype", bias), in.Consts[1])) && // where dtype(%w) == float32 && dtype(%bias) == float32
+			rt.True(rt.In(m.Pure("dtype", x), in.Consts[2])) && // where dtype(%x) in [float16, bfloat16, float32]
+			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), a, o, x, res, w, bias), append(m.Holes(), eps, bna)) {
 			return true
 		}
 	}
 	return false
 }
 
-// r2_add_rms_norm tries rule add_rms_norm (benefit 3, add_norm_fuse.drr:84:6) at op1, the root pd_op.rms_norm.
-func (m *addNormFuseMatcher) r2_add_rms_norm(op1 *ir.Op) bool {
-	// %o, _, _ = pd_op.rms_norm(%a, null, null, %w, null) {epsilon: $eps, begin_norm_axis: $bna, $q...}
-	if op1.NumOperands() != 5 || op1.NumResults() != 3 {
+// addNormFuse_add_group_norm matches rule add_group_norm (add_norm_fuse.drr:130:6) at op1, a pd_op.group_norm.
+func addNormFuse_add_group_norm(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.add
+	var a, o, mean, var2, x, res, scale, bias *ir.Value
+	var eps, g ir.Attribute
+	if !(op1.NumOperands() == 3 && op1.NumResults() == 3 && rt.BindAttr(&eps, rt.AttrOr(op1, "epsilon", in.Defaults[0])) &&
+		rt.BindAttr(&g, rt.AttrOr(op1, "groups", in.Defaults[1])) &&
+		rt.AttrOr(op1, "data_format", in.Defaults[2]) == in.Literals[2] && rt.Set(&o, op1.Result(0)) &&
+		rt.Set(&mean, op1.Result(1)) && rt.Set(&var2, op1.Result(2)) && rt.Present(&a, op1.Operand(0)) && a.NumUses() >= 1 &&
+		rt.Def(&op0, a, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1) {
 		return false
 	}
-	h0_eps := rt.AttrOr(op1, "epsilon", m.def_pd_op_rms_norm_epsilon)
-	if h0_eps == nil {
-		return false
-	}
-	h1_bna := rt.AttrOr(op1, "begin_norm_axis", m.def_pd_op_rms_norm_begin_norm_axis)
-	if h1_bna == nil {
-		return false
-	}
-	h2_q := rt.RestAttrs(op1, "epsilon", "begin_norm_axis")
-	v1_o := op1.Result(0)
-	if op1.Result(1).HasUses() {
-		return false
-	}
-	if op1.Result(2).HasUses() {
-		return false
-	}
-	v0_a := op1.Operand(0)
-	if v0_a == nil {
-		return false
-	}
-	// where uses(%a) >= 1
-	if !(v0_a.NumUses() >= 1) {
-		return false
-	}
-	op0 := v0_a.DefiningOp()
-	if op0 == nil || v0_a.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %a = pd_op.add(either(%x, %res))
-	if op0.Info() != m.op_pd_op_add || op0.NumOperands() != 2 || op0.NumResults() != 1 {
-		return false
-	}
-	for sw1 := 0; sw1 < 2; sw1++ {
-		op0_a2, op0_b3 := op0.Operand(sw1), op0.Operand(1-sw1) // as written, then swapped
-		v2_x := op0_a2
-		if v2_x == nil {
-			continue
+	for sw0 := range 2 { // operands 0 and 1 of op0 as written, then swapped
+		if rt.Present(&x, op0.Operand(sw0)) && rt.Present(&res, op0.Operand(1-sw0)) && rt.Present(&scale, op1.Operand(1)) &&
+			rt.Present(&bias, op1.Operand(2)) &&
+			rt.True(m.Pure("same_type", x, a)) && // where same_type(%x, %a)
+			rt.True(rt.Or(m.Pure("same_type", res, x), func() rule.Val {
+				return rt.And(rt.And(rt.Equal(m.Pure("numel", res), m.Pure("dim", x, int64(-1))), func() rule.Val { return rt.LessEqual(m.Pure("rank", res), m.Pure("rank", x)) }), func() rule.Val { return rt.Equal(m.Pure("dim", res, int64(-1)), m.Pure("dim", x, int64(-1))) })
+			})) && // where same_type(%res, %x) || numel(%res) == dim(%x, -1) && rank(%res) <= rank(%x) && dim(%res, -1) == dim(%x, -1)
+			rt.True(rt.Or(rt.In(m.Pure("dtype", x), in.Consts[0]), func() rule.Val {
+				return rt.And(m.Param("enable_gpu_mixed", in.Consts[1]), func() rule.Val { return rt.Equal(m.Pure("dtype", x), in.Consts[2]) })
+			})) && // where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
+			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), a, o, mean, var2, x, res, scale, bias), append(m.Holes(), eps, g)) {
+			return true
 		}
-		v3_res := op0_b3
-		if v3_res == nil {
-			continue
-		}
-		if op1.Operand(1) != nil {
-			continue
-		}
-		if op1.Operand(2) != nil {
-			continue
-		}
-		v4_w := op1.Operand(3)
-		if v4_w == nil {
-			continue
-		}
-		if op1.Operand(4) != nil {
-			continue
-		}
-		// where same_type(%x, %res)
-		f4, ok5 := rt.Call(m.builtin_same_type, m.Args(v2_x, v3_res))
-		if !ok5 {
-			continue
-		}
-		b6, ok7 := f4.(bool)
-		if !ok7 {
-			continue
-		}
-		if !b6 {
-			continue
-		}
-		mt := m.Emit(m.rules[2])
-		mt.Ops = append(mt.Ops[:0], op0, op1)
-		mt.Values = append(mt.Values[:0], v0_a, v1_o, v2_x, v3_res, v4_w)
-		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil)
-		mt.Holes = append(mt.Holes[:0], h0_eps, h1_bna, h2_q)
-		return true
 	}
 	return false
 }
 
-// r3_add_layer_norm tries rule add_layer_norm (benefit 3, add_norm_fuse.drr:105:6) at op1, the root pd_op.layer_norm.
-func (m *addNormFuseMatcher) r3_add_layer_norm(op1 *ir.Op) bool {
-	// %o, _, _ = pd_op.layer_norm(%a, %w, %bias) {epsilon: $eps, begin_norm_axis: $bna}
-	if op1.NumOperands() != 3 || op1.NumResults() != 3 {
+// addNormFuse_add_group_norm_nchw matches rule add_group_norm_nchw (add_norm_fuse.drr:155:6) at op1, a
+// pd_op.group_norm.
+func addNormFuse_add_group_norm_nchw(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.add
+	var a, o, mean, var2, x, res, scale, bias *ir.Value
+	var eps, g ir.Attribute
+	if !(op1.NumOperands() == 3 && op1.NumResults() == 3 && rt.BindAttr(&eps, rt.AttrOr(op1, "epsilon", in.Defaults[0])) &&
+		rt.BindAttr(&g, rt.AttrOr(op1, "groups", in.Defaults[1])) &&
+		rt.AttrOr(op1, "data_format", in.Defaults[2]) == in.Literals[2] && rt.Set(&o, op1.Result(0)) &&
+		rt.Set(&mean, op1.Result(1)) && rt.Set(&var2, op1.Result(2)) && rt.Present(&a, op1.Operand(0)) && a.NumUses() >= 1 &&
+		rt.Def(&op0, a, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1) {
 		return false
 	}
-	h0_eps := rt.AttrOr(op1, "epsilon", m.def_pd_op_layer_norm_epsilon)
-	if h0_eps == nil {
-		return false
-	}
-	h1_bna := rt.AttrOr(op1, "begin_norm_axis", m.def_pd_op_layer_norm_begin_norm_axis)
-	if h1_bna == nil {
-		return false
-	}
-	v1_o := op1.Result(0)
-	if op1.Result(1).HasUses() {
-		return false
-	}
-	if op1.Result(2).HasUses() {
-		return false
-	}
-	v0_a := op1.Operand(0)
-	if v0_a == nil {
-		return false
-	}
-	// where uses(%a) >= 1
-	if !(v0_a.NumUses() >= 1) {
-		return false
-	}
-	op0 := v0_a.DefiningOp()
-	if op0 == nil || v0_a.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %a = pd_op.add(either(%x, %res))
-	if op0.Info() != m.op_pd_op_add || op0.NumOperands() != 2 || op0.NumResults() != 1 {
-		return false
-	}
-	for sw1 := 0; sw1 < 2; sw1++ {
-		op0_a2, op0_b3 := op0.Operand(sw1), op0.Operand(1-sw1) // as written, then swapped
-		v2_x := op0_a2
-		if v2_x == nil {
-			continue
+	for sw0 := range 2 { // operands 0 and 1 of op0 as written, then swapped
+		if rt.Present(&x, op0.Operand(sw0)) && rt.Present(&res, op0.Operand(1-sw0)) && rt.Present(&scale, op1.Operand(1)) &&
+			rt.Present(&bias, op1.Operand(2)) &&
+			rt.True(m.Pure("same_type", x, a)) && rt.True(rt.Equal(m.Pure("rank", x), int64(4))) && // where same_type(%x, %a) && rank(%x) == 4
+			rt.True(rt.Or(m.Pure("same_type", res, x), func() rule.Val {
+				return rt.And(rt.And(rt.Equal(m.Pure("rank", res), int64(4)), func() rule.Val { return rt.Equal(m.Pure("numel", res), m.Pure("dim", x, int64(1))) }), func() rule.Val { return rt.Equal(m.Pure("dim", res, int64(1)), m.Pure("dim", x, int64(1))) })
+			})) && // where same_type(%res, %x) || rank(%res) == 4 && numel(%res) == dim(%x, 1) && dim(%res, 1) == dim(%x, 1)
+			rt.True(rt.Or(rt.In(m.Pure("dtype", x), in.Consts[0]), func() rule.Val {
+				return rt.And(m.Param("enable_gpu_mixed", in.Consts[1]), func() rule.Val { return rt.Equal(m.Pure("dtype", x), in.Consts[2]) })
+			})) && // where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
+			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), a, o, mean, var2, x, res, scale, bias), append(m.Holes(), eps, g)) {
+			return true
 		}
-		v3_res := op0_b3
-		if v3_res == nil {
-			continue
-		}
-		v4_w := op1.Operand(1)
-		if v4_w == nil {
-			continue
-		}
-		v5_bias := op1.Operand(2)
-		if v5_bias == nil {
-			continue
-		}
-		// where same_type(%x, %res)
-		f4, ok5 := rt.Call(m.builtin_same_type, m.Args(v2_x, v3_res))
-		if !ok5 {
-			continue
-		}
-		b6, ok7 := f4.(bool)
-		if !ok7 {
-			continue
-		}
-		if !b6 {
-			continue
-		}
-		// where dtype(%w) == float32 && dtype(%bias) == float32
-		f8, ok9 := rt.Call(m.builtin_dtype, m.Args(v4_w))
-		if !ok9 {
-			continue
-		}
-		if !(rule.Equal(f8, m.r3_lit)) {
-			continue
-		}
-		f10, ok11 := rt.Call(m.builtin_dtype, m.Args(v5_bias))
-		if !ok11 {
-			continue
-		}
-		if !(rule.Equal(f10, m.r3_lit2)) {
-			continue
-		}
-		// where dtype(%x) in [float16, bfloat16, float32]
-		f12, ok13 := rt.Call(m.builtin_dtype, m.Args(v2_x))
-		if !ok13 {
-			continue
-		}
-		in14, ok15 := rt.In(f12, []rule.Val{m.r3_lit3, m.r3_lit4, m.r3_lit5})
-		if !ok15 {
-			continue
-		}
-		if !in14 {
-			continue
-		}
-		mt := m.Emit(m.rules[3])
-		mt.Ops = append(mt.Ops[:0], op0, op1)
-		mt.Values = append(mt.Values[:0], v0_a, v1_o, v2_x, v3_res, v4_w, v5_bias)
-		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil)
-		mt.Holes = append(mt.Holes[:0], h0_eps, h1_bna)
-		return true
 	}
 	return false
 }
 
-// r4_add_group_norm tries rule add_group_norm (benefit 3, add_norm_fuse.drr:130:6) at op1, the root pd_op.group_norm.
-func (m *addNormFuseMatcher) r4_add_group_norm(op1 *ir.Op) bool {
-	// %o, %mean, %var = pd_op.group_norm(%a, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NHWC"}
-	if op1.NumOperands() != 3 || op1.NumResults() != 3 {
-		return false
-	}
-	h0_eps := rt.AttrOr(op1, "epsilon", m.def_pd_op_group_norm_epsilon)
-	if h0_eps == nil {
-		return false
-	}
-	h1_g := rt.AttrOr(op1, "groups", m.def_pd_op_group_norm_groups)
-	if h1_g == nil {
-		return false
-	}
-	if rt.AttrOr(op1, "data_format", m.def_pd_op_group_norm_data_format) != m.r4_data_format {
-		return false
-	}
-	v1_o := op1.Result(0)
-	v2_mean := op1.Result(1)
-	v3_var := op1.Result(2)
-	v0_a := op1.Operand(0)
-	if v0_a == nil {
-		return false
-	}
-	// where uses(%a) >= 1
-	if !(v0_a.NumUses() >= 1) {
-		return false
-	}
-	op0 := v0_a.DefiningOp()
-	if op0 == nil || v0_a.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %a = pd_op.add(either(%x, %res))
-	if op0.Info() != m.op_pd_op_add || op0.NumOperands() != 2 || op0.NumResults() != 1 {
-		return false
-	}
-	for sw1 := 0; sw1 < 2; sw1++ {
-		op0_a2, op0_b3 := op0.Operand(sw1), op0.Operand(1-sw1) // as written, then swapped
-		v4_x := op0_a2
-		if v4_x == nil {
-			continue
-		}
-		v5_res := op0_b3
-		if v5_res == nil {
-			continue
-		}
-		v6_scale := op1.Operand(1)
-		if v6_scale == nil {
-			continue
-		}
-		v7_bias := op1.Operand(2)
-		if v7_bias == nil {
-			continue
-		}
-		// where same_type(%x, %a)
-		f4, ok5 := rt.Call(m.builtin_same_type, m.Args(v4_x, v0_a))
-		if !ok5 {
-			continue
-		}
-		b6, ok7 := f4.(bool)
-		if !ok7 {
-			continue
-		}
-		if !b6 {
-			continue
-		}
-		// where same_type(%res, %x) || numel(%res) == dim(%x, -1) && rank(%res) <= rank(%x) && dim(%res, -1) == dim(%x, -1)
-		f8, ok9 := rt.Call(m.builtin_same_type, m.Args(v5_res, v4_x))
-		if !ok9 {
-			continue
-		}
-		b10, ok11 := f8.(bool)
-		if !ok11 {
-			continue
-		}
-		l12 := b10
-		if !l12 {
-			f13, ok14 := rt.Call(m.builtin_numel, m.Args(v5_res))
-			if !ok14 {
-				continue
-			}
-			f15, ok16 := rt.Call(m.builtin_dim, m.Args(v4_x, int64(-1)))
-			if !ok16 {
-				continue
-			}
-			l17 := rule.Equal(f13, f15)
-			if l17 {
-				f18, ok19 := rt.Call(m.builtin_rank, m.Args(v5_res))
-				if !ok19 {
-					continue
-				}
-				f20, ok21 := rt.Call(m.builtin_rank, m.Args(v4_x))
-				if !ok21 {
-					continue
-				}
-				cmp22, ok23 := rule.Compare(f18, f20)
-				if !ok23 {
-					continue
-				}
-				l17 = cmp22 <= 0
-			}
-			l24 := l17
-			if l24 {
-				f25, ok26 := rt.Call(m.builtin_dim, m.Args(v5_res, int64(-1)))
-				if !ok26 {
-					continue
-				}
-				f27, ok28 := rt.Call(m.builtin_dim, m.Args(v4_x, int64(-1)))
-				if !ok28 {
-					continue
-				}
-				l24 = rule.Equal(f25, f27)
-			}
-			l12 = l24
-		}
-		if !l12 {
-			continue
-		}
-		// where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
-		f29, ok30 := rt.Call(m.builtin_dtype, m.Args(v4_x))
-		if !ok30 {
-			continue
-		}
-		in31, ok32 := rt.In(f29, []rule.Val{m.r4_lit, m.r4_lit2})
-		if !ok32 {
-			continue
-		}
-		l33 := in31
-		if !l33 {
-			b34, ok35 := m.Param(m.r4_param).(bool)
-			if !ok35 {
-				continue
-			}
-			l36 := b34
-			if l36 {
-				f37, ok38 := rt.Call(m.builtin_dtype, m.Args(v4_x))
-				if !ok38 {
-					continue
-				}
-				l36 = rule.Equal(f37, m.r4_lit3)
-			}
-			l33 = l36
-		}
-		if !l33 {
-			continue
-		}
-		mt := m.Emit(m.rules[4])
-		mt.Ops = append(mt.Ops[:0], op0, op1)
-		mt.Values = append(mt.Values[:0], v0_a, v1_o, v2_mean, v3_var, v4_x, v5_res, v6_scale, v7_bias)
-		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil)
-		mt.Holes = append(mt.Holes[:0], h0_eps, h1_g)
-		return true
-	}
-	return false
+// addNormFuse_add_group_norm_then_silu matches rule add_group_norm_then_silu (add_norm_fuse.drr:180:6) at op1, a
+// pd_op.silu.
+func addNormFuse_add_group_norm_then_silu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.add_group_norm_silu
+	var f, ro, m2, v, o, x, res, scale, bias *ir.Value
+	var eps, g, fmt ir.Attribute
+	return op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.Set(&o, op1.Result(0)) && rt.Present(&f, op1.Operand(0)) &&
+		rt.Def(&op0, f, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 4 && op0.NumResults() == 4 &&
+		rt.AttrOr(op0, "activation", in.Defaults[0]) == in.Literals[0] &&
+		rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[1])) &&
+		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[2])) &&
+		rt.BindAttr(&fmt, rt.AttrOr(op0, "data_format", in.Defaults[3])) && rt.Set(&ro, op0.Result(1)) &&
+		rt.Set(&m2, op0.Result(2)) && rt.Set(&v, op0.Result(3)) && rt.Present(&x, op0.Operand(0)) &&
+		rt.Present(&res, op0.Operand(1)) && rt.Present(&scale, op0.Operand(2)) && rt.Present(&bias, op0.Operand(3)) &&
+		rt.Closed([]*ir.Op{op0, op1}, f) &&
+		rt.True(rt.Or(rt.In(m.Pure("dtype", x), in.Consts[0]), func() rule.Val {
+			return rt.And(m.Param("enable_gpu_mixed", in.Consts[1]), func() rule.Val { return rt.Equal(m.Pure("dtype", x), in.Consts[2]) })
+		})) && // where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), f, ro, m2, v, o, x, res, scale, bias), append(m.Holes(), eps, g, fmt))
 }
 
-// r5_add_group_norm_nchw tries rule add_group_norm_nchw (benefit 3, add_norm_fuse.drr:155:6) at op1, the root pd_op.group_norm.
-func (m *addNormFuseMatcher) r5_add_group_norm_nchw(op1 *ir.Op) bool {
-	// %o, %mean, %var = pd_op.group_norm(%a, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NCHW"}
-	if op1.NumOperands() != 3 || op1.NumResults() != 3 {
-		return false
-	}
-	h0_eps := rt.AttrOr(op1, "epsilon", m.def_pd_op_group_norm_epsilon)
-	if h0_eps == nil {
-		return false
-	}
-	h1_g := rt.AttrOr(op1, "groups", m.def_pd_op_group_norm_groups)
-	if h1_g == nil {
-		return false
-	}
-	if rt.AttrOr(op1, "data_format", m.def_pd_op_group_norm_data_format) != m.r5_data_format {
-		return false
-	}
-	v1_o := op1.Result(0)
-	v2_mean := op1.Result(1)
-	v3_var := op1.Result(2)
-	v0_a := op1.Operand(0)
-	if v0_a == nil {
-		return false
-	}
-	// where uses(%a) >= 1
-	if !(v0_a.NumUses() >= 1) {
-		return false
-	}
-	op0 := v0_a.DefiningOp()
-	if op0 == nil || v0_a.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %a = pd_op.add(either(%x, %res))
-	if op0.Info() != m.op_pd_op_add || op0.NumOperands() != 2 || op0.NumResults() != 1 {
-		return false
-	}
-	for sw1 := 0; sw1 < 2; sw1++ {
-		op0_a2, op0_b3 := op0.Operand(sw1), op0.Operand(1-sw1) // as written, then swapped
-		v4_x := op0_a2
-		if v4_x == nil {
-			continue
-		}
-		v5_res := op0_b3
-		if v5_res == nil {
-			continue
-		}
-		v6_scale := op1.Operand(1)
-		if v6_scale == nil {
-			continue
-		}
-		v7_bias := op1.Operand(2)
-		if v7_bias == nil {
-			continue
-		}
-		// where same_type(%x, %a) && rank(%x) == 4
-		f4, ok5 := rt.Call(m.builtin_same_type, m.Args(v4_x, v0_a))
-		if !ok5 {
-			continue
-		}
-		b6, ok7 := f4.(bool)
-		if !ok7 {
-			continue
-		}
-		if !b6 {
-			continue
-		}
-		f8, ok9 := rt.Call(m.builtin_rank, m.Args(v4_x))
-		if !ok9 {
-			continue
-		}
-		if !(rule.Equal(f8, int64(4))) {
-			continue
-		}
-		// where same_type(%res, %x) || rank(%res) == 4 && numel(%res) == dim(%x, 1) && dim(%res, 1) == dim(%x, 1)
-		f10, ok11 := rt.Call(m.builtin_same_type, m.Args(v5_res, v4_x))
-		if !ok11 {
-			continue
-		}
-		b12, ok13 := f10.(bool)
-		if !ok13 {
-			continue
-		}
-		l14 := b12
-		if !l14 {
-			f15, ok16 := rt.Call(m.builtin_rank, m.Args(v5_res))
-			if !ok16 {
-				continue
-			}
-			l17 := rule.Equal(f15, int64(4))
-			if l17 {
-				f18, ok19 := rt.Call(m.builtin_numel, m.Args(v5_res))
-				if !ok19 {
-					continue
-				}
-				f20, ok21 := rt.Call(m.builtin_dim, m.Args(v4_x, int64(1)))
-				if !ok21 {
-					continue
-				}
-				l17 = rule.Equal(f18, f20)
-			}
-			l22 := l17
-			if l22 {
-				f23, ok24 := rt.Call(m.builtin_dim, m.Args(v5_res, int64(1)))
-				if !ok24 {
-					continue
-				}
-				f25, ok26 := rt.Call(m.builtin_dim, m.Args(v4_x, int64(1)))
-				if !ok26 {
-					continue
-				}
-				l22 = rule.Equal(f23, f25)
-			}
-			l14 = l22
-		}
-		if !l14 {
-			continue
-		}
-		// where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
-		f27, ok28 := rt.Call(m.builtin_dtype, m.Args(v4_x))
-		if !ok28 {
-			continue
-		}
-		in29, ok30 := rt.In(f27, []rule.Val{m.r5_lit, m.r5_lit2})
-		if !ok30 {
-			continue
-		}
-		l31 := in29
-		if !l31 {
-			b32, ok33 := m.Param(m.r5_param).(bool)
-			if !ok33 {
-				continue
-			}
-			l34 := b32
-			if l34 {
-				f35, ok36 := rt.Call(m.builtin_dtype, m.Args(v4_x))
-				if !ok36 {
-					continue
-				}
-				l34 = rule.Equal(f35, m.r5_lit3)
-			}
-			l31 = l34
-		}
-		if !l31 {
-			continue
-		}
-		mt := m.Emit(m.rules[5])
-		mt.Ops = append(mt.Ops[:0], op0, op1)
-		mt.Values = append(mt.Values[:0], v0_a, v1_o, v2_mean, v3_var, v4_x, v5_res, v6_scale, v7_bias)
-		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil)
-		mt.Holes = append(mt.Holes[:0], h0_eps, h1_g)
-		return true
-	}
-	return false
-}
-
-// r6_add_group_norm_then_silu tries rule add_group_norm_then_silu (benefit 2, add_norm_fuse.drr:180:6) at op1, the root pd_op.silu.
-func (m *addNormFuseMatcher) r6_add_group_norm_then_silu(op1 *ir.Op) bool {
-	// %o = pd_op.silu(%f)
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	v4_o := op1.Result(0)
-	v0_f := op1.Operand(0)
-	if v0_f == nil {
-		return false
-	}
-	op0 := v0_f.DefiningOp()
-	if op0 == nil || v0_f.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %f, %ro, %m, %v = pd_op.add_group_norm_silu(%x, %res, %scale, %bias) {activation: "", epsilon: $eps, groups: $g, data_format: $fmt}
-	if op0.Info() != m.op_pd_op_add_group_norm_silu || op0.NumOperands() != 4 || op0.NumResults() != 4 {
-		return false
-	}
-	if rt.AttrOr(op0, "activation", m.def_pd_op_add_group_norm_silu_activation) != m.r6_activation {
-		return false
-	}
-	h0_eps := rt.AttrOr(op0, "epsilon", m.def_pd_op_add_group_norm_silu_epsilon)
-	if h0_eps == nil {
-		return false
-	}
-	h1_g := rt.AttrOr(op0, "groups", m.def_pd_op_add_group_norm_silu_groups)
-	if h1_g == nil {
-		return false
-	}
-	h2_fmt := rt.AttrOr(op0, "data_format", m.def_pd_op_add_group_norm_silu_data_format)
-	if h2_fmt == nil {
-		return false
-	}
-	v1_ro := op0.Result(1)
-	v2_m := op0.Result(2)
-	v3_v := op0.Result(3)
-	v5_x := op0.Operand(0)
-	if v5_x == nil {
-		return false
-	}
-	v6_res := op0.Operand(1)
-	if v6_res == nil {
-		return false
-	}
-	v7_scale := op0.Operand(2)
-	if v7_scale == nil {
-		return false
-	}
-	v8_bias := op0.Operand(3)
-	if v8_bias == nil {
-		return false
-	}
-	// closure: every use of %f is in the match
-	if !rt.OnlyUsedBy(v0_f, op0, op1) {
-		return false
-	}
-	// where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
-	f1, ok2 := rt.Call(m.builtin_dtype, m.Args(v5_x))
-	if !ok2 {
-		return false
-	}
-	in3, ok4 := rt.In(f1, []rule.Val{m.r6_lit, m.r6_lit2})
-	if !ok4 {
-		return false
-	}
-	l5 := in3
-	if !l5 {
-		b6, ok7 := m.Param(m.r6_param).(bool)
-		if !ok7 {
-			return false
-		}
-		l8 := b6
-		if l8 {
-			f9, ok10 := rt.Call(m.builtin_dtype, m.Args(v5_x))
-			if !ok10 {
-				return false
-			}
-			l8 = rule.Equal(f9, m.r6_lit3)
-		}
-		l5 = l8
-	}
-	if !l5 {
-		return false
-	}
-	mt := m.Emit(m.rules[6])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_f, v1_ro, v2_m, v3_v, v4_o, v5_x, v6_res, v7_scale, v8_bias)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_eps, h1_g, h2_fmt)
-	return true
-}
-
-// r7_add_group_norm_nchw_then_silu tries rule add_group_norm_nchw_then_silu (benefit 2, add_norm_fuse.drr:203:6) at op2, the root pd_op.silu.
-func (m *addNormFuseMatcher) r7_add_group_norm_nchw_then_silu(op2 *ir.Op) bool {
-	// %o = pd_op.silu(%t)
-	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
-		return false
-	}
-	v5_o := op2.Result(0)
-	v4_t := op2.Operand(0)
-	if v4_t == nil {
-		return false
-	}
-	op1 := v4_t.DefiningOp()
-	if op1 == nil || v4_t.Index() != 0 || op1 == op2 {
-		return false
-	}
-	// %t = pd_op.transpose(%f) {perm: [(Int32)0,(Int32)3,(Int32)1,(Int32)2]}
-	if op1.Info() != m.op_pd_op_transpose || op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	if rt.AttrOr(op1, "perm", m.def_pd_op_transpose_perm) != m.r7_perm {
-		return false
-	}
-	v0_f := op1.Operand(0)
-	if v0_f == nil {
-		return false
-	}
-	op0 := v0_f.DefiningOp()
-	if op0 == nil || v0_f.Index() != 0 || op0 == op2 || op0 == op1 {
-		return false
-	}
-	// %f, %ro, %m, %v = pd_op.add_group_norm_silu(%x, %res, %scale, %bias) {activation: "", epsilon: $eps, groups: $g, data_format: "NHWC"}
-	if op0.Info() != m.op_pd_op_add_group_norm_silu || op0.NumOperands() != 4 || op0.NumResults() != 4 {
-		return false
-	}
-	if rt.AttrOr(op0, "activation", m.def_pd_op_add_group_norm_silu_activation) != m.r7_activation {
-		return false
-	}
-	h0_eps := rt.AttrOr(op0, "epsilon", m.def_pd_op_add_group_norm_silu_epsilon)
-	if h0_eps == nil {
-		return false
-	}
-	h1_g := rt.AttrOr(op0, "groups", m.def_pd_op_add_group_norm_silu_groups)
-	if h1_g == nil {
-		return false
-	}
-	if rt.AttrOr(op0, "data_format", m.def_pd_op_add_group_norm_silu_data_format) != m.r7_data_format {
-		return false
-	}
-	v1_ro := op0.Result(1)
-	v2_m := op0.Result(2)
-	v3_v := op0.Result(3)
-	v6_x := op0.Operand(0)
-	if v6_x == nil {
-		return false
-	}
-	v7_res := op0.Operand(1)
-	if v7_res == nil {
-		return false
-	}
-	v8_scale := op0.Operand(2)
-	if v8_scale == nil {
-		return false
-	}
-	v9_bias := op0.Operand(3)
-	if v9_bias == nil {
-		return false
-	}
-	// closure: every use of %f is in the match
-	if !rt.OnlyUsedBy(v0_f, op0, op1, op2) {
-		return false
-	}
-	// closure: every use of %t is in the match
-	if !rt.OnlyUsedBy(v4_t, op0, op1, op2) {
-		return false
-	}
-	// where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
-	f1, ok2 := rt.Call(m.builtin_dtype, m.Args(v6_x))
-	if !ok2 {
-		return false
-	}
-	in3, ok4 := rt.In(f1, []rule.Val{m.r7_lit, m.r7_lit2})
-	if !ok4 {
-		return false
-	}
-	l5 := in3
-	if !l5 {
-		b6, ok7 := m.Param(m.r7_param).(bool)
-		if !ok7 {
-			return false
-		}
-		l8 := b6
-		if l8 {
-			f9, ok10 := rt.Call(m.builtin_dtype, m.Args(v6_x))
-			if !ok10 {
-				return false
-			}
-			l8 = rule.Equal(f9, m.r7_lit3)
-		}
-		l5 = l8
-	}
-	if !l5 {
-		return false
-	}
-	mt := m.Emit(m.rules[7])
-	mt.Ops = append(mt.Ops[:0], op0, op1, op2)
-	mt.Values = append(mt.Values[:0], v0_f, v1_ro, v2_m, v3_v, v4_t, v5_o, v6_x, v7_res, v8_scale, v9_bias)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_eps, h1_g)
-	return true
+// addNormFuse_add_group_norm_nchw_then_silu matches rule add_group_norm_nchw_then_silu (add_norm_fuse.drr:203:6) at
+// op2, a pd_op.silu.
+func addNormFuse_add_group_norm_nchw_then_silu(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
+	var op0, op1 *ir.Op // op0 pd_op.add_group_norm_silu, op1 pd_op.transpose
+	var f, ro, m2, v, t, o, x, res, scale, bias *ir.Value
+	var eps, g ir.Attribute
+	return op2.NumOperands() == 1 && op2.NumResults() == 1 && rt.Set(&o, op2.Result(0)) && rt.Present(&t, op2.Operand(0)) &&
+		rt.Def(&op1, t, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() == 1 &&
+		rt.AttrOr(op1, "perm", in.Defaults[4]) == in.Literals[4] && rt.Present(&f, op1.Operand(0)) &&
+		rt.Def(&op0, f, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 4 && op0.NumResults() == 4 &&
+		rt.AttrOr(op0, "activation", in.Defaults[0]) == in.Literals[0] &&
+		rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[1])) &&
+		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[2])) &&
+		rt.AttrOr(op0, "data_format", in.Defaults[3]) == in.Literals[3] && rt.Set(&ro, op0.Result(1)) &&
+		rt.Set(&m2, op0.Result(2)) && rt.Set(&v, op0.Result(3)) && rt.Present(&x, op0.Operand(0)) &&
+		rt.Present(&res, op0.Operand(1)) && rt.Present(&scale, op0.Operand(2)) && rt.Present(&bias, op0.Operand(3)) &&
+		rt.Closed([]*ir.Op{op0, op1, op2}, f, t) &&
+		rt.True(rt.Or(rt.In(m.Pure("dtype", x), in.Consts[0]), func() rule.Val {
+			return rt.And(m.Param("enable_gpu_mixed", in.Consts[1]), func() rule.Val { return rt.Equal(m.Pure("dtype", x), in.Consts[2]) })
+		})) && // where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
+		m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), f, ro, m2, v, t, o, x, res, scale, bias), append(m.Holes(), eps, g))
 }

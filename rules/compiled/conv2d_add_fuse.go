@@ -3,900 +3,123 @@
 package compiled
 
 import (
-	"fmt"
-
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
+	"github.com/pirdrr/drr/rules"
 )
 
-// Conv2dAddFusePass is the rewriter.PassFactory of the rule pass "conv2d_add_fuse": the rules of
-// conv2d_add_fuse.drr, compiled to Go by drrc gen. The pass checks the rules against the programs' Context, as the
-// interpreted pass does, refuses them if they check differently than where this file was generated, and runs them
-// with rewriter's Driver and Applier.
-func Conv2dAddFusePass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return conv2dAddFuseProgram.Pass(ctx, reg)
-}
+// Conv2dAddFusePass is the rule pass conv2d_add_fuse: conv2d_add_fuse.drr compiled by drrc gen (rt.Program).
+var Conv2dAddFusePass = (&rt.Program{Name: "conv2d_add_fuse", Paths: []string{"conv2d_add_fuse.drr"}, FS: rules.FS(),
+	Fingerprint: "a33ea4bd9f7a956b84ad72a5d329c756",
+	Rules: []rt.Rule{
+		{Name: "conv2d_add", Match: conv2dAddFuse_conv2d_add},
+		{Name: "conv2d_add_cutlass_nchw", Match: conv2dAddFuse_conv2d_add_cutlass_nchw},
+		{Name: "conv2d_add_cutlass_nhwc", Match: conv2dAddFuse_conv2d_add_cutlass_nhwc},
+	}}).Pass
 
-var conv2dAddFuseProgram = &rt.Program{
-	Name:  "conv2d_add_fuse",
-	Paths: []string{"conv2d_add_fuse.drr"},
-	Files: []rt.File{
-		{Name: "conv2d_add_fuse.drr", Text: conv2dAddFuseSource0},
-	},
-	Fingerprint: "df38d278051f22e41602478998734395",
-	Bind:        conv2dAddFuseBind,
-}
-
-// conv2dAddFuseSource0 is conv2d_add_fuse.drr.
-const conv2dAddFuseSource0 = `// conv2d_add_fuse: Paddle's conv2d_add_fuse_pass (paddle/fluid/pir/transforms/gpu/conv2d_add_fuse_pass.cc):
-// conv2d + add(bias) becomes pd_op.fused_conv2d_add_act with the identity activation. As in Paddle, on the cuDNN
-// kernel (force_backend "gpudnn") for an NCHW convolution with a float16, float32 or float64 filter, and, with the
-// pass attribute use_cutlass on an sm 75, 80, 85 or 86 GPU, on the cutlass kernel (force_backend "gpu"): a float16,
-// float32 or bfloat16 filter (float16 below sm 80), explicit padding, groups 1 with channels multiples of 8 or a
-// 3x3 depthwise convolution (stride 1 or 2 both ways, dilation 1, channels a multiple of 8). The cutlass rules'
-// benefits (2 and 3) are above the cuDNN rule's, as in Paddle, and differ from each other only for drrc check's
-// overlap check (their layouts exclude each other, except for a bias that is itself a convolution of constants).
-//
-// Deviations from Paddle, on purpose:
-//   - The bias must be one value per output channel along the channel axis, and a constant: a parameter, or
-//     computed from parameters (Paddle requires a persistable value, so it does not fuse the bias conv2d_bn_fuse
-//     builds until constant folding has run; here fold_constants runs at the end of the pipeline, and the bias
-//     is fused before it).
-//   - The cutlass kernel takes NHWC input and a [C_out, kh, kw, C_in] filter only, which these rules write (see
-//     conv2d_add_act_fuse.drr): Paddle's pass leaves the layout to a pass kPirGpuPasses does not run.
-// Each rule carries the label conv2d_add, so that conv_bn_relu, which imports this file, can run it alone.
-
-/// Paddle's pass attribute use_cutlass: whether the cutlass patterns run (Paddle's default: false).
-param use_cutlass: bool = false
-
-/// The compute capability of the GPU the program will run on, as Paddle's sm_version; the cutlass patterns need
-/// 75, 80, 85 or 86. 0, the default, means no GPU target.
-param sm_version: i64 = 0
-
-/// conv2d + add(bias) becomes one fused op with the identity activation on the cuDNN kernel.
-rule conv2d_add {
-  benefit 1
-  labels fusion, conv2d_add
-  match {
-    %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: $pa, dilations: $dl, groups: $g,
-        data_format: "NCHW"}
-    %z = pd_op.add(%y, %b)
-  }
-  where {
-    $pa in ["EXPLICIT", "SAME", "VALID"]
-    $g >= 1
-    dtype(%w) in [float16, float32, float64]
-    // The bias is per channel: C elements along the output's channel axis ([1,C,1,1] or [C,1,1]).
-    constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) >= 3 && rank(%b) <= 4 && dim(%b, -3) == dim(%w, 0)
-  }
-  rewrite {
-    %f, _ = pd_op.fused_conv2d_add_act(%x, %w, %b, null) {strides: $st, paddings: $pd, padding_algorithm: $pa,
-        dilations: $dl, groups: $g, data_format: "NCHW", activation: "identity", force_backend: "gpudnn"}
-    replace %z with %f
-  }
-}
-
-/// An NCHW conv2d + add(bias) on the cutlass kernel: the input transposed to NHWC, the filter to
-/// [C_out, kh, kw, C_in], the result back to NCHW.
-rule conv2d_add_cutlass_nchw {
-  benefit 2
-  labels fusion, cutlass, conv2d_add
-  match {
-    %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: $dl,
-        groups: $g, data_format: "NCHW"}
-    %z = pd_op.add(%y, %b)
-  }
-  where {
-    $use_cutlass && $sm_version in [75, 80, 85, 86]
-    dtype(%w) in [float16, float32, bfloat16] && ($sm_version >= 80 || dtype(%w) == float16)
-    // groups 1 with channels multiples of 8, or a 3x3 depthwise convolution.
-    $g == 1 ? dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0 : $g == dim(%w, 0) && dim(%w, 1) == 1 && dim(%w, 0) % 8 == 0
-    $g == 1 || dim(%w, 2) == 3 && dim(%w, 3) == 3 && $st in [[1, 1], [2, 2]] && $dl == [1, 1]
-    constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) >= 3 && rank(%b) <= 4 && dim(%b, -3) == dim(%w, 0)
-  }
-  rewrite {
-    %f, _ = pd_op.fused_conv2d_add_act(pd_op.transpose(%x) {perm: [0, 2, 3, 1]},
-        pd_op.transpose(%w) {perm: [0, 2, 3, 1]}, pd_op.reshape(%b, pd_op.full_int_array() {value: [-1], dtype: int64}),
-        null) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: $dl, groups: $g,
-            data_format: "NHWC", activation: "identity", force_backend: "gpu"}
-    replace %z with pd_op.transpose(%f) {perm: [0, 3, 1, 2]}
-  }
-}
-
-/// As conv2d_add_cutlass_nchw for an NHWC convolution: only the filter is transposed.
-rule conv2d_add_cutlass_nhwc {
-  benefit 3
-  labels fusion, cutlass, conv2d_add
-  match {
-    %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: $dl,
-        groups: $g, data_format: "NHWC"}
-    %z = pd_op.add(%y, %b)
-  }
-  where {
-    $use_cutlass && $sm_version in [75, 80, 85, 86]
-    dtype(%w) in [float16, float32, bfloat16] && ($sm_version >= 80 || dtype(%w) == float16)
-    // groups 1 with channels multiples of 8, or a 3x3 depthwise convolution.
-    $g == 1 ? dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0 : $g == dim(%w, 0) && dim(%w, 1) == 1 && dim(%w, 0) % 8 == 0
-    $g == 1 || dim(%w, 2) == 3 && dim(%w, 3) == 3 && $st in [[1, 1], [2, 2]] && $dl == [1, 1]
-    constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4 && dim(%b, -1) == dim(%w, 0)
-  }
-  rewrite {
-    %f, _ = pd_op.fused_conv2d_add_act(%x, pd_op.transpose(%w) {perm: [0, 2, 3, 1]},
-        pd_op.reshape(%b, pd_op.full_int_array() {value: [-1], dtype: int64}), null) {strides: $st, paddings: $pd,
-            padding_algorithm: "EXPLICIT", dilations: $dl, groups: $g, data_format: "NHWC", activation: "identity",
-            force_backend: "gpu"}
-    replace %z with %f
-  }
-}
-`
-
-// conv2dAddFuseList1 is a constant list of the rules' constraints.
-var conv2dAddFuseList1 = []rule.Val{"EXPLICIT", "SAME", "VALID"}
-
-// conv2dAddFuseList2 is a constant list of the rules' constraints.
-var conv2dAddFuseList2 = []rule.Val{int64(75), int64(80), int64(85), int64(86)}
-
-// conv2dAddFuseStatic is what the matcher needs of the rule set checked against one Context.
-type conv2dAddFuseStatic struct {
-	rules                              []*rule.Rule
-	dispatch                           *rt.Dispatch
-	op_pd_op_conv2d                    *ir.OpInfo                         // pd_op.conv2d
-	def_pd_op_conv2d_strides           ir.Attribute                       // the default of pd_op.conv2d strides (nil: none)
-	def_pd_op_conv2d_paddings          ir.Attribute                       // the default of pd_op.conv2d paddings (nil: none)
-	def_pd_op_conv2d_padding_algorithm ir.Attribute                       // the default of pd_op.conv2d padding_algorithm (nil: none)
-	def_pd_op_conv2d_dilations         ir.Attribute                       // the default of pd_op.conv2d dilations (nil: none)
-	def_pd_op_conv2d_groups            ir.Attribute                       // the default of pd_op.conv2d groups (nil: none)
-	def_pd_op_conv2d_data_format       ir.Attribute                       // the default of pd_op.conv2d data_format (nil: none)
-	r0_data_format                     ir.Attribute                       // rule conv2d_add: data_format: "NCHW"
-	builtin_dtype                      func([]rule.Val) (rule.Val, error) // the builtin dtype
-	r0_lit                             rule.Val                           // rule conv2d_add: float16
-	r0_lit2                            rule.Val                           // rule conv2d_add: float32
-	r0_lit3                            rule.Val                           // rule conv2d_add: float64
-	builtin_numel                      func([]rule.Val) (rule.Val, error) // the builtin numel
-	builtin_dim                        func([]rule.Val) (rule.Val, error) // the builtin dim
-	builtin_rank                       func([]rule.Val) (rule.Val, error) // the builtin rank
-	r1_padding_algorithm               ir.Attribute                       // rule conv2d_add_cutlass_nchw: padding_algorithm: "EXPLICIT"
-	r1_data_format                     ir.Attribute                       // rule conv2d_add_cutlass_nchw: data_format: "NCHW"
-	r1_param                           *rule.ParamRef                     // rule conv2d_add_cutlass_nchw: $use_cutlass
-	r1_param2                          *rule.ParamRef                     // rule conv2d_add_cutlass_nchw: $sm_version
-	r1_lit                             rule.Val                           // rule conv2d_add_cutlass_nchw: float16
-	r1_lit2                            rule.Val                           // rule conv2d_add_cutlass_nchw: float32
-	r1_lit3                            rule.Val                           // rule conv2d_add_cutlass_nchw: bfloat16
-	r1_param3                          *rule.ParamRef                     // rule conv2d_add_cutlass_nchw: $sm_version
-	r1_lit4                            rule.Val                           // rule conv2d_add_cutlass_nchw: float16
-	r2_padding_algorithm               ir.Attribute                       // rule conv2d_add_cutlass_nhwc: padding_algorithm: "EXPLICIT"
-	r2_data_format                     ir.Attribute                       // rule conv2d_add_cutlass_nhwc: data_format: "NHWC"
-	r2_param                           *rule.ParamRef                     // rule conv2d_add_cutlass_nhwc: $use_cutlass
-	r2_param2                          *rule.ParamRef                     // rule conv2d_add_cutlass_nhwc: $sm_version
-	r2_lit                             rule.Val                           // rule conv2d_add_cutlass_nhwc: float16
-	r2_lit2                            rule.Val                           // rule conv2d_add_cutlass_nhwc: float32
-	r2_lit3                            rule.Val                           // rule conv2d_add_cutlass_nhwc: bfloat16
-	r2_param3                          *rule.ParamRef                     // rule conv2d_add_cutlass_nhwc: $sm_version
-	r2_lit4                            rule.Val                           // rule conv2d_add_cutlass_nhwc: float16
-}
-
-// conv2dAddFuseBind binds the matcher to a checked rule set, once per Context.
-func conv2dAddFuseBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &conv2dAddFuseStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.add")
-	s.op_pd_op_conv2d = ctx.OpInfo("pd_op.conv2d")
-	s.def_pd_op_conv2d_strides = rt.AttrDefault(ctx, "pd_op.conv2d", "strides")
-	s.def_pd_op_conv2d_paddings = rt.AttrDefault(ctx, "pd_op.conv2d", "paddings")
-	s.def_pd_op_conv2d_padding_algorithm = rt.AttrDefault(ctx, "pd_op.conv2d", "padding_algorithm")
-	s.def_pd_op_conv2d_dilations = rt.AttrDefault(ctx, "pd_op.conv2d", "dilations")
-	s.def_pd_op_conv2d_groups = rt.AttrDefault(ctx, "pd_op.conv2d", "groups")
-	s.def_pd_op_conv2d_data_format = rt.AttrDefault(ctx, "pd_op.conv2d", "data_format")
-	s.r0_data_format = set.Rules[0].Pattern.Ops[0].Attrs[5].Literal
-	s.builtin_dtype = rule.PureBuiltin("dtype")
-	if s.builtin_dtype == nil {
-		return nil, fmt.Errorf("the builtin dtype is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.r0_lit = set.Rules[0].Where[2].(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r0_lit2 = set.Rules[0].Where[2].(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
-	s.r0_lit3 = set.Rules[0].Where[2].(*rule.Binary).Y.(*rule.List).Elems[2].(*rule.Lit).Value
-	s.builtin_numel = rule.PureBuiltin("numel")
-	if s.builtin_numel == nil {
-		return nil, fmt.Errorf("the builtin numel is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_dim = rule.PureBuiltin("dim")
-	if s.builtin_dim == nil {
-		return nil, fmt.Errorf("the builtin dim is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_rank = rule.PureBuiltin("rank")
-	if s.builtin_rank == nil {
-		return nil, fmt.Errorf("the builtin rank is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.r1_padding_algorithm = set.Rules[1].Pattern.Ops[0].Attrs[2].Literal
-	s.r1_data_format = set.Rules[1].Pattern.Ops[0].Attrs[5].Literal
-	s.r1_param = set.Rules[1].Where[0].(*rule.Binary).X.(*rule.ParamRef)
-	s.r1_param2 = set.Rules[1].Where[0].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
-	s.r1_lit = set.Rules[1].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r1_lit2 = set.Rules[1].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
-	s.r1_lit3 = set.Rules[1].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[2].(*rule.Lit).Value
-	s.r1_param3 = set.Rules[1].Where[1].(*rule.Binary).Y.(*rule.Binary).X.(*rule.Binary).X.(*rule.ParamRef)
-	s.r1_lit4 = set.Rules[1].Where[1].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
-	s.r2_padding_algorithm = set.Rules[2].Pattern.Ops[0].Attrs[2].Literal
-	s.r2_data_format = set.Rules[2].Pattern.Ops[0].Attrs[5].Literal
-	s.r2_param = set.Rules[2].Where[0].(*rule.Binary).X.(*rule.ParamRef)
-	s.r2_param2 = set.Rules[2].Where[0].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
-	s.r2_lit = set.Rules[2].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r2_lit2 = set.Rules[2].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
-	s.r2_lit3 = set.Rules[2].Where[1].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[2].(*rule.Lit).Value
-	s.r2_param3 = set.Rules[2].Where[1].(*rule.Binary).Y.(*rule.Binary).X.(*rule.Binary).X.(*rule.ParamRef)
-	s.r2_lit4 = set.Rules[2].Where[1].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &conv2dAddFuseMatcher{conv2dAddFuseStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
-}
-
-// conv2dAddFuseMatcher matches the rules at one op at a time, in one pass run.
-type conv2dAddFuseMatcher struct {
-	*conv2dAddFuseStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *conv2dAddFuseMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.add
-		m.r2_conv2d_add_cutlass_nhwc(op)
-		m.r1_conv2d_add_cutlass_nchw(op)
-		m.r0_conv2d_add(op)
-	}
-	return m.End()
-}
-
-// r0_conv2d_add tries rule conv2d_add (benefit 1, conv2d_add_fuse.drr:27:6) at op1, the root pd_op.add.
-func (m *conv2dAddFuseMatcher) r0_conv2d_add(op1 *ir.Op) bool {
-	// %z = pd_op.add(either(%y, %b))
-	if op1.NumOperands() != 2 || op1.NumResults() != 1 {
+// conv2dAddFuse_conv2d_add matches rule conv2d_add (conv2d_add_fuse.drr:27:6) at op1, a pd_op.add.
+func conv2dAddFuse_conv2d_add(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.conv2d
+	var y, z, x, w, b *ir.Value
+	var st, pd, pa, dl, g ir.Attribute
+	if !(op1.NumOperands() == 2 && op1.NumResults() == 1 && rt.Set(&z, op1.Result(0))) {
 		return false
 	}
-	v1_z := op1.Result(0)
-	for sw1 := 0; sw1 < 2; sw1++ {
-		op1_a2, op1_b3 := op1.Operand(sw1), op1.Operand(1-sw1) // as written, then swapped
-		v0_y := op1_a2
-		if v0_y == nil {
-			continue
+	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
+		if rt.Present(&y, op1.Operand(sw1)) &&
+			rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
+			rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
+			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
+			rt.BindAttr(&pa, rt.AttrOr(op0, "padding_algorithm", in.Defaults[2])) &&
+			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
+			rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[4])) &&
+			rt.AttrOr(op0, "data_format", in.Defaults[5]) == in.Literals[5] && rt.Present(&x, op0.Operand(0)) &&
+			rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op1.Operand(1-sw1)) &&
+			rt.Closed([]*ir.Op{op0, op1}, y) &&
+			rt.True(rt.In(rule.AttrVal(pa), in.Consts[0])) && // where $pa in ["EXPLICIT", "SAME", "VALID"]
+			rt.True(rt.GreaterEqual(rule.AttrVal(g), int64(1))) && // where $g >= 1
+			rt.True(rt.In(m.Pure("dtype", w), in.Consts[1])) && // where dtype(%w) in [float16, float32, float64]
+			rt.True(m.Builtin("constant", b)) && rt.True(rt.Equal(m.Pure("numel", b), m.Pure("dim", w, int64(0)))) && rt.True(rt.GreaterEqual(m.Pure("rank", b), int64(3))) && rt.True(rt.LessEqual(m.Pure("rank", b), int64(4))) && rt.True(rt.Equal(m.Pure("dim", b, int64(-3)), m.Pure("dim", w, int64(0)))) && // where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) >= 3 && rank(%b) <= 4 && dim(%b, -3) == dim(%w, 0)
+			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, z, x, w, b), append(m.Holes(), st, pd, pa, dl, g)) {
+			return true
 		}
-		op0 := v0_y.DefiningOp()
-		if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
-			continue
-		}
-		// %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: $pa, dilations: $dl, groups: $g, data_format: "NCHW"}
-		if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
-			continue
-		}
-		h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_conv2d_strides)
-		if h0_st == nil {
-			continue
-		}
-		h1_pd := rt.AttrOr(op0, "paddings", m.def_pd_op_conv2d_paddings)
-		if h1_pd == nil {
-			continue
-		}
-		h2_pa := rt.AttrOr(op0, "padding_algorithm", m.def_pd_op_conv2d_padding_algorithm)
-		if h2_pa == nil {
-			continue
-		}
-		h3_dl := rt.AttrOr(op0, "dilations", m.def_pd_op_conv2d_dilations)
-		if h3_dl == nil {
-			continue
-		}
-		h4_g := rt.AttrOr(op0, "groups", m.def_pd_op_conv2d_groups)
-		if h4_g == nil {
-			continue
-		}
-		if rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format) != m.r0_data_format {
-			continue
-		}
-		v2_x := op0.Operand(0)
-		if v2_x == nil {
-			continue
-		}
-		v3_w := op0.Operand(1)
-		if v3_w == nil {
-			continue
-		}
-		v4_b := op1_b3
-		if v4_b == nil {
-			continue
-		}
-		// closure: every use of %y is in the match
-		if !rt.OnlyUsedBy(v0_y, op0, op1) {
-			continue
-		}
-		// where $pa in ["EXPLICIT", "SAME", "VALID"]
-		in4, ok5 := rt.In(rule.AttrVal(h2_pa), conv2dAddFuseList1)
-		if !ok5 {
-			continue
-		}
-		if !in4 {
-			continue
-		}
-		// where $g >= 1
-		cmp6, ok7 := rule.Compare(rule.AttrVal(h4_g), int64(1))
-		if !ok7 {
-			continue
-		}
-		if !(cmp6 >= 0) {
-			continue
-		}
-		// where dtype(%w) in [float16, float32, float64]
-		f8, ok9 := rt.Call(m.builtin_dtype, m.Args(v3_w))
-		if !ok9 {
-			continue
-		}
-		in10, ok11 := rt.In(f8, []rule.Val{m.r0_lit, m.r0_lit2, m.r0_lit3})
-		if !ok11 {
-			continue
-		}
-		if !in10 {
-			continue
-		}
-		// where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) >= 3 && rank(%b) <= 4 && dim(%b, -3) == dim(%w, 0)
-		p12, ok13 := m.Builtin("constant", m.Args(v4_b))
-		if !ok13 {
-			continue
-		}
-		b14, ok15 := p12.(bool)
-		if !ok15 {
-			continue
-		}
-		if !b14 {
-			continue
-		}
-		f16, ok17 := rt.Call(m.builtin_numel, m.Args(v4_b))
-		if !ok17 {
-			continue
-		}
-		f18, ok19 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(0)))
-		if !ok19 {
-			continue
-		}
-		if !(rule.Equal(f16, f18)) {
-			continue
-		}
-		f20, ok21 := rt.Call(m.builtin_rank, m.Args(v4_b))
-		if !ok21 {
-			continue
-		}
-		cmp22, ok23 := rule.Compare(f20, int64(3))
-		if !ok23 {
-			continue
-		}
-		if !(cmp22 >= 0) {
-			continue
-		}
-		f24, ok25 := rt.Call(m.builtin_rank, m.Args(v4_b))
-		if !ok25 {
-			continue
-		}
-		cmp26, ok27 := rule.Compare(f24, int64(4))
-		if !ok27 {
-			continue
-		}
-		if !(cmp26 <= 0) {
-			continue
-		}
-		f28, ok29 := rt.Call(m.builtin_dim, m.Args(v4_b, int64(-3)))
-		if !ok29 {
-			continue
-		}
-		f30, ok31 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(0)))
-		if !ok31 {
-			continue
-		}
-		if !(rule.Equal(f28, f30)) {
-			continue
-		}
-		mt := m.Emit(m.rules[0])
-		mt.Ops = append(mt.Ops[:0], op0, op1)
-		mt.Values = append(mt.Values[:0], v0_y, v1_z, v2_x, v3_w, v4_b)
-		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil)
-		mt.Holes = append(mt.Holes[:0], h0_st, h1_pd, h2_pa, h3_dl, h4_g)
-		return true
 	}
 	return false
 }
 
-// r1_conv2d_add_cutlass_nchw tries rule conv2d_add_cutlass_nchw (benefit 2, conv2d_add_fuse.drr:51:6) at op1, the root pd_op.add.
-func (m *conv2dAddFuseMatcher) r1_conv2d_add_cutlass_nchw(op1 *ir.Op) bool {
-	// %z = pd_op.add(either(%y, %b))
-	if op1.NumOperands() != 2 || op1.NumResults() != 1 {
+// conv2dAddFuse_conv2d_add_cutlass_nchw matches rule conv2d_add_cutlass_nchw (conv2d_add_fuse.drr:51:6) at op1, a
+// pd_op.add.
+func conv2dAddFuse_conv2d_add_cutlass_nchw(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.conv2d
+	var y, z, x, w, b *ir.Value
+	var st, pd, dl, g ir.Attribute
+	if !(op1.NumOperands() == 2 && op1.NumResults() == 1 && rt.Set(&z, op1.Result(0))) {
 		return false
 	}
-	v1_z := op1.Result(0)
-	for sw1 := 0; sw1 < 2; sw1++ {
-		op1_a2, op1_b3 := op1.Operand(sw1), op1.Operand(1-sw1) // as written, then swapped
-		v0_y := op1_a2
-		if v0_y == nil {
-			continue
+	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
+		if rt.Present(&y, op1.Operand(sw1)) &&
+			rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
+			rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
+			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
+			rt.AttrOr(op0, "padding_algorithm", in.Defaults[2]) == in.Literals[2] &&
+			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
+			rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[4])) &&
+			rt.AttrOr(op0, "data_format", in.Defaults[5]) == in.Literals[5] && rt.Present(&x, op0.Operand(0)) &&
+			rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op1.Operand(1-sw1)) &&
+			rt.Closed([]*ir.Op{op0, op1}, y) &&
+			rt.True(m.Param("use_cutlass", in.Consts[0])) && rt.True(rt.In(m.Param("sm_version", in.Consts[1]), in.Consts[2])) && // where $use_cutlass && $sm_version in [75, 80, 85, 86]
+			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.True(rt.Or(rt.GreaterEqual(m.Param("sm_version", in.Consts[4]), int64(80)), func() rule.Val { return rt.Equal(m.Pure("dtype", w), in.Consts[5]) })) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version >= 80 || dtype(%w) == float16)
+			rt.True(rt.Cond(rt.Equal(rule.AttrVal(g), int64(1)), func() rule.Val {
+				return rt.And(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(0)), int64(8)), int64(0)), func() rule.Val { return rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(1)), int64(8)), int64(0)) })
+			}, func() rule.Val {
+				return rt.And(rt.And(rt.Equal(rule.AttrVal(g), m.Pure("dim", w, int64(0))), func() rule.Val { return rt.Equal(m.Pure("dim", w, int64(1)), int64(1)) }), func() rule.Val { return rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(0)), int64(8)), int64(0)) })
+			})) && // where $g == 1 ? dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0 : $g == dim(%w, 0) && dim(%w, 1) == 1 && dim(%w, 0) % 8 == 0
+			rt.True(rt.Or(rt.Equal(rule.AttrVal(g), int64(1)), func() rule.Val {
+				return rt.And(rt.And(rt.And(rt.Equal(m.Pure("dim", w, int64(2)), int64(3)), func() rule.Val { return rt.Equal(m.Pure("dim", w, int64(3)), int64(3)) }), func() rule.Val { return rt.In(rule.AttrVal(st), in.Consts[6]) }), func() rule.Val { return rt.Equal(rule.AttrVal(dl), in.Consts[7]) })
+			})) && // where $g == 1 || dim(%w, 2) == 3 && dim(%w, 3) == 3 && $st in [[1, 1], [2, 2]] && $dl == [1, 1]
+			rt.True(m.Builtin("constant", b)) && rt.True(rt.Equal(m.Pure("numel", b), m.Pure("dim", w, int64(0)))) && rt.True(rt.GreaterEqual(m.Pure("rank", b), int64(3))) && rt.True(rt.LessEqual(m.Pure("rank", b), int64(4))) && rt.True(rt.Equal(m.Pure("dim", b, int64(-3)), m.Pure("dim", w, int64(0)))) && // where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) >= 3 && rank(%b) <= 4 && dim(%b, -3) == dim(%w, 0)
+			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, z, x, w, b), append(m.Holes(), st, pd, dl, g)) {
+			return true
 		}
-		op0 := v0_y.DefiningOp()
-		if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
-			continue
-		}
-		// %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: $dl, groups: $g, data_format: "NCHW"}
-		if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
-			continue
-		}
-		h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_conv2d_strides)
-		if h0_st == nil {
-			continue
-		}
-		h1_pd := rt.AttrOr(op0, "paddings", m.def_pd_op_conv2d_paddings)
-		if h1_pd == nil {
-			continue
-		}
-		if rt.AttrOr(op0, "padding_algorithm", m.def_pd_op_conv2d_padding_algorithm) != m.r1_padding_algorithm {
-			continue
-		}
-		h2_dl := rt.AttrOr(op0, "dilations", m.def_pd_op_conv2d_dilations)
-		if h2_dl == nil {
-			continue
-		}
-		h3_g := rt.AttrOr(op0, "groups", m.def_pd_op_conv2d_groups)
-		if h3_g == nil {
-			continue
-		}
-		if rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format) != m.r1_data_format {
-			continue
-		}
-		v2_x := op0.Operand(0)
-		if v2_x == nil {
-			continue
-		}
-		v3_w := op0.Operand(1)
-		if v3_w == nil {
-			continue
-		}
-		v4_b := op1_b3
-		if v4_b == nil {
-			continue
-		}
-		// closure: every use of %y is in the match
-		if !rt.OnlyUsedBy(v0_y, op0, op1) {
-			continue
-		}
-		// where $use_cutlass && $sm_version in [75, 80, 85, 86]
-		b4, ok5 := m.Param(m.r1_param).(bool)
-		if !ok5 {
-			continue
-		}
-		if !b4 {
-			continue
-		}
-		in6, ok7 := rt.In(m.Param(m.r1_param2), conv2dAddFuseList2)
-		if !ok7 {
-			continue
-		}
-		if !in6 {
-			continue
-		}
-		// where dtype(%w) in [float16, float32, bfloat16] && ($sm_version >= 80 || dtype(%w) == float16)
-		f8, ok9 := rt.Call(m.builtin_dtype, m.Args(v3_w))
-		if !ok9 {
-			continue
-		}
-		in10, ok11 := rt.In(f8, []rule.Val{m.r1_lit, m.r1_lit2, m.r1_lit3})
-		if !ok11 {
-			continue
-		}
-		if !in10 {
-			continue
-		}
-		cmp12, ok13 := rule.Compare(m.Param(m.r1_param3), int64(80))
-		if !ok13 {
-			continue
-		}
-		l14 := cmp12 >= 0
-		if !l14 {
-			f15, ok16 := rt.Call(m.builtin_dtype, m.Args(v3_w))
-			if !ok16 {
-				continue
-			}
-			l14 = rule.Equal(f15, m.r1_lit4)
-		}
-		if !l14 {
-			continue
-		}
-		// where $g == 1 ? dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0 : $g == dim(%w, 0) && dim(%w, 1) == 1 && dim(%w, 0) % 8 == 0
-		var c17 bool
-		if rule.Equal(rule.AttrVal(h3_g), int64(1)) {
-			f18, ok19 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(0)))
-			if !ok19 {
-				continue
-			}
-			ar20, ok21 := rt.Arith("%", f18, int64(8))
-			if !ok21 {
-				continue
-			}
-			l22 := rule.Equal(ar20, int64(0))
-			if l22 {
-				f23, ok24 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(1)))
-				if !ok24 {
-					continue
-				}
-				ar25, ok26 := rt.Arith("%", f23, int64(8))
-				if !ok26 {
-					continue
-				}
-				l22 = rule.Equal(ar25, int64(0))
-			}
-			c17 = l22
-		} else {
-			f27, ok28 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(0)))
-			if !ok28 {
-				continue
-			}
-			l29 := rule.Equal(rule.AttrVal(h3_g), f27)
-			if l29 {
-				f30, ok31 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(1)))
-				if !ok31 {
-					continue
-				}
-				l29 = rule.Equal(f30, int64(1))
-			}
-			l32 := l29
-			if l32 {
-				f33, ok34 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(0)))
-				if !ok34 {
-					continue
-				}
-				ar35, ok36 := rt.Arith("%", f33, int64(8))
-				if !ok36 {
-					continue
-				}
-				l32 = rule.Equal(ar35, int64(0))
-			}
-			c17 = l32
-		}
-		if !c17 {
-			continue
-		}
-		// where $g == 1 || dim(%w, 2) == 3 && dim(%w, 3) == 3 && $st in [[1, 1], [2, 2]] && $dl == [1, 1]
-		l37 := rule.Equal(rule.AttrVal(h3_g), int64(1))
-		if !l37 {
-			f38, ok39 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(2)))
-			if !ok39 {
-				continue
-			}
-			l40 := rule.Equal(f38, int64(3))
-			if l40 {
-				f41, ok42 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(3)))
-				if !ok42 {
-					continue
-				}
-				l40 = rule.Equal(f41, int64(3))
-			}
-			l43 := l40
-			if l43 {
-				in44, ok45 := rt.In(rule.AttrVal(h0_st), []rule.Val{[]rule.Val{int64(1), int64(1)}, []rule.Val{int64(2), int64(2)}})
-				if !ok45 {
-					continue
-				}
-				l43 = in44
-			}
-			l46 := l43
-			if l46 {
-				l46 = rule.Equal(rule.AttrVal(h2_dl), []rule.Val{int64(1), int64(1)})
-			}
-			l37 = l46
-		}
-		if !l37 {
-			continue
-		}
-		// where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) >= 3 && rank(%b) <= 4 && dim(%b, -3) == dim(%w, 0)
-		p47, ok48 := m.Builtin("constant", m.Args(v4_b))
-		if !ok48 {
-			continue
-		}
-		b49, ok50 := p47.(bool)
-		if !ok50 {
-			continue
-		}
-		if !b49 {
-			continue
-		}
-		f51, ok52 := rt.Call(m.builtin_numel, m.Args(v4_b))
-		if !ok52 {
-			continue
-		}
-		f53, ok54 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(0)))
-		if !ok54 {
-			continue
-		}
-		if !(rule.Equal(f51, f53)) {
-			continue
-		}
-		f55, ok56 := rt.Call(m.builtin_rank, m.Args(v4_b))
-		if !ok56 {
-			continue
-		}
-		cmp57, ok58 := rule.Compare(f55, int64(3))
-		if !ok58 {
-			continue
-		}
-		if !(cmp57 >= 0) {
-			continue
-		}
-		f59, ok60 := rt.Call(m.builtin_rank, m.Args(v4_b))
-		if !ok60 {
-			continue
-		}
-		cmp61, ok62 := rule.Compare(f59, int64(4))
-		if !ok62 {
-			continue
-		}
-		if !(cmp61 <= 0) {
-			continue
-		}
-		f63, ok64 := rt.Call(m.builtin_dim, m.Args(v4_b, int64(-3)))
-		if !ok64 {
-			continue
-		}
-		f65, ok66 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(0)))
-		if !ok66 {
-			continue
-		}
-		if !(rule.Equal(f63, f65)) {
-			continue
-		}
-		mt := m.Emit(m.rules[1])
-		mt.Ops = append(mt.Ops[:0], op0, op1)
-		mt.Values = append(mt.Values[:0], v0_y, v1_z, v2_x, v3_w, v4_b)
-		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil)
-		mt.Holes = append(mt.Holes[:0], h0_st, h1_pd, h2_dl, h3_g)
-		return true
 	}
 	return false
 }
 
-// r2_conv2d_add_cutlass_nhwc tries rule conv2d_add_cutlass_nhwc (benefit 3, conv2d_add_fuse.drr:77:6) at op1, the root pd_op.add.
-func (m *conv2dAddFuseMatcher) r2_conv2d_add_cutlass_nhwc(op1 *ir.Op) bool {
-	// %z = pd_op.add(either(%y, %b))
-	if op1.NumOperands() != 2 || op1.NumResults() != 1 {
+// conv2dAddFuse_conv2d_add_cutlass_nhwc matches rule conv2d_add_cutlass_nhwc (conv2d_add_fuse.drr:77:6) at op1, a
+// pd_op.add.
+func conv2dAddFuse_conv2d_add_cutlass_nhwc(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.conv2d
+	var y, z, x, w, b *ir.Value
+	var st, pd, dl, g ir.Attribute
+	if !(op1.NumOperands() == 2 && op1.NumResults() == 1 && rt.Set(&z, op1.Result(0))) {
 		return false
 	}
-	v1_z := op1.Result(0)
-	for sw1 := 0; sw1 < 2; sw1++ {
-		op1_a2, op1_b3 := op1.Operand(sw1), op1.Operand(1-sw1) // as written, then swapped
-		v0_y := op1_a2
-		if v0_y == nil {
-			continue
+	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
+		if rt.Present(&y, op1.Operand(sw1)) &&
+			rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
+			rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
+			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
+			rt.AttrOr(op0, "padding_algorithm", in.Defaults[2]) == in.Literals[2] &&
+			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
+			rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[4])) &&
+			rt.AttrOr(op0, "data_format", in.Defaults[5]) == in.Literals[5] && rt.Present(&x, op0.Operand(0)) &&
+			rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op1.Operand(1-sw1)) &&
+			rt.Closed([]*ir.Op{op0, op1}, y) &&
+			rt.True(m.Param("use_cutlass", in.Consts[0])) && rt.True(rt.In(m.Param("sm_version", in.Consts[1]), in.Consts[2])) && // where $use_cutlass && $sm_version in [75, 80, 85, 86]
+			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.True(rt.Or(rt.GreaterEqual(m.Param("sm_version", in.Consts[4]), int64(80)), func() rule.Val { return rt.Equal(m.Pure("dtype", w), in.Consts[5]) })) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version >= 80 || dtype(%w) == float16)
+			rt.True(rt.Cond(rt.Equal(rule.AttrVal(g), int64(1)), func() rule.Val {
+				return rt.And(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(0)), int64(8)), int64(0)), func() rule.Val { return rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(1)), int64(8)), int64(0)) })
+			}, func() rule.Val {
+				return rt.And(rt.And(rt.Equal(rule.AttrVal(g), m.Pure("dim", w, int64(0))), func() rule.Val { return rt.Equal(m.Pure("dim", w, int64(1)), int64(1)) }), func() rule.Val { return rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(0)), int64(8)), int64(0)) })
+			})) && // where $g == 1 ? dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0 : $g == dim(%w, 0) && dim(%w, 1) == 1 && dim(%w, 0) % 8 == 0
+			rt.True(rt.Or(rt.Equal(rule.AttrVal(g), int64(1)), func() rule.Val {
+				return rt.And(rt.And(rt.And(rt.Equal(m.Pure("dim", w, int64(2)), int64(3)), func() rule.Val { return rt.Equal(m.Pure("dim", w, int64(3)), int64(3)) }), func() rule.Val { return rt.In(rule.AttrVal(st), in.Consts[6]) }), func() rule.Val { return rt.Equal(rule.AttrVal(dl), in.Consts[7]) })
+			})) && // where $g == 1 || dim(%w, 2) == 3 && dim(%w, 3) == 3 && $st in [[1, 1], [2, 2]] && $dl == [1, 1]
+			rt.True(m.Builtin("constant", b)) && rt.True(rt.Equal(m.Pure("numel", b), m.Pure("dim", w, int64(0)))) && rt.True(rt.LessEqual(m.Pure("rank", b), int64(4))) && rt.True(rt.Equal(m.Pure("dim", b, int64(-1)), m.Pure("dim", w, int64(0)))) && // where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4 && dim(%b, -1) == dim(%w, 0)
+			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, z, x, w, b), append(m.Holes(), st, pd, dl, g)) {
+			return true
 		}
-		op0 := v0_y.DefiningOp()
-		if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
-			continue
-		}
-		// %y = pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: "EXPLICIT", dilations: $dl, groups: $g, data_format: "NHWC"}
-		if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
-			continue
-		}
-		h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_conv2d_strides)
-		if h0_st == nil {
-			continue
-		}
-		h1_pd := rt.AttrOr(op0, "paddings", m.def_pd_op_conv2d_paddings)
-		if h1_pd == nil {
-			continue
-		}
-		if rt.AttrOr(op0, "padding_algorithm", m.def_pd_op_conv2d_padding_algorithm) != m.r2_padding_algorithm {
-			continue
-		}
-		h2_dl := rt.AttrOr(op0, "dilations", m.def_pd_op_conv2d_dilations)
-		if h2_dl == nil {
-			continue
-		}
-		h3_g := rt.AttrOr(op0, "groups", m.def_pd_op_conv2d_groups)
-		if h3_g == nil {
-			continue
-		}
-		if rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format) != m.r2_data_format {
-			continue
-		}
-		v2_x := op0.Operand(0)
-		if v2_x == nil {
-			continue
-		}
-		v3_w := op0.Operand(1)
-		if v3_w == nil {
-			continue
-		}
-		v4_b := op1_b3
-		if v4_b == nil {
-			continue
-		}
-		// closure: every use of %y is in the match
-		if !rt.OnlyUsedBy(v0_y, op0, op1) {
-			continue
-		}
-		// where $use_cutlass && $sm_version in [75, 80, 85, 86]
-		b4, ok5 := m.Param(m.r2_param).(bool)
-		if !ok5 {
-			continue
-		}
-		if !b4 {
-			continue
-		}
-		in6, ok7 := rt.In(m.Param(m.r2_param2), conv2dAddFuseList2)
-		if !ok7 {
-			continue
-		}
-		if !in6 {
-			continue
-		}
-		// where dtype(%w) in [float16, float32, bfloat16] && ($sm_version >= 80 || dtype(%w) == float16)
-		f8, ok9 := rt.Call(m.builtin_dtype, m.Args(v3_w))
-		if !ok9 {
-			continue
-		}
-		in10, ok11 := rt.In(f8, []rule.Val{m.r2_lit, m.r2_lit2, m.r2_lit3})
-		if !ok11 {
-			continue
-		}
-		if !in10 {
-			continue
-		}
-		cmp12, ok13 := rule.Compare(m.Param(m.r2_param3), int64(80))
-		if !ok13 {
-			continue
-		}
-		l14 := cmp12 >= 0
-		if !l14 {
-			f15, ok16 := rt.Call(m.builtin_dtype, m.Args(v3_w))
-			if !ok16 {
-				continue
-			}
-			l14 = rule.Equal(f15, m.r2_lit4)
-		}
-		if !l14 {
-			continue
-		}
-		// where $g == 1 ? dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0 : $g == dim(%w, 0) && dim(%w, 1) == 1 && dim(%w, 0) % 8 == 0
-		var c17 bool
-		if rule.Equal(rule.AttrVal(h3_g), int64(1)) {
-			f18, ok19 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(0)))
-			if !ok19 {
-				continue
-			}
-			ar20, ok21 := rt.Arith("%", f18, int64(8))
-			if !ok21 {
-				continue
-			}
-			l22 := rule.Equal(ar20, int64(0))
-			if l22 {
-				f23, ok24 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(1)))
-				if !ok24 {
-					continue
-				}
-				ar25, ok26 := rt.Arith("%", f23, int64(8))
-				if !ok26 {
-					continue
-				}
-				l22 = rule.Equal(ar25, int64(0))
-			}
-			c17 = l22
-		} else {
-			f27, ok28 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(0)))
-			if !ok28 {
-				continue
-			}
-			l29 := rule.Equal(rule.AttrVal(h3_g), f27)
-			if l29 {
-				f30, ok31 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(1)))
-				if !ok31 {
-					continue
-				}
-				l29 = rule.Equal(f30, int64(1))
-			}
-			l32 := l29
-			if l32 {
-				f33, ok34 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(0)))
-				if !ok34 {
-					continue
-				}
-				ar35, ok36 := rt.Arith("%", f33, int64(8))
-				if !ok36 {
-					continue
-				}
-				l32 = rule.Equal(ar35, int64(0))
-			}
-			c17 = l32
-		}
-		if !c17 {
-			continue
-		}
-		// where $g == 1 || dim(%w, 2) == 3 && dim(%w, 3) == 3 && $st in [[1, 1], [2, 2]] && $dl == [1, 1]
-		l37 := rule.Equal(rule.AttrVal(h3_g), int64(1))
-		if !l37 {
-			f38, ok39 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(2)))
-			if !ok39 {
-				continue
-			}
-			l40 := rule.Equal(f38, int64(3))
-			if l40 {
-				f41, ok42 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(3)))
-				if !ok42 {
-					continue
-				}
-				l40 = rule.Equal(f41, int64(3))
-			}
-			l43 := l40
-			if l43 {
-				in44, ok45 := rt.In(rule.AttrVal(h0_st), []rule.Val{[]rule.Val{int64(1), int64(1)}, []rule.Val{int64(2), int64(2)}})
-				if !ok45 {
-					continue
-				}
-				l43 = in44
-			}
-			l46 := l43
-			if l46 {
-				l46 = rule.Equal(rule.AttrVal(h2_dl), []rule.Val{int64(1), int64(1)})
-			}
-			l37 = l46
-		}
-		if !l37 {
-			continue
-		}
-		// where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4 && dim(%b, -1) == dim(%w, 0)
-		p47, ok48 := m.Builtin("constant", m.Args(v4_b))
-		if !ok48 {
-			continue
-		}
-		b49, ok50 := p47.(bool)
-		if !ok50 {
-			continue
-		}
-		if !b49 {
-			continue
-		}
-		f51, ok52 := rt.Call(m.builtin_numel, m.Args(v4_b))
-		if !ok52 {
-			continue
-		}
-		f53, ok54 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(0)))
-		if !ok54 {
-			continue
-		}
-		if !(rule.Equal(f51, f53)) {
-			continue
-		}
-		f55, ok56 := rt.Call(m.builtin_rank, m.Args(v4_b))
-		if !ok56 {
-			continue
-		}
-		cmp57, ok58 := rule.Compare(f55, int64(4))
-		if !ok58 {
-			continue
-		}
-		if !(cmp57 <= 0) {
-			continue
-		}
-		f59, ok60 := rt.Call(m.builtin_dim, m.Args(v4_b, int64(-1)))
-		if !ok60 {
-			continue
-		}
-		f61, ok62 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(0)))
-		if !ok62 {
-			continue
-		}
-		if !(rule.Equal(f59, f61)) {
-			continue
-		}
-		mt := m.Emit(m.rules[2])
-		mt.Ops = append(mt.Ops[:0], op0, op1)
-		mt.Values = append(mt.Values[:0], v0_y, v1_z, v2_x, v3_w, v4_b)
-		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil)
-		mt.Holes = append(mt.Holes[:0], h0_st, h1_pd, h2_dl, h3_g)
-		return true
 	}
 	return false
 }

@@ -3,327 +3,40 @@
 package compiled
 
 import (
-	"fmt"
-
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
+	"github.com/pirdrr/drr/rules"
 )
 
-// DeleteQuantDequantLinearOpPass is the rewriter.PassFactory of the rule pass "delete_quant_dequant_linear_op": the
-// rules of delete_quant_dequant_linear_op.drr, compiled to Go by drrc gen. The pass checks the rules against the
-// programs' Context, as the interpreted pass does, refuses them if they check differently than where this file was
-// generated, and runs them with rewriter's Driver and Applier.
-func DeleteQuantDequantLinearOpPass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return deleteQuantDequantLinearOpProgram.Pass(ctx, reg)
-}
+// DeleteQuantDequantLinearOpPass is the rule pass delete_quant_dequant_linear_op: delete_quant_dequant_linear_op.drr
+// compiled by drrc gen (rt.Program).
+var DeleteQuantDequantLinearOpPass = (&rt.Program{Name: "delete_quant_dequant_linear_op", Paths: []string{"delete_quant_dequant_linear_op.drr"}, FS: rules.FS(),
+	Fingerprint: "b3dc90c1d5f728a91a9e44121307ad1a",
+	Rules: []rt.Rule{
+		{Name: "delete_quant_dequant_linear", Match: deleteQuantDequantLinearOp_delete_quant_dequant_linear},
+	}}).Pass
 
-var deleteQuantDequantLinearOpProgram = &rt.Program{
-	Name:  "delete_quant_dequant_linear_op",
-	Paths: []string{"delete_quant_dequant_linear_op.drr"},
-	Files: []rt.File{
-		{Name: "delete_quant_dequant_linear_op.drr", Text: deleteQuantDequantLinearOpSource0},
-	},
-	Fingerprint: "ec967da3931b0a92dfc94a66f06151cf",
-	Bind:        deleteQuantDequantLinearOpBind,
-}
-
-// deleteQuantDequantLinearOpSource0 is delete_quant_dequant_linear_op.drr.
-const deleteQuantDequantLinearOpSource0 = `// delete_quant_dequant_linear_op: Paddle's delete_quant_dequant_linear_op_pass (paddle/fluid/pir/transforms/general/):
-// a quantize_linear → dequantize_linear pair on an activation (the fake quantization a quantization-aware model
-// exports) is removed, the dequantized value replaced by the value that was quantized. The numbers change by up to
-// half a quantization step (scale/qmax): the GPU pipeline computes in floating point, without the rounding.
-//
-// Paddle also records the scale in its QuantAnalysis side table (scale_map[x] = scale) for int8 kernels. We keep
-// nothing: no pass of kPirGpuPasses reads that table (the int8 backends that do run other pipelines), and a rule set
-// has no side table to write; the scale parameter, left without readers, goes with dce. A later int8 lowering would
-// need the pair itself: it disables the label quant (drrc apply -disable quant).
-//
-// Deviations from Paddle, on purpose, so that the pair is the identity up to the rounding:
-//   - the dequantize must read the quantize's scale with the same quant_axis, qmax and only_observer (Paddle looks
-//     at none of the dequantize's operands or attributes: a pair with another scale would change the values by the
-//     ratio of the scales); Paddle's exports read one parameter op per name, so the scale is one value;
-//   - the quantize must be in inference (is_test): in training it quantizes with a scale it computes from x;
-//   - the dequantized value must have x's type (a float16 scale dequantizes to float16: removing the pair would
-//     change the dtype of a float32 activation) and, as identity_op_clean's removals, nothing may write x or it
-//     (they become one buffer).
-// As Paddle's: the scale is a parameter of dtype float16 or float32 (one value, or one per channel of x's dim
-// quant_axis, as the kernels read it), the optional training operands are absent, and the quantized value has no
-// other reader.
-
-/// dequantize_linear(quantize_linear(x, s), s) is x, up to the rounding to the grid (DeleteQuantDequantLinearOpPattern).
-rule delete_quant_dequant_linear {
-  benefit 2
-  labels quant
-  match {
-    %q, ... = pd_op.quantize_linear(%x, %s, _, null, null) {quant_axis: $axis, qmax: $qmax, is_test: true,
-        only_observer: $obs}
-    %y, ... = pd_op.dequantize_linear(%q, %s, _, null, null) {quant_axis: $axis, qmax: $qmax, only_observer: $obs}
-  }
-  where {
-    $axis in [-1, 0, 1]
-    immutable(%s) && dtype(%s) in [float32, float16]
-    $axis == -1 ? numel(%s) == 1 : numel(%s) == dim(%x, $axis)
-    same_type(%x, %y)
-    !mutated(%x) && !mutated(%y)
-  }
-  rewrite {
-    replace %y with %x
-  }
-}
-`
-
-// deleteQuantDequantLinearOpList1 is a constant list of the rules' constraints.
-var deleteQuantDequantLinearOpList1 = []rule.Val{int64(-1), int64(0), int64(1)}
-
-// deleteQuantDequantLinearOpStatic is what the matcher needs of the rule set checked against one Context.
-type deleteQuantDequantLinearOpStatic struct {
-	rules                                     []*rule.Rule
-	dispatch                                  *rt.Dispatch
-	def_pd_op_dequantize_linear_quant_axis    ir.Attribute                       // the default of pd_op.dequantize_linear quant_axis (nil: none)
-	def_pd_op_dequantize_linear_qmax          ir.Attribute                       // the default of pd_op.dequantize_linear qmax (nil: none)
-	def_pd_op_dequantize_linear_only_observer ir.Attribute                       // the default of pd_op.dequantize_linear only_observer (nil: none)
-	op_pd_op_quantize_linear                  *ir.OpInfo                         // pd_op.quantize_linear
-	def_pd_op_quantize_linear_quant_axis      ir.Attribute                       // the default of pd_op.quantize_linear quant_axis (nil: none)
-	def_pd_op_quantize_linear_qmax            ir.Attribute                       // the default of pd_op.quantize_linear qmax (nil: none)
-	def_pd_op_quantize_linear_is_test         ir.Attribute                       // the default of pd_op.quantize_linear is_test (nil: none)
-	r0_is_test                                ir.Attribute                       // rule delete_quant_dequant_linear: is_test: true
-	def_pd_op_quantize_linear_only_observer   ir.Attribute                       // the default of pd_op.quantize_linear only_observer (nil: none)
-	builtin_dtype                             func([]rule.Val) (rule.Val, error) // the builtin dtype
-	r0_lit                                    rule.Val                           // rule delete_quant_dequant_linear: float32
-	r0_lit2                                   rule.Val                           // rule delete_quant_dequant_linear: float16
-	builtin_numel                             func([]rule.Val) (rule.Val, error) // the builtin numel
-	builtin_dim                               func([]rule.Val) (rule.Val, error) // the builtin dim
-	builtin_same_type                         func([]rule.Val) (rule.Val, error) // the builtin same_type
-}
-
-// deleteQuantDequantLinearOpBind binds the matcher to a checked rule set, once per Context.
-func deleteQuantDequantLinearOpBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &deleteQuantDequantLinearOpStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.dequantize_linear")
-	s.def_pd_op_dequantize_linear_quant_axis = rt.AttrDefault(ctx, "pd_op.dequantize_linear", "quant_axis")
-	s.def_pd_op_dequantize_linear_qmax = rt.AttrDefault(ctx, "pd_op.dequantize_linear", "qmax")
-	s.def_pd_op_dequantize_linear_only_observer = rt.AttrDefault(ctx, "pd_op.dequantize_linear", "only_observer")
-	s.op_pd_op_quantize_linear = ctx.OpInfo("pd_op.quantize_linear")
-	s.def_pd_op_quantize_linear_quant_axis = rt.AttrDefault(ctx, "pd_op.quantize_linear", "quant_axis")
-	s.def_pd_op_quantize_linear_qmax = rt.AttrDefault(ctx, "pd_op.quantize_linear", "qmax")
-	s.def_pd_op_quantize_linear_is_test = rt.AttrDefault(ctx, "pd_op.quantize_linear", "is_test")
-	s.r0_is_test = set.Rules[0].Pattern.Ops[0].Attrs[2].Literal
-	s.def_pd_op_quantize_linear_only_observer = rt.AttrDefault(ctx, "pd_op.quantize_linear", "only_observer")
-	s.builtin_dtype = rule.PureBuiltin("dtype")
-	if s.builtin_dtype == nil {
-		return nil, fmt.Errorf("the builtin dtype is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.r0_lit = set.Rules[0].Where[1].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r0_lit2 = set.Rules[0].Where[1].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
-	s.builtin_numel = rule.PureBuiltin("numel")
-	if s.builtin_numel == nil {
-		return nil, fmt.Errorf("the builtin numel is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_dim = rule.PureBuiltin("dim")
-	if s.builtin_dim == nil {
-		return nil, fmt.Errorf("the builtin dim is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_same_type = rule.PureBuiltin("same_type")
-	if s.builtin_same_type == nil {
-		return nil, fmt.Errorf("the builtin same_type is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &deleteQuantDequantLinearOpMatcher{deleteQuantDequantLinearOpStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
-}
-
-// deleteQuantDequantLinearOpMatcher matches the rules at one op at a time, in one pass run.
-type deleteQuantDequantLinearOpMatcher struct {
-	*deleteQuantDequantLinearOpStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *deleteQuantDequantLinearOpMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.dequantize_linear
-		m.r0_delete_quant_dequant_linear(op)
-	}
-	return m.End()
-}
-
-// r0_delete_quant_dequant_linear tries rule delete_quant_dequant_linear (benefit 2, delete_quant_dequant_linear_op.drr:24:6) at op1, the root pd_op.dequantize_linear.
-func (m *deleteQuantDequantLinearOpMatcher) r0_delete_quant_dequant_linear(op1 *ir.Op) bool {
-	// %y, ... = pd_op.dequantize_linear(%q, %s, _, null, null) {quant_axis: $axis, qmax: $qmax, only_observer: $obs}
-	if op1.NumOperands() != 5 || op1.NumResults() < 1 {
-		return false
-	}
-	h0_axis := rt.AttrOr(op1, "quant_axis", m.def_pd_op_dequantize_linear_quant_axis)
-	if h0_axis == nil {
-		return false
-	}
-	h1_qmax := rt.AttrOr(op1, "qmax", m.def_pd_op_dequantize_linear_qmax)
-	if h1_qmax == nil {
-		return false
-	}
-	h2_obs := rt.AttrOr(op1, "only_observer", m.def_pd_op_dequantize_linear_only_observer)
-	if h2_obs == nil {
-		return false
-	}
-	v1_y := op1.Result(0)
-	if !rt.ResultsUnused(op1, 1) {
-		return false
-	}
-	v0_q := op1.Operand(0)
-	if v0_q == nil {
-		return false
-	}
-	op0 := v0_q.DefiningOp()
-	if op0 == nil || v0_q.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %q, ... = pd_op.quantize_linear(%x, %s, _, null, null) {quant_axis: $axis, qmax: $qmax, is_test: true, only_observer: $obs}
-	if op0.Info() != m.op_pd_op_quantize_linear || op0.NumOperands() != 5 || op0.NumResults() < 1 {
-		return false
-	}
-	a1 := rt.AttrOr(op0, "quant_axis", m.def_pd_op_quantize_linear_quant_axis)
-	if a1 == nil || a1 != h0_axis {
-		return false
-	}
-	a2 := rt.AttrOr(op0, "qmax", m.def_pd_op_quantize_linear_qmax)
-	if a2 == nil || a2 != h1_qmax {
-		return false
-	}
-	if rt.AttrOr(op0, "is_test", m.def_pd_op_quantize_linear_is_test) != m.r0_is_test {
-		return false
-	}
-	a3 := rt.AttrOr(op0, "only_observer", m.def_pd_op_quantize_linear_only_observer)
-	if a3 == nil || a3 != h2_obs {
-		return false
-	}
-	if !rt.ResultsUnused(op0, 1) {
-		return false
-	}
-	v2_x := op0.Operand(0)
-	if v2_x == nil {
-		return false
-	}
-	v3_s := op0.Operand(1)
-	if v3_s == nil {
-		return false
-	}
-	if op0.Operand(3) != nil {
-		return false
-	}
-	if op0.Operand(4) != nil {
-		return false
-	}
-	if op1.Operand(1) != v3_s {
-		return false
-	}
-	if op1.Operand(3) != nil {
-		return false
-	}
-	if op1.Operand(4) != nil {
-		return false
-	}
-	// closure: every use of %q is in the match
-	if !rt.OnlyUsedBy(v0_q, op0, op1) {
-		return false
-	}
-	// where $axis in [-1, 0, 1]
-	in4, ok5 := rt.In(rule.AttrVal(h0_axis), deleteQuantDequantLinearOpList1)
-	if !ok5 {
-		return false
-	}
-	if !in4 {
-		return false
-	}
-	// where immutable(%s) && dtype(%s) in [float32, float16]
-	p6, ok7 := m.Builtin("immutable", m.Args(v3_s))
-	if !ok7 {
-		return false
-	}
-	b8, ok9 := p6.(bool)
-	if !ok9 {
-		return false
-	}
-	if !b8 {
-		return false
-	}
-	f10, ok11 := rt.Call(m.builtin_dtype, m.Args(v3_s))
-	if !ok11 {
-		return false
-	}
-	in12, ok13 := rt.In(f10, []rule.Val{m.r0_lit, m.r0_lit2})
-	if !ok13 {
-		return false
-	}
-	if !in12 {
-		return false
-	}
-	// where $axis == -1 ? numel(%s) == 1 : numel(%s) == dim(%x, $axis)
-	var c14 bool
-	if rule.Equal(rule.AttrVal(h0_axis), int64(-1)) {
-		f15, ok16 := rt.Call(m.builtin_numel, m.Args(v3_s))
-		if !ok16 {
-			return false
-		}
-		c14 = rule.Equal(f15, int64(1))
-	} else {
-		f17, ok18 := rt.Call(m.builtin_numel, m.Args(v3_s))
-		if !ok18 {
-			return false
-		}
-		f19, ok20 := rt.Call(m.builtin_dim, m.Args(v2_x, rule.AttrVal(h0_axis)))
-		if !ok20 {
-			return false
-		}
-		c14 = rule.Equal(f17, f19)
-	}
-	if !c14 {
-		return false
-	}
-	// where same_type(%x, %y)
-	f21, ok22 := rt.Call(m.builtin_same_type, m.Args(v2_x, v1_y))
-	if !ok22 {
-		return false
-	}
-	b23, ok24 := f21.(bool)
-	if !ok24 {
-		return false
-	}
-	if !b23 {
-		return false
-	}
-	// where !mutated(%x) && !mutated(%y)
-	p25, ok26 := m.Builtin("mutated", m.Args(v2_x))
-	if !ok26 {
-		return false
-	}
-	b27, ok28 := p25.(bool)
-	if !ok28 {
-		return false
-	}
-	if !(!b27) {
-		return false
-	}
-	p29, ok30 := m.Builtin("mutated", m.Args(v1_y))
-	if !ok30 {
-		return false
-	}
-	b31, ok32 := p29.(bool)
-	if !ok32 {
-		return false
-	}
-	if !(!b31) {
-		return false
-	}
-	mt := m.Emit(m.rules[0])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_q, v1_y, v2_x, v3_s)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_axis, h1_qmax, h2_obs)
-	return true
+// deleteQuantDequantLinearOp_delete_quant_dequant_linear matches rule delete_quant_dequant_linear
+// (delete_quant_dequant_linear_op.drr:24:6) at op1, a pd_op.dequantize_linear.
+func deleteQuantDequantLinearOp_delete_quant_dequant_linear(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.quantize_linear
+	var q, y, x, s *ir.Value
+	var axis, qmax, obs ir.Attribute
+	return op1.NumOperands() == 5 && op1.NumResults() >= 1 && rt.BindAttr(&axis, rt.AttrOr(op1, "quant_axis", in.Defaults[4])) &&
+		rt.BindAttr(&qmax, rt.AttrOr(op1, "qmax", in.Defaults[5])) &&
+		rt.BindAttr(&obs, rt.AttrOr(op1, "only_observer", in.Defaults[6])) && rt.Set(&y, op1.Result(0)) &&
+		rt.ResultsUnused(op1, 1) && rt.Present(&q, op1.Operand(0)) &&
+		rt.Def(&op0, q, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 5 && op0.NumResults() >= 1 &&
+		rt.AttrOr(op0, "quant_axis", in.Defaults[0]) == axis && rt.AttrOr(op0, "qmax", in.Defaults[1]) == qmax &&
+		rt.AttrOr(op0, "is_test", in.Defaults[2]) == in.Literals[2] && rt.AttrOr(op0, "only_observer", in.Defaults[3]) == obs &&
+		rt.ResultsUnused(op0, 1) && rt.Present(&x, op0.Operand(0)) && rt.Present(&s, op0.Operand(1)) && op0.Operand(3) == nil &&
+		op0.Operand(4) == nil && op1.Operand(1) == s && op1.Operand(3) == nil && op1.Operand(4) == nil &&
+		rt.Closed([]*ir.Op{op0, op1}, q) &&
+		rt.True(rt.In(rule.AttrVal(axis), in.Consts[0])) && // where $axis in [-1, 0, 1]
+		rt.True(m.Builtin("immutable", s)) && rt.True(rt.In(m.Pure("dtype", s), in.Consts[1])) && // where immutable(%s) && dtype(%s) in [float32, float16]
+		rt.True(rt.Cond(rt.Equal(rule.AttrVal(axis), int64(-1)), func() rule.Val { return rt.Equal(m.Pure("numel", s), int64(1)) }, func() rule.Val { return rt.Equal(m.Pure("numel", s), m.Pure("dim", x, rule.AttrVal(axis))) })) && // where $axis == -1 ? numel(%s) == 1 : numel(%s) == dim(%x, $axis)
+		rt.True(m.Pure("same_type", x, y)) && // where same_type(%x, %y)
+		rt.True(rt.Not(m.Builtin("mutated", x))) && rt.True(rt.Not(m.Builtin("mutated", y))) && // where !mutated(%x) && !mutated(%y)
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), q, y, x, s), append(m.Holes(), axis, qmax, obs))
 }

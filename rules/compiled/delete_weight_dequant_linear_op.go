@@ -3,278 +3,35 @@
 package compiled
 
 import (
-	"fmt"
-
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
+	"github.com/pirdrr/drr/rules"
 )
 
-// DeleteWeightDequantLinearOpPass is the rewriter.PassFactory of the rule pass "delete_weight_dequant_linear_op":
-// the rules of delete_weight_dequant_linear_op.drr, compiled to Go by drrc gen. The pass checks the rules against
-// the programs' Context, as the interpreted pass does, refuses them if they check differently than where this file
-// was generated, and runs them with rewriter's Driver and Applier.
-func DeleteWeightDequantLinearOpPass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return deleteWeightDequantLinearOpProgram.Pass(ctx, reg)
-}
+// DeleteWeightDequantLinearOpPass is the rule pass delete_weight_dequant_linear_op:
+// delete_weight_dequant_linear_op.drr compiled by drrc gen (rt.Program).
+var DeleteWeightDequantLinearOpPass = (&rt.Program{Name: "delete_weight_dequant_linear_op", Paths: []string{"delete_weight_dequant_linear_op.drr"}, FS: rules.FS(),
+	Fingerprint: "fd1a86c164807a97026b93a66f85c481",
+	Rules: []rt.Rule{
+		{Name: "delete_weight_dequant_linear", Match: deleteWeightDequantLinearOp_delete_weight_dequant_linear},
+	}}).Pass
 
-var deleteWeightDequantLinearOpProgram = &rt.Program{
-	Name:  "delete_weight_dequant_linear_op",
-	Paths: []string{"delete_weight_dequant_linear_op.drr"},
-	Files: []rt.File{
-		{Name: "delete_weight_dequant_linear_op.drr", Text: deleteWeightDequantLinearOpSource0},
-	},
-	Fingerprint: "3dfed0b5d3efddefa488ae0ce7150746",
-	Bind:        deleteWeightDequantLinearOpBind,
-}
-
-// deleteWeightDequantLinearOpSource0 is delete_weight_dequant_linear_op.drr.
-const deleteWeightDequantLinearOpSource0 = `// delete_weight_dequant_linear_op: Paddle's delete_weight_dequant_linear_op_pass
-// (paddle/fluid/pir/transforms/general/): a dequantize_linear of a quantized weight (a parameter holding the integer
-// grid values, with a parameter scale per tensor or per output channel) is removed.
-//
-// Paddle replaces the dequantized weight by the quantized one and keeps the scales in its QuantAnalysis side table
-// (and sets Int8Analysis.enable_int8) for int8 kernels to apply; it computes nothing on the weight data, so a float
-// kernel reading the weight afterwards reads values qmax/scale times too large. We fold the dequantization into the
-// weight instead, as conv_bn_relu's conv2d_bn_fold does: the rewrite builds w·s/qmax as ops on the parameters (cast,
-// reshape, multiply, divide), which the pipeline's fold_constants evaluates into a new float parameter when the
-// weights have data (a no-op otherwise). The program then computes exactly what it computed with the dequantize,
-// and no side table is needed (a rule set has none, and no pass of kPirGpuPasses would read it).
-//
-// As Paddle's: the weight and the scale are parameters, the scale float16 or float32 with one value (quant_axis -1)
-// or one per channel of the weight's dim quant_axis, and the optional training operands absent. only_observer
-// dequantizations (a copy of the weight, in its own dtype) are left alone.
-
-/// dequantize_linear(w, s) of parameters is w·s/qmax, s along quant_axis (DeleteWeightDequantLinearOpPattern).
-rule delete_weight_dequant_linear {
-  benefit 1
-  labels quant
-  match {
-    %y, ... = pd_op.dequantize_linear(%w, %s, _, null, null) {quant_axis: $axis, qmax: $qmax, only_observer: false}
-  }
-  where {
-    $axis in [-1, 0, 1]
-    immutable(%w, %s) && dtype(%s) in [float32, float16]
-    $axis == -1 ? numel(%s) == 1 : numel(%s) == dim(%w, $axis) && rank(%w) - $axis <= 5
-    shape(%y) == shape(%w) && dtype(%y) == dtype(%s)
-  }
-  rewrite {
-    // s as [C, 1, …, 1] with as many 1s as w has dims after quant_axis, so that it broadcasts along that axis.
-    %ones = pd_op.full_int_array() {value: $axis == -1 ? [-1] : rank(%w) - $axis == 1 ? [-1] :
-        rank(%w) - $axis == 2 ? [-1, 1] : rank(%w) - $axis == 3 ? [-1, 1, 1] : rank(%w) - $axis == 4 ? [-1, 1, 1, 1] :
-        [-1, 1, 1, 1, 1], dtype: int64}
-    %ws = pd_op.multiply(pd_op.cast(%w) {dtype: dtype(%s)}, pd_op.reshape(%s, %ones))
-    replace %y with pd_op.divide(%ws, pd_op.full() {shape: [1], value: $qmax, dtype: dtype(%s)})
-  }
-}
-`
-
-// deleteWeightDequantLinearOpList1 is a constant list of the rules' constraints.
-var deleteWeightDequantLinearOpList1 = []rule.Val{int64(-1), int64(0), int64(1)}
-
-// deleteWeightDequantLinearOpStatic is what the matcher needs of the rule set checked against one Context.
-type deleteWeightDequantLinearOpStatic struct {
-	rules                                     []*rule.Rule
-	dispatch                                  *rt.Dispatch
-	def_pd_op_dequantize_linear_quant_axis    ir.Attribute                       // the default of pd_op.dequantize_linear quant_axis (nil: none)
-	def_pd_op_dequantize_linear_qmax          ir.Attribute                       // the default of pd_op.dequantize_linear qmax (nil: none)
-	def_pd_op_dequantize_linear_only_observer ir.Attribute                       // the default of pd_op.dequantize_linear only_observer (nil: none)
-	r0_only_observer                          ir.Attribute                       // rule delete_weight_dequant_linear: only_observer: false
-	builtin_dtype                             func([]rule.Val) (rule.Val, error) // the builtin dtype
-	r0_lit                                    rule.Val                           // rule delete_weight_dequant_linear: float32
-	r0_lit2                                   rule.Val                           // rule delete_weight_dequant_linear: float16
-	builtin_numel                             func([]rule.Val) (rule.Val, error) // the builtin numel
-	builtin_dim                               func([]rule.Val) (rule.Val, error) // the builtin dim
-	builtin_rank                              func([]rule.Val) (rule.Val, error) // the builtin rank
-	builtin_shape                             func([]rule.Val) (rule.Val, error) // the builtin shape
-}
-
-// deleteWeightDequantLinearOpBind binds the matcher to a checked rule set, once per Context.
-func deleteWeightDequantLinearOpBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &deleteWeightDequantLinearOpStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.dequantize_linear")
-	s.def_pd_op_dequantize_linear_quant_axis = rt.AttrDefault(ctx, "pd_op.dequantize_linear", "quant_axis")
-	s.def_pd_op_dequantize_linear_qmax = rt.AttrDefault(ctx, "pd_op.dequantize_linear", "qmax")
-	s.def_pd_op_dequantize_linear_only_observer = rt.AttrDefault(ctx, "pd_op.dequantize_linear", "only_observer")
-	s.r0_only_observer = set.Rules[0].Pattern.Ops[0].Attrs[2].Literal
-	s.builtin_dtype = rule.PureBuiltin("dtype")
-	if s.builtin_dtype == nil {
-		return nil, fmt.Errorf("the builtin dtype is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.r0_lit = set.Rules[0].Where[1].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r0_lit2 = set.Rules[0].Where[1].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
-	s.builtin_numel = rule.PureBuiltin("numel")
-	if s.builtin_numel == nil {
-		return nil, fmt.Errorf("the builtin numel is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_dim = rule.PureBuiltin("dim")
-	if s.builtin_dim == nil {
-		return nil, fmt.Errorf("the builtin dim is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_rank = rule.PureBuiltin("rank")
-	if s.builtin_rank == nil {
-		return nil, fmt.Errorf("the builtin rank is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_shape = rule.PureBuiltin("shape")
-	if s.builtin_shape == nil {
-		return nil, fmt.Errorf("the builtin shape is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &deleteWeightDequantLinearOpMatcher{deleteWeightDequantLinearOpStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
-}
-
-// deleteWeightDequantLinearOpMatcher matches the rules at one op at a time, in one pass run.
-type deleteWeightDequantLinearOpMatcher struct {
-	*deleteWeightDequantLinearOpStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *deleteWeightDequantLinearOpMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.dequantize_linear
-		m.r0_delete_weight_dequant_linear(op)
-	}
-	return m.End()
-}
-
-// r0_delete_weight_dequant_linear tries rule delete_weight_dequant_linear (benefit 1, delete_weight_dequant_linear_op.drr:18:6) at op0, the root pd_op.dequantize_linear.
-func (m *deleteWeightDequantLinearOpMatcher) r0_delete_weight_dequant_linear(op0 *ir.Op) bool {
-	// %y, ... = pd_op.dequantize_linear(%w, %s, _, null, null) {quant_axis: $axis, qmax: $qmax, only_observer: false}
-	if op0.NumOperands() != 5 || op0.NumResults() < 1 {
-		return false
-	}
-	h0_axis := rt.AttrOr(op0, "quant_axis", m.def_pd_op_dequantize_linear_quant_axis)
-	if h0_axis == nil {
-		return false
-	}
-	h1_qmax := rt.AttrOr(op0, "qmax", m.def_pd_op_dequantize_linear_qmax)
-	if h1_qmax == nil {
-		return false
-	}
-	if rt.AttrOr(op0, "only_observer", m.def_pd_op_dequantize_linear_only_observer) != m.r0_only_observer {
-		return false
-	}
-	v0_y := op0.Result(0)
-	if !rt.ResultsUnused(op0, 1) {
-		return false
-	}
-	v1_w := op0.Operand(0)
-	if v1_w == nil {
-		return false
-	}
-	v2_s := op0.Operand(1)
-	if v2_s == nil {
-		return false
-	}
-	if op0.Operand(3) != nil {
-		return false
-	}
-	if op0.Operand(4) != nil {
-		return false
-	}
-	// where $axis in [-1, 0, 1]
-	in1, ok2 := rt.In(rule.AttrVal(h0_axis), deleteWeightDequantLinearOpList1)
-	if !ok2 {
-		return false
-	}
-	if !in1 {
-		return false
-	}
-	// where immutable(%w, %s) && dtype(%s) in [float32, float16]
-	p3, ok4 := m.Builtin("immutable", m.Args(v1_w, v2_s))
-	if !ok4 {
-		return false
-	}
-	b5, ok6 := p3.(bool)
-	if !ok6 {
-		return false
-	}
-	if !b5 {
-		return false
-	}
-	f7, ok8 := rt.Call(m.builtin_dtype, m.Args(v2_s))
-	if !ok8 {
-		return false
-	}
-	in9, ok10 := rt.In(f7, []rule.Val{m.r0_lit, m.r0_lit2})
-	if !ok10 {
-		return false
-	}
-	if !in9 {
-		return false
-	}
-	// where $axis == -1 ? numel(%s) == 1 : numel(%s) == dim(%w, $axis) && rank(%w) - $axis <= 5
-	var c11 bool
-	if rule.Equal(rule.AttrVal(h0_axis), int64(-1)) {
-		f12, ok13 := rt.Call(m.builtin_numel, m.Args(v2_s))
-		if !ok13 {
-			return false
-		}
-		c11 = rule.Equal(f12, int64(1))
-	} else {
-		f14, ok15 := rt.Call(m.builtin_numel, m.Args(v2_s))
-		if !ok15 {
-			return false
-		}
-		f16, ok17 := rt.Call(m.builtin_dim, m.Args(v1_w, rule.AttrVal(h0_axis)))
-		if !ok17 {
-			return false
-		}
-		l18 := rule.Equal(f14, f16)
-		if l18 {
-			f19, ok20 := rt.Call(m.builtin_rank, m.Args(v1_w))
-			if !ok20 {
-				return false
-			}
-			ar21, ok22 := rt.Arith("-", f19, rule.AttrVal(h0_axis))
-			if !ok22 {
-				return false
-			}
-			cmp23, ok24 := rule.Compare(ar21, int64(5))
-			if !ok24 {
-				return false
-			}
-			l18 = cmp23 <= 0
-		}
-		c11 = l18
-	}
-	if !c11 {
-		return false
-	}
-	// where shape(%y) == shape(%w) && dtype(%y) == dtype(%s)
-	f25, ok26 := rt.Call(m.builtin_shape, m.Args(v0_y))
-	if !ok26 {
-		return false
-	}
-	f27, ok28 := rt.Call(m.builtin_shape, m.Args(v1_w))
-	if !ok28 {
-		return false
-	}
-	if !(rule.Equal(f25, f27)) {
-		return false
-	}
-	f29, ok30 := rt.Call(m.builtin_dtype, m.Args(v0_y))
-	if !ok30 {
-		return false
-	}
-	f31, ok32 := rt.Call(m.builtin_dtype, m.Args(v2_s))
-	if !ok32 {
-		return false
-	}
-	if !(rule.Equal(f29, f31)) {
-		return false
-	}
-	mt := m.Emit(m.rules[0])
-	mt.Ops = append(mt.Ops[:0], op0)
-	mt.Values = append(mt.Values[:0], v0_y, v1_w, v2_s)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_axis, h1_qmax)
-	return true
+// deleteWeightDequantLinearOp_delete_weight_dequant_linear matches rule delete_weight_dequant_linear
+// (delete_weight_dequant_linear_op.drr:18:6) at op0, a pd_op.dequantize_linear.
+func deleteWeightDequantLinearOp_delete_weight_dequant_linear(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
+	var y, w, s *ir.Value
+	var axis, qmax ir.Attribute
+	return op0.NumOperands() == 5 && op0.NumResults() >= 1 && rt.BindAttr(&axis, rt.AttrOr(op0, "quant_axis", in.Defaults[0])) &&
+		rt.BindAttr(&qmax, rt.AttrOr(op0, "qmax", in.Defaults[1])) &&
+		rt.AttrOr(op0, "only_observer", in.Defaults[2]) == in.Literals[2] && rt.Set(&y, op0.Result(0)) &&
+		rt.ResultsUnused(op0, 1) && rt.Present(&w, op0.Operand(0)) && rt.Present(&s, op0.Operand(1)) && op0.Operand(3) == nil &&
+		op0.Operand(4) == nil &&
+		rt.True(rt.In(rule.AttrVal(axis), in.Consts[0])) && // where $axis in [-1, 0, 1]
+		rt.True(m.Builtin("immutable", w, s)) && rt.True(rt.In(m.Pure("dtype", s), in.Consts[1])) && // where immutable(%w, %s) && dtype(%s) in [float32, float16]
+		rt.True(rt.Cond(rt.Equal(rule.AttrVal(axis), int64(-1)), func() rule.Val { return rt.Equal(m.Pure("numel", s), int64(1)) }, func() rule.Val {
+			return rt.And(rt.Equal(m.Pure("numel", s), m.Pure("dim", w, rule.AttrVal(axis))), func() rule.Val { return rt.LessEqual(rt.Arith("-", m.Pure("rank", w), rule.AttrVal(axis)), int64(5)) })
+		})) && // where $axis == -1 ? numel(%s) == 1 : numel(%s) == dim(%w, $axis) && rank(%w) - $axis <= 5
+		rt.True(rt.Equal(m.Pure("shape", y), m.Pure("shape", w))) && rt.True(rt.Equal(m.Pure("dtype", y), m.Pure("dtype", s))) && // where shape(%y) == shape(%w) && dtype(%y) == dtype(%s)
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, w, s), append(m.Holes(), axis, qmax))
 }

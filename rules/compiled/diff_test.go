@@ -14,6 +14,7 @@ import (
 	"github.com/pirdrr/drr/internal/difftest"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirfile"
+	"github.com/pirdrr/drr/ir/pirtext"
 	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rules"
 	"github.com/pirdrr/drr/rules/compiled"
@@ -158,4 +159,31 @@ func TestCorpusDifferential(t *testing.T) {
 		})
 	}
 	t.Logf("%d programs, %d rewrites in all runs", len(programs), rewrites)
+}
+
+// TestStaleFallsBack: in a Context whose catalog gives the inplace family another member (a dialect like drrc
+// -dialect loads), the compiled inplace set is stale; the registered pass is then the interpreted set, and it
+// rewrites the new member too. The other sets stay compiled.
+func TestStaleFallsBack(t *testing.T) {
+	ctx, err := ir.NewDefaultContext()
+	require.NoError(t, err)
+	_, err = ctx.LoadCatalog("widget.dialect", []byte("dialect widget id 77\n\nop scale(x) -> (out)\n\n"+
+		"op scale_(x) -> (out)\n    inplace(x -> out)\n"))
+	require.NoError(t, err)
+	reg := registry(t)
+	pl, err := reg.Pipeline(ctx, "inplace", "conv_bn_relu")
+	require.NoError(t, err)
+	require.Equal(t, 1, difftest.Compiled(pl), "conv_bn_relu is compiled, inplace is not")
+	require.Nil(t, pl[0].(*rewriter.RulePass).Compile, "inplace is the interpreted set")
+	require.NotNil(t, pl[1].(*rewriter.RulePass).Compile)
+	p, _, err := pirtext.Parse(ctx, "w.pir", []byte(`{
+    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[2],stop_gradient:[true]} : () -> builtin.tensor<2xf32>
+    (%1) = "pd_op.relu" (%0) {} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>
+    (%2) = "widget.scale_" (%1) {} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>
+    (%3) = "pd_op.fetch" (%2) {col:(Int32)0,name:"out"} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>
+}`), pirtext.ReadOptions{})
+	require.NoError(t, err)
+	res, err := pl[:1].Run(p, &rewriter.Env{Registry: reg})
+	require.NoError(t, err)
+	require.Equal(t, 1, res[0].Stats.Rewrites, "widget.scale_ became widget.scale")
 }

@@ -3,593 +3,90 @@
 package compiled
 
 import (
-	"fmt"
-
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
+	"github.com/pirdrr/drr/rules"
 )
 
-// EmbeddingEltwiseLayernormFusePass is the rewriter.PassFactory of the rule pass "embedding_eltwise_layernorm_fuse":
-// the rules of embedding_eltwise_layernorm_fuse.drr, compiled to Go by drrc gen. The pass checks the rules against
-// the programs' Context, as the interpreted pass does, refuses them if they check differently than where this file
-// was generated, and runs them with rewriter's Driver and Applier.
-func EmbeddingEltwiseLayernormFusePass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return embeddingEltwiseLayernormFuseProgram.Pass(ctx, reg)
-}
+// EmbeddingEltwiseLayernormFusePass is the rule pass embedding_eltwise_layernorm_fuse:
+// embedding_eltwise_layernorm_fuse.drr compiled by drrc gen (rt.Program).
+var EmbeddingEltwiseLayernormFusePass = (&rt.Program{Name: "embedding_eltwise_layernorm_fuse", Paths: []string{"embedding_eltwise_layernorm_fuse.drr"}, FS: rules.FS(),
+	Fingerprint: "70e3a488d9ab23b023a7060cb5b85cf6",
+	Rules: []rt.Rule{
+		{Name: "embedding2_eltwise_layernorm", Match: embeddingEltwiseLayernormFuse_embedding2_eltwise_layernorm},
+		{Name: "embedding3_eltwise_layernorm", Match: embeddingEltwiseLayernormFuse_embedding3_eltwise_layernorm},
+	}}).Pass
 
-var embeddingEltwiseLayernormFuseProgram = &rt.Program{
-	Name:  "embedding_eltwise_layernorm_fuse",
-	Paths: []string{"embedding_eltwise_layernorm_fuse.drr"},
-	Files: []rt.File{
-		{Name: "embedding_eltwise_layernorm_fuse.drr", Text: embeddingEltwiseLayernormFuseSource0},
-	},
-	Fingerprint: "ec5df5731f2b26e9ac09f87cdf09b3fa",
-	Bind:        embeddingEltwiseLayernormFuseBind,
-}
-
-// embeddingEltwiseLayernormFuseSource0 is embedding_eltwise_layernorm_fuse.drr.
-const embeddingEltwiseLayernormFuseSource0 = `// embedding_eltwise_layernorm_fuse: Paddle's embedding_eltwise_layernorm_fuse_pass
-// (paddle/fluid/pir/transforms/gpu/): the sum of two or three embedding lookups followed by a layer norm (BERT's
-// word + position + token-type embeddings) becomes pd_op.fused_embedding_eltwise_layernorm.
-//
-// Deviations from Paddle, on purpose:
-//   - pd_op.add is commutative here: the third embedding may be either addend of the last add (Paddle: operand 1).
-//   - Paddle checks neither begin_norm_axis (the fused kernel normalizes the last axis) nor padding_idx (the
-//     embedding zeroes the rows of padding ids, the fused kernel does not): these rules require the last axis and
-//     no padding index.
-//   - The layer norm's scale and bias must have the tables' type (Paddle casts them).
-
-/// embedding(x1, w1) + embedding(x2, w2), layer-normed, becomes one fused op (Fused2EmbeddingEltwiseLayernormPattern).
-rule embedding2_eltwise_layernorm {
-  benefit 4
-  labels fusion
-  match {
-    %e1 = pd_op.embedding(%x1, %w1) {padding_idx: -1}
-    %e2 = pd_op.embedding(%x2, %w2) {padding_idx: -1}
-    %s = pd_op.add(%e1, %e2)
-    %o, _, _ = pd_op.layer_norm(%s, %scale, %bias) {epsilon: $eps, begin_norm_axis: $bna}
-  }
-  where {
-    dtype(%w1) in [float16, float32] && dtype(%w2) == dtype(%w1)
-    shape(%x1) == shape(%x2)
-    $bna == rank(%s) - 1
-    dtype(%scale) == dtype(%w1) && dtype(%bias) == dtype(%w1)
-  }
-  rewrite {
-    replace %o with pd_op.fused_embedding_eltwise_layernorm([%x1, %x2], [%w1, %w2], %bias, %scale) {epsilon: $eps}
-  }
-}
-
-/// The three-embedding form (Fused3EmbeddingEltwiseLayernormPattern).
-rule embedding3_eltwise_layernorm {
-  benefit 6
-  labels fusion
-  match {
-    %e1 = pd_op.embedding(%x1, %w1) {padding_idx: -1}
-    %e2 = pd_op.embedding(%x2, %w2) {padding_idx: -1}
-    %s1 = pd_op.add(%e1, %e2)
-    %e3 = pd_op.embedding(%x3, %w3) {padding_idx: -1}
-    %s2 = pd_op.add(%s1, %e3)
-    %o, _, _ = pd_op.layer_norm(%s2, %scale, %bias) {epsilon: $eps, begin_norm_axis: $bna}
-  }
-  where {
-    dtype(%w1) in [float16, float32] && dtype(%w2) == dtype(%w1) && dtype(%w3) == dtype(%w1)
-    shape(%x1) == shape(%x2) && shape(%x1) == shape(%x3)
-    $bna == rank(%s2) - 1
-    dtype(%scale) == dtype(%w1) && dtype(%bias) == dtype(%w1)
-  }
-  rewrite {
-    replace %o with pd_op.fused_embedding_eltwise_layernorm([%x1, %x2, %x3], [%w1, %w2, %w3], %bias,
-        %scale) {epsilon: $eps}
-  }
-}
-`
-
-// embeddingEltwiseLayernormFuseStatic is what the matcher needs of the rule set checked against one Context.
-type embeddingEltwiseLayernormFuseStatic struct {
-	rules                                []*rule.Rule
-	dispatch                             *rt.Dispatch
-	def_pd_op_layer_norm_epsilon         ir.Attribute                       // the default of pd_op.layer_norm epsilon (nil: none)
-	def_pd_op_layer_norm_begin_norm_axis ir.Attribute                       // the default of pd_op.layer_norm begin_norm_axis (nil: none)
-	op_pd_op_add                         *ir.OpInfo                         // pd_op.add
-	op_pd_op_embedding                   *ir.OpInfo                         // pd_op.embedding
-	def_pd_op_embedding_padding_idx      ir.Attribute                       // the default of pd_op.embedding padding_idx (nil: none)
-	r0_padding_idx                       ir.Attribute                       // rule embedding2_eltwise_layernorm: padding_idx: (Int64)-1
-	r0_padding_idx2                      ir.Attribute                       // rule embedding2_eltwise_layernorm: padding_idx: (Int64)-1
-	builtin_dtype                        func([]rule.Val) (rule.Val, error) // the builtin dtype
-	r0_lit                               rule.Val                           // rule embedding2_eltwise_layernorm: float16
-	r0_lit2                              rule.Val                           // rule embedding2_eltwise_layernorm: float32
-	builtin_shape                        func([]rule.Val) (rule.Val, error) // the builtin shape
-	builtin_rank                         func([]rule.Val) (rule.Val, error) // the builtin rank
-	r1_padding_idx                       ir.Attribute                       // rule embedding3_eltwise_layernorm: padding_idx: (Int64)-1
-	r1_padding_idx2                      ir.Attribute                       // rule embedding3_eltwise_layernorm: padding_idx: (Int64)-1
-	r1_padding_idx3                      ir.Attribute                       // rule embedding3_eltwise_layernorm: padding_idx: (Int64)-1
-	r1_lit                               rule.Val                           // rule embedding3_eltwise_layernorm: float16
-	r1_lit2                              rule.Val                           // rule embedding3_eltwise_layernorm: float32
-}
-
-// embeddingEltwiseLayernormFuseBind binds the matcher to a checked rule set, once per Context.
-func embeddingEltwiseLayernormFuseBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &embeddingEltwiseLayernormFuseStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.layer_norm")
-	s.def_pd_op_layer_norm_epsilon = rt.AttrDefault(ctx, "pd_op.layer_norm", "epsilon")
-	s.def_pd_op_layer_norm_begin_norm_axis = rt.AttrDefault(ctx, "pd_op.layer_norm", "begin_norm_axis")
-	s.op_pd_op_add = ctx.OpInfo("pd_op.add")
-	s.op_pd_op_embedding = ctx.OpInfo("pd_op.embedding")
-	s.def_pd_op_embedding_padding_idx = rt.AttrDefault(ctx, "pd_op.embedding", "padding_idx")
-	s.r0_padding_idx = set.Rules[0].Pattern.Ops[0].Attrs[0].Literal
-	s.r0_padding_idx2 = set.Rules[0].Pattern.Ops[1].Attrs[0].Literal
-	s.builtin_dtype = rule.PureBuiltin("dtype")
-	if s.builtin_dtype == nil {
-		return nil, fmt.Errorf("the builtin dtype is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.r0_lit = set.Rules[0].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r0_lit2 = set.Rules[0].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
-	s.builtin_shape = rule.PureBuiltin("shape")
-	if s.builtin_shape == nil {
-		return nil, fmt.Errorf("the builtin shape is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_rank = rule.PureBuiltin("rank")
-	if s.builtin_rank == nil {
-		return nil, fmt.Errorf("the builtin rank is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.r1_padding_idx = set.Rules[1].Pattern.Ops[0].Attrs[0].Literal
-	s.r1_padding_idx2 = set.Rules[1].Pattern.Ops[1].Attrs[0].Literal
-	s.r1_padding_idx3 = set.Rules[1].Pattern.Ops[3].Attrs[0].Literal
-	s.r1_lit = set.Rules[1].Where[0].(*rule.Binary).X.(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r1_lit2 = set.Rules[1].Where[0].(*rule.Binary).X.(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &embeddingEltwiseLayernormFuseMatcher{embeddingEltwiseLayernormFuseStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
-}
-
-// embeddingEltwiseLayernormFuseMatcher matches the rules at one op at a time, in one pass run.
-type embeddingEltwiseLayernormFuseMatcher struct {
-	*embeddingEltwiseLayernormFuseStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *embeddingEltwiseLayernormFuseMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.layer_norm
-		m.r1_embedding3_eltwise_layernorm(op)
-		m.r0_embedding2_eltwise_layernorm(op)
-	}
-	return m.End()
-}
-
-// r0_embedding2_eltwise_layernorm tries rule embedding2_eltwise_layernorm (benefit 4, embedding_eltwise_layernorm_fuse.drr:13:6) at op3, the root pd_op.layer_norm.
-func (m *embeddingEltwiseLayernormFuseMatcher) r0_embedding2_eltwise_layernorm(op3 *ir.Op) bool {
-	// %o, _, _ = pd_op.layer_norm(%s, %scale, %bias) {epsilon: $eps, begin_norm_axis: $bna}
-	if op3.NumOperands() != 3 || op3.NumResults() != 3 {
+// embeddingEltwiseLayernormFuse_embedding2_eltwise_layernorm matches rule embedding2_eltwise_layernorm
+// (embedding_eltwise_layernorm_fuse.drr:13:6) at op3, a pd_op.layer_norm.
+func embeddingEltwiseLayernormFuse_embedding2_eltwise_layernorm(m *rt.Matcher, in *rt.Instance, op3 *ir.Op) bool {
+	var op0, op1, op2 *ir.Op // op0 pd_op.embedding, op1 pd_op.embedding, op2 pd_op.add
+	var e1, e2, s, o, x1, w1, x2, w2, scale, bias *ir.Value
+	var eps, bna ir.Attribute
+	if !(op3.NumOperands() == 3 && op3.NumResults() == 3 && rt.BindAttr(&eps, rt.AttrOr(op3, "epsilon", in.Defaults[2])) &&
+		rt.BindAttr(&bna, rt.AttrOr(op3, "begin_norm_axis", in.Defaults[3])) && rt.Set(&o, op3.Result(0)) &&
+		!op3.Result(1).HasUses() && !op3.Result(2).HasUses() && rt.Present(&s, op3.Operand(0)) &&
+		rt.Def(&op2, s, 0) && op2.Info() == in.Ops[2] && op2.NumOperands() == 2 && op2.NumResults() == 1) {
 		return false
 	}
-	h0_eps := rt.AttrOr(op3, "epsilon", m.def_pd_op_layer_norm_epsilon)
-	if h0_eps == nil {
-		return false
-	}
-	h1_bna := rt.AttrOr(op3, "begin_norm_axis", m.def_pd_op_layer_norm_begin_norm_axis)
-	if h1_bna == nil {
-		return false
-	}
-	v3_o := op3.Result(0)
-	if op3.Result(1).HasUses() {
-		return false
-	}
-	if op3.Result(2).HasUses() {
-		return false
-	}
-	v2_s := op3.Operand(0)
-	if v2_s == nil {
-		return false
-	}
-	op2 := v2_s.DefiningOp()
-	if op2 == nil || v2_s.Index() != 0 || op2 == op3 {
-		return false
-	}
-	// %s = pd_op.add(either(%e1, %e2))
-	if op2.Info() != m.op_pd_op_add || op2.NumOperands() != 2 || op2.NumResults() != 1 {
-		return false
-	}
-	for sw1 := 0; sw1 < 2; sw1++ {
-		op2_a2, op2_b3 := op2.Operand(sw1), op2.Operand(1-sw1) // as written, then swapped
-		v0_e1 := op2_a2
-		if v0_e1 == nil {
-			continue
+	for sw2 := range 2 { // operands 0 and 1 of op2 as written, then swapped
+		if rt.Present(&e1, op2.Operand(sw2)) &&
+			rt.Def(&op0, e1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
+			rt.AttrOr(op0, "padding_idx", in.Defaults[0]) == in.Literals[0] && rt.Present(&x1, op0.Operand(0)) &&
+			rt.Present(&w1, op0.Operand(1)) && rt.Present(&e2, op2.Operand(1-sw2)) &&
+			rt.Def(&op1, e2, 0) && op1 != op0 && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1 &&
+			rt.AttrOr(op1, "padding_idx", in.Defaults[1]) == in.Literals[1] && rt.Present(&x2, op1.Operand(0)) &&
+			rt.Present(&w2, op1.Operand(1)) && rt.Present(&scale, op3.Operand(1)) && rt.Present(&bias, op3.Operand(2)) &&
+			rt.Closed([]*ir.Op{op0, op1, op2, op3}, e1, e2, s) &&
+			rt.True(rt.In(m.Pure("dtype", w1), in.Consts[0])) && rt.True(rt.Equal(m.Pure("dtype", w2), m.Pure("dtype", w1))) && // where dtype(%w1) in [float16, float32] && dtype(%w2) == dtype(%w1)
+			rt.True(rt.Equal(m.Pure("shape", x1), m.Pure("shape", x2))) && // where shape(%x1) == shape(%x2)
+			rt.True(rt.Equal(rule.AttrVal(bna), rt.Arith("-", m.Pure("rank", s), int64(1)))) && // where $bna == rank(%s) - 1
+			rt.True(rt.Equal(m.Pure("dtype", scale), m.Pure("dtype", w1))) && rt.True(rt.Equal(m.Pure("dtype", bias), m.Pure("dtype", w1))) && // where dtype(%scale) == dtype(%w1) && dtype(%bias) == dtype(%w1)
+			m.Emit(in, append(m.Ops(), op0, op1, op2, op3), append(m.Values(), e1, e2, s, o, x1, w1, x2, w2, scale, bias), append(m.Holes(), eps, bna)) {
+			return true
 		}
-		op0 := v0_e1.DefiningOp()
-		if op0 == nil || v0_e1.Index() != 0 || op0 == op3 || op0 == op2 {
-			continue
-		}
-		// %e1 = pd_op.embedding(%x1, %w1) {padding_idx: (Int64)-1}
-		if op0.Info() != m.op_pd_op_embedding || op0.NumOperands() != 2 || op0.NumResults() != 1 {
-			continue
-		}
-		if rt.AttrOr(op0, "padding_idx", m.def_pd_op_embedding_padding_idx) != m.r0_padding_idx {
-			continue
-		}
-		v4_x1 := op0.Operand(0)
-		if v4_x1 == nil {
-			continue
-		}
-		v5_w1 := op0.Operand(1)
-		if v5_w1 == nil {
-			continue
-		}
-		v1_e2 := op2_b3
-		if v1_e2 == nil {
-			continue
-		}
-		op1 := v1_e2.DefiningOp()
-		if op1 == nil || v1_e2.Index() != 0 || op1 == op3 || op1 == op2 || op1 == op0 {
-			continue
-		}
-		// %e2 = pd_op.embedding(%x2, %w2) {padding_idx: (Int64)-1}
-		if op1.Info() != m.op_pd_op_embedding || op1.NumOperands() != 2 || op1.NumResults() != 1 {
-			continue
-		}
-		if rt.AttrOr(op1, "padding_idx", m.def_pd_op_embedding_padding_idx) != m.r0_padding_idx2 {
-			continue
-		}
-		v6_x2 := op1.Operand(0)
-		if v6_x2 == nil {
-			continue
-		}
-		v7_w2 := op1.Operand(1)
-		if v7_w2 == nil {
-			continue
-		}
-		v8_scale := op3.Operand(1)
-		if v8_scale == nil {
-			continue
-		}
-		v9_bias := op3.Operand(2)
-		if v9_bias == nil {
-			continue
-		}
-		// closure: every use of %e1 is in the match
-		if !rt.OnlyUsedBy(v0_e1, op0, op1, op2, op3) {
-			continue
-		}
-		// closure: every use of %e2 is in the match
-		if !rt.OnlyUsedBy(v1_e2, op0, op1, op2, op3) {
-			continue
-		}
-		// closure: every use of %s is in the match
-		if !rt.OnlyUsedBy(v2_s, op0, op1, op2, op3) {
-			continue
-		}
-		// where dtype(%w1) in [float16, float32] && dtype(%w2) == dtype(%w1)
-		f4, ok5 := rt.Call(m.builtin_dtype, m.Args(v5_w1))
-		if !ok5 {
-			continue
-		}
-		in6, ok7 := rt.In(f4, []rule.Val{m.r0_lit, m.r0_lit2})
-		if !ok7 {
-			continue
-		}
-		if !in6 {
-			continue
-		}
-		f8, ok9 := rt.Call(m.builtin_dtype, m.Args(v7_w2))
-		if !ok9 {
-			continue
-		}
-		f10, ok11 := rt.Call(m.builtin_dtype, m.Args(v5_w1))
-		if !ok11 {
-			continue
-		}
-		if !(rule.Equal(f8, f10)) {
-			continue
-		}
-		// where shape(%x1) == shape(%x2)
-		f12, ok13 := rt.Call(m.builtin_shape, m.Args(v4_x1))
-		if !ok13 {
-			continue
-		}
-		f14, ok15 := rt.Call(m.builtin_shape, m.Args(v6_x2))
-		if !ok15 {
-			continue
-		}
-		if !(rule.Equal(f12, f14)) {
-			continue
-		}
-		// where $bna == rank(%s) - 1
-		f16, ok17 := rt.Call(m.builtin_rank, m.Args(v2_s))
-		if !ok17 {
-			continue
-		}
-		ar18, ok19 := rt.Arith("-", f16, int64(1))
-		if !ok19 {
-			continue
-		}
-		if !(rule.Equal(rule.AttrVal(h1_bna), ar18)) {
-			continue
-		}
-		// where dtype(%scale) == dtype(%w1) && dtype(%bias) == dtype(%w1)
-		f20, ok21 := rt.Call(m.builtin_dtype, m.Args(v8_scale))
-		if !ok21 {
-			continue
-		}
-		f22, ok23 := rt.Call(m.builtin_dtype, m.Args(v5_w1))
-		if !ok23 {
-			continue
-		}
-		if !(rule.Equal(f20, f22)) {
-			continue
-		}
-		f24, ok25 := rt.Call(m.builtin_dtype, m.Args(v9_bias))
-		if !ok25 {
-			continue
-		}
-		f26, ok27 := rt.Call(m.builtin_dtype, m.Args(v5_w1))
-		if !ok27 {
-			continue
-		}
-		if !(rule.Equal(f24, f26)) {
-			continue
-		}
-		mt := m.Emit(m.rules[0])
-		mt.Ops = append(mt.Ops[:0], op0, op1, op2, op3)
-		mt.Values = append(mt.Values[:0], v0_e1, v1_e2, v2_s, v3_o, v4_x1, v5_w1, v6_x2, v7_w2, v8_scale, v9_bias)
-		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
-		mt.Holes = append(mt.Holes[:0], h0_eps, h1_bna)
-		return true
 	}
 	return false
 }
 
-// r1_embedding3_eltwise_layernorm tries rule embedding3_eltwise_layernorm (benefit 6, embedding_eltwise_layernorm_fuse.drr:34:6) at op5, the root pd_op.layer_norm.
-func (m *embeddingEltwiseLayernormFuseMatcher) r1_embedding3_eltwise_layernorm(op5 *ir.Op) bool {
-	// %o, _, _ = pd_op.layer_norm(%s2, %scale, %bias) {epsilon: $eps, begin_norm_axis: $bna}
-	if op5.NumOperands() != 3 || op5.NumResults() != 3 {
+// embeddingEltwiseLayernormFuse_embedding3_eltwise_layernorm matches rule embedding3_eltwise_layernorm
+// (embedding_eltwise_layernorm_fuse.drr:34:6) at op5, a pd_op.layer_norm.
+func embeddingEltwiseLayernormFuse_embedding3_eltwise_layernorm(m *rt.Matcher, in *rt.Instance, op5 *ir.Op) bool {
+	var op0, op1, op2, op3, op4 *ir.Op // op0 pd_op.embedding, op1 pd_op.embedding, op2 pd_op.add, op3 pd_op.embedding, op4 pd_op.add
+	var e1, e2, s1, e3, s2, o, x1, w1, x2, w2, x3, w3, scale, bias *ir.Value
+	var eps, bna ir.Attribute
+	if !(op5.NumOperands() == 3 && op5.NumResults() == 3 && rt.BindAttr(&eps, rt.AttrOr(op5, "epsilon", in.Defaults[3])) &&
+		rt.BindAttr(&bna, rt.AttrOr(op5, "begin_norm_axis", in.Defaults[4])) && rt.Set(&o, op5.Result(0)) &&
+		!op5.Result(1).HasUses() && !op5.Result(2).HasUses() && rt.Present(&s2, op5.Operand(0)) &&
+		rt.Def(&op4, s2, 0) && op4.Info() == in.Ops[4] && op4.NumOperands() == 2 && op4.NumResults() == 1) {
 		return false
 	}
-	h0_eps := rt.AttrOr(op5, "epsilon", m.def_pd_op_layer_norm_epsilon)
-	if h0_eps == nil {
-		return false
-	}
-	h1_bna := rt.AttrOr(op5, "begin_norm_axis", m.def_pd_op_layer_norm_begin_norm_axis)
-	if h1_bna == nil {
-		return false
-	}
-	v5_o := op5.Result(0)
-	if op5.Result(1).HasUses() {
-		return false
-	}
-	if op5.Result(2).HasUses() {
-		return false
-	}
-	v4_s2 := op5.Operand(0)
-	if v4_s2 == nil {
-		return false
-	}
-	op4 := v4_s2.DefiningOp()
-	if op4 == nil || v4_s2.Index() != 0 || op4 == op5 {
-		return false
-	}
-	// %s2 = pd_op.add(either(%s1, %e3))
-	if op4.Info() != m.op_pd_op_add || op4.NumOperands() != 2 || op4.NumResults() != 1 {
-		return false
-	}
-	for sw1 := 0; sw1 < 2; sw1++ {
-		op4_a2, op4_b3 := op4.Operand(sw1), op4.Operand(1-sw1) // as written, then swapped
-		v2_s1 := op4_a2
-		if v2_s1 == nil {
+	for sw4 := range 2 { // operands 0 and 1 of op4 as written, then swapped
+		if !(rt.Present(&s1, op4.Operand(sw4)) &&
+			rt.Def(&op2, s1, 0) && op2 != op4 && op2.Info() == in.Ops[2] && op2.NumOperands() == 2 && op2.NumResults() == 1) {
 			continue
 		}
-		op2 := v2_s1.DefiningOp()
-		if op2 == nil || v2_s1.Index() != 0 || op2 == op5 || op2 == op4 {
-			continue
-		}
-		// %s1 = pd_op.add(either(%e1, %e2))
-		if op2.Info() != m.op_pd_op_add || op2.NumOperands() != 2 || op2.NumResults() != 1 {
-			continue
-		}
-		for sw4 := 0; sw4 < 2; sw4++ {
-			op2_a5, op2_b6 := op2.Operand(sw4), op2.Operand(1-sw4) // as written, then swapped
-			v0_e1 := op2_a5
-			if v0_e1 == nil {
-				continue
+		for sw2 := range 2 { // operands 0 and 1 of op2 as written, then swapped
+			if rt.Present(&e1, op2.Operand(sw2)) &&
+				rt.Def(&op0, e1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
+				rt.AttrOr(op0, "padding_idx", in.Defaults[0]) == in.Literals[0] && rt.Present(&x1, op0.Operand(0)) &&
+				rt.Present(&w1, op0.Operand(1)) && rt.Present(&e2, op2.Operand(1-sw2)) &&
+				rt.Def(&op1, e2, 0) && op1 != op0 && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1 &&
+				rt.AttrOr(op1, "padding_idx", in.Defaults[1]) == in.Literals[1] && rt.Present(&x2, op1.Operand(0)) &&
+				rt.Present(&w2, op1.Operand(1)) && rt.Present(&e3, op4.Operand(1-sw4)) &&
+				rt.Def(&op3, e3, 0) && op3 != op0 && op3 != op1 && op3.Info() == in.Ops[3] && op3.NumOperands() == 2 &&
+				op3.NumResults() == 1 && rt.AttrOr(op3, "padding_idx", in.Defaults[2]) == in.Literals[2] &&
+				rt.Present(&x3, op3.Operand(0)) && rt.Present(&w3, op3.Operand(1)) && rt.Present(&scale, op5.Operand(1)) &&
+				rt.Present(&bias, op5.Operand(2)) &&
+				rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5}, e1, e2, s1, e3, s2) &&
+				rt.True(rt.In(m.Pure("dtype", w1), in.Consts[0])) && rt.True(rt.Equal(m.Pure("dtype", w2), m.Pure("dtype", w1))) && rt.True(rt.Equal(m.Pure("dtype", w3), m.Pure("dtype", w1))) && // where dtype(%w1) in [float16, float32] && dtype(%w2) == dtype(%w1) && dtype(%w3) == dtype(%w1)
+				rt.True(rt.Equal(m.Pure("shape", x1), m.Pure("shape", x2))) && rt.True(rt.Equal(m.Pure("shape", x1), m.Pure("shape", x3))) && // where shape(%x1) == shape(%x2) && shape(%x1) == shape(%x3)
+				rt.True(rt.Equal(rule.AttrVal(bna), rt.Arith("-", m.Pure("rank", s2), int64(1)))) && // where $bna == rank(%s2) - 1
+				rt.True(rt.Equal(m.Pure("dtype", scale), m.Pure("dtype", w1))) && rt.True(rt.Equal(m.Pure("dtype", bias), m.Pure("dtype", w1))) && // where dtype(%scale) == dtype(%w1) && dtype(%bias) == dtype(%w1)
+				m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5), append(m.Values(), e1, e2, s1, e3, s2, o, x1, w1, x2, w2, x3, w3, scale, bias), append(m.Holes(), eps, bna)) {
+				return true
 			}
-			op0 := v0_e1.DefiningOp()
-			if op0 == nil || v0_e1.Index() != 0 || op0 == op5 || op0 == op4 || op0 == op2 {
-				continue
-			}
-			// %e1 = pd_op.embedding(%x1, %w1) {padding_idx: (Int64)-1}
-			if op0.Info() != m.op_pd_op_embedding || op0.NumOperands() != 2 || op0.NumResults() != 1 {
-				continue
-			}
-			if rt.AttrOr(op0, "padding_idx", m.def_pd_op_embedding_padding_idx) != m.r1_padding_idx {
-				continue
-			}
-			v6_x1 := op0.Operand(0)
-			if v6_x1 == nil {
-				continue
-			}
-			v7_w1 := op0.Operand(1)
-			if v7_w1 == nil {
-				continue
-			}
-			v1_e2 := op2_b6
-			if v1_e2 == nil {
-				continue
-			}
-			op1 := v1_e2.DefiningOp()
-			if op1 == nil || v1_e2.Index() != 0 || op1 == op5 || op1 == op4 || op1 == op2 || op1 == op0 {
-				continue
-			}
-			// %e2 = pd_op.embedding(%x2, %w2) {padding_idx: (Int64)-1}
-			if op1.Info() != m.op_pd_op_embedding || op1.NumOperands() != 2 || op1.NumResults() != 1 {
-				continue
-			}
-			if rt.AttrOr(op1, "padding_idx", m.def_pd_op_embedding_padding_idx) != m.r1_padding_idx2 {
-				continue
-			}
-			v8_x2 := op1.Operand(0)
-			if v8_x2 == nil {
-				continue
-			}
-			v9_w2 := op1.Operand(1)
-			if v9_w2 == nil {
-				continue
-			}
-			v3_e3 := op4_b3
-			if v3_e3 == nil {
-				continue
-			}
-			op3 := v3_e3.DefiningOp()
-			if op3 == nil || v3_e3.Index() != 0 || op3 == op5 || op3 == op4 || op3 == op2 || op3 == op0 || op3 == op1 {
-				continue
-			}
-			// %e3 = pd_op.embedding(%x3, %w3) {padding_idx: (Int64)-1}
-			if op3.Info() != m.op_pd_op_embedding || op3.NumOperands() != 2 || op3.NumResults() != 1 {
-				continue
-			}
-			if rt.AttrOr(op3, "padding_idx", m.def_pd_op_embedding_padding_idx) != m.r1_padding_idx3 {
-				continue
-			}
-			v10_x3 := op3.Operand(0)
-			if v10_x3 == nil {
-				continue
-			}
-			v11_w3 := op3.Operand(1)
-			if v11_w3 == nil {
-				continue
-			}
-			v12_scale := op5.Operand(1)
-			if v12_scale == nil {
-				continue
-			}
-			v13_bias := op5.Operand(2)
-			if v13_bias == nil {
-				continue
-			}
-			// closure: every use of %e1 is in the match
-			if !rt.OnlyUsedBy(v0_e1, op0, op1, op2, op3, op4, op5) {
-				continue
-			}
-			// closure: every use of %e2 is in the match
-			if !rt.OnlyUsedBy(v1_e2, op0, op1, op2, op3, op4, op5) {
-				continue
-			}
-			// closure: every use of %s1 is in the match
-			if !rt.OnlyUsedBy(v2_s1, op0, op1, op2, op3, op4, op5) {
-				continue
-			}
-			// closure: every use of %e3 is in the match
-			if !rt.OnlyUsedBy(v3_e3, op0, op1, op2, op3, op4, op5) {
-				continue
-			}
-			// closure: every use of %s2 is in the match
-			if !rt.OnlyUsedBy(v4_s2, op0, op1, op2, op3, op4, op5) {
-				continue
-			}
-			// where dtype(%w1) in [float16, float32] && dtype(%w2) == dtype(%w1) && dtype(%w3) == dtype(%w1)
-			f7, ok8 := rt.Call(m.builtin_dtype, m.Args(v7_w1))
-			if !ok8 {
-				continue
-			}
-			in9, ok10 := rt.In(f7, []rule.Val{m.r1_lit, m.r1_lit2})
-			if !ok10 {
-				continue
-			}
-			if !in9 {
-				continue
-			}
-			f11, ok12 := rt.Call(m.builtin_dtype, m.Args(v9_w2))
-			if !ok12 {
-				continue
-			}
-			f13, ok14 := rt.Call(m.builtin_dtype, m.Args(v7_w1))
-			if !ok14 {
-				continue
-			}
-			if !(rule.Equal(f11, f13)) {
-				continue
-			}
-			f15, ok16 := rt.Call(m.builtin_dtype, m.Args(v11_w3))
-			if !ok16 {
-				continue
-			}
-			f17, ok18 := rt.Call(m.builtin_dtype, m.Args(v7_w1))
-			if !ok18 {
-				continue
-			}
-			if !(rule.Equal(f15, f17)) {
-				continue
-			}
-			// where shape(%x1) == shape(%x2) && shape(%x1) == shape(%x3)
-			f19, ok20 := rt.Call(m.builtin_shape, m.Args(v6_x1))
-			if !ok20 {
-				continue
-			}
-			f21, ok22 := rt.Call(m.builtin_shape, m.Args(v8_x2))
-			if !ok22 {
-				continue
-			}
-			if !(rule.Equal(f19, f21)) {
-				continue
-			}
-			f23, ok24 := rt.Call(m.builtin_shape, m.Args(v6_x1))
-			if !ok24 {
-				continue
-			}
-			f25, ok26 := rt.Call(m.builtin_shape, m.Args(v10_x3))
-			if !ok26 {
-				continue
-			}
-			if !(rule.Equal(f23, f25)) {
-				continue
-			}
-			// where $bna == rank(%s2) - 1
-			f27, ok28 := rt.Call(m.builtin_rank, m.Args(v4_s2))
-			if !ok28 {
-				continue
-			}
-			ar29, ok30 := rt.Arith("-", f27, int64(1))
-			if !ok30 {
-				continue
-			}
-			if !(rule.Equal(rule.AttrVal(h1_bna), ar29)) {
-				continue
-			}
-			// where dtype(%scale) == dtype(%w1) && dtype(%bias) == dtype(%w1)
-			f31, ok32 := rt.Call(m.builtin_dtype, m.Args(v12_scale))
-			if !ok32 {
-				continue
-			}
-			f33, ok34 := rt.Call(m.builtin_dtype, m.Args(v7_w1))
-			if !ok34 {
-				continue
-			}
-			if !(rule.Equal(f31, f33)) {
-				continue
-			}
-			f35, ok36 := rt.Call(m.builtin_dtype, m.Args(v13_bias))
-			if !ok36 {
-				continue
-			}
-			f37, ok38 := rt.Call(m.builtin_dtype, m.Args(v7_w1))
-			if !ok38 {
-				continue
-			}
-			if !(rule.Equal(f35, f37)) {
-				continue
-			}
-			mt := m.Emit(m.rules[1])
-			mt.Ops = append(mt.Ops[:0], op0, op1, op2, op3, op4, op5)
-			mt.Values = append(mt.Values[:0], v0_e1, v1_e2, v2_s1, v3_e3, v4_s2, v5_o, v6_x1, v7_w1, v8_x2, v9_w2, v10_x3, v11_w3, v12_scale, v13_bias)
-			mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
-			mt.Holes = append(mt.Holes[:0], h0_eps, h1_bna)
-			return true
 		}
 	}
 	return false

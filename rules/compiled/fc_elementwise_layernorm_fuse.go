@@ -3,309 +3,48 @@
 package compiled
 
 import (
-	"fmt"
-
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
+	"github.com/pirdrr/drr/rules"
 )
 
-// FcElementwiseLayernormFusePass is the rewriter.PassFactory of the rule pass "fc_elementwise_layernorm_fuse": the
-// rules of fc_elementwise_layernorm_fuse.drr, compiled to Go by drrc gen. The pass checks the rules against the
-// programs' Context, as the interpreted pass does, refuses them if they check differently than where this file was
-// generated, and runs them with rewriter's Driver and Applier.
-func FcElementwiseLayernormFusePass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return fcElementwiseLayernormFuseProgram.Pass(ctx, reg)
-}
+// FcElementwiseLayernormFusePass is the rule pass fc_elementwise_layernorm_fuse: fc_elementwise_layernorm_fuse.drr
+// compiled by drrc gen (rt.Program).
+var FcElementwiseLayernormFusePass = (&rt.Program{Name: "fc_elementwise_layernorm_fuse", Paths: []string{"fc_elementwise_layernorm_fuse.drr"}, FS: rules.FS(),
+	Fingerprint: "f86deaaaa3bfb9201fba907bec8f3d8e",
+	Rules: []rt.Rule{
+		{Name: "fc_elementwise_layernorm", Match: fcElementwiseLayernormFuse_fc_elementwise_layernorm},
+	}}).Pass
 
-var fcElementwiseLayernormFuseProgram = &rt.Program{
-	Name:  "fc_elementwise_layernorm_fuse",
-	Paths: []string{"fc_elementwise_layernorm_fuse.drr"},
-	Files: []rt.File{
-		{Name: "fc_elementwise_layernorm_fuse.drr", Text: fcElementwiseLayernormFuseSource0},
-	},
-	Fingerprint: "d57ae79a123c51ac0e7d072acb47d448",
-	Bind:        fcElementwiseLayernormFuseBind,
-}
-
-// fcElementwiseLayernormFuseSource0 is fc_elementwise_layernorm_fuse.drr.
-const fcElementwiseLayernormFuseSource0 = `// fc_elementwise_layernorm_fuse: Paddle's fc_elementwise_layernorm_fuse_pass (paddle/fluid/pir/transforms/gpu/):
-// fc → add(residual) → layer_norm becomes pd_op.fused_fc_elementwise_layernorm.
-//
-// Deviations from Paddle, on purpose:
-//   - pd_op.add is commutative here: add(residual, fc) fuses too. Paddle takes only add(fc, residual) and so misses
-//     2,194 of the corpus's 2,556 chains (BERT post-LN blocks write the residual first).
-//   - Paddle requires prod(shape(fc_out)[begin_norm_axis:]) == N; since fc_out's last dimension is N, that holds
-//     exactly when every normalized dimension but the last is 1. The rule asks the common case, begin_norm_axis =
-//     the last axis.
-//   - The residual must have fc_out's type (the fused kernel does not broadcast it; Paddle does not check it), and
-//     the layer norm's scale and bias x's type (Paddle casts them).
-
-/// layer_norm(fc(x, w, b0) + y) becomes one fused op (FcElementwiseLayerNormFusePattern); the layer norm's mean and
-/// variance must be unused.
-rule fc_elementwise_layernorm {
-  benefit 3
-  labels fusion
-  match {
-    %f = pd_op.fc(%x, %w, %b0) {in_num_col_dims: $n, activation_type: $act, padding_weights: false}
-    %a = pd_op.add(%f, %y)
-    %o, _, _ = pd_op.layer_norm(%a, %scale, %b1) {epsilon: $eps, begin_norm_axis: $bna}
-  }
-  where {
-    dtype(%x) in [float16, float32]
-    $bna == rank(%f) - 1 && dim(%f, -1) == dim(%w, 1)
-    same_type(%f, %y)
-    dtype(%scale) == dtype(%x) && dtype(%b1) == dtype(%x)
-  }
-  rewrite {
-    %r, _, _ = pd_op.fused_fc_elementwise_layernorm(%x, %w, %y, %b0, %scale, %b1) {x_num_col_dims: $n,
-        activation_type: $act, epsilon: $eps, begin_norm_axis: $bna}
-    replace %o with %r
-  }
-}
-`
-
-// fcElementwiseLayernormFuseStatic is what the matcher needs of the rule set checked against one Context.
-type fcElementwiseLayernormFuseStatic struct {
-	rules                                []*rule.Rule
-	dispatch                             *rt.Dispatch
-	def_pd_op_layer_norm_epsilon         ir.Attribute                       // the default of pd_op.layer_norm epsilon (nil: none)
-	def_pd_op_layer_norm_begin_norm_axis ir.Attribute                       // the default of pd_op.layer_norm begin_norm_axis (nil: none)
-	op_pd_op_add                         *ir.OpInfo                         // pd_op.add
-	op_pd_op_fc                          *ir.OpInfo                         // pd_op.fc
-	def_pd_op_fc_in_num_col_dims         ir.Attribute                       // the default of pd_op.fc in_num_col_dims (nil: none)
-	def_pd_op_fc_activation_type         ir.Attribute                       // the default of pd_op.fc activation_type (nil: none)
-	def_pd_op_fc_padding_weights         ir.Attribute                       // the default of pd_op.fc padding_weights (nil: none)
-	r0_padding_weights                   ir.Attribute                       // rule fc_elementwise_layernorm: padding_weights: false
-	builtin_dtype                        func([]rule.Val) (rule.Val, error) // the builtin dtype
-	r0_lit                               rule.Val                           // rule fc_elementwise_layernorm: float16
-	r0_lit2                              rule.Val                           // rule fc_elementwise_layernorm: float32
-	builtin_rank                         func([]rule.Val) (rule.Val, error) // the builtin rank
-	builtin_dim                          func([]rule.Val) (rule.Val, error) // the builtin dim
-	builtin_same_type                    func([]rule.Val) (rule.Val, error) // the builtin same_type
-}
-
-// fcElementwiseLayernormFuseBind binds the matcher to a checked rule set, once per Context.
-func fcElementwiseLayernormFuseBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &fcElementwiseLayernormFuseStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.layer_norm")
-	s.def_pd_op_layer_norm_epsilon = rt.AttrDefault(ctx, "pd_op.layer_norm", "epsilon")
-	s.def_pd_op_layer_norm_begin_norm_axis = rt.AttrDefault(ctx, "pd_op.layer_norm", "begin_norm_axis")
-	s.op_pd_op_add = ctx.OpInfo("pd_op.add")
-	s.op_pd_op_fc = ctx.OpInfo("pd_op.fc")
-	s.def_pd_op_fc_in_num_col_dims = rt.AttrDefault(ctx, "pd_op.fc", "in_num_col_dims")
-	s.def_pd_op_fc_activation_type = rt.AttrDefault(ctx, "pd_op.fc", "activation_type")
-	s.def_pd_op_fc_padding_weights = rt.AttrDefault(ctx, "pd_op.fc", "padding_weights")
-	s.r0_padding_weights = set.Rules[0].Pattern.Ops[0].Attrs[2].Literal
-	s.builtin_dtype = rule.PureBuiltin("dtype")
-	if s.builtin_dtype == nil {
-		return nil, fmt.Errorf("the builtin dtype is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.r0_lit = set.Rules[0].Where[0].(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r0_lit2 = set.Rules[0].Where[0].(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
-	s.builtin_rank = rule.PureBuiltin("rank")
-	if s.builtin_rank == nil {
-		return nil, fmt.Errorf("the builtin rank is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_dim = rule.PureBuiltin("dim")
-	if s.builtin_dim == nil {
-		return nil, fmt.Errorf("the builtin dim is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_same_type = rule.PureBuiltin("same_type")
-	if s.builtin_same_type == nil {
-		return nil, fmt.Errorf("the builtin same_type is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &fcElementwiseLayernormFuseMatcher{fcElementwiseLayernormFuseStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
-}
-
-// fcElementwiseLayernormFuseMatcher matches the rules at one op at a time, in one pass run.
-type fcElementwiseLayernormFuseMatcher struct {
-	*fcElementwiseLayernormFuseStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *fcElementwiseLayernormFuseMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.layer_norm
-		m.r0_fc_elementwise_layernorm(op)
-	}
-	return m.End()
-}
-
-// r0_fc_elementwise_layernorm tries rule fc_elementwise_layernorm (benefit 3, fc_elementwise_layernorm_fuse.drr:15:6) at op2, the root pd_op.layer_norm.
-func (m *fcElementwiseLayernormFuseMatcher) r0_fc_elementwise_layernorm(op2 *ir.Op) bool {
-	// %o, _, _ = pd_op.layer_norm(%a, %scale, %b1) {epsilon: $eps, begin_norm_axis: $bna}
-	if op2.NumOperands() != 3 || op2.NumResults() != 3 {
+// fcElementwiseLayernormFuse_fc_elementwise_layernorm matches rule fc_elementwise_layernorm
+// (fc_elementwise_layernorm_fuse.drr:15:6) at op2, a pd_op.layer_norm.
+func fcElementwiseLayernormFuse_fc_elementwise_layernorm(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
+	var op0, op1 *ir.Op // op0 pd_op.fc, op1 pd_op.add
+	var f, a, o, x, w, b0, y, scale, b1 *ir.Value
+	var n, act, eps, bna ir.Attribute
+	if !(op2.NumOperands() == 3 && op2.NumResults() == 3 && rt.BindAttr(&eps, rt.AttrOr(op2, "epsilon", in.Defaults[3])) &&
+		rt.BindAttr(&bna, rt.AttrOr(op2, "begin_norm_axis", in.Defaults[4])) && rt.Set(&o, op2.Result(0)) &&
+		!op2.Result(1).HasUses() && !op2.Result(2).HasUses() && rt.Present(&a, op2.Operand(0)) &&
+		rt.Def(&op1, a, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1) {
 		return false
 	}
-	h2_eps := rt.AttrOr(op2, "epsilon", m.def_pd_op_layer_norm_epsilon)
-	if h2_eps == nil {
-		return false
-	}
-	h3_bna := rt.AttrOr(op2, "begin_norm_axis", m.def_pd_op_layer_norm_begin_norm_axis)
-	if h3_bna == nil {
-		return false
-	}
-	v2_o := op2.Result(0)
-	if op2.Result(1).HasUses() {
-		return false
-	}
-	if op2.Result(2).HasUses() {
-		return false
-	}
-	v1_a := op2.Operand(0)
-	if v1_a == nil {
-		return false
-	}
-	op1 := v1_a.DefiningOp()
-	if op1 == nil || v1_a.Index() != 0 || op1 == op2 {
-		return false
-	}
-	// %a = pd_op.add(either(%f, %y))
-	if op1.Info() != m.op_pd_op_add || op1.NumOperands() != 2 || op1.NumResults() != 1 {
-		return false
-	}
-	for sw1 := 0; sw1 < 2; sw1++ {
-		op1_a2, op1_b3 := op1.Operand(sw1), op1.Operand(1-sw1) // as written, then swapped
-		v0_f := op1_a2
-		if v0_f == nil {
-			continue
+	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
+		if rt.Present(&f, op1.Operand(sw1)) &&
+			rt.Def(&op0, f, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 3 && op0.NumResults() == 1 &&
+			rt.BindAttr(&n, rt.AttrOr(op0, "in_num_col_dims", in.Defaults[0])) &&
+			rt.BindAttr(&act, rt.AttrOr(op0, "activation_type", in.Defaults[1])) &&
+			rt.AttrOr(op0, "padding_weights", in.Defaults[2]) == in.Literals[2] && rt.Present(&x, op0.Operand(0)) &&
+			rt.Present(&w, op0.Operand(1)) && rt.Present(&b0, op0.Operand(2)) && rt.Present(&y, op1.Operand(1-sw1)) &&
+			rt.Present(&scale, op2.Operand(1)) && rt.Present(&b1, op2.Operand(2)) &&
+			rt.Closed([]*ir.Op{op0, op1, op2}, f, a) &&
+			rt.True(rt.In(m.Pure("dtype", x), in.Consts[0])) && // where dtype(%x) in [float16, float32]
+			rt.True(rt.Equal(rule.AttrVal(bna), rt.Arith("-", m.Pure("rank", f), int64(1)))) && rt.True(rt.Equal(m.Pure("dim", f, int64(-1)), m.Pure("dim", w, int64(1)))) && // where $bna == rank(%f) - 1 && dim(%f, -1) == dim(%w, 1)
+			rt.True(m.Pure("same_type", f, y)) && // where same_type(%f, %y)
+			rt.True(rt.Equal(m.Pure("dtype", scale), m.Pure("dtype", x))) && rt.True(rt.Equal(m.Pure("dtype", b1), m.Pure("dtype", x))) && // where dtype(%scale) == dtype(%x) && dtype(%b1) == dtype(%x)
+			m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), f, a, o, x, w, b0, y, scale, b1), append(m.Holes(), n, act, eps, bna)) {
+			return true
 		}
-		op0 := v0_f.DefiningOp()
-		if op0 == nil || v0_f.Index() != 0 || op0 == op2 || op0 == op1 {
-			continue
-		}
-		// %f = pd_op.fc(%x, %w, %b0) {in_num_col_dims: $n, activation_type: $act, padding_weights: false}
-		if op0.Info() != m.op_pd_op_fc || op0.NumOperands() != 3 || op0.NumResults() != 1 {
-			continue
-		}
-		h0_n := rt.AttrOr(op0, "in_num_col_dims", m.def_pd_op_fc_in_num_col_dims)
-		if h0_n == nil {
-			continue
-		}
-		h1_act := rt.AttrOr(op0, "activation_type", m.def_pd_op_fc_activation_type)
-		if h1_act == nil {
-			continue
-		}
-		if rt.AttrOr(op0, "padding_weights", m.def_pd_op_fc_padding_weights) != m.r0_padding_weights {
-			continue
-		}
-		v3_x := op0.Operand(0)
-		if v3_x == nil {
-			continue
-		}
-		v4_w := op0.Operand(1)
-		if v4_w == nil {
-			continue
-		}
-		v5_b0 := op0.Operand(2)
-		if v5_b0 == nil {
-			continue
-		}
-		v6_y := op1_b3
-		if v6_y == nil {
-			continue
-		}
-		v7_scale := op2.Operand(1)
-		if v7_scale == nil {
-			continue
-		}
-		v8_b1 := op2.Operand(2)
-		if v8_b1 == nil {
-			continue
-		}
-		// closure: every use of %f is in the match
-		if !rt.OnlyUsedBy(v0_f, op0, op1, op2) {
-			continue
-		}
-		// closure: every use of %a is in the match
-		if !rt.OnlyUsedBy(v1_a, op0, op1, op2) {
-			continue
-		}
-		// where dtype(%x) in [float16, float32]
-		f4, ok5 := rt.Call(m.builtin_dtype, m.Args(v3_x))
-		if !ok5 {
-			continue
-		}
-		in6, ok7 := rt.In(f4, []rule.Val{m.r0_lit, m.r0_lit2})
-		if !ok7 {
-			continue
-		}
-		if !in6 {
-			continue
-		}
-		// where $bna == rank(%f) - 1 && dim(%f, -1) == dim(%w, 1)
-		f8, ok9 := rt.Call(m.builtin_rank, m.Args(v0_f))
-		if !ok9 {
-			continue
-		}
-		ar10, ok11 := rt.Arith("-", f8, int64(1))
-		if !ok11 {
-			continue
-		}
-		if !(rule.Equal(rule.AttrVal(h3_bna), ar10)) {
-			continue
-		}
-		f12, ok13 := rt.Call(m.builtin_dim, m.Args(v0_f, int64(-1)))
-		if !ok13 {
-			continue
-		}
-		f14, ok15 := rt.Call(m.builtin_dim, m.Args(v4_w, int64(1)))
-		if !ok15 {
-			continue
-		}
-		if !(rule.Equal(f12, f14)) {
-			continue
-		}
-		// where same_type(%f, %y)
-		f16, ok17 := rt.Call(m.builtin_same_type, m.Args(v0_f, v6_y))
-		if !ok17 {
-			continue
-		}
-		b18, ok19 := f16.(bool)
-		if !ok19 {
-			continue
-		}
-		if !b18 {
-			continue
-		}
-		// where dtype(%scale) == dtype(%x) && dtype(%b1) == dtype(%x)
-		f20, ok21 := rt.Call(m.builtin_dtype, m.Args(v7_scale))
-		if !ok21 {
-			continue
-		}
-		f22, ok23 := rt.Call(m.builtin_dtype, m.Args(v3_x))
-		if !ok23 {
-			continue
-		}
-		if !(rule.Equal(f20, f22)) {
-			continue
-		}
-		f24, ok25 := rt.Call(m.builtin_dtype, m.Args(v8_b1))
-		if !ok25 {
-			continue
-		}
-		f26, ok27 := rt.Call(m.builtin_dtype, m.Args(v3_x))
-		if !ok27 {
-			continue
-		}
-		if !(rule.Equal(f24, f26)) {
-			continue
-		}
-		mt := m.Emit(m.rules[0])
-		mt.Ops = append(mt.Ops[:0], op0, op1, op2)
-		mt.Values = append(mt.Values[:0], v0_f, v1_a, v2_o, v3_x, v4_w, v5_b0, v6_y, v7_scale, v8_b1)
-		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil, nil)
-		mt.Holes = append(mt.Holes[:0], h0_n, h1_act, h2_eps, h3_bna)
-		return true
 	}
 	return false
 }

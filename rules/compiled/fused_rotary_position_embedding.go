@@ -3,1094 +3,170 @@
 package compiled
 
 import (
-	"fmt"
-
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
+	"github.com/pirdrr/drr/rules"
 )
 
-// FusedRotaryPositionEmbeddingPass is the rewriter.PassFactory of the rule pass "fused_rotary_position_embedding":
-// the rules of fused_rotary_position_embedding.drr, compiled to Go by drrc gen. The pass checks the rules against
-// the programs' Context, as the interpreted pass does, refuses them if they check differently than where this file
-// was generated, and runs them with rewriter's Driver and Applier.
-func FusedRotaryPositionEmbeddingPass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return fusedRotaryPositionEmbeddingProgram.Pass(ctx, reg)
-}
+// FusedRotaryPositionEmbeddingPass is the rule pass fused_rotary_position_embedding:
+// fused_rotary_position_embedding.drr compiled by drrc gen (rt.Program).
+var FusedRotaryPositionEmbeddingPass = (&rt.Program{Name: "fused_rotary_position_embedding", Paths: []string{"fused_rotary_position_embedding.drr"}, FS: rules.FS(),
+	Fingerprint: "764b678fbcbcbf3c89b0764eb6ca265e",
+	Rules:       []rt.Rule{{Name: "rotary_q_k", Match: fusedRotaryPositionEmbedding_rotary_q_k}}}).Pass
 
-var fusedRotaryPositionEmbeddingProgram = &rt.Program{
-	Name:  "fused_rotary_position_embedding",
-	Paths: []string{"fused_rotary_position_embedding.drr"},
-	Files: []rt.File{
-		{Name: "fused_rotary_position_embedding.drr", Text: fusedRotaryPositionEmbeddingSource0},
-	},
-	Fingerprint: "c0c1576ad58e821eae13c862957864d1",
-	Bind:        fusedRotaryPositionEmbeddingBind,
-}
-
-// fusedRotaryPositionEmbeddingSource0 is fused_rotary_position_embedding.drr.
-const fusedRotaryPositionEmbeddingSource0 = "// fused_rotary_position_embedding: Paddle's fused_rotary_position_embedding pass\n// (paddle/fluid/pir/transforms/gpu/fused_rotary_position_embedding.cc): the rotate-half rotary embedding of q and of\n// k, x·cos + rotate_half(x)·sin with cos and sin rows gathered at the position ids (LLaMA's form), becomes one\n// pd_op.fused_rotary_position_embedding taking q and k (use_neox_rotary_style false).\n//\n// Deviations from Paddle, on purpose:\n//   - The cos/sin preparation (squeeze → gather_nd → unsqueeze) may have other readers (`uses(…) >= 1`; Paddle\n//     requires it to be read by exactly the q and k chains): LLaMA's position-id unsqueeze feeds all 32 layers.\n//   - Paddle checks only the squeeze and unsqueeze axes. These rules also check the rest of what makes the chains a\n//     rotation: the slices are the two halves of the last axis, the scale is by −1 without bias, the concat is\n//     along the last axis in the order (−second half, first half), and the shapes of cos, sin, the ids and k fit q.\n//   - Paddle's with_transpose variant (cos/sin transposed before the gather) is not ported; the corpus has none.\n//   - Shared constants: the slice bounds, the axes and the −1 are matched by value (Paddle: 0 of LLaMA's 64).\n// Paddle's pattern has one unsqueeze of the position ids per gather (its test's program); LLaMA's export has one\n// read by both gathers, which Paddle's pattern does not match: the same rotation with that one unsqueeze is the set\n// rotary_shared_ids's, and a rotation of one tensor alone (no k beside q) the set rotary_single_tensor's, pirdrr's\n// own sets, which gpu_inference runs next.\n\n/// q·cos + rotate_half(q)·sin and k·cos + rotate_half(k)·sin, cos and sin [1, S, 1, D] tables squeezed to [S, D]\n/// and gathered at position ids [B, S] (each gather with its own unsqueeze of the ids), become one\n/// fused_rotary_position_embedding(q, k, sin, cos, position_ids) (RotaryPositionEmbeddingPattern without transpose).\nrule rotary_q_k {\n  benefit 40\n  labels fusion\n  match {\n    %axes = pd_op.full_int_array() {value: [0, 2]}\n    %sc = pd_op.squeeze(%cos, %axes)\n    %ss = pd_op.squeeze(%sin, %axes)\n    %pa = pd_op.full_int_array() {value: $pa}\n    %pc = pd_op.unsqueeze(%ids, %pa)\n    %ps = pd_op.unsqueeze(%ids, %pa)\n    %gc = pd_op.gather_nd(%sc, %pc)\n    %gs = pd_op.gather_nd(%ss, %ps)\n    %ua = pd_op.full_int_array() {value: $ua}\n    %uc = pd_op.unsqueeze(%gc, %ua)\n    %us = pd_op.unsqueeze(%gs, %ua)\n    %zero = pd_op.full_int_array() {value: [0]}\n    %half = pd_op.full_int_array() {value: $hv}\n    %end = pd_op.full_int_array() {value: $ev}\n    %neg = pd_op.full() {value: -1.0}\n    %cax = pd_op.full() {value: $cax}\n    %qa = pd_op.multiply(%q, %uc)\n    %q1 = pd_op.slice(%q, %zero, %half) {axes: $ax1, decrease_axis: []}\n    %q2 = pd_op.slice(%q, %half, %end) {axes: $ax2, decrease_axis: []}\n    %qn = pd_op.scale(%q2, %neg) {bias: 0.0}\n    %qr = pd_op.concat([%qn, %q1], %cax)\n    %qb = pd_op.multiply(%qr, %us)\n    %qo = pd_op.add(%qa, %qb)\n    %ka = pd_op.multiply(%k, %uc)\n    %k1 = pd_op.slice(%k, %zero, %half) {axes: $ax1, decrease_axis: []}\n    %k2 = pd_op.slice(%k, %half, %end) {axes: $ax2, decrease_axis: []}\n    %kn = pd_op.scale(%k2, %neg) {bias: 0.0}\n    %kr = pd_op.concat([%kn, %k1], %cax)\n    %kb = pd_op.multiply(%kr, %us)\n    %ko = pd_op.add(%ka, %kb)\n  }\n  where {\n    // The cos/sin preparation may have other readers (other layers).\n    uses(%sc) >= 1 && uses(%ss) >= 1 && uses(%pc) >= 1 && uses(%ps) >= 1 && uses(%gc) >= 1 && uses(%gs) >= 1\n    uses(%uc) >= 1 && uses(%us) >= 1\n    rank(%q) == 4 && dim(%q, 3) > 0 && dim(%q, 3) % 2 == 0 && same_type(%k, %q)\n    len($hv) == 1 && $hv[0] * 2 == dim(%q, 3) && len($ev) == 1 && $ev[0] >= dim(%q, 3)\n    $ax1 in [[3], [-1]] && $ax2 in [[3], [-1]] && $cax in [3, -1]\n    $pa in [[-1], [2]] && $ua in [[2], [-2]]\n    rank(%cos) == 4 && shape(%sin) == shape(%cos) && dim(%cos, 0) == 1 && dim(%cos, 2) == 1\n    dim(%cos, 3) == dim(%q, 3) && dtype(%cos) == dtype(%q) && dtype(%sin) == dtype(%q)\n    rank(%ids) == 2 && dim(%ids, 0) == dim(%q, 0) && dim(%ids, 1) == dim(%q, 1)\n  }\n  rewrite {\n    %fq, %fk, _ = pd_op.fused_rotary_position_embedding(%q, %k, null, %sin, %cos, %ids) {\n        use_neox_rotary_style: false, time_major: false, rotary_emb_base: 10000.0}\n    replace %qo with %fq\n    replace %ko with %fk\n  }\n}\n"
-
-// fusedRotaryPositionEmbeddingList1 is a constant list of the rules' constraints.
-var fusedRotaryPositionEmbeddingList1 = []rule.Val{int64(3), int64(-1)}
-
-// fusedRotaryPositionEmbeddingStatic is what the matcher needs of the rule set checked against one Context.
-type fusedRotaryPositionEmbeddingStatic struct {
-	rules                          []*rule.Rule
-	dispatch                       *rt.Dispatch
-	op_pd_op_multiply              *ir.OpInfo                         // pd_op.multiply
-	op_pd_op_unsqueeze             *ir.OpInfo                         // pd_op.unsqueeze
-	op_pd_op_gather_nd             *ir.OpInfo                         // pd_op.gather_nd
-	op_pd_op_squeeze               *ir.OpInfo                         // pd_op.squeeze
-	op_pd_op_full_int_array        *ir.OpInfo                         // pd_op.full_int_array
-	def_pd_op_full_int_array_value ir.Attribute                       // the default of pd_op.full_int_array value (nil: none)
-	r0_value                       ir.Attribute                       // rule rotary_q_k: value: [(Int64)0,(Int64)2]
-	op_pd_op_concat                *ir.OpInfo                         // pd_op.concat
-	op_builtin_combine             *ir.OpInfo                         // builtin.combine
-	op_pd_op_scale                 *ir.OpInfo                         // pd_op.scale
-	def_pd_op_scale_bias           ir.Attribute                       // the default of pd_op.scale bias (nil: none)
-	r0_bias                        ir.Attribute                       // rule rotary_q_k: bias: (Float)0
-	op_pd_op_slice                 *ir.OpInfo                         // pd_op.slice
-	def_pd_op_slice_axes           ir.Attribute                       // the default of pd_op.slice axes (nil: none)
-	def_pd_op_slice_decrease_axis  ir.Attribute                       // the default of pd_op.slice decrease_axis (nil: none)
-	r0_decrease_axis               ir.Attribute                       // rule rotary_q_k: decrease_axis: []
-	op_pd_op_full                  *ir.OpInfo                         // pd_op.full
-	def_pd_op_full_value           ir.Attribute                       // the default of pd_op.full value (nil: none)
-	r0_value2                      ir.Attribute                       // rule rotary_q_k: value: (Double)-1
-	r0_decrease_axis2              ir.Attribute                       // rule rotary_q_k: decrease_axis: []
-	r0_value3                      ir.Attribute                       // rule rotary_q_k: value: [(Int64)0]
-	r0_decrease_axis3              ir.Attribute                       // rule rotary_q_k: decrease_axis: []
-	r0_decrease_axis4              ir.Attribute                       // rule rotary_q_k: decrease_axis: []
-	r0_bias2                       ir.Attribute                       // rule rotary_q_k: bias: (Float)0
-	op_pd_op_add                   *ir.OpInfo                         // pd_op.add
-	builtin_uses                   func([]rule.Val) (rule.Val, error) // the builtin uses
-	builtin_rank                   func([]rule.Val) (rule.Val, error) // the builtin rank
-	builtin_dim                    func([]rule.Val) (rule.Val, error) // the builtin dim
-	builtin_same_type              func([]rule.Val) (rule.Val, error) // the builtin same_type
-	builtin_len                    func([]rule.Val) (rule.Val, error) // the builtin len
-	builtin_shape                  func([]rule.Val) (rule.Val, error) // the builtin shape
-	builtin_dtype                  func([]rule.Val) (rule.Val, error) // the builtin dtype
-}
-
-// fusedRotaryPositionEmbeddingBind binds the matcher to a checked rule set, once per Context.
-func fusedRotaryPositionEmbeddingBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &fusedRotaryPositionEmbeddingStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.add")
-	s.op_pd_op_multiply = ctx.OpInfo("pd_op.multiply")
-	s.op_pd_op_unsqueeze = ctx.OpInfo("pd_op.unsqueeze")
-	s.op_pd_op_gather_nd = ctx.OpInfo("pd_op.gather_nd")
-	s.op_pd_op_squeeze = ctx.OpInfo("pd_op.squeeze")
-	s.op_pd_op_full_int_array = ctx.OpInfo("pd_op.full_int_array")
-	s.def_pd_op_full_int_array_value = rt.AttrDefault(ctx, "pd_op.full_int_array", "value")
-	s.r0_value = set.Rules[0].Pattern.Ops[0].Attrs[0].Literal
-	s.op_pd_op_concat = ctx.OpInfo("pd_op.concat")
-	s.op_builtin_combine = ctx.OpInfo("builtin.combine")
-	s.op_pd_op_scale = ctx.OpInfo("pd_op.scale")
-	s.def_pd_op_scale_bias = rt.AttrDefault(ctx, "pd_op.scale", "bias")
-	s.r0_bias = set.Rules[0].Pattern.Ops[27].Attrs[0].Literal
-	s.op_pd_op_slice = ctx.OpInfo("pd_op.slice")
-	s.def_pd_op_slice_axes = rt.AttrDefault(ctx, "pd_op.slice", "axes")
-	s.def_pd_op_slice_decrease_axis = rt.AttrDefault(ctx, "pd_op.slice", "decrease_axis")
-	s.r0_decrease_axis = set.Rules[0].Pattern.Ops[26].Attrs[1].Literal
-	s.op_pd_op_full = ctx.OpInfo("pd_op.full")
-	s.def_pd_op_full_value = rt.AttrDefault(ctx, "pd_op.full", "value")
-	s.r0_value2 = set.Rules[0].Pattern.Ops[14].Attrs[0].Literal
-	s.r0_decrease_axis2 = set.Rules[0].Pattern.Ops[25].Attrs[1].Literal
-	s.r0_value3 = set.Rules[0].Pattern.Ops[11].Attrs[0].Literal
-	s.r0_decrease_axis3 = set.Rules[0].Pattern.Ops[17].Attrs[1].Literal
-	s.r0_decrease_axis4 = set.Rules[0].Pattern.Ops[18].Attrs[1].Literal
-	s.r0_bias2 = set.Rules[0].Pattern.Ops[19].Attrs[0].Literal
-	s.op_pd_op_add = ctx.OpInfo("pd_op.add")
-	s.builtin_uses = rule.PureBuiltin("uses")
-	if s.builtin_uses == nil {
-		return nil, fmt.Errorf("the builtin uses is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_rank = rule.PureBuiltin("rank")
-	if s.builtin_rank == nil {
-		return nil, fmt.Errorf("the builtin rank is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_dim = rule.PureBuiltin("dim")
-	if s.builtin_dim == nil {
-		return nil, fmt.Errorf("the builtin dim is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_same_type = rule.PureBuiltin("same_type")
-	if s.builtin_same_type == nil {
-		return nil, fmt.Errorf("the builtin same_type is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_len = rule.PureBuiltin("len")
-	if s.builtin_len == nil {
-		return nil, fmt.Errorf("the builtin len is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_shape = rule.PureBuiltin("shape")
-	if s.builtin_shape == nil {
-		return nil, fmt.Errorf("the builtin shape is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_dtype = rule.PureBuiltin("dtype")
-	if s.builtin_dtype == nil {
-		return nil, fmt.Errorf("the builtin dtype is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &fusedRotaryPositionEmbeddingMatcher{fusedRotaryPositionEmbeddingStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
-}
-
-// fusedRotaryPositionEmbeddingMatcher matches the rules at one op at a time, in one pass run.
-type fusedRotaryPositionEmbeddingMatcher struct {
-	*fusedRotaryPositionEmbeddingStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *fusedRotaryPositionEmbeddingMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.add
-		m.r0_rotary_q_k(op)
-	}
-	return m.End()
-}
-
-// r0_rotary_q_k tries rule rotary_q_k (benefit 40, fused_rotary_position_embedding.drr:22:6) at op31, the root pd_op.add.
-func (m *fusedRotaryPositionEmbeddingMatcher) r0_rotary_q_k(op31 *ir.Op) bool {
-	// %ko = pd_op.add(either(%ka, %kb))
-	if op31.NumOperands() != 2 || op31.NumResults() != 1 {
+// fusedRotaryPositionEmbedding_rotary_q_k matches rule rotary_q_k (fused_rotary_position_embedding.drr:22:6) at
+// op31, a pd_op.add.
+func fusedRotaryPositionEmbedding_rotary_q_k(m *rt.Matcher, in *rt.Instance, op31 *ir.Op) bool {
+	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op24, op25, op26, op27, op28, op29, op30 *ir.Op // op0 pd_op.full_int_array, op1 pd_op.squeeze, op2 pd_op.squeeze, op3 pd_op.full_int_array, op4 pd_op.unsqueeze, op5 pd_op.unsqueeze, op6 pd_op.gather_nd, op7 pd_op.gather_nd, op8 pd_op.full_int_array, op9 pd_op.unsqueeze, op10 pd_op.unsqueeze, op11 pd_op.full_int_array, op12 pd_op.full_int_array, op13 pd_op.full_int_array, op14 pd_op.full, op15 pd_op.full, op24 pd_op.multiply, op25 pd_op.slice, op26 pd_op.slice, op27 pd_op.scale, op28 builtin.combine, op29 pd_op.concat, op30 pd_op.multiply
+	var axes, sc, ss, pa, pc, ps, gc, gs, ua, uc, us, zero, half, end, neg, cax, qa, q1, q2, qn, qr, qb, qo, ka, k1, k2, kn, kr, kb, ko, cos, sin, ids, q, _1, k, _2 *ir.Value
+	var pa2, ua2, hv, ev, cax2, ax1, ax2 ir.Attribute
+	if !(op31.NumOperands() == 2 && op31.NumResults() == 1 && rt.Set(&ko, op31.Result(0))) {
 		return false
 	}
-	v29_ko := op31.Result(0)
-	for sw1 := 0; sw1 < 2; sw1++ {
-		op31_a2, op31_b3 := op31.Operand(sw1), op31.Operand(1-sw1) // as written, then swapped
-		v23_ka := op31_a2
-		if v23_ka == nil {
+	for sw31 := range 2 { // operands 0 and 1 of op31 as written, then swapped
+		if !(rt.Present(&ka, op31.Operand(sw31)) &&
+			rt.Def(&op24, ka, 0) && op24.Info() == in.Ops[24] && op24.NumOperands() == 2 && op24.NumResults() == 1) {
 			continue
 		}
-		op24 := v23_ka.DefiningOp()
-		if op24 == nil || v23_ka.Index() != 0 || op24 == op31 {
-			continue
-		}
-		// %ka = pd_op.multiply(either(%k, %uc))
-		if op24.Info() != m.op_pd_op_multiply || op24.NumOperands() != 2 || op24.NumResults() != 1 {
-			continue
-		}
-		for sw4 := 0; sw4 < 2; sw4++ {
-			op24_a5, op24_b6 := op24.Operand(sw4), op24.Operand(1-sw4) // as written, then swapped
-			v35_k := op24_a5
-			if v35_k == nil {
+		for sw24 := range 2 { // operands 0 and 1 of op24 as written, then swapped
+			if !(rt.Present(&k, op24.Operand(sw24)) && rt.Present(&uc, op24.Operand(1-sw24)) &&
+				rt.Def(&op9, uc, 0) && op9.Info() == in.Ops[9] && op9.NumOperands() == 2 && op9.NumResults() == 1 &&
+				rt.Present(&gc, op9.Operand(0)) &&
+				rt.Def(&op6, gc, 0) && op6.Info() == in.Ops[6] && op6.NumOperands() == 2 && op6.NumResults() == 1 &&
+				rt.Present(&sc, op6.Operand(0)) &&
+				rt.Def(&op1, sc, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1 &&
+				rt.Present(&cos, op1.Operand(0)) && rt.Present(&axes, op1.Operand(1)) &&
+				rt.Def(&op0, axes, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 0 && op0.NumResults() == 1 &&
+				rt.AttrOr(op0, "value", in.Defaults[0]) == in.Literals[0] && rt.Present(&pc, op6.Operand(1)) &&
+				rt.Def(&op4, pc, 0) && op4 != op9 && op4.Info() == in.Ops[4] && op4.NumOperands() == 2 && op4.NumResults() == 1 &&
+				rt.Present(&ids, op4.Operand(0)) && rt.Present(&pa, op4.Operand(1)) &&
+				rt.Def(&op3, pa, 0) && op3 != op0 && op3.Info() == in.Ops[3] && op3.NumOperands() == 0 && op3.NumResults() == 1 &&
+				rt.BindAttr(&pa2, rt.AttrOr(op3, "value", in.Defaults[1])) && rt.Present(&ua, op9.Operand(1)) &&
+				rt.Def(&op8, ua, 0) && op8 != op0 && op8 != op3 && op8.Info() == in.Ops[8] && op8.NumOperands() == 0 &&
+				op8.NumResults() == 1 && rt.BindAttr(&ua2, rt.AttrOr(op8, "value", in.Defaults[2])) &&
+				rt.Present(&kb, op31.Operand(1-sw31)) &&
+				rt.Def(&op30, kb, 0) && op30 != op24 && op30.Info() == in.Ops[30] && op30.NumOperands() == 2 && op30.NumResults() == 1) {
 				continue
 			}
-			v9_uc := op24_b6
-			if v9_uc == nil {
-				continue
-			}
-			op9 := v9_uc.DefiningOp()
-			if op9 == nil || v9_uc.Index() != 0 || op9 == op31 || op9 == op24 {
-				continue
-			}
-			// %uc = pd_op.unsqueeze(%gc, %ua)
-			if op9.Info() != m.op_pd_op_unsqueeze || op9.NumOperands() != 2 || op9.NumResults() != 1 {
-				continue
-			}
-			v6_gc := op9.Operand(0)
-			if v6_gc == nil {
-				continue
-			}
-			op6 := v6_gc.DefiningOp()
-			if op6 == nil || v6_gc.Index() != 0 || op6 == op31 || op6 == op24 || op6 == op9 {
-				continue
-			}
-			// %gc = pd_op.gather_nd(%sc, %pc)
-			if op6.Info() != m.op_pd_op_gather_nd || op6.NumOperands() != 2 || op6.NumResults() != 1 {
-				continue
-			}
-			v1_sc := op6.Operand(0)
-			if v1_sc == nil {
-				continue
-			}
-			op1 := v1_sc.DefiningOp()
-			if op1 == nil || v1_sc.Index() != 0 || op1 == op31 || op1 == op24 || op1 == op9 || op1 == op6 {
-				continue
-			}
-			// %sc = pd_op.squeeze(%cos, %axes)
-			if op1.Info() != m.op_pd_op_squeeze || op1.NumOperands() != 2 || op1.NumResults() != 1 {
-				continue
-			}
-			v30_cos := op1.Operand(0)
-			if v30_cos == nil {
-				continue
-			}
-			v0_axes := op1.Operand(1)
-			if v0_axes == nil {
-				continue
-			}
-			op0 := v0_axes.DefiningOp()
-			if op0 == nil || v0_axes.Index() != 0 || op0 == op31 || op0 == op24 || op0 == op9 || op0 == op6 || op0 == op1 {
-				continue
-			}
-			// %axes = pd_op.full_int_array() {value: [(Int64)0,(Int64)2]}
-			if op0.Info() != m.op_pd_op_full_int_array || op0.NumOperands() != 0 || op0.NumResults() != 1 {
-				continue
-			}
-			if rt.AttrOr(op0, "value", m.def_pd_op_full_int_array_value) != m.r0_value {
-				continue
-			}
-			v4_pc := op6.Operand(1)
-			if v4_pc == nil {
-				continue
-			}
-			op4 := v4_pc.DefiningOp()
-			if op4 == nil || v4_pc.Index() != 0 || op4 == op31 || op4 == op24 || op4 == op9 || op4 == op6 || op4 == op1 || op4 == op0 {
-				continue
-			}
-			// %pc = pd_op.unsqueeze(%ids, %pa)
-			if op4.Info() != m.op_pd_op_unsqueeze || op4.NumOperands() != 2 || op4.NumResults() != 1 {
-				continue
-			}
-			v32_ids := op4.Operand(0)
-			if v32_ids == nil {
-				continue
-			}
-			v3_pa := op4.Operand(1)
-			if v3_pa == nil {
-				continue
-			}
-			op3 := v3_pa.DefiningOp()
-			if op3 == nil || v3_pa.Index() != 0 || op3 == op31 || op3 == op24 || op3 == op9 || op3 == op6 || op3 == op1 || op3 == op0 || op3 == op4 {
-				continue
-			}
-			// %pa = pd_op.full_int_array() {value: $pa}
-			if op3.Info() != m.op_pd_op_full_int_array || op3.NumOperands() != 0 || op3.NumResults() != 1 {
-				continue
-			}
-			h0_pa := rt.AttrOr(op3, "value", m.def_pd_op_full_int_array_value)
-			if h0_pa == nil {
-				continue
-			}
-			v8_ua := op9.Operand(1)
-			if v8_ua == nil {
-				continue
-			}
-			op8 := v8_ua.DefiningOp()
-			if op8 == nil || v8_ua.Index() != 0 || op8 == op31 || op8 == op24 || op8 == op9 || op8 == op6 || op8 == op1 || op8 == op0 || op8 == op4 || op8 == op3 {
-				continue
-			}
-			// %ua = pd_op.full_int_array() {value: $ua}
-			if op8.Info() != m.op_pd_op_full_int_array || op8.NumOperands() != 0 || op8.NumResults() != 1 {
-				continue
-			}
-			h1_ua := rt.AttrOr(op8, "value", m.def_pd_op_full_int_array_value)
-			if h1_ua == nil {
-				continue
-			}
-			v28_kb := op31_b3
-			if v28_kb == nil {
-				continue
-			}
-			op30 := v28_kb.DefiningOp()
-			if op30 == nil || v28_kb.Index() != 0 || op30 == op31 || op30 == op24 || op30 == op9 || op30 == op6 || op30 == op1 || op30 == op0 || op30 == op4 || op30 == op3 || op30 == op8 {
-				continue
-			}
-			// %kb = pd_op.multiply(either(%kr, %us))
-			if op30.Info() != m.op_pd_op_multiply || op30.NumOperands() != 2 || op30.NumResults() != 1 {
-				continue
-			}
-			for sw7 := 0; sw7 < 2; sw7++ {
-				op30_a8, op30_b9 := op30.Operand(sw7), op30.Operand(1-sw7) // as written, then swapped
-				v27_kr := op30_a8
-				if v27_kr == nil {
+			for sw30 := range 2 { // operands 0 and 1 of op30 as written, then swapped
+				if !(rt.Present(&kr, op30.Operand(sw30)) &&
+					rt.Def(&op29, kr, 0) && op29.Info() == in.Ops[29] && op29.NumOperands() == 2 && op29.NumResults() == 1 &&
+					rt.Present(&_2, op29.Operand(0)) &&
+					rt.Def(&op28, _2, 0) && op28.Info() == in.Ops[28] && op28.NumOperands() == 2 && op28.NumResults() == 1 &&
+					rt.Present(&kn, op28.Operand(0)) &&
+					rt.Def(&op27, kn, 0) && op27.Info() == in.Ops[27] && op27.NumOperands() == 2 && op27.NumResults() == 1 &&
+					rt.AttrOr(op27, "bias", in.Defaults[17]) == in.Literals[17] && rt.Present(&k2, op27.Operand(0)) &&
+					rt.Def(&op26, k2, 0) && op26.Info() == in.Ops[26] && op26.NumOperands() == 3 && op26.NumResults() == 1 &&
+					rt.BindAttr(&ax2, rt.AttrOr(op26, "axes", in.Defaults[15])) &&
+					rt.AttrOr(op26, "decrease_axis", in.Defaults[16]) == in.Literals[16] && op26.Operand(0) == k &&
+					rt.Present(&half, op26.Operand(1)) &&
+					rt.Def(&op12, half, 0) && op12 != op0 && op12 != op3 && op12 != op8 && op12.Info() == in.Ops[12] &&
+					op12.NumOperands() == 0 && op12.NumResults() == 1 && rt.BindAttr(&hv, rt.AttrOr(op12, "value", in.Defaults[4])) &&
+					rt.Present(&end, op26.Operand(2)) &&
+					rt.Def(&op13, end, 0) && op13 != op0 && op13 != op3 && op13 != op8 && op13 != op12 && op13.Info() == in.Ops[13] &&
+					op13.NumOperands() == 0 && op13.NumResults() == 1 && rt.BindAttr(&ev, rt.AttrOr(op13, "value", in.Defaults[5])) &&
+					rt.Present(&neg, op27.Operand(1)) &&
+					rt.Def(&op14, neg, 0) && op14.Info() == in.Ops[14] && op14.NumOperands() == 0 && op14.NumResults() == 1 &&
+					rt.AttrOr(op14, "value", in.Defaults[6]) == in.Literals[6] && rt.Present(&k1, op28.Operand(1)) &&
+					rt.Def(&op25, k1, 0) && op25 != op26 && op25.Info() == in.Ops[25] && op25.NumOperands() == 3 && op25.NumResults() == 1 &&
+					rt.BindAttr(&ax1, rt.AttrOr(op25, "axes", in.Defaults[13])) &&
+					rt.AttrOr(op25, "decrease_axis", in.Defaults[14]) == in.Literals[14] && op25.Operand(0) == k &&
+					rt.Present(&zero, op25.Operand(1)) &&
+					rt.Def(&op11, zero, 0) && op11 != op0 && op11 != op3 && op11 != op8 && op11 != op12 && op11 != op13 &&
+					op11.Info() == in.Ops[11] && op11.NumOperands() == 0 && op11.NumResults() == 1 &&
+					rt.AttrOr(op11, "value", in.Defaults[3]) == in.Literals[3] && op25.Operand(2) == half &&
+					rt.Present(&cax, op29.Operand(1)) &&
+					rt.Def(&op15, cax, 0) && op15 != op14 && op15.Info() == in.Ops[15] && op15.NumOperands() == 0 && op15.NumResults() == 1 &&
+					rt.BindAttr(&cax2, rt.AttrOr(op15, "value", in.Defaults[7])) && rt.Present(&us, op30.Operand(1-sw30)) &&
+					rt.Def(&op10, us, 0) && op10 != op9 && op10 != op4 && op10.Info() == in.Ops[10] && op10.NumOperands() == 2 &&
+					op10.NumResults() == 1 && rt.Present(&gs, op10.Operand(0)) &&
+					rt.Def(&op7, gs, 0) && op7 != op6 && op7.Info() == in.Ops[7] && op7.NumOperands() == 2 && op7.NumResults() == 1 &&
+					rt.Present(&ss, op7.Operand(0)) &&
+					rt.Def(&op2, ss, 0) && op2 != op1 && op2.Info() == in.Ops[2] && op2.NumOperands() == 2 && op2.NumResults() == 1 &&
+					rt.Present(&sin, op2.Operand(0)) && op2.Operand(1) == axes && rt.Present(&ps, op7.Operand(1)) &&
+					rt.Def(&op5, ps, 0) && op5 != op9 && op5 != op4 && op5 != op10 && op5.Info() == in.Ops[5] && op5.NumOperands() == 2 &&
+					op5.NumResults() == 1 && op5.Operand(0) == ids && op5.Operand(1) == pa && op10.Operand(1) == ua) {
 					continue
 				}
-				op29 := v27_kr.DefiningOp()
-				if op29 == nil || v27_kr.Index() != 0 || op29 == op31 || op29 == op24 || op29 == op9 || op29 == op6 || op29 == op1 || op29 == op0 || op29 == op4 || op29 == op3 || op29 == op8 || op29 == op30 {
-					continue
-				}
-				// %kr = pd_op.concat(%_2, %cax)
-				if op29.Info() != m.op_pd_op_concat || op29.NumOperands() != 2 || op29.NumResults() != 1 {
-					continue
-				}
-				v36__2 := op29.Operand(0)
-				if v36__2 == nil {
-					continue
-				}
-				op28 := v36__2.DefiningOp()
-				if op28 == nil || v36__2.Index() != 0 || op28 == op31 || op28 == op24 || op28 == op9 || op28 == op6 || op28 == op1 || op28 == op0 || op28 == op4 || op28 == op3 || op28 == op8 || op28 == op30 || op28 == op29 {
-					continue
-				}
-				// %_2 = builtin.combine(%kn, %k1)
-				if op28.Info() != m.op_builtin_combine || op28.NumOperands() != 2 || op28.NumResults() != 1 {
-					continue
-				}
-				v26_kn := op28.Operand(0)
-				if v26_kn == nil {
-					continue
-				}
-				op27 := v26_kn.DefiningOp()
-				if op27 == nil || v26_kn.Index() != 0 || op27 == op31 || op27 == op24 || op27 == op9 || op27 == op6 || op27 == op1 || op27 == op0 || op27 == op4 || op27 == op3 || op27 == op8 || op27 == op30 || op27 == op29 || op27 == op28 {
-					continue
-				}
-				// %kn = pd_op.scale(%k2, %neg) {bias: (Float)0}
-				if op27.Info() != m.op_pd_op_scale || op27.NumOperands() != 2 || op27.NumResults() != 1 {
-					continue
-				}
-				if rt.AttrOr(op27, "bias", m.def_pd_op_scale_bias) != m.r0_bias {
-					continue
-				}
-				v25_k2 := op27.Operand(0)
-				if v25_k2 == nil {
-					continue
-				}
-				op26 := v25_k2.DefiningOp()
-				if op26 == nil || v25_k2.Index() != 0 || op26 == op31 || op26 == op24 || op26 == op9 || op26 == op6 || op26 == op1 || op26 == op0 || op26 == op4 || op26 == op3 || op26 == op8 || op26 == op30 || op26 == op29 || op26 == op28 || op26 == op27 {
-					continue
-				}
-				// %k2 = pd_op.slice(%k, %half, %end) {axes: $ax2, decrease_axis: []}
-				if op26.Info() != m.op_pd_op_slice || op26.NumOperands() != 3 || op26.NumResults() != 1 {
-					continue
-				}
-				h6_ax2 := rt.AttrOr(op26, "axes", m.def_pd_op_slice_axes)
-				if h6_ax2 == nil {
-					continue
-				}
-				if rt.AttrOr(op26, "decrease_axis", m.def_pd_op_slice_decrease_axis) != m.r0_decrease_axis {
-					continue
-				}
-				if op26.Operand(0) != v35_k {
-					continue
-				}
-				v12_half := op26.Operand(1)
-				if v12_half == nil {
-					continue
-				}
-				op12 := v12_half.DefiningOp()
-				if op12 == nil || v12_half.Index() != 0 || op12 == op31 || op12 == op24 || op12 == op9 || op12 == op6 || op12 == op1 || op12 == op0 || op12 == op4 || op12 == op3 || op12 == op8 || op12 == op30 || op12 == op29 || op12 == op28 || op12 == op27 || op12 == op26 {
-					continue
-				}
-				// %half = pd_op.full_int_array() {value: $hv}
-				if op12.Info() != m.op_pd_op_full_int_array || op12.NumOperands() != 0 || op12.NumResults() != 1 {
-					continue
-				}
-				h2_hv := rt.AttrOr(op12, "value", m.def_pd_op_full_int_array_value)
-				if h2_hv == nil {
-					continue
-				}
-				v13_end := op26.Operand(2)
-				if v13_end == nil {
-					continue
-				}
-				op13 := v13_end.DefiningOp()
-				if op13 == nil || v13_end.Index() != 0 || op13 == op31 || op13 == op24 || op13 == op9 || op13 == op6 || op13 == op1 || op13 == op0 || op13 == op4 || op13 == op3 || op13 == op8 || op13 == op30 || op13 == op29 || op13 == op28 || op13 == op27 || op13 == op26 || op13 == op12 {
-					continue
-				}
-				// %end = pd_op.full_int_array() {value: $ev}
-				if op13.Info() != m.op_pd_op_full_int_array || op13.NumOperands() != 0 || op13.NumResults() != 1 {
-					continue
-				}
-				h3_ev := rt.AttrOr(op13, "value", m.def_pd_op_full_int_array_value)
-				if h3_ev == nil {
-					continue
-				}
-				v14_neg := op27.Operand(1)
-				if v14_neg == nil {
-					continue
-				}
-				op14 := v14_neg.DefiningOp()
-				if op14 == nil || v14_neg.Index() != 0 || op14 == op31 || op14 == op24 || op14 == op9 || op14 == op6 || op14 == op1 || op14 == op0 || op14 == op4 || op14 == op3 || op14 == op8 || op14 == op30 || op14 == op29 || op14 == op28 || op14 == op27 || op14 == op26 || op14 == op12 || op14 == op13 {
-					continue
-				}
-				// %neg = pd_op.full() {value: (Double)-1}
-				if op14.Info() != m.op_pd_op_full || op14.NumOperands() != 0 || op14.NumResults() != 1 {
-					continue
-				}
-				if rt.AttrOr(op14, "value", m.def_pd_op_full_value) != m.r0_value2 {
-					continue
-				}
-				v24_k1 := op28.Operand(1)
-				if v24_k1 == nil {
-					continue
-				}
-				op25 := v24_k1.DefiningOp()
-				if op25 == nil || v24_k1.Index() != 0 || op25 == op31 || op25 == op24 || op25 == op9 || op25 == op6 || op25 == op1 || op25 == op0 || op25 == op4 || op25 == op3 || op25 == op8 || op25 == op30 || op25 == op29 || op25 == op28 || op25 == op27 || op25 == op26 || op25 == op12 || op25 == op13 || op25 == op14 {
-					continue
-				}
-				// %k1 = pd_op.slice(%k, %zero, %half) {axes: $ax1, decrease_axis: []}
-				if op25.Info() != m.op_pd_op_slice || op25.NumOperands() != 3 || op25.NumResults() != 1 {
-					continue
-				}
-				h5_ax1 := rt.AttrOr(op25, "axes", m.def_pd_op_slice_axes)
-				if h5_ax1 == nil {
-					continue
-				}
-				if rt.AttrOr(op25, "decrease_axis", m.def_pd_op_slice_decrease_axis) != m.r0_decrease_axis2 {
-					continue
-				}
-				if op25.Operand(0) != v35_k {
-					continue
-				}
-				v11_zero := op25.Operand(1)
-				if v11_zero == nil {
-					continue
-				}
-				op11 := v11_zero.DefiningOp()
-				if op11 == nil || v11_zero.Index() != 0 || op11 == op31 || op11 == op24 || op11 == op9 || op11 == op6 || op11 == op1 || op11 == op0 || op11 == op4 || op11 == op3 || op11 == op8 || op11 == op30 || op11 == op29 || op11 == op28 || op11 == op27 || op11 == op26 || op11 == op12 || op11 == op13 || op11 == op14 || op11 == op25 {
-					continue
-				}
-				// %zero = pd_op.full_int_array() {value: [(Int64)0]}
-				if op11.Info() != m.op_pd_op_full_int_array || op11.NumOperands() != 0 || op11.NumResults() != 1 {
-					continue
-				}
-				if rt.AttrOr(op11, "value", m.def_pd_op_full_int_array_value) != m.r0_value3 {
-					continue
-				}
-				if op25.Operand(2) != v12_half {
-					continue
-				}
-				v15_cax := op29.Operand(1)
-				if v15_cax == nil {
-					continue
-				}
-				op15 := v15_cax.DefiningOp()
-				if op15 == nil || v15_cax.Index() != 0 || op15 == op31 || op15 == op24 || op15 == op9 || op15 == op6 || op15 == op1 || op15 == op0 || op15 == op4 || op15 == op3 || op15 == op8 || op15 == op30 || op15 == op29 || op15 == op28 || op15 == op27 || op15 == op26 || op15 == op12 || op15 == op13 || op15 == op14 || op15 == op25 || op15 == op11 {
-					continue
-				}
-				// %cax = pd_op.full() {value: $cax}
-				if op15.Info() != m.op_pd_op_full || op15.NumOperands() != 0 || op15.NumResults() != 1 {
-					continue
-				}
-				h4_cax := rt.AttrOr(op15, "value", m.def_pd_op_full_value)
-				if h4_cax == nil {
-					continue
-				}
-				v10_us := op30_b9
-				if v10_us == nil {
-					continue
-				}
-				op10 := v10_us.DefiningOp()
-				if op10 == nil || v10_us.Index() != 0 || op10 == op31 || op10 == op24 || op10 == op9 || op10 == op6 || op10 == op1 || op10 == op0 || op10 == op4 || op10 == op3 || op10 == op8 || op10 == op30 || op10 == op29 || op10 == op28 || op10 == op27 || op10 == op26 || op10 == op12 || op10 == op13 || op10 == op14 || op10 == op25 || op10 == op11 || op10 == op15 {
-					continue
-				}
-				// %us = pd_op.unsqueeze(%gs, %ua)
-				if op10.Info() != m.op_pd_op_unsqueeze || op10.NumOperands() != 2 || op10.NumResults() != 1 {
-					continue
-				}
-				v7_gs := op10.Operand(0)
-				if v7_gs == nil {
-					continue
-				}
-				op7 := v7_gs.DefiningOp()
-				if op7 == nil || v7_gs.Index() != 0 || op7 == op31 || op7 == op24 || op7 == op9 || op7 == op6 || op7 == op1 || op7 == op0 || op7 == op4 || op7 == op3 || op7 == op8 || op7 == op30 || op7 == op29 || op7 == op28 || op7 == op27 || op7 == op26 || op7 == op12 || op7 == op13 || op7 == op14 || op7 == op25 || op7 == op11 || op7 == op15 || op7 == op10 {
-					continue
-				}
-				// %gs = pd_op.gather_nd(%ss, %ps)
-				if op7.Info() != m.op_pd_op_gather_nd || op7.NumOperands() != 2 || op7.NumResults() != 1 {
-					continue
-				}
-				v2_ss := op7.Operand(0)
-				if v2_ss == nil {
-					continue
-				}
-				op2 := v2_ss.DefiningOp()
-				if op2 == nil || v2_ss.Index() != 0 || op2 == op31 || op2 == op24 || op2 == op9 || op2 == op6 || op2 == op1 || op2 == op0 || op2 == op4 || op2 == op3 || op2 == op8 || op2 == op30 || op2 == op29 || op2 == op28 || op2 == op27 || op2 == op26 || op2 == op12 || op2 == op13 || op2 == op14 || op2 == op25 || op2 == op11 || op2 == op15 || op2 == op10 || op2 == op7 {
-					continue
-				}
-				// %ss = pd_op.squeeze(%sin, %axes)
-				if op2.Info() != m.op_pd_op_squeeze || op2.NumOperands() != 2 || op2.NumResults() != 1 {
-					continue
-				}
-				v31_sin := op2.Operand(0)
-				if v31_sin == nil {
-					continue
-				}
-				if op2.Operand(1) != v0_axes {
-					continue
-				}
-				v5_ps := op7.Operand(1)
-				if v5_ps == nil {
-					continue
-				}
-				op5 := v5_ps.DefiningOp()
-				if op5 == nil || v5_ps.Index() != 0 || op5 == op31 || op5 == op24 || op5 == op9 || op5 == op6 || op5 == op1 || op5 == op0 || op5 == op4 || op5 == op3 || op5 == op8 || op5 == op30 || op5 == op29 || op5 == op28 || op5 == op27 || op5 == op26 || op5 == op12 || op5 == op13 || op5 == op14 || op5 == op25 || op5 == op11 || op5 == op15 || op5 == op10 || op5 == op7 || op5 == op2 {
-					continue
-				}
-				// %ps = pd_op.unsqueeze(%ids, %pa)
-				if op5.Info() != m.op_pd_op_unsqueeze || op5.NumOperands() != 2 || op5.NumResults() != 1 {
-					continue
-				}
-				if op5.Operand(0) != v32_ids {
-					continue
-				}
-				if op5.Operand(1) != v3_pa {
-					continue
-				}
-				if op10.Operand(1) != v8_ua {
-					continue
-				}
-				// op16: a user of %uc (operand 1).
-				us10, ue11 := m.Users(v9_uc)
-				for u12 := us10; u12 < ue11; u12++ {
-					op16 := m.User(u12)
-					if op16 == op31 || op16 == op24 || op16 == op9 || op16 == op6 || op16 == op1 || op16 == op0 || op16 == op4 || op16 == op3 || op16 == op8 || op16 == op30 || op16 == op29 || op16 == op28 || op16 == op27 || op16 == op26 || op16 == op12 || op16 == op13 || op16 == op14 || op16 == op25 || op16 == op11 || op16 == op15 || op16 == op10 || op16 == op7 || op16 == op2 || op16 == op5 {
+				for _, op16 := range m.Users(uc) {
+					if !(op16.Info() == in.Ops[16] && op16 != op24 && op16 != op30 && op16.NumOperands() == 2 && op16.NumResults() == 1 &&
+						rt.Set(&qa, op16.Result(0))) {
 						continue
 					}
-					// %qa = pd_op.multiply(either(%q, %uc))
-					if op16.Info() != m.op_pd_op_multiply || op16.NumOperands() != 2 || op16.NumResults() != 1 {
-						continue
-					}
-					v16_qa := op16.Result(0)
-					for sw13 := 0; sw13 < 2; sw13++ {
-						op16_a14, op16_b15 := op16.Operand(sw13), op16.Operand(1-sw13) // as written, then swapped
-						v33_q := op16_a14
-						if v33_q == nil {
+					for sw16 := range 2 { // operands 0 and 1 of op16 as written, then swapped
+						if !(rt.Present(&q, op16.Operand(sw16)) && op16.Operand(1-sw16) == uc) {
 							continue
 						}
-						if op16_b15 != v9_uc {
-							continue
-						}
-						// op17: a user of %q (operand 0).
-						us16, ue17 := m.Users(v33_q)
-						for u18 := us16; u18 < ue17; u18++ {
-							op17 := m.User(u18)
-							if op17 == op31 || op17 == op24 || op17 == op9 || op17 == op6 || op17 == op1 || op17 == op0 || op17 == op4 || op17 == op3 || op17 == op8 || op17 == op30 || op17 == op29 || op17 == op28 || op17 == op27 || op17 == op26 || op17 == op12 || op17 == op13 || op17 == op14 || op17 == op25 || op17 == op11 || op17 == op15 || op17 == op10 || op17 == op7 || op17 == op2 || op17 == op5 || op17 == op16 {
+						for _, op17 := range m.Users(q) {
+							if !(op17.Info() == in.Ops[17] && op17 != op26 && op17 != op25 && op17.NumOperands() == 3 && op17.NumResults() == 1 &&
+								rt.AttrOr(op17, "axes", in.Defaults[8]) == ax1 && rt.AttrOr(op17, "decrease_axis", in.Defaults[9]) == in.Literals[9] &&
+								rt.Set(&q1, op17.Result(0)) && op17.Operand(0) == q && op17.Operand(1) == zero && op17.Operand(2) == half) {
 								continue
 							}
-							// %q1 = pd_op.slice(%q, %zero, %half) {axes: $ax1, decrease_axis: []}
-							if op17.Info() != m.op_pd_op_slice || op17.NumOperands() != 3 || op17.NumResults() != 1 {
-								continue
-							}
-							a19 := rt.AttrOr(op17, "axes", m.def_pd_op_slice_axes)
-							if a19 == nil || a19 != h5_ax1 {
-								continue
-							}
-							if rt.AttrOr(op17, "decrease_axis", m.def_pd_op_slice_decrease_axis) != m.r0_decrease_axis3 {
-								continue
-							}
-							v17_q1 := op17.Result(0)
-							if op17.Operand(0) != v33_q {
-								continue
-							}
-							if op17.Operand(1) != v11_zero {
-								continue
-							}
-							if op17.Operand(2) != v12_half {
-								continue
-							}
-							// op18: a user of %q (operand 0).
-							us20, ue21 := m.Users(v33_q)
-							for u22 := us20; u22 < ue21; u22++ {
-								op18 := m.User(u22)
-								if op18 == op31 || op18 == op24 || op18 == op9 || op18 == op6 || op18 == op1 || op18 == op0 || op18 == op4 || op18 == op3 || op18 == op8 || op18 == op30 || op18 == op29 || op18 == op28 || op18 == op27 || op18 == op26 || op18 == op12 || op18 == op13 || op18 == op14 || op18 == op25 || op18 == op11 || op18 == op15 || op18 == op10 || op18 == op7 || op18 == op2 || op18 == op5 || op18 == op16 || op18 == op17 {
+							for _, op18 := range m.Users(q) {
+								if !(op18.Info() == in.Ops[18] && op18 != op26 && op18 != op25 && op18 != op17 && op18.NumOperands() == 3 &&
+									op18.NumResults() == 1 && rt.AttrOr(op18, "axes", in.Defaults[10]) == ax2 &&
+									rt.AttrOr(op18, "decrease_axis", in.Defaults[11]) == in.Literals[11] && rt.Set(&q2, op18.Result(0)) &&
+									op18.Operand(0) == q && op18.Operand(1) == half && op18.Operand(2) == end) {
 									continue
 								}
-								// %q2 = pd_op.slice(%q, %half, %end) {axes: $ax2, decrease_axis: []}
-								if op18.Info() != m.op_pd_op_slice || op18.NumOperands() != 3 || op18.NumResults() != 1 {
-									continue
-								}
-								a23 := rt.AttrOr(op18, "axes", m.def_pd_op_slice_axes)
-								if a23 == nil || a23 != h6_ax2 {
-									continue
-								}
-								if rt.AttrOr(op18, "decrease_axis", m.def_pd_op_slice_decrease_axis) != m.r0_decrease_axis4 {
-									continue
-								}
-								v18_q2 := op18.Result(0)
-								if op18.Operand(0) != v33_q {
-									continue
-								}
-								if op18.Operand(1) != v12_half {
-									continue
-								}
-								if op18.Operand(2) != v13_end {
-									continue
-								}
-								// op19: a user of %q2 (operand 0).
-								us24, ue25 := m.Users(v18_q2)
-								for u26 := us24; u26 < ue25; u26++ {
-									op19 := m.User(u26)
-									if op19 == op31 || op19 == op24 || op19 == op9 || op19 == op6 || op19 == op1 || op19 == op0 || op19 == op4 || op19 == op3 || op19 == op8 || op19 == op30 || op19 == op29 || op19 == op28 || op19 == op27 || op19 == op26 || op19 == op12 || op19 == op13 || op19 == op14 || op19 == op25 || op19 == op11 || op19 == op15 || op19 == op10 || op19 == op7 || op19 == op2 || op19 == op5 || op19 == op16 || op19 == op17 || op19 == op18 {
+								for _, op19 := range m.Users(q2) {
+									if !(op19.Info() == in.Ops[19] && op19 != op27 && op19.NumOperands() == 2 && op19.NumResults() == 1 &&
+										rt.AttrOr(op19, "bias", in.Defaults[12]) == in.Literals[12] && rt.Set(&qn, op19.Result(0)) && op19.Operand(0) == q2 &&
+										op19.Operand(1) == neg) {
 										continue
 									}
-									// %qn = pd_op.scale(%q2, %neg) {bias: (Float)0}
-									if op19.Info() != m.op_pd_op_scale || op19.NumOperands() != 2 || op19.NumResults() != 1 {
-										continue
-									}
-									if rt.AttrOr(op19, "bias", m.def_pd_op_scale_bias) != m.r0_bias2 {
-										continue
-									}
-									v19_qn := op19.Result(0)
-									if op19.Operand(0) != v18_q2 {
-										continue
-									}
-									if op19.Operand(1) != v14_neg {
-										continue
-									}
-									// op20: a user of %qn (operand 0).
-									us27, ue28 := m.Users(v19_qn)
-									for u29 := us27; u29 < ue28; u29++ {
-										op20 := m.User(u29)
-										if op20 == op31 || op20 == op24 || op20 == op9 || op20 == op6 || op20 == op1 || op20 == op0 || op20 == op4 || op20 == op3 || op20 == op8 || op20 == op30 || op20 == op29 || op20 == op28 || op20 == op27 || op20 == op26 || op20 == op12 || op20 == op13 || op20 == op14 || op20 == op25 || op20 == op11 || op20 == op15 || op20 == op10 || op20 == op7 || op20 == op2 || op20 == op5 || op20 == op16 || op20 == op17 || op20 == op18 || op20 == op19 {
+									for _, op20 := range m.Users(qn) {
+										if !(op20.Info() == in.Ops[20] && op20 != op28 && op20.NumOperands() == 2 && op20.NumResults() == 1 &&
+											rt.Set(&_1, op20.Result(0)) && op20.Operand(0) == qn && op20.Operand(1) == q1) {
 											continue
 										}
-										// %_1 = builtin.combine(%qn, %q1)
-										if op20.Info() != m.op_builtin_combine || op20.NumOperands() != 2 || op20.NumResults() != 1 {
-											continue
-										}
-										v34__1 := op20.Result(0)
-										if op20.Operand(0) != v19_qn {
-											continue
-										}
-										if op20.Operand(1) != v17_q1 {
-											continue
-										}
-										// op21: a user of %_1 (operand 0).
-										us30, ue31 := m.Users(v34__1)
-										for u32 := us30; u32 < ue31; u32++ {
-											op21 := m.User(u32)
-											if op21 == op31 || op21 == op24 || op21 == op9 || op21 == op6 || op21 == op1 || op21 == op0 || op21 == op4 || op21 == op3 || op21 == op8 || op21 == op30 || op21 == op29 || op21 == op28 || op21 == op27 || op21 == op26 || op21 == op12 || op21 == op13 || op21 == op14 || op21 == op25 || op21 == op11 || op21 == op15 || op21 == op10 || op21 == op7 || op21 == op2 || op21 == op5 || op21 == op16 || op21 == op17 || op21 == op18 || op21 == op19 || op21 == op20 {
+										for _, op21 := range m.Users(_1) {
+											if !(op21.Info() == in.Ops[21] && op21 != op29 && op21.NumOperands() == 2 && op21.NumResults() == 1 &&
+												rt.Set(&qr, op21.Result(0)) && op21.Operand(0) == _1 && op21.Operand(1) == cax) {
 												continue
 											}
-											// %qr = pd_op.concat(%_1, %cax)
-											if op21.Info() != m.op_pd_op_concat || op21.NumOperands() != 2 || op21.NumResults() != 1 {
-												continue
-											}
-											v20_qr := op21.Result(0)
-											if op21.Operand(0) != v34__1 {
-												continue
-											}
-											if op21.Operand(1) != v15_cax {
-												continue
-											}
-											// op22: a user of %qr (operand 0).
-											us33, ue34 := m.Users(v20_qr)
-											for u35 := us33; u35 < ue34; u35++ {
-												op22 := m.User(u35)
-												if op22 == op31 || op22 == op24 || op22 == op9 || op22 == op6 || op22 == op1 || op22 == op0 || op22 == op4 || op22 == op3 || op22 == op8 || op22 == op30 || op22 == op29 || op22 == op28 || op22 == op27 || op22 == op26 || op22 == op12 || op22 == op13 || op22 == op14 || op22 == op25 || op22 == op11 || op22 == op15 || op22 == op10 || op22 == op7 || op22 == op2 || op22 == op5 || op22 == op16 || op22 == op17 || op22 == op18 || op22 == op19 || op22 == op20 || op22 == op21 {
+											for _, op22 := range m.Users(qr) {
+												if !(op22.Info() == in.Ops[22] && op22 != op24 && op22 != op30 && op22 != op16 && op22.NumOperands() == 2 &&
+													op22.NumResults() == 1 && rt.Set(&qb, op22.Result(0))) {
 													continue
 												}
-												// %qb = pd_op.multiply(either(%qr, %us))
-												if op22.Info() != m.op_pd_op_multiply || op22.NumOperands() != 2 || op22.NumResults() != 1 {
-													continue
-												}
-												v21_qb := op22.Result(0)
-												for sw36 := 0; sw36 < 2; sw36++ {
-													op22_a37, op22_b38 := op22.Operand(sw36), op22.Operand(1-sw36) // as written, then swapped
-													if op22_a37 != v20_qr {
+												for sw22 := range 2 { // operands 0 and 1 of op22 as written, then swapped
+													if !(op22.Operand(sw22) == qr && op22.Operand(1-sw22) == us) {
 														continue
 													}
-													if op22_b38 != v10_us {
-														continue
-													}
-													// op23: a user of %qa (operand 0).
-													us39, ue40 := m.Users(v16_qa)
-													for u41 := us39; u41 < ue40; u41++ {
-														op23 := m.User(u41)
-														if op23 == op31 || op23 == op24 || op23 == op9 || op23 == op6 || op23 == op1 || op23 == op0 || op23 == op4 || op23 == op3 || op23 == op8 || op23 == op30 || op23 == op29 || op23 == op28 || op23 == op27 || op23 == op26 || op23 == op12 || op23 == op13 || op23 == op14 || op23 == op25 || op23 == op11 || op23 == op15 || op23 == op10 || op23 == op7 || op23 == op2 || op23 == op5 || op23 == op16 || op23 == op17 || op23 == op18 || op23 == op19 || op23 == op20 || op23 == op21 || op23 == op22 {
+													for _, op23 := range m.Users(qa) {
+														if !(op23.Info() == in.Ops[23] && op23 != op31 && op23.NumOperands() == 2 && op23.NumResults() == 1 &&
+															rt.Set(&qo, op23.Result(0))) {
 															continue
 														}
-														// %qo = pd_op.add(either(%qa, %qb))
-														if op23.Info() != m.op_pd_op_add || op23.NumOperands() != 2 || op23.NumResults() != 1 {
-															continue
-														}
-														v22_qo := op23.Result(0)
-														for sw42 := 0; sw42 < 2; sw42++ {
-															op23_a43, op23_b44 := op23.Operand(sw42), op23.Operand(1-sw42) // as written, then swapped
-															if op23_a43 != v16_qa {
-																continue
+														for sw23 := range 2 { // operands 0 and 1 of op23 as written, then swapped
+															if op23.Operand(sw23) == qa && op23.Operand(1-sw23) == qb &&
+																rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30, op31}, qa, q1, q2, qn, qr, qb, ka, k1, k2, kn, kr, kb, _1, _2) &&
+																rt.True(rt.GreaterEqual(m.Pure("uses", sc), int64(1))) && rt.True(rt.GreaterEqual(m.Pure("uses", ss), int64(1))) && rt.True(rt.GreaterEqual(m.Pure("uses", pc), int64(1))) && rt.True(rt.GreaterEqual(m.Pure("uses", ps), int64(1))) && rt.True(rt.GreaterEqual(m.Pure("uses", gc), int64(1))) && rt.True(rt.GreaterEqual(m.Pure("uses", gs), int64(1))) && // where uses(%sc) >= 1 && uses(%ss) >= 1 && uses(%pc) >= 1 && uses(%ps) >= 1 && uses(%gc) >= 1 && uses(%gs) >= 1
+																rt.True(rt.GreaterEqual(m.Pure("uses", uc), int64(1))) && rt.True(rt.GreaterEqual(m.Pure("uses", us), int64(1))) && // where uses(%uc) >= 1 && uses(%us) >= 1
+																rt.True(rt.Equal(m.Pure("rank", q), int64(4))) && rt.True(rt.Greater(m.Pure("dim", q, int64(3)), int64(0))) && rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", q, int64(3)), int64(2)), int64(0))) && rt.True(m.Pure("same_type", k, q)) && // where rank(%q) == 4 && dim(%q, 3) > 0 && dim(%q, 3) % 2 == 0 && same_type(%k, %q)
+																rt.True(rt.Equal(m.Pure("len", rule.AttrVal(hv)), int64(1))) && rt.True(rt.Equal(rt.Arith("*", rt.Index(rule.AttrVal(hv), int64(0)), int64(2)), m.Pure("dim", q, int64(3)))) && rt.True(rt.Equal(m.Pure("len", rule.AttrVal(ev)), int64(1))) && rt.True(rt.GreaterEqual(rt.Index(rule.AttrVal(ev), int64(0)), m.Pure("dim", q, int64(3)))) && // where len($hv) == 1 && $hv[0] * 2 == dim(%q, 3) && len($ev) == 1 && $ev[0] >= dim(%q, 3)
+																rt.True(rt.In(rule.AttrVal(ax1), in.Consts[0])) && rt.True(rt.In(rule.AttrVal(ax2), in.Consts[1])) && rt.True(rt.In(rule.AttrVal(cax2), in.Consts[2])) && // where $ax1 in [[3], [-1]] && $ax2 in [[3], [-1]] && $cax in [3, -1]
+																rt.True(rt.In(rule.AttrVal(pa2), in.Consts[3])) && rt.True(rt.In(rule.AttrVal(ua2), in.Consts[4])) && // where $pa in [[-1], [2]] && $ua in [[2], [-2]]
+																rt.True(rt.Equal(m.Pure("rank", cos), int64(4))) && rt.True(rt.Equal(m.Pure("shape", sin), m.Pure("shape", cos))) && rt.True(rt.Equal(m.Pure("dim", cos, int64(0)), int64(1))) && rt.True(rt.Equal(m.Pure("dim", cos, int64(2)), int64(1))) && // where rank(%cos) == 4 && shape(%sin) == shape(%cos) && dim(%cos, 0) == 1 && dim(%cos, 2) == 1
+																rt.True(rt.Equal(m.Pure("dim", cos, int64(3)), m.Pure("dim", q, int64(3)))) && rt.True(rt.Equal(m.Pure("dtype", cos), m.Pure("dtype", q))) && rt.True(rt.Equal(m.Pure("dtype", sin), m.Pure("dtype", q))) && // where dim(%cos, 3) == dim(%q, 3) && dtype(%cos) == dtype(%q) && dtype(%sin) == dtype(%q)
+																rt.True(rt.Equal(m.Pure("rank", ids), int64(2))) && rt.True(rt.Equal(m.Pure("dim", ids, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", ids, int64(1)), m.Pure("dim", q, int64(1)))) && // where rank(%ids) == 2 && dim(%ids, 0) == dim(%q, 0) && dim(%ids, 1) == dim(%q, 1)
+																m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30, op31), append(m.Values(), axes, sc, ss, pa, pc, ps, gc, gs, ua, uc, us, zero, half, end, neg, cax, qa, q1, q2, qn, qr, qb, qo, ka, k1, k2, kn, kr, kb, ko, cos, sin, ids, q, _1, k, _2), append(m.Holes(), pa2, ua2, hv, ev, cax2, ax1, ax2)) {
+																return true
 															}
-															if op23_b44 != v21_qb {
-																continue
-															}
-															// closure: every use of %qa is in the match
-															if !rt.OnlyUsedBy(v16_qa, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30, op31) {
-																continue
-															}
-															// closure: every use of %q1 is in the match
-															if !rt.OnlyUsedBy(v17_q1, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30, op31) {
-																continue
-															}
-															// closure: every use of %q2 is in the match
-															if !rt.OnlyUsedBy(v18_q2, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30, op31) {
-																continue
-															}
-															// closure: every use of %qn is in the match
-															if !rt.OnlyUsedBy(v19_qn, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30, op31) {
-																continue
-															}
-															// closure: every use of %qr is in the match
-															if !rt.OnlyUsedBy(v20_qr, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30, op31) {
-																continue
-															}
-															// closure: every use of %qb is in the match
-															if !rt.OnlyUsedBy(v21_qb, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30, op31) {
-																continue
-															}
-															// closure: every use of %ka is in the match
-															if !rt.OnlyUsedBy(v23_ka, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30, op31) {
-																continue
-															}
-															// closure: every use of %k1 is in the match
-															if !rt.OnlyUsedBy(v24_k1, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30, op31) {
-																continue
-															}
-															// closure: every use of %k2 is in the match
-															if !rt.OnlyUsedBy(v25_k2, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30, op31) {
-																continue
-															}
-															// closure: every use of %kn is in the match
-															if !rt.OnlyUsedBy(v26_kn, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30, op31) {
-																continue
-															}
-															// closure: every use of %kr is in the match
-															if !rt.OnlyUsedBy(v27_kr, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30, op31) {
-																continue
-															}
-															// closure: every use of %kb is in the match
-															if !rt.OnlyUsedBy(v28_kb, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30, op31) {
-																continue
-															}
-															// closure: every use of %_1 is in the match
-															if !rt.OnlyUsedBy(v34__1, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30, op31) {
-																continue
-															}
-															// closure: every use of %_2 is in the match
-															if !rt.OnlyUsedBy(v36__2, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30, op31) {
-																continue
-															}
-															// where uses(%sc) >= 1 && uses(%ss) >= 1 && uses(%pc) >= 1 && uses(%ps) >= 1 && uses(%gc) >= 1 && uses(%gs) >= 1
-															f45, ok46 := rt.Call(m.builtin_uses, m.Args(v1_sc))
-															if !ok46 {
-																continue
-															}
-															cmp47, ok48 := rule.Compare(f45, int64(1))
-															if !ok48 {
-																continue
-															}
-															if !(cmp47 >= 0) {
-																continue
-															}
-															f49, ok50 := rt.Call(m.builtin_uses, m.Args(v2_ss))
-															if !ok50 {
-																continue
-															}
-															cmp51, ok52 := rule.Compare(f49, int64(1))
-															if !ok52 {
-																continue
-															}
-															if !(cmp51 >= 0) {
-																continue
-															}
-															f53, ok54 := rt.Call(m.builtin_uses, m.Args(v4_pc))
-															if !ok54 {
-																continue
-															}
-															cmp55, ok56 := rule.Compare(f53, int64(1))
-															if !ok56 {
-																continue
-															}
-															if !(cmp55 >= 0) {
-																continue
-															}
-															f57, ok58 := rt.Call(m.builtin_uses, m.Args(v5_ps))
-															if !ok58 {
-																continue
-															}
-															cmp59, ok60 := rule.Compare(f57, int64(1))
-															if !ok60 {
-																continue
-															}
-															if !(cmp59 >= 0) {
-																continue
-															}
-															f61, ok62 := rt.Call(m.builtin_uses, m.Args(v6_gc))
-															if !ok62 {
-																continue
-															}
-															cmp63, ok64 := rule.Compare(f61, int64(1))
-															if !ok64 {
-																continue
-															}
-															if !(cmp63 >= 0) {
-																continue
-															}
-															f65, ok66 := rt.Call(m.builtin_uses, m.Args(v7_gs))
-															if !ok66 {
-																continue
-															}
-															cmp67, ok68 := rule.Compare(f65, int64(1))
-															if !ok68 {
-																continue
-															}
-															if !(cmp67 >= 0) {
-																continue
-															}
-															// where uses(%uc) >= 1 && uses(%us) >= 1
-															f69, ok70 := rt.Call(m.builtin_uses, m.Args(v9_uc))
-															if !ok70 {
-																continue
-															}
-															cmp71, ok72 := rule.Compare(f69, int64(1))
-															if !ok72 {
-																continue
-															}
-															if !(cmp71 >= 0) {
-																continue
-															}
-															f73, ok74 := rt.Call(m.builtin_uses, m.Args(v10_us))
-															if !ok74 {
-																continue
-															}
-															cmp75, ok76 := rule.Compare(f73, int64(1))
-															if !ok76 {
-																continue
-															}
-															if !(cmp75 >= 0) {
-																continue
-															}
-															// where rank(%q) == 4 && dim(%q, 3) > 0 && dim(%q, 3) % 2 == 0 && same_type(%k, %q)
-															f77, ok78 := rt.Call(m.builtin_rank, m.Args(v33_q))
-															if !ok78 {
-																continue
-															}
-															if !(rule.Equal(f77, int64(4))) {
-																continue
-															}
-															f79, ok80 := rt.Call(m.builtin_dim, m.Args(v33_q, int64(3)))
-															if !ok80 {
-																continue
-															}
-															cmp81, ok82 := rule.Compare(f79, int64(0))
-															if !ok82 {
-																continue
-															}
-															if !(cmp81 > 0) {
-																continue
-															}
-															f83, ok84 := rt.Call(m.builtin_dim, m.Args(v33_q, int64(3)))
-															if !ok84 {
-																continue
-															}
-															ar85, ok86 := rt.Arith("%", f83, int64(2))
-															if !ok86 {
-																continue
-															}
-															if !(rule.Equal(ar85, int64(0))) {
-																continue
-															}
-															f87, ok88 := rt.Call(m.builtin_same_type, m.Args(v35_k, v33_q))
-															if !ok88 {
-																continue
-															}
-															b89, ok90 := f87.(bool)
-															if !ok90 {
-																continue
-															}
-															if !b89 {
-																continue
-															}
-															// where len($hv) == 1 && $hv[0] * 2 == dim(%q, 3) && len($ev) == 1 && $ev[0] >= dim(%q, 3)
-															f91, ok92 := rt.Call(m.builtin_len, m.Args(rule.AttrVal(h2_hv)))
-															if !ok92 {
-																continue
-															}
-															if !(rule.Equal(f91, int64(1))) {
-																continue
-															}
-															ix93, ok94 := rt.Index(rule.AttrVal(h2_hv), int64(0))
-															if !ok94 {
-																continue
-															}
-															ar95, ok96 := rt.Arith("*", ix93, int64(2))
-															if !ok96 {
-																continue
-															}
-															f97, ok98 := rt.Call(m.builtin_dim, m.Args(v33_q, int64(3)))
-															if !ok98 {
-																continue
-															}
-															if !(rule.Equal(ar95, f97)) {
-																continue
-															}
-															f99, ok100 := rt.Call(m.builtin_len, m.Args(rule.AttrVal(h3_ev)))
-															if !ok100 {
-																continue
-															}
-															if !(rule.Equal(f99, int64(1))) {
-																continue
-															}
-															ix101, ok102 := rt.Index(rule.AttrVal(h3_ev), int64(0))
-															if !ok102 {
-																continue
-															}
-															f103, ok104 := rt.Call(m.builtin_dim, m.Args(v33_q, int64(3)))
-															if !ok104 {
-																continue
-															}
-															cmp105, ok106 := rule.Compare(ix101, f103)
-															if !ok106 {
-																continue
-															}
-															if !(cmp105 >= 0) {
-																continue
-															}
-															// where $ax1 in [[3], [-1]] && $ax2 in [[3], [-1]] && $cax in [3, -1]
-															in107, ok108 := rt.In(rule.AttrVal(h5_ax1), []rule.Val{[]rule.Val{int64(3)}, []rule.Val{int64(-1)}})
-															if !ok108 {
-																continue
-															}
-															if !in107 {
-																continue
-															}
-															in109, ok110 := rt.In(rule.AttrVal(h6_ax2), []rule.Val{[]rule.Val{int64(3)}, []rule.Val{int64(-1)}})
-															if !ok110 {
-																continue
-															}
-															if !in109 {
-																continue
-															}
-															in111, ok112 := rt.In(rule.AttrVal(h4_cax), fusedRotaryPositionEmbeddingList1)
-															if !ok112 {
-																continue
-															}
-															if !in111 {
-																continue
-															}
-															// where $pa in [[-1], [2]] && $ua in [[2], [-2]]
-															in113, ok114 := rt.In(rule.AttrVal(h0_pa), []rule.Val{[]rule.Val{int64(-1)}, []rule.Val{int64(2)}})
-															if !ok114 {
-																continue
-															}
-															if !in113 {
-																continue
-															}
-															in115, ok116 := rt.In(rule.AttrVal(h1_ua), []rule.Val{[]rule.Val{int64(2)}, []rule.Val{int64(-2)}})
-															if !ok116 {
-																continue
-															}
-															if !in115 {
-																continue
-															}
-															// where rank(%cos) == 4 && shape(%sin) == shape(%cos) && dim(%cos, 0) == 1 && dim(%cos, 2) == 1
-															f117, ok118 := rt.Call(m.builtin_rank, m.Args(v30_cos))
-															if !ok118 {
-																continue
-															}
-															if !(rule.Equal(f117, int64(4))) {
-																continue
-															}
-															f119, ok120 := rt.Call(m.builtin_shape, m.Args(v31_sin))
-															if !ok120 {
-																continue
-															}
-															f121, ok122 := rt.Call(m.builtin_shape, m.Args(v30_cos))
-															if !ok122 {
-																continue
-															}
-															if !(rule.Equal(f119, f121)) {
-																continue
-															}
-															f123, ok124 := rt.Call(m.builtin_dim, m.Args(v30_cos, int64(0)))
-															if !ok124 {
-																continue
-															}
-															if !(rule.Equal(f123, int64(1))) {
-																continue
-															}
-															f125, ok126 := rt.Call(m.builtin_dim, m.Args(v30_cos, int64(2)))
-															if !ok126 {
-																continue
-															}
-															if !(rule.Equal(f125, int64(1))) {
-																continue
-															}
-															// where dim(%cos, 3) == dim(%q, 3) && dtype(%cos) == dtype(%q) && dtype(%sin) == dtype(%q)
-															f127, ok128 := rt.Call(m.builtin_dim, m.Args(v30_cos, int64(3)))
-															if !ok128 {
-																continue
-															}
-															f129, ok130 := rt.Call(m.builtin_dim, m.Args(v33_q, int64(3)))
-															if !ok130 {
-																continue
-															}
-															if !(rule.Equal(f127, f129)) {
-																continue
-															}
-															f131, ok132 := rt.Call(m.builtin_dtype, m.Args(v30_cos))
-															if !ok132 {
-																continue
-															}
-															f133, ok134 := rt.Call(m.builtin_dtype, m.Args(v33_q))
-															if !ok134 {
-																continue
-															}
-															if !(rule.Equal(f131, f133)) {
-																continue
-															}
-															f135, ok136 := rt.Call(m.builtin_dtype, m.Args(v31_sin))
-															if !ok136 {
-																continue
-															}
-															f137, ok138 := rt.Call(m.builtin_dtype, m.Args(v33_q))
-															if !ok138 {
-																continue
-															}
-															if !(rule.Equal(f135, f137)) {
-																continue
-															}
-															// where rank(%ids) == 2 && dim(%ids, 0) == dim(%q, 0) && dim(%ids, 1) == dim(%q, 1)
-															f139, ok140 := rt.Call(m.builtin_rank, m.Args(v32_ids))
-															if !ok140 {
-																continue
-															}
-															if !(rule.Equal(f139, int64(2))) {
-																continue
-															}
-															f141, ok142 := rt.Call(m.builtin_dim, m.Args(v32_ids, int64(0)))
-															if !ok142 {
-																continue
-															}
-															f143, ok144 := rt.Call(m.builtin_dim, m.Args(v33_q, int64(0)))
-															if !ok144 {
-																continue
-															}
-															if !(rule.Equal(f141, f143)) {
-																continue
-															}
-															f145, ok146 := rt.Call(m.builtin_dim, m.Args(v32_ids, int64(1)))
-															if !ok146 {
-																continue
-															}
-															f147, ok148 := rt.Call(m.builtin_dim, m.Args(v33_q, int64(1)))
-															if !ok148 {
-																continue
-															}
-															if !(rule.Equal(f145, f147)) {
-																continue
-															}
-															mt := m.Emit(m.rules[0])
-															mt.Ops = append(mt.Ops[:0], op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30, op31)
-															mt.Values = append(mt.Values[:0], v0_axes, v1_sc, v2_ss, v3_pa, v4_pc, v5_ps, v6_gc, v7_gs, v8_ua, v9_uc, v10_us, v11_zero, v12_half, v13_end, v14_neg, v15_cax, v16_qa, v17_q1, v18_q2, v19_qn, v20_qr, v21_qb, v22_qo, v23_ka, v24_k1, v25_k2, v26_kn, v27_kr, v28_kb, v29_ko, v30_cos, v31_sin, v32_ids, v33_q, v34__1, v35_k, v36__2)
-															mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
-															mt.Holes = append(mt.Holes[:0], h0_pa, h1_ua, h2_hv, h3_ev, h4_cax, h5_ax1, h6_ax2)
-															return true
 														}
 													}
-													m.PopUsers(us39)
 												}
 											}
-											m.PopUsers(us33)
 										}
-										m.PopUsers(us30)
 									}
-									m.PopUsers(us27)
 								}
-								m.PopUsers(us24)
 							}
-							m.PopUsers(us20)
 						}
-						m.PopUsers(us16)
 					}
 				}
-				m.PopUsers(us10)
 			}
 		}
 	}

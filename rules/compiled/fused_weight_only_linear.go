@@ -3,465 +3,57 @@
 package compiled
 
 import (
-	"fmt"
-
-	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
+	"github.com/pirdrr/drr/rules"
 )
 
-// FusedWeightOnlyLinearPass is the rewriter.PassFactory of the rule pass "fused_weight_only_linear": the rules of
-// fused_weight_only_linear.drr, compiled to Go by drrc gen. The pass checks the rules against the programs' Context,
-// as the interpreted pass does, refuses them if they check differently than where this file was generated, and runs
-// them with rewriter's Driver and Applier.
-func FusedWeightOnlyLinearPass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return fusedWeightOnlyLinearProgram.Pass(ctx, reg)
-}
+// FusedWeightOnlyLinearPass is the rule pass fused_weight_only_linear: fused_weight_only_linear.drr compiled by drrc
+// gen (rt.Program).
+var FusedWeightOnlyLinearPass = (&rt.Program{Name: "fused_weight_only_linear", Paths: []string{"fused_weight_only_linear.drr"}, FS: rules.FS(),
+	Fingerprint: "6f9aa68ecd54735e3550e418b02d6ecd",
+	Rules: []rt.Rule{
+		{Name: "weight_only_linear_bias", Match: fusedWeightOnlyLinear_weight_only_linear_bias},
+		{Name: "weight_only_linear_no_bias", Match: fusedWeightOnlyLinear_weight_only_linear_no_bias},
+	}}).Pass
 
-var fusedWeightOnlyLinearProgram = &rt.Program{
-	Name:  "fused_weight_only_linear",
-	Paths: []string{"fused_weight_only_linear.drr"},
-	Files: []rt.File{
-		{Name: "fused_weight_only_linear.drr", Text: fusedWeightOnlyLinearSource0},
-	},
-	Fingerprint: "41b1c7b786af226547543e022c635a2a",
-	Bind:        fusedWeightOnlyLinearBind,
-}
-
-// fusedWeightOnlyLinearSource0 is fused_weight_only_linear.drr.
-const fusedWeightOnlyLinearSource0 = `// fused_weight_only_linear: Paddle's fused_weight_only_linear_pass (paddle/fluid/pir/transforms/gpu/): a matmul by a
-// half-precision parameter weight [K, N] (plus a [N] bias) becomes weight_quantize (the weight to int8 per output
-// channel, with its scales) and weight_only_linear, on the GPU architectures Paddle's kernels support. Paddle reads
-// the architecture from the GPU it runs on; here it is the parameter sm_version, 0 (no weight-only target) unless the
-// caller sets it: drrc apply -passes gpu_inference -param sm_version=80.
-//
-// Deviations from Paddle, on purpose:
-//   - The bias must be [N]: Paddle only checks that it is 1-D, so a [1] bias that add broadcasts would be read as N
-//     values by weight_only_linear.
-//   - Paddle keeps the bias-less pattern from firing before the bias pattern by running the pass bottom-up; here the
-//     set weight_only_linear_bias, which gpu_inference runs next, lets a bias-less weight_only_linear absorb the
-//     bias add after it, so the result does not depend on the order the driver visits ops in.
-//   - For weight_only_int4 Paddle moves the weight to the CPU and back around weight_quantize (its GPU kernel had no
-//     int4 path); programs here carry no device placement, so the copies are left out.
-
-/// The compute capability of the GPU the program will run on, as Paddle's sm_version: 70, 75, 80, 86, 89 or 90 get
-/// weight-only int8 (or int4) linears; 0, the default, means no weight-only GPU target, and the rules do not fire.
-param sm_version: i64 = 0
-
-/// The weight quantization, Paddle's pass attribute weight_only_algo: weight_only_int8 or weight_only_int4.
-param weight_only_algo: str = "weight_only_int8"
-
-/// matmul(x, w) + bias becomes weight_only_linear(x, weight_quantize(w), bias) (FusedWeightOnlyLinearWithBiasPattern,
-/// either operand order of the add): w is a 2-D float16 or bfloat16 parameter [K, N] neither operand is transposed
-/// for, K a multiple of 64 and N of 16, x has at least 2 dimensions and its last one is K, and the bias is [N].
-rule weight_only_linear_bias {
-  benefit 3
-  labels fusion
-  match {
-    %m = pd_op.matmul(%x, %w) {transpose_x: false, transpose_y: false}
-    %z = pd_op.add(%m, %b)
-  }
-  where {
-    $sm_version in [70, 75, 80, 86, 89, 90] && $weight_only_algo in ["weight_only_int8", "weight_only_int4"]
-    is_param(%w) && dtype(%w) in [float16, bfloat16]
-    rank(%w) == 2 && rank(%x) >= 2 && dim(%x, -1) == dim(%w, 0)
-    dim(%x, -1) % 64 == 0 && dim(%w, 1) % 16 == 0
-    shape(%b) == [dim(%w, 1)]
-  }
-  rewrite {
-    %q, %s = pd_op.weight_quantize(%w) {algo: $weight_only_algo, arch: $sm_version, group_size: -1}
-    replace %z with pd_op.weight_only_linear(%x, %q, %b, %s) {
-        weight_dtype: $weight_only_algo == "weight_only_int8" ? "int8" : "int4", arch: $sm_version, group_size: -1}
-  }
-}
-
-/// matmul(x, w) alone becomes weight_only_linear(x, weight_quantize(w)) without bias
-/// (FusedWeightOnlyLinearNoBiasPattern), under the same conditions on x and w.
-rule weight_only_linear_no_bias {
-  benefit 1
-  labels fusion
-  match {
-    %m = pd_op.matmul(%x, %w) {transpose_x: false, transpose_y: false}
-  }
-  where {
-    $sm_version in [70, 75, 80, 86, 89, 90] && $weight_only_algo in ["weight_only_int8", "weight_only_int4"]
-    is_param(%w) && dtype(%w) in [float16, bfloat16]
-    rank(%w) == 2 && rank(%x) >= 2 && dim(%x, -1) == dim(%w, 0)
-    dim(%x, -1) % 64 == 0 && dim(%w, 1) % 16 == 0
-  }
-  rewrite {
-    %q, %s = pd_op.weight_quantize(%w) {algo: $weight_only_algo, arch: $sm_version, group_size: -1}
-    replace %m with pd_op.weight_only_linear(%x, %q, null, %s) {
-        weight_dtype: $weight_only_algo == "weight_only_int8" ? "int8" : "int4", arch: $sm_version, group_size: -1}
-  }
-}
-`
-
-// fusedWeightOnlyLinearList1 is a constant list of the rules' constraints.
-var fusedWeightOnlyLinearList1 = []rule.Val{int64(70), int64(75), int64(80), int64(86), int64(89), int64(90)}
-
-// fusedWeightOnlyLinearList2 is a constant list of the rules' constraints.
-var fusedWeightOnlyLinearList2 = []rule.Val{"weight_only_int8", "weight_only_int4"}
-
-// fusedWeightOnlyLinearStatic is what the matcher needs of the rule set checked against one Context.
-type fusedWeightOnlyLinearStatic struct {
-	rules                        []*rule.Rule
-	dispatch                     *rt.Dispatch
-	op_pd_op_matmul              *ir.OpInfo                         // pd_op.matmul
-	def_pd_op_matmul_transpose_x ir.Attribute                       // the default of pd_op.matmul transpose_x (nil: none)
-	r0_transpose_x               ir.Attribute                       // rule weight_only_linear_bias: transpose_x: false
-	def_pd_op_matmul_transpose_y ir.Attribute                       // the default of pd_op.matmul transpose_y (nil: none)
-	r0_transpose_y               ir.Attribute                       // rule weight_only_linear_bias: transpose_y: false
-	r0_param                     *rule.ParamRef                     // rule weight_only_linear_bias: $sm_version
-	r0_param2                    *rule.ParamRef                     // rule weight_only_linear_bias: $weight_only_algo
-	builtin_dtype                func([]rule.Val) (rule.Val, error) // the builtin dtype
-	r0_lit                       rule.Val                           // rule weight_only_linear_bias: float16
-	r0_lit2                      rule.Val                           // rule weight_only_linear_bias: bfloat16
-	builtin_rank                 func([]rule.Val) (rule.Val, error) // the builtin rank
-	builtin_dim                  func([]rule.Val) (rule.Val, error) // the builtin dim
-	builtin_shape                func([]rule.Val) (rule.Val, error) // the builtin shape
-	r1_transpose_x               ir.Attribute                       // rule weight_only_linear_no_bias: transpose_x: false
-	r1_transpose_y               ir.Attribute                       // rule weight_only_linear_no_bias: transpose_y: false
-	r1_param                     *rule.ParamRef                     // rule weight_only_linear_no_bias: $sm_version
-	r1_param2                    *rule.ParamRef                     // rule weight_only_linear_no_bias: $weight_only_algo
-	r1_lit                       rule.Val                           // rule weight_only_linear_no_bias: float16
-	r1_lit2                      rule.Val                           // rule weight_only_linear_no_bias: bfloat16
-}
-
-// fusedWeightOnlyLinearBind binds the matcher to a checked rule set, once per Context.
-func fusedWeightOnlyLinearBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &fusedWeightOnlyLinearStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.add", "pd_op.matmul")
-	s.op_pd_op_matmul = ctx.OpInfo("pd_op.matmul")
-	s.def_pd_op_matmul_transpose_x = rt.AttrDefault(ctx, "pd_op.matmul", "transpose_x")
-	s.r0_transpose_x = set.Rules[0].Pattern.Ops[0].Attrs[0].Literal
-	s.def_pd_op_matmul_transpose_y = rt.AttrDefault(ctx, "pd_op.matmul", "transpose_y")
-	s.r0_transpose_y = set.Rules[0].Pattern.Ops[0].Attrs[1].Literal
-	s.r0_param = set.Rules[0].Where[0].(*rule.Binary).X.(*rule.Binary).X.(*rule.ParamRef)
-	s.r0_param2 = set.Rules[0].Where[0].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
-	s.builtin_dtype = rule.PureBuiltin("dtype")
-	if s.builtin_dtype == nil {
-		return nil, fmt.Errorf("the builtin dtype is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.r0_lit = set.Rules[0].Where[1].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r0_lit2 = set.Rules[0].Where[1].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
-	s.builtin_rank = rule.PureBuiltin("rank")
-	if s.builtin_rank == nil {
-		return nil, fmt.Errorf("the builtin rank is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_dim = rule.PureBuiltin("dim")
-	if s.builtin_dim == nil {
-		return nil, fmt.Errorf("the builtin dim is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_shape = rule.PureBuiltin("shape")
-	if s.builtin_shape == nil {
-		return nil, fmt.Errorf("the builtin shape is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.r1_transpose_x = set.Rules[1].Pattern.Ops[0].Attrs[0].Literal
-	s.r1_transpose_y = set.Rules[1].Pattern.Ops[0].Attrs[1].Literal
-	s.r1_param = set.Rules[1].Where[0].(*rule.Binary).X.(*rule.Binary).X.(*rule.ParamRef)
-	s.r1_param2 = set.Rules[1].Where[0].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
-	s.r1_lit = set.Rules[1].Where[1].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r1_lit2 = set.Rules[1].Where[1].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &fusedWeightOnlyLinearMatcher{fusedWeightOnlyLinearStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
-}
-
-// fusedWeightOnlyLinearMatcher matches the rules at one op at a time, in one pass run.
-type fusedWeightOnlyLinearMatcher struct {
-	*fusedWeightOnlyLinearStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *fusedWeightOnlyLinearMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.add
-		m.r0_weight_only_linear_bias(op)
-	case 2: // pd_op.matmul
-		m.r1_weight_only_linear_no_bias(op)
-	}
-	return m.End()
-}
-
-// r0_weight_only_linear_bias tries rule weight_only_linear_bias (benefit 3, fused_weight_only_linear.drr:26:6) at op1, the root pd_op.add.
-func (m *fusedWeightOnlyLinearMatcher) r0_weight_only_linear_bias(op1 *ir.Op) bool {
-	// %z = pd_op.add(either(%m, %b))
-	if op1.NumOperands() != 2 || op1.NumResults() != 1 {
+// fusedWeightOnlyLinear_weight_only_linear_bias matches rule weight_only_linear_bias
+// (fused_weight_only_linear.drr:26:6) at op1, a pd_op.add.
+func fusedWeightOnlyLinear_weight_only_linear_bias(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.matmul
+	var m2, z, x, w, b *ir.Value
+	if !(op1.NumOperands() == 2 && op1.NumResults() == 1 && rt.Set(&z, op1.Result(0))) {
 		return false
 	}
-	v1_z := op1.Result(0)
-	for sw1 := 0; sw1 < 2; sw1++ {
-		op1_a2, op1_b3 := op1.Operand(sw1), op1.Operand(1-sw1) // as written, then swapped
-		v0_m := op1_a2
-		if v0_m == nil {
-			continue
+	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
+		if rt.Present(&m2, op1.Operand(sw1)) &&
+			rt.Def(&op0, m2, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
+			rt.AttrOr(op0, "transpose_x", in.Defaults[0]) == in.Literals[0] &&
+			rt.AttrOr(op0, "transpose_y", in.Defaults[1]) == in.Literals[1] && rt.Present(&x, op0.Operand(0)) &&
+			rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op1.Operand(1-sw1)) &&
+			rt.Closed([]*ir.Op{op0, op1}, m2) &&
+			rt.True(rt.In(m.Param("sm_version", in.Consts[0]), in.Consts[1])) && rt.True(rt.In(m.Param("weight_only_algo", in.Consts[2]), in.Consts[3])) && // where $sm_version in [70, 75, 80, 86, 89, 90] && $weight_only_algo in ["weight_only_int8", "weight_only_int4"]
+			rt.True(m.Builtin("is_param", w)) && rt.True(rt.In(m.Pure("dtype", w), in.Consts[4])) && // where is_param(%w) && dtype(%w) in [float16, bfloat16]
+			rt.True(rt.Equal(m.Pure("rank", w), int64(2))) && rt.True(rt.GreaterEqual(m.Pure("rank", x), int64(2))) && rt.True(rt.Equal(m.Pure("dim", x, int64(-1)), m.Pure("dim", w, int64(0)))) && // where rank(%w) == 2 && rank(%x) >= 2 && dim(%x, -1) == dim(%w, 0)
+			rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", x, int64(-1)), int64(64)), int64(0))) && rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(1)), int64(16)), int64(0))) && // where dim(%x, -1) % 64 == 0 && dim(%w, 1) % 16 == 0
+			rt.True(rt.Equal(m.Pure("shape", b), rt.List(m.Pure("dim", w, int64(1))))) && // where shape(%b) == [dim(%w, 1)]
+			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), m2, z, x, w, b), m.Holes()) {
+			return true
 		}
-		op0 := v0_m.DefiningOp()
-		if op0 == nil || v0_m.Index() != 0 || op0 == op1 {
-			continue
-		}
-		// %m = pd_op.matmul(%x, %w) {transpose_x: false, transpose_y: false}
-		if op0.Info() != m.op_pd_op_matmul || op0.NumOperands() != 2 || op0.NumResults() != 1 {
-			continue
-		}
-		if rt.AttrOr(op0, "transpose_x", m.def_pd_op_matmul_transpose_x) != m.r0_transpose_x {
-			continue
-		}
-		if rt.AttrOr(op0, "transpose_y", m.def_pd_op_matmul_transpose_y) != m.r0_transpose_y {
-			continue
-		}
-		v2_x := op0.Operand(0)
-		if v2_x == nil {
-			continue
-		}
-		v3_w := op0.Operand(1)
-		if v3_w == nil {
-			continue
-		}
-		v4_b := op1_b3
-		if v4_b == nil {
-			continue
-		}
-		// closure: every use of %m is in the match
-		if !rt.OnlyUsedBy(v0_m, op0, op1) {
-			continue
-		}
-		// where $sm_version in [70, 75, 80, 86, 89, 90] && $weight_only_algo in ["weight_only_int8", "weight_only_int4"]
-		in4, ok5 := rt.In(m.Param(m.r0_param), fusedWeightOnlyLinearList1)
-		if !ok5 {
-			continue
-		}
-		if !in4 {
-			continue
-		}
-		in6, ok7 := rt.In(m.Param(m.r0_param2), fusedWeightOnlyLinearList2)
-		if !ok7 {
-			continue
-		}
-		if !in6 {
-			continue
-		}
-		// where is_param(%w) && dtype(%w) in [float16, bfloat16]
-		p8, ok9 := m.Builtin("is_param", m.Args(v3_w))
-		if !ok9 {
-			continue
-		}
-		b10, ok11 := p8.(bool)
-		if !ok11 {
-			continue
-		}
-		if !b10 {
-			continue
-		}
-		f12, ok13 := rt.Call(m.builtin_dtype, m.Args(v3_w))
-		if !ok13 {
-			continue
-		}
-		in14, ok15 := rt.In(f12, []rule.Val{m.r0_lit, m.r0_lit2})
-		if !ok15 {
-			continue
-		}
-		if !in14 {
-			continue
-		}
-		// where rank(%w) == 2 && rank(%x) >= 2 && dim(%x, -1) == dim(%w, 0)
-		f16, ok17 := rt.Call(m.builtin_rank, m.Args(v3_w))
-		if !ok17 {
-			continue
-		}
-		if !(rule.Equal(f16, int64(2))) {
-			continue
-		}
-		f18, ok19 := rt.Call(m.builtin_rank, m.Args(v2_x))
-		if !ok19 {
-			continue
-		}
-		cmp20, ok21 := rule.Compare(f18, int64(2))
-		if !ok21 {
-			continue
-		}
-		if !(cmp20 >= 0) {
-			continue
-		}
-		f22, ok23 := rt.Call(m.builtin_dim, m.Args(v2_x, int64(-1)))
-		if !ok23 {
-			continue
-		}
-		f24, ok25 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(0)))
-		if !ok25 {
-			continue
-		}
-		if !(rule.Equal(f22, f24)) {
-			continue
-		}
-		// where dim(%x, -1) % 64 == 0 && dim(%w, 1) % 16 == 0
-		f26, ok27 := rt.Call(m.builtin_dim, m.Args(v2_x, int64(-1)))
-		if !ok27 {
-			continue
-		}
-		ar28, ok29 := rt.Arith("%", f26, int64(64))
-		if !ok29 {
-			continue
-		}
-		if !(rule.Equal(ar28, int64(0))) {
-			continue
-		}
-		f30, ok31 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(1)))
-		if !ok31 {
-			continue
-		}
-		ar32, ok33 := rt.Arith("%", f30, int64(16))
-		if !ok33 {
-			continue
-		}
-		if !(rule.Equal(ar32, int64(0))) {
-			continue
-		}
-		// where shape(%b) == [dim(%w, 1)]
-		f34, ok35 := rt.Call(m.builtin_shape, m.Args(v4_b))
-		if !ok35 {
-			continue
-		}
-		f36, ok37 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(1)))
-		if !ok37 {
-			continue
-		}
-		if !(rule.Equal(f34, []rule.Val{f36})) {
-			continue
-		}
-		mt := m.Emit(m.rules[0])
-		mt.Ops = append(mt.Ops[:0], op0, op1)
-		mt.Values = append(mt.Values[:0], v0_m, v1_z, v2_x, v3_w, v4_b)
-		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil)
-		mt.Holes = mt.Holes[:0]
-		return true
 	}
 	return false
 }
 
-// r1_weight_only_linear_no_bias tries rule weight_only_linear_no_bias (benefit 1, fused_weight_only_linear.drr:49:6) at op0, the root pd_op.matmul.
-func (m *fusedWeightOnlyLinearMatcher) r1_weight_only_linear_no_bias(op0 *ir.Op) bool {
-	// %m = pd_op.matmul(%x, %w) {transpose_x: false, transpose_y: false}
-	if op0.NumOperands() != 2 || op0.NumResults() != 1 {
-		return false
-	}
-	if rt.AttrOr(op0, "transpose_x", m.def_pd_op_matmul_transpose_x) != m.r1_transpose_x {
-		return false
-	}
-	if rt.AttrOr(op0, "transpose_y", m.def_pd_op_matmul_transpose_y) != m.r1_transpose_y {
-		return false
-	}
-	v0_m := op0.Result(0)
-	v1_x := op0.Operand(0)
-	if v1_x == nil {
-		return false
-	}
-	v2_w := op0.Operand(1)
-	if v2_w == nil {
-		return false
-	}
-	// where $sm_version in [70, 75, 80, 86, 89, 90] && $weight_only_algo in ["weight_only_int8", "weight_only_int4"]
-	in1, ok2 := rt.In(m.Param(m.r1_param), fusedWeightOnlyLinearList1)
-	if !ok2 {
-		return false
-	}
-	if !in1 {
-		return false
-	}
-	in3, ok4 := rt.In(m.Param(m.r1_param2), fusedWeightOnlyLinearList2)
-	if !ok4 {
-		return false
-	}
-	if !in3 {
-		return false
-	}
-	// where is_param(%w) && dtype(%w) in [float16, bfloat16]
-	p5, ok6 := m.Builtin("is_param", m.Args(v2_w))
-	if !ok6 {
-		return false
-	}
-	b7, ok8 := p5.(bool)
-	if !ok8 {
-		return false
-	}
-	if !b7 {
-		return false
-	}
-	f9, ok10 := rt.Call(m.builtin_dtype, m.Args(v2_w))
-	if !ok10 {
-		return false
-	}
-	in11, ok12 := rt.In(f9, []rule.Val{m.r1_lit, m.r1_lit2})
-	if !ok12 {
-		return false
-	}
-	if !in11 {
-		return false
-	}
-	// where rank(%w) == 2 && rank(%x) >= 2 && dim(%x, -1) == dim(%w, 0)
-	f13, ok14 := rt.Call(m.builtin_rank, m.Args(v2_w))
-	if !ok14 {
-		return false
-	}
-	if !(rule.Equal(f13, int64(2))) {
-		return false
-	}
-	f15, ok16 := rt.Call(m.builtin_rank, m.Args(v1_x))
-	if !ok16 {
-		return false
-	}
-	cmp17, ok18 := rule.Compare(f15, int64(2))
-	if !ok18 {
-		return false
-	}
-	if !(cmp17 >= 0) {
-		return false
-	}
-	f19, ok20 := rt.Call(m.builtin_dim, m.Args(v1_x, int64(-1)))
-	if !ok20 {
-		return false
-	}
-	f21, ok22 := rt.Call(m.builtin_dim, m.Args(v2_w, int64(0)))
-	if !ok22 {
-		return false
-	}
-	if !(rule.Equal(f19, f21)) {
-		return false
-	}
-	// where dim(%x, -1) % 64 == 0 && dim(%w, 1) % 16 == 0
-	f23, ok24 := rt.Call(m.builtin_dim, m.Args(v1_x, int64(-1)))
-	if !ok24 {
-		return false
-	}
-	ar25, ok26 := rt.Arith("%", f23, int64(64))
-	if !ok26 {
-		return false
-	}
-	if !(rule.Equal(ar25, int64(0))) {
-		return false
-	}
-	f27, ok28 := rt.Call(m.builtin_dim, m.Args(v2_w, int64(1)))
-	if !ok28 {
-		return false
-	}
-	ar29, ok30 := rt.Arith("%", f27, int64(16))
-	if !ok30 {
-		return false
-	}
-	if !(rule.Equal(ar29, int64(0))) {
-		return false
-	}
-	mt := m.Emit(m.rules[1])
-	mt.Ops = append(mt.Ops[:0], op0)
-	mt.Values = append(mt.Values[:0], v0_m, v1_x, v2_w)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil)
-	mt.Holes = mt.Holes[:0]
-	return true
+// fusedWeightOnlyLinear_weight_only_linear_no_bias matches rule weight_only_linear_no_bias
+// (fused_weight_only_linear.drr:49:6) at op0, a pd_op.matmul.
+func fusedWeightOnlyLinear_weight_only_linear_no_bias(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
+	var m2, x, w *ir.Value
+	return op0.NumOperands() == 2 && op0.NumResults() == 1 && rt.AttrOr(op0, "transpose_x", in.Defaults[0]) == in.Literals[0] &&
+		rt.AttrOr(op0, "transpose_y", in.Defaults[1]) == in.Literals[1] && rt.Set(&m2, op0.Result(0)) &&
+		rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) &&
+		rt.True(rt.In(m.Param("sm_version", in.Consts[0]), in.Consts[1])) && rt.True(rt.In(m.Param("weight_only_algo", in.Consts[2]), in.Consts[3])) && // where $sm_version in [70, 75, 80, 86, 89, 90] && $weight_only_algo in ["weight_only_int8", "weight_only_int4"]
+		rt.True(m.Builtin("is_param", w)) && rt.True(rt.In(m.Pure("dtype", w), in.Consts[4])) && // where is_param(%w) && dtype(%w) in [float16, bfloat16]
+		rt.True(rt.Equal(m.Pure("rank", w), int64(2))) && rt.True(rt.GreaterEqual(m.Pure("rank", x), int64(2))) && rt.True(rt.Equal(m.Pure("dim", x, int64(-1)), m.Pure("dim", w, int64(0)))) && // where rank(%w) == 2 && rank(%x) >= 2 && dim(%x, -1) == dim(%w, 0)
+		rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", x, int64(-1)), int64(64)), int64(0))) && rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(1)), int64(16)), int64(0))) && // where dim(%x, -1) % 64 == 0 && dim(%w, 1) % 16 == 0
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), m2, x, w), m.Holes())
 }

@@ -16,14 +16,14 @@ import (
 
 var update = flag.Bool("update", false, "regenerate the compiled rule sets (as go generate does)")
 
-// generated returns what drrc gen -rules .. -pkg compiled -o . writes: a file per shipped set and the index.
+// generated returns what drrc gen -rules .. -pkg compiled -o . -fs github.com/pirdrr/drr/rules.FS writes: a file per shipped set and the index.
 func generated(t *testing.T) map[string][]byte {
 	ctx := ir.NewContext()
 	require.NoError(t, ctx.LoadDefaultDialects())
 	out := map[string][]byte{}
 	funcs := map[string]string{}
 	for _, name := range rules.Sets() {
-		cfg := rulegen.Config{Package: "compiled", Name: name}
+		cfg := rulegen.Config{Package: "compiled", Name: name, FS: "github.com/pirdrr/drr/rules.FS"}
 		code, diags := rulegen.Generate(ctx, rules.FS(), []string{name + ".drr"}, cfg)
 		require.False(t, diags.HasErrors(), "%s: %v", name, diags)
 		out[name+".go"] = code

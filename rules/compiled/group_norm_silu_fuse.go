@@ -3,504 +3,90 @@
 package compiled
 
 import (
-	"fmt"
-
-	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
+	"github.com/pirdrr/drr/rules"
 )
 
-// GroupNormSiluFusePass is the rewriter.PassFactory of the rule pass "group_norm_silu_fuse": the rules of
-// group_norm_silu_fuse.drr, compiled to Go by drrc gen. The pass checks the rules against the programs' Context, as
-// the interpreted pass does, refuses them if they check differently than where this file was generated, and runs
-// them with rewriter's Driver and Applier.
-func GroupNormSiluFusePass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return groupNormSiluFuseProgram.Pass(ctx, reg)
+// GroupNormSiluFusePass is the rule pass group_norm_silu_fuse: group_norm_silu_fuse.drr compiled by drrc gen
+// (rt.Program).
+var GroupNormSiluFusePass = (&rt.Program{Name: "group_norm_silu_fuse", Paths: []string{"group_norm_silu_fuse.drr"}, FS: rules.FS(),
+	Fingerprint: "c29f70e96d08991a972d93cbc64fb7d1",
+	Rules: []rt.Rule{
+		{Name: "group_norm_silu", Match: groupNormSiluFuse_group_norm_silu},
+		{Name: "group_norm_silu_nchw", Match: groupNormSiluFuse_group_norm_silu_nchw},
+		{Name: "group_norm_silu_mixed", Match: groupNormSiluFuse_group_norm_silu_mixed},
+		{Name: "group_norm_silu_nchw_mixed", Match: groupNormSiluFuse_group_norm_silu_nchw_mixed},
+	}}).Pass
+
+// groupNormSiluFuse_group_norm_silu matches rule group_norm_silu (group_norm_silu_fuse.drr:23:6) at op1, a
+// pd_op.silu.
+func groupNormSiluFuse_group_norm_silu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.group_norm
+	var y, mean, var2, o, x, scale, bias *ir.Value
+	var eps, g ir.Attribute
+	return op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.Set(&o, op1.Result(0)) && rt.Present(&y, op1.Operand(0)) &&
+		rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 3 && op0.NumResults() == 3 &&
+		rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[0])) &&
+		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[1])) &&
+		rt.AttrOr(op0, "data_format", in.Defaults[2]) == in.Literals[2] && rt.Set(&mean, op0.Result(1)) &&
+		rt.Set(&var2, op0.Result(2)) && rt.Present(&x, op0.Operand(0)) && rt.Present(&scale, op0.Operand(1)) &&
+		rt.Present(&bias, op0.Operand(2)) &&
+		rt.Closed([]*ir.Op{op0, op1}, y) &&
+		rt.True(rt.In(m.Pure("dtype", x), in.Consts[0])) && // where dtype(%x) in [float16, bfloat16]
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, mean, var2, o, x, scale, bias), append(m.Holes(), eps, g))
 }
 
-var groupNormSiluFuseProgram = &rt.Program{
-	Name:  "group_norm_silu_fuse",
-	Paths: []string{"group_norm_silu_fuse.drr"},
-	Files: []rt.File{
-		{Name: "group_norm_silu_fuse.drr", Text: groupNormSiluFuseSource0},
-	},
-	Fingerprint: "23eccc42c8a9faf5cd0f2ce58c2740af",
-	Bind:        groupNormSiluFuseBind,
+// groupNormSiluFuse_group_norm_silu_nchw matches rule group_norm_silu_nchw (group_norm_silu_fuse.drr:44:6) at op1, a
+// pd_op.silu.
+func groupNormSiluFuse_group_norm_silu_nchw(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.group_norm
+	var y, mean, var2, o, x, scale, bias *ir.Value
+	var eps, g ir.Attribute
+	return op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.Set(&o, op1.Result(0)) && rt.Present(&y, op1.Operand(0)) &&
+		rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 3 && op0.NumResults() == 3 &&
+		rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[0])) &&
+		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[1])) &&
+		rt.AttrOr(op0, "data_format", in.Defaults[2]) == in.Literals[2] && rt.Set(&mean, op0.Result(1)) &&
+		rt.Set(&var2, op0.Result(2)) && rt.Present(&x, op0.Operand(0)) && rt.Present(&scale, op0.Operand(1)) &&
+		rt.Present(&bias, op0.Operand(2)) &&
+		rt.Closed([]*ir.Op{op0, op1}, y) &&
+		rt.True(rt.In(m.Pure("dtype", x), in.Consts[0])) && rt.True(rt.Equal(m.Pure("rank", x), int64(4))) && // where dtype(%x) in [float16, bfloat16] && rank(%x) == 4
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, mean, var2, o, x, scale, bias), append(m.Holes(), eps, g))
 }
 
-// groupNormSiluFuseSource0 is group_norm_silu_fuse.drr.
-const groupNormSiluFuseSource0 = `// group_norm_silu_fuse: Paddle's group_norm_silu_fuse_pass (paddle/fluid/pir/transforms/general/
-// group_norm_silu_fuse_pass.cc), CUDA branch: group_norm followed by silu becomes pd_op.add_group_norm_silu with the
-// silu activation, for float16 and bfloat16 input (float32 too with the pass attribute enable_gpu_mixed: the
-// parameter enable_gpu_mixed, false by default as in Paddle, for a program Paddle's mixed-precision pass will make
-// half precision; the label mixed marks those rules).
-//
-// Paddle's kernel of add_group_norm_silu (GroupNormNDHWCKernel, paddle/phi/kernels/gpu/group_norm_kernel.cu,
-// registered for float16 and bfloat16) throws unless the layout is NHWC. Paddle's pass copies data_format, and its
-// test (test_group_norm_silu_fuse_pass.py) runs transfer_layout_pass after it, which makes the fused op NHWC with
-// transposes around it. These rules do what the two passes do together: an NHWC group norm fuses as it is, an
-// NCHW one with its input transposed to NHWC and the result back to NCHW (the mean and variance, [N, groups], do
-// not depend on the layout).
-//
-// A swish after a group norm (silu_fuse makes one of x · sigmoid(x)) is the set group_norm_swish's, pirdrr's own,
-// which gpu_inference runs next: Paddle's pattern takes silu only.
-
-/// Paddle's pass attribute enable_gpu_mixed: float32 group norms fuse too (for Paddle's mixed-precision pass to
-/// make half precision); false by default, as in Paddle.
-param enable_gpu_mixed: bool = false
-
-/// silu(group_norm(x)) over NHWC half-precision x becomes add_group_norm_silu(x){activation: "silu"}
-/// (GroupNormSiluPattern); the group norm's mean and variance readers read the fused op's.
-rule group_norm_silu {
-  benefit 2
-  labels fusion
-  match {
-    %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NHWC"}
-    %o = pd_op.silu(%y)
-  }
-  where {
-    dtype(%x) in [float16, bfloat16]
-  }
-  rewrite {
-    %f, _, %m, %v = pd_op.add_group_norm_silu(%x, null, %scale, %bias) {epsilon: $eps, groups: $g,
-        data_format: "NHWC", activation: "silu"}
-    replace %o with %f
-    replace %mean with %m
-    replace %var with %v
-  }
+// groupNormSiluFuse_group_norm_silu_mixed matches rule group_norm_silu_mixed (group_norm_silu_fuse.drr:65:6) at op1,
+// a pd_op.silu.
+func groupNormSiluFuse_group_norm_silu_mixed(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.group_norm
+	var y, mean, var2, o, x, scale, bias *ir.Value
+	var eps, g ir.Attribute
+	return op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.Set(&o, op1.Result(0)) && rt.Present(&y, op1.Operand(0)) &&
+		rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 3 && op0.NumResults() == 3 &&
+		rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[0])) &&
+		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[1])) &&
+		rt.AttrOr(op0, "data_format", in.Defaults[2]) == in.Literals[2] && rt.Set(&mean, op0.Result(1)) &&
+		rt.Set(&var2, op0.Result(2)) && rt.Present(&x, op0.Operand(0)) && rt.Present(&scale, op0.Operand(1)) &&
+		rt.Present(&bias, op0.Operand(2)) &&
+		rt.Closed([]*ir.Op{op0, op1}, y) &&
+		rt.True(m.Param("enable_gpu_mixed", in.Consts[0])) && rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[1])) && // where $enable_gpu_mixed && dtype(%x) == float32
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, mean, var2, o, x, scale, bias), append(m.Holes(), eps, g))
 }
 
-/// silu(group_norm(x)) over NCHW half-precision x [N, C, H, W]: x transposed to NHWC, fused, the result transposed
-/// back (what Paddle's pass and its test's transfer_layout_pass make together).
-rule group_norm_silu_nchw {
-  benefit 2
-  labels fusion
-  match {
-    %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NCHW"}
-    %o = pd_op.silu(%y)
-  }
-  where {
-    dtype(%x) in [float16, bfloat16] && rank(%x) == 4
-  }
-  rewrite {
-    %f, _, %m, %v = pd_op.add_group_norm_silu(pd_op.transpose(%x) {perm: [0, 2, 3, 1]}, null, %scale, %bias) {
-        epsilon: $eps, groups: $g, data_format: "NHWC", activation: "silu"}
-    replace %o with pd_op.transpose(%f) {perm: [0, 3, 1, 2]}
-    replace %mean with %m
-    replace %var with %v
-  }
-}
-
-/// group_norm_silu for float32 (Paddle's enable_gpu_mixed). Its benefit is lower only to tell the checker the two
-/// rules' order does not matter: their dtype conditions exclude each other.
-rule group_norm_silu_mixed {
-  benefit 1
-  labels fusion, mixed
-  match {
-    %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NHWC"}
-    %o = pd_op.silu(%y)
-  }
-  where {
-    $enable_gpu_mixed && dtype(%x) == float32
-  }
-  rewrite {
-    %f, _, %m, %v = pd_op.add_group_norm_silu(%x, null, %scale, %bias) {epsilon: $eps, groups: $g,
-        data_format: "NHWC", activation: "silu"}
-    replace %o with %f
-    replace %mean with %m
-    replace %var with %v
-  }
-}
-
-/// group_norm_silu_nchw for float32 (Paddle's enable_gpu_mixed); its benefit is lower, as group_norm_silu_mixed's.
-rule group_norm_silu_nchw_mixed {
-  benefit 1
-  labels fusion, mixed
-  match {
-    %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NCHW"}
-    %o = pd_op.silu(%y)
-  }
-  where {
-    $enable_gpu_mixed && dtype(%x) == float32 && rank(%x) == 4
-  }
-  rewrite {
-    %f, _, %m, %v = pd_op.add_group_norm_silu(pd_op.transpose(%x) {perm: [0, 2, 3, 1]}, null, %scale, %bias) {
-        epsilon: $eps, groups: $g, data_format: "NHWC", activation: "silu"}
-    replace %o with pd_op.transpose(%f) {perm: [0, 3, 1, 2]}
-    replace %mean with %m
-    replace %var with %v
-  }
-}
-`
-
-// groupNormSiluFuseStatic is what the matcher needs of the rule set checked against one Context.
-type groupNormSiluFuseStatic struct {
-	rules                            []*rule.Rule
-	dispatch                         *rt.Dispatch
-	op_pd_op_group_norm              *ir.OpInfo                         // pd_op.group_norm
-	def_pd_op_group_norm_epsilon     ir.Attribute                       // the default of pd_op.group_norm epsilon (nil: none)
-	def_pd_op_group_norm_groups      ir.Attribute                       // the default of pd_op.group_norm groups (nil: none)
-	def_pd_op_group_norm_data_format ir.Attribute                       // the default of pd_op.group_norm data_format (nil: none)
-	r0_data_format                   ir.Attribute                       // rule group_norm_silu: data_format: "NHWC"
-	builtin_dtype                    func([]rule.Val) (rule.Val, error) // the builtin dtype
-	r0_lit                           rule.Val                           // rule group_norm_silu: float16
-	r0_lit2                          rule.Val                           // rule group_norm_silu: bfloat16
-	r1_data_format                   ir.Attribute                       // rule group_norm_silu_nchw: data_format: "NCHW"
-	r1_lit                           rule.Val                           // rule group_norm_silu_nchw: float16
-	r1_lit2                          rule.Val                           // rule group_norm_silu_nchw: bfloat16
-	builtin_rank                     func([]rule.Val) (rule.Val, error) // the builtin rank
-	r2_data_format                   ir.Attribute                       // rule group_norm_silu_mixed: data_format: "NHWC"
-	r2_param                         *rule.ParamRef                     // rule group_norm_silu_mixed: $enable_gpu_mixed
-	r2_lit                           rule.Val                           // rule group_norm_silu_mixed: float32
-	r3_data_format                   ir.Attribute                       // rule group_norm_silu_nchw_mixed: data_format: "NCHW"
-	r3_param                         *rule.ParamRef                     // rule group_norm_silu_nchw_mixed: $enable_gpu_mixed
-	r3_lit                           rule.Val                           // rule group_norm_silu_nchw_mixed: float32
-}
-
-// groupNormSiluFuseBind binds the matcher to a checked rule set, once per Context.
-func groupNormSiluFuseBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &groupNormSiluFuseStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.silu")
-	s.op_pd_op_group_norm = ctx.OpInfo("pd_op.group_norm")
-	s.def_pd_op_group_norm_epsilon = rt.AttrDefault(ctx, "pd_op.group_norm", "epsilon")
-	s.def_pd_op_group_norm_groups = rt.AttrDefault(ctx, "pd_op.group_norm", "groups")
-	s.def_pd_op_group_norm_data_format = rt.AttrDefault(ctx, "pd_op.group_norm", "data_format")
-	s.r0_data_format = set.Rules[0].Pattern.Ops[0].Attrs[2].Literal
-	s.builtin_dtype = rule.PureBuiltin("dtype")
-	if s.builtin_dtype == nil {
-		return nil, fmt.Errorf("the builtin dtype is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.r0_lit = set.Rules[0].Where[0].(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r0_lit2 = set.Rules[0].Where[0].(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
-	s.r1_data_format = set.Rules[1].Pattern.Ops[0].Attrs[2].Literal
-	s.r1_lit = set.Rules[1].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r1_lit2 = set.Rules[1].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
-	s.builtin_rank = rule.PureBuiltin("rank")
-	if s.builtin_rank == nil {
-		return nil, fmt.Errorf("the builtin rank is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.r2_data_format = set.Rules[2].Pattern.Ops[0].Attrs[2].Literal
-	s.r2_param = set.Rules[2].Where[0].(*rule.Binary).X.(*rule.ParamRef)
-	s.r2_lit = set.Rules[2].Where[0].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
-	s.r3_data_format = set.Rules[3].Pattern.Ops[0].Attrs[2].Literal
-	s.r3_param = set.Rules[3].Where[0].(*rule.Binary).X.(*rule.Binary).X.(*rule.ParamRef)
-	s.r3_lit = set.Rules[3].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &groupNormSiluFuseMatcher{groupNormSiluFuseStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
-}
-
-// groupNormSiluFuseMatcher matches the rules at one op at a time, in one pass run.
-type groupNormSiluFuseMatcher struct {
-	*groupNormSiluFuseStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *groupNormSiluFuseMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.silu
-		m.r0_group_norm_silu(op)
-		m.r1_group_norm_silu_nchw(op)
-		m.r2_group_norm_silu_mixed(op)
-		m.r3_group_norm_silu_nchw_mixed(op)
-	}
-	return m.End()
-}
-
-// r0_group_norm_silu tries rule group_norm_silu (benefit 2, group_norm_silu_fuse.drr:23:6) at op1, the root pd_op.silu.
-func (m *groupNormSiluFuseMatcher) r0_group_norm_silu(op1 *ir.Op) bool {
-	// %o = pd_op.silu(%y)
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	v3_o := op1.Result(0)
-	v0_y := op1.Operand(0)
-	if v0_y == nil {
-		return false
-	}
-	op0 := v0_y.DefiningOp()
-	if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NHWC"}
-	if op0.Info() != m.op_pd_op_group_norm || op0.NumOperands() != 3 || op0.NumResults() != 3 {
-		return false
-	}
-	h0_eps := rt.AttrOr(op0, "epsilon", m.def_pd_op_group_norm_epsilon)
-	if h0_eps == nil {
-		return false
-	}
-	h1_g := rt.AttrOr(op0, "groups", m.def_pd_op_group_norm_groups)
-	if h1_g == nil {
-		return false
-	}
-	if rt.AttrOr(op0, "data_format", m.def_pd_op_group_norm_data_format) != m.r0_data_format {
-		return false
-	}
-	v1_mean := op0.Result(1)
-	v2_var := op0.Result(2)
-	v4_x := op0.Operand(0)
-	if v4_x == nil {
-		return false
-	}
-	v5_scale := op0.Operand(1)
-	if v5_scale == nil {
-		return false
-	}
-	v6_bias := op0.Operand(2)
-	if v6_bias == nil {
-		return false
-	}
-	// closure: every use of %y is in the match
-	if !rt.OnlyUsedBy(v0_y, op0, op1) {
-		return false
-	}
-	// where dtype(%x) in [float16, bfloat16]
-	f1, ok2 := rt.Call(m.builtin_dtype, m.Args(v4_x))
-	if !ok2 {
-		return false
-	}
-	in3, ok4 := rt.In(f1, []rule.Val{m.r0_lit, m.r0_lit2})
-	if !ok4 {
-		return false
-	}
-	if !in3 {
-		return false
-	}
-	mt := m.Emit(m.rules[0])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_y, v1_mean, v2_var, v3_o, v4_x, v5_scale, v6_bias)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_eps, h1_g)
-	return true
-}
-
-// r1_group_norm_silu_nchw tries rule group_norm_silu_nchw (benefit 2, group_norm_silu_fuse.drr:44:6) at op1, the root pd_op.silu.
-func (m *groupNormSiluFuseMatcher) r1_group_norm_silu_nchw(op1 *ir.Op) bool {
-	// %o = pd_op.silu(%y)
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	v3_o := op1.Result(0)
-	v0_y := op1.Operand(0)
-	if v0_y == nil {
-		return false
-	}
-	op0 := v0_y.DefiningOp()
-	if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NCHW"}
-	if op0.Info() != m.op_pd_op_group_norm || op0.NumOperands() != 3 || op0.NumResults() != 3 {
-		return false
-	}
-	h0_eps := rt.AttrOr(op0, "epsilon", m.def_pd_op_group_norm_epsilon)
-	if h0_eps == nil {
-		return false
-	}
-	h1_g := rt.AttrOr(op0, "groups", m.def_pd_op_group_norm_groups)
-	if h1_g == nil {
-		return false
-	}
-	if rt.AttrOr(op0, "data_format", m.def_pd_op_group_norm_data_format) != m.r1_data_format {
-		return false
-	}
-	v1_mean := op0.Result(1)
-	v2_var := op0.Result(2)
-	v4_x := op0.Operand(0)
-	if v4_x == nil {
-		return false
-	}
-	v5_scale := op0.Operand(1)
-	if v5_scale == nil {
-		return false
-	}
-	v6_bias := op0.Operand(2)
-	if v6_bias == nil {
-		return false
-	}
-	// closure: every use of %y is in the match
-	if !rt.OnlyUsedBy(v0_y, op0, op1) {
-		return false
-	}
-	// where dtype(%x) in [float16, bfloat16] && rank(%x) == 4
-	f1, ok2 := rt.Call(m.builtin_dtype, m.Args(v4_x))
-	if !ok2 {
-		return false
-	}
-	in3, ok4 := rt.In(f1, []rule.Val{m.r1_lit, m.r1_lit2})
-	if !ok4 {
-		return false
-	}
-	if !in3 {
-		return false
-	}
-	f5, ok6 := rt.Call(m.builtin_rank, m.Args(v4_x))
-	if !ok6 {
-		return false
-	}
-	if !(rule.Equal(f5, int64(4))) {
-		return false
-	}
-	mt := m.Emit(m.rules[1])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_y, v1_mean, v2_var, v3_o, v4_x, v5_scale, v6_bias)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_eps, h1_g)
-	return true
-}
-
-// r2_group_norm_silu_mixed tries rule group_norm_silu_mixed (benefit 1, group_norm_silu_fuse.drr:65:6) at op1, the root pd_op.silu.
-func (m *groupNormSiluFuseMatcher) r2_group_norm_silu_mixed(op1 *ir.Op) bool {
-	// %o = pd_op.silu(%y)
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	v3_o := op1.Result(0)
-	v0_y := op1.Operand(0)
-	if v0_y == nil {
-		return false
-	}
-	op0 := v0_y.DefiningOp()
-	if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NHWC"}
-	if op0.Info() != m.op_pd_op_group_norm || op0.NumOperands() != 3 || op0.NumResults() != 3 {
-		return false
-	}
-	h0_eps := rt.AttrOr(op0, "epsilon", m.def_pd_op_group_norm_epsilon)
-	if h0_eps == nil {
-		return false
-	}
-	h1_g := rt.AttrOr(op0, "groups", m.def_pd_op_group_norm_groups)
-	if h1_g == nil {
-		return false
-	}
-	if rt.AttrOr(op0, "data_format", m.def_pd_op_group_norm_data_format) != m.r2_data_format {
-		return false
-	}
-	v1_mean := op0.Result(1)
-	v2_var := op0.Result(2)
-	v4_x := op0.Operand(0)
-	if v4_x == nil {
-		return false
-	}
-	v5_scale := op0.Operand(1)
-	if v5_scale == nil {
-		return false
-	}
-	v6_bias := op0.Operand(2)
-	if v6_bias == nil {
-		return false
-	}
-	// closure: every use of %y is in the match
-	if !rt.OnlyUsedBy(v0_y, op0, op1) {
-		return false
-	}
-	// where $enable_gpu_mixed && dtype(%x) == float32
-	b1, ok2 := m.Param(m.r2_param).(bool)
-	if !ok2 {
-		return false
-	}
-	if !b1 {
-		return false
-	}
-	f3, ok4 := rt.Call(m.builtin_dtype, m.Args(v4_x))
-	if !ok4 {
-		return false
-	}
-	if !(rule.Equal(f3, m.r2_lit)) {
-		return false
-	}
-	mt := m.Emit(m.rules[2])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_y, v1_mean, v2_var, v3_o, v4_x, v5_scale, v6_bias)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_eps, h1_g)
-	return true
-}
-
-// r3_group_norm_silu_nchw_mixed tries rule group_norm_silu_nchw_mixed (benefit 1, group_norm_silu_fuse.drr:85:6) at op1, the root pd_op.silu.
-func (m *groupNormSiluFuseMatcher) r3_group_norm_silu_nchw_mixed(op1 *ir.Op) bool {
-	// %o = pd_op.silu(%y)
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	v3_o := op1.Result(0)
-	v0_y := op1.Operand(0)
-	if v0_y == nil {
-		return false
-	}
-	op0 := v0_y.DefiningOp()
-	if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NCHW"}
-	if op0.Info() != m.op_pd_op_group_norm || op0.NumOperands() != 3 || op0.NumResults() != 3 {
-		return false
-	}
-	h0_eps := rt.AttrOr(op0, "epsilon", m.def_pd_op_group_norm_epsilon)
-	if h0_eps == nil {
-		return false
-	}
-	h1_g := rt.AttrOr(op0, "groups", m.def_pd_op_group_norm_groups)
-	if h1_g == nil {
-		return false
-	}
-	if rt.AttrOr(op0, "data_format", m.def_pd_op_group_norm_data_format) != m.r3_data_format {
-		return false
-	}
-	v1_mean := op0.Result(1)
-	v2_var := op0.Result(2)
-	v4_x := op0.Operand(0)
-	if v4_x == nil {
-		return false
-	}
-	v5_scale := op0.Operand(1)
-	if v5_scale == nil {
-		return false
-	}
-	v6_bias := op0.Operand(2)
-	if v6_bias == nil {
-		return false
-	}
-	// closure: every use of %y is in the match
-	if !rt.OnlyUsedBy(v0_y, op0, op1) {
-		return false
-	}
-	// where $enable_gpu_mixed && dtype(%x) == float32 && rank(%x) == 4
-	b1, ok2 := m.Param(m.r3_param).(bool)
-	if !ok2 {
-		return false
-	}
-	if !b1 {
-		return false
-	}
-	f3, ok4 := rt.Call(m.builtin_dtype, m.Args(v4_x))
-	if !ok4 {
-		return false
-	}
-	if !(rule.Equal(f3, m.r3_lit)) {
-		return false
-	}
-	f5, ok6 := rt.Call(m.builtin_rank, m.Args(v4_x))
-	if !ok6 {
-		return false
-	}
-	if !(rule.Equal(f5, int64(4))) {
-		return false
-	}
-	mt := m.Emit(m.rules[3])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_y, v1_mean, v2_var, v3_o, v4_x, v5_scale, v6_bias)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_eps, h1_g)
-	return true
+// groupNormSiluFuse_group_norm_silu_nchw_mixed matches rule group_norm_silu_nchw_mixed
+// (group_norm_silu_fuse.drr:85:6) at op1, a pd_op.silu.
+func groupNormSiluFuse_group_norm_silu_nchw_mixed(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.group_norm
+	var y, mean, var2, o, x, scale, bias *ir.Value
+	var eps, g ir.Attribute
+	return op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.Set(&o, op1.Result(0)) && rt.Present(&y, op1.Operand(0)) &&
+		rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 3 && op0.NumResults() == 3 &&
+		rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[0])) &&
+		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[1])) &&
+		rt.AttrOr(op0, "data_format", in.Defaults[2]) == in.Literals[2] && rt.Set(&mean, op0.Result(1)) &&
+		rt.Set(&var2, op0.Result(2)) && rt.Present(&x, op0.Operand(0)) && rt.Present(&scale, op0.Operand(1)) &&
+		rt.Present(&bias, op0.Operand(2)) &&
+		rt.Closed([]*ir.Op{op0, op1}, y) &&
+		rt.True(m.Param("enable_gpu_mixed", in.Consts[0])) && rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[1])) && rt.True(rt.Equal(m.Pure("rank", x), int64(4))) && // where $enable_gpu_mixed && dtype(%x) == float32 && rank(%x) == 4
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, mean, var2, o, x, scale, bias), append(m.Holes(), eps, g))
 }

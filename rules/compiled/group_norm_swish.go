@@ -3,785 +3,135 @@
 package compiled
 
 import (
-	"fmt"
-
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
+	"github.com/pirdrr/drr/rules"
 )
 
-// GroupNormSwishPass is the rewriter.PassFactory of the rule pass "group_norm_swish": the rules of
-// group_norm_swish.drr, compiled to Go by drrc gen. The pass checks the rules against the programs' Context, as the
-// interpreted pass does, refuses them if they check differently than where this file was generated, and runs them
-// with rewriter's Driver and Applier.
-func GroupNormSwishPass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return groupNormSwishProgram.Pass(ctx, reg)
+// GroupNormSwishPass is the rule pass group_norm_swish: group_norm_swish.drr compiled by drrc gen (rt.Program).
+var GroupNormSwishPass = (&rt.Program{Name: "group_norm_swish", Paths: []string{"group_norm_swish.drr"}, FS: rules.FS(),
+	Fingerprint: "3391a5f29fff65c8ca061c95fe157e85",
+	Rules: []rt.Rule{
+		{Name: "group_norm_swish", Match: groupNormSwish_group_norm_swish},
+		{Name: "group_norm_swish_nchw", Match: groupNormSwish_group_norm_swish_nchw},
+		{Name: "group_norm_swish_mixed", Match: groupNormSwish_group_norm_swish_mixed},
+		{Name: "group_norm_swish_nchw_mixed", Match: groupNormSwish_group_norm_swish_nchw_mixed},
+		{Name: "add_group_norm_then_swish", Match: groupNormSwish_add_group_norm_then_swish},
+		{Name: "add_group_norm_nchw_then_swish", Match: groupNormSwish_add_group_norm_nchw_then_swish},
+	}}).Pass
+
+// groupNormSwish_group_norm_swish matches rule group_norm_swish (group_norm_swish.drr:13:6) at op1, a pd_op.swish.
+func groupNormSwish_group_norm_swish(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.group_norm
+	var y, mean, var2, o, x, scale, bias *ir.Value
+	var eps, g ir.Attribute
+	return op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.Set(&o, op1.Result(0)) && rt.Present(&y, op1.Operand(0)) &&
+		rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 3 && op0.NumResults() == 3 &&
+		rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[0])) &&
+		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[1])) &&
+		rt.AttrOr(op0, "data_format", in.Defaults[2]) == in.Literals[2] && rt.Set(&mean, op0.Result(1)) &&
+		rt.Set(&var2, op0.Result(2)) && rt.Present(&x, op0.Operand(0)) && rt.Present(&scale, op0.Operand(1)) &&
+		rt.Present(&bias, op0.Operand(2)) &&
+		rt.Closed([]*ir.Op{op0, op1}, y) &&
+		rt.True(rt.In(m.Pure("dtype", x), in.Consts[0])) && // where dtype(%x) in [float16, bfloat16]
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, mean, var2, o, x, scale, bias), append(m.Holes(), eps, g))
 }
 
-var groupNormSwishProgram = &rt.Program{
-	Name:  "group_norm_swish",
-	Paths: []string{"group_norm_swish.drr"},
-	Files: []rt.File{
-		{Name: "group_norm_swish.drr", Text: groupNormSwishSource0},
-	},
-	Fingerprint: "631b82f143ce73c56d64233107b97025",
-	Bind:        groupNormSwishBind,
+// groupNormSwish_group_norm_swish_nchw matches rule group_norm_swish_nchw (group_norm_swish.drr:34:6) at op1, a
+// pd_op.swish.
+func groupNormSwish_group_norm_swish_nchw(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.group_norm
+	var y, mean, var2, o, x, scale, bias *ir.Value
+	var eps, g ir.Attribute
+	return op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.Set(&o, op1.Result(0)) && rt.Present(&y, op1.Operand(0)) &&
+		rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 3 && op0.NumResults() == 3 &&
+		rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[0])) &&
+		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[1])) &&
+		rt.AttrOr(op0, "data_format", in.Defaults[2]) == in.Literals[2] && rt.Set(&mean, op0.Result(1)) &&
+		rt.Set(&var2, op0.Result(2)) && rt.Present(&x, op0.Operand(0)) && rt.Present(&scale, op0.Operand(1)) &&
+		rt.Present(&bias, op0.Operand(2)) &&
+		rt.Closed([]*ir.Op{op0, op1}, y) &&
+		rt.True(rt.In(m.Pure("dtype", x), in.Consts[0])) && rt.True(rt.Equal(m.Pure("rank", x), int64(4))) && // where dtype(%x) in [float16, bfloat16] && rank(%x) == 4
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, mean, var2, o, x, scale, bias), append(m.Holes(), eps, g))
 }
 
-// groupNormSwishSource0 is group_norm_swish.drr.
-const groupNormSwishSource0 = `// group_norm_swish: pirdrr's own rules beside Paddle's group_norm_silu_fuse and add_norm_fuse passes. silu_fuse
-// (Paddle's silu_fuse_pass) turns x · sigmoid(x) into pd_op.swish, and Paddle's group norm patterns
-// (GroupNormSiluPattern, AddGroupNormWithActPattern) take pd_op.silu only, so in Paddle a group norm followed by
-// x · sigmoid(x) stays two ops. swish (beta 1) is silu: these rules fuse it as those patterns fuse silu, with the
-// same conditions (half precision, or float32 with the parameter enable_gpu_mixed; NHWC, an NCHW group norm
-// transposed around the fused op). gpu_inference runs this set right after group_norm_silu_fuse.
-
-/// Paddle's pass attribute enable_gpu_mixed, as in group_norm_silu_fuse and add_norm_fuse: float32 group norms fuse
-/// too; false by default, as in Paddle.
-param enable_gpu_mixed: bool = false
-
-/// swish(group_norm(x)) over NHWC half-precision x becomes add_group_norm_silu(x){activation: "silu"}.
-rule group_norm_swish {
-  benefit 2
-  labels fusion
-  match {
-    %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NHWC"}
-    %o = pd_op.swish(%y)
-  }
-  where {
-    dtype(%x) in [float16, bfloat16]
-  }
-  rewrite {
-    %f, _, %m, %v = pd_op.add_group_norm_silu(%x, null, %scale, %bias) {epsilon: $eps, groups: $g,
-        data_format: "NHWC", activation: "silu"}
-    replace %o with %f
-    replace %mean with %m
-    replace %var with %v
-  }
+// groupNormSwish_group_norm_swish_mixed matches rule group_norm_swish_mixed (group_norm_swish.drr:55:6) at op1, a
+// pd_op.swish.
+func groupNormSwish_group_norm_swish_mixed(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.group_norm
+	var y, mean, var2, o, x, scale, bias *ir.Value
+	var eps, g ir.Attribute
+	return op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.Set(&o, op1.Result(0)) && rt.Present(&y, op1.Operand(0)) &&
+		rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 3 && op0.NumResults() == 3 &&
+		rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[0])) &&
+		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[1])) &&
+		rt.AttrOr(op0, "data_format", in.Defaults[2]) == in.Literals[2] && rt.Set(&mean, op0.Result(1)) &&
+		rt.Set(&var2, op0.Result(2)) && rt.Present(&x, op0.Operand(0)) && rt.Present(&scale, op0.Operand(1)) &&
+		rt.Present(&bias, op0.Operand(2)) &&
+		rt.Closed([]*ir.Op{op0, op1}, y) &&
+		rt.True(m.Param("enable_gpu_mixed", in.Consts[0])) && rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[1])) && // where $enable_gpu_mixed && dtype(%x) == float32
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, mean, var2, o, x, scale, bias), append(m.Holes(), eps, g))
 }
 
-/// swish(group_norm(x)) over NCHW half-precision x [N, C, H, W]: x transposed to NHWC, fused, the result transposed
-/// back (as group_norm_silu_nchw).
-rule group_norm_swish_nchw {
-  benefit 2
-  labels fusion
-  match {
-    %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NCHW"}
-    %o = pd_op.swish(%y)
-  }
-  where {
-    dtype(%x) in [float16, bfloat16] && rank(%x) == 4
-  }
-  rewrite {
-    %f, _, %m, %v = pd_op.add_group_norm_silu(pd_op.transpose(%x) {perm: [0, 2, 3, 1]}, null, %scale, %bias) {
-        epsilon: $eps, groups: $g, data_format: "NHWC", activation: "silu"}
-    replace %o with pd_op.transpose(%f) {perm: [0, 3, 1, 2]}
-    replace %mean with %m
-    replace %var with %v
-  }
+// groupNormSwish_group_norm_swish_nchw_mixed matches rule group_norm_swish_nchw_mixed (group_norm_swish.drr:75:6) at
+// op1, a pd_op.swish.
+func groupNormSwish_group_norm_swish_nchw_mixed(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.group_norm
+	var y, mean, var2, o, x, scale, bias *ir.Value
+	var eps, g ir.Attribute
+	return op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.Set(&o, op1.Result(0)) && rt.Present(&y, op1.Operand(0)) &&
+		rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 3 && op0.NumResults() == 3 &&
+		rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[0])) &&
+		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[1])) &&
+		rt.AttrOr(op0, "data_format", in.Defaults[2]) == in.Literals[2] && rt.Set(&mean, op0.Result(1)) &&
+		rt.Set(&var2, op0.Result(2)) && rt.Present(&x, op0.Operand(0)) && rt.Present(&scale, op0.Operand(1)) &&
+		rt.Present(&bias, op0.Operand(2)) &&
+		rt.Closed([]*ir.Op{op0, op1}, y) &&
+		rt.True(m.Param("enable_gpu_mixed", in.Consts[0])) && rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[1])) && rt.True(rt.Equal(m.Pure("rank", x), int64(4))) && // where $enable_gpu_mixed && dtype(%x) == float32 && rank(%x) == 4
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, mean, var2, o, x, scale, bias), append(m.Holes(), eps, g))
 }
 
-/// group_norm_swish for float32 (Paddle's enable_gpu_mixed). Its benefit is lower only to tell the checker the two
-/// rules' order does not matter: their dtype conditions exclude each other.
-rule group_norm_swish_mixed {
-  benefit 1
-  labels fusion, mixed
-  match {
-    %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NHWC"}
-    %o = pd_op.swish(%y)
-  }
-  where {
-    $enable_gpu_mixed && dtype(%x) == float32
-  }
-  rewrite {
-    %f, _, %m, %v = pd_op.add_group_norm_silu(%x, null, %scale, %bias) {epsilon: $eps, groups: $g,
-        data_format: "NHWC", activation: "silu"}
-    replace %o with %f
-    replace %mean with %m
-    replace %var with %v
-  }
+// groupNormSwish_add_group_norm_then_swish matches rule add_group_norm_then_swish (group_norm_swish.drr:96:6) at
+// op1, a pd_op.swish.
+func groupNormSwish_add_group_norm_then_swish(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.add_group_norm_silu
+	var f, ro, m2, v, o, x, res, scale, bias *ir.Value
+	var eps, g, fmt ir.Attribute
+	return op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.Set(&o, op1.Result(0)) && rt.Present(&f, op1.Operand(0)) &&
+		rt.Def(&op0, f, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 4 && op0.NumResults() == 4 &&
+		rt.AttrOr(op0, "activation", in.Defaults[0]) == in.Literals[0] &&
+		rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[1])) &&
+		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[2])) &&
+		rt.BindAttr(&fmt, rt.AttrOr(op0, "data_format", in.Defaults[3])) && rt.Set(&ro, op0.Result(1)) &&
+		rt.Set(&m2, op0.Result(2)) && rt.Set(&v, op0.Result(3)) && rt.Present(&x, op0.Operand(0)) &&
+		rt.Present(&res, op0.Operand(1)) && rt.Present(&scale, op0.Operand(2)) && rt.Present(&bias, op0.Operand(3)) &&
+		rt.Closed([]*ir.Op{op0, op1}, f) &&
+		rt.True(rt.Or(rt.In(m.Pure("dtype", x), in.Consts[0]), func() rule.Val {
+			return rt.And(m.Param("enable_gpu_mixed", in.Consts[1]), func() rule.Val { return rt.Equal(m.Pure("dtype", x), in.Consts[2]) })
+		})) && // where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), f, ro, m2, v, o, x, res, scale, bias), append(m.Holes(), eps, g, fmt))
 }
 
-/// group_norm_swish_nchw for float32 (Paddle's enable_gpu_mixed); its benefit is lower, as group_norm_swish_mixed's.
-rule group_norm_swish_nchw_mixed {
-  benefit 1
-  labels fusion, mixed
-  match {
-    %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NCHW"}
-    %o = pd_op.swish(%y)
-  }
-  where {
-    $enable_gpu_mixed && dtype(%x) == float32 && rank(%x) == 4
-  }
-  rewrite {
-    %f, _, %m, %v = pd_op.add_group_norm_silu(pd_op.transpose(%x) {perm: [0, 2, 3, 1]}, null, %scale, %bias) {
-        epsilon: $eps, groups: $g, data_format: "NHWC", activation: "silu"}
-    replace %o with pd_op.transpose(%f) {perm: [0, 3, 1, 2]}
-    replace %mean with %m
-    replace %var with %v
-  }
-}
-
-/// A swish after add_group_norm_silu without activation (add_norm_fuse's add + group norm) joins it, as
-/// add_norm_fuse's add_group_norm_then_silu does for silu.
-rule add_group_norm_then_swish {
-  benefit 2
-  labels fusion
-  match {
-    %f, %ro, %m, %v = pd_op.add_group_norm_silu(%x, %res, %scale, %bias) {activation: "", epsilon: $eps, groups: $g,
-        data_format: $fmt}
-    %o = pd_op.swish(%f)
-  }
-  where {
-    dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
-  }
-  rewrite {
-    %f2, %ro2, %m2, %v2 = pd_op.add_group_norm_silu(%x, %res, %scale, %bias) {epsilon: $eps, groups: $g,
-        data_format: $fmt, activation: "silu"}
-    replace %o with %f2
-    replace %ro with %ro2
-    replace %m with %m2
-    replace %v with %v2
-  }
-}
-
-/// add_group_norm_then_swish where add_norm_fuse transposed the result of an NCHW group norm back to NCHW: the swish
-/// after the transpose joins the fused op (swish commutes with the transpose).
-rule add_group_norm_nchw_then_swish {
-  benefit 2
-  labels fusion
-  match {
-    %f, %ro, %m, %v = pd_op.add_group_norm_silu(%x, %res, %scale, %bias) {activation: "", epsilon: $eps, groups: $g,
-        data_format: "NHWC"}
-    %t = pd_op.transpose(%f) {perm: [0, 3, 1, 2]}
-    %o = pd_op.swish(%t)
-  }
-  where {
-    dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
-  }
-  rewrite {
-    %f2, %ro2, %m2, %v2 = pd_op.add_group_norm_silu(%x, %res, %scale, %bias) {epsilon: $eps, groups: $g,
-        data_format: "NHWC", activation: "silu"}
-    replace %o with pd_op.transpose(%f2) {perm: [0, 3, 1, 2]}
-    replace %ro with %ro2
-    replace %m with %m2
-    replace %v with %v2
-  }
-}
-`
-
-// groupNormSwishStatic is what the matcher needs of the rule set checked against one Context.
-type groupNormSwishStatic struct {
-	rules                                     []*rule.Rule
-	dispatch                                  *rt.Dispatch
-	op_pd_op_group_norm                       *ir.OpInfo                         // pd_op.group_norm
-	def_pd_op_group_norm_epsilon              ir.Attribute                       // the default of pd_op.group_norm epsilon (nil: none)
-	def_pd_op_group_norm_groups               ir.Attribute                       // the default of pd_op.group_norm groups (nil: none)
-	def_pd_op_group_norm_data_format          ir.Attribute                       // the default of pd_op.group_norm data_format (nil: none)
-	r0_data_format                            ir.Attribute                       // rule group_norm_swish: data_format: "NHWC"
-	builtin_dtype                             func([]rule.Val) (rule.Val, error) // the builtin dtype
-	r0_lit                                    rule.Val                           // rule group_norm_swish: float16
-	r0_lit2                                   rule.Val                           // rule group_norm_swish: bfloat16
-	r1_data_format                            ir.Attribute                       // rule group_norm_swish_nchw: data_format: "NCHW"
-	r1_lit                                    rule.Val                           // rule group_norm_swish_nchw: float16
-	r1_lit2                                   rule.Val                           // rule group_norm_swish_nchw: bfloat16
-	builtin_rank                              func([]rule.Val) (rule.Val, error) // the builtin rank
-	r2_data_format                            ir.Attribute                       // rule group_norm_swish_mixed: data_format: "NHWC"
-	r2_param                                  *rule.ParamRef                     // rule group_norm_swish_mixed: $enable_gpu_mixed
-	r2_lit                                    rule.Val                           // rule group_norm_swish_mixed: float32
-	r3_data_format                            ir.Attribute                       // rule group_norm_swish_nchw_mixed: data_format: "NCHW"
-	r3_param                                  *rule.ParamRef                     // rule group_norm_swish_nchw_mixed: $enable_gpu_mixed
-	r3_lit                                    rule.Val                           // rule group_norm_swish_nchw_mixed: float32
-	op_pd_op_add_group_norm_silu              *ir.OpInfo                         // pd_op.add_group_norm_silu
-	def_pd_op_add_group_norm_silu_activation  ir.Attribute                       // the default of pd_op.add_group_norm_silu activation (nil: none)
-	r4_activation                             ir.Attribute                       // rule add_group_norm_then_swish: activation: ""
-	def_pd_op_add_group_norm_silu_epsilon     ir.Attribute                       // the default of pd_op.add_group_norm_silu epsilon (nil: none)
-	def_pd_op_add_group_norm_silu_groups      ir.Attribute                       // the default of pd_op.add_group_norm_silu groups (nil: none)
-	def_pd_op_add_group_norm_silu_data_format ir.Attribute                       // the default of pd_op.add_group_norm_silu data_format (nil: none)
-	r4_lit                                    rule.Val                           // rule add_group_norm_then_swish: float16
-	r4_lit2                                   rule.Val                           // rule add_group_norm_then_swish: bfloat16
-	r4_param                                  *rule.ParamRef                     // rule add_group_norm_then_swish: $enable_gpu_mixed
-	r4_lit3                                   rule.Val                           // rule add_group_norm_then_swish: float32
-	op_pd_op_transpose                        *ir.OpInfo                         // pd_op.transpose
-	def_pd_op_transpose_perm                  ir.Attribute                       // the default of pd_op.transpose perm (nil: none)
-	r5_perm                                   ir.Attribute                       // rule add_group_norm_nchw_then_swish: perm: [(Int32)0,(Int32)3,(Int32)1,(Int32)2]
-	r5_activation                             ir.Attribute                       // rule add_group_norm_nchw_then_swish: activation: ""
-	r5_data_format                            ir.Attribute                       // rule add_group_norm_nchw_then_swish: data_format: "NHWC"
-	r5_lit                                    rule.Val                           // rule add_group_norm_nchw_then_swish: float16
-	r5_lit2                                   rule.Val                           // rule add_group_norm_nchw_then_swish: bfloat16
-	r5_param                                  *rule.ParamRef                     // rule add_group_norm_nchw_then_swish: $enable_gpu_mixed
-	r5_lit3                                   rule.Val                           // rule add_group_norm_nchw_then_swish: float32
-}
-
-// groupNormSwishBind binds the matcher to a checked rule set, once per Context.
-func groupNormSwishBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &groupNormSwishStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.swish")
-	s.op_pd_op_group_norm = ctx.OpInfo("pd_op.group_norm")
-	s.def_pd_op_group_norm_epsilon = rt.AttrDefault(ctx, "pd_op.group_norm", "epsilon")
-	s.def_pd_op_group_norm_groups = rt.AttrDefault(ctx, "pd_op.group_norm", "groups")
-	s.def_pd_op_group_norm_data_format = rt.AttrDefault(ctx, "pd_op.group_norm", "data_format")
-	s.r0_data_format = set.Rules[0].Pattern.Ops[0].Attrs[2].Literal
-	s.builtin_dtype = rule.PureBuiltin("dtype")
-	if s.builtin_dtype == nil {
-		return nil, fmt.Errorf("the builtin dtype is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.r0_lit = set.Rules[0].Where[0].(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r0_lit2 = set.Rules[0].Where[0].(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
-	s.r1_data_format = set.Rules[1].Pattern.Ops[0].Attrs[2].Literal
-	s.r1_lit = set.Rules[1].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r1_lit2 = set.Rules[1].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
-	s.builtin_rank = rule.PureBuiltin("rank")
-	if s.builtin_rank == nil {
-		return nil, fmt.Errorf("the builtin rank is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.r2_data_format = set.Rules[2].Pattern.Ops[0].Attrs[2].Literal
-	s.r2_param = set.Rules[2].Where[0].(*rule.Binary).X.(*rule.ParamRef)
-	s.r2_lit = set.Rules[2].Where[0].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
-	s.r3_data_format = set.Rules[3].Pattern.Ops[0].Attrs[2].Literal
-	s.r3_param = set.Rules[3].Where[0].(*rule.Binary).X.(*rule.Binary).X.(*rule.ParamRef)
-	s.r3_lit = set.Rules[3].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
-	s.op_pd_op_add_group_norm_silu = ctx.OpInfo("pd_op.add_group_norm_silu")
-	s.def_pd_op_add_group_norm_silu_activation = rt.AttrDefault(ctx, "pd_op.add_group_norm_silu", "activation")
-	s.r4_activation = set.Rules[4].Pattern.Ops[0].Attrs[0].Literal
-	s.def_pd_op_add_group_norm_silu_epsilon = rt.AttrDefault(ctx, "pd_op.add_group_norm_silu", "epsilon")
-	s.def_pd_op_add_group_norm_silu_groups = rt.AttrDefault(ctx, "pd_op.add_group_norm_silu", "groups")
-	s.def_pd_op_add_group_norm_silu_data_format = rt.AttrDefault(ctx, "pd_op.add_group_norm_silu", "data_format")
-	s.r4_lit = set.Rules[4].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r4_lit2 = set.Rules[4].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
-	s.r4_param = set.Rules[4].Where[0].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
-	s.r4_lit3 = set.Rules[4].Where[0].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
-	s.op_pd_op_transpose = ctx.OpInfo("pd_op.transpose")
-	s.def_pd_op_transpose_perm = rt.AttrDefault(ctx, "pd_op.transpose", "perm")
-	s.r5_perm = set.Rules[5].Pattern.Ops[1].Attrs[0].Literal
-	s.r5_activation = set.Rules[5].Pattern.Ops[0].Attrs[0].Literal
-	s.r5_data_format = set.Rules[5].Pattern.Ops[0].Attrs[3].Literal
-	s.r5_lit = set.Rules[5].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r5_lit2 = set.Rules[5].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
-	s.r5_param = set.Rules[5].Where[0].(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
-	s.r5_lit3 = set.Rules[5].Where[0].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Lit).Value
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &groupNormSwishMatcher{groupNormSwishStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
-}
-
-// groupNormSwishMatcher matches the rules at one op at a time, in one pass run.
-type groupNormSwishMatcher struct {
-	*groupNormSwishStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *groupNormSwishMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.swish
-		m.r0_group_norm_swish(op)
-		m.r1_group_norm_swish_nchw(op)
-		m.r4_add_group_norm_then_swish(op)
-		m.r5_add_group_norm_nchw_then_swish(op)
-		m.r2_group_norm_swish_mixed(op)
-		m.r3_group_norm_swish_nchw_mixed(op)
-	}
-	return m.End()
-}
-
-// r0_group_norm_swish tries rule group_norm_swish (benefit 2, group_norm_swish.drr:13:6) at op1, the root pd_op.swish.
-func (m *groupNormSwishMatcher) r0_group_norm_swish(op1 *ir.Op) bool {
-	// %o = pd_op.swish(%y)
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	v3_o := op1.Result(0)
-	v0_y := op1.Operand(0)
-	if v0_y == nil {
-		return false
-	}
-	op0 := v0_y.DefiningOp()
-	if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NHWC"}
-	if op0.Info() != m.op_pd_op_group_norm || op0.NumOperands() != 3 || op0.NumResults() != 3 {
-		return false
-	}
-	h0_eps := rt.AttrOr(op0, "epsilon", m.def_pd_op_group_norm_epsilon)
-	if h0_eps == nil {
-		return false
-	}
-	h1_g := rt.AttrOr(op0, "groups", m.def_pd_op_group_norm_groups)
-	if h1_g == nil {
-		return false
-	}
-	if rt.AttrOr(op0, "data_format", m.def_pd_op_group_norm_data_format) != m.r0_data_format {
-		return false
-	}
-	v1_mean := op0.Result(1)
-	v2_var := op0.Result(2)
-	v4_x := op0.Operand(0)
-	if v4_x == nil {
-		return false
-	}
-	v5_scale := op0.Operand(1)
-	if v5_scale == nil {
-		return false
-	}
-	v6_bias := op0.Operand(2)
-	if v6_bias == nil {
-		return false
-	}
-	// closure: every use of %y is in the match
-	if !rt.OnlyUsedBy(v0_y, op0, op1) {
-		return false
-	}
-	// where dtype(%x) in [float16, bfloat16]
-	f1, ok2 := rt.Call(m.builtin_dtype, m.Args(v4_x))
-	if !ok2 {
-		return false
-	}
-	in3, ok4 := rt.In(f1, []rule.Val{m.r0_lit, m.r0_lit2})
-	if !ok4 {
-		return false
-	}
-	if !in3 {
-		return false
-	}
-	mt := m.Emit(m.rules[0])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_y, v1_mean, v2_var, v3_o, v4_x, v5_scale, v6_bias)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_eps, h1_g)
-	return true
-}
-
-// r1_group_norm_swish_nchw tries rule group_norm_swish_nchw (benefit 2, group_norm_swish.drr:34:6) at op1, the root pd_op.swish.
-func (m *groupNormSwishMatcher) r1_group_norm_swish_nchw(op1 *ir.Op) bool {
-	// %o = pd_op.swish(%y)
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	v3_o := op1.Result(0)
-	v0_y := op1.Operand(0)
-	if v0_y == nil {
-		return false
-	}
-	op0 := v0_y.DefiningOp()
-	if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NCHW"}
-	if op0.Info() != m.op_pd_op_group_norm || op0.NumOperands() != 3 || op0.NumResults() != 3 {
-		return false
-	}
-	h0_eps := rt.AttrOr(op0, "epsilon", m.def_pd_op_group_norm_epsilon)
-	if h0_eps == nil {
-		return false
-	}
-	h1_g := rt.AttrOr(op0, "groups", m.def_pd_op_group_norm_groups)
-	if h1_g == nil {
-		return false
-	}
-	if rt.AttrOr(op0, "data_format", m.def_pd_op_group_norm_data_format) != m.r1_data_format {
-		return false
-	}
-	v1_mean := op0.Result(1)
-	v2_var := op0.Result(2)
-	v4_x := op0.Operand(0)
-	if v4_x == nil {
-		return false
-	}
-	v5_scale := op0.Operand(1)
-	if v5_scale == nil {
-		return false
-	}
-	v6_bias := op0.Operand(2)
-	if v6_bias == nil {
-		return false
-	}
-	// closure: every use of %y is in the match
-	if !rt.OnlyUsedBy(v0_y, op0, op1) {
-		return false
-	}
-	// where dtype(%x) in [float16, bfloat16] && rank(%x) == 4
-	f1, ok2 := rt.Call(m.builtin_dtype, m.Args(v4_x))
-	if !ok2 {
-		return false
-	}
-	in3, ok4 := rt.In(f1, []rule.Val{m.r1_lit, m.r1_lit2})
-	if !ok4 {
-		return false
-	}
-	if !in3 {
-		return false
-	}
-	f5, ok6 := rt.Call(m.builtin_rank, m.Args(v4_x))
-	if !ok6 {
-		return false
-	}
-	if !(rule.Equal(f5, int64(4))) {
-		return false
-	}
-	mt := m.Emit(m.rules[1])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_y, v1_mean, v2_var, v3_o, v4_x, v5_scale, v6_bias)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_eps, h1_g)
-	return true
-}
-
-// r2_group_norm_swish_mixed tries rule group_norm_swish_mixed (benefit 1, group_norm_swish.drr:55:6) at op1, the root pd_op.swish.
-func (m *groupNormSwishMatcher) r2_group_norm_swish_mixed(op1 *ir.Op) bool {
-	// %o = pd_op.swish(%y)
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	v3_o := op1.Result(0)
-	v0_y := op1.Operand(0)
-	if v0_y == nil {
-		return false
-	}
-	op0 := v0_y.DefiningOp()
-	if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NHWC"}
-	if op0.Info() != m.op_pd_op_group_norm || op0.NumOperands() != 3 || op0.NumResults() != 3 {
-		return false
-	}
-	h0_eps := rt.AttrOr(op0, "epsilon", m.def_pd_op_group_norm_epsilon)
-	if h0_eps == nil {
-		return false
-	}
-	h1_g := rt.AttrOr(op0, "groups", m.def_pd_op_group_norm_groups)
-	if h1_g == nil {
-		return false
-	}
-	if rt.AttrOr(op0, "data_format", m.def_pd_op_group_norm_data_format) != m.r2_data_format {
-		return false
-	}
-	v1_mean := op0.Result(1)
-	v2_var := op0.Result(2)
-	v4_x := op0.Operand(0)
-	if v4_x == nil {
-		return false
-	}
-	v5_scale := op0.Operand(1)
-	if v5_scale == nil {
-		return false
-	}
-	v6_bias := op0.Operand(2)
-	if v6_bias == nil {
-		return false
-	}
-	// closure: every use of %y is in the match
-	if !rt.OnlyUsedBy(v0_y, op0, op1) {
-		return false
-	}
-	// where $enable_gpu_mixed && dtype(%x) == float32
-	b1, ok2 := m.Param(m.r2_param).(bool)
-	if !ok2 {
-		return false
-	}
-	if !b1 {
-		return false
-	}
-	f3, ok4 := rt.Call(m.builtin_dtype, m.Args(v4_x))
-	if !ok4 {
-		return false
-	}
-	if !(rule.Equal(f3, m.r2_lit)) {
-		return false
-	}
-	mt := m.Emit(m.rules[2])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_y, v1_mean, v2_var, v3_o, v4_x, v5_scale, v6_bias)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_eps, h1_g)
-	return true
-}
-
-// r3_group_norm_swish_nchw_mixed tries rule group_norm_swish_nchw_mixed (benefit 1, group_norm_swish.drr:75:6) at op1, the root pd_op.swish.
-func (m *groupNormSwishMatcher) r3_group_norm_swish_nchw_mixed(op1 *ir.Op) bool {
-	// %o = pd_op.swish(%y)
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	v3_o := op1.Result(0)
-	v0_y := op1.Operand(0)
-	if v0_y == nil {
-		return false
-	}
-	op0 := v0_y.DefiningOp()
-	if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %y, %mean, %var = pd_op.group_norm(%x, %scale, %bias) {epsilon: $eps, groups: $g, data_format: "NCHW"}
-	if op0.Info() != m.op_pd_op_group_norm || op0.NumOperands() != 3 || op0.NumResults() != 3 {
-		return false
-	}
-	h0_eps := rt.AttrOr(op0, "epsilon", m.def_pd_op_group_norm_epsilon)
-	if h0_eps == nil {
-		return false
-	}
-	h1_g := rt.AttrOr(op0, "groups", m.def_pd_op_group_norm_groups)
-	if h1_g == nil {
-		return false
-	}
-	if rt.AttrOr(op0, "data_format", m.def_pd_op_group_norm_data_format) != m.r3_data_format {
-		return false
-	}
-	v1_mean := op0.Result(1)
-	v2_var := op0.Result(2)
-	v4_x := op0.Operand(0)
-	if v4_x == nil {
-		return false
-	}
-	v5_scale := op0.Operand(1)
-	if v5_scale == nil {
-		return false
-	}
-	v6_bias := op0.Operand(2)
-	if v6_bias == nil {
-		return false
-	}
-	// closure: every use of %y is in the match
-	if !rt.OnlyUsedBy(v0_y, op0, op1) {
-		return false
-	}
-	// where $enable_gpu_mixed && dtype(%x) == float32 && rank(%x) == 4
-	b1, ok2 := m.Param(m.r3_param).(bool)
-	if !ok2 {
-		return false
-	}
-	if !b1 {
-		return false
-	}
-	f3, ok4 := rt.Call(m.builtin_dtype, m.Args(v4_x))
-	if !ok4 {
-		return false
-	}
-	if !(rule.Equal(f3, m.r3_lit)) {
-		return false
-	}
-	f5, ok6 := rt.Call(m.builtin_rank, m.Args(v4_x))
-	if !ok6 {
-		return false
-	}
-	if !(rule.Equal(f5, int64(4))) {
-		return false
-	}
-	mt := m.Emit(m.rules[3])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_y, v1_mean, v2_var, v3_o, v4_x, v5_scale, v6_bias)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_eps, h1_g)
-	return true
-}
-
-// r4_add_group_norm_then_swish tries rule add_group_norm_then_swish (benefit 2, group_norm_swish.drr:96:6) at op1, the root pd_op.swish.
-func (m *groupNormSwishMatcher) r4_add_group_norm_then_swish(op1 *ir.Op) bool {
-	// %o = pd_op.swish(%f)
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	v4_o := op1.Result(0)
-	v0_f := op1.Operand(0)
-	if v0_f == nil {
-		return false
-	}
-	op0 := v0_f.DefiningOp()
-	if op0 == nil || v0_f.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %f, %ro, %m, %v = pd_op.add_group_norm_silu(%x, %res, %scale, %bias) {activation: "", epsilon: $eps, groups: $g, data_format: $fmt}
-	if op0.Info() != m.op_pd_op_add_group_norm_silu || op0.NumOperands() != 4 || op0.NumResults() != 4 {
-		return false
-	}
-	if rt.AttrOr(op0, "activation", m.def_pd_op_add_group_norm_silu_activation) != m.r4_activation {
-		return false
-	}
-	h0_eps := rt.AttrOr(op0, "epsilon", m.def_pd_op_add_group_norm_silu_epsilon)
-	if h0_eps == nil {
-		return false
-	}
-	h1_g := rt.AttrOr(op0, "groups", m.def_pd_op_add_group_norm_silu_groups)
-	if h1_g == nil {
-		return false
-	}
-	h2_fmt := rt.AttrOr(op0, "data_format", m.def_pd_op_add_group_norm_silu_data_format)
-	if h2_fmt == nil {
-		return false
-	}
-	v1_ro := op0.Result(1)
-	v2_m := op0.Result(2)
-	v3_v := op0.Result(3)
-	v5_x := op0.Operand(0)
-	if v5_x == nil {
-		return false
-	}
-	v6_res := op0.Operand(1)
-	if v6_res == nil {
-		return false
-	}
-	v7_scale := op0.Operand(2)
-	if v7_scale == nil {
-		return false
-	}
-	v8_bias := op0.Operand(3)
-	if v8_bias == nil {
-		return false
-	}
-	// closure: every use of %f is in the match
-	if !rt.OnlyUsedBy(v0_f, op0, op1) {
-		return false
-	}
-	// where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
-	f1, ok2 := rt.Call(m.builtin_dtype, m.Args(v5_x))
-	if !ok2 {
-		return false
-	}
-	in3, ok4 := rt.In(f1, []rule.Val{m.r4_lit, m.r4_lit2})
-	if !ok4 {
-		return false
-	}
-	l5 := in3
-	if !l5 {
-		b6, ok7 := m.Param(m.r4_param).(bool)
-		if !ok7 {
-			return false
-		}
-		l8 := b6
-		if l8 {
-			f9, ok10 := rt.Call(m.builtin_dtype, m.Args(v5_x))
-			if !ok10 {
-				return false
-			}
-			l8 = rule.Equal(f9, m.r4_lit3)
-		}
-		l5 = l8
-	}
-	if !l5 {
-		return false
-	}
-	mt := m.Emit(m.rules[4])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_f, v1_ro, v2_m, v3_v, v4_o, v5_x, v6_res, v7_scale, v8_bias)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_eps, h1_g, h2_fmt)
-	return true
-}
-
-// r5_add_group_norm_nchw_then_swish tries rule add_group_norm_nchw_then_swish (benefit 2, group_norm_swish.drr:119:6) at op2, the root pd_op.swish.
-func (m *groupNormSwishMatcher) r5_add_group_norm_nchw_then_swish(op2 *ir.Op) bool {
-	// %o = pd_op.swish(%t)
-	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
-		return false
-	}
-	v5_o := op2.Result(0)
-	v4_t := op2.Operand(0)
-	if v4_t == nil {
-		return false
-	}
-	op1 := v4_t.DefiningOp()
-	if op1 == nil || v4_t.Index() != 0 || op1 == op2 {
-		return false
-	}
-	// %t = pd_op.transpose(%f) {perm: [(Int32)0,(Int32)3,(Int32)1,(Int32)2]}
-	if op1.Info() != m.op_pd_op_transpose || op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	if rt.AttrOr(op1, "perm", m.def_pd_op_transpose_perm) != m.r5_perm {
-		return false
-	}
-	v0_f := op1.Operand(0)
-	if v0_f == nil {
-		return false
-	}
-	op0 := v0_f.DefiningOp()
-	if op0 == nil || v0_f.Index() != 0 || op0 == op2 || op0 == op1 {
-		return false
-	}
-	// %f, %ro, %m, %v = pd_op.add_group_norm_silu(%x, %res, %scale, %bias) {activation: "", epsilon: $eps, groups: $g, data_format: "NHWC"}
-	if op0.Info() != m.op_pd_op_add_group_norm_silu || op0.NumOperands() != 4 || op0.NumResults() != 4 {
-		return false
-	}
-	if rt.AttrOr(op0, "activation", m.def_pd_op_add_group_norm_silu_activation) != m.r5_activation {
-		return false
-	}
-	h0_eps := rt.AttrOr(op0, "epsilon", m.def_pd_op_add_group_norm_silu_epsilon)
-	if h0_eps == nil {
-		return false
-	}
-	h1_g := rt.AttrOr(op0, "groups", m.def_pd_op_add_group_norm_silu_groups)
-	if h1_g == nil {
-		return false
-	}
-	if rt.AttrOr(op0, "data_format", m.def_pd_op_add_group_norm_silu_data_format) != m.r5_data_format {
-		return false
-	}
-	v1_ro := op0.Result(1)
-	v2_m := op0.Result(2)
-	v3_v := op0.Result(3)
-	v6_x := op0.Operand(0)
-	if v6_x == nil {
-		return false
-	}
-	v7_res := op0.Operand(1)
-	if v7_res == nil {
-		return false
-	}
-	v8_scale := op0.Operand(2)
-	if v8_scale == nil {
-		return false
-	}
-	v9_bias := op0.Operand(3)
-	if v9_bias == nil {
-		return false
-	}
-	// closure: every use of %f is in the match
-	if !rt.OnlyUsedBy(v0_f, op0, op1, op2) {
-		return false
-	}
-	// closure: every use of %t is in the match
-	if !rt.OnlyUsedBy(v4_t, op0, op1, op2) {
-		return false
-	}
-	// where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
-	f1, ok2 := rt.Call(m.builtin_dtype, m.Args(v6_x))
-	if !ok2 {
-		return false
-	}
-	in3, ok4 := rt.In(f1, []rule.Val{m.r5_lit, m.r5_lit2})
-	if !ok4 {
-		return false
-	}
-	l5 := in3
-	if !l5 {
-		b6, ok7 := m.Param(m.r5_param).(bool)
-		if !ok7 {
-			return false
-		}
-		l8 := b6
-		if l8 {
-			f9, ok10 := rt.Call(m.builtin_dtype, m.Args(v6_x))
-			if !ok10 {
-				return false
-			}
-			l8 = rule.Equal(f9, m.r5_lit3)
-		}
-		l5 = l8
-	}
-	if !l5 {
-		return false
-	}
-	mt := m.Emit(m.rules[5])
-	mt.Ops = append(mt.Ops[:0], op0, op1, op2)
-	mt.Values = append(mt.Values[:0], v0_f, v1_ro, v2_m, v3_v, v4_t, v5_o, v6_x, v7_res, v8_scale, v9_bias)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_eps, h1_g)
-	return true
+// groupNormSwish_add_group_norm_nchw_then_swish matches rule add_group_norm_nchw_then_swish
+// (group_norm_swish.drr:119:6) at op2, a pd_op.swish.
+func groupNormSwish_add_group_norm_nchw_then_swish(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
+	var op0, op1 *ir.Op // op0 pd_op.add_group_norm_silu, op1 pd_op.transpose
+	var f, ro, m2, v, t, o, x, res, scale, bias *ir.Value
+	var eps, g ir.Attribute
+	return op2.NumOperands() == 1 && op2.NumResults() == 1 && rt.Set(&o, op2.Result(0)) && rt.Present(&t, op2.Operand(0)) &&
+		rt.Def(&op1, t, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() == 1 &&
+		rt.AttrOr(op1, "perm", in.Defaults[4]) == in.Literals[4] && rt.Present(&f, op1.Operand(0)) &&
+		rt.Def(&op0, f, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 4 && op0.NumResults() == 4 &&
+		rt.AttrOr(op0, "activation", in.Defaults[0]) == in.Literals[0] &&
+		rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[1])) &&
+		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[2])) &&
+		rt.AttrOr(op0, "data_format", in.Defaults[3]) == in.Literals[3] && rt.Set(&ro, op0.Result(1)) &&
+		rt.Set(&m2, op0.Result(2)) && rt.Set(&v, op0.Result(3)) && rt.Present(&x, op0.Operand(0)) &&
+		rt.Present(&res, op0.Operand(1)) && rt.Present(&scale, op0.Operand(2)) && rt.Present(&bias, op0.Operand(3)) &&
+		rt.Closed([]*ir.Op{op0, op1, op2}, f, t) &&
+		rt.True(rt.Or(rt.In(m.Pure("dtype", x), in.Consts[0]), func() rule.Val {
+			return rt.And(m.Param("enable_gpu_mixed", in.Consts[1]), func() rule.Val { return rt.Equal(m.Pure("dtype", x), in.Consts[2]) })
+		})) && // where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
+		m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), f, ro, m2, v, t, o, x, res, scale, bias), append(m.Holes(), eps, g))
 }

@@ -3,700 +3,150 @@
 package compiled
 
 import (
-	"fmt"
-
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
+	"github.com/pirdrr/drr/rules"
 )
 
-// IdentityOpCleanPass is the rewriter.PassFactory of the rule pass "identity_op_clean": the rules of
-// identity_op_clean.drr, compiled to Go by drrc gen. The pass checks the rules against the programs' Context, as the
-// interpreted pass does, refuses them if they check differently than where this file was generated, and runs them
-// with rewriter's Driver and Applier.
-func IdentityOpCleanPass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return identityOpCleanProgram.Pass(ctx, reg)
+// IdentityOpCleanPass is the rule pass identity_op_clean: identity_op_clean.drr compiled by drrc gen (rt.Program).
+var IdentityOpCleanPass = (&rt.Program{Name: "identity_op_clean", Paths: []string{"identity_op_clean.drr"}, FS: rules.FS(),
+	Fingerprint: "4a350970f1d80fe14d078b51dc1b9cfb",
+	Rules: []rt.Rule{
+		{Name: "remove_useless_scale", Match: identityOpClean_remove_useless_scale},
+		{Name: "remove_redundant_scale", Match: identityOpClean_remove_redundant_scale},
+		{Name: "remove_redundant_scale_shared_factor", Match: identityOpClean_remove_redundant_scale_shared_factor},
+		{Name: "remove_useless_cast", Match: identityOpClean_remove_useless_cast},
+		{Name: "remove_useless_concat", Match: identityOpClean_remove_useless_concat},
+		{Name: "remove_redundant_cast", Match: identityOpClean_remove_redundant_cast},
+		{Name: "delete_dropout", Match: identityOpClean_delete_dropout},
+		{Name: "replace_dropout_with_scale", Match: identityOpClean_replace_dropout_with_scale},
+	}}).Pass
+
+// identityOpClean_remove_useless_scale matches rule remove_useless_scale (identity_op_clean.drr:17:6) at op1, a
+// pd_op.scale.
+func identityOpClean_remove_useless_scale(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.full
+	var y, x, _1 *ir.Value
+	return op1.NumOperands() == 2 && op1.NumResults() == 1 && rt.AttrOr(op1, "bias", in.Defaults[1]) == in.Literals[1] &&
+		rt.Set(&y, op1.Result(0)) && rt.Present(&x, op1.Operand(0)) && rt.Present(&_1, op1.Operand(1)) &&
+		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 0 && op0.NumResults() >= 1 &&
+		rt.AttrOr(op0, "value", in.Defaults[0]) == in.Literals[0] && rt.ResultsUnused(op0, 1) &&
+		rt.True(rt.Not(m.Builtin("mutated", x))) && rt.True(rt.Not(m.Builtin("mutated", y))) && // where !mutated(%x) && !mutated(%y)
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, x, _1), m.Holes())
 }
 
-var identityOpCleanProgram = &rt.Program{
-	Name:  "identity_op_clean",
-	Paths: []string{"identity_op_clean.drr"},
-	Files: []rt.File{
-		{Name: "identity_op_clean.drr", Text: identityOpCleanSource0},
-	},
-	Fingerprint: "5d3a749c7d716be71e268fc6b332937f",
-	Bind:        identityOpCleanBind,
+// identityOpClean_remove_redundant_scale matches rule remove_redundant_scale (identity_op_clean.drr:33:6) at op3, a
+// pd_op.scale.
+func identityOpClean_remove_redundant_scale(m *rt.Matcher, in *rt.Instance, op3 *ir.Op) bool {
+	var op0, op1, op2 *ir.Op // op0 pd_op.full, op1 pd_op.scale, op2 pd_op.full
+	var s, y, x, _1, _2 *ir.Value
+	var v1, sh, dt, pl, b1, a1, v2, b2, a2 ir.Attribute
+	return op3.NumOperands() == 2 && op3.NumResults() == 1 && rt.BindAttr(&b2, rt.AttrOr(op3, "bias", in.Defaults[7])) &&
+		rt.BindAttr(&a2, rt.AttrOr(op3, "bias_after_scale", in.Defaults[8])) && rt.Set(&y, op3.Result(0)) &&
+		rt.Present(&s, op3.Operand(0)) &&
+		rt.Def(&op1, s, 0) && op1 != op3 && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1 &&
+		rt.BindAttr(&b1, rt.AttrOr(op1, "bias", in.Defaults[4])) &&
+		rt.BindAttr(&a1, rt.AttrOr(op1, "bias_after_scale", in.Defaults[5])) && rt.Present(&x, op1.Operand(0)) &&
+		rt.Present(&_1, op1.Operand(1)) &&
+		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 0 && op0.NumResults() >= 1 &&
+		rt.BindAttr(&v1, rt.AttrOr(op0, "value", in.Defaults[0])) && rt.BindAttr(&sh, rt.AttrOr(op0, "shape", in.Defaults[1])) &&
+		rt.BindAttr(&dt, rt.AttrOr(op0, "dtype", in.Defaults[2])) && rt.BindAttr(&pl, rt.AttrOr(op0, "place", in.Defaults[3])) &&
+		rt.ResultsUnused(op0, 1) && rt.Present(&_2, op3.Operand(1)) &&
+		rt.Def(&op2, _2, 0) && op2 != op0 && op2.Info() == in.Ops[2] && op2.NumOperands() == 0 && op2.NumResults() >= 1 &&
+		rt.BindAttr(&v2, rt.AttrOr(op2, "value", in.Defaults[6])) && rt.ResultsUnused(op2, 1) &&
+		rt.Closed([]*ir.Op{op0, op1, op2, op3}, s) &&
+		m.Emit(in, append(m.Ops(), op0, op1, op2, op3), append(m.Values(), s, y, x, _1, _2), append(m.Holes(), v1, sh, dt, pl, b1, a1, v2, b2, a2))
 }
 
-// identityOpCleanSource0 is identity_op_clean.drr.
-const identityOpCleanSource0 = "// identity_op_clean: Paddle's identity_op_clean_pass (paddle/fluid/pir/transforms/general/): ops that compute their\n// input (scale by 1, a cast to the same type, a concat of one tensor, an inference dropout) are removed, and\n// scale(scale(x)) and cast(cast(x)) become one op.\n//\n// Deviations from Paddle, on purpose:\n//   - cast(cast(x)) is merged only when the middle cast loses nothing (a float widening): Paddle merges any middle\n//     type but int64, int32 and bool, so float32 → float16 → float32 (which rounds) would become a no-op cast.\n//   - The constants (scale factors, dropout probabilities) are matched by value, also when other ops read them\n//     (language.md §8.1); Paddle's matcher requires them to be single-use, which the corpus's shared constants\n//     (one full 0.1 feeds every dropout of a BERT) never are.\n//   - Training-mode dropouts (is_test false: 1,155 in the corpus) stay, as in Paddle.\n//   - An op removed as the identity is a copy: its result and its input become one buffer. The removals require\n//     that nothing writes either (`!mutated`), as value_semantics' drop_copy does; otherwise a later inplace write\n//     to one would change the other (drrc verify -set identity_op_clean found it for the concat).\n\n/// scale(x, 1) + 0 is x (RemoveUselessScale).\nrule remove_useless_scale {\n  benefit 1\n  labels cleanup\n  match {\n    %y = pd_op.scale(%x, pd_op.full() {value: 1.0}) {bias: 0.0}\n  }\n  where {\n    !mutated(%x) && !mutated(%y)\n  }\n  rewrite {\n    replace %y with %x\n  }\n}\n\n/// scale(scale(x, v1) + b1, v2) + b2 is one scale by v1·v2 with the biases combined (RemoveRedundantScale): with\n/// b1' = b1 (bias after scale) or v1·b1 (before), the bias is b1'·v2 + b2 (after) or (b1' + b2)·v2 (before).\nrule remove_redundant_scale {\n  benefit 2\n  labels cleanup\n  match {\n    %s = pd_op.scale(%x, pd_op.full() {value: $v1, shape: $sh, dtype: $dt, place: $pl}) {bias: $b1,\n        bias_after_scale: $a1}\n    %y = pd_op.scale(%s, pd_op.full() {value: $v2}) {bias: $b2, bias_after_scale: $a2}\n  }\n  rewrite {\n    %f = pd_op.full() {shape: $sh, value: $v1 * $v2, dtype: $dt, place: $pl}\n    replace %y with pd_op.scale(%x, %f) {bias: $a2 ? ($a1 ? $b1 : $v1 * $b1) * $v2 + $b2 :\n        (($a1 ? $b1 : $v1 * $b1) + $b2) * $v2, bias_after_scale: true}\n  }\n}\n\n/// remove_redundant_scale where both scales read one factor constant: equal factors, which cse_constants (run\n/// before this pass in every pipeline) merges into one op. The same rule: a pattern's two constant ops cannot bind\n/// one op, so the merged form is spelt out.\nrule remove_redundant_scale_shared_factor {\n  benefit 2\n  labels cleanup\n  match {\n    %f = pd_op.full() {value: $v, shape: $sh, dtype: $dt, place: $pl}\n    %s = pd_op.scale(%x, %f) {bias: $b1, bias_after_scale: $a1}\n    %y = pd_op.scale(%s, %f) {bias: $b2, bias_after_scale: $a2}\n  }\n  rewrite {\n    %f2 = pd_op.full() {shape: $sh, value: $v * $v, dtype: $dt, place: $pl}\n    replace %y with pd_op.scale(%x, %f2) {bias: $a2 ? ($a1 ? $b1 : $v * $b1) * $v + $b2 :\n        (($a1 ? $b1 : $v * $b1) + $b2) * $v, bias_after_scale: true}\n  }\n}\n\n/// A cast to the type its input already has is the input (RemoveUselessCast).\nrule remove_useless_cast {\n  benefit 1\n  labels cleanup\n  match {\n    %y = pd_op.cast(%x) {dtype: $to}\n  }\n  where {\n    $to == dtype(%x)\n    !mutated(%x) && !mutated(%y)\n  }\n  rewrite {\n    replace %y with %x\n  }\n}\n\n/// concat of a single tensor is that tensor (RemoveUselessConcat).\nrule remove_useless_concat {\n  benefit 2\n  labels cleanup\n  match {\n    %y = pd_op.concat([%x], %axis)\n  }\n  where {\n    !mutated(%x) && !mutated(%y)\n  }\n  rewrite {\n    replace %y with %x\n  }\n}\n\n/// cast(cast(x, d1), d2) is cast(x, d2) when the first cast widens a float (RemoveRedundantCast, restricted to the\n/// casts that round nothing).\nrule remove_redundant_cast {\n  benefit 2\n  labels cleanup\n  match {\n    %t = pd_op.cast(%x) {dtype: $d1}\n    %y = pd_op.cast(%t) {dtype: $d2}\n  }\n  where {\n    $d1 == float64 && dtype(%x) in [float16, bfloat16, float32] || $d1 == float32 && dtype(%x) in [float16, bfloat16]\n  }\n  rewrite {\n    replace %y with pd_op.cast(%x) {dtype: $d2}\n  }\n}\n\n/// An inference dropout in upscale_in_train mode is the identity (DeleteDropoutOp). Its mask must be unused.\nrule delete_dropout {\n  benefit 1\n  labels cleanup\n  match {\n    %y, _ = pd_op.dropout(%x, null, pd_op.full() {value: $p}) {is_test: true, mode: \"upscale_in_train\"}\n  }\n  where {\n    $p >= 0.0\n    !mutated(%x) && !mutated(%y)\n  }\n  rewrite {\n    replace %y with %x\n    erase %y\n  }\n}\n\n/// An inference dropout in downgrade_in_infer mode multiplies by 1 − p (ReplaceDropoutWithScale). Python's\n/// `mode=\"downscale_in_infer\"` is the op attribute \"downgrade_in_infer\" (37 dropouts of the GraphNet corpus, 20 of them in inference).\nrule replace_dropout_with_scale {\n  benefit 1\n  labels cleanup\n  match {\n    %y, _ = pd_op.dropout(%x, null, pd_op.full() {value: $p}) {is_test: true, mode: \"downgrade_in_infer\"}\n  }\n  rewrite {\n    replace %y with pd_op.scale(%x, pd_op.full() {shape: [1], value: 1.0 - $p, dtype: float32}) {bias: 0.0,\n        bias_after_scale: true}\n    erase %y\n  }\n}\n"
-
-// identityOpCleanStatic is what the matcher needs of the rule set checked against one Context.
-type identityOpCleanStatic struct {
-	rules                            []*rule.Rule
-	dispatch                         *rt.Dispatch
-	def_pd_op_scale_bias             ir.Attribute                       // the default of pd_op.scale bias (nil: none)
-	r0_bias                          ir.Attribute                       // rule remove_useless_scale: bias: (Float)0
-	op_pd_op_full                    *ir.OpInfo                         // pd_op.full
-	def_pd_op_full_value             ir.Attribute                       // the default of pd_op.full value (nil: none)
-	r0_value                         ir.Attribute                       // rule remove_useless_scale: value: (Double)1
-	def_pd_op_scale_bias_after_scale ir.Attribute                       // the default of pd_op.scale bias_after_scale (nil: none)
-	op_pd_op_scale                   *ir.OpInfo                         // pd_op.scale
-	def_pd_op_full_shape             ir.Attribute                       // the default of pd_op.full shape (nil: none)
-	def_pd_op_full_dtype             ir.Attribute                       // the default of pd_op.full dtype (nil: none)
-	def_pd_op_full_place             ir.Attribute                       // the default of pd_op.full place (nil: none)
-	def_pd_op_cast_dtype             ir.Attribute                       // the default of pd_op.cast dtype (nil: none)
-	builtin_dtype                    func([]rule.Val) (rule.Val, error) // the builtin dtype
-	op_builtin_combine               *ir.OpInfo                         // builtin.combine
-	op_pd_op_cast                    *ir.OpInfo                         // pd_op.cast
-	r5_lit                           rule.Val                           // rule remove_redundant_cast: float64
-	r5_lit2                          rule.Val                           // rule remove_redundant_cast: float16
-	r5_lit3                          rule.Val                           // rule remove_redundant_cast: bfloat16
-	r5_lit4                          rule.Val                           // rule remove_redundant_cast: float32
-	r5_lit5                          rule.Val                           // rule remove_redundant_cast: float32
-	r5_lit6                          rule.Val                           // rule remove_redundant_cast: float16
-	r5_lit7                          rule.Val                           // rule remove_redundant_cast: bfloat16
-	def_pd_op_dropout_is_test        ir.Attribute                       // the default of pd_op.dropout is_test (nil: none)
-	r6_is_test                       ir.Attribute                       // rule delete_dropout: is_test: true
-	def_pd_op_dropout_mode           ir.Attribute                       // the default of pd_op.dropout mode (nil: none)
-	r6_mode                          ir.Attribute                       // rule delete_dropout: mode: "upscale_in_train"
-	r7_is_test                       ir.Attribute                       // rule replace_dropout_with_scale: is_test: true
-	r7_mode                          ir.Attribute                       // rule replace_dropout_with_scale: mode: "downgrade_in_infer"
+// identityOpClean_remove_redundant_scale_shared_factor matches rule remove_redundant_scale_shared_factor
+// (identity_op_clean.drr:51:6) at op2, a pd_op.scale.
+func identityOpClean_remove_redundant_scale_shared_factor(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
+	var op0, op1 *ir.Op // op0 pd_op.full, op1 pd_op.scale
+	var f, s, y, x *ir.Value
+	var v, sh, dt, pl, b1, a1, b2, a2 ir.Attribute
+	return op2.NumOperands() == 2 && op2.NumResults() == 1 && rt.BindAttr(&b2, rt.AttrOr(op2, "bias", in.Defaults[6])) &&
+		rt.BindAttr(&a2, rt.AttrOr(op2, "bias_after_scale", in.Defaults[7])) && rt.Set(&y, op2.Result(0)) &&
+		rt.Present(&s, op2.Operand(0)) &&
+		rt.Def(&op1, s, 0) && op1 != op2 && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1 &&
+		rt.BindAttr(&b1, rt.AttrOr(op1, "bias", in.Defaults[4])) &&
+		rt.BindAttr(&a1, rt.AttrOr(op1, "bias_after_scale", in.Defaults[5])) && rt.Present(&x, op1.Operand(0)) &&
+		rt.Present(&f, op1.Operand(1)) &&
+		rt.Def(&op0, f, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 0 && op0.NumResults() == 1 &&
+		rt.BindAttr(&v, rt.AttrOr(op0, "value", in.Defaults[0])) && rt.BindAttr(&sh, rt.AttrOr(op0, "shape", in.Defaults[1])) &&
+		rt.BindAttr(&dt, rt.AttrOr(op0, "dtype", in.Defaults[2])) && rt.BindAttr(&pl, rt.AttrOr(op0, "place", in.Defaults[3])) &&
+		op2.Operand(1) == f &&
+		rt.Closed([]*ir.Op{op0, op1, op2}, s) &&
+		m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), f, s, y, x), append(m.Holes(), v, sh, dt, pl, b1, a1, b2, a2))
 }
 
-// identityOpCleanBind binds the matcher to a checked rule set, once per Context.
-func identityOpCleanBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &identityOpCleanStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.cast", "pd_op.concat", "pd_op.dropout", "pd_op.scale")
-	s.def_pd_op_scale_bias = rt.AttrDefault(ctx, "pd_op.scale", "bias")
-	s.r0_bias = set.Rules[0].Pattern.Ops[1].Attrs[0].Literal
-	s.op_pd_op_full = ctx.OpInfo("pd_op.full")
-	s.def_pd_op_full_value = rt.AttrDefault(ctx, "pd_op.full", "value")
-	s.r0_value = set.Rules[0].Pattern.Ops[0].Attrs[0].Literal
-	s.def_pd_op_scale_bias_after_scale = rt.AttrDefault(ctx, "pd_op.scale", "bias_after_scale")
-	s.op_pd_op_scale = ctx.OpInfo("pd_op.scale")
-	s.def_pd_op_full_shape = rt.AttrDefault(ctx, "pd_op.full", "shape")
-	s.def_pd_op_full_dtype = rt.AttrDefault(ctx, "pd_op.full", "dtype")
-	s.def_pd_op_full_place = rt.AttrDefault(ctx, "pd_op.full", "place")
-	s.def_pd_op_cast_dtype = rt.AttrDefault(ctx, "pd_op.cast", "dtype")
-	s.builtin_dtype = rule.PureBuiltin("dtype")
-	if s.builtin_dtype == nil {
-		return nil, fmt.Errorf("the builtin dtype is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.op_builtin_combine = ctx.OpInfo("builtin.combine")
-	s.op_pd_op_cast = ctx.OpInfo("pd_op.cast")
-	s.r5_lit = set.Rules[5].Where[0].(*rule.Binary).X.(*rule.Binary).X.(*rule.Binary).Y.(*rule.Lit).Value
-	s.r5_lit2 = set.Rules[5].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r5_lit3 = set.Rules[5].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
-	s.r5_lit4 = set.Rules[5].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.List).Elems[2].(*rule.Lit).Value
-	s.r5_lit5 = set.Rules[5].Where[0].(*rule.Binary).Y.(*rule.Binary).X.(*rule.Binary).Y.(*rule.Lit).Value
-	s.r5_lit6 = set.Rules[5].Where[0].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r5_lit7 = set.Rules[5].Where[0].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
-	s.def_pd_op_dropout_is_test = rt.AttrDefault(ctx, "pd_op.dropout", "is_test")
-	s.r6_is_test = set.Rules[6].Pattern.Ops[1].Attrs[0].Literal
-	s.def_pd_op_dropout_mode = rt.AttrDefault(ctx, "pd_op.dropout", "mode")
-	s.r6_mode = set.Rules[6].Pattern.Ops[1].Attrs[1].Literal
-	s.r7_is_test = set.Rules[7].Pattern.Ops[1].Attrs[0].Literal
-	s.r7_mode = set.Rules[7].Pattern.Ops[1].Attrs[1].Literal
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &identityOpCleanMatcher{identityOpCleanStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
+// identityOpClean_remove_useless_cast matches rule remove_useless_cast (identity_op_clean.drr:67:6) at op0, a
+// pd_op.cast.
+func identityOpClean_remove_useless_cast(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
+	var y, x *ir.Value
+	var to ir.Attribute
+	return op0.NumOperands() == 1 && op0.NumResults() == 1 && rt.BindAttr(&to, rt.AttrOr(op0, "dtype", in.Defaults[0])) &&
+		rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
+		rt.True(rt.Equal(rule.AttrVal(to), m.Pure("dtype", x))) && // where $to == dtype(%x)
+		rt.True(rt.Not(m.Builtin("mutated", x))) && rt.True(rt.Not(m.Builtin("mutated", y))) && // where !mutated(%x) && !mutated(%y)
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), append(m.Holes(), to))
 }
 
-// identityOpCleanMatcher matches the rules at one op at a time, in one pass run.
-type identityOpCleanMatcher struct {
-	*identityOpCleanStatic
-	rt.Matcher
+// identityOpClean_remove_useless_concat matches rule remove_useless_concat (identity_op_clean.drr:83:6) at op1, a
+// pd_op.concat.
+func identityOpClean_remove_useless_concat(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 builtin.combine
+	var y, x, _1, axis *ir.Value
+	return op1.NumOperands() == 2 && op1.NumResults() == 1 && rt.Set(&y, op1.Result(0)) && rt.Present(&_1, op1.Operand(0)) &&
+		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
+		rt.Present(&x, op0.Operand(0)) && rt.Present(&axis, op1.Operand(1)) &&
+		rt.Closed([]*ir.Op{op0, op1}, _1) &&
+		rt.True(rt.Not(m.Builtin("mutated", x))) && rt.True(rt.Not(m.Builtin("mutated", y))) && // where !mutated(%x) && !mutated(%y)
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, x, _1, axis), m.Holes())
 }
 
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *identityOpCleanMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.cast
-		m.r5_remove_redundant_cast(op)
-		m.r3_remove_useless_cast(op)
-	case 2: // pd_op.concat
-		m.r4_remove_useless_concat(op)
-	case 3: // pd_op.dropout
-		m.r6_delete_dropout(op)
-		m.r7_replace_dropout_with_scale(op)
-	case 4: // pd_op.scale
-		m.r1_remove_redundant_scale(op)
-		m.r2_remove_redundant_scale_shared_factor(op)
-		m.r0_remove_useless_scale(op)
-	}
-	return m.End()
+// identityOpClean_remove_redundant_cast matches rule remove_redundant_cast (identity_op_clean.drr:99:6) at op1, a
+// pd_op.cast.
+func identityOpClean_remove_redundant_cast(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.cast
+	var t, y, x *ir.Value
+	var d1, d2 ir.Attribute
+	return op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.BindAttr(&d2, rt.AttrOr(op1, "dtype", in.Defaults[1])) &&
+		rt.Set(&y, op1.Result(0)) && rt.Present(&t, op1.Operand(0)) &&
+		rt.Def(&op0, t, 0) && op0 != op1 && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
+		rt.BindAttr(&d1, rt.AttrOr(op0, "dtype", in.Defaults[0])) && rt.Present(&x, op0.Operand(0)) &&
+		rt.Closed([]*ir.Op{op0, op1}, t) &&
+		rt.True(rt.Or(rt.And(rt.Equal(rule.AttrVal(d1), in.Consts[0]), func() rule.Val { return rt.In(m.Pure("dtype", x), in.Consts[1]) }), func() rule.Val {
+			return rt.And(rt.Equal(rule.AttrVal(d1), in.Consts[2]), func() rule.Val { return rt.In(m.Pure("dtype", x), in.Consts[3]) })
+		})) && // where $d1 == float64 && dtype(%x) in [float16, bfloat16, float32] || $d1 == float32 && dtype(%x) in [float16, bfloat16]
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), t, y, x), append(m.Holes(), d1, d2))
 }
 
-// r0_remove_useless_scale tries rule remove_useless_scale (benefit 1, identity_op_clean.drr:17:6) at op1, the root pd_op.scale.
-func (m *identityOpCleanMatcher) r0_remove_useless_scale(op1 *ir.Op) bool {
-	// %y = pd_op.scale(%x, %_1) {bias: (Float)0}
-	if op1.NumOperands() != 2 || op1.NumResults() != 1 {
-		return false
-	}
-	if rt.AttrOr(op1, "bias", m.def_pd_op_scale_bias) != m.r0_bias {
-		return false
-	}
-	v0_y := op1.Result(0)
-	v1_x := op1.Operand(0)
-	if v1_x == nil {
-		return false
-	}
-	v2__1 := op1.Operand(1)
-	if v2__1 == nil {
-		return false
-	}
-	op0 := v2__1.DefiningOp()
-	if op0 == nil || v2__1.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %_1, ... = pd_op.full() {value: (Double)1}
-	if op0.Info() != m.op_pd_op_full || op0.NumOperands() != 0 || op0.NumResults() < 1 {
-		return false
-	}
-	if rt.AttrOr(op0, "value", m.def_pd_op_full_value) != m.r0_value {
-		return false
-	}
-	if !rt.ResultsUnused(op0, 1) {
-		return false
-	}
-	// where !mutated(%x) && !mutated(%y)
-	p1, ok2 := m.Builtin("mutated", m.Args(v1_x))
-	if !ok2 {
-		return false
-	}
-	b3, ok4 := p1.(bool)
-	if !ok4 {
-		return false
-	}
-	if !(!b3) {
-		return false
-	}
-	p5, ok6 := m.Builtin("mutated", m.Args(v0_y))
-	if !ok6 {
-		return false
-	}
-	b7, ok8 := p5.(bool)
-	if !ok8 {
-		return false
-	}
-	if !(!b7) {
-		return false
-	}
-	mt := m.Emit(m.rules[0])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_y, v1_x, v2__1)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil)
-	mt.Holes = mt.Holes[:0]
-	return true
+// identityOpClean_delete_dropout matches rule delete_dropout (identity_op_clean.drr:115:6) at op1, a pd_op.dropout.
+func identityOpClean_delete_dropout(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.full
+	var y, x, _1 *ir.Value
+	var p ir.Attribute
+	return op1.NumOperands() == 3 && op1.NumResults() == 2 && rt.AttrOr(op1, "is_test", in.Defaults[1]) == in.Literals[1] &&
+		rt.AttrOr(op1, "mode", in.Defaults[2]) == in.Literals[2] && rt.Set(&y, op1.Result(0)) && !op1.Result(1).HasUses() &&
+		rt.Present(&x, op1.Operand(0)) && op1.Operand(1) == nil && rt.Present(&_1, op1.Operand(2)) &&
+		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 0 && op0.NumResults() >= 1 &&
+		rt.BindAttr(&p, rt.AttrOr(op0, "value", in.Defaults[0])) && rt.ResultsUnused(op0, 1) &&
+		rt.True(rt.GreaterEqual(rule.AttrVal(p), float64(0))) && // where $p >= 0.0
+		rt.True(rt.Not(m.Builtin("mutated", x))) && rt.True(rt.Not(m.Builtin("mutated", y))) && // where !mutated(%x) && !mutated(%y)
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, x, _1), append(m.Holes(), p))
 }
 
-// r1_remove_redundant_scale tries rule remove_redundant_scale (benefit 2, identity_op_clean.drr:33:6) at op3, the root pd_op.scale.
-func (m *identityOpCleanMatcher) r1_remove_redundant_scale(op3 *ir.Op) bool {
-	// %y = pd_op.scale(%s, %_2) {bias: $b2, bias_after_scale: $a2}
-	if op3.NumOperands() != 2 || op3.NumResults() != 1 {
-		return false
-	}
-	h7_b2 := rt.AttrOr(op3, "bias", m.def_pd_op_scale_bias)
-	if h7_b2 == nil {
-		return false
-	}
-	h8_a2 := rt.AttrOr(op3, "bias_after_scale", m.def_pd_op_scale_bias_after_scale)
-	if h8_a2 == nil {
-		return false
-	}
-	v1_y := op3.Result(0)
-	v0_s := op3.Operand(0)
-	if v0_s == nil {
-		return false
-	}
-	op1 := v0_s.DefiningOp()
-	if op1 == nil || v0_s.Index() != 0 || op1 == op3 {
-		return false
-	}
-	// %s = pd_op.scale(%x, %_1) {bias: $b1, bias_after_scale: $a1}
-	if op1.Info() != m.op_pd_op_scale || op1.NumOperands() != 2 || op1.NumResults() != 1 {
-		return false
-	}
-	h4_b1 := rt.AttrOr(op1, "bias", m.def_pd_op_scale_bias)
-	if h4_b1 == nil {
-		return false
-	}
-	h5_a1 := rt.AttrOr(op1, "bias_after_scale", m.def_pd_op_scale_bias_after_scale)
-	if h5_a1 == nil {
-		return false
-	}
-	v2_x := op1.Operand(0)
-	if v2_x == nil {
-		return false
-	}
-	v3__1 := op1.Operand(1)
-	if v3__1 == nil {
-		return false
-	}
-	op0 := v3__1.DefiningOp()
-	if op0 == nil || v3__1.Index() != 0 || op0 == op3 || op0 == op1 {
-		return false
-	}
-	// %_1, ... = pd_op.full() {value: $v1, shape: $sh, dtype: $dt, place: $pl}
-	if op0.Info() != m.op_pd_op_full || op0.NumOperands() != 0 || op0.NumResults() < 1 {
-		return false
-	}
-	h0_v1 := rt.AttrOr(op0, "value", m.def_pd_op_full_value)
-	if h0_v1 == nil {
-		return false
-	}
-	h1_sh := rt.AttrOr(op0, "shape", m.def_pd_op_full_shape)
-	if h1_sh == nil {
-		return false
-	}
-	h2_dt := rt.AttrOr(op0, "dtype", m.def_pd_op_full_dtype)
-	if h2_dt == nil {
-		return false
-	}
-	h3_pl := rt.AttrOr(op0, "place", m.def_pd_op_full_place)
-	if h3_pl == nil {
-		return false
-	}
-	if !rt.ResultsUnused(op0, 1) {
-		return false
-	}
-	v4__2 := op3.Operand(1)
-	if v4__2 == nil {
-		return false
-	}
-	op2 := v4__2.DefiningOp()
-	if op2 == nil || v4__2.Index() != 0 || op2 == op3 || op2 == op1 || op2 == op0 {
-		return false
-	}
-	// %_2, ... = pd_op.full() {value: $v2}
-	if op2.Info() != m.op_pd_op_full || op2.NumOperands() != 0 || op2.NumResults() < 1 {
-		return false
-	}
-	h6_v2 := rt.AttrOr(op2, "value", m.def_pd_op_full_value)
-	if h6_v2 == nil {
-		return false
-	}
-	if !rt.ResultsUnused(op2, 1) {
-		return false
-	}
-	// closure: every use of %s is in the match
-	if !rt.OnlyUsedBy(v0_s, op0, op1, op2, op3) {
-		return false
-	}
-	mt := m.Emit(m.rules[1])
-	mt.Ops = append(mt.Ops[:0], op0, op1, op2, op3)
-	mt.Values = append(mt.Values[:0], v0_s, v1_y, v2_x, v3__1, v4__2)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_v1, h1_sh, h2_dt, h3_pl, h4_b1, h5_a1, h6_v2, h7_b2, h8_a2)
-	return true
-}
-
-// r2_remove_redundant_scale_shared_factor tries rule remove_redundant_scale_shared_factor (benefit 2, identity_op_clean.drr:51:6) at op2, the root pd_op.scale.
-func (m *identityOpCleanMatcher) r2_remove_redundant_scale_shared_factor(op2 *ir.Op) bool {
-	// %y = pd_op.scale(%s, %f) {bias: $b2, bias_after_scale: $a2}
-	if op2.NumOperands() != 2 || op2.NumResults() != 1 {
-		return false
-	}
-	h6_b2 := rt.AttrOr(op2, "bias", m.def_pd_op_scale_bias)
-	if h6_b2 == nil {
-		return false
-	}
-	h7_a2 := rt.AttrOr(op2, "bias_after_scale", m.def_pd_op_scale_bias_after_scale)
-	if h7_a2 == nil {
-		return false
-	}
-	v2_y := op2.Result(0)
-	v1_s := op2.Operand(0)
-	if v1_s == nil {
-		return false
-	}
-	op1 := v1_s.DefiningOp()
-	if op1 == nil || v1_s.Index() != 0 || op1 == op2 {
-		return false
-	}
-	// %s = pd_op.scale(%x, %f) {bias: $b1, bias_after_scale: $a1}
-	if op1.Info() != m.op_pd_op_scale || op1.NumOperands() != 2 || op1.NumResults() != 1 {
-		return false
-	}
-	h4_b1 := rt.AttrOr(op1, "bias", m.def_pd_op_scale_bias)
-	if h4_b1 == nil {
-		return false
-	}
-	h5_a1 := rt.AttrOr(op1, "bias_after_scale", m.def_pd_op_scale_bias_after_scale)
-	if h5_a1 == nil {
-		return false
-	}
-	v3_x := op1.Operand(0)
-	if v3_x == nil {
-		return false
-	}
-	v0_f := op1.Operand(1)
-	if v0_f == nil {
-		return false
-	}
-	op0 := v0_f.DefiningOp()
-	if op0 == nil || v0_f.Index() != 0 || op0 == op2 || op0 == op1 {
-		return false
-	}
-	// %f = pd_op.full() {value: $v, shape: $sh, dtype: $dt, place: $pl}
-	if op0.Info() != m.op_pd_op_full || op0.NumOperands() != 0 || op0.NumResults() != 1 {
-		return false
-	}
-	h0_v := rt.AttrOr(op0, "value", m.def_pd_op_full_value)
-	if h0_v == nil {
-		return false
-	}
-	h1_sh := rt.AttrOr(op0, "shape", m.def_pd_op_full_shape)
-	if h1_sh == nil {
-		return false
-	}
-	h2_dt := rt.AttrOr(op0, "dtype", m.def_pd_op_full_dtype)
-	if h2_dt == nil {
-		return false
-	}
-	h3_pl := rt.AttrOr(op0, "place", m.def_pd_op_full_place)
-	if h3_pl == nil {
-		return false
-	}
-	if op2.Operand(1) != v0_f {
-		return false
-	}
-	// closure: every use of %s is in the match
-	if !rt.OnlyUsedBy(v1_s, op0, op1, op2) {
-		return false
-	}
-	mt := m.Emit(m.rules[2])
-	mt.Ops = append(mt.Ops[:0], op0, op1, op2)
-	mt.Values = append(mt.Values[:0], v0_f, v1_s, v2_y, v3_x)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_v, h1_sh, h2_dt, h3_pl, h4_b1, h5_a1, h6_b2, h7_a2)
-	return true
-}
-
-// r3_remove_useless_cast tries rule remove_useless_cast (benefit 1, identity_op_clean.drr:67:6) at op0, the root pd_op.cast.
-func (m *identityOpCleanMatcher) r3_remove_useless_cast(op0 *ir.Op) bool {
-	// %y = pd_op.cast(%x) {dtype: $to}
-	if op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	h0_to := rt.AttrOr(op0, "dtype", m.def_pd_op_cast_dtype)
-	if h0_to == nil {
-		return false
-	}
-	v0_y := op0.Result(0)
-	v1_x := op0.Operand(0)
-	if v1_x == nil {
-		return false
-	}
-	// where $to == dtype(%x)
-	f1, ok2 := rt.Call(m.builtin_dtype, m.Args(v1_x))
-	if !ok2 {
-		return false
-	}
-	if !(rule.Equal(rule.AttrVal(h0_to), f1)) {
-		return false
-	}
-	// where !mutated(%x) && !mutated(%y)
-	p3, ok4 := m.Builtin("mutated", m.Args(v1_x))
-	if !ok4 {
-		return false
-	}
-	b5, ok6 := p3.(bool)
-	if !ok6 {
-		return false
-	}
-	if !(!b5) {
-		return false
-	}
-	p7, ok8 := m.Builtin("mutated", m.Args(v0_y))
-	if !ok8 {
-		return false
-	}
-	b9, ok10 := p7.(bool)
-	if !ok10 {
-		return false
-	}
-	if !(!b9) {
-		return false
-	}
-	mt := m.Emit(m.rules[3])
-	mt.Ops = append(mt.Ops[:0], op0)
-	mt.Values = append(mt.Values[:0], v0_y, v1_x)
-	mt.Lists = append(mt.Lists[:0], nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_to)
-	return true
-}
-
-// r4_remove_useless_concat tries rule remove_useless_concat (benefit 2, identity_op_clean.drr:83:6) at op1, the root pd_op.concat.
-func (m *identityOpCleanMatcher) r4_remove_useless_concat(op1 *ir.Op) bool {
-	// %y = pd_op.concat(%_1, %axis)
-	if op1.NumOperands() != 2 || op1.NumResults() != 1 {
-		return false
-	}
-	v0_y := op1.Result(0)
-	v2__1 := op1.Operand(0)
-	if v2__1 == nil {
-		return false
-	}
-	op0 := v2__1.DefiningOp()
-	if op0 == nil || v2__1.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %_1 = builtin.combine(%x)
-	if op0.Info() != m.op_builtin_combine || op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	v1_x := op0.Operand(0)
-	if v1_x == nil {
-		return false
-	}
-	v3_axis := op1.Operand(1)
-	if v3_axis == nil {
-		return false
-	}
-	// closure: every use of %_1 is in the match
-	if !rt.OnlyUsedBy(v2__1, op0, op1) {
-		return false
-	}
-	// where !mutated(%x) && !mutated(%y)
-	p1, ok2 := m.Builtin("mutated", m.Args(v1_x))
-	if !ok2 {
-		return false
-	}
-	b3, ok4 := p1.(bool)
-	if !ok4 {
-		return false
-	}
-	if !(!b3) {
-		return false
-	}
-	p5, ok6 := m.Builtin("mutated", m.Args(v0_y))
-	if !ok6 {
-		return false
-	}
-	b7, ok8 := p5.(bool)
-	if !ok8 {
-		return false
-	}
-	if !(!b7) {
-		return false
-	}
-	mt := m.Emit(m.rules[4])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_y, v1_x, v2__1, v3_axis)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil)
-	mt.Holes = mt.Holes[:0]
-	return true
-}
-
-// r5_remove_redundant_cast tries rule remove_redundant_cast (benefit 2, identity_op_clean.drr:99:6) at op1, the root pd_op.cast.
-func (m *identityOpCleanMatcher) r5_remove_redundant_cast(op1 *ir.Op) bool {
-	// %y = pd_op.cast(%t) {dtype: $d2}
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	h1_d2 := rt.AttrOr(op1, "dtype", m.def_pd_op_cast_dtype)
-	if h1_d2 == nil {
-		return false
-	}
-	v1_y := op1.Result(0)
-	v0_t := op1.Operand(0)
-	if v0_t == nil {
-		return false
-	}
-	op0 := v0_t.DefiningOp()
-	if op0 == nil || v0_t.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %t = pd_op.cast(%x) {dtype: $d1}
-	if op0.Info() != m.op_pd_op_cast || op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	h0_d1 := rt.AttrOr(op0, "dtype", m.def_pd_op_cast_dtype)
-	if h0_d1 == nil {
-		return false
-	}
-	v2_x := op0.Operand(0)
-	if v2_x == nil {
-		return false
-	}
-	// closure: every use of %t is in the match
-	if !rt.OnlyUsedBy(v0_t, op0, op1) {
-		return false
-	}
-	// where $d1 == float64 && dtype(%x) in [float16, bfloat16, float32] || $d1 == float32 && dtype(%x) in [float16, bfloat16]
-	l1 := rule.Equal(rule.AttrVal(h0_d1), m.r5_lit)
-	if l1 {
-		f2, ok3 := rt.Call(m.builtin_dtype, m.Args(v2_x))
-		if !ok3 {
-			return false
-		}
-		in4, ok5 := rt.In(f2, []rule.Val{m.r5_lit2, m.r5_lit3, m.r5_lit4})
-		if !ok5 {
-			return false
-		}
-		l1 = in4
-	}
-	l6 := l1
-	if !l6 {
-		l7 := rule.Equal(rule.AttrVal(h0_d1), m.r5_lit5)
-		if l7 {
-			f8, ok9 := rt.Call(m.builtin_dtype, m.Args(v2_x))
-			if !ok9 {
-				return false
-			}
-			in10, ok11 := rt.In(f8, []rule.Val{m.r5_lit6, m.r5_lit7})
-			if !ok11 {
-				return false
-			}
-			l7 = in10
-		}
-		l6 = l7
-	}
-	if !l6 {
-		return false
-	}
-	mt := m.Emit(m.rules[5])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_t, v1_y, v2_x)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_d1, h1_d2)
-	return true
-}
-
-// r6_delete_dropout tries rule delete_dropout (benefit 1, identity_op_clean.drr:115:6) at op1, the root pd_op.dropout.
-func (m *identityOpCleanMatcher) r6_delete_dropout(op1 *ir.Op) bool {
-	// %y, _ = pd_op.dropout(%x, null, %_1) {is_test: true, mode: "upscale_in_train"}
-	if op1.NumOperands() != 3 || op1.NumResults() != 2 {
-		return false
-	}
-	if rt.AttrOr(op1, "is_test", m.def_pd_op_dropout_is_test) != m.r6_is_test {
-		return false
-	}
-	if rt.AttrOr(op1, "mode", m.def_pd_op_dropout_mode) != m.r6_mode {
-		return false
-	}
-	v0_y := op1.Result(0)
-	if op1.Result(1).HasUses() {
-		return false
-	}
-	v1_x := op1.Operand(0)
-	if v1_x == nil {
-		return false
-	}
-	if op1.Operand(1) != nil {
-		return false
-	}
-	v2__1 := op1.Operand(2)
-	if v2__1 == nil {
-		return false
-	}
-	op0 := v2__1.DefiningOp()
-	if op0 == nil || v2__1.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %_1, ... = pd_op.full() {value: $p}
-	if op0.Info() != m.op_pd_op_full || op0.NumOperands() != 0 || op0.NumResults() < 1 {
-		return false
-	}
-	h0_p := rt.AttrOr(op0, "value", m.def_pd_op_full_value)
-	if h0_p == nil {
-		return false
-	}
-	if !rt.ResultsUnused(op0, 1) {
-		return false
-	}
-	// where $p >= 0.0
-	cmp1, ok2 := rule.Compare(rule.AttrVal(h0_p), float64(0))
-	if !ok2 {
-		return false
-	}
-	if !(cmp1 >= 0) {
-		return false
-	}
-	// where !mutated(%x) && !mutated(%y)
-	p3, ok4 := m.Builtin("mutated", m.Args(v1_x))
-	if !ok4 {
-		return false
-	}
-	b5, ok6 := p3.(bool)
-	if !ok6 {
-		return false
-	}
-	if !(!b5) {
-		return false
-	}
-	p7, ok8 := m.Builtin("mutated", m.Args(v0_y))
-	if !ok8 {
-		return false
-	}
-	b9, ok10 := p7.(bool)
-	if !ok10 {
-		return false
-	}
-	if !(!b9) {
-		return false
-	}
-	mt := m.Emit(m.rules[6])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_y, v1_x, v2__1)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_p)
-	return true
-}
-
-// r7_replace_dropout_with_scale tries rule replace_dropout_with_scale (benefit 1, identity_op_clean.drr:133:6) at op1, the root pd_op.dropout.
-func (m *identityOpCleanMatcher) r7_replace_dropout_with_scale(op1 *ir.Op) bool {
-	// %y, _ = pd_op.dropout(%x, null, %_1) {is_test: true, mode: "downgrade_in_infer"}
-	if op1.NumOperands() != 3 || op1.NumResults() != 2 {
-		return false
-	}
-	if rt.AttrOr(op1, "is_test", m.def_pd_op_dropout_is_test) != m.r7_is_test {
-		return false
-	}
-	if rt.AttrOr(op1, "mode", m.def_pd_op_dropout_mode) != m.r7_mode {
-		return false
-	}
-	v0_y := op1.Result(0)
-	if op1.Result(1).HasUses() {
-		return false
-	}
-	v1_x := op1.Operand(0)
-	if v1_x == nil {
-		return false
-	}
-	if op1.Operand(1) != nil {
-		return false
-	}
-	v2__1 := op1.Operand(2)
-	if v2__1 == nil {
-		return false
-	}
-	op0 := v2__1.DefiningOp()
-	if op0 == nil || v2__1.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %_1, ... = pd_op.full() {value: $p}
-	if op0.Info() != m.op_pd_op_full || op0.NumOperands() != 0 || op0.NumResults() < 1 {
-		return false
-	}
-	h0_p := rt.AttrOr(op0, "value", m.def_pd_op_full_value)
-	if h0_p == nil {
-		return false
-	}
-	if !rt.ResultsUnused(op0, 1) {
-		return false
-	}
-	mt := m.Emit(m.rules[7])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_y, v1_x, v2__1)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_p)
-	return true
+// identityOpClean_replace_dropout_with_scale matches rule replace_dropout_with_scale (identity_op_clean.drr:133:6)
+// at op1, a pd_op.dropout.
+func identityOpClean_replace_dropout_with_scale(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.full
+	var y, x, _1 *ir.Value
+	var p ir.Attribute
+	return op1.NumOperands() == 3 && op1.NumResults() == 2 && rt.AttrOr(op1, "is_test", in.Defaults[1]) == in.Literals[1] &&
+		rt.AttrOr(op1, "mode", in.Defaults[2]) == in.Literals[2] && rt.Set(&y, op1.Result(0)) && !op1.Result(1).HasUses() &&
+		rt.Present(&x, op1.Operand(0)) && op1.Operand(1) == nil && rt.Present(&_1, op1.Operand(2)) &&
+		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 0 && op0.NumResults() >= 1 &&
+		rt.BindAttr(&p, rt.AttrOr(op0, "value", in.Defaults[0])) && rt.ResultsUnused(op0, 1) &&
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, x, _1), append(m.Holes(), p))
 }

@@ -5,149 +5,29 @@ package compiled
 import (
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
+	"github.com/pirdrr/drr/rules"
 )
 
-// MapOpToAnotherPass is the rewriter.PassFactory of the rule pass "map_op_to_another": the rules of
-// map_op_to_another.drr, compiled to Go by drrc gen. The pass checks the rules against the programs' Context, as the
-// interpreted pass does, refuses them if they check differently than where this file was generated, and runs them
-// with rewriter's Driver and Applier.
-func MapOpToAnotherPass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return mapOpToAnotherProgram.Pass(ctx, reg)
-}
+// MapOpToAnotherPass is the rule pass map_op_to_another: map_op_to_another.drr compiled by drrc gen (rt.Program).
+var MapOpToAnotherPass = (&rt.Program{Name: "map_op_to_another", Paths: []string{"map_op_to_another.drr"}, FS: rules.FS(),
+	Fingerprint: "1f0b9acd775ec1adc1f814cc61d66d80",
+	Rules: []rt.Rule{
+		{Name: "depthwise_conv2d_to_conv2d", Match: mapOpToAnother_depthwise_conv2d_to_conv2d},
+	}}).Pass
 
-var mapOpToAnotherProgram = &rt.Program{
-	Name:  "map_op_to_another",
-	Paths: []string{"map_op_to_another.drr"},
-	Files: []rt.File{
-		{Name: "map_op_to_another.drr", Text: mapOpToAnotherSource0},
-	},
-	Fingerprint: "0b08204d5b36029126c73b957ea94c06",
-	Bind:        mapOpToAnotherBind,
-}
-
-// mapOpToAnotherSource0 is map_op_to_another.drr.
-const mapOpToAnotherSource0 = `// map_op_to_another: Paddle's map_op_to_another_pass (paddle/fluid/pir/transforms/general/): a depthwise
-// convolution becomes pd_op.conv2d with the same groups (cuDNN runs grouped conv2d as fast), so that the conv2d
-// fusions after it (conv2d_bn_fuse, conv2d_add_act_fuse) see it. Paddle does it only in CUDA ≥ 8.1 builds; here the
-// label cuda switches it off.
-
-/// depthwise_conv2d(x, w) with groups > 1 is conv2d(x, w) with the same attributes (DepthWiseConv2d2Conv2dPattern).
-rule depthwise_conv2d_to_conv2d {
-  benefit 1
-  labels cuda
-  match {
-    %y = pd_op.depthwise_conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: $pa, dilations: $dl,
-        groups: $g, data_format: $fmt}
-  }
-  where {
-    $g > 1
-  }
-  rewrite {
-    replace %y with pd_op.conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: $pa, dilations: $dl,
-        groups: $g, data_format: $fmt}
-  }
-}
-`
-
-// mapOpToAnotherStatic is what the matcher needs of the rule set checked against one Context.
-type mapOpToAnotherStatic struct {
-	rules                                        []*rule.Rule
-	dispatch                                     *rt.Dispatch
-	def_pd_op_depthwise_conv2d_strides           ir.Attribute // the default of pd_op.depthwise_conv2d strides (nil: none)
-	def_pd_op_depthwise_conv2d_paddings          ir.Attribute // the default of pd_op.depthwise_conv2d paddings (nil: none)
-	def_pd_op_depthwise_conv2d_padding_algorithm ir.Attribute // the default of pd_op.depthwise_conv2d padding_algorithm (nil: none)
-	def_pd_op_depthwise_conv2d_dilations         ir.Attribute // the default of pd_op.depthwise_conv2d dilations (nil: none)
-	def_pd_op_depthwise_conv2d_groups            ir.Attribute // the default of pd_op.depthwise_conv2d groups (nil: none)
-	def_pd_op_depthwise_conv2d_data_format       ir.Attribute // the default of pd_op.depthwise_conv2d data_format (nil: none)
-}
-
-// mapOpToAnotherBind binds the matcher to a checked rule set, once per Context.
-func mapOpToAnotherBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &mapOpToAnotherStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.depthwise_conv2d")
-	s.def_pd_op_depthwise_conv2d_strides = rt.AttrDefault(ctx, "pd_op.depthwise_conv2d", "strides")
-	s.def_pd_op_depthwise_conv2d_paddings = rt.AttrDefault(ctx, "pd_op.depthwise_conv2d", "paddings")
-	s.def_pd_op_depthwise_conv2d_padding_algorithm = rt.AttrDefault(ctx, "pd_op.depthwise_conv2d", "padding_algorithm")
-	s.def_pd_op_depthwise_conv2d_dilations = rt.AttrDefault(ctx, "pd_op.depthwise_conv2d", "dilations")
-	s.def_pd_op_depthwise_conv2d_groups = rt.AttrDefault(ctx, "pd_op.depthwise_conv2d", "groups")
-	s.def_pd_op_depthwise_conv2d_data_format = rt.AttrDefault(ctx, "pd_op.depthwise_conv2d", "data_format")
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &mapOpToAnotherMatcher{mapOpToAnotherStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
-}
-
-// mapOpToAnotherMatcher matches the rules at one op at a time, in one pass run.
-type mapOpToAnotherMatcher struct {
-	*mapOpToAnotherStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *mapOpToAnotherMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.depthwise_conv2d
-		m.r0_depthwise_conv2d_to_conv2d(op)
-	}
-	return m.End()
-}
-
-// r0_depthwise_conv2d_to_conv2d tries rule depthwise_conv2d_to_conv2d (benefit 1, map_op_to_another.drr:7:6) at op0, the root pd_op.depthwise_conv2d.
-func (m *mapOpToAnotherMatcher) r0_depthwise_conv2d_to_conv2d(op0 *ir.Op) bool {
-	// %y = pd_op.depthwise_conv2d(%x, %w) {strides: $st, paddings: $pd, padding_algorithm: $pa, dilations: $dl, groups: $g, data_format: $fmt}
-	if op0.NumOperands() != 2 || op0.NumResults() != 1 {
-		return false
-	}
-	h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_depthwise_conv2d_strides)
-	if h0_st == nil {
-		return false
-	}
-	h1_pd := rt.AttrOr(op0, "paddings", m.def_pd_op_depthwise_conv2d_paddings)
-	if h1_pd == nil {
-		return false
-	}
-	h2_pa := rt.AttrOr(op0, "padding_algorithm", m.def_pd_op_depthwise_conv2d_padding_algorithm)
-	if h2_pa == nil {
-		return false
-	}
-	h3_dl := rt.AttrOr(op0, "dilations", m.def_pd_op_depthwise_conv2d_dilations)
-	if h3_dl == nil {
-		return false
-	}
-	h4_g := rt.AttrOr(op0, "groups", m.def_pd_op_depthwise_conv2d_groups)
-	if h4_g == nil {
-		return false
-	}
-	h5_fmt := rt.AttrOr(op0, "data_format", m.def_pd_op_depthwise_conv2d_data_format)
-	if h5_fmt == nil {
-		return false
-	}
-	v0_y := op0.Result(0)
-	v1_x := op0.Operand(0)
-	if v1_x == nil {
-		return false
-	}
-	v2_w := op0.Operand(1)
-	if v2_w == nil {
-		return false
-	}
-	// where $g > 1
-	cmp1, ok2 := rule.Compare(rule.AttrVal(h4_g), int64(1))
-	if !ok2 {
-		return false
-	}
-	if !(cmp1 > 0) {
-		return false
-	}
-	mt := m.Emit(m.rules[0])
-	mt.Ops = append(mt.Ops[:0], op0)
-	mt.Values = append(mt.Values[:0], v0_y, v1_x, v2_w)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_st, h1_pd, h2_pa, h3_dl, h4_g, h5_fmt)
-	return true
+// mapOpToAnother_depthwise_conv2d_to_conv2d matches rule depthwise_conv2d_to_conv2d (map_op_to_another.drr:7:6) at
+// op0, a pd_op.depthwise_conv2d.
+func mapOpToAnother_depthwise_conv2d_to_conv2d(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
+	var y, x, w *ir.Value
+	var st, pd, pa, dl, g, fmt ir.Attribute
+	return op0.NumOperands() == 2 && op0.NumResults() == 1 && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
+		rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
+		rt.BindAttr(&pa, rt.AttrOr(op0, "padding_algorithm", in.Defaults[2])) &&
+		rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
+		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[4])) &&
+		rt.BindAttr(&fmt, rt.AttrOr(op0, "data_format", in.Defaults[5])) && rt.Set(&y, op0.Result(0)) &&
+		rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) &&
+		rt.True(rt.Greater(rule.AttrVal(g), int64(1))) && // where $g > 1
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x, w), append(m.Holes(), st, pd, pa, dl, g, fmt))
 }

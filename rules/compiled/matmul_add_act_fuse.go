@@ -3,352 +3,58 @@
 package compiled
 
 import (
-	"fmt"
-
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
+	"github.com/pirdrr/drr/rules"
 )
 
-// MatmulAddActFusePass is the rewriter.PassFactory of the rule pass "matmul_add_act_fuse": the rules of
-// matmul_add_act_fuse.drr, compiled to Go by drrc gen. The pass checks the rules against the programs' Context, as
-// the interpreted pass does, refuses them if they check differently than where this file was generated, and runs
-// them with rewriter's Driver and Applier.
-func MatmulAddActFusePass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return matmulAddActFuseProgram.Pass(ctx, reg)
-}
+// MatmulAddActFusePass is the rule pass matmul_add_act_fuse: matmul_add_act_fuse.drr compiled by drrc gen
+// (rt.Program).
+var MatmulAddActFusePass = (&rt.Program{Name: "matmul_add_act_fuse", Paths: []string{"matmul_add_act_fuse.drr"}, FS: rules.FS(),
+	Fingerprint: "9c22e361052f68f6818cfb3f360e75ab",
+	Rules: []rt.Rule{
+		{Name: "matmul_add_fc", Match: matmulAddActFuse_matmul_add_fc},
+		{Name: "fc_relu", Match: matmulAddActFuse_fc_relu},
+	}}).Pass
 
-var matmulAddActFuseProgram = &rt.Program{
-	Name:  "matmul_add_act_fuse",
-	Paths: []string{"matmul_add_act_fuse.drr"},
-	Files: []rt.File{
-		{Name: "matmul_add_act_fuse.drr", Text: matmulAddActFuseSource0},
-	},
-	Fingerprint: "3ee9bb978f3fd1434bd137fe1bcdeef6",
-	Bind:        matmulAddActFuseBind,
-}
-
-// matmulAddActFuseSource0 is matmul_add_act_fuse.drr.
-const matmulAddActFuseSource0 = `// matmul_add_act_fuse: Paddle's matmul_add_act_fuse_pass (paddle/fluid/pir/transforms/gpu/), its default patterns:
-// matmul + add(bias) becomes pd_op.fc, and a relu after the fc joins it.
-//
-// Deviations from Paddle, on purpose:
-//   - pd_op.add is commutative here, so add(bias, matmul) fuses too (Paddle's fc pattern takes only
-//     add(matmul, bias); every such add of the GraphNet corpus is in Paddle's order, so the results agree there).
-//   - A dynamic last dimension of x (-1) is accepted: matmul already requires x[-1] == w[0] at run time, and Paddle's
-//     static test refuses 37 recognizer and time-series matmuls of the corpus for it.
-//   - Paddle's cutlass patterns (use_cutlass: gemm_epilogue for f16/bf16, gelu) are not ported: pd_op.gemm_epilogue
-//     is not in the catalog.
-
-/// matmul(x, w) + bias becomes fc(x, w, bias): w is a 2-D float matrix neither operand is transposed for, x has at
-/// least 2 dimensions and its last one is w's first (or dynamic), and bias is [N] or [1, N] with N = w's second
-/// dimension. Like Paddle, neither w nor bias has to be a parameter.
-rule matmul_add_fc {
-  benefit 2
-  labels fusion
-  match {
-    %m = pd_op.matmul(%x, %w) {transpose_x: false, transpose_y: false}
-    %z = pd_op.add(%m, %b)
-  }
-  where {
-    dtype(%w) in [float16, float32, float64]
-    rank(%w) == 2 && rank(%x) >= 2
-    dim(%x, -1) == dim(%w, 0) || dim(%x, -1) == -1
-    shape(%b) == [dim(%w, 1)] || shape(%b) == [1, dim(%w, 1)]
-    dim(%w, 1) >= 0
-  }
-  rewrite {
-    replace %z with pd_op.fc(%x, %w, %b) {in_num_col_dims: rank(%x) - 1, activation_type: "", padding_weights: false}
-  }
-}
-
-/// A relu after an fc without activation joins it (Paddle's MatmulAddActPattern for relu).
-rule fc_relu {
-  benefit 3
-  labels fusion
-  match {
-    %f = pd_op.fc(%x, %w, %b) {in_num_col_dims: $n, activation_type: "", padding_weights: $p}
-    %r = pd_op.relu(%f)
-  }
-  rewrite {
-    replace %r with pd_op.fc(%x, %w, %b) {in_num_col_dims: $n, activation_type: "relu", padding_weights: $p}
-  }
-}
-`
-
-// matmulAddActFuseStatic is what the matcher needs of the rule set checked against one Context.
-type matmulAddActFuseStatic struct {
-	rules                        []*rule.Rule
-	dispatch                     *rt.Dispatch
-	op_pd_op_matmul              *ir.OpInfo                         // pd_op.matmul
-	def_pd_op_matmul_transpose_x ir.Attribute                       // the default of pd_op.matmul transpose_x (nil: none)
-	r0_transpose_x               ir.Attribute                       // rule matmul_add_fc: transpose_x: false
-	def_pd_op_matmul_transpose_y ir.Attribute                       // the default of pd_op.matmul transpose_y (nil: none)
-	r0_transpose_y               ir.Attribute                       // rule matmul_add_fc: transpose_y: false
-	builtin_dtype                func([]rule.Val) (rule.Val, error) // the builtin dtype
-	r0_lit                       rule.Val                           // rule matmul_add_fc: float16
-	r0_lit2                      rule.Val                           // rule matmul_add_fc: float32
-	r0_lit3                      rule.Val                           // rule matmul_add_fc: float64
-	builtin_rank                 func([]rule.Val) (rule.Val, error) // the builtin rank
-	builtin_dim                  func([]rule.Val) (rule.Val, error) // the builtin dim
-	builtin_shape                func([]rule.Val) (rule.Val, error) // the builtin shape
-	op_pd_op_fc                  *ir.OpInfo                         // pd_op.fc
-	def_pd_op_fc_in_num_col_dims ir.Attribute                       // the default of pd_op.fc in_num_col_dims (nil: none)
-	def_pd_op_fc_activation_type ir.Attribute                       // the default of pd_op.fc activation_type (nil: none)
-	r1_activation_type           ir.Attribute                       // rule fc_relu: activation_type: ""
-	def_pd_op_fc_padding_weights ir.Attribute                       // the default of pd_op.fc padding_weights (nil: none)
-}
-
-// matmulAddActFuseBind binds the matcher to a checked rule set, once per Context.
-func matmulAddActFuseBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &matmulAddActFuseStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.add", "pd_op.relu")
-	s.op_pd_op_matmul = ctx.OpInfo("pd_op.matmul")
-	s.def_pd_op_matmul_transpose_x = rt.AttrDefault(ctx, "pd_op.matmul", "transpose_x")
-	s.r0_transpose_x = set.Rules[0].Pattern.Ops[0].Attrs[0].Literal
-	s.def_pd_op_matmul_transpose_y = rt.AttrDefault(ctx, "pd_op.matmul", "transpose_y")
-	s.r0_transpose_y = set.Rules[0].Pattern.Ops[0].Attrs[1].Literal
-	s.builtin_dtype = rule.PureBuiltin("dtype")
-	if s.builtin_dtype == nil {
-		return nil, fmt.Errorf("the builtin dtype is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.r0_lit = set.Rules[0].Where[0].(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r0_lit2 = set.Rules[0].Where[0].(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
-	s.r0_lit3 = set.Rules[0].Where[0].(*rule.Binary).Y.(*rule.List).Elems[2].(*rule.Lit).Value
-	s.builtin_rank = rule.PureBuiltin("rank")
-	if s.builtin_rank == nil {
-		return nil, fmt.Errorf("the builtin rank is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_dim = rule.PureBuiltin("dim")
-	if s.builtin_dim == nil {
-		return nil, fmt.Errorf("the builtin dim is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_shape = rule.PureBuiltin("shape")
-	if s.builtin_shape == nil {
-		return nil, fmt.Errorf("the builtin shape is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.op_pd_op_fc = ctx.OpInfo("pd_op.fc")
-	s.def_pd_op_fc_in_num_col_dims = rt.AttrDefault(ctx, "pd_op.fc", "in_num_col_dims")
-	s.def_pd_op_fc_activation_type = rt.AttrDefault(ctx, "pd_op.fc", "activation_type")
-	s.r1_activation_type = set.Rules[1].Pattern.Ops[0].Attrs[1].Literal
-	s.def_pd_op_fc_padding_weights = rt.AttrDefault(ctx, "pd_op.fc", "padding_weights")
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &matmulAddActFuseMatcher{matmulAddActFuseStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
-}
-
-// matmulAddActFuseMatcher matches the rules at one op at a time, in one pass run.
-type matmulAddActFuseMatcher struct {
-	*matmulAddActFuseStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *matmulAddActFuseMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.add
-		m.r0_matmul_add_fc(op)
-	case 2: // pd_op.relu
-		m.r1_fc_relu(op)
-	}
-	return m.End()
-}
-
-// r0_matmul_add_fc tries rule matmul_add_fc (benefit 2, matmul_add_act_fuse.drr:15:6) at op1, the root pd_op.add.
-func (m *matmulAddActFuseMatcher) r0_matmul_add_fc(op1 *ir.Op) bool {
-	// %z = pd_op.add(either(%m, %b))
-	if op1.NumOperands() != 2 || op1.NumResults() != 1 {
+// matmulAddActFuse_matmul_add_fc matches rule matmul_add_fc (matmul_add_act_fuse.drr:15:6) at op1, a pd_op.add.
+func matmulAddActFuse_matmul_add_fc(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.matmul
+	var m2, z, x, w, b *ir.Value
+	if !(op1.NumOperands() == 2 && op1.NumResults() == 1 && rt.Set(&z, op1.Result(0))) {
 		return false
 	}
-	v1_z := op1.Result(0)
-	for sw1 := 0; sw1 < 2; sw1++ {
-		op1_a2, op1_b3 := op1.Operand(sw1), op1.Operand(1-sw1) // as written, then swapped
-		v0_m := op1_a2
-		if v0_m == nil {
-			continue
+	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
+		if rt.Present(&m2, op1.Operand(sw1)) &&
+			rt.Def(&op0, m2, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
+			rt.AttrOr(op0, "transpose_x", in.Defaults[0]) == in.Literals[0] &&
+			rt.AttrOr(op0, "transpose_y", in.Defaults[1]) == in.Literals[1] && rt.Present(&x, op0.Operand(0)) &&
+			rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op1.Operand(1-sw1)) &&
+			rt.Closed([]*ir.Op{op0, op1}, m2) &&
+			rt.True(rt.In(m.Pure("dtype", w), in.Consts[0])) && // where dtype(%w) in [float16, float32, float64]
+			rt.True(rt.Equal(m.Pure("rank", w), int64(2))) && rt.True(rt.GreaterEqual(m.Pure("rank", x), int64(2))) && // where rank(%w) == 2 && rank(%x) >= 2
+			rt.True(rt.Or(rt.Equal(m.Pure("dim", x, int64(-1)), m.Pure("dim", w, int64(0))), func() rule.Val { return rt.Equal(m.Pure("dim", x, int64(-1)), int64(-1)) })) && // where dim(%x, -1) == dim(%w, 0) || dim(%x, -1) == -1
+			rt.True(rt.Or(rt.Equal(m.Pure("shape", b), rt.List(m.Pure("dim", w, int64(1)))), func() rule.Val { return rt.Equal(m.Pure("shape", b), rt.List(int64(1), m.Pure("dim", w, int64(1)))) })) && // where shape(%b) == [dim(%w, 1)] || shape(%b) == [1, dim(%w, 1)]
+			rt.True(rt.GreaterEqual(m.Pure("dim", w, int64(1)), int64(0))) && // where dim(%w, 1) >= 0
+			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), m2, z, x, w, b), m.Holes()) {
+			return true
 		}
-		op0 := v0_m.DefiningOp()
-		if op0 == nil || v0_m.Index() != 0 || op0 == op1 {
-			continue
-		}
-		// %m = pd_op.matmul(%x, %w) {transpose_x: false, transpose_y: false}
-		if op0.Info() != m.op_pd_op_matmul || op0.NumOperands() != 2 || op0.NumResults() != 1 {
-			continue
-		}
-		if rt.AttrOr(op0, "transpose_x", m.def_pd_op_matmul_transpose_x) != m.r0_transpose_x {
-			continue
-		}
-		if rt.AttrOr(op0, "transpose_y", m.def_pd_op_matmul_transpose_y) != m.r0_transpose_y {
-			continue
-		}
-		v2_x := op0.Operand(0)
-		if v2_x == nil {
-			continue
-		}
-		v3_w := op0.Operand(1)
-		if v3_w == nil {
-			continue
-		}
-		v4_b := op1_b3
-		if v4_b == nil {
-			continue
-		}
-		// closure: every use of %m is in the match
-		if !rt.OnlyUsedBy(v0_m, op0, op1) {
-			continue
-		}
-		// where dtype(%w) in [float16, float32, float64]
-		f4, ok5 := rt.Call(m.builtin_dtype, m.Args(v3_w))
-		if !ok5 {
-			continue
-		}
-		in6, ok7 := rt.In(f4, []rule.Val{m.r0_lit, m.r0_lit2, m.r0_lit3})
-		if !ok7 {
-			continue
-		}
-		if !in6 {
-			continue
-		}
-		// where rank(%w) == 2 && rank(%x) >= 2
-		f8, ok9 := rt.Call(m.builtin_rank, m.Args(v3_w))
-		if !ok9 {
-			continue
-		}
-		if !(rule.Equal(f8, int64(2))) {
-			continue
-		}
-		f10, ok11 := rt.Call(m.builtin_rank, m.Args(v2_x))
-		if !ok11 {
-			continue
-		}
-		cmp12, ok13 := rule.Compare(f10, int64(2))
-		if !ok13 {
-			continue
-		}
-		if !(cmp12 >= 0) {
-			continue
-		}
-		// where dim(%x, -1) == dim(%w, 0) || dim(%x, -1) == -1
-		f14, ok15 := rt.Call(m.builtin_dim, m.Args(v2_x, int64(-1)))
-		if !ok15 {
-			continue
-		}
-		f16, ok17 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(0)))
-		if !ok17 {
-			continue
-		}
-		l18 := rule.Equal(f14, f16)
-		if !l18 {
-			f19, ok20 := rt.Call(m.builtin_dim, m.Args(v2_x, int64(-1)))
-			if !ok20 {
-				continue
-			}
-			l18 = rule.Equal(f19, int64(-1))
-		}
-		if !l18 {
-			continue
-		}
-		// where shape(%b) == [dim(%w, 1)] || shape(%b) == [1, dim(%w, 1)]
-		f21, ok22 := rt.Call(m.builtin_shape, m.Args(v4_b))
-		if !ok22 {
-			continue
-		}
-		f23, ok24 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(1)))
-		if !ok24 {
-			continue
-		}
-		l25 := rule.Equal(f21, []rule.Val{f23})
-		if !l25 {
-			f26, ok27 := rt.Call(m.builtin_shape, m.Args(v4_b))
-			if !ok27 {
-				continue
-			}
-			f28, ok29 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(1)))
-			if !ok29 {
-				continue
-			}
-			l25 = rule.Equal(f26, []rule.Val{int64(1), f28})
-		}
-		if !l25 {
-			continue
-		}
-		// where dim(%w, 1) >= 0
-		f30, ok31 := rt.Call(m.builtin_dim, m.Args(v3_w, int64(1)))
-		if !ok31 {
-			continue
-		}
-		cmp32, ok33 := rule.Compare(f30, int64(0))
-		if !ok33 {
-			continue
-		}
-		if !(cmp32 >= 0) {
-			continue
-		}
-		mt := m.Emit(m.rules[0])
-		mt.Ops = append(mt.Ops[:0], op0, op1)
-		mt.Values = append(mt.Values[:0], v0_m, v1_z, v2_x, v3_w, v4_b)
-		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil)
-		mt.Holes = mt.Holes[:0]
-		return true
 	}
 	return false
 }
 
-// r1_fc_relu tries rule fc_relu (benefit 3, matmul_add_act_fuse.drr:35:6) at op1, the root pd_op.relu.
-func (m *matmulAddActFuseMatcher) r1_fc_relu(op1 *ir.Op) bool {
-	// %r = pd_op.relu(%f)
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	v1_r := op1.Result(0)
-	v0_f := op1.Operand(0)
-	if v0_f == nil {
-		return false
-	}
-	op0 := v0_f.DefiningOp()
-	if op0 == nil || v0_f.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %f = pd_op.fc(%x, %w, %b) {in_num_col_dims: $n, activation_type: "", padding_weights: $p}
-	if op0.Info() != m.op_pd_op_fc || op0.NumOperands() != 3 || op0.NumResults() != 1 {
-		return false
-	}
-	h0_n := rt.AttrOr(op0, "in_num_col_dims", m.def_pd_op_fc_in_num_col_dims)
-	if h0_n == nil {
-		return false
-	}
-	if rt.AttrOr(op0, "activation_type", m.def_pd_op_fc_activation_type) != m.r1_activation_type {
-		return false
-	}
-	h1_p := rt.AttrOr(op0, "padding_weights", m.def_pd_op_fc_padding_weights)
-	if h1_p == nil {
-		return false
-	}
-	v2_x := op0.Operand(0)
-	if v2_x == nil {
-		return false
-	}
-	v3_w := op0.Operand(1)
-	if v3_w == nil {
-		return false
-	}
-	v4_b := op0.Operand(2)
-	if v4_b == nil {
-		return false
-	}
-	// closure: every use of %f is in the match
-	if !rt.OnlyUsedBy(v0_f, op0, op1) {
-		return false
-	}
-	mt := m.Emit(m.rules[1])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_f, v1_r, v2_x, v3_w, v4_b)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_n, h1_p)
-	return true
+// matmulAddActFuse_fc_relu matches rule fc_relu (matmul_add_act_fuse.drr:35:6) at op1, a pd_op.relu.
+func matmulAddActFuse_fc_relu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.fc
+	var f, r, x, w, b *ir.Value
+	var n, p ir.Attribute
+	return op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.Set(&r, op1.Result(0)) && rt.Present(&f, op1.Operand(0)) &&
+		rt.Def(&op0, f, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 3 && op0.NumResults() == 1 &&
+		rt.BindAttr(&n, rt.AttrOr(op0, "in_num_col_dims", in.Defaults[0])) &&
+		rt.AttrOr(op0, "activation_type", in.Defaults[1]) == in.Literals[1] &&
+		rt.BindAttr(&p, rt.AttrOr(op0, "padding_weights", in.Defaults[2])) && rt.Present(&x, op0.Operand(0)) &&
+		rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op0.Operand(2)) &&
+		rt.Closed([]*ir.Op{op0, op1}, f) &&
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), f, r, x, w, b), append(m.Holes(), n, p))
 }

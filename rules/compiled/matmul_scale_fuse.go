@@ -3,206 +3,33 @@
 package compiled
 
 import (
-	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
+	"github.com/pirdrr/drr/rules"
 )
 
-// MatmulScaleFusePass is the rewriter.PassFactory of the rule pass "matmul_scale_fuse": the rules of
-// matmul_scale_fuse.drr, compiled to Go by drrc gen. The pass checks the rules against the programs' Context, as the
-// interpreted pass does, refuses them if they check differently than where this file was generated, and runs them
-// with rewriter's Driver and Applier.
-func MatmulScaleFusePass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return matmulScaleFuseProgram.Pass(ctx, reg)
-}
+// MatmulScaleFusePass is the rule pass matmul_scale_fuse: matmul_scale_fuse.drr compiled by drrc gen (rt.Program).
+var MatmulScaleFusePass = (&rt.Program{Name: "matmul_scale_fuse", Paths: []string{"matmul_scale_fuse.drr"}, FS: rules.FS(),
+	Fingerprint: "00a881b5911b538fae17e3b1bf0dda86",
+	Rules:       []rt.Rule{{Name: "matmul_scale", Match: matmulScaleFuse_matmul_scale}}}).Pass
 
-var matmulScaleFuseProgram = &rt.Program{
-	Name:  "matmul_scale_fuse",
-	Paths: []string{"matmul_scale_fuse.drr"},
-	Files: []rt.File{
-		{Name: "matmul_scale_fuse.drr", Text: matmulScaleFuseSource0},
-	},
-	Fingerprint: "40a24a91c762ec06bfe001e7c251804d",
-	Bind:        matmulScaleFuseBind,
-}
-
-// matmulScaleFuseSource0 is matmul_scale_fuse.drr.
-const matmulScaleFuseSource0 = `// matmul_scale_fuse: Paddle's matmul_scale_fuse_pass (paddle/fluid/pir/transforms/general/): a scale after a
-// matmul with a parameter weight moves onto the weight, where constant folding evaluates it once.
-//
-// Deviation from Paddle, on purpose: Paddle accepts a bias up to 1e-6 and drops it; this rule requires it to be 0,
-// so the rewrite is exact. (No scale(matmul) of the corpus has a parameter weight: the rule fires on none.)
-
-/// scale(matmul(x, w), v) with a parameter w is matmul(x, scale(w, v)) (MatmulScaleFusePattern).
-rule matmul_scale {
-  benefit 2
-  labels fusion
-  match {
-    %m = pd_op.matmul(%x, %w) {transpose_x: $tx, transpose_y: $ty}
-    %o = pd_op.scale(%m, pd_op.full() {shape: $sh, value: $v, dtype: $dt, place: $pl}) {bias: 0.0,
-        bias_after_scale: $bas}
-  }
-  where {
-    immutable(%w)
-  }
-  rewrite {
-    %ws = pd_op.scale(%w, pd_op.full() {shape: $sh, value: $v, dtype: $dt, place: $pl}) {bias: 0.0,
-        bias_after_scale: $bas}
-    replace %o with pd_op.matmul(%x, %ws) {transpose_x: $tx, transpose_y: $ty}
-  }
-}
-`
-
-// matmulScaleFuseStatic is what the matcher needs of the rule set checked against one Context.
-type matmulScaleFuseStatic struct {
-	rules                            []*rule.Rule
-	dispatch                         *rt.Dispatch
-	def_pd_op_scale_bias             ir.Attribute // the default of pd_op.scale bias (nil: none)
-	r0_bias                          ir.Attribute // rule matmul_scale: bias: (Float)0
-	def_pd_op_scale_bias_after_scale ir.Attribute // the default of pd_op.scale bias_after_scale (nil: none)
-	op_pd_op_matmul                  *ir.OpInfo   // pd_op.matmul
-	def_pd_op_matmul_transpose_x     ir.Attribute // the default of pd_op.matmul transpose_x (nil: none)
-	def_pd_op_matmul_transpose_y     ir.Attribute // the default of pd_op.matmul transpose_y (nil: none)
-	op_pd_op_full                    *ir.OpInfo   // pd_op.full
-	def_pd_op_full_shape             ir.Attribute // the default of pd_op.full shape (nil: none)
-	def_pd_op_full_value             ir.Attribute // the default of pd_op.full value (nil: none)
-	def_pd_op_full_dtype             ir.Attribute // the default of pd_op.full dtype (nil: none)
-	def_pd_op_full_place             ir.Attribute // the default of pd_op.full place (nil: none)
-}
-
-// matmulScaleFuseBind binds the matcher to a checked rule set, once per Context.
-func matmulScaleFuseBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &matmulScaleFuseStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.scale")
-	s.def_pd_op_scale_bias = rt.AttrDefault(ctx, "pd_op.scale", "bias")
-	s.r0_bias = set.Rules[0].Pattern.Ops[2].Attrs[0].Literal
-	s.def_pd_op_scale_bias_after_scale = rt.AttrDefault(ctx, "pd_op.scale", "bias_after_scale")
-	s.op_pd_op_matmul = ctx.OpInfo("pd_op.matmul")
-	s.def_pd_op_matmul_transpose_x = rt.AttrDefault(ctx, "pd_op.matmul", "transpose_x")
-	s.def_pd_op_matmul_transpose_y = rt.AttrDefault(ctx, "pd_op.matmul", "transpose_y")
-	s.op_pd_op_full = ctx.OpInfo("pd_op.full")
-	s.def_pd_op_full_shape = rt.AttrDefault(ctx, "pd_op.full", "shape")
-	s.def_pd_op_full_value = rt.AttrDefault(ctx, "pd_op.full", "value")
-	s.def_pd_op_full_dtype = rt.AttrDefault(ctx, "pd_op.full", "dtype")
-	s.def_pd_op_full_place = rt.AttrDefault(ctx, "pd_op.full", "place")
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &matmulScaleFuseMatcher{matmulScaleFuseStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
-}
-
-// matmulScaleFuseMatcher matches the rules at one op at a time, in one pass run.
-type matmulScaleFuseMatcher struct {
-	*matmulScaleFuseStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *matmulScaleFuseMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.scale
-		m.r0_matmul_scale(op)
-	}
-	return m.End()
-}
-
-// r0_matmul_scale tries rule matmul_scale (benefit 2, matmul_scale_fuse.drr:8:6) at op2, the root pd_op.scale.
-func (m *matmulScaleFuseMatcher) r0_matmul_scale(op2 *ir.Op) bool {
-	// %o = pd_op.scale(%m, %_1) {bias: (Float)0, bias_after_scale: $bas}
-	if op2.NumOperands() != 2 || op2.NumResults() != 1 {
-		return false
-	}
-	if rt.AttrOr(op2, "bias", m.def_pd_op_scale_bias) != m.r0_bias {
-		return false
-	}
-	h6_bas := rt.AttrOr(op2, "bias_after_scale", m.def_pd_op_scale_bias_after_scale)
-	if h6_bas == nil {
-		return false
-	}
-	v1_o := op2.Result(0)
-	v0_m := op2.Operand(0)
-	if v0_m == nil {
-		return false
-	}
-	op0 := v0_m.DefiningOp()
-	if op0 == nil || v0_m.Index() != 0 || op0 == op2 {
-		return false
-	}
-	// %m = pd_op.matmul(%x, %w) {transpose_x: $tx, transpose_y: $ty}
-	if op0.Info() != m.op_pd_op_matmul || op0.NumOperands() != 2 || op0.NumResults() != 1 {
-		return false
-	}
-	h0_tx := rt.AttrOr(op0, "transpose_x", m.def_pd_op_matmul_transpose_x)
-	if h0_tx == nil {
-		return false
-	}
-	h1_ty := rt.AttrOr(op0, "transpose_y", m.def_pd_op_matmul_transpose_y)
-	if h1_ty == nil {
-		return false
-	}
-	v2_x := op0.Operand(0)
-	if v2_x == nil {
-		return false
-	}
-	v3_w := op0.Operand(1)
-	if v3_w == nil {
-		return false
-	}
-	v4__1 := op2.Operand(1)
-	if v4__1 == nil {
-		return false
-	}
-	op1 := v4__1.DefiningOp()
-	if op1 == nil || v4__1.Index() != 0 || op1 == op2 || op1 == op0 {
-		return false
-	}
-	// %_1, ... = pd_op.full() {shape: $sh, value: $v, dtype: $dt, place: $pl}
-	if op1.Info() != m.op_pd_op_full || op1.NumOperands() != 0 || op1.NumResults() < 1 {
-		return false
-	}
-	h2_sh := rt.AttrOr(op1, "shape", m.def_pd_op_full_shape)
-	if h2_sh == nil {
-		return false
-	}
-	h3_v := rt.AttrOr(op1, "value", m.def_pd_op_full_value)
-	if h3_v == nil {
-		return false
-	}
-	h4_dt := rt.AttrOr(op1, "dtype", m.def_pd_op_full_dtype)
-	if h4_dt == nil {
-		return false
-	}
-	h5_pl := rt.AttrOr(op1, "place", m.def_pd_op_full_place)
-	if h5_pl == nil {
-		return false
-	}
-	if !rt.ResultsUnused(op1, 1) {
-		return false
-	}
-	// closure: every use of %m is in the match
-	if !rt.OnlyUsedBy(v0_m, op0, op1, op2) {
-		return false
-	}
-	// where immutable(%w)
-	p1, ok2 := m.Builtin("immutable", m.Args(v3_w))
-	if !ok2 {
-		return false
-	}
-	b3, ok4 := p1.(bool)
-	if !ok4 {
-		return false
-	}
-	if !b3 {
-		return false
-	}
-	mt := m.Emit(m.rules[0])
-	mt.Ops = append(mt.Ops[:0], op0, op1, op2)
-	mt.Values = append(mt.Values[:0], v0_m, v1_o, v2_x, v3_w, v4__1)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_tx, h1_ty, h2_sh, h3_v, h4_dt, h5_pl, h6_bas)
-	return true
+// matmulScaleFuse_matmul_scale matches rule matmul_scale (matmul_scale_fuse.drr:8:6) at op2, a pd_op.scale.
+func matmulScaleFuse_matmul_scale(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
+	var op0, op1 *ir.Op // op0 pd_op.matmul, op1 pd_op.full
+	var m2, o, x, w, _1 *ir.Value
+	var tx, ty, sh, v, dt, pl, bas ir.Attribute
+	return op2.NumOperands() == 2 && op2.NumResults() == 1 && rt.AttrOr(op2, "bias", in.Defaults[6]) == in.Literals[6] &&
+		rt.BindAttr(&bas, rt.AttrOr(op2, "bias_after_scale", in.Defaults[7])) && rt.Set(&o, op2.Result(0)) &&
+		rt.Present(&m2, op2.Operand(0)) &&
+		rt.Def(&op0, m2, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
+		rt.BindAttr(&tx, rt.AttrOr(op0, "transpose_x", in.Defaults[0])) &&
+		rt.BindAttr(&ty, rt.AttrOr(op0, "transpose_y", in.Defaults[1])) && rt.Present(&x, op0.Operand(0)) &&
+		rt.Present(&w, op0.Operand(1)) && rt.Present(&_1, op2.Operand(1)) &&
+		rt.Def(&op1, _1, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 0 && op1.NumResults() >= 1 &&
+		rt.BindAttr(&sh, rt.AttrOr(op1, "shape", in.Defaults[2])) && rt.BindAttr(&v, rt.AttrOr(op1, "value", in.Defaults[3])) &&
+		rt.BindAttr(&dt, rt.AttrOr(op1, "dtype", in.Defaults[4])) && rt.BindAttr(&pl, rt.AttrOr(op1, "place", in.Defaults[5])) &&
+		rt.ResultsUnused(op1, 1) &&
+		rt.Closed([]*ir.Op{op0, op1, op2}, m2) &&
+		rt.True(m.Builtin("immutable", w)) && // where immutable(%w)
+		m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), m2, o, x, w, _1), append(m.Holes(), tx, ty, sh, v, dt, pl, bas))
 }

@@ -3,388 +3,71 @@
 package compiled
 
 import (
-	"fmt"
-
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
+	"github.com/pirdrr/drr/rules"
 )
 
-// MatmulTransposeFusePass is the rewriter.PassFactory of the rule pass "matmul_transpose_fuse": the rules of
-// matmul_transpose_fuse.drr, compiled to Go by drrc gen. The pass checks the rules against the programs' Context, as
-// the interpreted pass does, refuses them if they check differently than where this file was generated, and runs
-// them with rewriter's Driver and Applier.
-func MatmulTransposeFusePass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return matmulTransposeFuseProgram.Pass(ctx, reg)
+// MatmulTransposeFusePass is the rule pass matmul_transpose_fuse: matmul_transpose_fuse.drr compiled by drrc gen
+// (rt.Program).
+var MatmulTransposeFusePass = (&rt.Program{Name: "matmul_transpose_fuse", Paths: []string{"matmul_transpose_fuse.drr"}, FS: rules.FS(),
+	Fingerprint: "ff89b9ade299c78a6c86b7ec8ea89cba",
+	Rules: []rt.Rule{
+		{Name: "matmul_out_transpose", Match: matmulTransposeFuse_matmul_out_transpose},
+		{Name: "matmul_x_transpose", Match: matmulTransposeFuse_matmul_x_transpose},
+		{Name: "matmul_y_transpose", Match: matmulTransposeFuse_matmul_y_transpose},
+	}}).Pass
+
+// matmulTransposeFuse_matmul_out_transpose matches rule matmul_out_transpose (matmul_transpose_fuse.drr:8:6) at op1,
+// a pd_op.transpose.
+func matmulTransposeFuse_matmul_out_transpose(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.matmul
+	var m2, o, x, y *ir.Value
+	var tx, ty, p ir.Attribute
+	return op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.BindAttr(&p, rt.AttrOr(op1, "perm", in.Defaults[2])) &&
+		rt.Set(&o, op1.Result(0)) && rt.Present(&m2, op1.Operand(0)) &&
+		rt.Def(&op0, m2, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
+		rt.BindAttr(&tx, rt.AttrOr(op0, "transpose_x", in.Defaults[0])) &&
+		rt.BindAttr(&ty, rt.AttrOr(op0, "transpose_y", in.Defaults[1])) && rt.Present(&x, op0.Operand(0)) &&
+		rt.Present(&y, op0.Operand(1)) &&
+		rt.Closed([]*ir.Op{op0, op1}, m2) &&
+		rt.True(rt.GreaterEqual(m.Pure("rank", x), int64(2))) && rt.True(rt.GreaterEqual(m.Pure("rank", y), int64(2))) && // where rank(%x) >= 2 && rank(%y) >= 2
+		rt.True(rt.In(rule.AttrVal(p), in.Consts[0])) && // where $p in [[1, 0], [0, 2, 1], [0, 1, 3, 2], [0, 1, 2, 4, 3], [0, 1, 2, 3, 5, 4]]
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), m2, o, x, y), append(m.Holes(), tx, ty, p))
 }
 
-var matmulTransposeFuseProgram = &rt.Program{
-	Name:  "matmul_transpose_fuse",
-	Paths: []string{"matmul_transpose_fuse.drr"},
-	Files: []rt.File{
-		{Name: "matmul_transpose_fuse.drr", Text: matmulTransposeFuseSource0},
-	},
-	Fingerprint: "7007ad3ad60b1505e72c0262a6e5f0fe",
-	Bind:        matmulTransposeFuseBind,
+// matmulTransposeFuse_matmul_x_transpose matches rule matmul_x_transpose (matmul_transpose_fuse.drr:27:6) at op1, a
+// pd_op.matmul.
+func matmulTransposeFuse_matmul_x_transpose(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.transpose
+	var xt, o, x, y *ir.Value
+	var p, tx, ty ir.Attribute
+	return op1.NumOperands() == 2 && op1.NumResults() == 1 && rt.BindAttr(&tx, rt.AttrOr(op1, "transpose_x", in.Defaults[1])) &&
+		rt.BindAttr(&ty, rt.AttrOr(op1, "transpose_y", in.Defaults[2])) && rt.Set(&o, op1.Result(0)) &&
+		rt.Present(&xt, op1.Operand(0)) &&
+		rt.Def(&op0, xt, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
+		rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.Present(&x, op0.Operand(0)) &&
+		rt.Present(&y, op1.Operand(1)) &&
+		rt.Closed([]*ir.Op{op0, op1}, xt) &&
+		rt.True(rt.GreaterEqual(m.Pure("rank", x), int64(2))) && rt.True(rt.GreaterEqual(m.Pure("rank", y), int64(2))) && // where rank(%x) >= 2 && rank(%y) >= 2
+		rt.True(rt.In(rule.AttrVal(p), in.Consts[0])) && // where $p in [[1, 0], [0, 2, 1], [0, 1, 3, 2], [0, 1, 2, 4, 3], [0, 1, 2, 3, 5, 4]]
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), xt, o, x, y), append(m.Holes(), p, tx, ty))
 }
 
-// matmulTransposeFuseSource0 is matmul_transpose_fuse.drr.
-const matmulTransposeFuseSource0 = `// matmul_transpose_fuse: Paddle's matmul_transpose_fuse_pass (paddle/fluid/pir/transforms/general/): a transpose
-// of the last two axes before or after a matmul becomes the matmul's transpose_x / transpose_y flag. The
-// permutations that swap the last two axes and keep the others are listed for ranks 2 to 6 (Paddle's condition,
-// without a range builtin).
-
-/// transpose(matmul(x, y)) over the last two axes is matmul(y, x) with both flags flipped: (XY)ᵀ = YᵀXᵀ
-/// (MatmulOutTransposeFusePattern).
-rule matmul_out_transpose {
-  benefit 2
-  labels fusion
-  match {
-    %m = pd_op.matmul(%x, %y) {transpose_x: $tx, transpose_y: $ty}
-    %o = pd_op.transpose(%m) {perm: $p}
-  }
-  where {
-    rank(%x) >= 2 && rank(%y) >= 2
-    $p in [[1, 0], [0, 2, 1], [0, 1, 3, 2], [0, 1, 2, 4, 3], [0, 1, 2, 3, 5, 4]]
-  }
-  rewrite {
-    replace %o with pd_op.matmul(%y, %x) {transpose_x: !$ty, transpose_y: !$tx}
-  }
-}
-
-/// matmul(transpose(x), y) over x's last two axes is matmul(x, y) with transpose_x flipped
-/// (MatmulXTransposeFusePattern; registered before the Y form in Paddle, so it wins when both operands are
-/// transposes, and the Y form fires on the next visit).
-rule matmul_x_transpose {
-  benefit 3
-  labels fusion
-  match {
-    %xt = pd_op.transpose(%x) {perm: $p}
-    %o = pd_op.matmul(%xt, %y) {transpose_x: $tx, transpose_y: $ty}
-  }
-  where {
-    rank(%x) >= 2 && rank(%y) >= 2
-    $p in [[1, 0], [0, 2, 1], [0, 1, 3, 2], [0, 1, 2, 4, 3], [0, 1, 2, 3, 5, 4]]
-  }
-  rewrite {
-    replace %o with pd_op.matmul(%x, %y) {transpose_x: !$tx, transpose_y: $ty}
-  }
-}
-
-/// matmul(x, transpose(y)) over y's last two axes is matmul(x, y) with transpose_y flipped
-/// (MatmulYTransposeFusePattern).
-rule matmul_y_transpose {
-  benefit 2
-  labels fusion
-  match {
-    %yt = pd_op.transpose(%y) {perm: $p}
-    %o = pd_op.matmul(%x, %yt) {transpose_x: $tx, transpose_y: $ty}
-  }
-  where {
-    rank(%x) >= 2 && rank(%y) >= 2
-    $p in [[1, 0], [0, 2, 1], [0, 1, 3, 2], [0, 1, 2, 4, 3], [0, 1, 2, 3, 5, 4]]
-  }
-  rewrite {
-    replace %o with pd_op.matmul(%x, %y) {transpose_x: $tx, transpose_y: !$ty}
-  }
-}
-`
-
-// matmulTransposeFuseStatic is what the matcher needs of the rule set checked against one Context.
-type matmulTransposeFuseStatic struct {
-	rules                        []*rule.Rule
-	dispatch                     *rt.Dispatch
-	def_pd_op_transpose_perm     ir.Attribute                       // the default of pd_op.transpose perm (nil: none)
-	op_pd_op_matmul              *ir.OpInfo                         // pd_op.matmul
-	def_pd_op_matmul_transpose_x ir.Attribute                       // the default of pd_op.matmul transpose_x (nil: none)
-	def_pd_op_matmul_transpose_y ir.Attribute                       // the default of pd_op.matmul transpose_y (nil: none)
-	builtin_rank                 func([]rule.Val) (rule.Val, error) // the builtin rank
-	op_pd_op_transpose           *ir.OpInfo                         // pd_op.transpose
-}
-
-// matmulTransposeFuseBind binds the matcher to a checked rule set, once per Context.
-func matmulTransposeFuseBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &matmulTransposeFuseStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.matmul", "pd_op.transpose")
-	s.def_pd_op_transpose_perm = rt.AttrDefault(ctx, "pd_op.transpose", "perm")
-	s.op_pd_op_matmul = ctx.OpInfo("pd_op.matmul")
-	s.def_pd_op_matmul_transpose_x = rt.AttrDefault(ctx, "pd_op.matmul", "transpose_x")
-	s.def_pd_op_matmul_transpose_y = rt.AttrDefault(ctx, "pd_op.matmul", "transpose_y")
-	s.builtin_rank = rule.PureBuiltin("rank")
-	if s.builtin_rank == nil {
-		return nil, fmt.Errorf("the builtin rank is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.op_pd_op_transpose = ctx.OpInfo("pd_op.transpose")
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &matmulTransposeFuseMatcher{matmulTransposeFuseStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
-}
-
-// matmulTransposeFuseMatcher matches the rules at one op at a time, in one pass run.
-type matmulTransposeFuseMatcher struct {
-	*matmulTransposeFuseStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *matmulTransposeFuseMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.matmul
-		m.r1_matmul_x_transpose(op)
-		m.r2_matmul_y_transpose(op)
-	case 2: // pd_op.transpose
-		m.r0_matmul_out_transpose(op)
-	}
-	return m.End()
-}
-
-// r0_matmul_out_transpose tries rule matmul_out_transpose (benefit 2, matmul_transpose_fuse.drr:8:6) at op1, the root pd_op.transpose.
-func (m *matmulTransposeFuseMatcher) r0_matmul_out_transpose(op1 *ir.Op) bool {
-	// %o = pd_op.transpose(%m) {perm: $p}
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	h2_p := rt.AttrOr(op1, "perm", m.def_pd_op_transpose_perm)
-	if h2_p == nil {
-		return false
-	}
-	v1_o := op1.Result(0)
-	v0_m := op1.Operand(0)
-	if v0_m == nil {
-		return false
-	}
-	op0 := v0_m.DefiningOp()
-	if op0 == nil || v0_m.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %m = pd_op.matmul(%x, %y) {transpose_x: $tx, transpose_y: $ty}
-	if op0.Info() != m.op_pd_op_matmul || op0.NumOperands() != 2 || op0.NumResults() != 1 {
-		return false
-	}
-	h0_tx := rt.AttrOr(op0, "transpose_x", m.def_pd_op_matmul_transpose_x)
-	if h0_tx == nil {
-		return false
-	}
-	h1_ty := rt.AttrOr(op0, "transpose_y", m.def_pd_op_matmul_transpose_y)
-	if h1_ty == nil {
-		return false
-	}
-	v2_x := op0.Operand(0)
-	if v2_x == nil {
-		return false
-	}
-	v3_y := op0.Operand(1)
-	if v3_y == nil {
-		return false
-	}
-	// closure: every use of %m is in the match
-	if !rt.OnlyUsedBy(v0_m, op0, op1) {
-		return false
-	}
-	// where rank(%x) >= 2 && rank(%y) >= 2
-	f1, ok2 := rt.Call(m.builtin_rank, m.Args(v2_x))
-	if !ok2 {
-		return false
-	}
-	cmp3, ok4 := rule.Compare(f1, int64(2))
-	if !ok4 {
-		return false
-	}
-	if !(cmp3 >= 0) {
-		return false
-	}
-	f5, ok6 := rt.Call(m.builtin_rank, m.Args(v3_y))
-	if !ok6 {
-		return false
-	}
-	cmp7, ok8 := rule.Compare(f5, int64(2))
-	if !ok8 {
-		return false
-	}
-	if !(cmp7 >= 0) {
-		return false
-	}
-	// where $p in [[1, 0], [0, 2, 1], [0, 1, 3, 2], [0, 1, 2, 4, 3], [0, 1, 2, 3, 5, 4]]
-	in9, ok10 := rt.In(rule.AttrVal(h2_p), []rule.Val{[]rule.Val{int64(1), int64(0)}, []rule.Val{int64(0), int64(2), int64(1)}, []rule.Val{int64(0), int64(1), int64(3), int64(2)}, []rule.Val{int64(0), int64(1), int64(2), int64(4), int64(3)}, []rule.Val{int64(0), int64(1), int64(2), int64(3), int64(5), int64(4)}})
-	if !ok10 {
-		return false
-	}
-	if !in9 {
-		return false
-	}
-	mt := m.Emit(m.rules[0])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_m, v1_o, v2_x, v3_y)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_tx, h1_ty, h2_p)
-	return true
-}
-
-// r1_matmul_x_transpose tries rule matmul_x_transpose (benefit 3, matmul_transpose_fuse.drr:27:6) at op1, the root pd_op.matmul.
-func (m *matmulTransposeFuseMatcher) r1_matmul_x_transpose(op1 *ir.Op) bool {
-	// %o = pd_op.matmul(%xt, %y) {transpose_x: $tx, transpose_y: $ty}
-	if op1.NumOperands() != 2 || op1.NumResults() != 1 {
-		return false
-	}
-	h1_tx := rt.AttrOr(op1, "transpose_x", m.def_pd_op_matmul_transpose_x)
-	if h1_tx == nil {
-		return false
-	}
-	h2_ty := rt.AttrOr(op1, "transpose_y", m.def_pd_op_matmul_transpose_y)
-	if h2_ty == nil {
-		return false
-	}
-	v1_o := op1.Result(0)
-	v0_xt := op1.Operand(0)
-	if v0_xt == nil {
-		return false
-	}
-	op0 := v0_xt.DefiningOp()
-	if op0 == nil || v0_xt.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %xt = pd_op.transpose(%x) {perm: $p}
-	if op0.Info() != m.op_pd_op_transpose || op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	h0_p := rt.AttrOr(op0, "perm", m.def_pd_op_transpose_perm)
-	if h0_p == nil {
-		return false
-	}
-	v2_x := op0.Operand(0)
-	if v2_x == nil {
-		return false
-	}
-	v3_y := op1.Operand(1)
-	if v3_y == nil {
-		return false
-	}
-	// closure: every use of %xt is in the match
-	if !rt.OnlyUsedBy(v0_xt, op0, op1) {
-		return false
-	}
-	// where rank(%x) >= 2 && rank(%y) >= 2
-	f1, ok2 := rt.Call(m.builtin_rank, m.Args(v2_x))
-	if !ok2 {
-		return false
-	}
-	cmp3, ok4 := rule.Compare(f1, int64(2))
-	if !ok4 {
-		return false
-	}
-	if !(cmp3 >= 0) {
-		return false
-	}
-	f5, ok6 := rt.Call(m.builtin_rank, m.Args(v3_y))
-	if !ok6 {
-		return false
-	}
-	cmp7, ok8 := rule.Compare(f5, int64(2))
-	if !ok8 {
-		return false
-	}
-	if !(cmp7 >= 0) {
-		return false
-	}
-	// where $p in [[1, 0], [0, 2, 1], [0, 1, 3, 2], [0, 1, 2, 4, 3], [0, 1, 2, 3, 5, 4]]
-	in9, ok10 := rt.In(rule.AttrVal(h0_p), []rule.Val{[]rule.Val{int64(1), int64(0)}, []rule.Val{int64(0), int64(2), int64(1)}, []rule.Val{int64(0), int64(1), int64(3), int64(2)}, []rule.Val{int64(0), int64(1), int64(2), int64(4), int64(3)}, []rule.Val{int64(0), int64(1), int64(2), int64(3), int64(5), int64(4)}})
-	if !ok10 {
-		return false
-	}
-	if !in9 {
-		return false
-	}
-	mt := m.Emit(m.rules[1])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_xt, v1_o, v2_x, v3_y)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_p, h1_tx, h2_ty)
-	return true
-}
-
-// r2_matmul_y_transpose tries rule matmul_y_transpose (benefit 2, matmul_transpose_fuse.drr:45:6) at op1, the root pd_op.matmul.
-func (m *matmulTransposeFuseMatcher) r2_matmul_y_transpose(op1 *ir.Op) bool {
-	// %o = pd_op.matmul(%x, %yt) {transpose_x: $tx, transpose_y: $ty}
-	if op1.NumOperands() != 2 || op1.NumResults() != 1 {
-		return false
-	}
-	h1_tx := rt.AttrOr(op1, "transpose_x", m.def_pd_op_matmul_transpose_x)
-	if h1_tx == nil {
-		return false
-	}
-	h2_ty := rt.AttrOr(op1, "transpose_y", m.def_pd_op_matmul_transpose_y)
-	if h2_ty == nil {
-		return false
-	}
-	v1_o := op1.Result(0)
-	v3_x := op1.Operand(0)
-	if v3_x == nil {
-		return false
-	}
-	v0_yt := op1.Operand(1)
-	if v0_yt == nil {
-		return false
-	}
-	op0 := v0_yt.DefiningOp()
-	if op0 == nil || v0_yt.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %yt = pd_op.transpose(%y) {perm: $p}
-	if op0.Info() != m.op_pd_op_transpose || op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	h0_p := rt.AttrOr(op0, "perm", m.def_pd_op_transpose_perm)
-	if h0_p == nil {
-		return false
-	}
-	v2_y := op0.Operand(0)
-	if v2_y == nil {
-		return false
-	}
-	// closure: every use of %yt is in the match
-	if !rt.OnlyUsedBy(v0_yt, op0, op1) {
-		return false
-	}
-	// where rank(%x) >= 2 && rank(%y) >= 2
-	f1, ok2 := rt.Call(m.builtin_rank, m.Args(v3_x))
-	if !ok2 {
-		return false
-	}
-	cmp3, ok4 := rule.Compare(f1, int64(2))
-	if !ok4 {
-		return false
-	}
-	if !(cmp3 >= 0) {
-		return false
-	}
-	f5, ok6 := rt.Call(m.builtin_rank, m.Args(v2_y))
-	if !ok6 {
-		return false
-	}
-	cmp7, ok8 := rule.Compare(f5, int64(2))
-	if !ok8 {
-		return false
-	}
-	if !(cmp7 >= 0) {
-		return false
-	}
-	// where $p in [[1, 0], [0, 2, 1], [0, 1, 3, 2], [0, 1, 2, 4, 3], [0, 1, 2, 3, 5, 4]]
-	in9, ok10 := rt.In(rule.AttrVal(h0_p), []rule.Val{[]rule.Val{int64(1), int64(0)}, []rule.Val{int64(0), int64(2), int64(1)}, []rule.Val{int64(0), int64(1), int64(3), int64(2)}, []rule.Val{int64(0), int64(1), int64(2), int64(4), int64(3)}, []rule.Val{int64(0), int64(1), int64(2), int64(3), int64(5), int64(4)}})
-	if !ok10 {
-		return false
-	}
-	if !in9 {
-		return false
-	}
-	mt := m.Emit(m.rules[2])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_yt, v1_o, v2_y, v3_x)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_p, h1_tx, h2_ty)
-	return true
+// matmulTransposeFuse_matmul_y_transpose matches rule matmul_y_transpose (matmul_transpose_fuse.drr:45:6) at op1, a
+// pd_op.matmul.
+func matmulTransposeFuse_matmul_y_transpose(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.transpose
+	var yt, o, y, x *ir.Value
+	var p, tx, ty ir.Attribute
+	return op1.NumOperands() == 2 && op1.NumResults() == 1 && rt.BindAttr(&tx, rt.AttrOr(op1, "transpose_x", in.Defaults[1])) &&
+		rt.BindAttr(&ty, rt.AttrOr(op1, "transpose_y", in.Defaults[2])) && rt.Set(&o, op1.Result(0)) &&
+		rt.Present(&x, op1.Operand(0)) && rt.Present(&yt, op1.Operand(1)) &&
+		rt.Def(&op0, yt, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
+		rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.Present(&y, op0.Operand(0)) &&
+		rt.Closed([]*ir.Op{op0, op1}, yt) &&
+		rt.True(rt.GreaterEqual(m.Pure("rank", x), int64(2))) && rt.True(rt.GreaterEqual(m.Pure("rank", y), int64(2))) && // where rank(%x) >= 2 && rank(%y) >= 2
+		rt.True(rt.In(rule.AttrVal(p), in.Consts[0])) && // where $p in [[1, 0], [0, 2, 1], [0, 1, 3, 2], [0, 1, 2, 4, 3], [0, 1, 2, 3, 5, 4]]
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), yt, o, y, x), append(m.Holes(), p, tx, ty))
 }

@@ -3,1182 +3,199 @@
 package compiled
 
 import (
-	"fmt"
-
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
+	"github.com/pirdrr/drr/rules"
 )
 
-// MultiheadMatmulFusePass is the rewriter.PassFactory of the rule pass "multihead_matmul_fuse": the rules of
-// multihead_matmul_fuse.drr, compiled to Go by drrc gen. The pass checks the rules against the programs' Context, as
-// the interpreted pass does, refuses them if they check differently than where this file was generated, and runs
-// them with rewriter's Driver and Applier.
-func MultiheadMatmulFusePass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return multiheadMatmulFuseProgram.Pass(ctx, reg)
+// MultiheadMatmulFusePass is the rule pass multihead_matmul_fuse: multihead_matmul_fuse.drr compiled by drrc gen
+// (rt.Program).
+var MultiheadMatmulFusePass = (&rt.Program{Name: "multihead_matmul_fuse", Paths: []string{"multihead_matmul_fuse.drr"}, FS: rules.FS(),
+	Fingerprint: "30cbaf83885b308de27ebca8b07c19b4",
+	Rules: []rt.Rule{
+		{Name: "multihead_matmul_with_mask", Match: multiheadMatmulFuse_multihead_matmul_with_mask},
+		{Name: "multihead_matmul_no_mask", Match: multiheadMatmulFuse_multihead_matmul_no_mask},
+		{Name: "vit_attention", Match: multiheadMatmulFuse_vit_attention},
+	}}).Pass
+
+// multiheadMatmulFuse_multihead_matmul_with_mask matches rule multihead_matmul_with_mask
+// (multihead_matmul_fuse.drr:23:6) at op21, a pd_op.reshape.
+func multiheadMatmulFuse_multihead_matmul_with_mask(m *rt.Matcher, in *rt.Instance, op21 *ir.Op) bool {
+	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20 *ir.Op // op0 pd_op.matmul, op1 pd_op.add, op2 pd_op.full_int_array, op3 pd_op.reshape, op4 pd_op.transpose, op5 pd_op.full, op6 pd_op.scale, op7 pd_op.matmul, op8 pd_op.add, op9 pd_op.reshape, op10 pd_op.transpose, op11 pd_op.matmul, op12 pd_op.add, op13 pd_op.reshape, op14 pd_op.transpose, op15 pd_op.matmul, op16 pd_op.add, op17 pd_op.softmax, op18 pd_op.matmul, op19 pd_op.transpose, op20 pd_op.full_int_array
+	var mq, aq, shape, rq, tq, q, mk, ak, rk, k, mv, av, rv, v, qk, qkm, p, c, ct, out, x, wq, bq, _1, wk, bk, wv, bv, mask, _2 *ir.Value
+	var sh, alpha, ax, osh ir.Attribute
+	if !(op21.NumOperands() == 2 && op21.NumResults() == 1 && rt.Set(&out, op21.Result(0)) && rt.Present(&ct, op21.Operand(0)) &&
+		rt.Def(&op19, ct, 0) && op19.Info() == in.Ops[19] && op19.NumOperands() == 1 && op19.NumResults() == 1 &&
+		rt.AttrOr(op19, "perm", in.Defaults[17]) == in.Literals[17] && rt.Present(&c, op19.Operand(0)) &&
+		rt.Def(&op18, c, 0) && op18.Info() == in.Ops[18] && op18.NumOperands() == 2 && op18.NumResults() == 1 &&
+		rt.AttrOr(op18, "transpose_x", in.Defaults[15]) == in.Literals[15] &&
+		rt.AttrOr(op18, "transpose_y", in.Defaults[16]) == in.Literals[16] && rt.Present(&p, op18.Operand(0)) &&
+		rt.Def(&op17, p, 0) && op17.Info() == in.Ops[17] && op17.NumOperands() == 1 && op17.NumResults() == 1 &&
+		rt.BindAttr(&ax, rt.AttrOr(op17, "axis", in.Defaults[14])) && rt.Present(&qkm, op17.Operand(0)) &&
+		rt.Def(&op16, qkm, 0) && op16.Info() == in.Ops[16] && op16.NumOperands() == 2 && op16.NumResults() == 1) {
+		return false
+	}
+	for sw16 := range 2 { // operands 0 and 1 of op16 as written, then swapped
+		if !(rt.Present(&qk, op16.Operand(sw16)) &&
+			rt.Def(&op15, qk, 0) && op15 != op18 && op15.Info() == in.Ops[15] && op15.NumOperands() == 2 && op15.NumResults() == 1 &&
+			rt.AttrOr(op15, "transpose_x", in.Defaults[12]) == in.Literals[12] &&
+			rt.AttrOr(op15, "transpose_y", in.Defaults[13]) == in.Literals[13] && rt.Present(&q, op15.Operand(0)) &&
+			rt.Def(&op6, q, 0) && op6.Info() == in.Ops[6] && op6.NumOperands() == 2 && op6.NumResults() == 1 &&
+			rt.AttrOr(op6, "bias", in.Defaults[5]) == in.Literals[5] && rt.Present(&tq, op6.Operand(0)) &&
+			rt.Def(&op4, tq, 0) && op4 != op19 && op4.Info() == in.Ops[4] && op4.NumOperands() == 1 && op4.NumResults() == 1 &&
+			rt.AttrOr(op4, "perm", in.Defaults[3]) == in.Literals[3] && rt.Present(&rq, op4.Operand(0)) &&
+			rt.Def(&op3, rq, 0) && op3 != op21 && op3.Info() == in.Ops[3] && op3.NumOperands() == 2 && op3.NumResults() == 1 &&
+			rt.Present(&aq, op3.Operand(0)) &&
+			rt.Def(&op1, aq, 0) && op1 != op16 && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1) {
+			continue
+		}
+		for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
+			if !(rt.Present(&mq, op1.Operand(sw1)) &&
+				rt.Def(&op0, mq, 0) && op0 != op18 && op0 != op15 && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 &&
+				op0.NumResults() == 1 && rt.AttrOr(op0, "transpose_x", in.Defaults[0]) == in.Literals[0] &&
+				rt.AttrOr(op0, "transpose_y", in.Defaults[1]) == in.Literals[1] && rt.Present(&x, op0.Operand(0)) &&
+				rt.Present(&wq, op0.Operand(1)) && rt.Present(&bq, op1.Operand(1-sw1)) && rt.Present(&shape, op3.Operand(1)) &&
+				rt.Def(&op2, shape, 0) && op2.Info() == in.Ops[2] && op2.NumOperands() == 0 && op2.NumResults() == 1 &&
+				rt.BindAttr(&sh, rt.AttrOr(op2, "value", in.Defaults[2])) && rt.Present(&_1, op6.Operand(1)) &&
+				rt.Def(&op5, _1, 0) && op5.Info() == in.Ops[5] && op5.NumOperands() == 0 && op5.NumResults() >= 1 &&
+				rt.BindAttr(&alpha, rt.AttrOr(op5, "value", in.Defaults[4])) && rt.ResultsUnused(op5, 1) &&
+				rt.Present(&k, op15.Operand(1)) &&
+				rt.Def(&op10, k, 0) && op10 != op19 && op10 != op4 && op10.Info() == in.Ops[10] && op10.NumOperands() == 1 &&
+				op10.NumResults() == 1 && rt.AttrOr(op10, "perm", in.Defaults[8]) == in.Literals[8] && rt.Present(&rk, op10.Operand(0)) &&
+				rt.Def(&op9, rk, 0) && op9 != op21 && op9 != op3 && op9.Info() == in.Ops[9] && op9.NumOperands() == 2 &&
+				op9.NumResults() == 1 && rt.Present(&ak, op9.Operand(0)) &&
+				rt.Def(&op8, ak, 0) && op8 != op16 && op8 != op1 && op8.Info() == in.Ops[8] && op8.NumOperands() == 2 &&
+				op8.NumResults() == 1) {
+				continue
+			}
+			for sw8 := range 2 { // operands 0 and 1 of op8 as written, then swapped
+				if !(rt.Present(&mk, op8.Operand(sw8)) &&
+					rt.Def(&op7, mk, 0) && op7 != op18 && op7 != op15 && op7 != op0 && op7.Info() == in.Ops[7] && op7.NumOperands() == 2 &&
+					op7.NumResults() == 1 && rt.AttrOr(op7, "transpose_x", in.Defaults[6]) == in.Literals[6] &&
+					rt.AttrOr(op7, "transpose_y", in.Defaults[7]) == in.Literals[7] && op7.Operand(0) == x &&
+					rt.Present(&wk, op7.Operand(1)) && rt.Present(&bk, op8.Operand(1-sw8)) && op9.Operand(1) == shape &&
+					rt.Present(&mask, op16.Operand(1-sw16)) && rt.Present(&v, op18.Operand(1)) &&
+					rt.Def(&op14, v, 0) && op14 != op19 && op14 != op4 && op14 != op10 && op14.Info() == in.Ops[14] &&
+					op14.NumOperands() == 1 && op14.NumResults() == 1 && rt.AttrOr(op14, "perm", in.Defaults[11]) == in.Literals[11] &&
+					rt.Present(&rv, op14.Operand(0)) &&
+					rt.Def(&op13, rv, 0) && op13 != op21 && op13 != op3 && op13 != op9 && op13.Info() == in.Ops[13] &&
+					op13.NumOperands() == 2 && op13.NumResults() == 1 && rt.Present(&av, op13.Operand(0)) &&
+					rt.Def(&op12, av, 0) && op12 != op16 && op12 != op1 && op12 != op8 && op12.Info() == in.Ops[12] &&
+					op12.NumOperands() == 2 && op12.NumResults() == 1) {
+					continue
+				}
+				for sw12 := range 2 { // operands 0 and 1 of op12 as written, then swapped
+					if rt.Present(&mv, op12.Operand(sw12)) &&
+						rt.Def(&op11, mv, 0) && op11 != op18 && op11 != op15 && op11 != op0 && op11 != op7 && op11.Info() == in.Ops[11] &&
+						op11.NumOperands() == 2 && op11.NumResults() == 1 && rt.AttrOr(op11, "transpose_x", in.Defaults[9]) == in.Literals[9] &&
+						rt.AttrOr(op11, "transpose_y", in.Defaults[10]) == in.Literals[10] && op11.Operand(0) == x &&
+						rt.Present(&wv, op11.Operand(1)) && rt.Present(&bv, op12.Operand(1-sw12)) && op13.Operand(1) == shape &&
+						rt.Present(&_2, op21.Operand(1)) &&
+						rt.Def(&op20, _2, 0) && op20 != op2 && op20.Info() == in.Ops[20] && op20.NumOperands() == 0 && op20.NumResults() >= 1 &&
+						rt.BindAttr(&osh, rt.AttrOr(op20, "value", in.Defaults[18])) && rt.ResultsUnused(op20, 1) &&
+						rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21}, mq, aq, rq, tq, q, mk, ak, rk, k, mv, av, rv, v, qk, qkm, p, c, ct) &&
+						rt.True(rt.In(rule.AttrVal(ax), in.Consts[0])) && // where $ax in [-1, 3]
+						rt.True(rt.Equal(m.Pure("rank", x), int64(3))) && rt.True(rt.Equal(m.Pure("rank", wq), int64(2))) && rt.True(rt.Equal(m.Pure("shape", wk), m.Pure("shape", wq))) && rt.True(rt.Equal(m.Pure("shape", wv), m.Pure("shape", wq))) && // where rank(%x) == 3 && rank(%wq) == 2 && shape(%wk) == shape(%wq) && shape(%wv) == shape(%wq)
+						rt.True(rt.Equal(m.Pure("dim", x, int64(2)), m.Pure("dim", wq, int64(0)))) && rt.True(rt.Greater(m.Pure("dim", wq, int64(1)), int64(0))) && // where dim(%x, 2) == dim(%wq, 0) && dim(%wq, 1) > 0
+						rt.True(rt.Equal(m.Pure("shape", bq), rt.List(m.Pure("dim", wq, int64(1))))) && rt.True(rt.Equal(m.Pure("shape", bk), rt.List(m.Pure("dim", wq, int64(1))))) && rt.True(rt.Equal(m.Pure("shape", bv), rt.List(m.Pure("dim", wq, int64(1))))) && // where shape(%bq) == [dim(%wq, 1)] && shape(%bk) == [dim(%wq, 1)] && shape(%bv) == [dim(%wq, 1)]
+						rt.True(rt.Equal(m.Pure("len", rule.AttrVal(sh)), int64(4))) && rt.True(rt.Greater(rt.Index(rule.AttrVal(sh), int64(2)), int64(0))) && rt.True(rt.Greater(rt.Index(rule.AttrVal(sh), int64(3)), int64(0))) && rt.True(rt.Equal(rt.Arith("*", rt.Index(rule.AttrVal(sh), int64(2)), rt.Index(rule.AttrVal(sh), int64(3))), m.Pure("dim", wq, int64(1)))) && // where len($sh) == 4 && $sh[2] > 0 && $sh[3] > 0 && $sh[2] * $sh[3] == dim(%wq, 1)
+						rt.True(rt.In(rt.Index(rule.AttrVal(sh), int64(0)), rt.List(int64(0), m.Pure("dim", x, int64(0))))) && rt.True(rt.In(rt.Index(rule.AttrVal(sh), int64(1)), rt.List(int64(0), int64(-1), m.Pure("dim", x, int64(1))))) && // where $sh[0] in [0, dim(%x, 0)] && $sh[1] in [0, -1, dim(%x, 1)]
+						rt.True(rt.Equal(m.Pure("len", rule.AttrVal(osh)), int64(3))) && rt.True(rt.In(rt.Index(rule.AttrVal(osh), int64(2)), rt.List(m.Pure("dim", wq, int64(1)), int64(-1)))) && rt.True(rt.In(rt.Index(rule.AttrVal(osh), int64(0)), rt.List(int64(0), m.Pure("dim", x, int64(0))))) && rt.True(rt.In(rt.Index(rule.AttrVal(osh), int64(1)), rt.List(int64(0), int64(-1), m.Pure("dim", x, int64(1))))) && // where len($osh) == 3 && $osh[2] in [dim(%wq, 1), -1] && $osh[0] in [0, dim(%x, 0)] && $osh[1] in [0, -1, dim(%x, 1)]
+						rt.True(rt.Equal(m.Pure("rank", mask), int64(4))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(3)), m.Pure("dim", qk, int64(3)))) && // where rank(%mask) == 4 && dim(%mask, 3) == dim(%qk, 3)
+						rt.True(rt.Or(rt.Equal(m.Pure("shape", mask), m.Pure("shape", qk)), func() rule.Val {
+							return rt.And(rt.And(rt.In(m.Pure("dim", mask, int64(0)), rt.List(int64(1), m.Pure("dim", qk, int64(0)))), func() rule.Val { return rt.Equal(m.Pure("dim", mask, int64(1)), int64(1)) }), func() rule.Val { return rt.Equal(m.Pure("dim", mask, int64(2)), int64(1)) })
+						})) && // where shape(%mask) == shape(%qk) || dim(%mask, 0) in [1, dim(%qk, 0)] && dim(%mask, 1) == 1 && dim(%mask, 2) == 1
+						rt.True(rt.In(m.Pure("dtype", wq), in.Consts[1])) && // where dtype(%wq) in [float16, float32]
+						m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21), append(m.Values(), mq, aq, shape, rq, tq, q, mk, ak, rk, k, mv, av, rv, v, qk, qkm, p, c, ct, out, x, wq, bq, _1, wk, bk, wv, bv, mask, _2), append(m.Holes(), sh, alpha, ax, osh)) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
-var multiheadMatmulFuseProgram = &rt.Program{
-	Name:  "multihead_matmul_fuse",
-	Paths: []string{"multihead_matmul_fuse.drr"},
-	Files: []rt.File{
-		{Name: "multihead_matmul_fuse.drr", Text: multiheadMatmulFuseSource0},
-	},
-	Fingerprint: "ebd9260b2bcb342dafdd5f68aa8ca81c",
-	Bind:        multiheadMatmulFuseBind,
-}
-
-// multiheadMatmulFuseSource0 is multihead_matmul_fuse.drr.
-const multiheadMatmulFuseSource0 = `// multihead_matmul_fuse: Paddle's multihead_matmul_fuse_pass (paddle/fluid/pir/transforms/gpu/): a BERT attention
-// layer — three projections of one input, split into heads, scaled q·kᵀ (+ mask), softmax, ·v, heads merged —
-// becomes pd_op.multihead_matmul with the three weights and biases concatenated.
-//
-// Deviations from Paddle, on purpose:
-//   - Paddle checks neither the head split (only q's reshape is read, for the head count), nor the transposes'
-//     permutations, nor the scale's bias, nor the merged output's shape: a model that splits heads differently
-//     would be fused wrongly. These rules check all of them: the q, k and v reshapes are [0|B, 0|S|-1, H, D] with
-//     H·D = N, the transposes [0, 2, 1, 3], the scale has no bias, and the output is merged back to [.., .., N].
-//   - The reshape shape and the scale factor are matched by value also when other ops read them, as in every BERT
-//     of the corpus (one full_int_array [0, 0, 12, 64] feeds the q, k and v reshapes of all layers): Paddle's
-//     matcher matches none of the corpus's 502 BERT-form attentions. The q, k and v reshapes read one shape
-//     constant (pattern ops bind distinct ops); the pipeline's cse_constants pass merges equal constants first.
-//   - Paddle takes any mask; these rules take the two shapes multihead_matmul's kernels read as bias_qk, a padding
-//     mask [B, 1, 1, S] and a full [B, H, S, S] (not a decoder's causal [S, S]: BART's decoders keep their
-//     attention unfused).
-//   - Paddle's ViT pattern (one qkv projection split by three slices) checks nothing but the softmax axis, the
-//     matmuls' flags and the rank: not which slice is q, k or v, nor the permutations, nor the scale's bias. The
-//     rule vit_attention checks them all, and writes transpose_k: true (the op computes Q·Kᵀ; Paddle writes false
-//     for this form, which its kernel ignores).
-
-/// The three projections' weights [K, N] side by side as [K, 3, N], their biases as [3, N].
-rule multihead_matmul_with_mask {
-  benefit 20
-  labels fusion
-  match {
-    %mq = pd_op.matmul(%x, %wq) {transpose_x: false, transpose_y: false}
-    %aq = pd_op.add(%mq, %bq)
-    %shape = pd_op.full_int_array() {value: $sh}
-    %rq = pd_op.reshape(%aq, %shape)
-    %tq = pd_op.transpose(%rq) {perm: [0, 2, 1, 3]}
-    %q = pd_op.scale(%tq, pd_op.full() {value: $alpha}) {bias: 0.0}
-    %mk = pd_op.matmul(%x, %wk) {transpose_x: false, transpose_y: false}
-    %ak = pd_op.add(%mk, %bk)
-    %rk = pd_op.reshape(%ak, %shape)
-    %k = pd_op.transpose(%rk) {perm: [0, 2, 1, 3]}
-    %mv = pd_op.matmul(%x, %wv) {transpose_x: false, transpose_y: false}
-    %av = pd_op.add(%mv, %bv)
-    %rv = pd_op.reshape(%av, %shape)
-    %v = pd_op.transpose(%rv) {perm: [0, 2, 1, 3]}
-    %qk = pd_op.matmul(%q, %k) {transpose_x: false, transpose_y: true}
-    %qkm = pd_op.add(%qk, %mask)
-    %p = pd_op.softmax(%qkm) {axis: $ax}
-    %c = pd_op.matmul(%p, %v) {transpose_x: false, transpose_y: false}
-    %ct = pd_op.transpose(%c) {perm: [0, 2, 1, 3]}
-    %out = pd_op.reshape(%ct, pd_op.full_int_array() {value: $osh})
-  }
-  where {
-    $ax in [-1, 3]
-    rank(%x) == 3 && rank(%wq) == 2 && shape(%wk) == shape(%wq) && shape(%wv) == shape(%wq)
-    dim(%x, 2) == dim(%wq, 0) && dim(%wq, 1) > 0
-    shape(%bq) == [dim(%wq, 1)] && shape(%bk) == [dim(%wq, 1)] && shape(%bv) == [dim(%wq, 1)]
-    len($sh) == 4 && $sh[2] > 0 && $sh[3] > 0 && $sh[2] * $sh[3] == dim(%wq, 1)
-    $sh[0] in [0, dim(%x, 0)] && $sh[1] in [0, -1, dim(%x, 1)]
-    len($osh) == 3 && $osh[2] in [dim(%wq, 1), -1] && $osh[0] in [0, dim(%x, 0)] && $osh[1] in [0, -1, dim(%x, 1)]
-    // The two masks multihead_matmul's kernels read: BERT's padding mask [B, 1, 1, S] and a full [B, H, S, S].
-    rank(%mask) == 4 && dim(%mask, 3) == dim(%qk, 3)
-    shape(%mask) == shape(%qk) || dim(%mask, 0) in [1, dim(%qk, 0)] && dim(%mask, 1) == 1 && dim(%mask, 2) == 1
-    dtype(%wq) in [float16, float32]
-  }
-  rewrite {
-    %kshape = pd_op.full_int_array() {value: [dim(%wq, 0), 1, dim(%wq, 1)], dtype: int64}
-    %bshape = pd_op.full_int_array() {value: [1, dim(%wq, 1)], dtype: int64}
-    %wq3 = pd_op.reshape(%wq, %kshape)
-    %wk3 = pd_op.reshape(%wk, %kshape)
-    %wv3 = pd_op.reshape(%wv, %kshape)
-    %bq2 = pd_op.reshape(%bq, %bshape)
-    %bk2 = pd_op.reshape(%bk, %bshape)
-    %bv2 = pd_op.reshape(%bv, %bshape)
-    %w = pd_op.concat([%wq3, %wk3, %wv3], pd_op.full() {shape: [1], value: 1, dtype: int32})
-    %b = pd_op.concat([%bq2, %bk2, %bv2], pd_op.full() {shape: [1], value: 0, dtype: int32})
-    replace %out with pd_op.multihead_matmul(%x, %w, %b, %mask) {transpose_q: false, transpose_k: true,
-        transpose_v: false, alpha: $alpha, head_number: $sh[2]}
-  }
-}
-
-/// The same attention without a mask (MultiHeadMatmulFuseNoBiasQKPattern).
-rule multihead_matmul_no_mask {
-  benefit 19
-  labels fusion
-  match {
-    %mq = pd_op.matmul(%x, %wq) {transpose_x: false, transpose_y: false}
-    %aq = pd_op.add(%mq, %bq)
-    %shape = pd_op.full_int_array() {value: $sh}
-    %rq = pd_op.reshape(%aq, %shape)
-    %tq = pd_op.transpose(%rq) {perm: [0, 2, 1, 3]}
-    %q = pd_op.scale(%tq, pd_op.full() {value: $alpha}) {bias: 0.0}
-    %mk = pd_op.matmul(%x, %wk) {transpose_x: false, transpose_y: false}
-    %ak = pd_op.add(%mk, %bk)
-    %rk = pd_op.reshape(%ak, %shape)
-    %k = pd_op.transpose(%rk) {perm: [0, 2, 1, 3]}
-    %mv = pd_op.matmul(%x, %wv) {transpose_x: false, transpose_y: false}
-    %av = pd_op.add(%mv, %bv)
-    %rv = pd_op.reshape(%av, %shape)
-    %v = pd_op.transpose(%rv) {perm: [0, 2, 1, 3]}
-    %qk = pd_op.matmul(%q, %k) {transpose_x: false, transpose_y: true}
-    %p = pd_op.softmax(%qk) {axis: $ax}
-    %c = pd_op.matmul(%p, %v) {transpose_x: false, transpose_y: false}
-    %ct = pd_op.transpose(%c) {perm: [0, 2, 1, 3]}
-    %out = pd_op.reshape(%ct, pd_op.full_int_array() {value: $osh})
-  }
-  where {
-    $ax in [-1, 3]
-    rank(%x) == 3 && rank(%wq) == 2 && shape(%wk) == shape(%wq) && shape(%wv) == shape(%wq)
-    dim(%x, 2) == dim(%wq, 0) && dim(%wq, 1) > 0
-    shape(%bq) == [dim(%wq, 1)] && shape(%bk) == [dim(%wq, 1)] && shape(%bv) == [dim(%wq, 1)]
-    len($sh) == 4 && $sh[2] > 0 && $sh[3] > 0 && $sh[2] * $sh[3] == dim(%wq, 1)
-    $sh[0] in [0, dim(%x, 0)] && $sh[1] in [0, -1, dim(%x, 1)]
-    len($osh) == 3 && $osh[2] in [dim(%wq, 1), -1] && $osh[0] in [0, dim(%x, 0)] && $osh[1] in [0, -1, dim(%x, 1)]
-    dtype(%wq) in [float16, float32]
-  }
-  rewrite {
-    %kshape = pd_op.full_int_array() {value: [dim(%wq, 0), 1, dim(%wq, 1)], dtype: int64}
-    %bshape = pd_op.full_int_array() {value: [1, dim(%wq, 1)], dtype: int64}
-    %wq3 = pd_op.reshape(%wq, %kshape)
-    %wk3 = pd_op.reshape(%wk, %kshape)
-    %wv3 = pd_op.reshape(%wv, %kshape)
-    %bq2 = pd_op.reshape(%bq, %bshape)
-    %bk2 = pd_op.reshape(%bk, %bshape)
-    %bv2 = pd_op.reshape(%bv, %bshape)
-    %w = pd_op.concat([%wq3, %wk3, %wv3], pd_op.full() {shape: [1], value: 1, dtype: int32})
-    %b = pd_op.concat([%bq2, %bk2, %bv2], pd_op.full() {shape: [1], value: 0, dtype: int32})
-    replace %out with pd_op.multihead_matmul(%x, %w, %b, null) {transpose_q: false, transpose_k: true,
-        transpose_v: false, alpha: $alpha, head_number: $sh[2]}
-  }
-}
-
-/// ViT/CLIP attention with one qkv projection (VitAttentionFusePattern): x·w + b reshaped to [B, S, 3, H, D] and
-/// transposed to [3, B, H, S, D]; slices 0, 1 and 2 of the first axis are q, k and v; softmax(alpha·q·kᵀ)·v with
-/// the heads merged back. The slice bounds are one constant each, as cse_constants leaves them.
-rule vit_attention {
-  benefit 20
-  labels fusion
-  match {
-    %m = pd_op.matmul(%x, %w) {transpose_x: false, transpose_y: false}
-    %a = pd_op.add(%m, %b)
-    %r = pd_op.reshape(%a, pd_op.full_int_array() {value: $sh})
-    %t = pd_op.transpose(%r) {perm: [2, 0, 3, 1, 4]}
-    %c0 = pd_op.full_int_array() {value: [0]}
-    %c1 = pd_op.full_int_array() {value: [1]}
-    %c2 = pd_op.full_int_array() {value: [2]}
-    %c3 = pd_op.full_int_array() {value: [3]}
-    %q = pd_op.slice(%t, %c0, %c1) {axes: [0], decrease_axis: [0]}
-    %k = pd_op.slice(%t, %c1, %c2) {axes: [0], decrease_axis: [0]}
-    %v = pd_op.slice(%t, %c2, %c3) {axes: [0], decrease_axis: [0]}
-    %kt = pd_op.transpose(%k) {perm: [0, 1, 3, 2]}
-    %qk = pd_op.matmul(%q, %kt) {transpose_x: false, transpose_y: false}
-    %s = pd_op.scale(%qk, pd_op.full() {value: $alpha}) {bias: 0.0}
-    %p = pd_op.softmax(%s) {axis: $ax}
-    %c = pd_op.matmul(%p, %v) {transpose_x: false, transpose_y: false}
-    %ct = pd_op.transpose(%c) {perm: [0, 2, 1, 3]}
-    %out = pd_op.reshape(%ct, pd_op.full_int_array() {value: $osh})
-  }
-  where {
-    $ax in [-1, 3]
-    rank(%x) == 3 && rank(%w) == 2 && dim(%x, 2) == dim(%w, 0) && dim(%w, 1) > 0 && dim(%w, 1) % 3 == 0
-    shape(%b) == [dim(%w, 1)]
-    len($sh) == 5 && $sh[2] == 3 && $sh[3] > 0 && $sh[4] > 0 && $sh[3] * $sh[4] * 3 == dim(%w, 1)
-    $sh[0] in [0, -1, dim(%x, 0)] && $sh[1] in [0, -1, dim(%x, 1)]
-    len($osh) == 3 && $osh[2] in [dim(%w, 1) / 3, -1] && $osh[0] in [0, -1, dim(%x, 0)]
-    $osh[1] in [0, -1, dim(%x, 1)]
-    dtype(%w) in [float16, float32]
-  }
-  rewrite {
-    %w3 = pd_op.reshape(%w, pd_op.full_int_array() {value: [dim(%w, 0), 3, dim(%w, 1) / 3], dtype: int64})
-    %b2 = pd_op.reshape(%b, pd_op.full_int_array() {value: [3, dim(%w, 1) / 3], dtype: int64})
-    replace %out with pd_op.multihead_matmul(%x, %w3, %b2, null) {transpose_q: false, transpose_k: true,
-        transpose_v: false, alpha: $alpha, head_number: $sh[3]}
-  }
-}
-`
-
-// multiheadMatmulFuseList1 is a constant list of the rules' constraints.
-var multiheadMatmulFuseList1 = []rule.Val{int64(-1), int64(3)}
-
-// multiheadMatmulFuseStatic is what the matcher needs of the rule set checked against one Context.
-type multiheadMatmulFuseStatic struct {
-	rules                          []*rule.Rule
-	dispatch                       *rt.Dispatch
-	op_pd_op_transpose             *ir.OpInfo                         // pd_op.transpose
-	def_pd_op_transpose_perm       ir.Attribute                       // the default of pd_op.transpose perm (nil: none)
-	r0_perm                        ir.Attribute                       // rule multihead_matmul_with_mask: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
-	op_pd_op_matmul                *ir.OpInfo                         // pd_op.matmul
-	def_pd_op_matmul_transpose_x   ir.Attribute                       // the default of pd_op.matmul transpose_x (nil: none)
-	r0_transpose_x                 ir.Attribute                       // rule multihead_matmul_with_mask: transpose_x: false
-	def_pd_op_matmul_transpose_y   ir.Attribute                       // the default of pd_op.matmul transpose_y (nil: none)
-	r0_transpose_y                 ir.Attribute                       // rule multihead_matmul_with_mask: transpose_y: false
-	op_pd_op_softmax               *ir.OpInfo                         // pd_op.softmax
-	def_pd_op_softmax_axis         ir.Attribute                       // the default of pd_op.softmax axis (nil: none)
-	op_pd_op_add                   *ir.OpInfo                         // pd_op.add
-	r0_transpose_x2                ir.Attribute                       // rule multihead_matmul_with_mask: transpose_x: false
-	r0_transpose_y2                ir.Attribute                       // rule multihead_matmul_with_mask: transpose_y: true
-	op_pd_op_scale                 *ir.OpInfo                         // pd_op.scale
-	def_pd_op_scale_bias           ir.Attribute                       // the default of pd_op.scale bias (nil: none)
-	r0_bias                        ir.Attribute                       // rule multihead_matmul_with_mask: bias: (Float)0
-	r0_perm2                       ir.Attribute                       // rule multihead_matmul_with_mask: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
-	op_pd_op_reshape               *ir.OpInfo                         // pd_op.reshape
-	r0_transpose_x3                ir.Attribute                       // rule multihead_matmul_with_mask: transpose_x: false
-	r0_transpose_y3                ir.Attribute                       // rule multihead_matmul_with_mask: transpose_y: false
-	op_pd_op_full_int_array        *ir.OpInfo                         // pd_op.full_int_array
-	def_pd_op_full_int_array_value ir.Attribute                       // the default of pd_op.full_int_array value (nil: none)
-	op_pd_op_full                  *ir.OpInfo                         // pd_op.full
-	def_pd_op_full_value           ir.Attribute                       // the default of pd_op.full value (nil: none)
-	r0_perm3                       ir.Attribute                       // rule multihead_matmul_with_mask: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
-	r0_transpose_x4                ir.Attribute                       // rule multihead_matmul_with_mask: transpose_x: false
-	r0_transpose_y4                ir.Attribute                       // rule multihead_matmul_with_mask: transpose_y: false
-	r0_perm4                       ir.Attribute                       // rule multihead_matmul_with_mask: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
-	r0_transpose_x5                ir.Attribute                       // rule multihead_matmul_with_mask: transpose_x: false
-	r0_transpose_y5                ir.Attribute                       // rule multihead_matmul_with_mask: transpose_y: false
-	builtin_rank                   func([]rule.Val) (rule.Val, error) // the builtin rank
-	builtin_shape                  func([]rule.Val) (rule.Val, error) // the builtin shape
-	builtin_dim                    func([]rule.Val) (rule.Val, error) // the builtin dim
-	builtin_len                    func([]rule.Val) (rule.Val, error) // the builtin len
-	builtin_dtype                  func([]rule.Val) (rule.Val, error) // the builtin dtype
-	r0_lit                         rule.Val                           // rule multihead_matmul_with_mask: float16
-	r0_lit2                        rule.Val                           // rule multihead_matmul_with_mask: float32
-	r1_perm                        ir.Attribute                       // rule multihead_matmul_no_mask: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
-	r1_transpose_x                 ir.Attribute                       // rule multihead_matmul_no_mask: transpose_x: false
-	r1_transpose_y                 ir.Attribute                       // rule multihead_matmul_no_mask: transpose_y: false
-	r1_transpose_x2                ir.Attribute                       // rule multihead_matmul_no_mask: transpose_x: false
-	r1_transpose_y2                ir.Attribute                       // rule multihead_matmul_no_mask: transpose_y: true
-	r1_bias                        ir.Attribute                       // rule multihead_matmul_no_mask: bias: (Float)0
-	r1_perm2                       ir.Attribute                       // rule multihead_matmul_no_mask: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
-	r1_transpose_x3                ir.Attribute                       // rule multihead_matmul_no_mask: transpose_x: false
-	r1_transpose_y3                ir.Attribute                       // rule multihead_matmul_no_mask: transpose_y: false
-	r1_perm3                       ir.Attribute                       // rule multihead_matmul_no_mask: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
-	r1_transpose_x4                ir.Attribute                       // rule multihead_matmul_no_mask: transpose_x: false
-	r1_transpose_y4                ir.Attribute                       // rule multihead_matmul_no_mask: transpose_y: false
-	r1_perm4                       ir.Attribute                       // rule multihead_matmul_no_mask: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
-	r1_transpose_x5                ir.Attribute                       // rule multihead_matmul_no_mask: transpose_x: false
-	r1_transpose_y5                ir.Attribute                       // rule multihead_matmul_no_mask: transpose_y: false
-	r1_lit                         rule.Val                           // rule multihead_matmul_no_mask: float16
-	r1_lit2                        rule.Val                           // rule multihead_matmul_no_mask: float32
-	r2_perm                        ir.Attribute                       // rule vit_attention: perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]
-	r2_transpose_x                 ir.Attribute                       // rule vit_attention: transpose_x: false
-	r2_transpose_y                 ir.Attribute                       // rule vit_attention: transpose_y: false
-	r2_bias                        ir.Attribute                       // rule vit_attention: bias: (Float)0
-	r2_transpose_x2                ir.Attribute                       // rule vit_attention: transpose_x: false
-	r2_transpose_y2                ir.Attribute                       // rule vit_attention: transpose_y: false
-	op_pd_op_slice                 *ir.OpInfo                         // pd_op.slice
-	def_pd_op_slice_axes           ir.Attribute                       // the default of pd_op.slice axes (nil: none)
-	r2_axes                        ir.Attribute                       // rule vit_attention: axes: [(Int64)0]
-	def_pd_op_slice_decrease_axis  ir.Attribute                       // the default of pd_op.slice decrease_axis (nil: none)
-	r2_decrease_axis               ir.Attribute                       // rule vit_attention: decrease_axis: [(Int64)0]
-	r2_perm2                       ir.Attribute                       // rule vit_attention: perm: [(Int32)2,(Int32)0,(Int32)3,(Int32)1,(Int32)4]
-	r2_transpose_x3                ir.Attribute                       // rule vit_attention: transpose_x: false
-	r2_transpose_y3                ir.Attribute                       // rule vit_attention: transpose_y: false
-	r2_value                       ir.Attribute                       // rule vit_attention: value: [(Int64)0]
-	r2_value2                      ir.Attribute                       // rule vit_attention: value: [(Int64)1]
-	r2_perm3                       ir.Attribute                       // rule vit_attention: perm: [(Int32)0,(Int32)1,(Int32)3,(Int32)2]
-	r2_axes2                       ir.Attribute                       // rule vit_attention: axes: [(Int64)0]
-	r2_decrease_axis2              ir.Attribute                       // rule vit_attention: decrease_axis: [(Int64)0]
-	r2_value3                      ir.Attribute                       // rule vit_attention: value: [(Int64)2]
-	r2_axes3                       ir.Attribute                       // rule vit_attention: axes: [(Int64)0]
-	r2_decrease_axis3              ir.Attribute                       // rule vit_attention: decrease_axis: [(Int64)0]
-	r2_value4                      ir.Attribute                       // rule vit_attention: value: [(Int64)3]
-	r2_lit                         rule.Val                           // rule vit_attention: float16
-	r2_lit2                        rule.Val                           // rule vit_attention: float32
-}
-
-// multiheadMatmulFuseBind binds the matcher to a checked rule set, once per Context.
-func multiheadMatmulFuseBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &multiheadMatmulFuseStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.reshape")
-	s.op_pd_op_transpose = ctx.OpInfo("pd_op.transpose")
-	s.def_pd_op_transpose_perm = rt.AttrDefault(ctx, "pd_op.transpose", "perm")
-	s.r0_perm = set.Rules[0].Pattern.Ops[19].Attrs[0].Literal
-	s.op_pd_op_matmul = ctx.OpInfo("pd_op.matmul")
-	s.def_pd_op_matmul_transpose_x = rt.AttrDefault(ctx, "pd_op.matmul", "transpose_x")
-	s.r0_transpose_x = set.Rules[0].Pattern.Ops[18].Attrs[0].Literal
-	s.def_pd_op_matmul_transpose_y = rt.AttrDefault(ctx, "pd_op.matmul", "transpose_y")
-	s.r0_transpose_y = set.Rules[0].Pattern.Ops[18].Attrs[1].Literal
-	s.op_pd_op_softmax = ctx.OpInfo("pd_op.softmax")
-	s.def_pd_op_softmax_axis = rt.AttrDefault(ctx, "pd_op.softmax", "axis")
-	s.op_pd_op_add = ctx.OpInfo("pd_op.add")
-	s.r0_transpose_x2 = set.Rules[0].Pattern.Ops[15].Attrs[0].Literal
-	s.r0_transpose_y2 = set.Rules[0].Pattern.Ops[15].Attrs[1].Literal
-	s.op_pd_op_scale = ctx.OpInfo("pd_op.scale")
-	s.def_pd_op_scale_bias = rt.AttrDefault(ctx, "pd_op.scale", "bias")
-	s.r0_bias = set.Rules[0].Pattern.Ops[6].Attrs[0].Literal
-	s.r0_perm2 = set.Rules[0].Pattern.Ops[4].Attrs[0].Literal
-	s.op_pd_op_reshape = ctx.OpInfo("pd_op.reshape")
-	s.r0_transpose_x3 = set.Rules[0].Pattern.Ops[0].Attrs[0].Literal
-	s.r0_transpose_y3 = set.Rules[0].Pattern.Ops[0].Attrs[1].Literal
-	s.op_pd_op_full_int_array = ctx.OpInfo("pd_op.full_int_array")
-	s.def_pd_op_full_int_array_value = rt.AttrDefault(ctx, "pd_op.full_int_array", "value")
-	s.op_pd_op_full = ctx.OpInfo("pd_op.full")
-	s.def_pd_op_full_value = rt.AttrDefault(ctx, "pd_op.full", "value")
-	s.r0_perm3 = set.Rules[0].Pattern.Ops[10].Attrs[0].Literal
-	s.r0_transpose_x4 = set.Rules[0].Pattern.Ops[7].Attrs[0].Literal
-	s.r0_transpose_y4 = set.Rules[0].Pattern.Ops[7].Attrs[1].Literal
-	s.r0_perm4 = set.Rules[0].Pattern.Ops[14].Attrs[0].Literal
-	s.r0_transpose_x5 = set.Rules[0].Pattern.Ops[11].Attrs[0].Literal
-	s.r0_transpose_y5 = set.Rules[0].Pattern.Ops[11].Attrs[1].Literal
-	s.builtin_rank = rule.PureBuiltin("rank")
-	if s.builtin_rank == nil {
-		return nil, fmt.Errorf("the builtin rank is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_shape = rule.PureBuiltin("shape")
-	if s.builtin_shape == nil {
-		return nil, fmt.Errorf("the builtin shape is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_dim = rule.PureBuiltin("dim")
-	if s.builtin_dim == nil {
-		return nil, fmt.Errorf("the builtin dim is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_len = rule.PureBuiltin("len")
-	if s.builtin_len == nil {
-		return nil, fmt.Errorf("the builtin len is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_dtype = rule.PureBuiltin("dtype")
-	if s.builtin_dtype == nil {
-		return nil, fmt.Errorf("the builtin dtype is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.r0_lit = set.Rules[0].Where[9].(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r0_lit2 = set.Rules[0].Where[9].(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
-	s.r1_perm = set.Rules[1].Pattern.Ops[18].Attrs[0].Literal
-	s.r1_transpose_x = set.Rules[1].Pattern.Ops[17].Attrs[0].Literal
-	s.r1_transpose_y = set.Rules[1].Pattern.Ops[17].Attrs[1].Literal
-	s.r1_transpose_x2 = set.Rules[1].Pattern.Ops[15].Attrs[0].Literal
-	s.r1_transpose_y2 = set.Rules[1].Pattern.Ops[15].Attrs[1].Literal
-	s.r1_bias = set.Rules[1].Pattern.Ops[6].Attrs[0].Literal
-	s.r1_perm2 = set.Rules[1].Pattern.Ops[4].Attrs[0].Literal
-	s.r1_transpose_x3 = set.Rules[1].Pattern.Ops[0].Attrs[0].Literal
-	s.r1_transpose_y3 = set.Rules[1].Pattern.Ops[0].Attrs[1].Literal
-	s.r1_perm3 = set.Rules[1].Pattern.Ops[10].Attrs[0].Literal
-	s.r1_transpose_x4 = set.Rules[1].Pattern.Ops[7].Attrs[0].Literal
-	s.r1_transpose_y4 = set.Rules[1].Pattern.Ops[7].Attrs[1].Literal
-	s.r1_perm4 = set.Rules[1].Pattern.Ops[14].Attrs[0].Literal
-	s.r1_transpose_x5 = set.Rules[1].Pattern.Ops[11].Attrs[0].Literal
-	s.r1_transpose_y5 = set.Rules[1].Pattern.Ops[11].Attrs[1].Literal
-	s.r1_lit = set.Rules[1].Where[7].(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r1_lit2 = set.Rules[1].Where[7].(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
-	s.r2_perm = set.Rules[2].Pattern.Ops[18].Attrs[0].Literal
-	s.r2_transpose_x = set.Rules[2].Pattern.Ops[17].Attrs[0].Literal
-	s.r2_transpose_y = set.Rules[2].Pattern.Ops[17].Attrs[1].Literal
-	s.r2_bias = set.Rules[2].Pattern.Ops[15].Attrs[0].Literal
-	s.r2_transpose_x2 = set.Rules[2].Pattern.Ops[13].Attrs[0].Literal
-	s.r2_transpose_y2 = set.Rules[2].Pattern.Ops[13].Attrs[1].Literal
-	s.op_pd_op_slice = ctx.OpInfo("pd_op.slice")
-	s.def_pd_op_slice_axes = rt.AttrDefault(ctx, "pd_op.slice", "axes")
-	s.r2_axes = set.Rules[2].Pattern.Ops[9].Attrs[0].Literal
-	s.def_pd_op_slice_decrease_axis = rt.AttrDefault(ctx, "pd_op.slice", "decrease_axis")
-	s.r2_decrease_axis = set.Rules[2].Pattern.Ops[9].Attrs[1].Literal
-	s.r2_perm2 = set.Rules[2].Pattern.Ops[4].Attrs[0].Literal
-	s.r2_transpose_x3 = set.Rules[2].Pattern.Ops[0].Attrs[0].Literal
-	s.r2_transpose_y3 = set.Rules[2].Pattern.Ops[0].Attrs[1].Literal
-	s.r2_value = set.Rules[2].Pattern.Ops[5].Attrs[0].Literal
-	s.r2_value2 = set.Rules[2].Pattern.Ops[6].Attrs[0].Literal
-	s.r2_perm3 = set.Rules[2].Pattern.Ops[12].Attrs[0].Literal
-	s.r2_axes2 = set.Rules[2].Pattern.Ops[10].Attrs[0].Literal
-	s.r2_decrease_axis2 = set.Rules[2].Pattern.Ops[10].Attrs[1].Literal
-	s.r2_value3 = set.Rules[2].Pattern.Ops[7].Attrs[0].Literal
-	s.r2_axes3 = set.Rules[2].Pattern.Ops[11].Attrs[0].Literal
-	s.r2_decrease_axis3 = set.Rules[2].Pattern.Ops[11].Attrs[1].Literal
-	s.r2_value4 = set.Rules[2].Pattern.Ops[8].Attrs[0].Literal
-	s.r2_lit = set.Rules[2].Where[7].(*rule.Binary).Y.(*rule.List).Elems[0].(*rule.Lit).Value
-	s.r2_lit2 = set.Rules[2].Where[7].(*rule.Binary).Y.(*rule.List).Elems[1].(*rule.Lit).Value
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &multiheadMatmulFuseMatcher{multiheadMatmulFuseStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
-}
-
-// multiheadMatmulFuseMatcher matches the rules at one op at a time, in one pass run.
-type multiheadMatmulFuseMatcher struct {
-	*multiheadMatmulFuseStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *multiheadMatmulFuseMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.reshape
-		m.r0_multihead_matmul_with_mask(op)
-		m.r2_vit_attention(op)
-		m.r1_multihead_matmul_no_mask(op)
-	}
-	return m.End()
-}
-
-// r0_multihead_matmul_with_mask tries rule multihead_matmul_with_mask (benefit 20, multihead_matmul_fuse.drr:23:6) at op21, the root pd_op.reshape.
-func (m *multiheadMatmulFuseMatcher) r0_multihead_matmul_with_mask(op21 *ir.Op) bool {
-	// %out = pd_op.reshape(%ct, %_2)
-	if op21.NumOperands() != 2 || op21.NumResults() != 1 {
+// multiheadMatmulFuse_multihead_matmul_no_mask matches rule multihead_matmul_no_mask
+// (multihead_matmul_fuse.drr:78:6) at op20, a pd_op.reshape.
+func multiheadMatmulFuse_multihead_matmul_no_mask(m *rt.Matcher, in *rt.Instance, op20 *ir.Op) bool {
+	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19 *ir.Op // op0 pd_op.matmul, op1 pd_op.add, op2 pd_op.full_int_array, op3 pd_op.reshape, op4 pd_op.transpose, op5 pd_op.full, op6 pd_op.scale, op7 pd_op.matmul, op8 pd_op.add, op9 pd_op.reshape, op10 pd_op.transpose, op11 pd_op.matmul, op12 pd_op.add, op13 pd_op.reshape, op14 pd_op.transpose, op15 pd_op.matmul, op16 pd_op.softmax, op17 pd_op.matmul, op18 pd_op.transpose, op19 pd_op.full_int_array
+	var mq, aq, shape, rq, tq, q, mk, ak, rk, k, mv, av, rv, v, qk, p, c, ct, out, x, wq, bq, _1, wk, bk, wv, bv, _2 *ir.Value
+	var sh, alpha, ax, osh ir.Attribute
+	if !(op20.NumOperands() == 2 && op20.NumResults() == 1 && rt.Set(&out, op20.Result(0)) && rt.Present(&ct, op20.Operand(0)) &&
+		rt.Def(&op18, ct, 0) && op18.Info() == in.Ops[18] && op18.NumOperands() == 1 && op18.NumResults() == 1 &&
+		rt.AttrOr(op18, "perm", in.Defaults[17]) == in.Literals[17] && rt.Present(&c, op18.Operand(0)) &&
+		rt.Def(&op17, c, 0) && op17.Info() == in.Ops[17] && op17.NumOperands() == 2 && op17.NumResults() == 1 &&
+		rt.AttrOr(op17, "transpose_x", in.Defaults[15]) == in.Literals[15] &&
+		rt.AttrOr(op17, "transpose_y", in.Defaults[16]) == in.Literals[16] && rt.Present(&p, op17.Operand(0)) &&
+		rt.Def(&op16, p, 0) && op16.Info() == in.Ops[16] && op16.NumOperands() == 1 && op16.NumResults() == 1 &&
+		rt.BindAttr(&ax, rt.AttrOr(op16, "axis", in.Defaults[14])) && rt.Present(&qk, op16.Operand(0)) &&
+		rt.Def(&op15, qk, 0) && op15 != op17 && op15.Info() == in.Ops[15] && op15.NumOperands() == 2 && op15.NumResults() == 1 &&
+		rt.AttrOr(op15, "transpose_x", in.Defaults[12]) == in.Literals[12] &&
+		rt.AttrOr(op15, "transpose_y", in.Defaults[13]) == in.Literals[13] && rt.Present(&q, op15.Operand(0)) &&
+		rt.Def(&op6, q, 0) && op6.Info() == in.Ops[6] && op6.NumOperands() == 2 && op6.NumResults() == 1 &&
+		rt.AttrOr(op6, "bias", in.Defaults[5]) == in.Literals[5] && rt.Present(&tq, op6.Operand(0)) &&
+		rt.Def(&op4, tq, 0) && op4 != op18 && op4.Info() == in.Ops[4] && op4.NumOperands() == 1 && op4.NumResults() == 1 &&
+		rt.AttrOr(op4, "perm", in.Defaults[3]) == in.Literals[3] && rt.Present(&rq, op4.Operand(0)) &&
+		rt.Def(&op3, rq, 0) && op3 != op20 && op3.Info() == in.Ops[3] && op3.NumOperands() == 2 && op3.NumResults() == 1 &&
+		rt.Present(&aq, op3.Operand(0)) &&
+		rt.Def(&op1, aq, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1) {
 		return false
 	}
-	v19_out := op21.Result(0)
-	v18_ct := op21.Operand(0)
-	if v18_ct == nil {
-		return false
-	}
-	op19 := v18_ct.DefiningOp()
-	if op19 == nil || v18_ct.Index() != 0 || op19 == op21 {
-		return false
-	}
-	// %ct = pd_op.transpose(%c) {perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]}
-	if op19.Info() != m.op_pd_op_transpose || op19.NumOperands() != 1 || op19.NumResults() != 1 {
-		return false
-	}
-	if rt.AttrOr(op19, "perm", m.def_pd_op_transpose_perm) != m.r0_perm {
-		return false
-	}
-	v17_c := op19.Operand(0)
-	if v17_c == nil {
-		return false
-	}
-	op18 := v17_c.DefiningOp()
-	if op18 == nil || v17_c.Index() != 0 || op18 == op21 || op18 == op19 {
-		return false
-	}
-	// %c = pd_op.matmul(%p, %v) {transpose_x: false, transpose_y: false}
-	if op18.Info() != m.op_pd_op_matmul || op18.NumOperands() != 2 || op18.NumResults() != 1 {
-		return false
-	}
-	if rt.AttrOr(op18, "transpose_x", m.def_pd_op_matmul_transpose_x) != m.r0_transpose_x {
-		return false
-	}
-	if rt.AttrOr(op18, "transpose_y", m.def_pd_op_matmul_transpose_y) != m.r0_transpose_y {
-		return false
-	}
-	v16_p := op18.Operand(0)
-	if v16_p == nil {
-		return false
-	}
-	op17 := v16_p.DefiningOp()
-	if op17 == nil || v16_p.Index() != 0 || op17 == op21 || op17 == op19 || op17 == op18 {
-		return false
-	}
-	// %p = pd_op.softmax(%qkm) {axis: $ax}
-	if op17.Info() != m.op_pd_op_softmax || op17.NumOperands() != 1 || op17.NumResults() != 1 {
-		return false
-	}
-	h2_ax := rt.AttrOr(op17, "axis", m.def_pd_op_softmax_axis)
-	if h2_ax == nil {
-		return false
-	}
-	v15_qkm := op17.Operand(0)
-	if v15_qkm == nil {
-		return false
-	}
-	op16 := v15_qkm.DefiningOp()
-	if op16 == nil || v15_qkm.Index() != 0 || op16 == op21 || op16 == op19 || op16 == op18 || op16 == op17 {
-		return false
-	}
-	// %qkm = pd_op.add(either(%qk, %mask))
-	if op16.Info() != m.op_pd_op_add || op16.NumOperands() != 2 || op16.NumResults() != 1 {
-		return false
-	}
-	for sw1 := 0; sw1 < 2; sw1++ {
-		op16_a2, op16_b3 := op16.Operand(sw1), op16.Operand(1-sw1) // as written, then swapped
-		v14_qk := op16_a2
-		if v14_qk == nil {
+	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
+		if !(rt.Present(&mq, op1.Operand(sw1)) &&
+			rt.Def(&op0, mq, 0) && op0 != op17 && op0 != op15 && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 &&
+			op0.NumResults() == 1 && rt.AttrOr(op0, "transpose_x", in.Defaults[0]) == in.Literals[0] &&
+			rt.AttrOr(op0, "transpose_y", in.Defaults[1]) == in.Literals[1] && rt.Present(&x, op0.Operand(0)) &&
+			rt.Present(&wq, op0.Operand(1)) && rt.Present(&bq, op1.Operand(1-sw1)) && rt.Present(&shape, op3.Operand(1)) &&
+			rt.Def(&op2, shape, 0) && op2.Info() == in.Ops[2] && op2.NumOperands() == 0 && op2.NumResults() == 1 &&
+			rt.BindAttr(&sh, rt.AttrOr(op2, "value", in.Defaults[2])) && rt.Present(&_1, op6.Operand(1)) &&
+			rt.Def(&op5, _1, 0) && op5.Info() == in.Ops[5] && op5.NumOperands() == 0 && op5.NumResults() >= 1 &&
+			rt.BindAttr(&alpha, rt.AttrOr(op5, "value", in.Defaults[4])) && rt.ResultsUnused(op5, 1) &&
+			rt.Present(&k, op15.Operand(1)) &&
+			rt.Def(&op10, k, 0) && op10 != op18 && op10 != op4 && op10.Info() == in.Ops[10] && op10.NumOperands() == 1 &&
+			op10.NumResults() == 1 && rt.AttrOr(op10, "perm", in.Defaults[8]) == in.Literals[8] && rt.Present(&rk, op10.Operand(0)) &&
+			rt.Def(&op9, rk, 0) && op9 != op20 && op9 != op3 && op9.Info() == in.Ops[9] && op9.NumOperands() == 2 &&
+			op9.NumResults() == 1 && rt.Present(&ak, op9.Operand(0)) &&
+			rt.Def(&op8, ak, 0) && op8 != op1 && op8.Info() == in.Ops[8] && op8.NumOperands() == 2 && op8.NumResults() == 1) {
 			continue
 		}
-		op15 := v14_qk.DefiningOp()
-		if op15 == nil || v14_qk.Index() != 0 || op15 == op21 || op15 == op19 || op15 == op18 || op15 == op17 || op15 == op16 {
-			continue
-		}
-		// %qk = pd_op.matmul(%q, %k) {transpose_x: false, transpose_y: true}
-		if op15.Info() != m.op_pd_op_matmul || op15.NumOperands() != 2 || op15.NumResults() != 1 {
-			continue
-		}
-		if rt.AttrOr(op15, "transpose_x", m.def_pd_op_matmul_transpose_x) != m.r0_transpose_x2 {
-			continue
-		}
-		if rt.AttrOr(op15, "transpose_y", m.def_pd_op_matmul_transpose_y) != m.r0_transpose_y2 {
-			continue
-		}
-		v5_q := op15.Operand(0)
-		if v5_q == nil {
-			continue
-		}
-		op6 := v5_q.DefiningOp()
-		if op6 == nil || v5_q.Index() != 0 || op6 == op21 || op6 == op19 || op6 == op18 || op6 == op17 || op6 == op16 || op6 == op15 {
-			continue
-		}
-		// %q = pd_op.scale(%tq, %_1) {bias: (Float)0}
-		if op6.Info() != m.op_pd_op_scale || op6.NumOperands() != 2 || op6.NumResults() != 1 {
-			continue
-		}
-		if rt.AttrOr(op6, "bias", m.def_pd_op_scale_bias) != m.r0_bias {
-			continue
-		}
-		v4_tq := op6.Operand(0)
-		if v4_tq == nil {
-			continue
-		}
-		op4 := v4_tq.DefiningOp()
-		if op4 == nil || v4_tq.Index() != 0 || op4 == op21 || op4 == op19 || op4 == op18 || op4 == op17 || op4 == op16 || op4 == op15 || op4 == op6 {
-			continue
-		}
-		// %tq = pd_op.transpose(%rq) {perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]}
-		if op4.Info() != m.op_pd_op_transpose || op4.NumOperands() != 1 || op4.NumResults() != 1 {
-			continue
-		}
-		if rt.AttrOr(op4, "perm", m.def_pd_op_transpose_perm) != m.r0_perm2 {
-			continue
-		}
-		v3_rq := op4.Operand(0)
-		if v3_rq == nil {
-			continue
-		}
-		op3 := v3_rq.DefiningOp()
-		if op3 == nil || v3_rq.Index() != 0 || op3 == op21 || op3 == op19 || op3 == op18 || op3 == op17 || op3 == op16 || op3 == op15 || op3 == op6 || op3 == op4 {
-			continue
-		}
-		// %rq = pd_op.reshape(%aq, %shape)
-		if op3.Info() != m.op_pd_op_reshape || op3.NumOperands() != 2 || op3.NumResults() != 1 {
-			continue
-		}
-		v1_aq := op3.Operand(0)
-		if v1_aq == nil {
-			continue
-		}
-		op1 := v1_aq.DefiningOp()
-		if op1 == nil || v1_aq.Index() != 0 || op1 == op21 || op1 == op19 || op1 == op18 || op1 == op17 || op1 == op16 || op1 == op15 || op1 == op6 || op1 == op4 || op1 == op3 {
-			continue
-		}
-		// %aq = pd_op.add(either(%mq, %bq))
-		if op1.Info() != m.op_pd_op_add || op1.NumOperands() != 2 || op1.NumResults() != 1 {
-			continue
-		}
-		for sw4 := 0; sw4 < 2; sw4++ {
-			op1_a5, op1_b6 := op1.Operand(sw4), op1.Operand(1-sw4) // as written, then swapped
-			v0_mq := op1_a5
-			if v0_mq == nil {
+		for sw8 := range 2 { // operands 0 and 1 of op8 as written, then swapped
+			if !(rt.Present(&mk, op8.Operand(sw8)) &&
+				rt.Def(&op7, mk, 0) && op7 != op17 && op7 != op15 && op7 != op0 && op7.Info() == in.Ops[7] && op7.NumOperands() == 2 &&
+				op7.NumResults() == 1 && rt.AttrOr(op7, "transpose_x", in.Defaults[6]) == in.Literals[6] &&
+				rt.AttrOr(op7, "transpose_y", in.Defaults[7]) == in.Literals[7] && op7.Operand(0) == x &&
+				rt.Present(&wk, op7.Operand(1)) && rt.Present(&bk, op8.Operand(1-sw8)) && op9.Operand(1) == shape &&
+				rt.Present(&v, op17.Operand(1)) &&
+				rt.Def(&op14, v, 0) && op14 != op18 && op14 != op4 && op14 != op10 && op14.Info() == in.Ops[14] &&
+				op14.NumOperands() == 1 && op14.NumResults() == 1 && rt.AttrOr(op14, "perm", in.Defaults[11]) == in.Literals[11] &&
+				rt.Present(&rv, op14.Operand(0)) &&
+				rt.Def(&op13, rv, 0) && op13 != op20 && op13 != op3 && op13 != op9 && op13.Info() == in.Ops[13] &&
+				op13.NumOperands() == 2 && op13.NumResults() == 1 && rt.Present(&av, op13.Operand(0)) &&
+				rt.Def(&op12, av, 0) && op12 != op1 && op12 != op8 && op12.Info() == in.Ops[12] && op12.NumOperands() == 2 &&
+				op12.NumResults() == 1) {
 				continue
 			}
-			op0 := v0_mq.DefiningOp()
-			if op0 == nil || v0_mq.Index() != 0 || op0 == op21 || op0 == op19 || op0 == op18 || op0 == op17 || op0 == op16 || op0 == op15 || op0 == op6 || op0 == op4 || op0 == op3 || op0 == op1 {
-				continue
-			}
-			// %mq = pd_op.matmul(%x, %wq) {transpose_x: false, transpose_y: false}
-			if op0.Info() != m.op_pd_op_matmul || op0.NumOperands() != 2 || op0.NumResults() != 1 {
-				continue
-			}
-			if rt.AttrOr(op0, "transpose_x", m.def_pd_op_matmul_transpose_x) != m.r0_transpose_x3 {
-				continue
-			}
-			if rt.AttrOr(op0, "transpose_y", m.def_pd_op_matmul_transpose_y) != m.r0_transpose_y3 {
-				continue
-			}
-			v20_x := op0.Operand(0)
-			if v20_x == nil {
-				continue
-			}
-			v21_wq := op0.Operand(1)
-			if v21_wq == nil {
-				continue
-			}
-			v22_bq := op1_b6
-			if v22_bq == nil {
-				continue
-			}
-			v2_shape := op3.Operand(1)
-			if v2_shape == nil {
-				continue
-			}
-			op2 := v2_shape.DefiningOp()
-			if op2 == nil || v2_shape.Index() != 0 || op2 == op21 || op2 == op19 || op2 == op18 || op2 == op17 || op2 == op16 || op2 == op15 || op2 == op6 || op2 == op4 || op2 == op3 || op2 == op1 || op2 == op0 {
-				continue
-			}
-			// %shape = pd_op.full_int_array() {value: $sh}
-			if op2.Info() != m.op_pd_op_full_int_array || op2.NumOperands() != 0 || op2.NumResults() != 1 {
-				continue
-			}
-			h0_sh := rt.AttrOr(op2, "value", m.def_pd_op_full_int_array_value)
-			if h0_sh == nil {
-				continue
-			}
-			v23__1 := op6.Operand(1)
-			if v23__1 == nil {
-				continue
-			}
-			op5 := v23__1.DefiningOp()
-			if op5 == nil || v23__1.Index() != 0 || op5 == op21 || op5 == op19 || op5 == op18 || op5 == op17 || op5 == op16 || op5 == op15 || op5 == op6 || op5 == op4 || op5 == op3 || op5 == op1 || op5 == op0 || op5 == op2 {
-				continue
-			}
-			// %_1, ... = pd_op.full() {value: $alpha}
-			if op5.Info() != m.op_pd_op_full || op5.NumOperands() != 0 || op5.NumResults() < 1 {
-				continue
-			}
-			h1_alpha := rt.AttrOr(op5, "value", m.def_pd_op_full_value)
-			if h1_alpha == nil {
-				continue
-			}
-			if !rt.ResultsUnused(op5, 1) {
-				continue
-			}
-			v9_k := op15.Operand(1)
-			if v9_k == nil {
-				continue
-			}
-			op10 := v9_k.DefiningOp()
-			if op10 == nil || v9_k.Index() != 0 || op10 == op21 || op10 == op19 || op10 == op18 || op10 == op17 || op10 == op16 || op10 == op15 || op10 == op6 || op10 == op4 || op10 == op3 || op10 == op1 || op10 == op0 || op10 == op2 || op10 == op5 {
-				continue
-			}
-			// %k = pd_op.transpose(%rk) {perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]}
-			if op10.Info() != m.op_pd_op_transpose || op10.NumOperands() != 1 || op10.NumResults() != 1 {
-				continue
-			}
-			if rt.AttrOr(op10, "perm", m.def_pd_op_transpose_perm) != m.r0_perm3 {
-				continue
-			}
-			v8_rk := op10.Operand(0)
-			if v8_rk == nil {
-				continue
-			}
-			op9 := v8_rk.DefiningOp()
-			if op9 == nil || v8_rk.Index() != 0 || op9 == op21 || op9 == op19 || op9 == op18 || op9 == op17 || op9 == op16 || op9 == op15 || op9 == op6 || op9 == op4 || op9 == op3 || op9 == op1 || op9 == op0 || op9 == op2 || op9 == op5 || op9 == op10 {
-				continue
-			}
-			// %rk = pd_op.reshape(%ak, %shape)
-			if op9.Info() != m.op_pd_op_reshape || op9.NumOperands() != 2 || op9.NumResults() != 1 {
-				continue
-			}
-			v7_ak := op9.Operand(0)
-			if v7_ak == nil {
-				continue
-			}
-			op8 := v7_ak.DefiningOp()
-			if op8 == nil || v7_ak.Index() != 0 || op8 == op21 || op8 == op19 || op8 == op18 || op8 == op17 || op8 == op16 || op8 == op15 || op8 == op6 || op8 == op4 || op8 == op3 || op8 == op1 || op8 == op0 || op8 == op2 || op8 == op5 || op8 == op10 || op8 == op9 {
-				continue
-			}
-			// %ak = pd_op.add(either(%mk, %bk))
-			if op8.Info() != m.op_pd_op_add || op8.NumOperands() != 2 || op8.NumResults() != 1 {
-				continue
-			}
-			for sw7 := 0; sw7 < 2; sw7++ {
-				op8_a8, op8_b9 := op8.Operand(sw7), op8.Operand(1-sw7) // as written, then swapped
-				v6_mk := op8_a8
-				if v6_mk == nil {
-					continue
-				}
-				op7 := v6_mk.DefiningOp()
-				if op7 == nil || v6_mk.Index() != 0 || op7 == op21 || op7 == op19 || op7 == op18 || op7 == op17 || op7 == op16 || op7 == op15 || op7 == op6 || op7 == op4 || op7 == op3 || op7 == op1 || op7 == op0 || op7 == op2 || op7 == op5 || op7 == op10 || op7 == op9 || op7 == op8 {
-					continue
-				}
-				// %mk = pd_op.matmul(%x, %wk) {transpose_x: false, transpose_y: false}
-				if op7.Info() != m.op_pd_op_matmul || op7.NumOperands() != 2 || op7.NumResults() != 1 {
-					continue
-				}
-				if rt.AttrOr(op7, "transpose_x", m.def_pd_op_matmul_transpose_x) != m.r0_transpose_x4 {
-					continue
-				}
-				if rt.AttrOr(op7, "transpose_y", m.def_pd_op_matmul_transpose_y) != m.r0_transpose_y4 {
-					continue
-				}
-				if op7.Operand(0) != v20_x {
-					continue
-				}
-				v24_wk := op7.Operand(1)
-				if v24_wk == nil {
-					continue
-				}
-				v25_bk := op8_b9
-				if v25_bk == nil {
-					continue
-				}
-				if op9.Operand(1) != v2_shape {
-					continue
-				}
-				v28_mask := op16_b3
-				if v28_mask == nil {
-					continue
-				}
-				v13_v := op18.Operand(1)
-				if v13_v == nil {
-					continue
-				}
-				op14 := v13_v.DefiningOp()
-				if op14 == nil || v13_v.Index() != 0 || op14 == op21 || op14 == op19 || op14 == op18 || op14 == op17 || op14 == op16 || op14 == op15 || op14 == op6 || op14 == op4 || op14 == op3 || op14 == op1 || op14 == op0 || op14 == op2 || op14 == op5 || op14 == op10 || op14 == op9 || op14 == op8 || op14 == op7 {
-					continue
-				}
-				// %v = pd_op.transpose(%rv) {perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]}
-				if op14.Info() != m.op_pd_op_transpose || op14.NumOperands() != 1 || op14.NumResults() != 1 {
-					continue
-				}
-				if rt.AttrOr(op14, "perm", m.def_pd_op_transpose_perm) != m.r0_perm4 {
-					continue
-				}
-				v12_rv := op14.Operand(0)
-				if v12_rv == nil {
-					continue
-				}
-				op13 := v12_rv.DefiningOp()
-				if op13 == nil || v12_rv.Index() != 0 || op13 == op21 || op13 == op19 || op13 == op18 || op13 == op17 || op13 == op16 || op13 == op15 || op13 == op6 || op13 == op4 || op13 == op3 || op13 == op1 || op13 == op0 || op13 == op2 || op13 == op5 || op13 == op10 || op13 == op9 || op13 == op8 || op13 == op7 || op13 == op14 {
-					continue
-				}
-				// %rv = pd_op.reshape(%av, %shape)
-				if op13.Info() != m.op_pd_op_reshape || op13.NumOperands() != 2 || op13.NumResults() != 1 {
-					continue
-				}
-				v11_av := op13.Operand(0)
-				if v11_av == nil {
-					continue
-				}
-				op12 := v11_av.DefiningOp()
-				if op12 == nil || v11_av.Index() != 0 || op12 == op21 || op12 == op19 || op12 == op18 || op12 == op17 || op12 == op16 || op12 == op15 || op12 == op6 || op12 == op4 || op12 == op3 || op12 == op1 || op12 == op0 || op12 == op2 || op12 == op5 || op12 == op10 || op12 == op9 || op12 == op8 || op12 == op7 || op12 == op14 || op12 == op13 {
-					continue
-				}
-				// %av = pd_op.add(either(%mv, %bv))
-				if op12.Info() != m.op_pd_op_add || op12.NumOperands() != 2 || op12.NumResults() != 1 {
-					continue
-				}
-				for sw10 := 0; sw10 < 2; sw10++ {
-					op12_a11, op12_b12 := op12.Operand(sw10), op12.Operand(1-sw10) // as written, then swapped
-					v10_mv := op12_a11
-					if v10_mv == nil {
-						continue
-					}
-					op11 := v10_mv.DefiningOp()
-					if op11 == nil || v10_mv.Index() != 0 || op11 == op21 || op11 == op19 || op11 == op18 || op11 == op17 || op11 == op16 || op11 == op15 || op11 == op6 || op11 == op4 || op11 == op3 || op11 == op1 || op11 == op0 || op11 == op2 || op11 == op5 || op11 == op10 || op11 == op9 || op11 == op8 || op11 == op7 || op11 == op14 || op11 == op13 || op11 == op12 {
-						continue
-					}
-					// %mv = pd_op.matmul(%x, %wv) {transpose_x: false, transpose_y: false}
-					if op11.Info() != m.op_pd_op_matmul || op11.NumOperands() != 2 || op11.NumResults() != 1 {
-						continue
-					}
-					if rt.AttrOr(op11, "transpose_x", m.def_pd_op_matmul_transpose_x) != m.r0_transpose_x5 {
-						continue
-					}
-					if rt.AttrOr(op11, "transpose_y", m.def_pd_op_matmul_transpose_y) != m.r0_transpose_y5 {
-						continue
-					}
-					if op11.Operand(0) != v20_x {
-						continue
-					}
-					v26_wv := op11.Operand(1)
-					if v26_wv == nil {
-						continue
-					}
-					v27_bv := op12_b12
-					if v27_bv == nil {
-						continue
-					}
-					if op13.Operand(1) != v2_shape {
-						continue
-					}
-					v29__2 := op21.Operand(1)
-					if v29__2 == nil {
-						continue
-					}
-					op20 := v29__2.DefiningOp()
-					if op20 == nil || v29__2.Index() != 0 || op20 == op21 || op20 == op19 || op20 == op18 || op20 == op17 || op20 == op16 || op20 == op15 || op20 == op6 || op20 == op4 || op20 == op3 || op20 == op1 || op20 == op0 || op20 == op2 || op20 == op5 || op20 == op10 || op20 == op9 || op20 == op8 || op20 == op7 || op20 == op14 || op20 == op13 || op20 == op12 || op20 == op11 {
-						continue
-					}
-					// %_2, ... = pd_op.full_int_array() {value: $osh}
-					if op20.Info() != m.op_pd_op_full_int_array || op20.NumOperands() != 0 || op20.NumResults() < 1 {
-						continue
-					}
-					h3_osh := rt.AttrOr(op20, "value", m.def_pd_op_full_int_array_value)
-					if h3_osh == nil {
-						continue
-					}
-					if !rt.ResultsUnused(op20, 1) {
-						continue
-					}
-					// closure: every use of %mq is in the match
-					if !rt.OnlyUsedBy(v0_mq, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21) {
-						continue
-					}
-					// closure: every use of %aq is in the match
-					if !rt.OnlyUsedBy(v1_aq, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21) {
-						continue
-					}
-					// closure: every use of %rq is in the match
-					if !rt.OnlyUsedBy(v3_rq, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21) {
-						continue
-					}
-					// closure: every use of %tq is in the match
-					if !rt.OnlyUsedBy(v4_tq, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21) {
-						continue
-					}
-					// closure: every use of %q is in the match
-					if !rt.OnlyUsedBy(v5_q, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21) {
-						continue
-					}
-					// closure: every use of %mk is in the match
-					if !rt.OnlyUsedBy(v6_mk, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21) {
-						continue
-					}
-					// closure: every use of %ak is in the match
-					if !rt.OnlyUsedBy(v7_ak, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21) {
-						continue
-					}
-					// closure: every use of %rk is in the match
-					if !rt.OnlyUsedBy(v8_rk, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21) {
-						continue
-					}
-					// closure: every use of %k is in the match
-					if !rt.OnlyUsedBy(v9_k, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21) {
-						continue
-					}
-					// closure: every use of %mv is in the match
-					if !rt.OnlyUsedBy(v10_mv, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21) {
-						continue
-					}
-					// closure: every use of %av is in the match
-					if !rt.OnlyUsedBy(v11_av, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21) {
-						continue
-					}
-					// closure: every use of %rv is in the match
-					if !rt.OnlyUsedBy(v12_rv, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21) {
-						continue
-					}
-					// closure: every use of %v is in the match
-					if !rt.OnlyUsedBy(v13_v, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21) {
-						continue
-					}
-					// closure: every use of %qk is in the match
-					if !rt.OnlyUsedBy(v14_qk, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21) {
-						continue
-					}
-					// closure: every use of %qkm is in the match
-					if !rt.OnlyUsedBy(v15_qkm, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21) {
-						continue
-					}
-					// closure: every use of %p is in the match
-					if !rt.OnlyUsedBy(v16_p, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21) {
-						continue
-					}
-					// closure: every use of %c is in the match
-					if !rt.OnlyUsedBy(v17_c, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21) {
-						continue
-					}
-					// closure: every use of %ct is in the match
-					if !rt.OnlyUsedBy(v18_ct, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21) {
-						continue
-					}
-					// where $ax in [-1, 3]
-					in13, ok14 := rt.In(rule.AttrVal(h2_ax), multiheadMatmulFuseList1)
-					if !ok14 {
-						continue
-					}
-					if !in13 {
-						continue
-					}
-					// where rank(%x) == 3 && rank(%wq) == 2 && shape(%wk) == shape(%wq) && shape(%wv) == shape(%wq)
-					f15, ok16 := rt.Call(m.builtin_rank, m.Args(v20_x))
-					if !ok16 {
-						continue
-					}
-					if !(rule.Equal(f15, int64(3))) {
-						continue
-					}
-					f17, ok18 := rt.Call(m.builtin_rank, m.Args(v21_wq))
-					if !ok18 {
-						continue
-					}
-					if !(rule.Equal(f17, int64(2))) {
-						continue
-					}
-					f19, ok20 := rt.Call(m.builtin_shape, m.Args(v24_wk))
-					if !ok20 {
-						continue
-					}
-					f21, ok22 := rt.Call(m.builtin_shape, m.Args(v21_wq))
-					if !ok22 {
-						continue
-					}
-					if !(rule.Equal(f19, f21)) {
-						continue
-					}
-					f23, ok24 := rt.Call(m.builtin_shape, m.Args(v26_wv))
-					if !ok24 {
-						continue
-					}
-					f25, ok26 := rt.Call(m.builtin_shape, m.Args(v21_wq))
-					if !ok26 {
-						continue
-					}
-					if !(rule.Equal(f23, f25)) {
-						continue
-					}
-					// where dim(%x, 2) == dim(%wq, 0) && dim(%wq, 1) > 0
-					f27, ok28 := rt.Call(m.builtin_dim, m.Args(v20_x, int64(2)))
-					if !ok28 {
-						continue
-					}
-					f29, ok30 := rt.Call(m.builtin_dim, m.Args(v21_wq, int64(0)))
-					if !ok30 {
-						continue
-					}
-					if !(rule.Equal(f27, f29)) {
-						continue
-					}
-					f31, ok32 := rt.Call(m.builtin_dim, m.Args(v21_wq, int64(1)))
-					if !ok32 {
-						continue
-					}
-					cmp33, ok34 := rule.Compare(f31, int64(0))
-					if !ok34 {
-						continue
-					}
-					if !(cmp33 > 0) {
-						continue
-					}
-					// where shape(%bq) == [dim(%wq, 1)] && shape(%bk) == [dim(%wq, 1)] && shape(%bv) == [dim(%wq, 1)]
-					f35, ok36 := rt.Call(m.builtin_shape, m.Args(v22_bq))
-					if !ok36 {
-						continue
-					}
-					f37, ok38 := rt.Call(m.builtin_dim, m.Args(v21_wq, int64(1)))
-					if !ok38 {
-						continue
-					}
-					if !(rule.Equal(f35, []rule.Val{f37})) {
-						continue
-					}
-					f39, ok40 := rt.Call(m.builtin_shape, m.Args(v25_bk))
-					if !ok40 {
-						continue
-					}
-					f41, ok42 := rt.Call(m.builtin_dim, m.Args(v21_wq, int64(1)))
-					if !ok42 {
-						continue
-					}
-					if !(rule.Equal(f39, []rule.Val{f41})) {
-						continue
-					}
-					f43, ok44 := rt.Call(m.builtin_shape, m.Args(v27_bv))
-					if !ok44 {
-						continue
-					}
-					f45, ok46 := rt.Call(m.builtin_dim, m.Args(v21_wq, int64(1)))
-					if !ok46 {
-						continue
-					}
-					if !(rule.Equal(f43, []rule.Val{f45})) {
-						continue
-					}
-					// where len($sh) == 4 && $sh[2] > 0 && $sh[3] > 0 && $sh[2] * $sh[3] == dim(%wq, 1)
-					f47, ok48 := rt.Call(m.builtin_len, m.Args(rule.AttrVal(h0_sh)))
-					if !ok48 {
-						continue
-					}
-					if !(rule.Equal(f47, int64(4))) {
-						continue
-					}
-					ix49, ok50 := rt.Index(rule.AttrVal(h0_sh), int64(2))
-					if !ok50 {
-						continue
-					}
-					cmp51, ok52 := rule.Compare(ix49, int64(0))
-					if !ok52 {
-						continue
-					}
-					if !(cmp51 > 0) {
-						continue
-					}
-					ix53, ok54 := rt.Index(rule.AttrVal(h0_sh), int64(3))
-					if !ok54 {
-						continue
-					}
-					cmp55, ok56 := rule.Compare(ix53, int64(0))
-					if !ok56 {
-						continue
-					}
-					if !(cmp55 > 0) {
-						continue
-					}
-					ix57, ok58 := rt.Index(rule.AttrVal(h0_sh), int64(2))
-					if !ok58 {
-						continue
-					}
-					ix59, ok60 := rt.Index(rule.AttrVal(h0_sh), int64(3))
-					if !ok60 {
-						continue
-					}
-					ar61, ok62 := rt.Arith("*", ix57, ix59)
-					if !ok62 {
-						continue
-					}
-					f63, ok64 := rt.Call(m.builtin_dim, m.Args(v21_wq, int64(1)))
-					if !ok64 {
-						continue
-					}
-					if !(rule.Equal(ar61, f63)) {
-						continue
-					}
-					// where $sh[0] in [0, dim(%x, 0)] && $sh[1] in [0, -1, dim(%x, 1)]
-					ix65, ok66 := rt.Index(rule.AttrVal(h0_sh), int64(0))
-					if !ok66 {
-						continue
-					}
-					f67, ok68 := rt.Call(m.builtin_dim, m.Args(v20_x, int64(0)))
-					if !ok68 {
-						continue
-					}
-					in69, ok70 := rt.In(ix65, []rule.Val{int64(0), f67})
-					if !ok70 {
-						continue
-					}
-					if !in69 {
-						continue
-					}
-					ix71, ok72 := rt.Index(rule.AttrVal(h0_sh), int64(1))
-					if !ok72 {
-						continue
-					}
-					f73, ok74 := rt.Call(m.builtin_dim, m.Args(v20_x, int64(1)))
-					if !ok74 {
-						continue
-					}
-					in75, ok76 := rt.In(ix71, []rule.Val{int64(0), int64(-1), f73})
-					if !ok76 {
-						continue
-					}
-					if !in75 {
-						continue
-					}
-					// where len($osh) == 3 && $osh[2] in [dim(%wq, 1), -1] && $osh[0] in [0, dim(%x, 0)] && $osh[1] in [0, -1, dim(%x, 1)]
-					f77, ok78 := rt.Call(m.builtin_len, m.Args(rule.AttrVal(h3_osh)))
-					if !ok78 {
-						continue
-					}
-					if !(rule.Equal(f77, int64(3))) {
-						continue
-					}
-					ix79, ok80 := rt.Index(rule.AttrVal(h3_osh), int64(2))
-					if !ok80 {
-						continue
-					}
-					f81, ok82 := rt.Call(m.builtin_dim, m.Args(v21_wq, int64(1)))
-					if !ok82 {
-						continue
-					}
-					in83, ok84 := rt.In(ix79, []rule.Val{f81, int64(-1)})
-					if !ok84 {
-						continue
-					}
-					if !in83 {
-						continue
-					}
-					ix85, ok86 := rt.Index(rule.AttrVal(h3_osh), int64(0))
-					if !ok86 {
-						continue
-					}
-					f87, ok88 := rt.Call(m.builtin_dim, m.Args(v20_x, int64(0)))
-					if !ok88 {
-						continue
-					}
-					in89, ok90 := rt.In(ix85, []rule.Val{int64(0), f87})
-					if !ok90 {
-						continue
-					}
-					if !in89 {
-						continue
-					}
-					ix91, ok92 := rt.Index(rule.AttrVal(h3_osh), int64(1))
-					if !ok92 {
-						continue
-					}
-					f93, ok94 := rt.Call(m.builtin_dim, m.Args(v20_x, int64(1)))
-					if !ok94 {
-						continue
-					}
-					in95, ok96 := rt.In(ix91, []rule.Val{int64(0), int64(-1), f93})
-					if !ok96 {
-						continue
-					}
-					if !in95 {
-						continue
-					}
-					// where rank(%mask) == 4 && dim(%mask, 3) == dim(%qk, 3)
-					f97, ok98 := rt.Call(m.builtin_rank, m.Args(v28_mask))
-					if !ok98 {
-						continue
-					}
-					if !(rule.Equal(f97, int64(4))) {
-						continue
-					}
-					f99, ok100 := rt.Call(m.builtin_dim, m.Args(v28_mask, int64(3)))
-					if !ok100 {
-						continue
-					}
-					f101, ok102 := rt.Call(m.builtin_dim, m.Args(v14_qk, int64(3)))
-					if !ok102 {
-						continue
-					}
-					if !(rule.Equal(f99, f101)) {
-						continue
-					}
-					// where shape(%mask) == shape(%qk) || dim(%mask, 0) in [1, dim(%qk, 0)] && dim(%mask, 1) == 1 && dim(%mask, 2) == 1
-					f103, ok104 := rt.Call(m.builtin_shape, m.Args(v28_mask))
-					if !ok104 {
-						continue
-					}
-					f105, ok106 := rt.Call(m.builtin_shape, m.Args(v14_qk))
-					if !ok106 {
-						continue
-					}
-					l107 := rule.Equal(f103, f105)
-					if !l107 {
-						f108, ok109 := rt.Call(m.builtin_dim, m.Args(v28_mask, int64(0)))
-						if !ok109 {
-							continue
-						}
-						f110, ok111 := rt.Call(m.builtin_dim, m.Args(v14_qk, int64(0)))
-						if !ok111 {
-							continue
-						}
-						in112, ok113 := rt.In(f108, []rule.Val{int64(1), f110})
-						if !ok113 {
-							continue
-						}
-						l114 := in112
-						if l114 {
-							f115, ok116 := rt.Call(m.builtin_dim, m.Args(v28_mask, int64(1)))
-							if !ok116 {
-								continue
-							}
-							l114 = rule.Equal(f115, int64(1))
-						}
-						l117 := l114
-						if l117 {
-							f118, ok119 := rt.Call(m.builtin_dim, m.Args(v28_mask, int64(2)))
-							if !ok119 {
-								continue
-							}
-							l117 = rule.Equal(f118, int64(1))
-						}
-						l107 = l117
-					}
-					if !l107 {
-						continue
-					}
-					// where dtype(%wq) in [float16, float32]
-					f120, ok121 := rt.Call(m.builtin_dtype, m.Args(v21_wq))
-					if !ok121 {
-						continue
-					}
-					in122, ok123 := rt.In(f120, []rule.Val{m.r0_lit, m.r0_lit2})
-					if !ok123 {
-						continue
-					}
-					if !in122 {
-						continue
-					}
-					mt := m.Emit(m.rules[0])
-					mt.Ops = append(mt.Ops[:0], op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21)
-					mt.Values = append(mt.Values[:0], v0_mq, v1_aq, v2_shape, v3_rq, v4_tq, v5_q, v6_mk, v7_ak, v8_rk, v9_k, v10_mv, v11_av, v12_rv, v13_v, v14_qk, v15_qkm, v16_p, v17_c, v18_ct, v19_out, v20_x, v21_wq, v22_bq, v23__1, v24_wk, v25_bk, v26_wv, v27_bv, v28_mask, v29__2)
-					mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
-					mt.Holes = append(mt.Holes[:0], h0_sh, h1_alpha, h2_ax, h3_osh)
+			for sw12 := range 2 { // operands 0 and 1 of op12 as written, then swapped
+				if rt.Present(&mv, op12.Operand(sw12)) &&
+					rt.Def(&op11, mv, 0) && op11 != op17 && op11 != op15 && op11 != op0 && op11 != op7 && op11.Info() == in.Ops[11] &&
+					op11.NumOperands() == 2 && op11.NumResults() == 1 && rt.AttrOr(op11, "transpose_x", in.Defaults[9]) == in.Literals[9] &&
+					rt.AttrOr(op11, "transpose_y", in.Defaults[10]) == in.Literals[10] && op11.Operand(0) == x &&
+					rt.Present(&wv, op11.Operand(1)) && rt.Present(&bv, op12.Operand(1-sw12)) && op13.Operand(1) == shape &&
+					rt.Present(&_2, op20.Operand(1)) &&
+					rt.Def(&op19, _2, 0) && op19 != op2 && op19.Info() == in.Ops[19] && op19.NumOperands() == 0 && op19.NumResults() >= 1 &&
+					rt.BindAttr(&osh, rt.AttrOr(op19, "value", in.Defaults[18])) && rt.ResultsUnused(op19, 1) &&
+					rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20}, mq, aq, rq, tq, q, mk, ak, rk, k, mv, av, rv, v, qk, p, c, ct) &&
+					rt.True(rt.In(rule.AttrVal(ax), in.Consts[0])) && // where $ax in [-1, 3]
+					rt.True(rt.Equal(m.Pure("rank", x), int64(3))) && rt.True(rt.Equal(m.Pure("rank", wq), int64(2))) && rt.True(rt.Equal(m.Pure("shape", wk), m.Pure("shape", wq))) && rt.True(rt.Equal(m.Pure("shape", wv), m.Pure("shape", wq))) && // where rank(%x) == 3 && rank(%wq) == 2 && shape(%wk) == shape(%wq) && shape(%wv) == shape(%wq)
+					rt.True(rt.Equal(m.Pure("dim", x, int64(2)), m.Pure("dim", wq, int64(0)))) && rt.True(rt.Greater(m.Pure("dim", wq, int64(1)), int64(0))) && // where dim(%x, 2) == dim(%wq, 0) && dim(%wq, 1) > 0
+					rt.True(rt.Equal(m.Pure("shape", bq), rt.List(m.Pure("dim", wq, int64(1))))) && rt.True(rt.Equal(m.Pure("shape", bk), rt.List(m.Pure("dim", wq, int64(1))))) && rt.True(rt.Equal(m.Pure("shape", bv), rt.List(m.Pure("dim", wq, int64(1))))) && // where shape(%bq) == [dim(%wq, 1)] && shape(%bk) == [dim(%wq, 1)] && shape(%bv) == [dim(%wq, 1)]
+					rt.True(rt.Equal(m.Pure("len", rule.AttrVal(sh)), int64(4))) && rt.True(rt.Greater(rt.Index(rule.AttrVal(sh), int64(2)), int64(0))) && rt.True(rt.Greater(rt.Index(rule.AttrVal(sh), int64(3)), int64(0))) && rt.True(rt.Equal(rt.Arith("*", rt.Index(rule.AttrVal(sh), int64(2)), rt.Index(rule.AttrVal(sh), int64(3))), m.Pure("dim", wq, int64(1)))) && // where len($sh) == 4 && $sh[2] > 0 && $sh[3] > 0 && $sh[2] * $sh[3] == dim(%wq, 1)
+					rt.True(rt.In(rt.Index(rule.AttrVal(sh), int64(0)), rt.List(int64(0), m.Pure("dim", x, int64(0))))) && rt.True(rt.In(rt.Index(rule.AttrVal(sh), int64(1)), rt.List(int64(0), int64(-1), m.Pure("dim", x, int64(1))))) && // where $sh[0] in [0, dim(%x, 0)] && $sh[1] in [0, -1, dim(%x, 1)]
+					rt.True(rt.Equal(m.Pure("len", rule.AttrVal(osh)), int64(3))) && rt.True(rt.In(rt.Index(rule.AttrVal(osh), int64(2)), rt.List(m.Pure("dim", wq, int64(1)), int64(-1)))) && rt.True(rt.In(rt.Index(rule.AttrVal(osh), int64(0)), rt.List(int64(0), m.Pure("dim", x, int64(0))))) && rt.True(rt.In(rt.Index(rule.AttrVal(osh), int64(1)), rt.List(int64(0), int64(-1), m.Pure("dim", x, int64(1))))) && // where len($osh) == 3 && $osh[2] in [dim(%wq, 1), -1] && $osh[0] in [0, dim(%x, 0)] && $osh[1] in [0, -1, dim(%x, 1)]
+					rt.True(rt.In(m.Pure("dtype", wq), in.Consts[1])) && // where dtype(%wq) in [float16, float32]
+					m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20), append(m.Values(), mq, aq, shape, rq, tq, q, mk, ak, rk, k, mv, av, rv, v, qk, p, c, ct, out, x, wq, bq, _1, wk, bk, wv, bv, _2), append(m.Holes(), sh, alpha, ax, osh)) {
 					return true
 				}
 			}
@@ -1187,1338 +204,80 @@ func (m *multiheadMatmulFuseMatcher) r0_multihead_matmul_with_mask(op21 *ir.Op) 
 	return false
 }
 
-// r1_multihead_matmul_no_mask tries rule multihead_matmul_no_mask (benefit 19, multihead_matmul_fuse.drr:78:6) at op20, the root pd_op.reshape.
-func (m *multiheadMatmulFuseMatcher) r1_multihead_matmul_no_mask(op20 *ir.Op) bool {
-	// %out = pd_op.reshape(%ct, %_2)
-	if op20.NumOperands() != 2 || op20.NumResults() != 1 {
-		return false
-	}
-	v18_out := op20.Result(0)
-	v17_ct := op20.Operand(0)
-	if v17_ct == nil {
-		return false
-	}
-	op18 := v17_ct.DefiningOp()
-	if op18 == nil || v17_ct.Index() != 0 || op18 == op20 {
-		return false
-	}
-	// %ct = pd_op.transpose(%c) {perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]}
-	if op18.Info() != m.op_pd_op_transpose || op18.NumOperands() != 1 || op18.NumResults() != 1 {
-		return false
-	}
-	if rt.AttrOr(op18, "perm", m.def_pd_op_transpose_perm) != m.r1_perm {
-		return false
-	}
-	v16_c := op18.Operand(0)
-	if v16_c == nil {
-		return false
-	}
-	op17 := v16_c.DefiningOp()
-	if op17 == nil || v16_c.Index() != 0 || op17 == op20 || op17 == op18 {
-		return false
-	}
-	// %c = pd_op.matmul(%p, %v) {transpose_x: false, transpose_y: false}
-	if op17.Info() != m.op_pd_op_matmul || op17.NumOperands() != 2 || op17.NumResults() != 1 {
-		return false
-	}
-	if rt.AttrOr(op17, "transpose_x", m.def_pd_op_matmul_transpose_x) != m.r1_transpose_x {
-		return false
-	}
-	if rt.AttrOr(op17, "transpose_y", m.def_pd_op_matmul_transpose_y) != m.r1_transpose_y {
-		return false
-	}
-	v15_p := op17.Operand(0)
-	if v15_p == nil {
-		return false
-	}
-	op16 := v15_p.DefiningOp()
-	if op16 == nil || v15_p.Index() != 0 || op16 == op20 || op16 == op18 || op16 == op17 {
-		return false
-	}
-	// %p = pd_op.softmax(%qk) {axis: $ax}
-	if op16.Info() != m.op_pd_op_softmax || op16.NumOperands() != 1 || op16.NumResults() != 1 {
-		return false
-	}
-	h2_ax := rt.AttrOr(op16, "axis", m.def_pd_op_softmax_axis)
-	if h2_ax == nil {
-		return false
-	}
-	v14_qk := op16.Operand(0)
-	if v14_qk == nil {
-		return false
-	}
-	op15 := v14_qk.DefiningOp()
-	if op15 == nil || v14_qk.Index() != 0 || op15 == op20 || op15 == op18 || op15 == op17 || op15 == op16 {
-		return false
-	}
-	// %qk = pd_op.matmul(%q, %k) {transpose_x: false, transpose_y: true}
-	if op15.Info() != m.op_pd_op_matmul || op15.NumOperands() != 2 || op15.NumResults() != 1 {
-		return false
-	}
-	if rt.AttrOr(op15, "transpose_x", m.def_pd_op_matmul_transpose_x) != m.r1_transpose_x2 {
-		return false
-	}
-	if rt.AttrOr(op15, "transpose_y", m.def_pd_op_matmul_transpose_y) != m.r1_transpose_y2 {
-		return false
-	}
-	v5_q := op15.Operand(0)
-	if v5_q == nil {
-		return false
-	}
-	op6 := v5_q.DefiningOp()
-	if op6 == nil || v5_q.Index() != 0 || op6 == op20 || op6 == op18 || op6 == op17 || op6 == op16 || op6 == op15 {
-		return false
-	}
-	// %q = pd_op.scale(%tq, %_1) {bias: (Float)0}
-	if op6.Info() != m.op_pd_op_scale || op6.NumOperands() != 2 || op6.NumResults() != 1 {
-		return false
-	}
-	if rt.AttrOr(op6, "bias", m.def_pd_op_scale_bias) != m.r1_bias {
-		return false
-	}
-	v4_tq := op6.Operand(0)
-	if v4_tq == nil {
-		return false
-	}
-	op4 := v4_tq.DefiningOp()
-	if op4 == nil || v4_tq.Index() != 0 || op4 == op20 || op4 == op18 || op4 == op17 || op4 == op16 || op4 == op15 || op4 == op6 {
-		return false
-	}
-	// %tq = pd_op.transpose(%rq) {perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]}
-	if op4.Info() != m.op_pd_op_transpose || op4.NumOperands() != 1 || op4.NumResults() != 1 {
-		return false
-	}
-	if rt.AttrOr(op4, "perm", m.def_pd_op_transpose_perm) != m.r1_perm2 {
-		return false
-	}
-	v3_rq := op4.Operand(0)
-	if v3_rq == nil {
-		return false
-	}
-	op3 := v3_rq.DefiningOp()
-	if op3 == nil || v3_rq.Index() != 0 || op3 == op20 || op3 == op18 || op3 == op17 || op3 == op16 || op3 == op15 || op3 == op6 || op3 == op4 {
-		return false
-	}
-	// %rq = pd_op.reshape(%aq, %shape)
-	if op3.Info() != m.op_pd_op_reshape || op3.NumOperands() != 2 || op3.NumResults() != 1 {
-		return false
-	}
-	v1_aq := op3.Operand(0)
-	if v1_aq == nil {
-		return false
-	}
-	op1 := v1_aq.DefiningOp()
-	if op1 == nil || v1_aq.Index() != 0 || op1 == op20 || op1 == op18 || op1 == op17 || op1 == op16 || op1 == op15 || op1 == op6 || op1 == op4 || op1 == op3 {
-		return false
-	}
-	// %aq = pd_op.add(either(%mq, %bq))
-	if op1.Info() != m.op_pd_op_add || op1.NumOperands() != 2 || op1.NumResults() != 1 {
-		return false
-	}
-	for sw1 := 0; sw1 < 2; sw1++ {
-		op1_a2, op1_b3 := op1.Operand(sw1), op1.Operand(1-sw1) // as written, then swapped
-		v0_mq := op1_a2
-		if v0_mq == nil {
-			continue
-		}
-		op0 := v0_mq.DefiningOp()
-		if op0 == nil || v0_mq.Index() != 0 || op0 == op20 || op0 == op18 || op0 == op17 || op0 == op16 || op0 == op15 || op0 == op6 || op0 == op4 || op0 == op3 || op0 == op1 {
-			continue
-		}
-		// %mq = pd_op.matmul(%x, %wq) {transpose_x: false, transpose_y: false}
-		if op0.Info() != m.op_pd_op_matmul || op0.NumOperands() != 2 || op0.NumResults() != 1 {
-			continue
-		}
-		if rt.AttrOr(op0, "transpose_x", m.def_pd_op_matmul_transpose_x) != m.r1_transpose_x3 {
-			continue
-		}
-		if rt.AttrOr(op0, "transpose_y", m.def_pd_op_matmul_transpose_y) != m.r1_transpose_y3 {
-			continue
-		}
-		v19_x := op0.Operand(0)
-		if v19_x == nil {
-			continue
-		}
-		v20_wq := op0.Operand(1)
-		if v20_wq == nil {
-			continue
-		}
-		v21_bq := op1_b3
-		if v21_bq == nil {
-			continue
-		}
-		v2_shape := op3.Operand(1)
-		if v2_shape == nil {
-			continue
-		}
-		op2 := v2_shape.DefiningOp()
-		if op2 == nil || v2_shape.Index() != 0 || op2 == op20 || op2 == op18 || op2 == op17 || op2 == op16 || op2 == op15 || op2 == op6 || op2 == op4 || op2 == op3 || op2 == op1 || op2 == op0 {
-			continue
-		}
-		// %shape = pd_op.full_int_array() {value: $sh}
-		if op2.Info() != m.op_pd_op_full_int_array || op2.NumOperands() != 0 || op2.NumResults() != 1 {
-			continue
-		}
-		h0_sh := rt.AttrOr(op2, "value", m.def_pd_op_full_int_array_value)
-		if h0_sh == nil {
-			continue
-		}
-		v22__1 := op6.Operand(1)
-		if v22__1 == nil {
-			continue
-		}
-		op5 := v22__1.DefiningOp()
-		if op5 == nil || v22__1.Index() != 0 || op5 == op20 || op5 == op18 || op5 == op17 || op5 == op16 || op5 == op15 || op5 == op6 || op5 == op4 || op5 == op3 || op5 == op1 || op5 == op0 || op5 == op2 {
-			continue
-		}
-		// %_1, ... = pd_op.full() {value: $alpha}
-		if op5.Info() != m.op_pd_op_full || op5.NumOperands() != 0 || op5.NumResults() < 1 {
-			continue
-		}
-		h1_alpha := rt.AttrOr(op5, "value", m.def_pd_op_full_value)
-		if h1_alpha == nil {
-			continue
-		}
-		if !rt.ResultsUnused(op5, 1) {
-			continue
-		}
-		v9_k := op15.Operand(1)
-		if v9_k == nil {
-			continue
-		}
-		op10 := v9_k.DefiningOp()
-		if op10 == nil || v9_k.Index() != 0 || op10 == op20 || op10 == op18 || op10 == op17 || op10 == op16 || op10 == op15 || op10 == op6 || op10 == op4 || op10 == op3 || op10 == op1 || op10 == op0 || op10 == op2 || op10 == op5 {
-			continue
-		}
-		// %k = pd_op.transpose(%rk) {perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]}
-		if op10.Info() != m.op_pd_op_transpose || op10.NumOperands() != 1 || op10.NumResults() != 1 {
-			continue
-		}
-		if rt.AttrOr(op10, "perm", m.def_pd_op_transpose_perm) != m.r1_perm3 {
-			continue
-		}
-		v8_rk := op10.Operand(0)
-		if v8_rk == nil {
-			continue
-		}
-		op9 := v8_rk.DefiningOp()
-		if op9 == nil || v8_rk.Index() != 0 || op9 == op20 || op9 == op18 || op9 == op17 || op9 == op16 || op9 == op15 || op9 == op6 || op9 == op4 || op9 == op3 || op9 == op1 || op9 == op0 || op9 == op2 || op9 == op5 || op9 == op10 {
-			continue
-		}
-		// %rk = pd_op.reshape(%ak, %shape)
-		if op9.Info() != m.op_pd_op_reshape || op9.NumOperands() != 2 || op9.NumResults() != 1 {
-			continue
-		}
-		v7_ak := op9.Operand(0)
-		if v7_ak == nil {
-			continue
-		}
-		op8 := v7_ak.DefiningOp()
-		if op8 == nil || v7_ak.Index() != 0 || op8 == op20 || op8 == op18 || op8 == op17 || op8 == op16 || op8 == op15 || op8 == op6 || op8 == op4 || op8 == op3 || op8 == op1 || op8 == op0 || op8 == op2 || op8 == op5 || op8 == op10 || op8 == op9 {
-			continue
-		}
-		// %ak = pd_op.add(either(%mk, %bk))
-		if op8.Info() != m.op_pd_op_add || op8.NumOperands() != 2 || op8.NumResults() != 1 {
-			continue
-		}
-		for sw4 := 0; sw4 < 2; sw4++ {
-			op8_a5, op8_b6 := op8.Operand(sw4), op8.Operand(1-sw4) // as written, then swapped
-			v6_mk := op8_a5
-			if v6_mk == nil {
-				continue
-			}
-			op7 := v6_mk.DefiningOp()
-			if op7 == nil || v6_mk.Index() != 0 || op7 == op20 || op7 == op18 || op7 == op17 || op7 == op16 || op7 == op15 || op7 == op6 || op7 == op4 || op7 == op3 || op7 == op1 || op7 == op0 || op7 == op2 || op7 == op5 || op7 == op10 || op7 == op9 || op7 == op8 {
-				continue
-			}
-			// %mk = pd_op.matmul(%x, %wk) {transpose_x: false, transpose_y: false}
-			if op7.Info() != m.op_pd_op_matmul || op7.NumOperands() != 2 || op7.NumResults() != 1 {
-				continue
-			}
-			if rt.AttrOr(op7, "transpose_x", m.def_pd_op_matmul_transpose_x) != m.r1_transpose_x4 {
-				continue
-			}
-			if rt.AttrOr(op7, "transpose_y", m.def_pd_op_matmul_transpose_y) != m.r1_transpose_y4 {
-				continue
-			}
-			if op7.Operand(0) != v19_x {
-				continue
-			}
-			v23_wk := op7.Operand(1)
-			if v23_wk == nil {
-				continue
-			}
-			v24_bk := op8_b6
-			if v24_bk == nil {
-				continue
-			}
-			if op9.Operand(1) != v2_shape {
-				continue
-			}
-			v13_v := op17.Operand(1)
-			if v13_v == nil {
-				continue
-			}
-			op14 := v13_v.DefiningOp()
-			if op14 == nil || v13_v.Index() != 0 || op14 == op20 || op14 == op18 || op14 == op17 || op14 == op16 || op14 == op15 || op14 == op6 || op14 == op4 || op14 == op3 || op14 == op1 || op14 == op0 || op14 == op2 || op14 == op5 || op14 == op10 || op14 == op9 || op14 == op8 || op14 == op7 {
-				continue
-			}
-			// %v = pd_op.transpose(%rv) {perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]}
-			if op14.Info() != m.op_pd_op_transpose || op14.NumOperands() != 1 || op14.NumResults() != 1 {
-				continue
-			}
-			if rt.AttrOr(op14, "perm", m.def_pd_op_transpose_perm) != m.r1_perm4 {
-				continue
-			}
-			v12_rv := op14.Operand(0)
-			if v12_rv == nil {
-				continue
-			}
-			op13 := v12_rv.DefiningOp()
-			if op13 == nil || v12_rv.Index() != 0 || op13 == op20 || op13 == op18 || op13 == op17 || op13 == op16 || op13 == op15 || op13 == op6 || op13 == op4 || op13 == op3 || op13 == op1 || op13 == op0 || op13 == op2 || op13 == op5 || op13 == op10 || op13 == op9 || op13 == op8 || op13 == op7 || op13 == op14 {
-				continue
-			}
-			// %rv = pd_op.reshape(%av, %shape)
-			if op13.Info() != m.op_pd_op_reshape || op13.NumOperands() != 2 || op13.NumResults() != 1 {
-				continue
-			}
-			v11_av := op13.Operand(0)
-			if v11_av == nil {
-				continue
-			}
-			op12 := v11_av.DefiningOp()
-			if op12 == nil || v11_av.Index() != 0 || op12 == op20 || op12 == op18 || op12 == op17 || op12 == op16 || op12 == op15 || op12 == op6 || op12 == op4 || op12 == op3 || op12 == op1 || op12 == op0 || op12 == op2 || op12 == op5 || op12 == op10 || op12 == op9 || op12 == op8 || op12 == op7 || op12 == op14 || op12 == op13 {
-				continue
-			}
-			// %av = pd_op.add(either(%mv, %bv))
-			if op12.Info() != m.op_pd_op_add || op12.NumOperands() != 2 || op12.NumResults() != 1 {
-				continue
-			}
-			for sw7 := 0; sw7 < 2; sw7++ {
-				op12_a8, op12_b9 := op12.Operand(sw7), op12.Operand(1-sw7) // as written, then swapped
-				v10_mv := op12_a8
-				if v10_mv == nil {
-					continue
-				}
-				op11 := v10_mv.DefiningOp()
-				if op11 == nil || v10_mv.Index() != 0 || op11 == op20 || op11 == op18 || op11 == op17 || op11 == op16 || op11 == op15 || op11 == op6 || op11 == op4 || op11 == op3 || op11 == op1 || op11 == op0 || op11 == op2 || op11 == op5 || op11 == op10 || op11 == op9 || op11 == op8 || op11 == op7 || op11 == op14 || op11 == op13 || op11 == op12 {
-					continue
-				}
-				// %mv = pd_op.matmul(%x, %wv) {transpose_x: false, transpose_y: false}
-				if op11.Info() != m.op_pd_op_matmul || op11.NumOperands() != 2 || op11.NumResults() != 1 {
-					continue
-				}
-				if rt.AttrOr(op11, "transpose_x", m.def_pd_op_matmul_transpose_x) != m.r1_transpose_x5 {
-					continue
-				}
-				if rt.AttrOr(op11, "transpose_y", m.def_pd_op_matmul_transpose_y) != m.r1_transpose_y5 {
-					continue
-				}
-				if op11.Operand(0) != v19_x {
-					continue
-				}
-				v25_wv := op11.Operand(1)
-				if v25_wv == nil {
-					continue
-				}
-				v26_bv := op12_b9
-				if v26_bv == nil {
-					continue
-				}
-				if op13.Operand(1) != v2_shape {
-					continue
-				}
-				v27__2 := op20.Operand(1)
-				if v27__2 == nil {
-					continue
-				}
-				op19 := v27__2.DefiningOp()
-				if op19 == nil || v27__2.Index() != 0 || op19 == op20 || op19 == op18 || op19 == op17 || op19 == op16 || op19 == op15 || op19 == op6 || op19 == op4 || op19 == op3 || op19 == op1 || op19 == op0 || op19 == op2 || op19 == op5 || op19 == op10 || op19 == op9 || op19 == op8 || op19 == op7 || op19 == op14 || op19 == op13 || op19 == op12 || op19 == op11 {
-					continue
-				}
-				// %_2, ... = pd_op.full_int_array() {value: $osh}
-				if op19.Info() != m.op_pd_op_full_int_array || op19.NumOperands() != 0 || op19.NumResults() < 1 {
-					continue
-				}
-				h3_osh := rt.AttrOr(op19, "value", m.def_pd_op_full_int_array_value)
-				if h3_osh == nil {
-					continue
-				}
-				if !rt.ResultsUnused(op19, 1) {
-					continue
-				}
-				// closure: every use of %mq is in the match
-				if !rt.OnlyUsedBy(v0_mq, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20) {
-					continue
-				}
-				// closure: every use of %aq is in the match
-				if !rt.OnlyUsedBy(v1_aq, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20) {
-					continue
-				}
-				// closure: every use of %rq is in the match
-				if !rt.OnlyUsedBy(v3_rq, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20) {
-					continue
-				}
-				// closure: every use of %tq is in the match
-				if !rt.OnlyUsedBy(v4_tq, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20) {
-					continue
-				}
-				// closure: every use of %q is in the match
-				if !rt.OnlyUsedBy(v5_q, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20) {
-					continue
-				}
-				// closure: every use of %mk is in the match
-				if !rt.OnlyUsedBy(v6_mk, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20) {
-					continue
-				}
-				// closure: every use of %ak is in the match
-				if !rt.OnlyUsedBy(v7_ak, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20) {
-					continue
-				}
-				// closure: every use of %rk is in the match
-				if !rt.OnlyUsedBy(v8_rk, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20) {
-					continue
-				}
-				// closure: every use of %k is in the match
-				if !rt.OnlyUsedBy(v9_k, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20) {
-					continue
-				}
-				// closure: every use of %mv is in the match
-				if !rt.OnlyUsedBy(v10_mv, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20) {
-					continue
-				}
-				// closure: every use of %av is in the match
-				if !rt.OnlyUsedBy(v11_av, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20) {
-					continue
-				}
-				// closure: every use of %rv is in the match
-				if !rt.OnlyUsedBy(v12_rv, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20) {
-					continue
-				}
-				// closure: every use of %v is in the match
-				if !rt.OnlyUsedBy(v13_v, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20) {
-					continue
-				}
-				// closure: every use of %qk is in the match
-				if !rt.OnlyUsedBy(v14_qk, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20) {
-					continue
-				}
-				// closure: every use of %p is in the match
-				if !rt.OnlyUsedBy(v15_p, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20) {
-					continue
-				}
-				// closure: every use of %c is in the match
-				if !rt.OnlyUsedBy(v16_c, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20) {
-					continue
-				}
-				// closure: every use of %ct is in the match
-				if !rt.OnlyUsedBy(v17_ct, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20) {
-					continue
-				}
-				// where $ax in [-1, 3]
-				in10, ok11 := rt.In(rule.AttrVal(h2_ax), multiheadMatmulFuseList1)
-				if !ok11 {
-					continue
-				}
-				if !in10 {
-					continue
-				}
-				// where rank(%x) == 3 && rank(%wq) == 2 && shape(%wk) == shape(%wq) && shape(%wv) == shape(%wq)
-				f12, ok13 := rt.Call(m.builtin_rank, m.Args(v19_x))
-				if !ok13 {
-					continue
-				}
-				if !(rule.Equal(f12, int64(3))) {
-					continue
-				}
-				f14, ok15 := rt.Call(m.builtin_rank, m.Args(v20_wq))
-				if !ok15 {
-					continue
-				}
-				if !(rule.Equal(f14, int64(2))) {
-					continue
-				}
-				f16, ok17 := rt.Call(m.builtin_shape, m.Args(v23_wk))
-				if !ok17 {
-					continue
-				}
-				f18, ok19 := rt.Call(m.builtin_shape, m.Args(v20_wq))
-				if !ok19 {
-					continue
-				}
-				if !(rule.Equal(f16, f18)) {
-					continue
-				}
-				f20, ok21 := rt.Call(m.builtin_shape, m.Args(v25_wv))
-				if !ok21 {
-					continue
-				}
-				f22, ok23 := rt.Call(m.builtin_shape, m.Args(v20_wq))
-				if !ok23 {
-					continue
-				}
-				if !(rule.Equal(f20, f22)) {
-					continue
-				}
-				// where dim(%x, 2) == dim(%wq, 0) && dim(%wq, 1) > 0
-				f24, ok25 := rt.Call(m.builtin_dim, m.Args(v19_x, int64(2)))
-				if !ok25 {
-					continue
-				}
-				f26, ok27 := rt.Call(m.builtin_dim, m.Args(v20_wq, int64(0)))
-				if !ok27 {
-					continue
-				}
-				if !(rule.Equal(f24, f26)) {
-					continue
-				}
-				f28, ok29 := rt.Call(m.builtin_dim, m.Args(v20_wq, int64(1)))
-				if !ok29 {
-					continue
-				}
-				cmp30, ok31 := rule.Compare(f28, int64(0))
-				if !ok31 {
-					continue
-				}
-				if !(cmp30 > 0) {
-					continue
-				}
-				// where shape(%bq) == [dim(%wq, 1)] && shape(%bk) == [dim(%wq, 1)] && shape(%bv) == [dim(%wq, 1)]
-				f32, ok33 := rt.Call(m.builtin_shape, m.Args(v21_bq))
-				if !ok33 {
-					continue
-				}
-				f34, ok35 := rt.Call(m.builtin_dim, m.Args(v20_wq, int64(1)))
-				if !ok35 {
-					continue
-				}
-				if !(rule.Equal(f32, []rule.Val{f34})) {
-					continue
-				}
-				f36, ok37 := rt.Call(m.builtin_shape, m.Args(v24_bk))
-				if !ok37 {
-					continue
-				}
-				f38, ok39 := rt.Call(m.builtin_dim, m.Args(v20_wq, int64(1)))
-				if !ok39 {
-					continue
-				}
-				if !(rule.Equal(f36, []rule.Val{f38})) {
-					continue
-				}
-				f40, ok41 := rt.Call(m.builtin_shape, m.Args(v26_bv))
-				if !ok41 {
-					continue
-				}
-				f42, ok43 := rt.Call(m.builtin_dim, m.Args(v20_wq, int64(1)))
-				if !ok43 {
-					continue
-				}
-				if !(rule.Equal(f40, []rule.Val{f42})) {
-					continue
-				}
-				// where len($sh) == 4 && $sh[2] > 0 && $sh[3] > 0 && $sh[2] * $sh[3] == dim(%wq, 1)
-				f44, ok45 := rt.Call(m.builtin_len, m.Args(rule.AttrVal(h0_sh)))
-				if !ok45 {
-					continue
-				}
-				if !(rule.Equal(f44, int64(4))) {
-					continue
-				}
-				ix46, ok47 := rt.Index(rule.AttrVal(h0_sh), int64(2))
-				if !ok47 {
-					continue
-				}
-				cmp48, ok49 := rule.Compare(ix46, int64(0))
-				if !ok49 {
-					continue
-				}
-				if !(cmp48 > 0) {
-					continue
-				}
-				ix50, ok51 := rt.Index(rule.AttrVal(h0_sh), int64(3))
-				if !ok51 {
-					continue
-				}
-				cmp52, ok53 := rule.Compare(ix50, int64(0))
-				if !ok53 {
-					continue
-				}
-				if !(cmp52 > 0) {
-					continue
-				}
-				ix54, ok55 := rt.Index(rule.AttrVal(h0_sh), int64(2))
-				if !ok55 {
-					continue
-				}
-				ix56, ok57 := rt.Index(rule.AttrVal(h0_sh), int64(3))
-				if !ok57 {
-					continue
-				}
-				ar58, ok59 := rt.Arith("*", ix54, ix56)
-				if !ok59 {
-					continue
-				}
-				f60, ok61 := rt.Call(m.builtin_dim, m.Args(v20_wq, int64(1)))
-				if !ok61 {
-					continue
-				}
-				if !(rule.Equal(ar58, f60)) {
-					continue
-				}
-				// where $sh[0] in [0, dim(%x, 0)] && $sh[1] in [0, -1, dim(%x, 1)]
-				ix62, ok63 := rt.Index(rule.AttrVal(h0_sh), int64(0))
-				if !ok63 {
-					continue
-				}
-				f64, ok65 := rt.Call(m.builtin_dim, m.Args(v19_x, int64(0)))
-				if !ok65 {
-					continue
-				}
-				in66, ok67 := rt.In(ix62, []rule.Val{int64(0), f64})
-				if !ok67 {
-					continue
-				}
-				if !in66 {
-					continue
-				}
-				ix68, ok69 := rt.Index(rule.AttrVal(h0_sh), int64(1))
-				if !ok69 {
-					continue
-				}
-				f70, ok71 := rt.Call(m.builtin_dim, m.Args(v19_x, int64(1)))
-				if !ok71 {
-					continue
-				}
-				in72, ok73 := rt.In(ix68, []rule.Val{int64(0), int64(-1), f70})
-				if !ok73 {
-					continue
-				}
-				if !in72 {
-					continue
-				}
-				// where len($osh) == 3 && $osh[2] in [dim(%wq, 1), -1] && $osh[0] in [0, dim(%x, 0)] && $osh[1] in [0, -1, dim(%x, 1)]
-				f74, ok75 := rt.Call(m.builtin_len, m.Args(rule.AttrVal(h3_osh)))
-				if !ok75 {
-					continue
-				}
-				if !(rule.Equal(f74, int64(3))) {
-					continue
-				}
-				ix76, ok77 := rt.Index(rule.AttrVal(h3_osh), int64(2))
-				if !ok77 {
-					continue
-				}
-				f78, ok79 := rt.Call(m.builtin_dim, m.Args(v20_wq, int64(1)))
-				if !ok79 {
-					continue
-				}
-				in80, ok81 := rt.In(ix76, []rule.Val{f78, int64(-1)})
-				if !ok81 {
-					continue
-				}
-				if !in80 {
-					continue
-				}
-				ix82, ok83 := rt.Index(rule.AttrVal(h3_osh), int64(0))
-				if !ok83 {
-					continue
-				}
-				f84, ok85 := rt.Call(m.builtin_dim, m.Args(v19_x, int64(0)))
-				if !ok85 {
-					continue
-				}
-				in86, ok87 := rt.In(ix82, []rule.Val{int64(0), f84})
-				if !ok87 {
-					continue
-				}
-				if !in86 {
-					continue
-				}
-				ix88, ok89 := rt.Index(rule.AttrVal(h3_osh), int64(1))
-				if !ok89 {
-					continue
-				}
-				f90, ok91 := rt.Call(m.builtin_dim, m.Args(v19_x, int64(1)))
-				if !ok91 {
-					continue
-				}
-				in92, ok93 := rt.In(ix88, []rule.Val{int64(0), int64(-1), f90})
-				if !ok93 {
-					continue
-				}
-				if !in92 {
-					continue
-				}
-				// where dtype(%wq) in [float16, float32]
-				f94, ok95 := rt.Call(m.builtin_dtype, m.Args(v20_wq))
-				if !ok95 {
-					continue
-				}
-				in96, ok97 := rt.In(f94, []rule.Val{m.r1_lit, m.r1_lit2})
-				if !ok97 {
-					continue
-				}
-				if !in96 {
-					continue
-				}
-				mt := m.Emit(m.rules[1])
-				mt.Ops = append(mt.Ops[:0], op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20)
-				mt.Values = append(mt.Values[:0], v0_mq, v1_aq, v2_shape, v3_rq, v4_tq, v5_q, v6_mk, v7_ak, v8_rk, v9_k, v10_mv, v11_av, v12_rv, v13_v, v14_qk, v15_p, v16_c, v17_ct, v18_out, v19_x, v20_wq, v21_bq, v22__1, v23_wk, v24_bk, v25_wv, v26_bv, v27__2)
-				mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
-				mt.Holes = append(mt.Holes[:0], h0_sh, h1_alpha, h2_ax, h3_osh)
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// r2_vit_attention tries rule vit_attention (benefit 20, multihead_matmul_fuse.drr:131:6) at op20, the root pd_op.reshape.
-func (m *multiheadMatmulFuseMatcher) r2_vit_attention(op20 *ir.Op) bool {
-	// %out = pd_op.reshape(%ct, %_3)
-	if op20.NumOperands() != 2 || op20.NumResults() != 1 {
-		return false
-	}
-	v17_out := op20.Result(0)
-	v16_ct := op20.Operand(0)
-	if v16_ct == nil {
-		return false
-	}
-	op18 := v16_ct.DefiningOp()
-	if op18 == nil || v16_ct.Index() != 0 || op18 == op20 {
-		return false
-	}
-	// %ct = pd_op.transpose(%c) {perm: [(Int32)0,(Int32)2,(Int32)1,(Int32)3]}
-	if op18.Info() != m.op_pd_op_transpose || op18.NumOperands() != 1 || op18.NumResults() != 1 {
-		return false
-	}
-	if rt.AttrOr(op18, "perm", m.def_pd_op_transpose_perm) != m.r2_perm {
-		return false
-	}
-	v15_c := op18.Operand(0)
-	if v15_c == nil {
-		return false
-	}
-	op17 := v15_c.DefiningOp()
-	if op17 == nil || v15_c.Index() != 0 || op17 == op20 || op17 == op18 {
-		return false
-	}
-	// %c = pd_op.matmul(%p, %v) {transpose_x: false, transpose_y: false}
-	if op17.Info() != m.op_pd_op_matmul || op17.NumOperands() != 2 || op17.NumResults() != 1 {
-		return false
-	}
-	if rt.AttrOr(op17, "transpose_x", m.def_pd_op_matmul_transpose_x) != m.r2_transpose_x {
-		return false
-	}
-	if rt.AttrOr(op17, "transpose_y", m.def_pd_op_matmul_transpose_y) != m.r2_transpose_y {
-		return false
-	}
-	v14_p := op17.Operand(0)
-	if v14_p == nil {
-		return false
-	}
-	op16 := v14_p.DefiningOp()
-	if op16 == nil || v14_p.Index() != 0 || op16 == op20 || op16 == op18 || op16 == op17 {
-		return false
-	}
-	// %p = pd_op.softmax(%s) {axis: $ax}
-	if op16.Info() != m.op_pd_op_softmax || op16.NumOperands() != 1 || op16.NumResults() != 1 {
-		return false
-	}
-	h2_ax := rt.AttrOr(op16, "axis", m.def_pd_op_softmax_axis)
-	if h2_ax == nil {
-		return false
-	}
-	v13_s := op16.Operand(0)
-	if v13_s == nil {
-		return false
-	}
-	op15 := v13_s.DefiningOp()
-	if op15 == nil || v13_s.Index() != 0 || op15 == op20 || op15 == op18 || op15 == op17 || op15 == op16 {
-		return false
-	}
-	// %s = pd_op.scale(%qk, %_2) {bias: (Float)0}
-	if op15.Info() != m.op_pd_op_scale || op15.NumOperands() != 2 || op15.NumResults() != 1 {
-		return false
-	}
-	if rt.AttrOr(op15, "bias", m.def_pd_op_scale_bias) != m.r2_bias {
-		return false
-	}
-	v12_qk := op15.Operand(0)
-	if v12_qk == nil {
-		return false
-	}
-	op13 := v12_qk.DefiningOp()
-	if op13 == nil || v12_qk.Index() != 0 || op13 == op20 || op13 == op18 || op13 == op17 || op13 == op16 || op13 == op15 {
-		return false
-	}
-	// %qk = pd_op.matmul(%q, %kt) {transpose_x: false, transpose_y: false}
-	if op13.Info() != m.op_pd_op_matmul || op13.NumOperands() != 2 || op13.NumResults() != 1 {
-		return false
-	}
-	if rt.AttrOr(op13, "transpose_x", m.def_pd_op_matmul_transpose_x) != m.r2_transpose_x2 {
-		return false
-	}
-	if rt.AttrOr(op13, "transpose_y", m.def_pd_op_matmul_transpose_y) != m.r2_transpose_y2 {
-		return false
-	}
-	v8_q := op13.Operand(0)
-	if v8_q == nil {
-		return false
-	}
-	op9 := v8_q.DefiningOp()
-	if op9 == nil || v8_q.Index() != 0 || op9 == op20 || op9 == op18 || op9 == op17 || op9 == op16 || op9 == op15 || op9 == op13 {
-		return false
-	}
-	// %q = pd_op.slice(%t, %c0, %c1) {axes: [(Int64)0], decrease_axis: [(Int64)0]}
-	if op9.Info() != m.op_pd_op_slice || op9.NumOperands() != 3 || op9.NumResults() != 1 {
-		return false
-	}
-	if rt.AttrOr(op9, "axes", m.def_pd_op_slice_axes) != m.r2_axes {
-		return false
-	}
-	if rt.AttrOr(op9, "decrease_axis", m.def_pd_op_slice_decrease_axis) != m.r2_decrease_axis {
-		return false
-	}
-	v3_t := op9.Operand(0)
-	if v3_t == nil {
-		return false
-	}
-	op4 := v3_t.DefiningOp()
-	if op4 == nil || v3_t.Index() != 0 || op4 == op20 || op4 == op18 || op4 == op17 || op4 == op16 || op4 == op15 || op4 == op13 || op4 == op9 {
-		return false
-	}
-	// %t = pd_op.transpose(%r) {perm: [(Int32)2,(Int32)0,(Int32)3,(Int32)1,(Int32)4]}
-	if op4.Info() != m.op_pd_op_transpose || op4.NumOperands() != 1 || op4.NumResults() != 1 {
-		return false
-	}
-	if rt.AttrOr(op4, "perm", m.def_pd_op_transpose_perm) != m.r2_perm2 {
-		return false
-	}
-	v2_r := op4.Operand(0)
-	if v2_r == nil {
-		return false
-	}
-	op3 := v2_r.DefiningOp()
-	if op3 == nil || v2_r.Index() != 0 || op3 == op20 || op3 == op18 || op3 == op17 || op3 == op16 || op3 == op15 || op3 == op13 || op3 == op9 || op3 == op4 {
-		return false
-	}
-	// %r = pd_op.reshape(%a, %_1)
-	if op3.Info() != m.op_pd_op_reshape || op3.NumOperands() != 2 || op3.NumResults() != 1 {
-		return false
-	}
-	v1_a := op3.Operand(0)
-	if v1_a == nil {
-		return false
-	}
-	op1 := v1_a.DefiningOp()
-	if op1 == nil || v1_a.Index() != 0 || op1 == op20 || op1 == op18 || op1 == op17 || op1 == op16 || op1 == op15 || op1 == op13 || op1 == op9 || op1 == op4 || op1 == op3 {
-		return false
-	}
-	// %a = pd_op.add(either(%m, %b))
-	if op1.Info() != m.op_pd_op_add || op1.NumOperands() != 2 || op1.NumResults() != 1 {
-		return false
-	}
-	for sw1 := 0; sw1 < 2; sw1++ {
-		op1_a2, op1_b3 := op1.Operand(sw1), op1.Operand(1-sw1) // as written, then swapped
-		v0_m := op1_a2
-		if v0_m == nil {
-			continue
-		}
-		op0 := v0_m.DefiningOp()
-		if op0 == nil || v0_m.Index() != 0 || op0 == op20 || op0 == op18 || op0 == op17 || op0 == op16 || op0 == op15 || op0 == op13 || op0 == op9 || op0 == op4 || op0 == op3 || op0 == op1 {
-			continue
-		}
-		// %m = pd_op.matmul(%x, %w) {transpose_x: false, transpose_y: false}
-		if op0.Info() != m.op_pd_op_matmul || op0.NumOperands() != 2 || op0.NumResults() != 1 {
-			continue
-		}
-		if rt.AttrOr(op0, "transpose_x", m.def_pd_op_matmul_transpose_x) != m.r2_transpose_x3 {
-			continue
-		}
-		if rt.AttrOr(op0, "transpose_y", m.def_pd_op_matmul_transpose_y) != m.r2_transpose_y3 {
-			continue
-		}
-		v18_x := op0.Operand(0)
-		if v18_x == nil {
-			continue
-		}
-		v19_w := op0.Operand(1)
-		if v19_w == nil {
-			continue
-		}
-		v20_b := op1_b3
-		if v20_b == nil {
-			continue
-		}
-		v21__1 := op3.Operand(1)
-		if v21__1 == nil {
-			continue
-		}
-		op2 := v21__1.DefiningOp()
-		if op2 == nil || v21__1.Index() != 0 || op2 == op20 || op2 == op18 || op2 == op17 || op2 == op16 || op2 == op15 || op2 == op13 || op2 == op9 || op2 == op4 || op2 == op3 || op2 == op1 || op2 == op0 {
-			continue
-		}
-		// %_1, ... = pd_op.full_int_array() {value: $sh}
-		if op2.Info() != m.op_pd_op_full_int_array || op2.NumOperands() != 0 || op2.NumResults() < 1 {
-			continue
-		}
-		h0_sh := rt.AttrOr(op2, "value", m.def_pd_op_full_int_array_value)
-		if h0_sh == nil {
-			continue
-		}
-		if !rt.ResultsUnused(op2, 1) {
-			continue
-		}
-		v4_c0 := op9.Operand(1)
-		if v4_c0 == nil {
-			continue
-		}
-		op5 := v4_c0.DefiningOp()
-		if op5 == nil || v4_c0.Index() != 0 || op5 == op20 || op5 == op18 || op5 == op17 || op5 == op16 || op5 == op15 || op5 == op13 || op5 == op9 || op5 == op4 || op5 == op3 || op5 == op1 || op5 == op0 || op5 == op2 {
-			continue
-		}
-		// %c0 = pd_op.full_int_array() {value: [(Int64)0]}
-		if op5.Info() != m.op_pd_op_full_int_array || op5.NumOperands() != 0 || op5.NumResults() != 1 {
-			continue
-		}
-		if rt.AttrOr(op5, "value", m.def_pd_op_full_int_array_value) != m.r2_value {
-			continue
-		}
-		v5_c1 := op9.Operand(2)
-		if v5_c1 == nil {
-			continue
-		}
-		op6 := v5_c1.DefiningOp()
-		if op6 == nil || v5_c1.Index() != 0 || op6 == op20 || op6 == op18 || op6 == op17 || op6 == op16 || op6 == op15 || op6 == op13 || op6 == op9 || op6 == op4 || op6 == op3 || op6 == op1 || op6 == op0 || op6 == op2 || op6 == op5 {
-			continue
-		}
-		// %c1 = pd_op.full_int_array() {value: [(Int64)1]}
-		if op6.Info() != m.op_pd_op_full_int_array || op6.NumOperands() != 0 || op6.NumResults() != 1 {
-			continue
-		}
-		if rt.AttrOr(op6, "value", m.def_pd_op_full_int_array_value) != m.r2_value2 {
-			continue
-		}
-		v11_kt := op13.Operand(1)
-		if v11_kt == nil {
-			continue
-		}
-		op12 := v11_kt.DefiningOp()
-		if op12 == nil || v11_kt.Index() != 0 || op12 == op20 || op12 == op18 || op12 == op17 || op12 == op16 || op12 == op15 || op12 == op13 || op12 == op9 || op12 == op4 || op12 == op3 || op12 == op1 || op12 == op0 || op12 == op2 || op12 == op5 || op12 == op6 {
-			continue
-		}
-		// %kt = pd_op.transpose(%k) {perm: [(Int32)0,(Int32)1,(Int32)3,(Int32)2]}
-		if op12.Info() != m.op_pd_op_transpose || op12.NumOperands() != 1 || op12.NumResults() != 1 {
-			continue
-		}
-		if rt.AttrOr(op12, "perm", m.def_pd_op_transpose_perm) != m.r2_perm3 {
-			continue
-		}
-		v9_k := op12.Operand(0)
-		if v9_k == nil {
-			continue
-		}
-		op10 := v9_k.DefiningOp()
-		if op10 == nil || v9_k.Index() != 0 || op10 == op20 || op10 == op18 || op10 == op17 || op10 == op16 || op10 == op15 || op10 == op13 || op10 == op9 || op10 == op4 || op10 == op3 || op10 == op1 || op10 == op0 || op10 == op2 || op10 == op5 || op10 == op6 || op10 == op12 {
-			continue
-		}
-		// %k = pd_op.slice(%t, %c1, %c2) {axes: [(Int64)0], decrease_axis: [(Int64)0]}
-		if op10.Info() != m.op_pd_op_slice || op10.NumOperands() != 3 || op10.NumResults() != 1 {
-			continue
-		}
-		if rt.AttrOr(op10, "axes", m.def_pd_op_slice_axes) != m.r2_axes2 {
-			continue
-		}
-		if rt.AttrOr(op10, "decrease_axis", m.def_pd_op_slice_decrease_axis) != m.r2_decrease_axis2 {
-			continue
-		}
-		if op10.Operand(0) != v3_t {
-			continue
-		}
-		if op10.Operand(1) != v5_c1 {
-			continue
-		}
-		v6_c2 := op10.Operand(2)
-		if v6_c2 == nil {
-			continue
-		}
-		op7 := v6_c2.DefiningOp()
-		if op7 == nil || v6_c2.Index() != 0 || op7 == op20 || op7 == op18 || op7 == op17 || op7 == op16 || op7 == op15 || op7 == op13 || op7 == op9 || op7 == op4 || op7 == op3 || op7 == op1 || op7 == op0 || op7 == op2 || op7 == op5 || op7 == op6 || op7 == op12 || op7 == op10 {
-			continue
-		}
-		// %c2 = pd_op.full_int_array() {value: [(Int64)2]}
-		if op7.Info() != m.op_pd_op_full_int_array || op7.NumOperands() != 0 || op7.NumResults() != 1 {
-			continue
-		}
-		if rt.AttrOr(op7, "value", m.def_pd_op_full_int_array_value) != m.r2_value3 {
-			continue
-		}
-		v22__2 := op15.Operand(1)
-		if v22__2 == nil {
-			continue
-		}
-		op14 := v22__2.DefiningOp()
-		if op14 == nil || v22__2.Index() != 0 || op14 == op20 || op14 == op18 || op14 == op17 || op14 == op16 || op14 == op15 || op14 == op13 || op14 == op9 || op14 == op4 || op14 == op3 || op14 == op1 || op14 == op0 || op14 == op2 || op14 == op5 || op14 == op6 || op14 == op12 || op14 == op10 || op14 == op7 {
-			continue
-		}
-		// %_2, ... = pd_op.full() {value: $alpha}
-		if op14.Info() != m.op_pd_op_full || op14.NumOperands() != 0 || op14.NumResults() < 1 {
-			continue
-		}
-		h1_alpha := rt.AttrOr(op14, "value", m.def_pd_op_full_value)
-		if h1_alpha == nil {
-			continue
-		}
-		if !rt.ResultsUnused(op14, 1) {
-			continue
-		}
-		v10_v := op17.Operand(1)
-		if v10_v == nil {
-			continue
-		}
-		op11 := v10_v.DefiningOp()
-		if op11 == nil || v10_v.Index() != 0 || op11 == op20 || op11 == op18 || op11 == op17 || op11 == op16 || op11 == op15 || op11 == op13 || op11 == op9 || op11 == op4 || op11 == op3 || op11 == op1 || op11 == op0 || op11 == op2 || op11 == op5 || op11 == op6 || op11 == op12 || op11 == op10 || op11 == op7 || op11 == op14 {
-			continue
-		}
-		// %v = pd_op.slice(%t, %c2, %c3) {axes: [(Int64)0], decrease_axis: [(Int64)0]}
-		if op11.Info() != m.op_pd_op_slice || op11.NumOperands() != 3 || op11.NumResults() != 1 {
-			continue
-		}
-		if rt.AttrOr(op11, "axes", m.def_pd_op_slice_axes) != m.r2_axes3 {
-			continue
-		}
-		if rt.AttrOr(op11, "decrease_axis", m.def_pd_op_slice_decrease_axis) != m.r2_decrease_axis3 {
-			continue
-		}
-		if op11.Operand(0) != v3_t {
-			continue
-		}
-		if op11.Operand(1) != v6_c2 {
-			continue
-		}
-		v7_c3 := op11.Operand(2)
-		if v7_c3 == nil {
-			continue
-		}
-		op8 := v7_c3.DefiningOp()
-		if op8 == nil || v7_c3.Index() != 0 || op8 == op20 || op8 == op18 || op8 == op17 || op8 == op16 || op8 == op15 || op8 == op13 || op8 == op9 || op8 == op4 || op8 == op3 || op8 == op1 || op8 == op0 || op8 == op2 || op8 == op5 || op8 == op6 || op8 == op12 || op8 == op10 || op8 == op7 || op8 == op14 || op8 == op11 {
-			continue
-		}
-		// %c3 = pd_op.full_int_array() {value: [(Int64)3]}
-		if op8.Info() != m.op_pd_op_full_int_array || op8.NumOperands() != 0 || op8.NumResults() != 1 {
-			continue
-		}
-		if rt.AttrOr(op8, "value", m.def_pd_op_full_int_array_value) != m.r2_value4 {
-			continue
-		}
-		v23__3 := op20.Operand(1)
-		if v23__3 == nil {
-			continue
-		}
-		op19 := v23__3.DefiningOp()
-		if op19 == nil || v23__3.Index() != 0 || op19 == op20 || op19 == op18 || op19 == op17 || op19 == op16 || op19 == op15 || op19 == op13 || op19 == op9 || op19 == op4 || op19 == op3 || op19 == op1 || op19 == op0 || op19 == op2 || op19 == op5 || op19 == op6 || op19 == op12 || op19 == op10 || op19 == op7 || op19 == op14 || op19 == op11 || op19 == op8 {
-			continue
-		}
-		// %_3, ... = pd_op.full_int_array() {value: $osh}
-		if op19.Info() != m.op_pd_op_full_int_array || op19.NumOperands() != 0 || op19.NumResults() < 1 {
-			continue
-		}
-		h3_osh := rt.AttrOr(op19, "value", m.def_pd_op_full_int_array_value)
-		if h3_osh == nil {
-			continue
-		}
-		if !rt.ResultsUnused(op19, 1) {
-			continue
-		}
-		// closure: every use of %m is in the match
-		if !rt.OnlyUsedBy(v0_m, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20) {
-			continue
-		}
-		// closure: every use of %a is in the match
-		if !rt.OnlyUsedBy(v1_a, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20) {
-			continue
-		}
-		// closure: every use of %r is in the match
-		if !rt.OnlyUsedBy(v2_r, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20) {
-			continue
-		}
-		// closure: every use of %t is in the match
-		if !rt.OnlyUsedBy(v3_t, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20) {
-			continue
-		}
-		// closure: every use of %q is in the match
-		if !rt.OnlyUsedBy(v8_q, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20) {
-			continue
-		}
-		// closure: every use of %k is in the match
-		if !rt.OnlyUsedBy(v9_k, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20) {
-			continue
-		}
-		// closure: every use of %v is in the match
-		if !rt.OnlyUsedBy(v10_v, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20) {
-			continue
-		}
-		// closure: every use of %kt is in the match
-		if !rt.OnlyUsedBy(v11_kt, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20) {
-			continue
-		}
-		// closure: every use of %qk is in the match
-		if !rt.OnlyUsedBy(v12_qk, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20) {
-			continue
-		}
-		// closure: every use of %s is in the match
-		if !rt.OnlyUsedBy(v13_s, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20) {
-			continue
-		}
-		// closure: every use of %p is in the match
-		if !rt.OnlyUsedBy(v14_p, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20) {
-			continue
-		}
-		// closure: every use of %c is in the match
-		if !rt.OnlyUsedBy(v15_c, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20) {
-			continue
-		}
-		// closure: every use of %ct is in the match
-		if !rt.OnlyUsedBy(v16_ct, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20) {
-			continue
-		}
-		// where $ax in [-1, 3]
-		in4, ok5 := rt.In(rule.AttrVal(h2_ax), multiheadMatmulFuseList1)
-		if !ok5 {
-			continue
-		}
-		if !in4 {
-			continue
-		}
-		// where rank(%x) == 3 && rank(%w) == 2 && dim(%x, 2) == dim(%w, 0) && dim(%w, 1) > 0 && dim(%w, 1) % 3 == 0
-		f6, ok7 := rt.Call(m.builtin_rank, m.Args(v18_x))
-		if !ok7 {
-			continue
-		}
-		if !(rule.Equal(f6, int64(3))) {
-			continue
-		}
-		f8, ok9 := rt.Call(m.builtin_rank, m.Args(v19_w))
-		if !ok9 {
-			continue
-		}
-		if !(rule.Equal(f8, int64(2))) {
-			continue
-		}
-		f10, ok11 := rt.Call(m.builtin_dim, m.Args(v18_x, int64(2)))
-		if !ok11 {
-			continue
-		}
-		f12, ok13 := rt.Call(m.builtin_dim, m.Args(v19_w, int64(0)))
-		if !ok13 {
-			continue
-		}
-		if !(rule.Equal(f10, f12)) {
-			continue
-		}
-		f14, ok15 := rt.Call(m.builtin_dim, m.Args(v19_w, int64(1)))
-		if !ok15 {
-			continue
-		}
-		cmp16, ok17 := rule.Compare(f14, int64(0))
-		if !ok17 {
-			continue
-		}
-		if !(cmp16 > 0) {
-			continue
-		}
-		f18, ok19 := rt.Call(m.builtin_dim, m.Args(v19_w, int64(1)))
-		if !ok19 {
-			continue
-		}
-		ar20, ok21 := rt.Arith("%", f18, int64(3))
-		if !ok21 {
-			continue
-		}
-		if !(rule.Equal(ar20, int64(0))) {
-			continue
-		}
-		// where shape(%b) == [dim(%w, 1)]
-		f22, ok23 := rt.Call(m.builtin_shape, m.Args(v20_b))
-		if !ok23 {
-			continue
-		}
-		f24, ok25 := rt.Call(m.builtin_dim, m.Args(v19_w, int64(1)))
-		if !ok25 {
-			continue
-		}
-		if !(rule.Equal(f22, []rule.Val{f24})) {
-			continue
-		}
-		// where len($sh) == 5 && $sh[2] == 3 && $sh[3] > 0 && $sh[4] > 0 && $sh[3] * $sh[4] * 3 == dim(%w, 1)
-		f26, ok27 := rt.Call(m.builtin_len, m.Args(rule.AttrVal(h0_sh)))
-		if !ok27 {
-			continue
-		}
-		if !(rule.Equal(f26, int64(5))) {
-			continue
-		}
-		ix28, ok29 := rt.Index(rule.AttrVal(h0_sh), int64(2))
-		if !ok29 {
-			continue
-		}
-		if !(rule.Equal(ix28, int64(3))) {
-			continue
-		}
-		ix30, ok31 := rt.Index(rule.AttrVal(h0_sh), int64(3))
-		if !ok31 {
-			continue
-		}
-		cmp32, ok33 := rule.Compare(ix30, int64(0))
-		if !ok33 {
-			continue
-		}
-		if !(cmp32 > 0) {
-			continue
-		}
-		ix34, ok35 := rt.Index(rule.AttrVal(h0_sh), int64(4))
-		if !ok35 {
-			continue
-		}
-		cmp36, ok37 := rule.Compare(ix34, int64(0))
-		if !ok37 {
-			continue
-		}
-		if !(cmp36 > 0) {
-			continue
-		}
-		ix38, ok39 := rt.Index(rule.AttrVal(h0_sh), int64(3))
-		if !ok39 {
-			continue
-		}
-		ix40, ok41 := rt.Index(rule.AttrVal(h0_sh), int64(4))
-		if !ok41 {
-			continue
-		}
-		ar42, ok43 := rt.Arith("*", ix38, ix40)
-		if !ok43 {
-			continue
-		}
-		ar44, ok45 := rt.Arith("*", ar42, int64(3))
-		if !ok45 {
-			continue
-		}
-		f46, ok47 := rt.Call(m.builtin_dim, m.Args(v19_w, int64(1)))
-		if !ok47 {
-			continue
-		}
-		if !(rule.Equal(ar44, f46)) {
-			continue
-		}
-		// where $sh[0] in [0, -1, dim(%x, 0)] && $sh[1] in [0, -1, dim(%x, 1)]
-		ix48, ok49 := rt.Index(rule.AttrVal(h0_sh), int64(0))
-		if !ok49 {
-			continue
-		}
-		f50, ok51 := rt.Call(m.builtin_dim, m.Args(v18_x, int64(0)))
-		if !ok51 {
-			continue
-		}
-		in52, ok53 := rt.In(ix48, []rule.Val{int64(0), int64(-1), f50})
-		if !ok53 {
-			continue
-		}
-		if !in52 {
-			continue
-		}
-		ix54, ok55 := rt.Index(rule.AttrVal(h0_sh), int64(1))
-		if !ok55 {
-			continue
-		}
-		f56, ok57 := rt.Call(m.builtin_dim, m.Args(v18_x, int64(1)))
-		if !ok57 {
-			continue
-		}
-		in58, ok59 := rt.In(ix54, []rule.Val{int64(0), int64(-1), f56})
-		if !ok59 {
-			continue
-		}
-		if !in58 {
-			continue
-		}
-		// where len($osh) == 3 && $osh[2] in [dim(%w, 1) / 3, -1] && $osh[0] in [0, -1, dim(%x, 0)]
-		f60, ok61 := rt.Call(m.builtin_len, m.Args(rule.AttrVal(h3_osh)))
-		if !ok61 {
-			continue
-		}
-		if !(rule.Equal(f60, int64(3))) {
-			continue
-		}
-		ix62, ok63 := rt.Index(rule.AttrVal(h3_osh), int64(2))
-		if !ok63 {
-			continue
-		}
-		f64, ok65 := rt.Call(m.builtin_dim, m.Args(v19_w, int64(1)))
-		if !ok65 {
-			continue
-		}
-		ar66, ok67 := rt.Arith("/", f64, int64(3))
-		if !ok67 {
-			continue
-		}
-		in68, ok69 := rt.In(ix62, []rule.Val{ar66, int64(-1)})
-		if !ok69 {
-			continue
-		}
-		if !in68 {
-			continue
-		}
-		ix70, ok71 := rt.Index(rule.AttrVal(h3_osh), int64(0))
-		if !ok71 {
-			continue
-		}
-		f72, ok73 := rt.Call(m.builtin_dim, m.Args(v18_x, int64(0)))
-		if !ok73 {
-			continue
-		}
-		in74, ok75 := rt.In(ix70, []rule.Val{int64(0), int64(-1), f72})
-		if !ok75 {
-			continue
-		}
-		if !in74 {
-			continue
-		}
-		// where $osh[1] in [0, -1, dim(%x, 1)]
-		ix76, ok77 := rt.Index(rule.AttrVal(h3_osh), int64(1))
-		if !ok77 {
-			continue
-		}
-		f78, ok79 := rt.Call(m.builtin_dim, m.Args(v18_x, int64(1)))
-		if !ok79 {
-			continue
-		}
-		in80, ok81 := rt.In(ix76, []rule.Val{int64(0), int64(-1), f78})
-		if !ok81 {
-			continue
-		}
-		if !in80 {
-			continue
-		}
-		// where dtype(%w) in [float16, float32]
-		f82, ok83 := rt.Call(m.builtin_dtype, m.Args(v19_w))
-		if !ok83 {
-			continue
-		}
-		in84, ok85 := rt.In(f82, []rule.Val{m.r2_lit, m.r2_lit2})
-		if !ok85 {
-			continue
-		}
-		if !in84 {
-			continue
+// multiheadMatmulFuse_vit_attention matches rule vit_attention (multihead_matmul_fuse.drr:131:6) at op20, a
+// pd_op.reshape.
+func multiheadMatmulFuse_vit_attention(m *rt.Matcher, in *rt.Instance, op20 *ir.Op) bool {
+	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19 *ir.Op // op0 pd_op.matmul, op1 pd_op.add, op2 pd_op.full_int_array, op3 pd_op.reshape, op4 pd_op.transpose, op5 pd_op.full_int_array, op6 pd_op.full_int_array, op7 pd_op.full_int_array, op8 pd_op.full_int_array, op9 pd_op.slice, op10 pd_op.slice, op11 pd_op.slice, op12 pd_op.transpose, op13 pd_op.matmul, op14 pd_op.full, op15 pd_op.scale, op16 pd_op.softmax, op17 pd_op.matmul, op18 pd_op.transpose, op19 pd_op.full_int_array
+	var m2, a, r, t, c0, c1, c2, c3, q, k, v, kt, qk, s, p, c, ct, out, x, w, b, _1, _2, _3 *ir.Value
+	var sh, alpha, ax, osh ir.Attribute
+	if !(op20.NumOperands() == 2 && op20.NumResults() == 1 && rt.Set(&out, op20.Result(0)) && rt.Present(&ct, op20.Operand(0)) &&
+		rt.Def(&op18, ct, 0) && op18.Info() == in.Ops[18] && op18.NumOperands() == 1 && op18.NumResults() == 1 &&
+		rt.AttrOr(op18, "perm", in.Defaults[22]) == in.Literals[22] && rt.Present(&c, op18.Operand(0)) &&
+		rt.Def(&op17, c, 0) && op17.Info() == in.Ops[17] && op17.NumOperands() == 2 && op17.NumResults() == 1 &&
+		rt.AttrOr(op17, "transpose_x", in.Defaults[20]) == in.Literals[20] &&
+		rt.AttrOr(op17, "transpose_y", in.Defaults[21]) == in.Literals[21] && rt.Present(&p, op17.Operand(0)) &&
+		rt.Def(&op16, p, 0) && op16.Info() == in.Ops[16] && op16.NumOperands() == 1 && op16.NumResults() == 1 &&
+		rt.BindAttr(&ax, rt.AttrOr(op16, "axis", in.Defaults[19])) && rt.Present(&s, op16.Operand(0)) &&
+		rt.Def(&op15, s, 0) && op15.Info() == in.Ops[15] && op15.NumOperands() == 2 && op15.NumResults() == 1 &&
+		rt.AttrOr(op15, "bias", in.Defaults[18]) == in.Literals[18] && rt.Present(&qk, op15.Operand(0)) &&
+		rt.Def(&op13, qk, 0) && op13 != op17 && op13.Info() == in.Ops[13] && op13.NumOperands() == 2 && op13.NumResults() == 1 &&
+		rt.AttrOr(op13, "transpose_x", in.Defaults[15]) == in.Literals[15] &&
+		rt.AttrOr(op13, "transpose_y", in.Defaults[16]) == in.Literals[16] && rt.Present(&q, op13.Operand(0)) &&
+		rt.Def(&op9, q, 0) && op9.Info() == in.Ops[9] && op9.NumOperands() == 3 && op9.NumResults() == 1 &&
+		rt.AttrOr(op9, "axes", in.Defaults[8]) == in.Literals[8] &&
+		rt.AttrOr(op9, "decrease_axis", in.Defaults[9]) == in.Literals[9] && rt.Present(&t, op9.Operand(0)) &&
+		rt.Def(&op4, t, 0) && op4 != op18 && op4.Info() == in.Ops[4] && op4.NumOperands() == 1 && op4.NumResults() == 1 &&
+		rt.AttrOr(op4, "perm", in.Defaults[3]) == in.Literals[3] && rt.Present(&r, op4.Operand(0)) &&
+		rt.Def(&op3, r, 0) && op3 != op20 && op3.Info() == in.Ops[3] && op3.NumOperands() == 2 && op3.NumResults() == 1 &&
+		rt.Present(&a, op3.Operand(0)) &&
+		rt.Def(&op1, a, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1) {
+		return false
+	}
+	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
+		if rt.Present(&m2, op1.Operand(sw1)) &&
+			rt.Def(&op0, m2, 0) && op0 != op17 && op0 != op13 && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 &&
+			op0.NumResults() == 1 && rt.AttrOr(op0, "transpose_x", in.Defaults[0]) == in.Literals[0] &&
+			rt.AttrOr(op0, "transpose_y", in.Defaults[1]) == in.Literals[1] && rt.Present(&x, op0.Operand(0)) &&
+			rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op1.Operand(1-sw1)) && rt.Present(&_1, op3.Operand(1)) &&
+			rt.Def(&op2, _1, 0) && op2.Info() == in.Ops[2] && op2.NumOperands() == 0 && op2.NumResults() >= 1 &&
+			rt.BindAttr(&sh, rt.AttrOr(op2, "value", in.Defaults[2])) && rt.ResultsUnused(op2, 1) && rt.Present(&c0, op9.Operand(1)) &&
+			rt.Def(&op5, c0, 0) && op5 != op2 && op5.Info() == in.Ops[5] && op5.NumOperands() == 0 && op5.NumResults() == 1 &&
+			rt.AttrOr(op5, "value", in.Defaults[4]) == in.Literals[4] && rt.Present(&c1, op9.Operand(2)) &&
+			rt.Def(&op6, c1, 0) && op6 != op2 && op6 != op5 && op6.Info() == in.Ops[6] && op6.NumOperands() == 0 &&
+			op6.NumResults() == 1 && rt.AttrOr(op6, "value", in.Defaults[5]) == in.Literals[5] && rt.Present(&kt, op13.Operand(1)) &&
+			rt.Def(&op12, kt, 0) && op12 != op18 && op12 != op4 && op12.Info() == in.Ops[12] && op12.NumOperands() == 1 &&
+			op12.NumResults() == 1 && rt.AttrOr(op12, "perm", in.Defaults[14]) == in.Literals[14] && rt.Present(&k, op12.Operand(0)) &&
+			rt.Def(&op10, k, 0) && op10 != op9 && op10.Info() == in.Ops[10] && op10.NumOperands() == 3 && op10.NumResults() == 1 &&
+			rt.AttrOr(op10, "axes", in.Defaults[10]) == in.Literals[10] &&
+			rt.AttrOr(op10, "decrease_axis", in.Defaults[11]) == in.Literals[11] && op10.Operand(0) == t && op10.Operand(1) == c1 &&
+			rt.Present(&c2, op10.Operand(2)) &&
+			rt.Def(&op7, c2, 0) && op7 != op2 && op7 != op5 && op7 != op6 && op7.Info() == in.Ops[7] && op7.NumOperands() == 0 &&
+			op7.NumResults() == 1 && rt.AttrOr(op7, "value", in.Defaults[6]) == in.Literals[6] && rt.Present(&_2, op15.Operand(1)) &&
+			rt.Def(&op14, _2, 0) && op14.Info() == in.Ops[14] && op14.NumOperands() == 0 && op14.NumResults() >= 1 &&
+			rt.BindAttr(&alpha, rt.AttrOr(op14, "value", in.Defaults[17])) && rt.ResultsUnused(op14, 1) &&
+			rt.Present(&v, op17.Operand(1)) &&
+			rt.Def(&op11, v, 0) && op11 != op9 && op11 != op10 && op11.Info() == in.Ops[11] && op11.NumOperands() == 3 &&
+			op11.NumResults() == 1 && rt.AttrOr(op11, "axes", in.Defaults[12]) == in.Literals[12] &&
+			rt.AttrOr(op11, "decrease_axis", in.Defaults[13]) == in.Literals[13] && op11.Operand(0) == t && op11.Operand(1) == c2 &&
+			rt.Present(&c3, op11.Operand(2)) &&
+			rt.Def(&op8, c3, 0) && op8 != op2 && op8 != op5 && op8 != op6 && op8 != op7 && op8.Info() == in.Ops[8] &&
+			op8.NumOperands() == 0 && op8.NumResults() == 1 && rt.AttrOr(op8, "value", in.Defaults[7]) == in.Literals[7] &&
+			rt.Present(&_3, op20.Operand(1)) &&
+			rt.Def(&op19, _3, 0) && op19 != op2 && op19 != op5 && op19 != op6 && op19 != op7 && op19 != op8 &&
+			op19.Info() == in.Ops[19] && op19.NumOperands() == 0 && op19.NumResults() >= 1 &&
+			rt.BindAttr(&osh, rt.AttrOr(op19, "value", in.Defaults[23])) && rt.ResultsUnused(op19, 1) &&
+			rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20}, m2, a, r, t, q, k, v, kt, qk, s, p, c, ct) &&
+			rt.True(rt.In(rule.AttrVal(ax), in.Consts[0])) && // where $ax in [-1, 3]
+			rt.True(rt.Equal(m.Pure("rank", x), int64(3))) && rt.True(rt.Equal(m.Pure("rank", w), int64(2))) && rt.True(rt.Equal(m.Pure("dim", x, int64(2)), m.Pure("dim", w, int64(0)))) && rt.True(rt.Greater(m.Pure("dim", w, int64(1)), int64(0))) && rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(1)), int64(3)), int64(0))) && // where rank(%x) == 3 && rank(%w) == 2 && dim(%x, 2) == dim(%w, 0) && dim(%w, 1) > 0 && dim(%w, 1) % 3 == 0
+			rt.True(rt.Equal(m.Pure("shape", b), rt.List(m.Pure("dim", w, int64(1))))) && // where shape(%b) == [dim(%w, 1)]
+			rt.True(rt.Equal(m.Pure("len", rule.AttrVal(sh)), int64(5))) && rt.True(rt.Equal(rt.Index(rule.AttrVal(sh), int64(2)), int64(3))) && rt.True(rt.Greater(rt.Index(rule.AttrVal(sh), int64(3)), int64(0))) && rt.True(rt.Greater(rt.Index(rule.AttrVal(sh), int64(4)), int64(0))) && rt.True(rt.Equal(rt.Arith("*", rt.Arith("*", rt.Index(rule.AttrVal(sh), int64(3)), rt.Index(rule.AttrVal(sh), int64(4))), int64(3)), m.Pure("dim", w, int64(1)))) && // where len($sh) == 5 && $sh[2] == 3 && $sh[3] > 0 && $sh[4] > 0 && $sh[3] * $sh[4] * 3 == dim(%w, 1)
+			rt.True(rt.In(rt.Index(rule.AttrVal(sh), int64(0)), rt.List(int64(0), int64(-1), m.Pure("dim", x, int64(0))))) && rt.True(rt.In(rt.Index(rule.AttrVal(sh), int64(1)), rt.List(int64(0), int64(-1), m.Pure("dim", x, int64(1))))) && // where $sh[0] in [0, -1, dim(%x, 0)] && $sh[1] in [0, -1, dim(%x, 1)]
+			rt.True(rt.Equal(m.Pure("len", rule.AttrVal(osh)), int64(3))) && rt.True(rt.In(rt.Index(rule.AttrVal(osh), int64(2)), rt.List(rt.Arith("/", m.Pure("dim", w, int64(1)), int64(3)), int64(-1)))) && rt.True(rt.In(rt.Index(rule.AttrVal(osh), int64(0)), rt.List(int64(0), int64(-1), m.Pure("dim", x, int64(0))))) && // where len($osh) == 3 && $osh[2] in [dim(%w, 1) / 3, -1] && $osh[0] in [0, -1, dim(%x, 0)]
+			rt.True(rt.In(rt.Index(rule.AttrVal(osh), int64(1)), rt.List(int64(0), int64(-1), m.Pure("dim", x, int64(1))))) && // where $osh[1] in [0, -1, dim(%x, 1)]
+			rt.True(rt.In(m.Pure("dtype", w), in.Consts[1])) && // where dtype(%w) in [float16, float32]
+			m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20), append(m.Values(), m2, a, r, t, c0, c1, c2, c3, q, k, v, kt, qk, s, p, c, ct, out, x, w, b, _1, _2, _3), append(m.Holes(), sh, alpha, ax, osh)) {
+			return true
 		}
-		mt := m.Emit(m.rules[2])
-		mt.Ops = append(mt.Ops[:0], op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20)
-		mt.Values = append(mt.Values[:0], v0_m, v1_a, v2_r, v3_t, v4_c0, v5_c1, v6_c2, v7_c3, v8_q, v9_k, v10_v, v11_kt, v12_qk, v13_s, v14_p, v15_c, v16_ct, v17_out, v18_x, v19_w, v20_b, v21__1, v22__2, v23__3)
-		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
-		mt.Holes = append(mt.Holes[:0], h0_sh, h1_alpha, h2_ax, h3_osh)
-		return true
 	}
 	return false
 }

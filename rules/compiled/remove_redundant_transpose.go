@@ -3,222 +3,43 @@
 package compiled
 
 import (
-	"fmt"
-
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
+	"github.com/pirdrr/drr/rules"
 )
 
-// RemoveRedundantTransposePass is the rewriter.PassFactory of the rule pass "remove_redundant_transpose": the rules
-// of remove_redundant_transpose.drr, compiled to Go by drrc gen. The pass checks the rules against the programs'
-// Context, as the interpreted pass does, refuses them if they check differently than where this file was generated,
-// and runs them with rewriter's Driver and Applier.
-func RemoveRedundantTransposePass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return removeRedundantTransposeProgram.Pass(ctx, reg)
+// RemoveRedundantTransposePass is the rule pass remove_redundant_transpose: remove_redundant_transpose.drr compiled
+// by drrc gen (rt.Program).
+var RemoveRedundantTransposePass = (&rt.Program{Name: "remove_redundant_transpose", Paths: []string{"remove_redundant_transpose.drr"}, FS: rules.FS(),
+	Fingerprint: "cbc0f5876071f1574464de6cda0ffb4c",
+	Rules: []rt.Rule{
+		{Name: "redundant_transpose", Match: removeRedundantTranspose_redundant_transpose},
+		{Name: "invalid_transpose", Match: removeRedundantTranspose_invalid_transpose},
+	}}).Pass
+
+// removeRedundantTranspose_redundant_transpose matches rule redundant_transpose (remove_redundant_transpose.drr:7:6)
+// at op1, a pd_op.transpose.
+func removeRedundantTranspose_redundant_transpose(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.transpose
+	var t, o, x *ir.Value
+	var p1, p2 ir.Attribute
+	return op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.BindAttr(&p2, rt.AttrOr(op1, "perm", in.Defaults[1])) &&
+		rt.Set(&o, op1.Result(0)) && rt.Present(&t, op1.Operand(0)) &&
+		rt.Def(&op0, t, 0) && op0 != op1 && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
+		rt.BindAttr(&p1, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.Present(&x, op0.Operand(0)) &&
+		rt.Closed([]*ir.Op{op0, op1}, t) &&
+		rt.True(rt.Equal(m.Pure("len", rule.AttrVal(p1)), m.Pure("len", rule.AttrVal(p2)))) && rt.True(rt.GreaterEqual(m.Pure("len", rule.AttrVal(p2)), int64(2))) && rt.True(rt.LessEqual(m.Pure("len", rule.AttrVal(p2)), int64(6))) && // where len($p1) == len($p2) && len($p2) >= 2 && len($p2) <= 6
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), t, o, x), append(m.Holes(), p1, p2))
 }
 
-var removeRedundantTransposeProgram = &rt.Program{
-	Name:  "remove_redundant_transpose",
-	Paths: []string{"remove_redundant_transpose.drr"},
-	Files: []rt.File{
-		{Name: "remove_redundant_transpose.drr", Text: removeRedundantTransposeSource0},
-	},
-	Fingerprint: "f07eb98822fe95364a6e86b664d746d9",
-	Bind:        removeRedundantTransposeBind,
-}
-
-// removeRedundantTransposeSource0 is remove_redundant_transpose.drr.
-const removeRedundantTransposeSource0 = `// remove_redundant_transpose: Paddle's remove_redundant_transpose_pass (paddle/fluid/pir/transforms/general/): two
-// transposes in a row become one with the composed permutation, and a transpose with the identity permutation goes.
-// The language has no list comprehension, so the composition [p1[v] for v in p2] is spelt out per rank (2 to 6:
-// every rank of the corpus); like Paddle, the inner transpose must have no other reader.
-
-/// transpose(transpose(x, p1), p2) is transpose(x, [p1[v] for v in p2]) (RemoveRedundantTransposePattern).
-rule redundant_transpose {
-  benefit 2
-  labels cleanup
-  match {
-    %t = pd_op.transpose(%x) {perm: $p1}
-    %o = pd_op.transpose(%t) {perm: $p2}
-  }
-  where {
-    len($p1) == len($p2) && len($p2) >= 2 && len($p2) <= 6
-  }
-  rewrite {
-    replace %o with pd_op.transpose(%x) {perm: len($p2) == 2 ? [$p1[$p2[0]], $p1[$p2[1]]] :
-        len($p2) == 3 ? [$p1[$p2[0]], $p1[$p2[1]], $p1[$p2[2]]] :
-        len($p2) == 4 ? [$p1[$p2[0]], $p1[$p2[1]], $p1[$p2[2]], $p1[$p2[3]]] :
-        len($p2) == 5 ? [$p1[$p2[0]], $p1[$p2[1]], $p1[$p2[2]], $p1[$p2[3]], $p1[$p2[4]]] :
-        [$p1[$p2[0]], $p1[$p2[1]], $p1[$p2[2]], $p1[$p2[3]], $p1[$p2[4]], $p1[$p2[5]]]}
-  }
-}
-
-/// A transpose with the identity permutation is its input (RemoveInvalidTransposePattern).
-rule invalid_transpose {
-  benefit 1
-  labels cleanup
-  match {
-    %o = pd_op.transpose(%x) {perm: $p}
-  }
-  where {
-    $p in [[0], [0, 1], [0, 1, 2], [0, 1, 2, 3], [0, 1, 2, 3, 4], [0, 1, 2, 3, 4, 5]]
-  }
-  rewrite {
-    replace %o with %x
-  }
-}
-`
-
-// removeRedundantTransposeStatic is what the matcher needs of the rule set checked against one Context.
-type removeRedundantTransposeStatic struct {
-	rules                    []*rule.Rule
-	dispatch                 *rt.Dispatch
-	def_pd_op_transpose_perm ir.Attribute                       // the default of pd_op.transpose perm (nil: none)
-	op_pd_op_transpose       *ir.OpInfo                         // pd_op.transpose
-	builtin_len              func([]rule.Val) (rule.Val, error) // the builtin len
-}
-
-// removeRedundantTransposeBind binds the matcher to a checked rule set, once per Context.
-func removeRedundantTransposeBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &removeRedundantTransposeStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.transpose")
-	s.def_pd_op_transpose_perm = rt.AttrDefault(ctx, "pd_op.transpose", "perm")
-	s.op_pd_op_transpose = ctx.OpInfo("pd_op.transpose")
-	s.builtin_len = rule.PureBuiltin("len")
-	if s.builtin_len == nil {
-		return nil, fmt.Errorf("the builtin len is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &removeRedundantTransposeMatcher{removeRedundantTransposeStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
-}
-
-// removeRedundantTransposeMatcher matches the rules at one op at a time, in one pass run.
-type removeRedundantTransposeMatcher struct {
-	*removeRedundantTransposeStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *removeRedundantTransposeMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.transpose
-		m.r0_redundant_transpose(op)
-		m.r1_invalid_transpose(op)
-	}
-	return m.End()
-}
-
-// r0_redundant_transpose tries rule redundant_transpose (benefit 2, remove_redundant_transpose.drr:7:6) at op1, the root pd_op.transpose.
-func (m *removeRedundantTransposeMatcher) r0_redundant_transpose(op1 *ir.Op) bool {
-	// %o = pd_op.transpose(%t) {perm: $p2}
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	h1_p2 := rt.AttrOr(op1, "perm", m.def_pd_op_transpose_perm)
-	if h1_p2 == nil {
-		return false
-	}
-	v1_o := op1.Result(0)
-	v0_t := op1.Operand(0)
-	if v0_t == nil {
-		return false
-	}
-	op0 := v0_t.DefiningOp()
-	if op0 == nil || v0_t.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %t = pd_op.transpose(%x) {perm: $p1}
-	if op0.Info() != m.op_pd_op_transpose || op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	h0_p1 := rt.AttrOr(op0, "perm", m.def_pd_op_transpose_perm)
-	if h0_p1 == nil {
-		return false
-	}
-	v2_x := op0.Operand(0)
-	if v2_x == nil {
-		return false
-	}
-	// closure: every use of %t is in the match
-	if !rt.OnlyUsedBy(v0_t, op0, op1) {
-		return false
-	}
-	// where len($p1) == len($p2) && len($p2) >= 2 && len($p2) <= 6
-	f1, ok2 := rt.Call(m.builtin_len, m.Args(rule.AttrVal(h0_p1)))
-	if !ok2 {
-		return false
-	}
-	f3, ok4 := rt.Call(m.builtin_len, m.Args(rule.AttrVal(h1_p2)))
-	if !ok4 {
-		return false
-	}
-	if !(rule.Equal(f1, f3)) {
-		return false
-	}
-	f5, ok6 := rt.Call(m.builtin_len, m.Args(rule.AttrVal(h1_p2)))
-	if !ok6 {
-		return false
-	}
-	cmp7, ok8 := rule.Compare(f5, int64(2))
-	if !ok8 {
-		return false
-	}
-	if !(cmp7 >= 0) {
-		return false
-	}
-	f9, ok10 := rt.Call(m.builtin_len, m.Args(rule.AttrVal(h1_p2)))
-	if !ok10 {
-		return false
-	}
-	cmp11, ok12 := rule.Compare(f9, int64(6))
-	if !ok12 {
-		return false
-	}
-	if !(cmp11 <= 0) {
-		return false
-	}
-	mt := m.Emit(m.rules[0])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_t, v1_o, v2_x)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_p1, h1_p2)
-	return true
-}
-
-// r1_invalid_transpose tries rule invalid_transpose (benefit 1, remove_redundant_transpose.drr:27:6) at op0, the root pd_op.transpose.
-func (m *removeRedundantTransposeMatcher) r1_invalid_transpose(op0 *ir.Op) bool {
-	// %o = pd_op.transpose(%x) {perm: $p}
-	if op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	h0_p := rt.AttrOr(op0, "perm", m.def_pd_op_transpose_perm)
-	if h0_p == nil {
-		return false
-	}
-	v0_o := op0.Result(0)
-	v1_x := op0.Operand(0)
-	if v1_x == nil {
-		return false
-	}
-	// where $p in [[0], [0, 1], [0, 1, 2], [0, 1, 2, 3], [0, 1, 2, 3, 4], [0, 1, 2, 3, 4, 5]]
-	in1, ok2 := rt.In(rule.AttrVal(h0_p), []rule.Val{[]rule.Val{int64(0)}, []rule.Val{int64(0), int64(1)}, []rule.Val{int64(0), int64(1), int64(2)}, []rule.Val{int64(0), int64(1), int64(2), int64(3)}, []rule.Val{int64(0), int64(1), int64(2), int64(3), int64(4)}, []rule.Val{int64(0), int64(1), int64(2), int64(3), int64(4), int64(5)}})
-	if !ok2 {
-		return false
-	}
-	if !in1 {
-		return false
-	}
-	mt := m.Emit(m.rules[1])
-	mt.Ops = append(mt.Ops[:0], op0)
-	mt.Values = append(mt.Values[:0], v0_o, v1_x)
-	mt.Lists = append(mt.Lists[:0], nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_p)
-	return true
+// removeRedundantTranspose_invalid_transpose matches rule invalid_transpose (remove_redundant_transpose.drr:27:6) at
+// op0, a pd_op.transpose.
+func removeRedundantTranspose_invalid_transpose(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
+	var o, x *ir.Value
+	var p ir.Attribute
+	return op0.NumOperands() == 1 && op0.NumResults() == 1 && rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) &&
+		rt.Set(&o, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
+		rt.True(rt.In(rule.AttrVal(p), in.Consts[0])) && // where $p in [[0], [0, 1], [0, 1, 2], [0, 1, 2, 3], [0, 1, 2, 3, 4], [0, 1, 2, 3, 4, 5]]
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), o, x), append(m.Holes(), p))
 }

@@ -3,1133 +3,167 @@
 package compiled
 
 import (
-	"fmt"
-
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
+	"github.com/pirdrr/drr/rules"
 )
 
-// RotarySharedIdsPass is the rewriter.PassFactory of the rule pass "rotary_shared_ids": the rules of
-// rotary_shared_ids.drr, compiled to Go by drrc gen. The pass checks the rules against the programs' Context, as the
-// interpreted pass does, refuses them if they check differently than where this file was generated, and runs them
-// with rewriter's Driver and Applier.
-func RotarySharedIdsPass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return rotarySharedIdsProgram.Pass(ctx, reg)
-}
+// RotarySharedIdsPass is the rule pass rotary_shared_ids: rotary_shared_ids.drr compiled by drrc gen (rt.Program).
+var RotarySharedIdsPass = (&rt.Program{Name: "rotary_shared_ids", Paths: []string{"rotary_shared_ids.drr"}, FS: rules.FS(),
+	Fingerprint: "fc94e5fc0ff87e3a1847eef33ca06d5f",
+	Rules:       []rt.Rule{{Name: "rotary_q_k_shared_ids", Match: rotarySharedIds_rotary_q_k_shared_ids}}}).Pass
 
-var rotarySharedIdsProgram = &rt.Program{
-	Name:  "rotary_shared_ids",
-	Paths: []string{"rotary_shared_ids.drr"},
-	Files: []rt.File{
-		{Name: "rotary_shared_ids.drr", Text: rotarySharedIdsSource0},
-	},
-	Fingerprint: "2e5e5caa3e2b3d4d4e2f3b1384f38034",
-	Bind:        rotarySharedIdsBind,
-}
-
-// rotarySharedIdsSource0 is rotary_shared_ids.drr.
-const rotarySharedIdsSource0 = `// rotary_shared_ids: pirdrr's own rule beside Paddle's fused_rotary_position_embedding pass. Paddle's pattern
-// (RotaryPositionEmbeddingPattern) unsqueezes the position ids once per gather, as its test's program does; LLaMA's
-// export unsqueezes them once for both gathers of cos and sin, a program Paddle's pattern does not match (it fuses 0
-// of LLaMA-7b's 64 rotations). This rule is that pattern with the one unsqueeze, and checks what
-// fused_rotary_position_embedding's rule checks (the halves, the −1, the concat order, the shapes; the cos/sin
-// preparation may have other readers). gpu_inference runs this set right after fused_rotary_position_embedding.
-
-/// fused_rotary_position_embedding's rotary_q_k with one unsqueeze of the position ids read by both gathers
-/// (LLaMA's form): q·cos + rotate_half(q)·sin and k·cos + rotate_half(k)·sin become one
-/// fused_rotary_position_embedding(q, k, sin, cos, position_ids).
-rule rotary_q_k_shared_ids {
-  benefit 40
-  labels fusion
-  match {
-    %axes = pd_op.full_int_array() {value: [0, 2]}
-    %sc = pd_op.squeeze(%cos, %axes)
-    %ss = pd_op.squeeze(%sin, %axes)
-    %pc = pd_op.unsqueeze(%ids, pd_op.full_int_array() {value: $pa})
-    %gc = pd_op.gather_nd(%sc, %pc)
-    %gs = pd_op.gather_nd(%ss, %pc)
-    %ua = pd_op.full_int_array() {value: $ua}
-    %uc = pd_op.unsqueeze(%gc, %ua)
-    %us = pd_op.unsqueeze(%gs, %ua)
-    %zero = pd_op.full_int_array() {value: [0]}
-    %half = pd_op.full_int_array() {value: $hv}
-    %end = pd_op.full_int_array() {value: $ev}
-    %neg = pd_op.full() {value: -1.0}
-    %cax = pd_op.full() {value: $cax}
-    %qa = pd_op.multiply(%q, %uc)
-    %q1 = pd_op.slice(%q, %zero, %half) {axes: $ax1, decrease_axis: []}
-    %q2 = pd_op.slice(%q, %half, %end) {axes: $ax2, decrease_axis: []}
-    %qn = pd_op.scale(%q2, %neg) {bias: 0.0}
-    %qr = pd_op.concat([%qn, %q1], %cax)
-    %qb = pd_op.multiply(%qr, %us)
-    %qo = pd_op.add(%qa, %qb)
-    %ka = pd_op.multiply(%k, %uc)
-    %k1 = pd_op.slice(%k, %zero, %half) {axes: $ax1, decrease_axis: []}
-    %k2 = pd_op.slice(%k, %half, %end) {axes: $ax2, decrease_axis: []}
-    %kn = pd_op.scale(%k2, %neg) {bias: 0.0}
-    %kr = pd_op.concat([%kn, %k1], %cax)
-    %kb = pd_op.multiply(%kr, %us)
-    %ko = pd_op.add(%ka, %kb)
-  }
-  where {
-    // The cos/sin preparation may have other readers (other layers).
-    uses(%sc) >= 1 && uses(%ss) >= 1 && uses(%pc) >= 1 && uses(%gc) >= 1 && uses(%gs) >= 1
-    uses(%uc) >= 1 && uses(%us) >= 1
-    rank(%q) == 4 && dim(%q, 3) > 0 && dim(%q, 3) % 2 == 0 && same_type(%k, %q)
-    len($hv) == 1 && $hv[0] * 2 == dim(%q, 3) && len($ev) == 1 && $ev[0] >= dim(%q, 3)
-    $ax1 in [[3], [-1]] && $ax2 in [[3], [-1]] && $cax in [3, -1]
-    $pa in [[-1], [2]] && $ua in [[2], [-2]]
-    rank(%cos) == 4 && shape(%sin) == shape(%cos) && dim(%cos, 0) == 1 && dim(%cos, 2) == 1
-    dim(%cos, 3) == dim(%q, 3) && dtype(%cos) == dtype(%q) && dtype(%sin) == dtype(%q)
-    rank(%ids) == 2 && dim(%ids, 0) == dim(%q, 0) && dim(%ids, 1) == dim(%q, 1)
-  }
-  rewrite {
-    %fq, %fk, _ = pd_op.fused_rotary_position_embedding(%q, %k, null, %sin, %cos, %ids) {
-        use_neox_rotary_style: false, time_major: false, rotary_emb_base: 10000.0}
-    replace %qo with %fq
-    replace %ko with %fk
-  }
-}
-`
-
-// rotarySharedIdsList1 is a constant list of the rules' constraints.
-var rotarySharedIdsList1 = []rule.Val{int64(3), int64(-1)}
-
-// rotarySharedIdsStatic is what the matcher needs of the rule set checked against one Context.
-type rotarySharedIdsStatic struct {
-	rules                          []*rule.Rule
-	dispatch                       *rt.Dispatch
-	op_pd_op_multiply              *ir.OpInfo                         // pd_op.multiply
-	op_pd_op_unsqueeze             *ir.OpInfo                         // pd_op.unsqueeze
-	op_pd_op_gather_nd             *ir.OpInfo                         // pd_op.gather_nd
-	op_pd_op_squeeze               *ir.OpInfo                         // pd_op.squeeze
-	op_pd_op_full_int_array        *ir.OpInfo                         // pd_op.full_int_array
-	def_pd_op_full_int_array_value ir.Attribute                       // the default of pd_op.full_int_array value (nil: none)
-	r0_value                       ir.Attribute                       // rule rotary_q_k_shared_ids: value: [(Int64)0,(Int64)2]
-	op_pd_op_concat                *ir.OpInfo                         // pd_op.concat
-	op_builtin_combine             *ir.OpInfo                         // builtin.combine
-	op_pd_op_scale                 *ir.OpInfo                         // pd_op.scale
-	def_pd_op_scale_bias           ir.Attribute                       // the default of pd_op.scale bias (nil: none)
-	r0_bias                        ir.Attribute                       // rule rotary_q_k_shared_ids: bias: (Float)0
-	op_pd_op_slice                 *ir.OpInfo                         // pd_op.slice
-	def_pd_op_slice_axes           ir.Attribute                       // the default of pd_op.slice axes (nil: none)
-	def_pd_op_slice_decrease_axis  ir.Attribute                       // the default of pd_op.slice decrease_axis (nil: none)
-	r0_decrease_axis               ir.Attribute                       // rule rotary_q_k_shared_ids: decrease_axis: []
-	op_pd_op_full                  *ir.OpInfo                         // pd_op.full
-	def_pd_op_full_value           ir.Attribute                       // the default of pd_op.full value (nil: none)
-	r0_value2                      ir.Attribute                       // rule rotary_q_k_shared_ids: value: (Double)-1
-	r0_decrease_axis2              ir.Attribute                       // rule rotary_q_k_shared_ids: decrease_axis: []
-	r0_value3                      ir.Attribute                       // rule rotary_q_k_shared_ids: value: [(Int64)0]
-	r0_decrease_axis3              ir.Attribute                       // rule rotary_q_k_shared_ids: decrease_axis: []
-	r0_decrease_axis4              ir.Attribute                       // rule rotary_q_k_shared_ids: decrease_axis: []
-	r0_bias2                       ir.Attribute                       // rule rotary_q_k_shared_ids: bias: (Float)0
-	op_pd_op_add                   *ir.OpInfo                         // pd_op.add
-	builtin_uses                   func([]rule.Val) (rule.Val, error) // the builtin uses
-	builtin_rank                   func([]rule.Val) (rule.Val, error) // the builtin rank
-	builtin_dim                    func([]rule.Val) (rule.Val, error) // the builtin dim
-	builtin_same_type              func([]rule.Val) (rule.Val, error) // the builtin same_type
-	builtin_len                    func([]rule.Val) (rule.Val, error) // the builtin len
-	builtin_shape                  func([]rule.Val) (rule.Val, error) // the builtin shape
-	builtin_dtype                  func([]rule.Val) (rule.Val, error) // the builtin dtype
-}
-
-// rotarySharedIdsBind binds the matcher to a checked rule set, once per Context.
-func rotarySharedIdsBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &rotarySharedIdsStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.add")
-	s.op_pd_op_multiply = ctx.OpInfo("pd_op.multiply")
-	s.op_pd_op_unsqueeze = ctx.OpInfo("pd_op.unsqueeze")
-	s.op_pd_op_gather_nd = ctx.OpInfo("pd_op.gather_nd")
-	s.op_pd_op_squeeze = ctx.OpInfo("pd_op.squeeze")
-	s.op_pd_op_full_int_array = ctx.OpInfo("pd_op.full_int_array")
-	s.def_pd_op_full_int_array_value = rt.AttrDefault(ctx, "pd_op.full_int_array", "value")
-	s.r0_value = set.Rules[0].Pattern.Ops[0].Attrs[0].Literal
-	s.op_pd_op_concat = ctx.OpInfo("pd_op.concat")
-	s.op_builtin_combine = ctx.OpInfo("builtin.combine")
-	s.op_pd_op_scale = ctx.OpInfo("pd_op.scale")
-	s.def_pd_op_scale_bias = rt.AttrDefault(ctx, "pd_op.scale", "bias")
-	s.r0_bias = set.Rules[0].Pattern.Ops[26].Attrs[0].Literal
-	s.op_pd_op_slice = ctx.OpInfo("pd_op.slice")
-	s.def_pd_op_slice_axes = rt.AttrDefault(ctx, "pd_op.slice", "axes")
-	s.def_pd_op_slice_decrease_axis = rt.AttrDefault(ctx, "pd_op.slice", "decrease_axis")
-	s.r0_decrease_axis = set.Rules[0].Pattern.Ops[25].Attrs[1].Literal
-	s.op_pd_op_full = ctx.OpInfo("pd_op.full")
-	s.def_pd_op_full_value = rt.AttrDefault(ctx, "pd_op.full", "value")
-	s.r0_value2 = set.Rules[0].Pattern.Ops[13].Attrs[0].Literal
-	s.r0_decrease_axis2 = set.Rules[0].Pattern.Ops[24].Attrs[1].Literal
-	s.r0_value3 = set.Rules[0].Pattern.Ops[10].Attrs[0].Literal
-	s.r0_decrease_axis3 = set.Rules[0].Pattern.Ops[16].Attrs[1].Literal
-	s.r0_decrease_axis4 = set.Rules[0].Pattern.Ops[17].Attrs[1].Literal
-	s.r0_bias2 = set.Rules[0].Pattern.Ops[18].Attrs[0].Literal
-	s.op_pd_op_add = ctx.OpInfo("pd_op.add")
-	s.builtin_uses = rule.PureBuiltin("uses")
-	if s.builtin_uses == nil {
-		return nil, fmt.Errorf("the builtin uses is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_rank = rule.PureBuiltin("rank")
-	if s.builtin_rank == nil {
-		return nil, fmt.Errorf("the builtin rank is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_dim = rule.PureBuiltin("dim")
-	if s.builtin_dim == nil {
-		return nil, fmt.Errorf("the builtin dim is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_same_type = rule.PureBuiltin("same_type")
-	if s.builtin_same_type == nil {
-		return nil, fmt.Errorf("the builtin same_type is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_len = rule.PureBuiltin("len")
-	if s.builtin_len == nil {
-		return nil, fmt.Errorf("the builtin len is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_shape = rule.PureBuiltin("shape")
-	if s.builtin_shape == nil {
-		return nil, fmt.Errorf("the builtin shape is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_dtype = rule.PureBuiltin("dtype")
-	if s.builtin_dtype == nil {
-		return nil, fmt.Errorf("the builtin dtype is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &rotarySharedIdsMatcher{rotarySharedIdsStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
-}
-
-// rotarySharedIdsMatcher matches the rules at one op at a time, in one pass run.
-type rotarySharedIdsMatcher struct {
-	*rotarySharedIdsStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *rotarySharedIdsMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.add
-		m.r0_rotary_q_k_shared_ids(op)
-	}
-	return m.End()
-}
-
-// r0_rotary_q_k_shared_ids tries rule rotary_q_k_shared_ids (benefit 40, rotary_shared_ids.drr:11:6) at op30, the root pd_op.add.
-func (m *rotarySharedIdsMatcher) r0_rotary_q_k_shared_ids(op30 *ir.Op) bool {
-	// %ko = pd_op.add(either(%ka, %kb))
-	if op30.NumOperands() != 2 || op30.NumResults() != 1 {
+// rotarySharedIds_rotary_q_k_shared_ids matches rule rotary_q_k_shared_ids (rotary_shared_ids.drr:11:6) at op30, a
+// pd_op.add.
+func rotarySharedIds_rotary_q_k_shared_ids(m *rt.Matcher, in *rt.Instance, op30 *ir.Op) bool {
+	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op23, op24, op25, op26, op27, op28, op29 *ir.Op // op0 pd_op.full_int_array, op1 pd_op.squeeze, op2 pd_op.squeeze, op3 pd_op.full_int_array, op4 pd_op.unsqueeze, op5 pd_op.gather_nd, op6 pd_op.gather_nd, op7 pd_op.full_int_array, op8 pd_op.unsqueeze, op9 pd_op.unsqueeze, op10 pd_op.full_int_array, op11 pd_op.full_int_array, op12 pd_op.full_int_array, op13 pd_op.full, op14 pd_op.full, op23 pd_op.multiply, op24 pd_op.slice, op25 pd_op.slice, op26 pd_op.scale, op27 builtin.combine, op28 pd_op.concat, op29 pd_op.multiply
+	var axes, sc, ss, pc, gc, gs, ua, uc, us, zero, half, end, neg, cax, qa, q1, q2, qn, qr, qb, qo, ka, k1, k2, kn, kr, kb, ko, cos, sin, ids, _1, q, _2, k, _3 *ir.Value
+	var pa, ua2, hv, ev, cax2, ax1, ax2 ir.Attribute
+	if !(op30.NumOperands() == 2 && op30.NumResults() == 1 && rt.Set(&ko, op30.Result(0))) {
 		return false
 	}
-	v27_ko := op30.Result(0)
-	for sw1 := 0; sw1 < 2; sw1++ {
-		op30_a2, op30_b3 := op30.Operand(sw1), op30.Operand(1-sw1) // as written, then swapped
-		v21_ka := op30_a2
-		if v21_ka == nil {
+	for sw30 := range 2 { // operands 0 and 1 of op30 as written, then swapped
+		if !(rt.Present(&ka, op30.Operand(sw30)) &&
+			rt.Def(&op23, ka, 0) && op23.Info() == in.Ops[23] && op23.NumOperands() == 2 && op23.NumResults() == 1) {
 			continue
 		}
-		op23 := v21_ka.DefiningOp()
-		if op23 == nil || v21_ka.Index() != 0 || op23 == op30 {
-			continue
-		}
-		// %ka = pd_op.multiply(either(%k, %uc))
-		if op23.Info() != m.op_pd_op_multiply || op23.NumOperands() != 2 || op23.NumResults() != 1 {
-			continue
-		}
-		for sw4 := 0; sw4 < 2; sw4++ {
-			op23_a5, op23_b6 := op23.Operand(sw4), op23.Operand(1-sw4) // as written, then swapped
-			v34_k := op23_a5
-			if v34_k == nil {
+		for sw23 := range 2 { // operands 0 and 1 of op23 as written, then swapped
+			if !(rt.Present(&k, op23.Operand(sw23)) && rt.Present(&uc, op23.Operand(1-sw23)) &&
+				rt.Def(&op8, uc, 0) && op8.Info() == in.Ops[8] && op8.NumOperands() == 2 && op8.NumResults() == 1 &&
+				rt.Present(&gc, op8.Operand(0)) &&
+				rt.Def(&op5, gc, 0) && op5.Info() == in.Ops[5] && op5.NumOperands() == 2 && op5.NumResults() == 1 &&
+				rt.Present(&sc, op5.Operand(0)) &&
+				rt.Def(&op1, sc, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1 &&
+				rt.Present(&cos, op1.Operand(0)) && rt.Present(&axes, op1.Operand(1)) &&
+				rt.Def(&op0, axes, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 0 && op0.NumResults() == 1 &&
+				rt.AttrOr(op0, "value", in.Defaults[0]) == in.Literals[0] && rt.Present(&pc, op5.Operand(1)) &&
+				rt.Def(&op4, pc, 0) && op4 != op8 && op4.Info() == in.Ops[4] && op4.NumOperands() == 2 && op4.NumResults() == 1 &&
+				rt.Present(&ids, op4.Operand(0)) && rt.Present(&_1, op4.Operand(1)) &&
+				rt.Def(&op3, _1, 0) && op3 != op0 && op3.Info() == in.Ops[3] && op3.NumOperands() == 0 && op3.NumResults() >= 1 &&
+				rt.BindAttr(&pa, rt.AttrOr(op3, "value", in.Defaults[1])) && rt.ResultsUnused(op3, 1) && rt.Present(&ua, op8.Operand(1)) &&
+				rt.Def(&op7, ua, 0) && op7 != op0 && op7 != op3 && op7.Info() == in.Ops[7] && op7.NumOperands() == 0 &&
+				op7.NumResults() == 1 && rt.BindAttr(&ua2, rt.AttrOr(op7, "value", in.Defaults[2])) &&
+				rt.Present(&kb, op30.Operand(1-sw30)) &&
+				rt.Def(&op29, kb, 0) && op29 != op23 && op29.Info() == in.Ops[29] && op29.NumOperands() == 2 && op29.NumResults() == 1) {
 				continue
 			}
-			v7_uc := op23_b6
-			if v7_uc == nil {
-				continue
-			}
-			op8 := v7_uc.DefiningOp()
-			if op8 == nil || v7_uc.Index() != 0 || op8 == op30 || op8 == op23 {
-				continue
-			}
-			// %uc = pd_op.unsqueeze(%gc, %ua)
-			if op8.Info() != m.op_pd_op_unsqueeze || op8.NumOperands() != 2 || op8.NumResults() != 1 {
-				continue
-			}
-			v4_gc := op8.Operand(0)
-			if v4_gc == nil {
-				continue
-			}
-			op5 := v4_gc.DefiningOp()
-			if op5 == nil || v4_gc.Index() != 0 || op5 == op30 || op5 == op23 || op5 == op8 {
-				continue
-			}
-			// %gc = pd_op.gather_nd(%sc, %pc)
-			if op5.Info() != m.op_pd_op_gather_nd || op5.NumOperands() != 2 || op5.NumResults() != 1 {
-				continue
-			}
-			v1_sc := op5.Operand(0)
-			if v1_sc == nil {
-				continue
-			}
-			op1 := v1_sc.DefiningOp()
-			if op1 == nil || v1_sc.Index() != 0 || op1 == op30 || op1 == op23 || op1 == op8 || op1 == op5 {
-				continue
-			}
-			// %sc = pd_op.squeeze(%cos, %axes)
-			if op1.Info() != m.op_pd_op_squeeze || op1.NumOperands() != 2 || op1.NumResults() != 1 {
-				continue
-			}
-			v28_cos := op1.Operand(0)
-			if v28_cos == nil {
-				continue
-			}
-			v0_axes := op1.Operand(1)
-			if v0_axes == nil {
-				continue
-			}
-			op0 := v0_axes.DefiningOp()
-			if op0 == nil || v0_axes.Index() != 0 || op0 == op30 || op0 == op23 || op0 == op8 || op0 == op5 || op0 == op1 {
-				continue
-			}
-			// %axes = pd_op.full_int_array() {value: [(Int64)0,(Int64)2]}
-			if op0.Info() != m.op_pd_op_full_int_array || op0.NumOperands() != 0 || op0.NumResults() != 1 {
-				continue
-			}
-			if rt.AttrOr(op0, "value", m.def_pd_op_full_int_array_value) != m.r0_value {
-				continue
-			}
-			v3_pc := op5.Operand(1)
-			if v3_pc == nil {
-				continue
-			}
-			op4 := v3_pc.DefiningOp()
-			if op4 == nil || v3_pc.Index() != 0 || op4 == op30 || op4 == op23 || op4 == op8 || op4 == op5 || op4 == op1 || op4 == op0 {
-				continue
-			}
-			// %pc = pd_op.unsqueeze(%ids, %_1)
-			if op4.Info() != m.op_pd_op_unsqueeze || op4.NumOperands() != 2 || op4.NumResults() != 1 {
-				continue
-			}
-			v30_ids := op4.Operand(0)
-			if v30_ids == nil {
-				continue
-			}
-			v31__1 := op4.Operand(1)
-			if v31__1 == nil {
-				continue
-			}
-			op3 := v31__1.DefiningOp()
-			if op3 == nil || v31__1.Index() != 0 || op3 == op30 || op3 == op23 || op3 == op8 || op3 == op5 || op3 == op1 || op3 == op0 || op3 == op4 {
-				continue
-			}
-			// %_1, ... = pd_op.full_int_array() {value: $pa}
-			if op3.Info() != m.op_pd_op_full_int_array || op3.NumOperands() != 0 || op3.NumResults() < 1 {
-				continue
-			}
-			h0_pa := rt.AttrOr(op3, "value", m.def_pd_op_full_int_array_value)
-			if h0_pa == nil {
-				continue
-			}
-			if !rt.ResultsUnused(op3, 1) {
-				continue
-			}
-			v6_ua := op8.Operand(1)
-			if v6_ua == nil {
-				continue
-			}
-			op7 := v6_ua.DefiningOp()
-			if op7 == nil || v6_ua.Index() != 0 || op7 == op30 || op7 == op23 || op7 == op8 || op7 == op5 || op7 == op1 || op7 == op0 || op7 == op4 || op7 == op3 {
-				continue
-			}
-			// %ua = pd_op.full_int_array() {value: $ua}
-			if op7.Info() != m.op_pd_op_full_int_array || op7.NumOperands() != 0 || op7.NumResults() != 1 {
-				continue
-			}
-			h1_ua := rt.AttrOr(op7, "value", m.def_pd_op_full_int_array_value)
-			if h1_ua == nil {
-				continue
-			}
-			v26_kb := op30_b3
-			if v26_kb == nil {
-				continue
-			}
-			op29 := v26_kb.DefiningOp()
-			if op29 == nil || v26_kb.Index() != 0 || op29 == op30 || op29 == op23 || op29 == op8 || op29 == op5 || op29 == op1 || op29 == op0 || op29 == op4 || op29 == op3 || op29 == op7 {
-				continue
-			}
-			// %kb = pd_op.multiply(either(%kr, %us))
-			if op29.Info() != m.op_pd_op_multiply || op29.NumOperands() != 2 || op29.NumResults() != 1 {
-				continue
-			}
-			for sw7 := 0; sw7 < 2; sw7++ {
-				op29_a8, op29_b9 := op29.Operand(sw7), op29.Operand(1-sw7) // as written, then swapped
-				v25_kr := op29_a8
-				if v25_kr == nil {
+			for sw29 := range 2 { // operands 0 and 1 of op29 as written, then swapped
+				if !(rt.Present(&kr, op29.Operand(sw29)) &&
+					rt.Def(&op28, kr, 0) && op28.Info() == in.Ops[28] && op28.NumOperands() == 2 && op28.NumResults() == 1 &&
+					rt.Present(&_3, op28.Operand(0)) &&
+					rt.Def(&op27, _3, 0) && op27.Info() == in.Ops[27] && op27.NumOperands() == 2 && op27.NumResults() == 1 &&
+					rt.Present(&kn, op27.Operand(0)) &&
+					rt.Def(&op26, kn, 0) && op26.Info() == in.Ops[26] && op26.NumOperands() == 2 && op26.NumResults() == 1 &&
+					rt.AttrOr(op26, "bias", in.Defaults[17]) == in.Literals[17] && rt.Present(&k2, op26.Operand(0)) &&
+					rt.Def(&op25, k2, 0) && op25.Info() == in.Ops[25] && op25.NumOperands() == 3 && op25.NumResults() == 1 &&
+					rt.BindAttr(&ax2, rt.AttrOr(op25, "axes", in.Defaults[15])) &&
+					rt.AttrOr(op25, "decrease_axis", in.Defaults[16]) == in.Literals[16] && op25.Operand(0) == k &&
+					rt.Present(&half, op25.Operand(1)) &&
+					rt.Def(&op11, half, 0) && op11 != op0 && op11 != op3 && op11 != op7 && op11.Info() == in.Ops[11] &&
+					op11.NumOperands() == 0 && op11.NumResults() == 1 && rt.BindAttr(&hv, rt.AttrOr(op11, "value", in.Defaults[4])) &&
+					rt.Present(&end, op25.Operand(2)) &&
+					rt.Def(&op12, end, 0) && op12 != op0 && op12 != op3 && op12 != op7 && op12 != op11 && op12.Info() == in.Ops[12] &&
+					op12.NumOperands() == 0 && op12.NumResults() == 1 && rt.BindAttr(&ev, rt.AttrOr(op12, "value", in.Defaults[5])) &&
+					rt.Present(&neg, op26.Operand(1)) &&
+					rt.Def(&op13, neg, 0) && op13.Info() == in.Ops[13] && op13.NumOperands() == 0 && op13.NumResults() == 1 &&
+					rt.AttrOr(op13, "value", in.Defaults[6]) == in.Literals[6] && rt.Present(&k1, op27.Operand(1)) &&
+					rt.Def(&op24, k1, 0) && op24 != op25 && op24.Info() == in.Ops[24] && op24.NumOperands() == 3 && op24.NumResults() == 1 &&
+					rt.BindAttr(&ax1, rt.AttrOr(op24, "axes", in.Defaults[13])) &&
+					rt.AttrOr(op24, "decrease_axis", in.Defaults[14]) == in.Literals[14] && op24.Operand(0) == k &&
+					rt.Present(&zero, op24.Operand(1)) &&
+					rt.Def(&op10, zero, 0) && op10 != op0 && op10 != op3 && op10 != op7 && op10 != op11 && op10 != op12 &&
+					op10.Info() == in.Ops[10] && op10.NumOperands() == 0 && op10.NumResults() == 1 &&
+					rt.AttrOr(op10, "value", in.Defaults[3]) == in.Literals[3] && op24.Operand(2) == half &&
+					rt.Present(&cax, op28.Operand(1)) &&
+					rt.Def(&op14, cax, 0) && op14 != op13 && op14.Info() == in.Ops[14] && op14.NumOperands() == 0 && op14.NumResults() == 1 &&
+					rt.BindAttr(&cax2, rt.AttrOr(op14, "value", in.Defaults[7])) && rt.Present(&us, op29.Operand(1-sw29)) &&
+					rt.Def(&op9, us, 0) && op9 != op8 && op9 != op4 && op9.Info() == in.Ops[9] && op9.NumOperands() == 2 &&
+					op9.NumResults() == 1 && rt.Present(&gs, op9.Operand(0)) &&
+					rt.Def(&op6, gs, 0) && op6 != op5 && op6.Info() == in.Ops[6] && op6.NumOperands() == 2 && op6.NumResults() == 1 &&
+					rt.Present(&ss, op6.Operand(0)) &&
+					rt.Def(&op2, ss, 0) && op2 != op1 && op2.Info() == in.Ops[2] && op2.NumOperands() == 2 && op2.NumResults() == 1 &&
+					rt.Present(&sin, op2.Operand(0)) && op2.Operand(1) == axes && op6.Operand(1) == pc && op9.Operand(1) == ua) {
 					continue
 				}
-				op28 := v25_kr.DefiningOp()
-				if op28 == nil || v25_kr.Index() != 0 || op28 == op30 || op28 == op23 || op28 == op8 || op28 == op5 || op28 == op1 || op28 == op0 || op28 == op4 || op28 == op3 || op28 == op7 || op28 == op29 {
-					continue
-				}
-				// %kr = pd_op.concat(%_3, %cax)
-				if op28.Info() != m.op_pd_op_concat || op28.NumOperands() != 2 || op28.NumResults() != 1 {
-					continue
-				}
-				v35__3 := op28.Operand(0)
-				if v35__3 == nil {
-					continue
-				}
-				op27 := v35__3.DefiningOp()
-				if op27 == nil || v35__3.Index() != 0 || op27 == op30 || op27 == op23 || op27 == op8 || op27 == op5 || op27 == op1 || op27 == op0 || op27 == op4 || op27 == op3 || op27 == op7 || op27 == op29 || op27 == op28 {
-					continue
-				}
-				// %_3 = builtin.combine(%kn, %k1)
-				if op27.Info() != m.op_builtin_combine || op27.NumOperands() != 2 || op27.NumResults() != 1 {
-					continue
-				}
-				v24_kn := op27.Operand(0)
-				if v24_kn == nil {
-					continue
-				}
-				op26 := v24_kn.DefiningOp()
-				if op26 == nil || v24_kn.Index() != 0 || op26 == op30 || op26 == op23 || op26 == op8 || op26 == op5 || op26 == op1 || op26 == op0 || op26 == op4 || op26 == op3 || op26 == op7 || op26 == op29 || op26 == op28 || op26 == op27 {
-					continue
-				}
-				// %kn = pd_op.scale(%k2, %neg) {bias: (Float)0}
-				if op26.Info() != m.op_pd_op_scale || op26.NumOperands() != 2 || op26.NumResults() != 1 {
-					continue
-				}
-				if rt.AttrOr(op26, "bias", m.def_pd_op_scale_bias) != m.r0_bias {
-					continue
-				}
-				v23_k2 := op26.Operand(0)
-				if v23_k2 == nil {
-					continue
-				}
-				op25 := v23_k2.DefiningOp()
-				if op25 == nil || v23_k2.Index() != 0 || op25 == op30 || op25 == op23 || op25 == op8 || op25 == op5 || op25 == op1 || op25 == op0 || op25 == op4 || op25 == op3 || op25 == op7 || op25 == op29 || op25 == op28 || op25 == op27 || op25 == op26 {
-					continue
-				}
-				// %k2 = pd_op.slice(%k, %half, %end) {axes: $ax2, decrease_axis: []}
-				if op25.Info() != m.op_pd_op_slice || op25.NumOperands() != 3 || op25.NumResults() != 1 {
-					continue
-				}
-				h6_ax2 := rt.AttrOr(op25, "axes", m.def_pd_op_slice_axes)
-				if h6_ax2 == nil {
-					continue
-				}
-				if rt.AttrOr(op25, "decrease_axis", m.def_pd_op_slice_decrease_axis) != m.r0_decrease_axis {
-					continue
-				}
-				if op25.Operand(0) != v34_k {
-					continue
-				}
-				v10_half := op25.Operand(1)
-				if v10_half == nil {
-					continue
-				}
-				op11 := v10_half.DefiningOp()
-				if op11 == nil || v10_half.Index() != 0 || op11 == op30 || op11 == op23 || op11 == op8 || op11 == op5 || op11 == op1 || op11 == op0 || op11 == op4 || op11 == op3 || op11 == op7 || op11 == op29 || op11 == op28 || op11 == op27 || op11 == op26 || op11 == op25 {
-					continue
-				}
-				// %half = pd_op.full_int_array() {value: $hv}
-				if op11.Info() != m.op_pd_op_full_int_array || op11.NumOperands() != 0 || op11.NumResults() != 1 {
-					continue
-				}
-				h2_hv := rt.AttrOr(op11, "value", m.def_pd_op_full_int_array_value)
-				if h2_hv == nil {
-					continue
-				}
-				v11_end := op25.Operand(2)
-				if v11_end == nil {
-					continue
-				}
-				op12 := v11_end.DefiningOp()
-				if op12 == nil || v11_end.Index() != 0 || op12 == op30 || op12 == op23 || op12 == op8 || op12 == op5 || op12 == op1 || op12 == op0 || op12 == op4 || op12 == op3 || op12 == op7 || op12 == op29 || op12 == op28 || op12 == op27 || op12 == op26 || op12 == op25 || op12 == op11 {
-					continue
-				}
-				// %end = pd_op.full_int_array() {value: $ev}
-				if op12.Info() != m.op_pd_op_full_int_array || op12.NumOperands() != 0 || op12.NumResults() != 1 {
-					continue
-				}
-				h3_ev := rt.AttrOr(op12, "value", m.def_pd_op_full_int_array_value)
-				if h3_ev == nil {
-					continue
-				}
-				v12_neg := op26.Operand(1)
-				if v12_neg == nil {
-					continue
-				}
-				op13 := v12_neg.DefiningOp()
-				if op13 == nil || v12_neg.Index() != 0 || op13 == op30 || op13 == op23 || op13 == op8 || op13 == op5 || op13 == op1 || op13 == op0 || op13 == op4 || op13 == op3 || op13 == op7 || op13 == op29 || op13 == op28 || op13 == op27 || op13 == op26 || op13 == op25 || op13 == op11 || op13 == op12 {
-					continue
-				}
-				// %neg = pd_op.full() {value: (Double)-1}
-				if op13.Info() != m.op_pd_op_full || op13.NumOperands() != 0 || op13.NumResults() != 1 {
-					continue
-				}
-				if rt.AttrOr(op13, "value", m.def_pd_op_full_value) != m.r0_value2 {
-					continue
-				}
-				v22_k1 := op27.Operand(1)
-				if v22_k1 == nil {
-					continue
-				}
-				op24 := v22_k1.DefiningOp()
-				if op24 == nil || v22_k1.Index() != 0 || op24 == op30 || op24 == op23 || op24 == op8 || op24 == op5 || op24 == op1 || op24 == op0 || op24 == op4 || op24 == op3 || op24 == op7 || op24 == op29 || op24 == op28 || op24 == op27 || op24 == op26 || op24 == op25 || op24 == op11 || op24 == op12 || op24 == op13 {
-					continue
-				}
-				// %k1 = pd_op.slice(%k, %zero, %half) {axes: $ax1, decrease_axis: []}
-				if op24.Info() != m.op_pd_op_slice || op24.NumOperands() != 3 || op24.NumResults() != 1 {
-					continue
-				}
-				h5_ax1 := rt.AttrOr(op24, "axes", m.def_pd_op_slice_axes)
-				if h5_ax1 == nil {
-					continue
-				}
-				if rt.AttrOr(op24, "decrease_axis", m.def_pd_op_slice_decrease_axis) != m.r0_decrease_axis2 {
-					continue
-				}
-				if op24.Operand(0) != v34_k {
-					continue
-				}
-				v9_zero := op24.Operand(1)
-				if v9_zero == nil {
-					continue
-				}
-				op10 := v9_zero.DefiningOp()
-				if op10 == nil || v9_zero.Index() != 0 || op10 == op30 || op10 == op23 || op10 == op8 || op10 == op5 || op10 == op1 || op10 == op0 || op10 == op4 || op10 == op3 || op10 == op7 || op10 == op29 || op10 == op28 || op10 == op27 || op10 == op26 || op10 == op25 || op10 == op11 || op10 == op12 || op10 == op13 || op10 == op24 {
-					continue
-				}
-				// %zero = pd_op.full_int_array() {value: [(Int64)0]}
-				if op10.Info() != m.op_pd_op_full_int_array || op10.NumOperands() != 0 || op10.NumResults() != 1 {
-					continue
-				}
-				if rt.AttrOr(op10, "value", m.def_pd_op_full_int_array_value) != m.r0_value3 {
-					continue
-				}
-				if op24.Operand(2) != v10_half {
-					continue
-				}
-				v13_cax := op28.Operand(1)
-				if v13_cax == nil {
-					continue
-				}
-				op14 := v13_cax.DefiningOp()
-				if op14 == nil || v13_cax.Index() != 0 || op14 == op30 || op14 == op23 || op14 == op8 || op14 == op5 || op14 == op1 || op14 == op0 || op14 == op4 || op14 == op3 || op14 == op7 || op14 == op29 || op14 == op28 || op14 == op27 || op14 == op26 || op14 == op25 || op14 == op11 || op14 == op12 || op14 == op13 || op14 == op24 || op14 == op10 {
-					continue
-				}
-				// %cax = pd_op.full() {value: $cax}
-				if op14.Info() != m.op_pd_op_full || op14.NumOperands() != 0 || op14.NumResults() != 1 {
-					continue
-				}
-				h4_cax := rt.AttrOr(op14, "value", m.def_pd_op_full_value)
-				if h4_cax == nil {
-					continue
-				}
-				v8_us := op29_b9
-				if v8_us == nil {
-					continue
-				}
-				op9 := v8_us.DefiningOp()
-				if op9 == nil || v8_us.Index() != 0 || op9 == op30 || op9 == op23 || op9 == op8 || op9 == op5 || op9 == op1 || op9 == op0 || op9 == op4 || op9 == op3 || op9 == op7 || op9 == op29 || op9 == op28 || op9 == op27 || op9 == op26 || op9 == op25 || op9 == op11 || op9 == op12 || op9 == op13 || op9 == op24 || op9 == op10 || op9 == op14 {
-					continue
-				}
-				// %us = pd_op.unsqueeze(%gs, %ua)
-				if op9.Info() != m.op_pd_op_unsqueeze || op9.NumOperands() != 2 || op9.NumResults() != 1 {
-					continue
-				}
-				v5_gs := op9.Operand(0)
-				if v5_gs == nil {
-					continue
-				}
-				op6 := v5_gs.DefiningOp()
-				if op6 == nil || v5_gs.Index() != 0 || op6 == op30 || op6 == op23 || op6 == op8 || op6 == op5 || op6 == op1 || op6 == op0 || op6 == op4 || op6 == op3 || op6 == op7 || op6 == op29 || op6 == op28 || op6 == op27 || op6 == op26 || op6 == op25 || op6 == op11 || op6 == op12 || op6 == op13 || op6 == op24 || op6 == op10 || op6 == op14 || op6 == op9 {
-					continue
-				}
-				// %gs = pd_op.gather_nd(%ss, %pc)
-				if op6.Info() != m.op_pd_op_gather_nd || op6.NumOperands() != 2 || op6.NumResults() != 1 {
-					continue
-				}
-				v2_ss := op6.Operand(0)
-				if v2_ss == nil {
-					continue
-				}
-				op2 := v2_ss.DefiningOp()
-				if op2 == nil || v2_ss.Index() != 0 || op2 == op30 || op2 == op23 || op2 == op8 || op2 == op5 || op2 == op1 || op2 == op0 || op2 == op4 || op2 == op3 || op2 == op7 || op2 == op29 || op2 == op28 || op2 == op27 || op2 == op26 || op2 == op25 || op2 == op11 || op2 == op12 || op2 == op13 || op2 == op24 || op2 == op10 || op2 == op14 || op2 == op9 || op2 == op6 {
-					continue
-				}
-				// %ss = pd_op.squeeze(%sin, %axes)
-				if op2.Info() != m.op_pd_op_squeeze || op2.NumOperands() != 2 || op2.NumResults() != 1 {
-					continue
-				}
-				v29_sin := op2.Operand(0)
-				if v29_sin == nil {
-					continue
-				}
-				if op2.Operand(1) != v0_axes {
-					continue
-				}
-				if op6.Operand(1) != v3_pc {
-					continue
-				}
-				if op9.Operand(1) != v6_ua {
-					continue
-				}
-				// op15: a user of %uc (operand 1).
-				us10, ue11 := m.Users(v7_uc)
-				for u12 := us10; u12 < ue11; u12++ {
-					op15 := m.User(u12)
-					if op15 == op30 || op15 == op23 || op15 == op8 || op15 == op5 || op15 == op1 || op15 == op0 || op15 == op4 || op15 == op3 || op15 == op7 || op15 == op29 || op15 == op28 || op15 == op27 || op15 == op26 || op15 == op25 || op15 == op11 || op15 == op12 || op15 == op13 || op15 == op24 || op15 == op10 || op15 == op14 || op15 == op9 || op15 == op6 || op15 == op2 {
+				for _, op15 := range m.Users(uc) {
+					if !(op15.Info() == in.Ops[15] && op15 != op23 && op15 != op29 && op15.NumOperands() == 2 && op15.NumResults() == 1 &&
+						rt.Set(&qa, op15.Result(0))) {
 						continue
 					}
-					// %qa = pd_op.multiply(either(%q, %uc))
-					if op15.Info() != m.op_pd_op_multiply || op15.NumOperands() != 2 || op15.NumResults() != 1 {
-						continue
-					}
-					v14_qa := op15.Result(0)
-					for sw13 := 0; sw13 < 2; sw13++ {
-						op15_a14, op15_b15 := op15.Operand(sw13), op15.Operand(1-sw13) // as written, then swapped
-						v32_q := op15_a14
-						if v32_q == nil {
+					for sw15 := range 2 { // operands 0 and 1 of op15 as written, then swapped
+						if !(rt.Present(&q, op15.Operand(sw15)) && op15.Operand(1-sw15) == uc) {
 							continue
 						}
-						if op15_b15 != v7_uc {
-							continue
-						}
-						// op16: a user of %q (operand 0).
-						us16, ue17 := m.Users(v32_q)
-						for u18 := us16; u18 < ue17; u18++ {
-							op16 := m.User(u18)
-							if op16 == op30 || op16 == op23 || op16 == op8 || op16 == op5 || op16 == op1 || op16 == op0 || op16 == op4 || op16 == op3 || op16 == op7 || op16 == op29 || op16 == op28 || op16 == op27 || op16 == op26 || op16 == op25 || op16 == op11 || op16 == op12 || op16 == op13 || op16 == op24 || op16 == op10 || op16 == op14 || op16 == op9 || op16 == op6 || op16 == op2 || op16 == op15 {
+						for _, op16 := range m.Users(q) {
+							if !(op16.Info() == in.Ops[16] && op16 != op25 && op16 != op24 && op16.NumOperands() == 3 && op16.NumResults() == 1 &&
+								rt.AttrOr(op16, "axes", in.Defaults[8]) == ax1 && rt.AttrOr(op16, "decrease_axis", in.Defaults[9]) == in.Literals[9] &&
+								rt.Set(&q1, op16.Result(0)) && op16.Operand(0) == q && op16.Operand(1) == zero && op16.Operand(2) == half) {
 								continue
 							}
-							// %q1 = pd_op.slice(%q, %zero, %half) {axes: $ax1, decrease_axis: []}
-							if op16.Info() != m.op_pd_op_slice || op16.NumOperands() != 3 || op16.NumResults() != 1 {
-								continue
-							}
-							a19 := rt.AttrOr(op16, "axes", m.def_pd_op_slice_axes)
-							if a19 == nil || a19 != h5_ax1 {
-								continue
-							}
-							if rt.AttrOr(op16, "decrease_axis", m.def_pd_op_slice_decrease_axis) != m.r0_decrease_axis3 {
-								continue
-							}
-							v15_q1 := op16.Result(0)
-							if op16.Operand(0) != v32_q {
-								continue
-							}
-							if op16.Operand(1) != v9_zero {
-								continue
-							}
-							if op16.Operand(2) != v10_half {
-								continue
-							}
-							// op17: a user of %q (operand 0).
-							us20, ue21 := m.Users(v32_q)
-							for u22 := us20; u22 < ue21; u22++ {
-								op17 := m.User(u22)
-								if op17 == op30 || op17 == op23 || op17 == op8 || op17 == op5 || op17 == op1 || op17 == op0 || op17 == op4 || op17 == op3 || op17 == op7 || op17 == op29 || op17 == op28 || op17 == op27 || op17 == op26 || op17 == op25 || op17 == op11 || op17 == op12 || op17 == op13 || op17 == op24 || op17 == op10 || op17 == op14 || op17 == op9 || op17 == op6 || op17 == op2 || op17 == op15 || op17 == op16 {
+							for _, op17 := range m.Users(q) {
+								if !(op17.Info() == in.Ops[17] && op17 != op25 && op17 != op24 && op17 != op16 && op17.NumOperands() == 3 &&
+									op17.NumResults() == 1 && rt.AttrOr(op17, "axes", in.Defaults[10]) == ax2 &&
+									rt.AttrOr(op17, "decrease_axis", in.Defaults[11]) == in.Literals[11] && rt.Set(&q2, op17.Result(0)) &&
+									op17.Operand(0) == q && op17.Operand(1) == half && op17.Operand(2) == end) {
 									continue
 								}
-								// %q2 = pd_op.slice(%q, %half, %end) {axes: $ax2, decrease_axis: []}
-								if op17.Info() != m.op_pd_op_slice || op17.NumOperands() != 3 || op17.NumResults() != 1 {
-									continue
-								}
-								a23 := rt.AttrOr(op17, "axes", m.def_pd_op_slice_axes)
-								if a23 == nil || a23 != h6_ax2 {
-									continue
-								}
-								if rt.AttrOr(op17, "decrease_axis", m.def_pd_op_slice_decrease_axis) != m.r0_decrease_axis4 {
-									continue
-								}
-								v16_q2 := op17.Result(0)
-								if op17.Operand(0) != v32_q {
-									continue
-								}
-								if op17.Operand(1) != v10_half {
-									continue
-								}
-								if op17.Operand(2) != v11_end {
-									continue
-								}
-								// op18: a user of %q2 (operand 0).
-								us24, ue25 := m.Users(v16_q2)
-								for u26 := us24; u26 < ue25; u26++ {
-									op18 := m.User(u26)
-									if op18 == op30 || op18 == op23 || op18 == op8 || op18 == op5 || op18 == op1 || op18 == op0 || op18 == op4 || op18 == op3 || op18 == op7 || op18 == op29 || op18 == op28 || op18 == op27 || op18 == op26 || op18 == op25 || op18 == op11 || op18 == op12 || op18 == op13 || op18 == op24 || op18 == op10 || op18 == op14 || op18 == op9 || op18 == op6 || op18 == op2 || op18 == op15 || op18 == op16 || op18 == op17 {
+								for _, op18 := range m.Users(q2) {
+									if !(op18.Info() == in.Ops[18] && op18 != op26 && op18.NumOperands() == 2 && op18.NumResults() == 1 &&
+										rt.AttrOr(op18, "bias", in.Defaults[12]) == in.Literals[12] && rt.Set(&qn, op18.Result(0)) && op18.Operand(0) == q2 &&
+										op18.Operand(1) == neg) {
 										continue
 									}
-									// %qn = pd_op.scale(%q2, %neg) {bias: (Float)0}
-									if op18.Info() != m.op_pd_op_scale || op18.NumOperands() != 2 || op18.NumResults() != 1 {
-										continue
-									}
-									if rt.AttrOr(op18, "bias", m.def_pd_op_scale_bias) != m.r0_bias2 {
-										continue
-									}
-									v17_qn := op18.Result(0)
-									if op18.Operand(0) != v16_q2 {
-										continue
-									}
-									if op18.Operand(1) != v12_neg {
-										continue
-									}
-									// op19: a user of %qn (operand 0).
-									us27, ue28 := m.Users(v17_qn)
-									for u29 := us27; u29 < ue28; u29++ {
-										op19 := m.User(u29)
-										if op19 == op30 || op19 == op23 || op19 == op8 || op19 == op5 || op19 == op1 || op19 == op0 || op19 == op4 || op19 == op3 || op19 == op7 || op19 == op29 || op19 == op28 || op19 == op27 || op19 == op26 || op19 == op25 || op19 == op11 || op19 == op12 || op19 == op13 || op19 == op24 || op19 == op10 || op19 == op14 || op19 == op9 || op19 == op6 || op19 == op2 || op19 == op15 || op19 == op16 || op19 == op17 || op19 == op18 {
+									for _, op19 := range m.Users(qn) {
+										if !(op19.Info() == in.Ops[19] && op19 != op27 && op19.NumOperands() == 2 && op19.NumResults() == 1 &&
+											rt.Set(&_2, op19.Result(0)) && op19.Operand(0) == qn && op19.Operand(1) == q1) {
 											continue
 										}
-										// %_2 = builtin.combine(%qn, %q1)
-										if op19.Info() != m.op_builtin_combine || op19.NumOperands() != 2 || op19.NumResults() != 1 {
-											continue
-										}
-										v33__2 := op19.Result(0)
-										if op19.Operand(0) != v17_qn {
-											continue
-										}
-										if op19.Operand(1) != v15_q1 {
-											continue
-										}
-										// op20: a user of %_2 (operand 0).
-										us30, ue31 := m.Users(v33__2)
-										for u32 := us30; u32 < ue31; u32++ {
-											op20 := m.User(u32)
-											if op20 == op30 || op20 == op23 || op20 == op8 || op20 == op5 || op20 == op1 || op20 == op0 || op20 == op4 || op20 == op3 || op20 == op7 || op20 == op29 || op20 == op28 || op20 == op27 || op20 == op26 || op20 == op25 || op20 == op11 || op20 == op12 || op20 == op13 || op20 == op24 || op20 == op10 || op20 == op14 || op20 == op9 || op20 == op6 || op20 == op2 || op20 == op15 || op20 == op16 || op20 == op17 || op20 == op18 || op20 == op19 {
+										for _, op20 := range m.Users(_2) {
+											if !(op20.Info() == in.Ops[20] && op20 != op28 && op20.NumOperands() == 2 && op20.NumResults() == 1 &&
+												rt.Set(&qr, op20.Result(0)) && op20.Operand(0) == _2 && op20.Operand(1) == cax) {
 												continue
 											}
-											// %qr = pd_op.concat(%_2, %cax)
-											if op20.Info() != m.op_pd_op_concat || op20.NumOperands() != 2 || op20.NumResults() != 1 {
-												continue
-											}
-											v18_qr := op20.Result(0)
-											if op20.Operand(0) != v33__2 {
-												continue
-											}
-											if op20.Operand(1) != v13_cax {
-												continue
-											}
-											// op21: a user of %qr (operand 0).
-											us33, ue34 := m.Users(v18_qr)
-											for u35 := us33; u35 < ue34; u35++ {
-												op21 := m.User(u35)
-												if op21 == op30 || op21 == op23 || op21 == op8 || op21 == op5 || op21 == op1 || op21 == op0 || op21 == op4 || op21 == op3 || op21 == op7 || op21 == op29 || op21 == op28 || op21 == op27 || op21 == op26 || op21 == op25 || op21 == op11 || op21 == op12 || op21 == op13 || op21 == op24 || op21 == op10 || op21 == op14 || op21 == op9 || op21 == op6 || op21 == op2 || op21 == op15 || op21 == op16 || op21 == op17 || op21 == op18 || op21 == op19 || op21 == op20 {
+											for _, op21 := range m.Users(qr) {
+												if !(op21.Info() == in.Ops[21] && op21 != op23 && op21 != op29 && op21 != op15 && op21.NumOperands() == 2 &&
+													op21.NumResults() == 1 && rt.Set(&qb, op21.Result(0))) {
 													continue
 												}
-												// %qb = pd_op.multiply(either(%qr, %us))
-												if op21.Info() != m.op_pd_op_multiply || op21.NumOperands() != 2 || op21.NumResults() != 1 {
-													continue
-												}
-												v19_qb := op21.Result(0)
-												for sw36 := 0; sw36 < 2; sw36++ {
-													op21_a37, op21_b38 := op21.Operand(sw36), op21.Operand(1-sw36) // as written, then swapped
-													if op21_a37 != v18_qr {
+												for sw21 := range 2 { // operands 0 and 1 of op21 as written, then swapped
+													if !(op21.Operand(sw21) == qr && op21.Operand(1-sw21) == us) {
 														continue
 													}
-													if op21_b38 != v8_us {
-														continue
-													}
-													// op22: a user of %qa (operand 0).
-													us39, ue40 := m.Users(v14_qa)
-													for u41 := us39; u41 < ue40; u41++ {
-														op22 := m.User(u41)
-														if op22 == op30 || op22 == op23 || op22 == op8 || op22 == op5 || op22 == op1 || op22 == op0 || op22 == op4 || op22 == op3 || op22 == op7 || op22 == op29 || op22 == op28 || op22 == op27 || op22 == op26 || op22 == op25 || op22 == op11 || op22 == op12 || op22 == op13 || op22 == op24 || op22 == op10 || op22 == op14 || op22 == op9 || op22 == op6 || op22 == op2 || op22 == op15 || op22 == op16 || op22 == op17 || op22 == op18 || op22 == op19 || op22 == op20 || op22 == op21 {
+													for _, op22 := range m.Users(qa) {
+														if !(op22.Info() == in.Ops[22] && op22 != op30 && op22.NumOperands() == 2 && op22.NumResults() == 1 &&
+															rt.Set(&qo, op22.Result(0))) {
 															continue
 														}
-														// %qo = pd_op.add(either(%qa, %qb))
-														if op22.Info() != m.op_pd_op_add || op22.NumOperands() != 2 || op22.NumResults() != 1 {
-															continue
-														}
-														v20_qo := op22.Result(0)
-														for sw42 := 0; sw42 < 2; sw42++ {
-															op22_a43, op22_b44 := op22.Operand(sw42), op22.Operand(1-sw42) // as written, then swapped
-															if op22_a43 != v14_qa {
-																continue
+														for sw22 := range 2 { // operands 0 and 1 of op22 as written, then swapped
+															if op22.Operand(sw22) == qa && op22.Operand(1-sw22) == qb &&
+																rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30}, qa, q1, q2, qn, qr, qb, ka, k1, k2, kn, kr, kb, _2, _3) &&
+																rt.True(rt.GreaterEqual(m.Pure("uses", sc), int64(1))) && rt.True(rt.GreaterEqual(m.Pure("uses", ss), int64(1))) && rt.True(rt.GreaterEqual(m.Pure("uses", pc), int64(1))) && rt.True(rt.GreaterEqual(m.Pure("uses", gc), int64(1))) && rt.True(rt.GreaterEqual(m.Pure("uses", gs), int64(1))) && // where uses(%sc) >= 1 && uses(%ss) >= 1 && uses(%pc) >= 1 && uses(%gc) >= 1 && uses(%gs) >= 1
+																rt.True(rt.GreaterEqual(m.Pure("uses", uc), int64(1))) && rt.True(rt.GreaterEqual(m.Pure("uses", us), int64(1))) && // where uses(%uc) >= 1 && uses(%us) >= 1
+																rt.True(rt.Equal(m.Pure("rank", q), int64(4))) && rt.True(rt.Greater(m.Pure("dim", q, int64(3)), int64(0))) && rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", q, int64(3)), int64(2)), int64(0))) && rt.True(m.Pure("same_type", k, q)) && // where rank(%q) == 4 && dim(%q, 3) > 0 && dim(%q, 3) % 2 == 0 && same_type(%k, %q)
+																rt.True(rt.Equal(m.Pure("len", rule.AttrVal(hv)), int64(1))) && rt.True(rt.Equal(rt.Arith("*", rt.Index(rule.AttrVal(hv), int64(0)), int64(2)), m.Pure("dim", q, int64(3)))) && rt.True(rt.Equal(m.Pure("len", rule.AttrVal(ev)), int64(1))) && rt.True(rt.GreaterEqual(rt.Index(rule.AttrVal(ev), int64(0)), m.Pure("dim", q, int64(3)))) && // where len($hv) == 1 && $hv[0] * 2 == dim(%q, 3) && len($ev) == 1 && $ev[0] >= dim(%q, 3)
+																rt.True(rt.In(rule.AttrVal(ax1), in.Consts[0])) && rt.True(rt.In(rule.AttrVal(ax2), in.Consts[1])) && rt.True(rt.In(rule.AttrVal(cax2), in.Consts[2])) && // where $ax1 in [[3], [-1]] && $ax2 in [[3], [-1]] && $cax in [3, -1]
+																rt.True(rt.In(rule.AttrVal(pa), in.Consts[3])) && rt.True(rt.In(rule.AttrVal(ua2), in.Consts[4])) && // where $pa in [[-1], [2]] && $ua in [[2], [-2]]
+																rt.True(rt.Equal(m.Pure("rank", cos), int64(4))) && rt.True(rt.Equal(m.Pure("shape", sin), m.Pure("shape", cos))) && rt.True(rt.Equal(m.Pure("dim", cos, int64(0)), int64(1))) && rt.True(rt.Equal(m.Pure("dim", cos, int64(2)), int64(1))) && // where rank(%cos) == 4 && shape(%sin) == shape(%cos) && dim(%cos, 0) == 1 && dim(%cos, 2) == 1
+																rt.True(rt.Equal(m.Pure("dim", cos, int64(3)), m.Pure("dim", q, int64(3)))) && rt.True(rt.Equal(m.Pure("dtype", cos), m.Pure("dtype", q))) && rt.True(rt.Equal(m.Pure("dtype", sin), m.Pure("dtype", q))) && // where dim(%cos, 3) == dim(%q, 3) && dtype(%cos) == dtype(%q) && dtype(%sin) == dtype(%q)
+																rt.True(rt.Equal(m.Pure("rank", ids), int64(2))) && rt.True(rt.Equal(m.Pure("dim", ids, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", ids, int64(1)), m.Pure("dim", q, int64(1)))) && // where rank(%ids) == 2 && dim(%ids, 0) == dim(%q, 0) && dim(%ids, 1) == dim(%q, 1)
+																m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30), append(m.Values(), axes, sc, ss, pc, gc, gs, ua, uc, us, zero, half, end, neg, cax, qa, q1, q2, qn, qr, qb, qo, ka, k1, k2, kn, kr, kb, ko, cos, sin, ids, _1, q, _2, k, _3), append(m.Holes(), pa, ua2, hv, ev, cax2, ax1, ax2)) {
+																return true
 															}
-															if op22_b44 != v19_qb {
-																continue
-															}
-															// closure: every use of %qa is in the match
-															if !rt.OnlyUsedBy(v14_qa, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30) {
-																continue
-															}
-															// closure: every use of %q1 is in the match
-															if !rt.OnlyUsedBy(v15_q1, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30) {
-																continue
-															}
-															// closure: every use of %q2 is in the match
-															if !rt.OnlyUsedBy(v16_q2, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30) {
-																continue
-															}
-															// closure: every use of %qn is in the match
-															if !rt.OnlyUsedBy(v17_qn, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30) {
-																continue
-															}
-															// closure: every use of %qr is in the match
-															if !rt.OnlyUsedBy(v18_qr, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30) {
-																continue
-															}
-															// closure: every use of %qb is in the match
-															if !rt.OnlyUsedBy(v19_qb, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30) {
-																continue
-															}
-															// closure: every use of %ka is in the match
-															if !rt.OnlyUsedBy(v21_ka, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30) {
-																continue
-															}
-															// closure: every use of %k1 is in the match
-															if !rt.OnlyUsedBy(v22_k1, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30) {
-																continue
-															}
-															// closure: every use of %k2 is in the match
-															if !rt.OnlyUsedBy(v23_k2, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30) {
-																continue
-															}
-															// closure: every use of %kn is in the match
-															if !rt.OnlyUsedBy(v24_kn, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30) {
-																continue
-															}
-															// closure: every use of %kr is in the match
-															if !rt.OnlyUsedBy(v25_kr, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30) {
-																continue
-															}
-															// closure: every use of %kb is in the match
-															if !rt.OnlyUsedBy(v26_kb, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30) {
-																continue
-															}
-															// closure: every use of %_2 is in the match
-															if !rt.OnlyUsedBy(v33__2, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30) {
-																continue
-															}
-															// closure: every use of %_3 is in the match
-															if !rt.OnlyUsedBy(v35__3, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30) {
-																continue
-															}
-															// where uses(%sc) >= 1 && uses(%ss) >= 1 && uses(%pc) >= 1 && uses(%gc) >= 1 && uses(%gs) >= 1
-															f45, ok46 := rt.Call(m.builtin_uses, m.Args(v1_sc))
-															if !ok46 {
-																continue
-															}
-															cmp47, ok48 := rule.Compare(f45, int64(1))
-															if !ok48 {
-																continue
-															}
-															if !(cmp47 >= 0) {
-																continue
-															}
-															f49, ok50 := rt.Call(m.builtin_uses, m.Args(v2_ss))
-															if !ok50 {
-																continue
-															}
-															cmp51, ok52 := rule.Compare(f49, int64(1))
-															if !ok52 {
-																continue
-															}
-															if !(cmp51 >= 0) {
-																continue
-															}
-															f53, ok54 := rt.Call(m.builtin_uses, m.Args(v3_pc))
-															if !ok54 {
-																continue
-															}
-															cmp55, ok56 := rule.Compare(f53, int64(1))
-															if !ok56 {
-																continue
-															}
-															if !(cmp55 >= 0) {
-																continue
-															}
-															f57, ok58 := rt.Call(m.builtin_uses, m.Args(v4_gc))
-															if !ok58 {
-																continue
-															}
-															cmp59, ok60 := rule.Compare(f57, int64(1))
-															if !ok60 {
-																continue
-															}
-															if !(cmp59 >= 0) {
-																continue
-															}
-															f61, ok62 := rt.Call(m.builtin_uses, m.Args(v5_gs))
-															if !ok62 {
-																continue
-															}
-															cmp63, ok64 := rule.Compare(f61, int64(1))
-															if !ok64 {
-																continue
-															}
-															if !(cmp63 >= 0) {
-																continue
-															}
-															// where uses(%uc) >= 1 && uses(%us) >= 1
-															f65, ok66 := rt.Call(m.builtin_uses, m.Args(v7_uc))
-															if !ok66 {
-																continue
-															}
-															cmp67, ok68 := rule.Compare(f65, int64(1))
-															if !ok68 {
-																continue
-															}
-															if !(cmp67 >= 0) {
-																continue
-															}
-															f69, ok70 := rt.Call(m.builtin_uses, m.Args(v8_us))
-															if !ok70 {
-																continue
-															}
-															cmp71, ok72 := rule.Compare(f69, int64(1))
-															if !ok72 {
-																continue
-															}
-															if !(cmp71 >= 0) {
-																continue
-															}
-															// where rank(%q) == 4 && dim(%q, 3) > 0 && dim(%q, 3) % 2 == 0 && same_type(%k, %q)
-															f73, ok74 := rt.Call(m.builtin_rank, m.Args(v32_q))
-															if !ok74 {
-																continue
-															}
-															if !(rule.Equal(f73, int64(4))) {
-																continue
-															}
-															f75, ok76 := rt.Call(m.builtin_dim, m.Args(v32_q, int64(3)))
-															if !ok76 {
-																continue
-															}
-															cmp77, ok78 := rule.Compare(f75, int64(0))
-															if !ok78 {
-																continue
-															}
-															if !(cmp77 > 0) {
-																continue
-															}
-															f79, ok80 := rt.Call(m.builtin_dim, m.Args(v32_q, int64(3)))
-															if !ok80 {
-																continue
-															}
-															ar81, ok82 := rt.Arith("%", f79, int64(2))
-															if !ok82 {
-																continue
-															}
-															if !(rule.Equal(ar81, int64(0))) {
-																continue
-															}
-															f83, ok84 := rt.Call(m.builtin_same_type, m.Args(v34_k, v32_q))
-															if !ok84 {
-																continue
-															}
-															b85, ok86 := f83.(bool)
-															if !ok86 {
-																continue
-															}
-															if !b85 {
-																continue
-															}
-															// where len($hv) == 1 && $hv[0] * 2 == dim(%q, 3) && len($ev) == 1 && $ev[0] >= dim(%q, 3)
-															f87, ok88 := rt.Call(m.builtin_len, m.Args(rule.AttrVal(h2_hv)))
-															if !ok88 {
-																continue
-															}
-															if !(rule.Equal(f87, int64(1))) {
-																continue
-															}
-															ix89, ok90 := rt.Index(rule.AttrVal(h2_hv), int64(0))
-															if !ok90 {
-																continue
-															}
-															ar91, ok92 := rt.Arith("*", ix89, int64(2))
-															if !ok92 {
-																continue
-															}
-															f93, ok94 := rt.Call(m.builtin_dim, m.Args(v32_q, int64(3)))
-															if !ok94 {
-																continue
-															}
-															if !(rule.Equal(ar91, f93)) {
-																continue
-															}
-															f95, ok96 := rt.Call(m.builtin_len, m.Args(rule.AttrVal(h3_ev)))
-															if !ok96 {
-																continue
-															}
-															if !(rule.Equal(f95, int64(1))) {
-																continue
-															}
-															ix97, ok98 := rt.Index(rule.AttrVal(h3_ev), int64(0))
-															if !ok98 {
-																continue
-															}
-															f99, ok100 := rt.Call(m.builtin_dim, m.Args(v32_q, int64(3)))
-															if !ok100 {
-																continue
-															}
-															cmp101, ok102 := rule.Compare(ix97, f99)
-															if !ok102 {
-																continue
-															}
-															if !(cmp101 >= 0) {
-																continue
-															}
-															// where $ax1 in [[3], [-1]] && $ax2 in [[3], [-1]] && $cax in [3, -1]
-															in103, ok104 := rt.In(rule.AttrVal(h5_ax1), []rule.Val{[]rule.Val{int64(3)}, []rule.Val{int64(-1)}})
-															if !ok104 {
-																continue
-															}
-															if !in103 {
-																continue
-															}
-															in105, ok106 := rt.In(rule.AttrVal(h6_ax2), []rule.Val{[]rule.Val{int64(3)}, []rule.Val{int64(-1)}})
-															if !ok106 {
-																continue
-															}
-															if !in105 {
-																continue
-															}
-															in107, ok108 := rt.In(rule.AttrVal(h4_cax), rotarySharedIdsList1)
-															if !ok108 {
-																continue
-															}
-															if !in107 {
-																continue
-															}
-															// where $pa in [[-1], [2]] && $ua in [[2], [-2]]
-															in109, ok110 := rt.In(rule.AttrVal(h0_pa), []rule.Val{[]rule.Val{int64(-1)}, []rule.Val{int64(2)}})
-															if !ok110 {
-																continue
-															}
-															if !in109 {
-																continue
-															}
-															in111, ok112 := rt.In(rule.AttrVal(h1_ua), []rule.Val{[]rule.Val{int64(2)}, []rule.Val{int64(-2)}})
-															if !ok112 {
-																continue
-															}
-															if !in111 {
-																continue
-															}
-															// where rank(%cos) == 4 && shape(%sin) == shape(%cos) && dim(%cos, 0) == 1 && dim(%cos, 2) == 1
-															f113, ok114 := rt.Call(m.builtin_rank, m.Args(v28_cos))
-															if !ok114 {
-																continue
-															}
-															if !(rule.Equal(f113, int64(4))) {
-																continue
-															}
-															f115, ok116 := rt.Call(m.builtin_shape, m.Args(v29_sin))
-															if !ok116 {
-																continue
-															}
-															f117, ok118 := rt.Call(m.builtin_shape, m.Args(v28_cos))
-															if !ok118 {
-																continue
-															}
-															if !(rule.Equal(f115, f117)) {
-																continue
-															}
-															f119, ok120 := rt.Call(m.builtin_dim, m.Args(v28_cos, int64(0)))
-															if !ok120 {
-																continue
-															}
-															if !(rule.Equal(f119, int64(1))) {
-																continue
-															}
-															f121, ok122 := rt.Call(m.builtin_dim, m.Args(v28_cos, int64(2)))
-															if !ok122 {
-																continue
-															}
-															if !(rule.Equal(f121, int64(1))) {
-																continue
-															}
-															// where dim(%cos, 3) == dim(%q, 3) && dtype(%cos) == dtype(%q) && dtype(%sin) == dtype(%q)
-															f123, ok124 := rt.Call(m.builtin_dim, m.Args(v28_cos, int64(3)))
-															if !ok124 {
-																continue
-															}
-															f125, ok126 := rt.Call(m.builtin_dim, m.Args(v32_q, int64(3)))
-															if !ok126 {
-																continue
-															}
-															if !(rule.Equal(f123, f125)) {
-																continue
-															}
-															f127, ok128 := rt.Call(m.builtin_dtype, m.Args(v28_cos))
-															if !ok128 {
-																continue
-															}
-															f129, ok130 := rt.Call(m.builtin_dtype, m.Args(v32_q))
-															if !ok130 {
-																continue
-															}
-															if !(rule.Equal(f127, f129)) {
-																continue
-															}
-															f131, ok132 := rt.Call(m.builtin_dtype, m.Args(v29_sin))
-															if !ok132 {
-																continue
-															}
-															f133, ok134 := rt.Call(m.builtin_dtype, m.Args(v32_q))
-															if !ok134 {
-																continue
-															}
-															if !(rule.Equal(f131, f133)) {
-																continue
-															}
-															// where rank(%ids) == 2 && dim(%ids, 0) == dim(%q, 0) && dim(%ids, 1) == dim(%q, 1)
-															f135, ok136 := rt.Call(m.builtin_rank, m.Args(v30_ids))
-															if !ok136 {
-																continue
-															}
-															if !(rule.Equal(f135, int64(2))) {
-																continue
-															}
-															f137, ok138 := rt.Call(m.builtin_dim, m.Args(v30_ids, int64(0)))
-															if !ok138 {
-																continue
-															}
-															f139, ok140 := rt.Call(m.builtin_dim, m.Args(v32_q, int64(0)))
-															if !ok140 {
-																continue
-															}
-															if !(rule.Equal(f137, f139)) {
-																continue
-															}
-															f141, ok142 := rt.Call(m.builtin_dim, m.Args(v30_ids, int64(1)))
-															if !ok142 {
-																continue
-															}
-															f143, ok144 := rt.Call(m.builtin_dim, m.Args(v32_q, int64(1)))
-															if !ok144 {
-																continue
-															}
-															if !(rule.Equal(f141, f143)) {
-																continue
-															}
-															mt := m.Emit(m.rules[0])
-															mt.Ops = append(mt.Ops[:0], op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22, op23, op24, op25, op26, op27, op28, op29, op30)
-															mt.Values = append(mt.Values[:0], v0_axes, v1_sc, v2_ss, v3_pc, v4_gc, v5_gs, v6_ua, v7_uc, v8_us, v9_zero, v10_half, v11_end, v12_neg, v13_cax, v14_qa, v15_q1, v16_q2, v17_qn, v18_qr, v19_qb, v20_qo, v21_ka, v22_k1, v23_k2, v24_kn, v25_kr, v26_kb, v27_ko, v28_cos, v29_sin, v30_ids, v31__1, v32_q, v33__2, v34_k, v35__3)
-															mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
-															mt.Holes = append(mt.Holes[:0], h0_pa, h1_ua, h2_hv, h3_ev, h4_cax, h5_ax1, h6_ax2)
-															return true
 														}
 													}
-													m.PopUsers(us39)
 												}
 											}
-											m.PopUsers(us33)
 										}
-										m.PopUsers(us30)
 									}
-									m.PopUsers(us27)
 								}
-								m.PopUsers(us24)
 							}
-							m.PopUsers(us20)
 						}
-						m.PopUsers(us16)
 					}
 				}
-				m.PopUsers(us10)
 			}
 		}
 	}

@@ -3,889 +3,103 @@
 package compiled
 
 import (
-	"fmt"
-
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
+	"github.com/pirdrr/drr/rules"
 )
 
-// RotarySingleTensorPass is the rewriter.PassFactory of the rule pass "rotary_single_tensor": the rules of
-// rotary_single_tensor.drr, compiled to Go by drrc gen. The pass checks the rules against the programs' Context, as
-// the interpreted pass does, refuses them if they check differently than where this file was generated, and runs
-// them with rewriter's Driver and Applier.
-func RotarySingleTensorPass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return rotarySingleTensorProgram.Pass(ctx, reg)
-}
+// RotarySingleTensorPass is the rule pass rotary_single_tensor: rotary_single_tensor.drr compiled by drrc gen
+// (rt.Program).
+var RotarySingleTensorPass = (&rt.Program{Name: "rotary_single_tensor", Paths: []string{"rotary_single_tensor.drr"}, FS: rules.FS(),
+	Fingerprint: "05f4db8911212bdfb4c8f9e57e5f2b3a",
+	Rules:       []rt.Rule{{Name: "rotary_rotate_half", Match: rotarySingleTensor_rotary_rotate_half}}}).Pass
 
-var rotarySingleTensorProgram = &rt.Program{
-	Name:  "rotary_single_tensor",
-	Paths: []string{"rotary_single_tensor.drr"},
-	Files: []rt.File{
-		{Name: "rotary_single_tensor.drr", Text: rotarySingleTensorSource0},
-	},
-	Fingerprint: "7c480411708d7843038bda34c2afb074",
-	Bind:        rotarySingleTensorBind,
-}
-
-// rotarySingleTensorSource0 is rotary_single_tensor.drr.
-const rotarySingleTensorSource0 = `// rotary_single_tensor: pirdrr's own rule beside Paddle's fused_rotary_position_embedding pass: the rotate-half
-// rotary embedding of one tensor alone, x·cos + rotate_half(x)·sin with cos and sin rows gathered at the position
-// ids, becomes pd_op.fused_rotary_position_embedding of that tensor (its k and v operands null, which the op
-// allows). Paddle's pattern takes q and k together; gpu_inference runs this set right after
-// fused_rotary_position_embedding, for the rotations it leaves (a tensor with no partner of its type).
-//
-// As fused_rotary_position_embedding's rules, it checks the halves, the −1, the concat order and the shapes, and
-// lets the cos/sin preparation (squeeze → gather_nd → unsqueeze) have other readers.
-
-/// q·cos + concat(−q[…, d/2:], q[…, :d/2])·sin, cos and sin [1, S, 1, D] tables squeezed to [S, D] and gathered at
-/// position ids [B, S], becomes fused_rotary_position_embedding(q, sin, cos, position_ids).
-rule rotary_rotate_half {
-  benefit 20
-  labels fusion
-  match {
-    %axes = pd_op.full_int_array() {value: [0, 2]}
-    %sc = pd_op.squeeze(%cos, %axes)
-    %ss = pd_op.squeeze(%sin, %axes)
-    %pos = pd_op.unsqueeze(%ids, pd_op.full_int_array() {value: $pa})
-    %gc = pd_op.gather_nd(%sc, %pos)
-    %gs = pd_op.gather_nd(%ss, %pos)
-    %ua = pd_op.full_int_array() {value: $ua}
-    %uc = pd_op.unsqueeze(%gc, %ua)
-    %us = pd_op.unsqueeze(%gs, %ua)
-    %a = pd_op.multiply(%q, %uc)
-    %half = pd_op.full_int_array() {value: $hv}
-    %x1 = pd_op.slice(%q, pd_op.full_int_array() {value: [0]}, %half) {axes: $ax1, decrease_axis: []}
-    %x2 = pd_op.slice(%q, %half, pd_op.full_int_array() {value: $ev}) {axes: $ax2, decrease_axis: []}
-    %n = pd_op.scale(%x2, pd_op.full() {value: -1.0}) {bias: 0.0}
-    %r = pd_op.concat([%n, %x1], pd_op.full() {value: $cax})
-    %b = pd_op.multiply(%r, %us)
-    %o = pd_op.add(%a, %b)
-  }
-  where {
-    // The cos/sin preparation may have other readers: k's chain, and other layers.
-    uses(%sc) >= 1 && uses(%ss) >= 1 && uses(%pos) >= 1 && uses(%gc) >= 1 && uses(%gs) >= 1
-    uses(%uc) >= 1 && uses(%us) >= 1
-    rank(%q) == 4 && dim(%q, 3) > 0 && dim(%q, 3) % 2 == 0
-    len($hv) == 1 && $hv[0] * 2 == dim(%q, 3) && len($ev) == 1 && $ev[0] >= dim(%q, 3)
-    $ax1 in [[3], [-1]] && $ax2 in [[3], [-1]] && $cax in [3, -1]
-    $pa in [[-1], [2]] && $ua in [[2], [-2]]
-    rank(%cos) == 4 && shape(%sin) == shape(%cos) && dim(%cos, 0) == 1 && dim(%cos, 2) == 1
-    dim(%cos, 3) == dim(%q, 3) && dtype(%cos) == dtype(%q) && dtype(%sin) == dtype(%q)
-    rank(%ids) == 2 && dim(%ids, 0) == dim(%q, 0) && dim(%ids, 1) == dim(%q, 1)
-  }
-  rewrite {
-    %f, _, _ = pd_op.fused_rotary_position_embedding(%q, null, null, %sin, %cos, %ids) {
-        use_neox_rotary_style: false, time_major: false, rotary_emb_base: 10000.0}
-    replace %o with %f
-  }
-}
-`
-
-// rotarySingleTensorList1 is a constant list of the rules' constraints.
-var rotarySingleTensorList1 = []rule.Val{int64(3), int64(-1)}
-
-// rotarySingleTensorStatic is what the matcher needs of the rule set checked against one Context.
-type rotarySingleTensorStatic struct {
-	rules                          []*rule.Rule
-	dispatch                       *rt.Dispatch
-	op_pd_op_multiply              *ir.OpInfo                         // pd_op.multiply
-	op_pd_op_unsqueeze             *ir.OpInfo                         // pd_op.unsqueeze
-	op_pd_op_gather_nd             *ir.OpInfo                         // pd_op.gather_nd
-	op_pd_op_squeeze               *ir.OpInfo                         // pd_op.squeeze
-	op_pd_op_full_int_array        *ir.OpInfo                         // pd_op.full_int_array
-	def_pd_op_full_int_array_value ir.Attribute                       // the default of pd_op.full_int_array value (nil: none)
-	r0_value                       ir.Attribute                       // rule rotary_rotate_half: value: [(Int64)0,(Int64)2]
-	op_pd_op_concat                *ir.OpInfo                         // pd_op.concat
-	op_builtin_combine             *ir.OpInfo                         // builtin.combine
-	op_pd_op_scale                 *ir.OpInfo                         // pd_op.scale
-	def_pd_op_scale_bias           ir.Attribute                       // the default of pd_op.scale bias (nil: none)
-	r0_bias                        ir.Attribute                       // rule rotary_rotate_half: bias: (Float)0
-	op_pd_op_slice                 *ir.OpInfo                         // pd_op.slice
-	def_pd_op_slice_axes           ir.Attribute                       // the default of pd_op.slice axes (nil: none)
-	def_pd_op_slice_decrease_axis  ir.Attribute                       // the default of pd_op.slice decrease_axis (nil: none)
-	r0_decrease_axis               ir.Attribute                       // rule rotary_rotate_half: decrease_axis: []
-	op_pd_op_full                  *ir.OpInfo                         // pd_op.full
-	def_pd_op_full_value           ir.Attribute                       // the default of pd_op.full value (nil: none)
-	r0_value2                      ir.Attribute                       // rule rotary_rotate_half: value: (Double)-1
-	r0_decrease_axis2              ir.Attribute                       // rule rotary_rotate_half: decrease_axis: []
-	r0_value3                      ir.Attribute                       // rule rotary_rotate_half: value: [(Int64)0]
-	builtin_uses                   func([]rule.Val) (rule.Val, error) // the builtin uses
-	builtin_rank                   func([]rule.Val) (rule.Val, error) // the builtin rank
-	builtin_dim                    func([]rule.Val) (rule.Val, error) // the builtin dim
-	builtin_len                    func([]rule.Val) (rule.Val, error) // the builtin len
-	builtin_shape                  func([]rule.Val) (rule.Val, error) // the builtin shape
-	builtin_dtype                  func([]rule.Val) (rule.Val, error) // the builtin dtype
-}
-
-// rotarySingleTensorBind binds the matcher to a checked rule set, once per Context.
-func rotarySingleTensorBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &rotarySingleTensorStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.add")
-	s.op_pd_op_multiply = ctx.OpInfo("pd_op.multiply")
-	s.op_pd_op_unsqueeze = ctx.OpInfo("pd_op.unsqueeze")
-	s.op_pd_op_gather_nd = ctx.OpInfo("pd_op.gather_nd")
-	s.op_pd_op_squeeze = ctx.OpInfo("pd_op.squeeze")
-	s.op_pd_op_full_int_array = ctx.OpInfo("pd_op.full_int_array")
-	s.def_pd_op_full_int_array_value = rt.AttrDefault(ctx, "pd_op.full_int_array", "value")
-	s.r0_value = set.Rules[0].Pattern.Ops[0].Attrs[0].Literal
-	s.op_pd_op_concat = ctx.OpInfo("pd_op.concat")
-	s.op_builtin_combine = ctx.OpInfo("builtin.combine")
-	s.op_pd_op_scale = ctx.OpInfo("pd_op.scale")
-	s.def_pd_op_scale_bias = rt.AttrDefault(ctx, "pd_op.scale", "bias")
-	s.r0_bias = set.Rules[0].Pattern.Ops[17].Attrs[0].Literal
-	s.op_pd_op_slice = ctx.OpInfo("pd_op.slice")
-	s.def_pd_op_slice_axes = rt.AttrDefault(ctx, "pd_op.slice", "axes")
-	s.def_pd_op_slice_decrease_axis = rt.AttrDefault(ctx, "pd_op.slice", "decrease_axis")
-	s.r0_decrease_axis = set.Rules[0].Pattern.Ops[15].Attrs[1].Literal
-	s.op_pd_op_full = ctx.OpInfo("pd_op.full")
-	s.def_pd_op_full_value = rt.AttrDefault(ctx, "pd_op.full", "value")
-	s.r0_value2 = set.Rules[0].Pattern.Ops[16].Attrs[0].Literal
-	s.r0_decrease_axis2 = set.Rules[0].Pattern.Ops[13].Attrs[1].Literal
-	s.r0_value3 = set.Rules[0].Pattern.Ops[12].Attrs[0].Literal
-	s.builtin_uses = rule.PureBuiltin("uses")
-	if s.builtin_uses == nil {
-		return nil, fmt.Errorf("the builtin uses is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_rank = rule.PureBuiltin("rank")
-	if s.builtin_rank == nil {
-		return nil, fmt.Errorf("the builtin rank is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_dim = rule.PureBuiltin("dim")
-	if s.builtin_dim == nil {
-		return nil, fmt.Errorf("the builtin dim is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_len = rule.PureBuiltin("len")
-	if s.builtin_len == nil {
-		return nil, fmt.Errorf("the builtin len is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_shape = rule.PureBuiltin("shape")
-	if s.builtin_shape == nil {
-		return nil, fmt.Errorf("the builtin shape is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_dtype = rule.PureBuiltin("dtype")
-	if s.builtin_dtype == nil {
-		return nil, fmt.Errorf("the builtin dtype is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &rotarySingleTensorMatcher{rotarySingleTensorStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
-}
-
-// rotarySingleTensorMatcher matches the rules at one op at a time, in one pass run.
-type rotarySingleTensorMatcher struct {
-	*rotarySingleTensorStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *rotarySingleTensorMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.add
-		m.r0_rotary_rotate_half(op)
-	}
-	return m.End()
-}
-
-// r0_rotary_rotate_half tries rule rotary_rotate_half (benefit 20, rotary_single_tensor.drr:12:6) at op22, the root pd_op.add.
-func (m *rotarySingleTensorMatcher) r0_rotary_rotate_half(op22 *ir.Op) bool {
-	// %o = pd_op.add(either(%a, %b))
-	if op22.NumOperands() != 2 || op22.NumResults() != 1 {
+// rotarySingleTensor_rotary_rotate_half matches rule rotary_rotate_half (rotary_single_tensor.drr:12:6) at op22, a
+// pd_op.add.
+func rotarySingleTensor_rotary_rotate_half(m *rt.Matcher, in *rt.Instance, op22 *ir.Op) bool {
+	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21 *ir.Op // op0 pd_op.full_int_array, op1 pd_op.squeeze, op2 pd_op.squeeze, op3 pd_op.full_int_array, op4 pd_op.unsqueeze, op5 pd_op.gather_nd, op6 pd_op.gather_nd, op7 pd_op.full_int_array, op8 pd_op.unsqueeze, op9 pd_op.unsqueeze, op10 pd_op.multiply, op11 pd_op.full_int_array, op12 pd_op.full_int_array, op13 pd_op.slice, op14 pd_op.full_int_array, op15 pd_op.slice, op16 pd_op.full, op17 pd_op.scale, op18 builtin.combine, op19 pd_op.full, op20 pd_op.concat, op21 pd_op.multiply
+	var axes, sc, ss, pos, gc, gs, ua, uc, us, a, half, x1, x2, n, r, b, o, cos, sin, ids, _1, q, _2, _3, _4, _5, _6 *ir.Value
+	var pa, ua2, hv, ax1, ev, ax2, cax ir.Attribute
+	if !(op22.NumOperands() == 2 && op22.NumResults() == 1 && rt.Set(&o, op22.Result(0))) {
 		return false
 	}
-	v16_o := op22.Result(0)
-	for sw1 := 0; sw1 < 2; sw1++ {
-		op22_a2, op22_b3 := op22.Operand(sw1), op22.Operand(1-sw1) // as written, then swapped
-		v9_a := op22_a2
-		if v9_a == nil {
+	for sw22 := range 2 { // operands 0 and 1 of op22 as written, then swapped
+		if !(rt.Present(&a, op22.Operand(sw22)) &&
+			rt.Def(&op10, a, 0) && op10.Info() == in.Ops[10] && op10.NumOperands() == 2 && op10.NumResults() == 1) {
 			continue
 		}
-		op10 := v9_a.DefiningOp()
-		if op10 == nil || v9_a.Index() != 0 || op10 == op22 {
-			continue
-		}
-		// %a = pd_op.multiply(either(%q, %uc))
-		if op10.Info() != m.op_pd_op_multiply || op10.NumOperands() != 2 || op10.NumResults() != 1 {
-			continue
-		}
-		for sw4 := 0; sw4 < 2; sw4++ {
-			op10_a5, op10_b6 := op10.Operand(sw4), op10.Operand(1-sw4) // as written, then swapped
-			v21_q := op10_a5
-			if v21_q == nil {
+		for sw10 := range 2 { // operands 0 and 1 of op10 as written, then swapped
+			if !(rt.Present(&q, op10.Operand(sw10)) && rt.Present(&uc, op10.Operand(1-sw10)) &&
+				rt.Def(&op8, uc, 0) && op8.Info() == in.Ops[8] && op8.NumOperands() == 2 && op8.NumResults() == 1 &&
+				rt.Present(&gc, op8.Operand(0)) &&
+				rt.Def(&op5, gc, 0) && op5.Info() == in.Ops[5] && op5.NumOperands() == 2 && op5.NumResults() == 1 &&
+				rt.Present(&sc, op5.Operand(0)) &&
+				rt.Def(&op1, sc, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1 &&
+				rt.Present(&cos, op1.Operand(0)) && rt.Present(&axes, op1.Operand(1)) &&
+				rt.Def(&op0, axes, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 0 && op0.NumResults() == 1 &&
+				rt.AttrOr(op0, "value", in.Defaults[0]) == in.Literals[0] && rt.Present(&pos, op5.Operand(1)) &&
+				rt.Def(&op4, pos, 0) && op4 != op8 && op4.Info() == in.Ops[4] && op4.NumOperands() == 2 && op4.NumResults() == 1 &&
+				rt.Present(&ids, op4.Operand(0)) && rt.Present(&_1, op4.Operand(1)) &&
+				rt.Def(&op3, _1, 0) && op3 != op0 && op3.Info() == in.Ops[3] && op3.NumOperands() == 0 && op3.NumResults() >= 1 &&
+				rt.BindAttr(&pa, rt.AttrOr(op3, "value", in.Defaults[1])) && rt.ResultsUnused(op3, 1) && rt.Present(&ua, op8.Operand(1)) &&
+				rt.Def(&op7, ua, 0) && op7 != op0 && op7 != op3 && op7.Info() == in.Ops[7] && op7.NumOperands() == 0 &&
+				op7.NumResults() == 1 && rt.BindAttr(&ua2, rt.AttrOr(op7, "value", in.Defaults[2])) &&
+				rt.Present(&b, op22.Operand(1-sw22)) &&
+				rt.Def(&op21, b, 0) && op21 != op10 && op21.Info() == in.Ops[21] && op21.NumOperands() == 2 && op21.NumResults() == 1) {
 				continue
 			}
-			v7_uc := op10_b6
-			if v7_uc == nil {
-				continue
-			}
-			op8 := v7_uc.DefiningOp()
-			if op8 == nil || v7_uc.Index() != 0 || op8 == op22 || op8 == op10 {
-				continue
-			}
-			// %uc = pd_op.unsqueeze(%gc, %ua)
-			if op8.Info() != m.op_pd_op_unsqueeze || op8.NumOperands() != 2 || op8.NumResults() != 1 {
-				continue
-			}
-			v4_gc := op8.Operand(0)
-			if v4_gc == nil {
-				continue
-			}
-			op5 := v4_gc.DefiningOp()
-			if op5 == nil || v4_gc.Index() != 0 || op5 == op22 || op5 == op10 || op5 == op8 {
-				continue
-			}
-			// %gc = pd_op.gather_nd(%sc, %pos)
-			if op5.Info() != m.op_pd_op_gather_nd || op5.NumOperands() != 2 || op5.NumResults() != 1 {
-				continue
-			}
-			v1_sc := op5.Operand(0)
-			if v1_sc == nil {
-				continue
-			}
-			op1 := v1_sc.DefiningOp()
-			if op1 == nil || v1_sc.Index() != 0 || op1 == op22 || op1 == op10 || op1 == op8 || op1 == op5 {
-				continue
-			}
-			// %sc = pd_op.squeeze(%cos, %axes)
-			if op1.Info() != m.op_pd_op_squeeze || op1.NumOperands() != 2 || op1.NumResults() != 1 {
-				continue
-			}
-			v17_cos := op1.Operand(0)
-			if v17_cos == nil {
-				continue
-			}
-			v0_axes := op1.Operand(1)
-			if v0_axes == nil {
-				continue
-			}
-			op0 := v0_axes.DefiningOp()
-			if op0 == nil || v0_axes.Index() != 0 || op0 == op22 || op0 == op10 || op0 == op8 || op0 == op5 || op0 == op1 {
-				continue
-			}
-			// %axes = pd_op.full_int_array() {value: [(Int64)0,(Int64)2]}
-			if op0.Info() != m.op_pd_op_full_int_array || op0.NumOperands() != 0 || op0.NumResults() != 1 {
-				continue
-			}
-			if rt.AttrOr(op0, "value", m.def_pd_op_full_int_array_value) != m.r0_value {
-				continue
-			}
-			v3_pos := op5.Operand(1)
-			if v3_pos == nil {
-				continue
-			}
-			op4 := v3_pos.DefiningOp()
-			if op4 == nil || v3_pos.Index() != 0 || op4 == op22 || op4 == op10 || op4 == op8 || op4 == op5 || op4 == op1 || op4 == op0 {
-				continue
-			}
-			// %pos = pd_op.unsqueeze(%ids, %_1)
-			if op4.Info() != m.op_pd_op_unsqueeze || op4.NumOperands() != 2 || op4.NumResults() != 1 {
-				continue
-			}
-			v19_ids := op4.Operand(0)
-			if v19_ids == nil {
-				continue
-			}
-			v20__1 := op4.Operand(1)
-			if v20__1 == nil {
-				continue
-			}
-			op3 := v20__1.DefiningOp()
-			if op3 == nil || v20__1.Index() != 0 || op3 == op22 || op3 == op10 || op3 == op8 || op3 == op5 || op3 == op1 || op3 == op0 || op3 == op4 {
-				continue
-			}
-			// %_1, ... = pd_op.full_int_array() {value: $pa}
-			if op3.Info() != m.op_pd_op_full_int_array || op3.NumOperands() != 0 || op3.NumResults() < 1 {
-				continue
-			}
-			h0_pa := rt.AttrOr(op3, "value", m.def_pd_op_full_int_array_value)
-			if h0_pa == nil {
-				continue
-			}
-			if !rt.ResultsUnused(op3, 1) {
-				continue
-			}
-			v6_ua := op8.Operand(1)
-			if v6_ua == nil {
-				continue
-			}
-			op7 := v6_ua.DefiningOp()
-			if op7 == nil || v6_ua.Index() != 0 || op7 == op22 || op7 == op10 || op7 == op8 || op7 == op5 || op7 == op1 || op7 == op0 || op7 == op4 || op7 == op3 {
-				continue
-			}
-			// %ua = pd_op.full_int_array() {value: $ua}
-			if op7.Info() != m.op_pd_op_full_int_array || op7.NumOperands() != 0 || op7.NumResults() != 1 {
-				continue
-			}
-			h1_ua := rt.AttrOr(op7, "value", m.def_pd_op_full_int_array_value)
-			if h1_ua == nil {
-				continue
-			}
-			v15_b := op22_b3
-			if v15_b == nil {
-				continue
-			}
-			op21 := v15_b.DefiningOp()
-			if op21 == nil || v15_b.Index() != 0 || op21 == op22 || op21 == op10 || op21 == op8 || op21 == op5 || op21 == op1 || op21 == op0 || op21 == op4 || op21 == op3 || op21 == op7 {
-				continue
-			}
-			// %b = pd_op.multiply(either(%r, %us))
-			if op21.Info() != m.op_pd_op_multiply || op21.NumOperands() != 2 || op21.NumResults() != 1 {
-				continue
-			}
-			for sw7 := 0; sw7 < 2; sw7++ {
-				op21_a8, op21_b9 := op21.Operand(sw7), op21.Operand(1-sw7) // as written, then swapped
-				v14_r := op21_a8
-				if v14_r == nil {
-					continue
+			for sw21 := range 2 { // operands 0 and 1 of op21 as written, then swapped
+				if rt.Present(&r, op21.Operand(sw21)) &&
+					rt.Def(&op20, r, 0) && op20.Info() == in.Ops[20] && op20.NumOperands() == 2 && op20.NumResults() == 1 &&
+					rt.Present(&_5, op20.Operand(0)) &&
+					rt.Def(&op18, _5, 0) && op18.Info() == in.Ops[18] && op18.NumOperands() == 2 && op18.NumResults() == 1 &&
+					rt.Present(&n, op18.Operand(0)) &&
+					rt.Def(&op17, n, 0) && op17.Info() == in.Ops[17] && op17.NumOperands() == 2 && op17.NumResults() == 1 &&
+					rt.AttrOr(op17, "bias", in.Defaults[11]) == in.Literals[11] && rt.Present(&x2, op17.Operand(0)) &&
+					rt.Def(&op15, x2, 0) && op15.Info() == in.Ops[15] && op15.NumOperands() == 3 && op15.NumResults() == 1 &&
+					rt.BindAttr(&ax2, rt.AttrOr(op15, "axes", in.Defaults[8])) &&
+					rt.AttrOr(op15, "decrease_axis", in.Defaults[9]) == in.Literals[9] && op15.Operand(0) == q &&
+					rt.Present(&half, op15.Operand(1)) &&
+					rt.Def(&op11, half, 0) && op11 != op0 && op11 != op3 && op11 != op7 && op11.Info() == in.Ops[11] &&
+					op11.NumOperands() == 0 && op11.NumResults() == 1 && rt.BindAttr(&hv, rt.AttrOr(op11, "value", in.Defaults[3])) &&
+					rt.Present(&_3, op15.Operand(2)) &&
+					rt.Def(&op14, _3, 0) && op14 != op0 && op14 != op3 && op14 != op7 && op14 != op11 && op14.Info() == in.Ops[14] &&
+					op14.NumOperands() == 0 && op14.NumResults() >= 1 && rt.BindAttr(&ev, rt.AttrOr(op14, "value", in.Defaults[7])) &&
+					rt.ResultsUnused(op14, 1) && rt.Present(&_4, op17.Operand(1)) &&
+					rt.Def(&op16, _4, 0) && op16.Info() == in.Ops[16] && op16.NumOperands() == 0 && op16.NumResults() >= 1 &&
+					rt.AttrOr(op16, "value", in.Defaults[10]) == in.Literals[10] && rt.ResultsUnused(op16, 1) &&
+					rt.Present(&x1, op18.Operand(1)) &&
+					rt.Def(&op13, x1, 0) && op13 != op15 && op13.Info() == in.Ops[13] && op13.NumOperands() == 3 && op13.NumResults() == 1 &&
+					rt.BindAttr(&ax1, rt.AttrOr(op13, "axes", in.Defaults[5])) &&
+					rt.AttrOr(op13, "decrease_axis", in.Defaults[6]) == in.Literals[6] && op13.Operand(0) == q &&
+					rt.Present(&_2, op13.Operand(1)) &&
+					rt.Def(&op12, _2, 0) && op12 != op0 && op12 != op3 && op12 != op7 && op12 != op11 && op12 != op14 &&
+					op12.Info() == in.Ops[12] && op12.NumOperands() == 0 && op12.NumResults() >= 1 &&
+					rt.AttrOr(op12, "value", in.Defaults[4]) == in.Literals[4] && rt.ResultsUnused(op12, 1) && op13.Operand(2) == half &&
+					rt.Present(&_6, op20.Operand(1)) &&
+					rt.Def(&op19, _6, 0) && op19 != op16 && op19.Info() == in.Ops[19] && op19.NumOperands() == 0 && op19.NumResults() >= 1 &&
+					rt.BindAttr(&cax, rt.AttrOr(op19, "value", in.Defaults[12])) && rt.ResultsUnused(op19, 1) &&
+					rt.Present(&us, op21.Operand(1-sw21)) &&
+					rt.Def(&op9, us, 0) && op9 != op8 && op9 != op4 && op9.Info() == in.Ops[9] && op9.NumOperands() == 2 &&
+					op9.NumResults() == 1 && rt.Present(&gs, op9.Operand(0)) &&
+					rt.Def(&op6, gs, 0) && op6 != op5 && op6.Info() == in.Ops[6] && op6.NumOperands() == 2 && op6.NumResults() == 1 &&
+					rt.Present(&ss, op6.Operand(0)) &&
+					rt.Def(&op2, ss, 0) && op2 != op1 && op2.Info() == in.Ops[2] && op2.NumOperands() == 2 && op2.NumResults() == 1 &&
+					rt.Present(&sin, op2.Operand(0)) && op2.Operand(1) == axes && op6.Operand(1) == pos && op9.Operand(1) == ua &&
+					rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22}, a, x1, x2, n, r, b, _5) &&
+					rt.True(rt.GreaterEqual(m.Pure("uses", sc), int64(1))) && rt.True(rt.GreaterEqual(m.Pure("uses", ss), int64(1))) && rt.True(rt.GreaterEqual(m.Pure("uses", pos), int64(1))) && rt.True(rt.GreaterEqual(m.Pure("uses", gc), int64(1))) && rt.True(rt.GreaterEqual(m.Pure("uses", gs), int64(1))) && // where uses(%sc) >= 1 && uses(%ss) >= 1 && uses(%pos) >= 1 && uses(%gc) >= 1 && uses(%gs) >= 1
+					rt.True(rt.GreaterEqual(m.Pure("uses", uc), int64(1))) && rt.True(rt.GreaterEqual(m.Pure("uses", us), int64(1))) && // where uses(%uc) >= 1 && uses(%us) >= 1
+					rt.True(rt.Equal(m.Pure("rank", q), int64(4))) && rt.True(rt.Greater(m.Pure("dim", q, int64(3)), int64(0))) && rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", q, int64(3)), int64(2)), int64(0))) && // where rank(%q) == 4 && dim(%q, 3) > 0 && dim(%q, 3) % 2 == 0
+					rt.True(rt.Equal(m.Pure("len", rule.AttrVal(hv)), int64(1))) && rt.True(rt.Equal(rt.Arith("*", rt.Index(rule.AttrVal(hv), int64(0)), int64(2)), m.Pure("dim", q, int64(3)))) && rt.True(rt.Equal(m.Pure("len", rule.AttrVal(ev)), int64(1))) && rt.True(rt.GreaterEqual(rt.Index(rule.AttrVal(ev), int64(0)), m.Pure("dim", q, int64(3)))) && // where len($hv) == 1 && $hv[0] * 2 == dim(%q, 3) && len($ev) == 1 && $ev[0] >= dim(%q, 3)
+					rt.True(rt.In(rule.AttrVal(ax1), in.Consts[0])) && rt.True(rt.In(rule.AttrVal(ax2), in.Consts[1])) && rt.True(rt.In(rule.AttrVal(cax), in.Consts[2])) && // where $ax1 in [[3], [-1]] && $ax2 in [[3], [-1]] && $cax in [3, -1]
+					rt.True(rt.In(rule.AttrVal(pa), in.Consts[3])) && rt.True(rt.In(rule.AttrVal(ua2), in.Consts[4])) && // where $pa in [[-1], [2]] && $ua in [[2], [-2]]
+					rt.True(rt.Equal(m.Pure("rank", cos), int64(4))) && rt.True(rt.Equal(m.Pure("shape", sin), m.Pure("shape", cos))) && rt.True(rt.Equal(m.Pure("dim", cos, int64(0)), int64(1))) && rt.True(rt.Equal(m.Pure("dim", cos, int64(2)), int64(1))) && // where rank(%cos) == 4 && shape(%sin) == shape(%cos) && dim(%cos, 0) == 1 && dim(%cos, 2) == 1
+					rt.True(rt.Equal(m.Pure("dim", cos, int64(3)), m.Pure("dim", q, int64(3)))) && rt.True(rt.Equal(m.Pure("dtype", cos), m.Pure("dtype", q))) && rt.True(rt.Equal(m.Pure("dtype", sin), m.Pure("dtype", q))) && // where dim(%cos, 3) == dim(%q, 3) && dtype(%cos) == dtype(%q) && dtype(%sin) == dtype(%q)
+					rt.True(rt.Equal(m.Pure("rank", ids), int64(2))) && rt.True(rt.Equal(m.Pure("dim", ids, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", ids, int64(1)), m.Pure("dim", q, int64(1)))) && // where rank(%ids) == 2 && dim(%ids, 0) == dim(%q, 0) && dim(%ids, 1) == dim(%q, 1)
+					m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22), append(m.Values(), axes, sc, ss, pos, gc, gs, ua, uc, us, a, half, x1, x2, n, r, b, o, cos, sin, ids, _1, q, _2, _3, _4, _5, _6), append(m.Holes(), pa, ua2, hv, ax1, ev, ax2, cax)) {
+					return true
 				}
-				op20 := v14_r.DefiningOp()
-				if op20 == nil || v14_r.Index() != 0 || op20 == op22 || op20 == op10 || op20 == op8 || op20 == op5 || op20 == op1 || op20 == op0 || op20 == op4 || op20 == op3 || op20 == op7 || op20 == op21 {
-					continue
-				}
-				// %r = pd_op.concat(%_5, %_6)
-				if op20.Info() != m.op_pd_op_concat || op20.NumOperands() != 2 || op20.NumResults() != 1 {
-					continue
-				}
-				v25__5 := op20.Operand(0)
-				if v25__5 == nil {
-					continue
-				}
-				op18 := v25__5.DefiningOp()
-				if op18 == nil || v25__5.Index() != 0 || op18 == op22 || op18 == op10 || op18 == op8 || op18 == op5 || op18 == op1 || op18 == op0 || op18 == op4 || op18 == op3 || op18 == op7 || op18 == op21 || op18 == op20 {
-					continue
-				}
-				// %_5 = builtin.combine(%n, %x1)
-				if op18.Info() != m.op_builtin_combine || op18.NumOperands() != 2 || op18.NumResults() != 1 {
-					continue
-				}
-				v13_n := op18.Operand(0)
-				if v13_n == nil {
-					continue
-				}
-				op17 := v13_n.DefiningOp()
-				if op17 == nil || v13_n.Index() != 0 || op17 == op22 || op17 == op10 || op17 == op8 || op17 == op5 || op17 == op1 || op17 == op0 || op17 == op4 || op17 == op3 || op17 == op7 || op17 == op21 || op17 == op20 || op17 == op18 {
-					continue
-				}
-				// %n = pd_op.scale(%x2, %_4) {bias: (Float)0}
-				if op17.Info() != m.op_pd_op_scale || op17.NumOperands() != 2 || op17.NumResults() != 1 {
-					continue
-				}
-				if rt.AttrOr(op17, "bias", m.def_pd_op_scale_bias) != m.r0_bias {
-					continue
-				}
-				v12_x2 := op17.Operand(0)
-				if v12_x2 == nil {
-					continue
-				}
-				op15 := v12_x2.DefiningOp()
-				if op15 == nil || v12_x2.Index() != 0 || op15 == op22 || op15 == op10 || op15 == op8 || op15 == op5 || op15 == op1 || op15 == op0 || op15 == op4 || op15 == op3 || op15 == op7 || op15 == op21 || op15 == op20 || op15 == op18 || op15 == op17 {
-					continue
-				}
-				// %x2 = pd_op.slice(%q, %half, %_3) {axes: $ax2, decrease_axis: []}
-				if op15.Info() != m.op_pd_op_slice || op15.NumOperands() != 3 || op15.NumResults() != 1 {
-					continue
-				}
-				h5_ax2 := rt.AttrOr(op15, "axes", m.def_pd_op_slice_axes)
-				if h5_ax2 == nil {
-					continue
-				}
-				if rt.AttrOr(op15, "decrease_axis", m.def_pd_op_slice_decrease_axis) != m.r0_decrease_axis {
-					continue
-				}
-				if op15.Operand(0) != v21_q {
-					continue
-				}
-				v10_half := op15.Operand(1)
-				if v10_half == nil {
-					continue
-				}
-				op11 := v10_half.DefiningOp()
-				if op11 == nil || v10_half.Index() != 0 || op11 == op22 || op11 == op10 || op11 == op8 || op11 == op5 || op11 == op1 || op11 == op0 || op11 == op4 || op11 == op3 || op11 == op7 || op11 == op21 || op11 == op20 || op11 == op18 || op11 == op17 || op11 == op15 {
-					continue
-				}
-				// %half = pd_op.full_int_array() {value: $hv}
-				if op11.Info() != m.op_pd_op_full_int_array || op11.NumOperands() != 0 || op11.NumResults() != 1 {
-					continue
-				}
-				h2_hv := rt.AttrOr(op11, "value", m.def_pd_op_full_int_array_value)
-				if h2_hv == nil {
-					continue
-				}
-				v23__3 := op15.Operand(2)
-				if v23__3 == nil {
-					continue
-				}
-				op14 := v23__3.DefiningOp()
-				if op14 == nil || v23__3.Index() != 0 || op14 == op22 || op14 == op10 || op14 == op8 || op14 == op5 || op14 == op1 || op14 == op0 || op14 == op4 || op14 == op3 || op14 == op7 || op14 == op21 || op14 == op20 || op14 == op18 || op14 == op17 || op14 == op15 || op14 == op11 {
-					continue
-				}
-				// %_3, ... = pd_op.full_int_array() {value: $ev}
-				if op14.Info() != m.op_pd_op_full_int_array || op14.NumOperands() != 0 || op14.NumResults() < 1 {
-					continue
-				}
-				h4_ev := rt.AttrOr(op14, "value", m.def_pd_op_full_int_array_value)
-				if h4_ev == nil {
-					continue
-				}
-				if !rt.ResultsUnused(op14, 1) {
-					continue
-				}
-				v24__4 := op17.Operand(1)
-				if v24__4 == nil {
-					continue
-				}
-				op16 := v24__4.DefiningOp()
-				if op16 == nil || v24__4.Index() != 0 || op16 == op22 || op16 == op10 || op16 == op8 || op16 == op5 || op16 == op1 || op16 == op0 || op16 == op4 || op16 == op3 || op16 == op7 || op16 == op21 || op16 == op20 || op16 == op18 || op16 == op17 || op16 == op15 || op16 == op11 || op16 == op14 {
-					continue
-				}
-				// %_4, ... = pd_op.full() {value: (Double)-1}
-				if op16.Info() != m.op_pd_op_full || op16.NumOperands() != 0 || op16.NumResults() < 1 {
-					continue
-				}
-				if rt.AttrOr(op16, "value", m.def_pd_op_full_value) != m.r0_value2 {
-					continue
-				}
-				if !rt.ResultsUnused(op16, 1) {
-					continue
-				}
-				v11_x1 := op18.Operand(1)
-				if v11_x1 == nil {
-					continue
-				}
-				op13 := v11_x1.DefiningOp()
-				if op13 == nil || v11_x1.Index() != 0 || op13 == op22 || op13 == op10 || op13 == op8 || op13 == op5 || op13 == op1 || op13 == op0 || op13 == op4 || op13 == op3 || op13 == op7 || op13 == op21 || op13 == op20 || op13 == op18 || op13 == op17 || op13 == op15 || op13 == op11 || op13 == op14 || op13 == op16 {
-					continue
-				}
-				// %x1 = pd_op.slice(%q, %_2, %half) {axes: $ax1, decrease_axis: []}
-				if op13.Info() != m.op_pd_op_slice || op13.NumOperands() != 3 || op13.NumResults() != 1 {
-					continue
-				}
-				h3_ax1 := rt.AttrOr(op13, "axes", m.def_pd_op_slice_axes)
-				if h3_ax1 == nil {
-					continue
-				}
-				if rt.AttrOr(op13, "decrease_axis", m.def_pd_op_slice_decrease_axis) != m.r0_decrease_axis2 {
-					continue
-				}
-				if op13.Operand(0) != v21_q {
-					continue
-				}
-				v22__2 := op13.Operand(1)
-				if v22__2 == nil {
-					continue
-				}
-				op12 := v22__2.DefiningOp()
-				if op12 == nil || v22__2.Index() != 0 || op12 == op22 || op12 == op10 || op12 == op8 || op12 == op5 || op12 == op1 || op12 == op0 || op12 == op4 || op12 == op3 || op12 == op7 || op12 == op21 || op12 == op20 || op12 == op18 || op12 == op17 || op12 == op15 || op12 == op11 || op12 == op14 || op12 == op16 || op12 == op13 {
-					continue
-				}
-				// %_2, ... = pd_op.full_int_array() {value: [(Int64)0]}
-				if op12.Info() != m.op_pd_op_full_int_array || op12.NumOperands() != 0 || op12.NumResults() < 1 {
-					continue
-				}
-				if rt.AttrOr(op12, "value", m.def_pd_op_full_int_array_value) != m.r0_value3 {
-					continue
-				}
-				if !rt.ResultsUnused(op12, 1) {
-					continue
-				}
-				if op13.Operand(2) != v10_half {
-					continue
-				}
-				v26__6 := op20.Operand(1)
-				if v26__6 == nil {
-					continue
-				}
-				op19 := v26__6.DefiningOp()
-				if op19 == nil || v26__6.Index() != 0 || op19 == op22 || op19 == op10 || op19 == op8 || op19 == op5 || op19 == op1 || op19 == op0 || op19 == op4 || op19 == op3 || op19 == op7 || op19 == op21 || op19 == op20 || op19 == op18 || op19 == op17 || op19 == op15 || op19 == op11 || op19 == op14 || op19 == op16 || op19 == op13 || op19 == op12 {
-					continue
-				}
-				// %_6, ... = pd_op.full() {value: $cax}
-				if op19.Info() != m.op_pd_op_full || op19.NumOperands() != 0 || op19.NumResults() < 1 {
-					continue
-				}
-				h6_cax := rt.AttrOr(op19, "value", m.def_pd_op_full_value)
-				if h6_cax == nil {
-					continue
-				}
-				if !rt.ResultsUnused(op19, 1) {
-					continue
-				}
-				v8_us := op21_b9
-				if v8_us == nil {
-					continue
-				}
-				op9 := v8_us.DefiningOp()
-				if op9 == nil || v8_us.Index() != 0 || op9 == op22 || op9 == op10 || op9 == op8 || op9 == op5 || op9 == op1 || op9 == op0 || op9 == op4 || op9 == op3 || op9 == op7 || op9 == op21 || op9 == op20 || op9 == op18 || op9 == op17 || op9 == op15 || op9 == op11 || op9 == op14 || op9 == op16 || op9 == op13 || op9 == op12 || op9 == op19 {
-					continue
-				}
-				// %us = pd_op.unsqueeze(%gs, %ua)
-				if op9.Info() != m.op_pd_op_unsqueeze || op9.NumOperands() != 2 || op9.NumResults() != 1 {
-					continue
-				}
-				v5_gs := op9.Operand(0)
-				if v5_gs == nil {
-					continue
-				}
-				op6 := v5_gs.DefiningOp()
-				if op6 == nil || v5_gs.Index() != 0 || op6 == op22 || op6 == op10 || op6 == op8 || op6 == op5 || op6 == op1 || op6 == op0 || op6 == op4 || op6 == op3 || op6 == op7 || op6 == op21 || op6 == op20 || op6 == op18 || op6 == op17 || op6 == op15 || op6 == op11 || op6 == op14 || op6 == op16 || op6 == op13 || op6 == op12 || op6 == op19 || op6 == op9 {
-					continue
-				}
-				// %gs = pd_op.gather_nd(%ss, %pos)
-				if op6.Info() != m.op_pd_op_gather_nd || op6.NumOperands() != 2 || op6.NumResults() != 1 {
-					continue
-				}
-				v2_ss := op6.Operand(0)
-				if v2_ss == nil {
-					continue
-				}
-				op2 := v2_ss.DefiningOp()
-				if op2 == nil || v2_ss.Index() != 0 || op2 == op22 || op2 == op10 || op2 == op8 || op2 == op5 || op2 == op1 || op2 == op0 || op2 == op4 || op2 == op3 || op2 == op7 || op2 == op21 || op2 == op20 || op2 == op18 || op2 == op17 || op2 == op15 || op2 == op11 || op2 == op14 || op2 == op16 || op2 == op13 || op2 == op12 || op2 == op19 || op2 == op9 || op2 == op6 {
-					continue
-				}
-				// %ss = pd_op.squeeze(%sin, %axes)
-				if op2.Info() != m.op_pd_op_squeeze || op2.NumOperands() != 2 || op2.NumResults() != 1 {
-					continue
-				}
-				v18_sin := op2.Operand(0)
-				if v18_sin == nil {
-					continue
-				}
-				if op2.Operand(1) != v0_axes {
-					continue
-				}
-				if op6.Operand(1) != v3_pos {
-					continue
-				}
-				if op9.Operand(1) != v6_ua {
-					continue
-				}
-				// closure: every use of %a is in the match
-				if !rt.OnlyUsedBy(v9_a, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22) {
-					continue
-				}
-				// closure: every use of %x1 is in the match
-				if !rt.OnlyUsedBy(v11_x1, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22) {
-					continue
-				}
-				// closure: every use of %x2 is in the match
-				if !rt.OnlyUsedBy(v12_x2, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22) {
-					continue
-				}
-				// closure: every use of %n is in the match
-				if !rt.OnlyUsedBy(v13_n, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22) {
-					continue
-				}
-				// closure: every use of %r is in the match
-				if !rt.OnlyUsedBy(v14_r, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22) {
-					continue
-				}
-				// closure: every use of %b is in the match
-				if !rt.OnlyUsedBy(v15_b, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22) {
-					continue
-				}
-				// closure: every use of %_5 is in the match
-				if !rt.OnlyUsedBy(v25__5, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22) {
-					continue
-				}
-				// where uses(%sc) >= 1 && uses(%ss) >= 1 && uses(%pos) >= 1 && uses(%gc) >= 1 && uses(%gs) >= 1
-				f10, ok11 := rt.Call(m.builtin_uses, m.Args(v1_sc))
-				if !ok11 {
-					continue
-				}
-				cmp12, ok13 := rule.Compare(f10, int64(1))
-				if !ok13 {
-					continue
-				}
-				if !(cmp12 >= 0) {
-					continue
-				}
-				f14, ok15 := rt.Call(m.builtin_uses, m.Args(v2_ss))
-				if !ok15 {
-					continue
-				}
-				cmp16, ok17 := rule.Compare(f14, int64(1))
-				if !ok17 {
-					continue
-				}
-				if !(cmp16 >= 0) {
-					continue
-				}
-				f18, ok19 := rt.Call(m.builtin_uses, m.Args(v3_pos))
-				if !ok19 {
-					continue
-				}
-				cmp20, ok21 := rule.Compare(f18, int64(1))
-				if !ok21 {
-					continue
-				}
-				if !(cmp20 >= 0) {
-					continue
-				}
-				f22, ok23 := rt.Call(m.builtin_uses, m.Args(v4_gc))
-				if !ok23 {
-					continue
-				}
-				cmp24, ok25 := rule.Compare(f22, int64(1))
-				if !ok25 {
-					continue
-				}
-				if !(cmp24 >= 0) {
-					continue
-				}
-				f26, ok27 := rt.Call(m.builtin_uses, m.Args(v5_gs))
-				if !ok27 {
-					continue
-				}
-				cmp28, ok29 := rule.Compare(f26, int64(1))
-				if !ok29 {
-					continue
-				}
-				if !(cmp28 >= 0) {
-					continue
-				}
-				// where uses(%uc) >= 1 && uses(%us) >= 1
-				f30, ok31 := rt.Call(m.builtin_uses, m.Args(v7_uc))
-				if !ok31 {
-					continue
-				}
-				cmp32, ok33 := rule.Compare(f30, int64(1))
-				if !ok33 {
-					continue
-				}
-				if !(cmp32 >= 0) {
-					continue
-				}
-				f34, ok35 := rt.Call(m.builtin_uses, m.Args(v8_us))
-				if !ok35 {
-					continue
-				}
-				cmp36, ok37 := rule.Compare(f34, int64(1))
-				if !ok37 {
-					continue
-				}
-				if !(cmp36 >= 0) {
-					continue
-				}
-				// where rank(%q) == 4 && dim(%q, 3) > 0 && dim(%q, 3) % 2 == 0
-				f38, ok39 := rt.Call(m.builtin_rank, m.Args(v21_q))
-				if !ok39 {
-					continue
-				}
-				if !(rule.Equal(f38, int64(4))) {
-					continue
-				}
-				f40, ok41 := rt.Call(m.builtin_dim, m.Args(v21_q, int64(3)))
-				if !ok41 {
-					continue
-				}
-				cmp42, ok43 := rule.Compare(f40, int64(0))
-				if !ok43 {
-					continue
-				}
-				if !(cmp42 > 0) {
-					continue
-				}
-				f44, ok45 := rt.Call(m.builtin_dim, m.Args(v21_q, int64(3)))
-				if !ok45 {
-					continue
-				}
-				ar46, ok47 := rt.Arith("%", f44, int64(2))
-				if !ok47 {
-					continue
-				}
-				if !(rule.Equal(ar46, int64(0))) {
-					continue
-				}
-				// where len($hv) == 1 && $hv[0] * 2 == dim(%q, 3) && len($ev) == 1 && $ev[0] >= dim(%q, 3)
-				f48, ok49 := rt.Call(m.builtin_len, m.Args(rule.AttrVal(h2_hv)))
-				if !ok49 {
-					continue
-				}
-				if !(rule.Equal(f48, int64(1))) {
-					continue
-				}
-				ix50, ok51 := rt.Index(rule.AttrVal(h2_hv), int64(0))
-				if !ok51 {
-					continue
-				}
-				ar52, ok53 := rt.Arith("*", ix50, int64(2))
-				if !ok53 {
-					continue
-				}
-				f54, ok55 := rt.Call(m.builtin_dim, m.Args(v21_q, int64(3)))
-				if !ok55 {
-					continue
-				}
-				if !(rule.Equal(ar52, f54)) {
-					continue
-				}
-				f56, ok57 := rt.Call(m.builtin_len, m.Args(rule.AttrVal(h4_ev)))
-				if !ok57 {
-					continue
-				}
-				if !(rule.Equal(f56, int64(1))) {
-					continue
-				}
-				ix58, ok59 := rt.Index(rule.AttrVal(h4_ev), int64(0))
-				if !ok59 {
-					continue
-				}
-				f60, ok61 := rt.Call(m.builtin_dim, m.Args(v21_q, int64(3)))
-				if !ok61 {
-					continue
-				}
-				cmp62, ok63 := rule.Compare(ix58, f60)
-				if !ok63 {
-					continue
-				}
-				if !(cmp62 >= 0) {
-					continue
-				}
-				// where $ax1 in [[3], [-1]] && $ax2 in [[3], [-1]] && $cax in [3, -1]
-				in64, ok65 := rt.In(rule.AttrVal(h3_ax1), []rule.Val{[]rule.Val{int64(3)}, []rule.Val{int64(-1)}})
-				if !ok65 {
-					continue
-				}
-				if !in64 {
-					continue
-				}
-				in66, ok67 := rt.In(rule.AttrVal(h5_ax2), []rule.Val{[]rule.Val{int64(3)}, []rule.Val{int64(-1)}})
-				if !ok67 {
-					continue
-				}
-				if !in66 {
-					continue
-				}
-				in68, ok69 := rt.In(rule.AttrVal(h6_cax), rotarySingleTensorList1)
-				if !ok69 {
-					continue
-				}
-				if !in68 {
-					continue
-				}
-				// where $pa in [[-1], [2]] && $ua in [[2], [-2]]
-				in70, ok71 := rt.In(rule.AttrVal(h0_pa), []rule.Val{[]rule.Val{int64(-1)}, []rule.Val{int64(2)}})
-				if !ok71 {
-					continue
-				}
-				if !in70 {
-					continue
-				}
-				in72, ok73 := rt.In(rule.AttrVal(h1_ua), []rule.Val{[]rule.Val{int64(2)}, []rule.Val{int64(-2)}})
-				if !ok73 {
-					continue
-				}
-				if !in72 {
-					continue
-				}
-				// where rank(%cos) == 4 && shape(%sin) == shape(%cos) && dim(%cos, 0) == 1 && dim(%cos, 2) == 1
-				f74, ok75 := rt.Call(m.builtin_rank, m.Args(v17_cos))
-				if !ok75 {
-					continue
-				}
-				if !(rule.Equal(f74, int64(4))) {
-					continue
-				}
-				f76, ok77 := rt.Call(m.builtin_shape, m.Args(v18_sin))
-				if !ok77 {
-					continue
-				}
-				f78, ok79 := rt.Call(m.builtin_shape, m.Args(v17_cos))
-				if !ok79 {
-					continue
-				}
-				if !(rule.Equal(f76, f78)) {
-					continue
-				}
-				f80, ok81 := rt.Call(m.builtin_dim, m.Args(v17_cos, int64(0)))
-				if !ok81 {
-					continue
-				}
-				if !(rule.Equal(f80, int64(1))) {
-					continue
-				}
-				f82, ok83 := rt.Call(m.builtin_dim, m.Args(v17_cos, int64(2)))
-				if !ok83 {
-					continue
-				}
-				if !(rule.Equal(f82, int64(1))) {
-					continue
-				}
-				// where dim(%cos, 3) == dim(%q, 3) && dtype(%cos) == dtype(%q) && dtype(%sin) == dtype(%q)
-				f84, ok85 := rt.Call(m.builtin_dim, m.Args(v17_cos, int64(3)))
-				if !ok85 {
-					continue
-				}
-				f86, ok87 := rt.Call(m.builtin_dim, m.Args(v21_q, int64(3)))
-				if !ok87 {
-					continue
-				}
-				if !(rule.Equal(f84, f86)) {
-					continue
-				}
-				f88, ok89 := rt.Call(m.builtin_dtype, m.Args(v17_cos))
-				if !ok89 {
-					continue
-				}
-				f90, ok91 := rt.Call(m.builtin_dtype, m.Args(v21_q))
-				if !ok91 {
-					continue
-				}
-				if !(rule.Equal(f88, f90)) {
-					continue
-				}
-				f92, ok93 := rt.Call(m.builtin_dtype, m.Args(v18_sin))
-				if !ok93 {
-					continue
-				}
-				f94, ok95 := rt.Call(m.builtin_dtype, m.Args(v21_q))
-				if !ok95 {
-					continue
-				}
-				if !(rule.Equal(f92, f94)) {
-					continue
-				}
-				// where rank(%ids) == 2 && dim(%ids, 0) == dim(%q, 0) && dim(%ids, 1) == dim(%q, 1)
-				f96, ok97 := rt.Call(m.builtin_rank, m.Args(v19_ids))
-				if !ok97 {
-					continue
-				}
-				if !(rule.Equal(f96, int64(2))) {
-					continue
-				}
-				f98, ok99 := rt.Call(m.builtin_dim, m.Args(v19_ids, int64(0)))
-				if !ok99 {
-					continue
-				}
-				f100, ok101 := rt.Call(m.builtin_dim, m.Args(v21_q, int64(0)))
-				if !ok101 {
-					continue
-				}
-				if !(rule.Equal(f98, f100)) {
-					continue
-				}
-				f102, ok103 := rt.Call(m.builtin_dim, m.Args(v19_ids, int64(1)))
-				if !ok103 {
-					continue
-				}
-				f104, ok105 := rt.Call(m.builtin_dim, m.Args(v21_q, int64(1)))
-				if !ok105 {
-					continue
-				}
-				if !(rule.Equal(f102, f104)) {
-					continue
-				}
-				mt := m.Emit(m.rules[0])
-				mt.Ops = append(mt.Ops[:0], op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22)
-				mt.Values = append(mt.Values[:0], v0_axes, v1_sc, v2_ss, v3_pos, v4_gc, v5_gs, v6_ua, v7_uc, v8_us, v9_a, v10_half, v11_x1, v12_x2, v13_n, v14_r, v15_b, v16_o, v17_cos, v18_sin, v19_ids, v20__1, v21_q, v22__2, v23__3, v24__4, v25__5, v26__6)
-				mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
-				mt.Holes = append(mt.Holes[:0], h0_pa, h1_ua, h2_hv, h3_ax1, h4_ev, h5_ax2, h6_cax)
-				return true
 			}
 		}
 	}

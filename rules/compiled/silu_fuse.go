@@ -3,121 +3,30 @@
 package compiled
 
 import (
-	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
+	"github.com/pirdrr/drr/rules"
 )
 
-// SiluFusePass is the rewriter.PassFactory of the rule pass "silu_fuse": the rules of silu_fuse.drr, compiled to Go
-// by drrc gen. The pass checks the rules against the programs' Context, as the interpreted pass does, refuses them
-// if they check differently than where this file was generated, and runs them with rewriter's Driver and Applier.
-func SiluFusePass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return siluFuseProgram.Pass(ctx, reg)
-}
+// SiluFusePass is the rule pass silu_fuse: silu_fuse.drr compiled by drrc gen (rt.Program).
+var SiluFusePass = (&rt.Program{Name: "silu_fuse", Paths: []string{"silu_fuse.drr"}, FS: rules.FS(),
+	Fingerprint: "d8034e0c241c1557809b9ec209d04d46",
+	Rules:       []rt.Rule{{Name: "silu", Match: siluFuse_silu}}}).Pass
 
-var siluFuseProgram = &rt.Program{
-	Name:  "silu_fuse",
-	Paths: []string{"silu_fuse.drr"},
-	Files: []rt.File{
-		{Name: "silu_fuse.drr", Text: siluFuseSource0},
-	},
-	Fingerprint: "b64900ddc2d7ecfe301d8437dc61c888",
-	Bind:        siluFuseBind,
-}
-
-// siluFuseSource0 is silu_fuse.drr.
-const siluFuseSource0 = `// silu_fuse: Paddle's silu_fuse_pass (paddle/fluid/pir/transforms/gpu/): x · sigmoid(x) becomes pd_op.swish.
-// pd_op.multiply is commutative here, so sigmoid(x) · x fuses too (Paddle's pattern takes only x · sigmoid(x)).
-
-/// multiply(x, sigmoid(x)) is swish(x) (SiluFusePattern); the sigmoid must have no other reader.
-rule silu {
-  benefit 2
-  labels fusion
-  match {
-    %s = pd_op.sigmoid(%x)
-    %y = pd_op.multiply(%x, %s)
-  }
-  rewrite {
-    replace %y with pd_op.swish(%x)
-  }
-}
-`
-
-// siluFuseStatic is what the matcher needs of the rule set checked against one Context.
-type siluFuseStatic struct {
-	rules            []*rule.Rule
-	dispatch         *rt.Dispatch
-	op_pd_op_sigmoid *ir.OpInfo // pd_op.sigmoid
-}
-
-// siluFuseBind binds the matcher to a checked rule set, once per Context.
-func siluFuseBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &siluFuseStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.multiply")
-	s.op_pd_op_sigmoid = ctx.OpInfo("pd_op.sigmoid")
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &siluFuseMatcher{siluFuseStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
-}
-
-// siluFuseMatcher matches the rules at one op at a time, in one pass run.
-type siluFuseMatcher struct {
-	*siluFuseStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *siluFuseMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.multiply
-		m.r0_silu(op)
-	}
-	return m.End()
-}
-
-// r0_silu tries rule silu (benefit 2, silu_fuse.drr:5:6) at op1, the root pd_op.multiply.
-func (m *siluFuseMatcher) r0_silu(op1 *ir.Op) bool {
-	// %y = pd_op.multiply(either(%x, %s))
-	if op1.NumOperands() != 2 || op1.NumResults() != 1 {
+// siluFuse_silu matches rule silu (silu_fuse.drr:5:6) at op1, a pd_op.multiply.
+func siluFuse_silu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.sigmoid
+	var s, y, x *ir.Value
+	if !(op1.NumOperands() == 2 && op1.NumResults() == 1 && rt.Set(&y, op1.Result(0))) {
 		return false
 	}
-	v1_y := op1.Result(0)
-	for sw1 := 0; sw1 < 2; sw1++ {
-		op1_a2, op1_b3 := op1.Operand(sw1), op1.Operand(1-sw1) // as written, then swapped
-		v2_x := op1_a2
-		if v2_x == nil {
-			continue
+	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
+		if rt.Present(&x, op1.Operand(sw1)) && rt.Present(&s, op1.Operand(1-sw1)) &&
+			rt.Def(&op0, s, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 && op0.Operand(0) == x &&
+			rt.Closed([]*ir.Op{op0, op1}, s) &&
+			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), s, y, x), m.Holes()) {
+			return true
 		}
-		v0_s := op1_b3
-		if v0_s == nil {
-			continue
-		}
-		op0 := v0_s.DefiningOp()
-		if op0 == nil || v0_s.Index() != 0 || op0 == op1 {
-			continue
-		}
-		// %s = pd_op.sigmoid(%x)
-		if op0.Info() != m.op_pd_op_sigmoid || op0.NumOperands() != 1 || op0.NumResults() != 1 {
-			continue
-		}
-		if op0.Operand(0) != v2_x {
-			continue
-		}
-		// closure: every use of %s is in the match
-		if !rt.OnlyUsedBy(v0_s, op0, op1) {
-			continue
-		}
-		mt := m.Emit(m.rules[0])
-		mt.Ops = append(mt.Ops[:0], op0, op1)
-		mt.Values = append(mt.Values[:0], v0_s, v1_y, v2_x)
-		mt.Lists = append(mt.Lists[:0], nil, nil, nil)
-		mt.Holes = mt.Holes[:0]
-		return true
 	}
 	return false
 }

@@ -3,1764 +3,245 @@
 package compiled
 
 import (
-	"fmt"
-
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
+	"github.com/pirdrr/drr/rules"
 )
 
-// TransposeFlattenConcatFusePass is the rewriter.PassFactory of the rule pass "transpose_flatten_concat_fuse": the
-// rules of transpose_flatten_concat_fuse.drr, compiled to Go by drrc gen. The pass checks the rules against the
-// programs' Context, as the interpreted pass does, refuses them if they check differently than where this file was
-// generated, and runs them with rewriter's Driver and Applier.
-func TransposeFlattenConcatFusePass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return transposeFlattenConcatFuseProgram.Pass(ctx, reg)
+// TransposeFlattenConcatFusePass is the rule pass transpose_flatten_concat_fuse: transpose_flatten_concat_fuse.drr
+// compiled by drrc gen (rt.Program).
+var TransposeFlattenConcatFusePass = (&rt.Program{Name: "transpose_flatten_concat_fuse", Paths: []string{"transpose_flatten_concat_fuse.drr"}, FS: rules.FS(),
+	Fingerprint: "67a4f9fda3d56abdf1fcae4f47c6bc04",
+	Rules: []rt.Rule{
+		{Name: "transpose_flatten_concat_1", Match: transposeFlattenConcatFuse_transpose_flatten_concat_1},
+		{Name: "transpose_flatten_concat_2", Match: transposeFlattenConcatFuse_transpose_flatten_concat_2},
+		{Name: "transpose_flatten_concat_3", Match: transposeFlattenConcatFuse_transpose_flatten_concat_3},
+		{Name: "transpose_flatten_concat_4", Match: transposeFlattenConcatFuse_transpose_flatten_concat_4},
+		{Name: "transpose_flatten_concat_5", Match: transposeFlattenConcatFuse_transpose_flatten_concat_5},
+		{Name: "transpose_flatten_concat_6", Match: transposeFlattenConcatFuse_transpose_flatten_concat_6},
+	}}).Pass
+
+// transposeFlattenConcatFuse_transpose_flatten_concat_1 matches rule transpose_flatten_concat_1
+// (transpose_flatten_concat_fuse.drr:14:6) at op4, a pd_op.concat.
+func transposeFlattenConcatFuse_transpose_flatten_concat_1(m *rt.Matcher, in *rt.Instance, op4 *ir.Op) bool {
+	var op0, op1, op2, op3 *ir.Op // op0 pd_op.transpose, op1 pd_op.flatten, op2 builtin.combine, op3 pd_op.full
+	var t0, f0, o, x0, _1, _2 *ir.Value
+	var p, s, e, axis ir.Attribute
+	return op4.NumOperands() == 2 && op4.NumResults() == 1 && rt.Set(&o, op4.Result(0)) && rt.Present(&_1, op4.Operand(0)) &&
+		rt.Def(&op2, _1, 0) && op2.Info() == in.Ops[2] && op2.NumOperands() == 1 && op2.NumResults() == 1 &&
+		rt.Present(&f0, op2.Operand(0)) &&
+		rt.Def(&op1, f0, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() == 1 &&
+		rt.BindAttr(&s, rt.AttrOr(op1, "start_axis", in.Defaults[1])) &&
+		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.Present(&t0, op1.Operand(0)) &&
+		rt.Def(&op0, t0, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
+		rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.Present(&x0, op0.Operand(0)) &&
+		rt.Present(&_2, op4.Operand(1)) &&
+		rt.Def(&op3, _2, 0) && op3.Info() == in.Ops[3] && op3.NumOperands() == 0 && op3.NumResults() >= 1 &&
+		rt.BindAttr(&axis, rt.AttrOr(op3, "value", in.Defaults[3])) && rt.ResultsUnused(op3, 1) &&
+		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4}, t0, f0, _1) &&
+		rt.True(rt.Equal(m.Pure("rank", f0), int64(2))) && // where rank(%f0) == 2
+		rt.True(rt.In(rule.AttrVal(axis), in.Consts[0])) && // where $axis in [-2, -1, 0, 1]
+		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4), append(m.Values(), t0, f0, o, x0, _1, _2), append(m.Holes(), p, s, e, axis))
 }
 
-var transposeFlattenConcatFuseProgram = &rt.Program{
-	Name:  "transpose_flatten_concat_fuse",
-	Paths: []string{"transpose_flatten_concat_fuse.drr"},
-	Files: []rt.File{
-		{Name: "transpose_flatten_concat_fuse.drr", Text: transposeFlattenConcatFuseSource0},
-	},
-	Fingerprint: "f192a250cc8359875d1ad72f8fe9253e",
-	Bind:        transposeFlattenConcatFuseBind,
+// transposeFlattenConcatFuse_transpose_flatten_concat_2 matches rule transpose_flatten_concat_2
+// (transpose_flatten_concat_fuse.drr:34:6) at op6, a pd_op.concat.
+func transposeFlattenConcatFuse_transpose_flatten_concat_2(m *rt.Matcher, in *rt.Instance, op6 *ir.Op) bool {
+	var op0, op1, op2, op3, op4, op5 *ir.Op // op0 pd_op.transpose, op1 pd_op.flatten, op2 pd_op.transpose, op3 pd_op.flatten, op4 builtin.combine, op5 pd_op.full
+	var t0, f0, t1, f1, o, x0, x1, _1, _2 *ir.Value
+	var p, s, e, axis ir.Attribute
+	return op6.NumOperands() == 2 && op6.NumResults() == 1 && rt.Set(&o, op6.Result(0)) && rt.Present(&_1, op6.Operand(0)) &&
+		rt.Def(&op4, _1, 0) && op4.Info() == in.Ops[4] && op4.NumOperands() == 2 && op4.NumResults() == 1 &&
+		rt.Present(&f0, op4.Operand(0)) &&
+		rt.Def(&op1, f0, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() == 1 &&
+		rt.BindAttr(&s, rt.AttrOr(op1, "start_axis", in.Defaults[1])) &&
+		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.Present(&t0, op1.Operand(0)) &&
+		rt.Def(&op0, t0, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
+		rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.Present(&x0, op0.Operand(0)) &&
+		rt.Present(&f1, op4.Operand(1)) &&
+		rt.Def(&op3, f1, 0) && op3 != op1 && op3.Info() == in.Ops[3] && op3.NumOperands() == 1 && op3.NumResults() == 1 &&
+		rt.AttrOr(op3, "start_axis", in.Defaults[4]) == s && rt.AttrOr(op3, "stop_axis", in.Defaults[5]) == e &&
+		rt.Present(&t1, op3.Operand(0)) &&
+		rt.Def(&op2, t1, 0) && op2 != op0 && op2.Info() == in.Ops[2] && op2.NumOperands() == 1 && op2.NumResults() == 1 &&
+		rt.AttrOr(op2, "perm", in.Defaults[3]) == p && rt.Present(&x1, op2.Operand(0)) && rt.Present(&_2, op6.Operand(1)) &&
+		rt.Def(&op5, _2, 0) && op5.Info() == in.Ops[5] && op5.NumOperands() == 0 && op5.NumResults() >= 1 &&
+		rt.BindAttr(&axis, rt.AttrOr(op5, "value", in.Defaults[6])) && rt.ResultsUnused(op5, 1) &&
+		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6}, t0, f0, t1, f1, _1) &&
+		rt.True(rt.Equal(m.Pure("rank", f0), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f1), int64(2))) && // where rank(%f0) == 2 && rank(%f1) == 2
+		rt.True(rt.In(rule.AttrVal(axis), in.Consts[0])) && // where $axis in [-2, -1, 0, 1]
+		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6), append(m.Values(), t0, f0, t1, f1, o, x0, x1, _1, _2), append(m.Holes(), p, s, e, axis))
 }
 
-// transposeFlattenConcatFuseSource0 is transpose_flatten_concat_fuse.drr.
-const transposeFlattenConcatFuseSource0 = `// transpose_flatten_concat_fuse: Paddle's transpose_flatten_concat_fuse_pass (paddle/fluid/pir/transforms/gpu/): n
-// tensors (n = 1 to 6), each transposed by one permutation and flattened to 2-D the same way, then concatenated,
-// become pd_op.fusion_transpose_flatten_concat (FCOS's detection heads). The language has no variadic group
-// pattern, so, as in Paddle, there is one rule per n; the same holes $p, $s and $e in every branch require the
-// branches to agree.
-//
-// Deviation from Paddle, on purpose: Paddle's flatten_axis is start_axis when start == stop, which for a no-op
-// flatten(0, 0) of a 2-D tensor makes the fused op flatten at axis 0 ([1, a·b] instead of [a, b]). Here
-// flatten_axis is the number of leading axes the flatten merges into the output's first axis: stop + 1 when the
-// flatten starts at 0 and merges something, else 1. Negative stop and concat axes are normalized (the concat
-// axis is a float constant: it is mapped to the int 0 or 1 by cases).
-
-/// One transposed and flattened tensor, concatenated alone (NTransposeFlattenConcatFusePattern(1)).
-rule transpose_flatten_concat_1 {
-  benefit 1
-  labels fusion
-  match {
-    %t0 = pd_op.transpose(%x0) {perm: $p}
-    %f0 = pd_op.flatten(%t0) {start_axis: $s, stop_axis: $e}
-    %o = pd_op.concat([%f0], pd_op.full() {value: $axis})
-  }
-  where {
-    rank(%f0) == 2
-    $axis in [-2, -1, 0, 1]
-  }
-  rewrite {
-    replace %o with pd_op.fusion_transpose_flatten_concat([%x0]) {trans_axis: $p,
-        flatten_axis: $s == 0 && ($e < 0 ? $e + rank(%t0) : $e) > 0 ? ($e < 0 ? $e + rank(%t0) : $e) + 1 : 1,
-        concat_axis: $axis == 1 || $axis == -1 ? 1 : 0}
-  }
+// transposeFlattenConcatFuse_transpose_flatten_concat_3 matches rule transpose_flatten_concat_3
+// (transpose_flatten_concat_fuse.drr:56:6) at op8, a pd_op.concat.
+func transposeFlattenConcatFuse_transpose_flatten_concat_3(m *rt.Matcher, in *rt.Instance, op8 *ir.Op) bool {
+	var op0, op1, op2, op3, op4, op5, op6, op7 *ir.Op // op0 pd_op.transpose, op1 pd_op.flatten, op2 pd_op.transpose, op3 pd_op.flatten, op4 pd_op.transpose, op5 pd_op.flatten, op6 builtin.combine, op7 pd_op.full
+	var t0, f0, t1, f1, t2, f2, o, x0, x1, x2, _1, _2 *ir.Value
+	var p, s, e, axis ir.Attribute
+	return op8.NumOperands() == 2 && op8.NumResults() == 1 && rt.Set(&o, op8.Result(0)) && rt.Present(&_1, op8.Operand(0)) &&
+		rt.Def(&op6, _1, 0) && op6.Info() == in.Ops[6] && op6.NumOperands() == 3 && op6.NumResults() == 1 &&
+		rt.Present(&f0, op6.Operand(0)) &&
+		rt.Def(&op1, f0, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() == 1 &&
+		rt.BindAttr(&s, rt.AttrOr(op1, "start_axis", in.Defaults[1])) &&
+		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.Present(&t0, op1.Operand(0)) &&
+		rt.Def(&op0, t0, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
+		rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.Present(&x0, op0.Operand(0)) &&
+		rt.Present(&f1, op6.Operand(1)) &&
+		rt.Def(&op3, f1, 0) && op3 != op1 && op3.Info() == in.Ops[3] && op3.NumOperands() == 1 && op3.NumResults() == 1 &&
+		rt.AttrOr(op3, "start_axis", in.Defaults[4]) == s && rt.AttrOr(op3, "stop_axis", in.Defaults[5]) == e &&
+		rt.Present(&t1, op3.Operand(0)) &&
+		rt.Def(&op2, t1, 0) && op2 != op0 && op2.Info() == in.Ops[2] && op2.NumOperands() == 1 && op2.NumResults() == 1 &&
+		rt.AttrOr(op2, "perm", in.Defaults[3]) == p && rt.Present(&x1, op2.Operand(0)) && rt.Present(&f2, op6.Operand(2)) &&
+		rt.Def(&op5, f2, 0) && op5 != op1 && op5 != op3 && op5.Info() == in.Ops[5] && op5.NumOperands() == 1 &&
+		op5.NumResults() == 1 && rt.AttrOr(op5, "start_axis", in.Defaults[7]) == s &&
+		rt.AttrOr(op5, "stop_axis", in.Defaults[8]) == e && rt.Present(&t2, op5.Operand(0)) &&
+		rt.Def(&op4, t2, 0) && op4 != op0 && op4 != op2 && op4.Info() == in.Ops[4] && op4.NumOperands() == 1 &&
+		op4.NumResults() == 1 && rt.AttrOr(op4, "perm", in.Defaults[6]) == p && rt.Present(&x2, op4.Operand(0)) &&
+		rt.Present(&_2, op8.Operand(1)) &&
+		rt.Def(&op7, _2, 0) && op7.Info() == in.Ops[7] && op7.NumOperands() == 0 && op7.NumResults() >= 1 &&
+		rt.BindAttr(&axis, rt.AttrOr(op7, "value", in.Defaults[9])) && rt.ResultsUnused(op7, 1) &&
+		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8}, t0, f0, t1, f1, t2, f2, _1) &&
+		rt.True(rt.Equal(m.Pure("rank", f0), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f1), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f2), int64(2))) && // where rank(%f0) == 2 && rank(%f1) == 2 && rank(%f2) == 2
+		rt.True(rt.In(rule.AttrVal(axis), in.Consts[0])) && // where $axis in [-2, -1, 0, 1]
+		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8), append(m.Values(), t0, f0, t1, f1, t2, f2, o, x0, x1, x2, _1, _2), append(m.Holes(), p, s, e, axis))
 }
 
-/// 2 tensors transposed and flattened alike, concatenated (NTransposeFlattenConcatFusePattern(2)).
-rule transpose_flatten_concat_2 {
-  benefit 2
-  labels fusion
-  match {
-    %t0 = pd_op.transpose(%x0) {perm: $p}
-    %f0 = pd_op.flatten(%t0) {start_axis: $s, stop_axis: $e}
-    %t1 = pd_op.transpose(%x1) {perm: $p}
-    %f1 = pd_op.flatten(%t1) {start_axis: $s, stop_axis: $e}
-    %o = pd_op.concat([%f0, %f1], pd_op.full() {value: $axis})
-  }
-  where {
-    rank(%f0) == 2 && rank(%f1) == 2
-    $axis in [-2, -1, 0, 1]
-  }
-  rewrite {
-    replace %o with pd_op.fusion_transpose_flatten_concat([%x0, %x1]) {trans_axis: $p,
-        flatten_axis: $s == 0 && ($e < 0 ? $e + rank(%t0) : $e) > 0 ? ($e < 0 ? $e + rank(%t0) : $e) + 1 : 1,
-        concat_axis: $axis == 1 || $axis == -1 ? 1 : 0}
-  }
+// transposeFlattenConcatFuse_transpose_flatten_concat_4 matches rule transpose_flatten_concat_4
+// (transpose_flatten_concat_fuse.drr:80:6) at op10, a pd_op.concat.
+func transposeFlattenConcatFuse_transpose_flatten_concat_4(m *rt.Matcher, in *rt.Instance, op10 *ir.Op) bool {
+	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9 *ir.Op // op0 pd_op.transpose, op1 pd_op.flatten, op2 pd_op.transpose, op3 pd_op.flatten, op4 pd_op.transpose, op5 pd_op.flatten, op6 pd_op.transpose, op7 pd_op.flatten, op8 builtin.combine, op9 pd_op.full
+	var t0, f0, t1, f1, t2, f2, t3, f3, o, x0, x1, x2, x3, _1, _2 *ir.Value
+	var p, s, e, axis ir.Attribute
+	return op10.NumOperands() == 2 && op10.NumResults() == 1 && rt.Set(&o, op10.Result(0)) && rt.Present(&_1, op10.Operand(0)) &&
+		rt.Def(&op8, _1, 0) && op8.Info() == in.Ops[8] && op8.NumOperands() == 4 && op8.NumResults() == 1 &&
+		rt.Present(&f0, op8.Operand(0)) &&
+		rt.Def(&op1, f0, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() == 1 &&
+		rt.BindAttr(&s, rt.AttrOr(op1, "start_axis", in.Defaults[1])) &&
+		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.Present(&t0, op1.Operand(0)) &&
+		rt.Def(&op0, t0, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
+		rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.Present(&x0, op0.Operand(0)) &&
+		rt.Present(&f1, op8.Operand(1)) &&
+		rt.Def(&op3, f1, 0) && op3 != op1 && op3.Info() == in.Ops[3] && op3.NumOperands() == 1 && op3.NumResults() == 1 &&
+		rt.AttrOr(op3, "start_axis", in.Defaults[4]) == s && rt.AttrOr(op3, "stop_axis", in.Defaults[5]) == e &&
+		rt.Present(&t1, op3.Operand(0)) &&
+		rt.Def(&op2, t1, 0) && op2 != op0 && op2.Info() == in.Ops[2] && op2.NumOperands() == 1 && op2.NumResults() == 1 &&
+		rt.AttrOr(op2, "perm", in.Defaults[3]) == p && rt.Present(&x1, op2.Operand(0)) && rt.Present(&f2, op8.Operand(2)) &&
+		rt.Def(&op5, f2, 0) && op5 != op1 && op5 != op3 && op5.Info() == in.Ops[5] && op5.NumOperands() == 1 &&
+		op5.NumResults() == 1 && rt.AttrOr(op5, "start_axis", in.Defaults[7]) == s &&
+		rt.AttrOr(op5, "stop_axis", in.Defaults[8]) == e && rt.Present(&t2, op5.Operand(0)) &&
+		rt.Def(&op4, t2, 0) && op4 != op0 && op4 != op2 && op4.Info() == in.Ops[4] && op4.NumOperands() == 1 &&
+		op4.NumResults() == 1 && rt.AttrOr(op4, "perm", in.Defaults[6]) == p && rt.Present(&x2, op4.Operand(0)) &&
+		rt.Present(&f3, op8.Operand(3)) &&
+		rt.Def(&op7, f3, 0) && op7 != op1 && op7 != op3 && op7 != op5 && op7.Info() == in.Ops[7] && op7.NumOperands() == 1 &&
+		op7.NumResults() == 1 && rt.AttrOr(op7, "start_axis", in.Defaults[10]) == s &&
+		rt.AttrOr(op7, "stop_axis", in.Defaults[11]) == e && rt.Present(&t3, op7.Operand(0)) &&
+		rt.Def(&op6, t3, 0) && op6 != op0 && op6 != op2 && op6 != op4 && op6.Info() == in.Ops[6] && op6.NumOperands() == 1 &&
+		op6.NumResults() == 1 && rt.AttrOr(op6, "perm", in.Defaults[9]) == p && rt.Present(&x3, op6.Operand(0)) &&
+		rt.Present(&_2, op10.Operand(1)) &&
+		rt.Def(&op9, _2, 0) && op9.Info() == in.Ops[9] && op9.NumOperands() == 0 && op9.NumResults() >= 1 &&
+		rt.BindAttr(&axis, rt.AttrOr(op9, "value", in.Defaults[12])) && rt.ResultsUnused(op9, 1) &&
+		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10}, t0, f0, t1, f1, t2, f2, t3, f3, _1) &&
+		rt.True(rt.Equal(m.Pure("rank", f0), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f1), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f2), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f3), int64(2))) && // where rank(%f0) == 2 && rank(%f1) == 2 && rank(%f2) == 2 && rank(%f3) == 2
+		rt.True(rt.In(rule.AttrVal(axis), in.Consts[0])) && // where $axis in [-2, -1, 0, 1]
+		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10), append(m.Values(), t0, f0, t1, f1, t2, f2, t3, f3, o, x0, x1, x2, x3, _1, _2), append(m.Holes(), p, s, e, axis))
 }
 
-/// 3 tensors transposed and flattened alike, concatenated (NTransposeFlattenConcatFusePattern(3)).
-rule transpose_flatten_concat_3 {
-  benefit 3
-  labels fusion
-  match {
-    %t0 = pd_op.transpose(%x0) {perm: $p}
-    %f0 = pd_op.flatten(%t0) {start_axis: $s, stop_axis: $e}
-    %t1 = pd_op.transpose(%x1) {perm: $p}
-    %f1 = pd_op.flatten(%t1) {start_axis: $s, stop_axis: $e}
-    %t2 = pd_op.transpose(%x2) {perm: $p}
-    %f2 = pd_op.flatten(%t2) {start_axis: $s, stop_axis: $e}
-    %o = pd_op.concat([%f0, %f1, %f2], pd_op.full() {value: $axis})
-  }
-  where {
-    rank(%f0) == 2 && rank(%f1) == 2 && rank(%f2) == 2
-    $axis in [-2, -1, 0, 1]
-  }
-  rewrite {
-    replace %o with pd_op.fusion_transpose_flatten_concat([%x0, %x1, %x2]) {trans_axis: $p,
-        flatten_axis: $s == 0 && ($e < 0 ? $e + rank(%t0) : $e) > 0 ? ($e < 0 ? $e + rank(%t0) : $e) + 1 : 1,
-        concat_axis: $axis == 1 || $axis == -1 ? 1 : 0}
-  }
+// transposeFlattenConcatFuse_transpose_flatten_concat_5 matches rule transpose_flatten_concat_5
+// (transpose_flatten_concat_fuse.drr:106:6) at op12, a pd_op.concat.
+func transposeFlattenConcatFuse_transpose_flatten_concat_5(m *rt.Matcher, in *rt.Instance, op12 *ir.Op) bool {
+	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11 *ir.Op // op0 pd_op.transpose, op1 pd_op.flatten, op2 pd_op.transpose, op3 pd_op.flatten, op4 pd_op.transpose, op5 pd_op.flatten, op6 pd_op.transpose, op7 pd_op.flatten, op8 pd_op.transpose, op9 pd_op.flatten, op10 builtin.combine, op11 pd_op.full
+	var t0, f0, t1, f1, t2, f2, t3, f3, t4, f4, o, x0, x1, x2, x3, x4, _1, _2 *ir.Value
+	var p, s, e, axis ir.Attribute
+	return op12.NumOperands() == 2 && op12.NumResults() == 1 && rt.Set(&o, op12.Result(0)) && rt.Present(&_1, op12.Operand(0)) &&
+		rt.Def(&op10, _1, 0) && op10.Info() == in.Ops[10] && op10.NumOperands() == 5 && op10.NumResults() == 1 &&
+		rt.Present(&f0, op10.Operand(0)) &&
+		rt.Def(&op1, f0, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() == 1 &&
+		rt.BindAttr(&s, rt.AttrOr(op1, "start_axis", in.Defaults[1])) &&
+		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.Present(&t0, op1.Operand(0)) &&
+		rt.Def(&op0, t0, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
+		rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.Present(&x0, op0.Operand(0)) &&
+		rt.Present(&f1, op10.Operand(1)) &&
+		rt.Def(&op3, f1, 0) && op3 != op1 && op3.Info() == in.Ops[3] && op3.NumOperands() == 1 && op3.NumResults() == 1 &&
+		rt.AttrOr(op3, "start_axis", in.Defaults[4]) == s && rt.AttrOr(op3, "stop_axis", in.Defaults[5]) == e &&
+		rt.Present(&t1, op3.Operand(0)) &&
+		rt.Def(&op2, t1, 0) && op2 != op0 && op2.Info() == in.Ops[2] && op2.NumOperands() == 1 && op2.NumResults() == 1 &&
+		rt.AttrOr(op2, "perm", in.Defaults[3]) == p && rt.Present(&x1, op2.Operand(0)) && rt.Present(&f2, op10.Operand(2)) &&
+		rt.Def(&op5, f2, 0) && op5 != op1 && op5 != op3 && op5.Info() == in.Ops[5] && op5.NumOperands() == 1 &&
+		op5.NumResults() == 1 && rt.AttrOr(op5, "start_axis", in.Defaults[7]) == s &&
+		rt.AttrOr(op5, "stop_axis", in.Defaults[8]) == e && rt.Present(&t2, op5.Operand(0)) &&
+		rt.Def(&op4, t2, 0) && op4 != op0 && op4 != op2 && op4.Info() == in.Ops[4] && op4.NumOperands() == 1 &&
+		op4.NumResults() == 1 && rt.AttrOr(op4, "perm", in.Defaults[6]) == p && rt.Present(&x2, op4.Operand(0)) &&
+		rt.Present(&f3, op10.Operand(3)) &&
+		rt.Def(&op7, f3, 0) && op7 != op1 && op7 != op3 && op7 != op5 && op7.Info() == in.Ops[7] && op7.NumOperands() == 1 &&
+		op7.NumResults() == 1 && rt.AttrOr(op7, "start_axis", in.Defaults[10]) == s &&
+		rt.AttrOr(op7, "stop_axis", in.Defaults[11]) == e && rt.Present(&t3, op7.Operand(0)) &&
+		rt.Def(&op6, t3, 0) && op6 != op0 && op6 != op2 && op6 != op4 && op6.Info() == in.Ops[6] && op6.NumOperands() == 1 &&
+		op6.NumResults() == 1 && rt.AttrOr(op6, "perm", in.Defaults[9]) == p && rt.Present(&x3, op6.Operand(0)) &&
+		rt.Present(&f4, op10.Operand(4)) &&
+		rt.Def(&op9, f4, 0) && op9 != op1 && op9 != op3 && op9 != op5 && op9 != op7 && op9.Info() == in.Ops[9] &&
+		op9.NumOperands() == 1 && op9.NumResults() == 1 && rt.AttrOr(op9, "start_axis", in.Defaults[13]) == s &&
+		rt.AttrOr(op9, "stop_axis", in.Defaults[14]) == e && rt.Present(&t4, op9.Operand(0)) &&
+		rt.Def(&op8, t4, 0) && op8 != op0 && op8 != op2 && op8 != op4 && op8 != op6 && op8.Info() == in.Ops[8] &&
+		op8.NumOperands() == 1 && op8.NumResults() == 1 && rt.AttrOr(op8, "perm", in.Defaults[12]) == p &&
+		rt.Present(&x4, op8.Operand(0)) && rt.Present(&_2, op12.Operand(1)) &&
+		rt.Def(&op11, _2, 0) && op11.Info() == in.Ops[11] && op11.NumOperands() == 0 && op11.NumResults() >= 1 &&
+		rt.BindAttr(&axis, rt.AttrOr(op11, "value", in.Defaults[15])) && rt.ResultsUnused(op11, 1) &&
+		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12}, t0, f0, t1, f1, t2, f2, t3, f3, t4, f4, _1) &&
+		rt.True(rt.Equal(m.Pure("rank", f0), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f1), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f2), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f3), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f4), int64(2))) && // where rank(%f0) == 2 && rank(%f1) == 2 && rank(%f2) == 2 && rank(%f3) == 2 && rank(%f4) == 2
+		rt.True(rt.In(rule.AttrVal(axis), in.Consts[0])) && // where $axis in [-2, -1, 0, 1]
+		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12), append(m.Values(), t0, f0, t1, f1, t2, f2, t3, f3, t4, f4, o, x0, x1, x2, x3, x4, _1, _2), append(m.Holes(), p, s, e, axis))
 }
 
-/// 4 tensors transposed and flattened alike, concatenated (NTransposeFlattenConcatFusePattern(4)).
-rule transpose_flatten_concat_4 {
-  benefit 4
-  labels fusion
-  match {
-    %t0 = pd_op.transpose(%x0) {perm: $p}
-    %f0 = pd_op.flatten(%t0) {start_axis: $s, stop_axis: $e}
-    %t1 = pd_op.transpose(%x1) {perm: $p}
-    %f1 = pd_op.flatten(%t1) {start_axis: $s, stop_axis: $e}
-    %t2 = pd_op.transpose(%x2) {perm: $p}
-    %f2 = pd_op.flatten(%t2) {start_axis: $s, stop_axis: $e}
-    %t3 = pd_op.transpose(%x3) {perm: $p}
-    %f3 = pd_op.flatten(%t3) {start_axis: $s, stop_axis: $e}
-    %o = pd_op.concat([%f0, %f1, %f2, %f3], pd_op.full() {value: $axis})
-  }
-  where {
-    rank(%f0) == 2 && rank(%f1) == 2 && rank(%f2) == 2 && rank(%f3) == 2
-    $axis in [-2, -1, 0, 1]
-  }
-  rewrite {
-    replace %o with pd_op.fusion_transpose_flatten_concat([%x0, %x1, %x2, %x3]) {trans_axis: $p,
-        flatten_axis: $s == 0 && ($e < 0 ? $e + rank(%t0) : $e) > 0 ? ($e < 0 ? $e + rank(%t0) : $e) + 1 : 1,
-        concat_axis: $axis == 1 || $axis == -1 ? 1 : 0}
-  }
-}
-
-/// 5 tensors transposed and flattened alike, concatenated (NTransposeFlattenConcatFusePattern(5)).
-rule transpose_flatten_concat_5 {
-  benefit 5
-  labels fusion
-  match {
-    %t0 = pd_op.transpose(%x0) {perm: $p}
-    %f0 = pd_op.flatten(%t0) {start_axis: $s, stop_axis: $e}
-    %t1 = pd_op.transpose(%x1) {perm: $p}
-    %f1 = pd_op.flatten(%t1) {start_axis: $s, stop_axis: $e}
-    %t2 = pd_op.transpose(%x2) {perm: $p}
-    %f2 = pd_op.flatten(%t2) {start_axis: $s, stop_axis: $e}
-    %t3 = pd_op.transpose(%x3) {perm: $p}
-    %f3 = pd_op.flatten(%t3) {start_axis: $s, stop_axis: $e}
-    %t4 = pd_op.transpose(%x4) {perm: $p}
-    %f4 = pd_op.flatten(%t4) {start_axis: $s, stop_axis: $e}
-    %o = pd_op.concat([%f0, %f1, %f2, %f3, %f4], pd_op.full() {value: $axis})
-  }
-  where {
-    rank(%f0) == 2 && rank(%f1) == 2 && rank(%f2) == 2 && rank(%f3) == 2 && rank(%f4) == 2
-    $axis in [-2, -1, 0, 1]
-  }
-  rewrite {
-    replace %o with pd_op.fusion_transpose_flatten_concat([%x0, %x1, %x2, %x3, %x4]) {trans_axis: $p,
-        flatten_axis: $s == 0 && ($e < 0 ? $e + rank(%t0) : $e) > 0 ? ($e < 0 ? $e + rank(%t0) : $e) + 1 : 1,
-        concat_axis: $axis == 1 || $axis == -1 ? 1 : 0}
-  }
-}
-
-/// 6 tensors transposed and flattened alike, concatenated (NTransposeFlattenConcatFusePattern(6)).
-rule transpose_flatten_concat_6 {
-  benefit 6
-  labels fusion
-  match {
-    %t0 = pd_op.transpose(%x0) {perm: $p}
-    %f0 = pd_op.flatten(%t0) {start_axis: $s, stop_axis: $e}
-    %t1 = pd_op.transpose(%x1) {perm: $p}
-    %f1 = pd_op.flatten(%t1) {start_axis: $s, stop_axis: $e}
-    %t2 = pd_op.transpose(%x2) {perm: $p}
-    %f2 = pd_op.flatten(%t2) {start_axis: $s, stop_axis: $e}
-    %t3 = pd_op.transpose(%x3) {perm: $p}
-    %f3 = pd_op.flatten(%t3) {start_axis: $s, stop_axis: $e}
-    %t4 = pd_op.transpose(%x4) {perm: $p}
-    %f4 = pd_op.flatten(%t4) {start_axis: $s, stop_axis: $e}
-    %t5 = pd_op.transpose(%x5) {perm: $p}
-    %f5 = pd_op.flatten(%t5) {start_axis: $s, stop_axis: $e}
-    %o = pd_op.concat([%f0, %f1, %f2, %f3, %f4, %f5], pd_op.full() {value: $axis})
-  }
-  where {
-    rank(%f0) == 2 && rank(%f1) == 2 && rank(%f2) == 2 && rank(%f3) == 2 && rank(%f4) == 2 && rank(%f5) == 2
-    $axis in [-2, -1, 0, 1]
-  }
-  rewrite {
-    replace %o with pd_op.fusion_transpose_flatten_concat([%x0, %x1, %x2, %x3, %x4, %x5]) {trans_axis: $p,
-        flatten_axis: $s == 0 && ($e < 0 ? $e + rank(%t0) : $e) > 0 ? ($e < 0 ? $e + rank(%t0) : $e) + 1 : 1,
-        concat_axis: $axis == 1 || $axis == -1 ? 1 : 0}
-  }
-}
-`
-
-// transposeFlattenConcatFuseList1 is a constant list of the rules' constraints.
-var transposeFlattenConcatFuseList1 = []rule.Val{int64(-2), int64(-1), int64(0), int64(1)}
-
-// transposeFlattenConcatFuseStatic is what the matcher needs of the rule set checked against one Context.
-type transposeFlattenConcatFuseStatic struct {
-	rules                        []*rule.Rule
-	dispatch                     *rt.Dispatch
-	op_builtin_combine           *ir.OpInfo                         // builtin.combine
-	op_pd_op_flatten             *ir.OpInfo                         // pd_op.flatten
-	def_pd_op_flatten_start_axis ir.Attribute                       // the default of pd_op.flatten start_axis (nil: none)
-	def_pd_op_flatten_stop_axis  ir.Attribute                       // the default of pd_op.flatten stop_axis (nil: none)
-	op_pd_op_transpose           *ir.OpInfo                         // pd_op.transpose
-	def_pd_op_transpose_perm     ir.Attribute                       // the default of pd_op.transpose perm (nil: none)
-	op_pd_op_full                *ir.OpInfo                         // pd_op.full
-	def_pd_op_full_value         ir.Attribute                       // the default of pd_op.full value (nil: none)
-	builtin_rank                 func([]rule.Val) (rule.Val, error) // the builtin rank
-}
-
-// transposeFlattenConcatFuseBind binds the matcher to a checked rule set, once per Context.
-func transposeFlattenConcatFuseBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &transposeFlattenConcatFuseStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.concat")
-	s.op_builtin_combine = ctx.OpInfo("builtin.combine")
-	s.op_pd_op_flatten = ctx.OpInfo("pd_op.flatten")
-	s.def_pd_op_flatten_start_axis = rt.AttrDefault(ctx, "pd_op.flatten", "start_axis")
-	s.def_pd_op_flatten_stop_axis = rt.AttrDefault(ctx, "pd_op.flatten", "stop_axis")
-	s.op_pd_op_transpose = ctx.OpInfo("pd_op.transpose")
-	s.def_pd_op_transpose_perm = rt.AttrDefault(ctx, "pd_op.transpose", "perm")
-	s.op_pd_op_full = ctx.OpInfo("pd_op.full")
-	s.def_pd_op_full_value = rt.AttrDefault(ctx, "pd_op.full", "value")
-	s.builtin_rank = rule.PureBuiltin("rank")
-	if s.builtin_rank == nil {
-		return nil, fmt.Errorf("the builtin rank is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &transposeFlattenConcatFuseMatcher{transposeFlattenConcatFuseStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
-}
-
-// transposeFlattenConcatFuseMatcher matches the rules at one op at a time, in one pass run.
-type transposeFlattenConcatFuseMatcher struct {
-	*transposeFlattenConcatFuseStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *transposeFlattenConcatFuseMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.concat
-		m.r5_transpose_flatten_concat_6(op)
-		m.r4_transpose_flatten_concat_5(op)
-		m.r3_transpose_flatten_concat_4(op)
-		m.r2_transpose_flatten_concat_3(op)
-		m.r1_transpose_flatten_concat_2(op)
-		m.r0_transpose_flatten_concat_1(op)
-	}
-	return m.End()
-}
-
-// r0_transpose_flatten_concat_1 tries rule transpose_flatten_concat_1 (benefit 1, transpose_flatten_concat_fuse.drr:14:6) at op4, the root pd_op.concat.
-func (m *transposeFlattenConcatFuseMatcher) r0_transpose_flatten_concat_1(op4 *ir.Op) bool {
-	// %o = pd_op.concat(%_1, %_2)
-	if op4.NumOperands() != 2 || op4.NumResults() != 1 {
-		return false
-	}
-	v2_o := op4.Result(0)
-	v4__1 := op4.Operand(0)
-	if v4__1 == nil {
-		return false
-	}
-	op2 := v4__1.DefiningOp()
-	if op2 == nil || v4__1.Index() != 0 || op2 == op4 {
-		return false
-	}
-	// %_1 = builtin.combine(%f0)
-	if op2.Info() != m.op_builtin_combine || op2.NumOperands() != 1 || op2.NumResults() != 1 {
-		return false
-	}
-	v1_f0 := op2.Operand(0)
-	if v1_f0 == nil {
-		return false
-	}
-	op1 := v1_f0.DefiningOp()
-	if op1 == nil || v1_f0.Index() != 0 || op1 == op4 || op1 == op2 {
-		return false
-	}
-	// %f0 = pd_op.flatten(%t0) {start_axis: $s, stop_axis: $e}
-	if op1.Info() != m.op_pd_op_flatten || op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	h1_s := rt.AttrOr(op1, "start_axis", m.def_pd_op_flatten_start_axis)
-	if h1_s == nil {
-		return false
-	}
-	h2_e := rt.AttrOr(op1, "stop_axis", m.def_pd_op_flatten_stop_axis)
-	if h2_e == nil {
-		return false
-	}
-	v0_t0 := op1.Operand(0)
-	if v0_t0 == nil {
-		return false
-	}
-	op0 := v0_t0.DefiningOp()
-	if op0 == nil || v0_t0.Index() != 0 || op0 == op4 || op0 == op2 || op0 == op1 {
-		return false
-	}
-	// %t0 = pd_op.transpose(%x0) {perm: $p}
-	if op0.Info() != m.op_pd_op_transpose || op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	h0_p := rt.AttrOr(op0, "perm", m.def_pd_op_transpose_perm)
-	if h0_p == nil {
-		return false
-	}
-	v3_x0 := op0.Operand(0)
-	if v3_x0 == nil {
-		return false
-	}
-	v5__2 := op4.Operand(1)
-	if v5__2 == nil {
-		return false
-	}
-	op3 := v5__2.DefiningOp()
-	if op3 == nil || v5__2.Index() != 0 || op3 == op4 || op3 == op2 || op3 == op1 || op3 == op0 {
-		return false
-	}
-	// %_2, ... = pd_op.full() {value: $axis}
-	if op3.Info() != m.op_pd_op_full || op3.NumOperands() != 0 || op3.NumResults() < 1 {
-		return false
-	}
-	h3_axis := rt.AttrOr(op3, "value", m.def_pd_op_full_value)
-	if h3_axis == nil {
-		return false
-	}
-	if !rt.ResultsUnused(op3, 1) {
-		return false
-	}
-	// closure: every use of %t0 is in the match
-	if !rt.OnlyUsedBy(v0_t0, op0, op1, op2, op3, op4) {
-		return false
-	}
-	// closure: every use of %f0 is in the match
-	if !rt.OnlyUsedBy(v1_f0, op0, op1, op2, op3, op4) {
-		return false
-	}
-	// closure: every use of %_1 is in the match
-	if !rt.OnlyUsedBy(v4__1, op0, op1, op2, op3, op4) {
-		return false
-	}
-	// where rank(%f0) == 2
-	f1, ok2 := rt.Call(m.builtin_rank, m.Args(v1_f0))
-	if !ok2 {
-		return false
-	}
-	if !(rule.Equal(f1, int64(2))) {
-		return false
-	}
-	// where $axis in [-2, -1, 0, 1]
-	in3, ok4 := rt.In(rule.AttrVal(h3_axis), transposeFlattenConcatFuseList1)
-	if !ok4 {
-		return false
-	}
-	if !in3 {
-		return false
-	}
-	mt := m.Emit(m.rules[0])
-	mt.Ops = append(mt.Ops[:0], op0, op1, op2, op3, op4)
-	mt.Values = append(mt.Values[:0], v0_t0, v1_f0, v2_o, v3_x0, v4__1, v5__2)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_p, h1_s, h2_e, h3_axis)
-	return true
-}
-
-// r1_transpose_flatten_concat_2 tries rule transpose_flatten_concat_2 (benefit 2, transpose_flatten_concat_fuse.drr:34:6) at op6, the root pd_op.concat.
-func (m *transposeFlattenConcatFuseMatcher) r1_transpose_flatten_concat_2(op6 *ir.Op) bool {
-	// %o = pd_op.concat(%_1, %_2)
-	if op6.NumOperands() != 2 || op6.NumResults() != 1 {
-		return false
-	}
-	v4_o := op6.Result(0)
-	v7__1 := op6.Operand(0)
-	if v7__1 == nil {
-		return false
-	}
-	op4 := v7__1.DefiningOp()
-	if op4 == nil || v7__1.Index() != 0 || op4 == op6 {
-		return false
-	}
-	// %_1 = builtin.combine(%f0, %f1)
-	if op4.Info() != m.op_builtin_combine || op4.NumOperands() != 2 || op4.NumResults() != 1 {
-		return false
-	}
-	v1_f0 := op4.Operand(0)
-	if v1_f0 == nil {
-		return false
-	}
-	op1 := v1_f0.DefiningOp()
-	if op1 == nil || v1_f0.Index() != 0 || op1 == op6 || op1 == op4 {
-		return false
-	}
-	// %f0 = pd_op.flatten(%t0) {start_axis: $s, stop_axis: $e}
-	if op1.Info() != m.op_pd_op_flatten || op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	h1_s := rt.AttrOr(op1, "start_axis", m.def_pd_op_flatten_start_axis)
-	if h1_s == nil {
-		return false
-	}
-	h2_e := rt.AttrOr(op1, "stop_axis", m.def_pd_op_flatten_stop_axis)
-	if h2_e == nil {
-		return false
-	}
-	v0_t0 := op1.Operand(0)
-	if v0_t0 == nil {
-		return false
-	}
-	op0 := v0_t0.DefiningOp()
-	if op0 == nil || v0_t0.Index() != 0 || op0 == op6 || op0 == op4 || op0 == op1 {
-		return false
-	}
-	// %t0 = pd_op.transpose(%x0) {perm: $p}
-	if op0.Info() != m.op_pd_op_transpose || op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	h0_p := rt.AttrOr(op0, "perm", m.def_pd_op_transpose_perm)
-	if h0_p == nil {
-		return false
-	}
-	v5_x0 := op0.Operand(0)
-	if v5_x0 == nil {
-		return false
-	}
-	v3_f1 := op4.Operand(1)
-	if v3_f1 == nil {
-		return false
-	}
-	op3 := v3_f1.DefiningOp()
-	if op3 == nil || v3_f1.Index() != 0 || op3 == op6 || op3 == op4 || op3 == op1 || op3 == op0 {
-		return false
-	}
-	// %f1 = pd_op.flatten(%t1) {start_axis: $s, stop_axis: $e}
-	if op3.Info() != m.op_pd_op_flatten || op3.NumOperands() != 1 || op3.NumResults() != 1 {
-		return false
-	}
-	a1 := rt.AttrOr(op3, "start_axis", m.def_pd_op_flatten_start_axis)
-	if a1 == nil || a1 != h1_s {
-		return false
-	}
-	a2 := rt.AttrOr(op3, "stop_axis", m.def_pd_op_flatten_stop_axis)
-	if a2 == nil || a2 != h2_e {
-		return false
-	}
-	v2_t1 := op3.Operand(0)
-	if v2_t1 == nil {
-		return false
-	}
-	op2 := v2_t1.DefiningOp()
-	if op2 == nil || v2_t1.Index() != 0 || op2 == op6 || op2 == op4 || op2 == op1 || op2 == op0 || op2 == op3 {
-		return false
-	}
-	// %t1 = pd_op.transpose(%x1) {perm: $p}
-	if op2.Info() != m.op_pd_op_transpose || op2.NumOperands() != 1 || op2.NumResults() != 1 {
-		return false
-	}
-	a3 := rt.AttrOr(op2, "perm", m.def_pd_op_transpose_perm)
-	if a3 == nil || a3 != h0_p {
-		return false
-	}
-	v6_x1 := op2.Operand(0)
-	if v6_x1 == nil {
-		return false
-	}
-	v8__2 := op6.Operand(1)
-	if v8__2 == nil {
-		return false
-	}
-	op5 := v8__2.DefiningOp()
-	if op5 == nil || v8__2.Index() != 0 || op5 == op6 || op5 == op4 || op5 == op1 || op5 == op0 || op5 == op3 || op5 == op2 {
-		return false
-	}
-	// %_2, ... = pd_op.full() {value: $axis}
-	if op5.Info() != m.op_pd_op_full || op5.NumOperands() != 0 || op5.NumResults() < 1 {
-		return false
-	}
-	h3_axis := rt.AttrOr(op5, "value", m.def_pd_op_full_value)
-	if h3_axis == nil {
-		return false
-	}
-	if !rt.ResultsUnused(op5, 1) {
-		return false
-	}
-	// closure: every use of %t0 is in the match
-	if !rt.OnlyUsedBy(v0_t0, op0, op1, op2, op3, op4, op5, op6) {
-		return false
-	}
-	// closure: every use of %f0 is in the match
-	if !rt.OnlyUsedBy(v1_f0, op0, op1, op2, op3, op4, op5, op6) {
-		return false
-	}
-	// closure: every use of %t1 is in the match
-	if !rt.OnlyUsedBy(v2_t1, op0, op1, op2, op3, op4, op5, op6) {
-		return false
-	}
-	// closure: every use of %f1 is in the match
-	if !rt.OnlyUsedBy(v3_f1, op0, op1, op2, op3, op4, op5, op6) {
-		return false
-	}
-	// closure: every use of %_1 is in the match
-	if !rt.OnlyUsedBy(v7__1, op0, op1, op2, op3, op4, op5, op6) {
-		return false
-	}
-	// where rank(%f0) == 2 && rank(%f1) == 2
-	f4, ok5 := rt.Call(m.builtin_rank, m.Args(v1_f0))
-	if !ok5 {
-		return false
-	}
-	if !(rule.Equal(f4, int64(2))) {
-		return false
-	}
-	f6, ok7 := rt.Call(m.builtin_rank, m.Args(v3_f1))
-	if !ok7 {
-		return false
-	}
-	if !(rule.Equal(f6, int64(2))) {
-		return false
-	}
-	// where $axis in [-2, -1, 0, 1]
-	in8, ok9 := rt.In(rule.AttrVal(h3_axis), transposeFlattenConcatFuseList1)
-	if !ok9 {
-		return false
-	}
-	if !in8 {
-		return false
-	}
-	mt := m.Emit(m.rules[1])
-	mt.Ops = append(mt.Ops[:0], op0, op1, op2, op3, op4, op5, op6)
-	mt.Values = append(mt.Values[:0], v0_t0, v1_f0, v2_t1, v3_f1, v4_o, v5_x0, v6_x1, v7__1, v8__2)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_p, h1_s, h2_e, h3_axis)
-	return true
-}
-
-// r2_transpose_flatten_concat_3 tries rule transpose_flatten_concat_3 (benefit 3, transpose_flatten_concat_fuse.drr:56:6) at op8, the root pd_op.concat.
-func (m *transposeFlattenConcatFuseMatcher) r2_transpose_flatten_concat_3(op8 *ir.Op) bool {
-	// %o = pd_op.concat(%_1, %_2)
-	if op8.NumOperands() != 2 || op8.NumResults() != 1 {
-		return false
-	}
-	v6_o := op8.Result(0)
-	v10__1 := op8.Operand(0)
-	if v10__1 == nil {
-		return false
-	}
-	op6 := v10__1.DefiningOp()
-	if op6 == nil || v10__1.Index() != 0 || op6 == op8 {
-		return false
-	}
-	// %_1 = builtin.combine(%f0, %f1, %f2)
-	if op6.Info() != m.op_builtin_combine || op6.NumOperands() != 3 || op6.NumResults() != 1 {
-		return false
-	}
-	v1_f0 := op6.Operand(0)
-	if v1_f0 == nil {
-		return false
-	}
-	op1 := v1_f0.DefiningOp()
-	if op1 == nil || v1_f0.Index() != 0 || op1 == op8 || op1 == op6 {
-		return false
-	}
-	// %f0 = pd_op.flatten(%t0) {start_axis: $s, stop_axis: $e}
-	if op1.Info() != m.op_pd_op_flatten || op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	h1_s := rt.AttrOr(op1, "start_axis", m.def_pd_op_flatten_start_axis)
-	if h1_s == nil {
-		return false
-	}
-	h2_e := rt.AttrOr(op1, "stop_axis", m.def_pd_op_flatten_stop_axis)
-	if h2_e == nil {
-		return false
-	}
-	v0_t0 := op1.Operand(0)
-	if v0_t0 == nil {
-		return false
-	}
-	op0 := v0_t0.DefiningOp()
-	if op0 == nil || v0_t0.Index() != 0 || op0 == op8 || op0 == op6 || op0 == op1 {
-		return false
-	}
-	// %t0 = pd_op.transpose(%x0) {perm: $p}
-	if op0.Info() != m.op_pd_op_transpose || op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	h0_p := rt.AttrOr(op0, "perm", m.def_pd_op_transpose_perm)
-	if h0_p == nil {
-		return false
-	}
-	v7_x0 := op0.Operand(0)
-	if v7_x0 == nil {
-		return false
-	}
-	v3_f1 := op6.Operand(1)
-	if v3_f1 == nil {
-		return false
-	}
-	op3 := v3_f1.DefiningOp()
-	if op3 == nil || v3_f1.Index() != 0 || op3 == op8 || op3 == op6 || op3 == op1 || op3 == op0 {
-		return false
-	}
-	// %f1 = pd_op.flatten(%t1) {start_axis: $s, stop_axis: $e}
-	if op3.Info() != m.op_pd_op_flatten || op3.NumOperands() != 1 || op3.NumResults() != 1 {
-		return false
-	}
-	a1 := rt.AttrOr(op3, "start_axis", m.def_pd_op_flatten_start_axis)
-	if a1 == nil || a1 != h1_s {
-		return false
-	}
-	a2 := rt.AttrOr(op3, "stop_axis", m.def_pd_op_flatten_stop_axis)
-	if a2 == nil || a2 != h2_e {
-		return false
-	}
-	v2_t1 := op3.Operand(0)
-	if v2_t1 == nil {
-		return false
-	}
-	op2 := v2_t1.DefiningOp()
-	if op2 == nil || v2_t1.Index() != 0 || op2 == op8 || op2 == op6 || op2 == op1 || op2 == op0 || op2 == op3 {
-		return false
-	}
-	// %t1 = pd_op.transpose(%x1) {perm: $p}
-	if op2.Info() != m.op_pd_op_transpose || op2.NumOperands() != 1 || op2.NumResults() != 1 {
-		return false
-	}
-	a3 := rt.AttrOr(op2, "perm", m.def_pd_op_transpose_perm)
-	if a3 == nil || a3 != h0_p {
-		return false
-	}
-	v8_x1 := op2.Operand(0)
-	if v8_x1 == nil {
-		return false
-	}
-	v5_f2 := op6.Operand(2)
-	if v5_f2 == nil {
-		return false
-	}
-	op5 := v5_f2.DefiningOp()
-	if op5 == nil || v5_f2.Index() != 0 || op5 == op8 || op5 == op6 || op5 == op1 || op5 == op0 || op5 == op3 || op5 == op2 {
-		return false
-	}
-	// %f2 = pd_op.flatten(%t2) {start_axis: $s, stop_axis: $e}
-	if op5.Info() != m.op_pd_op_flatten || op5.NumOperands() != 1 || op5.NumResults() != 1 {
-		return false
-	}
-	a4 := rt.AttrOr(op5, "start_axis", m.def_pd_op_flatten_start_axis)
-	if a4 == nil || a4 != h1_s {
-		return false
-	}
-	a5 := rt.AttrOr(op5, "stop_axis", m.def_pd_op_flatten_stop_axis)
-	if a5 == nil || a5 != h2_e {
-		return false
-	}
-	v4_t2 := op5.Operand(0)
-	if v4_t2 == nil {
-		return false
-	}
-	op4 := v4_t2.DefiningOp()
-	if op4 == nil || v4_t2.Index() != 0 || op4 == op8 || op4 == op6 || op4 == op1 || op4 == op0 || op4 == op3 || op4 == op2 || op4 == op5 {
-		return false
-	}
-	// %t2 = pd_op.transpose(%x2) {perm: $p}
-	if op4.Info() != m.op_pd_op_transpose || op4.NumOperands() != 1 || op4.NumResults() != 1 {
-		return false
-	}
-	a6 := rt.AttrOr(op4, "perm", m.def_pd_op_transpose_perm)
-	if a6 == nil || a6 != h0_p {
-		return false
-	}
-	v9_x2 := op4.Operand(0)
-	if v9_x2 == nil {
-		return false
-	}
-	v11__2 := op8.Operand(1)
-	if v11__2 == nil {
-		return false
-	}
-	op7 := v11__2.DefiningOp()
-	if op7 == nil || v11__2.Index() != 0 || op7 == op8 || op7 == op6 || op7 == op1 || op7 == op0 || op7 == op3 || op7 == op2 || op7 == op5 || op7 == op4 {
-		return false
-	}
-	// %_2, ... = pd_op.full() {value: $axis}
-	if op7.Info() != m.op_pd_op_full || op7.NumOperands() != 0 || op7.NumResults() < 1 {
-		return false
-	}
-	h3_axis := rt.AttrOr(op7, "value", m.def_pd_op_full_value)
-	if h3_axis == nil {
-		return false
-	}
-	if !rt.ResultsUnused(op7, 1) {
-		return false
-	}
-	// closure: every use of %t0 is in the match
-	if !rt.OnlyUsedBy(v0_t0, op0, op1, op2, op3, op4, op5, op6, op7, op8) {
-		return false
-	}
-	// closure: every use of %f0 is in the match
-	if !rt.OnlyUsedBy(v1_f0, op0, op1, op2, op3, op4, op5, op6, op7, op8) {
-		return false
-	}
-	// closure: every use of %t1 is in the match
-	if !rt.OnlyUsedBy(v2_t1, op0, op1, op2, op3, op4, op5, op6, op7, op8) {
-		return false
-	}
-	// closure: every use of %f1 is in the match
-	if !rt.OnlyUsedBy(v3_f1, op0, op1, op2, op3, op4, op5, op6, op7, op8) {
-		return false
-	}
-	// closure: every use of %t2 is in the match
-	if !rt.OnlyUsedBy(v4_t2, op0, op1, op2, op3, op4, op5, op6, op7, op8) {
-		return false
-	}
-	// closure: every use of %f2 is in the match
-	if !rt.OnlyUsedBy(v5_f2, op0, op1, op2, op3, op4, op5, op6, op7, op8) {
-		return false
-	}
-	// closure: every use of %_1 is in the match
-	if !rt.OnlyUsedBy(v10__1, op0, op1, op2, op3, op4, op5, op6, op7, op8) {
-		return false
-	}
-	// where rank(%f0) == 2 && rank(%f1) == 2 && rank(%f2) == 2
-	f7, ok8 := rt.Call(m.builtin_rank, m.Args(v1_f0))
-	if !ok8 {
-		return false
-	}
-	if !(rule.Equal(f7, int64(2))) {
-		return false
-	}
-	f9, ok10 := rt.Call(m.builtin_rank, m.Args(v3_f1))
-	if !ok10 {
-		return false
-	}
-	if !(rule.Equal(f9, int64(2))) {
-		return false
-	}
-	f11, ok12 := rt.Call(m.builtin_rank, m.Args(v5_f2))
-	if !ok12 {
-		return false
-	}
-	if !(rule.Equal(f11, int64(2))) {
-		return false
-	}
-	// where $axis in [-2, -1, 0, 1]
-	in13, ok14 := rt.In(rule.AttrVal(h3_axis), transposeFlattenConcatFuseList1)
-	if !ok14 {
-		return false
-	}
-	if !in13 {
-		return false
-	}
-	mt := m.Emit(m.rules[2])
-	mt.Ops = append(mt.Ops[:0], op0, op1, op2, op3, op4, op5, op6, op7, op8)
-	mt.Values = append(mt.Values[:0], v0_t0, v1_f0, v2_t1, v3_f1, v4_t2, v5_f2, v6_o, v7_x0, v8_x1, v9_x2, v10__1, v11__2)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_p, h1_s, h2_e, h3_axis)
-	return true
-}
-
-// r3_transpose_flatten_concat_4 tries rule transpose_flatten_concat_4 (benefit 4, transpose_flatten_concat_fuse.drr:80:6) at op10, the root pd_op.concat.
-func (m *transposeFlattenConcatFuseMatcher) r3_transpose_flatten_concat_4(op10 *ir.Op) bool {
-	// %o = pd_op.concat(%_1, %_2)
-	if op10.NumOperands() != 2 || op10.NumResults() != 1 {
-		return false
-	}
-	v8_o := op10.Result(0)
-	v13__1 := op10.Operand(0)
-	if v13__1 == nil {
-		return false
-	}
-	op8 := v13__1.DefiningOp()
-	if op8 == nil || v13__1.Index() != 0 || op8 == op10 {
-		return false
-	}
-	// %_1 = builtin.combine(%f0, %f1, %f2, %f3)
-	if op8.Info() != m.op_builtin_combine || op8.NumOperands() != 4 || op8.NumResults() != 1 {
-		return false
-	}
-	v1_f0 := op8.Operand(0)
-	if v1_f0 == nil {
-		return false
-	}
-	op1 := v1_f0.DefiningOp()
-	if op1 == nil || v1_f0.Index() != 0 || op1 == op10 || op1 == op8 {
-		return false
-	}
-	// %f0 = pd_op.flatten(%t0) {start_axis: $s, stop_axis: $e}
-	if op1.Info() != m.op_pd_op_flatten || op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	h1_s := rt.AttrOr(op1, "start_axis", m.def_pd_op_flatten_start_axis)
-	if h1_s == nil {
-		return false
-	}
-	h2_e := rt.AttrOr(op1, "stop_axis", m.def_pd_op_flatten_stop_axis)
-	if h2_e == nil {
-		return false
-	}
-	v0_t0 := op1.Operand(0)
-	if v0_t0 == nil {
-		return false
-	}
-	op0 := v0_t0.DefiningOp()
-	if op0 == nil || v0_t0.Index() != 0 || op0 == op10 || op0 == op8 || op0 == op1 {
-		return false
-	}
-	// %t0 = pd_op.transpose(%x0) {perm: $p}
-	if op0.Info() != m.op_pd_op_transpose || op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	h0_p := rt.AttrOr(op0, "perm", m.def_pd_op_transpose_perm)
-	if h0_p == nil {
-		return false
-	}
-	v9_x0 := op0.Operand(0)
-	if v9_x0 == nil {
-		return false
-	}
-	v3_f1 := op8.Operand(1)
-	if v3_f1 == nil {
-		return false
-	}
-	op3 := v3_f1.DefiningOp()
-	if op3 == nil || v3_f1.Index() != 0 || op3 == op10 || op3 == op8 || op3 == op1 || op3 == op0 {
-		return false
-	}
-	// %f1 = pd_op.flatten(%t1) {start_axis: $s, stop_axis: $e}
-	if op3.Info() != m.op_pd_op_flatten || op3.NumOperands() != 1 || op3.NumResults() != 1 {
-		return false
-	}
-	a1 := rt.AttrOr(op3, "start_axis", m.def_pd_op_flatten_start_axis)
-	if a1 == nil || a1 != h1_s {
-		return false
-	}
-	a2 := rt.AttrOr(op3, "stop_axis", m.def_pd_op_flatten_stop_axis)
-	if a2 == nil || a2 != h2_e {
-		return false
-	}
-	v2_t1 := op3.Operand(0)
-	if v2_t1 == nil {
-		return false
-	}
-	op2 := v2_t1.DefiningOp()
-	if op2 == nil || v2_t1.Index() != 0 || op2 == op10 || op2 == op8 || op2 == op1 || op2 == op0 || op2 == op3 {
-		return false
-	}
-	// %t1 = pd_op.transpose(%x1) {perm: $p}
-	if op2.Info() != m.op_pd_op_transpose || op2.NumOperands() != 1 || op2.NumResults() != 1 {
-		return false
-	}
-	a3 := rt.AttrOr(op2, "perm", m.def_pd_op_transpose_perm)
-	if a3 == nil || a3 != h0_p {
-		return false
-	}
-	v10_x1 := op2.Operand(0)
-	if v10_x1 == nil {
-		return false
-	}
-	v5_f2 := op8.Operand(2)
-	if v5_f2 == nil {
-		return false
-	}
-	op5 := v5_f2.DefiningOp()
-	if op5 == nil || v5_f2.Index() != 0 || op5 == op10 || op5 == op8 || op5 == op1 || op5 == op0 || op5 == op3 || op5 == op2 {
-		return false
-	}
-	// %f2 = pd_op.flatten(%t2) {start_axis: $s, stop_axis: $e}
-	if op5.Info() != m.op_pd_op_flatten || op5.NumOperands() != 1 || op5.NumResults() != 1 {
-		return false
-	}
-	a4 := rt.AttrOr(op5, "start_axis", m.def_pd_op_flatten_start_axis)
-	if a4 == nil || a4 != h1_s {
-		return false
-	}
-	a5 := rt.AttrOr(op5, "stop_axis", m.def_pd_op_flatten_stop_axis)
-	if a5 == nil || a5 != h2_e {
-		return false
-	}
-	v4_t2 := op5.Operand(0)
-	if v4_t2 == nil {
-		return false
-	}
-	op4 := v4_t2.DefiningOp()
-	if op4 == nil || v4_t2.Index() != 0 || op4 == op10 || op4 == op8 || op4 == op1 || op4 == op0 || op4 == op3 || op4 == op2 || op4 == op5 {
-		return false
-	}
-	// %t2 = pd_op.transpose(%x2) {perm: $p}
-	if op4.Info() != m.op_pd_op_transpose || op4.NumOperands() != 1 || op4.NumResults() != 1 {
-		return false
-	}
-	a6 := rt.AttrOr(op4, "perm", m.def_pd_op_transpose_perm)
-	if a6 == nil || a6 != h0_p {
-		return false
-	}
-	v11_x2 := op4.Operand(0)
-	if v11_x2 == nil {
-		return false
-	}
-	v7_f3 := op8.Operand(3)
-	if v7_f3 == nil {
-		return false
-	}
-	op7 := v7_f3.DefiningOp()
-	if op7 == nil || v7_f3.Index() != 0 || op7 == op10 || op7 == op8 || op7 == op1 || op7 == op0 || op7 == op3 || op7 == op2 || op7 == op5 || op7 == op4 {
-		return false
-	}
-	// %f3 = pd_op.flatten(%t3) {start_axis: $s, stop_axis: $e}
-	if op7.Info() != m.op_pd_op_flatten || op7.NumOperands() != 1 || op7.NumResults() != 1 {
-		return false
-	}
-	a7 := rt.AttrOr(op7, "start_axis", m.def_pd_op_flatten_start_axis)
-	if a7 == nil || a7 != h1_s {
-		return false
-	}
-	a8 := rt.AttrOr(op7, "stop_axis", m.def_pd_op_flatten_stop_axis)
-	if a8 == nil || a8 != h2_e {
-		return false
-	}
-	v6_t3 := op7.Operand(0)
-	if v6_t3 == nil {
-		return false
-	}
-	op6 := v6_t3.DefiningOp()
-	if op6 == nil || v6_t3.Index() != 0 || op6 == op10 || op6 == op8 || op6 == op1 || op6 == op0 || op6 == op3 || op6 == op2 || op6 == op5 || op6 == op4 || op6 == op7 {
-		return false
-	}
-	// %t3 = pd_op.transpose(%x3) {perm: $p}
-	if op6.Info() != m.op_pd_op_transpose || op6.NumOperands() != 1 || op6.NumResults() != 1 {
-		return false
-	}
-	a9 := rt.AttrOr(op6, "perm", m.def_pd_op_transpose_perm)
-	if a9 == nil || a9 != h0_p {
-		return false
-	}
-	v12_x3 := op6.Operand(0)
-	if v12_x3 == nil {
-		return false
-	}
-	v14__2 := op10.Operand(1)
-	if v14__2 == nil {
-		return false
-	}
-	op9 := v14__2.DefiningOp()
-	if op9 == nil || v14__2.Index() != 0 || op9 == op10 || op9 == op8 || op9 == op1 || op9 == op0 || op9 == op3 || op9 == op2 || op9 == op5 || op9 == op4 || op9 == op7 || op9 == op6 {
-		return false
-	}
-	// %_2, ... = pd_op.full() {value: $axis}
-	if op9.Info() != m.op_pd_op_full || op9.NumOperands() != 0 || op9.NumResults() < 1 {
-		return false
-	}
-	h3_axis := rt.AttrOr(op9, "value", m.def_pd_op_full_value)
-	if h3_axis == nil {
-		return false
-	}
-	if !rt.ResultsUnused(op9, 1) {
-		return false
-	}
-	// closure: every use of %t0 is in the match
-	if !rt.OnlyUsedBy(v0_t0, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10) {
-		return false
-	}
-	// closure: every use of %f0 is in the match
-	if !rt.OnlyUsedBy(v1_f0, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10) {
-		return false
-	}
-	// closure: every use of %t1 is in the match
-	if !rt.OnlyUsedBy(v2_t1, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10) {
-		return false
-	}
-	// closure: every use of %f1 is in the match
-	if !rt.OnlyUsedBy(v3_f1, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10) {
-		return false
-	}
-	// closure: every use of %t2 is in the match
-	if !rt.OnlyUsedBy(v4_t2, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10) {
-		return false
-	}
-	// closure: every use of %f2 is in the match
-	if !rt.OnlyUsedBy(v5_f2, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10) {
-		return false
-	}
-	// closure: every use of %t3 is in the match
-	if !rt.OnlyUsedBy(v6_t3, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10) {
-		return false
-	}
-	// closure: every use of %f3 is in the match
-	if !rt.OnlyUsedBy(v7_f3, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10) {
-		return false
-	}
-	// closure: every use of %_1 is in the match
-	if !rt.OnlyUsedBy(v13__1, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10) {
-		return false
-	}
-	// where rank(%f0) == 2 && rank(%f1) == 2 && rank(%f2) == 2 && rank(%f3) == 2
-	f10, ok11 := rt.Call(m.builtin_rank, m.Args(v1_f0))
-	if !ok11 {
-		return false
-	}
-	if !(rule.Equal(f10, int64(2))) {
-		return false
-	}
-	f12, ok13 := rt.Call(m.builtin_rank, m.Args(v3_f1))
-	if !ok13 {
-		return false
-	}
-	if !(rule.Equal(f12, int64(2))) {
-		return false
-	}
-	f14, ok15 := rt.Call(m.builtin_rank, m.Args(v5_f2))
-	if !ok15 {
-		return false
-	}
-	if !(rule.Equal(f14, int64(2))) {
-		return false
-	}
-	f16, ok17 := rt.Call(m.builtin_rank, m.Args(v7_f3))
-	if !ok17 {
-		return false
-	}
-	if !(rule.Equal(f16, int64(2))) {
-		return false
-	}
-	// where $axis in [-2, -1, 0, 1]
-	in18, ok19 := rt.In(rule.AttrVal(h3_axis), transposeFlattenConcatFuseList1)
-	if !ok19 {
-		return false
-	}
-	if !in18 {
-		return false
-	}
-	mt := m.Emit(m.rules[3])
-	mt.Ops = append(mt.Ops[:0], op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10)
-	mt.Values = append(mt.Values[:0], v0_t0, v1_f0, v2_t1, v3_f1, v4_t2, v5_f2, v6_t3, v7_f3, v8_o, v9_x0, v10_x1, v11_x2, v12_x3, v13__1, v14__2)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_p, h1_s, h2_e, h3_axis)
-	return true
-}
-
-// r4_transpose_flatten_concat_5 tries rule transpose_flatten_concat_5 (benefit 5, transpose_flatten_concat_fuse.drr:106:6) at op12, the root pd_op.concat.
-func (m *transposeFlattenConcatFuseMatcher) r4_transpose_flatten_concat_5(op12 *ir.Op) bool {
-	// %o = pd_op.concat(%_1, %_2)
-	if op12.NumOperands() != 2 || op12.NumResults() != 1 {
-		return false
-	}
-	v10_o := op12.Result(0)
-	v16__1 := op12.Operand(0)
-	if v16__1 == nil {
-		return false
-	}
-	op10 := v16__1.DefiningOp()
-	if op10 == nil || v16__1.Index() != 0 || op10 == op12 {
-		return false
-	}
-	// %_1 = builtin.combine(%f0, %f1, %f2, %f3, %f4)
-	if op10.Info() != m.op_builtin_combine || op10.NumOperands() != 5 || op10.NumResults() != 1 {
-		return false
-	}
-	v1_f0 := op10.Operand(0)
-	if v1_f0 == nil {
-		return false
-	}
-	op1 := v1_f0.DefiningOp()
-	if op1 == nil || v1_f0.Index() != 0 || op1 == op12 || op1 == op10 {
-		return false
-	}
-	// %f0 = pd_op.flatten(%t0) {start_axis: $s, stop_axis: $e}
-	if op1.Info() != m.op_pd_op_flatten || op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	h1_s := rt.AttrOr(op1, "start_axis", m.def_pd_op_flatten_start_axis)
-	if h1_s == nil {
-		return false
-	}
-	h2_e := rt.AttrOr(op1, "stop_axis", m.def_pd_op_flatten_stop_axis)
-	if h2_e == nil {
-		return false
-	}
-	v0_t0 := op1.Operand(0)
-	if v0_t0 == nil {
-		return false
-	}
-	op0 := v0_t0.DefiningOp()
-	if op0 == nil || v0_t0.Index() != 0 || op0 == op12 || op0 == op10 || op0 == op1 {
-		return false
-	}
-	// %t0 = pd_op.transpose(%x0) {perm: $p}
-	if op0.Info() != m.op_pd_op_transpose || op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	h0_p := rt.AttrOr(op0, "perm", m.def_pd_op_transpose_perm)
-	if h0_p == nil {
-		return false
-	}
-	v11_x0 := op0.Operand(0)
-	if v11_x0 == nil {
-		return false
-	}
-	v3_f1 := op10.Operand(1)
-	if v3_f1 == nil {
-		return false
-	}
-	op3 := v3_f1.DefiningOp()
-	if op3 == nil || v3_f1.Index() != 0 || op3 == op12 || op3 == op10 || op3 == op1 || op3 == op0 {
-		return false
-	}
-	// %f1 = pd_op.flatten(%t1) {start_axis: $s, stop_axis: $e}
-	if op3.Info() != m.op_pd_op_flatten || op3.NumOperands() != 1 || op3.NumResults() != 1 {
-		return false
-	}
-	a1 := rt.AttrOr(op3, "start_axis", m.def_pd_op_flatten_start_axis)
-	if a1 == nil || a1 != h1_s {
-		return false
-	}
-	a2 := rt.AttrOr(op3, "stop_axis", m.def_pd_op_flatten_stop_axis)
-	if a2 == nil || a2 != h2_e {
-		return false
-	}
-	v2_t1 := op3.Operand(0)
-	if v2_t1 == nil {
-		return false
-	}
-	op2 := v2_t1.DefiningOp()
-	if op2 == nil || v2_t1.Index() != 0 || op2 == op12 || op2 == op10 || op2 == op1 || op2 == op0 || op2 == op3 {
-		return false
-	}
-	// %t1 = pd_op.transpose(%x1) {perm: $p}
-	if op2.Info() != m.op_pd_op_transpose || op2.NumOperands() != 1 || op2.NumResults() != 1 {
-		return false
-	}
-	a3 := rt.AttrOr(op2, "perm", m.def_pd_op_transpose_perm)
-	if a3 == nil || a3 != h0_p {
-		return false
-	}
-	v12_x1 := op2.Operand(0)
-	if v12_x1 == nil {
-		return false
-	}
-	v5_f2 := op10.Operand(2)
-	if v5_f2 == nil {
-		return false
-	}
-	op5 := v5_f2.DefiningOp()
-	if op5 == nil || v5_f2.Index() != 0 || op5 == op12 || op5 == op10 || op5 == op1 || op5 == op0 || op5 == op3 || op5 == op2 {
-		return false
-	}
-	// %f2 = pd_op.flatten(%t2) {start_axis: $s, stop_axis: $e}
-	if op5.Info() != m.op_pd_op_flatten || op5.NumOperands() != 1 || op5.NumResults() != 1 {
-		return false
-	}
-	a4 := rt.AttrOr(op5, "start_axis", m.def_pd_op_flatten_start_axis)
-	if a4 == nil || a4 != h1_s {
-		return false
-	}
-	a5 := rt.AttrOr(op5, "stop_axis", m.def_pd_op_flatten_stop_axis)
-	if a5 == nil || a5 != h2_e {
-		return false
-	}
-	v4_t2 := op5.Operand(0)
-	if v4_t2 == nil {
-		return false
-	}
-	op4 := v4_t2.DefiningOp()
-	if op4 == nil || v4_t2.Index() != 0 || op4 == op12 || op4 == op10 || op4 == op1 || op4 == op0 || op4 == op3 || op4 == op2 || op4 == op5 {
-		return false
-	}
-	// %t2 = pd_op.transpose(%x2) {perm: $p}
-	if op4.Info() != m.op_pd_op_transpose || op4.NumOperands() != 1 || op4.NumResults() != 1 {
-		return false
-	}
-	a6 := rt.AttrOr(op4, "perm", m.def_pd_op_transpose_perm)
-	if a6 == nil || a6 != h0_p {
-		return false
-	}
-	v13_x2 := op4.Operand(0)
-	if v13_x2 == nil {
-		return false
-	}
-	v7_f3 := op10.Operand(3)
-	if v7_f3 == nil {
-		return false
-	}
-	op7 := v7_f3.DefiningOp()
-	if op7 == nil || v7_f3.Index() != 0 || op7 == op12 || op7 == op10 || op7 == op1 || op7 == op0 || op7 == op3 || op7 == op2 || op7 == op5 || op7 == op4 {
-		return false
-	}
-	// %f3 = pd_op.flatten(%t3) {start_axis: $s, stop_axis: $e}
-	if op7.Info() != m.op_pd_op_flatten || op7.NumOperands() != 1 || op7.NumResults() != 1 {
-		return false
-	}
-	a7 := rt.AttrOr(op7, "start_axis", m.def_pd_op_flatten_start_axis)
-	if a7 == nil || a7 != h1_s {
-		return false
-	}
-	a8 := rt.AttrOr(op7, "stop_axis", m.def_pd_op_flatten_stop_axis)
-	if a8 == nil || a8 != h2_e {
-		return false
-	}
-	v6_t3 := op7.Operand(0)
-	if v6_t3 == nil {
-		return false
-	}
-	op6 := v6_t3.DefiningOp()
-	if op6 == nil || v6_t3.Index() != 0 || op6 == op12 || op6 == op10 || op6 == op1 || op6 == op0 || op6 == op3 || op6 == op2 || op6 == op5 || op6 == op4 || op6 == op7 {
-		return false
-	}
-	// %t3 = pd_op.transpose(%x3) {perm: $p}
-	if op6.Info() != m.op_pd_op_transpose || op6.NumOperands() != 1 || op6.NumResults() != 1 {
-		return false
-	}
-	a9 := rt.AttrOr(op6, "perm", m.def_pd_op_transpose_perm)
-	if a9 == nil || a9 != h0_p {
-		return false
-	}
-	v14_x3 := op6.Operand(0)
-	if v14_x3 == nil {
-		return false
-	}
-	v9_f4 := op10.Operand(4)
-	if v9_f4 == nil {
-		return false
-	}
-	op9 := v9_f4.DefiningOp()
-	if op9 == nil || v9_f4.Index() != 0 || op9 == op12 || op9 == op10 || op9 == op1 || op9 == op0 || op9 == op3 || op9 == op2 || op9 == op5 || op9 == op4 || op9 == op7 || op9 == op6 {
-		return false
-	}
-	// %f4 = pd_op.flatten(%t4) {start_axis: $s, stop_axis: $e}
-	if op9.Info() != m.op_pd_op_flatten || op9.NumOperands() != 1 || op9.NumResults() != 1 {
-		return false
-	}
-	a10 := rt.AttrOr(op9, "start_axis", m.def_pd_op_flatten_start_axis)
-	if a10 == nil || a10 != h1_s {
-		return false
-	}
-	a11 := rt.AttrOr(op9, "stop_axis", m.def_pd_op_flatten_stop_axis)
-	if a11 == nil || a11 != h2_e {
-		return false
-	}
-	v8_t4 := op9.Operand(0)
-	if v8_t4 == nil {
-		return false
-	}
-	op8 := v8_t4.DefiningOp()
-	if op8 == nil || v8_t4.Index() != 0 || op8 == op12 || op8 == op10 || op8 == op1 || op8 == op0 || op8 == op3 || op8 == op2 || op8 == op5 || op8 == op4 || op8 == op7 || op8 == op6 || op8 == op9 {
-		return false
-	}
-	// %t4 = pd_op.transpose(%x4) {perm: $p}
-	if op8.Info() != m.op_pd_op_transpose || op8.NumOperands() != 1 || op8.NumResults() != 1 {
-		return false
-	}
-	a12 := rt.AttrOr(op8, "perm", m.def_pd_op_transpose_perm)
-	if a12 == nil || a12 != h0_p {
-		return false
-	}
-	v15_x4 := op8.Operand(0)
-	if v15_x4 == nil {
-		return false
-	}
-	v17__2 := op12.Operand(1)
-	if v17__2 == nil {
-		return false
-	}
-	op11 := v17__2.DefiningOp()
-	if op11 == nil || v17__2.Index() != 0 || op11 == op12 || op11 == op10 || op11 == op1 || op11 == op0 || op11 == op3 || op11 == op2 || op11 == op5 || op11 == op4 || op11 == op7 || op11 == op6 || op11 == op9 || op11 == op8 {
-		return false
-	}
-	// %_2, ... = pd_op.full() {value: $axis}
-	if op11.Info() != m.op_pd_op_full || op11.NumOperands() != 0 || op11.NumResults() < 1 {
-		return false
-	}
-	h3_axis := rt.AttrOr(op11, "value", m.def_pd_op_full_value)
-	if h3_axis == nil {
-		return false
-	}
-	if !rt.ResultsUnused(op11, 1) {
-		return false
-	}
-	// closure: every use of %t0 is in the match
-	if !rt.OnlyUsedBy(v0_t0, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12) {
-		return false
-	}
-	// closure: every use of %f0 is in the match
-	if !rt.OnlyUsedBy(v1_f0, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12) {
-		return false
-	}
-	// closure: every use of %t1 is in the match
-	if !rt.OnlyUsedBy(v2_t1, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12) {
-		return false
-	}
-	// closure: every use of %f1 is in the match
-	if !rt.OnlyUsedBy(v3_f1, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12) {
-		return false
-	}
-	// closure: every use of %t2 is in the match
-	if !rt.OnlyUsedBy(v4_t2, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12) {
-		return false
-	}
-	// closure: every use of %f2 is in the match
-	if !rt.OnlyUsedBy(v5_f2, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12) {
-		return false
-	}
-	// closure: every use of %t3 is in the match
-	if !rt.OnlyUsedBy(v6_t3, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12) {
-		return false
-	}
-	// closure: every use of %f3 is in the match
-	if !rt.OnlyUsedBy(v7_f3, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12) {
-		return false
-	}
-	// closure: every use of %t4 is in the match
-	if !rt.OnlyUsedBy(v8_t4, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12) {
-		return false
-	}
-	// closure: every use of %f4 is in the match
-	if !rt.OnlyUsedBy(v9_f4, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12) {
-		return false
-	}
-	// closure: every use of %_1 is in the match
-	if !rt.OnlyUsedBy(v16__1, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12) {
-		return false
-	}
-	// where rank(%f0) == 2 && rank(%f1) == 2 && rank(%f2) == 2 && rank(%f3) == 2 && rank(%f4) == 2
-	f13, ok14 := rt.Call(m.builtin_rank, m.Args(v1_f0))
-	if !ok14 {
-		return false
-	}
-	if !(rule.Equal(f13, int64(2))) {
-		return false
-	}
-	f15, ok16 := rt.Call(m.builtin_rank, m.Args(v3_f1))
-	if !ok16 {
-		return false
-	}
-	if !(rule.Equal(f15, int64(2))) {
-		return false
-	}
-	f17, ok18 := rt.Call(m.builtin_rank, m.Args(v5_f2))
-	if !ok18 {
-		return false
-	}
-	if !(rule.Equal(f17, int64(2))) {
-		return false
-	}
-	f19, ok20 := rt.Call(m.builtin_rank, m.Args(v7_f3))
-	if !ok20 {
-		return false
-	}
-	if !(rule.Equal(f19, int64(2))) {
-		return false
-	}
-	f21, ok22 := rt.Call(m.builtin_rank, m.Args(v9_f4))
-	if !ok22 {
-		return false
-	}
-	if !(rule.Equal(f21, int64(2))) {
-		return false
-	}
-	// where $axis in [-2, -1, 0, 1]
-	in23, ok24 := rt.In(rule.AttrVal(h3_axis), transposeFlattenConcatFuseList1)
-	if !ok24 {
-		return false
-	}
-	if !in23 {
-		return false
-	}
-	mt := m.Emit(m.rules[4])
-	mt.Ops = append(mt.Ops[:0], op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12)
-	mt.Values = append(mt.Values[:0], v0_t0, v1_f0, v2_t1, v3_f1, v4_t2, v5_f2, v6_t3, v7_f3, v8_t4, v9_f4, v10_o, v11_x0, v12_x1, v13_x2, v14_x3, v15_x4, v16__1, v17__2)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_p, h1_s, h2_e, h3_axis)
-	return true
-}
-
-// r5_transpose_flatten_concat_6 tries rule transpose_flatten_concat_6 (benefit 6, transpose_flatten_concat_fuse.drr:134:6) at op14, the root pd_op.concat.
-func (m *transposeFlattenConcatFuseMatcher) r5_transpose_flatten_concat_6(op14 *ir.Op) bool {
-	// %o = pd_op.concat(%_1, %_2)
-	if op14.NumOperands() != 2 || op14.NumResults() != 1 {
-		return false
-	}
-	v12_o := op14.Result(0)
-	v19__1 := op14.Operand(0)
-	if v19__1 == nil {
-		return false
-	}
-	op12 := v19__1.DefiningOp()
-	if op12 == nil || v19__1.Index() != 0 || op12 == op14 {
-		return false
-	}
-	// %_1 = builtin.combine(%f0, %f1, %f2, %f3, %f4, %f5)
-	if op12.Info() != m.op_builtin_combine || op12.NumOperands() != 6 || op12.NumResults() != 1 {
-		return false
-	}
-	v1_f0 := op12.Operand(0)
-	if v1_f0 == nil {
-		return false
-	}
-	op1 := v1_f0.DefiningOp()
-	if op1 == nil || v1_f0.Index() != 0 || op1 == op14 || op1 == op12 {
-		return false
-	}
-	// %f0 = pd_op.flatten(%t0) {start_axis: $s, stop_axis: $e}
-	if op1.Info() != m.op_pd_op_flatten || op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	h1_s := rt.AttrOr(op1, "start_axis", m.def_pd_op_flatten_start_axis)
-	if h1_s == nil {
-		return false
-	}
-	h2_e := rt.AttrOr(op1, "stop_axis", m.def_pd_op_flatten_stop_axis)
-	if h2_e == nil {
-		return false
-	}
-	v0_t0 := op1.Operand(0)
-	if v0_t0 == nil {
-		return false
-	}
-	op0 := v0_t0.DefiningOp()
-	if op0 == nil || v0_t0.Index() != 0 || op0 == op14 || op0 == op12 || op0 == op1 {
-		return false
-	}
-	// %t0 = pd_op.transpose(%x0) {perm: $p}
-	if op0.Info() != m.op_pd_op_transpose || op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	h0_p := rt.AttrOr(op0, "perm", m.def_pd_op_transpose_perm)
-	if h0_p == nil {
-		return false
-	}
-	v13_x0 := op0.Operand(0)
-	if v13_x0 == nil {
-		return false
-	}
-	v3_f1 := op12.Operand(1)
-	if v3_f1 == nil {
-		return false
-	}
-	op3 := v3_f1.DefiningOp()
-	if op3 == nil || v3_f1.Index() != 0 || op3 == op14 || op3 == op12 || op3 == op1 || op3 == op0 {
-		return false
-	}
-	// %f1 = pd_op.flatten(%t1) {start_axis: $s, stop_axis: $e}
-	if op3.Info() != m.op_pd_op_flatten || op3.NumOperands() != 1 || op3.NumResults() != 1 {
-		return false
-	}
-	a1 := rt.AttrOr(op3, "start_axis", m.def_pd_op_flatten_start_axis)
-	if a1 == nil || a1 != h1_s {
-		return false
-	}
-	a2 := rt.AttrOr(op3, "stop_axis", m.def_pd_op_flatten_stop_axis)
-	if a2 == nil || a2 != h2_e {
-		return false
-	}
-	v2_t1 := op3.Operand(0)
-	if v2_t1 == nil {
-		return false
-	}
-	op2 := v2_t1.DefiningOp()
-	if op2 == nil || v2_t1.Index() != 0 || op2 == op14 || op2 == op12 || op2 == op1 || op2 == op0 || op2 == op3 {
-		return false
-	}
-	// %t1 = pd_op.transpose(%x1) {perm: $p}
-	if op2.Info() != m.op_pd_op_transpose || op2.NumOperands() != 1 || op2.NumResults() != 1 {
-		return false
-	}
-	a3 := rt.AttrOr(op2, "perm", m.def_pd_op_transpose_perm)
-	if a3 == nil || a3 != h0_p {
-		return false
-	}
-	v14_x1 := op2.Operand(0)
-	if v14_x1 == nil {
-		return false
-	}
-	v5_f2 := op12.Operand(2)
-	if v5_f2 == nil {
-		return false
-	}
-	op5 := v5_f2.DefiningOp()
-	if op5 == nil || v5_f2.Index() != 0 || op5 == op14 || op5 == op12 || op5 == op1 || op5 == op0 || op5 == op3 || op5 == op2 {
-		return false
-	}
-	// %f2 = pd_op.flatten(%t2) {start_axis: $s, stop_axis: $e}
-	if op5.Info() != m.op_pd_op_flatten || op5.NumOperands() != 1 || op5.NumResults() != 1 {
-		return false
-	}
-	a4 := rt.AttrOr(op5, "start_axis", m.def_pd_op_flatten_start_axis)
-	if a4 == nil || a4 != h1_s {
-		return false
-	}
-	a5 := rt.AttrOr(op5, "stop_axis", m.def_pd_op_flatten_stop_axis)
-	if a5 == nil || a5 != h2_e {
-		return false
-	}
-	v4_t2 := op5.Operand(0)
-	if v4_t2 == nil {
-		return false
-	}
-	op4 := v4_t2.DefiningOp()
-	if op4 == nil || v4_t2.Index() != 0 || op4 == op14 || op4 == op12 || op4 == op1 || op4 == op0 || op4 == op3 || op4 == op2 || op4 == op5 {
-		return false
-	}
-	// %t2 = pd_op.transpose(%x2) {perm: $p}
-	if op4.Info() != m.op_pd_op_transpose || op4.NumOperands() != 1 || op4.NumResults() != 1 {
-		return false
-	}
-	a6 := rt.AttrOr(op4, "perm", m.def_pd_op_transpose_perm)
-	if a6 == nil || a6 != h0_p {
-		return false
-	}
-	v15_x2 := op4.Operand(0)
-	if v15_x2 == nil {
-		return false
-	}
-	v7_f3 := op12.Operand(3)
-	if v7_f3 == nil {
-		return false
-	}
-	op7 := v7_f3.DefiningOp()
-	if op7 == nil || v7_f3.Index() != 0 || op7 == op14 || op7 == op12 || op7 == op1 || op7 == op0 || op7 == op3 || op7 == op2 || op7 == op5 || op7 == op4 {
-		return false
-	}
-	// %f3 = pd_op.flatten(%t3) {start_axis: $s, stop_axis: $e}
-	if op7.Info() != m.op_pd_op_flatten || op7.NumOperands() != 1 || op7.NumResults() != 1 {
-		return false
-	}
-	a7 := rt.AttrOr(op7, "start_axis", m.def_pd_op_flatten_start_axis)
-	if a7 == nil || a7 != h1_s {
-		return false
-	}
-	a8 := rt.AttrOr(op7, "stop_axis", m.def_pd_op_flatten_stop_axis)
-	if a8 == nil || a8 != h2_e {
-		return false
-	}
-	v6_t3 := op7.Operand(0)
-	if v6_t3 == nil {
-		return false
-	}
-	op6 := v6_t3.DefiningOp()
-	if op6 == nil || v6_t3.Index() != 0 || op6 == op14 || op6 == op12 || op6 == op1 || op6 == op0 || op6 == op3 || op6 == op2 || op6 == op5 || op6 == op4 || op6 == op7 {
-		return false
-	}
-	// %t3 = pd_op.transpose(%x3) {perm: $p}
-	if op6.Info() != m.op_pd_op_transpose || op6.NumOperands() != 1 || op6.NumResults() != 1 {
-		return false
-	}
-	a9 := rt.AttrOr(op6, "perm", m.def_pd_op_transpose_perm)
-	if a9 == nil || a9 != h0_p {
-		return false
-	}
-	v16_x3 := op6.Operand(0)
-	if v16_x3 == nil {
-		return false
-	}
-	v9_f4 := op12.Operand(4)
-	if v9_f4 == nil {
-		return false
-	}
-	op9 := v9_f4.DefiningOp()
-	if op9 == nil || v9_f4.Index() != 0 || op9 == op14 || op9 == op12 || op9 == op1 || op9 == op0 || op9 == op3 || op9 == op2 || op9 == op5 || op9 == op4 || op9 == op7 || op9 == op6 {
-		return false
-	}
-	// %f4 = pd_op.flatten(%t4) {start_axis: $s, stop_axis: $e}
-	if op9.Info() != m.op_pd_op_flatten || op9.NumOperands() != 1 || op9.NumResults() != 1 {
-		return false
-	}
-	a10 := rt.AttrOr(op9, "start_axis", m.def_pd_op_flatten_start_axis)
-	if a10 == nil || a10 != h1_s {
-		return false
-	}
-	a11 := rt.AttrOr(op9, "stop_axis", m.def_pd_op_flatten_stop_axis)
-	if a11 == nil || a11 != h2_e {
-		return false
-	}
-	v8_t4 := op9.Operand(0)
-	if v8_t4 == nil {
-		return false
-	}
-	op8 := v8_t4.DefiningOp()
-	if op8 == nil || v8_t4.Index() != 0 || op8 == op14 || op8 == op12 || op8 == op1 || op8 == op0 || op8 == op3 || op8 == op2 || op8 == op5 || op8 == op4 || op8 == op7 || op8 == op6 || op8 == op9 {
-		return false
-	}
-	// %t4 = pd_op.transpose(%x4) {perm: $p}
-	if op8.Info() != m.op_pd_op_transpose || op8.NumOperands() != 1 || op8.NumResults() != 1 {
-		return false
-	}
-	a12 := rt.AttrOr(op8, "perm", m.def_pd_op_transpose_perm)
-	if a12 == nil || a12 != h0_p {
-		return false
-	}
-	v17_x4 := op8.Operand(0)
-	if v17_x4 == nil {
-		return false
-	}
-	v11_f5 := op12.Operand(5)
-	if v11_f5 == nil {
-		return false
-	}
-	op11 := v11_f5.DefiningOp()
-	if op11 == nil || v11_f5.Index() != 0 || op11 == op14 || op11 == op12 || op11 == op1 || op11 == op0 || op11 == op3 || op11 == op2 || op11 == op5 || op11 == op4 || op11 == op7 || op11 == op6 || op11 == op9 || op11 == op8 {
-		return false
-	}
-	// %f5 = pd_op.flatten(%t5) {start_axis: $s, stop_axis: $e}
-	if op11.Info() != m.op_pd_op_flatten || op11.NumOperands() != 1 || op11.NumResults() != 1 {
-		return false
-	}
-	a13 := rt.AttrOr(op11, "start_axis", m.def_pd_op_flatten_start_axis)
-	if a13 == nil || a13 != h1_s {
-		return false
-	}
-	a14 := rt.AttrOr(op11, "stop_axis", m.def_pd_op_flatten_stop_axis)
-	if a14 == nil || a14 != h2_e {
-		return false
-	}
-	v10_t5 := op11.Operand(0)
-	if v10_t5 == nil {
-		return false
-	}
-	op10 := v10_t5.DefiningOp()
-	if op10 == nil || v10_t5.Index() != 0 || op10 == op14 || op10 == op12 || op10 == op1 || op10 == op0 || op10 == op3 || op10 == op2 || op10 == op5 || op10 == op4 || op10 == op7 || op10 == op6 || op10 == op9 || op10 == op8 || op10 == op11 {
-		return false
-	}
-	// %t5 = pd_op.transpose(%x5) {perm: $p}
-	if op10.Info() != m.op_pd_op_transpose || op10.NumOperands() != 1 || op10.NumResults() != 1 {
-		return false
-	}
-	a15 := rt.AttrOr(op10, "perm", m.def_pd_op_transpose_perm)
-	if a15 == nil || a15 != h0_p {
-		return false
-	}
-	v18_x5 := op10.Operand(0)
-	if v18_x5 == nil {
-		return false
-	}
-	v20__2 := op14.Operand(1)
-	if v20__2 == nil {
-		return false
-	}
-	op13 := v20__2.DefiningOp()
-	if op13 == nil || v20__2.Index() != 0 || op13 == op14 || op13 == op12 || op13 == op1 || op13 == op0 || op13 == op3 || op13 == op2 || op13 == op5 || op13 == op4 || op13 == op7 || op13 == op6 || op13 == op9 || op13 == op8 || op13 == op11 || op13 == op10 {
-		return false
-	}
-	// %_2, ... = pd_op.full() {value: $axis}
-	if op13.Info() != m.op_pd_op_full || op13.NumOperands() != 0 || op13.NumResults() < 1 {
-		return false
-	}
-	h3_axis := rt.AttrOr(op13, "value", m.def_pd_op_full_value)
-	if h3_axis == nil {
-		return false
-	}
-	if !rt.ResultsUnused(op13, 1) {
-		return false
-	}
-	// closure: every use of %t0 is in the match
-	if !rt.OnlyUsedBy(v0_t0, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14) {
-		return false
-	}
-	// closure: every use of %f0 is in the match
-	if !rt.OnlyUsedBy(v1_f0, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14) {
-		return false
-	}
-	// closure: every use of %t1 is in the match
-	if !rt.OnlyUsedBy(v2_t1, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14) {
-		return false
-	}
-	// closure: every use of %f1 is in the match
-	if !rt.OnlyUsedBy(v3_f1, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14) {
-		return false
-	}
-	// closure: every use of %t2 is in the match
-	if !rt.OnlyUsedBy(v4_t2, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14) {
-		return false
-	}
-	// closure: every use of %f2 is in the match
-	if !rt.OnlyUsedBy(v5_f2, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14) {
-		return false
-	}
-	// closure: every use of %t3 is in the match
-	if !rt.OnlyUsedBy(v6_t3, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14) {
-		return false
-	}
-	// closure: every use of %f3 is in the match
-	if !rt.OnlyUsedBy(v7_f3, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14) {
-		return false
-	}
-	// closure: every use of %t4 is in the match
-	if !rt.OnlyUsedBy(v8_t4, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14) {
-		return false
-	}
-	// closure: every use of %f4 is in the match
-	if !rt.OnlyUsedBy(v9_f4, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14) {
-		return false
-	}
-	// closure: every use of %t5 is in the match
-	if !rt.OnlyUsedBy(v10_t5, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14) {
-		return false
-	}
-	// closure: every use of %f5 is in the match
-	if !rt.OnlyUsedBy(v11_f5, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14) {
-		return false
-	}
-	// closure: every use of %_1 is in the match
-	if !rt.OnlyUsedBy(v19__1, op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14) {
-		return false
-	}
-	// where rank(%f0) == 2 && rank(%f1) == 2 && rank(%f2) == 2 && rank(%f3) == 2 && rank(%f4) == 2 && rank(%f5) == 2
-	f16, ok17 := rt.Call(m.builtin_rank, m.Args(v1_f0))
-	if !ok17 {
-		return false
-	}
-	if !(rule.Equal(f16, int64(2))) {
-		return false
-	}
-	f18, ok19 := rt.Call(m.builtin_rank, m.Args(v3_f1))
-	if !ok19 {
-		return false
-	}
-	if !(rule.Equal(f18, int64(2))) {
-		return false
-	}
-	f20, ok21 := rt.Call(m.builtin_rank, m.Args(v5_f2))
-	if !ok21 {
-		return false
-	}
-	if !(rule.Equal(f20, int64(2))) {
-		return false
-	}
-	f22, ok23 := rt.Call(m.builtin_rank, m.Args(v7_f3))
-	if !ok23 {
-		return false
-	}
-	if !(rule.Equal(f22, int64(2))) {
-		return false
-	}
-	f24, ok25 := rt.Call(m.builtin_rank, m.Args(v9_f4))
-	if !ok25 {
-		return false
-	}
-	if !(rule.Equal(f24, int64(2))) {
-		return false
-	}
-	f26, ok27 := rt.Call(m.builtin_rank, m.Args(v11_f5))
-	if !ok27 {
-		return false
-	}
-	if !(rule.Equal(f26, int64(2))) {
-		return false
-	}
-	// where $axis in [-2, -1, 0, 1]
-	in28, ok29 := rt.In(rule.AttrVal(h3_axis), transposeFlattenConcatFuseList1)
-	if !ok29 {
-		return false
-	}
-	if !in28 {
-		return false
-	}
-	mt := m.Emit(m.rules[5])
-	mt.Ops = append(mt.Ops[:0], op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14)
-	mt.Values = append(mt.Values[:0], v0_t0, v1_f0, v2_t1, v3_f1, v4_t2, v5_f2, v6_t3, v7_f3, v8_t4, v9_f4, v10_t5, v11_f5, v12_o, v13_x0, v14_x1, v15_x2, v16_x3, v17_x4, v18_x5, v19__1, v20__2)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_p, h1_s, h2_e, h3_axis)
-	return true
+// transposeFlattenConcatFuse_transpose_flatten_concat_6 matches rule transpose_flatten_concat_6
+// (transpose_flatten_concat_fuse.drr:134:6) at op14, a pd_op.concat.
+func transposeFlattenConcatFuse_transpose_flatten_concat_6(m *rt.Matcher, in *rt.Instance, op14 *ir.Op) bool {
+	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13 *ir.Op // op0 pd_op.transpose, op1 pd_op.flatten, op2 pd_op.transpose, op3 pd_op.flatten, op4 pd_op.transpose, op5 pd_op.flatten, op6 pd_op.transpose, op7 pd_op.flatten, op8 pd_op.transpose, op9 pd_op.flatten, op10 pd_op.transpose, op11 pd_op.flatten, op12 builtin.combine, op13 pd_op.full
+	var t0, f0, t1, f1, t2, f2, t3, f3, t4, f4, t5, f5, o, x0, x1, x2, x3, x4, x5, _1, _2 *ir.Value
+	var p, s, e, axis ir.Attribute
+	return op14.NumOperands() == 2 && op14.NumResults() == 1 && rt.Set(&o, op14.Result(0)) && rt.Present(&_1, op14.Operand(0)) &&
+		rt.Def(&op12, _1, 0) && op12.Info() == in.Ops[12] && op12.NumOperands() == 6 && op12.NumResults() == 1 &&
+		rt.Present(&f0, op12.Operand(0)) &&
+		rt.Def(&op1, f0, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() == 1 &&
+		rt.BindAttr(&s, rt.AttrOr(op1, "start_axis", in.Defaults[1])) &&
+		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.Present(&t0, op1.Operand(0)) &&
+		rt.Def(&op0, t0, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
+		rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.Present(&x0, op0.Operand(0)) &&
+		rt.Present(&f1, op12.Operand(1)) &&
+		rt.Def(&op3, f1, 0) && op3 != op1 && op3.Info() == in.Ops[3] && op3.NumOperands() == 1 && op3.NumResults() == 1 &&
+		rt.AttrOr(op3, "start_axis", in.Defaults[4]) == s && rt.AttrOr(op3, "stop_axis", in.Defaults[5]) == e &&
+		rt.Present(&t1, op3.Operand(0)) &&
+		rt.Def(&op2, t1, 0) && op2 != op0 && op2.Info() == in.Ops[2] && op2.NumOperands() == 1 && op2.NumResults() == 1 &&
+		rt.AttrOr(op2, "perm", in.Defaults[3]) == p && rt.Present(&x1, op2.Operand(0)) && rt.Present(&f2, op12.Operand(2)) &&
+		rt.Def(&op5, f2, 0) && op5 != op1 && op5 != op3 && op5.Info() == in.Ops[5] && op5.NumOperands() == 1 &&
+		op5.NumResults() == 1 && rt.AttrOr(op5, "start_axis", in.Defaults[7]) == s &&
+		rt.AttrOr(op5, "stop_axis", in.Defaults[8]) == e && rt.Present(&t2, op5.Operand(0)) &&
+		rt.Def(&op4, t2, 0) && op4 != op0 && op4 != op2 && op4.Info() == in.Ops[4] && op4.NumOperands() == 1 &&
+		op4.NumResults() == 1 && rt.AttrOr(op4, "perm", in.Defaults[6]) == p && rt.Present(&x2, op4.Operand(0)) &&
+		rt.Present(&f3, op12.Operand(3)) &&
+		rt.Def(&op7, f3, 0) && op7 != op1 && op7 != op3 && op7 != op5 && op7.Info() == in.Ops[7] && op7.NumOperands() == 1 &&
+		op7.NumResults() == 1 && rt.AttrOr(op7, "start_axis", in.Defaults[10]) == s &&
+		rt.AttrOr(op7, "stop_axis", in.Defaults[11]) == e && rt.Present(&t3, op7.Operand(0)) &&
+		rt.Def(&op6, t3, 0) && op6 != op0 && op6 != op2 && op6 != op4 && op6.Info() == in.Ops[6] && op6.NumOperands() == 1 &&
+		op6.NumResults() == 1 && rt.AttrOr(op6, "perm", in.Defaults[9]) == p && rt.Present(&x3, op6.Operand(0)) &&
+		rt.Present(&f4, op12.Operand(4)) &&
+		rt.Def(&op9, f4, 0) && op9 != op1 && op9 != op3 && op9 != op5 && op9 != op7 && op9.Info() == in.Ops[9] &&
+		op9.NumOperands() == 1 && op9.NumResults() == 1 && rt.AttrOr(op9, "start_axis", in.Defaults[13]) == s &&
+		rt.AttrOr(op9, "stop_axis", in.Defaults[14]) == e && rt.Present(&t4, op9.Operand(0)) &&
+		rt.Def(&op8, t4, 0) && op8 != op0 && op8 != op2 && op8 != op4 && op8 != op6 && op8.Info() == in.Ops[8] &&
+		op8.NumOperands() == 1 && op8.NumResults() == 1 && rt.AttrOr(op8, "perm", in.Defaults[12]) == p &&
+		rt.Present(&x4, op8.Operand(0)) && rt.Present(&f5, op12.Operand(5)) &&
+		rt.Def(&op11, f5, 0) && op11 != op1 && op11 != op3 && op11 != op5 && op11 != op7 && op11 != op9 &&
+		op11.Info() == in.Ops[11] && op11.NumOperands() == 1 && op11.NumResults() == 1 &&
+		rt.AttrOr(op11, "start_axis", in.Defaults[16]) == s && rt.AttrOr(op11, "stop_axis", in.Defaults[17]) == e &&
+		rt.Present(&t5, op11.Operand(0)) &&
+		rt.Def(&op10, t5, 0) && op10 != op0 && op10 != op2 && op10 != op4 && op10 != op6 && op10 != op8 &&
+		op10.Info() == in.Ops[10] && op10.NumOperands() == 1 && op10.NumResults() == 1 &&
+		rt.AttrOr(op10, "perm", in.Defaults[15]) == p && rt.Present(&x5, op10.Operand(0)) && rt.Present(&_2, op14.Operand(1)) &&
+		rt.Def(&op13, _2, 0) && op13.Info() == in.Ops[13] && op13.NumOperands() == 0 && op13.NumResults() >= 1 &&
+		rt.BindAttr(&axis, rt.AttrOr(op13, "value", in.Defaults[18])) && rt.ResultsUnused(op13, 1) &&
+		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14}, t0, f0, t1, f1, t2, f2, t3, f3, t4, f4, t5, f5, _1) &&
+		rt.True(rt.Equal(m.Pure("rank", f0), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f1), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f2), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f3), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f4), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f5), int64(2))) && // where rank(%f0) == 2 && rank(%f1) == 2 && rank(%f2) == 2 && rank(%f3) == 2 && rank(%f4) == 2 && rank(%f5) == 2
+		rt.True(rt.In(rule.AttrVal(axis), in.Consts[0])) && // where $axis in [-2, -1, 0, 1]
+		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14), append(m.Values(), t0, f0, t1, f1, t2, f2, t3, f3, t4, f4, t5, f5, o, x0, x1, x2, x3, x4, x5, _1, _2), append(m.Holes(), p, s, e, axis))
 }

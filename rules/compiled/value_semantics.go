@@ -3,271 +3,50 @@
 package compiled
 
 import (
-	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
+	"github.com/pirdrr/drr/rules"
 )
 
-// ValueSemanticsPass is the rewriter.PassFactory of the rule pass "value_semantics": the rules of
-// value_semantics.drr, compiled to Go by drrc gen. The pass checks the rules against the programs' Context, as the
-// interpreted pass does, refuses them if they check differently than where this file was generated, and runs them
-// with rewriter's Driver and Applier.
-func ValueSemanticsPass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return valueSemanticsProgram.Pass(ctx, reg)
+// ValueSemanticsPass is the rule pass value_semantics: value_semantics.drr compiled by drrc gen (rt.Program).
+var ValueSemanticsPass = (&rt.Program{Name: "value_semantics", Paths: []string{"value_semantics.drr"}, FS: rules.FS(),
+	Fingerprint: "edd06624e566d5c1fc55772c1e7e532d",
+	Rules: []rt.Rule{
+		{Name: "snapshot_of_copy", Match: valueSemantics_snapshot_of_copy},
+		{Name: "copy_of_snapshot", Match: valueSemantics_copy_of_snapshot},
+		{Name: "drop_copy", Match: valueSemantics_drop_copy},
+	}}).Pass
+
+// valueSemantics_snapshot_of_copy matches rule snapshot_of_copy (value_semantics.drr:8:6) at op1, a
+// pd_op.to_vtensor.
+func valueSemantics_snapshot_of_copy(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.to_tensor
+	var t, w, v *ir.Value
+	return op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.Set(&w, op1.Result(0)) && rt.Present(&t, op1.Operand(0)) &&
+		t.NumUses() >= 1 &&
+		rt.Def(&op0, t, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
+		rt.Present(&v, op0.Operand(0)) &&
+		rt.True(rt.Not(m.Builtin("mutated", t))) && // where !mutated(%t)
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), t, w, v), m.Holes())
 }
 
-var valueSemanticsProgram = &rt.Program{
-	Name:  "value_semantics",
-	Paths: []string{"value_semantics.drr"},
-	Files: []rt.File{
-		{Name: "value_semantics.drr", Text: valueSemanticsSource0},
-	},
-	Fingerprint: "83cbe8903a862efc26feb9fc0d52122f",
-	Bind:        valueSemanticsBind,
+// valueSemantics_copy_of_snapshot matches rule copy_of_snapshot (value_semantics.drr:25:6) at op1, a
+// pd_op.to_tensor.
+func valueSemantics_copy_of_snapshot(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.to_vtensor
+	var v, t, x *ir.Value
+	return op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.Set(&t, op1.Result(0)) && rt.Present(&v, op1.Operand(0)) &&
+		v.NumUses() >= 1 &&
+		rt.Def(&op0, v, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
+		rt.Present(&x, op0.Operand(0)) &&
+		rt.True(rt.Not(m.Builtin("mutated", x))) && rt.True(rt.Not(m.Builtin("mutated", t))) && // where !mutated(%x) && !mutated(%t)
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), v, t, x), m.Holes())
 }
 
-// valueSemanticsSource0 is value_semantics.drr.
-const valueSemanticsSource0 = `// value_semantics: removing the tensor/v_tensor copies that pass 1 (the Go pass value_semantics.wrap) inserts
-// around every op with value semantics (seed 000 §2.5.1). What remains is the copies at the boundary between ops
-// that mutate or alias buffers (inplace ops, views, unregistered ops, program inputs and outputs) and the
-// value-tensor world in which fusions are always legal.
-
-/// to_vtensor(to_tensor(v)) is v again when nothing writes the tensor copy in between — or ever, which is what
-/// mutated checks (through every value sharing the copy's buffer). The to_tensor stays while other ops read it.
-rule snapshot_of_copy {
-  labels value_semantics
-  match {
-    %t = pd_op.to_tensor(%v)
-    %w = pd_op.to_vtensor(%t)
-  }
-  where {
-    !mutated(%t)
-    uses(%t) >= 1
-  }
-  rewrite {
-    replace %w with %v
-  }
-}
-
-/// to_tensor(to_vtensor(x)) is a fresh copy of x; it can be x itself when neither x nor the copy is ever written
-/// (then nobody can tell them apart).
-rule copy_of_snapshot {
-  labels value_semantics
-  match {
-    %v = pd_op.to_vtensor(%x)
-    %t = pd_op.to_tensor(%v)
-  }
-  where {
-    !mutated(%x) && !mutated(%t)
-    uses(%v) >= 1
-  }
-  rewrite {
-    replace %t with %x
-  }
-}
-
-/// pd_op.assign(x) is a copy (LowerValueSemantics turns the copies that remain into it); it can be x itself when
-/// neither x nor the copy is ever written.
-rule drop_copy {
-  labels value_semantics
-  match {
-    %y = pd_op.assign(%x)
-  }
-  where {
-    !mutated(%x) && !mutated(%y)
-  }
-  rewrite {
-    replace %y with %x
-  }
-}
-`
-
-// valueSemanticsStatic is what the matcher needs of the rule set checked against one Context.
-type valueSemanticsStatic struct {
-	rules               []*rule.Rule
-	dispatch            *rt.Dispatch
-	op_pd_op_to_tensor  *ir.OpInfo // pd_op.to_tensor
-	op_pd_op_to_vtensor *ir.OpInfo // pd_op.to_vtensor
-}
-
-// valueSemanticsBind binds the matcher to a checked rule set, once per Context.
-func valueSemanticsBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &valueSemanticsStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.assign", "pd_op.to_tensor", "pd_op.to_vtensor")
-	s.op_pd_op_to_tensor = ctx.OpInfo("pd_op.to_tensor")
-	s.op_pd_op_to_vtensor = ctx.OpInfo("pd_op.to_vtensor")
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &valueSemanticsMatcher{valueSemanticsStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
-}
-
-// valueSemanticsMatcher matches the rules at one op at a time, in one pass run.
-type valueSemanticsMatcher struct {
-	*valueSemanticsStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *valueSemanticsMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.assign
-		m.r2_drop_copy(op)
-	case 2: // pd_op.to_tensor
-		m.r1_copy_of_snapshot(op)
-	case 3: // pd_op.to_vtensor
-		m.r0_snapshot_of_copy(op)
-	}
-	return m.End()
-}
-
-// r0_snapshot_of_copy tries rule snapshot_of_copy (benefit 2, value_semantics.drr:8:6) at op1, the root pd_op.to_vtensor.
-func (m *valueSemanticsMatcher) r0_snapshot_of_copy(op1 *ir.Op) bool {
-	// %w = pd_op.to_vtensor(%t)
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	v1_w := op1.Result(0)
-	v0_t := op1.Operand(0)
-	if v0_t == nil {
-		return false
-	}
-	// where uses(%t) >= 1
-	if !(v0_t.NumUses() >= 1) {
-		return false
-	}
-	op0 := v0_t.DefiningOp()
-	if op0 == nil || v0_t.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %t = pd_op.to_tensor(%v)
-	if op0.Info() != m.op_pd_op_to_tensor || op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	v2_v := op0.Operand(0)
-	if v2_v == nil {
-		return false
-	}
-	// where !mutated(%t)
-	p1, ok2 := m.Builtin("mutated", m.Args(v0_t))
-	if !ok2 {
-		return false
-	}
-	b3, ok4 := p1.(bool)
-	if !ok4 {
-		return false
-	}
-	if !(!b3) {
-		return false
-	}
-	mt := m.Emit(m.rules[0])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_t, v1_w, v2_v)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil)
-	mt.Holes = mt.Holes[:0]
-	return true
-}
-
-// r1_copy_of_snapshot tries rule copy_of_snapshot (benefit 2, value_semantics.drr:25:6) at op1, the root pd_op.to_tensor.
-func (m *valueSemanticsMatcher) r1_copy_of_snapshot(op1 *ir.Op) bool {
-	// %t = pd_op.to_tensor(%v)
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	v1_t := op1.Result(0)
-	v0_v := op1.Operand(0)
-	if v0_v == nil {
-		return false
-	}
-	// where uses(%v) >= 1
-	if !(v0_v.NumUses() >= 1) {
-		return false
-	}
-	op0 := v0_v.DefiningOp()
-	if op0 == nil || v0_v.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %v = pd_op.to_vtensor(%x)
-	if op0.Info() != m.op_pd_op_to_vtensor || op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	v2_x := op0.Operand(0)
-	if v2_x == nil {
-		return false
-	}
-	// where !mutated(%x) && !mutated(%t)
-	p1, ok2 := m.Builtin("mutated", m.Args(v2_x))
-	if !ok2 {
-		return false
-	}
-	b3, ok4 := p1.(bool)
-	if !ok4 {
-		return false
-	}
-	if !(!b3) {
-		return false
-	}
-	p5, ok6 := m.Builtin("mutated", m.Args(v1_t))
-	if !ok6 {
-		return false
-	}
-	b7, ok8 := p5.(bool)
-	if !ok8 {
-		return false
-	}
-	if !(!b7) {
-		return false
-	}
-	mt := m.Emit(m.rules[1])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_v, v1_t, v2_x)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil)
-	mt.Holes = mt.Holes[:0]
-	return true
-}
-
-// r2_drop_copy tries rule drop_copy (benefit 1, value_semantics.drr:42:6) at op0, the root pd_op.assign.
-func (m *valueSemanticsMatcher) r2_drop_copy(op0 *ir.Op) bool {
-	// %y = pd_op.assign(%x)
-	if op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	v0_y := op0.Result(0)
-	v1_x := op0.Operand(0)
-	if v1_x == nil {
-		return false
-	}
-	// where !mutated(%x) && !mutated(%y)
-	p1, ok2 := m.Builtin("mutated", m.Args(v1_x))
-	if !ok2 {
-		return false
-	}
-	b3, ok4 := p1.(bool)
-	if !ok4 {
-		return false
-	}
-	if !(!b3) {
-		return false
-	}
-	p5, ok6 := m.Builtin("mutated", m.Args(v0_y))
-	if !ok6 {
-		return false
-	}
-	b7, ok8 := p5.(bool)
-	if !ok8 {
-		return false
-	}
-	if !(!b7) {
-		return false
-	}
-	mt := m.Emit(m.rules[2])
-	mt.Ops = append(mt.Ops[:0], op0)
-	mt.Values = append(mt.Values[:0], v0_y, v1_x)
-	mt.Lists = append(mt.Lists[:0], nil, nil)
-	mt.Holes = mt.Holes[:0]
-	return true
+// valueSemantics_drop_copy matches rule drop_copy (value_semantics.drr:42:6) at op0, a pd_op.assign.
+func valueSemantics_drop_copy(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
+	var y, x *ir.Value
+	return op0.NumOperands() == 1 && op0.NumResults() == 1 && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
+		rt.True(rt.Not(m.Builtin("mutated", x))) && rt.True(rt.Not(m.Builtin("mutated", y))) && // where !mutated(%x) && !mutated(%y)
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }

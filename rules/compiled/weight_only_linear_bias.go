@@ -3,210 +3,41 @@
 package compiled
 
 import (
-	"fmt"
-
-	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
+	"github.com/pirdrr/drr/rules"
 )
 
-// WeightOnlyLinearBiasPass is the rewriter.PassFactory of the rule pass "weight_only_linear_bias": the rules of
-// weight_only_linear_bias.drr, compiled to Go by drrc gen. The pass checks the rules against the programs' Context,
-// as the interpreted pass does, refuses them if they check differently than where this file was generated, and runs
-// them with rewriter's Driver and Applier.
-func WeightOnlyLinearBiasPass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return weightOnlyLinearBiasProgram.Pass(ctx, reg)
-}
+// WeightOnlyLinearBiasPass is the rule pass weight_only_linear_bias: weight_only_linear_bias.drr compiled by drrc
+// gen (rt.Program).
+var WeightOnlyLinearBiasPass = (&rt.Program{Name: "weight_only_linear_bias", Paths: []string{"weight_only_linear_bias.drr"}, FS: rules.FS(),
+	Fingerprint: "b90ff0ed49d281474df2a8f698594ccd",
+	Rules: []rt.Rule{
+		{Name: "weight_only_linear_absorb_bias", Match: weightOnlyLinearBias_weight_only_linear_absorb_bias},
+	}}).Pass
 
-var weightOnlyLinearBiasProgram = &rt.Program{
-	Name:  "weight_only_linear_bias",
-	Paths: []string{"weight_only_linear_bias.drr"},
-	Files: []rt.File{
-		{Name: "weight_only_linear_bias.drr", Text: weightOnlyLinearBiasSource0},
-	},
-	Fingerprint: "1b7be311bcb59958aaba8f69cd6b88ff",
-	Bind:        weightOnlyLinearBiasBind,
-}
-
-// weightOnlyLinearBiasSource0 is weight_only_linear_bias.drr.
-const weightOnlyLinearBiasSource0 = `// weight_only_linear_bias: pirdrr's own rule beside Paddle's fused_weight_only_linear pass. Paddle runs that pass
-// bottom-up, so that its bias pattern (matmul + add) fires before its bias-less one (matmul) at the matmul; a
-// top-down driver visits the matmul first. The rule below gives the bias-less weight_only_linear the bias add after
-// it, which is what the bias pattern would have made; gpu_inference runs this set right after
-// fused_weight_only_linear.
-
-/// A weight_only_linear without bias followed by the add of a [N] bias takes the bias (what the bias pattern makes
-/// when the bias-less one fired first).
-rule weight_only_linear_absorb_bias {
-  benefit 2
-  labels fusion
-  match {
-    %y = pd_op.weight_only_linear(%x, %q, null, %s) {weight_dtype: $wd, arch: $arch, group_size: $g}
-    %z = pd_op.add(%y, %b)
-  }
-  where {
-    shape(%b) == [dim(%y, -1)] && dim(%y, -1) >= 0 && dtype(%b) == dtype(%y)
-  }
-  rewrite {
-    replace %z with pd_op.weight_only_linear(%x, %q, %b, %s) {weight_dtype: $wd, arch: $arch, group_size: $g}
-  }
-}
-`
-
-// weightOnlyLinearBiasStatic is what the matcher needs of the rule set checked against one Context.
-type weightOnlyLinearBiasStatic struct {
-	rules                                     []*rule.Rule
-	dispatch                                  *rt.Dispatch
-	op_pd_op_weight_only_linear               *ir.OpInfo                         // pd_op.weight_only_linear
-	def_pd_op_weight_only_linear_weight_dtype ir.Attribute                       // the default of pd_op.weight_only_linear weight_dtype (nil: none)
-	def_pd_op_weight_only_linear_arch         ir.Attribute                       // the default of pd_op.weight_only_linear arch (nil: none)
-	def_pd_op_weight_only_linear_group_size   ir.Attribute                       // the default of pd_op.weight_only_linear group_size (nil: none)
-	builtin_shape                             func([]rule.Val) (rule.Val, error) // the builtin shape
-	builtin_dim                               func([]rule.Val) (rule.Val, error) // the builtin dim
-	builtin_dtype                             func([]rule.Val) (rule.Val, error) // the builtin dtype
-}
-
-// weightOnlyLinearBiasBind binds the matcher to a checked rule set, once per Context.
-func weightOnlyLinearBiasBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &weightOnlyLinearBiasStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.add")
-	s.op_pd_op_weight_only_linear = ctx.OpInfo("pd_op.weight_only_linear")
-	s.def_pd_op_weight_only_linear_weight_dtype = rt.AttrDefault(ctx, "pd_op.weight_only_linear", "weight_dtype")
-	s.def_pd_op_weight_only_linear_arch = rt.AttrDefault(ctx, "pd_op.weight_only_linear", "arch")
-	s.def_pd_op_weight_only_linear_group_size = rt.AttrDefault(ctx, "pd_op.weight_only_linear", "group_size")
-	s.builtin_shape = rule.PureBuiltin("shape")
-	if s.builtin_shape == nil {
-		return nil, fmt.Errorf("the builtin shape is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_dim = rule.PureBuiltin("dim")
-	if s.builtin_dim == nil {
-		return nil, fmt.Errorf("the builtin dim is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.builtin_dtype = rule.PureBuiltin("dtype")
-	if s.builtin_dtype == nil {
-		return nil, fmt.Errorf("the builtin dtype is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &weightOnlyLinearBiasMatcher{weightOnlyLinearBiasStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
-}
-
-// weightOnlyLinearBiasMatcher matches the rules at one op at a time, in one pass run.
-type weightOnlyLinearBiasMatcher struct {
-	*weightOnlyLinearBiasStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *weightOnlyLinearBiasMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.add
-		m.r0_weight_only_linear_absorb_bias(op)
-	}
-	return m.End()
-}
-
-// r0_weight_only_linear_absorb_bias tries rule weight_only_linear_absorb_bias (benefit 2, weight_only_linear_bias.drr:9:6) at op1, the root pd_op.add.
-func (m *weightOnlyLinearBiasMatcher) r0_weight_only_linear_absorb_bias(op1 *ir.Op) bool {
-	// %z = pd_op.add(either(%y, %b))
-	if op1.NumOperands() != 2 || op1.NumResults() != 1 {
+// weightOnlyLinearBias_weight_only_linear_absorb_bias matches rule weight_only_linear_absorb_bias
+// (weight_only_linear_bias.drr:9:6) at op1, a pd_op.add.
+func weightOnlyLinearBias_weight_only_linear_absorb_bias(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.weight_only_linear
+	var y, z, x, q, s, b *ir.Value
+	var wd, arch, g ir.Attribute
+	if !(op1.NumOperands() == 2 && op1.NumResults() == 1 && rt.Set(&z, op1.Result(0))) {
 		return false
 	}
-	v1_z := op1.Result(0)
-	for sw1 := 0; sw1 < 2; sw1++ {
-		op1_a2, op1_b3 := op1.Operand(sw1), op1.Operand(1-sw1) // as written, then swapped
-		v0_y := op1_a2
-		if v0_y == nil {
-			continue
+	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
+		if rt.Present(&y, op1.Operand(sw1)) &&
+			rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 4 && op0.NumResults() == 1 &&
+			rt.BindAttr(&wd, rt.AttrOr(op0, "weight_dtype", in.Defaults[0])) &&
+			rt.BindAttr(&arch, rt.AttrOr(op0, "arch", in.Defaults[1])) &&
+			rt.BindAttr(&g, rt.AttrOr(op0, "group_size", in.Defaults[2])) && rt.Present(&x, op0.Operand(0)) &&
+			rt.Present(&q, op0.Operand(1)) && op0.Operand(2) == nil && rt.Present(&s, op0.Operand(3)) &&
+			rt.Present(&b, op1.Operand(1-sw1)) &&
+			rt.Closed([]*ir.Op{op0, op1}, y) &&
+			rt.True(rt.Equal(m.Pure("shape", b), rt.List(m.Pure("dim", y, int64(-1))))) && rt.True(rt.GreaterEqual(m.Pure("dim", y, int64(-1)), int64(0))) && rt.True(rt.Equal(m.Pure("dtype", b), m.Pure("dtype", y))) && // where shape(%b) == [dim(%y, -1)] && dim(%y, -1) >= 0 && dtype(%b) == dtype(%y)
+			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, z, x, q, s, b), append(m.Holes(), wd, arch, g)) {
+			return true
 		}
-		op0 := v0_y.DefiningOp()
-		if op0 == nil || v0_y.Index() != 0 || op0 == op1 {
-			continue
-		}
-		// %y = pd_op.weight_only_linear(%x, %q, null, %s) {weight_dtype: $wd, arch: $arch, group_size: $g}
-		if op0.Info() != m.op_pd_op_weight_only_linear || op0.NumOperands() != 4 || op0.NumResults() != 1 {
-			continue
-		}
-		h0_wd := rt.AttrOr(op0, "weight_dtype", m.def_pd_op_weight_only_linear_weight_dtype)
-		if h0_wd == nil {
-			continue
-		}
-		h1_arch := rt.AttrOr(op0, "arch", m.def_pd_op_weight_only_linear_arch)
-		if h1_arch == nil {
-			continue
-		}
-		h2_g := rt.AttrOr(op0, "group_size", m.def_pd_op_weight_only_linear_group_size)
-		if h2_g == nil {
-			continue
-		}
-		v2_x := op0.Operand(0)
-		if v2_x == nil {
-			continue
-		}
-		v3_q := op0.Operand(1)
-		if v3_q == nil {
-			continue
-		}
-		if op0.Operand(2) != nil {
-			continue
-		}
-		v4_s := op0.Operand(3)
-		if v4_s == nil {
-			continue
-		}
-		v5_b := op1_b3
-		if v5_b == nil {
-			continue
-		}
-		// closure: every use of %y is in the match
-		if !rt.OnlyUsedBy(v0_y, op0, op1) {
-			continue
-		}
-		// where shape(%b) == [dim(%y, -1)] && dim(%y, -1) >= 0 && dtype(%b) == dtype(%y)
-		f4, ok5 := rt.Call(m.builtin_shape, m.Args(v5_b))
-		if !ok5 {
-			continue
-		}
-		f6, ok7 := rt.Call(m.builtin_dim, m.Args(v0_y, int64(-1)))
-		if !ok7 {
-			continue
-		}
-		if !(rule.Equal(f4, []rule.Val{f6})) {
-			continue
-		}
-		f8, ok9 := rt.Call(m.builtin_dim, m.Args(v0_y, int64(-1)))
-		if !ok9 {
-			continue
-		}
-		cmp10, ok11 := rule.Compare(f8, int64(0))
-		if !ok11 {
-			continue
-		}
-		if !(cmp10 >= 0) {
-			continue
-		}
-		f12, ok13 := rt.Call(m.builtin_dtype, m.Args(v5_b))
-		if !ok13 {
-			continue
-		}
-		f14, ok15 := rt.Call(m.builtin_dtype, m.Args(v0_y))
-		if !ok15 {
-			continue
-		}
-		if !(rule.Equal(f12, f14)) {
-			continue
-		}
-		mt := m.Emit(m.rules[0])
-		mt.Ops = append(mt.Ops[:0], op0, op1)
-		mt.Values = append(mt.Values[:0], v0_y, v1_z, v2_x, v3_q, v4_s, v5_b)
-		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil)
-		mt.Holes = append(mt.Holes[:0], h0_wd, h1_arch, h2_g)
-		return true
 	}
 	return false
 }

@@ -3,32 +3,27 @@
 package gentest
 
 import (
-	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// BenchPass is the rewriter.PassFactory of the rule pass "rules": the rules of mlir_equivalent.drr, compiled to Go
-// by drrc gen. The pass checks the rules against the programs' Context, as the interpreted pass does, refuses them
-// if they check differently than where this file was generated, and runs them with rewriter's Driver and Applier.
-func BenchPass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return benchProgram.Pass(ctx, reg)
-}
-
-var benchProgram = &rt.Program{
-	Name:  "rules",
-	Paths: []string{"mlir_equivalent.drr"},
-	Files: []rt.File{
-		{Name: "mlir_equivalent.drr", Text: benchSource0},
-	},
+// BenchPass is the rule pass rules: mlir_equivalent.drr compiled by drrc gen (rt.Program).
+var BenchPass = (&rt.Program{Name: "rules", Paths: []string{"mlir_equivalent.drr"}, Files: []rt.File{{Name: "mlir_equivalent.drr", Text: benchSource}},
 	Unregistered: true,
-	Fingerprint:  "b7d350dab1753667a7672d4b14e16dcc",
-	Bind:         benchBind,
-}
+	Fingerprint:  "86902713920eb3bbb2f334c4493c214a",
+	Rules: []rt.Rule{
+		{Name: "ConvBnRelu", Match: bench_ConvBnRelu}, {Name: "ConvBn", Match: bench_ConvBn},
+		{Name: "ConvRelu", Match: bench_ConvRelu}, {Name: "FusedConvBnRelu", Match: bench_FusedConvBnRelu},
+		{Name: "ToTensorOfToVTensor", Match: bench_ToTensorOfToVTensor},
+		{Name: "ToTensorOfSharedToVTensor", Match: bench_ToTensorOfSharedToVTensor},
+		{Name: "ToVTensorOfToTensor", Match: bench_ToVTensorOfToTensor},
+		{Name: "ToVTensorOfSharedToTensor", Match: bench_ToVTensorOfSharedToTensor},
+		{Name: "ReluInplace", Match: bench_ReluInplace}, {Name: "SigmoidInplace", Match: bench_SigmoidInplace},
+		{Name: "AddInplace", Match: bench_AddInplace}, {Name: "ScaleInplace", Match: bench_ScaleInplace},
+	}}).Pass
 
-// benchSource0 is mlir_equivalent.drr.
-const benchSource0 = `// The rules of ../shared/bench/patterns.pdll (MLIR's side of the benchmark), written in .drr.
+// benchSource is mlir_equivalent.drr.
+const benchSource = `// The rules of ../shared/bench/patterns.pdll (MLIR's side of the benchmark), written in .drr.
 //
 // Run like MLIR, with every op unregistered:
 //
@@ -216,653 +211,157 @@ rule ScaleInplace {
 }
 `
 
-// benchStatic is what the matcher needs of the rule set checked against one Context.
-type benchStatic struct {
-	rules                                 []*rule.Rule
-	dispatch                              *rt.Dispatch
-	op_pd_op_batch_norm                   *ir.OpInfo   // pd_op.batch_norm
-	def_pd_op_batch_norm_data_format      ir.Attribute // the default of pd_op.batch_norm data_format (nil: none)
-	r0_data_format                        ir.Attribute // rule ConvBnRelu: data_format: "NCHW"
-	def_pd_op_batch_norm_epsilon          ir.Attribute // the default of pd_op.batch_norm epsilon (nil: none)
-	op_pd_op_conv2d                       *ir.OpInfo   // pd_op.conv2d
-	def_pd_op_conv2d_data_format          ir.Attribute // the default of pd_op.conv2d data_format (nil: none)
-	r0_data_format2                       ir.Attribute // rule ConvBnRelu: data_format: "NCHW"
-	def_pd_op_conv2d_strides              ir.Attribute // the default of pd_op.conv2d strides (nil: none)
-	def_pd_op_conv2d_paddings             ir.Attribute // the default of pd_op.conv2d paddings (nil: none)
-	def_pd_op_conv2d_dilations            ir.Attribute // the default of pd_op.conv2d dilations (nil: none)
-	def_pd_op_conv2d_groups               ir.Attribute // the default of pd_op.conv2d groups (nil: none)
-	r1_data_format                        ir.Attribute // rule ConvBn: data_format: "NCHW"
-	r1_data_format2                       ir.Attribute // rule ConvBn: data_format: "NCHW"
-	r2_data_format                        ir.Attribute // rule ConvRelu: data_format: "NCHW"
-	op_pd_op_fused_conv2d_bn              *ir.OpInfo   // pd_op.fused_conv2d_bn
-	def_pd_op_fused_conv2d_bn_data_format ir.Attribute // the default of pd_op.fused_conv2d_bn data_format (nil: none)
-	def_pd_op_fused_conv2d_bn_strides     ir.Attribute // the default of pd_op.fused_conv2d_bn strides (nil: none)
-	def_pd_op_fused_conv2d_bn_paddings    ir.Attribute // the default of pd_op.fused_conv2d_bn paddings (nil: none)
-	def_pd_op_fused_conv2d_bn_dilations   ir.Attribute // the default of pd_op.fused_conv2d_bn dilations (nil: none)
-	def_pd_op_fused_conv2d_bn_groups      ir.Attribute // the default of pd_op.fused_conv2d_bn groups (nil: none)
-	def_pd_op_fused_conv2d_bn_epsilon     ir.Attribute // the default of pd_op.fused_conv2d_bn epsilon (nil: none)
-	op_pd_op_to_vtensor                   *ir.OpInfo   // pd_op.to_vtensor
-	op_pd_op_to_tensor                    *ir.OpInfo   // pd_op.to_tensor
-	def_pd_op_scale__scale                ir.Attribute // the default of pd_op.scale_ scale (nil: none)
-	def_pd_op_scale__bias                 ir.Attribute // the default of pd_op.scale_ bias (nil: none)
-	def_pd_op_scale__bias_after_scale     ir.Attribute // the default of pd_op.scale_ bias_after_scale (nil: none)
+// bench_ConvBnRelu matches rule ConvBnRelu (mlir_equivalent.drr:14:6) at op2, a pd_op.relu.
+func bench_ConvBnRelu(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
+	var op0, op1 *ir.Op // op0 pd_op.conv2d, op1 pd_op.batch_norm
+	var c, b, r, x, w, mean, var2, scale, bias *ir.Value
+	var st, pa, di, gr, eps ir.Attribute
+	return op2.NumOperands() == 1 && op2.NumResults() == 1 && rt.Set(&r, op2.Result(0)) && rt.Present(&b, op2.Operand(0)) &&
+		b.NumUses() == 1 &&
+		rt.Def(&op1, b, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 5 && op1.NumResults() == 1 &&
+		rt.AttrOr(op1, "data_format", in.Defaults[5]) == in.Literals[5] &&
+		rt.BindAttr(&eps, rt.AttrOr(op1, "epsilon", in.Defaults[6])) && rt.Present(&c, op1.Operand(0)) && c.NumUses() == 1 &&
+		rt.Def(&op0, c, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
+		rt.AttrOr(op0, "data_format", in.Defaults[0]) == in.Literals[0] &&
+		rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[1])) &&
+		rt.BindAttr(&pa, rt.AttrOr(op0, "paddings", in.Defaults[2])) &&
+		rt.BindAttr(&di, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
+		rt.BindAttr(&gr, rt.AttrOr(op0, "groups", in.Defaults[4])) && rt.Present(&x, op0.Operand(0)) &&
+		rt.Present(&w, op0.Operand(1)) && rt.Present(&mean, op1.Operand(1)) && rt.Present(&var2, op1.Operand(2)) &&
+		rt.Present(&scale, op1.Operand(3)) && rt.Present(&bias, op1.Operand(4)) &&
+		m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), c, b, r, x, w, mean, var2, scale, bias), append(m.Holes(), st, pa, di, gr, eps))
 }
 
-// benchBind binds the matcher to a checked rule set, once per Context.
-func benchBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &benchStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.add_", "pd_op.batch_norm", "pd_op.relu", "pd_op.relu_", "pd_op.scale_", "pd_op.sigmoid_", "pd_op.to_tensor", "pd_op.to_vtensor")
-	s.op_pd_op_batch_norm = ctx.OpInfo("pd_op.batch_norm")
-	s.def_pd_op_batch_norm_data_format = rt.AttrDefault(ctx, "pd_op.batch_norm", "data_format")
-	s.r0_data_format = set.Rules[0].Pattern.Ops[1].Attrs[0].Literal
-	s.def_pd_op_batch_norm_epsilon = rt.AttrDefault(ctx, "pd_op.batch_norm", "epsilon")
-	s.op_pd_op_conv2d = ctx.OpInfo("pd_op.conv2d")
-	s.def_pd_op_conv2d_data_format = rt.AttrDefault(ctx, "pd_op.conv2d", "data_format")
-	s.r0_data_format2 = set.Rules[0].Pattern.Ops[0].Attrs[0].Literal
-	s.def_pd_op_conv2d_strides = rt.AttrDefault(ctx, "pd_op.conv2d", "strides")
-	s.def_pd_op_conv2d_paddings = rt.AttrDefault(ctx, "pd_op.conv2d", "paddings")
-	s.def_pd_op_conv2d_dilations = rt.AttrDefault(ctx, "pd_op.conv2d", "dilations")
-	s.def_pd_op_conv2d_groups = rt.AttrDefault(ctx, "pd_op.conv2d", "groups")
-	s.r1_data_format = set.Rules[1].Pattern.Ops[1].Attrs[0].Literal
-	s.r1_data_format2 = set.Rules[1].Pattern.Ops[0].Attrs[0].Literal
-	s.r2_data_format = set.Rules[2].Pattern.Ops[0].Attrs[0].Literal
-	s.op_pd_op_fused_conv2d_bn = ctx.OpInfo("pd_op.fused_conv2d_bn")
-	s.def_pd_op_fused_conv2d_bn_data_format = rt.AttrDefault(ctx, "pd_op.fused_conv2d_bn", "data_format")
-	s.def_pd_op_fused_conv2d_bn_strides = rt.AttrDefault(ctx, "pd_op.fused_conv2d_bn", "strides")
-	s.def_pd_op_fused_conv2d_bn_paddings = rt.AttrDefault(ctx, "pd_op.fused_conv2d_bn", "paddings")
-	s.def_pd_op_fused_conv2d_bn_dilations = rt.AttrDefault(ctx, "pd_op.fused_conv2d_bn", "dilations")
-	s.def_pd_op_fused_conv2d_bn_groups = rt.AttrDefault(ctx, "pd_op.fused_conv2d_bn", "groups")
-	s.def_pd_op_fused_conv2d_bn_epsilon = rt.AttrDefault(ctx, "pd_op.fused_conv2d_bn", "epsilon")
-	s.op_pd_op_to_vtensor = ctx.OpInfo("pd_op.to_vtensor")
-	s.op_pd_op_to_tensor = ctx.OpInfo("pd_op.to_tensor")
-	s.def_pd_op_scale__scale = rt.AttrDefault(ctx, "pd_op.scale_", "scale")
-	s.def_pd_op_scale__bias = rt.AttrDefault(ctx, "pd_op.scale_", "bias")
-	s.def_pd_op_scale__bias_after_scale = rt.AttrDefault(ctx, "pd_op.scale_", "bias_after_scale")
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &benchMatcher{benchStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
+// bench_ConvBn matches rule ConvBn (mlir_equivalent.drr:32:6) at op1, a pd_op.batch_norm.
+func bench_ConvBn(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.conv2d
+	var c, b, x, w, mean, var2, scale, bias *ir.Value
+	var st, pa, di, gr, eps ir.Attribute
+	return op1.NumOperands() == 5 && op1.NumResults() == 1 && rt.AttrOr(op1, "data_format", in.Defaults[5]) == in.Literals[5] &&
+		rt.BindAttr(&eps, rt.AttrOr(op1, "epsilon", in.Defaults[6])) && rt.Set(&b, op1.Result(0)) &&
+		rt.Present(&c, op1.Operand(0)) && c.NumUses() == 1 &&
+		rt.Def(&op0, c, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
+		rt.AttrOr(op0, "data_format", in.Defaults[0]) == in.Literals[0] &&
+		rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[1])) &&
+		rt.BindAttr(&pa, rt.AttrOr(op0, "paddings", in.Defaults[2])) &&
+		rt.BindAttr(&di, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
+		rt.BindAttr(&gr, rt.AttrOr(op0, "groups", in.Defaults[4])) && rt.Present(&x, op0.Operand(0)) &&
+		rt.Present(&w, op0.Operand(1)) && rt.Present(&mean, op1.Operand(1)) && rt.Present(&var2, op1.Operand(2)) &&
+		rt.Present(&scale, op1.Operand(3)) && rt.Present(&bias, op1.Operand(4)) &&
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), c, b, x, w, mean, var2, scale, bias), append(m.Holes(), st, pa, di, gr, eps))
 }
 
-// benchMatcher matches the rules at one op at a time, in one pass run.
-type benchMatcher struct {
-	*benchStatic
-	rt.Matcher
+// bench_ConvRelu matches rule ConvRelu (mlir_equivalent.drr:48:6) at op1, a pd_op.relu.
+func bench_ConvRelu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.conv2d
+	var c, r, x, w *ir.Value
+	var st, pa, di, gr ir.Attribute
+	return op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.Set(&r, op1.Result(0)) && rt.Present(&c, op1.Operand(0)) &&
+		c.NumUses() == 1 &&
+		rt.Def(&op0, c, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
+		rt.AttrOr(op0, "data_format", in.Defaults[0]) == in.Literals[0] &&
+		rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[1])) &&
+		rt.BindAttr(&pa, rt.AttrOr(op0, "paddings", in.Defaults[2])) &&
+		rt.BindAttr(&di, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
+		rt.BindAttr(&gr, rt.AttrOr(op0, "groups", in.Defaults[4])) && rt.Present(&x, op0.Operand(0)) &&
+		rt.Present(&w, op0.Operand(1)) &&
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), c, r, x, w), append(m.Holes(), st, pa, di, gr))
 }
 
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *benchMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.add_
-		m.r10_AddInplace(op)
-	case 2: // pd_op.batch_norm
-		m.r1_ConvBn(op)
-	case 3: // pd_op.relu
-		m.r0_ConvBnRelu(op)
-		m.r2_ConvRelu(op)
-		m.r3_FusedConvBnRelu(op)
-	case 4: // pd_op.relu_
-		m.r8_ReluInplace(op)
-	case 5: // pd_op.scale_
-		m.r11_ScaleInplace(op)
-	case 6: // pd_op.sigmoid_
-		m.r9_SigmoidInplace(op)
-	case 7: // pd_op.to_tensor
-		m.r4_ToTensorOfToVTensor(op)
-		m.r5_ToTensorOfSharedToVTensor(op)
-	case 8: // pd_op.to_vtensor
-		m.r6_ToVTensorOfToTensor(op)
-		m.r7_ToVTensorOfSharedToTensor(op)
-	}
-	return m.End()
+// bench_FusedConvBnRelu matches rule FusedConvBnRelu (mlir_equivalent.drr:64:6) at op1, a pd_op.relu.
+func bench_FusedConvBnRelu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.fused_conv2d_bn
+	var cb, r, x, w, mean, var2, scale, bias *ir.Value
+	var df, st, pa, di, gr, eps ir.Attribute
+	return op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.Set(&r, op1.Result(0)) && rt.Present(&cb, op1.Operand(0)) &&
+		cb.NumUses() == 1 &&
+		rt.Def(&op0, cb, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 6 && op0.NumResults() == 1 &&
+		rt.BindAttr(&df, rt.AttrOr(op0, "data_format", in.Defaults[0])) &&
+		rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[1])) &&
+		rt.BindAttr(&pa, rt.AttrOr(op0, "paddings", in.Defaults[2])) &&
+		rt.BindAttr(&di, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
+		rt.BindAttr(&gr, rt.AttrOr(op0, "groups", in.Defaults[4])) &&
+		rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[5])) && rt.Present(&x, op0.Operand(0)) &&
+		rt.Present(&w, op0.Operand(1)) && rt.Present(&mean, op0.Operand(2)) && rt.Present(&var2, op0.Operand(3)) &&
+		rt.Present(&scale, op0.Operand(4)) && rt.Present(&bias, op0.Operand(5)) &&
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), cb, r, x, w, mean, var2, scale, bias), append(m.Holes(), df, st, pa, di, gr, eps))
 }
 
-// r0_ConvBnRelu tries rule ConvBnRelu (benefit 3, mlir_equivalent.drr:14:6) at op2, the root pd_op.relu.
-func (m *benchMatcher) r0_ConvBnRelu(op2 *ir.Op) bool {
-	// %r = pd_op.relu(%b)
-	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
-		return false
-	}
-	v2_r := op2.Result(0)
-	v1_b := op2.Operand(0)
-	if v1_b == nil {
-		return false
-	}
-	// where uses(%b) == 1
-	if !(v1_b.NumUses() == 1) {
-		return false
-	}
-	op1 := v1_b.DefiningOp()
-	if op1 == nil || v1_b.Index() != 0 || op1 == op2 {
-		return false
-	}
-	// %b = pd_op.batch_norm(%c, %mean, %var, %scale, %bias) {data_format: "NCHW", epsilon: $eps}
-	if op1.Info() != m.op_pd_op_batch_norm || op1.NumOperands() != 5 || op1.NumResults() != 1 {
-		return false
-	}
-	if rt.AttrOr(op1, "data_format", m.def_pd_op_batch_norm_data_format) != m.r0_data_format {
-		return false
-	}
-	h4_eps := rt.AttrOr(op1, "epsilon", m.def_pd_op_batch_norm_epsilon)
-	if h4_eps == nil {
-		return false
-	}
-	v0_c := op1.Operand(0)
-	if v0_c == nil {
-		return false
-	}
-	// where uses(%c) == 1
-	if !(v0_c.NumUses() == 1) {
-		return false
-	}
-	op0 := v0_c.DefiningOp()
-	if op0 == nil || v0_c.Index() != 0 || op0 == op2 || op0 == op1 {
-		return false
-	}
-	// %c = pd_op.conv2d(%x, %w) {data_format: "NCHW", strides: $st, paddings: $pa, dilations: $di, groups: $gr}
-	if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
-		return false
-	}
-	if rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format) != m.r0_data_format2 {
-		return false
-	}
-	h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_conv2d_strides)
-	if h0_st == nil {
-		return false
-	}
-	h1_pa := rt.AttrOr(op0, "paddings", m.def_pd_op_conv2d_paddings)
-	if h1_pa == nil {
-		return false
-	}
-	h2_di := rt.AttrOr(op0, "dilations", m.def_pd_op_conv2d_dilations)
-	if h2_di == nil {
-		return false
-	}
-	h3_gr := rt.AttrOr(op0, "groups", m.def_pd_op_conv2d_groups)
-	if h3_gr == nil {
-		return false
-	}
-	v3_x := op0.Operand(0)
-	if v3_x == nil {
-		return false
-	}
-	v4_w := op0.Operand(1)
-	if v4_w == nil {
-		return false
-	}
-	v5_mean := op1.Operand(1)
-	if v5_mean == nil {
-		return false
-	}
-	v6_var := op1.Operand(2)
-	if v6_var == nil {
-		return false
-	}
-	v7_scale := op1.Operand(3)
-	if v7_scale == nil {
-		return false
-	}
-	v8_bias := op1.Operand(4)
-	if v8_bias == nil {
-		return false
-	}
-	mt := m.Emit(m.rules[0])
-	mt.Ops = append(mt.Ops[:0], op0, op1, op2)
-	mt.Values = append(mt.Values[:0], v0_c, v1_b, v2_r, v3_x, v4_w, v5_mean, v6_var, v7_scale, v8_bias)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_st, h1_pa, h2_di, h3_gr, h4_eps)
-	return true
+// bench_ToTensorOfToVTensor matches rule ToTensorOfToVTensor (mlir_equivalent.drr:83:6) at op1, a pd_op.to_tensor.
+func bench_ToTensorOfToVTensor(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.to_vtensor
+	var v, t, x *ir.Value
+	return op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.Set(&t, op1.Result(0)) && rt.Present(&v, op1.Operand(0)) &&
+		v.NumUses() == 1 &&
+		rt.Def(&op0, v, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
+		rt.Present(&x, op0.Operand(0)) &&
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), v, t, x), m.Holes())
 }
 
-// r1_ConvBn tries rule ConvBn (benefit 2, mlir_equivalent.drr:32:6) at op1, the root pd_op.batch_norm.
-func (m *benchMatcher) r1_ConvBn(op1 *ir.Op) bool {
-	// %b = pd_op.batch_norm(%c, %mean, %var, %scale, %bias) {data_format: "NCHW", epsilon: $eps}
-	if op1.NumOperands() != 5 || op1.NumResults() != 1 {
-		return false
-	}
-	if rt.AttrOr(op1, "data_format", m.def_pd_op_batch_norm_data_format) != m.r1_data_format {
-		return false
-	}
-	h4_eps := rt.AttrOr(op1, "epsilon", m.def_pd_op_batch_norm_epsilon)
-	if h4_eps == nil {
-		return false
-	}
-	v1_b := op1.Result(0)
-	v0_c := op1.Operand(0)
-	if v0_c == nil {
-		return false
-	}
-	// where uses(%c) == 1
-	if !(v0_c.NumUses() == 1) {
-		return false
-	}
-	op0 := v0_c.DefiningOp()
-	if op0 == nil || v0_c.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %c = pd_op.conv2d(%x, %w) {data_format: "NCHW", strides: $st, paddings: $pa, dilations: $di, groups: $gr}
-	if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
-		return false
-	}
-	if rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format) != m.r1_data_format2 {
-		return false
-	}
-	h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_conv2d_strides)
-	if h0_st == nil {
-		return false
-	}
-	h1_pa := rt.AttrOr(op0, "paddings", m.def_pd_op_conv2d_paddings)
-	if h1_pa == nil {
-		return false
-	}
-	h2_di := rt.AttrOr(op0, "dilations", m.def_pd_op_conv2d_dilations)
-	if h2_di == nil {
-		return false
-	}
-	h3_gr := rt.AttrOr(op0, "groups", m.def_pd_op_conv2d_groups)
-	if h3_gr == nil {
-		return false
-	}
-	v2_x := op0.Operand(0)
-	if v2_x == nil {
-		return false
-	}
-	v3_w := op0.Operand(1)
-	if v3_w == nil {
-		return false
-	}
-	v4_mean := op1.Operand(1)
-	if v4_mean == nil {
-		return false
-	}
-	v5_var := op1.Operand(2)
-	if v5_var == nil {
-		return false
-	}
-	v6_scale := op1.Operand(3)
-	if v6_scale == nil {
-		return false
-	}
-	v7_bias := op1.Operand(4)
-	if v7_bias == nil {
-		return false
-	}
-	mt := m.Emit(m.rules[1])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_c, v1_b, v2_x, v3_w, v4_mean, v5_var, v6_scale, v7_bias)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_st, h1_pa, h2_di, h3_gr, h4_eps)
-	return true
+// bench_ToTensorOfSharedToVTensor matches rule ToTensorOfSharedToVTensor (mlir_equivalent.drr:98:6) at op1, a
+// pd_op.to_tensor.
+func bench_ToTensorOfSharedToVTensor(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.to_vtensor
+	var v, t, x *ir.Value
+	return op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.Set(&t, op1.Result(0)) && rt.Present(&v, op1.Operand(0)) &&
+		v.NumUses() >= 1 &&
+		rt.Def(&op0, v, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
+		rt.Present(&x, op0.Operand(0)) &&
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), v, t, x), m.Holes())
 }
 
-// r2_ConvRelu tries rule ConvRelu (benefit 2, mlir_equivalent.drr:48:6) at op1, the root pd_op.relu.
-func (m *benchMatcher) r2_ConvRelu(op1 *ir.Op) bool {
-	// %r = pd_op.relu(%c)
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	v1_r := op1.Result(0)
-	v0_c := op1.Operand(0)
-	if v0_c == nil {
-		return false
-	}
-	// where uses(%c) == 1
-	if !(v0_c.NumUses() == 1) {
-		return false
-	}
-	op0 := v0_c.DefiningOp()
-	if op0 == nil || v0_c.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %c = pd_op.conv2d(%x, %w) {data_format: "NCHW", strides: $st, paddings: $pa, dilations: $di, groups: $gr}
-	if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
-		return false
-	}
-	if rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format) != m.r2_data_format {
-		return false
-	}
-	h0_st := rt.AttrOr(op0, "strides", m.def_pd_op_conv2d_strides)
-	if h0_st == nil {
-		return false
-	}
-	h1_pa := rt.AttrOr(op0, "paddings", m.def_pd_op_conv2d_paddings)
-	if h1_pa == nil {
-		return false
-	}
-	h2_di := rt.AttrOr(op0, "dilations", m.def_pd_op_conv2d_dilations)
-	if h2_di == nil {
-		return false
-	}
-	h3_gr := rt.AttrOr(op0, "groups", m.def_pd_op_conv2d_groups)
-	if h3_gr == nil {
-		return false
-	}
-	v2_x := op0.Operand(0)
-	if v2_x == nil {
-		return false
-	}
-	v3_w := op0.Operand(1)
-	if v3_w == nil {
-		return false
-	}
-	mt := m.Emit(m.rules[2])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_c, v1_r, v2_x, v3_w)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_st, h1_pa, h2_di, h3_gr)
-	return true
+// bench_ToVTensorOfToTensor matches rule ToVTensorOfToTensor (mlir_equivalent.drr:113:6) at op1, a pd_op.to_vtensor.
+func bench_ToVTensorOfToTensor(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.to_tensor
+	var t, v, x *ir.Value
+	return op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.Set(&v, op1.Result(0)) && rt.Present(&t, op1.Operand(0)) &&
+		t.NumUses() == 1 &&
+		rt.Def(&op0, t, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
+		rt.Present(&x, op0.Operand(0)) &&
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), t, v, x), m.Holes())
 }
 
-// r3_FusedConvBnRelu tries rule FusedConvBnRelu (benefit 2, mlir_equivalent.drr:64:6) at op1, the root pd_op.relu.
-func (m *benchMatcher) r3_FusedConvBnRelu(op1 *ir.Op) bool {
-	// %r = pd_op.relu(%cb)
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	v1_r := op1.Result(0)
-	v0_cb := op1.Operand(0)
-	if v0_cb == nil {
-		return false
-	}
-	// where uses(%cb) == 1
-	if !(v0_cb.NumUses() == 1) {
-		return false
-	}
-	op0 := v0_cb.DefiningOp()
-	if op0 == nil || v0_cb.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %cb = pd_op.fused_conv2d_bn(%x, %w, %mean, %var, %scale, %bias) {data_format: $df, strides: $st, paddings: $pa, dilations: $di, groups: $gr, epsilon: $eps}
-	if op0.Info() != m.op_pd_op_fused_conv2d_bn || op0.NumOperands() != 6 || op0.NumResults() != 1 {
-		return false
-	}
-	h0_df := rt.AttrOr(op0, "data_format", m.def_pd_op_fused_conv2d_bn_data_format)
-	if h0_df == nil {
-		return false
-	}
-	h1_st := rt.AttrOr(op0, "strides", m.def_pd_op_fused_conv2d_bn_strides)
-	if h1_st == nil {
-		return false
-	}
-	h2_pa := rt.AttrOr(op0, "paddings", m.def_pd_op_fused_conv2d_bn_paddings)
-	if h2_pa == nil {
-		return false
-	}
-	h3_di := rt.AttrOr(op0, "dilations", m.def_pd_op_fused_conv2d_bn_dilations)
-	if h3_di == nil {
-		return false
-	}
-	h4_gr := rt.AttrOr(op0, "groups", m.def_pd_op_fused_conv2d_bn_groups)
-	if h4_gr == nil {
-		return false
-	}
-	h5_eps := rt.AttrOr(op0, "epsilon", m.def_pd_op_fused_conv2d_bn_epsilon)
-	if h5_eps == nil {
-		return false
-	}
-	v2_x := op0.Operand(0)
-	if v2_x == nil {
-		return false
-	}
-	v3_w := op0.Operand(1)
-	if v3_w == nil {
-		return false
-	}
-	v4_mean := op0.Operand(2)
-	if v4_mean == nil {
-		return false
-	}
-	v5_var := op0.Operand(3)
-	if v5_var == nil {
-		return false
-	}
-	v6_scale := op0.Operand(4)
-	if v6_scale == nil {
-		return false
-	}
-	v7_bias := op0.Operand(5)
-	if v7_bias == nil {
-		return false
-	}
-	mt := m.Emit(m.rules[3])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_cb, v1_r, v2_x, v3_w, v4_mean, v5_var, v6_scale, v7_bias)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil, nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_df, h1_st, h2_pa, h3_di, h4_gr, h5_eps)
-	return true
+// bench_ToVTensorOfSharedToTensor matches rule ToVTensorOfSharedToTensor (mlir_equivalent.drr:128:6) at op1, a
+// pd_op.to_vtensor.
+func bench_ToVTensorOfSharedToTensor(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.to_tensor
+	var t, v, x *ir.Value
+	return op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.Set(&v, op1.Result(0)) && rt.Present(&t, op1.Operand(0)) &&
+		t.NumUses() >= 1 &&
+		rt.Def(&op0, t, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
+		rt.Present(&x, op0.Operand(0)) &&
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), t, v, x), m.Holes())
 }
 
-// r4_ToTensorOfToVTensor tries rule ToTensorOfToVTensor (benefit 2, mlir_equivalent.drr:83:6) at op1, the root pd_op.to_tensor.
-func (m *benchMatcher) r4_ToTensorOfToVTensor(op1 *ir.Op) bool {
-	// %t = pd_op.to_tensor(%v)
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	v1_t := op1.Result(0)
-	v0_v := op1.Operand(0)
-	if v0_v == nil {
-		return false
-	}
-	// where uses(%v) == 1
-	if !(v0_v.NumUses() == 1) {
-		return false
-	}
-	op0 := v0_v.DefiningOp()
-	if op0 == nil || v0_v.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %v = pd_op.to_vtensor(%x)
-	if op0.Info() != m.op_pd_op_to_vtensor || op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	v2_x := op0.Operand(0)
-	if v2_x == nil {
-		return false
-	}
-	mt := m.Emit(m.rules[4])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_v, v1_t, v2_x)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil)
-	mt.Holes = mt.Holes[:0]
-	return true
+// bench_ReluInplace matches rule ReluInplace (mlir_equivalent.drr:145:6) at op0, a pd_op.relu_.
+func bench_ReluInplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
+	var y, x *ir.Value
+	return op0.NumOperands() == 1 && op0.NumResults() == 1 && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }
 
-// r5_ToTensorOfSharedToVTensor tries rule ToTensorOfSharedToVTensor (benefit 1, mlir_equivalent.drr:98:6) at op1, the root pd_op.to_tensor.
-func (m *benchMatcher) r5_ToTensorOfSharedToVTensor(op1 *ir.Op) bool {
-	// %t = pd_op.to_tensor(%v)
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	v1_t := op1.Result(0)
-	v0_v := op1.Operand(0)
-	if v0_v == nil {
-		return false
-	}
-	// where uses(%v) >= 1
-	if !(v0_v.NumUses() >= 1) {
-		return false
-	}
-	op0 := v0_v.DefiningOp()
-	if op0 == nil || v0_v.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %v = pd_op.to_vtensor(%x)
-	if op0.Info() != m.op_pd_op_to_vtensor || op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	v2_x := op0.Operand(0)
-	if v2_x == nil {
-		return false
-	}
-	mt := m.Emit(m.rules[5])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_v, v1_t, v2_x)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil)
-	mt.Holes = mt.Holes[:0]
-	return true
+// bench_SigmoidInplace matches rule SigmoidInplace (mlir_equivalent.drr:156:6) at op0, a pd_op.sigmoid_.
+func bench_SigmoidInplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
+	var y, x *ir.Value
+	return op0.NumOperands() == 1 && op0.NumResults() == 1 && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }
 
-// r6_ToVTensorOfToTensor tries rule ToVTensorOfToTensor (benefit 2, mlir_equivalent.drr:113:6) at op1, the root pd_op.to_vtensor.
-func (m *benchMatcher) r6_ToVTensorOfToTensor(op1 *ir.Op) bool {
-	// %v = pd_op.to_vtensor(%t)
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	v1_v := op1.Result(0)
-	v0_t := op1.Operand(0)
-	if v0_t == nil {
-		return false
-	}
-	// where uses(%t) == 1
-	if !(v0_t.NumUses() == 1) {
-		return false
-	}
-	op0 := v0_t.DefiningOp()
-	if op0 == nil || v0_t.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %t = pd_op.to_tensor(%x)
-	if op0.Info() != m.op_pd_op_to_tensor || op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	v2_x := op0.Operand(0)
-	if v2_x == nil {
-		return false
-	}
-	mt := m.Emit(m.rules[6])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_t, v1_v, v2_x)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil)
-	mt.Holes = mt.Holes[:0]
-	return true
+// bench_AddInplace matches rule AddInplace (mlir_equivalent.drr:167:6) at op0, a pd_op.add_.
+func bench_AddInplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
+	var z, x, y *ir.Value
+	return op0.NumOperands() == 2 && op0.NumResults() == 1 && rt.Set(&z, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
+		rt.Present(&y, op0.Operand(1)) &&
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), z, x, y), m.Holes())
 }
 
-// r7_ToVTensorOfSharedToTensor tries rule ToVTensorOfSharedToTensor (benefit 1, mlir_equivalent.drr:128:6) at op1, the root pd_op.to_vtensor.
-func (m *benchMatcher) r7_ToVTensorOfSharedToTensor(op1 *ir.Op) bool {
-	// %v = pd_op.to_vtensor(%t)
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	v1_v := op1.Result(0)
-	v0_t := op1.Operand(0)
-	if v0_t == nil {
-		return false
-	}
-	// where uses(%t) >= 1
-	if !(v0_t.NumUses() >= 1) {
-		return false
-	}
-	op0 := v0_t.DefiningOp()
-	if op0 == nil || v0_t.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %t = pd_op.to_tensor(%x)
-	if op0.Info() != m.op_pd_op_to_tensor || op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	v2_x := op0.Operand(0)
-	if v2_x == nil {
-		return false
-	}
-	mt := m.Emit(m.rules[7])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_t, v1_v, v2_x)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil)
-	mt.Holes = mt.Holes[:0]
-	return true
-}
-
-// r8_ReluInplace tries rule ReluInplace (benefit 0, mlir_equivalent.drr:145:6) at op0, the root pd_op.relu_.
-func (m *benchMatcher) r8_ReluInplace(op0 *ir.Op) bool {
-	// %y = pd_op.relu_(%x)
-	if op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	v0_y := op0.Result(0)
-	v1_x := op0.Operand(0)
-	if v1_x == nil {
-		return false
-	}
-	mt := m.Emit(m.rules[8])
-	mt.Ops = append(mt.Ops[:0], op0)
-	mt.Values = append(mt.Values[:0], v0_y, v1_x)
-	mt.Lists = append(mt.Lists[:0], nil, nil)
-	mt.Holes = mt.Holes[:0]
-	return true
-}
-
-// r9_SigmoidInplace tries rule SigmoidInplace (benefit 0, mlir_equivalent.drr:156:6) at op0, the root pd_op.sigmoid_.
-func (m *benchMatcher) r9_SigmoidInplace(op0 *ir.Op) bool {
-	// %y = pd_op.sigmoid_(%x)
-	if op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	v0_y := op0.Result(0)
-	v1_x := op0.Operand(0)
-	if v1_x == nil {
-		return false
-	}
-	mt := m.Emit(m.rules[9])
-	mt.Ops = append(mt.Ops[:0], op0)
-	mt.Values = append(mt.Values[:0], v0_y, v1_x)
-	mt.Lists = append(mt.Lists[:0], nil, nil)
-	mt.Holes = mt.Holes[:0]
-	return true
-}
-
-// r10_AddInplace tries rule AddInplace (benefit 0, mlir_equivalent.drr:167:6) at op0, the root pd_op.add_.
-func (m *benchMatcher) r10_AddInplace(op0 *ir.Op) bool {
-	// %z = pd_op.add_(%x, %y)
-	if op0.NumOperands() != 2 || op0.NumResults() != 1 {
-		return false
-	}
-	v0_z := op0.Result(0)
-	v1_x := op0.Operand(0)
-	if v1_x == nil {
-		return false
-	}
-	v2_y := op0.Operand(1)
-	if v2_y == nil {
-		return false
-	}
-	mt := m.Emit(m.rules[10])
-	mt.Ops = append(mt.Ops[:0], op0)
-	mt.Values = append(mt.Values[:0], v0_z, v1_x, v2_y)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil)
-	mt.Holes = mt.Holes[:0]
-	return true
-}
-
-// r11_ScaleInplace tries rule ScaleInplace (benefit 0, mlir_equivalent.drr:178:6) at op0, the root pd_op.scale_.
-func (m *benchMatcher) r11_ScaleInplace(op0 *ir.Op) bool {
-	// %y = pd_op.scale_(%x) {scale: $s, bias: $b, bias_after_scale: $a}
-	if op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	h0_s := rt.AttrOr(op0, "scale", m.def_pd_op_scale__scale)
-	if h0_s == nil {
-		return false
-	}
-	h1_b := rt.AttrOr(op0, "bias", m.def_pd_op_scale__bias)
-	if h1_b == nil {
-		return false
-	}
-	h2_a := rt.AttrOr(op0, "bias_after_scale", m.def_pd_op_scale__bias_after_scale)
-	if h2_a == nil {
-		return false
-	}
-	v0_y := op0.Result(0)
-	v1_x := op0.Operand(0)
-	if v1_x == nil {
-		return false
-	}
-	mt := m.Emit(m.rules[11])
-	mt.Ops = append(mt.Ops[:0], op0)
-	mt.Values = append(mt.Values[:0], v0_y, v1_x)
-	mt.Lists = append(mt.Lists[:0], nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_s, h1_b, h2_a)
-	return true
+// bench_ScaleInplace matches rule ScaleInplace (mlir_equivalent.drr:178:6) at op0, a pd_op.scale_.
+func bench_ScaleInplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
+	var y, x *ir.Value
+	var s, b, a ir.Attribute
+	return op0.NumOperands() == 1 && op0.NumResults() == 1 && rt.BindAttr(&s, rt.AttrOr(op0, "scale", in.Defaults[0])) &&
+		rt.BindAttr(&b, rt.AttrOr(op0, "bias", in.Defaults[1])) &&
+		rt.BindAttr(&a, rt.AttrOr(op0, "bias_after_scale", in.Defaults[2])) && rt.Set(&y, op0.Result(0)) &&
+		rt.Present(&x, op0.Operand(0)) &&
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), append(m.Holes(), s, b, a))
 }

@@ -3,144 +3,42 @@
 package gentest
 
 import (
-	"fmt"
-
-	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// DriverBenefitOrderPass is the rewriter.PassFactory of the rule pass "rules": the rules of rules.drr, compiled to
-// Go by drrc gen. The pass checks the rules against the programs' Context, as the interpreted pass does, refuses
-// them if they check differently than where this file was generated, and runs them with rewriter's Driver and
-// Applier.
-func DriverBenefitOrderPass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return driverBenefitOrderProgram.Pass(ctx, reg)
-}
+// DriverBenefitOrderPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
+var DriverBenefitOrderPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: driverBenefitOrderSource}},
+	Fingerprint: "92abbcf0cbbafde4c5e19d21293d9653",
+	Rules: []rt.Rule{
+		{Name: "to_sigmoid", Match: driverBenefitOrder_to_sigmoid},
+		{Name: "to_tanh", Match: driverBenefitOrder_to_tanh}, {Name: "to_exp", Match: driverBenefitOrder_to_exp},
+	}}).Pass
 
-var driverBenefitOrderProgram = &rt.Program{
-	Name:  "rules",
-	Paths: []string{"rules.drr"},
-	Files: []rt.File{
-		{Name: "rules.drr", Text: driverBenefitOrderSource0},
-	},
-	Fingerprint: "962eb2efddb3c71256ea3d9d6eee9097",
-	Bind:        driverBenefitOrderBind,
-}
-
-// driverBenefitOrderSource0 is rules.drr.
-const driverBenefitOrderSource0 = `rule to_sigmoid { benefit 1; match { %y = pd_op.relu(%x) } rewrite { replace %y with pd_op.sigmoid(%x) } }
+// driverBenefitOrderSource is rules.drr.
+const driverBenefitOrderSource = `rule to_sigmoid { benefit 1; match { %y = pd_op.relu(%x) } rewrite { replace %y with pd_op.sigmoid(%x) } }
 rule to_tanh { benefit 2; match { %y = pd_op.relu(%x) } rewrite { replace %y with pd_op.tanh(%x) } }
 rule to_exp { benefit 2; match { %y = pd_op.relu(%x) }; where { rank(%x) >= 0 }; rewrite { replace %y with pd_op.exp(%x) } }
 `
 
-// driverBenefitOrderStatic is what the matcher needs of the rule set checked against one Context.
-type driverBenefitOrderStatic struct {
-	rules        []*rule.Rule
-	dispatch     *rt.Dispatch
-	builtin_rank func([]rule.Val) (rule.Val, error) // the builtin rank
+// driverBenefitOrder_to_sigmoid matches rule to_sigmoid (rules.drr:1:6) at op0, a pd_op.relu.
+func driverBenefitOrder_to_sigmoid(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
+	var y, x *ir.Value
+	return op0.NumOperands() == 1 && op0.NumResults() == 1 && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }
 
-// driverBenefitOrderBind binds the matcher to a checked rule set, once per Context.
-func driverBenefitOrderBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &driverBenefitOrderStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.relu")
-	s.builtin_rank = rule.PureBuiltin("rank")
-	if s.builtin_rank == nil {
-		return nil, fmt.Errorf("the builtin rank is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &driverBenefitOrderMatcher{driverBenefitOrderStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
+// driverBenefitOrder_to_tanh matches rule to_tanh (rules.drr:2:6) at op0, a pd_op.relu.
+func driverBenefitOrder_to_tanh(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
+	var y, x *ir.Value
+	return op0.NumOperands() == 1 && op0.NumResults() == 1 && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }
 
-// driverBenefitOrderMatcher matches the rules at one op at a time, in one pass run.
-type driverBenefitOrderMatcher struct {
-	*driverBenefitOrderStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *driverBenefitOrderMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.relu
-		m.r1_to_tanh(op)
-		m.r2_to_exp(op)
-		m.r0_to_sigmoid(op)
-	}
-	return m.End()
-}
-
-// r0_to_sigmoid tries rule to_sigmoid (benefit 1, rules.drr:1:6) at op0, the root pd_op.relu.
-func (m *driverBenefitOrderMatcher) r0_to_sigmoid(op0 *ir.Op) bool {
-	// %y = pd_op.relu(%x)
-	if op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	v0_y := op0.Result(0)
-	v1_x := op0.Operand(0)
-	if v1_x == nil {
-		return false
-	}
-	mt := m.Emit(m.rules[0])
-	mt.Ops = append(mt.Ops[:0], op0)
-	mt.Values = append(mt.Values[:0], v0_y, v1_x)
-	mt.Lists = append(mt.Lists[:0], nil, nil)
-	mt.Holes = mt.Holes[:0]
-	return true
-}
-
-// r1_to_tanh tries rule to_tanh (benefit 2, rules.drr:2:6) at op0, the root pd_op.relu.
-func (m *driverBenefitOrderMatcher) r1_to_tanh(op0 *ir.Op) bool {
-	// %y = pd_op.relu(%x)
-	if op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	v0_y := op0.Result(0)
-	v1_x := op0.Operand(0)
-	if v1_x == nil {
-		return false
-	}
-	mt := m.Emit(m.rules[1])
-	mt.Ops = append(mt.Ops[:0], op0)
-	mt.Values = append(mt.Values[:0], v0_y, v1_x)
-	mt.Lists = append(mt.Lists[:0], nil, nil)
-	mt.Holes = mt.Holes[:0]
-	return true
-}
-
-// r2_to_exp tries rule to_exp (benefit 2, rules.drr:3:6) at op0, the root pd_op.relu.
-func (m *driverBenefitOrderMatcher) r2_to_exp(op0 *ir.Op) bool {
-	// %y = pd_op.relu(%x)
-	if op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	v0_y := op0.Result(0)
-	v1_x := op0.Operand(0)
-	if v1_x == nil {
-		return false
-	}
-	// where rank(%x) >= 0
-	f1, ok2 := rt.Call(m.builtin_rank, m.Args(v1_x))
-	if !ok2 {
-		return false
-	}
-	cmp3, ok4 := rule.Compare(f1, int64(0))
-	if !ok4 {
-		return false
-	}
-	if !(cmp3 >= 0) {
-		return false
-	}
-	mt := m.Emit(m.rules[2])
-	mt.Ops = append(mt.Ops[:0], op0)
-	mt.Values = append(mt.Values[:0], v0_y, v1_x)
-	mt.Lists = append(mt.Lists[:0], nil, nil)
-	mt.Holes = mt.Holes[:0]
-	return true
+// driverBenefitOrder_to_exp matches rule to_exp (rules.drr:3:6) at op0, a pd_op.relu.
+func driverBenefitOrder_to_exp(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
+	var y, x *ir.Value
+	return op0.NumOperands() == 1 && op0.NumResults() == 1 && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
+		rt.True(rt.GreaterEqual(m.Pure("rank", x), int64(0))) && // where rank(%x) >= 0
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }

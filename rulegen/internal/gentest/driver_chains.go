@@ -3,31 +3,20 @@
 package gentest
 
 import (
-	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// DriverChainsPass is the rewriter.PassFactory of the rule pass "rules": the rules of rules.drr, compiled to Go by
-// drrc gen. The pass checks the rules against the programs' Context, as the interpreted pass does, refuses them if
-// they check differently than where this file was generated, and runs them with rewriter's Driver and Applier.
-func DriverChainsPass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return driverChainsProgram.Pass(ctx, reg)
-}
+// DriverChainsPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
+var DriverChainsPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: driverChainsSource}},
+	Fingerprint: "17aacb6895ebfe35ab2b996d9a5b9dbd",
+	Rules: []rt.Rule{
+		{Name: "relu_inplace", Match: driverChains_relu_inplace},
+		{Name: "sigmoid_inplace", Match: driverChains_sigmoid_inplace}, {Name: "silu", Match: driverChains_silu},
+	}}).Pass
 
-var driverChainsProgram = &rt.Program{
-	Name:  "rules",
-	Paths: []string{"rules.drr"},
-	Files: []rt.File{
-		{Name: "rules.drr", Text: driverChainsSource0},
-	},
-	Fingerprint: "f585e3b41a7610c23a648aecae7adf35",
-	Bind:        driverChainsBind,
-}
-
-// driverChainsSource0 is rules.drr.
-const driverChainsSource0 = `rule relu_inplace { match { %y = pd_op.relu_(%x) } rewrite { replace %y with pd_op.relu(%x) } }
+// driverChainsSource is rules.drr.
+const driverChainsSource = `rule relu_inplace { match { %y = pd_op.relu_(%x) } rewrite { replace %y with pd_op.relu(%x) } }
 rule sigmoid_inplace { match { %y = pd_op.sigmoid_(%x) } rewrite { replace %y with pd_op.sigmoid(%x) } }
 rule silu {
   match {
@@ -38,122 +27,34 @@ rule silu {
 }
 `
 
-// driverChainsStatic is what the matcher needs of the rule set checked against one Context.
-type driverChainsStatic struct {
-	rules            []*rule.Rule
-	dispatch         *rt.Dispatch
-	op_pd_op_sigmoid *ir.OpInfo // pd_op.sigmoid
+// driverChains_relu_inplace matches rule relu_inplace (rules.drr:1:6) at op0, a pd_op.relu_.
+func driverChains_relu_inplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
+	var y, x *ir.Value
+	return op0.NumOperands() == 1 && op0.NumResults() == 1 && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }
 
-// driverChainsBind binds the matcher to a checked rule set, once per Context.
-func driverChainsBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &driverChainsStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.multiply", "pd_op.relu_", "pd_op.sigmoid_")
-	s.op_pd_op_sigmoid = ctx.OpInfo("pd_op.sigmoid")
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &driverChainsMatcher{driverChainsStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
+// driverChains_sigmoid_inplace matches rule sigmoid_inplace (rules.drr:2:6) at op0, a pd_op.sigmoid_.
+func driverChains_sigmoid_inplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
+	var y, x *ir.Value
+	return op0.NumOperands() == 1 && op0.NumResults() == 1 && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }
 
-// driverChainsMatcher matches the rules at one op at a time, in one pass run.
-type driverChainsMatcher struct {
-	*driverChainsStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *driverChainsMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.multiply
-		m.r2_silu(op)
-	case 2: // pd_op.relu_
-		m.r0_relu_inplace(op)
-	case 3: // pd_op.sigmoid_
-		m.r1_sigmoid_inplace(op)
-	}
-	return m.End()
-}
-
-// r0_relu_inplace tries rule relu_inplace (benefit 1, rules.drr:1:6) at op0, the root pd_op.relu_.
-func (m *driverChainsMatcher) r0_relu_inplace(op0 *ir.Op) bool {
-	// %y = pd_op.relu_(%x)
-	if op0.NumOperands() != 1 || op0.NumResults() != 1 {
+// driverChains_silu matches rule silu (rules.drr:3:6) at op1, a pd_op.multiply.
+func driverChains_silu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.sigmoid
+	var s, m2, x *ir.Value
+	if !(op1.NumOperands() == 2 && op1.NumResults() == 1 && rt.Set(&m2, op1.Result(0))) {
 		return false
 	}
-	v0_y := op0.Result(0)
-	v1_x := op0.Operand(0)
-	if v1_x == nil {
-		return false
-	}
-	mt := m.Emit(m.rules[0])
-	mt.Ops = append(mt.Ops[:0], op0)
-	mt.Values = append(mt.Values[:0], v0_y, v1_x)
-	mt.Lists = append(mt.Lists[:0], nil, nil)
-	mt.Holes = mt.Holes[:0]
-	return true
-}
-
-// r1_sigmoid_inplace tries rule sigmoid_inplace (benefit 1, rules.drr:2:6) at op0, the root pd_op.sigmoid_.
-func (m *driverChainsMatcher) r1_sigmoid_inplace(op0 *ir.Op) bool {
-	// %y = pd_op.sigmoid_(%x)
-	if op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	v0_y := op0.Result(0)
-	v1_x := op0.Operand(0)
-	if v1_x == nil {
-		return false
-	}
-	mt := m.Emit(m.rules[1])
-	mt.Ops = append(mt.Ops[:0], op0)
-	mt.Values = append(mt.Values[:0], v0_y, v1_x)
-	mt.Lists = append(mt.Lists[:0], nil, nil)
-	mt.Holes = mt.Holes[:0]
-	return true
-}
-
-// r2_silu tries rule silu (benefit 2, rules.drr:3:6) at op1, the root pd_op.multiply.
-func (m *driverChainsMatcher) r2_silu(op1 *ir.Op) bool {
-	// %m = pd_op.multiply(either(%x, %s))
-	if op1.NumOperands() != 2 || op1.NumResults() != 1 {
-		return false
-	}
-	v1_m := op1.Result(0)
-	for sw1 := 0; sw1 < 2; sw1++ {
-		op1_a2, op1_b3 := op1.Operand(sw1), op1.Operand(1-sw1) // as written, then swapped
-		v2_x := op1_a2
-		if v2_x == nil {
-			continue
+	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
+		if rt.Present(&x, op1.Operand(sw1)) && rt.Present(&s, op1.Operand(1-sw1)) &&
+			rt.Def(&op0, s, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 && op0.Operand(0) == x &&
+			rt.Closed([]*ir.Op{op0, op1}, s) &&
+			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), s, m2, x), m.Holes()) {
+			return true
 		}
-		v0_s := op1_b3
-		if v0_s == nil {
-			continue
-		}
-		op0 := v0_s.DefiningOp()
-		if op0 == nil || v0_s.Index() != 0 || op0 == op1 {
-			continue
-		}
-		// %s = pd_op.sigmoid(%x)
-		if op0.Info() != m.op_pd_op_sigmoid || op0.NumOperands() != 1 || op0.NumResults() != 1 {
-			continue
-		}
-		if op0.Operand(0) != v2_x {
-			continue
-		}
-		// closure: every use of %s is in the match
-		if !rt.OnlyUsedBy(v0_s, op0, op1) {
-			continue
-		}
-		mt := m.Emit(m.rules[2])
-		mt.Ops = append(mt.Ops[:0], op0, op1)
-		mt.Values = append(mt.Values[:0], v0_s, v1_m, v2_x)
-		mt.Lists = append(mt.Lists[:0], nil, nil, nil)
-		mt.Holes = mt.Holes[:0]
-		return true
 	}
 	return false
 }

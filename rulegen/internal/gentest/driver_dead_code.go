@@ -3,109 +3,28 @@
 package gentest
 
 import (
-	"fmt"
-
-	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// DriverDeadCodePass is the rewriter.PassFactory of the rule pass "rules": the rules of rules.drr, compiled to Go by
-// drrc gen. The pass checks the rules against the programs' Context, as the interpreted pass does, refuses them if
-// they check differently than where this file was generated, and runs them with rewriter's Driver and Applier.
-func DriverDeadCodePass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return driverDeadCodeProgram.Pass(ctx, reg)
-}
+// DriverDeadCodePass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
+var DriverDeadCodePass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: driverDeadCodeSource}},
+	Fingerprint: "84d31227fc590fa13931d514b71b8c66",
+	Rules:       []rt.Rule{{Name: "drop_reshape", Match: driverDeadCode_drop_reshape}}}).Pass
 
-var driverDeadCodeProgram = &rt.Program{
-	Name:  "rules",
-	Paths: []string{"rules.drr"},
-	Files: []rt.File{
-		{Name: "rules.drr", Text: driverDeadCodeSource0},
-	},
-	Fingerprint: "11589271c7324c23bcd8c43b1ffc8b6a",
-	Bind:        driverDeadCodeBind,
-}
-
-// driverDeadCodeSource0 is rules.drr.
-const driverDeadCodeSource0 = `rule drop_reshape {
+// driverDeadCodeSource is rules.drr.
+const driverDeadCodeSource = `rule drop_reshape {
   match { %y = pd_op.reshape(%x, %s) }
   where { same_type(%x, %y) }
   rewrite { replace %y with %x }
 }
 `
 
-// driverDeadCodeStatic is what the matcher needs of the rule set checked against one Context.
-type driverDeadCodeStatic struct {
-	rules             []*rule.Rule
-	dispatch          *rt.Dispatch
-	builtin_same_type func([]rule.Val) (rule.Val, error) // the builtin same_type
-}
-
-// driverDeadCodeBind binds the matcher to a checked rule set, once per Context.
-func driverDeadCodeBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &driverDeadCodeStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.reshape")
-	s.builtin_same_type = rule.PureBuiltin("same_type")
-	if s.builtin_same_type == nil {
-		return nil, fmt.Errorf("the builtin same_type is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &driverDeadCodeMatcher{driverDeadCodeStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
-}
-
-// driverDeadCodeMatcher matches the rules at one op at a time, in one pass run.
-type driverDeadCodeMatcher struct {
-	*driverDeadCodeStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *driverDeadCodeMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.reshape
-		m.r0_drop_reshape(op)
-	}
-	return m.End()
-}
-
-// r0_drop_reshape tries rule drop_reshape (benefit 1, rules.drr:1:6) at op0, the root pd_op.reshape.
-func (m *driverDeadCodeMatcher) r0_drop_reshape(op0 *ir.Op) bool {
-	// %y = pd_op.reshape(%x, %s)
-	if op0.NumOperands() != 2 || op0.NumResults() != 1 {
-		return false
-	}
-	v0_y := op0.Result(0)
-	v1_x := op0.Operand(0)
-	if v1_x == nil {
-		return false
-	}
-	v2_s := op0.Operand(1)
-	if v2_s == nil {
-		return false
-	}
-	// where same_type(%x, %y)
-	f1, ok2 := rt.Call(m.builtin_same_type, m.Args(v1_x, v0_y))
-	if !ok2 {
-		return false
-	}
-	b3, ok4 := f1.(bool)
-	if !ok4 {
-		return false
-	}
-	if !b3 {
-		return false
-	}
-	mt := m.Emit(m.rules[0])
-	mt.Ops = append(mt.Ops[:0], op0)
-	mt.Values = append(mt.Values[:0], v0_y, v1_x, v2_s)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil)
-	mt.Holes = mt.Holes[:0]
-	return true
+// driverDeadCode_drop_reshape matches rule drop_reshape (rules.drr:1:6) at op0, a pd_op.reshape.
+func driverDeadCode_drop_reshape(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
+	var y, x, s *ir.Value
+	return op0.NumOperands() == 2 && op0.NumResults() == 1 && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
+		rt.Present(&s, op0.Operand(1)) &&
+		rt.True(m.Pure("same_type", x, y)) && // where same_type(%x, %y)
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x, s), m.Holes())
 }

@@ -3,32 +3,17 @@
 package gentest
 
 import (
-	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// DriverListWithNullPass is the rewriter.PassFactory of the rule pass "rules": the rules of rules.drr, compiled to
-// Go by drrc gen. The pass checks the rules against the programs' Context, as the interpreted pass does, refuses
-// them if they check differently than where this file was generated, and runs them with rewriter's Driver and
-// Applier.
-func DriverListWithNullPass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return driverListWithNullProgram.Pass(ctx, reg)
-}
+// DriverListWithNullPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
+var DriverListWithNullPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: driverListWithNullSource}},
+	Fingerprint: "cf77c7aa0de68280fc47202ec2e80bb5",
+	Rules:       []rt.Rule{{Name: "relu_into_fused", Match: driverListWithNull_relu_into_fused}}}).Pass
 
-var driverListWithNullProgram = &rt.Program{
-	Name:  "rules",
-	Paths: []string{"rules.drr"},
-	Files: []rt.File{
-		{Name: "rules.drr", Text: driverListWithNullSource0},
-	},
-	Fingerprint: "50f6f58dd0f1f1065b315ecc53ed4bbf",
-	Bind:        driverListWithNullBind,
-}
-
-// driverListWithNullSource0 is rules.drr.
-const driverListWithNullSource0 = `rule relu_into_fused {
+// driverListWithNullSource is rules.drr.
+const driverListWithNullSource = `rule relu_into_fused {
   match {
     %f, _ = pd_op.fused_conv2d_add_act(%x, %w, %rest...) {activation: "identity", $attrs...}
     %r = pd_op.relu(%f)
@@ -40,89 +25,17 @@ const driverListWithNullSource0 = `rule relu_into_fused {
 }
 `
 
-// driverListWithNullStatic is what the matcher needs of the rule set checked against one Context.
-type driverListWithNullStatic struct {
-	rules                                     []*rule.Rule
-	dispatch                                  *rt.Dispatch
-	op_pd_op_fused_conv2d_add_act             *ir.OpInfo   // pd_op.fused_conv2d_add_act
-	def_pd_op_fused_conv2d_add_act_activation ir.Attribute // the default of pd_op.fused_conv2d_add_act activation (nil: none)
-	r0_activation                             ir.Attribute // rule relu_into_fused: activation: "identity"
-}
-
-// driverListWithNullBind binds the matcher to a checked rule set, once per Context.
-func driverListWithNullBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &driverListWithNullStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.relu")
-	s.op_pd_op_fused_conv2d_add_act = ctx.OpInfo("pd_op.fused_conv2d_add_act")
-	s.def_pd_op_fused_conv2d_add_act_activation = rt.AttrDefault(ctx, "pd_op.fused_conv2d_add_act", "activation")
-	s.r0_activation = set.Rules[0].Pattern.Ops[0].Attrs[0].Literal
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &driverListWithNullMatcher{driverListWithNullStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
-}
-
-// driverListWithNullMatcher matches the rules at one op at a time, in one pass run.
-type driverListWithNullMatcher struct {
-	*driverListWithNullStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *driverListWithNullMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.relu
-		m.r0_relu_into_fused(op)
-	}
-	return m.End()
-}
-
-// r0_relu_into_fused tries rule relu_into_fused (benefit 2, rules.drr:1:6) at op1, the root pd_op.relu.
-func (m *driverListWithNullMatcher) r0_relu_into_fused(op1 *ir.Op) bool {
-	// %r = pd_op.relu(%f)
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	v1_r := op1.Result(0)
-	v0_f := op1.Operand(0)
-	if v0_f == nil {
-		return false
-	}
-	op0 := v0_f.DefiningOp()
-	if op0 == nil || v0_f.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %f, _ = pd_op.fused_conv2d_add_act(%x, %w, %rest...) {activation: "identity", $attrs...}
-	if op0.Info() != m.op_pd_op_fused_conv2d_add_act || op0.NumOperands() < 2 || op0.NumResults() != 2 {
-		return false
-	}
-	if rt.AttrOr(op0, "activation", m.def_pd_op_fused_conv2d_add_act_activation) != m.r0_activation {
-		return false
-	}
-	h0_attrs := rt.RestAttrs(op0, "activation")
-	if op0.Result(1).HasUses() {
-		return false
-	}
-	v2_x := op0.Operand(0)
-	if v2_x == nil {
-		return false
-	}
-	v3_w := op0.Operand(1)
-	if v3_w == nil {
-		return false
-	}
-	l4_rest := m.Operands(op0, 2)
-	// closure: every use of %f is in the match
-	if !rt.OnlyUsedBy(v0_f, op0, op1) {
-		return false
-	}
-	mt := m.Emit(m.rules[0])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_f, v1_r, v2_x, v3_w, nil)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, rt.Keep(l4_rest))
-	mt.Holes = append(mt.Holes[:0], h0_attrs)
-	return true
+// driverListWithNull_relu_into_fused matches rule relu_into_fused (rules.drr:1:6) at op1, a pd_op.relu.
+func driverListWithNull_relu_into_fused(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.fused_conv2d_add_act
+	var f, r, x, w *ir.Value
+	var rest []*ir.Value
+	var attrs []ir.NamedAttr
+	return op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.Set(&r, op1.Result(0)) && rt.Present(&f, op1.Operand(0)) &&
+		rt.Def(&op0, f, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() >= 2 && op0.NumResults() == 2 &&
+		rt.AttrOr(op0, "activation", in.Defaults[0]) == in.Literals[0] && rt.Set(&attrs, rt.RestAttrs(op0, "activation")) &&
+		!op0.Result(1).HasUses() && rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) &&
+		rt.Set(&rest, m.Operands(op0, 2)) &&
+		rt.Closed([]*ir.Op{op0, op1}, f) &&
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), f, r, x, w, nil), append(m.Holes(), attrs), rest)
 }

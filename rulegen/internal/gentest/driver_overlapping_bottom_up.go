@@ -3,32 +3,20 @@
 package gentest
 
 import (
-	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// DriverOverlappingBottomUpPass is the rewriter.PassFactory of the rule pass "rules": the rules of rules.drr,
-// compiled to Go by drrc gen. The pass checks the rules against the programs' Context, as the interpreted pass does,
-// refuses them if they check differently than where this file was generated, and runs them with rewriter's Driver
-// and Applier.
-func DriverOverlappingBottomUpPass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return driverOverlappingBottomUpProgram.Pass(ctx, reg)
-}
+// DriverOverlappingBottomUpPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
+var DriverOverlappingBottomUpPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: driverOverlappingBottomUpSource}},
+	Fingerprint: "91b3eec9ef6ab9d9bd24d040896ed185",
+	Rules: []rt.Rule{
+		{Name: "relu_to_sigmoid", Match: driverOverlappingBottomUp_relu_to_sigmoid},
+		{Name: "tanh_relu", Match: driverOverlappingBottomUp_tanh_relu},
+	}}).Pass
 
-var driverOverlappingBottomUpProgram = &rt.Program{
-	Name:  "rules",
-	Paths: []string{"rules.drr"},
-	Files: []rt.File{
-		{Name: "rules.drr", Text: driverOverlappingBottomUpSource0},
-	},
-	Fingerprint: "f3a18ebb6361bdaefa62e9005d2156f3",
-	Bind:        driverOverlappingBottomUpBind,
-}
-
-// driverOverlappingBottomUpSource0 is rules.drr.
-const driverOverlappingBottomUpSource0 = `rule relu_to_sigmoid { match { %y = pd_op.relu(%x) } rewrite { replace %y with pd_op.sigmoid(%x) } }
+// driverOverlappingBottomUpSource is rules.drr.
+const driverOverlappingBottomUpSource = `rule relu_to_sigmoid { match { %y = pd_op.relu(%x) } rewrite { replace %y with pd_op.sigmoid(%x) } }
 rule tanh_relu {
   match {
     %r = pd_op.relu(%x)
@@ -38,94 +26,20 @@ rule tanh_relu {
 }
 `
 
-// driverOverlappingBottomUpStatic is what the matcher needs of the rule set checked against one Context.
-type driverOverlappingBottomUpStatic struct {
-	rules         []*rule.Rule
-	dispatch      *rt.Dispatch
-	op_pd_op_relu *ir.OpInfo // pd_op.relu
+// driverOverlappingBottomUp_relu_to_sigmoid matches rule relu_to_sigmoid (rules.drr:1:6) at op0, a pd_op.relu.
+func driverOverlappingBottomUp_relu_to_sigmoid(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
+	var y, x *ir.Value
+	return op0.NumOperands() == 1 && op0.NumResults() == 1 && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }
 
-// driverOverlappingBottomUpBind binds the matcher to a checked rule set, once per Context.
-func driverOverlappingBottomUpBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &driverOverlappingBottomUpStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.relu", "pd_op.tanh")
-	s.op_pd_op_relu = ctx.OpInfo("pd_op.relu")
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &driverOverlappingBottomUpMatcher{driverOverlappingBottomUpStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
-}
-
-// driverOverlappingBottomUpMatcher matches the rules at one op at a time, in one pass run.
-type driverOverlappingBottomUpMatcher struct {
-	*driverOverlappingBottomUpStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *driverOverlappingBottomUpMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.relu
-		m.r0_relu_to_sigmoid(op)
-	case 2: // pd_op.tanh
-		m.r1_tanh_relu(op)
-	}
-	return m.End()
-}
-
-// r0_relu_to_sigmoid tries rule relu_to_sigmoid (benefit 1, rules.drr:1:6) at op0, the root pd_op.relu.
-func (m *driverOverlappingBottomUpMatcher) r0_relu_to_sigmoid(op0 *ir.Op) bool {
-	// %y = pd_op.relu(%x)
-	if op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	v0_y := op0.Result(0)
-	v1_x := op0.Operand(0)
-	if v1_x == nil {
-		return false
-	}
-	mt := m.Emit(m.rules[0])
-	mt.Ops = append(mt.Ops[:0], op0)
-	mt.Values = append(mt.Values[:0], v0_y, v1_x)
-	mt.Lists = append(mt.Lists[:0], nil, nil)
-	mt.Holes = mt.Holes[:0]
-	return true
-}
-
-// r1_tanh_relu tries rule tanh_relu (benefit 2, rules.drr:2:6) at op1, the root pd_op.tanh.
-func (m *driverOverlappingBottomUpMatcher) r1_tanh_relu(op1 *ir.Op) bool {
-	// %t = pd_op.tanh(%r)
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
-		return false
-	}
-	v1_t := op1.Result(0)
-	v0_r := op1.Operand(0)
-	if v0_r == nil {
-		return false
-	}
-	op0 := v0_r.DefiningOp()
-	if op0 == nil || v0_r.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %r = pd_op.relu(%x)
-	if op0.Info() != m.op_pd_op_relu || op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	v2_x := op0.Operand(0)
-	if v2_x == nil {
-		return false
-	}
-	// closure: every use of %r is in the match
-	if !rt.OnlyUsedBy(v0_r, op0, op1) {
-		return false
-	}
-	mt := m.Emit(m.rules[1])
-	mt.Ops = append(mt.Ops[:0], op0, op1)
-	mt.Values = append(mt.Values[:0], v0_r, v1_t, v2_x)
-	mt.Lists = append(mt.Lists[:0], nil, nil, nil)
-	mt.Holes = mt.Holes[:0]
-	return true
+// driverOverlappingBottomUp_tanh_relu matches rule tanh_relu (rules.drr:2:6) at op1, a pd_op.tanh.
+func driverOverlappingBottomUp_tanh_relu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.relu
+	var r, t, x *ir.Value
+	return op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.Set(&t, op1.Result(0)) && rt.Present(&r, op1.Operand(0)) &&
+		rt.Def(&op0, r, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
+		rt.Present(&x, op0.Operand(0)) &&
+		rt.Closed([]*ir.Op{op0, op1}, r) &&
+		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), r, t, x), m.Holes())
 }

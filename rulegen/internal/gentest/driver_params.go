@@ -3,33 +3,17 @@
 package gentest
 
 import (
-	"fmt"
-
-	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// DriverParamsPass is the rewriter.PassFactory of the rule pass "rules": the rules of rules.drr, compiled to Go by
-// drrc gen. The pass checks the rules against the programs' Context, as the interpreted pass does, refuses them if
-// they check differently than where this file was generated, and runs them with rewriter's Driver and Applier.
-func DriverParamsPass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return driverParamsProgram.Pass(ctx, reg)
-}
+// DriverParamsPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
+var DriverParamsPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: driverParamsSource}},
+	Fingerprint: "e2434cb13b8ab79d1f43c9661272895a",
+	Rules:       []rt.Rule{{Name: "relu_to_scale", Match: driverParams_relu_to_scale}}}).Pass
 
-var driverParamsProgram = &rt.Program{
-	Name:  "rules",
-	Paths: []string{"rules.drr"},
-	Files: []rt.File{
-		{Name: "rules.drr", Text: driverParamsSource0},
-	},
-	Fingerprint: "06694d585dfb672e49a9770c4fcbc6b2",
-	Bind:        driverParamsBind,
-}
-
-// driverParamsSource0 is rules.drr.
-const driverParamsSource0 = `/// The factor relu becomes.
+// driverParamsSource is rules.drr.
+const driverParamsSource = `/// The factor relu becomes.
 param factor: f64 = 1.0
 /// The op to replace.
 param which: str = "relu"
@@ -49,84 +33,10 @@ rule relu_to_scale {
 }
 `
 
-// driverParamsStatic is what the matcher needs of the rule set checked against one Context.
-type driverParamsStatic struct {
-	rules       []*rule.Rule
-	dispatch    *rt.Dispatch
-	r0_param    *rule.ParamRef                     // rule relu_to_scale: $which
-	r0_param2   *rule.ParamRef                     // rule relu_to_scale: $factor
-	builtin_dim func([]rule.Val) (rule.Val, error) // the builtin dim
-	r0_param3   *rule.ParamRef                     // rule relu_to_scale: $sizes
-}
-
-// driverParamsBind binds the matcher to a checked rule set, once per Context.
-func driverParamsBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &driverParamsStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.relu")
-	s.r0_param = set.Rules[0].Where[0].(*rule.Binary).X.(*rule.Binary).X.(*rule.Binary).X.(*rule.ParamRef)
-	s.r0_param2 = set.Rules[0].Where[0].(*rule.Binary).X.(*rule.Binary).Y.(*rule.Binary).X.(*rule.ParamRef)
-	s.builtin_dim = rule.PureBuiltin("dim")
-	if s.builtin_dim == nil {
-		return nil, fmt.Errorf("the builtin dim is not a pure builtin in this version of pirdrr: run drrc gen again")
-	}
-	s.r0_param3 = set.Rules[0].Where[0].(*rule.Binary).Y.(*rule.Binary).Y.(*rule.ParamRef)
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &driverParamsMatcher{driverParamsStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
-}
-
-// driverParamsMatcher matches the rules at one op at a time, in one pass run.
-type driverParamsMatcher struct {
-	*driverParamsStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *driverParamsMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.relu
-		m.r0_relu_to_scale(op)
-	}
-	return m.End()
-}
-
-// r0_relu_to_scale tries rule relu_to_scale (benefit 1, rules.drr:8:6) at op0, the root pd_op.relu.
-func (m *driverParamsMatcher) r0_relu_to_scale(op0 *ir.Op) bool {
-	// %y = pd_op.relu(%x)
-	if op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	v0_y := op0.Result(0)
-	v1_x := op0.Operand(0)
-	if v1_x == nil {
-		return false
-	}
-	// where $which == "relu" && $factor != 1.0 && dim(%x, 0) in $sizes
-	if !(rule.Equal(m.Param(m.r0_param), "relu")) {
-		return false
-	}
-	if !(!rule.Equal(m.Param(m.r0_param2), float64(1))) {
-		return false
-	}
-	f1, ok2 := rt.Call(m.builtin_dim, m.Args(v1_x, int64(0)))
-	if !ok2 {
-		return false
-	}
-	in3, ok4 := rt.In(f1, m.Param(m.r0_param3))
-	if !ok4 {
-		return false
-	}
-	if !in3 {
-		return false
-	}
-	mt := m.Emit(m.rules[0])
-	mt.Ops = append(mt.Ops[:0], op0)
-	mt.Values = append(mt.Values[:0], v0_y, v1_x)
-	mt.Lists = append(mt.Lists[:0], nil, nil)
-	mt.Holes = mt.Holes[:0]
-	return true
+// driverParams_relu_to_scale matches rule relu_to_scale (rules.drr:8:6) at op0, a pd_op.relu.
+func driverParams_relu_to_scale(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
+	var y, x *ir.Value
+	return op0.NumOperands() == 1 && op0.NumResults() == 1 && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
+		rt.True(rt.Equal(m.Param("which", in.Consts[0]), "relu")) && rt.True(rt.NotEqual(m.Param("factor", in.Consts[1]), float64(1))) && rt.True(rt.In(m.Pure("dim", x, int64(0)), m.Param("sizes", in.Consts[2]))) && // where $which == "relu" && $factor != 1.0 && dim(%x, 0) in $sizes
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }

@@ -3,82 +3,22 @@
 package gentest
 
 import (
-	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// DriverRegionsPass is the rewriter.PassFactory of the rule pass "rules": the rules of rules.drr, compiled to Go by
-// drrc gen. The pass checks the rules against the programs' Context, as the interpreted pass does, refuses them if
-// they check differently than where this file was generated, and runs them with rewriter's Driver and Applier.
-func DriverRegionsPass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return driverRegionsProgram.Pass(ctx, reg)
-}
+// DriverRegionsPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
+var DriverRegionsPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: driverRegionsSource}},
+	Fingerprint: "e61f8733069d11b6c967b00f18a3a68c",
+	Rules:       []rt.Rule{{Name: "relu_inplace", Match: driverRegions_relu_inplace}}}).Pass
 
-var driverRegionsProgram = &rt.Program{
-	Name:  "rules",
-	Paths: []string{"rules.drr"},
-	Files: []rt.File{
-		{Name: "rules.drr", Text: driverRegionsSource0},
-	},
-	Fingerprint: "611370c1c18bb5114f821acc9a2fc9f3",
-	Bind:        driverRegionsBind,
-}
-
-// driverRegionsSource0 is rules.drr.
-const driverRegionsSource0 = `rule relu_inplace { match { %y = pd_op.relu_(%x) } rewrite { replace %y with pd_op.relu(%x) } }
+// driverRegionsSource is rules.drr.
+const driverRegionsSource = `rule relu_inplace { match { %y = pd_op.relu_(%x) } rewrite { replace %y with pd_op.relu(%x) } }
 `
 
-// driverRegionsStatic is what the matcher needs of the rule set checked against one Context.
-type driverRegionsStatic struct {
-	rules    []*rule.Rule
-	dispatch *rt.Dispatch
-}
-
-// driverRegionsBind binds the matcher to a checked rule set, once per Context.
-func driverRegionsBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &driverRegionsStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.relu_")
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &driverRegionsMatcher{driverRegionsStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
-}
-
-// driverRegionsMatcher matches the rules at one op at a time, in one pass run.
-type driverRegionsMatcher struct {
-	*driverRegionsStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *driverRegionsMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.relu_
-		m.r0_relu_inplace(op)
-	}
-	return m.End()
-}
-
-// r0_relu_inplace tries rule relu_inplace (benefit 1, rules.drr:1:6) at op0, the root pd_op.relu_.
-func (m *driverRegionsMatcher) r0_relu_inplace(op0 *ir.Op) bool {
-	// %y = pd_op.relu_(%x)
-	if op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	v0_y := op0.Result(0)
-	v1_x := op0.Operand(0)
-	if v1_x == nil {
-		return false
-	}
-	mt := m.Emit(m.rules[0])
-	mt.Ops = append(mt.Ops[:0], op0)
-	mt.Values = append(mt.Values[:0], v0_y, v1_x)
-	mt.Lists = append(mt.Lists[:0], nil, nil)
-	mt.Holes = mt.Holes[:0]
-	return true
+// driverRegions_relu_inplace matches rule relu_inplace (rules.drr:1:6) at op0, a pd_op.relu_.
+func driverRegions_relu_inplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
+	var y, x *ir.Value
+	return op0.NumOperands() == 1 && op0.NumResults() == 1 && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }

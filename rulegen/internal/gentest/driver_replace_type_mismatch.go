@@ -3,32 +3,19 @@
 package gentest
 
 import (
-	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// DriverReplaceTypeMismatchPass is the rewriter.PassFactory of the rule pass "rules": the rules of rules.drr,
-// compiled to Go by drrc gen. The pass checks the rules against the programs' Context, as the interpreted pass does,
-// refuses them if they check differently than where this file was generated, and runs them with rewriter's Driver
-// and Applier.
-func DriverReplaceTypeMismatchPass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return driverReplaceTypeMismatchProgram.Pass(ctx, reg)
-}
+// DriverReplaceTypeMismatchPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
+var DriverReplaceTypeMismatchPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: driverReplaceTypeMismatchSource}},
+	Fingerprint: "4986e48cf8a0043013111f8c055a59f9",
+	Rules: []rt.Rule{
+		{Name: "conv2d_relu_forgets_paddings", Match: driverReplaceTypeMismatch_conv2d_relu_forgets_paddings},
+	}}).Pass
 
-var driverReplaceTypeMismatchProgram = &rt.Program{
-	Name:  "rules",
-	Paths: []string{"rules.drr"},
-	Files: []rt.File{
-		{Name: "rules.drr", Text: driverReplaceTypeMismatchSource0},
-	},
-	Fingerprint: "53516f323832098ff22589a686c07f6a",
-	Bind:        driverReplaceTypeMismatchBind,
-}
-
-// driverReplaceTypeMismatchSource0 is rules.drr.
-const driverReplaceTypeMismatchSource0 = `rule conv2d_relu_forgets_paddings {
+// driverReplaceTypeMismatchSource is rules.drr.
+const driverReplaceTypeMismatchSource = `rule conv2d_relu_forgets_paddings {
   match {
     %y = pd_op.conv2d(%x, %w) {data_format: "NCHW"}
     %z = pd_op.add(%y, %b)
@@ -41,110 +28,24 @@ const driverReplaceTypeMismatchSource0 = `rule conv2d_relu_forgets_paddings {
 }
 `
 
-// driverReplaceTypeMismatchStatic is what the matcher needs of the rule set checked against one Context.
-type driverReplaceTypeMismatchStatic struct {
-	rules                        []*rule.Rule
-	dispatch                     *rt.Dispatch
-	op_pd_op_add                 *ir.OpInfo   // pd_op.add
-	op_pd_op_conv2d              *ir.OpInfo   // pd_op.conv2d
-	def_pd_op_conv2d_data_format ir.Attribute // the default of pd_op.conv2d data_format (nil: none)
-	r0_data_format               ir.Attribute // rule conv2d_relu_forgets_paddings: data_format: "NCHW"
-}
-
-// driverReplaceTypeMismatchBind binds the matcher to a checked rule set, once per Context.
-func driverReplaceTypeMismatchBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &driverReplaceTypeMismatchStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.relu")
-	s.op_pd_op_add = ctx.OpInfo("pd_op.add")
-	s.op_pd_op_conv2d = ctx.OpInfo("pd_op.conv2d")
-	s.def_pd_op_conv2d_data_format = rt.AttrDefault(ctx, "pd_op.conv2d", "data_format")
-	s.r0_data_format = set.Rules[0].Pattern.Ops[0].Attrs[0].Literal
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &driverReplaceTypeMismatchMatcher{driverReplaceTypeMismatchStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
-}
-
-// driverReplaceTypeMismatchMatcher matches the rules at one op at a time, in one pass run.
-type driverReplaceTypeMismatchMatcher struct {
-	*driverReplaceTypeMismatchStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *driverReplaceTypeMismatchMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.relu
-		m.r0_conv2d_relu_forgets_paddings(op)
-	}
-	return m.End()
-}
-
-// r0_conv2d_relu_forgets_paddings tries rule conv2d_relu_forgets_paddings (benefit 3, rules.drr:1:6) at op2, the root pd_op.relu.
-func (m *driverReplaceTypeMismatchMatcher) r0_conv2d_relu_forgets_paddings(op2 *ir.Op) bool {
-	// %r = pd_op.relu(%z)
-	if op2.NumOperands() != 1 || op2.NumResults() != 1 {
+// driverReplaceTypeMismatch_conv2d_relu_forgets_paddings matches rule conv2d_relu_forgets_paddings (rules.drr:1:6)
+// at op2, a pd_op.relu.
+func driverReplaceTypeMismatch_conv2d_relu_forgets_paddings(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
+	var op0, op1 *ir.Op // op0 pd_op.conv2d, op1 pd_op.add
+	var y, z, r, x, w, b *ir.Value
+	if !(op2.NumOperands() == 1 && op2.NumResults() == 1 && rt.Set(&r, op2.Result(0)) && rt.Present(&z, op2.Operand(0)) &&
+		rt.Def(&op1, z, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1) {
 		return false
 	}
-	v2_r := op2.Result(0)
-	v1_z := op2.Operand(0)
-	if v1_z == nil {
-		return false
-	}
-	op1 := v1_z.DefiningOp()
-	if op1 == nil || v1_z.Index() != 0 || op1 == op2 {
-		return false
-	}
-	// %z = pd_op.add(either(%y, %b))
-	if op1.Info() != m.op_pd_op_add || op1.NumOperands() != 2 || op1.NumResults() != 1 {
-		return false
-	}
-	for sw1 := 0; sw1 < 2; sw1++ {
-		op1_a2, op1_b3 := op1.Operand(sw1), op1.Operand(1-sw1) // as written, then swapped
-		v0_y := op1_a2
-		if v0_y == nil {
-			continue
+	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
+		if rt.Present(&y, op1.Operand(sw1)) &&
+			rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
+			rt.AttrOr(op0, "data_format", in.Defaults[0]) == in.Literals[0] && rt.Present(&x, op0.Operand(0)) &&
+			rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op1.Operand(1-sw1)) &&
+			rt.Closed([]*ir.Op{op0, op1, op2}, y, z) &&
+			m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), y, z, r, x, w, b), m.Holes()) {
+			return true
 		}
-		op0 := v0_y.DefiningOp()
-		if op0 == nil || v0_y.Index() != 0 || op0 == op2 || op0 == op1 {
-			continue
-		}
-		// %y = pd_op.conv2d(%x, %w) {data_format: "NCHW"}
-		if op0.Info() != m.op_pd_op_conv2d || op0.NumOperands() != 2 || op0.NumResults() != 1 {
-			continue
-		}
-		if rt.AttrOr(op0, "data_format", m.def_pd_op_conv2d_data_format) != m.r0_data_format {
-			continue
-		}
-		v3_x := op0.Operand(0)
-		if v3_x == nil {
-			continue
-		}
-		v4_w := op0.Operand(1)
-		if v4_w == nil {
-			continue
-		}
-		v5_b := op1_b3
-		if v5_b == nil {
-			continue
-		}
-		// closure: every use of %y is in the match
-		if !rt.OnlyUsedBy(v0_y, op0, op1, op2) {
-			continue
-		}
-		// closure: every use of %z is in the match
-		if !rt.OnlyUsedBy(v1_z, op0, op1, op2) {
-			continue
-		}
-		mt := m.Emit(m.rules[0])
-		mt.Ops = append(mt.Ops[:0], op0, op1, op2)
-		mt.Values = append(mt.Values[:0], v0_y, v1_z, v2_r, v3_x, v4_w, v5_b)
-		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil, nil, nil)
-		mt.Holes = mt.Holes[:0]
-		return true
 	}
 	return false
 }

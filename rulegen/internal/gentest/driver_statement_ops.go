@@ -3,32 +3,17 @@
 package gentest
 
 import (
-	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// DriverStatementOpsPass is the rewriter.PassFactory of the rule pass "rules": the rules of rules.drr, compiled to
-// Go by drrc gen. The pass checks the rules against the programs' Context, as the interpreted pass does, refuses
-// them if they check differently than where this file was generated, and runs them with rewriter's Driver and
-// Applier.
-func DriverStatementOpsPass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return driverStatementOpsProgram.Pass(ctx, reg)
-}
+// DriverStatementOpsPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
+var DriverStatementOpsPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: driverStatementOpsSource}},
+	Fingerprint: "a895e02773c341548f66d923873f8a71",
+	Rules:       []rt.Rule{{Name: "tanh_and_keep_input", Match: driverStatementOps_tanh_and_keep_input}}}).Pass
 
-var driverStatementOpsProgram = &rt.Program{
-	Name:  "rules",
-	Paths: []string{"rules.drr"},
-	Files: []rt.File{
-		{Name: "rules.drr", Text: driverStatementOpsSource0},
-	},
-	Fingerprint: "8009844ca971ee5df76edb2a45b21b77",
-	Bind:        driverStatementOpsBind,
-}
-
-// driverStatementOpsSource0 is rules.drr.
-const driverStatementOpsSource0 = `rule tanh_and_keep_input {
+// driverStatementOpsSource is rules.drr.
+const driverStatementOpsSource = `rule tanh_and_keep_input {
   match { %y = pd_op.relu(%x) }
   rewrite {
     builtin.set_parameter(%x) {parameter_name: "relu_input"}
@@ -38,55 +23,9 @@ const driverStatementOpsSource0 = `rule tanh_and_keep_input {
 }
 `
 
-// driverStatementOpsStatic is what the matcher needs of the rule set checked against one Context.
-type driverStatementOpsStatic struct {
-	rules    []*rule.Rule
-	dispatch *rt.Dispatch
-}
-
-// driverStatementOpsBind binds the matcher to a checked rule set, once per Context.
-func driverStatementOpsBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &driverStatementOpsStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.relu")
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &driverStatementOpsMatcher{driverStatementOpsStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
-}
-
-// driverStatementOpsMatcher matches the rules at one op at a time, in one pass run.
-type driverStatementOpsMatcher struct {
-	*driverStatementOpsStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *driverStatementOpsMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.relu
-		m.r0_tanh_and_keep_input(op)
-	}
-	return m.End()
-}
-
-// r0_tanh_and_keep_input tries rule tanh_and_keep_input (benefit 1, rules.drr:1:6) at op0, the root pd_op.relu.
-func (m *driverStatementOpsMatcher) r0_tanh_and_keep_input(op0 *ir.Op) bool {
-	// %y = pd_op.relu(%x)
-	if op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	v0_y := op0.Result(0)
-	v1_x := op0.Operand(0)
-	if v1_x == nil {
-		return false
-	}
-	mt := m.Emit(m.rules[0])
-	mt.Ops = append(mt.Ops[:0], op0)
-	mt.Values = append(mt.Values[:0], v0_y, v1_x)
-	mt.Lists = append(mt.Lists[:0], nil, nil)
-	mt.Holes = mt.Holes[:0]
-	return true
+// driverStatementOps_tanh_and_keep_input matches rule tanh_and_keep_input (rules.drr:1:6) at op0, a pd_op.relu.
+func driverStatementOps_tanh_and_keep_input(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
+	var y, x *ir.Value
+	return op0.NumOperands() == 1 && op0.NumResults() == 1 && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }

@@ -3,31 +3,17 @@
 package gentest
 
 import (
-	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// GraphnetToPirPass is the rewriter.PassFactory of the rule pass "rules": the rules of rules.drr, compiled to Go by
-// drrc gen. The pass checks the rules against the programs' Context, as the interpreted pass does, refuses them if
-// they check differently than where this file was generated, and runs them with rewriter's Driver and Applier.
-func GraphnetToPirPass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return graphnetToPirProgram.Pass(ctx, reg)
-}
+// GraphnetToPirPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
+var GraphnetToPirPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: graphnetToPirSource}},
+	Fingerprint: "b397f526745502a4b5679de5ca1dd136",
+	Rules:       []rt.Rule{{Name: "add_relu_to_tanh", Match: graphnetToPir_add_relu_to_tanh}}}).Pass
 
-var graphnetToPirProgram = &rt.Program{
-	Name:  "rules",
-	Paths: []string{"rules.drr"},
-	Files: []rt.File{
-		{Name: "rules.drr", Text: graphnetToPirSource0},
-	},
-	Fingerprint: "4bb82b6022913b43f55baf10549cb36c",
-	Bind:        graphnetToPirBind,
-}
-
-// graphnetToPirSource0 is rules.drr.
-const graphnetToPirSource0 = `rule add_relu_to_tanh {
+// graphnetToPirSource is rules.drr.
+const graphnetToPirSource = `rule add_relu_to_tanh {
   match {
     %s = pd_op.add(%a, %b)
     %y = pd_op.relu(%s)
@@ -36,81 +22,20 @@ const graphnetToPirSource0 = `rule add_relu_to_tanh {
 }
 `
 
-// graphnetToPirStatic is what the matcher needs of the rule set checked against one Context.
-type graphnetToPirStatic struct {
-	rules        []*rule.Rule
-	dispatch     *rt.Dispatch
-	op_pd_op_add *ir.OpInfo // pd_op.add
-}
-
-// graphnetToPirBind binds the matcher to a checked rule set, once per Context.
-func graphnetToPirBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &graphnetToPirStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.relu")
-	s.op_pd_op_add = ctx.OpInfo("pd_op.add")
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &graphnetToPirMatcher{graphnetToPirStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
-}
-
-// graphnetToPirMatcher matches the rules at one op at a time, in one pass run.
-type graphnetToPirMatcher struct {
-	*graphnetToPirStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *graphnetToPirMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.relu
-		m.r0_add_relu_to_tanh(op)
-	}
-	return m.End()
-}
-
-// r0_add_relu_to_tanh tries rule add_relu_to_tanh (benefit 2, rules.drr:1:6) at op1, the root pd_op.relu.
-func (m *graphnetToPirMatcher) r0_add_relu_to_tanh(op1 *ir.Op) bool {
-	// %y = pd_op.relu(%s)
-	if op1.NumOperands() != 1 || op1.NumResults() != 1 {
+// graphnetToPir_add_relu_to_tanh matches rule add_relu_to_tanh (rules.drr:1:6) at op1, a pd_op.relu.
+func graphnetToPir_add_relu_to_tanh(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
+	var op0 *ir.Op // op0 pd_op.add
+	var s, y, a, b *ir.Value
+	if !(op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.Set(&y, op1.Result(0)) && rt.Present(&s, op1.Operand(0)) &&
+		rt.Def(&op0, s, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1) {
 		return false
 	}
-	v1_y := op1.Result(0)
-	v0_s := op1.Operand(0)
-	if v0_s == nil {
-		return false
-	}
-	op0 := v0_s.DefiningOp()
-	if op0 == nil || v0_s.Index() != 0 || op0 == op1 {
-		return false
-	}
-	// %s = pd_op.add(either(%a, %b))
-	if op0.Info() != m.op_pd_op_add || op0.NumOperands() != 2 || op0.NumResults() != 1 {
-		return false
-	}
-	for sw1 := 0; sw1 < 2; sw1++ {
-		op0_a2, op0_b3 := op0.Operand(sw1), op0.Operand(1-sw1) // as written, then swapped
-		v2_a := op0_a2
-		if v2_a == nil {
-			continue
+	for sw0 := range 2 { // operands 0 and 1 of op0 as written, then swapped
+		if rt.Present(&a, op0.Operand(sw0)) && rt.Present(&b, op0.Operand(1-sw0)) &&
+			rt.Closed([]*ir.Op{op0, op1}, s) &&
+			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), s, y, a, b), m.Holes()) {
+			return true
 		}
-		v3_b := op0_b3
-		if v3_b == nil {
-			continue
-		}
-		// closure: every use of %s is in the match
-		if !rt.OnlyUsedBy(v0_s, op0, op1) {
-			continue
-		}
-		mt := m.Emit(m.rules[0])
-		mt.Ops = append(mt.Ops[:0], op0, op1)
-		mt.Values = append(mt.Values[:0], v0_s, v1_y, v2_a, v3_b)
-		mt.Lists = append(mt.Lists[:0], nil, nil, nil, nil)
-		mt.Holes = mt.Holes[:0]
-		return true
 	}
 	return false
 }

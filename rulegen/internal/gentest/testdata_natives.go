@@ -3,33 +3,17 @@
 package gentest
 
 import (
-	"fmt"
-
-	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
-	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// TestdataNativesPass is the rewriter.PassFactory of the rule pass "rules": the rules of rules.drr, compiled to Go
-// by drrc gen. The pass checks the rules against the programs' Context, as the interpreted pass does, refuses them
-// if they check differently than where this file was generated, and runs them with rewriter's Driver and Applier.
-func TestdataNativesPass(ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pass, error) {
-	return testdataNativesProgram.Pass(ctx, reg)
-}
+// TestdataNativesPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
+var TestdataNativesPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: testdataNativesSource}},
+	Fingerprint: "721c9829be554810444a34d49645fe51",
+	Rules:       []rt.Rule{{Name: "fetch_param_copy", Match: testdataNatives_fetch_param_copy}}}).Pass
 
-var testdataNativesProgram = &rt.Program{
-	Name:  "rules",
-	Paths: []string{"rules.drr"},
-	Files: []rt.File{
-		{Name: "rules.drr", Text: testdataNativesSource0},
-	},
-	Fingerprint: "64d9e8111c2b969942a55303976f25ba",
-	Bind:        testdataNativesBind,
-}
-
-// testdataNativesSource0 is rules.drr.
-const testdataNativesSource0 = `native constraint wider_than(%v: value, $n: i64)
+// testdataNativesSource is rules.drr.
+const testdataNativesSource = `native constraint wider_than(%v: value, $n: i64)
 native rewrite copy_of(%x: value) -> value
 
 /// A fetch of a parameter with more than n elements in its last dimension fetches a copy of it.
@@ -48,93 +32,12 @@ rule fetch_param_copy {
 }
 `
 
-// testdataNativesStatic is what the matcher needs of the rule set checked against one Context.
-type testdataNativesStatic struct {
-	rules                []*rule.Rule
-	dispatch             *rt.Dispatch
-	def_pd_op_fetch_name ir.Attribute              // the default of pd_op.fetch name (nil: none)
-	def_pd_op_fetch_col  ir.Attribute              // the default of pd_op.fetch col (nil: none)
-	native_wider_than    rewriter.NativeConstraint // the native constraint wider_than
-}
-
-// testdataNativesBind binds the matcher to a checked rule set, once per Context.
-func testdataNativesBind(set *rule.Set, reg *rewriter.Registry) (rewriter.MatcherFactory, error) {
-	ctx := set.Ctx
-	s := &testdataNativesStatic{rules: set.Rules}
-	s.dispatch = rt.NewDispatch(ctx, "pd_op.fetch")
-	s.def_pd_op_fetch_name = rt.AttrDefault(ctx, "pd_op.fetch", "name")
-	s.def_pd_op_fetch_col = rt.AttrDefault(ctx, "pd_op.fetch", "col")
-	if reg != nil {
-		s.native_wider_than, _ = reg.Constraint("wider_than")
-	}
-	if s.native_wider_than == nil {
-		return nil, fmt.Errorf("%w: %s", rt.ErrNoNative, "wider_than")
-	}
-	return func(_ *rule.Set, o rewriter.Oracle) (rewriter.MatchFunc, error) {
-		m := &testdataNativesMatcher{testdataNativesStatic: s}
-		m.Oracle = o
-		return m.match, nil
-	}, nil
-}
-
-// testdataNativesMatcher matches the rules at one op at a time, in one pass run.
-type testdataNativesMatcher struct {
-	*testdataNativesStatic
-	rt.Matcher
-}
-
-// match returns the matches at op, at most one per rule, best first (benefit, then rule order).
-func (m *testdataNativesMatcher) match(dst []*rule.Match, op *ir.Op) []*rule.Match {
-	m.Begin(dst)
-	switch m.dispatch.Kind(op) {
-	case 1: // pd_op.fetch
-		m.r0_fetch_param_copy(op)
-	}
-	return m.End()
-}
-
-// r0_fetch_param_copy tries rule fetch_param_copy (benefit 1, rules.drr:5:6) at op0, the root pd_op.fetch.
-func (m *testdataNativesMatcher) r0_fetch_param_copy(op0 *ir.Op) bool {
-	// %y = pd_op.fetch(%p) {name: $n, col: $c}
-	if op0.NumOperands() != 1 || op0.NumResults() != 1 {
-		return false
-	}
-	h0_n := rt.AttrOr(op0, "name", m.def_pd_op_fetch_name)
-	if h0_n == nil {
-		return false
-	}
-	h1_c := rt.AttrOr(op0, "col", m.def_pd_op_fetch_col)
-	if h1_c == nil {
-		return false
-	}
-	v0_y := op0.Result(0)
-	v1_p := op0.Operand(0)
-	if v1_p == nil {
-		return false
-	}
-	// where is_param(%p) && wider_than(%p, 4)
-	p1, ok2 := m.Builtin("is_param", m.Args(v1_p))
-	if !ok2 {
-		return false
-	}
-	b3, ok4 := p1.(bool)
-	if !ok4 {
-		return false
-	}
-	if !b3 {
-		return false
-	}
-	nat5, err6 := m.native_wider_than([]any{v1_p, int64(4)})
-	if err6 != nil {
-		return false
-	}
-	if !nat5 {
-		return false
-	}
-	mt := m.Emit(m.rules[0])
-	mt.Ops = append(mt.Ops[:0], op0)
-	mt.Values = append(mt.Values[:0], v0_y, v1_p)
-	mt.Lists = append(mt.Lists[:0], nil, nil)
-	mt.Holes = append(mt.Holes[:0], h0_n, h1_c)
-	return true
+// testdataNatives_fetch_param_copy matches rule fetch_param_copy (rules.drr:5:6) at op0, a pd_op.fetch.
+func testdataNatives_fetch_param_copy(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
+	var y, p *ir.Value
+	var n, c ir.Attribute
+	return op0.NumOperands() == 1 && op0.NumResults() == 1 && rt.BindAttr(&n, rt.AttrOr(op0, "name", in.Defaults[0])) &&
+		rt.BindAttr(&c, rt.AttrOr(op0, "col", in.Defaults[1])) && rt.Set(&y, op0.Result(0)) && rt.Present(&p, op0.Operand(0)) &&
+		rt.True(m.Builtin("is_param", p)) && rt.True(m.Native("wider_than", p, int64(4))) && // where is_param(%p) && wider_than(%p, 4)
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, p), append(m.Holes(), n, c))
 }

@@ -1,0 +1,515 @@
+package matcher
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/ir"
+)
+
+// Plan is how one rule is matched at an op: a sequence of instructions that bind the pattern's ops, values and
+// $holes one by one and check everything the matching semantics (doc.go) require, in the exploration order. It is
+// the one form of matching, as MLIR lowers PDL to PDLInterp: the automaton derives its decision tree and the
+// remainders it runs from the plans, Explain interprets a plan with a message per instruction, and the code
+// drrc gen writes (package rulegen) prints a plan as Go, a statement per instruction. A change of the language is
+// a change of the planner (NewPlan) and of the instructions, nowhere else.
+//
+// The instructions run in order; a check that fails abandons the current alternative: execution resumes at the
+// newest choice point (ChooseSwap, ChooseUser) that has an alternative left, or the rule does not match. Each
+// alternative of a choice point runs the rest of the plan. Success ends a match: the bindings then are the
+// rule's match at the op (the first, in the order of the alternatives).
+//
+// Later constructs fit the same frame: a choice among alternative sub-patterns is a choice point whose
+// alternatives are instruction sequences that continue with the rest of the plan; a variadic group is a choice
+// point over the number of repetitions.
+type Plan struct {
+	// Rule is the rule the plan matches.
+	Rule *rule.Rule
+	// Instrs are the instructions: BindRoot first, Success last.
+	Instrs []Instr
+}
+
+// Opcode says what an instruction does. In the comments, Ops[Op] is the op bound to pattern op Op, %Value the value
+// (or list) bound to value hole Value, and $Hole the binding of $hole Hole.
+type Opcode uint8
+
+// The instructions.
+const (
+	BindRoot         Opcode = iota // Ops[Op] = the op being matched (Op is the pattern's root)
+	CheckName                      // Ops[Op] is named Name (the root's name: what the matcher dispatched on)
+	CheckOperands                  // Ops[Op] has N operands (AtLeast: N or more)
+	CheckResults                   // Ops[Op] has N results (AtLeast: N or more)
+	BindAttr                       // $Hole = attribute Name of Ops[Op], or its schema default; one of them must exist
+	CheckAttr                      // attribute Name of Ops[Op] (or its default) exists and is $Hole, bound before
+	CheckAttrLit                   // attribute Name of Ops[Op] (or its default) is Literal
+	CheckAttrPresent               // Ops[Op] carries attribute Name itself (a default does not count)
+	BindRestAttrs                  // $Hole = the attributes of Ops[Op] not in Names, in order (bound: must equal it)
+	CheckUnused                    // result Index of Ops[Op] has no uses
+	CheckExtraUnused               // results N and later of Ops[Op] have no uses
+	BindResult                     // %Value = result Index of Ops[Op]
+	ChooseSwap                     // choice point: operands 0 and 1 of Ops[Op] as written, then swapped
+	CheckOperand                   // operand Index of Ops[Op] is %Value
+	BindOperand                    // %Value = operand Index of Ops[Op], which must be present
+	BindDef                        // Ops[Op] = the op defining %Value, of which %Value must be result N
+	CheckDistinct                  // Ops[Op] is none of the ops bound to the pattern ops Bound (those it could be)
+	CheckNull                      // operand Index of Ops[Op] is absent
+	BindList                       // %Value... = operands Index and later of Ops[Op] (possibly none)
+	CheckList                      // operands Index and later of Ops[Op] are exactly %Value...
+	CheckType                      // the type of %Value (of each element of a list, all present) matches Type
+	ChooseUser                     // choice point: Ops[Op] = each distinct user of %Value, in program order
+	CheckClosure                   // every use of %Value is an operand of an op of the match
+	CheckUses                      // uses(%Value) Cmp N: where constraint number Where (Expr), decided directly
+	CheckWhere                     // where constraint number Where (Expr) evaluates to true
+	Success                        // the bindings are a match
+)
+
+var opcodeNames = [...]string{BindRoot: "BindRoot", CheckName: "CheckName", CheckOperands: "CheckOperands",
+	CheckResults: "CheckResults", BindAttr: "BindAttr", CheckAttr: "CheckAttr", CheckAttrLit: "CheckAttrLit",
+	CheckAttrPresent: "CheckAttrPresent", BindRestAttrs: "BindRestAttrs", CheckUnused: "CheckUnused",
+	CheckExtraUnused: "CheckExtraUnused", BindResult: "BindResult", ChooseSwap: "ChooseSwap",
+	CheckOperand: "CheckOperand", BindOperand: "BindOperand", BindDef: "BindDef", CheckDistinct: "CheckDistinct",
+	CheckNull: "CheckNull", BindList: "BindList", CheckList: "CheckList", CheckType: "CheckType",
+	ChooseUser: "ChooseUser", CheckClosure: "CheckClosure", CheckUses: "CheckUses", CheckWhere: "CheckWhere",
+	Success: "Success"}
+
+func (c Opcode) String() string {
+	if int(c) < len(opcodeNames) {
+		return opcodeNames[c]
+	}
+	return "Opcode(" + strconv.Itoa(int(c)) + ")"
+}
+
+// Instr is one instruction of a plan. The fields an opcode does not mention are zero.
+type Instr struct {
+	Code Opcode
+	// Op is a pattern op (an index in Pattern.Ops); Index an operand or result index of it. An operand index is
+	// the pattern's: under the swapped choice of a ChooseSwap, operands 0 and 1 of the op are read crosswise.
+	Op, Index int
+	// Value is a value hole (an index in Pattern.Values), Hole a $hole (an index in Pattern.Holes).
+	Value, Hole int
+	// N is a number of operands or results, the first result of CheckExtraUnused, BindDef's result index, or the
+	// count CheckUses compares with.
+	N int
+	// AtLeast makes CheckOperands and CheckResults accept N or more.
+	AtLeast bool
+	// Name is an op name (CheckName) or an attribute name.
+	Name string
+	// Literal is CheckAttrLit's attribute.
+	Literal ir.Attribute
+	// Names are the attributes the op pattern lists (BindRestAttrs).
+	Names []string
+	// Bound are the pattern ops bound before Op that could bind the same op (CheckDistinct), in the order they
+	// were bound.
+	Bound []int
+	// Type is the type pattern of %Value (CheckType).
+	Type *rule.TypePattern
+	// Cmp is CheckUses's comparison.
+	Cmp Cmp
+	// Where is the index in Rule.Where of the constraint of CheckUses and CheckWhere; Expr is that constraint.
+	Where int
+	Expr  rule.Expr
+}
+
+// Cmp is the comparison of a CheckUses instruction.
+type Cmp uint8
+
+// The comparisons.
+const (
+	CmpEq Cmp = iota
+	CmpNe
+	CmpLt
+	CmpLe
+	CmpGt
+	CmpGe
+)
+
+var cmpNames = [...]string{"==", "!=", "<", "<=", ">", ">="}
+
+func (c Cmp) String() string { return cmpNames[c] }
+
+// Eval compares x with y.
+func (c Cmp) Eval(x, y int64) bool {
+	switch c {
+	case CmpEq:
+		return x == y
+	case CmpNe:
+		return x != y
+	case CmpLt:
+		return x < y
+	case CmpLe:
+		return x <= y
+	case CmpGt:
+		return x > y
+	}
+	return x >= y
+}
+
+// mirror returns the comparison with its operands swapped (1 < x is x > 1).
+func (c Cmp) mirror() Cmp {
+	switch c {
+	case CmpLt:
+		return CmpGt
+	case CmpLe:
+		return CmpGe
+	case CmpGt:
+		return CmpLt
+	case CmpGe:
+		return CmpLe
+	}
+	return c
+}
+
+func parseCmp(op string) (Cmp, bool) {
+	for i, n := range cmpNames {
+		if n == op {
+			return Cmp(i), true
+		}
+	}
+	return 0, false
+}
+
+// NewPlan returns the plan of r. It fails if r's pattern is malformed: indices out of range, holes of the wrong
+// kind, inconsistent value definitions, or ops the plan cannot reach from the root.
+func NewPlan(r *rule.Rule) (*Plan, error) {
+	if err := validate(r); err != nil {
+		return nil, err
+	}
+	return plan(r.Pattern, r.Pattern.Root, r)
+}
+
+// planner builds a plan: it follows the exploration order of doc.go, and is the only code that walks a pattern to
+// match it.
+type planner struct {
+	p        *rule.Pattern
+	boundOp  []bool
+	boundVal []bool
+	bound    []bool // attribute $holes bound so far (their first occurrence binds, later ones check)
+	order    []int  // pattern ops in the order they were bound
+	uses     [][]int
+	r        *rule.Rule
+	code     []Instr
+}
+
+// plan builds the plan of pattern p from root; r, if not nil, gives the where constraints.
+func plan(p *rule.Pattern, root int, r *rule.Rule) (*Plan, error) {
+	pl := &planner{p: p, r: r, boundOp: make([]bool, len(p.Ops)), boundVal: make([]bool, len(p.Values)),
+		bound: make([]bool, len(p.Holes)), uses: make([][]int, len(p.Values))}
+	if r != nil {
+		for i, e := range r.Where {
+			if h, _, _, ok := usesConstraint(p, e); ok {
+				pl.uses[h] = append(pl.uses[h], i)
+			}
+		}
+	}
+	pl.emit(Instr{Code: BindRoot, Op: root})
+	pl.bindOp(root)
+	if err := pl.visit(root, false); err != nil {
+		return nil, err
+	}
+	for {
+		k, j, h := nextPivot(p, pl.boundOp, pl.boundVal)
+		if k < 0 {
+			break
+		}
+		pl.emit(Instr{Code: ChooseUser, Op: k, Index: j, Value: h})
+		pl.bindOp(k)
+		if err := pl.visit(k, true); err != nil {
+			return nil, err
+		}
+	}
+	for k, b := range pl.boundOp {
+		if !b {
+			return nil, fmt.Errorf("%s %s is not connected to the root %s", p.Ops[k].Pos, rule.OpName(p, k),
+				rule.OpName(p, root))
+		}
+	}
+	for h := range p.Values {
+		if isInternal(p, h) {
+			pl.emit(Instr{Code: CheckClosure, Value: h})
+		}
+	}
+	if r != nil {
+		for i, e := range r.Where {
+			if _, _, _, ok := usesConstraint(p, e); !ok {
+				pl.emit(Instr{Code: CheckWhere, Where: i, Expr: e})
+			}
+		}
+	}
+	pl.emit(Instr{Code: Success})
+	return &Plan{Rule: r, Instrs: pl.code}, nil
+}
+
+func (pl *planner) emit(in Instr) { pl.code = append(pl.code, in) }
+
+// bindOp records that pattern op k is bound (by BindRoot, BindDef or ChooseUser), with the results it defines.
+func (pl *planner) bindOp(k int) {
+	pl.boundOp[k] = true
+	pl.order = append(pl.order, k)
+}
+
+// distinct emits the check that op k, just bound, is none of the ops bound before it that it could be: a pattern
+// op of another kind cannot bind the same op (its CheckName tells them apart).
+func (pl *planner) distinct(k int) {
+	var bound []int
+	for _, b := range pl.order[:len(pl.order)-1] {
+		if x, y := pl.p.Ops[b].Name, pl.p.Ops[k].Name; x == "" || y == "" || x == y {
+			bound = append(bound, b)
+		}
+	}
+	if len(bound) > 0 {
+		pl.emit(Instr{Code: CheckDistinct, Op: k, Bound: bound})
+	}
+}
+
+// visit emits the instructions for op k once it is bound: its own checks, its results, and its operands, binding
+// their producers depth first. An op reached through the users of a value checks its name before distinctness
+// (the name tells most users apart); one reached through an operand was checked for distinctness by the caller.
+func (pl *planner) visit(k int, user bool) error {
+	p := pl.p
+	op := p.Ops[k]
+	if op.Name != "" {
+		pl.emit(Instr{Code: CheckName, Op: k, Name: op.Name})
+	}
+	if user {
+		pl.distinct(k)
+	}
+	nopd := len(op.Operands)
+	if nopd > 0 && op.Operands[nopd-1].Kind == rule.OperandList {
+		pl.emit(Instr{Code: CheckOperands, Op: k, N: nopd - 1, AtLeast: true})
+	} else {
+		pl.emit(Instr{Code: CheckOperands, Op: k, N: nopd})
+	}
+	pl.emit(Instr{Code: CheckResults, Op: k, N: len(op.Results), AtLeast: op.MoreResults})
+	for _, a := range op.Attrs {
+		switch a.Kind {
+		case rule.AttrBind:
+			if !pl.bound[a.Hole] {
+				pl.bound[a.Hole] = true
+				pl.emit(Instr{Code: BindAttr, Op: k, Name: a.Name, Hole: a.Hole})
+			} else {
+				pl.emit(Instr{Code: CheckAttr, Op: k, Name: a.Name, Hole: a.Hole})
+			}
+		case rule.AttrEquals:
+			pl.emit(Instr{Code: CheckAttrLit, Op: k, Name: a.Name, Literal: a.Literal})
+		case rule.AttrPresent:
+			pl.emit(Instr{Code: CheckAttrPresent, Op: k, Name: a.Name})
+		}
+	}
+	if op.RestAttrs >= 0 {
+		names := make([]string, len(op.Attrs))
+		for i, a := range op.Attrs {
+			names[i] = a.Name
+		}
+		pl.emit(Instr{Code: BindRestAttrs, Op: k, Hole: op.RestAttrs, Names: names})
+	}
+	for i, res := range op.Results {
+		switch {
+		case res.Value < 0:
+			pl.emit(Instr{Code: CheckUnused, Op: k, Index: i})
+		case !pl.boundVal[res.Value]:
+			pl.emit(Instr{Code: BindResult, Op: k, Index: i, Value: res.Value})
+			pl.bindVal(res.Value)
+		}
+		// A result hole bound already is the one op k was reached through: BindDef checked it.
+	}
+	if op.MoreResults {
+		pl.emit(Instr{Code: CheckExtraUnused, Op: k, N: len(op.Results)})
+	}
+	if op.Commutative {
+		pl.emit(Instr{Code: ChooseSwap, Op: k})
+	}
+	for j, o := range op.Operands {
+		switch o.Kind {
+		case rule.OperandValue:
+			h := o.Value
+			d := p.Values[h].Def
+			if !pl.operand(CheckOperand, BindOperand, k, j, h) || d < 0 {
+				continue
+			}
+			if pl.boundOp[d] {
+				return fmt.Errorf("%s %s is unbound while its op is bound", p.Values[h].Pos, rule.ValueName(p, h))
+			}
+			pl.emit(Instr{Code: BindDef, Op: d, Value: h, N: p.Values[h].Result})
+			pl.bindOp(d)
+			pl.distinct(d)
+			if err := pl.visit(d, false); err != nil {
+				return err
+			}
+		case rule.OperandNull:
+			pl.emit(Instr{Code: CheckNull, Op: k, Index: j})
+		case rule.OperandList:
+			pl.operand(CheckList, BindList, k, j, o.Value)
+		}
+	}
+	return nil
+}
+
+// operand emits the instruction for operand j of op k, whose value (or list) hole is h: its check when h is bound
+// already, else its binding; it reports whether it bound h.
+func (pl *planner) operand(check, bind Opcode, k, j, h int) bool {
+	if pl.boundVal[h] {
+		pl.emit(Instr{Code: check, Op: k, Index: j, Value: h})
+		return false
+	}
+	pl.emit(Instr{Code: bind, Op: k, Index: j, Value: h})
+	pl.bindVal(h)
+	return true
+}
+
+// bindVal records that value hole h is bound, and emits the checks that can be made at once: its type pattern, then
+// the where constraints `uses(%h) cmp n` (a pure function of the match decided early prunes the alternatives
+// explored, never changes the match found).
+func (pl *planner) bindVal(h int) {
+	pl.boundVal[h] = true
+	v := pl.p.Values[h]
+	if v.Type != nil && (v.Type.Exact != nil || v.Type.Tensor != nil || v.Type.Hole >= 0) {
+		pl.emit(Instr{Code: CheckType, Value: h, Type: v.Type})
+	}
+	for _, i := range pl.uses[h] {
+		e := pl.r.Where[i]
+		_, cmp, n, _ := usesConstraint(pl.p, e)
+		pl.emit(Instr{Code: CheckUses, Value: h, Cmp: cmp, N: n, Where: i, Expr: e})
+	}
+}
+
+// nextPivot picks the next op to reach through the users of a bound value: the unbound op with the smallest index
+// that has a single-value operand whose hole is bound, and the first such operand. It returns k = -1 when there
+// is none.
+func nextPivot(p *rule.Pattern, boundOp, boundVal []bool) (k, j, h int) {
+	for k, op := range p.Ops {
+		if boundOp[k] {
+			continue
+		}
+		for j, o := range op.Operands {
+			if o.Kind == rule.OperandValue && boundVal[o.Value] {
+				return k, j, o.Value
+			}
+		}
+	}
+	return -1, -1, -1
+}
+
+// isInternal reports whether value hole h is internal to the pattern: defined by a pattern op, used as an operand
+// by another one, and not marked Shared. Every use of an internal value must be by an op of the match.
+func isInternal(p *rule.Pattern, h int) bool {
+	v := p.Values[h]
+	if v.Def < 0 || v.Shared || v.List {
+		return false
+	}
+	for _, op := range p.Ops {
+		for _, o := range op.Operands {
+			if o.Kind == rule.OperandValue && o.Value == h {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// usesConstraint recognizes a where constraint `uses(%v) cmp n` (or `n cmp uses(%v)`) on a single value hole with
+// an integer literal that fits an int32, which plans check directly (CheckUses) and the decision tree hoists when
+// %v has a fixed position.
+func usesConstraint(p *rule.Pattern, e rule.Expr) (h int, cmp Cmp, n int, ok bool) {
+	b, isBin := e.(*rule.Binary)
+	if !isBin {
+		return
+	}
+	cmp, ok = parseCmp(b.Op)
+	if !ok {
+		return
+	}
+	x, y := b.X, b.Y
+	if _, lit := x.(*rule.Lit); lit {
+		x, y = y, x
+		cmp = cmp.mirror()
+	}
+	call, isCall := x.(*rule.Call)
+	lit, isLit := y.(*rule.Lit)
+	if !isCall || !isLit || call.Native || call.Builtin() == nil || !call.Builtin().CountsUses || len(call.Args) != 1 {
+		return 0, 0, 0, false
+	}
+	ref, isRef := call.Args[0].(*rule.ValueRef)
+	iv, isInt := lit.Value.(int64)
+	if !isRef || !isInt || ref.Ref.New || ref.Ref.Index < 0 || ref.Ref.Index >= len(p.Values) ||
+		p.Values[ref.Ref.Index].List || iv < -1<<31 || iv > 1<<31-1 {
+		return 0, 0, 0, false
+	}
+	return ref.Ref.Index, cmp, int(iv), true
+}
+
+// Format renders the instruction in the rule's names: ops as op<k>, values %x, holes $h.
+func (in *Instr) Format(p *rule.Pattern) string {
+	op := func(k int) string { return "op" + strconv.Itoa(k) }
+	v := func(h int) string { return rule.ValueName(p, h) }
+	hole := func(h int) string { return rule.HoleName(p, h) }
+	ops := func(ks []int) string {
+		parts := make([]string, len(ks))
+		for i, k := range ks {
+			parts[i] = op(k)
+		}
+		return strings.Join(parts, ", ")
+	}
+	ge := func(b bool) string {
+		if b {
+			return " >= "
+		}
+		return " == "
+	}
+	switch in.Code {
+	case BindRoot:
+		return op(in.Op) + " = the op matched"
+	case CheckName:
+		return "name(" + op(in.Op) + ") == " + in.Name
+	case CheckOperands:
+		return "num_operands(" + op(in.Op) + ")" + ge(in.AtLeast) + strconv.Itoa(in.N)
+	case CheckResults:
+		return "num_results(" + op(in.Op) + ")" + ge(in.AtLeast) + strconv.Itoa(in.N)
+	case BindAttr:
+		return hole(in.Hole) + " = attr(" + op(in.Op) + ", " + in.Name + ")"
+	case CheckAttr:
+		return "attr(" + op(in.Op) + ", " + in.Name + ") == " + hole(in.Hole)
+	case CheckAttrLit:
+		return "attr(" + op(in.Op) + ", " + in.Name + ") == " + in.Literal.String()
+	case CheckAttrPresent:
+		return "has_attr(" + op(in.Op) + ", " + in.Name + ")"
+	case BindRestAttrs:
+		return hole(in.Hole) + " = rest_attrs(" + op(in.Op) + " - {" + strings.Join(in.Names, ", ") + "})"
+	case CheckUnused:
+		return "unused(" + op(in.Op) + ".result[" + strconv.Itoa(in.Index) + "])"
+	case CheckExtraUnused:
+		return "unused_results(" + op(in.Op) + ", from " + strconv.Itoa(in.N) + ")"
+	case BindResult:
+		return v(in.Value) + " = " + op(in.Op) + ".result[" + strconv.Itoa(in.Index) + "]"
+	case ChooseSwap:
+		return "choose operands of " + op(in.Op) + ": as written | swapped"
+	case CheckOperand:
+		return op(in.Op) + ".operand[" + strconv.Itoa(in.Index) + "] == " + v(in.Value)
+	case BindOperand:
+		return v(in.Value) + " = " + op(in.Op) + ".operand[" + strconv.Itoa(in.Index) + "]"
+	case BindDef:
+		return op(in.Op) + " = def(" + v(in.Value) + "), result " + strconv.Itoa(in.N)
+	case CheckDistinct:
+		return "distinct(" + op(in.Op) + "; " + ops(in.Bound) + ")"
+	case CheckNull:
+		return "is_null(" + op(in.Op) + ".operand[" + strconv.Itoa(in.Index) + "])"
+	case BindList:
+		return v(in.Value) + "... = " + op(in.Op) + ".operands[" + strconv.Itoa(in.Index) + ":]"
+	case CheckList:
+		return op(in.Op) + ".operands[" + strconv.Itoa(in.Index) + ":] == " + v(in.Value) + "..."
+	case CheckType:
+		return "type(" + v(in.Value) + ") ~ " + rule.FormatType(p, in.Type)
+	case ChooseUser:
+		return "choose " + op(in.Op) + " among users(" + v(in.Value) + ")"
+	case CheckClosure:
+		return "closure(" + v(in.Value) + ")"
+	case CheckUses:
+		return "uses(" + v(in.Value) + ") " + in.Cmp.String() + " " + strconv.Itoa(in.N)
+	case CheckWhere:
+		return "where " + rule.FormatExpr(&rule.Rule{Pattern: p}, in.Expr)
+	case Success:
+		return "success"
+	}
+	return in.Code.String()
+}

@@ -1,0 +1,392 @@
+package rulegen
+
+import (
+	"fmt"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/matcher"
+	"github.com/pirdrr/drr/rulegen/rt"
+)
+
+// A rule instance becomes a Go function that prints its plan (matcher.Plan): one case per instruction below,
+// each instruction a term of a chain of &&, so that the function finds the binding the automaton finds. A
+// choice point of the plan (ChooseSwap, ChooseUser) is a for loop, in plan order; a failing term continues the
+// innermost loop or, outside every loop, returns false; Success is the call that emits the match. The constants
+// of the instance (op kinds, literal attributes, schema defaults, exact types, constant subexpressions of its
+// constraints) are read from its rt.Instance, so that the instances of a family that differ only in them print
+// to the same function, which is written once.
+
+// fnGen prints the plan of one rule instance.
+type fnGen struct {
+	f      *fileGen
+	r      *rule.Rule
+	p      *rule.Pattern
+	plan   *matcher.Plan
+	where  []rule.Expr       // the constraints as compiled (rt.Constraints)
+	const_ map[rule.Expr]int // their subexpressions read from Instance.Consts
+	// never is set when a constraint the catalog decides is false: the instance cannot match.
+	never bool
+
+	opVar, valVar, holeVar []string
+	bound                  []bool   // per $hole, whether the plan has bound it at the instruction printed
+	swapVar                []string // per op, the loop variable of its ChooseSwap
+	userOp                 []bool   // ops bound by the loop of a ChooseUser
+	binder                 []int    // per value hole, the pattern op whose instruction bound it
+	local                  names
+	usesTT                 bool
+
+	b     strings.Builder // the body after the declarations
+	terms []term          // the chain being built
+	loops int
+}
+
+// term is one term of a chain: its Go code, whether it starts a line (the op a BindDef reaches, a constraint),
+// and a comment for its line (a constraint's source).
+type term struct {
+	code, comment string
+	newLine       bool
+	closure       bool
+}
+
+// reserved are the names a generated function uses besides its variables.
+var reserved = func() names {
+	n := names{"m": true, "in": true, "rt": true, "ir": true, "rule": true, "tt": true}
+	for _, name := range types.Universe.Names() {
+		n[name] = true
+	}
+	return n
+}()
+
+// newFnGen prepares the printing of rule instance r.
+func (f *fileGen) newFnGen(r *rule.Rule, pl *matcher.Plan) *fnGen {
+	p := r.Pattern
+	g := &fnGen{f: f, r: r, p: p, plan: pl, const_: map[rule.Expr]int{},
+		opVar: make([]string, len(p.Ops)), valVar: make([]string, len(p.Values)),
+		holeVar: make([]string, len(p.Holes)), bound: make([]bool, len(p.Holes)), swapVar: make([]string, len(p.Ops)), userOp: make([]bool, len(p.Ops)),
+		binder: make([]int, len(p.Values)), local: names{}}
+	for name := range reserved {
+		g.local[name] = true
+	}
+	for k := range p.Ops {
+		g.opVar[k] = g.local.fresh(opVarName(k))
+	}
+	for h, v := range p.Values {
+		g.valVar[h] = g.local.fresh(ident(v.Name))
+	}
+	for h, hole := range p.Holes {
+		g.holeVar[h] = g.local.fresh(ident(hole.Name))
+	}
+	var consts []rule.Expr
+	g.where, consts = rt.Constraints(f.set.Ctx, r)
+	for i, e := range consts {
+		g.const_[e] = i
+	}
+	return g
+}
+
+// opVarName names the variable of pattern op k as the plan's dumps do: op and its index.
+func opVarName(k int) string { return "op" + strconv.Itoa(k) }
+
+// body prints the function's body: declarations, then the plan.
+func (g *fnGen) body() string {
+	for i := range g.plan.Instrs {
+		g.instr(&g.plan.Instrs[i])
+	}
+	var decl strings.Builder
+	g.declare(&decl)
+	return decl.String() + g.b.String()
+}
+
+// instr prints one plan instruction.
+func (g *fnGen) instr(in *matcher.Instr) {
+	op := g.opVar[in.Op]
+	var v string
+	if in.Value < len(g.valVar) {
+		v = g.valVar[in.Value]
+	}
+	switch in.Code {
+	case matcher.BindRoot:
+		// The op the function is called with.
+	case matcher.CheckName:
+		if in.Op != g.p.Root { // the root's kind is what the pass dispatched on
+			g.term("%s.Info() == in.Ops[%d]", op, in.Op)
+		}
+	case matcher.CheckOperands:
+		g.term("%s.NumOperands() %s %d", op, compare(in.AtLeast), in.N)
+	case matcher.CheckResults:
+		g.term("%s.NumResults() %s %d", op, compare(in.AtLeast), in.N)
+	case matcher.BindAttr:
+		g.bound[in.Hole] = true
+		g.term("rt.BindAttr(&%s, %s)", g.holeVar[in.Hole], g.attr(in))
+	case matcher.CheckAttr:
+		g.term("%s == %s", g.attr(in), g.holeVar[in.Hole])
+	case matcher.CheckAttrLit:
+		g.term("%s == in.Literals[%d]", g.attr(in), rt.AttrSlot(g.p, in.Op, in.Name))
+	case matcher.CheckAttrPresent:
+		g.term("%s.Attr(%q) != nil", op, in.Name)
+	case matcher.BindRestAttrs:
+		names := make([]string, len(in.Names))
+		for i, n := range in.Names {
+			names[i] = strconv.Quote(n)
+		}
+		rest := fmt.Sprintf("rt.RestAttrs(%s%s)", op, joinPrefixed(names))
+		if !g.bound[in.Hole] {
+			g.bound[in.Hole] = true
+			g.term("rt.Set(&%s, %s)", g.holeVar[in.Hole], rest)
+		} else {
+			g.term("rt.SameAttrs(%s, %s)", g.holeVar[in.Hole], rest)
+		}
+	case matcher.CheckUnused:
+		g.term("!%s.Result(%d).HasUses()", op, in.Index)
+	case matcher.CheckExtraUnused:
+		g.term("rt.ResultsUnused(%s, %d)", op, in.N)
+	case matcher.BindResult:
+		g.binder[in.Value] = in.Op
+		g.term("rt.Set(&%s, %s.Result(%d))", v, op, in.Index)
+	case matcher.ChooseSwap:
+		sw := g.local.fresh("sw" + strconv.Itoa(in.Op))
+		g.swapVar[in.Op] = sw
+		g.open(fmt.Sprintf("for %s := range 2 { // operands 0 and 1 of %s as written, then swapped", sw, op))
+	case matcher.CheckOperand:
+		g.term("%s == %s", g.operand(in), v)
+	case matcher.BindOperand:
+		g.binder[in.Value] = in.Op
+		g.term("rt.Present(&%s, %s)", v, g.operand(in))
+	case matcher.BindDef: // an op reached starts a line
+		g.terms = append(g.terms, term{code: fmt.Sprintf("rt.Def(&%s, %s, %d)", op, v, in.N), newLine: true})
+	case matcher.CheckDistinct:
+		parts := make([]string, len(in.Bound))
+		for i, b := range in.Bound {
+			parts[i] = op + " != " + g.opVar[b]
+		}
+		g.term("%s", strings.Join(parts, " && "))
+	case matcher.CheckNull:
+		g.term("%s == nil", g.operand(in))
+	case matcher.BindList:
+		g.binder[in.Value] = in.Op
+		g.term("rt.Set(&%s, m.Operands(%s, %d))", v, op, in.Index)
+	case matcher.CheckList:
+		g.term("rt.SameOperands(%s, %d, %s)", op, in.Index, v)
+	case matcher.CheckType:
+		g.term("%s", g.typeCheck(in.Value, in.Type))
+	case matcher.ChooseUser:
+		g.userOp[in.Op] = true
+		g.open(fmt.Sprintf("for _, %s := range m.Users(%s) {", op, v))
+	case matcher.CheckClosure: // the closure checks that follow each other share a term
+		if n := len(g.terms) - 1; n >= 0 && g.terms[n].closure {
+			g.terms[n].code = strings.TrimSuffix(g.terms[n].code, ")") + ", " + v + ")"
+			break
+		}
+		g.terms = append(g.terms, term{code: fmt.Sprintf("rt.Closed([]*ir.Op{%s}, %s)", strings.Join(g.opVar, ", "), v),
+			newLine: true, closure: true})
+	case matcher.CheckUses:
+		g.term("%s.NumUses() %s %d", v, in.Cmp, in.N)
+	case matcher.CheckWhere:
+		g.constraint(g.where[in.Where], rule.FormatExpr(g.r, in.Expr))
+	case matcher.Success:
+		g.emit()
+	}
+}
+
+func compare(atLeast bool) string {
+	if atLeast {
+		return ">="
+	}
+	return "=="
+}
+
+// attr is the attribute an instruction reads: the op's, or the schema default of its kind (looked up once, for
+// an op whose kind the code checked), or for an op of any kind its own schema's default.
+func (g *fnGen) attr(in *matcher.Instr) string {
+	if g.p.Ops[in.Op].Name == "" {
+		return fmt.Sprintf("%s.AttrOrDefault(%q)", g.opVar[in.Op], in.Name)
+	}
+	return fmt.Sprintf("rt.AttrOr(%s, %q, in.Defaults[%d])", g.opVar[in.Op], in.Name, rt.AttrSlot(g.p, in.Op, in.Name))
+}
+
+// operand is the operand an instruction reads, under the current choice of the op's ChooseSwap.
+func (g *fnGen) operand(in *matcher.Instr) string {
+	if sw := g.swapVar[in.Op]; sw != "" && in.Index < 2 {
+		if in.Index == 0 {
+			return fmt.Sprintf("%s.Operand(%s)", g.opVar[in.Op], sw)
+		}
+		return fmt.Sprintf("%s.Operand(1-%s)", g.opVar[in.Op], sw)
+	}
+	return fmt.Sprintf("%s.Operand(%d)", g.opVar[in.Op], in.Index)
+}
+
+// term adds a term to the chain.
+func (g *fnGen) term(format string, args ...any) {
+	g.terms = append(g.terms, term{code: fmt.Sprintf(format, args...)})
+}
+
+// constraint adds the term of a where constraint: its conjuncts, each true, on a line with the constraint's source
+// (a conjunct the catalog decided true goes; one it decided otherwise means the instance never matches).
+func (g *fnGen) constraint(e rule.Expr, source string) {
+	var conjuncts []string
+	var add func(e rule.Expr)
+	add = func(e rule.Expr) {
+		if b, ok := e.(*rule.Binary); ok && b.Op == "&&" {
+			add(b.X)
+			add(b.Y)
+			return
+		}
+		if rt.Constant(e) {
+			if v, ok := rt.EvalConstant(e); !ok || v != true {
+				g.never = true
+			}
+			return
+		}
+		conjuncts = append(conjuncts, "rt.True("+g.val(e)+")")
+	}
+	add(e)
+	if len(conjuncts) > 0 {
+		g.terms = append(g.terms, term{code: strings.Join(conjuncts, " && "), comment: "where " + oneLine(source),
+			newLine: true})
+	}
+}
+
+// open ends the chain before a choice point (its failure leaves the alternative) and opens the choice's loop.
+func (g *fnGen) open(header string) {
+	if len(g.terms) > 0 {
+		g.line("if !(%s) {", g.chain())
+		g.line("%s", g.fail())
+		g.line("}")
+	}
+	g.line("%s", header)
+	g.loops++
+}
+
+// fail is the statement that abandons the current alternative.
+func (g *fnGen) fail() string {
+	if g.loops == 0 {
+		return "return false"
+	}
+	return "continue"
+}
+
+// emit ends the plan: the chain, the last term of which emits the match, the bindings appended to the match's
+// slices right in the call.
+func (g *fnGen) emit() {
+	p := g.p
+	vals := make([]string, len(p.Values))
+	var lists []string
+	for h, v := range p.Values {
+		vals[h] = g.valVar[h]
+		if v.List {
+			vals[h] = "nil"
+			lists = append(lists, g.valVar[h])
+		}
+	}
+	holes := make([]string, len(p.Holes))
+	for h := range p.Holes {
+		holes[h] = "nil"
+		if g.bound[h] {
+			holes[h] = g.holeVar[h]
+		}
+	}
+	appendTo := func(slice string, xs []string) string {
+		if len(xs) == 0 { // empty, keeping the capacity for the next match this Match holds
+			return "m." + slice + "()"
+		}
+		return "append(m." + slice + "()" + joinPrefixed(xs) + ")"
+	}
+	code := fmt.Sprintf("m.Emit(in, %s, %s, %s%s)", appendTo("Ops", g.opVar), appendTo("Values", vals),
+		appendTo("Holes", holes), joinPrefixed(lists))
+	g.terms = append(g.terms, term{code: code, newLine: true})
+	if g.loops == 0 {
+		g.line("return %s", g.chain())
+		return
+	}
+	g.line("if %s {", g.chain())
+	g.line("return true")
+	g.line("}")
+	for ; g.loops > 0; g.loops-- {
+		g.line("}")
+	}
+	g.line("return false")
+}
+
+// chain writes the terms as one && expression and empties the chain: terms share lines up to about chainWidth
+// columns, an op reached through an operand starts one, and a constraint has a line of its own with its source as
+// a comment (constraints come last, before the Emit that ends the plan, so a comment never ends the expression).
+func (g *fnGen) chain() string {
+	const chainWidth = 120
+	var lines []string
+	var comments []string
+	for i, t := range g.terms {
+		last := len(lines) - 1
+		if i > 0 && !t.newLine && comments[last] == "" && len(lines[last])+len(t.code)+4 <= chainWidth {
+			lines[last] += " && " + t.code
+			continue
+		}
+		lines = append(lines, t.code)
+		comments = append(comments, t.comment)
+	}
+	g.terms = g.terms[:0]
+	var b strings.Builder
+	for i, l := range lines {
+		b.WriteString(l)
+		if i < len(lines)-1 {
+			b.WriteString(" &&")
+		}
+		if comments[i] != "" {
+			b.WriteString(" // " + comments[i])
+		}
+		if i < len(lines)-1 {
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+func (g *fnGen) line(format string, args ...any) { fmt.Fprintf(&g.b, format+"\n", args...) }
+
+// declare writes the declarations of the variables the plan binds (those a loop binds are the loop's).
+func (g *fnGen) declare(w *strings.Builder) {
+	byType := map[string][]string{}
+	var order []string
+	add := func(typ, name string) {
+		if _, ok := byType[typ]; !ok {
+			order = append(order, typ)
+		}
+		byType[typ] = append(byType[typ], name)
+	}
+	for k, v := range g.opVar {
+		if k != g.p.Root && !g.userOp[k] {
+			add("*ir.Op", v)
+		}
+	}
+	for h, v := range g.p.Values {
+		if v.List {
+			add("[]*ir.Value", g.valVar[h])
+		} else {
+			add("*ir.Value", g.valVar[h])
+		}
+	}
+	for h, hole := range g.p.Holes {
+		if g.bound[h] {
+			add(holeGoType(hole.Kind), g.holeVar[h])
+		}
+	}
+	if g.usesTT {
+		add("*ir.TensorType", "tt")
+	}
+	for _, typ := range order {
+		fmt.Fprintf(w, "var %s %s", strings.Join(byType[typ], ", "), typ)
+		if typ == "*ir.Op" && g.r.Instance == "" {
+			// The kinds of the ops, for the reader (a family's vary: they are its instances' Ops).
+			var kinds []string
+			for k, op := range g.p.Ops {
+				if k != g.p.Root && !g.userOp[k] && op.Name != "" {
+					kinds = append(kinds, g.opVar[k]+" "+op.Name)
+				}
+			}
+			fmt.Fprintf(w, " // %s", strings.Join(kinds, ", "))
+		}
+		w.WriteString("\n")
+	}
+}

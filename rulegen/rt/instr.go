@@ -1,0 +1,103 @@
+package rt
+
+import (
+	"slices"
+
+	"github.com/pirdrr/drr/ir"
+)
+
+// The plan instructions (package matcher) that a generated condition cannot write as a plain Go comparison: each
+// binds what the instruction binds (through a pointer to the generated variable) and reports whether its check
+// passed, so that a plan prints as one chain of && with an instruction a term.
+
+// Set binds *p to v (BindResult, BindList, a $hole's first binding).
+func Set[T any](p *T, v T) bool {
+	*p = v
+	return true
+}
+
+// Present binds *p to the operand v and reports whether it is present (BindOperand).
+func Present(p **ir.Value, v *ir.Value) bool {
+	*p = v
+	return v != nil
+}
+
+// Def binds *p to the op defining v and reports whether there is one and v is its result n (BindDef).
+func Def(p **ir.Op, v *ir.Value, n int) bool {
+	d := v.DefiningOp()
+	*p = d
+	return d != nil && v.Index() == n
+}
+
+// BindAttr binds *p to the attribute a (the op's or its schema default) and reports whether there is one
+// (BindAttr).
+func BindAttr(p *ir.Attribute, a ir.Attribute) bool {
+	*p = a
+	return a != nil
+}
+
+// AttrOr returns op's attribute name, or def when op does not carry it: op.AttrOrDefault with the default looked
+// up once, for an op whose kind the generated code has checked.
+func AttrOr(op *ir.Op, name string, def ir.Attribute) ir.Attribute {
+	if a := op.Attr(name); a != nil {
+		return a
+	}
+	return def
+}
+
+// Tensor binds *p to t as a tensor type and reports whether it is one (CheckType with a tensor pattern).
+func Tensor(p **ir.TensorType, t ir.Type) bool {
+	tt, ok := t.(*ir.TensorType)
+	*p = tt
+	return ok
+}
+
+// SameOperands reports whether operands j… of op are exactly the values of l (CheckList).
+func SameOperands(op *ir.Op, j int, l []*ir.Value) bool {
+	if op.NumOperands()-j != len(l) {
+		return false
+	}
+	for i, v := range l {
+		if op.Operand(j+i) != v {
+			return false
+		}
+	}
+	return true
+}
+
+// RestAttrs returns the attributes of op that names does not list, in op's order: the binding of a $attrs...
+// hole (BindRestAttrs).
+func RestAttrs(op *ir.Op, names ...string) []ir.NamedAttr {
+	out := []ir.NamedAttr{}
+	for _, a := range op.Attrs() {
+		if !slices.Contains(names, a.Name) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// SameAttrs reports whether two $attrs... bindings are equal (the same names and attributes, in order).
+func SameAttrs(a, b []ir.NamedAttr) bool { return slices.Equal(a, b) }
+
+// ResultsUnused reports whether results from… of op have no uses (CheckExtraUnused).
+func ResultsUnused(op *ir.Op, from int) bool {
+	for i := from; i < op.NumResults(); i++ {
+		if op.Result(i).HasUses() {
+			return false
+		}
+	}
+	return true
+}
+
+// Closed reports whether every use of each of vals is an operand of one of ops, the ops of a match (CheckClosure).
+func Closed(ops []*ir.Op, vals ...*ir.Value) bool {
+	for _, v := range vals {
+		for u := v.FirstUse(); u != nil; u = u.Next() {
+			if !slices.Contains(ops, u.Owner()) {
+				return false
+			}
+		}
+	}
+	return true
+}
