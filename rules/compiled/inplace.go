@@ -24,7 +24,7 @@ var inplaceProgram = &rt.Program{
 	Files: []rt.File{
 		{Name: "inplace.drr", Text: inplaceSource0},
 	},
-	Fingerprint: "f0d7c8d3f5c62fa52e88a93851ee1c00",
+	Fingerprint: "7a6350d32b84d85099095c3e0e5e6028",
 	Bind:        inplaceBind,
 }
 

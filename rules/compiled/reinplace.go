@@ -24,7 +24,7 @@ var reinplaceProgram = &rt.Program{
 	Files: []rt.File{
 		{Name: "reinplace.drr", Text: reinplaceSource0},
 	},
-	Fingerprint: "43fe8cd8238f41770333e80b1ceba86f",
+	Fingerprint: "e351120f8b7288236a8de2badf228211",
 	Bind:        reinplaceBind,
 }
 
