@@ -24,6 +24,8 @@ type ruleChecker struct {
 	*ruleMaps
 	untyped []untypedCreate
 	anon    int
+	// resultTypes is set while a rewrite's result types ("-> …") are checked: only they may compute dimensions.
+	resultTypes bool
 }
 
 // ruleMaps are a rule instance's lookup tables. A worker reuses one set for all its rules, clearing it in between:
@@ -573,6 +575,17 @@ func (rc *ruleChecker) typePattern(t TypePattern) *rule.TypePattern {
 					rc.errorf(d.Pos(), "* may appear once in a tensor type")
 				}
 				tp.Dims = append(tp.Dims, rule.DimPattern{Kind: rule.DimRest})
+			case DimExpr:
+				if !rc.resultTypes {
+					rc.errorf(d.Pos(), "a dimension expression computes a result type after ->; a match binds the "+
+						"dimension to a hole ($d) and constrains it in where")
+					continue
+				}
+				x, st := rc.expr(d.Expr, exprScope{})
+				if st != stInt && st != stAny {
+					rc.errorf(d.Pos(), "a dimension must be an integer; this expression is %s", st)
+				}
+				tp.Dims = append(tp.Dims, rule.DimPattern{Kind: rule.DimExpr, Expr: x})
 			}
 		}
 		if t.Dtype != nil {

@@ -366,7 +366,9 @@ func (rc *ruleChecker) typeExpr(t TypePattern) (rule.TypeExpr, bool) {
 		rc.errorf(t.Pos(), "a result type must be concrete, type(%%v), or a tensor type whose holes the match binds")
 		return rule.TypeExpr{}, false
 	}
+	rc.resultTypes = true
 	tp := rc.typePattern(tt)
+	rc.resultTypes = false
 	if tp == nil || tp.Tensor == nil {
 		return rule.TypeExpr{}, false
 	}

@@ -130,6 +130,10 @@ rule b { match { %y = pd_op.relu(%x) } rewrite { replace %y with pd_op.tanh(%x) 
 			[]string{"t.drr:1:75: error: cannot compare a string and an int"}},
 		{"builtin arity", `rule r { match { %y = pd_op.relu(%x) } where { uses(%y, %x) == 1 } rewrite { replace %y with %x } }`,
 			[]string{"t.drr:1:48: error: uses takes 1 argument, not 2"}},
+		{"dimension expression in a match", `rule r { match { %y = pd_op.relu(%x: tensor<($a * 2) x f32>) } rewrite { replace %y with %x } }`,
+			[]string{"t.drr:1:45: error: a dimension expression computes a result type after ->; a match binds the dimension to a hole ($d) and constrains it in where"}},
+		{"dimension expression type", `rule r { match { %y = pd_op.relu(%x: tensor<$a x f32>) } rewrite { %z = pd_op.relu(%x) -> tensor<(1.5) x f32>; replace %y with %z } }`,
+			[]string{"t.drr:1:98: error: a dimension must be an integer; this expression is a float"}},
 		{"unknown function", `rule r { match { %y = pd_op.relu(%x) } where { usez(%y) == 1 } rewrite { replace %y with %x } }`,
 			[]string{"t.drr:1:48: error: unknown function usez"}},
 	}

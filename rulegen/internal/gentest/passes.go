@@ -16,6 +16,7 @@ var Passes = map[string]Pass{
 	"testdata/driver/params.txtar":                    {Factory: DriverParamsPass, Source: "testdata/driver/params.txtar"},
 	"testdata/driver/regions.txtar":                   {Factory: DriverRegionsPass, Source: "testdata/driver/regions.txtar"},
 	"testdata/driver/replace_type_mismatch.txtar":     {Factory: DriverReplaceTypeMismatchPass, Source: "testdata/driver/replace_type_mismatch.txtar"},
+	"testdata/driver/shape_arithmetic.txtar":          {Factory: DriverShapeArithmeticPass, Source: "testdata/driver/shape_arithmetic.txtar"},
 	"testdata/driver/statement_ops.txtar":             {Factory: DriverStatementOpsPass, Source: "testdata/driver/statement_ops.txtar"},
 	"drrtest/testdata/graphnet/to_pir.txtar":          {Factory: GraphnetToPirPass, Source: "drrtest/testdata/graphnet/to_pir.txtar"},
 	"rulegen/internal/gentest/testdata/natives.txtar": {Factory: TestdataNativesPass, Source: "rulegen/internal/gentest/testdata/natives.txtar"},
