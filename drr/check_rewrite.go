@@ -291,9 +291,47 @@ func (rc *ruleChecker) createAttrs(c *rule.Create, m *AttrMap, schema *ir.OpSche
 	}
 	for _, a := range schema.Attrs {
 		if a.Default == nil && !setsAttr(c.Attrs, a.Name) {
-			rc.errorf(posOf(c.Pos), "%s needs attribute %s (%s): the schema gives it no default", name, a.Name, a.Type)
+			rc.errorf(posOf(c.Pos), "%s needs attribute %s (%s): the schema gives it no default; set it, e.g. {%s: %s}",
+				name, a.Name, a.Type, a.Name, rc.attrSuggestion(a))
 		}
 	}
+}
+
+// attrSuggestion is a value to suggest for a created op's attribute a: the hole the match binds to an attribute of
+// the same name and type (the matched op's epsilon for the fused op's), or a literal of a's type.
+func (rc *ruleChecker) attrSuggestion(a ir.AttrSpec) string {
+	for _, op := range rc.p.Ops {
+		for _, m := range op.Attrs {
+			if m.Name != a.Name || m.Kind != rule.AttrBind || m.Hole < 0 || m.Hole >= len(rc.p.Holes) {
+				continue
+			}
+			if h := rc.p.Holes[m.Hole]; h.Kind == rule.HoleAttr && (h.Type == ir.AttrType{} || h.Type == a.Type) {
+				return "$" + h.Name
+			}
+		}
+	}
+	if a.Type.Array {
+		return "[]"
+	}
+	switch a.Type.Kind {
+	case ir.KindBool:
+		return "false"
+	case ir.KindInt32, ir.KindInt64, ir.KindIndex:
+		return "0"
+	case ir.KindFloat, ir.KindDouble, ir.KindScalar:
+		return "0.0"
+	case ir.KindStr:
+		return `""`
+	case ir.KindIntArray:
+		return "[1]"
+	case ir.KindDataType:
+		return "float32"
+	case ir.KindPlace:
+		return "Place(cpu)"
+	case ir.KindDataLayout:
+		return `"NCHW"`
+	}
+	return "…"
 }
 
 // setsAttr reports whether attrs sets the attribute name. Ops have few attributes: a scan beats a map.

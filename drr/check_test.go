@@ -109,7 +109,11 @@ func TestCheckErrors(t *testing.T) {
 replace %y with %x } }`,
 			[]string{"t.drr:2:9: error: %y is replaced twice (also at t.drr:1:58)"}},
 		{"missing required attribute", `rule r { match { %y = pd_op.relu(%x) } rewrite { replace %y with pd_op.full() {value: 1.0} } }`,
-			[]string{"t.drr:1:66: error: pd_op.full needs attribute shape (IntArray): the schema gives it no default"}},
+			[]string{"t.drr:1:66: error: pd_op.full needs attribute shape (IntArray): the schema gives it no default; set it, e.g. {shape: [1]}"}},
+		{"missing attribute the match binds", `rule r { match { %y, _, _ = pd_op.layer_norm(%x, %w, %b) {epsilon: $e} } rewrite { %o, _, _ = pd_op.rms_norm(%x, null, null, %w, %b) {begin_norm_axis: -1}; replace %y with %o } }`,
+			[]string{"t.drr:1:95: error: pd_op.rms_norm needs attribute epsilon (f32): the schema gives it no default; set it, e.g. {epsilon: $e}"}},
+		{"quant attributes have defaults", `rule r { match { %y, _, _ = pd_op.layer_norm(%x, %w, %b) {epsilon: $e} } rewrite { %o, _, _ = pd_op.rms_norm(%x, null, null, %w, %b) {epsilon: $e, begin_norm_axis: -1}; replace %y with %o } }`,
+			nil},
 		{"type not inferable", `rule r { match { %y = pd_op.relu(%x) } rewrite { replace %y with my.op(%x) } }`,
 			[]string{"t.drr:1:66: error: unknown op my.op"}},
 		{"duplicate rule", `rule r { match { %y = pd_op.relu(%x) } rewrite { replace %y with %x } }

@@ -11,6 +11,7 @@ var Passes = map[string]Pass{
 	"testdata/driver/determinism.txtar":               {Factory: DriverDeterminismPass, Source: "testdata/driver/determinism.txtar"},
 	"testdata/driver/limits.txtar":                    {Factory: DriverLimitsPass, Source: "testdata/driver/limits.txtar"},
 	"testdata/driver/list_with_null.txtar":            {Factory: DriverListWithNullPass, Source: "testdata/driver/list_with_null.txtar"},
+	"testdata/driver/no_result_types.txtar":           {Factory: DriverNoResultTypesPass, Source: "testdata/driver/no_result_types.txtar"},
 	"testdata/driver/overlapping.txtar":               {Factory: DriverOverlappingPass, Source: "testdata/driver/overlapping.txtar"},
 	"testdata/driver/overlapping_bottom_up.txtar":     {Factory: DriverOverlappingBottomUpPass, Source: "testdata/driver/overlapping_bottom_up.txtar"},
 	"testdata/driver/params.txtar":                    {Factory: DriverParamsPass, Source: "testdata/driver/params.txtar"},
