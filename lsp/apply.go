@@ -154,14 +154,31 @@ func (r *applyReport) headline() string {
 			parts = append(parts, fmt.Sprintf("%s %d", c.Rule, c.Applied))
 		}
 	}
-	s := fmt.Sprintf("%s: %d rewrites in %d programs", filepath.Base(r.Program), r.Rewrites, len(r.Programs))
+	s := fmt.Sprintf("%s: %s in %s", filepath.Base(r.Program), count(r.Rewrites, "rewrite"), count(len(r.Programs), "program"))
 	if len(r.Programs) == 1 {
-		s = fmt.Sprintf("%s: %d rewrites", filepath.Base(r.Program), r.Rewrites)
+		s = fmt.Sprintf("%s: %s", filepath.Base(r.Program), count(r.Rewrites, "rewrite"))
 	}
 	if len(parts) > 0 {
 		s += " (" + strings.Join(parts, ", ") + ")"
 	}
 	return s
+}
+
+// count is "1 rewrite", "2 rewrites": n and the noun, plural unless n is 1.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// lensTitle is the code lens above a rule after a run on program: how often the rule rewrote it.
+func (c ruleCount) lensTitle(program string) string {
+	title := count(c.Applied, "rewrite") + " in " + filepath.Base(program)
+	if c.Failed > 0 {
+		title += fmt.Sprintf(" (%d failed)", c.Failed)
+	}
+	return title
 }
 
 // text is the report as a table.
@@ -180,7 +197,7 @@ func (r *applyReport) text() string {
 			fmt.Fprintf(&b, "%s: error: %s\n", p.Path, p.Error)
 			continue
 		}
-		fmt.Fprintf(&b, "%s: %d → %d ops, %d rewrites, %s\n", p.Path, p.OpsIn, p.OpsOut, p.Rewrites, p.Stop)
+		fmt.Fprintf(&b, "%s: %d → %d ops, %s, %s\n", p.Path, p.OpsIn, p.OpsOut, count(p.Rewrites, "rewrite"), p.Stop)
 	}
 	return b.String()
 }
@@ -227,11 +244,7 @@ func codeLenses(s *Server, ctx context.Context, p *protocol.DocumentSymbolParams
 			if c.Rule != r.Name.Name {
 				continue
 			}
-			title := fmt.Sprintf("%d rewrites in %s", c.Applied, filepath.Base(last.Program))
-			if c.Failed > 0 {
-				title += fmt.Sprintf(" (%d failed)", c.Failed)
-			}
-			out = append(out, protocol.CodeLens{Range: at, Command: &protocol.Command{Title: title,
+			out = append(out, protocol.CodeLens{Range: at, Command: &protocol.Command{Title: c.lensTitle(last.Program),
 				Command: clientCommandApplyTo, Arguments: []any{applyArgs{URI: snap.doc.uri, Program: last.Program}}}})
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/pirdrr/drr/drr"
@@ -186,4 +187,16 @@ func TestApplyToGraphNetFolder(t *testing.T) {
 		require.Positive(t, p.OpsIn)
 	}
 	t.Logf("%s", rep.Summary)
+}
+
+// TestApplyReportPlurals: one rewrite is "1 rewrite" in the lens, the summary and the table, not "1 rewrites".
+func TestApplyReportPlurals(t *testing.T) {
+	assert.Equal(t, "1 rewrite in m.json", ruleCount{Rule: "r", Applied: 1}.lensTitle("dir/m.json"))
+	assert.Equal(t, "0 rewrites in m.json (1 failed)", ruleCount{Rule: "r", Failed: 1}.lensTitle("m.json"))
+	r := &applyReport{Program: "dir/m.json", Rewrites: 1, Programs: []programReport{{Path: "m.json", Rewrites: 1}},
+		Rules: []ruleCount{{Rule: "r", Applied: 1}}}
+	assert.Equal(t, "m.json: 1 rewrite (r 1)", r.headline())
+	assert.Contains(t, r.text(), "m.json: 0 → 0 ops, 1 rewrite, ")
+	r.Programs = append(r.Programs, programReport{Path: "n.json"})
+	assert.Equal(t, "m.json: 1 rewrite in 2 programs (r 1)", r.headline())
 }
