@@ -17,7 +17,9 @@ func init() {
 Test runs golden rewrite tests: txtar archives that hold rule files (.drr), an input program (input.pir or
 input.json), optionally the passes to run (-- passes --) and drrc apply flags (-- options --), and the expected
 result: the output program (output.pir / output.json), statistics (-- stats --) or diagnostics (-- errors --). A PATH
-is an archive or a directory searched recursively for *.txtar. Every rewrite is verified (verify-each).
+is an archive or a directory searched recursively for *.txtar. Every rewrite is verified (verify-each). The
+archive's rule files may import other files: relative to the archive's folder (an absolute path as it is), so an
+archive beside the rules it tests imports the real file (import "../my_rule.drr") instead of a copy.
 
 Failures print a unified diff of the expected and the produced section, with a line starting with ~ under each
 changed line that marks what changed inside it ([-removed-]{+added+}); -update rewrites the expected sections
@@ -31,7 +33,7 @@ An archive:
 
   My rule fuses relu into the conv.
   -- rules.drr --
-  rule conv_relu { … }
+  import "../conv_relu.drr"
   -- input.pir --
   { … }
   -- output.pir --

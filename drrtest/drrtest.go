@@ -5,7 +5,8 @@
 // An archive:
 //
 //	Optional description (the archive's comment).
-//	-- rules.drr --        rule files (any number of .drr files; they may import each other)
+//	-- rules.drr --        rule files (any number of .drr files; they may import each other, and files beside the
+//	                       archive: an import resolves relative to the archive's folder, an absolute one as it is)
 //	-- input.pir --        the input program (input.json for PIR JSON; a GraphNet graph is input/model.py,
 //	                       input/weight_meta.py and input/input_meta.py)
 //	-- passes --           optional: passes and pipelines to run, one per line or comma-separated; "rules" names
@@ -39,7 +40,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"golang.org/x/tools/txtar"
 
@@ -218,13 +218,16 @@ type gotSection struct {
 }
 
 func runArchive(ar *txtar.Archive, path string, opts Options) (*produced, error) {
+	// The archive's rule files, read from memory; their imports of other files resolve relative to the archive's
+	// folder (an absolute path as it is), so that an archive may test the rule file it sits beside.
 	var ruleFiles []string
-	fsys := fstest.MapFS{}
+	files := map[string][]byte{}
 	for i := range ar.Files {
 		f := &ar.Files[i]
 		if strings.HasSuffix(f.Name, ".drr") {
-			ruleFiles = append(ruleFiles, f.Name)
-			fsys[f.Name] = &fstest.MapFile{Data: f.Data}
+			name := filepath.Clean(filepath.FromSlash(f.Name))
+			ruleFiles = append(ruleFiles, name)
+			files[name] = f.Data
 		}
 	}
 	if _, ok := formOf(ar, "input"); !ok {
@@ -263,8 +266,8 @@ func runArchive(ar *txtar.Archive, path string, opts Options) (*produced, error)
 	// The archive's rules.
 	var passes rewriter.Pipeline
 	if len(ruleFiles) > 0 {
-		set, diags := drr.Load(ctx, drr.LoadOptions{FS: fsys, CheckOptions: drr.CheckOptions{Unregistered: cfg.unregistered,
-			Natives: reg.HasNative}}, ruleFiles...)
+		set, diags := drr.Load(ctx, drr.LoadOptions{Dir: filepath.Dir(path), Files: files,
+			CheckOptions: drr.CheckOptions{Unregistered: cfg.unregistered, Natives: reg.HasNative}}, ruleFiles...)
 		if diags.HasErrors() {
 			return errorsOut(diags.Error() + "\n"), nil
 		}
