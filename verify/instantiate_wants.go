@@ -238,7 +238,109 @@ func (ib *instBuild) applyWant(pl operandPlan, hole int) operandPlan {
 			pl.dims[axis] = n
 		}
 	}
+	if t := in.pat.Values[hole].Type; t != nil && t.Tensor != nil {
+		pl = ib.applyTypePattern(pl, t.Tensor)
+	}
 	return pl
+}
+
+// applyTypePattern adjusts the plan of an input tensor to the type pattern the match gives its value
+// (%m: tensor<$b x 1 x $s x $t x f32>): its rank (without *), its element type, its literal dims, and the dims of
+// its holes that a value built before binds (the same $s in both types: the same size). The match would reject a
+// program that does not follow them.
+func (ib *instBuild) applyTypePattern(pl operandPlan, tp *rule.TensorPattern) operandPlan {
+	if !tp.AnyDType && tp.DTypeHole < 0 {
+		pl.dtype = tp.DType
+	} else if !tp.AnyDType {
+		if d, ok := ib.builtDType(tp.DTypeHole); ok {
+			pl.dtype = d
+		}
+	}
+	rest := -1
+	for i, d := range tp.Dims {
+		if d.Kind == rule.DimRest {
+			rest = i
+		}
+	}
+	dims := append([]int64(nil), pl.dims...)
+	if rest < 0 && len(dims) != len(tp.Dims) {
+		// The trailing dims are kept, as matrix and broadcast shapes read them; missing leading dims are the batch.
+		n := make([]int64, len(tp.Dims))
+		for i := range n {
+			n[i] = instN
+		}
+		for i, k := len(n)-1, len(dims)-1; i >= 0 && k >= 0; i, k = i-1, k-1 {
+			n[i] = dims[k]
+		}
+		dims = n
+	}
+	if rest >= 0 && len(dims) < len(tp.Dims)-1 {
+		return pl // too few dims for the pattern: the search tries other shapes
+	}
+	for i, d := range tp.Dims {
+		axis := i
+		if rest >= 0 && i > rest {
+			axis = len(dims) - (len(tp.Dims) - i)
+		}
+		switch d.Kind {
+		case rule.DimExact:
+			if d.Value >= 0 {
+				dims[axis] = d.Value
+			}
+		case rule.DimHole:
+			if n, ok := ib.builtDim(d.Hole); ok {
+				dims[axis] = n
+			}
+		}
+	}
+	pl.dims = dims
+	return pl
+}
+
+// builtDim is the size a dimension hole has in the type of a value built before, when one binds it.
+func (ib *instBuild) builtDim(hole int) (int64, bool) {
+	for v, vh := range ib.in.pat.Values {
+		if vh.Type == nil || vh.Type.Tensor == nil || ib.c.vals[v] == nil {
+			continue
+		}
+		tt := ir.TensorOf(ib.c.vals[v].Type())
+		if tt == nil {
+			continue
+		}
+		tp := vh.Type.Tensor
+		rest := -1
+		for i, d := range tp.Dims {
+			if d.Kind == rule.DimRest {
+				rest = i
+			}
+		}
+		for i, d := range tp.Dims {
+			if d.Kind != rule.DimHole || d.Hole != hole {
+				continue
+			}
+			axis := i
+			if rest >= 0 && i > rest {
+				axis = tt.Rank() - (len(tp.Dims) - i)
+			}
+			if axis >= 0 && axis < tt.Rank() && tt.Dims[axis] >= 0 {
+				return tt.Dims[axis], true
+			}
+		}
+	}
+	return 0, false
+}
+
+// builtDType is the element type a dtype hole has in the type of a value built before, when one binds it.
+func (ib *instBuild) builtDType(hole int) (ir.DType, bool) {
+	for v, vh := range ib.in.pat.Values {
+		if vh.Type == nil || vh.Type.Tensor == nil || vh.Type.Tensor.DTypeHole != hole || ib.c.vals[v] == nil {
+			continue
+		}
+		if tt := ir.TensorOf(ib.c.vals[v].Type()); tt != nil {
+			return tt.DType(), true
+		}
+	}
+	return ir.DTypeUndefined, false
 }
 
 // intList returns v as a list of sizes (each >= 0).
