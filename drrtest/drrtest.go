@@ -9,7 +9,8 @@
 //	                       archive: an import resolves relative to the archive's folder, an absolute one as it is)
 //	-- input.pir --        the input program (input.json for PIR JSON; a GraphNet graph is input/model.py,
 //	                       input/weight_meta.py and input/input_meta.py)
-//	-- passes --           optional: passes and pipelines to run, one per line or comma-separated; "rules" names
+//	-- passes --           optional: passes and pipelines to run, one per line or comma-separated, a pipeline
+//	                       extended as drrc apply -passes extends it (gpu_inference[before reinplace: rules]); "rules" names
 //	                       the archive's own rules; the default is "rules"
 //	-- options --          optional: drrc apply flags: -unregistered -bottom-up -no-dce -verify-each=false
 //	                       -max-iterations N -max-rewrites N -shuffle SEED -disable LABEL -enable LABEL
@@ -260,7 +261,7 @@ func runArchive(ar *txtar.Archive, path string, opts Options) (*produced, error)
 	errorsOut := func(msg string) *produced {
 		return &produced{errored: true, sections: []gotSection{{name: "errors", text: msg}}, stale: append(outNames, "stats")}
 	}
-	if err := pipecheck.Passes(reg, cfg.passes, len(ruleFiles) > 0, "passes"); err != nil {
+	if err := pipecheck.Passes(reg, pipecheck.Names(cfg.passes), len(ruleFiles) > 0, "passes"); err != nil {
 		return nil, err
 	}
 	// The archive's rules.
@@ -273,23 +274,20 @@ func runArchive(ar *txtar.Archive, path string, opts Options) (*produced, error)
 		}
 		cfg.ruleSet = rewriter.NewRulePass("rules", set)
 	}
-	names := cfg.passes
-	if len(names) == 0 {
-		names = []string{"rules"}
+	items := cfg.passes
+	if len(items) == 0 {
+		if cfg.ruleSet == nil {
+			return nil, errors.New(`passes names "rules" but the archive has no .drr file`)
+		}
+		items = []pipecheck.Item{{Name: pipecheck.Rules}}
 	}
-	for _, n := range names {
-		if n == "rules" {
-			if cfg.ruleSet == nil {
-				return nil, errors.New(`passes names "rules" but the archive has no .drr file`)
-			}
-			passes = append(passes, cfg.ruleSet)
-			continue
-		}
-		pl, err := reg.Pipeline(ctx, n)
-		if err != nil {
-			return nil, err
-		}
-		passes = append(passes, pl...)
+	local := map[string]rewriter.Pass{}
+	if cfg.ruleSet != nil {
+		local[pipecheck.Rules] = cfg.ruleSet
+	}
+	passes, err = pipecheck.Build(reg, func(n string) (rewriter.Pipeline, error) { return reg.Pipeline(ctx, n) }, local, items)
+	if err != nil {
+		return nil, fmt.Errorf("passes: %w", err)
 	}
 	if err := pipecheck.Labels(passes, cfg.enable, cfg.disable); err != nil {
 		return nil, fmt.Errorf("options: %w", err)
@@ -329,7 +327,7 @@ func runArchive(ar *txtar.Archive, path string, opts Options) (*produced, error)
 
 // archiveConfig is what the passes and options sections say.
 type archiveConfig struct {
-	passes       []string
+	passes       []pipecheck.Item
 	unregistered bool
 	driver       rewriter.Options
 	ruleSet      *rewriter.RulePass
@@ -342,9 +340,11 @@ type archiveConfig struct {
 func parseOptions(ar *txtar.Archive) (*archiveConfig, error) {
 	cfg := &archiveConfig{driver: rewriter.Options{VerifyEach: true}}
 	if s, ok := section(ar, "passes"); ok {
-		for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == '\n' || r == ' ' || r == '\t' }) {
-			cfg.passes = append(cfg.passes, f)
+		items, err := pipecheck.ParseSpec(s, "passes")
+		if err != nil {
+			return nil, err
 		}
+		cfg.passes = items
 	}
 	s, ok := section(ar, "options")
 	if !ok {

@@ -251,3 +251,21 @@ func TestArchiveImportsBesideIt(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(data), "-- errors --\n../rules/r.drr:1:13: error: unknown op pd_op.rleu")
 }
+
+// TestArchivePassesExtendPipeline: an archive's passes section extends a pipeline at a named point, as -passes does.
+func TestArchivePassesExtendPipeline(t *testing.T) {
+	rulesText := "rule relu_to_tanh {\n  match { %y = pd_op.relu(%x) }\n  rewrite { replace %y with pd_op.tanh(%x) }\n}\n"
+	path := archive(t, rulesText, "-- passes --\ninference[\n  before reinplace: rules\n]\n")
+	res, err := RunPath(path, Options{Update: true})
+	require.NoError(t, err)
+	require.Len(t, res, 1)
+	require.Empty(t, res[0].Failures)
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	out := string(data)[strings.Index(string(data), "-- output.pir --"):]
+	assert.Contains(t, out, `"pd_op.tanh"`)
+
+	path = archive(t, rulesText, "-- passes --\ninference[before reinplac: rules]\n")
+	_, err = RunPath(path, Options{Update: true})
+	assert.ErrorContains(t, err, "passes: inference has no pass reinplac (did you mean reinplace?)")
+}

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/pirdrr/drr/internal/pipecheck"
 	"github.com/pirdrr/drr/lsp/protocol"
 	"github.com/pirdrr/drr/rewriter"
 )
@@ -22,11 +24,16 @@ func init() {
 type applyArgs struct {
 	URI     protocol.DocumentURI `json:"uri"`
 	Program string               `json:"program"`
+	// Passes is the pipeline the rules run in, as drrc apply -passes spells it, "rules" standing for the
+	// document's rules: gpu_inference[before reinplace: rules] runs them where they see the program as that
+	// pipeline leaves it there. Empty means "rules" alone.
+	Passes string `json:"passes,omitempty"`
 }
 
 // applyReport is the answer to drr.apply: what the document's rules did to each program.
 type applyReport struct {
 	Program  string          `json:"program"` // as given (a file or a folder)
+	Passes   string          `json:"passes,omitempty"`
 	Programs []programReport `json:"programs"`
 	Rewrites int             `json:"rewrites"` // over all programs
 	// Rules counts the rewrites of each rule over all programs, in the file's rule order.
@@ -59,7 +66,7 @@ type ruleCount struct {
 func applyCommand(s *Server, ctx context.Context, arg json.RawMessage) (any, error) {
 	var a applyArgs
 	if err := json.Unmarshal(arg, &a); err != nil || a.URI == "" || a.Program == "" {
-		return nil, errorf("%s takes {\"uri\": …, \"program\": …}", CommandApply)
+		return nil, errorf("%s takes {\"uri\": …, \"program\": …, \"passes\": …}", CommandApply)
 	}
 	if s.opts.FS != nil {
 		return nil, errorf("%s reads programs from disk, which this server's host does not allow", CommandApply)
@@ -91,7 +98,17 @@ func applyCommand(s *Server, ctx context.Context, arg json.RawMessage) (any, err
 	if len(progs) == 0 {
 		return nil, errorf("no programs under %s (files of the formats %s, or program folders)", a.Program, s.opts.Formats.Names(true))
 	}
-	rep := &applyReport{Program: a.Program}
+	items, err := pipecheck.ParseSpec(a.Passes, "passes")
+	if err != nil {
+		return nil, errorf("%v", err)
+	}
+	if len(items) == 0 {
+		items = []pipecheck.Item{{Name: pipecheck.Rules}}
+	}
+	if err := pipecheck.Passes(s.opts.Registry, pipecheck.Names(items), true, "passes"); err != nil {
+		return nil, errorf("%v", err)
+	}
+	rep := &applyReport{Program: a.Program, Passes: a.Passes}
 	counts := map[string]*ruleCount{}
 	for _, r := range res.set.Rules {
 		if _, ok := counts[r.Name]; !ok {
@@ -111,15 +128,24 @@ func applyCommand(s *Server, ctx context.Context, arg json.RawMessage) (any, err
 			continue
 		}
 		pr.OpsIn = p.NumOps()
-		pass := rewriter.NewRulePass("rules", res.set)
-		results, err := rewriter.Pipeline{pass}.Run(p, &rewriter.Env{Registry: s.opts.Registry})
+		pass := rewriter.NewRulePass(pipecheck.Rules, res.set)
+		pl, err := pipecheck.Build(s.opts.Registry, func(n string) (rewriter.Pipeline, error) {
+			return s.opts.Registry.Pipeline(s.opts.Context, n)
+		}, map[string]rewriter.Pass{pipecheck.Rules: pass}, items)
+		if err != nil {
+			return nil, errorf("passes: %v", err)
+		}
+		if !slices.Contains(pl, rewriter.Pass(pass)) {
+			pl = append(rewriter.Pipeline{pass}, pl...) // the document's rules run first when the passes do not name them
+		}
+		results, err := pl.Run(p, &rewriter.Env{Registry: s.opts.Registry})
 		pr.OpsOut = p.NumOps()
 		if err != nil {
 			pr.Error = err.Error()
 		}
 		for _, r := range results {
-			if r.Stats == nil {
-				continue
+			if r.Stats == nil || r.Pass != pipecheck.Rules {
+				continue // the counts are the document's rules'
 			}
 			pr.Stop = r.Stats.StopReason
 			pr.Rewrites += r.Stats.Rewrites
@@ -157,6 +183,9 @@ func (r *applyReport) headline() string {
 	s := fmt.Sprintf("%s: %s in %s", filepath.Base(r.Program), count(r.Rewrites, "rewrite"), count(len(r.Programs), "program"))
 	if len(r.Programs) == 1 {
 		s = fmt.Sprintf("%s: %s", filepath.Base(r.Program), count(r.Rewrites, "rewrite"))
+	}
+	if r.Passes != "" {
+		s += " within " + r.Passes
 	}
 	if len(parts) > 0 {
 		s += " (" + strings.Join(parts, ", ") + ")"
@@ -245,7 +274,7 @@ func codeLenses(s *Server, ctx context.Context, p *protocol.DocumentSymbolParams
 				continue
 			}
 			out = append(out, protocol.CodeLens{Range: at, Command: &protocol.Command{Title: c.lensTitle(last.Program),
-				Command: clientCommandApplyTo, Arguments: []any{applyArgs{URI: snap.doc.uri, Program: last.Program}}}})
+				Command: clientCommandApplyTo, Arguments: []any{applyArgs{URI: snap.doc.uri, Program: last.Program, Passes: last.Passes}}}})
 		}
 	}
 	return out, nil

@@ -172,6 +172,18 @@ func TestRunPipeline(t *testing.T) {
 	assert.Empty(t, res.Matches)
 	assert.Contains(t, ts.errorOf("POST", "/api/run", runRequest{Program: programRef{Sample: "tinyresnet"}, Passes: "rules"}, http.StatusBadRequest),
 		"the editor is empty")
+
+	// A pipeline extended at a named point, as drrc apply -passes extends it: the editor's rules run inside it.
+	res = ts.runOn("tinytransformer", fcRules, "inference[before reinplace: rules]")
+	require.Empty(t, res.Error)
+	var names []string
+	for _, p := range res.Passes {
+		names = append(names, p.Name)
+	}
+	require.GreaterOrEqual(t, len(names), 3)
+	assert.Equal(t, []string{"rules", "reinplace"}, names[len(names)-2:])
+	assert.Contains(t, ts.errorOf("POST", "/api/run", runRequest{Rules: fcRules, Program: programRef{Sample: "tinyresnet"},
+		Passes: "inference[before reinplac: rules]"}, http.StatusBadRequest), "inference has no pass reinplac (did you mean reinplace?)")
 }
 
 func TestStagesGraphExplainVerify(t *testing.T) {
