@@ -16,9 +16,8 @@ func init() {
 		help: `
 Test runs golden rewrite tests: txtar archives that hold rule files (.drr), an input program (input.pir or
 input.json), optionally the passes to run (-- passes --, as drrc apply -passes spells them) and drrc apply flags
-(-- options --), and the expected
-result: the output program (output.pir / output.json), statistics (-- stats --) or diagnostics (-- errors --). A PATH
-is an archive or a directory searched recursively for *.txtar. Every rewrite is verified (verify-each). The
+(-- options --), and the expected result: the output program (output.pir / output.json), statistics (-- stats --)
+or diagnostics (-- errors --). A PATH is an archive or a directory searched recursively for *.txtar. Every rewrite is verified (verify-each). The
 archive's rule files may import other files: relative to the archive's folder (an absolute path as it is), so an
 archive beside the rules it tests imports the real file (import "../my_rule.drr") instead of a copy.
 
