@@ -93,7 +93,7 @@ Examples:
 					if !ok || len(prefix) == 0 {
 						return p, ok
 					}
-					if _, err := prefix.Run(p, &rewriter.Env{Registry: reg, Options: rewriter.Options{Params: vals}}); err != nil {
+					if _, err := prefix.Run(p, &rewriter.Env{Registry: reg, Options: rewriter.Options{Params: vals, Target: params.target.t}}); err != nil {
 						c.errorf("explain", "%s: -passes: %v", path, err)
 						return nil, false
 					}
