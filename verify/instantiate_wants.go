@@ -21,6 +21,9 @@ type valueWant struct {
 	// expressions dim(%v, axis) is compared with (dim(%w, 0)). They are evaluated on the values built before %v.
 	shape rule.Expr
 	dims  []dimWant
+	// keptBy is the pattern op (one operand: this value) whose result keptRes same_type(%a, %b) says has this
+	// value's type, -1 for none: the shapes the op keeps are tried (l1_norm keeps only a 0-D operand's).
+	keptBy, keptRes int
 }
 
 // dimWant is a wish dim(%v, axis) == expr.
@@ -34,6 +37,7 @@ func (in *instantiator) collectWants() {
 	in.wants = make([]valueWant, len(in.pat.Values))
 	for i := range in.wants {
 		in.wants[i].rank = -1
+		in.wants[i].keptBy = -1
 	}
 	var sameDType [][2]int
 	var walk func(e rule.Expr)
@@ -44,6 +48,8 @@ func (in *instantiator) collectWants() {
 			if okx && oky && !x.Ref.New && !y.Ref.New && x.Ref.Index >= 0 && y.Ref.Index >= 0 &&
 				x.Ref.Index < len(in.wants) && y.Ref.Index < len(in.wants) {
 				sameDType = append(sameDType, [2]int{x.Ref.Index, y.Ref.Index})
+				in.wantKept(x.Ref.Index, y.Ref.Index)
+				in.wantKept(y.Ref.Index, x.Ref.Index)
 			}
 			return
 		}
@@ -89,6 +95,40 @@ func (in *instantiator) collectWants() {
 			}
 		}
 	}
+}
+
+// wantKept records same_type(%a, %b) for an input %a and a result %b of a pattern op whose only operand is %a.
+func (in *instantiator) wantKept(a, b int) {
+	va, vb := in.pat.Values[a], in.pat.Values[b]
+	if va.Def >= 0 || vb.Def < 0 || vb.Def >= len(in.pat.Ops) {
+		return
+	}
+	op := in.pat.Ops[vb.Def]
+	s := in.ctx.Schema(op.Name)
+	if s == nil || len(s.Operands) != 1 || len(op.Operands) == 0 || op.Operands[0].Value != a {
+		return
+	}
+	in.wants[a].keptBy, in.wants[a].keptRes = vb.Def, vb.Result
+}
+
+// keepType adjusts the plan of an input to a shape its pattern op (keptBy) gives back unchanged, when the op's
+// type rule says the planned one does not: the planned dims, else 0-D, else one dimension.
+func (ib *instBuild) keepType(pl operandPlan, w valueWant) operandPlan {
+	ctx := ib.in.ctx
+	s := ctx.Schema(ib.in.pat.Ops[w.keptBy].Name)
+	for _, dims := range [][]int64{pl.dims, {}, {instN}} {
+		t := ctx.Tensor(ir.DenseTensor, dims, ctx.Scalar(pl.dtype))
+		v := ctx.NewOp(ir.OpSpec{Name: "verify.value", Results: []ir.Type{t}}).Result(0)
+		types, err := ctx.InferResultTypes(s, []*ir.Value{v}, nil)
+		if err != nil || w.keptRes >= len(types) {
+			return pl
+		}
+		if types[w.keptRes] == ir.Type(t) {
+			pl.dims = dims
+			return pl
+		}
+	}
+	return pl
 }
 
 // wantShape records shape(%v) == e and dim(%v, i) == e, for x the left side.
@@ -240,6 +280,9 @@ func (ib *instBuild) applyWant(pl operandPlan, hole int) operandPlan {
 	}
 	if t := in.pat.Values[hole].Type; t != nil && t.Tensor != nil {
 		pl = ib.applyTypePattern(pl, t.Tensor)
+	}
+	if w.keptBy >= 0 && pl.spelling == "" {
+		pl = ib.keepType(pl, w)
 	}
 	return pl
 }
