@@ -457,6 +457,7 @@ const (
 	DimAny                 // ?: any one dimension
 	DimHole                // $d: binds the dimension
 	DimStar                // *: any number of dimensions
+	DimExpr                // ($s * 2): a size computed from holes (result types after "->" only)
 )
 
 // Dim is one dimension of a tensor type.
@@ -464,6 +465,7 @@ type Dim struct {
 	Span
 	Kind DimKind
 	Text string // the integer text ("64", "-1") or hole name (without '$')
+	Expr Expr   // the parenthesised expression of a DimExpr
 }
 
 // DtypeKind classifies the element type of a tensor type.

@@ -207,11 +207,21 @@ func (b *builder) typ(g *gType) TypePattern {
 // $hole or ?).
 func (b *builder) tensorType(g *gTensorType) *TensorType {
 	name := g.Name.Value
-	var items []lexer.Token
+	var gitems []*gTensorItem
 	if g.First != nil {
-		items = append(items, *g.First.Tok.t)
+		gitems = append(gitems, g.First)
 		for _, n := range g.More {
-			items = append(items, *n.Item.Tok.t)
+			gitems = append(gitems, n.Item)
+		}
+	}
+	// A parenthesised item stands as its '(' token among the others; exprs keeps its expression.
+	items := make([]lexer.Token, len(gitems))
+	exprs := make([]*gParen, len(gitems))
+	for i, it := range gitems {
+		if it.Paren != nil {
+			items[i], exprs[i] = it.Paren.Tokens[0], it.Paren
+		} else {
+			items[i] = *it.Tok.t
 		}
 	}
 	t := b.a.tensorTypes.new()
@@ -220,6 +230,17 @@ func (b *builder) tensorType(g *gTensorType) *TensorType {
 	star := false
 	for k, it := range items {
 		sp := b.tokSpan(it)
+		if exprs[k] != nil {
+			sp = b.span(exprs[k].Tokens)
+			if k == len(items)-1 {
+				b.fail(sp, "%s type must end with an element type such as f32, found a dimension expression", name)
+			}
+			d := b.a.dims.new()
+			d.Span, d.Kind = sp, DimExpr
+			d.Expr = &ParenExpr{Span: sp, X: b.expr(exprs[k].X)}
+			dims = append(dims, d)
+			continue
+		}
 		if k == len(items)-1 {
 			d := b.a.dtypes.new()
 			d.Span = sp

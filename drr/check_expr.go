@@ -2,6 +2,7 @@ package drr
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -473,10 +474,24 @@ func (rc *ruleChecker) valueRef(name string, pos Position, where bool) (rule.Ref
 			return rule.Ref{New: true, Index: i}, false, true
 		}
 	}
+	names := make([]string, 0, len(rc.values)+len(rc.newValues))
+	for n := range rc.values {
+		names = append(names, n)
+	}
+	if !where {
+		for n := range rc.newValues {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	hint := ""
+	if s, ok := suggestBound(name, names); ok {
+		hint = " (did you mean %" + s + "?)"
+	}
 	if where {
-		rc.errorf(pos, "%%%s is not bound in the match", name)
+		rc.errorf(pos, "%%%s is not bound in the match%s", name, hint)
 	} else {
-		rc.errorf(pos, "%%%s is not bound in the match or defined earlier in the rewrite", name)
+		rc.errorf(pos, "%%%s is not bound in the match or defined earlier in the rewrite%s", name, hint)
 	}
 	return rule.Ref{}, false, false
 }

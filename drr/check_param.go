@@ -126,7 +126,14 @@ func (rc *ruleChecker) paramRef(e *HoleExpr, pos rule.Pos) (rule.Expr, sType) {
 	}
 	sort.Strings(names)
 	msg := fmt.Sprintf("$%s is not bound in the match", e.Name)
-	if s, ok := suggest.Closest(e.Name, names); ok {
+	holes := make([]string, 0, len(rc.holes))
+	for n := range rc.holes {
+		holes = append(holes, n)
+	}
+	sort.Strings(holes)
+	if s, ok := suggestBound(e.Name, holes); ok {
+		msg += fmt.Sprintf(" (did you mean $%s?)", s)
+	} else if s, ok := suggest.Closest(e.Name, names); ok {
 		msg += fmt.Sprintf(" (did you mean $%s, the parameter of the rule set?)", s)
 	}
 	rc.errorf(e.Pos(), "%s", msg)
@@ -153,6 +160,15 @@ func nativeTypeNames() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// suggestBound is the did-you-mean of a mistyped value or hole name among the bound ones; a name of one or two
+// letters gets none (%z is no typo of %x).
+func suggestBound(name string, names []string) (string, bool) {
+	if len(name) < 3 {
+		return "", false
+	}
+	return suggest.Closest(name, names)
 }
 
 // suggestName returns " (did you mean X?)" for the closest of names, or "".

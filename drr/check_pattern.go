@@ -25,6 +25,8 @@ type ruleChecker struct {
 	untyped []untypedCreate
 	anon    int
 	depth   int // of the expression being checked (rule.MaxExprDepth)
+	// resultTypes is set while a rewrite's result types ("-> …") are checked: only they may compute dimensions.
+	resultTypes bool
 }
 
 // ruleMaps are a rule instance's lookup tables. A worker reuses one set for all its rules, clearing it in between:
@@ -102,6 +104,8 @@ func (rc *ruleChecker) check() *rule.Rule {
 	rc.shareConstants()
 	if hasErrors(rc.diags) {
 		// The where clause and the rewrite refer to the pattern; checking them against a broken one only adds noise.
+		// Only the names they use that nothing binds are reported: an unknown op must not hide an unbound %bias.
+		rc.unboundNames(a.Match, a.Where, a.Rewrite)
 		return rc.r
 	}
 	if a.Where != nil {
@@ -574,6 +578,17 @@ func (rc *ruleChecker) typePattern(t TypePattern) *rule.TypePattern {
 					rc.errorf(d.Pos(), "* may appear once in a tensor type")
 				}
 				tp.Dims = append(tp.Dims, rule.DimPattern{Kind: rule.DimRest})
+			case DimExpr:
+				if !rc.resultTypes {
+					rc.errorf(d.Pos(), "a dimension expression computes a result type after ->; a match binds the "+
+						"dimension to a hole ($d) and constrains it in where")
+					continue
+				}
+				x, st := rc.expr(d.Expr, exprScope{})
+				if st != stInt && st != stAny {
+					rc.errorf(d.Pos(), "a dimension must be an integer; this expression is %s", st)
+				}
+				tp.Dims = append(tp.Dims, rule.DimPattern{Kind: rule.DimExpr, Expr: x})
 			}
 		}
 		if t.Dtype != nil {
@@ -716,6 +731,25 @@ func (rc *ruleChecker) attrSpec(schema *ir.OpSchema, name, key string, pos Posit
 }
 
 func suggestAttr(s *ir.OpSchema, key string) string {
+	if i := s.OperandIndex(key); i >= 0 {
+		// Paddle's yaml attribute that PIR made an operand (mean's axis, reshape's shape, scale's scale).
+		how := "write it among the operands"
+		switch s.Operands[i].Mutable {
+		case ir.KindIntArray:
+			how += ", e.g. pd_op.full_int_array() {value: [-1]}"
+		case ir.KindScalar:
+			how += ", e.g. pd_op.full() {shape: [1], value: 1.0}"
+		}
+		attrs := "none"
+		if len(s.Attrs) > 0 {
+			names := make([]string, len(s.Attrs))
+			for i, a := range s.Attrs {
+				names[i] = a.Name
+			}
+			attrs = joinNames(names)
+		}
+		return fmt.Sprintf(": %s is operand %d of %s (%s); its attributes are %s", key, i, s.Name, how, attrs)
+	}
 	best, bestD := "", 3
 	for _, a := range s.Attrs {
 		if d := suggest.Distance(key, a.Name); d < bestD {
@@ -835,6 +869,76 @@ func (rc *ruleChecker) checkConnected() {
 	for k := range rc.p.Ops {
 		if find(k) != root {
 			rc.errorf(rc.opPos[k], "%s shares no value with the rest of the pattern", rc.p.Ops[k].Name)
+		}
+	}
+}
+
+// unboundNames reports the values and holes the where clause and the rewrite use that the match does not bind (nor,
+// for values, an earlier statement of the rewrite define), for a rule whose pattern has errors.
+func (rc *ruleChecker) unboundNames(match *MatchBlock, where *WhereBlock, rewrite *RewriteBlock) {
+	if match == nil || len(match.Stmts) == 0 {
+		return // nothing is bound: every name would be reported
+	}
+	// The names the match writes, including those of the ops it could not check.
+	defined, holes := map[string]bool{}, map[string]bool{}
+	{
+		Inspect(match, func(n Node) bool {
+			switch n := n.(type) {
+			case *Result:
+				defined[n.Name] = true
+			case *ValueOperand:
+				defined[n.Name] = true
+			case *VariadicOperand:
+				defined[n.Name] = true
+			case *HoleExpr:
+				holes[n.Name] = true
+			case *HoleType:
+				holes[n.Name] = true
+			case *RestAttrs:
+				holes[n.Name] = true
+			case *Dim:
+				if n.Kind == DimHole {
+					holes[n.Text] = true
+				}
+			case *Dtype:
+				if n.Kind == DtypeHole {
+					holes[n.Name] = true
+				}
+			}
+			return true
+		})
+	}
+	scan := func(n Node, rewrite bool) {
+		Inspect(n, func(n Node) bool {
+			switch n := n.(type) {
+			case *ValueExpr:
+				if _, ok := rc.values[n.Name]; !ok && !defined[n.Name] {
+					rc.valueRef(n.Name, n.Pos(), !rewrite)
+				}
+			case *HoleExpr:
+				if _, ok := rc.holes[n.Name]; !ok && !holes[n.Name] {
+					rc.paramRef(n, n.span().rulePos())
+				}
+			}
+			return true
+		})
+	}
+	if where != nil {
+		for _, e := range where.Constraints {
+			scan(e, false)
+		}
+	}
+	if rewrite == nil {
+		return
+	}
+	for _, st := range rewrite.Stmts {
+		scan(st, true)
+		if as, ok := st.(*AssignStmt); ok {
+			for _, r := range as.Results {
+				if r.Kind == ResultValue {
+					defined[r.Name] = true
+				}
+			}
 		}
 	}
 }

@@ -92,7 +92,7 @@ func (rc *ruleChecker) createOp(call *CallExpr, results []*Result, types []TypeP
 	}
 	name, _, ok := rc.resolveOp(call.Func)
 	if !ok {
-		return -1
+		return rc.unknownOp(call, results)
 	}
 	schema := rc.c.ctx.Schema(name)
 	c := newNode(&rc.s.nodes.create, rule.Create{Op: name, RestAttrs: -1, Pos: call.span().rulePos()})
@@ -156,7 +156,8 @@ func (rc *ruleChecker) createOp(call *CallExpr, results []*Result, types []TypeP
 		}
 	}
 	if schema != nil {
-		n := len(c.Operands)
+		// The operands as written: one that is wrong is reported for itself, not again as missing from the count.
+		n := len(call.Args)
 		fits := schema.OperandCountOK(n)
 		if lists {
 			fits = n-1 <= len(schema.Operands) || schema.IsVariadic()
@@ -216,6 +217,53 @@ func (rc *ruleChecker) createOp(call *CallExpr, results []*Result, types []TypeP
 		}
 	}
 	rc.r.Actions = append(rc.r.Actions, c)
+	return first
+}
+
+// unusedHoleHint says what to write instead of a hole bound but never used: what matches the same without binding.
+func unusedHoleHint(k rule.HoleKind) string {
+	switch k {
+	case rule.HoleDim:
+		return "write ? to match any size"
+	case rule.HoleDType:
+		return "write ? to match any element type"
+	case rule.HoleType:
+		return "write _ to match any type"
+	}
+	return "write _ to only require the attribute"
+}
+
+// unknownOp checks what it can of the construction of an op that is not known (resolveOp reported it): its
+// operands, so that an unbound value beside it is reported too, and its results, which are defined so that their
+// later uses are not reported as unbound. It returns the value of its first result, or -1.
+func (rc *ruleChecker) unknownOp(call *CallExpr, results []*Result) int {
+	for _, a := range call.Args {
+		switch a := a.(type) {
+		case *ValueExpr:
+			rc.valueRef(a.Name, a.Pos(), false)
+		case *SpreadExpr:
+			if v, ok := a.X.(*ValueExpr); ok {
+				rc.valueRef(v.Name, v.Pos(), false)
+			}
+		case *CallExpr:
+			if _, isNative := rc.c.natives[a.Func.Name]; !isNative || !a.Func.IsBare() {
+				rc.createOp(a, nil, nil)
+			}
+		case *ListExpr:
+			rc.combineOp(a)
+		}
+	}
+	if results == nil {
+		return rc.anonNewValue(call.Pos())
+	}
+	first := -1
+	for _, r := range results {
+		if r.Kind == ResultValue {
+			if v := rc.newValue(r.Name, r.Pos()); first < 0 {
+				first = v
+			}
+		}
+	}
 	return first
 }
 
@@ -291,9 +339,47 @@ func (rc *ruleChecker) createAttrs(c *rule.Create, m *AttrMap, schema *ir.OpSche
 	}
 	for _, a := range schema.Attrs {
 		if a.Default == nil && !a.Optional && !setsAttr(c.Attrs, a.Name) {
-			rc.errorf(posOf(c.Pos), "%s needs attribute %s (%s): the schema gives it no default", name, a.Name, a.Type)
+			rc.errorf(posOf(c.Pos), "%s needs attribute %s (%s): the schema gives it no default; set it, e.g. {%s: %s}",
+				name, a.Name, a.Type, a.Name, rc.attrSuggestion(a))
 		}
 	}
+}
+
+// attrSuggestion is a value to suggest for a created op's attribute a: the hole the match binds to an attribute of
+// the same name and type (the matched op's epsilon for the fused op's), or a literal of a's type.
+func (rc *ruleChecker) attrSuggestion(a ir.AttrSpec) string {
+	for _, op := range rc.p.Ops {
+		for _, m := range op.Attrs {
+			if m.Name != a.Name || m.Kind != rule.AttrBind || m.Hole < 0 || m.Hole >= len(rc.p.Holes) {
+				continue
+			}
+			if h := rc.p.Holes[m.Hole]; h.Kind == rule.HoleAttr && (h.Type == ir.AttrType{} || h.Type == a.Type) {
+				return "$" + h.Name
+			}
+		}
+	}
+	if a.Type.Array {
+		return "[]"
+	}
+	switch a.Type.Kind {
+	case ir.KindBool:
+		return "false"
+	case ir.KindInt32, ir.KindInt64, ir.KindIndex:
+		return "0"
+	case ir.KindFloat, ir.KindDouble, ir.KindScalar:
+		return "0.0"
+	case ir.KindStr:
+		return `""`
+	case ir.KindIntArray:
+		return "[1]"
+	case ir.KindDataType:
+		return "float32"
+	case ir.KindPlace:
+		return "Place(cpu)"
+	case ir.KindDataLayout:
+		return `"NCHW"`
+	}
+	return "…"
 }
 
 // setsAttr reports whether attrs sets the attribute name. Ops have few attributes: a scan beats a map.
@@ -366,7 +452,9 @@ func (rc *ruleChecker) typeExpr(t TypePattern) (rule.TypeExpr, bool) {
 		rc.errorf(t.Pos(), "a result type must be concrete, type(%%v), or a tensor type whose holes the match binds")
 		return rule.TypeExpr{}, false
 	}
+	rc.resultTypes = true
 	tp := rc.typePattern(tt)
+	rc.resultTypes = false
 	if tp == nil || tp.Tensor == nil {
 		return rule.TypeExpr{}, false
 	}
@@ -547,7 +635,7 @@ func (rc *ruleChecker) lint() {
 	// Holes bound once and never used.
 	for i, h := range p.Holes {
 		if rc.holeUses[i] == 1 && !rc.holeRefs[i] && h.Kind != rule.HoleAttrs {
-			rc.warnf(posOf(h.Pos), "$%s is bound but never used (write _ to only require the attribute)", h.Name)
+			rc.warnf(posOf(h.Pos), "$%s is bound but never used (%s)", h.Name, unusedHoleHint(h.Kind))
 		}
 	}
 	// A rewrite must change something.

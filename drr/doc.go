@@ -12,7 +12,8 @@
 //     raw symbols such as Place(gpu:0)), and it decides where newlines
 //     matter: a newline is a separator token only inside a rule body or a
 //     match/where/rewrite block, never inside ( ), [ ] or an attribute { }
-//     map, so long patterns may wrap. A ',' between a list element and the
+//     map, so long patterns may wrap, nor before a line that starts with
+//     "->" (a rewrite's result types). A ',' between a list element and the
 //     closing bracket is dropped (lists may end with a comma). Comments are
 //     collected apart from the tokens. lexdef.go presents it to participle
 //     as a lexer.Definition.
@@ -200,7 +201,8 @@
 //	Type        = tensorname "<" TensorBody ">" | "vec" "[" [ Type { "," Type } ] "]" | "type" "(" value ")"
 //	            | hole | nulltype | "?" | "_" | "..." | ident .
 //	TensorBody  = { Dim "x" } Dtype .            (* on one line, blanks allowed *)
-//	Dim         = int | "?" | hole | "*" .        (* "*" at most once *)
+//	Dim         = int | "?" | hole | "*"          (* "*" at most once *)
+//	            | "(" Expr ")" .                 (* in result types after "->" only *)
 //	Dtype       = name | hole | "?" .
 //
 // Expressions (where lines, attribute values, rewrite operands), loosest
@@ -228,6 +230,6 @@
 //
 //	Rewrite     = "replace" [ "later" "uses" "of" ] value "with" Expr
 //	            | "erase" ( label | value )
-//	            | Results "=" Expr [ "->" Type { "," Type } ]
+//	            | Results "=" Expr [ "->" Type { "," Type } ]   (* a newline may precede "->" *)
 //	            | Expr .                         (* must be a call: a native rewrite *)
 package drr

@@ -215,8 +215,11 @@ func rewriteStmtDoc(s RewriteStmt) *doc {
 		}
 		d.expr(s.Value, 0)
 		if len(s.Types) > 0 {
+			// The line may break before "->" (the author's break is kept; a line too wide breaks there first).
+			d.brk(s.Value.span(), s.Types[0].span(), true)
+			d.items[len(d.items)-1].arrow = true
 			var b strings.Builder
-			b.WriteString(" -> ")
+			b.WriteString("-> ")
 			writeTypes(&b, s.Types)
 			d.text(b.String())
 		}
@@ -273,7 +276,7 @@ func writeType(b *strings.Builder, t TypePattern) {
 		sep := "x"
 		spaced := t.Dtype != nil && t.Dtype.Kind == DtypeHole
 		for _, d := range t.Dims {
-			spaced = spaced || d.Kind == DimHole
+			spaced = spaced || d.Kind == DimHole || d.Kind == DimExpr
 		}
 		if spaced {
 			sep = " x "
@@ -287,6 +290,8 @@ func writeType(b *strings.Builder, t TypePattern) {
 				b.WriteByte('?')
 			case DimStar:
 				b.WriteByte('*')
+			case DimExpr:
+				b.WriteString(exprString(d.Expr))
 			default:
 				b.WriteString(d.Text)
 			}

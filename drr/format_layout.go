@@ -1,6 +1,7 @@
 package drr
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -38,6 +39,7 @@ type ditem struct {
 	closer   bool       // the break is before a closing bracket: not a place to break a long line
 	comma    bool       // before the closing bracket of a list: a line broken here ends with ','
 	keep     bool       // only the author breaks the line here (not to shorten a long line)
+	arrow    bool       // before the "->" of a rewrite's result types: a break outside brackets, the first taken
 	prevEnd  int32      // source offset where the text before the break ends (0: unknown)
 	nextOff  int32      // source offset where the text after the break starts (0: unknown)
 	comments []*Comment // comments of the source between the two sides
@@ -180,6 +182,10 @@ func (d *doc) layout(indent int) []outLine {
 		if over < 0 {
 			return lines
 		}
+		// A statement too wide breaks before its result types first: the op and its types each keep a line.
+		if i := slices.IndexFunc(d.items, func(it ditem) bool { return it.arrow }); i >= 0 && !forced[i] {
+			over = i
+		}
 		forced[over] = true
 	}
 }
@@ -200,6 +206,7 @@ func (d *doc) render(indent int, forced []bool) (lines []outLine, over int) {
 		width   = indent
 		cands   []int // breaks not taken on the current line
 		inside  []int // for each break of cands, the bracket it is in
+		arrow   = -1  // the arrow break, when not taken on the current line
 	)
 	for i := range d.items {
 		it := &d.items[i]
@@ -208,6 +215,9 @@ func (d *doc) render(indent int, forced []bool) (lines []outLine, over int) {
 			if width+utf8.RuneCountInString(it.text) > maxWidth {
 				// Break in a bracket around the text (a closing bracket is
 				// inside its own, an opening one outside).
+				if arrow >= 0 {
+					return nil, arrow
+				}
 				if b := outermost(d.items, cands, inside, isOpen); b >= 0 {
 					return nil, b
 				}
@@ -224,10 +234,13 @@ func (d *doc) render(indent int, forced []bool) (lines []outLine, over int) {
 			}
 			continue
 		}
-		if it.depth == 0 || !(it.newline || forced[i] || len(it.comments) > 0) {
+		if it.depth == 0 && !it.arrow || !(it.newline || forced[i] || len(it.comments) > 0) {
 			if it.depth > 0 && !it.closer && !it.keep {
 				cands = append(cands, i)
 				inside = append(inside, stack[len(stack)-1].item)
+			}
+			if it.arrow {
+				arrow = i
 			}
 			if it.space {
 				cur.WriteByte(' ')
@@ -249,15 +262,19 @@ func (d *doc) render(indent int, forced []bool) (lines []outLine, over int) {
 		lines = append(lines, outLine{pad: contIndent * level, code: cur.String(), comment: comment})
 		cur.Reset()
 		comment = ""
-		level = stack[len(stack)-1].level + 1
-		if i+1 < len(d.items) && d.items[i+1].kind == dClose {
+		switch {
+		case len(stack) == 0: // the arrow: the result types continue the statement
+			level = 1
+		case i+1 < len(d.items) && d.items[i+1].kind == dClose:
 			level = stack[len(stack)-1].level
+		default:
+			level = stack[len(stack)-1].level + 1
 		}
 		for _, c := range own {
 			lines = append(lines, outLine{pad: contIndent * level, code: c.Text})
 		}
 		width = indent + contIndent*level
-		cands, inside = cands[:0], inside[:0]
+		cands, inside, arrow = cands[:0], inside[:0], -1
 	}
 	return append(lines, outLine{pad: contIndent * level, code: cur.String(), comment: comment}), -1
 }

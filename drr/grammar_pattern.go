@@ -176,9 +176,11 @@ type gTensorType struct {
 	Close  tensorClose    `parser:"@@"`
 }
 
-// gTensorItem is a dimension or the element type of a tensor type.
+// gTensorItem is a dimension or the element type of a tensor type; a dimension may be a parenthesised expression
+// (shape arithmetic in result types: ($s * $h)).
 type gTensorItem struct {
-	Tok tensorItem `parser:"@@"`
+	Tok   *tensorItem `parser:"  @@"`
+	Paren *gParen     `parser:"| @@"`
 }
 
 // gTensorNext is `x item` in a tensor type.

@@ -269,6 +269,16 @@ func (s *scanner) separator(text string) {
 	}
 }
 
+// arrowNext reports whether the line after the newline at the current offset starts with "->": the result types
+// of a rewrite statement may go on a line of their own, so the newline before them does not end the statement.
+func (s *scanner) arrowNext() bool {
+	i := s.off + 1
+	for i < s.end && (s.src[i] == ' ' || s.src[i] == '\t' || s.src[i] == '\r') {
+		i++
+	}
+	return i+1 < s.end && s.src[i] == '-' && s.src[i+1] == '>'
+}
+
 // dropSep removes a separator directly before a closing block brace or the
 // end of the file.
 func (s *scanner) dropSep() {
@@ -382,7 +392,9 @@ func (s *scanner) nextChunk() []token {
 		c := s.src[s.off]
 		switch {
 		case c == '\n':
-			s.separator("\n")
+			if !s.arrowNext() {
+				s.separator("\n")
+			}
 			s.off++
 			s.line++
 			s.col = 1
@@ -515,6 +527,9 @@ func (s *scanner) tensorBody(name string, end int) {
 		case c == '?' || c == '*':
 			s.emit(tPunct, 1)
 			item = false
+		case c == '(' && item:
+			s.dimExpr(name, end-1)
+			item = false
 		case c == '$':
 			i := s.off + 1
 			for i < end && isNameChar(s.src[i]) {
@@ -548,6 +563,49 @@ func (s *scanner) tensorBody(name string, end int) {
 		}
 	}
 	s.emit(tTensorClose, 1)
+}
+
+// dimExpr lexes a parenthesised dimension expression of a tensor type, ($s * $h), from its '(' (the current
+// offset) to its matching ')' before end, as the tokens of an expression. An unclosed '(' is reported and the
+// rest of the body skipped.
+func (s *scanner) dimExpr(name string, end int) {
+	depth, close := 0, -1
+	for i := s.off; i < end && close < 0; i++ {
+		switch s.src[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				close = i
+			}
+		}
+	}
+	if close < 0 {
+		s.errorAt(s.position(), "unclosed '(' in %s type", name)
+		s.advance(end - s.off)
+		return
+	}
+	stack := len(s.stack)
+	for s.off <= close {
+		c := s.src[s.off]
+		switch {
+		case c == ' ' || c == '\t':
+			s.off++
+			s.col++
+		case isIdentStart(c):
+			s.emit(tIdent, s.identEnd(s.off)-s.off)
+		case isDigit(c), c == '-' && !s.prevOperand() && isDigit(s.at(s.off+1)):
+			s.number()
+		case c == '$':
+			s.sigil(tHole)
+		case c == '%' && isNameChar(s.at(s.off+1)):
+			s.sigil(tValue)
+		default:
+			s.punct()
+		}
+	}
+	s.stack = s.stack[:stack]
 }
 
 // isTypeName reports whether an identifier directly followed by '<' starts a

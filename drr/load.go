@@ -22,8 +22,14 @@ const DefaultMaxFileSize = 64 << 20
 type LoadOptions struct {
 	CheckOptions
 	// FS, if set, is where rule files and their imports are read from (paths are slash-separated and relative to
-	// it); otherwise the operating system's files are read.
+	// it; an absolute import is relative to its root); otherwise the operating system's files are read.
 	FS fs.FS
+	// Without FS: Dir, if set, is the directory relative names are read from instead of the working directory, and
+	// Files holds files read from memory instead of disk, by the names Load resolves (relative names relative to
+	// Dir). drrtest gives an archive's rule files so, with the archive's folder as Dir: an archive's imports of
+	// files beside it read the real files, and diagnostics name files as the archive and its imports do.
+	Dir   string
+	Files map[string][]byte
 	// MaxFileSize is the size limit of each rule file read (0: DefaultMaxFileSize).
 	MaxFileSize int64
 }
@@ -77,6 +83,12 @@ type loader struct {
 func (l *loader) read(name string) ([]byte, error) {
 	if l.opts.FS != nil {
 		return fileio.ReadFileFS(l.opts.FS, name, l.opts.maxFileSize())
+	}
+	if src, ok := l.opts.Files[name]; ok {
+		return src, nil
+	}
+	if l.opts.Dir != "" && !filepath.IsAbs(name) {
+		name = filepath.Join(l.opts.Dir, name)
 	}
 	return fileio.ReadFile(name, l.opts.maxFileSize())
 }

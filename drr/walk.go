@@ -200,6 +200,10 @@ func children(n Node) []Node {
 		if n.Dtype != nil {
 			add(n.Dtype)
 		}
+	case *Dim:
+		if n.Expr != nil {
+			add(n.Expr)
+		}
 	case *VecType:
 		for _, t := range n.Elems {
 			add(t)

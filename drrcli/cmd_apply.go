@@ -28,6 +28,18 @@ passes (-set, -passes), and pipelines; with neither, the default inference pipel
 every pass and pipeline). A name that is not registered, and a -disable or -enable name that is no rule's name or
 label, is an error that suggests the nearest one.
 
+-passes lists passes and pipelines in order, comma-separated, and may extend a pipeline at a named point, so that
+rules run where they can match (after gpu_inference the ops are fused and inplace again, and rules run after it
+match nothing):
+
+  -passes 'gpu_inference[before reinplace: rules]'
+  -passes 'inference[after conv_bn_relu: rules, dce; before reinplace: my_set], fold_constants'
+
+NAME[before POINT: PASSES] and NAME[after POINT: PASSES] insert PASSES (any names, "rules" included, extended in
+turn) around POINT, a pass or sub-pipeline of NAME's expansion at any depth; several edits are separated by ';'.
+A POINT that occurs more than once needs #N (value_semantics#2); an unknown one suggests the nearest. drrc apply
+-list shows what each pipeline runs. The rule files run first when the passes do not name "rules".
+
 A program that fails checking (drrc check) is not rewritten and nothing is written for it: the exit status is 1.
 The result is checked too, and not written if a pass broke it. A program without outputs (no pd_op.fetch,
 builtin.shadow_output or builtin.set_parameter: a hand-written text program) does not say which of its values
@@ -88,6 +100,7 @@ Examples:
   drrc apply inference.json -o fused.json
   drrc apply -weights auto -weights-out auto inference.json -o fused/inference.json
   drrc apply -rules my_fusion.drr model.pir
+  drrc apply -rules my_fusion.drr -passes 'gpu_inference[before reinplace: rules]' model.pir -o out.pir
   drrc apply -set conv_bn_relu -stats json model.pir -o out.pir
   drrc apply -passes inplace,conv_bn_relu,dce -trace model.pir
   drrc apply -passes gpu_inference -target gpu:sm80 GraphNet/paddle_samples/PaddleNLP/facebook_llama-7b -o llama.pir
@@ -141,7 +154,7 @@ func (a *applyFlags) register(fs *flag.FlagSet) {
 	a.params.register(fs)
 	fs.Var(&a.rules, "rules", "apply the rules of `file.drr` (repeatable; the pass is named \"rules\")")
 	fs.Var(&a.sets, "set", "run the registered rule set or pass `name` (repeatable)")
-	fs.StringVar(&a.passes, "passes", "", "run these passes and pipelines in order, comma-separated (\"rules\" is the -rules files)")
+	fs.StringVar(&a.passes, "passes", "", "run these passes and pipelines in order, comma-separated (\"rules\" is the -rules files); NAME[before|after POINT: PASSES] extends a pipeline")
 	fs.StringVar(&a.out, "o", "", "write the result to `file` (a directory for several programs; DIR/ writes one program into DIR)")
 	fs.BoolVar(&a.overwrite, "w", false, "write the results over the input programs themselves when -o names them")
 	fs.StringVar(&a.format, "format", "", "output format `"+pirfile.Standard().Names(false)+"` (default: the output file's extension, else the input's format)")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/internal/pipecheck"
 	"github.com/pirdrr/drr/internal/suggest"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/matcher"
@@ -19,7 +20,7 @@ import (
 func init() {
 	register(&command{
 		name:    "explain",
-		usage:   "explain [-rules F.drr | -set S] [-rule R] -op OP PROGRAM",
+		usage:   "explain [-rules F.drr | -set S] [-rule R] [-passes SPEC] -op OP PROGRAM",
 		summary: "say why a rule does or does not match an op",
 		help: `
 Explain reports, for an op of a program and every rule whose root could be that op, either the bindings of the
@@ -35,11 +36,18 @@ sample) explains the op in each of its programs in turn, under a header naming t
 registered rule set (the shipped ones and those of plugins). -rule selects one rule (by name; every instance of a
 family rule). An unknown set or rule name is an error that suggests the nearest one.
 
+-passes explains the op mid-pipeline, as the rules see it there: the passes of SPEC (apply's -passes syntax) run
+first, up to "rules" where SPEC names it (-passes 'gpu_inference[before reinplace: rules]' runs gpu_inference up to
+reinplace), else all of them; then the op is found in the program they leave. @LINE is still the op's line in the
+file (for an op the passes kept); %N is an id of that program as drrc apply -passes SPEC -print-ir-before rules
+prints it.
+
 Examples:
   drrc explain -op %9 model.pir
   drrc explain -set conv_bn_relu -rule conv2d_bn_fold -op %14 model.pir
   drrc explain -rules my.drr -op @27 model.pir
-  drrc explain -set conv_bn_relu -op @126 GraphNet/paddle_samples/PaddleX/ResNet18`,
+  drrc explain -set conv_bn_relu -op @126 GraphNet/paddle_samples/PaddleX/ResNet18
+  drrc explain -rules my.drr -passes 'gpu_inference[before reinplace: rules]' -op @27 model.pir`,
 		setup: func(fs *flag.FlagSet) func(*CLI, []string) int {
 			var cf contextFlags
 			cf.register(fs)
@@ -48,6 +56,7 @@ Examples:
 			fs.Var(&sets, "set", "explain the rules of the registered rule set `name` (repeatable)")
 			ruleName := fs.String("rule", "", "explain only the rule `name`")
 			opRef := fs.String("op", "", "the op: `%N` (a printed result id) or @LINE")
+			passes := fs.String("passes", "", "run the passes of `spec` first, up to \"rules\" (apply's -passes syntax), and explain the op in the program they leave")
 			var params paramFlag
 			params.register(fs)
 			return func(c *CLI, args []string) int {
@@ -71,23 +80,40 @@ Examples:
 				if err != nil {
 					return c.errorf("explain", "%v", err)
 				}
-				vals, ok := params.resolveDecls(c, "explain", ctx, set.Params)
+				prefix, ok := c.explainPrefix(ctx, reg, *passes)
 				if !ok {
 					return exitFailure
+				}
+				vals, ok := params.resolveDecls(c, "explain", ctx, append(append([]*rule.ParamDecl(nil), set.Params...), prefix.Params()...))
+				if !ok {
+					return exitFailure
+				}
+				load := func(path string) (*ir.Program, bool) {
+					p, ok := c.loadProgram("explain", ctx, path)
+					if !ok || len(prefix) == 0 {
+						return p, ok
+					}
+					if _, err := prefix.Run(p, &rewriter.Env{Registry: reg, Options: rewriter.Options{Params: vals, Target: params.target.t}}); err != nil {
+						c.errorf("explain", "%s: -passes: %v", path, err)
+						return nil, false
+					}
+					fmt.Fprintf(c.Stdout, "after %d %s of -passes (%s … %s)\n", len(prefix), pluralWord(len(prefix), "pass", "passes"),
+						prefix[0].Name(), prefix[len(prefix)-1].Name())
+					return p, true
 				}
 				progs, err := c.programsOf(args[0])
 				if err != nil {
 					return c.errorf("explain", "%v", err)
 				}
 				if len(progs) == 1 && progs[0] == args[0] {
-					p, ok := c.loadProgram("explain", ctx, args[0])
+					p, ok := load(args[0])
 					if !ok {
 						return exitFailure
 					}
 					num := ir.NumberValues(p.Body())
 					op, err := findOp(p, num, *opRef)
 					if err != nil {
-						return c.errorf("explain", "%s: %v", args[0], err)
+						return c.errorf("explain", "%s: %v%s", args[0], err, afterPasses(prefix))
 					}
 					c.explainOp(set, *ruleName, p, num, op, reg, vals)
 					return exitOK
@@ -95,7 +121,7 @@ Examples:
 				// A folder of programs (a GraphNet sample): the op in each program that has it.
 				found := 0
 				for _, path := range progs {
-					p, ok := c.loadProgram("explain", ctx, path)
+					p, ok := load(path)
 					if !ok {
 						return exitFailure
 					}
@@ -103,7 +129,7 @@ Examples:
 					num := ir.NumberValues(p.Body())
 					op, err := findOp(p, num, *opRef)
 					if err != nil {
-						fmt.Fprintf(c.Stdout, "%v\n", err)
+						fmt.Fprintf(c.Stdout, "%v%s\n", err, afterPasses(prefix))
 						continue
 					}
 					found++
@@ -141,6 +167,43 @@ func describeOp(p *ir.Program, num *ir.Numbering, op *ir.Op) string {
 }
 
 // findOp finds the op a user names by a result id (%12) or a source line (@27).
+// afterPasses is what an op reference that finds nothing is told when -passes ran first.
+func afterPasses(prefix rewriter.Pipeline) string {
+	if len(prefix) == 0 {
+		return ""
+	}
+	return " in the program -passes leaves (its passes may have replaced the op; drrc apply -passes SPEC " +
+		"-print-ir-before rules prints that program)"
+}
+
+// explainPrefix builds the passes explain -passes runs before explaining: those of the spec up to the point where
+// it names "rules" (the rules explained), or all of them.
+func (c *CLI) explainPrefix(ctx *ir.Context, reg *rewriter.Registry, spec string) (rewriter.Pipeline, bool) {
+	items, err := pipecheck.ParseSpec(spec, "-passes")
+	if err != nil {
+		c.errorf("explain", "%v", err)
+		return nil, false
+	}
+	if len(items) == 0 {
+		return nil, true
+	}
+	if err := pipecheck.Passes(reg, pipecheck.Names(items), true, "-passes"); err != nil {
+		c.errorf("explain", "%v", err)
+		return nil, false
+	}
+	mark := rewriter.NewRulePass(pipecheck.Rules, &rule.Set{Ctx: ctx})
+	pl, err := pipecheck.Build(reg, func(n string) (rewriter.Pipeline, error) { return reg.Pipeline(ctx, n) },
+		map[string]rewriter.Pass{pipecheck.Rules: mark}, items)
+	if err != nil {
+		c.errorf("explain", "-passes: %v", err)
+		return nil, false
+	}
+	if i := slices.Index(pl, rewriter.Pass(mark)); i >= 0 {
+		pl = pl[:i]
+	}
+	return pl, true
+}
+
 func findOp(p *ir.Program, num *ir.Numbering, ref string) (*ir.Op, error) {
 	if line, ok := strings.CutPrefix(ref, "@"); ok {
 		n, err := strconv.Atoi(line)

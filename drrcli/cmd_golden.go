@@ -15,9 +15,11 @@ func init() {
 		summary: "run golden rewrite tests (txtar archives)",
 		help: `
 Test runs golden rewrite tests: txtar archives that hold rule files (.drr), an input program (input.pir or
-input.json), optionally the passes to run (-- passes --) and drrc apply flags (-- options --), and the expected
-result: the output program (output.pir / output.json), statistics (-- stats --) or diagnostics (-- errors --). A PATH
-is an archive or a directory searched recursively for *.txtar. Every rewrite is verified (verify-each).
+input.json), optionally the passes to run (-- passes --, as drrc apply -passes spells them) and drrc apply flags
+(-- options --), and the expected result: the output program (output.pir / output.json), statistics (-- stats --)
+or diagnostics (-- errors --). A PATH is an archive or a directory searched recursively for *.txtar. Every rewrite is verified (verify-each). The
+archive's rule files may import other files: relative to the archive's folder (an absolute path as it is), so an
+archive beside the rules it tests imports the real file (import "../my_rule.drr") instead of a copy.
 
 An -- ops -- section requires op counts of the output ("pd_op.fc: 1" a line, counted in the top-level block, as the
 valid_op_map of Paddle's pass tests; "pd_op.scale + pd_op.scale_: 1" counts both together); -update never rewrites it. A section RUN:passes runs the same input once more
@@ -35,7 +37,7 @@ An archive:
 
   My rule fuses relu into the conv.
   -- rules.drr --
-  rule conv_relu { … }
+  import "../conv_relu.drr"
   -- input.pir --
   { … }
   -- output.pir --

@@ -112,7 +112,7 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	v.params.register(fs)
 	fs.Var(&v.rules, "rules", "apply (program mode) or verify (rule mode) the rules of `file.drr` (repeatable)")
 	fs.Var(&v.sets, "set", "run (program mode) or verify (rule mode) the registered rule set or pipeline `name` (repeatable)")
-	fs.StringVar(&v.passes, "passes", "", "program mode: run these passes and pipelines in order, comma-separated (\"rules\" is the -rules files)")
+	fs.StringVar(&v.passes, "passes", "", "program mode: run these passes and pipelines in order, comma-separated (\"rules\" is the -rules files); NAME[before|after POINT: PASSES] extends a pipeline, as in drrc apply")
 	fs.IntVar(&v.runs, "runs", 3, "number of random input/weight sets")
 	fs.Uint64Var(&v.seed, "seed", 1, "seed of the first random set (set k uses seed+k)")
 	fs.IntVar(&v.batch, "batch", 1, "size of a dynamic batch dimension (dim 0) of program inputs")

@@ -1,8 +1,6 @@
 package drrcli
 
 import (
-	"strings"
-
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/internal/pipecheck"
 	"github.com/pirdrr/drr/ir"
@@ -14,17 +12,18 @@ func (a *applyFlags) pipeline(c *CLI, ctx *ir.Context, reg *rewriter.Registry) (
 	return buildPipeline(c, "apply", ctx, reg, a.cf.unregistered, a.rules, a.sets, a.passes)
 }
 
-// buildPipeline builds the pipeline of drrc apply and drrc verify: the -passes and -set names in order, "rules"
-// standing for the -rules files (which run first when no name mentions them); inference when nothing is named.
-// A name that is neither registered nor "rules" is an error that suggests the nearest registered name.
+// buildPipeline builds the pipeline of drrc apply and drrc verify: the -passes spec (names in order, pipelines
+// extended at named points: gpu_inference[before horizontal_fuse: rules]; see pipecheck.ParseSpec) and the -set
+// names, "rules" standing for the -rules files (which run first when the spec does not mention them); inference
+// when nothing is named. A name that is neither registered nor "rules" is an error that suggests the nearest
+// registered name.
 func buildPipeline(c *CLI, cmd string, ctx *ir.Context, reg *rewriter.Registry, unregistered bool, rules, sets []string, passes string) (rewriter.Pipeline, bool) {
-	var names []string
-	for _, n := range strings.Split(passes, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			names = append(names, n)
-		}
+	items, err := pipecheck.ParseSpec(passes, "-passes")
+	if err != nil {
+		c.errorf(cmd, "%v", err)
+		return nil, false
 	}
-	if err := pipecheck.Passes(reg, names, len(rules) > 0, "-passes"); err != nil {
+	if err := pipecheck.Passes(reg, pipecheck.Names(items), len(rules) > 0, "-passes"); err != nil {
 		c.errorf(cmd, "%v", err)
 		return nil, false
 	}
@@ -32,6 +31,7 @@ func buildPipeline(c *CLI, cmd string, ctx *ir.Context, reg *rewriter.Registry, 
 		c.errorf(cmd, "%v", err)
 		return nil, false
 	}
+	local := map[string]rewriter.Pass{}
 	var rulePass rewriter.Pass
 	if len(rules) > 0 {
 		set, diags := drr.Load(ctx, c.loadOptions(drr.CheckOptions{Unregistered: unregistered, Natives: reg.HasNative}), rules...)
@@ -40,31 +40,22 @@ func buildPipeline(c *CLI, cmd string, ctx *ir.Context, reg *rewriter.Registry, 
 			return nil, false
 		}
 		rulePass = rewriter.NewRulePass("rules", set)
+		local[pipecheck.Rules] = rulePass
 	}
-	names = append(names, sets...)
-	if len(names) == 0 {
+	for _, s := range sets {
+		items = append(items, pipecheck.Item{Name: s})
+	}
+	if len(items) == 0 {
 		if rulePass != nil {
-			names = []string{"rules"}
+			items = []pipecheck.Item{{Name: pipecheck.Rules}}
 		} else {
-			names = []string{"inference"}
+			items = []pipecheck.Item{{Name: "inference"}}
 		}
 	}
-	var pl rewriter.Pipeline
-	for _, n := range names {
-		if n == "rules" {
-			if rulePass == nil {
-				c.errorf(cmd, "-passes names \"rules\" but no -rules file is given")
-				return nil, false
-			}
-			pl = append(pl, rulePass)
-			continue
-		}
-		p, err := reg.Pipeline(ctx, n)
-		if err != nil {
-			c.errorf(cmd, "%v", err)
-			return nil, false
-		}
-		pl = append(pl, p...)
+	pl, err := pipecheck.Build(reg, func(n string) (rewriter.Pipeline, error) { return reg.Pipeline(ctx, n) }, local, items)
+	if err != nil {
+		c.errorf(cmd, "-passes: %v", err)
+		return nil, false
 	}
 	if rulePass != nil && !containsPass(pl, rulePass) {
 		// -rules with -set/-passes that do not mention "rules": the rules run first.

@@ -5,10 +5,12 @@
 // An archive:
 //
 //	Optional description (the archive's comment).
-//	-- rules.drr --        rule files (any number of .drr files; they may import each other)
+//	-- rules.drr --        rule files (any number of .drr files; they may import each other, and files beside the
+//	                       archive: an import resolves relative to the archive's folder, an absolute one as it is)
 //	-- input.pir --        the input program (input.json for PIR JSON; a GraphNet graph is input/model.py,
 //	                       input/weight_meta.py and input/input_meta.py)
-//	-- passes --           optional: passes and pipelines to run, one per line or comma-separated; "rules" names
+//	-- passes --           optional: passes and pipelines to run, one per line or comma-separated, a pipeline
+//	                       extended as drrc apply -passes extends it (gpu_inference[before reinplace: rules]); "rules" names
 //	                       the archive's own rules; the default is "rules"
 //	-- options --          optional: drrc apply flags: -unregistered -bottom-up -no-dce -verify-each=false
 //	                       -max-iterations N -max-rewrites N -shuffle SEED -disable LABEL -enable LABEL
@@ -50,7 +52,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"golang.org/x/tools/txtar"
 
@@ -168,7 +169,7 @@ func RunFile(path string, opts Options) (*Result, error) {
 	}
 	changed := false
 	for _, run := range runs {
-		got, err := runArchive(ar, opts, run)
+		got, err := runArchive(ar, path, opts, run)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
@@ -257,14 +258,17 @@ type gotSection struct {
 
 // runArchive runs the archive's input through the passes of one run (run is "" for the first run, else the
 // prefix "NAME:" of its sections).
-func runArchive(ar *txtar.Archive, opts Options, run string) (*produced, error) {
+func runArchive(ar *txtar.Archive, path string, opts Options, run string) (*produced, error) {
+	// The archive's rule files, read from memory; their imports of other files resolve relative to the archive's
+	// folder (an absolute path as it is), so that an archive may test the rule file it sits beside.
 	var ruleFiles []string
-	fsys := fstest.MapFS{}
+	files := map[string][]byte{}
 	for i := range ar.Files {
 		f := &ar.Files[i]
 		if strings.HasSuffix(f.Name, ".drr") {
-			ruleFiles = append(ruleFiles, f.Name)
-			fsys[f.Name] = &fstest.MapFile{Data: f.Data}
+			name := filepath.Clean(filepath.FromSlash(f.Name))
+			ruleFiles = append(ruleFiles, name)
+			files[name] = f.Data
 		}
 	}
 	if _, ok := formOf(ar, "input"); !ok {
@@ -298,36 +302,33 @@ func runArchive(ar *txtar.Archive, opts Options, run string) (*produced, error) 
 		return &produced{errored: true, sections: []gotSection{{name: run + "errors", text: msg}},
 			stale: append(outNames, run+"stats")}
 	}
-	if err := pipecheck.Passes(reg, cfg.passes, len(ruleFiles) > 0, run+"passes"); err != nil {
+	if err := pipecheck.Passes(reg, pipecheck.Names(cfg.passes), len(ruleFiles) > 0, run+"passes"); err != nil {
 		return nil, err
 	}
 	// The archive's rules.
 	var passes rewriter.Pipeline
 	if len(ruleFiles) > 0 {
-		set, diags := drr.Load(ctx, drr.LoadOptions{FS: fsys, CheckOptions: drr.CheckOptions{Unregistered: cfg.unregistered,
-			Natives: reg.HasNative}}, ruleFiles...)
+		set, diags := drr.Load(ctx, drr.LoadOptions{Dir: filepath.Dir(path), Files: files,
+			CheckOptions: drr.CheckOptions{Unregistered: cfg.unregistered, Natives: reg.HasNative}}, ruleFiles...)
 		if diags.HasErrors() {
 			return errorsOut(diags.Error() + "\n"), nil
 		}
 		cfg.ruleSet = rewriter.NewRulePass("rules", set)
 	}
-	names := cfg.passes
-	if len(names) == 0 {
-		names = []string{"rules"}
+	items := cfg.passes
+	if len(items) == 0 {
+		if cfg.ruleSet == nil {
+			return nil, fmt.Errorf(`%spasses names "rules" but the archive has no .drr file`, run)
+		}
+		items = []pipecheck.Item{{Name: pipecheck.Rules}}
 	}
-	for _, n := range names {
-		if n == "rules" {
-			if cfg.ruleSet == nil {
-				return nil, fmt.Errorf(`%spasses names "rules" but the archive has no .drr file`, run)
-			}
-			passes = append(passes, cfg.ruleSet)
-			continue
-		}
-		pl, err := reg.Pipeline(ctx, n)
-		if err != nil {
-			return nil, err
-		}
-		passes = append(passes, pl...)
+	local := map[string]rewriter.Pass{}
+	if cfg.ruleSet != nil {
+		local[pipecheck.Rules] = cfg.ruleSet
+	}
+	passes, err = pipecheck.Build(reg, func(n string) (rewriter.Pipeline, error) { return reg.Pipeline(ctx, n) }, local, items)
+	if err != nil {
+		return nil, fmt.Errorf("%spasses: %w", run, err)
 	}
 	if err := pipecheck.Labels(passes, cfg.enable, cfg.disable); err != nil {
 		return nil, fmt.Errorf("%soptions: %w", run, err)
@@ -376,7 +377,7 @@ func runArchive(ar *txtar.Archive, opts Options, run string) (*produced, error) 
 
 // archiveConfig is what the passes and options sections say.
 type archiveConfig struct {
-	passes       []string
+	passes       []pipecheck.Item
 	unregistered bool
 	driver       rewriter.Options
 	ruleSet      *rewriter.RulePass
@@ -389,9 +390,11 @@ type archiveConfig struct {
 func parseOptions(ar *txtar.Archive, run string) (*archiveConfig, error) {
 	cfg := &archiveConfig{driver: rewriter.Options{VerifyEach: true}}
 	if s, ok := section(ar, run+"passes"); ok {
-		for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == '\n' || r == ' ' || r == '\t' }) {
-			cfg.passes = append(cfg.passes, f)
+		items, err := pipecheck.ParseSpec(s, run+"passes")
+		if err != nil {
+			return nil, err
 		}
+		cfg.passes = items
 	}
 	s, ok := section(ar, run+"options")
 	if !ok {

@@ -234,3 +234,58 @@ func TestArchiveTarget(t *testing.T) {
 		})
 	}
 }
+
+// TestArchiveImportsBesideIt: an archive's rules may import the rule file under test from beside the archive
+// (relative to the archive's folder, not the working directory), or by an absolute path kept as it is; a diagnostic
+// of the imported file names it as the import does.
+func TestArchiveImportsBesideIt(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "rules"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "tests"), 0o755))
+	real := filepath.Join(dir, "rules", "r.drr")
+	require.NoError(t, os.WriteFile(real, []byte("rule relu_to_tanh {\n  match { %y = pd_op.relu(%x) }\n  rewrite { replace %y with pd_op.tanh(%x) }\n}\n"), 0o644))
+	for _, tc := range []struct{ name, imp string }{
+		{"relative", "../rules/r.drr"},
+		{"absolute", filepath.ToSlash(real)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, "tests", tc.name+".txtar")
+			require.NoError(t, os.WriteFile(path, []byte("-- rules.drr --\nimport \""+tc.imp+"\"\n-- input.pir --\n"+program), 0o644))
+			res, err := RunPath(path, Options{Update: true})
+			require.NoError(t, err)
+			require.Len(t, res, 1)
+			require.Empty(t, res[0].Failures)
+			data, err := os.ReadFile(path)
+			require.NoError(t, err)
+			assert.Contains(t, string(data)[strings.Index(string(data), "-- output.pir --"):], `"pd_op.tanh"`)
+		})
+	}
+	// A broken rule file is reported under the name the archive imports it by.
+	require.NoError(t, os.WriteFile(real, []byte("family f = [pd_op.rleu]\n"), 0o644))
+	path := filepath.Join(dir, "tests", "broken.txtar")
+	require.NoError(t, os.WriteFile(path, []byte("-- rules.drr --\nimport \"../rules/r.drr\"\n-- input.pir --\n"+program+
+		"-- errors --\n"), 0o644))
+	_, err := RunPath(path, Options{Update: true})
+	require.NoError(t, err)
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Contains(t, string(data), "-- errors --\n../rules/r.drr:1:13: error: unknown op pd_op.rleu")
+}
+
+// TestArchivePassesExtendPipeline: an archive's passes section extends a pipeline at a named point, as -passes does.
+func TestArchivePassesExtendPipeline(t *testing.T) {
+	rulesText := "rule relu_to_tanh {\n  match { %y = pd_op.relu(%x) }\n  rewrite { replace %y with pd_op.tanh(%x) }\n}\n"
+	path := archive(t, rulesText, "-- passes --\ninference[\n  before reinplace: rules\n]\n")
+	res, err := RunPath(path, Options{Update: true})
+	require.NoError(t, err)
+	require.Len(t, res, 1)
+	require.Empty(t, res[0].Failures)
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	out := string(data)[strings.Index(string(data), "-- output.pir --"):]
+	assert.Contains(t, out, `"pd_op.tanh"`)
+
+	path = archive(t, rulesText, "-- passes --\ninference[before reinplac: rules]\n")
+	_, err = RunPath(path, Options{Update: true})
+	assert.ErrorContains(t, err, "passes: inference has no pass reinplac (did you mean reinplace?)")
+}

@@ -61,7 +61,7 @@ func TestNeovim(t *testing.T) {
 		rules, "-c", "luafile "+script)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), envServer+"=1", "DRR_NVIM_SERVER="+self, "DRR_NVIM_OUT="+outFile,
-		"DRR_NVIM_PROGRAM="+program, "DRR_NVIM_LOG="+filepath.Join(dir, "lsp.log"))
+		"DRR_NVIM_PROGRAM="+program, "DRR_NVIM_PASSES=inference[before reinplace: rules]", "DRR_NVIM_LOG="+filepath.Join(dir, "lsp.log"))
 	combined, err := cmd.CombinedOutput()
 	logText, _ := os.ReadFile(filepath.Join(dir, "lsp.log"))
 	require.NoError(t, err, "nvim: %s\nserver log:\n%s", combined, logText)
@@ -81,6 +81,7 @@ func TestNeovim(t *testing.T) {
 		"    %y = pd_op.scale(%x, %s) {bias: 0.0}\n  }\n  rewrite {\n    replace %y with pd_op.multiply(%x, %s)\n  }\n}\n", s.Formatted)
 	require.Equal(t, []string{"apply to…", "view compiled Go (drrc gen)", "view matcher automaton", "view matcher automaton (Graphviz)"}, s.Lenses)
 	require.Contains(t, s.Apply, "model.json: ")
+	require.Contains(t, s.Apply, " within inference[before reinplace: rules]", "the rules ran in the pipeline asked for")
 	require.Contains(t, s.Apply, "scale_to_multiply")
 	require.Contains(t, s.View, "\ntree pd_op.scale:\n")
 	require.Contains(t, string(logText), "started (drrc ")

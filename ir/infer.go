@@ -2,6 +2,7 @@ package ir
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -14,6 +15,12 @@ type InferInput struct {
 	Schema   *OpSchema
 	Operands []*Value
 	Attrs    []NamedAttr
+	// Regions are the op's regions, for the ops whose results are what their regions yield (pd_op.if); nil while an
+	// op is being built.
+	Regions []*Region
+	// Program is the program the op belongs to, for the ops whose type is the program's (a builtin.parameter has the
+	// type of its weight, a pd_op.feed that of the program's input); nil when not known.
+	Program *Program
 }
 
 // Attr returns the named attribute, or the schema default, or nil.
@@ -33,7 +40,7 @@ func (in *InferInput) Attr(name string) Attribute {
 
 // Operand returns operand i, or nil if absent or out of range.
 func (in *InferInput) Operand(i int) *Value {
-	if i < len(in.Operands) {
+	if i >= 0 && i < len(in.Operands) {
 		return in.Operands[i]
 	}
 	return nil
@@ -94,6 +101,21 @@ func (c *Context) InferRules() []string {
 // InferResultTypes computes the result types of an op of the given schema from its operands and attributes. It
 // fails if the schema has no rule or the rule cannot decide.
 func (c *Context) InferResultTypes(s *OpSchema, operands []*Value, attrs []NamedAttr) ([]Type, error) {
+	return c.Infer(&InferInput{Schema: s, Operands: operands, Attrs: attrs})
+}
+
+// InferOp computes the result types of an existing op from its operands, attributes and regions, as if it were
+// built again; p, if not nil, is the program the op belongs to (parameters and feeds take their types from it).
+// Comparing the answer with the op's result types checks a program's types against the catalog's rules.
+func (c *Context) InferOp(op *Op, p *Program) ([]Type, error) {
+	return c.Infer(&InferInput{Schema: op.Schema(), Operands: op.Operands(), Attrs: op.Attrs(), Regions: op.Regions(),
+		Program: p})
+}
+
+// Infer runs the result-type rule of in.Schema. An op without results needs no rule; any other op needs one, and
+// the rule's error names the op.
+func (c *Context) Infer(in *InferInput) ([]Type, error) {
+	s := in.Schema
 	if s == nil {
 		return nil, fmt.Errorf("unregistered op: no result-type rule")
 	}
@@ -109,7 +131,7 @@ func (c *Context) InferResultTypes(s *OpSchema, operands []*Value, attrs []Named
 	if f == nil {
 		return nil, fmt.Errorf("%s: unknown result-type rule %q", s.Name, s.Infer)
 	}
-	types, err := f(c, &InferInput{Schema: s, Operands: operands, Attrs: attrs})
+	types, err := f(c, in)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.Name, err)
 	}
@@ -125,40 +147,61 @@ func fillResults(c *Context, s *OpSchema, ts []Type) []Type {
 	return ts
 }
 
-func registerBuiltinInfer(c *Context) {
-	rules := map[string]InferFunc{
-		"same":                 inferSame,
-		"scale":                inferSame,
-		"broadcast":            inferBroadcast(false),
-		"compare":              inferBroadcast(true),
-		"conv2d":               inferConv2D,
-		"conv2d_transpose":     inferConv2DTranspose,
-		"fused_conv2d_add_act": inferFusedConv,
-		"pool2d":               inferPool2D,
-		"matmul":               inferMatmul,
-		"reshape":              inferReshape,
-		"flatten":              inferFlatten,
-		"transpose":            inferTranspose,
-		"squeeze":              inferSqueeze,
-		"unsqueeze":            inferUnsqueeze,
-		"concat":               inferConcat,
-		"split":                inferSplit,
-		"full":                 inferFull,
-		"full_int_array":       inferFullIntArray,
-		"cast":                 inferCast,
-		"batch_norm":           inferBatchNorm,
-		"combine":              inferCombine,
-		"builtin_split":        inferBuiltinSplit,
-		"slice":                inferSlice,
-		"reduce":               inferReduce,
-		"data":                 inferData,
-		"to_vtensor":           inferSpelling(ValueTensor),
-		"to_tensor":            inferSpelling(DenseTensor),
-		"shape":                inferShape,
+// CheckResultTypes re-infers the result types of an existing op (InferOp) and reports the first that differs from
+// the type the op has, naming the result, both types and the operand types. Equality is exact in dtype, every dim
+// (an unknown -1 only matches an unknown -1), layout, LoD and offset; the spellings of one dense tensor type in
+// different eras of Paddle's printer (builtin.tensor, pd_op.tensor, tensor) count as one, since a rule that creates
+// a tensor from attributes cannot know which its program uses. A value tensor (pd_op.v_tensor) is another type.
+func (c *Context) CheckResultTypes(op *Op, p *Program) error {
+	got, err := c.InferOp(op, p)
+	if err != nil {
+		return err
 	}
-	for n, f := range rules {
-		c.infer[n] = f
+	if len(got) != op.NumResults() {
+		return fmt.Errorf("%s: the rule gives %d result types for %d results", op.Name(), len(got), op.NumResults())
 	}
-	registerFusedInfer(c)
-	registerQuantInfer(c)
+	for i, t := range got {
+		if want := op.Result(i).Type(); !sameType(t, want) {
+			return fmt.Errorf("%s: result %d is %s, the rule infers %s from %s", op.Name(), i, want, t, operandTypes(op))
+		}
+	}
+	return nil
+}
+
+// operandTypes lists an op's operand types, "null" for absent ones, for messages.
+func operandTypes(op *Op) string {
+	var b []byte
+	b = append(b, '(')
+	for i, v := range op.Operands() {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		if v == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, v.Type().String()...)
+		}
+	}
+	return string(append(b, ')'))
+}
+
+// denseSpellings are the spellings of the one mutable dense tensor type.
+var denseSpellings = map[string]bool{DenseTensor: true, LegacyTensor: true, BareTensor: true}
+
+// sameType compares types as CheckResultTypes does: identical, or equal but for the spelling of a dense tensor.
+func sameType(a, b Type) bool {
+	if a == b {
+		return true
+	}
+	switch a := a.(type) {
+	case *TensorType:
+		b, ok := b.(*TensorType)
+		return ok && denseSpellings[a.Spelling] && denseSpellings[b.Spelling] && a.Elem == b.Elem &&
+			slices.Equal(a.Dims, b.Dims) && a.Layout == b.Layout && a.Offset == b.Offset &&
+			slices.EqualFunc(a.LoD, b.LoD, slices.Equal)
+	case *VectorType:
+		b, ok := b.(*VectorType)
+		return ok && slices.EqualFunc(a.Elems, b.Elems, sameType)
+	}
+	return false
 }

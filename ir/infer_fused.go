@@ -5,28 +5,6 @@ import "fmt"
 // Result-type rules of the fused ops (what Paddle's fuse passes create), following their InferMeta functions.
 // Unknown sizes propagate as Dynamic.
 
-func registerFusedInfer(c *Context) {
-	rules := map[string]InferFunc{
-		"fc":                                inferFC,
-		"fused_gemm_epilogue":               inferGemmEpilogue,
-		"multihead_matmul":                  inferMultiheadMatmul,
-		"fused_rotary_position_embedding":   inferRope,
-		"rms_norm":                          inferNormWithStats(true),
-		"fused_bias_residual_layernorm":     inferNormWithStats(false),
-		"add_group_norm_silu":               inferAddGroupNorm,
-		"fusion_transpose_flatten_concat":   inferTransposeFlattenConcat,
-		"flash_attn":                        inferFlashAttn,
-		"weight_only_linear":                inferWeightOnlyLinear,
-		"weight_quantize":                   inferWeightQuantize,
-		"fused_embedding_eltwise_layernorm": inferEmbeddingEltwiseLayerNorm,
-		"fused_fc_elementwise_layernorm":    inferFCElementwiseLayerNorm,
-		"fused_dropout_add":                 inferDropoutAdd,
-	}
-	for n, f := range rules {
-		c.infer[n] = f
-	}
-}
-
 // prodDims is the product of dims, Dynamic if one is unknown.
 func prodDims(dims []int64) int64 {
 	n := int64(1)
@@ -155,7 +133,7 @@ func inferNormWithStats(rms bool) InferFunc {
 		rows := prodDims(x.Dims[:begin])
 		stat := c.Tensor(x.Spelling, []int64{rows}, c.Scalar(DTypeFloat32))
 		out := Type(x)
-		if q, _ := AsFloat(in.Attr("quant_scale")); q > 0 {
+		if in.floatAttr("quant_scale", -1) > 0 {
 			out = c.WithElem(x, c.Scalar(DTypeInt8))
 		}
 		res := Type(c.NullType())

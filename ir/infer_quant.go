@@ -9,11 +9,6 @@ import "fmt"
 // (out_scale ← scale, out_accum ← in_accum, out_state ← in_state): absent when the operand is; out_scale has
 // scale's dims per tensor (quant_axis -1) and x's dim quant_axis per channel.
 
-func registerQuantInfer(c *Context) {
-	c.infer["quantize_linear"] = inferLinearQuant(false)
-	c.infer["dequantize_linear"] = inferLinearQuant(true)
-}
-
 func inferLinearQuant(dequant bool) InferFunc {
 	return func(c *Context, in *InferInput) ([]Type, error) {
 		x, err := in.tensor(0)

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/pirdrr/drr/internal/pipecheck"
 	"github.com/pirdrr/drr/lsp/protocol"
 	"github.com/pirdrr/drr/rewriter"
 )
@@ -22,11 +24,16 @@ func init() {
 type applyArgs struct {
 	URI     protocol.DocumentURI `json:"uri"`
 	Program string               `json:"program"`
+	// Passes is the pipeline the rules run in, as drrc apply -passes spells it, "rules" standing for the
+	// document's rules: gpu_inference[before reinplace: rules] runs them where they see the program as that
+	// pipeline leaves it there. Empty means "rules" alone.
+	Passes string `json:"passes,omitempty"`
 }
 
 // applyReport is the answer to drr.apply: what the document's rules did to each program.
 type applyReport struct {
 	Program  string          `json:"program"` // as given (a file or a folder)
+	Passes   string          `json:"passes,omitempty"`
 	Programs []programReport `json:"programs"`
 	Rewrites int             `json:"rewrites"` // over all programs
 	// Rules counts the rewrites of each rule over all programs, in the file's rule order.
@@ -59,7 +66,7 @@ type ruleCount struct {
 func applyCommand(s *Server, ctx context.Context, arg json.RawMessage) (any, error) {
 	var a applyArgs
 	if err := json.Unmarshal(arg, &a); err != nil || a.URI == "" || a.Program == "" {
-		return nil, errorf("%s takes {\"uri\": …, \"program\": …}", CommandApply)
+		return nil, errorf("%s takes {\"uri\": …, \"program\": …, \"passes\": …}", CommandApply)
 	}
 	if s.opts.FS != nil {
 		return nil, errorf("%s reads programs from disk, which this server's host does not allow", CommandApply)
@@ -91,7 +98,17 @@ func applyCommand(s *Server, ctx context.Context, arg json.RawMessage) (any, err
 	if len(progs) == 0 {
 		return nil, errorf("no programs under %s (files of the formats %s, or program folders)", a.Program, s.opts.Formats.Names(true))
 	}
-	rep := &applyReport{Program: a.Program}
+	items, err := pipecheck.ParseSpec(a.Passes, "passes")
+	if err != nil {
+		return nil, errorf("%v", err)
+	}
+	if len(items) == 0 {
+		items = []pipecheck.Item{{Name: pipecheck.Rules}}
+	}
+	if err := pipecheck.Passes(s.opts.Registry, pipecheck.Names(items), true, "passes"); err != nil {
+		return nil, errorf("%v", err)
+	}
+	rep := &applyReport{Program: a.Program, Passes: a.Passes}
 	counts := map[string]*ruleCount{}
 	for _, r := range res.set.Rules {
 		if _, ok := counts[r.Name]; !ok {
@@ -111,8 +128,17 @@ func applyCommand(s *Server, ctx context.Context, arg json.RawMessage) (any, err
 			continue
 		}
 		pr.OpsIn = p.NumOps()
-		pass := rewriter.NewRulePass("rules", res.set)
-		results, err := rewriter.Pipeline{pass}.Run(p, &rewriter.Env{Registry: s.opts.Registry})
+		pass := rewriter.NewRulePass(pipecheck.Rules, res.set)
+		pl, err := pipecheck.Build(s.opts.Registry, func(n string) (rewriter.Pipeline, error) {
+			return s.opts.Registry.Pipeline(s.opts.Context, n)
+		}, map[string]rewriter.Pass{pipecheck.Rules: pass}, items)
+		if err != nil {
+			return nil, errorf("passes: %v", err)
+		}
+		if !slices.Contains(pl, rewriter.Pass(pass)) {
+			pl = append(rewriter.Pipeline{pass}, pl...) // the document's rules run first when the passes do not name them
+		}
+		results, err := pl.Run(p, &rewriter.Env{Registry: s.opts.Registry})
 		pr.OpsOut = p.NumOps()
 		if err == nil {
 			err = rewriter.CheckLimits(results) // the rules did not converge (drrc apply fails so)
@@ -121,8 +147,8 @@ func applyCommand(s *Server, ctx context.Context, arg json.RawMessage) (any, err
 			pr.Error = err.Error()
 		}
 		for _, r := range results {
-			if r.Stats == nil {
-				continue
+			if r.Stats == nil || r.Pass != pipecheck.Rules {
+				continue // the counts are the document's rules'
 			}
 			pr.Stop = r.Stats.StopReason
 			pr.Rewrites += r.Stats.Rewrites
@@ -157,14 +183,34 @@ func (r *applyReport) headline() string {
 			parts = append(parts, fmt.Sprintf("%s %d", c.Rule, c.Applied))
 		}
 	}
-	s := fmt.Sprintf("%s: %d rewrites in %d programs", filepath.Base(r.Program), r.Rewrites, len(r.Programs))
+	s := fmt.Sprintf("%s: %s in %s", filepath.Base(r.Program), count(r.Rewrites, "rewrite"), count(len(r.Programs), "program"))
 	if len(r.Programs) == 1 {
-		s = fmt.Sprintf("%s: %d rewrites", filepath.Base(r.Program), r.Rewrites)
+		s = fmt.Sprintf("%s: %s", filepath.Base(r.Program), count(r.Rewrites, "rewrite"))
+	}
+	if r.Passes != "" {
+		s += " within " + r.Passes
 	}
 	if len(parts) > 0 {
 		s += " (" + strings.Join(parts, ", ") + ")"
 	}
 	return s
+}
+
+// count is "1 rewrite", "2 rewrites": n and the noun, plural unless n is 1.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// lensTitle is the code lens above a rule after a run on program: how often the rule rewrote it.
+func (c ruleCount) lensTitle(program string) string {
+	title := count(c.Applied, "rewrite") + " in " + filepath.Base(program)
+	if c.Failed > 0 {
+		title += fmt.Sprintf(" (%d failed)", c.Failed)
+	}
+	return title
 }
 
 // text is the report as a table.
@@ -183,7 +229,7 @@ func (r *applyReport) text() string {
 			fmt.Fprintf(&b, "%s: error: %s\n", p.Path, p.Error)
 			continue
 		}
-		fmt.Fprintf(&b, "%s: %d → %d ops, %d rewrites, %s\n", p.Path, p.OpsIn, p.OpsOut, p.Rewrites, p.Stop)
+		fmt.Fprintf(&b, "%s: %d → %d ops, %s, %s\n", p.Path, p.OpsIn, p.OpsOut, count(p.Rewrites, "rewrite"), p.Stop)
 	}
 	return b.String()
 }
@@ -230,12 +276,8 @@ func codeLenses(s *Server, ctx context.Context, p *protocol.DocumentSymbolParams
 			if c.Rule != r.Name.Name {
 				continue
 			}
-			title := fmt.Sprintf("%d rewrites in %s", c.Applied, filepath.Base(last.Program))
-			if c.Failed > 0 {
-				title += fmt.Sprintf(" (%d failed)", c.Failed)
-			}
-			out = append(out, protocol.CodeLens{Range: at, Command: &protocol.Command{Title: title,
-				Command: clientCommandApplyTo, Arguments: []any{applyArgs{URI: snap.doc.uri, Program: last.Program}}}})
+			out = append(out, protocol.CodeLens{Range: at, Command: &protocol.Command{Title: c.lensTitle(last.Program),
+				Command: clientCommandApplyTo, Arguments: []any{applyArgs{URI: snap.doc.uri, Program: last.Program, Passes: last.Passes}}}})
 		}
 	}
 	return out, nil

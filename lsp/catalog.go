@@ -114,6 +114,17 @@ func opMarkdown(s *ir.OpSchema) string {
 		}
 	}
 	var facts []string
+	for i, o := range s.Operands {
+		if o.Mutable == ir.KindAny {
+			continue
+		}
+		mk := "pd_op.full() {shape: [1], value: …}"
+		if o.Mutable == ir.KindIntArray {
+			mk = "pd_op.full_int_array() {value: […]}"
+		}
+		facts = append(facts, fmt.Sprintf("`%s` is operand %d, not an attribute: a %s Paddle's op yaml declares as an "+
+			"attribute and PIR passes as a value (%s)", o.Name, i, o.Mutable, mk))
+	}
 	if s.Traits != 0 {
 		facts = append(facts, "traits: "+strings.ReplaceAll(s.Traits.String(), "|", ", "))
 	}

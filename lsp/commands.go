@@ -21,15 +21,17 @@ const (
 	// CommandView shows what the document compiles to: arguments {"uri": …, "view": …} ("automaton" or
 	// "automaton-dot"), result a ViewResult.
 	CommandView = "drr.view"
-	// CommandApply runs the document's rules on a program: arguments {"uri": …, "program": …} (a file or a
-	// folder of programs), result an applyReport. Nothing is written.
+	// CommandApply runs the document's rules on a program: arguments {"uri": …, "program": …, "passes": …} (a file
+	// or a folder of programs; passes, optional, the pipeline the rules run in as drrc apply -passes spells it, with
+	// "rules" for the document's: gpu_inference[before reinplace: rules]), result an applyReport. Nothing is
+	// written.
 	CommandApply = "drr.apply"
 )
 
 // The commands a client provides for the code lenses (VS Code's extension and the Neovim configuration define
 // them): each asks what it needs — a program, a view — and runs the server's command.
 const (
-	clientCommandApplyTo  = "drr.applyTo"  // arguments {"uri": …}: ask for a program, then drr.apply
+	clientCommandApplyTo  = "drr.applyTo"  // arguments {"uri": …}: ask for a program (and the passes), then drr.apply
 	clientCommandShowView = "drr.showView" // arguments {"uri": …, "view": …}: drr.view, then show its text
 )
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/pirdrr/drr/drr"
@@ -17,6 +18,7 @@ import (
 	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rulegen"
 	"github.com/pirdrr/drr/rulegen/rt"
+	"github.com/pirdrr/drr/rules"
 )
 
 // shipped returns a shipped rule file.
@@ -168,7 +170,7 @@ func TestApplyAndCodeLens(t *testing.T) {
 	require.ErrorContains(t, err, "cannot read missing.json")
 	err = c.callErr(protocol.MethodExecuteCommand, protocol.ExecuteCommandParams{Command: CommandApply,
 		Arguments: rawArgs(t, map[string]string{"uri": string(uri)})}, nil)
-	require.ErrorContains(t, err, `drr.apply takes {"uri": …, "program": …}`)
+	require.ErrorContains(t, err, `drr.apply takes {"uri": …, "program": …, "passes": …}`)
 }
 
 // TestApplyToGraphNetFolder: "apply to…" takes a GraphNet sample folder (the programs of its subgraphs), read
@@ -202,4 +204,60 @@ func TestApplyToGraphNetFolder(t *testing.T) {
 		require.Positive(t, p.OpsIn)
 	}
 	t.Logf("%s", rep.Summary)
+}
+
+// TestApplyReportPlurals: one rewrite is "1 rewrite" in the lens, the summary and the table, not "1 rewrites".
+func TestApplyReportPlurals(t *testing.T) {
+	assert.Equal(t, "1 rewrite in m.json", ruleCount{Rule: "r", Applied: 1}.lensTitle("dir/m.json"))
+	assert.Equal(t, "0 rewrites in m.json (1 failed)", ruleCount{Rule: "r", Failed: 1}.lensTitle("m.json"))
+	r := &applyReport{Program: "dir/m.json", Rewrites: 1, Programs: []programReport{{Path: "m.json", Rewrites: 1}},
+		Rules: []ruleCount{{Rule: "r", Applied: 1}}}
+	assert.Equal(t, "m.json: 1 rewrite (r 1)", r.headline())
+	assert.Contains(t, r.text(), "m.json: 0 → 0 ops, 1 rewrite, ")
+	r.Programs = append(r.Programs, programReport{Path: "n.json"})
+	assert.Equal(t, "m.json: 1 rewrite in 2 programs (r 1)", r.headline())
+}
+
+// TestApplyWithinPipeline: "apply to…" may run the document's rules inside a pipeline, at a named point, as drrc
+// apply -passes does (issue 30 item 2); the report counts the document's rules only, and the lens keeps the passes.
+func TestApplyWithinPipeline(t *testing.T) {
+	reg := rewriter.NewRegistry()
+	require.NoError(t, rules.Register(reg))
+	c := startServer(t, Options{Registry: reg})
+	text := "rule relu_to_tanh {\n  match { %y = pd_op.relu(%x) }\n  rewrite { replace %y with pd_op.tanh(%x) }\n}\n"
+	uri := c.open("r.drr", text)
+	c.diagnostics(uri, 1)
+	prog := c.write("p.pir", `{
+    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)float32,name:"x",place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[4],stop_gradient:[true]} : () -> builtin.tensor<4xf32>
+    (%1) = "pd_op.exp" (%0) {} : (builtin.tensor<4xf32>) -> builtin.tensor<4xf32>
+    (%2) = "pd_op.relu" (%1) {} : (builtin.tensor<4xf32>) -> builtin.tensor<4xf32>
+    (%3) = "pd_op.fetch" (%2) {col:(Int32)0,name:"out"} : (builtin.tensor<4xf32>) -> builtin.tensor<4xf32>
+}
+`)
+	apply := func(passes string) applyReport {
+		var rep applyReport
+		c.call(protocol.MethodExecuteCommand, protocol.ExecuteCommandParams{Command: CommandApply,
+			Arguments: rawArgs(t, applyArgs{URI: uri, Program: prog, Passes: passes})}, &rep)
+		return rep
+	}
+	// After gpu_inference the relu is a relu_: rules run after it match nothing; before reinplace they fire.
+	assert.Equal(t, 0, apply("gpu_inference, rules").Rewrites)
+	rep := apply("gpu_inference[before reinplace: rules]")
+	assert.Equal(t, 1, rep.Rewrites)
+	assert.Equal(t, "p.pir: 1 rewrite within gpu_inference[before reinplace: rules] (relu_to_tanh 1)", rep.headline())
+
+	var ls []protocol.CodeLens
+	c.call(protocol.MethodCodeLens, protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}}, &ls)
+	found := false
+	for _, l := range ls {
+		if l.Command.Title == "1 rewrite in p.pir" {
+			found = true
+			assert.Contains(t, string(mustJSON(t, l.Command.Arguments)), `"passes":"gpu_inference[before reinplace: rules]"`)
+		}
+	}
+	assert.True(t, found, "the lens of the last run")
+
+	err := c.callErr(protocol.MethodExecuteCommand, protocol.ExecuteCommandParams{Command: CommandApply,
+		Arguments: rawArgs(t, applyArgs{URI: uri, Program: prog, Passes: "gpu_inference[before reinplac: rules]"})}, nil)
+	require.ErrorContains(t, err, "gpu_inference has no pass reinplac (did you mean reinplace?)")
 }

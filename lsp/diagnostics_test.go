@@ -23,6 +23,10 @@ func TestDiagnostics(t *testing.T) {
 			[]string{"3:23-3:23 error: expected ')' after operands of pd_op.rleu, found end of line"}},
 		{"unused hole", strings.Replace(reluRule, "pd_op.relu(%x)", "pd_op.scale(%x, %s) {bias: $b}", 1),
 			[]string{"3:37-3:39 warning: $b is bound but never used (write _ to only require the attribute)"}},
+		{"unused dimension hole", strings.Replace(reluRule, "pd_op.relu(%x)", "pd_op.relu(%x: tensor<$n x f32>)", 1),
+			[]string{"3:32-3:34 warning: $n is bound but never used (write ? to match any size)"}},
+		{"mistyped hole", strings.Replace(reluRule, "pd_op.relu(%x)", "pd_op.scale(%x, %s) {bias: $bias}\n  }\n  where { $bais > 0.0", 1),
+			[]string{"5:11-5:16 error: $bais is not bound in the match (did you mean $bias?)"}},
 		{"shadowed", reluRule + strings.Replace(reluRule, "drop_relu", "drop_relu2", 1) + "\n",
 			[]string{"9:6-9:16 error: rule drop_relu2 is shadowed by rule drop_relu at " + "X" + ":1:6: same pattern, constraints and benefit, so it can never fire"}},
 		{"lint", strings.Replace(reluRule, "  rewrite", "  where { is_param(%x) }\n  rewrite", 1) +

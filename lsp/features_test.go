@@ -5,8 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/lsp/protocol"
 )
 
@@ -55,7 +57,8 @@ func TestHover(t *testing.T) {
 		delta        int
 		want         []string
 	}{
-		{"op", "pd_op.scale", 3, []string{"pd_op.scale(x, scale: Scalar) -> (out)", "| `bias_after_scale` | bool | `true` |", "traits: ReadOnly, ValueSemantics"}},
+		{"op", "pd_op.scale", 3, []string{"pd_op.scale(x, scale: Scalar) -> (out)", "| `bias_after_scale` | bool | `true` |", "traits: ReadOnly, ValueSemantics",
+			"`scale` is operand 1, not an attribute: a Scalar Paddle's op yaml declares as an attribute and PIR passes as a value"}},
 		{"op of the rewrite", "pd_op.multiply", 0, []string{"pd_op.multiply(x, y) -> (out)", "traits: ReadOnly, ValueSemantics, Commutative"}},
 		{"attribute of a family variable's op", "{strides", 2, []string{"attribute `strides` of `pd_op.conv2d`: i32[], default `[1, 1]`"}},
 		{"builtin", "dtype(", 1, []string{"dtype(value) -> dtype", "element type of a tensor value"}},
@@ -460,4 +463,16 @@ func TestSemanticTokens(t *testing.T) {
 	} {
 		require.Equal(t, want, got[text], "token %q", text)
 	}
+}
+
+// TestHoverMeanAxis: the hover of pd_op.mean says once that axis is an operand (its catalog doc said it was an
+// attribute, then an operand), and lists keepdim alone as an attribute.
+func TestHoverMeanAxis(t *testing.T) {
+	ctx, err := ir.NewDefaultContext()
+	require.NoError(t, err)
+	md := opMarkdown(ctx.Schema("pd_op.mean"))
+	assert.Contains(t, md, "`axis` is operand 1, not an attribute")
+	assert.NotContains(t, strings.ToLower(md), "as an intarray attribute")
+	assert.Contains(t, md, "| `keepdim` | bool | `false` |")
+	assert.NotContains(t, md, "| `axis`")
 }

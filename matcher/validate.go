@@ -142,6 +142,8 @@ func validateType(p *rule.Pattern, t *rule.TypePattern, what string) error {
 				}
 			case rule.DimRest:
 				rest++
+			case rule.DimExpr:
+				return fmt.Errorf("%s: type pattern: a dimension expression only gives a result type; it cannot match", what)
 			}
 		}
 		if rest > 1 {

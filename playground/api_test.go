@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -101,8 +102,13 @@ func TestRunOnSamples(t *testing.T) {
 // as read (its convolutions feed batch norms) and fires on what conv2d_bn_fold builds.
 func TestRunFamilyCounts(t *testing.T) {
 	ts := newTestServer(t, nil, Limits{})
-	src, err := rules.Source("conv_bn_relu")
-	require.NoError(t, err)
+	// conv_bn_relu imports Paddle's three convolution passes, which the editor (one file) holds inline.
+	var src []byte
+	for _, set := range []string{"conv2d_bn_fuse", "conv2d_add_act_fuse", "conv2d_add_fuse", "conv_bn_relu"} {
+		s, err := rules.Source(set)
+		require.NoError(t, err)
+		src = append(src, regexp.MustCompile(`(?m)^import .*$`).ReplaceAll(s, nil)...)
+	}
 	res := ts.runOn("tinyresnet", string(src), "inplace,rules")
 	require.Empty(t, res.Error)
 	var pass *passResult
@@ -229,6 +235,18 @@ func TestRunPipeline(t *testing.T) {
 	assert.Empty(t, res.Matches)
 	assert.Contains(t, ts.errorOf("POST", "/api/run", runRequest{Program: programRef{Sample: "tinyresnet"}, Passes: "rules"}, http.StatusBadRequest),
 		"the editor is empty")
+
+	// A pipeline extended at a named point, as drrc apply -passes extends it: the editor's rules run inside it.
+	res = ts.runOn("tinytransformer", fcRules, "inference[before reinplace: rules]")
+	require.Empty(t, res.Error)
+	var names []string
+	for _, p := range res.Passes {
+		names = append(names, p.Pass.Pass)
+	}
+	require.GreaterOrEqual(t, len(names), 4)
+	assert.Equal(t, []string{"rules", "reinplace", "fold_constants"}, names[len(names)-3:])
+	assert.Contains(t, ts.errorOf("POST", "/api/run", runRequest{Rules: fcRules, Program: programRef{Sample: "tinyresnet"},
+		Passes: "inference[before reinplac: rules]"}, http.StatusBadRequest), "inference has no pass reinplac (did you mean reinplace?)")
 }
 
 func TestStagesGraphExplainVerify(t *testing.T) {

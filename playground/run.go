@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -33,8 +34,9 @@ type runRequest struct {
 	// Rules is the editor's text (may be empty: then only the passes named run).
 	Rules   string     `json:"rules"`
 	Program programRef `json:"program"`
-	// Passes are pass and pipeline names, comma-separated, "rules" standing for the editor's rules; empty means
-	// "rules".
+	// Passes are pass and pipeline names, comma-separated, "rules" standing for the editor's rules, a pipeline
+	// extended at a named point as drrc apply -passes extends it (gpu_inference[before reinplace: rules]); empty
+	// means "rules".
 	Passes string `json:"passes"`
 	// Target is the device the run rewrites for, as drrc's -target takes it (gpu:sm80, cpu; empty: none): it sets
 	// the parameter sm_version of the rule sets that declare it, and is the target of kernel_check.
@@ -190,38 +192,35 @@ func (s *Server) loadOptions() drr.LoadOptions {
 		FS: ruleFS{s.files}}
 }
 
-// pipeline builds the passes of a run: the names in order, "rules" standing for the editor's rules (set, nil when
-// the editor is empty); no names means "rules".
+// pipeline builds the passes of a run: the spec's names in order (a pipeline extended at a named point as drrc
+// apply -passes extends it: gpu_inference[before reinplace: rules]), "rules" standing for the editor's rules (set,
+// nil when the editor is empty); no names means "rules".
 func (s *Server) pipeline(set *rule.Set, passes string) (rewriter.Pipeline, error) {
-	var names []string
-	for _, n := range strings.Split(passes, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			names = append(names, n)
-		}
+	items, err := pipecheck.ParseSpec(passes, "passes")
+	if err != nil {
+		return nil, err
 	}
-	if len(names) == 0 {
+	if len(items) == 0 {
 		if set == nil {
 			return nil, nil // nothing to run: the run shows the program
 		}
-		names = []string{rulesPass}
+		items = []pipecheck.Item{{Name: rulesPass}}
 	}
+	names := pipecheck.Names(items)
 	if err := pipecheck.Passes(s.opts.Registry, names, true, "passes"); err != nil {
 		return nil, err
 	}
-	var pl rewriter.Pipeline
-	for _, n := range names {
-		if n == rulesPass {
-			if set == nil {
-				return nil, errors.New(`passes: "rules" names the editor's rules, and the editor is empty`)
-			}
-			pl = append(pl, rewriter.NewRulePass(rulesPass, set))
-			continue
-		}
-		p, err := s.opts.Registry.Pipeline(s.opts.Context, n)
-		if err != nil {
-			return nil, err
-		}
-		pl = append(pl, p...)
+	local := map[string]rewriter.Pass{}
+	if set != nil {
+		local[rulesPass] = rewriter.NewRulePass(rulesPass, set)
+	} else if slices.Contains(names, rulesPass) {
+		return nil, errors.New(`passes: "rules" names the editor's rules, and the editor is empty`)
+	}
+	pl, err := pipecheck.Build(s.opts.Registry, func(n string) (rewriter.Pipeline, error) {
+		return s.opts.Registry.Pipeline(s.opts.Context, n)
+	}, local, items)
+	if err != nil {
+		return nil, fmt.Errorf("passes: %w", err)
 	}
 	return pl, nil
 }

@@ -270,6 +270,23 @@ func resolveType(ctx *ir.Context, te rule.TypeExpr, env *matchEnv) (ir.Type, err
 					return nil, fmt.Errorf("dimension hole is not bound")
 				}
 				dims = append(dims, v)
+			case rule.DimExpr:
+				if unknownDim(d.Expr, env) {
+					dims = append(dims, ir.Dynamic) // a size computed from an unknown size is unknown
+					continue
+				}
+				v, err := rule.Eval(d.Expr, env)
+				if err != nil {
+					return nil, err
+				}
+				n, ok := v.(int64)
+				if !ok {
+					return nil, fmt.Errorf("dimension %d is %s, not an integer", len(dims), rule.Describe(v))
+				}
+				if n < -1 {
+					return nil, fmt.Errorf("dimension %d is %d", len(dims), n)
+				}
+				dims = append(dims, n)
 			default:
 				return nil, fmt.Errorf("a result type needs every dimension")
 			}
@@ -291,4 +308,17 @@ func resolveType(ctx *ir.Context, te rule.TypeExpr, env *matchEnv) (ir.Type, err
 		return ctx.Tensor(spelling, dims, ctx.Scalar(dt)), nil
 	}
 	return nil, fmt.Errorf("empty type expression")
+}
+
+// unknownDim reports whether a dimension expression reads a dimension hole bound to an unknown size (-1).
+func unknownDim(e rule.Expr, env *matchEnv) bool {
+	unknown := false
+	rule.WalkExpr(e, func(x rule.Expr) {
+		if h, ok := x.(*rule.HoleRef); ok {
+			if n, ok := env.m.Holes[h.Hole].(int64); ok && n == ir.Dynamic {
+				unknown = true
+			}
+		}
+	})
+	return unknown
 }

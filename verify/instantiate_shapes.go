@@ -99,7 +99,7 @@ func proposeOperands(ctx *ir.Context, s *ir.OpSchema, attrs []ir.NamedAttr, know
 	switch base {
 	case "pd_op.conv2d", "pd_op.depthwise_conv2d", "pd_op.fused_conv2d_add_act":
 		return convPlans(s, base, format, attrs, knownT)
-	case "pd_op.batch_norm", "pd_op.sync_batch_norm":
+	case "pd_op.batch_norm", "pd_op.sync_batch_norm", "pd_op.group_norm", "pd_op.instance_norm":
 		return batchNormPlans(s, format, knownT)
 	}
 	if plans := attrPlans(s, base, attrs, knownT); plans != nil {
@@ -207,7 +207,8 @@ func convPlan(s *ir.OpSchema, base, format string, attrs []ir.NamedAttr, known [
 	return plan
 }
 
-// batchNormPlans: x [N, C, H, W] (or NHWC), statistics, scale and bias [C] on x's channel axis.
+// batchNormPlans: x [N, C, H, W] (or NHWC), statistics, scale and bias [C] on x's channel axis (batch_norm;
+// group_norm and instance_norm have scale and bias only).
 func batchNormPlans(s *ir.OpSchema, format string, known []*ir.TensorType) [][]operandPlan {
 	c := int64(instCout)
 	x := tensorPlan(ir.DTypeFloat32, imageDims(format, instN, c, instH, instW)...)

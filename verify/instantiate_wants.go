@@ -21,6 +21,9 @@ type valueWant struct {
 	// expressions dim(%v, axis) is compared with (dim(%w, 0)). They are evaluated on the values built before %v.
 	shape rule.Expr
 	dims  []dimWant
+	// keptBy is the pattern op (one operand: this value) whose result keptRes same_type(%a, %b) says has this
+	// value's type, -1 for none: the shapes the op keeps are tried (l1_norm keeps only a 0-D operand's).
+	keptBy, keptRes int
 }
 
 // dimWant is a wish dim(%v, axis) == expr.
@@ -34,6 +37,7 @@ func (in *instantiator) collectWants() {
 	in.wants = make([]valueWant, len(in.pat.Values))
 	for i := range in.wants {
 		in.wants[i].rank = -1
+		in.wants[i].keptBy = -1
 	}
 	var sameDType [][2]int
 	var walk func(e rule.Expr)
@@ -44,6 +48,8 @@ func (in *instantiator) collectWants() {
 			if okx && oky && !x.Ref.New && !y.Ref.New && x.Ref.Index >= 0 && y.Ref.Index >= 0 &&
 				x.Ref.Index < len(in.wants) && y.Ref.Index < len(in.wants) {
 				sameDType = append(sameDType, [2]int{x.Ref.Index, y.Ref.Index})
+				in.wantKept(x.Ref.Index, y.Ref.Index)
+				in.wantKept(y.Ref.Index, x.Ref.Index)
 			}
 			return
 		}
@@ -89,6 +95,40 @@ func (in *instantiator) collectWants() {
 			}
 		}
 	}
+}
+
+// wantKept records same_type(%a, %b) for an input %a and a result %b of a pattern op whose only operand is %a.
+func (in *instantiator) wantKept(a, b int) {
+	va, vb := in.pat.Values[a], in.pat.Values[b]
+	if va.Def >= 0 || vb.Def < 0 || vb.Def >= len(in.pat.Ops) {
+		return
+	}
+	op := in.pat.Ops[vb.Def]
+	s := in.ctx.Schema(op.Name)
+	if s == nil || len(s.Operands) != 1 || len(op.Operands) == 0 || op.Operands[0].Value != a {
+		return
+	}
+	in.wants[a].keptBy, in.wants[a].keptRes = vb.Def, vb.Result
+}
+
+// keepType adjusts the plan of an input to a shape its pattern op (keptBy) gives back unchanged, when the op's
+// type rule says the planned one does not: the planned dims, else 0-D, else one dimension.
+func (ib *instBuild) keepType(pl operandPlan, w valueWant) operandPlan {
+	ctx := ib.in.ctx
+	s := ctx.Schema(ib.in.pat.Ops[w.keptBy].Name)
+	for _, dims := range [][]int64{pl.dims, {}, {instN}} {
+		t := ctx.Tensor(ir.DenseTensor, dims, ctx.Scalar(pl.dtype))
+		v := ctx.NewOp(ir.OpSpec{Name: "verify.value", Results: []ir.Type{t}}).Result(0)
+		types, err := ctx.InferResultTypes(s, []*ir.Value{v}, nil)
+		if err != nil || w.keptRes >= len(types) {
+			return pl
+		}
+		if types[w.keptRes] == ir.Type(t) {
+			pl.dims = dims
+			return pl
+		}
+	}
+	return pl
 }
 
 // wantShape records shape(%v) == e and dim(%v, i) == e, for x the left side.
@@ -238,7 +278,112 @@ func (ib *instBuild) applyWant(pl operandPlan, hole int) operandPlan {
 			pl.dims[axis] = n
 		}
 	}
+	if t := in.pat.Values[hole].Type; t != nil && t.Tensor != nil {
+		pl = ib.applyTypePattern(pl, t.Tensor)
+	}
+	if w.keptBy >= 0 && pl.spelling == "" {
+		pl = ib.keepType(pl, w)
+	}
 	return pl
+}
+
+// applyTypePattern adjusts the plan of an input tensor to the type pattern the match gives its value
+// (%m: tensor<$b x 1 x $s x $t x f32>): its rank (without *), its element type, its literal dims, and the dims of
+// its holes that a value built before binds (the same $s in both types: the same size). The match would reject a
+// program that does not follow them.
+func (ib *instBuild) applyTypePattern(pl operandPlan, tp *rule.TensorPattern) operandPlan {
+	if !tp.AnyDType && tp.DTypeHole < 0 {
+		pl.dtype = tp.DType
+	} else if !tp.AnyDType {
+		if d, ok := ib.builtDType(tp.DTypeHole); ok {
+			pl.dtype = d
+		}
+	}
+	rest := -1
+	for i, d := range tp.Dims {
+		if d.Kind == rule.DimRest {
+			rest = i
+		}
+	}
+	dims := append([]int64(nil), pl.dims...)
+	if rest < 0 && len(dims) != len(tp.Dims) {
+		// The trailing dims are kept, as matrix and broadcast shapes read them; missing leading dims are the batch.
+		n := make([]int64, len(tp.Dims))
+		for i := range n {
+			n[i] = instN
+		}
+		for i, k := len(n)-1, len(dims)-1; i >= 0 && k >= 0; i, k = i-1, k-1 {
+			n[i] = dims[k]
+		}
+		dims = n
+	}
+	if rest >= 0 && len(dims) < len(tp.Dims)-1 {
+		return pl // too few dims for the pattern: the search tries other shapes
+	}
+	for i, d := range tp.Dims {
+		axis := i
+		if rest >= 0 && i > rest {
+			axis = len(dims) - (len(tp.Dims) - i)
+		}
+		switch d.Kind {
+		case rule.DimExact:
+			if d.Value >= 0 {
+				dims[axis] = d.Value
+			}
+		case rule.DimHole:
+			if n, ok := ib.builtDim(d.Hole); ok {
+				dims[axis] = n
+			}
+		}
+	}
+	pl.dims = dims
+	return pl
+}
+
+// builtDim is the size a dimension hole has in the type of a value built before, when one binds it.
+func (ib *instBuild) builtDim(hole int) (int64, bool) {
+	for v, vh := range ib.in.pat.Values {
+		if vh.Type == nil || vh.Type.Tensor == nil || ib.c.vals[v] == nil {
+			continue
+		}
+		tt := ir.TensorOf(ib.c.vals[v].Type())
+		if tt == nil {
+			continue
+		}
+		tp := vh.Type.Tensor
+		rest := -1
+		for i, d := range tp.Dims {
+			if d.Kind == rule.DimRest {
+				rest = i
+			}
+		}
+		for i, d := range tp.Dims {
+			if d.Kind != rule.DimHole || d.Hole != hole {
+				continue
+			}
+			axis := i
+			if rest >= 0 && i > rest {
+				axis = tt.Rank() - (len(tp.Dims) - i)
+			}
+			if axis >= 0 && axis < tt.Rank() && tt.Dims[axis] >= 0 {
+				return tt.Dims[axis], true
+			}
+		}
+	}
+	return 0, false
+}
+
+// builtDType is the element type a dtype hole has in the type of a value built before, when one binds it.
+func (ib *instBuild) builtDType(hole int) (ir.DType, bool) {
+	for v, vh := range ib.in.pat.Values {
+		if vh.Type == nil || vh.Type.Tensor == nil || vh.Type.Tensor.DTypeHole != hole || ib.c.vals[v] == nil {
+			continue
+		}
+		if tt := ir.TensorOf(ib.c.vals[v].Type()); tt != nil {
+			return tt.DType(), true
+		}
+	}
+	return ir.DTypeUndefined, false
 }
 
 // intList returns v as a list of sizes (each >= 0).

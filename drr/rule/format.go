@@ -254,7 +254,7 @@ func isDefaultSpellings(s []string) bool {
 	return len(s) == 3 && s[0] == ir.DenseTensor && s[1] == ir.LegacyTensor && s[2] == ir.BareTensor
 }
 
-// FormatDim renders one dimension pattern: 64, ?, $d or *.
+// FormatDim renders one dimension pattern: 64, ?, $d, * or ($d * 2).
 func FormatDim(p *Pattern, d DimPattern) string {
 	switch d.Kind {
 	case DimAny:
@@ -263,6 +263,8 @@ func FormatDim(p *Pattern, d DimPattern) string {
 		return HoleName(p, d.Hole)
 	case DimRest:
 		return "*"
+	case DimExpr:
+		return "(" + FormatExpr(&Rule{Pattern: p}, d.Expr) + ")"
 	}
 	return strconv.FormatInt(d.Value, 10)
 }

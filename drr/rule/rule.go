@@ -215,13 +215,15 @@ const (
 	DimAny                  // ? : any one dimension
 	DimHole                 // $d : bind the size, or check it equals the bound size
 	DimRest                 // * : any number of dimensions (at most once)
+	DimExpr                 // ($s * $h): a size computed from bound holes (result types only, never matched)
 )
 
-// DimPattern matches one dimension (or, for DimRest, several).
+// DimPattern matches one dimension (or, for DimRest, several); in a result type it gives one.
 type DimPattern struct {
 	Kind  DimKind
 	Value int64
 	Hole  int
+	Expr  Expr // DimExpr: an int expression over the match's holes
 }
 
 // NewValue is a value the rewrite defines.

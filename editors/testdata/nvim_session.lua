@@ -94,7 +94,13 @@ local ok, err = pcall(function()
   table.sort(out.lenses)
   step('lenses')
 
-  vim.ui.input = function(_, answer) answer(os.getenv('DRR_NVIM_PROGRAM')) end
+  vim.ui.input = function(opts, answer)
+    if opts.prompt:find('passes') then
+      answer(os.getenv('DRR_NVIM_PASSES'))
+    else
+      answer(os.getenv('DRR_NVIM_PROGRAM'))
+    end
+  end
   vim.lsp.commands[lenses['apply to…'].command](lenses['apply to…'], { bufnr = bufnr })
   wait('the apply report', function() return buffer_named('drr apply') ~= nil end)
   out.apply = table.concat(vim.api.nvim_buf_get_lines(buffer_named('drr apply'), 0, -1, false), '\n')

@@ -74,6 +74,9 @@ async function showView(arg) {
   }
 }
 
+// lastPasses is the pipeline "apply to…" last ran the rules in, offered again.
+let lastPasses = 'rules';
+
 async function applyTo(arg) {
   const uri = documentURI(arg);
   if (!uri) {
@@ -81,6 +84,7 @@ async function applyTo(arg) {
     return;
   }
   let program = arg && arg.program;
+  let passes = arg && arg.passes;
   if (!program) {
     const picked = await vscode.window.showOpenDialog({
       canSelectFiles: true,
@@ -94,11 +98,21 @@ async function applyTo(arg) {
       return;
     }
     program = picked[0].fsPath;
+    // The pipeline the rules run in: "rules" alone, or a pipeline with them at a named point (drrc apply -passes).
+    passes = await vscode.window.showInputBox({
+      title: 'Run the rules in (drrc apply -passes)',
+      prompt: '"rules" alone, or a pipeline with the rules at a named point: gpu_inference[before reinplace: rules]',
+      value: lastPasses,
+    });
+    if (passes === undefined) {
+      return;
+    }
+    lastPasses = passes;
   }
   try {
     const rep = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Applying the rules to ${path.basename(program)}`, cancellable: false },
-      () => executeCommand('drr.apply', { uri, program }),
+      () => executeCommand('drr.apply', passes && passes !== 'rules' ? { uri, program, passes } : { uri, program }),
     );
     applyOutput.clear();
     applyOutput.append(rep.summary);

@@ -1,7 +1,8 @@
 // Package pipecheck checks the names users give to build and steer a pipeline — passes and pipelines (-passes,
 // -set, an archive's passes section), rule names and labels (-disable, -enable), passes of the pipeline
 // (-print-ir-after) — so that a misspelled name is an error that suggests the nearest one instead of being
-// ignored. drrcli and drrtest share it.
+// ignored; and it parses and builds pipeline specs, a list of passes that may extend a pipeline at a named point
+// (spec.go). drrcli, drrtest, the playground and the language server share it.
 package pipecheck
 
 import (

@@ -10,7 +10,7 @@ import (
 
 // InplacePass is the rule pass inplace: inplace.drr compiled by drrc gen (rt.Program).
 var InplacePass = (&rt.Program{Name: "inplace", Paths: []string{"inplace.drr"}, FS: rules.FS(),
-	Fingerprint: "7e8e7ccb62402554ab9c1071cd33653e",
+	Fingerprint: "9350a0aea11930c0138775f21d140a33",
 	Rules: []rt.Rule{
 		{Name: "deinplace", Match: inplace_deinplace, Members: []string{
 			"pd_op.abs_", "pd_op.acos_", "pd_op.acosh_", "pd_op.add_", "pd_op.addmm_", "pd_op.affine_channel_",

@@ -10,7 +10,7 @@ import (
 
 // ReinplacePass is the rule pass reinplace: reinplace.drr compiled by drrc gen (rt.Program).
 var ReinplacePass = (&rt.Program{Name: "reinplace", Paths: []string{"reinplace.drr"}, FS: rules.FS(),
-	Fingerprint: "3ee6ccaa8b0739335902bf03af4d4c0f",
+	Fingerprint: "10da000e584eb3d31dc232ff03b3063e",
 	Rules: []rt.Rule{
 		{Name: "reinplace", Match: reinplace_reinplace, Members: []string{
 			"pd_op.abs_", "pd_op.acos_", "pd_op.acosh_", "pd_op.add_", "pd_op.addmm_", "pd_op.affine_channel_",

@@ -38,6 +38,7 @@ function fake(config) {
       showTextDocument: async (doc) => { rec.shown.push(doc); },
       showOpenDialog: async () => [{ fsPath: '/models/resnet' }],
       showQuickPick: async (items) => items[0],
+      showInputBox: async (opts) => (config.passes === undefined ? opts.value : config.passes),
       showErrorMessage: (m) => rec.errors.push(m),
       withProgress: (_opts, f) => f(),
     },
@@ -90,12 +91,24 @@ test('apply to… asks for a program, runs drr.apply and shows the report', asyn
     params: { command: 'drr.apply', arguments: [{ uri: 'file:///rules/a.drr', program: '/models/resnet' }] },
   });
   assert.strictEqual(f.rec.output, 'model.json: 3 rewrites\n');
-  // The lens of the last run carries the program: no question.
+  // The lens of the last run carries the program and the passes: no question.
   await f.rec.commands['drr.applyTo']({ uri: 'file:///rules/a.drr', program: '/m.json' });
   assert.strictEqual(f.rec.requests.pop().params.arguments[0].program, '/m.json');
+  await f.rec.commands['drr.applyTo']({ uri: 'file:///rules/a.drr', program: '/m.json', passes: 'inference[before reinplace: rules]' });
+  assert.deepStrictEqual(f.rec.requests.pop().params.arguments[0],
+    { uri: 'file:///rules/a.drr', program: '/m.json', passes: 'inference[before reinplace: rules]' });
   // Without a .drr file there is nothing to apply.
   await f.rec.commands['drr.applyTo']();
   assert.match(f.rec.errors.pop(), /Open a .drr file/);
+});
+
+test('apply to… asks for the pipeline the rules run in, and offers it again', async () => {
+  const f = fake({ passes: 'gpu_inference[before reinplace: rules]' });
+  const ext = loadExtension(f);
+  await ext.activate({ subscriptions: [] });
+  await f.rec.commands['drr.applyTo']({ uri: 'file:///rules/a.drr' });
+  assert.deepStrictEqual(f.rec.requests.pop().params.arguments[0],
+    { uri: 'file:///rules/a.drr', program: '/models/resnet', passes: 'gpu_inference[before reinplace: rules]' });
 });
 
 test('show view runs drr.view and opens its text beside the file', async () => {

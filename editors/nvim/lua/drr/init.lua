@@ -54,10 +54,15 @@ local function scratch(name, text, filetype)
   return buf
 end
 
--- apply runs the rules of the buffer's file on program and shows the report.
-function M.apply(bufnr, program)
+-- apply runs the rules of the buffer's file on program and shows the report; passes (optional) is the pipeline
+-- they run in, as drrc apply -passes spells it: 'gpu_inference[before reinplace: rules]'.
+function M.apply(bufnr, program, passes)
   local uri = vim.uri_from_bufnr(bufnr)
-  server_command(bufnr, 'drr.apply', { uri = uri, program = program }, function(err, rep)
+  local args = { uri = uri, program = program }
+  if passes and passes ~= '' and passes ~= 'rules' then
+    args.passes = passes
+  end
+  server_command(bufnr, 'drr.apply', args, function(err, rep)
     if err then
       vim.notify('drr: ' .. (err.message or tostring(err)), vim.log.levels.ERROR)
       return
@@ -85,14 +90,22 @@ local function register_commands()
     local arg = (command.arguments or {})[1] or {}
     local bufnr = ctx and ctx.bufnr or vim.api.nvim_get_current_buf()
     if arg.program and arg.program ~= '' then
-      M.apply(bufnr, arg.program)
+      M.apply(bufnr, arg.program, arg.passes)
       return
     end
     vim.ui.input({ prompt = 'Apply the rules to (a .pir, .json or GraphNet folder): ', completion = 'file' },
       function(path)
-        if path and path ~= '' then
-          M.apply(bufnr, vim.fn.fnamemodify(path, ':p'))
+        if not path or path == '' then
+          return
         end
+        vim.ui.input({ prompt = 'Run them in the passes (drrc apply -passes): ', default = M.last_passes or 'rules' },
+          function(passes)
+            if passes == nil then
+              return
+            end
+            M.last_passes = passes
+            M.apply(bufnr, vim.fn.fnamemodify(path, ':p'), passes)
+          end)
       end)
   end
   vim.lsp.commands['drr.showView'] = function(command, ctx)
