@@ -86,6 +86,10 @@ func inferGroupNorm(c *Context, in *InferInput) ([]Type, error) {
 	if in.strAttr("data_format", "NCHW") == "NHWC" {
 		ch = x.Dims[x.Rank()-1]
 	}
+	// GroupNormInferMeta: groups may not exceed the channels.
+	if ch >= 0 && g > ch {
+		return nil, fmt.Errorf("groups %d must be between 1 and the %d channels", g, ch)
+	}
 	if err := perChannel(in, ch, 1, 2); err != nil {
 		return nil, err
 	}

@@ -119,11 +119,12 @@ var patches = map[int][]opPatch{
 
 // PatchedKind returns the kind the attribute attr of the op named op has in PIR JSON version v, when its kind in
 // version 1 — the catalog's — is k: the kind the last patch up to v gives it (of its elements, for an array), else k.
-// A program written as version v (Marshal) has these kinds.
+// A program written as version v (Marshal) has these kinds. A patch of an op applies to its inplace form too (see
+// patchedOp).
 func PatchedKind(op, attr string, k ir.AttrKind, v int) ir.AttrKind {
 	for ver := MinVersion + 1; ver <= v && ver <= MaxVersion; ver++ {
 		for _, p := range patches[ver] {
-			if p.op != op {
+			if !patchedOp(p.op, op) {
 				continue
 			}
 			for _, a := range p.actions {
@@ -149,10 +150,16 @@ func newUpgrade(from, to int) upgrade {
 	for v := from + 1; v <= to; v++ {
 		for _, p := range patches[v] {
 			u[p.op] = append(u[p.op], p.actions...)
+			u[p.op+"_"] = append(u[p.op+"_"], p.actions...) // its inplace form, if it has one (patchedOp)
 		}
 	}
 	return u
 }
+
+// patchedOp reports whether a patch of the op named patched applies to the op named op: op itself, or its inplace
+// form (a trailing _). Paddle generates an op and its inplace form from one entry of its op yaml, with one attribute
+// list: when a patch changes leaky_relu.negative_slope to a double, leaky_relu_ has a double too in that version.
+func patchedOp(patched, op string) bool { return op == patched || op == patched+"_" }
 
 // versionError is the error for a version this build does not know.
 func versionError(v int64) string {
