@@ -28,18 +28,38 @@
 //
 // # Numerics and performance
 //
+// Matrix products and convolutions run on a cache-blocked, register-tiled
+// GEMM (Goto/BLIS: packed panels of A and B, an mr×nr micro-kernel),
+// accumulating in the tensor's element type, like BLAS. The micro-kernels
+// come in kernel paths: Go assembly for AVX-512 and for AVX2 with FMA on
+// amd64, and portable Go on every platform (the fallback, and the
+// reference the others are tested against). The fastest path the CPU
+// supports is chosen when the process starts (golang.org/x/sys/cpu);
+// PIRDRR_KERNELS=go|avx2|avx512 forces one, and Kernels names the path in
+// use. The purego build tag leaves the assembly out.
+//
 // Convolution is im2col (by bands of output rows, so that a large kernel at
-// a large resolution needs megabytes, not gigabytes) followed by a
-// cache-blocked, register-tiled GEMM written in portable Go (no assembly),
-// accumulating in the tensor's element type, like BLAS. Matrix products,
-// convolutions and element-wise maps are split across GOMAXPROCS goroutines
-// (ParallelFor) at boundaries that leave every element's sequence of
-// operations unchanged: results are bit-identical for every GOMAXPROCS and
-// deterministic for a given platform. Reductions, batch-norm folding and
-// element-wise functions are evaluated in float64 and rounded once. For
-// bit-level comparisons prefer float64: float32 convolution outputs near
-// zero carry absolute, not relative, rounding error, so an element-wise
-// relative tolerance of 1e-5 is only meaningful in float64.
+// a large resolution needs megabytes, not gigabytes) followed by the GEMM.
+//
+// Determinism: every element of a product is summed in k order, one chain
+// per block of kc terms started from zero and then added to the element,
+// and work is split across GOMAXPROCS goroutines (ParallelFor) only between
+// output elements, so results are bit-identical for every GOMAXPROCS and
+// every split, on each path. The paths agree within rounding, not to the
+// bit: the assembly kernels round once per multiply-add (FMA) where
+// portable Go on amd64 rounds the product and the sum, and their kc
+// differs. An element of C = A·B (k terms) on any two paths differs by at
+// most 2·γ(k)·Σ|a_ip|·|b_pj|, γ(k) = k·u/(1-k·u) with u the unit roundoff
+// (2^-24 in float32, 2^-53 in float64): twice the classical bound of a
+// dot product's rounding error (Higham, Accuracy and Stability of
+// Numerical Algorithms, §3.1), which TestGemmDeterministic checks.
+// Measured differences are of the order √k·u·Σ|a||b|, far inside it.
+//
+// Reductions, batch-norm folding and element-wise functions are evaluated
+// in float64 and rounded once. For bit-level comparisons prefer float64:
+// float32 convolution outputs near zero carry absolute, not relative,
+// rounding error, so an element-wise relative tolerance of 1e-5 is only
+// meaningful in float64.
 //
 // # Randomness
 //
