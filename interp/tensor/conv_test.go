@@ -137,8 +137,73 @@ func testConv2DRandom[T Float](t *testing.T) {
 }
 
 func TestConv2DRandomAgainstDirect(t *testing.T) {
-	t.Run("float32", testConv2DRandom[float32])
-	t.Run("float64", testConv2DRandom[float64])
+	withKernels(t, func(t *testing.T) {
+		t.Run("float32", testConv2DRandom[float32])
+		t.Run("float64", testConv2DRandom[float64])
+	})
+}
+
+// TestConv2DPackingsAreBitIdentical computes random convolutions wide enough for the GEMM (four or more output
+// channels per group) with every way of packing the im2col matrix — phase planes, the image read with bounds, and
+// an im2col matrix built first (the few-rows path's bands, here through the GEMM) — in bands of one row and
+// whole, and requires the very same bits on every kernel path: they feed the micro-kernels the same values in the
+// same order.
+func TestConv2DPackingsAreBitIdentical(t *testing.T) {
+	withKernels(t, func(t *testing.T) {
+		r := NewRand(7)
+		valid := 0
+		for i := range 60 {
+			tr := randomConvTrial(r)
+			c := &tr.cc
+			mult := 4 + r.IntN(13)
+			c.cout = c.groups * mult
+			c.h, c.w = c.h+r.IntN(30), c.w+r.IntN(30)
+			t.Run(fmt.Sprint(i), func(t *testing.T) {
+				x := randT[float32](t, uint64(i), c.n, c.cin, c.h, c.w)
+				w := randT[float32](t, uint64(i)+1, c.cout, c.cin/c.groups, c.kh, c.kw)
+				if tr.nhwc {
+					tr.p.DataFormat = ""
+				}
+				g, err := resolveConv("conv2d", x.Shape, w.Shape, tr.p)
+				if err != nil {
+					return // geometry without output
+				}
+				valid++
+				mk := kernelFor[float32](kernels)
+				ref := newUnchecked[float32]([]int{g.n, g.cout, g.oh, g.ow})
+				conv2dIm2col(mk, x, w, g, ref)
+				for _, force := range []string{"shift", "bounds"} {
+					for _, budget := range []int{1, 1 << 22} {
+						convForce, convShiftBudget = force, budget
+						got := newUnchecked[float32]([]int{g.n, g.cout, g.oh, g.ow})
+						conv2dGemm(mk, x, w, g, got)
+						convForce, convShiftBudget = "", 1<<22
+						for j := range ref.Data {
+							if math.Float32bits(ref.Data[j]) != math.Float32bits(got.Data[j]) {
+								require.FailNowf(t, "packings differ", "%v: %s, band budget %d: value %d is %v, im2col gives %v",
+									tr, force, budget, j, got.Data[j], ref.Data[j])
+							}
+						}
+					}
+				}
+			})
+		}
+		require.Greater(t, valid, 40)
+	})
+}
+
+// conv2dIm2col is the plain convolution the packings are checked against: im2col matrices of the whole output
+// and a GEMM.
+func conv2dIm2col[T Float](mk *microKernel[T], x, filter *Tensor[T], g *convGeom, out *Tensor[T]) {
+	ohw, hw := g.oh*g.ow, g.h*g.w
+	col := make([]T, g.kK*ohw)
+	for j := range g.n * g.groups {
+		b, gr := j/g.groups, j%g.groups
+		src := x.Data[(b*g.cin+gr*g.cinG)*hw : (b*g.cin+(gr+1)*g.cinG)*hw]
+		im2col(col, src, g, 0, g.oh)
+		am := matView[T]{data: filter.Data[gr*g.coutG*g.kK : (gr+1)*g.coutG*g.kK], rs: g.kK, cs: 1}
+		gemmPacked(mk, g.coutG, ohw, g.kK, am, matView[T]{data: col, rs: ohw, cs: 1}, out.Data[(b*g.cout+gr*g.coutG)*ohw:], ohw, false)
+	}
 }
 
 // TestConv2DLargeBlocks crosses every GEMM blocking boundary (M > MC,

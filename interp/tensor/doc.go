@@ -38,8 +38,12 @@
 // PIRDRR_KERNELS=go|avx2|avx512 forces one, and Kernels names the path in
 // use. The purego build tag leaves the assembly out.
 //
-// Convolution is im2col (by bands of output rows, so that a large kernel at
-// a large resolution needs megabytes, not gigabytes) followed by the GEMM.
+// A convolution multiplies its filter by the im2col matrix of the input
+// without building that matrix: the panels the micro-kernel reads are
+// packed straight from the input, copied once into phase planes with the
+// padding written out (conv_shift.go), or read with bounds when that would
+// throw much away (conv_pack.go). Groups with fewer than four output
+// channels (depthwise convolutions) run as row AXPYs over im2col bands.
 //
 // Determinism: every element of a product is summed in k order, one chain
 // per block of kc terms started from zero and then added to the element,

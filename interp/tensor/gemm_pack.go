@@ -42,7 +42,7 @@ func (b matView[T]) packB(dst []T, p0, j0, kc, nc, nr int) {
 			row := b.data[(p0+p)*b.rs+j0 : (p0+p)*b.rs+j0+nc]
 			o := p * nr
 			for jr := 0; jr < full; jr += nr {
-				copy(dst[jr*kc+o:jr*kc+o+nr], row[jr:jr+nr])
+				copyRun(dst[jr*kc+o:jr*kc+o+nr], row[jr:jr+nr])
 			}
 			if full < nc {
 				d := dst[full*kc+o : full*kc+o+nr]
@@ -104,4 +104,17 @@ func (pa *packedA[T]) panelsA(_ []T, i0, p0, mc, kc, mr int) []T {
 	}
 	off := p0*pa.rowsPadded + i0*kc
 	return pa.data[off : off+roundUp(mc, mr)*kc]
+}
+
+// copyRun copies src into dst (of equal length): a loop for the short runs of the portable path's 2-wide panels,
+// where calling memmove costs more than the copy, else copy.
+func copyRun[T Float](dst, src []T) {
+	if len(src) > 4 {
+		copy(dst, src)
+		return
+	}
+	dst = dst[:len(src)]
+	for i, v := range src {
+		dst[i] = v
+	}
 }
