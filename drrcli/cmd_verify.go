@@ -176,6 +176,10 @@ func (v *verifyFlags) run(c *CLI, args []string) int {
 	if err != nil {
 		return c.usageErrorf("verify", "%v", err)
 	}
+	if _, err := interp.Kernels(); err != nil {
+		// A user chasing a difference between kernel paths must not get another path than the one asked for.
+		return c.usageErrorf("verify", "%v", err)
+	}
 	var programs, ruleFiles []string
 	for _, a := range args {
 		if isRuleFile(a) {
@@ -295,7 +299,7 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 		return exitFailure
 	}
 	rep := res.Report
-	fmt.Fprintf(c.Stdout, "  %d run(s) from seed %d, %s, tolerance rel %g", rep.Runs, copts.Seed, rep.Precision, rep.RelTol)
+	fmt.Fprintf(c.Stdout, "  %d run(s) from seed %d, %s on the %s kernels, tolerance rel %g", rep.Runs, copts.Seed, rep.Precision, rep.Kernels, rep.RelTol)
 	if rep.Precision == interp.Float32 {
 		fmt.Fprintf(c.Stdout, " or each output's float32 error budget")
 	}

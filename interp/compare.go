@@ -51,6 +51,9 @@ type Report struct {
 	RelTol, AbsTol float64
 	// Precision is the precision the programs were evaluated in.
 	Precision Precision
+	// Kernels names the kernel path the matrix products and convolutions ran on ("avx512", "avx2" or "go"; see
+	// Kernels).
+	Kernels string
 	// Outputs has one entry per matched output pair, in the order of the before program.
 	Outputs []OutputDiff
 	// Unmatched lists the outputs of either program without a counterpart in the other.
@@ -295,6 +298,7 @@ func compare(before, after *ir.Program, opts CompareOptions) (*Report, error) {
 	}
 	opts.Precision = opts.Precision.resolve(before, after)
 	rep.Precision = opts.Precision
+	rep.Kernels, _ = Kernels()
 	factor := opts.BudgetFactor
 	if factor == 0 {
 		factor = DefaultBudgetFactor
