@@ -108,8 +108,9 @@ func gemmPool[T Float]() *sync.Pool {
 	return &gemmPool64
 }
 
-// getBuffers returns packing buffers large enough for mk's blocks.
-func getBuffers[T Float](mk *microKernel[T]) *gemmBuffers[T] {
+// getBuffers returns packing buffers large enough for mk's blocks of a product with mRows rows, nCols columns and
+// depth k.
+func getBuffers[T Float](mk *microKernel[T], mRows, nCols, k int) *gemmBuffers[T] {
 	buf, _ := gemmPool[T]().Get().(*gemmBuffers[T])
 	if buf == nil {
 		buf = &gemmBuffers[T]{}
@@ -120,15 +121,16 @@ func getBuffers[T Float](mk *microKernel[T]) *gemmBuffers[T] {
 		}
 		return s[:n]
 	}
-	buf.a = grow(buf.a, mk.mc*mk.kc)
-	buf.b = grow(buf.b, mk.kc*mk.nc)
+	kc := min(mk.kc, k)
+	buf.a = grow(buf.a, min(mk.mc, roundUp(mRows, mk.mr))*kc)
+	buf.b = grow(buf.b, kc*min(mk.nc, roundUp(nCols, mk.nr)))
 	buf.tile = grow(buf.tile, mk.mr*mk.nr)
 	return buf
 }
 
 // gemmBlock computes rows [i0, i1) and columns [j0, j1) of C = A·B (i0 a multiple of mk.mr, j0 of mk.nr).
 func gemmBlock[T Float](mk *microKernel[T], i0, i1, j0, j1, k int, a aPacker[T], b bPacker[T], c []T, ldc int) {
-	buf := getBuffers(mk)
+	buf := getBuffers(mk, i1-i0, j1-j0, k)
 	defer gemmPool[T]().Put(buf)
 	for jc := j0; jc < j1; jc += mk.nc {
 		nc := min(mk.nc, j1-jc)
