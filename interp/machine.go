@@ -314,6 +314,9 @@ func (m *machine[T]) declareTensor(t ir.Type, r *value[T], args []*value[T], wha
 	if err := m.opts.checkSize(what, r.shape); err != nil {
 		return err
 	}
+	if n := r.numel(); len(r.buf.data) != n && !(isComplex(r.dtype) && len(r.buf.data) == 2*n) {
+		return fmt.Errorf("%s holds %d elements for shape %v (internal error)", what, len(r.buf.data), r.shape)
+	}
 	tt := ir.TensorOf(t)
 	if tt == nil || m.opts.IgnoreDeclaredShapes {
 		return nil
