@@ -137,3 +137,44 @@ func TestSoftmaxAxis(t *testing.T) {
 	e := math.Exp(2)
 	assert.InDeltaSlice(t, []float64{0.5, 1 / (1 + e), 0.5, e / (1 + e)}, out["out"].Data, 1e-15)
 }
+
+// TestCompactOutputsAreSnapshots: Compare holds outputs in the evaluation precision, sharing the fetched value's
+// buffer instead of copying it; an inplace op that writes the buffer after the fetch must not change the output.
+func TestCompactOutputsAreSnapshots(t *testing.T) {
+	b := newBuilder(t)
+	x := b.data("x", 2, 3)
+	a := b.v("pd_op.assign", x)
+	b.fetch(a, "taken", 0)
+	y := b.va("pd_op.scale_", []*ir.Value{a, b.full([]int64{1}, -2)}, attr("bias", b.ctx.Float(0.5)))
+	b.fetch(y, "scaled", 1)
+	require.Empty(t, ir.Verify(b.p).Errors())
+	in := []float64{-0.5, 1, 2, 3, 4, 5}
+	feed := &Feed{Inputs: map[string]*Tensor{"x": host([]int{2, 3}, in...)}}
+	for _, prec := range []Precision{Float64, Float32} {
+		res, err := Evaluate(b.p, feed, Options{Precision: prec, compact: true})
+		require.NoError(t, err)
+		require.Len(t, res.Outputs, 2)
+		values := map[string][]float64{}
+		for _, o := range res.Outputs {
+			require.Nil(t, o.Value.Data, "a compact output has no float64 copy")
+			switch raw := o.raw.(type) {
+			case []float32:
+				values[o.Name] = f64sOf(raw)
+			case []float64:
+				values[o.Name] = append([]float64(nil), raw...)
+			default:
+				require.FailNow(t, "no raw data")
+			}
+		}
+		assert.Equal(t, in, values["taken"], "%v: the output keeps the values it had when fetched", prec)
+		assert.Equal(t, []float64{1.5, -1.5, -3.5, -5.5, -7.5, -9.5}, values["scaled"], "%v", prec)
+	}
+}
+
+func f64sOf(d []float32) []float64 {
+	out := make([]float64, len(d))
+	for i, v := range d {
+		out[i] = float64(v)
+	}
+	return out
+}

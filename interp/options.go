@@ -100,6 +100,10 @@ type Options struct {
 
 	// skip lists output ops not to evaluate (Compare leaves out the publications of after, see publications).
 	skip map[*ir.Op]bool
+	// compact keeps the elements of outputs in the evaluation precision (Output.raw) instead of a float64 copy in
+	// Value.Data: Compare holds the outputs of two programs at once, and a float32 model's outputs then take half
+	// the memory (Mask-RT-DETR-L's masks, 1.8 GB per program as float64).
+	compact bool
 }
 
 // ParamInfo describes a parameter whose values are to be generated.
@@ -236,6 +240,9 @@ type Output struct {
 	// Rounding estimates the rounding error of the output's computation: a variance in units of the unit roundoff
 	// of the evaluation's precision (see Compare).
 	Rounding float64
+	// raw holds the elements ([]float32 or []float64, the evaluation precision) when the evaluation was compact
+	// (Options.compact); Value then has no Data.
+	raw any
 }
 
 // Result is the outcome of evaluating a program.

@@ -90,6 +90,20 @@ func (v *value[T]) host() *Tensor {
 	return out
 }
 
+// output returns v as an output value: a float64 host copy, or, when compact, a host tensor without data and the
+// elements in T, shared with v's buffer. With snapshot (an output taken while the program runs on), the buffer
+// becomes borrowed: an op that writes it later copies it first (buffer.writable), so the output keeps the values
+// it had when taken, without a copy of a tensor nothing writes again.
+func (v *value[T]) output(compact, snapshot bool) (*Tensor, any) {
+	if !compact {
+		return v.host(), nil
+	}
+	if snapshot {
+		v.buf.borrowed = true
+	}
+	return &Tensor{DType: v.dtype, Shape: append([]int{}, v.shape...)}, v.buf.data
+}
+
 // copyValue returns a deep copy of a tensor value in a new buffer.
 func copyValue[T tensor.Float](v *value[T]) *value[T] {
 	data := make([]T, len(v.buf.data))
