@@ -178,3 +178,36 @@ func f64sOf(d []float32) []float64 {
 	}
 	return out
 }
+
+// TestSetValueInplaceWritesOperand: set_value_ writes its region into x's buffer (no copy of x): a view of x taken
+// before sees the write, an output taken before keeps its values, and the fed tensor is left as it was.
+func TestSetValueInplaceWritesOperand(t *testing.T) {
+	b := newBuilder(t)
+	x := b.data("x", 3, 4)
+	a := b.v("pd_op.assign", x)
+	view := b.v("pd_op.reshape", a, b.ints(-1))
+	b.fetch(a, "taken", 0)
+	y := b.va("pd_op.set_value_with_tensor_", []*ir.Value{a, b.full([]int64{3, 2}, 7), b.ints(0), b.ints(4), b.ints(2)},
+		attr("axes", b.ctx.Int64s(1)), attr("decrease_axes", b.ctx.Int64s()), attr("none_axes", b.ctx.Int64s()))
+	b.fetch(view, "view", 1)
+	b.fetch(b.v("pd_op.reshape", y, b.ints(-1)), "y", 2)
+	require.Empty(t, ir.Verify(b.p).Errors())
+	in := []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}
+	fed := host([]int{3, 4}, in...)
+	want := []float64{7, 1, 7, 3, 7, 5, 7, 7, 7, 9, 7, 11}
+	for _, compact := range []bool{false, true} {
+		res, err := Evaluate(b.p, &Feed{Inputs: map[string]*Tensor{"x": fed}}, Options{compact: compact})
+		require.NoError(t, err)
+		got := map[string][]float64{}
+		for _, o := range res.Outputs {
+			got[o.Name] = o.Value.Data
+			if raw, ok := o.raw.([]float64); ok {
+				got[o.Name] = raw
+			}
+		}
+		assert.Equal(t, want, got["y"], "compact %v", compact)
+		assert.Equal(t, want, got["view"], "compact %v: set_value_ writes its operand's buffer", compact)
+		assert.Equal(t, in, got["taken"], "compact %v: an output taken before keeps its values", compact)
+		assert.Equal(t, in, fed.Data, "compact %v: the fed tensor is not written", compact)
+	}
+}

@@ -257,7 +257,7 @@ func (m *machine[T]) finish(op *ir.Op, args, res []*value[T]) error {
 				p.Result, r.shape, p.Operand, a.shape)
 		}
 		if write {
-			copy(a.buf.writable(), r.buf.data)
+			a.buf.overwrite(r.buf, args, res, p.Result)
 		}
 		res[p.Result] = a.view(r.shape, r.dtype)
 		return nil
