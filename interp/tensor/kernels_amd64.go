@@ -68,18 +68,18 @@ func archKernelPaths() []*kernelPath {
 	if cpu.X86.HasAVX512F {
 		paths = append(paths, &kernelPath{
 			name: "avx512",
-			f32: microKernel[float32]{mr: 12, nr: 32, kc: 256, mc: 96, nc: 1024,
+			f32: microKernel[float32]{mr: 12, nr: 32, kc: 256, mc: 96, nc: 512,
 				tile: asmTile(12, 32, gemmF32AVX512), axpy: asmAxpy(axpyF32AVX512)},
-			f64: microKernel[float64]{mr: 12, nr: 16, kc: 256, mc: 96, nc: 512,
+			f64: microKernel[float64]{mr: 12, nr: 16, kc: 256, mc: 96, nc: 256,
 				tile: asmTile(12, 16, gemmF64AVX512), axpy: asmAxpy(axpyF64AVX512)},
 		})
 	}
 	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
 		paths = append(paths, &kernelPath{
 			name: "avx2",
-			f32: microKernel[float32]{mr: 6, nr: 16, kc: 256, mc: 96, nc: 1024,
+			f32: microKernel[float32]{mr: 6, nr: 16, kc: 256, mc: 96, nc: 512,
 				tile: asmTile(6, 16, gemmF32AVX2), axpy: asmAxpy(axpyF32AVX2)},
-			f64: microKernel[float64]{mr: 6, nr: 8, kc: 256, mc: 96, nc: 512,
+			f64: microKernel[float64]{mr: 6, nr: 8, kc: 256, mc: 96, nc: 256,
 				tile: asmTile(6, 8, gemmF64AVX2), axpy: asmAxpy(axpyF64AVX2)},
 		})
 	}
