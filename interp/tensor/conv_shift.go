@@ -20,7 +20,13 @@ type convShift struct {
 // newConvShift lays out the phase planes of g.
 func newConvShift(g *convGeom) *convShift {
 	hp, wp := g.h+g.pt+g.pb, g.w+g.pl+g.pr
-	s := &convShift{hs: (hp + g.sh - 1) / g.sh, ws: (wp + g.sw - 1) / g.sw}
+	// Every row and column an output reads lies inside its plane: with Paddle's truncating division a dilated
+	// kernel may reach past the padded input (one output of a 7-tall kernel over 5 padded rows), and those taps
+	// read the zeros below it, not the next plane.
+	s := &convShift{
+		hs: max((hp+g.sh-1)/g.sh, g.oh+(g.kh-1)*g.dh/g.sh),
+		ws: max((wp+g.sw-1)/g.sw, g.ow+(g.kw-1)*g.dw/g.sw),
+	}
 	plane := s.hs * s.ws
 	s.offs = make([]int, 0, g.kK)
 	s.size = g.cinG * g.sh * g.sw * plane

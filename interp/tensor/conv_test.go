@@ -218,6 +218,24 @@ func TestConv2DLargeBlocks(t *testing.T) {
 	t.Run("float64/NHWC", func(t *testing.T) { runConvTrial[float64](t, tr, 8) })
 }
 
+// TestConv2DKernelPastPaddedInput: with Paddle's truncating division, a dilated kernel taller than the padded
+// input still makes one output row (7 rows of kernel over 5 padded rows, stride 3); its taps below the input read
+// zeros. Through the GEMM (6 output channels per group) and the row AXPYs (1 per group), on every path.
+func TestConv2DKernelPastPaddedInput(t *testing.T) {
+	withKernels(t, func(t *testing.T) {
+		for _, coutG := range []int{1, 6} {
+			c := convCase{n: 1, cin: 6, h: 1, w: 4, cout: 2 * coutG, kh: 4, kw: 1, sh: 3, sw: 1, dh: 2, dw: 3, pt: 1, pb: 3, pl: 0, pr: 1, groups: 2}
+			tr := convTrial{p: ConvParams{Strides: []int{3, 1}, Paddings: []int{1, 3, 0, 1}, Dilations: []int{2, 3}, Groups: 2}, cc: c}
+			oh, _ := c.outHW()
+			require.Equal(t, 1, oh)
+			t.Run(fmt.Sprint(coutG), func(t *testing.T) {
+				require.True(t, runConvTrial[float32](t, tr, 5))
+				require.True(t, runConvTrial[float64](t, tr, 6))
+			})
+		}
+	})
+}
+
 var img3x3 = []float64{1, 2, 3, 4, 5, 6, 7, 8, 9}
 
 func testConv2DHand[T Float](t *testing.T) {
