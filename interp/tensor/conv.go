@@ -120,8 +120,16 @@ var convShiftBudget = 1 << 22
 var convForce string
 
 // conv2dFewRows computes a convolution whose groups have fewer than gemmFewRows output channels (depthwise
-// convolutions) with row AXPYs over im2col bands.
+// convolutions) with row AXPYs: one per filter tap, over a shifted run of the input's phase planes (the im2col row
+// read in place, conv_shift.go), or over a band of an im2col matrix built first when the planes would throw much
+// away. Both sum every output element over the taps in the same order: the same bits.
 func conv2dFewRows[T Float](mk *microKernel[T], x, filter *Tensor[T], g *convGeom, out *Tensor[T]) {
+	if convForce != "bounds" {
+		if s := newConvShift(g); s.waste(g) <= convShiftMaxWaste || convForce == "shift" {
+			conv2dFewRowsShift(mk, x, filter, g, out, s)
+			return
+		}
+	}
 	ohw := g.oh * g.ow
 	hw := g.h * g.w
 	jobs := g.n * g.groups
@@ -142,6 +150,52 @@ func conv2dFewRows[T Float](mk *microKernel[T], x, filter *Tensor[T], g *convGeo
 				n := (oy1 - oy0) * g.ow
 				im2col(col[:g.kK*n], src, g, oy0, oy1)
 				gemmOn(mk, g.coutG, n, g.kK, am, matView[T]{data: col, rs: n, cs: 1}, dst[oy0*g.ow:], ohw, inner)
+			}
+		}
+	}
+	if inner {
+		run(0, jobs)
+	} else {
+		ParallelFor(jobs, 2*g.coutG*ohw*g.kK, run)
+	}
+}
+
+// conv2dFewRowsShift is conv2dFewRows on the phase planes s.
+func conv2dFewRowsShift[T Float](mk *microKernel[T], x, filter *Tensor[T], g *convGeom, out *Tensor[T], s *convShift) {
+	ohw, hw := g.oh*g.ow, g.h*g.w
+	jobs := g.n * g.groups
+	inner := jobs < runtime.GOMAXPROCS(0)
+	band := max(1, min(g.oh, convShiftBudget/max(1, g.coutG*s.ws)))
+	run := func(lo, hi int) {
+		xs := make([]T, s.size)
+		tmp := make([]T, g.coutG*band*s.ws)
+		for j := lo; j < hi; j++ {
+			b, gr := j/g.groups, j%g.groups
+			fillShift(s, g, xs, x.Data[(b*g.cin+gr*g.cinG)*hw:(b*g.cin+(gr+1)*g.cinG)*hw])
+			w := filter.Data[gr*g.coutG*g.kK : (gr+1)*g.coutG*g.kK]
+			dst := out.Data[(b*g.cout+gr*g.coutG)*ohw : (b*g.cout+(gr+1)*g.coutG)*ohw]
+			for oy0 := 0; oy0 < g.oh; oy0 += band {
+				oy1 := min(oy0+band, g.oh)
+				n, q0 := (oy1-oy0)*s.ws, oy0*s.ws
+				cols := func(c0, c1 int) {
+					for i := range g.coutG {
+						row := tmp[i*n+c0 : i*n+c1]
+						clear(row)
+						for p, off := range s.offs {
+							mk.axpy(w[i*g.kK+p], xs[off+q0+c0:off+q0+c1], row)
+						}
+					}
+				}
+				if inner {
+					ParallelFor(n, 2*g.coutG*g.kK, cols)
+				} else {
+					cols(0, n)
+				}
+				for oc := range g.coutG {
+					for oy := oy0; oy < oy1; oy++ {
+						copy(dst[oc*ohw+oy*g.ow:oc*ohw+(oy+1)*g.ow], tmp[oc*n+(oy-oy0)*s.ws:])
+					}
+				}
 			}
 		}
 	}

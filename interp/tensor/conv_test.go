@@ -174,13 +174,62 @@ func TestConv2DPackingsAreBitIdentical(t *testing.T) {
 				conv2dIm2col(mk, x, w, g, ref)
 				for _, force := range []string{"shift", "bounds"} {
 					for _, budget := range []int{1, 1 << 22} {
-						convForce, convShiftBudget = force, budget
+						convForce, convShiftBudget, convColBudget = force, budget, budget
 						got := newUnchecked[float32]([]int{g.n, g.cout, g.oh, g.ow})
 						conv2dGemm(mk, x, w, g, got)
-						convForce, convShiftBudget = "", 1<<22
+						convForce, convShiftBudget, convColBudget = "", 1<<22, 1<<22
 						for j := range ref.Data {
 							if math.Float32bits(ref.Data[j]) != math.Float32bits(got.Data[j]) {
 								require.FailNowf(t, "packings differ", "%v: %s, band budget %d: value %d is %v, im2col gives %v",
+									tr, force, budget, j, got.Data[j], ref.Data[j])
+							}
+						}
+					}
+				}
+			})
+		}
+		require.Greater(t, valid, 40)
+	})
+}
+
+// TestConv2DFewRowsPackingsAreBitIdentical is TestConv2DPackingsAreBitIdentical for groups of fewer than
+// gemmFewRows output channels (depthwise convolutions, with a channel multiplier of 1 to 3): row AXPYs over the
+// phase planes and over im2col bands give the same bits, whole and in bands of one row.
+func TestConv2DFewRowsPackingsAreBitIdentical(t *testing.T) {
+	withKernels(t, func(t *testing.T) {
+		r := NewRand(8)
+		valid := 0
+		for i := range 60 {
+			tr := randomConvTrial(r)
+			c := &tr.cc
+			c.cout = c.groups * (1 + r.IntN(gemmFewRows-1))
+			c.h, c.w = c.h+r.IntN(30), c.w+r.IntN(30)
+			t.Run(fmt.Sprint(i), func(t *testing.T) {
+				x := randT[float32](t, uint64(i), c.n, c.cin, c.h, c.w)
+				w := randT[float32](t, uint64(i)+1, c.cout, c.cin/c.groups, c.kh, c.kw)
+				if tr.nhwc {
+					tr.p.DataFormat = ""
+				}
+				g, err := resolveConv("conv2d", x.Shape, w.Shape, tr.p)
+				if err != nil {
+					return // geometry without output
+				}
+				valid++
+				mk := kernelFor[float32](kernels)
+				var ref *Tensor[float32]
+				for _, force := range []string{"bounds", "shift"} {
+					for _, budget := range []int{1 << 22, 1} {
+						convForce, convShiftBudget, convColBudget = force, budget, budget
+						got := newUnchecked[float32]([]int{g.n, g.cout, g.oh, g.ow})
+						conv2dFewRows(mk, x, w, g, got)
+						convForce, convShiftBudget, convColBudget = "", 1<<22, 1<<22
+						if ref == nil {
+							ref = got
+							continue
+						}
+						for j := range ref.Data {
+							if math.Float32bits(ref.Data[j]) != math.Float32bits(got.Data[j]) {
+								require.FailNowf(t, "packings differ", "%v: %s, band budget %d: value %d is %v, im2col bands give %v",
 									tr, force, budget, j, got.Data[j], ref.Data[j])
 							}
 						}
