@@ -132,6 +132,10 @@ func getBuffers[T Float](mk *microKernel[T], mRows, nCols, k int) *gemmBuffers[T
 func gemmBlock[T Float](mk *microKernel[T], i0, i1, j0, j1, k int, a aPacker[T], b bPacker[T], c []T, ldc int) {
 	buf := getBuffers(mk, i1-i0, j1-j0, k)
 	defer gemmPool[T]().Put(buf)
+	// A row-major A is read in place by a kernel that can (no packing: a transposition, which for a product with
+	// few columns costs as much as the product), but for a last panel of fewer than mr rows.
+	rowA, inPlace := a.(matView[T])
+	inPlace = inPlace && rowA.cs == 1 && mk.tileA != nil
 	for jc := j0; jc < j1; jc += mk.nc {
 		nc := min(mk.nc, j1-jc)
 		for pc := 0; pc < k; pc += mk.kc {
@@ -140,9 +144,52 @@ func gemmBlock[T Float](mk *microKernel[T], i0, i1, j0, j1, k int, a aPacker[T],
 			b.packB(bp, pc, jc, kc, nc, mk.nr)
 			for ic := i0; ic < i1; ic += mk.mc {
 				mc := min(mk.mc, i1-ic)
-				ap := a.panelsA(buf.a, ic, pc, mc, kc, mk.mr)
 				// The first k block stores, later ones add.
+				if inPlace {
+					gemmMacroRowA(mk, rowA, ic, pc, mc, nc, kc, bp, c[ic*ldc+jc:], ldc, pc > 0, buf)
+					continue
+				}
+				ap := a.panelsA(buf.a, ic, pc, mc, kc, mk.mr)
 				gemmMacro(mk, mc, nc, kc, ap, bp, c[ic*ldc+jc:], ldc, pc > 0, buf.tile)
+			}
+		}
+	}
+}
+
+// gemmMacroRowA is gemmMacro with the mc×kc block of A at rows ic…, columns pc… of a read in place by mk.tileA;
+// a last panel of fewer than mr rows is packed (zero-padded) and goes to mk.tile.
+func gemmMacroRowA[T Float](mk *microKernel[T], a matView[T], ic, pc, mc, nc, kc int, bp, c []T, ldc int, acc bool, buf *gemmBuffers[T]) {
+	mr, nr := mk.mr, mk.nr
+	full := mc / mr * mr
+	var last []T
+	if full < mc {
+		last = a.panelsA(buf.a, ic+full, pc, mc-full, kc, mr)
+	}
+	for jr := 0; jr < nc; jr += nr {
+		b := bp[jr*kc : (jr+nr)*kc]
+		cols := min(nr, nc-jr)
+		for ir := 0; ir < mc; ir += mr {
+			off := ir*ldc + jr
+			if ir < full && cols == nr {
+				mk.tileA(kc, a.data[(ic+ir)*a.rs+pc:], a.rs, b, c[off:], ldc, acc)
+				continue
+			}
+			if ir < full {
+				mk.tileA(kc, a.data[(ic+ir)*a.rs+pc:], a.rs, b, buf.tile, nr, false)
+			} else {
+				mk.tile(kc, last, b, buf.tile, nr, false)
+			}
+			rows := min(mr, mc-ir)
+			for i := range rows {
+				dst := c[off+i*ldc : off+i*ldc+cols]
+				src := buf.tile[i*nr : i*nr+cols]
+				if acc {
+					for j, v := range src {
+						dst[j] += v
+					}
+				} else {
+					copy(dst, src)
+				}
 			}
 		}
 	}

@@ -156,3 +156,35 @@ func TestSelectKernels(t *testing.T) {
 	require.ErrorContains(t, err, `PIRDRR_KERNELS="sse9"`)
 	require.Equal(t, names[0], p.name)
 }
+
+// TestGemmRowAMatchesPacked: the kernels that read a row-major A in place give the very bits of the kernels that
+// read it packed, on every shape class (full and partial row panels, several k blocks, a leading dimension larger
+// than k).
+func TestGemmRowAMatchesPacked(t *testing.T) {
+	t.Run("float32", func(t *testing.T) { testGemmRowAMatchesPacked[float32](t) })
+	t.Run("float64", func(t *testing.T) { testGemmRowAMatchesPacked[float64](t) })
+}
+
+func testGemmRowAMatchesPacked[T Float](t *testing.T) {
+	for _, p := range kernelPaths() {
+		mk := kernelFor[T](p)
+		if mk.tileA == nil {
+			continue
+		}
+		packed := *mk
+		packed.tileA = nil
+		for _, s := range [][3]int{{mk.mr, mk.nr, 7}, {5*mk.mr + 3, 3*mk.nr + 5, mk.kc + 9}, {mk.mc + 7, 40, 2*mk.kc + 1}} {
+			m, n, k := s[0], s[1], s[2]
+			lda := k + 3
+			a := randT[T](t, 1, m*lda)
+			b := randT[T](t, 2, k*n)
+			av := matView[T]{data: a.Data[:(m-1)*lda+k], rs: lda, cs: 1}
+			bv := matView[T]{data: b.Data, rs: n, cs: 1}
+			want := make([]T, m*n)
+			gemmOn(&packed, m, n, k, av, bv, want, n, false)
+			got := make([]T, m*n)
+			gemmOn(mk, m, n, k, av, bv, got, n, true)
+			require.Equal(t, want, got, "%s %v", p.name, s)
+		}
+	}
+}

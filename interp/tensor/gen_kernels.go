@@ -69,72 +69,124 @@ type writer struct{ bytes.Buffer }
 
 func (w *writer) p(format string, args ...any) { fmt.Fprintf(&w.Buffer, format+"\n", args...) }
 
-func (g gemmKernel) fn() string {
+func (g gemmKernel) fn(rowA bool) string {
+	if rowA {
+		return fmt.Sprintf("gemm%s%sRowA", g.elem.name, g.isa.name)
+	}
 	return fmt.Sprintf("gemm%s%s", g.elem.name, g.isa.name)
 }
 
 func (g gemmKernel) vreg(i int) string { return fmt.Sprintf("%s%d", g.isa.reg, i) }
 
-// emit writes the kernel. Registers: accumulators 0 … MR·NV-1, then NV for the B row, the rest for broadcasts.
-func (g gemmKernel) emit(w *writer) {
+// emit writes the kernel, with A packed (a panel of k steps of MR values) or, with rowA, read in place (MR rows of
+// a row-major matrix, lda elements apart, from which step p reads column p): the same values in the same order, so
+// the two forms give the same bits. Registers: accumulators 0 … MR·NV-1, then NV for the B row, the rest for
+// broadcasts; in the rowA form SI addresses rows 0–5 and R10 rows 6–11, as base + {0, 1, 2, 4}·lda (R11) and
+// + 3·lda (R12), + 5·lda (R13).
+func (g gemmKernel) emit(w *writer, rowA bool) {
 	lanes := g.isa.bytes / g.elem.size
 	nacc := g.mr * g.nv
 	bReg := nacc
 	firstBcast := nacc + g.nv
 	nBcast := g.isa.regs - firstBcast
+	fn := g.fn(rowA)
 	if nBcast < 1 {
-		log.Fatalf("%s: %d accumulators and %d B registers leave no register for A", g.fn(), nacc, g.nv)
+		log.Fatalf("%s: %d accumulators and %d B registers leave no register for A", fn, nacc, g.nv)
 	}
+	if rowA && g.mr > 12 {
+		log.Fatalf("%s: the row addressing reaches 12 rows, not %d", fn, g.mr)
+	}
+	shift := map[int]int{4: 2, 8: 3}[g.elem.size]
 	acc := func(i, v int) string { return g.vreg(i*g.nv + v) }
-	w.p("// func %s(k int, a, b, c *%s, ldc int, acc int)", g.fn(), g.elem.goType)
+	// aAddr is the address of A's element of row i at step p.
+	aAddr := func(i, p int) string {
+		if !rowA {
+			return fmt.Sprintf("%d(SI)", (p*g.mr+i)*g.elem.size)
+		}
+		base := "SI"
+		if i >= 6 {
+			base, i = "R10", i-6
+		}
+		off := p * g.elem.size
+		return fmt.Sprintf("%d(%s)%s", off, base, []string{"", "(R11*1)", "(R11*2)", "(R12*1)", "(R11*4)", "(R13*1)"}[i])
+	}
+	if rowA {
+		w.p("// func %s(k int, a *%s, lda int, b, c *%s, ldc int, acc int)", fn, g.elem.goType, g.elem.goType)
+	} else {
+		w.p("// func %s(k int, a, b, c *%s, ldc int, acc int)", fn, g.elem.goType)
+	}
 	w.p("// %d×%d tile (%d rows of %d %s vectors), k unrolled %d times.", g.mr, g.nv*lanes, g.mr, g.nv, g.isa.reg+"MM", g.unroll)
-	w.p("TEXT ·%s(SB), NOSPLIT, $0-48", g.fn())
-	w.p("\tMOVQ k+0(FP), CX")
-	w.p("\tMOVQ a+8(FP), SI")
-	w.p("\tMOVQ b+16(FP), DI")
-	w.p("\tMOVQ c+24(FP), DX")
-	w.p("\tMOVQ ldc+32(FP), R8")
-	w.p("\tMOVQ acc+40(FP), R9")
-	w.p("\tSHLQ $%d, R8", map[int]int{4: 2, 8: 3}[g.elem.size])
+	if rowA {
+		w.p("TEXT ·%s(SB), NOSPLIT, $0-56", fn)
+		w.p("\tMOVQ k+0(FP), CX")
+		w.p("\tMOVQ a+8(FP), SI")
+		w.p("\tMOVQ lda+16(FP), R11")
+		w.p("\tMOVQ b+24(FP), DI")
+		w.p("\tMOVQ c+32(FP), DX")
+		w.p("\tMOVQ ldc+40(FP), R8")
+		w.p("\tMOVQ acc+48(FP), R9")
+		w.p("\tSHLQ $%d, R11", shift)
+		w.p("\tLEAQ (R11)(R11*2), R12")
+		w.p("\tLEAQ (R11)(R11*4), R13")
+		w.p("\tLEAQ (SI)(R12*2), R10")
+	} else {
+		w.p("TEXT ·%s(SB), NOSPLIT, $0-48", fn)
+		w.p("\tMOVQ k+0(FP), CX")
+		w.p("\tMOVQ a+8(FP), SI")
+		w.p("\tMOVQ b+16(FP), DI")
+		w.p("\tMOVQ c+24(FP), DX")
+		w.p("\tMOVQ ldc+32(FP), R8")
+		w.p("\tMOVQ acc+40(FP), R9")
+	}
+	w.p("\tSHLQ $%d, R8", shift)
 	for i := range nacc {
 		w.p("\tVXORPS %s, %s, %s", g.vreg(i), g.vreg(i), g.vreg(i))
 	}
 	step := func(p int) {
-		aOff := p * g.mr * g.elem.size
 		bOff := p * g.nv * g.isa.bytes
 		for v := range g.nv {
 			w.p("\tVMOVUP%s %d(DI), %s", g.elem.ps[1:], bOff+v*g.isa.bytes, g.vreg(bReg+v))
 		}
 		for i := range g.mr {
 			r := g.vreg(firstBcast + i%nBcast)
-			w.p("\t%s %d(SI), %s", g.elem.bcast, aOff+i*g.elem.size, r)
+			w.p("\t%s %s, %s", g.elem.bcast, aAddr(i, p), r)
 			for v := range g.nv {
 				w.p("\tVFMADD231%s %s, %s, %s", g.elem.ps, r, g.vreg(bReg+v), acc(i, v))
 			}
 		}
 	}
+	advance := func(steps int) {
+		if rowA {
+			w.p("\tADDQ $%d, SI", steps*g.elem.size)
+			if g.mr > 6 {
+				w.p("\tADDQ $%d, R10", steps*g.elem.size)
+			}
+		} else {
+			w.p("\tADDQ $%d, SI", steps*g.mr*g.elem.size)
+		}
+		w.p("\tADDQ $%d, DI", steps*g.nv*g.isa.bytes)
+	}
 	w.p("\tCMPQ CX, $%d", g.unroll)
-	w.p("\tJLT %s_tail", g.fn())
-	w.p("%s_loop:", g.fn())
+	w.p("\tJLT %s_tail", fn)
+	w.p("%s_loop:", fn)
 	for p := range g.unroll {
 		step(p)
 	}
-	w.p("\tADDQ $%d, SI", g.unroll*g.mr*g.elem.size)
-	w.p("\tADDQ $%d, DI", g.unroll*g.nv*g.isa.bytes)
+	advance(g.unroll)
 	w.p("\tSUBQ $%d, CX", g.unroll)
 	w.p("\tCMPQ CX, $%d", g.unroll)
-	w.p("\tJGE %s_loop", g.fn())
-	w.p("%s_tail:", g.fn())
+	w.p("\tJGE %s_loop", fn)
+	w.p("%s_tail:", fn)
 	w.p("\tTESTQ CX, CX")
-	w.p("\tJZ %s_store", g.fn())
+	w.p("\tJZ %s_store", fn)
 	step(0)
-	w.p("\tADDQ $%d, SI", g.mr*g.elem.size)
-	w.p("\tADDQ $%d, DI", g.nv*g.isa.bytes)
+	advance(1)
 	w.p("\tDECQ CX")
-	w.p("\tJMP %s_tail", g.fn())
-	w.p("%s_store:", g.fn())
+	w.p("\tJMP %s_tail", fn)
+	w.p("%s_store:", fn)
+	w.p("\tMOVQ DX, BX")
 	w.p("\tTESTQ R9, R9")
-	w.p("\tJZ %s_overwrite", g.fn())
+	w.p("\tJZ %s_overwrite", fn)
 	// acc != 0: C + tile, one rounding per element (addition commutes, so this is C + tile in any operand order).
 	for i := range g.mr {
 		for v := range g.nv {
@@ -144,8 +196,8 @@ func (g gemmKernel) emit(w *writer) {
 			w.p("\tADDQ R8, DX")
 		}
 	}
-	w.p("\tMOVQ c+24(FP), DX")
-	w.p("%s_overwrite:", g.fn())
+	w.p("\tMOVQ BX, DX")
+	w.p("%s_overwrite:", fn)
 	for i := range g.mr {
 		for v := range g.nv {
 			w.p("\tVMOVUP%s %s, %d(DX)", g.elem.ps[1:], acc(i, v), v*g.isa.bytes)
@@ -239,7 +291,8 @@ func generate() []byte {
 	w.p("#include \"textflag.h\"")
 	w.p("")
 	for _, g := range gemmKernels {
-		g.emit(&w)
+		g.emit(&w, false)
+		g.emit(&w, true)
 	}
 	for _, g := range axpyKernels {
 		g.emit(&w)

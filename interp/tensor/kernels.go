@@ -34,7 +34,10 @@ type microKernel[T Float] struct {
 	mr, nr     int
 	kc, mc, nc int
 	tile       func(kc int, a, b, c []T, ldc int, acc bool)
-	axpy       func(a T, x, y []T)
+	// tileA, when not nil, is tile with A read in place: mr rows of a row-major matrix, lda apart, kc values each
+	// (the same values in the same order as tile reads from a packed panel, so the same bits).
+	tileA func(kc int, a []T, lda int, b, c []T, ldc int, acc bool)
+	axpy  func(a T, x, y []T)
 }
 
 // goPath is the portable path: a 4×2 tile accumulated in scalar locals (with amd64's 15 usable floating-point

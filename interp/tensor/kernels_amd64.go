@@ -23,6 +23,18 @@ func gemmF32AVX512(k int, a, b, c *float32, ldc int, acc int)
 func gemmF64AVX512(k int, a, b, c *float64, ldc int, acc int)
 
 //go:noescape
+func gemmF32AVX2RowA(k int, a *float32, lda int, b, c *float32, ldc int, acc int)
+
+//go:noescape
+func gemmF64AVX2RowA(k int, a *float64, lda int, b, c *float64, ldc int, acc int)
+
+//go:noescape
+func gemmF32AVX512RowA(k int, a *float32, lda int, b, c *float32, ldc int, acc int)
+
+//go:noescape
+func gemmF64AVX512RowA(k int, a *float64, lda int, b, c *float64, ldc int, acc int)
+
+//go:noescape
 func axpyF32AVX2(a float32, x, y *float32, n int)
 
 //go:noescape
@@ -48,6 +60,21 @@ func asmTile[T Float](mr, nr int, kern func(k int, a, b, c *T, ldc int, acc int)
 	}
 }
 
+// asmTileRowA wraps an assembly GEMM kernel that reads A in place (mr rows lda apart) as a gemmTileRowA,
+// checking the extent of every operand.
+func asmTileRowA[T Float](mr, nr int, kern func(k int, a *T, lda int, b, c *T, ldc int, acc int)) func(kc int, a []T, lda int, b, c []T, ldc int, acc bool) {
+	return func(kc int, a []T, lda int, b, c []T, ldc int, acc bool) {
+		if kc <= 0 || lda < kc || len(a) < (mr-1)*lda+kc || len(b) < kc*nr || ldc < nr || len(c) < (mr-1)*ldc+nr {
+			panic("tensor: gemm kernel called out of bounds")
+		}
+		flag := 0
+		if acc {
+			flag = 1
+		}
+		kern(kc, &a[0], lda, &b[0], &c[0], ldc, flag)
+	}
+}
+
 // asmAxpy wraps an assembly axpy kernel, checking that y is as long as x.
 func asmAxpy[T Float](kern func(a T, x, y *T, n int)) func(a T, x, y []T) {
 	return func(a T, x, y []T) {
@@ -69,18 +96,18 @@ func archKernelPaths() []*kernelPath {
 		paths = append(paths, &kernelPath{
 			name: "avx512",
 			f32: microKernel[float32]{mr: 12, nr: 32, kc: 256, mc: 96, nc: 512,
-				tile: asmTile(12, 32, gemmF32AVX512), axpy: asmAxpy(axpyF32AVX512)},
+				tile: asmTile(12, 32, gemmF32AVX512), tileA: asmTileRowA(12, 32, gemmF32AVX512RowA), axpy: asmAxpy(axpyF32AVX512)},
 			f64: microKernel[float64]{mr: 12, nr: 16, kc: 256, mc: 96, nc: 256,
-				tile: asmTile(12, 16, gemmF64AVX512), axpy: asmAxpy(axpyF64AVX512)},
+				tile: asmTile(12, 16, gemmF64AVX512), tileA: asmTileRowA(12, 16, gemmF64AVX512RowA), axpy: asmAxpy(axpyF64AVX512)},
 		})
 	}
 	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
 		paths = append(paths, &kernelPath{
 			name: "avx2",
 			f32: microKernel[float32]{mr: 6, nr: 16, kc: 256, mc: 96, nc: 512,
-				tile: asmTile(6, 16, gemmF32AVX2), axpy: asmAxpy(axpyF32AVX2)},
+				tile: asmTile(6, 16, gemmF32AVX2), tileA: asmTileRowA(6, 16, gemmF32AVX2RowA), axpy: asmAxpy(axpyF32AVX2)},
 			f64: microKernel[float64]{mr: 6, nr: 8, kc: 256, mc: 96, nc: 256,
-				tile: asmTile(6, 8, gemmF64AVX2), axpy: asmAxpy(axpyF64AVX2)},
+				tile: asmTile(6, 8, gemmF64AVX2), tileA: asmTileRowA(6, 8, gemmF64AVX2RowA), axpy: asmAxpy(axpyF64AVX2)},
 		})
 	}
 	return paths
