@@ -11,8 +11,8 @@ type convB[T Float] struct {
 
 // packB writes im2col[p0:p0+kc, j0:j0+nc] into dst as nr-column panels (see bPacker): for each row, every output
 // row the columns cross is one run of input values (strided by sw), copied in pieces that stay inside a panel.
-func (b convB[T]) packB(dst []T, p0, j0, kc, nc, nr int) {
-	g := b.g
+func (b convB[T]) packB(dst []T, p0, j0, kc, nc int, mk *microKernel[T]) {
+	g, nr := b.g, mk.nr
 	taps := g.kh * g.kw
 	hw := g.h * g.w
 	panelStride := nr * kc

@@ -93,19 +93,10 @@ type shiftB[T Float] struct {
 	q0   int
 }
 
-// packB copies runs of nr values of every row into the panels (see bPacker).
-func (b shiftB[T]) packB(dst []T, p0, j0, kc, nc, nr int) {
-	full := nc / nr * nr
+// packB deals every row out to the panels (see bPacker).
+func (b shiftB[T]) packB(dst []T, p0, j0, kc, nc int, mk *microKernel[T]) {
 	for p := range kc {
-		row := b.xs[b.offs[p0+p]+b.q0+j0 : b.offs[p0+p]+b.q0+j0+nc]
-		o := p * nr
-		for jr := 0; jr < full; jr += nr {
-			copyRun(dst[jr*kc+o:jr*kc+o+nr], row[jr:jr+nr])
-		}
-		if full < nc {
-			d := dst[full*kc+o : full*kc+o+nr]
-			n := copy(d, row[full:])
-			clear(d[n:])
-		}
+		off := b.offs[p0+p] + b.q0 + j0
+		dealRow(mk, dst, p, kc, b.xs[off:off+nc])
 	}
 }

@@ -32,9 +32,9 @@ type aPacker[T Float] interface {
 
 // bPacker supplies blocks of B as packed panels.
 type bPacker[T Float] interface {
-	// packB writes B[p0:p0+kc, j0:j0+nc] into dst as ceil(nc/nr) panels, each kc steps of nr values (columns
-	// past nc zero).
-	packB(dst []T, p0, j0, kc, nc, nr int)
+	// packB writes B[p0:p0+kc, j0:j0+nc] into dst as ceil(nc/mk.nr) panels, each kc steps of mk.nr values
+	// (columns past nc zero).
+	packB(dst []T, p0, j0, kc, nc int, mk *microKernel[T])
 }
 
 // gemm computes C = A·B on the kernel path in use, where A is m×k, B is k×n and C is row-major with leading
@@ -141,7 +141,7 @@ func gemmBlock[T Float](mk *microKernel[T], i0, i1, j0, j1, k int, a aPacker[T],
 		for pc := 0; pc < k; pc += mk.kc {
 			kc := min(mk.kc, k-pc)
 			bp := buf.b[:roundUp(nc, mk.nr)*kc]
-			b.packB(bp, pc, jc, kc, nc, mk.nr)
+			b.packB(bp, pc, jc, kc, nc, mk)
 			for ic := i0; ic < i1; ic += mk.mc {
 				mc := min(mk.mc, i1-ic)
 				// The first k block stores, later ones add.

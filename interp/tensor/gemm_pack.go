@@ -33,22 +33,13 @@ func (a matView[T]) panelsA(buf []T, i0, p0, mc, kc, mr int) []T {
 
 // packB packs B[p0:p0+kc, j0:j0+nc] into dst as nr-column panels, each stored k-major (nr consecutive values per
 // k), zero-padding partial panels.
-func (b matView[T]) packB(dst []T, p0, j0, kc, nc, nr int) {
-	full := nc / nr * nr
+func (b matView[T]) packB(dst []T, p0, j0, kc, nc int, mk *microKernel[T]) {
+	nr := mk.nr
 	if b.cs == 1 {
 		// Row-contiguous B (im2col matrices, 1×1 convolutions, untransposed matmuls): read each row once, in order,
 		// and deal its runs of nr out to the panels.
 		for p := range kc {
-			row := b.data[(p0+p)*b.rs+j0 : (p0+p)*b.rs+j0+nc]
-			o := p * nr
-			for jr := 0; jr < full; jr += nr {
-				copyRun(dst[jr*kc+o:jr*kc+o+nr], row[jr:jr+nr])
-			}
-			if full < nc {
-				d := dst[full*kc+o : full*kc+o+nr]
-				n := copy(d, row[full:])
-				clear(d[n:])
-			}
+			dealRow(mk, dst, p, kc, b.data[(p0+p)*b.rs+j0:(p0+p)*b.rs+j0+nc])
 		}
 		return
 	}
@@ -106,15 +97,30 @@ func (pa *packedA[T]) panelsA(_ []T, i0, p0, mc, kc, mr int) []T {
 	return pa.data[off : off+roundUp(mc, mr)*kc]
 }
 
-// copyRun copies src into dst (of equal length): a loop for the short runs of the portable path's 2-wide panels,
-// where calling memmove costs more than the copy, else copy.
-func copyRun[T Float](dst, src []T) {
-	if len(src) > 4 {
-		copy(dst, src)
-		return
+// dealRow writes row (nc values of B's row p of a kc-deep block) into its place in the nr-wide panels of dst:
+// runs of nr values, the last one zero-padded.
+func dealRow[T Float](mk *microKernel[T], dst []T, p, kc int, row []T) {
+	nr := mk.nr
+	full := len(row) / nr
+	if full > 0 {
+		mk.deal(dst[p*nr:], nr*kc, row[:full*nr], full)
 	}
-	dst = dst[:len(src)]
-	for i, v := range src {
-		dst[i] = v
+	if rest := row[full*nr:]; len(rest) > 0 {
+		d := dst[full*nr*kc+p*nr : full*nr*kc+(p+1)*nr]
+		n := copy(d, rest)
+		clear(d[n:])
+	}
+}
+
+// goDeal copies chunks runs of len(src)/chunks values from src to dst, stride values apart in dst (microKernel.deal).
+func goDeal[T Float](dst []T, stride int, src []T, chunks int) {
+	nr := len(src) / max(chunks, 1)
+	for c := range chunks {
+		d, s := dst[c*stride:c*stride+nr], src[c*nr:(c+1)*nr]
+		if nr == 2 {
+			d[0], d[1] = s[0], s[1] // memmove's call costs more than two values
+			continue
+		}
+		copy(d, s)
 	}
 }

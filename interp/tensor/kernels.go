@@ -38,14 +38,17 @@ type microKernel[T Float] struct {
 	// (the same values in the same order as tile reads from a packed panel, so the same bits).
 	tileA func(kc int, a []T, lda int, b, c []T, ldc int, acc bool)
 	axpy  func(a T, x, y []T)
+	// deal copies chunks runs of nr values from src (contiguous) to dst, stride values apart: one row of B into
+	// its place in every panel.
+	deal func(dst []T, stride int, src []T, chunks int)
 }
 
 // goPath is the portable path: a 4×2 tile accumulated in scalar locals (with amd64's 15 usable floating-point
 // registers, 8 accumulators beat larger tiles that spill).
 var goPath = &kernelPath{
 	name: "go",
-	f32:  microKernel[float32]{mr: 4, nr: 2, kc: 256, mc: 128, nc: 512, tile: goTile[float32], axpy: goAxpy[float32]},
-	f64:  microKernel[float64]{mr: 4, nr: 2, kc: 256, mc: 128, nc: 512, tile: goTile[float64], axpy: goAxpy[float64]},
+	f32:  microKernel[float32]{mr: 4, nr: 2, kc: 256, mc: 128, nc: 512, tile: goTile[float32], axpy: goAxpy[float32], deal: goDeal[float32]},
+	f64:  microKernel[float64]{mr: 4, nr: 2, kc: 256, mc: 128, nc: 512, tile: goTile[float64], axpy: goAxpy[float64], deal: goDeal[float64]},
 }
 
 // kernelPaths lists the paths this machine runs, fastest first; the portable path is last.

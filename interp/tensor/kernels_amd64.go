@@ -35,6 +35,18 @@ func gemmF32AVX512RowA(k int, a *float32, lda int, b, c *float32, ldc int, acc i
 func gemmF64AVX512RowA(k int, a *float64, lda int, b, c *float64, ldc int, acc int)
 
 //go:noescape
+func dealF32AVX2(dst *float32, stride int, src *float32, chunks int)
+
+//go:noescape
+func dealF64AVX2(dst *float64, stride int, src *float64, chunks int)
+
+//go:noescape
+func dealF32AVX512(dst *float32, stride int, src *float32, chunks int)
+
+//go:noescape
+func dealF64AVX512(dst *float64, stride int, src *float64, chunks int)
+
+//go:noescape
 func axpyF32AVX2(a float32, x, y *float32, n int)
 
 //go:noescape
@@ -75,6 +87,19 @@ func asmTileRowA[T Float](mr, nr int, kern func(k int, a *T, lda int, b, c *T, l
 	}
 }
 
+// asmDeal wraps an assembly deal kernel copying runs of nr values, checking the extent of dst and src.
+func asmDeal[T Float](nr int, kern func(dst *T, stride int, src *T, chunks int)) func(dst []T, stride int, src []T, chunks int) {
+	return func(dst []T, stride int, src []T, chunks int) {
+		if chunks <= 0 {
+			return
+		}
+		if stride < nr || len(src) < chunks*nr || len(dst) < (chunks-1)*stride+nr {
+			panic("tensor: deal kernel called out of bounds")
+		}
+		kern(&dst[0], stride, &src[0], chunks)
+	}
+}
+
 // asmAxpy wraps an assembly axpy kernel, checking that y is as long as x.
 func asmAxpy[T Float](kern func(a T, x, y *T, n int)) func(a T, x, y []T) {
 	return func(a T, x, y []T) {
@@ -96,18 +121,18 @@ func archKernelPaths() []*kernelPath {
 		paths = append(paths, &kernelPath{
 			name: "avx512",
 			f32: microKernel[float32]{mr: 12, nr: 32, kc: 256, mc: 96, nc: 512,
-				tile: asmTile(12, 32, gemmF32AVX512), tileA: asmTileRowA(12, 32, gemmF32AVX512RowA), axpy: asmAxpy(axpyF32AVX512)},
+				tile: asmTile(12, 32, gemmF32AVX512), tileA: asmTileRowA(12, 32, gemmF32AVX512RowA), axpy: asmAxpy(axpyF32AVX512), deal: asmDeal(32, dealF32AVX512)},
 			f64: microKernel[float64]{mr: 12, nr: 16, kc: 256, mc: 96, nc: 256,
-				tile: asmTile(12, 16, gemmF64AVX512), tileA: asmTileRowA(12, 16, gemmF64AVX512RowA), axpy: asmAxpy(axpyF64AVX512)},
+				tile: asmTile(12, 16, gemmF64AVX512), tileA: asmTileRowA(12, 16, gemmF64AVX512RowA), axpy: asmAxpy(axpyF64AVX512), deal: asmDeal(16, dealF64AVX512)},
 		})
 	}
 	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
 		paths = append(paths, &kernelPath{
 			name: "avx2",
 			f32: microKernel[float32]{mr: 6, nr: 16, kc: 256, mc: 96, nc: 512,
-				tile: asmTile(6, 16, gemmF32AVX2), tileA: asmTileRowA(6, 16, gemmF32AVX2RowA), axpy: asmAxpy(axpyF32AVX2)},
+				tile: asmTile(6, 16, gemmF32AVX2), tileA: asmTileRowA(6, 16, gemmF32AVX2RowA), axpy: asmAxpy(axpyF32AVX2), deal: asmDeal(16, dealF32AVX2)},
 			f64: microKernel[float64]{mr: 6, nr: 8, kc: 256, mc: 96, nc: 256,
-				tile: asmTile(6, 8, gemmF64AVX2), tileA: asmTileRowA(6, 8, gemmF64AVX2RowA), axpy: asmAxpy(axpyF64AVX2)},
+				tile: asmTile(6, 8, gemmF64AVX2), tileA: asmTileRowA(6, 8, gemmF64AVX2RowA), axpy: asmAxpy(axpyF64AVX2), deal: asmDeal(8, dealF64AVX2)},
 		})
 	}
 	return paths

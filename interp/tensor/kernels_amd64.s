@@ -2215,3 +2215,95 @@ axpyF64AVX512_scalar:
 axpyF64AVX512_done:
 	VZEROUPPER
 	RET
+
+// func dealF32AVX2(dst *float32, stride int, src *float32, chunks int)
+// Copies chunks runs of 64 bytes (two vectors) from src to dst, dst advancing stride values a run.
+TEXT ·dealF32AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ stride+8(FP), R8
+	MOVQ src+16(FP), SI
+	MOVQ chunks+24(FP), CX
+	SHLQ $2, R8
+	TESTQ CX, CX
+	JZ dealF32AVX2_done
+dealF32AVX2_loop:
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	ADDQ $64, SI
+	ADDQ R8, DI
+	DECQ CX
+	JNZ dealF32AVX2_loop
+dealF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func dealF64AVX2(dst *float64, stride int, src *float64, chunks int)
+// Copies chunks runs of 64 bytes (two vectors) from src to dst, dst advancing stride values a run.
+TEXT ·dealF64AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ stride+8(FP), R8
+	MOVQ src+16(FP), SI
+	MOVQ chunks+24(FP), CX
+	SHLQ $3, R8
+	TESTQ CX, CX
+	JZ dealF64AVX2_done
+dealF64AVX2_loop:
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	ADDQ $64, SI
+	ADDQ R8, DI
+	DECQ CX
+	JNZ dealF64AVX2_loop
+dealF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func dealF32AVX512(dst *float32, stride int, src *float32, chunks int)
+// Copies chunks runs of 128 bytes (two vectors) from src to dst, dst advancing stride values a run.
+TEXT ·dealF32AVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ stride+8(FP), R8
+	MOVQ src+16(FP), SI
+	MOVQ chunks+24(FP), CX
+	SHLQ $2, R8
+	TESTQ CX, CX
+	JZ dealF32AVX512_done
+dealF32AVX512_loop:
+	VMOVUPS (SI), Z0
+	VMOVUPS 64(SI), Z1
+	VMOVUPS Z0, (DI)
+	VMOVUPS Z1, 64(DI)
+	ADDQ $128, SI
+	ADDQ R8, DI
+	DECQ CX
+	JNZ dealF32AVX512_loop
+dealF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func dealF64AVX512(dst *float64, stride int, src *float64, chunks int)
+// Copies chunks runs of 128 bytes (two vectors) from src to dst, dst advancing stride values a run.
+TEXT ·dealF64AVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ stride+8(FP), R8
+	MOVQ src+16(FP), SI
+	MOVQ chunks+24(FP), CX
+	SHLQ $3, R8
+	TESTQ CX, CX
+	JZ dealF64AVX512_done
+dealF64AVX512_loop:
+	VMOVUPS (SI), Z0
+	VMOVUPS 64(SI), Z1
+	VMOVUPS Z0, (DI)
+	VMOVUPS Z1, 64(DI)
+	ADDQ $128, SI
+	ADDQ R8, DI
+	DECQ CX
+	JNZ dealF64AVX512_loop
+dealF64AVX512_done:
+	VZEROUPPER
+	RET
