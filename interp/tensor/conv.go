@@ -309,25 +309,32 @@ func FusedConv2DAddAct[T Float](input, filter, bias, residual *Tensor[T], p Conv
 			return nil, fmt.Errorf("tensor: %s: residual shape %v must equal output shape %v", op, residual.Shape, out.Shape)
 		}
 	}
-	inner := g.oh * g.ow // elements per channel run in NCHW
-	for i := range out.Data {
-		v := float64(out.Data[i])
-		if bias != nil {
-			var c int
-			if g.nhwc {
-				c = i % g.cout
-			} else {
-				c = (i / inner) % g.cout
-			}
-			v += float64(bias.Data[c])
-		}
-		if residual != nil {
-			v += float64(residual.Data[i])
-		}
-		if act != nil {
-			v = act(v)
-		}
-		out.Data[i] = T(v)
+	// The epilogue, by runs of one channel (a plane in NCHW, one element in NHWC), split across goroutines.
+	run := g.oh * g.ow
+	if g.nhwc {
+		run = 1
 	}
+	runs := len(out.Data) / max(run, 1)
+	ParallelFor(runs, 4*run, func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			b := 0.0
+			if bias != nil {
+				b = float64(bias.Data[r%g.cout])
+			}
+			for i := r * run; i < (r+1)*run; i++ {
+				v := float64(out.Data[i])
+				if bias != nil {
+					v += b
+				}
+				if residual != nil {
+					v += float64(residual.Data[i])
+				}
+				if act != nil {
+					v = act(v)
+				}
+				out.Data[i] = T(v)
+			}
+		}
+	})
 	return out, nil
 }
