@@ -121,7 +121,7 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&v.jobs, "j", 0, "rule mode: rules verified in parallel (default: the number of CPUs)")
 	fs.BoolVar(&v.verbose, "v", false, "print every program checked for every rule (rule mode), or output names in full (program mode)")
 	fs.BoolVar(&v.allowSkip, "allow-skip", false, "rule mode: exit 0 even when rules were SKIPPED (they are still reported)")
-	fs.Int64Var(&v.maxMACs, "max-macs", 0, "program mode: largest multiply-accumulate count of one conv2d, matmul or fc the interpreter evaluates (default 2^37, about a minute on two cores)")
+	fs.Int64Var(&v.maxMACs, "max-macs", 0, "program mode: largest multiply-accumulate count of one conv2d, matmul or fc the interpreter evaluates (default 2^40, about 20 seconds on two cores)")
 	fs.IntVar(&v.maxElements, "max-elements", 0, "program mode: largest element count of one tensor the interpreter holds (default 2^28, 1 GiB in float32)")
 	fs.StringVar(&v.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to `file` (for go tool pprof)")
 	fs.BoolVar(&v.captured, "captured-batch", false, "program mode: evaluate a graph captured at a static batch at that batch, not rebatched to -batch first")

@@ -80,7 +80,8 @@ func TestGemmBlockingBoundaries(t *testing.T) {
 }
 
 // TestGemmDeterministic checks that every path gives the same bits whatever GOMAXPROCS and whether the product is
-// split, and that the paths agree with the portable one within the documented tolerance (see the package doc).
+// split, that the paths agree with the portable one within the documented tolerance (see the package doc), and
+// that the assembly paths, which compute the same FMA chains over the same k blocks, give the same bits.
 func TestGemmDeterministic(t *testing.T) {
 	t.Run("float32", func(t *testing.T) { testGemmDeterministic[float32](t) })
 	t.Run("float64", func(t *testing.T) { testGemmDeterministic[float64](t) })
@@ -94,6 +95,7 @@ func testGemmDeterministic[T Float](t *testing.T) {
 		b := randT[T](t, 2, k, n)
 		ref := make([]T, m*n)
 		gemmOn(kernelFor[T](goPath), m, n, k, matView[T]{data: a.Data, rs: k, cs: 1}, matView[T]{data: b.Data, rs: n, cs: 1}, ref, n, false)
+		var asm []T
 		for _, p := range kernelPaths() {
 			mk := kernelFor[T](p)
 			var first []T
@@ -112,6 +114,12 @@ func testGemmDeterministic[T Float](t *testing.T) {
 			gemmOn(mk, m, n, k, matView[T]{data: a.Data, rs: k, cs: 1}, matView[T]{data: b.Data, rs: n, cs: 1}, serial, n, false)
 			require.Equal(t, first, serial, "%s %v: the split changed the bits", p.name, s)
 			requirePathsAgree(t, ref, first, a.Data, b.Data, m, n, k, fmt.Sprintf("%s %v", p.name, s))
+			if p != goPath {
+				if asm == nil {
+					asm = first
+				}
+				require.Equal(t, asm, first, "%s %v: the assembly paths differ", p.name, s)
+			}
 		}
 	}
 }
