@@ -1,7 +1,9 @@
 package drrcli
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/pirdrr/drr/internal/sample"
+	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/rules"
 )
 
@@ -220,7 +223,9 @@ func TestVerifyProgramMode(t *testing.T) {
 	code, out, errs := run(t, "", "verify", model)
 	require.Equal(t, exitOK, code, "%s\n%s", out, errs)
 	assert.Contains(t, out, "verify "+model+": inplace → value_semantics.wrap →")
-	assert.Contains(t, out, "3 run(s) from seed 1, float32, tolerance rel 1e-05 or each output's float32 error budget")
+	kernels, err := interp.Kernels()
+	require.NoError(t, err)
+	assert.Contains(t, out, "3 run(s) from seed 1, float32 on the "+kernels+" kernels, tolerance rel 1e-05 or each output's float32 error budget")
 	assert.Regexp(t, `(?m)^  probs +\[1 10\] +\S+ +\S+ +\S+  ok$`, out)
 	assert.Contains(t, out, "ok: 1 output(s) agree (max rel ")
 	assert.Contains(t, errs, "conv2d_bn_fold", "pass statistics on standard error")
@@ -236,7 +241,7 @@ func TestVerifyProgramMode(t *testing.T) {
 	// batch-norm folds alone leave theirs.
 	code, out, _ = run(t, "", "verify", "-fill-weights", "5", "-float32", "-rtol", "1e-4", model)
 	require.Equal(t, exitOK, code, out)
-	assert.Contains(t, out, "float32, tolerance rel 0.0001")
+	assert.Contains(t, out, "float32 on the "+kernels+" kernels, tolerance rel 0.0001")
 	assert.Contains(t, out, "weight arithmetic left after the passes: none")
 	code, out, _ = run(t, "", "verify", "-passes", "conv_bn_relu", "-fill-weights", "5", model)
 	require.Equal(t, exitOK, code, out)
@@ -354,4 +359,24 @@ func TestVerifyCorpus(t *testing.T) {
 			t.Log(out)
 		})
 	}
+}
+
+// TestVerifyRejectsUnknownKernels runs drrc verify in a child process whose PIRDRR_KERNELS names no kernel path
+// (the variable is read when the process starts): a usage error naming the variable and the paths there are, not
+// a verification on another path than the one asked for.
+func TestVerifyRejectsUnknownKernels(t *testing.T) {
+	if os.Getenv("DRRCLI_KERNELS_CHILD") != "" {
+		dir := t.TempDir()
+		model := write(t, dir, "tiny.json", string(sample.JSON()))
+		code, out, errs := run(t, "", "verify", model)
+		fmt.Printf("exit %d\n%s%s", code, out, errs)
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestVerifyRejectsUnknownKernels$", "-test.v")
+	cmd.Env = append(os.Environ(), "DRRCLI_KERNELS_CHILD=1", "PIRDRR_KERNELS=sse9")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Contains(t, string(out), fmt.Sprintf("exit %d\n", exitUsage))
+	assert.Contains(t, string(out), `drrc verify: PIRDRR_KERNELS="sse9": this machine runs the kernel paths `)
+	assert.NotContains(t, string(out), "run(s) from seed")
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -50,7 +51,7 @@ func benchCompare(b *testing.B, p *ir.Program, opts CompareOptions) {
 	b.Helper()
 	q := p.Clone()
 	var peak uint64
-	start := time.Now()
+	start, cpu0 := time.Now(), cpuTime()
 	for range b.N {
 		peak = max(peak, peakHeap(func() {
 			_, err := Compare(p, q, opts)
@@ -58,6 +59,10 @@ func benchCompare(b *testing.B, p *ir.Program, opts CompareOptions) {
 		}))
 	}
 	b.ReportMetric(time.Since(start).Seconds()/float64(b.N), "s/op")
+	if cpu := cpuTime() - cpu0; cpu > 0 {
+		// CPU time, which other jobs on a shared machine do not inflate (wall time grows with their load).
+		b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
+	}
 	b.ReportMetric(float64(peak)/(1<<20), "peak-MiB")
 }
 
@@ -190,16 +195,55 @@ func TestLLaMAShapedVerifies(t *testing.T) {
 		}
 	}
 	var rep *Report
-	peak := peakHeap(func() {
-		var err error
-		rep, err = Compare(p, p.Clone(), CompareOptions{Runs: 1, Options: Options{Precision: Float32}})
-		require.NoError(t, err)
+	var peak uint64
+	live := peakLive(func() {
+		peak = peakHeap(func() {
+			var err error
+			rep, err = Compare(p, p.Clone(), CompareOptions{Runs: 1, Options: Options{Precision: Float32}})
+			require.NoError(t, err)
+		})
 	})
 	require.Len(t, rep.Outputs, 1)
 	require.Zero(t, rep.Outputs[0].MaxAbs, "a program agrees with its copy exactly")
 	weights := uint64(total) * 4
-	t.Logf("%d parameters (%d MiB in float32), peak heap %d MiB", total, weights>>20, peak>>20)
-	require.Less(t, peak, weights/2, "weights are drawn when read and dropped after their last reader")
+	t.Logf("%d parameters (%d MiB in float32), peak heap %d MiB, peak live heap %d MiB", total, weights>>20, peak>>20, live>>20)
+	// The live heap, not the heap in use: the latter also holds the garbage of the collector's cycle, and where in
+	// that cycle a sample falls varies from run to run (32 to 41 MiB here, against 39.8 for weights/2).
+	require.Less(t, live, weights/2, "weights are drawn when read and dropped after their last reader")
+}
+
+// peakLive returns the largest live heap (what the garbage collector found reachable, runtime/metrics'
+// /gc/heap/live:bytes) at the end of the collections during f: unlike the heap in use, it does not depend on when
+// the collector runs.
+func peakLive(f func()) uint64 {
+	runtime.GC()
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	var peak atomic.Uint64
+	read := func() {
+		metrics.Read(sample)
+		if v := sample[0].Value.Uint64(); v > peak.Load() {
+			peak.Store(v)
+		}
+	}
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			read()
+			select {
+			case <-stop:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}()
+	f()
+	close(stop)
+	<-done
+	runtime.GC() // the last cycle's live heap (what f left reachable at its end) counts too
+	read()
+	return peak.Load()
 }
 
 func mustInts(d []int64) []int {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/pirdrr/drr/analysis"
+	"github.com/pirdrr/drr/interp/tensor"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -51,6 +52,9 @@ type Report struct {
 	RelTol, AbsTol float64
 	// Precision is the precision the programs were evaluated in.
 	Precision Precision
+	// Kernels names the kernel path the matrix products and convolutions ran on ("avx512", "avx2" or "go"; see
+	// Kernels).
+	Kernels string
 	// Outputs has one entry per matched output pair, in the order of the before program.
 	Outputs []OutputDiff
 	// Unmatched lists the outputs of either program without a counterpart in the other.
@@ -295,6 +299,7 @@ func compare(before, after *ir.Program, opts CompareOptions) (*Report, error) {
 	}
 	opts.Precision = opts.Precision.resolve(before, after)
 	rep.Precision = opts.Precision
+	rep.Kernels, _ = Kernels()
 	factor := opts.BudgetFactor
 	if factor == 0 {
 		factor = DefaultBudgetFactor
@@ -304,6 +309,7 @@ func compare(before, after *ir.Program, opts CompareOptions) (*Report, error) {
 	cache := map[string]*Tensor{}
 	// The publications of after are not evaluated: reading a dead weight only to leave it out would draw it (a
 	// 7-billion-parameter model cut to one layer publishes every other weight).
+	opts.compact = true
 	afterOpts := opts.Options
 	afterOpts.skip, rep.Published = publications(before, after)
 	for k := range runs {
@@ -331,7 +337,7 @@ func compare(before, after *ir.Program, opts CompareOptions) (*Report, error) {
 		for i, p := range pairs {
 			ob, oa := rb.Outputs[p[0]], ra.Outputs[p[1]]
 			o := &rep.Outputs[i]
-			o.add(k, ob.Value, oa.Value)
+			o.add(k, ob, oa)
 			o.Random = o.Random || ob.Random || oa.Random
 			o.Rounding = max(o.Rounding, ob.Rounding, oa.Rounding)
 			if factor > 0 {
@@ -376,11 +382,12 @@ func maxIndex(pairs [][2]int, side int) int {
 	return m
 }
 
-// add accumulates the comparison of one run.
-func (o *OutputDiff) add(run int, a, b *Tensor) {
+// add accumulates the comparison of one run of outputs ob (before) and oa (after).
+func (o *OutputDiff) add(run int, ob, oa Output) {
 	if o.Problem != "" {
 		return
 	}
+	a, b := ob.Value, oa.Value
 	if !slices.Equal(a.Shape, b.Shape) {
 		o.Problem = fmt.Sprintf("shape %v before, %v after", a.Shape, b.Shape)
 		return
@@ -389,24 +396,51 @@ func (o *OutputDiff) add(run int, a, b *Tensor) {
 		o.Problem = fmt.Sprintf("element type %s before, %s after", a.DType, b.DType)
 		return
 	}
-	maxAbs, at, scale := 0.0, -1, 0.0
-	for i := range a.Data {
-		d := elemDiff(a.Data[i], b.Data[i])
-		if at < 0 || d > maxAbs {
-			maxAbs, at = d, i
-		}
-		if v := math.Abs(a.Data[i]); !math.IsInf(v, 0) && !math.IsNaN(v) && v > scale {
-			scale = v
-		}
+	var maxAbs, scale, before, after float64
+	var at int
+	ra32, ok32 := ob.raw.([]float32)
+	rb32, okb32 := oa.raw.([]float32)
+	ra64, ok64 := ob.raw.([]float64)
+	rb64, okb64 := oa.raw.([]float64)
+	switch {
+	case ok32 && okb32 && len(ra32) == len(rb32):
+		maxAbs, at, scale, before, after = diffElems(ra32, rb32)
+	case ok64 && okb64 && len(ra64) == len(rb64):
+		maxAbs, at, scale, before, after = diffElems(ra64, rb64)
+	case ob.raw == nil && oa.raw == nil && len(a.Data) == len(b.Data):
+		maxAbs, at, scale, before, after = diffElems(a.Data, b.Data)
+	default:
+		o.Problem = "the outputs were held in different forms (internal error)"
+		return
 	}
 	rel := maxAbs / max(scale, Tiny)
 	o.MaxAbs = max(o.MaxAbs, maxAbs)
 	if rel > o.MaxRel {
 		o.MaxRel, o.Run, o.Scale, o.Shape, o.Index = rel, run, scale, a.Shape, at
 		if at >= 0 {
-			o.Before, o.After = a.Data[at], b.Data[at]
+			o.Before, o.After = before, after
 		}
 	}
+}
+
+// diffElems returns the largest |a[i]−b[i]| (elemDiff), its index (-1 when empty), the scale max|a[i]| over the
+// finite elements, and a[at], b[at].
+func diffElems[T tensor.Float](a, b []T) (maxAbs float64, at int, scale, before, after float64) {
+	at = -1
+	for i := range a {
+		x, y := float64(a[i]), float64(b[i])
+		d := elemDiff(x, y)
+		if at < 0 || d > maxAbs {
+			maxAbs, at = d, i
+		}
+		if v := math.Abs(x); !math.IsInf(v, 0) && !math.IsNaN(v) && v > scale {
+			scale = v
+		}
+	}
+	if at >= 0 {
+		before, after = float64(a[at]), float64(b[at])
+	}
+	return maxAbs, at, scale, before, after
 }
 
 // elemDiff is |x−y|, with NaN equal to NaN and equal infinities equal; a NaN against a number or opposite

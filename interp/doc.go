@@ -13,8 +13,9 @@
 // for programs with none of those (such as the GraphNet captures), the results of the sinks of the top-level block
 // (ir.IsSink: ops none of whose results is used, inputs, parameters and constants aside).
 // pd_op.if and pd_op.while evaluate their regions; ops in a region see the values of enclosing regions. The numeric
-// kernels are those of package interp/tensor (conv2d by im2col + GEMM, pool2d, batch norm, matmul, …) plus the
-// element-wise, comparison, shape and reduction kernels of this package.
+// kernels are those of package interp/tensor (conv2d as an implicit GEMM, matmul, pool2d, batch norm, …; products
+// on assembly micro-kernels chosen by CPU feature, see Kernels) plus the element-wise, comparison, shape and
+// reduction kernels of this package.
 //
 // Arithmetic is float64 by default (Options.Precision): every floating-point element type is computed in that
 // precision, so that a mathematically equivalent rewrite agrees to ~1e-12 and the 1e-5 tolerance only catches real

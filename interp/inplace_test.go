@@ -137,3 +137,77 @@ func TestSoftmaxAxis(t *testing.T) {
 	e := math.Exp(2)
 	assert.InDeltaSlice(t, []float64{0.5, 1 / (1 + e), 0.5, e / (1 + e)}, out["out"].Data, 1e-15)
 }
+
+// TestCompactOutputsAreSnapshots: Compare holds outputs in the evaluation precision, sharing the fetched value's
+// buffer instead of copying it; an inplace op that writes the buffer after the fetch must not change the output.
+func TestCompactOutputsAreSnapshots(t *testing.T) {
+	b := newBuilder(t)
+	x := b.data("x", 2, 3)
+	a := b.v("pd_op.assign", x)
+	b.fetch(a, "taken", 0)
+	y := b.va("pd_op.scale_", []*ir.Value{a, b.full([]int64{1}, -2)}, attr("bias", b.ctx.Float(0.5)))
+	b.fetch(y, "scaled", 1)
+	require.Empty(t, ir.Verify(b.p).Errors())
+	in := []float64{-0.5, 1, 2, 3, 4, 5}
+	feed := &Feed{Inputs: map[string]*Tensor{"x": host([]int{2, 3}, in...)}}
+	for _, prec := range []Precision{Float64, Float32} {
+		res, err := Evaluate(b.p, feed, Options{Precision: prec, compact: true})
+		require.NoError(t, err)
+		require.Len(t, res.Outputs, 2)
+		values := map[string][]float64{}
+		for _, o := range res.Outputs {
+			require.Nil(t, o.Value.Data, "a compact output has no float64 copy")
+			switch raw := o.raw.(type) {
+			case []float32:
+				values[o.Name] = f64sOf(raw)
+			case []float64:
+				values[o.Name] = append([]float64(nil), raw...)
+			default:
+				require.FailNow(t, "no raw data")
+			}
+		}
+		assert.Equal(t, in, values["taken"], "%v: the output keeps the values it had when fetched", prec)
+		assert.Equal(t, []float64{1.5, -1.5, -3.5, -5.5, -7.5, -9.5}, values["scaled"], "%v", prec)
+	}
+}
+
+func f64sOf(d []float32) []float64 {
+	out := make([]float64, len(d))
+	for i, v := range d {
+		out[i] = float64(v)
+	}
+	return out
+}
+
+// TestSetValueInplaceWritesOperand: set_value_ writes its region into x's buffer (no copy of x): a view of x taken
+// before sees the write, an output taken before keeps its values, and the fed tensor is left as it was.
+func TestSetValueInplaceWritesOperand(t *testing.T) {
+	b := newBuilder(t)
+	x := b.data("x", 3, 4)
+	a := b.v("pd_op.assign", x)
+	view := b.v("pd_op.reshape", a, b.ints(-1))
+	b.fetch(a, "taken", 0)
+	y := b.va("pd_op.set_value_with_tensor_", []*ir.Value{a, b.full([]int64{3, 2}, 7), b.ints(0), b.ints(4), b.ints(2)},
+		attr("axes", b.ctx.Int64s(1)), attr("decrease_axes", b.ctx.Int64s()), attr("none_axes", b.ctx.Int64s()))
+	b.fetch(view, "view", 1)
+	b.fetch(b.v("pd_op.reshape", y, b.ints(-1)), "y", 2)
+	require.Empty(t, ir.Verify(b.p).Errors())
+	in := []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}
+	fed := host([]int{3, 4}, in...)
+	want := []float64{7, 1, 7, 3, 7, 5, 7, 7, 7, 9, 7, 11}
+	for _, compact := range []bool{false, true} {
+		res, err := Evaluate(b.p, &Feed{Inputs: map[string]*Tensor{"x": fed}}, Options{compact: compact})
+		require.NoError(t, err)
+		got := map[string][]float64{}
+		for _, o := range res.Outputs {
+			got[o.Name] = o.Value.Data
+			if raw, ok := o.raw.([]float64); ok {
+				got[o.Name] = raw
+			}
+		}
+		assert.Equal(t, want, got["y"], "compact %v", compact)
+		assert.Equal(t, want, got["view"], "compact %v: set_value_ writes its operand's buffer", compact)
+		assert.Equal(t, in, got["taken"], "compact %v: an output taken before keeps its values", compact)
+		assert.Equal(t, in, fed.Data, "compact %v: the fed tensor is not written", compact)
+	}
+}

@@ -116,25 +116,53 @@ func batchStats[T tensor.Float](x *tensor.Tensor[T], ch int, last bool) ([]float
 			inner *= d
 		}
 	}
-	chanOf := func(i int) int {
-		if last {
-			return i % ch
-		}
-		return (i / inner) % ch
-	}
 	count := len(x.Data) / ch
-	for i, v := range x.Data {
-		mean[chanOf(i)] += float64(v)
+	// Channels are independent: each is summed over its elements in the order they are stored (whatever the
+	// split across goroutines), the mean first, then the squared deviations.
+	if last {
+		rows := count
+		tensor.ParallelFor(ch, 4*rows, func(lo, hi int) {
+			for r := range rows {
+				row := x.Data[r*ch+lo : r*ch+hi]
+				for k, v := range row {
+					mean[lo+k] += float64(v)
+				}
+			}
+			for k := lo; k < hi; k++ {
+				mean[k] /= float64(count)
+			}
+			for r := range rows {
+				row := x.Data[r*ch+lo : r*ch+hi]
+				for k, v := range row {
+					d := float64(v) - mean[lo+k]
+					vr[lo+k] += d * d
+				}
+			}
+			for k := lo; k < hi; k++ {
+				vr[k] /= float64(count)
+			}
+		})
+		return mean, vr, count
 	}
-	for k := range mean {
-		mean[k] /= float64(count)
-	}
-	for i, v := range x.Data {
-		d := float64(v) - mean[chanOf(i)]
-		vr[chanOf(i)] += d * d
-	}
-	for k := range vr {
-		vr[k] /= float64(count)
-	}
+	batches := count / max(inner, 1)
+	tensor.ParallelFor(ch, 4*count, func(lo, hi int) {
+		for k := lo; k < hi; k++ {
+			s := 0.0
+			for b := range batches {
+				for _, v := range x.Data[(b*ch+k)*inner : (b*ch+k+1)*inner] {
+					s += float64(v)
+				}
+			}
+			m := s / float64(count)
+			s = 0
+			for b := range batches {
+				for _, v := range x.Data[(b*ch+k)*inner : (b*ch+k+1)*inner] {
+					d := float64(v) - m
+					s += d * d
+				}
+			}
+			mean[k], vr[k] = m, s/float64(count)
+		}
+	})
 	return mean, vr, count
 }

@@ -263,16 +263,17 @@ func kSoftmax[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	if n == 0 || len(x.Data) == 0 {
 		return c.one(out, nil)
 	}
+	// Rows (one per outer and inner index) are independent: split across goroutines, each row computed alike.
 	outer := len(x.Data) / (n * inner)
-	for o := range outer {
-		for i := range inner {
-			base := o*n*inner + i
+	tensor.ParallelFor(outer*inner, 8*n, func(lo, hi int) {
+		e := make([]float64, n)
+		for r := lo; r < hi; r++ {
+			base := r/inner*n*inner + r%inner
 			m := math.Inf(-1)
 			for k := range n {
-				m = math.Max(m, float64(x.Data[base+k*inner]))
+				m = max(m, float64(x.Data[base+k*inner]))
 			}
 			s := 0.0
-			e := make([]float64, n)
 			for k := range n {
 				e[k] = math.Exp(float64(x.Data[base+k*inner]) - m)
 				s += e[k]
@@ -281,7 +282,7 @@ func kSoftmax[T tensor.Float](c *call[T]) ([]*value[T], error) {
 				out.Data[base+k*inner] = T(e[k] / s)
 			}
 		}
-	}
+	})
 	return c.one(out, nil)
 }
 

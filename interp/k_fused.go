@@ -118,11 +118,14 @@ func attention[T tensor.Float](q, k, v, mask *tensor.Tensor[T], alpha float64, c
 	}
 	sq, sk := scores.Shape[2], scores.Shape[3]
 	if mask != nil {
+		shape := scores.Shape
 		if scores, err = tensor.Map2("attention mask", scores, mask, func(s, m T) T { return T(alpha*float64(s) + float64(m)) }); err != nil {
 			return nil, nil, nil, err
 		}
-		if len(scores.Shape) != 4 || scores.Shape[2] != sq || scores.Shape[3] != sk {
-			return nil, nil, nil, fmt.Errorf("mask %v grows the scores", mask.Shape)
+		if !sameInts(scores.Shape, shape) {
+			// A mask with more heads (or batches) than the scores would make as many outputs: no fused attention
+			// broadcasts its scores up.
+			return nil, nil, nil, fmt.Errorf("mask %v grows the scores %v", mask.Shape, shape)
 		}
 	} else {
 		for i := range scores.Data {

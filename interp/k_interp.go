@@ -243,6 +243,8 @@ func kInterp[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	res := &tensor.Tensor[T]{Shape: oshape, Data: make([]T, prod(oshape))}
 	if sameInts(in, out) {
 		copy(res.Data, cf.Data)
+	} else if d == 2 {
+		resample2D(cf.Data, res.Data, cf.Shape[0]*cf.Shape[1], in, out, ax)
 	} else {
 		planes := cf.Shape[0] * cf.Shape[1]
 		inPlane, outPlane := prod(in), prod(out)
@@ -278,6 +280,36 @@ func kInterp[T tensor.Float](c *call[T]) ([]*value[T], error) {
 		}
 	}
 	return c.one(res, nil)
+}
+
+// resample2D is resample over every output position of planes 2-D planes, without its recursion: the same sums
+// in the same order (per output, over the row taps of the column taps' weighted sums).
+func resample2D[T tensor.Float](src, dst []T, planes int, in, out []int, ax []taps) {
+	inPlane, outPlane := in[0]*in[1], out[0]*out[1]
+	ty, tx := ax[0], ax[1]
+	tensor.ParallelFor(planes, outPlane*4, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			plane := src[p*inPlane : (p+1)*inPlane]
+			o := dst[p*outPlane : (p+1)*outPlane]
+			for oy := range out[0] {
+				rows, wy := ty.idx[oy], ty.w[oy]
+				line := o[oy*out[1] : (oy+1)*out[1]]
+				for ox := range line {
+					cols, wx := tx.idx[ox], tx.w[ox]
+					s := 0.0
+					for k, iy := range rows {
+						row := plane[iy*in[1] : (iy+1)*in[1]]
+						r := 0.0
+						for k2, ix := range cols {
+							r += float64(row[ix]) * wx[k2]
+						}
+						s += wy[k] * r
+					}
+					line[ox] = T(s)
+				}
+			}
+		}
+	})
 }
 
 // resample is the weighted sum of the source taps of output position pos, dim by dim from dim.

@@ -1,8 +1,12 @@
 package interp
 
 import (
+	"math"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
+	"github.com/pirdrr/drr/interp/tensor"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -67,4 +71,42 @@ func TestInterpolationKernels(t *testing.T) {
 			attrs: attrs("mode", "nearest", "padding_mode", "zeros", "align_corners", true), want: []*Tensor{fT(sh(1, 1, 1, 1), 2)}},
 	}
 	runOpCases(t, cases)
+}
+
+// TestResample2DMatchesResample: the 2-D loop gives the very bits of the recursive resample, for linear, nearest
+// and cubic taps, upsampling and downsampling.
+func TestResample2DMatchesResample(t *testing.T) {
+	r := tensor.NewRand(3)
+	for trial := range 30 {
+		in := []int{1 + r.IntN(9), 1 + r.IntN(9)}
+		out := []int{1 + r.IntN(13), 1 + r.IntN(13)}
+		ax := make([]taps, 2)
+		for i := range ax {
+			ratio := float32(in[i]) / float32(out[i])
+			switch trial % 3 {
+			case 0:
+				ax[i] = linearTaps(in[i], out[i], ratio, trial%2 == 0)
+			case 1:
+				ax[i] = nearestTaps(in[i], out[i], ratio, false)
+			default:
+				ax[i] = cubicTaps(in[i], out[i], ratio, false)
+			}
+		}
+		const planes = 3
+		src := make([]float32, planes*in[0]*in[1])
+		for i := range src {
+			src[i] = float32(r.NormFloat64())
+		}
+		got := make([]float32, planes*out[0]*out[1])
+		resample2D(src, got, planes, in, out, ax)
+		for p := range planes {
+			for oy := range out[0] {
+				for ox := range out[1] {
+					want := float32(resample(src[p*in[0]*in[1]:(p+1)*in[0]*in[1]], in, ax, []int{oy, ox}, 0, 0))
+					g := got[(p*out[0]+oy)*out[1]+ox]
+					require.Equal(t, math.Float32bits(want), math.Float32bits(g), "trial %d plane %d (%d, %d)", trial, p, oy, ox)
+				}
+			}
+		}
+	}
 }

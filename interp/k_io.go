@@ -92,7 +92,8 @@ func kSetParameter[T tensor.Float](c *call[T]) ([]*value[T], error) {
 		return nil, err
 	}
 	c.m.params[name] = copyValue(x)
-	c.m.outputs = append(c.m.outputs, Output{Kind: ParameterOutput, Name: name, Col: -1, Value: x.host(), Random: x.isRandom(),
+	h, raw := x.output(c.m.opts.compact, true)
+	c.m.outputs = append(c.m.outputs, Output{Kind: ParameterOutput, Name: name, Col: -1, Value: h, raw: raw, Random: x.isRandom(),
 		Rounding: x.roundingOf()})
 	return nil, nil
 }
@@ -123,8 +124,12 @@ func kFetch[T tensor.Float](c *call[T]) ([]*value[T], error) {
 		return nil, err
 	}
 	name := c.attrString("name", "")
-	c.m.outputs = append(c.m.outputs, Output{Kind: FetchOutput, Name: name, Col: c.attrInt("col", -1), Value: x.host(), Random: x.isRandom(),
+	h, raw := x.output(c.m.opts.compact, true)
+	c.m.outputs = append(c.m.outputs, Output{Kind: FetchOutput, Name: name, Col: c.attrInt("col", -1), Value: h, raw: raw, Random: x.isRandom(),
 		Rounding: x.roundingOf()})
+	if c.op.NumResults() == 0 || !c.op.Result(0).HasUses() {
+		return nil, nil // a copy nothing reads (a model's masks: 768 MB)
+	}
 	return []*value[T]{copyValue(x)}, nil
 }
 

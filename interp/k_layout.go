@@ -164,7 +164,8 @@ func kStridedSlice[T tensor.Float](c *call[T]) ([]*value[T], error) {
 
 // kSetValue is set_value and set_value_with_tensor: a copy of x whose slice region (starts, ends, steps on axes)
 // is overwritten by values — the values operand, or the constant of the shape and values attributes — broadcast
-// to the region's shape with decrease_axes removed and none_axes inserted.
+// to the region's shape with decrease_axes removed and none_axes inserted. The inplace forms (set_value_,
+// set_value_with_tensor_) write the region into x's buffer.
 func kSetValue[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	x, err := c.tensorArg("x", 0)
 	if err != nil {
@@ -250,6 +251,16 @@ func kSetValue[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	bv, err := tensor.Map2("set_value", zero, vals, func(_, v T) T { return v })
 	if err != nil || !sameInts(bv.Shape, target) {
 		return nil, fmt.Errorf("values %v cannot broadcast to the slice %v", vals.Shape, target)
+	}
+	if s := c.op.Schema(); s != nil && len(s.Inplace) > 0 && s.Inplace[0].Operand == 0 && s.Inplace[0].Result == 0 {
+		// set_value_ writes the region in place rather than copy x whole to change a slice of it (Mask-RT-DETR
+		// writes 201 slices of one mask in a row); bv is a fresh broadcast, so values aliasing x are read first.
+		xv := c.named("x", 0)
+		data := xv.buf.writable()
+		for i, o := range g.offsets(x.Shape) {
+			data[o] = bv.Data[i]
+		}
+		return []*value[T]{xv.view(xv.shape, xv.dtype)}, nil
 	}
 	out := x.Clone()
 	for i, o := range g.offsets(x.Shape) {

@@ -79,7 +79,8 @@ func run[T tensor.Float](p *ir.Program, feed *Feed, opts Options, kern registry[
 	}
 	res = &Result{Outputs: m.outputs, Precision: opts.Precision}
 	for _, s := range m.shadows {
-		res.Outputs = append(res.Outputs, Output{Kind: ShadowOutput, Name: s.name, Col: -1, Value: s.v.host(), Random: s.v.isRandom(),
+		h, raw := s.v.output(opts.compact, false) // read at the end: no op writes it any more
+		res.Outputs = append(res.Outputs, Output{Kind: ShadowOutput, Name: s.name, Col: -1, Value: h, raw: raw, Random: s.v.isRandom(),
 			Rounding: s.v.roundingOf()})
 	}
 	if len(res.Outputs) == 0 {
@@ -256,7 +257,7 @@ func (m *machine[T]) finish(op *ir.Op, args, res []*value[T]) error {
 				p.Result, r.shape, p.Operand, a.shape)
 		}
 		if write {
-			copy(a.buf.writable(), r.buf.data)
+			a.buf.overwrite(r.buf, args, res, p.Result)
 		}
 		res[p.Result] = a.view(r.shape, r.dtype)
 		return nil
@@ -314,6 +315,9 @@ func (m *machine[T]) declareTensor(t ir.Type, r *value[T], args []*value[T], wha
 	if err := m.opts.checkSize(what, r.shape); err != nil {
 		return err
 	}
+	if n := r.numel(); len(r.buf.data) != n && !(isComplex(r.dtype) && len(r.buf.data) == 2*n) {
+		return fmt.Errorf("%s holds %d elements for shape %v (internal error)", what, len(r.buf.data), r.shape)
+	}
 	tt := ir.TensorOf(t)
 	if tt == nil || m.opts.IgnoreDeclaredShapes {
 		return nil
@@ -356,11 +360,13 @@ func (m *machine[T]) sinks() []Output {
 			}
 			name := fmt.Sprintf("%s (%s at %s)", num.Name(op.Result(j)), op.Name(), Where(m.prog, op))
 			if !v.vec {
-				out = append(out, Output{Kind: SinkOutput, Name: name, Col: -1, Value: v.host(), Random: v.isRandom(), Rounding: v.roundingOf()})
+				h, raw := v.output(m.opts.compact, false)
+				out = append(out, Output{Kind: SinkOutput, Name: name, Col: -1, Value: h, raw: raw, Random: v.isRandom(), Rounding: v.roundingOf()})
 				continue
 			}
 			for k, e := range v.elems {
-				out = append(out, Output{Kind: SinkOutput, Name: fmt.Sprintf("%s[%d]", name, k), Col: -1, Value: e.host(), Random: e.isRandom(),
+				h, raw := e.output(m.opts.compact, false)
+				out = append(out, Output{Kind: SinkOutput, Name: fmt.Sprintf("%s[%d]", name, k), Col: -1, Value: h, raw: raw, Random: e.isRandom(),
 					Rounding: e.roundingOf()})
 			}
 		}

@@ -85,9 +85,10 @@ type Options struct {
 	// MaxElements bounds the element count of every input, parameter and result (default 2^28, 1 GiB in float32):
 	// a larger tensor is an error instead of an out-of-memory crash.
 	MaxElements int
-	// MaxMACs bounds the multiply-accumulates of one conv2d, matmul or fc (default 2^37, about a minute on two
-	// cores): a larger op is an error instead of an apparent hang. 2^37 admits the largest convolutions of the
-	// GraphNet corpus at batch 1 (segmentation heads of 76 to 108 GMAC).
+	// MaxMACs bounds the multiply-accumulates of one conv2d, matmul or fc (default 2^40, about 20 seconds on two
+	// cores with the assembly kernels, package tensor; 2^37 with the portable ones took as long): a larger op is
+	// an error instead of an apparent hang. The largest convolutions of the GraphNet corpus at batch 1
+	// (segmentation heads of 76 to 108 GMAC) are a tenth of it.
 	MaxMACs int64
 	// ParamRange chooses the interval random parameter values are drawn from (see RandomFeed). Nil means
 	// DefaultParamRange.
@@ -100,6 +101,10 @@ type Options struct {
 
 	// skip lists output ops not to evaluate (Compare leaves out the publications of after, see publications).
 	skip map[*ir.Op]bool
+	// compact keeps the elements of outputs in the evaluation precision (Output.raw) instead of a float64 copy in
+	// Value.Data: Compare holds the outputs of two programs at once, and a float32 model's outputs then take half
+	// the memory (Mask-RT-DETR-L's masks, 1.8 GB per program as float64).
+	compact bool
 }
 
 // ParamInfo describes a parameter whose values are to be generated.
@@ -152,7 +157,7 @@ func (o Options) maxMACs() int64 {
 	if o.MaxMACs > 0 {
 		return o.MaxMACs
 	}
-	return 1 << 37
+	return 1 << 40
 }
 
 // checkSize fails when a tensor of the given shape exceeds MaxElements.
@@ -236,6 +241,9 @@ type Output struct {
 	// Rounding estimates the rounding error of the output's computation: a variance in units of the unit roundoff
 	// of the evaluation's precision (see Compare).
 	Rounding float64
+	// raw holds the elements ([]float32 or []float64, the evaluation precision) when the evaluation was compact
+	// (Options.compact); Value then has no Data.
+	raw any
 }
 
 // Result is the outcome of evaluating a program.

@@ -27,6 +27,41 @@ func (b *buffer[T]) writable() []T {
 	return b.data
 }
 
+// overwrite writes the elements of r, the buffer of result j of a kernel (of b's length), into b: every value
+// sharing b sees them. When r is the kernel's own fresh buffer — no operand in args and no other result in res
+// shares it, and it borrows nothing — b takes r's data instead of a copy of it: an inplace op then costs no copy,
+// and data b borrowed (a fed tensor, an output's snapshot) is left as it was.
+func (b *buffer[T]) overwrite(r *buffer[T], args, res []*value[T], j int) {
+	fresh := !r.borrowed
+	for _, a := range args {
+		fresh = fresh && !a.sharesBuffer(r)
+	}
+	for i, o := range res {
+		fresh = fresh && (i == j || !o.sharesBuffer(r))
+	}
+	if !fresh {
+		copy(b.writable(), r.data)
+		return
+	}
+	b.data, b.borrowed = r.data, false
+}
+
+// sharesBuffer reports whether v (or an element of a vector v) holds buffer r.
+func (v *value[T]) sharesBuffer(r *buffer[T]) bool {
+	if v == nil {
+		return false
+	}
+	if v.vec {
+		for _, e := range v.elems {
+			if e.sharesBuffer(r) {
+				return true
+			}
+		}
+		return false
+	}
+	return v.buf == r
+}
+
 // value is the run-time value of an ir.Value: a tensor (a shape and a dtype over a buffer) or a vector of values
 // (builtin.combine, split and split_with_num results).
 type value[T tensor.Float] struct {
@@ -88,6 +123,20 @@ func (v *value[T]) host() *Tensor {
 		out.Data[i] = float64(x)
 	}
 	return out
+}
+
+// output returns v as an output value: a float64 host copy, or, when compact, a host tensor without data and the
+// elements in T, shared with v's buffer. With snapshot (an output taken while the program runs on), the buffer
+// becomes borrowed: an op that writes it later copies it first (buffer.writable), so the output keeps the values
+// it had when taken, without a copy of a tensor nothing writes again.
+func (v *value[T]) output(compact, snapshot bool) (*Tensor, any) {
+	if !compact {
+		return v.host(), nil
+	}
+	if snapshot {
+		v.buf.borrowed = true
+	}
+	return &Tensor{DType: v.dtype, Shape: append([]int{}, v.shape...)}, v.buf.data
 }
 
 // copyValue returns a deep copy of a tensor value in a new buffer.

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/pirdrr/drr/internal/sample"
+	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir/pirtext"
 	"github.com/pirdrr/drr/rules"
 	"github.com/pirdrr/drr/stats"
@@ -305,6 +306,8 @@ func TestStagesGraphExplainVerify(t *testing.T) {
 	assert.True(t, v.OK, v.Error)
 	require.NotEmpty(t, v.Outputs)
 	assert.True(t, v.Outputs[0].OK)
+	kernels, _ := interp.Kernels()
+	assert.Equal(t, kernels, v.Kernels, "the answer names the kernel path")
 	assert.Contains(t, ts.errorOf("POST", base+"/verify", verifyRequest{Runs: 99}, http.StatusBadRequest), "runs 1–10")
 }
 

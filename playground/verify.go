@@ -42,8 +42,10 @@ type verifyResult struct {
 	// add_shadow_output_after_dead_parameter's keep-alives): no model outputs, not compared.
 	Published []string `json:"published,omitempty"`
 	// Anchored is the number of sink outputs given a fetch (programs without fetch ops, such as GraphNet's).
-	Anchored int     `json:"anchored,omitempty"`
-	Millis   float64 `json:"ms"`
+	Anchored int `json:"anchored,omitempty"`
+	// Kernels names the kernel path the interpreter ran on (interp.Kernels: "avx512", "avx2" or "go").
+	Kernels string  `json:"kernels,omitempty"`
+	Millis  float64 `json:"ms"`
 }
 
 // verifyOutput is a line of the table: an output, its shape, its largest absolute and relative errors.
@@ -165,7 +167,7 @@ func fillVerify(res *verifyResult, pv *verify.PassVerification, err error) {
 	if rep == nil {
 		return
 	}
-	res.Runs, res.RTol = rep.Runs, rep.RelTol
+	res.Runs, res.RTol, res.Kernels = rep.Runs, rep.RelTol, rep.Kernels
 	for _, o := range rep.Outputs {
 		vo := verifyOutput{Name: o.Name, Shape: o.Shape, MaxAbs: number(o.MaxAbs), MaxRel: number(o.MaxRel), OK: o.OK, Problem: o.Problem}
 		if !o.OK && o.Problem == "" {

@@ -70,7 +70,24 @@ func Identity[T Float](x *Tensor[T]) (*Tensor[T], error) {
 }
 
 // Relu returns max(x, 0).
-func Relu[T Float](x *Tensor[T]) (*Tensor[T], error) { return unary("relu", x, relu) }
+func Relu[T Float](x *Tensor[T]) (*Tensor[T], error) {
+	if err := x.validate("relu"); err != nil {
+		return nil, err
+	}
+	// relu in T directly (the same values as relu through float64, NaN and -0 kept): the activation of every
+	// convolution block, where two indirect calls per element cost more than the comparison.
+	out := newUnchecked[T](x.Shape)
+	ParallelFor(len(x.Data), 2, func(lo, hi int) {
+		dst := out.Data[lo:hi]
+		for i, v := range x.Data[lo:hi] {
+			if v < 0 {
+				v = 0
+			}
+			dst[i] = v
+		}
+	})
+	return out, nil
+}
 
 // Relu6 returns min(max(x, 0), 6) (Paddle's relu6, threshold 6).
 func Relu6[T Float](x *Tensor[T]) (*Tensor[T], error) { return unary("relu6", x, relu6) }

@@ -86,20 +86,35 @@ func BatchNormInference[T Float](x, mean, variance, scale, bias *Tensor[T], epsi
 		sb[i] = bi[i] - mu[i]*s[i]
 	}
 	out := newUnchecked[T](x.Shape)
+	if len(out.Data) == 0 {
+		return out, nil
+	}
 	if channelLast {
-		for i, v := range x.Data {
-			ch := i % c
-			out.Data[i] = T(float64(v)*s[ch] + sb[ch])
-		}
+		ParallelFor(len(x.Data)/c, 2*c, func(lo, hi int) {
+			for r := lo; r < hi; r++ {
+				dst := out.Data[r*c : (r+1)*c]
+				for ch, v := range x.Data[r*c : (r+1)*c] {
+					dst[ch] = T(float64(v)*s[ch] + sb[ch])
+				}
+			}
+		})
 		return out, nil
 	}
 	inner := 1
 	for _, d := range x.Shape[2:] {
 		inner *= d
 	}
-	for i, v := range x.Data {
-		ch := (i / inner) % c
-		out.Data[i] = T(float64(v)*s[ch] + sb[ch])
+	if inner == 0 {
+		return out, nil
 	}
+	ParallelFor(len(x.Data)/inner, 2*inner, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			a, b := s[p%c], sb[p%c]
+			dst := out.Data[p*inner : (p+1)*inner]
+			for j, v := range x.Data[p*inner : (p+1)*inner] {
+				dst[j] = T(float64(v)*a + b)
+			}
+		}
+	})
 	return out, nil
 }

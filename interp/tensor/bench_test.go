@@ -12,18 +12,48 @@ func convFlops(out, filter []int) float64 {
 	return 2 * float64(prod(out)) * float64(filter[1]*filter[2]*filter[3])
 }
 
+// benchKernels runs f as one sub-benchmark per kernel path this machine runs (kernels=avx512, kernels=go, …), so
+// that one run measures every path: benchstat -col /kernels compares them.
+func benchKernels(b *testing.B, f func(b *testing.B)) {
+	for _, p := range kernelPaths() {
+		b.Run("kernels="+p.name, func(b *testing.B) {
+			saved := kernels
+			kernels = p
+			defer func() { kernels = saved }()
+			f(b)
+		})
+	}
+}
+
+// reportFlops reports the rate of flops floating-point operations per iteration: GFLOP/s of wall time, and
+// GFLOP/cpu-s of the process's CPU time, which on a machine shared with other jobs measures the kernels rather
+// than their share of the cores (run with -cpu 1, so that the process computes on one core).
+func reportFlops(b *testing.B, flops float64, cpu0 time.Duration) {
+	total := flops * float64(b.N) / 1e9
+	b.ReportMetric(total/b.Elapsed().Seconds(), "GFLOP/s")
+	if cpu := cpuTime() - cpu0; cpu > 0 {
+		b.ReportMetric(total/cpu.Seconds(), "GFLOP/cpu-s")
+	}
+}
+
 func benchConv[T Float](b *testing.B, in, filter []int, p ConvParams) {
 	x := randT[T](b, 1, in...)
 	w := randT[T](b, 2, filter...)
 	out, err := ConvOutputShape(in, filter, p)
 	require.NoError(b, err)
 	flops := convFlops(out, filter)
-	for b.Loop() {
-		if _, err := Conv2D(x, w, p); err != nil {
-			b.Fatal(err)
+	benchKernels(b, func(b *testing.B) {
+		var cpu0 time.Duration
+		for b.Loop() {
+			if cpu0 == 0 {
+				cpu0 = cpuTime() // b.Loop starts the timer at its first call
+			}
+			if _, err := Conv2D(x, w, p); err != nil {
+				b.Fatal(err)
+			}
 		}
-	}
-	b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		reportFlops(b, flops, cpu0)
+	})
 }
 
 var (
@@ -70,16 +100,26 @@ func BenchmarkConv2DNarrow1x1F32(b *testing.B) {
 	benchConv[float32](b, []int{1, 96, 160, 160}, []int{24, 96, 1, 1}, ConvParams{})
 }
 
-func BenchmarkMatmul512F32(b *testing.B) {
-	x := randT[float32](b, 1, 512, 512)
-	y := randT[float32](b, 2, 512, 512)
-	for b.Loop() {
-		if _, err := Matmul(x, y, false, false); err != nil {
-			b.Fatal(err)
+func benchMatmul[T Float](b *testing.B, m, k, n int) {
+	x := randT[T](b, 1, m, k)
+	y := randT[T](b, 2, k, n)
+	benchKernels(b, func(b *testing.B) {
+		var cpu0 time.Duration
+		for b.Loop() {
+			if cpu0 == 0 {
+				cpu0 = cpuTime() // b.Loop starts the timer at its first call
+			}
+			if _, err := Matmul(x, y, false, false); err != nil {
+				b.Fatal(err)
+			}
 		}
-	}
-	b.ReportMetric(2*512*512*512*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		reportFlops(b, 2*float64(m*n*k), cpu0)
+	})
 }
+
+func BenchmarkMatmul512F32(b *testing.B) { benchMatmul[float32](b, 512, 512, 512) }
+
+func BenchmarkMatmul512F64(b *testing.B) { benchMatmul[float64](b, 512, 512, 512) }
 
 // resnet18 is an unfused ResNet-18 forward pass (conv, batch_norm, relu,
 // pooling, residual add, fc) built from this package's kernels. Parameters

@@ -52,25 +52,21 @@ func broadcastStrides(in, out []int) []int {
 
 // Add returns x + y with numpy broadcasting.
 func Add[T Float](x, y *Tensor[T]) (*Tensor[T], error) {
-	return binary("add", x, y, func(a, b T) T { return a + b })
+	return map2("add", x, y, func(a, b T) T { return a + b }, arithAdd)
 }
 
 // Subtract returns x - y with numpy broadcasting.
 func Subtract[T Float](x, y *Tensor[T]) (*Tensor[T], error) {
-	return binary("subtract", x, y, func(a, b T) T { return a - b })
+	return map2("subtract", x, y, func(a, b T) T { return a - b }, arithSub)
 }
 
 // Multiply returns x * y (elementwise) with numpy broadcasting.
 func Multiply[T Float](x, y *Tensor[T]) (*Tensor[T], error) {
-	return binary("multiply", x, y, func(a, b T) T { return a * b })
+	return map2("multiply", x, y, func(a, b T) T { return a * b }, arithMul)
 }
 
 // Divide returns x / y (elementwise, IEEE semantics for division by zero)
 // with numpy broadcasting.
 func Divide[T Float](x, y *Tensor[T]) (*Tensor[T], error) {
-	return binary("divide", x, y, func(a, b T) T { return a / b })
-}
-
-func binary[T Float](op string, x, y *Tensor[T], f func(a, b T) T) (*Tensor[T], error) {
-	return Map2(op, x, y, f)
+	return map2("divide", x, y, func(a, b T) T { return a / b }, arithDiv)
 }

@@ -31,40 +31,72 @@ func Conv2D[T Float](input, filter *Tensor[T], p ConvParams) (*Tensor[T], error)
 // output in the layout g.nhwc asks for.
 func conv2dNCHW[T Float](x, filter *Tensor[T], g *convGeom) *Tensor[T] {
 	out := newUnchecked[T]([]int{g.n, g.cout, g.oh, g.ow})
-	ohw := g.oh * g.ow
-	hw := g.h * g.w
+	mk := kernelFor[T](kernels)
+	if g.coutG < gemmFewRows {
+		conv2dFewRows(mk, x, filter, g, out)
+	} else {
+		conv2dGemm(mk, x, filter, g, out)
+	}
+	if g.nhwc {
+		return permute(out, []int{0, 2, 3, 1})
+	}
+	return out
+}
+
+// conv2dGemm computes out = filter ⊛ x as products per (image, group): the group's filter, [coutG, cinG·kh·kw],
+// packed once, times the image's im2col matrix, whose panels are packed from the image itself (the image for a
+// 1×1 convolution with unit strides and no padding, its phase planes (conv_shift.go) when they throw away little,
+// else the image read with bounds: convB).
+func conv2dGemm[T Float](mk *microKernel[T], x, filter *Tensor[T], g *convGeom, out *Tensor[T]) {
+	ohw, hw := g.oh*g.ow, g.h*g.w
 	direct := g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 &&
 		g.pt == 0 && g.pb == 0 && g.pl == 0 && g.pr == 0
+	var shift *convShift
+	if !direct && convForce != "bounds" {
+		if s := newConvShift(g); s.waste(g) <= convShiftMaxWaste || convForce == "shift" {
+			shift = s
+		}
+	}
+	packs := make([]*packedA[T], g.groups)
+	ParallelFor(g.groups, g.coutG*g.kK, func(lo, hi int) {
+		for gr := lo; gr < hi; gr++ {
+			packs[gr] = packAll(mk, matView[T]{data: filter.Data[gr*g.coutG*g.kK : (gr+1)*g.coutG*g.kK], rs: g.kK, cs: 1}, g.coutG, g.kK)
+		}
+	})
 	// (image, group) pairs are independent: split them across goroutines, or, when there are fewer pairs than
 	// processors, split each matrix product instead.
 	jobs := g.n * g.groups
 	inner := jobs < runtime.GOMAXPROCS(0)
-	// The im2col matrix of a large kernel at a large resolution would be gigabytes (a 9×9 kernel over 256 channels
-	// at 160×160 is 530 million values), so it is built for a band of output rows at a time. Every output value
-	// is still accumulated over the whole depth in the same order: the result does not depend on the bands.
-	band := g.oh
-	if !direct {
-		band = max(1, min(g.oh, convColBudget/max(1, g.kK*g.ow)))
-	}
 	run := func(lo, hi int) {
-		var col []T
-		if !direct {
-			col = make([]T, g.kK*band*g.ow)
+		var xs, tmp []T
+		var band int
+		if shift != nil {
+			xs = make([]T, shift.size)
+			band = max(1, min(g.oh, convShiftBudget/max(1, g.coutG*shift.ws)))
+			tmp = make([]T, g.coutG*band*shift.ws)
 		}
 		for j := lo; j < hi; j++ {
 			b, gr := j/g.groups, j%g.groups
 			src := x.Data[(b*g.cin+gr*g.cinG)*hw : (b*g.cin+(gr+1)*g.cinG)*hw]
-			am := matView[T]{data: filter.Data[gr*g.coutG*g.kK : (gr+1)*g.coutG*g.kK], rs: g.kK, cs: 1}
 			dst := out.Data[(b*g.cout+gr*g.coutG)*ohw : (b*g.cout+(gr+1)*g.coutG)*ohw]
-			if direct {
-				gemm(g.coutG, ohw, g.kK, am, matView[T]{data: src, rs: hw, cs: 1}, dst, ohw, inner)
-				continue
-			}
-			for oy0 := 0; oy0 < g.oh; oy0 += band {
-				oy1 := min(oy0+band, g.oh)
-				n := (oy1 - oy0) * g.ow
-				im2col(col[:g.kK*n], src, g, oy0, oy1)
-				gemm(g.coutG, n, g.kK, am, matView[T]{data: col, rs: n, cs: 1}, dst[oy0*g.ow:], ohw, inner)
+			switch {
+			case direct:
+				gemmPacked(mk, g.coutG, ohw, g.kK, packs[gr], matView[T]{data: src, rs: hw, cs: 1}, dst, ohw, inner)
+			case shift == nil:
+				gemmPacked(mk, g.coutG, ohw, g.kK, packs[gr], convB[T]{src: src, g: g}, dst, ohw, inner)
+			default:
+				fillShift(shift, g, xs, src)
+				ws := shift.ws
+				for oy0 := 0; oy0 < g.oh; oy0 += band {
+					oy1 := min(oy0+band, g.oh)
+					n := (oy1 - oy0) * ws
+					gemmPacked(mk, g.coutG, n, g.kK, packs[gr], shiftB[T]{xs: xs, offs: shift.offs, q0: oy0 * ws}, tmp, n, inner)
+					for oc := range g.coutG {
+						for oy := oy0; oy < oy1; oy++ {
+							copy(dst[oc*ohw+oy*g.ow:oc*ohw+(oy+1)*g.ow], tmp[oc*n+(oy-oy0)*ws:])
+						}
+					}
+				}
 			}
 		}
 	}
@@ -73,10 +105,105 @@ func conv2dNCHW[T Float](x, filter *Tensor[T], g *convGeom) *Tensor[T] {
 	} else {
 		ParallelFor(jobs, 2*g.coutG*ohw*g.kK, run)
 	}
-	if g.nhwc {
-		return permute(out, []int{0, 2, 3, 1})
+}
+
+// convShiftMaxWaste is the largest fraction of thrown-away output columns for which a convolution runs on phase
+// planes.
+const convShiftMaxWaste = 0.25
+
+// convShiftBudget bounds the values of the output band computed at a time on phase planes (16 MiB of float32); a
+// variable so that tests can force bands of one row.
+var convShiftBudget = 1 << 22
+
+// convForce makes tests take one way of packing a convolution's im2col matrix: "shift" (phase planes whatever
+// they throw away) or "bounds" (convB); "" chooses by geometry.
+var convForce string
+
+// conv2dFewRows computes a convolution whose groups have fewer than gemmFewRows output channels (depthwise
+// convolutions) with row AXPYs: one per filter tap, over a shifted run of the input's phase planes (the im2col row
+// read in place, conv_shift.go), or over a band of an im2col matrix built first when the planes would throw much
+// away. Both sum every output element over the taps in the same order: the same bits.
+func conv2dFewRows[T Float](mk *microKernel[T], x, filter *Tensor[T], g *convGeom, out *Tensor[T]) {
+	if convForce != "bounds" {
+		if s := newConvShift(g); s.waste(g) <= convShiftMaxWaste || convForce == "shift" {
+			conv2dFewRowsShift(mk, x, filter, g, out, s)
+			return
+		}
 	}
-	return out
+	ohw := g.oh * g.ow
+	hw := g.h * g.w
+	jobs := g.n * g.groups
+	inner := jobs < runtime.GOMAXPROCS(0)
+	// The im2col matrix of a large kernel at a large resolution would be gigabytes (a 9×9 kernel over 256 channels
+	// at 160×160 is 530 million values), so it is built for a band of output rows at a time. Every output value
+	// is still accumulated over the whole depth in the same order: the result does not depend on the bands.
+	band := max(1, min(g.oh, convColBudget/max(1, g.kK*g.ow)))
+	run := func(lo, hi int) {
+		col := make([]T, g.kK*band*g.ow)
+		for j := lo; j < hi; j++ {
+			b, gr := j/g.groups, j%g.groups
+			src := x.Data[(b*g.cin+gr*g.cinG)*hw : (b*g.cin+(gr+1)*g.cinG)*hw]
+			am := matView[T]{data: filter.Data[gr*g.coutG*g.kK : (gr+1)*g.coutG*g.kK], rs: g.kK, cs: 1}
+			dst := out.Data[(b*g.cout+gr*g.coutG)*ohw : (b*g.cout+(gr+1)*g.coutG)*ohw]
+			for oy0 := 0; oy0 < g.oh; oy0 += band {
+				oy1 := min(oy0+band, g.oh)
+				n := (oy1 - oy0) * g.ow
+				im2col(col[:g.kK*n], src, g, oy0, oy1)
+				gemmOn(mk, g.coutG, n, g.kK, am, matView[T]{data: col, rs: n, cs: 1}, dst[oy0*g.ow:], ohw, inner)
+			}
+		}
+	}
+	if inner {
+		run(0, jobs)
+	} else {
+		ParallelFor(jobs, 2*g.coutG*ohw*g.kK, run)
+	}
+}
+
+// conv2dFewRowsShift is conv2dFewRows on the phase planes s.
+func conv2dFewRowsShift[T Float](mk *microKernel[T], x, filter *Tensor[T], g *convGeom, out *Tensor[T], s *convShift) {
+	ohw, hw := g.oh*g.ow, g.h*g.w
+	jobs := g.n * g.groups
+	inner := jobs < runtime.GOMAXPROCS(0)
+	band := max(1, min(g.oh, convShiftBudget/max(1, g.coutG*s.ws)))
+	run := func(lo, hi int) {
+		xs := make([]T, s.size)
+		tmp := make([]T, g.coutG*band*s.ws)
+		for j := lo; j < hi; j++ {
+			b, gr := j/g.groups, j%g.groups
+			fillShift(s, g, xs, x.Data[(b*g.cin+gr*g.cinG)*hw:(b*g.cin+(gr+1)*g.cinG)*hw])
+			w := filter.Data[gr*g.coutG*g.kK : (gr+1)*g.coutG*g.kK]
+			dst := out.Data[(b*g.cout+gr*g.coutG)*ohw : (b*g.cout+(gr+1)*g.coutG)*ohw]
+			for oy0 := 0; oy0 < g.oh; oy0 += band {
+				oy1 := min(oy0+band, g.oh)
+				n, q0 := (oy1-oy0)*s.ws, oy0*s.ws
+				cols := func(c0, c1 int) {
+					for i := range g.coutG {
+						row := tmp[i*n+c0 : i*n+c1]
+						clear(row)
+						for p, off := range s.offs {
+							mk.axpy(w[i*g.kK+p], xs[off+q0+c0:off+q0+c1], row)
+						}
+					}
+				}
+				if inner {
+					ParallelFor(n, 2*g.coutG*g.kK, cols)
+				} else {
+					cols(0, n)
+				}
+				for oc := range g.coutG {
+					for oy := oy0; oy < oy1; oy++ {
+						copy(dst[oc*ohw+oy*g.ow:oc*ohw+(oy+1)*g.ow], tmp[oc*n+(oy-oy0)*s.ws:])
+					}
+				}
+			}
+		}
+	}
+	if inner {
+		run(0, jobs)
+	} else {
+		ParallelFor(jobs, 2*g.coutG*ohw*g.kK, run)
+	}
 }
 
 // convColBudget bounds the values of one im2col band (16 MiB of float32).
@@ -182,25 +309,32 @@ func FusedConv2DAddAct[T Float](input, filter, bias, residual *Tensor[T], p Conv
 			return nil, fmt.Errorf("tensor: %s: residual shape %v must equal output shape %v", op, residual.Shape, out.Shape)
 		}
 	}
-	inner := g.oh * g.ow // elements per channel run in NCHW
-	for i := range out.Data {
-		v := float64(out.Data[i])
-		if bias != nil {
-			var c int
-			if g.nhwc {
-				c = i % g.cout
-			} else {
-				c = (i / inner) % g.cout
-			}
-			v += float64(bias.Data[c])
-		}
-		if residual != nil {
-			v += float64(residual.Data[i])
-		}
-		if act != nil {
-			v = act(v)
-		}
-		out.Data[i] = T(v)
+	// The epilogue, by runs of one channel (a plane in NCHW, one element in NHWC), split across goroutines.
+	run := g.oh * g.ow
+	if g.nhwc {
+		run = 1
 	}
+	runs := len(out.Data) / max(run, 1)
+	ParallelFor(runs, 4*run, func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			b := 0.0
+			if bias != nil {
+				b = float64(bias.Data[r%g.cout])
+			}
+			for i := r * run; i < (r+1)*run; i++ {
+				v := float64(out.Data[i])
+				if bias != nil {
+					v += b
+				}
+				if residual != nil {
+					v += float64(residual.Data[i])
+				}
+				if act != nil {
+					v = act(v)
+				}
+				out.Data[i] = T(v)
+			}
+		}
+	})
 	return out, nil
 }

@@ -137,8 +137,122 @@ func testConv2DRandom[T Float](t *testing.T) {
 }
 
 func TestConv2DRandomAgainstDirect(t *testing.T) {
-	t.Run("float32", testConv2DRandom[float32])
-	t.Run("float64", testConv2DRandom[float64])
+	withKernels(t, func(t *testing.T) {
+		t.Run("float32", testConv2DRandom[float32])
+		t.Run("float64", testConv2DRandom[float64])
+	})
+}
+
+// TestConv2DPackingsAreBitIdentical computes random convolutions wide enough for the GEMM (four or more output
+// channels per group) with every way of packing the im2col matrix — phase planes, the image read with bounds, and
+// an im2col matrix built first (the few-rows path's bands, here through the GEMM) — in bands of one row and
+// whole, and requires the very same bits on every kernel path: they feed the micro-kernels the same values in the
+// same order.
+func TestConv2DPackingsAreBitIdentical(t *testing.T) {
+	withKernels(t, func(t *testing.T) {
+		r := NewRand(7)
+		valid := 0
+		for i := range 60 {
+			tr := randomConvTrial(r)
+			c := &tr.cc
+			mult := 4 + r.IntN(13)
+			c.cout = c.groups * mult
+			c.h, c.w = c.h+r.IntN(30), c.w+r.IntN(30)
+			t.Run(fmt.Sprint(i), func(t *testing.T) {
+				x := randT[float32](t, uint64(i), c.n, c.cin, c.h, c.w)
+				w := randT[float32](t, uint64(i)+1, c.cout, c.cin/c.groups, c.kh, c.kw)
+				if tr.nhwc {
+					tr.p.DataFormat = ""
+				}
+				g, err := resolveConv("conv2d", x.Shape, w.Shape, tr.p)
+				if err != nil {
+					return // geometry without output
+				}
+				valid++
+				mk := kernelFor[float32](kernels)
+				ref := newUnchecked[float32]([]int{g.n, g.cout, g.oh, g.ow})
+				conv2dIm2col(mk, x, w, g, ref)
+				for _, force := range []string{"shift", "bounds"} {
+					for _, budget := range []int{1, 1 << 22} {
+						convForce, convShiftBudget, convColBudget = force, budget, budget
+						got := newUnchecked[float32]([]int{g.n, g.cout, g.oh, g.ow})
+						conv2dGemm(mk, x, w, g, got)
+						convForce, convShiftBudget, convColBudget = "", 1<<22, 1<<22
+						for j := range ref.Data {
+							if math.Float32bits(ref.Data[j]) != math.Float32bits(got.Data[j]) {
+								require.FailNowf(t, "packings differ", "%v: %s, band budget %d: value %d is %v, im2col gives %v",
+									tr, force, budget, j, got.Data[j], ref.Data[j])
+							}
+						}
+					}
+				}
+			})
+		}
+		require.Greater(t, valid, 40)
+	})
+}
+
+// TestConv2DFewRowsPackingsAreBitIdentical is TestConv2DPackingsAreBitIdentical for groups of fewer than
+// gemmFewRows output channels (depthwise convolutions, with a channel multiplier of 1 to 3): row AXPYs over the
+// phase planes and over im2col bands give the same bits, whole and in bands of one row.
+func TestConv2DFewRowsPackingsAreBitIdentical(t *testing.T) {
+	withKernels(t, func(t *testing.T) {
+		r := NewRand(8)
+		valid := 0
+		for i := range 60 {
+			tr := randomConvTrial(r)
+			c := &tr.cc
+			c.cout = c.groups * (1 + r.IntN(gemmFewRows-1))
+			c.h, c.w = c.h+r.IntN(30), c.w+r.IntN(30)
+			t.Run(fmt.Sprint(i), func(t *testing.T) {
+				x := randT[float32](t, uint64(i), c.n, c.cin, c.h, c.w)
+				w := randT[float32](t, uint64(i)+1, c.cout, c.cin/c.groups, c.kh, c.kw)
+				if tr.nhwc {
+					tr.p.DataFormat = ""
+				}
+				g, err := resolveConv("conv2d", x.Shape, w.Shape, tr.p)
+				if err != nil {
+					return // geometry without output
+				}
+				valid++
+				mk := kernelFor[float32](kernels)
+				var ref *Tensor[float32]
+				for _, force := range []string{"bounds", "shift"} {
+					for _, budget := range []int{1 << 22, 1} {
+						convForce, convShiftBudget, convColBudget = force, budget, budget
+						got := newUnchecked[float32]([]int{g.n, g.cout, g.oh, g.ow})
+						conv2dFewRows(mk, x, w, g, got)
+						convForce, convShiftBudget, convColBudget = "", 1<<22, 1<<22
+						if ref == nil {
+							ref = got
+							continue
+						}
+						for j := range ref.Data {
+							if math.Float32bits(ref.Data[j]) != math.Float32bits(got.Data[j]) {
+								require.FailNowf(t, "packings differ", "%v: %s, band budget %d: value %d is %v, im2col bands give %v",
+									tr, force, budget, j, got.Data[j], ref.Data[j])
+							}
+						}
+					}
+				}
+			})
+		}
+		require.Greater(t, valid, 40)
+	})
+}
+
+// conv2dIm2col is the plain convolution the packings are checked against: im2col matrices of the whole output
+// and a GEMM.
+func conv2dIm2col[T Float](mk *microKernel[T], x, filter *Tensor[T], g *convGeom, out *Tensor[T]) {
+	ohw, hw := g.oh*g.ow, g.h*g.w
+	col := make([]T, g.kK*ohw)
+	for j := range g.n * g.groups {
+		b, gr := j/g.groups, j%g.groups
+		src := x.Data[(b*g.cin+gr*g.cinG)*hw : (b*g.cin+(gr+1)*g.cinG)*hw]
+		im2col(col, src, g, 0, g.oh)
+		am := matView[T]{data: filter.Data[gr*g.coutG*g.kK : (gr+1)*g.coutG*g.kK], rs: g.kK, cs: 1}
+		gemmPacked(mk, g.coutG, ohw, g.kK, am, matView[T]{data: col, rs: ohw, cs: 1}, out.Data[(b*g.cout+gr*g.coutG)*ohw:], ohw, false)
+	}
 }
 
 // TestConv2DLargeBlocks crosses every GEMM blocking boundary (M > MC,
@@ -151,6 +265,24 @@ func TestConv2DLargeBlocks(t *testing.T) {
 	t.Run("float64", func(t *testing.T) { runConvTrial[float64](t, tr, 7) })
 	tr.nhwc, tr.p.DataFormat = true, "NHWC"
 	t.Run("float64/NHWC", func(t *testing.T) { runConvTrial[float64](t, tr, 8) })
+}
+
+// TestConv2DKernelPastPaddedInput: with Paddle's truncating division, a dilated kernel taller than the padded
+// input still makes one output row (7 rows of kernel over 5 padded rows, stride 3); its taps below the input read
+// zeros. Through the GEMM (6 output channels per group) and the row AXPYs (1 per group), on every path.
+func TestConv2DKernelPastPaddedInput(t *testing.T) {
+	withKernels(t, func(t *testing.T) {
+		for _, coutG := range []int{1, 6} {
+			c := convCase{n: 1, cin: 6, h: 1, w: 4, cout: 2 * coutG, kh: 4, kw: 1, sh: 3, sw: 1, dh: 2, dw: 3, pt: 1, pb: 3, pl: 0, pr: 1, groups: 2}
+			tr := convTrial{p: ConvParams{Strides: []int{3, 1}, Paddings: []int{1, 3, 0, 1}, Dilations: []int{2, 3}, Groups: 2}, cc: c}
+			oh, _ := c.outHW()
+			require.Equal(t, 1, oh)
+			t.Run(fmt.Sprint(coutG), func(t *testing.T) {
+				require.True(t, runConvTrial[float32](t, tr, 5))
+				require.True(t, runConvTrial[float64](t, tr, 6))
+			})
+		}
+	})
 }
 
 var img3x3 = []float64{1, 2, 3, 4, 5, 6, 7, 8, 9}

@@ -21,6 +21,24 @@ func Map[T Float](x *Tensor[T], f func(T) T) *Tensor[T] {
 
 // Map2 returns f(x, y) element-wise, x and y broadcast against each other.
 func Map2[T Float](op string, x, y *Tensor[T], f func(a, b T) T) (*Tensor[T], error) {
+	return map2(op, x, y, f, arithNone)
+}
+
+// arith names an element-wise binary operation that map2 spells out in its loops instead of calling f per element
+// (the same operation in T, so the same values): the adds, multiplies and divides of biases, scales and residuals
+// in every model, where the call costs more than the operation.
+type arith uint8
+
+const (
+	arithNone arith = iota
+	arithAdd
+	arithSub
+	arithMul
+	arithDiv
+)
+
+// map2 is Map2, with the operation spelled out when k is not arithNone.
+func map2[T Float](op string, x, y *Tensor[T], f func(a, b T) T, k arith) (*Tensor[T], error) {
 	if err := x.validate(op + " x"); err != nil {
 		return nil, err
 	}
@@ -41,6 +59,10 @@ func Map2[T Float](op string, x, y *Tensor[T], f func(a, b T) T) (*Tensor[T], er
 	if slices.Equal(x.Shape, y.Shape) {
 		ParallelFor(len(out.Data), 8, func(lo, hi int) {
 			xs, ys, dst := x.Data[lo:hi], y.Data[lo:hi], out.Data[lo:hi]
+			if k != arithNone {
+				arithRow(k, dst, xs, 0, 1, ys, 0, 1)
+				return
+			}
 			for i := range dst {
 				dst[i] = f(xs[i], ys[i])
 			}
@@ -51,6 +73,10 @@ func Map2[T Float](op string, x, y *Tensor[T], f func(a, b T) T) (*Tensor[T], er
 	forRows(shape, [][]int{sx, sy}, func(o, inner int, at []int, step []int) {
 		dst := out.Data[o : o+inner]
 		a, b := at[0], at[1]
+		if k != arithNone {
+			arithRow(k, dst, x.Data, a, step[0], y.Data, b, step[1])
+			return
+		}
 		for j := range dst {
 			dst[j] = f(x.Data[a], y.Data[b])
 			a += step[0]
@@ -58,6 +84,89 @@ func Map2[T Float](op string, x, y *Tensor[T], f func(a, b T) T) (*Tensor[T], er
 		}
 	})
 	return out, nil
+}
+
+// arithRow sets dst[j] = x[a+j·sa] k y[b+j·sb].
+func arithRow[T Float](k arith, dst, x []T, a, sa int, y []T, b, sb int) {
+	n := len(dst)
+	switch {
+	case sa == 1 && sb == 1:
+		xs, ys := x[a:a+n], y[b:b+n]
+		switch k {
+		case arithAdd:
+			for j := range dst {
+				dst[j] = xs[j] + ys[j]
+			}
+		case arithSub:
+			for j := range dst {
+				dst[j] = xs[j] - ys[j]
+			}
+		case arithMul:
+			for j := range dst {
+				dst[j] = xs[j] * ys[j]
+			}
+		case arithDiv:
+			for j := range dst {
+				dst[j] = xs[j] / ys[j]
+			}
+		}
+	case sa == 1 && sb == 0:
+		xs, v := x[a:a+n], y[b]
+		switch k {
+		case arithAdd:
+			for j := range dst {
+				dst[j] = xs[j] + v
+			}
+		case arithSub:
+			for j := range dst {
+				dst[j] = xs[j] - v
+			}
+		case arithMul:
+			for j := range dst {
+				dst[j] = xs[j] * v
+			}
+		case arithDiv:
+			for j := range dst {
+				dst[j] = xs[j] / v
+			}
+		}
+	case sa == 0 && sb == 1:
+		v, ys := x[a], y[b:b+n]
+		switch k {
+		case arithAdd:
+			for j := range dst {
+				dst[j] = v + ys[j]
+			}
+		case arithSub:
+			for j := range dst {
+				dst[j] = v - ys[j]
+			}
+		case arithMul:
+			for j := range dst {
+				dst[j] = v * ys[j]
+			}
+		case arithDiv:
+			for j := range dst {
+				dst[j] = v / ys[j]
+			}
+		}
+	default:
+		for j := range dst {
+			u, w := x[a], y[b]
+			switch k {
+			case arithAdd:
+				dst[j] = u + w
+			case arithSub:
+				dst[j] = u - w
+			case arithMul:
+				dst[j] = u * w
+			case arithDiv:
+				dst[j] = u / w
+			}
+			a += sa
+			b += sb
+		}
+	}
 }
 
 // Map3 returns f(x, y, z) element-wise, the three broadcast against each other.

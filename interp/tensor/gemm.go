@@ -1,19 +1,20 @@
 package tensor
 
-// Cache-blocked matrix multiplication in pure Go (no assembly), in the style
-// of Goto/BLIS: B is packed into KC×NC blocks of
-// NR-wide column panels, A into MC×KC blocks of MR-tall row panels, and a
-// register-blocked MR×NR micro-kernel accumulates into scalar locals. The
-// micro-tile shape was chosen by measurement: with amd64's 15 usable
-// floating-point registers, 8 accumulators beat larger tiles that spill.
+import "sync"
 
-const (
-	gemmMR = 4   // rows of the micro-tile
-	gemmNR = 2   // columns of the micro-tile
-	gemmKC = 256 // depth of a packed block
-	gemmMC = 128 // rows of a packed A block (multiple of gemmMR)
-	gemmNC = 512 // columns of a packed B block (multiple of gemmNR)
-)
+// Cache-blocked matrix multiplication in the style of Goto/BLIS: B is packed into kc×nc blocks of nr-wide column
+// panels, A into mc×kc blocks of mr-tall row panels, and a register-blocked mr×nr micro-kernel (microKernel, of
+// the kernel path in use: kernels.go) computes a tile of C from one panel of each. The sums of a tile are chains
+// in k order over one kc block at a time, added to C block after block, so every element of C is computed by
+// the same operations whatever the split of the work between goroutines.
+
+// gemmFewRows is the row count below which a product with row-contiguous B runs as row AXPYs (gemmRowsAxpy)
+// rather than on packed, zero-padded tiles.
+const gemmFewRows = 4
+
+// gemmMinChunk is the least extent (rows or columns) of C worth its own goroutine: each one packs the whole of the
+// other operand, which costs about 15/extent of the products it computes.
+const gemmMinChunk = 192
 
 // matView describes a strided read-only matrix: element (i, j) is
 // data[i*rs + j*cs]. Transposition is a swap of rs and cs.
@@ -22,12 +23,43 @@ type matView[T Float] struct {
 	rs, cs int
 }
 
-// gemm computes C = A·B, where A is m×k, B is k×n and C is row-major with
-// leading dimension ldc (element (i, j) at c[i*ldc+j]); C's previous contents
-// are overwritten. Products are accumulated in T. With par, rows (or, for a
-// product with fewer rows than a micro-tile, columns) are split across
-// goroutines; every element is accumulated in the same order either way.
+// aPacker supplies blocks of A as packed panels.
+type aPacker[T Float] interface {
+	// panelsA returns A[i0:i0+mc, p0:p0+kc] as ceil(mc/mr) panels, each kc steps of mr values (rows past mc zero),
+	// packed into buf or taken from storage of its own; i0 is a multiple of mr.
+	panelsA(buf []T, i0, p0, mc, kc, mr int) []T
+}
+
+// bPacker supplies blocks of B as packed panels.
+type bPacker[T Float] interface {
+	// packB writes B[p0:p0+kc, j0:j0+nc] into dst as ceil(nc/mk.nr) panels, each kc steps of mk.nr values
+	// (columns past nc zero).
+	packB(dst []T, p0, j0, kc, nc int, mk *microKernel[T])
+}
+
+// gemm computes C = A·B on the kernel path in use, where A is m×k, B is k×n and C is row-major with leading
+// dimension ldc (element (i, j) at c[i*ldc+j]); C's previous contents are overwritten. Products are accumulated
+// in T. With par, the work is split across goroutines; every element is accumulated in the same order either
+// way.
 func gemm[T Float](m, n, k int, a, b matView[T], c []T, ldc int, par bool) {
+	gemmOn(kernelFor[T](kernels), m, n, k, a, b, c, ldc, par)
+}
+
+// gemmOn is gemm on the micro-kernel mk.
+func gemmOn[T Float](mk *microKernel[T], m, n, k int, a, b matView[T], c []T, ldc int, par bool) {
+	if m > 0 && m < gemmFewRows && n > 0 && k > 0 && b.cs == 1 {
+		if !par {
+			gemmRowsAxpy(mk, m, 0, n, k, a, b, c, ldc)
+			return
+		}
+		ParallelFor(n, 2*m*k, func(j0, j1 int) { gemmRowsAxpy(mk, m, j0, j1, k, a, b, c, ldc) })
+		return
+	}
+	gemmPacked(mk, m, n, k, a, b, c, ldc, par)
+}
+
+// gemmPacked computes C = A·B with packed panels of A and B supplied by a and b (see gemm).
+func gemmPacked[T Float](mk *microKernel[T], m, n, k int, a aPacker[T], b bPacker[T], c []T, ldc int, par bool) {
 	if m <= 0 || n <= 0 {
 		return
 	}
@@ -37,51 +69,158 @@ func gemm[T Float](m, n, k int, a, b matView[T], c []T, ldc int, par bool) {
 		}
 		return
 	}
-	if m < gemmMR && b.cs == 1 {
-		if !par {
-			gemmFewRows(m, 0, n, k, a, b, c, ldc)
-			return
-		}
-		ParallelFor(n, 2*m*k, func(j0, j1 int) { gemmFewRows(m, j0, j1, k, a, b, c, ldc) })
-		return
-	}
 	if !par {
-		gemmRows(0, m, n, k, a, b, c, ldc)
+		gemmBlock(mk, 0, m, 0, n, k, a, b, c, ldc)
 		return
 	}
-	// Split at micro-tile boundaries, so that every row is computed by the blocked kernel as without the split.
-	tiles := (m + gemmMR - 1) / gemmMR
-	ParallelFor(tiles, 2*gemmMR*n*k, func(t0, t1 int) {
-		gemmRows(t0*gemmMR, min(t1*gemmMR, m), n, k, a, b, c, ldc)
+	// Split the longer side of C at tile boundaries into chunks of at least gemmMinChunk; each chunk packs its own
+	// panels. The split only decides which goroutine computes an element, not how.
+	if n >= m {
+		tiles := (n + mk.nr - 1) / mk.nr
+		chunk := max(1, gemmMinChunk/mk.nr)
+		ParallelFor((tiles+chunk-1)/chunk, 2*m*k*chunk*mk.nr, func(c0, c1 int) {
+			gemmBlock(mk, 0, m, c0*chunk*mk.nr, min(c1*chunk*mk.nr, n), k, a, b, c, ldc)
+		})
+		return
+	}
+	tiles := (m + mk.mr - 1) / mk.mr
+	chunk := max(1, gemmMinChunk/mk.mr)
+	ParallelFor((tiles+chunk-1)/chunk, 2*n*k*chunk*mk.mr, func(c0, c1 int) {
+		gemmBlock(mk, c0*chunk*mk.mr, min(c1*chunk*mk.mr, m), 0, n, k, a, b, c, ldc)
 	})
 }
 
-// gemmRows computes rows [i0, i1) of C = A·B with the blocked kernel.
-func gemmRows[T Float](i0, i1, n, k int, a, b matView[T], c []T, ldc int) {
-	m := i1 - i0
-	kcMax := min(gemmKC, k)
-	mcMax := min(gemmMC, roundUp(m, gemmMR))
-	ncMax := min(gemmNC, roundUp(n, gemmNR))
-	packA := make([]T, mcMax*kcMax)
-	packB := make([]T, kcMax*ncMax)
-	for jc := 0; jc < n; jc += gemmNC {
-		nc := min(gemmNC, n-jc)
-		for pc := 0; pc < k; pc += gemmKC {
-			kc := min(gemmKC, k-pc)
-			packPanelsB(packB, b, pc, jc, kc, nc)
-			overwrite := pc == 0 // the first K block stores, later ones add
-			for ic := i0; ic < i1; ic += gemmMC {
-				mc := min(gemmMC, i1-ic)
-				packPanelsA(packA, a, ic, pc, mc, kc)
-				for jr := 0; jr < nc; jr += gemmNR {
-					nr := min(gemmNR, nc-jr)
-					bp := packB[jr*kc : (jr+gemmNR)*kc]
-					for ir := 0; ir < mc; ir += gemmMR {
-						mr := min(gemmMR, mc-ir)
-						ap := packA[ir*kc : (ir+gemmMR)*kc]
-						off := (ic+ir)*ldc + jc + jr
-						microKernel(kc, ap, bp, c[off:], ldc, mr, nr, overwrite)
+// gemmBuffers are the packing buffers of one goroutine's block of a product.
+type gemmBuffers[T Float] struct {
+	a, b, tile []T
+}
+
+var (
+	gemmPool32 sync.Pool
+	gemmPool64 sync.Pool
+)
+
+func gemmPool[T Float]() *sync.Pool {
+	var zero T
+	if _, ok := any(zero).(float32); ok {
+		return &gemmPool32
+	}
+	return &gemmPool64
+}
+
+// getBuffers returns packing buffers large enough for mk's blocks of a product with mRows rows, nCols columns and
+// depth k.
+func getBuffers[T Float](mk *microKernel[T], mRows, nCols, k int) *gemmBuffers[T] {
+	buf, _ := gemmPool[T]().Get().(*gemmBuffers[T])
+	if buf == nil {
+		buf = &gemmBuffers[T]{}
+	}
+	grow := func(s []T, n int) []T {
+		if cap(s) < n {
+			return make([]T, n)
+		}
+		return s[:n]
+	}
+	kc := min(mk.kc, k)
+	buf.a = grow(buf.a, min(mk.mc, roundUp(mRows, mk.mr))*kc)
+	buf.b = grow(buf.b, kc*min(mk.nc, roundUp(nCols, mk.nr)))
+	buf.tile = grow(buf.tile, mk.mr*mk.nr)
+	return buf
+}
+
+// gemmBlock computes rows [i0, i1) and columns [j0, j1) of C = A·B (i0 a multiple of mk.mr, j0 of mk.nr).
+func gemmBlock[T Float](mk *microKernel[T], i0, i1, j0, j1, k int, a aPacker[T], b bPacker[T], c []T, ldc int) {
+	buf := getBuffers(mk, i1-i0, j1-j0, k)
+	defer gemmPool[T]().Put(buf)
+	// A row-major A is read in place by a kernel that can (no packing: a transposition, which for a product with
+	// few columns costs as much as the product), but for a last panel of fewer than mr rows.
+	rowA, inPlace := a.(matView[T])
+	inPlace = inPlace && rowA.cs == 1 && mk.tileA != nil
+	for jc := j0; jc < j1; jc += mk.nc {
+		nc := min(mk.nc, j1-jc)
+		for pc := 0; pc < k; pc += mk.kc {
+			kc := min(mk.kc, k-pc)
+			bp := buf.b[:roundUp(nc, mk.nr)*kc]
+			b.packB(bp, pc, jc, kc, nc, mk)
+			for ic := i0; ic < i1; ic += mk.mc {
+				mc := min(mk.mc, i1-ic)
+				// The first k block stores, later ones add.
+				if inPlace {
+					gemmMacroRowA(mk, rowA, ic, pc, mc, nc, kc, bp, c[ic*ldc+jc:], ldc, pc > 0, buf)
+					continue
+				}
+				ap := a.panelsA(buf.a, ic, pc, mc, kc, mk.mr)
+				gemmMacro(mk, mc, nc, kc, ap, bp, c[ic*ldc+jc:], ldc, pc > 0, buf.tile)
+			}
+		}
+	}
+}
+
+// gemmMacroRowA is gemmMacro with the mc×kc block of A at rows ic…, columns pc… of a read in place by mk.tileA;
+// a last panel of fewer than mr rows is packed (zero-padded) and goes to mk.tile.
+func gemmMacroRowA[T Float](mk *microKernel[T], a matView[T], ic, pc, mc, nc, kc int, bp, c []T, ldc int, acc bool, buf *gemmBuffers[T]) {
+	mr, nr := mk.mr, mk.nr
+	full := mc / mr * mr
+	var last []T
+	if full < mc {
+		last = a.panelsA(buf.a, ic+full, pc, mc-full, kc, mr)
+	}
+	for jr := 0; jr < nc; jr += nr {
+		b := bp[jr*kc : (jr+nr)*kc]
+		cols := min(nr, nc-jr)
+		for ir := 0; ir < mc; ir += mr {
+			off := ir*ldc + jr
+			if ir < full && cols == nr {
+				mk.tileA(kc, a.data[(ic+ir)*a.rs+pc:], a.rs, b, c[off:], ldc, acc)
+				continue
+			}
+			if ir < full {
+				mk.tileA(kc, a.data[(ic+ir)*a.rs+pc:], a.rs, b, buf.tile, nr, false)
+			} else {
+				mk.tile(kc, last, b, buf.tile, nr, false)
+			}
+			rows := min(mr, mc-ir)
+			for i := range rows {
+				dst := c[off+i*ldc : off+i*ldc+cols]
+				src := buf.tile[i*nr : i*nr+cols]
+				if acc {
+					for j, v := range src {
+						dst[j] += v
 					}
+				} else {
+					copy(dst, src)
+				}
+			}
+		}
+	}
+}
+
+// gemmMacro multiplies packed panels of an mc×kc block of A by those of a kc×nc block of B into C (rows ldc
+// apart), storing or, with acc, adding. Full tiles go to the micro-kernel directly; partial tiles are computed
+// into tile and their valid corner stored or added, which is the same arithmetic.
+func gemmMacro[T Float](mk *microKernel[T], mc, nc, kc int, ap, bp, c []T, ldc int, acc bool, tile []T) {
+	mr, nr := mk.mr, mk.nr
+	for jr := 0; jr < nc; jr += nr {
+		b := bp[jr*kc : (jr+nr)*kc]
+		cols := min(nr, nc-jr)
+		for ir := 0; ir < mc; ir += mr {
+			a := ap[ir*kc : (ir+mr)*kc]
+			rows := min(mr, mc-ir)
+			off := ir*ldc + jr
+			if rows == mr && cols == nr {
+				mk.tile(kc, a, b, c[off:], ldc, acc)
+				continue
+			}
+			mk.tile(kc, a, b, tile, nr, false)
+			for i := range rows {
+				dst := c[off+i*ldc : off+i*ldc+cols]
+				src := tile[i*nr : i*nr+cols]
+				if acc {
+					for j, v := range src {
+						dst[j] += v
+					}
+				} else {
+					copy(dst, src)
 				}
 			}
 		}
@@ -90,154 +229,15 @@ func gemmRows[T Float](i0, i1, n, k int, a, b matView[T], c []T, ldc int) {
 
 func roundUp(v, m int) int { return (v + m - 1) / m * m }
 
-// packPanelsA copies A[i0:i0+mc, p0:p0+kc] into dst as MR-row panels, each
-// stored k-major (MR consecutive values per k), zero-padding partial panels.
-func packPanelsA[T Float](dst []T, a matView[T], i0, p0, mc, kc int) {
-	for ir := 0; ir < mc; ir += gemmMR {
-		panel := dst[ir*kc : (ir+gemmMR)*kc]
-		rows := min(gemmMR, mc-ir)
-		for i := range gemmMR {
-			if i >= rows {
-				for p := range kc {
-					panel[p*gemmMR+i] = 0
-				}
-				continue
-			}
-			base := (i0+ir+i)*a.rs + p0*a.cs
-			if a.cs == 1 {
-				src := a.data[base : base+kc]
-				for p, v := range src {
-					panel[p*gemmMR+i] = v
-				}
-			} else {
-				for p := range kc {
-					panel[p*gemmMR+i] = a.data[base+p*a.cs]
-				}
-			}
-		}
-	}
-}
-
-// packPanelsB copies B[p0:p0+kc, j0:j0+nc] into dst as NR-column panels,
-// each stored k-major (NR consecutive values per k), zero-padding partial
-// panels.
-func packPanelsB[T Float](dst []T, b matView[T], p0, j0, kc, nc int) {
-	if b.cs == 1 && gemmNR == 2 {
-		// Row-contiguous B (im2col matrices, 1×1 convolutions, untransposed matmuls): read each row once, in
-		// order, and deal its pairs out to the panels, rather than walking kc rows per panel.
-		full := nc / gemmNR * gemmNR
-		for p := range kc {
-			row := b.data[(p0+p)*b.rs+j0 : (p0+p)*b.rs+j0+nc]
-			o := p * gemmNR
-			for jr := 0; jr < full; jr += gemmNR {
-				d := dst[jr*kc+o : jr*kc+o+2]
-				d[0], d[1] = row[jr], row[jr+1]
-			}
-			if full < nc {
-				d := dst[full*kc+o : full*kc+o+2]
-				d[0], d[1] = row[full], 0
-			}
-		}
-		return
-	}
-	for jr := 0; jr < nc; jr += gemmNR {
-		panel := dst[jr*kc : (jr+gemmNR)*kc]
-		cols := min(gemmNR, nc-jr)
-		for j := range gemmNR {
-			if j >= cols {
-				for p := range kc {
-					panel[p*gemmNR+j] = 0
-				}
-				continue
-			}
-			base := p0*b.rs + (j0+jr+j)*b.cs
-			if b.rs == 1 {
-				src := b.data[base : base+kc]
-				for p, v := range src {
-					panel[p*gemmNR+j] = v
-				}
-			} else {
-				for p := range kc {
-					panel[p*gemmNR+j] = b.data[base+p*b.rs]
-				}
-			}
-		}
-	}
-}
-
-// microKernel multiplies an MR×kc packed A panel by a kc×NR packed B panel
-// and stores (overwrite) or adds the valid mr×nr corner into c, whose rows
-// are ldc apart.
-func microKernel[T Float](kc int, ap, bp []T, c []T, ldc, mr, nr int, overwrite bool) {
-	var c00, c01, c10, c11, c20, c21, c30, c31 T
-	ap = ap[:kc*gemmMR]
-	bp = bp[:kc*gemmNR]
-	j := 0
-	for i := 0; i+3 < len(ap) && j+1 < len(bp); i += gemmMR {
-		b0, b1 := bp[j], bp[j+1]
-		a0 := ap[i]
-		c00 += a0 * b0
-		c01 += a0 * b1
-		a1 := ap[i+1]
-		c10 += a1 * b0
-		c11 += a1 * b1
-		a2 := ap[i+2]
-		c20 += a2 * b0
-		c21 += a2 * b1
-		a3 := ap[i+3]
-		c30 += a3 * b0
-		c31 += a3 * b1
-		j += gemmNR
-	}
-	acc := [gemmMR][gemmNR]T{{c00, c01}, {c10, c11}, {c20, c21}, {c30, c31}}
-	if mr == gemmMR && nr == gemmNR {
-		r0 := c[0:2:2]
-		r1 := c[ldc : ldc+2 : ldc+2]
-		r2 := c[2*ldc : 2*ldc+2 : 2*ldc+2]
-		r3 := c[3*ldc : 3*ldc+2 : 3*ldc+2]
-		if overwrite {
-			r0[0], r0[1] = c00, c01
-			r1[0], r1[1] = c10, c11
-			r2[0], r2[1] = c20, c21
-			r3[0], r3[1] = c30, c31
-		} else {
-			r0[0] += c00
-			r0[1] += c01
-			r1[0] += c10
-			r1[1] += c11
-			r2[0] += c20
-			r2[1] += c21
-			r3[0] += c30
-			r3[1] += c31
-		}
-		return
-	}
-	for i := range mr {
-		row := c[i*ldc : i*ldc+nr]
-		for j := range row {
-			if overwrite {
-				row[j] = acc[i][j]
-			} else {
-				row[j] += acc[i][j]
-			}
-		}
-	}
-}
-
-// gemmFewRows handles A with fewer rows than a micro-tile (vector-matrix
-// products, depthwise convolutions) as a sequence of row AXPYs over a
-// row-contiguous B, avoiding packing and zero-padded micro-tiles. It computes
-// columns [j0, j1) of C.
-func gemmFewRows[T Float](m, j0, j1, k int, a, b matView[T], c []T, ldc int) {
+// gemmRowsAxpy handles A with fewer rows than gemmFewRows (vector-matrix products, depthwise convolutions) as a
+// sequence of row AXPYs over a row-contiguous B, avoiding packing and zero-padded tiles. It computes columns
+// [j0, j1) of C.
+func gemmRowsAxpy[T Float](mk *microKernel[T], m, j0, j1, k int, a, b matView[T], c []T, ldc int) {
 	for i := range m {
 		row := c[i*ldc+j0 : i*ldc+j1]
 		clear(row)
 		for p := range k {
-			av := a.data[i*a.rs+p*a.cs]
-			src := b.data[p*b.rs+j0 : p*b.rs+j1]
-			for j, bv := range src {
-				row[j] += av * bv
-			}
+			mk.axpy(a.data[i*a.rs+p*a.cs], b.data[p*b.rs+j0:p*b.rs+j1], row)
 		}
 	}
 }
