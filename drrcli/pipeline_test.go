@@ -65,7 +65,8 @@ func TestExplainPasses(t *testing.T) {
 	prog := write(t, dir, "p.pir", expReluProgram)
 	code, out, errs := run(t, "", "explain", "-rules", rules, "-passes", "gpu_inference[before reinplace: rules]", "-op", "@4", prog)
 	require.Equal(t, exitOK, code, errs)
-	assert.Contains(t, out, "after 25 passes of -passes (add_shadow_output_after_dead_parameter … dce)")
+	// gpu_inference's passes up to reinplace: the first of them and the last (the count follows the pipeline).
+	assert.Regexp(t, `after [1-9][0-9]* passes of -passes \(add_shadow_output_after_dead_parameter … dce\)`, out)
 	assert.Contains(t, out, "rule relu_to_tanh")
 	assert.Contains(t, out, "): match")
 
