@@ -149,7 +149,11 @@ func TestApplyAndCodeLens(t *testing.T) {
 	after := lenses()
 	// The lenses are on the rules of the file (fused_conv2d_add_then_act on line 19), not on those it imports.
 	require.Positive(t, want["fused_conv2d_add_then_act"])
-	require.Contains(t, after, "19 "+itoa(want["fused_conv2d_add_then_act"])+" rewrites in model.json [drr.applyTo]")
+	word := " rewrites"
+	if want["fused_conv2d_add_then_act"] == 1 {
+		word = " rewrite"
+	}
+	require.Contains(t, after, "19 "+itoa(want["fused_conv2d_add_then_act"])+word+" in model.json [drr.applyTo]")
 	c.mu.Lock()
 	require.NotEmpty(t, c.notes)
 	require.Contains(t, c.notes[len(c.notes)-1].Message, "model.json: ")

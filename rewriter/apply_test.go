@@ -143,7 +143,7 @@ func TestApplyAttributes(t *testing.T) {
 			&rule.Create{Op: "pd_op.conv2d", Operands: []rule.RewriteOperand{{Ref: rule.Ref{Index: 0}}, {Ref: rule.Ref{Index: 1}}},
 				Attrs: []rule.AttrSet{
 					{Name: "data_format", Value: &rule.HoleRef{Hole: 1}},
-					{Name: "groups", Value: &rule.Binary{Op: "*", X: &rule.HoleRef{Hole: 0}, Y: &rule.Lit{Value: int64(2)}}},
+					{Name: "groups", Value: &rule.Binary{Op: "*", X: &rule.HoleRef{Hole: 0}, Y: &rule.Lit{Value: int64(1)}}},
 					{Name: "paddings", Value: &rule.List{Elems: []rule.Expr{&rule.Lit{Value: int64(1)}, &rule.Lit{Value: int64(1)}}}},
 				},
 				Results: []int{0}, RestAttrs: -1},
@@ -163,7 +163,7 @@ func TestApplyAttributes(t *testing.T) {
 	}
 	assert.Equal(t, []string{
 		"strides=[(Int32)1,(Int32)1]", "paddings=[(Int32)1,(Int32)1]", `padding_algorithm="EXPLICIT"`,
-		"dilations=[(Int32)1,(Int32)1]", "groups=(Int32)16", `data_format="NCHW"`,
+		"dilations=[(Int32)1,(Int32)1]", "groups=(Int32)8", `data_format="NCHW"`,
 	}, names, "schema order, defaults filled, computed attributes converted to the schema's kinds")
 	assert.Equal(t, "builtin.tensor<1x8x4x4xf32>", created[0].Result(0).Type().String(), "conv2d's type rule, with the new paddings")
 }
