@@ -130,7 +130,7 @@ func TestRuntimeRegions(t *testing.T) {
 		return g, ifOp, cheap, e1
 	}
 	// A weight-only condition: everything load time.
-	g, ifOp, cheap, _ := build(func(g *builder) *ir.Value {
+	g, _, _, _ := build(func(g *builder) *ir.Value {
 		return g.val("pd_op.full", nil, g.ty(ir.DTypeBool, 1), "value", g.ctx.Float(1))
 	})
 	r := g.analyze()

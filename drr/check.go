@@ -3,7 +3,6 @@ package drr
 import (
 	"fmt"
 	"hash/maphash"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -458,16 +457,6 @@ func canonical(r *rule.Rule) string {
 		b.WriteString(rule.FormatExpr(r, w))
 	}
 	return b.String()
-}
-
-// sortedKeys returns the keys of a map, sorted.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // fingerprint hashes the parts of a rule that canonical renders exactly, so that rules with different

@@ -272,9 +272,8 @@ func attrSType(t ir.AttrType) sType {
 
 // exprScope says which names an expression may use.
 type exprScope struct {
-	where   bool // in a where clause: only match values
-	attr    string
-	holeUse bool
+	where bool // in a where clause: only match values
+	attr  string
 }
 
 // expr translates an expression and returns its static type. An expression deeper than rule.MaxExprDepth (which

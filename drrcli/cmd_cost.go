@@ -86,12 +86,6 @@ func (f *costFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.families, "families", false, "list the op families the model knows and the ops each costs, then exit")
 }
 
-// costed is one program's figures: before and after the passes (the same report without passes).
-type costed struct {
-	record        stats.Program
-	before, after *cost.Report
-}
-
 // costResult is the JSON form of drrc cost: the statistics record and the per-op-type tables.
 type costResult struct {
 	stats.Program

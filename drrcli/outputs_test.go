@@ -164,7 +164,7 @@ func TestWeightsAutoWithoutFile(t *testing.T) {
 	code, _, errs := run(t, "", "apply", "-set", "inplace", "-weights", "auto", prog, "-o", filepath.Join(dir, "o.pir"))
 	assert.Equal(t, exitOK, code, errs)
 	assert.Contains(t, errs, prog+": warning: -weights auto: there is no "+filepath.Join(dir, "p.pdiparams")+", so no weights were read")
-	code, _, errs = run(t, "", "apply", "-set", "inplace", "-weights", "auto", "-")
+	code, _, _ = run(t, "", "apply", "-set", "inplace", "-weights", "auto", "-")
 	assert.NotEqual(t, exitOK, code)
 	code, _, errs = run(t, reluProgram, "apply", "-set", "inplace", "-weights", "auto", "-")
 	assert.Equal(t, exitOK, code, errs)

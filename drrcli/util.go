@@ -37,30 +37,6 @@ func opStats(p *ir.Program) map[string]int {
 	return n
 }
 
-// printOpStats prints op counts, most frequent first, with the total.
-func printOpStats(w io.Writer, title string, n map[string]int) {
-	type kv struct {
-		name  string
-		count int
-	}
-	var list []kv
-	total := 0
-	for k, v := range n {
-		list = append(list, kv{k, v})
-		total += v
-	}
-	sort.Slice(list, func(i, j int) bool {
-		if list[i].count != list[j].count {
-			return list[i].count > list[j].count
-		}
-		return list[i].name < list[j].name
-	})
-	fmt.Fprintf(w, "%s: %d ops\n", title, total)
-	for _, e := range list {
-		fmt.Fprintf(w, "  %6d  %s\n", e.count, e.name)
-	}
-}
-
 func numCPU() int { return runtime.NumCPU() }
 
 // printOpDiff prints, per op name, the count before and after a pipeline where it changed.

@@ -58,19 +58,6 @@ func (c *call[T]) optTensorArg(name string, pos int) (*tensor.Tensor[T], error) 
 	return v.tensor(), nil
 }
 
-// vectorArg returns the elements of the vector operand called name (a builtin.combine result); a single tensor is
-// taken as a vector of one.
-func (c *call[T]) vectorArg(name string, pos int) ([]*value[T], error) {
-	v := c.named(name, pos)
-	if v == nil {
-		return nil, fmt.Errorf("operand %s is missing", name)
-	}
-	if !v.vec {
-		return []*value[T]{v}, nil
-	}
-	return v.elems, nil
-}
-
 // intArrayArg reads an IntArray argument: the operand called name when the op carries it, else the first of the
 // attributes attrNames (name itself when none are given) that is present. ok is false when the op has neither.
 func (c *call[T]) intArrayArg(name string, pos int, attrNames ...string) (vals []int, ok bool, err error) {

@@ -368,9 +368,7 @@ func compare(before, after *ir.Program, opts CompareOptions) (*Report, error) {
 			bad = append(bad, fmt.Sprintf("%s (max rel %.3g > tol %.3g, max abs %.3g%s)", o.Name, o.MaxRel, o.Tol, o.MaxAbs, note))
 		}
 	}
-	for _, u := range rep.Unmatched {
-		bad = append(bad, u)
-	}
+	bad = append(bad, rep.Unmatched...)
 	return rep, fmt.Errorf("%w: %s", ErrMismatch, strings.Join(bad, "; "))
 }
 

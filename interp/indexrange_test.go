@@ -1,8 +1,6 @@
 package interp
 
 import (
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,29 +9,6 @@ import (
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirtext"
 )
-
-// indexProgram is a program whose input "ids" (type idsType) the given ops read; %0 is ids, and the ops number
-// their values from %1.
-func indexProgram(t *testing.T, idsType string, ops ...string) *ir.Program {
-	t.Helper()
-	ctx, err := ir.NewDefaultContext()
-	require.NoError(t, err)
-	src := "{\n" + `    (%0) = "pd_op.data" () {dtype:(pd_op.DataType)int64,name:"ids",place:(pd_op.Place)Place(undefined:0),shape:(pd_op.IntArray)[2,3],stop_gradient:[true]} : () -> ` +
-		idsType + "\n    " + strings.Join(ops, "\n    ") + "\n}\n"
-	p, _, err := pirtext.Parse(ctx, "p.pir", []byte(src), pirtext.ReadOptions{})
-	require.NoError(t, err, src)
-	return p
-}
-
-const ids = "builtin.tensor<2x3xi64>"
-
-func param(n int, name, typ string) string {
-	return "(%" + strconv.Itoa(n) + `) = "builtin.parameter" () {parameter_name:"` + name + `"} : () -> ` + typ
-}
-
-func full(n int, v string) string {
-	return "(%" + strconv.Itoa(n) + `) = "pd_op.full" () {dtype:(pd_op.DataType)int64,place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[1],value:(Double)` + v + `} : () -> builtin.tensor<1xi64>`
-}
 
 // TestFusedEmbeddingIds: the ids of fused_embedding_eltwise_layernorm, element i of a combine, are bounded by the
 // rows of table i; RandomFeed draws them there, and recorded statistics are kept where they meet the bound.

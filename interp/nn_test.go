@@ -290,7 +290,7 @@ func TestBatchNormInference(t *testing.T) {
 					"scale": host([]int{2}, 1, 2), "bias": host([]int{2}, 0, 1)}}
 			out := eval(t, b.p, feed)
 			want := []float64{(1 - 2) / math.Sqrt(4+eps), (3 - 2) / math.Sqrt(4+eps),
-				1 + 2*(10-10)/math.Sqrt(25+eps), 1 + 2*(20-10)/math.Sqrt(25+eps)}
+				1 + 2*0/math.Sqrt(25+eps), 1 + 2*(20-10)/math.Sqrt(25+eps)}
 			for i := range want {
 				assert.InDelta(t, want[i], out["y"].Data[i], 1e-12)
 			}

@@ -86,14 +86,10 @@ func Explain(set *rule.Set, ruleName string, op *ir.Op, o rule.Oracle, num *ir.N
 		return n == "" || n == op.Name()
 	}
 	// The named rule's instances whose root can be op; when none can, all of them, to say so.
-	var named []*rule.Rule
 	fitting := 0
 	for _, r := range set.Rules {
-		if ruleName != "" && (r.Name == ruleName || r.ID() == ruleName) {
-			named = append(named, r)
-			if rootFits(r) {
-				fitting++
-			}
+		if ruleName != "" && (r.Name == ruleName || r.ID() == ruleName) && rootFits(r) {
+			fitting++
 		}
 	}
 	var out []Explanation

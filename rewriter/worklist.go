@@ -95,5 +95,3 @@ func (w *worklist) clear() {
 	w.ops = w.ops[:0]
 	w.n = 0
 }
-
-func (w *worklist) len() int { return w.n }

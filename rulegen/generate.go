@@ -154,7 +154,6 @@ type fileGen struct {
 	funcs         []*genFunc
 	never         map[string][]string // instances that cannot match in this catalog, by rule name
 	neverOrder    []string
-	usesRulePkg   bool
 }
 
 // genFunc is a generated function and the instances it matches.

@@ -173,15 +173,6 @@ func minMax(a []Val, sign int) (Val, error) {
 	return a[1], nil
 }
 
-func twoValues(a []Val) (*ir.Value, *ir.Value, error) {
-	x, err := valueArg(a[0])
-	if err != nil {
-		return nil, nil, err
-	}
-	y, err := valueArg(a[1])
-	return x, y, err
-}
-
 // allValues flattens value and value-list arguments.
 func allValues(a []Val) ([]*ir.Value, error) {
 	out := make([]*ir.Value, 0, len(a))

@@ -18,11 +18,6 @@ func tolFor[T Float]() float64 {
 	return 1e-11
 }
 
-func typeName[T Float]() string {
-	var z T
-	return fmt.Sprintf("%T", z)
-}
-
 // requireClose checks shapes and element-wise closeness against a float64
 // reference.
 func requireClose[T Float](t testing.TB, want []float64, wantShape []int, got *Tensor[T], msgAndArgs ...any) {
@@ -95,21 +90,6 @@ func prod(s []int) int {
 		n *= d
 	}
 	return n
-}
-
-// refToNCHW converts NHWC data to NCHW with explicit index arithmetic.
-func refToNCHW(d []float64, n, h, w, c int) []float64 {
-	out := make([]float64, len(d))
-	for in := range n {
-		for y := range h {
-			for x := range w {
-				for ch := range c {
-					out[((in*c+ch)*h+y)*w+x] = d[((in*h+y)*w+x)*c+ch]
-				}
-			}
-		}
-	}
-	return out
 }
 
 // refToNHWC converts NCHW data to NHWC with explicit index arithmetic.

@@ -258,12 +258,6 @@ func isIdentifier(s string) bool {
 	return true
 }
 
-// name returns the Python name of v.
-func (w *writer) name(v *ir.Value) (string, bool) {
-	n, ok := w.names[v]
-	return n, ok
-}
-
 // publishesParameter reports whether a shadow output's operand is the result of a parameter op: a weight kept alive
 // for Paddle's executor, not something the model computes.
 func publishesParameter(op *ir.Op) bool {

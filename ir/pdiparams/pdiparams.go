@@ -292,10 +292,10 @@ func Write(w io.Writer, p *ir.Program) error {
 		if int64(len(v.Data)) != size {
 			return fmt.Errorf("parameter %s has %d bytes of data; its type %s needs %d", name, len(v.Data), v.Type, size)
 		}
-		desc := binary.AppendUvarint(nil, 1<<3|0)
+		desc := binary.AppendUvarint(nil, 1<<3) // field 1, varint
 		desc = binary.AppendUvarint(desc, varTypes[dt])
 		for _, d := range dims {
-			desc = binary.AppendUvarint(desc, 2<<3|0)
+			desc = binary.AppendUvarint(desc, 2<<3) // field 2, varint
 			desc = binary.AppendUvarint(desc, uint64(d))
 		}
 		var hdr []byte

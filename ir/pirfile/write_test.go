@@ -13,13 +13,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func writeString(s string) func(io.Writer) error {
-	return func(w io.Writer) error {
-		_, err := io.WriteString(w, s)
-		return err
-	}
-}
-
 func noTemporaries(t *testing.T, dir string) {
 	t.Helper()
 	entries, err := os.ReadDir(dir)

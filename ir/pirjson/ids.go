@@ -60,9 +60,7 @@ func splitID(id string) (dialect, name string, numeric, known bool) {
 
 // isNumericID reports whether s is a (possibly negative) decimal integer, the form of dialect ids.
 func isNumericID(s string) bool {
-	if strings.HasPrefix(s, "-") {
-		s = s[1:]
-	}
+	s = strings.TrimPrefix(s, "-")
 	if s == "" {
 		return false
 	}

@@ -222,7 +222,8 @@ func TestDigits(t *testing.T) {
 		n, d := digits(s, 0)
 		require.Equal(t, v, n)
 		require.Equal(t, len(fmt.Sprint(v)), d)
-		n, d = digits(s[:d], 0)
+		n, d2 := digits(s[:d], 0)
 		require.Equal(t, v, n)
+		require.Equal(t, d, d2, "the number ends where the buffer does")
 	}
 }

@@ -46,12 +46,12 @@ func BenchmarkGraphNetRewrite(b *testing.B) {
 			}
 			env := &rewriter.Env{Registry: reg}
 			b.StopTimer()
-			progs, ops := load()
+			_, ops := load()
 			b.ReportAllocs()
 			b.ResetTimer()
 			b.StopTimer()
 			for range b.N {
-				progs, _ = load()
+				progs, _ := load()
 				for _, p := range progs {
 					for _, pass := range pl {
 						_, isRules := pass.(*rewriter.RulePass)

@@ -198,14 +198,6 @@ func pick(rs []result, f func(result) float64) []float64 {
 	return out
 }
 
-func ratios(a, b []result, f func(result) float64) []float64 {
-	out := make([]float64, len(a))
-	for i := range a {
-		out[i] = f(a[i]) / f(b[i])
-	}
-	return out
-}
-
 func workload(dir, gen string, n int, format string) (string, error) {
 	path := filepath.Join(dir, fmt.Sprintf("w%d.%s", n, format))
 	if _, err := os.Stat(path); err == nil {
