@@ -1,0 +1,6 @@
+//go:build !race
+
+package drr
+
+// raceEnabled reports whether the race detector is on.
+const raceEnabled = false
