@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pirdrr/drr/cost"
@@ -147,6 +148,7 @@ type applyFlags struct {
 	overwrite     bool
 	printIR       printIRFlags
 	params        paramFlag
+	sh            shardFlags
 }
 
 func (a *applyFlags) register(fs *flag.FlagSet) {
@@ -179,6 +181,7 @@ func (a *applyFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&a.weights, "weights", "", "read the parameters' data from `file.pdiparams` (auto: each program's sibling X.pdiparams)")
 	fs.StringVar(&a.weightsOut, "weights-out", "", "write the parameters' data, folded ones included, to `file.pdiparams` (auto: beside each output)")
 	a.printIR.register(fs)
+	a.sh.register(fs)
 }
 
 // applyResult is what processing one program produced: its statistics record (the schema of package stats: the
@@ -237,6 +240,9 @@ func (a *applyFlags) run(c *CLI, args []string) int {
 			return c.usageErrorf("apply", "%s %d: a count cannot be negative (0 takes the default)", f.name, f.n)
 		}
 	}
+	if _, _, err := a.sh.spec(c); err != nil {
+		return c.usageErrorf("apply", "%v", err)
+	}
 	if a.stats != "none" {
 		m, err := cost.NewModel(a.device)
 		if err != nil {
@@ -272,6 +278,12 @@ func (a *applyFlags) run(c *CLI, args []string) int {
 			}
 		}
 	}
+	all := len(jobs)
+	plan, rc := a.sh.plan(c, "apply", jobRefs(jobs))
+	if plan == nil {
+		return rc
+	}
+	jobs = plan.jobs(jobs)
 	stop, err := startCPUProfile(a.cpuprofile)
 	if err != nil {
 		return c.errorf("apply", "%v", err)
@@ -318,13 +330,23 @@ func (a *applyFlags) run(c *CLI, args []string) int {
 		sort.Slice(created, func(i, j int) bool { return len(created[i]) > len(created[j]) }) // deepest first
 		removeEmptyDirs(created)
 	}()
+	var mu sync.Mutex
+	recorded := true
 	process := func(j *applyJob) {
-		j.res = a.process(c, ctx, reg, pipeline, opts, j, outFormat, len(jobs) > 1)
+		start := time.Now()
+		j.res = a.process(c, ctx, reg, pipeline, opts, j, outFormat, all > 1)
+		rec := plan.applyRecord(j, time.Since(start))
+		mu.Lock()
+		recorded = recorded && plan.write(c, "apply", rec)
+		mu.Unlock()
 	}
 	if len(jobs) == 1 {
 		process(jobs[0])
-	} else {
+	} else if len(jobs) > 1 {
 		runParallel(c, jobs, a.jobs, process)
+	}
+	if !plan.close(c, "apply") || !recorded {
+		return exitFailure
 	}
 	failed := false
 	for _, j := range jobs {
@@ -357,7 +379,7 @@ func (a *applyFlags) run(c *CLI, args []string) int {
 		for _, r := range groupSamples(jobs) {
 			a.printRecord(c.Stderr, r, len(jobs) > 1)
 		}
-		if len(jobs) > 1 {
+		if len(jobs) > 1 || all > 1 && len(jobs) > 0 {
 			printSummary(c.Stderr, jobs)
 		}
 	}

@@ -105,11 +105,13 @@ type verifyFlags struct {
 	model       *cost.Model
 	// rewrite are the driver options of the rule passes (the -param and -target values).
 	rewrite rewriter.Options
+	sh      shardFlags
 }
 
 func (v *verifyFlags) register(fs *flag.FlagSet) {
 	v.cf.register(fs)
 	v.params.register(fs)
+	v.sh.register(fs)
 	fs.Var(&v.rules, "rules", "apply (program mode) or verify (rule mode) the rules of `file.drr` (repeatable)")
 	fs.Var(&v.sets, "set", "run (program mode) or verify (rule mode) the registered rule set or pipeline `name` (repeatable)")
 	fs.StringVar(&v.passes, "passes", "", "program mode: run these passes and pipelines in order, comma-separated (\"rules\" is the -rules files); NAME[before|after POINT: PASSES] extends a pipeline, as in drrc apply")
@@ -195,6 +197,9 @@ func (v *verifyFlags) run(c *CLI, args []string) int {
 	if err != nil {
 		return c.usageErrorf("verify", "%v", err)
 	}
+	if _, _, err := v.sh.spec(c); err != nil {
+		return c.usageErrorf("verify", "%v", err)
+	}
 	if _, err := interp.Kernels(); err != nil {
 		// A user chasing a difference between kernel paths must not get another path than the one asked for.
 		return c.usageErrorf("verify", "%v", err)
@@ -215,6 +220,9 @@ func (v *verifyFlags) run(c *CLI, args []string) int {
 	}
 	if len(programs) == 0 && len(ruleFiles) == 0 && len(v.rules) == 0 && len(v.sets) == 0 {
 		return c.usageErrorf("verify", "nothing to verify: give a program, rule files or -set")
+	}
+	if len(programs) == 0 && v.sh.used() {
+		return c.usageErrorf("verify", "-shard, -balance and -results are for programs (program mode)")
 	}
 	stop, err := startCPUProfile(v.cpuprofile)
 	if err != nil {
@@ -244,7 +252,7 @@ func (v *verifyFlags) run(c *CLI, args []string) int {
 	}
 	v.rewrite.Target = v.params.target.t
 	code := exitOK
-	var paths []string
+	var refs []programRef
 	for _, arg := range programs {
 		progs, err := c.programsOf(arg)
 		if err != nil {
@@ -252,17 +260,39 @@ func (v *verifyFlags) run(c *CLI, args []string) int {
 			code = exitFailure
 			continue
 		}
-		paths = append(paths, progs...)
+		for _, p := range progs {
+			refs = append(refs, programRef{p, programName(arg, p)})
+		}
+	}
+	plan, rc := v.sh.plan(c, "verify", refs)
+	if plan == nil {
+		return rc
 	}
 	// A shape for an input no program has is a misspelt name, not something to ignore: one program is checked
 	// before it is verified, several once they all are (-input may name the inputs of some).
 	inputs := map[string]bool{}
-	for _, path := range paths {
-		if rc := v.verifyProgram(c, ctx, reg, pl, path, copts, inputs, len(paths) == 1); rc != exitOK {
+	for _, ref := range plan.run {
+		rec := plan.record("verify", ref.path)
+		var m *meter
+		if plan.out != nil {
+			m = startMeter()
+		}
+		rc := v.verifyProgram(c, ctx, reg, pl, ref.path, copts, inputs, len(refs) == 1, rec)
+		if rc != exitOK {
 			code = max(code, rc) // a usage error (2) wins over a failure (1)
 		}
+		if m != nil {
+			m.stop(rec)
+		}
+		if !plan.write(c, "verify", rec) {
+			plan.close(c, "verify")
+			return exitFailure
+		}
 	}
-	if len(paths) > 1 {
+	if !plan.close(c, "verify") {
+		code = max(code, exitFailure)
+	}
+	if len(refs) > 1 && len(plan.run) == len(refs) { // a shard, or a resumed run, sees only some programs
 		if err := unknownInputs(copts.InputShapes, inputs); err != nil {
 			return c.usageErrorf("verify", "%v", err)
 		}
@@ -308,14 +338,20 @@ func (v *verifyFlags) pipeline(c *CLI, ctx *ir.Context, reg *rewriter.Registry) 
 
 // verifyProgram is program mode for one program.
 func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl rewriter.Pipeline, path string,
-	copts interp.CompareOptions, inputs map[string]bool, only bool) int {
-	p, ok := c.loadProgram("verify", ctx, path)
-	if !ok {
+	copts interp.CompareOptions, inputs map[string]bool, only bool, rec *resultRecord) int {
+	rec.Status = statusError
+	p, _, warns, err := c.readProgram(ctx, path)
+	fmt.Fprint(c.Stderr, c.renderDiags(warns))
+	if err != nil {
+		msg := c.renderError(err)
+		fmt.Fprint(c.Stderr, msg)
+		rec.Error, _, _ = strings.Cut(msg, "\n")
 		return exitFailure
 	}
 	programInputs(p, inputs)
 	if only {
 		if err := unknownInputs(copts.InputShapes, inputs); err != nil {
+			rec.Error = err.Error()
 			return c.usageErrorf("verify", "%v", err)
 		}
 	}
@@ -325,6 +361,7 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 			w = siblingWeights(path)
 		}
 		if err := pdiparams.ReadFile(w, p); err != nil {
+			rec.Error = err.Error()
 			return c.errorf("verify", "%v", err)
 		}
 		weightsFrom = w
@@ -344,7 +381,7 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 	if weightsFrom != "" {
 		fmt.Fprintf(c.Stdout, "  weights from %s\n", weightsFrom)
 	}
-	measured, rec := stats.Instrument(pl, v.model)
+	measured, recorder := stats.Instrument(pl, v.model)
 	res, err := verify.VerifyPasses(p, measured, opts)
 	if res.AnchoredSinks > 0 {
 		fmt.Fprintf(c.Stdout, "  the program has no fetch: %d sink output(s) anchored with pd_op.fetch\n", res.AnchoredSinks)
@@ -354,13 +391,18 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 	}
 	var record stats.Program
 	if res.Passes != nil && res.After != nil {
-		record = rec.Program(path, res.Passes, nil)
+		record = recorder.Program(path, res.Passes, nil)
+		if record.Before != nil {
+			rec.Stats = &record
+		}
 		a := &applyFlags{}
 		a.printStats(c.Stderr, &applyResult{Program: record, Passes: res.Passes, OpsIn: res.Before.NumOps(), OpsOut: res.After.NumOps()}, false)
 		printOpDiff(c.Stderr, opStats(res.Before), opStats(res.After))
 	}
+	rec.PassNS, rec.EvalNS = res.PassTime.Nanoseconds(), res.CompareTime.Nanoseconds()
 	if res.Report == nil {
 		// The passes failed, the result is invalid, or an op cannot be evaluated.
+		rec.Error = fmt.Sprint(err)
 		fmt.Fprintf(c.Stdout, "FAIL: %v\n", err)
 		fmt.Fprintf(c.Stderr, "drrc verify: %s: %v\n", path, err)
 		var lim *interp.LimitError
@@ -414,7 +456,9 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 	maxRel := 0.0
 	for _, o := range rep.Outputs {
 		maxRel = max(maxRel, o.MaxRel)
+		rec.MaxAbs = max(rec.MaxAbs, o.MaxAbs)
 	}
+	rec.Outputs, rec.MaxRel, rec.Precision, rec.Kernels = len(rep.Outputs), maxRel, rep.Precision.String(), rep.Kernels
 	if record.Before != nil && record.After != nil {
 		// What the verified rewrite is worth, beside what it computes.
 		line := stats.ChangeLine(record.Before, record.After)
@@ -426,8 +470,10 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 	if err != nil {
 		fmt.Fprintf(c.Stdout, "FAIL: %d of %d output(s) differ beyond the tolerance\n", len(rep.Failures())+len(rep.Unmatched), len(rep.Outputs))
 		fmt.Fprintf(c.Stderr, "drrc verify: %s: %v\n", path, err)
+		rec.Status, rec.Error = statusFailed, err.Error()
 		return exitFailure
 	}
+	rec.Status = statusOK
 	fmt.Fprintf(c.Stdout, "ok: %d output(s) agree (max rel %.3g)\n", len(rep.Outputs), maxRel)
 	return exitOK
 }
