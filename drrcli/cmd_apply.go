@@ -84,6 +84,8 @@ directory, for one program, is an error: -o DIR/ (with the separator) writes it 
 GraphNet graph is written into its folder, replacing only GraphNet's four files and keeping the others. An output
 that is the input program itself (-o model.pir model.pir, or a folder of programs onto itself) is refused unless
 -w. Folders a failed run created for its outputs are removed again.
+-shard K/N runs one shard of the programs (as drrc verify does) and -results appends one JSON line per program
+to a file that drrc report merges; a rerun skips the programs recorded.
 
 Weights: -weights reads the parameters' data from Paddle's .pdiparams file (auto: inference.pdiparams beside
 inference.json, with a warning for a program that has none), so that the fold_constants pass can fold the weight
@@ -108,6 +110,7 @@ Examples:
   drrc apply -passes gpu_inference,kernel_check -target gpu:sm80 inference.json -o fused.json
   drrc apply -print-ir-after-change -print-ir-dir dumps/ model.pir -o out.pir
   drrc apply -j 4 models/ -o fused/
+  drrc apply -shard 2/8 -results shard2.jsonl models/ -o fused/
   drrc apply GraphNet/paddle_samples/PaddleNLP/bert-base-cased -o bert_fused/
   drrc apply -format json GraphNet/paddle_samples/PaddleX/FCOS-ResNet50 -o fcos_fused/
   drrc apply -format pir models/ -o as_text/

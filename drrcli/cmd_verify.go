@@ -52,6 +52,10 @@ inference on -device; drrc help cost). The exit status is
 1 when an output differs beyond its tolerance, or when an op cannot be evaluated (the op and its position are
 printed).
 
+Many programs split into shards that run anywhere (-shard K/N, or the Bazel and Kubernetes Indexed Job variables),
+each appending one JSON line per program to -results (a rerun skips the programs recorded); drrc report merges
+the files and finds the gaps (docs/verify.md, "On many machines").
+
 Rule mode (.drr files, or -set NAME without a program): every rule — every instance of a family rule — is
 instantiated as small programs its pattern and where clause accept (attribute holes set to defaults and to the
 literals the constraints compare them with, inputs shaped per op, parameters where the constraints want
@@ -68,6 +72,7 @@ Examples:
   drrc verify -fill-weights 5 model.json -size 64
   drrc verify -weights auto inference.json -size 64
   drrc verify -input data_0=1x3x64x64 graphnet_ResNet18.pir
+  drrc verify -shard 1/4 -results shard1.jsonl GraphNet/paddle_samples
   drrc verify -set conv_bn_relu
   drrc verify -set inference -v
   drrc verify my_fusion.drr`,
