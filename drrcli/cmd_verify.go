@@ -282,7 +282,7 @@ func (v *verifyFlags) run(c *CLI, args []string) int {
 		if plan.out != nil {
 			m = startMeter()
 		}
-		rc := v.verifyProgram(c, ctx, reg, pl, ref.path, copts, inputs, len(refs) == 1, rec)
+		rc := v.verifyOne(c, ctx, reg, pl, ref.path, copts, inputs, len(refs) == 1, rec)
 		if rc != exitOK {
 			code = max(code, rc) // a usage error (2) wins over a failure (1)
 		}
@@ -339,6 +339,23 @@ func unknownInputs(shapes map[string][]int, inputs map[string]bool) error {
 // name registered passes and pipelines, and the default is the inference pipeline.
 func (v *verifyFlags) pipeline(c *CLI, ctx *ir.Context, reg *rewriter.Registry) (rewriter.Pipeline, bool) {
 	return buildPipeline(c, "verify", ctx, reg, v.cf.unregistered, v.rules, v.sets, v.passes)
+}
+
+// verifyOne is verifyProgram for one program of several: a panic (a bug in drrc) ends that program with its
+// error, recorded and reported with status 3, and the others still run (one graph must not lose a shard's hours).
+// A single program's panic is left to Run, as in every command.
+func (v *verifyFlags) verifyOne(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl rewriter.Pipeline, path string,
+	copts interp.CompareOptions, inputs map[string]bool, only bool, rec *resultRecord) (rc int) {
+	if !only {
+		defer func() {
+			if r := recover(); r != nil {
+				fmt.Fprintf(c.Stderr, "drrc verify: %s: internal error: %v\nPlease report this with the command line and input files.\n", path, r)
+				rec.Status, rec.Error = statusError, fmt.Sprintf("internal error: %v", r)
+				rc = exitInternal
+			}
+		}()
+	}
+	return v.verifyProgram(c, ctx, reg, pl, path, copts, inputs, only, rec)
 }
 
 // verifyProgram is program mode for one program.

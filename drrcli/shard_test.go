@@ -14,6 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/pirdrr/drr/internal/corpus"
+	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/rewriter"
 )
 
 // runEnv runs drrc in-process with the environment env (and nothing else of the process's).
@@ -271,4 +273,39 @@ func TestShardBalance(t *testing.T) {
 	code, _, stderr = run(t, "", "verify", "-shard", "1/2", "-balance", bad, models)
 	assert.Equal(t, exitFailure, code)
 	assert.Contains(t, stderr, bad+":1:")
+}
+
+// TestShardPanicIsOneProgramsError: a pass that panics (a bug) on one program of a sharded run is that program's
+// error in the results; the other programs are still verified and recorded, and the exit status is 3.
+func TestShardPanicIsOneProgramsError(t *testing.T) {
+	plugins := rewriter.NewRegistry()
+	require.NoError(t, plugins.RegisterPass("boom_on_m01", "panics on the program with two fetches", func(*ir.Context, *rewriter.Registry) (rewriter.Pass, error) {
+		return &rewriter.GoPass{PassName: "boom_on_m01", Fn: func(p *ir.Program, _ *ir.Rewriter) (int, error) {
+			n := 0
+			for op := range p.Walk() {
+				if op.Name() == "pd_op.fetch" {
+					n++
+				}
+			}
+			if n == 2 {
+				panic("boom")
+			}
+			return 0, nil
+		}}, nil
+	}))
+	dir := t.TempDir()
+	models := reluPrograms(t, dir, 3)
+	two := strings.Replace(reluProgram, "\n}\n", "\n    (%3) = \"pd_op.fetch\" (%0) {col:(Int32)1,name:\"x_out\",persistable:[true],stop_gradient:[false]} : (builtin.tensor<4xf32>) -> builtin.tensor<4xf32>\n}\n", 1)
+	write(t, models, "m01.pir", two)
+	results := filepath.Join(dir, "r.jsonl")
+	var out, errb bytes.Buffer
+	c := &CLI{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Plugins: plugins, Getenv: func(string) string { return "" }}
+	code := c.Run([]string{"verify", "-passes", "boom_on_m01", "-results", results, models})
+	assert.Equal(t, exitInternal, code, errb.String())
+	assert.Contains(t, errb.String(), "m01.pir: internal error: boom")
+	status := map[string]string{}
+	for _, r := range readRecords(t, results) {
+		status[filepath.Base(r.Program)] = r.Status + " " + r.Error
+	}
+	assert.Equal(t, map[string]string{"m00.pir": "ok ", "m01.pir": "error internal error: boom", "m02.pir": "ok "}, status)
 }
