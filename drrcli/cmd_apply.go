@@ -368,7 +368,11 @@ func (a *applyFlags) run(c *CLI, args []string) int {
 			fmt.Fprint(c.Stderr, ensureNewline(r.Error))
 		}
 	}
-	switch a.stats {
+	statsMode := a.stats
+	if len(jobs) == 0 {
+		statsMode = "none" // a shard without programs, or a resumed run with nothing left: no statistics to print
+	}
+	switch statsMode {
 	case "json":
 		records := groupSamples(jobs)
 		enc := json.NewEncoder(c.Stderr)
