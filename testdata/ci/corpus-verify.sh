@@ -7,7 +7,7 @@
 #   corpus-verify.sh fetch DIR              clone GraphNet's paddle_samples at the pinned commit into DIR
 #   corpus-verify.sh shard K N CORPUS OUT   run shard K of N (K from 1): OUT/results-K.jsonl, OUT/verify-K.log
 #   corpus-verify.sh merge CORPUS OUT       merge OUT/results-*.jsonl: OUT/report.txt, OUT/report.json, OUT/report.html
-#   corpus-verify.sh local N CORPUS OUT     every shard on this machine, -j at a time (default 2), then merge
+#   corpus-verify.sh local N CORPUS OUT     every shard on this machine, $JOBS at a time (default 2), then merge
 #
 # DRRC names the drrc binary (default: drrc on PATH). A shard exits 0 when its programs were verified, whether they
 # agree or not (the merged report says which), and fails on a usage error or a crash; merge fails on a gap or a
