@@ -21,7 +21,7 @@ type shardFlags struct {
 
 func (s *shardFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.shard, "shard", "", "run shard `K/N` (K counted from 1) of the programs: each program is in exactly one of N shards (default: the Bazel or Kubernetes Indexed Job variables, else every program; docs/verify.md)")
-	fs.Var(&s.balance, "balance", "balance the shards by the durations recorded in the results `file` of a previous run (repeatable)")
+	fs.Var(&s.balance, "balance", "balance the shards by the durations the results `file` of a previous run recorded for this command (repeatable)")
 	fs.StringVar(&s.results, "results", "", "append one JSON line per program to `file`, and skip the programs it already has a record of (resumable; drrc report merges such files)")
 }
 
@@ -82,7 +82,7 @@ func (s *shardFlags) plan(c *CLI, cmd string, progs []programRef) (_ *shardPlan,
 			return nil, c.errorf(cmd, "-balance: %v", err)
 		}
 		for _, r := range recs {
-			if r.Key != "" && r.WallNS > 0 {
+			if r.Command == cmd && r.Key != "" && r.WallNS > 0 { // apply's times say nothing of verify's
 				durations[r.Key] = time.Duration(r.WallNS)
 			}
 		}
