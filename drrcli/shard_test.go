@@ -268,6 +268,10 @@ func TestShardBalance(t *testing.T) {
 		}
 	}
 	assert.Len(t, seen, 9)
+	// apply does not balance by verify's durations.
+	code, _, stderr = run(t, "", "apply", "-stats", "none", "-shard", "1/2", "-balance", prev, models, "-o", filepath.Join(dir, "out"))
+	require.Equal(t, exitOK, code, stderr)
+	assert.NotContains(t, stderr, "balanced by")
 	// A -balance file that is not a results file is an error at its position.
 	bad := write(t, dir, "bad.jsonl", "{\"schema\":\"pirdrr-results/1\"\n")
 	code, _, stderr = run(t, "", "verify", "-shard", "1/2", "-balance", bad, models)
