@@ -55,6 +55,8 @@ type CLI struct {
 	Plugins *rewriter.Registry
 	// Formats are the program formats commands read and write (nil: pirfile.Standard()).
 	Formats *pirfile.Registry
+	// Getenv reads the environment (nil: os.Getenv): the shard variables of drrc verify and drrc apply.
+	Getenv func(string) string
 
 	reg         *rewriter.Registry // built on first use by registry()
 	stdin       []byte             // standard input, once read as a program (its diagnostics quote it)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pirdrr/drr/cost"
@@ -83,6 +84,8 @@ directory, for one program, is an error: -o DIR/ (with the separator) writes it 
 GraphNet graph is written into its folder, replacing only GraphNet's four files and keeping the others. An output
 that is the input program itself (-o model.pir model.pir, or a folder of programs onto itself) is refused unless
 -w. Folders a failed run created for its outputs are removed again.
+-shard K/N runs one shard of the programs (as drrc verify does) and -results appends one JSON line per program
+to a file that drrc report merges; a rerun skips the programs recorded.
 
 Weights: -weights reads the parameters' data from Paddle's .pdiparams file (auto: inference.pdiparams beside
 inference.json, with a warning for a program that has none), so that the fold_constants pass can fold the weight
@@ -107,6 +110,7 @@ Examples:
   drrc apply -passes gpu_inference,kernel_check -target gpu:sm80 inference.json -o fused.json
   drrc apply -print-ir-after-change -print-ir-dir dumps/ model.pir -o out.pir
   drrc apply -j 4 models/ -o fused/
+  drrc apply -shard 2/8 -results shard2.jsonl models/ -o fused/
   drrc apply GraphNet/paddle_samples/PaddleNLP/bert-base-cased -o bert_fused/
   drrc apply -format json GraphNet/paddle_samples/PaddleX/FCOS-ResNet50 -o fcos_fused/
   drrc apply -format pir models/ -o as_text/
@@ -147,6 +151,7 @@ type applyFlags struct {
 	overwrite     bool
 	printIR       printIRFlags
 	params        paramFlag
+	sh            shardFlags
 }
 
 func (a *applyFlags) register(fs *flag.FlagSet) {
@@ -179,6 +184,7 @@ func (a *applyFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&a.weights, "weights", "", "read the parameters' data from `file.pdiparams` (auto: each program's sibling X.pdiparams)")
 	fs.StringVar(&a.weightsOut, "weights-out", "", "write the parameters' data, folded ones included, to `file.pdiparams` (auto: beside each output)")
 	a.printIR.register(fs)
+	a.sh.register(fs)
 }
 
 // applyResult is what processing one program produced: its statistics record (the schema of package stats: the
@@ -237,6 +243,9 @@ func (a *applyFlags) run(c *CLI, args []string) int {
 			return c.usageErrorf("apply", "%s %d: a count cannot be negative (0 takes the default)", f.name, f.n)
 		}
 	}
+	if _, _, err := a.sh.spec(c); err != nil {
+		return c.usageErrorf("apply", "%v", err)
+	}
 	if a.stats != "none" {
 		m, err := cost.NewModel(a.device)
 		if err != nil {
@@ -272,6 +281,12 @@ func (a *applyFlags) run(c *CLI, args []string) int {
 			}
 		}
 	}
+	all := len(jobs)
+	plan, rc := a.sh.plan(c, "apply", jobRefs(jobs))
+	if plan == nil {
+		return rc
+	}
+	jobs = plan.jobs(jobs)
 	stop, err := startCPUProfile(a.cpuprofile)
 	if err != nil {
 		return c.errorf("apply", "%v", err)
@@ -318,13 +333,23 @@ func (a *applyFlags) run(c *CLI, args []string) int {
 		sort.Slice(created, func(i, j int) bool { return len(created[i]) > len(created[j]) }) // deepest first
 		removeEmptyDirs(created)
 	}()
+	var mu sync.Mutex
+	recorded := true
 	process := func(j *applyJob) {
-		j.res = a.process(c, ctx, reg, pipeline, opts, j, outFormat, len(jobs) > 1)
+		start := time.Now()
+		j.res = a.process(c, ctx, reg, pipeline, opts, j, outFormat, all > 1)
+		rec := plan.applyRecord(j, time.Since(start))
+		mu.Lock()
+		recorded = recorded && plan.write(c, "apply", rec)
+		mu.Unlock()
 	}
 	if len(jobs) == 1 {
 		process(jobs[0])
-	} else {
+	} else if len(jobs) > 1 {
 		runParallel(c, jobs, a.jobs, process)
+	}
+	if !plan.close(c, "apply") || !recorded {
+		return exitFailure
 	}
 	failed := false
 	for _, j := range jobs {
@@ -343,7 +368,11 @@ func (a *applyFlags) run(c *CLI, args []string) int {
 			fmt.Fprint(c.Stderr, ensureNewline(r.Error))
 		}
 	}
-	switch a.stats {
+	statsMode := a.stats
+	if len(jobs) == 0 {
+		statsMode = "none" // a shard without programs, or a resumed run with nothing left: no statistics to print
+	}
+	switch statsMode {
 	case "json":
 		records := groupSamples(jobs)
 		enc := json.NewEncoder(c.Stderr)
@@ -357,7 +386,7 @@ func (a *applyFlags) run(c *CLI, args []string) int {
 		for _, r := range groupSamples(jobs) {
 			a.printRecord(c.Stderr, r, len(jobs) > 1)
 		}
-		if len(jobs) > 1 {
+		if len(jobs) > 1 || all > 1 && len(jobs) > 0 {
 			printSummary(c.Stderr, jobs)
 		}
 	}

@@ -52,6 +52,10 @@ inference on -device; drrc help cost). The exit status is
 1 when an output differs beyond its tolerance, or when an op cannot be evaluated (the op and its position are
 printed).
 
+Many programs split into shards that run anywhere (-shard K/N, or the Bazel and Kubernetes Indexed Job variables),
+each appending one JSON line per program to -results (a rerun skips the programs recorded); drrc report merges
+the files and finds the gaps (docs/verify.md, "On many machines").
+
 Rule mode (.drr files, or -set NAME without a program): every rule — every instance of a family rule — is
 instantiated as small programs its pattern and where clause accept (attribute holes set to defaults and to the
 literals the constraints compare them with, inputs shaped per op, parameters where the constraints want
@@ -68,6 +72,7 @@ Examples:
   drrc verify -fill-weights 5 model.json -size 64
   drrc verify -weights auto inference.json -size 64
   drrc verify -input data_0=1x3x64x64 graphnet_ResNet18.pir
+  drrc verify -shard 1/4 -results shard1.jsonl GraphNet/paddle_samples
   drrc verify -set conv_bn_relu
   drrc verify -set inference -v
   drrc verify my_fusion.drr`,
@@ -105,11 +110,13 @@ type verifyFlags struct {
 	model       *cost.Model
 	// rewrite are the driver options of the rule passes (the -param and -target values).
 	rewrite rewriter.Options
+	sh      shardFlags
 }
 
 func (v *verifyFlags) register(fs *flag.FlagSet) {
 	v.cf.register(fs)
 	v.params.register(fs)
+	v.sh.register(fs)
 	fs.Var(&v.rules, "rules", "apply (program mode) or verify (rule mode) the rules of `file.drr` (repeatable)")
 	fs.Var(&v.sets, "set", "run (program mode) or verify (rule mode) the registered rule set or pipeline `name` (repeatable)")
 	fs.StringVar(&v.passes, "passes", "", "program mode: run these passes and pipelines in order, comma-separated (\"rules\" is the -rules files); NAME[before|after POINT: PASSES] extends a pipeline, as in drrc apply")
@@ -195,6 +202,9 @@ func (v *verifyFlags) run(c *CLI, args []string) int {
 	if err != nil {
 		return c.usageErrorf("verify", "%v", err)
 	}
+	if _, _, err := v.sh.spec(c); err != nil {
+		return c.usageErrorf("verify", "%v", err)
+	}
 	if _, err := interp.Kernels(); err != nil {
 		// A user chasing a difference between kernel paths must not get another path than the one asked for.
 		return c.usageErrorf("verify", "%v", err)
@@ -215,6 +225,9 @@ func (v *verifyFlags) run(c *CLI, args []string) int {
 	}
 	if len(programs) == 0 && len(ruleFiles) == 0 && len(v.rules) == 0 && len(v.sets) == 0 {
 		return c.usageErrorf("verify", "nothing to verify: give a program, rule files or -set")
+	}
+	if len(programs) == 0 && v.sh.used() {
+		return c.usageErrorf("verify", "-shard, -balance and -results are for programs (program mode)")
 	}
 	stop, err := startCPUProfile(v.cpuprofile)
 	if err != nil {
@@ -244,7 +257,7 @@ func (v *verifyFlags) run(c *CLI, args []string) int {
 	}
 	v.rewrite.Target = v.params.target.t
 	code := exitOK
-	var paths []string
+	var refs []programRef
 	for _, arg := range programs {
 		progs, err := c.programsOf(arg)
 		if err != nil {
@@ -252,17 +265,39 @@ func (v *verifyFlags) run(c *CLI, args []string) int {
 			code = exitFailure
 			continue
 		}
-		paths = append(paths, progs...)
+		for _, p := range progs {
+			refs = append(refs, programRef{p, programName(arg, p)})
+		}
+	}
+	plan, rc := v.sh.plan(c, "verify", refs)
+	if plan == nil {
+		return rc
 	}
 	// A shape for an input no program has is a misspelt name, not something to ignore: one program is checked
 	// before it is verified, several once they all are (-input may name the inputs of some).
 	inputs := map[string]bool{}
-	for _, path := range paths {
-		if rc := v.verifyProgram(c, ctx, reg, pl, path, copts, inputs, len(paths) == 1); rc != exitOK {
+	for _, ref := range plan.run {
+		rec := plan.record("verify", ref.path)
+		var m *meter
+		if plan.out != nil {
+			m = startMeter()
+		}
+		rc := v.verifyOne(c, ctx, reg, pl, ref.path, copts, inputs, len(refs) == 1, rec)
+		if rc != exitOK {
 			code = max(code, rc) // a usage error (2) wins over a failure (1)
 		}
+		if m != nil {
+			m.stop(rec)
+		}
+		if !plan.write(c, "verify", rec) {
+			plan.close(c, "verify")
+			return exitFailure
+		}
 	}
-	if len(paths) > 1 {
+	if !plan.close(c, "verify") {
+		code = max(code, exitFailure)
+	}
+	if len(refs) > 1 && len(plan.run) == len(refs) { // a shard, or a resumed run, sees only some programs
 		if err := unknownInputs(copts.InputShapes, inputs); err != nil {
 			return c.usageErrorf("verify", "%v", err)
 		}
@@ -306,16 +341,39 @@ func (v *verifyFlags) pipeline(c *CLI, ctx *ir.Context, reg *rewriter.Registry) 
 	return buildPipeline(c, "verify", ctx, reg, v.cf.unregistered, v.rules, v.sets, v.passes)
 }
 
+// verifyOne is verifyProgram for one program of several: a panic (a bug in drrc) ends that program with its
+// error, recorded and reported with status 3, and the others still run (one graph must not lose a shard's hours).
+// A single program's panic is left to Run, as in every command.
+func (v *verifyFlags) verifyOne(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl rewriter.Pipeline, path string,
+	copts interp.CompareOptions, inputs map[string]bool, only bool, rec *resultRecord) (rc int) {
+	if !only {
+		defer func() {
+			if r := recover(); r != nil {
+				fmt.Fprintf(c.Stderr, "drrc verify: %s: internal error: %v\nPlease report this with the command line and input files.\n", path, r)
+				rec.Status, rec.Error = statusError, fmt.Sprintf("internal error: %v", r)
+				rc = exitInternal
+			}
+		}()
+	}
+	return v.verifyProgram(c, ctx, reg, pl, path, copts, inputs, only, rec)
+}
+
 // verifyProgram is program mode for one program.
 func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl rewriter.Pipeline, path string,
-	copts interp.CompareOptions, inputs map[string]bool, only bool) int {
-	p, ok := c.loadProgram("verify", ctx, path)
-	if !ok {
+	copts interp.CompareOptions, inputs map[string]bool, only bool, rec *resultRecord) int {
+	rec.Status = statusError
+	p, _, warns, err := c.readProgram(ctx, path)
+	fmt.Fprint(c.Stderr, c.renderDiags(warns))
+	if err != nil {
+		msg := c.renderError(err)
+		fmt.Fprint(c.Stderr, msg)
+		rec.Error, _, _ = strings.Cut(msg, "\n")
 		return exitFailure
 	}
 	programInputs(p, inputs)
 	if only {
 		if err := unknownInputs(copts.InputShapes, inputs); err != nil {
+			rec.Error = err.Error()
 			return c.usageErrorf("verify", "%v", err)
 		}
 	}
@@ -325,6 +383,7 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 			w = siblingWeights(path)
 		}
 		if err := pdiparams.ReadFile(w, p); err != nil {
+			rec.Error = err.Error()
 			return c.errorf("verify", "%v", err)
 		}
 		weightsFrom = w
@@ -344,7 +403,7 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 	if weightsFrom != "" {
 		fmt.Fprintf(c.Stdout, "  weights from %s\n", weightsFrom)
 	}
-	measured, rec := stats.Instrument(pl, v.model)
+	measured, recorder := stats.Instrument(pl, v.model)
 	res, err := verify.VerifyPasses(p, measured, opts)
 	if res.AnchoredSinks > 0 {
 		fmt.Fprintf(c.Stdout, "  the program has no fetch: %d sink output(s) anchored with pd_op.fetch\n", res.AnchoredSinks)
@@ -354,13 +413,18 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 	}
 	var record stats.Program
 	if res.Passes != nil && res.After != nil {
-		record = rec.Program(path, res.Passes, nil)
+		record = recorder.Program(path, res.Passes, nil)
+		if record.Before != nil {
+			rec.Stats = &record
+		}
 		a := &applyFlags{}
 		a.printStats(c.Stderr, &applyResult{Program: record, Passes: res.Passes, OpsIn: res.Before.NumOps(), OpsOut: res.After.NumOps()}, false)
 		printOpDiff(c.Stderr, opStats(res.Before), opStats(res.After))
 	}
+	rec.PassNS, rec.EvalNS = res.PassTime.Nanoseconds(), res.CompareTime.Nanoseconds()
 	if res.Report == nil {
 		// The passes failed, the result is invalid, or an op cannot be evaluated.
+		rec.Error = fmt.Sprint(err)
 		fmt.Fprintf(c.Stdout, "FAIL: %v\n", err)
 		fmt.Fprintf(c.Stderr, "drrc verify: %s: %v\n", path, err)
 		var lim *interp.LimitError
@@ -414,7 +478,9 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 	maxRel := 0.0
 	for _, o := range rep.Outputs {
 		maxRel = max(maxRel, o.MaxRel)
+		rec.MaxAbs = max(rec.MaxAbs, o.MaxAbs)
 	}
+	rec.Outputs, rec.MaxRel, rec.Precision, rec.Kernels = len(rep.Outputs), maxRel, rep.Precision.String(), rep.Kernels
 	if record.Before != nil && record.After != nil {
 		// What the verified rewrite is worth, beside what it computes.
 		line := stats.ChangeLine(record.Before, record.After)
@@ -426,8 +492,10 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 	if err != nil {
 		fmt.Fprintf(c.Stdout, "FAIL: %d of %d output(s) differ beyond the tolerance\n", len(rep.Failures())+len(rep.Unmatched), len(rep.Outputs))
 		fmt.Fprintf(c.Stderr, "drrc verify: %s: %v\n", path, err)
+		rec.Status, rec.Error = statusFailed, err.Error()
 		return exitFailure
 	}
+	rec.Status = statusOK
 	fmt.Fprintf(c.Stdout, "ok: %d output(s) agree (max rel %.3g)\n", len(rep.Outputs), maxRel)
 	return exitOK
 }

@@ -224,6 +224,16 @@ func hostileCommandLines(work, prog, out string) [][]string {
 		{"check", "-max-file-size", "12Q", rules},
 		{"serve", "-run-time", "0s"},
 		{"lsp", "extra"},
+		// Shards and result files (issue 34): a program is not a results file, and a results file in a folder that
+		// does not exist is not created.
+		{"verify", "-shard", "2/1", prog},
+		{"apply", "-shard", "x/y", prog, "-o", o},
+		{"verify", "-results", prog, prog},
+		{"verify", "-balance", prog, "-shard", "1/2", prog},
+		{"verify", "-results", filepath.Join(out, "r.jsonl"), prog},
+		{"apply", "-results", prog, prog, "-o", o},
+		{"report", prog},
+		{"report", "-expect", out, prog},
 	}
 }
 
