@@ -85,6 +85,51 @@ type Options struct {
 	Target ir.Target
 	// MaxFileSize is the size limit of an archive (0: pirfile.DefaultMaxFileSize); only regular files are read.
 	MaxFileSize int64
+
+	shared *shared // what the archives of one RunPath share (nil: nothing, each archive makes its own)
+}
+
+// shared is what the archives of one RunPath share: the registry of the shipped sets when Options gives none, and
+// a Context per dialect mode, so that a registry's rule sets are loaded and checked once per mode rather than once
+// per archive (the shipped sets cache their compiled pass per Context). A Context only interns types and
+// attributes: what one archive reads into it cannot change what another computes.
+type shared struct {
+	reg  *rewriter.Registry
+	ctxs [2]*ir.Context // the default dialects, and unregistered ops only
+}
+
+// get returns the registry (reg, else the shipped sets') and the Context of the mode the archive asks for; a nil
+// s makes new ones.
+func (s *shared) get(reg *rewriter.Registry, unregistered bool) (*rewriter.Registry, *ir.Context, error) {
+	if reg == nil && s != nil {
+		reg = s.reg
+	}
+	if reg == nil {
+		reg = rewriter.NewRegistry()
+		if err := rules.Register(reg); err != nil {
+			return nil, nil, err
+		}
+		if s != nil {
+			s.reg = reg
+		}
+	}
+	mode := 0
+	if unregistered {
+		mode = 1
+	}
+	if s != nil && s.ctxs[mode] != nil {
+		return reg, s.ctxs[mode], nil
+	}
+	ctx := ir.NewContext()
+	if !unregistered {
+		if err := ctx.LoadDefaultDialects(); err != nil {
+			return nil, nil, err
+		}
+	}
+	if s != nil {
+		s.ctxs[mode] = ctx
+	}
+	return reg, ctx, nil
 }
 
 // Result is the outcome of one archive.
@@ -132,6 +177,9 @@ func RunPath(path string, opts Options) ([]*Result, error) {
 	base := path
 	if info, err := os.Stat(path); err == nil && !info.IsDir() {
 		base = filepath.Dir(path)
+	}
+	if opts.shared == nil {
+		opts.shared = &shared{}
 	}
 	var out []*Result
 	for _, f := range files {
@@ -278,18 +326,9 @@ func runArchive(ar *txtar.Archive, path string, opts Options, run string) (*prod
 	if err != nil {
 		return nil, err
 	}
-	reg := opts.Registry
-	if reg == nil {
-		reg = rewriter.NewRegistry()
-		if err := rules.Register(reg); err != nil {
-			return nil, err
-		}
-	}
-	ctx := ir.NewContext()
-	if !cfg.unregistered {
-		if err := ctx.LoadDefaultDialects(); err != nil {
-			return nil, err
-		}
+	reg, ctx, err := opts.shared.get(opts.Registry, cfg.unregistered)
+	if err != nil {
+		return nil, err
 	}
 	// The output's form: that of the archive's output sections, else the input's.
 	inForm, _ := formOf(ar, "input")
