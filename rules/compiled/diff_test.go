@@ -110,19 +110,22 @@ func corpusPrograms(t *testing.T) []string {
 	return out
 }
 
-// corpusPipelines returns what the corpus differential runs: the inference pipeline, conv_bn_relu alone (on the
-// programs as read, without the value-semantics passes before it), and every shipped set that the inference
-// pipeline does not run, alone (a rule file added to rules/ is compared on the corpus without a change here).
+// corpusPipelines returns what the corpus differential runs: the inference and gpu_inference pipelines,
+// conv_bn_relu alone (on the programs as read, without the value-semantics passes before it), and every shipped set
+// that neither pipeline runs, alone (a rule file added to rules/ is compared on the corpus without a change here).
+// With PIRDRR_CORPUS=full every set gpu_inference runs is also compared alone, on the programs as read.
 func corpusPipelines(t *testing.T, ctx *ir.Context, reg *rewriter.Registry) []string {
-	inference, err := reg.Pipeline(ctx, "inference")
-	require.NoError(t, err)
 	inPipeline := map[string]bool{}
-	for _, pass := range inference {
-		inPipeline[pass.Name()] = true
+	for _, name := range []string{"inference", "gpu_inference"} {
+		pl, err := reg.Pipeline(ctx, name)
+		require.NoError(t, err)
+		for _, pass := range pl {
+			inPipeline[pass.Name()] = true
+		}
 	}
-	out := []string{"inference", "conv_bn_relu"}
+	out := []string{"inference", "gpu_inference", "conv_bn_relu"}
 	for _, name := range rules.Sets() {
-		if !inPipeline[name] {
+		if name != "conv_bn_relu" && (!inPipeline[name] || corpus.Full()) {
 			out = append(out, name)
 		}
 	}
