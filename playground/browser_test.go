@@ -95,6 +95,24 @@ func newBrowser(t *testing.T) *browser {
 	return b
 }
 
+// takeErrors removes the recorded page errors that contain substr (errors a test provoked on purpose) and returns
+// how many there were.
+func (b *browser) takeErrors(substr string) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	kept := b.errors[:0]
+	n := 0
+	for _, e := range b.errors {
+		if strings.Contains(e, substr) {
+			n++
+			continue
+		}
+		kept = append(kept, e)
+	}
+	b.errors = kept
+	return n
+}
+
 func (b *browser) do(actions ...chromedp.Action[chromedp.Void]) {
 	b.t.Helper()
 	require.NoError(b.t, chromedp.Do(b.ctx, actions...))

@@ -31,20 +31,60 @@
     return String(t).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
   }
 
-  // api sends a request to the server and returns its decoded answer; a failed request throws its error message.
-  function api(method, path, body) {
-    const init = { method: method, headers: {} };
+  // ApiError is a request that failed: the server's refusal, or no answer. Anything else a promise of the page
+  // rejects with is a bug of the page, which fail reports as one.
+  function ApiError(message) {
+    this.message = message;
+  }
+  ApiError.prototype = Object.create(Error.prototype);
+  ApiError.prototype.name = "ApiError";
+
+  // api sends a request to the server and returns its decoded answer; a failed request throws an ApiError with the
+  // server's message.
+  function api(method, path, body, signal) {
+    const init = { method: method, headers: {}, signal: signal };
     if (body !== undefined) {
       init.headers["Content-Type"] = "application/json";
       init.body = JSON.stringify(body);
     }
-    return fetch(path, init).then(function (r) {
-      return r.json().then(function (b) {
-        if (!r.ok) throw new Error(b.error || r.statusText);
+    return fetch(path, init).catch(function (err) {
+      if (err && err.name === "AbortError") throw err;
+      throw new ApiError("the server does not answer (" + err.message + "): is drrc serve still running?");
+    }).then(function (r) {
+      return r.json().catch(function () {
+        throw new ApiError("the server answered " + r.status + " " + r.statusText + " without JSON");
+      }).then(function (b) {
+        if (!r.ok) throw new ApiError((b && b.error) || r.status + " " + r.statusText);
         return b;
       });
     });
   }
+
+  // pageError reports a bug of the page (an exception, a rejected promise) in the status line, and on the console
+  // where the browser test sees it.
+  function pageError(err, where) {
+    const msg = (err && err.message) || String(err);
+    status("internal error in the page" + (where ? " (" + where + ")" : "") + ": " + msg + " — please report it", "error");
+    console.error("playground:", where || "", err);
+  }
+
+  // fail shows a failed request's message in box (the status line when box is null) and reports anything else as a
+  // bug of the page.
+  function fail(box, where) {
+    return function (err) {
+      if (err instanceof ApiError) {
+        if (box) box.textContent = err.message;
+        else status(err.message, "error");
+        return;
+      }
+      if (err && err.name === "AbortError") return;
+      if (box) box.textContent = "internal error in the page: " + ((err && err.message) || err);
+      pageError(err, where);
+    };
+  }
+
+  window.addEventListener("error", function (e) { pageError(e.error || e.message, "uncaught"); });
+  window.addEventListener("unhandledrejection", function (e) { pageError(e.reason, "unhandled promise"); });
 
   // ---- the program and the rules
 
@@ -145,11 +185,29 @@
 
   // ---- running
 
+  // running shows that a run is under way (the status line counts its seconds, Run is disabled, the result panes
+  // are dimmed), or that it ended.
+  let runTimer = null;
+  function running(on) {
+    clearInterval(runTimer);
+    runTimer = null;
+    $("run").disabled = on;
+    document.body.classList.toggle("busy", on);
+    if (!on) return;
+    const t0 = Date.now();
+    const budget = state.info ? state.info.limits.runSeconds : 0;
+    const tick = function () {
+      const s = Math.floor((Date.now() - t0) / 1000);
+      status("running… " + (s ? s + " s" : "") + (budget && s ? " (the budget is " + budget + " s)" : ""), "busy");
+    };
+    tick();
+    runTimer = setInterval(tick, 1000);
+  }
+
   function run() {
     if (!editor) return;
     const body = { rules: E.text(editor), program: programRef(), passes: $("passes").value, target: $("target").value };
-    status("running…");
-    $("run").disabled = true;
+    running(true);
     return api("POST", "/api/run", body).then(function (res) {
       if (!res.stages || res.stages.length === 0) {
         // The rules do not check: nothing ran; the previous result stays, the editor goes to the first error.
@@ -163,9 +221,26 @@
       state.matchIndex = -1;
       state.selected = null;
       showRun(res);
-    }).catch(function (err) {
-      status(err.message, "error");
-    }).finally(function () { $("run").disabled = false; });
+    }).catch(fail(null, "run")).finally(function () { running(false); });
+  }
+
+  // changed reports whether a run's passes changed the program: rewrites, a Go pass's changes, ops created or
+  // erased.
+  function changed(res) {
+    return res.opsIn !== res.opsOut || res.passes.some(function (p) { return p.rewrites > 0 || p.changes > 0 || p.dead_ops_erased > 0; }) ||
+      res.stages.some(function (s) { return s.added > 0; });
+  }
+
+  // outcome names the state a run ended in: "stopped" (a budget), "error", "unfinished" (the driver's limit),
+  // "nothing-ran" (no passes), "no-match" (the editor's rules match nothing and nothing changed), "unchanged" (the
+  // passes changed nothing), or "changed".
+  function outcome(res) {
+    if (res.stopped) return "stopped";
+    if (res.error) return "error";
+    if (res.passes.some(function (p) { return p.stop_reason && p.stop_reason !== "converged"; })) return "unfinished";
+    if (res.passes.length === 0) return "nothing-ran";
+    if (changed(res)) return "changed";
+    return res.matchStage >= 0 && res.matches.length === 0 ? "no-match" : "unchanged";
   }
 
   function showRun(res) {
@@ -175,9 +250,15 @@
     const worth = costText(res.before, res.after);
     if (worth) text += "; " + worth;
     const unfinished = res.passes.filter(function (p) { return p.stop_reason && p.stop_reason !== "converged"; })[0];
-    if (res.stopped) status("stopped: " + res.stopped + " — " + text, "error");
-    else if (res.error) status(res.error, "error");
-    else if (unfinished) status("the driver stopped pass " + unfinished.pass + ": " + unfinished.stop_reason + " — " + text, "warn");
+    const how = outcome(res);
+    document.body.dataset.outcome = how;
+    if (how === "stopped") status("stopped: " + res.stopped + " — " + text, "error");
+    else if (how === "error") status(res.error, "error");
+    else if (how === "unfinished") status("the driver stopped pass " + unfinished.pass + ": " + unfinished.stop_reason + " — " + text, "warn");
+    else if (how === "nothing-ran") status(res.program + " (" + res.opsIn + " ops): nothing ran — write rules in the editor or name passes", "warn");
+    else if (how === "no-match") status("no match: " + (res.rules.length === 1 ? "the rule matches" : "none of the " + res.rules.length + " rules matches") +
+      " " + res.program + " (" + res.opsIn + " ops), which stays as it is — click an op of the pattern's last kind to see why", "warn");
+    else if (how === "unchanged") status(res.program + " (" + res.opsIn + " ops): the passes changed nothing (" + res.ms.toFixed(1) + " ms)", "warn");
     else status(text, "ok");
     showRules(res);
     $("verify-button").disabled = !!res.error && res.passes.length === 0;
@@ -260,11 +341,14 @@
     return api("GET", "/api/runs/" + res.id + "/graph?stage=" + k + "&view=" + view + "&collapse=" + collapse).then(function (d) {
       graph.draw(d);
       graph.fit();
-      $("graph-count").textContent = d.nodes.length + " boxes" + (d.hidden ? ", " + d.hidden + " ops in collapsed blocks" : "");
+      $("graph-count").textContent = (d.nodes || []).length + " boxes" + (d.hidden ? ", " + d.hidden + " ops in collapsed blocks" : "");
       if (state.rule) stepRule(state.rule, state.matchIndex);
       const q = $("graph-search").value;
       if (q) graph.search(q);
-    }).catch(function (err) { graph.draw(null, err.message); });
+    }).catch(function (err) {
+      graph.draw(null, err instanceof ApiError ? err.message : "internal error in the page: " + err.message);
+      fail(null, "graph")(err);
+    });
   }
 
   // clickOp selects an op: its text, what every rule makes of it, and the pattern lines that bound it.
@@ -297,7 +381,7 @@
           "No rules ran on this program."));
       }
       res.rules.forEach(function (x) { box.appendChild(explanation(x)); });
-    }).catch(function (err) { box.textContent = err.message; });
+    }).catch(fail(box, "explain"));
   }
 
   function explanation(x) {
@@ -364,27 +448,32 @@
     const last = res.stages.length - 1;
     api("GET", "/api/runs/" + res.id + "/stages/" + last).then(function (st) {
       $("program-text").textContent = st.text + (st.truncated ? "\n… (cut)" : "");
-    }).catch(function (err) { $("program-text").textContent = err.message; });
+    }).catch(fail($("program-text"), "program"));
   }
 
   function showDiff() {
     const res = state.run;
     const last = res.stages.length - 1;
     if (last === 0) {
-      $("diff-summary").textContent = "Nothing ran: no diff.";
+      $("diff-summary").textContent = "Nothing ran (no rules in the editor, no passes named): no diff.";
       $("diff").textContent = "";
       return;
     }
     api("GET", "/api/runs/" + res.id + "/stages/" + last + "?from=0").then(function (st) {
-      $("diff-summary").textContent = "input → result: " + st.added + " ops added, " + st.removed + " removed";
+      $("diff-summary").textContent = st.added || st.removed ? "input → result: " + st.added + " ops added, " + st.removed + " removed" :
+        "input → result: nothing changed (" + (res.passes.length === 1 ? "the pass" : "the " + res.passes.length + " passes") + " left every op as it was)";
       renderDiff($("diff"), st.diff);
-    }).catch(function (err) { $("diff-summary").textContent = err.message; });
+    }).catch(fail($("diff-summary"), "diff"));
   }
 
+  // renderDiff draws the hunks of a diff into box; an empty diff (or none) says that nothing changed.
   function renderDiff(box, hunks) {
     box.textContent = "";
-    if (hunks.length === 0) {
-      box.textContent = "no change";
+    if (!hunks || hunks.length === 0) {
+      const p = document.createElement("div");
+      p.className = "empty-state";
+      p.textContent = "No change: the program is the same op for op.";
+      box.appendChild(p);
       return;
     }
     hunks.forEach(function (h) {
@@ -458,12 +547,12 @@
         return;
       }
       const head = document.createElement("div");
-      head.textContent = st.added + " ops added, " + st.removed + " removed";
+      head.textContent = st.added || st.removed ? st.added + " ops added, " + st.removed + " removed" : "This pass changed nothing.";
       $("stage-diff").appendChild(head);
       const box = document.createElement("div");
       renderDiff(box, st.diff);
       $("stage-diff").appendChild(box);
-    }).catch(function (err) { $("stage-diff").textContent = err.message; });
+    }).catch(fail($("stage-diff"), "pipeline"));
   }
 
   // stageGraph draws the pipeline's current stage in the graph tab.
@@ -537,7 +626,7 @@
       $("share-link").value = url;
       $("share-box").hidden = false;
       $("share-link").select();
-    }).catch(function (err) { status(err.message, "error"); });
+    }).catch(fail(null));
   }
 
   // restore reads the state of a share link; it returns the rules, or null without one.
@@ -586,7 +675,7 @@
       b.programs.forEach(function (p) { addOption(g, "upload:" + p.id, p.name + " (" + p.ops + " ops)"); });
       prog.value = "upload:" + b.programs[0].id;
       status("uploaded " + b.programs.length + " program(s): " + b.programs.map(function (p) { return p.name; }).join(", "), "ok");
-    }).catch(function (err) { status(err.message, "error"); });
+    }).catch(fail(null));
   }
 
   function loadRules(name) {
@@ -594,7 +683,7 @@
     api("GET", "/api/source?name=" + encodeURIComponent(name)).then(function (b) {
       E.setText(editor, b.text);
       status("loaded " + name, "ok");
-    }).catch(function (err) { status(err.message, "error"); });
+    }).catch(fail(null));
   }
 
   // ---- tabs and keys
@@ -684,5 +773,5 @@
       return;
     }
     return run();
-  }).catch(function (err) { status("the server does not answer: " + err.message, "error"); });
+  }).catch(fail(null, "start"));
 })();

@@ -1,0 +1,143 @@
+package playground
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// heldServer is a playground whose run requests can be held back by the test, to look at the page while a run is
+// under way.
+type heldServer struct {
+	URL string
+
+	mu      sync.Mutex
+	release chan struct{} // non-nil: run requests wait for it to close
+}
+
+func newHeldServer(t *testing.T, lim Limits) *heldServer {
+	t.Helper()
+	s, err := New(Options{Context: testCtx(), Registry: testReg(), Limits: lim, Version: "test",
+		Logf: func(format string, args ...any) { t.Logf("server: "+format, args...) }})
+	require.NoError(t, err)
+	h := &heldServer{}
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.mu.Lock()
+		wait := h.release
+		h.mu.Unlock()
+		if wait != nil && r.URL.Path == "/api/run" {
+			<-wait
+		}
+		s.ServeHTTP(w, r)
+	}))
+	t.Cleanup(func() {
+		h.mu.Lock()
+		if h.release != nil {
+			close(h.release)
+			h.release = nil
+		}
+		h.mu.Unlock()
+		s.Close()
+		ts.Close()
+	})
+	h.URL = ts.URL
+	return h
+}
+
+// hold makes run requests wait until the function it returns is called.
+func (h *heldServer) hold() func() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	ch := make(chan struct{})
+	h.release = ch
+	return func() {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		if h.release == ch {
+			close(ch)
+			h.release = nil
+		}
+	}
+}
+
+// runAndWait presses Run and waits for the run's answer (a new run id, or a status that is no longer busy).
+func (b *browser) runAndWait() {
+	b.t.Helper()
+	prev := b.eval(`String(window.playground.state.run && window.playground.state.run.id)`)
+	b.do(chromedp.Click(chromedp.ID("run")))
+	b.waitFor(`!document.body.classList.contains("busy") && (String(window.playground.state.run && window.playground.state.run.id) !== "`+prev+
+		`" || document.getElementById("status").className === "error")`, "the run")
+}
+
+// TestPlaygroundStates drives the states of issue 35 point 1 in one browser: a run that changes nothing (no
+// match), a run under way, a refused run, and the page's own errors — each has its view, and no raw exception
+// reaches the user (the browser's cleanup fails the test on any console error).
+func TestPlaygroundStates(t *testing.T) {
+	b := newBrowser(t)
+	hs := newHeldServer(t, Limits{GrowOps: 5000})
+	b.do(chromedp.Navigate(hs.URL + "/"))
+	b.waitFor(`document.body.dataset.ready === "1" && document.getElementById("status").className === "ok"`, "the page's first run")
+
+	t.Run("no match", func(t *testing.T) {
+		b.t = t
+		b.eval(`window.playground.setRules(` + jsString(noMatchRules) + `), ""`)
+		b.runAndWait()
+		assert.Equal(t, "no-match", b.eval(`document.body.dataset.outcome`))
+		assert.Equal(t, "warn", b.eval(`document.getElementById("status").className`))
+		assert.Contains(t, b.eval(`document.getElementById("status").textContent`), "no match: the rule matches tinyresnet (51 ops), which stays as it is")
+		b.do(chromedp.Click(chromedp.CSS(`#tabs button[data-tab="diff"]`)))
+		b.waitFor(`document.querySelector("#diff .empty-state")`, "the empty diff")
+		assert.Contains(t, b.eval(`document.getElementById("diff-summary").textContent`), "nothing changed")
+		assert.NotContains(t, b.eval(`document.getElementById("tab-diff").textContent`), "Cannot read")
+		b.do(chromedp.Click(chromedp.CSS(`#tabs button[data-tab="pipeline"]`)))
+		b.waitFor(`document.querySelector("#stage-diff .empty-state")`, "the pass's empty diff")
+		assert.Contains(t, b.eval(`document.getElementById("stage-diff").textContent`), "This pass changed nothing.")
+		assert.Contains(t, b.eval(`document.getElementById("stage-rules").textContent`), "tanh_to_relu")
+		b.do(chromedp.Click(chromedp.CSS(`#tabs button[data-tab="graph"]`)))
+	})
+
+	t.Run("running", func(t *testing.T) {
+		b.t = t
+		b.eval(`window.playground.setRules(` + jsString(resnetRules) + `), ""`)
+		release := hs.hold()
+		defer release()
+		b.do(chromedp.Click(chromedp.ID("run")))
+		b.waitFor(`document.body.classList.contains("busy")`, "the running view")
+		assert.Equal(t, "busy", b.eval(`document.getElementById("status").className`))
+		assert.Contains(t, b.eval(`document.getElementById("status").textContent`), "running…")
+		assert.Equal(t, "true", b.eval(`String(document.getElementById("run").disabled)`))
+		b.waitFor(`document.getElementById("status").textContent.indexOf(" s (the budget is 10 s)") > 0`, "the seconds counted")
+		release()
+		b.waitFor(`!document.body.classList.contains("busy") && document.getElementById("status").className === "ok"`, "the run's end")
+		assert.Equal(t, "changed", b.eval(`document.body.dataset.outcome`))
+		assert.Equal(t, "false", b.eval(`String(document.getElementById("run").disabled)`))
+	})
+
+	t.Run("refused", func(t *testing.T) {
+		b.t = t
+		b.eval(`document.getElementById("passes").value = "no_such_pass"`)
+		b.runAndWait()
+		assert.Equal(t, "error", b.eval(`document.getElementById("status").className`))
+		assert.Contains(t, b.eval(`document.getElementById("status").textContent`), "no_such_pass")
+		assert.NotContains(t, b.eval(`document.getElementById("status").textContent`), "internal error")
+		b.eval(`document.getElementById("passes").value = ""`)
+	})
+
+	t.Run("the page's own errors", func(t *testing.T) {
+		b.t = t
+		b.eval(`setTimeout(function () { throw new Error("provoked-uncaught") }), ""`)
+		b.waitFor(`document.getElementById("status").textContent.indexOf("provoked-uncaught") >= 0`, "the uncaught error in the status line")
+		assert.Contains(t, b.eval(`document.getElementById("status").textContent`), "internal error in the page (uncaught)")
+		assert.Equal(t, "error", b.eval(`document.getElementById("status").className`))
+		b.eval(`Promise.reject(new Error("provoked-rejection")), ""`)
+		b.waitFor(`document.getElementById("status").textContent.indexOf("provoked-rejection") >= 0`, "the rejection in the status line")
+		assert.Contains(t, b.eval(`document.getElementById("status").textContent`), "internal error in the page (unhandled promise)")
+		assert.Positive(t, b.takeErrors("provoked-uncaught"), "the console saw the uncaught error")
+		assert.Positive(t, b.takeErrors("provoked-rejection"), "the console saw the rejection")
+	})
+}
