@@ -3,10 +3,16 @@ package playground
 import (
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/pirdrr/drr/internal/sample"
+	"github.com/pirdrr/drr/ir/pirtext"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -17,7 +23,8 @@ type heldServer struct {
 	URL string
 
 	mu      sync.Mutex
-	release chan struct{} // non-nil: run requests wait for it to close
+	release chan struct{} // non-nil: requests whose path ends with held wait for it to close
+	held    string
 }
 
 func newHeldServer(t *testing.T, lim Limits) *heldServer {
@@ -28,9 +35,9 @@ func newHeldServer(t *testing.T, lim Limits) *heldServer {
 	h := &heldServer{}
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.mu.Lock()
-		wait := h.release
+		wait, held := h.release, h.held
 		h.mu.Unlock()
-		if wait != nil && r.URL.Path == "/api/run" {
+		if wait != nil && strings.HasSuffix(r.URL.Path, held) {
 			<-wait
 		}
 		s.ServeHTTP(w, r)
@@ -49,12 +56,12 @@ func newHeldServer(t *testing.T, lim Limits) *heldServer {
 	return h
 }
 
-// hold makes run requests wait until the function it returns is called.
-func (h *heldServer) hold() func() {
+// hold makes the requests whose path ends with suffix wait until the function it returns is called.
+func (h *heldServer) hold(suffix string) func() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	ch := make(chan struct{})
-	h.release = ch
+	h.release, h.held = ch, suffix
 	return func() {
 		h.mu.Lock()
 		defer h.mu.Unlock()
@@ -104,7 +111,7 @@ func TestPlaygroundStates(t *testing.T) {
 	t.Run("running", func(t *testing.T) {
 		b.t = t
 		b.eval(`window.playground.setRules(` + jsString(resnetRules) + `), ""`)
-		release := hs.hold()
+		release := hs.hold("/api/run")
 		defer release()
 		b.do(chromedp.Click(chromedp.ID("run")))
 		b.waitFor(`document.body.classList.contains("busy")`, "the running view")
@@ -139,5 +146,53 @@ func TestPlaygroundStates(t *testing.T) {
 		assert.Contains(t, b.eval(`document.getElementById("status").textContent`), "internal error in the page (unhandled promise)")
 		assert.Positive(t, b.takeErrors("provoked-uncaught"), "the console saw the uncaught error")
 		assert.Positive(t, b.takeErrors("provoked-rejection"), "the console saw the rejection")
+	})
+
+	t.Run("verify", func(t *testing.T) {
+		b.t = t
+		b.eval(`window.playground.setRules(` + jsString(resnetRules) + `), ""`)
+		b.runAndWait()
+		b.do(chromedp.Click(chromedp.CSS(`#tabs button[data-tab="verify"]`)))
+		assert.Contains(t, b.eval(`document.getElementById("verify-cost").textContent`), "Cost model: runtime ops ", "the run's cost figures beside the verification")
+		b.eval(`document.getElementById("verify-runs").value = "2"; document.getElementById("verify-batch").value = "2"; ""`)
+		b.do(chromedp.Click(chromedp.ID("verify-start")))
+		b.waitFor(`document.getElementById("verify-summary").className === "ok"`, "the verification")
+		assert.Contains(t, b.eval(`document.getElementById("verify-summary").textContent`), "the outputs agree — 2 of 2 runs, seed 1, rtol 0.00001, batch 2, size 32")
+		assert.Equal(t, "true", b.eval(`String(document.getElementById("verify-cancel").hidden)`))
+		// Out-of-range controls are brought within the server's limits.
+		b.eval(`document.getElementById("verify-runs").value = "99"; ""`)
+		release := hs.hold("/verify")
+		defer release()
+		b.do(chromedp.Click(chromedp.ID("verify-start")))
+		b.waitFor(`document.getElementById("verify-progress").textContent.indexOf("running the passes on a copy…") === 0`, "the progress line")
+		assert.Equal(t, "10", b.eval(`document.getElementById("verify-runs").value`))
+		assert.Equal(t, "false", b.eval(`String(document.getElementById("verify-cancel").hidden)`))
+		b.do(chromedp.Click(chromedp.ID("verify-cancel")))
+		b.waitFor(`document.getElementById("verify-summary").textContent.indexOf("cancelled after 0 of 10 runs") === 0`, "the cancellation")
+		assert.Equal(t, "", b.eval(`document.getElementById("verify-progress").textContent`))
+		release()
+		b.eval(`document.getElementById("verify-runs").value = "3"; document.getElementById("verify-batch").value = "1"; ""`)
+
+		// A wrong rule: the worst element names its values, a 0 too (it read "undefined after").
+		b.eval(`window.playground.setRules(` + jsString(wrongRule) + `), ""`)
+		b.runAndWait()
+		b.do(chromedp.Click(chromedp.ID("verify-start")))
+		b.waitFor(`document.getElementById("verify-summary").className === "bad"`, "the failed verification")
+		table := b.eval(`document.getElementById("verify-table").textContent`)
+		assert.Contains(t, table, "(worst: run ")
+		assert.NotContains(t, table, "undefined")
+		assert.Contains(t, b.eval(`document.getElementById("verify-summary").textContent`), "✗ interp: outputs differ: ")
+	})
+
+	t.Run("upload runs at once", func(t *testing.T) {
+		b.t = t
+		p, err := sample.Load(testCtx())
+		require.NoError(t, err)
+		file := filepath.Join(t.TempDir(), "mine.pir")
+		require.NoError(t, os.WriteFile(file, pirtext.Print(p, pirtext.WriteOptions{}), 0o644))
+		b.eval(`window.playground.setRules(` + jsString(resnetRules) + `), ""`)
+		b.do(chromedp.SetUploadFiles(chromedp.ID("upload"), []string{file}))
+		b.waitFor(`window.playground.state.run && window.playground.state.run.program === "mine.pir" && document.getElementById("status").className === "ok"`,
+			"the run on the upload, without pressing Run")
 	})
 }

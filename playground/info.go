@@ -36,13 +36,19 @@ type limitsInfo struct {
 	VerifySeconds float64 `json:"verifySeconds"`
 	MaxUpload     int64   `json:"maxUpload"`
 	GrowOps       int     `json:"growOps"`
+	// VerifyRuns, VerifyBatch and VerifySize are the largest runs, batch and dynamic size a verification may ask
+	// for.
+	VerifyRuns  int `json:"verifyRuns"`
+	VerifyBatch int `json:"verifyBatch"`
+	VerifySize  int `json:"verifySize"`
 }
 
 // info answers GET /api/info.
 func (s *Server) info(w http.ResponseWriter, r *http.Request) {
 	res := infoResult{Version: s.opts.Version, Samples: s.samples, Files: []fileInfo{}, Passes: []passInfo{},
 		Limits: limitsInfo{RunSeconds: s.lim.RunTime.Seconds(), VerifySeconds: s.lim.VerifyTime.Seconds(),
-			MaxUpload: s.lim.MaxUpload, GrowOps: s.lim.GrowOps}}
+			MaxUpload: s.lim.MaxUpload, GrowOps: s.lim.GrowOps, VerifyRuns: verifyMaxRuns, VerifyBatch: verifyMaxBatch,
+			VerifySize: verifyMaxSize}}
 	for _, e := range s.files.all() {
 		res.Files = append(res.Files, fileInfo{Name: e.Name, Kind: e.Kind, Format: e.Format})
 	}

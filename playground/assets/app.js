@@ -244,6 +244,7 @@
   }
 
   function showRun(res) {
+    if (verifying) verifying.abort(); // its table would be of the previous run
     const applied = res.passes.reduce(function (n, p) { return n + p.rewrites; }, 0);
     let text = res.program + ": " + res.opsIn + " → " + res.opsOut + " ops, " + applied + " rewrites, " + res.matches.length +
       " matches in the input (" + res.ms.toFixed(1) + " ms)";
@@ -268,6 +269,8 @@
     showDiff();
     showPipeline();
     $("verify-table").textContent = "";
+    $("verify-summary").className = "";
+    showVerifyCost(res);
     $("verify-summary").textContent = "Verify runs the program before and after the passes in the reference interpreter, on the same random inputs and weights, and compares every output.";
   }
 
@@ -564,31 +567,149 @@
 
   // ---- verify
 
+  // verifyRequest reads the verify tab's controls, within the server's limits (GET /api/info).
+  function verifyRequest() {
+    const lim = state.info.limits;
+    function int(id, lo, hi, def) {
+      const v = parseInt($(id).value, 10);
+      if (!(v >= lo)) { $(id).value = def; return def; }
+      if (v > hi) { $(id).value = hi; return hi; }
+      return v;
+    }
+    let rtol = Number($("verify-rtol").value);
+    if (!(rtol > 0)) { rtol = 1e-5; $("verify-rtol").value = "1e-5"; }
+    return { runs: int("verify-runs", 1, lim.verifyRuns, 3), batch: int("verify-batch", 1, lim.verifyBatch, 1),
+      size: int("verify-size", 1, lim.verifySize, 32), seed: int("verify-seed", 1, Number.MAX_SAFE_INTEGER, 1), rtol: rtol, stream: true };
+  }
+
+  let verifying = null; // the AbortController of the verification under way
+
+  // verify streams a verification of the current run (POST /api/runs/{id}/verify with stream): the progress line
+  // follows the passes and the runs, the table shows the runs done so far, Cancel stops after the run under way
+  // and keeps the table.
   function verify() {
     const res = state.run;
-    if (!res) return run().then(function () { if (state.run) verify(); });
+    if (!res) return run().then(function () { if (state.run) return verify(); });
+    if (verifying) return Promise.resolve();
     showTab("verify");
-    $("verify-summary").textContent = "verifying…";
+    showVerifyCost(res);
+    const req = verifyRequest();
+    const ctl = new AbortController();
+    verifying = ctl;
+    const t0 = Date.now();
+    let last = null;
+    let phase = { phase: "passes", done: 0, runs: req.runs };
+    const tick = function () {
+      const s = ((Date.now() - t0) / 1000).toFixed(0);
+      $("verify-progress").textContent = (phase.phase === "passes" ? "running the passes on a copy…" : "run " + (phase.done + 1) + " of " + phase.runs + "…") +
+        " " + s + " s (the budget is " + state.info.limits.verifySeconds + " s)";
+    };
+    const timer = setInterval(tick, 500);
+    tick();
+    document.body.classList.add("verifying");
+    $("verify-summary").textContent = "verifying " + res.program + ": " + req.runs + " runs, batch " + req.batch + ", size " + req.size + "…";
+    $("verify-summary").className = "";
     $("verify-table").textContent = "";
     $("verify-button").disabled = true;
-    return api("POST", "/api/runs/" + res.id + "/verify", {}).then(function (v) {
-      $("verify-summary").textContent = (v.ok ? "✓ the outputs agree" : "✗ " + (v.error || "the outputs differ")) + " — " + v.runs +
-        " runs, seed " + v.seed + ", rtol " + v.rtol + ", " + v.ms.toFixed(0) + " ms" +
-        (v.unmatched && v.unmatched.length ? "; unmatched outputs: " + v.unmatched.join(", ") : "") +
-        (v.published && v.published.length ? "; not compared (no model outputs): " + v.published.length +
-          " shadow output(s) publishing a parameter unchanged" : "");
-      $("verify-summary").className = v.ok ? "ok" : "bad";
-      $("verify-table").innerHTML = "<tr><th>output</th><th>shape</th><th>max abs error</th><th>max rel error</th><th></th></tr>" +
-        v.outputs.map(function (o) {
-          return "<tr><td>" + esc(o.name) + "</td><td>[" + (o.shape || []).join(", ") + "]</td><td>" + esc(o.maxAbs) + "</td><td>" + esc(o.maxRel) +
-            '</td><td class="' + (o.ok ? "ok" : "bad") + '">' + (o.ok ? "ok" : esc(o.problem || "beyond tolerance") + (o.ok || o.problem ? "" : esc(" (worst: run " + o.run + ", element " + o.index + ": " +
-            o.before + " before, " + o.after + " after)"))) + "</td></tr>";
-        }).join("");
-      status(v.ok ? "verified: the outputs agree" : "verify: " + (v.error || "the outputs differ"), v.ok ? "ok" : "error");
+    $("verify-start").disabled = true;
+    $("verify-cancel").hidden = false;
+    status("verifying…", "busy");
+    return fetch("/api/runs/" + res.id + "/verify", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(req), signal: ctl.signal,
     }).catch(function (err) {
-      $("verify-summary").textContent = err.message;
-      status(err.message, "error");
-    }).finally(function () { $("verify-button").disabled = false; });
+      if (err && err.name === "AbortError") throw err;
+      throw new ApiError("the server does not answer (" + err.message + "): is drrc serve still running?");
+    }).then(function (r) {
+      if (!r.ok) return r.json().then(function (b) { throw new ApiError(b.error || r.statusText); });
+      return readLines(r, function (ev) {
+        phase = ev;
+        tick();
+        if (ev.result) {
+          last = ev.result;
+          showVerifyTable(ev.result, ev.phase !== "done");
+        }
+      });
+    }).then(function () {
+      if (!last) throw new ApiError("the verification ended without a result");
+      showVerifyResult(last);
+    }).catch(function (err) {
+      if (err && err.name === "AbortError") {
+        const done = last ? last.done : 0;
+        $("verify-summary").textContent = "cancelled after " + done + " of " + req.runs + " runs" + (done ? ": the table holds the runs done" : "");
+        $("verify-summary").className = "bad";
+        status("verify cancelled", "warn");
+        return;
+      }
+      fail($("verify-summary"), "verify")(err);
+      if (err instanceof ApiError) status("verify: " + err.message, "error");
+    }).finally(function () {
+      clearInterval(timer);
+      verifying = null;
+      document.body.classList.remove("verifying");
+      $("verify-progress").textContent = "";
+      $("verify-button").disabled = false;
+      $("verify-start").disabled = false;
+      $("verify-cancel").hidden = true;
+    });
+  }
+
+  // readLines reads a response of JSON lines, calling each for every decoded line.
+  function readLines(r, each) {
+    const reader = r.body.getReader();
+    const dec = new TextDecoder();
+    let buf = "";
+    function pump() {
+      return reader.read().then(function (x) {
+        if (x.value) buf += dec.decode(x.value, { stream: true });
+        let i;
+        while ((i = buf.indexOf("\n")) >= 0) {
+          const line = buf.slice(0, i).trim();
+          buf = buf.slice(i + 1);
+          if (line) each(JSON.parse(line));
+        }
+        if (!x.done) return pump();
+        if (buf.trim()) each(JSON.parse(buf));
+      });
+    }
+    return pump();
+  }
+
+  // num renders a number of the table (the server sends NaN and infinities as strings).
+  function num(x) {
+    if (x === undefined || x === null) return "—";
+    return typeof x === "number" ? String(Number(x.toPrecision(6))) : String(x);
+  }
+
+  // showVerifyTable fills the verify table; partial says that more runs are to come.
+  function showVerifyTable(v, partial) {
+    $("verify-table").innerHTML = "<tr><th>output</th><th>shape</th><th>max abs error</th><th>max rel error</th><th></th></tr>" +
+      (v.outputs || []).map(function (o) {
+        let verdict = o.ok ? "ok" : o.problem || "beyond tolerance";
+        if (!o.ok && o.worst) verdict += " (worst: run " + o.worst.run + ", element " + o.worst.index + ": " + num(o.worst.before) + " before, " + num(o.worst.after) + " after)";
+        return "<tr><td>" + esc(o.name) + "</td><td>[" + (o.shape || []).join(", ") + "]</td><td>" + esc(num(o.maxAbs)) + "</td><td>" + esc(num(o.maxRel)) +
+          '</td><td class="' + (o.ok ? "ok" : "bad") + '">' + esc(verdict) + "</td></tr>";
+      }).join("") +
+      (partial ? '<tr class="partial"><td colspan="5">so far: ' + v.done + " of " + v.runs + " runs</td></tr>" : "");
+  }
+
+  function showVerifyResult(v) {
+    showVerifyTable(v, false);
+    const verdict = v.ok ? "✓ the outputs agree" : v.partial ? "◌ " + (v.error || "stopped") + ": the table holds the runs done" :
+      "✗ " + (v.error || "the outputs differ");
+    $("verify-summary").textContent = verdict + " — " + v.done + " of " + v.runs + " runs, seed " + v.seed + ", rtol " + v.rtol + ", batch " + v.batch +
+      ", size " + v.size + "; passes " + v.passMs.toFixed(0) + " ms, interpreter " + v.compareMs.toFixed(0) + " ms" + (v.kernels ? " (" + v.kernels + " kernels)" : "") +
+      (v.unmatched && v.unmatched.length ? "; unmatched outputs: " + v.unmatched.join(", ") : "") +
+      (v.published && v.published.length ? "; not compared (no model outputs): " + v.published.length +
+        " shadow output(s) publishing a parameter unchanged" : "") +
+      (v.anchored ? "; " + v.anchored + " sink output(s) given a fetch" : "");
+    $("verify-summary").className = v.ok ? "ok" : "bad";
+    status(v.ok ? "verified: the outputs agree" : "verify: " + (v.error || "the outputs differ"), v.ok ? "ok" : v.partial ? "warn" : "error");
+  }
+
+  // showVerifyCost shows the cost model's figures of the run beside the verification (when the run has them).
+  function showVerifyCost(res) {
+    const t = costText(res.before, res.after);
+    $("verify-cost").textContent = t ? "Cost model: " + t + "." : "";
   }
 
   // ---- share links: #s=<base64url of JSON {rules, passes, target, program}>
@@ -674,7 +795,8 @@
       }
       b.programs.forEach(function (p) { addOption(g, "upload:" + p.id, p.name + " (" + p.ops + " ops)"); });
       prog.value = "upload:" + b.programs[0].id;
-      status("uploaded " + b.programs.length + " program(s): " + b.programs.map(function (p) { return p.name; }).join(", "), "ok");
+      // An uploaded program runs at once, as a program chosen in the list does.
+      return run();
     }).catch(fail(null));
   }
 
@@ -699,6 +821,8 @@
     document.querySelectorAll("#tabs button").forEach(function (b) { b.addEventListener("click", function () { showTab(b.dataset.tab); }); });
     $("run").addEventListener("click", run);
     $("verify-button").addEventListener("click", verify);
+    $("verify-start").addEventListener("click", verify);
+    $("verify-cancel").addEventListener("click", function () { if (verifying) verifying.abort(); });
     $("share").addEventListener("click", share);
     $("share-close").addEventListener("click", function () { $("share-box").hidden = true; });
     $("upload").addEventListener("change", function (e) { if (e.target.files[0]) upload(e.target.files[0]); e.target.value = ""; });
