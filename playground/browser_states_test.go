@@ -1,6 +1,8 @@
 package playground
 
 import (
+	"encoding/base64"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -194,5 +196,46 @@ func TestPlaygroundStates(t *testing.T) {
 		b.do(chromedp.SetUploadFiles(chromedp.ID("upload"), []string{file}))
 		b.waitFor(`window.playground.state.run && window.playground.state.run.program === "mine.pir" && document.getElementById("status").className === "ok"`,
 			"the run on the upload, without pressing Run")
+	})
+
+	t.Run("state kept", func(t *testing.T) {
+		b.t = t
+		// The transformer with fc, rules and dce, the result's graph with a new op selected, the Diff tab.
+		b.eval(`document.getElementById("program").value = "sample:tinytransformer"; document.getElementById("passes").value = "rules,dce"; ""`)
+		b.eval(`window.playground.setRules(` + jsString(transformerRules) + `), ""`)
+		b.runAndWait()
+		b.do(chromedp.Click(chromedp.CSS(`#tabs button[data-tab="graph"]`)), chromedp.Click(chromedp.ID("view-after")))
+		b.waitFor(`document.querySelector("#scene .gv-node.added")`, "the result's graph")
+		key := b.eval(`document.querySelector("#scene .gv-node.added").dataset.key`)
+		b.eval(`(function () { const n = document.querySelector("#scene .gv-node.added");
+			n.dispatchEvent(new PointerEvent("pointerdown", {bubbles: true, button: 0}));
+			n.dispatchEvent(new PointerEvent("pointerup", {bubbles: true, button: 0})); return "" })()`)
+		b.waitFor(`window.playground.state.selected === "`+key+`"`, "the selected op")
+		b.do(chromedp.Click(chromedp.CSS(`#tabs button[data-tab="diff"]`)))
+		b.waitFor(`location.hash.indexOf("#z=") === 0 && JSON.parse(localStorage.getItem("drrc-playground:state")).tab === "diff"`, "the state kept")
+
+		restored := func(how string) {
+			t.Helper()
+			b.waitFor(`document.body.dataset.ready === "1" && window.playground.state.run && document.getElementById("status").className === "ok" &&
+				window.playground.state.selected === "`+key+`"`, "the state restored "+how)
+			assert.Equal(t, transformerRules, b.eval(`window.playground.rules()`), how)
+			assert.Equal(t, "tinytransformer", b.eval(`window.playground.state.run.program`), how)
+			assert.Equal(t, "rules,dce", b.eval(`document.getElementById("passes").value`), how)
+			assert.Equal(t, "after", b.eval(`window.playground.state.view`), how)
+			assert.Equal(t, "true", b.eval(`document.querySelector('#tabs button[data-tab="diff"]').getAttribute("aria-selected")`), how)
+			assert.Contains(t, b.eval(`document.getElementById("op-detail").textContent`), "pd_op.fc", how)
+		}
+		b.do(chromedp.Reload())
+		restored("by a reload")
+		b.do(chromedp.Navigate("about:blank"), chromedp.Navigate(hs.URL+"/"))
+		restored("from localStorage")
+
+		// An old link (#s=, uncompressed JSON) still opens.
+		old, err := json.Marshal(map[string]any{"rules": noMatchRules, "passes": "", "target": "", "program": map[string]string{"sample": "tinyresnet"}})
+		require.NoError(t, err)
+		b.do(chromedp.Navigate("about:blank"), chromedp.Navigate(hs.URL+"/#s="+base64.RawURLEncoding.EncodeToString(old)))
+		b.waitFor(`document.body.dataset.ready === "1" && window.playground.state.run && document.body.dataset.outcome === "no-match"`, "the old link's run")
+		assert.Equal(t, noMatchRules, b.eval(`window.playground.rules()`))
+		assert.Equal(t, "tinyresnet", b.eval(`window.playground.state.run.program`))
 	})
 }

@@ -305,8 +305,9 @@ func TestPlaygroundInChromium(t *testing.T) {
 
 	// Share: the link restores the rules and the program in a fresh page.
 	b.do(chromedp.Click(chromedp.CSS("#share")))
+	b.waitFor(`!document.getElementById("share-box").hidden`, "the share link")
 	link := b.eval(`document.getElementById("share-link").value`)
-	require.Contains(t, link, "#s=")
+	require.Contains(t, link, "#z=", "a compressed link")
 	b.do(chromedp.Navigate("about:blank"), chromedp.Navigate(link))
 	b.waitFor(`document.body.dataset.ready === "1" && window.playground.state.run && document.getElementById("status").className === "ok"`, "the shared page's run")
 	assert.Equal(t, transformerRules, b.eval(`window.playground.rules()`))
@@ -322,12 +323,14 @@ func TestPlaygroundInChromium(t *testing.T) {
 	b.do(chromedp.SetUploadFiles(chromedp.ID("upload"), []string{file}))
 	b.waitFor(`document.getElementById("program").value.indexOf("upload:") === 0`, "the uploaded program")
 	b.waitFor(`window.playground.state.run.program === "mine.pir" && document.getElementById("status").className === "ok"`, "the run on the upload (at once)")
+	b.eval(`document.getElementById("share-box").hidden = true, ""`)
 	b.do(chromedp.Click(chromedp.CSS("#share")))
 	b.waitFor(`!document.getElementById("share-box").hidden`, "the share link")
 	link = b.eval(`document.getElementById("share-link").value`)
 	b.do(chromedp.Navigate("about:blank"), chromedp.Navigate(link))
 	b.waitFor(`document.body.dataset.ready === "1" && window.playground.state.run && document.getElementById("status").className === "ok"`, "the shared upload's run")
 	assert.Equal(t, "text:", b.eval(`document.getElementById("program").value`))
+	assert.Equal(t, "shared: mine.pir", b.eval(`document.getElementById("program").selectedOptions[0].textContent`), "the name is not doubled (mine.pir.pir)")
 	assert.Equal(t, "51", b.eval(`String(window.playground.state.run.opsIn)`))
 	assert.Equal(t, "1", b.eval(`String(window.playground.state.run.matches.length)`), "relu6_as_clip matches the shared program")
 

@@ -147,7 +147,7 @@
     });
     editor = E.create($("editor"), text, {
       run: run,
-      change: function (t) { lsp.change(t); },
+      change: function (t) { lsp.change(t); remember(); },
       cursor: patternLine,
       complete: function (pos) {
         return lsp.call("textDocument/completion", { textDocument: { uri: lsp.uri }, position: E.position(editor, pos) })
@@ -205,7 +205,8 @@
   }
 
   function run() {
-    if (!editor) return;
+    if (!editor) return Promise.resolve();
+    remember();
     const body = { rules: E.text(editor), program: programRef(), passes: $("passes").value, target: $("target").value };
     running(true);
     return api("POST", "/api/run", body).then(function (res) {
@@ -341,7 +342,8 @@
       state.view === "stage" ? "after pass " + k + " (" + res.stages[k].pass + "): the ops it created in green" +
         (k === res.matchStage ? ", matched ops in yellow" : "") :
       "result: new ops in green, removed in red";
-    return api("GET", "/api/runs/" + res.id + "/graph?stage=" + k + "&view=" + view + "&collapse=" + collapse).then(function (d) {
+    remember();
+    return state.graphShown = api("GET", "/api/runs/" + res.id + "/graph?stage=" + k + "&view=" + view + "&collapse=" + collapse).then(function (d) {
       graph.draw(d);
       graph.fit();
       $("graph-count").textContent = (d.nodes || []).length + " boxes" + (d.hidden ? ", " + d.hidden + " ops in collapsed blocks" : "");
@@ -362,6 +364,7 @@
     $("op-detail").textContent = node.__data.detail || node.__data.label;
     if (!key || !state.run) return;
     state.selected = key;
+    remember();
     // The rule lines that bound the op (in the stage the rules matched).
     const lines = [];
     if (state.graphStage === state.run.matchStage) {
@@ -712,69 +715,100 @@
     $("verify-cost").textContent = t ? "Cost model: " + t + "." : "";
   }
 
-  // ---- share links: #s=<base64url of JSON {rules, passes, target, program}>
+  // ---- the page's state in the URL and in localStorage (state.js), and share links
 
-  function encode(obj) {
-    const bytes = new TextEncoder().encode(JSON.stringify(obj));
-    let s = "";
-    bytes.forEach(function (b) { s += String.fromCharCode(b); });
-    return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  // maxLink is the longest share link the page makes (after compression): Chromium takes URLs of 2 MB, and a link
+  // is pasted into chats and issues.
+  const maxLink = 256 << 10;
+
+  // pageState is what a reload or a link brings back.
+  function pageState() {
+    const ref = programRef();
+    const st = { rules: E.text(editor), passes: $("passes").value, target: $("target").value, program: ref, tab: currentTab(),
+      view: state.view, op: state.selected || undefined, stage: state.view === "stage" ? state.stage : undefined };
+    if (ref.upload) st.uploadName = state.uploads[ref.upload];
+    return st;
   }
 
-  function decode(s) {
-    const bin = atob(s.replace(/-/g, "+").replace(/_/g, "/"));
-    const bytes = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-    return JSON.parse(new TextDecoder().decode(bytes));
+  // remember keeps the page's state (in localStorage and the URL's fragment), a moment after the last change.
+  let rememberTimer = null;
+  function remember() {
+    if (!editor || !state.started) return;
+    clearTimeout(rememberTimer);
+    rememberTimer = setTimeout(function () {
+      window.PlaygroundState.save(pageState()).catch(function (err) { pageError(err, "keeping the state"); });
+    }, 300);
   }
-
-  // maxSharedText is the largest program a link carries as text; a larger upload cannot be shared.
-  const maxSharedText = 48 << 10;
 
   function share() {
-    const ref = programRef();
-    const st = { rules: E.text(editor), passes: $("passes").value, target: $("target").value, program: ref };
+    const st = pageState();
+    const ref = st.program;
     let ready = Promise.resolve();
     if (ref.upload) {
+      // An upload lives on this server only: the link carries its text.
       ready = api("POST", "/api/program", ref).then(function (p) {
-        if (p.text.length > maxSharedText || p.truncated) throw new Error("the program is too large for a link (" + p.ops + " ops): share a sample or a file");
-        st.program = { text: p.text, name: p.name.replace(/[^\w.-]+/g, "_") + ".pir" };
+        if (p.truncated) throw new ApiError("the program is too large for a link (" + p.ops + " ops): share a sample or a file");
+        const name = p.name.replace(/[^\w.-]+/g, "_");
+        st.program = { text: p.text, name: /\.(pir|txt)$/.test(name) ? name : name + ".pir" };
+        delete st.uploadName;
       });
     }
-    return ready.then(function () {
-      const url = location.origin + location.pathname + "#s=" + encode(st);
+    return ready.then(function () { return window.PlaygroundState.encode(st); }).then(function (frag) {
+      const url = location.origin + location.pathname + "#" + frag;
+      if (url.length > maxLink) {
+        throw new ApiError("the link would take " + Math.round(url.length / 1024) + " KiB, more than " + (maxLink >> 10) + " KiB: share a sample or a file given to drrc serve");
+      }
       history.replaceState(null, "", url);
       $("share-link").value = url;
       $("share-box").hidden = false;
       $("share-link").select();
-    }).catch(fail(null));
+    }).catch(fail(null, "share"));
   }
 
-  // restore reads the state of a share link; it returns the rules, or null without one.
-  function restore() {
-    const m = /[#&]s=([\w-]+)/.exec(location.hash);
-    if (!m) return null;
-    let st;
-    try {
-      st = decode(m[1]);
-    } catch (err) {
-      state.damaged = "the share link is damaged (" + err.message + "): the page starts afresh";
-      return null;
-    }
-    $("passes").value = st.passes || "";
-    $("target").value = st.target || "";
+  // apply puts a kept state's controls in place (the program, the passes, the target); it returns the rules, or
+  // null when the state holds none.
+  function apply(st) {
+    $("passes").value = typeof st.passes === "string" ? st.passes : "";
+    $("target").value = typeof st.target === "string" ? st.target : "";
     const p = st.program || {};
-    if (p.sample) $("program").value = "sample:" + p.sample;
+    const has = function (v) { return [].some.call($("program").options, function (o) { return o.value === v; }); };
+    if (p.sample && has("sample:" + p.sample)) $("program").value = "sample:" + p.sample;
     else if (p.file) {
       const v = "file:" + p.file;
-      if (![].some.call($("program").options, function (o) { return o.value === v; })) addOption($("program"), v, p.file);
+      if (!has(v)) addOption($("program"), v, String(p.file));
       $("program").value = v;
-    } else if (p.text) {
-      state.sharedProgram = { text: String(p.text), name: String(p.name || "shared.pir") };
+    } else if (p.upload) {
+      const name = String(st.uploadName || p.upload);
+      state.uploads[p.upload] = name;
+      addOption(uploadGroup(), "upload:" + p.upload, name);
+      $("program").value = "upload:" + p.upload;
+    } else if (typeof p.text === "string") {
+      state.sharedProgram = { text: p.text, name: String(p.name || "shared.pir") };
       addOption($("program"), "text:", "shared: " + state.sharedProgram.name);
       $("program").value = "text:";
     }
-    return typeof st.rules === "string" ? st.rules : "";
+    return typeof st.rules === "string" ? st.rules : null;
+  }
+
+  // restoreView brings back what the state showed after its run: the tab, the graph's view, the selected op.
+  function restoreView(st) {
+    if (!state.run) return Promise.resolve();
+    let drawn = Promise.resolve();
+    if (st.view === "after" || st.view === "before" || (st.view === "stage" && st.stage >= 0 && st.stage < state.run.stages.length)) {
+      if (st.view !== state.view || st.view === "stage") {
+        state.view = st.view;
+        if (st.view === "stage") state.stage = st.stage;
+        drawn = showGraph();
+      } else {
+        drawn = state.graphShown || drawn;
+      }
+    }
+    if (typeof st.tab === "string" && document.getElementById("tab-" + st.tab)) showTab(st.tab);
+    return drawn.then(function () {
+      if (typeof st.op !== "string") return;
+      const node = graph.node(st.op);
+      if (node) clickOp(node);
+    });
   }
 
   // ---- uploads and rule files
@@ -783,21 +817,36 @@
     const form = new FormData();
     form.append("file", file);
     status("uploading " + file.name + "…");
-    fetch("/api/upload", { method: "POST", body: form }).then(function (r) {
-      return r.json().then(function (b) { if (!r.ok) throw new Error(b.error); return b; });
+    fetch("/api/upload", { method: "POST", body: form }).catch(function (err) {
+      throw new ApiError("the server does not answer (" + err.message + "): is drrc serve still running?");
+    }).then(function (r) {
+      return r.json().catch(function () { throw new ApiError("the upload failed: " + r.status + " " + r.statusText); }).then(function (b) {
+        if (!r.ok) throw new ApiError(b.error || r.statusText);
+        return b;
+      });
     }).then(function (b) {
-      const prog = $("program");
-      let g = prog.querySelector('optgroup[label="uploads"]');
-      if (!g) {
-        g = document.createElement("optgroup");
-        g.label = "uploads";
-        prog.appendChild(g);
-      }
-      b.programs.forEach(function (p) { addOption(g, "upload:" + p.id, p.name + " (" + p.ops + " ops)"); });
-      prog.value = "upload:" + b.programs[0].id;
+      const g = uploadGroup();
+      b.programs.forEach(function (p) {
+        const label = p.name + " (" + p.ops + " ops)";
+        state.uploads[p.id] = label;
+        addOption(g, "upload:" + p.id, label);
+      });
+      $("program").value = "upload:" + b.programs[0].id;
       // An uploaded program runs at once, as a program chosen in the list does.
       return run();
     }).catch(fail(null));
+  }
+
+  // uploadGroup returns the program list's group of uploads, made when first needed.
+  function uploadGroup() {
+    const prog = $("program");
+    let g = prog.querySelector('optgroup[label="uploads"]');
+    if (!g) {
+      g = document.createElement("optgroup");
+      g.label = "uploads";
+      prog.appendChild(g);
+    }
+    return g;
   }
 
   function loadRules(name) {
@@ -810,7 +859,14 @@
 
   // ---- tabs and keys
 
+  // currentTab returns the name of the tab shown.
+  function currentTab() {
+    const b = document.querySelector('#tabs button[aria-selected="true"]');
+    return b ? b.dataset.tab : "graph";
+  }
+
   function showTab(name) {
+    remember();
     document.querySelectorAll("#tabs button").forEach(function (b) { b.setAttribute("aria-selected", String(b.dataset.tab === name)); });
     document.querySelectorAll(".tab").forEach(function (t) { t.hidden = t.id !== "tab-" + name; });
     if (name === "graph") graph.fit();
@@ -838,6 +894,8 @@
     $("view-before").addEventListener("click", function () { state.view = "before"; showGraph(); });
     $("view-after").addEventListener("click", function () { state.view = "after"; showGraph(); });
     $("collapse").addEventListener("change", showGraph);
+    $("passes").addEventListener("change", remember);
+    $("target").addEventListener("change", remember);
     $("zoom-in").addEventListener("click", function () { graph.zoom(1.25); });
     $("zoom-out").addEventListener("click", function () { graph.zoom(0.8); });
     $("zoom-fit").addEventListener("click", function () { graph.fit(); });
@@ -883,19 +941,35 @@
     state.info = info;
     fillControls(info);
     wire();
-    let rules = restore();
-    if (rules === null) {
-      const s = info.samples[0];
-      $("program").value = "sample:" + s.name;
-      rules = s.rules;
-    }
-    startEditor(rules);
-    graph.draw(null, "Run the rules (Ctrl+Enter) to see the program's graph.");
-    document.body.dataset.ready = "1";
-    if (state.damaged) {
-      status(state.damaged, "error");
-      return;
-    }
-    return run();
+    // A link's state wins over the one kept in localStorage; a damaged link starts afresh, and says so.
+    return window.PlaygroundState.decode(location.hash).catch(function (err) {
+      state.damaged = "the share link is damaged (" + err.message + "): the page starts afresh";
+      return null;
+    }).then(function (st) {
+      if (!st && !state.damaged) st = window.PlaygroundState.load();
+      let rules = st ? apply(st) : null;
+      if (rules === null) {
+        const s = info.samples[0];
+        $("program").value = "sample:" + s.name;
+        rules = s.rules;
+        st = null;
+      }
+      startEditor(rules);
+      graph.draw(null, "Run the rules (Ctrl+Enter) to see the program's graph.");
+      document.body.dataset.ready = "1";
+      if (state.damaged) {
+        status(state.damaged, "error");
+        state.started = true;
+        return;
+      }
+      return run().then(function () {
+        state.started = true;
+        if (st) return restoreView(st);
+      }).then(function () {
+        if (st && !state.run && st.program && st.program.upload) {
+          status("the uploaded program " + (st.uploadName || st.program.upload) + " is gone (drrc serve was restarted): upload it again", "error");
+        }
+      });
+    });
   }).catch(fail(null, "start"));
 })();
