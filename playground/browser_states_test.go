@@ -238,4 +238,47 @@ func TestPlaygroundStates(t *testing.T) {
 		assert.Equal(t, noMatchRules, b.eval(`window.playground.rules()`))
 		assert.Equal(t, "tinyresnet", b.eval(`window.playground.state.run.program`))
 	})
+
+	t.Run("search", func(t *testing.T) {
+		b.t = t
+		b.eval(`document.getElementById("program").value = "sample:tinytransformer"; document.getElementById("passes").value = ""; ""`)
+		b.eval(`window.playground.setRules(` + jsString(transformerRules) + `), ""`)
+		b.runAndWait()
+		b.do(chromedp.Click(chromedp.CSS(`#tabs button[data-tab="graph"]`)), chromedp.Click(chromedp.ID("view-before")))
+		b.waitFor(`document.getElementById("collapse").checked && window.playground.graph().drawing && window.playground.graph().drawing.hidden > 0`, "the collapsed graph")
+		// What the search must find: the ops of the stage's text whose line matches re, drawn or not.
+		opsMatching := func(re string) string {
+			return b.evalAsync(`fetch("/api/runs/" + window.playground.state.run.id + "/stages/" + window.playground.state.graphStage).then(r => r.json()).then(s =>
+				String(s.opLines.filter(l => ` + re + `.test(s.text.split("\n")[l - 1])).length))`)
+		}
+		search := func(q string) string {
+			b.eval(`(function () { const s = document.getElementById("graph-search"); s.value = ` + jsString(q) + `; s.dispatchEvent(new Event("input")); return "" })()`)
+			b.waitFor(`/found/.test(document.getElementById("graph-count").textContent)`, "the search of "+q)
+			return b.eval(`document.getElementById("graph-count").textContent`)
+		}
+		matmuls := opsMatching(`/"pd_op.matmul"/`)
+		require.NotEqual(t, "0", matmuls)
+		assert.Regexp(t, `^`+matmuls+` ops found, in \d+ boxes$`, search("pd_op.matmul"), "every matmul, drawn or collapsed")
+		boxes := b.eval(`String(document.querySelectorAll("#scene .gv-node.hit").length)`)
+		assert.NotEqual(t, matmuls, boxes, "the layers are collapsed: fewer boxes than ops")
+		// %1 is that value, not %10-%19.
+		exact, loose := opsMatching(`/%1(?![\w.])/`), opsMatching(`/%1/`)
+		require.NotEqual(t, exact, loose, "the test needs ids that start with %1")
+		assert.Regexp(t, `^`+exact+` ops? found`, search("%1"))
+		// Enter marks the current hit, Shift+Enter goes back.
+		search("pd_op.softmax")
+		b.do(chromedp.SendKeys(chromedp.ID("graph-search"), "\r"))
+		assert.Regexp(t, `^1 of 2`, b.eval(`document.getElementById("graph-count").textContent`))
+		assert.Equal(t, "1", b.eval(`String(document.querySelectorAll("#scene .gv-node.current").length)`))
+		b.do(chromedp.SendKeys(chromedp.ID("graph-search"), "\r"))
+		assert.Regexp(t, `^2 of 2`, b.eval(`document.getElementById("graph-count").textContent`))
+		assert.Equal(t, "1", b.eval(`String(document.querySelectorAll("#scene .gv-node.current").length)`))
+		// Without collapse, nothing is in a block: the count of ops not drawn says what they are.
+		b.eval(`(function () { const s = document.getElementById("graph-search"); s.value = ""; s.dispatchEvent(new Event("input")); return "" })()`)
+		assert.Equal(t, "0", b.eval(`String(document.querySelectorAll("#scene .gv-node.hit, #scene .gv-node.current").length)`), "an empty search marks nothing")
+		b.do(chromedp.Click(chromedp.ID("collapse")))
+		b.waitFor(`/boxes/.test(document.getElementById("graph-count").textContent)`, "the uncollapsed graph")
+		assert.NotContains(t, b.eval(`document.getElementById("graph-count").textContent`), "collapsed")
+		b.do(chromedp.Click(chromedp.ID("collapse")))
+	})
 }

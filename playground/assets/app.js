@@ -346,14 +346,70 @@
     return state.graphShown = api("GET", "/api/runs/" + res.id + "/graph?stage=" + k + "&view=" + view + "&collapse=" + collapse).then(function (d) {
       graph.draw(d);
       graph.fit();
-      $("graph-count").textContent = (d.nodes || []).length + " boxes" + (d.hidden ? ", " + d.hidden + " ops in collapsed blocks" : "");
+      showGraphCount(d);
       if (state.rule) stepRule(state.rule, state.matchIndex);
       const q = $("graph-search").value;
-      if (q) graph.search(q);
+      if (q) return search(q);
     }).catch(function (err) {
       graph.draw(null, err instanceof ApiError ? err.message : "internal error in the page: " + err.message);
       fail(null, "graph")(err);
     });
+  }
+
+  // showGraphCount says what the drawing holds.
+  function showGraphCount(d) {
+    const hidden = d.hidden ? ", " + d.hidden + " ops not drawn (" + ($("collapse").checked ? "parameters, constants and repeated blocks" : "parameters and constants") + ")" : "";
+    $("graph-count").textContent = (d.nodes || []).length + " boxes" + hidden;
+  }
+
+  // opTexts returns (a promise of) the printed line of every op of a stage of the current run, by key: what the
+  // search looks through, drawn or not.
+  const opTextCache = {};
+  function opTexts(k) {
+    const id = state.run.id + "/" + k;
+    if (!opTextCache[id]) {
+      opTextCache[id] = api("GET", "/api/runs/" + state.run.id + "/stages/" + k).then(function (st) {
+        const lines = st.text.split("\n");
+        return (st.opLines || []).map(function (l, i) { return { key: "o" + i, text: (lines[l - 1] || "").trim() }; });
+      });
+    }
+    return opTextCache[id];
+  }
+
+  // search finds the ops of the drawn stage whose printed line matches q (name, %id — exactly: %12 is not %120 —,
+  // attribute), drawn or inside a collapsed block, and marks their boxes; Enter steps through them.
+  const found = { ops: [], i: -1, q: "" };
+  function search(q) {
+    found.q = q;
+    found.i = -1;
+    found.ops = [];
+    if (!q.trim() || !state.run) {
+      graph.search("");
+      if (graph.drawing) showGraphCount(graph.drawing);
+      return Promise.resolve();
+    }
+    const test = window.PlaygroundGraph.searchPattern(q);
+    return opTexts(state.graphStage).then(function (ops) {
+      if (found.q !== q) return;
+      found.ops = ops.filter(function (o) { return test(o.text); }).map(function (o) { return o.key; });
+      const boxes = graph.search(q, found.ops);
+      const extra = boxes.filter(function (e) { return !(e.__data.keys && e.__data.keys.length); }).length; // removed ops
+      const n = found.ops.length + extra;
+      $("graph-count").textContent = n === 0 ? "none found" : n + (n === 1 ? " op" : " ops") + " found, in " + boxes.length + (boxes.length === 1 ? " box" : " boxes");
+    }).catch(fail(null, "search"));
+  }
+
+  // nextHit goes to the next (dir 1) or previous (-1) op found, marks its box as the current hit and centres it.
+  function nextHit(dir) {
+    const hits = found.ops.length ? found.ops : graph.hits.map(function (e, i) { return i; });
+    if (hits.length === 0) {
+      $("graph-count").textContent = "none found";
+      return;
+    }
+    found.i = ((found.i + dir) % hits.length + hits.length) % hits.length;
+    const box = found.ops.length ? graph.node(found.ops[found.i]) : graph.hits[found.i];
+    graph.current(box);
+    $("graph-count").textContent = (found.i + 1) + " of " + hits.length + (found.ops.length && box && box.__data.keys.length > 1 ? " (in a collapsed block)" : "");
   }
 
   // clickOp selects an op: its text, what every rule makes of it, and the pattern lines that bound it.
@@ -899,14 +955,10 @@
     $("zoom-in").addEventListener("click", function () { graph.zoom(1.25); });
     $("zoom-out").addEventListener("click", function () { graph.zoom(0.8); });
     $("zoom-fit").addEventListener("click", function () { graph.fit(); });
-    $("graph-search").addEventListener("input", function (e) {
-      const n = graph.search(e.target.value);
-      $("graph-count").textContent = e.target.value ? n + " found" : "";
-    });
+    $("graph-search").addEventListener("input", function (e) { search(e.target.value); });
     $("graph-search").addEventListener("keydown", function (e) {
       if (e.key !== "Enter") return;
-      const i = graph.nextHit();
-      $("graph-count").textContent = i ? i + " of " + graph.hits.length : "none found";
+      nextHit(e.shiftKey ? -1 : 1);
     });
     $("match-prev").addEventListener("click", function () { stepRule(state.rule, state.matchIndex - 1); });
     $("match-next").addEventListener("click", function () { stepRule(state.rule, state.matchIndex + 1); });
