@@ -281,4 +281,33 @@ func TestPlaygroundStates(t *testing.T) {
 		assert.NotContains(t, b.eval(`document.getElementById("graph-count").textContent`), "collapsed")
 		b.do(chromedp.Click(chromedp.ID("collapse")))
 	})
+
+	t.Run("editor", func(t *testing.T) {
+		b.t = t
+		// Enter indents: inside a rule's match block a new line starts two levels in, and a closing brace goes back.
+		b.eval(`window.playground.setRules("rule r {\n  match {"), ""`)
+		b.eval(`(function () { const v = window.playground.editor(); v.focus(); v.dispatch({selection: {anchor: v.state.doc.length}}); return "" })()`)
+		b.do(chromedp.KeyEvent("\r"))
+		b.waitFor(`window.playground.rules() === "rule r {\n  match {\n    "`, "the new line indented")
+		b.do(chromedp.KeyEvent("}"))
+		b.waitFor(`window.playground.rules() === "rule r {\n  match {\n  }"`, "the closing brace dedented")
+
+		// Hover renders the language server's Markdown: the attribute table as a table, *…* in italics.
+		b.eval(`window.playground.setRules(` + jsString(transformerRules) + `), ""`)
+		b.waitFor(`document.getElementById("editor").dataset.errors === "0"`, "the rules checked")
+		pos := strings.Index(transformerRules, "pd_op.fc(") + 4
+		var at struct{ X, Y float64 }
+		require.NoError(t, json.Unmarshal([]byte(b.eval(`(function () { const c = window.playground.editor().coordsAtPos(`+itoa(pos)+`);
+			return JSON.stringify({X: c.left + 2, Y: (c.top + c.bottom) / 2}) })()`)), &at))
+		b.do(chromedp.MouseEvent(chromedp.MouseMoved, at.X-4, at.Y), chromedp.MouseEvent(chromedp.MouseMoved, at.X, at.Y))
+		b.waitFor(`document.querySelector(".cm-drr-hover table")`, "the hover's attribute table")
+		hover := b.eval(`document.querySelector(".cm-drr-hover").innerHTML`)
+		assert.NotContains(t, hover, "|---|")
+		assert.NotContains(t, hover, "| `")
+		assert.Contains(t, hover, "<th>attribute</th>")
+		assert.Contains(t, hover, "<code>in_num_col_dims</code>")
+		assert.Contains(t, hover, "<em>pd_op, from ")
+		assert.NotContains(t, hover, "*pd_op")
+		b.do(chromedp.MouseEvent(chromedp.MouseMoved, 5, 5))
+	})
 }

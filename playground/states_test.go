@@ -140,3 +140,17 @@ func TestWorstElementAtZero(t *testing.T) {
 	assert.False(t, res.OK)
 	assert.Equal(t, "interp: outputs differ: out (max rel 1 > tol 1e-05, max abs 1)", res.Error)
 }
+
+// TestDiagnosticsOrder: on one line, an operand whose name is not bound is reported before the op's operand count,
+// which follows from it (issue 35 point 8): the run's refusal names the unbound name.
+func TestDiagnosticsOrder(t *testing.T) {
+	ts := newTestServer(t, nil, Limits{})
+	rules := strings.Replace(transformerRules, "pd_op.fc(%x, %w, %b)", "pd_op.fc(%x, %bias)", 1)
+	require.NotEqual(t, transformerRules, rules)
+	res := ts.runOn("tinytransformer", rules, "")
+	require.Len(t, res.Diagnostics, 2, "%+v", res.Diagnostics)
+	assert.Contains(t, res.Diagnostics[0].Message, "%bias is not bound")
+	assert.Contains(t, res.Diagnostics[1].Message, "pd_op.fc takes 3 operands; the rewrite gives 2")
+	assert.Equal(t, res.Diagnostics[0].Line, res.Diagnostics[1].Line)
+	assert.Contains(t, res.Error, "%bias is not bound")
+}

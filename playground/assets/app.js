@@ -134,6 +134,7 @@
   function startEditor(text) {
     lsp = new window.PlaygroundLSP.Client("file:///playground/rules.drr", {
       diagnostics: function (list) {
+        list = orderDiagnostics(list);
         E.diagnostics(editor, list.map(function (d) {
           return {
             from: E.offset(editor, d.range.start), to: E.offset(editor, d.range.end),
@@ -176,6 +177,15 @@
       },
     });
     lsp.start(text);
+  }
+
+  // orderDiagnostics orders the language server's diagnostics as the server orders a run's (orderDiagnostics in
+  // run.go): by line, a name that is not bound or not known first on its line, then by column.
+  function orderDiagnostics(list) {
+    const rank = function (d) { return / is not bound|^unknown /.test(d.message) ? 0 : 1; };
+    return list.slice().sort(function (a, b) {
+      return a.range.start.line - b.range.start.line || rank(a) - rank(b) || a.range.start.character - b.range.start.character;
+    });
   }
 
   function docText(d) {
