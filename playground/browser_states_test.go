@@ -310,4 +310,64 @@ func TestPlaygroundStates(t *testing.T) {
 		assert.NotContains(t, hover, "*pd_op")
 		b.do(chromedp.MouseEvent(chromedp.MouseMoved, 5, 5))
 	})
+
+	t.Run("small ones", func(t *testing.T) {
+		b.t = t
+		// The page's icon is served (it was a 404).
+		assert.Equal(t, "200", b.evalAsync(`fetch(document.querySelector('link[rel="icon"]').href).then(r => String(r.status))`))
+
+		// Ctrl+Enter runs from outside the editor too.
+		b.eval(`document.getElementById("program").value = "sample:tinyresnet"; document.getElementById("passes").value = "rules,dce"; ""`)
+		b.eval(`window.playground.setRules(` + jsString(resnetRules) + `), ""`)
+		prev := b.eval(`window.playground.state.run.id`)
+		b.do(chromedp.Click(chromedp.CSS(`#tabs button[data-tab="pipeline"]`)))
+		b.do(chromedp.KeyEvent("\r", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
+		b.waitFor(`window.playground.state.run.id !== "`+prev+`" && document.getElementById("status").className === "ok"`, "the run by Ctrl+Enter")
+
+		// The dce pass says what kind of pass it is, in words.
+		b.waitFor(`document.querySelector("#stage-list li.current")`, "the pipeline")
+		b.do(chromedp.Click(chromedp.CSS(`#stage-list li:nth-child(3)`)))
+		assert.Contains(t, b.eval(`document.getElementById("stage-head").textContent`), "dce (a pass written in Go")
+		b.do(chromedp.Click(chromedp.CSS(`#stage-list li:nth-child(2)`)))
+		assert.Contains(t, b.eval(`document.getElementById("stage-head").textContent`), "rules (a rule set, applied by the driver)")
+		b.eval(`document.getElementById("passes").value = ""; ""`)
+
+		// Choosing a rule file asks before it replaces rules of the user's own.
+		own := resnetRules + "\n// mine\n"
+		b.eval(`window.playground.setRules(` + jsString(own) + `), ""`)
+		b.eval(`window.__asked = 0; window.confirm = function () { window.__asked++; return false; }; ""`)
+		b.eval(`(function () { const s = document.getElementById("rules-file"); s.value = "shipped/conv_bn_relu.drr"; s.dispatchEvent(new Event("change")); return "" })()`)
+		assert.Equal(t, "1", b.eval(`String(window.__asked)`))
+		assert.Equal(t, own, b.eval(`window.playground.rules()`), "kept: the user said no")
+		b.eval(`window.confirm = function () { window.__asked++; return true; }; ""`)
+		b.eval(`(function () { const s = document.getElementById("rules-file"); s.value = "shipped/conv_bn_relu.drr"; s.dispatchEvent(new Event("change")); return "" })()`)
+		b.waitFor(`window.playground.rules().indexOf("conv") >= 0 && window.playground.rules() !== `+jsString(own), "the rule file loaded")
+		assert.Equal(t, "2", b.eval(`String(window.__asked)`))
+		b.eval(`(function () { const s = document.getElementById("rules-file"); s.value = "shipped/conv2d_bn_fuse.drr"; s.dispatchEvent(new Event("change")); return "" })()`)
+		b.waitFor(`window.playground.rules().indexOf("conv2d_bn") >= 0`, "another rule file, over the last one loaded")
+		assert.Equal(t, "2", b.eval(`String(window.__asked)`), "a loaded file is not the user's own: no question")
+
+		// The share box does not cover the tabs; the status line wraps instead of being cut.
+		b.do(chromedp.Click(chromedp.ID("share")))
+		b.waitFor(`!document.getElementById("share-box").hidden`, "the share box")
+		assert.Equal(t, "true", b.eval(`(function () { const t = document.querySelector('#tabs button[data-tab="verify"]').getBoundingClientRect();
+			const e = document.elementFromPoint(t.left + t.width / 2, t.top + t.height / 2); return String(e && e.dataset.tab === "verify") })()`))
+		b.do(chromedp.Click(chromedp.ID("share-close")))
+		assert.NotEqual(t, "nowrap", b.eval(`getComputedStyle(document.getElementById("status")).whiteSpace`))
+		assert.NotEqual(t, "ellipsis", b.eval(`getComputedStyle(document.getElementById("status")).textOverflow`))
+
+		// The graph pans when dragged.
+		b.do(chromedp.Click(chromedp.CSS(`#tabs button[data-tab="graph"]`)))
+		b.waitFor(`window.playground.graph().drawing`, "the graph")
+		before := b.eval(`document.getElementById("scene").getAttribute("transform")`)
+		var vp struct{ X, Y float64 }
+		require.NoError(t, json.Unmarshal([]byte(b.eval(`(function () { const r = document.getElementById("viewport").getBoundingClientRect();
+			return JSON.stringify({X: r.left + 20, Y: r.top + 20}) })()`)), &vp))
+		b.do(chromedp.MouseEvent(chromedp.MousePressed, vp.X, vp.Y, chromedp.ButtonLeft),
+			chromedp.MouseEvent(chromedp.MouseMoved, vp.X+40, vp.Y+30, chromedp.ButtonLeft),
+			chromedp.MouseEvent(chromedp.MouseMoved, vp.X+80, vp.Y+60, chromedp.ButtonLeft),
+			chromedp.MouseEvent(chromedp.MouseReleased, vp.X+80, vp.Y+60, chromedp.ButtonLeft))
+		after := b.eval(`document.getElementById("scene").getAttribute("transform")`)
+		assert.NotEqual(t, before, after, "the drag moved the drawing")
+	})
 }

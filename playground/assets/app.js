@@ -591,7 +591,7 @@
     document.querySelectorAll("#stage-list li").forEach(function (li, i) { li.classList.toggle("current", i === k); });
     const p = k > 0 ? res.passes[k - 1] : null;
     $("stage-head").textContent = k === 0 ? "The input program (" + res.stages[0].ops + " ops)." :
-      "Pass " + k + " of " + (res.stages.length - 1) + ": " + p.pass + " (" + p.kind + ")" + (p.stop_reason ? " — driver stopped: " + p.stop_reason : "") +
+      "Pass " + k + " of " + (res.stages.length - 1) + ": " + p.pass + " (" + (p.kind === "rules" ? "a rule set, applied by the driver" : "a pass written in Go" + (p.changes ? ", " + p.changes + " changes" : "")) + ")" + (p.stop_reason ? " — driver stopped: " + p.stop_reason : "") +
       (p.warnings && p.warnings.length ? " — " + p.warnings.join("; ") : "") +
       (costText(res.stages[k - 1].cost, res.stages[k].cost) ? " — " + costText(res.stages[k - 1].cost, res.stages[k].cost) : "") +
       ". ↑/↓ or j/k step through the passes.";
@@ -915,9 +915,18 @@
     return g;
   }
 
+  // loadRules puts a rule file into the editor; rules of the user's own (not a sample's, not the last file loaded)
+  // are replaced only when the user agrees.
   function loadRules(name) {
     if (!name) return;
+    const text = E.text(editor);
+    const own = text.trim() !== "" && text !== state.loadedRules && !state.info.samples.some(function (s) { return s.rules === text; });
+    if (own && !window.confirm("Replace the rules in the editor with " + name + "? Your edits are lost (a share link keeps them).")) {
+      $("rules-file").value = "";
+      return;
+    }
     api("GET", "/api/source?name=" + encodeURIComponent(name)).then(function (b) {
+      state.loadedRules = b.text;
       E.setText(editor, b.text);
       status("loaded " + name, "ok");
     }).catch(fail(null));
@@ -975,9 +984,14 @@
     $("stage-list").addEventListener("keydown", function (e) {
       if (e.key === "ArrowDown" || e.key === "j") { showStage(state.stage + 1); e.preventDefault(); }
       if (e.key === "ArrowUp" || e.key === "k") { showStage(state.stage - 1); e.preventDefault(); }
-      if (e.key === "g" || e.key === "Enter") { stageGraph(); e.preventDefault(); }
+      if (e.key === "g" || e.key === "Enter" && !e.ctrlKey && !e.metaKey) { stageGraph(); e.preventDefault(); }
     });
     document.addEventListener("keydown", function (e) {
+      if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+        // Ctrl+Enter runs from anywhere on the page (the editor has its own binding).
+        if (!(e.target.closest && e.target.closest(".cm-editor"))) { e.preventDefault(); run(); }
+        return;
+      }
       const t = e.target;
       if (t.closest && (t.closest(".cm-editor") || t.tagName === "INPUT" || t.tagName === "SELECT")) return;
       if (e.key === "n" && state.rule) stepRule(state.rule, state.matchIndex + 1);
