@@ -370,4 +370,39 @@ func TestPlaygroundStates(t *testing.T) {
 		after := b.eval(`document.getElementById("scene").getAttribute("transform")`)
 		assert.NotEqual(t, before, after, "the drag moved the drawing")
 	})
+
+	t.Run("stable ids", func(t *testing.T) {
+		b.t = t
+		b.eval(`document.getElementById("program").value = "sample:tinytransformer"; document.getElementById("passes").value = ""; ""`)
+		b.eval(`window.playground.setRules(` + jsString(transformerRules) + `), ""`)
+		b.runAndWait()
+		b.do(chromedp.Click(chromedp.CSS(`#tabs button[data-tab="graph"]`)), chromedp.Click(chromedp.ID("view-before")))
+		b.waitFor(`document.querySelector("#scene .gv-node.matched")`, "the before view")
+		click := func(sel string) {
+			t.Helper()
+			b.eval(`(function () { const n = ` + sel + `;
+				n.dispatchEvent(new PointerEvent("pointerdown", {bubbles: true, button: 0}));
+				n.dispatchEvent(new PointerEvent("pointerup", {bubbles: true, button: 0})); return "" })()`)
+		}
+		// A kept op (a softmax): the after view selects the same op, under the same id, and explains it there.
+		click(`Array.from(document.querySelectorAll("#scene .gv-node[data-key]")).filter(n => n.textContent.indexOf("pd_op.softmax") >= 0)[0]`)
+		b.waitFor(`document.querySelector("#explain .code")`, "the explanation of the softmax")
+		label := b.eval(`document.getElementById("op-detail").textContent.split("(")[0]`)
+		require.Contains(t, label, "= pd_op.softmax")
+		b.do(chromedp.Click(chromedp.ID("view-after")))
+		b.waitFor(`window.playground.state.graphStage === 1 && document.querySelector("#scene .gv-node.selected") && document.querySelector("#explain .code")`,
+			"the softmax selected in the after view")
+		assert.Equal(t, label, b.eval(`document.getElementById("op-detail").textContent.split("(")[0]`), "the same id after the rewrite")
+		assert.Contains(t, b.eval(`document.querySelector("#scene .gv-node.selected").textContent`), label)
+
+		// A removed op (a matched matmul): the after view says it is gone instead of explaining the before view's op.
+		b.do(chromedp.Click(chromedp.ID("view-before")))
+		b.waitFor(`window.playground.state.graphStage === 0 && document.querySelector("#scene .gv-node.matched")`, "the before view")
+		click(`window.playground.graph().node(window.playground.state.run.matches[0].ops.filter(o => o.key !== window.playground.state.run.matches[0].root)[0].key)`)
+		b.waitFor(`document.querySelector("#explain .rule, #explain .code") && /pd_op.matmul/.test(document.getElementById("op-detail").textContent)`, "the matmul explained")
+		b.do(chromedp.Click(chromedp.ID("view-after")))
+		b.waitFor(`/the passes removed it/.test(document.getElementById("op-detail").textContent)`, "the removed op said so")
+		assert.Equal(t, "", b.eval(`document.getElementById("explain").textContent`))
+		assert.Equal(t, "null", b.eval(`String(window.playground.state.selected)`))
+	})
 }

@@ -283,7 +283,7 @@ func TestPlaygroundInChromium(t *testing.T) {
 
 	// Verify: the interpreter agrees on every output.
 	b.do(chromedp.Click(chromedp.CSS("#verify-button")))
-	b.waitFor(`document.querySelector("#verify-table td.ok")`, "the verify table")
+	b.waitFor(`document.getElementById("verify-summary").className === "ok" && document.querySelector("#verify-table td.ok")`, "the verify table")
 	assert.Contains(t, b.eval(`document.getElementById("verify-summary").textContent`), "the outputs agree")
 	b.shot("playground-verify.png")
 

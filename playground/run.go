@@ -274,6 +274,8 @@ func (s *Server) execute(parent context.Context, src *program, pl rewriter.Pipel
 		graphs: map[string]*graphview.Drawing{}}
 	res.ID = run.id
 	in := &stage{prog: src.clone()}
+	var fresh idCounter
+	in.ids = newStableIDs(in.prog, nil, lineage{}, &fresh)
 	run.stages = []*stage{in}
 	res.OpsIn = in.prog.NumOps()
 	model := s.costModel()
@@ -292,6 +294,7 @@ func (s *Server) execute(parent context.Context, src *program, pl rewriter.Pipel
 			run.ruleSets = append(run.ruleSets, namedSet{rp.PassName, rp.Set})
 		}
 		next := &stage{pass: pass.Name(), prog: cur.prog.Clone(), created: map[*ir.Op]bool{}}
+		next.lineage = cloneLineage(cur.prog, next.prog)
 		g := &growth{limit: s.lim.GrowOps, grown: &grown, created: next.created, cancel: cancel}
 		env := &rewriter.Env{Registry: s.opts.Registry, Options: rewriter.Options{Context: ctx, Target: base.Target,
 			Params: base.Params}, Listeners: []ir.Listener{g}}
@@ -299,6 +302,7 @@ func (s *Server) execute(parent context.Context, src *program, pl rewriter.Pipel
 		pr, err := s.runPass(pass, next.prog, env)
 		elapsed := time.Since(t0)
 		settle(next.prog)
+		next.ids = newStableIDs(next.prog, cur.ids, next.lineage, &fresh)
 		run.stages = append(run.stages, next)
 		figures := summarize(model, next.prog)
 		res.Passes = append(res.Passes, describePass(pass, pr, elapsed, next.prog.NumOps(), figures))

@@ -154,3 +154,96 @@ func TestDiagnosticsOrder(t *testing.T) {
 	assert.Equal(t, res.Diagnostics[0].Line, res.Diagnostics[1].Line)
 	assert.Contains(t, res.Error, "%bias is not bound")
 }
+
+// TestStableIDs: after a rewrite, the values that survive keep their ids of the input, and the values the pass
+// created get ids above them — in the result's graph, its diff, its search texts and explain (the result mixed two
+// numberings: a removed op and a kept one both drawn as %54, issue 35 point 7).
+func TestStableIDs(t *testing.T) {
+	ts := newTestServer(t, nil, Limits{})
+	res := ts.runOn("tinytransformer", fcRules, "")
+	base := "/api/runs/" + res.ID
+	var in, out stageResult
+	ts.call("GET", base+"/stages/0", nil, http.StatusOK, &in)
+	ts.call("GET", base+"/stages/1?from=0", nil, http.StatusOK, &out)
+	require.Len(t, out.OpTexts, out.Ops)
+	require.Len(t, out.Origins, out.Ops)
+	inText := map[string]string{} // input key → its line
+	for i, text := range in.OpTexts {
+		inText["o"+strconv.Itoa(i)] = text
+	}
+	maxIn := -1
+	for _, text := range in.OpTexts {
+		for _, id := range resultIDs(text) {
+			maxIn = max(maxIn, id)
+		}
+	}
+	var kept, created int
+	for i, text := range out.OpTexts {
+		if o := out.Origins[i]; o != "" {
+			kept++
+			// A kept op's results are named as in the input.
+			assert.Equal(t, resultIDs(inText[o]), resultIDs(text), "%s (input: %s)", text, inText[o])
+			continue
+		}
+		created++
+		assert.Contains(t, text, `"pd_op.fc"`)
+		for _, id := range resultIDs(text) {
+			assert.Greater(t, id, maxIn, "a new value's id is above the input's: %s", text)
+		}
+	}
+	assert.Equal(t, 12, created)
+	assert.Equal(t, out.Ops-12, kept)
+	// The PIR text itself keeps PIR's numbering.
+	assert.Contains(t, out.Text, "(%0) = ")
+
+	// The graph of the result: no id names two boxes, and the removed ops keep their input ids.
+	var g struct {
+		Nodes []struct {
+			Label   string   `json:"label"`
+			Classes []string `json:"classes"`
+		} `json:"nodes"`
+	}
+	ts.call("GET", base+"/graph?stage=1&view=diff&collapse=0", nil, http.StatusOK, &g)
+	seen := map[string]string{}
+	for _, n := range g.Nodes {
+		for _, id := range valueID.FindAllString(strings.SplitN(n.Label, " = ", 2)[0], -1) {
+			assert.NotContains(t, seen, id, "%s names %q and %q", id, seen[id], n.Label)
+			seen[id] = n.Label
+		}
+	}
+
+	// The diff's lines are in the stable ids: a kept line reads as it did in the input.
+	for _, h := range out.Diff {
+		for _, l := range h.Lines {
+			if l.Kind == "+" {
+				assert.Contains(t, l.Text, `"pd_op.fc"`)
+			}
+		}
+	}
+
+	// Explain names the op by its stable id.
+	for i, o := range out.Origins {
+		if o != "" {
+			continue
+		}
+		var ex explainResult
+		ts.call("POST", base+"/explain", explainRequest{Stage: 1, Op: "o" + strconv.Itoa(i)}, http.StatusOK, &ex)
+		assert.Equal(t, strings.SplitN(out.OpTexts[i], " = ", 2)[0], "("+strings.SplitN(ex.Op, " = ", 2)[0]+")")
+		break
+	}
+}
+
+// resultIDs returns the numbers of the result ids a printed op line starts with: (%3, %4) = … gives [3 4].
+func resultIDs(line string) []int {
+	head, _, ok := strings.Cut(line, " = ")
+	if !ok {
+		return nil
+	}
+	var ids []int
+	for _, id := range valueID.FindAllString(head, -1) {
+		if n, err := strconv.Atoi(strings.TrimPrefix(id, "%")); err == nil {
+			ids = append(ids, n)
+		}
+	}
+	return ids
+}

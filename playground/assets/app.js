@@ -372,18 +372,58 @@
     $("graph-count").textContent = (d.nodes || []).length + " boxes" + hidden;
   }
 
-  // opTexts returns (a promise of) the printed line of every op of a stage of the current run, by key: what the
-  // search looks through, drawn or not.
-  const opTextCache = {};
-  function opTexts(k) {
+  // stageOps returns (a promise of) the ops of a stage of the current run: their printed lines with the stable
+  // value ids (what the search looks through, drawn or not) and the input op each copies (origins: "" for an op a
+  // pass created), by position (key "o" + position).
+  const stageOpsCache = {};
+  function stageOps(k) {
     const id = state.run.id + "/" + k;
-    if (!opTextCache[id]) {
-      opTextCache[id] = api("GET", "/api/runs/" + state.run.id + "/stages/" + k).then(function (st) {
-        const lines = st.text.split("\n");
-        return (st.opLines || []).map(function (l, i) { return { key: "o" + i, text: (lines[l - 1] || "").trim() }; });
+    if (!stageOpsCache[id]) {
+      stageOpsCache[id] = api("GET", "/api/runs/" + state.run.id + "/stages/" + k).then(function (st) {
+        return { texts: st.opTexts || [], origins: st.origins || [] };
       });
     }
-    return opTextCache[id];
+    return stageOpsCache[id];
+  }
+
+  function opTexts(k) {
+    return stageOps(k).then(function (ops) {
+      return ops.texts.map(function (text, i) { return { key: "o" + i, text: text }; });
+    });
+  }
+
+  // switchView draws another view of the run (before, after, a stage) and carries the selected op over: the same
+  // op (the one copying the same op of the input) is selected and explained there; an op the view does not have
+  // (removed by the passes, or created by them) is said so, instead of its old explanation staying.
+  function switchView(view, stage) {
+    const fromStage = state.graphStage, key = state.selected;
+    state.view = view;
+    if (stage !== undefined) state.stage = stage;
+    const drawn = showGraph();
+    if (!key || !state.run) return drawn;
+    return Promise.all([stageOps(fromStage), drawn]).then(function (r) {
+      const origin = r[0].origins[+key.slice(1)];
+      const to = state.graphStage;
+      if (to === fromStage) {
+        const node = graph.node(key);
+        if (node) clickOp(node);
+        return;
+      }
+      return stageOps(to).then(function (ops) {
+        const i = origin ? ops.origins.indexOf(origin) : -1;
+        const node = i >= 0 ? graph.node("o" + i) : null;
+        if (node) {
+          clickOp(node);
+          return;
+        }
+        state.selected = null;
+        E.highlight(editor, [], false);
+        $("op-detail").textContent = (r[0].texts[+key.slice(1)] || key) + "\n\n" + (origin ?
+          "This op of the input is not in this view: the passes removed it." : "This op is not in this view: the passes created it.");
+        $("explain").textContent = "";
+        remember();
+      });
+    }).catch(fail(null, "view"));
   }
 
   // search finds the ops of the drawn stage whose printed line matches q (name, %id — exactly: %12 is not %120 —,
@@ -428,7 +468,12 @@
     graph.scene.querySelectorAll(".gv-node.selected").forEach(function (e) { e.classList.remove("selected"); });
     node.classList.add("selected");
     $("op-detail").textContent = node.__data.detail || node.__data.label;
-    if (!key || !state.run) return;
+    if (!key || !state.run) {
+      // A removed op drawn beside the result: it is of the input, which the before view explains.
+      state.selected = null;
+      $("explain").textContent = "An op of the input the passes removed: switch to before to see what the rules make of it.";
+      return;
+    }
     state.selected = key;
     remember();
     // The rule lines that bound the op (in the stage the rules matched).
@@ -629,9 +674,8 @@
 
   // stageGraph draws the pipeline's current stage in the graph tab.
   function stageGraph() {
-    state.view = "stage";
     showTab("graph");
-    showGraph();
+    switchView("stage");
   }
 
   // ---- verify
@@ -966,8 +1010,8 @@
       if (s && untouched) E.setText(editor, s.rules);
       run();
     });
-    $("view-before").addEventListener("click", function () { state.view = "before"; showGraph(); });
-    $("view-after").addEventListener("click", function () { state.view = "after"; showGraph(); });
+    $("view-before").addEventListener("click", function () { switchView("before"); });
+    $("view-after").addEventListener("click", function () { switchView("after"); });
     $("collapse").addEventListener("change", showGraph);
     $("passes").addEventListener("change", remember);
     $("target").addEventListener("change", remember);
