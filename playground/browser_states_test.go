@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -148,6 +149,13 @@ func TestPlaygroundStates(t *testing.T) {
 		assert.Contains(t, b.eval(`document.getElementById("status").textContent`), "internal error in the page (unhandled promise)")
 		assert.Positive(t, b.takeErrors("provoked-uncaught"), "the console saw the uncaught error")
 		assert.Positive(t, b.takeErrors("provoked-rejection"), "the console saw the rejection")
+		// A resource that fails to load is an error of the page too (the test saw no 404 of the icon before).
+		b.eval(`(function () { const i = document.createElement("img"); i.src = "/assets/provoked-missing.png"; document.body.appendChild(i); return "" })()`)
+		deadline := time.Now().Add(10 * time.Second)
+		for b.takeErrors("provoked-missing.png") == 0 {
+			require.True(t, time.Now().Before(deadline), "the browser's log reports the missing resource")
+			time.Sleep(50 * time.Millisecond)
+		}
 	})
 
 	t.Run("verify", func(t *testing.T) {
@@ -390,8 +398,9 @@ func TestPlaygroundStates(t *testing.T) {
 		label := b.eval(`document.getElementById("op-detail").textContent.split("(")[0]`)
 		require.Contains(t, label, "= pd_op.softmax")
 		b.do(chromedp.Click(chromedp.ID("view-after")))
-		b.waitFor(`window.playground.state.graphStage === 1 && document.querySelector("#scene .gv-node.selected") && document.querySelector("#explain .code")`,
-			"the softmax selected in the after view")
+		b.waitFor(`window.playground.state.graphStage === 1 && document.querySelector("#scene .gv-node.added") && !document.querySelector("#scene .gv-node.matched") &&
+			document.querySelector("#scene .gv-node.selected") && document.querySelector("#scene .gv-node.selected").textContent.indexOf(`+jsString(label)+`) >= 0 &&
+			document.querySelector("#explain .code")`, "the softmax selected in the after view")
 		assert.Equal(t, label, b.eval(`document.getElementById("op-detail").textContent.split("(")[0]`), "the same id after the rewrite")
 		assert.Contains(t, b.eval(`document.querySelector("#scene .gv-node.selected").textContent`), label)
 

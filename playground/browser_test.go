@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -63,6 +65,13 @@ func newBrowser(t *testing.T) *browser {
 			if ev.ExceptionDetails.Exception != nil {
 				msg += " " + ev.ExceptionDetails.Exception.Description
 			}
+		case *cdplog.EventEntryAdded:
+			// The browser's own errors: a resource that failed to load (a 404 of the page's icon, a script). The
+			// page's API requests it refuses (a run of unknown passes: 400) are states the page shows, not errors.
+			if ev.Entry.Level != cdplog.EntryLevelError || strings.Contains(ev.Entry.URL, "/api/") {
+				return
+			}
+			msg = "browser log: " + ev.Entry.Text + " " + ev.Entry.URL
 		case *runtime.EventConsoleAPICalled:
 			if ev.Type != runtime.ConsoleAPICalledTypeError {
 				return
@@ -87,6 +96,10 @@ func newBrowser(t *testing.T) *browser {
 		cancelAlloc()
 	})
 	b.ctx = bctx
+	require.NoError(t, chromedp.Do(bctx, func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		_, err := cdp.Call(ctx, tg, cdplog.Enable, cdp.Empty{})
+		return chromedp.Void{}, err
+	}))
 	t.Cleanup(func() {
 		b.mu.Lock()
 		defer b.mu.Unlock()
