@@ -167,7 +167,7 @@ func TestPlaygroundStates(t *testing.T) {
 		b.eval(`document.getElementById("verify-runs").value = "2"; document.getElementById("verify-batch").value = "2"; ""`)
 		b.do(chromedp.Click(chromedp.ID("verify-start")))
 		b.waitFor(`document.getElementById("verify-summary").className === "ok"`, "the verification")
-		assert.Contains(t, b.eval(`document.getElementById("verify-summary").textContent`), "the outputs agree — 2 of 2 runs, seed 1, rtol 0.00001, batch 2, size 32")
+		assert.Contains(t, b.eval(`document.getElementById("verify-summary").textContent`), "the outputs agree — 2 of 2 runs, seed 1, rtol 1e-5, batch 2, size 32")
 		assert.Equal(t, "true", b.eval(`String(document.getElementById("verify-cancel").hidden)`))
 		// Out-of-range controls are brought within the server's limits.
 		b.eval(`document.getElementById("verify-runs").value = "99"; ""`)

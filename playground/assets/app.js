@@ -809,8 +809,8 @@
     showVerifyTable(v, false);
     const verdict = v.ok ? "✓ the outputs agree" : v.partial ? "◌ " + (v.error || "stopped") + ": the table holds the runs done" :
       "✗ " + (v.error || "the outputs differ");
-    $("verify-summary").textContent = verdict + " — " + v.done + " of " + v.runs + " runs, seed " + v.seed + ", rtol " + v.rtol + ", batch " + v.batch +
-      ", size " + v.size + "; passes " + v.passMs.toFixed(0) + " ms, interpreter " + v.compareMs.toFixed(0) + " ms" + (v.kernels ? " (" + v.kernels + " kernels)" : "") +
+    $("verify-summary").textContent = verdict + " — " + v.done + " of " + v.runs + " runs, seed " + v.seed + ", rtol " + Number(v.rtol).toExponential() + ", batch " + v.batch +
+      ", size " + v.size + "; passes " + v.passMs.toFixed(1) + " ms, interpreter " + v.compareMs.toFixed(0) + " ms" + (v.kernels ? " (" + v.kernels + " kernels)" : "") +
       (v.unmatched && v.unmatched.length ? "; unmatched outputs: " + v.unmatched.join(", ") : "") +
       (v.published && v.published.length ? "; not compared (no model outputs): " + v.published.length +
         " shadow output(s) publishing a parameter unchanged" : "") +
