@@ -414,4 +414,31 @@ func TestPlaygroundStates(t *testing.T) {
 		assert.Equal(t, "", b.eval(`document.getElementById("explain").textContent`))
 		assert.Equal(t, "null", b.eval(`String(window.playground.state.selected)`))
 	})
+
+	t.Run("side by side", func(t *testing.T) {
+		b.t = t
+		b.do(chromedp.Click(chromedp.ID("view-split")))
+		b.waitFor(`!document.getElementById("viewport2").hidden && document.querySelector("#scene2 .gv-node.added") && document.querySelector("#scene .gv-node.matched")`,
+			"before and after side by side")
+		assert.Equal(t, "true", b.eval(`String(document.getElementById("viewport2").getBoundingClientRect().left >= document.getElementById("viewport").getBoundingClientRect().right - 1)`),
+			"the result is drawn to the right of the input")
+		click := func(sel string) {
+			t.Helper()
+			b.eval(`(function () { const n = ` + sel + `;
+				n.dispatchEvent(new PointerEvent("pointerdown", {bubbles: true, button: 0}));
+				n.dispatchEvent(new PointerEvent("pointerup", {bubbles: true, button: 0})); return "" })()`)
+		}
+		// A kept op selected on the left is selected on the right, under the same id.
+		click(`Array.from(document.querySelectorAll("#scene .gv-node[data-key]")).filter(n => n.textContent.indexOf("pd_op.softmax") >= 0)[0]`)
+		b.waitFor(`document.querySelector("#scene2 .gv-node.selected")`, "the softmax selected on the right")
+		assert.Equal(t, b.eval(`document.querySelector("#scene .gv-node.selected").textContent`), b.eval(`document.querySelector("#scene2 .gv-node.selected").textContent`))
+		b.eval(`document.getElementById("rules-file").value = "", window.playground.graph().center(document.querySelector("#scene .gv-node.selected")), ""`)
+		b.shot("playground-side-by-side.png")
+		// A new op selected on the right is explained in the result; the left has no counterpart.
+		click(`document.querySelector("#scene2 .gv-node.added")`)
+		b.waitFor(`document.querySelector("#explain .code") && /pd_op.fc/.test(document.querySelector("#explain .code").textContent) && !document.querySelector("#scene .gv-node.selected")`,
+			"the fc explained, nothing selected on the left")
+		b.do(chromedp.Click(chromedp.ID("view-before")))
+		b.waitFor(`document.getElementById("viewport2").hidden`, "one pane again")
+	})
 }

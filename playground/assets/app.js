@@ -335,7 +335,7 @@
   function graphStage() {
     const res = state.run;
     if (state.view === "stage") return Math.min(state.stage, res.stages.length - 1);
-    if (state.view === "before") return res.matchStage >= 0 ? res.matchStage : 0;
+    if (state.view === "before" || state.view === "split") return res.matchStage >= 0 ? res.matchStage : 0;
     return res.stages.length - 1;
   }
 
@@ -346,14 +346,25 @@
     state.graphStage = k;
     $("view-before").classList.toggle("on", state.view === "before");
     $("view-after").classList.toggle("on", state.view === "after");
+    $("view-split").classList.toggle("on", state.view === "split");
+    const split = state.view === "split";
+    document.querySelector(".graph-area").classList.toggle("split", split);
+    $("viewport2").hidden = !split;
     const view = state.view === "after" ? "diff" : "pass";
     const collapse = $("collapse").checked ? "1" : "0";
     $("graph-title").textContent = state.view === "before" ? "stage " + k + " (" + res.stages[k].pass + "): matched ops in yellow" :
+      split ? "left: stage " + k + " (" + res.stages[k].pass + "), matched ops in yellow; right: the result, new ops in green" :
       state.view === "stage" ? "after pass " + k + " (" + res.stages[k].pass + "): the ops it created in green" +
         (k === res.matchStage ? ", matched ops in yellow" : "") :
       "result: new ops in green, removed in red";
     remember();
-    return state.graphShown = api("GET", "/api/runs/" + res.id + "/graph?stage=" + k + "&view=" + view + "&collapse=" + collapse).then(function (d) {
+    // Side by side, the right pane draws the result (the last stage), its new ops in green.
+    const right = split ? api("GET", "/api/runs/" + res.id + "/graph?stage=" + (res.stages.length - 1) + "&view=pass&collapse=" + collapse).then(function (d) {
+      graph2.draw(d);
+      graph2.fit();
+    }) : Promise.resolve();
+    return state.graphShown = Promise.all([api("GET", "/api/runs/" + res.id + "/graph?stage=" + k + "&view=" + view + "&collapse=" + collapse), right]).then(function (r) {
+      const d = r[0];
       graph.draw(d);
       graph.fit();
       showGraphCount(d);
@@ -463,10 +474,16 @@
   }
 
   // clickOp selects an op: its text, what every rule makes of it, and the pattern lines that bound it.
-  function clickOp(node) {
+  // clickOp selects an op (of the right pane, the result, when right): its text, what every rule makes of it, the
+  // pattern lines that bound it; side by side, the same op is selected in the other pane.
+  function clickOp(node, right) {
     const key = node.dataset.key;
-    graph.scene.querySelectorAll(".gv-node.selected").forEach(function (e) { e.classList.remove("selected"); });
+    const stage = right ? state.run.stages.length - 1 : state.graphStage;
+    [graph, graph2].forEach(function (g) { g.scene.querySelectorAll(".gv-node.selected").forEach(function (e) { e.classList.remove("selected"); }); });
     node.classList.add("selected");
+    if (state.view === "split" && key) {
+      linkSelection(key, stage, right ? graph : graph2, right ? state.graphStage : state.run.stages.length - 1);
+    }
     $("op-detail").textContent = node.__data.detail || node.__data.label;
     if (!key || !state.run) {
       // A removed op drawn beside the result: it is of the input, which the before view explains.
@@ -474,11 +491,11 @@
       $("explain").textContent = "An op of the input the passes removed: switch to before to see what the rules make of it.";
       return;
     }
-    state.selected = key;
+    state.selected = right ? null : key;
     remember();
     // The rule lines that bound the op (in the stage the rules matched).
     const lines = [];
-    if (state.graphStage === state.run.matchStage) {
+    if (stage === state.run.matchStage) {
       state.run.matches.forEach(function (m) {
         m.ops.forEach(function (b) { if (b.key === key && b.line) lines.push(b.line); });
       });
@@ -486,7 +503,7 @@
     E.highlight(editor, lines, lines.length > 0);
     const box = $("explain");
     box.textContent = "explaining…";
-    api("POST", "/api/runs/" + state.run.id + "/explain", { stage: state.graphStage, op: key }).then(function (res) {
+    api("POST", "/api/runs/" + state.run.id + "/explain", { stage: stage, op: key }).then(function (res) {
       box.textContent = "";
       const head = document.createElement("div");
       head.className = "code";
@@ -499,6 +516,22 @@
       }
       res.rules.forEach(function (x) { box.appendChild(explanation(x)); });
     }).catch(fail(box, "explain"));
+  }
+
+  // linkSelection selects, in graph g (drawing stage to), the op that copies the same op of the input as op key of
+  // stage from, and marks it; an op the other side does not have is left unmarked (the panel says which side).
+  function linkSelection(key, from, g, to) {
+    Promise.all([stageOps(from), stageOps(to)]).then(function (r) {
+      const origin = r[0].origins[+key.slice(1)];
+      const i = origin ? r[1].origins.indexOf(origin) : -1;
+      const other = i >= 0 ? g.node("o" + i) : null;
+      g.scene.querySelectorAll(".gv-node.selected").forEach(function (e) { e.classList.remove("selected"); });
+      $("details").dataset.counterpart = other ? "o" + i : "";
+      if (other) {
+        other.classList.add("selected");
+        g.center(other);
+      }
+    }).catch(fail(null, "side by side"));
   }
 
   function explanation(x) {
@@ -904,7 +937,7 @@
   function restoreView(st) {
     if (!state.run) return Promise.resolve();
     let drawn = Promise.resolve();
-    if (st.view === "after" || st.view === "before" || (st.view === "stage" && st.stage >= 0 && st.stage < state.run.stages.length)) {
+    if (st.view === "after" || st.view === "before" || st.view === "split" || (st.view === "stage" && st.stage >= 0 && st.stage < state.run.stages.length)) {
       if (st.view !== state.view || st.view === "stage") {
         state.view = st.view;
         if (st.view === "stage") state.stage = st.stage;
@@ -1012,6 +1045,7 @@
     });
     $("view-before").addEventListener("click", function () { switchView("before"); });
     $("view-after").addEventListener("click", function () { switchView("after"); });
+    $("view-split").addEventListener("click", function () { switchView("split"); });
     $("collapse").addEventListener("change", showGraph);
     $("passes").addEventListener("change", remember);
     $("target").addEventListener("change", remember);
@@ -1055,7 +1089,8 @@
     graph: function () { return graph; },
   };
 
-  const graph = new window.PlaygroundGraph.Graph($("viewport"), $("graph-svg"), $("scene"), { click: clickOp });
+  const graph = new window.PlaygroundGraph.Graph($("viewport"), $("graph-svg"), $("scene"), { click: function (n) { clickOp(n, false); } });
+  const graph2 = new window.PlaygroundGraph.Graph($("viewport2"), $("graph-svg2"), $("scene2"), { click: function (n) { clickOp(n, true); } });
 
   api("GET", "/api/info").then(function (info) {
     state.info = info;
