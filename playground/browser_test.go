@@ -27,7 +27,7 @@ import (
 var docShots = flag.Bool("docshots", false, "write the screenshots of the browser test into docs/playground/ (for docs/playground.md)")
 
 // chromium returns the path of a Chromium to test the page in, or skips the test.
-func chromium(t *testing.T) string {
+func chromium(t testing.TB) string {
 	t.Helper()
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
 		if path, err := exec.LookPath(name); err == nil {
@@ -41,14 +41,14 @@ func chromium(t *testing.T) string {
 // browser is a headless Chromium tab. It records the page's JavaScript errors (uncaught exceptions and
 // console.error calls): a test fails on any.
 type browser struct {
-	t   *testing.T
+	t   testing.TB
 	ctx context.Context
 
 	mu     sync.Mutex
 	errors []string
 }
 
-func newBrowser(t *testing.T) *browser {
+func newBrowser(t testing.TB) *browser {
 	exe := chromium(t)
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(exe), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,

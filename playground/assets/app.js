@@ -1087,6 +1087,7 @@
     setRules: function (t) { E.setText(editor, t); },
     rules: function () { return E.text(editor); },
     graph: function () { return graph; },
+    search: function (q) { return search(q); },
   };
 
   const graph = new window.PlaygroundGraph.Graph($("viewport"), $("graph-svg"), $("scene"), { click: function (n) { clickOp(n, false); } });
