@@ -285,8 +285,10 @@ func verifyRuns(p *ir.Program, pl rewriter.Pipeline, opts verify.VerifyOptions, 
 		if k == runs {
 			break
 		}
-		snapshot := *res
+		snapshot := *res // the handler encodes it while the next run fills res: nothing shared
 		snapshot.Outputs = slices.Clone(res.Outputs)
+		snapshot.Unmatched = slices.Clone(res.Unmatched)
+		snapshot.Published = slices.Clone(res.Published)
 		events <- verifyEvent{Phase: "run", Done: k, Runs: runs, Result: &snapshot}
 		if stop.Load() {
 			finish(nil)
@@ -349,7 +351,7 @@ func mergeReports(a, b *interp.Report) *interp.Report {
 // interp.Compare does.
 func fillVerify(res *verifyResult, rep *interp.Report) {
 	res.RTol, res.Kernels = rep.RelTol, rep.Kernels
-	res.Outputs = res.Outputs[:0]
+	res.Outputs = []verifyOutput{}
 	var bad []string
 	for _, o := range rep.Outputs {
 		vo := verifyOutput{Name: o.Name, Shape: o.Shape, MaxAbs: number(o.MaxAbs), MaxRel: number(o.MaxRel), OK: o.OK, Problem: o.Problem}
@@ -365,7 +367,7 @@ func fillVerify(res *verifyResult, rep *interp.Report) {
 	}
 	res.Unmatched = rep.Unmatched
 	bad = append(bad, rep.Unmatched...)
-	res.Published = res.Published[:0]
+	res.Published = nil
 	for _, p := range rep.Published {
 		res.Published = append(res.Published, p.String())
 	}
