@@ -441,4 +441,14 @@ func TestPlaygroundStates(t *testing.T) {
 		b.do(chromedp.Click(chromedp.ID("view-before")))
 		b.waitFor(`document.getElementById("viewport2").hidden`, "one pane again")
 	})
+
+	t.Run("legible labels", func(t *testing.T) {
+		b.t = t
+		b.waitFor(`window.playground.graph().drawing`, "the graph")
+		// Zoomed out until the labels would be under 6 px, they are left out; zoomed in, they come back.
+		b.eval(`(function () { const g = window.playground.graph(); g.zoomAt(0.3 / g.t.k, 0, 0); return "" })()`)
+		assert.Equal(t, "none", b.eval(`getComputedStyle(document.querySelector("#scene .gv-node text")).display`))
+		b.eval(`(function () { const g = window.playground.graph(); g.zoomAt(1 / g.t.k, 0, 0); return "" })()`)
+		assert.NotEqual(t, "none", b.eval(`getComputedStyle(document.querySelector("#scene .gv-node text")).display`))
+	})
 }

@@ -61,8 +61,13 @@
     }, { passive: false });
   };
 
+  // minLabelPx is the smallest size a box's label is drawn at: below it the labels are left out (the box's tooltip
+  // and the details panel still name the op) — unreadable text costs most of a frame's paint at model size.
+  const labelPx = 11, minLabelPx = 6;
+
   Graph.prototype.apply = function () {
     this.scene.setAttribute("transform", "translate(" + this.t.x + "," + this.t.y + ") scale(" + this.t.k + ")");
+    this.svg.classList.toggle("gv-small", this.t.k * labelPx < minLabelPx);
   };
 
   // zoomAt scales by f around the viewport point (x, y).
