@@ -2,6 +2,7 @@ package playground
 
 import (
 	"net/http"
+	"regexp"
 	"strings"
 
 	"github.com/pirdrr/drr/rules"
@@ -71,6 +72,8 @@ func (s *Server) source(w http.ResponseWriter, r *http.Request) {
 		src, err = rules.Source(strings.TrimSuffix(rest, ".drr"))
 		if err != nil {
 			err = notFoundf("no shipped rule set %q", rest)
+		} else {
+			src = shippedImports(src)
 		}
 	} else {
 		src, err = s.files.readRules(name)
@@ -80,4 +83,21 @@ func (s *Server) source(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"name": name, "text": string(src)})
+}
+
+// siblingImport is an import of a rule file beside the importing one: import "conv2d_bn_fuse.drr".
+var siblingImport = regexp.MustCompile(`(?m)^(\s*import\s+")([^"/]+\.drr)(")`)
+
+// shippedImports rewrites the imports of a shipped set's siblings (import "conv2d_bn_fuse.drr") to the names the
+// editor's rules import shipped sets by (import "shipped/conv2d_bn_fuse.drr"): in the editor the set is rules.drr,
+// beside the files of the command line, not beside its siblings, and would not load.
+func shippedImports(src []byte) []byte {
+	return siblingImport.ReplaceAllFunc(src, func(m []byte) []byte {
+		g := siblingImport.FindSubmatch(m)
+		name := strings.TrimSuffix(string(g[2]), ".drr")
+		if _, err := rules.Source(name); err != nil {
+			return m // not a shipped set: left as it is (the run will say it cannot read it)
+		}
+		return []byte(string(g[1]) + shippedPrefix + string(g[2]) + string(g[3]))
+	})
 }

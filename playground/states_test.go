@@ -247,3 +247,30 @@ func resultIDs(line string) []int {
 	}
 	return ids
 }
+
+// TestShippedSetRuns: a shipped set that imports its siblings, loaded into the editor, runs (its imports name the
+// shipped sets: "cannot read conv2d_bn_fuse.drr" before).
+func TestShippedSetRuns(t *testing.T) {
+	ts := newTestServer(t, nil, Limits{})
+	var src struct{ Text string }
+	ts.call("GET", "/api/source?name=shipped/conv_bn_relu.drr", nil, http.StatusOK, &src)
+	assert.Contains(t, src.Text, `import "shipped/conv2d_bn_fuse.drr"`)
+	assert.NotContains(t, src.Text, `import "conv2d_bn_fuse.drr"`)
+	res := ts.runOn("tinyresnet", src.Text, "")
+	require.Empty(t, res.Error)
+	assert.NotEmpty(t, res.Rules)
+	// One source of counts: the pass's per-rule counts add up to its rewrites, a family's instances to its rule.
+	require.Len(t, res.Passes, 1)
+	applied := 0
+	for _, r := range res.Passes[0].Rules {
+		applied += r.Applied
+		if len(r.Instances) > 0 {
+			sum := 0
+			for _, in := range r.Instances {
+				sum += in.Applied
+			}
+			assert.Equal(t, r.Applied, sum, r.Rule)
+		}
+	}
+	assert.Equal(t, res.Passes[0].Rewrites, applied)
+}
