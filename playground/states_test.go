@@ -274,3 +274,28 @@ func TestShippedSetRuns(t *testing.T) {
 	}
 	assert.Equal(t, res.Passes[0].Rewrites, applied)
 }
+
+// TestVerifyError: an op the interpreter cannot evaluate (here: beyond an element bound of 16) ends the
+// verification with its error, not as a partial table.
+func TestVerifyError(t *testing.T) {
+	ts := newTestServer(t, nil, Limits{})
+	res := ts.runOn("tinyresnet", resnetRules, "")
+	rn := ts.srv.runs.get(res.ID)
+	require.NotNil(t, rn)
+	opts := verify.VerifyOptions{CompareOptions: interp.CompareOptions{Runs: 3, Seed: 1, RelTol: 1e-5}, Registry: testReg()}
+	opts.Batch, opts.DynamicSize, opts.MaxElements = 1, 32, 16
+	var stop atomic.Bool
+	events := make(chan verifyEvent, 8)
+	verifyRuns(rn.stages[0].prog.Clone(), rn.pipeline, opts, &stop, events)
+	close(events)
+	var last verifyEvent
+	for ev := range events {
+		last = ev
+	}
+	require.Equal(t, "done", last.Phase)
+	v := last.Result
+	assert.Contains(t, v.Error, "MaxElements")
+	assert.False(t, v.OK)
+	assert.False(t, v.Partial, "an error, not a stop")
+	assert.Zero(t, v.Done)
+}

@@ -60,8 +60,9 @@ type verifyResult struct {
 	// Error says why the verification failed or stopped: an op the interpreter cannot evaluate (named, with its
 	// position), outputs beyond the tolerance, the time budget.
 	Error string `json:"error,omitempty"`
-	// Runs is the number of runs asked for; Done those evaluated. Partial says that the table holds fewer runs than
-	// asked (the time budget ran out, or the client cancelled): Error says why.
+	// Runs is the number of runs asked for; Done those evaluated. Partial says that the verification stopped before
+	// its last run (the time budget ran out, or the client cancelled) and the table holds the runs done: Error says
+	// why. An error of the passes or the interpreter ends a verification without Partial.
 	Runs    int            `json:"runs"`
 	Done    int            `json:"done"`
 	Partial bool           `json:"partial,omitempty"`
@@ -257,7 +258,7 @@ func verifyRuns(p *ir.Program, pl rewriter.Pipeline, opts verify.VerifyOptions, 
 	runs := opts.Runs
 	res := newVerifyResult(opts)
 	finish := func(err error) {
-		res.Partial = res.Done < runs
+		res.Partial = err == nil && res.Done < runs // stopped; an error ends it instead (and says why)
 		if err != nil {
 			res.Error, res.OK = err.Error(), false
 		} else if res.Partial {
