@@ -425,7 +425,8 @@ func TestVerifyFinds(t *testing.T) {
 	for _, o := range v.Outputs {
 		if !o.OK {
 			bad++
-			assert.NotEqual(t, o.Before, o.After, "the worst element differs: %+v", o)
+			require.NotNil(t, o.Worst, "%+v", o)
+			assert.NotEqual(t, o.Worst.Before, o.Worst.After, "the worst element differs: %+v", o.Worst)
 		}
 	}
 	assert.Positive(t, bad)

@@ -148,7 +148,7 @@ func hunks(script []byte, aText, bText, aKeys, bKeys []string) []diffHunk {
 		}
 	}
 	at[len(script)] = pos{i, j}
-	var out []diffHunk
+	out := []diffHunk{} // no change is an empty list, never null: the page reads its length
 	for e := 0; e < len(script); {
 		if script[e] == ' ' {
 			e++

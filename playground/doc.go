@@ -14,7 +14,9 @@
 //     of runs) for the requests that look into it: GET /api/runs/{id}/stages/{k} (a stage's text and its diff),
 //     GET /api/runs/{id}/graph (a stage laid out by graphview, matched or added and removed ops marked),
 //     POST /api/runs/{id}/explain (matcher.Explain of every rule at an op) and POST /api/runs/{id}/verify (the
-//     interpreter's per-output error table, in verify.go: the one file that calls package interp).
+//     interpreter's per-output error table, one run at a time, streamed as JSON lines on request, in verify.go:
+//     the one file that calls package interp). Values are named by stable ids across the stages (stable.go): a
+//     value keeps its id of the input through every pass, one a pass created gets an id above them.
 //   - /api/lsp: a session of the language server (package lsp, the engine of drrc lsp) per editor, reached over
 //     HTTP: JSON-RPC messages POSTed in batches, the server's messages back as server-sent events.
 //

@@ -2,6 +2,7 @@ package playground
 
 import (
 	"net/http"
+	"regexp"
 	"strings"
 
 	"github.com/pirdrr/drr/rules"
@@ -36,13 +37,19 @@ type limitsInfo struct {
 	VerifySeconds float64 `json:"verifySeconds"`
 	MaxUpload     int64   `json:"maxUpload"`
 	GrowOps       int     `json:"growOps"`
+	// VerifyRuns, VerifyBatch and VerifySize are the largest runs, batch and dynamic size a verification may ask
+	// for.
+	VerifyRuns  int `json:"verifyRuns"`
+	VerifyBatch int `json:"verifyBatch"`
+	VerifySize  int `json:"verifySize"`
 }
 
 // info answers GET /api/info.
 func (s *Server) info(w http.ResponseWriter, r *http.Request) {
 	res := infoResult{Version: s.opts.Version, Samples: s.samples, Files: []fileInfo{}, Passes: []passInfo{},
 		Limits: limitsInfo{RunSeconds: s.lim.RunTime.Seconds(), VerifySeconds: s.lim.VerifyTime.Seconds(),
-			MaxUpload: s.lim.MaxUpload, GrowOps: s.lim.GrowOps}}
+			MaxUpload: s.lim.MaxUpload, GrowOps: s.lim.GrowOps, VerifyRuns: verifyMaxRuns, VerifyBatch: verifyMaxBatch,
+			VerifySize: verifyMaxSize}}
 	for _, e := range s.files.all() {
 		res.Files = append(res.Files, fileInfo{Name: e.Name, Kind: e.Kind, Format: e.Format})
 	}
@@ -65,6 +72,8 @@ func (s *Server) source(w http.ResponseWriter, r *http.Request) {
 		src, err = rules.Source(strings.TrimSuffix(rest, ".drr"))
 		if err != nil {
 			err = notFoundf("no shipped rule set %q", rest)
+		} else {
+			src = shippedImports(src)
 		}
 	} else {
 		src, err = s.files.readRules(name)
@@ -74,4 +83,21 @@ func (s *Server) source(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"name": name, "text": string(src)})
+}
+
+// siblingImport is an import of a rule file beside the importing one: import "conv2d_bn_fuse.drr".
+var siblingImport = regexp.MustCompile(`(?m)^(\s*import\s+")([^"/]+\.drr)(")`)
+
+// shippedImports rewrites the imports of a shipped set's siblings (import "conv2d_bn_fuse.drr") to the names the
+// editor's rules import shipped sets by (import "shipped/conv2d_bn_fuse.drr"): in the editor the set is rules.drr,
+// beside the files of the command line, not beside its siblings, and would not load.
+func shippedImports(src []byte) []byte {
+	return siblingImport.ReplaceAllFunc(src, func(m []byte) []byte {
+		g := siblingImport.FindSubmatch(m)
+		name := strings.TrimSuffix(string(g[2]), ".drr")
+		if _, err := rules.Source(name); err != nil {
+			return m // not a shipped set: left as it is (the run will say it cannot read it)
+		}
+		return []byte(string(g[1]) + shippedPrefix + string(g[2]) + string(g[3]))
+	})
 }

@@ -40,6 +40,11 @@ type stageResult struct {
 	Text      string `json:"text"`
 	Truncated bool   `json:"truncated,omitempty"`
 	OpLines   []int  `json:"opLines"`
+	// OpTexts are the ops' printed lines with the stable value ids (a value keeps its id of the input through every
+	// pass; one a pass created has an id above them: stable.go), what the page searches and the diff shows; Origins
+	// are the keys of the ops of the input (stage 0) each op copies, "" for an op a pass created.
+	OpTexts []string `json:"opTexts"`
+	Origins []string `json:"origins"`
 	// From is the stage the diff is from (the previous one unless ?from= says otherwise; -1 for stage 0), Diff its
 	// hunks.
 	From int        `json:"from"`
@@ -66,11 +71,16 @@ func (s *Server) stage(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	st := rn.stages[k]
+	in := rn.stages[0]
+	in.mu.Lock()
+	in.index0() // built once, then only read: origins reads it under stage k's lock
+	in.mu.Unlock()
 	st.mu.Lock()
 	text, opLine := st.printed()
-	bText := st.opTexts()
+	bText := st.stableTexts()
 	bKeys := keysOf(st)
-	res := stageResult{Stage: k, Pass: st.pass, Ops: len(st.ops), OpLines: opLine, From: from, Diff: []diffHunk{}}
+	res := stageResult{Stage: k, Pass: st.pass, Ops: len(st.ops), OpLines: opLine, OpTexts: bText, Origins: rn.origins(k), From: from,
+		Diff: []diffHunk{}}
 	st.mu.Unlock()
 	if res.Pass == "" {
 		res.Pass = "input"
@@ -79,7 +89,7 @@ func (s *Server) stage(w http.ResponseWriter, r *http.Request) {
 	if from >= 0 && from != k {
 		old := rn.stages[from]
 		old.mu.Lock()
-		aText := old.opTexts()
+		aText := old.stableTexts()
 		aKeys := keysOf(old)
 		a := opKeys(old)
 		old.mu.Unlock()
@@ -182,7 +192,7 @@ func (s *Server) draw(rn *run, k int, view string, collapse bool) (*graphview.Dr
 	var removed []*ir.Op
 	if diff {
 		var added map[*ir.Op]bool
-		added, removed = graphview.DiffOps(in.prog, st.prog)
+		added, removed = rn.diffOps(k)
 		for op := range added {
 			classes[op] = []string{"added"}
 		}
@@ -207,6 +217,15 @@ func (s *Server) draw(rn *run, k int, view string, collapse bool) (*graphview.Dr
 	g := graphview.Build(st.prog, graphview.Options{Collapse: collapse, Classes: classes, Title: title})
 	if len(g.Nodes) > s.lim.MaxDrawnOps {
 		return nil, fmt.Errorf("the graph has %d ops to draw, more than %d: collapse repeated blocks", len(g.Nodes), s.lim.MaxDrawnOps)
+	}
+	// The stage's ops are named by the stable ids (stable.go); the removed ops drawn beside them come from the input,
+	// whose ids are the stable ones already.
+	rename := st.renamer()
+	for _, n := range g.Nodes {
+		n.Label, n.Detail = rename.text(n.Label), rename.text(n.Detail)
+	}
+	for _, e := range g.Edges {
+		e.Label = rename.text(e.Label)
 	}
 	g.AddDetached(in.prog, removed, "removed")
 	key := func(op *ir.Op) string {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,11 +13,18 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// events reads the server-sent events of a session: each message's data, decoded.
-func events(t *testing.T, resp *http.Response) <-chan map[string]any {
-	ch := make(chan map[string]any, 64)
+// eventLog reads the server-sent events of a session: each message's data, decoded. Messages come in the order the
+// server sends them, which is not the order of the requests (diagnostics may come before or after a response):
+// await keeps the messages it skipped for the next call.
+type eventLog struct {
+	ch   chan map[string]any
+	seen []map[string]any
+}
+
+func events(t *testing.T, resp *http.Response) *eventLog {
+	l := &eventLog{ch: make(chan map[string]any, 64)}
 	go func() {
-		defer close(ch)
+		defer close(l.ch)
 		sc := bufio.NewScanner(resp.Body)
 		sc.Buffer(make([]byte, 1<<20), 1<<24)
 		for sc.Scan() {
@@ -26,26 +34,34 @@ func events(t *testing.T, resp *http.Response) <-chan map[string]any {
 			}
 			var m map[string]any
 			if json.Unmarshal([]byte(data), &m) == nil {
-				ch <- m
+				l.ch <- m
 			}
 		}
 	}()
-	return ch
+	return l
 }
 
-// await returns the first event for which want holds, failing after ten seconds.
-func await(t *testing.T, ch <-chan map[string]any, what string, want func(map[string]any) bool) map[string]any {
+// await returns the first event, among those skipped before and those to come, for which want holds; it fails
+// after 30 seconds (a generous margin: the machine may be loaded).
+func await(t *testing.T, l *eventLog, what string, want func(map[string]any) bool) map[string]any {
 	t.Helper()
-	timeout := time.After(10 * time.Second)
+	for i, m := range l.seen {
+		if want(m) {
+			l.seen = slices.Delete(l.seen, i, i+1)
+			return m
+		}
+	}
+	timeout := time.After(30 * time.Second)
 	for {
 		select {
-		case m, ok := <-ch:
+		case m, ok := <-l.ch:
 			require.True(t, ok, "the event stream ended before %s", what)
 			if want(m) {
 				return m
 			}
+			l.seen = append(l.seen, m)
 		case <-timeout:
-			t.Fatalf("no %s within 10s", what)
+			t.Fatalf("no %s within 30s", what)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package playground
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -149,12 +150,13 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request) {
 	if strings.TrimSpace(req.Rules) != "" {
 		var diags drr.Diagnostics
 		set, diags = drr.LoadSource(s.opts.Context, s.loadOptions(), RulesFile, []byte(req.Rules))
+		diags = orderDiagnostics(diags)
 		for _, d := range diags {
 			res.Diagnostics = append(res.Diagnostics, diagnostic{File: d.Pos.Filename, Line: d.Pos.Line, Col: d.Pos.Column,
 				Severity: d.Severity.String(), Message: d.Message})
 		}
 		if diags.HasErrors() {
-			res.Error = "the rules do not check: " + diags[0].Error()
+			res.Error = "the rules do not check: " + firstError(diags).Error()
 			writeJSON(w, http.StatusOK, res)
 			return
 		}
@@ -183,6 +185,40 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request) {
 	run := s.execute(r.Context(), src, pl, rewriter.Options{Target: target, Params: params}, set, res)
 	s.runs.add(run)
 	writeJSON(w, http.StatusOK, res)
+}
+
+// orderDiagnostics returns the diagnostics in the order they are best read and fixed: errors first, by file and
+// line, and on one line a name that is not bound (or not known) before the rest, which often follows from it
+// ("pd_op.fc takes 3 operands; the rewrite gives 2" when an operand's name is mistyped), then by column.
+func orderDiagnostics(diags drr.Diagnostics) drr.Diagnostics {
+	out := slices.Clone(diags)
+	rank := func(d *drr.Diagnostic) int {
+		if isNameError(d.Message) {
+			return 0
+		}
+		return 1
+	}
+	slices.SortStableFunc(out, func(a, b *drr.Diagnostic) int {
+		return cmp.Or(cmp.Compare(a.Pos.Filename, b.Pos.Filename), cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(rank(a), rank(b)),
+			cmp.Compare(a.Pos.Column, b.Pos.Column))
+	})
+	return out
+}
+
+// isNameError reports whether a diagnostic's message is about a name: a value or parameter not bound, an op or a
+// rule not known.
+func isNameError(msg string) bool {
+	return strings.Contains(msg, " is not bound") || strings.HasPrefix(msg, "unknown ")
+}
+
+// firstError returns the first error of diags (which has one).
+func firstError(diags drr.Diagnostics) *drr.Diagnostic {
+	for _, d := range diags {
+		if d.Severity == drr.Error {
+			return d
+		}
+	}
+	return diags[0]
 }
 
 // loadOptions are the options rules are loaded with: the catalogue's rule files and the shipped sets to import
@@ -238,6 +274,8 @@ func (s *Server) execute(parent context.Context, src *program, pl rewriter.Pipel
 		graphs: map[string]*graphview.Drawing{}}
 	res.ID = run.id
 	in := &stage{prog: src.clone()}
+	var fresh idCounter
+	in.ids = newStableIDs(in.prog, nil, lineage{}, &fresh)
 	run.stages = []*stage{in}
 	res.OpsIn = in.prog.NumOps()
 	model := s.costModel()
@@ -256,6 +294,7 @@ func (s *Server) execute(parent context.Context, src *program, pl rewriter.Pipel
 			run.ruleSets = append(run.ruleSets, namedSet{rp.PassName, rp.Set})
 		}
 		next := &stage{pass: pass.Name(), prog: cur.prog.Clone(), created: map[*ir.Op]bool{}}
+		next.lineage = cloneLineage(cur.prog, next.prog)
 		g := &growth{limit: s.lim.GrowOps, grown: &grown, created: next.created, cancel: cancel}
 		env := &rewriter.Env{Registry: s.opts.Registry, Options: rewriter.Options{Context: ctx, Target: base.Target,
 			Params: base.Params}, Listeners: []ir.Listener{g}}
@@ -263,6 +302,7 @@ func (s *Server) execute(parent context.Context, src *program, pl rewriter.Pipel
 		pr, err := s.runPass(pass, next.prog, env)
 		elapsed := time.Since(t0)
 		settle(next.prog)
+		next.ids = newStableIDs(next.prog, cur.ids, next.lineage, &fresh)
 		run.stages = append(run.stages, next)
 		figures := summarize(model, next.prog)
 		res.Passes = append(res.Passes, describePass(pass, pr, elapsed, next.prog.NumOps(), figures))

@@ -37,6 +37,10 @@ type stage struct {
 	pass    string          // the pass that made it ("" for the input)
 	prog    *ir.Program     // the program
 	created map[*ir.Op]bool // the ops the pass created that are still there
+	// lineage pairs the stage's ops and values with those of the previous stage they copy; ids are the stable
+	// value ids (stable.go).
+	lineage lineage
+	ids     *stableIDs
 
 	mu     sync.Mutex
 	ops    []*ir.Op       // in program order (Walk)
@@ -44,6 +48,7 @@ type stage struct {
 	text   string         // the program in PIR text
 	opLine []int          // the line (1-based) of each op in text
 	num    *ir.Numbering  // value ids, as the text prints them
+	rename renamer        // PIR ids → stable ids
 	params bool           // prog's parameter table is current
 }
 

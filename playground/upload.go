@@ -206,7 +206,7 @@ func (s *Server) unzip(name string, data []byte) ([]*program, error) {
 	var out []*program
 	for _, d := range dirs {
 		at := func(file string) []byte { return files[path.Join(d, file)] }
-		label := path.Join(strings.TrimSuffix(name, path.Ext(name)), d)
+		label := graphLabel(name, d)
 		src := graphnet.Source{Dir: label, Model: at(graphnet.ModelFile), WeightMeta: at(graphnet.WeightMetaFile),
 			InputMeta: at(graphnet.InputMetaFile), JSON: at(graphnet.GraphNetJSON)}
 		p, err := graphnet.Decode(s.opts.Context, src)
@@ -225,6 +225,17 @@ func (s *Server) unzip(name string, data []byte) ([]*program, error) {
 		out = append(out, prog)
 	}
 	return out, nil
+}
+
+// graphLabel names a graph folder d of the zip archive zipName: the archive's name without its extension and the
+// folder, once — SegFormer-B5.zip holding SegFormer-B5/subgraph_0 is SegFormer-B5/subgraph_0, not
+// SegFormer-B5/SegFormer-B5/subgraph_0.
+func graphLabel(zipName, d string) string {
+	stem := strings.TrimSuffix(zipName, path.Ext(zipName))
+	if first, _, _ := strings.Cut(d, "/"); first == stem || d == "." {
+		return path.Join(stem, strings.TrimPrefix(strings.TrimPrefix(d, stem), "/"))
+	}
+	return path.Join(stem, d)
 }
 
 // entryName checks a zip entry's name and returns it cleaned: a relative slash-separated path without .. .

@@ -123,6 +123,18 @@ func TestUpload(t *testing.T) {
 	require.Len(t, up.Programs, 2)
 	assert.Contains(t, up.Programs[0].Name, "subgraph_2", "natural order")
 	assert.Contains(t, up.Programs[1].Name, "subgraph_10")
+	assert.Equal(t, "graphs/model/subgraph_2", up.Programs[0].Name)
+
+	// A zip whose folder has the archive's name: the name is not doubled (SegFormer-B5/SegFormer-B5/subgraph_0).
+	entries = map[string]string{}
+	for name, body := range tinyGraph {
+		entries["SegFormer-B5/subgraph_0/"+name] = body
+	}
+	code, body = ts.uploadFile("SegFormer-B5.zip", zipOf(t, entries))
+	require.Equal(t, http.StatusOK, code, "%s", body)
+	require.NoError(t, json.Unmarshal(body, &up))
+	require.Len(t, up.Programs, 1)
+	assert.Equal(t, "SegFormer-B5/subgraph_0", up.Programs[0].Name)
 
 	tests := []struct {
 		name   string

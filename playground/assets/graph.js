@@ -61,8 +61,13 @@
     }, { passive: false });
   };
 
+  // minLabelPx is the smallest size a box's label is drawn at: below it the labels are left out (the box's tooltip
+  // and the details panel still name the op) — unreadable text costs most of a frame's paint at model size.
+  const labelPx = 11, minLabelPx = 6;
+
   Graph.prototype.apply = function () {
     this.scene.setAttribute("transform", "translate(" + this.t.x + "," + this.t.y + ") scale(" + this.t.k + ")");
+    this.svg.classList.toggle("gv-small", this.t.k * labelPx < minLabelPx);
   };
 
   // zoomAt scales by f around the viewport point (x, y).
@@ -163,28 +168,55 @@
     return n;
   };
 
-  // search marks the nodes whose label or detail contains q (case-insensitive) and returns their number.
-  Graph.prototype.search = function (q) {
-    this.nodes.forEach(function (e) { e.classList.remove("hit"); });
+  // searchPattern turns a search into a test of a text: case-insensitive, and a query that names a value (%12,
+  // %x) matches that value only, not %120 or %x2.
+  function searchPattern(q) {
+    q = q.trim();
+    if (!q) return null;
+    let src = q.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    if (/^%[\w.]+$/.test(q)) src += "(?![\\w.])";
+    const re = new RegExp(src, "i");
+    return function (text) { return re.test(text); };
+  }
+
+  // search marks the hits: the boxes of the ops with the given keys (the ops whose text matched, drawn or in a
+  // collapsed block), and the boxes without keys (the removed ops of the result) whose label or detail matches q;
+  // without keys, every box whose label or detail matches. It returns the hit boxes.
+  Graph.prototype.search = function (q, keys) {
+    this.nodes.forEach(function (e) { e.classList.remove("hit", "current"); });
     this.hits = [];
     this.hit = -1;
-    q = q.trim().toLowerCase();
-    if (!q) return 0;
+    const test = searchPattern(q);
+    if (!test) return this.hits;
     const self = this;
+    const seen = new Set();
+    (keys || []).forEach(function (k) {
+      const e = self.byKey[k];
+      if (e && !seen.has(e)) { seen.add(e); e.classList.add("hit"); self.hits.push(e); }
+    });
     this.nodes.forEach(function (e) {
       const d = e.__data;
-      if ((d.label + "\n" + d.detail).toLowerCase().indexOf(q) >= 0) { e.classList.add("hit"); self.hits.push(e); }
+      if (keys && d.keys && d.keys.length) return; // the ops' texts decided
+      if (!seen.has(e) && test(d.label + "\n" + d.detail)) { seen.add(e); e.classList.add("hit"); self.hits.push(e); }
     });
-    return this.hits.length;
+    return this.hits;
   };
 
-  // nextHit centres the next search hit and returns its number (1-based), or 0.
+  // current marks one box as the current hit (and unmarks the previous one), and centres it.
+  Graph.prototype.current = function (e) {
+    this.nodes.forEach(function (n) { n.classList.remove("current"); });
+    if (!e) return;
+    e.classList.add("current");
+    this.center(e);
+  };
+
+  // nextHit centres the next search hit, marks it current and returns its number (1-based), or 0.
   Graph.prototype.nextHit = function () {
     if (this.hits.length === 0) return 0;
     this.hit = (this.hit + 1) % this.hits.length;
-    this.center(this.hits[this.hit]);
+    this.current(this.hits[this.hit]);
     return this.hit + 1;
   };
 
-  window.PlaygroundGraph = { Graph: Graph };
+  window.PlaygroundGraph = { Graph: Graph, searchPattern: searchPattern };
 })();

@@ -115,11 +115,39 @@
     }
   };
 
-  // markdown renders the little markdown hovers use: fenced code, `code`, **bold**, paragraphs and lists.
+  // markdown renders the markdown hovers use: fenced code, `code`, **bold**, *italic*, paragraphs, lists, rules
+  // (---), headings and tables (the attribute table of an op). Everything else is text: the input is escaped
+  // first, so no markup of the server's reaches the page as HTML.
   function markdown(s) {
-    function esc(t) { return t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;"); }
+    function esc(t) { return t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;"); }
     function inline(t) {
-      return esc(t).replace(/`([^`]+)`/g, "<code>$1</code>").replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>");
+      // Code spans first: nothing inside them is markup.
+      return t.split(/(`[^`]*`)/).map(function (part, i) {
+        if (i % 2 === 1) return "<code>" + esc(part.slice(1, -1).replace(/\\\|/g, "|")) + "</code>";
+        return esc(part.replace(/\\([|*_`\\])/g, "$1"))
+          .replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>")
+          .replace(/(^|[^\w*])\*([^*\s][^*]*?)\*(?![\w*])/g, "$1<em>$2</em>")
+          .replace(/(^|[^\w])_([^_\s][^_]*?)_(?!\w)/g, "$1<em>$2</em>");
+      }).join("");
+    }
+    // cells splits a table row at the bars that are not escaped (\|) and not inside a code span.
+    function cells(row) {
+      const out = [];
+      let cur = "", code = false;
+      for (let i = 0; i < row.length; i++) {
+        const c = row[i];
+        if (c === "\\" && row[i + 1] === "|") { cur += "\\|"; i++; continue; }
+        if (c === "`") code = !code;
+        if (c === "|" && !code) { out.push(cur); cur = ""; continue; }
+        cur += c;
+      }
+      out.push(cur);
+      if (out.length && out[0].trim() === "") out.shift();
+      if (out.length && out[out.length - 1].trim() === "") out.pop();
+      return out.map(function (x) { return x.trim(); });
+    }
+    function isTable(lines) {
+      return lines.length >= 2 && lines.every(function (l) { return /^\s*\|/.test(l); }) && /^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/.test(lines[1]);
     }
     const out = [];
     const parts = s.split(/```[a-z]*\n?/);
@@ -127,13 +155,19 @@
       if (i % 2 === 1) { out.push("<pre><code>" + esc(part.replace(/\n$/, "")) + "</code></pre>"); return; }
       part.split(/\n{2,}/).forEach(function (para) {
         if (para.trim() === "") return;
-        const lines = para.split("\n");
-        if (lines.every(function (l) { return /^\s*[-*] /.test(l) || l.trim() === ""; })) {
-          out.push("<ul>" + lines.filter(function (l) { return l.trim() !== ""; }).map(function (l) {
-            return "<li>" + inline(l.replace(/^\s*[-*] /, "")) + "</li>";
-          }).join("") + "</ul>");
+        const lines = para.split("\n").filter(function (l) { return l.trim() !== ""; });
+        if (isTable(lines)) {
+          const head = cells(lines[0]);
+          out.push("<table><thead><tr>" + head.map(function (c) { return "<th>" + inline(c) + "</th>"; }).join("") + "</tr></thead><tbody>" +
+            lines.slice(2).map(function (l) {
+              return "<tr>" + cells(l).map(function (c) { return "<td>" + inline(c) + "</td>"; }).join("") + "</tr>";
+            }).join("") + "</tbody></table>");
+        } else if (lines.every(function (l) { return /^\s*[-*] /.test(l); })) {
+          out.push("<ul>" + lines.map(function (l) { return "<li>" + inline(l.replace(/^\s*[-*] /, "")) + "</li>"; }).join("") + "</ul>");
         } else if (/^---+$/.test(para.trim())) {
           out.push("<hr>");
+        } else if (lines.length === 1 && /^#{1,6} /.test(lines[0])) {
+          out.push("<p><strong>" + inline(lines[0].replace(/^#+ /, "")) + "</strong></p>");
         } else {
           out.push("<p>" + lines.map(inline).join("<br>") + "</p>");
         }

@@ -23,7 +23,15 @@ const keywords = new Set(["rule", "match", "where", "rewrite", "replace", "with"
   "null"]);
 const drr = StreamLanguage.define({
   name: "drr",
-  token(stream) {
+  // The state counts the open braces, brackets and parentheses: a new line is indented by one unit per open one
+  // (Enter indents), and a line that starts by closing one goes back a unit.
+  startState() { return { depth: 0 }; },
+  copyState(s) { return { depth: s.depth }; },
+  indent(state, textAfter, cx) {
+    const closing = /^\s*[}\])]/.test(textAfter) ? 1 : 0;
+    return Math.max(0, state.depth - closing) * cx.unit;
+  },
+  token(stream, state) {
     if (stream.eatSpace()) return null;
     if (stream.match("//")) { stream.skipToEnd(); return "comment"; }
     if (stream.match(/^"([^"\\]|\\.)*"?/)) return "string";
@@ -34,10 +42,12 @@ const drr = StreamLanguage.define({
     if (stream.match(/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)+/)) return "typeName"; // pd_op.conv2d
     const w = stream.match(/^[A-Za-z_][A-Za-z0-9_]*/);
     if (w) return keywords.has(w[0]) ? "keyword" : "name";
-    stream.next();
+    const c = stream.next();
+    if (c === "{" || c === "[" || c === "(") state.depth++;
+    else if ((c === "}" || c === "]" || c === ")") && state.depth > 0) state.depth--;
     return null;
   },
-  languageData: { commentTokens: { line: "//" } },
+  languageData: { commentTokens: { line: "//" }, indentOnInput: /^\s*[}\])]$/ },
 });
 const drrStyle = HighlightStyle.define([
   { tag: tags.keyword, color: "#7a2fa8", fontWeight: "600" },
