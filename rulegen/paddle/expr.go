@@ -701,7 +701,7 @@ func (e *exprGen) call(x *rule.Call) (cx, error) {
 		return out, nil
 	}
 	switch x.Func {
-	case "dtype", "rank", "shape", "numel", "is_param", "mutated", "unused", "uses":
+	case "dtype", "rank", "shape", "numel", "is_param", "constant", "mutated", "unused", "uses":
 		if len(args) != 1 {
 			break
 		}
@@ -720,7 +720,11 @@ func (e *exprGen) call(x *rule.Call) (cx, error) {
 			g.helpers["Numel"] = true
 			return cx{code: "Numel(" + v + ")", t: tInt}, nil
 		case "is_param":
-			return cx{code: "pir::ValueIsPersistable(" + v + ")", t: tBool}, nil
+			g.helpers["IsParameter"] = true
+			return cx{code: "IsParameter(" + v + ")", t: tBool}, nil
+		case "constant":
+			g.helpers["IsConstant"] = true
+			return cx{code: "IsConstant(" + v + ")", t: tBool}, nil
 		case "mutated":
 			g.helpers["MayBeWritten"] = true
 			return cx{code: "MayBeWritten(" + v + ")", t: tBool}, nil
@@ -751,9 +755,10 @@ func (e *exprGen) call(x *rule.Call) (cx, error) {
 			return cx{}, err
 		}
 		g.helpers["MayBeWritten"] = true
+		g.helpers["IsParameter"] = true
 		var parts []string
 		for _, v := range vs {
-			parts = append(parts, "pir::ValueIsPersistable("+v+") && !MayBeWritten("+v+")")
+			parts = append(parts, "IsParameter("+v+") && !MayBeWritten("+v+")")
 		}
 		return cx{code: strings.Join(parts, " && "), t: tBool}, nil
 	case "len":

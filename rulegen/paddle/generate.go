@@ -124,7 +124,9 @@ func errorAt(pos drr.Position, format string, args ...any) *drr.Diagnostic {
 	return &drr.Diagnostic{Pos: pos, Severity: drr.Error, Message: fmt.Sprintf(format, args...)}
 }
 
-func posOf(p rule.Pos) drr.Position { return drr.Position{Filename: p.File, Line: p.Line, Column: p.Col} }
+func posOf(p rule.Pos) drr.Position {
+	return drr.Position{Filename: p.File, Line: p.Line, Column: p.Col}
+}
 
 // refuse reports that rule r cannot be exported, at pos, saying why.
 func (g *gen) refuse(r *rule.Rule, pos rule.Pos, format string, args ...any) {

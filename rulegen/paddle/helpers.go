@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/pirdrr/drr/ir"
 )
 
 // The helper functions the generated lambdas call, each written only into files that call it (an unused function
@@ -12,8 +14,13 @@ import (
 
 // helperIncludes records the standard headers the helpers the classes call need.
 func (g *gen) helperIncludes() {
+	if g.helpers["IsConstant"] { // the helpers it calls
+		g.helpers["IsParameter"] = true
+		g.helpers["MayBeWritten"] = true
+	}
 	need := map[string][]string{"Contains": {"algorithm", "vector"}, "At": {"vector"}, "Dim": {"limits", "vector"},
-		"Numel": {"vector"}, "MayBeWritten": {"algorithm", "unordered_set", "vector"}}
+		"Numel": {"vector"}, "MayBeWritten": {"algorithm", "unordered_set", "vector"},
+		"IsConstant": {"unordered_map", "unordered_set", "algorithm", "vector"}}
 	for h, incs := range need {
 		if g.helpers[h] {
 			for _, inc := range incs {
@@ -122,6 +129,52 @@ bool MayBeWritten(const pir::Value &value) {
 			map[bool]string{true: " || kWriters.count(name) > 0", false: ""}[writers != ""])
 		g.includes["algorithm"] = true
 	}
+	if g.helpers["IsParameter"] {
+		b.WriteString(`// IsParameter reports whether value is read from a parameter (drrc's is_param).
+bool IsParameter(const pir::Value &value) {
+  const pir::Operation *def = value.defining_op();
+  return def != nullptr &&
+         (def->name() == "builtin.parameter" || def->name() == "builtin.get_parameter");
+}
+
+`)
+	}
+	if g.helpers["IsConstant"] {
+		fmt.Fprintf(b, `// IsConstant reports whether value is computed from parameters no op writes and from constants by ops without
+// side effects (drrc's constant): its producers, back to parameters and ops without operands, are none of the ops
+// that write or may have side effects (an inplace op, named with a trailing _, one of kImpure, an op outside
+// pd_op and builtin) and have no regions.
+bool IsConstant(const pir::Value &value,
+                std::unordered_map<pir::Value, bool> *memo = nullptr) {
+  static const std::unordered_set<std::string> kImpure = {
+%s};
+  std::unordered_map<pir::Value, bool> own;
+  if (memo == nullptr) memo = &own;
+  const auto found = memo->find(value);
+  if (found != memo->end()) return found->second;
+  (*memo)[value] = false;
+  pir::Operation *def = value.defining_op();
+  bool constant = false;
+  if (def == nullptr) {
+    constant = false;
+  } else if (IsParameter(value)) {
+    constant = !MayBeWritten(value);
+  } else {
+    const std::string name = def->name();
+    constant = name.back() != '_' && kImpure.count(name) == 0 &&
+               (name.rfind("pd_op.", 0) == 0 || name.rfind("builtin.", 0) == 0) &&
+               def->num_regions() == 0 && !MayBeWritten(value);
+    for (uint32_t i = 0; constant && i < def->num_operands(); ++i) {
+      const pir::Value operand = def->operand_source(i);
+      constant = !operand || IsConstant(operand, memo);
+    }
+  }
+  (*memo)[value] = constant;
+  return constant;
+}
+
+`, g.nameList(g.impureOps()))
+	}
 }
 
 // viewOps are the ops of the catalog whose results share an operand's buffer.
@@ -165,4 +218,20 @@ func (g *gen) nameList(names []string) string {
 	}
 	lines = append(lines, line)
 	return strings.Join(lines, "\n")
+}
+
+// impureOps are the ops of the catalog drrc's constant does not look through, besides the inplace ones (named with
+// a trailing _): those with side effects, regions, or results that alias an operand without being views.
+func (g *gen) impureOps() []string {
+	var out []string
+	for _, s := range g.ctx.Schemas() {
+		if strings.HasSuffix(s.Name, "_") {
+			continue
+		}
+		if s.Has(ir.SideEffects) || s.Regions > 0 || !s.Has(ir.ValueSemantics) && !s.Has(ir.ViewLike) {
+			out = append(out, s.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
