@@ -266,7 +266,7 @@ func (e *exprGen) expr(x rule.Expr) (cx, error) {
 		if x.Ref.New {
 			return cx{}, errAt(x.Pos, "a value the rewrite creates cannot be read in a Paddle lambda")
 		}
-		return cx{code: fmt.Sprintf("%s.Tensor(%q)", e.mc, valueName(e.pt.p, x.Ref.Index)), t: tValue}, nil
+		return cx{code: fmt.Sprintf("%s.Tensor(%q)", e.mc, e.pt.tensor(x.Ref.Index)), t: tValue}, nil
 	case *rule.Unary:
 		a, err := e.expr(x.X)
 		if err != nil {

@@ -2,6 +2,7 @@ package paddle
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -51,6 +52,7 @@ type pattern struct {
 	notes    []string // differences from drrc's matching, printed with the class
 	defs     [][3]int // (op, result, value) of the plan's BindDef instructions
 	vars     varNames
+	tensors  []string // per value hole, its tensor name (tensor)
 	folded   map[*rule.Create]foldedShape
 }
 
@@ -125,15 +127,40 @@ func (pt *pattern) fail(pos rule.Pos, format string, args ...any) {
 	pt.ok = false
 }
 
-func valueName(p *rule.Pattern, h int) string { return strings.TrimPrefix(p.Values[h].Name, "%") }
-func holeName(p *rule.Pattern, h int) string  { return strings.TrimPrefix(p.Holes[h].Name, "$") }
+// tensor is the Paddle tensor name of value hole h: its name in the rule, or for a value the rule leaves unnamed
+// (a nested op's result) the name of its op followed by _out.
+func (pt *pattern) tensor(h int) string { return pt.tensors[h] }
+
+// anonymous matches the names the checker gives values a rule leaves unnamed.
+var anonymous = regexp.MustCompile(`^%?_[0-9]+$`)
+
+// nameTensors names the value holes.
+func (pt *pattern) nameTensors() {
+	p := pt.p
+	pt.tensors = make([]string, len(p.Values))
+	for h, v := range p.Values {
+		if !anonymous.MatchString(v.Name) {
+			pt.tensors[h] = strings.TrimPrefix(v.Name, "%")
+			pt.names[pt.tensors[h]] = true
+		}
+	}
+	for h, v := range p.Values {
+		if pt.tensors[h] != "" {
+			continue
+		}
+		base := "value"
+		if v.Def >= 0 {
+			base = pt.opBase(v.Def) + "_out"
+		}
+		pt.tensors[h] = pt.fresh(base)
+	}
+}
+func holeName(p *rule.Pattern, h int) string { return strings.TrimPrefix(p.Holes[h].Name, "$") }
 
 // class prints the class.
 func (pt *pattern) class(name string, swappedVariant bool) *class {
 	p := pt.p
-	for h := range p.Values {
-		pt.names[valueName(p, h)] = true
-	}
+	pt.nameTensors()
 	for h := range p.Holes {
 		pt.names[holeName(p, h)] = true
 	}
@@ -154,7 +181,7 @@ func (pt *pattern) class(name string, swappedVariant bool) *class {
 		}
 	}
 	for _, d := range pt.defs {
-		pt.ops[d[0]].results[d[1]] = valueName(p, d[2])
+		pt.ops[d[0]].results[d[1]] = pt.tensor(d[2])
 	}
 	for k, op := range pt.ops {
 		for j, t := range op.operands {
@@ -175,7 +202,7 @@ func (pt *pattern) class(name string, swappedVariant bool) *class {
 		b.WriteString("// The same rule with the operands of its commutative ops in the other order.\n")
 	}
 	for _, n := range pt.notes {
-		b.WriteString("// Paddle: " + n + "\n")
+		b.WriteString(wrapComment("Paddle: "+n, 118))
 	}
 	fmt.Fprintf(&b, "class %s : public paddle::drr::DrrPatternBase {\n public:\n", name)
 	params := pt.paramList()
@@ -262,13 +289,13 @@ func (pt *pattern) sharedValues() {
 			continue
 		}
 		if s := pt.g.ctx.Schema(p.Ops[v.Def].Name); s != nil && s.Has(ir.ConstantLike) {
-			pt.notes = append(pt.notes, fmt.Sprintf("matches only where no op outside the pattern reads the %s %s "+
-				"(Paddle's matcher counts the uses of every inner value; drrc's exempts constants).",
-				p.Ops[v.Def].Name, "%"+valueName(p, h)))
+			pt.notes = append(pt.notes, fmt.Sprintf("matches only where nothing outside the pattern reads the %s %q: "+
+				"Paddle's matcher counts the uses of every inner value, drrc's exempts constants.",
+				p.Ops[v.Def].Name, pt.tensor(h)))
 			continue
 		}
 		pt.fail(v.Pos, "%%%s is an inner value the rule lets other ops read (its where clause counts its uses), and "+
-			"Paddle's matcher requires every reader of an inner value to be in the pattern", valueName(p, h))
+			"Paddle's matcher requires every reader of an inner value to be in the pattern", pt.tensor(h))
 	}
 }
 
@@ -389,21 +416,21 @@ func (pt *pattern) instr(in *matcher.Instr) {
 				comment: fmt.Sprintf("result %d of %s is one of its ...: unused", i, p.Ops[in.Op].Name)})
 		}
 	case matcher.BindResult:
-		op.results[in.Index] = valueName(p, in.Value)
+		op.results[in.Index] = pt.tensor(in.Value)
 	case matcher.BindDef:
 		pt.pendingDef(in)
 	case matcher.CheckOperand, matcher.BindOperand:
-		op.operands[pt.irOperand(in.Op, in.Index)] = valueName(p, in.Value)
+		op.operands[pt.irOperand(in.Op, in.Index)] = pt.tensor(in.Value)
 	case matcher.CheckNull:
 		op.operands[pt.irOperand(in.Op, in.Index)] = ""
 	case matcher.BindList, matcher.CheckList:
 		pt.fail(opPos, "a variadic operand list (Paddle's pattern ops have a fixed number of operands)")
 	case matcher.CheckType:
 		pt.fail(p.Values[in.Value].Pos, "the type pattern of %%%s (Paddle's DRR has none: write it as a where "+
-			"constraint on dtype, rank and dim)", valueName(p, in.Value))
+			"constraint on dtype, rank and dim)", pt.tensor(in.Value))
 	case matcher.CheckUses:
 		pt.cons = append(pt.cons, constraint{
-			cond: fmt.Sprintf("static_cast<int64_t>(match_ctx.Tensor(%q).use_count()) %s %d", valueName(p, in.Value),
+			cond: fmt.Sprintf("static_cast<int64_t>(match_ctx.Tensor(%q).use_count()) %s %d", pt.tensor(in.Value),
 				in.Cmp, in.N),
 			comment: "where " + oneLine(rule.FormatExpr(pt.r, in.Expr))})
 	case matcher.CheckWhere:
@@ -499,4 +526,19 @@ func breakTop(s, op string) string {
 		return s
 	}
 	return strings.Join(parts, strings.TrimRight(op, " ")+"\n")
+}
+
+// wrapComment prints text as // comment lines of at most width columns.
+func wrapComment(text string, width int) string {
+	var b strings.Builder
+	line := "//"
+	for _, w := range strings.Fields(text) {
+		if len(line)+1+len(w) > width && line != "//" {
+			b.WriteString(line + "\n")
+			line = "//"
+		}
+		line += " " + w
+	}
+	b.WriteString(line + "\n")
+	return b.String()
 }

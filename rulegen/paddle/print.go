@@ -46,7 +46,7 @@ func (pt *pattern) writeSource(b *strings.Builder) {
 		done[k] = true
 		for _, t := range pt.ops[k].operands {
 			for h, v := range pt.p.Values {
-				if v.Def >= 0 && valueName(pt.p, h) == t {
+				if v.Def >= 0 && pt.tensor(h) == t {
 					visit(v.Def)
 				}
 			}

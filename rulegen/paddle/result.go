@@ -17,24 +17,29 @@ import (
 
 // writeResult prints the result pattern.
 func (pt *pattern) writeResult(b *strings.Builder) {
-	r, p := pt.r, pt.p
+	r := pt.r
 	newName := make([]string, len(r.NewValues))
 	for _, a := range r.Actions {
 		if rp, ok := a.(*rule.Replace); ok && !rp.Value.New && rp.With.New && newName[rp.With.Index] == "" {
-			newName[rp.With.Index] = valueName(p, rp.Value.Index)
+			newName[rp.With.Index] = pt.tensor(rp.Value.Index)
 		}
 	}
 	for i, v := range r.NewValues {
-		if newName[i] == "" {
-			newName[i] = pt.fresh(strings.TrimPrefix(v.Name, "%"))
+		if newName[i] != "" {
+			continue
 		}
+		base := strings.TrimPrefix(v.Name, "%")
+		if c := pt.creator(i); anonymous.MatchString(v.Name) && c != nil {
+			base = opShort(c.Op) + "_out"
+		}
+		newName[i] = pt.fresh(base)
 	}
 	pt.folded = pt.foldedShapes()
 	ref := func(x rule.Ref) string {
 		if x.New {
 			return newName[x.Index]
 		}
-		return valueName(p, x.Index)
+		return pt.tensor(x.Index)
 	}
 	for _, a := range r.Actions {
 		switch a := a.(type) {
@@ -52,10 +57,10 @@ func (pt *pattern) writeResult(b *strings.Builder) {
 				pt.fail(a.Pos, "replacing a value the rewrite created")
 				return
 			}
-			if a.With.New && newName[a.With.Index] == valueName(p, a.Value.Index) {
+			if a.With.New && newName[a.With.Index] == pt.tensor(a.Value.Index) {
 				continue // the created op's result carries the name
 			}
-			fmt.Fprintf(b, "    res.Tensor(%q).Assign(res.Tensor(%q));\n", valueName(p, a.Value.Index), ref(a.With))
+			fmt.Fprintf(b, "    res.Tensor(%q).Assign(res.Tensor(%q));\n", pt.tensor(a.Value.Index), ref(a.With))
 		case *rule.Erase:
 			// Paddle erases the source ops left without uses.
 		case *rule.NativeRewrite:
