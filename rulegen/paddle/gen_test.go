@@ -132,12 +132,16 @@ func TestShippedRules(t *testing.T) {
 	wg.Wait()
 	var table strings.Builder
 	exported, total := 0, 0
+	doc := docCounts(t)
 	for _, r := range rows {
+		assert.Equal(t, [2]int{r.exported, r.total}, doc[r.name], "%s: the table of docs/paddle-export.md", r.name)
+		delete(doc, r.name)
 		assert.Empty(t, r.gxxOut, "%s: g++ rejects the generated C++", r.name)
 		fmt.Fprintf(&table, "%-34s %3d / %3d\n", r.name, r.exported, r.total)
 		exported += r.exported
 		total += r.total
 	}
+	assert.Empty(t, doc, "docs/paddle-export.md lists rule files that are not shipped")
 	fmt.Fprintf(&table, "%-34s %3d / %3d\n", "all", exported, total)
 	t.Logf("rules exported / total per rule file:\n%s", table.String())
 }
