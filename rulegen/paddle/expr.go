@@ -99,9 +99,6 @@ func (e *exprGen) compute(x rule.Expr, cpp string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if _, nested := c.Else.(*rule.Cond); nested {
-			return paren(cond) + " ? " + paren(a) + "\n    : " + b, nil
-		}
 		return paren(cond) + " ? " + paren(a) + " : " + paren(b), nil
 	}
 	c, err := e.expr(x)

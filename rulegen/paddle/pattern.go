@@ -233,7 +233,7 @@ func (pt *pattern) class(name string, swappedVariant bool) *class {
 			param += "match_ctx"
 		}
 		fmt.Fprintf(&b, "    pat.AddConstraint(%s(%s) {\n      return %s;\n    });\n", capture, param,
-			indentCont(breakTop(c.cond, " && "), "             "))
+			wrapExpr(c.cond, "          ", 84))
 	}
 	b.WriteString("\n    paddle::drr::ResultPattern res = pat.ResultPattern();\n")
 	pt.writeResult(&b)
@@ -493,39 +493,6 @@ func (pt *pattern) opBase(k int) string {
 		n += "_" + strconv.Itoa(k)
 	}
 	return n
-}
-
-// breakTop puts the operands of a long expression's top-level operator op (outside parentheses) on lines of their
-// own.
-func breakTop(s, op string) string {
-	if len(s) <= 90 || strings.Contains(s, "\n") {
-		return s
-	}
-	var parts []string
-	depth, last := 0, 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			depth--
-		case '"':
-			for i++; i < len(s) && s[i] != '"'; i++ {
-				if s[i] == '\\' {
-					i++
-				}
-			}
-		}
-		if depth == 0 && strings.HasPrefix(s[i:], op) {
-			parts = append(parts, s[last:i])
-			last = i + len(op)
-		}
-	}
-	parts = append(parts, s[last:])
-	if len(parts) == 1 {
-		return s
-	}
-	return strings.Join(parts, strings.TrimRight(op, " ")+"\n")
 }
 
 // wrapComment prints text as // comment lines of at most width columns.

@@ -234,7 +234,7 @@ func (pt *pattern) lambda(e *exprGen, code, cpp string) string {
 		param += "match_ctx"
 	}
 	return fmt.Sprintf("res.ComputeAttr(\n    %s(%s) -> %s {\n      return %s;\n    })", capture, param, cpp,
-		indentCont(code, "          "))
+		wrapExpr(code, "          ", 84))
 }
 
 // attrConst is the C++ of a constant attribute (a schema default, a literal).
