@@ -183,6 +183,10 @@ func (pt *pattern) class(name string, swappedVariant bool) *class {
 	for _, d := range pt.defs {
 		pt.ops[d[0]].results[d[1]] = pt.tensor(d[2])
 	}
+	pt.twiceRead()
+	if !pt.ok {
+		return nil
+	}
 	for k, op := range pt.ops {
 		for j, t := range op.operands {
 			if t == "\x00" { // an operand the pattern takes whatever it is (_): a tensor no one else names
@@ -508,4 +512,25 @@ func wrapComment(text string, width int) string {
 	}
 	b.WriteString(line + "\n")
 	return b.String()
+}
+
+// twiceRead refuses an inner value one op reads twice: Paddle's matcher compares the number of an inner value's
+// consumer ops in the pattern (one) with its number of uses (two), so the pattern could never match.
+func (pt *pattern) twiceRead() {
+	for k, op := range pt.ops {
+		seen := map[string]bool{}
+		for _, t := range op.operands {
+			for h, v := range pt.p.Values {
+				if pt.tensor(h) != t || v.Def < 0 || v.Def == k {
+					continue
+				}
+				if seen[t] {
+					pt.fail(pt.p.Ops[k].Pos, "%s reads the inner value %%%s twice, and Paddle's matcher, which compares "+
+						"an inner value's consumer ops with its uses, never matches that", pt.p.Ops[k].Name, t)
+					return
+				}
+				seen[t] = true
+			}
+		}
+	}
 }

@@ -83,6 +83,16 @@ rule r {
     replace %y with pd_op.add(%x, %s)
   }
 }`, "t.drr:7:", "Paddle's DRR cannot create pd_op.full_int_array's attribute value (i64[])"},
+		{"inner value read twice", `
+rule r {
+  match {
+    %t = pd_op.relu(%x)
+    %y = pd_op.multiply(%t, %t)
+  }
+  rewrite {
+    replace %y with pd_op.square(%t)
+  }
+}`, "t.drr:5:", "reads the inner value %t twice"},
 		{"rest attributes", `
 rule r {
   match {
