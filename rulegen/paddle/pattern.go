@@ -214,10 +214,19 @@ func (pt *pattern) class(name string, swappedVariant bool) *class {
 		var args, inits []string
 		for _, prm := range params {
 			t := paramType(pt.g.paramDecl(prm)).cpp()
-			args = append(args, t+" "+prm)
+			if strings.HasPrefix(t, "std::") { // a class type: by reference
+				t = "const " + t + " &"
+			} else {
+				t += " "
+			}
+			args = append(args, t+prm)
 			inits = append(inits, prm+"_("+prm+")")
 		}
-		fmt.Fprintf(&b, "  %s(%s)\n      : %s {}\n\n", name, strings.Join(args, ", "), strings.Join(inits, ", "))
+		explicit := ""
+		if len(params) == 1 {
+			explicit = "explicit "
+		}
+		fmt.Fprintf(&b, "  %s%s(%s)\n      : %s {}\n\n", explicit, name, strings.Join(args, ", "), strings.Join(inits, ", "))
 	}
 	fmt.Fprintf(&b, "  std::string name() const override { return %q; }\n", name)
 	fmt.Fprintf(&b, "  uint32_t benefit() const override { return %d; }\n\n", pt.r.Benefit)
@@ -254,7 +263,7 @@ func (pt *pattern) class(name string, swappedVariant bool) *class {
 	}
 	b.WriteString("};\n")
 	code := b.String()
-	if len(params) > 0 && !strings.Contains(code, "  "+name+"(") {
+	if len(params) > 0 && !strings.Contains(code, " "+name+"(") {
 		// The result read parameters the constructor was printed without: print the class again.
 		return pt.reprint(name, swappedVariant)
 	}
