@@ -99,7 +99,7 @@ func (pt *pattern) writeCreate(b *strings.Builder, c *rule.Create, ref func(rule
 		if !o.Ref.New || o.Null || o.List {
 			continue
 		}
-		if f, ok := pt.folded[pt.creator(o.Ref.Index)]; ok && f.user == c && f.operand == j {
+		if f, ok := pt.folded[pt.creator(o.Ref.Index)]; ok && f.reads(c, j) {
 			code, err := pt.foldedValue(c, s.Operands[j], f.value)
 			if err != nil {
 				pt.failExpr(err)
@@ -331,45 +331,56 @@ func attrLiteral(a ir.Attribute, cpp string) (string, error) {
 // OperationFactory's reshape creator), and cannot create the full_int_array itself (its value is an i64[], an
 // ArrayAttribute, and a ComputeAttr returning std::vector<int64_t> creates an IntArrayAttribute).
 
-// foldedShape is a full_int_array folded into the operand of the op that reads it.
+// foldedShape is a full_int_array folded into the shape operands of the reshapes that read it.
 type foldedShape struct {
-	user    *rule.Create
-	operand int
-	value   rule.Expr
+	users []shapeUse
+	value rule.Expr
 }
 
-// foldedShapes finds the full_int_arrays to fold.
+// shapeUse is operand j of created op c.
+type shapeUse struct {
+	c *rule.Create
+	j int
+}
+
+func (f foldedShape) reads(c *rule.Create, j int) bool {
+	for _, u := range f.users {
+		if u.c == c && u.j == j {
+			return true
+		}
+	}
+	return false
+}
+
+// foldedShapes finds the full_int_arrays to fold: every use of their result is the shape of a created reshape.
 func (pt *pattern) foldedShapes() map[*rule.Create]foldedShape {
 	out := map[*rule.Create]foldedShape{}
-	uses := map[int]int{}
-	var users []struct {
-		c *rule.Create
-		j int
-		v int
-	}
+	uses := map[int][]shapeUse{} // per new value, its uses as operands of created ops
+	other := map[int]bool{}      // new values used otherwise (replacing a matched value)
 	for _, a := range pt.r.Actions {
 		switch a := a.(type) {
 		case *rule.Create:
 			for j, o := range a.Operands {
 				if o.Ref.New && !o.Null && !o.List {
-					uses[o.Ref.Index]++
-					users = append(users, struct {
-						c *rule.Create
-						j int
-						v int
-					}{a, j, o.Ref.Index})
+					uses[o.Ref.Index] = append(uses[o.Ref.Index], shapeUse{a, j})
 				}
 			}
 		case *rule.Replace:
 			if a.With.New {
-				uses[a.With.Index]++
+				other[a.With.Index] = true
 			}
 		}
 	}
-	for _, u := range users {
-		def := pt.creator(u.v)
-		if def == nil || def.Op != "pd_op.full_int_array" || u.c.Op != "pd_op.reshape" || u.j != 1 || uses[u.v] != 1 {
+	for v, us := range uses {
+		def := pt.creator(v)
+		if def == nil || def.Op != "pd_op.full_int_array" || other[v] {
 			continue
+		}
+		reshapes := true
+		for _, u := range us {
+			if u.c.Op != "pd_op.reshape" || u.j != 1 {
+				reshapes = false
+			}
 		}
 		var value rule.Expr
 		int64s := true
@@ -383,8 +394,8 @@ func (pt *pattern) foldedShapes() map[*rule.Create]foldedShape {
 				}
 			}
 		}
-		if value != nil && int64s {
-			out[def] = foldedShape{user: u.c, operand: u.j, value: value}
+		if reshapes && value != nil && int64s {
+			out[def] = foldedShape{users: us, value: value}
 		}
 	}
 	return out
