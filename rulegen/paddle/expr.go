@@ -424,6 +424,13 @@ func (e *exprGen) hole(h int, pos rule.Pos) (cx, error) {
 			holeName(pt.p, h))
 	}
 	from := pt.holeFrom[h]
+	if t := pt.holeCut[h]; t != "" {
+		code, cpp, err := pt.cutRead(fmt.Sprintf("%s.Tensor(%q)", e.mc, t), from[0], from[1])
+		if err != nil {
+			return cx{}, errAt(pos, "$%s: %v", holeName(pt.p, h), err)
+		}
+		return typed(code, cpp), nil
+	}
 	cpp, err := pt.readType(from[0], from[1])
 	if err != nil {
 		return cx{}, errAt(pos, "$%s: %v", holeName(pt.p, h), err)
@@ -464,7 +471,7 @@ func paren(s string) string {
 // isSimple reports whether s needs no parentheses as an operand: an identifier, a call or a member access, or
 // one negated with !.
 func isSimple(s string) bool {
-	s = strings.TrimPrefix(s, "!")
+	s = strings.ReplaceAll(strings.TrimPrefix(s, "!"), "->", ".") // a member access through a pointer
 	depth := 0
 	for _, c := range s {
 		switch c {

@@ -118,6 +118,7 @@ type gen struct {
 	helpers    map[string]bool // the helper functions the classes call
 	includes   map[string]bool // standard headers the code uses
 	classNames map[string]bool
+	cuts       bool // a class reads the attributes of a constant matched by value (cut.go)
 }
 
 func errorAt(pos drr.Position, format string, args ...any) *drr.Diagnostic {
@@ -192,8 +193,11 @@ func (g *gen) file(classes []*class) []byte {
 		"paddle/pir/include/pass/pass.h",
 		"paddle/pir/include/pass/pass_registry.h",
 	}
-	if g.helpers["MayBeWritten"] {
+	if g.helpers["MayBeWritten"] || g.cuts {
 		paddle = append(paddle, "paddle/pir/include/core/operation.h")
+	}
+	if g.cuts {
+		paddle = append(paddle, "paddle/pir/include/core/builtin_attribute.h")
 	}
 	sort.Strings(paddle)
 	for _, h := range paddle {

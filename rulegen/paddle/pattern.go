@@ -53,11 +53,16 @@ type pattern struct {
 	defs     [][3]int // (op, result, value) of the plan's BindDef instructions
 	vars     varNames
 	tensors  []string // per value hole, its tensor name (tensor)
-	folded   map[*rule.Create]foldedShape
+	// cut marks the constant ops matched by value: left out of Paddle's pattern, their result a pattern input
+	// and their name and attributes checked on its defining op (cut.go).
+	cut     []bool
+	holeCut []string // per $hole bound by a cut op, the tensor that op defines
+	folded  map[*rule.Create]foldedShape
 }
 
 // constraint is one AddConstraint lambda: its C++ condition and the source it comes from.
 type constraint struct {
+	pre           string // a statement before the return
 	cond, comment string
 	this          bool // it reads a parameter member
 }
@@ -173,7 +178,10 @@ func (pt *pattern) class(name string, swappedVariant bool) *class {
 			pt.fail(op.Pos, "an op pattern of any kind: Paddle's pat.Op takes one op name")
 		}
 	}
+	pt.holeCut = make([]string, len(p.Holes))
+	pt.findCuts()
 	pt.sharedValues()
+	pt.guards()
 	for i := range pt.plan.Instrs {
 		pt.instr(&pt.plan.Instrs[i])
 		if !pt.ok {
@@ -242,10 +250,14 @@ func (pt *pattern) class(name string, swappedVariant bool) *class {
 			capture = "[this]"
 		}
 		param := "const paddle::drr::MatchContext &"
-		if strings.Contains(c.cond, "match_ctx") {
+		if strings.Contains(c.pre+c.cond, "match_ctx") {
 			param += "match_ctx"
 		}
-		fmt.Fprintf(&b, "    pat.AddConstraint(%s(%s) {\n      return %s;\n    });\n", capture, param,
+		pre := ""
+		if c.pre != "" {
+			pre = "      " + c.pre + "\n"
+		}
+		fmt.Fprintf(&b, "    pat.AddConstraint(%s(%s) {\n%s      return %s;\n    });\n", capture, param, pre,
 			wrapExpr(c.cond, "          ", 84))
 	}
 	b.WriteString("\n    paddle::drr::ResultPattern res = pat.ResultPattern();\n")
@@ -301,6 +313,9 @@ func (pt *pattern) sharedValues() {
 		if !v.Shared || v.Def < 0 || v.List || !pt.usedInside(h) {
 			continue
 		}
+		if pt.cut[v.Def] {
+			continue
+		}
 		if s := pt.g.ctx.Schema(p.Ops[v.Def].Name); s != nil && s.Has(ir.ConstantLike) {
 			pt.notes = append(pt.notes, fmt.Sprintf("matches only where nothing outside the pattern reads the %s %q: "+
 				"Paddle's matcher counts the uses of every inner value, drrc's exempts constants.",
@@ -343,6 +358,9 @@ func (pt *pattern) resultCount(k int) (int, bool) {
 
 // instr records one plan instruction.
 func (pt *pattern) instr(in *matcher.Instr) {
+	if pt.cut != nil && pt.cutInstr(in) {
+		return
+	}
 	p := pt.p
 	op := pt.ops[in.Op]
 	opPos := p.Ops[in.Op].Pos

@@ -44,6 +44,9 @@ func (pt *pattern) writeSource(b *strings.Builder) {
 			return
 		}
 		done[k] = true
+		if pt.cut[k] {
+			return // matched by value: its result is an input of the pattern
+		}
 		for _, t := range pt.ops[k].operands {
 			for h, v := range pt.p.Values {
 				if v.Def >= 0 && pt.tensor(h) == t {

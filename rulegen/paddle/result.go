@@ -176,7 +176,8 @@ func opShort(op string) string {
 // attrValue is the C++ of a result attribute set to x: the bound attribute copied, a constant through its
 // builder, anything else a ComputeAttr returning the attribute's C++ type; each checked against the table.
 func (pt *pattern) attrValue(op string, spec ir.AttrSpec, x rule.Expr) (string, error) {
-	if h, ok := x.(*rule.HoleRef); ok && pt.p.Holes[h.Hole].Kind == rule.HoleAttr && pt.holeAttr[h.Hole] != "" {
+	if h, ok := x.(*rule.HoleRef); ok && pt.p.Holes[h.Hole].Kind == rule.HoleAttr && pt.holeAttr[h.Hole] != "" &&
+		pt.holeCut[h.Hole] == "" {
 		from := pt.holeFrom[h.Hole]
 		if t, err := AttrType(pt.g.ctx, from[0], from[1]); err == nil && t == spec.Type {
 			return fmt.Sprintf("pat.Attr(%q)", pt.holeAttr[h.Hole]), nil
