@@ -59,7 +59,7 @@ Examples:
 			cf.register(fs)
 			rules := fs.String("rules", "", "the rule `file` to compile, or a folder of rule files (one pass each)")
 			pkg := fs.String("pkg", "", "the Go package `name` of the generated code")
-			out := fs.String("o", "-", "the Go `file` to write (- for standard output); with a folder of rules, the folder to write to")
+			out := fs.String("o", "-", "the Go `file` to write (with -lang paddle, the C++ file; - for standard output); with a folder of rules, the folder to write to")
 			name := fs.String("name", "", "the pass `name` (default: the rule file's name without .drr)")
 			fn := fs.String("func", "", "the name of the exported pass factory (default: the pass name in CamelCase, then Pass)")
 			lang := fs.String("lang", "go", "the `language` to write: go (a rule pass) or paddle (a Paddle C++ DRR pass)")
