@@ -123,6 +123,13 @@ func (e *exprGen) as(c cx, cpp string, pos rule.Pos) (string, error) {
 			if c.t == tFloat && cpp == "double" && isNumber(c.code) {
 				return c.code, nil
 			}
+			if c.t == tInt && (cpp == "double" || cpp == "float") && isNumber(c.code) { // -2 as -2.0
+				lit := c.code + ".0"
+				if cpp == "float" {
+					lit += "f"
+				}
+				return lit, nil
+			}
 			if c.t == tFloat && cpp == "float" && isNumber(c.code) {
 				return c.code + "f", nil
 			}

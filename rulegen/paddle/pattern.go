@@ -409,7 +409,7 @@ func (pt *pattern) instr(in *matcher.Instr) {
 			return
 		}
 		pt.cons = append(pt.cons, constraint{
-			cond: fmt.Sprintf("match_ctx.Attr<%s>(%q) ==\n    match_ctx.Attr<%s>(%q)", a, fresh, b,
+			cond: fmt.Sprintf("match_ctx.Attr<%s>(%q) == match_ctx.Attr<%s>(%q)", a, fresh, b,
 				pt.holeAttr[in.Hole]),
 			comment: fmt.Sprintf("%s of %s is $%s, read before from %s", in.Name, p.Ops[in.Op].Name,
 				holeName(p, in.Hole), from[1])})
