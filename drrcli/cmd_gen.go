@@ -12,13 +12,14 @@ import (
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirfile"
 	"github.com/pirdrr/drr/rulegen"
+	"github.com/pirdrr/drr/rulegen/paddle"
 )
 
 func init() {
 	register(&command{
 		name:    "gen",
-		usage:   "gen -rules FILE.drr|DIR -pkg NAME [-o FILE.go|DIR] [flags]",
-		summary: "compile rule files to Go: a rule pass for plugins, as fast as hand-written matching",
+		usage:   "gen -rules FILE.drr|DIR -pkg NAME [-o FILE.go|DIR] [flags]\n  or: gen -lang paddle -rules FILE.drr [-o FILE.cc] [flags]",
+		summary: "compile rule files to Go (a rule pass for plugins) or to a Paddle C++ DRR pass",
 		help: `
 Gen compiles a rule file (with its imports) into a Go file that registers as a rule pass like any plugin pass: the
 rules are checked against the op catalogs as drrc apply checks them, and each rule's matching plan (the one the
@@ -41,7 +42,15 @@ did not write is never overwritten. A go:generate line keeps the Go in step with
 
   //go:generate drrc gen -rules tuning.drr -pkg tuning -o tuning_rules.go
 
+With -lang paddle, gen writes the rule file as a C++ file for Paddle's own DRR engine: one
+paddle::drr::DrrPatternBase per rule (one per operand order of its commutative ops), the where clauses as
+AddConstraint lambdas, the rewrite as a ResultPattern, and a pir::PatternRewritePass NAME_pass registered with
+REGISTER_IR_PASS. A rule Paddle's DRR cannot express (or would match differently) is an error at its position
+saying why; -partial writes the other rules and reports those as warnings. -native-cpp FILE gives the C++ of the
+native constraints the rules call. See docs/paddle-export.md.
+
 Examples:
+  drrc gen -lang paddle -rules rules/silu_fuse.drr -o silu_fuse_pass.cc
   drrc gen -rules tuning.drr -pkg tuning -o tuning_rules.go
   drrc gen -rules rules/ -pkg compiled -o rules/compiled -fs github.com/pirdrr/drr/rules.FS
   drrc gen -unregistered -rules testdata/bench/mlir_equivalent.drr -pkg bench -name rules -o -`,
@@ -50,9 +59,12 @@ Examples:
 			cf.register(fs)
 			rules := fs.String("rules", "", "the rule `file` to compile, or a folder of rule files (one pass each)")
 			pkg := fs.String("pkg", "", "the Go package `name` of the generated code")
-			out := fs.String("o", "-", "the Go `file` to write (- for standard output); with a folder of rules, the folder to write to")
+			out := fs.String("o", "-", "the Go `file` to write (with -lang paddle, the C++ file; - for standard output); with a folder of rules, the folder to write to")
 			name := fs.String("name", "", "the pass `name` (default: the rule file's name without .drr)")
 			fn := fs.String("func", "", "the name of the exported pass factory (default: the pass name in CamelCase, then Pass)")
+			lang := fs.String("lang", "go", "the `language` to write: go (a rule pass) or paddle (a Paddle C++ DRR pass)")
+			nativeCPP := fs.String("native-cpp", "", "with -lang paddle: the C++ `file` defining the native constraints the rules call")
+			partial := fs.Bool("partial", false, "with -lang paddle: write the rules Paddle can express, reporting the others as warnings")
 			fsFunc := fs.String("fs", "", "read the rule files at run time from this Go `function` returning an fs.FS (import path, dot, name: github.com/pirdrr/drr/rules.FS) instead of embedding them")
 			return func(c *CLI, args []string) int {
 				if len(args) > 0 {
@@ -60,6 +72,19 @@ Examples:
 				}
 				if *rules == "" {
 					return c.usageErrorf("gen", "no rule file: give one with -rules")
+				}
+				switch *lang {
+				case "go":
+					if *nativeCPP != "" || *partial {
+						return c.usageErrorf("gen", "-native-cpp and -partial are for -lang paddle")
+					}
+				case "paddle":
+					if *pkg != "" || *fn != "" || *fsFunc != "" {
+						return c.usageErrorf("gen", "-pkg, -func and -fs are for -lang go")
+					}
+					return c.genPaddle(&cf, *rules, *out, *name, *nativeCPP, *partial)
+				default:
+					return c.usageErrorf("gen", "-lang %q: the languages are go and paddle", *lang)
 				}
 				if *pkg == "" {
 					return c.usageErrorf("gen", "no package name: give one with -pkg")
@@ -105,6 +130,40 @@ Examples:
 			}
 		},
 	})
+}
+
+// genPaddle writes the Paddle C++ pass of one rule file.
+func (c *CLI) genPaddle(cf *contextFlags, rules, out, name, nativeCPP string, partial bool) int {
+	ctx, err := cf.context(c)
+	if err != nil {
+		return c.errorf("gen", "%v", err)
+	}
+	if info, err := os.Stat(rules); err == nil && info.IsDir() {
+		return c.usageErrorf("gen", "-lang paddle takes one rule file, not a folder")
+	}
+	cfg := paddle.Config{Name: name, Partial: partial, Unregistered: cf.unregistered, MaxFileSize: c.maxFileSize}
+	if nativeCPP != "" {
+		src, err := paddle.ReadNativeCPP(nativeCPP)
+		if err != nil {
+			return c.errorf("gen", "%v", err)
+		}
+		cfg.NativeCPP = src
+	}
+	code, _, diags := paddle.GenerateFile(ctx, rules, cfg)
+	c.printRuleDiags(diags, false)
+	if code == nil {
+		return exitFailure
+	}
+	if out == "-" {
+		if _, err := c.Stdout.Write(code); err != nil {
+			return c.errorf("gen", "%v", err)
+		}
+		return exitOK
+	}
+	if err := writeGenerated(out, code); err != nil {
+		return c.errorf("gen", "%v", err)
+	}
+	return exitOK
 }
 
 // genDir compiles every rule file of dir into a file of out, with the index, and deletes the generated files of

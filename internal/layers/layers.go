@@ -47,7 +47,7 @@ var Table = []Layer{
 	{Name: "verification", Packages: []string{"verify"}},
 	{Name: "shipped rules", Packages: []string{"rules"}},
 	{Name: "compiled rules and their generator", Peers: true, Packages: []string{
-		"rulegen", "rules/compiled", "internal/difftest",
+		"rulegen", "rulegen/paddle", "rules/compiled", "internal/difftest",
 	}},
 	{Name: "golden tests, language server", Packages: []string{"drrtest", "lsp"}},
 	{Name: "playground, generated-code tests", Packages: []string{"playground", "rulegen/internal/gentest"}},
