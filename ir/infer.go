@@ -59,6 +59,20 @@ func (in *InferInput) tensor(i int) (*TensorType, error) {
 	return t, nil
 }
 
+// tensorsAt returns the tensor types of the operands at the indices given, in that order, or the error of the
+// first that is missing or not a tensor.
+func (in *InferInput) tensorsAt(idx ...int) ([]*TensorType, error) {
+	out := make([]*TensorType, len(idx))
+	for k, i := range idx {
+		t, err := in.tensor(i)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = t
+	}
+	return out, nil
+}
+
 // constInts returns the integers a value holds when it is produced by full_int_array (value) or full with an
 // IntArray-like shape, as rules for mutable attributes need (reshape's shape, pool2d's kernel_size, …).
 func constInts(v *Value) ([]int64, bool) {

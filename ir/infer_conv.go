@@ -130,14 +130,11 @@ func inferConvND(filterOperand int) InferFunc {
 // spatial…] and filter [C, O/groups, kernel…] give [N, O, (in-1)·stride - pads + dilation·(k-1) + 1 +
 // output_padding…]; output_size (operand 2, or the attribute) replaces the computed sizes.
 func inferConvTranspose(c *Context, in *InferInput) ([]Type, error) {
-	x, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 1)
 	if err != nil {
 		return nil, err
 	}
-	w, err := in.tensor(1)
-	if err != nil {
-		return nil, err
-	}
+	x, w := ts[0], ts[1]
 	if x.Rank() < 3 || w.Rank() != x.Rank() {
 		return nil, fmt.Errorf("input and filter must have the same rank, 3 or more: have %d and %d", x.Rank(), w.Rank())
 	}
@@ -382,14 +379,11 @@ func inferInterp(c *Context, in *InferInput) ([]Type, error) {
 
 // inferGridSample (GridSampleBaseInferMeta): x sampled at grid's points: [N, C, grid's spatial sizes…].
 func inferGridSample(c *Context, in *InferInput) ([]Type, error) {
-	x, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 1)
 	if err != nil {
 		return nil, err
 	}
-	grid, err := in.tensor(1)
-	if err != nil {
-		return nil, err
-	}
+	x, grid := ts[0], ts[1]
 	if x.Rank() != 4 && x.Rank() != 5 || grid.Rank() != x.Rank() {
 		return nil, fmt.Errorf("x and grid must both have rank 4 or 5, have %d and %d", x.Rank(), grid.Rank())
 	}

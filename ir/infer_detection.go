@@ -68,14 +68,11 @@ func inferPriorBox(c *Context, in *InferInput) ([]Type, error) {
 // inferBoxCoder (BoxCoderInferMeta): encode_center_size gives [targets, priors, 4]; decoding keeps target_box's
 // dims.
 func inferBoxCoder(c *Context, in *InferInput) ([]Type, error) {
-	prior, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 2)
 	if err != nil {
 		return nil, err
 	}
-	target, err := in.tensor(2)
-	if err != nil {
-		return nil, err
-	}
+	prior, target := ts[0], ts[1]
 	if in.strAttr("code_type", "encode_center_size") == "encode_center_size" {
 		return []Type{c.WithDims(target, dims(target.Dims[0], prior.Dims[0], 4))}, nil
 	}
@@ -100,14 +97,11 @@ func inferYoloBox(c *Context, in *InferInput) ([]Type, error) {
 // inferYoloLoss (YoloLossInferMeta): a loss per image [N]; the objectness mask [N, masks, H, W] and the ground-truth
 // match mask [N, boxes], all in x's element type.
 func inferYoloLoss(c *Context, in *InferInput) ([]Type, error) {
-	x, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 1)
 	if err != nil {
 		return nil, err
 	}
-	gt, err := in.tensor(1)
-	if err != nil {
-		return nil, err
-	}
+	x, gt := ts[0], ts[1]
 	if x.Rank() != 4 || gt.Rank() != 3 {
 		return nil, fmt.Errorf("x must be NCHW and gt_box [N, B, 4]")
 	}
@@ -120,14 +114,11 @@ func inferYoloLoss(c *Context, in *InferInput) ([]Type, error) {
 // inferRoIPool (RoiAlignInferMeta, RoiPoolInferMeta, PsroiPoolInferMeta): [rois, channels, pooled_height,
 // pooled_width], channels being x's or output_channels; roi_pool adds the int64 positions of the maxima.
 func inferRoIPool(c *Context, in *InferInput) ([]Type, error) {
-	x, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 1)
 	if err != nil {
 		return nil, err
 	}
-	boxes, err := in.tensor(1)
-	if err != nil {
-		return nil, err
-	}
+	x, boxes := ts[0], ts[1]
 	if x.Rank() != 4 || boxes.Rank() != 2 {
 		return nil, fmt.Errorf("x must be NCHW and boxes [R, 4]")
 	}

@@ -52,14 +52,11 @@ func BroadcastDims(a, b []int64) ([]int64, error) {
 
 func inferBroadcast(boolResult bool) InferFunc {
 	return func(c *Context, in *InferInput) ([]Type, error) {
-		x, err := in.tensor(0)
+		ts, err := in.tensorsAt(0, 1)
 		if err != nil {
 			return nil, err
 		}
-		y, err := in.tensor(1)
-		if err != nil {
-			return nil, err
-		}
+		x, y := ts[0], ts[1]
 		dims, err := BroadcastDims(x.Dims, y.Dims)
 		if err != nil {
 			return nil, err
@@ -213,14 +210,11 @@ func inferWhere(c *Context, in *InferInput) ([]Type, error) {
 
 // inferMaskedFill (MaskedFillInferMeta): x broadcast with mask; x's element type.
 func inferMaskedFill(c *Context, in *InferInput) ([]Type, error) {
-	x, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 1)
 	if err != nil {
 		return nil, err
 	}
-	mask, err := in.tensor(1)
-	if err != nil {
-		return nil, err
-	}
+	x, mask := ts[0], ts[1]
 	d, err := BroadcastDims(x.Dims, mask.Dims)
 	if err != nil {
 		return nil, err
@@ -242,14 +236,11 @@ func inferAllValueCompare(c *Context, in *InferInput) ([]Type, error) {
 
 // inferIsClose (ValueCompareInferMeta): x's dims, bool.
 func inferIsClose(c *Context, in *InferInput) ([]Type, error) {
-	x, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 1)
 	if err != nil {
 		return nil, err
 	}
-	y, err := in.tensor(1)
-	if err != nil {
-		return nil, err
-	}
+	x, y := ts[0], ts[1]
 	d, err := BroadcastDims(x.Dims, y.Dims)
 	if err != nil {
 		return nil, err

@@ -20,14 +20,11 @@ func prodDims(dims []int64) int64 {
 // inferFC: input flattened at in_num_col_dims times w [K, N] (w [K+4, N+4] with padding_weights): the input's
 // leading dims and N.
 func inferFC(c *Context, in *InferInput) ([]Type, error) {
-	x, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 1)
 	if err != nil {
 		return nil, err
 	}
-	w, err := in.tensor(1)
-	if err != nil {
-		return nil, err
-	}
+	x, w := ts[0], ts[1]
 	k, _ := AsInt(in.Attr("in_num_col_dims"))
 	if k < 1 || int(k) >= x.Rank() || w.Rank() != 2 {
 		return nil, fmt.Errorf("in_num_col_dims %d with input rank %d and w rank %d", k, x.Rank(), w.Rank())
@@ -43,14 +40,11 @@ func inferFC(c *Context, in *InferInput) ([]Type, error) {
 // inferGemmEpilogue: x [..., K] (trans_x: [K, M]) times y [K, N] (trans_y: [N, K]): out [..., N] or [M, N];
 // reserve_space is not declared (inference).
 func inferGemmEpilogue(c *Context, in *InferInput) ([]Type, error) {
-	x, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 1)
 	if err != nil {
 		return nil, err
 	}
-	y, err := in.tensor(1)
-	if err != nil {
-		return nil, err
-	}
+	x, y := ts[0], ts[1]
 	if x.Rank() < 2 || y.Rank() != 2 {
 		return nil, fmt.Errorf("x must have rank >= 2 and y rank 2, have %d and %d", x.Rank(), y.Rank())
 	}
@@ -74,14 +68,11 @@ func inferGemmEpilogue(c *Context, in *InferInput) ([]Type, error) {
 
 // inferMultiheadMatmul: [B, S, all head sizes] from input [B, S, H] and w [H, 3, all] (or [H, 3·all]).
 func inferMultiheadMatmul(c *Context, in *InferInput) ([]Type, error) {
-	x, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 1)
 	if err != nil {
 		return nil, err
 	}
-	w, err := in.tensor(1)
-	if err != nil {
-		return nil, err
-	}
+	x, w := ts[0], ts[1]
 	if x.Rank() != 3 {
 		return nil, fmt.Errorf("input must be [B, S, H], has rank %d", x.Rank())
 	}
@@ -235,14 +226,11 @@ func inferTransposeFlattenConcat(c *Context, in *InferInput) ([]Type, error) {
 // inferFlashAttn: out has q's type; softmax [B, H, Sq, Sk] (probabilities, when return_softmax), softmax_lse
 // [B, H, Sq] float32 and seed_offset [2] int64.
 func inferFlashAttn(c *Context, in *InferInput) ([]Type, error) {
-	q, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 1)
 	if err != nil {
 		return nil, err
 	}
-	k, err := in.tensor(1)
-	if err != nil {
-		return nil, err
-	}
+	q, k := ts[0], ts[1]
 	if q.Rank() != 4 || k.Rank() != 4 {
 		return nil, fmt.Errorf("q and k must be [B, S, H, D], have ranks %d and %d", q.Rank(), k.Rank())
 	}
@@ -254,14 +242,11 @@ func inferFlashAttn(c *Context, in *InferInput) ([]Type, error) {
 
 // inferWeightOnlyLinear: x [..., K] times the quantized weight [N, K] (int4: [N/2, K]): out [..., N] in x's type.
 func inferWeightOnlyLinear(c *Context, in *InferInput) ([]Type, error) {
-	x, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 1)
 	if err != nil {
 		return nil, err
 	}
-	w, err := in.tensor(1)
-	if err != nil {
-		return nil, err
-	}
+	x, w := ts[0], ts[1]
 	if x.Rank() < 1 || w.Rank() != 2 {
 		return nil, fmt.Errorf("x must have rank >= 1 and weight rank 2")
 	}

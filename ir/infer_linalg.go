@@ -10,14 +10,11 @@ import (
 // functions each rule names.
 
 func inferMatmul(c *Context, in *InferInput) ([]Type, error) {
-	x, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 1)
 	if err != nil {
 		return nil, err
 	}
-	y, err := in.tensor(1)
-	if err != nil {
-		return nil, err
-	}
+	x, y := ts[0], ts[1]
 	tx, _ := AsBool(in.Attr("transpose_x"))
 	ty, _ := AsBool(in.Attr("transpose_y"))
 	xd, yd := append([]int64(nil), x.Dims...), append([]int64(nil), y.Dims...)
@@ -69,14 +66,11 @@ func matrixOf(t *TensorType, what string) (batch []int64, m, n int64, err error)
 
 // inferBMM (BmmInferMeta): [B, M, K] × [B, K, N] → [B, M, N].
 func inferBMM(c *Context, in *InferInput) ([]Type, error) {
-	x, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 1)
 	if err != nil {
 		return nil, err
 	}
-	y, err := in.tensor(1)
-	if err != nil {
-		return nil, err
-	}
+	x, y := ts[0], ts[1]
 	if x.Rank() != 3 || y.Rank() != 3 {
 		return nil, fmt.Errorf("x and y must be 3-D, have ranks %d and %d", x.Rank(), y.Rank())
 	}
@@ -85,18 +79,11 @@ func inferBMM(c *Context, in *InferInput) ([]Type, error) {
 
 // inferAddmm (AddmmInferMeta): input + x·y: [x rows, y columns] in input's element type.
 func inferAddmm(c *Context, in *InferInput) ([]Type, error) {
-	input, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 1, 2)
 	if err != nil {
 		return nil, err
 	}
-	x, err := in.tensor(1)
-	if err != nil {
-		return nil, err
-	}
-	y, err := in.tensor(2)
-	if err != nil {
-		return nil, err
-	}
+	input, x, y := ts[0], ts[1], ts[2]
 	if x.Rank() != 2 || y.Rank() != 2 {
 		return nil, fmt.Errorf("x and y must be matrices")
 	}
@@ -105,14 +92,11 @@ func inferAddmm(c *Context, in *InferInput) ([]Type, error) {
 
 // inferBilinear (BilinearInferMeta): x [B, M], y [B, N] and weight [K, M, N] give [B, K].
 func inferBilinear(c *Context, in *InferInput) ([]Type, error) {
-	x, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 2)
 	if err != nil {
 		return nil, err
 	}
-	w, err := in.tensor(2)
-	if err != nil {
-		return nil, err
-	}
+	x, w := ts[0], ts[1]
 	if x.Rank() != 2 || w.Rank() != 3 {
 		return nil, fmt.Errorf("x must be [B, M] and weight [K, M, N]")
 	}
@@ -121,14 +105,11 @@ func inferBilinear(c *Context, in *InferInput) ([]Type, error) {
 
 // inferBatchFC (BatchFCInferMeta): input [S, B, I] times w [S, I, O]: [S, B, O].
 func inferBatchFC(c *Context, in *InferInput) ([]Type, error) {
-	x, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 1)
 	if err != nil {
 		return nil, err
 	}
-	w, err := in.tensor(1)
-	if err != nil {
-		return nil, err
-	}
+	x, w := ts[0], ts[1]
 	if x.Rank() != 3 || w.Rank() != 3 {
 		return nil, fmt.Errorf("input must be [S, B, I] and w [S, I, O]")
 	}
@@ -137,14 +118,11 @@ func inferBatchFC(c *Context, in *InferInput) ([]Type, error) {
 
 // inferKron (KronInferMeta): the shapes aligned at their last dims (the shorter padded with 1s) and multiplied.
 func inferKron(c *Context, in *InferInput) ([]Type, error) {
-	x, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 1)
 	if err != nil {
 		return nil, err
 	}
-	y, err := in.tensor(1)
-	if err != nil {
-		return nil, err
-	}
+	x, y := ts[0], ts[1]
 	xd, yd := dims(x.Dims...), dims(y.Dims...)
 	for len(xd) < len(yd) {
 		xd = append([]int64{1}, xd...)
@@ -195,14 +173,11 @@ func inferMultiDot(c *Context, in *InferInput) ([]Type, error) {
 // inferMatmulWithFlatten (MatmulWithFlattenInferMeta, Paddle's "mul"): x flattened to a matrix after x_num_col_dims
 // times y flattened after y_num_col_dims: x's leading dims and y's trailing dims.
 func inferMatmulWithFlatten(c *Context, in *InferInput) ([]Type, error) {
-	x, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 1)
 	if err != nil {
 		return nil, err
 	}
-	y, err := in.tensor(1)
-	if err != nil {
-		return nil, err
-	}
+	x, y := ts[0], ts[1]
 	xn, yn := in.intAttr("x_num_col_dims", 1), in.intAttr("y_num_col_dims", 1)
 	if xn < 1 || int(xn) >= x.Rank()+1 || yn < 1 || int(yn) >= y.Rank() {
 		return nil, fmt.Errorf("x_num_col_dims %d and y_num_col_dims %d do not fit ranks %d and %d", xn, yn, x.Rank(), y.Rank())
@@ -355,14 +330,11 @@ func inferLUUnpack(c *Context, in *InferInput) ([]Type, error) {
 // inferLstsq (LstsqInferMeta): solution [… N, K] for x [… M, N] and y [… M, K]; residuals [… K]; rank [batch…]
 // int32; singular values [… min(M, N)].
 func inferLstsq(c *Context, in *InferInput) ([]Type, error) {
-	x, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 1)
 	if err != nil {
 		return nil, err
 	}
-	y, err := in.tensor(1)
-	if err != nil {
-		return nil, err
-	}
+	x, y := ts[0], ts[1]
 	batch, m, n, err := matrixOf(x, "x")
 	if err != nil {
 		return nil, err
@@ -380,14 +352,11 @@ func inferLstsq(c *Context, in *InferInput) ([]Type, error) {
 // inferSolveLike (SolveInferMeta, TriangularSolveInferMeta): for x·out = y, y's matrices with the batch dims of x
 // and y broadcast; a vector y stays a vector.
 func inferSolveLike(c *Context, in *InferInput) ([]Type, error) {
-	x, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 1)
 	if err != nil {
 		return nil, err
 	}
-	y, err := in.tensor(1)
-	if err != nil {
-		return nil, err
-	}
+	x, y := ts[0], ts[1]
 	xb, _, _, err := matrixOf(x, "x")
 	if err != nil {
 		return nil, err
@@ -510,14 +479,11 @@ func isLabel(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' 
 // inferCholeskySolve (CholeskySolveInferMeta): the right-hand sides are x, the Cholesky factor y: x's matrices with
 // the batch dims of x and y broadcast.
 func inferCholeskySolve(c *Context, in *InferInput) ([]Type, error) {
-	x, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 1)
 	if err != nil {
 		return nil, err
 	}
-	y, err := in.tensor(1)
-	if err != nil {
-		return nil, err
-	}
+	x, y := ts[0], ts[1]
 	xb, m, n, err := matrixOf(x, "x")
 	if err != nil {
 		return nil, err

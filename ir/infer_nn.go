@@ -35,14 +35,11 @@ func inferEmbedding(c *Context, in *InferInput) ([]Type, error) {
 // inferLookupTableDequant (LookupTableDequantInferMeta): the ids' dims (without a trailing 1) and (width-2)·4
 // floats per row of the quantized table.
 func inferLookupTableDequant(c *Context, in *InferInput) ([]Type, error) {
-	w, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 1)
 	if err != nil {
 		return nil, err
 	}
-	ids, err := in.tensor(1)
-	if err != nil {
-		return nil, err
-	}
+	w, ids := ts[0], ts[1]
 	if w.Rank() != 2 || ids.Rank() == 0 {
 		return nil, fmt.Errorf("w must be 2-D and ids at least 1-D")
 	}
@@ -211,14 +208,11 @@ func inferRNN(c *Context, in *InferInput) ([]Type, error) {
 // outside is_test batch_gate [T, 4D] and batch_cell_pre_act [T, D], whose element type Paddle leaves unset
 // (float32), otherwise both unset (unsetMeta). D comes from the weight [D, 4D].
 func inferLSTM(c *Context, in *InferInput) ([]Type, error) {
-	x, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 3)
 	if err != nil {
 		return nil, err
 	}
-	w, err := in.tensor(3)
-	if err != nil {
-		return nil, err
-	}
+	x, w := ts[0], ts[1]
 	if x.Rank() != 2 || w.Rank() != 2 {
 		return nil, fmt.Errorf("input [T, 4D] and weight [D, 4D] must be 2-D")
 	}
@@ -232,14 +226,11 @@ func inferLSTM(c *Context, in *InferInput) ([]Type, error) {
 // inferGRU (GRUInferMeta): over packed sequences [T, 3D]: hidden [T, D]; outside is_test batch_gate [T, 3D] and the
 // batch reset-hidden and hidden states [T, D], otherwise those unset (unsetMeta). D comes from the weight [D, 3D].
 func inferGRU(c *Context, in *InferInput) ([]Type, error) {
-	x, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 2)
 	if err != nil {
 		return nil, err
 	}
-	w, err := in.tensor(2)
-	if err != nil {
-		return nil, err
-	}
+	x, w := ts[0], ts[1]
 	if x.Rank() != 2 || w.Rank() != 2 {
 		return nil, fmt.Errorf("input [T, 3D] and weight [D, 3D] must be 2-D")
 	}
@@ -252,27 +243,21 @@ func inferGRU(c *Context, in *InferInput) ([]Type, error) {
 
 // inferGRUUnit (GRUUnitInferMeta): one step: gate [B, 3D], reset_hidden_prev and hidden [B, D] from hidden_prev.
 func inferGRUUnit(c *Context, in *InferInput) ([]Type, error) {
-	x, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 1)
 	if err != nil {
 		return nil, err
 	}
-	h, err := in.tensor(1)
-	if err != nil {
-		return nil, err
-	}
+	x, h := ts[0], ts[1]
 	return []Type{x, h, h}, nil
 }
 
 // inferLLMInt8Linear (LLMInt8LinearInferMeta, WeightOnlyLinear's shape): x's dims with the last the weight's rows.
 func inferLLMInt8Linear(c *Context, in *InferInput) ([]Type, error) {
-	x, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 1)
 	if err != nil {
 		return nil, err
 	}
-	w, err := in.tensor(1)
-	if err != nil {
-		return nil, err
-	}
+	x, w := ts[0], ts[1]
 	if x.Rank() == 0 || w.Rank() != 2 {
 		return nil, fmt.Errorf("x must have rank 1 or more and weight rank 2")
 	}
@@ -301,14 +286,11 @@ func inferWeightDequantize(c *Context, in *InferInput) ([]Type, error) {
 // inferCalcReducedAttnScores (CalcReducedAttnScoresInferMeta): [B, H, 1, Sk] float32 from q [B, Sq, H, D] and k
 // [B, Sk, H, D].
 func inferCalcReducedAttnScores(c *Context, in *InferInput) ([]Type, error) {
-	q, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 1)
 	if err != nil {
 		return nil, err
 	}
-	k, err := in.tensor(1)
-	if err != nil {
-		return nil, err
-	}
+	q, k := ts[0], ts[1]
 	if q.Rank() != 4 || k.Rank() != 4 {
 		return nil, fmt.Errorf("q and k must be [B, S, H, D]")
 	}
@@ -318,14 +300,11 @@ func inferCalcReducedAttnScores(c *Context, in *InferInput) ([]Type, error) {
 // inferSparseAttention (SparseAttentionInferMeta): out has q's type; the sampled scores and their softmax are [B, H,
 // nnz] (the columns' last size), in the element type Paddle leaves unset (float32).
 func inferSparseAttention(c *Context, in *InferInput) ([]Type, error) {
-	q, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 4)
 	if err != nil {
 		return nil, err
 	}
-	cols, err := in.tensor(4)
-	if err != nil {
-		return nil, err
-	}
+	q, cols := ts[0], ts[1]
 	if q.Rank() != 4 || cols.Rank() != 3 {
 		return nil, fmt.Errorf("q must be 4-D and columns 3-D")
 	}

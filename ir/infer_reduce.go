@@ -369,14 +369,11 @@ func inferNanmedian(c *Context, in *InferInput) ([]Type, error) {
 
 // inferReduceAs (ReduceAsInferMeta): x summed to target's dims; x's element type.
 func inferReduceAs(c *Context, in *InferInput) ([]Type, error) {
-	x, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 1)
 	if err != nil {
 		return nil, err
 	}
-	t, err := in.tensor(1)
-	if err != nil {
-		return nil, err
-	}
+	x, t := ts[0], ts[1]
 	return []Type{c.WithDims(x, t.Dims)}, nil
 }
 

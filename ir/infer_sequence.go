@@ -36,14 +36,11 @@ func inferSequencePool(c *Context, in *InferInput) ([]Type, error) {
 
 // inferSequenceConv (SequenceConvInferMeta): [T, filter width] rows of x's element type.
 func inferSequenceConv(c *Context, in *InferInput) ([]Type, error) {
-	x, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 2)
 	if err != nil {
 		return nil, err
 	}
-	f, err := in.tensor(2)
-	if err != nil {
-		return nil, err
-	}
+	x, f := ts[0], ts[1]
 	if x.Rank() != 2 || f.Rank() != 2 {
 		return nil, fmt.Errorf("x and filter must be 2-D")
 	}
@@ -70,28 +67,22 @@ func inferSequenceMask(c *Context, in *InferInput) ([]Type, error) {
 
 // inferBeamSearchDecode (BeamSearchDecodeInferMeta): the decoded ids and scores, of unknown length.
 func inferBeamSearchDecode(c *Context, in *InferInput) ([]Type, error) {
-	ids, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 1)
 	if err != nil {
 		return nil, err
 	}
-	scores, err := in.tensor(1)
-	if err != nil {
-		return nil, err
-	}
+	ids, scores := ts[0], ts[1]
 	return []Type{c.WithDims(ids, dims(Dynamic)), c.WithDims(scores, dims(Dynamic))}, nil
 }
 
 // inferEditDistance (EditDistanceInferMeta): the distances in refs' dims and the number of sequences [1], both
 // float32.
 func inferEditDistance(c *Context, in *InferInput) ([]Type, error) {
-	h, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 1)
 	if err != nil {
 		return nil, err
 	}
-	r, err := in.tensor(1)
-	if err != nil {
-		return nil, err
-	}
+	h, r := ts[0], ts[1]
 	return []Type{with(c, h, dims(1), DTypeFloat32), with(c, r, r.Dims, DTypeFloat32)}, nil
 }
 
@@ -135,14 +126,11 @@ func inferShuffleBatch(c *Context, in *InferInput) ([]Type, error) {
 // inferGraphKhopSampler (GraphKhopSamplerInferMeta): sampled edges [-1, 1] (source and destination) in row's element
 // type, the int32 sampled node index [-1], the reindexed x, and with return_eids the edge ids [-1] (unset without).
 func inferGraphKhopSampler(c *Context, in *InferInput) ([]Type, error) {
-	row, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 2)
 	if err != nil {
 		return nil, err
 	}
-	x, err := in.tensor(2)
-	if err != nil {
-		return nil, err
-	}
+	row, x := ts[0], ts[1]
 	e := c.WithDims(row, dims(Dynamic, 1))
 	eids := Type(unsetMeta(c))
 	if in.boolAttr("return_eids") {
@@ -207,18 +195,11 @@ func inferSendRecv(c *Context, in *InferInput) ([]Type, error) {
 
 // inferSendUV (SendUVInferMeta): one message per edge: [edges, x and y's trailing dims broadcast].
 func inferSendUV(c *Context, in *InferInput) ([]Type, error) {
-	x, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 1, 2)
 	if err != nil {
 		return nil, err
 	}
-	y, err := in.tensor(1)
-	if err != nil {
-		return nil, err
-	}
-	src, err := in.tensor(2)
-	if err != nil {
-		return nil, err
-	}
+	x, y, src := ts[0], ts[1], ts[2]
 	if x.Rank() == 0 || y.Rank() == 0 || src.Rank() == 0 {
 		return nil, fmt.Errorf("x, y and src_index must have rank 1 or more")
 	}

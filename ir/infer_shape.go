@@ -805,14 +805,11 @@ func inferPad3D(c *Context, in *InferInput) ([]Type, error) {
 // inferGather (GatherInferMeta): x with the axis (operand 2, a Scalar) replaced by the index's length (an [N, 1]
 // index counts N; a 0-D index drops the axis); an axis known only at run time leaves every size unknown.
 func inferGather(c *Context, in *InferInput) ([]Type, error) {
-	x, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 1)
 	if err != nil {
 		return nil, err
 	}
-	idx, err := in.tensor(1)
-	if err != nil {
-		return nil, err
-	}
+	x, idx := ts[0], ts[1]
 	if idx.Rank() > 2 || idx.Rank() == 2 && idx.Dims[1] != 1 && idx.Dims[1] >= 0 {
 		return nil, fmt.Errorf("index must be 0-D, 1-D or [N, 1], is %s", idx)
 	}
@@ -843,14 +840,11 @@ func inferGather(c *Context, in *InferInput) ([]Type, error) {
 
 // inferGatherND (GatherNdInferMeta): index's dims but the last, then x's dims past the index's last size.
 func inferGatherND(c *Context, in *InferInput) ([]Type, error) {
-	x, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 1)
 	if err != nil {
 		return nil, err
 	}
-	idx, err := in.tensor(1)
-	if err != nil {
-		return nil, err
-	}
+	x, idx := ts[0], ts[1]
 	if idx.Rank() == 0 {
 		return nil, fmt.Errorf("index must have rank 1 or more")
 	}
@@ -864,14 +858,11 @@ func inferGatherND(c *Context, in *InferInput) ([]Type, error) {
 
 // inferIndexSelect (IndexSelectInferMeta): x with the axis's size the index's length.
 func inferIndexSelect(c *Context, in *InferInput) ([]Type, error) {
-	x, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 1)
 	if err != nil {
 		return nil, err
 	}
-	idx, err := in.tensor(1)
-	if err != nil {
-		return nil, err
-	}
+	x, idx := ts[0], ts[1]
 	axis, err := normAxis(in.intAttr("axis", 0), x.Rank())
 	if err != nil {
 		return nil, err
@@ -899,14 +890,11 @@ func inferIndexSelectStrided(c *Context, in *InferInput) ([]Type, error) {
 
 // inferLikeIndex (IndexSampleInferMeta, TakeAlongAxisInferMeta): the index's dims in x's element type.
 func inferLikeIndex(c *Context, in *InferInput) ([]Type, error) {
-	x, err := in.tensor(0)
+	ts, err := in.tensorsAt(0, 1)
 	if err != nil {
 		return nil, err
 	}
-	idx, err := in.tensor(1)
-	if err != nil {
-		return nil, err
-	}
+	x, idx := ts[0], ts[1]
 	return []Type{c.WithDims(x, dims(idx.Dims...))}, nil
 }
 
