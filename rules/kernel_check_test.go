@@ -101,10 +101,14 @@ func TestGPUInferenceKernelCheck(t *testing.T) {
 		opts := rewriter.Options{Target: target, Params: params}
 		byConstraint := map[string]int{}
 		unlisted := map[string]bool{}
+		names := map[string]bool{} // the op names checked, as captured and after the pipeline
 		for _, g := range progs {
 			p, err := g.load()
 			require.NoError(t, err, g.name)
 			if run.name == "defaults" {
+				for op := range p.Walk() {
+					names[op.Name()] = true
+				}
 				for _, f := range kernels.Check(p, tab, target) {
 					if f.Warning {
 						unlisted[f.Op.Name()] = true
@@ -115,6 +119,9 @@ func TestGPUInferenceKernelCheck(t *testing.T) {
 			}
 			_, err = pl.Run(p, &rewriter.Env{Registry: reg, Options: opts})
 			require.NoError(t, err, g.name)
+			for op := range p.Walk() {
+				names[op.Name()] = true
+			}
 			for _, f := range kernels.Check(p, tab, target) {
 				if f.Warning {
 					unlisted[f.Op.Name()] = true
@@ -133,8 +140,8 @@ func TestGPUInferenceKernelCheck(t *testing.T) {
 		for _, k := range keys {
 			fmt.Fprintf(&b, "  %6d %s\n", byConstraint[k], k)
 		}
-		t.Logf("%s, %d programs (%d GraphNet graphs), gpu_inference for %s: %d kinds of finding\n%s", run.name, len(progs),
-			len(graphs), target, len(keys), b.String())
+		t.Logf("%s, %d programs (%d GraphNet graphs), %d op names, gpu_inference for %s: %d kinds of finding\n%s",
+			run.name, len(progs), len(graphs), len(names), target, len(keys), b.String())
 		var missing []string
 		for name := range unlisted {
 			missing = append(missing, name)
