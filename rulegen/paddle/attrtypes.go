@@ -77,7 +77,7 @@ func CheckRead(ctx *ir.Context, op, name, cpp string) error {
 	}
 	want := TypeOf(t).Read
 	if want == "" {
-		return fmt.Errorf("Paddle's MatchContext::Attr cannot read %s.%s (%s)", op, name, t)
+		return fmt.Errorf("%s.%s (%s) cannot be read with Paddle's MatchContext::Attr", op, name, t)
 	}
 	if want != cpp {
 		return fmt.Errorf("%s.%s is %s in the op catalog, read as %s, not %s", op, name, t, want, cpp)
@@ -98,7 +98,7 @@ func CheckWrite(ctx *ir.Context, op, name, cpp string, builder bool) error {
 		want = ct.Builder
 	}
 	if want == "" {
-		return fmt.Errorf("Paddle's DRR cannot create %s.%s (%s)%s", op, name, t, map[bool]string{true: " with a builder", false: ""}[builder])
+		return fmt.Errorf("%s.%s (%s) cannot be created in Paddle's DRR%s", op, name, t, map[bool]string{true: " with a builder", false: ""}[builder])
 	}
 	if want != cpp {
 		return fmt.Errorf("%s.%s is %s in the op catalog, created with %s, not %s", op, name, t, want, cpp)

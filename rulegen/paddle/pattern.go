@@ -503,7 +503,7 @@ func (pt *pattern) readType(op, name string) (string, error) {
 	}
 	cpp := TypeOf(t).Read
 	if cpp == "" {
-		return "", fmt.Errorf("Paddle's MatchContext::Attr cannot read %s's %s (%s)", op, name, t)
+		return "", fmt.Errorf("%s's %s (%s) cannot be read with Paddle's MatchContext::Attr", op, name, t)
 	}
 	return cpp, CheckRead(pt.g.ctx, op, name, cpp)
 }
