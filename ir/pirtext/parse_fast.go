@@ -328,8 +328,8 @@ func (p *parser) readFast(b *ir.Block) bool {
 	return p.finishFast(b, e, loc, attrs, p.resTypes)
 }
 
-// finishFast creates the op the fast path read, unless regions follow on the next line (a generic op's), which the
-// general reader reads. The cursor is at the start of the next line.
+// finishFast creates the op the fast path read, unless regions follow on the next line (a generic op's) or its
+// result types go on there after a comma, which the general reader reads. The cursor is at the start of the next line.
 func (p *parser) finishFast(b *ir.Block, e *opEntry, loc position, attrs []ir.NamedAttr, results []ir.Type) bool {
 	src, i := p.src, p.pos
 	for i < len(src) && src[i] == ' ' {
@@ -339,8 +339,8 @@ func (p *parser) finishFast(b *ir.Block, e *opEntry, loc position, attrs []ir.Na
 	if i < len(src) && charClass[src[i]]&clSkip != 0 {
 		p.skipSpace() // blank lines, comments: the regions may start after them
 	}
-	if p.peek() == '{' {
-		return false
+	if c := p.peek(); c == '{' || c == ',' {
+		return false // regions, or result types that go on after a line break: the general reader reads them
 	}
 	p.newOp(b, e, loc, attrs, results, 0)
 	return true

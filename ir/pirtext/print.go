@@ -69,6 +69,7 @@ type printer struct {
 type tailEntry struct {
 	info  *ir.OpInfo
 	attrs mapKey
+	nops  int // how many of types are operand types (the rest are result types)
 	types []ir.Type
 	text  []byte
 }
@@ -170,7 +171,7 @@ func (pr *printer) tail(op *ir.Op) {
 		k = mapKey{uintptr(unsafe.Pointer(&attrs[0])), len(attrs)}
 	}
 	nops, nres := op.NumOperands(), op.NumResults()
-	if e.info == op.Info() && e.attrs == k && len(e.types) == nops+nres {
+	if e.info == op.Info() && e.attrs == k && e.nops == nops && len(e.types) == nops+nres {
 		same := true
 		for i := 0; i < nops && same; i++ {
 			same = sameType(e.types[i], operandType(op, i))
@@ -205,7 +206,7 @@ func (pr *printer) tail(op *ir.Op) {
 		pr.typ(t)
 		e.types = append(e.types, t)
 	}
-	e.info, e.attrs = op.Info(), k
+	e.info, e.attrs, e.nops = op.Info(), k, nops
 	e.text = append(e.text[:0], pr.buf[start:]...)
 }
 
