@@ -1,11 +1,8 @@
 package drrcli
 
 import (
-	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/pirdrr/drr/internal/sample"
@@ -30,25 +27,5 @@ func TestCostDoc(t *testing.T) {
 	write(t, dir, filepath.Join("internal", "sample", sample.Name), string(sample.JSON()))
 	write(t, dir, filepath.Join("internal", "sample", sample.WeightsName), string(sample.Weights()))
 	t.Chdir(dir)
-	for _, s := range steps {
-		var out bytes.Buffer
-		code := 0
-		for _, cmd := range s.commands {
-			if code = runDocCommand(t, &out, cmd); code != 0 {
-				break
-			}
-		}
-		where := fmt.Sprintf("%s:%d", costDoc, s.line)
-		if code != s.exit {
-			t.Errorf("%s: exit status %d, the page says %d; output:\n%s", where, code, s.exit, out.String())
-			continue
-		}
-		if s.want == nil {
-			continue
-		}
-		got := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
-		if err := matchOutput(s.want, got, s.exact); err != nil {
-			t.Errorf("%s: %v; output:\n%s", where, err, out.String())
-		}
-	}
+	runDocSteps(t, costDoc, steps)
 }

@@ -74,6 +74,33 @@ func docSteps(t *testing.T, text string) []docStep {
 
 // runDocCommand runs one command of a page: drrc (in process, standard output and error into one stream, as a
 // terminal shows them) or ls.
+// runDocSteps runs a page's command blocks in order in the working directory and checks each block's exit status
+// and output against what the page (named doc in messages) says.
+func runDocSteps(t *testing.T, doc string, steps []docStep) {
+	t.Helper()
+	for _, s := range steps {
+		var out bytes.Buffer
+		code := 0
+		for _, cmd := range s.commands {
+			if code = runDocCommand(t, &out, cmd); code != 0 {
+				break
+			}
+		}
+		where := fmt.Sprintf("%s:%d", doc, s.line)
+		if code != s.exit {
+			t.Errorf("%s: exit status %d, the page says %d; output:\n%s", where, code, s.exit, out.String())
+			continue
+		}
+		if s.want == nil {
+			continue
+		}
+		got := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
+		if err := matchOutput(s.want, got, s.exact); err != nil {
+			t.Errorf("%s: %v; output:\n%s", where, err, out.String())
+		}
+	}
+}
+
 func runDocCommand(t *testing.T, out *bytes.Buffer, command string) int {
 	t.Helper()
 	args := strings.Fields(command)
@@ -179,27 +206,7 @@ func TestGraphNetDoc(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Chdir(dir)
-	for _, s := range steps {
-		var out bytes.Buffer
-		code := 0
-		for _, cmd := range s.commands {
-			if code = runDocCommand(t, &out, cmd); code != 0 {
-				break
-			}
-		}
-		where := fmt.Sprintf("%s:%d", graphnetDoc, s.line)
-		if code != s.exit {
-			t.Errorf("%s: exit status %d, the page says %d; output:\n%s", where, code, s.exit, out.String())
-			continue
-		}
-		if s.want == nil {
-			continue
-		}
-		got := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
-		if err := matchOutput(s.want, got, s.exact); err != nil {
-			t.Errorf("%s: %v; output:\n%s", where, err, out.String())
-		}
-	}
+	runDocSteps(t, graphnetDoc, steps)
 }
 
 func TestMatchOutput(t *testing.T) {
