@@ -391,7 +391,7 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 	if !v.float32 && !v.float64 {
 		copts.Precision = interp.Auto // a program is computed in the precision of its floating-point types
 	}
-	opts := verify.VerifyOptions{CompareOptions: copts, Registry: reg, Rewrite: v.rewrite}
+	opts := verify.PipelineOptions{CompareOptions: copts, Registry: reg, Rewrite: v.rewrite}
 	if v.fillWeights >= 0 {
 		opts.FillWeights, opts.WeightSeed = true, uint64(v.fillWeights)
 	}
@@ -404,7 +404,7 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 		fmt.Fprintf(c.Stdout, "  weights from %s\n", weightsFrom)
 	}
 	measured, recorder := stats.Instrument(pl, v.model)
-	res, err := verify.VerifyPasses(p, measured, opts)
+	res, err := verify.Pipeline(p, measured, opts)
 	if res.AnchoredSinks > 0 {
 		fmt.Fprintf(c.Stdout, "  the program has no fetch: %d sink output(s) anchored with pd_op.fetch\n", res.AnchoredSinks)
 	}
@@ -623,7 +623,7 @@ func (v *verifyFlags) verifyRules(c *CLI, ctx *ir.Context, reg *rewriter.Registr
 	var nOK, nFailed, nSkipped, nNever int
 	for _, ns := range sets {
 		start := time.Now()
-		results, err := verify.VerifyRules(ns.set, verify.RuleOptions{CompareOptions: copts, Registry: reg,
+		results, err := verify.Rules(ns.set, verify.RuleOptions{CompareOptions: copts, Registry: reg,
 			MaxInstances: v.variants, Jobs: v.jobs, Rewrite: v.rewrite})
 		if err != nil {
 			c.errorf("verify", "%s: %v", ns.name, err)

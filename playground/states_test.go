@@ -95,7 +95,7 @@ func TestVerifyPartial(t *testing.T) {
 	res := ts.runOn("tinyresnet", wrongRule, "")
 	rn := ts.srv.runs.get(res.ID)
 	require.NotNil(t, rn)
-	opts := verify.VerifyOptions{CompareOptions: interp.CompareOptions{Runs: 3, Seed: 1, RelTol: 1e-5}, Registry: testReg()}
+	opts := verify.PipelineOptions{CompareOptions: interp.CompareOptions{Runs: 3, Seed: 1, RelTol: 1e-5}, Registry: testReg()}
 	opts.Batch, opts.DynamicSize = 1, 32
 	var stop atomic.Bool
 	stop.Store(true)
@@ -282,7 +282,7 @@ func TestVerifyError(t *testing.T) {
 	res := ts.runOn("tinyresnet", resnetRules, "")
 	rn := ts.srv.runs.get(res.ID)
 	require.NotNil(t, rn)
-	opts := verify.VerifyOptions{CompareOptions: interp.CompareOptions{Runs: 3, Seed: 1, RelTol: 1e-5}, Registry: testReg()}
+	opts := verify.PipelineOptions{CompareOptions: interp.CompareOptions{Runs: 3, Seed: 1, RelTol: 1e-5}, Registry: testReg()}
 	opts.Batch, opts.DynamicSize, opts.MaxElements = 1, 32, 16
 	var stop atomic.Bool
 	events := make(chan verifyEvent, 8)

@@ -144,7 +144,7 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 	p := in.prog.Clone()
 	in.mu.Unlock()
 
-	opts := verify.VerifyOptions{
+	opts := verify.PipelineOptions{
 		CompareOptions: interp.CompareOptions{Runs: cmp.Or(req.Runs, 3), Seed: cmp.Or(req.Seed, 1), RelTol: cmp.Or(req.RTol, 1e-5)},
 		Registry:       s.opts.Registry,
 	}
@@ -245,7 +245,7 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 }
 
 // newVerifyResult is the table of a verification before any run.
-func newVerifyResult(opts verify.VerifyOptions) *verifyResult {
+func newVerifyResult(opts verify.PipelineOptions) *verifyResult {
 	return &verifyResult{Runs: opts.Runs, Seed: opts.Seed, RTol: opts.RelTol, Batch: opts.Batch, Size: opts.DynamicSize,
 		Outputs: []verifyOutput{}}
 }
@@ -254,7 +254,7 @@ func newVerifyResult(opts verify.VerifyOptions) *verifyResult {
 // sending the table after the passes and after each run to events, then the final one ("done"). It stops before a
 // run when stop is set. A mismatch does not stop it (the table shows the worst of every run); an evaluation error
 // does.
-func verifyRuns(p *ir.Program, pl rewriter.Pipeline, opts verify.VerifyOptions, stop *atomic.Bool, events chan<- verifyEvent) {
+func verifyRuns(p *ir.Program, pl rewriter.Pipeline, opts verify.PipelineOptions, stop *atomic.Bool, events chan<- verifyEvent) {
 	runs := opts.Runs
 	res := newVerifyResult(opts)
 	finish := func(err error) {
@@ -269,7 +269,7 @@ func verifyRuns(p *ir.Program, pl rewriter.Pipeline, opts verify.VerifyOptions, 
 	events <- verifyEvent{Phase: "passes", Runs: runs}
 	one := opts
 	one.Runs = 1
-	pv, err := verify.VerifyPasses(p, pl, one)
+	pv, err := verify.Pipeline(p, pl, one)
 	if pv != nil {
 		res.Anchored = pv.AnchoredSinks
 		res.PassMillis = float64(pv.PassTime.Microseconds()) / 1000

@@ -25,7 +25,7 @@ func verifyWOL(t *testing.T, src string, params rule.Params) map[string]verify.R
 	require.NoError(t, err)
 	set, diags := drr.LoadSource(ctx, drr.LoadOptions{}, "fused_weight_only_linear.drr", []byte(src))
 	require.False(t, diags.HasErrors(), "%v", diags)
-	res, err := verify.VerifyRules(set, verify.RuleOptions{Rewrite: rewriter.Options{Params: params}, Jobs: 1})
+	res, err := verify.Rules(set, verify.RuleOptions{Rewrite: rewriter.Options{Params: params}, Jobs: 1})
 	require.NoError(t, err)
 	out := map[string]verify.RuleStatus{}
 	for _, r := range res {
@@ -124,7 +124,7 @@ func TestWeightOnlyLinearProgramMode(t *testing.T) {
 		require.NoError(t, err)
 		pl, err := reg.Pipeline(ctx, "gpu_inference")
 		require.NoError(t, err)
-		res, err := verify.VerifyPasses(p, pl, verify.VerifyOptions{Registry: reg, Rewrite: rewriter.Options{Params: tc.params}})
+		res, err := verify.Pipeline(p, pl, verify.PipelineOptions{Registry: reg, Rewrite: rewriter.Options{Params: tc.params}})
 		require.NoError(t, err, "%v", tc.params)
 		n := 0
 		for op := range res.After.Walk() {

@@ -3,6 +3,7 @@ package stats
 import (
 	"github.com/pirdrr/drr/cost"
 	"github.com/pirdrr/drr/rewriter"
+	"slices"
 )
 
 // Counts are a rule's or a rule instance's counts in one pass (see the package documentation).
@@ -157,7 +158,7 @@ func addPass(sum *Pass, p Pass) {
 	sum.DurationNS += p.DurationNS
 	sum.After = addSummary(sum.After, p.After)
 	for _, w := range p.Warnings {
-		if !contains(sum.Warnings, w) {
+		if !slices.Contains(sum.Warnings, w) {
 			sum.Warnings = append(sum.Warnings, w)
 		}
 	}
@@ -195,13 +196,4 @@ func addPass(sum *Pass, p Pass) {
 			s.Instances[j].Counts.add(inst.Counts)
 		}
 	}
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }

@@ -3,7 +3,7 @@
 //
 // # Verifying pipelines
 //
-// VerifyPasses runs a pipeline on a copy of a program and compares the program before and after with
+// Pipeline runs a pipeline on a copy of a program and compares the program before and after with
 // interp.Compare, on the inputs and weights the options give (drawn from a seed, or from the statistics a capture
 // recorded). A program without outputs gets fetch ops for its sinks first (AnchorSinks), so that dead-code
 // elimination does not erase it and there is something to compare.

@@ -71,8 +71,8 @@ func TestVerifyCorpusInference(t *testing.T) {
 			p := loadCorpus(t, ctx, m.file)
 			reg := shippedRegistry(t)
 			start := time.Now()
-			res, err := verify.VerifyPasses(p, pipeline(t, ctx, reg, "inference"),
-				verify.VerifyOptions{CompareOptions: corpusOptions(m.input), Registry: reg})
+			res, err := verify.Pipeline(p, pipeline(t, ctx, reg, "inference"),
+				verify.PipelineOptions{CompareOptions: corpusOptions(m.input), Registry: reg})
 			require.NoError(t, err, "%v", res.Report)
 			require.NotEmpty(t, res.Report.Outputs)
 			for _, o := range res.Report.Outputs {
@@ -111,8 +111,8 @@ func TestVerifyCorpusFoldConstants(t *testing.T) {
 			p := loadCorpus(t, ctx, m.file)
 			reg := shippedRegistry(t)
 			start := time.Now()
-			res, err := verify.VerifyPasses(p, pipeline(t, ctx, reg, "inference", "fold_constants"),
-				verify.VerifyOptions{CompareOptions: corpusOptions(m.input), Registry: reg, FillWeights: true, WeightSeed: 5})
+			res, err := verify.Pipeline(p, pipeline(t, ctx, reg, "inference", "fold_constants"),
+				verify.PipelineOptions{CompareOptions: corpusOptions(m.input), Registry: reg, FillWeights: true, WeightSeed: 5})
 			require.NoError(t, err, "%v", res.Report)
 			if m.training {
 				// The training batch norms write their running statistics: those parameters are not constants.

@@ -12,8 +12,8 @@ import (
 
 // Program verification: run passes on a copy of a program and compare the two with real numbers.
 
-// VerifyOptions configures VerifyPasses.
-type VerifyOptions struct {
+// PipelineOptions configures Pipeline.
+type PipelineOptions struct {
 	// interp.CompareOptions configures the comparison: runs, seed, tolerances, precision, dynamic dims, input shapes.
 	interp.CompareOptions
 	// Registry provides the natives the passes need (nil: an empty registry).
@@ -26,8 +26,8 @@ type VerifyOptions struct {
 	WeightSeed  uint64
 }
 
-// PassVerification is the outcome of VerifyPasses.
-type PassVerification struct {
+// PipelineVerification is the outcome of Pipeline.
+type PipelineVerification struct {
 	// Before is the program the passes ran on (a copy of the input, with anchored sinks and filled weights);
 	// After is the result of the passes.
 	Before, After *ir.Program
@@ -46,15 +46,15 @@ type PassVerification struct {
 	PassTime, CompareTime time.Duration
 }
 
-// VerifyPasses checks that a pipeline preserves what a program computes: it copies p (p itself is not changed),
+// Pipeline checks that a pipeline preserves what a program computes: it copies p (p itself is not changed),
 // anchors its sink outputs when it has no fetch, shadow_output or set_parameter (AnchorSinks: otherwise dead-code
 // elimination may erase the whole model), optionally fills its weights, runs pl on a second copy, and compares the
 // two with interp.Compare. The error is the pipeline's, an evaluation error (an *interp.OpError naming the op and
 // its position when an op cannot be evaluated), or one wrapping interp.ErrMismatch when outputs differ beyond the
-// tolerance; the PassVerification is returned with whatever was done.
-func VerifyPasses(p *ir.Program, pl rewriter.Pipeline, opts VerifyOptions) (*PassVerification, error) {
+// tolerance; the PipelineVerification is returned with whatever was done.
+func Pipeline(p *ir.Program, pl rewriter.Pipeline, opts PipelineOptions) (*PipelineVerification, error) {
 	before := p.Clone()
-	res := &PassVerification{Before: before}
+	res := &PipelineVerification{Before: before}
 	n, err := AnchorSinks(before)
 	if err != nil {
 		return res, err

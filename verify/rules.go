@@ -51,7 +51,7 @@ func (s RuleStatus) String() string {
 	return "ok"
 }
 
-// RuleOptions configures VerifyRules.
+// RuleOptions configures Rules.
 type RuleOptions struct {
 	// interp.CompareOptions configures the comparisons: runs, seed, tolerances, precision. Dynamic dims do not occur in
 	// instances (their shapes are static).
@@ -122,9 +122,9 @@ func NewRuleVerifier(set *rule.Set, opts RuleOptions) (*RuleVerifier, error) {
 	return &RuleVerifier{set: set, auto: auto, pass: pass, reg: reg, opts: opts, dead: lint.DeadInstances(set)}, nil
 }
 
-// VerifyRules verifies every rule of set (see RuleVerifier.Verify), opts.Jobs at a time, and returns the results in
+// Rules verifies every rule of set (see RuleVerifier.Verify), opts.Jobs at a time, and returns the results in
 // rule order.
-func VerifyRules(set *rule.Set, opts RuleOptions) ([]*RuleVerification, error) {
+func Rules(set *rule.Set, opts RuleOptions) ([]*RuleVerification, error) {
 	v, err := NewRuleVerifier(set, opts)
 	if err != nil {
 		return nil, err

@@ -44,7 +44,7 @@ func loadRules(t testing.TB, ctx *ir.Context, src string) *rule.Set {
 
 func verifyAll(t testing.TB, set *rule.Set, reg *rewriter.Registry) map[string]*verify.RuleVerification {
 	t.Helper()
-	res, err := verify.VerifyRules(set, verify.RuleOptions{Registry: reg})
+	res, err := verify.Rules(set, verify.RuleOptions{Registry: reg})
 	require.NoError(t, err)
 	out := map[string]*verify.RuleVerification{}
 	for _, r := range res {

@@ -49,7 +49,7 @@ func TestVerifyPassesSampleWeights(t *testing.T) {
 	p, err := sample.Load(ctx)
 	require.NoError(t, err)
 	reg := shippedRegistry(t)
-	res, err := verify.VerifyPasses(p, pipeline(t, ctx, reg, "inference"), verify.VerifyOptions{Registry: reg})
+	res, err := verify.Pipeline(p, pipeline(t, ctx, reg, "inference"), verify.PipelineOptions{Registry: reg})
 	require.NoError(t, err, "%v", res.Report)
 	assert.Empty(t, res.WeightOps, "fold_constants folded the batch-norm arithmetic")
 	assert.Positive(t, res.Passes[len(res.Passes)-1].Changes)
@@ -60,7 +60,7 @@ func TestVerifyPassesSample(t *testing.T) {
 	ctx, p := sampleProgram(t)
 	reg := shippedRegistry(t)
 	printed := string(pirtext.Print(p, pirtext.WriteOptions{}))
-	res, err := verify.VerifyPasses(p, pipeline(t, ctx, reg, "inference"), verify.VerifyOptions{Registry: reg})
+	res, err := verify.Pipeline(p, pipeline(t, ctx, reg, "inference"), verify.PipelineOptions{Registry: reg})
 	require.NoError(t, err)
 	assert.Equal(t, printed, string(pirtext.Print(p, pirtext.WriteOptions{})), "the input program is not changed")
 	require.NotNil(t, res.Report)
@@ -83,14 +83,14 @@ func TestVerifyPassesFoldConstants(t *testing.T) {
 	reg := shippedRegistry(t)
 	pl := pipeline(t, ctx, reg, "inference")
 
-	res, err := verify.VerifyPasses(p, pl, verify.VerifyOptions{Registry: reg})
+	res, err := verify.Pipeline(p, pl, verify.PipelineOptions{Registry: reg})
 	require.NoError(t, err)
 	fold := res.Passes[len(res.Passes)-1]
 	assert.Equal(t, "fold_constants", fold.Pass)
 	assert.Zero(t, fold.Changes, "no weight data: a no-op")
 	assert.Positive(t, countOps(res.After, "pd_op.sqrt_"), "reinplace made sqrt(var+eps) inplace")
 
-	res, err = verify.VerifyPasses(p, pl, verify.VerifyOptions{Registry: reg, FillWeights: true, WeightSeed: 5})
+	res, err = verify.Pipeline(p, pl, verify.PipelineOptions{Registry: reg, FillWeights: true, WeightSeed: 5})
 	require.NoError(t, err, "%v", res.Report)
 	assert.Equal(t, 27, res.WeightsFilled)
 	fold = res.Passes[len(res.Passes)-1]
@@ -158,7 +158,7 @@ func TestVerifyPassesErrors(t *testing.T) {
 	reg := shippedRegistry(t)
 	set := loadRules(t, ctx, WrongConvBNFold)
 	pl := append(pipeline(t, ctx, reg, "inplace"), rewriter.NewRulePass("rules", set))
-	res, err := verify.VerifyPasses(p, pl, verify.VerifyOptions{Registry: reg})
+	res, err := verify.Pipeline(p, pl, verify.PipelineOptions{Registry: reg})
 	require.ErrorIs(t, err, interp.ErrMismatch)
 	require.NotNil(t, res.Report)
 	assert.False(t, res.Report.OK())
@@ -172,7 +172,7 @@ func TestVerifyPassesErrors(t *testing.T) {
 `
 	q, _, err := pirtext.Parse(ctx, "decode.pir", []byte(src), pirtext.ReadOptions{})
 	require.NoError(t, err)
-	res, err = verify.VerifyPasses(q, pipeline(t, ctx, reg, "inference"), verify.VerifyOptions{Registry: reg})
+	res, err = verify.Pipeline(q, pipeline(t, ctx, reg, "inference"), verify.PipelineOptions{Registry: reg})
 	require.ErrorIs(t, err, interp.ErrUnsupported)
 	assert.Nil(t, res.Report)
 	assert.Contains(t, err.Error(), "cannot evaluate pd_op.decode_jpeg at decode.pir:3")
@@ -191,7 +191,7 @@ func TestAnchorSinks(t *testing.T) {
 	p, _, err := pirtext.Parse(ctx, "sinks.pir", []byte(src), pirtext.ReadOptions{})
 	require.NoError(t, err)
 	reg := shippedRegistry(t)
-	res, err := verify.VerifyPasses(p, pipeline(t, ctx, reg, "dce"), verify.VerifyOptions{Registry: reg})
+	res, err := verify.Pipeline(p, pipeline(t, ctx, reg, "dce"), verify.PipelineOptions{Registry: reg})
 	require.NoError(t, err)
 	assert.Equal(t, 1, res.AnchoredSinks, "exp's result; full is a constant, not a sink")
 	assert.Equal(t, 1, countOps(res.After, "pd_op.exp"))
@@ -206,7 +206,7 @@ func TestAnchorSinks(t *testing.T) {
 	assert.Zero(t, n, "a program with a fetch is left alone")
 }
 
-// VerifyPasses evaluates both copies on the inputs the program recorded (ir.Program.Feeds, as GraphNet's
+// Pipeline evaluates both copies on the inputs the program recorded (ir.Program.Feeds, as GraphNet's
 // input_meta.py gives token ids): a token-type table of two rows is read with the recorded ids, which random ids
 // would overrun.
 func TestVerifyPassesUsesRecordedFeeds(t *testing.T) {
@@ -226,7 +226,7 @@ func TestVerifyPassesUsesRecordedFeeds(t *testing.T) {
 	ids[8] = 1 // 0, 1, 0, 0
 	p.Feeds = map[string]*ir.Variable{"ids": {Name: "ids", Type: p.Body().First().Result(0).Type(), Data: ids}}
 	reg := shippedRegistry(t)
-	res, err := verify.VerifyPasses(p, pipeline(t, ctx, reg, "inference"), verify.VerifyOptions{Registry: reg,
+	res, err := verify.Pipeline(p, pipeline(t, ctx, reg, "inference"), verify.PipelineOptions{Registry: reg,
 		CompareOptions: interp.CompareOptions{Runs: 2}})
 	require.NoError(t, err)
 	assert.True(t, res.Report.OK())
@@ -242,8 +242,8 @@ func TestEmbedding3Verifies(t *testing.T) {
 	p, _, err := pirtext.ParseFile(ctx, "testdata/embedding3_eltwise_layernorm.pir", pirtext.ReadOptions{})
 	require.NoError(t, err)
 	reg := shippedRegistry(t)
-	res, err := verify.VerifyPasses(p, pipeline(t, ctx, reg, "embedding_eltwise_layernorm_fuse"),
-		verify.VerifyOptions{Registry: reg, CompareOptions: interp.CompareOptions{Runs: 1}})
+	res, err := verify.Pipeline(p, pipeline(t, ctx, reg, "embedding_eltwise_layernorm_fuse"),
+		verify.PipelineOptions{Registry: reg, CompareOptions: interp.CompareOptions{Runs: 1}})
 	require.NoError(t, err)
 	require.True(t, res.Report.OK(), "%s", res.Report)
 	assert.Equal(t, 1, countOps(res.After, "pd_op.fused_embedding_eltwise_layernorm"), "the three lookups are fused")

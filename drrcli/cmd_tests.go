@@ -8,6 +8,8 @@ import (
 	"github.com/pirdrr/drr/drrtest"
 )
 
+// The command test lives in cmd_tests.go, not cmd_test.go like the other commands: a file of that name would be
+// one of the package's tests.
 func init() {
 	register(&command{
 		name:    "test",
