@@ -2,7 +2,6 @@ package interp
 
 import (
 	"math"
-	"math/rand/v2"
 
 	"github.com/pirdrr/drr/interp/tensor"
 	"github.com/pirdrr/drr/ir"
@@ -91,7 +90,7 @@ func statsDist(dt ir.DType, s *ir.TensorStats) distribution {
 }
 
 // sample draws one value from r.
-func (d distribution) sample(r *rand.Rand) float64 {
+func (d distribution) sample(r *stream) float64 {
 	switch d.kind {
 	case distNormal:
 		if d.constant {
@@ -99,21 +98,20 @@ func (d distribution) sample(r *rand.Rand) float64 {
 		}
 		// The conversion rounds the product, so that no platform fuses it into a multiply-add (Go allows FMA
 		// fusion otherwise) and every machine draws the same numbers.
-		v := d.mean + float64(d.std*r.NormFloat64())
-		return min(max(v, d.lo), d.hi)
+		return clamp(d.mean+float64(d.std*r.normal()), d.lo, d.hi)
 	case distInts:
 		n := d.hi - d.lo + 1
 		if n > 1<<62 || n < 1 {
-			return d.lo + math.Floor(float64(r.Float64()*n))
+			return d.lo + math.Floor(float64(r.float64()*n))
 		}
-		return d.lo + float64(r.Int64N(int64(n)))
+		return d.lo + float64(r.intN(uint64(n)))
 	case distBool:
-		if r.Float64() < d.mean {
+		if r.float64() < d.mean {
 			return 1
 		}
 		return 0
 	}
-	return d.lo + float64((d.hi-d.lo)*r.Float64())
+	return d.lo + float64((d.hi-d.lo)*r.float64())
 }
 
 // drawInto fills dst with values of d rounded to dt, from the tensor seed.
@@ -121,21 +119,63 @@ func drawInto[E tensor.Float](dst []E, seed uint64, dt ir.DType, d distribution)
 	chunks := (len(dst) + drawChunk - 1) / drawChunk
 	tensor.ParallelFor(chunks, drawChunk*8, func(c0, c1 int) {
 		for c := c0; c < c1; c++ {
-			r := tensor.NewRand(splitmix(seed ^ splitmix(uint64(c)+0x51ed2701)))
-			lo, hi := c*drawChunk, min((c+1)*drawChunk, len(dst))
-			for i := lo; i < hi; i++ {
-				v := RoundTo(dt, d.sample(r))
-				if d.kind == distUniform && v >= d.hi && d.hi > d.lo {
-					// Rounding to the element type can reach the open upper bound.
-					v = RoundTo(dt, math.Nextafter(d.hi, d.lo))
-					if v >= d.hi {
-						v = d.lo
-					}
-				}
-				dst[i] = E(v)
-			}
+			r := newStream(splitmix(seed ^ splitmix(uint64(c)+0x51ed2701)))
+			drawChunkInto(dst[c*drawChunk:min((c+1)*drawChunk, len(dst))], &r, dt, d)
 		}
 	})
+}
+
+// drawChunkInto fills one chunk from r. The float32 normal and uniform draws, nearly all of a model's weights and
+// inputs, have loops of their own without a switch per element; every other case goes through sample and
+// RoundTo, and all give the same numbers as sample and RoundTo would.
+func drawChunkInto[E tensor.Float](dst []E, r *stream, dt ir.DType, d distribution) {
+	switch {
+	case dt == ir.DTypeFloat32 && d.kind == distNormal && !d.constant:
+		mean, std, lo, hi := d.mean, d.std, d.lo, d.hi
+		for i := range dst {
+			dst[i] = E(float32(clamp(mean+float64(std*r.normal()), lo, hi)))
+		}
+		return
+	case dt == ir.DTypeFloat32 && d.kind == distUniform:
+		lo, width := d.lo, d.hi-d.lo
+		for i := range dst {
+			v := float64(float32(lo + float64(width*r.float64())))
+			if v >= d.hi && d.hi > d.lo {
+				v = uniformCeiling(dt, d)
+			}
+			dst[i] = E(v)
+		}
+		return
+	}
+	for i := range dst {
+		v := RoundTo(dt, d.sample(r))
+		if d.kind == distUniform && v >= d.hi && d.hi > d.lo {
+			v = uniformCeiling(dt, d)
+		}
+		dst[i] = E(v)
+	}
+}
+
+// clamp returns v limited to [lo, hi], for v, lo and hi that are not NaN: two comparisons, where min and max
+// (which order NaNs and signed zeros) take most of the time of a draw.
+func clamp(v, lo, hi float64) float64 {
+	if v < lo {
+		v = lo
+	}
+	if v > hi {
+		v = hi
+	}
+	return v
+}
+
+// uniformCeiling is what a uniform draw that rounding to the element type carried to the open upper bound becomes:
+// the largest value of the type below the bound, or the lower bound when the type has none between them.
+func uniformCeiling(dt ir.DType, d distribution) float64 {
+	v := RoundTo(dt, math.Nextafter(d.hi, d.lo))
+	if v >= d.hi {
+		v = d.lo
+	}
+	return v
 }
 
 // drawTensor draws a host tensor.
