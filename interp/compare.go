@@ -39,6 +39,11 @@ type CompareOptions struct {
 	BudgetFactor float64
 	// NoConfirm turns off the float64 confirmation of a float32 mismatch (see Compare).
 	NoConfirm bool
+	// KeepDraws bounds the bytes of random weights the before program's evaluation keeps for the after program's,
+	// which reads the same numbers without drawing them again (drawing is most of a large transformer's
+	// verification); beyond the bound a weight is drawn again. 0 means DefaultKeepDraws; negative keeps none, so
+	// that each weight lives only from its first to its last reader in each program.
+	KeepDraws int64
 	// NoRebatch turns off the evaluation at Options.Batch of programs whose static inputs bake a larger captured
 	// batch in (see Compare and rebatch.go).
 	NoRebatch bool
@@ -317,6 +322,9 @@ func compare(before, after *ir.Program, opts CompareOptions) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
+		if feed.lazy != nil {
+			feed.lazy.keepLimit = opts.keepLimit()
+		}
 		rb, err := Evaluate(before, feed, opts.Options)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", errBefore, err)
@@ -370,6 +378,17 @@ func compare(before, after *ir.Program, opts CompareOptions) (*Report, error) {
 	}
 	bad = append(bad, rep.Unmatched...)
 	return rep, fmt.Errorf("%w: %s", ErrMismatch, strings.Join(bad, "; "))
+}
+
+// keepLimit is KeepDraws with its default, as an int.
+func (o CompareOptions) keepLimit() int {
+	switch {
+	case o.KeepDraws < 0:
+		return 0
+	case o.KeepDraws == 0:
+		return DefaultKeepDraws
+	}
+	return int(min(o.KeepDraws, math.MaxInt))
 }
 
 func maxIndex(pairs [][2]int, side int) int {

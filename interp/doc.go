@@ -69,13 +69,14 @@
 // the split, so results are bit-identical for every GOMAXPROCS. A value is dropped right after the top-level op
 // that reads it last (a parameter's buffer too), and random parameters are drawn when first read: a model whose
 // weights do not fit in memory (a 7-billion-parameter graph drawn from statistics) is evaluated holding only the
-// weights and activations of the ops in flight.
+// weights and activations of the ops in flight, and up to 1 GiB of draws Compare's first program keeps for its
+// second.
 //
 // # Random data
 //
 // RandomFeed draws inputs and weights deterministically from a seed, one stream per tensor name, so a weight gets
 // the same values in every program that reads it; a tensor is drawn in chunks of 16384 elements, each from its own
-// generator, so the numbers do not depend on the machine or the number of goroutines. A program carrying recorded
+// xoshiro256++ generator (normal values from the ziggurat of stream.go), so the numbers do not depend on the machine or the number of goroutines. A program carrying recorded
 // statistics (ir.Variable.Stats on parameters, ir.Program.Feeds for inputs: what a GraphNet capture records) is
 // fed values drawn from them — floats normal with the recorded mean and deviation, clipped to the recorded range;
 // integers such as token ids uniform over their recorded range; recorded input data as is. Otherwise dynamic input

@@ -254,3 +254,40 @@ func TestCompareFallsBackToTheRecordedShapes(t *testing.T) {
 	_, err = Compare(b.p, b.p.Clone(), CompareOptions{Runs: 1, Options: Options{InputShapes: map[string][]int{"scores": {2}}}})
 	require.ErrorContains(t, err, "out of range")
 }
+
+// TestLazyDrawsAreKeptForTheSecondProgram: the two programs of a lazy feed draw a weight once — the first keeps
+// its draw for the second — and a program that writes the weight in place (set_value_with_tensor_, which writes
+// its operand's buffer) writes a copy: the second program reads the numbers drawn, as it would have drawn them.
+func TestLazyDrawsAreKeptForTheSecondProgram(t *testing.T) {
+	build := func(writes bool) *ir.Program {
+		b := newBuilder(t)
+		w := b.param("w", 3, 4)
+		b.p.Params["w"].Stats = &ir.TensorStats{Min: -1, Max: 1, Mean: 0, Std: 0.5}
+		b.fetch(b.v("pd_op.reshape", b.v("pd_op.assign", w), b.ints(-1)), "before", 0)
+		if writes {
+			b.va("pd_op.set_value_with_tensor_", []*ir.Value{w, b.full([]int64{3, 2}, 7), b.ints(0), b.ints(4), b.ints(2)},
+				attr("axes", b.ctx.Int64s(1)), attr("decrease_axes", b.ctx.Int64s()), attr("none_axes", b.ctx.Int64s()))
+		}
+		require.Empty(t, ir.Verify(b.p).Errors())
+		return b.p
+	}
+	writer, reader := build(true), build(false)
+	for _, prec := range []Precision{Float64, Float32} {
+		eager, err := RandomFeed(5, Options{}, reader)
+		require.NoError(t, err)
+		want, err := Evaluate(reader, eager, Options{Precision: prec})
+		require.NoError(t, err)
+
+		lazy, err := randomFeed(5, Options{}, []*ir.Program{writer, reader}, nil, true)
+		require.NoError(t, err)
+		lazy.lazy.keepLimit = DefaultKeepDraws
+		_, err = Evaluate(writer, lazy, Options{Precision: prec})
+		require.NoError(t, err)
+		require.Contains(t, lazy.lazy.kept, "w", "%v: the first reader keeps its draw", prec)
+		second, err := Evaluate(reader, lazy, Options{Precision: prec})
+		require.NoError(t, err)
+		assert.Empty(t, lazy.lazy.kept, "%v: the second reader takes the kept draw", prec)
+		assert.Zero(t, lazy.lazy.keptBytes, "%v", prec)
+		assert.Equal(t, want.Outputs, second.Outputs, "%v: the second program reads the weight as drawn", prec)
+	}
+}

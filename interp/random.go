@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"sync"
+	"unsafe"
 
 	"github.com/pirdrr/drr/interp/tensor"
 	"github.com/pirdrr/drr/ir"
@@ -87,14 +89,38 @@ func randomFeed(seed uint64, opts Options, progs []*ir.Program, cache map[string
 }
 
 // lazyParams are the random parameters of a feed drawn when first read.
+//
+// Compare evaluates two programs on one feed, one after the other, and both read (nearly) every weight: a draw of
+// the first program is kept for the second, which takes it as borrowed data (copied before any write, by either
+// program), as long as the kept draws stay within keepLimit; beyond that the second program draws the weight
+// again (the same numbers), so that a model whose weights do not fit in memory still runs with each weight alive
+// from its first to its last reader (CompareOptions.KeepDraws sets the bound). Keeping halves the draws of a model whose weights fit (a transformer's
+// verify spent most of its time drawing weights).
 type lazyParams struct {
 	seed   uint64
 	opts   Options
 	params map[string]*paramInfo
+
+	// keepLimit bounds the bytes of kept draws (CompareOptions.KeepDraws); 0 keeps none.
+	keepLimit int
+
+	mu        sync.Mutex
+	kept      map[string]keptDraw // the draws of the program that read them first, by name
+	keptBytes int
 }
 
+// keptDraw is a draw kept for the next reader: its elements ([]T of the evaluation's precision) and their size.
+type keptDraw struct {
+	data  any
+	bytes int
+}
+
+// DefaultKeepDraws is CompareOptions.KeepDraws by default: 1 GiB of draws kept for the after program.
+const DefaultKeepDraws = 1 << 30
+
 // drawParam draws a lazy parameter straight into a buffer of the evaluation's precision (the values RandomFeed
-// would give it, rounded to its element type). ok is false when the feed does not draw the parameter.
+// would give it, rounded to its element type), or takes the draw kept for it. ok is false when the feed does not
+// draw the parameter.
 func drawParam[T tensor.Float](lp *lazyParams, name string) (v *value[T], ok bool, err error) {
 	if lp == nil || lp.params[name] == nil {
 		return nil, false, nil
@@ -108,9 +134,31 @@ func drawParam[T tensor.Float](lp *lazyParams, name string) (v *value[T], ok boo
 	if err != nil {
 		return nil, true, err
 	}
+	size := n * int(unsafe.Sizeof(T(0)))
+	lp.mu.Lock()
+	if k, ok := lp.kept[name]; ok {
+		delete(lp.kept, name)
+		lp.keptBytes -= k.bytes
+		if data, ok := k.data.([]T); ok && len(data) == n {
+			lp.mu.Unlock()
+			return &value[T]{buf: &buffer[T]{data: data, borrowed: true}, shape: shape, dtype: dt}, true, nil
+		}
+	}
+	lp.mu.Unlock()
 	data := make([]T, n)
 	drawInto(data, mix(lp.seed, "param:"+name), dt, d)
-	return &value[T]{buf: &buffer[T]{data: data}, shape: shape, dtype: dt}, true, nil
+	keep := false
+	lp.mu.Lock()
+	if lp.keptBytes+size <= lp.keepLimit {
+		if lp.kept == nil {
+			lp.kept = map[string]keptDraw{}
+		}
+		lp.kept[name] = keptDraw{data: data, bytes: size}
+		lp.keptBytes += size
+		keep = true
+	}
+	lp.mu.Unlock()
+	return &value[T]{buf: &buffer[T]{data: data, borrowed: keep}, shape: shape, dtype: dt}, true, nil
 }
 
 // FillRandomWeights stores random data (as RandomFeed would generate it for this seed) in ir.Variable.Data for
