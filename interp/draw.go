@@ -2,6 +2,7 @@ package interp
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/pirdrr/drr/interp/tensor"
 	"github.com/pirdrr/drr/ir"
@@ -131,10 +132,31 @@ func drawInto[E tensor.Float](dst []E, seed uint64, dt ir.DType, d distribution)
 func drawChunkInto[E tensor.Float](dst []E, r *stream, dt ir.DType, d distribution) {
 	switch {
 	case dt == ir.DTypeFloat32 && d.kind == distNormal && !d.constant:
+		// stream.next and normal's common case written out on local state, which stays in registers (through the
+		// pointer, each number cost four loads and four stores in a chain); the rare rest goes to normalOutside.
 		mean, std, lo, hi := d.mean, d.std, d.lo, d.hi
+		s0, s1, s2, s3 := r.s0, r.s1, r.s2, r.s3
 		for i := range dst {
-			dst[i] = E(float32(clamp(mean+float64(std*r.normal()), lo, hi)))
+			u := bits.RotateLeft64(s0+s3, 23) + s0
+			t := s1 << 17
+			s2 ^= s0
+			s3 ^= s1
+			s1 ^= s2
+			s0 ^= s3
+			s2 ^= t
+			s3 = bits.RotateLeft64(s3, 45)
+			layer := u & (zigLayers - 1)
+			z := float64(int64(u>>11)) * 0x1p-53 * zigX[layer]
+			if z < zigX[layer+1] {
+				z = withSign(z, u)
+			} else {
+				r.s0, r.s1, r.s2, r.s3 = s0, s1, s2, s3
+				z = r.normalOutside(u, layer, z)
+				s0, s1, s2, s3 = r.s0, r.s1, r.s2, r.s3
+			}
+			dst[i] = E(float32(clamp(mean+float64(std*z), lo, hi)))
 		}
+		r.s0, r.s1, r.s2, r.s3 = s0, s1, s2, s3
 		return
 	case dt == ir.DTypeFloat32 && d.kind == distUniform:
 		lo, width := d.lo, d.hi-d.lo

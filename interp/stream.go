@@ -91,30 +91,35 @@ func init() {
 
 // normal returns a standard normal variate.
 func (s *stream) normal() float64 {
-	for {
-		u := s.next()
-		i := u & (zigLayers - 1)
-		z := float64(int64(u>>11)) * 0x1p-53 * zigX[i]
-		if z < zigX[i+1] {
-			// Inside the rectangle that lies wholly under the curve: the common case (about 98.8 %). The sign
-			// goes on without a branch (a random branch mispredicts half the time).
-			return withSign(z, u)
-		}
-		if i == 0 {
-			// The tail beyond zigR (Marsaglia's method): exact, and rare (about 0.1 % of draws).
-			for {
-				a := -math.Log(s.open()) / zigR
-				b := -math.Log(s.open())
-				if 2*b > a*a {
-					z = zigR + a
-					break
-				}
-			}
-		} else if zigF[i]+s.float64()*(zigF[i+1]-zigF[i]) >= math.Exp(-0.5*z*z) {
-			continue // above the curve in the wedge: draw again
-		}
+	u := s.next()
+	i := u & (zigLayers - 1)
+	z := float64(int64(u>>11)) * 0x1p-53 * zigX[i]
+	if z < zigX[i+1] {
+		// Inside the rectangle that lies wholly under the curve: the common case (about 98.8 %). The sign goes
+		// on without a branch (a random branch mispredicts half the time).
 		return withSign(z, u)
 	}
+	return s.normalOutside(u, i, z)
+}
+
+// normalOutside finishes a draw of normal whose point z (from the number u, in layer i) fell outside the layer's
+// inner rectangle: into the tail, into the wedge under the curve, or above the curve, where normal draws again.
+// Loops that inline normal's common case (drawChunkInto) call it for the rest, so they draw the same numbers.
+func (s *stream) normalOutside(u, i uint64, z float64) float64 {
+	if i == 0 {
+		// The tail beyond zigR (Marsaglia's method): exact, and rare (about 0.1 % of draws).
+		for {
+			a := -math.Log(s.open()) / zigR
+			b := -math.Log(s.open())
+			if 2*b > a*a {
+				return withSign(zigR+a, u)
+			}
+		}
+	}
+	if zigF[i]+s.float64()*(zigF[i+1]-zigF[i]) >= math.Exp(-0.5*z*z) {
+		return s.normal() // above the curve in the wedge: draw again
+	}
+	return withSign(z, u)
 }
 
 // withSign returns z ≥ 0 negated when bit 7 of u (the bit after the layer's) is set.
