@@ -42,9 +42,31 @@ func registerBinary[T tensor.Float](r registry[T]) {
 	r["pd_op.prelu"] = kPrelu[T]
 	r["pd_op.swiglu"] = kSwiglu[T]
 	r["pd_op.add_n"] = kAddN[T]
-	r["pd_op.bce_loss"] = kBCELoss[T]
-	r["pd_op.huber_loss"] = kHuberLoss[T]
-	r["pd_op.sigmoid_cross_entropy_with_logits"] = kSigmoidCE[T]
+	// fmax/fmin ignore a NaN operand (the other is the result); maximum/minimum propagate it.
+	r["pd_op.fmax"] = binaryFunc[T](func(x, y float64) float64 {
+		if math.IsNaN(x) || y > x {
+			return y
+		}
+		return x
+	})
+	r["pd_op.fmin"] = binaryFunc[T](func(x, y float64) float64 {
+		if math.IsNaN(x) || y < x {
+			return y
+		}
+		return x
+	})
+	r["pd_op.atan2"] = binaryFunc[T](math.Atan2)
+	r["pd_op.heaviside"] = binaryFunc[T](func(x, y float64) float64 {
+		switch {
+		case x == 0:
+			return y
+		case x > 0:
+			return 1
+		case x < 0:
+			return 0
+		}
+		return x // NaN
+	})
 }
 
 // binaryFunc is a broadcasting kernel of f.
@@ -399,79 +421,6 @@ func kAddN[T tensor.Float](c *call[T]) ([]*value[T], error) {
 		}
 	}
 	return c.one(acc, nil)
-}
-
-// kBCELoss is −(label·log(x) + (1−label)·log(1−x)), each log clamped at −100 as Paddle does.
-func kBCELoss[T tensor.Float](c *call[T]) ([]*value[T], error) {
-	x, label, err := c.pair()
-	if err != nil {
-		return nil, err
-	}
-	return c.one(mapBinary(x, label, func(p, l float64) float64 {
-		return -(l*max(math.Log(p), -100) + (1-l)*max(math.Log(1-p), -100))
-	}))
-}
-
-// kHuberLoss returns (loss, residual): residual = label − input; loss = r²/2 when |r| ≤ delta, else
-// delta·(|r| − delta/2).
-func kHuberLoss[T tensor.Float](c *call[T]) ([]*value[T], error) {
-	x, label, err := c.pair()
-	if err != nil {
-		return nil, err
-	}
-	delta := c.attrFloat("delta", 1)
-	res, err := mapBinary(label, x, func(l, p float64) float64 { return l - p })
-	if err != nil {
-		return nil, err
-	}
-	loss := mapUnary(res, func(r float64) float64 {
-		if a := math.Abs(r); a > delta {
-			return delta * (a - delta/2)
-		}
-		return r * r / 2
-	})
-	return []*value[T]{c.out(loss, 0), c.out(res, 1)}, nil
-}
-
-// kSigmoidCE is Paddle's sigmoid_cross_entropy_with_logits: max(x, 0) − x·label + pos_weight·log(1 + e^−|x|),
-// 0 where label equals ignore_index, divided by the number of other labels when normalize is set.
-func kSigmoidCE[T tensor.Float](c *call[T]) ([]*value[T], error) {
-	x, label, err := c.pair()
-	if err != nil {
-		return nil, err
-	}
-	pw, err := c.optIn(2)
-	if err != nil {
-		return nil, err
-	}
-	if !sameInts(x.Shape, label.Shape) || pw != nil && !sameInts(x.Shape, pw.Shape) {
-		return nil, fmt.Errorf("x %v, label %v and pos_weight must have one shape", x.Shape, label.Shape)
-	}
-	ignore := c.attrInt("ignore_index", -100)
-	out := make([]T, len(x.Data))
-	norm := 0
-	for i, xv := range x.Data {
-		a, l := float64(xv), float64(label.Data[i])
-		if int(l) == ignore {
-			continue
-		}
-		w := 1.0
-		if pw != nil {
-			w = float64(pw.Data[i])
-		}
-		out[i] = T(max(a, 0) - a*l + math.Log(1+math.Exp(-math.Abs(a)))*w)
-	}
-	if c.attrBool("normalize", false) {
-		for _, l := range label.Data {
-			if d := float64(l) - float64(ignore); d < -1e-6 || d > 1e-6 {
-				norm++
-			}
-		}
-		for i := range out {
-			out[i] = T(float64(out[i]) / float64(norm))
-		}
-	}
-	return c.one(&tensor.Tensor[T]{Shape: append([]int{}, x.Shape...), Data: out}, nil)
 }
 
 func sameInts(a, b []int) bool {

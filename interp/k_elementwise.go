@@ -3,6 +3,7 @@ package interp
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/pirdrr/drr/interp/tensor"
 	"github.com/pirdrr/drr/ir"
@@ -67,6 +68,7 @@ func registerElementwise[T tensor.Float](r registry[T]) {
 	r["pd_op.subtract"] = binaryKernel(tensor.Subtract[T])
 	r["pd_op.multiply"] = binaryKernel(tensor.Multiply[T])
 	r["pd_op.divide"] = kDivide[T]
+	r["pd_op.log_softmax"] = kLogSoftmax[T]
 }
 
 func sign(v float64) float64 {
@@ -300,4 +302,39 @@ func kAbs[T tensor.Float](c *call[T]) ([]*value[T], error) {
 		out[i] = T(math.Hypot(float64(x.buf.data[2*i]), float64(x.buf.data[2*i+1])))
 	}
 	return c.one(&tensor.Tensor[T]{Shape: append([]int{}, x.shape...), Data: out}, nil)
+}
+
+// kLogSoftmax is x − max − log Σ exp(x − max) along axis, computed in float64 per line.
+func kLogSoftmax[T tensor.Float](c *call[T]) ([]*value[T], error) {
+	x, err := c.in(0)
+	if err != nil {
+		return nil, err
+	}
+	if len(x.Shape) == 0 {
+		return c.one(mapUnary(x, func(float64) float64 { return 0 }), nil)
+	}
+	axis, err := normAxis(c.attrInt("axis", -1), len(x.Shape))
+	if err != nil {
+		return nil, err
+	}
+	outer, n, inner := lines(x.Shape, axis)
+	out := make([]T, len(x.Data))
+	tensor.ParallelFor(outer*inner, 4*n, func(lo, hi int) {
+		for line := lo; line < hi; line++ {
+			base := (line/inner)*n*inner + line%inner
+			m := math.Inf(-1)
+			for k := range n {
+				m = math.Max(m, float64(x.Data[base+k*inner]))
+			}
+			s := 0.0
+			for k := range n {
+				s += math.Exp(float64(x.Data[base+k*inner]) - m)
+			}
+			ls := math.Log(s)
+			for k := range n {
+				out[base+k*inner] = T(float64(x.Data[base+k*inner]) - m - ls)
+			}
+		}
+	})
+	return c.one(&tensor.Tensor[T]{Shape: slices.Clone(x.Shape), Data: out}, nil)
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/pirdrr/drr/interp/tensor"
+	"github.com/pirdrr/drr/ir"
 )
 
 // The long tail of element-wise functions: trigonometric, hyperbolic, logarithmic and special functions, and the
@@ -142,6 +143,8 @@ func registerMath[T tensor.Float](r registry[T]) {
 			return c.one(mapUnary(x, f), nil)
 		}
 	}
+	r["pd_op.real"] = complexPart[T](0)
+	r["pd_op.imag"] = complexPart[T](1)
 }
 
 func lgamma(v float64) float64 {
@@ -180,3 +183,27 @@ func clampNaN(v, lo, hi float64) float64 {
 	}
 	return v
 }
+
+// complexPart returns the real (0) or imaginary (1) part of a complex tensor (a real tensor's imaginary part is
+// zero).
+func complexPart[T tensor.Float](part int) kernel[T] {
+	return func(c *call[T]) ([]*value[T], error) {
+		x, err := c.arg(0)
+		if err != nil {
+			return nil, err
+		}
+		n := x.numel()
+		out := make([]T, n)
+		if isComplex(x.dtype) {
+			for i := range out {
+				out[i] = x.buf.data[2*i+part]
+			}
+		} else if part == 0 {
+			copy(out, x.buf.data)
+		}
+		return c.one(&tensor.Tensor[T]{Shape: append([]int{}, x.shape...), Data: out}, nil)
+	}
+}
+
+// isComplex reports whether dt is a complex type (whose tensors hold real and imaginary parts interleaved).
+func isComplex(dt ir.DType) bool { return dt == ir.DTypeComplex64 || dt == ir.DTypeComplex128 }

@@ -2,11 +2,13 @@ package interp
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/pirdrr/drr/interp/tensor"
 )
 
-// Convolutions, pooling, matmul and fc. Batch norm is in k_batchnorm.go.
+// Convolutions, pooling and maxout, matmul and fc. Batch norm is in k_batchnorm.go, other products in
+// k_products.go.
 
 func registerNN[T tensor.Float](r registry[T]) {
 	r["pd_op.conv2d"] = kConv2D[T]
@@ -19,6 +21,7 @@ func registerNN[T tensor.Float](r registry[T]) {
 	r["pd_op.fc"] = kFC[T]
 	r["pd_op.batch_norm"] = kBatchNorm[T]
 	r["pd_op.batch_norm_"] = kBatchNorm[T]
+	r["pd_op.maxout"] = kMaxout[T]
 }
 
 // convParams reads the conv2d attributes shared by conv2d, depthwise_conv2d and fused_conv2d_add_act.
@@ -258,4 +261,39 @@ func kFC[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	}
 	y.Shape = append(append([]int{}, x.Shape[:k]...), w.Shape[1])
 	return c.one(y, nil)
+}
+
+// kMaxout is the maximum over groups of consecutive channels: out[n, c, …] = max_g x[n, c·groups+g, …] (channel
+// axis 1; Paddle's kernel indexes the channel-last form differently, which is not implemented).
+func kMaxout[T tensor.Float](c *call[T]) ([]*value[T], error) {
+	x, err := c.in(0)
+	if err != nil {
+		return nil, err
+	}
+	if len(x.Shape) != 4 {
+		return nil, fmt.Errorf("input of rank %d, want 4", len(x.Shape))
+	}
+	if a := c.attrInt("axis", 1); a != 1 {
+		return nil, unsupported("maxout along axis %d", a)
+	}
+	g := c.attrInt("groups", 0)
+	ch := x.Shape[1]
+	if g <= 0 || ch%g != 0 {
+		return nil, fmt.Errorf("%d channels do not split into groups of %d", ch, g)
+	}
+	fea := x.Shape[2] * x.Shape[3]
+	oc := ch / g
+	out := make([]T, x.Shape[0]*oc*fea)
+	for b := range x.Shape[0] {
+		for co := range oc {
+			for f := range fea {
+				m := math.Inf(-1)
+				for k := range g {
+					m = math.Max(m, float64(x.Data[(b*ch+co*g+k)*fea+f]))
+				}
+				out[(b*oc+co)*fea+f] = T(m)
+			}
+		}
+	}
+	return c.one(&tensor.Tensor[T]{Shape: []int{x.Shape[0], oc, x.Shape[2], x.Shape[3]}, Data: out}, nil)
 }

@@ -23,30 +23,21 @@ var (
 	registry32 = buildRegistry[float32]()
 )
 
+// families are the register functions of the kernel files, one per op family (k_FAMILY.go). No op is in two
+// (TestEveryOpHasOneKernel), so their order does not matter.
+func families[T tensor.Float]() []func(registry[T]) {
+	return []func(registry[T]){registerIO[T], registerConst[T], registerElementwise[T], registerCompare[T],
+		registerShape[T], registerNN[T], registerReduce[T], registerInterp[T], registerMath[T], registerBinary[T],
+		registerIndex[T], registerLayout[T], registerNorm[T], registerFFT[T], registerRandom[T], registerDetect[T],
+		registerFused[T], registerQuant[T], registerProducts[T], registerLoss[T], registerScan[T], registerRearrange[T],
+		registerFill[T], registerCollective[T]}
+}
+
 func buildRegistry[T tensor.Float]() registry[T] {
 	r := registry[T]{}
-	registerIO(r)
-	registerConst(r)
-	registerElementwise(r)
-	registerCompare(r)
-	registerShape(r)
-	registerNN(r)
-	registerReduce(r)
-	registerInterp(r)
-	registerMath(r)
-	registerBinary(r)
-	registerReduce2(r)
-	registerIndex(r)
-	registerLayout(r)
-	registerNorm(r)
-	registerMisc(r)
-	registerFFT(r)
-	registerRandom(r)
-	registerNN2(r)
-	registerDetect(r)
-	registerFused(r)
-	registerExtra(r)
-	registerQuant(r)
+	for _, register := range families[T]() {
+		register(r)
+	}
 	return r
 }
 

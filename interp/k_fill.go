@@ -3,34 +3,81 @@ package interp
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/pirdrr/drr/interp/tensor"
-	"github.com/pirdrr/drr/ir"
 )
 
-// Sequences and fills (arange, linspace, full_with_tensor, fill, numel), complex parts, and the ops of distributed
-// and stream-scheduled programs evaluated as one process: the interpreter is a world of one rank, where every
-// collective (all-reduce, broadcast, reduce, all-gather of one part) returns its operand and stream
-// synchronisations do nothing.
-
-func registerMisc[T tensor.Float](r registry[T]) {
+// Sequences and fills: arange, linspace, full_with_tensor, fill, numel, eye and sequence_mask.
+func registerFill[T tensor.Float](r registry[T]) {
 	r["pd_op.arange"] = kArange[T]
 	r["pd_op.linspace"] = kLinspace[T]
 	r["pd_op.full_with_tensor"] = kFullWithTensor[T]
 	r["pd_op.fill"] = kFill[T]
 	r["pd_op.numel"] = kNumel[T]
-	r["pd_op.real"] = complexPart[T](0)
-	r["pd_op.imag"] = complexPart[T](1)
-	r["pd_op.share_data"] = kCopy[T]
-	r["pd_op.random_routing"] = kRandomRouting[T]
-	for _, name := range []string{"c_allreduce_sum", "c_allreduce_max", "c_allreduce_min", "c_allreduce_prod",
-		"c_allreduce_avg", "all_reduce", "c_broadcast", "c_identity", "c_reduce_sum", "c_reduce_max", "c_reduce_min",
-		"c_reduce_prod", "c_reduce_avg", "c_sync_calc_stream", "c_sync_comm_stream", "sync_calc_stream", "nop"} {
-		r["pd_op."+name] = kCopy[T]
+	r["pd_op.eye"] = kEye[T]
+	r["pd_op.sequence_mask"] = kSequenceMask[T]
+}
+
+// kSequenceMask is y[…, j] = j < x[…] for j < max_len (max(x) when max_len is negative): x's shape plus one axis.
+func kSequenceMask[T tensor.Float](c *call[T]) ([]*value[T], error) {
+	x, err := c.in(0)
+	if err != nil {
+		return nil, err
 	}
-	r["pd_op.partial_allgather"] = kPartialAllgather[T]
-	r["pd_op.c_reducescatter"] = kPartialAllgather[T]
-	r["pd_op.c_allgather"] = kPartialAllgather[T]
+	ml, ok, err := c.scalarArg("max_len", 1, "maxlen", "max_len")
+	if err != nil {
+		return nil, err
+	}
+	maxLen := -1
+	if ok {
+		maxLen = int(ml)
+	}
+	if maxLen < 0 {
+		maxLen = 0
+		for _, v := range x.Data {
+			maxLen = max(maxLen, int(v))
+		}
+	}
+	if err := c.m.opts.checkSize("sequence_mask result", append(slices.Clone(x.Shape), maxLen)); err != nil {
+		return nil, err
+	}
+	out := make([]T, len(x.Data)*maxLen)
+	for i, v := range x.Data {
+		for j := range maxLen {
+			if float64(j) < float64(v) {
+				out[i*maxLen+j] = 1
+			}
+		}
+	}
+	return c.one(&tensor.Tensor[T]{Shape: append(slices.Clone(x.Shape), maxLen), Data: out}, nil)
+}
+
+// kEye is the num_rows × num_columns identity (num_columns −1 means square).
+func kEye[T tensor.Float](c *call[T]) ([]*value[T], error) {
+	rows, err := c.requireScalar("num_rows", 0)
+	if err != nil {
+		return nil, err
+	}
+	cols, err := c.requireScalar("num_columns", 1)
+	if err != nil {
+		return nil, err
+	}
+	if cols < 0 {
+		cols = rows
+	}
+	r, k := int(rows), int(cols)
+	if r < 0 {
+		return nil, fmt.Errorf("num_rows %d", r)
+	}
+	if err := c.m.opts.checkSize("eye result", []int{r, k}); err != nil {
+		return nil, err
+	}
+	out := make([]T, r*k)
+	for i := range min(r, k) {
+		out[i*k+i] = 1
+	}
+	return c.one(&tensor.Tensor[T]{Shape: []int{r, k}, Data: out}, nil)
 }
 
 // kArange is start, start+step, … below end (above it for a negative step): ceil((end−start)/step) values.
@@ -144,64 +191,4 @@ func kNumel[T tensor.Float](c *call[T]) ([]*value[T], error) {
 		return nil, err
 	}
 	return c.one(c.declaredScalar(tensor.Scalar(T(x.numel())), 0), nil)
-}
-
-// complexPart returns the real (0) or imaginary (1) part of a complex tensor (a real tensor's imaginary part is
-// zero).
-func complexPart[T tensor.Float](part int) kernel[T] {
-	return func(c *call[T]) ([]*value[T], error) {
-		x, err := c.arg(0)
-		if err != nil {
-			return nil, err
-		}
-		n := x.numel()
-		out := make([]T, n)
-		if isComplex(x.dtype) {
-			for i := range out {
-				out[i] = x.buf.data[2*i+part]
-			}
-		} else if part == 0 {
-			copy(out, x.buf.data)
-		}
-		return c.one(&tensor.Tensor[T]{Shape: append([]int{}, x.shape...), Data: out}, nil)
-	}
-}
-
-// isComplex reports whether dt is a complex type (whose tensors hold real and imaginary parts interleaved).
-func isComplex(dt ir.DType) bool { return dt == ir.DTypeComplex64 || dt == ir.DTypeComplex128 }
-
-// kPartialAllgather gathers (c_reducescatter: reduces and scatters) the parts of nranks ranks: with one rank, its
-// operand.
-func kPartialAllgather[T tensor.Float](c *call[T]) ([]*value[T], error) {
-	if n := c.attrInt("nranks", 1); n != 1 {
-		return nil, unsupported("%s over %d ranks (the interpreter is one rank)", c.op.Name(), n)
-	}
-	return kCopy(c)
-}
-
-// kRandomRouting is the routing step of mixture-of-experts gating: a copy of topk_idx [tokens, k] whose second
-// choice is dropped (-1) where twice its gate value is below the token's prob.
-func kRandomRouting[T tensor.Float](c *call[T]) ([]*value[T], error) {
-	prob, err := c.in(0)
-	if err != nil {
-		return nil, err
-	}
-	val, idx, err := c.inPair(1, 2)
-	if err != nil {
-		return nil, err
-	}
-	if len(idx.Shape) != 2 || !sameInts(val.Shape, idx.Shape) || len(prob.Data) != idx.Shape[0] {
-		return nil, fmt.Errorf("random_routing needs prob [N], topk_value and topk_idx [N, k], has %v, %v, %v",
-			prob.Shape, val.Shape, idx.Shape)
-	}
-	k := idx.Shape[1]
-	out := idx.Clone()
-	if k >= 2 {
-		for i, p := range prob.Data {
-			if 2*float64(val.Data[i*k+1]) < float64(p) {
-				out.Data[i*k+1] = -1
-			}
-		}
-	}
-	return c.one(out, nil)
 }

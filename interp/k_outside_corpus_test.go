@@ -7,7 +7,9 @@ import (
 	"github.com/pirdrr/drr/ir"
 )
 
-func TestExtraKernels(t *testing.T) {
+// TestKernelsOutsideCorpus checks, op by op, kernels of ops the corpus does not use but inference programs and
+// rewrites commonly produce.
+func TestKernelsOutsideCorpus(t *testing.T) {
 	inf, nan := math.Inf(1), math.NaN()
 	lse := math.Log(math.Exp(1) + math.Exp(2) + math.Exp(3))
 	x23 := fT(sh(2, 3), ramp(6, 1, 0)...)
