@@ -50,7 +50,8 @@ func TestExport(t *testing.T) {
 	require.Len(t, d.Edges, len(g.Edges))
 	for i, e := range d.Edges {
 		assert.Equal(t, g.Nodes[g.Edges[i].From].ID, e.From)
-		assert.Regexp(t, `^M[\d.]+,[\d.]+( C[\d.,]+ [\d.,]+ [\d.,]+)+$`, e.Path)
+		require.Len(t, e.Points, 2*len(g.Edges[i].Points), "x and y of each point of the route")
+		assert.Equal(t, round1(g.Edges[i].Points[0].Y), e.Points[1])
 	}
 	assert.Equal(t, round1(g.Width), d.Width)
 	out, err := json.Marshal(d)

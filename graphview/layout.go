@@ -18,6 +18,9 @@ const (
 	margin      = 24.0
 	groupPad    = 12.0
 	groupHeader = 18.0
+	blockPad    = 6.0 // around a repetition of a graph drawn whole (its box shows when zoomed out)
+	regionPad   = 6.0 // around an op with regions and its ops, per level of nesting inside
+	regionTitle = 16.0
 	sweeps      = 24 // crossing-reduction sweeps (alternately down and up), at most
 	placements  = 12 // coordinate-assignment rounds, at most
 	// workBudget bounds sweeps × layout nodes: a graph with many long edges (hundreds of thousands of dummies) gets
@@ -420,14 +423,10 @@ func (l *layering) write() {
 		e.Points = pts
 	}
 	for _, grp := range g.Groups {
-		x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
-		for _, v := range grp.Nodes {
-			n := g.Nodes[v]
-			x0, x1 = min(x0, n.X-n.W/2), max(x1, n.X+n.W/2)
-			y0, y1 = min(y0, n.Y-n.H/2), max(y1, n.Y+n.H/2)
-		}
-		grp.X, grp.Y = x0-groupPad, y0-groupPad-groupHeader
-		grp.W, grp.H = x1-x0+2*groupPad, y1-y0+2*groupPad+groupHeader
+		g.box(grp, groupPad, groupHeader)
+	}
+	for _, grp := range g.Blocks {
+		g.box(grp, blockPad, 0)
 	}
 	maxX, maxY := 0.0, 0.0
 	for _, n := range l.nodes {
@@ -439,6 +438,18 @@ func (l *layering) write() {
 		maxY = max(maxY, grp.Y+grp.H)
 	}
 	g.Width, g.Height = math.Ceil(maxX+margin), math.Ceil(maxY+margin)
+}
+
+// box sets a group's box: around its nodes, pad on each side and header more at the top.
+func (g *Graph) box(grp *Group, pad, header float64) {
+	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, v := range grp.Nodes {
+		n := g.Nodes[v]
+		x0, x1 = min(x0, n.X-n.W/2), max(x1, n.X+n.W/2)
+		y0, y1 = min(y0, n.Y-n.H/2), max(y1, n.Y+n.H/2)
+	}
+	grp.X, grp.Y = x0-pad, y0-pad-header
+	grp.W, grp.H = x1-x0+2*pad, y1-y0+2*pad+header
 }
 
 func round1(x float64) float64 { return math.Round(x*10) / 10 }
