@@ -2,7 +2,6 @@ package graphview
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/pirdrr/drr/ir"
 )
@@ -145,7 +144,3 @@ func (g *Graph) regionGroups() []DrawingGroup {
 	}
 	return out
 }
-
-// Style returns the CSS that WriteSVG and WriteHTML style drawings with: the classes gv-node (with matched, added,
-// removed, cut, region), gv-edge, gv-group and gv-title. A page drawing a Drawing uses the same classes.
-func Style() string { return strings.TrimSpace(svgStyle) + "\n" }

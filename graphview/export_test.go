@@ -57,7 +57,6 @@ func TestExport(t *testing.T) {
 	out, err := json.Marshal(d)
 	require.NoError(t, err)
 	assert.Contains(t, string(out), `"keys":["o1","o4","o7","o10"]`)
-	assert.NotContains(t, string(Style()), "<")
 
 	// Without a key function there are no keys.
 	assert.Empty(t, g.Export(nil).Nodes[0].Keys)

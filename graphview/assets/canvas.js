@@ -70,6 +70,7 @@
     this.hit = -1;
     this.t = { x: 0, y: 0, k: 1 };
     this.frames = [];         // the last frames' times in ms, for tests and the curious
+    this.last = null;         // what the last frame drew: {boxes, labels, edges, summaries}
     this.pending = 0;
     this.width = 0;
     this.height = 0;
@@ -413,10 +414,12 @@
     const arrows = k >= 0.5;
     const heads = [];
     const hot = [];
+    let drawnEdges = 0;
     ctx.beginPath();
     for (const ed of this.edges) {
       if (!inView(ed.x0, ed.y0, ed.x1, ed.y1) || ed.p.length < 4) continue;
       if (closed && ed.from >= 0 && groupOf[ed.from] >= 0 && groupOf[ed.from] === groupOf[ed.to]) continue;
+      drawnEdges++;
       if (selected.has(ed.from) || selected.has(ed.to)) { hot.push(ed); continue; }
       this.route(ed.p, curves);
       if (arrows) heads.push(ed.p);
@@ -490,7 +493,9 @@
       ctx.strokeStyle = color;
       ctx.stroke();
     }
+    let labels = 0, summaries = 0;
     if (labelPx * k >= minLabelPx) {
+      labels = visible.length;
       ctx.fillStyle = "#1b1f24";
       ctx.textAlign = "center";
       ctx.textBaseline = "middle";
@@ -526,12 +531,14 @@
           ctx.fillRect(x, y, Math.min(4, w), h);
         }
         if (h >= summaryPx + 2 && w >= 24) {
+          summaries++;
           ctx.fillStyle = "#1b1f24";
           const lines = Math.max(1, Math.min(3, Math.floor((h - 2) / (summaryPx + 3))));
           this.wrappedText(g.summary || g.title, x + 6, y + h / 2, w - 10, lines, summaryPx + 3);
         }
       }
     }
+    this.last = { boxes: visible.length, labels: labels, edges: drawnEdges, summaries: summaries };
     const ms = performance.now() - t0;
     this.frames.push(ms);
     if (this.frames.length > 200) this.frames.splice(0, this.frames.length - 200);
