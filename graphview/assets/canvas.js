@@ -3,8 +3,10 @@
 // marks and click. drrc graph's HTML page and the playground of drrc serve both use this one file.
 //
 // Semantic zoom: a box's label is drawn only when it is at least minLabelPx high on the screen. Below that, a
-// collapsed repeated block (and, in a graph drawn whole, each repetition of a repeated block) is drawn as one
-// closed box that names what it holds ("× 12: matmul 6, add 4, softmax 1"), in a legible font; zooming in opens it.
+// collapsed repeated block (and, in a graph drawn whole, each repetition of a repeated block) that is small on the
+// screen is drawn as one closed box that names what it holds ("× 12: matmul 6, add 4, softmax 1"), in a legible
+// font; a larger one stays open (its boxes show the structure) with its summary kept in view at its top; zooming
+// in to legible labels opens every block.
 // Regions of pd_op.if and pd_op.while are drawn as boxes nested in the order of the program's nesting.
 //
 // Every frame draws only what is in view, in a few batched paths: thousands of boxes pan and zoom in a few
@@ -330,11 +332,11 @@
   Canvas.prototype.nodeAt = function (cx, cy) {
     if (!this.drawing) return null;
     const p = this.world(cx, cy);
-    const closed = this.closed();
+    const closed = this.closedGroups();
     for (let i = this.nodes.length - 1; i >= 0; i--) {
       const d = this.nodes[i].data;
       if (Math.abs(p.x - d.x) <= d.w / 2 && Math.abs(p.y - d.y) <= d.h / 2) {
-        if (closed && this.groupOf[i] >= 0) return null;
+        if (closed.has(this.groupOf[i])) return null;
         return this.nodes[i];
       }
     }
@@ -353,9 +355,20 @@
     return best ? (best.summary || best.title) + (best.note ? "\n" + best.note : "") : "";
   };
 
-  // closed reports whether blocks are drawn closed (their summaries) at the current scale: when labels would be
-  // smaller than minLabelPx.
-  Canvas.prototype.closed = function () { return this.t.k * labelPx < minLabelPx; };
+  // legible reports whether labels are drawn at the current scale: whether they are at least minLabelPx high.
+  Canvas.prototype.legible = function () { return this.t.k * labelPx >= minLabelPx; };
+
+  // closedGroups returns the indices of the blocks drawn closed (as their summaries) at the current scale: when
+  // labels are not legible, the blocks less than half the view high and wide.
+  Canvas.prototype.closedGroups = function () {
+    const out = new Set();
+    if (this.legible() || !this.groups) return out;
+    const s = this.size(), k = this.t.k;
+    for (const gr of this.groups) {
+      if (gr.closes && gr.g.h * k < s.h / 2 && gr.g.w * k < s.w / 2) out.add(gr.index);
+    }
+    return out;
+  };
 
   // render draws a frame: what is in view, batched by style.
   Canvas.prototype.render = function () {
@@ -379,7 +392,9 @@
     const pad = 8 / k;
     const vx0 = -this.t.x / k - pad, vy0 = -this.t.y / k - pad, vx1 = (s.w - this.t.x) / k + pad, vy1 = (s.h - this.t.y) / k + pad;
     const inView = function (x0, y0, x1, y1) { return x1 >= vx0 && x0 <= vx1 && y1 >= vy0 && y0 <= vy1; };
-    const closed = this.closed();
+    const closedSet = this.closedGroups();
+    const closed = closedSet.size > 0;
+    const legible = this.legible();
     const px = 1 / k; // one screen pixel
     const groupOf = this.groupOf;
     const groups = this.groups;
@@ -389,7 +404,7 @@
     for (const gr of order) {
       const g = gr.g;
       if (!inView(g.x, g.y, g.x + g.w, g.y + g.h)) continue;
-      if (closed && gr.closes) continue; // drawn last, over the edges
+      if (closedSet.has(gr.index)) continue; // drawn last, over the edges
       ctx.beginPath();
       ctx.rect(g.x, g.y, g.w, g.h);
       ctx.fillStyle = g.kind === "region" ? "rgba(226,230,250,0.45)" : g.kind === "block" ? "rgba(240,243,247,0.6)" : "#f5f7fa";
@@ -418,7 +433,7 @@
     ctx.beginPath();
     for (const ed of this.edges) {
       if (!inView(ed.x0, ed.y0, ed.x1, ed.y1) || ed.p.length < 4) continue;
-      if (closed && ed.from >= 0 && groupOf[ed.from] >= 0 && groupOf[ed.from] === groupOf[ed.to]) continue;
+      if (closed && ed.from >= 0 && closedSet.has(groupOf[ed.from]) && groupOf[ed.from] === groupOf[ed.to]) continue;
       drawnEdges++;
       if (selected.has(ed.from) || selected.has(ed.to)) { hot.push(ed); continue; }
       this.route(ed.p, curves);
@@ -441,7 +456,7 @@
     const visible = [];
     for (const n of this.nodes) {
       const nd = n.data;
-      if (closed && groupOf[n.index] >= 0) continue;
+      if (closed && closedSet.has(groupOf[n.index])) continue;
       if (!inView(nd.x - nd.w / 2, nd.y - nd.h / 2, nd.x + nd.w / 2, nd.y + nd.h / 2)) continue;
       visible.push(n);
     }
@@ -494,7 +509,7 @@
       ctx.stroke();
     }
     let labels = 0, summaries = 0;
-    if (labelPx * k >= minLabelPx) {
+    if (legible) {
       labels = visible.length;
       ctx.fillStyle = "#1b1f24";
       ctx.textAlign = "center";
@@ -508,14 +523,30 @@
       }
     }
 
-    // Closed blocks: a box with the block's summary in a legible font, over what it holds.
-    if (closed) {
+    // Closed blocks: a box with the block's summary in a legible font, over what it holds. Open blocks whose labels
+    // are not legible keep their summary in view at their top.
+    if (!legible) {
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       ctx.font = summaryPx + "px " + font;
       ctx.textAlign = "left";
       ctx.textBaseline = "middle";
       for (const gr of order) {
         if (!gr.closes) continue;
+        if (!closedSet.has(gr.index)) {
+          const g = gr.g;
+          if (!inView(g.x, g.y, g.x + g.w, g.y + g.h)) continue;
+          const x = Math.max(this.t.x + g.x * k, 0), y = Math.max(this.t.y + g.y * k, 0);
+          const w = Math.min(this.t.x + (g.x + g.w) * k, s.w) - x;
+          if (w < 40) continue;
+          const text = g.summary || g.title;
+          const tw = Math.min(ctx.measureText(text).width + 12, w);
+          ctx.fillStyle = "rgba(223,231,243,0.92)";
+          ctx.fillRect(x, y, tw, summaryPx + 8);
+          ctx.fillStyle = "#1b1f24";
+          this.clippedText(text, x + 6, y + (summaryPx + 8) / 2, tw - 10);
+          summaries++;
+          continue;
+        }
         const g = gr.g;
         if (!inView(g.x, g.y, g.x + g.w, g.y + g.h)) continue;
         const x = this.t.x + g.x * k, y = this.t.y + g.y * k, w = g.w * k, h = g.h * k;
