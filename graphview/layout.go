@@ -121,8 +121,8 @@ func (l *layering) assignLayers() {
 
 // addDummies replaces each edge that spans several layers by a chain through one dummy per layer crossed. The
 // edges from one source share their dummies (edge concentration): a value used by many ops far below runs down as
-// one trunk that its uses branch off, rather than as many parallel lines (SegFormer-B5 drawn whole: 913,257 route
-// points before, a fraction after; TestSharedTrunks).
+// one trunk that its uses branch off, rather than as many parallel lines (SegFormer-B5 drawn whole was a grey hatch
+// of them; TestSharedTrunks).
 func (l *layering) addDummies() {
 	link := func(a, b int) {
 		l.nodes[a].downs = append(l.nodes[a].downs, b)
