@@ -71,7 +71,8 @@
     this.hits = [];
     this.hit = -1;
     this.t = { x: 0, y: 0, k: 1 };
-    this.frames = [];         // the last frames' times in ms, for tests and the curious
+    this.frames = [];         // the last 200 frames' times in ms, for tests and the curious
+    this.frameCount = 0;      // the frames drawn so far
     this.last = null;         // what the last frame drew: {boxes, labels, edges, summaries}
     this.pending = 0;
     this.width = 0;
@@ -572,6 +573,7 @@
     this.last = { boxes: visible.length, labels: labels, edges: drawnEdges, summaries: summaries };
     const ms = performance.now() - t0;
     this.frames.push(ms);
+    this.frameCount++;
     if (this.frames.length > 200) this.frames.splice(0, this.frames.length - 200);
   };
 
