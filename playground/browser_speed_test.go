@@ -137,7 +137,9 @@ func measureGraph(t *testing.T, br *browser, collapse string) speed {
 		}
 		const r = v.getBoundingClientRect();
 		return JSON.stringify({X: r.left + r.width / 2, Y: r.top + r.height / 3}) })()`)), &vp))
-	settle := func() { br.evalAsync(`new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(""))))`) }
+	settle := func() {
+		br.evalAsync(`new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(""))))`)
+	}
 	measure := func(act func()) (latency, frames []float64) {
 		br.eval(`window.__latency = []; window.__frames0 = window.playground.graph().frameCount || 0; ""`)
 		act()
