@@ -66,6 +66,8 @@ type layering struct {
 	nodes   []*layoutNode
 	layers  [][]int
 	chains  [][]int // per edge: the layout nodes it passes through, source and target included
+	// detached are the nodes of groups without edges (the ops a rewrite removed): a column of their own.
+	detached []int
 	scratch placeScratch
 }
 
@@ -110,6 +112,7 @@ func (l *layering) assignLayers() {
 		for k, v := range grp.Nodes {
 			if len(preds[v]) == 0 && len(succs[v]) == 0 {
 				layer[v] = k
+				l.detached = append(l.detached, v)
 			}
 		}
 	}
@@ -292,6 +295,33 @@ func (l *layering) place() {
 	// Both directions at once for the last round, so that nodes sit between their producers and users.
 	for _, layer := range l.layers {
 		l.placeLayer(layer, true)
+	}
+	l.placeDetached()
+}
+
+// placeDetached stands the detached nodes in a column right of the others, so that their group's box holds
+// nothing else (placed among the others, the box of the removed ops spanned the graph).
+func (l *layering) placeDetached() {
+	if len(l.detached) == 0 {
+		return
+	}
+	apart := make(map[int]bool, len(l.detached))
+	widest := 0.0
+	for _, v := range l.detached {
+		apart[v] = true
+		widest = max(widest, l.nodes[v].w)
+	}
+	right := math.Inf(-1)
+	for i, n := range l.nodes {
+		if !apart[i] {
+			right = max(right, n.x+n.w/2)
+		}
+	}
+	if math.IsInf(right, -1) {
+		return
+	}
+	for _, v := range l.detached {
+		l.nodes[v].x = right + 2*groupPad + 2*nodeGap + widest/2
 	}
 }
 

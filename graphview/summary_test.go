@@ -139,3 +139,35 @@ func TestRegionBoxes(t *testing.T) {
 	assert.True(t, inner.X > outer.X && inner.Y > outer.Y && inner.X+inner.W < outer.X+outer.W && inner.Y+inner.H < outer.Y+outer.H,
 		"the while's box inside the if's: %+v in %+v", inner, outer)
 }
+
+// TestDetachedColumn: the ops a rewrite removed stand in a column of their own, so that their box holds no other
+// op (placed among the result's ops, it spanned the whole graph).
+func TestDetachedColumn(t *testing.T) {
+	before := parse(t, chain(3, -1))
+	after := parse(t, `{
+    (%0) = "t.in" () {} : () -> f32
+    (%1) = "t.fused" (%0) {} : (f32) -> f32
+    (%2) = "t.b" (%1) {} : (f32) -> f32
+    (%3) = "t.c" (%2, %0) {} : (f32, f32) -> f32
+    () = "t.out" (%3) {} : (f32) ->
+}
+`)
+	_, removed := DiffOps(before, after)
+	require.NotEmpty(t, removed)
+	g := Build(after, Options{})
+	g.AddDetached(before, removed, "removed")
+	g.Layout()
+	checkLayout(t, g)
+	grp := g.Groups[len(g.Groups)-1]
+	in := map[int]bool{}
+	for _, v := range grp.Nodes {
+		in[v] = true
+	}
+	for i, n := range g.Nodes {
+		if in[i] {
+			continue
+		}
+		inside := n.X+n.W/2 > grp.X && n.X-n.W/2 < grp.X+grp.W && n.Y+n.H/2 > grp.Y && n.Y-n.H/2 < grp.Y+grp.H
+		assert.False(t, inside, "%s is inside the box of the removed ops", n.Label)
+	}
+}
