@@ -62,13 +62,13 @@ func (g *Graph) Layout() {
 }
 
 type layering struct {
-	g       *Graph
-	nodes   []*layoutNode
-	layers  [][]int
-	chains  [][]int // per edge: the layout nodes it passes through, source and target included
+	g      *Graph
+	nodes  []*layoutNode
+	layers [][]int
+	chains [][]int // per edge: the layout nodes it passes through, source and target included
 	// detached are the nodes of groups without edges (the ops a rewrite removed): a column of their own.
 	detached []int
-	scratch placeScratch
+	scratch  placeScratch
 }
 
 // assignLayers puts each node one layer below its lowest producer (longest path), then as low as its users allow.
