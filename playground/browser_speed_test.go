@@ -30,9 +30,28 @@ const (
 // speedGraphs are the largest graphs of the shared corpus: SegFormer-B5 subgraph_1 (4,376 ops, a long chain of
 // transformer blocks; the largest model.py of the 811 GraphNet graphs) and OCRNet HRNet-W48 subgraph_1 (the next
 // largest: a wide graph of parallel branches). pir_json's largest, PP-OCRv5 server, has 513 drawn ops.
-var speedGraphs = []struct{ dir, program string }{
-	{"graphnet_samples/PaddleX/SegFormer-B5", "SegFormer-B5/subgraph_1"},
-	{"graphnet_samples/PaddleX/OCRNet_HRNet-W48", "OCRNet_HRNet-W48/subgraph_1"},
+var speedGraphs = []struct {
+	dir, program string
+	shots        []viewShot
+}{
+	{"graphnet_samples/PaddleX/SegFormer-B5", "SegFormer-B5/subgraph_1", []viewShot{
+		{name: "graph-segformer-collapsed.png", collapse: true, scale: 0.045, at: 0.1},
+		{name: "graph-segformer-blocks.png", scale: 0.05, at: 0.4},
+		{name: "graph-segformer-search.png", search: "pd_op.softmax"},
+	}},
+	{"graphnet_samples/PaddleX/OCRNet_HRNet-W48", "OCRNet_HRNet-W48/subgraph_1", []viewShot{
+		{name: "graph-hrnet-branches.png", scale: 0.12, at: 0.5},
+	}},
+}
+
+// viewShot is a screenshot of a real model's graph for docs/playground.md (saved there with -docshots): the
+// drawing collapsed or whole, at scale around the box at fraction at of the drawing's boxes, or at the first hit
+// of a search (Enter in the search box).
+type viewShot struct {
+	name      string
+	collapse  bool
+	scale, at float64
+	search    string
 }
 
 // speed is what TestGraphSpeedInChromium measures of one drawing, in milliseconds.
@@ -86,6 +105,9 @@ func TestGraphSpeedInChromium(t *testing.T) {
 				assert.Less(t, s.Zoom, targetFrameMs*speedMargin, "a zoom frame")
 				assert.Less(t, s.Pan, targetFrameMs*speedMargin, "a pan frame")
 				assert.Less(t, s.Search, targetSearchMs*speedMargin, "a search")
+			}
+			for _, shot := range sg.shots {
+				showView(t, br, shot)
 			}
 		})
 	}
@@ -208,4 +230,40 @@ func evalInt(t *testing.T, br *browser, expr string) int {
 	_, err := fmt.Sscan(br.eval(`String(`+expr+`)`), &n)
 	require.NoError(t, err, expr)
 	return n
+}
+
+// showView draws the current run's input as shot says, through the page's controls, and saves a screenshot.
+func showView(t *testing.T, br *browser, shot viewShot) {
+	t.Helper()
+	want := map[bool]string{true: "true", false: "false"}[shot.collapse]
+	// The program as it is (the before view), not the run's result with the ops dce removed beside it.
+	br.do(chromedp.Click(chromedp.ID("view-before")))
+	br.evalAsync(`Promise.resolve(window.playground.state.graphShown).then(() => "")`)
+	// The page draws its own view again (the measures drew into its graph): the checkbox set, one drawing at a time.
+	clicks := 1
+	if br.eval(`String(document.getElementById("collapse").checked)`) == want {
+		clicks = 2
+	}
+	for range clicks {
+		br.do(chromedp.Click(chromedp.ID("collapse")))
+		br.evalAsync(`Promise.resolve(window.playground.state.graphShown).then(() => "")`)
+	}
+	br.waitFor(`window.playground.graph().drawing && window.playground.graph().drawing.groups.some(g => g.kind === "repeat") === `+want, "the drawing")
+	if shot.search != "" {
+		br.eval(`(function () { const s = document.getElementById("graph-search"); s.value = ""; s.dispatchEvent(new Event("input")); return "" })()`)
+		br.do(chromedp.SendKeys(chromedp.ID("graph-search"), shot.search))
+		br.waitFor(`/found/.test(document.getElementById("graph-count").textContent)`, "the search")
+		br.do(chromedp.SendKeys(chromedp.ID("graph-search"), "\r"))
+		br.waitFor(`window.playground.graph().all("current").length === 1`, "the current hit")
+		assert.Regexp(t, `^1 of \d+`, br.eval(`document.getElementById("graph-count").textContent`))
+	} else {
+		br.eval(`(function () { const g = window.playground.graph(); const n = g.nodes[Math.floor(g.nodes.length * ` + fmt.Sprint(shot.at) + `)];
+			const s = g.size(); g.t = { k: ` + fmt.Sprint(shot.scale) + `, x: 0, y: 0 };
+			g.t.x = s.w / 2 - n.data.x * g.t.k; g.t.y = s.h / 2 - n.data.y * g.t.k; g.render(); return "" })()`)
+	}
+	br.evalAsync(`new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(""))))`)
+	br.shot(shot.name)
+	if shot.search != "" {
+		br.eval(`(function () { const s = document.getElementById("graph-search"); s.value = ""; s.dispatchEvent(new Event("input")); return "" })()`)
+	}
 }

@@ -537,7 +537,8 @@
           const g = gr.g;
           if (!inView(g.x, g.y, g.x + g.w, g.y + g.h)) continue;
           const x = Math.max(this.t.x + g.x * k, 0), y = Math.max(this.t.y + g.y * k, 0);
-          const w = Math.min(this.t.x + (g.x + g.w) * k, s.w) - x;
+          // The summary may reach past a narrow block's right edge, to a third of the view.
+          const w = Math.min(Math.max(this.t.x + (g.x + g.w) * k, x + s.w / 3), s.w) - x;
           if (w < 40) continue;
           const text = g.summary || g.title;
           const tw = Math.min(ctx.measureText(text).width + 12, w);
@@ -565,7 +566,7 @@
         if (h >= summaryPx + 2 && w >= 24) {
           summaries++;
           ctx.fillStyle = "#1b1f24";
-          const lines = Math.max(1, Math.min(3, Math.floor((h - 2) / (summaryPx + 3))));
+          const lines = Math.max(1, Math.min(8, Math.floor((h - 2) / (summaryPx + 3))));
           this.wrappedText(g.summary || g.title, x + 6, y + h / 2, w - 10, lines, summaryPx + 3);
         }
       }
