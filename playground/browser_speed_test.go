@@ -100,7 +100,9 @@ func TestGraphSpeedInChromium(t *testing.T) {
 				t.Logf("%s, %s ops, collapse=%s (%d boxes): first render %.0f ms uncached, %.0f ms cached; zoom frames %.1f ms (max %.1f; "+
 					"renderer %.1f ms), 5 wheel zooms %.0f ms; pan frames %.1f ms (max %.1f; renderer %.1f ms); search %.1f ms",
 					sg.program, ops, collapse, s.Boxes, s.Uncached, s.Render, s.Zoom, s.ZoomMax, s.ZoomJS, s.ZoomWall, s.Pan, s.PanMax, s.PanJS, s.Search)
-				assert.Less(t, s.Uncached, targetRenderMs*speedMargin, "the first render")
+				if !raceEnabled { // the server's layout under the race detector is not what a user waits for
+					assert.Less(t, s.Uncached, targetRenderMs*speedMargin, "the first render")
+				}
 				assert.Less(t, s.Render, targetRenderMs*speedMargin, "a render")
 				assert.Less(t, s.Zoom, targetFrameMs*speedMargin, "a zoom frame")
 				assert.Less(t, s.Pan, targetFrameMs*speedMargin, "a pan frame")
