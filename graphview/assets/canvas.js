@@ -73,6 +73,7 @@
     this.t = { x: 0, y: 0, k: 1 };
     this.frames = [];         // the last 200 frames' times in ms, for tests and the curious
     this.frameCount = 0;      // the frames drawn so far
+    this.firstFrameAt = 0;    // when the first frame of a drawing was done (performance.now(): since the page's start)
     this.last = null;         // what the last frame drew: {boxes, labels, edges, summaries}
     this.pending = 0;
     this.width = 0;
@@ -575,6 +576,7 @@
     const ms = performance.now() - t0;
     this.frames.push(ms);
     this.frameCount++;
+    if (!this.firstFrameAt) this.firstFrameAt = performance.now();
     if (this.frames.length > 200) this.frames.splice(0, this.frames.length - 200);
   };
 
