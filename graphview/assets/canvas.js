@@ -165,6 +165,22 @@
     this.apply();
   };
 
+  // start shows a new drawing: whole when its labels are legible so, else its top at a legible scale, centred on
+  // its first op (real models are long chains: the whole of one is a thread; zoom out for its blocks' summaries).
+  Canvas.prototype.start = function () {
+    const d = this.drawing;
+    if (!d) return;
+    const s = this.size();
+    const whole = Math.min((s.w - 20) / Math.max(d.width, 1), (s.h - 20) / Math.max(d.height, 1));
+    const legible = minLabelPx / labelPx;
+    if (whole >= legible || !(d.nodes || []).length || s.w === 0) { this.fit(); return; }
+    const k = Math.max(legible, Math.min(1, s.w / d.width));
+    const first = d.nodes.reduce(function (a, n) { return n.y < a.y ? n : a; }, d.nodes[0]);
+    const x = d.width * k <= s.w ? (s.w - d.width * k) / 2 : Math.min(0, Math.max(s.w - d.width * k, s.w / 2 - first.x * k));
+    this.t = { k: k, x: x, y: 0 };
+    this.apply();
+  };
+
   // center brings a box to the middle of the view, at a scale where its label is readable.
   Canvas.prototype.center = function (n) {
     if (!n) return;

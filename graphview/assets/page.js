@@ -14,20 +14,7 @@
     return view;
   });
 
-  // start shows a drawing whole when its labels are legible so, else its top at a legible scale, centred on its
-  // first op (real models are long chains: the whole of one is a thread; zoom out to see its blocks' summaries).
-  function start(v) {
-    const s = v.size(), d = v.drawing;
-    const whole = Math.min(s.w / d.width, s.h / d.height);
-    const legible = window.GraphView.minLabelPx / window.GraphView.labelPx;
-    if (whole >= legible || !d.nodes.length) { v.fit(); return; }
-    const k = Math.max(legible, Math.min(1, s.w / d.width));
-    const first = d.nodes.reduce(function (a, n) { return n.y < a.y ? n : a; }, d.nodes[0]);
-    const x = d.width * k <= s.w ? (s.w - d.width * k) / 2 : Math.min(0, Math.max(s.w - d.width * k, s.w / 2 - first.x * k));
-    v.t = { k: k, x: x, y: 0 };
-    v.apply();
-  }
-  panels.forEach(start);
+  panels.forEach(function (p) { p.start(); });
 
   function select(view, n) {
     panels.forEach(function (p) { p.setMark("selected", p === view ? [n] : []); });

@@ -362,12 +362,12 @@
     // Side by side, the right pane draws the result (the last stage), its new ops in green.
     const right = split ? api("GET", "/api/runs/" + res.id + "/graph?stage=" + (res.stages.length - 1) + "&view=pass&collapse=" + collapse).then(function (d) {
       graph2.draw(d);
-      graph2.fit();
+      graph2.start();
     }) : Promise.resolve();
     return state.graphShown = Promise.all([api("GET", "/api/runs/" + res.id + "/graph?stage=" + k + "&view=" + view + "&collapse=" + collapse), right]).then(function (r) {
       const d = r[0];
       graph.draw(d);
-      graph.fit();
+      graph.start();
       showGraphCount(d);
       if (state.rule) stepRule(state.rule, state.matchIndex);
       const q = $("graph-search").value;
@@ -1019,7 +1019,7 @@
     remember();
     document.querySelectorAll("#tabs button").forEach(function (b) { b.setAttribute("aria-selected", String(b.dataset.tab === name)); });
     document.querySelectorAll(".tab").forEach(function (t) { t.hidden = t.id !== "tab-" + name; });
-    if (name === "graph") graph.fit();
+    if (name === "graph") graph.start();
     if (name === "pipeline") $("stage-list").focus();
   }
 
