@@ -25,11 +25,13 @@ func init() {
 		summary: "draw a program: an HTML page to pan, zoom and search, SVG, or Graphviz DOT",
 		help: `
 Graph draws a program: ops are boxes (their results and name), values are edges from their definition to each
-use (with the value and its type), ops inside the regions of pd_op.if and pd_op.while are marked. -format html
-writes one self-contained page (no network) to pan (drag), zoom (wheel, + and -, fit) and search (op names, value
-ids, attributes; Enter goes to the next hit), with the details of a clicked op; -format svg a picture; -format dot
-Graphviz DOT (the default; render it with dot -Tsvg). The format follows -o's extension (.html, .svg, .dot) when
--format is not given. The html and svg drawings use pirdrr's own layered layout.
+use (with the value and its type), ops inside the regions of pd_op.if and pd_op.while are boxed with their op.
+-format html writes one self-contained page (no network), drawn on a canvas, to pan (drag), zoom (wheel, + and -,
+fit) and search (op names, value ids, attributes, the ops of collapsed blocks too; Enter goes to the next hit),
+with the details of a clicked op; zoomed out, where labels would be too small to read, repeated blocks show what
+they hold instead ("× 12: matmul 6, add 4, …"). -format svg writes a picture; -format dot Graphviz DOT (the
+default; render it with dot -Tsvg). The format follows -o's extension (.html, .svg, .dot) when -format is not
+given. The html and svg drawings use pirdrr's own layered layout.
 
 Real models are large, so by default repeated blocks are collapsed: a run of consecutive blocks with the same ops
 and the same wiring (the layers of a transformer, the residual blocks of a ResNet) is drawn once, in a box that

@@ -84,17 +84,31 @@ func TestPageInChromium(t *testing.T) {
 	before := state()
 	require.Len(t, before, 1)
 
-	// Search as a user does: type, then Enter to go to the first hit, which is selected and shown in full.
+	// Search as a user does: type, then Enter to go to the first hit, which is marked, selected and shown in full.
 	require.NoError(t, chromedp.Do(bctx, chromedp.SendKeys(chromedp.ID("gv-search"), "conv2d"),
 		chromedp.SendKeys(chromedp.ID("gv-search"), kb.Enter)))
-	assert.Equal(t, "5", eval(`String(document.querySelectorAll(".gv-node.hit").length)`), "four conv2d and a depthwise_conv2d")
+	assert.Equal(t, "5", eval(`String(window.graphview.views[0].all("hit").length)`), "four conv2d and a depthwise_conv2d")
 	assert.Equal(t, "1 of 5", eval(`document.getElementById("gv-count").textContent`))
-	assert.Contains(t, eval(`document.querySelector(".gv-node.current").dataset.label`), "conv2d")
+	assert.Contains(t, eval(`window.graphview.views[0].all("current")[0].data.label`), "conv2d")
 	details := eval(`document.getElementById("gv-details").textContent`)
 	assert.Contains(t, details, "conv2d")
 	assert.Contains(t, details, "strides:")
 	afterSearch := state()
 	assert.NotEqual(t, before[0], afterSearch[0], "the view moved to the hit")
+	// %1 is exactly %1, not %10 or %12.
+	eval(`String(window.graphview.search("%1"))`)
+	assert.Equal(t, "1", eval(`String(window.graphview.search("%1"))`))
+	// A click on a box selects it.
+	var pt struct{ X, Y float64 }
+	v, err := chromedp.Run(bctx, chromedp.Evaluate[map[string]float64](`(function () { const g = window.graphview.views[0];
+		window.graphview.search("conv2d"); window.graphview.next(1); const n = g.all("current")[0]; g.center(n); g.render(); return g.screenPoint(n) })()`))
+	require.NoError(t, err)
+	pt.X, pt.Y = v["x"], v["y"]
+	eval(`document.getElementById("gv-details").textContent = "", ""`)
+	require.NoError(t, chromedp.Do(bctx, chromedp.MouseClickXY(pt.X, pt.Y)))
+	assert.Contains(t, eval(`document.getElementById("gv-details").textContent`), "conv2d", "the click selected the box under it")
+	assert.Equal(t, "1", eval(`String(window.graphview.views[0].all("selected").length)`))
+	afterSearch = state()
 
 	// Zoom with the + button, then with the wheel; pan by dragging the background.
 	require.NoError(t, chromedp.Do(bctx, chromedp.Click(chromedp.ID("gv-in"))))

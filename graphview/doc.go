@@ -1,6 +1,8 @@
 // Package graphview draws programs as graphs that people can read: the graph model (ops as nodes, values as
-// edges), a layered layout of our own (Sugiyama's method: layers, crossing reduction, coordinates), and its
-// renderings — SVG, a self-contained HTML page with pan, zoom, search and details, and Graphviz DOT.
+// edges), a layered layout of our own (Sugiyama's method: layers, crossing reduction, coordinates), the laid-out
+// graph as data (Drawing: boxes, edges as routed polylines, groups), and its renderings — a canvas renderer
+// (assets/canvas.js, RendererScript) that drrc graph's self-contained HTML page and the playground of drrc serve
+// share (pan, zoom, semantic zoom, search, details), SVG, and Graphviz DOT.
 //
 // Real models have thousands of ops; drawn whole they make pictures no one can read. A Graph can be cut to the
 // neighbourhood of some ops (Options.Focus, Options.Depth), marked with classes (ops a rule matched, ops it
@@ -22,5 +24,14 @@
 // by chains of dummy nodes, orders each layer by barycenters of the neighbouring layer (sweeping down and up,
 // keeping the order with the fewest crossings), and places nodes at the median of their neighbours by isotonic
 // regression under the minimum spacing, so that chains run straight. Edges are drawn through their dummies as
-// smooth curves. The result is deterministic.
+// smooth curves. The edges from one value share their dummies: a value used far below runs down as one trunk that
+// its uses branch off. The result is deterministic.
+//
+// # Semantic zoom
+//
+// Export gives each group a kind and a summary of what it holds (opSummary: "× 12: matmul 6, add 4, softmax 1"): a
+// collapsed block ("repeat"), each repetition of a repeated block of a graph drawn whole ("block", Graph.Blocks),
+// an op with regions and the ops inside ("region", nested by depth), the removed ops of a diff ("set"). The
+// renderer draws a label only when it is legible on the screen (7 px); below that, a small block is drawn closed,
+// as its summary.
 package graphview

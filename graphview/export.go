@@ -1,14 +1,15 @@
 package graphview
 
 import (
-	"strings"
+	"fmt"
 
 	"github.com/pirdrr/drr/ir"
 )
 
-// Drawing is a laid-out graph as plain data, for a page that draws it with its own script (the playground of drrc
-// serve receives it as JSON): the boxes, the routes of the edges as SVG path data, and the group boxes, in the
-// coordinates of Layout. Drawn with Style, it looks as WriteSVG draws the graph.
+// Drawing is a laid-out graph as plain data, for the canvas renderer (assets/canvas.js) of drrc graph's page and of
+// the playground of drrc serve, which receives it as JSON: the boxes, the routes of the edges as polylines through
+// the layout's dummy nodes, and the group boxes (collapsed blocks, the repetitions of a graph drawn whole, regions,
+// removed ops), in the coordinates of Layout.
 type Drawing struct {
 	Title  string         `json:"title"`
 	Width  float64        `json:"width"`
@@ -30,6 +31,9 @@ type DrawingNode struct {
 	// Keys name the ops the node stands for (its op, then those of Node.Also), as the key function of Export names
 	// them; empty without one.
 	Keys []string `json:"keys,omitempty"`
+	// Also are the labels of the ops of the later repetitions of a collapsed block the node stands for (search finds
+	// them).
+	Also []string `json:"also,omitempty"`
 	// X, Y is the centre of the box; W, H its size.
 	X float64 `json:"x"`
 	Y float64 `json:"y"`
@@ -42,18 +46,29 @@ type DrawingEdge struct {
 	From  string `json:"from"`
 	To    string `json:"to"`
 	Label string `json:"label"`
-	// Path is the route as SVG path data (M, then cubic Béziers).
-	Path string `json:"path"`
+	// Points is the route, x and y of each point in turn: from the bottom of the source, through one point per layer
+	// crossed (the layout's dummy nodes, placed between the boxes), to the top of the target. The renderer draws it
+	// with vertical tangents at each point, as WriteSVG does.
+	Points []float64 `json:"points"`
 }
 
-// DrawingGroup is a group box of a Drawing: a collapsed repeated block (Count > 0) or a set of nodes that belong
-// together.
+// DrawingGroup is a group box of a Drawing.
 type DrawingGroup struct {
+	// Kind is "repeat" (a collapsed repeated block: Count repetitions drawn once), "block" (one repetition of a
+	// repeated block of a graph drawn whole), "region" (an op with regions, pd_op.if or pd_op.while, and the ops
+	// inside; Depth counts the regions around it) or "set" (nodes that belong together: the ops a rewrite removed).
+	Kind string `json:"kind"`
 	// Title is the text at the top of the box ("× 12 (a block of 9 ops)"); Note says more, for tooltips.
-	Title string  `json:"title"`
-	Note  string  `json:"note"`
-	Count int     `json:"count,omitempty"`
-	Ops   int     `json:"ops"`
+	Title string `json:"title"`
+	Note  string `json:"note"`
+	// Summary says what a block holds ("× 12: matmul 6, add 4, softmax 1"): zoomed out, the renderer draws the
+	// block closed, with its summary, in place of boxes too small to read.
+	Summary string `json:"summary,omitempty"`
+	Count   int    `json:"count,omitempty"`
+	Ops     int    `json:"ops"`
+	Depth   int    `json:"depth,omitempty"`
+	// Nodes are the indices (in Nodes) of the nodes in the box.
+	Nodes []int   `json:"nodes"`
 	X     float64 `json:"x"`
 	Y     float64 `json:"y"`
 	W     float64 `json:"w"`
@@ -68,7 +83,7 @@ func (g *Graph) Export(key func(*ir.Op) string) *Drawing {
 		Groups: make([]DrawingGroup, 0, len(g.Groups))}
 	for _, n := range g.Nodes {
 		dn := DrawingNode{ID: n.ID, Label: n.Label, Detail: n.Detail, Classes: n.Classes, Group: n.Group,
-			X: round1(n.X), Y: round1(n.Y), W: round1(n.W), H: round1(n.H)}
+			Also: n.AlsoLabels, X: round1(n.X), Y: round1(n.Y), W: round1(n.W), H: round1(n.H)}
 		if key != nil {
 			dn.Keys = append(dn.Keys, key(n.Op))
 			for _, op := range n.Also {
@@ -78,16 +93,67 @@ func (g *Graph) Export(key func(*ir.Op) string) *Drawing {
 		d.Nodes = append(d.Nodes, dn)
 	}
 	for _, e := range g.Edges {
-		d.Edges = append(d.Edges, DrawingEdge{From: g.Nodes[e.From].ID, To: g.Nodes[e.To].ID, Label: e.Label,
-			Path: pathData(e.Points)})
+		pts := routePoints(e.Points)
+		d.Edges = append(d.Edges, DrawingEdge{From: g.Nodes[e.From].ID, To: g.Nodes[e.To].ID, Label: e.Label, Points: pts})
+	}
+	group := func(kind string, grp *Group) DrawingGroup {
+		return DrawingGroup{Kind: kind, Title: groupTitle(grp), Note: grp.Note, Summary: grp.Summary, Count: grp.Count,
+			Ops: grp.Ops, Nodes: append([]int{}, grp.Nodes...),
+			X: round1(grp.X), Y: round1(grp.Y), W: round1(grp.W), H: round1(grp.H)}
 	}
 	for _, grp := range g.Groups {
-		d.Groups = append(d.Groups, DrawingGroup{Title: groupTitle(grp), Note: grp.Note, Count: grp.Count, Ops: grp.Ops,
-			X: round1(grp.X), Y: round1(grp.Y), W: round1(grp.W), H: round1(grp.H)})
+		kind := "set"
+		if grp.Count > 0 {
+			kind = "repeat"
+		}
+		d.Groups = append(d.Groups, group(kind, grp))
 	}
+	for _, grp := range g.Blocks {
+		d.Groups = append(d.Groups, group("block", grp))
+	}
+	d.Groups = append(d.Groups, g.regionGroups()...)
 	return d
 }
 
-// Style returns the CSS that WriteSVG and WriteHTML style drawings with: the classes gv-node (with matched, added,
-// removed, cut, region), gv-edge, gv-group and gv-title. A page drawing a Drawing uses the same classes.
-func Style() string { return strings.TrimSpace(svgStyle) + "\n" }
+// routePoints returns a route as x, y pairs, without the points inside a vertical run (a long edge passing
+// straight down through its dummies): drawn with vertical tangents at each point, a segment between two points
+// of the same x is that straight line, so the drawing is the same with a fraction of the points (SegFormer-B5
+// subgraph_1 drawn whole: 131,154 points instead of 913,257).
+func routePoints(route []Point) []float64 {
+	pts := make([]float64, 0, 2*len(route))
+	for i, p := range route {
+		x := round1(p.X)
+		if i > 0 && i+1 < len(route) && round1(route[i-1].X) == x && round1(route[i+1].X) == x {
+			continue
+		}
+		pts = append(pts, x, round1(p.Y))
+	}
+	return pts
+}
+
+// regionGroups returns the boxes of the ops with regions: each around the op and the ops inside it, wider by
+// regionPad per level of nesting inside, so that inner boxes sit inside outer ones.
+func (g *Graph) regionGroups() []DrawingGroup {
+	var out []DrawingGroup
+	for _, r := range g.regions() {
+		nodes := r.nodes
+		if r.owner >= 0 {
+			nodes = append([]int{r.owner}, nodes...)
+		}
+		deepest := 0
+		for _, v := range r.nodes {
+			d := -1
+			for p := g.Nodes[v].Op.ParentOp(); p != nil && p.Name() != ir.ModuleOpName; p = p.ParentOp() {
+				d++
+			}
+			deepest = max(deepest, d-r.depth)
+		}
+		pad := regionPad * float64(deepest+1)
+		grp := &Group{Nodes: nodes}
+		g.box(grp, pad, regionTitle)
+		out = append(out, DrawingGroup{Kind: "region", Title: r.label, Depth: r.depth, Ops: len(nodes),
+			Note:  fmt.Sprintf("%s and the %d drawn %s inside its regions", r.label, len(r.nodes), plural(len(r.nodes), "op")),
+			Nodes: nodes, X: round1(grp.X), Y: round1(grp.Y), W: round1(grp.W), H: round1(grp.H)})
+	}
+	return out
+}

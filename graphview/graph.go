@@ -16,6 +16,9 @@ type Graph struct {
 	Edges []*Edge
 	// Groups are collapsed repeated blocks: their nodes are those of the first repetition.
 	Groups []*Group
+	// Blocks are the repetitions of the repeated blocks of a graph drawn whole (Options.Collapse off), one group per
+	// repetition: the renderer closes each into its summary when zoomed out. Only Export uses them.
+	Blocks []*Group
 	// Hidden counts the ops of the program that are not drawn (parameters, ops outside the focus, repetitions
 	// after the first of a collapsed block).
 	Hidden int
@@ -40,8 +43,9 @@ type Node struct {
 	// Group is the index of the collapsed block the node belongs to plus 1, or 0.
 	Group int
 	// Also are the ops of the later repetitions of a collapsed block that this node stands for (their
-	// counterparts of Op), in program order.
-	Also []*ir.Op
+	// counterparts of Op), in program order; AlsoLabels are their labels.
+	Also       []*ir.Op
+	AlsoLabels []string
 
 	// Placement, set by Layout: the centre of the box, its size and its layer.
 	X, Y, W, H float64
@@ -66,6 +70,9 @@ type Point struct{ X, Y float64 }
 type Group struct {
 	// Label is the box's title ("× 12", "removed"); Note says more, for tooltips.
 	Label, Note string
+	// Summary says what a block holds, for the renderer to show in its place when zoomed out ("× 12: matmul 6,
+	// add 4, softmax 1").
+	Summary string
 	// Count is the number of repetitions of a collapsed block (0 for other groups).
 	Count int
 	// Ops is the number of ops of one repetition.
@@ -137,7 +144,9 @@ func Build(p *ir.Program, opts Options) *Graph {
 	for i, op := range ops {
 		if drawnAs[i] != i {
 			nodeOf[i] = nodeOf[drawnAs[i]]
-			g.Nodes[nodeOf[i]].Also = append(g.Nodes[nodeOf[i]].Also, op)
+			n := g.Nodes[nodeOf[i]]
+			n.Also = append(n.Also, op)
+			n.AlsoLabels = append(n.AlsoLabels, label(names, op))
 			continue
 		}
 		n := &Node{ID: fmt.Sprintf("n%d", len(g.Nodes)), Op: op, Label: label(names, op), Detail: detail(p, names, op),
@@ -154,6 +163,7 @@ func Build(p *ir.Program, opts Options) *Graph {
 		for j := 0; j < r.length; j++ {
 			grp.Nodes = append(grp.Nodes, nodeOf[r.start+j])
 		}
+		grp.Summary = grp.Label + ": " + opSummary(ops[r.start:r.start+r.length])
 		g.Groups = append(g.Groups, grp)
 	}
 	g.Hidden = total - len(g.Nodes)
@@ -209,6 +219,10 @@ func Build(p *ir.Program, opts Options) *Graph {
 	}
 	for _, n := range g.Nodes {
 		sort.Strings(n.Classes)
+	}
+	if !opts.Collapse {
+		// Drawn whole, node i is ops[i]: each repetition of a repeated block is a block the renderer can close.
+		g.Blocks = blocksOf(findRepeats(ops, index, opts.Classes), ops)
 	}
 	return g
 }

@@ -18,6 +18,9 @@ const (
 	margin      = 24.0
 	groupPad    = 12.0
 	groupHeader = 18.0
+	blockPad    = 6.0 // around a repetition of a graph drawn whole (its box shows when zoomed out)
+	regionPad   = 6.0 // around an op with regions and its ops, per level of nesting inside
+	regionTitle = 16.0
 	sweeps      = 24 // crossing-reduction sweeps (alternately down and up), at most
 	placements  = 12 // coordinate-assignment rounds, at most
 	// workBudget bounds sweeps × layout nodes: a graph with many long edges (hundreds of thousands of dummies) gets
@@ -59,11 +62,13 @@ func (g *Graph) Layout() {
 }
 
 type layering struct {
-	g       *Graph
-	nodes   []*layoutNode
-	layers  [][]int
-	chains  [][]int // per edge: the layout nodes it passes through, source and target included
-	scratch placeScratch
+	g      *Graph
+	nodes  []*layoutNode
+	layers [][]int
+	chains [][]int // per edge: the layout nodes it passes through, source and target included
+	// detached are the nodes of groups without edges (the ops a rewrite removed): a column of their own.
+	detached []int
+	scratch  placeScratch
 }
 
 // assignLayers puts each node one layer below its lowest producer (longest path), then as low as its users allow.
@@ -107,6 +112,7 @@ func (l *layering) assignLayers() {
 		for k, v := range grp.Nodes {
 			if len(preds[v]) == 0 && len(succs[v]) == 0 {
 				layer[v] = k
+				l.detached = append(l.detached, v)
 			}
 		}
 	}
@@ -116,24 +122,35 @@ func (l *layering) assignLayers() {
 	}
 }
 
-// addDummies replaces each edge that spans several layers by a chain through one dummy per layer crossed.
+// addDummies replaces each edge that spans several layers by a chain through one dummy per layer crossed. The
+// edges from one source share their dummies (edge concentration): a value used by many ops far below runs down as
+// one trunk that its uses branch off, rather than as many parallel lines (SegFormer-B5 drawn whole was a grey hatch
+// of them; TestSharedTrunks).
 func (l *layering) addDummies() {
+	link := func(a, b int) {
+		l.nodes[a].downs = append(l.nodes[a].downs, b)
+		l.nodes[b].ups = append(l.nodes[b].ups, a)
+	}
+	trunks := map[int][]int{} // source → its dummies, one per layer below it
 	for _, e := range l.g.Edges {
 		from, to := e.From, e.To
 		if from > to {
 			from, to = to, from
 		}
 		chain := []int{from}
-		for layer := l.nodes[from].layer + 1; layer < l.nodes[to].layer; layer++ {
-			l.nodes = append(l.nodes, &layoutNode{real: -1, w: dummyWidth, layer: layer,
-				key: float64(from) + 0.5 + float64(to)/float64(2*len(l.g.Nodes)+1)})
-			chain = append(chain, len(l.nodes)-1)
+		trunk := trunks[from]
+		top := l.nodes[from].layer + 1
+		for layer := top; layer < l.nodes[to].layer; layer++ {
+			if layer-top == len(trunk) {
+				l.nodes = append(l.nodes, &layoutNode{real: -1, w: dummyWidth, layer: layer, key: float64(from) + 0.5})
+				link(chain[len(chain)-1], len(l.nodes)-1)
+				trunk = append(trunk, len(l.nodes)-1)
+			}
+			chain = append(chain, trunk[layer-top])
 		}
+		trunks[from] = trunk
 		chain = append(chain, to)
-		for k := 0; k+1 < len(chain); k++ {
-			l.nodes[chain[k]].downs = append(l.nodes[chain[k]].downs, chain[k+1])
-			l.nodes[chain[k+1]].ups = append(l.nodes[chain[k+1]].ups, chain[k])
-		}
+		link(chain[len(chain)-2], to)
 		if e.From > e.To {
 			for i, j := 0, len(chain)-1; i < j; i, j = i+1, j-1 {
 				chain[i], chain[j] = chain[j], chain[i]
@@ -279,6 +296,33 @@ func (l *layering) place() {
 	for _, layer := range l.layers {
 		l.placeLayer(layer, true)
 	}
+	l.placeDetached()
+}
+
+// placeDetached stands the detached nodes in a column right of the others, so that their group's box holds
+// nothing else (placed among the others, the box of the removed ops spanned the graph).
+func (l *layering) placeDetached() {
+	if len(l.detached) == 0 {
+		return
+	}
+	apart := make(map[int]bool, len(l.detached))
+	widest := 0.0
+	for _, v := range l.detached {
+		apart[v] = true
+		widest = max(widest, l.nodes[v].w)
+	}
+	right := math.Inf(-1)
+	for i, n := range l.nodes {
+		if !apart[i] {
+			right = max(right, n.x+n.w/2)
+		}
+	}
+	if math.IsInf(right, -1) {
+		return
+	}
+	for _, v := range l.detached {
+		l.nodes[v].x = right + 2*groupPad + 2*nodeGap + widest/2
+	}
 }
 
 func (l *layering) spacing(a, b int) float64 {
@@ -420,14 +464,10 @@ func (l *layering) write() {
 		e.Points = pts
 	}
 	for _, grp := range g.Groups {
-		x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
-		for _, v := range grp.Nodes {
-			n := g.Nodes[v]
-			x0, x1 = min(x0, n.X-n.W/2), max(x1, n.X+n.W/2)
-			y0, y1 = min(y0, n.Y-n.H/2), max(y1, n.Y+n.H/2)
-		}
-		grp.X, grp.Y = x0-groupPad, y0-groupPad-groupHeader
-		grp.W, grp.H = x1-x0+2*groupPad, y1-y0+2*groupPad+groupHeader
+		g.box(grp, groupPad, groupHeader)
+	}
+	for _, grp := range g.Blocks {
+		g.box(grp, blockPad, 0)
 	}
 	maxX, maxY := 0.0, 0.0
 	for _, n := range l.nodes {
@@ -439,6 +479,18 @@ func (l *layering) write() {
 		maxY = max(maxY, grp.Y+grp.H)
 	}
 	g.Width, g.Height = math.Ceil(maxX+margin), math.Ceil(maxY+margin)
+}
+
+// box sets a group's box: around its nodes, pad on each side and header more at the top.
+func (g *Graph) box(grp *Group, pad, header float64) {
+	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, v := range grp.Nodes {
+		n := g.Nodes[v]
+		x0, x1 = min(x0, n.X-n.W/2), max(x1, n.X+n.W/2)
+		y0, y1 = min(y0, n.Y-n.H/2), max(y1, n.Y+n.H/2)
+	}
+	grp.X, grp.Y = x0-pad, y0-pad-header
+	grp.W, grp.H = x1-x0+2*pad, y1-y0+2*pad+header
 }
 
 func round1(x float64) float64 { return math.Round(x*10) / 10 }

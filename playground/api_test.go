@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/graphview"
 	"github.com/pirdrr/drr/internal/sample"
 	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir/pirtext"
@@ -47,9 +48,12 @@ func TestPage(t *testing.T) {
 	require.Equal(t, http.StatusOK, code)
 	page := string(body)
 	assert.Contains(t, page, `<script src="/assets/app.js">`)
-	assert.Contains(t, page, ".gv-node.matched rect", "the graph's style is inlined")
+	assert.Contains(t, page, `<script src="/assets/graphview.js">`, "the graph's renderer")
 	assert.NotRegexp(t, `(src|href)="(https?:)?//`, page, "the page loads nothing from the network")
-	for _, a := range []string{"app.js", "app.css", "graph.js", "lsp.js", "editor.js"} {
+	code, body = ts.do("GET", "/assets/graphview.js", nil)
+	require.Equal(t, http.StatusOK, code)
+	assert.Equal(t, graphview.RendererScript(), string(body), "graphview's renderer, the one drrc graph's page inlines")
+	for _, a := range []string{"app.js", "app.css", "lsp.js", "editor.js", "state.js"} {
 		code, body := ts.do("GET", "/assets/"+a, nil)
 		assert.Equal(t, http.StatusOK, code, a)
 		assert.NotEmpty(t, body, a)

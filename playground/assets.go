@@ -11,7 +11,8 @@ import (
 
 // The page's files: index.html (a template), app.js and app.css (written by hand, no build step), and editor.js,
 // the CodeMirror editor bundled by esbuild from web/ (go generate; see README.md). All are embedded: the page
-// loads nothing from the network.
+// loads nothing from the network. The graph's renderer, graphview.js, is graphview's (graphview.RendererScript),
+// the one drrc graph's page inlines.
 //
 //go:generate sh -c "cd web && npm ci --no-audit --no-fund --loglevel=error && npm run --silent build"
 
@@ -32,9 +33,15 @@ func assetHandler() http.Handler {
 		panic(err)
 	}
 	files := http.StripPrefix("/assets/", http.FileServerFS(sub))
+	renderer := []byte(graphview.RendererScript())
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Security-Policy", csp)
 		w.Header().Set("Cache-Control", "no-cache")
+		if r.URL.Path == "/assets/graphview.js" {
+			w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+			w.Write(renderer)
+			return
+		}
 		files.ServeHTTP(w, r)
 	})
 }
@@ -44,10 +51,7 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", csp)
 	w.Header().Set("Cache-Control", "no-cache")
-	data := struct {
-		Version  string
-		GraphCSS template.CSS
-	}{s.opts.Version, template.CSS(graphview.Style())}
+	data := struct{ Version string }{s.opts.Version}
 	if err := pageTemplate.Execute(w, data); err != nil {
 		s.opts.Logf("page: %v", err)
 	}

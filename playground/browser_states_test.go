@@ -213,11 +213,9 @@ func TestPlaygroundStates(t *testing.T) {
 		b.eval(`window.playground.setRules(` + jsString(transformerRules) + `), ""`)
 		b.runAndWait()
 		b.do(chromedp.Click(chromedp.CSS(`#tabs button[data-tab="graph"]`)), chromedp.Click(chromedp.ID("view-after")))
-		b.waitFor(`document.querySelector("#scene .gv-node.added")`, "the result's graph")
-		key := b.eval(`document.querySelector("#scene .gv-node.added").dataset.key`)
-		b.eval(`(function () { const n = document.querySelector("#scene .gv-node.added");
-			n.dispatchEvent(new PointerEvent("pointerdown", {bubbles: true, button: 0}));
-			n.dispatchEvent(new PointerEvent("pointerup", {bubbles: true, button: 0})); return "" })()`)
+		b.waitFor(`window.playground.graph().all("added")[0]`, "the result's graph")
+		key := b.eval(`window.playground.graph().all("added")[0].key`)
+		b.clickBox(`window.playground.graph()`, `window.playground.graph().all("added")[0]`)
 		b.waitFor(`window.playground.state.selected === "`+key+`"`, "the selected op")
 		b.do(chromedp.Click(chromedp.CSS(`#tabs button[data-tab="diff"]`)))
 		b.waitFor(`location.hash.indexOf("#z=") === 0 && JSON.parse(localStorage.getItem("drrc-playground:state")).tab === "diff"`, "the state kept")
@@ -267,7 +265,7 @@ func TestPlaygroundStates(t *testing.T) {
 		matmuls := opsMatching(`/"pd_op.matmul"/`)
 		require.NotEqual(t, "0", matmuls)
 		assert.Regexp(t, `^`+matmuls+` ops found, in \d+ boxes$`, search("pd_op.matmul"), "every matmul, drawn or collapsed")
-		boxes := b.eval(`String(document.querySelectorAll("#scene .gv-node.hit").length)`)
+		boxes := b.eval(`String(window.playground.graph().all("hit").length)`)
 		assert.NotEqual(t, matmuls, boxes, "the layers are collapsed: fewer boxes than ops")
 		// %1 is that value, not %10-%19.
 		exact, loose := opsMatching(`/%1(?![\w.])/`), opsMatching(`/%1/`)
@@ -277,13 +275,13 @@ func TestPlaygroundStates(t *testing.T) {
 		search("pd_op.softmax")
 		b.do(chromedp.SendKeys(chromedp.ID("graph-search"), "\r"))
 		assert.Regexp(t, `^1 of 2`, b.eval(`document.getElementById("graph-count").textContent`))
-		assert.Equal(t, "1", b.eval(`String(document.querySelectorAll("#scene .gv-node.current").length)`))
+		assert.Equal(t, "1", b.eval(`String(window.playground.graph().all("current").length)`))
 		b.do(chromedp.SendKeys(chromedp.ID("graph-search"), "\r"))
 		assert.Regexp(t, `^2 of 2`, b.eval(`document.getElementById("graph-count").textContent`))
-		assert.Equal(t, "1", b.eval(`String(document.querySelectorAll("#scene .gv-node.current").length)`))
+		assert.Equal(t, "1", b.eval(`String(window.playground.graph().all("current").length)`))
 		// Without collapse, nothing is in a block: the count of ops not drawn says what they are.
 		b.eval(`(function () { const s = document.getElementById("graph-search"); s.value = ""; s.dispatchEvent(new Event("input")); return "" })()`)
-		assert.Equal(t, "0", b.eval(`String(document.querySelectorAll("#scene .gv-node.hit, #scene .gv-node.current").length)`), "an empty search marks nothing")
+		assert.Equal(t, "0", b.eval(`String((window.playground.graph().all("hit").length + window.playground.graph().all("current").length))`), "an empty search marks nothing")
 		b.do(chromedp.Click(chromedp.ID("collapse")))
 		b.waitFor(`/boxes/.test(document.getElementById("graph-count").textContent)`, "the uncollapsed graph")
 		assert.NotContains(t, b.eval(`document.getElementById("graph-count").textContent`), "collapsed")
@@ -367,7 +365,7 @@ func TestPlaygroundStates(t *testing.T) {
 		// The graph pans when dragged.
 		b.do(chromedp.Click(chromedp.CSS(`#tabs button[data-tab="graph"]`)))
 		b.waitFor(`window.playground.graph().drawing`, "the graph")
-		before := b.eval(`document.getElementById("scene").getAttribute("transform")`)
+		before := b.eval(`JSON.stringify(window.playground.graph().t)`)
 		var vp struct{ X, Y float64 }
 		require.NoError(t, json.Unmarshal([]byte(b.eval(`(function () { const r = document.getElementById("viewport").getBoundingClientRect();
 			return JSON.stringify({X: r.left + 20, Y: r.top + 20}) })()`)), &vp))
@@ -375,7 +373,7 @@ func TestPlaygroundStates(t *testing.T) {
 			chromedp.MouseEvent(chromedp.MouseMoved, vp.X+40, vp.Y+30, chromedp.ButtonLeft),
 			chromedp.MouseEvent(chromedp.MouseMoved, vp.X+80, vp.Y+60, chromedp.ButtonLeft),
 			chromedp.MouseEvent(chromedp.MouseReleased, vp.X+80, vp.Y+60, chromedp.ButtonLeft))
-		after := b.eval(`document.getElementById("scene").getAttribute("transform")`)
+		after := b.eval(`JSON.stringify(window.playground.graph().t)`)
 		assert.NotEqual(t, before, after, "the drag moved the drawing")
 	})
 
@@ -385,29 +383,23 @@ func TestPlaygroundStates(t *testing.T) {
 		b.eval(`window.playground.setRules(` + jsString(transformerRules) + `), ""`)
 		b.runAndWait()
 		b.do(chromedp.Click(chromedp.CSS(`#tabs button[data-tab="graph"]`)), chromedp.Click(chromedp.ID("view-before")))
-		b.waitFor(`document.querySelector("#scene .gv-node.matched")`, "the before view")
-		click := func(sel string) {
-			t.Helper()
-			b.eval(`(function () { const n = ` + sel + `;
-				n.dispatchEvent(new PointerEvent("pointerdown", {bubbles: true, button: 0}));
-				n.dispatchEvent(new PointerEvent("pointerup", {bubbles: true, button: 0})); return "" })()`)
-		}
+		b.waitFor(`window.playground.graph().all("matched")[0]`, "the before view")
 		// A kept op (a softmax): the after view selects the same op, under the same id, and explains it there.
-		click(`Array.from(document.querySelectorAll("#scene .gv-node[data-key]")).filter(n => n.textContent.indexOf("pd_op.softmax") >= 0)[0]`)
+		b.clickBox(`window.playground.graph()`, `window.playground.graph().nodes.filter(n => n.key && n.data.label.indexOf("pd_op.softmax") >= 0)[0]`)
 		b.waitFor(`document.querySelector("#explain .code")`, "the explanation of the softmax")
 		label := b.eval(`document.getElementById("op-detail").textContent.split("(")[0]`)
 		require.Contains(t, label, "= pd_op.softmax")
 		b.do(chromedp.Click(chromedp.ID("view-after")))
-		b.waitFor(`window.playground.state.graphStage === 1 && document.querySelector("#scene .gv-node.added") && !document.querySelector("#scene .gv-node.matched") &&
-			document.querySelector("#scene .gv-node.selected") && document.querySelector("#scene .gv-node.selected").textContent.indexOf(`+jsString(label)+`) >= 0 &&
+		b.waitFor(`window.playground.state.graphStage === 1 && window.playground.graph().all("added")[0] && !window.playground.graph().all("matched")[0] &&
+			window.playground.graph().all("selected")[0] && window.playground.graph().all("selected")[0].data.label.indexOf(`+jsString(label)+`) >= 0 &&
 			document.querySelector("#explain .code")`, "the softmax selected in the after view")
 		assert.Equal(t, label, b.eval(`document.getElementById("op-detail").textContent.split("(")[0]`), "the same id after the rewrite")
-		assert.Contains(t, b.eval(`document.querySelector("#scene .gv-node.selected").textContent`), label)
+		assert.Contains(t, b.eval(`window.playground.graph().all("selected")[0].data.label`), label)
 
 		// A removed op (a matched matmul): the after view says it is gone instead of explaining the before view's op.
 		b.do(chromedp.Click(chromedp.ID("view-before")))
-		b.waitFor(`window.playground.state.graphStage === 0 && document.querySelector("#scene .gv-node.matched")`, "the before view")
-		click(`window.playground.graph().node(window.playground.state.run.matches[0].ops.filter(o => o.key !== window.playground.state.run.matches[0].root)[0].key)`)
+		b.waitFor(`window.playground.state.graphStage === 0 && window.playground.graph().all("matched")[0]`, "the before view")
+		b.clickBox(`window.playground.graph()`, `window.playground.graph().node(window.playground.state.run.matches[0].ops.filter(o => o.key !== window.playground.state.run.matches[0].root)[0].key)`)
 		b.waitFor(`document.querySelector("#explain .rule, #explain .code") && /pd_op.matmul/.test(document.getElementById("op-detail").textContent)`, "the matmul explained")
 		b.do(chromedp.Click(chromedp.ID("view-after")))
 		b.waitFor(`/the passes removed it/.test(document.getElementById("op-detail").textContent)`, "the removed op said so")
@@ -418,25 +410,19 @@ func TestPlaygroundStates(t *testing.T) {
 	t.Run("side by side", func(t *testing.T) {
 		b.t = t
 		b.do(chromedp.Click(chromedp.ID("view-split")))
-		b.waitFor(`!document.getElementById("viewport2").hidden && document.querySelector("#scene2 .gv-node.added") && document.querySelector("#scene .gv-node.matched")`,
+		b.waitFor(`!document.getElementById("viewport2").hidden && window.playground.graph2().all("added")[0] && window.playground.graph().all("matched")[0]`,
 			"before and after side by side")
 		assert.Equal(t, "true", b.eval(`String(document.getElementById("viewport2").getBoundingClientRect().left >= document.getElementById("viewport").getBoundingClientRect().right - 1)`),
 			"the result is drawn to the right of the input")
-		click := func(sel string) {
-			t.Helper()
-			b.eval(`(function () { const n = ` + sel + `;
-				n.dispatchEvent(new PointerEvent("pointerdown", {bubbles: true, button: 0}));
-				n.dispatchEvent(new PointerEvent("pointerup", {bubbles: true, button: 0})); return "" })()`)
-		}
 		// A kept op selected on the left is selected on the right, under the same id.
-		click(`Array.from(document.querySelectorAll("#scene .gv-node[data-key]")).filter(n => n.textContent.indexOf("pd_op.softmax") >= 0)[0]`)
-		b.waitFor(`document.querySelector("#scene2 .gv-node.selected")`, "the softmax selected on the right")
-		assert.Equal(t, b.eval(`document.querySelector("#scene .gv-node.selected").textContent`), b.eval(`document.querySelector("#scene2 .gv-node.selected").textContent`))
-		b.eval(`document.getElementById("rules-file").value = "", window.playground.graph().center(document.querySelector("#scene .gv-node.selected")), ""`)
+		b.clickBox(`window.playground.graph()`, `window.playground.graph().nodes.filter(n => n.key && n.data.label.indexOf("pd_op.softmax") >= 0)[0]`)
+		b.waitFor(`window.playground.graph2().all("selected")[0]`, "the softmax selected on the right")
+		assert.Equal(t, b.eval(`window.playground.graph().all("selected")[0].data.label`), b.eval(`window.playground.graph2().all("selected")[0].data.label`))
+		b.eval(`document.getElementById("rules-file").value = "", window.playground.graph().center(window.playground.graph().all("selected")[0]), ""`)
 		b.shot("playground-side-by-side.png")
 		// A new op selected on the right is explained in the result; the left has no counterpart.
-		click(`document.querySelector("#scene2 .gv-node.added")`)
-		b.waitFor(`document.querySelector("#explain .code") && /pd_op.fc/.test(document.querySelector("#explain .code").textContent) && !document.querySelector("#scene .gv-node.selected")`,
+		b.clickBox(`window.playground.graph2()`, `window.playground.graph2().all("added")[0]`)
+		b.waitFor(`document.querySelector("#explain .code") && /pd_op.fc/.test(document.querySelector("#explain .code").textContent) && !window.playground.graph().all("selected")[0]`,
 			"the fc explained, nothing selected on the left")
 		b.do(chromedp.Click(chromedp.ID("view-before")))
 		b.waitFor(`document.getElementById("viewport2").hidden`, "one pane again")
@@ -445,10 +431,14 @@ func TestPlaygroundStates(t *testing.T) {
 	t.Run("legible labels", func(t *testing.T) {
 		b.t = t
 		b.waitFor(`window.playground.graph().drawing`, "the graph")
-		// Zoomed out until the labels would be under 6 px, they are left out; zoomed in, they come back.
-		b.eval(`(function () { const g = window.playground.graph(); g.zoomAt(0.3 / g.t.k, 0, 0); return "" })()`)
-		assert.Equal(t, "none", b.eval(`getComputedStyle(document.querySelector("#scene .gv-node text")).display`))
-		b.eval(`(function () { const g = window.playground.graph(); g.zoomAt(1 / g.t.k, 0, 0); return "" })()`)
-		assert.NotEqual(t, "none", b.eval(`getComputedStyle(document.querySelector("#scene .gv-node text")).display`))
+		// Zoomed out until the labels would be under 7 px, no label is drawn: the collapsed block is drawn closed, with
+		// its summary; zoomed in, the labels come back and the block opens.
+		b.eval(`(function () { const g = window.playground.graph(); g.zoomAt(0.3 / g.t.k, 0, 0); g.render(); return "" })()`)
+		assert.Equal(t, "0", b.eval(`String(window.playground.graph().last.labels)`))
+		assert.NotEqual(t, "0", b.eval(`String(window.playground.graph().last.summaries)`), "the repeated block drawn as its summary")
+		assert.Regexp(t, `^× \d+: \w+ \d+`, b.eval(`window.playground.graph().drawing.groups.filter(g => g.kind === "repeat")[0].summary`))
+		b.eval(`(function () { const g = window.playground.graph(); g.zoomAt(1 / g.t.k, 0, 0); g.center(g.nodes[0]); g.render(); return "" })()`)
+		assert.NotEqual(t, "0", b.eval(`String(window.playground.graph().last.labels)`))
+		assert.Equal(t, "0", b.eval(`String(window.playground.graph().last.summaries)`))
 	})
 }

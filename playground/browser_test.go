@@ -218,7 +218,7 @@ func TestPlaygroundInChromium(t *testing.T) {
 	b.do(chromedp.Click(chromedp.CSS("#run")))
 	b.waitFor(`window.playground.state.run.id !== "`+first+`" && document.getElementById("status").className === "ok"`, "the run")
 	assert.Contains(t, b.eval(`document.getElementById("status").textContent`), "162 → 150 ops")
-	b.waitFor(`document.querySelectorAll("#scene .gv-node.matched").length > 0`, "the matched ops in the graph")
+	b.waitFor(`window.playground.graph().all("matched").length > 0`, "the matched ops in the graph")
 	assert.Contains(t, b.eval(`document.querySelector("#rule-list li").textContent`), "12 in the input · pass: 12 matched, 12 applied")
 	// The run's cost figures in the status line: twelve matmul + add pairs fused into fc ops.
 	assert.Regexp(t, `runtime ops (\d+) → (\d+), kernels \d+ → \d+, est\. time .* → .* per inference on a100`,
@@ -226,7 +226,7 @@ func TestPlaygroundInChromium(t *testing.T) {
 
 	// Step through the rule's matches: the bound ops are marked, the pattern lines too.
 	b.do(chromedp.Click(chromedp.CSS("#rule-list li")))
-	b.waitFor(`document.querySelectorAll("#scene .gv-node.bound").length > 0`, "the first match's ops")
+	b.waitFor(`window.playground.graph().all("bound").length > 0`, "the first match's ops")
 	assert.Equal(t, "fc: match 1 of 12", b.eval(`document.getElementById("match-count").textContent`))
 	b.do(chromedp.Click(chromedp.CSS("#match-next")))
 	assert.Equal(t, "fc: match 2 of 12", b.eval(`document.getElementById("match-count").textContent`))
@@ -236,25 +236,23 @@ func TestPlaygroundInChromium(t *testing.T) {
 	b.do(chromedp.Click(chromedp.CSS("#match-stepper button")))
 	b.eval(`window.playground.state.rule = null, ""`)
 	b.eval(`DRREditor.gotoLine(window.playground.editor(), 7, 5), ""`)
-	b.waitFor(`document.querySelectorAll("#scene .gv-node.bound").length >= 6`, "the matmuls line 7 bound (six boxes: the layers are drawn collapsed)")
-	assert.Contains(t, b.eval(`Array.from(document.querySelectorAll("#scene .gv-node.bound")).map(e => e.textContent).join(" ")`), "pd_op.matmul")
-	assert.NotContains(t, b.eval(`Array.from(document.querySelectorAll("#scene .gv-node.bound")).map(e => e.textContent).join(" ")`), "pd_op.add")
+	b.waitFor(`window.playground.graph().all("bound").length >= 6`, "the matmuls line 7 bound (six boxes: the layers are drawn collapsed)")
+	assert.Contains(t, b.eval(`window.playground.graph().all("bound").map(n => n.data.label).join(" ")`), "pd_op.matmul")
+	assert.NotContains(t, b.eval(`window.playground.graph().all("bound").map(n => n.data.label).join(" ")`), "pd_op.add")
 
 	// Search the graph: every hit is marked, Enter goes from one to the next; + zooms.
 	b.do(chromedp.SendKeys(chromedp.ID("graph-search"), "softmax"))
 	b.waitFor(`document.getElementById("graph-count").textContent.indexOf("found") > 0`, "the search")
-	assert.NotEqual(t, "0", b.eval(`String(document.querySelectorAll("#scene .gv-node.hit").length)`))
+	assert.NotEqual(t, "0", b.eval(`String(window.playground.graph().all("hit").length)`))
 	b.do(chromedp.SendKeys(chromedp.ID("graph-search"), "\r"))
 	assert.Regexp(t, `^1 of \d+`, b.eval(`document.getElementById("graph-count").textContent`))
-	zoom := b.eval(`document.getElementById("scene").getAttribute("transform")`)
+	zoom := b.eval(`JSON.stringify(window.playground.graph().t)`)
 	b.do(chromedp.Click(chromedp.ID("zoom-in")))
-	assert.NotEqual(t, zoom, b.eval(`document.getElementById("scene").getAttribute("transform")`), "+ zooms")
+	assert.NotEqual(t, zoom, b.eval(`JSON.stringify(window.playground.graph().t)`), "+ zooms")
 	b.eval(`(function () { const s = document.getElementById("graph-search"); s.value = ""; s.dispatchEvent(new Event("input")); return "" })()`)
 
 	// Click the op a match ends with: explain says the rule matches it.
-	b.eval(`(function () { const n = window.playground.graph().node(window.playground.state.run.matches[0].root);
-		n.dispatchEvent(new PointerEvent("pointerdown", {bubbles: true, button: 0}));
-		n.dispatchEvent(new PointerEvent("pointerup", {bubbles: true, button: 0})); return "" })()`)
+	b.clickBox(`window.playground.graph()`, `window.playground.graph().node(window.playground.state.run.matches[0].root)`)
 	b.waitFor(`document.querySelector("#explain .rule")`, "the explanation")
 	assert.Contains(t, b.eval(`document.getElementById("explain").textContent`), "matches")
 	b.eval(`window.playground.graph().center(window.playground.graph().node(window.playground.state.run.matches[0].root)), ""`)
@@ -263,9 +261,9 @@ func TestPlaygroundInChromium(t *testing.T) {
 
 	// The result: the fused graph, with the new fc ops.
 	b.do(chromedp.Click(chromedp.CSS("#view-after")))
-	b.waitFor(`document.querySelectorAll("#scene .gv-node.added").length > 0`, "the new ops of the result")
-	assert.Contains(t, b.eval(`Array.from(document.querySelectorAll("#scene .gv-node.added")).map(e => e.textContent).join(" ")`), "pd_op.fc")
-	b.eval(`window.playground.graph().center(document.querySelector("#scene .gv-node.added")), ""`)
+	b.waitFor(`window.playground.graph().all("added").length > 0`, "the new ops of the result")
+	assert.Contains(t, b.eval(`window.playground.graph().all("added").map(n => n.data.label).join(" ")`), "pd_op.fc")
+	b.eval(`window.playground.graph().center(window.playground.graph().all("added")[0]), ""`)
 	b.shot("playground-fused.png")
 
 	// The program and its diff from the input.
@@ -292,7 +290,7 @@ func TestPlaygroundInChromium(t *testing.T) {
 	b.shot("playground-pipeline.png")
 	b.do(chromedp.KeyEvent("g"))
 	b.waitFor(`document.getElementById("graph-title").textContent.indexOf("after pass 1") === 0`, "the graph of the stage")
-	b.waitFor(`document.querySelectorAll("#scene .gv-node.added").length > 0`, "the ops the pass created")
+	b.waitFor(`window.playground.graph().all("added").length > 0`, "the ops the pass created")
 
 	// Verify: the interpreter agrees on every output.
 	b.do(chromedp.Click(chromedp.CSS("#verify-button")))
@@ -371,4 +369,16 @@ func (b *browser) evalAsync(expr string) string {
 	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](expr, chromedp.EvalAwaitPromise))
 	require.NoError(b.t, err, expr)
 	return v
+}
+
+// clickBox clicks with the mouse the box the JavaScript expression node names, in the graph g names, after centring
+// it: the renderer draws on a canvas, so a box is clicked where it is drawn.
+func (b *browser) clickBox(g, node string) {
+	b.t.Helper()
+	out := b.eval(`(function () { const g = ` + g + `; const n = ` + node + `; if (!n) return "";
+		g.center(n); g.render(); const p = g.screenPoint(n); return JSON.stringify({X: p.x, Y: p.y}) })()`)
+	require.NotEmpty(b.t, out, "no box: %s", node)
+	var p struct{ X, Y float64 }
+	require.NoError(b.t, json.Unmarshal([]byte(out), &p))
+	b.do(chromedp.MouseClickXY(p.X, p.Y))
 }

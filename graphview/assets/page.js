@@ -1,138 +1,61 @@
-// The interactive page of package graphview: pan (drag), zoom (wheel, + and -, fit), search (labels and details,
-// Enter for the next hit), details of the clicked op. No network, no libraries.
+// The page of drrc graph: each panel's drawing (the JSON of #gv-drawings) drawn by the canvas renderer
+// (canvas.js, window.GraphView), with pan (drag), zoom (wheel, + and -, fit), search over every op (labels and
+// details; the ops of collapsed blocks too; Enter for the next hit) and the details of the clicked op. No network,
+// no libraries.
 (function () {
   "use strict";
-  const panels = Array.from(document.querySelectorAll(".gv-panel")).map(function (el) {
-    const viewport = el.querySelector(".gv-viewport");
-    const svg = viewport.querySelector("svg");
-    const scene = svg.querySelector(".gv-scene");
-    return { el: el, viewport: viewport, svg: svg, scene: scene,
-      width: +svg.dataset.width, height: +svg.dataset.height, scale: 1, x: 0, y: 0 };
-  });
-
-  function apply(p) {
-    p.scene.setAttribute("transform", "translate(" + p.x + "," + p.y + ") scale(" + p.scale + ")");
-  }
-  // start shows a drawing whole when it fits at a readable scale, else its top at the width of the view (real
-  // models are long chains: the whole of one is a thread).
-  function start(p) {
-    const r = p.viewport.getBoundingClientRect();
-    const whole = Math.min(r.width / p.width, r.height / p.height);
-    if (whole >= 0.5) { fit(p); return; }
-    p.scale = Math.min(r.width / p.width, 1);
-    p.x = (r.width - p.width * p.scale) / 2;
-    p.y = 0;
-    apply(p);
-  }
-  function fit(p) {
-    const r = p.viewport.getBoundingClientRect();
-    const s = Math.min(r.width / p.width, r.height / p.height, 1.5);
-    p.scale = s > 0 ? s : 1;
-    p.x = (r.width - p.width * p.scale) / 2;
-    p.y = Math.max(0, (r.height - p.height * p.scale) / 2);
-    apply(p);
-  }
-  // zoom multiplies the scale by f around the point (cx, cy) of the viewport.
-  function zoom(p, f, cx, cy) {
-    const s = Math.min(Math.max(p.scale * f, 0.02), 8);
-    f = s / p.scale;
-    p.x = cx - (cx - p.x) * f;
-    p.y = cy - (cy - p.y) * f;
-    p.scale = s;
-    apply(p);
-  }
-  function center(p, node, minScale) {
-    const r = p.viewport.getBoundingClientRect();
-    const m = /translate\(([-\d.]+),([-\d.]+)\)/.exec(node.getAttribute("transform"));
-    p.scale = Math.max(p.scale, minScale);
-    p.x = r.width / 2 - (+m[1]) * p.scale;
-    p.y = r.height / 2 - (+m[2]) * p.scale;
-    apply(p);
-  }
-
-  panels.forEach(function (p) {
-    let drag = null;
-    p.viewport.addEventListener("wheel", function (e) {
-      e.preventDefault();
-      const r = p.viewport.getBoundingClientRect();
-      zoom(p, Math.exp(-e.deltaY * 0.0015), e.clientX - r.left, e.clientY - r.top);
-    }, { passive: false });
-    p.viewport.addEventListener("pointerdown", function (e) {
-      if (e.target.closest(".gv-node")) return;
-      drag = { x: e.clientX - p.x, y: e.clientY - p.y };
-      p.viewport.classList.add("dragging");
-      p.viewport.setPointerCapture(e.pointerId);
-    });
-    p.viewport.addEventListener("pointermove", function (e) {
-      if (!drag) return;
-      p.x = e.clientX - drag.x;
-      p.y = e.clientY - drag.y;
-      apply(p);
-    });
-    function end() { drag = null; p.viewport.classList.remove("dragging"); }
-    p.viewport.addEventListener("pointerup", end);
-    p.viewport.addEventListener("pointercancel", end);
-    p.svg.addEventListener("click", function (e) {
-      const node = e.target.closest(".gv-node");
-      if (node) select(node);
-    });
-    start(p);
-  });
-
+  const drawings = JSON.parse(document.getElementById("gv-drawings").textContent);
   const details = document.getElementById("gv-details");
-  function select(node) {
-    document.querySelectorAll(".selected").forEach(function (el) { el.classList.remove("selected"); });
-    node.classList.add("selected");
-    document.querySelectorAll('.gv-edge[data-from="' + node.id + '"], .gv-edge[data-to="' + node.id + '"]')
-      .forEach(function (el) { el.classList.add("selected"); });
-    details.textContent = node.dataset.detail;
+  const panels = Array.from(document.querySelectorAll(".gv-panel")).map(function (el, i) {
+    const view = new window.GraphView.Canvas(el.querySelector(".gv-viewport"), {
+      click: function (n) { select(view, n); },
+    });
+    view.draw(drawings[i]);
+    return view;
+  });
+
+  panels.forEach(function (p) { p.start(); });
+
+  function select(view, n) {
+    panels.forEach(function (p) { p.setMark("selected", p === view ? [n] : []); });
+    details.textContent = n.data.detail;
   }
 
-  // Search.
+  // Search: every op whose text matches (a box of a collapsed block stands for several ops).
   const input = document.getElementById("gv-search");
   const count = document.getElementById("gv-count");
   let hits = [], current = -1;
   function search(q) {
-    hits.forEach(function (n) { n.classList.remove("hit", "current"); });
     hits = [];
     current = -1;
-    q = q.trim().toLowerCase();
-    if (q !== "") {
-      document.querySelectorAll(".gv-node").forEach(function (n) {
-        if ((n.dataset.label + "\n" + n.dataset.detail).toLowerCase().indexOf(q) >= 0) {
-          n.classList.add("hit");
-          hits.push(n);
-        }
-      });
-    }
-    count.textContent = q === "" ? "" : hits.length + (hits.length === 1 ? " op" : " ops");
+    panels.forEach(function (p) {
+      p.search(q);
+      p.opHits(q).forEach(function (h) { hits.push({ panel: p, node: h.node, label: h.label }); });
+    });
+    const boxes = panels.reduce(function (n, p) { return n + p.hits.length; }, 0);
+    count.textContent = String(q).trim() === "" ? "" : hits.length + (hits.length === 1 ? " op" : " ops") +
+      (boxes !== hits.length ? " in " + boxes + (boxes === 1 ? " box" : " boxes") : "");
     return hits.length;
   }
+  // next goes to the next (step 1) or previous (-1) op found: its box is marked current, centred and selected.
   function next(step) {
     if (hits.length === 0) return null;
-    if (current >= 0) hits[current].classList.remove("current");
     current = (current + step + hits.length) % hits.length;
-    const node = hits[current];
-    node.classList.add("current");
-    const p = panels.find(function (p) { return p.svg.contains(node); });
-    center(p, node, 1);
-    select(node);
-    count.textContent = (current + 1) + " of " + hits.length;
-    return node.id;
+    const h = hits[current];
+    panels.forEach(function (p) { p.current(p === h.panel ? h.node : null); });
+    select(h.panel, h.node);
+    const inBlock = h.label !== h.node.data.label;
+    count.textContent = (current + 1) + " of " + hits.length + (inBlock ? " (" + h.label + ", in a collapsed block)" : "");
+    return h.node.data.id;
   }
   input.addEventListener("input", function () { search(input.value); });
   input.addEventListener("keydown", function (e) {
     if (e.key === "Enter") { e.preventDefault(); next(e.shiftKey ? -1 : 1); }
   });
-  function zoomAll(f) {
-    panels.forEach(function (p) {
-      const r = p.viewport.getBoundingClientRect();
-      zoom(p, f, r.width / 2, r.height / 2);
-    });
-  }
+  function zoomAll(f) { panels.forEach(function (p) { p.zoom(f); }); }
   document.getElementById("gv-in").addEventListener("click", function () { zoomAll(1.25); });
   document.getElementById("gv-out").addEventListener("click", function () { zoomAll(0.8); });
-  document.getElementById("gv-fit").addEventListener("click", function () { panels.forEach(fit); });
+  document.getElementById("gv-fit").addEventListener("click", function () { panels.forEach(function (p) { p.fit(); }); });
   document.getElementById("gv-next").addEventListener("click", function () { next(1); });
   document.addEventListener("keydown", function (e) {
     if (e.target === input) return;
@@ -141,9 +64,10 @@
     if (e.key === "/") { e.preventDefault(); input.focus(); }
   });
 
-  // For tests and for the playground: the state of each panel, and the same actions as the controls.
+  // For tests: the state of each panel, the renderers, and the same actions as the controls.
   window.graphview = {
-    panels: function () { return panels.map(function (p) { return { scale: p.scale, x: p.x, y: p.y }; }); },
+    panels: function () { return panels.map(function (p) { return { scale: p.t.k, x: p.t.x, y: p.t.y }; }); },
+    views: panels,
     search: search, next: next, zoom: zoomAll,
   };
 })();

@@ -1,4 +1,5 @@
-// The playground's page: wires the editor (editor.js), its language server (lsp.js) and the graph (graph.js) to
+// The playground's page: wires the editor (editor.js), its language server (lsp.js) and the graph (graphview.js,
+// graphview's canvas renderer, the one of drrc graph's page) to
 // the server's API (server.go): pick a program, run the editor's rules on it, look at the result (graph, program,
 // diff, pipeline), explain an op, step through a rule's matches, verify, share.
 (function () {
@@ -361,12 +362,12 @@
     // Side by side, the right pane draws the result (the last stage), its new ops in green.
     const right = split ? api("GET", "/api/runs/" + res.id + "/graph?stage=" + (res.stages.length - 1) + "&view=pass&collapse=" + collapse).then(function (d) {
       graph2.draw(d);
-      graph2.fit();
+      graph2.start();
     }) : Promise.resolve();
     return state.graphShown = Promise.all([api("GET", "/api/runs/" + res.id + "/graph?stage=" + k + "&view=" + view + "&collapse=" + collapse), right]).then(function (r) {
       const d = r[0];
       graph.draw(d);
-      graph.fit();
+      graph.start();
       showGraphCount(d);
       if (state.rule) stepRule(state.rule, state.matchIndex);
       const q = $("graph-search").value;
@@ -449,12 +450,12 @@
       if (graph.drawing) showGraphCount(graph.drawing);
       return Promise.resolve();
     }
-    const test = window.PlaygroundGraph.searchPattern(q);
+    const test = window.GraphView.searchPattern(q);
     return opTexts(state.graphStage).then(function (ops) {
       if (found.q !== q) return;
       found.ops = ops.filter(function (o) { return test(o.text); }).map(function (o) { return o.key; });
       const boxes = graph.search(q, found.ops);
-      const extra = boxes.filter(function (e) { return !(e.__data.keys && e.__data.keys.length); }).length; // removed ops
+      const extra = boxes.filter(function (n) { return !n.key; }).length; // removed ops
       const n = found.ops.length + extra;
       $("graph-count").textContent = n === 0 ? "none found" : n + (n === 1 ? " op" : " ops") + " found, in " + boxes.length + (boxes.length === 1 ? " box" : " boxes");
     }).catch(fail(null, "search"));
@@ -470,21 +471,21 @@
     found.i = ((found.i + dir) % hits.length + hits.length) % hits.length;
     const box = found.ops.length ? graph.node(found.ops[found.i]) : graph.hits[found.i];
     graph.current(box);
-    $("graph-count").textContent = (found.i + 1) + " of " + hits.length + (found.ops.length && box && box.__data.keys.length > 1 ? " (in a collapsed block)" : "");
+    $("graph-count").textContent = (found.i + 1) + " of " + hits.length + (found.ops.length && box && box.data.keys.length > 1 ? " (in a collapsed block)" : "");
   }
 
   // clickOp selects an op: its text, what every rule makes of it, and the pattern lines that bound it.
   // clickOp selects an op (of the right pane, the result, when right): its text, what every rule makes of it, the
   // pattern lines that bound it; side by side, the same op is selected in the other pane.
   function clickOp(node, right) {
-    const key = node.dataset.key;
+    const key = node.key;
     const stage = right ? state.run.stages.length - 1 : state.graphStage;
-    [graph, graph2].forEach(function (g) { g.scene.querySelectorAll(".gv-node.selected").forEach(function (e) { e.classList.remove("selected"); }); });
-    node.classList.add("selected");
+    graph.setMark("selected", right ? [] : [node]);
+    graph2.setMark("selected", right ? [node] : []);
     if (state.view === "split" && key) {
       linkSelection(key, stage, right ? graph : graph2, right ? state.graphStage : state.run.stages.length - 1);
     }
-    $("op-detail").textContent = node.__data.detail || node.__data.label;
+    $("op-detail").textContent = node.data.detail || node.data.label;
     if (!key || !state.run) {
       // A removed op drawn beside the result: it is of the input, which the before view explains.
       state.selected = null;
@@ -525,12 +526,9 @@
       const origin = r[0].origins[+key.slice(1)];
       const i = origin ? r[1].origins.indexOf(origin) : -1;
       const other = i >= 0 ? g.node("o" + i) : null;
-      g.scene.querySelectorAll(".gv-node.selected").forEach(function (e) { e.classList.remove("selected"); });
+      g.setMark("selected", other ? [other] : []);
       $("details").dataset.counterpart = other ? "o" + i : "";
-      if (other) {
-        other.classList.add("selected");
-        g.center(other);
-      }
+      if (other) g.center(other);
     }).catch(fail(null, "side by side"));
   }
 
@@ -1021,7 +1019,7 @@
     remember();
     document.querySelectorAll("#tabs button").forEach(function (b) { b.setAttribute("aria-selected", String(b.dataset.tab === name)); });
     document.querySelectorAll(".tab").forEach(function (t) { t.hidden = t.id !== "tab-" + name; });
-    if (name === "graph") graph.fit();
+    if (name === "graph") graph.start();
     if (name === "pipeline") $("stage-list").focus();
   }
 
@@ -1087,11 +1085,12 @@
     setRules: function (t) { E.setText(editor, t); },
     rules: function () { return E.text(editor); },
     graph: function () { return graph; },
+    graph2: function () { return graph2; },
     search: function (q) { return search(q); },
   };
 
-  const graph = new window.PlaygroundGraph.Graph($("viewport"), $("graph-svg"), $("scene"), { click: function (n) { clickOp(n, false); } });
-  const graph2 = new window.PlaygroundGraph.Graph($("viewport2"), $("graph-svg2"), $("scene2"), { click: function (n) { clickOp(n, true); } });
+  const graph = new window.GraphView.Canvas($("viewport"), { click: function (n) { clickOp(n, false); } });
+  const graph2 = new window.GraphView.Canvas($("viewport2"), { click: function (n) { clickOp(n, true); } });
 
   api("GET", "/api/info").then(function (info) {
     state.info = info;
