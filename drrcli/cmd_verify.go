@@ -1,6 +1,7 @@
 package drrcli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -105,6 +106,7 @@ type verifyFlags struct {
 	cpuprofile  string
 	maxMACs     int64
 	maxElements int
+	timeout     time.Duration
 	params      paramFlag
 	device      string
 	model       *cost.Model
@@ -137,6 +139,7 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&v.allowSkip, "allow-skip", false, "rule mode: exit 0 even when rules were SKIPPED (they are still reported)")
 	fs.Int64Var(&v.maxMACs, "max-macs", 0, "program mode: largest multiply-accumulate count of one conv2d, matmul or fc the interpreter evaluates (default 2^40, about 20 seconds on two cores)")
 	fs.IntVar(&v.maxElements, "max-elements", 0, "program mode: largest element count of one tensor the interpreter holds (default 2^28, 1 GiB in float32)")
+	fs.DurationVar(&v.timeout, "timeout", 0, "program mode: stop a program's evaluation after `duration` (10m, 1h30m; 0: no limit): the program fails with a time-out and the next one starts (its result record's status is error)")
 	fs.StringVar(&v.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to `file` (for go tool pprof)")
 	fs.StringVar(&v.device, "device", cost.DefaultDevice, "program mode: estimate times on `device`: "+deviceNames()+", or a profile.json")
 	fs.BoolVar(&v.captured, "captured-batch", false, "program mode: evaluate a graph captured at a static batch at that batch, not rebatched to -batch first")
@@ -149,6 +152,9 @@ func (v *verifyFlags) compareOptions() (interp.CompareOptions, error) {
 	o.MaxMACs, o.MaxElements = v.maxMACs, v.maxElements
 	if v.maxMACs < 0 || v.maxElements < 0 {
 		return o, fmt.Errorf("-max-macs and -max-elements must not be negative")
+	}
+	if v.timeout < 0 {
+		return o, fmt.Errorf("-timeout must not be negative")
 	}
 	switch {
 	case v.float32 && v.float64:
@@ -392,6 +398,12 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 		copts.Precision = interp.Auto // a program is computed in the precision of its floating-point types
 	}
 	opts := verify.PipelineOptions{CompareOptions: copts, Registry: reg, Rewrite: v.rewrite}
+	if v.timeout > 0 {
+		ctx, cancel := context.WithTimeoutCause(context.Background(), v.timeout,
+			fmt.Errorf("the program's -timeout of %s ran out", v.timeout))
+		defer cancel()
+		opts.Context = ctx
+	}
 	if v.fillWeights >= 0 {
 		opts.FillWeights, opts.WeightSeed = true, uint64(v.fillWeights)
 	}

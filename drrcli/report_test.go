@@ -142,3 +142,26 @@ func FuzzParseResults(f *testing.F) {
 		}
 	})
 }
+
+// TestVerifyTimeout: -timeout stops each program's evaluation at its limit; the program's record says so with
+// status error, the others still run, and a negative limit is a usage error.
+func TestVerifyTimeout(t *testing.T) {
+	dir := t.TempDir()
+	models := reluPrograms(t, dir, 2)
+	results := filepath.Join(dir, "r.jsonl")
+	code, stdout, _ := run(t, "", "verify", "-timeout", "1ns", "-results", results, models)
+	assert.Equal(t, exitFailure, code)
+	assert.Equal(t, 2, strings.Count(stdout, "the program's -timeout of 1ns ran out"), stdout)
+	recs, err := readResults(results, 1<<20)
+	require.NoError(t, err)
+	require.Len(t, recs, 2, "every program has its record")
+	for _, r := range recs {
+		assert.Equal(t, statusError, r.Status)
+		assert.Contains(t, r.Error, "interp: stopped before ")
+	}
+	code, _, _ = run(t, "", "verify", "-timeout", "1h", models)
+	assert.Equal(t, exitOK, code, "a limit the programs stay within changes nothing")
+	code, _, stderr := run(t, "", "verify", "-timeout", "-1s", models)
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "-timeout must not be negative")
+}

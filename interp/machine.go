@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -93,6 +94,9 @@ func run[T tensor.Float](p *ir.Program, feed *Feed, opts Options, kern registry[
 func (m *machine[T]) block(b *ir.Block) ([]*value[T], error) {
 	for op := range b.Ops() {
 		m.cur = op
+		if ctx := m.opts.Context; ctx != nil && ctx.Err() != nil {
+			return nil, fmt.Errorf("interp: stopped before %s: %w", op.Name(), context.Cause(ctx))
+		}
 		var err error
 		if m.pending != nil && b == m.prog.Body() && deferred(op, b) {
 			m.pending[op.Result(0)] = op

@@ -1,6 +1,8 @@
 package interp
 
 import (
+	"context"
+
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -98,6 +100,11 @@ type Options struct {
 	// (ParamInfo.InputScale): drrc verify's rule mode checks every instance once more at 8, so that inputs cross
 	// the thresholds of relu6, hard_sigmoid, hard_swish and clip.
 	InputScale float64
+	// Context, when set, stops an evaluation once it is done (a deadline passed, a cancellation): the machine
+	// looks at it before each op, and Evaluate and Compare then return an error that wraps its cause (one kernel
+	// already running is not interrupted: MaxMACs bounds the longest). drrc verify -timeout and the playground's
+	// time budget set it.
+	Context context.Context
 
 	// skip lists output ops not to evaluate (Compare leaves out the publications of after, see publications).
 	skip map[*ir.Op]bool

@@ -153,6 +153,7 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeoutCause(context.Background(), s.lim.VerifyTime, timeBudget("verification", s.lim.VerifyTime))
 	defer cancel() // here, not in the goroutine: the budget's case below must mean the budget ran out
 	opts.Rewrite = rewriter.Options{Context: ctx, Target: rn.target, Params: rn.params}
+	opts.Context = ctx // the interpreter stops between ops once the budget runs out or the client has gone
 
 	var stream *json.Encoder
 	var flush func()
@@ -173,10 +174,10 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 	}
 
 	start := time.Now()
-	// The worker sends the table after the passes and after each run, and closes events when it is done. The
-	// interpreter does not look at a context: past the budget or a cancellation the answer goes out with the runs
-	// done, and the run under way finishes on its own, holding its turn at the gate until then (so the server never
-	// evaluates more than Concurrent programs at once); no run starts after stop.
+	// The worker sends the table after the passes and after each run, and closes events when it is done. Past the
+	// budget or a cancellation the answer goes out with the runs done; the run under way stops before its next op
+	// (the interpreter looks at ctx, cancelled when this handler returns), holding its turn at the gate until then
+	// (so the server never evaluates more than Concurrent programs at once); no run starts after stop.
 	events := make(chan verifyEvent, opts.Runs+2)
 	var stop atomic.Bool
 	go func() {
