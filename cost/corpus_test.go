@@ -153,6 +153,8 @@ func TestCorpusTable(t *testing.T) {
 			c[d] = r.Summary
 			if i == 0 {
 				rep = r
+				// Summarize sums while it walks and keeps no records: the same sums, in the same order.
+				assert.Equalf(t, r.Summary, models[d].Summarize(p), "%s: Summarize and Analyze's summary differ", where)
 			}
 		}
 		tc, err := countText(p.Ctx, string(pirtext.Print(p, pirtext.WriteOptions{})))

@@ -78,14 +78,14 @@ type Report struct {
 
 // Analyze computes the cost of every op of p (nested regions included) and the summary.
 func (m *Model) Analyze(p *ir.Program) *Report {
-	a := newAnalyzer(m, p)
-	a.block(p.Body())
+	a := newAnalyzer(m, p, false)
+	a.program(p)
 	return &Report{Summary: a.summarize(), Ops: a.ops}
 }
 
 // Summarize is Analyze's summary alone.
 func (m *Model) Summarize(p *ir.Program) Summary {
-	a := newAnalyzer(m, p)
-	a.block(p.Body())
+	a := newAnalyzer(m, p, true)
+	a.program(p)
 	return a.summarize()
 }

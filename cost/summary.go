@@ -83,40 +83,59 @@ func mergeNames(a, b []string) []string {
 	return out
 }
 
-// summarize sums the analyzed ops.
+// summarize sums the analyzed ops (those a streaming analysis has not summed already).
 func (a *analyzer) summarize() Summary {
-	s := Summary{Device: a.m.Device.Name, DynamicDim: a.dyn}
-	uncosted := map[string]bool{}
 	for i := range a.ops {
-		c := &a.ops[i]
-		if c.Op.Name() != "builtin.module" {
-			s.Ops++
-		}
-		if !c.Counted() {
-			continue
-		}
-		if c.Dynamic {
-			s.DynamicOps++
-		}
-		if c.Err != nil {
-			s.Uncosted++
-			uncosted[c.Op.Name()] = true
-		}
-		if !c.Runtime {
-			s.LoadTimeOps++
-			continue
-		}
-		s.RuntimeOps++
-		if c.Branch {
-			continue
-		}
-		s.Kernels += c.Work.Kernels
-		s.FLOPs += c.Work.FLOPs
-		s.BytesRead += c.Work.Read
-		s.BytesWritten += c.Work.Written
-		s.Time = s.Time.Add(c.Time)
+		a.sum.add(&a.ops[i])
 	}
-	for n := range uncosted {
+	return a.sum.summary()
+}
+
+// summing accumulates a Summary op record by op record.
+type summing struct {
+	s        Summary
+	uncosted map[string]bool
+}
+
+// add counts one op record.
+func (m *summing) add(c *OpCost) {
+	s := &m.s
+	if c.Op.Name() != "builtin.module" {
+		s.Ops++
+	}
+	if !c.Counted() {
+		return
+	}
+	if c.Dynamic {
+		s.DynamicOps++
+	}
+	if c.Err != nil {
+		s.Uncosted++
+		if m.uncosted == nil {
+			m.uncosted = map[string]bool{}
+		}
+		m.uncosted[c.Op.Name()] = true
+	}
+	if !c.Runtime {
+		s.LoadTimeOps++
+		return
+	}
+	s.RuntimeOps++
+	if c.Branch {
+		return
+	}
+	s.Kernels += c.Work.Kernels
+	s.FLOPs += c.Work.FLOPs
+	s.BytesRead += c.Work.Read
+	s.BytesWritten += c.Work.Written
+	s.Time = s.Time.Add(c.Time)
+}
+
+// summary returns the sums, the uncosted op kinds sorted.
+func (m *summing) summary() Summary {
+	s := m.s
+	s.UncostedOps = nil
+	for n := range m.uncosted {
 		s.UncostedOps = append(s.UncostedOps, n)
 	}
 	sort.Strings(s.UncostedOps)
