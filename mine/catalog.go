@@ -20,14 +20,19 @@ type Fused struct {
 	// after the pipeline) means its constraints refused them, or its set did not run.
 	Constrained bool `json:"constrained"`
 
-	rule *rule.Rule
-	set  *rule.Set
+	rule  *rule.Rule
+	set   *rule.Set
+	match pmatch
+	src   func(file string) ([]byte, error)
 }
 
 // NamedSet is a checked rule set with the name it is known by (a shipped set's name).
 type NamedSet struct {
 	Name string
 	Set  *rule.Set
+	// Source returns the text of the set's rule files by the names their positions carry (nil: skeletons of the
+	// set's chains name its rule but cannot copy its rewrite).
+	Source func(file string) ([]byte, error)
 }
 
 // Catalog holds the fusion rules chains are compared with: the rules labelled "fusion" of the sets it is built
@@ -39,6 +44,7 @@ type Catalog struct {
 
 type catalogEntry struct {
 	set  string
+	src  func(file string) ([]byte, error)
 	s    *rule.Set
 	r    *rule.Rule
 	op   string
@@ -54,7 +60,7 @@ func NewCatalog(sets []NamedSet) *Catalog {
 				continue
 			}
 			if op := createdRoot(r); op != "" {
-				c.entries = append(c.entries, catalogEntry{set: ns.Name, s: ns.Set, r: r, op: op, size: len(r.Pattern.Ops)})
+				c.entries = append(c.entries, catalogEntry{set: ns.Name, src: ns.Source, s: ns.Set, r: r, op: op, size: len(r.Pattern.Ops)})
 			}
 		}
 	}
@@ -83,19 +89,20 @@ func createdRoot(r *rule.Rule) string {
 	return ""
 }
 
-// Lookup returns the first rule of the catalog whose pattern is ch (nil if none).
-func (c *Catalog) Lookup(ch *Chain) *Fused {
+// Lookup returns the rules of the catalog whose pattern is ch, in the catalog's order.
+func (c *Catalog) Lookup(ch *Chain) []*Fused {
+	var out []*Fused
 	for i := range c.entries {
 		e := &c.entries[i]
 		if e.size != len(ch.Ops) {
 			continue
 		}
-		if matchPattern(e.r.Pattern, ch) {
-			return &Fused{Op: e.op, Set: e.set, Rule: e.r.ID(), Pos: e.r.Pos.String(), Constrained: len(e.r.Where) > 0,
-				rule: e.r, set: e.s}
+		if m, ok := matchPattern(e.r.Pattern, ch); ok {
+			out = append(out, &Fused{Op: e.op, Set: e.set, Rule: e.r.ID(), Pos: e.r.Pos.String(), Constrained: len(e.r.Where) > 0,
+				rule: e.r, set: e.s, match: m, src: e.src})
 		}
 	}
-	return nil
+	return out
 }
 
 // Annotate sets the Fused of each candidate.
@@ -123,9 +130,9 @@ func (m pmatch) clone() pmatch {
 // matchPattern reports whether p matches the whole of ch, rooted at ch's root: the same ops, operand structure
 // (either order for a commutative op) and the attribute values p requires. Constraints and type patterns are not
 // compared: the chain's sites are where they decide.
-func matchPattern(p *rule.Pattern, ch *Chain) bool {
+func matchPattern(p *rule.Pattern, ch *Chain) (pmatch, bool) {
 	if p.Root < 0 || p.Root >= len(p.Ops) {
-		return false
+		return pmatch{}, false
 	}
 	start := pmatch{ops: make([]int, len(p.Ops)), used: make([]bool, len(ch.Ops)), vals: map[int]Ref{}}
 	for i := range start.ops {
@@ -133,10 +140,10 @@ func matchPattern(p *rule.Pattern, ch *Chain) bool {
 	}
 	for _, m := range matchOp(p, ch, start, p.Root, len(ch.Ops)-1) {
 		if !slices.Contains(m.used, false) && !slices.Contains(m.ops, -1) {
-			return true
+			return m, true
 		}
 	}
-	return false
+	return pmatch{}, false
 }
 
 func matchOp(p *rule.Pattern, ch *Chain, m pmatch, k, ci int) []pmatch {

@@ -2,6 +2,7 @@ package mine_test
 
 import (
 	"fmt"
+	"io/fs"
 	"strings"
 	"testing"
 
@@ -183,21 +184,23 @@ func TestCatalog(t *testing.T) {
 	require.NoError(t, err)
 	set, err := rules.Load(ctx, "silu_fuse")
 	require.NoError(t, err)
-	cat := mine.NewCatalog([]mine.NamedSet{{Name: "silu_fuse", Set: set}})
+	cat := mine.NewCatalog([]mine.NamedSet{{Name: "silu_fuse", Set: set, Source: func(f string) ([]byte, error) { return fs.ReadFile(rules.FS(), f) }}})
 	require.Equal(t, 1, cat.Len())
 	m := newMiner(t)
 	m.Add(m.Scan(mine.Source{Program: "a"}, swishChain(t, ctx, "builtin.tensor<4x8xf32>", true)))
 	cands := m.Candidates()
 	cat.Annotate(cands)
 	got := keysOf(cands)
-	f := got["sigmoid → multiply"].Fused
-	require.NotNil(t, f)
+	require.Len(t, got["sigmoid → multiply"].Fused, 1)
+	f := got["sigmoid → multiply"].Fused[0]
 	assert.Equal(t, "pd_op.swish", f.Op)
 	assert.Equal(t, "silu", f.Rule)
 	assert.Equal(t, "silu_fuse", f.Set)
-	assert.Nil(t, got["relu → sigmoid → multiply"].Fused)
+	assert.Empty(t, got["relu → sigmoid → multiply"].Fused)
 	for i, c := range cands {
-		src := mine.Skeleton(i+1, c, mine.SkeletonInfo{Device: "a100", Passes: "none"})
+		sk := mine.NewSkeleton(i+1, c, mine.SkeletonInfo{Device: "a100", Passes: "none"})
+		src := sk.Source
+		assert.Equal(t, len(c.Fused) > 0, sk.Fuses, "%s", src)
 		set, diags := drr.LoadSource(ctx, drr.LoadOptions{}, "sk.drr", src)
 		require.False(t, diags.HasErrors(), "%s\n%s", diags, src)
 		require.Len(t, set.Rules, 1)

@@ -84,8 +84,8 @@ type Candidate struct {
 	Saving Saving
 	// Sites are the first occurrences found (Options.MaxSites), in the order the programs were added.
 	Sites []Site
-	// Fused names the rule and fused op of the catalog that compute the same chain (Catalog.Annotate); nil if none.
-	Fused *Fused
+	// Fused names the rules of the catalog, and their fused ops, that compute the same chain (Catalog.Annotate).
+	Fused []*Fused
 }
 
 // Stats count what a scan did.

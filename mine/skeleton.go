@@ -34,12 +34,35 @@ type SkeletonInfo struct {
 	Device, Passes string
 }
 
-// Skeleton returns a .drr file holding one rule for the candidate ranked rank: its match is the chain (attribute
-// values as mined, the inputs' element types as constraints); its rewrite, for a chain no fused op of the catalog
-// computes, rebuilds the chain as it is, under a comment saying which kernel is needed, so that the file checks
-// and the rule is ready for the fused op once one exists. (The lint of drrc check calls such a rule a loop: it
-// is one until its rewrite is written.) For a chain the catalog's rule computes, see FusedSkeleton.
-func Skeleton(rank int, c *Candidate, info SkeletonInfo) []byte {
+// Skeleton is a candidate's .drr file.
+type Skeleton struct {
+	// Rule is the rule's name (RuleName), Source the file.
+	Rule   string
+	Source []byte
+	// Fuses is set when the rewrite makes the fused op: it is the rewrite of the catalog's rule that computes the
+	// chain (Candidate.Fused). Otherwise the rewrite rebuilds the chain as it is, under a comment naming the fused
+	// op or the kernel that would be needed, so that the file checks and the rule is ready for a rewrite; drrc
+	// check's lint calls such a rule a loop, which it is until its rewrite is written.
+	Fuses bool
+	// Fused is the catalog rule whose rewrite the skeleton's is (nil when Fuses is false).
+	Fused *Fused
+}
+
+// NewSkeleton returns the skeleton of the candidate ranked rank (from 1). Its match is the chain (attribute values
+// as mined, the inputs' element types as constraints). For a chain a catalog rule computes, the match names the
+// values and attributes as the rule does, and the rule's where clause and rewrite follow, copied from its source
+// (when the rule's text carries over: it reads no type or dim holes, and the result checks).
+func NewSkeleton(rank int, c *Candidate, info SkeletonInfo) *Skeleton {
+	for _, f := range c.Fused {
+		if src := fusedSkeleton(rank, c, f, info); src != nil {
+			return &Skeleton{Rule: RuleName(rank, c), Source: src, Fuses: true, Fused: f}
+		}
+	}
+	return &Skeleton{Rule: RuleName(rank, c), Source: rebuildSkeleton(rank, c, info)}
+}
+
+// rebuildSkeleton is the skeleton whose rewrite rebuilds the chain.
+func rebuildSkeleton(rank int, c *Candidate, info SkeletonInfo) []byte {
 	var b strings.Builder
 	name := RuleName(rank, c)
 	writeHeader(&b, rank, c, info)
@@ -49,9 +72,11 @@ func Skeleton(rank int, c *Candidate, info SkeletonInfo) []byte {
 	writeMatch(&b, &c.Chain, n, nil)
 	writeWhere(&b, &c.Chain, n, nil)
 	b.WriteString("  rewrite {\n")
-	if c.Fused != nil {
-		fmt.Fprintf(&b, "    // %s (rule %s of the set %s, %s) computes this chain; write its rewrite here.\n", c.Fused.Op,
-			c.Fused.Rule, c.Fused.Set, c.Fused.Pos)
+	if len(c.Fused) > 0 {
+		for _, f := range c.Fused {
+			fmt.Fprintf(&b, "    // %s (rule %s of the set %s, %s) computes this chain; its rewrite did not carry over: write it here.\n",
+				f.Op, f.Rule, f.Set, f.Pos)
+		}
 	} else {
 		fmt.Fprintf(&b, "    // No fused op of the catalog computes this chain: a kernel computing %s (%s) is needed.\n",
 			c.Chain.Short(), inputTypes(&c.Chain))
@@ -73,8 +98,8 @@ func Skeleton(rank int, c *Candidate, info SkeletonInfo) []byte {
 func writeHeader(b *strings.Builder, rank int, c *Candidate, info SkeletonInfo) {
 	fmt.Fprintf(b, "%s: candidate %d, %s.\n", SkeletonHeader, rank, c.Chain.Short())
 	fmt.Fprintf(b, "// Left unfused after %s: %s.\n", info.Passes, support(c))
-	fmt.Fprintf(b, "// Fusing every occurrence saves %d kernels and %s moved; est. time on %s: %s per inference.\n",
-		c.Saving.Kernels, stats.Bytes(c.Saving.Bytes), info.Device, stats.Time(c.Saving.Time))
+	fmt.Fprintf(b, "// Fusing every occurrence saves %d %s and %s moved; est. time on %s: %s per inference.\n",
+		c.Saving.Kernels, plural(int(c.Saving.Kernels), "kernel"), stats.Bytes(c.Saving.Bytes), info.Device, stats.Time(c.Saving.Time))
 	for _, s := range c.Sites[:min(len(c.Sites), 3)] {
 		fmt.Fprintf(b, "// Site: %s %s (%s)\n", s.Program, s.Value, s.Op)
 	}
@@ -242,3 +267,6 @@ func writeWhere(b *strings.Builder, c *Chain, n *namer, extra []string) {
 	}
 	b.WriteString("  }\n")
 }
+
+// namedHole is an attribute a match binds by a hole only (the chain's op does not hold it).
+func namedHole(name string) ir.NamedAttr { return ir.NamedAttr{Name: name} }
