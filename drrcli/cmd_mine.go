@@ -78,6 +78,9 @@ type mineFlags struct {
 	jobs    int
 	json    bool
 	out     string
+	verify  bool
+	// verifySites is the number of programs -verify checks each skeleton on.
+	verifySites int
 }
 
 func (f *mineFlags) register(fs *flag.FlagSet) {
@@ -93,6 +96,8 @@ func (f *mineFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.sites, "sites", mine.DefaultMaxSites, "sites kept per candidate")
 	fs.IntVar(&f.jobs, "j", 0, "programs mined in parallel (default: the number of CPUs)")
 	fs.BoolVar(&f.json, "json", false, "print the candidates as JSON")
+	fs.BoolVar(&f.verify, "verify", false, "check each listed skeleton whose rewrite makes the fused op in rule mode and on its first sites' programs in program mode (drrc verify)")
+	fs.IntVar(&f.verifySites, "verify-sites", 2, "with -verify: the programs each skeleton is checked on")
 	fs.StringVar(&f.out, "o", "", "write each listed candidate's skeleton rule to `DIR`/mined_RANK_OPS.drr")
 }
 
@@ -122,8 +127,10 @@ type mineCandidate struct {
 	Sites       []mine.Site   `json:"sites"`
 	// Fuses says whether the skeleton's rewrite makes the fused op (the catalog rule's rewrite), Skeleton where -o
 	// wrote it.
-	Fuses    bool   `json:"fuses"`
-	Skeleton string `json:"skeleton,omitempty"`
+	Fuses bool `json:"fuses"`
+	// Verify is what -verify found (skeletons that make the fused op only).
+	Verify   *mineVerification `json:"verify,omitempty"`
+	Skeleton string            `json:"skeleton,omitempty"`
 	skeleton *mine.Skeleton
 }
 
@@ -142,6 +149,8 @@ func (f *mineFlags) run(c *CLI, args []string) int {
 		return c.usageErrorf("mine", "-top, -sites, -j and -per-root cannot be negative")
 	case f.minOps < 2 || f.maxOps < f.minOps:
 		return c.usageErrorf("mine", "-min must be at least 2 and -max at least -min (-min %d, -max %d)", f.minOps, f.maxOps)
+	case f.verifySites < 1:
+		return c.usageErrorf("mine", "-verify-sites must be at least 1")
 	case f.maxOps > 12:
 		return c.usageErrorf("mine", "-max %d: chains of more than 12 ops are not enumerated", f.maxOps)
 	}
@@ -218,6 +227,13 @@ func (f *mineFlags) run(c *CLI, args []string) int {
 		res.Candidates = append(res.Candidates, mineCandidate{Rank: i + 1, Chain: cand.Chain.Short(), Key: cand.Key,
 			Ops: len(cand.Chain.Ops), Occurrences: cand.Occurrences, Programs: cand.Graphs, Families: cand.Families,
 			Saving: cand.Saving, Fused: cand.Fused, Sites: cand.Sites, Fuses: skeletons[i].Fuses, skeleton: skeletons[i]})
+	}
+	if f.verify {
+		for i := range res.Candidates {
+			if skeletons[i].Fuses {
+				res.Candidates[i].Verify = f.verifySkeleton(c, ctx, reg, pl, opts, skeletons[i], shown[i])
+			}
+		}
 	}
 	if f.out != "" {
 		written, err := writeSkeletons(f.out, shown, skeletons)
@@ -419,6 +435,9 @@ func printMine(w io.Writer, r *mineResult, programs int) {
 				kind = "its rewrite makes " + skeletonOp(cd.skeleton)
 			}
 			fmt.Fprintf(w, "   skeleton: %s (%s)\n", cd.Skeleton, kind)
+		}
+		if cd.Verify != nil {
+			fmt.Fprintf(w, "   %s\n", verificationLine(cd.Verify))
 		}
 	}
 }
