@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -131,7 +132,9 @@ type mineCandidate struct {
 	// Verify is what -verify found (skeletons that make the fused op only).
 	Verify   *mineVerification `json:"verify,omitempty"`
 	Skeleton string            `json:"skeleton,omitempty"`
-	skeleton *mine.Skeleton
+	// SkeletonError says why the candidate has no skeleton: its chain does not fit its ops' schemas.
+	SkeletonError string `json:"skeleton_error,omitempty"`
+	skeleton      *mine.Skeleton
 }
 
 // skeletonOp names the fused op a skeleton's rewrite makes, and the rule it is copied from.
@@ -220,13 +223,16 @@ func (f *mineFlags) run(c *CLI, args []string) int {
 	if f.top > 0 && len(shown) > f.top {
 		shown = shown[:f.top]
 	}
-	info := mine.SkeletonInfo{Device: res.Device, Passes: res.Passes}
+	info := mine.SkeletonInfo{Device: res.Device, Passes: res.Passes, Ctx: ctx}
 	skeletons := make([]*mine.Skeleton, len(shown))
 	for i, cand := range shown {
 		skeletons[i] = mine.NewSkeleton(i+1, cand, info)
 		res.Candidates = append(res.Candidates, mineCandidate{Rank: i + 1, Chain: cand.Chain.Short(), Key: cand.Key,
 			Ops: len(cand.Chain.Ops), Occurrences: cand.Occurrences, Programs: cand.Graphs, Families: cand.Families,
 			Saving: cand.Saving, Fused: cand.Fused, Sites: cand.Sites, Fuses: skeletons[i].Fuses, skeleton: skeletons[i]})
+		if err := skeletons[i].Err; err != nil {
+			res.Candidates[i].SkeletonError = err.Error()
+		}
 	}
 	if f.verify {
 		for i := range res.Candidates {
@@ -244,6 +250,7 @@ func (f *mineFlags) run(c *CLI, args []string) int {
 		for i := range res.Candidates {
 			res.Candidates[i].Skeleton = written[i]
 		}
+		res.Written = slices.DeleteFunc(res.Written, func(p string) bool { return p == "" })
 	}
 	if f.json {
 		enc := json.NewEncoder(c.Stdout)
@@ -343,6 +350,9 @@ func writeSkeletons(dir string, cands []*mine.Candidate, files []*mine.Skeleton)
 	}
 	paths := make([]string, len(cands))
 	for i := range cands {
+		if files[i].Err != nil {
+			continue // no skeleton: the report says why
+		}
 		paths[i] = filepath.Join(dir, files[i].Rule+".drr")
 		if err := skeletonReplaceable(paths[i]); err != nil {
 			return nil, err
@@ -353,6 +363,9 @@ func writeSkeletons(dir string, cands []*mine.Candidate, files []*mine.Skeleton)
 		return nil, err
 	}
 	for i, path := range paths {
+		if path == "" {
+			continue
+		}
 		if err := pirfile.WriteFile(path, files[i].Source); err != nil {
 			if i == 0 {
 				removeEmptyDirs(created)
@@ -435,6 +448,9 @@ func printMine(w io.Writer, r *mineResult, programs int) {
 				kind = "its rewrite makes " + skeletonOp(cd.skeleton)
 			}
 			fmt.Fprintf(w, "   skeleton: %s (%s)\n", cd.Skeleton, kind)
+		}
+		if cd.SkeletonError != "" {
+			fmt.Fprintf(w, "   no skeleton: %s\n", cd.SkeletonError)
 		}
 		if cd.Verify != nil {
 			fmt.Fprintf(w, "   %s\n", verificationLine(cd.Verify))

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/stats"
 )
@@ -32,6 +33,9 @@ func RuleName(rank int, c *Candidate) string {
 // the pipeline the chain was left by.
 type SkeletonInfo struct {
 	Device, Passes string
+	// Ctx, when set, is the context the skeleton is checked against (its op schemas): a skeleton that does not
+	// check gets an Err.
+	Ctx *ir.Context
 }
 
 // Skeleton is a candidate's .drr file.
@@ -46,6 +50,9 @@ type Skeleton struct {
 	Fuses bool
 	// Fused is the catalog rule whose rewrite the skeleton's is (nil when Fuses is false).
 	Fused *Fused
+	// Err says why the skeleton does not check against SkeletonInfo.Ctx: the chain's ops do not fit their schemas
+	// (a program read with operands or attributes its op's schema does not declare), which no rule can match.
+	Err error
 }
 
 // NewSkeleton returns the skeleton of the candidate ranked rank (from 1). Its match is the chain (attribute values
@@ -58,7 +65,23 @@ func NewSkeleton(rank int, c *Candidate, info SkeletonInfo) *Skeleton {
 			return &Skeleton{Rule: RuleName(rank, c), Source: src, Fuses: true, Fused: f}
 		}
 	}
-	return &Skeleton{Rule: RuleName(rank, c), Source: rebuildSkeleton(rank, c, info)}
+	sk := &Skeleton{Rule: RuleName(rank, c), Source: rebuildSkeleton(rank, c, info)}
+	if info.Ctx != nil {
+		if _, diags := drr.LoadSource(info.Ctx, drr.LoadOptions{}, sk.Rule+".drr", sk.Source); diags.HasErrors() {
+			sk.Err = fmt.Errorf("the chain does not fit its ops' schemas: %s", firstError(diags))
+		}
+	}
+	return sk
+}
+
+// firstError returns the message of the first error of diags, without its position (which is in the skeleton).
+func firstError(diags drr.Diagnostics) string {
+	for _, d := range diags {
+		if d.Severity == drr.Error {
+			return d.Message
+		}
+	}
+	return diags.Error()
 }
 
 // rebuildSkeleton is the skeleton whose rewrite rebuilds the chain.
