@@ -14,6 +14,9 @@ type Chain struct {
 	Ops []ChainOp
 	// Inputs are the element types of the values the chain reads from outside, numbered by first use.
 	Inputs []ir.DType
+	// Constants holds, per input, the constant op that defines it (pd_op.full and the other ConstantLike ops, with
+	// their attributes: a scale's factor is such an input), or "" for an input that is not a constant.
+	Constants []string
 }
 
 // ChainOp is one op of a chain.
@@ -101,6 +104,9 @@ func (c *Chain) writeRef(b *strings.Builder, r Ref) {
 		b.WriteString("v" + strconv.Itoa(r.Op) + "." + strconv.Itoa(r.Result))
 	default:
 		b.WriteString("i" + strconv.Itoa(r.Input) + ":" + dtypeName(c.Inputs[r.Input]))
+		if k := c.Constants[r.Input]; k != "" {
+			b.WriteString("=" + k)
+		}
 	}
 }
 
@@ -257,6 +263,7 @@ func (k *canonicalizer) visit(op *ir.Op) int {
 				in = len(k.chain.Inputs)
 				k.input[v] = in
 				k.chain.Inputs = append(k.chain.Inputs, valueDType(v))
+				k.chain.Constants = append(k.chain.Constants, k.constant(def))
 			}
 			r = Ref{Op: -1, Input: in}
 		}
@@ -273,6 +280,17 @@ func (k *canonicalizer) visit(op *ir.Op) int {
 	k.order = append(k.order, op)
 	k.index[op] = at
 	return at
+}
+
+// constant renders a ConstantLike op (name and attributes that matter), or "" for any other op.
+func (k *canonicalizer) constant(op *ir.Op) string {
+	if op == nil || !op.Has(ir.ConstantLike) {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(op.Name())
+	writeAttrs(&b, k.opAttrs(op))
+	return b.String()
 }
 
 func (k *canonicalizer) has(op *ir.Op) bool {

@@ -279,6 +279,14 @@ func writeWhere(b *strings.Builder, c *Chain, n *namer, extra []string) {
 		if dt != ir.DTypeUndefined {
 			lines = append(lines, fmt.Sprintf("dtype(%s) == %s", n.inputName(i), dt.DataTypeName()))
 		}
+		if k := c.Constants[i]; k != "" {
+			name := k
+			if j := strings.IndexByte(k, '{'); j >= 0 {
+				name = k[:j]
+			}
+			lines = append(lines, fmt.Sprintf("// %s is %s: its value is not compared here; check it before shipping the rule", n.inputName(i), k),
+				fmt.Sprintf("defined_by(%s, %q)", n.inputName(i), name))
+		}
 	}
 	lines = append(lines, extra...)
 	if len(lines) == 0 {
