@@ -45,9 +45,16 @@ or its set is not in the pipeline).
 With -o DIR, each listed chain's skeleton rule is written to DIR/mined_RANK_OPS.drr: its match is the chain, its
 where clause the inputs' element types, its rewrite a rebuild of the chain under a comment naming the fused op or
 the kernel that would be needed, so that drrc check accepts the file. A file in DIR that drrc mine did not write is
-never replaced. -json prints the candidates with their sites as JSON; a site is a program and the %N of the
-chain's result in the program as the pipeline leaves it: drrc apply -passes P PROGRAM -o after.pir, then drrc
-graph -focus %N after.pir draws it.
+never replaced; a chain whose ops do not fit their schemas (a program read with operands or attributes the
+catalog does not declare) gets no skeleton, and the report says why.
+
+With -verify, each listed skeleton whose rewrite makes the fused op is checked as drrc verify checks rules: in rule
+mode (small programs built from its pattern and constraints) and in program mode on the programs of its first sites
+(-verify-sites), after the pipeline, with random weights; the report says which passed, and how often each fired.
+
+-json prints the candidates with their sites as JSON; -html also writes the report as a page. A site is a program
+and the %N of the chain's result in the program as the pipeline leaves it: drrc apply -passes P PROGRAM -o
+after.pir, then drrc graph -focus %N after.pir draws it (the page lists these commands per site).
 
 A CORPUS argument is a program (.pir, .json, a GraphNet graph folder) or a folder of them. Programs are mined in
 parallel (-j); the subgraphs grown from one op are at most -per-root, so that mining is linear in the ops.
@@ -55,7 +62,8 @@ parallel (-j); the subgraphs grown from one op are at most -per-root, so that mi
 Examples:
   drrc mine GraphNet/paddle_samples/PaddleNLP
   drrc mine -top 30 -device a100 ../shared/corpus/graphnet_samples
-  drrc mine -o mined/ -top 10 model.json
+  drrc mine -o mined/ -top 10 -verify model.json
+  drrc mine -html mined.html GraphNet/paddle_samples/PaddleX
   drrc mine -json -passes inference internal/sample/tinyresnet.json`,
 		setup: func(fs *flag.FlagSet) func(*CLI, []string) int {
 			f := &mineFlags{}
@@ -78,6 +86,7 @@ type mineFlags struct {
 	sites   int
 	jobs    int
 	json    bool
+	html    string
 	out     string
 	verify  bool
 	// verifySites is the number of programs -verify checks each skeleton on.
@@ -97,6 +106,7 @@ func (f *mineFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.sites, "sites", mine.DefaultMaxSites, "sites kept per candidate")
 	fs.IntVar(&f.jobs, "j", 0, "programs mined in parallel (default: the number of CPUs)")
 	fs.BoolVar(&f.json, "json", false, "print the candidates as JSON")
+	fs.StringVar(&f.html, "html", "", "also write the report as a page to `file.html` (sites with the drrc graph commands that draw them)")
 	fs.BoolVar(&f.verify, "verify", false, "check each listed skeleton whose rewrite makes the fused op in rule mode and on its first sites' programs in program mode (drrc verify)")
 	fs.IntVar(&f.verifySites, "verify-sites", 2, "with -verify: the programs each skeleton is checked on")
 	fs.StringVar(&f.out, "o", "", "write each listed candidate's skeleton rule to `DIR`/mined_RANK_OPS.drr")
@@ -251,6 +261,11 @@ func (f *mineFlags) run(c *CLI, args []string) int {
 			res.Candidates[i].Skeleton = written[i]
 		}
 		res.Written = slices.DeleteFunc(res.Written, func(p string) bool { return p == "" })
+	}
+	if f.html != "" {
+		if err := writeMineHTML(f.html, res, len(progs)); err != nil {
+			return c.errorf("mine", "%v", err)
+		}
 	}
 	if f.json {
 		enc := json.NewEncoder(c.Stdout)

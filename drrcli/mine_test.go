@@ -225,3 +225,36 @@ func TestMineCorpus(t *testing.T) {
 		checkSkeleton(t, c.Skeleton)
 	}
 }
+
+// TestMineHTML: -html writes the page with the table and, per site, commands that draw it: run as written, they
+// draw the site's op.
+func TestMineHTML(t *testing.T) {
+	mineCorpus(t)
+	code, out, errs := run(t, "", "mine", "-top", "2", "-json", "-html", "page.html", "corpus")
+	require.Equal(t, 0, code, errs)
+	var res mineResult
+	require.NoError(t, json.Unmarshal([]byte(out), &res))
+	require.NotEmpty(t, res.Candidates)
+	page, err := os.ReadFile("page.html")
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(page), mineHTMLHeader))
+	site := res.Candidates[0].Sites[0]
+	apply := "drrc apply -passes gpu_inference,inplace -o site1_1.pir " + site.Program
+	graph := "drrc graph -focus " + site.Value + " -o site1_1.html site1_1.pir"
+	assert.Contains(t, string(page), apply+"\n"+graph)
+	for _, cmd := range []string{apply, strings.Replace(graph, "-o site1_1.html", "-format dot -o site1_1.dot", 1)} {
+		code, _, errs := run(t, "", strings.Fields(cmd)[1:]...)
+		require.Equal(t, 0, code, "%s: %s", cmd, errs)
+	}
+	dot, err := os.ReadFile("site1_1.dot")
+	require.NoError(t, err)
+	assert.Contains(t, string(dot), strings.TrimPrefix(site.Op, "pd_op."), "the drawing holds the site's op")
+
+	write(t, ".", "mine.html", "<html>mine</html>")
+	code, _, errs = run(t, "", "mine", "-html", "mine.html", "corpus")
+	assert.Equal(t, exitFailure, code)
+	assert.Contains(t, errs, "was not written by drrc mine")
+	data, err := os.ReadFile("mine.html")
+	require.NoError(t, err)
+	assert.Equal(t, "<html>mine</html>", string(data))
+}
