@@ -218,6 +218,10 @@ func TestFamily(t *testing.T) {
 		{"x/PaddleNLP/ernie-3.0-base-zh", "ernie-3.0-base-zh", "ernie"},
 		{"models/det.inference.json", "det", "det"},
 		{"prog.pir", "prog", "prog"},
+		{"x/PaddleNLP/t5-small", "t5-small", "t5"},
+		{"x/PaddleX/Co-DINO-R50/subgraph_0", "Co-DINO-R50", "co-dino"},
+		{"x/PaddleNLP/facebook_llama-7b", "facebook_llama-7b", "llama"},
+		{"x/PaddleNLP/microsoft_deberta-base", "microsoft_deberta-base", "deberta"},
 		{"x/PaddleX/subgraph_x", "subgraph_x", "subgraph"},
 	} {
 		assert.Equal(t, tc.sample, mine.SampleName(tc.path), tc.path)
