@@ -1,6 +1,7 @@
 package mine
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -141,20 +142,25 @@ func valueDType(v *ir.Value) ir.DType {
 	return ir.ElemDType(v.Type())
 }
 
-// canonicalizer builds chains; it keeps its buffers between subgraphs.
+// canonicalizer builds the keys and chains of a program's subgraphs. It caches what it renders of each op, and
+// reuses its buffers between subgraphs: a key is built without building its chain, which only a new key needs.
 type canonicalizer struct {
-	in    map[*ir.Op]int // op -> position in the subgraph being canonicalized
-	attrs map[*ir.Op][]ir.NamedAttr
-	skeys map[*ir.Op]string
-	index map[*ir.Op]int
-	input map[*ir.Value]int
-	order []*ir.Op
-	chain Chain
+	attrs  map[*ir.Op][]ir.NamedAttr
+	text   map[*ir.Op]string // name{attrs}
+	consts map[*ir.Op]string // the constant an input's op is ("" for none)
+	skeys  map[*ir.Op]string // per subgraph: structures, for the order of commutative operands
+
+	ops    []*ir.Op    // the subgraph
+	order  []*ir.Op    // its ops in the chain's order
+	refs   []Ref       // the operands of order[i] are refs[start[i]:start[i+1]]
+	start  []int       //
+	inputs []*ir.Value // the chain's inputs, by first use
+	buf    []byte      // the key being built
 }
 
 func newCanonicalizer() *canonicalizer {
-	return &canonicalizer{in: map[*ir.Op]int{}, attrs: map[*ir.Op][]ir.NamedAttr{}, skeys: map[*ir.Op]string{},
-		index: map[*ir.Op]int{}, input: map[*ir.Value]int{}}
+	return &canonicalizer{attrs: map[*ir.Op][]ir.NamedAttr{}, text: map[*ir.Op]string{}, consts: map[*ir.Op]string{},
+		skeys: map[*ir.Op]string{}}
 }
 
 // opAttrs returns the attributes of op that matter, sorted by name (cached per op).
@@ -172,38 +178,119 @@ func (k *canonicalizer) opAttrs(op *ir.Op) []ir.NamedAttr {
 	return out
 }
 
-// canonicalize returns the chain of the subgraph ops (root last in ops is not required: root names it) and the
-// subgraph's ops in the chain's order.
-func (k *canonicalizer) canonicalize(ops []*ir.Op, root *ir.Op) (Chain, []*ir.Op) {
-	clear(k.in)
-	clear(k.skeys)
-	clear(k.index)
-	clear(k.input)
-	for i, op := range ops {
-		k.in[op] = i
+// opText returns op's name and the attributes that matter, as keys write them (cached per op).
+func (k *canonicalizer) opText(op *ir.Op) string {
+	if s, ok := k.text[op]; ok {
+		return s
 	}
-	k.order = k.order[:0]
-	k.chain = Chain{}
+	var b strings.Builder
+	b.WriteString(op.Name())
+	writeAttrs(&b, k.opAttrs(op))
+	s := b.String()
+	k.text[op] = s
+	return s
+}
+
+// constant renders a ConstantLike op (name and attributes that matter), or "" for any other op (cached per op).
+func (k *canonicalizer) constant(op *ir.Op) string {
+	if op == nil || !op.Has(ir.ConstantLike) {
+		return ""
+	}
+	if s, ok := k.consts[op]; ok {
+		return s
+	}
+	s := k.opText(op)
+	k.consts[op] = s
+	return s
+}
+
+// key orders the subgraph ops rooted at root (see visit) and returns its key, equal to Chain.Key of its chain.
+func (k *canonicalizer) key(ops []*ir.Op, root *ir.Op) string {
+	k.ops = ops
+	clear(k.skeys)
+	k.order, k.refs, k.start, k.inputs = k.order[:0], k.refs[:0], k.start[:0], k.inputs[:0]
 	k.visit(root)
-	order := append([]*ir.Op(nil), k.order...)
-	return k.chain, order
+	k.start = append(k.start, len(k.refs))
+	b := k.buf[:0]
+	for i, op := range k.order {
+		if i > 0 {
+			b = append(b, "; "...)
+		}
+		b = append(b, k.opText(op)...)
+		b = append(b, '(')
+		for j, r := range k.refs[k.start[i]:k.start[i+1]] {
+			if j > 0 {
+				b = append(b, ", "...)
+			}
+			switch {
+			case r.Null:
+				b = append(b, "null"...)
+			case r.Op >= 0:
+				b = append(b, 'v')
+				b = strconv.AppendInt(b, int64(r.Op), 10)
+				b = append(b, '.')
+				b = strconv.AppendInt(b, int64(r.Result), 10)
+			default:
+				in := k.inputs[r.Input]
+				b = append(b, 'i')
+				b = strconv.AppendInt(b, int64(r.Input), 10)
+				b = append(b, ':')
+				b = append(b, dtypeName(valueDType(in))...)
+				if c := k.constant(in.DefiningOp()); c != "" {
+					b = append(b, '=')
+					b = append(b, c...)
+				}
+			}
+		}
+		b = append(b, ") -> "...)
+		for j, res := range op.Results() {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			if !res.HasUses() {
+				b = append(b, '_')
+			}
+			b = append(b, dtypeName(valueDType(res))...)
+		}
+	}
+	k.buf = b
+	return string(b)
+}
+
+// chain builds the chain of the subgraph key last ordered, and returns it with the subgraph's ops in its order.
+func (k *canonicalizer) chain() (Chain, []*ir.Op) {
+	var c Chain
+	for i, op := range k.order {
+		co := ChainOp{Name: op.Name(), Attrs: k.opAttrs(op), Operands: slices.Clone(k.refs[k.start[i]:k.start[i+1]]),
+			Results: make([]ir.DType, op.NumResults()), Used: make([]bool, op.NumResults())}
+		for j, res := range op.Results() {
+			co.Results[j] = valueDType(res)
+			co.Used[j] = res.HasUses()
+		}
+		c.Ops = append(c.Ops, co)
+	}
+	for _, in := range k.inputs {
+		c.Inputs = append(c.Inputs, valueDType(in))
+		c.Constants = append(c.Constants, k.constant(in.DefiningOp()))
+	}
+	return c, slices.Clone(k.order)
+}
+
+// canonicalize returns the chain of the subgraph ops rooted at root, and its ops in the chain's order.
+func (k *canonicalizer) canonicalize(ops []*ir.Op, root *ir.Op) (Chain, []*ir.Op) {
+	k.key(ops, root)
+	return k.chain()
 }
 
 // operandOrder returns the order op's operands are visited in: as they are, but for a commutative op the two
 // operands sorted by their structure.
-func (k *canonicalizer) operandOrder(op *ir.Op) []int {
-	n := op.NumOperands()
-	idx := make([]int, n)
-	for i := range idx {
-		idx[i] = i
-	}
-	if n == 2 && op.Has(ir.Commutative) {
-		a, b := k.skey(op.Operand(0)), k.skey(op.Operand(1))
-		if b < a {
-			idx[0], idx[1] = 1, 0
+func (k *canonicalizer) operandOrder(op *ir.Op) (int, int) {
+	if op.NumOperands() == 2 && op.Has(ir.Commutative) {
+		if k.skey(op.Operand(1)) < k.skey(op.Operand(0)) {
+			return 1, 0
 		}
 	}
-	return idx
+	return 0, 1
 }
 
 // skey is the structure of a value within the subgraph, names and attributes but no numbering: the order of a
@@ -213,15 +300,14 @@ func (k *canonicalizer) skey(v *ir.Value) string {
 		return "null"
 	}
 	def := v.DefiningOp()
-	if _, ok := k.in[def]; def == nil || !ok {
+	if def == nil || !slices.Contains(k.ops, def) {
 		return "in:" + dtypeName(valueDType(v))
 	}
 	if s, ok := k.skeys[def]; ok {
 		return s + "." + strconv.Itoa(v.Index())
 	}
 	var b strings.Builder
-	b.WriteString(def.Name())
-	writeAttrs(&b, k.opAttrs(def))
+	b.WriteString(k.opText(def))
 	b.WriteByte('(')
 	subs := make([]string, def.NumOperands())
 	for i := range subs {
@@ -237,63 +323,45 @@ func (k *canonicalizer) skey(v *ir.Value) string {
 	return s + "." + strconv.Itoa(v.Index())
 }
 
-// visit appends op after the ops of the subgraph it reads (post-order), numbering inputs by first use.
+// visit places op after the ops of the subgraph it reads (post-order), numbering inputs by first use, and returns
+// its position.
 func (k *canonicalizer) visit(op *ir.Op) int {
-	if i, ok := k.index[op]; ok {
+	if i := slices.Index(k.order, op); i >= 0 {
 		return i
 	}
-	co := ChainOp{Name: op.Name(), Attrs: k.opAttrs(op)}
-	order := k.operandOrder(op)
-	co.Operands = make([]Ref, len(order))
-	for j, i := range order {
+	n := op.NumOperands()
+	var mine [8]Ref
+	refs := mine[:0]
+	if n > len(mine) {
+		refs = make([]Ref, 0, n)
+	}
+	first, second := k.operandOrder(op)
+	for j := 0; j < n; j++ {
+		i := j
+		if n == 2 {
+			i = [2]int{first, second}[j]
+		}
 		v := op.Operand(i)
-		var r Ref
 		var def *ir.Op
 		if v != nil {
 			def = v.DefiningOp()
 		}
 		switch {
 		case v == nil:
-			r = Ref{Op: -1, Null: true}
-		case def != nil && k.has(def):
-			r = Ref{Op: k.visit(def), Result: v.Index()}
+			refs = append(refs, Ref{Op: -1, Null: true})
+		case def != nil && slices.Contains(k.ops, def):
+			refs = append(refs, Ref{Op: k.visit(def), Result: v.Index()})
 		default:
-			in, ok := k.input[v]
-			if !ok {
-				in = len(k.chain.Inputs)
-				k.input[v] = in
-				k.chain.Inputs = append(k.chain.Inputs, valueDType(v))
-				k.chain.Constants = append(k.chain.Constants, k.constant(def))
+			in := slices.Index(k.inputs, v)
+			if in < 0 {
+				in = len(k.inputs)
+				k.inputs = append(k.inputs, v)
 			}
-			r = Ref{Op: -1, Input: in}
+			refs = append(refs, Ref{Op: -1, Input: in})
 		}
-		co.Operands[j] = r
 	}
-	co.Results = make([]ir.DType, op.NumResults())
-	co.Used = make([]bool, op.NumResults())
-	for i, res := range op.Results() {
-		co.Results[i] = valueDType(res)
-		co.Used[i] = res.HasUses()
-	}
-	at := len(k.chain.Ops)
-	k.chain.Ops = append(k.chain.Ops, co)
+	k.start = append(k.start, len(k.refs))
+	k.refs = append(k.refs, refs...)
 	k.order = append(k.order, op)
-	k.index[op] = at
-	return at
-}
-
-// constant renders a ConstantLike op (name and attributes that matter), or "" for any other op.
-func (k *canonicalizer) constant(op *ir.Op) string {
-	if op == nil || !op.Has(ir.ConstantLike) {
-		return ""
-	}
-	var b strings.Builder
-	b.WriteString(op.Name())
-	writeAttrs(&b, k.opAttrs(op))
-	return b.String()
-}
-
-func (k *canonicalizer) has(op *ir.Op) bool {
-	_, ok := k.in[op]
-	return ok
+	return len(k.order) - 1
 }

@@ -83,6 +83,7 @@ func TestEnumeration(t *testing.T) {
 	assert.ElementsMatch(t, []string{"add → relu", "sigmoid → multiply", "relu → sigmoid → multiply", "add → relu → sigmoid → multiply"},
 		keys(got))
 	for _, c := range got {
+		assert.Equal(t, c.Chain.Key(), c.Key, "the key is the chain's")
 		assert.Equal(t, 2, c.Occurrences, c.Key)
 		assert.Equal(t, 2, c.Graphs, c.Key)
 		assert.Equal(t, []string{"fa", "fb"}, c.Families, c.Key)

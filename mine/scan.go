@@ -156,10 +156,10 @@ func (s *scanner) setKey(ops []*ir.Op) string {
 // emit records one subgraph: its key's occurrence, unless it overlaps an occurrence of the same key counted in
 // this program.
 func (s *scanner) emit(ops []*ir.Op, root *ir.Op) {
-	chain, _ := s.canon.canonicalize(ops, root)
-	key := chain.Key()
+	key := s.canon.key(ops, root)
 	f := s.byKey[key]
 	if f == nil {
+		chain, _ := s.canon.chain()
 		f = &found{chain: keyed{Chain: chain, key: key}, ops: map[*ir.Op]bool{}}
 		s.byKey[key] = f
 		s.scan.found = append(s.scan.found, f)
