@@ -137,8 +137,8 @@ type mineCandidate struct {
 	Fused       []*mine.Fused `json:"fused,omitempty"`
 	Sites       []mine.Site   `json:"sites"`
 	// Fuses says whether the skeleton's rewrite makes the fused op (the catalog rule's rewrite), Skeleton where -o
-	// wrote it.
-	Fuses bool `json:"fuses"`
+	// wrote it; skeletons are built for -o, -html and -verify only.
+	Fuses bool `json:"fuses,omitempty"`
 	// Verify is what -verify found (skeletons that make the fused op only).
 	Verify   *mineVerification `json:"verify,omitempty"`
 	Skeleton string            `json:"skeleton,omitempty"`
@@ -235,8 +235,13 @@ func (f *mineFlags) run(c *CLI, args []string) int {
 	}
 	info := mine.SkeletonInfo{Device: res.Device, Passes: res.Passes, Ctx: ctx}
 	skeletons := make([]*mine.Skeleton, len(shown))
+	wantSkeletons := f.out != "" || f.html != "" || f.verify
 	for i, cand := range shown {
-		skeletons[i] = mine.NewSkeleton(i+1, cand, info)
+		if wantSkeletons {
+			skeletons[i] = mine.NewSkeleton(i+1, cand, info)
+		} else {
+			skeletons[i] = &mine.Skeleton{} // not built: nothing shows it
+		}
 		res.Candidates = append(res.Candidates, mineCandidate{Rank: i + 1, Chain: cand.Chain.Short(), Key: cand.Key,
 			Ops: len(cand.Chain.Ops), Occurrences: cand.Occurrences, Programs: cand.Graphs, Families: cand.Families,
 			Saving: cand.Saving, Fused: cand.Fused, Sites: cand.Sites, Fuses: skeletons[i].Fuses, skeleton: skeletons[i]})
