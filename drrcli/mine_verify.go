@@ -45,7 +45,7 @@ func (f *mineFlags) verifySkeleton(c *CLI, ctx *ir.Context, reg *rewriter.Regist
 		return res
 	}
 	cmp := interp.CompareOptions{Runs: 2, Seed: 1}
-	vs, err := verify.VerifyRules(set, verify.RuleOptions{CompareOptions: cmp, Registry: reg, Jobs: 1})
+	vs, err := verify.Rules(set, verify.RuleOptions{CompareOptions: cmp, Registry: reg, Jobs: 1})
 	switch {
 	case err != nil:
 		res.Rule, res.RuleReason = "FAILED", err.Error()
@@ -96,7 +96,7 @@ func (f *mineFlags) verifySite(c *CLI, ctx *ir.Context, reg *rewriter.Registry, 
 			return out
 		}
 	}
-	v, err := verify.VerifyPasses(p, rewriter.Pipeline{pass}, verify.VerifyOptions{CompareOptions: cmp, Registry: reg,
+	v, err := verify.Pipeline(p, rewriter.Pipeline{pass}, verify.PipelineOptions{CompareOptions: cmp, Registry: reg,
 		FillWeights: true, WeightSeed: 1})
 	for _, r := range v.Passes {
 		if r.Stats != nil {
