@@ -56,7 +56,9 @@ mode (small programs built from its pattern and constraints) and in program mode
 and the %N of the chain's result in the program as the pipeline leaves it: drrc apply -passes P PROGRAM -o
 after.pir, then drrc graph -focus %N after.pir draws it (the page lists these commands per site).
 
-A CORPUS argument is a program (.pir, .json, a GraphNet graph folder) or a folder of them. Programs are mined in
+A CORPUS argument is a program (.pir, .json, a GraphNet graph folder) or a folder of them. A program that does not
+read or verify is reported with its position and left out: the others are mined and reported, the exit status is
+1, and -o and -html write nothing. Programs are mined in
 parallel (-j); the subgraphs grown from one op are at most -per-root, so that mining is linear in the ops.
 
 Examples:
@@ -255,6 +257,11 @@ func (f *mineFlags) run(c *CLI, args []string) int {
 				res.Candidates[i].Verify = f.verifySkeleton(c, ctx, reg, pl, opts, skeletons[i], shown[i])
 			}
 		}
+	}
+	if code != exitOK && (f.out != "" || f.html != "") {
+		// A run with bad input writes nothing: its candidates are those of the programs that read.
+		fmt.Fprintln(c.Stderr, "drrc mine: not every input was mined: -o and -html write nothing")
+		f.out, f.html = "", ""
 	}
 	if f.out != "" {
 		written, err := writeSkeletons(f.out, shown, skeletons)

@@ -258,3 +258,15 @@ func TestMineHTML(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "<html>mine</html>", string(data))
 }
+
+// TestMineWritesNothingOnErrors: with an input that does not read, -o and -html write nothing.
+func TestMineWritesNothingOnErrors(t *testing.T) {
+	mineCorpus(t)
+	write(t, ".", "corpus/junk.pir", "{\n    (%0) = \"pd_op.relu\" (%9) {} : (builtin.tensor<4xf32>) -> builtin.tensor<4xf32>\n}\n")
+	code, out, errs := run(t, "", "mine", "-passes", "none", "-o", "out/", "-html", "page.html", "corpus")
+	assert.Equal(t, exitFailure, code)
+	assert.Contains(t, errs, "-o and -html write nothing")
+	assert.Contains(t, out, "mined 2 programs")
+	assert.NoDirExists(t, "out")
+	assert.NoFileExists(t, "page.html")
+}
