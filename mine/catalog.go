@@ -2,6 +2,7 @@ package mine
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
@@ -60,11 +61,24 @@ func NewCatalog(sets []NamedSet) *Catalog {
 				continue
 			}
 			if op := createdRoot(r); op != "" {
-				c.entries = append(c.entries, catalogEntry{set: ns.Name, src: ns.Source, s: ns.Set, r: r, op: op, size: len(r.Pattern.Ops)})
+				c.entries = append(c.entries, catalogEntry{set: ns.Name, src: ns.Source, s: ns.Set, r: r, op: op,
+					size: len(r.Pattern.Ops) - constantOps(r.Pattern)})
 			}
 		}
 	}
 	return c
+}
+
+// constantOps counts the pattern's constant ops (ops without operands: pd_op.full), which match a chain's constant
+// inputs (Chain.Constants) rather than its ops.
+func constantOps(p *rule.Pattern) int {
+	n := 0
+	for k, po := range p.Ops {
+		if len(po.Operands) == 0 && k != p.Root {
+			n++
+		}
+	}
+	return n
 }
 
 // Len returns the number of fusion rules in the catalog.
@@ -139,7 +153,7 @@ func matchPattern(p *rule.Pattern, ch *Chain) (pmatch, bool) {
 		start.ops[i] = -1
 	}
 	for _, m := range matchOp(p, ch, start, p.Root, len(ch.Ops)-1) {
-		if !slices.Contains(m.used, false) && !slices.Contains(m.ops, -1) {
+		if !slices.Contains(m.used, false) && !slices.Contains(m.ops, -1) { // constant ops are < -1
 			return m, true
 		}
 	}
@@ -228,6 +242,9 @@ func matchOperand(p *rule.Pattern, ch *Chain, m pmatch, po rule.OperandPattern, 
 		m.vals[po.Value] = r
 		return []pmatch{m}
 	}
+	if r.Op < 0 && len(p.Ops[h.Def].Operands) == 0 {
+		return matchConstant(p, ch, m, po.Value, h.Def, r)
+	}
 	if r.Op < 0 || r.Result != h.Result {
 		return nil
 	}
@@ -245,4 +262,29 @@ func matchOperand(p *rule.Pattern, ch *Chain, m pmatch, po rule.OperandPattern, 
 		out = append(out, s)
 	}
 	return out
+}
+
+// matchConstant matches pattern op k, a constant op (no operands), with the chain's input r when a constant op of
+// the same name defines it, with the attribute values the pattern requires; pattern op k is then mapped to
+// -2-r.Input.
+func matchConstant(p *rule.Pattern, ch *Chain, m pmatch, v, k int, r Ref) []pmatch {
+	po := p.Ops[k]
+	c := ch.Constants[r.Input]
+	if c != po.Name && !strings.HasPrefix(c, po.Name+"{") {
+		return nil
+	}
+	if at := m.ops[k]; at != -1 {
+		if at != -2-r.Input {
+			return nil
+		}
+	}
+	for _, a := range po.Attrs {
+		if a.Kind == rule.AttrEquals && (a.Literal == nil || !strings.Contains(c, a.Name+": "+a.Literal.String())) {
+			return nil
+		}
+	}
+	m = m.clone()
+	m.ops[k] = -2 - r.Input
+	m.vals[v] = r
+	return []pmatch{m}
 }

@@ -37,6 +37,9 @@ func fusedSkeleton(rank int, c *Candidate, f *Fused, info SkeletonInfo) []byte {
 			return nil
 		}
 		ci := f.match.ops[k]
+		if ci < 0 {
+			return nil // a constant op of the pattern is an input of the chain: its holes have no place in the match
+		}
 		for j, rp := range po.Results {
 			if rp.Value >= 0 && p.Values[rp.Value].Name != "" {
 				n.value[[2]int{ci, j}] = "%" + p.Values[rp.Value].Name

@@ -3,6 +3,7 @@ package mine_test
 import (
 	"fmt"
 	"io/fs"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -17,6 +18,9 @@ import (
 	"github.com/pirdrr/drr/rules"
 )
 
+// typeHole is the T of the test programs' op lines: the tensor type of the program.
+var typeHole = regexp.MustCompile(`\bT\b`)
+
 // program renders a test program: two inputs x and y of type ty, the ops (lines of PIR text after them) and an
 // output of the last value.
 func program(t *testing.T, ctx *ir.Context, ty string, ops ...string) *ir.Program {
@@ -28,7 +32,7 @@ func program(t *testing.T, ctx *ir.Context, ty string, ops ...string) *ir.Progra
 	}
 	last := ""
 	for _, op := range ops {
-		op = strings.ReplaceAll(op, "T", ty)
+		op = typeHole.ReplaceAllLiteralString(op, ty)
 		fmt.Fprintf(&b, "    %s\n", op)
 		last = op[strings.Index(op, "(")+1 : strings.Index(op, ")")]
 	}
@@ -228,4 +232,29 @@ func TestFamily(t *testing.T) {
 		assert.Equal(t, tc.sample, mine.SampleName(tc.path), tc.path)
 		assert.Equal(t, tc.family, mine.Family(tc.sample), tc.sample)
 	}
+}
+
+// TestCatalogConstants: a pattern's constant op (matmul_scale's pd_op.full) matches the chain's constant input.
+func TestCatalogConstants(t *testing.T) {
+	ctx, err := ir.NewDefaultContext()
+	require.NoError(t, err)
+	set, err := rules.Load(ctx, "matmul_scale_fuse")
+	require.NoError(t, err)
+	cat := mine.NewCatalog([]mine.NamedSet{{Name: "matmul_scale_fuse", Set: set}})
+	m := newMiner(t)
+	m.Add(m.Scan(mine.Source{Program: "a"}, program(t, ctx, "builtin.tensor<8x8xf32>",
+		`(%2) = "pd_op.matmul" (%0, %1) {transpose_x:false,transpose_y:true} : (T, T) -> T`,
+		`(%3) = "pd_op.full" () {dtype:(pd_op.DataType)float32,place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[1],value:(Double)0.125} : () -> builtin.tensor<1xf32>`,
+		`(%4) = "pd_op.scale" (%2, %3) {bias:(Float)0,bias_after_scale:true} : (T, builtin.tensor<1xf32>) -> T`)))
+	cands := m.Candidates()
+	require.Len(t, cands, 1)
+	assert.Contains(t, cands[0].Key, "=pd_op.full{")
+	cat.Annotate(cands)
+	require.Len(t, cands[0].Fused, 1)
+	assert.Equal(t, "matmul_scale", cands[0].Fused[0].Rule)
+	assert.True(t, cands[0].Fused[0].Constrained, "immutable(%w) refuses a product of two inputs")
+	sk := mine.NewSkeleton(1, cands[0], mine.SkeletonInfo{Device: "a100", Passes: "none", Ctx: ctx})
+	require.NoError(t, sk.Err)
+	assert.False(t, sk.Fuses, "the rule's holes on its constant op have no place in the mined match")
+	assert.Contains(t, string(sk.Source), "pd_op.matmul (rule matmul_scale of the set matmul_scale_fuse")
 }
