@@ -216,6 +216,9 @@ func isWordByte(c byte) bool {
 
 // offsetOf returns the byte offset of line:col (1-based; col in bytes) in src.
 func offsetOf(src []byte, line, col int) (int, bool) {
+	if line < 1 || col < 1 {
+		return 0, false
+	}
 	l, off := 1, 0
 	for off < len(src) && l < line {
 		if src[off] == '\n' {
