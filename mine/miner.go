@@ -93,7 +93,11 @@ type Stats struct {
 	// Programs and Ops count the programs scanned and their ops; Roots the ops a subgraph was grown from;
 	// Subgraphs the subgraphs enumerated (of MinOps to MaxOps ops); Truncated the roots whose enumeration stopped
 	// at Options.MaxPerRoot.
-	Programs, Ops, Roots, Subgraphs, Truncated int
+	Programs  int `json:"programs"`
+	Ops       int `json:"ops"`
+	Roots     int `json:"roots"`
+	Subgraphs int `json:"subgraphs"`
+	Truncated int `json:"truncated,omitempty"`
 }
 
 func (s Stats) add(t Stats) Stats {
