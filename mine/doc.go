@@ -3,10 +3,12 @@
 // their support and ranks them by what fusing them would save by the cost model (package cost), not by frequency.
 //
 //	m := mine.New(mine.Options{Model: model})
-//	for _, p := range programs {
-//		m.Add(mine.Source{Program: name, Family: mine.Family(name)}, p)
+//	for _, p := range programs { // Scan may run in parallel; Add in a fixed order
+//		m.Add(m.Scan(mine.Source{Program: path, Family: mine.Family(mine.SampleName(path))}, p))
 //	}
-//	cands := m.Candidates() // the costliest unfused chains first
+//	cands := m.Candidates()  // the costliest unfused chains first
+//	catalog.Annotate(cands)  // the shipped rules that compute each (NewCatalog)
+//	sk := mine.NewSkeleton(1, cands[0], mine.SkeletonInfo{Device: "a100", Passes: "gpu_inference", Ctx: ctx})
 //
 // # Subgraphs
 //
@@ -39,5 +41,12 @@
 // Fused ops are recognized by comparing a chain with the match sides of rule sets (Catalog, built from checked
 // rule.Set values: the shipped sets of drrc): a rule whose rewrite creates an op its match does not hold, and whose
 // pattern is the same chain (names, structure, the literal attributes it requires), computes the same thing as that
-// fused op; the candidate names the rule and the op. Skeleton writes a .drr rule for a candidate.
+// fused op; the candidate names the rule and the op. A rule's constant op (pd_op.full) matches a constant input.
+//
+// # Skeletons
+//
+// NewSkeleton writes a .drr rule for a candidate: its match is the chain, its where clause the inputs' element
+// types; its rewrite is the catalog rule's, copied from the rule's source with the chain's values named as the rule
+// names them, or, when no rule computes the chain (or its text does not carry over), a rebuild of the chain under a
+// comment naming the kernel that would be needed.
 package mine
