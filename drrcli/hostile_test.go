@@ -186,6 +186,7 @@ func hostileCommands(in hostileInput, prog, out string) [][]string {
 			{"graph", in.path, "-o", o("g.svg")},
 			{"explain", "-set", "conv_bn_relu", "-op", "%1", in.path},
 			{"verify", "-runs", "1", in.path},
+			{"mine", "-o", o("mined"), "-html", o("mined.html"), in.path},
 		}
 	}
 	return [][]string{
@@ -215,6 +216,9 @@ func hostileCommandLines(work, prog, out string) [][]string {
 		{"apply", prog, "-o", prog},
 		{"convert", prog, "-o", prog},
 		{"graph", "-depth", "-5", "-focus", "%1", prog},
+		{"mine", "-min", "1", "-o", out, prog},
+		{"mine", "-o", prog, prog},
+		{"mine", "-html", prog, prog},
 		{"verify", "-input", "nosuch=1x30", prog},
 		{"verify", "-batch", "0", prog},
 		{"verify", "-batch", "-5", prog},

@@ -42,7 +42,7 @@ var Table = []Layer{
 	{Name: "rules as data", Packages: []string{"drr/rule"}},
 	{Name: "analyses, language, matcher", Packages: []string{"analysis", "drr", "matcher"}},
 	{Name: "rule-set lint", Packages: []string{"lint"}},
-	{Name: "rewriting", Peers: true, Packages: []string{"rewriter", "internal/pipecheck", "rulegen/rt", "stats"}},
+	{Name: "rewriting", Peers: true, Packages: []string{"rewriter", "internal/pipecheck", "rulegen/rt", "stats", "mine"}},
 	{Name: "interpreter", Packages: []string{"interp"}},
 	{Name: "verification", Packages: []string{"verify"}},
 	{Name: "shipped rules", Packages: []string{"rules"}},
