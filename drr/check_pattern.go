@@ -128,18 +128,28 @@ func (rc *ruleChecker) check() *rule.Rule {
 	return rc.r
 }
 
-// shareConstants exempts the results of ConstantLike pattern ops (pd_op.full, pd_op.full_int_array,
-// builtin.constant) from the closure check (language.md §8.1): a constant computes the same value for every reader,
-// so another reader outside the match cannot observe the rewrite, and the driver keeps the constant while it has
-// readers. Paddle's programs share constants between ops (one full_int_array feeds the q, k and v reshapes of every
-// attention layer; half of the GraphNet corpus's constants have several readers), so without this a pattern that
-// names a constant's value — an attention's reshape shape, an rms_norm's epsilon — would not match them.
+// shareConstants marks the constant-like pattern ops — no operands, an op kind with the catalog's ConstantLike
+// trait (pd_op.full, pd_op.full_int_array, builtin.constant) — as matching by value (rule.OpPattern.Constant,
+// language.md §8.1), and exempts their results from the closure check: a constant computes the same value for
+// every reader, so another reader outside the match cannot observe the rewrite, and the driver keeps the constant
+// while it has readers. Paddle's programs share constants between ops (one full_int_array feeds the q, k and v
+// reshapes of every attention layer; half of the GraphNet corpus's constants have several readers) and programs
+// built op by op do not, so a pattern that names a constant's value — an attention's reshape shape, an rms_norm's
+// epsilon — matches both: written inline twice or named once, it binds one program op or several equal ones.
 func (rc *ruleChecker) shareConstants() {
-	for _, v := range rc.p.Values {
-		if v == nil || v.Def < 0 || v.Def >= len(rc.p.Ops) {
+	for _, op := range rc.p.Ops {
+		if op == nil || len(op.Operands) > 0 {
 			continue
 		}
-		if s := rc.c.ctx.Schema(rc.p.Ops[v.Def].Name); s != nil && s.Has(ir.ConstantLike) {
+		if s := rc.c.ctx.Schema(op.Name); s != nil && s.Has(ir.ConstantLike) && len(s.Operands) == 0 {
+			op.Constant = true
+		}
+	}
+	for _, v := range rc.p.Values {
+		if v == nil || v.Def < 0 || v.Def >= len(rc.p.Ops) || rc.p.Ops[v.Def] == nil {
+			continue
+		}
+		if rc.p.Ops[v.Def].Constant {
 			v.Shared = true
 		}
 	}

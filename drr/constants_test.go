@@ -41,3 +41,30 @@ rule scaled_relu {
 	assert.Equal(t, map[string]bool{"pd_op.relu": false, "pd_op.full": true, "pd_op.full_int_array": true,
 		"pd_op.scale": false, "pd_op.reshape": false}, shared)
 }
+
+// TestUnregisteredNativePointsToPlugins: a native the binary has no Go function for is an error at its declaration
+// that says where natives come from (issue 29 item 4).
+func TestUnregisteredNativePointsToPlugins(t *testing.T) {
+	const src = `
+native constraint is_channel_multiple(%v: value, $n: i64)
+
+/// A relu of a tensor whose channels are a multiple of 8.
+rule relu8 {
+  match {
+    %y = pd_op.relu(%x)
+  }
+  where {
+    is_channel_multiple(%x, 8)
+  }
+  rewrite {
+    replace %y with %x
+  }
+}
+`
+	_, msgs := checkSrc(t, src, CheckOptions{Natives: func(string, bool) bool { return false }})
+	require.Len(t, msgs, 1)
+	assert.Contains(t, msgs[0], "t.drr:2:19: error: native constraint is_channel_multiple is not registered")
+	assert.Contains(t, msgs[0], "docs/plugins.md")
+	_, msgs = checkSrc(t, src, CheckOptions{Natives: func(name string, _ bool) bool { return name == "is_channel_multiple" }})
+	assert.Empty(t, msgs)
+}

@@ -206,5 +206,5 @@ var traitDoc = map[string]string{
 	"Terminator":     "the op ends a block of a region (cf.yield)",
 	"SideEffects":    "the op must stay even when its results are unused",
 	"Commutative":    "operands 0 and 1 may be swapped (patterns match either order)",
-	"ConstantLike":   "the op's results depend on its attributes only (full, full_int_array)",
+	"ConstantLike":   "the op's results depend on its attributes only (full, full_int_array): patterns match it by value (equal constants, one op for two patterns)",
 }

@@ -60,11 +60,15 @@ var alphabet = []opKind{
 	{name: "t.n", minOpd: 2, maxOpd: 2, minRes: 1, maxRes: 1, nullable: true},
 	{name: "t.sink", minOpd: 1, maxOpd: 2, minRes: 0, maxRes: 0},
 	{name: "r.conv", minOpd: 2, maxOpd: 2, minRes: 1, maxRes: 1},
+	{name: "r.k", minOpd: 0, maxOpd: 0, minRes: 1, maxRes: 1}, // ConstantLike: patterns match it by value
 	{name: "t.if", minOpd: 1, maxOpd: 1, minRes: 1, maxRes: 1, region: true},
 }
 
 func (g *gen) attrs(opName string) []ir.NamedAttr {
 	var out []ir.NamedAttr
+	if opName == "r.k" { // two values, so that equal constants are common
+		return []ir.NamedAttr{{Name: "value", Value: g.ctx.Int32(int32(g.pick(2)))}}
+	}
 	if g.chance(0.8) {
 		out = append(out, ir.NamedAttr{Name: "k", Value: g.ctx.Int32(int32(g.pick(3)))})
 	}
@@ -171,6 +175,11 @@ func (g *gen) program(n int) *ir.Program {
 					spec.Operands = append(spec.Operands, nil)
 					continue
 				}
+				if g.chance(0.15) { // a constant of its own for this reader, as programs built op by op have
+					c := b.Create(ir.OpSpec{Name: "r.k", Attrs: g.attrs("r.k"), Results: []ir.Type{g.types[0]}})
+					spec.Operands = append(spec.Operands, c.Result(0))
+					continue
+				}
 				spec.Operands = append(spec.Operands, pickValue(scope))
 			}
 			nres := k.minRes + g.pick(k.maxRes-k.minRes+1)
@@ -208,10 +217,12 @@ type ruleGen struct {
 	lists    []string
 	attrs    []string // attribute holes created
 	intAttrs []string // attribute holes bound to integer attributes (k)
+	// constRead marks the internal values a pattern op read already (for second reads of constants).
+	constRead map[*ir.Value]bool
 }
 
 func (g *gen) rule(name string, tmpl []*ir.Op) *rule.Rule {
-	rg := &ruleGen{gen: g, names: map[*ir.Value]string{}, attrHole: map[string]string{}}
+	rg := &ruleGen{gen: g, names: map[*ir.Value]string{}, attrHole: map[string]string{}, constRead: map[*ir.Value]bool{}}
 	b := rule.NewBuilder(g.ctx, name)
 	rg.b = b
 	b.Benefit(1 + g.pick(3))
@@ -251,6 +262,22 @@ func (g *gen) rule(name string, tmpl []*ir.Op) *rule.Rule {
 		}
 	}
 	g.rng.Shuffle(len(included), func(i, j int) { included[i], included[j] = included[j], included[i] })
+	// A constant equal to one included before it is sometimes left out, its readers naming the first one's result:
+	// the pattern then names one constant that, in the program, several equal ops give (matched by value).
+	var consts []*ir.Op
+	included = slices.DeleteFunc(included, func(o *ir.Op) bool {
+		if o.Name() != "r.k" || o.NumResults() != 1 {
+			return false
+		}
+		for _, c := range consts {
+			if c.Attr("value") == o.Attr("value") && c.Result(0).Type() == o.Result(0).Type() && g.chance(0.5) {
+				rg.names[o.Result(0)] = rg.valueName(c.Result(0))
+				return true
+			}
+		}
+		consts = append(consts, o)
+		return false
+	})
 	// Values read by included ops from included ops must be holes defined by results.
 	internal := map[*ir.Value]bool{}
 	var internalOrder []*ir.Value // for deterministic iteration
@@ -333,8 +360,15 @@ func (rg *ruleGen) op(o *ir.Op, internal map[*ir.Value]bool) *rule.OpBuilder {
 			operands = append(operands, "null")
 		case v == nil:
 			operands = append(operands, "_")
+		case internal[v] && v.DefiningOp().Name() == "r.k" && rg.constRead[v] && g.chance(0.5):
+			// A constant read again is written as a second pattern op: both may bind the one program op.
+			rg.nval++
+			n := "%k" + strconv.Itoa(rg.nval)
+			rg.b.Op("r.k").Attr("value", v.DefiningOp().Attr("value")).Results(n).Constant()
+			operands = append(operands, n)
 		case internal[v]:
 			operands = append(operands, rg.valueName(v))
+			rg.constRead[v] = true
 		case g.chance(0.15):
 			operands = append(operands, "_")
 		case g.chance(0.04) && len(rg.valHoles) > 0:
@@ -367,6 +401,9 @@ func (rg *ruleGen) op(o *ir.Op, internal map[*ir.Value]bool) *rule.OpBuilder {
 		operands = append(operands, "_") // a wrong arity
 	}
 	ob := rg.b.Op(name, operands...)
+	if name == "r.k" && len(operands) == 0 {
+		ob.Constant()
+	}
 	if len(operands) >= 2 && g.chance(0.3) {
 		s0, ok0 := operands[0].(string)
 		s1, ok1 := operands[1].(string)
@@ -626,6 +663,30 @@ func (st *diffStats) countFeatures(m *rule.Match) {
 			add("attr kind " + strconv.Itoa(int(a.Kind)))
 		}
 	}
+	for k, op := range p.Ops {
+		if !op.Constant {
+			continue
+		}
+		for b := k + 1; b < len(p.Ops); b++ {
+			if p.Ops[b].Constant && m.Ops[b] == m.Ops[k] {
+				add("constants: two patterns, one op")
+			}
+		}
+		for _, r := range op.Results {
+			if r.Value < 0 {
+				continue
+			}
+			for j, user := range p.Ops {
+				for i, o := range user.Operands {
+					if o.Kind == rule.OperandValue && o.Value == r.Value && i < m.Ops[j].NumOperands() {
+						if w := m.Ops[j].Operand(i); w != m.Values[r.Value] && (i > 1 || w != m.Ops[j].Operand(1-i)) {
+							add("constants: equal ops")
+						}
+					}
+				}
+			}
+		}
+	}
 	for h, v := range p.Values {
 		if v.Type != nil {
 			add("type pattern")
@@ -757,7 +818,8 @@ func TestDifferential(t *testing.T) {
 	require.Greater(t, st.matches, st.ops/6)
 	for _, f := range []string{"several ops", "multi-root (users)", "any-op", "commutative", "commutative swapped",
 		"more results", "rest attrs", "list operand", "null operand", "_ result", "type pattern", "closure",
-		"shared", "where", "attr kind 0", "attr kind 1", "attr kind 2"} {
+		"shared", "where", "attr kind 0", "attr kind 1", "attr kind 2", "constants: two patterns, one op",
+		"constants: equal ops"} {
 		require.Greater(t, st.features[f], n/100, "too few matches with %s", f)
 	}
 }

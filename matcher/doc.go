@@ -24,12 +24,14 @@
 //     interned: pointer equality). AttrEquals requires O.AttrOrDefault(name) to be the Literal. AttrPresent
 //     requires O to carry the attribute itself (a default does not count). RestAttrs binds O's attributes that
 //     P.Attrs does not name, in O's order, as an []ir.NamedAttr.
-//   - Distinctness: two pattern ops never bind the same op.
+//   - Distinctness: two pattern ops never bind the same op, unless both are constant-like (OpPattern.Constant):
+//     constants match by value, so two of them may bind one program op.
 //
 // Operands:
 //
-//   - OperandValue requires a present operand. If its value hole is bound, the operand must be that value;
-//     otherwise the hole binds it. If the hole is a result of a pattern op (ValueHole.Def >= 0), the value must be
+//   - OperandValue requires a present operand. If its value hole is bound, the operand must be that value (for
+//     the result of a constant-like op pattern: that value or one SameConstant accepts, the result of an equal
+//     constant op); otherwise the hole binds it. If the hole is a result of a pattern op (ValueHole.Def >= 0), the value must be
 //     result ValueHole.Result of an op (not a block argument), and that op binds to Ops[Def] (recursively).
 //   - OperandNull requires an absent operand; OperandAny accepts anything, present or absent.
 //   - Type patterns (ValueHole.Type) are checked when the value hole is bound (for a list hole: on every element,
@@ -41,7 +43,8 @@
 //
 // Commutative op patterns try operands 0 and 1 as written first, then swapped.
 //
-// Closure: a value hole that a pattern op defines and another pattern op uses is internal. Unless it is Shared,
+// Closure: a value hole that a pattern op defines and another pattern op uses is internal. Unless it is Shared
+// or a constant-like op pattern defines it,
 // every use of its value must be an operand of an op of the match (a use-set check, not a count). Values the
 // pattern only outputs, and inputs, may have any uses.
 //
@@ -61,7 +64,8 @@
 //     chooses its operand order (as written, then swapped) after its own checks, before its operands. A value's
 //     type pattern and the constraints `uses(%v) cmp n` on it are checked as soon as it is bound.
 //  2. Then, while pattern ops remain unbound, the one with the smallest index that has a single-value operand
-//     whose hole is bound is reached through the users of that value (its first such operand): each distinct user
+//     whose hole is bound is reached through the users of that value (its first such operand; a result of a
+//     constant-like op pattern only when the op has no other): each distinct user
 //     in program order (a pre-order walk of the program: by position within a block, an op before the ops nested
 //     in its regions, regions and blocks by index) is tried in turn as that op, which is then visited as in 1.
 //  3. Closure, then the other where-constraints, in order.
@@ -73,7 +77,7 @@
 // # One plan, three consumers
 //
 // The plan is the one exported form of matching, as MLIR lowers PDL to PDLInterp: a sequence of instructions
-// (Instr: BindRoot, CheckName, CheckOperands, BindOperand, BindDef, ChooseSwap, ChooseUser, CheckClosure,
+// (Instr: BindRoot, CheckName, CheckOperands, BindOperand, CheckConst, BindDef, ChooseSwap, ChooseUser, CheckClosure,
 // CheckUses, CheckWhere, Success, …) that bind and check, with choice points. Its consumers interpret or print it
 // and never look at the pattern again:
 //

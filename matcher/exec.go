@@ -182,6 +182,8 @@ func (x *exec) run(p *program, root *ir.Op) bool {
 			x.stack = append(x.stack, frame{pc: pc, n: 2, trail: len(x.trail)})
 		case CheckOperand:
 			ok = x.ops[in.Op].Operand(x.operand(in.Op, in.Index)) == x.vals[in.Value]
+		case CheckConst:
+			ok = SameConstant(x.vals[in.Value], x.ops[in.Op].Operand(x.operand(in.Op, in.Index)))
 		case BindOperand:
 			v := x.ops[in.Op].Operand(x.operand(in.Op, in.Index))
 			x.vals[in.Value] = v

@@ -373,6 +373,16 @@ func (e *explainer) step(in *Instr) bool {
 			return e.fail(pat.Pos, "operand %d of %s is %s; the rule wants %s = %s", e.operand(in), d, got,
 				e.hv(in.Value), e.val(e.vals[in.Value]))
 		}
+	case CheckConst:
+		if v := o.Operand(e.operand(in)); !SameConstant(e.vals[in.Value], v) {
+			got := "absent"
+			if v != nil {
+				got = e.val(v)
+			}
+			return e.fail(pat.Pos, "operand %d of %s is %s; the rule wants %s = %s or an equal constant (the same "+
+				"op kind, attributes and result types, written in place by no op)", e.operand(in), d, got,
+				e.hv(in.Value), e.val(e.vals[in.Value]))
+		}
 	case BindOperand:
 		v := o.Operand(e.operand(in))
 		if v == nil {

@@ -21,6 +21,10 @@ import (
 // alternative of a choice point runs the rest of the plan. Success ends a match: the bindings then are the
 // rule's match at the op (the first, in the order of the alternatives).
 //
+// A constant-like op pattern (rule.OpPattern.Constant) matches by value: CheckDistinct never separates two of
+// them, and a second reader of the value one defines checks it with CheckConst (the same value, or the result of
+// an equal constant op) instead of CheckOperand.
+//
 // Later constructs fit the same frame: a choice among alternative sub-patterns is a choice point whose
 // alternatives are instruction sequences that continue with the rest of the plan; a variadic group is a choice
 // point over the number of repetitions.
@@ -51,6 +55,7 @@ const (
 	BindResult                     // %Value = result Index of Ops[Op]
 	ChooseSwap                     // choice point: operands 0 and 1 of Ops[Op] as written, then swapped
 	CheckOperand                   // operand Index of Ops[Op] is %Value
+	CheckConst                     // operand Index of Ops[Op] is %Value or a value equal to it (SameConstant)
 	BindOperand                    // %Value = operand Index of Ops[Op], which must be present
 	BindDef                        // Ops[Op] = the op defining %Value, of which %Value must be result N
 	CheckDistinct                  // Ops[Op] is none of the ops bound to the pattern ops Bound (those it could be)
@@ -69,7 +74,7 @@ var opcodeNames = [...]string{BindRoot: "BindRoot", CheckName: "CheckName", Chec
 	CheckResults: "CheckResults", BindAttr: "BindAttr", CheckAttr: "CheckAttr", CheckAttrLit: "CheckAttrLit",
 	CheckAttrPresent: "CheckAttrPresent", BindRestAttrs: "BindRestAttrs", CheckUnused: "CheckUnused",
 	CheckExtraUnused: "CheckExtraUnused", BindResult: "BindResult", ChooseSwap: "ChooseSwap",
-	CheckOperand: "CheckOperand", BindOperand: "BindOperand", BindDef: "BindDef", CheckDistinct: "CheckDistinct",
+	CheckOperand: "CheckOperand", CheckConst: "CheckConst", BindOperand: "BindOperand", BindDef: "BindDef", CheckDistinct: "CheckDistinct",
 	CheckNull: "CheckNull", BindList: "BindList", CheckList: "CheckList", CheckType: "CheckType",
 	ChooseUser: "ChooseUser", CheckClosure: "CheckClosure", CheckUses: "CheckUses", CheckWhere: "CheckWhere",
 	Success: "Success"}
@@ -250,10 +255,14 @@ func (pl *planner) bindOp(k int) {
 }
 
 // distinct emits the check that op k, just bound, is none of the ops bound before it that it could be: a pattern
-// op of another kind cannot bind the same op (its CheckName tells them apart).
+// op of another kind cannot bind the same op (its CheckName tells them apart), and two constant-like op patterns
+// match by value, so they may bind the same op.
 func (pl *planner) distinct(k int) {
 	var bound []int
 	for _, b := range pl.order[:len(pl.order)-1] {
+		if pl.p.Ops[b].Constant && pl.p.Ops[k].Constant {
+			continue
+		}
 		if x, y := pl.p.Ops[b].Name, pl.p.Ops[k].Name; x == "" || y == "" || x == y {
 			bound = append(bound, b)
 		}
@@ -347,9 +356,13 @@ func (pl *planner) visit(k int, user bool) error {
 }
 
 // operand emits the instruction for operand j of op k, whose value (or list) hole is h: its check when h is bound
-// already, else its binding; it reports whether it bound h.
+// already, else its binding; it reports whether it bound h. The result of a constant-like op pattern is checked
+// by value (CheckConst).
 func (pl *planner) operand(check, bind Opcode, k, j, h int) bool {
 	if pl.boundVal[h] {
+		if check == CheckOperand && constValue(pl.p, h) {
+			check = CheckConst
+		}
 		pl.emit(Instr{Code: check, Op: k, Index: j, Value: h})
 		return false
 	}
@@ -375,27 +388,37 @@ func (pl *planner) bindVal(h int) {
 }
 
 // nextPivot picks the next op to reach through the users of a bound value: the unbound op with the smallest index
-// that has a single-value operand whose hole is bound, and the first such operand. It returns k = -1 when there
-// is none.
+// that has a single-value operand whose hole is bound, and the first such operand; a value a constant-like op
+// pattern defines is a pivot only when there is no other (its users are those of one program constant, not of
+// the equal ones a by-value match accepts, and a shared constant has many). It returns k = -1 when there is none.
 func nextPivot(p *rule.Pattern, boundOp, boundVal []bool) (k, j, h int) {
-	for k, op := range p.Ops {
-		if boundOp[k] {
-			continue
-		}
-		for j, o := range op.Operands {
-			if o.Kind == rule.OperandValue && boundVal[o.Value] {
-				return k, j, o.Value
+	for _, consts := range [2]bool{false, true} {
+		for k, op := range p.Ops {
+			if boundOp[k] {
+				continue
+			}
+			for j, o := range op.Operands {
+				if o.Kind == rule.OperandValue && boundVal[o.Value] && constValue(p, o.Value) == consts {
+					return k, j, o.Value
+				}
 			}
 		}
 	}
 	return -1, -1, -1
 }
 
+// constValue reports whether value hole h is a result of a constant-like op pattern.
+func constValue(p *rule.Pattern, h int) bool {
+	d := p.Values[h].Def
+	return d >= 0 && p.Ops[d].Constant
+}
+
 // isInternal reports whether value hole h is internal to the pattern: defined by a pattern op, used as an operand
-// by another one, and not marked Shared. Every use of an internal value must be by an op of the match.
+// by another one, and neither marked Shared nor a constant's (constants match by value: their other readers
+// cannot tell). Every use of an internal value must be by an op of the match.
 func isInternal(p *rule.Pattern, h int) bool {
 	v := p.Values[h]
-	if v.Def < 0 || v.Shared || v.List {
+	if v.Def < 0 || v.Shared || v.List || p.Ops[v.Def].Constant {
 		return false
 	}
 	for _, op := range p.Ops {
@@ -486,6 +509,8 @@ func (in *Instr) Format(p *rule.Pattern) string {
 		return "choose operands of " + op(in.Op) + ": as written | swapped"
 	case CheckOperand:
 		return op(in.Op) + ".operand[" + strconv.Itoa(in.Index) + "] == " + v(in.Value)
+	case CheckConst:
+		return op(in.Op) + ".operand[" + strconv.Itoa(in.Index) + "] ≡ " + v(in.Value) + " (by value)"
 	case BindOperand:
 		return v(in.Value) + " = " + op(in.Op) + ".operand[" + strconv.Itoa(in.Index) + "]"
 	case BindDef:

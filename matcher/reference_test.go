@@ -1,9 +1,11 @@
 package matcher
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
@@ -94,12 +96,12 @@ func (rm *refMatcher) matchRule(r *rule.Rule, op *ir.Op, o Oracle) *rule.Match {
 
 // bindOp binds pattern op k to o and checks it, then its operands, then calls cont.
 func (run *refRun) bindOp(s refState, k int, o *ir.Op, cont func(refState) bool) bool {
-	for _, other := range s.ops {
-		if other == o {
-			return false // two pattern ops never bind the same op
+	pat := run.p.Ops[k]
+	for k2, other := range s.ops {
+		if other == o && !(pat.Constant && run.p.Ops[k2].Constant) {
+			return false // two pattern ops never bind the same op, unless both are constants (matched by value)
 		}
 	}
-	pat := run.p.Ops[k]
 	if pat.Name != "" && pat.Name != o.Name() {
 		return false
 	}
@@ -239,7 +241,7 @@ func (run *refRun) operands(s refState, k int, order []int, j int, cont func(ref
 	}
 	h := opnd.Value
 	if old, ok := s.vals[h]; ok {
-		if old != v {
+		if old != v && !(run.p.Values[h].Def >= 0 && run.p.Ops[run.p.Values[h].Def].Constant && refEqualConst(old, v)) {
 			return false
 		}
 		return next(s)
@@ -352,47 +354,103 @@ func (run *refRun) typeOK(s refState, tp *rule.TypePattern, t ir.Type) bool {
 	return true
 }
 
-// upward binds the lowest-numbered unbound op that has an operand whose value is bound, trying the users of that
-// value in program order; with every op bound it finishes.
+// upward binds the lowest-numbered unbound op that has an operand whose value is bound (preferring values that no
+// constant op pattern defines), trying the users of that value in program order; with every op bound it finishes.
 func (run *refRun) upward(s refState) bool {
-	for k, pat := range run.p.Ops {
-		if _, bound := s.ops[k]; bound {
-			continue
-		}
-		for _, opnd := range pat.Operands {
-			if opnd.Kind != rule.OperandValue {
-				continue
-			}
-			v, ok := s.vals[opnd.Value]
-			if !ok {
-				continue
-			}
-			var users []*ir.Op
-			for u := range v.Uses() {
-				if !slices.Contains(users, u.Owner()) {
-					users = append(users, u.Owner())
-				}
-			}
-			sort.Slice(users, func(i, j int) bool { return run.rm.index(users[i]) < run.rm.index(users[j]) })
-			for _, u := range users {
-				if run.bindOp(s, k, u, run.upward) {
-					return true
-				}
-			}
+	k, v := run.pivot(s)
+	if k < 0 {
+		if len(s.ops) != len(run.p.Ops) {
 			return false
 		}
+		return run.finish(s)
 	}
-	if len(s.ops) != len(run.p.Ops) {
-		return false
+	var users []*ir.Op
+	for u := range v.Uses() {
+		if !slices.Contains(users, u.Owner()) {
+			users = append(users, u.Owner())
+		}
 	}
-	return run.finish(s)
+	sort.Slice(users, func(i, j int) bool { return run.rm.index(users[i]) < run.rm.index(users[j]) })
+	for _, u := range users {
+		if run.bindOp(s, k, u, run.upward) {
+			return true
+		}
+	}
+	return false
+}
+
+// pivot returns the op upward binds next and the bound value whose users it tries, or k = -1.
+func (run *refRun) pivot(s refState) (int, *ir.Value) {
+	for _, consts := range []bool{false, true} {
+		for k, pat := range run.p.Ops {
+			if _, bound := s.ops[k]; bound {
+				continue
+			}
+			for _, opnd := range pat.Operands {
+				if opnd.Kind != rule.OperandValue {
+					continue
+				}
+				if d := run.p.Values[opnd.Value].Def; (d >= 0 && run.p.Ops[d].Constant) != consts {
+					continue
+				}
+				if v, ok := s.vals[opnd.Value]; ok {
+					return k, v
+				}
+			}
+		}
+	}
+	return -1, nil
+}
+
+// refEqualConst is the reference's reading of by-value constants: distinct registered ConstantLike ops without
+// operands or regions, printed alike (name, sorted attributes, result types), whose results no op's schema says
+// it writes in place (through views, too).
+func refEqualConst(v, w *ir.Value) bool {
+	key := func(v *ir.Value) (string, bool) {
+		d := v.DefiningOp()
+		if d == nil || d.Schema() == nil || !d.Has(ir.ConstantLike) || d.NumOperands() > 0 || d.NumRegions() > 0 {
+			return "", false
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s#%d", d.Name(), v.Index())
+		for _, a := range d.SortedAttrs() {
+			fmt.Fprintf(&b, "|%s=%s", a.Name, a.Value)
+		}
+		for i := 0; i < d.NumResults(); i++ {
+			fmt.Fprintf(&b, "|%s", d.Result(i).Type())
+		}
+		return b.String(), !refWritten(v)
+	}
+	kv, okv := key(v)
+	kw, okw := key(w)
+	return okv && okw && kv == kw
+}
+
+func refWritten(v *ir.Value) bool {
+	for u := range v.Uses() {
+		s := u.Owner().Schema()
+		if s == nil {
+			return true
+		}
+		for _, p := range s.Inplace {
+			if p.Operand == u.Index() {
+				return true
+			}
+		}
+		for _, p := range s.View {
+			if p.Operand == u.Index() && refWritten(u.Owner().Result(p.Result)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // finish checks closure and the where constraints; on success it records the match.
 func (run *refRun) finish(s refState) bool {
 	p := run.p
 	for h, hv := range p.Values {
-		if hv.Def < 0 || hv.Shared || hv.List {
+		if hv.Def < 0 || hv.Shared || hv.List || p.Ops[hv.Def].Constant {
 			continue
 		}
 		usedInside := false

@@ -152,6 +152,8 @@ func (g *fnGen) instr(in *matcher.Instr) {
 		g.open(fmt.Sprintf("for %s := range 2 { // operands 0 and 1 of %s as written, then swapped", sw, op))
 	case matcher.CheckOperand:
 		g.term("%s == %s", g.operand(in), v)
+	case matcher.CheckConst:
+		g.term("rt.SameConst(%s, %s)", v, g.operand(in))
 	case matcher.BindOperand:
 		g.binder[in.Value] = in.Op
 		g.term("rt.Present(&%s, %s)", v, g.operand(in))

@@ -8,9 +8,7 @@ import (
 // GPUInferencePipeline is the pipeline gpu_inference: Paddle's kPirGpuPasses (paddle_pass_builder.cc) in Paddle's
 // order, as far as they are ported. The first, add_shadow_output_after_dead_parameter (a Go pass,
 // AddShadowOutputAfterDeadParameter), runs on the program as given, as in Paddle. Around them: inplace (the
-// patterns see X, not X_), then cse_constants
-// (equal constants merged, so that a pattern naming one constant read by several of its ops — multihead_matmul's
-// q, k and v reshape shapes — matches programs built op by op too); at the end fold_constants (the weight
+// patterns see X, not X_); at the end fold_constants (the weight
 // arithmetic conv2d_bn_fold builds is evaluated when the weights have data, as Paddle's constant folding does after
 // its passes; a no-op otherwise), dce, and reinplace (X back to X_ where the input dies).
 //
@@ -24,7 +22,6 @@ import (
 var GPUInferencePipeline = []string{
 	"add_shadow_output_after_dead_parameter",
 	"inplace",
-	"cse_constants",
 	"delete_quant_dequant_linear_op",
 	"delete_weight_dequant_linear_op",
 	"map_op_to_another",
@@ -96,7 +93,7 @@ func registerGPU(reg *rewriter.Registry) error {
 	if err != nil {
 		return err
 	}
-	err = reg.RegisterPass("cse_constants", "merge equal constants (full, full_int_array) of a block into one, so that a pattern naming one constant read by several ops matches",
+	err = reg.RegisterPass("cse_constants", "merge equal constants (full, full_int_array) of a block into one (no pipeline needs it: patterns match constants by value)",
 		func(*ir.Context, *rewriter.Registry) (rewriter.Pass, error) {
 			return &rewriter.GoPass{PassName: "cse_constants", Fn: MergeConstants}, nil
 		})

@@ -24,8 +24,8 @@ import (
 //     or differs on purpose (and why);
 //   - runs the pass alone (passes, options) and requires the test's valid_op_map (ops): for the set conv_bn_relu,
 //     which ports conv2d_bn_fuse, conv2d_add_act_fuse and conv2d_add_fuse, "alone" is the rules of that pass,
-//     selected by their label; cse_constants runs first, as in every pipeline, because the rules name one constant
-//     read by several of their ops (a program Paddle exports has equal constants merged already);
+//     selected by their label (no pass merges equal constants first: patterns match constants by value, so the
+//     programs built op by op, with a constant per reader, match as Paddle's exported ones with shared constants);
 //   - runs the whole gpu_inference pipeline (the run gpu_inference) and requires the valid_op_map again, or, where
 //     a later pass goes on to rewrite the result, the counts it leaves, with the reason.
 //

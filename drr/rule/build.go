@@ -269,6 +269,9 @@ func (o *OpBuilder) Attr(name string, v any) *OpBuilder {
 	return o
 }
 
+// Constant marks the op pattern as constant-like: it matches by value (OpPattern.Constant).
+func (o *OpBuilder) Constant() *OpBuilder { o.op().Constant = true; return o }
+
 // RestAttrs binds every attribute not constrained by Attr to the $hole (an ordered []ir.NamedAttr).
 func (o *OpBuilder) RestAttrs(hole string) *OpBuilder {
 	o.op().RestAttrs = o.b.hole(hole, HoleAttrs, o.op().Pos)

@@ -89,6 +89,12 @@ type OpPattern struct {
 	Operands []OperandPattern
 	// Commutative lets operands 0 and 1 match in either order.
 	Commutative bool
+	// Constant marks a constant-like op pattern (no operands; its op kind has the catalog's ConstantLike trait: its
+	// results depend on its attributes only, as pd_op.full's and pd_op.full_int_array's). It matches by value:
+	// two constant op patterns may bind one program op, and a value it defines that several pattern ops read may
+	// be, at each reader, the result of another program op equal to it (same kind, attributes and result types,
+	// results written in place by no op). The drr checker sets it from the catalog.
+	Constant bool
 	// Results bind the op's results in order.
 	Results []ResultPattern
 	// MoreResults allows the op to have more results than Results lists (the extra ones must be unused).

@@ -68,10 +68,16 @@ func (pt *pattern) findCuts() {
 					pt.cut[d] = false
 				}
 			}
-		case matcher.CheckDistinct: // two constants of the pattern, one cut: keep both in the pattern
-			for _, b := range in.Bound {
-				if pt.cut[in.Op] != pt.cut[b] {
-					pt.cut[in.Op], pt.cut[b] = false, false
+		}
+	}
+	// Two constants of one kind, one cut: keep both in the pattern (drrc lets them bind one op; Paddle could not
+	// bind an input of the pattern to a result of one of its ops).
+	for changed := true; changed; {
+		changed = false
+		for a := range p.Ops {
+			for b := a + 1; b < len(p.Ops); b++ {
+				if p.Ops[a].Name == p.Ops[b].Name && pt.cut[a] != pt.cut[b] && p.Ops[a].Constant && p.Ops[b].Constant {
+					pt.cut[a], pt.cut[b], changed = false, false, true
 				}
 			}
 		}

@@ -330,7 +330,8 @@ func (pt *pattern) sharedValues() {
 // usedInside reports whether value hole h is an operand of a pattern op (from the plan: an operand instruction).
 func (pt *pattern) usedInside(h int) bool {
 	for _, in := range pt.plan.Instrs {
-		if (in.Code == matcher.CheckOperand || in.Code == matcher.BindOperand) && in.Value == h &&
+		if (in.Code == matcher.CheckOperand || in.Code == matcher.CheckConst || in.Code == matcher.BindOperand) &&
+			in.Value == h &&
 			pt.p.Values[h].Def != in.Op {
 			return true
 		}
@@ -452,6 +453,10 @@ func (pt *pattern) instr(in *matcher.Instr) {
 		pt.pendingDef(in)
 	case matcher.CheckOperand, matcher.BindOperand:
 		op.operands[pt.irOperand(in.Op, in.Index)] = pt.tensor(in.Value)
+	case matcher.CheckConst:
+		op.operands[pt.irOperand(in.Op, in.Index)] = pt.tensor(in.Value)
+		pt.notes = append(pt.notes, fmt.Sprintf("the ops that read the constant %q must read one op's result: "+
+			"Paddle's matcher binds tensors by identity, drrc's accepts equal constants.", pt.tensor(in.Value)))
 	case matcher.CheckNull:
 		op.operands[pt.irOperand(in.Op, in.Index)] = ""
 	case matcher.BindList, matcher.CheckList:

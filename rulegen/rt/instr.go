@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/matcher"
 )
 
 // The plan instructions (package matcher) that a generated condition cannot write as a plain Go comparison: each
@@ -76,6 +77,9 @@ func RestAttrs(op *ir.Op, names ...string) []ir.NamedAttr {
 	}
 	return out
 }
+
+// SameConst is CheckConst: w is v or the result of a constant op equal to v's (matcher.SameConstant).
+func SameConst(v, w *ir.Value) bool { return matcher.SameConstant(v, w) }
 
 // SameAttrs reports whether two $attrs... bindings are equal (the same names and attributes, in order).
 func SameAttrs(a, b []ir.NamedAttr) bool { return slices.Equal(a, b) }

@@ -11,7 +11,7 @@ import (
 
 // FusedFlashAttnPass is the rule pass fused_flash_attn: fused_flash_attn.drr compiled by drrc gen (rt.Program).
 var FusedFlashAttnPass = (&rt.Program{Name: "fused_flash_attn", Paths: []string{"fused_flash_attn.drr"}, FS: rules.FS(),
-	Fingerprint: "26fe7117b1292ab98591a0025985e740",
+	Fingerprint: "48ccbc6169bda751fc7127ef3271a5f7",
 	Rules: []rt.Rule{
 		{Name: "flash_attn_qscale_mask_cast", Match: fusedFlashAttn_flash_attn_qscale_mask_cast},
 		{Name: "flash_attn_qscale_mask", Match: fusedFlashAttn_flash_attn_qscale_mask},
@@ -374,25 +374,25 @@ func fusedFlashAttn_flash_attn_transpose_slice(m *rt.Matcher, in *rt.Instance, o
 			rt.Present(&_1, op4.Operand(1)) &&
 			rt.Def(&op3, _1, 0) && op3.Info() == in.Ops[3] && op3.NumOperands() == 0 && op3.NumResults() >= 1 &&
 			rt.AttrOr(op3, "value", in.Defaults[3]) == in.Literals[3] && rt.ResultsUnused(op3, 1) && rt.Present(&c1, op4.Operand(2)) &&
-			rt.Def(&op1, c1, 0) && op1 != op3 && op1.Info() == in.Ops[1] && op1.NumOperands() == 0 && op1.NumResults() == 1 &&
+			rt.Def(&op1, c1, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 0 && op1.NumResults() == 1 &&
 			rt.AttrOr(op1, "value", in.Defaults[1]) == in.Literals[1] && rt.Present(&kt, op9.Operand(1)) &&
 			rt.Def(&op8, kt, 0) && op8 != op15 && op8 != op0 && op8.Info() == in.Ops[8] && op8.NumOperands() == 1 &&
 			op8.NumResults() == 1 && rt.AttrOr(op8, "perm", in.Defaults[11]) == in.Literals[11] && rt.Present(&k, op8.Operand(0)) &&
 			rt.Def(&op5, k, 0) && op5 != op4 && op5.Info() == in.Ops[5] && op5.NumOperands() == 3 && op5.NumResults() == 1 &&
 			rt.AttrOr(op5, "axes", in.Defaults[6]) == in.Literals[6] &&
-			rt.AttrOr(op5, "decrease_axis", in.Defaults[7]) == in.Literals[7] && op5.Operand(0) == t && op5.Operand(1) == c1 &&
-			rt.Present(&c2, op5.Operand(2)) &&
-			rt.Def(&op2, c2, 0) && op2 != op3 && op2 != op1 && op2.Info() == in.Ops[2] && op2.NumOperands() == 0 &&
-			op2.NumResults() == 1 && rt.AttrOr(op2, "value", in.Defaults[2]) == in.Literals[2] && rt.Present(&_3, op11.Operand(1)) &&
+			rt.AttrOr(op5, "decrease_axis", in.Defaults[7]) == in.Literals[7] && op5.Operand(0) == t &&
+			rt.SameConst(c1, op5.Operand(1)) && rt.Present(&c2, op5.Operand(2)) &&
+			rt.Def(&op2, c2, 0) && op2.Info() == in.Ops[2] && op2.NumOperands() == 0 && op2.NumResults() == 1 &&
+			rt.AttrOr(op2, "value", in.Defaults[2]) == in.Literals[2] && rt.Present(&_3, op11.Operand(1)) &&
 			rt.Def(&op10, _3, 0) && op10.Info() == in.Ops[10] && op10.NumOperands() == 0 && op10.NumResults() >= 1 &&
 			rt.BindAttr(&sv, rt.AttrOr(op10, "value", in.Defaults[14])) && rt.ResultsUnused(op10, 1) &&
 			rt.Present(&mask, op12.Operand(1-sw12)) && rt.Present(&v, op14.Operand(1)) &&
 			rt.Def(&op7, v, 0) && op7 != op4 && op7 != op5 && op7.Info() == in.Ops[7] && op7.NumOperands() == 3 &&
 			op7.NumResults() == 1 && rt.AttrOr(op7, "axes", in.Defaults[9]) == in.Literals[9] &&
-			rt.AttrOr(op7, "decrease_axis", in.Defaults[10]) == in.Literals[10] && op7.Operand(0) == t && op7.Operand(1) == c2 &&
-			rt.Present(&_2, op7.Operand(2)) &&
-			rt.Def(&op6, _2, 0) && op6 != op3 && op6 != op1 && op6 != op2 && op6.Info() == in.Ops[6] && op6.NumOperands() == 0 &&
-			op6.NumResults() >= 1 && rt.AttrOr(op6, "value", in.Defaults[8]) == in.Literals[8] && rt.ResultsUnused(op6, 1) &&
+			rt.AttrOr(op7, "decrease_axis", in.Defaults[10]) == in.Literals[10] && op7.Operand(0) == t &&
+			rt.SameConst(c2, op7.Operand(1)) && rt.Present(&_2, op7.Operand(2)) &&
+			rt.Def(&op6, _2, 0) && op6.Info() == in.Ops[6] && op6.NumOperands() == 0 && op6.NumResults() >= 1 &&
+			rt.AttrOr(op6, "value", in.Defaults[8]) == in.Literals[8] && rt.ResultsUnused(op6, 1) &&
 			rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15}, t, q, k, v, kt, qk, s, sm, p, ctx) &&
 			rt.True(rt.In(rule.AttrVal(ax), in.Consts[0])) && // where $ax in [-1, 3]
 			rt.True(rt.GreaterEqual(m.Param("sm_version", in.Consts[1]), int64(80))) && // where $sm_version >= 80

@@ -41,11 +41,10 @@ func fusedRotaryPositionEmbedding_rotary_q_k(m *rt.Matcher, in *rt.Instance, op3
 				rt.AttrOr(op0, "value", in.Defaults[0]) == in.Literals[0] && rt.Present(&pc, op6.Operand(1)) &&
 				rt.Def(&op4, pc, 0) && op4 != op9 && op4.Info() == in.Ops[4] && op4.NumOperands() == 2 && op4.NumResults() == 1 &&
 				rt.Present(&ids, op4.Operand(0)) && rt.Present(&pa, op4.Operand(1)) &&
-				rt.Def(&op3, pa, 0) && op3 != op0 && op3.Info() == in.Ops[3] && op3.NumOperands() == 0 && op3.NumResults() == 1 &&
+				rt.Def(&op3, pa, 0) && op3.Info() == in.Ops[3] && op3.NumOperands() == 0 && op3.NumResults() == 1 &&
 				rt.BindAttr(&pa2, rt.AttrOr(op3, "value", in.Defaults[1])) && rt.Present(&ua, op9.Operand(1)) &&
-				rt.Def(&op8, ua, 0) && op8 != op0 && op8 != op3 && op8.Info() == in.Ops[8] && op8.NumOperands() == 0 &&
-				op8.NumResults() == 1 && rt.BindAttr(&ua2, rt.AttrOr(op8, "value", in.Defaults[2])) &&
-				rt.Present(&kb, op31.Operand(1-sw31)) &&
+				rt.Def(&op8, ua, 0) && op8.Info() == in.Ops[8] && op8.NumOperands() == 0 && op8.NumResults() == 1 &&
+				rt.BindAttr(&ua2, rt.AttrOr(op8, "value", in.Defaults[2])) && rt.Present(&kb, op31.Operand(1-sw31)) &&
 				rt.Def(&op30, kb, 0) && op30 != op24 && op30.Info() == in.Ops[30] && op30.NumOperands() == 2 && op30.NumResults() == 1) {
 				continue
 			}
@@ -61,32 +60,29 @@ func fusedRotaryPositionEmbedding_rotary_q_k(m *rt.Matcher, in *rt.Instance, op3
 					rt.BindAttr(&ax2, rt.AttrOr(op26, "axes", in.Defaults[15])) &&
 					rt.AttrOr(op26, "decrease_axis", in.Defaults[16]) == in.Literals[16] && op26.Operand(0) == k &&
 					rt.Present(&half, op26.Operand(1)) &&
-					rt.Def(&op12, half, 0) && op12 != op0 && op12 != op3 && op12 != op8 && op12.Info() == in.Ops[12] &&
-					op12.NumOperands() == 0 && op12.NumResults() == 1 && rt.BindAttr(&hv, rt.AttrOr(op12, "value", in.Defaults[4])) &&
-					rt.Present(&end, op26.Operand(2)) &&
-					rt.Def(&op13, end, 0) && op13 != op0 && op13 != op3 && op13 != op8 && op13 != op12 && op13.Info() == in.Ops[13] &&
-					op13.NumOperands() == 0 && op13.NumResults() == 1 && rt.BindAttr(&ev, rt.AttrOr(op13, "value", in.Defaults[5])) &&
-					rt.Present(&neg, op27.Operand(1)) &&
+					rt.Def(&op12, half, 0) && op12.Info() == in.Ops[12] && op12.NumOperands() == 0 && op12.NumResults() == 1 &&
+					rt.BindAttr(&hv, rt.AttrOr(op12, "value", in.Defaults[4])) && rt.Present(&end, op26.Operand(2)) &&
+					rt.Def(&op13, end, 0) && op13.Info() == in.Ops[13] && op13.NumOperands() == 0 && op13.NumResults() == 1 &&
+					rt.BindAttr(&ev, rt.AttrOr(op13, "value", in.Defaults[5])) && rt.Present(&neg, op27.Operand(1)) &&
 					rt.Def(&op14, neg, 0) && op14.Info() == in.Ops[14] && op14.NumOperands() == 0 && op14.NumResults() == 1 &&
 					rt.AttrOr(op14, "value", in.Defaults[6]) == in.Literals[6] && rt.Present(&k1, op28.Operand(1)) &&
 					rt.Def(&op25, k1, 0) && op25 != op26 && op25.Info() == in.Ops[25] && op25.NumOperands() == 3 && op25.NumResults() == 1 &&
 					rt.BindAttr(&ax1, rt.AttrOr(op25, "axes", in.Defaults[13])) &&
 					rt.AttrOr(op25, "decrease_axis", in.Defaults[14]) == in.Literals[14] && op25.Operand(0) == k &&
 					rt.Present(&zero, op25.Operand(1)) &&
-					rt.Def(&op11, zero, 0) && op11 != op0 && op11 != op3 && op11 != op8 && op11 != op12 && op11 != op13 &&
-					op11.Info() == in.Ops[11] && op11.NumOperands() == 0 && op11.NumResults() == 1 &&
-					rt.AttrOr(op11, "value", in.Defaults[3]) == in.Literals[3] && op25.Operand(2) == half &&
+					rt.Def(&op11, zero, 0) && op11.Info() == in.Ops[11] && op11.NumOperands() == 0 && op11.NumResults() == 1 &&
+					rt.AttrOr(op11, "value", in.Defaults[3]) == in.Literals[3] && rt.SameConst(half, op25.Operand(2)) &&
 					rt.Present(&cax, op29.Operand(1)) &&
-					rt.Def(&op15, cax, 0) && op15 != op14 && op15.Info() == in.Ops[15] && op15.NumOperands() == 0 && op15.NumResults() == 1 &&
+					rt.Def(&op15, cax, 0) && op15.Info() == in.Ops[15] && op15.NumOperands() == 0 && op15.NumResults() == 1 &&
 					rt.BindAttr(&cax2, rt.AttrOr(op15, "value", in.Defaults[7])) && rt.Present(&us, op30.Operand(1-sw30)) &&
 					rt.Def(&op10, us, 0) && op10 != op9 && op10 != op4 && op10.Info() == in.Ops[10] && op10.NumOperands() == 2 &&
 					op10.NumResults() == 1 && rt.Present(&gs, op10.Operand(0)) &&
 					rt.Def(&op7, gs, 0) && op7 != op6 && op7.Info() == in.Ops[7] && op7.NumOperands() == 2 && op7.NumResults() == 1 &&
 					rt.Present(&ss, op7.Operand(0)) &&
 					rt.Def(&op2, ss, 0) && op2 != op1 && op2.Info() == in.Ops[2] && op2.NumOperands() == 2 && op2.NumResults() == 1 &&
-					rt.Present(&sin, op2.Operand(0)) && op2.Operand(1) == axes && rt.Present(&ps, op7.Operand(1)) &&
+					rt.Present(&sin, op2.Operand(0)) && rt.SameConst(axes, op2.Operand(1)) && rt.Present(&ps, op7.Operand(1)) &&
 					rt.Def(&op5, ps, 0) && op5 != op9 && op5 != op4 && op5 != op10 && op5.Info() == in.Ops[5] && op5.NumOperands() == 2 &&
-					op5.NumResults() == 1 && op5.Operand(0) == ids && op5.Operand(1) == pa && op10.Operand(1) == ua) {
+					op5.NumResults() == 1 && op5.Operand(0) == ids && rt.SameConst(pa, op5.Operand(1)) && rt.SameConst(ua, op10.Operand(1))) {
 					continue
 				}
 				for _, op16 := range m.Users(uc) {
@@ -101,20 +97,21 @@ func fusedRotaryPositionEmbedding_rotary_q_k(m *rt.Matcher, in *rt.Instance, op3
 						for _, op17 := range m.Users(q) {
 							if !(op17.Info() == in.Ops[17] && op17 != op26 && op17 != op25 && op17.NumOperands() == 3 && op17.NumResults() == 1 &&
 								rt.AttrOr(op17, "axes", in.Defaults[8]) == ax1 && rt.AttrOr(op17, "decrease_axis", in.Defaults[9]) == in.Literals[9] &&
-								rt.Set(&q1, op17.Result(0)) && op17.Operand(0) == q && op17.Operand(1) == zero && op17.Operand(2) == half) {
+								rt.Set(&q1, op17.Result(0)) && op17.Operand(0) == q && rt.SameConst(zero, op17.Operand(1)) &&
+								rt.SameConst(half, op17.Operand(2))) {
 								continue
 							}
 							for _, op18 := range m.Users(q) {
 								if !(op18.Info() == in.Ops[18] && op18 != op26 && op18 != op25 && op18 != op17 && op18.NumOperands() == 3 &&
 									op18.NumResults() == 1 && rt.AttrOr(op18, "axes", in.Defaults[10]) == ax2 &&
 									rt.AttrOr(op18, "decrease_axis", in.Defaults[11]) == in.Literals[11] && rt.Set(&q2, op18.Result(0)) &&
-									op18.Operand(0) == q && op18.Operand(1) == half && op18.Operand(2) == end) {
+									op18.Operand(0) == q && rt.SameConst(half, op18.Operand(1)) && rt.SameConst(end, op18.Operand(2))) {
 									continue
 								}
 								for _, op19 := range m.Users(q2) {
 									if !(op19.Info() == in.Ops[19] && op19 != op27 && op19.NumOperands() == 2 && op19.NumResults() == 1 &&
 										rt.AttrOr(op19, "bias", in.Defaults[12]) == in.Literals[12] && rt.Set(&qn, op19.Result(0)) && op19.Operand(0) == q2 &&
-										op19.Operand(1) == neg) {
+										rt.SameConst(neg, op19.Operand(1))) {
 										continue
 									}
 									for _, op20 := range m.Users(qn) {
@@ -124,7 +121,7 @@ func fusedRotaryPositionEmbedding_rotary_q_k(m *rt.Matcher, in *rt.Instance, op3
 										}
 										for _, op21 := range m.Users(_1) {
 											if !(op21.Info() == in.Ops[21] && op21 != op29 && op21.NumOperands() == 2 && op21.NumResults() == 1 &&
-												rt.Set(&qr, op21.Result(0)) && op21.Operand(0) == _1 && op21.Operand(1) == cax) {
+												rt.Set(&qr, op21.Result(0)) && op21.Operand(0) == _1 && rt.SameConst(cax, op21.Operand(1))) {
 												continue
 											}
 											for _, op22 := range m.Users(qr) {

@@ -11,11 +11,10 @@ import (
 
 // IdentityOpCleanPass is the rule pass identity_op_clean: identity_op_clean.drr compiled by drrc gen (rt.Program).
 var IdentityOpCleanPass = (&rt.Program{Name: "identity_op_clean", Paths: []string{"identity_op_clean.drr"}, FS: rules.FS(),
-	Fingerprint: "4a350970f1d80fe14d078b51dc1b9cfb",
+	Fingerprint: "a132f2a219ecc18f3b8ffe0777448f16",
 	Rules: []rt.Rule{
 		{Name: "remove_useless_scale", Match: identityOpClean_remove_useless_scale},
 		{Name: "remove_redundant_scale", Match: identityOpClean_remove_redundant_scale},
-		{Name: "remove_redundant_scale_shared_factor", Match: identityOpClean_remove_redundant_scale_shared_factor},
 		{Name: "remove_useless_cast", Match: identityOpClean_remove_useless_cast},
 		{Name: "remove_useless_concat", Match: identityOpClean_remove_useless_concat},
 		{Name: "remove_redundant_cast", Match: identityOpClean_remove_redundant_cast},
@@ -53,34 +52,13 @@ func identityOpClean_remove_redundant_scale(m *rt.Matcher, in *rt.Instance, op3 
 		rt.BindAttr(&v1, rt.AttrOr(op0, "value", in.Defaults[0])) && rt.BindAttr(&sh, rt.AttrOr(op0, "shape", in.Defaults[1])) &&
 		rt.BindAttr(&dt, rt.AttrOr(op0, "dtype", in.Defaults[2])) && rt.BindAttr(&pl, rt.AttrOr(op0, "place", in.Defaults[3])) &&
 		rt.ResultsUnused(op0, 1) && rt.Present(&_2, op3.Operand(1)) &&
-		rt.Def(&op2, _2, 0) && op2 != op0 && op2.Info() == in.Ops[2] && op2.NumOperands() == 0 && op2.NumResults() >= 1 &&
+		rt.Def(&op2, _2, 0) && op2.Info() == in.Ops[2] && op2.NumOperands() == 0 && op2.NumResults() >= 1 &&
 		rt.BindAttr(&v2, rt.AttrOr(op2, "value", in.Defaults[6])) && rt.ResultsUnused(op2, 1) &&
 		rt.Closed([]*ir.Op{op0, op1, op2, op3}, s) &&
 		m.Emit(in, append(m.Ops(), op0, op1, op2, op3), append(m.Values(), s, y, x, _1, _2), append(m.Holes(), v1, sh, dt, pl, b1, a1, v2, b2, a2))
 }
 
-// identityOpClean_remove_redundant_scale_shared_factor matches rule remove_redundant_scale_shared_factor
-// (identity_op_clean.drr:51:6) at op2, a pd_op.scale.
-func identityOpClean_remove_redundant_scale_shared_factor(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
-	var op0, op1 *ir.Op // op0 pd_op.full, op1 pd_op.scale
-	var f, s, y, x *ir.Value
-	var v, sh, dt, pl, b1, a1, b2, a2 ir.Attribute
-	return op2.NumOperands() == 2 && op2.NumResults() == 1 && rt.BindAttr(&b2, rt.AttrOr(op2, "bias", in.Defaults[6])) &&
-		rt.BindAttr(&a2, rt.AttrOr(op2, "bias_after_scale", in.Defaults[7])) && rt.Set(&y, op2.Result(0)) &&
-		rt.Present(&s, op2.Operand(0)) &&
-		rt.Def(&op1, s, 0) && op1 != op2 && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1 &&
-		rt.BindAttr(&b1, rt.AttrOr(op1, "bias", in.Defaults[4])) &&
-		rt.BindAttr(&a1, rt.AttrOr(op1, "bias_after_scale", in.Defaults[5])) && rt.Present(&x, op1.Operand(0)) &&
-		rt.Present(&f, op1.Operand(1)) &&
-		rt.Def(&op0, f, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 0 && op0.NumResults() == 1 &&
-		rt.BindAttr(&v, rt.AttrOr(op0, "value", in.Defaults[0])) && rt.BindAttr(&sh, rt.AttrOr(op0, "shape", in.Defaults[1])) &&
-		rt.BindAttr(&dt, rt.AttrOr(op0, "dtype", in.Defaults[2])) && rt.BindAttr(&pl, rt.AttrOr(op0, "place", in.Defaults[3])) &&
-		op2.Operand(1) == f &&
-		rt.Closed([]*ir.Op{op0, op1, op2}, s) &&
-		m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), f, s, y, x), append(m.Holes(), v, sh, dt, pl, b1, a1, b2, a2))
-}
-
-// identityOpClean_remove_useless_cast matches rule remove_useless_cast (identity_op_clean.drr:67:6) at op0, a
+// identityOpClean_remove_useless_cast matches rule remove_useless_cast (identity_op_clean.drr:49:6) at op0, a
 // pd_op.cast.
 func identityOpClean_remove_useless_cast(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
@@ -92,7 +70,7 @@ func identityOpClean_remove_useless_cast(m *rt.Matcher, in *rt.Instance, op0 *ir
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), append(m.Holes(), to))
 }
 
-// identityOpClean_remove_useless_concat matches rule remove_useless_concat (identity_op_clean.drr:83:6) at op1, a
+// identityOpClean_remove_useless_concat matches rule remove_useless_concat (identity_op_clean.drr:65:6) at op1, a
 // pd_op.concat.
 func identityOpClean_remove_useless_concat(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 builtin.combine
@@ -105,7 +83,7 @@ func identityOpClean_remove_useless_concat(m *rt.Matcher, in *rt.Instance, op1 *
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, x, _1, axis), m.Holes())
 }
 
-// identityOpClean_remove_redundant_cast matches rule remove_redundant_cast (identity_op_clean.drr:99:6) at op1, a
+// identityOpClean_remove_redundant_cast matches rule remove_redundant_cast (identity_op_clean.drr:81:6) at op1, a
 // pd_op.cast.
 func identityOpClean_remove_redundant_cast(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.cast
@@ -122,7 +100,7 @@ func identityOpClean_remove_redundant_cast(m *rt.Matcher, in *rt.Instance, op1 *
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), t, y, x), append(m.Holes(), d1, d2))
 }
 
-// identityOpClean_delete_dropout matches rule delete_dropout (identity_op_clean.drr:115:6) at op1, a pd_op.dropout.
+// identityOpClean_delete_dropout matches rule delete_dropout (identity_op_clean.drr:97:6) at op1, a pd_op.dropout.
 func identityOpClean_delete_dropout(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.full
 	var y, x, _1 *ir.Value
@@ -137,7 +115,7 @@ func identityOpClean_delete_dropout(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) 
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, x, _1), append(m.Holes(), p))
 }
 
-// identityOpClean_replace_dropout_with_scale matches rule replace_dropout_with_scale (identity_op_clean.drr:133:6)
+// identityOpClean_replace_dropout_with_scale matches rule replace_dropout_with_scale (identity_op_clean.drr:115:6)
 // at op1, a pd_op.dropout.
 func identityOpClean_replace_dropout_with_scale(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.full

@@ -12,7 +12,7 @@ import (
 // MultiheadMatmulFusePass is the rule pass multihead_matmul_fuse: multihead_matmul_fuse.drr compiled by drrc gen
 // (rt.Program).
 var MultiheadMatmulFusePass = (&rt.Program{Name: "multihead_matmul_fuse", Paths: []string{"multihead_matmul_fuse.drr"}, FS: rules.FS(),
-	Fingerprint: "30cbaf83885b308de27ebca8b07c19b4",
+	Fingerprint: "04b2fe6d7197c060aa65915858f28e78",
 	Rules: []rt.Rule{
 		{Name: "multihead_matmul_with_mask", Match: multiheadMatmulFuse_multihead_matmul_with_mask},
 		{Name: "multihead_matmul_no_mask", Match: multiheadMatmulFuse_multihead_matmul_no_mask},
@@ -74,7 +74,7 @@ func multiheadMatmulFuse_multihead_matmul_with_mask(m *rt.Matcher, in *rt.Instan
 					rt.Def(&op7, mk, 0) && op7 != op18 && op7 != op15 && op7 != op0 && op7.Info() == in.Ops[7] && op7.NumOperands() == 2 &&
 					op7.NumResults() == 1 && rt.AttrOr(op7, "transpose_x", in.Defaults[6]) == in.Literals[6] &&
 					rt.AttrOr(op7, "transpose_y", in.Defaults[7]) == in.Literals[7] && op7.Operand(0) == x &&
-					rt.Present(&wk, op7.Operand(1)) && rt.Present(&bk, op8.Operand(1-sw8)) && op9.Operand(1) == shape &&
+					rt.Present(&wk, op7.Operand(1)) && rt.Present(&bk, op8.Operand(1-sw8)) && rt.SameConst(shape, op9.Operand(1)) &&
 					rt.Present(&mask, op16.Operand(1-sw16)) && rt.Present(&v, op18.Operand(1)) &&
 					rt.Def(&op14, v, 0) && op14 != op19 && op14 != op4 && op14 != op10 && op14.Info() == in.Ops[14] &&
 					op14.NumOperands() == 1 && op14.NumResults() == 1 && rt.AttrOr(op14, "perm", in.Defaults[11]) == in.Literals[11] &&
@@ -90,9 +90,9 @@ func multiheadMatmulFuse_multihead_matmul_with_mask(m *rt.Matcher, in *rt.Instan
 						rt.Def(&op11, mv, 0) && op11 != op18 && op11 != op15 && op11 != op0 && op11 != op7 && op11.Info() == in.Ops[11] &&
 						op11.NumOperands() == 2 && op11.NumResults() == 1 && rt.AttrOr(op11, "transpose_x", in.Defaults[9]) == in.Literals[9] &&
 						rt.AttrOr(op11, "transpose_y", in.Defaults[10]) == in.Literals[10] && op11.Operand(0) == x &&
-						rt.Present(&wv, op11.Operand(1)) && rt.Present(&bv, op12.Operand(1-sw12)) && op13.Operand(1) == shape &&
+						rt.Present(&wv, op11.Operand(1)) && rt.Present(&bv, op12.Operand(1-sw12)) && rt.SameConst(shape, op13.Operand(1)) &&
 						rt.Present(&_2, op21.Operand(1)) &&
-						rt.Def(&op20, _2, 0) && op20 != op2 && op20.Info() == in.Ops[20] && op20.NumOperands() == 0 && op20.NumResults() >= 1 &&
+						rt.Def(&op20, _2, 0) && op20.Info() == in.Ops[20] && op20.NumOperands() == 0 && op20.NumResults() >= 1 &&
 						rt.BindAttr(&osh, rt.AttrOr(op20, "value", in.Defaults[18])) && rt.ResultsUnused(op20, 1) &&
 						rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21}, mq, aq, rq, tq, q, mk, ak, rk, k, mv, av, rv, v, qk, qkm, p, c, ct) &&
 						rt.True(rt.In(rule.AttrVal(ax), in.Consts[0])) && // where $ax in [-1, 3]
@@ -166,7 +166,7 @@ func multiheadMatmulFuse_multihead_matmul_no_mask(m *rt.Matcher, in *rt.Instance
 				rt.Def(&op7, mk, 0) && op7 != op17 && op7 != op15 && op7 != op0 && op7.Info() == in.Ops[7] && op7.NumOperands() == 2 &&
 				op7.NumResults() == 1 && rt.AttrOr(op7, "transpose_x", in.Defaults[6]) == in.Literals[6] &&
 				rt.AttrOr(op7, "transpose_y", in.Defaults[7]) == in.Literals[7] && op7.Operand(0) == x &&
-				rt.Present(&wk, op7.Operand(1)) && rt.Present(&bk, op8.Operand(1-sw8)) && op9.Operand(1) == shape &&
+				rt.Present(&wk, op7.Operand(1)) && rt.Present(&bk, op8.Operand(1-sw8)) && rt.SameConst(shape, op9.Operand(1)) &&
 				rt.Present(&v, op17.Operand(1)) &&
 				rt.Def(&op14, v, 0) && op14 != op18 && op14 != op4 && op14 != op10 && op14.Info() == in.Ops[14] &&
 				op14.NumOperands() == 1 && op14.NumResults() == 1 && rt.AttrOr(op14, "perm", in.Defaults[11]) == in.Literals[11] &&
@@ -182,9 +182,9 @@ func multiheadMatmulFuse_multihead_matmul_no_mask(m *rt.Matcher, in *rt.Instance
 					rt.Def(&op11, mv, 0) && op11 != op17 && op11 != op15 && op11 != op0 && op11 != op7 && op11.Info() == in.Ops[11] &&
 					op11.NumOperands() == 2 && op11.NumResults() == 1 && rt.AttrOr(op11, "transpose_x", in.Defaults[9]) == in.Literals[9] &&
 					rt.AttrOr(op11, "transpose_y", in.Defaults[10]) == in.Literals[10] && op11.Operand(0) == x &&
-					rt.Present(&wv, op11.Operand(1)) && rt.Present(&bv, op12.Operand(1-sw12)) && op13.Operand(1) == shape &&
+					rt.Present(&wv, op11.Operand(1)) && rt.Present(&bv, op12.Operand(1-sw12)) && rt.SameConst(shape, op13.Operand(1)) &&
 					rt.Present(&_2, op20.Operand(1)) &&
-					rt.Def(&op19, _2, 0) && op19 != op2 && op19.Info() == in.Ops[19] && op19.NumOperands() == 0 && op19.NumResults() >= 1 &&
+					rt.Def(&op19, _2, 0) && op19.Info() == in.Ops[19] && op19.NumOperands() == 0 && op19.NumResults() >= 1 &&
 					rt.BindAttr(&osh, rt.AttrOr(op19, "value", in.Defaults[18])) && rt.ResultsUnused(op19, 1) &&
 					rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20}, mq, aq, rq, tq, q, mk, ak, rk, k, mv, av, rv, v, qk, p, c, ct) &&
 					rt.True(rt.In(rule.AttrVal(ax), in.Consts[0])) && // where $ax in [-1, 3]
@@ -241,30 +241,28 @@ func multiheadMatmulFuse_vit_attention(m *rt.Matcher, in *rt.Instance, op20 *ir.
 			rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op1.Operand(1-sw1)) && rt.Present(&_1, op3.Operand(1)) &&
 			rt.Def(&op2, _1, 0) && op2.Info() == in.Ops[2] && op2.NumOperands() == 0 && op2.NumResults() >= 1 &&
 			rt.BindAttr(&sh, rt.AttrOr(op2, "value", in.Defaults[2])) && rt.ResultsUnused(op2, 1) && rt.Present(&c0, op9.Operand(1)) &&
-			rt.Def(&op5, c0, 0) && op5 != op2 && op5.Info() == in.Ops[5] && op5.NumOperands() == 0 && op5.NumResults() == 1 &&
+			rt.Def(&op5, c0, 0) && op5.Info() == in.Ops[5] && op5.NumOperands() == 0 && op5.NumResults() == 1 &&
 			rt.AttrOr(op5, "value", in.Defaults[4]) == in.Literals[4] && rt.Present(&c1, op9.Operand(2)) &&
-			rt.Def(&op6, c1, 0) && op6 != op2 && op6 != op5 && op6.Info() == in.Ops[6] && op6.NumOperands() == 0 &&
-			op6.NumResults() == 1 && rt.AttrOr(op6, "value", in.Defaults[5]) == in.Literals[5] && rt.Present(&kt, op13.Operand(1)) &&
+			rt.Def(&op6, c1, 0) && op6.Info() == in.Ops[6] && op6.NumOperands() == 0 && op6.NumResults() == 1 &&
+			rt.AttrOr(op6, "value", in.Defaults[5]) == in.Literals[5] && rt.Present(&kt, op13.Operand(1)) &&
 			rt.Def(&op12, kt, 0) && op12 != op18 && op12 != op4 && op12.Info() == in.Ops[12] && op12.NumOperands() == 1 &&
 			op12.NumResults() == 1 && rt.AttrOr(op12, "perm", in.Defaults[14]) == in.Literals[14] && rt.Present(&k, op12.Operand(0)) &&
 			rt.Def(&op10, k, 0) && op10 != op9 && op10.Info() == in.Ops[10] && op10.NumOperands() == 3 && op10.NumResults() == 1 &&
 			rt.AttrOr(op10, "axes", in.Defaults[10]) == in.Literals[10] &&
-			rt.AttrOr(op10, "decrease_axis", in.Defaults[11]) == in.Literals[11] && op10.Operand(0) == t && op10.Operand(1) == c1 &&
-			rt.Present(&c2, op10.Operand(2)) &&
-			rt.Def(&op7, c2, 0) && op7 != op2 && op7 != op5 && op7 != op6 && op7.Info() == in.Ops[7] && op7.NumOperands() == 0 &&
-			op7.NumResults() == 1 && rt.AttrOr(op7, "value", in.Defaults[6]) == in.Literals[6] && rt.Present(&_2, op15.Operand(1)) &&
+			rt.AttrOr(op10, "decrease_axis", in.Defaults[11]) == in.Literals[11] && op10.Operand(0) == t &&
+			rt.SameConst(c1, op10.Operand(1)) && rt.Present(&c2, op10.Operand(2)) &&
+			rt.Def(&op7, c2, 0) && op7.Info() == in.Ops[7] && op7.NumOperands() == 0 && op7.NumResults() == 1 &&
+			rt.AttrOr(op7, "value", in.Defaults[6]) == in.Literals[6] && rt.Present(&_2, op15.Operand(1)) &&
 			rt.Def(&op14, _2, 0) && op14.Info() == in.Ops[14] && op14.NumOperands() == 0 && op14.NumResults() >= 1 &&
 			rt.BindAttr(&alpha, rt.AttrOr(op14, "value", in.Defaults[17])) && rt.ResultsUnused(op14, 1) &&
 			rt.Present(&v, op17.Operand(1)) &&
 			rt.Def(&op11, v, 0) && op11 != op9 && op11 != op10 && op11.Info() == in.Ops[11] && op11.NumOperands() == 3 &&
 			op11.NumResults() == 1 && rt.AttrOr(op11, "axes", in.Defaults[12]) == in.Literals[12] &&
-			rt.AttrOr(op11, "decrease_axis", in.Defaults[13]) == in.Literals[13] && op11.Operand(0) == t && op11.Operand(1) == c2 &&
-			rt.Present(&c3, op11.Operand(2)) &&
-			rt.Def(&op8, c3, 0) && op8 != op2 && op8 != op5 && op8 != op6 && op8 != op7 && op8.Info() == in.Ops[8] &&
-			op8.NumOperands() == 0 && op8.NumResults() == 1 && rt.AttrOr(op8, "value", in.Defaults[7]) == in.Literals[7] &&
-			rt.Present(&_3, op20.Operand(1)) &&
-			rt.Def(&op19, _3, 0) && op19 != op2 && op19 != op5 && op19 != op6 && op19 != op7 && op19 != op8 &&
-			op19.Info() == in.Ops[19] && op19.NumOperands() == 0 && op19.NumResults() >= 1 &&
+			rt.AttrOr(op11, "decrease_axis", in.Defaults[13]) == in.Literals[13] && op11.Operand(0) == t &&
+			rt.SameConst(c2, op11.Operand(1)) && rt.Present(&c3, op11.Operand(2)) &&
+			rt.Def(&op8, c3, 0) && op8.Info() == in.Ops[8] && op8.NumOperands() == 0 && op8.NumResults() == 1 &&
+			rt.AttrOr(op8, "value", in.Defaults[7]) == in.Literals[7] && rt.Present(&_3, op20.Operand(1)) &&
+			rt.Def(&op19, _3, 0) && op19.Info() == in.Ops[19] && op19.NumOperands() == 0 && op19.NumResults() >= 1 &&
 			rt.BindAttr(&osh, rt.AttrOr(op19, "value", in.Defaults[23])) && rt.ResultsUnused(op19, 1) &&
 			rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20}, m2, a, r, t, q, k, v, kt, qk, s, p, c, ct) &&
 			rt.True(rt.In(rule.AttrVal(ax), in.Consts[0])) && // where $ax in [-1, 3]

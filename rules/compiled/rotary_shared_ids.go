@@ -40,11 +40,10 @@ func rotarySharedIds_rotary_q_k_shared_ids(m *rt.Matcher, in *rt.Instance, op30 
 				rt.AttrOr(op0, "value", in.Defaults[0]) == in.Literals[0] && rt.Present(&pc, op5.Operand(1)) &&
 				rt.Def(&op4, pc, 0) && op4 != op8 && op4.Info() == in.Ops[4] && op4.NumOperands() == 2 && op4.NumResults() == 1 &&
 				rt.Present(&ids, op4.Operand(0)) && rt.Present(&_1, op4.Operand(1)) &&
-				rt.Def(&op3, _1, 0) && op3 != op0 && op3.Info() == in.Ops[3] && op3.NumOperands() == 0 && op3.NumResults() >= 1 &&
+				rt.Def(&op3, _1, 0) && op3.Info() == in.Ops[3] && op3.NumOperands() == 0 && op3.NumResults() >= 1 &&
 				rt.BindAttr(&pa, rt.AttrOr(op3, "value", in.Defaults[1])) && rt.ResultsUnused(op3, 1) && rt.Present(&ua, op8.Operand(1)) &&
-				rt.Def(&op7, ua, 0) && op7 != op0 && op7 != op3 && op7.Info() == in.Ops[7] && op7.NumOperands() == 0 &&
-				op7.NumResults() == 1 && rt.BindAttr(&ua2, rt.AttrOr(op7, "value", in.Defaults[2])) &&
-				rt.Present(&kb, op30.Operand(1-sw30)) &&
+				rt.Def(&op7, ua, 0) && op7.Info() == in.Ops[7] && op7.NumOperands() == 0 && op7.NumResults() == 1 &&
+				rt.BindAttr(&ua2, rt.AttrOr(op7, "value", in.Defaults[2])) && rt.Present(&kb, op30.Operand(1-sw30)) &&
 				rt.Def(&op29, kb, 0) && op29 != op23 && op29.Info() == in.Ops[29] && op29.NumOperands() == 2 && op29.NumResults() == 1) {
 				continue
 			}
@@ -60,30 +59,28 @@ func rotarySharedIds_rotary_q_k_shared_ids(m *rt.Matcher, in *rt.Instance, op30 
 					rt.BindAttr(&ax2, rt.AttrOr(op25, "axes", in.Defaults[15])) &&
 					rt.AttrOr(op25, "decrease_axis", in.Defaults[16]) == in.Literals[16] && op25.Operand(0) == k &&
 					rt.Present(&half, op25.Operand(1)) &&
-					rt.Def(&op11, half, 0) && op11 != op0 && op11 != op3 && op11 != op7 && op11.Info() == in.Ops[11] &&
-					op11.NumOperands() == 0 && op11.NumResults() == 1 && rt.BindAttr(&hv, rt.AttrOr(op11, "value", in.Defaults[4])) &&
-					rt.Present(&end, op25.Operand(2)) &&
-					rt.Def(&op12, end, 0) && op12 != op0 && op12 != op3 && op12 != op7 && op12 != op11 && op12.Info() == in.Ops[12] &&
-					op12.NumOperands() == 0 && op12.NumResults() == 1 && rt.BindAttr(&ev, rt.AttrOr(op12, "value", in.Defaults[5])) &&
-					rt.Present(&neg, op26.Operand(1)) &&
+					rt.Def(&op11, half, 0) && op11.Info() == in.Ops[11] && op11.NumOperands() == 0 && op11.NumResults() == 1 &&
+					rt.BindAttr(&hv, rt.AttrOr(op11, "value", in.Defaults[4])) && rt.Present(&end, op25.Operand(2)) &&
+					rt.Def(&op12, end, 0) && op12.Info() == in.Ops[12] && op12.NumOperands() == 0 && op12.NumResults() == 1 &&
+					rt.BindAttr(&ev, rt.AttrOr(op12, "value", in.Defaults[5])) && rt.Present(&neg, op26.Operand(1)) &&
 					rt.Def(&op13, neg, 0) && op13.Info() == in.Ops[13] && op13.NumOperands() == 0 && op13.NumResults() == 1 &&
 					rt.AttrOr(op13, "value", in.Defaults[6]) == in.Literals[6] && rt.Present(&k1, op27.Operand(1)) &&
 					rt.Def(&op24, k1, 0) && op24 != op25 && op24.Info() == in.Ops[24] && op24.NumOperands() == 3 && op24.NumResults() == 1 &&
 					rt.BindAttr(&ax1, rt.AttrOr(op24, "axes", in.Defaults[13])) &&
 					rt.AttrOr(op24, "decrease_axis", in.Defaults[14]) == in.Literals[14] && op24.Operand(0) == k &&
 					rt.Present(&zero, op24.Operand(1)) &&
-					rt.Def(&op10, zero, 0) && op10 != op0 && op10 != op3 && op10 != op7 && op10 != op11 && op10 != op12 &&
-					op10.Info() == in.Ops[10] && op10.NumOperands() == 0 && op10.NumResults() == 1 &&
-					rt.AttrOr(op10, "value", in.Defaults[3]) == in.Literals[3] && op24.Operand(2) == half &&
+					rt.Def(&op10, zero, 0) && op10.Info() == in.Ops[10] && op10.NumOperands() == 0 && op10.NumResults() == 1 &&
+					rt.AttrOr(op10, "value", in.Defaults[3]) == in.Literals[3] && rt.SameConst(half, op24.Operand(2)) &&
 					rt.Present(&cax, op28.Operand(1)) &&
-					rt.Def(&op14, cax, 0) && op14 != op13 && op14.Info() == in.Ops[14] && op14.NumOperands() == 0 && op14.NumResults() == 1 &&
+					rt.Def(&op14, cax, 0) && op14.Info() == in.Ops[14] && op14.NumOperands() == 0 && op14.NumResults() == 1 &&
 					rt.BindAttr(&cax2, rt.AttrOr(op14, "value", in.Defaults[7])) && rt.Present(&us, op29.Operand(1-sw29)) &&
 					rt.Def(&op9, us, 0) && op9 != op8 && op9 != op4 && op9.Info() == in.Ops[9] && op9.NumOperands() == 2 &&
 					op9.NumResults() == 1 && rt.Present(&gs, op9.Operand(0)) &&
 					rt.Def(&op6, gs, 0) && op6 != op5 && op6.Info() == in.Ops[6] && op6.NumOperands() == 2 && op6.NumResults() == 1 &&
 					rt.Present(&ss, op6.Operand(0)) &&
 					rt.Def(&op2, ss, 0) && op2 != op1 && op2.Info() == in.Ops[2] && op2.NumOperands() == 2 && op2.NumResults() == 1 &&
-					rt.Present(&sin, op2.Operand(0)) && op2.Operand(1) == axes && op6.Operand(1) == pc && op9.Operand(1) == ua) {
+					rt.Present(&sin, op2.Operand(0)) && rt.SameConst(axes, op2.Operand(1)) && op6.Operand(1) == pc &&
+					rt.SameConst(ua, op9.Operand(1))) {
 					continue
 				}
 				for _, op15 := range m.Users(uc) {
@@ -98,20 +95,21 @@ func rotarySharedIds_rotary_q_k_shared_ids(m *rt.Matcher, in *rt.Instance, op30 
 						for _, op16 := range m.Users(q) {
 							if !(op16.Info() == in.Ops[16] && op16 != op25 && op16 != op24 && op16.NumOperands() == 3 && op16.NumResults() == 1 &&
 								rt.AttrOr(op16, "axes", in.Defaults[8]) == ax1 && rt.AttrOr(op16, "decrease_axis", in.Defaults[9]) == in.Literals[9] &&
-								rt.Set(&q1, op16.Result(0)) && op16.Operand(0) == q && op16.Operand(1) == zero && op16.Operand(2) == half) {
+								rt.Set(&q1, op16.Result(0)) && op16.Operand(0) == q && rt.SameConst(zero, op16.Operand(1)) &&
+								rt.SameConst(half, op16.Operand(2))) {
 								continue
 							}
 							for _, op17 := range m.Users(q) {
 								if !(op17.Info() == in.Ops[17] && op17 != op25 && op17 != op24 && op17 != op16 && op17.NumOperands() == 3 &&
 									op17.NumResults() == 1 && rt.AttrOr(op17, "axes", in.Defaults[10]) == ax2 &&
 									rt.AttrOr(op17, "decrease_axis", in.Defaults[11]) == in.Literals[11] && rt.Set(&q2, op17.Result(0)) &&
-									op17.Operand(0) == q && op17.Operand(1) == half && op17.Operand(2) == end) {
+									op17.Operand(0) == q && rt.SameConst(half, op17.Operand(1)) && rt.SameConst(end, op17.Operand(2))) {
 									continue
 								}
 								for _, op18 := range m.Users(q2) {
 									if !(op18.Info() == in.Ops[18] && op18 != op26 && op18.NumOperands() == 2 && op18.NumResults() == 1 &&
 										rt.AttrOr(op18, "bias", in.Defaults[12]) == in.Literals[12] && rt.Set(&qn, op18.Result(0)) && op18.Operand(0) == q2 &&
-										op18.Operand(1) == neg) {
+										rt.SameConst(neg, op18.Operand(1))) {
 										continue
 									}
 									for _, op19 := range m.Users(qn) {
@@ -121,7 +119,7 @@ func rotarySharedIds_rotary_q_k_shared_ids(m *rt.Matcher, in *rt.Instance, op30 
 										}
 										for _, op20 := range m.Users(_2) {
 											if !(op20.Info() == in.Ops[20] && op20 != op28 && op20.NumOperands() == 2 && op20.NumResults() == 1 &&
-												rt.Set(&qr, op20.Result(0)) && op20.Operand(0) == _2 && op20.Operand(1) == cax) {
+												rt.Set(&qr, op20.Result(0)) && op20.Operand(0) == _2 && rt.SameConst(cax, op20.Operand(1))) {
 												continue
 											}
 											for _, op21 := range m.Users(qr) {

@@ -41,11 +41,10 @@ func rotarySingleTensor_rotary_rotate_half(m *rt.Matcher, in *rt.Instance, op22 
 				rt.AttrOr(op0, "value", in.Defaults[0]) == in.Literals[0] && rt.Present(&pos, op5.Operand(1)) &&
 				rt.Def(&op4, pos, 0) && op4 != op8 && op4.Info() == in.Ops[4] && op4.NumOperands() == 2 && op4.NumResults() == 1 &&
 				rt.Present(&ids, op4.Operand(0)) && rt.Present(&_1, op4.Operand(1)) &&
-				rt.Def(&op3, _1, 0) && op3 != op0 && op3.Info() == in.Ops[3] && op3.NumOperands() == 0 && op3.NumResults() >= 1 &&
+				rt.Def(&op3, _1, 0) && op3.Info() == in.Ops[3] && op3.NumOperands() == 0 && op3.NumResults() >= 1 &&
 				rt.BindAttr(&pa, rt.AttrOr(op3, "value", in.Defaults[1])) && rt.ResultsUnused(op3, 1) && rt.Present(&ua, op8.Operand(1)) &&
-				rt.Def(&op7, ua, 0) && op7 != op0 && op7 != op3 && op7.Info() == in.Ops[7] && op7.NumOperands() == 0 &&
-				op7.NumResults() == 1 && rt.BindAttr(&ua2, rt.AttrOr(op7, "value", in.Defaults[2])) &&
-				rt.Present(&b, op22.Operand(1-sw22)) &&
+				rt.Def(&op7, ua, 0) && op7.Info() == in.Ops[7] && op7.NumOperands() == 0 && op7.NumResults() == 1 &&
+				rt.BindAttr(&ua2, rt.AttrOr(op7, "value", in.Defaults[2])) && rt.Present(&b, op22.Operand(1-sw22)) &&
 				rt.Def(&op21, b, 0) && op21 != op10 && op21.Info() == in.Ops[21] && op21.NumOperands() == 2 && op21.NumResults() == 1) {
 				continue
 			}
@@ -61,12 +60,11 @@ func rotarySingleTensor_rotary_rotate_half(m *rt.Matcher, in *rt.Instance, op22 
 					rt.BindAttr(&ax2, rt.AttrOr(op15, "axes", in.Defaults[8])) &&
 					rt.AttrOr(op15, "decrease_axis", in.Defaults[9]) == in.Literals[9] && op15.Operand(0) == q &&
 					rt.Present(&half, op15.Operand(1)) &&
-					rt.Def(&op11, half, 0) && op11 != op0 && op11 != op3 && op11 != op7 && op11.Info() == in.Ops[11] &&
-					op11.NumOperands() == 0 && op11.NumResults() == 1 && rt.BindAttr(&hv, rt.AttrOr(op11, "value", in.Defaults[3])) &&
-					rt.Present(&_3, op15.Operand(2)) &&
-					rt.Def(&op14, _3, 0) && op14 != op0 && op14 != op3 && op14 != op7 && op14 != op11 && op14.Info() == in.Ops[14] &&
-					op14.NumOperands() == 0 && op14.NumResults() >= 1 && rt.BindAttr(&ev, rt.AttrOr(op14, "value", in.Defaults[7])) &&
-					rt.ResultsUnused(op14, 1) && rt.Present(&_4, op17.Operand(1)) &&
+					rt.Def(&op11, half, 0) && op11.Info() == in.Ops[11] && op11.NumOperands() == 0 && op11.NumResults() == 1 &&
+					rt.BindAttr(&hv, rt.AttrOr(op11, "value", in.Defaults[3])) && rt.Present(&_3, op15.Operand(2)) &&
+					rt.Def(&op14, _3, 0) && op14.Info() == in.Ops[14] && op14.NumOperands() == 0 && op14.NumResults() >= 1 &&
+					rt.BindAttr(&ev, rt.AttrOr(op14, "value", in.Defaults[7])) && rt.ResultsUnused(op14, 1) &&
+					rt.Present(&_4, op17.Operand(1)) &&
 					rt.Def(&op16, _4, 0) && op16.Info() == in.Ops[16] && op16.NumOperands() == 0 && op16.NumResults() >= 1 &&
 					rt.AttrOr(op16, "value", in.Defaults[10]) == in.Literals[10] && rt.ResultsUnused(op16, 1) &&
 					rt.Present(&x1, op18.Operand(1)) &&
@@ -74,11 +72,10 @@ func rotarySingleTensor_rotary_rotate_half(m *rt.Matcher, in *rt.Instance, op22 
 					rt.BindAttr(&ax1, rt.AttrOr(op13, "axes", in.Defaults[5])) &&
 					rt.AttrOr(op13, "decrease_axis", in.Defaults[6]) == in.Literals[6] && op13.Operand(0) == q &&
 					rt.Present(&_2, op13.Operand(1)) &&
-					rt.Def(&op12, _2, 0) && op12 != op0 && op12 != op3 && op12 != op7 && op12 != op11 && op12 != op14 &&
-					op12.Info() == in.Ops[12] && op12.NumOperands() == 0 && op12.NumResults() >= 1 &&
-					rt.AttrOr(op12, "value", in.Defaults[4]) == in.Literals[4] && rt.ResultsUnused(op12, 1) && op13.Operand(2) == half &&
-					rt.Present(&_6, op20.Operand(1)) &&
-					rt.Def(&op19, _6, 0) && op19 != op16 && op19.Info() == in.Ops[19] && op19.NumOperands() == 0 && op19.NumResults() >= 1 &&
+					rt.Def(&op12, _2, 0) && op12.Info() == in.Ops[12] && op12.NumOperands() == 0 && op12.NumResults() >= 1 &&
+					rt.AttrOr(op12, "value", in.Defaults[4]) == in.Literals[4] && rt.ResultsUnused(op12, 1) &&
+					rt.SameConst(half, op13.Operand(2)) && rt.Present(&_6, op20.Operand(1)) &&
+					rt.Def(&op19, _6, 0) && op19.Info() == in.Ops[19] && op19.NumOperands() == 0 && op19.NumResults() >= 1 &&
 					rt.BindAttr(&cax, rt.AttrOr(op19, "value", in.Defaults[12])) && rt.ResultsUnused(op19, 1) &&
 					rt.Present(&us, op21.Operand(1-sw21)) &&
 					rt.Def(&op9, us, 0) && op9 != op8 && op9 != op4 && op9.Info() == in.Ops[9] && op9.NumOperands() == 2 &&
@@ -86,7 +83,8 @@ func rotarySingleTensor_rotary_rotate_half(m *rt.Matcher, in *rt.Instance, op22 
 					rt.Def(&op6, gs, 0) && op6 != op5 && op6.Info() == in.Ops[6] && op6.NumOperands() == 2 && op6.NumResults() == 1 &&
 					rt.Present(&ss, op6.Operand(0)) &&
 					rt.Def(&op2, ss, 0) && op2 != op1 && op2.Info() == in.Ops[2] && op2.NumOperands() == 2 && op2.NumResults() == 1 &&
-					rt.Present(&sin, op2.Operand(0)) && op2.Operand(1) == axes && op6.Operand(1) == pos && op9.Operand(1) == ua &&
+					rt.Present(&sin, op2.Operand(0)) && rt.SameConst(axes, op2.Operand(1)) && op6.Operand(1) == pos &&
+					rt.SameConst(ua, op9.Operand(1)) &&
 					rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22}, a, x1, x2, n, r, b, _5) &&
 					rt.True(rt.GreaterEqual(m.Pure("uses", sc), int64(1))) && rt.True(rt.GreaterEqual(m.Pure("uses", ss), int64(1))) && rt.True(rt.GreaterEqual(m.Pure("uses", pos), int64(1))) && rt.True(rt.GreaterEqual(m.Pure("uses", gc), int64(1))) && rt.True(rt.GreaterEqual(m.Pure("uses", gs), int64(1))) && // where uses(%sc) >= 1 && uses(%ss) >= 1 && uses(%pos) >= 1 && uses(%gc) >= 1 && uses(%gs) >= 1
 					rt.True(rt.GreaterEqual(m.Pure("uses", uc), int64(1))) && rt.True(rt.GreaterEqual(m.Pure("uses", us), int64(1))) && // where uses(%uc) >= 1 && uses(%us) >= 1

@@ -116,7 +116,7 @@ func driverNoResultTypes_layer_norm(m *rt.Matcher, in *rt.Instance, op11 *ir.Op)
 				}
 				for sw3 := range 2 { // operands 0 and 1 of op3 as written, then swapped
 					if op3.Operand(sw3) == xc && op3.Operand(1-sw3) == xc && rt.Present(&_3, op5.Operand(1)) &&
-						rt.Def(&op4, _3, 0) && op4 != op0 && op4.Info() == in.Ops[4] && op4.NumOperands() == 0 && op4.NumResults() >= 1 &&
+						rt.Def(&op4, _3, 0) && op4.Info() == in.Ops[4] && op4.NumOperands() == 0 && op4.NumResults() >= 1 &&
 						rt.AttrOr(op4, "value", in.Defaults[2]) == in.Literals[2] && rt.ResultsUnused(op4, 1) &&
 						rt.Present(&_4, op7.Operand(1-sw7)) &&
 						rt.Def(&op6, _4, 0) && op6.Info() == in.Ops[6] && op6.NumOperands() == 0 && op6.NumResults() >= 1 &&

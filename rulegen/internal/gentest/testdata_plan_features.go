@@ -10,11 +10,13 @@ import (
 
 // TestdataPlanFeaturesPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
 var TestdataPlanFeaturesPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: testdataPlanFeaturesSource}},
-	Fingerprint: "bf0ed7dec0cb7c42ffba0caaa45a7e57",
+	Fingerprint: "6837841a792a121478b3b0feeac1f6b9",
 	Rules: []rt.Rule{
 		{Name: "relu_twice_same_attrs", Match: testdataPlanFeatures_relu_twice_same_attrs},
 		{Name: "same_combines", Match: testdataPlanFeatures_same_combines},
 		{Name: "relu_into_conv", Match: testdataPlanFeatures_relu_into_conv},
+		{Name: "scale_twice_named_factor", Match: testdataPlanFeatures_scale_twice_named_factor},
+		{Name: "add_two_constants", Match: testdataPlanFeatures_add_two_constants},
 	}}).Pass
 
 // testdataPlanFeaturesSource is rules.drr.
@@ -58,6 +60,27 @@ rule relu_into_conv {
   rewrite {
     %h, _ = pd_op.fused_conv2d_add_act(%x, %w, %bias, null) {activation: "relu", groups: $g, $rest...}
     replace %r with %h
+  }
+}
+/// scale(scale(x, f), f) without biases, the factor named once: two equal full ops match it by value.
+rule scale_twice_named_factor {
+  match {
+    %f = pd_op.full() {value: $v}
+    %s = pd_op.scale(%x, %f) {bias: 0.0}
+    %y = pd_op.scale(%s, %f) {bias: 0.0}
+  }
+  rewrite {
+    replace %y with pd_op.scale(%x, pd_op.full() {shape: [1], value: $v * $v}) {bias: 0.0}
+  }
+}
+
+/// add(k, k) of two constants written inline: one full op read twice matches both.
+rule add_two_constants {
+  match {
+    %y = pd_op.add(pd_op.full() {value: $a, shape: $sh}, pd_op.full() {value: $b})
+  }
+  rewrite {
+    replace %y with pd_op.full() {shape: $sh, value: $a + $b}
   }
 }
 `
@@ -119,4 +142,43 @@ func testdataPlanFeatures_relu_into_conv(m *rt.Matcher, in *rt.Instance, op1 *ir
 		rt.True(rt.Or(rt.Greater(n, int64(0)), func() rule.Val { return rt.Equal(c, int64(-1)) })) && // where $n > 0 || $c == -1
 		rt.True(rt.Cond(rt.Equal(dt, in.Consts[0]), func() rule.Val { return rt.Equal(rule.AttrVal(g), int64(1)) }, func() rule.Val { return false })) && // where $dt == float32 ? $g == 1 : false
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), f, r, x, w, bias), append(m.Holes(), n, c, dt, g, rest))
+}
+
+// testdataPlanFeatures_scale_twice_named_factor matches rule scale_twice_named_factor (rules.drr:44:6) at op2, a
+// pd_op.scale.
+func testdataPlanFeatures_scale_twice_named_factor(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
+	var op0, op1 *ir.Op // op0 pd_op.full, op1 pd_op.scale
+	var f, s, y, x *ir.Value
+	var v ir.Attribute
+	return op2.NumOperands() == 2 && op2.NumResults() == 1 && rt.AttrOr(op2, "bias", in.Defaults[2]) == in.Literals[2] &&
+		rt.Set(&y, op2.Result(0)) && rt.Present(&s, op2.Operand(0)) &&
+		rt.Def(&op1, s, 0) && op1 != op2 && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1 &&
+		rt.AttrOr(op1, "bias", in.Defaults[1]) == in.Literals[1] && rt.Present(&x, op1.Operand(0)) &&
+		rt.Present(&f, op1.Operand(1)) &&
+		rt.Def(&op0, f, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 0 && op0.NumResults() == 1 &&
+		rt.BindAttr(&v, rt.AttrOr(op0, "value", in.Defaults[0])) && rt.SameConst(f, op2.Operand(1)) &&
+		rt.Closed([]*ir.Op{op0, op1, op2}, s) &&
+		m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), f, s, y, x), append(m.Holes(), v))
+}
+
+// testdataPlanFeatures_add_two_constants matches rule add_two_constants (rules.drr:56:6) at op2, a pd_op.add.
+func testdataPlanFeatures_add_two_constants(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
+	var op0, op1 *ir.Op // op0 pd_op.full, op1 pd_op.full
+	var y, _1, _2 *ir.Value
+	var a, sh, b ir.Attribute
+	if !(op2.NumOperands() == 2 && op2.NumResults() == 1 && rt.Set(&y, op2.Result(0))) {
+		return false
+	}
+	for sw2 := range 2 { // operands 0 and 1 of op2 as written, then swapped
+		if rt.Present(&_1, op2.Operand(sw2)) &&
+			rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 0 && op0.NumResults() >= 1 &&
+			rt.BindAttr(&a, rt.AttrOr(op0, "value", in.Defaults[0])) && rt.BindAttr(&sh, rt.AttrOr(op0, "shape", in.Defaults[1])) &&
+			rt.ResultsUnused(op0, 1) && rt.Present(&_2, op2.Operand(1-sw2)) &&
+			rt.Def(&op1, _2, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 0 && op1.NumResults() >= 1 &&
+			rt.BindAttr(&b, rt.AttrOr(op1, "value", in.Defaults[2])) && rt.ResultsUnused(op1, 1) &&
+			m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), y, _1, _2), append(m.Holes(), a, sh, b)) {
+			return true
+		}
+	}
+	return false
 }
