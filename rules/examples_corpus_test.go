@@ -16,7 +16,8 @@ import (
 // TestTransformerExamplesOnCorpus applies the example set examples/transformer/transformer.drr alone (no pass merges
 // equal constants first) to the GraphNet graphs issue 29 names, and requires each rule's count: every layer norm of
 // DeBERTa (25: one computing x − mean(x) once, 24 twice), every RMS norm of RoFormer v2 (25 in base, 49 in large),
-// and GPT-2 medium's 24 MLP epilogues and 24 masked softmaxes. The outputs must check.
+// and GPT-2 medium's 24 MLP epilogues. GPT-2's 24 masked softmaxes stay: the capture's 19 tokens are below the key
+// length of 32 Paddle's fused_softmax_mask kernel needs, and the rule asks what the kernel asks. The outputs must check.
 func TestTransformerExamplesOnCorpus(t *testing.T) {
 	ctx, err := ir.NewDefaultContext()
 	require.NoError(t, err)
@@ -29,7 +30,7 @@ func TestTransformerExamplesOnCorpus(t *testing.T) {
 		{"PaddleNLP/microsoft_deberta-base", map[string]int{"layer_norm_written_out": 1, "layer_norm_written_out_twice": 24}},
 		{"PaddleNLP/roformer_v2_chinese_char_base", map[string]int{"rms_norm_weightless": 25}},
 		{"PaddleNLP/roformer_v2_chinese_char_large", map[string]int{"rms_norm_weightless": 49}},
-		{"PaddleNLP/gpt2-medium-en", map[string]int{"matmul_bias_gelu_tanh": 24, "softmax_mask": 24}},
+		{"PaddleNLP/gpt2-medium-en", map[string]int{"matmul_bias_gelu_tanh": 24}},
 	} {
 		t.Run(tc.graph, func(t *testing.T) {
 			p, err := graphnet.Read(ctx, corpus.Path(t, "graphnet_samples/"+tc.graph))
