@@ -12,6 +12,7 @@
     run: null,        // the last run's result (POST /api/run)
     view: "before",   // the graph shown: the stage the rules ran on, or the result
     graphStage: 0,
+    graphGen: 0, // showGraph's calls, counted: only the newest may draw
     selected: null,   // the selected op's key
     rule: null,       // the rule whose matches are stepped through
     matchIndex: -1,
@@ -359,12 +360,17 @@
         (k === res.matchStage ? ", matched ops in yellow" : "") :
       "result: new ops in green, removed in red";
     remember();
+    // A later showGraph (the user switched view, stage or run meanwhile) supersedes this one: its answers, if they
+    // come last, must not draw over the view asked for since.
+    const gen = ++state.graphGen;
     // Side by side, the right pane draws the result (the last stage), its new ops in green.
     const right = split ? api("GET", "/api/runs/" + res.id + "/graph?stage=" + (res.stages.length - 1) + "&view=pass&collapse=" + collapse).then(function (d) {
+      if (gen !== state.graphGen) return;
       graph2.draw(d);
       graph2.start();
     }) : Promise.resolve();
     return state.graphShown = Promise.all([api("GET", "/api/runs/" + res.id + "/graph?stage=" + k + "&view=" + view + "&collapse=" + collapse), right]).then(function (r) {
+      if (gen !== state.graphGen) return;
       const d = r[0];
       graph.draw(d);
       graph.start();
@@ -373,6 +379,7 @@
       const q = $("graph-search").value;
       if (q) return search(q);
     }).catch(function (err) {
+      if (gen !== state.graphGen) return;
       graph.draw(null, err instanceof ApiError ? err.message : "internal error in the page: " + err.message);
       fail(null, "graph")(err);
     });
