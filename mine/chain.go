@@ -276,12 +276,6 @@ func (k *canonicalizer) chain() (Chain, []*ir.Op) {
 	return c, slices.Clone(k.order)
 }
 
-// canonicalize returns the chain of the subgraph ops rooted at root, and its ops in the chain's order.
-func (k *canonicalizer) canonicalize(ops []*ir.Op, root *ir.Op) (Chain, []*ir.Op) {
-	k.key(ops, root)
-	return k.chain()
-}
-
 // operandOrder returns the order op's operands are visited in: as they are, but for a commutative op the two
 // operands sorted by their structure.
 func (k *canonicalizer) operandOrder(op *ir.Op) (int, int) {
