@@ -1,7 +1,6 @@
 package drrcli
 
 import (
-	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -381,7 +380,7 @@ func writeSkeletons(dir string, cands []*mine.Candidate, files []*mine.Skeleton)
 			continue // no skeleton: the report says why
 		}
 		paths[i] = filepath.Join(dir, files[i].Rule+".drr")
-		if err := skeletonReplaceable(paths[i]); err != nil {
+		if err := replaceableOutput(paths[i], mine.SkeletonHeader, "drrc mine"); err != nil {
 			return nil, err
 		}
 	}
@@ -401,25 +400,6 @@ func writeSkeletons(dir string, cands []*mine.Candidate, files []*mine.Skeleton)
 		}
 	}
 	return paths, nil
-}
-
-// skeletonReplaceable fails for a folder, or a file drrc mine did not write.
-func skeletonReplaceable(path string) error {
-	info, err := os.Lstat(path)
-	if err != nil {
-		return nil
-	}
-	if !info.Mode().IsRegular() {
-		return fmt.Errorf("%s exists and is not a regular file: not replacing it", path)
-	}
-	old, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	if !bytes.HasPrefix(old, []byte(mine.SkeletonHeader)) {
-		return fmt.Errorf("%s exists and was not written by drrc mine: not replacing it", path)
-	}
-	return nil
 }
 
 // printMine prints the text report: what was mined, the table, then per candidate its key, fused op and sites.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
-	"os"
 	"strings"
 
 	"github.com/pirdrr/drr/ir/pirfile"
@@ -61,7 +60,7 @@ pre{background:#f6f6f6;padding:.6em;overflow-x:auto}details{margin:.6em 0}summar
 // writeMineHTML writes the report as a page: the table, and per candidate its chain, fused op, verification, sites
 // (with the drrc apply and drrc graph commands that draw each) and skeleton.
 func writeMineHTML(path string, r *mineResult, programs int) error {
-	if err := htmlReplaceable(path); err != nil {
+	if err := replaceableOutput(path, mineHTMLHeader, "drrc mine"); err != nil {
 		return err
 	}
 	passes := r.Passes
@@ -100,25 +99,6 @@ func writeMineHTML(path string, r *mineResult, programs int) error {
 		return err
 	}
 	return pirfile.WriteFile(path, buf.Bytes())
-}
-
-// htmlReplaceable fails for a folder, or a file drrc mine did not write.
-func htmlReplaceable(path string) error {
-	info, err := os.Lstat(path)
-	if err != nil {
-		return nil
-	}
-	if !info.Mode().IsRegular() {
-		return fmt.Errorf("%s exists and is not a regular file: not replacing it", path)
-	}
-	old, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	if !bytes.HasPrefix(old, []byte(mineHTMLHeader)) {
-		return fmt.Errorf("%s exists and was not written by drrc mine: not replacing it", path)
-	}
-	return nil
 }
 
 // shellQuote quotes a path for a shell command line when it needs it.

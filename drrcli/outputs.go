@@ -1,6 +1,8 @@
 package drrcli
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,4 +51,27 @@ func removeEmptyDirs(dirs []string) {
 	for _, d := range dirs {
 		_ = os.Remove(d) // fails, as it should, on a folder that holds something
 	}
+}
+
+// replaceableOutput fails unless path is absent or a regular file that command wrote: one that starts with header,
+// the line command's outputs open with. drrc gen and drrc mine replace their own outputs and nothing else (not a
+// folder, not a symbolic link, which the write would replace, not a file of the user's).
+func replaceableOutput(path, header, command string) error {
+	info, err := os.Lstat(path)
+	if err != nil {
+		return nil // absent (or unreadable: the write reports it)
+	}
+	if !info.Mode().IsRegular() {
+		return fmt.Errorf("%s exists and is not a regular file: not replacing it", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	head := make([]byte, len(header))
+	if _, err := io.ReadFull(f, head); err != nil || string(head) != header {
+		return fmt.Errorf("%s exists and was not written by %s: not replacing it", path, command)
+	}
+	return nil
 }
