@@ -329,7 +329,7 @@ func (p *parser) readFast(b *ir.Block) bool {
 }
 
 // finishFast creates the op the fast path read, unless regions follow on the next line (a generic op's) or its
-// result types go on there after a comma, which the general reader reads. The cursor is at the start of the next line.
+// result types go on there, which the general reader reads. The cursor is at the start of the next line.
 func (p *parser) finishFast(b *ir.Block, e *opEntry, loc position, attrs []ir.NamedAttr, results []ir.Type) bool {
 	src, i := p.src, p.pos
 	for i < len(src) && src[i] == ' ' {
@@ -339,8 +339,10 @@ func (p *parser) finishFast(b *ir.Block, e *opEntry, loc position, attrs []ir.Na
 	if i < len(src) && charClass[src[i]]&clSkip != 0 {
 		p.skipSpace() // blank lines, comments: the regions may start after them
 	}
-	if c := p.peek(); c == '{' || c == ',' {
-		return false // regions, or result types that go on after a line break: the general reader reads them
+	if c := p.peek(); c == '{' || c == ',' || len(results) == 0 && p.startsType() {
+		// Regions, result types that go on after a line break (after a comma, or the first of them after an
+		// arrow that ended the line): the general reader reads them.
+		return false
 	}
 	p.newOp(b, e, loc, attrs, results, 0)
 	return true
