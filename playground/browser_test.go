@@ -375,10 +375,18 @@ func (b *browser) evalAsync(expr string) string {
 // it: the renderer draws on a canvas, so a box is clicked where it is drawn.
 func (b *browser) clickBox(g, node string) {
 	b.t.Helper()
-	out := b.eval(`(function () { const g = ` + g + `; const n = ` + node + `; if (!n) return "";
-		g.center(n); g.render(); const p = g.screenPoint(n); return JSON.stringify({X: p.x, Y: p.y}) })()`)
-	require.NotEmpty(b.t, out, "no box: %s", node)
-	var p struct{ X, Y float64 }
-	require.NoError(b.t, json.Unmarshal([]byte(out), &p))
-	b.do(chromedp.MouseClickXY(p.X, p.Y))
+	// The page may move the drawing between the centring and the click (a drawing or search answer that arrives
+	// then, on a loaded machine): a click that did not select the box is made again where the box is now.
+	for try := 0; ; try++ {
+		out := b.eval(`(function () { const g = ` + g + `; const n = ` + node + `; if (!n) return "";
+			g.center(n); g.render(); const p = g.screenPoint(n); return JSON.stringify({X: p.x, Y: p.y}) })()`)
+		require.NotEmpty(b.t, out, "no box: %s", node)
+		var p struct{ X, Y float64 }
+		require.NoError(b.t, json.Unmarshal([]byte(out), &p))
+		b.do(chromedp.MouseClickXY(p.X, p.Y))
+		selected := `(function () { const g = ` + g + `; const n = ` + node + `; return String(!!n && g.all("selected").indexOf(n) >= 0) })()`
+		if try == 2 || b.eval(selected) == "true" {
+			return
+		}
+	}
 }
