@@ -48,6 +48,9 @@ type exprGen struct {
 	pt   *pattern
 	mc   string // the MatchContext variable
 	this bool   // the code reads a parameter member
+	// match: the code reads the match (a tensor or an attribute through mc), so it can only be a lambda's body,
+	// never an argument of a result attribute builder (res.VectorInt64Attr(…) is built before any match).
+	match bool
 }
 
 func newExprGen(pt *pattern, mc string) *exprGen { return &exprGen{pt: pt, mc: mc} }
@@ -270,6 +273,7 @@ func (e *exprGen) expr(x rule.Expr) (cx, error) {
 		if x.Ref.New {
 			return cx{}, errAt(x.Pos, "a value the rewrite creates cannot be read in a Paddle lambda")
 		}
+		e.match = true
 		return cx{code: fmt.Sprintf("%s.Tensor(%q)", e.mc, e.pt.tensor(x.Ref.Index)), t: tValue}, nil
 	case *rule.Unary:
 		a, err := e.expr(x.X)
@@ -432,6 +436,7 @@ func (e *exprGen) hole(h int, pos rule.Pos) (cx, error) {
 	}
 	from := pt.holeFrom[h]
 	if t := pt.holeCut[h]; t != "" {
+		e.match = true
 		code, cpp, err := pt.cutRead(fmt.Sprintf("%s.Tensor(%q)", e.mc, t), from[0], from[1])
 		if err != nil {
 			return cx{}, errAt(pos, "$%s: %v", holeName(pt.p, h), err)
@@ -442,6 +447,7 @@ func (e *exprGen) hole(h int, pos rule.Pos) (cx, error) {
 	if err != nil {
 		return cx{}, errAt(pos, "$%s: %v", holeName(pt.p, h), err)
 	}
+	e.match = true
 	code := fmt.Sprintf("%s.Attr<%s>(%q)", e.mc, cpp, pt.holeAttr[h])
 	return typed(code, cpp), nil
 }

@@ -66,6 +66,15 @@ func ruleFiles(t *testing.T) []string {
 	return files
 }
 
+// exampleFiles are the rule files of the repository's examples (examples/*/*.drr).
+func exampleFiles(t *testing.T) []string {
+	files, err := filepath.Glob(filepath.Join("..", "..", "examples", "*", "*.drr"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	sort.Strings(files)
+	return files
+}
+
 func generate(t *testing.T, path string, cfg Config) ([]byte, Result, drr.Diagnostics) {
 	t.Helper()
 	return GenerateFile(newContext(t), path, cfg)
@@ -159,6 +168,34 @@ func syntaxCheckNoHelper(gxx, include string, code []byte) (string, error) {
 	}
 	out, err := exec.Command(gxx, "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror", "-isystem", include, f).CombinedOutput()
 	return string(out), err
+}
+
+// wholeExamples are the example sets (examples/NAME/*.drr) that must export whole: the transformer fusions of the
+// rule-authoring issue, written in .drr only. The plugin examples show Go natives and $attrs..., which Paddle's DRR
+// cannot take: they export in part, each refusal positioned.
+var wholeExamples = map[string]bool{"transformer": true}
+
+// TestExampleSets generates the example rule sets and checks the C++ with g++.
+func TestExampleSets(t *testing.T) {
+	include, gxx := headers(t)
+	for _, f := range exampleFiles(t) {
+		name := filepath.Base(filepath.Dir(f))
+		t.Run(name, func(t *testing.T) {
+			code, res, diags := generate(t, f, Config{Partial: true})
+			if wholeExamples[name] {
+				require.False(t, diags.HasErrors(), "%v", diags)
+				assert.Equal(t, res.Total, res.Exported)
+			}
+			for _, d := range diags {
+				assert.NotZero(t, d.Pos.Line, "a refusal names a position: %s", d)
+			}
+			if code == nil {
+				return
+			}
+			out, err := syntaxCheck(t, gxx, include, code)
+			assert.NoError(t, err, "g++ rejects the generated C++:\n%s", out)
+		})
+	}
 }
 
 // TestGolden compares the C++ of a few rule sets with testdata/golden.txtar (go test -update rewrites it). The

@@ -196,7 +196,7 @@ func (pt *pattern) attrValue(op string, spec ir.AttrSpec, x rule.Expr) (string, 
 	if TypeOf(spec.Type).Builder != "" && !strings.HasSuffix(TypeOf(spec.Type).Builder, "TypeAttr") {
 		// A constant expression ([1], -$nothing) goes to the builder too.
 		e := newExprGen(pt, "match_ctx")
-		if c, err := e.expr(x); err == nil && !e.this && !strings.Contains(c.code, "match_ctx") &&
+		if c, err := e.expr(x); err == nil && !e.this && !e.match &&
 			(c.t != tList || c.elems != nil) {
 			if code, err := pt.builderOf(op, spec, c, x.At()); err == nil {
 				return code, nil

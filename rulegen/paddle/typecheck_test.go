@@ -72,7 +72,7 @@ func catalogType(t *testing.T, ctx *ir.Context, op, name string) ir.AttrType {
 func TestGeneratedAttributeTypes(t *testing.T) {
 	ctx := newContext(t)
 	reads, writes := 0, 0
-	for _, f := range ruleFiles(t) {
+	for _, f := range append(ruleFiles(t), exampleFiles(t)...) {
 		code, _, _ := generate(t, f, Config{Partial: true})
 		if code == nil {
 			continue
@@ -118,6 +118,8 @@ func TestGeneratedAttributeTypes(t *testing.T) {
 						assert.Equal(t, ct.Compute, computeRE.FindStringSubmatch(e[1])[1], "%s: %s.%s (%s)", where, d[2], e[0], want)
 					case builderRE.MatchString(e[1]):
 						assert.Equal(t, ct.Builder, builderRE.FindStringSubmatch(e[1])[1], "%s: %s.%s (%s)", where, d[2], e[0], want)
+						// A builder's argument is evaluated when the pattern is declared, before any match.
+						assert.NotContains(t, e[1], "match_ctx", "%s: %s.%s reads the match outside a ComputeAttr", where, d[2], e[0])
 					default:
 						t.Errorf("%s: %s.%s is set to %s, which the check does not know", where, d[2], e[0], e[1])
 					}
