@@ -23,5 +23,6 @@ func init() {
 			}
 			return nil, fmt.Errorf("needs a number, got %s", Describe(a[0]))
 		},
+		Paddle: &PaddleForm{Code: "std::abs({0})", Args: []string{"number"}, Result: "arg", Includes: []string{"cmath"}},
 	})
 }

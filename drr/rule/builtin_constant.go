@@ -14,5 +14,6 @@ func init() {
 			return f.Constant(v), nil
 		},
 		Implies: ImpliesParam,
+		Paddle:  &PaddleForm{Code: "IsConstant({0})", Args: []string{"value"}, Result: "bool", Helpers: []string{"IsConstant"}},
 	})
 }

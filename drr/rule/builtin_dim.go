@@ -27,5 +27,6 @@ func init() {
 		},
 		TypeQuery: true,
 		Facet:     FacetDim,
+		Paddle:    &PaddleForm{Code: "Dim({0}, {1})", Args: []string{"value", "int"}, Result: "int", Helpers: []string{"Dim"}},
 	})
 }

@@ -17,5 +17,6 @@ func init() {
 		},
 		TypeQuery: true,
 		Facet:     FacetDType,
+		Paddle:    &PaddleForm{Code: "pir::GetValueDtype({0})", Args: []string{"value"}, Result: "dtype"},
 	})
 }

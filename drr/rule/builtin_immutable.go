@@ -19,5 +19,7 @@ func init() {
 			return true, nil
 		},
 		Implies: ImpliesParam,
+		Paddle: &PaddleForm{Code: "IsParameter({0}) && !MayBeWritten({0})", Args: []string{"value"}, Each: true, Result: "bool",
+			Helpers: []string{"IsParameter", "MayBeWritten"}},
 	})
 }

@@ -14,5 +14,6 @@ func init() {
 			return f.IsParam(v), nil
 		},
 		Implies: ImpliesParam,
+		Paddle:  &PaddleForm{Code: "IsParameter({0})", Args: []string{"value"}, Result: "bool", Helpers: []string{"IsParameter"}},
 	})
 }

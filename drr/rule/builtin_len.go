@@ -23,5 +23,6 @@ func init() {
 			}
 			return nil, fmt.Errorf("needs a list or string, got %s", Describe(a[0]))
 		},
+		Paddle: &PaddleForm{Code: "static_cast<int64_t>({0}.size())", Args: []string{"sized"}, Result: "int"},
 	})
 }

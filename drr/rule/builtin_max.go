@@ -7,5 +7,7 @@ func init() {
 		Result: "any",
 		Doc:    "larger of two numbers",
 		Eval:   func(a []Val) (Val, error) { return minMax(a, 1) },
+		Paddle: &PaddleForm{Code: "std::max<{T}>({0}, {1})", Args: []string{"number", "number"}, Result: "arg",
+			Includes: []string{"algorithm"}},
 	})
 }

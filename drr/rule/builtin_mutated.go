@@ -13,5 +13,6 @@ func init() {
 			}
 			return f.Mutated(v), nil
 		},
+		Paddle: &PaddleForm{Code: "MayBeWritten({0})", Args: []string{"value"}, Result: "bool", Helpers: []string{"MayBeWritten"}},
 	})
 }

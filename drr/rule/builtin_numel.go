@@ -15,5 +15,6 @@ func init() {
 		},
 		TypeQuery: true,
 		Facet:     FacetNumel,
+		Paddle:    &PaddleForm{Code: "Numel({0})", Args: []string{"value"}, Result: "int", Helpers: []string{"Numel"}},
 	})
 }

@@ -15,5 +15,6 @@ func init() {
 		},
 		TypeQuery: true,
 		Facet:     FacetRank,
+		Paddle:    &PaddleForm{Code: "static_cast<int64_t>(pir::GetShapeFromValue({0}).size())", Args: []string{"value"}, Result: "int"},
 	})
 }

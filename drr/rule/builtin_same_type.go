@@ -18,5 +18,6 @@ func init() {
 			}
 			return x.Type() == y.Type(), nil
 		},
+		Paddle: &PaddleForm{Code: "{0}.type() == {1}.type()", Args: []string{"value", "value"}, Result: "bool"},
 	})
 }

@@ -19,5 +19,6 @@ func init() {
 		},
 		TypeQuery: true,
 		Facet:     FacetShape,
+		Paddle:    &PaddleForm{Code: "pir::GetShapeFromValue({0})", Args: []string{"value"}, Result: "list"},
 	})
 }

@@ -21,5 +21,6 @@ func init() {
 			return true, nil
 		},
 		AllUnused: true,
+		Paddle:    &PaddleForm{Code: "{0}.use_empty()", Args: []string{"value"}, Each: true, Result: "bool"},
 	})
 }

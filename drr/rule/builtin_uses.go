@@ -14,5 +14,6 @@ func init() {
 			return int64(v.NumUses()), nil
 		},
 		CountsUses: true,
+		Paddle:     &PaddleForm{Code: "static_cast<int64_t>({0}.use_count())", Args: []string{"value"}, Result: "int"},
 	})
 }

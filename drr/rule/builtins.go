@@ -57,6 +57,9 @@ type Builtin struct {
 	// Alias: the builtin asks whether its first argument may share a buffer with a value outside the other
 	// arguments (aliased), which a pattern that makes it a view already answers.
 	Alias bool
+	// Paddle is the builtin's form in C++ for drrc gen -lang paddle; nil when Paddle's API has none (the export
+	// then refuses a rule that calls it).
+	Paddle *PaddleForm
 }
 
 // TypeFacet is the part of a value's type a TypeQuery builtin returns.

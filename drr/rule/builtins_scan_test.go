@@ -22,18 +22,11 @@ var notBuiltinNames = map[string]string{
 	`rulegen/paddle/result.go: "dtype"`: "the dtype attribute of a full_int_array the rewrite creates",
 }
 
-// spelledByName are the files that know builtins by name on purpose, each with why. rulegen/paddle/expr.go spells
-// each builtin in Paddle's C++ API and refuses, with the rule's position, any builtin it has no spelling for (a new
-// builtin is refused there until it is given one, never miscompiled). It is the one exception; the C++ forms belong
-// in the builtins' own definitions (a field of Builtin the exporter reads), which would end it.
-var spelledByName = map[string]string{
-	"rulegen/paddle/expr.go": "the C++ spelling of each builtin in Paddle's DRR API",
-}
-
 // TestNoSwitchOnBuiltinNames proves that the registry is the one place that knows the builtins by name: no Go
 // file of the module (tests aside) compares a string with a builtin's name, in a switch case or with == or !=.
 // Code that needs to know something of a builtin reads it from its Builtin value (CountsUses, TypeQuery, …).
-// Comparisons with a Builtin's Result (a kind such as "dtype", not a name) are not calls and do not count.
+// Comparisons with a Builtin's Result (a kind such as "dtype", not a name) are not calls and do not count; nor are
+// those with a PaddleForm's Result. Even the Paddle export spells builtins from their rule.PaddleForm.
 func TestNoSwitchOnBuiltinNames(t *testing.T) {
 	names := map[string]bool{}
 	for _, b := range Builtins {
@@ -55,10 +48,6 @@ func TestNoSwitchOnBuiltinNames(t *testing.T) {
 			return
 		}
 		rel := filepath.ToSlash(path)
-		if _, ok := spelledByName[rel]; ok {
-			seen[rel] = true
-			return
-		}
 		key := rel + ": " + lit.Value
 		seen[key] = true
 		if _, ok := notBuiltinNames[key]; !ok {
@@ -111,8 +100,5 @@ func TestNoSwitchOnBuiltinNames(t *testing.T) {
 	assert.Empty(t, found, "these places know builtins by name; read what they need from the rule.Builtin instead")
 	for key := range notBuiltinNames {
 		assert.True(t, seen[key], "notBuiltinNames lists %s, which is no longer there", key)
-	}
-	for file := range spelledByName {
-		assert.True(t, seen[file], "spelledByName lists %s, which no longer compares with builtin names", file)
 	}
 }

@@ -3,7 +3,8 @@
 // registers them under the rule set's name. Like package rulegen it is a printer of matching plans: the source
 // pattern of each class is read off the rule's matcher.Plan (pattern.go), one case per instruction, and nothing
 // here walks a rule pattern of its own. The where constraints and computed attributes become C++ lambdas over
-// paddle::drr::MatchContext (expr.go), the rewrite a ResultPattern (result.go).
+// paddle::drr::MatchContext (expr.go; a builtin call is written from the builtin's own rule.PaddleForm, so this
+// package knows no builtin by name), the rewrite a ResultPattern (result.go).
 //
 // Paddle's DRR matches differently from pirdrr, and what it cannot express is refused with the rule's position:
 // a commutative op becomes one class per operand order (Paddle has no commutativity), an internal value with

@@ -3,6 +3,7 @@ package paddle
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -700,104 +701,89 @@ func (e *exprGen) call(x *rule.Call) (cx, error) {
 		}
 		return cx{code: x.Func + "(" + strings.Join(parts, ", ") + ")", t: tBool}, nil
 	}
-	value := func(i int) (string, error) {
-		if args[i].t != tValue {
-			return "", errAt(x.Args[i].At(), "%s: argument %d must be a %%value", x.Func, i+1)
-		}
-		return args[i].code, nil
+	return e.builtin(x, args)
+}
+
+// builtin translates a call of a builtin from its Paddle form (rule.PaddleForm, kept with the builtin): the
+// arguments checked against the form's kinds, then its code with the arguments in place.
+func (e *exprGen) builtin(x *rule.Call, args []cx) (cx, error) {
+	refuse := errAt(x.Pos, "the builtin %s (with these arguments) has no Paddle form in this exporter", x.Func)
+	b := x.Builtin()
+	if b == nil || b.Paddle == nil {
+		return cx{}, refuse
 	}
-	allValues := func() ([]string, error) {
-		out := make([]string, len(args))
-		for i := range args {
-			v, err := value(i)
-			if err != nil {
-				return nil, err
+	f := b.Paddle
+	kinds := f.Args
+	if f.Each {
+		kinds = slices.Repeat(f.Args[:1], len(args))
+	}
+	if len(args) != len(kinds) || len(args) == 0 {
+		return cx{}, refuse
+	}
+	codes := make([]string, len(args))
+	for i, a := range args {
+		switch kinds[i] {
+		case "value":
+			if a.t != tValue {
+				return cx{}, errAt(x.Args[i].At(), "%s: argument %d must be a %%value", x.Func, i+1)
 			}
-			out[i] = v
+		case "int":
+			if a.t != tInt {
+				return cx{}, refuse
+			}
+		case "number":
+			if a.t != tInt && a.t != tFloat || a.t != args[0].t {
+				return cx{}, refuse
+			}
+		case "sized":
+			if !(a.t == tList && a.elems == nil || a.t == tStr && !a.raw) {
+				return cx{}, refuse
+			}
+		default:
+			return cx{}, refuse
 		}
-		return out, nil
+		codes[i] = a.code
 	}
-	switch x.Func {
-	case "dtype", "rank", "shape", "numel", "is_param", "constant", "mutated", "unused", "uses":
-		if len(args) != 1 {
-			break
+	code := f.Code
+	if strings.Contains(code, "{T}") {
+		cpp := e.cppOf(args[0])
+		for i, a := range args {
+			c, err := e.as(a, cpp, x.Pos)
+			if err != nil {
+				return cx{}, err
+			}
+			codes[i] = c
 		}
-		v, err := value(0)
-		if err != nil {
-			return cx{}, err
+		code = strings.ReplaceAll(code, "{T}", cpp)
+	}
+	if f.Each {
+		parts := make([]string, len(codes))
+		for i, c := range codes {
+			parts[i] = strings.ReplaceAll(code, "{0}", c)
 		}
-		switch x.Func {
-		case "dtype":
-			return cx{code: "pir::GetValueDtype(" + v + ")", t: tDType}, nil
-		case "rank":
-			return cx{code: "static_cast<int64_t>(pir::GetShapeFromValue(" + v + ").size())", t: tInt}, nil
-		case "shape":
-			return cx{code: "pir::GetShapeFromValue(" + v + ")", t: tList, elem: "int64_t"}, nil
-		case "numel":
-			g.helpers["Numel"] = true
-			return cx{code: "Numel(" + v + ")", t: tInt}, nil
-		case "is_param":
-			g.helpers["IsParameter"] = true
-			return cx{code: "IsParameter(" + v + ")", t: tBool}, nil
-		case "constant":
-			g.helpers["IsConstant"] = true
-			return cx{code: "IsConstant(" + v + ")", t: tBool}, nil
-		case "mutated":
-			g.helpers["MayBeWritten"] = true
-			return cx{code: "MayBeWritten(" + v + ")", t: tBool}, nil
-		case "unused":
-			return cx{code: v + ".use_empty()", t: tBool}, nil
-		case "uses":
-			return cx{code: "static_cast<int64_t>(" + v + ".use_count())", t: tInt}, nil
-		}
-	case "dim":
-		if len(args) != 2 || args[1].t != tInt {
-			break
-		}
-		v, err := value(0)
-		if err != nil {
-			return cx{}, err
-		}
-		g.helpers["Dim"] = true
-		return cx{code: "Dim(" + v + ", " + args[1].code + ")", t: tInt}, nil
-	case "same_type":
-		vs, err := allValues()
-		if err != nil || len(vs) != 2 {
-			break
-		}
-		return cx{code: vs[0] + ".type() == " + vs[1] + ".type()", t: tBool}, nil
-	case "immutable":
-		vs, err := allValues()
-		if err != nil {
-			return cx{}, err
-		}
-		g.helpers["MayBeWritten"] = true
-		g.helpers["IsParameter"] = true
-		var parts []string
-		for _, v := range vs {
-			parts = append(parts, "IsParameter("+v+") && !MayBeWritten("+v+")")
-		}
-		return cx{code: strings.Join(parts, " && "), t: tBool}, nil
-	case "len":
-		if len(args) == 1 && args[0].t == tList && args[0].elems == nil {
-			return cx{code: "static_cast<int64_t>(" + args[0].code + ".size())", t: tInt}, nil
-		}
-		if len(args) == 1 && args[0].t == tStr && !args[0].raw {
-			return cx{code: "static_cast<int64_t>(" + args[0].code + ".size())", t: tInt}, nil
-		}
-	case "abs":
-		if len(args) == 1 && (args[0].t == tInt || args[0].t == tFloat) {
-			g.includes["cmath"] = true
-			return cx{code: "std::abs(" + args[0].code + ")", t: args[0].t}, nil
-		}
-	case "min", "max":
-		if len(args) == 2 && args[0].t == args[1].t && (args[0].t == tInt || args[0].t == tFloat) {
-			g.includes["algorithm"] = true
-			cpp := e.cppOf(args[0])
-			a, _ := e.as(args[0], cpp, x.Pos)
-			b, _ := e.as(args[1], cpp, x.Pos)
-			return cx{code: "std::" + x.Func + "<" + cpp + ">(" + a + ", " + b + ")", t: args[0].t}, nil
+		code = strings.Join(parts, " && ")
+	} else {
+		for i, c := range codes {
+			code = strings.ReplaceAll(code, "{"+strconv.Itoa(i)+"}", c)
 		}
 	}
-	return cx{}, errAt(x.Pos, "the builtin %s (with these arguments) has no Paddle form in this exporter", x.Func)
+	for _, h := range f.Helpers {
+		e.pt.g.helpers[h] = true
+	}
+	for _, inc := range f.Includes {
+		e.pt.g.includes[inc] = true
+	}
+	switch f.Result {
+	case "bool":
+		return cx{code: code, t: tBool}, nil
+	case "int":
+		return cx{code: code, t: tInt}, nil
+	case "dtype":
+		return cx{code: code, t: tDType}, nil
+	case "list":
+		return cx{code: code, t: tList, elem: "int64_t"}, nil
+	case "arg":
+		return cx{code: code, t: args[0].t}, nil
+	}
+	return cx{}, refuse
 }
