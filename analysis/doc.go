@@ -6,4 +6,8 @@
 // current while the driver rewrites the program, needs no cache to invalidate, and costs time proportional to the
 // neighbourhood, not to the program. Facts bundles the queries for the program builtins of the constraint
 // language (rule.Facts), which rule.NewOracle evaluates with.
+//
+// Two whole-program queries serve passes that fold weights: MutableParams (the parameters a program may change)
+// and WeightValues (the values computed from weights and constants only), which package rules' fold_constants
+// and verify's report of what folding left read.
 package analysis

@@ -2,8 +2,8 @@
 // with real numbers, so that a rewrite can be checked by running the program before and after it on the same
 // random inputs and weights (Compare). A rewrite that changes what a model computes is the worst bug a rewrite
 // engine can have; this package (with package verify, which drives it over pipelines and rules) is the check
-// that catches it. It also folds weight math into new weights with real
-// numbers (FoldConstants).
+// that catches it. Passes that compute with real numbers while they rewrite (package rules' fold_constants) evaluate
+// single ops with an OpEvaluator.
 //
 // # Evaluation
 //
@@ -120,9 +120,9 @@
 // fails by orders of magnitude. Measured float32-against-float64 errors of real models stay below a sixth of
 // √V·u (docs/verify.md).
 //
-// # Constant folding
+// # Evaluating single ops
 //
-// FoldConstants evaluates ops whose operands are all constants (immutable parameters with data, full,
-// full_int_array, and ops of those) and replaces their results by new parameters carrying the computed data, all
-// through one *ir.Rewriter, so that a fused model has no sqrt/divide/multiply left on its weights.
+// An OpEvaluator evaluates a program's ops one at a time in float64, each on the values earlier evaluations gave its
+// operands, with the kernels and buffer semantics of Evaluate: package rules' fold_constants (FoldConstants) uses it
+// to evaluate weight arithmetic into new parameters.
 package interp

@@ -163,7 +163,7 @@ func drawParam[T tensor.Float](lp *lazyParams, name string) (v *value[T], ok boo
 
 // FillRandomWeights stores random data (as RandomFeed would generate it for this seed) in ir.Variable.Data for
 // every parameter p reads that has no data, creating the Variable if p.Params lacks it. It returns the number of
-// parameters filled. Use it to give a program without weights concrete ones, e.g. before FoldConstants.
+// parameters filled. Use it to give a program without weights concrete ones, e.g. before folding its weights (package rules' fold_constants).
 func FillRandomWeights(p *ir.Program, seed uint64, opts Options) (int, error) {
 	params, err := collectParams([]*ir.Program{p})
 	if err != nil {

@@ -15,7 +15,7 @@
 // The Go passes: value_semantics.wrap (pass 1 of seed 000 §2.5.1: ops with value semantics move to value tensors),
 // value_semantics.maximize (pass 2 for the copies whose tensor is overwritten or viewed: Torch-MLIR's
 // MaximizeValueSemantics, see MaximizeValueSemantics), value_semantics.lower (back to tensors Paddle can load),
-// fold_constants (interp.FoldWeights: weight arithmetic evaluated into new parameters by interp.FoldConstants when
+// fold_constants (FoldWeights: weight arithmetic evaluated into new parameters by FoldConstants when
 // the weights have data; a no-op otherwise), and dce from package rewriter.
 package rules
 
@@ -29,7 +29,6 @@ import (
 
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/drr/rule"
-	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/rewriter"
 )
@@ -99,7 +98,7 @@ func Register(reg *rewriter.Registry) error {
 		{"value_semantics.wrap", "move ops with value semantics to value tensors, with copies (seed 000 §2.5.1, pass 1)", WrapValueSemantics},
 		{"value_semantics.maximize", "remove the copies whose tensor is only viewed, snapshotted or overwritten within a block (Torch-MLIR's MaximizeValueSemantics; seed 000 §2.5.1, pass 2)", MaximizeValueSemantics},
 		{"value_semantics.lower", "back from value tensors to tensors: v_tensor types become builtin.tensor, copies pd_op.assign", LowerValueSemantics},
-		{"fold_constants", "fold parameter arithmetic into new parameters when weight data is present (interp.FoldConstants, after de-inplacing the weight ops reinplace made inplace); a no-op otherwise", interp.FoldWeights},
+		{"fold_constants", "fold parameter arithmetic into new parameters when weight data is present (FoldConstants, after de-inplacing the weight ops reinplace made inplace); a no-op otherwise", FoldWeights},
 	}
 	for _, gp := range goPasses {
 		gp := gp

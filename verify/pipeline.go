@@ -5,6 +5,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/pirdrr/drr/analysis"
 	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/rewriter"
@@ -114,10 +115,10 @@ func AnchorSinks(p *ir.Program) (int, error) {
 }
 
 // WeightOps counts, by name, the ops of p's top-level block that compute with weights and constants only
-// (WeightValues): after a conv+bn fold these are the sqrt, divide, multiply, … on the weights (inplace or not); after
+// (analysis.WeightValues): after a conv+bn fold these are the sqrt, divide, multiply, … on the weights (inplace or not); after
 // fold_constants with weight data there are none. Parameters and constant-like ops themselves are not counted.
 func WeightOps(p *ir.Program) map[string]int {
-	weights := interp.WeightValues(p)
+	weights := analysis.WeightValues(p)
 	out := map[string]int{}
 	for op := range p.Body().Ops() {
 		if op.NumOperands() == 0 || op.NumResults() == 0 || !weights[op.Result(0)] {

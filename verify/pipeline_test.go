@@ -6,11 +6,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/analysis"
 	"github.com/pirdrr/drr/internal/sample"
 	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirtext"
 	"github.com/pirdrr/drr/rewriter"
+	"github.com/pirdrr/drr/rules"
 	"github.com/pirdrr/drr/verify"
 )
 
@@ -128,8 +130,8 @@ func TestDeinplaceWeightOps(t *testing.T) {
 	require.NoError(t, err)
 	p.CollectParams()
 	before := p.Clone()
-	weights := interp.WeightValues(p)
-	n, err := interp.DeinplaceWeightOps(p, nil)
+	weights := analysis.WeightValues(p)
+	n, err := rules.DeinplaceWeightOps(p, nil)
 	require.NoError(t, err)
 	assert.Equal(t, 1, n, "sqrt_ on a dying weight temporary; not relu_ (an activation), not exp_ (its operand is read later)")
 	assert.Equal(t, 1, countOps(p, "pd_op.sqrt"))
@@ -144,7 +146,7 @@ func TestDeinplaceWeightOps(t *testing.T) {
 	_, err = interp.FillRandomWeights(before, 1, interp.Options{})
 	require.NoError(t, err)
 	after := before.Clone()
-	n, err = interp.FoldWeights(after, nil)
+	n, err = rules.FoldWeights(after, nil)
 	require.NoError(t, err)
 	assert.Equal(t, 3, n, "full, add, sqrt")
 	rep, err = interp.Compare(before, after, interp.CompareOptions{})

@@ -13,7 +13,7 @@
 //
 // all integers little-endian. Read fills ir.Variable.Data of a program's parameters from such a file, checking
 // every tensor's data type and shape against the parameter's type; Write writes a program's parameters back, so
-// that a model whose weights a pass folded (interp.FoldConstants) can be saved with its new weights.
+// that a model whose weights a pass folded (package rules' fold_constants) can be saved with its new weights.
 package pdiparams
 
 import (

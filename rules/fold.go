@@ -1,10 +1,11 @@
-package interp
+package rules
 
 import (
 	"fmt"
 	"slices"
 
 	"github.com/pirdrr/drr/analysis"
+	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -30,10 +31,8 @@ func FoldConstants(p *ir.Program, rw *ir.Rewriter) (int, error) {
 	if rw == nil {
 		rw = ir.NewRewriter(p.Ctx, nil)
 	}
-	m := &machine[float64]{prog: p, feed: &Feed{}, kern: registry64,
-		env: map[*ir.Value]*value[float64]{}, params: map[string]*value[float64]{}}
-	m.opts.IgnoreDeclaredShapes = true
-	mutable := mutableParams(p)
+	m := interp.NewOpEvaluator(p)
+	mutable := analysis.MutableParams(p)
 	constant := map[*ir.Value]bool{}
 	folded := map[*ir.Op]bool{}
 	var order []*ir.Op
@@ -41,12 +40,12 @@ func FoldConstants(p *ir.Program, rw *ir.Rewriter) (int, error) {
 	for op := range p.Walk() {
 		switch {
 		case isConstSource(p, op, mutable):
-			if m.evalOp(op) == nil {
+			if m.Eval(op) == nil {
 				constant[op.Result(0)] = true
 				sources = append(sources, op)
 			}
 		case foldable(m, op, constant):
-			if m.evalOp(op) != nil {
+			if m.Eval(op) != nil {
 				continue
 			}
 			folded[op] = true
@@ -86,7 +85,7 @@ func FoldConstants(p *ir.Program, rw *ir.Rewriter) (int, error) {
 		if op.HasUses() || op.Erased() {
 			continue
 		}
-		name := paramName(op.Result(0))
+		name := analysis.ParamName(op.Result(0))
 		if err := rw.Erase(op); err != nil {
 			return n, err
 		}
@@ -106,43 +105,18 @@ func isConstSource(p *ir.Program, op *ir.Op, mutable map[string]bool) bool {
 		if op.NumResults() != 1 || !analysis.Immutable(p, op.Result(0)) {
 			return false
 		}
-		name := paramName(op.Result(0))
+		name := analysis.ParamName(op.Result(0))
 		v := p.Params[name]
 		return v != nil && v.Data != nil && !mutable[name]
 	}
 	return false
 }
 
-// mutableParams returns the names of the parameters the program may change: written by builtin.set_parameter,
-// marked Mutable, or read by some parameter op whose buffer some op writes (analysis.Mutated). Every read of a name
-// shares one buffer at run time, so a write through one read makes all reads of the name non-constant.
-func mutableParams(p *ir.Program) map[string]bool {
-	out := map[string]bool{}
-	for name, v := range p.Params {
-		if v.Mutable {
-			out[name] = true
-		}
-	}
-	for op := range p.Walk() {
-		switch op.Name() {
-		case ir.SetParameterOpName:
-			if name, ok := ir.AsString(op.Attr("parameter_name")); ok {
-				out[name] = true
-			}
-		case ir.ParameterOpName, ir.GetParameterOpName:
-			if op.NumResults() == 1 && analysis.Mutated(op.Result(0)) {
-				out[paramName(op.Result(0))] = true
-			}
-		}
-	}
-	return out
-}
-
 // foldable reports whether op is pure, evaluable and reads only constants.
-func foldable(m *machine[float64], op *ir.Op, constant map[*ir.Value]bool) bool {
+func foldable(m *interp.OpEvaluator, op *ir.Op, constant map[*ir.Value]bool) bool {
 	s := op.Schema()
 	if s == nil || !s.Has(ir.ReadOnly) || s.Has(ir.SideEffects) || len(s.Inplace) > 0 || op.NumRegions() > 0 ||
-		op.NumResults() == 0 || op.NumOperands() == 0 || m.lookup(op) == nil {
+		op.NumResults() == 0 || op.NumOperands() == 0 || !m.HasKernel(op) {
 		return false
 	}
 	if ir.IsOutputOp(op) {
@@ -167,7 +141,7 @@ func foldable(m *machine[float64], op *ir.Op, constant map[*ir.Value]bool) bool 
 }
 
 // materialize replaces the uses of result j of a folded op by non-folded ops with a new parameter.
-func materialize(p *ir.Program, rw *ir.Rewriter, m *machine[float64], op *ir.Op, j int, folded map[*ir.Op]bool) error {
+func materialize(p *ir.Program, rw *ir.Rewriter, m *interp.OpEvaluator, op *ir.Op, j int, folded map[*ir.Op]bool) error {
 	r := op.Result(j)
 	keep := func(u *ir.Use) bool { return !folded[u.Owner()] && !mutableSlot(u) }
 	need := false
@@ -176,24 +150,19 @@ func materialize(p *ir.Program, rw *ir.Rewriter, m *machine[float64], op *ir.Op,
 			need = true
 		}
 	}
-	val := m.env[r]
+	host, ok := m.Tensor(r)
 	tt := ir.TensorOf(r.Type())
-	if !need || val == nil || val.vec || tt == nil {
+	if !need || !ok || tt == nil {
 		return nil
 	}
-	host := val.host()
 	host.DType = tt.DType()
 	t := ir.Type(tt)
-	if !dimsAgree(tt.Dims, host.Shape) || !tt.Static() {
-		dims := make([]int64, len(host.Shape))
-		for i, d := range host.Shape {
-			dims[i] = int64(d)
-		}
+	if dims := dims64(host.Shape); !slices.Equal(tt.Dims, dims) || !tt.Static() {
 		t = p.Ctx.WithDims(tt, dims)
 	}
-	raw, err := EncodeData(host)
+	raw, err := interp.EncodeData(host)
 	if err != nil {
-		return fmt.Errorf("interp: folding %s at %s: %w", op.Name(), Where(p, op), err)
+		return fmt.Errorf("fold_constants: folding %s at %s: %w", op.Name(), interp.Where(p, op), err)
 	}
 	name := freshParamName(p)
 	rw.SetInsertionPointBefore(op)
@@ -231,7 +200,7 @@ func freshParamName(p *ir.Program) string {
 // readsParam reports whether some parameter op of p reads name.
 func readsParam(p *ir.Program, name string) bool {
 	for op := range p.Walk() {
-		if paramName(opResult0(op)) == name {
+		if opResult0(op) != nil && analysis.ParamName(opResult0(op)) == name {
 			return true
 		}
 	}
@@ -243,4 +212,13 @@ func opResult0(op *ir.Op) *ir.Value {
 		return nil
 	}
 	return op.Result(0)
+}
+
+// dims64 converts a computed shape to the dims of a type.
+func dims64(shape []int) []int64 {
+	out := make([]int64, len(shape))
+	for i, d := range shape {
+		out[i] = int64(d)
+	}
+	return out
 }

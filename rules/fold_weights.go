@@ -1,4 +1,4 @@
-package interp
+package rules
 
 import (
 	"github.com/pirdrr/drr/analysis"
@@ -46,7 +46,7 @@ func DeinplaceWeightOps(p *ir.Program, rw *ir.Rewriter) (int, error) {
 	if rw == nil {
 		rw = ir.NewRewriter(p.Ctx, nil)
 	}
-	weights := WeightValues(p)
+	weights := analysis.WeightValues(p)
 	var ops []*ir.Op
 	for op := range p.Body().Ops() {
 		ops = append(ops, op)
@@ -91,57 +91,4 @@ func DeinplaceWeightOps(p *ir.Program, rw *ir.Rewriter) (int, error) {
 		n++
 	}
 	return n, nil
-}
-
-// WeightValues returns the values of p's top-level block that depend on weights and constants only: results of
-// immutable parameters (not written by builtin.set_parameter, not Mutable, not written through any read),
-// pd_op.full, pd_op.full_int_array and other constant-like ops, and of registered ops without side effects or
-// regions all of whose operands are such values — inplace ops included, as long as the buffers they write are not
-// parameters.
-func WeightValues(p *ir.Program) map[*ir.Value]bool {
-	mutable := mutableParams(p)
-	out := map[*ir.Value]bool{}
-	for op := range p.Body().Ops() {
-		s := op.Schema()
-		if s == nil || op.NumResults() == 0 || op.NumRegions() > 0 {
-			continue
-		}
-		switch op.Name() {
-		case ir.ParameterOpName, ir.GetParameterOpName:
-			if name := paramName(op.Result(0)); name != "" && !mutable[name] {
-				if v := p.Params[name]; v == nil || !v.Mutable {
-					out[op.Result(0)] = true
-				}
-			}
-			continue
-		case "pd_op.data", "pd_op.feed", "pd_op.fetch":
-			continue
-		}
-		if s.Has(ir.ConstantLike) && op.NumOperands() == 0 {
-			for _, r := range op.Results() {
-				out[r] = true
-			}
-			continue
-		}
-		if s.Has(ir.SideEffects) || op.NumOperands() == 0 || !s.Has(ir.ReadOnly) && len(s.Inplace) == 0 {
-			continue
-		}
-		all := true
-		for i := 0; i < op.NumOperands() && all; i++ {
-			if v := op.Operand(i); v != nil && !out[v] {
-				all = false
-			}
-		}
-		for _, io := range s.Inplace {
-			if io.Operand < op.NumOperands() && analysis.IsParam(op.Operand(io.Operand)) {
-				all = false
-			}
-		}
-		if all {
-			for _, r := range op.Results() {
-				out[r] = true
-			}
-		}
-	}
-	return out
 }
