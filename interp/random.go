@@ -606,19 +606,6 @@ func isBatchNorm(name string) bool {
 	return false
 }
 
-// paramName returns the name of the parameter v reads, or "".
-func paramName(v *ir.Value) string {
-	if v == nil || v.DefiningOp() == nil {
-		return ""
-	}
-	d := v.DefiningOp()
-	if d.Name() != ir.ParameterOpName && d.Name() != ir.GetParameterOpName {
-		return ""
-	}
-	n, _ := ir.AsString(d.Attr("parameter_name"))
-	return n
-}
-
 // randomParam draws the values of one parameter.
 func randomParam(seed uint64, opts Options, p *paramInfo) (*Tensor, error) {
 	shape, dt, d, err := p.distribution(opts)
