@@ -249,26 +249,27 @@ func (a *applyFlags) process(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl
 		}
 		return r
 	}
-	if errs := ir.Verify(p).Errors(); len(errs) > 0 {
-		// A pass broke the program: writing it would hand the user something Paddle (and drrc check) rejects.
-		r.Error = fmt.Sprintf("%s: the rewritten program fails checking, so it is not written (-verify-each names the rule that broke it):\n%s",
-			j.in, errs.Error())
-		return r
-	}
-	// A rule pass that a limit stopped has not done its work, and one that grows the program forever stops so: its
-	// program is not the rules' result (unless -keep-going).
-	if err := rewriter.CheckLimits(results); err != nil {
-		if !a.keepGoing {
-			r.Error = fmt.Sprintf("%s: %v; the program is not written (-max-rewrites and -max-iterations raise the limits, -keep-going writes it anyway)", j.in, err)
+	// What keeps the program from being the rules' result (rewriter.Outcome, the one judgement every command
+	// uses): a program that fails checking is never written; a rule pass a limit stopped (one that grows the
+	// program forever stops so) and failed rewrites are not written unless -keep-going.
+	for _, finding := range rewriter.Outcome(p, results) {
+		switch e := finding.(type) {
+		case *rewriter.InvalidProgramError:
+			r.Error = fmt.Sprintf("%s: the rewritten program fails checking, so it is not written (-verify-each names the rule that broke it):\n%s",
+				j.in, e.Diags.Error())
 			return r
-		}
-		r.warnings = append(r.warnings, fmt.Sprintf("%s: warning: %v; written anyway (-keep-going)\n", j.in, err))
-	}
-	if n, first := failedRewrites(results); n > 0 {
-		r.FailedRewrites = n
-		if !a.keepGoing {
-			r.Error = fmt.Sprintf("%s: %s failed (first: %s); the program is not written (-keep-going writes it anyway)", j.in, nouns(n, "rewrite"), first)
-			return r
+		case *rewriter.LimitError:
+			if !a.keepGoing {
+				r.Error = fmt.Sprintf("%s: %v; the program is not written (-max-rewrites and -max-iterations raise the limits, -keep-going writes it anyway)", j.in, e)
+				return r
+			}
+			r.warnings = append(r.warnings, fmt.Sprintf("%s: warning: %v; written anyway (-keep-going)\n", j.in, e))
+		case *rewriter.FailedRewritesError:
+			r.FailedRewrites = e.N
+			if !a.keepGoing {
+				r.Error = fmt.Sprintf("%s: %v; the program is not written (-keep-going writes it anyway)", j.in, e)
+				return r
+			}
 		}
 	}
 	t2 := time.Now()
@@ -308,24 +309,6 @@ func (a *applyFlags) process(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl
 		r.Error = fmt.Sprintf("%s: %v", j.out, err)
 	}
 	return r
-}
-
-// failedRewrites counts the failed rewrites of a pipeline run and describes the first: "rule conv2d_bn_fold:
-// attribute epsilon: 1e+40 is out of range for f32".
-func failedRewrites(results []*rewriter.PassResult) (int, string) {
-	n, first := 0, ""
-	for _, pr := range results {
-		if pr.Stats == nil {
-			continue
-		}
-		for _, rs := range pr.Stats.Rules {
-			if rs.Failed > 0 && first == "" {
-				first = "rule " + rs.Name + ": " + rs.FirstFailure
-			}
-			n += rs.Failed
-		}
-	}
-	return n, first
 }
 
 // passWarnings renders the warnings of a pipeline's passes, one line per distinct warning naming the passes that

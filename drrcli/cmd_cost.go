@@ -2,6 +2,7 @@ package drrcli
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -260,8 +261,8 @@ func (f *costFlags) costProgram(c *CLI, ctx *ir.Context, m *cost.Model, reg *rew
 	}
 	after := m.Analyze(p)
 	r := &costResult{Program: rec.Program(path, results, p), TypesBefore: before.ByType(), TypesAfter: after.ByType()}
-	if n, first := stats.FailedRewrites(r.Passes); n > 0 {
-		c.errorf("cost", "%s: %s failed (first: %s)", path, nouns(n, "rewrite"), first)
+	if findings := rewriter.Outcome(p, results); len(findings) > 0 {
+		c.errorf("cost", "%s: %v", path, errors.Join(findings...))
 		return r, false
 	}
 	return r, true

@@ -1,6 +1,7 @@
 package drrcli
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/pirdrr/drr/cost"
@@ -40,9 +41,8 @@ func runDefault(c *CLI) int {
 	if err != nil {
 		return c.errorf("", "%v", err)
 	}
-	if errs := ir.Verify(p).Errors(); len(errs) > 0 {
-		fmt.Fprintln(c.Stderr, errs.Error())
-		return exitFailure
+	if findings := rewriter.Outcome(p, results); len(findings) > 0 {
+		return c.errorf("", "the sample's rewritten program is not the rules' result: %v", errors.Join(findings...))
 	}
 	c.Stdout.Write(pirtext.Print(p, pirtext.WriteOptions{}))
 	fmt.Fprintf(c.Stderr, "drrc: the inference pipeline on the sample model %s (run 'drrc help' for the commands)\n", sample.Name)

@@ -97,20 +97,6 @@ func countsOf(rs *rewriter.RuleStats) Counts {
 	return Counts{Tried: rs.Tried, Matched: rs.Matched, Applied: rs.Applied, Failed: rs.Failed}
 }
 
-// FailedRewrites counts the failed rewrites of the passes and returns the first rule that failed with its reason.
-func FailedRewrites(passes []Pass) (int, string) {
-	n, first := 0, ""
-	for _, p := range passes {
-		for _, r := range p.Rules {
-			if r.Failed > 0 && first == "" {
-				first = "rule " + r.Rule + ": " + r.FirstFailure
-			}
-			n += r.Failed
-		}
-	}
-	return n, first
-}
-
 // Sum returns the record of a GraphNet sample (or any group of programs run through the same pipeline) named
 // name: its Subgraphs are the records given, its figures their sums, its passes theirs pass by pass (rule counts
 // summed by rule and instance; the driver's outcome is the last subgraph's where it is not a count).
