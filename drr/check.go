@@ -185,9 +185,7 @@ func (c *checker) native(n *Native) {
 		}
 	}
 	if c.opts.Natives != nil && !c.opts.Natives(name, d.Rewrite) {
-		c.errorf(n.Name.Pos(), "native %s %s is not registered: this drrc has no Go function for it; a native is "+
-			"registered by a plugin linked into a drrc of your own (docs/plugins.md), or write the %s as a .drr "+
-			"expression (docs/language.md §5)", n.Kind, name, n.Kind)
+		c.errorf(n.Name.Pos(), "%s", rule.UnregisteredNative(n.Kind.String(), name))
 	}
 	c.natives[name] = d
 }

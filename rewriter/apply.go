@@ -180,7 +180,7 @@ func (a *Applier) Apply(m *rule.Match) ([]*ir.Op, error) {
 		case *rule.NativeRewrite:
 			f := a.Natives[act.Name]
 			if f == nil {
-				return a.built, a.fail(m, true, "native rewrite %s is not registered", act.Name)
+				return a.built, a.fail(m, true, "%s", rule.UnregisteredNative("rewrite", act.Name))
 			}
 			args := make([]any, len(act.Args))
 			for j, x := range act.Args {

@@ -1,6 +1,7 @@
 package rewriter
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -135,7 +136,7 @@ func NewOracle(p *ir.Program, reg *Registry) rule.Oracle {
 	return rule.NewOracle(analysis.NewFacts(p), func(name string, args []rule.Val) (rule.Val, error) {
 		f, ok := reg.Constraint(name)
 		if !ok {
-			return nil, fmt.Errorf("native constraint %s is not registered", name)
+			return nil, errors.New(rule.UnregisteredNative("constraint", name))
 		}
 		return f(args)
 	})

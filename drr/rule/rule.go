@@ -262,3 +262,12 @@ type Param struct {
 	Value bool
 	Type  ir.AttrType
 }
+
+// UnregisteredNative is the message for a native that the running drrc has no Go function for — kind is
+// "constraint" or "rewrite" — the same wherever it is found: by the checker (package drr), before any program is
+// touched, or by a pass evaluating a rule set checked against another registry (package rewriter).
+func UnregisteredNative(kind, name string) string {
+	return fmt.Sprintf("native %s %s is not registered: this drrc has no Go function for it; a native is "+
+		"registered by a plugin linked into a drrc of your own (docs/plugins.md), or write the %s as a .drr "+
+		"expression (docs/language.md §5)", kind, name, kind)
+}
