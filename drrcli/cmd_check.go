@@ -107,13 +107,7 @@ func isRuleFile(path string) bool { return strings.EqualFold(filepath.Ext(path),
 func (c *CLI) checkRules(ctx *ir.Context, path string, unregistered, quiet, withLint bool) bool {
 	set, diags := drr.Load(ctx, c.loadOptions(drr.CheckOptions{Unregistered: unregistered}), path)
 	if set != nil && withLint {
-		for _, f := range lint.Run(set) {
-			diags = append(diags, &drr.Diagnostic{
-				Pos:      drr.Position{Filename: f.Pos.File, Line: f.Pos.Line, Column: f.Pos.Col},
-				Severity: drr.Warning,
-				Message:  "rule " + f.Rule + ": " + f.Message,
-			})
-		}
+		diags = append(diags, lint.Diagnostics(set)...)
 		diags.Sort()
 	}
 	c.printRuleDiags(diags, quiet)

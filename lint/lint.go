@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/drr/rule"
 )
 
@@ -112,4 +113,23 @@ var NeverFires = &Analyzer{
 	Doc: "a rule that can never fire: a where clause that is always false, where clauses that contradict each " +
 		"other, or an op its dialect does not have",
 	Run: runNeverFires,
+}
+
+// Diagnostic is the finding as a rule-file diagnostic: a warning at its position, "rule R: message". drrc check
+// and the language server show lint findings this way, beside the checker's errors.
+func (f Finding) Diagnostic() *drr.Diagnostic {
+	return &drr.Diagnostic{
+		Pos:      drr.Position{Filename: f.Pos.File, Line: f.Pos.Line, Column: f.Pos.Col},
+		Severity: drr.Warning,
+		Message:  "rule " + f.Rule + ": " + f.Message,
+	}
+}
+
+// Diagnostics runs the default analyzers on set (Run) and returns their findings as diagnostics (Finding.Diagnostic).
+func Diagnostics(set *rule.Set) drr.Diagnostics {
+	var out drr.Diagnostics
+	for _, f := range Run(set) {
+		out = append(out, f.Diagnostic())
+	}
+	return out
 }

@@ -626,3 +626,36 @@ func TestAnalyzersDocumented(t *testing.T) {
 	}
 	assert.Nil(t, lint.Run(nil))
 }
+
+// TestDiagnostics: drrc check and the language server get the lint's findings as warnings at their positions,
+// "rule R: message", through one conversion.
+func TestDiagnostics(t *testing.T) {
+	src := `
+rule relu_of_exp {
+  match {
+    %e = pd_op.exp(%x)
+    %r = pd_op.relu(%e)
+  }
+  rewrite { replace %r with pd_op.exp(%x) }
+}
+rule relu_of_any {
+  benefit 2
+  match { %r = pd_op.relu(%y) }
+  rewrite { replace %r with pd_op.sigmoid(%y) }
+}
+`
+	ctx, err := ir.NewDefaultContext()
+	require.NoError(t, err)
+	set, diags := drr.LoadSource(ctx, drr.LoadOptions{}, "lint.drr", []byte(src))
+	require.False(t, diags.HasErrors(), "%v", diags)
+	findings := lint.Run(set)
+	got := lint.Diagnostics(set)
+	require.Len(t, got, len(findings))
+	require.NotEmpty(t, got)
+	for i, d := range got {
+		f := findings[i]
+		assert.Equal(t, drr.Warning, d.Severity)
+		assert.Equal(t, drr.Position{Filename: "lint.drr", Line: f.Pos.Line, Column: f.Pos.Col}, d.Pos)
+		assert.Equal(t, f.String(), d.Pos.String()+": "+d.Message, "the diagnostic reads as the finding")
+	}
+}

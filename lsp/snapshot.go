@@ -138,13 +138,7 @@ func (s *snapshot) runCheck() (res *checkResult) {
 	set, files, diags := drr.LoadFile(srv.opts.Context, drr.LoadOptions{CheckOptions: srv.opts.Check, FS: srv.opts.FS,
 		MaxFileSize: srv.opts.MaxFileSize}, f)
 	if set != nil && !srv.opts.NoLint {
-		for _, fd := range lint.Run(set) {
-			diags = append(diags, &drr.Diagnostic{
-				Pos:      drr.Position{Filename: fd.Pos.File, Line: fd.Pos.Line, Column: fd.Pos.Col},
-				Severity: drr.Warning,
-				Message:  "rule " + fd.Rule + ": " + fd.Message,
-			})
-		}
+		diags = append(diags, lint.Diagnostics(set)...)
 		diags.Sort()
 	}
 	return &checkResult{diags: diags, set: set, files: files}
