@@ -12,8 +12,9 @@ type NamedAttr struct {
 	Value Attribute
 }
 
-// Loc is a position in the source a program was read from: line and column, both from 1, or the zero Loc for ops
-// created by rewrites. For one-line PIR JSON files Line is 1 and Col is the byte offset plus 1.
+// Loc is a position in the source a program was read from (a PIR text or JSON file, a GraphNet model.py and its
+// metadata): line and column, both from 1 (the column in bytes), or the zero Loc for ops created by rewrites. For
+// one-line PIR JSON files Line is 1 and Col is the byte offset plus 1.
 type Loc struct {
 	Line, Col int32
 }

@@ -76,11 +76,9 @@ func newBuilder(ctx *ir.Context, file string) *builder {
 		memo: map[string]ir.Type{}, sigs: map[string]sigTypes{}, trueA: ctx.Array(ctx.Bool(true))}
 }
 
-func (b *builder) errorf(p Pos, format string, args ...any) *Error {
+func (b *builder) errorf(p ir.Loc, format string, args ...any) *Error {
 	return errorAt(b.file, p, format, args...)
 }
-
-func (b *builder) loc(p Pos) ir.Loc { return ir.Loc{Line: p.Line, Col: p.Col} }
 
 // forward finds GraphModule.forward in the module.
 func (b *builder) forward(body []stmt) (*funcDef, *Error) {
@@ -138,7 +136,7 @@ func (b *builder) params(f *funcDef, weights, inputs []tensorMeta, weightFile, i
 		t := b.ctx.Tensor(ir.DenseTensor, m.shape, b.ctx.Scalar(m.dtype))
 		info := &inputInfo{meta: m, data: isInput[prm.name]}
 		if info.data {
-			info.op = b.b.Create(ir.OpSpec{Name: opData, Results: []ir.Type{t}, Loc: b.loc(prm.pos)})
+			info.op = b.b.Create(ir.OpSpec{Name: opData, Results: []ir.Type{t}, Loc: prm.pos})
 			if b.prog.Feeds == nil {
 				b.prog.Feeds = map[string]*ir.Variable{}
 			}
@@ -146,7 +144,7 @@ func (b *builder) params(f *funcDef, weights, inputs []tensorMeta, weightFile, i
 		} else {
 			c := b.ctx
 			falseA := c.Array(c.Bool(false))
-			info.op = b.b.Create(ir.OpSpec{Name: ir.ParameterOpName, Results: []ir.Type{t}, Loc: b.loc(prm.pos),
+			info.op = b.b.Create(ir.OpSpec{Name: ir.ParameterOpName, Results: []ir.Type{t}, Loc: prm.pos,
 				Attrs: []ir.NamedAttr{{Name: "is_distributed", Value: falseA}, {Name: "is_parameter", Value: b.trueA},
 					{Name: "need_clip", Value: b.trueA}, {Name: "parameter_name", Value: c.Str(m.name)},
 					{Name: "persistable", Value: b.trueA}, {Name: "stop_gradient", Value: falseA},
@@ -274,7 +272,7 @@ func (b *builder) ret(s *returnStmt) *Error {
 		}
 		b.fixInput(v, v.Type())
 		c := b.ctx
-		op := b.b.Create(ir.OpSpec{Name: opFetch, Operands: []*ir.Value{v}, Results: []ir.Type{v.Type()}, Loc: b.loc(e.start()),
+		op := b.b.Create(ir.OpSpec{Name: opFetch, Operands: []*ir.Value{v}, Results: []ir.Type{v.Type()}, Loc: e.start(),
 			Attrs: []ir.NamedAttr{{Name: "name", Value: c.Str(fmt.Sprintf("%s%d", fetchNamePrefix, b.fetch))},
 				{Name: "col", Value: c.Int32(int32(b.fetch))}, {Name: "persistable", Value: b.trueA},
 				{Name: "stop_gradient", Value: c.Array(c.Bool(stopGradient(v)))}}})

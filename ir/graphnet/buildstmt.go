@@ -312,7 +312,7 @@ func (b *builder) create(s *assignStmt, sig *signature, schema *ir.OpSchema, tar
 		results[i] = t
 	}
 	attrs = append(attrs, ir.NamedAttr{Name: "stop_gradient", Value: b.stopGradientAttr(sgAll, len(results))})
-	op := b.b.Create(ir.OpSpec{Name: sig.op, Operands: operands, Results: results, Attrs: attrs, Loc: b.loc(s.pos)})
+	op := b.b.Create(ir.OpSpec{Name: sig.op, Operands: operands, Results: results, Attrs: attrs, Loc: s.pos})
 	if sgAll {
 		op.SetMark(markStopGradient)
 	}

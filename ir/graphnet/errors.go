@@ -8,11 +8,6 @@ import (
 	"github.com/pirdrr/drr/ir"
 )
 
-// Pos is a position in a Python source file: line and column, both counted from 1 (the column in bytes).
-type Pos struct {
-	Line, Col int32
-}
-
 // Error is a problem in a GraphNet graph: the file (model.py, weight_meta.py, input_meta.py, graph_net.json, or the
 // folder for a missing file), the position when there is one, and what is wrong. Its text is
 //
@@ -51,6 +46,6 @@ func (e *Error) Diagnostics() ir.Diagnostics {
 	return ir.Diagnostics{{Severity: ir.Error, File: e.File, Loc: ir.Loc{Line: int32(e.Line), Col: int32(e.Col)}, Message: e.Msg}}
 }
 
-func errorAt(file string, p Pos, format string, args ...any) *Error {
+func errorAt(file string, p ir.Loc, format string, args ...any) *Error {
 	return &Error{File: file, Line: int(p.Line), Col: int(p.Col), Msg: fmt.Sprintf(format, args...)}
 }

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/pirdrr/drr/ir"
 )
 
 // litKind is the kind of a Python literal value.
@@ -22,7 +24,7 @@ const (
 // evaluated. Floats keep the text they were written with, so that writing them back reproduces it.
 type literal struct {
 	kind  litKind
-	pos   Pos
+	pos   ir.Loc
 	b     bool
 	i     int64
 	f     float64
@@ -95,7 +97,7 @@ func evalLiteral(file string, e expr) (literal, *Error) {
 	return literal{}, errorAt(file, e.start(), "expected a literal value")
 }
 
-func listLiteral(file string, pos Pos, elems []expr) (literal, *Error) {
+func listLiteral(file string, pos ir.Loc, elems []expr) (literal, *Error) {
 	l := literal{kind: litList, pos: pos, elems: make([]literal, len(elems))}
 	for i, x := range elems {
 		v, err := evalLiteral(file, x)

@@ -25,7 +25,7 @@ type tensorMeta struct {
 	dtype        ir.DType
 	stats        *ir.TensorStats // nil if no statistic was recorded
 	data         []byte          // little-endian elements, nil if data = None
-	pos          Pos             // of the class
+	pos          ir.Loc          // of the class
 }
 
 // metaFieldNames are the fields a meta class may set (GraphNet's loader reads these and "device").
@@ -71,7 +71,7 @@ func parseMetaFile(file string, src []byte, classesOnly bool) ([]tensorMeta, *Er
 		return nil, err
 	}
 	var out []tensorMeta
-	seen := map[string]Pos{}
+	seen := map[string]ir.Loc{}
 	for _, s := range body {
 		c, ok := s.(*classDef)
 		if !ok {

@@ -1,62 +1,66 @@
 package graphnet
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/pirdrr/drr/ir"
+)
 
 // The syntax tree of the Python subset that GraphNet files use. Every node knows where it starts.
 
 // expr is a Python expression.
-type expr interface{ start() Pos }
+type expr interface{ start() ir.Loc }
 
 type (
 	// nameExpr is an identifier: x, paddle, True.
 	nameExpr struct {
-		pos Pos
+		pos ir.Loc
 		id  string
 	}
 	// numExpr is an integer or floating-point literal, kept as written.
 	numExpr struct {
-		pos     Pos
+		pos     ir.Loc
 		text    string
 		isFloat bool
 	}
 	// strExpr is a string literal (decoded).
 	strExpr struct {
-		pos   Pos
+		pos   ir.Loc
 		value string
 	}
 	// attrExpr is x.name.
 	attrExpr struct {
 		x    expr
 		name string
-		pos  Pos // of the name
+		pos  ir.Loc // of the name
 	}
 	// callExpr is f(args, name=value).
 	callExpr struct {
 		fn       expr
-		lparen   Pos
+		lparen   ir.Loc
 		args     []expr
 		keywords []keyword
 	}
 	// listExpr is [a, b]. src is its source text, brackets included.
 	listExpr struct {
-		pos   Pos
+		pos   ir.Loc
 		elems []expr
 		src   string
 	}
 	// tupleExpr is (a, b) or a, b.
 	tupleExpr struct {
-		pos   Pos
+		pos   ir.Loc
 		elems []expr
 	}
 	// dictExpr is {k: v, …} (module-level tables in meta files of samples that carry their program in
 	// graph_net.json; never an op's argument).
 	dictExpr struct {
-		pos          Pos
+		pos          ir.Loc
 		keys, values []expr
 	}
 	// lambdaExpr is lambda a, b: body.
 	lambdaExpr struct {
-		pos    Pos
+		pos    ir.Loc
 		params []string
 		body   expr
 	}
@@ -67,13 +71,13 @@ type (
 	// binExpr is x op y for the arithmetic, comparison and boolean operators (op is "and", "or", "is", "not in", …).
 	binExpr struct {
 		op   string
-		pos  Pos // of the operator
+		pos  ir.Loc // of the operator
 		x, y expr
 	}
 	// unaryExpr is -x, +x, ~x or not x.
 	unaryExpr struct {
 		op  string
-		pos Pos
+		pos ir.Loc
 		x   expr
 	}
 	// subscriptExpr is x[index].
@@ -85,37 +89,37 @@ type (
 
 // keyword is one keyword argument of a call.
 type keyword struct {
-	pos   Pos
+	pos   ir.Loc
 	name  string
 	value expr
 }
 
-func (e *nameExpr) start() Pos      { return e.pos }
-func (e *numExpr) start() Pos       { return e.pos }
-func (e *strExpr) start() Pos       { return e.pos }
-func (e *attrExpr) start() Pos      { return e.x.start() }
-func (e *callExpr) start() Pos      { return e.fn.start() }
-func (e *listExpr) start() Pos      { return e.pos }
-func (e *tupleExpr) start() Pos     { return e.pos }
-func (e *dictExpr) start() Pos      { return e.pos }
-func (e *lambdaExpr) start() Pos    { return e.pos }
-func (e *condExpr) start() Pos      { return e.then.start() }
-func (e *binExpr) start() Pos       { return e.x.start() }
-func (e *unaryExpr) start() Pos     { return e.pos }
-func (e *subscriptExpr) start() Pos { return e.x.start() }
+func (e *nameExpr) start() ir.Loc      { return e.pos }
+func (e *numExpr) start() ir.Loc       { return e.pos }
+func (e *strExpr) start() ir.Loc       { return e.pos }
+func (e *attrExpr) start() ir.Loc      { return e.x.start() }
+func (e *callExpr) start() ir.Loc      { return e.fn.start() }
+func (e *listExpr) start() ir.Loc      { return e.pos }
+func (e *tupleExpr) start() ir.Loc     { return e.pos }
+func (e *dictExpr) start() ir.Loc      { return e.pos }
+func (e *lambdaExpr) start() ir.Loc    { return e.pos }
+func (e *condExpr) start() ir.Loc      { return e.then.start() }
+func (e *binExpr) start() ir.Loc       { return e.x.start() }
+func (e *unaryExpr) start() ir.Loc     { return e.pos }
+func (e *subscriptExpr) start() ir.Loc { return e.x.start() }
 
 // stmt is a Python statement. comments are the comment lines between the previous statement and this one.
 type stmt interface {
-	start() Pos
+	start() ir.Loc
 	leading() []comment
 }
 
 type stmtBase struct {
-	pos      Pos
+	pos      ir.Loc
 	comments []comment
 }
 
-func (s *stmtBase) start() Pos         { return s.pos }
+func (s *stmtBase) start() ir.Loc      { return s.pos }
 func (s *stmtBase) leading() []comment { return s.comments }
 
 type (
@@ -165,7 +169,7 @@ type (
 
 // param is a parameter of a def.
 type param struct {
-	pos  Pos
+	pos  ir.Loc
 	name string
 }
 

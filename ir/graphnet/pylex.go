@@ -2,6 +2,8 @@ package graphnet
 
 import (
 	"strings"
+
+	"github.com/pirdrr/drr/ir"
 )
 
 // tokKind is the kind of a Python token.
@@ -26,7 +28,7 @@ var tokNames = [...]string{tEOF: "end of file", tNewline: "end of line", tIndent
 type token struct {
 	kind tokKind
 	text string
-	pos  Pos
+	pos  ir.Loc
 }
 
 func (t token) describe() string {
@@ -42,7 +44,7 @@ func (t token) describe() string {
 // comment is a comment line of the source: its text after '#' (with the leading space kept) and position.
 type comment struct {
 	text string
-	pos  Pos
+	pos  ir.Loc
 }
 
 // lexer turns Python source into tokens, following Python's rules for the subset GraphNet files use: indentation
@@ -67,9 +69,9 @@ func newLexer(file string, src string, comments []comment) *lexer {
 	return &lexer{file: file, src: src, line: 1, indents: []int{0}, atBOL: true, comments: comments}
 }
 
-func (l *lexer) pos() Pos { return Pos{Line: l.line, Col: int32(l.off-l.lineStart) + 1} }
+func (l *lexer) pos() ir.Loc { return ir.Loc{Line: l.line, Col: int32(l.off-l.lineStart) + 1} }
 
-func (l *lexer) fail(p Pos, format string, args ...any) token {
+func (l *lexer) fail(p ir.Loc, format string, args ...any) token {
 	if l.err == nil {
 		l.err = errorAt(l.file, p, format, args...)
 	}
@@ -374,7 +376,7 @@ func isStringPrefix(s string) bool {
 }
 
 // number scans a decimal integer or floating-point literal (no underscores, no hex, no imaginary part).
-func (l *lexer) number(p Pos) token {
+func (l *lexer) number(p ir.Loc) token {
 	s := l.src[l.off:]
 	n := 0
 	isFloat := false
@@ -416,7 +418,7 @@ func (l *lexer) number(p Pos) token {
 }
 
 // str scans a quoted string and decodes its escapes.
-func (l *lexer) str(p Pos) token {
+func (l *lexer) str(p ir.Loc) token {
 	s := l.src[l.off:]
 	q := s[0]
 	triple := len(s) >= 3 && s[1] == q && s[2] == q

@@ -1,5 +1,7 @@
 package graphnet
 
+import "github.com/pirdrr/drr/ir"
+
 // parser is a recursive-descent parser for the Python subset of GraphNet files: modules of imports, classes and
 // functions; assignments, del, return, pass and expression statements; and expressions built from names,
 // attributes, calls with positional and keyword arguments, lists, tuples, lambdas, conditional expressions,
@@ -62,7 +64,7 @@ func (p *parser) peek() token {
 	return p.peekTok
 }
 
-func (p *parser) failf(pos Pos, format string, args ...any) {
+func (p *parser) failf(pos ir.Loc, format string, args ...any) {
 	if p.err == nil {
 		p.err = errorAt(p.lex.file, pos, format, args...)
 	}
@@ -73,7 +75,7 @@ func (p *parser) failf(pos Pos, format string, args ...any) {
 func (p *parser) isOp(s string) bool   { return p.tok.kind == tOp && p.tok.text == s }
 func (p *parser) isName(s string) bool { return p.tok.kind == tName && p.tok.text == s }
 
-func (p *parser) expectOp(s string) Pos {
+func (p *parser) expectOp(s string) ir.Loc {
 	pos := p.tok.pos
 	if !p.isOp(s) {
 		p.failf(pos, "expected '%s', found %s", s, p.tok.describe())
@@ -83,7 +85,7 @@ func (p *parser) expectOp(s string) Pos {
 	return pos
 }
 
-func (p *parser) expectName() (string, Pos) {
+func (p *parser) expectName() (string, ir.Loc) {
 	pos := p.tok.pos
 	if p.tok.kind != tName || isKeyword(p.tok.text) {
 		p.failf(pos, "expected a name, found %s", p.tok.describe())

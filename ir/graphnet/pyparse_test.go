@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pirdrr/drr/ir"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -125,7 +126,7 @@ class GraphModule(paddle.nn.Layer):
 	x := fwd.body[0].(*assignStmt)
 	require.Len(t, x.comments, 1)
 	assert.Equal(t, " pd_op.op: (1xf32) <- (1xf32)", x.comments[0].text)
-	assert.Equal(t, Pos{9, 9}, x.comments[0].pos)
+	assert.Equal(t, ir.Loc{Line: 9, Col: 9}, x.comments[0].pos)
 	call := x.value.(*callExpr)
 	assert.True(t, isDotted(call.fn, "paddle", "_C_ops", "op"))
 	require.Len(t, call.args, 3)

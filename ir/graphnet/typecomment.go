@@ -17,7 +17,7 @@ type signature struct {
 	op       string
 	results  []ir.Type
 	operands []ir.Type
-	pos      Pos // of the op name
+	pos      ir.Loc // of the op name
 }
 
 // dtypeText maps GraphNet's spelling of element types in type comments to DTypes, and back.
@@ -43,14 +43,14 @@ type typeParser struct {
 	file string
 	s    string
 	i    int
-	base Pos // position of s[0]
+	base ir.Loc // position of s[0]
 	err  *Error
 	memo map[string]ir.Type
 }
 
 func (p *typeParser) failf(format string, args ...any) {
 	if p.err == nil {
-		p.err = errorAt(p.file, Pos{Line: p.base.Line, Col: p.base.Col + int32(p.i)}, format, args...)
+		p.err = errorAt(p.file, ir.Loc{Line: p.base.Line, Col: p.base.Col + int32(p.i)}, format, args...)
 	}
 }
 
@@ -71,8 +71,8 @@ func parseSignature(ctx *ir.Context, file string, c comment, memo map[string]ir.
 		return nil, false, nil
 	}
 	// The comment's text starts one column after '#'.
-	base := Pos{Line: c.pos.Line, Col: c.pos.Col + 1}
-	sig := &signature{op: rest[:colon], pos: Pos{Line: base.Line, Col: base.Col + int32(lead)}}
+	base := ir.Loc{Line: c.pos.Line, Col: c.pos.Col + 1}
+	sig := &signature{op: rest[:colon], pos: ir.Loc{Line: base.Line, Col: base.Col + int32(lead)}}
 	types := rest[colon+2:]
 	if st, ok := sigs[types]; ok {
 		sig.results, sig.operands = st.results, st.operands
