@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pirdrr/drr/cost"
+	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirfile"
 	"github.com/pirdrr/drr/mine"
@@ -39,7 +40,8 @@ values kept on chip, and the estimated time. The table ranks chains by time save
 
 Each chain is compared with the match sides of the shipped fusion rules (the rules labelled fusion): a chain a
 rule's pattern matches names that rule and its fused op (which did not fire: its constraints refused the sites,
-or its set is not in the pipeline).
+or its set is not in the pipeline), and says why at the chain's first site: the rule's first failed check there,
+as drrc explain reports it, or that it matches (its set did not run).
 
 With -o DIR, each listed chain's skeleton rule is written to DIR/mined_RANK_OPS.drr: its match is the chain, its
 where clause the inputs' element types, its rewrite a rebuild of the chain under a comment naming the fused op or
@@ -210,7 +212,12 @@ func (f *mineFlags) run(c *CLI, args []string) int {
 	if len(progs) == 0 {
 		return exitFailure
 	}
-	miner := mine.New(mine.Options{Model: m, MinOps: f.minOps, MaxOps: f.maxOps, MaxPerRoot: f.perRoot, MaxSites: f.sites})
+	catalog, err := shippedCatalog(ctx)
+	if err != nil {
+		return c.errorf("mine", "%v", err)
+	}
+	miner := mine.New(mine.Options{Model: m, MinOps: f.minOps, MaxOps: f.maxOps, MaxPerRoot: f.perRoot, MaxSites: f.sites,
+		Catalog: catalog, Oracle: func(p *ir.Program) rule.Oracle { return rewriter.NewOracle(p, reg) }})
 	scans, failed := f.scanAll(c, ctx, reg, pl, opts, miner, progs)
 	for _, s := range scans {
 		if s != nil {
@@ -221,10 +228,6 @@ func (f *mineFlags) run(c *CLI, args []string) int {
 		code = exitFailure
 	}
 	cands := miner.Candidates()
-	catalog, err := shippedCatalog(ctx)
-	if err != nil {
-		return c.errorf("mine", "%v", err)
-	}
 	catalog.Annotate(cands)
 	res := &mineResult{Device: m.Device.Name, Passes: passes, Stats: miner.Stats(), Failed: failed, Keys: len(cands), unranked: cands}
 	if res.Passes == "" {
@@ -440,7 +443,10 @@ func printMine(w io.Writer, r *mineResult, programs int) {
 		fmt.Fprintf(w, "%d. %s\n", cd.Rank, cd.Key)
 		for _, f := range cd.Fused {
 			why := "its set did not run"
-			if f.Constrained {
+			switch {
+			case f.Refused != nil:
+				why = f.Refused.String()
+			case f.Constrained:
 				why = "its constraints refused these sites, or its set did not run"
 			}
 			fmt.Fprintf(w, "   fused op: %s by rule %s of %s (%s): %s\n", f.Op, f.Rule, f.Set, f.Pos, why)

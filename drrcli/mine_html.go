@@ -47,7 +47,7 @@ pre{background:#f6f6f6;padding:.6em;overflow-x:auto}details{margin:.6em 0}summar
 {{range .Candidates}}<h2 id="c{{.Rank}}">{{.Rank}}. {{.Chain}}</h2>
 <p><code>{{.Key}}</code></p>
 <p>{{.Occurrences}} occurrences in {{.Programs}} programs; families: {{range .Families}}{{.}} {{end}}</p>
-{{range .Fused}}<p>Fused op {{.Op}}: rule {{.Rule}} of {{.Set}} ({{.Pos}}){{if .Constrained}}, whose constraints refused these sites or whose set did not run{{end}}.</p>{{end}}
+{{range .Fused}}<p>Fused op {{.Op}}: rule {{.Rule}} of {{.Set}} ({{.Pos}}){{if .Refused}}, which {{.Refused}}{{else if .Constrained}}, whose constraints refused these sites or whose set did not run{{end}}.</p>{{end}}
 {{if .VerifyText}}<p>{{.VerifyText}}</p>{{end}}
 {{if .SkeletonError}}<p>No skeleton: {{.SkeletonError}}</p>{{end}}
 <details><summary>sites ({{len .SiteViews}} kept)</summary><ul>

@@ -1,6 +1,7 @@
 package mine
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -20,6 +21,9 @@ type Fused struct {
 	// Constrained is set when the rule has a where clause: that it did not fire on the sites (the chain is left
 	// after the pipeline) means its constraints refused them, or its set did not run.
 	Constrained bool `json:"constrained"`
+	// Refused, when the miner had the catalog (Options.Catalog), is the check of the rule that failed at a site:
+	// the first program where the rule was explained at the chain's first occurrence.
+	Refused *Refusal `json:"refused,omitempty"`
 
 	rule  *rule.Rule
 	set   *rule.Set
@@ -119,11 +123,37 @@ func (c *Catalog) Lookup(ch *Chain) []*Fused {
 	return out
 }
 
-// Annotate sets the Fused of each candidate.
+// Annotate sets the Fused of each candidate, with why each did not fire where a scan explained it.
 func (c *Catalog) Annotate(cands []*Candidate) {
 	for _, cand := range cands {
 		cand.Fused = c.Lookup(&cand.Chain)
+		for _, f := range cand.Fused {
+			if r, ok := cand.refusals[f.Rule]; ok {
+				f.Refused = &r
+			}
+		}
 	}
+}
+
+// Refusal is why a catalog rule whose pattern is a chain did not fire at one of its sites: the first check of
+// the rule that failed there (matcher.Explain), or that it matched (its set did not run, or a rule before it took
+// the op).
+type Refusal struct {
+	// Rule is the rule's ID.
+	Rule string `json:"rule"`
+	// Site is where the rule was explained.
+	Site Site `json:"site"`
+	// Check is the failed check, "file:line:col: message"; empty when the rule matched there.
+	Check string `json:"check,omitempty"`
+}
+
+// String renders the refusal: "did not fire at PROGRAM %N: CHECK", or, when the rule matches there, "matches at
+// PROGRAM %N: its set did not run, or another rule took the op first".
+func (r Refusal) String() string {
+	if r.Check == "" {
+		return fmt.Sprintf("matches at %s %s: its set did not run, or another rule took the op first", r.Site.Program, r.Site.Value)
+	}
+	return fmt.Sprintf("did not fire at %s %s: %s", r.Site.Program, r.Site.Value, r.Check)
 }
 
 // pmatch is a partial match of a pattern on a chain: pattern ops to chain ops, value holes to chain operands.

@@ -253,8 +253,61 @@ func TestCatalogConstants(t *testing.T) {
 	require.Len(t, cands[0].Fused, 1)
 	assert.Equal(t, "matmul_scale", cands[0].Fused[0].Rule)
 	assert.True(t, cands[0].Fused[0].Constrained, "immutable(%w) refuses a product of two inputs")
+	assert.Nil(t, cands[0].Fused[0].Refused, "a miner without the catalog explains nothing")
 	sk := mine.NewSkeleton(1, cands[0], mine.SkeletonInfo{Device: "a100", Passes: "none", Ctx: ctx})
 	require.NoError(t, sk.Err)
 	assert.False(t, sk.Fuses, "the rule's holes on its constant op have no place in the mined match")
 	assert.Contains(t, string(sk.Source), "pd_op.matmul (rule matmul_scale of the set matmul_scale_fuse")
+}
+
+// TestCatalogRefusals: a miner given the catalog says why a constrained rule whose pattern is a chain did not fire
+// there — the failed check of the rule at the chain's first site — and that a rule which does match there was
+// not run.
+func TestCatalogRefusals(t *testing.T) {
+	ctx, err := ir.NewDefaultContext()
+	require.NoError(t, err)
+	set, err := rules.Load(ctx, "matmul_scale_fuse")
+	require.NoError(t, err)
+	cat := mine.NewCatalog([]mine.NamedSet{{Name: "matmul_scale_fuse", Set: set}})
+	model, err := cost.NewModel(cost.DefaultDevice)
+	require.NoError(t, err)
+	const full = `(%9) = "pd_op.full" () {dtype:(pd_op.DataType)float32,place:(pd_op.Place)Place(cpu),shape:(pd_op.IntArray)[1],value:(Double)0.125} : () -> builtin.tensor<1xf32>`
+	for _, tc := range []struct {
+		name  string
+		ops   []string
+		site  string
+		check string // "" when the rule matches at the site
+	}{
+		{"two inputs", []string{
+			`(%2) = "pd_op.matmul" (%0, %1) {transpose_x:false,transpose_y:true} : (T, T) -> T`, full,
+			`(%4) = "pd_op.scale" (%2, %9) {bias:(Float)0,bias_after_scale:true} : (T, builtin.tensor<1xf32>) -> T`,
+		}, "%4", "matmul_scale_fuse.drr:"},
+		{"a weight", []string{
+			`(%2) = "builtin.parameter" () {parameter_name:"w"} : () -> T`,
+			`(%3) = "pd_op.matmul" (%0, %2) {transpose_x:false,transpose_y:true} : (T, T) -> T`, full,
+			`(%4) = "pd_op.scale" (%3, %9) {bias:(Float)0,bias_after_scale:true} : (T, builtin.tensor<1xf32>) -> T`,
+		}, "%5", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := mine.New(mine.Options{Model: model, Catalog: cat})
+			p := program(t, ctx, "builtin.tensor<8x8xf32>", tc.ops...)
+			m.Add(m.Scan(mine.Source{Program: "a"}, p))
+			cands := m.Candidates()
+			require.Len(t, cands, 1)
+			cat.Annotate(cands)
+			require.Len(t, cands[0].Fused, 1)
+			r := cands[0].Fused[0].Refused
+			require.NotNil(t, r)
+			assert.Equal(t, "matmul_scale", r.Rule)
+			assert.Equal(t, "a", r.Site.Program)
+			assert.Equal(t, tc.site, r.Site.Value)
+			if tc.check == "" {
+				assert.Empty(t, r.Check)
+				assert.Contains(t, r.String(), "matches at a %5")
+			} else {
+				assert.Contains(t, r.Check, tc.check)
+				assert.Contains(t, r.Check, "immutable")
+			}
+		})
+	}
 }

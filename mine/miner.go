@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/pirdrr/drr/cost"
+	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -17,6 +18,13 @@ type Options struct {
 	MaxPerRoot int
 	// MaxSites bounds the sites a candidate keeps: 0 means DefaultMaxSites.
 	MaxSites int
+	// Catalog, when set, lets a scan say why a rule of it did not fire on a chain its pattern matches: at the
+	// chain's first occurrence in each program, each such rule with constraints is explained there
+	// (matcher.Explain) and the first failed check kept (Fused.Refused, set by Catalog.Annotate).
+	Catalog *Catalog
+	// Oracle evaluates the explained rules' program builtins and natives on a program (nil: the program builtins
+	// of package analysis, no natives).
+	Oracle func(p *ir.Program) rule.Oracle
 }
 
 // Defaults of Options.
@@ -86,6 +94,8 @@ type Candidate struct {
 	Sites []Site
 	// Fused names the rules of the catalog, and their fused ops, that compute the same chain (Catalog.Annotate).
 	Fused []*Fused
+
+	refusals map[string]Refusal // by rule ID: the first site where a scan explained why the rule did not fire
 }
 
 // Stats count what a scan did.
@@ -148,6 +158,14 @@ func (m *Miner) Add(s *Scan) {
 				c.Sites = append(c.Sites, site)
 			}
 		}
+		for _, r := range f.refusals {
+			if c.refusals == nil {
+				c.refusals = map[string]Refusal{}
+			}
+			if _, seen := c.refusals[r.Rule]; !seen {
+				c.refusals[r.Rule] = r
+			}
+		}
 	}
 }
 
@@ -191,4 +209,5 @@ type found struct {
 	saving      Saving
 	sites       []Site
 	ops         map[*ir.Op]bool // the ops of the occurrences counted (an overlapping one is not)
+	refusals    []Refusal       // why the catalog's constrained rules for the chain did not fire at its first site
 }

@@ -3,8 +3,11 @@ package mine
 import (
 	"slices"
 
+	"github.com/pirdrr/drr/analysis"
 	"github.com/pirdrr/drr/cost"
+	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/matcher"
 )
 
 // Scan is what one program holds: its candidates' occurrences, sites and savings, to merge with Miner.Add.
@@ -16,14 +19,15 @@ type Scan struct {
 
 // scanner is the state of one program's scan.
 type scanner struct {
-	m     *Miner
-	p     *ir.Program
-	rep   *cost.Report
-	idx   map[*ir.Op]int // op -> its record in rep.Ops
-	canon *canonicalizer
-	byKey map[string]*found
-	scan  *Scan
-	names *ir.Numbering
+	m      *Miner
+	p      *ir.Program
+	rep    *cost.Report
+	idx    map[*ir.Op]int // op -> its record in rep.Ops
+	canon  *canonicalizer
+	byKey  map[string]*found
+	scan   *Scan
+	names  *ir.Numbering
+	oracle rule.Oracle // for explanations (Options.Catalog), made on the first
 }
 
 // Scan enumerates the subgraphs of p (see the package documentation) and returns what it found; it does not change
@@ -163,6 +167,7 @@ func (s *scanner) emit(ops []*ir.Op, root *ir.Op) {
 		f = &found{chain: keyed{Chain: chain, key: key}, ops: map[*ir.Op]bool{}}
 		s.byKey[key] = f
 		s.scan.found = append(s.scan.found, f)
+		f.refusals = s.explain(&f.chain.Chain, root)
 	}
 	for _, op := range ops {
 		if f.ops[op] {
@@ -241,4 +246,53 @@ func (s *scanner) saving(ops []*ir.Op, root *ir.Op) Saving {
 		Bytes:   max(bytes-fused, 0),
 		Time:    cost.Interval{Low: float64(kernels-1) * launch, High: high - fusedHigh},
 	}
+}
+
+// explain says, for each constrained rule of the miner's catalog whose pattern is ch, why it did not fire at root
+// (ch's first occurrence in this program): its first failed check there.
+func (s *scanner) explain(ch *Chain, root *ir.Op) []Refusal {
+	cat := s.m.opts.Catalog
+	if cat == nil {
+		return nil
+	}
+	var out []Refusal
+	for _, f := range cat.Lookup(ch) {
+		if !f.Constrained {
+			continue
+		}
+		if s.oracle == nil {
+			if s.m.opts.Oracle != nil {
+				s.oracle = s.m.opts.Oracle(s.p)
+			} else {
+				s.oracle = rule.NewOracle(analysis.NewFacts(s.p), nil)
+			}
+			if s.names == nil {
+				s.names = ir.NumberValues(s.p.Body())
+			}
+		}
+		r := Refusal{Rule: f.Rule, Site: s.site(root)}
+		for _, e := range matcher.Explain(f.set, f.Rule, root, s.oracle, s.names) {
+			if fl := furthest(e); fl != nil {
+				r.Check = fl.String()
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// furthest is the failed check of e that came furthest into the rule: of the alternatives explored (commutative
+// operand orders, users of a value), the one that failed at the latest position of the rule text — a where
+// constraint rather than the first operand of a swapped add.
+func furthest(e matcher.Explanation) *matcher.Failure {
+	if e.Failure == nil {
+		return nil
+	}
+	best := *e.Failure
+	for _, o := range e.Others {
+		if o.Pos.Line > best.Pos.Line || o.Pos.Line == best.Pos.Line && o.Pos.Col > best.Pos.Col {
+			best = o
+		}
+	}
+	return &best
 }
