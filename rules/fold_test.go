@@ -12,10 +12,10 @@ import (
 	"github.com/pirdrr/drr/ir/pirtext"
 )
 
-// foldPrograms reads the programs of testdata/fold.txtar by name (NAME.pir), each parsed in a context of its own.
+// foldPrograms reads the programs of testprograms/fold.txtar by name (NAME.pir), each parsed in a context of its own.
 func foldPrograms(t *testing.T) map[string]func() *ir.Program {
 	t.Helper()
-	a, err := txtar.ParseFile("testdata/fold.txtar")
+	a, err := txtar.ParseFile("testprograms/fold.txtar")
 	require.NoError(t, err)
 	out := map[string]func() *ir.Program{}
 	for _, f := range a.Files {
@@ -40,7 +40,7 @@ func countOps(p *ir.Program, name string) int {
 	return n
 }
 
-// TestFoldConstants folds each program of testdata/fold.txtar (with random weights where it reads some), checks
+// TestFoldConstants folds each program of testprograms/fold.txtar (with random weights where it reads some), checks
 // what was folded, and compares the folded program with the original with real numbers.
 func TestFoldConstants(t *testing.T) {
 	programs := foldPrograms(t)
