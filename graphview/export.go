@@ -151,6 +151,9 @@ func (g *Graph) regionGroups() []DrawingGroup {
 		pad := regionPad * float64(deepest+1)
 		grp := &Group{Nodes: nodes}
 		g.box(grp, pad, regionTitle)
+		if b, ok := g.regionBoxes[r.op]; ok { // the box the layout kept free of other ops
+			grp.X, grp.Y, grp.W, grp.H = b.X, b.Y, b.W, b.H
+		}
 		out = append(out, DrawingGroup{Kind: "region", Title: r.label, Depth: r.depth, Ops: len(nodes),
 			Note:  fmt.Sprintf("%s and the %d drawn %s inside its regions", r.label, len(r.nodes), plural(len(r.nodes), "op")),
 			Nodes: nodes, X: round1(grp.X), Y: round1(grp.Y), W: round1(grp.W), H: round1(grp.H)})

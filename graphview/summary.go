@@ -75,10 +75,12 @@ func blocksOf(repeats []repeat, ops []*ir.Op) []*Group {
 
 // region is a box around an op that holds regions (pd_op.if, pd_op.while) and the ops inside them.
 type region struct {
-	owner int   // the node of the op, -1 when it is not drawn
-	nodes []int // the nodes inside, at any depth
-	depth int   // 0 for an op of the program's body
-	label string
+	op     *ir.Op
+	parent int   // the index of the region around this one in regions' answer, -1 for none
+	owner  int   // the node of the op, -1 when it is not drawn
+	nodes  []int // the nodes inside, at any depth
+	depth  int   // 0 for an op of the program's body
+	label  string
 }
 
 // regions returns the boxes of the ops with regions that have drawn ops inside, outer ones first.
@@ -93,7 +95,7 @@ func (g *Graph) regions() []*region {
 		for p := n.Op.ParentOp(); p != nil && p.Name() != ir.ModuleOpName; p = p.ParentOp() {
 			r := byOp[p]
 			if r == nil {
-				r = &region{owner: -1, label: p.Name()}
+				r = &region{op: p, parent: -1, owner: -1, label: p.Name()}
 				if j, ok := nodeOf[p]; ok {
 					r.owner = j
 					r.label = g.Nodes[j].Label
@@ -108,5 +110,14 @@ func (g *Graph) regions() []*region {
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].depth < out[j].depth })
+	at := make(map[*ir.Op]int, len(out))
+	for i, r := range out {
+		at[r.op] = i
+	}
+	for _, r := range out {
+		if j, ok := at[r.op.ParentOp()]; ok {
+			r.parent = j
+		}
+	}
 	return out
 }
