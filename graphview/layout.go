@@ -44,6 +44,7 @@ type layoutNode struct {
 	key        float64
 	cluster    int // the innermost region (index in layering.regs) the node is in, -1 for none
 	wall       int // noWall, or the side of its region's box the node is a wall of
+	through    int // for a dummy, the number of edges routed through it (a shared trunk carries several)
 }
 
 // Layout places the nodes (X, Y, W, H, Layer), routes the edges (Points) and sizes the groups and the drawing.
@@ -190,6 +191,7 @@ func (l *layering) addDummies() {
 			if prev := chain[len(chain)-1]; !slices.Contains(l.nodes[prev].downs, d) {
 				link(prev, d)
 			}
+			l.nodes[d].through++
 			chain = append(chain, d)
 		}
 		chain = append(chain, to)
@@ -238,10 +240,8 @@ func (l *layering) sortLayer(layer []int) {
 func (l *layering) order() {
 	best := l.crossings()
 	saved := l.snapshot()
-	set := make([]bool, len(l.regs))
 	for it := 0; it < rounds(sweeps, len(l.nodes)) && best > 0; it++ {
 		down := it%2 == 0
-		clear(set)
 		for k := range l.layers {
 			li := k
 			if !down {
@@ -265,7 +265,11 @@ func (l *layering) order() {
 				n.key = sum / float64(len(nb))
 			}
 			if len(l.regs) > 0 {
-				l.regionKeys(layer, set)
+				prev := li - 1
+				if !down {
+					prev = li + 1
+				}
+				l.regionKeys(layer, prev)
 			}
 			l.sortLayer(layer)
 		}
@@ -509,8 +513,9 @@ func (l *layering) write() {
 		minX -= groupPad
 	}
 	shift := margin - minX
+	extra := l.regionRows()
 	rowY := func(layer int) float64 {
-		return margin + groupHeader + float64(layer)*(nodeHeight+layerGap) + nodeHeight/2
+		return margin + groupHeader + float64(layer)*(nodeHeight+layerGap) + nodeHeight/2 + extra[layer]
 	}
 	for _, n := range l.nodes {
 		n.x += shift
@@ -521,6 +526,7 @@ func (l *layering) write() {
 			nd.X, nd.Y = round1(n.x), rowY(n.layer)
 		}
 	}
+	l.writeRegions(rowY)
 	for i, e := range g.Edges {
 		chain := l.chains[i]
 		var pts []Point
@@ -533,7 +539,11 @@ func (l *layering) write() {
 			case k == len(chain)-1:
 				y -= nodeHeight / 2
 			}
-			pts = append(pts, Point{round1(n.x), y})
+			p := Point{round1(n.x), y}
+			if k > 0 && len(l.regs) > 0 {
+				pts = l.aroundBoxes(pts, p, n.layer)
+			}
+			pts = append(pts, p)
 		}
 		e.Points = pts
 	}
@@ -543,7 +553,6 @@ func (l *layering) write() {
 	for _, grp := range g.Blocks {
 		g.box(grp, blockPad, 0)
 	}
-	l.writeRegions(rowY)
 	maxX, maxY := 0.0, 0.0
 	for _, n := range l.nodes {
 		maxX = max(maxX, n.x+n.w/2)

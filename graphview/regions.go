@@ -4,12 +4,11 @@ import (
 	"cmp"
 	"math"
 	"slices"
-
-	"github.com/pirdrr/drr/ir"
 )
 
 // Regions in the layout. An op with regions (pd_op.if, pd_op.while) is drawn as a box around the op and the ops
-// inside it, and no other op may fall inside that box. The layout keeps the box's x-range for it on every layer
+// inside it, and no other op may fall inside that box; the regions of an op with several (the true and false
+// blocks of pd_op.if) are boxes of their own inside it, side by side. The layout keeps the box's x-range for it on every layer
 // the box spans, with two walls: a chain of zero-width layout nodes down each side of the box, one per layer. The
 // ordering keeps a region's nodes together between its walls on each layer (the order of regions relative to
 // each other is the same on every layer), and the coordinate assignment moves each wall as one piece, so that the
@@ -26,7 +25,7 @@ const (
 
 // lregion is a region's box in the layout.
 type lregion struct {
-	op      *ir.Op
+	key     boxKey
 	parent  int   // index in layering.regs, -1 for a region of the program's body
 	path    []int // the regions around it and itself, outermost first
 	members []int // the nodes inside, the op's own node first when drawn, at any depth
@@ -54,7 +53,7 @@ func (l *layering) setupRegions() {
 		}
 	}
 	for _, r := range g.regions() {
-		lr := &lregion{op: r.op, parent: r.parent, owner: r.owner, top: math.MaxInt, bot: -1}
+		lr := &lregion{key: r.key, parent: r.parent, owner: r.owner, top: math.MaxInt, bot: -1}
 		if r.owner >= 0 && !detached[r.owner] {
 			lr.members = append(lr.members, r.owner)
 		} else {
@@ -95,7 +94,9 @@ func (l *layering) inRegion(v, r int) bool {
 
 // regionEdges adds to preds and succs the constraints that regions put on the layering: the op of a region above
 // its ops, a value read inside a region produced above the region's op, the users of the op's results below every
-// op of the region. Each is an edge from an earlier node to a later one, so the graph stays acyclic.
+// op of the region (in preds only: assignLayers moves an op down towards its successors, and the region's ops
+// need not move down towards the users of its results). Each is an edge from an earlier node to a later one, so
+// the graph stays acyclic.
 func (l *layering) regionEdges(preds, succs [][]int) {
 	add := func(from, to int) {
 		if from < to {
@@ -117,7 +118,9 @@ func (l *layering) regionEdges(preds, succs [][]int) {
 		}
 		if s := l.outermost(u, v); s >= 0 {
 			for _, m := range l.regs[s].members {
-				add(m, v)
+				if m < v { // only below: as a successor, it pulled the last ops of every region down to v
+					preds[v] = append(preds[v], m)
+				}
 			}
 		}
 	}
@@ -226,27 +229,39 @@ func (l *layering) compareNested(a, b int) int {
 	}
 }
 
-// regionKeys sets the key of each region present on a layer whose key this sweep has not set yet: the mean key
-// of its nodes there. Set once a sweep, a region's key is the same on all its layers, and so is the order of two
-// regions that share layers.
-func (l *layering) regionKeys(layer []int, set []bool) {
+// regionKeys sets the key of each region present on a layer, before the layer is sorted by the barycenters of its
+// neighbours on the layer before it in the sweep (prev): where the region stood on that layer (the middle of its
+// walls' positions), or where its nodes' keys put it on the first of its layers. A node whose neighbour was left
+// of a region's box stays left of it (an edge passing a box does not cross it between two layers), and two regions
+// keep their order from layer to layer.
+func (l *layering) regionKeys(layer []int, prev int) {
 	sum := make(map[int]float64)
 	cnt := make(map[int]int)
 	for _, v := range layer {
 		n := l.nodes[v]
-		if n.cluster < 0 || n.wall != noWall {
+		if n.cluster < 0 {
 			continue
 		}
 		for _, r := range l.regs[n.cluster].path {
-			if !set[r] {
+			lr := l.regs[r]
+			if prev >= lr.top && prev <= lr.bot {
+				cnt[r] = -1
+				continue
+			}
+			if n.wall == noWall && cnt[r] >= 0 {
 				sum[r] += n.key
 				cnt[r]++
 			}
 		}
 	}
 	for r, c := range cnt {
-		l.regs[r].ckey = sum[r] / float64(c)
-		set[r] = true
+		lr := l.regs[r]
+		switch {
+		case c < 0:
+			lr.ckey = float64(l.nodes[lr.walls[0][prev-lr.top]].pos+l.nodes[lr.walls[1][prev-lr.top]].pos) / 2
+		case c > 0:
+			lr.ckey = sum[r] / float64(c)
+		}
 	}
 }
 
@@ -368,6 +383,65 @@ func (l *layering) wallTargets() {
 	}
 }
 
+// regionRows returns how far down each layer moves to make room for the margins of region boxes: above a layer
+// where boxes begin, their titles and top padding; above the layer after one where boxes end, their bottom padding.
+// Without it, a box's margins filled half the gap between two layers, where edges curve sideways: an edge passing
+// beside a box clipped the corner of its title.
+func (l *layering) regionRows() []float64 {
+	extra := make([]float64, len(l.layers)+1)
+	if len(l.regs) == 0 {
+		return extra
+	}
+	above := make([]float64, len(l.layers)+1)
+	below := make([]float64, len(l.layers)+1)
+	for _, lr := range l.regs {
+		if lr.bot < lr.top {
+			continue
+		}
+		pad := regionPad * float64(lr.deepest+1)
+		above[lr.top] = max(above[lr.top], pad+regionTitle)
+		below[lr.bot+1] = max(below[lr.bot+1], pad)
+	}
+	sum := 0.0
+	for k := range extra {
+		sum += above[k] + below[k]
+		extra[k] = sum
+	}
+	return extra
+}
+
+// aroundBoxes adds to a route that reaches q (on layer k) from the last point of pts (on layer k-1) a bend that
+// keeps its sideways run out of the margins of the region boxes between the two: a box whose top lies between
+// them, that q is beside, is passed above its top (then straight down to q); a box whose bottom lies between them,
+// that the last point is beside, below its bottom. The renderer draws each step as a curve with vertical ends that
+// runs sideways at mid-height, which is inside a box's title when the box begins on layer k.
+func (l *layering) aroundBoxes(pts []Point, q Point, k int) []Point {
+	p := pts[len(pts)-1]
+	lo, hi := min(p.X, q.X), max(p.X, q.X)
+	bend := func(r regionRect) bool { return r.X < hi && r.X+r.W > lo }
+	below := math.Inf(-1) // the lowest bottom of a box p is beside, between p and q
+	above := math.Inf(1)  // the highest top of a box q is beside, between p and q
+	for _, lr := range l.regs {
+		r, ok := l.g.regionBoxes[lr.key]
+		if !ok {
+			continue
+		}
+		if lr.bot == k-1 && r.Y+r.H > p.Y && r.Y+r.H < q.Y && (p.X < r.X || p.X > r.X+r.W) && bend(r) {
+			below = max(below, r.Y+r.H)
+		}
+		if lr.top == k && r.Y > p.Y && r.Y < q.Y && (q.X < r.X || q.X > r.X+r.W) && bend(r) {
+			above = min(above, r.Y)
+		}
+	}
+	if !math.IsInf(below, -1) {
+		pts = append(pts, Point{p.X, below + 2})
+	}
+	if !math.IsInf(above, 1) && (math.IsInf(below, -1) || above-2 > below+2) {
+		pts = append(pts, Point{q.X, above - 2})
+	}
+	return pts
+}
+
 // regionRect is a region's box in the drawing.
 type regionRect struct{ X, Y, W, H float64 }
 
@@ -377,7 +451,7 @@ func (l *layering) writeRegions(rowY func(int) float64) {
 	if len(l.regs) == 0 {
 		return
 	}
-	l.g.regionBoxes = map[*ir.Op]regionRect{}
+	l.g.regionBoxes = map[boxKey]regionRect{}
 	for _, lr := range l.regs {
 		if len(lr.walls[0]) == 0 {
 			continue
@@ -386,6 +460,6 @@ func (l *layering) writeRegions(rowY func(int) float64) {
 		x0, x1 := l.nodes[lr.walls[0][0]].x, l.nodes[lr.walls[1][0]].x
 		y0 := rowY(lr.top) - nodeHeight/2 - pad - regionTitle
 		y1 := rowY(lr.bot) + nodeHeight/2 + pad
-		l.g.regionBoxes[lr.op] = regionRect{round1(x0), y0, round1(x1) - round1(x0), y1 - y0}
+		l.g.regionBoxes[lr.key] = regionRect{round1(x0), y0, round1(x1) - round1(x0), y1 - y0}
 	}
 }

@@ -3,6 +3,7 @@ package graphview
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -50,8 +51,29 @@ func (r rect) crosses(p, q Point) bool {
 	return t1-t0 > 1e-9
 }
 
-// regionStats is what checkRegions found: the region boxes and the edges that pass through a box that holds
-// neither of their ends.
+// curveCrosses reports whether the curve the renderer draws from p to q (a cubic Bézier with vertical tangents at
+// both ends, its control points at mid-height: canvas.js's route when zoomed in enough for labels) passes through
+// the inside of r, following it in short straight steps.
+func curveCrosses(r rect, p, q Point) bool {
+	const steps = 32
+	at := func(t float64) Point {
+		u := 1 - t
+		my := (p.Y + q.Y) / 2
+		return Point{u*u*u*p.X + 3*u*u*t*p.X + 3*u*t*t*q.X + t*t*t*q.X, u*u*u*p.Y + 3*u*u*t*my + 3*u*t*t*my + t*t*t*q.Y}
+	}
+	prev := p
+	for i := 1; i <= steps; i++ {
+		next := at(float64(i) / steps)
+		if r.crosses(prev, next) {
+			return true
+		}
+		prev = next
+	}
+	return false
+}
+
+// regionStats is what checkRegions found: the region boxes and the edges whose drawn curve passes through a box
+// that holds neither of their ends.
 type regionStats struct{ boxes, unrelated int }
 
 // checkRegions checks the boxes of the regions of a laid-out graph: each holds its op and the ops inside; no
@@ -103,7 +125,7 @@ func checkRegions(t *testing.T, g *Graph) regionStats {
 				continue
 			}
 			for k := 2; k < len(e.Points); k += 2 {
-				if rb.crosses(Point{e.Points[k-2], e.Points[k-1]}, Point{e.Points[k], e.Points[k+1]}) {
+				if curveCrosses(rb, Point{e.Points[k-2], e.Points[k-1]}, Point{e.Points[k], e.Points[k+1]}) {
 					st.unrelated++
 					t.Logf("the edge %s → %s (%s) crosses the box of %s", e.From, e.To, e.Label, r.Title)
 					break
@@ -146,15 +168,9 @@ func regionCorpus(t *testing.T) []string {
 	return out
 }
 
-// throughBoxes bounds the edges that pass through a region box they have no end in, where there are some: in
-// regions-nested.txtar, a value read in both regions of an if runs down as one trunk that crosses the top margin of
-// the while's box (its title) between two layers on its way to the else region. Elsewhere there are none.
-var throughBoxes = map[string]int{"testdata/regions-nested.txtar": 1}
-
 // TestRegionBoxesKeepOut lays out every program of the corpus with regions, and the txtar cases of testdata, and checks
 // their region boxes (checkRegions): no op outside a region falls inside its box, nested boxes sit inside their
-// parent's, sibling boxes are disjoint. Edges pass through the box of a region they have no end in only where
-// throughBoxes says.
+// parent's, sibling boxes are disjoint; no edge's curve passes through the box of a region it has no end in.
 func TestRegionBoxesKeepOut(t *testing.T) {
 	type program struct {
 		name string
@@ -186,8 +202,85 @@ func TestRegionBoxesKeepOut(t *testing.T) {
 				checkLayout(t, g)
 				st := checkRegions(t, g)
 				t.Logf("%d region boxes, %d edges through a box they have no end in", st.boxes, st.unrelated)
-				assert.LessOrEqual(t, st.unrelated, throughBoxes[pr.name], "edges through unrelated boxes")
+				assert.Zero(t, st.unrelated, "edges through unrelated boxes")
 			})
 		}
 	}
+}
+
+// randomRegions is a random program with ifs (two regions) and loops (one region with a block argument), nested
+// up to three deep, whose ops read values from their own region and from the regions around it.
+func randomRegions(seed uint64, n int) string {
+	r := rand.New(rand.NewPCG(seed, 2))
+	var b strings.Builder
+	next := 0
+	value := func() string { next++; return fmt.Sprintf("%%%d", next-1) }
+	pick := func(scope []string) string {
+		if r.IntN(4) > 0 {
+			return scope[len(scope)-1-r.IntN(min(len(scope), 4))]
+		}
+		return scope[r.IntN(len(scope))]
+	}
+	var block func(scope []string, depth, ops int, indent string) []string
+	block = func(scope []string, depth, ops int, indent string) []string {
+		for range ops {
+			switch k := r.IntN(12); {
+			case depth < 3 && k == 0:
+				c := pick(scope)
+				v := value()
+				fmt.Fprintf(&b, "%s(%s) = \"pd_op.if\" (%s) {} -> f32 {\n", indent, v, c)
+				for i := range 2 {
+					if i == 1 {
+						fmt.Fprintf(&b, "%s} else {\n", indent)
+					}
+					inner := block(slices.Clone(scope), depth+1, 1+r.IntN(4), indent+"    ")
+					fmt.Fprintf(&b, "%s    () = \"cf.yield\" (%s) {} : (f32) ->\n", indent, inner[len(inner)-1])
+				}
+				fmt.Fprintf(&b, "%s}\n", indent)
+				scope = append(scope, v)
+			case depth < 3 && k == 1:
+				x, v := pick(scope), value()
+				arg := fmt.Sprintf("%%arg_%d", next)
+				fmt.Fprintf(&b, "%s(%s) = \"t.loop\" (%s) {} : (f32) -> f32\n%s{\n%s    ^%s : f32\n", indent, v, x, indent, indent, arg)
+				inner := block(append(slices.Clone(scope), arg), depth+1, 1+r.IntN(4), indent+"    ")
+				fmt.Fprintf(&b, "%s    () = \"cf.yield\" (%s) {} : (f32) ->\n%s}\n", indent, inner[len(inner)-1], indent)
+				scope = append(scope, v)
+			default:
+				args := []string{pick(scope)}
+				if r.IntN(2) == 0 {
+					args = append(args, pick(scope))
+				}
+				v := value()
+				types := strings.TrimSuffix(strings.Repeat("f32, ", len(args)), ", ")
+				fmt.Fprintf(&b, "%s(%s) = \"t.op%d\" (%s) {} : (%s) -> f32\n", indent, v, r.IntN(4), strings.Join(args, ", "), types)
+				scope = append(scope, v)
+			}
+		}
+		return scope
+	}
+	b.WriteString("{\n")
+	in := value()
+	fmt.Fprintf(&b, "    (%s) = \"t.in\" () {} : () -> f32\n", in)
+	block([]string{in}, 0, n, "    ")
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// TestRegionBoxesRandom checks the region boxes (checkRegions) of random programs with nested ifs and loops, and
+// bounds the edges that pass through a box they have no end in.
+func TestRegionBoxesRandom(t *testing.T) {
+	edges, through := 0, 0
+	for seed := uint64(1); seed <= 40; seed++ {
+		src := randomRegions(seed, 8+int(seed%5)*4)
+		g := Build(parse(t, src), Options{})
+		g.Layout()
+		checkLayout(t, g)
+		st := checkRegions(t, g)
+		edges += len(g.Edges)
+		through += st.unrelated
+	}
+	t.Logf("%d of %d edges pass through a box they have no end in", through, edges)
+	// Measured when the ordering began to keep the nodes beside a box on their side of it (255 before, 117 after):
+	// what remains are edges between nodes whose other neighbours stand on both sides of a box.
+	assert.LessOrEqual(t, through, 130, "edges through unrelated boxes")
 }
