@@ -44,7 +44,7 @@ type layoutNode struct {
 	key        float64
 	cluster    int // the innermost region (index in layering.regs) the node is in, -1 for none
 	wall       int // noWall, or the side of its region's box the node is a wall of
-	through    int // for a dummy, the number of edges routed through it (a shared trunk carries several)
+	fanout     int // for a dummy, the number of edges from its source (they share its trunk)
 }
 
 // Layout places the nodes (X, Y, W, H, Layer), routes the edges (Points) and sizes the groups and the drawing.
@@ -164,6 +164,10 @@ func (l *layering) addDummies() {
 	// source and region → its dummies in that region, one per layer below the source (-1 where it has none)
 	type trunkKey struct{ from, cluster int }
 	trunks := map[trunkKey][]int{}
+	fanout := make([]int, len(l.g.Nodes))
+	for _, e := range l.g.Edges {
+		fanout[min(e.From, e.To)]++
+	}
 	for _, e := range l.g.Edges {
 		from, to := e.From, e.To
 		if from > to {
@@ -171,28 +175,39 @@ func (l *layering) addDummies() {
 		}
 		chain := []int{from}
 		top := l.nodes[from].layer + 1
+		k := trunkKey{from, -2}
+		var trunk []int
 		for layer := top; layer < l.nodes[to].layer; layer++ {
 			c := -1
 			if len(l.regs) > 0 {
 				c = l.dummyCluster(from, to, layer)
 			}
-			k := trunkKey{from, c}
-			trunk := trunks[k]
+			if c != k.cluster { // the map only when the route enters another region: SegFormer has 400,000 steps
+				if k.cluster != -2 {
+					trunks[k] = trunk
+				}
+				k = trunkKey{from, c}
+				trunk = trunks[k]
+			}
 			for len(trunk) <= layer-top {
 				trunk = append(trunk, -1)
 			}
 			d := trunk[layer-top]
-			if d < 0 {
-				l.nodes = append(l.nodes, &layoutNode{real: -1, w: dummyWidth, layer: layer, key: float64(from) + 0.5, cluster: c})
+			if prev := chain[len(chain)-1]; d < 0 {
+				l.nodes = append(l.nodes, &layoutNode{real: -1, w: dummyWidth, layer: layer, key: float64(from) + 0.5,
+					cluster: c, fanout: fanout[from]})
 				d = len(l.nodes) - 1
 				trunk[layer-top] = d
-			}
-			trunks[k] = trunk
-			if prev := chain[len(chain)-1]; !slices.Contains(l.nodes[prev].downs, d) {
+				link(prev, d)
+			} else if len(l.regs) > 0 && !slices.Contains(l.nodes[d].ups, prev) {
+				// Without regions, a trunk's dummy was linked from the one above it when it was made; with them, a
+				// trunk can move into a region and back.
 				link(prev, d)
 			}
-			l.nodes[d].through++
 			chain = append(chain, d)
+		}
+		if k.cluster != -2 {
+			trunks[k] = trunk
 		}
 		chain = append(chain, to)
 		link(chain[len(chain)-2], to)
@@ -423,7 +438,9 @@ func (l *layering) placeLayer(layer []int, down bool) {
 		}
 		weight[i] = 1
 		if n.real < 0 {
-			weight[i] = 4 // dummies keep long edges straight
+			// Dummies keep long edges straight; a trunk shared by many edges straighter (SegFormer-B5's constants
+			// used in every block: their trunks' sideways steps counted once per edge).
+			weight[i] = 4 * math.Sqrt(float64(max(n.fanout, 1)))
 		}
 		if n.wall != noWall { // the walls of a region's box stay straight (wallTargets)
 			target[i] = n.key - offset[i]
