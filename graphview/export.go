@@ -56,7 +56,8 @@ type DrawingEdge struct {
 type DrawingGroup struct {
 	// Kind is "repeat" (a collapsed repeated block: Count repetitions drawn once), "block" (one repetition of a
 	// repeated block of a graph drawn whole), "region" (an op with regions, pd_op.if or pd_op.while, and the ops
-	// inside; Depth counts the regions around it) or "set" (nodes that belong together: the ops a rewrite removed).
+	// inside, or one region of an op with several: an if's true or false block; Depth counts the region boxes around
+	// it) or "set" (nodes that belong together: the ops a rewrite removed).
 	Kind string `json:"kind"`
 	// Title is the text at the top of the box ("× 12 (a block of 9 ops)"); Note says more, for tooltips.
 	Title string `json:"title"`

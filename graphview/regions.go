@@ -8,13 +8,13 @@ import (
 
 // Regions in the layout. An op with regions (pd_op.if, pd_op.while) is drawn as a box around the op and the ops
 // inside it, and no other op may fall inside that box; the regions of an op with several (the true and false
-// blocks of pd_op.if) are boxes of their own inside it, side by side. The layout keeps the box's x-range for it on every layer
-// the box spans, with two walls: a chain of zero-width layout nodes down each side of the box, one per layer. The
-// ordering keeps a region's nodes together between its walls on each layer (the order of regions relative to
-// each other is the same on every layer), and the coordinate assignment moves each wall as one piece, so that the
-// box is a rectangle that holds its nodes and nothing else. The layering puts the op above its regions' ops and
-// the users of its results below them, and the producers of values read inside above the op; the dummies of an
-// edge into a region run inside its box from its top, those of an edge out of it inside until its bottom.
+// blocks of pd_op.if) are boxes of their own inside it, side by side. The layout keeps a box's x-range for it on
+// every layer the box spans, with two walls: a chain of zero-width layout nodes down each side of the box, one per
+// layer. The ordering keeps a box's nodes together between its walls on each layer (boxes stand in the same order
+// relative to each other on every layer), and the coordinate assignment moves each wall as one piece, so that the
+// box is a rectangle that holds its nodes and nothing else. The layering puts the op above its regions' ops, the
+// users of its results below them, and the producers of values read inside above the op; the dummies of an edge
+// into a region run inside its box from its top, those of an edge out of it inside until its bottom.
 
 // Wall kinds of a layout node.
 const (
@@ -37,7 +37,7 @@ type lregion struct {
 	ckey    float64  // where the region sits among its siblings, for the ordering
 }
 
-// setupRegions finds the regions of the graph and each node's innermost region (before assignLayers).
+// setupRegions finds the region boxes of the graph and each node's innermost one (assignLayers calls it first).
 func (l *layering) setupRegions() {
 	g := l.g
 	l.clusterOf = make([]int, len(g.Nodes))
