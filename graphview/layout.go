@@ -293,6 +293,9 @@ func (l *layering) order() {
 		}
 	}
 	l.restore(saved)
+	if len(l.regs) > 0 {
+		l.keepSides()
+	}
 }
 
 func (l *layering) snapshot() [][]int {

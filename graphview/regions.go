@@ -265,6 +265,69 @@ func (l *layering) regionKeys(layer []int, prev int) {
 	}
 }
 
+// keepSides moves, layer by layer from the top, each dummy that passes a box on the other side from its dummy or
+// node above it back to that side, next to the box's wall: a route that switched sides between two layers of a box
+// crossed the box. The ordering leaves such switches where a sweep up sorted a trunk's dummy by the several
+// neighbours below it (on TestRegionBoxesRandom's programs, 117 edges passed through boxes they have no end in
+// without it, 96 with it).
+func (l *layering) keepSides() {
+	for li := 1; li < len(l.layers); li++ {
+		layer := l.layers[li]
+		for i := 0; i < len(layer); i++ {
+			d := l.nodes[layer[i]]
+			if d.real >= 0 || d.wall != noWall || len(d.ups) != 1 {
+				continue
+			}
+			u := l.nodes[d.ups[0]]
+			for _, b := range l.regs {
+				if b.parent != d.cluster || b.top > li-1 || b.bot < li || u.cluster >= 0 && l.inBox(u.cluster, b) {
+					continue
+				}
+				was := side(u.pos, l.nodes[b.walls[0][li-1-b.top]].pos, l.nodes[b.walls[1][li-1-b.top]].pos)
+				left, right := l.nodes[b.walls[0][li-b.top]].pos, l.nodes[b.walls[1][li-b.top]].pos
+				is := side(d.pos, left, right)
+				if was == 0 || is == 0 || was == is {
+					continue
+				}
+				v := layer[i]
+				layer = slices.Delete(layer, i, i+1)
+				at := left // before the left wall (which moved left by one if the dummy was on the right)
+				if was > 0 {
+					at = right // after the right wall: the dummy was on the left, so the wall moved left by one
+				}
+				layer = slices.Insert(layer, at, v)
+				for p, w := range layer {
+					l.nodes[w].pos = p
+				}
+				i = -1 // positions changed: look at the layer again
+				break
+			}
+		}
+		l.layers[li] = layer
+	}
+}
+
+// inBox reports whether region c is region b or inside it.
+func (l *layering) inBox(c int, b *lregion) bool {
+	for _, r := range l.regs[c].path {
+		if l.regs[r] == b {
+			return true
+		}
+	}
+	return false
+}
+
+// side is -1 for a position left of a box's walls, 1 for one right of them, 0 between them.
+func side(pos, left, right int) int {
+	switch {
+	case pos < left:
+		return -1
+	case pos > right:
+		return 1
+	}
+	return 0
+}
+
 // gap is the space between the edges of two neighbours of a layer, a and b (a on the left), when one is a wall:
 // regionPad inside a box, the rest of a nodeGap between a box and what is outside it (so that two nodes with a
 // wall between them are a nodeGap apart as without one), a nodeGap between two boxes.

@@ -280,7 +280,8 @@ func TestRegionBoxesRandom(t *testing.T) {
 		through += st.unrelated
 	}
 	t.Logf("%d of %d edges pass through a box they have no end in", through, edges)
-	// Measured when the ordering began to keep the nodes beside a box on their side of it (255 before, 117 after):
-	// what remains are edges between nodes whose other neighbours stand on both sides of a box.
-	assert.LessOrEqual(t, through, 130, "edges through unrelated boxes")
+	// Measured when the ordering began to keep the nodes beside a box on their side of it (255 before, 117 after)
+	// and keepSides moved back the dummies that still switched sides (96): what remains are edges to or from nodes
+	// whose other neighbours stand on both sides of a box, and edges into a box that stands beyond another.
+	assert.LessOrEqual(t, through, 105, "edges through unrelated boxes")
 }
