@@ -146,10 +146,14 @@ func isSubset(a, b []int) bool {
 }
 
 // regionCorpus lists the programs of the corpus that have pd_op.if or pd_op.while ops (the GraphNet samples are
-// Python programs of straight-line code, and have none).
+// Python programs of straight-line code, and have none); none when the corpus is absent.
 func regionCorpus(t *testing.T) []string {
 	t.Helper()
-	root := corpus.Require(t)
+	root, ok := corpus.Root()
+	if !ok {
+		t.Logf("the shared corpus is absent (%s): only the txtar cases", root)
+		return nil
+	}
 	var out []string
 	for _, dir := range []string{"pir_text", "pir_json", "graphnet"} {
 		files, err := os.ReadDir(filepath.Join(root, dir))
@@ -168,9 +172,10 @@ func regionCorpus(t *testing.T) []string {
 	return out
 }
 
-// TestRegionBoxesKeepOut lays out every program of the corpus with regions, and the txtar cases of testdata, and checks
-// their region boxes (checkRegions): no op outside a region falls inside its box, nested boxes sit inside their
-// parent's, sibling boxes are disjoint; no edge's curve passes through the box of a region it has no end in.
+// TestRegionBoxesKeepOut lays out every program of the corpus with regions (when the corpus is there) and the txtar
+// cases of testdata, and checks their region boxes (checkRegions): no op outside a region falls inside its box,
+// nested boxes sit inside their parent's, sibling boxes are disjoint; no edge's curve passes through the box of a
+// region it has no end in.
 func TestRegionBoxesKeepOut(t *testing.T) {
 	type program struct {
 		name string
@@ -189,8 +194,10 @@ func TestRegionBoxesKeepOut(t *testing.T) {
 		}
 	}
 	found := regionCorpus(t)
-	t.Logf("corpus programs with regions: %s", strings.Join(found, ", "))
-	require.GreaterOrEqual(t, len(found), 4, "the corpus has the if and while examples and Paddle2ONNX's ifelse")
+	if found != nil {
+		t.Logf("corpus programs with regions: %s", strings.Join(found, ", "))
+		require.GreaterOrEqual(t, len(found), 4, "the corpus has the if and while examples and Paddle2ONNX's ifelse")
+	}
 	for _, rel := range found {
 		programs = append(programs, program{rel, loadCorpus(t, rel)})
 	}
