@@ -42,3 +42,17 @@ func BenchmarkLayout(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLayoutSegFormer builds and lays out SegFormer-B5 subgraph_1 (4,376 ops, the largest graph of the corpus)
+// whole and collapsed: the layout time that the first render of the page waits for.
+func BenchmarkLayoutSegFormer(b *testing.B) {
+	p := loadCorpus(b, "graphnet_samples/PaddleX/SegFormer-B5/subgraph_1")
+	for _, collapse := range []bool{false, true} {
+		b.Run(map[bool]string{false: "whole", true: "collapsed"}[collapse], func(b *testing.B) {
+			for b.Loop() {
+				g := Build(p, Options{Collapse: collapse})
+				g.Layout()
+			}
+		})
+	}
+}

@@ -25,7 +25,14 @@
 // keeping the order with the fewest crossings), and places nodes at the median of their neighbours by isotonic
 // regression under the minimum spacing, so that chains run straight. Edges are drawn through their dummies as
 // smooth curves. The edges from one value share their dummies: a value used far below runs down as one trunk that
-// its uses branch off. The result is deterministic.
+// its uses branch off, and weighs more in the placement the more uses it has. Many ops that only use one value stand
+// in rows below it. The result is deterministic.
+//
+// An op with regions (pd_op.if, pd_op.while) is a box around the op and the ops inside; each region of an op with
+// several (an if's true and false blocks) a box inside it. The layout keeps each box free of other ops: the op above
+// its regions' ops, the users of its results below them; on every layer a box spans, its nodes stand together
+// between two walls (zero-width layout nodes, one chain down each side, moved as one piece); edges into a region run
+// inside its box from the top, edges out of it inside until its bottom (regions.go).
 //
 // # Semantic zoom
 //

@@ -56,7 +56,8 @@ type DrawingEdge struct {
 type DrawingGroup struct {
 	// Kind is "repeat" (a collapsed repeated block: Count repetitions drawn once), "block" (one repetition of a
 	// repeated block of a graph drawn whole), "region" (an op with regions, pd_op.if or pd_op.while, and the ops
-	// inside; Depth counts the regions around it) or "set" (nodes that belong together: the ops a rewrite removed).
+	// inside, or one region of an op with several: an if's true or false block; Depth counts the region boxes around
+	// it) or "set" (nodes that belong together: the ops a rewrite removed).
 	Kind string `json:"kind"`
 	// Title is the text at the top of the box ("× 12 (a block of 9 ops)"); Note says more, for tooltips.
 	Title string `json:"title"`
@@ -131,28 +132,37 @@ func routePoints(route []Point) []float64 {
 	return pts
 }
 
-// regionGroups returns the boxes of the ops with regions: each around the op and the ops inside it, wider by
-// regionPad per level of nesting inside, so that inner boxes sit inside outer ones.
+// regionGroups returns the boxes of the ops with regions, each around the op and the ops inside it, and of the
+// regions of an op with several, each around its ops: where Layout put them (no other op inside), or without a
+// layout around their nodes, wider by regionPad per level of nesting inside, so that inner boxes sit inside outer
+// ones.
 func (g *Graph) regionGroups() []DrawingGroup {
+	regions := g.regions()
+	deepest := make([]int, len(regions))
+	for i := len(regions) - 1; i >= 0; i-- { // inner boxes come after outer ones
+		if p := regions[i].parent; p >= 0 {
+			deepest[p] = max(deepest[p], deepest[i]+1)
+		}
+	}
 	var out []DrawingGroup
-	for _, r := range g.regions() {
+	for i, r := range regions {
 		nodes := r.nodes
 		if r.owner >= 0 {
 			nodes = append([]int{r.owner}, nodes...)
 		}
-		deepest := 0
-		for _, v := range r.nodes {
-			d := -1
-			for p := g.Nodes[v].Op.ParentOp(); p != nil && p.Name() != ir.ModuleOpName; p = p.ParentOp() {
-				d++
-			}
-			deepest = max(deepest, d-r.depth)
-		}
-		pad := regionPad * float64(deepest+1)
 		grp := &Group{Nodes: nodes}
-		g.box(grp, pad, regionTitle)
-		out = append(out, DrawingGroup{Kind: "region", Title: r.label, Depth: r.depth, Ops: len(nodes),
-			Note:  fmt.Sprintf("%s and the %d drawn %s inside its regions", r.label, len(r.nodes), plural(len(r.nodes), "op")),
+		g.box(grp, regionPad*float64(deepest[i]+1), regionTitle)
+		if b, ok := g.regionBoxes[r.key]; ok {
+			grp.X, grp.Y, grp.W, grp.H = b.X, b.Y, b.W, b.H
+		}
+		note := fmt.Sprintf("%s and the %d drawn %s inside its regions", r.label, len(r.nodes), plural(len(r.nodes), "op"))
+		if r.key.index >= 0 && r.parent >= 0 {
+			note = fmt.Sprintf("the %s block of %s: %d drawn %s", r.label, regions[r.parent].label, len(r.nodes), plural(len(r.nodes), "op"))
+			if r.key.op.Name() != "pd_op.if" {
+				note = fmt.Sprintf("%s of %s: %d drawn %s", r.label, regions[r.parent].label, len(r.nodes), plural(len(r.nodes), "op"))
+			}
+		}
+		out = append(out, DrawingGroup{Kind: "region", Title: r.label, Depth: r.depth, Ops: len(nodes), Note: note,
 			Nodes: nodes, X: round1(grp.X), Y: round1(grp.Y), W: round1(grp.W), H: round1(grp.H)})
 	}
 	return out

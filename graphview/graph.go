@@ -24,6 +24,8 @@ type Graph struct {
 	Hidden int
 	// Width and Height are the size of the drawing, set by Layout.
 	Width, Height float64
+	// regionBoxes are the boxes Layout kept for the ops with regions (Export draws them).
+	regionBoxes map[boxKey]regionRect
 }
 
 // Node is one box: an op of the program.

@@ -21,6 +21,7 @@ const (
 	blockPad    = 6.0 // around a repetition of a graph drawn whole (its box shows when zoomed out)
 	regionPad   = 6.0 // around an op with regions and its ops, per level of nesting inside
 	regionTitle = 16.0
+	combLeaves  = 8  // more leaves of one producer than this stand in rows of about √n (assignLayers)
 	sweeps      = 24 // crossing-reduction sweeps (alternately down and up), at most
 	placements  = 12 // coordinate-assignment rounds, at most
 	// workBudget bounds sweeps × layout nodes: a graph with many long edges (hundreds of thousands of dummies) gets
@@ -41,6 +42,9 @@ type layoutNode struct {
 	x          float64
 	ups, downs []int // neighbours in the layer above and below
 	key        float64
+	cluster    int // the innermost region (index in layering.regs) the node is in, -1 for none
+	wall       int // noWall, or the side of its region's box the node is a wall of
+	fanout     int // for a dummy, the number of edges from its source (they share its trunk)
 }
 
 // Layout places the nodes (X, Y, W, H, Layer), routes the edges (Points) and sizes the groups and the drawing.
@@ -69,10 +73,16 @@ type layering struct {
 	// detached are the nodes of groups without edges (the ops a rewrite removed): a column of their own.
 	detached []int
 	scratch  placeScratch
+	// regs are the boxes of the ops with regions, outer ones first; clusterOf is each real node's innermost one
+	// (-1 for none).
+	regs      []*lregion
+	clusterOf []int
 }
 
 // assignLayers puts each node one layer below its lowest producer (longest path), then as low as its users allow.
+// With regions, the op of a region stands above its ops and the users of its results below them (regionEdges).
 func (l *layering) assignLayers() {
+	l.setupRegions()
 	g := l.g
 	n := len(g.Nodes)
 	preds := make([][]int, n)
@@ -85,6 +95,7 @@ func (l *layering) assignLayers() {
 		preds[to] = append(preds[to], from)
 		succs[from] = append(succs[from], to)
 	}
+	l.regionEdges(preds, succs)
 	layer := make([]int, n)
 	for v := 0; v < n; v++ {
 		for _, u := range preds[v] {
@@ -104,6 +115,24 @@ func (l *layering) assignLayers() {
 		}
 		layer[v] = max(layer[v], lowest-1)
 	}
+	// Many leaves of one producer (ops whose only neighbour it is: SegFormer-B5's 256 assigns of one value) stand
+	// in rows of about √n below it rather than in one row: in one row they made the drawing 50,000 px wide, and the
+	// median placement pulled the ops of neighbouring layers across it (flat edges of 17,000 px between two layers).
+	leaves := make([][]int, n)
+	for v := 0; v < n; v++ {
+		if len(succs[v]) == 0 && len(preds[v]) == 1 && l.clusterOf[v] < 0 && l.clusterOf[preds[v][0]] < 0 {
+			leaves[preds[v][0]] = append(leaves[preds[v][0]], v)
+		}
+	}
+	for u, vs := range leaves {
+		if len(vs) <= combLeaves {
+			continue
+		}
+		row := int(math.Ceil(math.Sqrt(float64(len(vs)))))
+		for k, v := range vs {
+			layer[v] = layer[u] + 1 + k/row
+		}
+	}
 	// The nodes of a group without edges (the ops a rewrite removed) stand in a column rather than a long row.
 	for _, grp := range g.Groups {
 		if grp.Count > 0 {
@@ -118,8 +147,9 @@ func (l *layering) assignLayers() {
 	}
 	for v, nd := range g.Nodes {
 		nd.Layer = layer[v]
-		l.nodes = append(l.nodes, &layoutNode{real: v, w: nd.W, layer: layer[v], key: float64(v)})
+		l.nodes = append(l.nodes, &layoutNode{real: v, w: nd.W, layer: layer[v], key: float64(v), cluster: l.clusterOf[v]})
 	}
+	l.spans()
 }
 
 // addDummies replaces each edge that spans several layers by a chain through one dummy per layer crossed. The
@@ -131,24 +161,54 @@ func (l *layering) addDummies() {
 		l.nodes[a].downs = append(l.nodes[a].downs, b)
 		l.nodes[b].ups = append(l.nodes[b].ups, a)
 	}
-	trunks := map[int][]int{} // source → its dummies, one per layer below it
+	// source and region → its dummies in that region, one per layer below the source (-1 where it has none)
+	type trunkKey struct{ from, cluster int }
+	trunks := map[trunkKey][]int{}
+	fanout := make([]int, len(l.g.Nodes))
+	for _, e := range l.g.Edges {
+		fanout[min(e.From, e.To)]++
+	}
 	for _, e := range l.g.Edges {
 		from, to := e.From, e.To
 		if from > to {
 			from, to = to, from
 		}
 		chain := []int{from}
-		trunk := trunks[from]
 		top := l.nodes[from].layer + 1
+		k := trunkKey{from, -2}
+		var trunk []int
 		for layer := top; layer < l.nodes[to].layer; layer++ {
-			if layer-top == len(trunk) {
-				l.nodes = append(l.nodes, &layoutNode{real: -1, w: dummyWidth, layer: layer, key: float64(from) + 0.5})
-				link(chain[len(chain)-1], len(l.nodes)-1)
-				trunk = append(trunk, len(l.nodes)-1)
+			c := -1
+			if len(l.regs) > 0 {
+				c = l.dummyCluster(from, to, layer)
 			}
-			chain = append(chain, trunk[layer-top])
+			if c != k.cluster { // the map only when the route enters another region: SegFormer has 400,000 steps
+				if k.cluster != -2 {
+					trunks[k] = trunk
+				}
+				k = trunkKey{from, c}
+				trunk = trunks[k]
+			}
+			for len(trunk) <= layer-top {
+				trunk = append(trunk, -1)
+			}
+			d := trunk[layer-top]
+			if prev := chain[len(chain)-1]; d < 0 {
+				l.nodes = append(l.nodes, &layoutNode{real: -1, w: dummyWidth, layer: layer, key: float64(from) + 0.5,
+					cluster: c, fanout: fanout[from]})
+				d = len(l.nodes) - 1
+				trunk[layer-top] = d
+				link(prev, d)
+			} else if len(l.regs) > 0 && !slices.Contains(l.nodes[d].ups, prev) {
+				// Without regions, a trunk's dummy was linked from the one above it when it was made; with them, a
+				// trunk can move into a region and back.
+				link(prev, d)
+			}
+			chain = append(chain, d)
 		}
-		trunks[from] = trunk
+		if k.cluster != -2 {
+			trunks[k] = trunk
+		}
 		chain = append(chain, to)
 		link(chain[len(chain)-2], to)
 		if e.From > e.To {
@@ -166,14 +226,26 @@ func (l *layering) addDummies() {
 	for i, n := range l.nodes {
 		l.layers[n.layer] = append(l.layers[n.layer], i)
 	}
+	l.addWalls()
+	for _, lr := range l.regs {
+		lr.ckey = math.Inf(1)
+		for _, v := range lr.members {
+			lr.ckey = min(lr.ckey, l.nodes[v].key)
+		}
+	}
 	for _, layer := range l.layers {
 		l.sortLayer(layer)
 	}
 }
 
 // sortLayer orders a layer by key (stable: ties keep their order) and records positions.
+// With regions, a region's nodes stand together between its walls (compareNested).
 func (l *layering) sortLayer(layer []int) {
-	slices.SortStableFunc(layer, func(a, b int) int { return cmp.Compare(l.nodes[a].key, l.nodes[b].key) })
+	if len(l.regs) > 0 {
+		slices.SortStableFunc(layer, l.compareNested)
+	} else {
+		slices.SortStableFunc(layer, func(a, b int) int { return cmp.Compare(l.nodes[a].key, l.nodes[b].key) })
+	}
 	for p, v := range layer {
 		l.nodes[v].pos = p
 	}
@@ -207,6 +279,13 @@ func (l *layering) order() {
 				}
 				n.key = sum / float64(len(nb))
 			}
+			if len(l.regs) > 0 {
+				prev := li - 1
+				if !down {
+					prev = li + 1
+				}
+				l.regionKeys(layer, prev)
+			}
 			l.sortLayer(layer)
 		}
 		if c := l.crossings(); c < best {
@@ -214,6 +293,9 @@ func (l *layering) order() {
 		}
 	}
 	l.restore(saved)
+	if len(l.regs) > 0 {
+		l.keepSides()
+	}
 }
 
 func (l *layering) snapshot() [][]int {
@@ -284,6 +366,7 @@ func (l *layering) place() {
 	}
 	for round := 0; round < rounds(placements, len(l.nodes)); round++ {
 		down := round%2 == 0
+		l.wallTargets()
 		for k := range l.layers {
 			li := k
 			if !down {
@@ -293,8 +376,12 @@ func (l *layering) place() {
 		}
 	}
 	// Both directions at once for the last round, so that nodes sit between their producers and users.
+	l.wallTargets()
 	for _, layer := range l.layers {
 		l.placeLayer(layer, true)
+	}
+	if len(l.regs) > 0 {
+		l.legalize()
 	}
 	l.placeDetached()
 }
@@ -325,8 +412,13 @@ func (l *layering) placeDetached() {
 	}
 }
 
+// spacing is the least distance between the centres of a and b, neighbours on a layer (a on the left).
 func (l *layering) spacing(a, b int) float64 {
-	return (l.nodes[a].w+l.nodes[b].w)/2 + nodeGap
+	na, nb := l.nodes[a], l.nodes[b]
+	if na.wall != noWall || nb.wall != noWall {
+		return (na.w+nb.w)/2 + gap(na, nb)
+	}
+	return (na.w+nb.w)/2 + nodeGap
 }
 
 // placeLayer moves a layer's nodes to the medians of their neighbours (above when down, below otherwise), as
@@ -349,7 +441,13 @@ func (l *layering) placeLayer(layer []int, down bool) {
 		}
 		weight[i] = 1
 		if n.real < 0 {
-			weight[i] = 4 // dummies keep long edges straight
+			// Dummies keep long edges straight; a trunk shared by many edges straighter (SegFormer-B5's constants
+			// used in every block: their trunks' sideways steps counted once per edge).
+			weight[i] = 4 * math.Sqrt(float64(max(n.fanout, 1)))
+		}
+		if n.wall != noWall { // the walls of a region's box stay straight (wallTargets)
+			target[i] = n.key - offset[i]
+			continue
 		}
 		sc.xs = sc.xs[:0]
 		nb := n.ups
@@ -435,8 +533,9 @@ func (l *layering) write() {
 		minX -= groupPad
 	}
 	shift := margin - minX
+	extra := l.regionRows()
 	rowY := func(layer int) float64 {
-		return margin + groupHeader + float64(layer)*(nodeHeight+layerGap) + nodeHeight/2
+		return margin + groupHeader + float64(layer)*(nodeHeight+layerGap) + nodeHeight/2 + extra[layer]
 	}
 	for _, n := range l.nodes {
 		n.x += shift
@@ -447,6 +546,7 @@ func (l *layering) write() {
 			nd.X, nd.Y = round1(n.x), rowY(n.layer)
 		}
 	}
+	l.writeRegions(rowY)
 	for i, e := range g.Edges {
 		chain := l.chains[i]
 		var pts []Point
@@ -459,7 +559,11 @@ func (l *layering) write() {
 			case k == len(chain)-1:
 				y -= nodeHeight / 2
 			}
-			pts = append(pts, Point{round1(n.x), y})
+			p := Point{round1(n.x), y}
+			if k > 0 && len(l.regs) > 0 {
+				pts = l.aroundBoxes(pts, p, n.layer)
+			}
+			pts = append(pts, p)
 		}
 		e.Points = pts
 	}
@@ -477,6 +581,9 @@ func (l *layering) write() {
 	for _, grp := range g.Groups {
 		maxX = max(maxX, grp.X+grp.W)
 		maxY = max(maxY, grp.Y+grp.H)
+	}
+	for _, r := range g.regionBoxes {
+		maxY = max(maxY, r.Y+r.H)
 	}
 	g.Width, g.Height = math.Ceil(maxX+margin), math.Ceil(maxY+margin)
 }

@@ -73,40 +73,96 @@ func blocksOf(repeats []repeat, ops []*ir.Op) []*Group {
 	return out
 }
 
-// region is a box around an op that holds regions (pd_op.if, pd_op.while) and the ops inside them.
+// region is a box around an op that holds regions (pd_op.if, pd_op.while) and the ops inside them, or, for an op
+// with several regions, around the ops of one of them (the true and the false block of a pd_op.if, side by side
+// in the op's box).
 type region struct {
-	owner int   // the node of the op, -1 when it is not drawn
-	nodes []int // the nodes inside, at any depth
-	depth int   // 0 for an op of the program's body
-	label string
+	key    boxKey
+	parent int   // the index of the box around this one in regions' answer, -1 for none
+	owner  int   // the node of the op, -1 when it is not drawn or the box is one of its regions'
+	nodes  []int // the nodes inside, at any depth
+	depth  int   // the boxes around it: 0 for an op of the program's body
+	label  string
 }
 
-// regions returns the boxes of the ops with regions that have drawn ops inside, outer ones first.
+// boxKey names a region box: the op, and which of its regions (-1 for the box of the whole op).
+type boxKey struct {
+	op    *ir.Op
+	index int
+}
+
+// around returns the box directly around the ops of block b, and false for the program's body.
+func around(b *ir.Block) (boxKey, bool) {
+	if b == nil {
+		return boxKey{}, false
+	}
+	p := b.ParentOp()
+	if p == nil || p.Name() == ir.ModuleOpName {
+		return boxKey{}, false
+	}
+	if p.NumRegions() > 1 && b.Region() != nil {
+		return boxKey{p, b.Region().Index()}, true
+	}
+	return boxKey{p, -1}, true
+}
+
+// outer returns the box around box k, and false for none.
+func outer(k boxKey) (boxKey, bool) {
+	if k.index >= 0 {
+		return boxKey{k.op, -1}, true
+	}
+	return around(k.op.Block())
+}
+
+// blockLabel names region i of op: the true and false blocks of pd_op.if, "region i" otherwise.
+func blockLabel(op *ir.Op, i int) string {
+	if op.Name() == "pd_op.if" && i < 2 {
+		return [2]string{"true", "false"}[i]
+	}
+	return "region " + strconv.Itoa(i)
+}
+
+// regions returns the boxes of the ops with regions that have drawn ops inside, and of the regions of those with
+// several, outer ones first.
 func (g *Graph) regions() []*region {
 	nodeOf := make(map[*ir.Op]int, len(g.Nodes))
 	for i, n := range g.Nodes {
 		nodeOf[n.Op] = i
 	}
-	byOp := map[*ir.Op]*region{}
+	byKey := map[boxKey]*region{}
 	var out []*region
 	for i, n := range g.Nodes {
-		for p := n.Op.ParentOp(); p != nil && p.Name() != ir.ModuleOpName; p = p.ParentOp() {
-			r := byOp[p]
+		for k, ok := around(n.Op.Block()); ok; k, ok = outer(k) {
+			r := byKey[k]
 			if r == nil {
-				r = &region{owner: -1, label: p.Name()}
-				if j, ok := nodeOf[p]; ok {
+				r = &region{key: k, parent: -1, owner: -1, label: k.op.Name()}
+				if j, ok := nodeOf[k.op]; ok && k.index < 0 {
 					r.owner = j
 					r.label = g.Nodes[j].Label
 				}
-				for q := p.ParentOp(); q != nil && q.Name() != ir.ModuleOpName; q = q.ParentOp() {
+				if k.index >= 0 {
+					r.label = blockLabel(k.op, k.index)
+				}
+				for q, ok := outer(k); ok; q, ok = outer(q) {
 					r.depth++
 				}
-				byOp[p] = r
+				byKey[k] = r
 				out = append(out, r)
 			}
 			r.nodes = append(r.nodes, i)
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].depth < out[j].depth })
+	at := make(map[boxKey]int, len(out))
+	for i, r := range out {
+		at[r.key] = i
+	}
+	for _, r := range out {
+		if q, ok := outer(r.key); ok {
+			if j, ok := at[q]; ok {
+				r.parent = j
+			}
+		}
+	}
 	return out
 }
