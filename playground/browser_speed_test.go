@@ -250,7 +250,7 @@ func showView(t *testing.T, br *browser, shot viewShot) {
 		br.do(chromedp.Click(chromedp.ID("collapse")))
 		br.evalAsync(`Promise.resolve(window.playground.state.graphShown).then(() => "")`)
 	}
-	br.waitFor(`window.playground.graph().drawing && window.playground.graph().drawing.groups.some(g => g.kind === "repeat") === `+want, "the drawing")
+	br.waitFor(graphReady+` && window.playground.graph().drawing && window.playground.graph().drawing.groups.some(g => g.kind === "repeat") === `+want, "the drawing")
 	if shot.search != "" {
 		br.eval(`(function () { const s = document.getElementById("graph-search"); s.value = ""; s.dispatchEvent(new Event("input")); return "" })()`)
 		br.do(chromedp.SendKeys(chromedp.ID("graph-search"), shot.search))

@@ -151,6 +151,20 @@ func (b *browser) waitFor(cond, what string) {
 	b.t.Fatalf("waiting for %s (%s); status: %q", what, cond, b.eval(`document.getElementById("status").textContent`))
 }
 
+// waitForAsync polls a JavaScript promise of a boolean until it resolves to true, failing the test with what what
+// says after 30 seconds.
+func (b *browser) waitForAsync(cond, what string) {
+	b.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if b.evalAsync("Promise.resolve("+cond+").then(v => String(!!v), () => \"false\")") == "true" {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	b.t.Fatalf("waiting for %s (%s); status: %q", what, cond, b.eval(`document.getElementById("status").textContent`))
+}
+
 // shot saves a screenshot as a test artifact, and into docs/playground/ with -docshots.
 func (b *browser) shot(name string) {
 	b.t.Helper()
@@ -218,7 +232,7 @@ func TestPlaygroundInChromium(t *testing.T) {
 	b.do(chromedp.Click(chromedp.CSS("#run")))
 	b.waitFor(`window.playground.state.run.id !== "`+first+`" && document.getElementById("status").className === "ok"`, "the run")
 	assert.Contains(t, b.eval(`document.getElementById("status").textContent`), "162 → 150 ops")
-	b.waitFor(`window.playground.graph().all("matched").length > 0`, "the matched ops in the graph")
+	b.waitFor(graphReady+` && window.playground.graph().all("matched").length > 0`, "the matched ops in the graph")
 	assert.Contains(t, b.eval(`document.querySelector("#rule-list li").textContent`), "12 in the input · pass: 12 matched, 12 applied")
 	// The run's cost figures in the status line: twelve matmul + add pairs fused into fc ops.
 	assert.Regexp(t, `runtime ops (\d+) → (\d+), kernels \d+ → \d+, est\. time .* → .* per inference on a100`,
@@ -261,7 +275,7 @@ func TestPlaygroundInChromium(t *testing.T) {
 
 	// The result: the fused graph, with the new fc ops.
 	b.do(chromedp.Click(chromedp.CSS("#view-after")))
-	b.waitFor(`window.playground.graph().all("added").length > 0`, "the new ops of the result")
+	b.waitFor(graphReady+` && window.playground.graph().all("added").length > 0`, "the new ops of the result")
 	assert.Contains(t, b.eval(`window.playground.graph().all("added").map(n => n.data.label).join(" ")`), "pd_op.fc")
 	b.eval(`window.playground.graph().center(window.playground.graph().all("added")[0]), ""`)
 	b.shot("playground-fused.png")

@@ -13,6 +13,7 @@
     view: "before",   // the graph shown: the stage the rules ran on, or the result
     graphStage: 0,
     graphGen: 0, // showGraph's calls, counted: only the newest may draw
+    graphDrawn: 0, // the showGraph call whose graph is drawn (graphGen when the view asked for last is on screen)
     selected: null,   // the selected op's key
     rule: null,       // the rule whose matches are stepped through
     matchIndex: -1,
@@ -374,6 +375,7 @@
       const d = r[0];
       graph.draw(d);
       graph.start();
+      state.graphDrawn = gen;
       showGraphCount(d);
       if (state.rule) stepRule(state.rule, state.matchIndex);
       const q = $("graph-search").value;
