@@ -35,17 +35,8 @@ func findingsText(fs []lint.Finding) string {
 	return b.String()
 }
 
-func TestRunOverlap(t *testing.T) {
-	tests := []struct {
-		name string
-		src  string
-		// want lists substrings of the findings' messages, one per finding, in order ("" entries: none).
-		want []string
-		line int // the line of the (only) finding
-	}{
-		{
-			name: "same root, same benefit",
-			src: `
+// overlappingRules are two rules rooted at pd_op.relu with the same benefit: the lint reports their overlap.
+const overlappingRules = `
 rule relu_of_exp {
   match {
     %e = pd_op.exp(%x)
@@ -58,7 +49,19 @@ rule relu_of_any {
   match { %r = pd_op.relu(%y) }
   rewrite { replace %r with pd_op.sigmoid(%y) }
 }
-`,
+`
+
+func TestRunOverlap(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		// want lists substrings of the findings' messages, one per finding, in order ("" entries: none).
+		want []string
+		line int // the line of the (only) finding
+	}{
+		{
+			name: "same root, same benefit",
+			src:  overlappingRules,
 			want: []string{"rules relu_of_exp and relu_of_any can both match the same pd_op.relu op with benefit 2, e.g. pd_op.relu(pd_op.exp(…)); the one earlier in the set (relu_of_exp, lint.drr:2:6) wins by order alone"},
 			line: 9,
 		},
@@ -630,20 +633,7 @@ func TestAnalyzersDocumented(t *testing.T) {
 // TestDiagnostics: drrc check and the language server get the lint's findings as warnings at their positions,
 // "rule R: message", through one conversion.
 func TestDiagnostics(t *testing.T) {
-	src := `
-rule relu_of_exp {
-  match {
-    %e = pd_op.exp(%x)
-    %r = pd_op.relu(%e)
-  }
-  rewrite { replace %r with pd_op.exp(%x) }
-}
-rule relu_of_any {
-  benefit 2
-  match { %r = pd_op.relu(%y) }
-  rewrite { replace %r with pd_op.sigmoid(%y) }
-}
-`
+	src := overlappingRules
 	ctx, err := ir.NewDefaultContext()
 	require.NoError(t, err)
 	set, diags := drr.LoadSource(ctx, drr.LoadOptions{}, "lint.drr", []byte(src))

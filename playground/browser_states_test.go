@@ -226,7 +226,7 @@ func TestPlaygroundStates(t *testing.T) {
 		// Kept in localStorage at once, in the fragment once compressed: a reload before that would open the
 		// fragment of the state before (the upload's).
 		b.waitFor(`(JSON.parse(localStorage.getItem("drrc-playground:state")) || {}).tab === "diff"`, "the state kept")
-		b.waitForAsync(`window.PlaygroundState.decode(location.hash).then(st => !!st && st.tab === "diff" && st.op === "`+key+`")`,
+		b.waitFor(`window.PlaygroundState.decode(location.hash).then(st => !!st && st.tab === "diff" && st.op === "`+key+`")`,
 			"the state in the fragment")
 
 		restored := func(how string) {

@@ -138,22 +138,9 @@ func (b *browser) eval(expr string) string {
 	return v
 }
 
-// waitFor polls a JavaScript condition until it holds, failing the test with what what says after 30 seconds.
+// waitFor polls a JavaScript condition — a value, or a promise of one — until it is true, failing the test with
+// what what says after 30 seconds (a promise that rejects counts as false).
 func (b *browser) waitFor(cond, what string) {
-	b.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		if b.eval("String(!!("+cond+"))") == "true" {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	b.t.Fatalf("waiting for %s (%s); status: %q", what, cond, b.eval(`document.getElementById("status").textContent`))
-}
-
-// waitForAsync polls a JavaScript promise of a boolean until it resolves to true, failing the test with what what
-// says after 30 seconds.
-func (b *browser) waitForAsync(cond, what string) {
 	b.t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
