@@ -13,10 +13,13 @@ import (
 // A Context is safe for concurrent use: interning and registration take a lock. It holds no global state;
 // NewContext gives a fresh one.
 type Context struct {
-	mu       sync.RWMutex
-	types    map[string]Type
-	attrs    map[string]Attribute
-	strs     strTable // string attributes by value
+	mu    sync.RWMutex
+	types map[string]Type
+	attrs map[string]Attribute
+	// strs are the string attributes by value, under their own lock (strMu): readers intern a string per
+	// parameter, and a plain mutex costs less than the shared one's write lock.
+	strMu    sync.Mutex
+	strs     strTable
 	dialects map[string]*Dialect
 	schemas  map[string]*OpSchema
 	infos    map[string]*OpInfo
