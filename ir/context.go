@@ -94,6 +94,19 @@ func (c *Context) opInfoLocked(name string) *OpInfo {
 	return info
 }
 
+// hasOpInfo reports whether an OpInfo was created for one of the names: whether an op of one of those kinds can
+// exist in the Context.
+func (c *Context) hasOpInfo(names ...string) bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	for _, name := range names {
+		if _, ok := c.infos[name]; ok {
+			return true
+		}
+	}
+	return false
+}
+
 // NumOpInfos returns the number of OpInfos created so far; IDs are below it.
 func (c *Context) NumOpInfos() int {
 	c.mu.Lock()
