@@ -51,20 +51,20 @@ type verifier struct {
 	kinds []opKind
 
 	body *Block
-	// fast checks long use lists from their records (tallies, recent: the tallies met last); failed holds the
-	// tallies that did not add up, for the second pass, which walks every list.
+	// fast checks long use lists from their records (tallies, recent: the tallies met last, by their value's
+	// address); failed holds the tallies that did not add up, for the second pass, which walks every list.
 	fast    bool
 	tallies map[*Value]*tally
-	recent  [4]*tally
+	recent  [16]*tally
 	failed  map[*Value]tally
 }
 
 // tally is what the verifier learned of a long use list from the operand records that read its value, in the
-// program's ops. The list is correct when the value was defined in the program, every record's neighbours in the
-// list read the same value, link back to it and are records of the program's ops (so the records form chains), one
-// record has no predecessor and is the value's first use, one has no successor, and the records number the value's
-// use count. (Besides the one chain from the first use, these checks would also accept rings of records linked to
-// each other and to nothing else, which no sequence of linking and unlinking uses makes.)
+// program's ops. The list is correct when the value was defined in the program, every record's successor in the
+// list reads the same value, links back to it and is a record of the program's ops (so the records form chains),
+// one record has no predecessor and is the value's first use, one has no successor, and the records number the
+// value's use count. (Besides the one chain from the first use, these checks would also accept rings of records
+// linked to each other and to nothing else, which no sequence of linking and unlinking uses makes.)
 type tally struct {
 	val          *Value
 	defined      bool
@@ -220,7 +220,10 @@ func (v *verifier) uses(val *Value) {
 	if n != int(val.nuses) {
 		v.report(Error, val.def(), "%s has %d uses in its list but counts %d", v.names().Name(val), n, val.nuses)
 	}
-	if t, ok := v.failed[val]; ok && len(v.diags) == reported {
+	if v.failed == nil || len(v.diags) != reported {
+		return
+	}
+	if t, ok := v.failed[val]; ok {
 		// The walk found nothing, the records did: a record of the program reading val outside its list, or a
 		// record in the list of an op that is not in the program.
 		v.report(Error, val.def(), "the use list of %s does not match the %d operand records of the program that read it", v.names().Name(val), t.records)
@@ -229,10 +232,9 @@ func (v *verifier) uses(val *Value) {
 
 // tallyOf returns the tally of val, making it on first sight.
 func (v *verifier) tallyOf(val *Value) *tally {
-	for _, t := range v.recent {
-		if t != nil && t.val == val {
-			return t
-		}
+	slot := &v.recent[uintptr(unsafe.Pointer(val))>>4%uintptr(len(v.recent))]
+	if t := *slot; t != nil && t.val == val {
+		return t
 	}
 	t := v.tallies[val]
 	if t == nil {
@@ -242,23 +244,21 @@ func (v *verifier) tallyOf(val *Value) *tally {
 		t = &tally{val: val}
 		v.tallies[val] = t
 	}
-	copy(v.recent[1:], v.recent[:])
-	v.recent[0] = t
+	*slot = t
 	return t
 }
 
 // tally counts u, an operand record of an op of the program reading val (which has a long use list), and checks its
-// links: its neighbours read val, link back to it and are records of ops of the program; a record without a
-// predecessor is val's first use. The neighbours are mostly records of the ops just before and after u's (as a
-// reader links them), so this reads memory nearly in order.
+// link to the next record: that one reads val, links back to u and is a record of an op of the program; a record
+// without a predecessor is val's first use. (Predecessors need no check of their own: a record whose predecessor
+// does not lead to it starts a second chain, which ends in a second record without a successor.) The next record
+// is mostly one of the op before u's (as a reader links them), so this reads memory nearly in order.
 func (v *verifier) tally(u *Use, val *Value) {
 	t := v.tallyOf(val)
 	t.records++
-	if p := u.prev; p == nil {
+	if u.prev == nil {
 		t.heads++
 		t.bad = t.bad || val.first != u
-	} else if p.value != val || p.next != u || !v.inProgram(p) {
-		t.bad = true
 	}
 	if n := u.next; n == nil {
 		t.tails++

@@ -232,6 +232,12 @@ func TestVerifyUseLists(t *testing.T) {
 			u.prev, u.next = nil, nil
 			x.nuses--
 		}, nil, []string{"error: %0 = x.src: the use list of %0 does not match the N operand records of the program that read it"}},
+		{"a wrong predecessor", func(x, other *Value, readers []*Op) {
+			middle(readers).prev = readers[0].OperandUse(0)
+		}, nil, []string{"error: %0 = x.src: the use list of %0 does not match the N operand records of the program that read it"}},
+		{"the first use with a predecessor", func(x, other *Value, readers []*Op) {
+			x.first.prev = middle(readers)
+		}, nil, []string{"error: %0 = x.src: the use list of %0 does not match the N operand records of the program that read it"}},
 		{"a broken back link", func(x, other *Value, readers []*Op) {
 			u := middle(readers)
 			u.next.prev = nil
