@@ -13,10 +13,13 @@ import (
 // A Context is safe for concurrent use: interning and registration take a lock. It holds no global state;
 // NewContext gives a fresh one.
 type Context struct {
-	mu       sync.RWMutex
-	types    map[string]Type
-	attrs    map[string]Attribute
-	strs     strTable // string attributes by value
+	mu    sync.RWMutex
+	types map[string]Type
+	attrs map[string]Attribute
+	// strs are the string attributes by value, under their own lock (strMu): readers intern a string per
+	// parameter, and a plain mutex costs less than the shared one's write lock.
+	strMu    sync.Mutex
+	strs     strTable
 	dialects map[string]*Dialect
 	schemas  map[string]*OpSchema
 	infos    map[string]*OpInfo
@@ -89,6 +92,19 @@ func (c *Context) opInfoLocked(name string) *OpInfo {
 	c.infos[name] = info
 	c.infoList = append(c.infoList, info)
 	return info
+}
+
+// hasOpInfo reports whether an OpInfo was created for one of the names: whether an op of one of those kinds can
+// exist in the Context.
+func (c *Context) hasOpInfo(names ...string) bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	for _, name := range names {
+		if _, ok := c.infos[name]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // NumOpInfos returns the number of OpInfos created so far; IDs are below it.

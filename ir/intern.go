@@ -34,16 +34,16 @@ func (c *Context) Double(v float64) *DoubleAttr {
 // String attributes are interned by value in a table of their own (strTable): programs have one per parameter
 // name, so the general table's quoted keys would cost a copy of every name, and a quoting per lookup.
 func (c *Context) Str(v string) *StrAttr {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.strMu.Lock()
+	defer c.strMu.Unlock()
 	return c.strs.intern(v, nil)
 }
 
 // StrBytes returns the string attribute of the bytes b, as Str(string(b)) does, copying b only if the string is
 // new: for readers, whose source holds the string.
 func (c *Context) StrBytes(b []byte) *StrAttr {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.strMu.Lock()
+	defer c.strMu.Unlock()
 	return c.strs.intern(unsafe.String(unsafe.SliceData(b), len(b)), b)
 }
 

@@ -22,10 +22,29 @@ func IsOutputOp(op *Op) bool {
 // HasOutputs reports whether p marks its outputs with output ops (IsOutputOp), at any depth. A program without
 // them — a GraphNet capture, a hand-written text program, a printed fragment — does not say which of its values
 // matter: its outputs are its sinks (IsSink).
+//
+// The answer costs no walk when the program's Context has never made an op of an output kind, and is found at
+// once when an output op ends the program (as Paddle's fetch ops do): the walk goes from the last op to the first.
+// A rewrite pipeline asks it several times, and a million-op program without outputs took a walk each time.
 func HasOutputs(p *Program) bool {
-	for op := range p.Walk() {
+	if p.Ctx != nil && !p.Ctx.hasOpInfo(FetchOpName, ShadowOutputOpName, SetParameterOpName) {
+		return false // the program's ops have their kinds from p.Ctx, which has none of these
+	}
+	return hasOutputs(p.Body())
+}
+
+// hasOutputs reports whether an output op is in b or nested in its ops, looking from b's last op back.
+func hasOutputs(b *Block) bool {
+	for op := b.last; op != nil; op = op.prev {
 		if IsOutputOp(op) {
 			return true
+		}
+		for _, r := range op.regionSlice() {
+			for _, nb := range r.blocks {
+				if hasOutputs(nb) {
+					return true
+				}
+			}
 		}
 	}
 	return false

@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -100,4 +101,55 @@ func TestHasOutputsNested(t *testing.T) {
 		Attrs: []NamedAttr{{Name: "output_name", Value: c.Str("y")}}})
 	assert.True(t, HasOutputs(p))
 	assert.Empty(t, SinkTensors(loop.Region(0).Block(0)), "the relu is read by the shadow_output")
+}
+
+// TestHasOutputs: an output op is found wherever it is (first, last, nested in a region), a program without one has
+// none also when its Context has made ops of the output kinds elsewhere, and a Context that never made one answers
+// without a walk.
+func TestHasOutputs(t *testing.T) {
+	tests := []struct {
+		name  string
+		build func(b *Builder, p *Program, x *Value)
+		want  bool
+	}{
+		{"none", func(b *Builder, p *Program, x *Value) {}, false},
+		{"fetch last", func(b *Builder, p *Program, x *Value) {
+			b.Create(OpSpec{Name: FetchOpName, Operands: []*Value{x}})
+		}, true},
+		{"shadow output first", func(b *Builder, p *Program, x *Value) {
+			b.SetInsertionPointToStart(p.Body())
+			b.Create(OpSpec{Name: ShadowOutputOpName})
+		}, true},
+		{"set_parameter in a region", func(b *Builder, p *Program, x *Value) {
+			w := b.Create(OpSpec{Name: "pd_op.while", Operands: []*Value{x}, Regions: 1})
+			b.SetInsertionPointToEnd(w.Region(0).AddBlock())
+			b.Create(OpSpec{Name: SetParameterOpName, Operands: []*Value{x}})
+			b.Create(OpSpec{Name: "cf.yield", Operands: []*Value{x}})
+		}, true},
+	}
+	for _, other := range []bool{false, true} {
+		for _, tt := range tests {
+			t.Run(fmt.Sprintf("%s/other program with outputs %v", tt.name, other), func(t *testing.T) {
+				c := NewContext()
+				f32 := c.Tensor(DenseTensor, []int64{2}, c.Scalar(DTypeFloat32))
+				if other {
+					q := NewProgram(c)
+					b := NewBuilder(c)
+					b.SetInsertionPointToEnd(q.Body())
+					y := b.Create(OpSpec{Name: "pd_op.data", Results: []Type{f32}}).Result(0)
+					b.Create(OpSpec{Name: FetchOpName, Operands: []*Value{y}})
+					b.Create(OpSpec{Name: ShadowOutputOpName, Operands: []*Value{y}})
+					b.Create(OpSpec{Name: SetParameterOpName, Operands: []*Value{y}})
+					require.True(t, HasOutputs(q))
+				}
+				p := NewProgram(c)
+				b := NewBuilder(c)
+				b.SetInsertionPointToEnd(p.Body())
+				x := b.Create(OpSpec{Name: "pd_op.data", Results: []Type{f32}}).Result(0)
+				b.Create(OpSpec{Name: "pd_op.relu", Operands: []*Value{x}, Results: []Type{f32}})
+				tt.build(b, p, x)
+				assert.Equal(t, tt.want, HasOutputs(p))
+			})
+		}
+	}
 }

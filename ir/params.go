@@ -8,10 +8,12 @@ func NewParams(ctx *Context, ops []*Op) map[string]*Variable {
 	params := make(map[string]*Variable, len(ops))
 	vars := make([]Variable, 0, len(ops))
 	add := func(v Variable) *Variable {
-		vars = append(vars, v) // never reallocates: one op adds at most one variable
+		vars = append(vars, v) // never reallocates: one op adds at most one variable (a later op's may be dropped)
 		return &vars[len(vars)-1]
 	}
-	for _, op := range ops {
+	// Last to first, so that the first op reading a name makes its entry, with one map assignment per op.
+	for i := len(ops) - 1; i >= 0; i-- {
+		op := ops[i]
 		if op.info.Name == SetParameterOpName || op.NumResults() == 0 {
 			continue
 		}
@@ -19,9 +21,7 @@ func NewParams(ctx *Context, ops []*Op) map[string]*Variable {
 		if !ok {
 			continue
 		}
-		if _, seen := params[name]; !seen {
-			params[name] = add(Variable{Name: name, Type: op.Result(0).Type()})
-		}
+		params[name] = add(Variable{Name: name, Type: op.Result(0).Type()})
 	}
 	for _, op := range ops {
 		if op.info.Name != SetParameterOpName {

@@ -3,6 +3,7 @@ package ir
 import (
 	"fmt"
 	"strings"
+	"unsafe"
 )
 
 // Verify checks that a program is well formed and returns what it found, errors and warnings, in program order:
@@ -17,12 +18,26 @@ import (
 //   - parameters read under one name have one type (a warning otherwise).
 //
 // Unregistered ops are checked for dominance and consistency only.
+//
+// A use list is checked by walking it when its value is defined, except a long one (more than longList uses: a
+// weight every block reads), whose records are scattered over the program: walking it would visit a million
+// records out of order. Such a list is checked from its records instead, as the ops reading the value come in
+// program order (see tally); if one fails, the program is verified again walking every list, so that the messages
+// are those of the walk, in program order.
 func Verify(p *Program) Diagnostics {
-	v := &verifier{prog: p}
-	v.block(p.Body())
+	v := &verifier{prog: p, body: p.Body(), fast: true}
+	v.block(v.body)
+	if failed := v.failedTallies(); failed != nil {
+		v = &verifier{prog: p, body: v.body, failed: failed}
+		v.block(v.body)
+	}
 	v.params()
 	return v.diags
 }
+
+// longList is the number of uses above which Verify checks a use list from its records (tally) rather than by
+// walking it.
+const longList = 32
 
 type verifier struct {
 	prog     *Program
@@ -34,6 +49,28 @@ type verifier struct {
 	mistyped map[string]bool
 	// kinds classifies op kinds by OpInfo.ID (kindOf), so that each op costs an index rather than name comparisons.
 	kinds []opKind
+
+	body *Block
+	// fast checks long use lists from their records (tallies, recent: the tallies met last, by their value's
+	// address); failed holds the tallies that did not add up, for the second pass, which walks every list.
+	fast    bool
+	tallies map[*Value]*tally
+	recent  [16]*tally
+	failed  map[*Value]tally
+}
+
+// tally is what the verifier learned of a long use list from the operand records that read its value, in the
+// program's ops. The list is correct when the value was defined in the program, every record's successor in the
+// list reads the same value, links back to it and is a record of the program's ops (so the records form chains),
+// one record has no predecessor and is the value's first use, one has no successor, and the records number the
+// value's use count. (Besides the one chain from the first use, these checks would also accept rings of records
+// linked to each other and to nothing else, which no sequence of linking and unlinking uses makes.)
+type tally struct {
+	val          *Value
+	defined      bool
+	bad          bool
+	records      int32
+	heads, tails int32
 }
 
 // opKind is what the verifier checks of an op kind besides its schema: whether it is a terminator, a parameter
@@ -117,6 +154,9 @@ func (v *verifier) op(op *Op) {
 		if val == nil {
 			continue
 		}
+		if v.fast && val.nuses > longList {
+			v.tally(u, val)
+		}
 		// Nearly every operand is a result of an earlier op of the same block.
 		if d := val.def(); d != nil && d.block == op.block && d != op && !d.isErased() && op.block.orderValid {
 			if d.order < op.order {
@@ -156,9 +196,14 @@ func (v *verifier) op(op *Op) {
 	}
 }
 
-// uses checks the use list of val: every use points back at val from an op that reads it in that slot.
+// uses checks the use list of val: every use points back at val from an op that reads it in that slot. A long
+// list is left to its records (tally) on the first pass.
 func (v *verifier) uses(val *Value) {
-	n := 0
+	if v.fast && val.nuses > longList {
+		v.tallyOf(val).defined = true
+		return
+	}
+	n, reported := 0, len(v.diags)
 	for u := val.first; u != nil; u = u.next {
 		n++
 		if u.value != val {
@@ -175,6 +220,91 @@ func (v *verifier) uses(val *Value) {
 	if n != int(val.nuses) {
 		v.report(Error, val.def(), "%s has %d uses in its list but counts %d", v.names().Name(val), n, val.nuses)
 	}
+	if v.failed == nil || len(v.diags) != reported {
+		return
+	}
+	if t, ok := v.failed[val]; ok {
+		// The walk found nothing, the records did: a record of the program reading val outside its list, or a
+		// record in the list of an op that is not in the program.
+		v.report(Error, val.def(), "the use list of %s does not match the %d operand records of the program that read it", v.names().Name(val), t.records)
+	}
+}
+
+// tallyOf returns the tally of val, making it on first sight.
+func (v *verifier) tallyOf(val *Value) *tally {
+	slot := &v.recent[uintptr(unsafe.Pointer(val))>>4%uintptr(len(v.recent))]
+	if t := *slot; t != nil && t.val == val {
+		return t
+	}
+	t := v.tallies[val]
+	if t == nil {
+		if v.tallies == nil {
+			v.tallies = map[*Value]*tally{}
+		}
+		t = &tally{val: val}
+		v.tallies[val] = t
+	}
+	*slot = t
+	return t
+}
+
+// tally counts u, an operand record of an op of the program reading val (which has a long use list), and checks its
+// link to the next record: that one reads val, links back to u and is a record of an op of the program; a record
+// without a predecessor is val's first use. (Predecessors need no check of their own: a record whose predecessor
+// does not lead to it starts a second chain, which ends in a second record without a successor.) The next record
+// is mostly one of the op before u's (as a reader links them), so this reads memory nearly in order.
+func (v *verifier) tally(u *Use, val *Value) {
+	t := v.tallyOf(val)
+	t.records++
+	if u.prev == nil {
+		t.heads++
+		t.bad = t.bad || val.first != u
+	}
+	if n := u.next; n == nil {
+		t.tails++
+	} else if n.value != val || n.prev != u || !v.inProgram(n) {
+		t.bad = true
+	}
+}
+
+// inProgram reports whether u is an operand record of an op of the program: one of its owner's records, and the
+// owner not erased and in a block of the program.
+func (v *verifier) inProgram(u *Use) bool {
+	o := u.owner
+	if o == nil || o.isErased() {
+		return false
+	}
+	off := uintptr(unsafe.Pointer(u)) - uintptr(unsafe.Pointer(o.uses))
+	if size := unsafe.Sizeof(Use{}); off >= uintptr(o.nOperands)*size || off%size != 0 {
+		return false
+	}
+	for b := o.block; b != nil; {
+		if b == v.body {
+			return true
+		}
+		if b.region == nil || b.region.op == nil || b.region.op.isErased() {
+			return false
+		}
+		b = b.region.op.block
+	}
+	return false
+}
+
+// failedTallies returns the tallies of values defined in the program whose use lists did not check out, or nil.
+func (v *verifier) failedTallies() map[*Value]tally {
+	var failed map[*Value]tally
+	for val, t := range v.tallies {
+		if !t.defined {
+			continue // not a value of the program: its readers are reported
+		}
+		if t.bad || t.records != val.nuses || t.heads != 1 || t.tails != 1 {
+			if failed == nil {
+				failed = map[*Value]tally{}
+			}
+			failed[val] = *t
+		}
+	}
+	return failed
 }
 
 func (v *verifier) whyNotVisible(val *Value, op *Op) string {

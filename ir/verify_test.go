@@ -1,6 +1,8 @@
 package ir
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -195,4 +197,78 @@ func TestVerifyPositions(t *testing.T) {
 	assert.Equal(t, "model.pir:2:5: error: %0 = t.relu: operand 0 (%1) is used before its definition", ds[0].String())
 	assert.Error(t, ds.Err())
 	assert.Len(t, ds.Warnings(), 0)
+}
+
+// TestVerifyUseLists: corrupt use lists are reported with the same messages whether the list is short (walked when
+// its value is defined) or long (checked from its records, then walked on a second pass); a record reading a value
+// outside its list is found in a long list.
+func TestVerifyUseLists(t *testing.T) {
+	// middle returns the use record of the reader of x in the middle of the program.
+	middle := func(readers []*Op) *Use { return readers[len(readers)/2].OperandUse(0) }
+	tests := []struct {
+		name    string
+		corrupt func(x *Value, other *Value, readers []*Op)
+		// want are the messages for a short list and a long one (nil: as for the short one).
+		want, wantLong []string
+	}{
+		{"intact", func(*Value, *Value, []*Op) {}, nil, nil},
+		{"a record of another value in the list", func(x, other *Value, readers []*Op) {
+			middle(readers).value = other
+		}, []string{"error: %0 = x.src: use list of %0 holds a use of another value"}, nil},
+		{"a record of an erased op in the list", func(x, other *Value, readers []*Op) {
+			op := middle(readers).owner
+			op.block.unlink(op)
+			op.nAttrs |= erasedBit
+		}, []string{"error: %0 = x.src: %0 is used by an erased t.relu"}, nil},
+		{"use count too high", func(x, other *Value, readers []*Op) {
+			x.nuses++
+		}, []string{"error: %0 = x.src: %0 has N uses in its list but counts N+1"}, nil},
+		{"use count too low", func(x, other *Value, readers []*Op) {
+			x.nuses--
+		}, []string{"error: %0 = x.src: %0 has N uses in its list but counts N-1"}, nil},
+		{"a record reading the value outside its list", func(x, other *Value, readers []*Op) {
+			u := middle(readers)
+			u.prev.next, u.next.prev = u.next, u.prev
+			u.prev, u.next = nil, nil
+			x.nuses--
+		}, nil, []string{"error: %0 = x.src: the use list of %0 does not match the N operand records of the program that read it"}},
+		{"a wrong predecessor", func(x, other *Value, readers []*Op) {
+			middle(readers).prev = readers[0].OperandUse(0)
+		}, nil, []string{"error: %0 = x.src: the use list of %0 does not match the N operand records of the program that read it"}},
+		{"the first use with a predecessor", func(x, other *Value, readers []*Op) {
+			x.first.prev = middle(readers)
+		}, nil, []string{"error: %0 = x.src: the use list of %0 does not match the N operand records of the program that read it"}},
+		{"a broken back link", func(x, other *Value, readers []*Op) {
+			u := middle(readers)
+			u.next.prev = nil
+		}, nil, []string{"error: %0 = x.src: the use list of %0 does not match the N operand records of the program that read it"}},
+	}
+	for _, n := range []int{3, longList + 8} {
+		for _, tt := range tests {
+			t.Run(fmt.Sprintf("%s/%d uses", tt.name, n), func(t *testing.T) {
+				f := newFixture(t)
+				x := f.op("x.src")
+				other := f.op("x.src")
+				var readers []*Op
+				for range n {
+					readers = append(readers, f.op("t.relu", x.Result(0)))
+				}
+				tt.corrupt(x.Result(0), other.Result(0), readers)
+				want := tt.want
+				if n > longList && tt.wantLong != nil {
+					want = tt.wantLong
+				}
+				r := strings.NewReplacer("N+1", fmt.Sprint(n+1), "N-1", fmt.Sprint(n-1), "N", fmt.Sprint(n))
+				var wantN []string
+				for _, w := range want {
+					wantN = append(wantN, r.Replace(w))
+				}
+				var got []string
+				for _, d := range Verify(f.p) {
+					got = append(got, d.String())
+				}
+				assert.Equal(t, wantN, got)
+			})
+		}
+	}
 }

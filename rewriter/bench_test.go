@@ -119,3 +119,35 @@ func BenchmarkWorkload(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkVerifyWorkload runs ir.Verify on gen.py's workload as drrc apply does: on the program as read
+// ("input") and after the rule pass ("output"), whose four batch-norm parameters each have a use per block.
+func BenchmarkVerifyWorkload(b *testing.B) {
+	for _, n := range []int{1000, 100000} {
+		in := loadBenchInput(b, n)
+		for _, stage := range []string{"input", "output"} {
+			b.Run(fmt.Sprintf("N=%d/%s", n, stage), func(b *testing.B) {
+				ctx := ir.NewContext()
+				p, _, err := pirtext.Parse(ctx, "w.pir", in.src, pirtext.ReadOptions{})
+				require.NoError(b, err)
+				if stage == "output" {
+					set, diags := drr.Load(ctx, drr.LoadOptions{CheckOptions: drr.CheckOptions{Unregistered: true}}, benchRules)
+					require.False(b, diags.HasErrors(), "%v", diags)
+					_, err := NewRulePass("rules", set).Run(p, &Env{})
+					require.NoError(b, err)
+					checkCounts(b, p, in.expect)
+				}
+				require.Empty(b, ir.Verify(p))
+				ops := p.NumOps()
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					if ds := ir.Verify(p); len(ds) > 0 {
+						b.Fatal(ds)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*ops), "ns/op-ir")
+			})
+		}
+	}
+}

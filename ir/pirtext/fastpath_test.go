@@ -227,3 +227,27 @@ func TestDigits(t *testing.T) {
 		require.Equal(t, d, d2, "the number ends where the buffer does")
 	}
 }
+
+// TestCommonPrefix: commonPrefix is the length of the longest common prefix, wherever the first difference falls
+// among the eight-byte words and the tail.
+func TestCommonPrefix(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0},
+		{"", "abc", 0},
+		{"abc", "abc", 3},
+		{"abc", "abd", 2},
+		{"xbc", "abc", 0},
+		{"abcdefgh", "abcdefgh", 8},
+		{"abcdefgh", "abcdefgx", 7},
+		{"abcdefghij", "abcdefghik", 9},
+		{"abcdefghijklmnopq", "abcdefghijklmnopq!", 17},
+		{"{parameter_name:\"conv1.w_0\"}", "{parameter_name:\"conv12.w_0\"}", 22},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, commonPrefix([]byte(tt.a), []byte(tt.b)), "%q %q", tt.a, tt.b)
+		assert.Equal(t, tt.want, commonPrefix([]byte(tt.b), []byte(tt.a)), "%q %q", tt.b, tt.a)
+	}
+}

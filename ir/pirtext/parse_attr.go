@@ -2,8 +2,10 @@ package pirtext
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"strconv"
 
 	"github.com/pirdrr/drr/ir"
@@ -148,10 +150,7 @@ func (p *parser) attrVariant(e *opEntry) ([]ir.NamedAttr, bool) {
 		return nil, false
 	}
 	src, last := p.src[p.pos:], e.lastText
-	m := 0
-	for m < len(src) && m < len(last) && src[m] == last[m] {
-		m++
-	}
+	m := commonPrefix(src, last)
 	for _, sp := range e.last.strs {
 		open, close := int(sp.open), int(sp.close)
 		if m <= open {
@@ -790,4 +789,19 @@ func ParseAttribute(ctx *ir.Context, s string) (a ir.Attribute, err error) {
 		p.fail("unexpected %s after the attribute", p.describe())
 	}
 	return a, nil
+}
+
+// commonPrefix returns the length of the longest common prefix of a and b, comparing eight bytes at a time.
+func commonPrefix(a, b []byte) int {
+	n := min(len(a), len(b))
+	i := 0
+	for ; n-i >= 8; i += 8 {
+		if x := binary.LittleEndian.Uint64(a[i:]) ^ binary.LittleEndian.Uint64(b[i:]); x != 0 {
+			return i + bits.TrailingZeros64(x)/8
+		}
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
 }
