@@ -48,6 +48,9 @@ func (x *exec) reset(p *program) {
 		x.swap = grow(x.swap, len(pat.Ops))
 	}
 	x.p = p
+	if p.hasAlts {
+		clear(x.ops) // the ops of a branch not taken stay nil
+	}
 	clear(x.holeSet)
 	clear(x.swap)
 	x.trail = x.trail[:0]
@@ -283,6 +286,17 @@ func (x *exec) run(p *program, root *ir.Op) bool {
 		case CheckWhere:
 			v, err := rule.Eval(in.Expr, x)
 			ok = err == nil && v == true
+		case ChooseAlt:
+			x.stack = append(x.stack, frame{pc: pc, n: len(in.Targets), trail: len(x.trail)})
+			for _, k := range in.Reset {
+				x.ops[k] = nil
+			}
+			pc = in.Targets[0]
+			continue
+		case BindAlias:
+			x.vals[in.Value] = x.vals[in.Other]
+		case CheckAlias:
+			ok = x.vals[in.Value] == x.vals[in.Other]
 		case Success:
 			return true
 		}
@@ -303,17 +317,24 @@ func (x *exec) run(p *program, root *ir.Op) bool {
 			f.alt++
 			if f.alt < f.n {
 				c := &code[f.pc]
-				if c.Code == ChooseSwap {
+				pc = f.pc + 1
+				switch c.Code {
+				case ChooseSwap:
 					x.swap[c.Op] = true
-				} else {
+				case ChooseAlt:
+					for _, k := range c.Reset {
+						x.ops[k] = nil
+					}
+					pc = c.Targets[f.alt]
+				default:
 					x.ops[c.Op] = x.users[f.start+f.alt]
 				}
-				pc = f.pc + 1
 				break
 			}
-			if c := &code[f.pc]; c.Code == ChooseSwap {
+			switch c := &code[f.pc]; c.Code {
+			case ChooseSwap:
 				x.swap[c.Op] = false
-			} else {
+			case ChooseUser:
 				x.users = x.users[:f.start]
 			}
 			x.stack = x.stack[:len(x.stack)-1]
