@@ -107,6 +107,26 @@ func (b *builder) operands(gs []*gOperand) []Operand {
 }
 
 func (b *builder) operand(g *gOperand) Operand {
+	first := b.operand1(g)
+	if len(g.Alts) == 0 {
+		return first
+	}
+	alt := &AltOperand{Alts: []Operand{first}}
+	for _, n := range g.Alts {
+		// `a | b | c` nests to the right in the grammar; the alternatives are one flat list.
+		switch o := b.operand(n.Operand).(type) {
+		case *AltOperand:
+			alt.Alts = append(alt.Alts, o.Alts...)
+		default:
+			alt.Alts = append(alt.Alts, o)
+		}
+	}
+	alt.Span = first.span().to(alt.Alts[len(alt.Alts)-1].span())
+	return alt
+}
+
+// operand1 builds an operand without its alternatives.
+func (b *builder) operand1(g *gOperand) Operand {
 	switch {
 	case g.Value != nil:
 		sp := b.tokSpan(*g.Value.t)

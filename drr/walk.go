@@ -174,6 +174,10 @@ func children(n Node) []Node {
 		for _, o := range n.Operands {
 			add(o)
 		}
+	case *AltOperand:
+		for _, o := range n.Alts {
+			add(o)
+		}
 	case *AttrMap:
 		for _, e := range n.Entries {
 			add(e)

@@ -288,9 +288,7 @@ func (x *exec) run(p *program, root *ir.Op) bool {
 			ok = err == nil && v == true
 		case ChooseAlt:
 			x.stack = append(x.stack, frame{pc: pc, n: len(in.Targets), trail: len(x.trail)})
-			for _, k := range in.Reset {
-				x.ops[k] = nil
-			}
+			x.unbind(&in.Instr)
 			pc = in.Targets[0]
 			continue
 		case BindAlias:
@@ -322,9 +320,7 @@ func (x *exec) run(p *program, root *ir.Op) bool {
 				case ChooseSwap:
 					x.swap[c.Op] = true
 				case ChooseAlt:
-					for _, k := range c.Reset {
-						x.ops[k] = nil
-					}
+					x.unbind(&c.Instr)
 					pc = c.Targets[f.alt]
 				default:
 					x.ops[c.Op] = x.users[f.start+f.alt]
@@ -339,6 +335,16 @@ func (x *exec) run(p *program, root *ir.Op) bool {
 			}
 			x.stack = x.stack[:len(x.stack)-1]
 		}
+	}
+}
+
+// unbind clears the ops and values a ChooseAlt's branches bind, before each branch.
+func (x *exec) unbind(in *Instr) {
+	for _, k := range in.Reset {
+		x.ops[k] = nil
+	}
+	for _, h := range in.ResetVals {
+		x.vals[h], x.lists[h] = nil, nil
 	}
 }
 

@@ -253,6 +253,9 @@ func (e *explainer) chooseAlt(in *Instr) bool {
 		for _, k := range in.Reset {
 			e.ops[k] = nil
 		}
+		for _, h := range in.ResetVals {
+			e.vals[h], e.lists[h] = nil, nil
+		}
 		what := e.hv(a.Branches[b].Value)
 		if d := e.p.Values[a.Branches[b].Value].Def; d >= 0 && slices.Contains(a.Branches[b].Ops, d) {
 			what = e.p.Ops[d].Name

@@ -124,9 +124,10 @@ type Instr struct {
 	// Alt is the alternatives (an index in Pattern.Alts) of ChooseAlt, BindAlias and CheckAlias; Other the value
 	// hole BindAlias reads and CheckAlias compares with.
 	Alt, Other int
-	// Targets are the instruction indices where ChooseAlt's branches start (each runs to its own Success), Reset
-	// the pattern ops not bound before it, which entering a branch unbinds (a branch binds ops the others do not).
-	Targets, Reset []int
+	// Targets are the instruction indices where ChooseAlt's branches start (each runs to its own Success); Reset
+	// and ResetVals the pattern ops and value holes not bound before it, which entering a branch unbinds (a branch
+	// binds ops and values the others do not, which a match leaves nil).
+	Targets, Reset, ResetVals []int
 }
 
 // Cmp is the comparison of a CheckUses instruction.
@@ -455,14 +456,19 @@ func (pl *planner) alternatives(k, j int, o rule.OperandPattern) error {
 		return fmt.Errorf("%s %s is bound before its alternatives", a.Pos, rule.ValueName(p, o.Value))
 	}
 	pl.operand(CheckOperand, BindOperand, k, j, o.Value)
-	var reset []int
+	var reset, resetVals []int
 	for d, b := range pl.boundOp {
 		if !b {
 			reset = append(reset, d)
 		}
 	}
+	for h, b := range pl.boundVal {
+		if !b {
+			resetVals = append(resetVals, h)
+		}
+	}
 	at := len(*pl.code)
-	pl.emit(Instr{Code: ChooseAlt, Op: k, Index: j, Value: o.Value, Alt: o.Alt, Reset: reset})
+	pl.emit(Instr{Code: ChooseAlt, Op: k, Index: j, Value: o.Value, Alt: o.Alt, Reset: reset, ResetVals: resetVals})
 	targets := make([]int, len(a.Branches))
 	for b, br := range a.Branches {
 		targets[b] = len(*pl.code)

@@ -172,6 +172,22 @@ func (p *Pattern) AltOf(k int) (group, branch int) {
 	return group, branch
 }
 
+// Reads returns the value holes operand pattern o reads: its value or list, and for alternatives their value and
+// the value of each branch (nil for `_` and `null`).
+func (p *Pattern) Reads(o OperandPattern) []int {
+	switch o.Kind {
+	case OperandValue, OperandList:
+		return []int{o.Value}
+	case OperandAlt:
+		out := []int{o.Value}
+		for _, br := range p.Alts[o.Alt].Branches {
+			out = append(out, br.Value)
+		}
+		return out
+	}
+	return nil
+}
+
 // InAlt reports whether pattern op k belongs to a branch of an alternative (and so may be unbound in a match).
 func (p *Pattern) InAlt(k int) bool {
 	g, _ := p.AltOf(k)
