@@ -388,10 +388,13 @@ type EitherOperand struct {
 }
 
 // AltOperand is `a | b | …`: the operand is one of the alternatives, a value
-// or an op pattern each, tried in order (language.md, alternatives).
+// or an op pattern each, tried in order (language.md, alternatives). An
+// optional op `op(x, …)?` is the alternatives `op(x, …) | x`: Optional is
+// set, and Alts[1] is the op's first operand.
 type AltOperand struct {
 	Span
-	Alts []Operand
+	Alts     []Operand
+	Optional bool
 }
 
 func (*ValueOperand) operandNode()    {}

@@ -76,8 +76,8 @@ type gOpID struct {
 }
 
 // gOperand is one operand pattern: `%x`, `%x...`, `%x: type`, `_`, `null`,
-// `[operands]`, `either(operands)` or a nested op, possibly followed by
-// alternatives: `| operand`.
+// `[operands]`, `either(operands)` or a nested op (`op(…)?` makes it
+// optional), possibly followed by alternatives: `| operand`.
 type gOperand struct {
 	Start   operandStart   `parser:"@@"`
 	Value   *valueTok      `parser:"( @@"`
@@ -89,6 +89,7 @@ type gOperand struct {
 	Combine *gCombine      `parser:"| @@"`
 	Either  *gEither       `parser:"| @@"`
 	Op      *gNestedOp     `parser:"| @@ )"`
+	Opt     *optMark       `parser:"@@?"`
 	Alts    []*gAltNext    `parser:"@@*"`
 }
 

@@ -175,7 +175,10 @@ func children(n Node) []Node {
 			add(o)
 		}
 	case *AltOperand:
-		for _, o := range n.Alts {
+		for i, o := range n.Alts {
+			if i == 1 && n.Optional {
+				break // the optional op's first operand, visited in the op
+			}
 			add(o)
 		}
 	case *AttrMap:
