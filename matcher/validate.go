@@ -127,7 +127,7 @@ func validate(r *rule.Rule) error {
 			}
 			bound[i] = true
 		}
-		if !bound[i] {
+		if !bound[i] && !v.Unbound {
 			return fmt.Errorf("%s: not bound by the pattern", what)
 		}
 		if t := v.Type; t != nil {

@@ -58,6 +58,9 @@ type Rule struct {
 	NewValues []*NewValue
 	// Actions are the rewrite steps in order.
 	Actions []Action
+	// Path is set on the rules Paths makes: per group of the original rule's alternatives, the branch the path
+	// takes (-1: a group it does not reach). Nil for a rule as checked.
+	Path []int
 }
 
 // ID returns the rule's name, with its family member if it has one: conv_bn or deinplace[pd_op.relu_].
@@ -237,7 +240,10 @@ type ValueHole struct {
 	// Shared marks an internal value the rule allows to have uses outside the match (the rule states its own use
 	// constraint on it); otherwise every use of an internal value must be by a matched op.
 	Shared bool
-	Pos    Pos
+	// Unbound marks, in a path of a rule with alternatives (Paths), a value only branches the path does not take
+	// mention: nothing binds it, and the where clause and the rewrite do not use it.
+	Unbound bool
+	Pos     Pos
 }
 
 // HoleKind is the kind of thing a $hole binds.
