@@ -2,7 +2,7 @@ package drr
 
 import "github.com/pirdrr/drr/drr/rule"
 
-// Alternatives in patterns (`a | b`, language.md §3.7): the checker's part.
+// Alternatives in patterns (`a | b`, language.md §4.8): the checker's part.
 
 // alternatives translates the alternatives of an operand into a rule.AltGroup (appended to the pattern's Alts; the
 // caller sets the op and operand that read it) and returns the value hole the operand binds. Each alternative is a
@@ -61,7 +61,7 @@ func operandKind(o Operand) string {
 }
 
 // partials computes the value holes, $holes and pattern ops that alternatives leave unbound on some path of the
-// match: bound only in some branches. The where clause and the rewrite may not use them (language.md §3.7).
+// match: bound only in some branches. The where clause and the rewrite may not use them (language.md §4.8).
 func (rc *ruleChecker) partials() {
 	p := rc.p
 	rc.partialVal, rc.partialHole, rc.partialOp = nil, nil, nil

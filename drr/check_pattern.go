@@ -123,7 +123,10 @@ func (rc *ruleChecker) check() *rule.Rule {
 		}
 		rc.r.Benefit = n
 	} else {
-		rc.r.Benefit = len(rc.p.Ops)
+		// The ops a match binds: with alternatives, those of the largest path.
+		for _, pr := range rule.Paths(rc.r) {
+			rc.r.Benefit = max(rc.r.Benefit, len(pr.Pattern.Ops))
+		}
 	}
 	if !hasErrors(rc.diags) {
 		rc.lint()
