@@ -391,6 +391,8 @@ func (x *exec) fill(m *rule.Match) {
 		for i, isList := range p.isList {
 			switch l := x.lists[i]; {
 			case !isList:
+			case l == nil: // a list of an alternative not taken
+				m.Values[i] = nil
 			case len(l) == 0:
 				m.Values[i], m.Lists[i] = nil, emptyList
 			default:

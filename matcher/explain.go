@@ -512,7 +512,7 @@ func (e *explainer) succeed() {
 	m := &rule.Match{Rule: e.r, Ops: slices.Clone(e.ops), Values: slices.Clone(e.vals),
 		Lists: make([][]*ir.Value, len(e.vals)), Holes: make([]any, len(e.holes))}
 	for h, v := range e.p.Values {
-		if v.List {
+		if v.List && e.lists[h] != nil { // nil: a list of an alternative not taken
 			m.Values[h], m.Lists[h] = nil, slices.Clone(e.lists[h])
 			if len(m.Lists[h]) == 0 {
 				m.Lists[h] = emptyList
