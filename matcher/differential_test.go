@@ -815,7 +815,7 @@ func (st *diffStats) countFeatures(m *rule.Match) {
 			}
 			for j, user := range p.Ops {
 				for i, o := range user.Operands {
-					if o.Kind == rule.OperandValue && o.Value == r.Value && i < m.Ops[j].NumOperands() {
+					if o.Kind == rule.OperandValue && o.Value == r.Value && m.Ops[j] != nil && i < m.Ops[j].NumOperands() {
 						if w := m.Ops[j].Operand(i); w != m.Values[r.Value] && (i > 1 || w != m.Ops[j].Operand(1-i)) {
 							add("constants: equal ops")
 						}
