@@ -104,6 +104,10 @@ func (rc *ruleChecker) check() *rule.Rule {
 
 	rc.pattern(a.Match)
 	rc.shareConstants()
+	if n := rule.PathCount(rc.p); n > rule.MaxPaths {
+		rc.errorf(a.Match.Pos(), "the alternatives of this pattern make more than %d ways to match it (each is planned apart): split the rule", rule.MaxPaths)
+		return rc.r
+	}
 	rc.partials()
 	if hasErrors(rc.diags) {
 		// The where clause and the rewrite refer to the pattern; checking them against a broken one only adds noise.

@@ -41,6 +41,32 @@ func Paths(r *Rule) []*Rule {
 	return out
 }
 
+// MaxPaths bounds the ways through a rule's alternatives (PathCount): the matcher's plan holds the rest of the
+// pattern once per branch, so it grows with their product.
+const MaxPaths = 64
+
+// PathCount returns the number of ways through p's alternatives (Paths' length) without building them, or
+// MaxPaths+1 if there are more than MaxPaths.
+func PathCount(p *Pattern) int {
+	// ways(ctx) is the number of ways through the groups read by ops of context ctx (op in no alternative: -1,-1).
+	var ways func(g, b int) int
+	ways = func(g, b int) int {
+		n := 1
+		for g2, a := range p.Alts {
+			if pg, pb := p.AltOf(a.Op); pg != g || pb != b {
+				continue
+			}
+			sum := 0
+			for b2 := range a.Branches {
+				sum += ways(g2, b2)
+			}
+			n = min(n*sum, MaxPaths+1)
+		}
+		return n
+	}
+	return ways(-1, -1)
+}
+
 // reached reports whether pattern op k is on the path the choices make so far: every branch it belongs to is
 // chosen (an op in a group not chosen yet is not reached yet).
 func reached(p *Pattern, choice []int, k int) bool {
