@@ -95,6 +95,11 @@ func TestAlternativesErrors(t *testing.T) {
 		prev = "%s" + string(rune('0'+i))
 	}
 	many.WriteString("  }\n  rewrite { replace %s6 with %x }\n}\n")
+	// Optional ops nested in one another's first operand: each level matches the rest twice.
+	deep := "%x"
+	for range 40 {
+		deep = "pd_op.relu(pd_op.abs(" + deep + ")?)"
+	}
 	tests := []struct{ name, src, want string }{
 		{"value of one alternative", `
 rule r {
@@ -118,6 +123,13 @@ rule r {
   rewrite { replace %y with %x }
 }`, "t.drr:3:32: error: an alternative is a value like %x or an op pattern, not '_'"},
 		{"too many ways", many.String(), "t.drr:2:3: error: the alternatives of this pattern make more than 64 ways"},
+		{"optional ops doubling", "rule r {\n  match {\n    %y = pd_op.abs(" + deep + ")\n  }\n  rewrite { replace %y with %x }\n}\n",
+			"t.drr:2:3: error: the alternatives of this pattern make more than 64 ways"},
+		{"optional of alternatives", `
+rule r {
+  match { %y = pd_op.relu(pd_op.abs(pd_op.cast(%x)?)?) }
+  rewrite { replace %y with %x }
+}`, "t.drr:3:27: error: the first operand of optional pd_op.abs has alternatives itself"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -116,6 +116,8 @@ func (b *builder) operand(g *gOperand) Operand {
 			b.fail(sp, "only an op pattern can be optional ('?'); write alternatives with '|'")
 		case len(op.Operands) == 0:
 			b.fail(sp, "optional %s has no operand to stand for it when it is absent", displayName(op.Name))
+		case isAlt(op.Operands[0]):
+			b.fail(sp, "the first operand of optional %s has alternatives itself: write the forms as alternatives", displayName(op.Name))
 		default:
 			first = &AltOperand{Span: sp, Alts: []Operand{op, op.Operands[0]}, Optional: true}
 		}
@@ -141,6 +143,12 @@ func (b *builder) operand(g *gOperand) Operand {
 	}
 	alt.Span = first.span().to(alt.Alts[len(alt.Alts)-1].span())
 	return alt
+}
+
+// isAlt reports whether o is alternatives (or an optional op).
+func isAlt(o Operand) bool {
+	_, ok := o.(*AltOperand)
+	return ok
 }
 
 // operand1 builds an operand without its alternatives.

@@ -8,6 +8,12 @@ import "github.com/pirdrr/drr/drr/rule"
 // caller sets the op and operand that read it) and returns the value hole the operand binds. Each alternative is a
 // value (%d: the operand is that value) or an op pattern (the operand is its first result).
 func (rc *ruleChecker) alternatives(o *AltOperand, operand int) (int, bool) {
+	if len(rc.p.Ops) > maxAltOps {
+		// An optional op's first operand is matched twice (in the op, and standing for it); nested optional ops
+		// double the pattern at each level.
+		rc.errorf(o.Pos(), "the pattern has more than %d op patterns once its optional ops are written out", maxAltOps)
+		return -1, false
+	}
 	v := rc.anonValue(o.Pos())
 	rc.operandOf[v] = true
 	g := &rule.AltGroup{Value: v, Operand: operand, Pos: o.span().rulePos()}
@@ -42,6 +48,10 @@ func (rc *ruleChecker) alternatives(o *AltOperand, operand int) (int, bool) {
 	rc.p.Alts = append(rc.p.Alts, g)
 	return v, true
 }
+
+// maxAltOps bounds the op patterns of a pattern with alternatives (optional ops nested in one another's first
+// operands double it at each level).
+const maxAltOps = 256
 
 // operandKind names an operand pattern's kind for messages.
 func operandKind(o Operand) string {

@@ -48,12 +48,19 @@ const MaxPaths = 64
 // PathCount returns the number of ways through p's alternatives (Paths' length) without building them, or
 // MaxPaths+1 if there are more than MaxPaths.
 func PathCount(p *Pattern) int {
-	// ways(ctx) is the number of ways through the groups read by ops of context ctx (op in no alternative: -1,-1).
+	// in[g] is the innermost (group, branch) of the op that reads group g ({-1, -1}: in no alternative).
+	in := make([][2]int, len(p.Alts))
+	for g, a := range p.Alts {
+		pg, pb := p.AltOf(a.Op)
+		in[g] = [2]int{pg, pb}
+	}
+	// ways(g, b) is the number of ways through the groups read by ops of branch b of group g (-1, -1: the ops in no
+	// alternative).
 	var ways func(g, b int) int
 	ways = func(g, b int) int {
 		n := 1
 		for g2, a := range p.Alts {
-			if pg, pb := p.AltOf(a.Op); pg != g || pb != b {
+			if in[g2] != [2]int{g, b} {
 				continue
 			}
 			sum := 0
