@@ -1,6 +1,9 @@
 package rule
 
-import "strconv"
+import (
+	"slices"
+	"strconv"
+)
 
 // Paths returns, for a rule with alternatives (Pattern.Alts), one rule per way through them: each chooses one
 // branch of every group it reaches (a group inside a branch not chosen is not reached), in order — the first
@@ -149,10 +152,7 @@ func path(r *Rule, choice []int) *Rule {
 	}
 	out := *r
 	out.Pattern = q
-	out.Path = make([]int, 0, len(choice))
-	for _, b := range choice {
-		out.Path = append(out.Path, b)
-	}
+	out.Path = slices.Clone(choice)
 	out.Actions = make([]Action, len(r.Actions))
 	for i, a := range r.Actions {
 		if e, ok := a.(*Erase); ok {
