@@ -343,8 +343,8 @@ type OpPattern struct {
 }
 
 // Operand is an operand pattern: *ValueOperand, *VariadicOperand,
-// *WildcardOperand, *NullOperand, *CombineOperand, *EitherOperand or a nested
-// *OpPattern.
+// *WildcardOperand, *NullOperand, *CombineOperand, *EitherOperand, *AltOperand
+// or a nested *OpPattern.
 type Operand interface {
 	Node
 	operandNode()
@@ -387,12 +387,23 @@ type EitherOperand struct {
 	Operands []Operand
 }
 
+// AltOperand is `a | b | …`: the operand is one of the alternatives, a value
+// or an op pattern each, tried in order (language.md, alternatives). An
+// optional op `op(x, …)?` is the alternatives `op(x, …) | x`: Optional is
+// set, and Alts[1] is the op's first operand.
+type AltOperand struct {
+	Span
+	Alts     []Operand
+	Optional bool
+}
+
 func (*ValueOperand) operandNode()    {}
 func (*VariadicOperand) operandNode() {}
 func (*WildcardOperand) operandNode() {}
 func (*NullOperand) operandNode()     {}
 func (*CombineOperand) operandNode()  {}
 func (*EitherOperand) operandNode()   {}
+func (*AltOperand) operandNode()      {}
 func (*OpPattern) operandNode()       {}
 
 // AttrMap is an attribute map `{key: value, …, $rest...}`. In patterns the

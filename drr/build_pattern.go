@@ -107,6 +107,52 @@ func (b *builder) operands(gs []*gOperand) []Operand {
 }
 
 func (b *builder) operand(g *gOperand) Operand {
+	first := b.operand1(g)
+	if g.Opt != nil {
+		sp := first.span().to(b.tokSpan(*g.Opt.t))
+		op, isOp := first.(*OpPattern)
+		switch {
+		case !isOp:
+			b.fail(sp, "only an op pattern can be optional ('?'); write alternatives with '|'")
+		case len(op.Operands) == 0:
+			b.fail(sp, "optional %s has no operand to stand for it when it is absent", displayName(op.Name))
+		case isAlt(op.Operands[0]):
+			b.fail(sp, "the first operand of optional %s has alternatives itself: write the forms as alternatives", displayName(op.Name))
+		default:
+			first = &AltOperand{Span: sp, Alts: []Operand{op, op.Operands[0]}, Optional: true}
+		}
+	}
+	if len(g.Alts) == 0 {
+		return first
+	}
+	if o, ok := first.(*AltOperand); ok && o.Optional {
+		b.fail(o.Span, "an optional op cannot be an alternative; write its two forms as alternatives")
+	}
+	alt := &AltOperand{Alts: []Operand{first}}
+	for _, n := range g.Alts {
+		// `a | b | c` nests to the right in the grammar; the alternatives are one flat list.
+		switch o := b.operand(n.Operand).(type) {
+		case *AltOperand:
+			if o.Optional { // `a | op(x)?`: the optional op stays one alternative of its own
+				b.fail(o.Span, "an optional op cannot be an alternative; write its two forms as alternatives")
+			}
+			alt.Alts = append(alt.Alts, o.Alts...)
+		default:
+			alt.Alts = append(alt.Alts, o)
+		}
+	}
+	alt.Span = first.span().to(alt.Alts[len(alt.Alts)-1].span())
+	return alt
+}
+
+// isAlt reports whether o is alternatives (or an optional op).
+func isAlt(o Operand) bool {
+	_, ok := o.(*AltOperand)
+	return ok
+}
+
+// operand1 builds an operand without its alternatives.
+func (b *builder) operand1(g *gOperand) Operand {
 	switch {
 	case g.Value != nil:
 		sp := b.tokSpan(*g.Value.t)

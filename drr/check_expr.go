@@ -370,6 +370,7 @@ func (rc *ruleChecker) exprAt(e Expr, sc exprScope) (rule.Expr, sType) {
 			rc.errorf(e.Pos(), "$%s... binds a list of attributes; use it as $%s... in an attribute map", e.Name, e.Name)
 		}
 		rc.holeRefs[i] = true
+		rc.partialHoleUse(i, e.Pos())
 		return newNode(&rc.s.nodes.holeRef, rule.HoleRef{Hole: i, Pos: pos}), holeType(h)
 	case *ValueExpr:
 		ref, list, ok := rc.valueRef(e.Name, e.Pos(), sc.where)
@@ -466,6 +467,7 @@ func valType(v any) sType {
 // valueRef resolves %name: a match value, or (outside where clauses) a value the rewrite defined.
 func (rc *ruleChecker) valueRef(name string, pos Position, where bool) (rule.Ref, bool, bool) {
 	if i, ok := rc.values[name]; ok {
+		rc.partialValue(i, pos)
 		return rule.Ref{Index: i}, rc.p.Values[i].List, true
 	}
 	if !where {

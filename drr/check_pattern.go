@@ -27,6 +27,8 @@ type ruleChecker struct {
 	depth   int // of the expression being checked (rule.MaxExprDepth)
 	// resultTypes is set while a rewrite's result types ("-> …") are checked: only they may compute dimensions.
 	resultTypes bool
+	// partialVal, partialHole and partialOp are what alternatives leave unbound on some path (partials).
+	partialVal, partialHole, partialOp map[int]bool
 }
 
 // ruleMaps are a rule instance's lookup tables. A worker reuses one set for all its rules, clearing it in between:
@@ -102,6 +104,11 @@ func (rc *ruleChecker) check() *rule.Rule {
 
 	rc.pattern(a.Match)
 	rc.shareConstants()
+	if n := rule.PathCount(rc.p); n > rule.MaxPaths {
+		rc.errorf(a.Match.Pos(), "the alternatives of this pattern make more than %d ways to match it (each is planned apart): split the rule", rule.MaxPaths)
+		return rc.r
+	}
+	rc.partials()
 	if hasErrors(rc.diags) {
 		// The where clause and the rewrite refer to the pattern; checking them against a broken one only adds noise.
 		// Only the names they use that nothing binds are reported: an unknown op must not hide an unbound %bias.
@@ -120,7 +127,10 @@ func (rc *ruleChecker) check() *rule.Rule {
 		}
 		rc.r.Benefit = n
 	} else {
-		rc.r.Benefit = len(rc.p.Ops)
+		// The ops a match binds: with alternatives, those of the largest path.
+		for _, pr := range rule.Paths(rc.r) {
+			rc.r.Benefit = max(rc.r.Benefit, len(pr.Pattern.Ops))
+		}
 	}
 	if !hasErrors(rc.diags) {
 		rc.lint()
@@ -341,6 +351,13 @@ func (rc *ruleChecker) opPattern(op *OpPattern, results []*Result, top bool) int
 			p.Operands = append(p.Operands, rule.OperandPattern{Kind: rule.OperandValue, Value: v})
 		case *EitherOperand:
 			rc.errorf(o.Pos(), "either(…) cannot be nested")
+		case *AltOperand:
+			v, ok := rc.alternatives(o, len(p.Operands))
+			if !ok {
+				return -1
+			}
+			rc.setType(v, t, o.Pos())
+			p.Operands = append(p.Operands, rule.OperandPattern{Kind: rule.OperandAlt, Value: v, Alt: len(rc.p.Alts) - 1})
 		}
 	}
 	// An op with the Commutative trait matches its first two operands in either order, as if written either(…).
@@ -362,6 +379,11 @@ func (rc *ruleChecker) opPattern(op *OpPattern, results []*Result, top bool) int
 	// Results.
 	k := len(rc.p.Ops)
 	rc.p.Ops = append(rc.p.Ops, p)
+	for j, o := range p.Operands {
+		if o.Kind == rule.OperandAlt {
+			rc.p.Alts[o.Alt].Op, rc.p.Alts[o.Alt].Operand = k, j
+		}
+	}
 	rc.opPos[k] = op.Pos()
 	if top {
 		rc.results(p, k, results, schema, name, family, op)
@@ -803,8 +825,8 @@ func (rc *ruleChecker) checkAcyclic() {
 		}
 		state[k] = 1
 		for _, o := range rc.p.Ops[k].Operands {
-			if o.Kind == rule.OperandValue || o.Kind == rule.OperandList {
-				if d := rc.p.Values[o.Value].Def; d >= 0 && !visit(d) {
+			for _, h := range rc.p.Reads(o) {
+				if d := rc.p.Values[h].Def; d >= 0 && !visit(d) {
 					return false
 				}
 			}
@@ -826,8 +848,8 @@ func (rc *ruleChecker) chooseRoot() int {
 	used := make([]bool, len(rc.p.Ops))
 	for _, p := range rc.p.Ops {
 		for _, o := range p.Operands {
-			if o.Kind == rule.OperandValue || o.Kind == rule.OperandList {
-				if d := rc.p.Values[o.Value].Def; d >= 0 {
+			for _, h := range rc.p.Reads(o) {
+				if d := rc.p.Values[h].Def; d >= 0 {
 					used[d] = true
 				}
 			}
@@ -860,13 +882,12 @@ func (rc *ruleChecker) checkConnected() {
 	userOf := map[int][]int{}
 	for k, p := range rc.p.Ops {
 		for _, o := range p.Operands {
-			if o.Kind != rule.OperandValue && o.Kind != rule.OperandList {
-				continue
+			for _, h := range rc.p.Reads(o) {
+				if d := rc.p.Values[h].Def; d >= 0 {
+					union(k, d)
+				}
+				userOf[h] = append(userOf[h], k)
 			}
-			if d := rc.p.Values[o.Value].Def; d >= 0 {
-				union(k, d)
-			}
-			userOf[o.Value] = append(userOf[o.Value], k)
 		}
 	}
 	for _, users := range userOf {

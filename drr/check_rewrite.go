@@ -331,6 +331,7 @@ func (rc *ruleChecker) createAttrs(c *rule.Create, m *AttrMap, schema *ir.OpSche
 			} else {
 				c.RestAttrs = i
 				rc.holeRefs[i] = true
+				rc.partialHoleUse(i, m.Rest.Pos())
 			}
 		}
 	}
@@ -471,10 +472,12 @@ func (rc *ruleChecker) typeExpr(t TypePattern) (rule.TypeExpr, bool) {
 	for _, d := range tt.Dims {
 		if d.Kind == DimHole {
 			rc.holeRefs[rc.holes[d.Text]] = true
+			rc.partialHoleUse(rc.holes[d.Text], d.Pos())
 		}
 	}
 	if tt.Dtype != nil && tt.Dtype.Kind == DtypeHole {
 		rc.holeRefs[rc.holes[tt.Dtype.Name]] = true
+		rc.partialHoleUse(rc.holes[tt.Dtype.Name], tt.Dtype.Pos())
 	}
 	return rule.TypeExpr{Tensor: tp.Tensor}, true
 }
@@ -510,6 +513,9 @@ func (rc *ruleChecker) replace(st *ReplaceStmt) {
 	}
 	if rc.p.Values[i].List {
 		rc.errorf(st.Old.Pos(), "%%%s is a list of values; replace single values", st.Old.Name)
+		return
+	}
+	if rc.partialValue(i, st.Old.Pos()) {
 		return
 	}
 	if prev, dup := rc.replaced[i]; dup {
@@ -565,6 +571,10 @@ func (rc *ruleChecker) erase(st *EraseStmt) {
 		k = rc.p.Values[i].Def
 	default:
 		rc.errorf(st.Pos(), "erase @label or erase %%value")
+		return
+	}
+	if rc.partialOp[k] {
+		rc.errorf(st.Target.Pos(), "%s is an op of an alternative; the rewrite may erase only ops every alternative binds", rc.p.Ops[k].Name)
 		return
 	}
 	if rc.erased[k] {

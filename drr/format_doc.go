@@ -167,6 +167,18 @@ func (d *doc) operand(o Operand) {
 		d.text("either")
 		d.list("(", ")", firstChar(o.Span), lastChar(o.Span), len(o.Operands),
 			func(i int) Span { return o.Operands[i].span() }, func(i int) { d.operand(o.Operands[i]) })
+	case *AltOperand:
+		if o.Optional {
+			d.operand(o.Alts[0])
+			d.text("?")
+			break
+		}
+		for i, a := range o.Alts {
+			if i > 0 {
+				d.text(" | ")
+			}
+			d.operand(a)
+		}
 	case *OpPattern:
 		d.opPattern(o)
 	}

@@ -76,7 +76,8 @@ type gOpID struct {
 }
 
 // gOperand is one operand pattern: `%x`, `%x...`, `%x: type`, `_`, `null`,
-// `[operands]`, `either(operands)` or a nested op.
+// `[operands]`, `either(operands)` or a nested op (`op(…)?` makes it
+// optional), possibly followed by alternatives: `| operand`.
 type gOperand struct {
 	Start   operandStart   `parser:"@@"`
 	Value   *valueTok      `parser:"( @@"`
@@ -88,6 +89,14 @@ type gOperand struct {
 	Combine *gCombine      `parser:"| @@"`
 	Either  *gEither       `parser:"| @@"`
 	Op      *gNestedOp     `parser:"| @@ )"`
+	Opt     *optMark       `parser:"@@?"`
+	Alts    []*gAltNext    `parser:"@@*"`
+}
+
+// gAltNext is `| operand`: another alternative of an operand.
+type gAltNext struct {
+	Bar     altBar    `parser:"@@"`
+	Operand *gOperand `parser:"@@"`
 }
 
 // gEither is `either(operands)`.

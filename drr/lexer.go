@@ -859,6 +859,8 @@ func (s *scanner) punct() {
 		s.cond()
 	case '!':
 		s.operator(false)
+	case '|':
+		s.operator(true) // alternatives in a pattern: `a | b`
 	case '+', '-', '*', '/', '%', '<', '>':
 		s.operator(s.prevOperand()) // -x is unary
 	case ':':
@@ -876,8 +878,6 @@ func (s *scanner) punct() {
 		switch c {
 		case '&':
 			s.errorAt(pos, "unexpected '&' (did you mean '&&'?)")
-		case '|':
-			s.errorAt(pos, "unexpected '|' (did you mean '||'?)")
 		default:
 			s.errorAt(pos, "unexpected character %q", r)
 		}

@@ -336,8 +336,14 @@ func closeBlock(l *lexer.PeekingLexer, owner, noun, item string) error {
 		e := err.(*syntaxError)
 		e.msg += " (constraints are boolean expressions; use '==' to compare)"
 	}
+	if isPunctTok(next, "|") {
+		err.(*syntaxError).msg += barHint
+	}
 	return err
 }
+
+// barHint explains a '|' outside a pattern's operands.
+const barHint = " (did you mean '||'? '|' separates alternatives in a pattern's operands)"
 
 // benefitValue is the non-negative integer after 'benefit'.
 type benefitValue struct{ tok }
@@ -430,6 +436,9 @@ func unitEnd(l *lexer.PeekingLexer, noun string) error {
 	err := expected(l, "end of line or ';' after "+noun)
 	if noun == "constraint" && isPunctTok(l.Peek(), "=") {
 		err.(*syntaxError).msg += " (constraints are boolean expressions; use '==' to compare)"
+	}
+	if isPunctTok(l.Peek(), "|") {
+		err.(*syntaxError).msg += barHint
 	}
 	return err
 }

@@ -174,6 +174,13 @@ func children(n Node) []Node {
 		for _, o := range n.Operands {
 			add(o)
 		}
+	case *AltOperand:
+		for i, o := range n.Alts {
+			if i == 1 && n.Optional {
+				break // the optional op's first operand, visited in the op
+			}
+			add(o)
+		}
 	case *AttrMap:
 		for _, e := range n.Entries {
 			add(e)

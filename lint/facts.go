@@ -58,8 +58,11 @@ func (lf *lintFacts) ruleFacts(r *rule.Rule) *ruleFacts {
 	for i := range rf.rep {
 		rf.rep[i] = i
 	}
-	// Ops the dialect does not have.
-	for _, op := range p.Ops {
+	// Ops the dialect does not have (an op of an alternative leaves the others; language.md §4.8).
+	for k, op := range p.Ops {
+		if p.InAlt(k) {
+			continue
+		}
 		if msg := lf.unknownOp(op.Name); msg != "" && rf.dead == "" {
 			rf.dead, rf.deadPos = msg, op.Pos
 		}

@@ -195,10 +195,11 @@ func (s *snapshot) classify() []semToken {
 	return out
 }
 
-// isOperator reports whether punctuation is an operator of expressions (brackets and separators are not).
+// isOperator reports whether punctuation is an operator of expressions or of patterns (`a | b`, `op(…)?`;
+// brackets and separators are not).
 func isOperator(p string) bool {
 	switch p {
-	case "==", "!=", "<", "<=", ">", ">=", "&&", "||", "!", "+", "-", "*", "/", "%", "?", "->", "...":
+	case "==", "!=", "<", "<=", ">", ">=", "&&", "||", "!", "+", "-", "*", "/", "%", "?", "->", "...", "|":
 		return true
 	}
 	return false

@@ -21,14 +21,16 @@ import (
 // gen generates random programs and rules over a small alphabet of unregistered ops (plus r.conv, registered
 // with attribute defaults).
 type gen struct {
-	rng   *rand.Rand
+	rng *rand.Rand
+	// alt draws the alternatives withAlternatives adds, apart from rng, so that the rest is generated as before.
+	alt   *rand.Rand
 	ctx   *ir.Context
 	types []ir.Type
 }
 
 func newGen(seed int64, ctx *ir.Context) *gen {
 	f32, f16, i64 := ctx.Scalar(ir.DTypeFloat32), ctx.Scalar(ir.DTypeFloat16), ctx.Scalar(ir.DTypeInt64)
-	return &gen{rng: rand.New(rand.NewSource(seed)), ctx: ctx, types: []ir.Type{
+	return &gen{rng: rand.New(rand.NewSource(seed)), alt: rand.New(rand.NewSource(seed + 1<<40)), ctx: ctx, types: []ir.Type{
 		ctx.Tensor(ir.DenseTensor, []int64{2, 3}, f32),
 		ctx.Tensor(ir.DenseTensor, []int64{2, 3}, f16),
 		ctx.Tensor(ir.DenseTensor, []int64{3}, f32),
@@ -575,9 +577,124 @@ func (g *gen) ruleSet(tmpl *ir.Program, n int) *rule.Set {
 		for r == nil {
 			r = g.rule("r"+strconv.Itoa(i), from)
 		}
+		if g.alt.Float64() < 0.3 {
+			r = g.withAlternatives(r)
+		}
 		rules = append(rules, r)
 	}
 	return rule.NewSet(g.ctx, rules...)
+}
+
+// withAlternatives returns r with one operand made alternatives (when one fits): an operand that reads the result
+// of a producer subtree only it reads becomes `subtree | %x`, or `%x | subtree`, where %x is another value of the
+// pattern or a new input. Its where clause goes (it may name what only the subtree binds).
+func (g *gen) withAlternatives(r *rule.Rule) *rule.Rule {
+	p := r.Pattern
+	readers := make([][][2]int, len(p.Values)) // value → (op, operand) reading it
+	for k, op := range p.Ops {
+		for j, o := range op.Operands {
+			if o.Kind == rule.OperandValue || o.Kind == rule.OperandList {
+				readers[o.Value] = append(readers[o.Value], [2]int{k, j})
+			}
+		}
+	}
+	type cand struct{ k, j, h, d int }
+	var cands []cand
+	for k, op := range p.Ops {
+		for j, o := range op.Operands {
+			if o.Kind != rule.OperandValue {
+				continue
+			}
+			h := o.Value
+			if d := p.Values[h].Def; d >= 0 && d != p.Root && !p.Ops[d].Constant && !p.Values[h].Shared && len(readers[h]) == 1 {
+				cands = append(cands, cand{k, j, h, d})
+			}
+		}
+	}
+	if len(cands) == 0 {
+		return r
+	}
+	c := cands[g.alt.Intn(len(cands))]
+	// The subtree: d and the producers only it reaches.
+	in := map[int]bool{c.d: true}
+	onlyIn := func(e int) bool {
+		for _, res := range p.Ops[e].Results {
+			if res.Value < 0 {
+				continue
+			}
+			for _, rd := range readers[res.Value] {
+				if !in[rd[0]] {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	for grew := true; grew; {
+		grew = false
+		for k := range in {
+			for _, o := range p.Ops[k].Operands {
+				if o.Kind != rule.OperandValue {
+					continue
+				}
+				if e := p.Values[o.Value].Def; e >= 0 && !in[e] && e != p.Root && e != c.k && onlyIn(e) {
+					in[e], grew = true, true
+				}
+			}
+		}
+	}
+	// No op outside reads a value the subtree defines, but for the operand made alternatives.
+	for k := range p.Ops {
+		if in[k] {
+			continue
+		}
+		for j, o := range p.Ops[k].Operands {
+			if (o.Kind == rule.OperandValue || o.Kind == rule.OperandList) && p.Values[o.Value].Def >= 0 &&
+				in[p.Values[o.Value].Def] && !(k == c.k && j == c.j) {
+				return r
+			}
+		}
+	}
+	q := &rule.Pattern{Root: p.Root, Holes: p.Holes, Values: slices.Clone(p.Values)}
+	for _, op := range p.Ops {
+		o := *op
+		o.Operands = slices.Clone(op.Operands)
+		q.Ops = append(q.Ops, &o)
+	}
+	// The other alternative: a value of the rest of the pattern, or a new input.
+	var others []int
+	for h, v := range p.Values {
+		if h != c.h && !v.List && (v.Def < 0 || !in[v.Def]) && len(readers[h]) > 0 {
+			others = append(others, h)
+		}
+	}
+	x := -1
+	if len(others) > 0 && g.alt.Float64() < 0.6 {
+		x = others[g.alt.Intn(len(others))]
+	} else {
+		x = len(q.Values)
+		q.Values = append(q.Values, &rule.ValueHole{Name: "alt_x", Def: -1})
+	}
+	a := len(q.Values)
+	q.Values = append(q.Values, &rule.ValueHole{Name: "alt", Def: -1})
+	var ops []int
+	for k := range p.Ops {
+		if in[k] {
+			ops = append(ops, k)
+		}
+	}
+	branches := []rule.AltBranch{{Value: c.h, Ops: ops}, {Value: x}}
+	if g.alt.Float64() < 0.5 {
+		branches[0], branches[1] = branches[1], branches[0]
+	}
+	q.Alts = []*rule.AltGroup{{Op: c.k, Operand: c.j, Value: a, Branches: branches}}
+	q.Ops[c.k].Operands[c.j] = rule.OperandPattern{Kind: rule.OperandAlt, Value: a, Alt: 0}
+	out := *r
+	out.Pattern, out.Where = q, nil
+	if _, err := NewPlan(&out); err != nil {
+		return r
+	}
+	return &out
 }
 
 // sameMatches compares two match lists exactly: rules, ops, values, lists and holes (attributes, types, dims,
@@ -632,6 +749,9 @@ func (st *diffStats) countFeatures(m *rule.Match) {
 		if op.Name == "" {
 			add("any-op")
 		}
+		if m.Ops[k] == nil {
+			continue // an op of an alternative not taken
+		}
 		if op.Commutative {
 			add("commutative")
 			if m.Ops[k].NumOperands() >= 2 && op.Operands[0].Kind == rule.OperandValue {
@@ -663,8 +783,25 @@ func (st *diffStats) countFeatures(m *rule.Match) {
 			add("attr kind " + strconv.Itoa(int(a.Kind)))
 		}
 	}
+	for g, a := range p.Alts {
+		taken := 0 // the branch whose value the operand is
+		for b, br := range a.Branches {
+			if m.Values[br.Value] == m.Values[a.Value] {
+				taken = b
+				break
+			}
+		}
+		add("alternatives")
+		if taken > 0 {
+			add("alternatives: a later one")
+		}
+		if d := p.Values[a.Branches[taken].Value].Def; d >= 0 && slices.Contains(a.Branches[taken].Ops, d) {
+			add("alternatives: an op")
+		}
+		_ = g
+	}
 	for k, op := range p.Ops {
-		if !op.Constant {
+		if !op.Constant || m.Ops[k] == nil {
 			continue
 		}
 		for b := k + 1; b < len(p.Ops); b++ {
@@ -678,7 +815,7 @@ func (st *diffStats) countFeatures(m *rule.Match) {
 			}
 			for j, user := range p.Ops {
 				for i, o := range user.Operands {
-					if o.Kind == rule.OperandValue && o.Value == r.Value && i < m.Ops[j].NumOperands() {
+					if o.Kind == rule.OperandValue && o.Value == r.Value && m.Ops[j] != nil && i < m.Ops[j].NumOperands() {
 						if w := m.Ops[j].Operand(i); w != m.Values[r.Value] && (i > 1 || w != m.Ops[j].Operand(1-i)) {
 							add("constants: equal ops")
 						}
@@ -819,7 +956,7 @@ func TestDifferential(t *testing.T) {
 	for _, f := range []string{"several ops", "multi-root (users)", "any-op", "commutative", "commutative swapped",
 		"more results", "rest attrs", "list operand", "null operand", "_ result", "type pattern", "closure",
 		"shared", "where", "attr kind 0", "attr kind 1", "attr kind 2", "constants: two patterns, one op",
-		"constants: equal ops"} {
+		"constants: equal ops", "alternatives", "alternatives: a later one", "alternatives: an op"} {
 		require.Greater(t, st.features[f], n/100, "too few matches with %s", f)
 	}
 }

@@ -62,7 +62,11 @@
 //  1. The root, then its checks, results and operands in order; an operand whose hole is defined by an unbound
 //     pattern op binds that op and visits it at once (depth first), before the next operand. A commutative op
 //     chooses its operand order (as written, then swapped) after its own checks, before its operands. A value's
-//     type pattern and the constraints `uses(%v) cmp n` on it are checked as soon as it is bound.
+//     type pattern and the constraints `uses(%v) cmp n` on it are checked as soon as it is bound. An operand with
+//     alternatives (rule.AltGroup, `a | b` in the language) binds its value, then tries its branches in order,
+//     each with the rest of the plan: a branch that names a value bound already checks the operand is it, one
+//     that names an unbound value binds it (and, if a pattern op of the branch defines it, binds and visits that
+//     op). The ops of the branches not taken stay unbound (nil in the match) and are not required by 2.
 //  2. Then, while pattern ops remain unbound, the one with the smallest index that has a single-value operand
 //     whose hole is bound is reached through the users of that value (its first such operand; a result of a
 //     constant-like op pattern only when the op has no other): each distinct user
@@ -70,15 +74,15 @@
 //     in its regions, regions and blocks by index) is tried in turn as that op, which is then visited as in 1.
 //  3. Closure, then the other where-constraints, in order.
 //
-// The choices (operand orders, users) nest in plan order; the first alternative that passes everything is the
+// The choices (operand orders, users, alternatives) nest in plan order; the first alternative that passes everything is the
 // match. A pattern op that this plan cannot reach makes the rule invalid (NewPlan and Compile fail). ChooseRoot
 // picks roots that keep the number of user searches (ChooseUser instructions) small.
 //
 // # One plan, three consumers
 //
 // The plan is the one exported form of matching, as MLIR lowers PDL to PDLInterp: a sequence of instructions
-// (Instr: BindRoot, CheckName, CheckOperands, BindOperand, CheckConst, BindDef, ChooseSwap, ChooseUser, CheckClosure,
-// CheckUses, CheckWhere, Success, …) that bind and check, with choice points. Its consumers interpret or print it
+// (Instr: BindRoot, CheckName, CheckOperands, BindOperand, CheckConst, BindDef, ChooseSwap, ChooseUser, ChooseAlt,
+// CheckClosure, CheckUses, CheckWhere, Success, …) that bind and check, with choice points. Its consumers interpret or print it
 // and never look at the pattern again:
 //
 //   - The automaton (program.go, exec.go, tree.go) derives from each plan the predicates of its decision tree —
@@ -88,9 +92,9 @@
 //   - drrc gen (package rulegen) prints a plan as Go, a term per instruction.
 //
 // A new construct of the language is a new instruction (or a new use of one) built by NewPlan, and a case in each
-// consumer's switch. A choice among alternative sub-patterns would be a choice point whose alternatives are
-// instruction sequences continuing with the rest of the plan; a variadic group, a choice point over its number of
-// repetitions.
+// consumer's switch. A choice among alternative sub-patterns is a ChooseAlt whose branches are instruction
+// sequences, laid out after it, each continuing with the rest of the plan to its own Success; nothing after it is
+// a tree predicate. A variadic group would be a choice point over its number of repetitions.
 //
 // # The automaton
 //

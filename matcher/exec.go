@@ -48,6 +48,9 @@ func (x *exec) reset(p *program) {
 		x.swap = grow(x.swap, len(pat.Ops))
 	}
 	x.p = p
+	if p.hasAlts {
+		clear(x.ops) // the ops of a branch not taken stay nil
+	}
 	clear(x.holeSet)
 	clear(x.swap)
 	x.trail = x.trail[:0]
@@ -283,6 +286,15 @@ func (x *exec) run(p *program, root *ir.Op) bool {
 		case CheckWhere:
 			v, err := rule.Eval(in.Expr, x)
 			ok = err == nil && v == true
+		case ChooseAlt:
+			x.stack = append(x.stack, frame{pc: pc, n: len(in.Targets), trail: len(x.trail)})
+			x.unbind(&in.Instr)
+			pc = in.Targets[0]
+			continue
+		case BindAlias:
+			x.vals[in.Value] = x.vals[in.Other]
+		case CheckAlias:
+			ok = x.vals[in.Value] == x.vals[in.Other]
 		case Success:
 			return true
 		}
@@ -303,21 +315,36 @@ func (x *exec) run(p *program, root *ir.Op) bool {
 			f.alt++
 			if f.alt < f.n {
 				c := &code[f.pc]
-				if c.Code == ChooseSwap {
+				pc = f.pc + 1
+				switch c.Code {
+				case ChooseSwap:
 					x.swap[c.Op] = true
-				} else {
+				case ChooseAlt:
+					x.unbind(&c.Instr)
+					pc = c.Targets[f.alt]
+				default:
 					x.ops[c.Op] = x.users[f.start+f.alt]
 				}
-				pc = f.pc + 1
 				break
 			}
-			if c := &code[f.pc]; c.Code == ChooseSwap {
+			switch c := &code[f.pc]; c.Code {
+			case ChooseSwap:
 				x.swap[c.Op] = false
-			} else {
+			case ChooseUser:
 				x.users = x.users[:f.start]
 			}
 			x.stack = x.stack[:len(x.stack)-1]
 		}
+	}
+}
+
+// unbind clears the ops and values a ChooseAlt's branches bind, before each branch.
+func (x *exec) unbind(in *Instr) {
+	for _, k := range in.Reset {
+		x.ops[k] = nil
+	}
+	for _, h := range in.ResetVals {
+		x.vals[h], x.lists[h] = nil, nil
 	}
 }
 
@@ -364,6 +391,8 @@ func (x *exec) fill(m *rule.Match) {
 		for i, isList := range p.isList {
 			switch l := x.lists[i]; {
 			case !isList:
+			case l == nil: // a list of an alternative not taken
+				m.Values[i] = nil
 			case len(l) == 0:
 				m.Values[i], m.Lists[i] = nil, emptyList
 			default:

@@ -215,6 +215,8 @@ func (e *explainer) run(pc int) bool {
 			return e.chooseSwap(in, pc)
 		case ChooseUser:
 			return e.chooseUser(in, pc)
+		case ChooseAlt:
+			return e.chooseAlt(in)
 		case Success:
 			e.succeed()
 			return true
@@ -238,6 +240,35 @@ func (e *explainer) chooseSwap(in *Instr, pc int) bool {
 	ok := e.run(pc + 1)
 	e.choices = e.choices[:len(e.choices)-1]
 	return ok
+}
+
+// chooseAlt tries each branch of the alternatives in order, its ops unbound at the start; a failure in a branch
+// says which alternative it was in.
+func (e *explainer) chooseAlt(in *Instr) bool {
+	s := e.save()
+	a := e.p.Alts[in.Alt]
+	from := e.from[in.Value]
+	for b, t := range in.Targets {
+		e.restore(s)
+		for _, k := range in.Reset {
+			e.ops[k] = nil
+		}
+		for _, h := range in.ResetVals {
+			e.vals[h], e.lists[h] = nil, nil
+		}
+		what := e.hv(a.Branches[b].Value)
+		if d := e.p.Values[a.Branches[b].Value].Def; d >= 0 && slices.Contains(a.Branches[b].Ops, d) {
+			what = e.p.Ops[d].Name
+		}
+		e.choices = append(e.choices, fmt.Sprintf("alternative %d of operand %d of %s: %s", b+1, from.index, from.op,
+			what))
+		ok := e.run(t)
+		e.choices = e.choices[:len(e.choices)-1]
+		if ok {
+			return true
+		}
+	}
+	return false
 }
 
 // chooseUser tries the rest of the plan with each user of the value as the op, in program order.
@@ -274,7 +305,7 @@ func (e *explainer) step(in *Instr) bool {
 	var o *ir.Op
 	var d string
 	switch in.Code {
-	case CheckClosure, CheckUses, CheckWhere, CheckType, BindRoot:
+	case CheckClosure, CheckUses, CheckWhere, CheckType, BindRoot, BindAlias, CheckAlias:
 	case BindDef: // binds Ops[Op]
 		pat = e.p.Ops[in.Op]
 	default:
@@ -390,6 +421,15 @@ func (e *explainer) step(in *Instr) bool {
 		}
 		e.vals[in.Value] = v
 		e.from[in.Value] = operandRef{index: e.operand(in), op: d}
+	case BindAlias:
+		e.vals[in.Value] = e.vals[in.Other]
+		e.from[in.Value] = e.from[in.Other]
+	case CheckAlias:
+		if v, w := e.vals[in.Value], e.vals[in.Other]; v != w {
+			from := e.from[in.Value]
+			return e.fail(e.p.Alts[in.Alt].Branches[in.Index].Pos, "operand %d of %s is %s; alternative %d wants %s (%s)",
+				from.index, from.op, e.val(v), in.Index+1, e.hv(in.Other), e.val(w))
+		}
 	case BindDef:
 		v, from := e.vals[in.Value], e.from[in.Value]
 		want := pat.Name
@@ -472,7 +512,7 @@ func (e *explainer) succeed() {
 	m := &rule.Match{Rule: e.r, Ops: slices.Clone(e.ops), Values: slices.Clone(e.vals),
 		Lists: make([][]*ir.Value, len(e.vals)), Holes: make([]any, len(e.holes))}
 	for h, v := range e.p.Values {
-		if v.List {
+		if v.List && e.lists[h] != nil { // nil: a list of an alternative not taken
 			m.Values[h], m.Lists[h] = nil, slices.Clone(e.lists[h])
 			if len(m.Lists[h]) == 0 {
 				m.Lists[h] = emptyList
@@ -598,7 +638,7 @@ func (e *explainer) typeCheck(h int, tp *rule.TypePattern) bool {
 func (e *explainer) binder(h int) int {
 	for _, in := range e.plan.Instrs {
 		switch in.Code {
-		case BindResult, BindOperand, BindList:
+		case BindResult, BindOperand, BindList, BindAlias:
 			if in.Value == h {
 				return in.Op
 			}
@@ -754,6 +794,9 @@ func (e *explainer) rendered() []Binding {
 	var out []Binding
 	m := e.match
 	for k, o := range m.Ops {
+		if o == nil {
+			continue // an op of an alternative the match did not take
+		}
 		desc := o.Name()
 		if o.NumResults() > 0 {
 			desc = e.num.ResultNames(o) + " = " + desc
@@ -765,7 +808,7 @@ func (e *explainer) rendered() []Binding {
 	for h, hv := range e.p.Values {
 		if hv.List {
 			out = append(out, Binding{Name: e.hv(h) + "...", Value: e.valList(m.Lists[h])})
-		} else {
+		} else if m.Values[h] != nil {
 			out = append(out, Binding{Name: e.hv(h), Value: e.val(m.Values[h])})
 		}
 	}

@@ -187,7 +187,31 @@ func explainRules(ctx *ir.Context) []*rule.Rule {
 		Results("%out", "%mo", "_", "_", "_", "_"))
 	b.Op("pd_op.sigmoid", "%mo").Results("%r")
 	r5 := b.MustBuild()
-	return []*rule.Rule{r1, r2, r3, r4, r5}
+	return []*rule.Rule{r1, r2, r3, r4, r5, altRule(ctx)}
+}
+
+// altRule is a batch norm whose input is a conv2d's result or, second alternative, its own scale operand:
+// `pd_op.batch_norm_(pd_op.conv2d(%x, %w) | %scale, %mean, %var, %scale, %bias)`.
+func altRule(ctx *ir.Context) *rule.Rule {
+	b := rule.NewBuilder(ctx, "bn_alt")
+	b.Op("pd_op.conv2d", "%x", "%w").Results("%y")
+	b.Root(b.Op("pd_op.batch_norm_", "%y", "%mean", "%var", "%scale", "%bias").Results("%out", "_", "_", "_", "_", "_"))
+	r := b.MustBuild()
+	p := r.Pattern
+	val := func(name string) int {
+		for h, v := range p.Values {
+			if v.Name == name {
+				return h
+			}
+		}
+		panic(name)
+	}
+	a := len(p.Values)
+	p.Values = append(p.Values, &rule.ValueHole{Name: "in", Def: -1})
+	p.Alts = []*rule.AltGroup{{Op: p.Root, Operand: 0, Value: a,
+		Branches: []rule.AltBranch{{Value: val("y"), Ops: []int{p.Values[val("y")].Def}}, {Value: val("scale")}}}}
+	p.Ops[p.Root].Operands[0] = rule.OperandPattern{Kind: rule.OperandAlt, Value: a}
+	return r
 }
 
 func TestExplainGolden(t *testing.T) {
@@ -214,6 +238,8 @@ func TestExplainGolden(t *testing.T) {
 		{"commutative-fails", "exp_add", "%a3", nil},
 		{"users", "relu_of_output", "@bn7", nil},
 		{"no-users", "relu_of_output", "@bn6", nil},
+		{"alternatives-fail", "bn_alt", "@bn1", nil},
+		{"alternatives-match", "bn_alt", "@bn6", nil},
 		{"all-rules-at-bn6", "", "@bn6", nil},
 	}
 	outputs := map[string]string{}

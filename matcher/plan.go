@@ -2,6 +2,7 @@ package matcher
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,17 +18,19 @@ import (
 // a change of the planner (NewPlan) and of the instructions, nowhere else.
 //
 // The instructions run in order; a check that fails abandons the current alternative: execution resumes at the
-// newest choice point (ChooseSwap, ChooseUser) that has an alternative left, or the rule does not match. Each
-// alternative of a choice point runs the rest of the plan. Success ends a match: the bindings then are the
+// newest choice point (ChooseSwap, ChooseUser, ChooseAlt) that has an alternative left, or the rule does not match.
+// Each alternative of a choice point runs the rest of the plan. Success ends a match: the bindings then are the
 // rule's match at the op (the first, in the order of the alternatives).
+//
+// Alternatives in a pattern (rule.AltGroup, `a | b` in the language) are a ChooseAlt whose branches are laid out
+// after it, one after the other: each is the rest of the plan, planned for that branch (its ops bound, the others
+// not), and ends with its own Success; the code is a tree of paths, each path a plan without alternatives.
 //
 // A constant-like op pattern (rule.OpPattern.Constant) matches by value: CheckDistinct never separates two of
 // them, and a second reader of the value one defines checks it with CheckConst (the same value, or the result of
 // an equal constant op) instead of CheckOperand.
 //
-// Later constructs fit the same frame: a choice among alternative sub-patterns is a choice point whose
-// alternatives are instruction sequences that continue with the rest of the plan; a variadic group is a choice
-// point over the number of repetitions.
+// Later constructs fit the same frame: a variadic group is a choice point over the number of repetitions.
 type Plan struct {
 	// Rule is the rule the plan matches.
 	Rule *rule.Rule
@@ -68,6 +71,9 @@ const (
 	CheckUses                      // uses(%Value) Cmp N: where constraint number Where (Expr), decided directly
 	CheckWhere                     // where constraint number Where (Expr) evaluates to true
 	Success                        // the bindings are a match
+	ChooseAlt                      // choice point: the branches of alternatives Alt (at operand Index of Ops[Op], bound to %Value), in order; branch b's code starts at Targets[b], after unbinding the ops Reset
+	BindAlias                      // %Value = %Other: branch Index of alternatives Alt is the value it names (or defines)
+	CheckAlias                     // %Value is %Other: branch Index of alternatives Alt names a value bound already
 )
 
 var opcodeNames = [...]string{BindRoot: "BindRoot", CheckName: "CheckName", CheckOperands: "CheckOperands",
@@ -77,7 +83,7 @@ var opcodeNames = [...]string{BindRoot: "BindRoot", CheckName: "CheckName", Chec
 	CheckOperand: "CheckOperand", CheckConst: "CheckConst", BindOperand: "BindOperand", BindDef: "BindDef", CheckDistinct: "CheckDistinct",
 	CheckNull: "CheckNull", BindList: "BindList", CheckList: "CheckList", CheckType: "CheckType",
 	ChooseUser: "ChooseUser", CheckClosure: "CheckClosure", CheckUses: "CheckUses", CheckWhere: "CheckWhere",
-	Success: "Success"}
+	Success: "Success", ChooseAlt: "ChooseAlt", BindAlias: "BindAlias", CheckAlias: "CheckAlias"}
 
 func (c Opcode) String() string {
 	if int(c) < len(opcodeNames) {
@@ -115,6 +121,13 @@ type Instr struct {
 	// Where is the index in Rule.Where of the constraint of CheckUses and CheckWhere; Expr is that constraint.
 	Where int
 	Expr  rule.Expr
+	// Alt is the alternatives (an index in Pattern.Alts) of ChooseAlt, BindAlias and CheckAlias; Other the value
+	// hole BindAlias reads and CheckAlias compares with.
+	Alt, Other int
+	// Targets are the instruction indices where ChooseAlt's branches start (each runs to its own Success); Reset
+	// and ResetVals the pattern ops and value holes not bound before it, which entering a branch unbinds (a branch
+	// binds ops and values the others do not, which a match leaves nil).
+	Targets, Reset, ResetVals []int
 }
 
 // Cmp is the comparison of a CheckUses instruction.
@@ -185,7 +198,8 @@ func NewPlan(r *rule.Rule) (*Plan, error) {
 }
 
 // planner builds a plan: it follows the exploration order of doc.go, and is the only code that walks a pattern to
-// match it.
+// match it. At a choice among alternatives it forks: each branch is planned from a copy of its state to the end of
+// the plan.
 type planner struct {
 	p        *rule.Pattern
 	boundOp  []bool
@@ -194,13 +208,25 @@ type planner struct {
 	order    []int  // pattern ops in the order they were bound
 	uses     [][]int
 	r        *rule.Rule
-	code     []Instr
+	code     *[]Instr // shared by the forks of a planner: the branches are laid out one after the other
+	// todo are the operands still to match, the newest first: operand next of op.
+	todo []task
+	// chosen[g][b] says the planner is in branch b of alternatives g.
+	chosen [][]bool
 }
+
+// task is operand next of pattern op op, to be matched.
+type task struct{ op, next int }
 
 // plan builds the plan of pattern p from root; r, if not nil, gives the where constraints.
 func plan(p *rule.Pattern, root int, r *rule.Rule) (*Plan, error) {
+	var code []Instr
 	pl := &planner{p: p, r: r, boundOp: make([]bool, len(p.Ops)), boundVal: make([]bool, len(p.Values)),
-		bound: make([]bool, len(p.Holes)), uses: make([][]int, len(p.Values))}
+		bound: make([]bool, len(p.Holes)), uses: make([][]int, len(p.Values)), code: &code,
+		chosen: make([][]bool, len(p.Alts))}
+	for g, a := range p.Alts {
+		pl.chosen[g] = make([]bool, len(a.Branches))
+	}
 	if r != nil {
 		for i, e := range r.Where {
 			if h, _, _, ok := usesConstraint(p, e); ok {
@@ -210,32 +236,65 @@ func plan(p *rule.Pattern, root int, r *rule.Rule) (*Plan, error) {
 	}
 	pl.emit(Instr{Code: BindRoot, Op: root})
 	pl.bindOp(root)
-	if err := pl.visit(root, false); err != nil {
+	pl.visit(root, false)
+	if err := pl.rest(); err != nil {
 		return nil, err
 	}
+	return &Plan{Rule: r, Instrs: code}, nil
+}
+
+// fork returns a copy of pl's state that appends to the same code.
+func (pl *planner) fork() *planner {
+	c := *pl
+	c.boundOp = slices.Clone(pl.boundOp)
+	c.boundVal = slices.Clone(pl.boundVal)
+	c.bound = slices.Clone(pl.bound)
+	c.order = slices.Clone(pl.order)
+	c.todo = slices.Clone(pl.todo)
+	c.chosen = make([][]bool, len(pl.chosen))
+	for g := range pl.chosen {
+		c.chosen[g] = slices.Clone(pl.chosen[g])
+	}
+	return &c
+}
+
+// rest emits the rest of the plan: the pending operands (depth first), the ops reached through users, the closure
+// checks, the where constraints and Success. At a choice among alternatives, each branch emits its own rest.
+func (pl *planner) rest() error {
+	p := pl.p
 	for {
-		k, j, h := nextPivot(p, pl.boundOp, pl.boundVal)
+		if n := len(pl.todo); n > 0 {
+			t := pl.todo[n-1]
+			pl.todo = pl.todo[:n-1]
+			if t.next+1 < len(p.Ops[t.op].Operands) {
+				pl.todo = append(pl.todo, task{t.op, t.next + 1})
+			}
+			forked, err := pl.operandAt(t.op, t.next)
+			if err != nil || forked {
+				return err
+			}
+			continue
+		}
+		k, j, h := nextPivot(p, pl.boundOp, pl.boundVal, pl.eligible)
 		if k < 0 {
 			break
 		}
 		pl.emit(Instr{Code: ChooseUser, Op: k, Index: j, Value: h})
 		pl.bindOp(k)
-		if err := pl.visit(k, true); err != nil {
-			return nil, err
-		}
+		pl.visit(k, true)
 	}
 	for k, b := range pl.boundOp {
-		if !b {
-			return nil, fmt.Errorf("%s %s is not connected to the root %s", p.Ops[k].Pos, rule.OpName(p, k),
-				rule.OpName(p, root))
+		if !b && pl.eligible(k) {
+			return fmt.Errorf("%s %s is not connected to the root %s", p.Ops[k].Pos, rule.OpName(p, k),
+				rule.OpName(p, p.Root))
 		}
 	}
-	for h := range p.Values {
-		if isInternal(p, h) {
+	for h, v := range p.Values {
+		if isInternal(p, h) && pl.boundOp[v.Def] {
 			pl.emit(Instr{Code: CheckClosure, Value: h})
 		}
 	}
-	if r != nil {
+	if r := pl.r; r != nil {
 		for i, e := range r.Where {
 			if _, _, _, ok := usesConstraint(p, e); !ok {
 				pl.emit(Instr{Code: CheckWhere, Where: i, Expr: e})
@@ -243,10 +302,23 @@ func plan(p *rule.Pattern, root int, r *rule.Rule) (*Plan, error) {
 		}
 	}
 	pl.emit(Instr{Code: Success})
-	return &Plan{Rule: r, Instrs: pl.code}, nil
+	return nil
 }
 
-func (pl *planner) emit(in Instr) { pl.code = append(pl.code, in) }
+// eligible reports whether pattern op k may be bound on the planner's path: it is in no alternative, or in
+// branches the path chose.
+func (pl *planner) eligible(k int) bool {
+	for g, a := range pl.p.Alts {
+		for b, br := range a.Branches {
+			if !pl.chosen[g][b] && slices.Contains(br.Ops, k) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (pl *planner) emit(in Instr) { *pl.code = append(*pl.code, in) }
 
 // bindOp records that pattern op k is bound (by BindRoot, BindDef or ChooseUser), with the results it defines.
 func (pl *planner) bindOp(k int) {
@@ -272,10 +344,11 @@ func (pl *planner) distinct(k int) {
 	}
 }
 
-// visit emits the instructions for op k once it is bound: its own checks, its results, and its operands, binding
-// their producers depth first. An op reached through the users of a value checks its name before distinctness
-// (the name tells most users apart); one reached through an operand was checked for distinctness by the caller.
-func (pl *planner) visit(k int, user bool) error {
+// visit emits the instructions for op k once it is bound: its own checks and its results; its operands are queued,
+// to bind their producers depth first. An op reached through the users of a value checks its name before
+// distinctness (the name tells most users apart); one reached through an operand was checked for distinctness by
+// the caller.
+func (pl *planner) visit(k int, user bool) {
 	p := pl.p
 	op := p.Ops[k]
 	if op.Name != "" {
@@ -329,29 +402,93 @@ func (pl *planner) visit(k int, user bool) error {
 	if op.Commutative {
 		pl.emit(Instr{Code: ChooseSwap, Op: k})
 	}
-	for j, o := range op.Operands {
-		switch o.Kind {
-		case rule.OperandValue:
-			h := o.Value
-			d := p.Values[h].Def
-			if !pl.operand(CheckOperand, BindOperand, k, j, h) || d < 0 {
-				continue
-			}
-			if pl.boundOp[d] {
-				return fmt.Errorf("%s %s is unbound while its op is bound", p.Values[h].Pos, rule.ValueName(p, h))
-			}
-			pl.emit(Instr{Code: BindDef, Op: d, Value: h, N: p.Values[h].Result})
-			pl.bindOp(d)
-			pl.distinct(d)
-			if err := pl.visit(d, false); err != nil {
-				return err
-			}
-		case rule.OperandNull:
-			pl.emit(Instr{Code: CheckNull, Op: k, Index: j})
-		case rule.OperandList:
-			pl.operand(CheckList, BindList, k, j, o.Value)
+	if nopd > 0 {
+		pl.todo = append(pl.todo, task{k, 0})
+	}
+}
+
+// operandAt emits the instructions for operand j of op k: its check or binding, and the producer it reaches. At
+// alternatives it emits the choice point and each branch with the rest of the plan, and reports forked.
+func (pl *planner) operandAt(k, j int) (forked bool, err error) {
+	p := pl.p
+	o := p.Ops[k].Operands[j]
+	switch o.Kind {
+	case rule.OperandValue:
+		h := o.Value
+		if !pl.operand(CheckOperand, BindOperand, k, j, h) {
+			return false, nil
+		}
+		return false, pl.def(h)
+	case rule.OperandNull:
+		pl.emit(Instr{Code: CheckNull, Op: k, Index: j})
+	case rule.OperandList:
+		pl.operand(CheckList, BindList, k, j, o.Value)
+	case rule.OperandAlt:
+		return true, pl.alternatives(k, j, o)
+	}
+	return false, nil
+}
+
+// def binds the producer of value hole h, just bound, if the pattern defines it.
+func (pl *planner) def(h int) error {
+	p := pl.p
+	d := p.Values[h].Def
+	if d < 0 {
+		return nil
+	}
+	if pl.boundOp[d] {
+		return fmt.Errorf("%s %s is unbound while its op is bound", p.Values[h].Pos, rule.ValueName(p, h))
+	}
+	pl.emit(Instr{Code: BindDef, Op: d, Value: h, N: p.Values[h].Result})
+	pl.bindOp(d)
+	pl.distinct(d)
+	pl.visit(d, false)
+	return nil
+}
+
+// alternatives emits operand j of op k, which reads alternatives o.Alt: the binding of their value, the choice
+// point, and for each branch, from a fork of the planner, the branch's value (an alias of the operand, or a check
+// that it is the value the branch names) and its producer, then the rest of the plan.
+func (pl *planner) alternatives(k, j int, o rule.OperandPattern) error {
+	p := pl.p
+	a := p.Alts[o.Alt]
+	if pl.boundVal[o.Value] {
+		return fmt.Errorf("%s %s is bound before its alternatives", a.Pos, rule.ValueName(p, o.Value))
+	}
+	pl.operand(CheckOperand, BindOperand, k, j, o.Value)
+	var reset, resetVals []int
+	for d, b := range pl.boundOp {
+		if !b {
+			reset = append(reset, d)
 		}
 	}
+	for h, b := range pl.boundVal {
+		if !b {
+			resetVals = append(resetVals, h)
+		}
+	}
+	at := len(*pl.code)
+	pl.emit(Instr{Code: ChooseAlt, Op: k, Index: j, Value: o.Value, Alt: o.Alt, Reset: reset, ResetVals: resetVals})
+	targets := make([]int, len(a.Branches))
+	for b, br := range a.Branches {
+		targets[b] = len(*pl.code)
+		c := pl.fork()
+		c.chosen[o.Alt][b] = true
+		w := br.Value
+		if c.boundVal[w] {
+			c.emit(Instr{Code: CheckAlias, Op: k, Index: b, Value: o.Value, Other: w, Alt: o.Alt})
+		} else {
+			c.emit(Instr{Code: BindAlias, Op: k, Index: b, Value: w, Other: o.Value, Alt: o.Alt})
+			c.bindVal(w)
+			if err := c.def(w); err != nil {
+				return err
+			}
+		}
+		if err := c.rest(); err != nil {
+			return err
+		}
+	}
+	(*pl.code)[at].Targets = targets
 	return nil
 }
 
@@ -389,12 +526,12 @@ func (pl *planner) bindVal(h int) {
 
 // nextPivot picks the next op to reach through the users of a bound value: the unbound op with the smallest index
 // that has a single-value operand whose hole is bound, and the first such operand; a value a constant-like op
-// pattern defines is a pivot only when there is no other (its users are those of one program constant, not of
+// pattern defines is a pivot only when there is no other; an op of an alternative not chosen is none (its users are those of one program constant, not of
 // the equal ones a by-value match accepts, and a shared constant has many). It returns k = -1 when there is none.
-func nextPivot(p *rule.Pattern, boundOp, boundVal []bool) (k, j, h int) {
+func nextPivot(p *rule.Pattern, boundOp, boundVal []bool, eligible func(int) bool) (k, j, h int) {
 	for _, consts := range [2]bool{false, true} {
 		for k, op := range p.Ops {
-			if boundOp[k] {
+			if boundOp[k] || !eligible(k) {
 				continue
 			}
 			for j, o := range op.Operands {
@@ -415,7 +552,8 @@ func constValue(p *rule.Pattern, h int) bool {
 
 // isInternal reports whether value hole h is internal to the pattern: defined by a pattern op, used as an operand
 // by another one, and neither marked Shared nor a constant's (constants match by value: their other readers
-// cannot tell). Every use of an internal value must be by an op of the match.
+// cannot tell). Every use of an internal value must be by an op of the match. The value of a branch of alternatives is
+// read by the alternatives' operand.
 func isInternal(p *rule.Pattern, h int) bool {
 	v := p.Values[h]
 	if v.Def < 0 || v.Shared || v.List || p.Ops[v.Def].Constant {
@@ -425,6 +563,13 @@ func isInternal(p *rule.Pattern, h int) bool {
 		for _, o := range op.Operands {
 			if o.Kind == rule.OperandValue && o.Value == h {
 				return true
+			}
+		}
+	}
+	for _, a := range p.Alts {
+		for _, br := range a.Branches {
+			if br.Value == h {
+				return true // read by the operand of the alternatives, when its branch is chosen
 			}
 		}
 	}
@@ -535,6 +680,17 @@ func (in *Instr) Format(p *rule.Pattern) string {
 		return "where " + rule.FormatExpr(&rule.Rule{Pattern: p}, in.Expr)
 	case Success:
 		return "success"
+	case ChooseAlt:
+		at := make([]string, len(in.Targets))
+		for i, t := range in.Targets {
+			at[i] = strconv.Itoa(t)
+		}
+		return "choose " + v(in.Value) + " = " + op(in.Op) + ".operand[" + strconv.Itoa(in.Index) + "] among " +
+			strconv.Itoa(len(in.Targets)) + " alternatives (at " + strings.Join(at, ", ") + ")"
+	case BindAlias:
+		return "alternative " + strconv.Itoa(in.Index+1) + ": " + v(in.Value) + " = " + v(in.Other)
+	case CheckAlias:
+		return "alternative " + strconv.Itoa(in.Index+1) + ": " + v(in.Value) + " == " + v(in.Other)
 	}
 	return in.Code.String()
 }

@@ -2,6 +2,7 @@ package matcher
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -10,33 +11,47 @@ import (
 )
 
 // checkPlan checks what the automaton, Explain and drrc gen rely on in a plan: it starts with BindRoot and ends
-// with its one Success; every pattern op, value hole and attribute $hole is bound exactly once, by the
-// instructions that bind it, before an instruction reads it; a distinctness check names bound ops only; and by
-// Success everything is bound.
+// with a Success; every pattern op, value hole and attribute $hole is bound at most once on each path, by the
+// instructions that bind it, before an instruction reads it; a distinctness check names bound ops only; and by each
+// Success everything is bound but what only alternatives not taken mention. A ChooseAlt's branches are laid out
+// after it in order, each a path to its own Success.
 func checkPlan(pl *Plan) error {
 	p := pl.Rule.Pattern
 	in := pl.Instrs
 	if len(in) < 2 || in[0].Code != BindRoot || in[0].Op != p.Root || in[len(in)-1].Code != Success {
 		return fmt.Errorf("a plan is BindRoot(root) … Success")
 	}
-	opBound := make([]bool, len(p.Ops))
-	valBound := make([]bool, len(p.Values))
-	attrBound := make([]bool, len(p.Holes))
+	return checkPath(pl, 0, len(in), &pathState{op: make([]bool, len(p.Ops)), val: make([]bool, len(p.Values)),
+		attr: make([]bool, len(p.Holes))})
+}
+
+// pathState is what a path of a plan has bound.
+type pathState struct{ op, val, attr []bool }
+
+func (s *pathState) clone() *pathState {
+	return &pathState{op: slices.Clone(s.op), val: slices.Clone(s.val), attr: slices.Clone(s.attr)}
+}
+
+// checkPath checks the path of a plan from instruction pc to its Success, which must be instruction end-1.
+func checkPath(pl *Plan, pc, end int, st *pathState) error {
+	p := pl.Rule.Pattern
+	in := pl.Instrs
 	bindOp := func(k int) error {
-		if opBound[k] {
+		if st.op[k] {
 			return fmt.Errorf("op%d bound twice", k)
 		}
-		opBound[k] = true
+		st.op[k] = true
 		return nil
 	}
 	bindVal := func(h int) error {
-		if valBound[h] {
+		if st.val[h] {
 			return fmt.Errorf("%s bound twice", rule.ValueName(p, h))
 		}
-		valBound[h] = true
+		st.val[h] = true
 		return nil
 	}
-	for i, x := range in {
+	for i := pc; i < end; i++ {
+		x := in[i]
 		var err error
 		needOp, needVal := -1, -1
 		switch x.Code {
@@ -51,15 +66,23 @@ func checkPlan(pl *Plan) error {
 		case BindResult, BindOperand, BindList:
 			needOp = x.Op
 			err = bindVal(x.Value)
+		case BindAlias:
+			needVal = x.Other
+			err = bindVal(x.Value)
+		case CheckAlias:
+			needVal = x.Other
+			if !st.val[x.Value] {
+				err = fmt.Errorf("reads %s before it is bound", rule.ValueName(p, x.Value))
+			}
 		case BindAttr:
 			needOp = x.Op
-			if attrBound[x.Hole] {
+			if st.attr[x.Hole] {
 				err = fmt.Errorf("%s bound twice", rule.HoleName(p, x.Hole))
 			}
-			attrBound[x.Hole] = true
+			st.attr[x.Hole] = true
 		case CheckAttr:
 			needOp = x.Op
-			if !attrBound[x.Hole] {
+			if !st.attr[x.Hole] {
 				err = fmt.Errorf("%s checked before it is bound", rule.HoleName(p, x.Hole))
 			}
 		case CheckOperand, CheckList:
@@ -69,38 +92,81 @@ func checkPlan(pl *Plan) error {
 		case CheckDistinct:
 			needOp = x.Op
 			for _, b := range x.Bound {
-				if !opBound[b] || b == x.Op {
+				if !st.op[b] || b == x.Op {
 					err = fmt.Errorf("distinct from op%d, which is not bound before op%d", b, x.Op)
 				}
+			}
+		case ChooseAlt:
+			needOp, needVal = x.Op, x.Value
+			if len(x.Targets) < 2 || x.Targets[0] != i+1 || !slices.IsSorted(x.Targets) || x.Targets[len(x.Targets)-1] >= end {
+				err = fmt.Errorf("branches at %v, not laid out after it", x.Targets)
 			}
 		case CheckWhere, Success:
 		default:
 			needOp = x.Op
 		}
-		if err == nil && needOp >= 0 && !opBound[needOp] {
+		if err == nil && needOp >= 0 && !st.op[needOp] {
 			err = fmt.Errorf("reads op%d before it is bound", needOp)
 		}
-		if err == nil && needVal >= 0 && !valBound[needVal] {
+		if err == nil && needVal >= 0 && !st.val[needVal] {
 			err = fmt.Errorf("reads %s before it is bound", rule.ValueName(p, needVal))
 		}
-		if err == nil && x.Code == Success && i != len(in)-1 {
+		if err == nil && x.Code == Success && i != end-1 {
 			err = fmt.Errorf("Success before the end")
 		}
 		if err != nil {
 			return fmt.Errorf("instruction %d (%s): %w", i, x.Format(p), err)
 		}
+		if x.Code == ChooseAlt {
+			for b, t := range x.Targets {
+				e := end
+				if b+1 < len(x.Targets) {
+					e = x.Targets[b+1]
+				}
+				if err := checkPath(pl, t, e, st.clone()); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		if x.Code == Success {
+			break
+		}
 	}
-	for k, b := range opBound {
-		if !b {
+	if in[end-1].Code != Success {
+		return fmt.Errorf("instruction %d (%s): a path ends with Success", end-1, in[end-1].Format(p))
+	}
+	for k, b := range st.op {
+		if !b && !p.InAlt(k) {
 			return fmt.Errorf("op%d is never bound", k)
 		}
 	}
-	for h, b := range valBound {
-		if !b {
+	for h, b := range st.val {
+		if !b && mentionedOutsideAlts(p, h) {
 			return fmt.Errorf("%s is never bound", rule.ValueName(p, h))
 		}
 	}
 	return nil
+}
+
+// mentionedOutsideAlts reports whether value hole h is an operand or result of an op in no alternative.
+func mentionedOutsideAlts(p *rule.Pattern, h int) bool {
+	for k, op := range p.Ops {
+		if p.InAlt(k) {
+			continue
+		}
+		for _, o := range op.Operands {
+			if o.Kind != rule.OperandAny && o.Kind != rule.OperandNull && o.Value == h {
+				return true
+			}
+		}
+		for _, r := range op.Results {
+			if r.Value == h {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // TestPlansAreWellFormed checks the plans of the differential test's random rules, the feature rules and the bench

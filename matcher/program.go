@@ -20,10 +20,10 @@ import (
 
 // The fused instructions fuse makes, after the plan's opcodes.
 const (
-	cShape        = Success + 1 + iota // CheckName, CheckOperands and CheckResults of one op (unset: info nil, N, n2 < 0)
-	cBindOperands                      // BindOperand for each item (Index, Value, check)
-	cBindResults                       // BindResult for each item (Index, Value)
-	cBindAttrs                         // BindAttr for each item (Name, Hole)
+	cShape        = CheckAlias + 1 + iota // CheckName, CheckOperands and CheckResults of one op (unset: info nil, N, n2 < 0)
+	cBindOperands                         // BindOperand for each item (Index, Value, check)
+	cBindResults                          // BindResult for each item (Index, Value)
+	cBindAttrs                            // BindAttr for each item (Name, Hole)
 )
 
 // item is one element of a fused instruction.
@@ -48,6 +48,10 @@ type instr struct {
 	n2       int
 	atLeast2 bool
 	items    []item
+	// orig is the instruction's index in the plan; start says it begins a branch of a ChooseAlt (leaf programs
+	// map the branches' targets through them).
+	orig  int
+	start bool
 }
 
 // keepWhenCovered reports whether a covered instruction still has work at a leaf: a binding, or the holes of a
@@ -69,6 +73,9 @@ type program struct {
 	// isList[i] says whether value hole i is a list; hasLists whether any is.
 	isList   []bool
 	hasLists bool
+	// hasAlts says the program has a ChooseAlt: its runs start with no op bound, so that the ops of a branch
+	// not taken are nil in the match.
+	hasAlts bool
 }
 
 // pred is one predicate of a rule: a question at a position and the answer the rule needs.
@@ -122,6 +129,8 @@ func compileRule(r *rule.Rule, ctx *ir.Context, t *tables) (*crule, error) {
 // predicates gives each check of the plan that is made at a fixed position its question, and returns the
 // predicates. An op or value has a fixed position when the plan reaches it from the root through operands and
 // producers only: a ChooseUser leaves the op it binds without one, a ChooseSwap the operands 0 and 1 of its op.
+// Nothing after a ChooseAlt is asked: its branches are laid out one after the other, and a check in one of them is
+// not a check of the rule.
 func (cr *crule) predicates(t *tables) []pred {
 	p := cr.r.Pattern
 	opPos := make([]*position, len(p.Ops))
@@ -132,6 +141,9 @@ func (cr *crule) predicates(t *tables) []pred {
 	var preds []pred
 	for i := range cr.code {
 		in := &cr.code[i]
+		if in.Code == ChooseAlt {
+			break
+		}
 		ask := func(q question, a answer) {
 			in.q = t.question(q)
 			preds = append(preds, pred{q: in.q, a: a})
@@ -258,13 +270,41 @@ func (cr *crule) leaf(path map[*question]bool) *program {
 		prog.isList[i] = v.List
 		prog.hasLists = prog.hasLists || v.List
 	}
+	starts := map[int]bool{} // the first instructions of ChooseAlt branches, which fuse keeps apart
 	for _, in := range cr.code {
+		for _, t := range in.Targets {
+			starts[t] = true
+		}
+	}
+	for i, in := range cr.code {
 		in.covered = path != nil && (in.always || in.q != nil && path[in.q])
+		in.orig = i
+		in.start = starts[i]
 		if in.Code != BindRoot && (!in.covered || in.keepWhenCovered()) {
 			prog.code = append(prog.code, in)
 		}
+		prog.hasAlts = prog.hasAlts || in.Code == ChooseAlt
 	}
 	prog.code = fuse(prog.code)
+	if prog.hasAlts {
+		at := map[int]int{} // plan index → program index of the branches' first instructions
+		for i, in := range prog.code {
+			if in.start {
+				at[in.orig] = i
+			}
+		}
+		for i := range prog.code {
+			in := &prog.code[i]
+			if in.Code != ChooseAlt {
+				continue
+			}
+			targets := make([]int, len(in.Targets))
+			for b, t := range in.Targets {
+				targets[b] = at[t]
+			}
+			in.Targets = targets
+		}
+	}
 	return prog
 }
 
@@ -276,7 +316,12 @@ func fuse(code []instr) []instr {
 	for i := 0; i < len(code); i++ {
 		in := code[i]
 		last := len(out) - 1
-		next := func(c Opcode) bool { return i+1 < len(code) && code[i+1].Code == c && code[i+1].Op == in.Op }
+		if in.start {
+			last = -1 // a branch's first instruction starts a fused one, or stays as it is
+		}
+		next := func(c Opcode) bool {
+			return i+1 < len(code) && code[i+1].Code == c && code[i+1].Op == in.Op && !code[i+1].start
+		}
 		switch in.Code {
 		case CheckName, CheckOperands, CheckResults:
 			if last < 0 || out[last].Code != cShape || out[last].Op != in.Op || !shapeFree(&out[last], in.Code) {

@@ -71,11 +71,27 @@ type refState struct {
 	vals  map[int]*ir.Value
 	lists map[int][]*ir.Value
 	holes map[int]any
+	alts  map[int]int // alternatives → the branch taken
 }
 
 func (s refState) clone() refState {
 	return refState{ops: maps.Clone(s.ops), vals: maps.Clone(s.vals), lists: maps.Clone(s.lists),
-		holes: maps.Clone(s.holes)}
+		holes: maps.Clone(s.holes), alts: maps.Clone(s.alts)}
+}
+
+// eligible reports whether pattern op k is on the path the state's alternatives took: every branch it is in was
+// taken.
+func (run *refRun) eligible(s refState, k int) bool {
+	for g, a := range run.p.Alts {
+		for b, br := range a.Branches {
+			if slices.Contains(br.Ops, k) {
+				if t, ok := s.alts[g]; !ok || t != b {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 type refRun struct {
@@ -89,7 +105,7 @@ type refRun struct {
 func (rm *refMatcher) matchRule(r *rule.Rule, op *ir.Op, o Oracle) *rule.Match {
 	run := &refRun{rm: rm, r: r, p: r.Pattern, oracle: o}
 	s := refState{ops: map[int]*ir.Op{}, vals: map[int]*ir.Value{}, lists: map[int][]*ir.Value{},
-		holes: map[int]any{}}
+		holes: map[int]any{}, alts: map[int]int{}}
 	run.bindOp(s, r.Pattern.Root, op, run.upward)
 	return run.result
 }
@@ -234,6 +250,42 @@ func (run *refRun) operands(s refState, k int, order []int, j int, cont func(ref
 			}
 		}
 		return next(s)
+	case rule.OperandAlt:
+		// Alternatives: the operand's value, then each branch in order, as the value it names or the op that
+		// defines it.
+		v := o.Operand(order[j])
+		if v == nil {
+			return false
+		}
+		s = s.clone()
+		if !run.bindValue(s, opnd.Value, v) {
+			return false
+		}
+		for b, br := range run.p.Alts[opnd.Alt].Branches {
+			s2 := s.clone()
+			s2.alts[opnd.Alt] = b
+			w := br.Value
+			if old, ok := s2.vals[w]; ok {
+				if old == v && next(s2) {
+					return true
+				}
+				continue
+			}
+			if !run.bindValue(s2, w, v) {
+				continue
+			}
+			hv := run.p.Values[w]
+			if hv.Def < 0 {
+				if next(s2) {
+					return true
+				}
+				continue
+			}
+			if def := v.DefiningOp(); def != nil && v.Index() == hv.Result && run.bindOp(s2, hv.Def, def, next) {
+				return true
+			}
+		}
+		return false
 	}
 	v := o.Operand(order[j])
 	if v == nil {
@@ -359,8 +411,10 @@ func (run *refRun) typeOK(s refState, tp *rule.TypePattern, t ir.Type) bool {
 func (run *refRun) upward(s refState) bool {
 	k, v := run.pivot(s)
 	if k < 0 {
-		if len(s.ops) != len(run.p.Ops) {
-			return false
+		for k := range run.p.Ops {
+			if _, bound := s.ops[k]; !bound && run.eligible(s, k) {
+				return false
+			}
 		}
 		return run.finish(s)
 	}
@@ -383,7 +437,7 @@ func (run *refRun) upward(s refState) bool {
 func (run *refRun) pivot(s refState) (int, *ir.Value) {
 	for _, consts := range []bool{false, true} {
 		for k, pat := range run.p.Ops {
-			if _, bound := s.ops[k]; bound {
+			if _, bound := s.ops[k]; bound || !run.eligible(s, k) {
 				continue
 			}
 			for _, opnd := range pat.Operands {
@@ -450,8 +504,8 @@ func refWritten(v *ir.Value) bool {
 func (run *refRun) finish(s refState) bool {
 	p := run.p
 	for h, hv := range p.Values {
-		if hv.Def < 0 || hv.Shared || hv.List || p.Ops[hv.Def].Constant {
-			continue
+		if hv.Def < 0 || hv.Shared || hv.List || p.Ops[hv.Def].Constant || s.vals[h] == nil {
+			continue // an input, a value the rule lets others read, or one of an alternative not taken
 		}
 		usedInside := false
 		for _, op := range p.Ops {
@@ -459,6 +513,11 @@ func (run *refRun) finish(s refState) bool {
 				if o.Kind == rule.OperandValue && o.Value == h {
 					usedInside = true
 				}
+			}
+		}
+		for _, a := range p.Alts {
+			for _, br := range a.Branches {
+				usedInside = usedInside || br.Value == h // read by the alternatives' operand
 			}
 		}
 		if !usedInside {

@@ -26,8 +26,11 @@ func ChooseRoot(p *rule.Pattern) int {
 	used := make([]bool, n)
 	for _, op := range p.Ops {
 		for _, o := range op.Operands {
-			if o.Kind == rule.OperandValue {
-				if d := p.Values[o.Value].Def; d >= 0 {
+			if o.Kind == rule.OperandList {
+				continue
+			}
+			for _, h := range p.Reads(o) {
+				if d := p.Values[h].Def; d >= 0 {
 					used[d] = true
 				}
 			}

@@ -2,6 +2,7 @@ package matcher
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/pirdrr/drr/drr/rule"
 )
@@ -56,6 +57,18 @@ func validate(r *rule.Rule) error {
 					return err
 				}
 				bound[o.Value] = true
+			case rule.OperandAlt:
+				if err := valueOK(o.Value, false, what); err != nil {
+					return err
+				}
+				if p.Values[o.Value].Def >= 0 {
+					return fmt.Errorf("%s: the alternatives' value %s is an op result", what, rule.ValueName(p, o.Value))
+				}
+				if o.Alt < 0 || o.Alt >= len(p.Alts) || p.Alts[o.Alt].Op != k || p.Alts[o.Alt].Operand != j ||
+					p.Alts[o.Alt].Value != o.Value {
+					return fmt.Errorf("%s: operand %d: alternatives %d do not say they are read there", what, j, o.Alt)
+				}
+				bound[o.Value] = true
 			case rule.OperandNull, rule.OperandAny:
 			default:
 				return fmt.Errorf("%s: unknown operand kind %d", what, o.Kind)
@@ -99,6 +112,9 @@ func validate(r *rule.Rule) error {
 			}
 		}
 	}
+	if err := validateAlts(p); err != nil {
+		return err
+	}
 	for i, v := range p.Values {
 		what := fmt.Sprintf("%s %s", v.Pos, rule.ValueName(p, i))
 		if v.Def >= 0 {
@@ -111,7 +127,7 @@ func validate(r *rule.Rule) error {
 			}
 			bound[i] = true
 		}
-		if !bound[i] {
+		if !bound[i] && !v.Unbound {
 			return fmt.Errorf("%s: not bound by the pattern", what)
 		}
 		if t := v.Type; t != nil {
@@ -156,6 +172,37 @@ func validateType(p *rule.Pattern, t *rule.TypePattern, what string) error {
 		}
 	case t.Hole >= 0:
 		return hole(t.Hole, rule.HoleType)
+	}
+	return nil
+}
+
+// validateAlts checks the pattern's alternatives: each is read by the operand it names, has two branches or more
+// whose values are in range, and a branch's ops are in range and not the root.
+func validateAlts(p *rule.Pattern) error {
+	for g, a := range p.Alts {
+		what := fmt.Sprintf("%s alternatives %d", a.Pos, g)
+		if a.Op < 0 || a.Op >= len(p.Ops) || a.Operand < 0 || a.Operand >= len(p.Ops[a.Op].Operands) {
+			return fmt.Errorf("%s: read at op %d operand %d, out of range", what, a.Op, a.Operand)
+		}
+		if o := p.Ops[a.Op].Operands[a.Operand]; o.Kind != rule.OperandAlt || o.Alt != g {
+			return fmt.Errorf("%s: op %d operand %d does not read them", what, a.Op, a.Operand)
+		}
+		if len(a.Branches) < 2 {
+			return fmt.Errorf("%s: %d branches, need two or more", what, len(a.Branches))
+		}
+		for _, br := range a.Branches {
+			if br.Value < 0 || br.Value >= len(p.Values) || p.Values[br.Value].List || br.Value == a.Value {
+				return fmt.Errorf("%s: branch value %d out of range", what, br.Value)
+			}
+			for _, k := range br.Ops {
+				if k < 0 || k >= len(p.Ops) || k == p.Root {
+					return fmt.Errorf("%s: branch op %d out of range or the root", what, k)
+				}
+			}
+			if d := p.Values[br.Value].Def; d >= 0 && !slices.Contains(br.Ops, d) && p.InAlt(d) {
+				return fmt.Errorf("%s: branch value %s is defined in another alternative", what, rule.ValueName(p, br.Value))
+			}
+		}
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package rulegen
 import (
 	"fmt"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -13,8 +14,11 @@ import (
 
 // A rule instance becomes a Go function that prints its plan (matcher.Plan): one case per instruction below,
 // each instruction a term of a chain of &&, so that the function finds the binding the automaton finds. A
-// choice point of the plan (ChooseSwap, ChooseUser) is a for loop, in plan order; a failing term continues the
-// innermost loop or, outside every loop, returns false; Success is the call that emits the match. The constants
+// choice point of the plan (ChooseSwap, ChooseUser, ChooseAlt) is a for loop, in plan order; a failing term
+// continues the innermost loop or, outside every loop, returns false; Success is the call that emits the match.
+// The branches of a ChooseAlt are an if per iteration of its loop, each printing its path to its own Success; in
+// a plan with alternatives the op a ChooseUser binds is a declared variable (the match of another branch names it,
+// nil), not the loop's. The constants
 // of the instance (op kinds, literal attributes, schema defaults, exact types, constant subexpressions of its
 // constraints) are read from its rt.Instance, so that the instances of a family that differ only in them print
 // to the same function, which is written once.
@@ -41,6 +45,8 @@ type fnGen struct {
 	b     strings.Builder // the body after the declarations
 	terms []term          // the chain being built
 	loops int
+	// alts is set for a plan with alternatives (ChooseAlt).
+	alts bool
 }
 
 // term is one term of a chain: its Go code, whether it starts a line (the op a BindDef reaches, a constraint),
@@ -92,12 +98,68 @@ func opVarName(k int) string { return "op" + strconv.Itoa(k) }
 
 // body prints the function's body: declarations, then the plan.
 func (g *fnGen) body() string {
-	for i := range g.plan.Instrs {
-		g.instr(&g.plan.Instrs[i])
+	for _, in := range g.plan.Instrs {
+		g.alts = g.alts || in.Code == matcher.ChooseAlt
 	}
+	g.path(0)
 	var decl strings.Builder
 	g.declare(&decl)
 	return decl.String() + g.b.String()
+}
+
+// path prints the plan from instruction pc to the Success that ends its path; a ChooseAlt ends it too, printing
+// its branches as paths of their own.
+func (g *fnGen) path(pc int) {
+	base := g.loops
+	for ; ; pc++ {
+		in := &g.plan.Instrs[pc]
+		switch in.Code {
+		case matcher.ChooseAlt:
+			g.alternatives(in, base)
+			return
+		case matcher.Success:
+			g.emit(base)
+			return
+		}
+		g.instr(in)
+	}
+}
+
+// alternatives prints a ChooseAlt: a loop over its branches, each an if that unbinds what the branches bind and
+// prints the branch's path; then it ends the path the ChooseAlt is on (entered with base loops open).
+func (g *fnGen) alternatives(in *matcher.Instr, base int) {
+	av := g.local.fresh("alt" + strconv.Itoa(in.Alt))
+	g.open(fmt.Sprintf("for %s := range %d { // %s = %s.Operand(%d): its alternatives in order", av,
+		len(in.Targets), g.valVar[in.Value], g.opVar[in.Op], in.Index))
+	bound, swapVar := slices.Clone(g.bound), slices.Clone(g.swapVar)
+	union := slices.Clone(g.bound)
+	var reset, nils []string
+	for _, k := range in.Reset {
+		reset, nils = append(reset, g.opVar[k]), append(nils, "nil")
+	}
+	for _, h := range in.ResetVals {
+		reset, nils = append(reset, g.valVar[h]), append(nils, "nil")
+	}
+	for b, t := range in.Targets {
+		copy(g.bound, bound)
+		copy(g.swapVar, swapVar)
+		g.line("if %s == %d {", av, b)
+		if len(reset) > 0 {
+			g.line("%s = %s", strings.Join(reset, ", "), strings.Join(nils, ", "))
+		}
+		g.path(t)
+		g.line("}")
+		for h, x := range g.bound {
+			union[h] = union[h] || x
+		}
+	}
+	g.bound = union // for the declarations
+	for ; g.loops > base; g.loops-- {
+		g.line("}")
+	}
+	if base == 0 {
+		g.line("return false")
+	}
 }
 
 // instr prints one plan instruction.
@@ -175,8 +237,19 @@ func (g *fnGen) instr(in *matcher.Instr) {
 	case matcher.CheckType:
 		g.term("%s", g.typeCheck(in.Value, in.Type))
 	case matcher.ChooseUser:
+		if g.alts {
+			u := g.local.fresh("u" + strconv.Itoa(in.Op))
+			g.open(fmt.Sprintf("for _, %s := range m.Users(%s) {", u, v))
+			g.term("rt.Set(&%s, %s)", op, u)
+			break
+		}
 		g.userOp[in.Op] = true
 		g.open(fmt.Sprintf("for _, %s := range m.Users(%s) {", op, v))
+	case matcher.BindAlias:
+		g.binder[in.Value] = in.Op
+		g.term("rt.Set(&%s, %s)", v, g.valVar[in.Other])
+	case matcher.CheckAlias:
+		g.term("%s == %s", v, g.valVar[in.Other])
 	case matcher.CheckClosure: // the closure checks that follow each other share a term
 		if n := len(g.terms) - 1; n >= 0 && g.terms[n].closure {
 			g.terms[n].code = strings.TrimSuffix(g.terms[n].code, ")") + ", " + v + ")"
@@ -188,8 +261,6 @@ func (g *fnGen) instr(in *matcher.Instr) {
 		g.term("%s.NumUses() %s %d", v, in.Cmp, in.N)
 	case matcher.CheckWhere:
 		g.constraint(g.where[in.Where], rule.FormatExpr(g.r, in.Expr))
-	case matcher.Success:
-		g.emit()
 	}
 }
 
@@ -270,9 +341,9 @@ func (g *fnGen) fail() string {
 	return "continue"
 }
 
-// emit ends the plan: the chain, the last term of which emits the match, the bindings appended to the match's
-// slices right in the call.
-func (g *fnGen) emit() {
+// emit ends a path of the plan, entered with base loops open: the chain, the last term of which emits the match,
+// the bindings appended to the match's slices right in the call.
+func (g *fnGen) emit(base int) {
 	p := g.p
 	vals := make([]string, len(p.Values))
 	var lists []string
@@ -306,10 +377,12 @@ func (g *fnGen) emit() {
 	g.line("if %s {", g.chain())
 	g.line("return true")
 	g.line("}")
-	for ; g.loops > 0; g.loops-- {
+	for ; g.loops > base; g.loops-- {
 		g.line("}")
 	}
-	g.line("return false")
+	if base == 0 {
+		g.line("return false")
+	}
 }
 
 // chain writes the terms as one && expression and empties the chain: terms share lines up to about chainWidth

@@ -27,7 +27,7 @@ func TestTransformerExamplesOnCorpus(t *testing.T) {
 		graph string
 		want  map[string]int
 	}{
-		{"PaddleNLP/microsoft_deberta-base", map[string]int{"layer_norm_written_out": 1, "layer_norm_written_out_twice": 24}},
+		{"PaddleNLP/microsoft_deberta-base", map[string]int{"layer_norm_written_out": 25}},
 		{"PaddleNLP/roformer_v2_chinese_char_base", map[string]int{"rms_norm_weightless": 25}},
 		{"PaddleNLP/roformer_v2_chinese_char_large", map[string]int{"rms_norm_weightless": 49}},
 		{"PaddleNLP/gpt2-medium-en", map[string]int{"matmul_bias_gelu_tanh": 24}},

@@ -146,17 +146,24 @@ func Instantiate(set *rule.Set, r *rule.Rule, opts InstantiateOptions) ([]*Insta
 	}
 	var out []*Instance
 	var firstErr error
+	// A rule with alternatives is instantiated once per path through them (rule.Paths), each built from the path's
+	// pattern and matched as the rule.
+	paths := rule.Paths(r)
+	n := len(assigns) * len(paths)
 	for _, p := range assigns {
-		in, err := newInstantiator(set, r, auto, reg)
-		if err != nil {
-			return nil, err
+		for _, pr := range paths {
+			in, err := newInstantiator(set, pr, auto, reg)
+			if err != nil {
+				return nil, err
+			}
+			in.of = r
+			in.params = p
+			insts, err := in.run(max(opts.maxInstances()/n, 1), opts.maxPrograms()/n)
+			if err != nil && firstErr == nil {
+				firstErr = err
+			}
+			out = append(out, insts...)
 		}
-		in.params = p
-		insts, err := in.run(max(opts.maxInstances()/len(assigns), 1), opts.maxPrograms()/len(assigns))
-		if err != nil && firstErr == nil {
-			firstErr = err
-		}
-		out = append(out, insts...)
 	}
 	if len(out) == 0 {
 		return nil, firstErr
@@ -187,9 +194,11 @@ func (p producer) String() string {
 }
 
 type instantiator struct {
-	ctx  *ir.Context
-	set  *rule.Set
-	r    *rule.Rule
+	ctx *ir.Context
+	set *rule.Set
+	r   *rule.Rule
+	// of is the rule of the set the instances are of: r, or for a rule with alternatives the rule r is a path of.
+	of   *rule.Rule
 	pat  *rule.Pattern
 	auto *matcher.Automaton
 	reg  *rewriter.Registry
@@ -230,7 +239,7 @@ func newInstantiator(set *rule.Set, r *rule.Rule, auto *matcher.Automaton, reg *
 	if p == nil || len(p.Ops) == 0 {
 		return nil, fmt.Errorf("rule %s has no pattern", r.ID())
 	}
-	in := &instantiator{ctx: set.Ctx, set: set, r: r, pat: p, auto: auto, reg: reg,
+	in := &instantiator{ctx: set.Ctx, set: set, r: r, of: r, pat: p, auto: auto, reg: reg,
 		internal: make([]bool, len(p.Values)), holeCands: make([][]ir.Attribute, len(p.Holes)),
 		holeSpec: make([]*ir.AttrSpec, len(p.Holes)), prefs: make([][]producer, len(p.Values))}
 	for i, op := range p.Ops {
@@ -421,8 +430,8 @@ func (in *instantiator) failureReason() string {
 	var bestC *candidate
 	for _, c := range in.failed {
 		oracle := rule.WithParams(rewriter.NewOracle(c.prog, in.reg), in.params)
-		for _, ex := range matcher.Explain(in.set, in.r.ID(), c.ops[in.pat.Root], oracle, nil) {
-			if ex.Rule != in.r || ex.Failure == nil {
+		for _, ex := range matcher.Explain(in.set, in.of.ID(), c.ops[in.pat.Root], oracle, nil) {
+			if ex.Rule != in.of || ex.Failure == nil {
 				continue
 			}
 			f := ex.Failure
@@ -470,8 +479,8 @@ func (in *instantiator) match(c *candidate) *Instance {
 	root := c.ops[in.pat.Root]
 	oracle := rule.WithParams(rewriter.NewOracle(c.prog, in.reg), in.params)
 	for _, m := range in.auto.Match(root, oracle) {
-		if m.Rule == in.r {
-			inst := &Instance{Rule: in.r, Program: c.prog, Root: root, Match: m, Inputs: c.inputs, Params: in.params}
+		if m.Rule == in.of {
+			inst := &Instance{Rule: in.of, Program: c.prog, Root: root, Match: m, Inputs: c.inputs, Params: in.params}
 			for _, n := range in.params.Names() {
 				inst.Holes = append(inst.Holes, fmt.Sprintf("$%s = %s", n, rule.FormatVal(in.params[n])))
 			}

@@ -186,6 +186,17 @@ func operandText(p *Pattern, k, j int) string {
 			s += ": " + FormatType(p, t)
 		}
 		return s
+	case OperandAlt:
+		if o.Alt < 0 || o.Alt >= len(p.Alts) {
+			break
+		}
+		// The operand's value, then its alternatives: the values they name or define (an op of an alternative is
+		// listed with the pattern's ops).
+		parts := make([]string, len(p.Alts[o.Alt].Branches))
+		for i, br := range p.Alts[o.Alt].Branches {
+			parts[i] = ValueName(p, br.Value)
+		}
+		return ValueName(p, o.Value) + " = (" + strings.Join(parts, " | ") + ")"
 	}
 	s := ValueName(p, o.Value)
 	if o.Value >= 0 && o.Value < len(p.Values) {

@@ -58,6 +58,9 @@ type Rule struct {
 	NewValues []*NewValue
 	// Actions are the rewrite steps in order.
 	Actions []Action
+	// Path is set on the rules Paths makes: per group of the original rule's alternatives, the branch the path
+	// takes (-1: a group it does not reach). Nil for a rule as checked.
+	Path []int
 }
 
 // ID returns the rule's name, with its family member if it has one: conv_bn or deinplace[pd_op.relu_].
@@ -76,6 +79,8 @@ type Pattern struct {
 	Root   int
 	Values []*ValueHole
 	Holes  []*Hole
+	// Alts are the pattern's choices among alternatives, each read at an OperandAlt.
+	Alts []*AltGroup
 }
 
 // OpPattern matches one op.
@@ -119,12 +124,77 @@ const (
 	OperandAny
 	// OperandList binds the remaining operands to list hole Value (only as the last operand pattern).
 	OperandList
+	// OperandAlt binds value hole Value and matches it against the branches of Pattern.Alts[Alt].
+	OperandAlt
 )
 
 // OperandPattern is one operand position of an OpPattern.
 type OperandPattern struct {
 	Kind  OperandKind
-	Value int // index into Pattern.Values for OperandValue and OperandList
+	Value int // index into Pattern.Values for OperandValue, OperandList and OperandAlt
+	Alt   int // index into Pattern.Alts for OperandAlt
+}
+
+// AltGroup is a choice among alternative sub-patterns at one operand position (`a | b` in the language): the
+// operand binds value hole Value, and the match takes the first branch, in order, under which the whole pattern
+// matches. A pattern op of a branch is bound only when its branch is chosen (nil in a match otherwise).
+type AltGroup struct {
+	// Op and Operand are the pattern op and operand index the group is read at (its OperandAlt).
+	Op, Operand int
+	// Value is the value hole the operand binds: the value every branch must be.
+	Value    int
+	Branches []AltBranch
+	Pos      Pos
+}
+
+// AltBranch is one alternative of an AltGroup.
+type AltBranch struct {
+	// Value is the value hole the operand must be under this branch: a value of the rest of the pattern (%d), or
+	// the result of an op pattern of the branch (its Def is in Ops).
+	Value int
+	// Ops are the pattern ops of the branch, nested alternatives' included, in Pattern.Ops order.
+	Ops []int
+	Pos Pos
+}
+
+// AltOf returns the group and branch pattern op k belongs to directly (the innermost one), or -1, -1 when it is in
+// no alternative.
+func (p *Pattern) AltOf(k int) (group, branch int) {
+	group, branch = -1, -1
+	best := -1
+	for g, a := range p.Alts {
+		for b, br := range a.Branches {
+			for _, o := range br.Ops {
+				// The innermost group of k has the fewest ops in k's branch.
+				if o == k && (best < 0 || len(br.Ops) < best) {
+					group, branch, best = g, b, len(br.Ops)
+				}
+			}
+		}
+	}
+	return group, branch
+}
+
+// Reads returns the value holes operand pattern o reads: its value or list, and for alternatives their value and
+// the value of each branch (nil for `_` and `null`).
+func (p *Pattern) Reads(o OperandPattern) []int {
+	switch o.Kind {
+	case OperandValue, OperandList:
+		return []int{o.Value}
+	case OperandAlt:
+		out := []int{o.Value}
+		for _, br := range p.Alts[o.Alt].Branches {
+			out = append(out, br.Value)
+		}
+		return out
+	}
+	return nil
+}
+
+// InAlt reports whether pattern op k belongs to a branch of an alternative (and so may be unbound in a match).
+func (p *Pattern) InAlt(k int) bool {
+	g, _ := p.AltOf(k)
+	return g >= 0
 }
 
 // ResultPattern is one result position of an OpPattern.
@@ -170,7 +240,10 @@ type ValueHole struct {
 	// Shared marks an internal value the rule allows to have uses outside the match (the rule states its own use
 	// constraint on it); otherwise every use of an internal value must be by a matched op.
 	Shared bool
-	Pos    Pos
+	// Unbound marks, in a path of a rule with alternatives (Paths), a value only branches the path does not take
+	// mention: nothing binds it, and the where clause and the rewrite do not use it.
+	Unbound bool
+	Pos     Pos
 }
 
 // HoleKind is the kind of thing a $hole binds.

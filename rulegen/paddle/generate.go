@@ -77,17 +77,34 @@ func Generate(set *rule.Set, at drr.Position, cfg Config) ([]byte, Result, drr.D
 	var classes []*class
 	for _, r := range set.Rules {
 		res.Total++
-		pl, err := matcher.NewPlan(r)
-		if err != nil {
-			g.refuse(r, r.Pos, "%v", err)
+		// Paddle's DRR has no choice among sub-patterns: a rule with alternatives is one pattern per path through
+		// them, in the order drrc tries them (benefits tie; Paddle tries patterns in the order they are added).
+		paths := rule.Paths(r)
+		if len(paths) > maxPaths {
+			g.refuse(r, r.Pattern.Alts[0].Pos, "its alternatives make %d patterns, more than %d", len(paths), maxPaths)
 			continue
 		}
-		cs, ok := g.rule(r, pl)
+		var rcs []*class
+		ok := true
+		for _, pr := range paths {
+			pl, err := matcher.NewPlan(pr)
+			if err != nil {
+				g.refuse(r, r.Pos, "%v", err)
+				ok = false
+				break
+			}
+			cs, pok := g.rule(pr, pl)
+			if !pok {
+				ok = false
+				break
+			}
+			rcs = append(rcs, cs...)
+		}
 		if !ok {
 			continue
 		}
 		res.Exported++
-		classes = append(classes, cs...)
+		classes = append(classes, rcs...)
 	}
 	var diags drr.Diagnostics
 	for _, d := range g.diags {
@@ -107,6 +124,9 @@ func Generate(set *rule.Set, at drr.Position, cfg Config) ([]byte, Result, drr.D
 	}
 	return g.file(classes), res, diags
 }
+
+// maxPaths bounds the patterns one rule's alternatives may make.
+const maxPaths = 16
 
 // gen is the state of one file's generation.
 type gen struct {

@@ -87,6 +87,9 @@ func (g *gen) rule(r *rule.Rule, pl *matcher.Plan) ([]*class, bool) {
 	if r.Instance != "" {
 		base += camel(strings.NewReplacer("pd_op.", "", "builtin.", "", ",", "_").Replace(r.Instance))
 	}
+	if r.Path != nil { // one path of a rule with alternatives: Alt, then the branch taken at each group
+		base += "Alt" + strings.NewReplacer(".", "_", "-", "0").Replace(rule.PathName(r))
+	}
 	var out []*class
 	for v := 0; v < 1<<len(swaps); v++ {
 		pt := &pattern{g: g, r: r, p: r.Pattern, plan: pl, swapped: make([]bool, len(r.Pattern.Ops)),

@@ -187,7 +187,7 @@ func producerKind(ctx *ir.Context, r *rule.Rule) (int, *ir.OpInfo) {
 	defOf := map[int]int{}     // pattern op → root operand its value came from
 	for _, in := range pl.Instrs {
 		switch in.Code {
-		case matcher.ChooseSwap, matcher.ChooseUser:
+		case matcher.ChooseSwap, matcher.ChooseUser, matcher.ChooseAlt:
 			return -1, nil
 		case matcher.BindOperand:
 			if in.Op == root {

@@ -1,0 +1,237 @@
+package drr
+
+import "github.com/pirdrr/drr/drr/rule"
+
+// Alternatives in patterns (`a | b`, language.md §4.8): the checker's part.
+
+// alternatives translates the alternatives of an operand into a rule.AltGroup (appended to the pattern's Alts; the
+// caller sets the op and operand that read it) and returns the value hole the operand binds. Each alternative is a
+// value (%d: the operand is that value) or an op pattern (the operand is its first result).
+func (rc *ruleChecker) alternatives(o *AltOperand, operand int) (int, bool) {
+	if len(rc.p.Ops) > maxAltOps {
+		// An optional op's first operand is matched twice (in the op, and standing for it); nested optional ops
+		// double the pattern at each level.
+		rc.errorf(o.Pos(), "the pattern has more than %d op patterns once its optional ops are written out", maxAltOps)
+		return -1, false
+	}
+	v := rc.anonValue(o.Pos())
+	rc.operandOf[v] = true
+	g := &rule.AltGroup{Value: v, Operand: operand, Pos: o.span().rulePos()}
+	for _, a := range o.Alts {
+		br := rule.AltBranch{Pos: a.span().rulePos()}
+		first := len(rc.p.Ops)
+		switch a := a.(type) {
+		case *ValueOperand:
+			br.Value = rc.value(a.Name, a.Pos())
+			rc.operandOf[br.Value] = true
+			rc.setType(br.Value, a.Type, a.Pos())
+		case *OpPattern:
+			k := rc.opPattern(a, nil, false)
+			if k < 0 {
+				return -1, false
+			}
+			w := rc.anonValue(a.Pos())
+			rc.p.Values[w].Def = k
+			rc.p.Ops[k].Results[0].Value = w
+			rc.resultPos[[2]int{k, 0}] = a.Pos()
+			rc.operandOf[w] = true
+			br.Value = w
+		default:
+			rc.errorf(a.Pos(), "an alternative is a value like %%x or an op pattern, not %s", operandKind(a))
+			return -1, false
+		}
+		for k := first; k < len(rc.p.Ops); k++ {
+			br.Ops = append(br.Ops, k)
+		}
+		g.Branches = append(g.Branches, br)
+	}
+	rc.p.Alts = append(rc.p.Alts, g)
+	return v, true
+}
+
+// maxAltOps bounds the op patterns of a pattern with alternatives (optional ops nested in one another's first
+// operands double it at each level).
+const maxAltOps = 256
+
+// operandKind names an operand pattern's kind for messages.
+func operandKind(o Operand) string {
+	switch o.(type) {
+	case *VariadicOperand:
+		return "a list %x..."
+	case *WildcardOperand:
+		return "'_'"
+	case *NullOperand:
+		return "null"
+	case *CombineOperand:
+		return "a combine list [...]"
+	case *EitherOperand:
+		return "either(…)"
+	}
+	return "this operand"
+}
+
+// partials computes the value holes, $holes and pattern ops that alternatives leave unbound on some path of the
+// match: bound only in some branches. The where clause and the rewrite may not use them (language.md §4.8).
+func (rc *ruleChecker) partials() {
+	p := rc.p
+	rc.partialVal, rc.partialHole, rc.partialOp = nil, nil, nil
+	if len(p.Alts) == 0 {
+		return
+	}
+	// ctx[k] is the innermost (group, branch) of op k, as one int: g*len+b+1, or 0 outside alternatives.
+	width := 1
+	for _, a := range p.Alts {
+		width = max(width, len(a.Branches))
+	}
+	ctx := make([]int, len(p.Ops))
+	for k := range p.Ops {
+		if g, b := p.AltOf(k); g >= 0 {
+			ctx[k] = g*width + b + 1
+		}
+	}
+	valsIn := func(c int) []int { // the value holes ops of context c mention, and a branch its value
+		var out []int
+		for k, op := range p.Ops {
+			if ctx[k] != c {
+				continue
+			}
+			for _, o := range op.Operands {
+				if o.Kind != rule.OperandAny && o.Kind != rule.OperandNull {
+					out = append(out, o.Value)
+				}
+			}
+			for _, r := range op.Results {
+				if r.Value >= 0 {
+					out = append(out, r.Value)
+				}
+			}
+		}
+		if c > 0 {
+			out = append(out, p.Alts[(c-1)/width].Branches[(c-1)%width].Value)
+		}
+		return out
+	}
+	holesIn := func(c int) []int {
+		var out []int
+		for k, op := range p.Ops {
+			if ctx[k] != c {
+				continue
+			}
+			for _, a := range op.Attrs {
+				if a.Kind == rule.AttrBind {
+					out = append(out, a.Hole)
+				}
+			}
+			if op.RestAttrs >= 0 {
+				out = append(out, op.RestAttrs)
+			}
+		}
+		return out
+	}
+	// always(c) is the set of value holes (and of $holes) bound on every path through context c.
+	var always func(c int) (map[int]bool, map[int]bool)
+	always = func(c int) (map[int]bool, map[int]bool) {
+		vals, holes := map[int]bool{}, map[int]bool{}
+		for _, h := range valsIn(c) {
+			vals[h] = true
+		}
+		for _, h := range holesIn(c) {
+			holes[h] = true
+		}
+		for g, a := range p.Alts {
+			if ctx[a.Op] != c {
+				continue
+			}
+			var vs, hs map[int]bool
+			for b := range a.Branches {
+				bv, bh := always(g*width + b + 1)
+				if b == 0 {
+					vs, hs = bv, bh
+					continue
+				}
+				for h := range vs {
+					if !bv[h] {
+						delete(vs, h)
+					}
+				}
+				for h := range hs {
+					if !bh[h] {
+						delete(hs, h)
+					}
+				}
+			}
+			for h := range vs {
+				vals[h] = true
+			}
+			for h := range hs {
+				holes[h] = true
+			}
+		}
+		return vals, holes
+	}
+	vals, holes := always(0)
+	// A type pattern's holes are bound with its value.
+	for h, v := range p.Values {
+		if vals[h] && v.Type != nil {
+			for _, x := range typeHoles(v.Type) {
+				holes[x] = true
+			}
+		}
+	}
+	rc.partialVal, rc.partialHole, rc.partialOp = map[int]bool{}, map[int]bool{}, map[int]bool{}
+	for h := range p.Values {
+		if !vals[h] {
+			rc.partialVal[h] = true
+		}
+	}
+	for h := range p.Holes {
+		if !holes[h] {
+			rc.partialHole[h] = true
+		}
+	}
+	for k := range p.Ops {
+		if ctx[k] != 0 {
+			rc.partialOp[k] = true
+		}
+	}
+}
+
+// typeHoles returns the $holes of a type pattern.
+func typeHoles(t *rule.TypePattern) []int {
+	var out []int
+	if t.Hole >= 0 && t.Exact == nil && t.Tensor == nil {
+		out = append(out, t.Hole)
+	}
+	if tp := t.Tensor; tp != nil {
+		for _, d := range tp.Dims {
+			if d.Kind == rule.DimHole {
+				out = append(out, d.Hole)
+			}
+		}
+		if tp.DTypeHole >= 0 && !tp.AnyDType {
+			out = append(out, tp.DTypeHole)
+		}
+	}
+	return out
+}
+
+// partialValue reports, for a use of value hole i in the where clause or the rewrite at pos, that alternatives
+// leave it unbound on some path.
+func (rc *ruleChecker) partialValue(i int, pos Position) bool {
+	if !rc.partialVal[i] {
+		return false
+	}
+	rc.errorf(pos, "%s is bound in some alternatives only; the where clause and the rewrite may use only what every alternative binds",
+		rule.ValueName(rc.p, i))
+	return true
+}
+
+// partialHoleUse is partialValue for $hole i.
+func (rc *ruleChecker) partialHoleUse(i int, pos Position) bool {
+	if !rc.partialHole[i] {
+		return false
+	}
+	rc.errorf(pos, "%s is bound in some alternatives only; the where clause and the rewrite may use only what every alternative binds",
+		rule.HoleName(rc.p, i))
+	return true
+}

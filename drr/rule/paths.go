@@ -1,0 +1,183 @@
+package rule
+
+import (
+	"slices"
+	"strconv"
+)
+
+// Paths returns, for a rule with alternatives (Pattern.Alts), one rule per way through them: each chooses one
+// branch of every group it reaches (a group inside a branch not chosen is not reached), in order — the first
+// path takes the first branch everywhere, as the matcher tries them. A path's pattern has no alternatives: the
+// operand that read a group reads the chosen branch's value, the ops of the branches not chosen are gone (op
+// indices are renumbered; Erase actions follow), and the value holes only they mentioned stay, marked Unbound, so
+// that the where clause and the actions keep their indices (the checker lets them use only what every path binds).
+// A path shares everything else with r; Path says which branches it took. A rule without alternatives is its only
+// path.
+func Paths(r *Rule) []*Rule {
+	p := r.Pattern
+	if len(p.Alts) == 0 {
+		return []*Rule{r}
+	}
+	// Enumerate choices: choice[g] is the branch taken at group g, or -1 when g is not reached.
+	var out []*Rule
+	var walk func(choice []int)
+	walk = func(choice []int) {
+		// The first reached group without a choice, in op order.
+		for g, a := range p.Alts {
+			if choice[g] >= 0 || !reached(p, choice, a.Op) {
+				continue
+			}
+			for b := range a.Branches {
+				c := append([]int(nil), choice...)
+				c[g] = b
+				walk(c)
+			}
+			return
+		}
+		out = append(out, path(r, choice))
+	}
+	choice := make([]int, len(p.Alts))
+	for g := range choice {
+		choice[g] = -1
+	}
+	walk(choice)
+	return out
+}
+
+// MaxPaths bounds the ways through a rule's alternatives (PathCount): the matcher's plan holds the rest of the
+// pattern once per branch, so it grows with their product.
+const MaxPaths = 64
+
+// PathCount returns the number of ways through p's alternatives (Paths' length) without building them, or
+// MaxPaths+1 if there are more than MaxPaths.
+func PathCount(p *Pattern) int {
+	// in[g] is the innermost (group, branch) of the op that reads group g ({-1, -1}: in no alternative).
+	in := make([][2]int, len(p.Alts))
+	for g, a := range p.Alts {
+		pg, pb := p.AltOf(a.Op)
+		in[g] = [2]int{pg, pb}
+	}
+	// ways(g, b) is the number of ways through the groups read by ops of branch b of group g (-1, -1: the ops in no
+	// alternative).
+	var ways func(g, b int) int
+	ways = func(g, b int) int {
+		n := 1
+		for g2, a := range p.Alts {
+			if in[g2] != [2]int{g, b} {
+				continue
+			}
+			sum := 0
+			for b2 := range a.Branches {
+				sum += ways(g2, b2)
+			}
+			n = min(n*sum, MaxPaths+1)
+		}
+		return n
+	}
+	return ways(-1, -1)
+}
+
+// reached reports whether pattern op k is on the path the choices make so far: every branch it belongs to is
+// chosen (an op in a group not chosen yet is not reached yet).
+func reached(p *Pattern, choice []int, k int) bool {
+	for g, a := range p.Alts {
+		for b, br := range a.Branches {
+			for _, o := range br.Ops {
+				if o == k && choice[g] != b {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// path builds the rule of one complete choice.
+func path(r *Rule, choice []int) *Rule {
+	p := r.Pattern
+	keep := make([]bool, len(p.Ops))
+	for k := range p.Ops {
+		keep[k] = true
+	}
+	for g, a := range p.Alts {
+		for b, br := range a.Branches {
+			if choice[g] != b {
+				for _, o := range br.Ops {
+					keep[o] = false
+				}
+			}
+		}
+	}
+	newIndex := make([]int, len(p.Ops))
+	q := &Pattern{Holes: p.Holes, Values: make([]*ValueHole, len(p.Values))}
+	for k, op := range p.Ops {
+		newIndex[k] = -1
+		if keep[k] {
+			newIndex[k] = len(q.Ops)
+			c := *op
+			c.Operands = append([]OperandPattern(nil), op.Operands...)
+			q.Ops = append(q.Ops, &c)
+		}
+	}
+	q.Root = newIndex[p.Root]
+	for _, op := range q.Ops {
+		for j, o := range op.Operands {
+			if o.Kind == OperandAlt {
+				op.Operands[j] = OperandPattern{Kind: OperandValue, Value: p.Alts[o.Alt].Branches[choice[o.Alt]].Value}
+			}
+		}
+	}
+	mentioned := make([]bool, len(p.Values))
+	for _, op := range q.Ops {
+		for _, o := range op.Operands {
+			if o.Kind == OperandValue || o.Kind == OperandList {
+				mentioned[o.Value] = true
+			}
+		}
+		for _, res := range op.Results {
+			if res.Value >= 0 {
+				mentioned[res.Value] = true
+			}
+		}
+	}
+	for h, v := range p.Values {
+		c := *v
+		if c.Def >= 0 {
+			c.Def = newIndex[c.Def]
+		}
+		if !mentioned[h] {
+			c.Def, c.Unbound = -1, true
+		}
+		q.Values[h] = &c
+	}
+	out := *r
+	out.Pattern = q
+	out.Path = slices.Clone(choice)
+	out.Actions = make([]Action, len(r.Actions))
+	for i, a := range r.Actions {
+		if e, ok := a.(*Erase); ok {
+			c := *e
+			c.Op = newIndex[e.Op]
+			a = &c
+		}
+		out.Actions[i] = a
+	}
+	return &out
+}
+
+// PathName describes a path of a rule with alternatives for names and messages: the branch taken at each group,
+// counted from 1, "-" for a group the path does not reach ("2.-.1"); "" for a rule without alternatives.
+func PathName(r *Rule) string {
+	s := ""
+	for i, b := range r.Path {
+		if i > 0 {
+			s += "."
+		}
+		if b < 0 {
+			s += "-"
+		} else {
+			s += strconv.Itoa(b + 1)
+		}
+	}
+	return s
+}

@@ -1,0 +1,79 @@
+package lsp
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/pirdrr/drr/lsp/protocol"
+)
+
+// altRule has alternatives and an optional op (language.md §4.8).
+const altRule = `/// The layer norm's numerator, x − mean(x) reused or recomputed, over an optional cast of x.
+rule alt {
+  match {
+    %d = pd_op.subtract(pd_op.cast(%x)?, %m)
+    %n = pd_op.divide(%d | pd_op.subtract(%x, %m), %s)
+  }
+  rewrite {
+    replace %n with pd_op.multiply(%d, %s)
+  }
+}
+`
+
+// TestAlternativesInTheEditor: a rule with alternatives checks cleanly in the server; its '|' and '?' are
+// operators to semantic tokens; hover knows an op written as an alternative and a value bound in every alternative;
+// completion after '|' proposes the values and ops an operand can be.
+func TestAlternativesInTheEditor(t *testing.T) {
+	c := startServer(t, Options{})
+	uri := c.open("alt.drr", altRule)
+	require.Empty(t, diagStrings(c.diagnostics(uri, 1)))
+
+	var st protocol.SemanticTokens
+	c.call(protocol.MethodSemanticTokensFull, protocol.SemanticTokensParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}}, &st)
+	li := newLineIndex(altRule, protocol.UTF16)
+	got := map[string]string{}
+	var line, char uint32
+	for i := 0; i+4 < len(st.Data); i += 5 {
+		if st.Data[i] > 0 {
+			char = 0
+		}
+		line += st.Data[i]
+		char += st.Data[i+1]
+		start := li.offset(protocol.Position{Line: line, Character: char})
+		text := altRule[start : start+int(st.Data[i+2])]
+		if _, ok := got[text]; !ok {
+			got[text] = tokenTypes[st.Data[i+3]]
+		}
+	}
+	require.Equal(t, "operator", got["|"])
+	require.Equal(t, "operator", got["?"])
+	require.Equal(t, "function", got["pd_op.cast"])
+
+	for _, tt := range []struct {
+		marker string
+		delta  int
+		want   string
+	}{
+		{"pd_op.cast", 0, "pd_op.cast(x) -> (out)"},
+		{"| pd_op.subtract", 2, "pd_op.subtract(x, y) -> (out)"},
+		{"%x)?", 1, "value `%x`: operand 0 (`x`) of `pd_op.cast`"},
+	} {
+		var h *protocol.Hover
+		c.call(protocol.MethodHover, textDoc(t, uri, altRule, tt.marker, tt.delta), &h)
+		require.NotNil(t, h, "no hover at %s", tt.marker)
+		require.Contains(t, h.Contents.Value, tt.want)
+	}
+
+	at := func(old, new string) string {
+		require.Contains(t, altRule, old)
+		return strings.Replace(altRule, old, new, 1)
+	}
+	labels := complete(t, c, "c1.drr", at("%d | pd_op.subtract(%x, %m)", "%d | %‸"))
+	for _, w := range []string{"d", "x", "m", "s"} {
+		require.Contains(t, labels, w)
+	}
+	labels = complete(t, c, "c2.drr", at("%d | pd_op.subtract(%x, %m)", "%d | pd_op.subtr‸"))
+	require.Contains(t, labels, "pd_op.subtract")
+}
