@@ -17,7 +17,11 @@ type InvalidProgramError struct {
 }
 
 func (e *InvalidProgramError) Error() string {
-	return fmt.Sprintf("the rewritten program fails checking (%d errors):\n%s", len(e.Diags), e.Diags.Error())
+	noun := "errors"
+	if len(e.Diags) == 1 {
+		noun = "error"
+	}
+	return fmt.Sprintf("the rewritten program fails checking (%d %s):\n%s", len(e.Diags), noun, e.Diags.Error())
 }
 
 // FailedRewritesError reports matches whose rewrite could not be carried out (Applier errors: an attribute out of
