@@ -37,7 +37,8 @@ See docs/plugins.md, "Compiled rules".
 
 With -rules DIR, every DIR/*.drr becomes a pass of its own, written to the folder -o as NAME.go, with passes.go
 listing them (a map Passes from pass name to factory); generated files of rule files that are gone are deleted.
-Errors print as file:line:col with the source line, and then no file is written. An existing file that drrc gen
+A rule file that other files of the folder import has its rules' functions written once, in its own pass, and
+the importing passes name them (conv_bn_relu.go names conv2d_bn_fuse.go's conv2d_bn_fold). Errors print as file:line:col with the source line, and then no file is written. An existing file that drrc gen
 did not write is never overwritten. A go:generate line keeps the Go in step with the rules:
 
   //go:generate drrc gen -rules tuning.drr -pkg tuning -o tuning_rules.go
@@ -176,34 +177,20 @@ func (c *CLI) genDir(ctx *ir.Context, dir, out string, cfg rulegen.Config) int {
 	if len(files) == 0 {
 		return c.errorf("gen", "%s holds no rule file (*.drr)", dir)
 	}
-	sort.Strings(files)
-	write := map[string][]byte{}
-	funcs := map[string]string{}
-	failed := false
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".drr")
-		fc := cfg
-		fc.Name = name
-		code, diags := rulegen.GenerateFile(ctx, f, fc)
-		c.printRuleDiags(diags, false)
-		if diags.HasErrors() {
-			failed = true
-			continue
-		}
-		if name+".go" == rulegen.IndexFile {
-			return c.errorf("gen", "%s: the rule file's pass would be written over the index %s: rename it", f, rulegen.IndexFile)
-		}
-		write[filepath.Join(out, name+".go")] = code
-		funcs[name] = rulegen.DefaultFunc(name)
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = filepath.Base(f)
 	}
-	if failed {
+	sort.Strings(names)
+	generated, diags := rulegen.GenerateDir(ctx, dir, names, cfg)
+	c.printRuleDiags(diags, false)
+	if generated == nil {
 		return exitFailure
 	}
-	index, err := rulegen.Index(cfg.Package, funcs)
-	if err != nil {
-		return c.errorf("gen", "%v", err)
+	write := map[string][]byte{}
+	for name, code := range generated {
+		write[filepath.Join(out, name)] = code
 	}
-	write[filepath.Join(out, rulegen.IndexFile)] = index
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return c.errorf("gen", "%v", err)
 	}

@@ -11,8 +11,9 @@
 // table; constraints the op catalog decides (rt.Fold: inplace_op of a member, has_trait of a matched op's kind) are
 // decided while the file is written, and an instance they make impossible gets no code.
 //
-// Generate (and GenerateFile, for files on disk) writes one pass; Index writes the list of the passes generated
-// from a folder. The generated code embeds its rule files, or reads them from an fs.FS (Config.FS), and checks
+// Generate (and GenerateFile, for files on disk) writes one pass; GeneratePackage (GenerateDir) writes a package
+// of passes, one per rule file, and Index the list of them. In a package a rule's function is written once, in
+// the pass of the file that declares it, and the passes importing that file name it (Shared). The generated code embeds its rule files, or reads them from an fs.FS (Config.FS), and checks
 // them again when its pass is built (rt.Program): code generated for another catalog or another version of pirdrr
 // refuses to run rather than match differently. docs/plugins.md ("Compiled rules") shows a generated file.
 package rulegen

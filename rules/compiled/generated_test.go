@@ -16,22 +16,18 @@ import (
 
 var update = flag.Bool("update", false, "regenerate the compiled rule sets (as go generate does)")
 
-// generated returns what drrc gen -rules .. -pkg compiled -o . -fs github.com/pirdrr/drr/rules.FS writes: a file per shipped set and the index.
+// generated returns what drrc gen -rules .. -pkg compiled -o . -fs github.com/pirdrr/drr/rules.FS writes: a file per
+// shipped set and the index.
 func generated(t *testing.T) map[string][]byte {
 	ctx := ir.NewContext()
 	require.NoError(t, ctx.LoadDefaultDialects())
-	out := map[string][]byte{}
-	funcs := map[string]string{}
+	var paths []string
 	for _, name := range rules.Sets() {
-		cfg := rulegen.Config{Package: "compiled", Name: name, FS: "github.com/pirdrr/drr/rules.FS"}
-		code, diags := rulegen.Generate(ctx, rules.FS(), []string{name + ".drr"}, cfg)
-		require.False(t, diags.HasErrors(), "%s: %v", name, diags)
-		out[name+".go"] = code
-		funcs[name] = rulegen.DefaultFunc(name)
+		paths = append(paths, name+".drr")
 	}
-	index, err := rulegen.Index("compiled", funcs)
-	require.NoError(t, err)
-	out[rulegen.IndexFile] = index
+	out, diags := rulegen.GeneratePackage(ctx, rules.FS(), paths,
+		rulegen.Config{Package: "compiled", FS: "github.com/pirdrr/drr/rules.FS"})
+	require.False(t, diags.HasErrors(), "%v", diags)
 	return out
 }
 

@@ -36,26 +36,42 @@ var pagesDescribingGeneratedCode = []string{
 }
 
 // TestGeneratedShapeMatchesDocs checks the shape the docs give the generated code against the generated code:
-// each compiled set holds exactly one matching function per rule declaration of its rule files (the instances of
-// a family share their declaration's function), and each page that describes the generated code says so.
+// the package holds exactly one matching function per rule declaration of the shipped rule files (the instances of
+// a family share their declaration's function), written in the file of the set whose rule file declares it and
+// named in the table of every set that imports that file; and each page that describes the generated code says so.
 func TestGeneratedShapeMatchesDocs(t *testing.T) {
 	ctx, err := ir.NewDefaultContext()
 	require.NoError(t, err)
+	funcs := map[string][]string{} // by declaring rule file
+	for _, name := range rules.Sets() {
+		funcs[name+".drr"] = matchingFuncs(t, name+".go")
+	}
+	declared := map[string]map[string]bool{} // rule names by declaring file
 	for _, name := range rules.Sets() {
 		set, err := rules.Load(ctx, name)
 		require.NoError(t, err, name)
-		decls := map[string]bool{}
+		table, err := os.ReadFile(name + ".go")
+		require.NoError(t, err)
 		for _, r := range set.Rules {
-			decls[r.Name] = true
+			if declared[r.Pos.File] == nil {
+				declared[r.Pos.File] = map[string]bool{}
+			}
+			declared[r.Pos.File][r.Name] = true
+			fn := funcFor(funcs[r.Pos.File], r.Name)
+			if assert.NotEmpty(t, fn, "%s declares %s: no function in %s", r.Pos.File, r.Name, strings.TrimSuffix(r.Pos.File, ".drr")+".go") {
+				named := regexp.MustCompile(`Match: ` + fn + `\b`).Match(table)
+				assert.True(t, named, "%s.go: the table does not name %s for rule %s", name, fn, r.Name)
+			}
 		}
-		funcs := matchingFuncs(t, name+".go")
-		assert.Len(t, funcs, len(decls), "%s.go: matching functions %v for the rule declarations %v", name, funcs, keys(decls))
-		for _, f := range funcs {
+	}
+	for file, fns := range funcs {
+		assert.Len(t, fns, len(declared[file]), "%s: matching functions %v for the rule declarations %v", file, fns, keys(declared[file]))
+		for _, f := range fns {
 			found := false
-			for d := range decls {
+			for d := range declared[file] {
 				found = found || strings.HasSuffix(f, "_"+d)
 			}
-			assert.True(t, found, "%s.go: the function %s matches no rule declaration of the set", name, f)
+			assert.True(t, found, "%s: the function %s matches no rule declaration of the file", file, f)
 		}
 	}
 	for _, page := range pagesDescribingGeneratedCode {
@@ -65,6 +81,16 @@ func TestGeneratedShapeMatchesDocs(t *testing.T) {
 		assert.True(t, claimOneFunctionPerRule.MatchString(text), "%s no longer says what the generated code holds: one function per rule", page)
 		assert.False(t, claimStale.MatchString(text), "%s still describes the generated code as one function per root op kind", page)
 	}
+}
+
+// funcFor returns the function of fns that matches the rule named name ("" if none does).
+func funcFor(fns []string, name string) string {
+	for _, f := range fns {
+		if strings.HasSuffix(f, "_"+name) {
+			return f
+		}
+	}
+	return ""
 }
 
 // matchingFuncs returns the names of the file's functions that match one rule at an op: their parameters are the
