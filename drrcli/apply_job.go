@@ -169,9 +169,19 @@ func (a *applyFlags) process(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl
 		r.Error = c.renderError(err)
 		return r
 	}
+	// The cost figures of the program as read are measured while it is checked (both only read it).
+	var rec *stats.Recorder
+	if a.model != nil {
+		rec = stats.NewRecorder(a.model)
+		rec.StartBefore(p)
+	}
 	// A program that fails checking is not rewritten: the passes assume a valid program, and what they would make
 	// of another is not the user's program (nothing is written, the exit status is 1).
-	if errs := ir.Verify(p).Errors(); len(errs) > 0 {
+	errs := ir.Verify(p).Errors()
+	if rec != nil {
+		rec.Wait() // the weights are read into the program next
+	}
+	if len(errs) > 0 {
 		r.Error = c.renderDiags(errs) + fmt.Sprintf("%s: the program fails checking (%s): not rewritten, nothing written\n",
 			j.in, nouns(len(errs), "error"))
 		return r
@@ -217,13 +227,18 @@ func (a *applyFlags) process(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl
 			r.dumps.sub = j.sub
 		}
 	}
-	var rec *stats.Recorder
-	if a.model != nil {
-		pl, rec = stats.Instrument(pl, a.model)
+	if rec != nil {
+		// The figures after the last pass are measured while the result is checked and written (read only); the
+		// record is made when the job ends, whichever way.
+		rec.Background()
+		pl = rec.Instrument(pl)
 	}
 	t1 := time.Now()
 	results, err := pl.Run(p, &rewriter.Env{Registry: reg, Options: opts})
 	r.Rewrite = time.Since(t1)
+	if rec != nil {
+		defer func() { r.Program = rec.Program(j.in, results, p) }()
+	}
 	if r.dumps != nil {
 		// The dumps go first, failed passes included: a program whose dumps cannot be written is not written.
 		if derr := r.dumps.writeFiles(); derr != nil {
@@ -235,9 +250,6 @@ func (a *applyFlags) process(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl
 		}
 	}
 	r.Passes = results
-	if rec != nil {
-		r.Program = rec.Program(j.in, results, p)
-	}
 	r.OpsOut = p.NumOps()
 	r.warnings = append(r.warnings, passWarnings(j.in, results)...)
 	if err != nil {

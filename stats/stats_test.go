@@ -10,6 +10,7 @@ import (
 	"github.com/pirdrr/drr/cost"
 	"github.com/pirdrr/drr/internal/sample"
 	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/ir/pirtext"
 	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/rules"
 	"github.com/pirdrr/drr/stats"
@@ -129,4 +130,38 @@ func TestText(t *testing.T) {
 	require.Equal(t, "runtime ops 38 → 13, kernels 30 → 11, bytes moved 3.10 MB → 1.20 MB, est. time 41–52 µs → 12–20 µs",
 		stats.ChangeLine(before, after))
 	require.Empty(t, stats.ChangeLine(before, before))
+}
+
+// TestMeasuredInBackground: the figures measured on other goroutines (StartBefore while the program is checked,
+// Background while the result is checked and printed, as drrc apply does) are the figures measured in line; run
+// with -race, it also shows the measurements only read the program.
+func TestMeasuredInBackground(t *testing.T) {
+	want := run(t)
+	ctx, err := ir.NewDefaultContext()
+	require.NoError(t, err)
+	p, err := sample.Load(ctx)
+	require.NoError(t, err)
+	reg := rewriter.NewRegistry()
+	require.NoError(t, rules.Register(reg))
+	pl, err := reg.Pipeline(ctx, "inference")
+	require.NoError(t, err)
+	m, err := cost.NewModel("a100")
+	require.NoError(t, err)
+	rec := stats.NewRecorder(m)
+	rec.StartBefore(p)
+	require.Empty(t, ir.Verify(p).Errors())
+	rec.Wait()
+	rec.Background()
+	results, err := rec.Instrument(pl).Run(p, &rewriter.Env{Registry: reg})
+	require.NoError(t, err)
+	require.Empty(t, ir.Verify(p).Errors())
+	var out bytes.Buffer
+	require.NoError(t, pirtext.Write(&out, p, pirtext.WriteOptions{}))
+	got := rec.Program(sample.Name, results, p)
+	require.Equal(t, want.Before, got.Before)
+	require.Equal(t, want.After, got.After)
+	require.Len(t, got.Passes, len(want.Passes))
+	for i := range want.Passes {
+		require.Equal(t, want.Passes[i].After, got.Passes[i].After, "after pass %s", want.Passes[i].Pass)
+	}
 }
