@@ -11,8 +11,9 @@ and warms the page cache. Then it times the two commands in turn (drrc, mlir-opt
 command lines, and for each pair records:
 
   - the 1-minute load average just before the pair and just after it (/proc/loadavg);
-  - how many other processes were runnable during the pair, sampled every 50 ms (/proc/stat procs_running, less
-    this script's and the timed command's own).
+  - how many other threads were runnable during the pair and the half second before it, sampled every 50 ms
+    (/proc/stat procs_running, less the sampler's own thread and the timed command's runnable threads: a command
+    with two busy threads is not another process; the half second gives a 15 ms pair ten samples).
 
 A pair counts only if the load average before it and the mean of the other runnable processes during it are both
 at most --max-load: the load average after a pair includes the pair itself (a 40 s mlir-opt run at 1M blocks
@@ -57,21 +58,53 @@ def procs_running():
     return 0
 
 
+def runnable_threads(pid):
+    """Returns how many threads of process pid are runnable (state R in /proc/pid/task/*/stat), 0 if it is gone."""
+    n = 0
+    try:
+        tids = os.listdir(f'/proc/{pid}/task')
+    except OSError:
+        return 0
+    for tid in tids:
+        try:
+            with open(f'/proc/{pid}/task/{tid}/stat') as f:
+                st = f.read()
+        except OSError:
+            continue
+        if st[st.rindex(')') + 2] == 'R':
+            n += 1
+    return n
+
+
 class Sampler:
-    """Samples the number of runnable processes other than this script and the command it times."""
+    """Samples the number of runnable threads other than this script's sampler and the timed command's.
+
+    procs_running counts threads: a timed command with two busy threads (a Go program's collector, or drrc's
+    measurement overlapping its printing) would otherwise count as another process. The timed command's pid is
+    set by run_measured while it runs. Sampling starts PREROLL seconds before the pair, so that a pair of 15 ms
+    (1,000 blocks) is judged on 10 samples and more, not on the one or none its own length would give.
+    """
+
+    INTERVAL = 0.05
+    PREROLL = 0.5
 
     def __init__(self):
         self.samples = []
+        self.pid = None
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self.run, daemon=True)
 
     def run(self):
-        while not self.stop.wait(0.05):
-            # The sampler itself and the timed command are runnable; the command may be waiting on I/O, so clamp.
-            self.samples.append(max(0, procs_running() - 2))
+        while not self.stop.wait(self.INTERVAL):
+            own = 1  # the sampler thread itself, running while it reads
+            pid = self.pid
+            if pid is not None:
+                own += runnable_threads(pid)
+            self.samples.append(max(0, procs_running() - own))
 
     def __enter__(self):
         self.thread.start()
+        time.sleep(self.PREROLL)
         return self
 
     def __exit__(self, *exc):
@@ -82,13 +115,17 @@ class Sampler:
         return statistics.mean(self.samples) if self.samples else 0.0
 
 
-def run_measured(cmd):
-    """Runs cmd, returns (wall seconds, peak RSS MiB, stderr text)."""
+def run_measured(cmd, sampler=None):
+    """Runs cmd, returns (wall seconds, peak RSS MiB, stderr text); sampler, if given, is told its pid."""
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if sampler is not None:
+        sampler.pid = proc.pid
     err = proc.stderr.read()
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
+    if sampler is not None:
+        sampler.pid = None
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f'failed ({os.waitstatus_to_exitcode(status)}): {" ".join(cmd)}\n{err}')
     return wall, usage.ru_maxrss / 1024.0, err
@@ -108,7 +145,7 @@ def pair(cmds, a):
     """Runs the commands in turn and returns their measurements with the load before, after and during them."""
     before = wait_quiet(a.max_load, a.wait)
     with Sampler() as s:
-        results = [run_measured(c) for c in cmds]
+        results = [run_measured(c, s) for c in cmds]
     after = loadavg()
     others = s.mean()
     return {'results': results, 'before': before, 'after': after, 'others': others,
