@@ -261,32 +261,19 @@ func (a *applyFlags) process(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl
 		}
 		return r
 	}
-	// What keeps the program from being the rules' result (rewriter.Outcome, the one judgement every command
-	// uses): a program that fails checking is never written; a rule pass a limit stopped (one that grows the
-	// program forever stops so) and failed rewrites are not written unless -keep-going.
-	for _, finding := range rewriter.Outcome(p, results) {
-		switch e := finding.(type) {
-		case *rewriter.InvalidProgramError:
-			r.Error = fmt.Sprintf("%s: the rewritten program fails checking, so it is not written (-verify-each names the rule that broke it):\n%s",
-				j.in, e.Diags.Error())
-			return r
-		case *rewriter.LimitError:
-			if !a.keepGoing {
-				r.Error = fmt.Sprintf("%s: %v; the program is not written (-max-rewrites and -max-iterations raise the limits, -keep-going writes it anyway)", j.in, e)
-				return r
-			}
-			r.warnings = append(r.warnings, fmt.Sprintf("%s: warning: %v; written anyway (-keep-going)\n", j.in, e))
-		case *rewriter.FailedRewritesError:
-			r.FailedRewrites = e.N
-			if !a.keepGoing {
-				r.Error = fmt.Sprintf("%s: %v; the program is not written (-keep-going writes it anyway)", j.in, e)
-				return r
-			}
-		}
-	}
 	t2 := time.Now()
-	// The weights go first: if the program cannot be written, a weights file that did not exist is removed again.
 	weightsOut := a.weightsFile(j.out)
+	// The result is judged (rewriter.Outcome, which checks the whole program) while it is printed, where the
+	// printing can be undone: into a regular file, written atomically, whose rename waits for the judgement.
+	// Otherwise (standard output, a device, a folder, a weights file beside it) the judgement comes first.
+	var verdict *verdictGate
+	if writesUndoably(j.out, f) && weightsOut == "" {
+		verdict = &verdictGate{ch: make(chan bool, 1)}
+		go func() { verdict.ch <- a.judge(j, r, p, results) }()
+	} else if !a.judge(j, r, p, results) {
+		return r
+	}
+	// The weights go first: if the program cannot be written, a weights file that did not exist is removed again.
 	if weightsOut != "" {
 		_, statErr := os.Stat(weightsOut)
 		err := os.MkdirAll(filepath.Dir(weightsOut), 0o755)
@@ -313,14 +300,45 @@ func (a *applyFlags) process(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl
 			err = os.MkdirAll(dir, 0o755)
 		}
 		if err == nil {
-			err = pirfile.Save(p, j.out, f, popts)
+			err = pirfile.Save(p, j.out, verdict.gate(f), popts)
 		}
 	}
 	r.Print = time.Since(t2)
+	if verdict != nil && !verdict.wait() {
+		return r // judged not to be written: the judgement said why, and the file is as it was
+	}
 	if err != nil {
 		r.Error = fmt.Sprintf("%s: %v", j.out, err)
 	}
 	return r
+}
+
+// judge reports whether the rewritten program may be written, recording in r what keeps it from being the rules'
+// result (rewriter.Outcome, the one judgement every command uses): a program that fails checking is never written;
+// a rule pass a limit stopped (one that grows the program forever stops so) and failed rewrites are not written
+// unless -keep-going.
+func (a *applyFlags) judge(j *applyJob, r *applyResult, p *ir.Program, results []*rewriter.PassResult) bool {
+	for _, finding := range rewriter.Outcome(p, results) {
+		switch e := finding.(type) {
+		case *rewriter.InvalidProgramError:
+			r.Error = fmt.Sprintf("%s: the rewritten program fails checking, so it is not written (-verify-each names the rule that broke it):\n%s",
+				j.in, e.Diags.Error())
+			return false
+		case *rewriter.LimitError:
+			if !a.keepGoing {
+				r.Error = fmt.Sprintf("%s: %v; the program is not written (-max-rewrites and -max-iterations raise the limits, -keep-going writes it anyway)", j.in, e)
+				return false
+			}
+			r.warnings = append(r.warnings, fmt.Sprintf("%s: warning: %v; written anyway (-keep-going)\n", j.in, e))
+		case *rewriter.FailedRewritesError:
+			r.FailedRewrites = e.N
+			if !a.keepGoing {
+				r.Error = fmt.Sprintf("%s: %v; the program is not written (-keep-going writes it anyway)", j.in, e)
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // passWarnings renders the warnings of a pipeline's passes, one line per distinct warning naming the passes that

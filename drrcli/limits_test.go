@@ -27,7 +27,18 @@ func TestApplyRewriteLimit(t *testing.T) {
 			`the program is not written`, errs)
 		assert.NoFileExists(t, out)
 	}
-	code, _, errs := run(t, "", "apply", "-keep-going", "-max-rewrites", "100", "-rules", rules, prog, "-o", out)
+	// The result is judged while it is printed: an output file that exists stays as it was, and the printed
+	// temporary file is gone.
+	write(t, dir, "out.pir", "old\n")
+	code, _, errs := run(t, "", "apply", "-max-rewrites", "100", "-rules", rules, prog, "-o", out)
+	assert.Equal(t, exitFailure, code, errs)
+	old, err := os.ReadFile(out)
+	require.NoError(t, err)
+	assert.Equal(t, "old\n", string(old))
+	left, err := filepath.Glob(filepath.Join(dir, ".out.pir*"))
+	require.NoError(t, err)
+	assert.Empty(t, left, "no temporary file is left")
+	code, _, errs = run(t, "", "apply", "-keep-going", "-max-rewrites", "100", "-rules", rules, prog, "-o", out)
 	assert.Equal(t, exitOK, code, errs)
 	assert.Contains(t, errs, "warning: pass rules stopped at max rewrites (100) before converging: rule relu_grow kept firing; written anyway (-keep-going)")
 	got, err := os.ReadFile(out)
