@@ -8,80 +8,81 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/internal/progtest"
 	"github.com/pirdrr/drr/ir"
 )
 
 // outputsProgram builds a program over input x [2, 3] whose outputs are given by emit.
-func outputsProgram(t *testing.T, emit func(b *builder, x *ir.Value)) *ir.Program {
-	b := newBuilder(t)
-	emit(b, b.data("x", 2, 3))
-	return b.p
+func outputsProgram(t *testing.T, emit func(b *progtest.Builder, x *ir.Value)) *ir.Program {
+	b := progtest.New(t)
+	emit(b, b.Data("x", 2, 3))
+	return b.P
 }
 
 func TestCompareOutputMatching(t *testing.T) {
-	relu := func(b *builder, x *ir.Value) *ir.Value { return b.v("pd_op.relu", x) }
-	tanh := func(b *builder, x *ir.Value) *ir.Value { return b.v("pd_op.tanh", x) }
+	relu := func(b *progtest.Builder, x *ir.Value) *ir.Value { return b.V("pd_op.relu", x) }
+	tanh := func(b *progtest.Builder, x *ir.Value) *ir.Value { return b.V("pd_op.tanh", x) }
 	tests := []struct {
 		name          string
-		before, after func(b *builder, x *ir.Value)
+		before, after func(b *progtest.Builder, x *ir.Value)
 		ok            bool
 		pairs         [][2]string // before name, after name
 		unmatched     []string
 		problem       string
 	}{
-		{"fetch by name, reordered", func(b *builder, x *ir.Value) {
-			b.fetch(relu(b, x), "r", 0)
-			b.fetch(tanh(b, x), "t", 1)
-		}, func(b *builder, x *ir.Value) {
-			b.fetch(tanh(b, x), "t", 0)
-			b.fetch(relu(b, x), "r", 1)
+		{"fetch by name, reordered", func(b *progtest.Builder, x *ir.Value) {
+			b.Fetch(relu(b, x), "r", 0)
+			b.Fetch(tanh(b, x), "t", 1)
+		}, func(b *progtest.Builder, x *ir.Value) {
+			b.Fetch(tanh(b, x), "t", 0)
+			b.Fetch(relu(b, x), "r", 1)
 		}, true, [][2]string{{"r", "r"}, {"t", "t"}}, nil, ""},
-		{"fetch by column when renamed", func(b *builder, x *ir.Value) {
-			b.fetch(relu(b, x), "r", 0)
-		}, func(b *builder, x *ir.Value) {
-			b.fetch(relu(b, x), "renamed", 0)
+		{"fetch by column when renamed", func(b *progtest.Builder, x *ir.Value) {
+			b.Fetch(relu(b, x), "r", 0)
+		}, func(b *progtest.Builder, x *ir.Value) {
+			b.Fetch(relu(b, x), "renamed", 0)
 		}, true, [][2]string{{"r", "renamed"}}, nil, ""},
-		{"shadow outputs by output_name", func(b *builder, x *ir.Value) {
-			b.shadow(relu(b, x), "r")
-			b.shadow(tanh(b, x), "t")
-		}, func(b *builder, x *ir.Value) {
-			b.shadow(tanh(b, x), "t")
-			b.shadow(relu(b, x), "r")
+		{"shadow outputs by output_name", func(b *progtest.Builder, x *ir.Value) {
+			b.Shadow(relu(b, x), "r")
+			b.Shadow(tanh(b, x), "t")
+		}, func(b *progtest.Builder, x *ir.Value) {
+			b.Shadow(tanh(b, x), "t")
+			b.Shadow(relu(b, x), "r")
 		}, true, [][2]string{{"r", "r"}, {"t", "t"}}, nil, ""},
-		{"sinks in order", func(b *builder, x *ir.Value) {
+		{"sinks in order", func(b *progtest.Builder, x *ir.Value) {
 			relu(b, x)
-			b.v("pd_op.exp", x)
-		}, func(b *builder, x *ir.Value) {
-			b.v("pd_op.relu", b.v("pd_op.assign", x))
-			b.v("pd_op.exp", x)
+			b.V("pd_op.exp", x)
+		}, func(b *progtest.Builder, x *ir.Value) {
+			b.V("pd_op.relu", b.V("pd_op.assign", x))
+			b.V("pd_op.exp", x)
 		}, true, [][2]string{{"%1 (pd_op.relu at (new op))", "%2 (pd_op.relu at (new op))"},
 			{"%2 (pd_op.exp at (new op))", "%3 (pd_op.exp at (new op))"}}, nil, ""},
-		{"different kinds matched in order", func(b *builder, x *ir.Value) {
-			b.fetch(relu(b, x), "r", 0)
-		}, func(b *builder, x *ir.Value) {
-			b.shadow(relu(b, x), "out")
+		{"different kinds matched in order", func(b *progtest.Builder, x *ir.Value) {
+			b.Fetch(relu(b, x), "r", 0)
+		}, func(b *progtest.Builder, x *ir.Value) {
+			b.Shadow(relu(b, x), "out")
 		}, true, [][2]string{{"r", "out"}}, nil, ""},
-		{"a lost output", func(b *builder, x *ir.Value) {
-			b.fetch(relu(b, x), "r", 0)
-			b.fetch(tanh(b, x), "t", 1)
-		}, func(b *builder, x *ir.Value) {
-			b.fetch(relu(b, x), "r", 0)
+		{"a lost output", func(b *progtest.Builder, x *ir.Value) {
+			b.Fetch(relu(b, x), "r", 0)
+			b.Fetch(tanh(b, x), "t", 1)
+		}, func(b *progtest.Builder, x *ir.Value) {
+			b.Fetch(relu(b, x), "r", 0)
 		}, false, [][2]string{{"r", "r"}}, []string{`fetch "t" of before has no counterpart after`}, ""},
-		{"an extra output", func(b *builder, x *ir.Value) {
-			b.shadow(relu(b, x), "r")
-		}, func(b *builder, x *ir.Value) {
-			b.shadow(relu(b, x), "r")
-			b.shadow(tanh(b, x), "t")
+		{"an extra output", func(b *progtest.Builder, x *ir.Value) {
+			b.Shadow(relu(b, x), "r")
+		}, func(b *progtest.Builder, x *ir.Value) {
+			b.Shadow(relu(b, x), "r")
+			b.Shadow(tanh(b, x), "t")
 		}, false, [][2]string{{"r", "r"}}, []string{`shadow_output "t" of after has no counterpart before`}, ""},
-		{"shape changed", func(b *builder, x *ir.Value) {
-			b.fetch(relu(b, x), "r", 0)
-		}, func(b *builder, x *ir.Value) {
-			b.fetch(b.v("pd_op.reshape", relu(b, x), b.ints(-1)), "r", 0)
+		{"shape changed", func(b *progtest.Builder, x *ir.Value) {
+			b.Fetch(relu(b, x), "r", 0)
+		}, func(b *progtest.Builder, x *ir.Value) {
+			b.Fetch(b.V("pd_op.reshape", relu(b, x), b.Ints(-1)), "r", 0)
 		}, false, [][2]string{{"r", "r"}}, nil, "shape [2 3] before, [6] after"},
-		{"element type changed", func(b *builder, x *ir.Value) {
-			b.fetch(relu(b, x), "r", 0)
-		}, func(b *builder, x *ir.Value) {
-			b.fetch(b.va("pd_op.cast", []*ir.Value{relu(b, x)}, attr("dtype", b.ctx.DataType(ir.DTypeFloat64))), "r", 0)
+		{"element type changed", func(b *progtest.Builder, x *ir.Value) {
+			b.Fetch(relu(b, x), "r", 0)
+		}, func(b *progtest.Builder, x *ir.Value) {
+			b.Fetch(b.VA("pd_op.cast", []*ir.Value{relu(b, x)}, progtest.Attr("dtype", b.Ctx.DataType(ir.DTypeFloat64))), "r", 0)
 		}, false, [][2]string{{"r", "r"}}, nil, "element type f32 before, f64 after"},
 	}
 	for _, tc := range tests {
@@ -111,8 +112,8 @@ func TestCompareOutputMatching(t *testing.T) {
 func TestCompareTolerances(t *testing.T) {
 	// after computes x·(1+δ): relative error δ.
 	scaled := func(delta float64) *ir.Program {
-		return outputsProgram(t, func(b *builder, x *ir.Value) {
-			b.fetch(b.va("pd_op.scale", []*ir.Value{x, b.full([]int64{1}, 1+delta)}), "out", 0)
+		return outputsProgram(t, func(b *progtest.Builder, x *ir.Value) {
+			b.Fetch(b.VA("pd_op.scale", []*ir.Value{x, b.Full([]int64{1}, 1+delta)}), "out", 0)
 		})
 	}
 	before := scaled(0)
@@ -135,15 +136,15 @@ func TestCompareTolerances(t *testing.T) {
 
 func TestCompareRelativeErrorIsScaleRelative(t *testing.T) {
 	// An absolute error of 1e-9 on an element that is itself ~1e-9 is no relative error for an output of scale 1.
-	b := newBuilder(t)
-	x := b.data("x", 2)
-	b.fetch(b.v("pd_op.add", x, b.full([]int64{2}, 0)), "out", 0)
-	b2 := newBuilder(t)
-	x2 := b2.data("x", 2)
-	off := b2.opT("pd_op.full", nil, []ir.Type{b2.tensorT(ir.DTypeFloat32, 2)}, attr("shape", b2.ctx.IntArray([]int64{2})),
-		attr("value", b2.ctx.Double(1e-9)))
-	b2.fetch(b2.v("pd_op.add", x2, off.Result(0)), "out", 0)
-	rep, err := Compare(b.p, b2.p, CompareOptions{Runs: 1})
+	b := progtest.New(t)
+	x := b.Data("x", 2)
+	b.Fetch(b.V("pd_op.add", x, b.Full([]int64{2}, 0)), "out", 0)
+	b2 := progtest.New(t)
+	x2 := b2.Data("x", 2)
+	off := b2.OpT("pd_op.full", nil, []ir.Type{b2.TensorT(ir.DTypeFloat32, 2)}, progtest.Attr("shape", b2.Ctx.IntArray([]int64{2})),
+		progtest.Attr("value", b2.Ctx.Double(1e-9)))
+	b2.Fetch(b2.V("pd_op.add", x2, off.Result(0)), "out", 0)
+	rep, err := Compare(b.P, b2.P, CompareOptions{Runs: 1})
 	require.NoError(t, err)
 	assert.Less(t, rep.Outputs[0].MaxRel, 1e-8)
 }
@@ -159,8 +160,8 @@ func TestElemDiff(t *testing.T) {
 }
 
 func TestCompareReportsEvaluationErrors(t *testing.T) {
-	good := outputsProgram(t, func(b *builder, x *ir.Value) { b.fetch(b.v("pd_op.relu", x), "r", 0) })
-	bad := outputsProgram(t, func(b *builder, x *ir.Value) { b.fetch(b.unevaluable(x), "r", 0) })
+	good := outputsProgram(t, func(b *progtest.Builder, x *ir.Value) { b.Fetch(b.V("pd_op.relu", x), "r", 0) })
+	bad := outputsProgram(t, func(b *progtest.Builder, x *ir.Value) { b.Fetch(b.Unevaluable(x), "r", 0) })
 	rep, err := Compare(good, bad, CompareOptions{})
 	assert.Nil(t, rep)
 	assert.EqualError(t, err, "after: cannot evaluate pd_op.decode_jpeg at (new op)")
@@ -170,7 +171,7 @@ func TestCompareReportsEvaluationErrors(t *testing.T) {
 
 func TestCompareNaNsAgree(t *testing.T) {
 	p := func() *ir.Program {
-		return outputsProgram(t, func(b *builder, x *ir.Value) { b.fetch(b.v("pd_op.log", x), "r", 0) })
+		return outputsProgram(t, func(b *progtest.Builder, x *ir.Value) { b.Fetch(b.V("pd_op.log", x), "r", 0) })
 	}
 	rep, err := Compare(p(), p(), CompareOptions{Runs: 2})
 	require.NoError(t, err, "log of negative inputs is NaN on both sides")
@@ -182,14 +183,14 @@ func TestCompareNaNsAgree(t *testing.T) {
 // precision chosen automatically, Compare confirms the float32 mismatch in float64, which agrees: the rewrite is
 // right. A wrong rewrite still fails there, and a float32 comparison asked for explicitly is not confirmed.
 func TestCompareConfirmsFloat32InFloat64(t *testing.T) {
-	cancel := outputsProgram(t, func(b *builder, x *ir.Value) {
-		big := b.full([]int64{1}, 1e9)
-		y := b.va("pd_op.scale", []*ir.Value{x, b.full([]int64{1}, 1e4)}, attr("bias", b.ctx.Float(0)), attr("bias_after_scale", b.ctx.Bool(true)))
-		b.fetch(b.v("pd_op.subtract", b.v("pd_op.add", y, big), big), "y", 0)
+	cancel := outputsProgram(t, func(b *progtest.Builder, x *ir.Value) {
+		big := b.Full([]int64{1}, 1e9)
+		y := b.VA("pd_op.scale", []*ir.Value{x, b.Full([]int64{1}, 1e4)}, progtest.Attr("bias", b.Ctx.Float(0)), progtest.Attr("bias_after_scale", b.Ctx.Bool(true)))
+		b.Fetch(b.V("pd_op.subtract", b.V("pd_op.add", y, big), big), "y", 0)
 	})
 	scaled := func(bias float32) *ir.Program {
-		return outputsProgram(t, func(b *builder, x *ir.Value) {
-			b.fetch(b.va("pd_op.scale", []*ir.Value{x, b.full([]int64{1}, 1e4)}, attr("bias", b.ctx.Float(bias)), attr("bias_after_scale", b.ctx.Bool(true))), "y", 0)
+		return outputsProgram(t, func(b *progtest.Builder, x *ir.Value) {
+			b.Fetch(b.VA("pd_op.scale", []*ir.Value{x, b.Full([]int64{1}, 1e4)}, progtest.Attr("bias", b.Ctx.Float(bias)), progtest.Attr("bias_after_scale", b.Ctx.Bool(true))), "y", 0)
 		})
 	}
 	tests := []struct {
@@ -229,47 +230,47 @@ func TestCompareConfirmsFloat32InFloat64(t *testing.T) {
 // substitution breaks (a reshape to [-1, 4] of one row of 6) is compared at its captured batch instead, and a
 // wrong rewrite fails either way.
 func TestCompareRebatches(t *testing.T) {
-	prog := func(body func(b *builder, x *ir.Value) *ir.Value) *ir.Program {
-		b := newBuilder(t)
-		x := b.data("x", 4, 6)
-		b.p.Feeds = map[string]*ir.Variable{"x": {Name: "x", Type: x.Type()}} // captured: a sample's shape, no data
-		b.fetch(body(b, x), "y", 0)
-		return b.p
+	prog := func(body func(b *progtest.Builder, x *ir.Value) *ir.Value) *ir.Program {
+		b := progtest.New(t)
+		x := b.Data("x", 4, 6)
+		b.P.Feeds = map[string]*ir.Variable{"x": {Name: "x", Type: x.Type()}} // captured: a sample's shape, no data
+		b.Fetch(body(b, x), "y", 0)
+		return b.P
 	}
-	split := func(b *builder, x *ir.Value) *ir.Value {
-		return b.v("pd_op.reshape", b.v("pd_op.relu", x), b.ints(4, 2, 3))
+	split := func(b *progtest.Builder, x *ir.Value) *ir.Value {
+		return b.V("pd_op.reshape", b.V("pd_op.relu", x), b.Ints(4, 2, 3))
 	}
-	splitAfter := func(b *builder, x *ir.Value) *ir.Value {
-		return b.v("pd_op.relu", b.v("pd_op.reshape", x, b.ints(4, 2, 3)))
+	splitAfter := func(b *progtest.Builder, x *ir.Value) *ir.Value {
+		return b.V("pd_op.relu", b.V("pd_op.reshape", x, b.Ints(4, 2, 3)))
 	}
-	splitWrong := func(b *builder, x *ir.Value) *ir.Value {
-		return b.v("pd_op.tanh", b.v("pd_op.reshape", x, b.ints(4, 2, 3)))
+	splitWrong := func(b *progtest.Builder, x *ir.Value) *ir.Value {
+		return b.V("pd_op.tanh", b.V("pd_op.reshape", x, b.Ints(4, 2, 3)))
 	}
 	// A split's sections [4, 2] are columns, whatever the batch: only shapes are rebatched.
-	columns := func(relu bool) func(b *builder, x *ir.Value) *ir.Value {
-		return func(b *builder, x *ir.Value) *ir.Value {
+	columns := func(relu bool) func(b *progtest.Builder, x *ir.Value) *ir.Value {
+		return func(b *progtest.Builder, x *ir.Value) *ir.Value {
 			if relu {
-				x = b.v("pd_op.relu", x)
+				x = b.V("pd_op.relu", x)
 			}
-			t := b.tensorT(ir.DTypeFloat32, 4, 4)
-			sp := b.opT("pd_op.split", []*ir.Value{x, b.ints(4, 2), b.full([]int64{1}, 1, ir.DTypeInt32)},
-				[]ir.Type{b.ctx.Vector(t, b.tensorT(ir.DTypeFloat32, 4, 2))})
-			first := b.opT("builtin.split", []*ir.Value{sp.Result(0)}, []ir.Type{t, b.tensorT(ir.DTypeFloat32, 4, 2)}).Result(0)
+			t := b.TensorT(ir.DTypeFloat32, 4, 4)
+			sp := b.OpT("pd_op.split", []*ir.Value{x, b.Ints(4, 2), b.Full([]int64{1}, 1, ir.DTypeInt32)},
+				[]ir.Type{b.Ctx.Vector(t, b.TensorT(ir.DTypeFloat32, 4, 2))})
+			first := b.OpT("builtin.split", []*ir.Value{sp.Result(0)}, []ir.Type{t, b.TensorT(ir.DTypeFloat32, 4, 2)}).Result(0)
 			if !relu {
-				first = b.v("pd_op.relu", first)
+				first = b.V("pd_op.relu", first)
 			}
 			return first
 		}
 	}
-	fours := func(b *builder, x *ir.Value) *ir.Value {
-		return b.v("pd_op.reshape", b.v("pd_op.relu", b.v("pd_op.reshape", x, b.ints(-1, 4))), b.ints(4, 6))
+	fours := func(b *progtest.Builder, x *ir.Value) *ir.Value {
+		return b.V("pd_op.reshape", b.V("pd_op.relu", b.V("pd_op.reshape", x, b.Ints(-1, 4))), b.Ints(4, 6))
 	}
-	foursAfter := func(b *builder, x *ir.Value) *ir.Value {
-		return b.v("pd_op.reshape", b.v("pd_op.reshape", b.v("pd_op.relu", x), b.ints(-1, 4)), b.ints(4, 6))
+	foursAfter := func(b *progtest.Builder, x *ir.Value) *ir.Value {
+		return b.V("pd_op.reshape", b.V("pd_op.reshape", b.V("pd_op.relu", x), b.Ints(-1, 4)), b.Ints(4, 6))
 	}
 	tests := []struct {
 		name          string
-		before, after func(b *builder, x *ir.Value) *ir.Value
+		before, after func(b *progtest.Builder, x *ir.Value) *ir.Value
 		noRebatch     bool
 		ok            bool
 		rebatched     *Rebatch
@@ -306,16 +307,16 @@ func TestCompareRebatches(t *testing.T) {
 // as one ([2]) it breaks the add, and the second attempt, which replaces the batch itself only, passes.
 func TestCompareRebatchesWithoutMultiples(t *testing.T) {
 	prog := func(biasFirst bool) *ir.Program {
-		b := newBuilder(t)
-		x := b.data("x", 4, 8)
-		b.p.Feeds = map[string]*ir.Variable{"x": {Name: "x", Type: x.Type()}}
-		bias := b.full([]int64{8}, 0.5)
-		sum := b.v("pd_op.add", x, bias)
+		b := progtest.New(t)
+		x := b.Data("x", 4, 8)
+		b.P.Feeds = map[string]*ir.Variable{"x": {Name: "x", Type: x.Type()}}
+		bias := b.Full([]int64{8}, 0.5)
+		sum := b.V("pd_op.add", x, bias)
 		if biasFirst {
-			sum = b.v("pd_op.add", bias, x)
+			sum = b.V("pd_op.add", bias, x)
 		}
-		b.fetch(b.v("pd_op.relu", sum), "y", 0)
-		return b.p
+		b.Fetch(b.V("pd_op.relu", sum), "y", 0)
+		return b.P
 	}
 	rep, err := Compare(prog(false), prog(true), CompareOptions{Runs: 1})
 	require.NoError(t, err)
@@ -336,24 +337,24 @@ func TestCompareRebatchesRecordedInputs(t *testing.T) {
 		return out
 	}
 	prog := func(reluFirst bool) *ir.Program {
-		b := newBuilder(t)
-		x := b.data("x", 4, 6)
-		s := b.dataT("s", ir.DTypeInt64, 2)
-		labels := b.dataT("labels", ir.DTypeInt64, 4, 1)
-		b.p.Feeds = map[string]*ir.Variable{
+		b := progtest.New(t)
+		x := b.Data("x", 4, 6)
+		s := b.DataT("s", ir.DTypeInt64, 2)
+		labels := b.DataT("labels", ir.DTypeInt64, 4, 1)
+		b.P.Feeds = map[string]*ir.Variable{
 			"x":      {Name: "x", Type: x.Type()},
 			"s":      {Name: "s", Type: s.Type(), Data: i64(4, 6)},
 			"labels": {Name: "labels", Type: labels.Type(), Data: i64(1, 2, 3, 4)},
 		}
 		var y *ir.Value
 		if reluFirst {
-			y = b.v("pd_op.reshape", b.v("pd_op.relu", x), s)
+			y = b.V("pd_op.reshape", b.V("pd_op.relu", x), s)
 		} else {
-			y = b.v("pd_op.relu", b.v("pd_op.reshape", x, s))
+			y = b.V("pd_op.relu", b.V("pd_op.reshape", x, s))
 		}
-		l := b.va("pd_op.cast", []*ir.Value{labels}, attr("dtype", b.ctx.DataType(ir.DTypeFloat32)))
-		b.fetch(b.v("pd_op.add", y, l), "y", 0)
-		return b.p
+		l := b.VA("pd_op.cast", []*ir.Value{labels}, progtest.Attr("dtype", b.Ctx.DataType(ir.DTypeFloat32)))
+		b.Fetch(b.V("pd_op.add", y, l), "y", 0)
+		return b.P
 	}
 	before, after := prog(true), prog(false)
 	rep, err := Compare(before, after, CompareOptions{Runs: 1})
@@ -373,12 +374,12 @@ func TestCompareRebatchesRecordedInputs(t *testing.T) {
 	assert.Equal(t, map[string][]int{"labels": {1, 1}}, shapes)
 
 	// A recorded vector of B floats is no batch (PicoDet's 8 bins at batch 8): left alone.
-	b := newBuilder(t)
-	v := b.dataT("bins", ir.DTypeFloat32, 4)
+	b := progtest.New(t)
+	v := b.DataT("bins", ir.DTypeFloat32, 4)
 	bins := make([]byte, 4*4)
-	b.p.Feeds = map[string]*ir.Variable{"bins": {Name: "bins", Type: v.Type(), Data: bins}}
-	assert.Equal(t, 0, rebatchFeeds(Options{}, b.p, 4, 1, shapes))
-	assert.Equal(t, bins, b.p.Feeds["bins"].Data)
+	b.P.Feeds = map[string]*ir.Variable{"bins": {Name: "bins", Type: v.Type(), Data: bins}}
+	assert.Equal(t, 0, rebatchFeeds(Options{}, b.P, 4, 1, shapes))
+	assert.Equal(t, bins, b.P.Feeds["bins"].Data)
 }
 
 // TestCompareRebatchesMultipleInAfter: a pass may build a shape that is a multiple of the batch by chance (a fused
@@ -386,15 +387,15 @@ func TestCompareRebatchesRecordedInputs(t *testing.T) {
 // without multiples must still be made, though before has no such shape.
 func TestCompareRebatchesMultipleInAfter(t *testing.T) {
 	prog := func(viaColumn bool) *ir.Program {
-		b := newBuilder(t)
-		x := b.data("x", 2, 6)
-		b.p.Feeds = map[string]*ir.Variable{"x": {Name: "x", Type: x.Type()}}
-		w := b.param("w", 1, 6)
+		b := progtest.New(t)
+		x := b.Data("x", 2, 6)
+		b.P.Feeds = map[string]*ir.Variable{"x": {Name: "x", Type: x.Type()}}
+		w := b.Param("w", 1, 6)
 		if viaColumn {
-			w = b.v("pd_op.reshape", b.v("pd_op.reshape", w, b.ints(6, 1)), b.ints(1, 6))
+			w = b.V("pd_op.reshape", b.V("pd_op.reshape", w, b.Ints(6, 1)), b.Ints(1, 6))
 		}
-		b.fetch(b.v("pd_op.add", b.v("pd_op.relu", x), w), "y", 0)
-		return b.p
+		b.Fetch(b.V("pd_op.add", b.V("pd_op.relu", x), w), "y", 0)
+		return b.P
 	}
 	rep, err := Compare(prog(false), prog(true), CompareOptions{Runs: 1})
 	require.NoError(t, err)
@@ -406,12 +407,12 @@ func TestCompareRebatchesMultipleInAfter(t *testing.T) {
 // TestCompareSaysWhyNotRebatched: when the rebatched comparison does not stand, the report says why.
 func TestCompareSaysWhyNotRebatched(t *testing.T) {
 	prog := func() *ir.Program {
-		b := newBuilder(t)
-		x := b.data("x", 4, 6)
-		b.p.Feeds = map[string]*ir.Variable{"x": {Name: "x", Type: x.Type()}}
+		b := progtest.New(t)
+		x := b.Data("x", 4, 6)
+		b.P.Feeds = map[string]*ir.Variable{"x": {Name: "x", Type: x.Type()}}
 		// 24 elements to [-1, 4]: at batch 1 the 6 elements do not fill rows of 4.
-		b.fetch(b.v("pd_op.reshape", b.v("pd_op.relu", b.v("pd_op.reshape", x, b.ints(-1, 4))), b.ints(4, 6)), "y", 0)
-		return b.p
+		b.Fetch(b.V("pd_op.reshape", b.V("pd_op.relu", b.V("pd_op.reshape", x, b.Ints(-1, 4))), b.Ints(4, 6)), "y", 0)
+		return b.P
 	}
 	rep, err := Compare(prog(), prog(), CompareOptions{Runs: 1})
 	require.NoError(t, err)

@@ -13,25 +13,25 @@ import (
 // that wraps the context's cause, and Compare passes it on (not as a mismatch); a live context changes nothing.
 func TestContextStopsEvaluation(t *testing.T) {
 	b := graphNetLike(t)
-	feed, err := RandomFeed(1, Options{}, b.p)
+	feed, err := RandomFeed(1, Options{}, b.P)
 	require.NoError(t, err)
-	want, err := Evaluate(b.p, feed, Options{})
+	want, err := Evaluate(b.P, feed, Options{})
 	require.NoError(t, err)
 
 	live, cancelLive := context.WithCancel(context.Background())
 	defer cancelLive()
-	got, err := Evaluate(b.p, feed, Options{Context: live})
+	got, err := Evaluate(b.P, feed, Options{Context: live})
 	require.NoError(t, err)
 	assert.Equal(t, want.Outputs, got.Outputs)
 
 	budget := errors.New("the verification's time budget ran out")
 	done, cancel := context.WithCancelCause(context.Background())
 	cancel(budget)
-	_, err = Evaluate(b.p, feed, Options{Context: done})
+	_, err = Evaluate(b.P, feed, Options{Context: done})
 	require.ErrorIs(t, err, budget)
 	assert.ErrorContains(t, err, "interp: stopped before ")
 
-	_, err = Compare(b.p, b.p.Clone(), CompareOptions{Options: Options{Context: done}})
+	_, err = Compare(b.P, b.P.Clone(), CompareOptions{Options: Options{Context: done}})
 	require.ErrorIs(t, err, budget)
 	assert.NotErrorIs(t, err, ErrMismatch)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/internal/progtest"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -32,52 +33,52 @@ func convBNInput(format string) []int64 {
 	return []int64{-1, 3, 10, 10}
 }
 
-func convAttrs(b *builder, format string) []ir.NamedAttr {
-	return []ir.NamedAttr{attr("strides", b.i32s(1, 1)), attr("paddings", b.i32s(1, 1)),
-		attr("padding_algorithm", b.ctx.Str("EXPLICIT")), attr("dilations", b.i32s(1, 1)),
-		attr("groups", b.ctx.Int32(1)), attr("data_format", b.ctx.Str(format))}
+func convAttrs(b *progtest.Builder, format string) []ir.NamedAttr {
+	return []ir.NamedAttr{progtest.Attr("strides", b.I32s(1, 1)), progtest.Attr("paddings", b.I32s(1, 1)),
+		progtest.Attr("padding_algorithm", b.Ctx.Str("EXPLICIT")), progtest.Attr("dilations", b.I32s(1, 1)),
+		progtest.Attr("groups", b.Ctx.Int32(1)), progtest.Attr("data_format", b.Ctx.Str(format))}
 }
 
 // convBN builds x → conv2d → batch_norm_ → relu → fetch.
 func convBN(t *testing.T, format string, isTest bool) *ir.Program {
-	b := newBuilder(t)
-	x := b.data("x", convBNInput(format)...)
-	w := b.param("conv.w", cout, 3, 3, 3)
-	conv := b.va("pd_op.conv2d", []*ir.Value{x, w}, convAttrs(b, format)...)
-	mean, vr := b.param("bn.mean", cout), b.param("bn.var", cout)
-	scale, bias := b.param("bn.scale", cout), b.param("bn.bias", cout)
-	bn := b.op("pd_op.batch_norm_", []*ir.Value{conv, mean, vr, scale, bias},
-		attr("is_test", b.ctx.Bool(isTest)), attr("momentum", b.ctx.Float(0.9)), attr("epsilon", b.ctx.Float(1e-5)),
-		attr("data_format", b.ctx.Str(format)), attr("use_global_stats", b.ctx.Bool(false)),
-		attr("trainable_statistics", b.ctx.Bool(false)))
-	b.fetch(b.v("pd_op.relu", bn.Result(0)), "out", 0)
-	return b.p
+	b := progtest.New(t)
+	x := b.Data("x", convBNInput(format)...)
+	w := b.Param("conv.w", cout, 3, 3, 3)
+	conv := b.VA("pd_op.conv2d", []*ir.Value{x, w}, convAttrs(b, format)...)
+	mean, vr := b.Param("bn.mean", cout), b.Param("bn.var", cout)
+	scale, bias := b.Param("bn.scale", cout), b.Param("bn.bias", cout)
+	bn := b.Op("pd_op.batch_norm_", []*ir.Value{conv, mean, vr, scale, bias},
+		progtest.Attr("is_test", b.Ctx.Bool(isTest)), progtest.Attr("momentum", b.Ctx.Float(0.9)), progtest.Attr("epsilon", b.Ctx.Float(1e-5)),
+		progtest.Attr("data_format", b.Ctx.Str(format)), progtest.Attr("use_global_stats", b.Ctx.Bool(false)),
+		progtest.Attr("trainable_statistics", b.Ctx.Bool(false)))
+	b.Fetch(b.V("pd_op.relu", bn.Result(0)), "out", 0)
+	return b.P
 }
 
 // convBNFolded builds the rewritten program: w' = w·s with s = scale/sqrt(var+ε) per output channel,
 // b' = bias − mean·s, out = conv2d(x, w') + reshape(b'), as ops on the parameters.
 func convBNFolded(t *testing.T, format string, v foldVariant) *ir.Program {
-	b := newBuilder(t)
-	x := b.data("x", convBNInput(format)...)
-	w := b.param("conv.w", cout, 3, 3, 3)
-	mean, vr := b.param("bn.mean", cout), b.param("bn.var", cout)
-	scale, bias := b.param("bn.scale", cout), b.param("bn.bias", cout)
-	eps := b.full([]int64{1}, float64(float32(1e-5)))
-	std := b.v("pd_op.sqrt", b.v("pd_op.add", vr, eps))
+	b := progtest.New(t)
+	x := b.Data("x", convBNInput(format)...)
+	w := b.Param("conv.w", cout, 3, 3, 3)
+	mean, vr := b.Param("bn.mean", cout), b.Param("bn.var", cout)
+	scale, bias := b.Param("bn.scale", cout), b.Param("bn.bias", cout)
+	eps := b.Full([]int64{1}, float64(float32(1e-5)))
+	std := b.V("pd_op.sqrt", b.V("pd_op.add", vr, eps))
 	if v == foldNoSqrt {
 		std = vr
 	}
-	s := b.v("pd_op.divide", scale, std)
-	w2 := b.v("pd_op.multiply", w, b.v("pd_op.reshape", s, b.ints(cout, 1, 1, 1)))
-	conv := b.va("pd_op.conv2d", []*ir.Value{x, w2}, convAttrs(b, format)...)
-	bias2 := b.v("pd_op.subtract", bias, b.v("pd_op.multiply", mean, s))
+	s := b.V("pd_op.divide", scale, std)
+	w2 := b.V("pd_op.multiply", w, b.V("pd_op.reshape", s, b.Ints(cout, 1, 1, 1)))
+	conv := b.VA("pd_op.conv2d", []*ir.Value{x, w2}, convAttrs(b, format)...)
+	bias2 := b.V("pd_op.subtract", bias, b.V("pd_op.multiply", mean, s))
 	shape := []int64{1, cout, 1, 1}
 	if format == "NHWC" && v != foldBiasAxis1 {
 		shape = []int64{1, 1, 1, cout}
 	}
-	out := b.v("pd_op.add", conv, b.v("pd_op.reshape", bias2, b.ints(shape...)))
-	b.fetch(b.v("pd_op.relu", out), "out", 0)
-	return b.p
+	out := b.V("pd_op.add", conv, b.V("pd_op.reshape", bias2, b.Ints(shape...)))
+	b.Fetch(b.V("pd_op.relu", out), "out", 0)
+	return b.P
 }
 
 func compareOpts() CompareOptions {

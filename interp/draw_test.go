@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/internal/progtest"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -27,28 +28,28 @@ func meanStd(xs []float64) (float64, float64) {
 
 // graphNetLike builds a program as the GraphNet reader does: parameters with recorded statistics and no data,
 // inputs described by Program.Feeds.
-func graphNetLike(t *testing.T) *builder {
-	b := newBuilder(t)
-	ids := b.dataT("ids", ir.DTypeInt64, 2, 50)
-	recorded := b.dataT("positions", ir.DTypeInt64, 1, 4)
-	x := b.data("x", 8, 64)
-	w := b.param("w", 64, 300)
-	b.p.Params["w"].Stats = &ir.TensorStats{Min: -0.3, Max: 0.4, Mean: 0.05, Std: 0.1}
-	gamma := b.param("gamma", 300)
-	b.p.Params["gamma"].Stats = &ir.TensorStats{Min: 1, Max: 1, Mean: 1, Std: 0}
-	steps := b.paramT("steps", ir.DTypeInt32, 500)
-	b.p.Params["steps"].Stats = &ir.TensorStats{Min: 3, Max: 9, Mean: 6, Std: 2}
-	b.p.Feeds = map[string]*ir.Variable{
+func graphNetLike(t *testing.T) *progtest.Builder {
+	b := progtest.New(t)
+	ids := b.DataT("ids", ir.DTypeInt64, 2, 50)
+	recorded := b.DataT("positions", ir.DTypeInt64, 1, 4)
+	x := b.Data("x", 8, 64)
+	w := b.Param("w", 64, 300)
+	b.P.Params["w"].Stats = &ir.TensorStats{Min: -0.3, Max: 0.4, Mean: 0.05, Std: 0.1}
+	gamma := b.Param("gamma", 300)
+	b.P.Params["gamma"].Stats = &ir.TensorStats{Min: 1, Max: 1, Mean: 1, Std: 0}
+	steps := b.ParamT("steps", ir.DTypeInt32, 500)
+	b.P.Params["steps"].Stats = &ir.TensorStats{Min: 3, Max: 9, Mean: 6, Std: 2}
+	b.P.Feeds = map[string]*ir.Variable{
 		"ids":       {Name: "ids", Type: ids.Type(), Stats: &ir.TensorStats{Min: 98, Max: 170, Mean: 130, Std: 20}},
 		"positions": {Name: "positions", Type: recorded.Type(), Data: encode(t, ir.DTypeInt64, []int{1, 4}, 0, 1, 2, 30000)},
 		"x":         {Name: "x", Type: x.Type(), Stats: &ir.TensorStats{Min: -2, Max: 2, Mean: 0.5, Std: 1}},
 	}
-	b.fetch(w, "w", 0)
-	b.fetch(gamma, "gamma", 1)
-	b.fetch(steps, "steps", 2)
-	b.fetch(ids, "ids", 3)
-	b.fetch(recorded, "positions", 4)
-	b.fetch(x, "x", 5)
+	b.Fetch(w, "w", 0)
+	b.Fetch(gamma, "gamma", 1)
+	b.Fetch(steps, "steps", 2)
+	b.Fetch(ids, "ids", 3)
+	b.Fetch(recorded, "positions", 4)
+	b.Fetch(x, "x", 5)
 	return b
 }
 
@@ -61,7 +62,7 @@ func encode(t *testing.T, dt ir.DType, shape []int, data ...float64) []byte {
 
 func TestDrawingFromRecordedStatistics(t *testing.T) {
 	b := graphNetLike(t)
-	f, err := RandomFeed(3, Options{}, b.p)
+	f, err := RandomFeed(3, Options{}, b.P)
 	require.NoError(t, err)
 
 	w := f.Params["w"].Data
@@ -91,7 +92,7 @@ func TestDrawingFromRecordedStatistics(t *testing.T) {
 	for _, v := range f.Inputs["x"].Data {
 		require.True(t, v >= -2 && v <= 2, "clipped: %v", v)
 	}
-	g, err := RandomFeed(4, Options{}, b.p)
+	g, err := RandomFeed(4, Options{}, b.P)
 	require.NoError(t, err)
 	assert.Equal(t, f.Inputs["positions"], g.Inputs["positions"], "recorded data does not depend on the seed")
 	assert.NotEqual(t, f.Inputs["ids"].Data, g.Inputs["ids"].Data)
@@ -101,9 +102,9 @@ func TestDrawingFromRecordedStatistics(t *testing.T) {
 func TestDrawingIsTheSameOnEveryMachine(t *testing.T) {
 	b := graphNetLike(t)
 	prev := runtime.GOMAXPROCS(1)
-	one, err := RandomFeed(7, Options{}, b.p)
+	one, err := RandomFeed(7, Options{}, b.P)
 	runtime.GOMAXPROCS(8)
-	many, err2 := RandomFeed(7, Options{}, b.p)
+	many, err2 := RandomFeed(7, Options{}, b.P)
 	runtime.GOMAXPROCS(prev)
 	require.NoError(t, err)
 	require.NoError(t, err2)
@@ -123,15 +124,15 @@ func TestDrawingIsTheSameOnEveryMachine(t *testing.T) {
 
 func TestLazyParametersAreTheEagerOnes(t *testing.T) {
 	b := graphNetLike(t)
-	eager, err := RandomFeed(11, Options{}, b.p)
+	eager, err := RandomFeed(11, Options{}, b.P)
 	require.NoError(t, err)
-	lazy, err := randomFeed(11, Options{}, []*ir.Program{b.p}, nil, true)
+	lazy, err := randomFeed(11, Options{}, []*ir.Program{b.P}, nil, true)
 	require.NoError(t, err)
 	assert.Empty(t, lazy.Params, "nothing is drawn before the program runs")
 	for _, prec := range []Precision{Float64, Float32} {
-		a, err := Evaluate(b.p, eager, Options{Precision: prec})
+		a, err := Evaluate(b.P, eager, Options{Precision: prec})
 		require.NoError(t, err)
-		l, err := Evaluate(b.p, lazy, Options{Precision: prec})
+		l, err := Evaluate(b.P, lazy, Options{Precision: prec})
 		require.NoError(t, err)
 		assert.Equal(t, a.Outputs, l.Outputs, "%s", prec)
 	}
@@ -140,34 +141,34 @@ func TestLazyParametersAreTheEagerOnes(t *testing.T) {
 // An input whose declared dims are dynamic takes the recorded sample's dims, so that its recorded data fits (as
 // GraphNet's DETR records index lists of two elements for inputs declared [-1]).
 func TestRecordedSampleShapesDynamicInputs(t *testing.T) {
-	b := newBuilder(t)
-	idx := b.dataT("idx", ir.DTypeInt64, -1)
-	x := b.dataT("x", ir.DTypeFloat32, -1, 3)
-	b.p.Feeds = map[string]*ir.Variable{
-		"idx": {Name: "idx", Type: b.tensorT(ir.DTypeInt64, 2), Data: encode(t, ir.DTypeInt64, []int{2}, 1, 0)},
-		"x":   {Name: "x", Type: b.tensorT(ir.DTypeFloat32, 5, 3), Stats: &ir.TensorStats{Min: -1, Max: 1, Std: 0.5}},
+	b := progtest.New(t)
+	idx := b.DataT("idx", ir.DTypeInt64, -1)
+	x := b.DataT("x", ir.DTypeFloat32, -1, 3)
+	b.P.Feeds = map[string]*ir.Variable{
+		"idx": {Name: "idx", Type: b.TensorT(ir.DTypeInt64, 2), Data: encode(t, ir.DTypeInt64, []int{2}, 1, 0)},
+		"x":   {Name: "x", Type: b.TensorT(ir.DTypeFloat32, 5, 3), Stats: &ir.TensorStats{Min: -1, Max: 1, Std: 0.5}},
 	}
-	b.fetch(idx, "idx", 0)
-	b.fetch(x, "x", 1)
-	f, err := RandomFeed(1, Options{}, b.p)
+	b.Fetch(idx, "idx", 0)
+	b.Fetch(x, "x", 1)
+	f, err := RandomFeed(1, Options{}, b.P)
 	require.NoError(t, err)
 	assert.Equal(t, []float64{1, 0}, f.Inputs["idx"].Data, "the recorded data, at the recorded shape")
 	assert.Equal(t, []int{5, 3}, f.Inputs["x"].Shape, "the recorded shape, not the default batch of 1")
-	g, err := RandomFeed(1, Options{InputShapes: map[string][]int{"x": {2, 3}}}, b.p)
+	g, err := RandomFeed(1, Options{InputShapes: map[string][]int{"x": {2, 3}}}, b.P)
 	require.NoError(t, err)
 	assert.Equal(t, []int{2, 3}, g.Inputs["x"].Shape, "InputShapes still decide")
 
 	// Without recorded data that fixes the batch, a recorded batch of 128 gives way to Options.Batch.
-	c := newBuilder(t)
-	img := c.opT("pd_op.data", nil, []ir.Type{c.tensorT(ir.DTypeFloat32, -1, 3)}, attr("name", c.ctx.Str("img")),
-		attr("shape", c.ctx.IntArray([]int64{128, 3})), attr("dtype", c.ctx.DataType(ir.DTypeFloat32)),
-		attr("place", c.ctx.Place(ir.Place{Type: ir.PlaceCPU}))).Result(0)
-	c.p.Feeds = map[string]*ir.Variable{"img": {Name: "img", Type: c.tensorT(ir.DTypeFloat32, 128, 3), Stats: &ir.TensorStats{Min: -1, Max: 1, Std: 0.5}}}
-	c.fetch(img, "img", 0)
-	h, err := RandomFeed(1, Options{}, c.p)
+	c := progtest.New(t)
+	img := c.OpT("pd_op.data", nil, []ir.Type{c.TensorT(ir.DTypeFloat32, -1, 3)}, progtest.Attr("name", c.Ctx.Str("img")),
+		progtest.Attr("shape", c.Ctx.IntArray([]int64{128, 3})), progtest.Attr("dtype", c.Ctx.DataType(ir.DTypeFloat32)),
+		progtest.Attr("place", c.Ctx.Place(ir.Place{Type: ir.PlaceCPU}))).Result(0)
+	c.P.Feeds = map[string]*ir.Variable{"img": {Name: "img", Type: c.TensorT(ir.DTypeFloat32, 128, 3), Stats: &ir.TensorStats{Min: -1, Max: 1, Std: 0.5}}}
+	c.Fetch(img, "img", 0)
+	h, err := RandomFeed(1, Options{}, c.P)
 	require.NoError(t, err)
 	assert.Equal(t, []int{1, 3}, h.Inputs["img"].Shape)
-	h, err = RandomFeed(1, Options{Batch: 4}, c.p)
+	h, err = RandomFeed(1, Options{Batch: 4}, c.P)
 	require.NoError(t, err)
 	assert.Equal(t, []int{4, 3}, h.Inputs["img"].Shape)
 
@@ -177,18 +178,18 @@ func TestRecordedSampleShapesDynamicInputs(t *testing.T) {
 	for _, tc := range []struct {
 		n, want int64
 	}{{128, 1}, {7, 7}} {
-		d := newBuilder(t)
-		img := d.opT("pd_op.data", nil, []ir.Type{d.tensorT(ir.DTypeFloat32, -1, 3)}, attr("name", d.ctx.Str("img")),
-			attr("shape", d.ctx.IntArray([]int64{-1, 3})), attr("dtype", d.ctx.DataType(ir.DTypeFloat32)),
-			attr("place", d.ctx.Place(ir.Place{Type: ir.PlaceCPU}))).Result(0)
-		n := d.dataT("n", ir.DTypeInt64)
-		d.p.Feeds = map[string]*ir.Variable{
-			"img": {Name: "img", Type: d.tensorT(ir.DTypeFloat32, 128, 3), Stats: &ir.TensorStats{Min: -1, Max: 1, Std: 0.5}},
-			"n":   {Name: "n", Type: d.tensorT(ir.DTypeInt64), Data: encode(t, ir.DTypeInt64, []int{}, float64(tc.n))},
+		d := progtest.New(t)
+		img := d.OpT("pd_op.data", nil, []ir.Type{d.TensorT(ir.DTypeFloat32, -1, 3)}, progtest.Attr("name", d.Ctx.Str("img")),
+			progtest.Attr("shape", d.Ctx.IntArray([]int64{-1, 3})), progtest.Attr("dtype", d.Ctx.DataType(ir.DTypeFloat32)),
+			progtest.Attr("place", d.Ctx.Place(ir.Place{Type: ir.PlaceCPU}))).Result(0)
+		n := d.DataT("n", ir.DTypeInt64)
+		d.P.Feeds = map[string]*ir.Variable{
+			"img": {Name: "img", Type: d.TensorT(ir.DTypeFloat32, 128, 3), Stats: &ir.TensorStats{Min: -1, Max: 1, Std: 0.5}},
+			"n":   {Name: "n", Type: d.TensorT(ir.DTypeInt64), Data: encode(t, ir.DTypeInt64, []int{}, float64(tc.n))},
 		}
-		d.fetch(img, "img", 0)
-		d.fetch(n, "n", 1)
-		h, err = RandomFeed(1, Options{}, d.p)
+		d.Fetch(img, "img", 0)
+		d.Fetch(n, "n", 1)
+		h, err = RandomFeed(1, Options{}, d.P)
 		require.NoError(t, err)
 		assert.Equal(t, []int{1, 3}, h.Inputs["img"].Shape, "batch fed as %d", tc.n)
 		assert.Equal(t, []float64{float64(tc.want)}, h.Inputs["n"].Data, "batch fed as %d", tc.n)
@@ -196,15 +197,15 @@ func TestRecordedSampleShapesDynamicInputs(t *testing.T) {
 
 	// A graph whose types bake in the sample's batch cannot be evaluated at batch 1 as declared: Compare evaluates
 	// it rebatched (declared shapes not checked), or, without rebatching, at the recorded shapes.
-	c.fetch(c.opT("pd_op.relu", []*ir.Value{img}, []ir.Type{c.tensorT(ir.DTypeFloat32, 128, 3)}).Result(0), "relu", 1)
-	h, err = RandomFeed(1, Options{}, c.p)
+	c.Fetch(c.OpT("pd_op.relu", []*ir.Value{img}, []ir.Type{c.TensorT(ir.DTypeFloat32, 128, 3)}).Result(0), "relu", 1)
+	h, err = RandomFeed(1, Options{}, c.P)
 	require.NoError(t, err)
 	assert.Equal(t, []int{1, 3}, h.Inputs["img"].Shape)
-	rep, err := Compare(c.p, c.p.Clone(), CompareOptions{Runs: 1})
+	rep, err := Compare(c.P, c.P.Clone(), CompareOptions{Runs: 1})
 	require.NoError(t, err)
 	assert.Equal(t, &Rebatch{From: 128, To: 1, Inputs: 1}, rep.Rebatched)
 	assert.Equal(t, []int{1, 3}, rep.Outputs[1].Shape)
-	rep, err = Compare(c.p, c.p.Clone(), CompareOptions{Runs: 1, NoRebatch: true})
+	rep, err = Compare(c.P, c.P.Clone(), CompareOptions{Runs: 1, NoRebatch: true})
 	require.NoError(t, err)
 	assert.True(t, rep.RecordedBatch)
 	assert.Equal(t, []int{128, 3}, rep.Outputs[1].Shape)
@@ -213,10 +214,10 @@ func TestRecordedSampleShapesDynamicInputs(t *testing.T) {
 // Without a recorded deviation (GraphNet records only min and max for some weights), values are uniform between
 // the bounds, as GraphNet's harness draws them, not a constant.
 func TestDrawingWithoutRecordedDeviation(t *testing.T) {
-	b := newBuilder(t)
-	b.fetch(b.param("scale", 4000), "w", 0)
-	b.p.Params["scale"].Stats = &ir.TensorStats{Min: 0, Max: 0.5}
-	f, err := RandomFeed(1, Options{}, b.p)
+	b := progtest.New(t)
+	b.Fetch(b.Param("scale", 4000), "w", 0)
+	b.P.Params["scale"].Stats = &ir.TensorStats{Min: 0, Max: 0.5}
+	f, err := RandomFeed(1, Options{}, b.P)
 	require.NoError(t, err)
 	w := f.Params["scale"].Data
 	for _, v := range w {
@@ -230,28 +231,28 @@ func TestDrawingWithoutRecordedDeviation(t *testing.T) {
 // A dynamic dim 0 that is no batch (Faster R-CNN's proposals, of which topk takes 1,000): the programs cannot be
 // evaluated at Options.Batch, so Compare evaluates them at the recorded sample's shapes and says so.
 func TestCompareFallsBackToTheRecordedShapes(t *testing.T) {
-	b := newBuilder(t)
-	x := b.opT("pd_op.data", nil, []ir.Type{b.tensorT(ir.DTypeFloat32, -1)}, attr("name", b.ctx.Str("scores")),
-		attr("shape", b.ctx.IntArray([]int64{-1})), attr("dtype", b.ctx.DataType(ir.DTypeFloat32)),
-		attr("place", b.ctx.Place(ir.Place{Type: ir.PlaceCPU}))).Result(0)
-	b.p.Feeds = map[string]*ir.Variable{"scores": {Name: "scores", Type: b.tensorT(ir.DTypeFloat32, 5),
+	b := progtest.New(t)
+	x := b.OpT("pd_op.data", nil, []ir.Type{b.TensorT(ir.DTypeFloat32, -1)}, progtest.Attr("name", b.Ctx.Str("scores")),
+		progtest.Attr("shape", b.Ctx.IntArray([]int64{-1})), progtest.Attr("dtype", b.Ctx.DataType(ir.DTypeFloat32)),
+		progtest.Attr("place", b.Ctx.Place(ir.Place{Type: ir.PlaceCPU}))).Result(0)
+	b.P.Feeds = map[string]*ir.Variable{"scores": {Name: "scores", Type: b.TensorT(ir.DTypeFloat32, 5),
 		Stats: &ir.TensorStats{Min: 0, Max: 1, Mean: 0.5, Std: 0.2}}}
-	top := b.opT("pd_op.topk", []*ir.Value{x, b.full([]int64{1}, 3, ir.DTypeInt32)},
-		[]ir.Type{b.tensorT(ir.DTypeFloat32, 3), b.tensorT(ir.DTypeInt64, 3)})
-	b.fetch(top.Result(0), "top", 0)
+	top := b.OpT("pd_op.topk", []*ir.Value{x, b.Full([]int64{1}, 3, ir.DTypeInt32)},
+		[]ir.Type{b.TensorT(ir.DTypeFloat32, 3), b.TensorT(ir.DTypeInt64, 3)})
+	b.Fetch(top.Result(0), "top", 0)
 
-	rep, err := Compare(b.p, b.p.Clone(), CompareOptions{Runs: 1})
+	rep, err := Compare(b.P, b.P.Clone(), CompareOptions{Runs: 1})
 	require.NoError(t, err)
 	assert.True(t, rep.RecordedBatch)
 	require.Len(t, rep.Outputs, 1)
 	assert.Equal(t, []int{3}, rep.Outputs[0].Shape)
 
 	// Where the batch of one works, it is used.
-	rep, err = Compare(b.p, b.p.Clone(), CompareOptions{Runs: 1, Options: Options{Batch: 4}})
+	rep, err = Compare(b.P, b.P.Clone(), CompareOptions{Runs: 1, Options: Options{Batch: 4}})
 	require.NoError(t, err)
 	assert.False(t, rep.RecordedBatch)
 	// An input shape given by the user is never second-guessed.
-	_, err = Compare(b.p, b.p.Clone(), CompareOptions{Runs: 1, Options: Options{InputShapes: map[string][]int{"scores": {2}}}})
+	_, err = Compare(b.P, b.P.Clone(), CompareOptions{Runs: 1, Options: Options{InputShapes: map[string][]int{"scores": {2}}}})
 	require.ErrorContains(t, err, "out of range")
 }
 
@@ -260,16 +261,16 @@ func TestCompareFallsBackToTheRecordedShapes(t *testing.T) {
 // its operand's buffer) writes a copy: the second program reads the numbers drawn, as it would have drawn them.
 func TestLazyDrawsAreKeptForTheSecondProgram(t *testing.T) {
 	build := func(writes bool) *ir.Program {
-		b := newBuilder(t)
-		w := b.param("w", 3, 4)
-		b.p.Params["w"].Stats = &ir.TensorStats{Min: -1, Max: 1, Mean: 0, Std: 0.5}
-		b.fetch(b.v("pd_op.reshape", b.v("pd_op.assign", w), b.ints(-1)), "before", 0)
+		b := progtest.New(t)
+		w := b.Param("w", 3, 4)
+		b.P.Params["w"].Stats = &ir.TensorStats{Min: -1, Max: 1, Mean: 0, Std: 0.5}
+		b.Fetch(b.V("pd_op.reshape", b.V("pd_op.assign", w), b.Ints(-1)), "before", 0)
 		if writes {
-			b.va("pd_op.set_value_with_tensor_", []*ir.Value{w, b.full([]int64{3, 2}, 7), b.ints(0), b.ints(4), b.ints(2)},
-				attr("axes", b.ctx.Int64s(1)), attr("decrease_axes", b.ctx.Int64s()), attr("none_axes", b.ctx.Int64s()))
+			b.VA("pd_op.set_value_with_tensor_", []*ir.Value{w, b.Full([]int64{3, 2}, 7), b.Ints(0), b.Ints(4), b.Ints(2)},
+				progtest.Attr("axes", b.Ctx.Int64s(1)), progtest.Attr("decrease_axes", b.Ctx.Int64s()), progtest.Attr("none_axes", b.Ctx.Int64s()))
 		}
-		require.Empty(t, ir.Verify(b.p).Errors())
-		return b.p
+		require.Empty(t, ir.Verify(b.P).Errors())
+		return b.P
 	}
 	writer, reader := build(true), build(false)
 	for _, prec := range []Precision{Float64, Float32} {

@@ -7,21 +7,22 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/internal/progtest"
 	"github.com/pirdrr/drr/ir"
 )
 
 func TestRandomFeedShapesAndDeterminism(t *testing.T) {
-	b := newBuilder(t)
-	b.data("img", -1, 3, -1, -1)
-	b.dataT("ids", ir.DTypeInt64, 4)
-	b.dataT("mask", ir.DTypeBool, 4)
-	b.param("w", 4, 3, 3, 3)
+	b := progtest.New(t)
+	b.Data("img", -1, 3, -1, -1)
+	b.DataT("ids", ir.DTypeInt64, 4)
+	b.DataT("mask", ir.DTypeBool, 4)
+	b.Param("w", 4, 3, 3, 3)
 	opts := Options{Batch: 2, DynamicSize: 16}
-	f1, err := RandomFeed(5, opts, b.p)
+	f1, err := RandomFeed(5, opts, b.P)
 	require.NoError(t, err)
-	f2, err := RandomFeed(5, opts, b.p)
+	f2, err := RandomFeed(5, opts, b.P)
 	require.NoError(t, err)
-	f3, err := RandomFeed(6, opts, b.p)
+	f3, err := RandomFeed(6, opts, b.P)
 	require.NoError(t, err)
 	assert.Equal(t, []int{2, 3, 16, 16}, f1.Inputs["img"].Shape)
 	assert.Equal(t, f1, f2, "equal seeds give equal feeds")
@@ -41,36 +42,36 @@ func TestRandomFeedShapesAndDeterminism(t *testing.T) {
 		require.True(t, v >= -a && v <= a, "fan-in scaled")
 	}
 
-	f4, err := RandomFeed(0, Options{InputShapes: map[string][]int{"img": {1, 3, 5, 7}}}, b.p)
+	f4, err := RandomFeed(0, Options{InputShapes: map[string][]int{"img": {1, 3, 5, 7}}}, b.P)
 	require.NoError(t, err)
 	assert.Equal(t, []int{1, 3, 5, 7}, f4.Inputs["img"].Shape)
-	f5, err := RandomFeed(0, Options{}, b.p)
+	f5, err := RandomFeed(0, Options{}, b.P)
 	require.NoError(t, err)
 	assert.Equal(t, []int{1, 3, 32, 32}, f5.Inputs["img"].Shape, "defaults: batch 1, other dynamic dims 32")
 
 	// The data op's shape attribute fills dims its type leaves dynamic.
-	c := newBuilder(t)
-	c.opT("pd_op.data", nil, []ir.Type{c.tensorT(ir.DTypeFloat32, -1, -1)}, attr("name", c.ctx.Str("x")),
-		attr("shape", c.ctx.IntArray([]int64{-1, 7})))
-	f6, err := RandomFeed(0, Options{}, c.p)
+	c := progtest.New(t)
+	c.OpT("pd_op.data", nil, []ir.Type{c.TensorT(ir.DTypeFloat32, -1, -1)}, progtest.Attr("name", c.Ctx.Str("x")),
+		progtest.Attr("shape", c.Ctx.IntArray([]int64{-1, 7})))
+	f6, err := RandomFeed(0, Options{}, c.P)
 	require.NoError(t, err)
 	assert.Equal(t, []int{1, 7}, f6.Inputs["x"].Shape)
 }
 
 func TestRandomParametersAreMatchedByName(t *testing.T) {
-	p1, p2 := newBuilder(t), newBuilder(t)
-	p1.param("a", 3)
-	p1.param("shared", 4)
-	p2.param("shared", 4)
-	p2.param("b", 2)
-	f, err := RandomFeed(1, Options{}, p1.p)
+	p1, p2 := progtest.New(t), progtest.New(t)
+	p1.Param("a", 3)
+	p1.Param("shared", 4)
+	p2.Param("shared", 4)
+	p2.Param("b", 2)
+	f, err := RandomFeed(1, Options{}, p1.P)
 	require.NoError(t, err)
-	g, err := RandomFeed(1, Options{}, p2.p)
+	g, err := RandomFeed(1, Options{}, p2.P)
 	require.NoError(t, err)
 	assert.Equal(t, f.Params["shared"], g.Params["shared"], "a parameter's values do not depend on the other parameters")
 
-	p2.param("a", 5)
-	_, err = RandomFeed(1, Options{}, p1.p, p2.p)
+	p2.Param("a", 5)
+	_, err = RandomFeed(1, Options{}, p1.P, p2.P)
 	assert.EqualError(t, err, `interp: parameter "a" has type builtin.tensor<3xf32> in one program and builtin.tensor<5xf32> in another`)
 }
 
@@ -105,7 +106,7 @@ func TestVariancesArePositive(t *testing.T) {
 // the magnitude of the default inputs, so that the quantization rounds without clipping; other parameters keep
 // their ranges.
 func TestQuantScalesCoverTheInputs(t *testing.T) {
-	p := quantPair(t, 1.5, func(_ *builder, _, _, y, _ *ir.Value) *ir.Value { return y })
+	p := quantPair(t, 1.5, func(_ *progtest.Builder, _, _, y, _ *ir.Value) *ir.Value { return y })
 	p.Params["s"].Data, p.Params["w"].Data = nil, nil
 	var infos []ParamInfo
 	f, err := RandomFeed(3, Options{ParamRange: func(pi ParamInfo) (float64, float64) {
@@ -125,48 +126,48 @@ func TestQuantScalesCoverTheInputs(t *testing.T) {
 }
 
 func TestDataInVariablesIsShared(t *testing.T) {
-	with, without := newBuilder(t), newBuilder(t)
-	with.param("w", 2)
-	without.param("w", 2)
-	setData(t, with.p, "w", host([]int{2}, 0.25, -4))
-	f, err := RandomFeed(1, Options{}, with.p, without.p)
+	with, without := progtest.New(t), progtest.New(t)
+	with.Param("w", 2)
+	without.Param("w", 2)
+	setData(t, with.P, "w", host([]int{2}, 0.25, -4))
+	f, err := RandomFeed(1, Options{}, with.P, without.P)
 	require.NoError(t, err)
 	assert.Equal(t, []float64{0.25, -4}, f.Params["w"].Data, "the program lacking data is fed the other's")
-	f, err = RandomFeed(1, Options{}, with.p)
+	f, err = RandomFeed(1, Options{}, with.P)
 	require.NoError(t, err)
 	assert.Empty(t, f.Params, "a program with data needs no feed")
 }
 
 func TestFillRandomWeightsMatchesRandomFeed(t *testing.T) {
-	b := newBuilder(t)
-	x := b.data("x", 2)
-	w := b.param("w", 2)
-	b.fetch(b.v("pd_op.multiply", x, w), "out", 0)
-	delete(b.p.Params, "w") // FillRandomWeights creates missing variables
-	feed, err := RandomFeed(4, Options{}, b.p)
+	b := progtest.New(t)
+	x := b.Data("x", 2)
+	w := b.Param("w", 2)
+	b.Fetch(b.V("pd_op.multiply", x, w), "out", 0)
+	delete(b.P.Params, "w") // FillRandomWeights creates missing variables
+	feed, err := RandomFeed(4, Options{}, b.P)
 	require.NoError(t, err)
-	n, err := FillRandomWeights(b.p, 4, Options{})
+	n, err := FillRandomWeights(b.P, 4, Options{})
 	require.NoError(t, err)
 	assert.Equal(t, 1, n)
-	require.NotNil(t, b.p.Params["w"])
-	h, err := DecodeData(ir.DTypeFloat32, []int{2}, b.p.Params["w"].Data)
+	require.NotNil(t, b.P.Params["w"])
+	h, err := DecodeData(ir.DTypeFloat32, []int{2}, b.P.Params["w"].Data)
 	require.NoError(t, err)
 	assert.Equal(t, feed.Params["w"].Data, h.Data)
-	n, err = FillRandomWeights(b.p, 4, Options{})
+	n, err = FillRandomWeights(b.P, 4, Options{})
 	require.NoError(t, err)
 	assert.Zero(t, n, "weights with data are kept")
 }
 
 func TestRandomFeedErrors(t *testing.T) {
-	b := newBuilder(t)
-	b.param("w", -1, 2)
-	_, err := RandomFeed(0, Options{}, b.p)
+	b := progtest.New(t)
+	b.Param("w", -1, 2)
+	_, err := RandomFeed(0, Options{}, b.P)
 	assert.EqualError(t, err, `interp: parameter "w" has dynamic type builtin.tensor<-1x2xf32>`)
 
-	b1, b2 := newBuilder(t), newBuilder(t)
-	b1.data("x", 2)
-	b2.data("x", 3)
-	_, err = RandomFeed(0, Options{}, b1.p, b2.p)
+	b1, b2 := progtest.New(t), progtest.New(t)
+	b1.Data("x", 2)
+	b2.Data("x", 3)
+	_, err = RandomFeed(0, Options{}, b1.P, b2.P)
 	assert.EqualError(t, err, `interp: input "x" is f32[2] in one program and f32[3] in another`)
 }
 

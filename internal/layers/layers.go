@@ -37,7 +37,7 @@ var Table = []Layer{
 	{Name: "cost model", Packages: []string{"cost"}},
 	{Name: "program formats and views", Peers: true, Packages: []string{
 		"ir/pirtext", "ir/pirjson", "ir/mlirtext", "ir/graphnet", "ir/pirfile", "ir/pdiparams", "ir/kernels",
-		"graphview", "internal/sample",
+		"graphview", "internal/sample", "internal/progtest",
 	}},
 	{Name: "rules as data", Packages: []string{"drr/rule"}},
 	{Name: "analyses, language, matcher", Packages: []string{"analysis", "drr", "matcher"}},
