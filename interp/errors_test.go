@@ -78,7 +78,7 @@ func TestEvaluationErrors(t *testing.T) {
 			b.Fetch(b.V("pd_op.relu", b.Data("x", 3)), "out", 0)
 		}, &Feed{Inputs: map[string]*Tensor{"x": host([]int{2}, 1, 2)}}, Options{IgnoreDeclaredShapes: true}, ""},
 		{"parameter without data", func(b *progtest.Builder) { b.Fetch(b.V("pd_op.relu", b.Param("w", 2)), "out", 0) }, &Feed{}, Options{},
-			`evaluating builtin.parameter at (new op): parameter "w" has no data (load weights, set Feed.Params, or use RandomFeed)`},
+			`evaluating builtin.parameter at (new op): parameter "w" has no data (load weights, set Feed.Params, or draw them: feeds.Random)`},
 		{"parameter without data nothing reads", func(b *progtest.Builder) { b.Param("w", 2) }, &Feed{}, Options{}, ""},
 		{"parameter data of the wrong size", func(b *progtest.Builder) {
 			b.Fetch(b.V("pd_op.relu", b.Param("w", 2)), "out", 0)
@@ -196,7 +196,7 @@ func TestSupportedOps(t *testing.T) {
 // TestCorpusOpsHaveKernels lists the ops of the GraphNet samples (the "# dialect.op:" comments of their model.py
 // files) and requires a kernel for each: the interpreter can evaluate every op the corpus uses.
 func TestCorpusOpsHaveKernels(t *testing.T) {
-	if testing.Short() || raceEnabled {
+	if testing.Short() || progtest.RaceEnabled {
 		t.Skip("reads 811 model.py files")
 	}
 	root := sharedCorpus(t, "graphnet_samples")

@@ -1,12 +1,11 @@
 package interp
 
 import (
-	"fmt"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/interp/tensor"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -35,26 +34,14 @@ func setData(t testing.TB, p *ir.Program, name string, h *Tensor) {
 	p.Params[name].Data = raw
 }
 
-// stopwatch measures wall and CPU time.
-type stopwatch struct {
-	wall time.Time
-	cpu  time.Duration
-}
-
-func startWatch() stopwatch { return stopwatch{wall: time.Now(), cpu: cpuTime()} }
-
-// String reports the elapsed wall and CPU time.
-func (s stopwatch) String() string {
-	return fmt.Sprintf("%v wall, %v CPU", time.Since(s.wall).Round(time.Millisecond), (cpuTime() - s.cpu).Round(time.Millisecond))
-}
-
-// heavy skips a test in -short mode and under the race detector.
-func heavy(t *testing.T) {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("heavy test skipped in -short mode")
+// randHost returns a float32 host tensor of the given shape with values uniform in [-1, 1] (rounded to float32)
+// from a seed.
+func randHost(seed uint64, shape ...int) *Tensor {
+	r := tensor.NewRand(seed)
+	h := &Tensor{DType: ir.DTypeFloat32, Shape: shape}
+	h.Data = make([]float64, h.Numel())
+	for i := range h.Data {
+		h.Data[i] = RoundTo(ir.DTypeFloat32, 2*r.Float64()-1)
 	}
-	if raceEnabled {
-		t.Skip("heavy test skipped under the race detector")
-	}
+	return h
 }

@@ -1,4 +1,4 @@
-package interp
+package interp_test
 
 import (
 	"math"
@@ -7,7 +7,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/feeds"
 	"github.com/pirdrr/drr/internal/progtest"
+	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -103,7 +105,7 @@ func TestInplaceVariants(t *testing.T) {
 			b.Fetch(view, "view", 1)
 			b.Fetch(b.V("pd_op.reshape", y, b.Ints(-1)), "y", 2)
 			require.Empty(t, ir.Verify(b.P).Errors())
-			out := eval(t, b.P, &Feed{Inputs: map[string]*Tensor{"x": host([]int{2, 3}, in...)}})
+			out := interp.Eval(t, b.P, &interp.Feed{Inputs: map[string]*interp.Tensor{"x": interp.Host([]int{2, 3}, in...)}})
 			assert.Equal(t, out["ref"].Data, out["y"].Data, "X_ computes what X computes")
 			assert.Equal(t, out["ref"].Data, out["view"].Data, "X_ writes its operand's buffer")
 			if tc.name != "assign" && tc.name != "cast" && tc.name != "reshape" && tc.name != "unsqueeze" &&
@@ -125,12 +127,12 @@ func TestFeedAndGetParameter(t *testing.T) {
 		progtest.Attr("parameter_name", b.Ctx.Str("w"))).Result(0)
 	b.P.Params["w"] = &ir.Variable{Name: "w", Type: w.Type()}
 	b.Fetch(b.V("pd_op.add", x, w), "out", 0)
-	feed, err := RandomFeed(0, Options{Batch: 3}, b.P)
+	feed, err := feeds.Random(0, feeds.Options{Batch: 3}, b.P)
 	require.NoError(t, err)
 	assert.Equal(t, []int{3, 2}, feed.Inputs["x"].Shape)
-	feed.Inputs["x"] = host([]int{1, 2}, 1, 2)
-	feed.Params["w"] = host([]int{2}, 10, 20)
-	out := eval(t, b.P, feed)
+	feed.Inputs["x"] = interp.Host([]int{1, 2}, 1, 2)
+	feed.Params["w"] = interp.Host([]int{2}, 10, 20)
+	out := interp.Eval(t, b.P, feed)
 	assert.Equal(t, []float64{11, 22}, out["out"].Data)
 }
 
@@ -138,7 +140,7 @@ func TestSoftmaxAxis(t *testing.T) {
 	b := progtest.New(t)
 	x := b.Data("x", 2, 2)
 	b.Fetch(b.VA("pd_op.softmax", []*ir.Value{x}, progtest.Attr("axis", b.Ctx.Int32(0))), "out", 0)
-	out := eval(t, b.P, &Feed{Inputs: map[string]*Tensor{"x": host([]int{2, 2}, 0, 1, 0, 3)}})
+	out := interp.Eval(t, b.P, &interp.Feed{Inputs: map[string]*interp.Tensor{"x": interp.Host([]int{2, 2}, 0, 1, 0, 3)}})
 	e := math.Exp(2)
 	assert.InDeltaSlice(t, []float64{0.5, 1 / (1 + e), 0.5, e / (1 + e)}, out["out"].Data, 1e-15)
 }
@@ -154,15 +156,15 @@ func TestCompactOutputsAreSnapshots(t *testing.T) {
 	b.Fetch(y, "scaled", 1)
 	require.Empty(t, ir.Verify(b.P).Errors())
 	in := []float64{-0.5, 1, 2, 3, 4, 5}
-	feed := &Feed{Inputs: map[string]*Tensor{"x": host([]int{2, 3}, in...)}}
-	for _, prec := range []Precision{Float64, Float32} {
-		res, err := Evaluate(b.P, feed, Options{Precision: prec, compact: true})
+	feed := &interp.Feed{Inputs: map[string]*interp.Tensor{"x": interp.Host([]int{2, 3}, in...)}}
+	for _, prec := range []interp.Precision{interp.Float64, interp.Float32} {
+		res, err := interp.Evaluate(b.P, feed, interp.Options{Precision: prec, Compact: true})
 		require.NoError(t, err)
 		require.Len(t, res.Outputs, 2)
 		values := map[string][]float64{}
 		for _, o := range res.Outputs {
 			require.Nil(t, o.Value.Data, "a compact output has no float64 copy")
-			switch raw := o.raw.(type) {
+			switch raw := o.Elems.(type) {
 			case []float32:
 				values[o.Name] = f64sOf(raw)
 			case []float64:
@@ -198,15 +200,15 @@ func TestSetValueInplaceWritesOperand(t *testing.T) {
 	b.Fetch(b.V("pd_op.reshape", y, b.Ints(-1)), "y", 2)
 	require.Empty(t, ir.Verify(b.P).Errors())
 	in := []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}
-	fed := host([]int{3, 4}, in...)
+	fed := interp.Host([]int{3, 4}, in...)
 	want := []float64{7, 1, 7, 3, 7, 5, 7, 7, 7, 9, 7, 11}
 	for _, compact := range []bool{false, true} {
-		res, err := Evaluate(b.P, &Feed{Inputs: map[string]*Tensor{"x": fed}}, Options{compact: compact})
+		res, err := interp.Evaluate(b.P, &interp.Feed{Inputs: map[string]*interp.Tensor{"x": fed}}, interp.Options{Compact: compact})
 		require.NoError(t, err)
 		got := map[string][]float64{}
 		for _, o := range res.Outputs {
 			got[o.Name] = o.Value.Data
-			if raw, ok := o.raw.([]float64); ok {
+			if raw, ok := o.Elems.([]float64); ok {
 				got[o.Name] = raw
 			}
 		}

@@ -83,8 +83,8 @@ func TestDistributeFpnProposals(t *testing.T) {
 }
 
 func TestDeformableConv(t *testing.T) {
-	x := randTensorT(1, []int{1, 2, 5, 6})
-	w := randTensorT(2, []int{4, 1, 3, 3})
+	x := randHost(1, []int{1, 2, 5, 6}...)
+	w := randHost(2, []int{4, 1, 3, 3}...)
 	convPad := func(in *Tensor, pads []int) *Tensor {
 		it := &tensor.Tensor[float64]{Shape: in.Shape, Data: in.Data}
 		wt := &tensor.Tensor[float64]{Shape: w.Shape, Data: w.Data}
@@ -124,11 +124,6 @@ func TestDeformableConv(t *testing.T) {
 		{name: "the mask scales the samples", op: "pd_op.deformable_conv", in: []any{x, zeros, w, halfMask}, attrs: attrs, want: []*Tensor{half}, tol: 1e-12, tol32: 1e-5},
 		{name: "integer offsets shift the input", op: "pd_op.deformable_conv", in: []any{x, shift, w, ones}, attrs: attrs, want: []*Tensor{convPad(x, []int{1, 1, 0, 2})}, tol: 1e-12, tol32: 1e-5},
 	})
-}
-
-// randTensorT is a float32 host tensor of values in [−1, 1) from a seed.
-func randTensorT(seed uint64, shape []int) *Tensor {
-	return randomTensor(seed, ir.DTypeFloat32, shape, -1, 1)
 }
 
 // TestRNN checks the rnn op against the cell equations written out for one hidden unit.

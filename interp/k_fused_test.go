@@ -1,4 +1,4 @@
-package interp
+package interp_test
 
 import (
 	"math"
@@ -7,7 +7,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/compare"
 	"github.com/pirdrr/drr/internal/progtest"
+	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -25,7 +27,7 @@ type fusionCase struct {
 func runFusionCases(t *testing.T, cases []fusionCase) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx := kctx(t)
+			ctx := interp.Kctx(t)
 			build := func(f func(b *progtest.Builder) []*ir.Value) *ir.Program {
 				b := progtest.NewIn(t, ctx)
 				for i, v := range f(b) {
@@ -39,7 +41,7 @@ func runFusionCases(t *testing.T, cases []fusionCase) {
 			if tol == 0 {
 				tol = 1e-9
 			}
-			rep, err := Compare(before, after, CompareOptions{RelTol: tol, Runs: 2})
+			rep, err := compare.Programs(before, after, compare.Options{RelTol: tol, Runs: 2})
 			require.NoError(t, err, "%s", rep)
 			require.NotEmpty(t, rep.Outputs)
 			for _, o := range rep.Outputs {
@@ -328,7 +330,7 @@ func TestFusedOpsAgreeWithTheirUnfusedForms(t *testing.T) {
 // error budget models weight_quantize as that rounding (rounding.go), so Compare accepts the fusion, while a
 // linear that reads other weights is still a mismatch.
 func TestWeightOnlyLinearQuantizationError(t *testing.T) {
-	ctx := kctx(t)
+	ctx := interp.Kctx(t)
 	build := func(quant bool, weight string) *ir.Program {
 		b := progtest.NewIn(t, ctx)
 		x, w := b.Data("x", 3, 64), b.Param(weight, 64, 16)
@@ -342,12 +344,12 @@ func TestWeightOnlyLinearQuantizationError(t *testing.T) {
 		b.Fetch(out, "out", 0)
 		return b.P
 	}
-	rep, err := Compare(build(false, "w"), build(true, "w"), CompareOptions{})
+	rep, err := compare.Programs(build(false, "w"), build(true, "w"), compare.Options{})
 	require.NoError(t, err, "the quantization is within the budget")
 	o := rep.Outputs[0]
 	assert.Greater(t, o.MaxRel, 1e-5, "int8 weights are not the float weights")
 	assert.Less(t, o.MaxRel, 2e-2, "but they are within the quantization error")
 	assert.Greater(t, o.Tol, o.MaxRel)
-	_, err = Compare(build(false, "w"), build(true, "w2"), CompareOptions{})
-	require.ErrorIs(t, err, ErrMismatch, "other weights are more than a quantization step away")
+	_, err = compare.Programs(build(false, "w"), build(true, "w2"), compare.Options{})
+	require.ErrorIs(t, err, compare.ErrMismatch, "other weights are more than a quantization step away")
 }

@@ -1,7 +1,6 @@
-package interp
+package interp_test
 
 import (
-	"flag"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,7 +11,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/compare"
+	"github.com/pirdrr/drr/feeds"
+	"github.com/pirdrr/drr/internal/golden"
 	"github.com/pirdrr/drr/internal/progtest"
+	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirjson"
 	"github.com/pirdrr/drr/ir/pirtext"
@@ -25,8 +28,6 @@ import (
 // fused_fc_elementwise_layernorm; rms_norm, fused_rotary_position_embedding, flash_attn). The pairs must compute the
 // same numbers. go test ./interp -run TestTransformerLayers -update rewrites the files from the builders below.
 
-var update = flag.Bool("update", false, "rewrite testdata/models/*.pir from their builders")
-
 const (
 	tfHidden = 32
 	tfHeads  = 4
@@ -37,7 +38,7 @@ const (
 
 // bertLayer is one BERT encoder layer over x [2, S, H] with a boolean token mask [2, S].
 func bertLayer(t testing.TB, fused bool) *ir.Program {
-	b := progtest.NewIn(t, kctx(t))
+	b := progtest.NewIn(t, interp.Kctx(t))
 	x := b.Data("x", 2, tfSeq, tfHidden)
 	mask := b.DataT("mask", ir.DTypeBool, 2, tfSeq) // 0/1 tokens (random integers would make −10000·(1 − mask) huge)
 	p := func(name string, dims ...int64) *ir.Value { return b.Param(name, dims...) }
@@ -94,7 +95,7 @@ func bertLayer(t testing.TB, fused bool) *ir.Program {
 
 // llamaLayer is one LLaMA decoder layer over x [1, S, H] with rotary tables sin, cos [1, S, 1, D].
 func llamaLayer(t testing.TB, fused bool) *ir.Program {
-	b := progtest.NewIn(t, kctx(t))
+	b := progtest.NewIn(t, interp.Kctx(t))
 	x := b.Data("x", 1, tfSeq, tfHidden)
 	sin, cos := b.Data("sin", 1, tfSeq, 1, tfHead), b.Data("cos", 1, tfSeq, 1, tfHead)
 	p := func(name string, dims ...int64) *ir.Value { return b.Param(name, dims...) }
@@ -162,14 +163,14 @@ func readModel(t testing.TB, name string) *ir.Program {
 	path := filepath.Join("testdata", "models", name+".pir")
 	src, err := os.ReadFile(path)
 	require.NoError(t, err)
-	p, _, err := pirtext.Parse(kctx(t), path, src, pirtext.ReadOptions{})
+	p, _, err := pirtext.Parse(interp.Kctx(t), path, src, pirtext.ReadOptions{})
 	require.NoError(t, err)
 	require.Empty(t, ir.Verify(p).Errors())
 	return p
 }
 
 func TestTransformerLayers(t *testing.T) {
-	if *update {
+	if golden.Update() {
 		require.NoError(t, os.MkdirAll(filepath.Join("testdata", "models"), 0o755))
 		for name, build := range modelPrograms {
 			for _, fused := range []bool{false, true} {
@@ -187,13 +188,13 @@ func TestTransformerLayers(t *testing.T) {
 			plain, fused := readModel(t, name), readModel(t, name+"_fused")
 			assert.Zero(t, progtest.OpCount(plain, "pd_op.flash_attn")+progtest.OpCount(plain, "pd_op.multihead_matmul"), "the plain layer has no fused ops")
 			// Exact arithmetic: the fused ops compute what the unfused ones do.
-			rep, err := Compare(plain, fused, CompareOptions{Runs: 2, RelTol: 1e-9})
+			rep, err := compare.Programs(plain, fused, compare.Options{Runs: 2, RelTol: 1e-9})
 			require.NoError(t, err, "%s", rep)
 			assert.Equal(t, []int{tfShape(name)[0], tfSeq, tfHidden}, rep.Outputs[0].Shape)
 			// Float32, as Paddle computes them: within the error budget.
-			rep32, err := Compare(plain, fused, CompareOptions{Runs: 2, Options: Options{Precision: Auto}})
+			rep32, err := compare.Programs(plain, fused, compare.Options{Runs: 2, Options: feeds.Options{Options: interp.Options{Precision: interp.Auto}}})
 			require.NoError(t, err, "%s", rep32)
-			assert.Equal(t, Float32, rep32.Precision)
+			assert.Equal(t, interp.Float32, rep32.Precision)
 			t.Logf("%s: float64 max rel %.3g; float32 max rel %.3g (tolerance %.3g)", name, rep.Outputs[0].MaxRel,
 				rep32.Outputs[0].MaxRel, rep32.Outputs[0].Tol)
 		})
@@ -222,7 +223,7 @@ func TestErrorBudgetCoversFloat32(t *testing.T) {
 		}{readModel(t, name), nil}
 	}
 	for _, g := range graphnet[:2] {
-		if raceEnabled {
+		if progtest.RaceEnabled {
 			break // minutes under the race detector; the transformer layers are checked
 		}
 		if p := readCorpusOptional(t, g.file); p != nil {
@@ -239,7 +240,7 @@ func TestErrorBudgetCoversFloat32(t *testing.T) {
 		{"pir_json/nanaikaros__korean_PP-OCRv5_mobile_rec_infer.inference.json", []int{1, 3, 48, 160}},
 		{"pir_json/nanaikaros__PP-OCRv5_mobile_det_infer.inference.json", []int{1, 3, 96, 96}},
 	} {
-		if testing.Short() || raceEnabled {
+		if testing.Short() || progtest.RaceEnabled {
 			break
 		}
 		if p := readCorpusOptional(t, ocr.file); p != nil {
@@ -250,14 +251,14 @@ func TestErrorBudgetCoversFloat32(t *testing.T) {
 		}
 	}
 	for name, tc := range progs {
-		opts := Options{InputShapes: tc.in, IgnoreDeclaredShapes: tc.in != nil}
-		feed, err := RandomFeed(3, opts, tc.p)
+		opts := feeds.Options{InputShapes: tc.in, Options: interp.Options{IgnoreDeclaredShapes: tc.in != nil}}
+		feed, err := feeds.Random(3, opts, tc.p)
 		require.NoError(t, err)
 		o64, o32 := opts, opts
-		o64.Precision, o32.Precision = Float64, Float32
-		r64, err := Evaluate(tc.p, feed, o64)
+		o64.Precision, o32.Precision = interp.Float64, interp.Float32
+		r64, err := interp.Evaluate(tc.p, feed, o64.Options)
 		require.NoError(t, err, name)
-		r32, err := Evaluate(tc.p, feed, o32)
+		r32, err := interp.Evaluate(tc.p, feed, o32.Options)
 		require.NoError(t, err, name)
 		for i, o := range r32.Outputs {
 			a, b := r64.Outputs[i].Value, o.Value
@@ -268,7 +269,7 @@ func TestErrorBudgetCoversFloat32(t *testing.T) {
 			estimate := math.Sqrt(o.Rounding) * 0x1p-24
 			ratio := diff / scale / estimate
 			t.Logf("%s: float32 error %.3g, estimate %.3g (ratio %.3g)", name, diff/scale, estimate, ratio)
-			assert.Less(t, ratio, DefaultBudgetFactor*math.Sqrt2/4, "%s: the budget keeps a margin of 4 over the measured error", name)
+			assert.Less(t, ratio, compare.DefaultBudgetFactor*math.Sqrt2/4, "%s: the budget keeps a margin of 4 over the measured error", name)
 			assert.Greater(t, o.Rounding, 0.0)
 		}
 	}
@@ -276,7 +277,7 @@ func TestErrorBudgetCoversFloat32(t *testing.T) {
 
 // readCorpusOptional reads a corpus program, or returns nil when the corpus is absent.
 func readCorpusOptional(t *testing.T, rel string) *ir.Program {
-	path, ok := sharedCorpusPath(rel)
+	path, ok := interp.SharedCorpusPath(rel)
 	if !ok {
 		t.Logf("corpus program %s is absent", rel)
 		return nil
@@ -284,11 +285,11 @@ func readCorpusOptional(t *testing.T, rel string) *ir.Program {
 	src, err := os.ReadFile(path)
 	require.NoError(t, err)
 	if strings.HasSuffix(rel, ".json") {
-		p, err := pirjson.Read(kctx(t), path, src, pirjson.ReadOptions{})
+		p, err := pirjson.Read(interp.Kctx(t), path, src, pirjson.ReadOptions{})
 		require.NoError(t, err)
 		return p
 	}
-	p, _, err := pirtext.Parse(kctx(t), path, src, pirtext.ReadOptions{})
+	p, _, err := pirtext.Parse(interp.Kctx(t), path, src, pirtext.ReadOptions{})
 	require.NoError(t, err)
 	return p
 }
@@ -296,23 +297,23 @@ func readCorpusOptional(t *testing.T, rel string) *ir.Program {
 // Kernels run in parallel; an evaluation gives the same bits for every GOMAXPROCS.
 func TestEvaluationIsTheSameForEveryGOMAXPROCS(t *testing.T) {
 	progs := []*ir.Program{readModel(t, "bert_layer"), readModel(t, "llama_layer_fused")}
-	opts := Options{}
+	opts := feeds.Options{}
 	if p := readCorpusOptional(t, graphnet[0].file); p != nil {
 		progs = append(progs, p)
 		opts = smallInput(48)
 	}
 	for _, p := range progs {
-		feed, err := RandomFeed(9, opts, p)
+		feed, err := feeds.Random(9, opts, p)
 		require.NoError(t, err)
-		var want []Output
+		var want []interp.Output
 		for _, procs := range []int{1, 2, 5} {
 			prev := runtime.GOMAXPROCS(procs)
-			for _, prec := range []Precision{Float64, Float32} {
+			for _, prec := range []interp.Precision{interp.Float64, interp.Float32} {
 				o := opts
 				o.Precision = prec
-				res, err := Evaluate(p, feed, o)
+				res, err := interp.Evaluate(p, feed, o.Options)
 				require.NoError(t, err)
-				if prec == Float32 {
+				if prec == interp.Float32 {
 					if want == nil {
 						want = res.Outputs
 					} else {
@@ -331,13 +332,13 @@ func TestAutoPrecision(t *testing.T) {
 	b := progtest.New(t)
 	b.Fetch(b.V("pd_op.relu", b.Data("x", 4)), "out", 0)
 	b.Full([]int64{1}, 2, ir.DTypeFloat64)
-	assert.Equal(t, Float32, Auto.resolve(b.P))
+	assert.Equal(t, interp.Float32, interp.Auto.Resolve(b.P))
 	c := progtest.New(t)
 	c.Fetch(c.V("pd_op.relu", c.DataT("x", ir.DTypeFloat64, 4)), "out", 0)
-	assert.Equal(t, Float64, Auto.resolve(c.P))
+	assert.Equal(t, interp.Float64, interp.Auto.Resolve(c.P))
 	d := progtest.New(t)
 	d.Fetch(d.V("pd_op.relu", d.DataT("x", ir.DTypeFloat64, -1)), "out", 0)
-	assert.Equal(t, Float64, Auto.resolve(d.P), "dynamic dims may hold many elements")
-	assert.Equal(t, Float64, Auto.resolve(b.P, c.P), "either program decides")
-	assert.Equal(t, Float32, Float32.resolve(c.P))
+	assert.Equal(t, interp.Float64, interp.Auto.Resolve(d.P), "dynamic dims may hold many elements")
+	assert.Equal(t, interp.Float64, interp.Auto.Resolve(b.P, c.P), "either program decides")
+	assert.Equal(t, interp.Float32, interp.Float32.Resolve(c.P))
 }

@@ -12,11 +12,6 @@ import (
 	"github.com/pirdrr/drr/ir"
 )
 
-// randHost returns a seeded random float32 host tensor.
-func randHost(seed uint64, shape ...int) *Tensor {
-	return randomTensor(seed, ir.DTypeFloat32, shape, -1, 1)
-}
-
 func toT(h *Tensor) *tensor.Tensor[float64] {
 	return &tensor.Tensor[float64]{Shape: h.Shape, Data: h.Data}
 }

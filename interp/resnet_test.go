@@ -1,4 +1,4 @@
-package interp
+package interp_test
 
 import (
 	"fmt"
@@ -8,7 +8,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/compare"
+	"github.com/pirdrr/drr/feeds"
 	"github.com/pirdrr/drr/internal/progtest"
+	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -104,44 +107,44 @@ func foldAllConvBN(t testing.TB, p *ir.Program, rw *ir.Rewriter) int {
 
 func TestResNet18Performance(t *testing.T) {
 	p := resnet18(t, 64)
-	feed, err := RandomFeed(1, Options{}, p)
+	feed, err := feeds.Random(1, feeds.Options{}, p)
 	require.NoError(t, err)
-	for _, prec := range []Precision{Float64, Float32} {
+	for _, prec := range []interp.Precision{interp.Float64, interp.Float32} {
 		// The best of three runs (wall time): the machine may be shared.
 		d := time.Duration(1 << 62)
-		var w stopwatch
+		var w progtest.Stopwatch
 		runs := 3
-		if raceEnabled {
+		if progtest.RaceEnabled {
 			runs = 1
 		}
 		for range runs {
-			w = startWatch()
+			w = progtest.StartWatch()
 			start := time.Now()
-			res, err := Evaluate(p, feed, Options{Precision: prec})
+			res, err := interp.Evaluate(p, feed, interp.Options{Precision: prec})
 			d = min(d, time.Since(start))
 			require.NoError(t, err)
 			require.Len(t, res.Outputs, 1)
 			assert.Equal(t, []int{1, 10}, res.Outputs[0].Value.Shape)
 		}
 		t.Logf("ResNet-18-like, 1×3×64×64, %s: best %v wall (last run %v; %d ops)", prec, d, w, p.NumOps())
-		if !raceEnabled && !testing.Short() {
+		if !progtest.RaceEnabled && !testing.Short() {
 			assert.Less(t, d, 5*time.Second, "evaluation must take a few seconds at most")
 		}
 	}
 }
 
 func TestResNet18ConvBNFoldEndToEnd(t *testing.T) {
-	heavy(t)
+	progtest.Heavy(t)
 	before := resnet18(t, 32)
-	_, err := FillRandomWeights(before, 11, Options{})
+	_, err := feeds.FillRandomWeights(before, 11, feeds.Options{})
 	require.NoError(t, err)
 	after := before.Clone()
 	rw := ir.NewRewriter(after.Ctx, nil)
 	assert.Equal(t, 20, foldAllConvBN(t, after, rw), "17 convs of the blocks and stem plus 3 shortcuts")
 	require.Empty(t, ir.Verify(after).Errors())
 
-	w := startWatch()
-	rep, err := Compare(before, after, CompareOptions{Runs: 2, Seed: 3})
+	w := progtest.StartWatch()
+	rep, err := compare.Programs(before, after, compare.Options{Runs: 2, Seed: 3})
 	require.NoError(t, err, "%s", rep)
 	t.Logf("rule-style fold: %s(compare: %v)", rep, w)
 	assert.Less(t, rep.Outputs[0].MaxRel, 1e-10)
@@ -155,18 +158,18 @@ func TestResNet18ConvBNFoldEndToEnd(t *testing.T) {
 	}
 	trainFolded := train.Clone()
 	foldAllConvBN(t, trainFolded, ir.NewRewriter(trainFolded.Ctx, nil))
-	_, err = Compare(train, trainFolded, CompareOptions{Runs: 1, Options: Options{Batch: 2}})
-	require.ErrorIs(t, err, ErrMismatch)
+	_, err = compare.Programs(train, trainFolded, compare.Options{Runs: 1, Options: feeds.Options{Batch: 2}})
+	require.ErrorIs(t, err, compare.ErrMismatch)
 }
 
 func BenchmarkResNet18x64(b *testing.B) {
 	p := resnet18(b, 64)
-	feed, err := RandomFeed(1, Options{}, p)
+	feed, err := feeds.Random(1, feeds.Options{}, p)
 	require.NoError(b, err)
-	for _, prec := range []Precision{Float64, Float32} {
+	for _, prec := range []interp.Precision{interp.Float64, interp.Float32} {
 		b.Run(prec.String(), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := Evaluate(p, feed, Options{Precision: prec}); err != nil {
+				if _, err := interp.Evaluate(p, feed, interp.Options{Precision: prec}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -61,7 +61,7 @@ func TestWeightQuantizeBudget(t *testing.T) {
 	}
 	args := []*value[float32]{newValue(w, ir.DTypeFloat16)}
 	cost := roundingCost(op, args, nil)
-	u := unitRoundoff(Float32)
+	u := Float32.UnitRoundoff()
 	assert.InEpsilon(t, quantizationVariance(w, op), cost*u*u, 1e-9)
 	assert.Greater(t, math.Sqrt(cost)*u, 1e-3, "the budget is far above float32's rounding")
 }

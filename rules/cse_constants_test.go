@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/pirdrr/drr/interp"
+	"github.com/pirdrr/drr/compare"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/rules"
 )
@@ -75,7 +75,7 @@ func TestMergeConstants(t *testing.T) {
 			assert.Equal(t, tc.merged, n)
 			assert.Equal(t, tc.merged, l.n, "every erase goes through the rewriter")
 			require.Empty(t, ir.Verify(after).Errors())
-			rep, err := interp.Compare(before, after, interp.CompareOptions{Runs: 1})
+			rep, err := compare.Programs(before, after, compare.Options{Runs: 1})
 			require.NoError(t, err, "%v", rep)
 		})
 	}
@@ -114,6 +114,6 @@ func TestGPUInferenceKeepsWrittenConstants(t *testing.T) {
 		binary("add", "5", "0", "2") + binary("add", "out", "5", "4"))
 	before, after := parse(t, src), parse(t, src)
 	runPasses(t, after, "gpu_inference")
-	rep, err := interp.Compare(before, after, interp.CompareOptions{Runs: 1})
+	rep, err := compare.Programs(before, after, compare.Options{Runs: 1})
 	require.NoError(t, err, "%v", rep)
 }

@@ -44,6 +44,8 @@ var Table = []Layer{
 	{Name: "rule-set lint", Packages: []string{"lint"}},
 	{Name: "rewriting", Peers: true, Packages: []string{"rewriter", "internal/pipecheck", "rulegen/rt", "stats", "mine"}},
 	{Name: "interpreter", Packages: []string{"interp"}},
+	{Name: "random feeds", Packages: []string{"feeds"}},
+	{Name: "comparison", Packages: []string{"compare"}},
 	{Name: "verification", Packages: []string{"verify"}},
 	{Name: "shipped rules", Packages: []string{"rules"}},
 	{Name: "compiled rules and their generator", Peers: true, Packages: []string{

@@ -1,4 +1,4 @@
-package interp
+package feeds
 
 import (
 	"math"
@@ -9,60 +9,21 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/pirdrr/drr/internal/progtest"
+	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
 )
 
 // meanStd returns the sample mean and standard deviation.
-func meanStd(xs []float64) (float64, float64) {
-	m := 0.0
-	for _, x := range xs {
-		m += x
-	}
-	m /= float64(len(xs))
-	v := 0.0
-	for _, x := range xs {
-		v += (x - m) * (x - m)
-	}
-	return m, math.Sqrt(v / float64(len(xs)))
-}
-
-// graphNetLike builds a program as the GraphNet reader does: parameters with recorded statistics and no data,
-// inputs described by Program.Feeds.
-func graphNetLike(t *testing.T) *progtest.Builder {
-	b := progtest.New(t)
-	ids := b.DataT("ids", ir.DTypeInt64, 2, 50)
-	recorded := b.DataT("positions", ir.DTypeInt64, 1, 4)
-	x := b.Data("x", 8, 64)
-	w := b.Param("w", 64, 300)
-	b.P.Params["w"].Stats = &ir.TensorStats{Min: -0.3, Max: 0.4, Mean: 0.05, Std: 0.1}
-	gamma := b.Param("gamma", 300)
-	b.P.Params["gamma"].Stats = &ir.TensorStats{Min: 1, Max: 1, Mean: 1, Std: 0}
-	steps := b.ParamT("steps", ir.DTypeInt32, 500)
-	b.P.Params["steps"].Stats = &ir.TensorStats{Min: 3, Max: 9, Mean: 6, Std: 2}
-	b.P.Feeds = map[string]*ir.Variable{
-		"ids":       {Name: "ids", Type: ids.Type(), Stats: &ir.TensorStats{Min: 98, Max: 170, Mean: 130, Std: 20}},
-		"positions": {Name: "positions", Type: recorded.Type(), Data: encode(t, ir.DTypeInt64, []int{1, 4}, 0, 1, 2, 30000)},
-		"x":         {Name: "x", Type: x.Type(), Stats: &ir.TensorStats{Min: -2, Max: 2, Mean: 0.5, Std: 1}},
-	}
-	b.Fetch(w, "w", 0)
-	b.Fetch(gamma, "gamma", 1)
-	b.Fetch(steps, "steps", 2)
-	b.Fetch(ids, "ids", 3)
-	b.Fetch(recorded, "positions", 4)
-	b.Fetch(x, "x", 5)
-	return b
-}
-
 func encode(t *testing.T, dt ir.DType, shape []int, data ...float64) []byte {
 	t.Helper()
-	raw, err := EncodeData(&Tensor{DType: dt, Shape: shape, Data: data})
+	raw, err := interp.EncodeData(&interp.Tensor{DType: dt, Shape: shape, Data: data})
 	require.NoError(t, err)
 	return raw
 }
 
 func TestDrawingFromRecordedStatistics(t *testing.T) {
-	b := graphNetLike(t)
-	f, err := RandomFeed(3, Options{}, b.P)
+	b := progtest.GraphNetLike(t)
+	f, err := Random(3, Options{}, b.P)
 	require.NoError(t, err)
 
 	w := f.Params["w"].Data
@@ -71,7 +32,7 @@ func TestDrawingFromRecordedStatistics(t *testing.T) {
 		require.True(t, v >= float64(float32(-0.3)) && v <= float64(float32(0.4)), "clipped to the recorded range: %v", v)
 		require.Equal(t, v, float64(float32(v)), "rounded to float32")
 	}
-	m, s := meanStd(w)
+	m, s := progtest.MeanStd(w)
 	assert.InDelta(t, 0.05, m, 0.005, "recorded mean")
 	assert.InDelta(t, 0.1, s, 0.01, "recorded standard deviation")
 
@@ -92,7 +53,7 @@ func TestDrawingFromRecordedStatistics(t *testing.T) {
 	for _, v := range f.Inputs["x"].Data {
 		require.True(t, v >= -2 && v <= 2, "clipped: %v", v)
 	}
-	g, err := RandomFeed(4, Options{}, b.P)
+	g, err := Random(4, Options{}, b.P)
 	require.NoError(t, err)
 	assert.Equal(t, f.Inputs["positions"], g.Inputs["positions"], "recorded data does not depend on the seed")
 	assert.NotEqual(t, f.Inputs["ids"].Data, g.Inputs["ids"].Data)
@@ -100,11 +61,11 @@ func TestDrawingFromRecordedStatistics(t *testing.T) {
 }
 
 func TestDrawingIsTheSameOnEveryMachine(t *testing.T) {
-	b := graphNetLike(t)
+	b := progtest.GraphNetLike(t)
 	prev := runtime.GOMAXPROCS(1)
-	one, err := RandomFeed(7, Options{}, b.P)
+	one, err := Random(7, Options{}, b.P)
 	runtime.GOMAXPROCS(8)
-	many, err2 := RandomFeed(7, Options{}, b.P)
+	many, err2 := Random(7, Options{}, b.P)
 	runtime.GOMAXPROCS(prev)
 	require.NoError(t, err)
 	require.NoError(t, err2)
@@ -123,16 +84,16 @@ func TestDrawingIsTheSameOnEveryMachine(t *testing.T) {
 }
 
 func TestLazyParametersAreTheEagerOnes(t *testing.T) {
-	b := graphNetLike(t)
-	eager, err := RandomFeed(11, Options{}, b.P)
+	b := progtest.GraphNetLike(t)
+	eager, err := Random(11, Options{}, b.P)
 	require.NoError(t, err)
-	lazy, err := randomFeed(11, Options{}, []*ir.Program{b.P}, nil, true)
+	lazy, err := Lazy(11, Options{}, 0, nil, b.P)
 	require.NoError(t, err)
 	assert.Empty(t, lazy.Params, "nothing is drawn before the program runs")
-	for _, prec := range []Precision{Float64, Float32} {
-		a, err := Evaluate(b.P, eager, Options{Precision: prec})
+	for _, prec := range []interp.Precision{interp.Float64, interp.Float32} {
+		a, err := interp.Evaluate(b.P, eager, interp.Options{Precision: prec})
 		require.NoError(t, err)
-		l, err := Evaluate(b.P, lazy, Options{Precision: prec})
+		l, err := interp.Evaluate(b.P, lazy, interp.Options{Precision: prec})
 		require.NoError(t, err)
 		assert.Equal(t, a.Outputs, l.Outputs, "%s", prec)
 	}
@@ -150,11 +111,11 @@ func TestRecordedSampleShapesDynamicInputs(t *testing.T) {
 	}
 	b.Fetch(idx, "idx", 0)
 	b.Fetch(x, "x", 1)
-	f, err := RandomFeed(1, Options{}, b.P)
+	f, err := Random(1, Options{}, b.P)
 	require.NoError(t, err)
 	assert.Equal(t, []float64{1, 0}, f.Inputs["idx"].Data, "the recorded data, at the recorded shape")
 	assert.Equal(t, []int{5, 3}, f.Inputs["x"].Shape, "the recorded shape, not the default batch of 1")
-	g, err := RandomFeed(1, Options{InputShapes: map[string][]int{"x": {2, 3}}}, b.P)
+	g, err := Random(1, Options{InputShapes: map[string][]int{"x": {2, 3}}}, b.P)
 	require.NoError(t, err)
 	assert.Equal(t, []int{2, 3}, g.Inputs["x"].Shape, "InputShapes still decide")
 
@@ -165,10 +126,10 @@ func TestRecordedSampleShapesDynamicInputs(t *testing.T) {
 		progtest.Attr("place", c.Ctx.Place(ir.Place{Type: ir.PlaceCPU}))).Result(0)
 	c.P.Feeds = map[string]*ir.Variable{"img": {Name: "img", Type: c.TensorT(ir.DTypeFloat32, 128, 3), Stats: &ir.TensorStats{Min: -1, Max: 1, Std: 0.5}}}
 	c.Fetch(img, "img", 0)
-	h, err := RandomFeed(1, Options{}, c.P)
+	h, err := Random(1, Options{}, c.P)
 	require.NoError(t, err)
 	assert.Equal(t, []int{1, 3}, h.Inputs["img"].Shape)
-	h, err = RandomFeed(1, Options{Batch: 4}, c.P)
+	h, err = Random(1, Options{Batch: 4}, c.P)
 	require.NoError(t, err)
 	assert.Equal(t, []int{4, 3}, h.Inputs["img"].Shape)
 
@@ -189,26 +150,11 @@ func TestRecordedSampleShapesDynamicInputs(t *testing.T) {
 		}
 		d.Fetch(img, "img", 0)
 		d.Fetch(n, "n", 1)
-		h, err = RandomFeed(1, Options{}, d.P)
+		h, err = Random(1, Options{}, d.P)
 		require.NoError(t, err)
 		assert.Equal(t, []int{1, 3}, h.Inputs["img"].Shape, "batch fed as %d", tc.n)
 		assert.Equal(t, []float64{float64(tc.want)}, h.Inputs["n"].Data, "batch fed as %d", tc.n)
 	}
-
-	// A graph whose types bake in the sample's batch cannot be evaluated at batch 1 as declared: Compare evaluates
-	// it rebatched (declared shapes not checked), or, without rebatching, at the recorded shapes.
-	c.Fetch(c.OpT("pd_op.relu", []*ir.Value{img}, []ir.Type{c.TensorT(ir.DTypeFloat32, 128, 3)}).Result(0), "relu", 1)
-	h, err = RandomFeed(1, Options{}, c.P)
-	require.NoError(t, err)
-	assert.Equal(t, []int{1, 3}, h.Inputs["img"].Shape)
-	rep, err := Compare(c.P, c.P.Clone(), CompareOptions{Runs: 1})
-	require.NoError(t, err)
-	assert.Equal(t, &Rebatch{From: 128, To: 1, Inputs: 1}, rep.Rebatched)
-	assert.Equal(t, []int{1, 3}, rep.Outputs[1].Shape)
-	rep, err = Compare(c.P, c.P.Clone(), CompareOptions{Runs: 1, NoRebatch: true})
-	require.NoError(t, err)
-	assert.True(t, rep.RecordedBatch)
-	assert.Equal(t, []int{128, 3}, rep.Outputs[1].Shape)
 }
 
 // Without a recorded deviation (GraphNet records only min and max for some weights), values are uniform between
@@ -217,43 +163,15 @@ func TestDrawingWithoutRecordedDeviation(t *testing.T) {
 	b := progtest.New(t)
 	b.Fetch(b.Param("scale", 4000), "w", 0)
 	b.P.Params["scale"].Stats = &ir.TensorStats{Min: 0, Max: 0.5}
-	f, err := RandomFeed(1, Options{}, b.P)
+	f, err := Random(1, Options{}, b.P)
 	require.NoError(t, err)
 	w := f.Params["scale"].Data
 	for _, v := range w {
 		require.True(t, v >= 0 && v < 0.5, "inside the recorded range: %v", v)
 	}
-	m, s := meanStd(w)
+	m, s := progtest.MeanStd(w)
 	assert.InDelta(t, 0.25, m, 0.01)
 	assert.InDelta(t, 0.5/math.Sqrt(12), s, 0.01, "the deviation of a uniform distribution")
-}
-
-// A dynamic dim 0 that is no batch (Faster R-CNN's proposals, of which topk takes 1,000): the programs cannot be
-// evaluated at Options.Batch, so Compare evaluates them at the recorded sample's shapes and says so.
-func TestCompareFallsBackToTheRecordedShapes(t *testing.T) {
-	b := progtest.New(t)
-	x := b.OpT("pd_op.data", nil, []ir.Type{b.TensorT(ir.DTypeFloat32, -1)}, progtest.Attr("name", b.Ctx.Str("scores")),
-		progtest.Attr("shape", b.Ctx.IntArray([]int64{-1})), progtest.Attr("dtype", b.Ctx.DataType(ir.DTypeFloat32)),
-		progtest.Attr("place", b.Ctx.Place(ir.Place{Type: ir.PlaceCPU}))).Result(0)
-	b.P.Feeds = map[string]*ir.Variable{"scores": {Name: "scores", Type: b.TensorT(ir.DTypeFloat32, 5),
-		Stats: &ir.TensorStats{Min: 0, Max: 1, Mean: 0.5, Std: 0.2}}}
-	top := b.OpT("pd_op.topk", []*ir.Value{x, b.Full([]int64{1}, 3, ir.DTypeInt32)},
-		[]ir.Type{b.TensorT(ir.DTypeFloat32, 3), b.TensorT(ir.DTypeInt64, 3)})
-	b.Fetch(top.Result(0), "top", 0)
-
-	rep, err := Compare(b.P, b.P.Clone(), CompareOptions{Runs: 1})
-	require.NoError(t, err)
-	assert.True(t, rep.RecordedBatch)
-	require.Len(t, rep.Outputs, 1)
-	assert.Equal(t, []int{3}, rep.Outputs[0].Shape)
-
-	// Where the batch of one works, it is used.
-	rep, err = Compare(b.P, b.P.Clone(), CompareOptions{Runs: 1, Options: Options{Batch: 4}})
-	require.NoError(t, err)
-	assert.False(t, rep.RecordedBatch)
-	// An input shape given by the user is never second-guessed.
-	_, err = Compare(b.P, b.P.Clone(), CompareOptions{Runs: 1, Options: Options{InputShapes: map[string][]int{"scores": {2}}}})
-	require.ErrorContains(t, err, "out of range")
 }
 
 // TestLazyDrawsAreKeptForTheSecondProgram: the two programs of a lazy feed draw a weight once — the first keeps
@@ -273,22 +191,21 @@ func TestLazyDrawsAreKeptForTheSecondProgram(t *testing.T) {
 		return b.P
 	}
 	writer, reader := build(true), build(false)
-	for _, prec := range []Precision{Float64, Float32} {
-		eager, err := RandomFeed(5, Options{}, reader)
+	for _, prec := range []interp.Precision{interp.Float64, interp.Float32} {
+		eager, err := Random(5, Options{}, reader)
 		require.NoError(t, err)
-		want, err := Evaluate(reader, eager, Options{Precision: prec})
+		want, err := interp.Evaluate(reader, eager, interp.Options{Precision: prec})
 		require.NoError(t, err)
 
-		lazy, err := randomFeed(5, Options{}, []*ir.Program{writer, reader}, nil, true)
+		lazy, err := Lazy(5, Options{}, 1<<30, nil, writer, reader)
 		require.NoError(t, err)
-		lazy.lazy.keepLimit = DefaultKeepDraws
-		_, err = Evaluate(writer, lazy, Options{Precision: prec})
+		_, err = interp.Evaluate(writer, lazy, interp.Options{Precision: prec})
 		require.NoError(t, err)
-		require.Contains(t, lazy.lazy.kept, "w", "%v: the first reader keeps its draw", prec)
-		second, err := Evaluate(reader, lazy, Options{Precision: prec})
+		require.Contains(t, lazy.Drawer.(*lazyParams).kept, "w", "%v: the first reader keeps its draw", prec)
+		second, err := interp.Evaluate(reader, lazy, interp.Options{Precision: prec})
 		require.NoError(t, err)
-		assert.Empty(t, lazy.lazy.kept, "%v: the second reader takes the kept draw", prec)
-		assert.Zero(t, lazy.lazy.keptBytes, "%v", prec)
+		assert.Empty(t, lazy.Drawer.(*lazyParams).kept, "%v: the second reader takes the kept draw", prec)
+		assert.Zero(t, lazy.Drawer.(*lazyParams).keptBytes, "%v", prec)
 		assert.Equal(t, want.Outputs, second.Outputs, "%v: the second program reads the weight as drawn", prec)
 	}
 }

@@ -1,4 +1,4 @@
-package interp
+package compare
 
 import (
 	"encoding/binary"
@@ -8,7 +8,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/feeds"
 	"github.com/pirdrr/drr/internal/progtest"
+	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -87,7 +89,7 @@ func TestCompareOutputMatching(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			rep, err := Compare(outputsProgram(t, tc.before), outputsProgram(t, tc.after), CompareOptions{Runs: 1})
+			rep, err := Programs(outputsProgram(t, tc.before), outputsProgram(t, tc.after), Options{Runs: 1})
 			require.NotNil(t, rep, "%v", err)
 			var pairs [][2]string
 			for _, o := range rep.Outputs {
@@ -117,19 +119,19 @@ func TestCompareTolerances(t *testing.T) {
 		})
 	}
 	before := scaled(0)
-	rep, err := Compare(before, scaled(1e-7), CompareOptions{})
+	rep, err := Programs(before, scaled(1e-7), Options{})
 	require.NoError(t, err)
 	assert.InDelta(t, 1e-7, rep.Outputs[0].MaxRel, 1e-9, "relative to the output's scale")
 
-	rep, err = Compare(before, scaled(1e-4), CompareOptions{})
+	rep, err = Programs(before, scaled(1e-4), Options{})
 	require.ErrorIs(t, err, ErrMismatch)
 	assert.InDelta(t, 1e-4, rep.Outputs[0].MaxRel, 1e-6)
 	assert.Equal(t, 1e-5, rep.RelTol)
 
-	_, err = Compare(before, scaled(1e-4), CompareOptions{RelTol: 1e-3})
+	_, err = Programs(before, scaled(1e-4), Options{RelTol: 1e-3})
 	require.NoError(t, err)
 
-	rep, err = Compare(before, scaled(1e-4), CompareOptions{AbsTol: 1e-3})
+	rep, err = Programs(before, scaled(1e-4), Options{AbsTol: 1e-3})
 	require.NoError(t, err, "inputs are in [-1, 1): the absolute error is below 1e-4")
 	assert.Contains(t, rep.String(), "or abs 0.001: ok")
 }
@@ -144,7 +146,7 @@ func TestCompareRelativeErrorIsScaleRelative(t *testing.T) {
 	off := b2.OpT("pd_op.full", nil, []ir.Type{b2.TensorT(ir.DTypeFloat32, 2)}, progtest.Attr("shape", b2.Ctx.IntArray([]int64{2})),
 		progtest.Attr("value", b2.Ctx.Double(1e-9)))
 	b2.Fetch(b2.V("pd_op.add", x2, off.Result(0)), "out", 0)
-	rep, err := Compare(b.P, b2.P, CompareOptions{Runs: 1})
+	rep, err := Programs(b.P, b2.P, Options{Runs: 1})
 	require.NoError(t, err)
 	assert.Less(t, rep.Outputs[0].MaxRel, 1e-8)
 }
@@ -162,10 +164,10 @@ func TestElemDiff(t *testing.T) {
 func TestCompareReportsEvaluationErrors(t *testing.T) {
 	good := outputsProgram(t, func(b *progtest.Builder, x *ir.Value) { b.Fetch(b.V("pd_op.relu", x), "r", 0) })
 	bad := outputsProgram(t, func(b *progtest.Builder, x *ir.Value) { b.Fetch(b.Unevaluable(x), "r", 0) })
-	rep, err := Compare(good, bad, CompareOptions{})
+	rep, err := Programs(good, bad, Options{})
 	assert.Nil(t, rep)
 	assert.EqualError(t, err, "after: cannot evaluate pd_op.decode_jpeg at (new op)")
-	_, err = Compare(bad, good, CompareOptions{})
+	_, err = Programs(bad, good, Options{})
 	assert.EqualError(t, err, "before: cannot evaluate pd_op.decode_jpeg at (new op)")
 }
 
@@ -173,7 +175,7 @@ func TestCompareNaNsAgree(t *testing.T) {
 	p := func() *ir.Program {
 		return outputsProgram(t, func(b *progtest.Builder, x *ir.Value) { b.Fetch(b.V("pd_op.log", x), "r", 0) })
 	}
-	rep, err := Compare(p(), p(), CompareOptions{Runs: 2})
+	rep, err := Programs(p(), p(), Options{Runs: 2})
 	require.NoError(t, err, "log of negative inputs is NaN on both sides")
 	assert.Zero(t, rep.Outputs[0].MaxAbs)
 }
@@ -196,27 +198,27 @@ func TestCompareConfirmsFloat32InFloat64(t *testing.T) {
 	tests := []struct {
 		name      string
 		after     *ir.Program
-		precision Precision
+		precision interp.Precision
 		noConfirm bool
 		ok        bool
 		confirmed bool // a float32 report is attached
 	}{
-		{"right rewrite, confirmed in float64", scaled(0), Auto, false, true, true},
-		{"wrong rewrite, still wrong in float64", scaled(1), Auto, false, false, true},
-		{"float32 asked for: no confirmation", scaled(0), Float32, false, false, false},
-		{"confirmation turned off", scaled(0), Auto, true, false, false},
+		{"right rewrite, confirmed in float64", scaled(0), interp.Auto, false, true, true},
+		{"wrong rewrite, still wrong in float64", scaled(1), interp.Auto, false, false, true},
+		{"float32 asked for: no confirmation", scaled(0), interp.Float32, false, false, false},
+		{"confirmation turned off", scaled(0), interp.Auto, true, false, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			rep, err := Compare(cancel, tc.after, CompareOptions{Options: Options{Precision: tc.precision}, Runs: 1, NoConfirm: tc.noConfirm})
+			rep, err := Programs(cancel, tc.after, Options{Options: feeds.Options{Options: interp.Options{Precision: tc.precision}}, Runs: 1, NoConfirm: tc.noConfirm})
 			require.NotNil(t, rep)
 			assert.Equal(t, tc.ok, err == nil, "%v\n%s", err, rep)
 			assert.Equal(t, tc.confirmed, rep.Float32 != nil)
 			if tc.confirmed {
-				assert.Equal(t, Float64, rep.Precision)
+				assert.Equal(t, interp.Float64, rep.Precision)
 				require.Len(t, rep.Float32.Failures(), 1)
 				assert.Greater(t, rep.Float32.Failures()[0].MaxRel, 1e-4, "float32 loses the small term")
-				assert.Equal(t, Float32, rep.Float32.Precision)
+				assert.Equal(t, interp.Float32, rep.Float32.Precision)
 			}
 			if !tc.ok {
 				assert.ErrorIs(t, err, ErrMismatch)
@@ -273,14 +275,14 @@ func TestCompareRebatches(t *testing.T) {
 		before, after func(b *progtest.Builder, x *ir.Value) *ir.Value
 		noRebatch     bool
 		ok            bool
-		rebatched     *Rebatch
+		rebatched     *feeds.Rebatch
 		shape         []int // of the output compared
 	}{
-		{"rebatched to 1", split, splitAfter, false, true, &Rebatch{From: 4, To: 1, Inputs: 1, Constants: 1}, []int{1, 2, 3}},
+		{"rebatched to 1", split, splitAfter, false, true, &feeds.Rebatch{From: 4, To: 1, Inputs: 1, Constants: 1}, []int{1, 2, 3}},
 		{"wrong rewrite", split, splitWrong, false, false, nil, []int{4, 2, 3}},
 		{"rebatching breaks the program: the captured batch decides", fours, foursAfter, false, true, nil, []int{4, 6}},
 		{"rebatching turned off", split, splitAfter, true, true, nil, []int{4, 2, 3}},
-		{"split sections are no shape", columns(true), columns(false), false, true, &Rebatch{From: 4, To: 1, Inputs: 1}, []int{1, 4}},
+		{"split sections are no shape", columns(true), columns(false), false, true, &feeds.Rebatch{From: 4, To: 1, Inputs: 1}, []int{1, 4}},
 		{"a program that records no sample keeps its batch", nil, nil, false, true, nil, []int{4, 2, 3}},
 	}
 	for _, tc := range tests {
@@ -293,7 +295,7 @@ func TestCompareRebatches(t *testing.T) {
 			} else {
 				before, after = prog(tc.before), prog(tc.after)
 			}
-			rep, err := Compare(before, after, CompareOptions{Runs: 1, NoRebatch: tc.noRebatch})
+			rep, err := Programs(before, after, Options{Runs: 1, NoRebatch: tc.noRebatch})
 			require.NotNil(t, rep, "%v", err)
 			assert.Equal(t, tc.ok, err == nil, "%v", err)
 			assert.Equal(t, tc.rebatched, rep.Rebatched)
@@ -318,9 +320,9 @@ func TestCompareRebatchesWithoutMultiples(t *testing.T) {
 		b.Fetch(b.V("pd_op.relu", sum), "y", 0)
 		return b.P
 	}
-	rep, err := Compare(prog(false), prog(true), CompareOptions{Runs: 1})
+	rep, err := Programs(prog(false), prog(true), Options{Runs: 1})
 	require.NoError(t, err)
-	assert.Equal(t, &Rebatch{From: 4, To: 1, Inputs: 1}, rep.Rebatched)
+	assert.Equal(t, &feeds.Rebatch{From: 4, To: 1, Inputs: 1}, rep.Rebatched)
 	assert.Equal(t, []int{1, 8}, rep.Outputs[0].Shape)
 }
 
@@ -357,29 +359,29 @@ func TestCompareRebatchesRecordedInputs(t *testing.T) {
 		return b.P
 	}
 	before, after := prog(true), prog(false)
-	rep, err := Compare(before, after, CompareOptions{Runs: 1})
+	rep, err := Programs(before, after, Options{Runs: 1})
 	require.NoError(t, err)
-	assert.Equal(t, &Rebatch{From: 4, To: 1, Inputs: 3}, rep.Rebatched)
+	assert.Equal(t, &feeds.Rebatch{From: 4, To: 1, Inputs: 3}, rep.Rebatched)
 	assert.Equal(t, []int{1, 6}, rep.Outputs[0].Shape)
 	// The programs' own records are left as they were.
 	assert.Equal(t, i64(4, 6), before.Feeds["s"].Data)
 	assert.Equal(t, i64(1, 2, 3, 4), after.Feeds["labels"].Data)
 
 	// The first row of the labels is the one kept.
-	shapes := map[string][]int{}
-	p := before.Clone()
-	assert.Equal(t, 2, rebatchFeeds(Options{}, p, 4, 1, shapes))
+	p, _, o, rb, _ := feeds.RebatchPrograms(feeds.Options{}, before, after, 4, 1, true)
+	assert.Equal(t, 3, rb.Inputs, "x, s and labels")
 	assert.Equal(t, i64(1), p.Feeds["labels"].Data)
 	assert.Equal(t, i64(1, 6), p.Feeds["s"].Data)
-	assert.Equal(t, map[string][]int{"labels": {1, 1}}, shapes)
+	assert.Equal(t, map[string][]int{"x": {1, 6}, "labels": {1, 1}}, o.InputShapes)
 
 	// A recorded vector of B floats is no batch (PicoDet's 8 bins at batch 8): left alone.
 	b := progtest.New(t)
 	v := b.DataT("bins", ir.DTypeFloat32, 4)
 	bins := make([]byte, 4*4)
 	b.P.Feeds = map[string]*ir.Variable{"bins": {Name: "bins", Type: v.Type(), Data: bins}}
-	assert.Equal(t, 0, rebatchFeeds(Options{}, b.P, 4, 1, shapes))
-	assert.Equal(t, bins, b.P.Feeds["bins"].Data)
+	p, _, _, rb, _ = feeds.RebatchPrograms(feeds.Options{}, b.P, b.P, 4, 1, true)
+	assert.Zero(t, rb.Inputs)
+	assert.Equal(t, bins, p.Feeds["bins"].Data)
 }
 
 // TestCompareRebatchesMultipleInAfter: a pass may build a shape that is a multiple of the batch by chance (a fused
@@ -397,9 +399,9 @@ func TestCompareRebatchesMultipleInAfter(t *testing.T) {
 		b.Fetch(b.V("pd_op.add", b.V("pd_op.relu", x), w), "y", 0)
 		return b.P
 	}
-	rep, err := Compare(prog(false), prog(true), CompareOptions{Runs: 1})
+	rep, err := Programs(prog(false), prog(true), Options{Runs: 1})
 	require.NoError(t, err)
-	assert.Equal(t, &Rebatch{From: 2, To: 1, Inputs: 1}, rep.Rebatched)
+	assert.Equal(t, &feeds.Rebatch{From: 2, To: 1, Inputs: 1}, rep.Rebatched)
 	assert.Equal(t, []int{1, 6}, rep.Outputs[0].Shape)
 	assert.Nil(t, rep.NotRebatched)
 }
@@ -414,11 +416,30 @@ func TestCompareSaysWhyNotRebatched(t *testing.T) {
 		b.Fetch(b.V("pd_op.reshape", b.V("pd_op.relu", b.V("pd_op.reshape", x, b.Ints(-1, 4))), b.Ints(4, 6)), "y", 0)
 		return b.P
 	}
-	rep, err := Compare(prog(), prog(), CompareOptions{Runs: 1})
+	rep, err := Programs(prog(), prog(), Options{Runs: 1})
 	require.NoError(t, err)
 	assert.Nil(t, rep.Rebatched)
 	require.NotNil(t, rep.NotRebatched)
 	assert.Equal(t, int64(4), rep.NotRebatched.From)
 	assert.Equal(t, int64(1), rep.NotRebatched.To)
 	assert.Contains(t, rep.NotRebatched.Why, "before: evaluating pd_op.reshape")
+}
+
+// TestRandomOutputsAreFlagged: a program compared with itself draws the same numbers in its random ops, and the
+// outputs that depend on them are flagged as such (a difference there may be a different draw).
+func TestRandomOutputsAreFlagged(t *testing.T) {
+	b := progtest.New(t)
+	x := b.Data("x", 100)
+	u := b.OpT("pd_op.uniform", []*ir.Value{b.Ints(100), b.Full([]int64{1}, -2), b.Full([]int64{1}, 3)}, []ir.Type{x.Type()},
+		progtest.Attr("dtype", b.Ctx.DataType(ir.DTypeFloat32)), progtest.Attr("seed", b.Ctx.Int32(0))).Result(0)
+	b.Fetch(b.V("pd_op.add", x, u), "noisy", 0)
+	b.Fetch(b.V("pd_op.relu", x), "deterministic", 1)
+	rep, err := Programs(b.P, b.P.Clone(), Options{})
+	require.NoError(t, err)
+	for _, o := range rep.Outputs {
+		assert.Equal(t, o.Name == "noisy", o.Random, o.Name)
+		assert.Zero(t, o.MaxAbs, o.Name)
+	}
+	assert.Contains(t, rep.String(), "noisy: shape [100] max abs 0 max rel 0")
+	assert.Contains(t, rep.String(), "(depends on random ops)")
 }

@@ -1,4 +1,4 @@
-package interp
+package compare
 
 import (
 	"fmt"
@@ -12,7 +12,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/feeds"
+	"github.com/pirdrr/drr/internal/corpus"
 	"github.com/pirdrr/drr/internal/progtest"
+	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirjson"
 )
@@ -48,19 +51,19 @@ func peakHeap(f func()) uint64 {
 	return peak.Load()
 }
 
-func benchCompare(b *testing.B, p *ir.Program, opts CompareOptions) {
+func benchCompare(b *testing.B, p *ir.Program, opts Options) {
 	b.Helper()
 	q := p.Clone()
 	var peak uint64
-	start, cpu0 := time.Now(), cpuTime()
+	start, cpu0 := time.Now(), progtest.CPUTime()
 	for range b.N {
 		peak = max(peak, peakHeap(func() {
-			_, err := Compare(p, q, opts)
+			_, err := Programs(p, q, opts)
 			require.NoError(b, err)
 		}))
 	}
 	b.ReportMetric(time.Since(start).Seconds()/float64(b.N), "s/op")
-	if cpu := cpuTime() - cpu0; cpu > 0 {
+	if cpu := progtest.CPUTime() - cpu0; cpu > 0 {
 		// CPU time, which other jobs on a shared machine do not inflate (wall time grows with their load).
 		b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
 	}
@@ -68,7 +71,7 @@ func benchCompare(b *testing.B, p *ir.Program, opts CompareOptions) {
 }
 
 func readJSONCorpus(b *testing.B, rel string) *ir.Program {
-	path := sharedCorpus(b, rel)
+	path := corpus.Path(b, rel)
 	src, err := os.ReadFile(path)
 	require.NoError(b, err)
 	p, err := pirjson.Read(kctx(b), path, src, pirjson.ReadOptions{})
@@ -79,9 +82,9 @@ func readJSONCorpus(b *testing.B, rel string) *ir.Program {
 // BenchmarkVerify covers the programs that read today: the median-sized corpus programs (the PP-OCRv5
 // recognizer, the mobile detector), the largest (the server detector at 640×640) and ResNet-50 at 224×224.
 func BenchmarkVerify(b *testing.B) {
-	auto := Options{Precision: Auto, IgnoreDeclaredShapes: true}
-	with := func(in map[string][]int) CompareOptions {
-		o := CompareOptions{Runs: 1, Options: auto}
+	auto := feeds.Options{Options: interp.Options{Precision: interp.Auto, IgnoreDeclaredShapes: true}}
+	with := func(in map[string][]int) Options {
+		o := Options{Runs: 1, Options: auto}
 		o.InputShapes = in
 		return o
 	}
@@ -100,11 +103,11 @@ func BenchmarkVerify(b *testing.B) {
 	})
 	b.Run("ResNet50_1x3x224x224", func(b *testing.B) {
 		p := readCorpus(b, "graphnet/graphnet_PaddleX_ResNet50.pir")
-		benchCompare(b, p, CompareOptions{Runs: 1, Options: Options{Precision: Auto}})
+		benchCompare(b, p, Options{Runs: 1, Options: feeds.Options{Options: interp.Options{Precision: interp.Auto}}})
 	})
 	b.Run("llama_shaped_4_layers_hidden_2048", func(b *testing.B) {
 		p := llamaShaped(b, 4, 2048, 5504, 32000, 16)
-		benchCompare(b, p, CompareOptions{Runs: 1, Options: Options{Precision: Auto}})
+		benchCompare(b, p, Options{Runs: 1, Options: feeds.Options{Options: interp.Options{Precision: interp.Auto}}})
 	})
 }
 
@@ -117,7 +120,7 @@ func BenchmarkVerifyLLaMA7B(b *testing.B) {
 		b.Skip("set PIRDRR_BIG=1 to run the LLaMA-7B-shaped verification (minutes, 2 evaluations of 56 GMAC)")
 	}
 	p := llamaShaped(b, 32, 4096, 11008, 32000, 8)
-	benchCompare(b, p, CompareOptions{Runs: 1, Options: Options{Precision: Auto}})
+	benchCompare(b, p, Options{Runs: 1, Options: feeds.Options{Options: interp.Options{Precision: interp.Auto}}})
 }
 
 // llamaShaped builds a LLaMA decoder (embedding, layers of RMS norm, attention with rotary embedding by halves,
@@ -188,7 +191,7 @@ func llamaShaped(t testing.TB, layers, hidden, ffn, vocab, seq int64) *ir.Progra
 // kept draws (KeepDraws < 0, what a model too large for the default bound gets beyond it) the heap stays near the
 // largest single weight, not the sum of the weights.
 func TestLLaMAShapedVerifies(t *testing.T) {
-	heavy(t)
+	progtest.Heavy(t)
 	p := llamaShaped(t, 4, 512, 1376, 8000, 8)
 	total := 0
 	for _, v := range p.Params {
@@ -201,7 +204,7 @@ func TestLLaMAShapedVerifies(t *testing.T) {
 	live := peakLive(func() {
 		peak = peakHeap(func() {
 			var err error
-			rep, err = Compare(p, p.Clone(), CompareOptions{Runs: 1, Options: Options{Precision: Float32}, KeepDraws: -1})
+			rep, err = Programs(p, p.Clone(), Options{Runs: 1, Options: feeds.Options{Options: interp.Options{Precision: interp.Float32}}, KeepDraws: -1})
 			require.NoError(t, err)
 		})
 	})

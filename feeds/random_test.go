@@ -1,4 +1,4 @@
-package interp
+package feeds
 
 import (
 	"math"
@@ -8,21 +8,22 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/pirdrr/drr/internal/progtest"
+	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
 )
 
-func TestRandomFeedShapesAndDeterminism(t *testing.T) {
+func TestRandomShapesAndDeterminism(t *testing.T) {
 	b := progtest.New(t)
 	b.Data("img", -1, 3, -1, -1)
 	b.DataT("ids", ir.DTypeInt64, 4)
 	b.DataT("mask", ir.DTypeBool, 4)
 	b.Param("w", 4, 3, 3, 3)
 	opts := Options{Batch: 2, DynamicSize: 16}
-	f1, err := RandomFeed(5, opts, b.P)
+	f1, err := Random(5, opts, b.P)
 	require.NoError(t, err)
-	f2, err := RandomFeed(5, opts, b.P)
+	f2, err := Random(5, opts, b.P)
 	require.NoError(t, err)
-	f3, err := RandomFeed(6, opts, b.P)
+	f3, err := Random(6, opts, b.P)
 	require.NoError(t, err)
 	assert.Equal(t, []int{2, 3, 16, 16}, f1.Inputs["img"].Shape)
 	assert.Equal(t, f1, f2, "equal seeds give equal feeds")
@@ -42,10 +43,10 @@ func TestRandomFeedShapesAndDeterminism(t *testing.T) {
 		require.True(t, v >= -a && v <= a, "fan-in scaled")
 	}
 
-	f4, err := RandomFeed(0, Options{InputShapes: map[string][]int{"img": {1, 3, 5, 7}}}, b.P)
+	f4, err := Random(0, Options{InputShapes: map[string][]int{"img": {1, 3, 5, 7}}}, b.P)
 	require.NoError(t, err)
 	assert.Equal(t, []int{1, 3, 5, 7}, f4.Inputs["img"].Shape)
-	f5, err := RandomFeed(0, Options{}, b.P)
+	f5, err := Random(0, Options{}, b.P)
 	require.NoError(t, err)
 	assert.Equal(t, []int{1, 3, 32, 32}, f5.Inputs["img"].Shape, "defaults: batch 1, other dynamic dims 32")
 
@@ -53,7 +54,7 @@ func TestRandomFeedShapesAndDeterminism(t *testing.T) {
 	c := progtest.New(t)
 	c.OpT("pd_op.data", nil, []ir.Type{c.TensorT(ir.DTypeFloat32, -1, -1)}, progtest.Attr("name", c.Ctx.Str("x")),
 		progtest.Attr("shape", c.Ctx.IntArray([]int64{-1, 7})))
-	f6, err := RandomFeed(0, Options{}, c.P)
+	f6, err := Random(0, Options{}, c.P)
 	require.NoError(t, err)
 	assert.Equal(t, []int{1, 7}, f6.Inputs["x"].Shape)
 }
@@ -64,22 +65,22 @@ func TestRandomParametersAreMatchedByName(t *testing.T) {
 	p1.Param("shared", 4)
 	p2.Param("shared", 4)
 	p2.Param("b", 2)
-	f, err := RandomFeed(1, Options{}, p1.P)
+	f, err := Random(1, Options{}, p1.P)
 	require.NoError(t, err)
-	g, err := RandomFeed(1, Options{}, p2.P)
+	g, err := Random(1, Options{}, p2.P)
 	require.NoError(t, err)
 	assert.Equal(t, f.Params["shared"], g.Params["shared"], "a parameter's values do not depend on the other parameters")
 
 	p2.Param("a", 5)
-	_, err = RandomFeed(1, Options{}, p1.P, p2.P)
+	_, err = Random(1, Options{}, p1.P, p2.P)
 	assert.EqualError(t, err, `interp: parameter "a" has type builtin.tensor<3xf32> in one program and builtin.tensor<5xf32> in another`)
 }
 
 func TestVariancesArePositive(t *testing.T) {
-	before := convBN(t, "NCHW", true)
-	after := convBNFolded(t, "NCHW", foldCorrect)
+	before := progtest.ConvBN(t, "NCHW", true)
+	after := progtest.ConvBNFolded(t, "NCHW", progtest.FoldCorrect)
 	for _, progs := range [][]*ir.Program{{before}, {after}, {before, after}} {
-		f, err := RandomFeed(9, Options{}, progs...)
+		f, err := Random(9, Options{}, progs...)
 		require.NoError(t, err)
 		for _, v := range f.Params["bn.var"].Data {
 			require.True(t, v >= 0.5 && v <= 1.5, "variance %v", v)
@@ -91,7 +92,7 @@ func TestVariancesArePositive(t *testing.T) {
 		assert.True(t, neg, "means are not forced positive")
 	}
 	var infos []ParamInfo
-	_, err := RandomFeed(0, Options{ParamRange: func(p ParamInfo) (float64, float64) {
+	_, err := Random(0, Options{ParamRange: func(p ParamInfo) (float64, float64) {
 		infos = append(infos, p)
 		return 2, 3
 	}}, before)
@@ -106,10 +107,15 @@ func TestVariancesArePositive(t *testing.T) {
 // the magnitude of the default inputs, so that the quantization rounds without clipping; other parameters keep
 // their ranges.
 func TestQuantScalesCoverTheInputs(t *testing.T) {
-	p := quantPair(t, 1.5, func(_ *progtest.Builder, _, _, y, _ *ir.Value) *ir.Value { return y })
-	p.Params["s"].Data, p.Params["w"].Data = nil, nil
+	b := progtest.New(t)
+	x, s, z := b.Data("x", 4, 16), b.Param("s", 1), b.Full([]int64{1}, 0)
+	axis := progtest.Attr("quant_axis", b.Ctx.Int32(-1))
+	q := b.Op("pd_op.quantize_linear", []*ir.Value{x, s, z, nil, nil}, axis).Result(0)
+	y := b.Op("pd_op.dequantize_linear", []*ir.Value{q, s, z, nil, nil}, axis).Result(0)
+	b.Fetch(b.V("pd_op.matmul", y, b.Param("w", 16, 8)), "out", 0)
+	p := b.P
 	var infos []ParamInfo
-	f, err := RandomFeed(3, Options{ParamRange: func(pi ParamInfo) (float64, float64) {
+	f, err := Random(3, Options{ParamRange: func(pi ParamInfo) (float64, float64) {
 		infos = append(infos, pi)
 		return DefaultParamRange(pi)
 	}}, p)
@@ -130,27 +136,27 @@ func TestDataInVariablesIsShared(t *testing.T) {
 	with.Param("w", 2)
 	without.Param("w", 2)
 	setData(t, with.P, "w", host([]int{2}, 0.25, -4))
-	f, err := RandomFeed(1, Options{}, with.P, without.P)
+	f, err := Random(1, Options{}, with.P, without.P)
 	require.NoError(t, err)
 	assert.Equal(t, []float64{0.25, -4}, f.Params["w"].Data, "the program lacking data is fed the other's")
-	f, err = RandomFeed(1, Options{}, with.P)
+	f, err = Random(1, Options{}, with.P)
 	require.NoError(t, err)
 	assert.Empty(t, f.Params, "a program with data needs no feed")
 }
 
-func TestFillRandomWeightsMatchesRandomFeed(t *testing.T) {
+func TestFillRandomWeightsMatchesRandom(t *testing.T) {
 	b := progtest.New(t)
 	x := b.Data("x", 2)
 	w := b.Param("w", 2)
 	b.Fetch(b.V("pd_op.multiply", x, w), "out", 0)
 	delete(b.P.Params, "w") // FillRandomWeights creates missing variables
-	feed, err := RandomFeed(4, Options{}, b.P)
+	feed, err := Random(4, Options{}, b.P)
 	require.NoError(t, err)
 	n, err := FillRandomWeights(b.P, 4, Options{})
 	require.NoError(t, err)
 	assert.Equal(t, 1, n)
 	require.NotNil(t, b.P.Params["w"])
-	h, err := DecodeData(ir.DTypeFloat32, []int{2}, b.P.Params["w"].Data)
+	h, err := interp.DecodeData(ir.DTypeFloat32, []int{2}, b.P.Params["w"].Data)
 	require.NoError(t, err)
 	assert.Equal(t, feed.Params["w"].Data, h.Data)
 	n, err = FillRandomWeights(b.P, 4, Options{})
@@ -158,84 +164,15 @@ func TestFillRandomWeightsMatchesRandomFeed(t *testing.T) {
 	assert.Zero(t, n, "weights with data are kept")
 }
 
-func TestRandomFeedErrors(t *testing.T) {
+func TestRandomErrors(t *testing.T) {
 	b := progtest.New(t)
 	b.Param("w", -1, 2)
-	_, err := RandomFeed(0, Options{}, b.P)
+	_, err := Random(0, Options{}, b.P)
 	assert.EqualError(t, err, `interp: parameter "w" has dynamic type builtin.tensor<-1x2xf32>`)
 
 	b1, b2 := progtest.New(t), progtest.New(t)
 	b1.Data("x", 2)
 	b2.Data("x", 3)
-	_, err = RandomFeed(0, Options{}, b1.P, b2.P)
+	_, err = Random(0, Options{}, b1.P, b2.P)
 	assert.EqualError(t, err, `interp: input "x" is f32[2] in one program and f32[3] in another`)
-}
-
-func TestRawData(t *testing.T) {
-	vals := []float64{0, 1, -2, 3}
-	for _, dt := range []ir.DType{ir.DTypeBool, ir.DTypeUint8, ir.DTypeInt8, ir.DTypeUint16, ir.DTypeInt16,
-		ir.DTypeUint32, ir.DTypeInt32, ir.DTypeUint64, ir.DTypeInt64, ir.DTypeFloat16, ir.DTypeBFloat16,
-		ir.DTypeFloat32, ir.DTypeFloat64} {
-		t.Run(dt.String(), func(t *testing.T) {
-			in := make([]float64, len(vals))
-			for i, v := range vals {
-				in[i] = RoundTo(dt, v)
-				if dt == ir.DTypeBool || dt == ir.DTypeUint8 || dt == ir.DTypeUint16 || dt == ir.DTypeUint32 || dt == ir.DTypeUint64 {
-					in[i] = math.Abs(in[i])
-					if dt == ir.DTypeBool {
-						in[i] = RoundTo(dt, in[i])
-					}
-				}
-			}
-			h := &Tensor{DType: dt, Shape: []int{2, 2}, Data: in}
-			raw, err := EncodeData(h)
-			require.NoError(t, err)
-			assert.Len(t, raw, 4*ElemSize(dt))
-			back, err := DecodeData(dt, []int{2, 2}, raw)
-			require.NoError(t, err)
-			assert.Equal(t, h, back)
-		})
-	}
-	_, err := DecodeData(ir.DTypeComplex64, []int{1}, make([]byte, 8))
-	assert.EqualError(t, err, "interp: cannot decode elements of type c64")
-	_, err = EncodeData(&Tensor{DType: ir.DTypePString, Shape: []int{1}, Data: []float64{1}})
-	assert.EqualError(t, err, "interp: cannot encode elements of type pstring")
-}
-
-func TestHalfPrecision(t *testing.T) {
-	tests := []struct {
-		v    float64
-		bits uint16
-		back float64
-	}{
-		{1, 0x3c00, 1}, {-2, 0xc000, -2}, {65504, 0x7bff, 65504}, {1e6, 0x7c00, math.Inf(1)},
-		{math.Ldexp(1, -24), 0x0001, math.Ldexp(1, -24)}, {math.Ldexp(1, -26), 0x0000, 0},
-		{1 + 1.0/2048, 0x3c00, 1}, // a tie rounds to even
-		{0.1, 0x2e66, 0.0999755859375},
-	}
-	for _, tc := range tests {
-		assert.Equal(t, tc.bits, floatToHalf(tc.v), "%v", tc.v)
-		assert.Equal(t, tc.back, halfToFloat(floatToHalf(tc.v)), "%v", tc.v)
-	}
-	assert.True(t, math.IsNaN(halfToFloat(floatToHalf(math.NaN()))))
-	assert.Equal(t, 1.0, RoundTo(ir.DTypeBFloat16, 1.001))
-	assert.Equal(t, float64(float32(0.1)), RoundTo(ir.DTypeFloat32, 0.1))
-	assert.Equal(t, -1.0, RoundTo(ir.DTypeInt32, -1.9))
-	assert.Equal(t, 0.1, RoundTo(ir.DTypeFloat64, 0.1))
-}
-
-func TestHostTensor(t *testing.T) {
-	h, err := NewTensor(ir.DTypeFloat32, []int{2, 2}, []float64{1, 2, 3, 4})
-	require.NoError(t, err)
-	assert.Equal(t, 4, h.Numel())
-	assert.Equal(t, "Tensor<f32>[2 2]", h.String())
-	c := h.Clone()
-	c.Data[0] = 9
-	assert.Equal(t, 1.0, h.Data[0])
-	_, err = NewTensor(ir.DTypeFloat32, []int{3}, []float64{1})
-	assert.EqualError(t, err, "interp: shape [3] needs 3 elements, got 1")
-	_, err = NewTensor(ir.DTypeFloat32, []int{-1}, nil)
-	assert.Error(t, err)
-	assert.Equal(t, "Tensor(nil)", (*Tensor)(nil).String())
-	assert.Nil(t, (*Tensor)(nil).Clone())
 }

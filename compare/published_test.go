@@ -1,4 +1,4 @@
-package interp
+package compare
 
 import (
 	"sync"
@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/feeds"
 	"github.com/pirdrr/drr/internal/progtest"
 	"github.com/pirdrr/drr/ir"
 )
@@ -69,7 +70,7 @@ func TestComparePublishedParameters(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			rep, err := Compare(build(tc.before), build(tc.after), CompareOptions{Runs: 1})
+			rep, err := Programs(build(tc.before), build(tc.after), Options{Runs: 1})
 			require.NotNil(t, rep, "%v", err)
 			var pairs [][2]string
 			for _, o := range rep.Outputs {
@@ -102,7 +103,7 @@ func TestComparePublishedInOrder(t *testing.T) {
 		b.Shadow(b.Param("w", 2, 3), "w")
 		b.Shadow(b.V("pd_op.relu", x), "out")
 	})
-	rep, err := Compare(before, after, CompareOptions{Runs: 1})
+	rep, err := Programs(before, after, Options{Runs: 1})
 	require.NoError(t, err)
 	require.Len(t, rep.Outputs, 1)
 	assert.Equal(t, [2]string{"r", "out"}, [2]string{rep.Outputs[0].Name, rep.Outputs[0].AfterName})
@@ -129,14 +130,14 @@ func TestCompareDrawsOnlyWeightsItReads(t *testing.T) {
 	}
 	var mu sync.Mutex
 	drawn := map[string]int{}
-	opts := CompareOptions{Runs: 2}
-	opts.ParamRange = func(p ParamInfo) (float64, float64) {
+	opts := Options{Runs: 2}
+	opts.ParamRange = func(p feeds.ParamInfo) (float64, float64) {
 		mu.Lock()
 		defer mu.Unlock()
 		drawn[p.Name]++
-		return DefaultParamRange(p)
+		return feeds.DefaultParamRange(p)
 	}
-	rep, err := Compare(build(false), build(true), opts)
+	rep, err := Programs(build(false), build(true), opts)
 	require.NoError(t, err)
 	assert.Equal(t, []Publication{{Name: "dead", Param: "dead"}}, rep.Published)
 	assert.Equal(t, map[string]int{"w": 4}, drawn, "w is drawn by both programs in both runs, nothing else is")
