@@ -350,7 +350,7 @@ func mergeReports(a, b *compare.Report) *compare.Report {
 }
 
 // fillVerify puts interp's report into the table: its outputs, and when some differ, the error naming them as
-// interp.Compare does.
+// compare.Programs does.
 func fillVerify(res *verifyResult, rep *compare.Report) {
 	res.RTol, res.Kernels = rep.RelTol, rep.Kernels
 	res.Outputs = []verifyOutput{}

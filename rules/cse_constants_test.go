@@ -40,7 +40,7 @@ func assignValue(res, dst string, v float64) string {
 }
 
 // TestMergeConstants: equal constants of a block become one, through the rewriter, and the program computes what
-// it computed (interp.Compare); constants that differ, that live in different blocks, or that an op writes in
+// it computed (compare.Programs); constants that differ, that live in different blocks, or that an op writes in
 // place stay apart. The last case is LLaMA's attention mask (GraphNet facebook_llama-7b), which merging broke:
 // two `full 0` buffers filled with 0 and -65504 by assign_value_.
 func TestMergeConstants(t *testing.T) {

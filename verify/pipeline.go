@@ -52,7 +52,7 @@ type PipelineVerification struct {
 // Pipeline checks that a pipeline preserves what a program computes: it copies p (p itself is not changed),
 // anchors its sink outputs when it has no fetch, shadow_output or set_parameter (AnchorSinks: otherwise dead-code
 // elimination may erase the whole model), optionally fills its weights, runs pl on a second copy, and compares the
-// two with interp.Compare. The error is the pipeline's, an evaluation error (an *interp.OpError naming the op and
+// two with compare.Programs. The error is the pipeline's, an evaluation error (an *interp.OpError naming the op and
 // its position when an op cannot be evaluated), or one wrapping compare.ErrMismatch when outputs differ beyond the
 // tolerance; the PipelineVerification is returned with whatever was done.
 func Pipeline(p *ir.Program, pl rewriter.Pipeline, opts PipelineOptions) (*PipelineVerification, error) {

@@ -18,7 +18,7 @@ import (
 )
 
 // Rule verification: every rule of a set is instantiated as small programs (Instantiate), applied to them alone
-// with the rewrite driver, and the programs before and after are compared with real numbers (interp.Compare). A
+// with the rewrite driver, and the programs before and after are compared with real numbers (compare.Programs). A
 // rule that changes what its programs compute is reported FAILED with the outputs that differ.
 
 // RuleStatus is the outcome of verifying a rule.
