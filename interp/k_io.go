@@ -48,7 +48,7 @@ func (m *machine[T]) param(name string, t ir.Type) (*value[T], error) {
 		h = f
 	} else if p, ok, err := m.drawParam(name); ok {
 		if err != nil {
-			return nil, fmt.Errorf("parameter %q: %w", name, err)
+			return nil, err
 		}
 		if !dimsAgree(tt.Dims, p.shape) || p.dtype != tt.DType() {
 			return nil, fmt.Errorf("parameter %q is drawn as %s%v but its type is %s", name, p.dtype, p.shape, t)
@@ -98,10 +98,10 @@ func (m *machine[T]) drawParam(name string) (v *value[T], ok bool, err error) {
 	}
 	data, isT := d.Data.([]T)
 	if !isT {
-		return nil, true, fmt.Errorf("drawn as %T in a %s evaluation", d.Data, prec)
+		return nil, true, fmt.Errorf("parameter %q is drawn as %T in a %s evaluation", name, d.Data, prec)
 	}
 	if n, err := NumElements(d.Shape); err != nil || n != len(data) && !isComplex(d.DType) {
-		return nil, true, fmt.Errorf("drawn with %d elements for shape %v", len(data), d.Shape)
+		return nil, true, fmt.Errorf("parameter %q is drawn with %d elements for shape %v", name, len(data), d.Shape)
 	}
 	return &value[T]{buf: &buffer[T]{data: data, borrowed: d.Borrowed}, shape: slices.Clone(d.Shape), dtype: d.DType}, true, nil
 }
