@@ -652,9 +652,3 @@ func (p *paramInfo) distribution(opts Options) ([]int, ir.DType, distribution, e
 		QuantScale: p.quantScale, InputScale: opts.inputScale()})
 	return shape, tt.DType(), boundInts(defaultDist(tt.DType(), lo, hi), p.bound, false), nil
 }
-
-// randomTensor draws a tensor: floats uniformly from [lo, hi) rounded to dt, integers from {0, …, 7}, booleans
-// 0 or 1.
-func randomTensor(seed uint64, dt ir.DType, shape []int, lo, hi float64) *interp.Tensor {
-	return drawTensor(seed, dt, shape, defaultDist(dt, lo, hi))
-}
