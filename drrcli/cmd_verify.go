@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pirdrr/drr/compare"
 	"github.com/pirdrr/drr/cost"
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/drr/rule"
@@ -146,8 +147,8 @@ func (v *verifyFlags) register(fs *flag.FlagSet) {
 }
 
 // compareOptions builds the interpreter options the flags ask for.
-func (v *verifyFlags) compareOptions() (interp.CompareOptions, error) {
-	o := interp.CompareOptions{Runs: v.runs, Seed: v.seed, RelTol: v.rtol, AbsTol: v.atol, NoRebatch: v.captured}
+func (v *verifyFlags) compareOptions() (compare.Options, error) {
+	o := compare.Options{Runs: v.runs, Seed: v.seed, RelTol: v.rtol, AbsTol: v.atol, NoRebatch: v.captured}
 	o.Batch, o.DynamicSize = v.batch, v.size
 	o.MaxMACs, o.MaxElements = v.maxMACs, v.maxElements
 	if v.maxMACs < 0 || v.maxElements < 0 {
@@ -351,7 +352,7 @@ func (v *verifyFlags) pipeline(c *CLI, ctx *ir.Context, reg *rewriter.Registry) 
 // error, recorded and reported with status 3, and the others still run (one graph must not lose a shard's hours).
 // A single program's panic is left to Run, as in every command.
 func (v *verifyFlags) verifyOne(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl rewriter.Pipeline, path string,
-	copts interp.CompareOptions, inputs map[string]bool, only bool, rec *resultRecord) (rc int) {
+	copts compare.Options, inputs map[string]bool, only bool, rec *resultRecord) (rc int) {
 	if !only {
 		defer func() {
 			if r := recover(); r != nil {
@@ -366,7 +367,7 @@ func (v *verifyFlags) verifyOne(c *CLI, ctx *ir.Context, reg *rewriter.Registry,
 
 // verifyProgram is program mode for one program.
 func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl rewriter.Pipeline, path string,
-	copts interp.CompareOptions, inputs map[string]bool, only bool, rec *resultRecord) int {
+	copts compare.Options, inputs map[string]bool, only bool, rec *resultRecord) int {
 	rec.Status = statusError
 	p, _, warns, err := c.readProgram(ctx, path)
 	fmt.Fprint(c.Stderr, c.renderDiags(warns))
@@ -397,12 +398,12 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 	if !v.float32 && !v.float64 {
 		copts.Precision = interp.Auto // a program is computed in the precision of its floating-point types
 	}
-	opts := verify.PipelineOptions{CompareOptions: copts, Registry: reg, Rewrite: v.rewrite}
+	opts := verify.PipelineOptions{Compare: copts, Registry: reg, Rewrite: v.rewrite}
 	if v.timeout > 0 {
 		ctx, cancel := context.WithTimeoutCause(context.Background(), v.timeout,
 			fmt.Errorf("the program's -timeout of %s ran out", v.timeout))
 		defer cancel()
-		opts.Context = ctx
+		opts.Compare.Context = ctx
 	}
 	if v.fillWeights >= 0 {
 		opts.FillWeights, opts.WeightSeed = true, uint64(v.fillWeights)
@@ -513,9 +514,9 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 }
 
 // printOutputTable prints one line per output: shape, largest absolute and relative error, verdict; then the
-// unmatched outputs and the published parameters left out (interp.Report.Published). Sink names mention the
+// unmatched outputs and the published parameters left out (compare.Report.Published). Sink names mention the
 // program's path, shortened to its base name.
-func printOutputTable(w io.Writer, rep *interp.Report, verbose bool, path string) {
+func printOutputTable(w io.Writer, rep *compare.Report, verbose bool, path string) {
 	short := func(name string) string {
 		if path != "" && path != "-" {
 			name = strings.ReplaceAll(name, path, filepath.Base(path))
@@ -618,7 +619,7 @@ func (v *verifyFlags) ruleSets(c *CLI, ctx *ir.Context, reg *rewriter.Registry, 
 }
 
 // verifyRules is rule mode.
-func (v *verifyFlags) verifyRules(c *CLI, ctx *ir.Context, reg *rewriter.Registry, files []string, copts interp.CompareOptions) int {
+func (v *verifyFlags) verifyRules(c *CLI, ctx *ir.Context, reg *rewriter.Registry, files []string, copts compare.Options) int {
 	sets, ok := v.ruleSets(c, ctx, reg, files)
 	if !ok {
 		return exitFailure
@@ -635,7 +636,7 @@ func (v *verifyFlags) verifyRules(c *CLI, ctx *ir.Context, reg *rewriter.Registr
 	var nOK, nFailed, nSkipped, nNever int
 	for _, ns := range sets {
 		start := time.Now()
-		results, err := verify.Rules(ns.set, verify.RuleOptions{CompareOptions: copts, Registry: reg,
+		results, err := verify.Rules(ns.set, verify.RuleOptions{Compare: copts, Registry: reg,
 			MaxInstances: v.variants, Jobs: v.jobs, Rewrite: v.rewrite})
 		if err != nil {
 			c.errorf("verify", "%s: %v", ns.name, err)

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pirdrr/drr/compare"
 	"github.com/pirdrr/drr/drr"
-	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/mine"
 	"github.com/pirdrr/drr/rewriter"
@@ -44,8 +44,8 @@ func (f *mineFlags) verifySkeleton(c *CLI, ctx *ir.Context, reg *rewriter.Regist
 		res.Rule, res.RuleReason = "FAILED", "the skeleton does not check: "+diags.Error()
 		return res
 	}
-	cmp := interp.CompareOptions{Runs: 2, Seed: 1}
-	vs, err := verify.Rules(set, verify.RuleOptions{CompareOptions: cmp, Registry: reg, Jobs: 1})
+	cmp := compare.Options{Runs: 2, Seed: 1}
+	vs, err := verify.Rules(set, verify.RuleOptions{Compare: cmp, Registry: reg, Jobs: 1})
 	switch {
 	case err != nil:
 		res.Rule, res.RuleReason = "FAILED", err.Error()
@@ -83,7 +83,7 @@ func (f *mineFlags) verifySkeleton(c *CLI, ctx *ir.Context, reg *rewriter.Regist
 // verifySite reads a program, runs the pipeline the candidates were mined after, and verifies the skeleton's rule
 // on it in program mode (random weights where the program has none).
 func (f *mineFlags) verifySite(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl rewriter.Pipeline, opts rewriter.Options,
-	pass rewriter.Pass, path string, cmp interp.CompareOptions) mineSiteVerification {
+	pass rewriter.Pass, path string, cmp compare.Options) mineSiteVerification {
 	out := mineSiteVerification{Program: path}
 	p, _, _, err := c.readProgram(ctx, path)
 	if err != nil {
@@ -96,7 +96,7 @@ func (f *mineFlags) verifySite(c *CLI, ctx *ir.Context, reg *rewriter.Registry, 
 			return out
 		}
 	}
-	v, err := verify.Pipeline(p, rewriter.Pipeline{pass}, verify.PipelineOptions{CompareOptions: cmp, Registry: reg,
+	v, err := verify.Pipeline(p, rewriter.Pipeline{pass}, verify.PipelineOptions{Compare: cmp, Registry: reg,
 		FillWeights: true, WeightSeed: 1})
 	for _, r := range v.Passes {
 		if r.Stats != nil {

@@ -8,8 +8,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/compare"
+	"github.com/pirdrr/drr/feeds"
 	"github.com/pirdrr/drr/internal/sample"
-	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pdiparams"
 	"github.com/pirdrr/drr/ir/pirfile"
@@ -25,7 +26,7 @@ func TestApplyWeights(t *testing.T) {
 	require.NoError(t, err)
 	orig, _, err := pirfile.Load(ctx, model)
 	require.NoError(t, err)
-	_, err = interp.FillRandomWeights(orig, 7, interp.Options{})
+	_, err = feeds.FillRandomWeights(orig, 7, feeds.Options{})
 	require.NoError(t, err)
 	require.NoError(t, pdiparams.WriteFile(filepath.Join(dir, "in/inference.pdiparams"), orig))
 
@@ -43,7 +44,7 @@ func TestApplyWeights(t *testing.T) {
 			t.Errorf("%s left in the fused model", op.Name())
 		}
 	}
-	rep, err := interp.Compare(orig, fused, interp.CompareOptions{Runs: 2, RelTol: 1e-5})
+	rep, err := compare.Programs(orig, fused, compare.Options{Runs: 2, RelTol: 1e-5})
 	require.NoError(t, err, "%v", rep)
 
 	// verify reads the same files.

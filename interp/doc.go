@@ -1,14 +1,15 @@
 // Package interp is pirdrr's reference interpreter: it evaluates a Paddle PIR program (an *ir.Program) on the CPU
 // with real numbers, so that a rewrite can be checked by running the program before and after it on the same
-// random inputs and weights (Compare). A rewrite that changes what a model computes is the worst bug a rewrite
-// engine can have; this package (with package verify, which drives it over pipelines and rules) is the check
-// that catches it. Passes that compute with real numbers while they rewrite (package rules' fold_constants) evaluate
-// single ops with an OpEvaluator.
+// random inputs and weights. This package is the evaluator only: package feeds draws the inputs and weights
+// (Feed), package compare runs two programs on them and compares their outputs within an error budget, and package
+// verify drives both over pipelines and rules. Passes that compute with real numbers while they rewrite (package
+// rules' fold_constants) evaluate single ops with an OpEvaluator.
 //
 // # Evaluation
 //
 // Evaluate runs a program with a Feed (inputs by the name of their pd_op.data / pd_op.feed op, parameters by
-// name; parameters missing from the feed are decoded from ir.Variable.Data) and returns its outputs: pd_op.fetch
+// name; parameters missing from the feed are given by its Drawer, else decoded from ir.Variable.Data) and returns
+// its outputs: pd_op.fetch
 // and builtin.set_parameter operands (copied when they run), builtin.shadow_output operands (read at the end), or,
 // for programs with none of those (such as the GraphNet captures), the results of the sinks of the top-level block
 // (ir.IsSink: ops none of whose results is used, inputs, parameters and constants aside).
@@ -20,8 +21,8 @@
 // Arithmetic is float64 by default (Options.Precision): every floating-point element type is computed in that
 // precision, so that a mathematically equivalent rewrite agrees to ~1e-12 and the 1e-5 tolerance only catches real
 // changes. Float32 computes in float32, and Auto in the precision of the program's types (float32 unless some
-// tensor of more than one element is float64): a float32 model is then computed as Paddle computes it, in half the memory, and Compare
-// widens each output's tolerance to its error budget (see Comparing programs). Integer and boolean tensors
+// tensor of more than one element is float64): a float32 model is then computed as Paddle computes it, in half the
+// memory, and package compare widens each output's tolerance to its error budget (see Rounding). Integer and boolean tensors
 // (shapes, loop counters, conditions) are held exactly — results declared integer are truncated toward zero,
 // booleans are 0 or 1 — up to 2^53 (2^24 in float32 mode). Complex tensors (the results of fft_r2c) are held as
 // interleaved real and imaginary parts; only the ops that know it (real, imag, abs, assign, share_data and the
@@ -34,7 +35,7 @@
 // as an internal error).
 //
 // Every computed result is checked against the static dims of its declared type (Options.IgnoreDeclaredShapes
-// turns this off when Options.InputShapes shrinks a fully static model), which catches rewrites that produce
+// turns this off when feeds.Options.InputShapes shrinks a fully static model), which catches rewrites that produce
 // values of the wrong shape even when the outputs happen to agree. Tensors above Options.MaxElements and
 // convolutions or matmuls above Options.MaxMACs are errors, not out-of-memory crashes or apparent hangs.
 //
@@ -53,7 +54,7 @@
 //
 // So a write through any value is seen through every value sharing its buffer: after y = reshape(x) and
 // relu_(x), y reads the new values — and a rewrite that breaks or invents aliasing (turning relu_ into relu while a
-// view of its operand is read later) produces different numbers, which Compare reports. Views that also write
+// view of its operand is read later) produces different numbers, which a comparison reports. Views that also write
 // (batch_norm in training updates its running statistics through mean_out/variance_out) write into the operand
 // before sharing. transpose, concat, split, slice and expand copy, as Paddle's kernels do.
 //
@@ -67,58 +68,31 @@
 // Matrix products, convolutions and element-wise maps are split across GOMAXPROCS goroutines at fixed boundaries
 // (rows of micro-tiles, chunks of elements): every element is computed by the same sequence of operations whatever
 // the split, so results are bit-identical for every GOMAXPROCS. A value is dropped right after the top-level op
-// that reads it last (a parameter's buffer too), and random parameters are drawn when first read: a model whose
-// weights do not fit in memory (a 7-billion-parameter graph drawn from statistics) is evaluated holding only the
-// weights and activations of the ops in flight, and up to 1 GiB of draws Compare's first program keeps for its
-// second.
+// that reads it last (a parameter's buffer too), and a feed's Drawer gives parameters when they are first read
+// (package feeds draws random weights so): a model whose weights do not fit in memory (a 7-billion-parameter graph
+// drawn from statistics) is evaluated holding only the weights and activations of the ops in flight. A drawer may
+// lend its buffers (Drawn.Borrowed: the draws a comparison keeps for its second program); the evaluation copies a
+// borrowed buffer before it writes it.
 //
-// # Random data
-//
-// RandomFeed draws inputs and weights deterministically from a seed, one stream per tensor name, so a weight gets
-// the same values in every program that reads it; a tensor is drawn in chunks of 16384 elements, each from its own
-// xoshiro256++ generator (normal values from the ziggurat of stream.go), so the numbers do not depend on the machine or the number of goroutines. A program carrying recorded
-// statistics (ir.Variable.Stats on parameters, ir.Program.Feeds for inputs: what a GraphNet capture records) is
-// fed values drawn from them — floats normal with the recorded mean and deviation, clipped to the recorded range;
-// integers such as token ids uniform over their recorded range; recorded input data as is. Otherwise dynamic input
-// dims take Options.Batch (dim 0, default 1) and Options.DynamicSize (default 32), and weights come from
-// Options.ParamRange (DefaultParamRange: variances — parameters feeding a batch norm's variance, or a sqrt/rsqrt/log
-// through add and reshape-like ops, as in a folded batch norm — from [0.5, 1.5], the abs-max scales of
-// quantize_linear/dequantize_linear from [1, 2) (above the inputs, so that quantizing does not clip), conv/matmul weights
-// ±sqrt(3/fan_in), the rest from [-1, 1)). FillRandomWeights stores such weights in ir.Variable.Data.
+// # Random ops
 //
 // Random ops (uniform, gaussian, randint, bernoulli, randperm, dropout in training, …) draw from per-op streams
 // seeded by Feed.Seed and the op's kind and rank among the random ops of that kind (or by the op's fixed seed
 // attribute), so two programs running the same random ops in the same order draw the same numbers and are compared
-// exactly. Outputs that depend on a random op are flagged (Output.Random, OutputDiff.Random): when a rewrite adds,
+// exactly. Outputs that depend on a random op are flagged (Output.Random, and compare.OutputDiff.Random): when a rewrite adds,
 // removes or reorders random ops a difference may be a different draw, not a wrong rewrite.
 //
 // Collective ops (c_allreduce_sum, c_allgather, c_broadcast, …) run as in a world of one rank: what a single
 // process computes.
 //
-// # Comparing programs
+// # Rounding
 //
-// Compare runs two programs on K random sets (the same seeds for both; inputs and parameters matched by name, so
-// weights kept by a rewrite get the same data and weights a rewrite computes as ops on parameters are computed from
-// it), matches their outputs (fetch by name or column, shadow_output by output_name, sinks in order; a shadow_output of
-// after that only publishes an unwritten parameter before does not publish is no model output and is left out, see
-// Compare) and reports, per output, the largest absolute error max|a−b| and the relative error max|a−b| / max(max|a|,
-// Tiny): relative to the scale of the before output, not element by element, so outputs near zero do not produce huge
-// ratios from rounding. An output fails above its tolerance — the larger of CompareOptions.RelTol (default 1e-5, the
-// atol = rtol = 1e-5 of Paddle's check_pass_correct) and its error budget — and Compare then returns the report with an
-// error wrapping ErrMismatch.
-//
-// The error budget accounts for floating-point rounding, which grows with the length of the reductions an output
-// went through. Each value carries a rounding variance V in units of u² (u the unit roundoff, 2⁻²⁴ in float32): an
-// op adds to the largest variance of its operands n for a reduction of n terms (the contraction length of a
-// matmul or convolution, the row length of a softmax or a norm), 1 for an element-wise op, 0 for data movement;
-// quantize_linear adds the variance of a rounding to its grid, (Δ/max|x|)²/12 in units of u² (Δ = scale/qmax), so
-// that a rewrite removing a quantize/dequantize pair passes while one that loses the scale does not.
-// Modelling the roundings as independent (Higham and Mary's probabilistic error analysis), an output then differs
-// from its exact value by about √V·u of its scale, and the tolerance is BudgetFactor·u·√(Vbefore + Vafter) with
-// DefaultBudgetFactor 4. In float64 the budget is far below 1e-5; in float32 it is what lets a fused float32 model
-// differ from its unfused self by reassociation, while a wrong rewrite (an error of the order of the values) still
-// fails by orders of magnitude. Measured float32-against-float64 errors of real models stay below a sixth of
-// √V·u (docs/verify.md).
+// Every output carries an estimate of its rounding error (Output.Rounding): a variance V in units of u² (u the unit
+// roundoff of the evaluation's precision, Precision.UnitRoundoff). An op adds to the largest variance of its
+// operands n for a reduction of n terms (the contraction length of a matmul or convolution, the row length of a
+// softmax or a norm), 1 for an element-wise op, 0 for data movement; quantize_linear adds the variance of a
+// rounding to its grid, (Δ/max|x|)²/12 in units of u² (Δ = scale/qmax). Package compare turns it into an error
+// budget.
 //
 // # Evaluating single ops
 //

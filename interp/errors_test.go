@@ -12,45 +12,46 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/internal/progtest"
 	"github.com/pirdrr/drr/ir"
 )
 
 func TestRefusalMessages(t *testing.T) {
 	tests := []struct {
 		name  string
-		build func(b *builder)
+		build func(b *progtest.Builder)
 		want  string
 	}{
-		{"registered op without kernel, with position", func(b *builder) {
-			b.p.File = "model.pir"
-			x := b.data("x", 2)
-			op := b.unevaluable(x).DefiningOp()
+		{"registered op without kernel, with position", func(b *progtest.Builder) {
+			b.P.File = "model.pir"
+			x := b.Data("x", 2)
+			op := b.Unevaluable(x).DefiningOp()
 			op.Loc = ir.Loc{Line: 42, Col: 5}
 		}, "cannot evaluate pd_op.decode_jpeg at model.pir:42"},
-		{"new op", func(b *builder) {
-			b.unevaluable(b.data("x", 2))
+		{"new op", func(b *progtest.Builder) {
+			b.Unevaluable(b.Data("x", 2))
 		}, "cannot evaluate pd_op.decode_jpeg at (new op)"},
-		{"position without file name", func(b *builder) {
-			b.unevaluable(b.data("x", 2)).DefiningOp().Loc = ir.Loc{Line: 7}
+		{"position without file name", func(b *progtest.Builder) {
+			b.Unevaluable(b.Data("x", 2)).DefiningOp().Loc = ir.Loc{Line: 7}
 		}, "cannot evaluate pd_op.decode_jpeg at <input>:7"},
-		{"unregistered op", func(b *builder) {
-			b.opT("custom.frobnicate", []*ir.Value{b.data("x", 2)}, []ir.Type{b.tensorT(ir.DTypeFloat32, 2)})
+		{"unregistered op", func(b *progtest.Builder) {
+			b.OpT("custom.frobnicate", []*ir.Value{b.Data("x", 2)}, []ir.Type{b.TensorT(ir.DTypeFloat32, 2)})
 		}, "cannot evaluate custom.frobnicate at (new op)"},
-		{"inplace op whose base has no kernel", func(b *builder) {
+		{"inplace op whose base has no kernel", func(b *progtest.Builder) {
 			// An optimizer step: training updates are not evaluated.
-			w := b.v("pd_op.assign", b.data("x", 2))
-			lr := b.full([]int64{1}, 0.1)
-			b.opT("pd_op.sgd_", []*ir.Value{w, lr, w, nil}, []ir.Type{w.Type()}, attr("multi_precision", b.ctx.Bool(false)))
+			w := b.V("pd_op.assign", b.Data("x", 2))
+			lr := b.Full([]int64{1}, 0.1)
+			b.OpT("pd_op.sgd_", []*ir.Value{w, lr, w, nil}, []ir.Type{w.Type()}, progtest.Attr("multi_precision", b.Ctx.Bool(false)))
 		}, "cannot evaluate pd_op.sgd_ at (new op)"},
-		{"unknown region op", func(b *builder) {
-			b.region("cinn_op.group", nil, nil, 1)
+		{"unknown region op", func(b *progtest.Builder) {
+			b.Region("cinn_op.group", nil, nil, 1)
 		}, "cannot evaluate cinn_op.group at (new op)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			b := newBuilder(t)
+			b := progtest.New(t)
 			tc.build(b)
-			_, err := Evaluate(b.p, &Feed{Inputs: map[string]*Tensor{"x": host([]int{2}, 1, 2)}}, Options{})
+			_, err := Evaluate(b.P, &Feed{Inputs: map[string]*Tensor{"x": host([]int{2}, 1, 2)}}, Options{})
 			require.Error(t, err)
 			assert.EqualError(t, err, tc.want)
 			assert.ErrorIs(t, err, ErrUnsupported)
@@ -63,63 +64,63 @@ func TestRefusalMessages(t *testing.T) {
 func TestEvaluationErrors(t *testing.T) {
 	tests := []struct {
 		name  string
-		build func(b *builder)
+		build func(b *progtest.Builder)
 		feed  *Feed
 		opts  Options
 		want  string
 	}{
-		{"input not fed", func(b *builder) { b.data("x", 2) }, &Feed{},
+		{"input not fed", func(b *progtest.Builder) { b.Data("x", 2) }, &Feed{},
 			Options{}, `evaluating pd_op.data at (new op): input "x" is not fed`},
-		{"input of the wrong shape", func(b *builder) { b.data("x", 3) },
+		{"input of the wrong shape", func(b *progtest.Builder) { b.Data("x", 3) },
 			&Feed{Inputs: map[string]*Tensor{"x": host([]int{2}, 1, 2)}}, Options{},
 			"evaluating pd_op.data at (new op): result 0 has shape [2] but its type is builtin.tensor<3xf32>"},
-		{"input of the wrong shape, declared shapes ignored", func(b *builder) {
-			b.fetch(b.v("pd_op.relu", b.data("x", 3)), "out", 0)
+		{"input of the wrong shape, declared shapes ignored", func(b *progtest.Builder) {
+			b.Fetch(b.V("pd_op.relu", b.Data("x", 3)), "out", 0)
 		}, &Feed{Inputs: map[string]*Tensor{"x": host([]int{2}, 1, 2)}}, Options{IgnoreDeclaredShapes: true}, ""},
-		{"parameter without data", func(b *builder) { b.fetch(b.v("pd_op.relu", b.param("w", 2)), "out", 0) }, &Feed{}, Options{},
-			`evaluating builtin.parameter at (new op): parameter "w" has no data (load weights, set Feed.Params, or use RandomFeed)`},
-		{"parameter without data nothing reads", func(b *builder) { b.param("w", 2) }, &Feed{}, Options{}, ""},
-		{"parameter data of the wrong size", func(b *builder) {
-			b.fetch(b.v("pd_op.relu", b.param("w", 2)), "out", 0)
-			b.p.Params["w"].Data = []byte{1, 2, 3}
+		{"parameter without data", func(b *progtest.Builder) { b.Fetch(b.V("pd_op.relu", b.Param("w", 2)), "out", 0) }, &Feed{}, Options{},
+			`evaluating builtin.parameter at (new op): parameter "w" has no data (load weights, set Feed.Params, or draw them: feeds.Random)`},
+		{"parameter without data nothing reads", func(b *progtest.Builder) { b.Param("w", 2) }, &Feed{}, Options{}, ""},
+		{"parameter data of the wrong size", func(b *progtest.Builder) {
+			b.Fetch(b.V("pd_op.relu", b.Param("w", 2)), "out", 0)
+			b.P.Params["w"].Data = []byte{1, 2, 3}
 		}, &Feed{}, Options{}, `evaluating builtin.parameter at (new op): parameter "w": interp: f32 data for shape [2] needs 8 bytes, got 3`},
-		{"a result that contradicts its type", func(b *builder) {
-			x := b.data("x", 2)
-			b.opT("pd_op.relu", []*ir.Value{x}, []ir.Type{b.tensorT(ir.DTypeFloat32, 3)})
+		{"a result that contradicts its type", func(b *progtest.Builder) {
+			x := b.Data("x", 2)
+			b.OpT("pd_op.relu", []*ir.Value{x}, []ir.Type{b.TensorT(ir.DTypeFloat32, 3)})
 		}, &Feed{Inputs: map[string]*Tensor{"x": host([]int{2}, 1, 2)}}, Options{},
 			"evaluating pd_op.relu at (new op): result 0 has shape [2] but its type is builtin.tensor<3xf32>"},
-		{"kernel error", func(b *builder) {
-			x := b.data("x", 2)
-			y := b.data("y", 3)
-			b.opT("pd_op.add", []*ir.Value{x, y}, []ir.Type{b.tensorT(ir.DTypeFloat32, 3)})
+		{"kernel error", func(b *progtest.Builder) {
+			x := b.Data("x", 2)
+			y := b.Data("y", 3)
+			b.OpT("pd_op.add", []*ir.Value{x, y}, []ir.Type{b.TensorT(ir.DTypeFloat32, 3)})
 		}, &Feed{Inputs: map[string]*Tensor{"x": host([]int{2}, 1, 2), "y": host([]int{3}, 1, 2, 3)}}, Options{},
 			"evaluating pd_op.add at (new op): tensor: add: tensor: broadcast: shapes [2] and [3] are incompatible (dimension 0: 2 vs 3)"},
-		{"conv of a rank-2 input", func(b *builder) {
-			x := b.data("x", 2, 2)
-			b.opT("pd_op.conv2d", []*ir.Value{x, x}, []ir.Type{b.tensorT(ir.DTypeFloat32, 2, 2)})
+		{"conv of a rank-2 input", func(b *progtest.Builder) {
+			x := b.Data("x", 2, 2)
+			b.OpT("pd_op.conv2d", []*ir.Value{x, x}, []ir.Type{b.TensorT(ir.DTypeFloat32, 2, 2)})
 		}, &Feed{Inputs: map[string]*Tensor{"x": host([]int{2, 2}, 1, 2, 3, 4)}}, Options{},
 			"evaluating pd_op.conv2d at (new op): tensor: conv2d: input [2 2] and filter [2 2] must both be 4-D"},
-		{"missing operand", func(b *builder) {
-			b.opT("pd_op.relu", []*ir.Value{nil}, []ir.Type{b.tensorT(ir.DTypeFloat32, 2)})
+		{"missing operand", func(b *progtest.Builder) {
+			b.OpT("pd_op.relu", []*ir.Value{nil}, []ir.Type{b.TensorT(ir.DTypeFloat32, 2)})
 		}, &Feed{}, Options{}, "evaluating pd_op.relu at (new op): operand 0 is missing"},
-		{"use of an uncomputed result", func(b *builder) {
-			x := b.data("x", 2)
-			rs := b.opT("pd_op.reshape", []*ir.Value{x, b.ints(2)}, []ir.Type{b.tensorT(ir.DTypeFloat32, 2), b.tensorT(ir.DTypeFloat32, 2)})
-			b.v("pd_op.relu", rs.Result(1))
+		{"use of an uncomputed result", func(b *progtest.Builder) {
+			x := b.Data("x", 2)
+			rs := b.OpT("pd_op.reshape", []*ir.Value{x, b.Ints(2)}, []ir.Type{b.TensorT(ir.DTypeFloat32, 2), b.TensorT(ir.DTypeFloat32, 2)})
+			b.V("pd_op.relu", rs.Result(1))
 		}, &Feed{Inputs: map[string]*Tensor{"x": host([]int{2}, 1, 2)}}, Options{},
 			"evaluating pd_op.relu at (new op): operand 0 reads a result the interpreter does not compute"},
-		{"batch_norm without is_test", func(b *builder) {
-			x := b.data("x", 1, 2)
-			m := b.full([]int64{2}, 0)
-			b.opT("pd_op.batch_norm_", []*ir.Value{x, m, m, nil, nil}, []ir.Type{x.Type(), m.Type(), m.Type(), m.Type(), m.Type()})
+		{"batch_norm without is_test", func(b *progtest.Builder) {
+			x := b.Data("x", 1, 2)
+			m := b.Full([]int64{2}, 0)
+			b.OpT("pd_op.batch_norm_", []*ir.Value{x, m, m, nil, nil}, []ir.Type{x.Type(), m.Type(), m.Type(), m.Type(), m.Type()})
 		}, &Feed{Inputs: map[string]*Tensor{"x": host([]int{1, 2}, 1, 2)}}, Options{},
 			"evaluating pd_op.batch_norm_ at (new op): attribute is_test is missing or not a bool"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			b := newBuilder(t)
+			b := progtest.New(t)
 			tc.build(b)
-			_, err := Evaluate(b.p, tc.feed, tc.opts)
+			_, err := Evaluate(b.P, tc.feed, tc.opts)
 			if tc.want == "" {
 				assert.NoError(t, err)
 				return
@@ -133,9 +134,9 @@ func TestEvaluationErrors(t *testing.T) {
 // TestLimitErrors: a tensor or an op beyond a size limit is a LimitError that says which limit (drrc verify names
 // the flag that raises it), and raising the limit lets the program through.
 func TestLimitErrors(t *testing.T) {
-	build := func(b *builder) {
-		x := b.data("x", 4, 8)
-		b.fetch(b.v("pd_op.matmul", x, b.data("y", 8, 4)), "out", 0)
+	build := func(b *progtest.Builder) {
+		x := b.Data("x", 4, 8)
+		b.Fetch(b.V("pd_op.matmul", x, b.Data("y", 8, 4)), "out", 0)
 	}
 	feed := &Feed{Inputs: map[string]*Tensor{"x": host([]int{4, 8}, make([]float64, 32)...),
 		"y": host([]int{8, 4}, make([]float64, 32)...)}}
@@ -153,9 +154,9 @@ func TestLimitErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			b := newBuilder(t)
+			b := progtest.New(t)
 			build(b)
-			_, err := Evaluate(b.p, feed, tc.opts)
+			_, err := Evaluate(b.P, feed, tc.opts)
 			if tc.want == nil {
 				require.NoError(t, err)
 				return
@@ -174,12 +175,12 @@ func TestEvaluateNilProgram(t *testing.T) {
 }
 
 func TestInternalPanicsBecomeErrors(t *testing.T) {
-	b := newBuilder(t)
-	b.data("x", 2)
+	b := progtest.New(t)
+	b.Data("x", 2)
 	reg := registry64
 	defer func() { registry64 = reg }()
 	registry64 = registry[float64]{"pd_op.data": func(*call[float64]) ([]*value[float64], error) { panic("boom") }}
-	_, err := Evaluate(b.p, &Feed{}, Options{})
+	_, err := Evaluate(b.P, &Feed{}, Options{})
 	assert.EqualError(t, err, "evaluating pd_op.data at (new op): internal error (please report): boom")
 }
 
@@ -195,7 +196,7 @@ func TestSupportedOps(t *testing.T) {
 // TestCorpusOpsHaveKernels lists the ops of the GraphNet samples (the "# dialect.op:" comments of their model.py
 // files) and requires a kernel for each: the interpreter can evaluate every op the corpus uses.
 func TestCorpusOpsHaveKernels(t *testing.T) {
-	if testing.Short() || raceEnabled {
+	if testing.Short() || progtest.RaceEnabled {
 		t.Skip("reads 811 model.py files")
 	}
 	root := sharedCorpus(t, "graphnet_samples")

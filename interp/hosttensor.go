@@ -23,7 +23,7 @@ type Tensor struct {
 // NewTensor returns a tensor of the given element type and shape holding data (copied). It fails when the length
 // of data does not match the shape.
 func NewTensor(dt ir.DType, shape []int, data []float64) (*Tensor, error) {
-	n, err := numel(shape)
+	n, err := NumElements(shape)
 	if err != nil {
 		return nil, err
 	}
@@ -61,8 +61,9 @@ func (t *Tensor) String() string {
 	return fmt.Sprintf("Tensor<%s>%v", t.DType, t.Shape)
 }
 
-// numel returns the product of shape, rejecting negative dimensions and overflow.
-func numel(shape []int) (int, error) {
+// NumElements returns the product of shape, rejecting negative dimensions and counts beyond 2^31 (which no
+// evaluation could allocate).
+func NumElements(shape []int) (int, error) {
 	n := 1
 	for _, d := range shape {
 		if d < 0 {

@@ -1,4 +1,4 @@
-package interp
+package interp_test
 
 import (
 	"math"
@@ -7,6 +7,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/feeds"
+	"github.com/pirdrr/drr/internal/progtest"
+	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -15,17 +18,17 @@ import (
 func TestInplaceVariants(t *testing.T) {
 	mixed := []float64{-0.5, 1, 2, 3, 4, 5}
 	positive := []float64{0.5, 1, 2, 3, 4, 5}
-	unary := func(name string) func(b *builder, a *ir.Value, suffix string) *ir.Value {
-		return func(b *builder, a *ir.Value, suffix string) *ir.Value { return b.v(name+suffix, a) }
+	unary := func(name string) func(b *progtest.Builder, a *ir.Value, suffix string) *ir.Value {
+		return func(b *progtest.Builder, a *ir.Value, suffix string) *ir.Value { return b.V(name+suffix, a) }
 	}
-	withY := func(name string) func(b *builder, a *ir.Value, suffix string) *ir.Value {
-		return func(b *builder, a *ir.Value, suffix string) *ir.Value {
-			return b.v(name+suffix, a, b.full([]int64{3}, 1.5))
+	withY := func(name string) func(b *progtest.Builder, a *ir.Value, suffix string) *ir.Value {
+		return func(b *progtest.Builder, a *ir.Value, suffix string) *ir.Value {
+			return b.V(name+suffix, a, b.Full([]int64{3}, 1.5))
 		}
 	}
 	tests := []struct {
 		name  string
-		build func(b *builder, a *ir.Value, suffix string) *ir.Value
+		build func(b *progtest.Builder, a *ir.Value, suffix string) *ir.Value
 	}{
 		{"relu", unary("pd_op.relu")},
 		{"sigmoid", unary("pd_op.sigmoid")},
@@ -42,44 +45,48 @@ func TestInplaceVariants(t *testing.T) {
 		{"sin", unary("pd_op.sin")},
 		{"cos", unary("pd_op.cos")},
 		{"assign", unary("pd_op.assign")},
-		{"leaky_relu", func(b *builder, a *ir.Value, s string) *ir.Value {
-			return b.va("pd_op.leaky_relu"+s, []*ir.Value{a}, attr("negative_slope", b.ctx.Float(0.1)))
+		{"leaky_relu", func(b *progtest.Builder, a *ir.Value, s string) *ir.Value {
+			return b.VA("pd_op.leaky_relu"+s, []*ir.Value{a}, progtest.Attr("negative_slope", b.Ctx.Float(0.1)))
 		}},
-		{"elu", func(b *builder, a *ir.Value, s string) *ir.Value {
-			return b.va("pd_op.elu"+s, []*ir.Value{a}, attr("alpha", b.ctx.Float(0.5)))
+		{"elu", func(b *progtest.Builder, a *ir.Value, s string) *ir.Value {
+			return b.VA("pd_op.elu"+s, []*ir.Value{a}, progtest.Attr("alpha", b.Ctx.Float(0.5)))
 		}},
-		{"scale", func(b *builder, a *ir.Value, s string) *ir.Value {
-			return b.va("pd_op.scale"+s, []*ir.Value{a, b.full([]int64{1}, -2)}, attr("bias", b.ctx.Float(0.5)))
+		{"scale", func(b *progtest.Builder, a *ir.Value, s string) *ir.Value {
+			return b.VA("pd_op.scale"+s, []*ir.Value{a, b.Full([]int64{1}, -2)}, progtest.Attr("bias", b.Ctx.Float(0.5)))
 		}},
-		{"pow", func(b *builder, a *ir.Value, s string) *ir.Value {
-			return b.opT("pd_op.pow"+s, []*ir.Value{a}, []ir.Type{a.Type()}, attr("y", b.ctx.Float(2))).Result(0)
+		{"pow", func(b *progtest.Builder, a *ir.Value, s string) *ir.Value {
+			return b.OpT("pd_op.pow"+s, []*ir.Value{a}, []ir.Type{a.Type()}, progtest.Attr("y", b.Ctx.Float(2))).Result(0)
 		}},
-		{"clip", func(b *builder, a *ir.Value, s string) *ir.Value {
-			return b.v("pd_op.clip"+s, a, b.full([]int64{1}, 1), b.full([]int64{1}, 3))
+		{"clip", func(b *progtest.Builder, a *ir.Value, s string) *ir.Value {
+			return b.V("pd_op.clip"+s, a, b.Full([]int64{1}, 1), b.Full([]int64{1}, 3))
 		}},
-		{"increment", func(b *builder, a *ir.Value, s string) *ir.Value {
-			return b.va("pd_op.increment"+s, []*ir.Value{a}, attr("value", b.ctx.Float(3)))
+		{"increment", func(b *progtest.Builder, a *ir.Value, s string) *ir.Value {
+			return b.VA("pd_op.increment"+s, []*ir.Value{a}, progtest.Attr("value", b.Ctx.Float(3)))
 		}},
-		{"softmax", func(b *builder, a *ir.Value, s string) *ir.Value {
-			return b.va("pd_op.softmax"+s, []*ir.Value{a}, attr("axis", b.ctx.Int32(-1)))
+		{"softmax", func(b *progtest.Builder, a *ir.Value, s string) *ir.Value {
+			return b.VA("pd_op.softmax"+s, []*ir.Value{a}, progtest.Attr("axis", b.Ctx.Int32(-1)))
 		}},
-		{"cast", func(b *builder, a *ir.Value, s string) *ir.Value {
-			return b.va("pd_op.cast"+s, []*ir.Value{a}, attr("dtype", b.ctx.DataType(ir.DTypeFloat64)))
+		{"cast", func(b *progtest.Builder, a *ir.Value, s string) *ir.Value {
+			return b.VA("pd_op.cast"+s, []*ir.Value{a}, progtest.Attr("dtype", b.Ctx.DataType(ir.DTypeFloat64)))
 		}},
-		{"transpose", func(b *builder, a *ir.Value, s string) *ir.Value {
-			return b.va("pd_op.transpose"+s, []*ir.Value{a}, attr("perm", b.i32s(1, 0)))
+		{"transpose", func(b *progtest.Builder, a *ir.Value, s string) *ir.Value {
+			return b.VA("pd_op.transpose"+s, []*ir.Value{a}, progtest.Attr("perm", b.I32s(1, 0)))
 		}},
 		{"add", withY("pd_op.add")},
 		{"subtract", withY("pd_op.subtract")},
 		{"multiply", withY("pd_op.multiply")},
 		{"divide", withY("pd_op.divide")},
-		{"reshape", func(b *builder, a *ir.Value, s string) *ir.Value { return b.v("pd_op.reshape"+s, a, b.ints(3, 2)) }},
-		{"unsqueeze", func(b *builder, a *ir.Value, s string) *ir.Value { return b.v("pd_op.unsqueeze"+s, a, b.ints(0)) }},
-		{"squeeze", func(b *builder, a *ir.Value, s string) *ir.Value {
-			return b.v("pd_op.squeeze"+s, b.v("pd_op.unsqueeze", a, b.ints(0)), b.ints(0))
+		{"reshape", func(b *progtest.Builder, a *ir.Value, s string) *ir.Value {
+			return b.V("pd_op.reshape"+s, a, b.Ints(3, 2))
 		}},
-		{"flatten", func(b *builder, a *ir.Value, s string) *ir.Value {
-			return b.va("pd_op.flatten"+s, []*ir.Value{a}, attr("start_axis", b.ctx.Int32(0)), attr("stop_axis", b.ctx.Int32(1)))
+		{"unsqueeze", func(b *progtest.Builder, a *ir.Value, s string) *ir.Value {
+			return b.V("pd_op.unsqueeze"+s, a, b.Ints(0))
+		}},
+		{"squeeze", func(b *progtest.Builder, a *ir.Value, s string) *ir.Value {
+			return b.V("pd_op.squeeze"+s, b.V("pd_op.unsqueeze", a, b.Ints(0)), b.Ints(0))
+		}},
+		{"flatten", func(b *progtest.Builder, a *ir.Value, s string) *ir.Value {
+			return b.VA("pd_op.flatten"+s, []*ir.Value{a}, progtest.Attr("start_axis", b.Ctx.Int32(0)), progtest.Attr("stop_axis", b.Ctx.Int32(1)))
 		}},
 	}
 	for _, tc := range tests {
@@ -88,17 +95,17 @@ func TestInplaceVariants(t *testing.T) {
 			if tc.name == "sqrt" || tc.name == "rsqrt" || tc.name == "log" {
 				in = positive
 			}
-			b := newBuilder(t)
-			x := b.data("x", 2, 3)
-			ref := b.v("pd_op.reshape", tc.build(b, b.v("pd_op.assign", x), ""), b.ints(-1))
-			a := b.v("pd_op.assign", x)
-			view := b.v("pd_op.reshape", a, b.ints(-1))
+			b := progtest.New(t)
+			x := b.Data("x", 2, 3)
+			ref := b.V("pd_op.reshape", tc.build(b, b.V("pd_op.assign", x), ""), b.Ints(-1))
+			a := b.V("pd_op.assign", x)
+			view := b.V("pd_op.reshape", a, b.Ints(-1))
 			y := tc.build(b, a, "_")
-			b.fetch(ref, "ref", 0)
-			b.fetch(view, "view", 1)
-			b.fetch(b.v("pd_op.reshape", y, b.ints(-1)), "y", 2)
-			require.Empty(t, ir.Verify(b.p).Errors())
-			out := eval(t, b.p, &Feed{Inputs: map[string]*Tensor{"x": host([]int{2, 3}, in...)}})
+			b.Fetch(ref, "ref", 0)
+			b.Fetch(view, "view", 1)
+			b.Fetch(b.V("pd_op.reshape", y, b.Ints(-1)), "y", 2)
+			require.Empty(t, ir.Verify(b.P).Errors())
+			out := interp.Eval(t, b.P, &interp.Feed{Inputs: map[string]*interp.Tensor{"x": interp.Host([]int{2, 3}, in...)}})
 			assert.Equal(t, out["ref"].Data, out["y"].Data, "X_ computes what X computes")
 			assert.Equal(t, out["ref"].Data, out["view"].Data, "X_ writes its operand's buffer")
 			if tc.name != "assign" && tc.name != "cast" && tc.name != "reshape" && tc.name != "unsqueeze" &&
@@ -113,27 +120,27 @@ func TestInplaceVariants(t *testing.T) {
 }
 
 func TestFeedAndGetParameter(t *testing.T) {
-	b := newBuilder(t)
-	x := b.opT("pd_op.feed", nil, []ir.Type{b.tensorT(ir.DTypeFloat32, -1, 2)},
-		attr("name", b.ctx.Str("x")), attr("col", b.ctx.Int32(0))).Result(0)
-	w := b.opT(ir.GetParameterOpName, nil, []ir.Type{b.tensorT(ir.DTypeFloat32, 2)},
-		attr("parameter_name", b.ctx.Str("w"))).Result(0)
-	b.p.Params["w"] = &ir.Variable{Name: "w", Type: w.Type()}
-	b.fetch(b.v("pd_op.add", x, w), "out", 0)
-	feed, err := RandomFeed(0, Options{Batch: 3}, b.p)
+	b := progtest.New(t)
+	x := b.OpT("pd_op.feed", nil, []ir.Type{b.TensorT(ir.DTypeFloat32, -1, 2)},
+		progtest.Attr("name", b.Ctx.Str("x")), progtest.Attr("col", b.Ctx.Int32(0))).Result(0)
+	w := b.OpT(ir.GetParameterOpName, nil, []ir.Type{b.TensorT(ir.DTypeFloat32, 2)},
+		progtest.Attr("parameter_name", b.Ctx.Str("w"))).Result(0)
+	b.P.Params["w"] = &ir.Variable{Name: "w", Type: w.Type()}
+	b.Fetch(b.V("pd_op.add", x, w), "out", 0)
+	feed, err := feeds.Random(0, feeds.Options{Batch: 3}, b.P)
 	require.NoError(t, err)
 	assert.Equal(t, []int{3, 2}, feed.Inputs["x"].Shape)
-	feed.Inputs["x"] = host([]int{1, 2}, 1, 2)
-	feed.Params["w"] = host([]int{2}, 10, 20)
-	out := eval(t, b.p, feed)
+	feed.Inputs["x"] = interp.Host([]int{1, 2}, 1, 2)
+	feed.Params["w"] = interp.Host([]int{2}, 10, 20)
+	out := interp.Eval(t, b.P, feed)
 	assert.Equal(t, []float64{11, 22}, out["out"].Data)
 }
 
 func TestSoftmaxAxis(t *testing.T) {
-	b := newBuilder(t)
-	x := b.data("x", 2, 2)
-	b.fetch(b.va("pd_op.softmax", []*ir.Value{x}, attr("axis", b.ctx.Int32(0))), "out", 0)
-	out := eval(t, b.p, &Feed{Inputs: map[string]*Tensor{"x": host([]int{2, 2}, 0, 1, 0, 3)}})
+	b := progtest.New(t)
+	x := b.Data("x", 2, 2)
+	b.Fetch(b.VA("pd_op.softmax", []*ir.Value{x}, progtest.Attr("axis", b.Ctx.Int32(0))), "out", 0)
+	out := interp.Eval(t, b.P, &interp.Feed{Inputs: map[string]*interp.Tensor{"x": interp.Host([]int{2, 2}, 0, 1, 0, 3)}})
 	e := math.Exp(2)
 	assert.InDeltaSlice(t, []float64{0.5, 1 / (1 + e), 0.5, e / (1 + e)}, out["out"].Data, 1e-15)
 }
@@ -141,23 +148,23 @@ func TestSoftmaxAxis(t *testing.T) {
 // TestCompactOutputsAreSnapshots: Compare holds outputs in the evaluation precision, sharing the fetched value's
 // buffer instead of copying it; an inplace op that writes the buffer after the fetch must not change the output.
 func TestCompactOutputsAreSnapshots(t *testing.T) {
-	b := newBuilder(t)
-	x := b.data("x", 2, 3)
-	a := b.v("pd_op.assign", x)
-	b.fetch(a, "taken", 0)
-	y := b.va("pd_op.scale_", []*ir.Value{a, b.full([]int64{1}, -2)}, attr("bias", b.ctx.Float(0.5)))
-	b.fetch(y, "scaled", 1)
-	require.Empty(t, ir.Verify(b.p).Errors())
+	b := progtest.New(t)
+	x := b.Data("x", 2, 3)
+	a := b.V("pd_op.assign", x)
+	b.Fetch(a, "taken", 0)
+	y := b.VA("pd_op.scale_", []*ir.Value{a, b.Full([]int64{1}, -2)}, progtest.Attr("bias", b.Ctx.Float(0.5)))
+	b.Fetch(y, "scaled", 1)
+	require.Empty(t, ir.Verify(b.P).Errors())
 	in := []float64{-0.5, 1, 2, 3, 4, 5}
-	feed := &Feed{Inputs: map[string]*Tensor{"x": host([]int{2, 3}, in...)}}
-	for _, prec := range []Precision{Float64, Float32} {
-		res, err := Evaluate(b.p, feed, Options{Precision: prec, compact: true})
+	feed := &interp.Feed{Inputs: map[string]*interp.Tensor{"x": interp.Host([]int{2, 3}, in...)}}
+	for _, prec := range []interp.Precision{interp.Float64, interp.Float32} {
+		res, err := interp.Evaluate(b.P, feed, interp.Options{Precision: prec, Compact: true})
 		require.NoError(t, err)
 		require.Len(t, res.Outputs, 2)
 		values := map[string][]float64{}
 		for _, o := range res.Outputs {
 			require.Nil(t, o.Value.Data, "a compact output has no float64 copy")
-			switch raw := o.raw.(type) {
+			switch raw := o.Elems.(type) {
 			case []float32:
 				values[o.Name] = f64sOf(raw)
 			case []float64:
@@ -182,26 +189,26 @@ func f64sOf(d []float32) []float64 {
 // TestSetValueInplaceWritesOperand: set_value_ writes its region into x's buffer (no copy of x): a view of x taken
 // before sees the write, an output taken before keeps its values, and the fed tensor is left as it was.
 func TestSetValueInplaceWritesOperand(t *testing.T) {
-	b := newBuilder(t)
-	x := b.data("x", 3, 4)
-	a := b.v("pd_op.assign", x)
-	view := b.v("pd_op.reshape", a, b.ints(-1))
-	b.fetch(a, "taken", 0)
-	y := b.va("pd_op.set_value_with_tensor_", []*ir.Value{a, b.full([]int64{3, 2}, 7), b.ints(0), b.ints(4), b.ints(2)},
-		attr("axes", b.ctx.Int64s(1)), attr("decrease_axes", b.ctx.Int64s()), attr("none_axes", b.ctx.Int64s()))
-	b.fetch(view, "view", 1)
-	b.fetch(b.v("pd_op.reshape", y, b.ints(-1)), "y", 2)
-	require.Empty(t, ir.Verify(b.p).Errors())
+	b := progtest.New(t)
+	x := b.Data("x", 3, 4)
+	a := b.V("pd_op.assign", x)
+	view := b.V("pd_op.reshape", a, b.Ints(-1))
+	b.Fetch(a, "taken", 0)
+	y := b.VA("pd_op.set_value_with_tensor_", []*ir.Value{a, b.Full([]int64{3, 2}, 7), b.Ints(0), b.Ints(4), b.Ints(2)},
+		progtest.Attr("axes", b.Ctx.Int64s(1)), progtest.Attr("decrease_axes", b.Ctx.Int64s()), progtest.Attr("none_axes", b.Ctx.Int64s()))
+	b.Fetch(view, "view", 1)
+	b.Fetch(b.V("pd_op.reshape", y, b.Ints(-1)), "y", 2)
+	require.Empty(t, ir.Verify(b.P).Errors())
 	in := []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}
-	fed := host([]int{3, 4}, in...)
+	fed := interp.Host([]int{3, 4}, in...)
 	want := []float64{7, 1, 7, 3, 7, 5, 7, 7, 7, 9, 7, 11}
 	for _, compact := range []bool{false, true} {
-		res, err := Evaluate(b.p, &Feed{Inputs: map[string]*Tensor{"x": fed}}, Options{compact: compact})
+		res, err := interp.Evaluate(b.P, &interp.Feed{Inputs: map[string]*interp.Tensor{"x": fed}}, interp.Options{Compact: compact})
 		require.NoError(t, err)
 		got := map[string][]float64{}
 		for _, o := range res.Outputs {
 			got[o.Name] = o.Value.Data
-			if raw, ok := o.raw.([]float64); ok {
+			if raw, ok := o.Elems.([]float64); ok {
 				got[o.Name] = raw
 			}
 		}

@@ -35,7 +35,7 @@ func kFull[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	if !ok {
 		return nil, fmt.Errorf("no numeric value attribute")
 	}
-	if _, err := numel(shape); err != nil {
+	if _, err := NumElements(shape); err != nil {
 		return nil, err
 	}
 	return c.one(tensor.Full(T(v), shape...))

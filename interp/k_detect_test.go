@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/internal/progtest"
 	"github.com/pirdrr/drr/interp/tensor"
 	"github.com/pirdrr/drr/ir"
 )
@@ -54,8 +55,8 @@ func TestDetectionKernels(t *testing.T) {
 
 func TestDistributeFpnProposals(t *testing.T) {
 	ctx := kctx(t)
-	b := newBuilderIn(t, ctx)
-	rois := b.data("rois", 3, 4)
+	b := progtest.NewIn(t, ctx)
+	rois := b.Data("rois", 3, 4)
 	box := typeOf(ctx, fT(sh(-1, 4)))
 	num := typeOf(ctx, i32T(sh(1)))
 	levels := 4
@@ -64,16 +65,16 @@ func TestDistributeFpnProposals(t *testing.T) {
 		boxTypes = append(boxTypes, box)
 		numTypes = append(numTypes, num)
 	}
-	op := b.opT("pd_op.distribute_fpn_proposals", []*ir.Value{rois, nil},
+	op := b.OpT("pd_op.distribute_fpn_proposals", []*ir.Value{rois, nil},
 		[]ir.Type{ctx.Vector(boxTypes...), ctx.Vector(numTypes...), typeOf(ctx, i32T(sh(3, 1)))},
 		a(t, "min_level", 2), a(t, "max_level", 5), a(t, "refer_level", 4), a(t, "refer_scale", 224), a(t, "pixel_offset", true))
-	lv := b.opT("builtin.split", []*ir.Value{op.Result(0)}, boxTypes)
+	lv := b.OpT("builtin.split", []*ir.Value{op.Result(0)}, boxTypes)
 	for i := range levels {
-		b.fetch(lv.Result(i), string(rune('2'+i)), i)
+		b.Fetch(lv.Result(i), string(rune('2'+i)), i)
 	}
-	b.fetch(op.Result(2), "restore", levels)
+	b.Fetch(op.Result(2), "restore", levels)
 	// Sizes 448, 32 and 224: levels 5, 2 (clamped from 1) and 4.
-	out := eval(t, b.p, &Feed{Inputs: map[string]*Tensor{"rois": fT(sh(3, 4), 0, 0, 447, 447, 0, 0, 31, 31, 0, 0, 223, 223)}})
+	out := eval(t, b.P, &Feed{Inputs: map[string]*Tensor{"rois": fT(sh(3, 4), 0, 0, 447, 447, 0, 0, 31, 31, 0, 0, 223, 223)}})
 	requireTensorClose(t, fT(sh(1, 4), 0, 0, 31, 31), out["2"], 0, "level 2")
 	requireTensorClose(t, fT(sh(0, 4)), out["3"], 0, "level 3")
 	requireTensorClose(t, fT(sh(1, 4), 0, 0, 223, 223), out["4"], 0, "level 4")
@@ -82,8 +83,8 @@ func TestDistributeFpnProposals(t *testing.T) {
 }
 
 func TestDeformableConv(t *testing.T) {
-	x := randTensorT(1, []int{1, 2, 5, 6})
-	w := randTensorT(2, []int{4, 1, 3, 3})
+	x := randHost(1, []int{1, 2, 5, 6}...)
+	w := randHost(2, []int{4, 1, 3, 3}...)
 	convPad := func(in *Tensor, pads []int) *Tensor {
 		it := &tensor.Tensor[float64]{Shape: in.Shape, Data: in.Data}
 		wt := &tensor.Tensor[float64]{Shape: w.Shape, Data: w.Data}
@@ -125,23 +126,18 @@ func TestDeformableConv(t *testing.T) {
 	})
 }
 
-// randTensorT is a float32 host tensor of values in [−1, 1) from a seed.
-func randTensorT(seed uint64, shape []int) *Tensor {
-	return randomTensor(seed, ir.DTypeFloat32, shape, -1, 1)
-}
-
 // TestRNN checks the rnn op against the cell equations written out for one hidden unit.
 func TestRNN(t *testing.T) {
 	ctx := kctx(t)
 	sig := func(v float64) float64 { return 1 / (1 + math.Exp(-v)) }
 	xs := []float64{0.5, -1, 2}
 	run := func(mode string, gates int, bidi bool, seq []float64) (*Tensor, *Tensor) {
-		b := newBuilderIn(t, ctx)
+		b := progtest.NewIn(t, ctx)
 		dirs := 1
 		if bidi {
 			dirs = 2
 		}
-		x := b.data("x", 3, 1, 1)
+		x := b.Data("x", 3, 1, 1)
 		var states []*ir.Value
 		nStates := 1
 		if mode == "LSTM" {
@@ -150,7 +146,7 @@ func TestRNN(t *testing.T) {
 		feed := &Feed{Inputs: map[string]*Tensor{"x": fT(sh(3, 1, 1), xs...)}}
 		for k := range nStates {
 			name := string(rune('h' + k))
-			states = append(states, b.data(name, int64(dirs), 1, 1))
+			states = append(states, b.Data(name, int64(dirs), 1, 1))
 			feed.Inputs[name] = fT(sh(dirs, 1, 1), make([]float64, dirs)...)
 			feed.Inputs[name].Data[0] = 0.3
 		}
@@ -162,7 +158,7 @@ func TestRNN(t *testing.T) {
 			if i >= 2*dirs {
 				rows = []int64{int64(gates)}
 			}
-			ws = append(ws, b.data(name, rows...))
+			ws = append(ws, b.Data(name, rows...))
 			feed.Inputs[name] = fT(toInts(rows), data...)
 		}
 		combine := func(vs []*ir.Value) *ir.Value {
@@ -170,14 +166,14 @@ func TestRNN(t *testing.T) {
 			for _, v := range vs {
 				ts = append(ts, v.Type())
 			}
-			return b.opT("builtin.combine", vs, []ir.Type{ctx.Vector(ts...)}).Result(0)
+			return b.OpT("builtin.combine", vs, []ir.Type{ctx.Vector(ts...)}).Result(0)
 		}
 		var sl *ir.Value
 		if seq != nil {
-			sl = b.dataT("len", ir.DTypeInt32, 1)
+			sl = b.DataT("len", ir.DTypeInt32, 1)
 			feed.Inputs["len"] = i32T(sh(1), seq...)
 		}
-		ds := b.dataT("ds", ir.DTypeUint8)
+		ds := b.DataT("ds", ir.DTypeUint8)
 		feed.Inputs["ds"] = tt(ir.DTypeUint8, sh(), 0)
 		stT := typeOf(ctx, fT(sh(dirs, 1, 1)))
 		var stTypes []ir.Type
@@ -190,14 +186,14 @@ func TestRNN(t *testing.T) {
 		if mode == "GRU" {
 			dsOut = typeOf(ctx, fT(sh(0)))
 		}
-		op := b.opT("pd_op.rnn", []*ir.Value{x, combine(states), combine(ws), sl, ds},
+		op := b.OpT("pd_op.rnn", []*ir.Value{x, combine(states), combine(ws), sl, ds},
 			[]ir.Type{typeOf(ctx, fT(sh(3, 1, dirs))), dsOut, ctx.Vector(stTypes...), typeOf(ctx, fT(sh(0)))},
 			a(t, "mode", mode), a(t, "num_layers", 1), a(t, "hidden_size", 1), a(t, "input_size", 1), a(t, "is_bidirec", bidi), a(t, "is_test", true))
-		b.fetch(op.Result(0), "out", 0)
-		st := b.opT("builtin.split", []*ir.Value{op.Result(2)}, stTypes)
-		b.fetch(st.Result(0), "h", 1)
-		b.fetch(op.Result(1), "state", 2)
-		out := eval(t, b.p, feed)
+		b.Fetch(op.Result(0), "out", 0)
+		st := b.OpT("builtin.split", []*ir.Value{op.Result(2)}, stTypes)
+		b.Fetch(st.Result(0), "h", 1)
+		b.Fetch(op.Result(1), "state", 2)
+		out := eval(t, b.P, feed)
 		if mode == "GRU" {
 			requireTensorClose(t, fT(sh(0)), out["state"], 0, "dropout state")
 		}

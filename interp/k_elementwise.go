@@ -297,7 +297,7 @@ func kAbs[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	if !isComplex(x.dtype) {
 		return c.one(mapUnary(x.tensor(), math.Abs), nil)
 	}
-	out := make([]T, x.numel())
+	out := make([]T, x.NumElements())
 	for i := range out {
 		out[i] = T(math.Hypot(float64(x.buf.data[2*i]), float64(x.buf.data[2*i+1])))
 	}

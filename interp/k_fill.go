@@ -39,7 +39,7 @@ func kSequenceMask[T tensor.Float](c *call[T]) ([]*value[T], error) {
 			maxLen = max(maxLen, int(v))
 		}
 	}
-	if err := c.m.opts.checkSize("sequence_mask result", append(slices.Clone(x.Shape), maxLen)); err != nil {
+	if err := c.m.opts.CheckSize("sequence_mask result", append(slices.Clone(x.Shape), maxLen)); err != nil {
 		return nil, err
 	}
 	out := make([]T, len(x.Data)*maxLen)
@@ -70,7 +70,7 @@ func kEye[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	if r < 0 {
 		return nil, fmt.Errorf("num_rows %d", r)
 	}
-	if err := c.m.opts.checkSize("eye result", []int{r, k}); err != nil {
+	if err := c.m.opts.CheckSize("eye result", []int{r, k}); err != nil {
 		return nil, err
 	}
 	out := make([]T, r*k)
@@ -165,7 +165,7 @@ func kFullWithTensor[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := numel(shape); err != nil {
+	if _, err := NumElements(shape); err != nil {
 		return nil, err
 	}
 	return c.one(tensor.Full(v.Data[0], shape...))
@@ -190,5 +190,5 @@ func kNumel[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.one(c.declaredScalar(tensor.Scalar(T(x.numel())), 0), nil)
+	return c.one(c.declaredScalar(tensor.Scalar(T(x.NumElements())), 0), nil)
 }

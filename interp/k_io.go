@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/pirdrr/drr/interp/tensor"
 	"github.com/pirdrr/drr/ir"
@@ -45,7 +46,7 @@ func (m *machine[T]) param(name string, t ir.Type) (*value[T], error) {
 	var h *Tensor
 	if f := m.feed.Params[name]; f != nil {
 		h = f
-	} else if p, ok, err := drawParam[T](m.feed.lazy, name); ok {
+	} else if p, ok, err := m.drawParam(name); ok {
 		if err != nil {
 			return nil, err
 		}
@@ -59,7 +60,7 @@ func (m *machine[T]) param(name string, t ir.Type) (*value[T], error) {
 		if !ok {
 			return nil, fmt.Errorf("parameter %q has dynamic type %s", name, t)
 		}
-		if err := m.opts.checkSize(fmt.Sprintf("parameter %q", name), shape); err != nil {
+		if err := m.opts.CheckSize(fmt.Sprintf("parameter %q", name), shape); err != nil {
 			return nil, err
 		}
 		var err error
@@ -67,18 +68,42 @@ func (m *machine[T]) param(name string, t ir.Type) (*value[T], error) {
 			return nil, fmt.Errorf("parameter %q: %w", name, err)
 		}
 	} else {
-		return nil, fmt.Errorf("parameter %q has no data (load weights, set Feed.Params, or use RandomFeed)", name)
+		return nil, fmt.Errorf("parameter %q has no data (load weights, set Feed.Params, or draw them: feeds.Random)", name)
 	}
 	if !dimsAgree(tt.Dims, h.Shape) {
 		return nil, fmt.Errorf("parameter %q has shape %v but its type is %s", name, h.Shape, t)
 	}
-	if err := m.opts.checkSize(fmt.Sprintf("parameter %q", name), h.Shape); err != nil {
+	if err := m.opts.CheckSize(fmt.Sprintf("parameter %q", name), h.Shape); err != nil {
 		return nil, err
 	}
 	p := fromHost[T](h)
 	p.dtype = tt.DType()
 	m.params[name] = p
 	return p, nil
+}
+
+// drawParam asks the feed's drawer (Feed.Drawer) for a parameter. ok is false when there is no drawer or it does
+// not give the parameter.
+func (m *machine[T]) drawParam(name string) (v *value[T], ok bool, err error) {
+	if m.feed.Drawer == nil {
+		return nil, false, nil
+	}
+	prec := Float64
+	if _, f32 := any(T(0)).(float32); f32 {
+		prec = Float32
+	}
+	d, ok, err := m.feed.Drawer.DrawParam(name, prec)
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+	data, isT := d.Data.([]T)
+	if !isT {
+		return nil, true, fmt.Errorf("parameter %q is drawn as %T in a %s evaluation", name, d.Data, prec)
+	}
+	if n, err := NumElements(d.Shape); err != nil || n != len(data) && !isComplex(d.DType) {
+		return nil, true, fmt.Errorf("parameter %q is drawn with %d elements for shape %v", name, len(data), d.Shape)
+	}
+	return &value[T]{buf: &buffer[T]{data: data, borrowed: d.Borrowed}, shape: slices.Clone(d.Shape), dtype: d.DType}, true, nil
 }
 
 // kSetParameter stores a copy of its operand as the parameter's value for later reads, and records it as an output.
@@ -92,8 +117,8 @@ func kSetParameter[T tensor.Float](c *call[T]) ([]*value[T], error) {
 		return nil, err
 	}
 	c.m.params[name] = copyValue(x)
-	h, raw := x.output(c.m.opts.compact, true)
-	c.m.outputs = append(c.m.outputs, Output{Kind: ParameterOutput, Name: name, Col: -1, Value: h, raw: raw, Random: x.isRandom(),
+	h, raw := x.output(c.m.opts.Compact, true)
+	c.m.outputs = append(c.m.outputs, Output{Kind: ParameterOutput, Name: name, Col: -1, Value: h, Elems: raw, Random: x.isRandom(),
 		Rounding: x.roundingOf()})
 	return nil, nil
 }
@@ -111,7 +136,7 @@ func kInput[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	if _, err := NewTensor(h.DType, h.Shape, h.Data); err != nil {
 		return nil, fmt.Errorf("input %q: %w", name, err)
 	}
-	if err := c.m.opts.checkSize(fmt.Sprintf("input %q", name), h.Shape); err != nil {
+	if err := c.m.opts.CheckSize(fmt.Sprintf("input %q", name), h.Shape); err != nil {
 		return nil, err
 	}
 	return []*value[T]{fromHost[T](h)}, nil
@@ -124,8 +149,8 @@ func kFetch[T tensor.Float](c *call[T]) ([]*value[T], error) {
 		return nil, err
 	}
 	name := c.attrString("name", "")
-	h, raw := x.output(c.m.opts.compact, true)
-	c.m.outputs = append(c.m.outputs, Output{Kind: FetchOutput, Name: name, Col: c.attrInt("col", -1), Value: h, raw: raw, Random: x.isRandom(),
+	h, raw := x.output(c.m.opts.Compact, true)
+	c.m.outputs = append(c.m.outputs, Output{Kind: FetchOutput, Name: name, Col: c.attrInt("col", -1), Value: h, Elems: raw, Random: x.isRandom(),
 		Rounding: x.roundingOf()})
 	if c.op.NumResults() == 0 || !c.op.Result(0).HasUses() {
 		return nil, nil // a copy nothing reads (a model's masks: 768 MB)

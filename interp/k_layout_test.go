@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/pirdrr/drr/internal/progtest"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -105,7 +106,7 @@ func TestVectorResultKernels(t *testing.T) {
 		{"broadcast_tensors", "pd_op.broadcast_tensors", []*Tensor{fT(sh(2, 1), 1, 2), fT(sh(2), 3, 4)}, [][]float64{{1, 1, 2, 2}, {3, 4, 3, 4}}},
 		{"meshgrid", "pd_op.meshgrid", []*Tensor{fT(sh(2), 1, 2), fT(sh(2), 3, 4)}, [][]float64{{1, 1, 2, 2}, {3, 4, 3, 4}}},
 	} {
-		b := newBuilderIn(t, ctx)
+		b := progtest.NewIn(t, ctx)
 		feed := &Feed{Inputs: map[string]*Tensor{}}
 		var elems []*ir.Value
 		var types []ir.Type
@@ -116,16 +117,16 @@ func TestVectorResultKernels(t *testing.T) {
 			for k, d := range h.Shape {
 				dims[k] = int64(d)
 			}
-			v := b.dataT(name, h.DType, dims...)
+			v := b.DataT(name, h.DType, dims...)
 			elems = append(elems, v)
 			types = append(types, v.Type())
 		}
-		vec := b.opT("builtin.combine", elems, []ir.Type{ctx.Vector(types...)}).Result(0)
-		res := b.opT(tc.op, []*ir.Value{vec}, []ir.Type{ctx.Vector(f22, f22)}).Result(0)
-		parts := b.opT("builtin.split", []*ir.Value{res}, []ir.Type{f22, f22})
-		b.fetch(parts.Result(0), "0", 0)
-		b.fetch(parts.Result(1), "1", 1)
-		out := eval(t, b.p, feed)
+		vec := b.OpT("builtin.combine", elems, []ir.Type{ctx.Vector(types...)}).Result(0)
+		res := b.OpT(tc.op, []*ir.Value{vec}, []ir.Type{ctx.Vector(f22, f22)}).Result(0)
+		parts := b.OpT("builtin.split", []*ir.Value{res}, []ir.Type{f22, f22})
+		b.Fetch(parts.Result(0), "0", 0)
+		b.Fetch(parts.Result(1), "1", 1)
+		out := eval(t, b.P, feed)
 		for i, w := range tc.want {
 			requireTensorClose(t, fT(sh(2, 2), w...), out[string(rune('0'+i))], 0, tc.name)
 		}

@@ -192,7 +192,7 @@ func complexPart[T tensor.Float](part int) kernel[T] {
 		if err != nil {
 			return nil, err
 		}
-		n := x.numel()
+		n := x.NumElements()
 		out := make([]T, n)
 		if isComplex(x.dtype) {
 			for i := range out {

@@ -54,7 +54,7 @@ func (c *call[T]) convWork(x, w *tensor.Tensor[T], p tensor.ConvParams) error {
 	if err != nil || len(w.Shape) != 4 || w.Shape[0] == 0 {
 		return nil
 	}
-	n, err := numel(out)
+	n, err := NumElements(out)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"math/cmplx"
 	"testing"
 
+	"github.com/pirdrr/drr/internal/progtest"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -92,18 +93,18 @@ func TestFFT(t *testing.T) {
 	runOpCases(t, cases)
 
 	// real and abs read complex values; other ops refuse them.
-	b := newBuilderIn(t, ctx)
-	in := b.data("x", 4)
-	f := b.opT("pd_op.fft_r2c", []*ir.Value{in}, []ir.Type{c64(sh(3))}, a(t, "axes", []int64{0}),
+	b := progtest.NewIn(t, ctx)
+	in := b.Data("x", 4)
+	f := b.OpT("pd_op.fft_r2c", []*ir.Value{in}, []ir.Type{c64(sh(3))}, a(t, "axes", []int64{0}),
 		a(t, "normalization", "forward"), a(t, "forward", true), a(t, "onesided", true)).Result(0)
-	b.fetch(b.opT("pd_op.real", []*ir.Value{f}, []ir.Type{typeOf(ctx, fT(sh(3)))}).Result(0), "real", 0)
-	b.fetch(b.opT("pd_op.abs", []*ir.Value{f}, []ir.Type{typeOf(ctx, fT(sh(3)))}).Result(0), "abs", 1)
-	out := eval(t, b.p, &Feed{Inputs: map[string]*Tensor{"x": fT(sh(4), 1, 2, 3, 4)}})
+	b.Fetch(b.OpT("pd_op.real", []*ir.Value{f}, []ir.Type{typeOf(ctx, fT(sh(3)))}).Result(0), "real", 0)
+	b.Fetch(b.OpT("pd_op.abs", []*ir.Value{f}, []ir.Type{typeOf(ctx, fT(sh(3)))}).Result(0), "abs", 1)
+	out := eval(t, b.P, &Feed{Inputs: map[string]*Tensor{"x": fT(sh(4), 1, 2, 3, 4)}})
 	requireTensorClose(t, fT(sh(3), 2.5, -0.5, -0.5), out["real"], 1e-12, "real")
 	requireTensorClose(t, fT(sh(3), 2.5, math.Sqrt(0.5), 0.5), out["abs"], 1e-12, "abs")
 
-	b.fetch(b.opT("pd_op.exp", []*ir.Value{f}, []ir.Type{c64(sh(3))}).Result(0), "exp", 2)
-	_, err := Evaluate(b.p, &Feed{Inputs: map[string]*Tensor{"x": fT(sh(4), 1, 2, 3, 4)}}, Options{})
+	b.Fetch(b.OpT("pd_op.exp", []*ir.Value{f}, []ir.Type{c64(sh(3))}).Result(0), "exp", 2)
+	_, err := Evaluate(b.P, &Feed{Inputs: map[string]*Tensor{"x": fT(sh(4), 1, 2, 3, 4)}}, Options{})
 	requireErrorContains(t, err, "cannot evaluate pd_op.exp at (new op): complex operand 0")
 }
 

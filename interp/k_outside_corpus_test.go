@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/pirdrr/drr/internal/progtest"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -119,13 +120,13 @@ func TestUnbindKernels(t *testing.T) {
 		{"pd_op.unbind", nil},
 		{"pd_op.unstack", []ir.NamedAttr{a(t, "num", 2)}},
 	} {
-		b := newBuilderIn(t, ctx)
-		x := b.dataT("x", ir.DTypeFloat32, 2, 3)
-		res := b.opT(tc.op, []*ir.Value{x}, []ir.Type{ctx.Vector(f3, f3)}, tc.attrs...).Result(0)
-		parts := b.opT("builtin.split", []*ir.Value{res}, []ir.Type{f3, f3})
-		b.fetch(parts.Result(0), "0", 0)
-		b.fetch(parts.Result(1), "1", 1)
-		out := eval(t, b.p, &Feed{Inputs: map[string]*Tensor{"x": fT(sh(2, 3), ramp(6, 1, 0)...)}})
+		b := progtest.NewIn(t, ctx)
+		x := b.DataT("x", ir.DTypeFloat32, 2, 3)
+		res := b.OpT(tc.op, []*ir.Value{x}, []ir.Type{ctx.Vector(f3, f3)}, tc.attrs...).Result(0)
+		parts := b.OpT("builtin.split", []*ir.Value{res}, []ir.Type{f3, f3})
+		b.Fetch(parts.Result(0), "0", 0)
+		b.Fetch(parts.Result(1), "1", 1)
+		out := eval(t, b.P, &Feed{Inputs: map[string]*Tensor{"x": fT(sh(2, 3), ramp(6, 1, 0)...)}})
 		requireTensorClose(t, fT(sh(3), 0, 1, 2), out["0"], 0, tc.op)
 		requireTensorClose(t, fT(sh(3), 3, 4, 5), out["1"], 0, tc.op)
 	}

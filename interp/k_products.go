@@ -126,7 +126,7 @@ func kKron[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	for i := range shape {
 		shape[i] = xs[i] * ys[i]
 	}
-	n, err := numel(shape)
+	n, err := NumElements(shape)
 	if err != nil {
 		return nil, err
 	}

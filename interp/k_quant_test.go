@@ -1,13 +1,9 @@
 package interp
 
 import (
-	"errors"
-	"math"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-
+	"github.com/pirdrr/drr/internal/progtest"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -107,75 +103,13 @@ func TestQuantizeLinearKernel(t *testing.T) {
 // TestQuantizeLinearInplace: quantize_linear_ in inference leaves its scale alone, and out_scale (written into the
 // scale's buffer) reads it.
 func TestQuantizeLinearInplace(t *testing.T) {
-	b := newBuilder(t)
-	x, s, z := b.data("x", 2), b.data("s", 1), b.data("z", 1)
-	op := b.op("pd_op.quantize_linear_", []*ir.Value{x, s, z, nil, nil}, attr("quant_axis", b.ctx.Int32(-1)),
-		attr("qmax", b.ctx.Int32(4)))
-	b.fetch(op.Result(0), "y", 0)
-	b.fetch(op.Result(3), "out_scale", 1)
-	out := eval(t, b.p, &Feed{Inputs: map[string]*Tensor{"x": host(sh(2), 1, -3), "s": host(sh(1), 4), "z": host(sh(1), 0)}})
+	b := progtest.New(t)
+	x, s, z := b.Data("x", 2), b.Data("s", 1), b.Data("z", 1)
+	op := b.Op("pd_op.quantize_linear_", []*ir.Value{x, s, z, nil, nil}, progtest.Attr("quant_axis", b.Ctx.Int32(-1)),
+		progtest.Attr("qmax", b.Ctx.Int32(4)))
+	b.Fetch(op.Result(0), "y", 0)
+	b.Fetch(op.Result(3), "out_scale", 1)
+	out := eval(t, b.P, &Feed{Inputs: map[string]*Tensor{"x": host(sh(2), 1, -3), "s": host(sh(1), 4), "z": host(sh(1), 0)}})
 	requireTensorClose(t, host(sh(2), 1, -3), out["y"], 0, "y")
 	requireTensorClose(t, host(sh(1), 4), out["out_scale"], 0, "out_scale")
-}
-
-// quantPair builds x → quantize_linear → dequantize_linear (per tensor, scale parameter s of value sv) with the
-// given end: the dequantized value, or what a rewrite replaces it with.
-func quantPair(t *testing.T, sv float64, end func(b *builder, x, q, y, s *ir.Value) *ir.Value) *ir.Program {
-	b := newBuilder(t)
-	x := b.data("x", 4, 16)
-	s := b.param("s", 1)
-	setData(t, b.p, "s", host(sh(1), sv))
-	z := b.full([]int64{1}, 0)
-	axis := attr("quant_axis", b.ctx.Int32(-1))
-	q := b.op("pd_op.quantize_linear", []*ir.Value{x, s, z, nil, nil}, axis).Result(0)
-	y := b.op("pd_op.dequantize_linear", []*ir.Value{q, s, z, nil, nil}, axis).Result(0)
-	w := b.param("w", 16, 8)
-	setData(t, b.p, "w", host(sh(16, 8), ramp(128, 1.0/64, -1)...))
-	b.fetch(b.v("pd_op.matmul", end(b, x, q, y, s), w), "out", 0)
-	return b.p
-}
-
-// TestQuantizationBudget: the rounding variance of quantize_linear is that of a rounding to its grid, (Δ/max|x|)²/12
-// in units of u² (Δ = s/qmax), so that removing a quantize/dequantize pair (an error of up to Δ/2) passes Compare in
-// either precision, and removing it wrongly (dropping the dequantization's scale: an error of ~qmax/s) fails.
-func TestQuantizationBudget(t *testing.T) {
-	x := host(sh(4, 16), ramp(64, 1.0/32, -1)...) // [-1, 1): max|x| = 1
-	for _, prec := range []Precision{Float64, Float32} {
-		t.Run(prec.String(), func(t *testing.T) {
-			before := quantPair(t, 1.5, func(_ *builder, _, _, y, _ *ir.Value) *ir.Value { return y })
-			res, err := Evaluate(before, &Feed{Inputs: map[string]*Tensor{"x": x}}, Options{Precision: prec})
-			require.NoError(t, err)
-			u := unitRoundoff(prec)
-			step := 1.5 / 127
-			quant := step * step / 12 / (u * u)
-			// quantize adds 1 + quant, dequantize 2, the matmul 16 + 1.
-			assert.InEpsilon(t, 1+quant+2+17, res.Outputs[0].Rounding, 1e-6)
-
-			opts := CompareOptions{Runs: 2, Options: Options{Precision: prec}}
-			removed := quantPair(t, 1.5, func(_ *builder, x, _, _, _ *ir.Value) *ir.Value { return x })
-			rep, err := Compare(before, removed, opts)
-			require.NoError(t, err, "%v", rep)
-			assert.Greater(t, rep.Outputs[0].MaxRel, 1e-4, "the pair does change the values")
-			assert.Less(t, rep.Outputs[0].MaxRel, rep.Outputs[0].Tol)
-			t.Logf("removed: max rel %.3g, tolerance %.3g", rep.Outputs[0].MaxRel, rep.Outputs[0].Tol)
-
-			noScale := quantPair(t, 1.5, func(b *builder, _, q, _, s *ir.Value) *ir.Value { return b.v("pd_op.multiply", q, s) })
-			rep, err = Compare(before, noScale, opts)
-			require.True(t, errors.Is(err, ErrMismatch), "%v", err)
-			assert.Greater(t, rep.Outputs[0].MaxRel, 10.0)
-		})
-	}
-}
-
-// TestQuantizationBudgetCap: when the grid is coarser than the values (everything rounds to 0), the variance is
-// capped at an error of the order of the values, not more.
-func TestQuantizationBudgetCap(t *testing.T) {
-	p := quantPair(t, 1e4, func(_ *builder, _, _, y, _ *ir.Value) *ir.Value { return y })
-	res, err := Evaluate(p, &Feed{Inputs: map[string]*Tensor{"x": host(sh(4, 16), ramp(64, 1.0/32, -1)...)}}, Options{})
-	require.NoError(t, err)
-	u := unitRoundoff(Float64)
-	assert.InEpsilon(t, 1+1/(u*u)+2+17, res.Outputs[0].Rounding, 1e-9)
-	for _, v := range res.Outputs[0].Value.Data {
-		assert.Zero(t, math.Abs(v), "every x rounds to 0")
-	}
 }

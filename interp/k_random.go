@@ -15,7 +15,7 @@ import (
 // fixed non-zero seed attribute, that seed alone (Paddle's contract: a fixed seed repeats its numbers). So the
 // programs before and after a rewrite that keeps the random ops — the usual case: fusions around a dropout —
 // draw the same numbers and are compared exactly. A rewrite that adds, removes or reorders random ops changes
-// the streams: its outputs are flagged as depending on random ops (Output.Random, Report), which tells the reader
+// the streams: its outputs are flagged as depending on random ops (Output.Random, compare.Report), which tells the reader
 // that a difference may be a different draw rather than a wrong rewrite.
 
 // randomOps are the ops whose results are random draws.
@@ -59,7 +59,7 @@ func registerRandom[T tensor.Float](r registry[T]) {
 // streamSeed returns the seed of op's stream (see the comment at the top of this file).
 func (c *call[T]) streamSeed() uint64 {
 	if s := c.attrInt("seed", 0); s != 0 && (c.attr("fix_seed") == nil || c.attrBool("fix_seed", false)) {
-		return mix(0, fmt.Sprintf("fixed seed %d", s))
+		return tensor.NamedSeed(0, fmt.Sprintf("fixed seed %d", s))
 	}
 	name := ir.NonInplaceName(c.op.Name())
 	if kind, ok := streamKind[name]; ok {
@@ -67,7 +67,7 @@ func (c *call[T]) streamSeed() uint64 {
 	}
 	k := c.m.randomCount[name]
 	c.m.randomCount[name] = k + 1
-	return mix(c.m.feed.Seed, fmt.Sprintf("op %s#%d", name, k))
+	return tensor.NamedSeed(c.m.feed.Seed, fmt.Sprintf("op %s#%d", name, k))
 }
 
 // draw fills n values from op's stream, in chunks (the same numbers for every GOMAXPROCS).
@@ -75,11 +75,11 @@ func (c *call[T]) draw(n int, f func(r *rand.Rand) float64) []T {
 	seed := c.streamSeed()
 	out := make([]T, n)
 	dt := c.outDType(0)
-	chunks := (n + drawChunk - 1) / drawChunk
-	tensor.ParallelFor(chunks, drawChunk*8, func(c0, c1 int) {
+	chunks := (n + tensor.DrawChunk - 1) / tensor.DrawChunk
+	tensor.ParallelFor(chunks, tensor.DrawChunk*8, func(c0, c1 int) {
 		for k := c0; k < c1; k++ {
-			r := tensor.NewRand(splitmix(seed ^ splitmix(uint64(k)+0x51ed2701)))
-			for i := k * drawChunk; i < min((k+1)*drawChunk, n); i++ {
+			r := tensor.NewRand(tensor.ChunkSeed(seed, k))
+			for i := k * tensor.DrawChunk; i < min((k+1)*tensor.DrawChunk, n); i++ {
 				out[i] = T(RoundTo(dt, f(r)))
 			}
 		}
@@ -93,10 +93,10 @@ func (c *call[T]) shapeArg() ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := numel(shape); err != nil {
+	if _, err := NumElements(shape); err != nil {
 		return nil, err
 	}
-	if err := c.m.opts.checkSize("the result", shape); err != nil {
+	if err := c.m.opts.CheckSize("the result", shape); err != nil {
 		return nil, err
 	}
 	return shape, nil
@@ -156,7 +156,7 @@ func kUniformInplace[T tensor.Float](c *call[T]) ([]*value[T], error) {
 		return nil, err
 	}
 	lo, hi := c.attrFloat("min", -1), c.attrFloat("max", 1)
-	data := c.draw(x.numel(), func(r *rand.Rand) float64 { return lo + float64((hi-lo)*r.Float64()) })
+	data := c.draw(x.NumElements(), func(r *rand.Rand) float64 { return lo + float64((hi-lo)*r.Float64()) })
 	step, val := c.attrInt("diag_step", 0), T(c.attrFloat("diag_val", 1))
 	for i := range c.attrInt("diag_num", 0) {
 		if p := i*step + i; p < len(data) {
@@ -173,7 +173,7 @@ func kGaussianInplace[T tensor.Float](c *call[T]) ([]*value[T], error) {
 		return nil, err
 	}
 	mean, std := c.attrFloat("mean", 0), c.attrFloat("std", 1)
-	return c.one(&tensor.Tensor[T]{Shape: append([]int{}, x.shape...), Data: c.draw(x.numel(), func(r *rand.Rand) float64 {
+	return c.one(&tensor.Tensor[T]{Shape: append([]int{}, x.shape...), Data: c.draw(x.NumElements(), func(r *rand.Rand) float64 {
 		return mean + float64(std*r.NormFloat64())
 	})}, nil)
 }
@@ -185,7 +185,7 @@ func kExponential[T tensor.Float](c *call[T]) ([]*value[T], error) {
 		return nil, err
 	}
 	lam := c.attrFloat("lam", 1)
-	return c.one(&tensor.Tensor[T]{Shape: append([]int{}, x.shape...), Data: c.draw(x.numel(), func(r *rand.Rand) float64 {
+	return c.one(&tensor.Tensor[T]{Shape: append([]int{}, x.shape...), Data: c.draw(x.NumElements(), func(r *rand.Rand) float64 {
 		return -math.Log1p(-r.Float64()) / lam
 	})}, nil)
 }

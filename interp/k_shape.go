@@ -184,7 +184,7 @@ func kExpand[T tensor.Float](c *call[T]) ([]*value[T], error) {
 			return nil, fmt.Errorf("expand: cannot expand %v to %v", x.Shape, shape)
 		}
 	}
-	n, err := numel(target)
+	n, err := NumElements(target)
 	if err != nil {
 		return nil, err
 	}
@@ -240,7 +240,7 @@ func kSlice[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	for i := range shape {
 		shape[i] = hi[i] - lo[i]
 	}
-	n, err := numel(shape)
+	n, err := NumElements(shape)
 	if err != nil {
 		return nil, err
 	}

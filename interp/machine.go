@@ -20,7 +20,7 @@ func Evaluate(p *ir.Program, feed *Feed, opts Options) (*Result, error) {
 	if feed == nil {
 		feed = &Feed{}
 	}
-	opts.Precision = opts.Precision.resolve(p)
+	opts.Precision = opts.Precision.Resolve(p)
 	if opts.Precision == Float32 {
 		return run(p, feed, opts, registry32)
 	}
@@ -80,8 +80,8 @@ func run[T tensor.Float](p *ir.Program, feed *Feed, opts Options, kern registry[
 	}
 	res = &Result{Outputs: m.outputs, Precision: opts.Precision}
 	for _, s := range m.shadows {
-		h, raw := s.v.output(opts.compact, false) // read at the end: no op writes it any more
-		res.Outputs = append(res.Outputs, Output{Kind: ShadowOutput, Name: s.name, Col: -1, Value: h, raw: raw, Random: s.v.isRandom(),
+		h, raw := s.v.output(opts.Compact, false) // read at the end: no op writes it any more
+		res.Outputs = append(res.Outputs, Output{Kind: ShadowOutput, Name: s.name, Col: -1, Value: h, Elems: raw, Random: s.v.isRandom(),
 			Rounding: s.v.roundingOf()})
 	}
 	if len(res.Outputs) == 0 {
@@ -102,7 +102,7 @@ func (m *machine[T]) block(b *ir.Block) ([]*value[T], error) {
 			m.pending[op.Result(0)] = op
 			continue
 		}
-		if m.opts.skip[op] || unusedParam(op) {
+		if m.opts.SkipOutputs[op] || unusedParam(op) {
 			continue
 		}
 		switch op.Name() {
@@ -316,10 +316,10 @@ func (m *machine[T]) declareTensor(t ir.Type, r *value[T], args []*value[T], wha
 		}
 		r.dtype = dt
 	}
-	if err := m.opts.checkSize(what, r.shape); err != nil {
+	if err := m.opts.CheckSize(what, r.shape); err != nil {
 		return err
 	}
-	if n := r.numel(); len(r.buf.data) != n && !(isComplex(r.dtype) && len(r.buf.data) == 2*n) {
+	if n := r.NumElements(); len(r.buf.data) != n && !(isComplex(r.dtype) && len(r.buf.data) == 2*n) {
 		return fmt.Errorf("%s holds %d elements for shape %v (internal error)", what, len(r.buf.data), r.shape)
 	}
 	tt := ir.TensorOf(t)
@@ -364,13 +364,13 @@ func (m *machine[T]) sinks() []Output {
 			}
 			name := fmt.Sprintf("%s (%s at %s)", num.Name(op.Result(j)), op.Name(), Where(m.prog, op))
 			if !v.vec {
-				h, raw := v.output(m.opts.compact, false)
-				out = append(out, Output{Kind: SinkOutput, Name: name, Col: -1, Value: h, raw: raw, Random: v.isRandom(), Rounding: v.roundingOf()})
+				h, raw := v.output(m.opts.Compact, false)
+				out = append(out, Output{Kind: SinkOutput, Name: name, Col: -1, Value: h, Elems: raw, Random: v.isRandom(), Rounding: v.roundingOf()})
 				continue
 			}
 			for k, e := range v.elems {
-				h, raw := e.output(m.opts.compact, false)
-				out = append(out, Output{Kind: SinkOutput, Name: fmt.Sprintf("%s[%d]", name, k), Col: -1, Value: h, raw: raw, Random: e.isRandom(),
+				h, raw := e.output(m.opts.Compact, false)
+				out = append(out, Output{Kind: SinkOutput, Name: fmt.Sprintf("%s[%d]", name, k), Col: -1, Value: h, Elems: raw, Random: e.isRandom(),
 					Rounding: e.roundingOf()})
 			}
 		}

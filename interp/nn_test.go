@@ -7,14 +7,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/internal/progtest"
 	"github.com/pirdrr/drr/interp/tensor"
 	"github.com/pirdrr/drr/ir"
 )
-
-// randHost returns a seeded random float32 host tensor.
-func randHost(seed uint64, shape ...int) *Tensor {
-	return randomTensor(seed, ir.DTypeFloat32, shape, -1, 1)
-}
 
 func toT(h *Tensor) *tensor.Tensor[float64] {
 	return &tensor.Tensor[float64]{Shape: h.Shape, Data: h.Data}
@@ -31,12 +27,12 @@ func assertClose(t *testing.T, want *tensor.Tensor[float64], got *Tensor, tol fl
 }
 
 func TestConv2DHandComputed(t *testing.T) {
-	b := newBuilder(t)
-	x := b.data("x", 1, 1, 3, 3)
-	w := b.param("w", 1, 1, 2, 2)
-	b.fetch(b.v("pd_op.conv2d", x, w), "out", 0)
-	setData(t, b.p, "w", host([]int{1, 1, 2, 2}, 1, 1, 1, 1))
-	out := eval(t, b.p, &Feed{Inputs: map[string]*Tensor{"x": host([]int{1, 1, 3, 3}, 1, 2, 3, 4, 5, 6, 7, 8, 9)}})
+	b := progtest.New(t)
+	x := b.Data("x", 1, 1, 3, 3)
+	w := b.Param("w", 1, 1, 2, 2)
+	b.Fetch(b.V("pd_op.conv2d", x, w), "out", 0)
+	setData(t, b.P, "w", host([]int{1, 1, 2, 2}, 1, 1, 1, 1))
+	out := eval(t, b.P, &Feed{Inputs: map[string]*Tensor{"x": host([]int{1, 1, 3, 3}, 1, 2, 3, 4, 5, 6, 7, 8, 9)}})
 	assert.Equal(t, []float64{12, 16, 24, 28}, out["out"].Data)
 	assert.Equal(t, []int{1, 1, 2, 2}, out["out"].Shape)
 }
@@ -66,32 +62,32 @@ func TestConvAgainstKernels(t *testing.T) {
 	}
 	for i, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			b := newBuilder(t)
-			x := b.data("x", toI64(tc.in)...)
-			w := b.param("w", toI64(tc.w)...)
-			attrs := []ir.NamedAttr{attr("groups", b.ctx.Int32(int32(tc.groups)))}
+			b := progtest.New(t)
+			x := b.Data("x", toI64(tc.in)...)
+			w := b.Param("w", toI64(tc.w)...)
+			attrs := []ir.NamedAttr{progtest.Attr("groups", b.Ctx.Int32(int32(tc.groups)))}
 			p := tensor.ConvParams{Groups: int(tc.groups), PaddingAlgorithm: tc.algo, DataFormat: tc.format}
 			if tc.strides != nil {
-				attrs = append(attrs, attr("strides", b.i32s(tc.strides...)))
+				attrs = append(attrs, progtest.Attr("strides", b.I32s(tc.strides...)))
 				p.Strides = toInt(tc.strides)
 			}
 			if tc.pads != nil {
-				attrs = append(attrs, attr("paddings", b.i32s(tc.pads...)))
+				attrs = append(attrs, progtest.Attr("paddings", b.I32s(tc.pads...)))
 				p.Paddings = toInt(tc.pads)
 			}
 			if tc.dil != nil {
-				attrs = append(attrs, attr("dilations", b.i32s(tc.dil...)))
+				attrs = append(attrs, progtest.Attr("dilations", b.I32s(tc.dil...)))
 				p.Dilations = toInt(tc.dil)
 			}
 			if tc.algo != "" {
-				attrs = append(attrs, attr("padding_algorithm", b.ctx.Str(tc.algo)))
+				attrs = append(attrs, progtest.Attr("padding_algorithm", b.Ctx.Str(tc.algo)))
 			}
 			if tc.format != "" {
-				attrs = append(attrs, attr("data_format", b.ctx.Str(tc.format)))
+				attrs = append(attrs, progtest.Attr("data_format", b.Ctx.Str(tc.format)))
 			}
-			b.fetch(b.va(tc.op, []*ir.Value{x, w}, attrs...), "out", 0)
+			b.Fetch(b.VA(tc.op, []*ir.Value{x, w}, attrs...), "out", 0)
 			xin, win := randHost(uint64(i), tc.in...), randHost(uint64(100+i), tc.w...)
-			out := eval(t, b.p, &Feed{Inputs: map[string]*Tensor{"x": xin}, Params: map[string]*Tensor{"w": win}})
+			out := eval(t, b.P, &Feed{Inputs: map[string]*Tensor{"x": xin}, Params: map[string]*Tensor{"w": win}})
 			want, err := tensor.Conv2D(toT(xin), toT(win), p)
 			require.NoError(t, err)
 			assertClose(t, want, out["out"], 0)
@@ -116,13 +112,13 @@ func toInt(v []int64) []int {
 }
 
 func TestConv2DTranspose(t *testing.T) {
-	b := newBuilder(t)
-	x := b.data("x", 1, 2, 4, 4)
-	w := b.param("w", 2, 3, 3, 3)
-	b.fetch(b.va("pd_op.conv2d_transpose", []*ir.Value{x, w, b.ints()}, attr("strides", b.i32s(2, 2)),
-		attr("paddings", b.i32s(1, 1))), "out", 0)
+	b := progtest.New(t)
+	x := b.Data("x", 1, 2, 4, 4)
+	w := b.Param("w", 2, 3, 3, 3)
+	b.Fetch(b.VA("pd_op.conv2d_transpose", []*ir.Value{x, w, b.Ints()}, progtest.Attr("strides", b.I32s(2, 2)),
+		progtest.Attr("paddings", b.I32s(1, 1))), "out", 0)
 	xin, win := randHost(1, 1, 2, 4, 4), randHost(2, 2, 3, 3, 3)
-	out := eval(t, b.p, &Feed{Inputs: map[string]*Tensor{"x": xin}, Params: map[string]*Tensor{"w": win}})
+	out := eval(t, b.P, &Feed{Inputs: map[string]*Tensor{"x": xin}, Params: map[string]*Tensor{"w": win}})
 	want, err := tensor.Conv2DTranspose(toT(xin), toT(win), tensor.ConvTransposeParams{Strides: []int{2, 2}, Paddings: []int{1, 1}})
 	require.NoError(t, err)
 	assertClose(t, want, out["out"], 0)
@@ -131,39 +127,39 @@ func TestConv2DTranspose(t *testing.T) {
 func TestFusedConv2DAddAct(t *testing.T) {
 	for _, act := range []string{"identity", "relu", "sigmoid", "swish", "leaky_relu"} {
 		t.Run(act, func(t *testing.T) {
-			b := newBuilder(t)
-			x := b.data("x", 1, 3, 6, 6)
-			w := b.param("w", 4, 3, 3, 3)
-			bias := b.param("bias", 1, 4, 1, 1)
-			res := b.data("r", 1, 4, 6, 6)
-			op := b.op("pd_op.fused_conv2d_add_act", []*ir.Value{x, w, bias, res}, attr("paddings", b.i32s(1, 1)),
-				attr("activation", b.ctx.Str(act)), attr("fuse_alpha", b.ctx.Float(0.25)))
-			b.fetch(op.Result(0), "out", 0)
+			b := progtest.New(t)
+			x := b.Data("x", 1, 3, 6, 6)
+			w := b.Param("w", 4, 3, 3, 3)
+			bias := b.Param("bias", 1, 4, 1, 1)
+			res := b.Data("r", 1, 4, 6, 6)
+			op := b.Op("pd_op.fused_conv2d_add_act", []*ir.Value{x, w, bias, res}, progtest.Attr("paddings", b.I32s(1, 1)),
+				progtest.Attr("activation", b.Ctx.Str(act)), progtest.Attr("fuse_alpha", b.Ctx.Float(0.25)))
+			b.Fetch(op.Result(0), "out", 0)
 			// The same math unfused: act(add(add(conv2d(x, w), bias), r)).
-			conv := b.va("pd_op.conv2d", []*ir.Value{x, w}, attr("paddings", b.i32s(1, 1)))
-			sum := b.v("pd_op.add", b.v("pd_op.add", conv, bias), res)
+			conv := b.VA("pd_op.conv2d", []*ir.Value{x, w}, progtest.Attr("paddings", b.I32s(1, 1)))
+			sum := b.V("pd_op.add", b.V("pd_op.add", conv, bias), res)
 			switch act {
 			case "identity":
 			case "leaky_relu":
-				sum = b.va("pd_op.leaky_relu", []*ir.Value{sum}, attr("negative_slope", b.ctx.Float(0.25)))
+				sum = b.VA("pd_op.leaky_relu", []*ir.Value{sum}, progtest.Attr("negative_slope", b.Ctx.Float(0.25)))
 			default:
-				sum = b.v("pd_op."+act, sum)
+				sum = b.V("pd_op."+act, sum)
 			}
-			b.fetch(sum, "ref", 1)
+			b.Fetch(sum, "ref", 1)
 			feed := &Feed{Inputs: map[string]*Tensor{"x": randHost(1, 1, 3, 6, 6), "r": randHost(2, 1, 4, 6, 6)},
 				Params: map[string]*Tensor{"w": randHost(3, 4, 3, 3, 3), "bias": randHost(4, 1, 4, 1, 1)}}
-			out := eval(t, b.p, feed)
+			out := eval(t, b.P, feed)
 			assertClose(t, toT(out["ref"]), out["out"], 1e-12)
 		})
 	}
 }
 
 func TestFusedConvRefusesSplitChannels(t *testing.T) {
-	b := newBuilder(t)
-	x := b.data("x", 1, 3, 6, 6)
-	w := b.param("w", 4, 3, 3, 3)
-	b.fetch(b.va("pd_op.fused_conv2d_add_act", []*ir.Value{x, w, nil, nil}, attr("split_channels", b.i32s(2, 2))), "out", 0)
-	_, err := Evaluate(b.p, &Feed{Inputs: map[string]*Tensor{"x": randHost(1, 1, 3, 6, 6)},
+	b := progtest.New(t)
+	x := b.Data("x", 1, 3, 6, 6)
+	w := b.Param("w", 4, 3, 3, 3)
+	b.Fetch(b.VA("pd_op.fused_conv2d_add_act", []*ir.Value{x, w, nil, nil}, progtest.Attr("split_channels", b.I32s(2, 2))), "out", 0)
+	_, err := Evaluate(b.P, &Feed{Inputs: map[string]*Tensor{"x": randHost(1, 1, 3, 6, 6)},
 		Params: map[string]*Tensor{"w": randHost(3, 4, 3, 3, 3)}}, Options{})
 	require.ErrorIs(t, err, ErrUnsupported)
 	assert.EqualError(t, err, "cannot evaluate pd_op.fused_conv2d_add_act at (new op): split_channels [2 2]")
@@ -185,10 +181,10 @@ func TestPool2D(t *testing.T) {
 	}
 	for i, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			b := newBuilder(t)
+			b := progtest.New(t)
 			shape := []int{2, 3, 7, 7}
-			x := b.data("x", toI64(shape)...)
-			c := b.ctx
+			x := b.Data("x", toI64(shape)...)
+			c := b.Ctx
 			str := func(s string, def string) ir.Attribute {
 				if s == "" {
 					s = def
@@ -197,18 +193,18 @@ func TestPool2D(t *testing.T) {
 			}
 			pair := func(v []int, def int64) ir.Attribute {
 				if v == nil {
-					return b.i32s(def, def)
+					return b.I32s(def, def)
 				}
-				return b.i32s(toI64(v)...)
+				return b.I32s(toI64(v)...)
 			}
-			b.fetch(b.va("pd_op.pool2d", []*ir.Value{x, b.ints(tc.k...)},
-				attr("strides", pair(tc.p.Strides, 1)), attr("paddings", pair(tc.p.Paddings, 0)),
-				attr("ceil_mode", c.Bool(tc.p.CeilMode)), attr("exclusive", c.Bool(tc.p.Exclusive)),
-				attr("data_format", str(tc.p.DataFormat, "NCHW")), attr("pooling_type", c.Str(tc.p.PoolingType)),
-				attr("global_pooling", c.Bool(tc.p.GlobalPooling)), attr("adaptive", c.Bool(tc.p.Adaptive)),
-				attr("padding_algorithm", c.Str("EXPLICIT"))), "out", 0)
+			b.Fetch(b.VA("pd_op.pool2d", []*ir.Value{x, b.Ints(tc.k...)},
+				progtest.Attr("strides", pair(tc.p.Strides, 1)), progtest.Attr("paddings", pair(tc.p.Paddings, 0)),
+				progtest.Attr("ceil_mode", c.Bool(tc.p.CeilMode)), progtest.Attr("exclusive", c.Bool(tc.p.Exclusive)),
+				progtest.Attr("data_format", str(tc.p.DataFormat, "NCHW")), progtest.Attr("pooling_type", c.Str(tc.p.PoolingType)),
+				progtest.Attr("global_pooling", c.Bool(tc.p.GlobalPooling)), progtest.Attr("adaptive", c.Bool(tc.p.Adaptive)),
+				progtest.Attr("padding_algorithm", c.Str("EXPLICIT"))), "out", 0)
 			xin := randHost(uint64(i), shape...)
-			out := eval(t, b.p, &Feed{Inputs: map[string]*Tensor{"x": xin}})
+			out := eval(t, b.P, &Feed{Inputs: map[string]*Tensor{"x": xin}})
 			tc.p.KernelSize = toInt(tc.k)
 			want, err := tensor.Pool2D(toT(xin), tc.p)
 			require.NoError(t, err)
@@ -219,28 +215,28 @@ func TestPool2D(t *testing.T) {
 
 func TestPoolExclusiveDefaultsToTrue(t *testing.T) {
 	// pool2d's attributes have no schema defaults; a missing exclusive means Paddle's default, true.
-	b := newBuilder(t)
-	x := b.data("x", 1, 1, 2, 2)
-	op := b.opT("pd_op.pool2d", []*ir.Value{x, b.ints(2, 2)}, []ir.Type{b.tensorT(ir.DTypeFloat32, 1, 1, 3, 3)},
-		attr("paddings", b.i32s(1, 1)), attr("pooling_type", b.ctx.Str("avg")))
-	b.fetch(op.Result(0), "out", 0)
-	out := eval(t, b.p, &Feed{Inputs: map[string]*Tensor{"x": host([]int{1, 1, 2, 2}, 1, 2, 3, 4)}})
+	b := progtest.New(t)
+	x := b.Data("x", 1, 1, 2, 2)
+	op := b.OpT("pd_op.pool2d", []*ir.Value{x, b.Ints(2, 2)}, []ir.Type{b.TensorT(ir.DTypeFloat32, 1, 1, 3, 3)},
+		progtest.Attr("paddings", b.I32s(1, 1)), progtest.Attr("pooling_type", b.Ctx.Str("avg")))
+	b.Fetch(op.Result(0), "out", 0)
+	out := eval(t, b.P, &Feed{Inputs: map[string]*Tensor{"x": host([]int{1, 1, 2, 2}, 1, 2, 3, 4)}})
 	// Top-left window covers only x[0,0] (the rest is padding): exclusive average 1.
 	assert.Equal(t, 1.0, out["out"].Data[0])
 }
 
 func TestMatmulAndFC(t *testing.T) {
-	b := newBuilder(t)
-	x := b.data("x", 2, 3)
-	y := b.data("y", 4, 3)
-	b.fetch(b.va("pd_op.matmul", []*ir.Value{x, y}, attr("transpose_y", b.ctx.Bool(true))), "mm", 0)
-	w := b.param("w", 3, 4)
-	bias := b.param("bias", 4)
-	b.fetch(b.opT("pd_op.fc", []*ir.Value{x, w, bias}, []ir.Type{b.tensorT(ir.DTypeFloat32, 2, 4)},
-		attr("activation_type", b.ctx.Str("relu"))).Result(0), "fc", 1)
+	b := progtest.New(t)
+	x := b.Data("x", 2, 3)
+	y := b.Data("y", 4, 3)
+	b.Fetch(b.VA("pd_op.matmul", []*ir.Value{x, y}, progtest.Attr("transpose_y", b.Ctx.Bool(true))), "mm", 0)
+	w := b.Param("w", 3, 4)
+	bias := b.Param("bias", 4)
+	b.Fetch(b.OpT("pd_op.fc", []*ir.Value{x, w, bias}, []ir.Type{b.TensorT(ir.DTypeFloat32, 2, 4)},
+		progtest.Attr("activation_type", b.Ctx.Str("relu"))).Result(0), "fc", 1)
 	xin, yin := randHost(1, 2, 3), randHost(2, 4, 3)
 	win, bin := randHost(3, 3, 4), randHost(4, 4)
-	out := eval(t, b.p, &Feed{Inputs: map[string]*Tensor{"x": xin, "y": yin}, Params: map[string]*Tensor{"w": win, "bias": bin}})
+	out := eval(t, b.P, &Feed{Inputs: map[string]*Tensor{"x": xin, "y": yin}, Params: map[string]*Tensor{"w": win, "bias": bin}})
 	want, err := tensor.Matmul(toT(xin), toT(yin), false, true)
 	require.NoError(t, err)
 	assertClose(t, want, out["mm"], 1e-15)
@@ -254,25 +250,25 @@ func TestMatmulAndFC(t *testing.T) {
 }
 
 // bnProgram builds x → batch_norm_ → fetch, with the statistics outputs fetched too.
-func bnProgram(t *testing.T, isTest, global bool, format string, xdims ...int64) *builder {
-	b := newBuilder(t)
-	x := b.data("x", xdims...)
+func bnProgram(t *testing.T, isTest, global bool, format string, xdims ...int64) *progtest.Builder {
+	b := progtest.New(t)
+	x := b.Data("x", xdims...)
 	c := xdims[1]
 	if format == "NHWC" {
 		c = xdims[len(xdims)-1]
 	}
-	mean, vr := b.param("mean", c), b.param("var", c)
-	scale, bias := b.param("scale", c), b.param("bias", c)
-	bn := b.op("pd_op.batch_norm_", []*ir.Value{x, mean, vr, scale, bias},
-		attr("is_test", b.ctx.Bool(isTest)), attr("momentum", b.ctx.Float(0.9)), attr("epsilon", b.ctx.Float(1e-5)),
-		attr("data_format", b.ctx.Str(format)), attr("use_global_stats", b.ctx.Bool(global)),
-		attr("trainable_statistics", b.ctx.Bool(false)))
-	b.fetch(bn.Result(0), "y", 0)
-	b.fetch(bn.Result(1), "mean_out", 1)
-	b.fetch(bn.Result(2), "var_out", 2)
-	b.fetch(bn.Result(3), "saved_mean", 3)
+	mean, vr := b.Param("mean", c), b.Param("var", c)
+	scale, bias := b.Param("scale", c), b.Param("bias", c)
+	bn := b.Op("pd_op.batch_norm_", []*ir.Value{x, mean, vr, scale, bias},
+		progtest.Attr("is_test", b.Ctx.Bool(isTest)), progtest.Attr("momentum", b.Ctx.Float(0.9)), progtest.Attr("epsilon", b.Ctx.Float(1e-5)),
+		progtest.Attr("data_format", b.Ctx.Str(format)), progtest.Attr("use_global_stats", b.Ctx.Bool(global)),
+		progtest.Attr("trainable_statistics", b.Ctx.Bool(false)))
+	b.Fetch(bn.Result(0), "y", 0)
+	b.Fetch(bn.Result(1), "mean_out", 1)
+	b.Fetch(bn.Result(2), "var_out", 2)
+	b.Fetch(bn.Result(3), "saved_mean", 3)
 	// Reading the parameters again shows whether the running statistics were written.
-	b.fetch(b.v("pd_op.assign", b.param("mean", c)), "mean_after", 4)
+	b.Fetch(b.V("pd_op.assign", b.Param("mean", c)), "mean_after", 4)
 	return b
 }
 
@@ -288,7 +284,7 @@ func TestBatchNormInference(t *testing.T) {
 			feed := &Feed{Inputs: map[string]*Tensor{"x": host([]int{1, 2, 1, 2}, 1, 3, 10, 20)},
 				Params: map[string]*Tensor{"mean": host([]int{2}, 2, 10), "var": host([]int{2}, 4, 25),
 					"scale": host([]int{2}, 1, 2), "bias": host([]int{2}, 0, 1)}}
-			out := eval(t, b.p, feed)
+			out := eval(t, b.P, feed)
 			want := []float64{(1 - 2) / math.Sqrt(4+eps), (3 - 2) / math.Sqrt(4+eps),
 				1 + 2*0/math.Sqrt(25+eps), 1 + 2*(20-10)/math.Sqrt(25+eps)}
 			for i := range want {
@@ -304,7 +300,7 @@ func TestBatchNormInference(t *testing.T) {
 func TestBatchNormTraining(t *testing.T) {
 	for _, format := range []string{"NCHW", "NHWC"} {
 		t.Run(format, func(t *testing.T) {
-			var b *builder
+			var b *progtest.Builder
 			var xin *Tensor
 			if format == "NCHW" {
 				b = bnProgram(t, false, false, format, 2, 2, 1, 2)
@@ -319,7 +315,7 @@ func TestBatchNormTraining(t *testing.T) {
 			feed := &Feed{Inputs: map[string]*Tensor{"x": xin},
 				Params: map[string]*Tensor{"mean": host([]int{2}, 0, 0), "var": host([]int{2}, 1, 1),
 					"scale": host([]int{2}, 1, 1), "bias": host([]int{2}, 0, 0)}}
-			out := eval(t, b.p, feed)
+			out := eval(t, b.P, feed)
 			// Batch statistics: channel 0 mean 4, biased var 5; channel 1 mean 4, var 4.
 			s0, s1 := math.Sqrt(5+eps), math.Sqrt(4+eps)
 			var want []float64
@@ -345,22 +341,22 @@ func TestBatchNormTrainingSingleElement(t *testing.T) {
 	feed := &Feed{Inputs: map[string]*Tensor{"x": host([]int{1, 2, 1, 1}, 3, -4)},
 		Params: map[string]*Tensor{"mean": host([]int{2}, 1, 1), "var": host([]int{2}, 1, 1),
 			"scale": host([]int{2}, 2, 2), "bias": host([]int{2}, 0, 0)}}
-	out := eval(t, b.p, feed)
+	out := eval(t, b.P, feed)
 	assert.Equal(t, []float64{3, -4}, out["y"].Data, "Paddle copies x when each channel has one element")
 	assert.Equal(t, []float64{1, 1}, out["mean_after"].Data)
 }
 
 func TestBatchNormNonInplaceTrainingWritesThroughView(t *testing.T) {
-	b := newBuilder(t)
-	x := b.data("x", 2, 1)
-	mean, vr := b.param("mean", 1), b.param("var", 1)
-	bn := b.op("pd_op.batch_norm", []*ir.Value{x, mean, vr, nil, nil},
-		attr("is_test", b.ctx.Bool(false)), attr("momentum", b.ctx.Float(0.5)), attr("epsilon", b.ctx.Float(0)),
-		attr("data_format", b.ctx.Str("NCHW")), attr("use_global_stats", b.ctx.Bool(false)),
-		attr("trainable_statistics", b.ctx.Bool(false)))
-	b.fetch(bn.Result(0), "y", 0)
-	b.fetch(b.v("pd_op.assign", mean), "mean_after", 1)
-	out := eval(t, b.p, &Feed{Inputs: map[string]*Tensor{"x": host([]int{2, 1}, 1, 3)},
+	b := progtest.New(t)
+	x := b.Data("x", 2, 1)
+	mean, vr := b.Param("mean", 1), b.Param("var", 1)
+	bn := b.Op("pd_op.batch_norm", []*ir.Value{x, mean, vr, nil, nil},
+		progtest.Attr("is_test", b.Ctx.Bool(false)), progtest.Attr("momentum", b.Ctx.Float(0.5)), progtest.Attr("epsilon", b.Ctx.Float(0)),
+		progtest.Attr("data_format", b.Ctx.Str("NCHW")), progtest.Attr("use_global_stats", b.Ctx.Bool(false)),
+		progtest.Attr("trainable_statistics", b.Ctx.Bool(false)))
+	b.Fetch(bn.Result(0), "y", 0)
+	b.Fetch(b.V("pd_op.assign", mean), "mean_after", 1)
+	out := eval(t, b.P, &Feed{Inputs: map[string]*Tensor{"x": host([]int{2, 1}, 1, 3)},
 		Params: map[string]*Tensor{"mean": host([]int{1}, 0), "var": host([]int{1}, 1)}})
 	assert.Equal(t, []float64{-1, 1}, out["y"].Data, "no scale and bias mean 1 and 0")
 	assert.Equal(t, []float64{1}, out["mean_after"].Data, "0.5·0 + 0.5·2")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/internal/progtest"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -139,7 +140,7 @@ func typeOf(ctx *ir.Context, h *Tensor) ir.Type {
 // build makes the one-op program of a case and its feed.
 func (tc opCase) build(t testing.TB) (*ir.Program, *Feed) {
 	ctx := kctx(t)
-	b := newBuilderIn(t, ctx)
+	b := progtest.NewIn(t, ctx)
 	feed := &Feed{Inputs: map[string]*Tensor{}}
 	input := func(name string, h *Tensor) *ir.Value {
 		feed.Inputs[name] = h
@@ -147,7 +148,7 @@ func (tc opCase) build(t testing.TB) (*ir.Program, *Feed) {
 		for i, d := range h.Shape {
 			dims[i] = int64(d)
 		}
-		return b.dataT(name, h.DType, dims...)
+		return b.DataT(name, h.DType, dims...)
 	}
 	var operands []*ir.Value
 	for i, x := range tc.in {
@@ -164,7 +165,7 @@ func (tc opCase) build(t testing.TB) (*ir.Program, *Feed) {
 				elems = append(elems, v)
 				types = append(types, v.Type())
 			}
-			operands = append(operands, b.opT("builtin.combine", elems, []ir.Type{ctx.Vector(types...)}).Result(0))
+			operands = append(operands, b.OpT("builtin.combine", elems, []ir.Type{ctx.Vector(types...)}).Result(0))
 		default:
 			t.Fatalf("%s: operand %d: unsupported %T", tc.name, i, x)
 		}
@@ -180,13 +181,13 @@ func (tc opCase) build(t testing.TB) (*ir.Program, *Feed) {
 	for i := len(tc.want); i < len(tc.types); i++ {
 		results = append(results, tc.types[i])
 	}
-	op := b.opT(tc.op, operands, results, tc.attrs...)
+	op := b.OpT(tc.op, operands, results, tc.attrs...)
 	for i := range results {
 		if i < len(tc.want) && tc.want[i] != nil {
-			b.fetch(op.Result(i), fmt.Sprintf("out%d", i), i)
+			b.Fetch(op.Result(i), fmt.Sprintf("out%d", i), i)
 		}
 	}
-	return b.p, feed
+	return b.P, feed
 }
 
 // runOpCases runs a table.

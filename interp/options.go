@@ -13,7 +13,7 @@ type Precision uint8
 // most sensitive when the arithmetic itself is far more precise than that. Auto evaluates a program in the
 // precision of its floating-point types (float32 unless some tensor of more than one element is float64; the
 // float64 scalars that float32 models pass to arange and linspace do not count): a float32 model is then computed
-// as Paddle computes it, in half the memory, and compared with an error budget (CompareOptions.BudgetFactor).
+// as Paddle computes it, in half the memory, and compared with an error budget (package compare).
 const (
 	Float64 Precision = iota
 	Float32
@@ -31,9 +31,10 @@ func (p Precision) String() string {
 	return "float64"
 }
 
-// resolve turns Auto into the precision of the programs' floating-point types: float64 when some tensor of some
-// program is float64 (or complex128) and has more than one element (or dynamic dims), float32 otherwise.
-func (p Precision) resolve(progs ...*ir.Program) Precision {
+// Resolve turns Auto into the precision of the programs' floating-point types: float64 when some tensor of some
+// program is float64 (or complex128) and has more than one element (or dynamic dims), float32 otherwise. Evaluate
+// resolves its precision so; a comparison of two programs resolves it over both, so that they are computed alike.
+func (p Precision) Resolve(progs ...*ir.Program) Precision {
 	if p != Auto {
 		return p
 	}
@@ -61,26 +62,15 @@ func (p Precision) resolve(progs ...*ir.Program) Precision {
 	return Float32
 }
 
-// Options configures evaluation and random data generation. The zero value is usable: float64, batch 1, other
-// dynamic input dims 32, declared static shapes checked, at most 100000 loop iterations.
+// Options configures evaluation. The zero value is usable: float64, declared static shapes checked, at most 100000
+// loop iterations. (The shapes and values of random inputs and weights are package feeds' Options.)
 type Options struct {
 	// Precision selects float64 (default) or float32 arithmetic. Every floating-point element type (f16, bf16,
 	// f32, f64) is computed in this precision; integer and boolean values are held exactly (in float32 mode, up to
 	// 2^24).
 	Precision Precision
-	// Batch is the size given to a dynamic (-1) dimension 0 of a program input (default 1).
-	Batch int
-	// RecordedBatch gives a dynamic dimension 0 the recorded sample's size (ir.Program.Feeds) even when nothing in
-	// the program fixes it, instead of Batch. Compare sets it itself and tries again when a program cannot be
-	// evaluated at Batch (a dim 0 that was no batch: Faster R-CNN's 2,622 proposals, of which topk takes 1,000).
-	RecordedBatch bool
-	// DynamicSize is the size given to the other dynamic dimensions of program inputs (default 32).
-	DynamicSize int
-	// InputShapes gives the shape of program inputs by name (the name attribute of pd_op.data / pd_op.feed),
-	// overriding their declared types. Set IgnoreDeclaredShapes too when the override contradicts static dims.
-	InputShapes map[string][]int
 	// IgnoreDeclaredShapes turns off the check that every computed result has the static dims its type declares
-	// (needed when InputShapes shrinks a model whose types are fully static).
+	// (needed when the inputs are fed at other shapes than a fully static model declares: feeds.Options.InputShapes).
 	IgnoreDeclaredShapes bool
 	// MaxLoopIterations bounds the iterations of one pd_op.while (default 100000); exceeding it is an error.
 	MaxLoopIterations int
@@ -92,65 +82,20 @@ type Options struct {
 	// an error instead of an apparent hang. The largest convolutions of the GraphNet corpus at batch 1
 	// (segmentation heads of 76 to 108 GMAC) are a tenth of it.
 	MaxMACs int64
-	// ParamRange chooses the interval random parameter values are drawn from (see RandomFeed). Nil means
-	// DefaultParamRange.
-	ParamRange func(ParamInfo) (lo, hi float64)
-	// InputScale widens the default distribution of floating-point inputs (those without recorded data or
-	// statistics) to [-InputScale, InputScale) (0 means 1), and with it the quantization scales that cover them
-	// (ParamInfo.InputScale): drrc verify's rule mode checks every instance once more at 8, so that inputs cross
-	// the thresholds of relu6, hard_sigmoid, hard_swish and clip.
-	InputScale float64
 	// Context, when set, stops an evaluation once it is done (a deadline passed, a cancellation): the machine
-	// looks at it before each op, and Evaluate and Compare then return an error that wraps its cause (one kernel
-	// already running is not interrupted: MaxMACs bounds the longest). drrc verify -timeout and the playground's
-	// time budget set it.
+	// looks at it before each op, and Evaluate (and package compare's Programs) then return an error that wraps
+	// its cause (one kernel already running is not interrupted: MaxMACs bounds the longest). drrc verify -timeout
+	// and the playground's time budget set it.
 	Context context.Context
 
-	// skip lists output ops not to evaluate (Compare leaves out the publications of after, see publications).
-	skip map[*ir.Op]bool
-	// compact keeps the elements of outputs in the evaluation precision (Output.raw) instead of a float64 copy in
-	// Value.Data: Compare holds the outputs of two programs at once, and a float32 model's outputs then take half
-	// the memory (Mask-RT-DETR-L's masks, 1.8 GB per program as float64).
-	compact bool
-}
-
-// ParamInfo describes a parameter whose values are to be generated.
-type ParamInfo struct {
-	// Name is the parameter name.
-	Name string
-	// Shape and DType come from the parameter's type.
-	Shape []int
-	DType ir.DType
-	// Variance is true when, in one of the programs being fed, the parameter feeds the variance operand of a batch
-	// norm or reaches a sqrt, rsqrt or log through add, scale, reshape-like and copy ops (the weight math of a
-	// folded batch norm): its values must be positive.
-	Variance bool
-	// QuantScale is true when the parameter is the scale operand of a quantize_linear or dequantize_linear: an
-	// abs-max, positive, which quantization clips its input to.
-	QuantScale bool
-	// InputScale is Options.InputScale (at least 1): the inputs' values are drawn from [-InputScale, InputScale).
-	InputScale float64
-}
-
-func (o Options) batch() int {
-	if o.Batch > 0 {
-		return o.Batch
-	}
-	return 1
-}
-
-func (o Options) inputScale() float64 {
-	if o.InputScale > 0 {
-		return o.InputScale
-	}
-	return 1
-}
-
-func (o Options) dynamicSize() int {
-	if o.DynamicSize > 0 {
-		return o.DynamicSize
-	}
-	return 32
+	// SkipOutputs lists output ops (fetch, shadow_output, set_parameter) not to evaluate: their operands are not
+	// computed for them, and they give no Output. A comparison leaves out so the shadow outputs that only publish a
+	// weight (package compare), which would otherwise draw every weight a model cut to one layer publishes.
+	SkipOutputs map[*ir.Op]bool
+	// Compact keeps the elements of outputs in the evaluation precision (Output.Elems) instead of a float64 copy in
+	// Output.Value.Data: a comparison holds the outputs of two programs at once, and a float32 model's outputs then
+	// take half the memory (Mask-RT-DETR-L's masks, 1.8 GB per program as float64).
+	Compact bool
 }
 
 func (o Options) maxElements() int {
@@ -167,9 +112,10 @@ func (o Options) maxMACs() int64 {
 	return 1 << 40
 }
 
-// checkSize fails when a tensor of the given shape exceeds MaxElements.
-func (o Options) checkSize(what string, shape []int) error {
-	n, err := numel(shape)
+// CheckSize fails with a *LimitError naming what (`input "x"`) when a tensor of the given shape exceeds
+// MaxElements, and with an error when the shape has a negative dim or too many elements to count.
+func (o Options) CheckSize(what string, shape []int) error {
+	n, err := NumElements(shape)
 	if err != nil {
 		return err
 	}
@@ -195,10 +141,33 @@ type Feed struct {
 	// ir.Variable.Data of the program.
 	Params map[string]*Tensor
 	// Seed seeds the streams of the program's random ops (uniform, randint, dropout in training, …; see
-	// the package documentation). RandomFeed sets it to its seed.
+	// the package documentation). feeds.Random sets it to its seed.
 	Seed uint64
-	// lazy draws the random parameters of a feed made for Compare when a program first reads them.
-	lazy *lazyParams
+	// Drawer, when set, gives the parameters that neither Params nor the program's data hold, when a program
+	// first reads them (package feeds draws random weights so: a model whose weights do not fit in memory at once
+	// is evaluated holding only those of the ops in flight).
+	Drawer ParamDrawer
+}
+
+// ParamDrawer gives a parameter's values when an evaluation first reads it (Feed.Drawer).
+type ParamDrawer interface {
+	// DrawParam returns the values of the named parameter in the precision p of the evaluation (Float32 or
+	// Float64, never Auto), or ok false when the drawer does not give that parameter. An evaluation may call it
+	// from several goroutines at once (OpEvaluator aside, one per Evaluate).
+	DrawParam(name string, p Precision) (d Drawn, ok bool, err error)
+}
+
+// Drawn is a parameter's values as a ParamDrawer gives them.
+type Drawn struct {
+	// DType and Shape must agree with the parameter's declared type.
+	DType ir.DType
+	Shape []int
+	// Data holds the elements in row-major order in the evaluation's precision: []float32 for Float32,
+	// []float64 for Float64; it is rounded to DType already.
+	Data any
+	// Borrowed says that the drawer keeps Data for another evaluation: the evaluation copies it before the first
+	// write to the parameter (an inplace op, builtin.set_parameter) instead of writing it.
+	Borrowed bool
 }
 
 // OutputKind tells how an output was found.
@@ -245,12 +214,12 @@ type Output struct {
 	Value *Tensor
 	// Random is set when the output depends on the draw of a random op.
 	Random bool
-	// Rounding estimates the rounding error of the output's computation: a variance in units of the unit roundoff
-	// of the evaluation's precision (see Compare).
+	// Rounding estimates the rounding error of the output's computation: a variance in units of the square of the
+	// unit roundoff of the evaluation's precision (Precision.UnitRoundoff; see the package documentation).
 	Rounding float64
-	// raw holds the elements ([]float32 or []float64, the evaluation precision) when the evaluation was compact
-	// (Options.compact); Value then has no Data.
-	raw any
+	// Elems holds the elements ([]float32 or []float64, the evaluation precision) when the evaluation was compact
+	// (Options.Compact); Value then has no Data.
+	Elems any
 }
 
 // Result is the outcome of evaluating a program.

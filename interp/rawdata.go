@@ -31,7 +31,7 @@ func DecodeData(dt ir.DType, shape []int, raw []byte) (*Tensor, error) {
 	if size == 0 {
 		return nil, fmt.Errorf("interp: cannot decode elements of type %s", dt)
 	}
-	n, err := numel(shape)
+	n, err := NumElements(shape)
 	if err != nil {
 		return nil, err
 	}

@@ -14,8 +14,8 @@ import (
 // largest variance of its operands: n for a reduction of n terms (the contraction length of a matrix product or a
 // convolution, the normalized length of a softmax or a norm, the terms of a sum), 1 for an element-wise op, 0 for
 // ops that only move data. An output whose variance is V may then differ from its exact value by about √V·u
-// relative to its scale, and two evaluations (before and after a rewrite) by √2 times that; Compare accepts up to
-// BudgetFactor times √(2V)·u (see CompareOptions.Budget), and never less than RelTol.
+// relative to its scale, and two evaluations (before and after a rewrite) by √2 times that; package compare
+// accepts up to BudgetFactor times √(2V)·u (compare.Options.BudgetFactor), and never less than RelTol.
 
 // dataMovement are the ops whose results are (copies of) operand elements: no rounding.
 var dataMovement = map[string]bool{
@@ -118,15 +118,15 @@ func roundingCost[T tensor.Float](op *ir.Op, args, res []*value[T]) float64 {
 			if a != nil {
 				if a.vec {
 					for _, e := range a.elems {
-						in += e.numel()
+						in += e.NumElements()
 					}
 				} else {
-					in += a.numel()
+					in += a.NumElements()
 				}
 			}
 		}
 		if len(res) > 0 && res[0] != nil && !res[0].vec {
-			out = res[0].numel()
+			out = res[0].NumElements()
 		}
 		if out > 0 {
 			n = max(float64(in)/float64(out), 1) + 2
@@ -136,9 +136,9 @@ func roundingCost[T tensor.Float](op *ir.Op, args, res []*value[T]) float64 {
 		case rowNorms[name]:
 			n = last(shape(0)) + 4
 		case len(res) > 0 && res[0] != nil && !res[0].vec && len(args) > 0 && args[0] != nil && !args[0].vec &&
-			res[0].numel() > 0 && res[0].numel() < args[0].numel():
+			res[0].NumElements() > 0 && res[0].NumElements() < args[0].NumElements():
 			// A reduction: the terms per output element.
-			n = float64(args[0].numel())/float64(res[0].numel()) + 1
+			n = float64(args[0].NumElements())/float64(res[0].NumElements()) + 1
 		}
 	}
 	return n
@@ -149,7 +149,7 @@ func roundingCost[T tensor.Float](op *ir.Op, args, res []*value[T]) float64 {
 // an error uniform in [-s/2, s/2] of variance s²/12, which is not a rounding of the float format but of a much
 // coarser grid. Relative to the weight's scale (its mean square) that is Σ s²/12 / Σ w² over the weights: about
 // 1/(4·127²) for uniformly spread int8 weights, an error of 1/254 of the scale, 1/14 for int4. A linear layer
-// sums K such products with independent errors, so its output carries the same relative variance; the Compare
+// sums K such products with independent errors, so its output carries the same relative variance; the comparison
 // budget of a weight-only linear is then a few times 1/254 of its scale, where a wrong rewrite (a transposed
 // weight, a dropped bias) is off by the whole scale.
 func quantizationVariance[T tensor.Float](w *tensor.Tensor[T], op *ir.Op) float64 {
@@ -188,27 +188,18 @@ func quantizationVariance[T tensor.Float](w *tensor.Tensor[T], op *ir.Op) float6
 func unitRoundoffOf[T tensor.Float]() float64 {
 	var z T
 	if _, f32 := any(z).(float32); f32 {
-		return unitRoundoff(Float32)
+		return Float32.UnitRoundoff()
 	}
-	return unitRoundoff(Float64)
+	return Float64.UnitRoundoff()
 }
 
-// unitRoundoff is u of a precision.
-func unitRoundoff(p Precision) float64 {
+// UnitRoundoff is u, the relative error of one rounding in precision p: 2⁻²⁴ for Float32, 2⁻⁵³ otherwise. The
+// rounding variances of outputs (Output.Rounding) are in units of u².
+func (p Precision) UnitRoundoff() float64 {
 	if p == Float32 {
 		return 0x1p-24
 	}
 	return 0x1p-53
-}
-
-// DefaultBudgetFactor is the multiple of the estimated rounding error Compare accepts by default: it covers the
-// tails of the probabilistic model and the moderate error amplification of exponentials and subtractions that
-// the count of roundings does not see.
-const DefaultBudgetFactor = 4
-
-// budget is the relative difference two evaluations of outputs with rounding variances va and vb may show.
-func budget(factor, u, va, vb float64) float64 {
-	return factor * u * math.Sqrt(va+vb)
 }
 
 // quantStep is the rounding variance quantize_linear adds, in units of u²: the grid it rounds to has the step

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/pirdrr/drr/internal/progtest"
 	"github.com/pirdrr/drr/interp/tensor"
 	"github.com/pirdrr/drr/ir"
 )
@@ -26,9 +27,9 @@ func TestQuantizationVariance(t *testing.T) {
 		algo  string
 		bound float64
 	}{{"weight_only_int8", 127}, {"weight_only_int4", 7}} {
-		b := newBuilder(t)
-		x := b.paramT("w", ir.DTypeFloat16, k, n)
-		op := b.op("pd_op.weight_quantize", []*ir.Value{x}, attr("algo", b.ctx.Str(tc.algo)))
+		b := progtest.New(t)
+		x := b.ParamT("w", ir.DTypeFloat16, k, n)
+		op := b.Op("pd_op.weight_quantize", []*ir.Value{x}, progtest.Attr("algo", b.Ctx.Str(tc.algo)))
 		got := quantizationVariance(w, op)
 		want := 1 / (4 * tc.bound * tc.bound)
 		assert.InEpsilon(t, want, got, 0.05, tc.algo)
@@ -51,16 +52,16 @@ func TestQuantizationVariance(t *testing.T) {
 // TestWeightQuantizeBudget checks that the cost of weight_quantize in units of u² is its relative variance over u²
 // in both precisions, so that a Compare of a weight-only linear accepts the quantization.
 func TestWeightQuantizeBudget(t *testing.T) {
-	b := newBuilder(t)
-	x := b.paramT("w", ir.DTypeFloat16, 64, 16)
-	op := b.op("pd_op.weight_quantize", []*ir.Value{x})
+	b := progtest.New(t)
+	x := b.ParamT("w", ir.DTypeFloat16, 64, 16)
+	op := b.Op("pd_op.weight_quantize", []*ir.Value{x})
 	w := &tensor.Tensor[float32]{Shape: []int{64, 16}, Data: make([]float32, 64*16)}
 	for i := range w.Data {
 		w.Data[i] = float32(i%17) - 8
 	}
 	args := []*value[float32]{newValue(w, ir.DTypeFloat16)}
 	cost := roundingCost(op, args, nil)
-	u := unitRoundoff(Float32)
+	u := Float32.UnitRoundoff()
 	assert.InEpsilon(t, quantizationVariance(w, op), cost*u*u, 1e-9)
 	assert.Greater(t, math.Sqrt(cost)*u, 1e-3, "the budget is far above float32's rounding")
 }

@@ -2,5 +2,5 @@ package interp
 
 import "github.com/pirdrr/drr/internal/golden"
 
-// This package has no golden files; it accepts -update so that go test ./... -update runs here too.
+// -update (internal/golden) rewrites testdata/models/*.pir from their builders (models_test.go).
 func init() { golden.Register() }

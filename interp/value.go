@@ -108,7 +108,7 @@ func (v *value[T]) tensor() *tensor.Tensor[T] {
 }
 
 // numel returns the element count of a tensor value.
-func (v *value[T]) numel() int {
+func (v *value[T]) NumElements() int {
 	n := 1
 	for _, d := range v.shape {
 		n *= d

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pirdrr/drr/interp"
+	"github.com/pirdrr/drr/compare"
 	"github.com/pirdrr/drr/verify"
 
 	"github.com/stretchr/testify/assert"
@@ -95,8 +95,8 @@ func TestVerifyPartial(t *testing.T) {
 	res := ts.runOn("tinyresnet", wrongRule, "")
 	rn := ts.srv.runs.get(res.ID)
 	require.NotNil(t, rn)
-	opts := verify.PipelineOptions{CompareOptions: interp.CompareOptions{Runs: 3, Seed: 1, RelTol: 1e-5}, Registry: testReg()}
-	opts.Batch, opts.DynamicSize = 1, 32
+	opts := verify.PipelineOptions{Compare: compare.Options{Runs: 3, Seed: 1, RelTol: 1e-5}, Registry: testReg()}
+	opts.Compare.Batch, opts.Compare.DynamicSize = 1, 32
 	var stop atomic.Bool
 	stop.Store(true)
 	events := make(chan verifyEvent, 8)
@@ -129,7 +129,7 @@ func TestVerifyPartial(t *testing.T) {
 // too (the page read "undefined after": the field was left out at 0).
 func TestWorstElementAtZero(t *testing.T) {
 	res := &verifyResult{}
-	fillVerify(res, &interp.Report{RelTol: 1e-5, Outputs: []interp.OutputDiff{
+	fillVerify(res, &compare.Report{RelTol: 1e-5, Outputs: []compare.OutputDiff{
 		{Name: "out", Shape: []int{2}, MaxAbs: 1, MaxRel: 1, Tol: 1e-5, Before: 1, After: 0},
 		{Name: "ok", Shape: []int{2}, OK: true},
 	}})
@@ -282,8 +282,8 @@ func TestVerifyError(t *testing.T) {
 	res := ts.runOn("tinyresnet", resnetRules, "")
 	rn := ts.srv.runs.get(res.ID)
 	require.NotNil(t, rn)
-	opts := verify.PipelineOptions{CompareOptions: interp.CompareOptions{Runs: 3, Seed: 1, RelTol: 1e-5}, Registry: testReg()}
-	opts.Batch, opts.DynamicSize, opts.MaxElements = 1, 32, 16
+	opts := verify.PipelineOptions{Compare: compare.Options{Runs: 3, Seed: 1, RelTol: 1e-5}, Registry: testReg()}
+	opts.Compare.Batch, opts.Compare.DynamicSize, opts.Compare.MaxElements = 1, 32, 16
 	var stop atomic.Bool
 	events := make(chan verifyEvent, 8)
 	verifyRuns(rn.stages[0].prog.Clone(), rn.pipeline, opts, &stop, events)

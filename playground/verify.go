@@ -14,9 +14,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/pirdrr/drr/compare"
 	"github.com/pirdrr/drr/ir"
 
-	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/rewriter"
 	"github.com/pirdrr/drr/verify"
 )
@@ -73,7 +73,7 @@ type verifyResult struct {
 	Outputs []verifyOutput `json:"outputs"`
 	// Unmatched are the outputs of either program without a counterpart in the other.
 	Unmatched []string `json:"unmatched,omitempty"`
-	// Published are the shadow outputs the passes added that publish a parameter unchanged (interp.Publication,
+	// Published are the shadow outputs the passes added that publish a parameter unchanged (compare.Publication,
 	// add_shadow_output_after_dead_parameter's keep-alives): no model outputs, not compared.
 	Published []string `json:"published,omitempty"`
 	// Anchored is the number of sink outputs given a fetch (programs without fetch ops, such as GraphNet's).
@@ -145,15 +145,15 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 	in.mu.Unlock()
 
 	opts := verify.PipelineOptions{
-		CompareOptions: interp.CompareOptions{Runs: cmp.Or(req.Runs, 3), Seed: cmp.Or(req.Seed, 1), RelTol: cmp.Or(req.RTol, 1e-5)},
-		Registry:       s.opts.Registry,
+		Compare:  compare.Options{Runs: cmp.Or(req.Runs, 3), Seed: cmp.Or(req.Seed, 1), RelTol: cmp.Or(req.RTol, 1e-5)},
+		Registry: s.opts.Registry,
 	}
-	opts.Batch, opts.DynamicSize = cmp.Or(req.Batch, 1), cmp.Or(req.Size, 32)
-	opts.MaxElements, opts.MaxMACs = verifyMaxElements, verifyMaxMACs
+	opts.Compare.Batch, opts.Compare.DynamicSize = cmp.Or(req.Batch, 1), cmp.Or(req.Size, 32)
+	opts.Compare.MaxElements, opts.Compare.MaxMACs = verifyMaxElements, verifyMaxMACs
 	ctx, cancel := context.WithTimeoutCause(context.Background(), s.lim.VerifyTime, timeBudget("verification", s.lim.VerifyTime))
 	defer cancel() // here, not in the goroutine: the budget's case below must mean the budget ran out
 	opts.Rewrite = rewriter.Options{Context: ctx, Target: rn.target, Params: rn.params}
-	opts.Context = ctx // the interpreter stops between ops once the budget runs out or the client has gone
+	opts.Compare.Context = ctx // the interpreter stops between ops once the budget runs out or the client has gone
 
 	var stream *json.Encoder
 	var flush func()
@@ -178,7 +178,7 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 	// budget or a cancellation the answer goes out with the runs done; the run under way stops before its next op
 	// (the interpreter looks at ctx, cancelled when this handler returns), holding its turn at the gate until then
 	// (so the server never evaluates more than Concurrent programs at once); no run starts after stop.
-	events := make(chan verifyEvent, opts.Runs+2)
+	events := make(chan verifyEvent, opts.Compare.Runs+2)
 	var stop atomic.Bool
 	go func() {
 		defer release()
@@ -247,7 +247,7 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 
 // newVerifyResult is the table of a verification before any run.
 func newVerifyResult(opts verify.PipelineOptions) *verifyResult {
-	return &verifyResult{Runs: opts.Runs, Seed: opts.Seed, RTol: opts.RelTol, Batch: opts.Batch, Size: opts.DynamicSize,
+	return &verifyResult{Runs: opts.Compare.Runs, Seed: opts.Compare.Seed, RTol: opts.Compare.RelTol, Batch: opts.Compare.Batch, Size: opts.Compare.DynamicSize,
 		Outputs: []verifyOutput{}}
 }
 
@@ -256,7 +256,7 @@ func newVerifyResult(opts verify.PipelineOptions) *verifyResult {
 // run when stop is set. A mismatch does not stop it (the table shows the worst of every run); an evaluation error
 // does.
 func verifyRuns(p *ir.Program, pl rewriter.Pipeline, opts verify.PipelineOptions, stop *atomic.Bool, events chan<- verifyEvent) {
-	runs := opts.Runs
+	runs := opts.Compare.Runs
 	res := newVerifyResult(opts)
 	finish := func(err error) {
 		res.Partial = err == nil && res.Done < runs // stopped; an error ends it instead (and says why)
@@ -269,14 +269,14 @@ func verifyRuns(p *ir.Program, pl rewriter.Pipeline, opts verify.PipelineOptions
 	}
 	events <- verifyEvent{Phase: "passes", Runs: runs}
 	one := opts
-	one.Runs = 1
+	one.Compare.Runs = 1
 	pv, err := verify.Pipeline(p, pl, one)
 	if pv != nil {
 		res.Anchored = pv.AnchoredSinks
 		res.PassMillis = float64(pv.PassTime.Microseconds()) / 1000
 		res.CompareMillis = float64(pv.CompareTime.Microseconds()) / 1000
 	}
-	if pv == nil || pv.Report == nil || err != nil && !errors.Is(err, interp.ErrMismatch) {
+	if pv == nil || pv.Report == nil || err != nil && !errors.Is(err, compare.ErrMismatch) {
 		finish(err)
 		return
 	}
@@ -296,11 +296,11 @@ func verifyRuns(p *ir.Program, pl rewriter.Pipeline, opts verify.PipelineOptions
 			finish(nil)
 			return
 		}
-		one.Seed = opts.Seed + uint64(k)
+		one.Compare.Seed = opts.Compare.Seed + uint64(k)
 		t0 := time.Now()
-		rep, err := interp.Compare(pv.Before, pv.After, one.CompareOptions)
+		rep, err := compare.Programs(pv.Before, pv.After, one.Compare)
 		res.CompareMillis += float64(time.Since(t0).Microseconds()) / 1000
-		if rep == nil || err != nil && !errors.Is(err, interp.ErrMismatch) {
+		if rep == nil || err != nil && !errors.Is(err, compare.ErrMismatch) {
 			finish(err)
 			return
 		}
@@ -314,7 +314,7 @@ func verifyRuns(p *ir.Program, pl rewriter.Pipeline, opts verify.PipelineOptions
 
 // mergeReports adds the outputs of a report of one more run to a report: the larger errors, the worst element of
 // the run with the largest relative error, OK only when every run was.
-func mergeReports(a, b *interp.Report) *interp.Report {
+func mergeReports(a, b *compare.Report) *compare.Report {
 	out := *a
 	out.Runs = a.Runs + b.Runs
 	out.Outputs = slices.Clone(a.Outputs)
@@ -350,8 +350,8 @@ func mergeReports(a, b *interp.Report) *interp.Report {
 }
 
 // fillVerify puts interp's report into the table: its outputs, and when some differ, the error naming them as
-// interp.Compare does.
-func fillVerify(res *verifyResult, rep *interp.Report) {
+// compare.Programs does.
+func fillVerify(res *verifyResult, rep *compare.Report) {
 	res.RTol, res.Kernels = rep.RelTol, rep.Kernels
 	res.Outputs = []verifyOutput{}
 	var bad []string
@@ -376,7 +376,7 @@ func fillVerify(res *verifyResult, rep *interp.Report) {
 	res.OK = len(bad) == 0
 	res.Error = ""
 	if !res.OK {
-		res.Error = fmt.Sprintf("%v: %s", interp.ErrMismatch, strings.Join(bad, "; "))
+		res.Error = fmt.Sprintf("%v: %s", compare.ErrMismatch, strings.Join(bad, "; "))
 	}
 }
 

@@ -9,7 +9,8 @@ import (
 	"testing"
 
 	"github.com/pirdrr/drr/analysis"
-	"github.com/pirdrr/drr/interp"
+	"github.com/pirdrr/drr/compare"
+	"github.com/pirdrr/drr/feeds"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirfile"
 	"github.com/pirdrr/drr/ir/pirjson"
@@ -468,12 +469,12 @@ func TestCorpusPreservesValues(t *testing.T) {
 			fetchSinks(p)
 			q := p.Clone()
 			runPasses(t, q, "inference")
-			opts := interp.CompareOptions{Runs: 1, Options: interp.Options{DynamicSize: 32}}
+			opts := compare.Options{Runs: 1, Options: feeds.Options{DynamicSize: 32}}
 			if strings.HasPrefix(m.file, "graphnet/") {
 				opts.InputShapes = map[string][]int{"data_0": {1, 3, 32, 32}}
 				opts.IgnoreDeclaredShapes = true
 			}
-			rep, err := interp.Compare(p, q, opts)
+			rep, err := compare.Programs(p, q, opts)
 			if err != nil {
 				if rep != nil {
 					t.Fatalf("%v\n%s", err, rep)

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/pirdrr/drr/interp"
+	"github.com/pirdrr/drr/compare"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/rules"
 )
@@ -40,7 +40,7 @@ func assignValue(res, dst string, v float64) string {
 }
 
 // TestMergeConstants: equal constants of a block become one, through the rewriter, and the program computes what
-// it computed (interp.Compare); constants that differ, that live in different blocks, or that an op writes in
+// it computed (compare.Programs); constants that differ, that live in different blocks, or that an op writes in
 // place stay apart. The last case is LLaMA's attention mask (GraphNet facebook_llama-7b), which merging broke:
 // two `full 0` buffers filled with 0 and -65504 by assign_value_.
 func TestMergeConstants(t *testing.T) {
@@ -75,7 +75,7 @@ func TestMergeConstants(t *testing.T) {
 			assert.Equal(t, tc.merged, n)
 			assert.Equal(t, tc.merged, l.n, "every erase goes through the rewriter")
 			require.Empty(t, ir.Verify(after).Errors())
-			rep, err := interp.Compare(before, after, interp.CompareOptions{Runs: 1})
+			rep, err := compare.Programs(before, after, compare.Options{Runs: 1})
 			require.NoError(t, err, "%v", rep)
 		})
 	}
@@ -114,6 +114,6 @@ func TestGPUInferenceKeepsWrittenConstants(t *testing.T) {
 		binary("add", "5", "0", "2") + binary("add", "out", "5", "4"))
 	before, after := parse(t, src), parse(t, src)
 	runPasses(t, after, "gpu_inference")
-	rep, err := interp.Compare(before, after, interp.CompareOptions{Runs: 1})
+	rep, err := compare.Programs(before, after, compare.Options{Runs: 1})
 	require.NoError(t, err, "%v", rep)
 }

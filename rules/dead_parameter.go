@@ -13,7 +13,7 @@ import "github.com/pirdrr/drr/ir"
 // builtin.parameter counts (builtin.get_parameter, the older spelling, is left alone), and the shadow_output is
 // added whatever else the program publishes; a parameter op without a parameter_name (which ir.Verify reports)
 // has no name to publish under and is skipped. drrc verify does not count these shadow_outputs as model outputs
-// (interp.Compare): they publish a weight unchanged.
+// (compare.Programs): they publish a weight unchanged.
 func AddShadowOutputAfterDeadParameter(p *ir.Program, rw *ir.Rewriter) (int, error) {
 	var dead []*ir.Op
 	for op := range p.Walk() {

@@ -9,8 +9,8 @@ import (
 
 	"golang.org/x/tools/txtar"
 
+	"github.com/pirdrr/drr/compare"
 	"github.com/pirdrr/drr/drrtest"
-	"github.com/pirdrr/drr/interp"
 )
 
 // transformerDir holds the golden archives of the example set examples/transformer/transformer.drr (issue 29): a
@@ -52,9 +52,9 @@ func TestTransformerExamplesPreserveValues(t *testing.T) {
 			if input == "" || output == "" {
 				t.Fatal("the archive needs an input.pir and an output.pir")
 			}
-			rep, err := interp.Compare(parse(t, input), parse(t, output), interp.CompareOptions{Runs: 2})
+			rep, err := compare.Programs(parse(t, input), parse(t, output), compare.Options{Runs: 2})
 			if err != nil {
-				if rep != nil && errors.Is(err, interp.ErrMismatch) {
+				if rep != nil && errors.Is(err, compare.ErrMismatch) {
 					t.Fatalf("%v\n%s", err, rep)
 				}
 				t.Fatal(err)

@@ -7,6 +7,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/tools/txtar"
 
+	"github.com/pirdrr/drr/compare"
+	"github.com/pirdrr/drr/feeds"
 	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirtext"
@@ -84,7 +86,7 @@ func TestFoldConstants(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			before := programs[tt.name+".pir"]()
-			_, err := interp.FillRandomWeights(before, 1, interp.Options{})
+			_, err := feeds.FillRandomWeights(before, 1, feeds.Options{})
 			require.NoError(t, err)
 			after := before.Clone()
 			n, err := FoldConstants(after, ir.NewRewriter(after.Ctx, nil))
@@ -93,7 +95,7 @@ func TestFoldConstants(t *testing.T) {
 			require.Empty(t, ir.Verify(after).Errors())
 			tt.check(t, after)
 			if tt.compare {
-				rep, err := interp.Compare(before, after, interp.CompareOptions{Runs: 2})
+				rep, err := compare.Programs(before, after, compare.Options{Runs: 2})
 				require.NoError(t, err, "%s", rep)
 			}
 		})
@@ -135,10 +137,10 @@ func TestFoldConstantsAfterConvBNFold(t *testing.T) {
 		t.Run(format, func(t *testing.T) {
 			before, after := programs["convbn_"+format+".pir"](), programs["convbn_folded_"+format+".pir"]()
 			// Concrete weights: the same seed gives both programs the same data by name.
-			n, err := interp.FillRandomWeights(before, 3, interp.Options{})
+			n, err := feeds.FillRandomWeights(before, 3, feeds.Options{})
 			require.NoError(t, err)
 			assert.Equal(t, 5, n)
-			_, err = interp.FillRandomWeights(after, 3, interp.Options{})
+			_, err = feeds.FillRandomWeights(after, 3, feeds.Options{})
 			require.NoError(t, err)
 			for name, v := range before.Params {
 				assert.Equal(t, v.Data, after.Params[name].Data, name)
@@ -184,7 +186,7 @@ func TestFoldConstantsAfterConvBNFold(t *testing.T) {
 			assert.Equal(t, 2, rec.inserted)
 			assert.Equal(t, folded+8, rec.erased, "the folded ops, full, two full_int_arrays and five old parameters")
 
-			rep, err := interp.Compare(before, after, interp.CompareOptions{Runs: 3, Seed: 7, Options: interp.Options{Batch: 2}})
+			rep, err := compare.Programs(before, after, compare.Options{Runs: 3, Seed: 7, Options: feeds.Options{Batch: 2}})
 			require.NoError(t, err, "%s", rep)
 			assert.Less(t, rep.Outputs[0].MaxRel, 1e-6)
 		})

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/txtar"
 
+	"github.com/pirdrr/drr/compare"
 	"github.com/pirdrr/drr/drrtest"
 	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
@@ -98,7 +99,7 @@ func TestGoldensPreserveValues(t *testing.T) {
 	for _, a := range archives {
 		t.Run(a.name, func(t *testing.T) {
 			before, after := parse(t, a.input), parse(t, a.output)
-			rep, err := interp.Compare(before, after, interp.CompareOptions{Runs: 2})
+			rep, err := compare.Programs(before, after, compare.Options{Runs: 2})
 			if err != nil && strings.Contains(err.Error(), "does not compute") {
 				// An op reads a result the interpreter leaves out (batch_norm's reserve_space, copied by
 				// value_semantics.wrap): drop dead ops and compare again (dce keeps ops that write an operand:
@@ -106,7 +107,7 @@ func TestGoldensPreserveValues(t *testing.T) {
 				t.Logf("%v; comparing after dce", err)
 				dce(t, before)
 				dce(t, after)
-				rep, err = interp.Compare(before, after, interp.CompareOptions{Runs: 2})
+				rep, err = compare.Programs(before, after, compare.Options{Runs: 2})
 			}
 			if errors.Is(err, interp.ErrUnsupported) {
 				t.Skipf("the interpreter cannot run it: %v", err)
@@ -167,8 +168,8 @@ func TestDeadInplaceWriteIsKept(t *testing.T) {
 		t.Run(pass, func(t *testing.T) {
 			before, after := parse(t, src), parse(t, src)
 			runPasses(t, after, pass)
-			rep, err := interp.Compare(before, after, interp.CompareOptions{Runs: 1})
-			if errors.Is(err, interp.ErrMismatch) {
+			rep, err := compare.Programs(before, after, compare.Options{Runs: 1})
+			if errors.Is(err, compare.ErrMismatch) {
 				t.Fatalf("pass %s erased an unused relu_ whose write a later fetch reads:\n%s", pass, rep)
 			}
 			if err != nil {

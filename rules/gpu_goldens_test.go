@@ -3,8 +3,8 @@ package rules_test
 import (
 	"testing"
 
+	"github.com/pirdrr/drr/compare"
 	"github.com/pirdrr/drr/drrtest"
-	"github.com/pirdrr/drr/interp"
 )
 
 // The golden archives of the gpu_inference rule sets are under testdata/gpu_inference, one folder per Paddle pass,
@@ -23,7 +23,7 @@ func TestGPUGoldensPreserveValues(t *testing.T) {
 	for _, a := range goldenArchives(t, gpuGoldenDir) {
 		t.Run(a.name, func(t *testing.T) {
 			before, after := parse(t, a.input), parse(t, a.output)
-			rep, err := interp.Compare(before, after, interp.CompareOptions{Runs: 2})
+			rep, err := compare.Programs(before, after, compare.Options{Runs: 2})
 			if err != nil {
 				if rep != nil {
 					t.Fatalf("%v\n%s", err, rep)

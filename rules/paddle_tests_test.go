@@ -10,8 +10,8 @@ import (
 
 	"golang.org/x/tools/txtar"
 
+	"github.com/pirdrr/drr/compare"
 	"github.com/pirdrr/drr/drrtest"
-	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -149,14 +149,14 @@ func TestPaddleTestsPreserveValues(t *testing.T) {
 					t.Fatal("no input.pir")
 				}
 				before, after := parse(t, input), parse(t, outputs[run])
-				opts := interp.CompareOptions{Runs: 1}
+				opts := compare.Options{Runs: 1}
 				folder, _, _ := strings.Cut(name, "/")
 				if setup := paddleTestCompare[folder]; setup != nil {
 					setup(&opts, before, after)
 				}
-				rep, err := interp.Compare(before, after, opts)
+				rep, err := compare.Programs(before, after, opts)
 				if err != nil {
-					if rep != nil && errors.Is(err, interp.ErrMismatch) {
+					if rep != nil && errors.Is(err, compare.ErrMismatch) {
 						t.Fatalf("%v\n%s", err, rep)
 					}
 					t.Fatal(err)
@@ -171,17 +171,17 @@ func TestPaddleTestsPreserveValues(t *testing.T) {
 
 // paddleTestCompare adapts the interpreter's comparison to the programs of a folder, where the test's data or sizes
 // need it.
-var paddleTestCompare = map[string]func(opts *interp.CompareOptions, progs ...*ir.Program){
+var paddleTestCompare = map[string]func(opts *compare.Options, progs ...*ir.Program){
 	// The weight-only programs multiply x [3, 128, 4096] by a [4096, 2048] weight: 3 GMAC a run, seconds each in the
 	// interpreter. The rows of x are independent, and what the pass checks (K, N, the dtypes) does not depend on
 	// them: x is evaluated as [1, 2, 4096].
-	"fused_weight_only_linear": func(opts *interp.CompareOptions, _ ...*ir.Program) {
+	"fused_weight_only_linear": func(opts *compare.Options, _ ...*ir.Program) {
 		opts.InputShapes = map[string][]int{"x": {1, 2, 4096}}
 		opts.IgnoreDeclaredShapes = true
 	},
 	// Paddle's test feeds the token ids np.random.random((1, 30)).astype("int64"): zeros (the interpreter's own
 	// draw, 0 to 7, would index past the 2-row token-type table).
-	"embedding_eltwise_layernorm_fuse": func(_ *interp.CompareOptions, progs ...*ir.Program) {
+	"embedding_eltwise_layernorm_fuse": func(_ *compare.Options, progs ...*ir.Program) {
 		for _, p := range progs {
 			p.Feeds = map[string]*ir.Variable{}
 			for _, name := range []string{"x1", "x2"} {

@@ -6,7 +6,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/pirdrr/drr/interp"
+	"github.com/pirdrr/drr/compare"
+	"github.com/pirdrr/drr/feeds"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -28,7 +29,7 @@ func TestWeightDequantFoldsWithWeights(t *testing.T) {
     (%18) = "pd_op.fetch" (%17) {col:(Int32)0,name:"out0"} : (builtin.tensor<1x6x8x8xf32>) -> builtin.tensor<1x6x8x8xf32>
 }`
 	before := parse(t, src)
-	n, err := interp.FillRandomWeights(before, 7, interp.Options{})
+	n, err := feeds.FillRandomWeights(before, 7, feeds.Options{})
 	require.NoError(t, err)
 	require.Equal(t, 4, n)
 	after := before.Clone()
@@ -49,7 +50,7 @@ func TestWeightDequantFoldsWithWeights(t *testing.T) {
 	require.Equal(t, ir.ParameterOpName, filter.Name())
 	assert.Equal(t, "builtin.tensor<6x4x3x3xf32>", filter.Result(0).Type().String(), "a float32 filter")
 
-	rep, err := interp.Compare(before, after, interp.CompareOptions{Runs: 2})
+	rep, err := compare.Programs(before, after, compare.Options{Runs: 2})
 	require.NoError(t, err, "%v", rep)
 	assert.Greater(t, rep.Outputs[0].MaxRel, 0.0, "the activation's quantization is dropped")
 }

@@ -1,10 +1,10 @@
-// Package verify proves with the reference interpreter (package interp) that rewrites preserve what a program
-// computes; drrc verify is its command line.
+// Package verify proves with the reference interpreter (package interp, through package compare) that rewrites
+// preserve what a program computes; drrc verify is its command line.
 //
 // # Verifying pipelines
 //
 // Pipeline runs a pipeline on a copy of a program and compares the program before and after with
-// interp.Compare, on the inputs and weights the options give (drawn from a seed, or from the statistics a capture
+// compare.Programs, on the inputs and weights the options give (drawn from a seed, or from the statistics a capture
 // recorded). A program without outputs gets fetch ops for its sinks first (AnchorSinks), so that dead-code
 // elimination does not erase it and there is something to compare.
 //

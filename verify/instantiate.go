@@ -44,7 +44,7 @@ func (o InstantiateOptions) maxPrograms() int {
 type Instance struct {
 	Rule *rule.Rule
 	// Program has one op per pattern op, the inputs they need, and a pd_op.fetch per pattern output. Its
-	// parameters have no data (interp.FillRandomWeights gives them some).
+	// parameters have no data (feeds.FillRandomWeights gives them some).
 	Program *ir.Program
 	// Root is the op built for the pattern's root; Match is the rule's match there.
 	Root  *ir.Op

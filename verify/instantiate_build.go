@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/feeds"
 	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
 )
@@ -340,11 +341,11 @@ func (ib *instBuild) probe(op *ir.Op) error {
 			Attrs: []ir.NamedAttr{{Name: "name", Value: ctx.Str(fmt.Sprintf("probe %d", i))}, {Name: "col", Value: ctx.Int32(int32(i))}}}))
 		which = append(which, i)
 	}
-	opts := interp.Options{IgnoreDeclaredShapes: true}
-	feed, err := interp.RandomFeed(0, opts, ib.c.prog)
+	opts := feeds.Options{Options: interp.Options{IgnoreDeclaredShapes: true}}
+	feed, err := feeds.Random(0, opts, ib.c.prog)
 	var res *interp.Result
 	if err == nil {
-		res, err = interp.Evaluate(ib.c.prog, feed, opts)
+		res, err = interp.Evaluate(ib.c.prog, feed, opts.Options)
 	}
 	rw := ir.NewRewriter(ctx, nil)
 	for _, f := range fetches {

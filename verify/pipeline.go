@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/pirdrr/drr/analysis"
+	"github.com/pirdrr/drr/compare"
+	"github.com/pirdrr/drr/feeds"
 	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/rewriter"
@@ -15,13 +17,13 @@ import (
 
 // PipelineOptions configures Pipeline.
 type PipelineOptions struct {
-	// interp.CompareOptions configures the comparison: runs, seed, tolerances, precision, dynamic dims, input shapes.
-	interp.CompareOptions
+	// Compare configures the comparison: runs, seed, tolerances, precision, dynamic dims, input shapes.
+	Compare compare.Options
 	// Registry provides the natives the passes need (nil: an empty registry).
 	Registry *rewriter.Registry
 	// Rewrite configures the driver of rule passes.
 	Rewrite rewriter.Options
-	// FillWeights stores random weight data (interp.FillRandomWeights with WeightSeed) in the parameters that have none,
+	// FillWeights stores random weight data (feeds.FillRandomWeights with WeightSeed) in the parameters that have none,
 	// before the passes run, so that passes computing with weights (fold_constants) have numbers to work with.
 	FillWeights bool
 	WeightSeed  uint64
@@ -35,7 +37,7 @@ type PipelineVerification struct {
 	// Passes are the results of the passes, in order.
 	Passes []*rewriter.PassResult
 	// Report is the comparison (nil when evaluation failed).
-	Report *interp.Report
+	Report *compare.Report
 	// AnchoredSinks is the number of fetch ops added for the sink outputs of a program without outputs.
 	AnchoredSinks int
 	// WeightsFilled is the number of parameters FillWeights gave data.
@@ -50,8 +52,8 @@ type PipelineVerification struct {
 // Pipeline checks that a pipeline preserves what a program computes: it copies p (p itself is not changed),
 // anchors its sink outputs when it has no fetch, shadow_output or set_parameter (AnchorSinks: otherwise dead-code
 // elimination may erase the whole model), optionally fills its weights, runs pl on a second copy, and compares the
-// two with interp.Compare. The error is the pipeline's, an evaluation error (an *interp.OpError naming the op and
-// its position when an op cannot be evaluated), or one wrapping interp.ErrMismatch when outputs differ beyond the
+// two with compare.Programs. The error is the pipeline's, an evaluation error (an *interp.OpError naming the op and
+// its position when an op cannot be evaluated), or one wrapping compare.ErrMismatch when outputs differ beyond the
 // tolerance; the PipelineVerification is returned with whatever was done.
 func Pipeline(p *ir.Program, pl rewriter.Pipeline, opts PipelineOptions) (*PipelineVerification, error) {
 	before := p.Clone()
@@ -62,7 +64,7 @@ func Pipeline(p *ir.Program, pl rewriter.Pipeline, opts PipelineOptions) (*Pipel
 	}
 	res.AnchoredSinks = n
 	if opts.FillWeights {
-		if res.WeightsFilled, err = interp.FillRandomWeights(before, opts.WeightSeed, opts.Options); err != nil {
+		if res.WeightsFilled, err = feeds.FillRandomWeights(before, opts.WeightSeed, opts.Compare.Options); err != nil {
 			return res, fmt.Errorf("random weights: %w", err)
 		}
 	}
@@ -83,7 +85,7 @@ func Pipeline(p *ir.Program, pl rewriter.Pipeline, opts PipelineOptions) (*Pipel
 	}
 	res.WeightOps = WeightOps(after)
 	start = time.Now()
-	res.Report, err = interp.Compare(before, after, opts.CompareOptions)
+	res.Report, err = compare.Programs(before, after, opts.Compare)
 	res.CompareTime = time.Since(start)
 	return res, err
 }

@@ -7,6 +7,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/pirdrr/drr/analysis"
+	"github.com/pirdrr/drr/compare"
+	"github.com/pirdrr/drr/feeds"
 	"github.com/pirdrr/drr/internal/sample"
 	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
@@ -139,21 +141,21 @@ func TestDeinplaceWeightOps(t *testing.T) {
 	assert.Equal(t, 1, countOps(p, "pd_op.exp_"))
 	assert.Len(t, weights, 6, "var, full, two adds, sqrt_, exp_")
 	assert.Equal(t, map[string]int{"pd_op.add": 2, "pd_op.sqrt": 1, "pd_op.exp_": 1}, verify.WeightOps(p))
-	rep, err := interp.Compare(before, p, interp.CompareOptions{})
+	rep, err := compare.Programs(before, p, compare.Options{})
 	require.NoError(t, err, "%v", rep)
 
 	// FoldWeights with data: everything on weights folds except what reads the exp_-written buffer.
-	_, err = interp.FillRandomWeights(before, 1, interp.Options{})
+	_, err = feeds.FillRandomWeights(before, 1, feeds.Options{})
 	require.NoError(t, err)
 	after := before.Clone()
 	n, err = rules.FoldWeights(after, nil)
 	require.NoError(t, err)
 	assert.Equal(t, 3, n, "full, add, sqrt")
-	rep, err = interp.Compare(before, after, interp.CompareOptions{})
+	rep, err = compare.Programs(before, after, compare.Options{})
 	require.NoError(t, err, "%v", rep)
 }
 
-// TestVerifyPassesCatchesWrongRules: a pipeline whose rule pass changes the numbers is reported with interp.ErrMismatch
+// TestVerifyPassesCatchesWrongRules: a pipeline whose rule pass changes the numbers is reported with compare.ErrMismatch
 // and the report; an op the interpreter cannot evaluate is reported with its name and position.
 func TestVerifyPassesErrors(t *testing.T) {
 	ctx, p := sampleProgram(t)
@@ -161,7 +163,7 @@ func TestVerifyPassesErrors(t *testing.T) {
 	set := loadRules(t, ctx, WrongConvBNFold)
 	pl := append(pipeline(t, ctx, reg, "inplace"), rewriter.NewRulePass("rules", set))
 	res, err := verify.Pipeline(p, pl, verify.PipelineOptions{Registry: reg})
-	require.ErrorIs(t, err, interp.ErrMismatch)
+	require.ErrorIs(t, err, compare.ErrMismatch)
 	require.NotNil(t, res.Report)
 	assert.False(t, res.Report.OK())
 	assert.Greater(t, res.Report.Outputs[0].MaxRel, 1e-3)
@@ -229,7 +231,7 @@ func TestVerifyPassesUsesRecordedFeeds(t *testing.T) {
 	p.Feeds = map[string]*ir.Variable{"ids": {Name: "ids", Type: p.Body().First().Result(0).Type(), Data: ids}}
 	reg := shippedRegistry(t)
 	res, err := verify.Pipeline(p, pipeline(t, ctx, reg, "inference"), verify.PipelineOptions{Registry: reg,
-		CompareOptions: interp.CompareOptions{Runs: 2}})
+		Compare: compare.Options{Runs: 2}})
 	require.NoError(t, err)
 	assert.True(t, res.Report.OK())
 }
@@ -245,13 +247,13 @@ func TestEmbedding3Verifies(t *testing.T) {
 	require.NoError(t, err)
 	reg := shippedRegistry(t)
 	res, err := verify.Pipeline(p, pipeline(t, ctx, reg, "embedding_eltwise_layernorm_fuse"),
-		verify.PipelineOptions{Registry: reg, CompareOptions: interp.CompareOptions{Runs: 1}})
+		verify.PipelineOptions{Registry: reg, Compare: compare.Options{Runs: 1}})
 	require.NoError(t, err)
 	require.True(t, res.Report.OK(), "%s", res.Report)
 	assert.Equal(t, 1, countOps(res.After, "pd_op.fused_embedding_eltwise_layernorm"), "the three lookups are fused")
 	assert.Zero(t, countOps(res.After, "pd_op.embedding"))
 
-	feed, err := interp.RandomFeed(1, interp.Options{}, p)
+	feed, err := feeds.Random(1, feeds.Options{}, p)
 	require.NoError(t, err)
 	for name, rows := range map[string]float64{"x1": 512, "x2": 2} {
 		seen := map[float64]bool{}

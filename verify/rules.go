@@ -7,7 +7,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pirdrr/drr/compare"
 	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/feeds"
 	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/lint"
@@ -16,7 +18,7 @@ import (
 )
 
 // Rule verification: every rule of a set is instantiated as small programs (Instantiate), applied to them alone
-// with the rewrite driver, and the programs before and after are compared with real numbers (interp.Compare). A
+// with the rewrite driver, and the programs before and after are compared with real numbers (compare.Programs). A
 // rule that changes what its programs compute is reported FAILED with the outputs that differ.
 
 // RuleStatus is the outcome of verifying a rule.
@@ -53,9 +55,9 @@ func (s RuleStatus) String() string {
 
 // RuleOptions configures Rules.
 type RuleOptions struct {
-	// interp.CompareOptions configures the comparisons: runs, seed, tolerances, precision. Dynamic dims do not occur in
+	// Compare configures the comparisons: runs, seed, tolerances, precision. Dynamic dims do not occur in
 	// instances (their shapes are static).
-	interp.CompareOptions
+	Compare compare.Options
 	// Registry provides native constraints and rewrites (nil: none).
 	Registry *rewriter.Registry
 	// MaxInstances bounds the programs checked per rule (default 4); MaxPrograms bounds the candidate programs
@@ -87,7 +89,7 @@ type RuleVariant struct {
 	Instance *Instance
 	// After is the instance's program after the rule applied.
 	After  *ir.Program
-	Report *interp.Report
+	Report *compare.Report
 	Status RuleStatus
 	// Reason says why the variant FAILED or was SKIPPED.
 	Reason string
@@ -207,7 +209,7 @@ func (v *RuleVerifier) variant(r *rule.Rule, inst *Instance) *RuleVariant {
 		vr.Status, vr.Reason = st, fmt.Sprintf(format, args...)
 		return vr
 	}
-	if _, err := interp.FillRandomWeights(before, v.opts.Seed, v.opts.Options); err != nil {
+	if _, err := feeds.FillRandomWeights(before, v.opts.Compare.Seed, v.opts.Compare.Options); err != nil {
 		return fail(RuleSkipped, "random weights: %v", err)
 	}
 	after := before.Clone()
@@ -231,17 +233,17 @@ func (v *RuleVerifier) variant(r *rule.Rule, inst *Instance) *RuleVariant {
 	if errs := ir.Verify(after).Errors(); len(errs) > 0 {
 		return fail(RuleFailed, "the rewritten program is invalid: %s", firstLine(errs.Error()))
 	}
-	feed, err := interp.RandomFeed(v.opts.Seed, v.opts.Options, before, after)
+	feed, err := feeds.Random(v.opts.Compare.Seed, v.opts.Compare.Options, before, after)
 	if err != nil {
 		return fail(RuleSkipped, "random inputs: %v", err)
 	}
-	if _, err := interp.Evaluate(before, feed, v.opts.Options); err != nil {
+	if _, err := interp.Evaluate(before, feed, v.opts.Compare.Options.Options); err != nil {
 		return fail(RuleSkipped, "the instance cannot be evaluated: %v", err)
 	}
-	rep, err := interp.Compare(before, after, v.opts.CompareOptions)
+	rep, err := compare.Programs(before, after, v.opts.Compare)
 	vr.Report = rep
 	if err == nil {
-		if wrep, werr := v.wideCompare(r, inst, wide); errors.Is(werr, interp.ErrMismatch) {
+		if wrep, werr := v.wideCompare(r, inst, wide); errors.Is(werr, compare.ErrMismatch) {
 			vr.Report = wrep
 			return fail(RuleFailed, "with inputs drawn from [-%g, %g): %s", WideInputScale, WideInputScale, mismatchSummary(wrep))
 		}
@@ -249,7 +251,7 @@ func (v *RuleVerifier) variant(r *rule.Rule, inst *Instance) *RuleVariant {
 	switch {
 	case err == nil:
 		vr.Status = RuleOK
-	case errors.Is(err, interp.ErrMismatch):
+	case errors.Is(err, compare.ErrMismatch):
 		return fail(RuleFailed, "%s", mismatchSummary(rep))
 	case errors.Is(err, interp.ErrUnsupported):
 		return fail(RuleSkipped, "the rewritten program cannot be evaluated: %v", strings.TrimPrefix(err.Error(), "after: "))
@@ -259,7 +261,7 @@ func (v *RuleVerifier) variant(r *rule.Rule, inst *Instance) *RuleVariant {
 	return vr
 }
 
-// WideInputScale is the input scale of the second comparison of every instance (interp.Options.InputScale): inputs
+// WideInputScale is the input scale of the second comparison of every instance (feeds.Options.InputScale): inputs
 // from [-8, 8) cross the thresholds of relu6 (6), hard_sigmoid and hard_swish (±3) and the clips instances use,
 // which inputs from [-1, 1) never reach, so that a rule confusing relu6 with relu fails.
 const WideInputScale = 8.0
@@ -267,11 +269,11 @@ const WideInputScale = 8.0
 // wideCompare checks an instance once more with inputs (and the quantization scales that cover them) drawn from
 // [-WideInputScale, WideInputScale): p is a copy of the instance's program without weights. Only a mismatch counts;
 // an instance that cannot be evaluated on such inputs was checked on the default ones.
-func (v *RuleVerifier) wideCompare(r *rule.Rule, inst *Instance, p *ir.Program) (*interp.Report, error) {
-	opts := v.opts.CompareOptions
+func (v *RuleVerifier) wideCompare(r *rule.Rule, inst *Instance, p *ir.Program) (*compare.Report, error) {
+	opts := v.opts.Compare
 	opts.InputScale = WideInputScale
 	opts.Runs = 1
-	if _, err := interp.FillRandomWeights(p, opts.Seed, opts.Options); err != nil {
+	if _, err := feeds.FillRandomWeights(p, opts.Seed, opts.Options); err != nil {
 		return nil, err
 	}
 	after := p.Clone()
@@ -282,11 +284,11 @@ func (v *RuleVerifier) wideCompare(r *rule.Rule, inst *Instance, p *ir.Program) 
 	if err != nil || pr.Stats == nil || pr.Stats.Rewrites == 0 {
 		return nil, fmt.Errorf("the rule did not apply to the copy")
 	}
-	return interp.Compare(p, after, opts)
+	return compare.Programs(p, after, opts)
 }
 
 // mismatchSummary lists the failing outputs of a report.
-func mismatchSummary(rep *interp.Report) string {
+func mismatchSummary(rep *compare.Report) string {
 	var parts []string
 	for _, o := range rep.Failures() {
 		if o.Problem != "" {

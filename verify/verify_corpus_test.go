@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/compare"
 	"github.com/pirdrr/drr/internal/corpus"
-	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirfile"
 	"github.com/pirdrr/drr/verify"
@@ -42,8 +42,8 @@ var corpusModels = []struct {
 	{"PP-OCRv5_server_det", "pir_json/nanaikaros__PP-OCRv5_server_det_infer.inference.json", "x", true, false},
 }
 
-func corpusOptions(input string) interp.CompareOptions {
-	o := interp.CompareOptions{Runs: 3, Seed: 1}
+func corpusOptions(input string) compare.Options {
+	o := compare.Options{Runs: 3, Seed: 1}
 	if underRace {
 		o.Runs = 1
 	}
@@ -72,7 +72,7 @@ func TestVerifyCorpusInference(t *testing.T) {
 			reg := shippedRegistry(t)
 			start := time.Now()
 			res, err := verify.Pipeline(p, pipeline(t, ctx, reg, "inference"),
-				verify.PipelineOptions{CompareOptions: corpusOptions(m.input), Registry: reg})
+				verify.PipelineOptions{Compare: corpusOptions(m.input), Registry: reg})
 			require.NoError(t, err, "%v", res.Report)
 			require.NotEmpty(t, res.Report.Outputs)
 			for _, o := range res.Report.Outputs {
@@ -112,7 +112,7 @@ func TestVerifyCorpusFoldConstants(t *testing.T) {
 			reg := shippedRegistry(t)
 			start := time.Now()
 			res, err := verify.Pipeline(p, pipeline(t, ctx, reg, "inference", "fold_constants"),
-				verify.PipelineOptions{CompareOptions: corpusOptions(m.input), Registry: reg, FillWeights: true, WeightSeed: 5})
+				verify.PipelineOptions{Compare: corpusOptions(m.input), Registry: reg, FillWeights: true, WeightSeed: 5})
 			require.NoError(t, err, "%v", res.Report)
 			if m.training {
 				// The training batch norms write their running statistics: those parameters are not constants.

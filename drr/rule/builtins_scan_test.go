@@ -18,7 +18,7 @@ import (
 var notBuiltinNames = map[string]string{
 	`ir/graphnet/build.go: "dtype"`:     "the dtype attribute of a Python tensor in GraphNet's model.py",
 	`interp/k_layout.go: "constant"`:    "the constant padding mode of pd_op.pad3d",
-	`interp/rebatch.go: "shape"`:        "the shape operand of reshape, expand, uniform (an op schema's operand name)",
+	`feeds/rebatch.go: "shape"`:         "the shape operand of reshape, expand, uniform (an op schema's operand name)",
 	`rulegen/paddle/result.go: "dtype"`: "the dtype attribute of a full_int_array the rewrite creates",
 }
 

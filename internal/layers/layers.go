@@ -37,13 +37,15 @@ var Table = []Layer{
 	{Name: "cost model", Packages: []string{"cost"}},
 	{Name: "program formats and views", Peers: true, Packages: []string{
 		"ir/pirtext", "ir/pirjson", "ir/mlirtext", "ir/graphnet", "ir/pirfile", "ir/pdiparams", "ir/kernels",
-		"graphview", "internal/sample",
+		"graphview", "internal/sample", "internal/progtest",
 	}},
 	{Name: "rules as data", Packages: []string{"drr/rule"}},
 	{Name: "analyses, language, matcher", Packages: []string{"analysis", "drr", "matcher"}},
 	{Name: "rule-set lint", Packages: []string{"lint"}},
 	{Name: "rewriting", Peers: true, Packages: []string{"rewriter", "internal/pipecheck", "rulegen/rt", "stats", "mine"}},
 	{Name: "interpreter", Packages: []string{"interp"}},
+	{Name: "random feeds", Packages: []string{"feeds"}},
+	{Name: "comparison", Packages: []string{"compare"}},
 	{Name: "verification", Packages: []string{"verify"}},
 	{Name: "shipped rules", Packages: []string{"rules"}},
 	{Name: "compiled rules and their generator", Peers: true, Packages: []string{

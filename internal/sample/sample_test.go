@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/feeds"
 	"github.com/pirdrr/drr/internal/sample"
 	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
@@ -54,11 +55,11 @@ func TestWeights(t *testing.T) {
 	for name, v := range bare.Params {
 		require.Nil(t, v.Data, "%s: LoadModel reads no weights", name)
 	}
-	opts := interp.Options{Batch: 2}
-	feed, err := interp.RandomFeed(1, opts, p)
+	opts := feeds.Options{Batch: 2}
+	feed, err := feeds.Random(1, opts, p)
 	require.NoError(t, err)
 	require.Empty(t, feed.Params, "every parameter has data")
-	out, err := interp.Evaluate(p, feed, opts)
+	out, err := interp.Evaluate(p, feed, opts.Options)
 	require.NoError(t, err)
 	require.Len(t, out.Outputs, 1)
 	probs := out.Outputs[0].Value.Data

@@ -1,4 +1,4 @@
-package interp
+package feeds
 
 import (
 	"math"

@@ -1,4 +1,4 @@
-package interp
+package compare
 
 import (
 	"errors"
@@ -8,22 +8,25 @@ import (
 	"strings"
 
 	"github.com/pirdrr/drr/analysis"
+	"github.com/pirdrr/drr/feeds"
+	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/interp/tensor"
 	"github.com/pirdrr/drr/ir"
 )
 
-// ErrMismatch is wrapped by the error Compare returns when some output differs beyond the tolerance, has another
-// shape or element type, or has no counterpart.
+// ErrMismatch is wrapped by the error Programs returns when some output differs beyond the tolerance, has another
+// shape or element type, or has no counterpart. Its text is the one drrc verify and the playground have always
+// printed (the comparison was package interp's).
 var ErrMismatch = errors.New("interp: outputs differ")
 
-// Tiny is the smallest output scale Compare divides by: the relative error of an output that is zero everywhere
+// Tiny is the smallest output scale Programs divides by: the relative error of an output that is zero everywhere
 // is its absolute error divided by Tiny.
 const Tiny = 1e-30
 
-// CompareOptions configures Compare.
-type CompareOptions struct {
+// Options configures Programs.
+type Options struct {
 	// Options configures evaluation and random data (precision, dynamic sizes, input shapes, parameter ranges).
-	Options
+	feeds.Options
 	// Runs is the number K of random input/weight sets (default 3).
 	Runs int
 	// Seed is the seed of the first set; set k uses Seed+k.
@@ -37,7 +40,7 @@ type CompareOptions struct {
 	// rounding variances (Output.Rounding). 0 means DefaultBudgetFactor; negative turns the budget off. In
 	// float64 the budget is far below RelTol; in float32 it grows with the reductions an output went through.
 	BudgetFactor float64
-	// NoConfirm turns off the float64 confirmation of a float32 mismatch (see Compare).
+	// NoConfirm turns off the float64 confirmation of a float32 mismatch (see Programs).
 	NoConfirm bool
 	// KeepDraws bounds the bytes of random weights the before program's evaluation keeps for the after program's,
 	// which reads the same numbers without drawing them again (drawing is most of a large transformer's
@@ -45,43 +48,43 @@ type CompareOptions struct {
 	// that each weight lives only from its first to its last reader in each program.
 	KeepDraws int64
 	// NoRebatch turns off the evaluation at Options.Batch of programs whose static inputs bake a larger captured
-	// batch in (see Compare and rebatch.go).
+	// batch in (see Programs and feeds.RebatchPrograms).
 	NoRebatch bool
 }
 
-// Report is the outcome of Compare.
+// Report is the outcome of Programs.
 type Report struct {
 	// Runs is the number of input/weight sets evaluated.
 	Runs int
 	// RelTol and AbsTol are the tolerances applied (RelTol the least relative tolerance of every output).
 	RelTol, AbsTol float64
 	// Precision is the precision the programs were evaluated in.
-	Precision Precision
+	Precision interp.Precision
 	// Kernels names the kernel path the matrix products and convolutions ran on ("avx512", "avx2" or "go"; see
-	// Kernels).
+	// interp.Kernels).
 	Kernels string
 	// Outputs has one entry per matched output pair, in the order of the before program.
 	Outputs []OutputDiff
 	// Unmatched lists the outputs of either program without a counterpart in the other.
 	Unmatched []string
 	// Published lists the shadow outputs of the after program that publish a parameter unchanged and have no
-	// counterpart before (see Compare): no model outputs, so neither compared nor unmatched.
+	// counterpart before (see Programs): no model outputs, so neither compared nor unmatched.
 	Published []Publication
 	// RecordedBatch is true when the programs were evaluated at the recorded sample's shapes because the before
 	// program could not be evaluated at Options.Batch (see Options.RecordedBatch).
 	RecordedBatch bool
-	// Float32 is the float32 comparison whose mismatch this float64 report confirms or refutes (see Compare);
+	// Float32 is the float32 comparison whose mismatch this float64 report confirms or refutes (see Programs);
 	// nil when the programs were compared once.
 	Float32 *Report
 	// Rebatched, when not nil, says that the programs were evaluated at a smaller batch than the one their static
-	// inputs were captured at (see Compare).
-	Rebatched *Rebatch
+	// inputs were captured at (see Programs).
+	Rebatched *feeds.Rebatch
 	// NotRebatched, when not nil, is the comparison at a smaller batch than the captured one that did not stand,
-	// with the reason (Rebatch.Why): the programs were compared at their captured batch instead (see Compare).
-	NotRebatched *Rebatch
+	// with the reason (Rebatch.Why): the programs were compared at their captured batch instead (see Programs).
+	NotRebatched *feeds.Rebatch
 }
 
-// Publication is a shadow output that publishes a parameter unchanged (see Compare).
+// Publication is a shadow output that publishes a parameter unchanged (see Programs).
 type Publication struct {
 	// Name is the shadow output's output_name; Param the parameter's name.
 	Name, Param string
@@ -89,7 +92,7 @@ type Publication struct {
 
 // String says what the output publishes: `shadow_output "w" publishes parameter "w" unchanged`.
 func (p Publication) String() string {
-	return fmt.Sprintf("%s %q publishes parameter %q unchanged", ShadowOutput, p.Name, p.Param)
+	return fmt.Sprintf("%s %q publishes parameter %q unchanged", interp.ShadowOutput, p.Name, p.Param)
 }
 
 // OutputDiff is the comparison of one output over all runs.
@@ -113,7 +116,7 @@ type OutputDiff struct {
 	// Problem, if not empty, says why the output cannot be compared (shapes or element types differ).
 	Problem string
 	// Random is set when the output depends on a random op's draw in either program: the programs draw the same
-	// numbers only when they run the same random ops in the same order (see the package documentation).
+	// numbers only when they run the same random ops in the same order (see package interp's documentation).
 	Random bool
 	// Tol is the relative tolerance of this output: RelTol, or its error budget when larger (float32).
 	Tol float64
@@ -187,7 +190,7 @@ func (r *Report) String() string {
 	return b.String()
 }
 
-// Compare evaluates before and after on opts.Runs random input/weight sets (RandomFeed with seeds Seed, Seed+1, …,
+// Programs evaluates before and after on opts.Runs random input/weight sets (feeds.Random with seeds Seed, Seed+1, …,
 // the same for both programs: inputs matched by name, parameters by name, so weights a rewrite kept get the same
 // data and parameters a rewrite computes with ops are computed from them) and compares their outputs. Outputs are
 // matched as fetches by name (else column), shadow outputs by output_name, set_parameter outputs by
@@ -195,7 +198,7 @@ func (r *Report) String() string {
 // matched in order. For each pair it reports the largest absolute error and the largest relative error,
 // max|a−b| / max(max|a|, Tiny) per run (relative to the before output's scale). An output fails when its relative
 // error exceeds RelTol (default 1e-5) and its absolute error exceeds AbsTol, when shapes or element types differ,
-// or when it has no counterpart; Compare then returns the report and an error wrapping ErrMismatch. An error
+// or when it has no counterpart; Programs then returns the report and an error wrapping ErrMismatch. An error
 // evaluating either program is returned without a report. When the before program cannot be evaluated with
 // Options.Batch for a dynamic dim 0 that the recorded sample (ir.Program.Feeds) sizes otherwise, both are
 // evaluated at the recorded shapes (Options.RecordedBatch) and the report says so.
@@ -220,16 +223,16 @@ func (r *Report) String() string {
 //
 // Programs whose static inputs were captured at a batch larger than Options.Batch (GraphNet's vision graphs,
 // builtin.tensor<64x3x224x224xf32>, with the batch baked into reshape shapes) are first compared at
-// Options.Batch, rebatched (rebatch.go): the inputs and the constants that carry the batch take the smaller one.
+// Options.Batch, rebatched (feeds.RebatchPrograms): the inputs and the constants that carry the batch take the smaller one.
 // If the rebatched programs agree, that comparison stands (Report.Rebatched); otherwise the multiples of the batch
 // are left alone and the programs tried again, and then — either cannot be evaluated, or they differ — they are
 // compared at their captured batch, which decides. NoRebatch turns this off.
-func Compare(before, after *ir.Program, opts CompareOptions) (*Report, error) {
+func Programs(before, after *ir.Program, opts Options) (*Report, error) {
 	if !opts.RecordedBatch && !opts.NoRebatch {
-		if from := capturedBatch(opts.Options, before); from > 0 {
-			var failed Rebatch
+		if from := feeds.CapturedBatch(opts.Options, before); from > 0 {
+			var failed feeds.Rebatch
 			for _, multiples := range []bool{true, false} {
-				b2, a2, o, rb, mult := rebatch(opts.Options, before, after, from, int64(opts.Options.batch()), multiples)
+				b2, a2, o, rb, mult := feeds.RebatchPrograms(opts.Options, before, after, from, int64(opts.BatchSize()), multiples)
 				ro := opts
 				ro.Options = o
 				rep, err := compareConfirmed(b2, a2, ro)
@@ -254,14 +257,14 @@ func Compare(before, after *ir.Program, opts CompareOptions) (*Report, error) {
 }
 
 // compareConfirmed compares at the batch of the options (compareAtBatch) and confirms a float32 mismatch in
-// float64 (see Compare).
-func compareConfirmed(before, after *ir.Program, opts CompareOptions) (*Report, error) {
+// float64 (see Programs).
+func compareConfirmed(before, after *ir.Program, opts Options) (*Report, error) {
 	rep, err := compareAtBatch(before, after, opts)
-	if !errors.Is(err, ErrMismatch) || rep == nil || rep.Precision != Float32 || opts.Precision != Auto || opts.NoConfirm {
+	if !errors.Is(err, ErrMismatch) || rep == nil || rep.Precision != interp.Float32 || opts.Precision != interp.Auto || opts.NoConfirm {
 		return rep, err
 	}
 	o64 := opts
-	o64.Precision = Float64
+	o64.Precision = interp.Float64
 	o64.RecordedBatch = opts.RecordedBatch || rep.RecordedBatch
 	rep64, err64 := compareAtBatch(before, after, o64)
 	if rep64 == nil || err64 != nil && !errors.Is(err64, ErrMismatch) {
@@ -274,9 +277,9 @@ func compareConfirmed(before, after *ir.Program, opts CompareOptions) (*Report, 
 
 // compareAtBatch compares at Options.Batch, or at the recorded shapes when the before program cannot be evaluated
 // there.
-func compareAtBatch(before, after *ir.Program, opts CompareOptions) (*Report, error) {
+func compareAtBatch(before, after *ir.Program, opts Options) (*Report, error) {
 	rep, err := compare(before, after, opts)
-	if errors.Is(err, errBefore) && batchShortened(opts.Options, before) {
+	if errors.Is(err, errBefore) && feeds.BatchShortened(opts.Options, before) {
 		// The before program cannot be evaluated at Options.Batch: its types bake the captured batch in, or its
 		// dynamic dim 0 was no batch. Evaluate both at the recorded sample's shapes instead.
 		opts.RecordedBatch = true
@@ -293,7 +296,7 @@ func compareAtBatch(before, after *ir.Program, opts CompareOptions) (*Report, er
 // errBefore marks the errors of evaluating the before program.
 var errBefore = errors.New("before")
 
-func compare(before, after *ir.Program, opts CompareOptions) (*Report, error) {
+func compare(before, after *ir.Program, opts Options) (*Report, error) {
 	runs := opts.Runs
 	if runs <= 0 {
 		runs = 3
@@ -302,34 +305,31 @@ func compare(before, after *ir.Program, opts CompareOptions) (*Report, error) {
 	if rep.RelTol <= 0 {
 		rep.RelTol = 1e-5
 	}
-	opts.Precision = opts.Precision.resolve(before, after)
+	opts.Precision = opts.Precision.Resolve(before, after)
 	rep.Precision = opts.Precision
-	rep.Kernels, _ = Kernels()
+	rep.Kernels, _ = interp.Kernels()
 	factor := opts.BudgetFactor
 	if factor == 0 {
 		factor = DefaultBudgetFactor
 	}
-	u := unitRoundoff(opts.Precision)
+	u := opts.Precision.UnitRoundoff()
 	var pairs [][2]int
-	cache := map[string]*Tensor{}
+	cache := map[string]*interp.Tensor{}
 	// The publications of after are not evaluated: reading a dead weight only to leave it out would draw it (a
 	// 7-billion-parameter model cut to one layer publishes every other weight).
-	opts.compact = true
-	afterOpts := opts.Options
-	afterOpts.skip, rep.Published = publications(before, after)
+	opts.Compact = true
+	afterOpts := opts.Options.Options
+	afterOpts.SkipOutputs, rep.Published = publications(before, after)
 	for k := range runs {
-		feed, err := randomFeed(opts.Seed+uint64(k), opts.Options, []*ir.Program{before, after}, cache, true)
+		feed, err := feeds.Lazy(opts.Seed+uint64(k), opts.Options, opts.keepLimit(), cache, before, after)
 		if err != nil {
 			return nil, err
 		}
-		if feed.lazy != nil {
-			feed.lazy.keepLimit = opts.keepLimit()
-		}
-		rb, err := Evaluate(before, feed, opts.Options)
+		rb, err := interp.Evaluate(before, feed, opts.Options.Options)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", errBefore, err)
 		}
-		ra, err := Evaluate(after, feed, afterOpts)
+		ra, err := interp.Evaluate(after, feed, afterOpts)
 		if err != nil {
 			return nil, fmt.Errorf("after: %w", err)
 		}
@@ -380,8 +380,11 @@ func compare(before, after *ir.Program, opts CompareOptions) (*Report, error) {
 	return rep, fmt.Errorf("%w: %s", ErrMismatch, strings.Join(bad, "; "))
 }
 
+// DefaultKeepDraws is Options.KeepDraws by default: 1 GiB of draws kept for the after program.
+const DefaultKeepDraws = 1 << 30
+
 // keepLimit is KeepDraws with its default, as an int.
-func (o CompareOptions) keepLimit() int {
+func (o Options) keepLimit() int {
 	switch {
 	case o.KeepDraws < 0:
 		return 0
@@ -400,7 +403,7 @@ func maxIndex(pairs [][2]int, side int) int {
 }
 
 // add accumulates the comparison of one run of outputs ob (before) and oa (after).
-func (o *OutputDiff) add(run int, ob, oa Output) {
+func (o *OutputDiff) add(run int, ob, oa interp.Output) {
 	if o.Problem != "" {
 		return
 	}
@@ -415,16 +418,16 @@ func (o *OutputDiff) add(run int, ob, oa Output) {
 	}
 	var maxAbs, scale, before, after float64
 	var at int
-	ra32, ok32 := ob.raw.([]float32)
-	rb32, okb32 := oa.raw.([]float32)
-	ra64, ok64 := ob.raw.([]float64)
-	rb64, okb64 := oa.raw.([]float64)
+	ra32, ok32 := ob.Elems.([]float32)
+	rb32, okb32 := oa.Elems.([]float32)
+	ra64, ok64 := ob.Elems.([]float64)
+	rb64, okb64 := oa.Elems.([]float64)
 	switch {
 	case ok32 && okb32 && len(ra32) == len(rb32):
 		maxAbs, at, scale, before, after = diffElems(ra32, rb32)
 	case ok64 && okb64 && len(ra64) == len(rb64):
 		maxAbs, at, scale, before, after = diffElems(ra64, rb64)
-	case ob.raw == nil && oa.raw == nil && len(a.Data) == len(b.Data):
+	case ob.Elems == nil && oa.Elems == nil && len(a.Data) == len(b.Data):
 		maxAbs, at, scale, before, after = diffElems(a.Data, b.Data)
 	default:
 		o.Problem = "the outputs were held in different forms (internal error)"
@@ -479,9 +482,9 @@ func elemDiff(x, y float64) float64 {
 }
 
 // matchOutputs pairs the outputs of two programs (indices into before and after) and lists the unmatched ones.
-func matchOutputs(before, after []Output) (pairs [][2]int, unmatched []string) {
+func matchOutputs(before, after []interp.Output) (pairs [][2]int, unmatched []string) {
 	used := make([]bool, len(after))
-	find := func(ok func(a Output) bool) int {
+	find := func(ok func(a interp.Output) bool) int {
 		for j, a := range after {
 			if !used[j] && ok(a) {
 				return j
@@ -491,21 +494,21 @@ func matchOutputs(before, after []Output) (pairs [][2]int, unmatched []string) {
 	}
 	var sinksB, sinksA []int
 	for j, a := range after {
-		if a.Kind == SinkOutput && !used[j] {
+		if a.Kind == interp.SinkOutput && !used[j] {
 			sinksA = append(sinksA, j)
 		}
 	}
 	for i, b := range before {
 		j := -1
 		switch b.Kind {
-		case FetchOutput:
-			j = find(func(a Output) bool { return a.Kind == FetchOutput && a.Name == b.Name })
+		case interp.FetchOutput:
+			j = find(func(a interp.Output) bool { return a.Kind == interp.FetchOutput && a.Name == b.Name })
 			if j < 0 && b.Col >= 0 {
-				j = find(func(a Output) bool { return a.Kind == FetchOutput && a.Col == b.Col })
+				j = find(func(a interp.Output) bool { return a.Kind == interp.FetchOutput && a.Col == b.Col })
 			}
-		case ShadowOutput, ParameterOutput:
-			j = find(func(a Output) bool { return a.Kind == b.Kind && a.Name == b.Name })
-		case SinkOutput:
+		case interp.ShadowOutput, interp.ParameterOutput:
+			j = find(func(a interp.Output) bool { return a.Kind == b.Kind && a.Name == b.Name })
+		case interp.SinkOutput:
 			if k := len(sinksB); k < len(sinksA) {
 				j = sinksA[k]
 			}
@@ -540,8 +543,8 @@ func matchOutputs(before, after []Output) (pairs [][2]int, unmatched []string) {
 }
 
 // publications returns the shadow outputs of after that publish a parameter unchanged (publishedParam) under an
-// output_name no shadow output of before has: they take no part in the comparison (Compare's doc), and are not
-// even evaluated (Options.skip).
+// output_name no shadow output of before has: they take no part in the comparison (Programs' doc), and are not
+// even evaluated (interp.Options.SkipOutputs).
 func publications(before, after *ir.Program) (skip map[*ir.Op]bool, published []Publication) {
 	names := map[string]bool{}
 	for op := range before.Walk() {

@@ -1,4 +1,4 @@
-package interp
+package feeds
 
 import (
 	"testing"
@@ -6,12 +6,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirtext"
 )
 
 // TestFusedEmbeddingIds: the ids of fused_embedding_eltwise_layernorm, element i of a combine, are bounded by the
-// rows of table i; RandomFeed draws them there, and recorded statistics are kept where they meet the bound.
+// rows of table i; Random draws them there, and recorded statistics are kept where they meet the bound.
 func TestFusedEmbeddingIds(t *testing.T) {
 	ctx, err := ir.NewDefaultContext()
 	require.NoError(t, err)
@@ -31,7 +32,7 @@ func TestFusedEmbeddingIds(t *testing.T) {
 	p, _, err := pirtext.Parse(ctx, "p.pir", []byte(src), pirtext.ReadOptions{})
 	require.NoError(t, err)
 	p.Feeds = map[string]*ir.Variable{"a": {Name: "a", Stats: &ir.TensorStats{Min: 100, Max: 1000}}}
-	f, err := RandomFeed(3, Options{}, p)
+	f, err := Random(3, Options{}, p)
 	require.NoError(t, err)
 	for _, v := range f.Inputs["a"].Data {
 		require.True(t, v >= 100 && v < 300, "a: %v is in the recorded range [100, 1000] and below the 300 rows", v)
@@ -39,7 +40,7 @@ func TestFusedEmbeddingIds(t *testing.T) {
 	for _, v := range f.Inputs["b"].Data {
 		require.True(t, v == 0 || v == 1, "b: %v of a 2-row table", v)
 	}
-	_, err = Evaluate(p, f, Options{})
+	_, err = interp.Evaluate(p, f, interp.Options{})
 	require.NoError(t, err, "the fused embedding evaluates")
 }
 

@@ -1,21 +1,19 @@
-package interp
+package feeds
 
 import (
 	"math"
 	"math/bits"
 
+	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/interp/tensor"
 	"github.com/pirdrr/drr/ir"
 )
 
 // Drawing random tensors. A tensor's values come from its own seed (the feed seed mixed with the tensor's name),
-// in chunks of drawChunk elements, chunk k from a generator seeded with (tensor seed, k): chunks are drawn in
+// in chunks of tensor.DrawChunk elements, chunk k from a generator seeded with tensor.ChunkSeed(tensor seed, k): chunks are drawn in
 // parallel and the numbers do not depend on the number of goroutines, on map order or on the machine. Every value
 // is rounded to the tensor's element type, so a tensor is the same whether it is fed directly, stored in
 // ir.Variable.Data, or drawn straight into a float32 buffer.
-
-// drawChunk is the number of elements drawn from one generator.
-const drawChunk = 1 << 14
 
 // distKind is the family of a distribution.
 type distKind uint8
@@ -117,11 +115,11 @@ func (d distribution) sample(r *stream) float64 {
 
 // drawInto fills dst with values of d rounded to dt, from the tensor seed.
 func drawInto[E tensor.Float](dst []E, seed uint64, dt ir.DType, d distribution) {
-	chunks := (len(dst) + drawChunk - 1) / drawChunk
-	tensor.ParallelFor(chunks, drawChunk*8, func(c0, c1 int) {
+	chunks := (len(dst) + tensor.DrawChunk - 1) / tensor.DrawChunk
+	tensor.ParallelFor(chunks, tensor.DrawChunk*8, func(c0, c1 int) {
 		for c := c0; c < c1; c++ {
-			r := newStream(splitmix(seed ^ splitmix(uint64(c)+0x51ed2701)))
-			drawChunkInto(dst[c*drawChunk:min((c+1)*drawChunk, len(dst))], &r, dt, d)
+			r := newStream(tensor.ChunkSeed(seed, c))
+			drawChunkInto(dst[c*tensor.DrawChunk:min((c+1)*tensor.DrawChunk, len(dst))], &r, dt, d)
 		}
 	})
 }
@@ -170,7 +168,7 @@ func drawChunkInto[E tensor.Float](dst []E, r *stream, dt ir.DType, d distributi
 		return
 	}
 	for i := range dst {
-		v := RoundTo(dt, d.sample(r))
+		v := interp.RoundTo(dt, d.sample(r))
 		if d.kind == distUniform && v >= d.hi && d.hi > d.lo {
 			v = uniformCeiling(dt, d)
 		}
@@ -193,7 +191,7 @@ func clamp(v, lo, hi float64) float64 {
 // uniformCeiling is what a uniform draw that rounding to the element type carried to the open upper bound becomes:
 // the largest value of the type below the bound, or the lower bound when the type has none between them.
 func uniformCeiling(dt ir.DType, d distribution) float64 {
-	v := RoundTo(dt, math.Nextafter(d.hi, d.lo))
+	v := interp.RoundTo(dt, math.Nextafter(d.hi, d.lo))
 	if v >= d.hi {
 		v = d.lo
 	}
@@ -201,12 +199,12 @@ func uniformCeiling(dt ir.DType, d distribution) float64 {
 }
 
 // drawTensor draws a host tensor.
-func drawTensor(seed uint64, dt ir.DType, shape []int, d distribution) *Tensor {
+func drawTensor(seed uint64, dt ir.DType, shape []int, d distribution) *interp.Tensor {
 	n := 1
 	for _, x := range shape {
 		n *= x
 	}
-	t := &Tensor{DType: dt, Shape: append([]int{}, shape...), Data: make([]float64, n)}
+	t := &interp.Tensor{DType: dt, Shape: append([]int{}, shape...), Data: make([]float64, n)}
 	drawInto(t.Data, seed, dt, d)
 	return t
 }

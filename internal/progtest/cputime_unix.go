@@ -1,15 +1,15 @@
 //go:build unix
 
-package interp
+package progtest
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime returns the CPU time (user + system) the process has used, which unlike wall time does not grow when
+// CPUTime returns the CPU time (user + system) the process has used, which unlike wall time does not grow when
 // other processes compete for the machine.
-func cpuTime() time.Duration {
+func CPUTime() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0

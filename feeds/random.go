@@ -1,13 +1,13 @@
-package interp
+package feeds
 
 import (
 	"bytes"
 	"fmt"
-	"hash/fnv"
 	"math"
 	"sync"
 	"unsafe"
 
+	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/interp/tensor"
 	"github.com/pirdrr/drr/ir"
 )
@@ -17,7 +17,7 @@ import (
 // equal seeds give equal feeds. Values are rounded to the declared element type, so the same numbers result whether
 // they are fed directly or stored in ir.Variable.Data (FillRandomWeights).
 
-// RandomFeed returns random inputs and parameters for the given programs (typically a program before and after a
+// Random returns random inputs and parameters for the given programs (typically a program before and after a
 // rewrite): every input (pd_op.data / pd_op.feed, by name) and every parameter that some program reads without data in
 // its ir.Variable. An input the program recorded (ir.Program.Feeds) is fed its recorded data when that fits its shape,
 // else drawn from its recorded statistics; other inputs are drawn uniformly from [-1, 1) (integers from {0, …, 7},
@@ -32,16 +32,29 @@ import (
 // (DefaultParamRange). A parameter some program has data for is fed that data, so that programs lacking it use the same
 // values; a parameter several programs hold the same data for is decoded into the feed once. Programs must agree on the
 // shapes and types of inputs and parameters they share.
-func RandomFeed(seed uint64, opts Options, progs ...*ir.Program) (*Feed, error) {
-	return randomFeed(seed, opts, progs, nil, false)
+func Random(seed uint64, opts Options, progs ...*ir.Program) (*interp.Feed, error) {
+	return randomFeed(seed, opts, progs, nil, -1)
 }
 
-// randomFeed is RandomFeed with a cache of decoded parameter data (which does not depend on the seed), reused
-// across the runs of Compare. With lazy, random parameters are not drawn here but by the machine when a program
-// first reads them (the same numbers, straight into the evaluation's precision), so that a model whose weights do
-// not fit in memory at once can run: each weight exists from its first to its last reader.
-func randomFeed(seed uint64, opts Options, progs []*ir.Program, cache map[string]*Tensor, lazy bool) (*Feed, error) {
-	f := &Feed{Inputs: map[string]*Tensor{}, Params: map[string]*Tensor{}, Seed: seed}
+// Lazy is Random with the random parameters drawn when a program first reads them (Feed.Drawer): the same numbers,
+// straight into the evaluation's precision, so that a model whose weights do not fit in memory at once can run,
+// each weight existing from its first to its last reader. A comparison evaluates two programs on one feed, one
+// after the other, and both read (nearly) every weight: a draw of the first program is kept for the second, which
+// takes it as borrowed data (copied before any write, by either program), as long as the kept draws stay within
+// keep bytes (0 keeps none); beyond that the second program draws the weight again. Keeping halves the draws of a
+// model whose weights fit (a transformer's verification spent most of its time drawing weights).
+//
+// decoded, when not nil, caches the parameter data the programs hold, decoded (it does not depend on the seed):
+// pass the same map to the feeds of every run.
+func Lazy(seed uint64, opts Options, keep int, decoded map[string]*interp.Tensor, progs ...*ir.Program) (*interp.Feed, error) {
+	return randomFeed(seed, opts, progs, decoded, max(keep, 0))
+}
+
+// randomFeed is Random with a cache of decoded parameter data; with keep ≥ 0 the feed draws its random parameters
+// lazily (Lazy), keeping up to keep bytes of draws.
+func randomFeed(seed uint64, opts Options, progs []*ir.Program, cache map[string]*interp.Tensor, keep int) (*interp.Feed, error) {
+	f := &interp.Feed{Inputs: map[string]*interp.Tensor{}, Params: map[string]*interp.Tensor{}, Seed: seed}
+	var lazy *lazyParams
 	inputs, err := collectInputs(opts, progs)
 	if err != nil {
 		return nil, err
@@ -72,11 +85,12 @@ func randomFeed(seed uint64, opts Options, progs []*ir.Program, cache map[string
 		if !p.lacking {
 			continue
 		}
-		if lazy {
-			if f.lazy == nil {
-				f.lazy = &lazyParams{seed: seed, opts: opts, params: map[string]*paramInfo{}}
+		if keep >= 0 {
+			if lazy == nil {
+				lazy = &lazyParams{seed: seed, opts: opts, params: map[string]*paramInfo{}, keepLimit: keep}
+				f.Drawer = lazy
 			}
-			f.lazy.params[p.name] = p
+			lazy.params[p.name] = p
 			continue
 		}
 		t, err := randomParam(seed, opts, p)
@@ -88,20 +102,13 @@ func randomFeed(seed uint64, opts Options, progs []*ir.Program, cache map[string
 	return f, nil
 }
 
-// lazyParams are the random parameters of a feed drawn when first read.
-//
-// Compare evaluates two programs on one feed, one after the other, and both read (nearly) every weight: a draw of
-// the first program is kept for the second, which takes it as borrowed data (copied before any write, by either
-// program), as long as the kept draws stay within keepLimit; beyond that the second program draws the weight
-// again (the same numbers), so that a model whose weights do not fit in memory still runs with each weight alive
-// from its first to its last reader (CompareOptions.KeepDraws sets the bound). Keeping halves the draws of a model whose weights fit (a transformer's
-// verify spent most of its time drawing weights).
+// lazyParams are the random parameters of a feed drawn when first read (Lazy): the feed's interp.ParamDrawer.
 type lazyParams struct {
 	seed   uint64
 	opts   Options
 	params map[string]*paramInfo
 
-	// keepLimit bounds the bytes of kept draws (CompareOptions.KeepDraws); 0 keeps none.
+	// keepLimit bounds the bytes of kept draws (Lazy's keep); 0 keeps none.
 	keepLimit int
 
 	mu        sync.Mutex
@@ -115,24 +122,29 @@ type keptDraw struct {
 	bytes int
 }
 
-// DefaultKeepDraws is CompareOptions.KeepDraws by default: 1 GiB of draws kept for the after program.
-const DefaultKeepDraws = 1 << 30
-
-// drawParam draws a lazy parameter straight into a buffer of the evaluation's precision (the values RandomFeed
-// would give it, rounded to its element type), or takes the draw kept for it. ok is false when the feed does not
-// draw the parameter.
-func drawParam[T tensor.Float](lp *lazyParams, name string) (v *value[T], ok bool, err error) {
-	if lp == nil || lp.params[name] == nil {
-		return nil, false, nil
+// DrawParam draws a lazy parameter straight into a buffer of the evaluation's precision (the values Random would
+// give it, rounded to its element type), or takes the draw kept for it. ok is false when the feed does not draw
+// the parameter.
+func (lp *lazyParams) DrawParam(name string, prec interp.Precision) (interp.Drawn, bool, error) {
+	if prec == interp.Float32 {
+		return drawParam[float32](lp, name)
 	}
+	return drawParam[float64](lp, name)
+}
+
+// drawParam is DrawParam in the precision T.
+func drawParam[T tensor.Float](lp *lazyParams, name string) (interp.Drawn, bool, error) {
 	p := lp.params[name]
+	if p == nil {
+		return interp.Drawn{}, false, nil
+	}
 	shape, dt, d, err := p.distribution(lp.opts)
 	if err != nil {
-		return nil, true, err
+		return interp.Drawn{}, true, err
 	}
-	n, err := numel(shape)
+	n, err := interp.NumElements(shape)
 	if err != nil {
-		return nil, true, err
+		return interp.Drawn{}, true, err
 	}
 	size := n * int(unsafe.Sizeof(T(0)))
 	lp.mu.Lock()
@@ -141,12 +153,12 @@ func drawParam[T tensor.Float](lp *lazyParams, name string) (v *value[T], ok boo
 		lp.keptBytes -= k.bytes
 		if data, ok := k.data.([]T); ok && len(data) == n {
 			lp.mu.Unlock()
-			return &value[T]{buf: &buffer[T]{data: data, borrowed: true}, shape: shape, dtype: dt}, true, nil
+			return interp.Drawn{DType: dt, Shape: shape, Data: data, Borrowed: true}, true, nil
 		}
 	}
 	lp.mu.Unlock()
 	data := make([]T, n)
-	drawInto(data, mix(lp.seed, "param:"+name), dt, d)
+	drawInto(data, tensor.NamedSeed(lp.seed, "param:"+name), dt, d)
 	keep := false
 	lp.mu.Lock()
 	if lp.keptBytes+size <= lp.keepLimit {
@@ -158,10 +170,10 @@ func drawParam[T tensor.Float](lp *lazyParams, name string) (v *value[T], ok boo
 		keep = true
 	}
 	lp.mu.Unlock()
-	return &value[T]{buf: &buffer[T]{data: data, borrowed: keep}, shape: shape, dtype: dt}, true, nil
+	return interp.Drawn{DType: dt, Shape: shape, Data: data, Borrowed: keep}, true, nil
 }
 
-// FillRandomWeights stores random data (as RandomFeed would generate it for this seed) in ir.Variable.Data for
+// FillRandomWeights stores random data (as Random would generate it for this seed) in ir.Variable.Data for
 // every parameter p reads that has no data, creating the Variable if p.Params lacks it. It returns the number of
 // parameters filled. Use it to give a program without weights concrete ones, e.g. before folding its weights (package rules' fold_constants).
 func FillRandomWeights(p *ir.Program, seed uint64, opts Options) (int, error) {
@@ -178,7 +190,7 @@ func FillRandomWeights(p *ir.Program, seed uint64, opts Options) (int, error) {
 		if err != nil {
 			return n, err
 		}
-		raw, err := EncodeData(t)
+		raw, err := interp.EncodeData(t)
 		if err != nil {
 			return n, fmt.Errorf("parameter %q: %w", pi.name, err)
 		}
@@ -243,11 +255,11 @@ type inputInfo struct {
 
 // draw returns the input's values for a feed seed: the recorded data when it fits the input's shape and type,
 // else values drawn from the recorded statistics, else the default distribution (floats in [-1, 1)).
-func (in inputInfo) draw(seed uint64) (*Tensor, error) {
+func (in inputInfo) draw(seed uint64) (*interp.Tensor, error) {
 	if r := in.rec; r != nil {
 		if r.Data != nil {
-			if n, err := numel(in.shape); err == nil && len(r.Data) == n*ElemSize(in.dtype) {
-				t, err := DecodeData(in.dtype, in.shape, r.Data)
+			if n, err := interp.NumElements(in.shape); err == nil && len(r.Data) == n*interp.ElemSize(in.dtype) {
+				t, err := interp.DecodeData(in.dtype, in.shape, r.Data)
 				if err != nil {
 					return nil, fmt.Errorf("interp: input %q: recorded data: %w", in.name, err)
 				}
@@ -260,11 +272,11 @@ func (in inputInfo) draw(seed uint64) (*Tensor, error) {
 			}
 		}
 		if r.Stats != nil {
-			return drawTensor(mix(seed, "input:"+in.name), in.dtype, in.shape,
+			return drawTensor(tensor.NamedSeed(seed, "input:"+in.name), in.dtype, in.shape,
 				boundInts(statsDist(in.dtype, r.Stats), in.bound, true)), nil
 		}
 	}
-	return drawTensor(mix(seed, "input:"+in.name), in.dtype, in.shape,
+	return drawTensor(tensor.NamedSeed(seed, "input:"+in.name), in.dtype, in.shape,
 		boundInts(defaultDist(in.dtype, -in.scale, in.scale), in.bound, false)), nil
 }
 
@@ -281,14 +293,14 @@ func collectInputs(opts Options, progs []*ir.Program) ([]inputInfo, error) {
 			}
 			name, ok := ir.AsString(op.Attr("name"))
 			if !ok {
-				return nil, fmt.Errorf("interp: %s at %s has no name", op.Name(), Where(p, op))
+				return nil, fmt.Errorf("interp: %s at %s has no name", op.Name(), interp.Where(p, op))
 			}
 			in, err := inputShape(opts, name, op, p.Feeds[name], ownBatch)
 			if err == nil {
-				err = opts.checkSize("the input", in.shape)
+				err = opts.CheckSize("the input", in.shape)
 			}
 			if err != nil {
-				return nil, fmt.Errorf("interp: input %q at %s: %w", name, Where(p, op), err)
+				return nil, fmt.Errorf("interp: input %q at %s: %w", name, interp.Where(p, op), err)
 			}
 			if b, ok := valueIndexBound(op.Result(0)); ok && in.dtype.IsInteger() {
 				in.bound = b
@@ -308,7 +320,7 @@ func collectInputs(opts Options, progs []*ir.Program) ([]inputInfo, error) {
 			}
 			in.rec = p.Feeds[name]
 			if ownBatch && in.rec != nil && holdsBatch(in.rec, batches) {
-				in.batches, in.batch = batches, opts.batch()
+				in.batches, in.batch = batches, opts.BatchSize()
 			}
 			seen[name] = len(out)
 			out = append(out, in)
@@ -317,9 +329,9 @@ func collectInputs(opts Options, progs []*ir.Program) ([]inputInfo, error) {
 	return out, nil
 }
 
-// batchShortened reports whether collectInputs gives some input of p Options.Batch for a dynamic dim 0 where
+// BatchShortened reports whether collectInputs gives some input of p Options.Batch for a dynamic dim 0 where
 // the recorded sample has another size: whether Options.RecordedBatch would change the inputs.
-func batchShortened(opts Options, p *ir.Program) bool {
+func BatchShortened(opts Options, p *ir.Program) bool {
 	if fixed, _ := batchRecorded(p); opts.RecordedBatch || fixed {
 		return false
 	}
@@ -333,7 +345,7 @@ func batchShortened(opts Options, p *ir.Program) bool {
 		if rec == nil || rec.Data != nil || tt == nil || len(tt.Dims) == 0 || tt.Dims[0] >= 0 {
 			continue
 		}
-		if rt := ir.TensorOf(rec.Type); rt != nil && len(rt.Dims) > 0 && rt.Dims[0] >= 0 && int(rt.Dims[0]) != opts.batch() {
+		if rt := ir.TensorOf(rec.Type); rt != nil && len(rt.Dims) > 0 && rt.Dims[0] >= 0 && int(rt.Dims[0]) != opts.BatchSize() {
 			return true
 		}
 	}
@@ -343,7 +355,7 @@ func batchShortened(opts Options, p *ir.Program) bool {
 // batchRecorded reports whether p fixes the batch size of its recorded sample: some input whose batch dim (dim 0)
 // is dynamic has recorded data (ir.Program.Feeds). A graph traced at its batch that bakes it into static dims
 // (Nonstationary, CLIP-large) is not recognized here — a static dim equal to the batch is as often a channel count
-// (ConvNeXt's 128) — but by failing: Compare then evaluates at the recorded shapes. It also returns the recorded
+// (ConvNeXt's 128) — but by failing: package compare then evaluates at the recorded shapes. It also returns the recorded
 // batch sizes (dim 0 of the recorded inputs whose declared dim 0 is dynamic), which a recorded integer input may
 // hold as a value (the batch size fed as a scalar, which an expand then uses: CLIP's class token is expanded to
 // it); such an input does not fix the batch: collectInputs feeds it Options.Batch too.
@@ -375,11 +387,11 @@ func holdsBatch(rec *ir.Variable, batches map[int64]bool) bool {
 	if len(batches) == 0 || tt == nil || len(tt.Dims) > 1 || tt.DType() != ir.DTypeInt64 && tt.DType() != ir.DTypeInt32 {
 		return false
 	}
-	n := len(rec.Data) / ElemSize(tt.DType())
+	n := len(rec.Data) / interp.ElemSize(tt.DType())
 	if n > 8 {
 		return false
 	}
-	t, err := DecodeData(tt.DType(), []int{n}, rec.Data)
+	t, err := interp.DecodeData(tt.DType(), []int{n}, rec.Data)
 	if err != nil {
 		return false
 	}
@@ -433,7 +445,7 @@ func inputShape(opts Options, name string, op *ir.Op, rec *ir.Variable, ownBatch
 	}
 	if s, ok := opts.InputShapes[name]; ok {
 		in.shape = append([]int{}, s...)
-		_, err := numel(in.shape)
+		_, err := interp.NumElements(in.shape)
 		return in, err
 	}
 	in.shape = make([]int, len(dims))
@@ -442,12 +454,12 @@ func inputShape(opts Options, name string, op *ir.Op, rec *ir.Variable, ownBatch
 		case d >= 0:
 			in.shape[i] = int(d)
 		case i == 0:
-			in.shape[i] = opts.batch()
+			in.shape[i] = opts.BatchSize()
 		default:
 			in.shape[i] = opts.dynamicSize()
 		}
 	}
-	_, err := numel(in.shape)
+	_, err := interp.NumElements(in.shape)
 	return in, err
 }
 
@@ -480,19 +492,19 @@ func (p *paramInfo) sameData() bool {
 }
 
 // decode decodes the data of the first program holding some.
-func (p *paramInfo) decode(opts Options) (*Tensor, error) {
+func (p *paramInfo) decode(opts Options) (*interp.Tensor, error) {
 	tt := ir.TensorOf(p.typ)
 	if tt == nil {
 		return nil, fmt.Errorf("interp: parameter %q has type %s, not a tensor", p.name, p.typ)
 	}
-	shape, ok := dimsToInts(tt.Dims)
+	shape, ok := staticShape(tt.Dims)
 	if !ok {
 		return nil, fmt.Errorf("interp: parameter %q has dynamic type %s", p.name, p.typ)
 	}
-	if err := opts.checkSize(fmt.Sprintf("interp: parameter %q", p.name), shape); err != nil {
+	if err := opts.CheckSize(fmt.Sprintf("interp: parameter %q", p.name), shape); err != nil {
 		return nil, err
 	}
-	d, err := DecodeData(tt.DType(), shape, p.datas[0])
+	d, err := interp.DecodeData(tt.DType(), shape, p.datas[0])
 	if err != nil {
 		return nil, fmt.Errorf("interp: parameter %q: %w", p.name, err)
 	}
@@ -511,7 +523,7 @@ func collectParams(progs []*ir.Program) ([]*paramInfo, error) {
 			}
 			name, ok := ir.AsString(op.Attr("parameter_name"))
 			if !ok {
-				return nil, fmt.Errorf("interp: %s at %s has no parameter_name", op.Name(), Where(p, op))
+				return nil, fmt.Errorf("interp: %s at %s has no parameter_name", op.Name(), interp.Where(p, op))
 			}
 			t := op.Result(0).Type()
 			pi := byName[name]
@@ -607,12 +619,12 @@ func isBatchNorm(name string) bool {
 }
 
 // randomParam draws the values of one parameter.
-func randomParam(seed uint64, opts Options, p *paramInfo) (*Tensor, error) {
+func randomParam(seed uint64, opts Options, p *paramInfo) (*interp.Tensor, error) {
 	shape, dt, d, err := p.distribution(opts)
 	if err != nil {
 		return nil, err
 	}
-	return drawTensor(mix(seed, "param:"+p.name), dt, shape, d), nil
+	return drawTensor(tensor.NamedSeed(seed, "param:"+p.name), dt, shape, d), nil
 }
 
 // distribution returns the shape, element type and value distribution of a parameter drawn at random: its
@@ -622,11 +634,11 @@ func (p *paramInfo) distribution(opts Options) ([]int, ir.DType, distribution, e
 	if tt == nil {
 		return nil, 0, distribution{}, fmt.Errorf("interp: parameter %q has type %s, not a tensor", p.name, p.typ)
 	}
-	shape, ok := dimsToInts(tt.Dims)
+	shape, ok := staticShape(tt.Dims)
 	if !ok {
 		return nil, 0, distribution{}, fmt.Errorf("interp: parameter %q has dynamic type %s", p.name, p.typ)
 	}
-	if err := opts.checkSize(fmt.Sprintf("interp: parameter %q", p.name), shape); err != nil {
+	if err := opts.CheckSize(fmt.Sprintf("interp: parameter %q", p.name), shape); err != nil {
 		return nil, 0, distribution{}, err
 	}
 	if p.stats != nil {
@@ -639,24 +651,4 @@ func (p *paramInfo) distribution(opts Options) ([]int, ir.DType, distribution, e
 	lo, hi := rng(ParamInfo{Name: p.name, Shape: shape, DType: tt.DType(), Variance: p.variance,
 		QuantScale: p.quantScale, InputScale: opts.inputScale()})
 	return shape, tt.DType(), boundInts(defaultDist(tt.DType(), lo, hi), p.bound, false), nil
-}
-
-// randomTensor draws a tensor: floats uniformly from [lo, hi) rounded to dt, integers from {0, …, 7}, booleans
-// 0 or 1.
-func randomTensor(seed uint64, dt ir.DType, shape []int, lo, hi float64) *Tensor {
-	return drawTensor(seed, dt, shape, defaultDist(dt, lo, hi))
-}
-
-// mix derives the seed of one named tensor from a feed seed.
-func mix(seed uint64, key string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(key))
-	return splitmix(seed ^ splitmix(h.Sum64()))
-}
-
-func splitmix(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
-	x = (x ^ x>>27) * 0x94d049bb133111eb
-	return x ^ x>>31
 }

@@ -1,23 +1,24 @@
-package interp
+package feeds
 
 import (
 	"encoding/binary"
 	"strings"
 
+	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
 )
 
 // Rebatching: GraphNet captured vision models at their training batch (32 to 128) and many of those graphs are
 // fully static — the input is builtin.tensor<64x3x224x224xf32>, and the batch is baked into the reshape shapes of
 // the model ([64, 56, 56, 96] in Swin's window partition, [4096, 49, 3, 3, 32] for its 64·64 windows). Evaluating
-// them at the captured batch costs 64 times what one image costs. Compare therefore first evaluates such a pair of
-// programs at Options.Batch: the inputs whose dim 0 is the captured batch B get dim 0 = b (Options.InputShapes,
+// them at the captured batch costs 64 times what one image costs. A comparison (package compare) therefore first
+// evaluates such a pair of programs at Options.Batch (CapturedBatch, RebatchPrograms): the inputs whose dim 0 is the captured batch B get dim 0 = b (Options.InputShapes,
 // with Options.IgnoreDeclaredShapes), and the shapes that carry the batch in their first element — the values of
 // the pd_op.full_int_array ops read only as a `shape` operand (reshape's, expand's, uniform's) and the shape of
 // pd_op.full — take b for B and k·b for k·B. Other integer lists are left alone: a split's sections [128, 384]
 // are channels, whatever the batch. Small inputs recorded with their data follow (rebatchFeeds): an integer that
 // holds B holds b, and data of rank 2 or more whose dim 0 is B keeps its first b rows. The substitution is the same in both
-// programs. When the rebatched programs agree, the comparison stands (Report.Rebatched says so); when
+// programs. When the rebatched programs agree, the comparison stands (compare.Report.Rebatched says so); when
 // either cannot be evaluated or they differ, the programs at their captured batch decide: a guess that took a
 // channel count for the batch costs time, never a false failure.
 
@@ -27,14 +28,14 @@ type Rebatch struct {
 	From, To int64
 	// Inputs and Constants count the inputs and constants whose batch was replaced (in the before program).
 	Inputs, Constants int
-	// Why, in Report.NotRebatched, says why the comparison at To did not stand: the error evaluating either
+	// Why, in compare.Report.NotRebatched, says why the comparison at To did not stand: the error evaluating either
 	// program, or the outputs that differ.
 	Why string
 }
 
-// capturedBatch returns the batch a program's inputs were captured at: dim 0 of its largest captured input of rank
+// CapturedBatch returns the batch a program's inputs were captured at: dim 0 of its largest captured input of rank
 // 2 or more (capturedInput), when it exceeds opts.Batch; else 0.
-func capturedBatch(opts Options, p *ir.Program) int64 {
+func CapturedBatch(opts Options, p *ir.Program) int64 {
 	var best, bestN int64
 	for op := range p.Walk() {
 		dims, _, ok := capturedInput(opts, p, op)
@@ -49,7 +50,7 @@ func capturedBatch(opts Options, p *ir.Program) int64 {
 			best, bestN = dims[0], n
 		}
 	}
-	if best > int64(opts.batch()) {
+	if best > int64(opts.BatchSize()) {
 		return best
 	}
 	return 0
@@ -100,14 +101,14 @@ func recordedInput(opts Options, p *ir.Program, op *ir.Op) (string, *ir.Variable
 	return name, rec
 }
 
-// rebatch returns copies of before and after with the captured batch from replaced by to, and the options that
+// RebatchPrograms returns copies of before and after with the captured batch from replaced by to, and the options that
 // evaluate them (the rebatched inputs' shapes, declared shapes not checked). It also describes what it replaced.
 //
 // With multiples, a shape's first element k·from becomes k·to (Swin's [4096, 49, 3, 3, 32] for 64 windows of 64
 // images); without, only from itself is replaced (a [64, 144, 144] mask of 8·8 windows, captured at batch 32, is
 // no multiple of the batch). It also reports whether multiples changed a constant, in either program, that from
 // alone would not.
-func rebatch(opts Options, before, after *ir.Program, from, to int64, multiples bool) (*ir.Program, *ir.Program, Options, Rebatch, bool) {
+func RebatchPrograms(opts Options, before, after *ir.Program, from, to int64, multiples bool) (*ir.Program, *ir.Program, Options, Rebatch, bool) {
 	rb := Rebatch{From: from, To: to}
 	shapes := map[string][]int{}
 	for name, s := range opts.InputShapes {
@@ -156,7 +157,7 @@ func rebatchFeeds(opts Options, p *ir.Program, from, to int64, shapes map[string
 		if rt == nil || !rt.Static() {
 			continue
 		}
-		size := ElemSize(rt.DType())
+		size := interp.ElemSize(rt.DType())
 		if size == 0 || int64(len(rec.Data)) != rt.NumElements()*int64(size) {
 			continue
 		}

@@ -1,4 +1,4 @@
-package interp
+package feeds
 
 import (
 	"math"
@@ -8,6 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/internal/progtest"
+	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -21,7 +23,7 @@ func TestStreamNormalIsStandardNormal(t *testing.T) {
 	for i := range xs {
 		xs[i] = r.normal()
 	}
-	m, sd := meanStd(xs)
+	m, sd := progtest.MeanStd(xs)
 	assert.InDelta(t, 0, m, 5/math.Sqrt(n), "mean")
 	assert.InDelta(t, 1, sd, 5/math.Sqrt(2*n), "standard deviation")
 	tail, far := 0, 0
@@ -73,7 +75,7 @@ func TestStreamUniforms(t *testing.T) {
 }
 
 // TestDrawChunkFastPathsAreTheGeneralOne: the float32 normal and uniform loops give the numbers the general loop
-// (sample, then RoundTo) gives.
+// (sample, then interp.RoundTo) gives.
 func TestDrawChunkFastPathsAreTheGeneralOne(t *testing.T) {
 	for _, d := range []distribution{
 		{kind: distNormal, lo: -0.3, hi: 0.4, mean: 0.05, std: 0.1},
@@ -86,12 +88,12 @@ func TestDrawChunkFastPathsAreTheGeneralOne(t *testing.T) {
 		drawChunkInto(fast, &r, ir.DTypeFloat32, d)
 		r = newStream(3)
 		for i, got := range fast {
-			v := RoundTo(ir.DTypeFloat32, d.sample(&r))
+			v := interp.RoundTo(ir.DTypeFloat32, d.sample(&r))
 			if d.kind == distUniform && v >= d.hi && d.hi > d.lo {
 				v = uniformCeiling(ir.DTypeFloat32, d)
 			}
 			require.Equal(t, float32(v), got, "%+v element %d", d, i)
-			lo, hi := RoundTo(ir.DTypeFloat32, d.lo), RoundTo(ir.DTypeFloat32, d.hi)
+			lo, hi := interp.RoundTo(ir.DTypeFloat32, d.lo), interp.RoundTo(ir.DTypeFloat32, d.hi)
 			require.True(t, float64(got) >= lo && float64(got) <= hi, "%+v element %d: %v", d, i, got)
 		}
 	}

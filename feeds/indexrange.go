@@ -1,4 +1,4 @@
-package interp
+package feeds
 
 import (
 	"github.com/pirdrr/drr/ir"

@@ -1,4 +1,4 @@
-package interp
+package compare
 
 import (
 	"fmt"
@@ -12,6 +12,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/feeds"
+	"github.com/pirdrr/drr/internal/corpus"
+	"github.com/pirdrr/drr/internal/progtest"
+	"github.com/pirdrr/drr/interp"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirjson"
 )
@@ -47,19 +51,19 @@ func peakHeap(f func()) uint64 {
 	return peak.Load()
 }
 
-func benchCompare(b *testing.B, p *ir.Program, opts CompareOptions) {
+func benchCompare(b *testing.B, p *ir.Program, opts Options) {
 	b.Helper()
 	q := p.Clone()
 	var peak uint64
-	start, cpu0 := time.Now(), cpuTime()
+	start, cpu0 := time.Now(), progtest.CPUTime()
 	for range b.N {
 		peak = max(peak, peakHeap(func() {
-			_, err := Compare(p, q, opts)
+			_, err := Programs(p, q, opts)
 			require.NoError(b, err)
 		}))
 	}
 	b.ReportMetric(time.Since(start).Seconds()/float64(b.N), "s/op")
-	if cpu := cpuTime() - cpu0; cpu > 0 {
+	if cpu := progtest.CPUTime() - cpu0; cpu > 0 {
 		// CPU time, which other jobs on a shared machine do not inflate (wall time grows with their load).
 		b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
 	}
@@ -67,7 +71,7 @@ func benchCompare(b *testing.B, p *ir.Program, opts CompareOptions) {
 }
 
 func readJSONCorpus(b *testing.B, rel string) *ir.Program {
-	path := sharedCorpus(b, rel)
+	path := corpus.Path(b, rel)
 	src, err := os.ReadFile(path)
 	require.NoError(b, err)
 	p, err := pirjson.Read(kctx(b), path, src, pirjson.ReadOptions{})
@@ -78,9 +82,9 @@ func readJSONCorpus(b *testing.B, rel string) *ir.Program {
 // BenchmarkVerify covers the programs that read today: the median-sized corpus programs (the PP-OCRv5
 // recognizer, the mobile detector), the largest (the server detector at 640×640) and ResNet-50 at 224×224.
 func BenchmarkVerify(b *testing.B) {
-	auto := Options{Precision: Auto, IgnoreDeclaredShapes: true}
-	with := func(in map[string][]int) CompareOptions {
-		o := CompareOptions{Runs: 1, Options: auto}
+	auto := feeds.Options{Options: interp.Options{Precision: interp.Auto, IgnoreDeclaredShapes: true}}
+	with := func(in map[string][]int) Options {
+		o := Options{Runs: 1, Options: auto}
 		o.InputShapes = in
 		return o
 	}
@@ -99,11 +103,11 @@ func BenchmarkVerify(b *testing.B) {
 	})
 	b.Run("ResNet50_1x3x224x224", func(b *testing.B) {
 		p := readCorpus(b, "graphnet/graphnet_PaddleX_ResNet50.pir")
-		benchCompare(b, p, CompareOptions{Runs: 1, Options: Options{Precision: Auto}})
+		benchCompare(b, p, Options{Runs: 1, Options: feeds.Options{Options: interp.Options{Precision: interp.Auto}}})
 	})
 	b.Run("llama_shaped_4_layers_hidden_2048", func(b *testing.B) {
 		p := llamaShaped(b, 4, 2048, 5504, 32000, 16)
-		benchCompare(b, p, CompareOptions{Runs: 1, Options: Options{Precision: Auto}})
+		benchCompare(b, p, Options{Runs: 1, Options: feeds.Options{Options: interp.Options{Precision: interp.Auto}}})
 	})
 }
 
@@ -116,78 +120,78 @@ func BenchmarkVerifyLLaMA7B(b *testing.B) {
 		b.Skip("set PIRDRR_BIG=1 to run the LLaMA-7B-shaped verification (minutes, 2 evaluations of 56 GMAC)")
 	}
 	p := llamaShaped(b, 32, 4096, 11008, 32000, 8)
-	benchCompare(b, p, CompareOptions{Runs: 1, Options: Options{Precision: Auto}})
+	benchCompare(b, p, Options{Runs: 1, Options: feeds.Options{Options: interp.Options{Precision: interp.Auto}}})
 }
 
 // llamaShaped builds a LLaMA decoder (embedding, layers of RMS norm, attention with rotary embedding by halves,
 // SwiGLU feed-forward, final norm and LM head) as the GraphNet reader builds programs: parameters without data but
 // with recorded statistics, the token ids an input with a recorded range.
 func llamaShaped(t testing.TB, layers, hidden, ffn, vocab, seq int64) *ir.Program {
-	b := newBuilderIn(t, kctx(t))
+	b := progtest.NewIn(t, kctx(t))
 	heads := hidden / 128
 	hd := int64(128)
-	ids := b.dataT("input_ids", ir.DTypeInt64, 1, seq)
-	b.p.Feeds = map[string]*ir.Variable{"input_ids": {Name: "input_ids", Type: ids.Type(), Stats: &ir.TensorStats{Min: 0, Max: float64(vocab - 1)}}}
+	ids := b.DataT("input_ids", ir.DTypeInt64, 1, seq)
+	b.P.Feeds = map[string]*ir.Variable{"input_ids": {Name: "input_ids", Type: ids.Type(), Stats: &ir.TensorStats{Min: 0, Max: float64(vocab - 1)}}}
 	param := func(name string, std float64, dims ...int64) *ir.Value {
-		v := b.param(name, dims...)
-		b.p.Params[name].Stats = &ir.TensorStats{Min: -6 * std, Max: 6 * std, Mean: 0, Std: std}
+		v := b.Param(name, dims...)
+		b.P.Params[name].Stats = &ir.TensorStats{Min: -6 * std, Max: 6 * std, Mean: 0, Std: std}
 		return v
 	}
 	ones := func(name string, dims ...int64) *ir.Value {
-		v := b.param(name, dims...)
-		b.p.Params[name].Stats = &ir.TensorStats{Min: 1, Max: 1, Mean: 1}
+		v := b.Param(name, dims...)
+		b.P.Params[name].Stats = &ir.TensorStats{Min: 1, Max: 1, Mean: 1}
 		return v
 	}
 	scale := func(v *ir.Value, s, bias float64) *ir.Value {
-		return b.va("pd_op.scale", []*ir.Value{v, b.full([]int64{1}, s)}, attr("bias", b.fl(float32(bias))), attr("bias_after_scale", b.bo(true)))
+		return b.VA("pd_op.scale", []*ir.Value{v, b.Full([]int64{1}, s)}, progtest.Attr("bias", b.Fl(float32(bias))), progtest.Attr("bias_after_scale", b.Bo(true)))
 	}
 	rms := func(v, w *ir.Value) *ir.Value {
-		ss := b.va("pd_op.sum", []*ir.Value{b.v("pd_op.multiply", v, v), b.ints(-1)}, attr("keepdim", b.bo(true)))
-		return b.v("pd_op.multiply", b.v("pd_op.multiply", v, b.v("pd_op.rsqrt", scale(ss, 1/float64(hidden), 1e-6))), w)
+		ss := b.VA("pd_op.sum", []*ir.Value{b.V("pd_op.multiply", v, v), b.Ints(-1)}, progtest.Attr("keepdim", b.Bo(true)))
+		return b.V("pd_op.multiply", b.V("pd_op.multiply", v, b.V("pd_op.rsqrt", scale(ss, 1/float64(hidden), 1e-6))), w)
 	}
-	sin, cos := b.data("sin", 1, seq, 1, hd), b.data("cos", 1, seq, 1, hd)
-	causal := b.va("pd_op.triu", []*ir.Value{b.full([]int64{seq, seq}, -1e30)}, attr("diagonal", b.i32(1)))
+	sin, cos := b.Data("sin", 1, seq, 1, hd), b.Data("cos", 1, seq, 1, hd)
+	causal := b.VA("pd_op.triu", []*ir.Value{b.Full([]int64{seq, seq}, -1e30)}, progtest.Attr("diagonal", b.I32(1)))
 	emb := param("embed_tokens", 0.02, vocab, hidden)
-	x := b.ops("pd_op.embedding", []*ir.Value{ids, emb}, []ir.Type{b.f32(1, seq, hidden)})[0]
+	x := b.Ops("pd_op.embedding", []*ir.Value{ids, emb}, []ir.Type{b.F32(1, seq, hidden)})[0]
 	w := 1 / float64(hidden)
 	for l := range layers {
 		n := func(s string) string { return fmt.Sprintf("layers.%d.%s", l, s) }
 		h := rms(x, ones(n("input_norm"), hidden))
 		proj := func(name string) *ir.Value {
-			v := b.v("pd_op.matmul", h, param(n(name), w, hidden, hidden))
-			return b.va("pd_op.reshape", []*ir.Value{v, b.ints(0, 0, heads, hd)})
+			v := b.V("pd_op.matmul", h, param(n(name), w, hidden, hidden))
+			return b.VA("pd_op.reshape", []*ir.Value{v, b.Ints(0, 0, heads, hd)})
 		}
 		rotate := func(v *ir.Value) *ir.Value {
-			half := b.f32(1, seq, heads, hd/2)
-			sp := b.opT("pd_op.split", []*ir.Value{v, b.ints(hd/2, hd/2), b.full([]int64{1}, -1, ir.DTypeInt32)}, []ir.Type{b.ctx.Vector(half, half)})
-			hs := b.opT("builtin.split", []*ir.Value{sp.Result(0)}, []ir.Type{half, half}).Results()
-			r := b.va("pd_op.concat", []*ir.Value{b.combine(scale(hs[1], -1, 0), hs[0]), b.full([]int64{1}, -1, ir.DTypeInt32)})
-			return b.v("pd_op.add", b.v("pd_op.multiply", v, cos), b.v("pd_op.multiply", r, sin))
+			half := b.F32(1, seq, heads, hd/2)
+			sp := b.OpT("pd_op.split", []*ir.Value{v, b.Ints(hd/2, hd/2), b.Full([]int64{1}, -1, ir.DTypeInt32)}, []ir.Type{b.Ctx.Vector(half, half)})
+			hs := b.OpT("builtin.split", []*ir.Value{sp.Result(0)}, []ir.Type{half, half}).Results()
+			r := b.VA("pd_op.concat", []*ir.Value{b.Combine(scale(hs[1], -1, 0), hs[0]), b.Full([]int64{1}, -1, ir.DTypeInt32)})
+			return b.V("pd_op.add", b.V("pd_op.multiply", v, cos), b.V("pd_op.multiply", r, sin))
 		}
 		tr := func(v *ir.Value) *ir.Value {
-			return b.va("pd_op.transpose", []*ir.Value{v}, attr("perm", b.i32s(0, 2, 1, 3)))
+			return b.VA("pd_op.transpose", []*ir.Value{v}, progtest.Attr("perm", b.I32s(0, 2, 1, 3)))
 		}
 		q, k, v := tr(rotate(proj("q_proj"))), tr(rotate(proj("k_proj"))), tr(proj("v_proj"))
-		s := b.va("pd_op.matmul", []*ir.Value{q, k}, attr("transpose_x", b.bo(false)), attr("transpose_y", b.bo(true)))
-		p := b.va("pd_op.softmax", []*ir.Value{b.v("pd_op.add", scale(s, 1/11.3137, 0), causal)}, attr("axis", b.i32(-1)))
-		att := b.va("pd_op.reshape", []*ir.Value{tr(b.v("pd_op.matmul", p, v)), b.ints(0, 0, hidden)})
-		x = b.v("pd_op.add", b.v("pd_op.matmul", att, param(n("o_proj"), w, hidden, hidden)), x)
+		s := b.VA("pd_op.matmul", []*ir.Value{q, k}, progtest.Attr("transpose_x", b.Bo(false)), progtest.Attr("transpose_y", b.Bo(true)))
+		p := b.VA("pd_op.softmax", []*ir.Value{b.V("pd_op.add", scale(s, 1/11.3137, 0), causal)}, progtest.Attr("axis", b.I32(-1)))
+		att := b.VA("pd_op.reshape", []*ir.Value{tr(b.V("pd_op.matmul", p, v)), b.Ints(0, 0, hidden)})
+		x = b.V("pd_op.add", b.V("pd_op.matmul", att, param(n("o_proj"), w, hidden, hidden)), x)
 		h2 := rms(x, ones(n("post_norm"), hidden))
-		g := b.v("pd_op.matmul", h2, param(n("gate_proj"), w, hidden, ffn))
-		u := b.v("pd_op.matmul", h2, param(n("up_proj"), w, hidden, ffn))
-		d := b.v("pd_op.matmul", b.v("pd_op.multiply", b.v("pd_op.silu", g), u), param(n("down_proj"), 1/float64(ffn), ffn, hidden))
-		x = b.v("pd_op.add", d, x)
+		g := b.V("pd_op.matmul", h2, param(n("gate_proj"), w, hidden, ffn))
+		u := b.V("pd_op.matmul", h2, param(n("up_proj"), w, hidden, ffn))
+		d := b.V("pd_op.matmul", b.V("pd_op.multiply", b.V("pd_op.silu", g), u), param(n("down_proj"), 1/float64(ffn), ffn, hidden))
+		x = b.V("pd_op.add", d, x)
 	}
-	logits := b.v("pd_op.matmul", rms(x, ones("norm", hidden)), param("lm_head", w, hidden, vocab))
-	b.fetch(logits, "logits", 0)
-	return b.p
+	logits := b.V("pd_op.matmul", rms(x, ones("norm", hidden)), param("lm_head", w, hidden, vocab))
+	b.Fetch(logits, "logits", 0)
+	return b.P
 }
 
 // TestLLaMAShapedVerifies runs the LLaMA-shaped program at a small size: it verifies against itself, and without
 // kept draws (KeepDraws < 0, what a model too large for the default bound gets beyond it) the heap stays near the
 // largest single weight, not the sum of the weights.
 func TestLLaMAShapedVerifies(t *testing.T) {
-	heavy(t)
+	progtest.Heavy(t)
 	p := llamaShaped(t, 4, 512, 1376, 8000, 8)
 	total := 0
 	for _, v := range p.Params {
@@ -200,7 +204,7 @@ func TestLLaMAShapedVerifies(t *testing.T) {
 	live := peakLive(func() {
 		peak = peakHeap(func() {
 			var err error
-			rep, err = Compare(p, p.Clone(), CompareOptions{Runs: 1, Options: Options{Precision: Float32}, KeepDraws: -1})
+			rep, err = Programs(p, p.Clone(), Options{Runs: 1, Options: feeds.Options{Options: interp.Options{Precision: interp.Float32}}, KeepDraws: -1})
 			require.NoError(t, err)
 		})
 	})
