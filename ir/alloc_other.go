@@ -1,0 +1,6 @@
+//go:build !linux
+
+package ir
+
+// adviseHuge does nothing: huge-page advice is Linux's (alloc_linux.go).
+func (a *Allocator) adviseHuge(uintptr) {}
