@@ -4,3 +4,6 @@ package ir
 
 // adviseHuge does nothing: huge-page advice is Linux's (alloc_linux.go).
 func (a *Allocator) adviseHuge(uintptr) {}
+
+// adviseHugeSlice does nothing: huge-page advice is Linux's (alloc_linux.go).
+func adviseHugeSlice[T any]([]T) {}
