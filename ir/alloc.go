@@ -25,7 +25,7 @@ type Allocator struct {
 	// opChunks are the op chunks, opBase their addresses, sorted by address: for OpIDs.
 	opChunks []*[allocChunk]Op
 	opBase   []uintptr
-	advised  uintptr // the heap arena adviseHuge advised last
+	advised  uintptr // the heap region adviseHuge advised last
 
 	track  bool
 	erased []*Op

@@ -32,12 +32,12 @@ func adviseHugeSlice[T any](s []T) {
 	}
 }
 
-// madviseHuge is madvise(MADV_HUGEPAGE) on n bytes at addr (rounded to pages by the kernel's rules: addr must be
-// page-aligned, so it is rounded up). It is only advice: where the kernel has THP off nothing changes, and errors (a
+// madviseHuge is madvise(MADV_HUGEPAGE) on n bytes at addr (madvise wants a page-aligned address: addr is rounded
+// up to the next page). It is only advice: where the kernel has THP off nothing changes, and errors (a
 // range the runtime has not mapped yet) are ignored. Memory contents and mappings are not touched, so the collector
 // and the race detector see no difference.
 func madviseHuge(addr, n uintptr) {
-	const page = 4096
+	page := uintptr(syscall.Getpagesize())
 	start := (addr + page - 1) &^ (page - 1)
 	if start >= addr+n {
 		return
