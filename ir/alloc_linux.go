@@ -10,12 +10,21 @@ import (
 // given before the runtime maps a region is lost, because the mapping replaces the reservation it was given on).
 const hugePageRegion = 4 << 20
 
-// adviseHuge asks the kernel to back the heap region holding addr with transparent huge pages, once per region
-// (a.advised is the last one advised). A program read into the allocator's chunks touches hundreds of MB of fresh
+// hugeAfter is the memory an allocator's chunks take before it asks for huge pages: small programs (a language
+// server's, a playground's) stay on 4 KiB pages, where a 2 MiB page for a few chunks would only add to the memory
+// a long-lived process holds.
+const hugeAfter = 16 << 20
+
+// adviseHuge asks the kernel to back the heap region holding addr, where a chunk of size bytes was just allocated,
+// with transparent huge pages, once per region (a.advised is the last one advised) and once the allocator's chunks
+// take hugeAfter bytes. A program read into the allocator's chunks touches hundreds of MB of fresh
 // memory in order; with 4 KiB pages that is a page fault per 4 KiB (at 1M blocks 209,000 of them while parsing,
 // 2–9 µs each on a virtual machine), with 2 MiB pages one per 2 MiB. A region whose first pages something else
 // touched already keeps 4 KiB pages in that part.
-func (a *Allocator) adviseHuge(addr uintptr) {
+func (a *Allocator) adviseHuge(addr, size uintptr) {
+	if a.chunkBytes += size; a.chunkBytes < hugeAfter {
+		return
+	}
 	base := addr &^ (hugePageRegion - 1)
 	if base == a.advised {
 		return

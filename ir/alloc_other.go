@@ -3,7 +3,7 @@
 package ir
 
 // adviseHuge does nothing: huge-page advice is Linux's (alloc_linux.go).
-func (a *Allocator) adviseHuge(uintptr) {}
+func (a *Allocator) adviseHuge(_, _ uintptr) {}
 
 // adviseHugeSlice does nothing: huge-page advice is Linux's (alloc_linux.go).
 func adviseHugeSlice[T any]([]T) {}
