@@ -25,6 +25,8 @@ type Allocator struct {
 	// opChunks are the op chunks, opBase their addresses, sorted by address: for OpIDs.
 	opChunks []*[allocChunk]Op
 	opBase   []uintptr
+	// advised is the heap region adviseHuge advised last, chunkBytes the bytes of the chunks allocated so far.
+	advised, chunkBytes uintptr
 
 	track  bool
 	erased []*Op
@@ -123,6 +125,7 @@ func (a *Allocator) newRecord(nres int) *Op {
 	if len(a.ops) == 0 {
 		chunk := new([allocChunk]Op)
 		base := uintptr(unsafe.Pointer(chunk))
+		a.adviseHuge(base, unsafe.Sizeof(*chunk))
 		i, _ := slices.BinarySearch(a.opBase, base)
 		a.opChunks = slices.Insert(a.opChunks, i, chunk)
 		a.opBase = slices.Insert(a.opBase, i, base)
@@ -188,6 +191,7 @@ func (a *Allocator) useRun(n int) []Use {
 	if len(a.uses) < n {
 		chunk := new([allocChunk]Use)
 		base := uintptr(unsafe.Pointer(chunk))
+		a.adviseHuge(base, unsafe.Sizeof(*chunk))
 		i, _ := slices.BinarySearch(a.chunkBase, base)
 		a.useChunks = slices.Insert(a.useChunks, i, chunk)
 		a.chunkBase = slices.Insert(a.chunkBase, i, base)

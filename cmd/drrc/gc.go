@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -15,20 +16,25 @@ import (
 // quarter of the CPU time, and at 1M blocks (800 MB of IR) the collector marks 1.8 GB in five cycles and makes the
 // run 1.5 times slower per op than at 100k. So:
 //
-//   - the first collection waits until the heap reaches startHeapBytes (128 MB), as the Go compiler's does:
-//     smaller runs never collect;
+//   - the first collection waits until the heap reaches startHeapBytes (128 MB), as the Go compiler's does, or
+//     twice the size of the largest file named on the command line if that is more (inputFactor): reading a
+//     program is the fastest-growing, garbage-free phase (the IR of a PIR text file is 1.3 times its size), and a
+//     collection in its middle marks what it built for nothing, with write barriers on every pointer the reader
+//     stores meanwhile. Smaller runs never collect, and drrc apply on gen.py's 1M-block workload (536 MB) not at
+//     all;
 //   - after each collection, one that freed less than a quarter of the heap sets GOGC to maxPercent (800: the
 //     program is building something, let it), and one that freed more than half sets it back to 100. A program
-//     that only builds its IR is collected once or twice in all (drrc apply at 1M blocks: once, at 128 MB); one
+//     that only builds its IR is collected once or twice in all (drrc apply on the 1M-block workload: never); one
 //     that makes garbage (verify's interpreter) gets the default pacing back after its first real collection.
 //   - The price is an overshoot when garbage starts after a long garbage-free phase: the heap may grow to 9 times
 //     the live heap before the collector catches up. A memory limit of three quarters of the machine's memory
 //     (Linux) keeps that from exhausting it.
 //
-// Either way the peak memory of drrc apply stays near its live heap (at 1M blocks 0.99 GB without any collection,
-// 0.97 GB with the default pacing). GOGC or GOMEMLIMIT in the environment turn all this off.
+// Either way the peak memory of drrc apply stays near its live heap (at 1M blocks 750 MB without any collection,
+// 741 MB with one at 128 MB). GOGC or GOMEMLIMIT in the environment turn all this off.
 const (
 	startHeapBytes = 128 << 20
+	inputFactor    = 2
 	maxPercent     = 800
 )
 
@@ -50,14 +56,27 @@ func startHeap(getenv func(string) string, args []string) *gcTuner {
 		return nil
 	}
 	// The collector's minimum heap is 4 MB times GOGC/100 (the GC guide), so this GOGC puts the first collection
-	// at startHeapBytes; after it the tuner sets GOGC.
-	debug.SetGCPercent(startHeapBytes / (4 << 20) * 100)
+	// at the start heap; after it the tuner sets GOGC.
+	debug.SetGCPercent(int(firstCollection(args) / (4 << 20) * 100))
 	if ram := totalMemory(); ram > 0 {
 		debug.SetMemoryLimit(int64(ram / 4 * 3))
 	}
 	t := &gcTuner{percent: 100, samples: []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/heap/allocs:bytes"}}}
 	t.arm()
 	return t
+}
+
+// firstCollection returns the heap at which the first collection comes: startHeapBytes, or inputFactor times the size
+// of the largest regular file among args if that is more (the program read, or the rules or an existing output:
+// all that matters is the order of magnitude of what the command will build).
+func firstCollection(args []string) int64 {
+	start := int64(startHeapBytes)
+	for _, a := range args {
+		if fi, err := os.Stat(a); err == nil && fi.Mode().IsRegular() && fi.Size()*inputFactor > start {
+			start = fi.Size() * inputFactor
+		}
+	}
+	return start
 }
 
 // gcTuner adjusts GOGC after every collection; a sentinel object's finalizer tells it one has happened.

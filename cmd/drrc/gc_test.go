@@ -2,6 +2,8 @@ package main
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -61,6 +63,36 @@ func TestStartHeap(t *testing.T) {
 	assert.Equal(t, int64(maxPercent), gogc(), "collections that free nothing raise GOGC")
 	if ram := totalMemory(); ram > 0 {
 		assert.Equal(t, int64(ram/4*3), debug.SetMemoryLimit(-1), "three quarters of the machine's memory")
+	}
+}
+
+// TestFirstCollection: the first collection waits for startHeapBytes, or for inputFactor times the largest file
+// named if that is more; names that are not regular files (flags, directories, absent files) do not count.
+func TestFirstCollection(t *testing.T) {
+	dir := t.TempDir()
+	sized := func(name string, size int64) string {
+		path := filepath.Join(dir, name)
+		f, err := os.Create(path)
+		require.NoError(t, err)
+		require.NoError(t, f.Truncate(size)) // sparse: no disk space
+		require.NoError(t, f.Close())
+		return path
+	}
+	small, big, bigger := sized("small.pir", 1<<20), sized("big.pir", 100<<20), sized("bigger.pir", 300<<20)
+	for _, tc := range []struct {
+		name string
+		args []string
+		want int64
+	}{
+		{"no files", []string{"apply", "-timing"}, startHeapBytes},
+		{"a small input", []string{"apply", small}, startHeapBytes},
+		{"an input of half the start heap or more", []string{"apply", "-rules", small, big}, 200 << 20},
+		{"the largest file counts", []string{"apply", bigger, "-o", big}, 600 << 20},
+		{"absent files and directories do not", []string{"apply", filepath.Join(dir, "absent.pir"), dir}, startHeapBytes},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, firstCollection(tc.args))
+		})
 	}
 }
 

@@ -1,0 +1,9 @@
+//go:build !linux
+
+package ir
+
+// adviseHuge does nothing: huge-page advice is Linux's (alloc_linux.go).
+func (a *Allocator) adviseHuge(_, _ uintptr) {}
+
+// adviseHugeSlice does nothing: huge-page advice is Linux's (alloc_linux.go).
+func adviseHugeSlice[T any]([]T) {}
