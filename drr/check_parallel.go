@@ -14,9 +14,9 @@ import (
 
 // ruleWork is one rule declaration and the result of checking each of its instances.
 type ruleWork struct {
-	ast     *Rule
-	insts   []binding
-	labels  []string
+	ast    *Rule
+	insts  []binding
+	labels []string
 	// asts and counts are set for a rule with a variadic group: per instance, the rule written out for its element
 	// count (check_each.go).
 	asts    []*Rule

@@ -112,11 +112,11 @@ type gEither struct {
 // combine list, each matching the operand (language.md, variadic groups).
 type gEach struct {
 	Tokens []lexer.Token
-	Min    eachCount   `parser:"(?= 'each' '(' Int ) 'each' '(' @@"`
-	Comma  eachComma   `parser:"@@"`
-	Max    eachCount   `parser:"@@"`
-	Close  eachClose   `parser:"@@"`
-	Elem   *gOperand   `parser:"@@"`
+	Min    eachCount `parser:"(?= 'each' '(' Int ) 'each' '(' @@"`
+	Comma  eachComma `parser:"@@"`
+	Max    eachCount `parser:"@@"`
+	Close  eachClose `parser:"@@"`
+	Elem   *gOperand `parser:"@@"`
 }
 
 // gCombine is `[operands]`: a builtin.combine of the operands.
