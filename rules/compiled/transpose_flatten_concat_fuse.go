@@ -12,7 +12,7 @@ import (
 // TransposeFlattenConcatFusePass is the rule pass transpose_flatten_concat_fuse: transpose_flatten_concat_fuse.drr
 // compiled by drrc gen (rt.Program).
 var TransposeFlattenConcatFusePass = (&rt.Program{Name: "transpose_flatten_concat_fuse", Paths: []string{"transpose_flatten_concat_fuse.drr"}, FS: rules.FS(),
-	Fingerprint: "13349f3951f022aebc125eb15a517765",
+	Fingerprint: "8e8dc9e16a198a6b969c2805ba6b917d",
 	Rules: []rt.Rule{
 		{Name: "transpose_flatten_concat", Match: transposeFlattenConcatFuse_transpose_flatten_concat, Members: []string{
 			"n=1",
@@ -41,11 +41,9 @@ func transposeFlattenConcatFuse_transpose_flatten_concat(m *rt.Matcher, in *rt.I
 	var op0, op1, op2, op3 *ir.Op
 	var o, x_0_, _1, _2, _3, _4 *ir.Value
 	var p, s, e, axis ir.Attribute
-	var tt *ir.TensorType
 	return op4.NumOperands() == 2 && op4.NumResults() == 1 && rt.Set(&o, op4.Result(0)) && rt.Present(&_3, op4.Operand(0)) &&
 		rt.Def(&op2, _3, 0) && op2.Info() == in.Ops[2] && op2.NumOperands() == 1 && op2.NumResults() == 1 &&
 		rt.Present(&_2, op2.Operand(0)) &&
-		rt.Tensor(&tt, _2.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 2 &&
 		rt.Def(&op1, _2, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() >= 1 &&
 		rt.BindAttr(&s, rt.AttrOr(op1, "start_axis", in.Defaults[1])) &&
 		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.ResultsUnused(op1, 1) &&
@@ -56,6 +54,7 @@ func transposeFlattenConcatFuse_transpose_flatten_concat(m *rt.Matcher, in *rt.I
 		rt.Def(&op3, _4, 0) && op3.Info() == in.Ops[3] && op3.NumOperands() == 0 && op3.NumResults() >= 1 &&
 		rt.BindAttr(&axis, rt.AttrOr(op3, "value", in.Defaults[3])) && rt.ResultsUnused(op3, 1) &&
 		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4}, _1, _2, _3) &&
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_0_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[0]) - ($e < 0 ? $e + rank(%x[0]) : $e) + ($s < 0 ? $s + rank(%x[0]) : $s) == 2
 		rt.True(rt.In(rule.AttrVal(axis), in.Consts[0])) && // where $axis in [-2, -1, 0, 1]
 		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4), append(m.Values(), o, x_0_, _1, _2, _3, _4), append(m.Holes(), p, s, e, axis))
 }
@@ -67,11 +66,9 @@ func transposeFlattenConcatFuse_transpose_flatten_concat2(m *rt.Matcher, in *rt.
 	var op0, op1, op2, op3, op4, op5 *ir.Op
 	var o, x_0_, _1, _2, x_1_, _3, _4, _5, _6 *ir.Value
 	var p, s, e, axis ir.Attribute
-	var tt *ir.TensorType
 	return op6.NumOperands() == 2 && op6.NumResults() == 1 && rt.Set(&o, op6.Result(0)) && rt.Present(&_5, op6.Operand(0)) &&
 		rt.Def(&op4, _5, 0) && op4.Info() == in.Ops[4] && op4.NumOperands() == 2 && op4.NumResults() == 1 &&
 		rt.Present(&_2, op4.Operand(0)) &&
-		rt.Tensor(&tt, _2.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 2 &&
 		rt.Def(&op1, _2, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() >= 1 &&
 		rt.BindAttr(&s, rt.AttrOr(op1, "start_axis", in.Defaults[1])) &&
 		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.ResultsUnused(op1, 1) &&
@@ -79,7 +76,6 @@ func transposeFlattenConcatFuse_transpose_flatten_concat2(m *rt.Matcher, in *rt.
 		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() >= 1 &&
 		rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.ResultsUnused(op0, 1) && rt.Present(&x_0_, op0.Operand(0)) &&
 		rt.Present(&_4, op4.Operand(1)) &&
-		rt.Tensor(&tt, _4.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 2 &&
 		rt.Def(&op3, _4, 0) && op3 != op1 && op3.Info() == in.Ops[3] && op3.NumOperands() == 1 && op3.NumResults() >= 1 &&
 		rt.AttrOr(op3, "start_axis", in.Defaults[4]) == s && rt.AttrOr(op3, "stop_axis", in.Defaults[5]) == e &&
 		rt.ResultsUnused(op3, 1) && rt.Present(&_3, op3.Operand(0)) &&
@@ -89,6 +85,8 @@ func transposeFlattenConcatFuse_transpose_flatten_concat2(m *rt.Matcher, in *rt.
 		rt.Def(&op5, _6, 0) && op5.Info() == in.Ops[5] && op5.NumOperands() == 0 && op5.NumResults() >= 1 &&
 		rt.BindAttr(&axis, rt.AttrOr(op5, "value", in.Defaults[6])) && rt.ResultsUnused(op5, 1) &&
 		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6}, _1, _2, _3, _4, _5) &&
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_0_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[0]) - ($e < 0 ? $e + rank(%x[0]) : $e) + ($s < 0 ? $s + rank(%x[0]) : $s) == 2
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_1_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_1_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_1_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[1]) - ($e < 0 ? $e + rank(%x[1]) : $e) + ($s < 0 ? $s + rank(%x[1]) : $s) == 2
 		rt.True(rt.In(rule.AttrVal(axis), in.Consts[0])) && // where $axis in [-2, -1, 0, 1]
 		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6), append(m.Values(), o, x_0_, _1, _2, x_1_, _3, _4, _5, _6), append(m.Holes(), p, s, e, axis))
 }
@@ -100,11 +98,9 @@ func transposeFlattenConcatFuse_transpose_flatten_concat3(m *rt.Matcher, in *rt.
 	var op0, op1, op2, op3, op4, op5, op6, op7 *ir.Op
 	var o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, _7, _8 *ir.Value
 	var p, s, e, axis ir.Attribute
-	var tt *ir.TensorType
 	return op8.NumOperands() == 2 && op8.NumResults() == 1 && rt.Set(&o, op8.Result(0)) && rt.Present(&_7, op8.Operand(0)) &&
 		rt.Def(&op6, _7, 0) && op6.Info() == in.Ops[6] && op6.NumOperands() == 3 && op6.NumResults() == 1 &&
 		rt.Present(&_2, op6.Operand(0)) &&
-		rt.Tensor(&tt, _2.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 2 &&
 		rt.Def(&op1, _2, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() >= 1 &&
 		rt.BindAttr(&s, rt.AttrOr(op1, "start_axis", in.Defaults[1])) &&
 		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.ResultsUnused(op1, 1) &&
@@ -112,14 +108,12 @@ func transposeFlattenConcatFuse_transpose_flatten_concat3(m *rt.Matcher, in *rt.
 		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() >= 1 &&
 		rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.ResultsUnused(op0, 1) && rt.Present(&x_0_, op0.Operand(0)) &&
 		rt.Present(&_4, op6.Operand(1)) &&
-		rt.Tensor(&tt, _4.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 2 &&
 		rt.Def(&op3, _4, 0) && op3 != op1 && op3.Info() == in.Ops[3] && op3.NumOperands() == 1 && op3.NumResults() >= 1 &&
 		rt.AttrOr(op3, "start_axis", in.Defaults[4]) == s && rt.AttrOr(op3, "stop_axis", in.Defaults[5]) == e &&
 		rt.ResultsUnused(op3, 1) && rt.Present(&_3, op3.Operand(0)) &&
 		rt.Def(&op2, _3, 0) && op2 != op0 && op2.Info() == in.Ops[2] && op2.NumOperands() == 1 && op2.NumResults() >= 1 &&
 		rt.AttrOr(op2, "perm", in.Defaults[3]) == p && rt.ResultsUnused(op2, 1) && rt.Present(&x_1_, op2.Operand(0)) &&
 		rt.Present(&_6, op6.Operand(2)) &&
-		rt.Tensor(&tt, _6.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 2 &&
 		rt.Def(&op5, _6, 0) && op5 != op1 && op5 != op3 && op5.Info() == in.Ops[5] && op5.NumOperands() == 1 &&
 		op5.NumResults() >= 1 && rt.AttrOr(op5, "start_axis", in.Defaults[7]) == s &&
 		rt.AttrOr(op5, "stop_axis", in.Defaults[8]) == e && rt.ResultsUnused(op5, 1) && rt.Present(&_5, op5.Operand(0)) &&
@@ -129,6 +123,9 @@ func transposeFlattenConcatFuse_transpose_flatten_concat3(m *rt.Matcher, in *rt.
 		rt.Def(&op7, _8, 0) && op7.Info() == in.Ops[7] && op7.NumOperands() == 0 && op7.NumResults() >= 1 &&
 		rt.BindAttr(&axis, rt.AttrOr(op7, "value", in.Defaults[9])) && rt.ResultsUnused(op7, 1) &&
 		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8}, _1, _2, _3, _4, _5, _6, _7) &&
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_0_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[0]) - ($e < 0 ? $e + rank(%x[0]) : $e) + ($s < 0 ? $s + rank(%x[0]) : $s) == 2
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_1_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_1_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_1_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[1]) - ($e < 0 ? $e + rank(%x[1]) : $e) + ($s < 0 ? $s + rank(%x[1]) : $s) == 2
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_2_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_2_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_2_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[2]) - ($e < 0 ? $e + rank(%x[2]) : $e) + ($s < 0 ? $s + rank(%x[2]) : $s) == 2
 		rt.True(rt.In(rule.AttrVal(axis), in.Consts[0])) && // where $axis in [-2, -1, 0, 1]
 		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8), append(m.Values(), o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, _7, _8), append(m.Holes(), p, s, e, axis))
 }
@@ -140,11 +137,9 @@ func transposeFlattenConcatFuse_transpose_flatten_concat4(m *rt.Matcher, in *rt.
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9 *ir.Op
 	var o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, x_3_, _7, _8, _9, _10 *ir.Value
 	var p, s, e, axis ir.Attribute
-	var tt *ir.TensorType
 	return op10.NumOperands() == 2 && op10.NumResults() == 1 && rt.Set(&o, op10.Result(0)) && rt.Present(&_9, op10.Operand(0)) &&
 		rt.Def(&op8, _9, 0) && op8.Info() == in.Ops[8] && op8.NumOperands() == 4 && op8.NumResults() == 1 &&
 		rt.Present(&_2, op8.Operand(0)) &&
-		rt.Tensor(&tt, _2.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 2 &&
 		rt.Def(&op1, _2, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() >= 1 &&
 		rt.BindAttr(&s, rt.AttrOr(op1, "start_axis", in.Defaults[1])) &&
 		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.ResultsUnused(op1, 1) &&
@@ -152,21 +147,18 @@ func transposeFlattenConcatFuse_transpose_flatten_concat4(m *rt.Matcher, in *rt.
 		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() >= 1 &&
 		rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.ResultsUnused(op0, 1) && rt.Present(&x_0_, op0.Operand(0)) &&
 		rt.Present(&_4, op8.Operand(1)) &&
-		rt.Tensor(&tt, _4.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 2 &&
 		rt.Def(&op3, _4, 0) && op3 != op1 && op3.Info() == in.Ops[3] && op3.NumOperands() == 1 && op3.NumResults() >= 1 &&
 		rt.AttrOr(op3, "start_axis", in.Defaults[4]) == s && rt.AttrOr(op3, "stop_axis", in.Defaults[5]) == e &&
 		rt.ResultsUnused(op3, 1) && rt.Present(&_3, op3.Operand(0)) &&
 		rt.Def(&op2, _3, 0) && op2 != op0 && op2.Info() == in.Ops[2] && op2.NumOperands() == 1 && op2.NumResults() >= 1 &&
 		rt.AttrOr(op2, "perm", in.Defaults[3]) == p && rt.ResultsUnused(op2, 1) && rt.Present(&x_1_, op2.Operand(0)) &&
 		rt.Present(&_6, op8.Operand(2)) &&
-		rt.Tensor(&tt, _6.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 2 &&
 		rt.Def(&op5, _6, 0) && op5 != op1 && op5 != op3 && op5.Info() == in.Ops[5] && op5.NumOperands() == 1 &&
 		op5.NumResults() >= 1 && rt.AttrOr(op5, "start_axis", in.Defaults[7]) == s &&
 		rt.AttrOr(op5, "stop_axis", in.Defaults[8]) == e && rt.ResultsUnused(op5, 1) && rt.Present(&_5, op5.Operand(0)) &&
 		rt.Def(&op4, _5, 0) && op4 != op0 && op4 != op2 && op4.Info() == in.Ops[4] && op4.NumOperands() == 1 &&
 		op4.NumResults() >= 1 && rt.AttrOr(op4, "perm", in.Defaults[6]) == p && rt.ResultsUnused(op4, 1) &&
 		rt.Present(&x_2_, op4.Operand(0)) && rt.Present(&_8, op8.Operand(3)) &&
-		rt.Tensor(&tt, _8.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 2 &&
 		rt.Def(&op7, _8, 0) && op7 != op1 && op7 != op3 && op7 != op5 && op7.Info() == in.Ops[7] && op7.NumOperands() == 1 &&
 		op7.NumResults() >= 1 && rt.AttrOr(op7, "start_axis", in.Defaults[10]) == s &&
 		rt.AttrOr(op7, "stop_axis", in.Defaults[11]) == e && rt.ResultsUnused(op7, 1) && rt.Present(&_7, op7.Operand(0)) &&
@@ -176,6 +168,10 @@ func transposeFlattenConcatFuse_transpose_flatten_concat4(m *rt.Matcher, in *rt.
 		rt.Def(&op9, _10, 0) && op9.Info() == in.Ops[9] && op9.NumOperands() == 0 && op9.NumResults() >= 1 &&
 		rt.BindAttr(&axis, rt.AttrOr(op9, "value", in.Defaults[12])) && rt.ResultsUnused(op9, 1) &&
 		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10}, _1, _2, _3, _4, _5, _6, _7, _8, _9) &&
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_0_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[0]) - ($e < 0 ? $e + rank(%x[0]) : $e) + ($s < 0 ? $s + rank(%x[0]) : $s) == 2
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_1_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_1_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_1_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[1]) - ($e < 0 ? $e + rank(%x[1]) : $e) + ($s < 0 ? $s + rank(%x[1]) : $s) == 2
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_2_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_2_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_2_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[2]) - ($e < 0 ? $e + rank(%x[2]) : $e) + ($s < 0 ? $s + rank(%x[2]) : $s) == 2
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_3_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_3_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_3_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[3]) - ($e < 0 ? $e + rank(%x[3]) : $e) + ($s < 0 ? $s + rank(%x[3]) : $s) == 2
 		rt.True(rt.In(rule.AttrVal(axis), in.Consts[0])) && // where $axis in [-2, -1, 0, 1]
 		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10), append(m.Values(), o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, x_3_, _7, _8, _9, _10), append(m.Holes(), p, s, e, axis))
 }
@@ -187,11 +183,9 @@ func transposeFlattenConcatFuse_transpose_flatten_concat5(m *rt.Matcher, in *rt.
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11 *ir.Op
 	var o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, x_3_, _7, _8, x_4_, _9, _10, _11, _12 *ir.Value
 	var p, s, e, axis ir.Attribute
-	var tt *ir.TensorType
 	return op12.NumOperands() == 2 && op12.NumResults() == 1 && rt.Set(&o, op12.Result(0)) && rt.Present(&_11, op12.Operand(0)) &&
 		rt.Def(&op10, _11, 0) && op10.Info() == in.Ops[10] && op10.NumOperands() == 5 && op10.NumResults() == 1 &&
 		rt.Present(&_2, op10.Operand(0)) &&
-		rt.Tensor(&tt, _2.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 2 &&
 		rt.Def(&op1, _2, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() >= 1 &&
 		rt.BindAttr(&s, rt.AttrOr(op1, "start_axis", in.Defaults[1])) &&
 		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.ResultsUnused(op1, 1) &&
@@ -199,28 +193,24 @@ func transposeFlattenConcatFuse_transpose_flatten_concat5(m *rt.Matcher, in *rt.
 		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() >= 1 &&
 		rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.ResultsUnused(op0, 1) && rt.Present(&x_0_, op0.Operand(0)) &&
 		rt.Present(&_4, op10.Operand(1)) &&
-		rt.Tensor(&tt, _4.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 2 &&
 		rt.Def(&op3, _4, 0) && op3 != op1 && op3.Info() == in.Ops[3] && op3.NumOperands() == 1 && op3.NumResults() >= 1 &&
 		rt.AttrOr(op3, "start_axis", in.Defaults[4]) == s && rt.AttrOr(op3, "stop_axis", in.Defaults[5]) == e &&
 		rt.ResultsUnused(op3, 1) && rt.Present(&_3, op3.Operand(0)) &&
 		rt.Def(&op2, _3, 0) && op2 != op0 && op2.Info() == in.Ops[2] && op2.NumOperands() == 1 && op2.NumResults() >= 1 &&
 		rt.AttrOr(op2, "perm", in.Defaults[3]) == p && rt.ResultsUnused(op2, 1) && rt.Present(&x_1_, op2.Operand(0)) &&
 		rt.Present(&_6, op10.Operand(2)) &&
-		rt.Tensor(&tt, _6.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 2 &&
 		rt.Def(&op5, _6, 0) && op5 != op1 && op5 != op3 && op5.Info() == in.Ops[5] && op5.NumOperands() == 1 &&
 		op5.NumResults() >= 1 && rt.AttrOr(op5, "start_axis", in.Defaults[7]) == s &&
 		rt.AttrOr(op5, "stop_axis", in.Defaults[8]) == e && rt.ResultsUnused(op5, 1) && rt.Present(&_5, op5.Operand(0)) &&
 		rt.Def(&op4, _5, 0) && op4 != op0 && op4 != op2 && op4.Info() == in.Ops[4] && op4.NumOperands() == 1 &&
 		op4.NumResults() >= 1 && rt.AttrOr(op4, "perm", in.Defaults[6]) == p && rt.ResultsUnused(op4, 1) &&
 		rt.Present(&x_2_, op4.Operand(0)) && rt.Present(&_8, op10.Operand(3)) &&
-		rt.Tensor(&tt, _8.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 2 &&
 		rt.Def(&op7, _8, 0) && op7 != op1 && op7 != op3 && op7 != op5 && op7.Info() == in.Ops[7] && op7.NumOperands() == 1 &&
 		op7.NumResults() >= 1 && rt.AttrOr(op7, "start_axis", in.Defaults[10]) == s &&
 		rt.AttrOr(op7, "stop_axis", in.Defaults[11]) == e && rt.ResultsUnused(op7, 1) && rt.Present(&_7, op7.Operand(0)) &&
 		rt.Def(&op6, _7, 0) && op6 != op0 && op6 != op2 && op6 != op4 && op6.Info() == in.Ops[6] && op6.NumOperands() == 1 &&
 		op6.NumResults() >= 1 && rt.AttrOr(op6, "perm", in.Defaults[9]) == p && rt.ResultsUnused(op6, 1) &&
 		rt.Present(&x_3_, op6.Operand(0)) && rt.Present(&_10, op10.Operand(4)) &&
-		rt.Tensor(&tt, _10.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 2 &&
 		rt.Def(&op9, _10, 0) && op9 != op1 && op9 != op3 && op9 != op5 && op9 != op7 && op9.Info() == in.Ops[9] &&
 		op9.NumOperands() == 1 && op9.NumResults() >= 1 && rt.AttrOr(op9, "start_axis", in.Defaults[13]) == s &&
 		rt.AttrOr(op9, "stop_axis", in.Defaults[14]) == e && rt.ResultsUnused(op9, 1) && rt.Present(&_9, op9.Operand(0)) &&
@@ -230,6 +220,11 @@ func transposeFlattenConcatFuse_transpose_flatten_concat5(m *rt.Matcher, in *rt.
 		rt.Def(&op11, _12, 0) && op11.Info() == in.Ops[11] && op11.NumOperands() == 0 && op11.NumResults() >= 1 &&
 		rt.BindAttr(&axis, rt.AttrOr(op11, "value", in.Defaults[15])) && rt.ResultsUnused(op11, 1) &&
 		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12}, _1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11) &&
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_0_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[0]) - ($e < 0 ? $e + rank(%x[0]) : $e) + ($s < 0 ? $s + rank(%x[0]) : $s) == 2
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_1_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_1_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_1_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[1]) - ($e < 0 ? $e + rank(%x[1]) : $e) + ($s < 0 ? $s + rank(%x[1]) : $s) == 2
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_2_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_2_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_2_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[2]) - ($e < 0 ? $e + rank(%x[2]) : $e) + ($s < 0 ? $s + rank(%x[2]) : $s) == 2
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_3_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_3_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_3_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[3]) - ($e < 0 ? $e + rank(%x[3]) : $e) + ($s < 0 ? $s + rank(%x[3]) : $s) == 2
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_4_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_4_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_4_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[4]) - ($e < 0 ? $e + rank(%x[4]) : $e) + ($s < 0 ? $s + rank(%x[4]) : $s) == 2
 		rt.True(rt.In(rule.AttrVal(axis), in.Consts[0])) && // where $axis in [-2, -1, 0, 1]
 		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12), append(m.Values(), o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, x_3_, _7, _8, x_4_, _9, _10, _11, _12), append(m.Holes(), p, s, e, axis))
 }
@@ -241,11 +236,9 @@ func transposeFlattenConcatFuse_transpose_flatten_concat6(m *rt.Matcher, in *rt.
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13 *ir.Op
 	var o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, x_3_, _7, _8, x_4_, _9, _10, x_5_, _11, _12, _13, _14 *ir.Value
 	var p, s, e, axis ir.Attribute
-	var tt *ir.TensorType
 	return op14.NumOperands() == 2 && op14.NumResults() == 1 && rt.Set(&o, op14.Result(0)) && rt.Present(&_13, op14.Operand(0)) &&
 		rt.Def(&op12, _13, 0) && op12.Info() == in.Ops[12] && op12.NumOperands() == 6 && op12.NumResults() == 1 &&
 		rt.Present(&_2, op12.Operand(0)) &&
-		rt.Tensor(&tt, _2.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 2 &&
 		rt.Def(&op1, _2, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() >= 1 &&
 		rt.BindAttr(&s, rt.AttrOr(op1, "start_axis", in.Defaults[1])) &&
 		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.ResultsUnused(op1, 1) &&
@@ -253,35 +246,30 @@ func transposeFlattenConcatFuse_transpose_flatten_concat6(m *rt.Matcher, in *rt.
 		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() >= 1 &&
 		rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.ResultsUnused(op0, 1) && rt.Present(&x_0_, op0.Operand(0)) &&
 		rt.Present(&_4, op12.Operand(1)) &&
-		rt.Tensor(&tt, _4.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 2 &&
 		rt.Def(&op3, _4, 0) && op3 != op1 && op3.Info() == in.Ops[3] && op3.NumOperands() == 1 && op3.NumResults() >= 1 &&
 		rt.AttrOr(op3, "start_axis", in.Defaults[4]) == s && rt.AttrOr(op3, "stop_axis", in.Defaults[5]) == e &&
 		rt.ResultsUnused(op3, 1) && rt.Present(&_3, op3.Operand(0)) &&
 		rt.Def(&op2, _3, 0) && op2 != op0 && op2.Info() == in.Ops[2] && op2.NumOperands() == 1 && op2.NumResults() >= 1 &&
 		rt.AttrOr(op2, "perm", in.Defaults[3]) == p && rt.ResultsUnused(op2, 1) && rt.Present(&x_1_, op2.Operand(0)) &&
 		rt.Present(&_6, op12.Operand(2)) &&
-		rt.Tensor(&tt, _6.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 2 &&
 		rt.Def(&op5, _6, 0) && op5 != op1 && op5 != op3 && op5.Info() == in.Ops[5] && op5.NumOperands() == 1 &&
 		op5.NumResults() >= 1 && rt.AttrOr(op5, "start_axis", in.Defaults[7]) == s &&
 		rt.AttrOr(op5, "stop_axis", in.Defaults[8]) == e && rt.ResultsUnused(op5, 1) && rt.Present(&_5, op5.Operand(0)) &&
 		rt.Def(&op4, _5, 0) && op4 != op0 && op4 != op2 && op4.Info() == in.Ops[4] && op4.NumOperands() == 1 &&
 		op4.NumResults() >= 1 && rt.AttrOr(op4, "perm", in.Defaults[6]) == p && rt.ResultsUnused(op4, 1) &&
 		rt.Present(&x_2_, op4.Operand(0)) && rt.Present(&_8, op12.Operand(3)) &&
-		rt.Tensor(&tt, _8.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 2 &&
 		rt.Def(&op7, _8, 0) && op7 != op1 && op7 != op3 && op7 != op5 && op7.Info() == in.Ops[7] && op7.NumOperands() == 1 &&
 		op7.NumResults() >= 1 && rt.AttrOr(op7, "start_axis", in.Defaults[10]) == s &&
 		rt.AttrOr(op7, "stop_axis", in.Defaults[11]) == e && rt.ResultsUnused(op7, 1) && rt.Present(&_7, op7.Operand(0)) &&
 		rt.Def(&op6, _7, 0) && op6 != op0 && op6 != op2 && op6 != op4 && op6.Info() == in.Ops[6] && op6.NumOperands() == 1 &&
 		op6.NumResults() >= 1 && rt.AttrOr(op6, "perm", in.Defaults[9]) == p && rt.ResultsUnused(op6, 1) &&
 		rt.Present(&x_3_, op6.Operand(0)) && rt.Present(&_10, op12.Operand(4)) &&
-		rt.Tensor(&tt, _10.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 2 &&
 		rt.Def(&op9, _10, 0) && op9 != op1 && op9 != op3 && op9 != op5 && op9 != op7 && op9.Info() == in.Ops[9] &&
 		op9.NumOperands() == 1 && op9.NumResults() >= 1 && rt.AttrOr(op9, "start_axis", in.Defaults[13]) == s &&
 		rt.AttrOr(op9, "stop_axis", in.Defaults[14]) == e && rt.ResultsUnused(op9, 1) && rt.Present(&_9, op9.Operand(0)) &&
 		rt.Def(&op8, _9, 0) && op8 != op0 && op8 != op2 && op8 != op4 && op8 != op6 && op8.Info() == in.Ops[8] &&
 		op8.NumOperands() == 1 && op8.NumResults() >= 1 && rt.AttrOr(op8, "perm", in.Defaults[12]) == p &&
 		rt.ResultsUnused(op8, 1) && rt.Present(&x_4_, op8.Operand(0)) && rt.Present(&_12, op12.Operand(5)) &&
-		rt.Tensor(&tt, _12.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 2 &&
 		rt.Def(&op11, _12, 0) && op11 != op1 && op11 != op3 && op11 != op5 && op11 != op7 && op11 != op9 &&
 		op11.Info() == in.Ops[11] && op11.NumOperands() == 1 && op11.NumResults() >= 1 &&
 		rt.AttrOr(op11, "start_axis", in.Defaults[16]) == s && rt.AttrOr(op11, "stop_axis", in.Defaults[17]) == e &&
@@ -293,6 +281,12 @@ func transposeFlattenConcatFuse_transpose_flatten_concat6(m *rt.Matcher, in *rt.
 		rt.Def(&op13, _14, 0) && op13.Info() == in.Ops[13] && op13.NumOperands() == 0 && op13.NumResults() >= 1 &&
 		rt.BindAttr(&axis, rt.AttrOr(op13, "value", in.Defaults[18])) && rt.ResultsUnused(op13, 1) &&
 		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14}, _1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13) &&
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_0_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[0]) - ($e < 0 ? $e + rank(%x[0]) : $e) + ($s < 0 ? $s + rank(%x[0]) : $s) == 2
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_1_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_1_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_1_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[1]) - ($e < 0 ? $e + rank(%x[1]) : $e) + ($s < 0 ? $s + rank(%x[1]) : $s) == 2
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_2_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_2_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_2_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[2]) - ($e < 0 ? $e + rank(%x[2]) : $e) + ($s < 0 ? $s + rank(%x[2]) : $s) == 2
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_3_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_3_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_3_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[3]) - ($e < 0 ? $e + rank(%x[3]) : $e) + ($s < 0 ? $s + rank(%x[3]) : $s) == 2
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_4_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_4_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_4_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[4]) - ($e < 0 ? $e + rank(%x[4]) : $e) + ($s < 0 ? $s + rank(%x[4]) : $s) == 2
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_5_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_5_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_5_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[5]) - ($e < 0 ? $e + rank(%x[5]) : $e) + ($s < 0 ? $s + rank(%x[5]) : $s) == 2
 		rt.True(rt.In(rule.AttrVal(axis), in.Consts[0])) && // where $axis in [-2, -1, 0, 1]
 		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14), append(m.Values(), o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, x_3_, _7, _8, x_4_, _9, _10, x_5_, _11, _12, _13, _14), append(m.Holes(), p, s, e, axis))
 }
