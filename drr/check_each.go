@@ -19,6 +19,10 @@ import (
 // MaxEach is the largest element count of a group, each(min, max): the rule is checked and compiled once per count.
 const MaxEach = 16
 
+// MaxEachOps is the largest number of op patterns a group is written out to (its element's op patterns times its
+// largest count), so that a large element cannot multiply a rule sixteenfold.
+const MaxEachOps = 256
+
 // eachInst is one instance of a rule with a group: the count and the rule written out for it.
 type eachInst struct {
 	n   int
@@ -94,6 +98,18 @@ func (c *checker) expandEach(r *Rule) ([]eachInst, bool) {
 		return nil, false
 	}
 	g := &eachGroup{each: found[0], names: map[string]bool{}}
+	ops := 0
+	Inspect(g.each.Elem, func(n Node) bool {
+		if _, isOp := n.(*OpPattern); isOp {
+			ops++
+		}
+		return true
+	})
+	if ops*g.each.Max > MaxEachOps {
+		c.errorf(g.each.Pos(), "each(%d, %d) of %d op patterns is %d op patterns for %d elements: at most %d (a smaller largest count, or a smaller element)",
+			g.each.Min, g.each.Max, ops, ops*g.each.Max, g.each.Max, MaxEachOps)
+		return nil, false
+	}
 	if !c.groupNames(r, g) {
 		return nil, false
 	}

@@ -88,6 +88,8 @@ func TestEachErrors(t *testing.T) {
 			`replace %o with pd_op.relu(%x[rank(%axis)])`), "t.drr:6:35: error: %x[…] picks an element of a group: the index must be an integer literal"},
 		{"with a family", "family acts = [pd_op.relu, pd_op.abs]\nrule r {\n  for A in acts\n  match {\n    %o = pd_op.concat([each(1, 2) A(%x)], %axis)\n  }\n  rewrite {\n    replace %o with %axis\n  }\n}\n",
 			"t.drr:5:24: error: a rule over a family cannot have a group"},
+		{"written out too large", rule1(`%o = pd_op.concat([each(1, 16) `+strings.Repeat("pd_op.relu(", 17)+"%x"+strings.Repeat(")", 17)+`], %axis)`,
+			`replace %o with %axis`), "t.drr:3:24: error: each(1, 16) of 17 op patterns is 272 op patterns for 16 elements: at most 256"},
 		{"error of every instance reported once", rule1(`%o = pd_op.concat([each(1, 3) pd_op.rleu(%x)], %axis)`, `replace %o with pd_op.concat([%x...], %axis)`),
 			"t.drr:3:35: error: unknown op pd_op.rleu (did you mean pd_op.relu?)"},
 	}
@@ -101,4 +103,23 @@ func TestEachErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzCheckGroups: checking a rule with a group never panics, whatever the element, its uses and the counts (the
+// group is written out by a reflective copy of the syntax tree; every misuse must be a diagnostic).
+func FuzzCheckGroups(f *testing.F) {
+	for _, src := range []string{
+		"rule r {\n  match {\n    %o = pd_op.concat([each(1, 3) pd_op.relu(pd_op.abs(%x) {}) : (?) -> tensor<?x?>], %a)\n  }\n" +
+			"  where {\n    rank(%x) == 2 && !aliased(%x...)\n  }\n  rewrite {\n    replace %o with pd_op.concat([%x...], %a)\n  }\n}\n",
+		"rule r {\n  match {\n    %o = pd_op.concat([each(2, 2) pd_op.scale(%x, %s) {bias: $b}], %a)\n  }\n" +
+			"  rewrite {\n    replace %o with pd_op.scale(%x[1], %s) {bias: $b}\n  }\n}\n",
+		"rule r {\n  match {\n    %o = pd_op.add_n([each(1, 16) pd_op.cast(%x: tensor<*x$t>) {dtype: $t}])\n  }\n" +
+			"  where {\n    dtype(%x[0]) == $t\n  }\n  rewrite {\n    replace %o with pd_op.add_n([%x..., %x[0]])\n  }\n}\n",
+	} {
+		f.Add(src)
+	}
+	ctx := defaultCtx(f)
+	f.Fuzz(func(t *testing.T, src string) {
+		_, _ = LoadSource(ctx, LoadOptions{}, "t.drr", []byte(src))
+	})
 }
