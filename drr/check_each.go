@@ -409,8 +409,8 @@ func (cp *eachCopier) exprs(es []Expr) []Expr {
 	return out
 }
 
-// finishEach reports the diagnostics of a group rule's instances, each once (with the counts it is for when not
-// every instance has it), and returns the instances that passed.
+// finishEach reports the diagnostics of a group rule's instances, each once (an error with the counts it is for
+// when not every instance has it), and returns the instances that passed.
 func (c *checker) finishEach(w *ruleWork) []*rule.Rule {
 	type key struct {
 		pos  Position
@@ -436,7 +436,9 @@ func (c *checker) finishEach(w *ruleWork) []*rule.Rule {
 	}
 	for _, k := range order {
 		msg := k.text
-		if n := counts[k]; len(n) < len(w.checked) {
+		// An error some counts only have is said with them; a warning (a hole bound once, used by the copies of
+		// larger counts) is about the source, written once.
+		if n := counts[k]; len(n) < len(w.checked) && k.sev == Error {
 			msg += " (in " + strings.Join(n, ", ") + ")"
 		}
 		c.report(k.sev, k.pos, "%s", msg)

@@ -93,12 +93,16 @@ func TestEachErrors(t *testing.T) {
 		{"error of every instance reported once", rule1(`%o = pd_op.concat([each(1, 3) pd_op.rleu(%x)], %axis)`, `replace %o with pd_op.concat([%x...], %axis)`),
 			"t.drr:3:35: error: unknown op pd_op.rleu (did you mean pd_op.relu?)"},
 	}
+	tests = append(tests, struct{ name, src, want string }{"a hole bound once warns once, without counts",
+		rule1(`%o = pd_op.concat([each(1, 3) pd_op.scale(%x, %s) {bias: $b}], %axis)`, `replace %o with %axis`),
+		"t.drr:3:62: warning: $b is bound but never used (write _ to only require the attribute)"})
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, msgs := checkSrc(t, tc.src, CheckOptions{})
 			require.NotEmpty(t, msgs)
 			assert.Contains(t, msgs[0], tc.want)
-			if tc.name == "error of every instance reported once" {
+			assert.NotContains(t, msgs[0], "(in n=")
+			if strings.Contains(tc.name, "once") {
 				assert.Len(t, msgs, 1, "%v", msgs)
 			}
 		})
