@@ -343,8 +343,8 @@ type OpPattern struct {
 }
 
 // Operand is an operand pattern: *ValueOperand, *VariadicOperand,
-// *WildcardOperand, *NullOperand, *CombineOperand, *EitherOperand, *AltOperand
-// or a nested *OpPattern.
+// *WildcardOperand, *NullOperand, *CombineOperand, *EitherOperand, *AltOperand,
+// *EachOperand or a nested *OpPattern.
 type Operand interface {
 	Node
 	operandNode()
@@ -397,6 +397,17 @@ type AltOperand struct {
 	Optional bool
 }
 
+// EachOperand is `each(min, max) elem`, the one element of a combine list in
+// a match block: the list has min to max elements, each matching Elem (a
+// variadic group, language.md §4.9). Values first bound inside Elem are bound
+// per element and form value lists; attribute holes and values bound outside
+// the group are shared by every element.
+type EachOperand struct {
+	Span
+	Min, Max int
+	Elem     Operand
+}
+
 func (*ValueOperand) operandNode()    {}
 func (*VariadicOperand) operandNode() {}
 func (*WildcardOperand) operandNode() {}
@@ -404,6 +415,7 @@ func (*NullOperand) operandNode()     {}
 func (*CombineOperand) operandNode()  {}
 func (*EitherOperand) operandNode()   {}
 func (*AltOperand) operandNode()      {}
+func (*EachOperand) operandNode()     {}
 func (*OpPattern) operandNode()       {}
 
 // AttrMap is an attribute map `{key: value, …, $rest...}`. In patterns the

@@ -1,6 +1,10 @@
 package drr
 
-import "github.com/alecthomas/participle/v2/lexer"
+import (
+	"strconv"
+
+	"github.com/alecthomas/participle/v2/lexer"
+)
 
 // Building match blocks and types (see build.go).
 
@@ -175,8 +179,28 @@ func (b *builder) operand1(g *gOperand) Operand {
 		return &NullOperand{Span: b.tokSpan(*g.Null.t), Text: g.Null.t.Value}
 	case g.Combine != nil:
 		return &CombineOperand{Span: b.span(g.Combine.Tokens), Elems: b.operands(g.Combine.Elems)}
+	case g.Each != nil:
+		return b.each(g.Each)
 	}
 	return &EitherOperand{Span: b.span(g.Either.Tokens), Operands: b.operands(g.Either.Operands)}
+}
+
+// each builds `each(min, max) elem`; the counts must be 1 <= min <= max <= MaxEach.
+func (b *builder) each(g *gEach) *EachOperand {
+	o := &EachOperand{Span: b.span(g.Tokens), Elem: b.operand(g.Elem)}
+	counts := b.tokSpan(*g.Min.t).to(b.tokSpan(*g.Max.t))
+	lo, errLo := strconv.Atoi(g.Min.t.Value)
+	hi, errHi := strconv.Atoi(g.Max.t.Value)
+	switch {
+	case errLo != nil || errHi != nil || lo < 1 || hi < 1:
+		b.fail(counts, "the element counts of each(min, max) are integers from 1 to %d", MaxEach)
+	case lo > hi:
+		b.fail(counts, "each(%d, %d): the smallest count is larger than the largest", lo, hi)
+	case hi > MaxEach:
+		b.fail(counts, "each(%d, %d): at most %d elements (the rule is checked once per count)", lo, hi, MaxEach)
+	}
+	o.Min, o.Max = lo, hi
+	return o
 }
 
 // attrMap builds an attribute map of the op (or call) named owner;

@@ -353,6 +353,20 @@ func (c *checker) prepare(r *Rule) *ruleWork {
 			labels = append(labels, l.Name)
 		}
 	}
+	groups, ok := c.expandEach(r)
+	if !ok {
+		return nil
+	}
+	if groups != nil {
+		// A rule with a group has no family (expandEach refuses both): one instance per count.
+		w := &ruleWork{ast: r, labels: labels}
+		for _, g := range groups {
+			w.insts = append(w.insts, binding{})
+			w.asts = append(w.asts, g.ast)
+			w.counts = append(w.counts, g.n)
+		}
+		return w
+	}
 	return &ruleWork{ast: r, insts: insts, labels: labels}
 }
 
@@ -360,6 +374,9 @@ func (c *checker) prepare(r *Rule) *ruleWork {
 // passed.
 func (c *checker) finish(w *ruleWork) []*rule.Rule {
 	r, insts, labels := w.ast, w.insts, w.labels
+	if w.counts != nil {
+		return c.finishEach(w)
+	}
 	var out []*rule.Rule
 	var firstFail []*Diagnostic
 	for i, b := range insts {

@@ -14,9 +14,13 @@ import (
 
 // ruleWork is one rule declaration and the result of checking each of its instances.
 type ruleWork struct {
-	ast     *Rule
-	insts   []binding
-	labels  []string
+	ast    *Rule
+	insts  []binding
+	labels []string
+	// asts and counts are set for a rule with a variadic group: per instance, the rule written out for its element
+	// count (check_each.go).
+	asts    []*Rule
+	counts  []int
 	checked []instance
 }
 
@@ -72,6 +76,9 @@ func checkWork(c *checker, s *ruleScratch, w *ruleWork) {
 	w.checked = make([]instance, len(w.insts))
 	for i, b := range w.insts {
 		rc := &ruleChecker{c: c, s: s, ast: w.ast, bind: b}
+		if w.asts != nil {
+			rc.ast, rc.count = w.asts[i], w.counts[i]
+		}
 		rr := rc.check()
 		w.checked[i] = instance{rule: rr, diags: rc.diags, arity: rc.arity}
 	}

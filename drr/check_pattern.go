@@ -15,6 +15,7 @@ type ruleChecker struct {
 	s     *ruleScratch // the worker's tables and slabs
 	ast   *Rule
 	bind  binding
+	count int // the element count of this instance of a rule with a variadic group (0 without one)
 	diags []*Diagnostic
 	// arity is set when the instance failed because a family member's signature does not fit the pattern.
 	arity bool
@@ -96,6 +97,9 @@ func (rc *ruleChecker) check() *rule.Rule {
 	rc.r = &rule.Rule{Name: a.Name.Name, Doc: a.Doc.Text(), Pos: a.Name.span().rulePos()}
 	if len(a.Fors) > 0 {
 		rc.r.Instance = instanceID(rc.bind, a.Fors)
+	}
+	if rc.count > 0 {
+		rc.r.Instance = "n=" + strconv.Itoa(rc.count)
 	}
 	rc.p = &rule.Pattern{}
 	rc.r.Pattern = rc.p
@@ -337,17 +341,10 @@ func (rc *ruleChecker) opPattern(op *OpPattern, results []*Result, top bool) int
 			rc.setType(v, t, o.Pos())
 			p.Operands = append(p.Operands, rule.OperandPattern{Kind: rule.OperandValue, Value: v})
 		case *OpPattern:
-			k := rc.opPattern(o, nil, false)
-			if k < 0 {
+			v := rc.nestedOp(o, t)
+			if v < 0 {
 				return -1
 			}
-			v := rc.anonValue(o.Pos())
-			rc.p.Values[v].Def = k
-			rc.p.Values[v].Result = 0
-			rc.p.Ops[k].Results[0].Value = v
-			rc.resultPos[[2]int{k, 0}] = o.Pos()
-			rc.operandOf[v] = true
-			rc.setType(v, t, o.Pos())
 			p.Operands = append(p.Operands, rule.OperandPattern{Kind: rule.OperandValue, Value: v})
 		case *EitherOperand:
 			rc.errorf(o.Pos(), "either(…) cannot be nested")
@@ -455,6 +452,28 @@ func resultCount(s *ir.OpSchema) string {
 	return fmt.Sprintf("%d results", n)
 }
 
+// nestedOp checks an op pattern written as an operand (of type pattern t, nil for none) and returns the anonymous
+// value of its first result, or -1.
+func (rc *ruleChecker) nestedOp(o *OpPattern, t TypePattern) int {
+	k := rc.opPattern(o, nil, false)
+	if k < 0 {
+		return -1
+	}
+	v := rc.anonValue(o.Pos())
+	rc.p.Values[v].Def = k
+	rc.p.Values[v].Result = 0
+	rc.p.Ops[k].Results[0].Value = v
+	rc.resultPos[[2]int{k, 0}] = o.Pos()
+	rc.operandOf[v] = true
+	rc.setType(v, t, o.Pos())
+	if o.Sig != nil && len(o.Sig.Outputs) == 1 {
+		if _, any := o.Sig.Outputs[0].(*AnyTypes); !any {
+			rc.setType(v, o.Sig.Outputs[0], o.Sig.Outputs[0].Pos())
+		}
+	}
+	return v
+}
+
 // combine translates [a, b, …] in a match into a builtin.combine op pattern; it returns the vector value.
 func (rc *ruleChecker) combine(o *CombineOperand) int {
 	p := newNode(&rc.s.nodes.opPattern, rule.OpPattern{Name: "builtin.combine", RestAttrs: -1, Pos: o.span().rulePos()})
@@ -475,8 +494,15 @@ func (rc *ruleChecker) combine(o *CombineOperand) int {
 			p.Operands = append(p.Operands, rule.OperandPattern{Kind: rule.OperandList, Value: v})
 		case *WildcardOperand:
 			p.Operands = append(p.Operands, rule.OperandPattern{Kind: rule.OperandAny})
+		case *OpPattern:
+			// The elements of a variadic group, written out (check_each.go), or an op pattern written in the list.
+			v := rc.nestedOp(e, nil)
+			if v < 0 {
+				continue
+			}
+			p.Operands = append(p.Operands, rule.OperandPattern{Kind: rule.OperandValue, Value: v})
 		default:
-			rc.errorf(e.Pos(), "a combine list holds values (%%x, %%xs..., _)")
+			rc.errorf(e.Pos(), "a combine list holds values (%%x, %%xs..., _) or op patterns")
 		}
 	}
 	k := len(rc.p.Ops)

@@ -112,6 +112,8 @@
 //   - check.go: Check resolves families (lists, traits, differences), natives and rules, instantiates a rule once
 //     per member of its families (members whose signature does not fit the pattern are skipped), and reports
 //     duplicate and shadowed rules.
+//   - check_each.go: a rule with a variadic group ([each(min, max) elem]) is written out once per element count,
+//     values bound per element renamed x[i], and each count checked as an instance of its own (named n=N).
 //   - check_pattern.go: match blocks become rule.Pattern values: ops resolved against the schemas (operand and
 //     result counts, optional operands), value and attribute holes, literal attributes converted to the schema's
 //     kind, type patterns, the root and connectivity.
@@ -187,6 +189,7 @@
 //	            | "_" | "null" | null
 //	            | "[" [ Operand { "," Operand } [ "," ] ] "]"       (* builtin.combine *)
 //	            | "either" "(" Operand { "," Operand } ")"
+//	            | "each" "(" int "," int ")" Operand              (* the only element of a list: a group *)
 //	            | OpPattern .                                       (* nested op *)
 //	AttrMap     = "{" [ AttrEntry { "," AttrEntry } [ "," ] ] "}" .
 //	AttrEntry   = ident ":" Expr | hole "..." .  (* hole "..." only last *)

@@ -1,6 +1,9 @@
 package drr
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // This file prints declarations, statements, expressions and types as docs
 // (format_layout.go): the text with canonical spacing, and the places where
@@ -167,6 +170,9 @@ func (d *doc) operand(o Operand) {
 		d.text("either")
 		d.list("(", ")", firstChar(o.Span), lastChar(o.Span), len(o.Operands),
 			func(i int) Span { return o.Operands[i].span() }, func(i int) { d.operand(o.Operands[i]) })
+	case *EachOperand:
+		d.text("each(" + strconv.Itoa(o.Min) + ", " + strconv.Itoa(o.Max) + ") ")
+		d.operand(o.Elem)
 	case *AltOperand:
 		if o.Optional {
 			d.operand(o.Alts[0])

@@ -76,8 +76,9 @@ type gOpID struct {
 }
 
 // gOperand is one operand pattern: `%x`, `%x...`, `%x: type`, `_`, `null`,
-// `[operands]`, `either(operands)` or a nested op (`op(…)?` makes it
-// optional), possibly followed by alternatives: `| operand`.
+// `[operands]`, `either(operands)`, `each(min, max) operand` (a group of
+// list elements) or a nested op (`op(…)?` makes it optional), possibly
+// followed by alternatives: `| operand`.
 type gOperand struct {
 	Start   operandStart   `parser:"@@"`
 	Value   *valueTok      `parser:"( @@"`
@@ -88,6 +89,7 @@ type gOperand struct {
 	Null    *nullTok       `parser:"| @@"`
 	Combine *gCombine      `parser:"| @@"`
 	Either  *gEither       `parser:"| @@"`
+	Each    *gEach         `parser:"| @@"`
 	Op      *gNestedOp     `parser:"| @@ )"`
 	Opt     *optMark       `parser:"@@?"`
 	Alts    []*gAltNext    `parser:"@@*"`
@@ -104,6 +106,17 @@ type gEither struct {
 	Tokens   []lexer.Token
 	Operands []*gOperand `parser:"(?= 'either' '(' ) 'either' '(' ( @@ ( ',' @@ )* )?"`
 	Close    eitherClose `parser:"@@"`
+}
+
+// gEach is `each(min, max) operand`: a group of min to max elements of a
+// combine list, each matching the operand (language.md, variadic groups).
+type gEach struct {
+	Tokens []lexer.Token
+	Min    eachCount `parser:"(?= 'each' '(' Int ) 'each' '(' @@"`
+	Comma  eachComma `parser:"@@"`
+	Max    eachCount `parser:"@@"`
+	Close  eachClose `parser:"@@"`
+	Elem   *gOperand `parser:"@@"`
 }
 
 // gCombine is `[operands]`: a builtin.combine of the operands.

@@ -52,7 +52,7 @@ func (t Token) End() Position { return endOf(t.Pos, t.Text) }
 // Keywords are the words with a fixed meaning somewhere in the language
 // (declarations, clauses, rewrite statements, literals). Most are keywords
 // only where the grammar expects them: a rule may be named match.
-var Keywords = []string{"benefit", "constraint", "either", "erase", "false", "family", "for", "import", "in",
+var Keywords = []string{"benefit", "constraint", "each", "either", "erase", "false", "family", "for", "import", "in",
 	"labels", "later", "match", "native", "null", "of", "param", "replace", "rewrite", "rule", "trait", "true", "uses",
 	"where", "with"}
 

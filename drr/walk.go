@@ -174,6 +174,8 @@ func children(n Node) []Node {
 		for _, o := range n.Operands {
 			add(o)
 		}
+	case *EachOperand:
+		add(n.Elem)
 	case *AltOperand:
 		for i, o := range n.Alts {
 			if i == 1 && n.Optional {

@@ -26,8 +26,8 @@ rules are checked against the op catalogs as drrc apply checks them, and each ru
 automaton runs and drrc automaton prints) is written out as plain, gofmt'ed Go: one function per rule, a term of
 a && chain per plan instruction, a loop per choice (either, users of a value), constraints compiled to Go. The
 instances of a family share their function, which reads their op kinds and constants from a table, and
-constraints the op catalog decides (inplace_op, has_trait of a matched op) are decided when the code is written.
-The file embeds the rule files (or, with -fs, reads them from a function's fs.FS) and exports one
+constraints the op catalog decides (inplace_op, has_trait of a matched op) are decided when the code is written;
+the instances of a variadic group (one per element count) have a function each. The file embeds the rule files (or, with -fs, reads them from a function's fs.FS) and exports one
 rewriter.PassFactory, NAMEPass (the pass name in CamelCase: conv_bn_relu gives ConvBnReluPass), for
 Registry.RegisterPass. The pass runs under rewriter's Driver and Applier: it finds the matches the interpreted
 automaton finds, best first, and rewrites programs to the same bytes with the same statistics. When the pass is

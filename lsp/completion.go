@@ -126,6 +126,9 @@ func (cb *completer) propose() {
 			cb.keyword("either", "operands in either order: either(%a, %b)")
 			cb.keyword("null", "an absent optional operand")
 		}
+		if top.open == '[' {
+			cb.keyword("each", "a variadic group, the list's only element: [each(1, 6) pd_op.relu(%x)]")
+		}
 	case "where":
 		cb.functions()
 		cb.symbols(symValue)

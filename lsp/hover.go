@@ -40,6 +40,8 @@ func hover(s *Server, ctx context.Context, p *protocol.TextDocumentPositionParam
 		md = snap.opNameMarkdown(path, n)
 	case *drr.Ident:
 		md = snap.identMarkdown(path, n)
+	case *drr.EachOperand:
+		md = eachMarkdown(n)
 	}
 	if md == "" {
 		return nil, nil
@@ -245,4 +247,12 @@ func textOf(f *drr.File, n drr.Node, s *snapshot) string {
 		return s.nodeText(n)
 	}
 	return fmt.Sprintf("%s (in %s)", strings.TrimSpace(s.doc.srv.nodeSource(f, n)), f.Name)
+}
+
+// eachMarkdown describes a variadic group, for a hover on its each(min, max).
+func eachMarkdown(n *drr.EachOperand) string {
+	return fmt.Sprintf("`each(%d, %d)`: a variadic group: the list holds %d to %d elements, each matching the pattern "+
+		"after it. Values first bound in it are bound per element (`%%x...` all of them, `%%x[k]` one; a where line "+
+		"naming `%%x` holds for each); holes and values bound outside are shared. The rule is checked once per count "+
+		"(language.md §4.9).", n.Min, n.Max, n.Min, n.Max)
 }

@@ -9,7 +9,8 @@
 // The instances of a family that print to the same function (they differ only in op kinds, literal attributes,
 // schema defaults and constants, which the function reads from its rt.Instance) share it, listed in the file's
 // table; constraints the op catalog decides (rt.Fold: inplace_op of a member, has_trait of a matched op's kind) are
-// decided while the file is written, and an instance they make impossible gets no code.
+// decided while the file is written, and an instance they make impossible gets no code. The instances of a
+// variadic group (the rule written out per element count) differ in their ops: each has its own function.
 //
 // Generate (and GenerateFile, for files on disk) writes one pass; GeneratePackage (GenerateDir) writes a package
 // of passes, one per rule file, and Index the list of them. In a package a rule's function is written once, in

@@ -415,7 +415,7 @@ rule relu6_as_relu {
 			"group_norm_silu", "outputs differ"},
 		{"transpose-flatten-concat along the other axis", "transpose_flatten_concat_fuse.drr",
 			"concat_axis: $axis == 1 || $axis == -1 ? 1 : 0}", "concat_axis: $axis == 1 || $axis == -1 ? 0 : 1}",
-			"transpose_flatten_concat_2", ""},
+			"transpose_flatten_concat[n=2]", ""},
 		{"attention made causal", "fused_flash_attn.drr", "causal: false", "causal: true", "flash_attn_outscale", "outputs differ"},
 		{"inference dropout scaled by 1 + p", "identity_op_clean.drr", "value: 1.0 - $p", "value: 1.0 + $p",
 			"replace_dropout_with_scale", "outputs differ"},

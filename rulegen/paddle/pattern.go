@@ -85,7 +85,7 @@ func (g *gen) rule(r *rule.Rule, pl *matcher.Plan) ([]*class, bool) {
 	}
 	base := camel(r.Name)
 	if r.Instance != "" {
-		base += camel(strings.NewReplacer("pd_op.", "", "builtin.", "", ",", "_").Replace(r.Instance))
+		base += camel(strings.NewReplacer("pd_op.", "", "builtin.", "", ",", "_", "=", "").Replace(r.Instance)) // n=3 (a group's count): N3
 	}
 	if r.Path != nil { // one path of a rule with alternatives: Alt, then the branch taken at each group
 		base += "Alt" + strings.NewReplacer(".", "_", "-", "0").Replace(rule.PathName(r))

@@ -37,8 +37,10 @@ var pagesDescribingGeneratedCode = []string{
 
 // TestGeneratedShapeMatchesDocs checks the shape the docs give the generated code against the generated code:
 // the package holds exactly one matching function per rule declaration of the shipped rule files (the instances of
-// a family share their declaration's function), written in the file of the set whose rule file declares it and
-// named in the table of every set that imports that file; and each page that describes the generated code says so.
+// a family share their declaration's function) and per element count of a variadic group (instance n=N, whose
+// function is named after the declaration with the count's place as suffix), written in the file of the set whose
+// rule file declares it and named in the table of every set that imports that file; and each page that describes
+// the generated code says so.
 func TestGeneratedShapeMatchesDocs(t *testing.T) {
 	ctx, err := ir.NewDefaultContext()
 	require.NoError(t, err)
@@ -56,7 +58,11 @@ func TestGeneratedShapeMatchesDocs(t *testing.T) {
 			if declared[r.Pos.File] == nil {
 				declared[r.Pos.File] = map[string]bool{}
 			}
-			declared[r.Pos.File][r.Name] = true
+			key := r.Name
+			if strings.HasPrefix(r.Instance, "n=") {
+				key += " " + r.Instance // a group's instance: a function of its own
+			}
+			declared[r.Pos.File][key] = true
 			fn := funcFor(funcs[r.Pos.File], r.Name)
 			if assert.NotEmpty(t, fn, "%s declares %s: no function in %s", r.Pos.File, r.Name, strings.TrimSuffix(r.Pos.File, ".drr")+".go") {
 				named := regexp.MustCompile(`Match: ` + fn + `\b`).Match(table)
@@ -69,7 +75,8 @@ func TestGeneratedShapeMatchesDocs(t *testing.T) {
 		for _, f := range fns {
 			found := false
 			for d := range declared[file] {
-				found = found || strings.HasSuffix(f, "_"+d)
+				d, _, _ = strings.Cut(d, " ")
+				found = found || matchesRule(f, d)
 			}
 			assert.True(t, found, "%s: the function %s matches no rule declaration of the file", file, f)
 		}
@@ -83,14 +90,20 @@ func TestGeneratedShapeMatchesDocs(t *testing.T) {
 	}
 }
 
-// funcFor returns the function of fns that matches the rule named name ("" if none does).
+// funcFor returns the first function of fns that matches the rule named name ("" if none does).
 func funcFor(fns []string, name string) string {
 	for _, f := range fns {
-		if strings.HasSuffix(f, "_"+name) {
+		if matchesRule(f, name) {
 			return f
 		}
 	}
 	return ""
+}
+
+// matchesRule reports whether the generated function f is named after the rule named name: prefix_name, or
+// prefix_nameN for the further element counts of a group.
+func matchesRule(f, name string) bool {
+	return strings.HasSuffix(f, "_"+name) || strings.HasSuffix(strings.TrimRight(f, "0123456789"), "_"+name)
 }
 
 // matchingFuncs returns the names of the file's functions that match one rule at an op: their parameters are the

@@ -12,236 +12,281 @@ import (
 // TransposeFlattenConcatFusePass is the rule pass transpose_flatten_concat_fuse: transpose_flatten_concat_fuse.drr
 // compiled by drrc gen (rt.Program).
 var TransposeFlattenConcatFusePass = (&rt.Program{Name: "transpose_flatten_concat_fuse", Paths: []string{"transpose_flatten_concat_fuse.drr"}, FS: rules.FS(),
-	Fingerprint: "67a4f9fda3d56abdf1fcae4f47c6bc04",
+	Fingerprint: "8e8dc9e16a198a6b969c2805ba6b917d",
 	Rules: []rt.Rule{
-		{Name: "transpose_flatten_concat_1", Match: transposeFlattenConcatFuse_transpose_flatten_concat_1},
-		{Name: "transpose_flatten_concat_2", Match: transposeFlattenConcatFuse_transpose_flatten_concat_2},
-		{Name: "transpose_flatten_concat_3", Match: transposeFlattenConcatFuse_transpose_flatten_concat_3},
-		{Name: "transpose_flatten_concat_4", Match: transposeFlattenConcatFuse_transpose_flatten_concat_4},
-		{Name: "transpose_flatten_concat_5", Match: transposeFlattenConcatFuse_transpose_flatten_concat_5},
-		{Name: "transpose_flatten_concat_6", Match: transposeFlattenConcatFuse_transpose_flatten_concat_6},
+		{Name: "transpose_flatten_concat", Match: transposeFlattenConcatFuse_transpose_flatten_concat, Members: []string{
+			"n=1",
+		}},
+		{Name: "transpose_flatten_concat", Match: transposeFlattenConcatFuse_transpose_flatten_concat2, Members: []string{
+			"n=2",
+		}},
+		{Name: "transpose_flatten_concat", Match: transposeFlattenConcatFuse_transpose_flatten_concat3, Members: []string{
+			"n=3",
+		}},
+		{Name: "transpose_flatten_concat", Match: transposeFlattenConcatFuse_transpose_flatten_concat4, Members: []string{
+			"n=4",
+		}},
+		{Name: "transpose_flatten_concat", Match: transposeFlattenConcatFuse_transpose_flatten_concat5, Members: []string{
+			"n=5",
+		}},
+		{Name: "transpose_flatten_concat", Match: transposeFlattenConcatFuse_transpose_flatten_concat6, Members: []string{
+			"n=6",
+		}},
 	}}).Pass
 
-// transposeFlattenConcatFuse_transpose_flatten_concat_1 matches rule transpose_flatten_concat_1
-// (transpose_flatten_concat_fuse.drr:14:6) at op4, a pd_op.concat.
-func transposeFlattenConcatFuse_transpose_flatten_concat_1(m *rt.Matcher, in *rt.Instance, op4 *ir.Op) bool {
-	var op0, op1, op2, op3 *ir.Op // op0 pd_op.transpose, op1 pd_op.flatten, op2 builtin.combine, op3 pd_op.full
-	var t0, f0, o, x0, _1, _2 *ir.Value
+// transposeFlattenConcatFuse_transpose_flatten_concat matches the 1 instances of rule transpose_flatten_concat
+// (transpose_flatten_concat_fuse.drr:15:6) its rt.Rule lists at op4, each with the op kinds and constants of its
+// rt.Instance.
+func transposeFlattenConcatFuse_transpose_flatten_concat(m *rt.Matcher, in *rt.Instance, op4 *ir.Op) bool {
+	var op0, op1, op2, op3 *ir.Op
+	var o, x_0_, _1, _2, _3, _4 *ir.Value
 	var p, s, e, axis ir.Attribute
-	return op4.NumOperands() == 2 && op4.NumResults() == 1 && rt.Set(&o, op4.Result(0)) && rt.Present(&_1, op4.Operand(0)) &&
-		rt.Def(&op2, _1, 0) && op2.Info() == in.Ops[2] && op2.NumOperands() == 1 && op2.NumResults() == 1 &&
-		rt.Present(&f0, op2.Operand(0)) &&
-		rt.Def(&op1, f0, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() == 1 &&
+	return op4.NumOperands() == 2 && op4.NumResults() == 1 && rt.Set(&o, op4.Result(0)) && rt.Present(&_3, op4.Operand(0)) &&
+		rt.Def(&op2, _3, 0) && op2.Info() == in.Ops[2] && op2.NumOperands() == 1 && op2.NumResults() == 1 &&
+		rt.Present(&_2, op2.Operand(0)) &&
+		rt.Def(&op1, _2, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() >= 1 &&
 		rt.BindAttr(&s, rt.AttrOr(op1, "start_axis", in.Defaults[1])) &&
-		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.Present(&t0, op1.Operand(0)) &&
-		rt.Def(&op0, t0, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
-		rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.Present(&x0, op0.Operand(0)) &&
-		rt.Present(&_2, op4.Operand(1)) &&
-		rt.Def(&op3, _2, 0) && op3.Info() == in.Ops[3] && op3.NumOperands() == 0 && op3.NumResults() >= 1 &&
+		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.ResultsUnused(op1, 1) &&
+		rt.Present(&_1, op1.Operand(0)) &&
+		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() >= 1 &&
+		rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.ResultsUnused(op0, 1) && rt.Present(&x_0_, op0.Operand(0)) &&
+		rt.Present(&_4, op4.Operand(1)) &&
+		rt.Def(&op3, _4, 0) && op3.Info() == in.Ops[3] && op3.NumOperands() == 0 && op3.NumResults() >= 1 &&
 		rt.BindAttr(&axis, rt.AttrOr(op3, "value", in.Defaults[3])) && rt.ResultsUnused(op3, 1) &&
-		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4}, t0, f0, _1) &&
-		rt.True(rt.Equal(m.Pure("rank", f0), int64(2))) && // where rank(%f0) == 2
+		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4}, _1, _2, _3) &&
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_0_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[0]) - ($e < 0 ? $e + rank(%x[0]) : $e) + ($s < 0 ? $s + rank(%x[0]) : $s) == 2
 		rt.True(rt.In(rule.AttrVal(axis), in.Consts[0])) && // where $axis in [-2, -1, 0, 1]
-		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4), append(m.Values(), t0, f0, o, x0, _1, _2), append(m.Holes(), p, s, e, axis))
+		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4), append(m.Values(), o, x_0_, _1, _2, _3, _4), append(m.Holes(), p, s, e, axis))
 }
 
-// transposeFlattenConcatFuse_transpose_flatten_concat_2 matches rule transpose_flatten_concat_2
-// (transpose_flatten_concat_fuse.drr:34:6) at op6, a pd_op.concat.
-func transposeFlattenConcatFuse_transpose_flatten_concat_2(m *rt.Matcher, in *rt.Instance, op6 *ir.Op) bool {
-	var op0, op1, op2, op3, op4, op5 *ir.Op // op0 pd_op.transpose, op1 pd_op.flatten, op2 pd_op.transpose, op3 pd_op.flatten, op4 builtin.combine, op5 pd_op.full
-	var t0, f0, t1, f1, o, x0, x1, _1, _2 *ir.Value
+// transposeFlattenConcatFuse_transpose_flatten_concat2 matches the 1 instances of rule transpose_flatten_concat
+// (transpose_flatten_concat_fuse.drr:15:6) its rt.Rule lists at op6, each with the op kinds and constants of its
+// rt.Instance.
+func transposeFlattenConcatFuse_transpose_flatten_concat2(m *rt.Matcher, in *rt.Instance, op6 *ir.Op) bool {
+	var op0, op1, op2, op3, op4, op5 *ir.Op
+	var o, x_0_, _1, _2, x_1_, _3, _4, _5, _6 *ir.Value
 	var p, s, e, axis ir.Attribute
-	return op6.NumOperands() == 2 && op6.NumResults() == 1 && rt.Set(&o, op6.Result(0)) && rt.Present(&_1, op6.Operand(0)) &&
-		rt.Def(&op4, _1, 0) && op4.Info() == in.Ops[4] && op4.NumOperands() == 2 && op4.NumResults() == 1 &&
-		rt.Present(&f0, op4.Operand(0)) &&
-		rt.Def(&op1, f0, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() == 1 &&
+	return op6.NumOperands() == 2 && op6.NumResults() == 1 && rt.Set(&o, op6.Result(0)) && rt.Present(&_5, op6.Operand(0)) &&
+		rt.Def(&op4, _5, 0) && op4.Info() == in.Ops[4] && op4.NumOperands() == 2 && op4.NumResults() == 1 &&
+		rt.Present(&_2, op4.Operand(0)) &&
+		rt.Def(&op1, _2, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() >= 1 &&
 		rt.BindAttr(&s, rt.AttrOr(op1, "start_axis", in.Defaults[1])) &&
-		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.Present(&t0, op1.Operand(0)) &&
-		rt.Def(&op0, t0, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
-		rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.Present(&x0, op0.Operand(0)) &&
-		rt.Present(&f1, op4.Operand(1)) &&
-		rt.Def(&op3, f1, 0) && op3 != op1 && op3.Info() == in.Ops[3] && op3.NumOperands() == 1 && op3.NumResults() == 1 &&
+		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.ResultsUnused(op1, 1) &&
+		rt.Present(&_1, op1.Operand(0)) &&
+		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() >= 1 &&
+		rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.ResultsUnused(op0, 1) && rt.Present(&x_0_, op0.Operand(0)) &&
+		rt.Present(&_4, op4.Operand(1)) &&
+		rt.Def(&op3, _4, 0) && op3 != op1 && op3.Info() == in.Ops[3] && op3.NumOperands() == 1 && op3.NumResults() >= 1 &&
 		rt.AttrOr(op3, "start_axis", in.Defaults[4]) == s && rt.AttrOr(op3, "stop_axis", in.Defaults[5]) == e &&
-		rt.Present(&t1, op3.Operand(0)) &&
-		rt.Def(&op2, t1, 0) && op2 != op0 && op2.Info() == in.Ops[2] && op2.NumOperands() == 1 && op2.NumResults() == 1 &&
-		rt.AttrOr(op2, "perm", in.Defaults[3]) == p && rt.Present(&x1, op2.Operand(0)) && rt.Present(&_2, op6.Operand(1)) &&
-		rt.Def(&op5, _2, 0) && op5.Info() == in.Ops[5] && op5.NumOperands() == 0 && op5.NumResults() >= 1 &&
+		rt.ResultsUnused(op3, 1) && rt.Present(&_3, op3.Operand(0)) &&
+		rt.Def(&op2, _3, 0) && op2 != op0 && op2.Info() == in.Ops[2] && op2.NumOperands() == 1 && op2.NumResults() >= 1 &&
+		rt.AttrOr(op2, "perm", in.Defaults[3]) == p && rt.ResultsUnused(op2, 1) && rt.Present(&x_1_, op2.Operand(0)) &&
+		rt.Present(&_6, op6.Operand(1)) &&
+		rt.Def(&op5, _6, 0) && op5.Info() == in.Ops[5] && op5.NumOperands() == 0 && op5.NumResults() >= 1 &&
 		rt.BindAttr(&axis, rt.AttrOr(op5, "value", in.Defaults[6])) && rt.ResultsUnused(op5, 1) &&
-		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6}, t0, f0, t1, f1, _1) &&
-		rt.True(rt.Equal(m.Pure("rank", f0), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f1), int64(2))) && // where rank(%f0) == 2 && rank(%f1) == 2
+		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6}, _1, _2, _3, _4, _5) &&
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_0_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[0]) - ($e < 0 ? $e + rank(%x[0]) : $e) + ($s < 0 ? $s + rank(%x[0]) : $s) == 2
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_1_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_1_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_1_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[1]) - ($e < 0 ? $e + rank(%x[1]) : $e) + ($s < 0 ? $s + rank(%x[1]) : $s) == 2
 		rt.True(rt.In(rule.AttrVal(axis), in.Consts[0])) && // where $axis in [-2, -1, 0, 1]
-		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6), append(m.Values(), t0, f0, t1, f1, o, x0, x1, _1, _2), append(m.Holes(), p, s, e, axis))
+		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6), append(m.Values(), o, x_0_, _1, _2, x_1_, _3, _4, _5, _6), append(m.Holes(), p, s, e, axis))
 }
 
-// transposeFlattenConcatFuse_transpose_flatten_concat_3 matches rule transpose_flatten_concat_3
-// (transpose_flatten_concat_fuse.drr:56:6) at op8, a pd_op.concat.
-func transposeFlattenConcatFuse_transpose_flatten_concat_3(m *rt.Matcher, in *rt.Instance, op8 *ir.Op) bool {
-	var op0, op1, op2, op3, op4, op5, op6, op7 *ir.Op // op0 pd_op.transpose, op1 pd_op.flatten, op2 pd_op.transpose, op3 pd_op.flatten, op4 pd_op.transpose, op5 pd_op.flatten, op6 builtin.combine, op7 pd_op.full
-	var t0, f0, t1, f1, t2, f2, o, x0, x1, x2, _1, _2 *ir.Value
+// transposeFlattenConcatFuse_transpose_flatten_concat3 matches the 1 instances of rule transpose_flatten_concat
+// (transpose_flatten_concat_fuse.drr:15:6) its rt.Rule lists at op8, each with the op kinds and constants of its
+// rt.Instance.
+func transposeFlattenConcatFuse_transpose_flatten_concat3(m *rt.Matcher, in *rt.Instance, op8 *ir.Op) bool {
+	var op0, op1, op2, op3, op4, op5, op6, op7 *ir.Op
+	var o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, _7, _8 *ir.Value
 	var p, s, e, axis ir.Attribute
-	return op8.NumOperands() == 2 && op8.NumResults() == 1 && rt.Set(&o, op8.Result(0)) && rt.Present(&_1, op8.Operand(0)) &&
-		rt.Def(&op6, _1, 0) && op6.Info() == in.Ops[6] && op6.NumOperands() == 3 && op6.NumResults() == 1 &&
-		rt.Present(&f0, op6.Operand(0)) &&
-		rt.Def(&op1, f0, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() == 1 &&
+	return op8.NumOperands() == 2 && op8.NumResults() == 1 && rt.Set(&o, op8.Result(0)) && rt.Present(&_7, op8.Operand(0)) &&
+		rt.Def(&op6, _7, 0) && op6.Info() == in.Ops[6] && op6.NumOperands() == 3 && op6.NumResults() == 1 &&
+		rt.Present(&_2, op6.Operand(0)) &&
+		rt.Def(&op1, _2, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() >= 1 &&
 		rt.BindAttr(&s, rt.AttrOr(op1, "start_axis", in.Defaults[1])) &&
-		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.Present(&t0, op1.Operand(0)) &&
-		rt.Def(&op0, t0, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
-		rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.Present(&x0, op0.Operand(0)) &&
-		rt.Present(&f1, op6.Operand(1)) &&
-		rt.Def(&op3, f1, 0) && op3 != op1 && op3.Info() == in.Ops[3] && op3.NumOperands() == 1 && op3.NumResults() == 1 &&
+		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.ResultsUnused(op1, 1) &&
+		rt.Present(&_1, op1.Operand(0)) &&
+		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() >= 1 &&
+		rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.ResultsUnused(op0, 1) && rt.Present(&x_0_, op0.Operand(0)) &&
+		rt.Present(&_4, op6.Operand(1)) &&
+		rt.Def(&op3, _4, 0) && op3 != op1 && op3.Info() == in.Ops[3] && op3.NumOperands() == 1 && op3.NumResults() >= 1 &&
 		rt.AttrOr(op3, "start_axis", in.Defaults[4]) == s && rt.AttrOr(op3, "stop_axis", in.Defaults[5]) == e &&
-		rt.Present(&t1, op3.Operand(0)) &&
-		rt.Def(&op2, t1, 0) && op2 != op0 && op2.Info() == in.Ops[2] && op2.NumOperands() == 1 && op2.NumResults() == 1 &&
-		rt.AttrOr(op2, "perm", in.Defaults[3]) == p && rt.Present(&x1, op2.Operand(0)) && rt.Present(&f2, op6.Operand(2)) &&
-		rt.Def(&op5, f2, 0) && op5 != op1 && op5 != op3 && op5.Info() == in.Ops[5] && op5.NumOperands() == 1 &&
-		op5.NumResults() == 1 && rt.AttrOr(op5, "start_axis", in.Defaults[7]) == s &&
-		rt.AttrOr(op5, "stop_axis", in.Defaults[8]) == e && rt.Present(&t2, op5.Operand(0)) &&
-		rt.Def(&op4, t2, 0) && op4 != op0 && op4 != op2 && op4.Info() == in.Ops[4] && op4.NumOperands() == 1 &&
-		op4.NumResults() == 1 && rt.AttrOr(op4, "perm", in.Defaults[6]) == p && rt.Present(&x2, op4.Operand(0)) &&
-		rt.Present(&_2, op8.Operand(1)) &&
-		rt.Def(&op7, _2, 0) && op7.Info() == in.Ops[7] && op7.NumOperands() == 0 && op7.NumResults() >= 1 &&
+		rt.ResultsUnused(op3, 1) && rt.Present(&_3, op3.Operand(0)) &&
+		rt.Def(&op2, _3, 0) && op2 != op0 && op2.Info() == in.Ops[2] && op2.NumOperands() == 1 && op2.NumResults() >= 1 &&
+		rt.AttrOr(op2, "perm", in.Defaults[3]) == p && rt.ResultsUnused(op2, 1) && rt.Present(&x_1_, op2.Operand(0)) &&
+		rt.Present(&_6, op6.Operand(2)) &&
+		rt.Def(&op5, _6, 0) && op5 != op1 && op5 != op3 && op5.Info() == in.Ops[5] && op5.NumOperands() == 1 &&
+		op5.NumResults() >= 1 && rt.AttrOr(op5, "start_axis", in.Defaults[7]) == s &&
+		rt.AttrOr(op5, "stop_axis", in.Defaults[8]) == e && rt.ResultsUnused(op5, 1) && rt.Present(&_5, op5.Operand(0)) &&
+		rt.Def(&op4, _5, 0) && op4 != op0 && op4 != op2 && op4.Info() == in.Ops[4] && op4.NumOperands() == 1 &&
+		op4.NumResults() >= 1 && rt.AttrOr(op4, "perm", in.Defaults[6]) == p && rt.ResultsUnused(op4, 1) &&
+		rt.Present(&x_2_, op4.Operand(0)) && rt.Present(&_8, op8.Operand(1)) &&
+		rt.Def(&op7, _8, 0) && op7.Info() == in.Ops[7] && op7.NumOperands() == 0 && op7.NumResults() >= 1 &&
 		rt.BindAttr(&axis, rt.AttrOr(op7, "value", in.Defaults[9])) && rt.ResultsUnused(op7, 1) &&
-		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8}, t0, f0, t1, f1, t2, f2, _1) &&
-		rt.True(rt.Equal(m.Pure("rank", f0), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f1), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f2), int64(2))) && // where rank(%f0) == 2 && rank(%f1) == 2 && rank(%f2) == 2
+		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8}, _1, _2, _3, _4, _5, _6, _7) &&
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_0_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[0]) - ($e < 0 ? $e + rank(%x[0]) : $e) + ($s < 0 ? $s + rank(%x[0]) : $s) == 2
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_1_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_1_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_1_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[1]) - ($e < 0 ? $e + rank(%x[1]) : $e) + ($s < 0 ? $s + rank(%x[1]) : $s) == 2
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_2_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_2_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_2_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[2]) - ($e < 0 ? $e + rank(%x[2]) : $e) + ($s < 0 ? $s + rank(%x[2]) : $s) == 2
 		rt.True(rt.In(rule.AttrVal(axis), in.Consts[0])) && // where $axis in [-2, -1, 0, 1]
-		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8), append(m.Values(), t0, f0, t1, f1, t2, f2, o, x0, x1, x2, _1, _2), append(m.Holes(), p, s, e, axis))
+		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8), append(m.Values(), o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, _7, _8), append(m.Holes(), p, s, e, axis))
 }
 
-// transposeFlattenConcatFuse_transpose_flatten_concat_4 matches rule transpose_flatten_concat_4
-// (transpose_flatten_concat_fuse.drr:80:6) at op10, a pd_op.concat.
-func transposeFlattenConcatFuse_transpose_flatten_concat_4(m *rt.Matcher, in *rt.Instance, op10 *ir.Op) bool {
-	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9 *ir.Op // op0 pd_op.transpose, op1 pd_op.flatten, op2 pd_op.transpose, op3 pd_op.flatten, op4 pd_op.transpose, op5 pd_op.flatten, op6 pd_op.transpose, op7 pd_op.flatten, op8 builtin.combine, op9 pd_op.full
-	var t0, f0, t1, f1, t2, f2, t3, f3, o, x0, x1, x2, x3, _1, _2 *ir.Value
+// transposeFlattenConcatFuse_transpose_flatten_concat4 matches the 1 instances of rule transpose_flatten_concat
+// (transpose_flatten_concat_fuse.drr:15:6) its rt.Rule lists at op10, each with the op kinds and constants of its
+// rt.Instance.
+func transposeFlattenConcatFuse_transpose_flatten_concat4(m *rt.Matcher, in *rt.Instance, op10 *ir.Op) bool {
+	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9 *ir.Op
+	var o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, x_3_, _7, _8, _9, _10 *ir.Value
 	var p, s, e, axis ir.Attribute
-	return op10.NumOperands() == 2 && op10.NumResults() == 1 && rt.Set(&o, op10.Result(0)) && rt.Present(&_1, op10.Operand(0)) &&
-		rt.Def(&op8, _1, 0) && op8.Info() == in.Ops[8] && op8.NumOperands() == 4 && op8.NumResults() == 1 &&
-		rt.Present(&f0, op8.Operand(0)) &&
-		rt.Def(&op1, f0, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() == 1 &&
+	return op10.NumOperands() == 2 && op10.NumResults() == 1 && rt.Set(&o, op10.Result(0)) && rt.Present(&_9, op10.Operand(0)) &&
+		rt.Def(&op8, _9, 0) && op8.Info() == in.Ops[8] && op8.NumOperands() == 4 && op8.NumResults() == 1 &&
+		rt.Present(&_2, op8.Operand(0)) &&
+		rt.Def(&op1, _2, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() >= 1 &&
 		rt.BindAttr(&s, rt.AttrOr(op1, "start_axis", in.Defaults[1])) &&
-		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.Present(&t0, op1.Operand(0)) &&
-		rt.Def(&op0, t0, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
-		rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.Present(&x0, op0.Operand(0)) &&
-		rt.Present(&f1, op8.Operand(1)) &&
-		rt.Def(&op3, f1, 0) && op3 != op1 && op3.Info() == in.Ops[3] && op3.NumOperands() == 1 && op3.NumResults() == 1 &&
+		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.ResultsUnused(op1, 1) &&
+		rt.Present(&_1, op1.Operand(0)) &&
+		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() >= 1 &&
+		rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.ResultsUnused(op0, 1) && rt.Present(&x_0_, op0.Operand(0)) &&
+		rt.Present(&_4, op8.Operand(1)) &&
+		rt.Def(&op3, _4, 0) && op3 != op1 && op3.Info() == in.Ops[3] && op3.NumOperands() == 1 && op3.NumResults() >= 1 &&
 		rt.AttrOr(op3, "start_axis", in.Defaults[4]) == s && rt.AttrOr(op3, "stop_axis", in.Defaults[5]) == e &&
-		rt.Present(&t1, op3.Operand(0)) &&
-		rt.Def(&op2, t1, 0) && op2 != op0 && op2.Info() == in.Ops[2] && op2.NumOperands() == 1 && op2.NumResults() == 1 &&
-		rt.AttrOr(op2, "perm", in.Defaults[3]) == p && rt.Present(&x1, op2.Operand(0)) && rt.Present(&f2, op8.Operand(2)) &&
-		rt.Def(&op5, f2, 0) && op5 != op1 && op5 != op3 && op5.Info() == in.Ops[5] && op5.NumOperands() == 1 &&
-		op5.NumResults() == 1 && rt.AttrOr(op5, "start_axis", in.Defaults[7]) == s &&
-		rt.AttrOr(op5, "stop_axis", in.Defaults[8]) == e && rt.Present(&t2, op5.Operand(0)) &&
-		rt.Def(&op4, t2, 0) && op4 != op0 && op4 != op2 && op4.Info() == in.Ops[4] && op4.NumOperands() == 1 &&
-		op4.NumResults() == 1 && rt.AttrOr(op4, "perm", in.Defaults[6]) == p && rt.Present(&x2, op4.Operand(0)) &&
-		rt.Present(&f3, op8.Operand(3)) &&
-		rt.Def(&op7, f3, 0) && op7 != op1 && op7 != op3 && op7 != op5 && op7.Info() == in.Ops[7] && op7.NumOperands() == 1 &&
-		op7.NumResults() == 1 && rt.AttrOr(op7, "start_axis", in.Defaults[10]) == s &&
-		rt.AttrOr(op7, "stop_axis", in.Defaults[11]) == e && rt.Present(&t3, op7.Operand(0)) &&
-		rt.Def(&op6, t3, 0) && op6 != op0 && op6 != op2 && op6 != op4 && op6.Info() == in.Ops[6] && op6.NumOperands() == 1 &&
-		op6.NumResults() == 1 && rt.AttrOr(op6, "perm", in.Defaults[9]) == p && rt.Present(&x3, op6.Operand(0)) &&
-		rt.Present(&_2, op10.Operand(1)) &&
-		rt.Def(&op9, _2, 0) && op9.Info() == in.Ops[9] && op9.NumOperands() == 0 && op9.NumResults() >= 1 &&
+		rt.ResultsUnused(op3, 1) && rt.Present(&_3, op3.Operand(0)) &&
+		rt.Def(&op2, _3, 0) && op2 != op0 && op2.Info() == in.Ops[2] && op2.NumOperands() == 1 && op2.NumResults() >= 1 &&
+		rt.AttrOr(op2, "perm", in.Defaults[3]) == p && rt.ResultsUnused(op2, 1) && rt.Present(&x_1_, op2.Operand(0)) &&
+		rt.Present(&_6, op8.Operand(2)) &&
+		rt.Def(&op5, _6, 0) && op5 != op1 && op5 != op3 && op5.Info() == in.Ops[5] && op5.NumOperands() == 1 &&
+		op5.NumResults() >= 1 && rt.AttrOr(op5, "start_axis", in.Defaults[7]) == s &&
+		rt.AttrOr(op5, "stop_axis", in.Defaults[8]) == e && rt.ResultsUnused(op5, 1) && rt.Present(&_5, op5.Operand(0)) &&
+		rt.Def(&op4, _5, 0) && op4 != op0 && op4 != op2 && op4.Info() == in.Ops[4] && op4.NumOperands() == 1 &&
+		op4.NumResults() >= 1 && rt.AttrOr(op4, "perm", in.Defaults[6]) == p && rt.ResultsUnused(op4, 1) &&
+		rt.Present(&x_2_, op4.Operand(0)) && rt.Present(&_8, op8.Operand(3)) &&
+		rt.Def(&op7, _8, 0) && op7 != op1 && op7 != op3 && op7 != op5 && op7.Info() == in.Ops[7] && op7.NumOperands() == 1 &&
+		op7.NumResults() >= 1 && rt.AttrOr(op7, "start_axis", in.Defaults[10]) == s &&
+		rt.AttrOr(op7, "stop_axis", in.Defaults[11]) == e && rt.ResultsUnused(op7, 1) && rt.Present(&_7, op7.Operand(0)) &&
+		rt.Def(&op6, _7, 0) && op6 != op0 && op6 != op2 && op6 != op4 && op6.Info() == in.Ops[6] && op6.NumOperands() == 1 &&
+		op6.NumResults() >= 1 && rt.AttrOr(op6, "perm", in.Defaults[9]) == p && rt.ResultsUnused(op6, 1) &&
+		rt.Present(&x_3_, op6.Operand(0)) && rt.Present(&_10, op10.Operand(1)) &&
+		rt.Def(&op9, _10, 0) && op9.Info() == in.Ops[9] && op9.NumOperands() == 0 && op9.NumResults() >= 1 &&
 		rt.BindAttr(&axis, rt.AttrOr(op9, "value", in.Defaults[12])) && rt.ResultsUnused(op9, 1) &&
-		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10}, t0, f0, t1, f1, t2, f2, t3, f3, _1) &&
-		rt.True(rt.Equal(m.Pure("rank", f0), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f1), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f2), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f3), int64(2))) && // where rank(%f0) == 2 && rank(%f1) == 2 && rank(%f2) == 2 && rank(%f3) == 2
+		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10}, _1, _2, _3, _4, _5, _6, _7, _8, _9) &&
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_0_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[0]) - ($e < 0 ? $e + rank(%x[0]) : $e) + ($s < 0 ? $s + rank(%x[0]) : $s) == 2
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_1_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_1_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_1_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[1]) - ($e < 0 ? $e + rank(%x[1]) : $e) + ($s < 0 ? $s + rank(%x[1]) : $s) == 2
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_2_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_2_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_2_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[2]) - ($e < 0 ? $e + rank(%x[2]) : $e) + ($s < 0 ? $s + rank(%x[2]) : $s) == 2
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_3_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_3_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_3_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[3]) - ($e < 0 ? $e + rank(%x[3]) : $e) + ($s < 0 ? $s + rank(%x[3]) : $s) == 2
 		rt.True(rt.In(rule.AttrVal(axis), in.Consts[0])) && // where $axis in [-2, -1, 0, 1]
-		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10), append(m.Values(), t0, f0, t1, f1, t2, f2, t3, f3, o, x0, x1, x2, x3, _1, _2), append(m.Holes(), p, s, e, axis))
+		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10), append(m.Values(), o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, x_3_, _7, _8, _9, _10), append(m.Holes(), p, s, e, axis))
 }
 
-// transposeFlattenConcatFuse_transpose_flatten_concat_5 matches rule transpose_flatten_concat_5
-// (transpose_flatten_concat_fuse.drr:106:6) at op12, a pd_op.concat.
-func transposeFlattenConcatFuse_transpose_flatten_concat_5(m *rt.Matcher, in *rt.Instance, op12 *ir.Op) bool {
-	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11 *ir.Op // op0 pd_op.transpose, op1 pd_op.flatten, op2 pd_op.transpose, op3 pd_op.flatten, op4 pd_op.transpose, op5 pd_op.flatten, op6 pd_op.transpose, op7 pd_op.flatten, op8 pd_op.transpose, op9 pd_op.flatten, op10 builtin.combine, op11 pd_op.full
-	var t0, f0, t1, f1, t2, f2, t3, f3, t4, f4, o, x0, x1, x2, x3, x4, _1, _2 *ir.Value
+// transposeFlattenConcatFuse_transpose_flatten_concat5 matches the 1 instances of rule transpose_flatten_concat
+// (transpose_flatten_concat_fuse.drr:15:6) its rt.Rule lists at op12, each with the op kinds and constants of its
+// rt.Instance.
+func transposeFlattenConcatFuse_transpose_flatten_concat5(m *rt.Matcher, in *rt.Instance, op12 *ir.Op) bool {
+	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11 *ir.Op
+	var o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, x_3_, _7, _8, x_4_, _9, _10, _11, _12 *ir.Value
 	var p, s, e, axis ir.Attribute
-	return op12.NumOperands() == 2 && op12.NumResults() == 1 && rt.Set(&o, op12.Result(0)) && rt.Present(&_1, op12.Operand(0)) &&
-		rt.Def(&op10, _1, 0) && op10.Info() == in.Ops[10] && op10.NumOperands() == 5 && op10.NumResults() == 1 &&
-		rt.Present(&f0, op10.Operand(0)) &&
-		rt.Def(&op1, f0, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() == 1 &&
+	return op12.NumOperands() == 2 && op12.NumResults() == 1 && rt.Set(&o, op12.Result(0)) && rt.Present(&_11, op12.Operand(0)) &&
+		rt.Def(&op10, _11, 0) && op10.Info() == in.Ops[10] && op10.NumOperands() == 5 && op10.NumResults() == 1 &&
+		rt.Present(&_2, op10.Operand(0)) &&
+		rt.Def(&op1, _2, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() >= 1 &&
 		rt.BindAttr(&s, rt.AttrOr(op1, "start_axis", in.Defaults[1])) &&
-		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.Present(&t0, op1.Operand(0)) &&
-		rt.Def(&op0, t0, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
-		rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.Present(&x0, op0.Operand(0)) &&
-		rt.Present(&f1, op10.Operand(1)) &&
-		rt.Def(&op3, f1, 0) && op3 != op1 && op3.Info() == in.Ops[3] && op3.NumOperands() == 1 && op3.NumResults() == 1 &&
+		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.ResultsUnused(op1, 1) &&
+		rt.Present(&_1, op1.Operand(0)) &&
+		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() >= 1 &&
+		rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.ResultsUnused(op0, 1) && rt.Present(&x_0_, op0.Operand(0)) &&
+		rt.Present(&_4, op10.Operand(1)) &&
+		rt.Def(&op3, _4, 0) && op3 != op1 && op3.Info() == in.Ops[3] && op3.NumOperands() == 1 && op3.NumResults() >= 1 &&
 		rt.AttrOr(op3, "start_axis", in.Defaults[4]) == s && rt.AttrOr(op3, "stop_axis", in.Defaults[5]) == e &&
-		rt.Present(&t1, op3.Operand(0)) &&
-		rt.Def(&op2, t1, 0) && op2 != op0 && op2.Info() == in.Ops[2] && op2.NumOperands() == 1 && op2.NumResults() == 1 &&
-		rt.AttrOr(op2, "perm", in.Defaults[3]) == p && rt.Present(&x1, op2.Operand(0)) && rt.Present(&f2, op10.Operand(2)) &&
-		rt.Def(&op5, f2, 0) && op5 != op1 && op5 != op3 && op5.Info() == in.Ops[5] && op5.NumOperands() == 1 &&
-		op5.NumResults() == 1 && rt.AttrOr(op5, "start_axis", in.Defaults[7]) == s &&
-		rt.AttrOr(op5, "stop_axis", in.Defaults[8]) == e && rt.Present(&t2, op5.Operand(0)) &&
-		rt.Def(&op4, t2, 0) && op4 != op0 && op4 != op2 && op4.Info() == in.Ops[4] && op4.NumOperands() == 1 &&
-		op4.NumResults() == 1 && rt.AttrOr(op4, "perm", in.Defaults[6]) == p && rt.Present(&x2, op4.Operand(0)) &&
-		rt.Present(&f3, op10.Operand(3)) &&
-		rt.Def(&op7, f3, 0) && op7 != op1 && op7 != op3 && op7 != op5 && op7.Info() == in.Ops[7] && op7.NumOperands() == 1 &&
-		op7.NumResults() == 1 && rt.AttrOr(op7, "start_axis", in.Defaults[10]) == s &&
-		rt.AttrOr(op7, "stop_axis", in.Defaults[11]) == e && rt.Present(&t3, op7.Operand(0)) &&
-		rt.Def(&op6, t3, 0) && op6 != op0 && op6 != op2 && op6 != op4 && op6.Info() == in.Ops[6] && op6.NumOperands() == 1 &&
-		op6.NumResults() == 1 && rt.AttrOr(op6, "perm", in.Defaults[9]) == p && rt.Present(&x3, op6.Operand(0)) &&
-		rt.Present(&f4, op10.Operand(4)) &&
-		rt.Def(&op9, f4, 0) && op9 != op1 && op9 != op3 && op9 != op5 && op9 != op7 && op9.Info() == in.Ops[9] &&
-		op9.NumOperands() == 1 && op9.NumResults() == 1 && rt.AttrOr(op9, "start_axis", in.Defaults[13]) == s &&
-		rt.AttrOr(op9, "stop_axis", in.Defaults[14]) == e && rt.Present(&t4, op9.Operand(0)) &&
-		rt.Def(&op8, t4, 0) && op8 != op0 && op8 != op2 && op8 != op4 && op8 != op6 && op8.Info() == in.Ops[8] &&
-		op8.NumOperands() == 1 && op8.NumResults() == 1 && rt.AttrOr(op8, "perm", in.Defaults[12]) == p &&
-		rt.Present(&x4, op8.Operand(0)) && rt.Present(&_2, op12.Operand(1)) &&
-		rt.Def(&op11, _2, 0) && op11.Info() == in.Ops[11] && op11.NumOperands() == 0 && op11.NumResults() >= 1 &&
+		rt.ResultsUnused(op3, 1) && rt.Present(&_3, op3.Operand(0)) &&
+		rt.Def(&op2, _3, 0) && op2 != op0 && op2.Info() == in.Ops[2] && op2.NumOperands() == 1 && op2.NumResults() >= 1 &&
+		rt.AttrOr(op2, "perm", in.Defaults[3]) == p && rt.ResultsUnused(op2, 1) && rt.Present(&x_1_, op2.Operand(0)) &&
+		rt.Present(&_6, op10.Operand(2)) &&
+		rt.Def(&op5, _6, 0) && op5 != op1 && op5 != op3 && op5.Info() == in.Ops[5] && op5.NumOperands() == 1 &&
+		op5.NumResults() >= 1 && rt.AttrOr(op5, "start_axis", in.Defaults[7]) == s &&
+		rt.AttrOr(op5, "stop_axis", in.Defaults[8]) == e && rt.ResultsUnused(op5, 1) && rt.Present(&_5, op5.Operand(0)) &&
+		rt.Def(&op4, _5, 0) && op4 != op0 && op4 != op2 && op4.Info() == in.Ops[4] && op4.NumOperands() == 1 &&
+		op4.NumResults() >= 1 && rt.AttrOr(op4, "perm", in.Defaults[6]) == p && rt.ResultsUnused(op4, 1) &&
+		rt.Present(&x_2_, op4.Operand(0)) && rt.Present(&_8, op10.Operand(3)) &&
+		rt.Def(&op7, _8, 0) && op7 != op1 && op7 != op3 && op7 != op5 && op7.Info() == in.Ops[7] && op7.NumOperands() == 1 &&
+		op7.NumResults() >= 1 && rt.AttrOr(op7, "start_axis", in.Defaults[10]) == s &&
+		rt.AttrOr(op7, "stop_axis", in.Defaults[11]) == e && rt.ResultsUnused(op7, 1) && rt.Present(&_7, op7.Operand(0)) &&
+		rt.Def(&op6, _7, 0) && op6 != op0 && op6 != op2 && op6 != op4 && op6.Info() == in.Ops[6] && op6.NumOperands() == 1 &&
+		op6.NumResults() >= 1 && rt.AttrOr(op6, "perm", in.Defaults[9]) == p && rt.ResultsUnused(op6, 1) &&
+		rt.Present(&x_3_, op6.Operand(0)) && rt.Present(&_10, op10.Operand(4)) &&
+		rt.Def(&op9, _10, 0) && op9 != op1 && op9 != op3 && op9 != op5 && op9 != op7 && op9.Info() == in.Ops[9] &&
+		op9.NumOperands() == 1 && op9.NumResults() >= 1 && rt.AttrOr(op9, "start_axis", in.Defaults[13]) == s &&
+		rt.AttrOr(op9, "stop_axis", in.Defaults[14]) == e && rt.ResultsUnused(op9, 1) && rt.Present(&_9, op9.Operand(0)) &&
+		rt.Def(&op8, _9, 0) && op8 != op0 && op8 != op2 && op8 != op4 && op8 != op6 && op8.Info() == in.Ops[8] &&
+		op8.NumOperands() == 1 && op8.NumResults() >= 1 && rt.AttrOr(op8, "perm", in.Defaults[12]) == p &&
+		rt.ResultsUnused(op8, 1) && rt.Present(&x_4_, op8.Operand(0)) && rt.Present(&_12, op12.Operand(1)) &&
+		rt.Def(&op11, _12, 0) && op11.Info() == in.Ops[11] && op11.NumOperands() == 0 && op11.NumResults() >= 1 &&
 		rt.BindAttr(&axis, rt.AttrOr(op11, "value", in.Defaults[15])) && rt.ResultsUnused(op11, 1) &&
-		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12}, t0, f0, t1, f1, t2, f2, t3, f3, t4, f4, _1) &&
-		rt.True(rt.Equal(m.Pure("rank", f0), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f1), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f2), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f3), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f4), int64(2))) && // where rank(%f0) == 2 && rank(%f1) == 2 && rank(%f2) == 2 && rank(%f3) == 2 && rank(%f4) == 2
+		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12}, _1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11) &&
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_0_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[0]) - ($e < 0 ? $e + rank(%x[0]) : $e) + ($s < 0 ? $s + rank(%x[0]) : $s) == 2
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_1_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_1_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_1_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[1]) - ($e < 0 ? $e + rank(%x[1]) : $e) + ($s < 0 ? $s + rank(%x[1]) : $s) == 2
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_2_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_2_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_2_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[2]) - ($e < 0 ? $e + rank(%x[2]) : $e) + ($s < 0 ? $s + rank(%x[2]) : $s) == 2
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_3_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_3_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_3_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[3]) - ($e < 0 ? $e + rank(%x[3]) : $e) + ($s < 0 ? $s + rank(%x[3]) : $s) == 2
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_4_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_4_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_4_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[4]) - ($e < 0 ? $e + rank(%x[4]) : $e) + ($s < 0 ? $s + rank(%x[4]) : $s) == 2
 		rt.True(rt.In(rule.AttrVal(axis), in.Consts[0])) && // where $axis in [-2, -1, 0, 1]
-		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12), append(m.Values(), t0, f0, t1, f1, t2, f2, t3, f3, t4, f4, o, x0, x1, x2, x3, x4, _1, _2), append(m.Holes(), p, s, e, axis))
+		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12), append(m.Values(), o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, x_3_, _7, _8, x_4_, _9, _10, _11, _12), append(m.Holes(), p, s, e, axis))
 }
 
-// transposeFlattenConcatFuse_transpose_flatten_concat_6 matches rule transpose_flatten_concat_6
-// (transpose_flatten_concat_fuse.drr:134:6) at op14, a pd_op.concat.
-func transposeFlattenConcatFuse_transpose_flatten_concat_6(m *rt.Matcher, in *rt.Instance, op14 *ir.Op) bool {
-	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13 *ir.Op // op0 pd_op.transpose, op1 pd_op.flatten, op2 pd_op.transpose, op3 pd_op.flatten, op4 pd_op.transpose, op5 pd_op.flatten, op6 pd_op.transpose, op7 pd_op.flatten, op8 pd_op.transpose, op9 pd_op.flatten, op10 pd_op.transpose, op11 pd_op.flatten, op12 builtin.combine, op13 pd_op.full
-	var t0, f0, t1, f1, t2, f2, t3, f3, t4, f4, t5, f5, o, x0, x1, x2, x3, x4, x5, _1, _2 *ir.Value
+// transposeFlattenConcatFuse_transpose_flatten_concat6 matches the 1 instances of rule transpose_flatten_concat
+// (transpose_flatten_concat_fuse.drr:15:6) its rt.Rule lists at op14, each with the op kinds and constants of its
+// rt.Instance.
+func transposeFlattenConcatFuse_transpose_flatten_concat6(m *rt.Matcher, in *rt.Instance, op14 *ir.Op) bool {
+	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13 *ir.Op
+	var o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, x_3_, _7, _8, x_4_, _9, _10, x_5_, _11, _12, _13, _14 *ir.Value
 	var p, s, e, axis ir.Attribute
-	return op14.NumOperands() == 2 && op14.NumResults() == 1 && rt.Set(&o, op14.Result(0)) && rt.Present(&_1, op14.Operand(0)) &&
-		rt.Def(&op12, _1, 0) && op12.Info() == in.Ops[12] && op12.NumOperands() == 6 && op12.NumResults() == 1 &&
-		rt.Present(&f0, op12.Operand(0)) &&
-		rt.Def(&op1, f0, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() == 1 &&
+	return op14.NumOperands() == 2 && op14.NumResults() == 1 && rt.Set(&o, op14.Result(0)) && rt.Present(&_13, op14.Operand(0)) &&
+		rt.Def(&op12, _13, 0) && op12.Info() == in.Ops[12] && op12.NumOperands() == 6 && op12.NumResults() == 1 &&
+		rt.Present(&_2, op12.Operand(0)) &&
+		rt.Def(&op1, _2, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() >= 1 &&
 		rt.BindAttr(&s, rt.AttrOr(op1, "start_axis", in.Defaults[1])) &&
-		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.Present(&t0, op1.Operand(0)) &&
-		rt.Def(&op0, t0, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
-		rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.Present(&x0, op0.Operand(0)) &&
-		rt.Present(&f1, op12.Operand(1)) &&
-		rt.Def(&op3, f1, 0) && op3 != op1 && op3.Info() == in.Ops[3] && op3.NumOperands() == 1 && op3.NumResults() == 1 &&
+		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.ResultsUnused(op1, 1) &&
+		rt.Present(&_1, op1.Operand(0)) &&
+		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() >= 1 &&
+		rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.ResultsUnused(op0, 1) && rt.Present(&x_0_, op0.Operand(0)) &&
+		rt.Present(&_4, op12.Operand(1)) &&
+		rt.Def(&op3, _4, 0) && op3 != op1 && op3.Info() == in.Ops[3] && op3.NumOperands() == 1 && op3.NumResults() >= 1 &&
 		rt.AttrOr(op3, "start_axis", in.Defaults[4]) == s && rt.AttrOr(op3, "stop_axis", in.Defaults[5]) == e &&
-		rt.Present(&t1, op3.Operand(0)) &&
-		rt.Def(&op2, t1, 0) && op2 != op0 && op2.Info() == in.Ops[2] && op2.NumOperands() == 1 && op2.NumResults() == 1 &&
-		rt.AttrOr(op2, "perm", in.Defaults[3]) == p && rt.Present(&x1, op2.Operand(0)) && rt.Present(&f2, op12.Operand(2)) &&
-		rt.Def(&op5, f2, 0) && op5 != op1 && op5 != op3 && op5.Info() == in.Ops[5] && op5.NumOperands() == 1 &&
-		op5.NumResults() == 1 && rt.AttrOr(op5, "start_axis", in.Defaults[7]) == s &&
-		rt.AttrOr(op5, "stop_axis", in.Defaults[8]) == e && rt.Present(&t2, op5.Operand(0)) &&
-		rt.Def(&op4, t2, 0) && op4 != op0 && op4 != op2 && op4.Info() == in.Ops[4] && op4.NumOperands() == 1 &&
-		op4.NumResults() == 1 && rt.AttrOr(op4, "perm", in.Defaults[6]) == p && rt.Present(&x2, op4.Operand(0)) &&
-		rt.Present(&f3, op12.Operand(3)) &&
-		rt.Def(&op7, f3, 0) && op7 != op1 && op7 != op3 && op7 != op5 && op7.Info() == in.Ops[7] && op7.NumOperands() == 1 &&
-		op7.NumResults() == 1 && rt.AttrOr(op7, "start_axis", in.Defaults[10]) == s &&
-		rt.AttrOr(op7, "stop_axis", in.Defaults[11]) == e && rt.Present(&t3, op7.Operand(0)) &&
-		rt.Def(&op6, t3, 0) && op6 != op0 && op6 != op2 && op6 != op4 && op6.Info() == in.Ops[6] && op6.NumOperands() == 1 &&
-		op6.NumResults() == 1 && rt.AttrOr(op6, "perm", in.Defaults[9]) == p && rt.Present(&x3, op6.Operand(0)) &&
-		rt.Present(&f4, op12.Operand(4)) &&
-		rt.Def(&op9, f4, 0) && op9 != op1 && op9 != op3 && op9 != op5 && op9 != op7 && op9.Info() == in.Ops[9] &&
-		op9.NumOperands() == 1 && op9.NumResults() == 1 && rt.AttrOr(op9, "start_axis", in.Defaults[13]) == s &&
-		rt.AttrOr(op9, "stop_axis", in.Defaults[14]) == e && rt.Present(&t4, op9.Operand(0)) &&
-		rt.Def(&op8, t4, 0) && op8 != op0 && op8 != op2 && op8 != op4 && op8 != op6 && op8.Info() == in.Ops[8] &&
-		op8.NumOperands() == 1 && op8.NumResults() == 1 && rt.AttrOr(op8, "perm", in.Defaults[12]) == p &&
-		rt.Present(&x4, op8.Operand(0)) && rt.Present(&f5, op12.Operand(5)) &&
-		rt.Def(&op11, f5, 0) && op11 != op1 && op11 != op3 && op11 != op5 && op11 != op7 && op11 != op9 &&
-		op11.Info() == in.Ops[11] && op11.NumOperands() == 1 && op11.NumResults() == 1 &&
+		rt.ResultsUnused(op3, 1) && rt.Present(&_3, op3.Operand(0)) &&
+		rt.Def(&op2, _3, 0) && op2 != op0 && op2.Info() == in.Ops[2] && op2.NumOperands() == 1 && op2.NumResults() >= 1 &&
+		rt.AttrOr(op2, "perm", in.Defaults[3]) == p && rt.ResultsUnused(op2, 1) && rt.Present(&x_1_, op2.Operand(0)) &&
+		rt.Present(&_6, op12.Operand(2)) &&
+		rt.Def(&op5, _6, 0) && op5 != op1 && op5 != op3 && op5.Info() == in.Ops[5] && op5.NumOperands() == 1 &&
+		op5.NumResults() >= 1 && rt.AttrOr(op5, "start_axis", in.Defaults[7]) == s &&
+		rt.AttrOr(op5, "stop_axis", in.Defaults[8]) == e && rt.ResultsUnused(op5, 1) && rt.Present(&_5, op5.Operand(0)) &&
+		rt.Def(&op4, _5, 0) && op4 != op0 && op4 != op2 && op4.Info() == in.Ops[4] && op4.NumOperands() == 1 &&
+		op4.NumResults() >= 1 && rt.AttrOr(op4, "perm", in.Defaults[6]) == p && rt.ResultsUnused(op4, 1) &&
+		rt.Present(&x_2_, op4.Operand(0)) && rt.Present(&_8, op12.Operand(3)) &&
+		rt.Def(&op7, _8, 0) && op7 != op1 && op7 != op3 && op7 != op5 && op7.Info() == in.Ops[7] && op7.NumOperands() == 1 &&
+		op7.NumResults() >= 1 && rt.AttrOr(op7, "start_axis", in.Defaults[10]) == s &&
+		rt.AttrOr(op7, "stop_axis", in.Defaults[11]) == e && rt.ResultsUnused(op7, 1) && rt.Present(&_7, op7.Operand(0)) &&
+		rt.Def(&op6, _7, 0) && op6 != op0 && op6 != op2 && op6 != op4 && op6.Info() == in.Ops[6] && op6.NumOperands() == 1 &&
+		op6.NumResults() >= 1 && rt.AttrOr(op6, "perm", in.Defaults[9]) == p && rt.ResultsUnused(op6, 1) &&
+		rt.Present(&x_3_, op6.Operand(0)) && rt.Present(&_10, op12.Operand(4)) &&
+		rt.Def(&op9, _10, 0) && op9 != op1 && op9 != op3 && op9 != op5 && op9 != op7 && op9.Info() == in.Ops[9] &&
+		op9.NumOperands() == 1 && op9.NumResults() >= 1 && rt.AttrOr(op9, "start_axis", in.Defaults[13]) == s &&
+		rt.AttrOr(op9, "stop_axis", in.Defaults[14]) == e && rt.ResultsUnused(op9, 1) && rt.Present(&_9, op9.Operand(0)) &&
+		rt.Def(&op8, _9, 0) && op8 != op0 && op8 != op2 && op8 != op4 && op8 != op6 && op8.Info() == in.Ops[8] &&
+		op8.NumOperands() == 1 && op8.NumResults() >= 1 && rt.AttrOr(op8, "perm", in.Defaults[12]) == p &&
+		rt.ResultsUnused(op8, 1) && rt.Present(&x_4_, op8.Operand(0)) && rt.Present(&_12, op12.Operand(5)) &&
+		rt.Def(&op11, _12, 0) && op11 != op1 && op11 != op3 && op11 != op5 && op11 != op7 && op11 != op9 &&
+		op11.Info() == in.Ops[11] && op11.NumOperands() == 1 && op11.NumResults() >= 1 &&
 		rt.AttrOr(op11, "start_axis", in.Defaults[16]) == s && rt.AttrOr(op11, "stop_axis", in.Defaults[17]) == e &&
-		rt.Present(&t5, op11.Operand(0)) &&
-		rt.Def(&op10, t5, 0) && op10 != op0 && op10 != op2 && op10 != op4 && op10 != op6 && op10 != op8 &&
-		op10.Info() == in.Ops[10] && op10.NumOperands() == 1 && op10.NumResults() == 1 &&
-		rt.AttrOr(op10, "perm", in.Defaults[15]) == p && rt.Present(&x5, op10.Operand(0)) && rt.Present(&_2, op14.Operand(1)) &&
-		rt.Def(&op13, _2, 0) && op13.Info() == in.Ops[13] && op13.NumOperands() == 0 && op13.NumResults() >= 1 &&
+		rt.ResultsUnused(op11, 1) && rt.Present(&_11, op11.Operand(0)) &&
+		rt.Def(&op10, _11, 0) && op10 != op0 && op10 != op2 && op10 != op4 && op10 != op6 && op10 != op8 &&
+		op10.Info() == in.Ops[10] && op10.NumOperands() == 1 && op10.NumResults() >= 1 &&
+		rt.AttrOr(op10, "perm", in.Defaults[15]) == p && rt.ResultsUnused(op10, 1) && rt.Present(&x_5_, op10.Operand(0)) &&
+		rt.Present(&_14, op14.Operand(1)) &&
+		rt.Def(&op13, _14, 0) && op13.Info() == in.Ops[13] && op13.NumOperands() == 0 && op13.NumResults() >= 1 &&
 		rt.BindAttr(&axis, rt.AttrOr(op13, "value", in.Defaults[18])) && rt.ResultsUnused(op13, 1) &&
-		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14}, t0, f0, t1, f1, t2, f2, t3, f3, t4, f4, t5, f5, _1) &&
-		rt.True(rt.Equal(m.Pure("rank", f0), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f1), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f2), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f3), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f4), int64(2))) && rt.True(rt.Equal(m.Pure("rank", f5), int64(2))) && // where rank(%f0) == 2 && rank(%f1) == 2 && rank(%f2) == 2 && rank(%f3) == 2 && rank(%f4) == 2 && rank(%f5) == 2
+		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14}, _1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13) &&
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_0_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[0]) - ($e < 0 ? $e + rank(%x[0]) : $e) + ($s < 0 ? $s + rank(%x[0]) : $s) == 2
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_1_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_1_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_1_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[1]) - ($e < 0 ? $e + rank(%x[1]) : $e) + ($s < 0 ? $s + rank(%x[1]) : $s) == 2
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_2_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_2_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_2_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[2]) - ($e < 0 ? $e + rank(%x[2]) : $e) + ($s < 0 ? $s + rank(%x[2]) : $s) == 2
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_3_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_3_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_3_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[3]) - ($e < 0 ? $e + rank(%x[3]) : $e) + ($s < 0 ? $s + rank(%x[3]) : $s) == 2
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_4_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_4_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_4_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[4]) - ($e < 0 ? $e + rank(%x[4]) : $e) + ($s < 0 ? $s + rank(%x[4]) : $s) == 2
+		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_5_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_5_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_5_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[5]) - ($e < 0 ? $e + rank(%x[5]) : $e) + ($s < 0 ? $s + rank(%x[5]) : $s) == 2
 		rt.True(rt.In(rule.AttrVal(axis), in.Consts[0])) && // where $axis in [-2, -1, 0, 1]
-		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14), append(m.Values(), t0, f0, t1, f1, t2, f2, t3, f3, t4, f4, t5, f5, o, x0, x1, x2, x3, x4, x5, _1, _2), append(m.Holes(), p, s, e, axis))
+		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14), append(m.Values(), o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, x_3_, _7, _8, x_4_, _9, _10, x_5_, _11, _12, _13, _14), append(m.Holes(), p, s, e, axis))
 }

@@ -20,6 +20,7 @@ var Passes = map[string]Pass{
 	"testdata/driver/statement_ops.txtar":                   {Factory: DriverStatementOpsPass, Source: "testdata/driver/statement_ops.txtar"},
 	"drrtest/testdata/graphnet/to_pir.txtar":                {Factory: GraphnetToPirPass, Source: "drrtest/testdata/graphnet/to_pir.txtar"},
 	"rulegen/internal/gentest/testdata/alternatives.txtar":  {Factory: TestdataAlternativesPass, Source: "rulegen/internal/gentest/testdata/alternatives.txtar"},
+	"rulegen/internal/gentest/testdata/groups.txtar":        {Factory: TestdataGroupsPass, Source: "rulegen/internal/gentest/testdata/groups.txtar"},
 	"rulegen/internal/gentest/testdata/natives.txtar":       {Factory: TestdataNativesPass, Source: "rulegen/internal/gentest/testdata/natives.txtar"},
 	"rulegen/internal/gentest/testdata/plan_features.txtar": {Factory: TestdataPlanFeaturesPass, Source: "rulegen/internal/gentest/testdata/plan_features.txtar"},
 }
