@@ -449,7 +449,7 @@ func diffElems[T tensor.Float](a, b []T) (maxAbs float64, at int, scale, before,
 	at = -1
 	for i := range a {
 		x, y := float64(a[i]), float64(b[i])
-		d := elemDiff(x, y)
+		d := tensor.ElemDiff(x, y)
 		if at < 0 || d > maxAbs {
 			maxAbs, at = d, i
 		}
@@ -461,24 +461,6 @@ func diffElems[T tensor.Float](a, b []T) (maxAbs float64, at int, scale, before,
 		before, after = float64(a[at]), float64(b[at])
 	}
 	return maxAbs, at, scale, before, after
-}
-
-// elemDiff is |x−y|, with NaN equal to NaN and equal infinities equal; a NaN against a number or opposite
-// infinities differ by +Inf.
-func elemDiff(x, y float64) float64 {
-	xn, yn := math.IsNaN(x), math.IsNaN(y)
-	switch {
-	case xn && yn:
-		return 0
-	case xn || yn:
-		return math.Inf(1)
-	case math.IsInf(x, 0) || math.IsInf(y, 0):
-		if x == y {
-			return 0
-		}
-		return math.Inf(1)
-	}
-	return math.Abs(x - y)
 }
 
 // matchOutputs pairs the outputs of two programs (indices into before and after) and lists the unmatched ones.

@@ -11,6 +11,7 @@ import (
 	"github.com/pirdrr/drr/feeds"
 	"github.com/pirdrr/drr/internal/progtest"
 	"github.com/pirdrr/drr/interp"
+	"github.com/pirdrr/drr/interp/tensor"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -157,7 +158,7 @@ func TestElemDiff(t *testing.T) {
 		{1, 3, 2}, {nan, nan, 0}, {nan, 1, inf}, {1, nan, inf}, {inf, inf, 0}, {inf, -inf, inf}, {inf, 1, inf},
 	}
 	for _, tc := range tests {
-		assert.Equal(t, tc.want, elemDiff(tc.x, tc.y), "%v vs %v", tc.x, tc.y)
+		assert.Equal(t, tc.want, tensor.ElemDiff(tc.x, tc.y), "%v vs %v", tc.x, tc.y)
 	}
 }
 

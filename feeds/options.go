@@ -72,15 +72,3 @@ func (o Options) dynamicSize() int {
 	}
 	return 32
 }
-
-// staticShape converts static IR dims to ints; ok is false if a dim is dynamic.
-func staticShape(dims []int64) ([]int, bool) {
-	out := make([]int, len(dims))
-	for i, d := range dims {
-		if d < 0 {
-			return nil, false
-		}
-		out[i] = int(d)
-	}
-	return out, true
-}

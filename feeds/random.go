@@ -497,7 +497,7 @@ func (p *paramInfo) decode(opts Options) (*interp.Tensor, error) {
 	if tt == nil {
 		return nil, fmt.Errorf("interp: parameter %q has type %s, not a tensor", p.name, p.typ)
 	}
-	shape, ok := staticShape(tt.Dims)
+	shape, ok := tensor.StaticShape(tt.Dims)
 	if !ok {
 		return nil, fmt.Errorf("interp: parameter %q has dynamic type %s", p.name, p.typ)
 	}
@@ -634,7 +634,7 @@ func (p *paramInfo) distribution(opts Options) ([]int, ir.DType, distribution, e
 	if tt == nil {
 		return nil, 0, distribution{}, fmt.Errorf("interp: parameter %q has type %s, not a tensor", p.name, p.typ)
 	}
-	shape, ok := staticShape(tt.Dims)
+	shape, ok := tensor.StaticShape(tt.Dims)
 	if !ok {
 		return nil, 0, distribution{}, fmt.Errorf("interp: parameter %q has dynamic type %s", p.name, p.typ)
 	}

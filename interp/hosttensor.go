@@ -80,15 +80,3 @@ func NumElements(shape []int) (int, error) {
 // maxElems bounds the element count of any tensor the interpreter allocates (2^31 elements, 16 GiB in float64),
 // so that absurd shapes are errors rather than out-of-memory crashes.
 const maxElems = 1 << 31
-
-// dimsToInts converts static IR dims to ints; ok is false if a dim is dynamic.
-func dimsToInts(dims []int64) ([]int, bool) {
-	out := make([]int, len(dims))
-	for i, d := range dims {
-		if d < 0 {
-			return nil, false
-		}
-		out[i] = int(d)
-	}
-	return out, true
-}

@@ -56,7 +56,7 @@ func (m *machine[T]) param(name string, t ir.Type) (*value[T], error) {
 		m.params[name] = p
 		return p, nil
 	} else if v := m.prog.Params[name]; v != nil && v.Data != nil {
-		shape, ok := dimsToInts(tt.Dims)
+		shape, ok := tensor.StaticShape(tt.Dims)
 		if !ok {
 			return nil, fmt.Errorf("parameter %q has dynamic type %s", name, t)
 		}

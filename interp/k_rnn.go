@@ -184,7 +184,7 @@ func kRNN[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	}
 	res := []*value[T]{c.out(&tensor.Tensor[T]{Shape: []int{steps, batch, dirs * hidden}, Data: input}, 0), nil, c.vecOut(fs, 2)}
 	if tt := ir.TensorOf(c.op.Result(1).Type()); tt != nil {
-		if shape, ok := dimsToInts(tt.Dims); ok && slices.Contains(shape, 0) {
+		if shape, ok := tensor.StaticShape(tt.Dims); ok && slices.Contains(shape, 0) {
 			// An inference program declares the state it does not keep as an empty tensor (0xf32) while the
 			// operand is a 0-d uint8 (PP-OCRv3's recognizer): the result is what the type says.
 			res[1] = c.out(&tensor.Tensor[T]{Shape: shape}, 1)

@@ -16,8 +16,8 @@ import (
 	"github.com/pirdrr/drr/stats"
 )
 
-// run runs the inference pipeline on the sample model, instrumented, and returns its record.
-func run(t *testing.T) stats.Program {
+// inference returns the sample model, the registry and the inference pipeline to run on it, and the A100 model.
+func inference(t *testing.T) (*ir.Program, *rewriter.Registry, rewriter.Pipeline, *cost.Model) {
 	ctx, err := ir.NewDefaultContext()
 	require.NoError(t, err)
 	p, err := sample.Load(ctx)
@@ -28,6 +28,12 @@ func run(t *testing.T) stats.Program {
 	require.NoError(t, err)
 	m, err := cost.NewModel("a100")
 	require.NoError(t, err)
+	return p, reg, pl, m
+}
+
+// run runs the inference pipeline on the sample model, instrumented, and returns its record.
+func run(t *testing.T) stats.Program {
+	p, reg, pl, m := inference(t)
 	wrapped, rec := stats.Instrument(pl, m)
 	results, err := wrapped.Run(p, &rewriter.Env{Registry: reg})
 	require.NoError(t, err)
@@ -137,16 +143,7 @@ func TestText(t *testing.T) {
 // with -race, it also shows the measurements only read the program.
 func TestMeasuredInBackground(t *testing.T) {
 	want := run(t)
-	ctx, err := ir.NewDefaultContext()
-	require.NoError(t, err)
-	p, err := sample.Load(ctx)
-	require.NoError(t, err)
-	reg := rewriter.NewRegistry()
-	require.NoError(t, rules.Register(reg))
-	pl, err := reg.Pipeline(ctx, "inference")
-	require.NoError(t, err)
-	m, err := cost.NewModel("a100")
-	require.NoError(t, err)
+	p, reg, pl, m := inference(t)
 	rec := stats.NewRecorder(m)
 	rec.StartBefore(p)
 	require.Empty(t, ir.Verify(p).Errors())

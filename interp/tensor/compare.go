@@ -48,7 +48,9 @@ func maxDiff[T Float](a, b *Tensor[T], relative bool) (float64, int, error) {
 	return best, at, nil
 }
 
-func elemDiff(x, y float64, relative bool) float64 {
+// ElemDiff returns |x−y|, with NaN equal to NaN and equal infinities equal; a NaN against a number, or opposite
+// infinities, differ by +Inf.
+func ElemDiff(x, y float64) float64 {
 	xn, yn := math.IsNaN(x), math.IsNaN(y)
 	switch {
 	case xn && yn:
@@ -61,10 +63,15 @@ func elemDiff(x, y float64, relative bool) float64 {
 		}
 		return math.Inf(1)
 	}
-	d := math.Abs(x - y)
-	if !relative {
+	return math.Abs(x - y)
+}
+
+// elemDiff is ElemDiff, relative to the larger magnitude (at least RelDiffFloor) when relative is set; NaNs and
+// infinities compare as in ElemDiff.
+func elemDiff(x, y float64, relative bool) float64 {
+	d := ElemDiff(x, y)
+	if !relative || math.IsNaN(x) || math.IsNaN(y) || math.IsInf(x, 0) || math.IsInf(y, 0) {
 		return d
 	}
-	den := max(math.Abs(x), math.Abs(y), RelDiffFloor)
-	return d / den
+	return d / max(math.Abs(x), math.Abs(y), RelDiffFloor)
 }

@@ -185,3 +185,15 @@ func Unsqueeze[T Float](x *Tensor[T], axes []int) (*Tensor[T], error) {
 	}
 	return &Tensor[T]{Shape: out, Data: slices.Clone(x.Data)}, nil
 }
+
+// StaticShape converts the dims of an IR type to a tensor shape; ok is false if a dim is dynamic (negative).
+func StaticShape(dims []int64) (shape []int, ok bool) {
+	shape = make([]int, len(dims))
+	for i, d := range dims {
+		if d < 0 {
+			return nil, false
+		}
+		shape[i] = int(d)
+	}
+	return shape, true
+}
