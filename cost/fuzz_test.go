@@ -7,6 +7,7 @@ import (
 
 	"github.com/pirdrr/drr/cost"
 	"github.com/pirdrr/drr/ir"
+	"github.com/stretchr/testify/require"
 )
 
 // FuzzDeviceProfile: a device profile file is either rejected with an error naming the file or accepted with every
@@ -41,8 +42,10 @@ func FuzzEinsum(f *testing.F) {
 	for _, eq := range []string{"ij,jk->ik", "...ij,jk->...ik", "bij,bjk->bik", "i,i->", "...,...", "ii->i", "a...b,b...c", ""} {
 		f.Add(eq)
 	}
+	ctx, err := ir.NewDefaultContext()
+	require.NoError(f, err)
 	f.Fuzz(func(t *testing.T, eq string) {
-		g := newBuilder(t)
+		g := newBuilderIn(t, ctx)
 		x, y := g.data("x", g.f32(2, 3, 4)), g.data("y", g.f32(4, 5))
 		vec := g.val("builtin.combine", []*ir.Value{x, y}, g.ctx.Vector(x.Type(), y.Type()))
 		op := g.op("pd_op.einsum", []*ir.Value{vec}, []ir.Type{g.f32(2, 3, 5)}, "equation", g.ctx.Str(eq))

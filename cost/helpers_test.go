@@ -21,6 +21,12 @@ type builder struct {
 func newBuilder(t *testing.T) *builder {
 	ctx, err := ir.NewDefaultContext()
 	require.NoError(t, err)
+	return newBuilderIn(t, ctx)
+}
+
+// newBuilderIn is newBuilder in a context made once, for fuzz targets: reading the catalog into a new context is
+// most of an execution's time otherwise.
+func newBuilderIn(t *testing.T, ctx *ir.Context) *builder {
 	g := &builder{t: t, ctx: ctx, p: ir.NewProgram(ctx), b: ir.NewBuilder(ctx)}
 	g.b.SetInsertionPointToEnd(g.p.Body())
 	return g

@@ -151,8 +151,12 @@ func TestWriteErrors(t *testing.T) {
 func FuzzRead(f *testing.F) {
 	f.Add(file())
 	f.Add([]byte{})
+	// One context for every execution: reading the op catalog into a new one was most of an execution's time.
+	ctx, err := ir.NewDefaultContext()
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		ctx, _ := ir.NewDefaultContext()
 		p, _, err := pirtext.Parse(ctx, "p.pir", []byte(prog), pirtext.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
