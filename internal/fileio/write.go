@@ -1,7 +1,6 @@
 package fileio
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"io"
@@ -45,7 +44,7 @@ func WriteAtomic(path string, write func(io.Writer) error) error {
 		return err
 	}
 	name := tmp.Name()
-	if err := writeBuffered(tmp, write); err != nil {
+	if err := WriteBuffered(tmp, write); err != nil {
 		tmp.Close()
 		os.Remove(name)
 		return err
@@ -89,19 +88,23 @@ func WriteInPlace(path string, write func(io.Writer) error) error {
 	if err != nil {
 		return err
 	}
-	if err := writeBuffered(f, write); err != nil {
+	if err := WriteBuffered(f, write); err != nil {
 		f.Close()
 		return err
 	}
 	return f.Close()
 }
 
-func writeBuffered(w io.Writer, write func(io.Writer) error) error {
-	bw := bufio.NewWriterSize(w, 1<<16)
-	if err := write(bw); err != nil {
-		return err
+// WriteBuffered writes to w what write produces, through a buffer whose full chunks are written to w on another
+// goroutine while write goes on (the output is formatted and copied into the file's pages at the same time). What
+// write produced before failing is not all written: nothing after the last full chunk is.
+func WriteBuffered(w io.Writer, write func(io.Writer) error) error {
+	bw := newBackgroundWriter(w)
+	err := write(bw)
+	if cerr := bw.Close(err != nil); err == nil {
+		err = cerr
 	}
-	return bw.Flush()
+	return err
 }
 
 // removeStale removes the temporary files of dir/base that WriteAtomic made in processes that no longer run.
