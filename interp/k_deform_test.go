@@ -10,7 +10,7 @@ import (
 
 // bilinearRef samples a plane at (y, x) bilinearly, neighbours outside the plane reading 0, one point at a time:
 // the formula deformable_conv evaluated per channel before the samples were shared by the channels of a group.
-func bilinearRef(plane []float32, h, w int, y, x float64) float64 {
+func bilinearRef(plane []float64, h, w int, y, x float64) float64 {
 	if !(y > -1 && x > -1 && y < float64(h) && x < float64(w)) {
 		return 0
 	}
@@ -28,7 +28,9 @@ func bilinearRef(plane []float32, h, w int, y, x float64) float64 {
 
 // TestDeformSamplesMatchPointwise checks that the samples computed once per (group, tap) give every channel the
 // bits the point-by-point formula gives, for fractional offsets that reach past every border, with and without
-// a mask, including an Inf in the plane next to points outside it (an outside neighbour reads 0, not 0·Inf).
+// a mask, including an Inf in the plane next to points outside it (an outside neighbour reads 0, not 0·Inf). It
+// runs in float64, so that the bits show the order of the operations (float32 results would round most
+// reorderings away).
 func TestDeformSamplesMatchPointwise(t *testing.T) {
 	tests := []struct {
 		name           string
@@ -44,32 +46,32 @@ func TestDeformSamplesMatchPointwise(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			ohw := tc.oh * tc.ow
-			dy, dx, m := make([]float32, ohw), make([]float32, ohw), make([]float32, ohw)
+			dy, dx, m := make([]float64, ohw), make([]float64, ohw), make([]float64, ohw)
 			for p := range ohw {
-				dy[p], dx[p], m[p] = float32(r.NormFloat64()*3), float32(r.NormFloat64()*3), float32(r.Float64())
+				dy[p], dx[p], m[p] = r.NormFloat64()*3, r.NormFloat64()*3, r.Float64()
 			}
-			dy[0], dx[0] = float32(math.NaN()), 0 // a NaN offset samples nothing
-			plane := make([]float32, tc.h*tc.w)
+			dy[0], dx[0] = math.NaN(), 0 // a NaN offset samples nothing
+			plane := make([]float64, tc.h*tc.w)
 			for i := range plane {
-				plane[i] = float32(r.NormFloat64())
+				plane[i] = r.NormFloat64()
 			}
-			plane[0] = float32(math.Inf(1))
-			var mask []float32
+			plane[0] = math.Inf(1)
+			var mask []float64
 			if tc.masked {
 				mask = m
 			}
 			smp := make([]deformSample, ohw)
 			deformSamples(smp, dy, dx, mask, tc.h, tc.w, tc.ow, tc.sy, tc.sx, tc.ty, tc.tx)
-			row := make([]float32, ohw)
+			row := make([]float64, ohw)
 			deformRow(row, smp, plane, tc.masked)
 			for p := range ohw {
 				py := float64(p/tc.ow*tc.sy+tc.ty) + float64(dy[p])
 				px := float64(p%tc.ow*tc.sx+tc.tx) + float64(dx[p])
 				want := bilinearRef(plane, tc.h, tc.w, py, px)
 				if tc.masked {
-					want *= float64(m[p])
+					want *= m[p]
 				}
-				require.Equal(t, math.Float32bits(float32(want)), math.Float32bits(row[p]), "position %d: want %v, got %v", p, want, row[p])
+				require.Equal(t, math.Float64bits(want), math.Float64bits(row[p]), "position %d: want %v, got %v", p, want, row[p])
 			}
 		})
 	}

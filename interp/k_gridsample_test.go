@@ -10,20 +10,21 @@ import (
 
 // TestGridSampleRowMatchesPointwise checks that the samples computed once per grid point give every channel the
 // bits of the point-by-point formula grid_sample evaluated before (bilinear and nearest), for positions inside,
-// on and past every border, a NaN position, and an Inf in the plane.
+// on and past every border, a NaN position, and an Inf in the plane. It runs in float64, so that the bits show
+// the order of the operations.
 func TestGridSampleRowMatchesPointwise(t *testing.T) {
 	const h, w = 6, 7
 	r := rand.New(rand.NewPCG(5, 6))
-	plane := make([]float32, h*w)
+	plane := make([]float64, h*w)
 	for i := range plane {
-		plane[i] = float32(r.NormFloat64())
+		plane[i] = r.NormFloat64()
 	}
-	plane[3] = float32(math.Inf(-1))
+	plane[3] = math.Inf(-1)
 	at := func(yy, xx int) float64 {
 		if yy < 0 || yy >= h || xx < 0 || xx >= w {
 			return 0
 		}
-		return float64(plane[yy*w+xx])
+		return plane[yy*w+xx]
 	}
 	const pts = 700
 	gx, gy := make([]float64, pts), make([]float64, pts)
@@ -38,7 +39,7 @@ func TestGridSampleRowMatchesPointwise(t *testing.T) {
 		for i := range smp {
 			smp[i] = newGridSample(gx[i], gy[i], h, w, nearest)
 		}
-		got := make([]float32, pts)
+		got := make([]float64, pts)
 		gridSampleRow(got, smp, plane)
 		for i := range pts {
 			var want float64
@@ -51,10 +52,10 @@ func TestGridSampleRowMatchesPointwise(t *testing.T) {
 				want = at(yi, xi)*(1-dx)*(1-dy) + at(yi, xi+1)*dx*(1-dy) + at(yi+1, xi)*(1-dx)*dy + at(yi+1, xi+1)*dx*dy
 			}
 			if math.IsNaN(want) {
-				require.True(t, math.IsNaN(float64(got[i])), "nearest %v, point %d: want NaN, got %v", nearest, i, got[i])
+				require.True(t, math.IsNaN(got[i]), "nearest %v, point %d: want NaN, got %v", nearest, i, got[i])
 				continue
 			}
-			require.Equal(t, math.Float32bits(float32(want)), math.Float32bits(got[i]), "nearest %v, point %d (%v, %v): want %v, got %v", nearest, i, gx[i], gy[i], want, got[i])
+			require.Equal(t, math.Float64bits(want), math.Float64bits(got[i]), "nearest %v, point %d (%v, %v): want %v, got %v", nearest, i, gx[i], gy[i], want, got[i])
 		}
 	}
 }

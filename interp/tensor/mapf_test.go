@@ -11,27 +11,27 @@ import (
 // closures through Map they replace (any NaN for NaN), on values that cross every branch (negative, zero,
 // large, NaN, ±Inf).
 func TestMapMathMatchesClosures(t *testing.T) {
-	x := randT[float32](t, 7, 3, 1000)
-	copy(x.Data, []float32{0, float32(math.Copysign(0, -1)), 1e30, -1e30, 88, -104, float32(math.NaN()),
-		float32(math.Inf(1)), float32(math.Inf(-1))})
+	x := randT[float64](t, 7, 3, 1000)
+	copy(x.Data, []float64{0, math.Copysign(0, -1), 1e30, -1e30, 88, -104, math.NaN(),
+		math.Inf(1), math.Inf(-1)})
 	for i := range x.Data {
 		x.Data[i] *= 8
 	}
-	ref := func(f func(float64) float64) *Tensor[float32] {
-		return Map(x, func(v float32) float32 { return float32(f(float64(v))) })
+	ref := func(f func(float64) float64) *Tensor[float64] {
+		return Map(x, func(v float64) float64 { return f(v) })
 	}
 	tests := []struct {
 		name string
-		got  func() (*Tensor[float32], error)
-		want *Tensor[float32]
+		got  func() (*Tensor[float64], error)
+		want *Tensor[float64]
 	}{
-		{"exp", func() (*Tensor[float32], error) { return Exp(x) }, ref(math.Exp)},
-		{"sigmoid", func() (*Tensor[float32], error) { return Sigmoid(x) }, ref(sigmoid)},
-		{"swish", func() (*Tensor[float32], error) { return Swish(x) }, ref(swish)},
-		{"scale, bias after", func() (*Tensor[float32], error) { return Scale(x, 0.125, 3, true) },
-			ref(func(v float64) float64 { return 0.125*v + 3 })},
-		{"scale, bias before", func() (*Tensor[float32], error) { return Scale(x, 0.125, 3, false) },
-			ref(func(v float64) float64 { return 0.125 * (v + 3) })},
+		{"exp", func() (*Tensor[float64], error) { return Exp(x) }, ref(math.Exp)},
+		{"sigmoid", func() (*Tensor[float64], error) { return Sigmoid(x) }, ref(sigmoid)},
+		{"swish", func() (*Tensor[float64], error) { return Swish(x) }, ref(swish)},
+		{"scale, bias after", func() (*Tensor[float64], error) { return Scale(x, 0.3, 3.7, true) },
+			ref(func(v float64) float64 { return 0.3*v + 3.7 })},
+		{"scale, bias before", func() (*Tensor[float64], error) { return Scale(x, 0.3, 3.7, false) },
+			ref(func(v float64) float64 { return 0.3 * (v + 3.7) })},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -39,17 +39,17 @@ func TestMapMathMatchesClosures(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, tc.want.Shape, got.Shape)
 			for i := range got.Data {
-				if w := float64(tc.want.Data[i]); math.IsNaN(w) {
+				if math.IsNaN(tc.want.Data[i]) {
 					// NaN's payload and sign depend on operand order, which inlining may change.
-					require.True(t, math.IsNaN(float64(got.Data[i])), "element %d (x = %v): want NaN, got %v", i, x.Data[i], got.Data[i])
+					require.True(t, math.IsNaN(got.Data[i]), "element %d (x = %v): want NaN, got %v", i, x.Data[i], got.Data[i])
 					continue
 				}
-				require.Equal(t, math.Float32bits(tc.want.Data[i]), math.Float32bits(got.Data[i]),
+				require.Equal(t, math.Float64bits(tc.want.Data[i]), math.Float64bits(got.Data[i]),
 					"element %d (x = %v): want %v, got %v", i, x.Data[i], tc.want.Data[i], got.Data[i])
 			}
 		})
 	}
-	_, err := Sigmoid[float32](nil)
+	_, err := Sigmoid[float64](nil)
 	require.Error(t, err)
 }
 
