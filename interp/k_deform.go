@@ -46,6 +46,9 @@ func kDeformableConv[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	if oh <= 0 || ow <= 0 {
 		return nil, fmt.Errorf("output size %dx%d is not positive", oh, ow)
 	}
+	if h*w > math.MaxInt32 {
+		return nil, fmt.Errorf("input planes of %dx%d elements are too large (at most 2^31-1)", h, w)
+	}
 	taps := kh * kw
 	if !sameInts(offset.Shape, []int{n, 2 * dg * taps, oh, ow}) {
 		return nil, fmt.Errorf("offset %v must be %v", offset.Shape, []int{n, 2 * dg * taps, oh, ow})
@@ -60,56 +63,112 @@ func kDeformableConv[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	cpg := cin / dg // channels per deformable group
 	out := make([]T, n*cout*ohw)
 	coutG := cout / groups
-	tensor.ParallelFor(n, cin*taps*ohw*8, func(lo, hi int) {
-		col := make([]T, cin*taps*ohw) // rows (channel, tap), columns output positions
-		for b := lo; b < hi; b++ {
-			for ch := range cin {
-				g := ch / cpg
-				plane := x.Data[(b*cin+ch)*h*w : (b*cin+ch+1)*h*w]
-				for t := range taps {
-					i, j := t/kw, t%kw
-					row := col[(ch*taps+t)*ohw : (ch*taps+t+1)*ohw]
-					oy0 := (b*2*dg*taps + g*2*taps + 2*t) * ohw
-					ox0 := oy0 + ohw
-					for p := range ohw {
-						y, xx := p/ow, p%ow
-						py := float64(y*strides[0]-pads[0]+i*dils[0]) + float64(offset.Data[oy0+p])
-						px := float64(xx*strides[1]-pads[1]+j*dils[1]) + float64(offset.Data[ox0+p])
-						v := 0.0
-						if py > -1 && px > -1 && py < float64(h) && px < float64(w) {
-							v = bilinearZero(plane, h, w, py, px)
-						}
-						if mask != nil {
-							v *= float64(mask.Data[((b*dg+g)*taps+t)*ohw+p])
-						}
-						row[p] = T(v)
+	col := make([]T, cin*taps*ohw) // rows (channel, tap), columns output positions
+	smp := make([]deformSample, ohw)
+	for b := range n {
+		for g := range dg {
+			for t := range taps {
+				var m []T
+				if mask != nil {
+					m = mask.Data[((b*dg+g)*taps+t)*ohw : ((b*dg+g)*taps+t+1)*ohw]
+				}
+				oy0 := (b*2*dg*taps + g*2*taps + 2*t) * ohw
+				deformSamples(smp, offset.Data[oy0:oy0+ohw], offset.Data[oy0+ohw:oy0+2*ohw], m,
+					h, w, ow, strides[0], strides[1], t/kw*dils[0]-pads[0], t%kw*dils[1]-pads[1])
+				// The positions and weights depend on the group, the tap and the output position only: every
+				// channel of the group reads them (the sampling cost cpg times as much computed per channel).
+				// Blocks of positions, all the group's channels per block: the block's samples stay in the L1 cache.
+				blocks := (ohw + deformBlock - 1) / deformBlock
+				tensor.ParallelFor(blocks, cpg*deformBlock*8, func(lo, hi int) {
+					p0, p1 := lo*deformBlock, min(hi*deformBlock, ohw)
+					for ch := g * cpg; ch < (g+1)*cpg; ch++ {
+						plane := x.Data[(b*cin+ch)*h*w : (b*cin+ch+1)*h*w]
+						deformRow(col[(ch*taps+t)*ohw+p0:(ch*taps+t)*ohw+p1], smp[p0:p1], plane, m != nil)
 					}
-				}
-			}
-			for gr := range groups {
-				fw := &tensor.Tensor[T]{Shape: []int{coutG, cinG * taps}, Data: filter.Data[gr*coutG*cinG*taps : (gr+1)*coutG*cinG*taps]}
-				cm := &tensor.Tensor[T]{Shape: []int{cinG * taps, ohw}, Data: col[gr*cinG*taps*ohw : (gr+1)*cinG*taps*ohw]}
-				res, err := tensor.Matmul(fw, cm, false, false)
-				if err != nil {
-					panic(err) // shapes are checked above
-				}
-				copy(out[(b*cout+gr*coutG)*ohw:(b*cout+(gr+1)*coutG)*ohw], res.Data)
+				})
 			}
 		}
-	})
+		for gr := range groups {
+			fw := &tensor.Tensor[T]{Shape: []int{coutG, cinG * taps}, Data: filter.Data[gr*coutG*cinG*taps : (gr+1)*coutG*cinG*taps]}
+			cm := &tensor.Tensor[T]{Shape: []int{cinG * taps, ohw}, Data: col[gr*cinG*taps*ohw : (gr+1)*cinG*taps*ohw]}
+			res, err := tensor.Matmul(fw, cm, false, false)
+			if err != nil {
+				return nil, err // shapes are checked above
+			}
+			copy(out[(b*cout+gr*coutG)*ohw:(b*cout+(gr+1)*coutG)*ohw], res.Data)
+		}
+	}
 	return c.one(&tensor.Tensor[T]{Shape: []int{n, cout, oh, ow}, Data: out}, nil)
 }
 
-// bilinearZero samples a plane at (y, x) bilinearly, neighbours outside the plane reading 0.
-func bilinearZero[T tensor.Float](plane []T, h, w int, y, x float64) float64 {
-	y0, x0 := math.Floor(y), math.Floor(x)
-	yl, xl := int(y0), int(x0)
-	ly, lx := y-y0, x-x0
-	at := func(yy, xx int) float64 {
-		if yy < 0 || xx < 0 || yy >= h || xx >= w {
-			return 0
+// deformBlock is the number of output positions deformable_conv samples all channels of a group for at a time.
+const deformBlock = 256
+
+// deformSample is where one output position of one (deformable group, tap) samples its channels: the offsets of
+// the four bilinear neighbours in the plane (-1 outside it), their weights, the mask factor, and whether the
+// point lies in the plane's open border (-1, h) × (-1, w) at all; outside it the sample is 0.
+type deformSample struct {
+	at     [4]int32
+	wt     [4]float64
+	mask   float64
+	inside bool
+}
+
+// deformSamples computes the samples of one (deformable group, tap) for every output position p (row p/ow, column
+// p%ow): the point (row·sy + ty + dy[p], column·sx + tx + dx[p]) of an h×w plane, mask factor m[p] when m is not nil.
+func deformSamples[T tensor.Float](smp []deformSample, dy, dx, m []T, h, w, ow, sy, sx, ty, tx int) {
+	for p := range smp {
+		s := &smp[p]
+		py := float64(p/ow*sy+ty) + float64(dy[p])
+		px := float64(p%ow*sx+tx) + float64(dx[p])
+		s.mask = 1
+		if m != nil {
+			s.mask = float64(m[p])
 		}
-		return float64(plane[yy*w+xx])
+		s.inside = py > -1 && px > -1 && py < float64(h) && px < float64(w)
+		if !s.inside {
+			continue
+		}
+		y0, x0 := math.Floor(py), math.Floor(px)
+		yl, xl := int(y0), int(x0)
+		ly, lx := py-y0, px-x0
+		s.wt = [4]float64{(1 - ly) * (1 - lx), (1 - ly) * lx, ly * (1 - lx), ly * lx}
+		for k, d := range [4][2]int{{0, 0}, {0, 1}, {1, 0}, {1, 1}} {
+			yy, xx := yl+d[0], xl+d[1]
+			s.at[k] = -1
+			if yy >= 0 && xx >= 0 && yy < h && xx < w {
+				s.at[k] = int32(yy*w + xx)
+			}
+		}
 	}
-	return (1-ly)*(1-lx)*at(yl, xl) + (1-ly)*lx*at(yl, xl+1) + ly*(1-lx)*at(yl+1, xl) + ly*lx*at(yl+1, xl+1)
+}
+
+// deformRow writes one im2col row: the samples smp of a plane, bilinearly with neighbours outside the plane
+// reading 0, times the mask factor when masked.
+func deformRow[T tensor.Float](row []T, smp []deformSample, plane []T, masked bool) {
+	for p := range row {
+		s := &smp[p]
+		v := 0.0
+		if s.inside {
+			// Written out: a loop over the neighbours kept them in memory on the stack.
+			var a0, a1, a2, a3 float64
+			if i := s.at[0]; i >= 0 {
+				a0 = float64(plane[i])
+			}
+			if i := s.at[1]; i >= 0 {
+				a1 = float64(plane[i])
+			}
+			if i := s.at[2]; i >= 0 {
+				a2 = float64(plane[i])
+			}
+			if i := s.at[3]; i >= 0 {
+				a3 = float64(plane[i])
+			}
+			v = s.wt[0]*a0 + s.wt[1]*a1 + s.wt[2]*a2 + s.wt[3]*a3
+		}
+		if masked {
+			v *= s.mask
+		}
+		row[p] = T(v)
+	}
 }

@@ -261,7 +261,7 @@ func kSoftmax[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	for _, d := range x.Shape[axis+1:] {
 		inner *= d
 	}
-	out := mapUnary(x, func(v float64) float64 { return v })
+	out := &tensor.Tensor[T]{Shape: append([]int{}, x.Shape...), Data: make([]T, len(x.Data))}
 	if n == 0 || len(x.Data) == 0 {
 		return c.one(out, nil)
 	}
@@ -270,6 +270,11 @@ func kSoftmax[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	tensor.ParallelFor(outer*inner, 8*n, func(lo, hi int) {
 		e := make([]float64, n)
 		for r := lo; r < hi; r++ {
+			if inner == 1 {
+				// The last axis (attention scores): the row is contiguous, the same operations in slices.
+				softmaxRow(out.Data[r*n:(r+1)*n], x.Data[r*n:(r+1)*n], e)
+				continue
+			}
 			base := r/inner*n*inner + r%inner
 			m := math.Inf(-1)
 			for k := range n {
@@ -286,6 +291,24 @@ func kSoftmax[T tensor.Float](c *call[T]) ([]*value[T], error) {
 		}
 	})
 	return c.one(out, nil)
+}
+
+// softmaxRow writes the softmax of the contiguous row src to dst (len(src)), with e (as long) as scratch: the
+// exponentials of x − max in float64, summed in order, each divided by the sum.
+func softmaxRow[T tensor.Float](dst, src []T, e []float64) {
+	dst, e = dst[:len(src)], e[:len(src)]
+	m := math.Inf(-1)
+	for _, v := range src {
+		m = max(m, float64(v))
+	}
+	s := 0.0
+	for k, v := range src {
+		e[k] = math.Exp(float64(v) - m)
+		s += e[k]
+	}
+	for k, v := range e {
+		dst[k] = T(v / s)
+	}
 }
 
 // kAbs is |x|; of a complex tensor, the modulus √(re² + im²) (a real tensor).

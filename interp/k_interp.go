@@ -383,32 +383,87 @@ func kGridSample[T tensor.Float](c *call[T]) ([]*value[T], error) {
 		return v
 	}
 	out := make([]T, n*ch*gh*gw)
-	at := func(b, cc, yy, xx int) float64 {
-		if yy < 0 || yy >= h || xx < 0 || xx >= w {
-			return 0
-		}
-		return float64(x.Data[((b*ch+cc)*h+yy)*w+xx])
-	}
+	ghw := gh * gw
+	smp := make([]gridSample, ghw)
 	for b := range n {
-		for i := range gh * gw {
-			gx := source(float64(grid.Data[(b*gh*gw+i)*2]), w)
-			gy := source(float64(grid.Data[(b*gh*gw+i)*2+1]), h)
-			for cc := range ch {
-				var v float64
-				if mode == "nearest" {
-					v = at(b, cc, int(math.RoundToEven(gy)), int(math.RoundToEven(gx)))
-				} else {
-					x0, y0 := math.Floor(gx), math.Floor(gy)
-					dx, dy := gx-x0, gy-y0
-					xi, yi := int(x0), int(y0)
-					v = at(b, cc, yi, xi)*(1-dx)*(1-dy) + at(b, cc, yi, xi+1)*dx*(1-dy) +
-						at(b, cc, yi+1, xi)*(1-dx)*dy + at(b, cc, yi+1, xi+1)*dx*dy
-				}
-				out[(b*ch+cc)*gh*gw+i] = T(v)
-			}
+		// The source position of every grid point, computed once for all channels.
+		for i := range smp {
+			gx := source(float64(grid.Data[(b*ghw+i)*2]), w)
+			gy := source(float64(grid.Data[(b*ghw+i)*2+1]), h)
+			smp[i] = newGridSample(gx, gy, h, w, mode == "nearest")
 		}
+		planes := x.Data[b*ch*h*w : (b+1)*ch*h*w]
+		dst := out[b*ch*ghw : (b+1)*ch*ghw]
+		// Blocks of grid points, every channel per block: the block's samples stay in the L1 cache.
+		blocks := (ghw + gridBlock - 1) / gridBlock
+		tensor.ParallelFor(blocks, ch*gridBlock*8, func(lo, hi int) {
+			i0, i1 := lo*gridBlock, min(hi*gridBlock, ghw)
+			for cc := range ch {
+				gridSampleRow(dst[cc*ghw+i0:cc*ghw+i1], smp[i0:i1], planes[cc*h*w:(cc+1)*h*w])
+			}
+		})
 	}
 	return c.one(&tensor.Tensor[T]{Shape: []int{n, ch, gh, gw}, Data: out}, nil)
+}
+
+// gridBlock is the number of grid points grid_sample samples every channel for at a time.
+const gridBlock = 256
+
+// gridSample is where grid_sample reads one grid point in every channel: the offsets in the plane of the four
+// bilinear neighbours (top left, top right, bottom left, bottom right; -1 outside the plane) and the fractions
+// dx, dy; nearest sampling reads at[0] alone.
+type gridSample struct {
+	at      [4]int
+	dx, dy  float64
+	nearest bool
+}
+
+// newGridSample locates the source position (gx, gy) in an h×w plane.
+func newGridSample(gx, gy float64, h, w int, nearest bool) gridSample {
+	s := gridSample{at: [4]int{-1, -1, -1, -1}, nearest: nearest}
+	idx := func(yy, xx int) int {
+		if yy < 0 || yy >= h || xx < 0 || xx >= w {
+			return -1
+		}
+		return yy*w + xx
+	}
+	if nearest {
+		s.at[0] = idx(int(math.RoundToEven(gy)), int(math.RoundToEven(gx)))
+		return s
+	}
+	x0, y0 := math.Floor(gx), math.Floor(gy)
+	s.dx, s.dy = gx-x0, gy-y0
+	xi, yi := int(x0), int(y0)
+	s.at = [4]int{idx(yi, xi), idx(yi, xi+1), idx(yi+1, xi), idx(yi+1, xi+1)}
+	return s
+}
+
+// gridSampleRow writes the samples smp of one channel's plane to dst: bilinear (neighbours outside the plane
+// reading 0) with the products in the order the per-point formula had them, or nearest.
+func gridSampleRow[T tensor.Float](dst []T, smp []gridSample, plane []T) {
+	dst = dst[:len(smp)]
+	for i := range smp {
+		s := &smp[i]
+		var a0, a1, a2, a3 float64
+		if k := s.at[0]; k >= 0 {
+			a0 = float64(plane[k])
+		}
+		if s.nearest {
+			dst[i] = T(a0)
+			continue
+		}
+		if k := s.at[1]; k >= 0 {
+			a1 = float64(plane[k])
+		}
+		if k := s.at[2]; k >= 0 {
+			a2 = float64(plane[k])
+		}
+		if k := s.at[3]; k >= 0 {
+			a3 = float64(plane[k])
+		}
+		dx, dy := s.dx, s.dy
+		dst[i] = T(a0*(1-dx)*(1-dy) + a1*dx*(1-dy) + a2*(1-dx)*dy + a3*dx*dy)
+	}
 }
 
 // floatsAttr returns a list-of-numbers attribute.

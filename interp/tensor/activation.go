@@ -16,6 +16,14 @@ func unary[T Float](op string, x *Tensor[T], f func(float64) float64) (*Tensor[T
 	return Map(x, func(v T) T { return T(f(float64(v))) }), nil
 }
 
+// unaryMath is unary for the functions mapMath has loops for.
+func unaryMath[T Float](op string, x *Tensor[T], fn mathFunc) (*Tensor[T], error) {
+	if err := x.validate(op); err != nil {
+		return nil, err
+	}
+	return mapMath(x, fn), nil
+}
+
 func relu(v float64) float64 {
 	if v < 0 {
 		return 0
@@ -93,10 +101,10 @@ func Relu[T Float](x *Tensor[T]) (*Tensor[T], error) {
 func Relu6[T Float](x *Tensor[T]) (*Tensor[T], error) { return unary("relu6", x, relu6) }
 
 // Sigmoid returns 1 / (1 + exp(-x)).
-func Sigmoid[T Float](x *Tensor[T]) (*Tensor[T], error) { return unary("sigmoid", x, sigmoid) }
+func Sigmoid[T Float](x *Tensor[T]) (*Tensor[T], error) { return unaryMath("sigmoid", x, fnSigmoid) }
 
 // Swish returns x * sigmoid(x) (Paddle's swish/silu with beta = 1).
-func Swish[T Float](x *Tensor[T]) (*Tensor[T], error) { return unary("swish", x, swish) }
+func Swish[T Float](x *Tensor[T]) (*Tensor[T], error) { return unaryMath("swish", x, fnSwish) }
 
 // Hardswish returns x * min(max(x+3, 0), 6) / 6 (Paddle's defaults:
 // offset 3, threshold 6, scale 6).
@@ -122,15 +130,30 @@ func Tanh[T Float](x *Tensor[T]) (*Tensor[T], error) { return unary("tanh", x, m
 func Sqrt[T Float](x *Tensor[T]) (*Tensor[T], error) { return unary("sqrt", x, math.Sqrt) }
 
 // Exp returns e**x.
-func Exp[T Float](x *Tensor[T]) (*Tensor[T], error) { return unary("exp", x, math.Exp) }
+func Exp[T Float](x *Tensor[T]) (*Tensor[T], error) { return unaryMath("exp", x, fnExp) }
 
 // Scale implements Paddle's scale op: scale*x + bias when biasAfterScale,
 // otherwise scale*(x + bias).
 func Scale[T Float](x *Tensor[T], scale, bias float64, biasAfterScale bool) (*Tensor[T], error) {
-	if biasAfterScale {
-		return unary("scale", x, func(v float64) float64 { return scale*v + bias })
+	if err := x.validate("scale"); err != nil {
+		return nil, err
 	}
-	return unary("scale", x, func(v float64) float64 { return scale * (v + bias) })
+	// Loops of their own: attention scales every score, and a call per element cost more than the arithmetic.
+	out := newUnchecked[T](x.Shape)
+	ParallelFor(len(x.Data), 4, func(lo, hi int) {
+		src, dst := x.Data[lo:hi], out.Data[lo:hi]
+		dst = dst[:len(src)]
+		if biasAfterScale {
+			for i, v := range src {
+				dst[i] = T(scale*float64(v) + bias)
+			}
+			return
+		}
+		for i, v := range src {
+			dst[i] = T(scale * (float64(v) + bias))
+		}
+	})
+	return out, nil
 }
 
 // Activation names accepted by ApplyActivation and FusedConv2DAddAct.
