@@ -60,10 +60,14 @@ func (d Diagnostic) String() string {
 // Render formats the diagnostic as String does, followed by the source line it points at and a caret under the
 // column (Excerpt), as compilers print errors. src is the content of d.File; without a known position or a
 // matching line only the first line is printed. The result ends in a newline.
-func (d Diagnostic) Render(src []byte) string {
+func (d Diagnostic) Render(src []byte) string { return d.RenderLines(NewLines(src)) }
+
+// RenderLines is Render from the line index of d.File's content: the index is built as far as it is used, so that
+// a file's diagnostics rendered through one index cost a scan of the file in all.
+func (d Diagnostic) RenderLines(lines *Lines) string {
 	s := d.String() + "\n"
 	if d.Loc.IsKnown() {
-		s += Excerpt(src, int(d.Loc.Line), int(d.Loc.Col))
+		s += lines.Excerpt(int(d.Loc.Line), int(d.Loc.Col))
 	}
 	return s
 }

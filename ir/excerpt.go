@@ -21,6 +21,47 @@ func Excerpt(src []byte, line, col int) string {
 	if !ok {
 		return ""
 	}
+	return excerptAt(src, start, col)
+}
+
+// Lines is a source text with the offsets where its lines start, found as far as they have been asked for: a
+// file's diagnostics drawn through one Lines scan it once, where Excerpt scans it from the start for each (14,000
+// diagnostics of a malformed 8,000-block program took 5 s).
+type Lines struct {
+	src    []byte
+	starts []int // starts[i] is the offset of line i+1
+}
+
+// NewLines returns the line index of src.
+func NewLines(src []byte) *Lines { return &Lines{src: src, starts: []int{0}} }
+
+// Offset returns the byte offset where line number line (from 1) starts, and false if src has no such line.
+func (l *Lines) Offset(line int) (int, bool) {
+	if line < 1 {
+		return 0, false
+	}
+	for len(l.starts) < line {
+		last := l.starts[len(l.starts)-1]
+		i := bytes.IndexByte(l.src[last:], '\n')
+		if i < 0 {
+			return 0, false
+		}
+		l.starts = append(l.starts, last+i+1)
+	}
+	return l.starts[line-1], true
+}
+
+// Excerpt is Excerpt of the indexed source.
+func (l *Lines) Excerpt(line, col int) string {
+	start, ok := l.Offset(line)
+	if !ok {
+		return ""
+	}
+	return excerptAt(l.src, start, col)
+}
+
+// excerptAt is Excerpt of the line that starts at offset start.
+func excerptAt(src []byte, start, col int) string {
 	end := len(src)
 	if i := bytes.IndexByte(src[start:], '\n'); i >= 0 {
 		end = start + i

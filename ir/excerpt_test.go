@@ -65,3 +65,31 @@ func TestDiagnosticRender(t *testing.T) {
 	d = Diagnostic{Severity: Warning, Message: "no position"}
 	assert.Equal(t, "warning: no position\n", d.Render(src))
 }
+
+// TestLinesMatchExcerpt: an index draws what Excerpt draws, for every line of sources with and without a final
+// newline, CRLF lines, empty lines, and lines past the end, asked in any order.
+func TestLinesMatchExcerpt(t *testing.T) {
+	sources := []string{"", "one line", "a\nb\n", "a\r\nbb\r\n\r\nccc", "\n\n\n", "x\n\ty\tz\nlast"}
+	for _, src := range sources {
+		lines := NewLines([]byte(src))
+		for _, line := range []int{3, 1, 2, 5, 4, 0, -1, 2, 7, 1} {
+			for _, col := range []int{1, 2, 9} {
+				assert.Equal(t, Excerpt([]byte(src), line, col), lines.Excerpt(line, col), "%q line %d col %d", src, line, col)
+			}
+		}
+	}
+}
+
+// TestRenderLinesMatchesRender: a diagnostic rendered through a file's index is rendered as Render renders it.
+func TestRenderLinesMatchesRender(t *testing.T) {
+	src := []byte("(%0) = \"pd_op.data\" () {}\n(%1) = \"pd_op.relu\" (%0) {}\n")
+	lines := NewLines(src)
+	for _, d := range []Diagnostic{
+		{File: "p.pir", Loc: Loc{Line: 2, Col: 8}, Message: "second"},
+		{File: "p.pir", Loc: Loc{Line: 1, Col: 1}, Severity: Warning, Message: "first"},
+		{File: "p.pir", Loc: Loc{Line: 9, Col: 1}, Message: "past the end"},
+		{File: "p.pir", Message: "no position"},
+	} {
+		assert.Equal(t, d.Render(src), d.RenderLines(lines))
+	}
+}

@@ -56,12 +56,18 @@ func Sources(known map[string][]byte) func(file string) []byte {
 func (r *Registry) Render(ds ir.Diagnostics, source func(file string) []byte) string {
 	ds = r.Locate(ds, source)
 	var b strings.Builder
+	lines := map[string]*ir.Lines{} // one index a file: a malformed program can have thousands of diagnostics
 	for _, d := range ds {
-		var src []byte
-		if d.File != "" && d.Loc.IsKnown() {
-			src = source(d.File)
+		if d.File == "" || !d.Loc.IsKnown() {
+			b.WriteString(d.Render(nil))
+			continue
 		}
-		b.WriteString(d.Render(src))
+		l := lines[d.File]
+		if l == nil {
+			l = ir.NewLines(source(d.File))
+			lines[d.File] = l
+		}
+		b.WriteString(d.RenderLines(l))
 	}
 	return b.String()
 }
