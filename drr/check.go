@@ -5,6 +5,7 @@ import (
 	"hash/maphash"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/internal/suggest"
@@ -85,6 +86,9 @@ type checker struct {
 	// params are the declared rule-set parameters by name, paramOrder in declaration order.
 	params     map[string]*paramInfo
 	paramOrder []*rule.ParamDecl
+	// suggestions holds suggestOp's answer by unknown op name: comparing a name with every schema takes a
+	// millisecond, and a file can misspell one op thousands of times. Rules are checked in parallel.
+	suggestions sync.Map
 }
 
 type familyInfo struct {
@@ -269,6 +273,16 @@ func (c *checker) familySet(e FamilyExpr) ([]string, bool) {
 
 // suggestOp returns ` (did you mean X?)` for a misspelled op name, or "".
 func (c *checker) suggestOp(name string) string {
+	if s, ok := c.suggestions.Load(name); ok {
+		return s.(string)
+	}
+	s := c.closestOp(name)
+	c.suggestions.Store(name, s)
+	return s
+}
+
+// closestOp is suggestOp without the memory.
+func (c *checker) closestOp(name string) string {
 	best, bestD := "", 4
 	d, op := ir.SplitOpName(name)
 	for _, s := range c.ctx.Schemas() {

@@ -1,6 +1,7 @@
 package drr
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strconv"
@@ -49,57 +50,37 @@ func (d *Diagnostic) Error() string {
 // and a caret under the column, like the Go and Rust compilers do. src is
 // the content of d.Pos.Filename; if the line cannot be found only the
 // first line is printed.
-func (d *Diagnostic) Render(src []byte) string {
+func (d *Diagnostic) Render(src []byte) string { return d.RenderLines(ir.NewLines(src)) }
+
+// RenderLines is Render from the line index of d.Pos.Filename's content: a file's diagnostics rendered through one
+// index scan it once in all, not once each (20,000 errors in a 2 MB rule file took 40 s).
+func (d *Diagnostic) RenderLines(lines *ir.Lines) string {
 	s := d.Error() + "\n"
-	if _, col, ok := sourceLine(src, d.Pos); ok {
+	if col, ok := runeColumn(lines, d.Pos); ok {
 		// One renderer for rule and program diagnostics: ir.Excerpt draws the line and the caret.
-		s += ir.ExcerptRunes(src, d.Pos.Line, col)
+		s += lines.ExcerptRunes(d.Pos.Line, col)
 	}
 	return s
 }
 
-// sourceLine returns the text of the line d points at (without the newline)
-// and the 1-based rune column within it.
-func sourceLine(src []byte, pos Position) (string, int, bool) {
-	if pos.Line < 1 {
-		return "", 0, false
+// runeColumn returns the 1-based rune column pos points at on its line: counted from its offset when it has one
+// on that line, else its Column; false when the source has no such line.
+func runeColumn(lines *ir.Lines, pos Position) (int, bool) {
+	start, ok := lines.Offset(pos.Line)
+	if !ok {
+		return 0, false
 	}
-	start := -1
+	src := lines.Source()
+	end := len(src)
+	if i := bytes.IndexByte(src[start:], '\n'); i >= 0 {
+		end = start + i
+	}
 	// Offset 0 past line 1 means a position made from line and column alone (rule.Pos has no offset).
 	hasOffset := pos.Offset > 0 || pos.Offset == 0 && pos.Line == 1
-	if hasOffset && pos.Offset <= len(src) {
-		start = pos.Offset
-		for start > 0 && src[start-1] != '\n' {
-			start--
-		}
-	} else {
-		line := 1
-		for i := 0; i < len(src) && line < pos.Line; i++ {
-			if src[i] == '\n' {
-				line++
-				start = i + 1
-			}
-		}
-		if pos.Line == 1 {
-			start = 0
-		}
-		if line != pos.Line || start < 0 {
-			return "", 0, false
-		}
+	if hasOffset && pos.Offset >= start && pos.Offset <= end {
+		return utf8.RuneCount(src[start:pos.Offset]) + 1, true
 	}
-	end := start
-	for end < len(src) && src[end] != '\n' {
-		end++
-	}
-	text := strings.TrimRight(string(src[start:end]), "\r")
-	if !utf8.ValidString(text) {
-		text = strings.ToValidUTF8(text, "\uFFFD")
-	}
-	col := pos.Column
-	if hasOffset && pos.Offset >= start && pos.Offset <= end && pos.Offset <= len(src) {
-		col = utf8.RuneCount(src[start:pos.Offset]) + 1
-	}
-	return text, col, true
+	return pos.Column, true
 }
 
 // Diagnostics is a list of diagnostics. Parse returns it as its error when

@@ -116,17 +116,18 @@ func (c *CLI) checkRules(ctx *ir.Context, path string, unregistered, quiet, with
 
 // printRuleDiags renders rule-file diagnostics with their source lines.
 func (c *CLI) printRuleDiags(diags drr.Diagnostics, quiet bool) {
-	sources := map[string][]byte{}
+	sources := map[string]*ir.Lines{} // one line index a file: its diagnostics cost one scan of it
 	for _, d := range diags {
 		if quiet && d.Severity != drr.Error {
 			continue
 		}
-		src, ok := sources[d.Pos.Filename]
+		lines, ok := sources[d.Pos.Filename]
 		if !ok {
-			src, _ = fileio.ReadFile(d.Pos.Filename, c.ruleFileLimit())
-			sources[d.Pos.Filename] = src
+			src, _ := fileio.ReadFile(d.Pos.Filename, c.ruleFileLimit())
+			lines = ir.NewLines(src)
+			sources[d.Pos.Filename] = lines
 		}
-		fmt.Fprint(c.Stderr, d.Render(src))
+		fmt.Fprint(c.Stderr, d.RenderLines(lines))
 	}
 }
 

@@ -118,6 +118,23 @@ func ExcerptRunes(src []byte, line, runeCol int) string {
 	if !ok {
 		return ""
 	}
+	return excerptRunesAt(src, lineStart, runeCol)
+}
+
+// ExcerptRunes is ExcerptRunes of the indexed source.
+func (l *Lines) ExcerptRunes(line, runeCol int) string {
+	lineStart, ok := l.Offset(line)
+	if !ok {
+		return ""
+	}
+	return excerptRunesAt(l.src, lineStart, runeCol)
+}
+
+// Source returns the indexed source.
+func (l *Lines) Source() []byte { return l.src }
+
+// excerptRunesAt is ExcerptRunes of the line that starts at offset lineStart.
+func excerptRunesAt(src []byte, lineStart, runeCol int) string {
 	i, col := lineStart, 1
 	for col < runeCol && i < len(src) && src[i] != '\n' {
 		_, size := utf8.DecodeRune(src[i:])
@@ -125,7 +142,7 @@ func ExcerptRunes(src []byte, line, runeCol int) string {
 		col++
 	}
 	// Past the end of the line, each further column is one byte.
-	return Excerpt(src, line, i-lineStart+1+max(runeCol-col, 0))
+	return excerptAt(src, lineStart, i-lineStart+1+max(runeCol-col, 0))
 }
 
 // lineOffset returns the byte offset where line number line (from 1) starts in src.
