@@ -132,8 +132,9 @@ func (ds Diagnostics) Sort() {
 // the content of the (single) file the diagnostics refer to.
 func (ds Diagnostics) Render(src []byte) string {
 	var b strings.Builder
+	lines := ir.NewLines(src)
 	for _, d := range ds {
-		b.WriteString(d.Render(src))
+		b.WriteString(d.RenderLines(lines))
 	}
 	return b.String()
 }
