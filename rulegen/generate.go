@@ -100,6 +100,11 @@ func Generate(ctx *ir.Context, fsys fs.FS, paths []string, cfg Config) ([]byte, 
 		f.prefix = lowerFirst(cfg.Func)
 	}
 	for _, r := range set.Rules {
+		if g := r.Pattern.Users; g != nil {
+			f.errorf(g.Pos, "rule %s: drrc gen does not print users groups (CollectUsers) yet; the automaton "+
+				"(drrc apply) matches them", r.ID())
+			continue
+		}
 		pl, err := matcher.NewPlan(r)
 		if err != nil {
 			f.errorf(r.Pos, "rule %s: %v", r.ID(), err)

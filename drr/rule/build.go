@@ -395,6 +395,8 @@ func exprPos(e Expr) *Pos {
 		return &e.Pos
 	case *Index:
 		return &e.Pos
+	case *Spread:
+		return &e.Pos
 	case *Call:
 		return &e.Pos
 	}
@@ -421,6 +423,8 @@ func WalkExpr(e Expr, f func(Expr)) {
 	case *Index:
 		WalkExpr(e.X, f)
 		WalkExpr(e.Index, f)
+	case *Spread:
+		WalkExpr(e.X, f)
 	case *Call:
 		for _, x := range e.Args {
 			WalkExpr(x, f)

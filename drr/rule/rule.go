@@ -347,6 +347,9 @@ type DimPattern struct {
 // NewValue is a value the rewrite defines.
 type NewValue struct {
 	Name string
+	// List marks the results of a created op bound as one list (`%parts... = builtin.split(…)` in a rule with a
+	// users group): the Create that defines it lists it as its only result, and it binds all of the op's results.
+	List bool
 	Pos  Pos
 }
 
