@@ -81,6 +81,7 @@ var gpuSetDocs = map[string]string{
 	"matmul_transpose_fuse":            "Paddle's matmul_transpose_fuse_pass: transposes of the last two axes become matmul flags",
 	"transpose_flatten_concat_fuse":    "Paddle's transpose_flatten_concat_fuse_pass: n tensors transposed and flattened alike, then concatenated, become fusion_transpose_flatten_concat",
 	"remove_redundant_transpose":       "Paddle's remove_redundant_transpose_pass: transpose·transpose composes, identity transposes go",
+	"horizontal_fuse":                  "Paddle's horizontal_fuse_pass: three or more matmul/fc projections of one value by constant weights become one projection, split (users groups)",
 }
 
 // registerGPU registers the Go passes add_shadow_output_after_dead_parameter, cse_constants and horizontal_fuse,
@@ -96,13 +97,6 @@ func registerGPU(reg *rewriter.Registry) error {
 	err = reg.RegisterPass("cse_constants", "merge equal constants (full, full_int_array) of a block into one (no pipeline needs it: patterns match constants by value)",
 		func(*ir.Context, *rewriter.Registry) (rewriter.Pass, error) {
 			return &rewriter.GoPass{PassName: "cse_constants", Fn: MergeConstants}, nil
-		})
-	if err != nil {
-		return err
-	}
-	err = reg.RegisterPass("horizontal_fuse", "Paddle's horizontal_fuse_pass: three or more matmul/fc projections of one value by constant weights become one projection, split (Go: a group of users is no .drr pattern)",
-		func(*ir.Context, *rewriter.Registry) (rewriter.Pass, error) {
-			return &rewriter.GoPass{PassName: "horizontal_fuse", Fn: HorizontalFuse}, nil
 		})
 	if err != nil {
 		return err
