@@ -21,9 +21,9 @@ import (
 // The fused instructions fuse makes, after the plan's opcodes.
 const (
 	cShape        = CollectUsers + 1 + iota // CheckName, CheckOperands and CheckResults of one op (unset: info nil, N, n2 < 0)
-	cBindOperands                         // BindOperand for each item (Index, Value, check)
-	cBindResults                          // BindResult for each item (Index, Value)
-	cBindAttrs                            // BindAttr for each item (Name, Hole)
+	cBindOperands                           // BindOperand for each item (Index, Value, check)
+	cBindResults                            // BindResult for each item (Index, Value)
+	cBindAttrs                              // BindAttr for each item (Name, Hole)
 )
 
 // item is one element of a fused instruction.
