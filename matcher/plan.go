@@ -30,7 +30,8 @@ import (
 // them, and a second reader of the value one defines checks it with CheckConst (the same value, or the result of
 // an equal constant op) instead of CheckOperand.
 //
-// Later constructs fit the same frame: a variadic group is a choice point over the number of repetitions.
+// A users group (rule.UsersGroup) is BindRoot, the group's value, one CollectUsers whose Sub is the element's code,
+// the group's constraints and Success: the users are collected in program order, not searched.
 type Plan struct {
 	// Rule is the rule the plan matches.
 	Rule *rule.Rule
