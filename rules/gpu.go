@@ -18,7 +18,7 @@ import (
 // fold_constants evaluates, as conv2d_bn_fold does. add_shadow_output_after_dead_parameter is a Go pass
 // (AddShadowOutputAfterDeadParameter), first as in Paddle. fused_weight_only_linear fires only for a GPU target:
 // its rule-set parameter sm_version (drrc -target gpu:sm80) is 0 by default. Every pass of kPirGpuPasses is
-// here (docs/gpu-inference.md); horizontal_fuse is a Go pass (HorizontalFuse).
+// here (docs/gpu-inference.md); horizontal_fuse is the rule set of users groups rules/horizontal_fuse.drr.
 var GPUInferencePipeline = []string{
 	"add_shadow_output_after_dead_parameter",
 	"inplace",
@@ -84,7 +84,7 @@ var gpuSetDocs = map[string]string{
 	"horizontal_fuse":                  "Paddle's horizontal_fuse_pass: three or more matmul/fc projections of one value by constant weights become one projection, split (users groups)",
 }
 
-// registerGPU registers the Go passes add_shadow_output_after_dead_parameter, cse_constants and horizontal_fuse,
+// registerGPU registers the Go passes add_shadow_output_after_dead_parameter and cse_constants,
 // and the pipeline gpu_inference in reg (the pipeline's other passes must be registered already).
 func registerGPU(reg *rewriter.Registry) error {
 	err := reg.RegisterPass("add_shadow_output_after_dead_parameter", "Paddle's add_shadow_output_after_dead_parameter_pass: a builtin.shadow_output, named as the parameter, for every builtin.parameter nothing reads, so that the executor keeps it",
