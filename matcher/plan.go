@@ -266,6 +266,8 @@ func (pl *planner) users() {
 	if pl.r != nil {
 		where = pl.r.Where
 	}
+	// The root's operand count first (its element code checks it again): the group's value is one of its operands.
+	pl.emit(Instr{Code: CheckOperands, Op: g.Op, N: len(p.Ops[g.Op].Operands)})
 	pl.emit(Instr{Code: BindOperand, Op: g.Op, Index: g.Operand, Value: g.Value})
 	pl.bindVal(g.Value)
 	elemWhere := map[int]bool{}
@@ -295,6 +297,9 @@ func (pl *planner) users() {
 		el.operandAt(t.op, t.next) // the element's operands are values without producers: no fork, no error
 	}
 	for _, i := range g.ElemWhere {
+		if i >= len(where) {
+			continue // a plan without the rule's constraints (upwardSteps)
+		}
 		if _, _, _, ok := usesConstraint(p, where[i]); !ok {
 			el.emit(Instr{Code: CheckWhere, Where: i, Expr: where[i]})
 		}
