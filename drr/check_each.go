@@ -527,18 +527,15 @@ func (rc *ruleChecker) elemWhere() {
 	}
 }
 
-// namesElem reports whether e reads a per-element value of the users group as a single value (outside a spread).
+// namesElem reports whether where constraint e reads a per-element value of the users group (a where clause has
+// no spreads: there it is one element's value).
 func (rc *ruleChecker) namesElem(e rule.Expr) bool {
 	found := false
-	var walk func(e rule.Expr)
-	walk = func(e rule.Expr) {
-		rule.WalkExpr(e, func(x rule.Expr) {
-			if v, ok := x.(*rule.ValueRef); ok && !v.Ref.New && rc.p.IsElem(v.Ref.Index) {
-				found = true
-			}
-		})
-	}
-	walk(e)
+	rule.WalkExpr(e, func(x rule.Expr) {
+		if v, ok := x.(*rule.ValueRef); ok && !v.Ref.New && rc.p.IsElem(v.Ref.Index) {
+			found = true
+		}
+	})
 	return found
 }
 
