@@ -313,6 +313,9 @@ type Result struct {
 	Span
 	Kind ResultKind
 	Name string // value name without '%' (ResultValue only)
+	// Spread marks `%parts...`: the value list of every result of a created op (a rewrite's only result, in a
+	// rule with a users group).
+	Spread bool
 }
 
 // OpName names an op. Dotted identifiers (pd_op.conv2d) and quoted names
@@ -752,8 +755,10 @@ type AssignStmt struct {
 type ReplaceStmt struct {
 	Span
 	Later bool
-	Old   *ValueExpr
-	New   Expr
+	// Each marks `replace %y... with %parts...`: the per-element values of a users group, replaced pairwise.
+	Each bool
+	Old  *ValueExpr
+	New  Expr
 }
 
 // EraseStmt is `erase @label` (or `erase %v`).

@@ -15,7 +15,7 @@ func (b *builder) rewriteStmt(g *gRewriteStmt) RewriteStmt {
 	case g.Replace != nil:
 		r := g.Replace
 		old := *r.Old.t
-		return &ReplaceStmt{Span: b.span(r.Tokens), Later: r.Later != nil,
+		return &ReplaceStmt{Span: b.span(r.Tokens), Later: r.Later != nil, Each: r.Dots != nil,
 			Old: &ValueExpr{Span: b.tokSpan(old), Name: old.Value[1:]}, New: b.expr(r.New)}
 	case g.Erase != nil:
 		t := *g.Erase.Target.t

@@ -67,6 +67,13 @@ func (b *builder) results(g *gResults) []*Result {
 		}
 		out[i] = r
 	}
+	if g.Dots != nil {
+		out[0].Spread = true
+		out[0].Span = out[0].Span.to(b.tokSpan(*g.Dots.t))
+		if len(out) > 1 || out[0].Kind != ResultValue {
+			b.fail(out[0].Span, "%%name... (every result of the op, as a list) must be the only result")
+		}
+	}
 	return out
 }
 
@@ -185,7 +192,8 @@ func (b *builder) operand1(g *gOperand) Operand {
 	return &EitherOperand{Span: b.span(g.Either.Tokens), Operands: b.operands(g.Either.Operands)}
 }
 
-// each builds `each(min, max) elem`; the counts must be 1 <= min <= max <= MaxEach.
+// each builds `each(min, max) elem`; the counts must be 1 <= min <= max <= MaxUsers (a list group's MaxEach is
+// the checker's).
 func (b *builder) each(g *gEach) *EachOperand {
 	o := &EachOperand{Span: b.span(g.Tokens), Elem: b.operand(g.Elem)}
 	counts := b.tokSpan(*g.Min.t).to(b.tokSpan(*g.Max.t))
@@ -196,8 +204,8 @@ func (b *builder) each(g *gEach) *EachOperand {
 		b.fail(counts, "the element counts of each(min, max) are integers from 1 to %d", MaxEach)
 	case lo > hi:
 		b.fail(counts, "each(%d, %d): the smallest count is larger than the largest", lo, hi)
-	case hi > MaxEach:
-		b.fail(counts, "each(%d, %d): at most %d elements (the rule is checked once per count)", lo, hi, MaxEach)
+	case hi > MaxUsers:
+		b.fail(counts, "each(%d, %d): at most %d elements", lo, hi, MaxUsers)
 	}
 	o.Min, o.Max = lo, hi
 	return o

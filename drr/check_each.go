@@ -2,6 +2,7 @@ package drr
 
 import (
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,6 +19,10 @@ import (
 
 // MaxEach is the largest element count of a group, each(min, max): the rule is checked and compiled once per count.
 const MaxEach = 16
+
+// MaxUsers is the largest element count of a users group, each(min, max) %x: the matcher collects the users,
+// it does not write the rule out per count.
+const MaxUsers = 4096
 
 // MaxEachOps is the largest number of op patterns a group is written out to (its element's op patterns times its
 // largest count), so that a large element cannot multiply a rule sixteenfold.
@@ -79,12 +84,22 @@ func (c *checker) expandEach(r *Rule) ([]eachInst, bool) {
 			}
 		}
 	}
+	users := 0
 	for _, st := range r.Match.Stmts {
 		if st.Op != nil {
 			for _, o := range st.Op.Operands {
+				if isUsersGroup(o) {
+					users++
+					ok = c.checkUsersGroup(r, st, o.(*EachOperand), users) && ok
+					continue
+				}
 				walk(o, nil, false, false)
 			}
 		}
+	}
+	if users > 0 && len(found) > 0 {
+		c.errorf(found[0].Pos(), "a rule has at most one group: this one and a users group")
+		return nil, false
 	}
 	if len(found) == 0 || !ok {
 		return nil, ok
@@ -98,6 +113,11 @@ func (c *checker) expandEach(r *Rule) ([]eachInst, bool) {
 		return nil, false
 	}
 	g := &eachGroup{each: found[0], names: map[string]bool{}}
+	if g.each.Max > MaxEach {
+		c.errorf(g.each.Pos(), "each(%d, %d): at most %d elements (the rule is checked once per count)", g.each.Min,
+			g.each.Max, MaxEach)
+		return nil, false
+	}
 	ops := 0
 	Inspect(g.each.Elem, func(n Node) bool {
 		if _, isOp := n.(*OpPattern); isOp {
@@ -444,4 +464,141 @@ func (c *checker) finishEach(w *ruleWork) []*rule.Rule {
 		c.report(k.sev, k.pos, "%s", msg)
 	}
 	return out
+}
+
+// isUsersGroup reports whether operand o of a statement's op is a users group, `each(min, max) %x`: the op is each
+// of min to max users of %x that read it there (language.md §4.10).
+func isUsersGroup(o Operand) bool {
+	e, ok := o.(*EachOperand)
+	if !ok {
+		return false
+	}
+	_, isValue := e.Elem.(*ValueOperand)
+	return isValue
+}
+
+// checkUsersGroup checks what a users group asks of its rule: the only group (n is its number), the statement
+// that holds it the only statement of the match, no family, counts up to MaxUsers.
+func (c *checker) checkUsersGroup(r *Rule, st *PatternStmt, e *EachOperand, n int) bool {
+	switch {
+	case n > 1:
+		c.errorf(e.Pos(), "a rule has at most one group: another each(…) is in the match")
+	case len(r.Match.Stmts) > 1:
+		c.errorf(e.Pos(), "a users group's op must be the only statement of the match (the element is one op)")
+	case len(r.Fors) > 0:
+		c.errorf(e.Pos(), "a rule over a family cannot have a group (each(…)): write the rule without the family or without the group")
+	case e.Max > MaxUsers:
+		c.errorf(e.Pos(), "each(%d, %d) %%%s: at most %d users", e.Min, e.Max, e.Elem.(*ValueOperand).Name, MaxUsers)
+	case len(st.Results) == 0:
+		c.errorf(e.Pos(), "a users group's op names its result (%%y = …): the rewrite replaces %%y...")
+	default:
+		return true
+	}
+	return false
+}
+
+// usersGroup completes the pattern's users group, if it has one: the element is the root (the match's only op),
+// and every value but the group's is bound per element.
+func (rc *ruleChecker) usersGroup() {
+	g := rc.users
+	if g == nil || hasErrors(rc.diags) {
+		return
+	}
+	g.Op = rc.p.Root
+	for h := range rc.p.Values {
+		if h != g.Value {
+			g.Elems = append(g.Elems, h)
+		}
+	}
+	rc.p.Users = g
+}
+
+// elemWhere sorts the where constraints of a rule with a users group: one that names a per-element value holds
+// for each element (a user failing it is no element); the others are checked once, on the group.
+func (rc *ruleChecker) elemWhere() {
+	g := rc.p.Users
+	if g == nil {
+		return
+	}
+	for i, e := range rc.r.Where {
+		if rc.namesElem(e) {
+			g.ElemWhere = append(g.ElemWhere, i)
+		}
+	}
+}
+
+// namesElem reports whether where constraint e reads a per-element value of the users group (a where clause has
+// no spreads: there it is one element's value).
+func (rc *ruleChecker) namesElem(e rule.Expr) bool {
+	found := false
+	rule.WalkExpr(e, func(x rule.Expr) {
+		if v, ok := x.(*rule.ValueRef); ok && !v.Ref.New && rc.p.IsElem(v.Ref.Index) {
+			found = true
+		}
+	})
+	return found
+}
+
+// isElem reports whether match value i is bound per element of the rule's users group.
+func (rc *ruleChecker) isElem(i int) bool { return rc.users != nil && rc.p.IsElem(i) }
+
+// spread checks `[x...]` in a rewrite of a rule with a users group: x once per element, its per-element values
+// single values; the list of the results.
+func (rc *ruleChecker) spread(e *SpreadExpr, sc exprScope) (rule.Expr, sType) {
+	if rc.p.Users == nil || sc.where {
+		rc.errorf(e.Pos(), "[x...] computes x once per element of a users group (each(min, max) %%x); this rule has none")
+		return &rule.Lit{Pos: toPos(e.Pos())}, stAny
+	}
+	rc.inSpread = true
+	x, _ := rc.expr(e.X, sc)
+	rc.inSpread = false
+	var elems []int
+	rule.WalkExpr(x, func(y rule.Expr) {
+		if v, ok := y.(*rule.ValueRef); ok && !v.Ref.New && rc.p.IsElem(v.Ref.Index) && !slices.Contains(elems, v.Ref.Index) {
+			elems = append(elems, v.Ref.Index)
+		}
+	})
+	if len(elems) == 0 {
+		rc.errorf(e.Pos(), "[x...] needs x to name a per-element value of the users group (one bound by its op)")
+	}
+	return &rule.Spread{X: x, Elems: elems, Pos: toPos(e.Pos())}, stList
+}
+
+// replaceEach checks `replace %y... with %parts...`: %y bound per element of the users group, %parts every result
+// of an op the rewrite created; the two are replaced pairwise.
+func (rc *ruleChecker) replaceEach(st *ReplaceStmt, i int) {
+	if !rc.isElem(i) {
+		rc.errorf(st.Old.Pos(), "replace %%%s... replaces the values of every element of a users group; %%%s is not bound per element of one", st.Old.Name, st.Old.Name)
+		return
+	}
+	sp, ok := st.New.(*SpreadExpr)
+	var v *ValueExpr
+	if ok {
+		v, ok = sp.X.(*ValueExpr)
+	}
+	if !ok {
+		rc.errorf(st.New.Pos(), "replace %%%s... with %%parts..., every result of an op the rewrite creates (%%parts... = builtin.split(…))", st.Old.Name)
+		return
+	}
+	j, isNew := rc.newValues[v.Name]
+	if !isNew || !rc.r.NewValues[j].List {
+		rc.errorf(v.Pos(), "%%%s is not a list the rewrite defines: write %%%s... = an op whose results are the pieces", v.Name, v.Name)
+		return
+	}
+	if prev, dup := rc.replaced[i]; dup {
+		rc.errorf(st.Old.Pos(), "%%%s is replaced twice (also at %s)", st.Old.Name, prev.String())
+		return
+	}
+	rc.replaced[i] = st.Old.Pos()
+	rc.r.Actions = append(rc.r.Actions, &rule.Replace{Value: rule.Ref{Index: i}, With: rule.Ref{New: true, Index: j},
+		Each: true, Pos: st.span().rulePos()})
+}
+
+// oneSpread returns the spread a list holds as its only element, `[x...]`.
+func oneSpread(l *ListExpr) (*SpreadExpr, bool) {
+	if len(l.Elems) != 1 {
+		return nil, false
+	}
+	sp, ok := l.Elems[0].(*SpreadExpr)
+	return sp, ok
 }

@@ -354,6 +354,9 @@ func (rc *ruleChecker) exprAt(e Expr, sc exprScope) (rule.Expr, sType) {
 		}
 		return newNode(&rc.s.nodes.lit, rule.Lit{Value: ty, Pos: pos}), stType
 	case *ListExpr:
+		if sp, ok := oneSpread(e); ok && rc.users != nil && !sc.where {
+			return rc.spread(sp, sc) // [x...]: x per element of the users group
+		}
 		out := newNode(&rc.s.nodes.list, rule.List{Pos: pos, Elems: make([]rule.Expr, 0, len(e.Elems))})
 		for _, x := range e.Elems {
 			xe, _ := rc.expr(x, sc)
@@ -431,6 +434,10 @@ func (rc *ruleChecker) exprAt(e Expr, sc exprScope) (rule.Expr, sType) {
 	case *CallExpr:
 		return rc.call(e, sc)
 	case *SpreadExpr:
+		if rc.users != nil && !sc.where {
+			rc.errorf(e.Pos(), "x... is the list of x per element of the users group: write it as the only element of a list, [x...]")
+			return newNode(&rc.s.nodes.lit, rule.Lit{Pos: pos}), stAny
+		}
 		rc.errorf(e.Pos(), "... spreads a value list into operands; it is not an expression value")
 		return newNode(&rc.s.nodes.lit, rule.Lit{Pos: pos}), stAny
 	case *WildcardExpr:
@@ -468,11 +475,13 @@ func valType(v any) sType {
 func (rc *ruleChecker) valueRef(name string, pos Position, where bool) (rule.Ref, bool, bool) {
 	if i, ok := rc.values[name]; ok {
 		rc.partialValue(i, pos)
-		return rule.Ref{Index: i}, rc.p.Values[i].List, true
+		// A per-element value of a users group is, in a rewrite, the list of the elements' values (except in the x of
+		// a spread [x...], where it is one element's).
+		return rule.Ref{Index: i}, rc.p.Values[i].List || !where && !rc.inSpread && rc.isElem(i), true
 	}
 	if !where {
 		if i, ok := rc.newValues[name]; ok {
-			return rule.Ref{New: true, Index: i}, false, true
+			return rule.Ref{New: true, Index: i}, rc.r.NewValues[i].List, true
 		}
 	}
 	names := make([]string, 0, len(rc.values)+len(rc.newValues))

@@ -30,6 +30,10 @@ type ruleChecker struct {
 	resultTypes bool
 	// partialVal, partialHole and partialOp are what alternatives leave unbound on some path (partials).
 	partialVal, partialHole, partialOp map[int]bool
+	// users is the rule's users group (`each(min, max) %x` as an operand; language.md §4.10), or nil; inSpread is set
+	// while the x of a spread `[x...]` is checked, where its per-element values are single values.
+	users    *rule.UsersGroup
+	inSpread bool
 }
 
 // ruleMaps are a rule instance's lookup tables. A worker reuses one set for all its rules, clearing it in between:
@@ -105,8 +109,10 @@ func (rc *ruleChecker) check() *rule.Rule {
 	rc.r.Pattern = rc.p
 	rc.s.maps.reset()
 	rc.ruleMaps = rc.s.maps
+	rc.users, rc.inSpread = nil, false
 
 	rc.pattern(a.Match)
+	rc.usersGroup()
 	rc.shareConstants()
 	if n := rule.PathCount(rc.p); n > rule.MaxPaths {
 		rc.errorf(a.Match.Pos(), "the alternatives of this pattern make more than %d ways to match it (each is planned apart): split the rule", rule.MaxPaths)
@@ -122,6 +128,7 @@ func (rc *ruleChecker) check() *rule.Rule {
 	if a.Where != nil {
 		rc.where(a.Where)
 	}
+	rc.elemWhere()
 	rc.rewrite(a.Rewrite)
 	rc.typesFromReplacements()
 	if a.Benefit != nil {
@@ -243,6 +250,9 @@ func (rc *ruleChecker) pattern(m *MatchBlock) {
 			if r.Kind != ResultValue {
 				continue
 			}
+			if r.Spread {
+				rc.errorf(r.Pos(), "%%%s... binds every result of an op the rewrite creates; a match names its results one by one", r.Name)
+			}
 			v := rc.value(r.Name, r.Pos())
 			if prev, dup := bound[v]; dup {
 				rc.errorf(r.Pos(), "%%%s is bound twice (also by statement %d)", r.Name, prev.stmt+1)
@@ -345,6 +355,15 @@ func (rc *ruleChecker) opPattern(op *OpPattern, results []*Result, top bool) int
 			if v < 0 {
 				return -1
 			}
+			p.Operands = append(p.Operands, rule.OperandPattern{Kind: rule.OperandValue, Value: v})
+		case *EachOperand:
+			// expandEach let only a users group through: a statement's operand each(min, max) %x.
+			vo := o.Elem.(*ValueOperand)
+			v := rc.value(vo.Name, vo.Pos())
+			rc.operandOf[v] = true
+			rc.setType(v, vo.Type, vo.Pos())
+			rc.setType(v, t, vo.Pos())
+			rc.users = &rule.UsersGroup{Operand: len(p.Operands), Value: v, Min: o.Min, Max: o.Max, Pos: o.span().rulePos()}
 			p.Operands = append(p.Operands, rule.OperandPattern{Kind: rule.OperandValue, Value: v})
 		case *EitherOperand:
 			rc.errorf(o.Pos(), "either(…) cannot be nested")

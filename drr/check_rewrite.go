@@ -206,6 +206,12 @@ func (rc *ruleChecker) createOp(call *CallExpr, results []*Result, types []TypeP
 			switch r.Kind {
 			case ResultValue:
 				v := rc.newValue(r.Name, r.Pos())
+				if r.Spread {
+					if rc.users == nil {
+						rc.errorf(r.Pos(), "%%%s... (every result of the op, as a list) is for the pieces of a users group; this rule has none", r.Name)
+					}
+					rc.r.NewValues[v].List = true
+				}
 				c.Results = append(c.Results, v)
 				if i == 0 {
 					first = v
@@ -513,6 +519,14 @@ func (rc *ruleChecker) replace(st *ReplaceStmt) {
 	}
 	if rc.p.Values[i].List {
 		rc.errorf(st.Old.Pos(), "%%%s is a list of values; replace single values", st.Old.Name)
+		return
+	}
+	if st.Each {
+		rc.replaceEach(st, i)
+		return
+	}
+	if rc.isElem(i) {
+		rc.errorf(st.Old.Pos(), "%%%s is bound per element of the users group: replace %%%s... with %%parts..., pairwise", st.Old.Name, st.Old.Name)
 		return
 	}
 	if rc.partialValue(i, st.Old.Pos()) {

@@ -113,7 +113,9 @@
 //     per member of its families (members whose signature does not fit the pattern are skipped), and reports
 //     duplicate and shadowed rules.
 //   - check_each.go: a rule with a variadic group ([each(min, max) elem]) is written out once per element count,
-//     values bound per element renamed x[i], and each count checked as an instance of its own (named n=N).
+//     values bound per element renamed x[i], and each count checked as an instance of its own (named n=N). A users
+//     group (each(min, max) %x as a statement op's operand) is not: it is checked once into rule.UsersGroup, its
+//     per-element values lists in the rewrite (%w..., [e...] as rule.Spread, %parts... = op, replace %y... with).
 //   - check_pattern.go: match blocks become rule.Pattern values: ops resolved against the schemas (operand and
 //     result counts, optional operands), value and attribute holes, literal attributes converted to the schema's
 //     kind, type patterns, the root and connectivity.
@@ -180,7 +182,7 @@
 // Pattern statements (match):
 //
 //	Pattern     = [ label "=" ] [ Results "=" ] OpPattern .
-//	Results     = "(" [ Result { "," Result } ] ")" | Result { "," Result } .
+//	Results     = "(" [ Result { "," Result } ] ")" | Result { "," Result } | value "..." .  (* value...: a rewrite's list *)
 //	Result      = value | "_" | "..." .          (* "..." only last *)
 //	OpName      = ident | string .               (* a bare ident without "." is a family variable *)
 //	OpPattern   = OpName [ "[" "id" ":" int "]" ] "(" [ Operand { "," Operand } [ "," ] ] ")"
@@ -189,7 +191,8 @@
 //	            | "_" | "null" | null
 //	            | "[" [ Operand { "," Operand } [ "," ] ] "]"       (* builtin.combine *)
 //	            | "either" "(" Operand { "," Operand } ")"
-//	            | "each" "(" int "," int ")" Operand              (* the only element of a list: a group *)
+//	            | "each" "(" int "," int ")" Operand              (* the only element of a list: a group; *)
+//	                                                                (* before a value, an op's operand: a users group *)
 //	            | OpPattern .                                       (* nested op *)
 //	AttrMap     = "{" [ AttrEntry { "," AttrEntry } [ "," ] ] "}" .
 //	AttrEntry   = ident ":" Expr | hole "..." .  (* hole "..." only last *)
@@ -231,7 +234,7 @@
 //
 // Rewrite statements:
 //
-//	Rewrite     = "replace" [ "later" "uses" "of" ] value "with" Expr
+//	Rewrite     = "replace" [ "later" "uses" "of" ] value [ "..." ] "with" Expr   (* value...: pairwise *)
 //	            | "erase" ( label | value )
 //	            | Results "=" Expr [ "->" Type { "," Type } ]   (* a newline may precede "->" *)
 //	            | Expr .                         (* must be a call: a native rewrite *)

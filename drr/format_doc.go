@@ -94,6 +94,9 @@ func resultsString(rs []*Result) string {
 		case ResultValue:
 			b.WriteByte('%')
 			b.WriteString(r.Name)
+			if r.Spread {
+				b.WriteString("...")
+			}
 		case ResultWildcard:
 			b.WriteByte('_')
 		case ResultEllipsis:
@@ -248,6 +251,9 @@ func rewriteStmtDoc(s RewriteStmt) *doc {
 			d.text("replace ")
 		}
 		d.expr(s.Old, 0)
+		if s.Each {
+			d.text("...")
+		}
 		d.text(" with ")
 		d.expr(s.New, 0)
 	case *EraseStmt:

@@ -17,6 +17,7 @@ type gReplace struct {
 	Tokens []lexer.Token
 	Later  *gLater      `parser:"(?! 'replace' '(' ) 'replace' @@?"`
 	Old    replaceValue `parser:"@@"`
+	Dots   *dotsTok     `parser:"@@?"`
 	With   replaceWith  `parser:"@@"`
 	Guard  replaceNew   `parser:"@@"`
 	New    *gExpr       `parser:"@@"`

@@ -31,6 +31,7 @@ type gResultsDef struct {
 type gResults struct {
 	Paren *gParenResults `parser:"  @@"`
 	First *resultTok     `parser:"| ( @@"`
+	Dots  *dotsTok       `parser:"    @@?"`
 	Rest  []resultItem   `parser:"    ( ',' @@ )* )"`
 }
 

@@ -82,6 +82,12 @@ func isResult(t *lexer.Token) bool {
 	return isKind(t, tValue) || isKind(t, tWild) || isPunctTok(t, "...")
 }
 
+// dotsTok is the '...' after a value that stands for the values of every element of a users group: the
+// results `%parts... = …` and the replaced `replace %y... with …`.
+type dotsTok struct{ tok }
+
+func (t *dotsTok) Parse(l *lexer.PeekingLexer) error { return t.match(l, punct("...")) }
+
 // resultItem is a result after a ','.
 type resultItem struct{ tok }
 

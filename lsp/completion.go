@@ -125,6 +125,7 @@ func (cb *completer) propose() {
 		if top.open == '(' {
 			cb.keyword("either", "operands in either order: either(%a, %b)")
 			cb.keyword("null", "an absent optional operand")
+			cb.keyword("each", "a users group: the op is each of its value's users, pd_op.matmul(each(3, 64) %x, %w)")
 		}
 		if top.open == '[' {
 			cb.keyword("each", "a variadic group, the list's only element: [each(1, 6) pd_op.relu(%x)]")

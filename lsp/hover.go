@@ -249,8 +249,15 @@ func textOf(f *drr.File, n drr.Node, s *snapshot) string {
 	return fmt.Sprintf("%s (in %s)", strings.TrimSpace(s.doc.srv.nodeSource(f, n)), f.Name)
 }
 
-// eachMarkdown describes a variadic group, for a hover on its each(min, max).
+// eachMarkdown describes a variadic group, for a hover on its each(min, max): a list group, or a users group when
+// the element is a value (each(3, 64) %x as an operand).
 func eachMarkdown(n *drr.EachOperand) string {
+	if v, ok := n.Elem.(*drr.ValueOperand); ok {
+		return fmt.Sprintf("`each(%d, %d) %%%s`: a users group: the op is each of %d to %d users of `%%%s` that read it "+
+			"here, collected in program order from the first (no search); its attributes' holes are shared, its other "+
+			"values per element (`%%w...` all of them in the rewrite, `[e...]` e per element, `%%parts... = …` and "+
+			"`replace %%y... with %%parts...` pairwise; language.md §4.10).", n.Min, n.Max, v.Name, n.Min, n.Max, v.Name)
+	}
 	return fmt.Sprintf("`each(%d, %d)`: a variadic group: the list holds %d to %d elements, each matching the pattern "+
 		"after it. Values first bound in it are bound per element (`%%x...` all of them, `%%x[k]` one; a where line "+
 		"naming `%%x` holds for each); holes and values bound outside are shared. The rule is checked once per count "+

@@ -17,7 +17,26 @@ type bindings struct {
 	holes   []any
 	holeSet []bool
 	oracle  rule.Oracle
+	// elem marks the value holes bound per element of a users group (nil without one); inElem says an element's
+	// code is running: its per-element holes are then single values (vals), else the lists of all elements.
+	elem   []bool
+	inElem bool
 }
+
+// elemMask returns the per-element value holes of p's users group, or nil.
+func elemMask(p *rule.Pattern) []bool {
+	if p.Users == nil {
+		return nil
+	}
+	m := make([]bool, len(p.Values))
+	for _, h := range p.Users.Elems {
+		m[h] = true
+	}
+	return m
+}
+
+// isElemList reports whether value hole h is per element and read as a list (outside an element's code).
+func (b *bindings) isElemList(h int) bool { return b.elem != nil && b.elem[h] && !b.inElem }
 
 // Hole implements rule.Env.
 func (b *bindings) Hole(i int) (any, bool) {
@@ -29,7 +48,7 @@ func (b *bindings) Hole(i int) (any, bool) {
 
 // Value implements rule.Env.
 func (b *bindings) Value(r rule.Ref) *ir.Value {
-	if r.New || r.Index < 0 || r.Index >= len(b.vals) || b.pat.Values[r.Index].List {
+	if r.New || r.Index < 0 || r.Index >= len(b.vals) || b.pat.Values[r.Index].List || b.isElemList(r.Index) {
 		return nil
 	}
 	return b.vals[r.Index]
@@ -37,7 +56,7 @@ func (b *bindings) Value(r rule.Ref) *ir.Value {
 
 // List implements rule.Env.
 func (b *bindings) List(r rule.Ref) []*ir.Value {
-	if r.New || r.Index < 0 || r.Index >= len(b.vals) || !b.pat.Values[r.Index].List {
+	if r.New || r.Index < 0 || r.Index >= len(b.vals) || !b.pat.Values[r.Index].List && !b.isElemList(r.Index) {
 		return nil
 	}
 	return b.lists[r.Index]

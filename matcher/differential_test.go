@@ -23,21 +23,24 @@ import (
 type gen struct {
 	rng *rand.Rand
 	// alt draws the alternatives withAlternatives adds, apart from rng, so that the rest is generated as before.
-	alt   *rand.Rand
+	alt *rand.Rand
+	// usr draws the users groups ruleSet adds, apart from rng and alt.
+	usr   *rand.Rand
 	ctx   *ir.Context
 	types []ir.Type
 }
 
 func newGen(seed int64, ctx *ir.Context) *gen {
 	f32, f16, i64 := ctx.Scalar(ir.DTypeFloat32), ctx.Scalar(ir.DTypeFloat16), ctx.Scalar(ir.DTypeInt64)
-	return &gen{rng: rand.New(rand.NewSource(seed)), alt: rand.New(rand.NewSource(seed + 1<<40)), ctx: ctx, types: []ir.Type{
-		ctx.Tensor(ir.DenseTensor, []int64{2, 3}, f32),
-		ctx.Tensor(ir.DenseTensor, []int64{2, 3}, f16),
-		ctx.Tensor(ir.DenseTensor, []int64{3}, f32),
-		ctx.Tensor(ir.ValueTensor, []int64{2, 3}, f32),
-		ctx.Tensor(ir.DenseTensor, []int64{2, -1, 3}, i64),
-		ctx.Vector(ctx.Tensor(ir.DenseTensor, []int64{2, 3}, f32)),
-	}}
+	return &gen{rng: rand.New(rand.NewSource(seed)), alt: rand.New(rand.NewSource(seed + 1<<40)),
+		usr: rand.New(rand.NewSource(seed + 2<<40)), ctx: ctx, types: []ir.Type{
+			ctx.Tensor(ir.DenseTensor, []int64{2, 3}, f32),
+			ctx.Tensor(ir.DenseTensor, []int64{2, 3}, f16),
+			ctx.Tensor(ir.DenseTensor, []int64{3}, f32),
+			ctx.Tensor(ir.ValueTensor, []int64{2, 3}, f32),
+			ctx.Tensor(ir.DenseTensor, []int64{2, -1, 3}, i64),
+			ctx.Vector(ctx.Tensor(ir.DenseTensor, []int64{2, 3}, f32)),
+		}}
 }
 
 func (g *gen) chance(p float64) bool { return g.rng.Float64() < p }
@@ -582,7 +585,85 @@ func (g *gen) ruleSet(tmpl *ir.Program, n int) *rule.Set {
 		}
 		rules = append(rules, r)
 	}
+	for i := 0; i < 2; i++ {
+		if g.usr.Float64() < 0.5 {
+			if r := g.usersRule("u"+strconv.Itoa(i), ops[g.usr.Intn(len(ops))]); r != nil {
+				rules = append(rules, r)
+			}
+		}
+	}
 	return rule.NewSet(g.ctx, rules...)
+}
+
+// usersRule returns a users group (rule.UsersGroup) made from template op u: its op, each of min to max users of
+// one of its operands %x, the other operands per element, some attributes bound to shared $holes or literals, and
+// sometimes a per-element constraint (immutable), a group one (uses(%x)) and a group one on the lists (len); nil
+// when u has no results or no operand.
+func (g *gen) usersRule(name string, u *ir.Op) *rule.Rule {
+	var present []int
+	for i := 0; i < u.NumOperands(); i++ {
+		if u.Operand(i) != nil {
+			present = append(present, i)
+		}
+	}
+	if len(present) == 0 || u.NumResults() == 0 {
+		return nil
+	}
+	rng := g.usr
+	j := present[rng.Intn(len(present))]
+	b := rule.NewBuilder(g.ctx, name)
+	b.Benefit(1 + rng.Intn(3))
+	lo := 1 + rng.Intn(3)
+	var elemWhere []int
+	var where []rule.Expr
+	operands := make([]any, u.NumOperands())
+	for i := range operands {
+		switch {
+		case i == j:
+			operands[i] = "%x"
+		case u.Operand(i) == nil:
+			operands[i] = "null"
+		case rng.Float64() < 0.2:
+			operands[i] = "_"
+		default:
+			operands[i] = "%a" + strconv.Itoa(i)
+		}
+	}
+	b.Users("%x", lo, lo+rng.Intn(4))
+	ob := b.Op(u.Name(), operands...)
+	results := make([]string, u.NumResults())
+	for i := range results {
+		results[i] = "%r" + strconv.Itoa(i)
+	}
+	ob.Results(results...)
+	for _, a := range u.Attrs() {
+		switch x := rng.Float64(); {
+		case x < 0.4:
+			ob.Attr(a.Name, "$"+a.Name)
+		case x < 0.6:
+			ob.Attr(a.Name, a.Value)
+		}
+	}
+	for i, o := range operands {
+		if s, ok := o.(string); ok && s == "%a"+strconv.Itoa(i) && rng.Float64() < 0.3 {
+			elemWhere = append(elemWhere, len(where))
+			where = append(where, rule.Fn("immutable", b.V(s)))
+			break
+		}
+	}
+	if rng.Float64() < 0.3 {
+		where = append(where, &rule.Binary{Op: ">=", X: b.Uses("%x"), Y: rule.Int(int64(1 + rng.Intn(3)))})
+	}
+	if rng.Float64() < 0.3 {
+		where = append(where, &rule.Binary{Op: "<=", X: rule.Fn("len", b.V("%r0")), Y: rule.Int(int64(1 + rng.Intn(4)))})
+	}
+	b.Where(where...)
+	b.Pattern().Users.ElemWhere = elemWhere
+	r, err := b.Build()
+	if err != nil {
+		return nil
+	}
+	return r
 }
 
 // withAlternatives returns r with one operand made alternatives (when one fits): an operand that reads the result
@@ -737,6 +818,12 @@ type diffStats struct {
 func (st *diffStats) countFeatures(m *rule.Match) {
 	p := m.Rule.Pattern
 	add := func(f string) { st.features[f]++ }
+	if p.Users != nil {
+		add("users group")
+		if len(m.Group) > 1 {
+			add("users group: several elements")
+		}
+	}
 	if len(p.Ops) > 1 {
 		add("several ops")
 	}
@@ -956,7 +1043,8 @@ func TestDifferential(t *testing.T) {
 	for _, f := range []string{"several ops", "multi-root (users)", "any-op", "commutative", "commutative swapped",
 		"more results", "rest attrs", "list operand", "null operand", "_ result", "type pattern", "closure",
 		"shared", "where", "attr kind 0", "attr kind 1", "attr kind 2", "constants: two patterns, one op",
-		"constants: equal ops", "alternatives", "alternatives: a later one", "alternatives: an op"} {
+		"constants: equal ops", "alternatives", "alternatives: a later one", "alternatives: an op", "users group",
+		"users group: several elements"} {
 		require.Greater(t, st.features[f], n/100, "too few matches with %s", f)
 	}
 }

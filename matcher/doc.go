@@ -82,7 +82,7 @@
 //
 // The plan is the one exported form of matching, as MLIR lowers PDL to PDLInterp: a sequence of instructions
 // (Instr: BindRoot, CheckName, CheckOperands, BindOperand, CheckConst, BindDef, ChooseSwap, ChooseUser, ChooseAlt,
-// CheckClosure, CheckUses, CheckWhere, Success, …) that bind and check, with choice points. Its consumers interpret or print it
+// CollectUsers, CheckClosure, CheckUses, CheckWhere, Success, …) that bind and check, with choice points. Its consumers interpret or print it
 // and never look at the pattern again:
 //
 //   - The automaton (program.go, exec.go, tree.go) derives from each plan the predicates of its decision tree —
@@ -94,7 +94,11 @@
 // A new construct of the language is a new instruction (or a new use of one) built by NewPlan, and a case in each
 // consumer's switch. A choice among alternative sub-patterns is a ChooseAlt whose branches are instruction
 // sequences, laid out after it, each continuing with the rest of the plan to its own Success; nothing after it is
-// a tree predicate. A variadic group would be a choice point over its number of repetitions.
+// a tree predicate. A users group (rule.UsersGroup) is one CollectUsers: its element code (Instr.Sub, the op's
+// checks with its per-element values bound) runs on the root, which binds the shared $holes, then on each later user
+// of the group's value in the root's block, in program order; those that pass are the elements, up to Max, and a
+// user before the root that passes fails the match (it is rooted there). It is no choice point: the users are
+// collected, not searched. A list group (`[each(…) …]`) is written out per count by the checker.
 //
 // # The automaton
 //

@@ -14,6 +14,9 @@ type exec struct {
 	stack []frame
 	users []*ir.Op    // arena of user lists of ChooseUser frames
 	arena []*ir.Value // backing store of bound lists
+	// A users group's scratch: the users of its value, the elements, their per-element values (element-major).
+	gusers, group []*ir.Op
+	gvals         []*ir.Value
 }
 
 // frame is a choice point: the choice instruction, the alternative being tried and what to undo.
@@ -46,6 +49,7 @@ func (x *exec) reset(p *program) {
 		x.holes = grow(x.holes, len(pat.Holes))
 		x.holeSet = grow(x.holeSet, len(pat.Holes))
 		x.swap = grow(x.swap, len(pat.Ops))
+		x.elem = elemMask(pat)
 	}
 	x.p = p
 	if p.hasAlts {
@@ -295,6 +299,8 @@ func (x *exec) run(p *program, root *ir.Op) bool {
 			x.vals[in.Value] = x.vals[in.Other]
 		case CheckAlias:
 			ok = x.vals[in.Value] == x.vals[in.Other]
+		case CollectUsers:
+			ok = x.collect(&in.Instr)
 		case Success:
 			return true
 		}
@@ -336,6 +342,125 @@ func (x *exec) run(p *program, root *ir.Op) bool {
 			x.stack = x.stack[:len(x.stack)-1]
 		}
 	}
+}
+
+// collect runs a users group's CollectUsers: the root is the first element; each later user of the group's value
+// in the root's block, in program order, that passes the element code is the next one, up to Max; a user before
+// the root that passes it fails the match (it is rooted there). The per-element holes are bound to the lists of
+// the elements' values.
+func (x *exec) collect(in *Instr) bool {
+	root := x.ops[in.Op]
+	elems := x.pat.Users.Elems
+	x.group, x.gvals = x.group[:0], x.gvals[:0]
+	if !x.element(in, root) {
+		return false
+	}
+	x.gusers = appendUsers(x.gusers[:0], x.vals[in.Value])
+	before := true
+	for _, u := range x.gusers {
+		if !before && len(x.group) == in.Max {
+			break // the rest are the next match's, once these are rewritten
+		}
+		switch {
+		case u == root:
+			before = false
+		case u.Block() != root.Block():
+		case x.element(in, u) && before:
+			x.ops[in.Op] = root
+			return false
+		}
+	}
+	x.ops[in.Op] = root
+	if len(x.group) < in.N {
+		return false
+	}
+	for i, h := range elems {
+		start := len(x.arena)
+		for e := range x.group {
+			x.arena = append(x.arena, x.gvals[e*len(elems)+i])
+		}
+		x.lists[h] = x.arena[start:len(x.arena):len(x.arena)]
+		x.vals[h] = nil
+	}
+	return true
+}
+
+// element runs a users group's element code on op, and records op and its per-element values as the next
+// element when it passes.
+func (x *exec) element(in *Instr, op *ir.Op) bool {
+	x.ops[in.Op] = op
+	x.inElem = true
+	ok := true
+	for i := range in.Sub {
+		if ok = x.elemStep(&in.Sub[i]); !ok {
+			break
+		}
+	}
+	x.inElem = false
+	if ok {
+		x.group = append(x.group, op)
+		for _, h := range x.pat.Users.Elems {
+			x.gvals = append(x.gvals, x.vals[h])
+		}
+	}
+	return ok
+}
+
+// elemStep runs one instruction of an element's code (the checks and bindings of one op, NewPlan's users).
+func (x *exec) elemStep(in *Instr) bool {
+	op := x.ops[in.Op]
+	switch in.Code {
+	case CheckName:
+		return op.Name() == in.Name
+	case CheckOperands:
+		n := op.NumOperands()
+		return n == in.N || in.AtLeast && n > in.N
+	case CheckResults:
+		n := op.NumResults()
+		return n == in.N || in.AtLeast && n > in.N
+	case BindAttr:
+		a := attrOf(op, in.Name)
+		return a != nil && x.bindHole(in.Hole, a)
+	case CheckAttr:
+		a := attrOf(op, in.Name)
+		return a != nil && x.holes[in.Hole] == a
+	case CheckAttrLit:
+		return attrOf(op, in.Name) == in.Literal
+	case CheckAttrPresent:
+		return op.Attr(in.Name) != nil
+	case BindRestAttrs:
+		return x.bindHole(in.Hole, restAttrs(op, in.Names))
+	case CheckUnused:
+		return !op.Result(in.Index).HasUses()
+	case CheckExtraUnused:
+		for i := in.N; i < op.NumResults(); i++ {
+			if op.Result(i).HasUses() {
+				return false
+			}
+		}
+	case BindResult:
+		x.vals[in.Value] = op.Result(in.Index)
+	case CheckOperand:
+		return op.Operand(in.Index) == x.vals[in.Value]
+	case CheckConst:
+		return SameConstant(x.vals[in.Value], op.Operand(in.Index))
+	case BindOperand:
+		x.vals[in.Value] = op.Operand(in.Index)
+		return x.vals[in.Value] != nil
+	case CheckNull:
+		return op.Operand(in.Index) == nil
+	case CheckType:
+		return x.checkType(in.Type, x.vals[in.Value].Type(), false)
+	case CheckUses:
+		v := x.vals[in.Value]
+		return v != nil && in.Cmp.Eval(int64(v.NumUses()), int64(in.N))
+	case CheckWhere:
+		v, err := rule.Eval(in.Expr, x)
+		return err == nil && v == true
+	default:
+		return false // NewPlan puts no other instruction in an element's code
+	}
+	return true
 }
 
 // unbind clears the ops and values a ChooseAlt's branches bind, before each branch.
@@ -398,6 +523,13 @@ func (x *exec) fill(m *rule.Match) {
 			default:
 				m.Values[i], m.Lists[i] = nil, append([]*ir.Value(nil), l...)
 			}
+		}
+	}
+	m.Group = nil
+	if x.pat.Users != nil {
+		m.Group = append([]*ir.Op(nil), x.group...)
+		for _, h := range x.pat.Users.Elems {
+			m.Values[h], m.Lists[h] = nil, append([]*ir.Value(nil), x.lists[h]...)
 		}
 	}
 	m.Holes = resize(m.Holes, len(x.holes))

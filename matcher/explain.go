@@ -132,6 +132,7 @@ func explainRule(r *rule.Rule, op *ir.Op, o rule.Oracle, num *ir.Numbering) Expl
 	e := &explainer{r: r, p: p, plan: pl, num: num, root: op, userOf: make([]string, len(p.Ops)),
 		via: make([]string, len(p.Ops)), from: make([]operandRef, len(p.Values)),
 		bindings: bindings{pat: p, oracle: o, ops: make([]*ir.Op, len(p.Ops)), swap: make([]bool, len(p.Ops)),
+			elem: elemMask(p),
 			vals: make([]*ir.Value, len(p.Values)), lists: make([][]*ir.Value, len(p.Values)),
 			holes: make([]any, len(p.Holes)), holeSet: make([]bool, len(p.Holes))}}
 	e.run(0)
@@ -177,6 +178,7 @@ type explainer struct {
 	pendingFor int
 	failures   []Failure
 	tried      int
+	group      []*ir.Op // the elements of a users group
 	match      *rule.Match
 	matchSet   []bool // holeSet at the match
 }
@@ -217,6 +219,11 @@ func (e *explainer) run(pc int) bool {
 			return e.chooseUser(in, pc)
 		case ChooseAlt:
 			return e.chooseAlt(in)
+		case CollectUsers:
+			if !e.collect(in) {
+				return false
+			}
+			continue
 		case Success:
 			e.succeed()
 			return true
@@ -299,6 +306,78 @@ func (e *explainer) chooseUser(in *Instr, pc int) bool {
 	return false
 }
 
+// collect interprets a users group's CollectUsers as the executor does (exec.collect), and says why it failed:
+// the root is not an element (the element code's message), a user before the root agrees (the match is rooted
+// there), or too few users agree (with what the first ones that did not disagreed on).
+func (e *explainer) collect(in *Instr) bool {
+	root, x := e.ops[in.Op], e.vals[in.Value]
+	pos := e.p.Users.Pos
+	var vals [][]*ir.Value
+	element := func(u *ir.Op) bool {
+		e.ops[in.Op] = u
+		e.inElem = true
+		defer func() { e.inElem = false }()
+		for i := range in.Sub {
+			if !e.step(&in.Sub[i]) {
+				return false
+			}
+		}
+		e.group = append(e.group, u)
+		row := make([]*ir.Value, len(e.p.Users.Elems))
+		for i, h := range e.p.Users.Elems {
+			row[i] = e.vals[h]
+		}
+		vals = append(vals, row)
+		return true
+	}
+	e.group = e.group[:0]
+	if !element(root) {
+		return false
+	}
+	var disagreed []string
+	before := true
+	for _, u := range appendUsers(nil, x) {
+		if !before && len(e.group) == in.Max {
+			break
+		}
+		if u == root {
+			before = false
+			continue
+		}
+		if u.Block() != root.Block() {
+			continue
+		}
+		n, tried := len(e.failures), e.tried
+		ok := element(u)
+		if !ok && len(e.failures) > n && len(disagreed) < 3 {
+			disagreed = append(disagreed, e.opDesc(u)+": "+e.failures[n].Message)
+		}
+		e.failures, e.tried = e.failures[:n], tried
+		if ok && before {
+			e.ops[in.Op] = root
+			return e.fail(pos, "%s (%s) is also used by %s, before this op, which agrees with it: the group is matched "+
+				"at its first element", e.hv(in.Value), e.val(x), e.opDesc(u))
+		}
+	}
+	e.ops[in.Op] = root
+	if len(e.group) < in.N {
+		why := ""
+		if len(disagreed) > 0 {
+			why = "; " + strings.Join(disagreed, "; ")
+		}
+		return e.fail(pos, "%s of %s (%s) in this block agree with this op; the group wants at least %d%s",
+			plural(len(e.group), "user", "users"), e.hv(in.Value), e.val(x), in.N, why)
+	}
+	for i, h := range e.p.Users.Elems {
+		l := make([]*ir.Value, len(vals))
+		for k := range vals {
+			l[k] = vals[k][i]
+		}
+		e.lists[h], e.vals[h] = l, nil
+	}
+	return true
+}
+
 // step runs one instruction that is not a choice point, and reports whether it passed; a failure is recorded.
 func (e *explainer) step(in *Instr) bool {
 	var pat *rule.OpPattern
@@ -349,6 +428,11 @@ func (e *explainer) step(in *Instr) bool {
 			return e.fail(pat.Pos, "%s has %s; the rule wants %d", d, plural(n, what, what+"s"), in.N)
 		}
 	case BindAttr:
+		if e.holeSet[in.Hole] { // a later element of a users group: the root bound the shared hole
+			check := *in
+			check.Code = CheckAttr
+			return e.step(&check)
+		}
 		got := o.AttrOrDefault(in.Name)
 		if got == nil {
 			return e.fail(pat.Pos, "%s has no attribute %s (and no default); the rule binds it to %s", d, in.Name,
@@ -522,6 +606,12 @@ func (e *explainer) succeed() {
 	for h, set := range e.holeSet {
 		if set {
 			m.Holes[h] = e.holes[h]
+		}
+	}
+	if g := e.p.Users; g != nil {
+		m.Group = slices.Clone(e.group)
+		for _, h := range g.Elems {
+			m.Values[h], m.Lists[h] = nil, slices.Clone(e.lists[h])
 		}
 	}
 	e.match = m

@@ -218,8 +218,15 @@ func showMatch(m *rule.Match, name func(*ir.Value) string) string {
 		}
 		parts = append(parts, fmt.Sprintf("op%d=%s", k, s))
 	}
+	if m.Group != nil {
+		var g []string
+		for _, o := range m.Group {
+			g = append(g, name(o.Result(0)))
+		}
+		parts = append(parts, "group=["+strings.Join(g, " ")+"]")
+	}
 	for h, hv := range p.Values {
-		if hv.List {
+		if hv.List || p.IsElem(h) {
 			var l []string
 			for _, v := range m.Lists[h] {
 				if v == nil {

@@ -30,7 +30,8 @@ import (
 // them, and a second reader of the value one defines checks it with CheckConst (the same value, or the result of
 // an equal constant op) instead of CheckOperand.
 //
-// Later constructs fit the same frame: a variadic group is a choice point over the number of repetitions.
+// A users group (rule.UsersGroup) is BindRoot, the group's value, one CollectUsers whose Sub is the element's code,
+// the group's constraints and Success: the users are collected in program order, not searched.
 type Plan struct {
 	// Rule is the rule the plan matches.
 	Rule *rule.Rule
@@ -74,6 +75,7 @@ const (
 	ChooseAlt                      // choice point: the branches of alternatives Alt (at operand Index of Ops[Op], bound to %Value), in order; branch b's code starts at Targets[b], after unbinding the ops Reset
 	BindAlias                      // %Value = %Other: branch Index of alternatives Alt is the value it names (or defines)
 	CheckAlias                     // %Value is %Other: branch Index of alternatives Alt names a value bound already
+	CollectUsers                   // users group: Ops[Op] (the root) and each later user of %Value in its block that passes Sub are the elements, N (min) to Max of them
 )
 
 var opcodeNames = [...]string{BindRoot: "BindRoot", CheckName: "CheckName", CheckOperands: "CheckOperands",
@@ -83,7 +85,8 @@ var opcodeNames = [...]string{BindRoot: "BindRoot", CheckName: "CheckName", Chec
 	CheckOperand: "CheckOperand", CheckConst: "CheckConst", BindOperand: "BindOperand", BindDef: "BindDef", CheckDistinct: "CheckDistinct",
 	CheckNull: "CheckNull", BindList: "BindList", CheckList: "CheckList", CheckType: "CheckType",
 	ChooseUser: "ChooseUser", CheckClosure: "CheckClosure", CheckUses: "CheckUses", CheckWhere: "CheckWhere",
-	Success: "Success", ChooseAlt: "ChooseAlt", BindAlias: "BindAlias", CheckAlias: "CheckAlias"}
+	Success: "Success", ChooseAlt: "ChooseAlt", BindAlias: "BindAlias", CheckAlias: "CheckAlias",
+	CollectUsers: "CollectUsers"}
 
 func (c Opcode) String() string {
 	if int(c) < len(opcodeNames) {
@@ -128,6 +131,11 @@ type Instr struct {
 	// and ResetVals the pattern ops and value holes not bound before it, which entering a branch unbinds (a branch
 	// binds ops and values the others do not, which a match leaves nil).
 	Targets, Reset, ResetVals []int
+	// Sub is CollectUsers's element code: the checks and per-element bindings one element makes, run with Ops[Op]
+	// set to the element (a straight line: no choice point, no Success). Run on the root, its BindAttr and type
+	// holes bind the shared $holes; on a later user they compare with them. Max is its largest element count.
+	Sub []Instr
+	Max int
 }
 
 // Cmp is the comparison of a CheckUses instruction.
@@ -236,11 +244,73 @@ func plan(p *rule.Pattern, root int, r *rule.Rule) (*Plan, error) {
 	}
 	pl.emit(Instr{Code: BindRoot, Op: root})
 	pl.bindOp(root)
+	if p.Users != nil {
+		pl.users()
+		return &Plan{Rule: r, Instrs: code}, nil
+	}
 	pl.visit(root, false)
 	if err := pl.rest(); err != nil {
 		return nil, err
 	}
 	return &Plan{Rule: r, Instrs: code}, nil
+}
+
+// users emits the plan of a users group (rule.UsersGroup) after BindRoot: the group's value from the root's
+// operand, the CollectUsers whose element code is the element op's visit (its checks, with its per-element values
+// bound and checked as they are bound, then the per-element constraints), the constraints on the whole group, and
+// Success. The element op has no producers in the pattern: its operands are the group's value and per-element
+// inputs.
+func (pl *planner) users() {
+	p, g := pl.p, pl.p.Users
+	var where []rule.Expr
+	if pl.r != nil {
+		where = pl.r.Where
+	}
+	// The root's operand count first (its element code checks it again): the group's value is one of its operands.
+	pl.emit(Instr{Code: CheckOperands, Op: g.Op, N: len(p.Ops[g.Op].Operands)})
+	pl.emit(Instr{Code: BindOperand, Op: g.Op, Index: g.Operand, Value: g.Value})
+	pl.bindVal(g.Value)
+	elemWhere := map[int]bool{}
+	for _, i := range g.ElemWhere {
+		elemWhere[i] = true
+	}
+	var sub []Instr
+	el := pl.fork()
+	el.code = &sub
+	// A per-element value's `uses(%w) cmp n` is checked per element when it is a per-element constraint; otherwise
+	// it reads the list, as a CheckWhere after the collection.
+	el.uses = make([][]int, len(pl.uses))
+	for h, is := range pl.uses {
+		for _, i := range is {
+			if h == g.Value || elemWhere[i] {
+				el.uses[h] = append(el.uses[h], i)
+			}
+		}
+	}
+	el.visit(g.Op, false)
+	for len(el.todo) > 0 {
+		t := el.todo[len(el.todo)-1]
+		el.todo = el.todo[:len(el.todo)-1]
+		if t.next+1 < len(p.Ops[t.op].Operands) {
+			el.todo = append(el.todo, task{t.op, t.next + 1})
+		}
+		el.operandAt(t.op, t.next) // the element's operands are values without producers: no fork, no error
+	}
+	for _, i := range g.ElemWhere {
+		if i >= len(where) {
+			continue // a plan without the rule's constraints (upwardSteps)
+		}
+		if _, _, _, ok := usesConstraint(p, where[i]); !ok {
+			el.emit(Instr{Code: CheckWhere, Where: i, Expr: where[i]})
+		}
+	}
+	pl.emit(Instr{Code: CollectUsers, Op: g.Op, Index: g.Operand, Value: g.Value, N: g.Min, Max: g.Max, Sub: sub})
+	for i, e := range where {
+		if h, _, _, ok := usesConstraint(p, e); !elemWhere[i] && !(ok && h == g.Value) {
+			pl.emit(Instr{Code: CheckWhere, Where: i, Expr: e})
+		}
+	}
+	pl.emit(Instr{Code: Success})
 }
 
 // fork returns a copy of pl's state that appends to the same code.
@@ -691,6 +761,13 @@ func (in *Instr) Format(p *rule.Pattern) string {
 		return "alternative " + strconv.Itoa(in.Index+1) + ": " + v(in.Value) + " = " + v(in.Other)
 	case CheckAlias:
 		return "alternative " + strconv.Itoa(in.Index+1) + ": " + v(in.Value) + " == " + v(in.Other)
+	case CollectUsers:
+		sub := make([]string, len(in.Sub))
+		for i := range in.Sub {
+			sub[i] = in.Sub[i].Format(p)
+		}
+		return "collect " + op(in.Op) + " and the later users(" + v(in.Value) + ") in its block, " + strconv.Itoa(in.N) +
+			" to " + strconv.Itoa(in.Max) + ", each: " + strings.Join(sub, "; ")
 	}
 	return in.Code.String()
 }

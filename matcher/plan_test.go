@@ -102,6 +102,36 @@ func checkPath(pl *Plan, pc, end int, st *pathState) error {
 				err = fmt.Errorf("branches at %v, not laid out after it", x.Targets)
 			}
 		case CheckWhere, Success:
+		case CollectUsers:
+			// The element code binds the per-element values and the shared $holes, and reads only those and the
+			// group's value; it has no choice point and no Success.
+			needOp, needVal = x.Op, x.Value
+			for _, s := range x.Sub {
+				switch s.Code {
+				case BindResult, BindOperand:
+					err = bindVal(s.Value)
+				case BindAttr:
+					if st.attr[s.Hole] {
+						err = fmt.Errorf("%s bound twice", rule.HoleName(p, s.Hole))
+					}
+					st.attr[s.Hole] = true
+				case CheckAttr:
+					if !st.attr[s.Hole] {
+						err = fmt.Errorf("%s checked before it is bound", rule.HoleName(p, s.Hole))
+					}
+				case CheckOperand, CheckConst, CheckType, CheckUses:
+					if !st.val[s.Value] {
+						err = fmt.Errorf("element code reads %s before it is bound", rule.ValueName(p, s.Value))
+					}
+				case CheckName, CheckOperands, CheckResults, CheckAttrLit, CheckAttrPresent, BindRestAttrs, CheckUnused,
+					CheckExtraUnused, CheckNull, CheckWhere:
+				default:
+					err = fmt.Errorf("%s in an element's code", s.Code)
+				}
+				if err != nil {
+					break
+				}
+			}
 		default:
 			needOp = x.Op
 		}
@@ -186,9 +216,11 @@ func TestPlansAreWellFormed(t *testing.T) {
 		require.NoError(t, checkPlan(pl), "rule %s:\n%s", r.ID(), rule.FormatPattern(r.Pattern))
 		var where []int
 		for _, x := range pl.Instrs {
-			if x.Code == CheckUses || x.Code == CheckWhere {
-				where = append(where, x.Where)
-				require.Same(t, r.Where[x.Where], x.Expr)
+			for _, y := range append([]Instr{x}, x.Sub...) { // a users group's per-element constraints are in Sub
+				if y.Code == CheckUses || y.Code == CheckWhere {
+					where = append(where, y.Where)
+					require.Same(t, r.Where[y.Where], y.Expr)
+				}
 			}
 		}
 		require.ElementsMatch(t, where, seq(len(r.Where)), "rule %s: every where constraint once", r.ID())

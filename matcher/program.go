@@ -20,10 +20,10 @@ import (
 
 // The fused instructions fuse makes, after the plan's opcodes.
 const (
-	cShape        = CheckAlias + 1 + iota // CheckName, CheckOperands and CheckResults of one op (unset: info nil, N, n2 < 0)
-	cBindOperands                         // BindOperand for each item (Index, Value, check)
-	cBindResults                          // BindResult for each item (Index, Value)
-	cBindAttrs                            // BindAttr for each item (Name, Hole)
+	cShape        = CollectUsers + 1 + iota // CheckName, CheckOperands and CheckResults of one op (unset: info nil, N, n2 < 0)
+	cBindOperands                           // BindOperand for each item (Index, Value, check)
+	cBindResults                            // BindResult for each item (Index, Value)
+	cBindAttrs                              // BindAttr for each item (Name, Hole)
 )
 
 // item is one element of a fused instruction.
@@ -141,8 +141,8 @@ func (cr *crule) predicates(t *tables) []pred {
 	var preds []pred
 	for i := range cr.code {
 		in := &cr.code[i]
-		if in.Code == ChooseAlt {
-			break
+		if in.Code == ChooseAlt || in.Code == CollectUsers {
+			break // nothing after a choice among alternatives, or inside or after a users group, is a tree question
 		}
 		ask := func(q question, a answer) {
 			in.q = t.question(q)

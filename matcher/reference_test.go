@@ -106,8 +106,94 @@ func (rm *refMatcher) matchRule(r *rule.Rule, op *ir.Op, o Oracle) *rule.Match {
 	run := &refRun{rm: rm, r: r, p: r.Pattern, oracle: o}
 	s := refState{ops: map[int]*ir.Op{}, vals: map[int]*ir.Value{}, lists: map[int][]*ir.Value{},
 		holes: map[int]any{}, alts: map[int]int{}}
+	if r.Pattern.Users != nil {
+		return run.users(s, op)
+	}
 	run.bindOp(s, r.Pattern.Root, op, run.upward)
 	return run.result
+}
+
+// users matches a users group by its definition: the elements are op and every later user of the group's value
+// in op's block that matches the element op with the $holes op bound and passes the per-element constraints, in
+// program order, at most Max; none before op may, and there must be Min. The other constraints read the lists.
+func (run *refRun) users(s refState, op *ir.Op) *rule.Match {
+	g, p := run.p.Users, run.p
+	if g.Operand >= op.NumOperands() || op.Operand(g.Operand) == nil {
+		return nil
+	}
+	x := op.Operand(g.Operand)
+	element := func(o *ir.Op, holes map[int]any) (refState, bool) {
+		e := refState{ops: map[int]*ir.Op{}, vals: map[int]*ir.Value{g.Value: x}, lists: map[int][]*ir.Value{},
+			holes: maps.Clone(holes), alts: map[int]int{}}
+		var got refState
+		ok := run.bindOp(e, g.Op, o, func(e refState) bool {
+			for _, i := range g.ElemWhere {
+				if v, err := rule.Eval(run.r.Where[i], &refEnv{run: run, s: e}); err != nil || v != true {
+					return false
+				}
+			}
+			got = e
+			return true
+		})
+		return got, ok
+	}
+	first, ok := element(op, s.holes)
+	if !ok {
+		return nil
+	}
+	elems := []refState{first}
+	var users []*ir.Op
+	for _, u := range x.Users() {
+		if !slices.Contains(users, u) && u.Block() == op.Block() {
+			users = append(users, u)
+		}
+	}
+	slices.SortFunc(users, func(a, b *ir.Op) int { return run.rm.index(a) - run.rm.index(b) })
+	for _, u := range users {
+		if u == op {
+			continue
+		}
+		e, ok := element(u, first.holes)
+		switch {
+		case !ok:
+		case run.rm.index(u) < run.rm.index(op):
+			return nil
+		case len(elems) < g.Max:
+			elems = append(elems, e)
+		}
+	}
+	if len(elems) < g.Min {
+		return nil
+	}
+	all := refState{ops: map[int]*ir.Op{g.Op: op}, vals: map[int]*ir.Value{g.Value: x}, lists: map[int][]*ir.Value{},
+		holes: first.holes, alts: map[int]int{}}
+	for _, h := range g.Elems {
+		for _, e := range elems {
+			all.lists[h] = append(all.lists[h], e.vals[h])
+		}
+	}
+	for i, w := range run.r.Where {
+		if slices.Contains(g.ElemWhere, i) {
+			continue
+		}
+		if v, err := rule.Eval(w, &refEnv{run: run, s: all}); err != nil || v != true {
+			return nil
+		}
+	}
+	m := rule.NewMatch(run.r)
+	m.Ops[g.Op], m.Values[g.Value] = op, x
+	for _, e := range elems {
+		m.Group = append(m.Group, e.ops[g.Op])
+	}
+	for h := range p.Values {
+		if h != g.Value {
+			m.Lists[h] = all.lists[h]
+		}
+	}
+	for h := range p.Holes {
+		m.Holes[h] = first.holes[h]
+	}
+	return m
 }
 
 // bindOp binds pattern op k to o and checks it, then its operands, then calls cont.

@@ -115,6 +115,9 @@ func validate(r *rule.Rule) error {
 	if err := validateAlts(p); err != nil {
 		return err
 	}
+	if err := validateUsers(r); err != nil {
+		return err
+	}
 	for i, v := range p.Values {
 		what := fmt.Sprintf("%s %s", v.Pos, rule.ValueName(p, i))
 		if v.Def >= 0 {
@@ -202,6 +205,41 @@ func validateAlts(p *rule.Pattern) error {
 			if d := p.Values[br.Value].Def; d >= 0 && !slices.Contains(br.Ops, d) && p.InAlt(d) {
 				return fmt.Errorf("%s: branch value %s is defined in another alternative", what, rule.ValueName(p, br.Value))
 			}
+		}
+	}
+	return nil
+}
+
+// validateUsers checks a users group (rule.UsersGroup): one op pattern, the root, without alternatives or swaps,
+// that reads the group's value at the operand it says, with every other value it binds per element and no
+// per-element value as a list; per-element constraints that exist.
+func validateUsers(r *rule.Rule) error {
+	p := r.Pattern
+	g := p.Users
+	if g == nil {
+		return nil
+	}
+	what := g.Pos.String() + " users group"
+	switch {
+	case len(p.Ops) != 1 || g.Op != 0 || p.Root != 0:
+		return fmt.Errorf("%s: the element must be the pattern's only op pattern, its root", what)
+	case len(p.Alts) > 0 || p.Ops[0].Commutative:
+		return fmt.Errorf("%s: the element cannot have alternatives or swapped operands", what)
+	case g.Min < 1 || g.Max < g.Min:
+		return fmt.Errorf("%s: counts %d to %d: want 1 <= min <= max", what, g.Min, g.Max)
+	case g.Operand < 0 || g.Operand >= len(p.Ops[0].Operands) || p.Ops[0].Operands[g.Operand].Kind != rule.OperandValue ||
+		p.Ops[0].Operands[g.Operand].Value != g.Value:
+		return fmt.Errorf("%s: operand %d of the element is not the group's value", what, g.Operand)
+	}
+	for h, v := range p.Values {
+		if elem := slices.Contains(g.Elems, h); elem == (h == g.Value) || elem && v.List {
+			return fmt.Errorf("%s: %s: every value but the group's is bound per element, none is a list", what,
+				rule.ValueName(p, h))
+		}
+	}
+	for _, i := range g.ElemWhere {
+		if i < 0 || i >= len(r.Where) {
+			return fmt.Errorf("%s: per-element constraint %d out of range", what, i)
 		}
 	}
 	return nil

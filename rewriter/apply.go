@@ -59,6 +59,7 @@ func (e *ApplyError) Unwrap() error { return e.Err }
 type matchEnv struct {
 	m      *rule.Match
 	newV   []*ir.Value
+	newL   [][]*ir.Value // the list new values (NewValue.List)
 	oracle rule.Oracle
 }
 
@@ -76,7 +77,7 @@ func (e *matchEnv) Value(r rule.Ref) *ir.Value {
 
 func (e *matchEnv) List(r rule.Ref) []*ir.Value {
 	if r.New {
-		return nil
+		return e.newL[r.Index]
 	}
 	return e.m.Lists[r.Index]
 }
@@ -106,6 +107,7 @@ func (a *Applier) Apply(m *rule.Match) ([]*ir.Op, error) {
 	env := &a.env
 	env.m, env.oracle = m, a.Oracle
 	env.newV = append(env.newV[:0], make([]*ir.Value, len(r.NewValues))...)
+	env.newL = append(env.newL[:0], make([][]*ir.Value, len(r.NewValues))...)
 
 	ip, err := insertionPoint(m)
 	if err != nil {
@@ -131,15 +133,25 @@ func (a *Applier) Apply(m *rule.Match) ([]*ir.Op, error) {
 		}
 		a.built = append(a.built, op)
 	}
+	var moves []*ir.Op
 	if !inputsDominate(r, m, ip) {
-		a.release()
-		return nil, a.fail(m, false, "an input of the rewrite is not defined before the insertion point")
+		if moves = lateInputs(r, m, ip); moves == nil {
+			a.release()
+			return nil, a.fail(m, false, "an input of the rewrite is not defined before the insertion point")
+		}
 	}
 	// A replacement must keep the type the users read: a fused op built with the wrong attributes (a conv's
 	// paddings left at their defaults) infers another shape, and its users would silently read a wrong one.
 	for _, act := range r.Actions {
 		rep, ok := act.(*rule.Replace)
 		if !ok {
+			continue
+		}
+		if rep.Each {
+			if err := eachReplaceable(r, rep, env); err != nil {
+				a.release()
+				return nil, a.fail(m, false, "%v", err)
+			}
 			continue
 		}
 		from, to := env.Value(rep.Value), env.Value(rep.With)
@@ -157,6 +169,9 @@ func (a *Applier) Apply(m *rule.Match) ([]*ir.Op, error) {
 
 	// Phase 2: commit. The created ops are a.built, to which the ops built after a native rewrite are added.
 	b := a.Rewriter
+	for _, d := range moves {
+		b.MoveBefore(d, ip)
+	}
 	b.SetInsertionPointBefore(ip)
 	for _, op := range a.built {
 		b.Insert(op)
@@ -204,6 +219,12 @@ func (a *Applier) Apply(m *rule.Match) ([]*ir.Op, error) {
 				}
 			}
 		case *rule.Replace:
+			if act.Each {
+				for i, from := range env.List(act.Value) {
+					b.ReplaceAllUsesWith(from, env.List(act.With)[i])
+				}
+				continue
+			}
 			from, to := env.Value(act.Value), env.Value(act.With)
 			if from == nil || to == nil {
 				return a.built, a.fail(m, true, "replace: value not bound")
@@ -254,6 +275,11 @@ func (a *Applier) release() {
 func (a *Applier) eraseDead(m *rule.Match) {
 	for changed := true; changed; {
 		changed = false
+		for i := len(m.Group) - 1; i >= 0; i-- { // a users group's elements (Group[0] is Ops[Root] too)
+			if op := m.Group[i]; !op.Erased() && !op.HasUses() && !op.Has(ir.SideEffects) && a.Rewriter.Erase(op) == nil {
+				changed = true
+			}
+		}
 		for i := len(m.Ops) - 1; i >= 0; i-- {
 			op := m.Ops[i]
 			if op == nil || op.Erased() || op.HasUses() || op.Has(ir.SideEffects) {
@@ -277,21 +303,93 @@ func insertionPoint(m *rule.Match) (*ir.Op, error) {
 		if !ok || rep.Later || rep.Value.New {
 			continue
 		}
-		v := m.Values[rep.Value.Index]
-		if v == nil {
-			continue
+		vs := m.Lists[rep.Value.Index] // a per-element value of a users group
+		if v := m.Values[rep.Value.Index]; v != nil {
+			vs = []*ir.Value{v}
 		}
-		for u := range v.Uses() {
-			l := ir.LiftTo(u.Owner(), blk)
-			if l == nil {
-				return nil, fmt.Errorf("%s is used outside the block of the root", "a replaced value")
-			}
-			if l.IsBefore(ip) {
-				ip = l
+		for _, v := range vs {
+			for u := range v.Uses() {
+				l := ir.LiftTo(u.Owner(), blk)
+				if l == nil {
+					return nil, fmt.Errorf("%s is used outside the block of the root", "a replaced value")
+				}
+				if l.IsBefore(ip) {
+					ip = l
+				}
 			}
 		}
 	}
 	return ip, nil
+}
+
+// lateInputs returns, for a rule with a users group, the ops that define the rewrite's inputs after ip when each
+// is an op without operands in ip's block (a parameter, constant or data op read only by later elements): the
+// rewrite moves them before ip, as Paddle's horizontal_fuse_pass does. It returns nil when the rule has no group or
+// an input is defined after ip otherwise.
+func lateInputs(r *rule.Rule, m *rule.Match, ip *ir.Op) []*ir.Op {
+	if m.Group == nil {
+		return nil
+	}
+	var moves []*ir.Op
+	ok := true
+	check := func(v *ir.Value) {
+		if v == nil || ir.Dominates(v, ip) {
+			return
+		}
+		d := v.DefiningOp()
+		if d == nil || d.Block() != ip.Block() || d.NumOperands() > 0 || d.NumRegions() > 0 {
+			ok = false
+			return
+		}
+		if !slices.Contains(moves, d) {
+			moves = append(moves, d)
+		}
+	}
+	for _, act := range r.Actions {
+		c, isCreate := act.(*rule.Create)
+		if !isCreate {
+			continue
+		}
+		for _, o := range c.Operands {
+			switch {
+			case o.Null || o.Ref.New:
+			case o.List:
+				for _, v := range m.Lists[o.Ref.Index] {
+					check(v)
+				}
+			default:
+				check(m.Values[o.Ref.Index])
+			}
+		}
+	}
+	if !ok || len(moves) == 0 {
+		return nil
+	}
+	// In program order, so that the moved ops keep their order.
+	slices.SortFunc(moves, func(x, y *ir.Op) int {
+		if x.IsBefore(y) {
+			return -1
+		}
+		return 1
+	})
+	return moves
+}
+
+// eachReplaceable checks a pairwise replace of a users group's per-element value: as many replacements as
+// elements, each of a type its users may read.
+func eachReplaceable(r *rule.Rule, rep *rule.Replace, env *matchEnv) error {
+	from, to := env.List(rep.Value), env.List(rep.With)
+	name := rule.ValueName(r.Pattern, rep.Value.Index)
+	if len(from) != len(to) {
+		return fmt.Errorf("%s... has %d elements, its replacement %d", name, len(from), len(to))
+	}
+	for i := range from {
+		if to[i] == nil || !replaceableBy(from[i].Type(), to[i].Type()) {
+			return fmt.Errorf("%s[%d] is replaced by a value of another type than %s: its users would read another type",
+				name, i, from[i].Type())
+		}
+	}
+	return nil
 }
 
 // inputsDominate reports whether every matched value the rewrite's ops read is defined before ip.

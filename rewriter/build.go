@@ -67,7 +67,10 @@ func (a *Applier) build(c *rule.Create, env *matchEnv, m *rule.Match, replaced m
 		op = ctx.NewOp(spec)
 	}
 	for i, k := range c.Results {
-		if k >= 0 && i < op.NumResults() {
+		switch {
+		case k >= 0 && env.m.Rule.NewValues[k].List: // all the results, as one list
+			env.newL[k] = op.Results()
+		case k >= 0 && i < op.NumResults():
 			env.newV[k] = op.Result(i)
 		}
 	}

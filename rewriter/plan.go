@@ -122,7 +122,7 @@ func (a *Applier) plan(c *rule.Create) *createPlan {
 func replacedBy(r *rule.Rule) map[int]int {
 	out := map[int]int{}
 	for _, act := range r.Actions {
-		if rep, ok := act.(*rule.Replace); ok && rep.With.New && !rep.Value.New && !rep.Later {
+		if rep, ok := act.(*rule.Replace); ok && rep.With.New && !rep.Value.New && !rep.Later && !rep.Each {
 			if _, seen := out[rep.With.Index]; !seen {
 				out[rep.With.Index] = rep.Value.Index
 			}

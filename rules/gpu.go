@@ -18,7 +18,7 @@ import (
 // fold_constants evaluates, as conv2d_bn_fold does. add_shadow_output_after_dead_parameter is a Go pass
 // (AddShadowOutputAfterDeadParameter), first as in Paddle. fused_weight_only_linear fires only for a GPU target:
 // its rule-set parameter sm_version (drrc -target gpu:sm80) is 0 by default. Every pass of kPirGpuPasses is
-// here (docs/gpu-inference.md); horizontal_fuse is a Go pass (HorizontalFuse).
+// here (docs/gpu-inference.md); horizontal_fuse is the rule set of users groups rules/horizontal_fuse.drr.
 var GPUInferencePipeline = []string{
 	"add_shadow_output_after_dead_parameter",
 	"inplace",
@@ -81,9 +81,10 @@ var gpuSetDocs = map[string]string{
 	"matmul_transpose_fuse":            "Paddle's matmul_transpose_fuse_pass: transposes of the last two axes become matmul flags",
 	"transpose_flatten_concat_fuse":    "Paddle's transpose_flatten_concat_fuse_pass: n tensors transposed and flattened alike, then concatenated, become fusion_transpose_flatten_concat",
 	"remove_redundant_transpose":       "Paddle's remove_redundant_transpose_pass: transpose·transpose composes, identity transposes go",
+	"horizontal_fuse":                  "Paddle's horizontal_fuse_pass: three or more matmul/fc projections of one value by constant weights become one projection, split (users groups)",
 }
 
-// registerGPU registers the Go passes add_shadow_output_after_dead_parameter, cse_constants and horizontal_fuse,
+// registerGPU registers the Go passes add_shadow_output_after_dead_parameter and cse_constants,
 // and the pipeline gpu_inference in reg (the pipeline's other passes must be registered already).
 func registerGPU(reg *rewriter.Registry) error {
 	err := reg.RegisterPass("add_shadow_output_after_dead_parameter", "Paddle's add_shadow_output_after_dead_parameter_pass: a builtin.shadow_output, named as the parameter, for every builtin.parameter nothing reads, so that the executor keeps it",
@@ -96,13 +97,6 @@ func registerGPU(reg *rewriter.Registry) error {
 	err = reg.RegisterPass("cse_constants", "merge equal constants (full, full_int_array) of a block into one (no pipeline needs it: patterns match constants by value)",
 		func(*ir.Context, *rewriter.Registry) (rewriter.Pass, error) {
 			return &rewriter.GoPass{PassName: "cse_constants", Fn: MergeConstants}, nil
-		})
-	if err != nil {
-		return err
-	}
-	err = reg.RegisterPass("horizontal_fuse", "Paddle's horizontal_fuse_pass: three or more matmul/fc projections of one value by constant weights become one projection, split (Go: a group of users is no .drr pattern)",
-		func(*ir.Context, *rewriter.Registry) (rewriter.Pass, error) {
-			return &rewriter.GoPass{PassName: "horizontal_fuse", Fn: HorizontalFuse}, nil
 		})
 	if err != nil {
 		return err

@@ -103,9 +103,9 @@ func TestGraphNetCorpusGPUInference(t *testing.T) {
 		done, len(graphs), corpus.Full(), assigns, opsIn, opsOut, time.Since(start).Round(time.Millisecond), b.String())
 }
 
-// goPassCounted names the Go passes of gpu_inference whose changes the corpus table counts: groups fused, constants
-// merged, dead parameters published (not fold_constants and dce, which tidy up).
-var goPassCounted = map[string]bool{"horizontal_fuse": true, "cse_constants": true,
+// goPassCounted names the Go passes of gpu_inference whose changes the corpus table counts: constants
+// merged, dead parameters published (not fold_constants and dce, which tidy up). horizontal_fuse is a rule set.
+var goPassCounted = map[string]bool{"cse_constants": true,
 	"add_shadow_output_after_dead_parameter": true}
 
 // baseRuleName drops the family instance of a rule name: "conv2d_bn_fold[pd_op.conv2d,pd_op.batch_norm_]" is

@@ -9,8 +9,9 @@
 //   - inplace: de-inplacing X_ ops into X (seed 000 §2.5.2); reinplace: the reverse, for the end of a pipeline;
 //   - the ports of Paddle's GPU inference passes, one set per Paddle DRR pass (matmul_add_act_fuse, add_norm_fuse,
 //     multihead_matmul_fuse, …), which the pipeline gpu_inference runs in Paddle's order (GPUInferencePipeline,
-//     docs/gpu-inference.md), with the Go pass horizontal_fuse (cse_constants, which merges equal constants, is
-//     registered for programs that want it; no pipeline needs it since patterns match constants by value).
+//     docs/gpu-inference.md), horizontal_fuse among them (users groups; cse_constants, which merges equal
+//     constants, is registered for programs that want it; no pipeline needs it since patterns match constants by
+//     value).
 //
 // The Go passes: value_semantics.wrap (pass 1 of seed 000 §2.5.1: ops with value semantics move to value tensors),
 // value_semantics.maximize (pass 2 for the copies whose tensor is overwritten or viewed: Torch-MLIR's

@@ -395,6 +395,8 @@ func exprPos(e Expr) *Pos {
 		return &e.Pos
 	case *Index:
 		return &e.Pos
+	case *Spread:
+		return &e.Pos
 	case *Call:
 		return &e.Pos
 	}
@@ -421,6 +423,8 @@ func WalkExpr(e Expr, f func(Expr)) {
 	case *Index:
 		WalkExpr(e.X, f)
 		WalkExpr(e.Index, f)
+	case *Spread:
+		WalkExpr(e.X, f)
 	case *Call:
 		for _, x := range e.Args {
 			WalkExpr(x, f)
@@ -548,7 +552,35 @@ func (b *Builder) Build() (*Rule, error) {
 	default:
 		p.Root = len(p.Ops) - 1
 	}
+	if g := p.Users; g != nil {
+		g.Op = p.Root
+		g.Operand = -1
+		for j, o := range p.Ops[p.Root].Operands {
+			if o.Kind == OperandValue && o.Value == g.Value && g.Operand < 0 {
+				g.Operand = j
+			}
+		}
+		g.Elems = nil
+		for h := range p.Values {
+			if h != g.Value {
+				g.Elems = append(g.Elems, h)
+			}
+		}
+		if g.Operand < 0 {
+			return nil, fmt.Errorf("rule %s: the users group's value %%%s is no operand of the root", b.r.Name,
+				p.Values[g.Value].Name)
+		}
+	}
 	return b.r, nil
+}
+
+// Users makes the pattern a users group (UsersGroup) over the users of value name: the root op pattern is the
+// element, read min to max times; every other value is bound per element; the where constraints at indices
+// elemWhere are checked per element.
+func (b *Builder) Users(name string, min, max int, elemWhere ...int) *Builder {
+	b.r.Pattern.Users = &UsersGroup{Value: b.value(name, false, b.nextPos()), Min: min, Max: max,
+		ElemWhere: elemWhere, Pos: Pos{Line: b.line, Col: 3}}
+	return b
 }
 
 func fileExpr(e Expr, file string) {

@@ -39,6 +39,8 @@ func ExprDepth(e Expr) int {
 			push(x.Elems...)
 		case *Index:
 			push(x.X, x.Index)
+		case *Spread:
+			push(x.X)
 		case *Call:
 			push(x.Args...)
 		}

@@ -3,6 +3,7 @@ package rule
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/pirdrr/drr/ir"
@@ -113,6 +114,8 @@ func Eval(e Expr, env Env) (Val, error) {
 			out[i] = v
 		}
 		return out, nil
+	case *Spread:
+		return evalSpread(e, env)
 	case *Index:
 		x, err := Eval(e.X, env)
 		if err != nil {
@@ -494,4 +497,67 @@ func Describe(v Val) string {
 		return "attribute " + v.String()
 	}
 	return fmt.Sprintf("%T", v)
+}
+
+// evalSpread evaluates x... once per element of a users group: the lists of the per-element values x names give
+// the elements (they have one length), and each evaluation sees element i's values.
+func evalSpread(e *Spread, env Env) (Val, error) {
+	n := -1
+	lists := make([][]*ir.Value, len(e.Elems))
+	for i, h := range e.Elems {
+		l := env.List(Ref{Index: h})
+		if l == nil || n >= 0 && len(l) != n {
+			return nil, errAt(e, "the values of ... are not the elements of one group")
+		}
+		lists[i], n = l, len(l)
+	}
+	if n < 0 {
+		return nil, errAt(e, "... names no per-element value")
+	}
+	out := make([]Val, n)
+	el := &elementEnv{Env: env, elems: e.Elems, vals: make([]*ir.Value, len(e.Elems))}
+	for k := range n {
+		for i := range lists {
+			el.vals[i] = lists[i][k]
+		}
+		v, err := Eval(e.X, el)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+// elementEnv is an Env in which the per-element values elems are one element's, vals.
+type elementEnv struct {
+	Env
+	elems []int
+	vals  []*ir.Value
+}
+
+func (e *elementEnv) Value(r Ref) *ir.Value {
+	if !r.New {
+		for i, h := range e.elems {
+			if h == r.Index {
+				return e.vals[i]
+			}
+		}
+	}
+	return e.Env.Value(r)
+}
+
+func (e *elementEnv) List(r Ref) []*ir.Value {
+	if !r.New && slices.Contains(e.elems, r.Index) {
+		return nil
+	}
+	return e.Env.List(r)
+}
+
+// Param implements ParamSource when the Env does.
+func (e *elementEnv) Param(name string) (Val, bool) {
+	if ps, ok := e.Env.(ParamSource); ok {
+		return ps.Param(name)
+	}
+	return nil, false
 }

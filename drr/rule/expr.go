@@ -34,6 +34,14 @@ type ValueRef struct {
 	Pos Pos
 }
 
+// Spread is `[x...]`'s element in a rule with a users group: x evaluated once per element of the group, with
+// the per-element values Elems (which x names) bound to that element's, giving a list.
+type Spread struct {
+	X     Expr
+	Elems []int
+	Pos   Pos
+}
+
 // Unary is -x or !x.
 type Unary struct {
 	Op  string
@@ -82,6 +90,7 @@ func (e *Binary) At() Pos   { return e.Pos }
 func (e *Cond) At() Pos     { return e.Pos }
 func (e *List) At() Pos     { return e.Pos }
 func (e *Index) At() Pos    { return e.Pos }
+func (e *Spread) At() Pos   { return e.Pos }
 func (e *Call) At() Pos     { return e.Pos }
 
 // Action is one step of a rewrite.
@@ -129,11 +138,14 @@ type TypeExpr struct {
 }
 
 // Replace redirects the uses of a matched value to another value. With Later set, only uses by ops after the
-// pattern's root are redirected (the de-inplace rewrite).
+// pattern's root are redirected (the de-inplace rewrite). With Each set, Value is a per-element value of a users
+// group and With a list (a list new value, or another per-element value): the uses of element i's value go to
+// element i of With, which must have as many elements.
 type Replace struct {
 	Value Ref
 	With  Ref
 	Later bool
+	Each  bool
 	Pos   Pos
 }
 

@@ -359,6 +359,9 @@ func formatExpr(b *strings.Builder, r *Rule, e Expr, ctx int) {
 			formatExpr(b, r, x, 0)
 		}
 		b.WriteByte(']')
+	case *Spread:
+		formatExpr(b, r, e.X, 7)
+		b.WriteString("...")
 	case *Index:
 		formatExpr(b, r, e.X, 7)
 		b.WriteByte('[')

@@ -16,6 +16,9 @@ type Match struct {
 	// does not carry the attribute), []ir.NamedAttr (HoleAttrs), int64 (HoleDim), ir.DType (HoleDType) or ir.Type
 	// (HoleType).
 	Holes []any
+	// Group holds, for a pattern with a users group, the element ops in order (Group[0] is the root); nil
+	// otherwise. The group's per-element values are in Lists.
+	Group []*ir.Op
 }
 
 // NewMatch returns an empty match for r with room for every binding.
@@ -31,5 +34,6 @@ func (m *Match) Root() *ir.Op { return m.Ops[m.Rule.Pattern.Root] }
 // Clone returns a copy of m whose binding slices can be changed independently.
 func (m *Match) Clone() *Match {
 	return &Match{Rule: m.Rule, Ops: append([]*ir.Op(nil), m.Ops...), Values: append([]*ir.Value(nil), m.Values...),
-		Lists: append([][]*ir.Value(nil), m.Lists...), Holes: append([]any(nil), m.Holes...)}
+		Lists: append([][]*ir.Value(nil), m.Lists...), Holes: append([]any(nil), m.Holes...),
+		Group: append([]*ir.Op(nil), m.Group...)}
 }

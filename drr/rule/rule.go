@@ -81,6 +81,45 @@ type Pattern struct {
 	Holes  []*Hole
 	// Alts are the pattern's choices among alternatives, each read at an OperandAlt.
 	Alts []*AltGroup
+	// Users, when not nil, makes the pattern a users group: its one op pattern (the root) matches, per element,
+	// one user of a value, and the match collects them all (UsersGroup).
+	Users *UsersGroup
+}
+
+// UsersGroup is a group over the users of one value: the pattern's only op pattern, Op (its root), is the element;
+// it matches each user of value hole Value (an operand of Op) that agrees with the root's bindings. The matcher
+// collects the elements deterministically (no search): the root is the first element; every later user of Value in
+// the root's block, in program order, that matches Op with the $holes and type holes the root bound (shared) and
+// passes the per-element constraints ElemWhere is the next element, up to Max; fewer than Min elements, or a user
+// before the root that would be an element, is no match (the match is rooted at that earlier user). Operand and
+// result value holes of Op other than Value are bound per element (Elems): in a match, Match.Lists holds one value
+// per element, and Match.Group the element ops in order.
+type UsersGroup struct {
+	// Op is the element op pattern (Pattern.Root); Operand the operand index at which it reads Value.
+	Op, Operand int
+	// Value is the value hole whose users are collected: bound from the root's operand Operand.
+	Value int
+	// Min and Max bound the number of elements (1 <= Min <= Max).
+	Min, Max int
+	// Elems are the value holes bound per element, in Pattern.Values order.
+	Elems []int
+	// ElemWhere are the indices in Rule.Where of the constraints that are checked per element (with each element's
+	// values): a user failing one is not an element. The other constraints are checked once, on the whole group.
+	ElemWhere []int
+	Pos       Pos
+}
+
+// IsElem reports whether value hole h is bound per element of the pattern's users group.
+func (p *Pattern) IsElem(h int) bool {
+	if p.Users == nil {
+		return false
+	}
+	for _, e := range p.Users.Elems {
+		if e == h {
+			return true
+		}
+	}
+	return false
 }
 
 // OpPattern matches one op.
@@ -308,6 +347,9 @@ type DimPattern struct {
 // NewValue is a value the rewrite defines.
 type NewValue struct {
 	Name string
+	// List marks the results of a created op bound as one list (`%parts... = builtin.split(…)` in a rule with a
+	// users group): the Create that defines it lists it as its only result, and it binds all of the op's results.
+	List bool
 	Pos  Pos
 }
 

@@ -77,6 +77,13 @@ func Generate(set *rule.Set, at drr.Position, cfg Config) ([]byte, Result, drr.D
 	var classes []*class
 	for _, r := range set.Rules {
 		res.Total++
+		if u := r.Pattern.Users; u != nil {
+			// Paddle's DRR matches a fixed pattern; a group of any size of users of one value is a hand-written
+			// pass there (horizontal_fuse_pass.cc).
+			g.refuse(r, u.Pos, "a users group has no Paddle DRR form: Paddle writes such a pass by hand, in C++ "+
+				"(as horizontal_fuse_pass.cc)")
+			continue
+		}
 		// Paddle's DRR has no choice among sub-patterns: a rule with alternatives is one pattern per path through
 		// them, in the order drrc tries them (benefits tie; Paddle tries patterns in the order they are added).
 		paths := rule.Paths(r)

@@ -37,6 +37,17 @@ rule r {
     replace %y with pd_op.relu(%y)
   }
 }`, "t.drr:4:", "a variadic operand list"},
+		{"users group", `
+rule r {
+  match {
+    %y = pd_op.matmul(each(3, 8) %x, %w)
+  }
+  rewrite {
+    %p = pd_op.matmul(%x, pd_op.concat([%w...], pd_op.full() {shape: [1], value: 1.0}))
+    %parts... = builtin.split(pd_op.split(%p, pd_op.full_int_array() {value: [dim(%w, 1)...]}, pd_op.full() {shape: [1], value: -1.0}))
+    replace %y... with %parts...
+  }
+}`, "t.drr:4:23", "a users group has no Paddle DRR form: Paddle writes such a pass by hand"},
 		{"type pattern", `
 rule r {
   match {
