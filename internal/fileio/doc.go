@@ -10,7 +10,5 @@
 // the temporary file has no name until its content is complete (O_TMPFILE), so a kill during the write leaves
 // nothing behind; elsewhere, and between the link and the rename, it is named .NAME.drrc-PID.tmp, and WriteAtomic
 // removes such files of processes that no longer run. A file with several hard links is rewritten in place
-// instead, so that every link sees the new content. Writes are buffered by WriteBuffered, which hands each full
-// megabyte to a goroutine that writes it while the caller produces the next: printing a large program and copying
-// it into the file's pages overlap.
+// instead, so that every link sees the new content.
 package fileio

@@ -1,6 +1,7 @@
 package fileio
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"io"
@@ -44,7 +45,7 @@ func WriteAtomic(path string, write func(io.Writer) error) error {
 		return err
 	}
 	name := tmp.Name()
-	if err := WriteBuffered(tmp, write); err != nil {
+	if err := writeBuffered(tmp, write); err != nil {
 		tmp.Close()
 		os.Remove(name)
 		return err
@@ -88,23 +89,19 @@ func WriteInPlace(path string, write func(io.Writer) error) error {
 	if err != nil {
 		return err
 	}
-	if err := WriteBuffered(f, write); err != nil {
+	if err := writeBuffered(f, write); err != nil {
 		f.Close()
 		return err
 	}
 	return f.Close()
 }
 
-// WriteBuffered writes to w what write produces, through a buffer whose full chunks are written to w on another
-// goroutine while write goes on (the output is formatted and copied into the file's pages at the same time). What
-// write produced before failing is not all written: nothing after the last full chunk is.
-func WriteBuffered(w io.Writer, write func(io.Writer) error) error {
-	bw := newBackgroundWriter(w)
-	err := write(bw)
-	if cerr := bw.Close(err != nil); err == nil {
-		err = cerr
+func writeBuffered(w io.Writer, write func(io.Writer) error) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	if err := write(bw); err != nil {
+		return err
 	}
-	return err
+	return bw.Flush()
 }
 
 // removeStale removes the temporary files of dir/base that WriteAtomic made in processes that no longer run.

@@ -1,6 +1,7 @@
 package pirfile
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -62,8 +63,7 @@ func WriteFile(path string, data []byte) error {
 	})
 }
 
-// WriteFileFunc writes path with what write produces, through fileio.WriteBuffered (the file is written while write
-// produces the rest). "-" writes standard output.
+// WriteFileFunc writes path with what write produces (through a buffered writer). "-" writes standard output.
 //
 // A regular file, or a path that does not exist, is written atomically: into a temporary file in the same folder,
 // renamed over path only when write succeeded, so a failure never leaves a partial file, and the file keeps its
@@ -73,7 +73,7 @@ func WriteFile(path string, data []byte) error {
 // such as /dev/null, a FIFO or a socket is opened and written in place, and a directory is an error.
 func WriteFileFunc(path string, write func(io.Writer) error) error {
 	if path == "-" {
-		return fileio.WriteBuffered(os.Stdout, write)
+		return writeBuffered(os.Stdout, write)
 	}
 	target, info, err := resolve(path)
 	if err != nil {
@@ -88,6 +88,14 @@ func WriteFileFunc(path string, write func(io.Writer) error) error {
 		return fileio.WriteInPlace(target, write)
 	}
 	return fileio.WriteAtomic(target, write)
+}
+
+func writeBuffered(w io.Writer, write func(io.Writer) error) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	if err := write(bw); err != nil {
+		return err
+	}
+	return bw.Flush()
 }
 
 // resolve follows symbolic links from path to the file they name, and returns that path and its information
