@@ -58,6 +58,20 @@ func appendDims(b []byte, dims []int64) []byte {
 	return b
 }
 
+// readsBackUntagged reports whether a pointer's text reads back without its tag: 0x and identifier characters up to
+// the first '.', as numberLit reads an untagged pointer. Others ((Pointer)0x. is one) keep their tag.
+func readsBackUntagged(text string) bool {
+	if !strings.HasPrefix(text, "0x") {
+		return false
+	}
+	for i := 2; i < len(text); i++ {
+		if !isIdentChar(text[i]) || text[i] == '.' {
+			return false
+		}
+	}
+	return true
+}
+
 // appendFloat appends a float as ir.FormatFloat writes it.
 func appendFloat(b []byte, v float64, bits int) []byte {
 	return append(b, ir.FormatFloat(v, bits)...)
@@ -114,7 +128,7 @@ func appendAttr(b []byte, a ir.Attribute, untagged bool) []byte {
 		}
 		return appendType(b, a.Type)
 	case *ir.PointerAttr:
-		if !untagged || !strings.HasPrefix(a.Text, "0x") {
+		if !untagged || !readsBackUntagged(a.Text) {
 			b = append(b, "(Pointer)"...)
 		}
 		return append(b, a.Text...)
