@@ -16,17 +16,11 @@ const excerptContext = 60
 // marked with "…". A column past the end of the line points just after it. Invalid UTF-8 shows as U+FFFD.
 //
 // Rule diagnostics (package drr) and program diagnostics (Diagnostic.Render) are drawn by this one function.
-func Excerpt(src []byte, line, col int) string {
-	start, ok := lineOffset(src, line)
-	if !ok {
-		return ""
-	}
-	return excerptAt(src, start, col)
-}
+func Excerpt(src []byte, line, col int) string { return NewLines(src).Excerpt(line, col) }
 
 // Lines is a source text with the offsets where its lines start, found as far as they have been asked for: a
-// file's diagnostics drawn through one Lines scan it once, where Excerpt scans it from the start for each (14,000
-// diagnostics of a malformed 8,000-block program took 5 s).
+// file's diagnostics drawn through one Lines scan it once, where an Excerpt for each scans it from the start each
+// time (14,000 diagnostics of a malformed 8,000-block program took 5 s).
 type Lines struct {
 	src    []byte
 	starts []int // starts[i] is the offset of line i+1
@@ -114,11 +108,7 @@ func excerptAt(src []byte, start, col int) string {
 // ExcerptRunes is Excerpt for a column counted in runes (as drr's positions count it): runeCol is turned into a
 // byte column on the line, each byte of invalid UTF-8 counting as one rune.
 func ExcerptRunes(src []byte, line, runeCol int) string {
-	lineStart, ok := lineOffset(src, line)
-	if !ok {
-		return ""
-	}
-	return excerptRunesAt(src, lineStart, runeCol)
+	return NewLines(src).ExcerptRunes(line, runeCol)
 }
 
 // ExcerptRunes is ExcerptRunes of the indexed source.
@@ -143,20 +133,4 @@ func excerptRunesAt(src []byte, lineStart, runeCol int) string {
 	}
 	// Past the end of the line, each further column is one byte.
 	return excerptAt(src, lineStart, i-lineStart+1+max(runeCol-col, 0))
-}
-
-// lineOffset returns the byte offset where line number line (from 1) starts in src.
-func lineOffset(src []byte, line int) (int, bool) {
-	if line < 1 {
-		return 0, false
-	}
-	start := 0
-	for l := 1; l < line; l++ {
-		i := bytes.IndexByte(src[start:], '\n')
-		if i < 0 {
-			return 0, false
-		}
-		start += i + 1
-	}
-	return start, true
 }
