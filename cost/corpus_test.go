@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/pirdrr/drr/cost"
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/internal/corpus"
 	"github.com/pirdrr/drr/internal/golden"
 	"github.com/pirdrr/drr/ir"
@@ -255,7 +256,7 @@ func TestCorpusTable(t *testing.T) {
 }
 
 // loadDefault reads a program in a context with the default dialects.
-func loadDefault(path string) (*ir.Program, ir.Diagnostics, error) {
+func loadDefault(path string) (*ir.Program, diag.Diagnostics, error) {
 	ctx, err := ir.NewDefaultContext()
 	if err != nil {
 		return nil, nil, err

@@ -2,11 +2,13 @@ package drr
 
 import (
 	"strings"
+
+	"github.com/pirdrr/drr/diag"
 )
 
 // Span is embedded in every AST node and records where the node is in the
-// source: Pos returns the Position (file name, 1-based line and column in
-// runes, 0-based byte offset) of the node's first character, End the
+// source: Pos returns the diag.Position (file name, 1-based line and column
+// in bytes, 0-based byte offset) of the node's first character, End the
 // position just after its last character.
 //
 // A Span stores the file name once (by pointer) and int32 offsets, lines
@@ -22,20 +24,20 @@ type Span struct {
 }
 
 // NewSpan returns a Span from pos to end (end just after the last character).
-func NewSpan(pos, end Position) Span {
+func NewSpan(pos, end diag.Position) Span {
 	name := pos.Filename
 	return Span{file: &name, off: int32(pos.Offset), end: int32(end.Offset),
 		line: int32(pos.Line), col: int32(pos.Column), endLine: int32(end.Line), endCol: int32(end.Column)}
 }
 
 // Pos returns the position of the node's first character.
-func (s Span) Pos() Position {
-	return Position{Filename: s.filename(), Offset: int(s.off), Line: int(s.line), Column: int(s.col)}
+func (s Span) Pos() diag.Position {
+	return diag.Position{Filename: s.filename(), Offset: int(s.off), Line: int(s.line), Column: int(s.col)}
 }
 
 // End returns the position just after the node's last character.
-func (s Span) End() Position {
-	return Position{Filename: s.filename(), Offset: int(s.end), Line: int(s.endLine), Column: int(s.endCol)}
+func (s Span) End() diag.Position {
+	return diag.Position{Filename: s.filename(), Offset: int(s.end), Line: int(s.endLine), Column: int(s.endCol)}
 }
 
 func (s Span) filename() string {
@@ -56,8 +58,8 @@ func (s Span) to(e Span) Span {
 
 // Node is implemented by every AST node.
 type Node interface {
-	Pos() Position
-	End() Position
+	Pos() diag.Position
+	End() diag.Position
 	span() Span
 }
 

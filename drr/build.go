@@ -2,10 +2,10 @@ package drr
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2/lexer"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr/rule"
 )
 
@@ -20,7 +20,7 @@ import (
 // builder builds the AST of one file (or region of a file).
 type builder struct {
 	file  *string // the file name shared by the spans
-	diags Diagnostics
+	diags diag.Diagnostics
 	a     nodeSlabs
 	// depth bounds the height of the expression being built: the operators and brackets above the current term
 	// (rule.MaxExprDepth; a flat chain of operators builds a tree as deep as it is long).
@@ -66,9 +66,6 @@ func (b *builder) protect(f func()) (ok bool) {
 // tokSpan returns the span of one token.
 func (b *builder) tokSpan(t lexer.Token) Span {
 	cols := len(t.Value)
-	if !isASCII(t.Value) {
-		cols = utf8.RuneCountInString(t.Value)
-	}
 	return Span{file: b.file, off: int32(t.Pos.Offset), end: int32(t.Pos.Offset + len(t.Value)),
 		line: int32(t.Pos.Line), col: int32(t.Pos.Column), endLine: int32(t.Pos.Line), endCol: int32(t.Pos.Column + cols)}
 }
@@ -79,15 +76,6 @@ func (b *builder) span(toks []lexer.Token) Span {
 		return Span{file: b.file}
 	}
 	return b.tokSpan(toks[0]).to(b.tokSpan(toks[len(toks)-1]))
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }
 
 // set reports whether a token field was filled by the parser (the token

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/internal/suggest"
 	"github.com/pirdrr/drr/ir"
@@ -31,9 +32,9 @@ var commonAttrs = map[string]bool{
 // Check checks parsed files against the op schemas of ctx and returns the rule set they define: rules in file
 // order (imported files first, in import order), family rules instantiated once per member. Every problem found is
 // reported, errors and warnings, sorted by position; the set is nil when there are errors.
-func Check(ctx *ir.Context, files []*File, opts CheckOptions) (*rule.Set, Diagnostics) {
+func Check(ctx *ir.Context, files []*File, opts CheckOptions) (*rule.Set, diag.Diagnostics) {
 	c := &checker{ctx: ctx, opts: opts, families: map[string]*familyInfo{}, natives: map[string]*rule.NativeDecl{},
-		rules: map[string]Position{}, params: map[string]*paramInfo{}}
+		rules: map[string]diag.Position{}, params: map[string]*paramInfo{}}
 	set := &rule.Set{Ctx: ctx, Natives: c.natives}
 	for _, f := range files {
 		for _, n := range f.Natives {
@@ -78,10 +79,10 @@ func Check(ctx *ir.Context, files []*File, opts CheckOptions) (*rule.Set, Diagno
 type checker struct {
 	ctx      *ir.Context
 	opts     CheckOptions
-	diags    Diagnostics
+	diags    diag.Diagnostics
 	families map[string]*familyInfo
 	natives  map[string]*rule.NativeDecl
-	rules    map[string]Position
+	rules    map[string]diag.Position
 	seen     map[string]bool // de-duplicates diagnostics of family instances
 	// params are the declared rule-set parameters by name, paramOrder in declaration order.
 	params     map[string]*paramInfo
@@ -97,8 +98,8 @@ type familyInfo struct {
 	err     bool
 }
 
-func (c *checker) report(sev Severity, pos Position, format string, args ...any) {
-	d := &Diagnostic{Pos: pos, Severity: sev, Message: fmt.Sprintf(format, args...)}
+func (c *checker) report(sev diag.Severity, pos diag.Position, format string, args ...any) {
+	d := diag.Diagnostic{Pos: pos, Severity: sev, Message: fmt.Sprintf(format, args...)}
 	key := pos.String() + sev.String() + d.Message
 	if c.seen == nil {
 		c.seen = map[string]bool{}
@@ -110,22 +111,14 @@ func (c *checker) report(sev Severity, pos Position, format string, args ...any)
 	c.diags = append(c.diags, d)
 }
 
-func (c *checker) errorf(pos Position, format string, args ...any) {
-	c.report(Error, pos, format, args...)
+func (c *checker) errorf(pos diag.Position, format string, args ...any) {
+	c.report(diag.Error, pos, format, args...)
 }
 
-func (c *checker) warnf(pos Position, format string, args ...any) {
-	c.report(Warning, pos, format, args...)
+func (c *checker) warnf(pos diag.Position, format string, args ...any) {
+	c.report(diag.Warning, pos, format, args...)
 }
 
-// rulePos is the rule.Pos of the start of s (toPos(s.Pos()) without building a Position).
-func (s Span) rulePos() rule.Pos {
-	return rule.Pos{File: s.filename(), Line: int(s.line), Col: int(s.col)}
-}
-
-func toPos(p Position) rule.Pos {
-	return rule.Pos{File: p.Filename, Line: p.Line, Col: p.Column}
-}
 
 // ---------------------------------------------------------------------------
 // Natives
@@ -154,7 +147,7 @@ func (c *checker) native(n *Native) {
 		c.errorf(n.Name.Pos(), "native %s has the name of a builtin function", name)
 		return
 	}
-	d := &rule.NativeDecl{Name: name, Rewrite: n.Kind == NativeRewrite, Pos: n.span().rulePos()}
+	d := &rule.NativeDecl{Name: name, Rewrite: n.Kind == NativeRewrite, Pos: n.span().Pos()}
 	for _, p := range n.Params {
 		tn := ""
 		if p.Type != nil {
@@ -392,7 +385,7 @@ func (c *checker) finish(w *ruleWork) []*rule.Rule {
 		return c.finishEach(w)
 	}
 	var out []*rule.Rule
-	var firstFail []*Diagnostic
+	var firstFail diag.Diagnostics
 	for i, b := range insts {
 		rc := w.checked[i]
 		rr := rc.rule
@@ -406,7 +399,7 @@ func (c *checker) finish(w *ruleWork) []*rule.Rule {
 				continue
 			}
 			for _, d := range rc.diags {
-				if len(r.Fors) > 0 && d.Severity == Error {
+				if len(r.Fors) > 0 && d.Severity == diag.Error {
 					d.Message += " (in " + instanceName(b, r.Fors) + ")"
 				}
 				c.report(d.Severity, d.Pos, "%s", d.Message)
@@ -425,9 +418,9 @@ func (c *checker) finish(w *ruleWork) []*rule.Rule {
 	return out
 }
 
-func hasErrors(ds []*Diagnostic) bool {
+func hasErrors(ds diag.Diagnostics) bool {
 	for _, d := range ds {
-		if d.Severity == Error {
+		if d.Severity == diag.Error {
 			return true
 		}
 	}
@@ -470,7 +463,7 @@ func (c *checker) shadowed(set *rule.Set) {
 		}
 		key := strconv.Itoa(r.Benefit) + "\n" + canonical(r)
 		if prev, ok := seen[key]; ok && prev.Name != r.Name {
-			c.errorf(Position{Filename: r.Pos.File, Line: r.Pos.Line, Column: r.Pos.Col},
+			c.errorf(diag.Position{Filename: r.Pos.Filename, Line: r.Pos.Line, Column: r.Pos.Column},
 				"rule %s is shadowed by rule %s at %s: same pattern, constraints and benefit, so it can never fire", r.ID(), prev.ID(), prev.Pos)
 			continue
 		}

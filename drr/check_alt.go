@@ -1,6 +1,9 @@
 package drr
 
-import "github.com/pirdrr/drr/drr/rule"
+import (
+	"github.com/pirdrr/drr/diag"
+	"github.com/pirdrr/drr/drr/rule"
+)
 
 // Alternatives in patterns (`a | b`, language.md §4.8): the checker's part.
 
@@ -16,9 +19,9 @@ func (rc *ruleChecker) alternatives(o *AltOperand, operand int) (int, bool) {
 	}
 	v := rc.anonValue(o.Pos())
 	rc.operandOf[v] = true
-	g := &rule.AltGroup{Value: v, Operand: operand, Pos: o.span().rulePos()}
+	g := &rule.AltGroup{Value: v, Operand: operand, Pos: o.span().Pos()}
 	for _, a := range o.Alts {
-		br := rule.AltBranch{Pos: a.span().rulePos()}
+		br := rule.AltBranch{Pos: a.span().Pos()}
 		first := len(rc.p.Ops)
 		switch a := a.(type) {
 		case *ValueOperand:
@@ -217,7 +220,7 @@ func typeHoles(t *rule.TypePattern) []int {
 
 // partialValue reports, for a use of value hole i in the where clause or the rewrite at pos, that alternatives
 // leave it unbound on some path.
-func (rc *ruleChecker) partialValue(i int, pos Position) bool {
+func (rc *ruleChecker) partialValue(i int, pos diag.Position) bool {
 	if !rc.partialVal[i] {
 		return false
 	}
@@ -227,7 +230,7 @@ func (rc *ruleChecker) partialValue(i int, pos Position) bool {
 }
 
 // partialHoleUse is partialValue for $hole i.
-func (rc *ruleChecker) partialHoleUse(i int, pos Position) bool {
+func (rc *ruleChecker) partialHoleUse(i int, pos diag.Position) bool {
 	if !rc.partialHole[i] {
 		return false
 	}

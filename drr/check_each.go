@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr/rule"
 )
 
@@ -433,8 +434,8 @@ func (cp *eachCopier) exprs(es []Expr) []Expr {
 // when not every instance has it), and returns the instances that passed.
 func (c *checker) finishEach(w *ruleWork) []*rule.Rule {
 	type key struct {
-		pos  Position
-		sev  Severity
+		pos  diag.Position
+		sev  diag.Severity
 		text string
 	}
 	var order []key
@@ -458,7 +459,7 @@ func (c *checker) finishEach(w *ruleWork) []*rule.Rule {
 		msg := k.text
 		// An error some counts only have is said with them; a warning (a hole bound once, used by the copies of
 		// larger counts) is about the source, written once.
-		if n := counts[k]; len(n) < len(w.checked) && k.sev == Error {
+		if n := counts[k]; len(n) < len(w.checked) && k.sev == diag.Error {
 			msg += " (in " + strings.Join(n, ", ") + ")"
 		}
 		c.report(k.sev, k.pos, "%s", msg)
@@ -547,7 +548,7 @@ func (rc *ruleChecker) isElem(i int) bool { return rc.users != nil && rc.p.IsEle
 func (rc *ruleChecker) spread(e *SpreadExpr, sc exprScope) (rule.Expr, sType) {
 	if rc.p.Users == nil || sc.where {
 		rc.errorf(e.Pos(), "[x...] computes x once per element of a users group (each(min, max) %%x); this rule has none")
-		return &rule.Lit{Pos: toPos(e.Pos())}, stAny
+		return &rule.Lit{Pos: e.Pos()}, stAny
 	}
 	rc.inSpread = true
 	x, _ := rc.expr(e.X, sc)
@@ -561,7 +562,7 @@ func (rc *ruleChecker) spread(e *SpreadExpr, sc exprScope) (rule.Expr, sType) {
 	if len(elems) == 0 {
 		rc.errorf(e.Pos(), "[x...] needs x to name a per-element value of the users group (one bound by its op)")
 	}
-	return &rule.Spread{X: x, Elems: elems, Pos: toPos(e.Pos())}, stList
+	return &rule.Spread{X: x, Elems: elems, Pos: e.Pos()}, stList
 }
 
 // replaceEach checks `replace %y... with %parts...`: %y bound per element of the users group, %parts every result
@@ -591,7 +592,7 @@ func (rc *ruleChecker) replaceEach(st *ReplaceStmt, i int) {
 	}
 	rc.replaced[i] = st.Old.Pos()
 	rc.r.Actions = append(rc.r.Actions, &rule.Replace{Value: rule.Ref{Index: i}, With: rule.Ref{New: true, Index: j},
-		Each: true, Pos: st.span().rulePos()})
+		Each: true, Pos: st.span().Pos()})
 }
 
 // oneSpread returns the spread a list holds as its only element, `[x...]`.

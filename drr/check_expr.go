@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
 )
@@ -281,7 +282,7 @@ type exprScope struct {
 func (rc *ruleChecker) expr(e Expr, sc exprScope) (rule.Expr, sType) {
 	if rc.depth >= rule.MaxExprDepth {
 		rc.errorf(e.Pos(), "expression too deep: more than %d levels of operators and brackets", rule.MaxExprDepth)
-		return newNode(&rc.s.nodes.lit, rule.Lit{Pos: e.span().rulePos()}), stAny
+		return newNode(&rc.s.nodes.lit, rule.Lit{Pos: e.span().Pos()}), stAny
 	}
 	rc.depth++
 	x, t := rc.exprAt(e, sc)
@@ -291,7 +292,7 @@ func (rc *ruleChecker) expr(e Expr, sc exprScope) (rule.Expr, sType) {
 
 // exprAt is expr one level down.
 func (rc *ruleChecker) exprAt(e Expr, sc exprScope) (rule.Expr, sType) {
-	pos := e.span().rulePos()
+	pos := e.span().Pos()
 	switch e := e.(type) {
 	case *ParenExpr:
 		return rc.expr(e.X, sc)
@@ -472,7 +473,7 @@ func valType(v any) sType {
 }
 
 // valueRef resolves %name: a match value, or (outside where clauses) a value the rewrite defined.
-func (rc *ruleChecker) valueRef(name string, pos Position, where bool) (rule.Ref, bool, bool) {
+func (rc *ruleChecker) valueRef(name string, pos diag.Position, where bool) (rule.Ref, bool, bool) {
 	if i, ok := rc.values[name]; ok {
 		rc.partialValue(i, pos)
 		// A per-element value of a users group is, in a rewrite, the list of the elements' values (except in the x of
@@ -507,7 +508,7 @@ func (rc *ruleChecker) valueRef(name string, pos Position, where bool) (rule.Ref
 }
 
 func (rc *ruleChecker) binary(e *BinaryExpr, sc exprScope) (rule.Expr, sType) {
-	pos := e.OpSpan.span().rulePos()
+	pos := e.OpSpan.span().Pos()
 	x, xt := rc.expr(e.X, sc)
 	y, yt := rc.expr(e.Y, sc)
 	out := newNode(&rc.s.nodes.binary, rule.Binary{Op: e.Op, X: x, Y: y, Pos: pos})
@@ -572,7 +573,7 @@ func comparable(a, b sType) bool {
 
 // call translates a builtin or native function call in an expression.
 func (rc *ruleChecker) call(e *CallExpr, sc exprScope) (rule.Expr, sType) {
-	pos := e.span().rulePos()
+	pos := e.span().Pos()
 	name := e.Func.Name
 	if e.Attrs != nil || !e.Func.IsBare() {
 		rc.errorf(e.Pos(), "%s(…) builds an op; ops are built in a rewrite's statements and operands, not in expressions", name)
@@ -620,7 +621,7 @@ func (rc *ruleChecker) call(e *CallExpr, sc exprScope) (rule.Expr, sType) {
 			if rc.c.ctx.Schema(n) == nil && !rc.c.opts.Unregistered {
 				rc.errorf(a.Pos(), "unknown op %s%s", n, rc.c.suggestOp(n))
 			}
-			out.Args = append(out.Args, newNode(&rc.s.nodes.lit, rule.Lit{Value: n, Pos: a.span().rulePos()}))
+			out.Args = append(out.Args, newNode(&rc.s.nodes.lit, rule.Lit{Value: n, Pos: a.span().Pos()}))
 			continue
 		case "trait":
 			n, ok := opNameArg(a)
@@ -628,7 +629,7 @@ func (rc *ruleChecker) call(e *CallExpr, sc exprScope) (rule.Expr, sType) {
 				rc.errorf(a.Pos(), "%s: argument %d is a trait (%s)", name, i+1, strings.Join(ir.TraitNames(), ", "))
 				continue
 			}
-			out.Args = append(out.Args, newNode(&rc.s.nodes.lit, rule.Lit{Value: n, Pos: a.span().rulePos()}))
+			out.Args = append(out.Args, newNode(&rc.s.nodes.lit, rule.Lit{Value: n, Pos: a.span().Pos()}))
 			continue
 		}
 		x, t := rc.expr(a, sc)
@@ -699,7 +700,7 @@ func resultType(b *rule.Builtin) sType {
 }
 
 func (rc *ruleChecker) nativeCall(e *CallExpr, n *rule.NativeDecl, sc exprScope) rule.Expr {
-	out := newNode(&rc.s.nodes.call, rule.Call{Func: n.Name, Native: true, Pos: e.span().rulePos()})
+	out := newNode(&rc.s.nodes.call, rule.Call{Func: n.Name, Native: true, Pos: e.span().Pos()})
 	if len(e.Args) != len(n.Params) {
 		rc.errorf(e.Pos(), "%s takes %s, not %d", n.Name, nouns(len(n.Params), "argument"), len(e.Args))
 		return out

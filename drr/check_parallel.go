@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr/rule"
 )
 
@@ -27,7 +28,7 @@ type ruleWork struct {
 // instance is the outcome of checking one instance of a rule.
 type instance struct {
 	rule  *rule.Rule
-	diags []*Diagnostic
+	diags diag.Diagnostics
 	arity bool // failed because a family member's signature does not fit the pattern
 }
 

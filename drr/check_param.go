@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/internal/suggest"
 	"github.com/pirdrr/drr/ir"
@@ -38,7 +39,7 @@ func (c *checker) param(pd *ParamDecl) {
 	if !ok {
 		return
 	}
-	d := &rule.ParamDecl{Name: name, Doc: pd.Doc.Text(), Type: t, Default: def, Pos: pd.span().rulePos()}
+	d := &rule.ParamDecl{Name: name, Doc: pd.Doc.Text(), Type: t, Default: def, Pos: pd.span().Pos()}
 	if prev, dup := c.params[name]; dup {
 		if prev.decl.Type != t || !rule.Equal(prev.decl.Default, def) {
 			c.errorf(pd.Name.Pos(), "parameter %s is already declared at %s as %s = %s; the files of a rule set share their parameters",
@@ -116,7 +117,7 @@ func (c *checker) unusedParams(files []*File) {
 
 // paramRef translates $name where no hole of the rule has that name: a parameter of the set, or an error that
 // names the parameter it may have meant.
-func (rc *ruleChecker) paramRef(e *HoleExpr, pos rule.Pos) (rule.Expr, sType) {
+func (rc *ruleChecker) paramRef(e *HoleExpr, pos diag.Position) (rule.Expr, sType) {
 	if p, ok := rc.c.params[e.Name]; ok {
 		return &rule.ParamRef{Name: e.Name, Default: p.decl.Default, Pos: pos}, attrSType(p.decl.Type)
 	}

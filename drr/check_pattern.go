@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/internal/suggest"
 	"github.com/pirdrr/drr/ir"
@@ -16,7 +17,7 @@ type ruleChecker struct {
 	ast   *Rule
 	bind  binding
 	count int // the element count of this instance of a rule with a variadic group (0 without one)
-	diags []*Diagnostic
+	diags diag.Diagnostics
 	// arity is set when the instance failed because a family member's signature does not fit the pattern.
 	arity bool
 
@@ -40,26 +41,26 @@ type ruleChecker struct {
 // allocating thirteen maps per rule was a tenth of the time to check a large rule file.
 type ruleMaps struct {
 	values    map[string]int // match value name → index in p.Values
-	valuePos  map[int]Position
+	valuePos  map[int]diag.Position
 	holes     map[string]int
 	holeUses  map[int]int // mentions in the match
 	holeRefs  map[int]bool
 	labels    map[string]int
-	opPos     map[int]Position
-	resultPos map[[2]int]Position // (op, result) → position of the result in the statement
-	operandOf map[int]bool        // value holes used as operands by pattern ops
+	opPos     map[int]diag.Position
+	resultPos map[[2]int]diag.Position // (op, result) → position of the result in the statement
+	operandOf map[int]bool             // value holes used as operands by pattern ops
 	newValues map[string]int
-	replaced  map[int]Position
+	replaced  map[int]diag.Position
 	erased    map[int]bool
 	unusedOK  map[int]bool // values the where clause requires to have no uses
 }
 
 func newRuleMaps() *ruleMaps {
 	return &ruleMaps{
-		values: map[string]int{}, valuePos: map[int]Position{}, holes: map[string]int{},
-		holeUses: map[int]int{}, holeRefs: map[int]bool{}, labels: map[string]int{}, opPos: map[int]Position{},
-		resultPos: map[[2]int]Position{}, operandOf: map[int]bool{}, newValues: map[string]int{},
-		replaced: map[int]Position{}, erased: map[int]bool{}, unusedOK: map[int]bool{},
+		values: map[string]int{}, valuePos: map[int]diag.Position{}, holes: map[string]int{},
+		holeUses: map[int]int{}, holeRefs: map[int]bool{}, labels: map[string]int{}, opPos: map[int]diag.Position{},
+		resultPos: map[[2]int]diag.Position{}, operandOf: map[int]bool{}, newValues: map[string]int{},
+		replaced: map[int]diag.Position{}, erased: map[int]bool{}, unusedOK: map[int]bool{},
 	}
 }
 
@@ -79,17 +80,17 @@ func (m *ruleMaps) reset() {
 	clear(m.unusedOK)
 }
 
-func (rc *ruleChecker) errorf(pos Position, format string, args ...any) {
-	rc.diags = append(rc.diags, &Diagnostic{Pos: pos, Severity: Error, Message: fmt.Sprintf(format, args...)})
+func (rc *ruleChecker) errorf(pos diag.Position, format string, args ...any) {
+	rc.diags = append(rc.diags, diag.Diagnostic{Pos: pos, Severity: diag.Error, Message: fmt.Sprintf(format, args...)})
 }
 
-func (rc *ruleChecker) warnf(pos Position, format string, args ...any) {
-	rc.diags = append(rc.diags, &Diagnostic{Pos: pos, Severity: Warning, Message: fmt.Sprintf(format, args...)})
+func (rc *ruleChecker) warnf(pos diag.Position, format string, args ...any) {
+	rc.diags = append(rc.diags, diag.Diagnostic{Pos: pos, Severity: diag.Warning, Message: fmt.Sprintf(format, args...)})
 }
 
 // arityErrorf reports an operand/result count mismatch; for a family variable op it marks the instance as a
 // member that does not fit.
-func (rc *ruleChecker) arityErrorf(family bool, pos Position, format string, args ...any) {
+func (rc *ruleChecker) arityErrorf(family bool, pos diag.Position, format string, args ...any) {
 	if family {
 		rc.arity = true
 	}
@@ -98,7 +99,7 @@ func (rc *ruleChecker) arityErrorf(family bool, pos Position, format string, arg
 
 func (rc *ruleChecker) check() *rule.Rule {
 	a := rc.ast
-	rc.r = &rule.Rule{Name: a.Name.Name, Doc: a.Doc.Text(), Pos: a.Name.span().rulePos()}
+	rc.r = &rule.Rule{Name: a.Name.Name, Doc: a.Doc.Text(), Pos: a.Name.span().Pos()}
 	if len(a.Fors) > 0 {
 		rc.r.Instance = instanceID(rc.bind, a.Fors)
 	}
@@ -179,7 +180,7 @@ func (rc *ruleChecker) shareConstants() {
 // ---------------------------------------------------------------------------
 // Holes and values
 
-func (rc *ruleChecker) hole(name string, kind rule.HoleKind, t ir.AttrType, pos Position) int {
+func (rc *ruleChecker) hole(name string, kind rule.HoleKind, t ir.AttrType, pos diag.Position) int {
 	if i, ok := rc.holes[name]; ok {
 		h := rc.p.Holes[i]
 		if h.Kind != kind {
@@ -195,7 +196,7 @@ func (rc *ruleChecker) hole(name string, kind rule.HoleKind, t ir.AttrType, pos 
 			name, p.ast.Pos(), name)
 	}
 	i := len(rc.p.Holes)
-	rc.p.Holes = append(rc.p.Holes, newNode(&rc.s.nodes.hole, rule.Hole{Name: name, Kind: kind, Type: t, Pos: toPos(pos)}))
+	rc.p.Holes = append(rc.p.Holes, newNode(&rc.s.nodes.hole, rule.Hole{Name: name, Kind: kind, Type: t, Pos: pos}))
 	rc.holes[name] = i
 	rc.holeUses[i] = 1
 	return i
@@ -216,18 +217,18 @@ func holeKindName(k rule.HoleKind) string {
 }
 
 // value returns the index of the match value named name, creating it (an input, until a statement binds it).
-func (rc *ruleChecker) value(name string, pos Position) int {
+func (rc *ruleChecker) value(name string, pos diag.Position) int {
 	if i, ok := rc.values[name]; ok {
 		return i
 	}
 	i := len(rc.p.Values)
-	rc.p.Values = append(rc.p.Values, newNode(&rc.s.nodes.valueHole, rule.ValueHole{Name: name, Def: -1, Pos: toPos(pos)}))
+	rc.p.Values = append(rc.p.Values, newNode(&rc.s.nodes.valueHole, rule.ValueHole{Name: name, Def: -1, Pos: pos}))
 	rc.values[name] = i
 	rc.valuePos[i] = pos
 	return i
 }
 
-func (rc *ruleChecker) anonValue(pos Position) int {
+func (rc *ruleChecker) anonValue(pos diag.Position) int {
 	rc.anon++
 	return rc.value(anonName(rc.anon), pos)
 }
@@ -299,7 +300,7 @@ func (rc *ruleChecker) opPattern(op *OpPattern, results []*Result, top bool) int
 		return -1
 	}
 	schema := rc.c.ctx.Schema(name)
-	p := newNode(&rc.s.nodes.opPattern, rule.OpPattern{Name: name, RestAttrs: -1, Pos: op.span().rulePos()})
+	p := newNode(&rc.s.nodes.opPattern, rule.OpPattern{Name: name, RestAttrs: -1, Pos: op.span().Pos()})
 
 	// Operands (nested ops first, so producers precede consumers in Ops).
 	operands, commutative := flattenEither(op.Operands)
@@ -363,7 +364,7 @@ func (rc *ruleChecker) opPattern(op *OpPattern, results []*Result, top bool) int
 			rc.operandOf[v] = true
 			rc.setType(v, vo.Type, vo.Pos())
 			rc.setType(v, t, vo.Pos())
-			rc.users = &rule.UsersGroup{Operand: len(p.Operands), Value: v, Min: o.Min, Max: o.Max, Pos: o.span().rulePos()}
+			rc.users = &rule.UsersGroup{Operand: len(p.Operands), Value: v, Min: o.Min, Max: o.Max, Pos: o.span().Pos()}
 			p.Operands = append(p.Operands, rule.OperandPattern{Kind: rule.OperandValue, Value: v})
 		case *EitherOperand:
 			rc.errorf(o.Pos(), "either(…) cannot be nested")
@@ -495,7 +496,7 @@ func (rc *ruleChecker) nestedOp(o *OpPattern, t TypePattern) int {
 
 // combine translates [a, b, …] in a match into a builtin.combine op pattern; it returns the vector value.
 func (rc *ruleChecker) combine(o *CombineOperand) int {
-	p := newNode(&rc.s.nodes.opPattern, rule.OpPattern{Name: "builtin.combine", RestAttrs: -1, Pos: o.span().rulePos()})
+	p := newNode(&rc.s.nodes.opPattern, rule.OpPattern{Name: "builtin.combine", RestAttrs: -1, Pos: o.span().Pos()})
 	for i, e := range o.Elems {
 		switch e := e.(type) {
 		case *ValueOperand:
@@ -590,7 +591,7 @@ func (rc *ruleChecker) results(p *rule.OpPattern, k int, results []*Result, sche
 }
 
 // setType attaches a type pattern to a value hole.
-func (rc *ruleChecker) setType(v int, t TypePattern, pos Position) {
+func (rc *ruleChecker) setType(v int, t TypePattern, pos diag.Position) {
 	if t == nil {
 		return
 	}
@@ -796,7 +797,7 @@ func (rc *ruleChecker) matchAttrs(p *rule.OpPattern, m *AttrMap, schema *ir.OpSc
 }
 
 // attrSpec returns the schema's spec of an attribute, reporting unknown attributes of registered ops.
-func (rc *ruleChecker) attrSpec(schema *ir.OpSchema, name, key string, pos Position) *ir.AttrSpec {
+func (rc *ruleChecker) attrSpec(schema *ir.OpSchema, name, key string, pos diag.Position) *ir.AttrSpec {
 	if schema == nil || commonAttrs[key] {
 		return nil
 	}
@@ -992,7 +993,7 @@ func (rc *ruleChecker) unboundNames(match *MatchBlock, where *WhereBlock, rewrit
 				}
 			case *HoleExpr:
 				if _, ok := rc.holes[n.Name]; !ok && !holes[n.Name] {
-					rc.paramRef(n, n.span().rulePos())
+					rc.paramRef(n, n.span().Pos())
 				}
 			}
 			return true

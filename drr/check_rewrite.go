@@ -3,6 +3,7 @@ package drr
 import (
 	"strconv"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
 )
@@ -42,7 +43,7 @@ func (rc *ruleChecker) rewrite(b *RewriteBlock) {
 }
 
 // newValue defines a value of the rewrite.
-func (rc *ruleChecker) newValue(name string, pos Position) int {
+func (rc *ruleChecker) newValue(name string, pos diag.Position) int {
 	if _, clash := rc.values[name]; clash {
 		rc.errorf(pos, "%%%s is already bound in the match; the rewrite defines new names", name)
 	}
@@ -50,15 +51,15 @@ func (rc *ruleChecker) newValue(name string, pos Position) int {
 		rc.errorf(pos, "%%%s is defined twice in the rewrite", name)
 	}
 	i := len(rc.r.NewValues)
-	rc.r.NewValues = append(rc.r.NewValues, newNode(&rc.s.nodes.newValue, rule.NewValue{Name: name, Pos: toPos(pos)}))
+	rc.r.NewValues = append(rc.r.NewValues, newNode(&rc.s.nodes.newValue, rule.NewValue{Name: name, Pos: pos}))
 	rc.newValues[name] = i
 	return i
 }
 
-func (rc *ruleChecker) anonNewValue(pos Position) int {
+func (rc *ruleChecker) anonNewValue(pos diag.Position) int {
 	rc.anon++
 	i := len(rc.r.NewValues)
-	rc.r.NewValues = append(rc.r.NewValues, newNode(&rc.s.nodes.newValue, rule.NewValue{Name: anonName(rc.anon), Pos: toPos(pos)}))
+	rc.r.NewValues = append(rc.r.NewValues, newNode(&rc.s.nodes.newValue, rule.NewValue{Name: anonName(rc.anon), Pos: pos}))
 	return i
 }
 
@@ -95,7 +96,7 @@ func (rc *ruleChecker) createOp(call *CallExpr, results []*Result, types []TypeP
 		return rc.unknownOp(call, results)
 	}
 	schema := rc.c.ctx.Schema(name)
-	c := newNode(&rc.s.nodes.create, rule.Create{Op: name, RestAttrs: -1, Pos: call.span().rulePos()})
+	c := newNode(&rc.s.nodes.create, rule.Create{Op: name, RestAttrs: -1, Pos: call.span().Pos()})
 	c.Operands = make([]rule.RewriteOperand, 0, len(call.Args))
 	lists := false
 	for i, a := range call.Args {
@@ -275,7 +276,7 @@ func (rc *ruleChecker) unknownOp(call *CallExpr, results []*Result) int {
 
 // combineOp builds a builtin.combine of the listed values; it returns the vector value.
 func (rc *ruleChecker) combineOp(l *ListExpr) int {
-	c := newNode(&rc.s.nodes.create, rule.Create{Op: "builtin.combine", RestAttrs: -1, Pos: l.span().rulePos()})
+	c := newNode(&rc.s.nodes.create, rule.Create{Op: "builtin.combine", RestAttrs: -1, Pos: l.span().Pos()})
 	for _, e := range l.Elems {
 		switch e := e.(type) {
 		case *ValueExpr:
@@ -346,7 +347,7 @@ func (rc *ruleChecker) createAttrs(c *rule.Create, m *AttrMap, schema *ir.OpSche
 	}
 	for _, a := range schema.Attrs {
 		if a.Default == nil && !a.Optional && !setsAttr(c.Attrs, a.Name) {
-			rc.errorf(posOf(c.Pos), "%s needs attribute %s (%s): the schema gives it no default; set it, e.g. {%s: %s}",
+			rc.errorf(c.Pos, "%s needs attribute %s (%s): the schema gives it no default; set it, e.g. {%s: %s}",
 				name, a.Name, a.Type, a.Name, rc.attrSuggestion(a))
 		}
 	}
@@ -399,9 +400,6 @@ func setsAttr(attrs []rule.AttrSet, name string) bool {
 	return false
 }
 
-func posOf(p rule.Pos) Position {
-	return Position{Filename: p.File, Line: p.Line, Column: p.Col}
-}
 
 // attrTypeFits reports whether an expression of static type t can become an attribute of type want.
 func attrTypeFits(want ir.AttrType, t sType) bool {
@@ -493,7 +491,7 @@ func (rc *ruleChecker) nativeRewrite(call *CallExpr, n *rule.NativeDecl, results
 		rc.errorf(call.Pos(), "%s is a native constraint; use it in the where clause", n.Name)
 		return
 	}
-	a := &rule.NativeRewrite{Name: n.Name, Results: results, Pos: call.span().rulePos()}
+	a := &rule.NativeRewrite{Name: n.Name, Results: results, Pos: call.span().Pos()}
 	if len(call.Args) != len(n.Params) {
 		rc.errorf(call.Pos(), "%s takes %s, not %d", n.Name, nouns(len(n.Params), "argument"), len(call.Args))
 	}
@@ -563,7 +561,7 @@ func (rc *ruleChecker) replace(st *ReplaceStmt) {
 		rc.errorf(st.New.Pos(), "replace %%%s with a value or an op", st.Old.Name)
 		return
 	}
-	rc.r.Actions = append(rc.r.Actions, &rule.Replace{Value: rule.Ref{Index: i}, With: with, Later: st.Later, Pos: st.span().rulePos()})
+	rc.r.Actions = append(rc.r.Actions, &rule.Replace{Value: rule.Ref{Index: i}, With: with, Later: st.Later, Pos: st.span().Pos()})
 }
 
 func (rc *ruleChecker) erase(st *EraseStmt) {
@@ -596,13 +594,13 @@ func (rc *ruleChecker) erase(st *EraseStmt) {
 		return
 	}
 	rc.erased[k] = true
-	rc.r.Actions = append(rc.r.Actions, &rule.Erase{Op: k, Pos: st.span().rulePos()})
+	rc.r.Actions = append(rc.r.Actions, &rule.Erase{Op: k, Pos: st.span().Pos()})
 }
 
 // untypedCreate is a created op with no explicit result types and no type rule.
 type untypedCreate struct {
 	c   *rule.Create
-	pos Position
+	pos diag.Position
 }
 
 // typesFromReplacements gives a single-result op that has no type rule the type of the matched value its result
@@ -659,7 +657,7 @@ func (rc *ruleChecker) lint() {
 	// Holes bound once and never used.
 	for i, h := range p.Holes {
 		if rc.holeUses[i] == 1 && !rc.holeRefs[i] && h.Kind != rule.HoleAttrs {
-			rc.warnf(posOf(h.Pos), "$%s is bound but never used (%s)", h.Name, unusedHoleHint(h.Kind))
+			rc.warnf(h.Pos, "$%s is bound but never used (%s)", h.Name, unusedHoleHint(h.Kind))
 		}
 	}
 	// A rewrite must change something.

@@ -39,12 +39,13 @@
 //     statement by statement, each as a unit of its own, so that every
 //     independent error is reported and the statements that parse are kept.
 //   - ast.go: plain structs; every node embeds a Span whose Pos and End
-//     methods return the Position (file, line, column, byte offset) of its
-//     first character and of the character after its last. Interfaces
-//     (Decl, Operand, Expr, TypePattern, RewriteStmt) group the node kinds a
-//     checker switches on. position.go: Position, the one position type.
-//   - errors.go: Diagnostic and Diagnostics (file:line:col: error: message,
-//     with a renderer that shows the source line and a caret).
+//     methods return the diag.Position (file, line, byte column, byte
+//     offset) of its first character and of the character after its last.
+//     Interfaces (Decl, Operand, Expr, TypePattern, RewriteStmt) group the
+//     node kinds a checker switches on. Problems are diag.Diagnostics
+//     (file:line:col: error: message, rendered with the source line and a
+//     caret), the one diagnostic type of pirdrr; errors.go holds the
+//     wording helpers.
 //   - walk.go, tokens.go, reparse.go: for editors (the language server).
 //     Inspect and PathAt walk the tree by position; Tokens lexes text
 //     that may not parse; a Reparser parses successive versions of a

@@ -3,6 +3,7 @@ package drr_test
 import (
 	"fmt"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr"
 )
 
@@ -49,7 +50,7 @@ func ExampleFormat() {
 func ExampleDiagnostics_Render() {
 	src := []byte("rule r {\n  match {\n    %y = pd_op.conv2d(%x, %w {strides: $s}\n  }\n  rewrite {}\n}\n")
 	_, err := drr.Parse("bad.drr", src)
-	fmt.Print(err.(drr.Diagnostics).Render(src))
+	fmt.Print(err.(diag.Diagnostics).Render(src))
 	// Output:
 	// bad.drr:3:30: error: expected ')' after operands of pd_op.conv2d, found '{'
 	//     %y = pd_op.conv2d(%x, %w {strides: $s}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/pirdrr/drr/diag"
 	"golang.org/x/tools/txtar"
 )
 
@@ -63,12 +64,12 @@ func checkParseProperties(t *testing.T, src []byte) {
 		t.Fatalf("Parse returned a nil file")
 	}
 	if err != nil {
-		ds, ok := err.(Diagnostics)
+		ds, ok := err.(diag.Diagnostics)
 		if !ok {
 			t.Fatalf("error is %T, not Diagnostics", err)
 		}
 		if len(ds) == 0 {
-			t.Fatalf("empty Diagnostics returned as error")
+			t.Fatalf("empty diag.Diagnostics returned as error")
 		}
 		for _, d := range ds {
 			if strings.Contains(d.Message, "(grammar: ") {

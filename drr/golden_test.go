@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/tools/txtar"
 )
@@ -57,7 +58,7 @@ func TestGoldenFormat(t *testing.T) {
 			require.True(t, ok, "missing input.drr")
 			f, err := Parse("input.drr", input)
 			if err != nil {
-				t.Fatalf("parse error:\n%s", err.(Diagnostics).Render(input))
+				t.Fatalf("parse error:\n%s", err.(diag.Diagnostics).Render(input))
 			}
 			got := checkRoundTrip(t, f)
 			if *update {
@@ -86,7 +87,7 @@ func TestGoldenErrors(t *testing.T) {
 			require.True(t, ok, "missing input.drr")
 			f, err := Parse("input.drr", input)
 			require.Error(t, err, "input.drr should not parse")
-			got := err.(Diagnostics).Render(input)
+			got := err.(diag.Diagnostics).Render(input)
 			// The partial file formats idempotently (when what remains is valid).
 			out := Format(f)
 			if f2, err := Parse("formatted.drr", out); err == nil {

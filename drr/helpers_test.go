@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/stretchr/testify/require"
 )
 
@@ -86,7 +87,7 @@ func mustParse(t *testing.T, src string) *File {
 	t.Helper()
 	f, err := Parse("t.drr", []byte(src))
 	if err != nil {
-		t.Fatalf("parse error:\n%s", err.(Diagnostics).Render([]byte(src)))
+		t.Fatalf("parse error:\n%s", err.(diag.Diagnostics).Render([]byte(src)))
 	}
 	return f
 }
@@ -121,7 +122,7 @@ func firstError(src string) string {
 	if err == nil {
 		return ""
 	}
-	return err.(Diagnostics)[0].Error()
+	return err.(diag.Diagnostics)[0].Error()
 }
 
 // checkRoundTrip asserts that formatting is stable: Format(Parse(Format(f)))

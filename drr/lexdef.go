@@ -2,9 +2,9 @@ package drr
 
 import (
 	"io"
-	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/pirdrr/drr/diag"
 )
 
 // This file connects the scanner of lexer.go to participle: the grammar's
@@ -105,9 +105,9 @@ func (l *tokenStream) Next() (lexer.Token, error) {
 }
 
 // tokenEnd returns the position just after a token (tokens never span lines).
-func tokenEnd(t *lexer.Token) Position {
-	p := Position(t.Pos)
+func tokenEnd(t *lexer.Token) diag.Position {
+	p := diag.Position(t.Pos)
 	p.Offset += len(t.Value)
-	p.Column += utf8.RuneCountInString(t.Value)
+	p.Column += len(t.Value)
 	return p
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr/rule"
 )
 
@@ -53,7 +54,7 @@ type token struct {
 	text string
 	off  int32 // byte offset
 	line int32 // 1-based
-	col  int32 // 1-based, in runes
+	col  int32 // 1-based, in bytes
 	kind tokKind
 }
 
@@ -89,7 +90,7 @@ type scanner struct {
 
 	toks     []token
 	comments []*Comment
-	diags    Diagnostics
+	diags    diag.Diagnostics
 
 	stack []byte
 	// levels[i] counts what is open at bracket level i (0: outside every bracket), up to the next ',', separator
@@ -188,7 +189,7 @@ func (s *scanner) checkNesting() {
 }
 
 // scan lexes src completely (for tests).
-func scan(filename string, src string) (toks []token, comments []*Comment, diags Diagnostics) {
+func scan(filename string, src string) (toks []token, comments []*Comment, diags diag.Diagnostics) {
 	s := newScanner(filename, src)
 	for {
 		chunk := s.nextChunk()
@@ -199,22 +200,17 @@ func scan(filename string, src string) (toks []token, comments []*Comment, diags
 	}
 }
 
-func (s *scanner) position() Position {
-	return Position{Filename: s.filename, Offset: s.off, Line: s.line, Column: s.col}
+func (s *scanner) position() diag.Position {
+	return diag.Position{Filename: s.filename, Offset: s.off, Line: s.line, Column: s.col}
 }
 
 // advance moves over n bytes that contain no newline.
 func (s *scanner) advance(n int) {
-	end := s.off + n
-	for i := s.off; i < end; i++ {
-		if s.src[i]&0xC0 != 0x80 {
-			s.col++
-		}
-	}
-	s.off = end
+	s.off += n
+	s.col += n
 }
 
-func (s *scanner) errorAt(pos Position, format string, args ...any) {
+func (s *scanner) errorAt(pos diag.Position, format string, args ...any) {
 	s.diags = append(s.diags, errorf(pos, format, args...))
 }
 
@@ -444,9 +440,9 @@ func (s *scanner) comment() {
 }
 
 // endOf returns the position after text starting at pos (text has no newline).
-func endOf(pos Position, text string) Position {
+func endOf(pos diag.Position, text string) diag.Position {
 	pos.Offset += len(text)
-	pos.Column += utf8.RuneCountInString(text)
+	pos.Column += len(text)
 	return pos
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/internal/hostile"
 )
@@ -57,7 +58,7 @@ func TestDepthLimits(t *testing.T) {
 
 			_, err = Parse("bad.drr", []byte(hostile.Rule(tt.bad)))
 			require.Error(t, err)
-			ds := err.(Diagnostics)
+			ds := err.(diag.Diagnostics)
 			require.Len(t, ds, 1, "%v", err)
 			assert.Contains(t, ds[0].Message, tt.msg)
 			assert.Equal(t, [2]int{tt.line, tt.col}, [2]int{ds[0].Pos.Line, ds[0].Pos.Column}, "%v", ds[0])
@@ -83,7 +84,7 @@ func TestHugeExpressions(t *testing.T) {
 			src := []byte(hostile.Rule(expr))
 			_, err := Parse("huge.drr", src)
 			require.Error(t, err)
-			ds := err.(Diagnostics)
+			ds := err.(diag.Diagnostics)
 			require.Len(t, ds, 1, "%v", err)
 			assert.Equal(t, 3, ds[0].Pos.Line)
 			assert.Regexp(t, "^(nesting|expression) too deep", ds[0].Message)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/internal/fileio"
 	"github.com/pirdrr/drr/ir"
@@ -46,10 +47,10 @@ func (o LoadOptions) maxFileSize() int64 {
 // Imports are resolved relative to the importing file and read once each; imported rules come before the rules of
 // the file that imports them. The diagnostics (errors and warnings, sorted) are returned in both cases; the set is
 // nil when there are errors.
-func Load(ctx *ir.Context, opts LoadOptions, paths ...string) (*rule.Set, Diagnostics) {
+func Load(ctx *ir.Context, opts LoadOptions, paths ...string) (*rule.Set, diag.Diagnostics) {
 	l := &loader{opts: opts, seen: map[string]bool{}, loading: map[string]bool{}}
 	for _, p := range paths {
-		l.load(p, Position{})
+		l.load(p, diag.Position{})
 	}
 	if l.diags.HasErrors() {
 		l.diags.Sort()
@@ -60,7 +61,7 @@ func Load(ctx *ir.Context, opts LoadOptions, paths ...string) (*rule.Set, Diagno
 }
 
 // LoadSource checks one rule file given as source text (its imports are read as Load reads them).
-func LoadSource(ctx *ir.Context, opts LoadOptions, filename string, src []byte) (*rule.Set, Diagnostics) {
+func LoadSource(ctx *ir.Context, opts LoadOptions, filename string, src []byte) (*rule.Set, diag.Diagnostics) {
 	l := &loader{opts: opts, seen: map[string]bool{filename: true}, loading: map[string]bool{}}
 	l.parse(filename, src)
 	if l.diags.HasErrors() {
@@ -74,7 +75,7 @@ func LoadSource(ctx *ir.Context, opts LoadOptions, filename string, src []byte) 
 type loader struct {
 	opts    LoadOptions
 	files   []*File
-	diags   Diagnostics
+	diags   diag.Diagnostics
 	seen    map[string]bool
 	loading map[string]bool
 }
@@ -93,7 +94,7 @@ func (l *loader) read(name string) ([]byte, error) {
 	return fileio.ReadFile(name, l.opts.maxFileSize())
 }
 
-func (l *loader) load(name string, from Position) {
+func (l *loader) load(name string, from diag.Position) {
 	if l.loading[name] {
 		l.diags = append(l.diags, errorf(from, "import cycle: %s imports itself", name))
 		return
@@ -118,7 +119,7 @@ func (l *loader) load(name string, from Position) {
 		}
 		pos := from
 		if pos.Filename == "" {
-			pos = Position{Filename: name}
+			pos = diag.Position{Filename: name}
 		}
 		l.diags = append(l.diags, errorf(pos, "cannot read %s: %s", name, msg))
 		return
@@ -131,11 +132,11 @@ func (l *loader) load(name string, from Position) {
 func (l *loader) parse(name string, src []byte) {
 	f, err := Parse(name, src)
 	if err != nil {
-		var ds Diagnostics
+		var ds diag.Diagnostics
 		if errors.As(err, &ds) {
 			l.diags = append(l.diags, ds...)
 		} else {
-			l.diags = append(l.diags, errorf(Position{Filename: name, Line: 1, Column: 1}, "%v", err))
+			l.diags = append(l.diags, errorf(diag.Position{Filename: name, Line: 1, Column: 1}, "%v", err))
 		}
 		return
 	}

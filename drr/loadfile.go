@@ -1,6 +1,7 @@
 package drr
 
 import (
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
 )
@@ -10,7 +11,7 @@ import (
 // (nil when there are errors), the files that were checked — the imported ones first, in the order Check saw them,
 // then f — and the diagnostics. A file with syntax errors is not given to LoadFile: LoadSource would report those
 // errors alone, and so should its caller.
-func LoadFile(ctx *ir.Context, opts LoadOptions, f *File) (*rule.Set, []*File, Diagnostics) {
+func LoadFile(ctx *ir.Context, opts LoadOptions, f *File) (*rule.Set, []*File, diag.Diagnostics) {
 	l := &loader{opts: opts, seen: map[string]bool{f.Name: true}, loading: map[string]bool{f.Name: true}}
 	for _, imp := range f.Imports {
 		l.load(l.resolve(f.Name, imp.Path.Value), imp.Pos())

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/stretchr/testify/require"
 )
 
@@ -82,7 +83,7 @@ func testParallelCheck(t *testing.T, withErrors bool) {
 	}
 	src := []byte(b.String())
 	ctx := defaultCtx(t)
-	check := func(min int) (string, Diagnostics) {
+	check := func(min int) (string, diag.Diagnostics) {
 		old := parallelMinRules
 		defer func() { parallelMinRules = old }()
 		parallelMinRules = min

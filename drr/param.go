@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/internal/suggest"
 	"github.com/pirdrr/drr/ir"
@@ -37,7 +38,7 @@ func ParseParam(ctx *ir.Context, d *rule.ParamDecl, text string) (rule.Val, erro
 	if diags.HasErrors() || set == nil || len(set.Params) != 1 {
 		msg := ""
 		for _, dg := range diags {
-			if dg.Severity == Error {
+			if dg.Severity == diag.Error {
 				msg = dg.Message
 				break
 			}

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
 )
@@ -82,12 +83,12 @@ func TestParamsSharedAcrossImports(t *testing.T) {
 	set, diags := Load(defaultCtx(t), LoadOptions{FS: fsys}, "main.drr")
 	require.False(t, diags.HasErrors(), "%v", diags)
 	require.Len(t, set.Params, 1)
-	assert.Equal(t, "a.drr", set.Params[0].Pos.File)
+	assert.Equal(t, "a.drr", set.Params[0].Pos.Filename)
 }
 
 func TestParseParams(t *testing.T) {
 	ctx := defaultCtx(t)
-	i64 := &rule.ParamDecl{Name: "sm_version", Type: ir.AttrType{Kind: ir.KindInt64}, Default: int64(0), Pos: rule.Pos{File: "a.drr", Line: 1, Col: 1}}
+	i64 := &rule.ParamDecl{Name: "sm_version", Type: ir.AttrType{Kind: ir.KindInt64}, Default: int64(0), Pos: diag.Position{Filename: "a.drr", Line: 1, Column: 1}}
 	str := &rule.ParamDecl{Name: "algo", Type: ir.AttrType{Kind: ir.KindStr}, Default: "x"}
 	dt := &rule.ParamDecl{Name: "dt", Type: ir.AttrType{Kind: ir.KindDataType}, Default: ir.DTypeFloat16}
 	list := &rule.ParamDecl{Name: "sizes", Type: ir.AttrType{Kind: ir.KindInt64, Array: true}, Default: []rule.Val{}}
@@ -140,9 +141,9 @@ func TestEvalParam(t *testing.T) {
 
 // TestTargetParams: -target gives sm_version to the sets that declare it; -param sm_version, its alias, must agree.
 func TestTargetParams(t *testing.T) {
-	sm := &rule.ParamDecl{Name: rule.TargetParam, Type: ir.AttrType{Kind: ir.KindInt64}, Default: int64(0), Pos: rule.Pos{File: "a.drr", Line: 3, Col: 1}}
+	sm := &rule.ParamDecl{Name: rule.TargetParam, Type: ir.AttrType{Kind: ir.KindInt64}, Default: int64(0), Pos: diag.Position{Filename: "a.drr", Line: 3, Column: 1}}
 	other := &rule.ParamDecl{Name: "algo", Type: ir.AttrType{Kind: ir.KindStr}, Default: "x"}
-	wrongKind := &rule.ParamDecl{Name: rule.TargetParam, Type: ir.AttrType{Kind: ir.KindStr}, Default: "", Pos: rule.Pos{File: "b.drr", Line: 2, Col: 1}}
+	wrongKind := &rule.ParamDecl{Name: rule.TargetParam, Type: ir.AttrType{Kind: ir.KindStr}, Default: "", Pos: diag.Position{Filename: "b.drr", Line: 2, Column: 1}}
 	for _, tc := range []struct {
 		name   string
 		decls  []*rule.ParamDecl

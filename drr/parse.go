@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/pirdrr/drr/diag"
 )
 
 // maxDiagnostics bounds the number of diagnostics Parse reports.
@@ -31,7 +33,7 @@ func Parse(filename string, src []byte) (f *File, err error) {
 		// Belt and braces: a bug must not take down the caller.
 		if r := recover(); r != nil {
 			f = &File{Name: filename}
-			err = Diagnostics{internalError(filename, r)}
+			err = diag.Diagnostics{internalError(filename, r)}
 		}
 	}()
 	text := string(src)
@@ -72,8 +74,8 @@ func Parse(filename string, src []byte) (f *File, err error) {
 	return assemble(filename, results)
 }
 
-func internalError(filename string, r any) *Diagnostic {
-	return errorf(Position{Filename: filename, Line: 1, Column: 1},
+func internalError(filename string, r any) diag.Diagnostic {
+	return errorf(diag.Position{Filename: filename, Line: 1, Column: 1},
 		"internal error: parser panic: %v\n%s", r, debug.Stack())
 }
 
@@ -88,9 +90,9 @@ type region struct {
 type regionResult struct {
 	decls      []Decl
 	comments   []*Comment
-	lexDiags   Diagnostics
-	parseDiags Diagnostics
-	eof        Position
+	lexDiags   diag.Diagnostics
+	parseDiags diag.Diagnostics
+	eof        diag.Position
 }
 
 // splitRegions splits src before every line that starts a top-level
@@ -142,7 +144,7 @@ func startsTopDecl(src string, i int) bool {
 // mergeDiagnostics combines lexer and parser diagnostics. A parser error on
 // a line that already has a lexer error is usually a consequence of it and
 // is dropped.
-func mergeDiagnostics(lex, parse Diagnostics) Diagnostics {
+func mergeDiagnostics(lex, parse diag.Diagnostics) diag.Diagnostics {
 	if len(lex) == 0 && len(parse) == 0 {
 		return nil
 	}
@@ -150,7 +152,7 @@ func mergeDiagnostics(lex, parse Diagnostics) Diagnostics {
 	for _, d := range lex {
 		bad[d.Pos.Line] = true
 	}
-	out := append(Diagnostics(nil), lex...)
+	out := append(diag.Diagnostics(nil), lex...)
 	for _, d := range parse {
 		if !bad[d.Pos.Line] {
 			out = append(out, d)

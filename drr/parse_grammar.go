@@ -2,6 +2,7 @@ package drr
 
 import (
 	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/pirdrr/drr/diag"
 )
 
 // grammarParser parses the regions of a file with the participle grammar,
@@ -34,7 +35,7 @@ func (p *grammarParser) parseRegion(r region) regionResult {
 			}
 		}
 		if last.kind == tEOF {
-			res.eof = Position{Filename: p.filename, Offset: int(last.off), Line: int(last.line), Column: int(last.col)}
+			res.eof = diag.Position{Filename: p.filename, Offset: int(last.off), Line: int(last.line), Column: int(last.col)}
 			break
 		}
 	}
@@ -70,7 +71,7 @@ func (p *grammarParser) decl(chunk []token) Decl {
 func (p *grammarParser) safeParseRegion(r region) (res regionResult) {
 	defer func() {
 		if e := recover(); e != nil {
-			res = regionResult{parseDiags: Diagnostics{internalError(p.filename, e)}}
+			res = regionResult{parseDiags: diag.Diagnostics{internalError(p.filename, e)}}
 		}
 	}()
 	return p.parseRegion(r)

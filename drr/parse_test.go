@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -711,7 +712,7 @@ rule d { match { %y = a.b(%x) } rewrite { replace %y with %x } }
 	f, err := Parse("t.drr", []byte(src))
 	require.Error(t, err)
 	var msgs []string
-	for _, d := range err.(Diagnostics) {
+	for _, d := range err.(diag.Diagnostics) {
 		msgs = append(msgs, d.Error())
 	}
 	assert.Equal(t, []string{
@@ -819,11 +820,11 @@ func TestParseNeverPanics(t *testing.T) {
 
 func TestParseErrorsAreDiagnostics(t *testing.T) {
 	_, err := Parse("x.drr", []byte("rule r {\n\tmatch { %y = a.b(%x }\n}\n"))
-	var ds Diagnostics
+	var ds diag.Diagnostics
 	require.ErrorAs(t, err, &ds)
 	require.True(t, ds.HasErrors())
 	require.Equal(t, err, ds.Err())
-	assert.Equal(t, Error, ds[0].Severity)
+	assert.Equal(t, diag.Error, ds[0].Severity)
 	assert.Equal(t, "x.drr", ds[0].Pos.Filename)
 	assert.Equal(t, "x.drr:2:22: error: expected ')' after operands of a.b, found '}'\n\tmatch { %y = a.b(%x }\n\t                    ^\n",
 		ds[0].Render([]byte("rule r {\n\tmatch { %y = a.b(%x }\n}\n")))

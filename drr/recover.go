@@ -6,6 +6,7 @@ import (
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/pirdrr/drr/diag"
 )
 
 // Error recovery. participle stops at the first error of a declaration;
@@ -17,7 +18,7 @@ import (
 // is still checked and formatted.
 
 // diagnostic turns a parse error into a diagnostic.
-func diagnostic(err error) *Diagnostic {
+func diagnostic(err error) diag.Diagnostic {
 	var se *syntaxError
 	if errors.As(err, &se) {
 		return errorf(se.pos, "%s", se.msg)
@@ -26,13 +27,13 @@ func diagnostic(err error) *Diagnostic {
 	// with a message: a bug, which FuzzParse looks for ("grammar:").
 	var ut *participle.UnexpectedTokenError
 	if errors.As(err, &ut) {
-		return errorf(Position(ut.Unexpected.Pos), "unexpected %s (grammar: %s)", describeTok(&ut.Unexpected), ut.Message())
+		return errorf(diag.Position(ut.Unexpected.Pos), "unexpected %s (grammar: %s)", describeTok(&ut.Unexpected), ut.Message())
 	}
 	var pe participle.Error
 	if errors.As(err, &pe) {
-		return errorf(Position(pe.Position()), "syntax error (grammar: %s)", pe.Message())
+		return errorf(diag.Position(pe.Position()), "syntax error (grammar: %s)", pe.Message())
 	}
-	return errorf(Position{Line: 1, Column: 1}, "syntax error (grammar: %v)", err)
+	return errorf(diag.Position{Line: 1, Column: 1}, "syntax error (grammar: %v)", err)
 }
 
 // clauseKeyword reports whether t starts a clause of a rule.
@@ -68,7 +69,7 @@ type ruleRecovery struct {
 }
 
 func (r *ruleRecovery) errorf(t *lexer.Token, format string, args ...any) {
-	r.p.b.diags = append(r.p.b.diags, errorf(Position(t.Pos), format, args...))
+	r.p.b.diags = append(r.p.b.diags, errorf(diag.Position(t.Pos), format, args...))
 }
 
 func (r *ruleRecovery) run() Decl {

@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/pirdrr/drr/diag"
 )
 
 // Reparser parses successive versions of one file, as an editor changes it,
@@ -60,7 +62,7 @@ func (p *Reparser) Parse(src []byte) (f *File, err error) {
 		if r := recover(); r != nil {
 			p.cache = map[string]*parsedRegion{}
 			f = &File{Name: p.filename}
-			err = Diagnostics{internalError(p.filename, r)}
+			err = diag.Diagnostics{internalError(p.filename, r)}
 		}
 	}()
 	text := string(src)
@@ -125,7 +127,7 @@ func (p *Reparser) parseRegions(text string, regions []region, todo []int, resul
 // assemble builds the file from the results of its regions, in order: Parse and Reparse end with it.
 func assemble(filename string, results []regionResult) (*File, error) {
 	f := &File{Name: filename}
-	var lexDiags, parseDiags Diagnostics
+	var lexDiags, parseDiags diag.Diagnostics
 	for _, r := range results {
 		for _, d := range r.decls {
 			f.Decls = append(f.Decls, d)
@@ -147,7 +149,7 @@ func assemble(filename string, results []regionResult) (*File, error) {
 		parseDiags = append(parseDiags, r.parseDiags...)
 	}
 	eof := results[len(results)-1].eof
-	f.Span = NewSpan(Position{Filename: filename, Line: 1, Column: 1}, eof)
+	f.Span = NewSpan(diag.Position{Filename: filename, Line: 1, Column: 1}, eof)
 	attachDocs(f)
 	if diags := mergeDiagnostics(lexDiags, parseDiags); len(diags) > 0 {
 		return f, diags
@@ -187,21 +189,20 @@ var (
 	moverCommentType = reflect.TypeFor[*Comment]()
 )
 
-func (m *mover) position(p Position) Position {
+func (m *mover) position(p diag.Position) diag.Position {
 	p.Offset += int(m.dOff)
 	p.Line += int(m.dLine)
 	return p
 }
 
-func (m *mover) diags(ds Diagnostics) Diagnostics {
+func (m *mover) diags(ds diag.Diagnostics) diag.Diagnostics {
 	if ds == nil {
 		return nil
 	}
-	out := make(Diagnostics, len(ds))
+	out := make(diag.Diagnostics, len(ds))
 	for i, d := range ds {
-		c := *d
-		c.Pos = m.position(c.Pos)
-		out[i] = &c
+		d.Pos = m.position(d.Pos)
+		out[i] = d
 	}
 	return out
 }

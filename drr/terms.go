@@ -6,6 +6,7 @@ import (
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/internal/suggest"
 )
 
@@ -29,7 +30,7 @@ import (
 
 // syntaxError is a positioned message from a terminal or guard.
 type syntaxError struct {
-	pos Position
+	pos diag.Position
 	msg string
 }
 
@@ -193,9 +194,9 @@ func describeTok(t *lexer.Token) string {
 // at the current place: the next token, or the end of the line when the
 // next token is on a later line than the last consumed one (a missing ')'
 // belongs at the end of its line, not before the next statement).
-func found(l *lexer.PeekingLexer) (Position, string) {
+func found(l *lexer.PeekingLexer) (diag.Position, string) {
 	t := l.Peek()
-	pos, what := Position(t.Pos), describeTok(t)
+	pos, what := diag.Position(t.Pos), describeTok(t)
 	if p := seenBy(l).last(); p != nil && p.Pos.Line < t.Pos.Line && !isKind(p, tSep) && !isKind(p, tTopSep) && !isPunctTok(p, "{") {
 		pos, what = tokenEnd(p), "end of line"
 	}
@@ -210,7 +211,7 @@ func expected(l *lexer.PeekingLexer, what string) error {
 
 // errorAt returns an error with a message of its own at the next token.
 func errorAt(l *lexer.PeekingLexer, msg string) error {
-	return &syntaxError{pos: Position(l.Peek().Pos), msg: msg}
+	return &syntaxError{pos: diag.Position(l.Peek().Pos), msg: msg}
 }
 
 // take consumes the next token if it satisfies ok; otherwise it fails with

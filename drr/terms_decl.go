@@ -5,6 +5,7 @@ import (
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/pirdrr/drr/diag"
 )
 
 // The terminals and guards of declarations, rules and blocks (see terms.go).
@@ -321,7 +322,7 @@ func closeBlock(l *lexer.PeekingLexer, owner, noun, item string) error {
 		return nil
 	case next.EOF() || isKind(next, tTopSep):
 		open := s.opener(len(s))
-		return &syntaxError{pos: Position(s[open].Pos), msg: "unclosed '{' of " + owner + " (missing '}')"}
+		return &syntaxError{pos: diag.Position(s[open].Pos), msg: "unclosed '{' of " + owner + " (missing '}')"}
 	case noun != "clause" && isKind(next, tIdent) && isBlockKeyword(next.Value) && isPunctTok(peek2(l), "{"):
 		return errorAt(l, "missing '}' to close "+owner+" before '"+next.Value+"'")
 	case s.lastIs("{") || s.lastIs("}") && noun == "clause" || isKind(s.last(), tSep):

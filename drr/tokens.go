@@ -1,6 +1,10 @@
 package drr
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/pirdrr/drr/diag"
+)
 
 // The lexical tokens of a file, for editors: syntax highlighting and the
 // context of a completion need the tokens of text that may not parse.
@@ -42,12 +46,12 @@ func (k TokenKind) String() string {
 // Token is one lexical token of a file, with its position.
 type Token struct {
 	Kind TokenKind
-	Pos  Position // the token's first character
-	Text string   // the token as written
+	Pos  diag.Position // the token's first character
+	Text string        // the token as written
 }
 
 // End returns the position just after the token (tokens never span lines).
-func (t Token) End() Position { return endOf(t.Pos, t.Text) }
+func (t Token) End() diag.Position { return endOf(t.Pos, t.Text) }
 
 // Keywords are the words with a fixed meaning somewhere in the language
 // (declarations, clauses, rewrite statements, literals). Most are keywords
@@ -76,7 +80,7 @@ func Tokens(filename string, src []byte) (toks []Token) {
 				continue
 			}
 			toks = append(toks, Token{Kind: kind, Text: t.text,
-				Pos: Position{Filename: filename, Offset: int(t.off), Line: int(t.line), Column: int(t.col)}})
+				Pos: diag.Position{Filename: filename, Offset: int(t.off), Line: int(t.line), Column: int(t.col)}})
 		}
 		if chunk[len(chunk)-1].kind == tEOF {
 			break

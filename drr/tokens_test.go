@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/stretchr/testify/require"
 )
 
@@ -25,7 +26,7 @@ func TestTokens(t *testing.T) {
 		"Punct (", "Punct )", "Punct }", "Punct }",
 	}, got)
 	r := Tokens("t.drr", []byte(src))[2]
-	require.Equal(t, Position{Filename: "t.drr", Offset: 13, Line: 2, Column: 6}, r.Pos)
+	require.Equal(t, diag.Position{Filename: "t.drr", Offset: 13, Line: 2, Column: 6}, r.Pos)
 }
 
 // TestTokensCoverShippedRules: in a file that parses, every character that is not blank is in exactly one token,

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/internal/fileio"
 	"github.com/pirdrr/drr/ir"
@@ -115,16 +116,16 @@ func (c *CLI) checkRules(ctx *ir.Context, path string, unregistered, quiet, with
 }
 
 // printRuleDiags renders rule-file diagnostics with their source lines.
-func (c *CLI) printRuleDiags(diags drr.Diagnostics, quiet bool) {
-	sources := map[string]*ir.Lines{} // one line index a file: its diagnostics cost one scan of it
+func (c *CLI) printRuleDiags(diags diag.Diagnostics, quiet bool) {
+	sources := map[string]*diag.Lines{} // one line index a file: its diagnostics cost one scan of it
 	for _, d := range diags {
-		if quiet && d.Severity != drr.Error {
+		if quiet && d.Severity != diag.Error {
 			continue
 		}
 		lines, ok := sources[d.Pos.Filename]
 		if !ok {
 			src, _ := fileio.ReadFile(d.Pos.Filename, c.ruleFileLimit())
-			lines = ir.NewLines(src)
+			lines = diag.NewLines(src)
 			sources[d.Pos.Filename] = lines
 		}
 		fmt.Fprint(c.Stderr, d.RenderLines(lines))

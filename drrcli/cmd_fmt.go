@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/internal/fileio"
 	"github.com/pirdrr/drr/ir/pirfile"
@@ -71,7 +72,7 @@ Examples:
 func (c *CLI) fmtOne(path string, src []byte, list, write, diff bool) int {
 	f, err := drr.Parse(path, src)
 	if err != nil {
-		if ds, ok := err.(drr.Diagnostics); ok {
+		if ds, ok := err.(diag.Diagnostics); ok {
 			fmt.Fprint(c.Stderr, ds.Render(src))
 		} else {
 			fmt.Fprintln(c.Stderr, err)

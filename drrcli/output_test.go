@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/internal/sample"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirfile"
@@ -108,7 +109,7 @@ var folderFormat = &pirfile.Format{
 		_, err := os.Stat(filepath.Join(dir, "program.pir"))
 		return err == nil
 	},
-	ReadDir: func(ctx *ir.Context, dir string) (*ir.Program, ir.Diagnostics, error) {
+	ReadDir: func(ctx *ir.Context, dir string) (*ir.Program, diag.Diagnostics, error) {
 		name := filepath.Join(dir, "program.pir")
 		src, err := os.ReadFile(name)
 		if err != nil {

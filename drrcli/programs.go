@@ -6,13 +6,14 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirfile"
 )
 
 // readProgram reads the program at path — a file, a program folder, or "-" for standard input (read once and
 // kept, so that diagnostics can quote it) — and returns it with its format and the reader's warnings.
-func (c *CLI) readProgram(ctx *ir.Context, path string) (*ir.Program, *pirfile.Format, ir.Diagnostics, error) {
+func (c *CLI) readProgram(ctx *ir.Context, path string) (*ir.Program, *pirfile.Format, diag.Diagnostics, error) {
 	formats := c.formats()
 	if path == "-" {
 		if c.stdin == nil {
@@ -48,7 +49,7 @@ func (c *CLI) loadProgram(cmd string, ctx *ir.Context, path string) (*ir.Program
 
 // renderDiags renders program diagnostics with their source lines and carets (and the JSON path of ops in PIR JSON
 // files). It may run on several goroutines at once: each call reads the sources it needs.
-func (c *CLI) renderDiags(ds ir.Diagnostics) string {
+func (c *CLI) renderDiags(ds diag.Diagnostics) string {
 	if len(ds) == 0 {
 		return ""
 	}

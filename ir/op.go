@@ -4,6 +4,8 @@ import (
 	"iter"
 	"sort"
 	"unsafe"
+
+	"github.com/pirdrr/drr/diag"
 )
 
 // NamedAttr is one attribute of an op: its name and value.
@@ -21,6 +23,14 @@ type Loc struct {
 
 // IsKnown reports whether l is a real source position.
 func (l Loc) IsKnown() bool { return l.Line > 0 }
+
+// In returns l as a position in the named file (the file alone when l is not known).
+func (l Loc) In(file string) diag.Position {
+	if !l.IsKnown() {
+		return diag.Position{Filename: file}
+	}
+	return diag.Position{Filename: file, Line: int(l.Line), Column: int(l.Col)}
+}
 
 // Op is an operation: an op kind (OpInfo), operands, results, attributes in their source order, and regions. Ops
 // live in a Block, in a doubly-linked list.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unsafe"
+
+	"github.com/pirdrr/drr/diag"
 )
 
 // Verify checks that a program is well formed and returns what it found, errors and warnings, in program order:
@@ -24,7 +26,7 @@ import (
 // records out of order. Such a list is checked from its records instead, as the ops reading the value come in
 // program order (see tally); if one fails, the program is verified again walking every list, so that the messages
 // are those of the walk, in program order.
-func Verify(p *Program) Diagnostics {
+func Verify(p *Program) diag.Diagnostics {
 	v := &verifier{prog: p, body: p.Body(), fast: true}
 	v.block(v.body)
 	if failed := v.failedTallies(); failed != nil {
@@ -42,7 +44,7 @@ const longList = 32
 type verifier struct {
 	prog     *Program
 	numbered *Numbering
-	diags    Diagnostics
+	diags    diag.Diagnostics
 	// unnamed counts the parameter ops without a name; mistyped holds the parameters some op reads with another
 	// type than the parameter table gives (only those can be read with two types).
 	unnamed  int
@@ -118,14 +120,14 @@ func (v *verifier) names() *Numbering {
 	return v.numbered
 }
 
-func (v *verifier) report(sev Severity, op *Op, format string, args ...any) {
+func (v *verifier) report(sev diag.Severity, op *Op, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	if op != nil {
 		msg = v.names().Describe(op) + ": " + msg
 	}
-	d := Diagnostic{Severity: sev, File: v.prog.File, Message: msg}
+	d := diag.Diagnostic{Pos: diag.Position{Filename: v.prog.File}, Severity: sev, Message: msg}
 	if op != nil {
-		d.Loc = op.Loc
+		d.Pos = op.Loc.In(v.prog.File)
 	}
 	v.diags = append(v.diags, d)
 }
@@ -141,13 +143,13 @@ func (v *verifier) block(b *Block) {
 
 func (v *verifier) op(op *Op) {
 	if op.block == nil || op.isErased() {
-		v.report(Error, op, "op is linked into a block but marked detached or erased")
+		v.report(diag.Error, op, "op is linked into a block but marked detached or erased")
 	}
 	uses := op.operandSlice()
 	for i := range uses {
 		u := &uses[i]
 		if u.owner != op { // its index is then i: its place among op's records
-			v.report(Error, op, "operand %d has a corrupt use record", i)
+			v.report(diag.Error, op, "operand %d has a corrupt use record", i)
 			continue
 		}
 		val := u.value
@@ -164,7 +166,7 @@ func (v *verifier) op(op *Op) {
 			}
 		}
 		if !Dominates(val, op) {
-			v.report(Error, op, "operand %d (%s) %s", i, v.names().Name(val), v.whyNotVisible(val, op))
+			v.report(diag.Error, op, "operand %d (%s) %s", i, v.names().Name(val), v.whyNotVisible(val, op))
 		}
 	}
 	for i := range int(op.nResults) {
@@ -174,10 +176,10 @@ func (v *verifier) op(op *Op) {
 	if kind&kindTerminator != 0 {
 		p := op.ParentOp()
 		if op.next != nil {
-			v.report(Error, op, "terminator is not the last op of its block")
+			v.report(diag.Error, op, "terminator is not the last op of its block")
 		}
 		if p == nil || p.info.Name == ModuleOpName {
-			v.report(Error, op, "terminator outside a region")
+			v.report(diag.Error, op, "terminator outside a region")
 		}
 	}
 	if s := op.info.Schema; s != nil {
@@ -207,18 +209,18 @@ func (v *verifier) uses(val *Value) {
 	for u := val.first; u != nil; u = u.next {
 		n++
 		if u.value != val {
-			v.report(Error, val.def(), "use list of %s holds a use of another value", v.names().Name(val))
+			v.report(diag.Error, val.def(), "use list of %s holds a use of another value", v.names().Name(val))
 			return
 		}
 		if u.owner.isErased() {
-			v.report(Error, val.def(), "%s is used by an erased %s", v.names().Name(val), u.owner.Name())
+			v.report(diag.Error, val.def(), "%s is used by an erased %s", v.names().Name(val), u.owner.Name())
 		}
 		if n > int(val.nuses) {
 			break
 		}
 	}
 	if n != int(val.nuses) {
-		v.report(Error, val.def(), "%s has %d uses in its list but counts %d", v.names().Name(val), n, val.nuses)
+		v.report(diag.Error, val.def(), "%s has %d uses in its list but counts %d", v.names().Name(val), n, val.nuses)
 	}
 	if v.failed == nil || len(v.diags) != reported {
 		return
@@ -226,7 +228,7 @@ func (v *verifier) uses(val *Value) {
 	if t, ok := v.failed[val]; ok {
 		// The walk found nothing, the records did: a record of the program reading val outside its list, or a
 		// record in the list of an op that is not in the program.
-		v.report(Error, val.def(), "the use list of %s does not match the %d operand records of the program that read it", v.names().Name(val), t.records)
+		v.report(diag.Error, val.def(), "the use list of %s does not match the %d operand records of the program that read it", v.names().Name(val), t.records)
 	}
 }
 
@@ -332,28 +334,28 @@ func (v *verifier) whyNotVisible(val *Value, op *Op) string {
 func (v *verifier) schema(op *Op, s *OpSchema) {
 	if n := len(op.operandSlice()); !s.OperandCountOK(n) {
 		if s.OperandsAsAttrs(n, op.Attr) {
-			v.report(Warning, op, "has %d operands and attribute %s; %s takes it as an operand now (an older program's form)", n, s.Operands[n].Name, s.Name)
+			v.report(diag.Warning, op, "has %d operands and attribute %s; %s takes it as an operand now (an older program's form)", n, s.Operands[n].Name, s.Name)
 		} else {
-			v.report(Error, op, "has %d operands; %s takes %s", n, s.Name, countText(len(s.Operands), variadicOperands(s), "operand"))
+			v.report(diag.Error, op, "has %d operands; %s takes %s", n, s.Name, countText(len(s.Operands), variadicOperands(s), "operand"))
 		}
 	} else if !s.IsVariadic() {
 		for i, spec := range s.Operands {
 			if !spec.Optional && op.operandSlice()[i].value == nil {
-				v.report(Error, op, "operand %d (%s) is absent but not optional", i, spec.Name)
+				v.report(diag.Error, op, "operand %d (%s) is absent but not optional", i, spec.Name)
 			}
 		}
 	}
 	if !s.ResultCountOK(int(op.nResults)) {
-		v.report(Error, op, "has %d results; %s has %s", op.nResults, s.Name, resultCountText(s))
+		v.report(diag.Error, op, "has %d results; %s has %s", op.nResults, s.Name, resultCountText(s))
 	}
 	if len(op.regionSlice()) != s.Regions {
-		v.report(Error, op, "has %d regions; %s has %d", len(op.regionSlice()), s.Name, s.Regions)
+		v.report(diag.Error, op, "has %d regions; %s has %d", len(op.regionSlice()), s.Name, s.Regions)
 	}
 	for _, spec := range s.Attrs {
 		a := op.Attr(spec.Name)
 		if a == nil {
 			if spec.Default == nil && !spec.Optional {
-				v.report(Error, op, "missing required attribute %s (%s)", spec.Name, spec.Type)
+				v.report(diag.Error, op, "missing required attribute %s (%s)", spec.Name, spec.Type)
 			}
 			continue
 		}
@@ -361,9 +363,9 @@ func (v *verifier) schema(op *Op, s *OpSchema) {
 			if sameShapeOtherWidth(spec.Type, a) {
 				// Older programs store some attributes at another width (full.value as f32, pool2d's strides as
 				// i32[] before PIR patch 2): a warning, since Paddle itself reads them.
-				v.report(Warning, op, "attribute %s is %s; %s wants %s (an older program's width)", spec.Name, describeAttrKind(a), s.Name, spec.Type)
+				v.report(diag.Warning, op, "attribute %s is %s; %s wants %s (an older program's width)", spec.Name, describeAttrKind(a), s.Name, spec.Type)
 			} else {
-				v.report(Error, op, "attribute %s is %s; %s wants %s", spec.Name, describeAttrKind(a), s.Name, spec.Type)
+				v.report(diag.Error, op, "attribute %s is %s; %s wants %s", spec.Name, describeAttrKind(a), s.Name, spec.Type)
 			}
 		}
 	}
@@ -448,32 +450,32 @@ func (v *verifier) controlFlow(op *Op) {
 		}
 		for i, r := range op.regionSlice() {
 			if len(r.blocks) != 1 {
-				v.report(Error, op, "branch %d has %d blocks; an if branch has 1", i, len(r.blocks))
+				v.report(diag.Error, op, "branch %d has %d blocks; an if branch has 1", i, len(r.blocks))
 				continue
 			}
 			v.yields(op, r.blocks[0], int(op.nResults), fmt.Sprintf("branch %d", i))
 		}
 		if len(op.operandSlice()) != 1 {
-			v.report(Error, op, "has %d operands; pd_op.if takes its condition only", len(op.operandSlice()))
+			v.report(diag.Error, op, "has %d operands; pd_op.if takes its condition only", len(op.operandSlice()))
 		}
 	case "pd_op.while":
 		if len(op.regionSlice()) != 1 || len(op.regionSlice()[0].blocks) != 1 {
 			if len(op.regionSlice()) == 1 {
-				v.report(Error, op, "body has %d blocks; a while body has 1", len(op.regionSlice()[0].blocks))
+				v.report(diag.Error, op, "body has %d blocks; a while body has 1", len(op.regionSlice()[0].blocks))
 			}
 			return
 		}
 		body := op.regionSlice()[0].blocks[0]
 		carried := len(op.operandSlice()) - 1
 		if carried < 0 {
-			v.report(Error, op, "has no condition operand")
+			v.report(diag.Error, op, "has no condition operand")
 			return
 		}
 		if len(body.args) != carried {
-			v.report(Error, op, "body has %d arguments for %d loop-carried values", len(body.args), carried)
+			v.report(diag.Error, op, "body has %d arguments for %d loop-carried values", len(body.args), carried)
 		}
 		if int(op.nResults) != carried {
-			v.report(Error, op, "has %d results for %d loop-carried values", op.nResults, carried)
+			v.report(diag.Error, op, "has %d results for %d loop-carried values", op.nResults, carried)
 		}
 		v.yields(op, body, carried+1, "body")
 	}
@@ -482,11 +484,11 @@ func (v *verifier) controlFlow(op *Op) {
 func (v *verifier) yields(op *Op, b *Block, want int, where string) {
 	t := b.Terminator()
 	if t == nil {
-		v.report(Error, op, "%s does not end with cf.yield", where)
+		v.report(diag.Error, op, "%s does not end with cf.yield", where)
 		return
 	}
 	if len(t.operandSlice()) != want {
-		v.report(Error, t, "yields %d values; %s of %s must yield %d", len(t.operandSlice()), where, op.Name(), want)
+		v.report(diag.Error, t, "yields %d values; %s of %s must yield %d", len(t.operandSlice()), where, op.Name(), want)
 	}
 }
 
@@ -523,7 +525,7 @@ func (v *verifier) params() {
 		}
 		name, ok := AsString(op.Attr("parameter_name"))
 		if !ok {
-			v.report(Error, op, "parameter op without a parameter_name")
+			v.report(diag.Error, op, "parameter op without a parameter_name")
 			continue
 		}
 		if op.NumResults() != 1 || !v.mistyped[name] {
@@ -531,7 +533,7 @@ func (v *verifier) params() {
 		}
 		t := op.Result(0).Type()
 		if prev, seen := types[name]; seen && prev != t {
-			v.report(Warning, op, "parameter %s is read as %s here and as %s before", strings.TrimSpace(name), t, prev)
+			v.report(diag.Warning, op, "parameter %s is read as %s here and as %s before", strings.TrimSpace(name), t, prev)
 			continue
 		}
 		types[name] = t

@@ -179,7 +179,7 @@ func TestVerify(t *testing.T) {
 			tt.build(v)
 			var got []string
 			for _, d := range Verify(f.p) {
-				got = append(got, d.String())
+				got = append(got, d.Error())
 			}
 			assert.Equal(t, tt.want, got)
 		})
@@ -194,7 +194,7 @@ func TestVerifyPositions(t *testing.T) {
 	f.b.Create(OpSpec{Name: "t.relu", Operands: []*Value{x.Result(0)}, Results: []Type{f.f32t}, Loc: Loc{Line: 2, Col: 5}})
 	ds := Verify(f.p)
 	require.Len(t, ds, 1)
-	assert.Equal(t, "model.pir:2:5: error: %0 = t.relu: operand 0 (%1) is used before its definition", ds[0].String())
+	assert.Equal(t, "model.pir:2:5: error: %0 = t.relu: operand 0 (%1) is used before its definition", ds[0].Error())
 	assert.Error(t, ds.Err())
 	assert.Len(t, ds.Warnings(), 0)
 }
@@ -265,7 +265,7 @@ func TestVerifyUseLists(t *testing.T) {
 				}
 				var got []string
 				for _, d := range Verify(f.p) {
-					got = append(got, d.String())
+					got = append(got, d.Error())
 				}
 				assert.Equal(t, wantN, got)
 			})

@@ -1,6 +1,9 @@
 package lint
 
-import "github.com/pirdrr/drr/drr/rule"
+import (
+	"github.com/pirdrr/drr/diag"
+	"github.com/pirdrr/drr/drr/rule"
+)
 
 // DeadInstances returns, for every rule of set that no program can make fire (each family instance judged on its
 // own, unlike NeverFires, which reports a family only when all its instances are dead), why and where, as
@@ -16,7 +19,7 @@ func DeadInstances(set *rule.Set) map[*rule.Rule]Finding {
 			continue
 		}
 		pos := rf.deadPos
-		if pos == (rule.Pos{}) {
+		if pos == (diag.Position{}) {
 			pos = rf.r.Pos
 		}
 		out[rf.r] = Finding{Pos: pos, Rule: rf.r.Name, Message: "can never fire: " + rf.dead}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/internal/suggest"
 )
@@ -18,7 +19,7 @@ type ruleFacts struct {
 	r *rule.Rule
 	// dead, if not empty, says why the instance can never fire; deadPos is where.
 	dead    string
-	deadPos rule.Pos
+	deadPos diag.Position
 	// rep maps every $hole to the representative of its class: holes a where clause says are equal ($a == $b).
 	rep []int
 	// cons are the literal constraints where clauses put on holes.
@@ -40,7 +41,7 @@ type holeConstraint struct {
 	allowed    []rule.Val
 	excluded   []rule.Val
 	text       string
-	pos        rule.Pos
+	pos        diag.Position
 }
 
 func newLintFacts(set *rule.Set) *lintFacts {

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/pirdrr/drr/drr"
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr/rule"
 )
 
 // Finding is one problem the lint found, at a position in a rule file.
 type Finding struct {
-	Pos rule.Pos
+	Pos diag.Position
 	// Rule is the name of the rule the finding is about (family rules: the rule's name, not one instance's).
 	Rule    string
 	Message string
@@ -43,7 +43,7 @@ type Pass struct {
 func (p *Pass) Report(f Finding) { p.report(f) }
 
 // Reportf records a finding with a formatted message.
-func (p *Pass) Reportf(pos rule.Pos, ruleName, format string, args ...any) {
+func (p *Pass) Reportf(pos diag.Position, ruleName, format string, args ...any) {
 	p.report(Finding{Pos: pos, Rule: ruleName, Message: fmt.Sprintf(format, args...)})
 }
 
@@ -74,14 +74,14 @@ func RunAnalyzers(set *rule.Set, analyzers ...*Analyzer) []Finding {
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
-		if a.Pos.File != b.Pos.File {
-			return a.Pos.File < b.Pos.File
+		if a.Pos.Filename != b.Pos.Filename {
+			return a.Pos.Filename < b.Pos.Filename
 		}
 		if a.Pos.Line != b.Pos.Line {
 			return a.Pos.Line < b.Pos.Line
 		}
-		if a.Pos.Col != b.Pos.Col {
-			return a.Pos.Col < b.Pos.Col
+		if a.Pos.Column != b.Pos.Column {
+			return a.Pos.Column < b.Pos.Column
 		}
 		if a.Rule != b.Rule {
 			return a.Rule < b.Rule
@@ -117,17 +117,17 @@ var NeverFires = &Analyzer{
 
 // Diagnostic is the finding as a rule-file diagnostic: a warning at its position, "rule R: message". drrc check
 // and the language server show lint findings this way, beside the checker's errors.
-func (f Finding) Diagnostic() *drr.Diagnostic {
-	return &drr.Diagnostic{
-		Pos:      drr.Position{Filename: f.Pos.File, Line: f.Pos.Line, Column: f.Pos.Col},
-		Severity: drr.Warning,
+func (f Finding) Diagnostic() diag.Diagnostic {
+	return diag.Diagnostic{
+		Pos:      diag.Position{Filename: f.Pos.Filename, Line: f.Pos.Line, Column: f.Pos.Column},
+		Severity: diag.Warning,
 		Message:  "rule " + f.Rule + ": " + f.Message,
 	}
 }
 
 // Diagnostics runs the default analyzers on set (Run) and returns their findings as diagnostics (Finding.Diagnostic).
-func Diagnostics(set *rule.Set) drr.Diagnostics {
-	var out drr.Diagnostics
+func Diagnostics(set *rule.Set) diag.Diagnostics {
+	var out diag.Diagnostics
 	for _, f := range Run(set) {
 		out = append(out, f.Diagnostic())
 	}

@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr"
-	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/lint"
 	"github.com/pirdrr/drr/rules"
@@ -527,7 +527,7 @@ rule mine {
 			assert.Contains(t, fs[0].Message, tc.want)
 			assert.Contains(t, fs[0].Message, "can never fire")
 			if tc.line > 0 {
-				assert.Equal(t, rule.Pos{File: "lint.drr", Line: tc.line, Col: tc.col}, fs[0].Pos)
+				assert.Equal(t, [3]any{"lint.drr", tc.line, tc.col}, [3]any{fs[0].Pos.Filename, fs[0].Pos.Line, fs[0].Pos.Column})
 			}
 		})
 	}
@@ -644,8 +644,8 @@ func TestDiagnostics(t *testing.T) {
 	require.NotEmpty(t, got)
 	for i, d := range got {
 		f := findings[i]
-		assert.Equal(t, drr.Warning, d.Severity)
-		assert.Equal(t, drr.Position{Filename: "lint.drr", Line: f.Pos.Line, Column: f.Pos.Col}, d.Pos)
+		assert.Equal(t, diag.Warning, d.Severity)
+		assert.Equal(t, diag.Position{Filename: "lint.drr", Line: f.Pos.Line, Column: f.Pos.Column}, d.Pos)
 		assert.Equal(t, f.String(), d.Pos.String()+": "+d.Message, "the diagnostic reads as the finding")
 	}
 }

@@ -3,7 +3,7 @@ package lint
 import (
 	"fmt"
 
-	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/diag"
 )
 
 func runNeverFires(pass *Pass) {
@@ -44,7 +44,7 @@ func runNeverFires(pass *Pass) {
 			}
 		}
 		pos := rf.deadPos
-		if pos == (rule.Pos{}) {
+		if pos == (diag.Position{}) {
 			pos = rf.r.Pos
 		}
 		pass.Reportf(pos, name, "%s", msg)

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/pirdrr/drr/drr"
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/lsp/protocol"
 	"github.com/pirdrr/drr/matcher"
 )
@@ -122,7 +122,7 @@ func viewCommand(s *Server, ctx context.Context, arg json.RawMessage) (any, erro
 // firstError returns the first error of a check.
 func firstError(res *checkResult) string {
 	for _, d := range res.diags {
-		if d.Severity == drr.Error {
+		if d.Severity == diag.Error {
 			return d.Error()
 		}
 	}

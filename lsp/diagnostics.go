@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/lsp/protocol"
 )
@@ -71,7 +72,7 @@ type diagnosticData struct {
 // protocolDiagnostics converts drrc check's diagnostics to the protocol's. A diagnostic's range is the token it
 // points at. A diagnostic in an imported file is shown at the import that brings the file in, with the place in
 // that file as related information.
-func (s *snapshot) protocolDiagnostics(ds drr.Diagnostics) []protocol.Diagnostic {
+func (s *snapshot) protocolDiagnostics(ds diag.Diagnostics) []protocol.Diagnostic {
 	out := []protocol.Diagnostic{}
 	for _, d := range ds {
 		pd := protocol.Diagnostic{Severity: severity(d.Severity), Source: "drrc", Message: d.Message}
@@ -94,19 +95,19 @@ func (s *snapshot) protocolDiagnostics(ds drr.Diagnostics) []protocol.Diagnostic
 	return out
 }
 
-func severity(s drr.Severity) protocol.DiagnosticSeverity {
+func severity(s diag.Severity) protocol.DiagnosticSeverity {
 	switch s {
-	case drr.Warning:
+	case diag.Warning:
 		return protocol.SeverityWarning
-	case drr.Note:
+	case diag.Note:
 		return protocol.SeverityInformation
 	}
 	return protocol.SeverityError
 }
 
 // diagOffset returns the byte offset of a diagnostic position of this document. Positions of the parser and the
-// checker have an offset; those of the lint only a line and a column (in runes).
-func (s *snapshot) diagOffset(p drr.Position) int {
+// checker have an offset; those of the lint only a line and a column (in bytes).
+func (s *snapshot) diagOffset(p diag.Position) int {
 	if p.Line == 0 {
 		return 0
 	}
@@ -149,7 +150,7 @@ func (srv *Server) resolveImport(from, imp string) string {
 }
 
 // otherFileRange returns the range of a diagnostic in a file that is not the document (an import).
-func (srv *Server) otherFileRange(p drr.Position) protocol.Range {
+func (srv *Server) otherFileRange(p diag.Position) protocol.Range {
 	src, err := srv.readFile(p.Filename)
 	if err != nil || p.Line == 0 {
 		line := uint32(max(p.Line-1, 0))

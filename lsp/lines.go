@@ -89,8 +89,8 @@ func (li *lineIndex) offset(p protocol.Position) int {
 	return end
 }
 
-// fromLineCol returns the byte offset of a 1-based line and a 1-based column counted in runes (the positions of
-// diagnostics); a column past the end of the line is the end of the line.
+// fromLineCol returns the byte offset of a 1-based line and a 1-based column counted in bytes (diag.Position's
+// columns); a column past the end of the line is the end of the line, one inside a character its start.
 func (li *lineIndex) fromLineCol(line, col int) int {
 	if line < 1 {
 		return 0
@@ -99,10 +99,9 @@ func (li *lineIndex) fromLineCol(line, col int) int {
 		return len(li.text)
 	}
 	start, end := li.starts[line-1], li.lineEnd(line-1)
-	i := start
-	for c := 1; c < col && i < end; c++ {
-		_, w := utf8.DecodeRuneInString(li.text[i:end])
-		i += w
+	i := min(start+max(col-1, 0), end)
+	for i > start && !utf8.RuneStart(li.text[i]) {
+		i--
 	}
 	return i
 }

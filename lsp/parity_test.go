@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
 	"golang.org/x/tools/txtar"
@@ -85,7 +86,7 @@ func TestSameDiagnosticsAsDrrcCheck(t *testing.T) {
 				line := int(d.Range.Start.Line)
 				col := 1
 				if line < len(lines) {
-					col = runeColumn(lines[line], int(d.Range.Start.Character))
+					col = byteColumn(lines[line], int(d.Range.Start.Character))
 				}
 				got = append(got, fmt.Sprintf("%d:%d: %s: %s", line+1, col, sev, d.Message))
 			}
@@ -101,15 +102,15 @@ func TestSameDiagnosticsAsDrrcCheck(t *testing.T) {
 	require.Greater(t, withDiags, 20, "the comparison must include files with diagnostics")
 }
 
-// runeColumn converts a UTF-16 character offset in a line to drrc's 1-based rune column.
-func runeColumn(line string, units int) int {
+// byteColumn converts a UTF-16 character offset in a line to drrc's 1-based byte column.
+func byteColumn(line string, units int) int {
 	col := 1
 	for _, r := range line {
 		if units <= 0 {
 			break
 		}
 		units -= len(utf16.Encode([]rune{r}))
-		col++
+		col += utf8.RuneLen(r)
 	}
 	return col
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/lint"
@@ -26,7 +27,7 @@ type snapshot struct {
 
 	parseOnce  sync.Once
 	file       *drr.File
-	parseDiags drr.Diagnostics // syntax errors
+	parseDiags diag.Diagnostics // syntax errors
 
 	indexOnce sync.Once
 	idx       *index
@@ -44,9 +45,9 @@ var errContentModified = jsonrpc2.Errorf(jsonrpc2.CodeContentModified, "the docu
 
 // checkResult is what drrc check reports on a version, and what the checker built.
 type checkResult struct {
-	diags drr.Diagnostics // sorted, errors and warnings, lint included
-	set   *rule.Set       // nil when there are errors
-	files []*drr.File     // the files checked: imports first, then the document's
+	diags diag.Diagnostics // sorted, errors and warnings, lint included
+	set   *rule.Set        // nil when there are errors
+	files []*drr.File      // the files checked: imports first, then the document's
 }
 
 func newSnapshot(d *document, version int32, text string, enc protocol.PositionEncodingKind) *snapshot {
@@ -55,7 +56,7 @@ func newSnapshot(d *document, version int32, text string, enc protocol.PositionE
 
 // parsed returns the document's syntax tree (with syntax errors, the declarations that parse) and its syntax
 // errors.
-func (s *snapshot) parsed() (*drr.File, drr.Diagnostics) {
+func (s *snapshot) parsed() (*drr.File, diag.Diagnostics) {
 	s.parseOnce.Do(func() {
 		var f *drr.File
 		var err error
@@ -65,10 +66,10 @@ func (s *snapshot) parsed() (*drr.File, drr.Diagnostics) {
 			f, err = s.doc.reparser.Parse([]byte(s.text))
 		}
 		s.file = f
-		if ds, ok := err.(drr.Diagnostics); ok {
+		if ds, ok := err.(diag.Diagnostics); ok {
 			s.parseDiags = ds
 		} else if err != nil {
-			s.parseDiags = drr.Diagnostics{{Pos: drr.Position{Filename: s.doc.name, Line: 1, Column: 1}, Message: err.Error()}}
+			s.parseDiags = diag.Diagnostics{{Pos: diag.Position{Filename: s.doc.name, Line: 1, Column: 1}, Message: err.Error()}}
 		}
 	})
 	return s.file, s.parseDiags
@@ -124,7 +125,7 @@ func (s *snapshot) runCheck() (res *checkResult) {
 	defer func() {
 		if r := recover(); r != nil {
 			srv.opts.Logf("internal error checking %s: %v", s.doc.name, r)
-			res = &checkResult{diags: drr.Diagnostics{{Pos: drr.Position{Filename: s.doc.name, Line: 1, Column: 1},
+			res = &checkResult{diags: diag.Diagnostics{{Pos: diag.Position{Filename: s.doc.name, Line: 1, Column: 1},
 				Message: "internal error in the checker (see the server's log)"}}}
 		}
 	}()

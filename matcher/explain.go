@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
 )
@@ -39,7 +40,7 @@ type Binding struct {
 
 // Failure is a check that failed: where in the rule file, and why.
 type Failure struct {
-	Pos     rule.Pos
+	Pos     diag.Position
 	Message string
 }
 
@@ -619,7 +620,7 @@ func (e *explainer) succeed() {
 }
 
 // fail records a failed check (the end of one alternative) and returns false.
-func (e *explainer) fail(pos rule.Pos, format string, args ...any) bool {
+func (e *explainer) fail(pos diag.Position, format string, args ...any) bool {
 	msg := fmt.Sprintf(format, args...)
 	if len(e.choices) > 0 {
 		msg += " (with " + strings.Join(e.choices, ", ") + ")"
@@ -737,7 +738,7 @@ func (e *explainer) binder(h int) int {
 	return -1
 }
 
-func (e *explainer) checkType(tp *rule.TypePattern, v *ir.Value, what string, pos rule.Pos) bool {
+func (e *explainer) checkType(tp *rule.TypePattern, v *ir.Value, what string, pos diag.Position) bool {
 	t := v.Type()
 	want := rule.FormatType(e.p, tp)
 	switch {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/drr/rule"
 )
@@ -72,7 +73,7 @@ func fusedSkeleton(rank int, c *Candidate, f *Fused, info SkeletonInfo) []byte {
 	if n.collides() {
 		return nil
 	}
-	src, err := f.src(r.Pos.File)
+	src, err := f.src(r.Pos.Filename)
 	if err != nil {
 		return nil
 	}
@@ -154,8 +155,8 @@ func dedent(s string) string {
 }
 
 // ruleBlocks returns the text inside the where and rewrite blocks of the rule whose name is at pos in src.
-func ruleBlocks(src []byte, pos rule.Pos) (map[string]string, bool) {
-	off, ok := offsetOf(src, pos.Line, pos.Col)
+func ruleBlocks(src []byte, pos diag.Position) (map[string]string, bool) {
+	off, ok := offsetOf(src, pos.Line, pos.Column)
 	if !ok {
 		return nil, false
 	}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/diag"
 )
 
 // FuzzRuleBlocks: the scanner that copies a rule's where and rewrite blocks from its source never panics, and what
@@ -16,7 +16,7 @@ func FuzzRuleBlocks(f *testing.F) {
 	f.Add("", 3, 9)
 	f.Add("rule r { where { { } } rewrite {", 1, 6)
 	f.Fuzz(func(t *testing.T, src string, line, col int) {
-		blocks, ok := ruleBlocks([]byte(src), rule.Pos{Line: line, Col: col})
+		blocks, ok := ruleBlocks([]byte(src), diag.Position{Line: line, Column: col})
 		if !ok {
 			return
 		}
@@ -31,7 +31,7 @@ func FuzzRuleBlocks(f *testing.F) {
 
 func TestRuleBlocks(t *testing.T) {
 	src := "// r\nrule r {\n  match { %y = pd_op.relu(%x) {a: \"{\"} }\n  where { uses(%x) == 1 } // }\n  rewrite { replace %y with pd_op.relu6(%x) }\n}\nrule s { rewrite { erase %z } }\n"
-	blocks, ok := ruleBlocks([]byte(src), rule.Pos{Line: 2, Col: 6})
+	blocks, ok := ruleBlocks([]byte(src), diag.Position{Line: 2, Column: 6})
 	if !ok {
 		t.Fatal("no rule at 2:6")
 	}
@@ -41,7 +41,7 @@ func TestRuleBlocks(t *testing.T) {
 	if got, want := blocks["rewrite"], " replace %y with pd_op.relu6(%x) "; got != want {
 		t.Errorf("rewrite: %q, want %q", got, want)
 	}
-	if _, ok := ruleBlocks([]byte(src), rule.Pos{Line: 9, Col: 1}); ok {
+	if _, ok := ruleBlocks([]byte(src), diag.Position{Line: 9, Column: 1}); ok {
 		t.Error("a position past the end found a rule")
 	}
 }

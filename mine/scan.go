@@ -290,7 +290,7 @@ func furthest(e matcher.Explanation) *matcher.Failure {
 	}
 	best := *e.Failure
 	for _, o := range e.Others {
-		if o.Pos.Line > best.Pos.Line || o.Pos.Line == best.Pos.Line && o.Pos.Col > best.Pos.Col {
+		if o.Pos.Line > best.Pos.Line || o.Pos.Line == best.Pos.Line && o.Pos.Column > best.Pos.Column {
 			best = o
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/stats"
@@ -75,9 +76,9 @@ func NewSkeleton(rank int, c *Candidate, info SkeletonInfo) *Skeleton {
 }
 
 // firstError returns the message of the first error of diags, without its position (which is in the skeleton).
-func firstError(diags drr.Diagnostics) string {
+func firstError(diags diag.Diagnostics) string {
 	for _, d := range diags {
-		if d.Severity == drr.Error {
+		if d.Severity == diag.Error {
 			return d.Message
 		}
 	}

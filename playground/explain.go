@@ -79,7 +79,7 @@ func (s *Server) explain(w http.ResponseWriter, r *http.Request) {
 	oracle := rule.WithParams(rewriter.NewOracle(st.prog, s.opts.Registry), rn.params)
 	for _, ns := range rn.ruleSets {
 		for _, e := range matcher.Explain(ns.set, "", op, oracle, num) {
-			x := explanation{Set: ns.pass, Rule: e.Rule.ID(), File: e.Rule.Pos.File, Line: e.Rule.Pos.Line,
+			x := explanation{Set: ns.pass, Rule: e.Rule.ID(), File: e.Rule.Pos.Filename, Line: e.Rule.Pos.Line,
 				Match: e.Match != nil, Text: rename.text(e.String())}
 			for _, b := range e.Bindings {
 				x.Bindings = append(x.Bindings, binding{b.Name, rename.text(b.Value)})
@@ -92,10 +92,10 @@ func (s *Server) explain(w http.ResponseWriter, r *http.Request) {
 				}
 			}
 			if f := e.Failure; f != nil {
-				x.Failure = &failure{File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, Message: rename.text(f.Message)}
+				x.Failure = &failure{File: f.Pos.Filename, Line: f.Pos.Line, Col: f.Pos.Column, Message: rename.text(f.Message)}
 			}
 			for _, f := range e.Others {
-				x.Others = append(x.Others, failure{File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, Message: rename.text(f.Message)})
+				x.Others = append(x.Others, failure{File: f.Pos.Filename, Line: f.Pos.Line, Col: f.Pos.Column, Message: rename.text(f.Message)})
 			}
 			res.Rules = append(res.Rules, x)
 		}

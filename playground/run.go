@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pirdrr/drr/cost"
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/graphview"
@@ -148,7 +149,7 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request) {
 		Rules: []ruleInfo{}, Matches: []matchInfo{}}
 	var set *rule.Set
 	if strings.TrimSpace(req.Rules) != "" {
-		var diags drr.Diagnostics
+		var diags diag.Diagnostics
 		set, diags = drr.LoadSource(s.opts.Context, s.loadOptions(), RulesFile, []byte(req.Rules))
 		diags = orderDiagnostics(diags)
 		for _, d := range diags {
@@ -190,15 +191,15 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request) {
 // orderDiagnostics returns the diagnostics in the order they are best read and fixed: errors first, by file and
 // line, and on one line a name that is not bound (or not known) before the rest, which often follows from it
 // ("pd_op.fc takes 3 operands; the rewrite gives 2" when an operand's name is mistyped), then by column.
-func orderDiagnostics(diags drr.Diagnostics) drr.Diagnostics {
+func orderDiagnostics(diags diag.Diagnostics) diag.Diagnostics {
 	out := slices.Clone(diags)
-	rank := func(d *drr.Diagnostic) int {
+	rank := func(d diag.Diagnostic) int {
 		if isNameError(d.Message) {
 			return 0
 		}
 		return 1
 	}
-	slices.SortStableFunc(out, func(a, b *drr.Diagnostic) int {
+	slices.SortStableFunc(out, func(a, b diag.Diagnostic) int {
 		return cmp.Or(cmp.Compare(a.Pos.Filename, b.Pos.Filename), cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(rank(a), rank(b)),
 			cmp.Compare(a.Pos.Column, b.Pos.Column))
 	})
@@ -212,9 +213,9 @@ func isNameError(msg string) bool {
 }
 
 // firstError returns the first error of diags (which has one).
-func firstError(diags drr.Diagnostics) *drr.Diagnostic {
+func firstError(diags diag.Diagnostics) diag.Diagnostic {
 	for _, d := range diags {
-		if d.Severity == drr.Error {
+		if d.Severity == diag.Error {
 			return d
 		}
 	}
@@ -412,8 +413,8 @@ func (s *Server) listMatches(run *run, set *rule.Set, res *runResult) {
 						}
 						pos := mt.Rule.Pattern.Ops[i].Pos
 						line, col := 0, 0
-						if pos.File == RulesFile {
-							line, col = pos.Line, pos.Col
+						if pos.Filename == RulesFile {
+							line, col = pos.Line, pos.Column
 						}
 						mi.Ops = append(mi.Ops, boundOp{Key: st.key(bound), Line: line, Col: col})
 					}
@@ -426,7 +427,7 @@ func (s *Server) listMatches(run *run, set *rule.Set, res *runResult) {
 	}
 	for _, r := range set.Rules {
 		line := 0
-		if r.Pos.File == RulesFile {
+		if r.Pos.Filename == RulesFile {
 			line = r.Pos.Line
 		}
 		res.Rules = append(res.Rules, ruleInfo{ID: r.ID(), Name: r.Name, Line: line, Matches: count[r.ID()]})

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pirdrr/drr/analysis"
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
 )
@@ -142,7 +143,7 @@ func (e *CycleError) Error() string {
 type VerifyError struct {
 	Rule  *rule.Rule
 	Root  string
-	Diags ir.Diagnostics
+	Diags diag.Diagnostics
 }
 
 func (e *VerifyError) Error() string {

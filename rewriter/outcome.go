@@ -3,6 +3,7 @@ package rewriter
 import (
 	"fmt"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -13,7 +14,7 @@ import (
 // it would hand the user something Paddle rejects.
 type InvalidProgramError struct {
 	// Diags are the checker's errors.
-	Diags ir.Diagnostics
+	Diags diag.Diagnostics
 }
 
 func (e *InvalidProgramError) Error() string {

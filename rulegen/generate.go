@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
@@ -44,7 +45,7 @@ type Config struct {
 
 // GenerateFile generates the Go code of the rule file at path (and the files it imports), read from the
 // operating system; diagnostics name the files as path does.
-func GenerateFile(ctx *ir.Context, file string, cfg Config) ([]byte, drr.Diagnostics) {
+func GenerateFile(ctx *ir.Context, file string, cfg Config) ([]byte, diag.Diagnostics) {
 	dir, base := filepath.Split(file)
 	dir = filepath.Clean(dir)
 	code, diags := Generate(ctx, dirFS(dir), []string{base}, cfg)
@@ -55,9 +56,9 @@ func GenerateFile(ctx *ir.Context, file string, cfg Config) ([]byte, drr.Diagnos
 // loaded and checked against ctx as drr.Load does, planned by the matcher (whose errors it reports), and written
 // out as a gofmt'ed Go file. The diagnostics are the checker's (warnings too) and the generator's; the code is
 // nil when there are errors.
-func Generate(ctx *ir.Context, fsys fs.FS, paths []string, cfg Config) ([]byte, drr.Diagnostics) {
+func Generate(ctx *ir.Context, fsys fs.FS, paths []string, cfg Config) ([]byte, diag.Diagnostics) {
 	if len(paths) == 0 {
-		return nil, drr.Diagnostics{errorAt(drr.Position{}, "no rule file given")}
+		return nil, diag.Diagnostics{diag.Errorf(diag.Position{}, "no rule file given")}
 	}
 	main := paths[0]
 	rec := &recordFS{fsys: fsys, files: map[string]string{}, limit: cfg.MaxFileSize}
@@ -66,12 +67,12 @@ func Generate(ctx *ir.Context, fsys fs.FS, paths []string, cfg Config) ([]byte, 
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	at := drr.Position{Filename: main, Line: 1, Column: 1}
+	at := diag.Position{Filename: main, Line: 1, Column: 1}
 	if cfg.Package == "" {
-		return nil, append(diags, errorAt(at, "no Go package name given"))
+		return nil, append(diags, diag.Errorf(at, "no Go package name given"))
 	}
 	if err := CheckPackageName(cfg.Package); err != nil {
-		return nil, append(diags, errorAt(at, "%v", err))
+		return nil, append(diags, diag.Errorf(at, "%v", err))
 	}
 	if cfg.Name == "" {
 		cfg.Name = strings.TrimSuffix(path.Base(main), ".drr")
@@ -80,13 +81,13 @@ func Generate(ctx *ir.Context, fsys fs.FS, paths []string, cfg Config) ([]byte, 
 		cfg.Func = DefaultFunc(cfg.Name)
 	}
 	if !isIdent(cfg.Func) || !token.IsExported(cfg.Func) {
-		return nil, append(diags, errorAt(at, "%q is not an exported Go identifier", cfg.Func))
+		return nil, append(diags, diag.Errorf(at, "%q is not an exported Go identifier", cfg.Func))
 	}
 	var fsPkg, fsFunc string
 	if cfg.FS != "" {
 		i := strings.LastIndex(cfg.FS, ".")
 		if i < 0 || !isIdent(cfg.FS[i+1:]) || !token.IsExported(cfg.FS[i+1:]) || path.Base(cfg.FS[:i]) == "." {
-			return nil, append(diags, errorAt(at, "%q is not an import path followed by an exported function name "+
+			return nil, append(diags, diag.Errorf(at, "%q is not an import path followed by an exported function name "+
 				"(github.com/pirdrr/drr/rules.FS)", cfg.FS))
 		}
 		fsPkg, fsFunc = cfg.FS[:i], cfg.FS[i+1:]
@@ -117,18 +118,10 @@ func Generate(ctx *ir.Context, fsys fs.FS, paths []string, cfg Config) ([]byte, 
 	src := f.file()
 	code, err := format.Source(src)
 	if err != nil {
-		return nil, append(diags, errorAt(at, "internal error: the generated code does not parse: %v\n%s", err, src))
+		return nil, append(diags, diag.Errorf(at, "internal error: the generated code does not parse: %v\n%s", err, src))
 	}
 	cfg.Shared.record(main, f.funcs)
 	return code, diags
-}
-
-func errorAt(pos drr.Position, format string, args ...any) *drr.Diagnostic {
-	return &drr.Diagnostic{Pos: pos, Severity: drr.Error, Message: fmt.Sprintf(format, args...)}
-}
-
-func posOf(p rule.Pos) drr.Position {
-	return drr.Position{Filename: p.File, Line: p.Line, Column: p.Col}
 }
 
 // isIdent reports whether s is an ASCII Go identifier other than a keyword and the blank identifier.
@@ -157,7 +150,7 @@ type fileGen struct {
 	paths         []string
 	files         []rt.File
 	prefix        string // Func without Pass, lowerCamel: before every package-level identifier
-	errs          drr.Diagnostics
+	errs          diag.Diagnostics
 	globals       names
 	funcs         []*genFunc
 	never         map[string][]string // instances that cannot match in this catalog, by rule name
@@ -173,8 +166,8 @@ type genFunc struct {
 	external         bool // written by another pass of the package (Config.Shared): named, not written here
 }
 
-func (f *fileGen) errorf(p rule.Pos, format string, args ...any) {
-	f.errs = append(f.errs, errorAt(posOf(p), format, args...))
+func (f *fileGen) errorf(p diag.Position, format string, args ...any) {
+	f.errs = append(f.errs, diag.Errorf(p, format, args...))
 }
 
 // instance prints the plan of rule instance r, and files it with the instances of the same rule that print to
@@ -199,7 +192,7 @@ func (f *fileGen) instance(r *rule.Rule, pl *matcher.Plan) {
 		}
 	}
 	fn := &genFunc{rule: r.Name, body: body, r: r, family: r.Instance != ""}
-	if name, ok := f.cfg.Shared.lookup(r, body); ok && r.Pos.File != f.paths[0] {
+	if name, ok := f.cfg.Shared.lookup(r, body); ok && r.Pos.Filename != f.paths[0] {
 		fn.name, fn.external = name, true
 	} else {
 		fn.name = f.globals.fresh(f.prefix + "_" + ident(r.Name))

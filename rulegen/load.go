@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/internal/fileio"
 	"github.com/pirdrr/drr/rulegen/rt"
@@ -88,13 +89,13 @@ func (d dirFS) Open(name string) (fs.File, error) {
 }
 
 // relocate makes diagnostic positions name files as the user named the main file: folder/name.
-func relocate(diags drr.Diagnostics, dir string) drr.Diagnostics {
+func relocate(diags diag.Diagnostics, dir string) diag.Diagnostics {
 	if dir == "." || dir == "" {
 		return diags
 	}
-	for _, d := range diags {
+	for i, d := range diags {
 		if d.Pos.Filename != "" && !filepath.IsAbs(d.Pos.Filename) {
-			d.Pos.Filename = filepath.Join(dir, filepath.FromSlash(d.Pos.Filename))
+			diags[i].Pos.Filename = filepath.Join(dir, filepath.FromSlash(d.Pos.Filename))
 		}
 	}
 	return diags

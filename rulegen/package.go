@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/pirdrr/drr/drr"
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -16,7 +16,7 @@ import (
 // rules they import from each other's files (Shared): a rule's function is written once, in the pass of the file
 // that declares it. cfg's Name and Func are set per file. Nothing is returned when a file has errors; the
 // diagnostics are every file's.
-func GeneratePackage(ctx *ir.Context, fsys fs.FS, paths []string, cfg Config) (map[string][]byte, drr.Diagnostics) {
+func GeneratePackage(ctx *ir.Context, fsys fs.FS, paths []string, cfg Config) (map[string][]byte, diag.Diagnostics) {
 	cfg.Shared = NewShared()
 	configs := make([]Config, len(paths))
 	for i, p := range paths {
@@ -31,13 +31,13 @@ func GeneratePackage(ctx *ir.Context, fsys fs.FS, paths []string, cfg Config) (m
 	}
 	files := map[string][]byte{}
 	funcs := map[string]string{}
-	var diags drr.Diagnostics
+	var diags diag.Diagnostics
 	failed := false
 	for i, p := range paths {
 		code, d := Generate(ctx, fsys, []string{p}, configs[i])
 		if onlyUsersGroups(d) {
 			// A file of users groups, which drrc gen does not print yet, stays interpreted: no pass, a warning.
-			diags = append(diags, &drr.Diagnostic{Pos: drr.Position{Filename: p}, Severity: drr.Warning,
+			diags = append(diags, diag.Diagnostic{Pos: diag.Position{Filename: p}, Severity: diag.Warning,
 				Message: "not compiled, its rules stay interpreted: " + usersNotPrinted})
 			continue
 		}
@@ -48,7 +48,7 @@ func GeneratePackage(ctx *ir.Context, fsys fs.FS, paths []string, cfg Config) (m
 		}
 		name := configs[i].Name
 		if name+".go" == IndexFile {
-			return nil, append(diags, errorAt(drr.Position{Filename: p}, "the rule file's pass would be written "+
+			return nil, append(diags, diag.Errorf(diag.Position{Filename: p}, "the rule file's pass would be written "+
 				"over the index %s: rename it", IndexFile))
 		}
 		files[name+".go"] = code
@@ -59,7 +59,7 @@ func GeneratePackage(ctx *ir.Context, fsys fs.FS, paths []string, cfg Config) (m
 	}
 	index, err := Index(cfg.Package, funcs)
 	if err != nil {
-		return nil, append(diags, errorAt(drr.Position{}, "%v", err))
+		return nil, append(diags, diag.Errorf(diag.Position{}, "%v", err))
 	}
 	files[IndexFile] = index
 	return files, diags
@@ -67,10 +67,10 @@ func GeneratePackage(ctx *ir.Context, fsys fs.FS, paths []string, cfg Config) (m
 
 // GenerateDir is GeneratePackage for the rule files of the operating system's folder dir named by names;
 // diagnostics name the files as dir does.
-func GenerateDir(ctx *ir.Context, dir string, names []string, cfg Config) (map[string][]byte, drr.Diagnostics) {
+func GenerateDir(ctx *ir.Context, dir string, names []string, cfg Config) (map[string][]byte, diag.Diagnostics) {
 	for _, n := range names {
 		if n != filepath.Base(n) {
-			return nil, drr.Diagnostics{errorAt(drr.Position{}, "%s: not a file name of the folder %s", n, dir)}
+			return nil, diag.Diagnostics{diag.Errorf(diag.Position{}, "%s: not a file name of the folder %s", n, dir)}
 		}
 	}
 	files, diags := GeneratePackage(ctx, dirFS(dir), names, cfg)
@@ -78,10 +78,10 @@ func GenerateDir(ctx *ir.Context, dir string, names []string, cfg Config) (map[s
 }
 
 // onlyUsersGroups reports whether every error of d is the refusal of a users group.
-func onlyUsersGroups(d drr.Diagnostics) bool {
+func onlyUsersGroups(d diag.Diagnostics) bool {
 	n := 0
 	for _, x := range d {
-		if x.Severity != drr.Error {
+		if x.Severity != diag.Error {
 			continue
 		}
 		if !strings.HasSuffix(x.Message, usersNotPrinted) {

@@ -1,6 +1,9 @@
 package rulegen
 
-import "github.com/pirdrr/drr/drr/rule"
+import (
+	"github.com/pirdrr/drr/diag"
+	"github.com/pirdrr/drr/drr/rule"
+)
 
 // Shared lets the passes generated into one Go package share the functions of the rules they have in common: a
 // rule file that several sets import (conv2d_bn_fuse.drr, imported by conv_bn_relu.drr) has its rules' functions
@@ -16,7 +19,7 @@ type Shared struct {
 
 // sharedKey is a function's identity: where its rule is declared, and the code printed for it.
 type sharedKey struct {
-	decl rule.Pos
+	decl diag.Position
 	body string
 }
 
@@ -38,7 +41,7 @@ func (s *Shared) record(main string, funcs []*genFunc) {
 		return
 	}
 	for _, fn := range funcs {
-		if !fn.external && fn.r.Pos.File == main {
+		if !fn.external && fn.r.Pos.Filename == main {
 			s.funcs[sharedKey{fn.r.Pos, fn.body}] = fn.name
 		}
 	}

@@ -38,7 +38,7 @@ func (kc *KernelCheckPass) Run(p *ir.Program, env *rewriter.Env) (*rewriter.Pass
 	var errs []kernels.Finding
 	for _, f := range findings {
 		if f.Warning {
-			res.Warnings = append(res.Warnings, kernels.Diagnostics(p, target, []kernels.Finding{f})[0].String())
+			res.Warnings = append(res.Warnings, kernels.Diagnostics(p, target, []kernels.Finding{f})[0].Error())
 			continue
 		}
 		errs = append(errs, f)

@@ -435,7 +435,7 @@ func (in *instantiator) failureReason() string {
 				continue
 			}
 			f := ex.Failure
-			if best == nil || f.Pos.Line > best.Pos.Line || f.Pos.Line == best.Pos.Line && f.Pos.Col > best.Pos.Col {
+			if best == nil || f.Pos.Line > best.Pos.Line || f.Pos.Line == best.Pos.Line && f.Pos.Column > best.Pos.Column {
 				best, bestC = f, c
 			}
 		}

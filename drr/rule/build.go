@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -62,7 +63,7 @@ type OpBuilder struct {
 // NewBuilder starts a rule named name over ctx.
 func NewBuilder(ctx *ir.Context, name string) *Builder {
 	b := &Builder{Ctx: ctx, vals: map[string]int{}, holes: map[string]int{}, line: 1}
-	b.r = &Rule{Name: name, Benefit: 1, Pattern: &Pattern{}, Pos: Pos{Line: 1, Col: 1}}
+	b.r = &Rule{Name: name, Benefit: 1, Pattern: &Pattern{}, Pos: diag.Position{Line: 1, Column: 1}}
 	return b
 }
 
@@ -70,9 +71,9 @@ func (b *Builder) errorf(format string, args ...any) {
 	b.errs = append(b.errs, fmt.Errorf("rule %s: %s", b.r.Name, fmt.Sprintf(format, args...)))
 }
 
-func (b *Builder) nextPos() Pos {
+func (b *Builder) nextPos() diag.Position {
 	b.line++
-	return Pos{Line: b.line, Col: 3}
+	return diag.Position{Line: b.line, Column: 3}
 }
 
 // Benefit sets the rule's benefit (default 1).
@@ -94,7 +95,7 @@ func (b *Builder) Root(op *OpBuilder) *Builder { b.root = op; return b }
 func (b *Builder) Pattern() *Pattern { return b.r.Pattern }
 
 // value returns the index of the value hole named name (with or without '%'), creating it as an input.
-func (b *Builder) value(name string, list bool, pos Pos) int {
+func (b *Builder) value(name string, list bool, pos diag.Position) int {
 	name = strings.TrimPrefix(name, "%")
 	if i, ok := b.vals[name]; ok {
 		if b.r.Pattern.Values[i].List != list {
@@ -109,7 +110,7 @@ func (b *Builder) value(name string, list bool, pos Pos) int {
 }
 
 // hole returns the index of the $hole named name (with or without '$'), creating it with kind k.
-func (b *Builder) hole(name string, k HoleKind, pos Pos) int {
+func (b *Builder) hole(name string, k HoleKind, pos diag.Position) int {
 	name = strings.TrimPrefix(name, "$")
 	if i, ok := b.holes[name]; ok {
 		if h := b.r.Pattern.Holes[i]; h.Kind != k {
@@ -205,7 +206,7 @@ func (o *OpBuilder) Label(l string) *OpBuilder { o.op().Label = strings.TrimPref
 
 // At sets the op's position in the rule file.
 func (o *OpBuilder) At(line, col int) *OpBuilder {
-	o.op().Pos = Pos{File: o.op().Pos.File, Line: line, Col: col}
+	o.op().Pos = diag.Position{Filename: o.op().Pos.Filename, Line: line, Column: col}
 	return o
 }
 
@@ -304,7 +305,7 @@ func (b *Builder) ExactType(t ir.Type) *TypePattern { return &TypePattern{Exact:
 
 // TypeHole returns the type pattern binding the whole type to $hole.
 func (b *Builder) TypeHole(hole string) *TypePattern {
-	return &TypePattern{Hole: b.hole(hole, HoleType, Pos{Line: b.line, Col: 3})}
+	return &TypePattern{Hole: b.hole(hole, HoleType, diag.Position{Line: b.line, Column: 3})}
 }
 
 // Tensor returns a tensor type pattern. dims are "64" or "-1" (exact), "?" (any one), "$c" (a dimension hole) or
@@ -312,7 +313,7 @@ func (b *Builder) TypeHole(hole string) *TypePattern {
 // "?"; spellings are the accepted tensor spellings (none: builtin.tensor, pd_op.tensor and tensor, the spellings of
 // the language's tensor<…>).
 func (b *Builder) Tensor(dims []string, dtype string, spellings ...string) *TypePattern {
-	pos := Pos{Line: b.line, Col: 3}
+	pos := diag.Position{Line: b.line, Column: 3}
 	tp := &TensorPattern{DTypeHole: -1, Spellings: spellings}
 	if len(spellings) == 0 {
 		tp.Spellings = []string{ir.DenseTensor, ir.LegacyTensor, ir.BareTensor}
@@ -366,16 +367,16 @@ func (b *Builder) Where(exprs ...Expr) *Builder {
 }
 
 // setPos gives e and its subexpressions that have no position the position pos.
-func setPos(e Expr, pos Pos) {
+func setPos(e Expr, pos diag.Position) {
 	WalkExpr(e, func(x Expr) {
-		if p := exprPos(x); p != nil && *p == (Pos{}) {
+		if p := exprPos(x); p != nil && *p == (diag.Position{}) {
 			*p = pos
 		}
 	})
 }
 
 // exprPos returns a pointer to the position field of e.
-func exprPos(e Expr) *Pos {
+func exprPos(e Expr) *diag.Position {
 	switch e := e.(type) {
 	case *Lit:
 		return &e.Pos
@@ -508,15 +509,15 @@ func (b *Builder) Build() (*Rule, error) {
 	if file == "" {
 		file = b.r.Name + ".drr"
 	}
-	b.r.Pos.File = file
+	b.r.Pos.Filename = file
 	for _, op := range p.Ops {
-		op.Pos.File = file
+		op.Pos.Filename = file
 	}
 	for _, v := range p.Values {
-		v.Pos.File = file
+		v.Pos.Filename = file
 	}
 	for _, h := range p.Holes {
-		h.Pos.File = file
+		h.Pos.Filename = file
 	}
 	for _, e := range b.r.Where {
 		fileExpr(e, file)
@@ -579,14 +580,14 @@ func (b *Builder) Build() (*Rule, error) {
 // elemWhere are checked per element.
 func (b *Builder) Users(name string, min, max int, elemWhere ...int) *Builder {
 	b.r.Pattern.Users = &UsersGroup{Value: b.value(name, false, b.nextPos()), Min: min, Max: max,
-		ElemWhere: elemWhere, Pos: Pos{Line: b.line, Col: 3}}
+		ElemWhere: elemWhere, Pos: diag.Position{Line: b.line, Column: 3}}
 	return b
 }
 
 func fileExpr(e Expr, file string) {
 	WalkExpr(e, func(x Expr) {
 		if p := exprPos(x); p != nil {
-			p.File = file
+			p.Filename = file
 		}
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -46,13 +47,13 @@ func TestBuilderConvBN(t *testing.T) {
 	assert.Equal(t, 1, p.Values[7].Def)
 	assert.Equal(t, -1, p.Values[0].Def)
 	require.Len(t, p.Holes, 2)
-	assert.Equal(t, Hole{Name: "g", Kind: HoleAttr, Pos: Pos{File: "conv_bn.drr", Line: 2, Col: 3}}, *p.Holes[0])
+	assert.Equal(t, Hole{Name: "g", Kind: HoleAttr, Pos: diag.Position{Filename: "conv_bn.drr", Line: 2, Column: 3}}, *p.Holes[0])
 
-	assert.Equal(t, Pos{File: "conv_bn.drr", Line: 1, Col: 1}, r.Pos)
-	assert.Equal(t, Pos{File: "conv_bn.drr", Line: 3, Col: 3}, bn.Pos)
-	assert.Equal(t, Pos{File: "conv_bn.drr", Line: 4, Col: 3}, r.Where[0].At())
+	assert.Equal(t, diag.Position{Filename: "conv_bn.drr", Line: 1, Column: 1}, r.Pos)
+	assert.Equal(t, diag.Position{Filename: "conv_bn.drr", Line: 3, Column: 3}, bn.Pos)
+	assert.Equal(t, diag.Position{Filename: "conv_bn.drr", Line: 4, Column: 3}, r.Where[0].At())
 	call := r.Where[0].(*Binary).X.(*Call)
-	assert.Equal(t, Pos{File: "conv_bn.drr", Line: 4, Col: 3}, call.Args[0].At(), "subexpressions get the position")
+	assert.Equal(t, diag.Position{Filename: "conv_bn.drr", Line: 4, Column: 3}, call.Args[0].At(), "subexpressions get the position")
 }
 
 func TestBuilderNestedAndLists(t *testing.T) {
@@ -204,7 +205,7 @@ func TestBuilderLookups(t *testing.T) {
 	assert.Equal(t, -1, b.HoleIndex("$z"))
 	assert.Equal(t, 0, op.Index())
 	assert.Same(t, b.Pattern(), b.MustBuild().Pattern)
-	assert.Equal(t, Pos{File: "r.drr", Line: 7, Col: 5}, b.Pattern().Ops[0].Pos)
+	assert.Equal(t, diag.Position{Filename: "r.drr", Line: 7, Column: 5}, b.Pattern().Ops[0].Pos)
 }
 
 func TestExprDepth(t *testing.T) {

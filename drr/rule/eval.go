@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -27,7 +28,7 @@ type Env interface {
 
 // EvalError is an evaluation failure at a position of a rule.
 type EvalError struct {
-	Pos Pos
+	Pos diag.Position
 	Msg string
 }
 

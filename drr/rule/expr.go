@@ -1,6 +1,7 @@
 package rule
 
 import (
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -9,7 +10,7 @@ import (
 // The concrete expressions are *Lit, *HoleRef, *ParamRef, *ValueRef, *Unary, *Binary, *Cond, *List, *Index and *Call.
 type Expr interface {
 	// At returns the expression's position in the rule file.
-	At() Pos
+	At() diag.Position
 }
 
 // Val is the value of an expression: bool, int64, float64, string, []Val, ir.DType, ir.Place, ir.Type,
@@ -19,19 +20,19 @@ type Val = any
 // Lit is a constant.
 type Lit struct {
 	Value Val
-	Pos   Pos
+	Pos   diag.Position
 }
 
 // HoleRef reads a $hole.
 type HoleRef struct {
 	Hole int
-	Pos  Pos
+	Pos  diag.Position
 }
 
 // ValueRef reads a %value (a pattern value, or in a rewrite a value the rewrite defined).
 type ValueRef struct {
 	Ref Ref
-	Pos Pos
+	Pos diag.Position
 }
 
 // Spread is `[x...]`'s element in a rule with a users group: x evaluated once per element of the group, with
@@ -39,39 +40,39 @@ type ValueRef struct {
 type Spread struct {
 	X     Expr
 	Elems []int
-	Pos   Pos
+	Pos   diag.Position
 }
 
 // Unary is -x or !x.
 type Unary struct {
 	Op  string
 	X   Expr
-	Pos Pos
+	Pos diag.Position
 }
 
 // Binary is x op y for op in || && == != < <= > >= in + - * / %.
 type Binary struct {
 	Op   string
 	X, Y Expr
-	Pos  Pos
+	Pos  diag.Position
 }
 
 // Cond is c ? a : b.
 type Cond struct {
 	Cond, Then, Else Expr
-	Pos              Pos
+	Pos              diag.Position
 }
 
 // List is [a, b, …].
 type List struct {
 	Elems []Expr
-	Pos   Pos
+	Pos   diag.Position
 }
 
 // Index is x[i] on a list or string (negative i counts from the end).
 type Index struct {
 	X, Index Expr
-	Pos      Pos
+	Pos      diag.Position
 }
 
 // Call calls a builtin function (see Builtins) or, when Native is set, a declared native constraint.
@@ -79,25 +80,25 @@ type Call struct {
 	Func   string
 	Args   []Expr
 	Native bool
-	Pos    Pos
+	Pos    diag.Position
 }
 
-func (e *Lit) At() Pos      { return e.Pos }
-func (e *HoleRef) At() Pos  { return e.Pos }
-func (e *ValueRef) At() Pos { return e.Pos }
-func (e *Unary) At() Pos    { return e.Pos }
-func (e *Binary) At() Pos   { return e.Pos }
-func (e *Cond) At() Pos     { return e.Pos }
-func (e *List) At() Pos     { return e.Pos }
-func (e *Index) At() Pos    { return e.Pos }
-func (e *Spread) At() Pos   { return e.Pos }
-func (e *Call) At() Pos     { return e.Pos }
+func (e *Lit) At() diag.Position      { return e.Pos }
+func (e *HoleRef) At() diag.Position  { return e.Pos }
+func (e *ValueRef) At() diag.Position { return e.Pos }
+func (e *Unary) At() diag.Position    { return e.Pos }
+func (e *Binary) At() diag.Position   { return e.Pos }
+func (e *Cond) At() diag.Position     { return e.Pos }
+func (e *List) At() diag.Position     { return e.Pos }
+func (e *Index) At() diag.Position    { return e.Pos }
+func (e *Spread) At() diag.Position   { return e.Pos }
+func (e *Call) At() diag.Position     { return e.Pos }
 
 // Action is one step of a rewrite.
 //
 // The concrete actions are *Create, *Replace, *Erase and *NativeRewrite.
 type Action interface {
-	At() Pos
+	At() diag.Position
 }
 
 // Create builds a new op at the rewrite's insertion point.
@@ -113,7 +114,7 @@ type Create struct {
 	ResultTypes []TypeExpr
 	// Results are indices into Rule.NewValues, one per result (-1 for a result the rule does not name).
 	Results []int
-	Pos     Pos
+	Pos     diag.Position
 }
 
 // RewriteOperand is one operand of a created op: a value, a spliced list of values, or absent.
@@ -146,13 +147,13 @@ type Replace struct {
 	With  Ref
 	Later bool
 	Each  bool
-	Pos   Pos
+	Pos   diag.Position
 }
 
 // Erase erases a matched op (which must be dead once the rewrite's replacements are done).
 type Erase struct {
 	Op  int
-	Pos Pos
+	Pos diag.Position
 }
 
 // NativeRewrite calls a registered native rewrite with evaluated arguments; the values it returns become
@@ -161,10 +162,10 @@ type NativeRewrite struct {
 	Name    string
 	Args    []Expr
 	Results []int
-	Pos     Pos
+	Pos     diag.Position
 }
 
-func (a *Create) At() Pos        { return a.Pos }
-func (a *Replace) At() Pos       { return a.Pos }
-func (a *Erase) At() Pos         { return a.Pos }
-func (a *NativeRewrite) At() Pos { return a.Pos }
+func (a *Create) At() diag.Position        { return a.Pos }
+func (a *Replace) At() diag.Position       { return a.Pos }
+func (a *Erase) At() diag.Position         { return a.Pos }
+func (a *NativeRewrite) At() diag.Position { return a.Pos }

@@ -3,6 +3,7 @@ package rule
 import (
 	"sort"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -26,7 +27,7 @@ type ParamDecl struct {
 	// Default is the value when none is given, as a plain Val of Type (int64, float64, string, bool, ir.DType,
 	// []Val, …).
 	Default Val
-	Pos     Pos
+	Pos     diag.Position
 }
 
 // ParamRef reads a rule-set parameter ($sm_version): the value the Env or its Oracle gives for Name (ParamSource),
@@ -34,11 +35,11 @@ type ParamDecl struct {
 type ParamRef struct {
 	Name    string
 	Default Val
-	Pos     Pos
+	Pos     diag.Position
 }
 
 // At returns the expression's position.
-func (e *ParamRef) At() Pos { return e.Pos }
+func (e *ParamRef) At() diag.Position { return e.Pos }
 
 // Params are values of rule-set parameters by name, as ParseParam returns them (plain Vals of the declared kind).
 type Params map[string]Val

@@ -10,22 +10,9 @@ package rule
 import (
 	"fmt"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/ir"
 )
-
-// Pos is a position in a rule file (for diagnostics, traces and explain output).
-type Pos struct {
-	File      string
-	Line, Col int
-}
-
-// String formats the position as file:line:col.
-func (p Pos) String() string {
-	if p.File == "" && p.Line == 0 {
-		return "-"
-	}
-	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
-}
 
 // Set is an ordered collection of checked rules, compiled against one Context.
 type Set struct {
@@ -45,7 +32,7 @@ type Rule struct {
 	// Instance is the family member this instance is for (pd_op.relu_), or "" for a plain rule.
 	Instance string
 	Doc      string
-	Pos      Pos
+	Pos      diag.Position
 	// Benefit orders matches at one op: higher first; ties go to the rule earlier in the Set.
 	Benefit int
 	Labels  []string
@@ -106,7 +93,7 @@ type UsersGroup struct {
 	// ElemWhere are the indices in Rule.Where of the constraints that are checked per element (with each element's
 	// values): a user failing one is not an element. The other constraints are checked once, on the whole group.
 	ElemWhere []int
-	Pos       Pos
+	Pos       diag.Position
 }
 
 // IsElem reports whether value hole h is bound per element of the pattern's users group.
@@ -147,7 +134,7 @@ type OpPattern struct {
 	Attrs []AttrPattern
 	// RestAttrs, if >= 0, is the hole that binds every attribute not listed in Attrs (as an ordered list).
 	RestAttrs int
-	Pos       Pos
+	Pos       diag.Position
 }
 
 // OperandKind says what an operand pattern accepts.
@@ -183,7 +170,7 @@ type AltGroup struct {
 	// Value is the value hole the operand binds: the value every branch must be.
 	Value    int
 	Branches []AltBranch
-	Pos      Pos
+	Pos      diag.Position
 }
 
 // AltBranch is one alternative of an AltGroup.
@@ -193,7 +180,7 @@ type AltBranch struct {
 	Value int
 	// Ops are the pattern ops of the branch, nested alternatives' included, in Pattern.Ops order.
 	Ops []int
-	Pos Pos
+	Pos diag.Position
 }
 
 // AltOf returns the group and branch pattern op k belongs to directly (the innermost one), or -1, -1 when it is in
@@ -282,7 +269,7 @@ type ValueHole struct {
 	// Unbound marks, in a path of a rule with alternatives (Paths), a value only branches the path does not take
 	// mention: nothing binds it, and the where clause and the rewrite do not use it.
 	Unbound bool
-	Pos     Pos
+	Pos     diag.Position
 }
 
 // HoleKind is the kind of thing a $hole binds.
@@ -303,7 +290,7 @@ type Hole struct {
 	Kind HoleKind
 	// Type is the declared attribute type for HoleAttr holes bound by registered ops (zero if unknown).
 	Type ir.AttrType
-	Pos  Pos
+	Pos  diag.Position
 }
 
 // TypePattern constrains a type. Exactly one of the forms is used: Exact, Hole (whole type), or Tensor.
@@ -350,7 +337,7 @@ type NewValue struct {
 	// List marks the results of a created op bound as one list (`%parts... = builtin.split(…)` in a rule with a
 	// users group): the Create that defines it lists it as its only result, and it binds all of the op's results.
 	List bool
-	Pos  Pos
+	Pos  diag.Position
 }
 
 // Ref names a value in a rewrite: a pattern value hole, or a value the rewrite defines.
@@ -367,7 +354,7 @@ type NativeDecl struct {
 	Params  []Param
 	// Results is the number of values a native rewrite returns.
 	Results int
-	Pos     Pos
+	Pos     diag.Position
 }
 
 // Param is a declared parameter of a native function.

@@ -31,7 +31,7 @@ type Layer struct {
 var Table = []Layer{
 	{Name: "leaves", Peers: true, Packages: []string{
 		"internal/corpus", "internal/fileio", "internal/golden", "internal/hostile", "internal/layers", "internal/shard", "internal/suggest", "internal/textdiff",
-		"interp/tensor", "lsp/jsonrpc2", "lsp/protocol",
+		"diag", "interp/tensor", "lsp/jsonrpc2", "lsp/protocol",
 	}},
 	{Name: "program model", Packages: []string{"ir"}},
 	{Name: "cost model", Packages: []string{"cost"}},

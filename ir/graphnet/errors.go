@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -42,8 +43,8 @@ func (e *Error) Error() string {
 
 // Diagnostics returns the error as a diagnostic, so that tools print it with its source line and a caret (package
 // pirfile renders reader errors that have this method).
-func (e *Error) Diagnostics() ir.Diagnostics {
-	return ir.Diagnostics{{Severity: ir.Error, File: e.File, Loc: ir.Loc{Line: int32(e.Line), Col: int32(e.Col)}, Message: e.Msg}}
+func (e *Error) Diagnostics() diag.Diagnostics {
+	return diag.Diagnostics{{Severity: diag.Error, Pos: diag.Position{Filename: e.File, Line: e.Line, Column: e.Col}, Message: e.Msg}}
 }
 
 func errorAt(file string, p ir.Loc, format string, args ...any) *Error {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -167,16 +168,16 @@ func (f Finding) String() string {
 
 // Diagnostics turns findings into diagnostics of p: positioned at each op as the program's reader placed it, the
 // op described by its value numbers as ir.Verify describes it, errors but for unlisted ops (warnings).
-func Diagnostics(p *ir.Program, target ir.Target, findings []Finding) ir.Diagnostics {
+func Diagnostics(p *ir.Program, target ir.Target, findings []Finding) diag.Diagnostics {
 	if len(findings) == 0 {
 		return nil
 	}
 	names := ir.NumberValues(p.Body())
-	out := make(ir.Diagnostics, 0, len(findings))
+	out := make(diag.Diagnostics, 0, len(findings))
 	for _, f := range findings {
-		d := ir.Diagnostic{Severity: ir.Error, File: p.File, Loc: f.Op.Loc}
+		d := diag.Diagnostic{Severity: diag.Error, Pos: f.Op.Loc.In(p.File)}
 		if f.Warning {
-			d.Severity = ir.Warning
+			d.Severity = diag.Warning
 			d.Message = names.Describe(f.Op) + ": " + f.Message
 		} else {
 			d.Message = fmt.Sprintf("%s: Paddle cannot run it on %s [%s]: %s", names.Describe(f.Op), target, f.Constraint, f.Message)
@@ -193,7 +194,7 @@ func Diagnostics(p *ir.Program, target ir.Target, findings []Finding) ir.Diagnos
 // lists them, and Diagnostics gives them positioned, for drrc to render with their source lines.
 type Error struct {
 	Target ir.Target
-	Diags  ir.Diagnostics
+	Diags  diag.Diagnostics
 }
 
 func (e *Error) Error() string {
@@ -206,4 +207,4 @@ func (e *Error) Error() string {
 }
 
 // Diagnostics returns the findings as positioned diagnostics.
-func (e *Error) Diagnostics() ir.Diagnostics { return e.Diags }
+func (e *Error) Diagnostics() diag.Diagnostics { return e.Diags }

@@ -74,7 +74,7 @@ func findings(t *testing.T, ctx *ir.Context, tab *kernels.Table, target ir.Targe
 	require.NoError(t, err, name)
 	var b strings.Builder
 	for _, d := range kernels.Diagnostics(p, target, kernels.Check(p, tab, target)) {
-		b.WriteString(d.String() + "\n")
+		b.WriteString(d.Error() + "\n")
 	}
 	return b.String()
 }

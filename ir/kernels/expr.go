@@ -6,13 +6,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/ir"
 )
 
 // Expr is an expression of a kernel table: a condition of a require or a kernel's if, or a part of a message.
 type Expr interface {
 	eval(e *env) val
-	pos() Pos
+	pos() diag.Position
 }
 
 // val is a value of the expression language: int64, float64, string, bool, ir.DType, []val, or unknown.
@@ -34,60 +35,60 @@ type env struct {
 
 type (
 	lit struct {
-		at Pos
+		at diag.Position
 		v  val
 	}
 	// attrRef reads $name: the op's attribute, else its schema default.
 	attrRef struct {
-		at   Pos
+		at   diag.Position
 		name string
 	}
 	// smRef reads the target's compute capability.
-	smRef struct{ at Pos }
+	smRef struct{ at diag.Position }
 	// valueRef names an operand or result (%name); only functions take it.
 	valueRef struct {
-		at   Pos
+		at   diag.Position
 		name string
 	}
 	call struct {
-		at   Pos
+		at   diag.Position
 		fn   fnKind
 		args []Expr
 	}
 	unary struct {
-		at Pos
+		at diag.Position
 		op string
 		x  Expr
 	}
 	binary struct {
-		at   Pos
+		at   diag.Position
 		op   string
 		x, y Expr
 	}
 	cond struct {
-		at            Pos
+		at            diag.Position
 		c, then, elze Expr
 	}
 	list struct {
-		at    Pos
+		at    diag.Position
 		elems []Expr
 	}
 	index struct {
-		at   Pos
+		at   diag.Position
 		x, i Expr
 	}
 )
 
-func (x *lit) pos() Pos      { return x.at }
-func (x *attrRef) pos() Pos  { return x.at }
-func (x *smRef) pos() Pos    { return x.at }
-func (x *valueRef) pos() Pos { return x.at }
-func (x *call) pos() Pos     { return x.at }
-func (x *unary) pos() Pos    { return x.at }
-func (x *binary) pos() Pos   { return x.at }
-func (x *cond) pos() Pos     { return x.at }
-func (x *list) pos() Pos     { return x.at }
-func (x *index) pos() Pos    { return x.at }
+func (x *lit) pos() diag.Position      { return x.at }
+func (x *attrRef) pos() diag.Position  { return x.at }
+func (x *smRef) pos() diag.Position    { return x.at }
+func (x *valueRef) pos() diag.Position { return x.at }
+func (x *call) pos() diag.Position     { return x.at }
+func (x *unary) pos() diag.Position    { return x.at }
+func (x *binary) pos() diag.Position   { return x.at }
+func (x *cond) pos() diag.Position     { return x.at }
+func (x *list) pos() diag.Position     { return x.at }
+func (x *index) pos() diag.Position    { return x.at }
 
 func (x *lit) eval(*env) val { return x.v }
 

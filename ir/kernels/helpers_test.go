@@ -3,11 +3,12 @@ package kernels_test
 import (
 	"testing"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirtext"
 )
 
-func pirtextParse(ctx *ir.Context, src string) (*ir.Program, ir.Diagnostics, error) {
+func pirtextParse(ctx *ir.Context, src string) (*ir.Program, diag.Diagnostics, error) {
 	return pirtext.Parse(ctx, "p.pir", []byte(src), pirtext.ReadOptions{})
 }
 

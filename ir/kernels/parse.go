@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -40,7 +41,7 @@ func Parse(ctx *ir.Context, filename string, src []byte) (*Table, error) {
 type tok struct {
 	kind byte // 'i' identifier (dots allowed inside: pd_op.relu), 'n' number, 's' string, 'd' doc, 0 EOF, else punctuation ('&' &&, '|' ||, '=' ==, '!' ! or !=, '<' '>' with '=' in text)
 	text string
-	pos  Pos
+	pos  diag.Position
 }
 
 type lexer struct {
@@ -50,8 +51,8 @@ type lexer struct {
 	line, col int
 }
 
-func (l *lexer) errorf(pos Pos, format string, args ...any) error {
-	return fmt.Errorf("%s:%d:%d: %s", pos.File, pos.Line, pos.Col, fmt.Sprintf(format, args...))
+func (l *lexer) errorf(pos diag.Position, format string, args ...any) error {
+	return fmt.Errorf("%s:%d:%d: %s", pos.Filename, pos.Line, pos.Column, fmt.Sprintf(format, args...))
 }
 
 func (l *lexer) advance(n int) {
@@ -77,7 +78,7 @@ func (l *lexer) scan() (tok, error) {
 			continue
 		}
 		if c == '/' && l.off+1 < len(l.src) && l.src[l.off+1] == '/' {
-			pos := Pos{l.file, l.line, l.col}
+			pos := diag.Position{Filename: l.file, Offset: l.off, Line: l.line, Column: l.col}
 			end := l.off
 			for end < len(l.src) && l.src[end] != '\n' {
 				end++
@@ -91,7 +92,7 @@ func (l *lexer) scan() (tok, error) {
 		}
 		break
 	}
-	pos := Pos{l.file, l.line, l.col}
+	pos := diag.Position{Filename: l.file, Offset: l.off, Line: l.line, Column: l.col}
 	if l.off >= len(l.src) {
 		return tok{pos: pos}, nil
 	}
@@ -187,7 +188,7 @@ func (p *parser) next() {
 	}
 }
 
-func (p *parser) failAt(pos Pos, format string, args ...any) error {
+func (p *parser) failAt(pos diag.Position, format string, args ...any) error {
 	if p.err == nil {
 		p.err = p.lex.errorf(pos, format, args...)
 	}
@@ -476,7 +477,7 @@ func (p *parser) dtypes(k *Kernel) {
 	k.DTypes = out
 }
 
-func (p *parser) require(at Pos) *Require {
+func (p *parser) require(at diag.Position) *Require {
 	name := p.expect('i', "the constraint's name")
 	p.expect(':', "':'")
 	r := &Require{Name: name.text, Pos: at}
@@ -510,9 +511,9 @@ func (p *parser) message(t tok) *Message {
 		m.parts = append(m.parts, rest[:i])
 		// The expression's columns: after the quote, the text before it and the brace (messages have no escapes
 		// before their expressions that would shift them; if one does, the column is approximate).
-		col := t.pos.Col + 1 + (len(t.text) - len(rest)) + i + 1
+		col := t.pos.Column + 1 + (len(t.text) - len(rest)) + i + 1
 		sub := &parser{ctx: p.ctx, entry: p.entry, runtime: p.runtime,
-			lex: lexer{file: t.pos.File, src: []byte(rest[i+1 : i+j]), line: t.pos.Line, col: col}}
+			lex: lexer{file: t.pos.Filename, src: []byte(rest[i+1 : i+j]), line: t.pos.Line, col: col}}
 		sub.next()
 		x := sub.expr()
 		if sub.err == nil && sub.tok.kind != 0 {

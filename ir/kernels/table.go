@@ -1,9 +1,9 @@
 package kernels
 
 import (
-	"fmt"
 	"sort"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -38,7 +38,7 @@ const (
 type Entry struct {
 	Ops  []string
 	Doc  string
-	Pos  Pos
+	Pos  diag.Position
 	Kind EntryKind
 	// Reason says why an Instruction or Unsupported entry needs no kernel or has none.
 	Reason string
@@ -57,7 +57,7 @@ type Entry struct {
 type Kernel struct {
 	// Name is the kernel's name in findings ("cudnn", "cutlass"; "" for the only kernel of an entry).
 	Name string
-	Pos  Pos
+	Pos  diag.Position
 	// If selects the kernel (nil: always).
 	If Expr
 	// DTypes are the data types the kernel registers, for the key tensor.
@@ -74,19 +74,11 @@ type Kernel struct {
 // finding when it does not, and the Paddle source that checks it.
 type Require struct {
 	Name    string
-	Pos     Pos
+	Pos     diag.Position
 	Cond    Expr
 	Message *Message
 	Source  string
 }
-
-// Pos is a position in a table file.
-type Pos struct {
-	File      string
-	Line, Col int
-}
-
-func (p Pos) String() string { return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col) }
 
 // Lookup returns the entry of the named op, or nil.
 func (t *Table) Lookup(op string) *Entry { return t.byOp[op] }

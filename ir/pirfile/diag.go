@@ -5,23 +5,24 @@ import (
 	"os"
 	"strings"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/ir"
 )
 
 // diagnoser is an error that carries positioned diagnostics (pirtext.Error, pirjson.Error).
 type diagnoser interface {
 	error
-	Diagnostics() ir.Diagnostics
+	Diagnostics() diag.Diagnostics
 }
 
 // DiagnosticsOf returns the diagnostics an error of a reader carries (also when wrapped): a positioned error of
-// pirtext or pirjson, or any error with a `Diagnostics() ir.Diagnostics` method. ok is false for other errors
+// pirtext or pirjson, or any error with a `Diagnostics() diag.Diagnostics` method. ok is false for other errors
 // (a file that cannot be opened, …).
-func DiagnosticsOf(err error) (ds ir.Diagnostics, ok bool) {
+func DiagnosticsOf(err error) (ds diag.Diagnostics, ok bool) {
 	if err == nil {
 		return nil, false
 	}
-	if d, isDiags := err.(ir.Diagnostics); isDiags {
+	if d, isDiags := err.(diag.Diagnostics); isDiags {
 		return d, true
 	}
 	var d diagnoser
@@ -50,22 +51,22 @@ func Sources(known map[string][]byte) func(file string) []byte {
 }
 
 // Render renders program diagnostics as drrc prints them: each one as file:line:col: severity: message, the source
-// line and a caret under the column (ir.Diagnostic.Render). Where a diagnostic names no path and its file's format
+// line and a caret under the column (diag.Diagnostic.Render). Where a diagnostic names no path and its file's format
 // can Locate positions, the path of the element is added: the JSON Pointer of the op in a PIR JSON file, whose one
 // line says little by itself. source gives the contents of a file (see Sources).
-func (r *Registry) Render(ds ir.Diagnostics, source func(file string) []byte) string {
+func (r *Registry) Render(ds diag.Diagnostics, source func(file string) []byte) string {
 	ds = r.Locate(ds, source)
 	var b strings.Builder
-	lines := map[string]*ir.Lines{} // one index a file: a malformed program can have thousands of diagnostics
+	lines := map[string]*diag.Lines{} // one index a file: a malformed program can have thousands of diagnostics
 	for _, d := range ds {
-		if d.File == "" || !d.Loc.IsKnown() {
+		if d.Pos.Filename == "" || !d.Pos.IsValid() {
 			b.WriteString(d.Render(nil))
 			continue
 		}
-		l := lines[d.File]
+		l := lines[d.Pos.Filename]
 		if l == nil {
-			l = ir.NewLines(source(d.File))
-			lines[d.File] = l
+			l = diag.NewLines(source(d.Pos.Filename))
+			lines[d.Pos.Filename] = l
 		}
 		b.WriteString(d.RenderLines(l))
 	}
@@ -74,16 +75,16 @@ func (r *Registry) Render(ds ir.Diagnostics, source func(file string) []byte) st
 
 // Locate returns ds with Path set, where it was empty, to the element each position falls in, for files whose
 // format has Locate. ds is not changed.
-func (r *Registry) Locate(ds ir.Diagnostics, source func(file string) []byte) ir.Diagnostics {
-	out := append(ir.Diagnostics(nil), ds...)
+func (r *Registry) Locate(ds diag.Diagnostics, source func(file string) []byte) diag.Diagnostics {
+	out := append(diag.Diagnostics(nil), ds...)
 	byFile := map[string][]int{}
 	var files []string
 	for i, d := range out {
-		if d.Path == "" && d.File != "" && d.Loc.IsKnown() {
-			if _, seen := byFile[d.File]; !seen {
-				files = append(files, d.File)
+		if file := d.Pos.Filename; d.Path == "" && file != "" && d.Pos.IsValid() {
+			if _, seen := byFile[file]; !seen {
+				files = append(files, file)
 			}
-			byFile[d.File] = append(byFile[d.File], i)
+			byFile[file] = append(byFile[file], i)
 		}
 	}
 	for _, file := range files {
@@ -95,7 +96,7 @@ func (r *Registry) Locate(ds ir.Diagnostics, source func(file string) []byte) ir
 		idx := byFile[file]
 		locs := make([]ir.Loc, len(idx))
 		for k, i := range idx {
-			locs[k] = out[i].Loc
+			locs[k] = ir.Loc{Line: int32(out[i].Pos.Line), Col: int32(out[i].Pos.Column)}
 		}
 		for k, path := range f.Locate(src, locs) {
 			out[idx[k]].Path = path
@@ -105,6 +106,6 @@ func (r *Registry) Locate(ds ir.Diagnostics, source func(file string) []byte) ir
 }
 
 // Render renders program diagnostics with the standard formats (see Registry.Render).
-func Render(ds ir.Diagnostics, source func(file string) []byte) string {
+func Render(ds diag.Diagnostics, source func(file string) []byte) string {
 	return std().Render(ds, source)
 }

@@ -65,7 +65,7 @@ func TestRenderVerifyJSON(t *testing.T) {
 	out := Render(ds, Sources(nil))
 	first, _, _ := strings.Cut(out, "\n")
 	assert.Regexp(t, `^`+regexp.QuoteMeta(path)+`:1:\d+: error: /program/regions/0/blocks/0/ops/1: %1 = pd_op.relu: `, first)
-	col := int(ds[0].Loc.Col)
+	col := ds[0].Pos.Column
 	lines := strings.Split(out, "\n")
 	require.GreaterOrEqual(t, len(lines), 3)
 	assert.True(t, strings.HasPrefix(lines[1], "…"), "the long line is cut: %s", lines[1])

@@ -47,7 +47,7 @@
 //
 // A file format sets Read and/or Write (and Sniff if its content can be recognized); a folder format sets Dir,
 // SniffDir, ReadDir and/or WriteDir, and is written into an empty folder that pirfile then moves into place. Errors
-// of a reader that implement `Diagnostics() ir.Diagnostics` are rendered with their source lines (Render); Locate,
+// of a reader that implement `Diagnostics() diag.Diagnostics` are rendered with their source lines (Render); Locate,
 // if set, names the element a position falls in (the JSON path of an op). The command line lists the formats of
 // its registry in -format and reads and writes them without further changes.
 package pirfile

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -35,12 +36,12 @@ type Format struct {
 
 	// Read reads a program from the contents of a file; name is the file name used in positions and errors.
 	// Warnings come back as diagnostics, the error says why the file could not be read.
-	Read func(ctx *ir.Context, name string, src []byte) (*ir.Program, ir.Diagnostics, error)
+	Read func(ctx *ir.Context, name string, src []byte) (*ir.Program, diag.Diagnostics, error)
 	// LoadFile, if set, reads a program straight from the file at path, for a format that does better than holding
 	// the whole file in memory (PIR text maps it and hands the pages it has read back); Load prefers it to Read.
-	LoadFile func(ctx *ir.Context, path string) (*ir.Program, ir.Diagnostics, error)
+	LoadFile func(ctx *ir.Context, path string) (*ir.Program, diag.Diagnostics, error)
 	// ReadDir reads the program held in a folder.
-	ReadDir func(ctx *ir.Context, dir string) (*ir.Program, ir.Diagnostics, error)
+	ReadDir func(ctx *ir.Context, dir string) (*ir.Program, diag.Diagnostics, error)
 	// Write writes a program to w.
 	Write func(w io.Writer, p *ir.Program, opts Options) error
 	// WriteDir writes a program into dir, an existing folder (empty, or a program folder of this format) that may
@@ -109,7 +110,7 @@ func (f *Format) OutputName(in string, folder bool) string {
 }
 
 // readFile reads a program file of this format.
-func (f *Format) readFile(ctx *ir.Context, name string, src []byte) (*ir.Program, ir.Diagnostics, error) {
+func (f *Format) readFile(ctx *ir.Context, name string, src []byte) (*ir.Program, diag.Diagnostics, error) {
 	if f.Read == nil {
 		return nil, nil, fmt.Errorf("%s: pirdrr does not read %s (%s)", name, f.Name, f.Doc)
 	}

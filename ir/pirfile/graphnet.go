@@ -1,6 +1,7 @@
 package pirfile
 
 import (
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/graphnet"
 )
@@ -16,7 +17,7 @@ var GraphNet = &Format{
 	Dir:      true,
 	Files:    []string{graphnet.ModelFile, graphnet.WeightMetaFile, graphnet.InputMetaFile, graphnet.GraphNetJSON},
 	SniffDir: graphnet.IsGraph,
-	ReadDir: func(ctx *ir.Context, dir string) (*ir.Program, ir.Diagnostics, error) {
+	ReadDir: func(ctx *ir.Context, dir string) (*ir.Program, diag.Diagnostics, error) {
 		p, err := graphnet.Read(ctx, dir)
 		if err != nil {
 			return nil, nil, err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirjson"
 )
@@ -16,7 +17,7 @@ var PIRJSON = &Format{
 	Doc:        "PIR JSON, Paddle's inference.json",
 	Extensions: []string{".json"},
 	Sniff:      sniffJSON,
-	Read: func(ctx *ir.Context, name string, src []byte) (*ir.Program, ir.Diagnostics, error) {
+	Read: func(ctx *ir.Context, name string, src []byte) (*ir.Program, diag.Diagnostics, error) {
 		p, err := pirjson.Read(ctx, name, src, pirjson.ReadOptions{})
 		return p, nil, err
 	},

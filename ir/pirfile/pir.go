@@ -3,6 +3,7 @@ package pirfile
 import (
 	"io"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirtext"
 )
@@ -14,10 +15,10 @@ var PIRText = &Format{
 	Aliases:    []string{"text", "txt"},
 	Doc:        "PIR text, as Paddle prints programs",
 	Extensions: []string{".pir"},
-	Read: func(ctx *ir.Context, name string, src []byte) (*ir.Program, ir.Diagnostics, error) {
+	Read: func(ctx *ir.Context, name string, src []byte) (*ir.Program, diag.Diagnostics, error) {
 		return pirtext.Parse(ctx, name, src, pirtext.ReadOptions{})
 	},
-	LoadFile: func(ctx *ir.Context, path string) (*ir.Program, ir.Diagnostics, error) {
+	LoadFile: func(ctx *ir.Context, path string) (*ir.Program, diag.Diagnostics, error) {
 		return pirtext.ParseFile(ctx, path, pirtext.ReadOptions{}) // mapped, not read whole
 	},
 	Write: func(w io.Writer, p *ir.Program, opts Options) error {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/internal/fileio"
 	"github.com/pirdrr/drr/internal/suggest"
 	"github.com/pirdrr/drr/ir"
@@ -310,7 +311,7 @@ func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 // Load reads the program at path: a file, or a folder of a folder format. "-" reads standard input, in the format
 // its contents show. It returns the program, the reader's warnings and, on failure, an error that names the file
 // and position (DiagnosticsOf turns it into diagnostics to render with Render).
-func (r *Registry) Load(ctx *ir.Context, path string) (*ir.Program, ir.Diagnostics, error) {
+func (r *Registry) Load(ctx *ir.Context, path string) (*ir.Program, diag.Diagnostics, error) {
 	if path == "-" {
 		src, err := fileio.ReadAll(os.Stdin, "<stdin>", r.maxFileSize())
 		if err != nil {
@@ -357,7 +358,7 @@ func (r *Registry) Load(ctx *ir.Context, path string) (*ir.Program, ir.Diagnosti
 }
 
 // Parse reads a program from the contents of a file named name, in format f (nil: the format DetectContent finds).
-func (r *Registry) Parse(ctx *ir.Context, name string, src []byte, f *Format) (*ir.Program, ir.Diagnostics, error) {
+func (r *Registry) Parse(ctx *ir.Context, name string, src []byte, f *Format) (*ir.Program, diag.Diagnostics, error) {
 	if f == nil {
 		f = r.DetectContent(name, src)
 	}

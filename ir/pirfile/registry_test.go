@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -29,7 +30,7 @@ var folderFormat = &Format{
 		_, err := os.Stat(filepath.Join(dir, "program.pir"))
 		return err == nil
 	},
-	ReadDir: func(ctx *ir.Context, dir string) (*ir.Program, ir.Diagnostics, error) {
+	ReadDir: func(ctx *ir.Context, dir string) (*ir.Program, diag.Diagnostics, error) {
 		name := filepath.Join(dir, "program.pir")
 		src, err := os.ReadFile(name)
 		if err != nil {

@@ -1,6 +1,9 @@
 package pirfile
 
-import "github.com/pirdrr/drr/ir"
+import (
+	"github.com/pirdrr/drr/diag"
+	"github.com/pirdrr/drr/ir"
+)
 
 // The package-level functions below use the standard formats (Standard).
 
@@ -14,11 +17,11 @@ func ByExtension(path string) *Format { return std().ByExtension(path) }
 func DetectContent(name string, src []byte) *Format { return std().DetectContent(name, src) }
 
 // Load reads the program at path in its standard format ("-" reads standard input); see Registry.Load.
-func Load(ctx *ir.Context, path string) (*ir.Program, ir.Diagnostics, error) {
+func Load(ctx *ir.Context, path string) (*ir.Program, diag.Diagnostics, error) {
 	return std().Load(ctx, path)
 }
 
 // Parse reads a program from the contents of a file, in format f (nil: the standard format DetectContent finds).
-func Parse(ctx *ir.Context, name string, src []byte, f *Format) (*ir.Program, ir.Diagnostics, error) {
+func Parse(ctx *ir.Context, name string, src []byte, f *Format) (*ir.Program, diag.Diagnostics, error) {
 	return std().Parse(ctx, name, src, f)
 }

@@ -201,7 +201,7 @@ func TestCommunityFC(t *testing.T) {
 				// The doc example predates full.value becoming a Double.
 				var msgs []string
 				for _, d := range ir.Verify(p) {
-					msgs = append(msgs, d.String())
+					msgs = append(msgs, d.Error())
 				}
 				assert.Equal(t, []string{handWrapped + ":9:5: warning: %6 = pd_op.full: attribute value is f32; pd_op.full wants f64 (an older program's width)"}, msgs)
 			}

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/diag"
 )
 
 // Error is an error in a PIR JSON input: where it is (file, line and column, byte offset, JSON path) and what is
@@ -44,15 +44,15 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// Diagnostic returns the error as an ir.Diagnostic of severity Error, its JSON path in Path.
-func (e *Error) Diagnostic() ir.Diagnostic {
-	return ir.Diagnostic{Severity: ir.Error, File: e.File, Loc: ir.Loc{Line: clamp32(e.Line), Col: clamp32(e.Col)},
+// Diagnostic returns the error as a diag.Diagnostic of severity Error, its JSON path in Path.
+func (e *Error) Diagnostic() diag.Diagnostic {
+	return diag.Diagnostic{Severity: diag.Error, Pos: diag.Position{Filename: e.File, Line: e.Line, Column: e.Col},
 		Path: e.Path, Message: e.Msg}
 }
 
-// Diagnostics returns the error as a one-element ir.Diagnostics, so that callers render it like other program
+// Diagnostics returns the error as a one-element diag.Diagnostics, so that callers render it like other program
 // diagnostics (with the source line and a caret).
-func (e *Error) Diagnostics() ir.Diagnostics { return ir.Diagnostics{e.Diagnostic()} }
+func (e *Error) Diagnostics() diag.Diagnostics { return diag.Diagnostics{e.Diagnostic()} }
 
 // newError builds an Error at byte offset off of src, computing its line and column.
 func newError(file string, src []byte, off int, path string, format string, args ...any) *Error {

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -90,7 +91,7 @@ func ctxModes(t testing.TB) []ctxMode {
 }
 
 // mustParse parses src and fails the test on error.
-func mustParse(t testing.TB, ctx *ir.Context, name string, src []byte) (*ir.Program, ir.Diagnostics) {
+func mustParse(t testing.TB, ctx *ir.Context, name string, src []byte) (*ir.Program, diag.Diagnostics) {
 	t.Helper()
 	p, warns, err := Parse(ctx, name, src, ReadOptions{})
 	require.NoError(t, err)
@@ -174,8 +175,8 @@ func TestCorpusOperandTypeWarnings(t *testing.T) {
 				p, warns := mustParse(t, mode.new(t), f.name, f.src)
 				var got []string
 				for _, w := range warns {
-					assert.Equal(t, ir.Warning, w.Severity)
-					got = append(got, w.String())
+					assert.Equal(t, diag.Warning, w.Severity)
+					got = append(got, w.Error())
 				}
 				assert.Equal(t, wantWarns(f.name), got)
 				// The printed signature carries the operands' own types; apart from that line the print has the

@@ -3,6 +3,7 @@ package pirtext
 import (
 	"runtime/debug"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -12,7 +13,7 @@ import (
 // text too; elsewhere the file is read whole. Program.File and error positions name path.
 //
 // A mapped file that shrinks while it is read is reported as an error, not a crash.
-func ParseFile(ctx *ir.Context, path string, opts ReadOptions) (prog *ir.Program, warns ir.Diagnostics, err error) {
+func ParseFile(ctx *ir.Context, path string, opts ReadOptions) (prog *ir.Program, warns diag.Diagnostics, err error) {
 	src, release, done, err := openSource(path)
 	if err != nil {
 		return nil, nil, err

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/tools/txtar"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -55,10 +56,10 @@ func goldenContext(t *testing.T, a *txtar.Archive) *ir.Context {
 	return ctx
 }
 
-func diagLines(ds ir.Diagnostics) string {
+func diagLines(ds diag.Diagnostics) string {
 	var b strings.Builder
 	for _, d := range ds {
-		b.WriteString(d.String())
+		b.WriteString(d.Error())
 		b.WriteByte('\n')
 	}
 	return b.String()

@@ -3,7 +3,7 @@ package pirtext
 import (
 	"strconv"
 
-	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/diag"
 )
 
 // ReadOptions configures Parse. The zero value is the default and the only configuration so far; the struct
@@ -39,10 +39,10 @@ func (e *Error) Error() string {
 	return e.File + ":" + strconv.Itoa(e.Line) + ":" + strconv.Itoa(e.Col) + ": error: " + e.Msg
 }
 
-// Diagnostic returns the error as an ir.Diagnostic of severity Error.
-func (e *Error) Diagnostic() ir.Diagnostic {
-	return ir.Diagnostic{Severity: ir.Error, File: e.File, Loc: ir.Loc{Line: int32(e.Line), Col: int32(e.Col)}, Message: e.Msg}
+// Diagnostic returns the error as a diag.Diagnostic of severity Error.
+func (e *Error) Diagnostic() diag.Diagnostic {
+	return diag.Diagnostic{Severity: diag.Error, Pos: diag.Position{Filename: e.File, Line: e.Line, Column: e.Col}, Message: e.Msg}
 }
 
-// Diagnostics returns the error as a one-element ir.Diagnostics, so callers can merge it with warnings.
-func (e *Error) Diagnostics() ir.Diagnostics { return ir.Diagnostics{e.Diagnostic()} }
+// Diagnostics returns the error as a one-element diag.Diagnostics, so callers can merge it with warnings.
+func (e *Error) Diagnostics() diag.Diagnostics { return diag.Diagnostics{e.Diagnostic()} }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -15,7 +16,7 @@ import (
 // It returns the program, the warnings (signature operand types that contradict the operand's own type,
 // attribute values that do not fit their schema), and, if the text cannot be read, a nil program and an *Error
 // that says where and what was expected. Parse never panics.
-func Parse(ctx *ir.Context, filename string, src []byte, opts ReadOptions) (prog *ir.Program, warns ir.Diagnostics, err error) {
+func Parse(ctx *ir.Context, filename string, src []byte, opts ReadOptions) (prog *ir.Program, warns diag.Diagnostics, err error) {
 	return parse(ctx, filename, src, opts, nil)
 }
 
@@ -29,7 +30,7 @@ type parseHooks struct {
 }
 
 // parse is Parse, with hooks (nil for none).
-func parse(ctx *ir.Context, filename string, src []byte, opts ReadOptions, hooks *parseHooks) (prog *ir.Program, warns ir.Diagnostics, err error) {
+func parse(ctx *ir.Context, filename string, src []byte, opts ReadOptions, hooks *parseHooks) (prog *ir.Program, warns diag.Diagnostics, err error) {
 	p := newParser(ctx, filename, src)
 	p.opts = opts
 	if hooks != nil {
@@ -53,7 +54,7 @@ type parser struct {
 	ctx     *ir.Context
 	alloc   *ir.Allocator
 	opts    ReadOptions
-	warns   ir.Diagnostics
+	warns   diag.Diagnostics
 	depth   int
 	builder *ir.Builder
 
@@ -196,7 +197,7 @@ func (p *parser) recoverTo(err *error) {
 }
 
 func (p *parser) warn(pos position, format string, args ...any) {
-	p.warns = append(p.warns, ir.Diagnostic{Severity: ir.Warning, File: p.file, Loc: ir.Loc{Line: pos.line, Col: pos.col},
+	p.warns = append(p.warns, diag.Diagnostic{Severity: diag.Warning, Pos: ir.Loc{Line: pos.line, Col: pos.col}.In(p.file),
 		Message: fmt.Sprintf(format, args...)})
 }
 

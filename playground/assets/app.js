@@ -134,6 +134,19 @@
 
   // ---- the editor and its language server
 
+  // editorCol turns a column of drrc's positions (1-based, in bytes of UTF-8) on a line of the editor into the
+  // editor's column (1-based, in UTF-16 code units, as JavaScript strings count).
+  function editorCol(line, col) {
+    const text = E.text(editor).split("\n")[line - 1] || "";
+    let bytes = 0, i = 0;
+    while (i < text.length && bytes < col - 1) {
+      const cp = text.codePointAt(i);
+      bytes += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+      i += cp >= 0x10000 ? 2 : 1;
+    }
+    return i + 1 + Math.max(col - 1 - bytes, 0);
+  }
+
   function startEditor(text) {
     lsp = new window.PlaygroundLSP.Client("file:///playground/rules.drr", {
       diagnostics: function (list) {
@@ -227,7 +240,7 @@
         // The rules do not check: nothing ran; the previous result stays, the editor goes to the first error.
         status(res.error || "nothing ran", "error");
         const d = (res.diagnostics || []).filter(function (d) { return d.severity === "error" && d.file === "rules.drr"; })[0];
-        if (d) E.gotoLine(editor, d.line, d.col);
+        if (d) E.gotoLine(editor, d.line, editorCol(d.line, d.col));
         return;
       }
       state.run = res;
@@ -556,7 +569,7 @@
     d.innerHTML = html;
     d.querySelectorAll(".where").forEach(function (w) {
       if (w.dataset.file !== "rules.drr") return;
-      w.addEventListener("click", function () { E.gotoLine(editor, +w.dataset.line, +w.dataset.col); });
+      w.addEventListener("click", function () { E.gotoLine(editor, +w.dataset.line, editorCol(+w.dataset.line, +w.dataset.col)); });
     });
     if (x.match && x.bound) {
       d.addEventListener("mouseenter", function () { graph.mark(x.bound, "bound"); });

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/tools/txtar"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr"
 )
 
@@ -60,7 +61,7 @@ func TestEveryRuleOfTheRepository(t *testing.T) {
 						t.Errorf("%s: %s: the generator panics: %v", path, f.Name, r)
 					}
 				}()
-				code, res, diags := Generate(set, drr.Position{Filename: f.Name, Line: 1, Column: 1},
+				code, res, diags := Generate(set, diag.Position{Filename: f.Name, Line: 1, Column: 1},
 					Config{Name: "t", Partial: true})
 				rules += res.Total
 				exported += res.Exported

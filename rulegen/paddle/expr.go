@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
 )
@@ -58,13 +59,13 @@ func newExprGen(pt *pattern, mc string) *exprGen { return &exprGen{pt: pt, mc: m
 
 // exprError is a construct the translation refuses, at its position.
 type exprError struct {
-	pos rule.Pos
+	pos diag.Position
 	msg string
 }
 
 func (e *exprError) Error() string { return e.msg }
 
-func errAt(pos rule.Pos, format string, args ...any) error {
+func errAt(pos diag.Position, format string, args ...any) error {
 	return &exprError{pos: pos, msg: fmt.Sprintf(format, args...)}
 }
 
@@ -113,7 +114,7 @@ func (e *exprGen) compute(x rule.Expr, cpp string) (string, error) {
 }
 
 // as converts c to C++ type cpp.
-func (e *exprGen) as(c cx, cpp string, pos rule.Pos) (string, error) {
+func (e *exprGen) as(c cx, cpp string, pos diag.Position) (string, error) {
 	switch cpp {
 	case "bool":
 		if c.t == tBool {
@@ -173,7 +174,7 @@ func (e *exprGen) as(c cx, cpp string, pos rule.Pos) (string, error) {
 }
 
 // listLiteral prints a list literal as a std::vector of elem (typed: the type spelt; else a braced list).
-func (e *exprGen) listLiteral(c cx, elem string, pos rule.Pos, typed bool) (string, error) {
+func (e *exprGen) listLiteral(c cx, elem string, pos diag.Position, typed bool) (string, error) {
 	parts := make([]string, len(c.elems))
 	for i, x := range c.elems {
 		s, err := e.asElem(x, elem, pos)
@@ -189,7 +190,7 @@ func (e *exprGen) listLiteral(c cx, elem string, pos rule.Pos, typed bool) (stri
 }
 
 // asElem prints an element of a list literal of elem: literals as written, nested lists braced.
-func (e *exprGen) asElem(x cx, elem string, pos rule.Pos) (string, error) {
+func (e *exprGen) asElem(x cx, elem string, pos diag.Position) (string, error) {
 	if inner, ok := strings.CutPrefix(elem, "std::vector<"); ok && x.t == tList && x.elems != nil {
 		return e.listLiteral(x, strings.TrimSuffix(inner, ">"), pos, false)
 	}
@@ -314,7 +315,7 @@ func (e *exprGen) expr(x rule.Expr) (cx, error) {
 }
 
 // lit translates a constant.
-func (e *exprGen) lit(v rule.Val, pos rule.Pos) (cx, error) {
+func (e *exprGen) lit(v rule.Val, pos diag.Position) (cx, error) {
 	switch v := v.(type) {
 	case bool:
 		return cx{code: strconv.FormatBool(v), t: tBool}, nil
@@ -349,7 +350,7 @@ func (e *exprGen) lit(v rule.Val, pos rule.Pos) (cx, error) {
 }
 
 // attrLit translates an attribute constant.
-func (e *exprGen) attrLit(a ir.Attribute, pos rule.Pos) (cx, error) {
+func (e *exprGen) attrLit(a ir.Attribute, pos diag.Position) (cx, error) {
 	switch a := a.(type) {
 	case *ir.BoolAttr:
 		return e.lit(a.Value, pos)
@@ -429,7 +430,7 @@ func placeCpp(p ir.Place) (string, error) {
 }
 
 // hole reads an attribute $hole: MatchContext::Attr<T> with T the table's for the attribute that bound it.
-func (e *exprGen) hole(h int, pos rule.Pos) (cx, error) {
+func (e *exprGen) hole(h int, pos diag.Position) (cx, error) {
 	pt := e.pt
 	if pt.p.Holes[h].Kind != rule.HoleAttr || pt.holeAttr[h] == "" {
 		return cx{}, errAt(pos, "$%s is not bound to an attribute (Paddle's lambdas read attributes and tensors only)",

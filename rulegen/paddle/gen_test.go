@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/tools/txtar"
 
-	"github.com/pirdrr/drr/drr"
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/internal/corpus"
 )
 
@@ -75,7 +75,7 @@ func exampleFiles(t *testing.T) []string {
 	return files
 }
 
-func generate(t *testing.T, path string, cfg Config) ([]byte, Result, drr.Diagnostics) {
+func generate(t *testing.T, path string, cfg Config) ([]byte, Result, diag.Diagnostics) {
 	t.Helper()
 	return GenerateFile(newContext(t), path, cfg)
 }

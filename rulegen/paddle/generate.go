@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr"
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
@@ -42,7 +43,7 @@ type Result struct {
 }
 
 // GenerateFile generates the C++ pass of the rule file at path (with its imports), read from the operating system.
-func GenerateFile(ctx *ir.Context, path string, cfg Config) ([]byte, Result, drr.Diagnostics) {
+func GenerateFile(ctx *ir.Context, path string, cfg Config) ([]byte, Result, diag.Diagnostics) {
 	set, diags := drr.Load(ctx, drr.LoadOptions{CheckOptions: drr.CheckOptions{Unregistered: cfg.Unregistered},
 		MaxFileSize: cfg.MaxFileSize}, path)
 	if diags.HasErrors() {
@@ -51,7 +52,7 @@ func GenerateFile(ctx *ir.Context, path string, cfg Config) ([]byte, Result, drr
 	if cfg.Name == "" {
 		cfg.Name = strings.TrimSuffix(filepath.Base(path), ".drr")
 	}
-	code, res, more := Generate(set, drr.Position{Filename: path, Line: 1, Column: 1}, cfg)
+	code, res, more := Generate(set, diag.Position{Filename: path, Line: 1, Column: 1}, cfg)
 	return code, res, append(diags, more...)
 }
 
@@ -66,12 +67,12 @@ func ReadNativeCPP(path string) (string, error) {
 
 // Generate generates the C++ pass of a checked rule set; at is the position errors about the whole set name. The
 // code is nil when there are errors.
-func Generate(set *rule.Set, at drr.Position, cfg Config) ([]byte, Result, drr.Diagnostics) {
+func Generate(set *rule.Set, at diag.Position, cfg Config) ([]byte, Result, diag.Diagnostics) {
 	g := &gen{ctx: set.Ctx, set: set, cfg: cfg, helpers: map[string]bool{}, includes: map[string]bool{},
 		classNames: map[string]bool{}}
 	var res Result
 	if !validPassName(cfg.Name) {
-		return nil, res, drr.Diagnostics{errorAt(at, "%q cannot name a Paddle pass (letters, digits and _, not a digit first)", cfg.Name)}
+		return nil, res, diag.Diagnostics{diag.Errorf(at, "%q cannot name a Paddle pass (letters, digits and _, not a digit first)", cfg.Name)}
 	}
 	g.natives = nativesDefined(cfg.NativeCPP)
 	var classes []*class
@@ -113,10 +114,10 @@ func Generate(set *rule.Set, at drr.Position, cfg Config) ([]byte, Result, drr.D
 		res.Exported++
 		classes = append(classes, rcs...)
 	}
-	var diags drr.Diagnostics
+	var diags diag.Diagnostics
 	for _, d := range g.diags {
 		if cfg.Partial {
-			d.Severity = drr.Warning
+			d.Severity = diag.Warning
 		}
 		diags = append(diags, d)
 	}
@@ -124,7 +125,7 @@ func Generate(set *rule.Set, at drr.Position, cfg Config) ([]byte, Result, drr.D
 		return nil, res, diags
 	}
 	if len(classes) == 0 {
-		return nil, res, append(diags, errorAt(at, "no rule of %s can be exported to Paddle", cfg.Name))
+		return nil, res, append(diags, diag.Errorf(at, "no rule of %s can be exported to Paddle", cfg.Name))
 	}
 	for _, c := range classes {
 		res.Classes = append(res.Classes, c.name)
@@ -140,7 +141,7 @@ type gen struct {
 	ctx        *ir.Context
 	set        *rule.Set
 	cfg        Config
-	diags      drr.Diagnostics
+	diags      diag.Diagnostics
 	natives    map[string]bool
 	helpers    map[string]bool // the helper functions the classes call
 	includes   map[string]bool // standard headers the code uses
@@ -148,20 +149,12 @@ type gen struct {
 	cuts       bool // a class reads the attributes of a constant matched by value (cut.go)
 }
 
-func errorAt(pos drr.Position, format string, args ...any) *drr.Diagnostic {
-	return &drr.Diagnostic{Pos: pos, Severity: drr.Error, Message: fmt.Sprintf(format, args...)}
-}
-
-func posOf(p rule.Pos) drr.Position {
-	return drr.Position{Filename: p.File, Line: p.Line, Column: p.Col}
-}
-
 // refuse reports that rule r cannot be exported, at pos, saying why.
-func (g *gen) refuse(r *rule.Rule, pos rule.Pos, format string, args ...any) {
+func (g *gen) refuse(r *rule.Rule, pos diag.Position, format string, args ...any) {
 	if pos.Line == 0 {
 		pos = r.Pos
 	}
-	g.diags = append(g.diags, errorAt(posOf(pos), "rule %s cannot be exported to Paddle: %s", r.ID(),
+	g.diags = append(g.diags, diag.Errorf(pos, "rule %s cannot be exported to Paddle: %s", r.ID(),
 		fmt.Sprintf(format, args...)))
 }
 

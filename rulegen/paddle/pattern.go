@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/matcher"
@@ -128,7 +129,7 @@ func (pt *pattern) fresh(base string) string {
 	return name
 }
 
-func (pt *pattern) fail(pos rule.Pos, format string, args ...any) {
+func (pt *pattern) fail(pos diag.Position, format string, args ...any) {
 	if pt.ok {
 		pt.g.refuse(pt.r, pos, format, args...)
 	}

@@ -7,11 +7,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr"
 )
 
 // generateSource generates the C++ of a rule file given as text.
-func generateSource(t *testing.T, src string, cfg Config) ([]byte, Result, drr.Diagnostics) {
+func generateSource(t *testing.T, src string, cfg Config) ([]byte, Result, diag.Diagnostics) {
 	t.Helper()
 	ctx := newContext(t)
 	set, diags := drr.LoadSource(ctx, drr.LoadOptions{}, "t.drr", []byte(src))
@@ -19,7 +20,7 @@ func generateSource(t *testing.T, src string, cfg Config) ([]byte, Result, drr.D
 	if cfg.Name == "" {
 		cfg.Name = "t"
 	}
-	return Generate(set, drr.Position{Filename: "t.drr", Line: 1, Column: 1}, cfg)
+	return Generate(set, diag.Position{Filename: "t.drr", Line: 1, Column: 1}, cfg)
 }
 
 // TestRefusals: what Paddle's DRR cannot express, or would match differently, is an error at the construct's

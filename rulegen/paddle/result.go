@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
 )
@@ -239,7 +240,7 @@ func (pt *pattern) lambda(e *exprGen, code, cpp string) string {
 }
 
 // attrConst is the C++ of a constant attribute (a schema default, a literal).
-func (pt *pattern) attrConst(op string, spec ir.AttrSpec, a ir.Attribute, pos rule.Pos) (string, error) {
+func (pt *pattern) attrConst(op string, spec ir.AttrSpec, a ir.Attribute, pos diag.Position) (string, error) {
 	switch a := a.(type) {
 	case *ir.DataLayoutAttr:
 		return pt.builder(op, spec, a.Layout, pos)
@@ -260,7 +261,7 @@ func (pt *pattern) attrConst(op string, spec ir.AttrSpec, a ir.Attribute, pos ru
 }
 
 // builder is the builder call of a constant v of the attribute's type.
-func (pt *pattern) builder(op string, spec ir.AttrSpec, v rule.Val, pos rule.Pos) (string, error) {
+func (pt *pattern) builder(op string, spec ir.AttrSpec, v rule.Val, pos diag.Position) (string, error) {
 	ct := TypeOf(spec.Type)
 	switch ct.Builder {
 	case "DataTypeAttr":
@@ -290,7 +291,7 @@ func (pt *pattern) builder(op string, spec ir.AttrSpec, v rule.Val, pos rule.Pos
 }
 
 // builderOf is the builder call of the translated constant c.
-func (pt *pattern) builderOf(op string, spec ir.AttrSpec, c cx, pos rule.Pos) (string, error) {
+func (pt *pattern) builderOf(op string, spec ir.AttrSpec, c cx, pos diag.Position) (string, error) {
 	ct := TypeOf(spec.Type)
 	e := &exprGen{pt: pt, mc: "match_ctx"}
 	arg, err := e.as(c, ct.Read, pos)
@@ -307,7 +308,7 @@ func (pt *pattern) builderOf(op string, spec ir.AttrSpec, c cx, pos rule.Pos) (s
 }
 
 // checked is res.Builder(arg), the builder checked against the table.
-func (pt *pattern) checked(op string, spec ir.AttrSpec, builder, arg string, pos rule.Pos) (string, error) {
+func (pt *pattern) checked(op string, spec ir.AttrSpec, builder, arg string, pos diag.Position) (string, error) {
 	if err := CheckWrite(pt.g.ctx, op, spec.Name, builder, true); err != nil {
 		return "", errAt(pos, "%v", err)
 	}
@@ -317,14 +318,14 @@ func (pt *pattern) checked(op string, spec ir.AttrSpec, builder, arg string, pos
 // attrLiteral is the C++ literal of attribute a read as cpp (a CheckAttrLit's comparison).
 func attrLiteral(a ir.Attribute, cpp string) (string, error) {
 	e := &exprGen{mc: "match_ctx"}
-	c, err := e.attrLit(a, rule.Pos{})
+	c, err := e.attrLit(a, diag.Position{})
 	if err != nil {
 		return "", err
 	}
 	if c.t == tStr && cpp == "std::string" {
 		return c.code, nil
 	}
-	return e.as(c, cpp, rule.Pos{})
+	return e.as(c, cpp, diag.Position{})
 }
 
 // A pd_op.full_int_array the rewrite creates for the shape of a pd_op.reshape it creates (and for nothing else)

@@ -55,16 +55,16 @@ func TestGeneratedShapeMatchesDocs(t *testing.T) {
 		table, err := os.ReadFile(name + ".go")
 		require.NoError(t, err)
 		for _, r := range set.Rules {
-			if declared[r.Pos.File] == nil {
-				declared[r.Pos.File] = map[string]bool{}
+			if declared[r.Pos.Filename] == nil {
+				declared[r.Pos.Filename] = map[string]bool{}
 			}
 			key := r.Name
 			if strings.HasPrefix(r.Instance, "n=") {
 				key += " " + r.Instance // a group's instance: a function of its own
 			}
-			declared[r.Pos.File][key] = true
-			fn := funcFor(funcs[r.Pos.File], r.Name)
-			if assert.NotEmpty(t, fn, "%s declares %s: no function in %s", r.Pos.File, r.Name, strings.TrimSuffix(r.Pos.File, ".drr")+".go") {
+			declared[r.Pos.Filename][key] = true
+			fn := funcFor(funcs[r.Pos.Filename], r.Name)
+			if assert.NotEmpty(t, fn, "%s declares %s: no function in %s", r.Pos.Filename, r.Name, strings.TrimSuffix(r.Pos.Filename, ".drr")+".go") {
 				named := regexp.MustCompile(`Match: ` + fn + `\b`).Match(table)
 				assert.True(t, named, "%s.go: the table does not name %s for rule %s", name, fn, r.Name)
 			}

@@ -1,4 +1,4 @@
-package ir
+package diag
 
 import (
 	"strings"
@@ -36,30 +36,14 @@ func TestExcerpt(t *testing.T) {
 	}
 }
 
-func TestExcerptRunes(t *testing.T) {
-	tests := []struct {
-		src             string
-		line, col, want int // want: the byte column Excerpt gets
-	}{
-		{"abc\n", 1, 3, 3},
-		{"éé x\n", 1, 4, 6},
-		{"a\n\xffb c\n", 2, 3, 3},
-		{"ab\n", 1, 7, 7},
-	}
-	for _, tt := range tests {
-		assert.Equal(t, Excerpt([]byte(tt.src), tt.line, tt.want), ExcerptRunes([]byte(tt.src), tt.line, tt.col), "%q", tt.src)
-	}
-	assert.Equal(t, "", ExcerptRunes([]byte("a\n"), 5, 1))
-}
-
 func TestDiagnosticRender(t *testing.T) {
 	src := []byte("{\n    (%1) = \"pd_op.relu\" (%7) {} : (f32) -> f32\n}\n")
-	d := Diagnostic{Severity: Error, File: "bad.pir", Loc: Loc{Line: 2, Col: 27}, Message: "undefined value %7"}
+	d := Diagnostic{Severity: Error, Pos: Position{Filename: "bad.pir", Line: 2, Column: 27}, Message: "undefined value %7"}
 	assert.Equal(t, "bad.pir:2:27: error: undefined value %7\n"+
 		"    (%1) = \"pd_op.relu\" (%7) {} : (f32) -> f32\n"+
 		"                          ^\n", d.Render(src))
 
-	d = Diagnostic{Severity: Error, File: "m.json", Loc: Loc{Line: 1, Col: 2}, Path: "/program/regions/0", Message: "bad"}
+	d = Diagnostic{Severity: Error, Pos: Position{Filename: "m.json", Line: 1, Column: 2}, Path: "/program/regions/0", Message: "bad"}
 	assert.Equal(t, "m.json:1:2: error: /program/regions/0: bad\n{\n ^\n", d.Render([]byte("{\n")))
 
 	d = Diagnostic{Severity: Warning, Message: "no position"}
@@ -96,10 +80,10 @@ func TestRenderLinesMatchesRender(t *testing.T) {
 	src := []byte("(%0) = \"pd_op.data\" () {}\n(%1) = \"pd_op.relu\" (%0) {}\n")
 	lines := NewLines(src)
 	for _, d := range []Diagnostic{
-		{File: "p.pir", Loc: Loc{Line: 2, Col: 8}, Message: "second"},
-		{File: "p.pir", Loc: Loc{Line: 1, Col: 1}, Severity: Warning, Message: "first"},
-		{File: "p.pir", Loc: Loc{Line: 9, Col: 1}, Message: "past the end"},
-		{File: "p.pir", Message: "no position"},
+		{Pos: Position{Filename: "p.pir", Line: 2, Column: 8}, Message: "second"},
+		{Pos: Position{Filename: "p.pir", Line: 1, Column: 1}, Severity: Warning, Message: "first"},
+		{Pos: Position{Filename: "p.pir", Line: 9, Column: 1}, Message: "past the end"},
+		{Pos: Position{Filename: "p.pir"}, Message: "no position"},
 	} {
 		assert.Equal(t, d.Render(src), d.RenderLines(lines))
 	}

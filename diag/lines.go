@@ -1,4 +1,4 @@
-package ir
+package diag
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ const excerptContext = 60
 // one-line files of PIR JSON) is cut to a window of excerptContext bytes on each side of the column, its cut ends
 // marked with "…". A column past the end of the line points just after it. Invalid UTF-8 shows as U+FFFD.
 //
-// Rule diagnostics (package drr) and program diagnostics (Diagnostic.Render) are drawn by this one function.
+// Rule diagnostics and program diagnostics (Diagnostic.Render) are drawn by this one function.
 func Excerpt(src []byte, line, col int) string { return NewLines(src).Excerpt(line, col) }
 
 // Lines is a source text with the offsets where its lines start, found as far as they have been asked for: a
@@ -103,34 +103,4 @@ func excerptAt(src []byte, start, col int) string {
 	shown.WriteByte('\n')
 	caret.WriteString("^\n")
 	return shown.String() + caret.String()
-}
-
-// ExcerptRunes is Excerpt for a column counted in runes (as drr's positions count it): runeCol is turned into a
-// byte column on the line, each byte of invalid UTF-8 counting as one rune.
-func ExcerptRunes(src []byte, line, runeCol int) string {
-	return NewLines(src).ExcerptRunes(line, runeCol)
-}
-
-// ExcerptRunes is ExcerptRunes of the indexed source.
-func (l *Lines) ExcerptRunes(line, runeCol int) string {
-	lineStart, ok := l.Offset(line)
-	if !ok {
-		return ""
-	}
-	return excerptRunesAt(l.src, lineStart, runeCol)
-}
-
-// Source returns the indexed source.
-func (l *Lines) Source() []byte { return l.src }
-
-// excerptRunesAt is ExcerptRunes of the line that starts at offset lineStart.
-func excerptRunesAt(src []byte, lineStart, runeCol int) string {
-	i, col := lineStart, 1
-	for col < runeCol && i < len(src) && src[i] != '\n' {
-		_, size := utf8.DecodeRune(src[i:])
-		i += size
-		col++
-	}
-	// Past the end of the line, each further column is one byte.
-	return excerptAt(src, lineStart, i-lineStart+1+max(runeCol-col, 0))
 }
