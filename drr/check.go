@@ -119,7 +119,6 @@ func (c *checker) warnf(pos diag.Position, format string, args ...any) {
 	c.report(diag.Warning, pos, format, args...)
 }
 
-
 // ---------------------------------------------------------------------------
 // Natives
 

@@ -400,7 +400,6 @@ func setsAttr(attrs []rule.AttrSet, name string) bool {
 	return false
 }
 
-
 // attrTypeFits reports whether an expression of static type t can become an attribute of type want.
 func attrTypeFits(want ir.AttrType, t sType) bool {
 	if t == stAny {
