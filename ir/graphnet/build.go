@@ -3,6 +3,7 @@ package graphnet
 import (
 	"fmt"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -96,7 +97,7 @@ func (b *builder) forward(body []stmt) (*funcDef, *Error) {
 		}
 	}
 	if cls == nil {
-		return nil, &Error{File: b.file, Msg: "no class GraphModule"}
+		return nil, &Error{Pos: diag.Position{Filename: b.file}, Msg: "no class GraphModule"}
 	}
 	for _, s := range cls.body {
 		if f, ok := s.(*funcDef); ok && f.name == "forward" {

@@ -2,8 +2,6 @@ package graphnet
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/ir"
@@ -14,39 +12,21 @@ import (
 //
 //	bert/model.py:412:9: error: pd_op.matmul takes 4 arguments, the call gives 5
 type Error struct {
-	File string
-	// Line and Col locate the problem; both are 0 when the error concerns the whole file.
-	Line, Col int
-	Msg       string
+	// Pos is the file and, when there is one, the line and column (in bytes); Line is 0 when the error concerns
+	// the whole file.
+	Pos diag.Position
+	Msg string
 }
 
 // Error formats the error as "file:line:col: error: message".
-func (e *Error) Error() string {
-	var b strings.Builder
-	if e.File != "" {
-		b.WriteString(e.File)
-		b.WriteByte(':')
-	}
-	if e.Line > 0 {
-		b.WriteString(strconv.Itoa(e.Line))
-		b.WriteByte(':')
-		b.WriteString(strconv.Itoa(e.Col))
-		b.WriteByte(':')
-	}
-	if b.Len() > 0 {
-		b.WriteByte(' ')
-	}
-	b.WriteString("error: ")
-	b.WriteString(e.Msg)
-	return b.String()
-}
+func (e *Error) Error() string { return e.Diagnostics()[0].Error() }
 
 // Diagnostics returns the error as a diagnostic, so that tools print it with its source line and a caret (package
 // pirfile renders reader errors that have this method).
 func (e *Error) Diagnostics() diag.Diagnostics {
-	return diag.Diagnostics{{Severity: diag.Error, Pos: diag.Position{Filename: e.File, Line: e.Line, Column: e.Col}, Message: e.Msg}}
+	return diag.Diagnostics{{Severity: diag.Error, Pos: e.Pos, Message: e.Msg}}
 }
 
 func errorAt(file string, p ir.Loc, format string, args ...any) *Error {
-	return &Error{File: file, Line: int(p.Line), Col: int(p.Col), Msg: fmt.Sprintf(format, args...)}
+	return &Error{Pos: diag.Position{Filename: file, Line: int(p.Line), Column: int(p.Col)}, Msg: fmt.Sprintf(format, args...)}
 }

@@ -60,7 +60,7 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		lines := strings.Count(string(src), "\n") + 1
-		if err.Line < 1 || err.Line > lines+1 || err.Col < 1 {
+		if err.Pos.Line < 1 || err.Pos.Line > lines+1 || err.Pos.Column < 1 {
 			t.Fatalf("error outside the text (%d lines): %v", lines, err)
 		}
 		if !strings.HasPrefix(err.Error(), "f.py:") {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirtext"
 )
@@ -70,12 +71,12 @@ func decodeProgramDesc(ctx *ir.Context, src Source, desc string, file func(strin
 	p, _, err := pirtext.Parse(ctx, name, []byte(desc), pirtext.ReadOptions{})
 	if err != nil {
 		if pe, ok := err.(*pirtext.Error); ok {
-			return nil, &Error{File: pe.File, Line: pe.Line, Col: pe.Col, Msg: pe.Msg}
+			return nil, &Error{Pos: pe.Pos, Msg: pe.Msg}
 		}
-		return nil, &Error{File: name, Msg: err.Error()}
+		return nil, &Error{Pos: diag.Position{Filename: name}, Msg: err.Error()}
 	}
 	if p.NumOps() == 0 {
-		return nil, &Error{File: file(GraphNetJSON), Msg: "program_desc holds no ops"}
+		return nil, &Error{Pos: diag.Position{Filename: file(GraphNetJSON)}, Msg: "program_desc holds no ops"}
 	}
 	weights, werr := parseMetaClasses(file(WeightMetaFile), src.WeightMeta)
 	if werr != nil {
@@ -106,7 +107,7 @@ func decodeProgramDesc(ctx *ir.Context, src Source, desc string, file func(strin
 		}
 	}
 	if n := fetchSinks(p); n == 0 {
-		return nil, &Error{File: file(GraphNetJSON), Msg: "program_desc has no outputs: every result is used, or only inputs and constants are left unused"}
+		return nil, &Error{Pos: diag.Position{Filename: file(GraphNetJSON)}, Msg: "program_desc has no outputs: every result is used, or only inputs and constants are left unused"}
 	}
 	return p, nil
 }

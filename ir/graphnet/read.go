@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/internal/fileio"
 	"github.com/pirdrr/drr/ir"
 )
@@ -77,7 +78,7 @@ func Graphs(path string) ([]string, error) {
 		}
 	}
 	if len(subs) == 0 {
-		return nil, &Error{File: path, Msg: "not a GraphNet graph (no " + ModelFile + ") nor a sample (no subgraph_N folders holding one)"}
+		return nil, &Error{Pos: diag.Position{Filename: path}, Msg: "not a GraphNet graph (no " + ModelFile + ") nor a sample (no subgraph_N folders holding one)"}
 	}
 	sort.Slice(subs, func(i, j int) bool { return subs[i].n < subs[j].n })
 	out := make([]string, len(subs))
@@ -101,7 +102,7 @@ func Read(ctx *ir.Context, dir string) (*ir.Program, error) {
 			if f.optional && errors.Is(err, fs.ErrNotExist) {
 				continue
 			}
-			return nil, &Error{File: filepath.Join(dir, f.name), Msg: errText(err)}
+			return nil, &Error{Pos: diag.Position{Filename: filepath.Join(dir, f.name)}, Msg: errText(err)}
 		}
 		*f.dst = b
 	}
@@ -179,10 +180,10 @@ func Decode(ctx *ir.Context, src Source) (*ir.Program, error) {
 func checkGraphNetJSON(file string, data []byte) *Error {
 	var meta map[string]any
 	if err := json.Unmarshal(data, &meta); err != nil {
-		return &Error{File: file, Msg: "not valid JSON: " + err.Error()}
+		return &Error{Pos: diag.Position{Filename: file}, Msg: "not valid JSON: " + err.Error()}
 	}
 	if fw, ok := meta["framework"]; ok && fw != "paddle" {
-		return &Error{File: file, Msg: "the graph is for framework " + strconv.Quote(jsonText(fw)) + ", not paddle"}
+		return &Error{Pos: diag.Position{Filename: file}, Msg: "the graph is for framework " + strconv.Quote(jsonText(fw)) + ", not paddle"}
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/internal/fileio"
 	"github.com/pirdrr/drr/ir"
 )
@@ -137,9 +138,9 @@ func (w *writer) errorf(op *ir.Op, format string, args ...any) error {
 	if op != nil {
 		msg = op.Name() + ": " + msg
 	}
-	e := &Error{File: w.p.File, Msg: msg}
-	if op != nil && op.Loc.IsKnown() {
-		e.Line, e.Col = int(op.Loc.Line), int(op.Loc.Col)
+	e := &Error{Pos: diag.Position{Filename: w.p.File}, Msg: msg}
+	if op != nil {
+		e.Pos = op.Loc.In(w.p.File)
 	}
 	return e
 }

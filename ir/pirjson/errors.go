@@ -17,37 +17,17 @@ import (
 // Line and column count from 1; the column is the byte offset in the line plus 1, so on the usual one-line files
 // it is the byte offset of the file plus 1.
 type Error struct {
-	File   string // the file name given to Read
-	Line   int    // line of the position, from 1
-	Col    int    // byte offset in the line plus 1
-	Offset int    // byte offset in the input
-	Path   string // JSON Pointer of the element concerned ("" at the top level)
-	Msg    string // what is wrong
+	Pos  diag.Position // the file name given to Read, the byte offset, the line, the column (byte offset in the line plus 1)
+	Path string        // JSON Pointer of the element concerned ("" at the top level)
+	Msg  string        // what is wrong
 }
 
 // Error formats the error as "file:line:col: error: path: message".
-func (e *Error) Error() string {
-	var b strings.Builder
-	if e.File != "" {
-		b.WriteString(e.File)
-		b.WriteByte(':')
-	}
-	b.WriteString(strconv.Itoa(e.Line))
-	b.WriteByte(':')
-	b.WriteString(strconv.Itoa(e.Col))
-	b.WriteString(": error: ")
-	if e.Path != "" {
-		b.WriteString(e.Path)
-		b.WriteString(": ")
-	}
-	b.WriteString(e.Msg)
-	return b.String()
-}
+func (e *Error) Error() string { return e.Diagnostic().Error() }
 
 // Diagnostic returns the error as a diag.Diagnostic of severity Error, its JSON path in Path.
 func (e *Error) Diagnostic() diag.Diagnostic {
-	return diag.Diagnostic{Severity: diag.Error, Pos: diag.Position{Filename: e.File, Line: e.Line, Column: e.Col},
-		Path: e.Path, Message: e.Msg}
+	return diag.Diagnostic{Severity: diag.Error, Pos: e.Pos, Path: e.Path, Message: e.Msg}
 }
 
 // Diagnostics returns the error as a one-element diag.Diagnostics, so that callers render it like other program
@@ -67,7 +47,7 @@ func newError(file string, src []byte, off int, path string, format string, args
 	if nl := bytes.LastIndexByte(src[:off], '\n'); nl >= 0 {
 		col = off - nl
 	}
-	return &Error{File: file, Line: line, Col: col, Offset: off, Path: path, Msg: fmt.Sprintf(format, args...)}
+	return &Error{Pos: diag.Position{Filename: file, Offset: off, Line: line, Column: col}, Path: path, Msg: fmt.Sprintf(format, args...)}
 }
 
 // renderPath formats a JSON path as a JSON Pointer (RFC 6901): "/program/regions/0/blocks/0"; "~" and "/" in

@@ -261,7 +261,7 @@ func TestCorpusEraA(t *testing.T) {
 			assert.Equal(t, f.name+":2:51: error: expected an attribute value, found identifier batch_norm_0.b_0 (strings must be quoted)", err.Error())
 			var e *Error
 			require.ErrorAs(t, err, &e)
-			assert.Equal(t, Error{File: f.name, Line: 2, Col: 51, Msg: "expected an attribute value, found identifier batch_norm_0.b_0 (strings must be quoted)"}, *e)
+			assert.Equal(t, Error{Pos: diag.Position{Filename: f.name, Line: 2, Column: 51}, Msg: "expected an attribute value, found identifier batch_norm_0.b_0 (strings must be quoted)"}, *e)
 			assert.Equal(t, f.name+":2:51: error: expected an attribute value, found identifier batch_norm_0.b_0 (strings must be quoted)",
 				e.Diagnostics().Error())
 		})

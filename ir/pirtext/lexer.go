@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/pirdrr/drr/diag"
 )
 
 // The reader scans bytes directly: there is no token stream. A scanner holds the source and a position, and the
@@ -73,7 +75,7 @@ func (s *scanner) failAt(pos position, format string, args ...any) {
 	if len(args) > 0 {
 		msg = fmt.Sprintf(format, args...)
 	}
-	panic(&Error{File: s.file, Line: int(pos.line), Col: int(pos.col), Msg: msg})
+	panic(&Error{Pos: diag.Position{Filename: s.file, Line: int(pos.line), Column: int(pos.col)}, Msg: msg})
 }
 
 // eof reports whether the cursor is at the end of the source.

@@ -1,8 +1,6 @@
 package pirtext
 
 import (
-	"strconv"
-
 	"github.com/pirdrr/drr/diag"
 )
 
@@ -24,10 +22,8 @@ type WriteOptions struct {
 // token where reading stopped, and what was expected there. Its Error method renders it as
 // "file:line:col: error: message"; Diagnostic().Render(src) adds the source line and a caret.
 type Error struct {
-	// File is the file name given to Parse.
-	File string
-	// Line and Col locate the error, both from 1; Col counts bytes.
-	Line, Col int
+	// Pos is where reading stopped: the file name given to Parse, the line and the column (in bytes).
+	Pos diag.Position
 	// Msg says what was expected and what was found.
 	Msg string
 	// Internal marks an error that comes from a bug in the reader rather than from its input (a recovered panic).
@@ -35,13 +31,11 @@ type Error struct {
 }
 
 // Error renders the error as file:line:col: error: message.
-func (e *Error) Error() string {
-	return e.File + ":" + strconv.Itoa(e.Line) + ":" + strconv.Itoa(e.Col) + ": error: " + e.Msg
-}
+func (e *Error) Error() string { return e.Diagnostic().Error() }
 
 // Diagnostic returns the error as a diag.Diagnostic of severity Error.
 func (e *Error) Diagnostic() diag.Diagnostic {
-	return diag.Diagnostic{Severity: diag.Error, Pos: diag.Position{Filename: e.File, Line: e.Line, Column: e.Col}, Message: e.Msg}
+	return diag.Diagnostic{Severity: diag.Error, Pos: e.Pos, Message: e.Msg}
 }
 
 // Diagnostics returns the error as a one-element diag.Diagnostics, so callers can merge it with warnings.

@@ -176,14 +176,14 @@ func (p *parser) toError(r any) *Error {
 	e, ok := r.(*Error)
 	if fault, isFault := r.(interface{ Addr() uintptr }); !ok && isFault && p.release != nil {
 		// ParseFile's mapped source faulted: the file shrank while it was read.
-		return &Error{File: p.file, Line: p.line, Col: p.pos - p.lineStart + 1, Msg: fmt.Sprintf("the file changed while it was read (%v)", fault)}
+		return &Error{Pos: diag.Position{Filename: p.file, Line: p.line, Column: p.pos - p.lineStart + 1}, Msg: fmt.Sprintf("the file changed while it was read (%v)", fault)}
 	}
 	if !ok {
-		return &Error{File: p.file, Line: p.line, Col: p.pos - p.lineStart + 1, Msg: fmt.Sprintf("internal error: %v", r), Internal: true}
+		return &Error{Pos: diag.Position{Filename: p.file, Line: p.line, Column: p.pos - p.lineStart + 1}, Msg: fmt.Sprintf("internal error: %v", r), Internal: true}
 	}
 	if u := p.pending; u != nil {
-		if int(u.ref.pos.line) < e.Line || int(u.ref.pos.line) == e.Line && int(u.ref.pos.col) < e.Col {
-			return &Error{File: p.file, Line: int(u.ref.pos.line), Col: int(u.ref.pos.col), Msg: "undefined value %" + u.name}
+		if int(u.ref.pos.line) < e.Pos.Line || int(u.ref.pos.line) == e.Pos.Line && int(u.ref.pos.col) < e.Pos.Column {
+			return &Error{Pos: diag.Position{Filename: p.file, Line: int(u.ref.pos.line), Column: int(u.ref.pos.col)}, Msg: "undefined value %" + u.name}
 		}
 	}
 	return e
