@@ -61,6 +61,8 @@ type CLI struct {
 	reg         *rewriter.Registry // built on first use by registry()
 	stdin       []byte             // standard input, once read as a program (its diagnostics quote it)
 	maxFileSize int64              // -max-file-size (0: the defaults, drr's and pirfile's DefaultMaxFileSize)
+	maxDiags    int                // -max-diagnostics, per file (0: all; unset: defaultMaxDiagnostics)
+	maxDiagsSet bool               // -max-diagnostics was parsed (so that 0 means all, not unset)
 }
 
 // command is one subcommand of drrc.
@@ -177,8 +179,10 @@ func usageText() string {
 		"%s (-max-file-size raises both). In a rule file, brackets and conditionals nest at most %d deep, as in\n"+
 		"PIR text and GraphNet's Python, and an expression is at most %d levels of operators and brackets deep (each\n"+
 		"operator of a chain is a level). A rule pass that reaches -max-rewrites (20 per op + 10000) or\n"+
-		"-max-iterations (10) before converging fails: drrc apply writes nothing unless -keep-going.\n",
-		fileio.FormatSize(drr.DefaultMaxFileSize), fileio.FormatSize(pirfile.DefaultMaxFileSize), drr.MaxNesting, rule.MaxExprDepth)
+		"-max-iterations (10) before converging fails: drrc apply writes nothing unless -keep-going. drrc prints at\n"+
+		"most -max-diagnostics (%d) diagnostics of each file, then how many more there are.\n",
+		fileio.FormatSize(drr.DefaultMaxFileSize), fileio.FormatSize(pirfile.DefaultMaxFileSize), drr.MaxNesting, rule.MaxExprDepth,
+		defaultMaxDiagnostics)
 	return b.String()
 }
 
@@ -249,17 +253,20 @@ type contextFlags struct {
 	unregistered bool
 	dialects     listFlag
 	maxFileSize  sizeFlag
+	maxDiags     int
 }
 
 func (cf *contextFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&cf.unregistered, "unregistered", false, "load no op catalog: every op is unregistered (as MLIR's --allow-unregistered-dialect)")
 	fs.Var(&cf.dialects, "dialect", "load an extra dialect catalog `file` (repeatable)")
 	registerMaxFileSize(fs, &cf.maxFileSize)
+	registerMaxDiagnostics(fs, &cf.maxDiags)
 }
 
 // context builds the Context the flags ask for, and makes -max-file-size the limit of c's reads.
 func (cf *contextFlags) context(c *CLI) (*ir.Context, error) {
 	c.useMaxFileSize(cf.maxFileSize)
+	c.maxDiags, c.maxDiagsSet = cf.maxDiags, true
 	ctx := ir.NewContext()
 	if !cf.unregistered {
 		if err := ctx.LoadDefaultDialects(); err != nil {

@@ -29,9 +29,11 @@ can loop), and a rule no program can make fire. -lint=false skips the lint. A pr
 graph folder) is read and verified: definitions dominate uses across regions, operand/result counts and attribute
 kinds match the schemas, if and while bodies end with cf.yield. A folder that is not a program is the programs
 below it, each checked in turn (a GraphNet sample: its subgraph_N graphs, in order), followed by a count. Problems
-print as file:line:col: severity: message, with the source line and a caret under the column (errors about an op
-of a PIR JSON file also name its JSON path, /program/regions/0/...; those of a GraphNet graph point into its
-model.py). The exit status is 1 if any file has errors (warnings alone do not fail).
+print as file:line:col: severity: message (the column counts bytes, as Go's tools count it), with the source line
+and a caret under the column (errors about an op of a PIR JSON file also name its JSON path,
+/program/regions/0/...; those of a GraphNet graph point into its model.py), at most -max-diagnostics of each file
+(50; 0 prints all) followed by how many more there are. The exit status is 1 if any file has errors (warnings
+alone do not fail).
 
 With -target gpu:smNN (or cpu), a program that checks is also checked against Paddle's kernels for that target
 (the kernel table ir/catalog/kernels_gpu.kernels): every op must have a kernel for the data type it runs in, and
@@ -115,13 +117,15 @@ func (c *CLI) checkRules(ctx *ir.Context, path string, unregistered, quiet, with
 	return !diags.HasErrors()
 }
 
-// printRuleDiags renders rule-file diagnostics with their source lines.
+// printRuleDiags renders rule-file diagnostics with their source lines, at most -max-diagnostics of each file.
 func (c *CLI) printRuleDiags(diags diag.Diagnostics, quiet bool) {
+	if quiet {
+		diags = diags.Errors()
+	}
+	diags, left := limitDiagnostics(diags, c.diagnosticLimit())
+	defer func() { fmt.Fprint(c.Stderr, moreDiagnostics(left)) }()
 	sources := map[string]*diag.Lines{} // one line index a file: its diagnostics cost one scan of it
 	for _, d := range diags {
-		if quiet && d.Severity != diag.Error {
-			continue
-		}
 		lines, ok := sources[d.Pos.Filename]
 		if !ok {
 			src, _ := fileio.ReadFile(d.Pos.Filename, c.ruleFileLimit())

@@ -1,6 +1,7 @@
 package drrcli
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -43,4 +44,47 @@ func TestProgramDiagnostics(t *testing.T) {
 	caret := strings.IndexRune(lines[2], '^')
 	require.GreaterOrEqual(t, caret, 0)
 	assert.True(t, strings.HasPrefix(string([]rune(lines[1])[caret:]), `{"#":"1.relu"`), "the caret is under the op: %s", errs)
+}
+
+// TestDiagnosticLimit: a program with an error in every op prints -max-diagnostics of them (50 by default), then
+// how many more there are; -max-diagnostics 0 prints all. Rule files are limited the same way.
+func TestDiagnosticLimit(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString(strings.SplitAfter(reluProgram, "\n")[0] + strings.SplitAfter(reluProgram, "\n")[1])
+	for i := range 120 { // relu takes one operand: each of these is an error of the verifier
+		fmt.Fprintf(&b, "    (%%r%d) = \"pd_op.relu\" (%%0, %%0) {} : (builtin.tensor<4xf32>, builtin.tensor<4xf32>) -> builtin.tensor<4xf32>\n", i)
+	}
+	b.WriteString("}\n")
+	bad := write(t, dir, "bad.pir", b.String())
+	count := func(errs string) int { return strings.Count(errs, ": error: ") }
+	tests := []struct {
+		args  []string
+		shown int
+		more  string
+	}{
+		{[]string{"check", bad}, 50, "drrc: 70 more diagnostics not shown (-max-diagnostics 0 shows all)\n"},
+		{[]string{"check", "-max-diagnostics", "3", bad}, 3, "drrc: 117 more diagnostics not shown (-max-diagnostics 0 shows all)\n"},
+		{[]string{"check", "-max-diagnostics", "0", bad}, 120, ""},
+	}
+	for _, tt := range tests {
+		code, _, errs := run(t, "", tt.args...)
+		assert.Equal(t, exitFailure, code, tt.args)
+		assert.Equal(t, tt.shown, count(errs), tt.args)
+		if tt.more == "" {
+			assert.NotContains(t, errs, "more diagnostics", tt.args)
+		} else {
+			assert.True(t, strings.HasSuffix(errs, tt.more), "%v: %s", tt.args, errs[max(0, len(errs)-200):])
+		}
+	}
+
+	var rules strings.Builder
+	for i := range 80 {
+		fmt.Fprintf(&rules, "rule r%d {\n  match { %%y = pd_op.nosuch%d(%%x) }\n  rewrite { replace %%y with %%x }\n}\n", i, i)
+	}
+	rf := write(t, dir, "bad.drr", rules.String())
+	code, _, errs := run(t, "", "check", "-max-diagnostics", "10", rf)
+	assert.Equal(t, exitFailure, code)
+	assert.Equal(t, 10, count(errs), errs)
+	assert.True(t, strings.HasSuffix(errs, "drrc: 70 more diagnostics not shown (-max-diagnostics 0 shows all)\n"), errs)
 }

@@ -48,12 +48,23 @@ func (c *CLI) loadProgram(cmd string, ctx *ir.Context, path string) (*ir.Program
 }
 
 // renderDiags renders program diagnostics with their source lines and carets (and the JSON path of ops in PIR JSON
-// files). It may run on several goroutines at once: each call reads the sources it needs.
+// files), at most -max-diagnostics of each file followed by how many more there are. It may run on several
+// goroutines at once: each call reads the sources it needs.
 func (c *CLI) renderDiags(ds diag.Diagnostics) string {
 	if len(ds) == 0 {
 		return ""
 	}
-	return c.formats().Render(ds, pirfile.Sources(map[string][]byte{"<stdin>": c.stdin}))
+	shown, left := limitDiagnostics(ds, c.diagnosticLimit())
+	return c.formats().Render(shown, pirfile.Sources(map[string][]byte{"<stdin>": c.stdin})) + moreDiagnostics(left)
+}
+
+// diagnosticLimit is the number of diagnostics of a file drrc prints: -max-diagnostics, or its default for the
+// commands that have no such flag.
+func (c *CLI) diagnosticLimit() int {
+	if !c.maxDiagsSet {
+		return defaultMaxDiagnostics
+	}
+	return c.maxDiags
 }
 
 // renderError renders an error: as positioned diagnostics when it carries them (a reader's error), else its text;
