@@ -100,10 +100,6 @@ func Generate(ctx *ir.Context, fsys fs.FS, paths []string, cfg Config) ([]byte, 
 		f.prefix = lowerFirst(cfg.Func)
 	}
 	for _, r := range set.Rules {
-		if g := r.Pattern.Users; g != nil {
-			f.errorf(g.Pos, "rule %s: %s", r.ID(), usersNotPrinted)
-			continue
-		}
 		pl, err := matcher.NewPlan(r)
 		if err != nil {
 			f.errorf(r.Pos, "rule %s: %v", r.ID(), err)
@@ -378,7 +374,3 @@ func goString(s string) string {
 	}
 	return strconv.Quote(s)
 }
-
-// usersNotPrinted is the error of a rule with a users group (language.md §4.10), which drrc gen does not print yet:
-// a file of them alone is left interpreted by GeneratePackage.
-const usersNotPrinted = "drrc gen does not print users groups (CollectUsers) yet; the automaton (drrc apply) matches them"

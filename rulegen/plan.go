@@ -47,6 +47,9 @@ type fnGen struct {
 	loops int
 	// alts is set for a plan with alternatives (ChooseAlt).
 	alts bool
+	// first is set while a users group's element code prints: the name of its function literal's parameter that
+	// says the op is the first element (whose checks bind the shared $holes, Agree).
+	first string
 }
 
 // term is one term of a chain: its Go code, whether it starts a line (the op a BindDef reaches, a constraint),
@@ -173,7 +176,7 @@ func (g *fnGen) instr(in *matcher.Instr) {
 	case matcher.BindRoot:
 		// The op the function is called with.
 	case matcher.CheckName:
-		if in.Op != g.p.Root { // the root's kind is what the pass dispatched on
+		if in.Op != g.p.Root || g.first != "" { // the root's kind is what the pass dispatched on, not a user's
 			g.term("%s.Info() == in.Ops[%d]", op, in.Op)
 		}
 	case matcher.CheckOperands:
@@ -182,6 +185,10 @@ func (g *fnGen) instr(in *matcher.Instr) {
 		g.term("%s.NumResults() %s %d", op, compare(in.AtLeast), in.N)
 	case matcher.BindAttr:
 		g.bound[in.Hole] = true
+		if g.first != "" {
+			g.term("rt.AgreeAttr(%s, &%s, %s)", g.first, g.holeVar[in.Hole], g.attr(in))
+			break
+		}
 		g.term("rt.BindAttr(&%s, %s)", g.holeVar[in.Hole], g.attr(in))
 	case matcher.CheckAttr:
 		g.term("%s == %s", g.attr(in), g.holeVar[in.Hole])
@@ -197,6 +204,10 @@ func (g *fnGen) instr(in *matcher.Instr) {
 		rest := fmt.Sprintf("rt.RestAttrs(%s%s)", op, joinPrefixed(names))
 		if !g.bound[in.Hole] {
 			g.bound[in.Hole] = true
+			if g.first != "" {
+				g.term("rt.AgreeAttrs(%s, &%s, %s)", g.first, g.holeVar[in.Hole], rest)
+				break
+			}
 			g.term("rt.Set(&%s, %s)", g.holeVar[in.Hole], rest)
 		} else {
 			g.term("rt.SameAttrs(%s, %s)", g.holeVar[in.Hole], rest)
@@ -261,7 +272,32 @@ func (g *fnGen) instr(in *matcher.Instr) {
 		g.term("%s.NumUses() %s %d", v, in.Cmp, in.N)
 	case matcher.CheckWhere:
 		g.constraint(g.where[in.Where], rule.FormatExpr(g.r, in.Expr))
+	case matcher.CollectUsers:
+		g.collect(in)
 	}
+}
+
+// collect prints a users group's CollectUsers as one term: the call of m.Collect with the element code, a function
+// literal of the element op (shadowing the root's variable) and whether it is the first element, whose chain
+// ends in m.Elem with the element's per-element values. The shared $holes the element code binds are bound on the
+// first element and compared on the others (rt.Agree).
+func (g *fnGen) collect(in *matcher.Instr) {
+	outer := g.terms
+	g.terms = nil
+	g.first = g.local.fresh("first")
+	for i := range in.Sub {
+		g.instr(&in.Sub[i])
+	}
+	var elems []string
+	for _, h := range g.p.Users.Elems { // values, not lists (matcher.NewPlan refuses a list)
+		elems = append(elems, g.valVar[h])
+	}
+	g.term("m.Elem(%s)", strings.Join(elems, ", "))
+	op := g.opVar[in.Op]
+	code := fmt.Sprintf("m.Collect(in, %s, %s, func(%s *ir.Op, %s bool) bool {\nreturn %s\n})", op, g.valVar[in.Value],
+		op, g.first, g.chain())
+	g.first = ""
+	g.terms = append(outer, term{code: code, newLine: true})
 }
 
 func compare(atLeast bool) string {
@@ -349,6 +385,10 @@ func (g *fnGen) emit(base int) {
 	var lists []string
 	for h, v := range p.Values {
 		vals[h] = g.valVar[h]
+		if p.IsElem(h) { // its list is the group's (Emit)
+			vals[h] = "nil"
+			continue
+		}
 		if v.List {
 			vals[h] = "nil"
 			lists = append(lists, g.valVar[h])
