@@ -12,16 +12,15 @@ import (
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// A rule instance becomes a Go function that prints its plan (matcher.Plan): one case per instruction below,
-// each instruction a term of a chain of &&, so that the function finds the binding the automaton finds. A
-// choice point of the plan (ChooseSwap, ChooseUser, ChooseAlt) is a for loop, in plan order; a failing term
-// continues the innermost loop or, outside every loop, returns false; Success is the call that emits the match.
-// The branches of a ChooseAlt are an if per iteration of its loop, each printing its path to its own Success; in
-// a plan with alternatives the op a ChooseUser binds is a declared variable (the match of another branch names it,
-// nil), not the loop's. The constants
-// of the instance (op kinds, literal attributes, schema defaults, exact types, constant subexpressions of its
-// constraints) are read from its rt.Instance, so that the instances of a family that differ only in them print
-// to the same function, which is written once.
+// A rule instance becomes a Go function that prints its plan (matcher.Plan): one case per instruction below, each
+// instruction a term of a chain of && (an op's kind and exact counts one rt.Is or rt.Arity), so that the function finds
+// the binding the automaton finds. A choice point of the plan (ChooseSwap, ChooseUser, ChooseAlt) is a for loop, in
+// plan order; a failing term continues the innermost loop or, outside every loop, returns false; Success is the call
+// that emits the match. The branches of a ChooseAlt are an if per iteration of its loop, each printing its path to its
+// own Success; in a plan with alternatives the op a ChooseUser binds is a declared variable (the match of another
+// branch names it, nil), not the loop's. The constants of the instance (op kinds, literal attributes, schema defaults,
+// exact types, constant subexpressions of its constraints) are read from its rt.Instance, so that the instances of a
+// family that differ only in them print to the same function, which is written once.
 
 // fnGen prints the plan of one rule instance.
 type fnGen struct {
@@ -124,8 +123,29 @@ func (g *fnGen) path(pc int) {
 			g.emit(base)
 			return
 		}
-		g.instr(in)
+		pc += g.fused(g.plan.Instrs[pc:]) - 1
 	}
+}
+
+// fused prints the instruction at the start of code, or the run of instructions starting there that one rt helper
+// checks, and returns how many it printed: an op's kind with its exact operand and result counts next is one
+// rt.Is, exact operand and result counts one rt.Arity.
+func (g *fnGen) fused(code []matcher.Instr) int {
+	exact := func(i int, c matcher.Opcode) bool {
+		return i < len(code) && code[i].Code == c && code[i].Op == code[0].Op && !code[i].AtLeast
+	}
+	in := &code[0]
+	switch {
+	case in.Code == matcher.CheckName && (in.Op != g.p.Root || g.first != "") && exact(1, matcher.CheckOperands) &&
+		exact(2, matcher.CheckResults):
+		g.term("rt.Is(%s, in.Ops[%d], %d, %d)", g.opVar[in.Op], in.Op, code[1].N, code[2].N)
+		return 3
+	case exact(0, matcher.CheckOperands) && exact(1, matcher.CheckResults):
+		g.term("rt.Arity(%s, %d, %d)", g.opVar[in.Op], in.N, code[1].N)
+		return 2
+	}
+	g.instr(in)
+	return 1
 }
 
 // alternatives prints a ChooseAlt: a loop over its branches, each an if that unbinds what the branches bind and
@@ -285,8 +305,7 @@ func (g *fnGen) collect(in *matcher.Instr) {
 	outer := g.terms
 	g.terms = nil
 	g.first = g.local.fresh("first")
-	for i := range in.Sub {
-		g.instr(&in.Sub[i])
+	for i := 0; i < len(in.Sub); i += g.fused(in.Sub[i:]) {
 	}
 	var elems []string
 	for _, h := range g.p.Users.Elems { // values, not lists (matcher.NewPlan refuses a list)

@@ -105,3 +105,14 @@ func Closed(ops []*ir.Op, vals ...*ir.Value) bool {
 	}
 	return true
 }
+
+// Is reports whether op is of kind kind with exactly operands operands and results results (CheckName,
+// CheckOperands and CheckResults: what a plan checks of each op it reaches, in one term).
+func Is(op *ir.Op, kind *ir.OpInfo, operands, results int) bool {
+	return op.Info() == kind && op.NumOperands() == operands && op.NumResults() == results
+}
+
+// Arity reports whether op has exactly operands operands and results results (CheckOperands and CheckResults).
+func Arity(op *ir.Op, operands, results int) bool {
+	return op.NumOperands() == operands && op.NumResults() == results
+}

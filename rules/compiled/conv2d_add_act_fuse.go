@@ -38,14 +38,13 @@ func conv2dAddActFuse_conv2d_add_act(m *rt.Matcher, in *rt.Instance, op2 *ir.Op)
 	var op0, op1 *ir.Op
 	var y, z, r, x, w, b *ir.Value
 	var st, pd, pa, dl, g, fmt ir.Attribute
-	if !(op2.NumOperands() == 1 && op2.NumResults() == 1 && rt.Set(&r, op2.Result(0)) && rt.Present(&z, op2.Operand(0)) &&
-		rt.Def(&op1, z, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1) {
+	if !(rt.Arity(op2, 1, 1) && rt.Set(&r, op2.Result(0)) && rt.Present(&z, op2.Operand(0)) &&
+		rt.Def(&op1, z, 0) && rt.Is(op1, in.Ops[1], 2, 1)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
 		if rt.Present(&y, op1.Operand(sw1)) &&
-			rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
-			rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
+			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
 			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
 			rt.BindAttr(&pa, rt.AttrOr(op0, "padding_algorithm", in.Defaults[2])) &&
 			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
@@ -74,19 +73,18 @@ func conv2dAddActFuse_conv2d_add_residual_act(m *rt.Matcher, in *rt.Instance, op
 	var op0, op1, op2 *ir.Op // op0 pd_op.conv2d, op1 pd_op.add, op2 pd_op.add
 	var y, z, s, r, x, w, b, res *ir.Value
 	var st, pd, pa, dl, g, fmt ir.Attribute
-	if !(op3.NumOperands() == 1 && op3.NumResults() == 1 && rt.Set(&r, op3.Result(0)) && rt.Present(&s, op3.Operand(0)) &&
-		rt.Def(&op2, s, 0) && op2.Info() == in.Ops[2] && op2.NumOperands() == 2 && op2.NumResults() == 1) {
+	if !(rt.Arity(op3, 1, 1) && rt.Set(&r, op3.Result(0)) && rt.Present(&s, op3.Operand(0)) &&
+		rt.Def(&op2, s, 0) && rt.Is(op2, in.Ops[2], 2, 1)) {
 		return false
 	}
 	for sw2 := range 2 { // operands 0 and 1 of op2 as written, then swapped
 		if !(rt.Present(&res, op2.Operand(sw2)) && rt.Present(&z, op2.Operand(1-sw2)) &&
-			rt.Def(&op1, z, 0) && op1 != op2 && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1) {
+			rt.Def(&op1, z, 0) && op1 != op2 && rt.Is(op1, in.Ops[1], 2, 1)) {
 			continue
 		}
 		for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
 			if rt.Present(&y, op1.Operand(sw1)) &&
-				rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
-				rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
+				rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
 				rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
 				rt.BindAttr(&pa, rt.AttrOr(op0, "padding_algorithm", in.Defaults[2])) &&
 				rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
@@ -117,14 +115,13 @@ func conv2dAddActFuse_conv2d_add_cutlass_act_nchw(m *rt.Matcher, in *rt.Instance
 	var op0, op1 *ir.Op
 	var y, z, r, x, w, b *ir.Value
 	var st, pd, dl ir.Attribute
-	if !(op2.NumOperands() == 1 && op2.NumResults() == 1 && rt.Set(&r, op2.Result(0)) && rt.Present(&z, op2.Operand(0)) &&
-		rt.Def(&op1, z, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1) {
+	if !(rt.Arity(op2, 1, 1) && rt.Set(&r, op2.Result(0)) && rt.Present(&z, op2.Operand(0)) &&
+		rt.Def(&op1, z, 0) && rt.Is(op1, in.Ops[1], 2, 1)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
 		if rt.Present(&y, op1.Operand(sw1)) &&
-			rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
-			rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
+			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
 			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
 			rt.AttrOr(op0, "padding_algorithm", in.Defaults[2]) == in.Literals[2] &&
 			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
@@ -149,14 +146,13 @@ func conv2dAddActFuse_conv2d_add_cutlass_act_nhwc(m *rt.Matcher, in *rt.Instance
 	var op0, op1 *ir.Op
 	var y, z, r, x, w, b *ir.Value
 	var st, pd, dl ir.Attribute
-	if !(op2.NumOperands() == 1 && op2.NumResults() == 1 && rt.Set(&r, op2.Result(0)) && rt.Present(&z, op2.Operand(0)) &&
-		rt.Def(&op1, z, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1) {
+	if !(rt.Arity(op2, 1, 1) && rt.Set(&r, op2.Result(0)) && rt.Present(&z, op2.Operand(0)) &&
+		rt.Def(&op1, z, 0) && rt.Is(op1, in.Ops[1], 2, 1)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
 		if rt.Present(&y, op1.Operand(sw1)) &&
-			rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
-			rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
+			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
 			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
 			rt.AttrOr(op0, "padding_algorithm", in.Defaults[2]) == in.Literals[2] &&
 			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
@@ -181,15 +177,14 @@ func conv2dAddActFuse_conv2d_add_cutlass_leaky_relu_nchw(m *rt.Matcher, in *rt.I
 	var op0, op1 *ir.Op // op0 pd_op.conv2d, op1 pd_op.add
 	var y, z, r, x, w, b *ir.Value
 	var st, pd, dl, alpha ir.Attribute
-	if !(op2.NumOperands() == 1 && op2.NumResults() == 1 && rt.BindAttr(&alpha, rt.AttrOr(op2, "negative_slope", in.Defaults[6])) &&
+	if !(rt.Arity(op2, 1, 1) && rt.BindAttr(&alpha, rt.AttrOr(op2, "negative_slope", in.Defaults[6])) &&
 		rt.Set(&r, op2.Result(0)) && rt.Present(&z, op2.Operand(0)) &&
-		rt.Def(&op1, z, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1) {
+		rt.Def(&op1, z, 0) && rt.Is(op1, in.Ops[1], 2, 1)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
 		if rt.Present(&y, op1.Operand(sw1)) &&
-			rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
-			rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
+			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
 			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
 			rt.AttrOr(op0, "padding_algorithm", in.Defaults[2]) == in.Literals[2] &&
 			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
@@ -214,15 +209,14 @@ func conv2dAddActFuse_conv2d_add_cutlass_leaky_relu_nhwc(m *rt.Matcher, in *rt.I
 	var op0, op1 *ir.Op // op0 pd_op.conv2d, op1 pd_op.add
 	var y, z, r, x, w, b *ir.Value
 	var st, pd, dl, alpha ir.Attribute
-	if !(op2.NumOperands() == 1 && op2.NumResults() == 1 && rt.BindAttr(&alpha, rt.AttrOr(op2, "negative_slope", in.Defaults[6])) &&
+	if !(rt.Arity(op2, 1, 1) && rt.BindAttr(&alpha, rt.AttrOr(op2, "negative_slope", in.Defaults[6])) &&
 		rt.Set(&r, op2.Result(0)) && rt.Present(&z, op2.Operand(0)) &&
-		rt.Def(&op1, z, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1) {
+		rt.Def(&op1, z, 0) && rt.Is(op1, in.Ops[1], 2, 1)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
 		if rt.Present(&y, op1.Operand(sw1)) &&
-			rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
-			rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
+			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
 			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
 			rt.AttrOr(op0, "padding_algorithm", in.Defaults[2]) == in.Literals[2] &&
 			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
@@ -248,14 +242,13 @@ func conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nchw(m *rt.Matcher, in *r
 	var op0, op1 *ir.Op
 	var y, z, r, x, w, b *ir.Value
 	var st, pd, g ir.Attribute
-	if !(op2.NumOperands() == 1 && op2.NumResults() == 1 && rt.Set(&r, op2.Result(0)) && rt.Present(&z, op2.Operand(0)) &&
-		rt.Def(&op1, z, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1) {
+	if !(rt.Arity(op2, 1, 1) && rt.Set(&r, op2.Result(0)) && rt.Present(&z, op2.Operand(0)) &&
+		rt.Def(&op1, z, 0) && rt.Is(op1, in.Ops[1], 2, 1)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
 		if rt.Present(&y, op1.Operand(sw1)) &&
-			rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
-			rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
+			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
 			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
 			rt.AttrOr(op0, "padding_algorithm", in.Defaults[2]) == in.Literals[2] &&
 			rt.AttrOr(op0, "dilations", in.Defaults[3]) == in.Literals[3] &&
@@ -282,14 +275,13 @@ func conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nhwc(m *rt.Matcher, in *r
 	var op0, op1 *ir.Op
 	var y, z, r, x, w, b *ir.Value
 	var st, pd, g ir.Attribute
-	if !(op2.NumOperands() == 1 && op2.NumResults() == 1 && rt.Set(&r, op2.Result(0)) && rt.Present(&z, op2.Operand(0)) &&
-		rt.Def(&op1, z, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1) {
+	if !(rt.Arity(op2, 1, 1) && rt.Set(&r, op2.Result(0)) && rt.Present(&z, op2.Operand(0)) &&
+		rt.Def(&op1, z, 0) && rt.Is(op1, in.Ops[1], 2, 1)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
 		if rt.Present(&y, op1.Operand(sw1)) &&
-			rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
-			rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
+			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
 			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
 			rt.AttrOr(op0, "padding_algorithm", in.Defaults[2]) == in.Literals[2] &&
 			rt.AttrOr(op0, "dilations", in.Defaults[3]) == in.Literals[3] &&

@@ -23,13 +23,12 @@ func conv2dAddFuse_conv2d_add(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.conv2d
 	var y, z, x, w, b *ir.Value
 	var st, pd, pa, dl, g ir.Attribute
-	if !(op1.NumOperands() == 2 && op1.NumResults() == 1 && rt.Set(&z, op1.Result(0))) {
+	if !(rt.Arity(op1, 2, 1) && rt.Set(&z, op1.Result(0))) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
 		if rt.Present(&y, op1.Operand(sw1)) &&
-			rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
-			rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
+			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
 			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
 			rt.BindAttr(&pa, rt.AttrOr(op0, "padding_algorithm", in.Defaults[2])) &&
 			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
@@ -54,13 +53,12 @@ func conv2dAddFuse_conv2d_add_cutlass_nchw(m *rt.Matcher, in *rt.Instance, op1 *
 	var op0 *ir.Op // op0 pd_op.conv2d
 	var y, z, x, w, b *ir.Value
 	var st, pd, dl, g ir.Attribute
-	if !(op1.NumOperands() == 2 && op1.NumResults() == 1 && rt.Set(&z, op1.Result(0))) {
+	if !(rt.Arity(op1, 2, 1) && rt.Set(&z, op1.Result(0))) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
 		if rt.Present(&y, op1.Operand(sw1)) &&
-			rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
-			rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
+			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
 			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
 			rt.AttrOr(op0, "padding_algorithm", in.Defaults[2]) == in.Literals[2] &&
 			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
@@ -92,13 +90,12 @@ func conv2dAddFuse_conv2d_add_cutlass_nhwc(m *rt.Matcher, in *rt.Instance, op1 *
 	var op0 *ir.Op // op0 pd_op.conv2d
 	var y, z, x, w, b *ir.Value
 	var st, pd, dl, g ir.Attribute
-	if !(op1.NumOperands() == 2 && op1.NumResults() == 1 && rt.Set(&z, op1.Result(0))) {
+	if !(rt.Arity(op1, 2, 1) && rt.Set(&z, op1.Result(0))) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
 		if rt.Present(&y, op1.Operand(sw1)) &&
-			rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
-			rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
+			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
 			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
 			rt.AttrOr(op0, "padding_algorithm", in.Defaults[2]) == in.Literals[2] &&
 			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&

@@ -25,9 +25,8 @@ func groupNormSiluFuse_group_norm_silu(m *rt.Matcher, in *rt.Instance, op1 *ir.O
 	var op0 *ir.Op // op0 pd_op.group_norm
 	var y, mean, var2, o, x, scale, bias *ir.Value
 	var eps, g ir.Attribute
-	return op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.Set(&o, op1.Result(0)) && rt.Present(&y, op1.Operand(0)) &&
-		rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 3 && op0.NumResults() == 3 &&
-		rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[0])) &&
+	return rt.Arity(op1, 1, 1) && rt.Set(&o, op1.Result(0)) && rt.Present(&y, op1.Operand(0)) &&
+		rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 3, 3) && rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[0])) &&
 		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[1])) &&
 		rt.AttrOr(op0, "data_format", in.Defaults[2]) == in.Literals[2] && rt.Set(&mean, op0.Result(1)) &&
 		rt.Set(&var2, op0.Result(2)) && rt.Present(&x, op0.Operand(0)) && rt.Present(&scale, op0.Operand(1)) &&
@@ -43,9 +42,8 @@ func groupNormSiluFuse_group_norm_silu_nchw(m *rt.Matcher, in *rt.Instance, op1 
 	var op0 *ir.Op // op0 pd_op.group_norm
 	var y, mean, var2, o, x, scale, bias *ir.Value
 	var eps, g ir.Attribute
-	return op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.Set(&o, op1.Result(0)) && rt.Present(&y, op1.Operand(0)) &&
-		rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 3 && op0.NumResults() == 3 &&
-		rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[0])) &&
+	return rt.Arity(op1, 1, 1) && rt.Set(&o, op1.Result(0)) && rt.Present(&y, op1.Operand(0)) &&
+		rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 3, 3) && rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[0])) &&
 		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[1])) &&
 		rt.AttrOr(op0, "data_format", in.Defaults[2]) == in.Literals[2] && rt.Set(&mean, op0.Result(1)) &&
 		rt.Set(&var2, op0.Result(2)) && rt.Present(&x, op0.Operand(0)) && rt.Present(&scale, op0.Operand(1)) &&
@@ -61,9 +59,8 @@ func groupNormSiluFuse_group_norm_silu_mixed(m *rt.Matcher, in *rt.Instance, op1
 	var op0 *ir.Op // op0 pd_op.group_norm
 	var y, mean, var2, o, x, scale, bias *ir.Value
 	var eps, g ir.Attribute
-	return op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.Set(&o, op1.Result(0)) && rt.Present(&y, op1.Operand(0)) &&
-		rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 3 && op0.NumResults() == 3 &&
-		rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[0])) &&
+	return rt.Arity(op1, 1, 1) && rt.Set(&o, op1.Result(0)) && rt.Present(&y, op1.Operand(0)) &&
+		rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 3, 3) && rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[0])) &&
 		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[1])) &&
 		rt.AttrOr(op0, "data_format", in.Defaults[2]) == in.Literals[2] && rt.Set(&mean, op0.Result(1)) &&
 		rt.Set(&var2, op0.Result(2)) && rt.Present(&x, op0.Operand(0)) && rt.Present(&scale, op0.Operand(1)) &&
@@ -79,9 +76,8 @@ func groupNormSiluFuse_group_norm_silu_nchw_mixed(m *rt.Matcher, in *rt.Instance
 	var op0 *ir.Op // op0 pd_op.group_norm
 	var y, mean, var2, o, x, scale, bias *ir.Value
 	var eps, g ir.Attribute
-	return op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.Set(&o, op1.Result(0)) && rt.Present(&y, op1.Operand(0)) &&
-		rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 3 && op0.NumResults() == 3 &&
-		rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[0])) &&
+	return rt.Arity(op1, 1, 1) && rt.Set(&o, op1.Result(0)) && rt.Present(&y, op1.Operand(0)) &&
+		rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 3, 3) && rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[0])) &&
 		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[1])) &&
 		rt.AttrOr(op0, "data_format", in.Defaults[2]) == in.Literals[2] && rt.Set(&mean, op0.Result(1)) &&
 		rt.Set(&var2, op0.Result(2)) && rt.Present(&x, op0.Operand(0)) && rt.Present(&scale, op0.Operand(1)) &&

@@ -79,7 +79,7 @@ func driverNoResultTypes_layer_norm(m *rt.Matcher, in *rt.Instance, op11 *ir.Op)
 	var h int64
 	var eps ir.Attribute
 	var tt *ir.TensorType
-	if !(op11.NumOperands() == 2 && op11.NumResults() == 1 && rt.Set(&y, op11.Result(0))) {
+	if !(rt.Arity(op11, 2, 1) && rt.Set(&y, op11.Result(0))) {
 		return false
 	}
 	for sw11 := range 2 { // operands 0 and 1 of op11 as written, then swapped
@@ -90,14 +90,12 @@ func driverNoResultTypes_layer_norm(m *rt.Matcher, in *rt.Instance, op11 *ir.Op)
 		}
 		for sw10 := range 2 { // operands 0 and 1 of op10 as written, then swapped
 			if !(rt.Present(&n, op10.Operand(sw10)) &&
-				rt.Def(&op9, n, 0) && op9.Info() == in.Ops[9] && op9.NumOperands() == 2 && op9.NumResults() == 1 &&
-				rt.Present(&xc, op9.Operand(0)) &&
-				rt.Def(&op2, xc, 0) && op2.Info() == in.Ops[2] && op2.NumOperands() == 2 && op2.NumResults() == 1 &&
-				rt.Present(&x, op2.Operand(0)) &&
+				rt.Def(&op9, n, 0) && rt.Is(op9, in.Ops[9], 2, 1) && rt.Present(&xc, op9.Operand(0)) &&
+				rt.Def(&op2, xc, 0) && rt.Is(op2, in.Ops[2], 2, 1) && rt.Present(&x, op2.Operand(0)) &&
 				rt.Tensor(&tt, x.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 3 && tt.DType() == in.DTypes[5] && rt.Set(&h, tt.Dims[2]) &&
 				rt.Present(&mean, op2.Operand(1)) &&
-				rt.Def(&op1, mean, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1 &&
-				rt.AttrOr(op1, "keepdim", in.Defaults[1]) == in.Literals[1] && op1.Operand(0) == x && rt.Present(&_1, op1.Operand(1)) &&
+				rt.Def(&op1, mean, 0) && rt.Is(op1, in.Ops[1], 2, 1) && rt.AttrOr(op1, "keepdim", in.Defaults[1]) == in.Literals[1] &&
+				op1.Operand(0) == x && rt.Present(&_1, op1.Operand(1)) &&
 				rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 0 && op0.NumResults() >= 1 &&
 				rt.AttrOr(op0, "value", in.Defaults[0]) == in.Literals[0] && rt.ResultsUnused(op0, 1) && rt.Present(&_6, op9.Operand(1)) &&
 				rt.Def(&op8, _6, 0) && op8.Info() == in.Ops[8] && op8.NumOperands() == 1 && op8.NumResults() >= 1 &&
@@ -108,7 +106,7 @@ func driverNoResultTypes_layer_norm(m *rt.Matcher, in *rt.Instance, op11 *ir.Op)
 			}
 			for sw7 := range 2 { // operands 0 and 1 of op7 as written, then swapped
 				if !(rt.Present(&var2, op7.Operand(sw7)) &&
-					rt.Def(&op5, var2, 0) && op5 != op1 && op5.Info() == in.Ops[5] && op5.NumOperands() == 2 && op5.NumResults() == 1 &&
+					rt.Def(&op5, var2, 0) && op5 != op1 && rt.Is(op5, in.Ops[5], 2, 1) &&
 					rt.AttrOr(op5, "keepdim", in.Defaults[3]) == in.Literals[3] && rt.Present(&_2, op5.Operand(0)) &&
 					rt.Def(&op3, _2, 0) && op3 != op10 && op3.Info() == in.Ops[3] && op3.NumOperands() == 2 && op3.NumResults() >= 1 &&
 					rt.ResultsUnused(op3, 1)) {
@@ -143,7 +141,7 @@ func driverNoResultTypes_rms_norm(m *rt.Matcher, in *rt.Instance, op6 *ir.Op) bo
 	var h int64
 	var eps ir.Attribute
 	var tt *ir.TensorType
-	if !(op6.NumOperands() == 2 && op6.NumResults() == 1 && rt.Set(&y, op6.Result(0)) && rt.Present(&x, op6.Operand(0)) &&
+	if !(rt.Arity(op6, 2, 1) && rt.Set(&y, op6.Result(0)) && rt.Present(&x, op6.Operand(0)) &&
 		rt.Tensor(&tt, x.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 3 && tt.DType() == in.DTypes[2] && rt.Set(&h, tt.Dims[2]) &&
 		rt.Present(&_5, op6.Operand(1)) &&
 		rt.Def(&op5, _5, 0) && op5.Info() == in.Ops[5] && op5.NumOperands() == 1 && op5.NumResults() >= 1 &&
@@ -154,8 +152,8 @@ func driverNoResultTypes_rms_norm(m *rt.Matcher, in *rt.Instance, op6 *ir.Op) bo
 	}
 	for sw4 := range 2 { // operands 0 and 1 of op4 as written, then swapped
 		if !(rt.Present(&ms, op4.Operand(sw4)) &&
-			rt.Def(&op2, ms, 0) && op2.Info() == in.Ops[2] && op2.NumOperands() == 2 && op2.NumResults() == 1 &&
-			rt.AttrOr(op2, "keepdim", in.Defaults[1]) == in.Literals[1] && rt.Present(&_1, op2.Operand(0)) &&
+			rt.Def(&op2, ms, 0) && rt.Is(op2, in.Ops[2], 2, 1) && rt.AttrOr(op2, "keepdim", in.Defaults[1]) == in.Literals[1] &&
+			rt.Present(&_1, op2.Operand(0)) &&
 			rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() >= 1 &&
 			rt.ResultsUnused(op0, 1)) {
 			continue
@@ -182,16 +180,15 @@ func driverNoResultTypes_gelu_epilogue(m *rt.Matcher, in *rt.Instance, op2 *ir.O
 	var op0, op1 *ir.Op // op0 pd_op.matmul, op1 pd_op.add
 	var m2, y, x, w, b, _1 *ir.Value
 	var tt *ir.TensorType
-	if !(op2.NumOperands() == 1 && op2.NumResults() == 1 && rt.AttrOr(op2, "approximate", in.Defaults[2]) == in.Literals[2] &&
-		rt.Set(&y, op2.Result(0)) && rt.Present(&_1, op2.Operand(0)) &&
+	if !(rt.Arity(op2, 1, 1) && rt.AttrOr(op2, "approximate", in.Defaults[2]) == in.Literals[2] && rt.Set(&y, op2.Result(0)) &&
+		rt.Present(&_1, op2.Operand(0)) &&
 		rt.Def(&op1, _1, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() >= 1 &&
 		rt.ResultsUnused(op1, 1)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
 		if rt.Present(&m2, op1.Operand(sw1)) &&
-			rt.Def(&op0, m2, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
-			rt.AttrOr(op0, "transpose_x", in.Defaults[0]) == in.Literals[0] &&
+			rt.Def(&op0, m2, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrOr(op0, "transpose_x", in.Defaults[0]) == in.Literals[0] &&
 			rt.AttrOr(op0, "transpose_y", in.Defaults[1]) == in.Literals[1] && rt.Present(&x, op0.Operand(0)) &&
 			rt.Present(&w, op0.Operand(1)) &&
 			rt.Tensor(&tt, w.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 2 && tt.DType() == in.DTypes[3] &&
@@ -209,8 +206,8 @@ func driverNoResultTypes_gelu_epilogue(m *rt.Matcher, in *rt.Instance, op2 *ir.O
 func driverNoResultTypes_softmax_mask(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.add
 	var y, x, mask, _1 *ir.Value
-	if !(op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.AttrOr(op1, "axis", in.Defaults[0]) == in.Literals[0] &&
-		rt.Set(&y, op1.Result(0)) && rt.Present(&_1, op1.Operand(0)) &&
+	if !(rt.Arity(op1, 1, 1) && rt.AttrOr(op1, "axis", in.Defaults[0]) == in.Literals[0] && rt.Set(&y, op1.Result(0)) &&
+		rt.Present(&_1, op1.Operand(0)) &&
 		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() >= 1 &&
 		rt.ResultsUnused(op0, 1)) {
 		return false

@@ -60,8 +60,7 @@ func testdataUsers_users_fc(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var n, act ir.Attribute
 	return op0.NumOperands() == 3 && rt.Present(&x, op0.Operand(0)) &&
 		m.Collect(in, op0, x, func(op0 *ir.Op, first bool) bool {
-			return op0.Info() == in.Ops[0] && op0.NumOperands() == 3 && op0.NumResults() == 1 &&
-				rt.AgreeAttr(first, &n, rt.AttrOr(op0, "in_num_col_dims", in.Defaults[0])) &&
+			return rt.Is(op0, in.Ops[0], 3, 1) && rt.AgreeAttr(first, &n, rt.AttrOr(op0, "in_num_col_dims", in.Defaults[0])) &&
 				rt.AgreeAttr(first, &act, rt.AttrOr(op0, "activation_type", in.Defaults[1])) &&
 				rt.AttrOr(op0, "padding_weights", in.Defaults[2]) == in.Literals[2] && rt.Set(&y, op0.Result(0)) && op0.Operand(0) == x &&
 				rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op0.Operand(2)) &&
@@ -78,8 +77,7 @@ func testdataUsers_users_matmul(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool
 	var rest []ir.NamedAttr
 	return op0.NumOperands() == 2 && rt.Present(&x, op0.Operand(0)) &&
 		m.Collect(in, op0, x, func(op0 *ir.Op, first bool) bool {
-			return op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
-				rt.AttrOr(op0, "transpose_x", in.Defaults[0]) == in.Literals[0] &&
+			return rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrOr(op0, "transpose_x", in.Defaults[0]) == in.Literals[0] &&
 				rt.AttrOr(op0, "transpose_y", in.Defaults[1]) == in.Literals[1] &&
 				rt.AgreeAttrs(first, &rest, rt.RestAttrs(op0, "transpose_x", "transpose_y")) && rt.Set(&y, op0.Result(0)) &&
 				op0.Operand(0) == x && rt.Present(&w, op0.Operand(1)) &&
