@@ -213,6 +213,10 @@ func (g *fnGen) instr(in *matcher.Instr) {
 	case matcher.CheckAttr:
 		g.term("%s == %s", g.attr(in), g.holeVar[in.Hole])
 	case matcher.CheckAttrLit:
+		if g.p.Ops[in.Op].Name != "" {
+			g.term("rt.AttrIs(%s, %q, in, %d)", op, in.Name, rt.AttrSlot(g.p, in.Op, in.Name))
+			break
+		}
 		g.term("%s == in.Literals[%d]", g.attr(in), rt.AttrSlot(g.p, in.Op, in.Name))
 	case matcher.CheckAttrPresent:
 		g.term("%s.Attr(%q) != nil", op, in.Name)

@@ -116,3 +116,9 @@ func Is(op *ir.Op, kind *ir.OpInfo, operands, results int) bool {
 func Arity(op *ir.Op, operands, results int) bool {
 	return op.NumOperands() == operands && op.NumResults() == results
 }
+
+// AttrIs reports whether op's attribute name, or its kind's schema default, is the literal of attribute slot slot
+// (CheckAttrLit of an op whose kind the generated code has checked; AttrSlot).
+func AttrIs(op *ir.Op, name string, in *Instance, slot int) bool {
+	return AttrOr(op, name, in.Defaults[slot]) == in.Literals[slot]
+}

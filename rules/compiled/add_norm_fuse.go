@@ -39,16 +39,15 @@ func addNormFuse_rms_norm(m *rt.Matcher, in *rt.Instance, op7 *ir.Op) bool {
 			if rt.Present(&r, op6.Operand(sw6)) &&
 				rt.Def(&op5, r, 0) && rt.Is(op5, in.Ops[5], 1, 1) && rt.Present(&s, op5.Operand(0)) &&
 				rt.Def(&op4, s, 0) && rt.Is(op4, in.Ops[4], 2, 1) && rt.BindAttr(&eps, rt.AttrOr(op4, "bias", in.Defaults[4])) &&
-				rt.AttrOr(op4, "bias_after_scale", in.Defaults[5]) == in.Literals[5] && rt.Present(&mn, op4.Operand(0)) &&
-				rt.Def(&op2, mn, 0) && rt.Is(op2, in.Ops[2], 2, 1) && rt.AttrOr(op2, "keepdim", in.Defaults[2]) == in.Literals[2] &&
-				rt.Present(&p, op2.Operand(0)) &&
-				rt.Def(&op0, p, 0) && rt.Is(op0, in.Ops[0], 1, 1) && rt.AttrOr(op0, "y", in.Defaults[0]) == in.Literals[0] &&
-				rt.Present(&x, op0.Operand(0)) && rt.Present(&_1, op2.Operand(1)) &&
+				rt.AttrIs(op4, "bias_after_scale", in, 5) && rt.Present(&mn, op4.Operand(0)) &&
+				rt.Def(&op2, mn, 0) && rt.Is(op2, in.Ops[2], 2, 1) && rt.AttrIs(op2, "keepdim", in, 2) && rt.Present(&p, op2.Operand(0)) &&
+				rt.Def(&op0, p, 0) && rt.Is(op0, in.Ops[0], 1, 1) && rt.AttrIs(op0, "y", in, 0) && rt.Present(&x, op0.Operand(0)) &&
+				rt.Present(&_1, op2.Operand(1)) &&
 				rt.Def(&op1, _1, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 0 && op1.NumResults() >= 1 &&
 				rt.BindAttr(&axis, rt.AttrOr(op1, "value", in.Defaults[1])) && rt.ResultsUnused(op1, 1) &&
 				rt.Present(&_2, op4.Operand(1)) &&
 				rt.Def(&op3, _2, 0) && op3.Info() == in.Ops[3] && op3.NumOperands() == 0 && op3.NumResults() >= 1 &&
-				rt.AttrOr(op3, "value", in.Defaults[3]) == in.Literals[3] && rt.ResultsUnused(op3, 1) && op6.Operand(1-sw6) == x &&
+				rt.AttrIs(op3, "value", in, 3) && rt.ResultsUnused(op3, 1) && op6.Operand(1-sw6) == x &&
 				rt.Present(&w, op7.Operand(1-sw7)) &&
 				rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7}, p, mn, s, r, n) &&
 				rt.True(rt.Or(rt.Equal(rule.AttrVal(axis), in.Consts[0]), func() rule.Val {
@@ -83,19 +82,16 @@ func addNormFuse_rms_norm_half(m *rt.Matcher, in *rt.Instance, op9 *ir.Op) bool 
 			if rt.Present(&r, op7.Operand(sw7)) &&
 				rt.Def(&op6, r, 0) && rt.Is(op6, in.Ops[6], 1, 1) && rt.Present(&s, op6.Operand(0)) &&
 				rt.Def(&op5, s, 0) && rt.Is(op5, in.Ops[5], 2, 1) && rt.BindAttr(&eps, rt.AttrOr(op5, "bias", in.Defaults[5])) &&
-				rt.AttrOr(op5, "bias_after_scale", in.Defaults[6]) == in.Literals[6] && rt.Present(&mn, op5.Operand(0)) &&
-				rt.Def(&op3, mn, 0) && rt.Is(op3, in.Ops[3], 2, 1) && rt.AttrOr(op3, "keepdim", in.Defaults[3]) == in.Literals[3] &&
-				rt.Present(&p, op3.Operand(0)) &&
-				rt.Def(&op1, p, 0) && rt.Is(op1, in.Ops[1], 1, 1) && rt.AttrOr(op1, "y", in.Defaults[1]) == in.Literals[1] &&
-				rt.Present(&c, op1.Operand(0)) &&
-				rt.Def(&op0, c, 0) && op0 != op8 && rt.Is(op0, in.Ops[0], 1, 1) &&
-				rt.AttrOr(op0, "dtype", in.Defaults[0]) == in.Literals[0] && rt.Present(&x, op0.Operand(0)) &&
-				rt.Present(&_1, op3.Operand(1)) &&
+				rt.AttrIs(op5, "bias_after_scale", in, 6) && rt.Present(&mn, op5.Operand(0)) &&
+				rt.Def(&op3, mn, 0) && rt.Is(op3, in.Ops[3], 2, 1) && rt.AttrIs(op3, "keepdim", in, 3) && rt.Present(&p, op3.Operand(0)) &&
+				rt.Def(&op1, p, 0) && rt.Is(op1, in.Ops[1], 1, 1) && rt.AttrIs(op1, "y", in, 1) && rt.Present(&c, op1.Operand(0)) &&
+				rt.Def(&op0, c, 0) && op0 != op8 && rt.Is(op0, in.Ops[0], 1, 1) && rt.AttrIs(op0, "dtype", in, 0) &&
+				rt.Present(&x, op0.Operand(0)) && rt.Present(&_1, op3.Operand(1)) &&
 				rt.Def(&op2, _1, 0) && op2.Info() == in.Ops[2] && op2.NumOperands() == 0 && op2.NumResults() >= 1 &&
 				rt.BindAttr(&axis, rt.AttrOr(op2, "value", in.Defaults[2])) && rt.ResultsUnused(op2, 1) &&
 				rt.Present(&_2, op5.Operand(1)) &&
 				rt.Def(&op4, _2, 0) && op4.Info() == in.Ops[4] && op4.NumOperands() == 0 && op4.NumResults() >= 1 &&
-				rt.AttrOr(op4, "value", in.Defaults[4]) == in.Literals[4] && rt.ResultsUnused(op4, 1) && op7.Operand(1-sw7) == c &&
+				rt.AttrIs(op4, "value", in, 4) && rt.ResultsUnused(op4, 1) && op7.Operand(1-sw7) == c &&
 				rt.Present(&w, op9.Operand(1-sw9)) &&
 				rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9}, c, p, mn, s, r, n, h) &&
 				rt.True(rt.Or(rt.Equal(rule.AttrVal(axis), in.Consts[0]), func() rule.Val {
@@ -165,9 +161,9 @@ func addNormFuse_add_group_norm(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool
 	var a, o, mean, var2, x, res, scale, bias *ir.Value
 	var eps, g ir.Attribute
 	if !(rt.Arity(op1, 3, 3) && rt.BindAttr(&eps, rt.AttrOr(op1, "epsilon", in.Defaults[0])) &&
-		rt.BindAttr(&g, rt.AttrOr(op1, "groups", in.Defaults[1])) &&
-		rt.AttrOr(op1, "data_format", in.Defaults[2]) == in.Literals[2] && rt.Set(&o, op1.Result(0)) &&
-		rt.Set(&mean, op1.Result(1)) && rt.Set(&var2, op1.Result(2)) && rt.Present(&a, op1.Operand(0)) && a.NumUses() >= 1 &&
+		rt.BindAttr(&g, rt.AttrOr(op1, "groups", in.Defaults[1])) && rt.AttrIs(op1, "data_format", in, 2) &&
+		rt.Set(&o, op1.Result(0)) && rt.Set(&mean, op1.Result(1)) && rt.Set(&var2, op1.Result(2)) &&
+		rt.Present(&a, op1.Operand(0)) && a.NumUses() >= 1 &&
 		rt.Def(&op0, a, 0) && rt.Is(op0, in.Ops[0], 2, 1)) {
 		return false
 	}
@@ -195,9 +191,9 @@ func addNormFuse_add_group_norm_nchw(m *rt.Matcher, in *rt.Instance, op1 *ir.Op)
 	var a, o, mean, var2, x, res, scale, bias *ir.Value
 	var eps, g ir.Attribute
 	if !(rt.Arity(op1, 3, 3) && rt.BindAttr(&eps, rt.AttrOr(op1, "epsilon", in.Defaults[0])) &&
-		rt.BindAttr(&g, rt.AttrOr(op1, "groups", in.Defaults[1])) &&
-		rt.AttrOr(op1, "data_format", in.Defaults[2]) == in.Literals[2] && rt.Set(&o, op1.Result(0)) &&
-		rt.Set(&mean, op1.Result(1)) && rt.Set(&var2, op1.Result(2)) && rt.Present(&a, op1.Operand(0)) && a.NumUses() >= 1 &&
+		rt.BindAttr(&g, rt.AttrOr(op1, "groups", in.Defaults[1])) && rt.AttrIs(op1, "data_format", in, 2) &&
+		rt.Set(&o, op1.Result(0)) && rt.Set(&mean, op1.Result(1)) && rt.Set(&var2, op1.Result(2)) &&
+		rt.Present(&a, op1.Operand(0)) && a.NumUses() >= 1 &&
 		rt.Def(&op0, a, 0) && rt.Is(op0, in.Ops[0], 2, 1)) {
 		return false
 	}
@@ -225,7 +221,7 @@ func addNormFuse_add_group_norm_then_silu(m *rt.Matcher, in *rt.Instance, op1 *i
 	var f, ro, m2, v, o, x, res, scale, bias *ir.Value
 	var eps, g, fmt ir.Attribute
 	return rt.Arity(op1, 1, 1) && rt.Set(&o, op1.Result(0)) && rt.Present(&f, op1.Operand(0)) &&
-		rt.Def(&op0, f, 0) && rt.Is(op0, in.Ops[0], 4, 4) && rt.AttrOr(op0, "activation", in.Defaults[0]) == in.Literals[0] &&
+		rt.Def(&op0, f, 0) && rt.Is(op0, in.Ops[0], 4, 4) && rt.AttrIs(op0, "activation", in, 0) &&
 		rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[1])) &&
 		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[2])) &&
 		rt.BindAttr(&fmt, rt.AttrOr(op0, "data_format", in.Defaults[3])) && rt.Set(&ro, op0.Result(1)) &&
@@ -245,13 +241,11 @@ func addNormFuse_add_group_norm_nchw_then_silu(m *rt.Matcher, in *rt.Instance, o
 	var f, ro, m2, v, t, o, x, res, scale, bias *ir.Value
 	var eps, g ir.Attribute
 	return rt.Arity(op2, 1, 1) && rt.Set(&o, op2.Result(0)) && rt.Present(&t, op2.Operand(0)) &&
-		rt.Def(&op1, t, 0) && rt.Is(op1, in.Ops[1], 1, 1) && rt.AttrOr(op1, "perm", in.Defaults[4]) == in.Literals[4] &&
-		rt.Present(&f, op1.Operand(0)) &&
-		rt.Def(&op0, f, 0) && rt.Is(op0, in.Ops[0], 4, 4) && rt.AttrOr(op0, "activation", in.Defaults[0]) == in.Literals[0] &&
+		rt.Def(&op1, t, 0) && rt.Is(op1, in.Ops[1], 1, 1) && rt.AttrIs(op1, "perm", in, 4) && rt.Present(&f, op1.Operand(0)) &&
+		rt.Def(&op0, f, 0) && rt.Is(op0, in.Ops[0], 4, 4) && rt.AttrIs(op0, "activation", in, 0) &&
 		rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[1])) &&
-		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[2])) &&
-		rt.AttrOr(op0, "data_format", in.Defaults[3]) == in.Literals[3] && rt.Set(&ro, op0.Result(1)) &&
-		rt.Set(&m2, op0.Result(2)) && rt.Set(&v, op0.Result(3)) && rt.Present(&x, op0.Operand(0)) &&
+		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[2])) && rt.AttrIs(op0, "data_format", in, 3) &&
+		rt.Set(&ro, op0.Result(1)) && rt.Set(&m2, op0.Result(2)) && rt.Set(&v, op0.Result(3)) && rt.Present(&x, op0.Operand(0)) &&
 		rt.Present(&res, op0.Operand(1)) && rt.Present(&scale, op0.Operand(2)) && rt.Present(&bias, op0.Operand(3)) &&
 		rt.Closed([]*ir.Op{op0, op1, op2}, f, t) &&
 		rt.True(rt.Or(rt.In(m.Pure("dtype", x), in.Consts[0]), func() rule.Val {

@@ -122,12 +122,10 @@ func conv2dAddActFuse_conv2d_add_cutlass_act_nchw(m *rt.Matcher, in *rt.Instance
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
 		if rt.Present(&y, op1.Operand(sw1)) &&
 			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
-			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
-			rt.AttrOr(op0, "padding_algorithm", in.Defaults[2]) == in.Literals[2] &&
-			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
-			rt.AttrOr(op0, "groups", in.Defaults[4]) == in.Literals[4] &&
-			rt.AttrOr(op0, "data_format", in.Defaults[5]) == in.Literals[5] && rt.Present(&x, op0.Operand(0)) &&
-			rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op1.Operand(1-sw1)) &&
+			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) && rt.AttrIs(op0, "padding_algorithm", in, 2) &&
+			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) && rt.AttrIs(op0, "groups", in, 4) &&
+			rt.AttrIs(op0, "data_format", in, 5) && rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) &&
+			rt.Present(&b, op1.Operand(1-sw1)) &&
 			rt.Closed([]*ir.Op{op0, op1, op2}, y, z) &&
 			rt.True(m.Param("use_cutlass", in.Consts[0])) && rt.True(rt.In(m.Param("sm_version", in.Consts[1]), in.Consts[2])) && // where $use_cutlass && $sm_version in [75, 80, 85, 86]
 			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.True(rt.Or(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() rule.Val { return rt.Equal(m.Pure("dtype", w), in.Consts[5]) })) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
@@ -153,12 +151,10 @@ func conv2dAddActFuse_conv2d_add_cutlass_act_nhwc(m *rt.Matcher, in *rt.Instance
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
 		if rt.Present(&y, op1.Operand(sw1)) &&
 			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
-			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
-			rt.AttrOr(op0, "padding_algorithm", in.Defaults[2]) == in.Literals[2] &&
-			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
-			rt.AttrOr(op0, "groups", in.Defaults[4]) == in.Literals[4] &&
-			rt.AttrOr(op0, "data_format", in.Defaults[5]) == in.Literals[5] && rt.Present(&x, op0.Operand(0)) &&
-			rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op1.Operand(1-sw1)) &&
+			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) && rt.AttrIs(op0, "padding_algorithm", in, 2) &&
+			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) && rt.AttrIs(op0, "groups", in, 4) &&
+			rt.AttrIs(op0, "data_format", in, 5) && rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) &&
+			rt.Present(&b, op1.Operand(1-sw1)) &&
 			rt.Closed([]*ir.Op{op0, op1, op2}, y, z) &&
 			rt.True(m.Param("use_cutlass", in.Consts[0])) && rt.True(rt.In(m.Param("sm_version", in.Consts[1]), in.Consts[2])) && // where $use_cutlass && $sm_version in [75, 80, 85, 86]
 			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.True(rt.Or(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() rule.Val { return rt.Equal(m.Pure("dtype", w), in.Consts[5]) })) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
@@ -185,12 +181,10 @@ func conv2dAddActFuse_conv2d_add_cutlass_leaky_relu_nchw(m *rt.Matcher, in *rt.I
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
 		if rt.Present(&y, op1.Operand(sw1)) &&
 			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
-			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
-			rt.AttrOr(op0, "padding_algorithm", in.Defaults[2]) == in.Literals[2] &&
-			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
-			rt.AttrOr(op0, "groups", in.Defaults[4]) == in.Literals[4] &&
-			rt.AttrOr(op0, "data_format", in.Defaults[5]) == in.Literals[5] && rt.Present(&x, op0.Operand(0)) &&
-			rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op1.Operand(1-sw1)) &&
+			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) && rt.AttrIs(op0, "padding_algorithm", in, 2) &&
+			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) && rt.AttrIs(op0, "groups", in, 4) &&
+			rt.AttrIs(op0, "data_format", in, 5) && rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) &&
+			rt.Present(&b, op1.Operand(1-sw1)) &&
 			rt.Closed([]*ir.Op{op0, op1, op2}, y, z) &&
 			rt.True(m.Param("use_cutlass", in.Consts[0])) && rt.True(rt.In(m.Param("sm_version", in.Consts[1]), in.Consts[2])) && // where $use_cutlass && $sm_version in [75, 80, 85, 86]
 			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.True(rt.Or(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() rule.Val { return rt.Equal(m.Pure("dtype", w), in.Consts[5]) })) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
@@ -217,12 +211,10 @@ func conv2dAddActFuse_conv2d_add_cutlass_leaky_relu_nhwc(m *rt.Matcher, in *rt.I
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
 		if rt.Present(&y, op1.Operand(sw1)) &&
 			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
-			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
-			rt.AttrOr(op0, "padding_algorithm", in.Defaults[2]) == in.Literals[2] &&
-			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
-			rt.AttrOr(op0, "groups", in.Defaults[4]) == in.Literals[4] &&
-			rt.AttrOr(op0, "data_format", in.Defaults[5]) == in.Literals[5] && rt.Present(&x, op0.Operand(0)) &&
-			rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op1.Operand(1-sw1)) &&
+			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) && rt.AttrIs(op0, "padding_algorithm", in, 2) &&
+			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) && rt.AttrIs(op0, "groups", in, 4) &&
+			rt.AttrIs(op0, "data_format", in, 5) && rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) &&
+			rt.Present(&b, op1.Operand(1-sw1)) &&
 			rt.Closed([]*ir.Op{op0, op1, op2}, y, z) &&
 			rt.True(m.Param("use_cutlass", in.Consts[0])) && rt.True(rt.In(m.Param("sm_version", in.Consts[1]), in.Consts[2])) && // where $use_cutlass && $sm_version in [75, 80, 85, 86]
 			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.True(rt.Or(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() rule.Val { return rt.Equal(m.Pure("dtype", w), in.Consts[5]) })) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
@@ -249,12 +241,10 @@ func conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nchw(m *rt.Matcher, in *r
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
 		if rt.Present(&y, op1.Operand(sw1)) &&
 			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
-			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
-			rt.AttrOr(op0, "padding_algorithm", in.Defaults[2]) == in.Literals[2] &&
-			rt.AttrOr(op0, "dilations", in.Defaults[3]) == in.Literals[3] &&
-			rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[4])) &&
-			rt.AttrOr(op0, "data_format", in.Defaults[5]) == in.Literals[5] && rt.Present(&x, op0.Operand(0)) &&
-			rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op1.Operand(1-sw1)) &&
+			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) && rt.AttrIs(op0, "padding_algorithm", in, 2) &&
+			rt.AttrIs(op0, "dilations", in, 3) && rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[4])) &&
+			rt.AttrIs(op0, "data_format", in, 5) && rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) &&
+			rt.Present(&b, op1.Operand(1-sw1)) &&
 			rt.Closed([]*ir.Op{op0, op1, op2}, y, z) &&
 			rt.True(m.Param("use_cutlass", in.Consts[0])) && rt.True(rt.In(m.Param("sm_version", in.Consts[1]), in.Consts[2])) && // where $use_cutlass && $sm_version in [75, 80, 85, 86]
 			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.True(rt.Or(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() rule.Val { return rt.Equal(m.Pure("dtype", w), in.Consts[5]) })) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
@@ -282,12 +272,10 @@ func conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nhwc(m *rt.Matcher, in *r
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
 		if rt.Present(&y, op1.Operand(sw1)) &&
 			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
-			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
-			rt.AttrOr(op0, "padding_algorithm", in.Defaults[2]) == in.Literals[2] &&
-			rt.AttrOr(op0, "dilations", in.Defaults[3]) == in.Literals[3] &&
-			rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[4])) &&
-			rt.AttrOr(op0, "data_format", in.Defaults[5]) == in.Literals[5] && rt.Present(&x, op0.Operand(0)) &&
-			rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op1.Operand(1-sw1)) &&
+			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) && rt.AttrIs(op0, "padding_algorithm", in, 2) &&
+			rt.AttrIs(op0, "dilations", in, 3) && rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[4])) &&
+			rt.AttrIs(op0, "data_format", in, 5) && rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) &&
+			rt.Present(&b, op1.Operand(1-sw1)) &&
 			rt.Closed([]*ir.Op{op0, op1, op2}, y, z) &&
 			rt.True(m.Param("use_cutlass", in.Consts[0])) && rt.True(rt.In(m.Param("sm_version", in.Consts[1]), in.Consts[2])) && // where $use_cutlass && $sm_version in [75, 80, 85, 86]
 			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.True(rt.Or(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() rule.Val { return rt.Equal(m.Pure("dtype", w), in.Consts[5]) })) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)

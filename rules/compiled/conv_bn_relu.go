@@ -48,7 +48,7 @@ func convBnRelu_fused_conv2d_add_then_act(m *rt.Matcher, in *rt.Instance, op1 *i
 	var f, r, x, w, b *ir.Value
 	var attrs []ir.NamedAttr
 	return rt.Arity(op1, 1, 1) && rt.Set(&r, op1.Result(0)) && rt.Present(&f, op1.Operand(0)) &&
-		rt.Def(&op0, f, 0) && rt.Is(op0, in.Ops[0], 4, 2) && rt.AttrOr(op0, "activation", in.Defaults[0]) == in.Literals[0] &&
+		rt.Def(&op0, f, 0) && rt.Is(op0, in.Ops[0], 4, 2) && rt.AttrIs(op0, "activation", in, 0) &&
 		rt.Set(&attrs, rt.RestAttrs(op0, "activation")) && !op0.Result(1).HasUses() && rt.Present(&x, op0.Operand(0)) &&
 		rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op0.Operand(2)) && op0.Operand(3) == nil &&
 		rt.Closed([]*ir.Op{op0, op1}, f) &&
@@ -67,9 +67,8 @@ func convBnRelu_fused_conv2d_add_residual_then_act(m *rt.Matcher, in *rt.Instanc
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
 		if rt.Present(&res, op1.Operand(sw1)) && rt.Present(&f, op1.Operand(1-sw1)) &&
-			rt.Def(&op0, f, 0) && rt.Is(op0, in.Ops[0], 4, 2) && rt.AttrOr(op0, "activation", in.Defaults[0]) == in.Literals[0] &&
-			rt.AttrOr(op0, "force_backend", in.Defaults[1]) == in.Literals[1] &&
-			rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[2])) &&
+			rt.Def(&op0, f, 0) && rt.Is(op0, in.Ops[0], 4, 2) && rt.AttrIs(op0, "activation", in, 0) &&
+			rt.AttrIs(op0, "force_backend", in, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[2])) &&
 			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[3])) &&
 			rt.BindAttr(&pa, rt.AttrOr(op0, "padding_algorithm", in.Defaults[4])) &&
 			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[5])) &&

@@ -32,11 +32,11 @@ func embeddingEltwiseLayernormFuse_embedding2_eltwise_layernorm(m *rt.Matcher, i
 	}
 	for sw2 := range 2 { // operands 0 and 1 of op2 as written, then swapped
 		if rt.Present(&e1, op2.Operand(sw2)) &&
-			rt.Def(&op0, e1, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrOr(op0, "padding_idx", in.Defaults[0]) == in.Literals[0] &&
+			rt.Def(&op0, e1, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrIs(op0, "padding_idx", in, 0) &&
 			rt.Present(&x1, op0.Operand(0)) && rt.Present(&w1, op0.Operand(1)) && rt.Present(&e2, op2.Operand(1-sw2)) &&
-			rt.Def(&op1, e2, 0) && op1 != op0 && rt.Is(op1, in.Ops[1], 2, 1) &&
-			rt.AttrOr(op1, "padding_idx", in.Defaults[1]) == in.Literals[1] && rt.Present(&x2, op1.Operand(0)) &&
-			rt.Present(&w2, op1.Operand(1)) && rt.Present(&scale, op3.Operand(1)) && rt.Present(&bias, op3.Operand(2)) &&
+			rt.Def(&op1, e2, 0) && op1 != op0 && rt.Is(op1, in.Ops[1], 2, 1) && rt.AttrIs(op1, "padding_idx", in, 1) &&
+			rt.Present(&x2, op1.Operand(0)) && rt.Present(&w2, op1.Operand(1)) && rt.Present(&scale, op3.Operand(1)) &&
+			rt.Present(&bias, op3.Operand(2)) &&
 			rt.Closed([]*ir.Op{op0, op1, op2, op3}, e1, e2, s) &&
 			rt.True(rt.In(m.Pure("dtype", w1), in.Consts[0])) && rt.True(rt.Equal(m.Pure("dtype", w2), m.Pure("dtype", w1))) && // where dtype(%w1) in [float16, float32] && dtype(%w2) == dtype(%w1)
 			rt.True(rt.Equal(m.Pure("shape", x1), m.Pure("shape", x2))) && // where shape(%x1) == shape(%x2)
@@ -68,14 +68,13 @@ func embeddingEltwiseLayernormFuse_embedding3_eltwise_layernorm(m *rt.Matcher, i
 		}
 		for sw2 := range 2 { // operands 0 and 1 of op2 as written, then swapped
 			if rt.Present(&e1, op2.Operand(sw2)) &&
-				rt.Def(&op0, e1, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrOr(op0, "padding_idx", in.Defaults[0]) == in.Literals[0] &&
+				rt.Def(&op0, e1, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrIs(op0, "padding_idx", in, 0) &&
 				rt.Present(&x1, op0.Operand(0)) && rt.Present(&w1, op0.Operand(1)) && rt.Present(&e2, op2.Operand(1-sw2)) &&
-				rt.Def(&op1, e2, 0) && op1 != op0 && rt.Is(op1, in.Ops[1], 2, 1) &&
-				rt.AttrOr(op1, "padding_idx", in.Defaults[1]) == in.Literals[1] && rt.Present(&x2, op1.Operand(0)) &&
-				rt.Present(&w2, op1.Operand(1)) && rt.Present(&e3, op4.Operand(1-sw4)) &&
-				rt.Def(&op3, e3, 0) && op3 != op0 && op3 != op1 && rt.Is(op3, in.Ops[3], 2, 1) &&
-				rt.AttrOr(op3, "padding_idx", in.Defaults[2]) == in.Literals[2] && rt.Present(&x3, op3.Operand(0)) &&
-				rt.Present(&w3, op3.Operand(1)) && rt.Present(&scale, op5.Operand(1)) && rt.Present(&bias, op5.Operand(2)) &&
+				rt.Def(&op1, e2, 0) && op1 != op0 && rt.Is(op1, in.Ops[1], 2, 1) && rt.AttrIs(op1, "padding_idx", in, 1) &&
+				rt.Present(&x2, op1.Operand(0)) && rt.Present(&w2, op1.Operand(1)) && rt.Present(&e3, op4.Operand(1-sw4)) &&
+				rt.Def(&op3, e3, 0) && op3 != op0 && op3 != op1 && rt.Is(op3, in.Ops[3], 2, 1) && rt.AttrIs(op3, "padding_idx", in, 2) &&
+				rt.Present(&x3, op3.Operand(0)) && rt.Present(&w3, op3.Operand(1)) && rt.Present(&scale, op5.Operand(1)) &&
+				rt.Present(&bias, op5.Operand(2)) &&
 				rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5}, e1, e2, s1, e3, s2) &&
 				rt.True(rt.In(m.Pure("dtype", w1), in.Consts[0])) && rt.True(rt.Equal(m.Pure("dtype", w2), m.Pure("dtype", w1))) && rt.True(rt.Equal(m.Pure("dtype", w3), m.Pure("dtype", w1))) && // where dtype(%w1) in [float16, float32] && dtype(%w2) == dtype(%w1) && dtype(%w3) == dtype(%w1)
 				rt.True(rt.Equal(m.Pure("shape", x1), m.Pure("shape", x2))) && rt.True(rt.Equal(m.Pure("shape", x1), m.Pure("shape", x3))) && // where shape(%x1) == shape(%x2) && shape(%x1) == shape(%x3)

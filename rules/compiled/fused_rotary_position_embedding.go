@@ -35,7 +35,7 @@ func fusedRotaryPositionEmbedding_rotary_q_k(m *rt.Matcher, in *rt.Instance, op3
 				rt.Def(&op6, gc, 0) && rt.Is(op6, in.Ops[6], 2, 1) && rt.Present(&sc, op6.Operand(0)) &&
 				rt.Def(&op1, sc, 0) && rt.Is(op1, in.Ops[1], 2, 1) && rt.Present(&cos, op1.Operand(0)) &&
 				rt.Present(&axes, op1.Operand(1)) &&
-				rt.Def(&op0, axes, 0) && rt.Is(op0, in.Ops[0], 0, 1) && rt.AttrOr(op0, "value", in.Defaults[0]) == in.Literals[0] &&
+				rt.Def(&op0, axes, 0) && rt.Is(op0, in.Ops[0], 0, 1) && rt.AttrIs(op0, "value", in, 0) &&
 				rt.Present(&pc, op6.Operand(1)) &&
 				rt.Def(&op4, pc, 0) && op4 != op9 && rt.Is(op4, in.Ops[4], 2, 1) && rt.Present(&ids, op4.Operand(0)) &&
 				rt.Present(&pa, op4.Operand(1)) &&
@@ -50,22 +50,20 @@ func fusedRotaryPositionEmbedding_rotary_q_k(m *rt.Matcher, in *rt.Instance, op3
 				if !(rt.Present(&kr, op30.Operand(sw30)) &&
 					rt.Def(&op29, kr, 0) && rt.Is(op29, in.Ops[29], 2, 1) && rt.Present(&_2, op29.Operand(0)) &&
 					rt.Def(&op28, _2, 0) && rt.Is(op28, in.Ops[28], 2, 1) && rt.Present(&kn, op28.Operand(0)) &&
-					rt.Def(&op27, kn, 0) && rt.Is(op27, in.Ops[27], 2, 1) && rt.AttrOr(op27, "bias", in.Defaults[17]) == in.Literals[17] &&
+					rt.Def(&op27, kn, 0) && rt.Is(op27, in.Ops[27], 2, 1) && rt.AttrIs(op27, "bias", in, 17) &&
 					rt.Present(&k2, op27.Operand(0)) &&
 					rt.Def(&op26, k2, 0) && rt.Is(op26, in.Ops[26], 3, 1) && rt.BindAttr(&ax2, rt.AttrOr(op26, "axes", in.Defaults[15])) &&
-					rt.AttrOr(op26, "decrease_axis", in.Defaults[16]) == in.Literals[16] && op26.Operand(0) == k &&
-					rt.Present(&half, op26.Operand(1)) &&
+					rt.AttrIs(op26, "decrease_axis", in, 16) && op26.Operand(0) == k && rt.Present(&half, op26.Operand(1)) &&
 					rt.Def(&op12, half, 0) && rt.Is(op12, in.Ops[12], 0, 1) && rt.BindAttr(&hv, rt.AttrOr(op12, "value", in.Defaults[4])) &&
 					rt.Present(&end, op26.Operand(2)) &&
 					rt.Def(&op13, end, 0) && rt.Is(op13, in.Ops[13], 0, 1) && rt.BindAttr(&ev, rt.AttrOr(op13, "value", in.Defaults[5])) &&
 					rt.Present(&neg, op27.Operand(1)) &&
-					rt.Def(&op14, neg, 0) && rt.Is(op14, in.Ops[14], 0, 1) && rt.AttrOr(op14, "value", in.Defaults[6]) == in.Literals[6] &&
+					rt.Def(&op14, neg, 0) && rt.Is(op14, in.Ops[14], 0, 1) && rt.AttrIs(op14, "value", in, 6) &&
 					rt.Present(&k1, op28.Operand(1)) &&
 					rt.Def(&op25, k1, 0) && op25 != op26 && rt.Is(op25, in.Ops[25], 3, 1) &&
-					rt.BindAttr(&ax1, rt.AttrOr(op25, "axes", in.Defaults[13])) &&
-					rt.AttrOr(op25, "decrease_axis", in.Defaults[14]) == in.Literals[14] && op25.Operand(0) == k &&
-					rt.Present(&zero, op25.Operand(1)) &&
-					rt.Def(&op11, zero, 0) && rt.Is(op11, in.Ops[11], 0, 1) && rt.AttrOr(op11, "value", in.Defaults[3]) == in.Literals[3] &&
+					rt.BindAttr(&ax1, rt.AttrOr(op25, "axes", in.Defaults[13])) && rt.AttrIs(op25, "decrease_axis", in, 14) &&
+					op25.Operand(0) == k && rt.Present(&zero, op25.Operand(1)) &&
+					rt.Def(&op11, zero, 0) && rt.Is(op11, in.Ops[11], 0, 1) && rt.AttrIs(op11, "value", in, 3) &&
 					rt.SameConst(half, op25.Operand(2)) && rt.Present(&cax, op29.Operand(1)) &&
 					rt.Def(&op15, cax, 0) && rt.Is(op15, in.Ops[15], 0, 1) && rt.BindAttr(&cax2, rt.AttrOr(op15, "value", in.Defaults[7])) &&
 					rt.Present(&us, op30.Operand(1-sw30)) &&
@@ -87,22 +85,20 @@ func fusedRotaryPositionEmbedding_rotary_q_k(m *rt.Matcher, in *rt.Instance, op3
 						}
 						for _, op17 := range m.Users(q) {
 							if !(op17.Info() == in.Ops[17] && op17 != op26 && op17 != op25 && rt.Arity(op17, 3, 1) &&
-								rt.AttrOr(op17, "axes", in.Defaults[8]) == ax1 && rt.AttrOr(op17, "decrease_axis", in.Defaults[9]) == in.Literals[9] &&
-								rt.Set(&q1, op17.Result(0)) && op17.Operand(0) == q && rt.SameConst(zero, op17.Operand(1)) &&
-								rt.SameConst(half, op17.Operand(2))) {
+								rt.AttrOr(op17, "axes", in.Defaults[8]) == ax1 && rt.AttrIs(op17, "decrease_axis", in, 9) && rt.Set(&q1, op17.Result(0)) &&
+								op17.Operand(0) == q && rt.SameConst(zero, op17.Operand(1)) && rt.SameConst(half, op17.Operand(2))) {
 								continue
 							}
 							for _, op18 := range m.Users(q) {
 								if !(op18.Info() == in.Ops[18] && op18 != op26 && op18 != op25 && op18 != op17 && rt.Arity(op18, 3, 1) &&
-									rt.AttrOr(op18, "axes", in.Defaults[10]) == ax2 && rt.AttrOr(op18, "decrease_axis", in.Defaults[11]) == in.Literals[11] &&
+									rt.AttrOr(op18, "axes", in.Defaults[10]) == ax2 && rt.AttrIs(op18, "decrease_axis", in, 11) &&
 									rt.Set(&q2, op18.Result(0)) && op18.Operand(0) == q && rt.SameConst(half, op18.Operand(1)) &&
 									rt.SameConst(end, op18.Operand(2))) {
 									continue
 								}
 								for _, op19 := range m.Users(q2) {
-									if !(op19.Info() == in.Ops[19] && op19 != op27 && rt.Arity(op19, 2, 1) &&
-										rt.AttrOr(op19, "bias", in.Defaults[12]) == in.Literals[12] && rt.Set(&qn, op19.Result(0)) && op19.Operand(0) == q2 &&
-										rt.SameConst(neg, op19.Operand(1))) {
+									if !(op19.Info() == in.Ops[19] && op19 != op27 && rt.Arity(op19, 2, 1) && rt.AttrIs(op19, "bias", in, 12) &&
+										rt.Set(&qn, op19.Result(0)) && op19.Operand(0) == q2 && rt.SameConst(neg, op19.Operand(1))) {
 										continue
 									}
 									for _, op20 := range m.Users(qn) {

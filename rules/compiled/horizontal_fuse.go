@@ -24,8 +24,7 @@ func horizontalFuse_horizontal_matmul(m *rt.Matcher, in *rt.Instance, op0 *ir.Op
 	var rest []ir.NamedAttr
 	return op0.NumOperands() == 2 && rt.Present(&x, op0.Operand(0)) &&
 		m.Collect(in, op0, x, func(op0 *ir.Op, first bool) bool {
-			return rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrOr(op0, "transpose_x", in.Defaults[0]) == in.Literals[0] &&
-				rt.AttrOr(op0, "transpose_y", in.Defaults[1]) == in.Literals[1] &&
+			return rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrIs(op0, "transpose_x", in, 0) && rt.AttrIs(op0, "transpose_y", in, 1) &&
 				rt.AgreeAttrs(first, &rest, rt.RestAttrs(op0, "transpose_x", "transpose_y")) && rt.Set(&y, op0.Result(0)) &&
 				op0.Operand(0) == x && rt.Present(&w, op0.Operand(1)) &&
 				rt.True(rt.NotEqual(w, x)) && rt.True(rt.Or(rt.Or(m.Pure("defined_by", w, "builtin.parameter"), func() rule.Val { return m.Pure("defined_by", w, "builtin.constant") }), func() rule.Val { return m.Pure("defined_by", w, "pd_op.data") })) && // where %w != %x && (defined_by(%w, "builtin.parameter") || defined_by(%w, "builtin.constant") || defined_by(%w, "pd_op.data"))
@@ -43,8 +42,7 @@ func horizontalFuse_horizontal_matmul_left(m *rt.Matcher, in *rt.Instance, op0 *
 	var rest []ir.NamedAttr
 	return op0.NumOperands() == 2 && rt.Present(&x, op0.Operand(1)) &&
 		m.Collect(in, op0, x, func(op0 *ir.Op, first bool) bool {
-			return rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrOr(op0, "transpose_x", in.Defaults[0]) == in.Literals[0] &&
-				rt.AttrOr(op0, "transpose_y", in.Defaults[1]) == in.Literals[1] &&
+			return rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrIs(op0, "transpose_x", in, 0) && rt.AttrIs(op0, "transpose_y", in, 1) &&
 				rt.AgreeAttrs(first, &rest, rt.RestAttrs(op0, "transpose_x", "transpose_y")) && rt.Set(&y, op0.Result(0)) &&
 				rt.Present(&w, op0.Operand(0)) && op0.Operand(1) == x &&
 				rt.True(rt.NotEqual(w, x)) && rt.True(rt.Or(rt.Or(m.Pure("defined_by", w, "builtin.parameter"), func() rule.Val { return m.Pure("defined_by", w, "builtin.constant") }), func() rule.Val { return m.Pure("defined_by", w, "pd_op.data") })) && // where %w != %x && (defined_by(%w, "builtin.parameter") || defined_by(%w, "builtin.constant") || defined_by(%w, "pd_op.data"))
@@ -63,8 +61,7 @@ func horizontalFuse_horizontal_fc(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bo
 	return op0.NumOperands() == 3 && rt.Present(&x, op0.Operand(0)) &&
 		m.Collect(in, op0, x, func(op0 *ir.Op, first bool) bool {
 			return rt.Is(op0, in.Ops[0], 3, 1) && rt.AgreeAttr(first, &n, rt.AttrOr(op0, "in_num_col_dims", in.Defaults[0])) &&
-				rt.AgreeAttr(first, &act, rt.AttrOr(op0, "activation_type", in.Defaults[1])) &&
-				rt.AttrOr(op0, "padding_weights", in.Defaults[2]) == in.Literals[2] &&
+				rt.AgreeAttr(first, &act, rt.AttrOr(op0, "activation_type", in.Defaults[1])) && rt.AttrIs(op0, "padding_weights", in, 2) &&
 				rt.AgreeAttrs(first, &rest, rt.RestAttrs(op0, "in_num_col_dims", "activation_type", "padding_weights")) &&
 				rt.Set(&y, op0.Result(0)) && op0.Operand(0) == x && rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op0.Operand(2)) &&
 				rt.True(rt.NotEqual(w, x)) && rt.True(rt.Or(rt.Or(m.Pure("defined_by", w, "builtin.parameter"), func() rule.Val { return m.Pure("defined_by", w, "builtin.constant") }), func() rule.Val { return m.Pure("defined_by", w, "pd_op.data") })) && // where %w != %x && (defined_by(%w, "builtin.parameter") || defined_by(%w, "builtin.constant") || defined_by(%w, "pd_op.data"))

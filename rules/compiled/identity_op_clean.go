@@ -27,10 +27,10 @@ var IdentityOpCleanPass = (&rt.Program{Name: "identity_op_clean", Paths: []strin
 func identityOpClean_remove_useless_scale(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.full
 	var y, x, _1 *ir.Value
-	return rt.Arity(op1, 2, 1) && rt.AttrOr(op1, "bias", in.Defaults[1]) == in.Literals[1] && rt.Set(&y, op1.Result(0)) &&
-		rt.Present(&x, op1.Operand(0)) && rt.Present(&_1, op1.Operand(1)) &&
+	return rt.Arity(op1, 2, 1) && rt.AttrIs(op1, "bias", in, 1) && rt.Set(&y, op1.Result(0)) && rt.Present(&x, op1.Operand(0)) &&
+		rt.Present(&_1, op1.Operand(1)) &&
 		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 0 && op0.NumResults() >= 1 &&
-		rt.AttrOr(op0, "value", in.Defaults[0]) == in.Literals[0] && rt.ResultsUnused(op0, 1) &&
+		rt.AttrIs(op0, "value", in, 0) && rt.ResultsUnused(op0, 1) &&
 		rt.True(rt.Not(m.Builtin("mutated", x))) && rt.True(rt.Not(m.Builtin("mutated", y))) && // where !mutated(%x) && !mutated(%y)
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, x, _1), m.Holes())
 }
@@ -105,9 +105,8 @@ func identityOpClean_delete_dropout(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) 
 	var op0 *ir.Op // op0 pd_op.full
 	var y, x, _1 *ir.Value
 	var p ir.Attribute
-	return rt.Arity(op1, 3, 2) && rt.AttrOr(op1, "is_test", in.Defaults[1]) == in.Literals[1] &&
-		rt.AttrOr(op1, "mode", in.Defaults[2]) == in.Literals[2] && rt.Set(&y, op1.Result(0)) && !op1.Result(1).HasUses() &&
-		rt.Present(&x, op1.Operand(0)) && op1.Operand(1) == nil && rt.Present(&_1, op1.Operand(2)) &&
+	return rt.Arity(op1, 3, 2) && rt.AttrIs(op1, "is_test", in, 1) && rt.AttrIs(op1, "mode", in, 2) && rt.Set(&y, op1.Result(0)) &&
+		!op1.Result(1).HasUses() && rt.Present(&x, op1.Operand(0)) && op1.Operand(1) == nil && rt.Present(&_1, op1.Operand(2)) &&
 		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 0 && op0.NumResults() >= 1 &&
 		rt.BindAttr(&p, rt.AttrOr(op0, "value", in.Defaults[0])) && rt.ResultsUnused(op0, 1) &&
 		rt.True(rt.GreaterEqual(rule.AttrVal(p), float64(0))) && // where $p >= 0.0
@@ -121,9 +120,8 @@ func identityOpClean_replace_dropout_with_scale(m *rt.Matcher, in *rt.Instance, 
 	var op0 *ir.Op // op0 pd_op.full
 	var y, x, _1 *ir.Value
 	var p ir.Attribute
-	return rt.Arity(op1, 3, 2) && rt.AttrOr(op1, "is_test", in.Defaults[1]) == in.Literals[1] &&
-		rt.AttrOr(op1, "mode", in.Defaults[2]) == in.Literals[2] && rt.Set(&y, op1.Result(0)) && !op1.Result(1).HasUses() &&
-		rt.Present(&x, op1.Operand(0)) && op1.Operand(1) == nil && rt.Present(&_1, op1.Operand(2)) &&
+	return rt.Arity(op1, 3, 2) && rt.AttrIs(op1, "is_test", in, 1) && rt.AttrIs(op1, "mode", in, 2) && rt.Set(&y, op1.Result(0)) &&
+		!op1.Result(1).HasUses() && rt.Present(&x, op1.Operand(0)) && op1.Operand(1) == nil && rt.Present(&_1, op1.Operand(2)) &&
 		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 0 && op0.NumResults() >= 1 &&
 		rt.BindAttr(&p, rt.AttrOr(op0, "value", in.Defaults[0])) && rt.ResultsUnused(op0, 1) &&
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, x, _1), append(m.Holes(), p))

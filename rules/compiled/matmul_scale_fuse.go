@@ -18,7 +18,7 @@ func matmulScaleFuse_matmul_scale(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bo
 	var op0, op1 *ir.Op // op0 pd_op.matmul, op1 pd_op.full
 	var m2, o, x, w, _1 *ir.Value
 	var tx, ty, sh, v, dt, pl, bas ir.Attribute
-	return rt.Arity(op2, 2, 1) && rt.AttrOr(op2, "bias", in.Defaults[6]) == in.Literals[6] &&
+	return rt.Arity(op2, 2, 1) && rt.AttrIs(op2, "bias", in, 6) &&
 		rt.BindAttr(&bas, rt.AttrOr(op2, "bias_after_scale", in.Defaults[7])) && rt.Set(&o, op2.Result(0)) &&
 		rt.Present(&m2, op2.Operand(0)) &&
 		rt.Def(&op0, m2, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&tx, rt.AttrOr(op0, "transpose_x", in.Defaults[0])) &&

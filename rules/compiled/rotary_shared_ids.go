@@ -34,7 +34,7 @@ func rotarySharedIds_rotary_q_k_shared_ids(m *rt.Matcher, in *rt.Instance, op30 
 				rt.Def(&op5, gc, 0) && rt.Is(op5, in.Ops[5], 2, 1) && rt.Present(&sc, op5.Operand(0)) &&
 				rt.Def(&op1, sc, 0) && rt.Is(op1, in.Ops[1], 2, 1) && rt.Present(&cos, op1.Operand(0)) &&
 				rt.Present(&axes, op1.Operand(1)) &&
-				rt.Def(&op0, axes, 0) && rt.Is(op0, in.Ops[0], 0, 1) && rt.AttrOr(op0, "value", in.Defaults[0]) == in.Literals[0] &&
+				rt.Def(&op0, axes, 0) && rt.Is(op0, in.Ops[0], 0, 1) && rt.AttrIs(op0, "value", in, 0) &&
 				rt.Present(&pc, op5.Operand(1)) &&
 				rt.Def(&op4, pc, 0) && op4 != op8 && rt.Is(op4, in.Ops[4], 2, 1) && rt.Present(&ids, op4.Operand(0)) &&
 				rt.Present(&_1, op4.Operand(1)) &&
@@ -49,22 +49,20 @@ func rotarySharedIds_rotary_q_k_shared_ids(m *rt.Matcher, in *rt.Instance, op30 
 				if !(rt.Present(&kr, op29.Operand(sw29)) &&
 					rt.Def(&op28, kr, 0) && rt.Is(op28, in.Ops[28], 2, 1) && rt.Present(&_3, op28.Operand(0)) &&
 					rt.Def(&op27, _3, 0) && rt.Is(op27, in.Ops[27], 2, 1) && rt.Present(&kn, op27.Operand(0)) &&
-					rt.Def(&op26, kn, 0) && rt.Is(op26, in.Ops[26], 2, 1) && rt.AttrOr(op26, "bias", in.Defaults[17]) == in.Literals[17] &&
+					rt.Def(&op26, kn, 0) && rt.Is(op26, in.Ops[26], 2, 1) && rt.AttrIs(op26, "bias", in, 17) &&
 					rt.Present(&k2, op26.Operand(0)) &&
 					rt.Def(&op25, k2, 0) && rt.Is(op25, in.Ops[25], 3, 1) && rt.BindAttr(&ax2, rt.AttrOr(op25, "axes", in.Defaults[15])) &&
-					rt.AttrOr(op25, "decrease_axis", in.Defaults[16]) == in.Literals[16] && op25.Operand(0) == k &&
-					rt.Present(&half, op25.Operand(1)) &&
+					rt.AttrIs(op25, "decrease_axis", in, 16) && op25.Operand(0) == k && rt.Present(&half, op25.Operand(1)) &&
 					rt.Def(&op11, half, 0) && rt.Is(op11, in.Ops[11], 0, 1) && rt.BindAttr(&hv, rt.AttrOr(op11, "value", in.Defaults[4])) &&
 					rt.Present(&end, op25.Operand(2)) &&
 					rt.Def(&op12, end, 0) && rt.Is(op12, in.Ops[12], 0, 1) && rt.BindAttr(&ev, rt.AttrOr(op12, "value", in.Defaults[5])) &&
 					rt.Present(&neg, op26.Operand(1)) &&
-					rt.Def(&op13, neg, 0) && rt.Is(op13, in.Ops[13], 0, 1) && rt.AttrOr(op13, "value", in.Defaults[6]) == in.Literals[6] &&
+					rt.Def(&op13, neg, 0) && rt.Is(op13, in.Ops[13], 0, 1) && rt.AttrIs(op13, "value", in, 6) &&
 					rt.Present(&k1, op27.Operand(1)) &&
 					rt.Def(&op24, k1, 0) && op24 != op25 && rt.Is(op24, in.Ops[24], 3, 1) &&
-					rt.BindAttr(&ax1, rt.AttrOr(op24, "axes", in.Defaults[13])) &&
-					rt.AttrOr(op24, "decrease_axis", in.Defaults[14]) == in.Literals[14] && op24.Operand(0) == k &&
-					rt.Present(&zero, op24.Operand(1)) &&
-					rt.Def(&op10, zero, 0) && rt.Is(op10, in.Ops[10], 0, 1) && rt.AttrOr(op10, "value", in.Defaults[3]) == in.Literals[3] &&
+					rt.BindAttr(&ax1, rt.AttrOr(op24, "axes", in.Defaults[13])) && rt.AttrIs(op24, "decrease_axis", in, 14) &&
+					op24.Operand(0) == k && rt.Present(&zero, op24.Operand(1)) &&
+					rt.Def(&op10, zero, 0) && rt.Is(op10, in.Ops[10], 0, 1) && rt.AttrIs(op10, "value", in, 3) &&
 					rt.SameConst(half, op24.Operand(2)) && rt.Present(&cax, op28.Operand(1)) &&
 					rt.Def(&op14, cax, 0) && rt.Is(op14, in.Ops[14], 0, 1) && rt.BindAttr(&cax2, rt.AttrOr(op14, "value", in.Defaults[7])) &&
 					rt.Present(&us, op29.Operand(1-sw29)) &&
@@ -84,22 +82,20 @@ func rotarySharedIds_rotary_q_k_shared_ids(m *rt.Matcher, in *rt.Instance, op30 
 						}
 						for _, op16 := range m.Users(q) {
 							if !(op16.Info() == in.Ops[16] && op16 != op25 && op16 != op24 && rt.Arity(op16, 3, 1) &&
-								rt.AttrOr(op16, "axes", in.Defaults[8]) == ax1 && rt.AttrOr(op16, "decrease_axis", in.Defaults[9]) == in.Literals[9] &&
-								rt.Set(&q1, op16.Result(0)) && op16.Operand(0) == q && rt.SameConst(zero, op16.Operand(1)) &&
-								rt.SameConst(half, op16.Operand(2))) {
+								rt.AttrOr(op16, "axes", in.Defaults[8]) == ax1 && rt.AttrIs(op16, "decrease_axis", in, 9) && rt.Set(&q1, op16.Result(0)) &&
+								op16.Operand(0) == q && rt.SameConst(zero, op16.Operand(1)) && rt.SameConst(half, op16.Operand(2))) {
 								continue
 							}
 							for _, op17 := range m.Users(q) {
 								if !(op17.Info() == in.Ops[17] && op17 != op25 && op17 != op24 && op17 != op16 && rt.Arity(op17, 3, 1) &&
-									rt.AttrOr(op17, "axes", in.Defaults[10]) == ax2 && rt.AttrOr(op17, "decrease_axis", in.Defaults[11]) == in.Literals[11] &&
+									rt.AttrOr(op17, "axes", in.Defaults[10]) == ax2 && rt.AttrIs(op17, "decrease_axis", in, 11) &&
 									rt.Set(&q2, op17.Result(0)) && op17.Operand(0) == q && rt.SameConst(half, op17.Operand(1)) &&
 									rt.SameConst(end, op17.Operand(2))) {
 									continue
 								}
 								for _, op18 := range m.Users(q2) {
-									if !(op18.Info() == in.Ops[18] && op18 != op26 && rt.Arity(op18, 2, 1) &&
-										rt.AttrOr(op18, "bias", in.Defaults[12]) == in.Literals[12] && rt.Set(&qn, op18.Result(0)) && op18.Operand(0) == q2 &&
-										rt.SameConst(neg, op18.Operand(1))) {
+									if !(op18.Info() == in.Ops[18] && op18 != op26 && rt.Arity(op18, 2, 1) && rt.AttrIs(op18, "bias", in, 12) &&
+										rt.Set(&qn, op18.Result(0)) && op18.Operand(0) == q2 && rt.SameConst(neg, op18.Operand(1))) {
 										continue
 									}
 									for _, op19 := range m.Users(qn) {

@@ -35,7 +35,7 @@ func rotarySingleTensor_rotary_rotate_half(m *rt.Matcher, in *rt.Instance, op22 
 				rt.Def(&op5, gc, 0) && rt.Is(op5, in.Ops[5], 2, 1) && rt.Present(&sc, op5.Operand(0)) &&
 				rt.Def(&op1, sc, 0) && rt.Is(op1, in.Ops[1], 2, 1) && rt.Present(&cos, op1.Operand(0)) &&
 				rt.Present(&axes, op1.Operand(1)) &&
-				rt.Def(&op0, axes, 0) && rt.Is(op0, in.Ops[0], 0, 1) && rt.AttrOr(op0, "value", in.Defaults[0]) == in.Literals[0] &&
+				rt.Def(&op0, axes, 0) && rt.Is(op0, in.Ops[0], 0, 1) && rt.AttrIs(op0, "value", in, 0) &&
 				rt.Present(&pos, op5.Operand(1)) &&
 				rt.Def(&op4, pos, 0) && op4 != op8 && rt.Is(op4, in.Ops[4], 2, 1) && rt.Present(&ids, op4.Operand(0)) &&
 				rt.Present(&_1, op4.Operand(1)) &&
@@ -50,26 +50,23 @@ func rotarySingleTensor_rotary_rotate_half(m *rt.Matcher, in *rt.Instance, op22 
 				if rt.Present(&r, op21.Operand(sw21)) &&
 					rt.Def(&op20, r, 0) && rt.Is(op20, in.Ops[20], 2, 1) && rt.Present(&_5, op20.Operand(0)) &&
 					rt.Def(&op18, _5, 0) && rt.Is(op18, in.Ops[18], 2, 1) && rt.Present(&n, op18.Operand(0)) &&
-					rt.Def(&op17, n, 0) && rt.Is(op17, in.Ops[17], 2, 1) && rt.AttrOr(op17, "bias", in.Defaults[11]) == in.Literals[11] &&
+					rt.Def(&op17, n, 0) && rt.Is(op17, in.Ops[17], 2, 1) && rt.AttrIs(op17, "bias", in, 11) &&
 					rt.Present(&x2, op17.Operand(0)) &&
 					rt.Def(&op15, x2, 0) && rt.Is(op15, in.Ops[15], 3, 1) && rt.BindAttr(&ax2, rt.AttrOr(op15, "axes", in.Defaults[8])) &&
-					rt.AttrOr(op15, "decrease_axis", in.Defaults[9]) == in.Literals[9] && op15.Operand(0) == q &&
-					rt.Present(&half, op15.Operand(1)) &&
+					rt.AttrIs(op15, "decrease_axis", in, 9) && op15.Operand(0) == q && rt.Present(&half, op15.Operand(1)) &&
 					rt.Def(&op11, half, 0) && rt.Is(op11, in.Ops[11], 0, 1) && rt.BindAttr(&hv, rt.AttrOr(op11, "value", in.Defaults[3])) &&
 					rt.Present(&_3, op15.Operand(2)) &&
 					rt.Def(&op14, _3, 0) && op14.Info() == in.Ops[14] && op14.NumOperands() == 0 && op14.NumResults() >= 1 &&
 					rt.BindAttr(&ev, rt.AttrOr(op14, "value", in.Defaults[7])) && rt.ResultsUnused(op14, 1) &&
 					rt.Present(&_4, op17.Operand(1)) &&
 					rt.Def(&op16, _4, 0) && op16.Info() == in.Ops[16] && op16.NumOperands() == 0 && op16.NumResults() >= 1 &&
-					rt.AttrOr(op16, "value", in.Defaults[10]) == in.Literals[10] && rt.ResultsUnused(op16, 1) &&
-					rt.Present(&x1, op18.Operand(1)) &&
+					rt.AttrIs(op16, "value", in, 10) && rt.ResultsUnused(op16, 1) && rt.Present(&x1, op18.Operand(1)) &&
 					rt.Def(&op13, x1, 0) && op13 != op15 && rt.Is(op13, in.Ops[13], 3, 1) &&
-					rt.BindAttr(&ax1, rt.AttrOr(op13, "axes", in.Defaults[5])) &&
-					rt.AttrOr(op13, "decrease_axis", in.Defaults[6]) == in.Literals[6] && op13.Operand(0) == q &&
-					rt.Present(&_2, op13.Operand(1)) &&
+					rt.BindAttr(&ax1, rt.AttrOr(op13, "axes", in.Defaults[5])) && rt.AttrIs(op13, "decrease_axis", in, 6) &&
+					op13.Operand(0) == q && rt.Present(&_2, op13.Operand(1)) &&
 					rt.Def(&op12, _2, 0) && op12.Info() == in.Ops[12] && op12.NumOperands() == 0 && op12.NumResults() >= 1 &&
-					rt.AttrOr(op12, "value", in.Defaults[4]) == in.Literals[4] && rt.ResultsUnused(op12, 1) &&
-					rt.SameConst(half, op13.Operand(2)) && rt.Present(&_6, op20.Operand(1)) &&
+					rt.AttrIs(op12, "value", in, 4) && rt.ResultsUnused(op12, 1) && rt.SameConst(half, op13.Operand(2)) &&
+					rt.Present(&_6, op20.Operand(1)) &&
 					rt.Def(&op19, _6, 0) && op19.Info() == in.Ops[19] && op19.NumOperands() == 0 && op19.NumResults() >= 1 &&
 					rt.BindAttr(&cax, rt.AttrOr(op19, "value", in.Defaults[12])) && rt.ResultsUnused(op19, 1) &&
 					rt.Present(&us, op21.Operand(1-sw21)) &&

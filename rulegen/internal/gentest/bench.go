@@ -217,9 +217,9 @@ func bench_ConvBnRelu(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var c, b, r, x, w, mean, var2, scale, bias *ir.Value
 	var st, pa, di, gr, eps ir.Attribute
 	return rt.Arity(op2, 1, 1) && rt.Set(&r, op2.Result(0)) && rt.Present(&b, op2.Operand(0)) && b.NumUses() == 1 &&
-		rt.Def(&op1, b, 0) && rt.Is(op1, in.Ops[1], 5, 1) && rt.AttrOr(op1, "data_format", in.Defaults[5]) == in.Literals[5] &&
+		rt.Def(&op1, b, 0) && rt.Is(op1, in.Ops[1], 5, 1) && rt.AttrIs(op1, "data_format", in, 5) &&
 		rt.BindAttr(&eps, rt.AttrOr(op1, "epsilon", in.Defaults[6])) && rt.Present(&c, op1.Operand(0)) && c.NumUses() == 1 &&
-		rt.Def(&op0, c, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrOr(op0, "data_format", in.Defaults[0]) == in.Literals[0] &&
+		rt.Def(&op0, c, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrIs(op0, "data_format", in, 0) &&
 		rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[1])) &&
 		rt.BindAttr(&pa, rt.AttrOr(op0, "paddings", in.Defaults[2])) &&
 		rt.BindAttr(&di, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
@@ -234,10 +234,10 @@ func bench_ConvBn(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.conv2d
 	var c, b, x, w, mean, var2, scale, bias *ir.Value
 	var st, pa, di, gr, eps ir.Attribute
-	return rt.Arity(op1, 5, 1) && rt.AttrOr(op1, "data_format", in.Defaults[5]) == in.Literals[5] &&
+	return rt.Arity(op1, 5, 1) && rt.AttrIs(op1, "data_format", in, 5) &&
 		rt.BindAttr(&eps, rt.AttrOr(op1, "epsilon", in.Defaults[6])) && rt.Set(&b, op1.Result(0)) &&
 		rt.Present(&c, op1.Operand(0)) && c.NumUses() == 1 &&
-		rt.Def(&op0, c, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrOr(op0, "data_format", in.Defaults[0]) == in.Literals[0] &&
+		rt.Def(&op0, c, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrIs(op0, "data_format", in, 0) &&
 		rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[1])) &&
 		rt.BindAttr(&pa, rt.AttrOr(op0, "paddings", in.Defaults[2])) &&
 		rt.BindAttr(&di, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
@@ -253,7 +253,7 @@ func bench_ConvRelu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var c, r, x, w *ir.Value
 	var st, pa, di, gr ir.Attribute
 	return rt.Arity(op1, 1, 1) && rt.Set(&r, op1.Result(0)) && rt.Present(&c, op1.Operand(0)) && c.NumUses() == 1 &&
-		rt.Def(&op0, c, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrOr(op0, "data_format", in.Defaults[0]) == in.Literals[0] &&
+		rt.Def(&op0, c, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrIs(op0, "data_format", in, 0) &&
 		rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[1])) &&
 		rt.BindAttr(&pa, rt.AttrOr(op0, "paddings", in.Defaults[2])) &&
 		rt.BindAttr(&di, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&

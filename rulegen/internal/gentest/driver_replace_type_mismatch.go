@@ -39,7 +39,7 @@ func driverReplaceTypeMismatch_conv2d_relu_forgets_paddings(m *rt.Matcher, in *r
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
 		if rt.Present(&y, op1.Operand(sw1)) &&
-			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrOr(op0, "data_format", in.Defaults[0]) == in.Literals[0] &&
+			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrIs(op0, "data_format", in, 0) &&
 			rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op1.Operand(1-sw1)) &&
 			rt.Closed([]*ir.Op{op0, op1, op2}, y, z) &&
 			m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), y, z, r, x, w, b), m.Holes()) {

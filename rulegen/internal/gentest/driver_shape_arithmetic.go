@@ -35,6 +35,6 @@ func driverShapeArithmetic_reshape_to_flatten(m *rt.Matcher, in *rt.Instance, op
 		rt.Tensor(&tt, x.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 4 && tt.DType() == in.DTypes[1] && rt.Set(&b, tt.Dims[0]) && rt.Set(&s, tt.Dims[1]) && rt.Set(&h, tt.Dims[2]) && rt.Set(&d, tt.Dims[3]) &&
 		rt.Present(&_1, op1.Operand(1)) &&
 		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 0 && op0.NumResults() >= 1 &&
-		rt.AttrOr(op0, "value", in.Defaults[0]) == in.Literals[0] && rt.ResultsUnused(op0, 1) &&
+		rt.AttrIs(op0, "value", in, 0) && rt.ResultsUnused(op0, 1) &&
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, x, _1), append(m.Holes(), b, s, h, d))
 }

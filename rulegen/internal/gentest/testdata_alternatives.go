@@ -101,7 +101,7 @@ func testdataAlternatives_sqrt_square_is_abs(m *rt.Matcher, in *rt.Instance, op3
 					op0, x, _3 = nil, nil, nil
 					if rt.Set(&_3, _2) &&
 						rt.Def(&op0, _3, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() >= 1 &&
-						rt.AttrOr(op0, "dtype", in.Defaults[0]) == in.Literals[0] && rt.ResultsUnused(op0, 1) && rt.Present(&x, op0.Operand(0)) &&
+						rt.AttrIs(op0, "dtype", in, 0) && rt.ResultsUnused(op0, 1) && rt.Present(&x, op0.Operand(0)) &&
 						rt.Closed([]*ir.Op{op0, op1, op2, op3}, _3, _4, _5) &&
 						rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[0])) && // where dtype(%x) == float32
 						m.Emit(in, append(m.Ops(), op0, op1, op2, op3), append(m.Values(), y, _1, _2, x, _3, _4, _5), m.Holes()) {

@@ -129,10 +129,9 @@ func testdataPlanFeatures_relu_into_conv(m *rt.Matcher, in *rt.Instance, op1 *ir
 	var tt *ir.TensorType
 	return rt.Arity(op1, 1, 1) && rt.Set(&r, op1.Result(0)) && rt.Present(&f, op1.Operand(0)) && f.NumUses() <= 1 &&
 		rt.Def(&op0, f, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 4 && op0.NumResults() >= 1 &&
-		rt.AttrOr(op0, "activation", in.Defaults[0]) == in.Literals[0] &&
-		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[1])) && op0.Attr("split_channels") != nil &&
-		rt.Set(&rest, rt.RestAttrs(op0, "activation", "groups", "split_channels")) && rt.ResultsUnused(op0, 1) &&
-		rt.Present(&x, op0.Operand(0)) &&
+		rt.AttrIs(op0, "activation", in, 0) && rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[1])) &&
+		op0.Attr("split_channels") != nil && rt.Set(&rest, rt.RestAttrs(op0, "activation", "groups", "split_channels")) &&
+		rt.ResultsUnused(op0, 1) && rt.Present(&x, op0.Operand(0)) &&
 		rt.Tensor(&tt, x.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 4 && rt.Set(&n, tt.Dims[0]) && rt.Set(&c, tt.Dims[1]) && rt.Set(&dt, tt.DType()) &&
 		rt.Present(&w, op0.Operand(1)) &&
 		rt.Tensor(&tt, w.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 4 && tt.Dims[0] == 4 && tt.Dims[2] == 3 && tt.Dims[3] == 3 && tt.DType() == in.DTypes[3] && tt.Dims[1] == c &&
@@ -148,11 +147,9 @@ func testdataPlanFeatures_scale_twice_named_factor(m *rt.Matcher, in *rt.Instanc
 	var op0, op1 *ir.Op // op0 pd_op.full, op1 pd_op.scale
 	var f, s, y, x *ir.Value
 	var v ir.Attribute
-	return rt.Arity(op2, 2, 1) && rt.AttrOr(op2, "bias", in.Defaults[2]) == in.Literals[2] && rt.Set(&y, op2.Result(0)) &&
-		rt.Present(&s, op2.Operand(0)) &&
-		rt.Def(&op1, s, 0) && op1 != op2 && rt.Is(op1, in.Ops[1], 2, 1) &&
-		rt.AttrOr(op1, "bias", in.Defaults[1]) == in.Literals[1] && rt.Present(&x, op1.Operand(0)) &&
-		rt.Present(&f, op1.Operand(1)) &&
+	return rt.Arity(op2, 2, 1) && rt.AttrIs(op2, "bias", in, 2) && rt.Set(&y, op2.Result(0)) && rt.Present(&s, op2.Operand(0)) &&
+		rt.Def(&op1, s, 0) && op1 != op2 && rt.Is(op1, in.Ops[1], 2, 1) && rt.AttrIs(op1, "bias", in, 1) &&
+		rt.Present(&x, op1.Operand(0)) && rt.Present(&f, op1.Operand(1)) &&
 		rt.Def(&op0, f, 0) && rt.Is(op0, in.Ops[0], 0, 1) && rt.BindAttr(&v, rt.AttrOr(op0, "value", in.Defaults[0])) &&
 		rt.SameConst(f, op2.Operand(1)) &&
 		rt.Closed([]*ir.Op{op0, op1, op2}, s) &&
