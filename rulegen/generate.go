@@ -327,8 +327,12 @@ func (f *fileGen) function(w *bytes.Buffer, fn *genFunc) {
 	}
 	what := fmt.Sprintf("%s matches rule %s (%s) at %s, a %s.", fn.name, r.Name, r.Pos, root, kind)
 	if fn.family {
-		what = fmt.Sprintf("%s matches the %d instances of rule %s (%s) its rt.Rule lists at %s, each with the op "+
-			"kinds and constants of its rt.Instance.", fn.name, len(fn.members), r.Name, r.Pos, root)
+		which := fmt.Sprintf("the %d instances its rt.Rule lists", len(fn.members))
+		if len(fn.members) == 1 {
+			which = "instance " + fn.members[0]
+		}
+		what = fmt.Sprintf("%s matches rule %s (%s) at %s for %s (op kinds and constants: rt.Instance).", fn.name,
+			r.Name, r.Pos, root, which)
 	}
 	for _, line := range wrapComment(what) {
 		fmt.Fprintln(w, line)

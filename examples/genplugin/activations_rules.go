@@ -81,8 +81,8 @@ rule scale_by_one {
 }
 `
 
-// activations_idempotent_twice matches the 3 instances of rule idempotent_twice (activations.drr:11:6) its rt.Rule
-// lists at op1, each with the op kinds and constants of its rt.Instance.
+// activations_idempotent_twice matches rule idempotent_twice (activations.drr:11:6) at op1 for the 3 instances its
+// rt.Rule lists (op kinds and constants: rt.Instance).
 func activations_idempotent_twice(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op
 	var y, z, x *ir.Value

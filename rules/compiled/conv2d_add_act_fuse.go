@@ -32,8 +32,8 @@ var Conv2dAddActFusePass = (&rt.Program{Name: "conv2d_add_act_fuse", Paths: []st
 		}},
 	}}).Pass
 
-// conv2dAddActFuse_conv2d_add_act matches the 1 instances of rule conv2d_add_act (conv2d_add_act_fuse.drr:50:6) its
-// rt.Rule lists at op2, each with the op kinds and constants of its rt.Instance.
+// conv2dAddActFuse_conv2d_add_act matches rule conv2d_add_act (conv2d_add_act_fuse.drr:50:6) at op2 for instance
+// pd_op.relu (op kinds and constants: rt.Instance).
 func conv2dAddActFuse_conv2d_add_act(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op
 	var y, z, r, x, w, b *ir.Value
@@ -109,8 +109,9 @@ func conv2dAddActFuse_conv2d_add_residual_act(m *rt.Matcher, in *rt.Instance, op
 	return false
 }
 
-// conv2dAddActFuse_conv2d_add_cutlass_act_nchw matches the 3 instances of rule conv2d_add_cutlass_act_nchw
-// (conv2d_add_act_fuse.drr:108:6) its rt.Rule lists at op2, each with the op kinds and constants of its rt.Instance.
+// conv2dAddActFuse_conv2d_add_cutlass_act_nchw matches rule conv2d_add_cutlass_act_nchw
+// (conv2d_add_act_fuse.drr:108:6) at op2 for the 3 instances its rt.Rule lists (op kinds and constants:
+// rt.Instance).
 func conv2dAddActFuse_conv2d_add_cutlass_act_nchw(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op
 	var y, z, r, x, w, b *ir.Value
@@ -138,8 +139,9 @@ func conv2dAddActFuse_conv2d_add_cutlass_act_nchw(m *rt.Matcher, in *rt.Instance
 	return false
 }
 
-// conv2dAddActFuse_conv2d_add_cutlass_act_nhwc matches the 3 instances of rule conv2d_add_cutlass_act_nhwc
-// (conv2d_add_act_fuse.drr:134:6) its rt.Rule lists at op2, each with the op kinds and constants of its rt.Instance.
+// conv2dAddActFuse_conv2d_add_cutlass_act_nhwc matches rule conv2d_add_cutlass_act_nhwc
+// (conv2d_add_act_fuse.drr:134:6) at op2 for the 3 instances its rt.Rule lists (op kinds and constants:
+// rt.Instance).
 func conv2dAddActFuse_conv2d_add_cutlass_act_nhwc(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op
 	var y, z, r, x, w, b *ir.Value
@@ -227,9 +229,9 @@ func conv2dAddActFuse_conv2d_add_cutlass_leaky_relu_nhwc(m *rt.Matcher, in *rt.I
 	return false
 }
 
-// conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nchw matches the 2 instances of rule
-// conv2d_add_cutlass_depthwise_act_nchw (conv2d_add_act_fuse.drr:211:6) its rt.Rule lists at op2, each with the op
-// kinds and constants of its rt.Instance.
+// conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nchw matches rule conv2d_add_cutlass_depthwise_act_nchw
+// (conv2d_add_act_fuse.drr:211:6) at op2 for the 2 instances its rt.Rule lists (op kinds and constants:
+// rt.Instance).
 func conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nchw(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op
 	var y, z, r, x, w, b *ir.Value
@@ -258,9 +260,9 @@ func conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nchw(m *rt.Matcher, in *r
 	return false
 }
 
-// conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nhwc matches the 2 instances of rule
-// conv2d_add_cutlass_depthwise_act_nhwc (conv2d_add_act_fuse.drr:238:6) its rt.Rule lists at op2, each with the op
-// kinds and constants of its rt.Instance.
+// conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nhwc matches rule conv2d_add_cutlass_depthwise_act_nhwc
+// (conv2d_add_act_fuse.drr:238:6) at op2 for the 2 instances its rt.Rule lists (op kinds and constants:
+// rt.Instance).
 func conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nhwc(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op
 	var y, z, r, x, w, b *ir.Value

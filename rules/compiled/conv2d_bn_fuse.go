@@ -19,8 +19,8 @@ var Conv2dBnFusePass = (&rt.Program{Name: "conv2d_bn_fuse", Paths: []string{"con
 		}},
 	}}).Pass
 
-// conv2dBnFuse_conv2d_bn_fold matches the 4 instances of rule conv2d_bn_fold (conv2d_bn_fuse.drr:33:6) its rt.Rule
-// lists at op1, each with the op kinds and constants of its rt.Instance.
+// conv2dBnFuse_conv2d_bn_fold matches rule conv2d_bn_fold (conv2d_bn_fuse.drr:33:6) at op1 for the 4 instances its
+// rt.Rule lists (op kinds and constants: rt.Instance).
 func conv2dBnFuse_conv2d_bn_fold(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op
 	var y, out, x, w, mean, var2, scale, bias *ir.Value

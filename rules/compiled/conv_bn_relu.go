@@ -41,8 +41,8 @@ var ConvBnReluPass = (&rt.Program{Name: "conv_bn_relu", Paths: []string{"conv_bn
 		{Name: "fused_conv2d_add_residual_then_act", Match: convBnRelu_fused_conv2d_add_residual_then_act},
 	}}).Pass
 
-// convBnRelu_fused_conv2d_add_then_act matches the 1 instances of rule fused_conv2d_add_then_act
-// (conv_bn_relu.drr:19:6) its rt.Rule lists at op1, each with the op kinds and constants of its rt.Instance.
+// convBnRelu_fused_conv2d_add_then_act matches rule fused_conv2d_add_then_act (conv_bn_relu.drr:19:6) at op1 for
+// instance pd_op.relu (op kinds and constants: rt.Instance).
 func convBnRelu_fused_conv2d_add_then_act(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op
 	var f, r, x, w, b *ir.Value

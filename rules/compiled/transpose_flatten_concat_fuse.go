@@ -34,9 +34,8 @@ var TransposeFlattenConcatFusePass = (&rt.Program{Name: "transpose_flatten_conca
 		}},
 	}}).Pass
 
-// transposeFlattenConcatFuse_transpose_flatten_concat matches the 1 instances of rule transpose_flatten_concat
-// (transpose_flatten_concat_fuse.drr:15:6) its rt.Rule lists at op4, each with the op kinds and constants of its
-// rt.Instance.
+// transposeFlattenConcatFuse_transpose_flatten_concat matches rule transpose_flatten_concat
+// (transpose_flatten_concat_fuse.drr:15:6) at op4 for instance n=1 (op kinds and constants: rt.Instance).
 func transposeFlattenConcatFuse_transpose_flatten_concat(m *rt.Matcher, in *rt.Instance, op4 *ir.Op) bool {
 	var op0, op1, op2, op3 *ir.Op
 	var o, x_0_, _1, _2, _3, _4 *ir.Value
@@ -58,9 +57,8 @@ func transposeFlattenConcatFuse_transpose_flatten_concat(m *rt.Matcher, in *rt.I
 		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4), append(m.Values(), o, x_0_, _1, _2, _3, _4), append(m.Holes(), p, s, e, axis))
 }
 
-// transposeFlattenConcatFuse_transpose_flatten_concat2 matches the 1 instances of rule transpose_flatten_concat
-// (transpose_flatten_concat_fuse.drr:15:6) its rt.Rule lists at op6, each with the op kinds and constants of its
-// rt.Instance.
+// transposeFlattenConcatFuse_transpose_flatten_concat2 matches rule transpose_flatten_concat
+// (transpose_flatten_concat_fuse.drr:15:6) at op6 for instance n=2 (op kinds and constants: rt.Instance).
 func transposeFlattenConcatFuse_transpose_flatten_concat2(m *rt.Matcher, in *rt.Instance, op6 *ir.Op) bool {
 	var op0, op1, op2, op3, op4, op5 *ir.Op
 	var o, x_0_, _1, _2, x_1_, _3, _4, _5, _6 *ir.Value
@@ -89,9 +87,8 @@ func transposeFlattenConcatFuse_transpose_flatten_concat2(m *rt.Matcher, in *rt.
 		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6), append(m.Values(), o, x_0_, _1, _2, x_1_, _3, _4, _5, _6), append(m.Holes(), p, s, e, axis))
 }
 
-// transposeFlattenConcatFuse_transpose_flatten_concat3 matches the 1 instances of rule transpose_flatten_concat
-// (transpose_flatten_concat_fuse.drr:15:6) its rt.Rule lists at op8, each with the op kinds and constants of its
-// rt.Instance.
+// transposeFlattenConcatFuse_transpose_flatten_concat3 matches rule transpose_flatten_concat
+// (transpose_flatten_concat_fuse.drr:15:6) at op8 for instance n=3 (op kinds and constants: rt.Instance).
 func transposeFlattenConcatFuse_transpose_flatten_concat3(m *rt.Matcher, in *rt.Instance, op8 *ir.Op) bool {
 	var op0, op1, op2, op3, op4, op5, op6, op7 *ir.Op
 	var o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, _7, _8 *ir.Value
@@ -127,9 +124,8 @@ func transposeFlattenConcatFuse_transpose_flatten_concat3(m *rt.Matcher, in *rt.
 		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8), append(m.Values(), o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, _7, _8), append(m.Holes(), p, s, e, axis))
 }
 
-// transposeFlattenConcatFuse_transpose_flatten_concat4 matches the 1 instances of rule transpose_flatten_concat
-// (transpose_flatten_concat_fuse.drr:15:6) its rt.Rule lists at op10, each with the op kinds and constants of its
-// rt.Instance.
+// transposeFlattenConcatFuse_transpose_flatten_concat4 matches rule transpose_flatten_concat
+// (transpose_flatten_concat_fuse.drr:15:6) at op10 for instance n=4 (op kinds and constants: rt.Instance).
 func transposeFlattenConcatFuse_transpose_flatten_concat4(m *rt.Matcher, in *rt.Instance, op10 *ir.Op) bool {
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9 *ir.Op
 	var o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, x_3_, _7, _8, _9, _10 *ir.Value
@@ -172,9 +168,8 @@ func transposeFlattenConcatFuse_transpose_flatten_concat4(m *rt.Matcher, in *rt.
 		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10), append(m.Values(), o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, x_3_, _7, _8, _9, _10), append(m.Holes(), p, s, e, axis))
 }
 
-// transposeFlattenConcatFuse_transpose_flatten_concat5 matches the 1 instances of rule transpose_flatten_concat
-// (transpose_flatten_concat_fuse.drr:15:6) its rt.Rule lists at op12, each with the op kinds and constants of its
-// rt.Instance.
+// transposeFlattenConcatFuse_transpose_flatten_concat5 matches rule transpose_flatten_concat
+// (transpose_flatten_concat_fuse.drr:15:6) at op12 for instance n=5 (op kinds and constants: rt.Instance).
 func transposeFlattenConcatFuse_transpose_flatten_concat5(m *rt.Matcher, in *rt.Instance, op12 *ir.Op) bool {
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11 *ir.Op
 	var o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, x_3_, _7, _8, x_4_, _9, _10, _11, _12 *ir.Value
@@ -224,9 +219,8 @@ func transposeFlattenConcatFuse_transpose_flatten_concat5(m *rt.Matcher, in *rt.
 		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12), append(m.Values(), o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, x_3_, _7, _8, x_4_, _9, _10, _11, _12), append(m.Holes(), p, s, e, axis))
 }
 
-// transposeFlattenConcatFuse_transpose_flatten_concat6 matches the 1 instances of rule transpose_flatten_concat
-// (transpose_flatten_concat_fuse.drr:15:6) its rt.Rule lists at op14, each with the op kinds and constants of its
-// rt.Instance.
+// transposeFlattenConcatFuse_transpose_flatten_concat6 matches rule transpose_flatten_concat
+// (transpose_flatten_concat_fuse.drr:15:6) at op14 for instance n=6 (op kinds and constants: rt.Instance).
 func transposeFlattenConcatFuse_transpose_flatten_concat6(m *rt.Matcher, in *rt.Instance, op14 *ir.Op) bool {
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13 *ir.Op
 	var o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, x_3_, _7, _8, x_4_, _9, _10, x_5_, _11, _12, _13, _14 *ir.Value
