@@ -9,7 +9,7 @@ import (
 
 // TestdataUsersPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
 var TestdataUsersPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: testdataUsersSource}},
-	Fingerprint: "6b8db20f4d07c883a19b6e3bcb62d531",
+	Fingerprint: "a4e9e82cbd503063d50dbae16f1895e5",
 	Rules: []rt.Rule{
 		{Name: "users_fc", Match: testdataUsers_users_fc}, {Name: "users_matmul", Match: testdataUsers_users_matmul},
 	}}).Pass
@@ -35,14 +35,15 @@ rule users_fc {
   }
 }
 
-/// matmul(x, w_i) for 2 or 3 parameters w_i: one matmul by the concatenated weights, split.
+/// matmul(x, w_i) for 2 or 3 parameters w_i [K, N_i] of x's K and element type (type holes the elements share):
+/// one matmul by the concatenated weights, split.
 rule users_matmul {
   match {
-    %y = pd_op.matmul(each(2, 3) %x, %w) {transpose_x: false, transpose_y: false, $rest...}
+    %y = pd_op.matmul(each(2, 3) %x, %w: tensor<$k x ? x $dt>) {transpose_x: false, transpose_y: false, $rest...}
   }
   where {
     %w != %x && defined_by(%w, "builtin.parameter")
-    rank(%w) == 2 && dim(%w, 1) > 0 && dim(%w, 0) == dim(%x, -1) && dtype(%w) == dtype(%x)
+    dim(%w, 1) > 0 && $k == dim(%x, -1) && $dt == dtype(%x)
   }
   rewrite {
     %p = pd_op.matmul(%x, pd_op.concat([%w...], pd_op.full() {shape: [1], value: 1.0, dtype: int32})) {
@@ -70,18 +71,22 @@ func testdataUsers_users_fc(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), nil, x, nil, nil), append(m.Holes(), n, act))
 }
 
-// testdataUsers_users_matmul matches rule users_matmul (rules.drr:22:6) at op0, a pd_op.matmul.
+// testdataUsers_users_matmul matches rule users_matmul (rules.drr:23:6) at op0, a pd_op.matmul.
 func testdataUsers_users_matmul(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x, w *ir.Value
+	var k int64
+	var dt ir.DType
 	var rest []ir.NamedAttr
+	var tt *ir.TensorType
 	return op0.NumOperands() == 2 && rt.Present(&x, op0.Operand(0)) &&
 		m.Collect(in, op0, x, func(op0 *ir.Op, first bool) bool {
 			return rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrIs(op0, "transpose_x", in, 0) && rt.AttrIs(op0, "transpose_y", in, 1) &&
 				rt.AgreeAttrs(first, &rest, rt.RestAttrs(op0, "transpose_x", "transpose_y")) && rt.Set(&y, op0.Result(0)) &&
 				op0.Operand(0) == x && rt.Present(&w, op0.Operand(1)) &&
+				rt.Tensor(&tt, w.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 2 && rt.Agree(first, &k, tt.Dims[0]) && rt.Agree(first, &dt, tt.DType()) &&
 				rt.True(rt.NotEqual(w, x)) && rt.True(m.Pure("defined_by", w, "builtin.parameter")) && // where %w != %x && defined_by(%w, "builtin.parameter")
-				rt.True(rt.Equal(m.Pure("rank", w), int64(2))) && rt.True(rt.Greater(m.Pure("dim", w, int64(1)), int64(0))) && rt.True(rt.Equal(m.Pure("dim", w, int64(0)), m.Pure("dim", x, int64(-1)))) && rt.True(rt.Equal(m.Pure("dtype", w), m.Pure("dtype", x))) && // where rank(%w) == 2 && dim(%w, 1) > 0 && dim(%w, 0) == dim(%x, -1) && dtype(%w) == dtype(%x)
+				rt.True(rt.Greater(m.Pure("dim", w, int64(1)), int64(0))) && rt.True(rt.Equal(k, m.Pure("dim", x, int64(-1)))) && rt.True(rt.Equal(dt, m.Pure("dtype", x))) && // where dim(%w, 1) > 0 && $k == dim(%x, -1) && $dt == dtype(%x)
 				m.Elem(y, w)
 		}) &&
-		m.Emit(in, append(m.Ops(), op0), append(m.Values(), nil, x, nil), append(m.Holes(), rest))
+		m.Emit(in, append(m.Ops(), op0), append(m.Values(), nil, x, nil), append(m.Holes(), k, dt, rest))
 }
