@@ -10,7 +10,9 @@
 // schema defaults and constants, which the function reads from its rt.Instance) share it, listed in the file's
 // table; constraints the op catalog decides (rt.Fold: inplace_op of a member, has_trait of a matched op's kind) are
 // decided while the file is written, and an instance they make impossible gets no code. The instances of a
-// variadic group (the rule written out per element count) differ in their ops: each has its own function.
+// variadic group (the rule written out per element count) differ in their ops: each has its own function. A users
+// group is one instruction, CollectUsers, printed as one term: the call of rt.Matcher.Collect with the element code
+// as a function literal, so one function serves every element count.
 //
 // Generate (and GenerateFile, for files on disk) writes one pass; GeneratePackage (GenerateDir) writes a package
 // of passes, one per rule file, and Index the list of them. In a package a rule's function is written once, in

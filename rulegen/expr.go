@@ -57,6 +57,10 @@ func (g *fnGen) val(e rule.Expr) string {
 			g.f.errorf(e.Pos, "drrc gen: a constraint can only read values of the pattern")
 			return "rt.Fail"
 		}
+		if g.p.IsElem(e.Ref.Index) && g.first == "" {
+			g.f.errorf(e.Pos, "drrc gen: only a per-element constraint can read a per-element value of a users group")
+			return "rt.Fail"
+		}
 		return g.valVar[e.Ref.Index]
 	case *rule.Unary:
 		switch e.Op {

@@ -101,10 +101,6 @@ func Generate(ctx *ir.Context, fsys fs.FS, paths []string, cfg Config) ([]byte, 
 		f.prefix = lowerFirst(cfg.Func)
 	}
 	for _, r := range set.Rules {
-		if g := r.Pattern.Users; g != nil {
-			f.errorf(g.Pos, "rule %s: %s", r.ID(), usersNotPrinted)
-			continue
-		}
 		pl, err := matcher.NewPlan(r)
 		if err != nil {
 			f.errorf(r.Pos, "rule %s: %v", r.ID(), err)
@@ -324,8 +320,12 @@ func (f *fileGen) function(w *bytes.Buffer, fn *genFunc) {
 	}
 	what := fmt.Sprintf("%s matches rule %s (%s) at %s, a %s.", fn.name, r.Name, r.Pos, root, kind)
 	if fn.family {
-		what = fmt.Sprintf("%s matches the %d instances of rule %s (%s) its rt.Rule lists at %s, each with the op "+
-			"kinds and constants of its rt.Instance.", fn.name, len(fn.members), r.Name, r.Pos, root)
+		which := fmt.Sprintf("the %d instances its rt.Rule lists", len(fn.members))
+		if len(fn.members) == 1 {
+			which = "instance " + fn.members[0]
+		}
+		what = fmt.Sprintf("%s matches rule %s (%s) at %s for %s (op kinds and constants: rt.Instance).", fn.name,
+			r.Name, r.Pos, root, which)
 	}
 	for _, line := range wrapComment(what) {
 		fmt.Fprintln(w, line)
@@ -371,7 +371,3 @@ func goString(s string) string {
 	}
 	return strconv.Quote(s)
 }
-
-// usersNotPrinted is the error of a rule with a users group (language.md §4.10), which drrc gen does not print yet:
-// a file of them alone is left interpreted by GeneratePackage.
-const usersNotPrinted = "drrc gen does not print users groups (CollectUsers) yet; the automaton (drrc apply) matches them"

@@ -35,12 +35,6 @@ func GeneratePackage(ctx *ir.Context, fsys fs.FS, paths []string, cfg Config) (m
 	failed := false
 	for i, p := range paths {
 		code, d := Generate(ctx, fsys, []string{p}, configs[i])
-		if onlyUsersGroups(d) {
-			// A file of users groups, which drrc gen does not print yet, stays interpreted: no pass, a warning.
-			diags = append(diags, diag.Diagnostic{Pos: diag.Position{Filename: p}, Severity: diag.Warning,
-				Message: "not compiled, its rules stay interpreted: " + usersNotPrinted})
-			continue
-		}
 		diags = append(diags, d...)
 		if d.HasErrors() {
 			failed = true
@@ -75,19 +69,4 @@ func GenerateDir(ctx *ir.Context, dir string, names []string, cfg Config) (map[s
 	}
 	files, diags := GeneratePackage(ctx, dirFS(dir), names, cfg)
 	return files, relocate(diags, dir)
-}
-
-// onlyUsersGroups reports whether every error of d is the refusal of a users group.
-func onlyUsersGroups(d diag.Diagnostics) bool {
-	n := 0
-	for _, x := range d {
-		if x.Severity != diag.Error {
-			continue
-		}
-		if !strings.HasSuffix(x.Message, usersNotPrinted) {
-			return false
-		}
-		n++
-	}
-	return n > 0
 }

@@ -12,16 +12,15 @@ import (
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// A rule instance becomes a Go function that prints its plan (matcher.Plan): one case per instruction below,
-// each instruction a term of a chain of &&, so that the function finds the binding the automaton finds. A
-// choice point of the plan (ChooseSwap, ChooseUser, ChooseAlt) is a for loop, in plan order; a failing term
-// continues the innermost loop or, outside every loop, returns false; Success is the call that emits the match.
-// The branches of a ChooseAlt are an if per iteration of its loop, each printing its path to its own Success; in
-// a plan with alternatives the op a ChooseUser binds is a declared variable (the match of another branch names it,
-// nil), not the loop's. The constants
-// of the instance (op kinds, literal attributes, schema defaults, exact types, constant subexpressions of its
-// constraints) are read from its rt.Instance, so that the instances of a family that differ only in them print
-// to the same function, which is written once.
+// A rule instance becomes a Go function that prints its plan (matcher.Plan): one case per instruction below, each
+// instruction a term of a chain of && (an op's kind and exact counts one rt.Is or rt.Arity), so that the function finds
+// the binding the automaton finds. A choice point of the plan (ChooseSwap, ChooseUser, ChooseAlt) is a for loop, in
+// plan order; a failing term continues the innermost loop or, outside every loop, returns false; Success is the call
+// that emits the match. The branches of a ChooseAlt are an if per iteration of its loop, each printing its path to its
+// own Success; in a plan with alternatives the op a ChooseUser binds is a declared variable (the match of another
+// branch names it, nil), not the loop's. The constants of the instance (op kinds, literal attributes, schema defaults,
+// exact types, constant subexpressions of its constraints) are read from its rt.Instance, so that the instances of a
+// family that differ only in them print to the same function, which is written once.
 
 // fnGen prints the plan of one rule instance.
 type fnGen struct {
@@ -47,6 +46,9 @@ type fnGen struct {
 	loops int
 	// alts is set for a plan with alternatives (ChooseAlt).
 	alts bool
+	// first is set while a users group's element code prints: the name of its function literal's parameter that
+	// says the op is the first element (whose checks bind the shared $holes, Agree).
+	first string
 }
 
 // term is one term of a chain: its Go code, whether it starts a line (the op a BindDef reaches, a constraint),
@@ -121,8 +123,29 @@ func (g *fnGen) path(pc int) {
 			g.emit(base)
 			return
 		}
-		g.instr(in)
+		pc += g.fused(g.plan.Instrs[pc:]) - 1
 	}
+}
+
+// fused prints the instruction at the start of code, or the run of instructions starting there that one rt helper
+// checks, and returns how many it printed: an op's kind with its exact operand and result counts next is one
+// rt.Is, exact operand and result counts one rt.Arity.
+func (g *fnGen) fused(code []matcher.Instr) int {
+	exact := func(i int, c matcher.Opcode) bool {
+		return i < len(code) && code[i].Code == c && code[i].Op == code[0].Op && !code[i].AtLeast
+	}
+	in := &code[0]
+	switch {
+	case in.Code == matcher.CheckName && (in.Op != g.p.Root || g.first != "") && exact(1, matcher.CheckOperands) &&
+		exact(2, matcher.CheckResults):
+		g.term("rt.Is(%s, in.Ops[%d], %d, %d)", g.opVar[in.Op], in.Op, code[1].N, code[2].N)
+		return 3
+	case exact(0, matcher.CheckOperands) && exact(1, matcher.CheckResults):
+		g.term("rt.Arity(%s, %d, %d)", g.opVar[in.Op], in.N, code[1].N)
+		return 2
+	}
+	g.instr(in)
+	return 1
 }
 
 // alternatives prints a ChooseAlt: a loop over its branches, each an if that unbinds what the branches bind and
@@ -173,7 +196,7 @@ func (g *fnGen) instr(in *matcher.Instr) {
 	case matcher.BindRoot:
 		// The op the function is called with.
 	case matcher.CheckName:
-		if in.Op != g.p.Root { // the root's kind is what the pass dispatched on
+		if in.Op != g.p.Root || g.first != "" { // the root's kind is what the pass dispatched on, not a user's
 			g.term("%s.Info() == in.Ops[%d]", op, in.Op)
 		}
 	case matcher.CheckOperands:
@@ -182,10 +205,18 @@ func (g *fnGen) instr(in *matcher.Instr) {
 		g.term("%s.NumResults() %s %d", op, compare(in.AtLeast), in.N)
 	case matcher.BindAttr:
 		g.bound[in.Hole] = true
+		if g.first != "" {
+			g.term("rt.AgreeAttr(%s, &%s, %s)", g.first, g.holeVar[in.Hole], g.attr(in))
+			break
+		}
 		g.term("rt.BindAttr(&%s, %s)", g.holeVar[in.Hole], g.attr(in))
 	case matcher.CheckAttr:
 		g.term("%s == %s", g.attr(in), g.holeVar[in.Hole])
 	case matcher.CheckAttrLit:
+		if g.p.Ops[in.Op].Name != "" {
+			g.term("rt.AttrIs(%s, %q, in, %d)", op, in.Name, rt.AttrSlot(g.p, in.Op, in.Name))
+			break
+		}
 		g.term("%s == in.Literals[%d]", g.attr(in), rt.AttrSlot(g.p, in.Op, in.Name))
 	case matcher.CheckAttrPresent:
 		g.term("%s.Attr(%q) != nil", op, in.Name)
@@ -197,6 +228,10 @@ func (g *fnGen) instr(in *matcher.Instr) {
 		rest := fmt.Sprintf("rt.RestAttrs(%s%s)", op, joinPrefixed(names))
 		if !g.bound[in.Hole] {
 			g.bound[in.Hole] = true
+			if g.first != "" {
+				g.term("rt.AgreeAttrs(%s, &%s, %s)", g.first, g.holeVar[in.Hole], rest)
+				break
+			}
 			g.term("rt.Set(&%s, %s)", g.holeVar[in.Hole], rest)
 		} else {
 			g.term("rt.SameAttrs(%s, %s)", g.holeVar[in.Hole], rest)
@@ -261,7 +296,31 @@ func (g *fnGen) instr(in *matcher.Instr) {
 		g.term("%s.NumUses() %s %d", v, in.Cmp, in.N)
 	case matcher.CheckWhere:
 		g.constraint(g.where[in.Where], rule.FormatExpr(g.r, in.Expr))
+	case matcher.CollectUsers:
+		g.collect(in)
 	}
+}
+
+// collect prints a users group's CollectUsers as one term: the call of m.Collect with the element code, a function
+// literal of the element op (shadowing the root's variable) and whether it is the first element, whose chain
+// ends in m.Elem with the element's per-element values. The shared $holes the element code binds are bound on the
+// first element and compared on the others (rt.Agree).
+func (g *fnGen) collect(in *matcher.Instr) {
+	outer := g.terms
+	g.terms = nil
+	g.first = g.local.fresh("first")
+	for i := 0; i < len(in.Sub); i += g.fused(in.Sub[i:]) {
+	}
+	var elems []string
+	for _, h := range g.p.Users.Elems { // values, not lists (matcher.NewPlan refuses a list)
+		elems = append(elems, g.valVar[h])
+	}
+	g.term("m.Elem(%s)", strings.Join(elems, ", "))
+	op := g.opVar[in.Op]
+	code := fmt.Sprintf("m.Collect(in, %s, %s, func(%s *ir.Op, %s bool) bool {\nreturn %s\n})", op, g.valVar[in.Value],
+		op, g.first, g.chain())
+	g.first = ""
+	g.terms = append(outer, term{code: code, newLine: true})
 }
 
 func compare(atLeast bool) string {
@@ -349,6 +408,10 @@ func (g *fnGen) emit(base int) {
 	var lists []string
 	for h, v := range p.Values {
 		vals[h] = g.valVar[h]
+		if p.IsElem(h) { // its list is the group's (Emit)
+			vals[h] = "nil"
+			continue
+		}
 		if v.List {
 			vals[h] = "nil"
 			lists = append(lists, g.valVar[h])

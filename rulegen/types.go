@@ -96,6 +96,9 @@ func (g *fnGen) tensor(h int, tp *rule.TensorPattern, t string) string {
 func (g *fnGen) bind(h int, x string) string {
 	if !g.bound[h] {
 		g.bound[h] = true
+		if g.first != "" {
+			return fmt.Sprintf("rt.Agree(%s, &%s, %s)", g.first, g.holeVar[h], x)
+		}
 		return fmt.Sprintf("rt.Set(&%s, %s)", g.holeVar[h], x)
 	}
 	return fmt.Sprintf("%s == %s", x, g.holeVar[h])

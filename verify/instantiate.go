@@ -24,6 +24,17 @@ type InstantiateOptions struct {
 	MaxPrograms int
 	// Params fixes rule-set parameters (drrc verify -param); the others take the values paramAssignments tries.
 	Params rule.Params
+	// GroupSize is the number of elements built for a rule with a users group (language.md §4.10): its MIN when 0,
+	// and at most its MAX.
+	GroupSize int
+}
+
+// groupSize is the number of elements of users group g to build.
+func (o InstantiateOptions) groupSize(g *rule.UsersGroup) int {
+	if o.GroupSize <= 0 {
+		return g.Min
+	}
+	return min(max(o.GroupSize, g.Min), g.Max)
 }
 
 func (o InstantiateOptions) maxInstances() int {
@@ -125,6 +136,11 @@ func (e *UnsatisfiableError) Unwrap() error { return ErrUnsatisfiable }
 // come from recipes (instantiate_recipes.go), with alternatives that keep an operand's type for rules that want
 // same_type; result types of ops without a type rule are what their kernel computes on the candidate.
 //
+// A rule with a users group (language.md §4.10) gets opts.GroupSize elements (MIN by default): the element op is
+// built once more per further element, after the first, reading the same group value, with per-element inputs of
+// its own made as the first's (the same shape and producer choices: parameters for defined_by(%w,
+// "builtin.parameter")), and the results of every element fetched.
+//
 // A rule that reads rule-set parameters is instantiated once per parameter assignment (instantiate_params.go: the
 // values opts.Params fixes, else the default and the literals the where clause compares a parameter with), the
 // budgets shared among the assignments; each Instance records its assignment.
@@ -158,6 +174,9 @@ func Instantiate(set *rule.Set, r *rule.Rule, opts InstantiateOptions) ([]*Insta
 			}
 			in.of = r
 			in.params = p
+			if g := pr.Pattern.Users; g != nil {
+				in.groupSize = opts.groupSize(g)
+			}
 			insts, err := in.run(max(opts.maxInstances()/n, 1), opts.maxPrograms()/n)
 			if err != nil && firstErr == nil {
 				firstErr = err
@@ -229,6 +248,8 @@ type instantiator struct {
 	writeOutputs bool
 	// params are the rule-set parameters the candidates are matched with.
 	params rule.Params
+	// groupSize is the number of elements of the pattern's users group a candidate has (0: no group).
+	groupSize int
 }
 
 // maxExplained bounds the failed candidates kept for explaining why a rule could not be satisfied.

@@ -3,6 +3,7 @@ package verify
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/pirdrr/drr/drr/rule"
@@ -24,6 +25,9 @@ type instBuild struct {
 	// observed are the copies read again after the pattern.
 	observed []*ir.Value
 	obsNames []string
+	// elems are the outputs of a users group's further elements (elements), fetched after the first's.
+	elems    []*ir.Value
+	elemName []string
 }
 
 // build builds one candidate program for an assignment, taking shape and producer choices from ch.
@@ -40,8 +44,14 @@ func (in *instantiator) build(assign []ir.Attribute, ch *chooser) (*candidate, e
 		if in.isDeferred(k) {
 			continue // built by its first reader
 		}
+		start := ch.pos
 		if err := ib.op(k); err != nil {
 			return nil, err
+		}
+		if g := in.pat.Users; g != nil && k == g.Op {
+			if err := ib.elements(g, start); err != nil {
+				return nil, err
+			}
 		}
 	}
 	col := 0
@@ -64,11 +74,42 @@ func (in *instantiator) build(assign []ir.Attribute, ch *chooser) (*candidate, e
 			}
 		}
 	}
+	for i, v := range ib.elems {
+		ib.fetch(v, ib.elemName[i], col)
+		col++
+	}
 	for i, v := range ib.observed {
 		ib.fetch(v, ib.obsNames[i], col)
 		col++
 	}
 	return ib.c, nil
+}
+
+// elements builds the further elements of users group g after its first (pattern op g.Op, built with its choices
+// from position start of the chooser): the element op again, reading the group's value, with per-element inputs of
+// its own made by the same choices; their outputs are fetched as %y[1], %y[2], …. The candidate's bindings stay
+// the first element's, the root of the match.
+func (ib *instBuild) elements(g *rule.UsersGroup, start int) error {
+	vals, root, end := slices.Clone(ib.c.vals), ib.c.ops[g.Op], ib.ch.pos
+	for e := 1; e < ib.in.groupSize; e++ {
+		for _, h := range g.Elems {
+			ib.c.vals[h] = nil
+		}
+		ib.ch.pos = start
+		if err := ib.op(g.Op); err != nil {
+			return err
+		}
+		for h, vh := range ib.in.pat.Values {
+			if v := ib.c.vals[h]; vh.Def == g.Op && v != nil && !ib.in.internal[h] {
+				ib.elems = append(ib.elems, v)
+				ib.elemName = append(ib.elemName, fmt.Sprintf("%%%s[%d]", vh.Name, e))
+			}
+		}
+	}
+	ib.ch.pos = end
+	copy(ib.c.vals, vals)
+	ib.c.ops[g.Op] = root
+	return nil
 }
 
 // writeOutputs writes every pattern output that is a mutable float or integer tensor, in place (scale_ by 2 plus

@@ -210,6 +210,12 @@ func (in *instantiator) classifyWhere() {
 			if b == nil {
 				break
 			}
+			// defined_by(%w, "builtin.parameter"): %w wants a parameter, as is_param(%w) does.
+			if lit, ok := argLit(e, 1); ok && b.DefQuery != nil && lit == ir.ParameterOpName && !neg {
+				if vr, ok := e.Args[0].(*rule.ValueRef); ok && !vr.Ref.New && vr.Ref.Index >= 0 && vr.Ref.Index < len(wants) {
+					wants[vr.Ref.Index].param = true
+				}
+			}
 			for _, a := range e.Args {
 				vr, ok := a.(*rule.ValueRef)
 				if !ok || vr.Ref.New || vr.Ref.Index < 0 || vr.Ref.Index >= len(wants) {
@@ -251,6 +257,18 @@ func (in *instantiator) classifyWhere() {
 			in.prefs[i] = []producer{prodInput, prodParam, prodObserved, prodCopy}
 		}
 	}
+}
+
+// argLit returns argument i of call c when it is a literal.
+func argLit(c *rule.Call, i int) (rule.Val, bool) {
+	if i >= len(c.Args) {
+		return nil, false
+	}
+	lit, ok := c.Args[i].(*rule.Lit)
+	if !ok {
+		return nil, false
+	}
+	return lit.Value, true
 }
 
 // holesOnly reports whether e reads nothing but holes and literals through pure builtins.

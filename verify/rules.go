@@ -67,6 +67,8 @@ type RuleOptions struct {
 	Rewrite rewriter.Options
 	// Jobs is the number of rules verified in parallel (default: the number of CPUs).
 	Jobs int
+	// GroupSize is the number of elements of a users group's instances (InstantiateOptions.GroupSize; 0: its MIN).
+	GroupSize int
 }
 
 // RuleVerification is the outcome of verifying one rule (one family instance).
@@ -171,7 +173,8 @@ func (v *RuleVerifier) Verify(r *rule.Rule) *RuleVerification {
 		}
 	}
 	insts, err := Instantiate(v.set, r, InstantiateOptions{Registry: v.reg, Automaton: v.auto,
-		MaxInstances: v.opts.MaxInstances, MaxPrograms: v.opts.MaxPrograms, Params: v.opts.Rewrite.Params})
+		MaxInstances: v.opts.MaxInstances, MaxPrograms: v.opts.MaxPrograms, Params: v.opts.Rewrite.Params,
+		GroupSize: v.opts.GroupSize})
 	if err != nil {
 		res.Status, res.Reason = RuleSkipped, err.Error()
 		return res

@@ -105,3 +105,20 @@ func Closed(ops []*ir.Op, vals ...*ir.Value) bool {
 	}
 	return true
 }
+
+// Is reports whether op is of kind kind with exactly operands operands and results results (CheckName,
+// CheckOperands and CheckResults: what a plan checks of each op it reaches, in one term).
+func Is(op *ir.Op, kind *ir.OpInfo, operands, results int) bool {
+	return op.Info() == kind && op.NumOperands() == operands && op.NumResults() == results
+}
+
+// Arity reports whether op has exactly operands operands and results results (CheckOperands and CheckResults).
+func Arity(op *ir.Op, operands, results int) bool {
+	return op.NumOperands() == operands && op.NumResults() == results
+}
+
+// AttrIs reports whether op's attribute name, or its kind's schema default, is the literal of attribute slot slot
+// (CheckAttrLit of an op whose kind the generated code has checked; AttrSlot).
+func AttrIs(op *ir.Op, name string, in *Instance, slot int) bool {
+	return AttrOr(op, name, in.Defaults[slot]) == in.Literals[slot]
+}

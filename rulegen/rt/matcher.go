@@ -24,6 +24,10 @@ type Matcher struct {
 	users   []*ir.Op
 	arena   []*ir.Value
 	args    []rule.Val
+	// A users group's scratch (Collect): the users of its value, the elements, their per-element values
+	// (element-major).
+	gusers, group []*ir.Op
+	gvals         []*ir.Value
 }
 
 // match is the pass's rewriter.MatchFunc: it tries every instance that may match op, best first, and returns the
@@ -75,12 +79,14 @@ func (m *Matcher) next() *rule.Match {
 }
 
 // Emit records a match of instance in: one binding per pattern op, value hole and $hole as the automaton makes
-// them (a list hole's value is nil, an unbound $hole nil), appended to Ops, Values and Holes, and lists, the lists bound to the list holes in value order (which Emit copies: they are scratch space).
-// It returns true.
+// them (a list hole's value is nil, an unbound $hole nil), appended to Ops, Values and Holes, and lists, the lists
+// bound to the list holes in value order (which Emit copies: they are scratch space). For a pattern with a users
+// group it adds the elements Collect found and their per-element values (Match.Group, Match.Lists). It returns
+// true.
 func (m *Matcher) Emit(in *Instance, ops []*ir.Op, vals []*ir.Value, holes []any, lists ...[]*ir.Value) bool {
 	mt := m.next()
 	m.pending = nil
-	mt.Rule, mt.Ops, mt.Values, mt.Holes = in.Rule, ops, vals, holes
+	mt.Rule, mt.Ops, mt.Values, mt.Holes, mt.Group = in.Rule, ops, vals, holes, nil
 	if nv := in.values; cap(mt.Lists) < nv {
 		mt.Lists = make([][]*ir.Value, nv)
 	} else if mt.Lists = mt.Lists[:nv]; m.lists {
@@ -98,6 +104,9 @@ func (m *Matcher) Emit(in *Instance, ops []*ir.Op, vals []*ir.Value, holes []any
 			}
 			lists = lists[1:]
 		}
+	}
+	if g := in.Rule.Pattern.Users; g != nil {
+		m.emitGroup(mt, g)
 	}
 	m.dst = append(m.dst, mt)
 	return true

@@ -32,20 +32,19 @@ var Conv2dAddActFusePass = (&rt.Program{Name: "conv2d_add_act_fuse", Paths: []st
 		}},
 	}}).Pass
 
-// conv2dAddActFuse_conv2d_add_act matches the 1 instances of rule conv2d_add_act (conv2d_add_act_fuse.drr:50:6) its
-// rt.Rule lists at op2, each with the op kinds and constants of its rt.Instance.
+// conv2dAddActFuse_conv2d_add_act matches rule conv2d_add_act (conv2d_add_act_fuse.drr:50:6) at op2 for instance
+// pd_op.relu (op kinds and constants: rt.Instance).
 func conv2dAddActFuse_conv2d_add_act(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op
 	var y, z, r, x, w, b *ir.Value
 	var st, pd, pa, dl, g, fmt ir.Attribute
-	if !(op2.NumOperands() == 1 && op2.NumResults() == 1 && rt.Set(&r, op2.Result(0)) && rt.Present(&z, op2.Operand(0)) &&
-		rt.Def(&op1, z, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1) {
+	if !(rt.Arity(op2, 1, 1) && rt.Set(&r, op2.Result(0)) && rt.Present(&z, op2.Operand(0)) &&
+		rt.Def(&op1, z, 0) && rt.Is(op1, in.Ops[1], 2, 1)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
 		if rt.Present(&y, op1.Operand(sw1)) &&
-			rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
-			rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
+			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
 			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
 			rt.BindAttr(&pa, rt.AttrOr(op0, "padding_algorithm", in.Defaults[2])) &&
 			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
@@ -74,19 +73,18 @@ func conv2dAddActFuse_conv2d_add_residual_act(m *rt.Matcher, in *rt.Instance, op
 	var op0, op1, op2 *ir.Op // op0 pd_op.conv2d, op1 pd_op.add, op2 pd_op.add
 	var y, z, s, r, x, w, b, res *ir.Value
 	var st, pd, pa, dl, g, fmt ir.Attribute
-	if !(op3.NumOperands() == 1 && op3.NumResults() == 1 && rt.Set(&r, op3.Result(0)) && rt.Present(&s, op3.Operand(0)) &&
-		rt.Def(&op2, s, 0) && op2.Info() == in.Ops[2] && op2.NumOperands() == 2 && op2.NumResults() == 1) {
+	if !(rt.Arity(op3, 1, 1) && rt.Set(&r, op3.Result(0)) && rt.Present(&s, op3.Operand(0)) &&
+		rt.Def(&op2, s, 0) && rt.Is(op2, in.Ops[2], 2, 1)) {
 		return false
 	}
 	for sw2 := range 2 { // operands 0 and 1 of op2 as written, then swapped
 		if !(rt.Present(&res, op2.Operand(sw2)) && rt.Present(&z, op2.Operand(1-sw2)) &&
-			rt.Def(&op1, z, 0) && op1 != op2 && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1) {
+			rt.Def(&op1, z, 0) && op1 != op2 && rt.Is(op1, in.Ops[1], 2, 1)) {
 			continue
 		}
 		for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
 			if rt.Present(&y, op1.Operand(sw1)) &&
-				rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
-				rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
+				rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
 				rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
 				rt.BindAttr(&pa, rt.AttrOr(op0, "padding_algorithm", in.Defaults[2])) &&
 				rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
@@ -111,26 +109,24 @@ func conv2dAddActFuse_conv2d_add_residual_act(m *rt.Matcher, in *rt.Instance, op
 	return false
 }
 
-// conv2dAddActFuse_conv2d_add_cutlass_act_nchw matches the 3 instances of rule conv2d_add_cutlass_act_nchw
-// (conv2d_add_act_fuse.drr:108:6) its rt.Rule lists at op2, each with the op kinds and constants of its rt.Instance.
+// conv2dAddActFuse_conv2d_add_cutlass_act_nchw matches rule conv2d_add_cutlass_act_nchw
+// (conv2d_add_act_fuse.drr:108:6) at op2 for the 3 instances its rt.Rule lists (op kinds and constants:
+// rt.Instance).
 func conv2dAddActFuse_conv2d_add_cutlass_act_nchw(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op
 	var y, z, r, x, w, b *ir.Value
 	var st, pd, dl ir.Attribute
-	if !(op2.NumOperands() == 1 && op2.NumResults() == 1 && rt.Set(&r, op2.Result(0)) && rt.Present(&z, op2.Operand(0)) &&
-		rt.Def(&op1, z, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1) {
+	if !(rt.Arity(op2, 1, 1) && rt.Set(&r, op2.Result(0)) && rt.Present(&z, op2.Operand(0)) &&
+		rt.Def(&op1, z, 0) && rt.Is(op1, in.Ops[1], 2, 1)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
 		if rt.Present(&y, op1.Operand(sw1)) &&
-			rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
-			rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
-			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
-			rt.AttrOr(op0, "padding_algorithm", in.Defaults[2]) == in.Literals[2] &&
-			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
-			rt.AttrOr(op0, "groups", in.Defaults[4]) == in.Literals[4] &&
-			rt.AttrOr(op0, "data_format", in.Defaults[5]) == in.Literals[5] && rt.Present(&x, op0.Operand(0)) &&
-			rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op1.Operand(1-sw1)) &&
+			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
+			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) && rt.AttrIs(op0, "padding_algorithm", in, 2) &&
+			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) && rt.AttrIs(op0, "groups", in, 4) &&
+			rt.AttrIs(op0, "data_format", in, 5) && rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) &&
+			rt.Present(&b, op1.Operand(1-sw1)) &&
 			rt.Closed([]*ir.Op{op0, op1, op2}, y, z) &&
 			rt.True(m.Param("use_cutlass", in.Consts[0])) && rt.True(rt.In(m.Param("sm_version", in.Consts[1]), in.Consts[2])) && // where $use_cutlass && $sm_version in [75, 80, 85, 86]
 			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.True(rt.Or(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() rule.Val { return rt.Equal(m.Pure("dtype", w), in.Consts[5]) })) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
@@ -143,26 +139,24 @@ func conv2dAddActFuse_conv2d_add_cutlass_act_nchw(m *rt.Matcher, in *rt.Instance
 	return false
 }
 
-// conv2dAddActFuse_conv2d_add_cutlass_act_nhwc matches the 3 instances of rule conv2d_add_cutlass_act_nhwc
-// (conv2d_add_act_fuse.drr:134:6) its rt.Rule lists at op2, each with the op kinds and constants of its rt.Instance.
+// conv2dAddActFuse_conv2d_add_cutlass_act_nhwc matches rule conv2d_add_cutlass_act_nhwc
+// (conv2d_add_act_fuse.drr:134:6) at op2 for the 3 instances its rt.Rule lists (op kinds and constants:
+// rt.Instance).
 func conv2dAddActFuse_conv2d_add_cutlass_act_nhwc(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op
 	var y, z, r, x, w, b *ir.Value
 	var st, pd, dl ir.Attribute
-	if !(op2.NumOperands() == 1 && op2.NumResults() == 1 && rt.Set(&r, op2.Result(0)) && rt.Present(&z, op2.Operand(0)) &&
-		rt.Def(&op1, z, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1) {
+	if !(rt.Arity(op2, 1, 1) && rt.Set(&r, op2.Result(0)) && rt.Present(&z, op2.Operand(0)) &&
+		rt.Def(&op1, z, 0) && rt.Is(op1, in.Ops[1], 2, 1)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
 		if rt.Present(&y, op1.Operand(sw1)) &&
-			rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
-			rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
-			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
-			rt.AttrOr(op0, "padding_algorithm", in.Defaults[2]) == in.Literals[2] &&
-			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
-			rt.AttrOr(op0, "groups", in.Defaults[4]) == in.Literals[4] &&
-			rt.AttrOr(op0, "data_format", in.Defaults[5]) == in.Literals[5] && rt.Present(&x, op0.Operand(0)) &&
-			rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op1.Operand(1-sw1)) &&
+			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
+			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) && rt.AttrIs(op0, "padding_algorithm", in, 2) &&
+			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) && rt.AttrIs(op0, "groups", in, 4) &&
+			rt.AttrIs(op0, "data_format", in, 5) && rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) &&
+			rt.Present(&b, op1.Operand(1-sw1)) &&
 			rt.Closed([]*ir.Op{op0, op1, op2}, y, z) &&
 			rt.True(m.Param("use_cutlass", in.Consts[0])) && rt.True(rt.In(m.Param("sm_version", in.Consts[1]), in.Consts[2])) && // where $use_cutlass && $sm_version in [75, 80, 85, 86]
 			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.True(rt.Or(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() rule.Val { return rt.Equal(m.Pure("dtype", w), in.Consts[5]) })) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
@@ -181,21 +175,18 @@ func conv2dAddActFuse_conv2d_add_cutlass_leaky_relu_nchw(m *rt.Matcher, in *rt.I
 	var op0, op1 *ir.Op // op0 pd_op.conv2d, op1 pd_op.add
 	var y, z, r, x, w, b *ir.Value
 	var st, pd, dl, alpha ir.Attribute
-	if !(op2.NumOperands() == 1 && op2.NumResults() == 1 && rt.BindAttr(&alpha, rt.AttrOr(op2, "negative_slope", in.Defaults[6])) &&
+	if !(rt.Arity(op2, 1, 1) && rt.BindAttr(&alpha, rt.AttrOr(op2, "negative_slope", in.Defaults[6])) &&
 		rt.Set(&r, op2.Result(0)) && rt.Present(&z, op2.Operand(0)) &&
-		rt.Def(&op1, z, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1) {
+		rt.Def(&op1, z, 0) && rt.Is(op1, in.Ops[1], 2, 1)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
 		if rt.Present(&y, op1.Operand(sw1)) &&
-			rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
-			rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
-			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
-			rt.AttrOr(op0, "padding_algorithm", in.Defaults[2]) == in.Literals[2] &&
-			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
-			rt.AttrOr(op0, "groups", in.Defaults[4]) == in.Literals[4] &&
-			rt.AttrOr(op0, "data_format", in.Defaults[5]) == in.Literals[5] && rt.Present(&x, op0.Operand(0)) &&
-			rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op1.Operand(1-sw1)) &&
+			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
+			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) && rt.AttrIs(op0, "padding_algorithm", in, 2) &&
+			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) && rt.AttrIs(op0, "groups", in, 4) &&
+			rt.AttrIs(op0, "data_format", in, 5) && rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) &&
+			rt.Present(&b, op1.Operand(1-sw1)) &&
 			rt.Closed([]*ir.Op{op0, op1, op2}, y, z) &&
 			rt.True(m.Param("use_cutlass", in.Consts[0])) && rt.True(rt.In(m.Param("sm_version", in.Consts[1]), in.Consts[2])) && // where $use_cutlass && $sm_version in [75, 80, 85, 86]
 			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.True(rt.Or(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() rule.Val { return rt.Equal(m.Pure("dtype", w), in.Consts[5]) })) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
@@ -214,21 +205,18 @@ func conv2dAddActFuse_conv2d_add_cutlass_leaky_relu_nhwc(m *rt.Matcher, in *rt.I
 	var op0, op1 *ir.Op // op0 pd_op.conv2d, op1 pd_op.add
 	var y, z, r, x, w, b *ir.Value
 	var st, pd, dl, alpha ir.Attribute
-	if !(op2.NumOperands() == 1 && op2.NumResults() == 1 && rt.BindAttr(&alpha, rt.AttrOr(op2, "negative_slope", in.Defaults[6])) &&
+	if !(rt.Arity(op2, 1, 1) && rt.BindAttr(&alpha, rt.AttrOr(op2, "negative_slope", in.Defaults[6])) &&
 		rt.Set(&r, op2.Result(0)) && rt.Present(&z, op2.Operand(0)) &&
-		rt.Def(&op1, z, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1) {
+		rt.Def(&op1, z, 0) && rt.Is(op1, in.Ops[1], 2, 1)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
 		if rt.Present(&y, op1.Operand(sw1)) &&
-			rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
-			rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
-			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
-			rt.AttrOr(op0, "padding_algorithm", in.Defaults[2]) == in.Literals[2] &&
-			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
-			rt.AttrOr(op0, "groups", in.Defaults[4]) == in.Literals[4] &&
-			rt.AttrOr(op0, "data_format", in.Defaults[5]) == in.Literals[5] && rt.Present(&x, op0.Operand(0)) &&
-			rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op1.Operand(1-sw1)) &&
+			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
+			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) && rt.AttrIs(op0, "padding_algorithm", in, 2) &&
+			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) && rt.AttrIs(op0, "groups", in, 4) &&
+			rt.AttrIs(op0, "data_format", in, 5) && rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) &&
+			rt.Present(&b, op1.Operand(1-sw1)) &&
 			rt.Closed([]*ir.Op{op0, op1, op2}, y, z) &&
 			rt.True(m.Param("use_cutlass", in.Consts[0])) && rt.True(rt.In(m.Param("sm_version", in.Consts[1]), in.Consts[2])) && // where $use_cutlass && $sm_version in [75, 80, 85, 86]
 			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.True(rt.Or(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() rule.Val { return rt.Equal(m.Pure("dtype", w), in.Consts[5]) })) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
@@ -241,27 +229,24 @@ func conv2dAddActFuse_conv2d_add_cutlass_leaky_relu_nhwc(m *rt.Matcher, in *rt.I
 	return false
 }
 
-// conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nchw matches the 2 instances of rule
-// conv2d_add_cutlass_depthwise_act_nchw (conv2d_add_act_fuse.drr:211:6) its rt.Rule lists at op2, each with the op
-// kinds and constants of its rt.Instance.
+// conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nchw matches rule conv2d_add_cutlass_depthwise_act_nchw
+// (conv2d_add_act_fuse.drr:211:6) at op2 for the 2 instances its rt.Rule lists (op kinds and constants:
+// rt.Instance).
 func conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nchw(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op
 	var y, z, r, x, w, b *ir.Value
 	var st, pd, g ir.Attribute
-	if !(op2.NumOperands() == 1 && op2.NumResults() == 1 && rt.Set(&r, op2.Result(0)) && rt.Present(&z, op2.Operand(0)) &&
-		rt.Def(&op1, z, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1) {
+	if !(rt.Arity(op2, 1, 1) && rt.Set(&r, op2.Result(0)) && rt.Present(&z, op2.Operand(0)) &&
+		rt.Def(&op1, z, 0) && rt.Is(op1, in.Ops[1], 2, 1)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
 		if rt.Present(&y, op1.Operand(sw1)) &&
-			rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
-			rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
-			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
-			rt.AttrOr(op0, "padding_algorithm", in.Defaults[2]) == in.Literals[2] &&
-			rt.AttrOr(op0, "dilations", in.Defaults[3]) == in.Literals[3] &&
-			rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[4])) &&
-			rt.AttrOr(op0, "data_format", in.Defaults[5]) == in.Literals[5] && rt.Present(&x, op0.Operand(0)) &&
-			rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op1.Operand(1-sw1)) &&
+			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
+			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) && rt.AttrIs(op0, "padding_algorithm", in, 2) &&
+			rt.AttrIs(op0, "dilations", in, 3) && rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[4])) &&
+			rt.AttrIs(op0, "data_format", in, 5) && rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) &&
+			rt.Present(&b, op1.Operand(1-sw1)) &&
 			rt.Closed([]*ir.Op{op0, op1, op2}, y, z) &&
 			rt.True(m.Param("use_cutlass", in.Consts[0])) && rt.True(rt.In(m.Param("sm_version", in.Consts[1]), in.Consts[2])) && // where $use_cutlass && $sm_version in [75, 80, 85, 86]
 			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.True(rt.Or(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() rule.Val { return rt.Equal(m.Pure("dtype", w), in.Consts[5]) })) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
@@ -275,27 +260,24 @@ func conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nchw(m *rt.Matcher, in *r
 	return false
 }
 
-// conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nhwc matches the 2 instances of rule
-// conv2d_add_cutlass_depthwise_act_nhwc (conv2d_add_act_fuse.drr:238:6) its rt.Rule lists at op2, each with the op
-// kinds and constants of its rt.Instance.
+// conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nhwc matches rule conv2d_add_cutlass_depthwise_act_nhwc
+// (conv2d_add_act_fuse.drr:238:6) at op2 for the 2 instances its rt.Rule lists (op kinds and constants:
+// rt.Instance).
 func conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nhwc(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op
 	var y, z, r, x, w, b *ir.Value
 	var st, pd, g ir.Attribute
-	if !(op2.NumOperands() == 1 && op2.NumResults() == 1 && rt.Set(&r, op2.Result(0)) && rt.Present(&z, op2.Operand(0)) &&
-		rt.Def(&op1, z, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1) {
+	if !(rt.Arity(op2, 1, 1) && rt.Set(&r, op2.Result(0)) && rt.Present(&z, op2.Operand(0)) &&
+		rt.Def(&op1, z, 0) && rt.Is(op1, in.Ops[1], 2, 1)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
 		if rt.Present(&y, op1.Operand(sw1)) &&
-			rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
-			rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
-			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
-			rt.AttrOr(op0, "padding_algorithm", in.Defaults[2]) == in.Literals[2] &&
-			rt.AttrOr(op0, "dilations", in.Defaults[3]) == in.Literals[3] &&
-			rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[4])) &&
-			rt.AttrOr(op0, "data_format", in.Defaults[5]) == in.Literals[5] && rt.Present(&x, op0.Operand(0)) &&
-			rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op1.Operand(1-sw1)) &&
+			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
+			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) && rt.AttrIs(op0, "padding_algorithm", in, 2) &&
+			rt.AttrIs(op0, "dilations", in, 3) && rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[4])) &&
+			rt.AttrIs(op0, "data_format", in, 5) && rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) &&
+			rt.Present(&b, op1.Operand(1-sw1)) &&
 			rt.Closed([]*ir.Op{op0, op1, op2}, y, z) &&
 			rt.True(m.Param("use_cutlass", in.Consts[0])) && rt.True(rt.In(m.Param("sm_version", in.Consts[1]), in.Consts[2])) && // where $use_cutlass && $sm_version in [75, 80, 85, 86]
 			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.True(rt.Or(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() rule.Val { return rt.Equal(m.Pure("dtype", w), in.Consts[5]) })) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)

@@ -19,21 +19,20 @@ var Conv2dBnFusePass = (&rt.Program{Name: "conv2d_bn_fuse", Paths: []string{"con
 		}},
 	}}).Pass
 
-// conv2dBnFuse_conv2d_bn_fold matches the 4 instances of rule conv2d_bn_fold (conv2d_bn_fuse.drr:33:6) its rt.Rule
-// lists at op1, each with the op kinds and constants of its rt.Instance.
+// conv2dBnFuse_conv2d_bn_fold matches rule conv2d_bn_fold (conv2d_bn_fuse.drr:33:6) at op1 for the 4 instances its
+// rt.Rule lists (op kinds and constants: rt.Instance).
 func conv2dBnFuse_conv2d_bn_fold(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op
 	var y, out, x, w, mean, var2, scale, bias *ir.Value
 	var st, pd, pa, dl, g, fmt, eps, test, global, trainable ir.Attribute
-	return op1.NumOperands() == 5 && op1.NumResults() == 6 && rt.BindAttr(&eps, rt.AttrOr(op1, "epsilon", in.Defaults[6])) &&
+	return rt.Arity(op1, 5, 6) && rt.BindAttr(&eps, rt.AttrOr(op1, "epsilon", in.Defaults[6])) &&
 		rt.BindAttr(&fmt, rt.AttrOr(op1, "data_format", in.Defaults[7])) &&
 		rt.BindAttr(&test, rt.AttrOr(op1, "is_test", in.Defaults[8])) &&
 		rt.BindAttr(&global, rt.AttrOr(op1, "use_global_stats", in.Defaults[9])) &&
 		rt.BindAttr(&trainable, rt.AttrOr(op1, "trainable_statistics", in.Defaults[10])) && rt.Set(&out, op1.Result(0)) &&
 		!op1.Result(1).HasUses() && !op1.Result(2).HasUses() && !op1.Result(3).HasUses() && !op1.Result(4).HasUses() &&
 		!op1.Result(5).HasUses() && rt.Present(&y, op1.Operand(0)) &&
-		rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
-		rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
+		rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
 		rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
 		rt.BindAttr(&pa, rt.AttrOr(op0, "padding_algorithm", in.Defaults[2])) &&
 		rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&

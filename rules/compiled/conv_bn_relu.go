@@ -41,17 +41,16 @@ var ConvBnReluPass = (&rt.Program{Name: "conv_bn_relu", Paths: []string{"conv_bn
 		{Name: "fused_conv2d_add_residual_then_act", Match: convBnRelu_fused_conv2d_add_residual_then_act},
 	}}).Pass
 
-// convBnRelu_fused_conv2d_add_then_act matches the 1 instances of rule fused_conv2d_add_then_act
-// (conv_bn_relu.drr:19:6) its rt.Rule lists at op1, each with the op kinds and constants of its rt.Instance.
+// convBnRelu_fused_conv2d_add_then_act matches rule fused_conv2d_add_then_act (conv_bn_relu.drr:19:6) at op1 for
+// instance pd_op.relu (op kinds and constants: rt.Instance).
 func convBnRelu_fused_conv2d_add_then_act(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op
 	var f, r, x, w, b *ir.Value
 	var attrs []ir.NamedAttr
-	return op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.Set(&r, op1.Result(0)) && rt.Present(&f, op1.Operand(0)) &&
-		rt.Def(&op0, f, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 4 && op0.NumResults() == 2 &&
-		rt.AttrOr(op0, "activation", in.Defaults[0]) == in.Literals[0] && rt.Set(&attrs, rt.RestAttrs(op0, "activation")) &&
-		!op0.Result(1).HasUses() && rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) &&
-		rt.Present(&b, op0.Operand(2)) && op0.Operand(3) == nil &&
+	return rt.Arity(op1, 1, 1) && rt.Set(&r, op1.Result(0)) && rt.Present(&f, op1.Operand(0)) &&
+		rt.Def(&op0, f, 0) && rt.Is(op0, in.Ops[0], 4, 2) && rt.AttrIs(op0, "activation", in, 0) &&
+		rt.Set(&attrs, rt.RestAttrs(op0, "activation")) && !op0.Result(1).HasUses() && rt.Present(&x, op0.Operand(0)) &&
+		rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op0.Operand(2)) && op0.Operand(3) == nil &&
 		rt.Closed([]*ir.Op{op0, op1}, f) &&
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), f, r, x, w, b), append(m.Holes(), attrs))
 }
@@ -62,16 +61,14 @@ func convBnRelu_fused_conv2d_add_residual_then_act(m *rt.Matcher, in *rt.Instanc
 	var op0, op1 *ir.Op // op0 pd_op.fused_conv2d_add_act, op1 pd_op.add
 	var f, s, r, x, w, b, res *ir.Value
 	var st, pd, pa, dl, g, fmt ir.Attribute
-	if !(op2.NumOperands() == 1 && op2.NumResults() == 1 && rt.Set(&r, op2.Result(0)) && rt.Present(&s, op2.Operand(0)) &&
-		rt.Def(&op1, s, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1) {
+	if !(rt.Arity(op2, 1, 1) && rt.Set(&r, op2.Result(0)) && rt.Present(&s, op2.Operand(0)) &&
+		rt.Def(&op1, s, 0) && rt.Is(op1, in.Ops[1], 2, 1)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
 		if rt.Present(&res, op1.Operand(sw1)) && rt.Present(&f, op1.Operand(1-sw1)) &&
-			rt.Def(&op0, f, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 4 && op0.NumResults() == 2 &&
-			rt.AttrOr(op0, "activation", in.Defaults[0]) == in.Literals[0] &&
-			rt.AttrOr(op0, "force_backend", in.Defaults[1]) == in.Literals[1] &&
-			rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[2])) &&
+			rt.Def(&op0, f, 0) && rt.Is(op0, in.Ops[0], 4, 2) && rt.AttrIs(op0, "activation", in, 0) &&
+			rt.AttrIs(op0, "force_backend", in, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[2])) &&
 			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[3])) &&
 			rt.BindAttr(&pa, rt.AttrOr(op0, "padding_algorithm", in.Defaults[4])) &&
 			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[5])) &&

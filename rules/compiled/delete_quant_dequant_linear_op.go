@@ -29,9 +29,9 @@ func deleteQuantDequantLinearOp_delete_quant_dequant_linear(m *rt.Matcher, in *r
 		rt.ResultsUnused(op1, 1) && rt.Present(&q, op1.Operand(0)) &&
 		rt.Def(&op0, q, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 5 && op0.NumResults() >= 1 &&
 		rt.AttrOr(op0, "quant_axis", in.Defaults[0]) == axis && rt.AttrOr(op0, "qmax", in.Defaults[1]) == qmax &&
-		rt.AttrOr(op0, "is_test", in.Defaults[2]) == in.Literals[2] && rt.AttrOr(op0, "only_observer", in.Defaults[3]) == obs &&
-		rt.ResultsUnused(op0, 1) && rt.Present(&x, op0.Operand(0)) && rt.Present(&s, op0.Operand(1)) && op0.Operand(3) == nil &&
-		op0.Operand(4) == nil && op1.Operand(1) == s && op1.Operand(3) == nil && op1.Operand(4) == nil &&
+		rt.AttrIs(op0, "is_test", in, 2) && rt.AttrOr(op0, "only_observer", in.Defaults[3]) == obs && rt.ResultsUnused(op0, 1) &&
+		rt.Present(&x, op0.Operand(0)) && rt.Present(&s, op0.Operand(1)) && op0.Operand(3) == nil && op0.Operand(4) == nil &&
+		op1.Operand(1) == s && op1.Operand(3) == nil && op1.Operand(4) == nil &&
 		rt.Closed([]*ir.Op{op0, op1}, q) &&
 		rt.True(rt.In(rule.AttrVal(axis), in.Consts[0])) && // where $axis in [-1, 0, 1]
 		rt.True(m.Builtin("immutable", s)) && rt.True(rt.In(m.Pure("dtype", s), in.Consts[1])) && // where immutable(%s) && dtype(%s) in [float32, float16]

@@ -22,7 +22,7 @@ func generated(t *testing.T) map[string][]byte {
 	ctx := ir.NewContext()
 	require.NoError(t, ctx.LoadDefaultDialects())
 	var paths []string
-	for _, name := range compiledSets() {
+	for _, name := range rules.Sets() {
 		paths = append(paths, name+".drr")
 	}
 	out, diags := rulegen.GeneratePackage(ctx, rules.FS(), paths,

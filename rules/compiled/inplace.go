@@ -42,8 +42,8 @@ var InplacePass = (&rt.Program{Name: "inplace", Paths: []string{"inplace.drr"}, 
 // pd_op.nop_, pd_op.partial_allgather_, pd_op.quantize_linear_, pd_op.random_routing_, pd_op.sync_calc_stream_,
 // pd_op.uniform_inplace_, pd_op.where_: a constraint it decides is false.
 
-// inplace_deinplace matches the 98 instances of rule deinplace (inplace.drr:18:6) its rt.Rule lists at op0, each
-// with the op kinds and constants of its rt.Instance.
+// inplace_deinplace matches rule deinplace (inplace.drr:18:6) at op0 for the 98 instances its rt.Rule lists (op
+// kinds and constants: rt.Instance).
 func inplace_deinplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var b, a *ir.Value
 	var rest []*ir.Value

@@ -21,7 +21,7 @@ var MapOpToAnotherPass = (&rt.Program{Name: "map_op_to_another", Paths: []string
 func mapOpToAnother_depthwise_conv2d_to_conv2d(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x, w *ir.Value
 	var st, pd, pa, dl, g, fmt ir.Attribute
-	return op0.NumOperands() == 2 && op0.NumResults() == 1 && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
+	return rt.Arity(op0, 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
 		rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
 		rt.BindAttr(&pa, rt.AttrOr(op0, "padding_algorithm", in.Defaults[2])) &&
 		rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&

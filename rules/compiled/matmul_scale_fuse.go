@@ -18,11 +18,10 @@ func matmulScaleFuse_matmul_scale(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bo
 	var op0, op1 *ir.Op // op0 pd_op.matmul, op1 pd_op.full
 	var m2, o, x, w, _1 *ir.Value
 	var tx, ty, sh, v, dt, pl, bas ir.Attribute
-	return op2.NumOperands() == 2 && op2.NumResults() == 1 && rt.AttrOr(op2, "bias", in.Defaults[6]) == in.Literals[6] &&
+	return rt.Arity(op2, 2, 1) && rt.AttrIs(op2, "bias", in, 6) &&
 		rt.BindAttr(&bas, rt.AttrOr(op2, "bias_after_scale", in.Defaults[7])) && rt.Set(&o, op2.Result(0)) &&
 		rt.Present(&m2, op2.Operand(0)) &&
-		rt.Def(&op0, m2, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1 &&
-		rt.BindAttr(&tx, rt.AttrOr(op0, "transpose_x", in.Defaults[0])) &&
+		rt.Def(&op0, m2, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&tx, rt.AttrOr(op0, "transpose_x", in.Defaults[0])) &&
 		rt.BindAttr(&ty, rt.AttrOr(op0, "transpose_y", in.Defaults[1])) && rt.Present(&x, op0.Operand(0)) &&
 		rt.Present(&w, op0.Operand(1)) && rt.Present(&_1, op2.Operand(1)) &&
 		rt.Def(&op1, _1, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 0 && op1.NumResults() >= 1 &&

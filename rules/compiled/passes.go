@@ -20,6 +20,7 @@ var Passes = map[string]rewriter.PassFactory{
 	"fused_weight_only_linear":         FusedWeightOnlyLinearPass,
 	"group_norm_silu_fuse":             GroupNormSiluFusePass,
 	"group_norm_swish":                 GroupNormSwishPass,
+	"horizontal_fuse":                  HorizontalFusePass,
 	"identity_op_clean":                IdentityOpCleanPass,
 	"inplace":                          InplacePass,
 	"map_op_to_another":                MapOpToAnotherPass,

@@ -20,72 +20,60 @@ func rotarySharedIds_rotary_q_k_shared_ids(m *rt.Matcher, in *rt.Instance, op30 
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op23, op24, op25, op26, op27, op28, op29 *ir.Op // op0 pd_op.full_int_array, op1 pd_op.squeeze, op2 pd_op.squeeze, op3 pd_op.full_int_array, op4 pd_op.unsqueeze, op5 pd_op.gather_nd, op6 pd_op.gather_nd, op7 pd_op.full_int_array, op8 pd_op.unsqueeze, op9 pd_op.unsqueeze, op10 pd_op.full_int_array, op11 pd_op.full_int_array, op12 pd_op.full_int_array, op13 pd_op.full, op14 pd_op.full, op23 pd_op.multiply, op24 pd_op.slice, op25 pd_op.slice, op26 pd_op.scale, op27 builtin.combine, op28 pd_op.concat, op29 pd_op.multiply
 	var axes, sc, ss, pc, gc, gs, ua, uc, us, zero, half, end, neg, cax, qa, q1, q2, qn, qr, qb, qo, ka, k1, k2, kn, kr, kb, ko, cos, sin, ids, _1, q, _2, k, _3 *ir.Value
 	var pa, ua2, hv, ev, cax2, ax1, ax2 ir.Attribute
-	if !(op30.NumOperands() == 2 && op30.NumResults() == 1 && rt.Set(&ko, op30.Result(0))) {
+	if !(rt.Arity(op30, 2, 1) && rt.Set(&ko, op30.Result(0))) {
 		return false
 	}
 	for sw30 := range 2 { // operands 0 and 1 of op30 as written, then swapped
 		if !(rt.Present(&ka, op30.Operand(sw30)) &&
-			rt.Def(&op23, ka, 0) && op23.Info() == in.Ops[23] && op23.NumOperands() == 2 && op23.NumResults() == 1) {
+			rt.Def(&op23, ka, 0) && rt.Is(op23, in.Ops[23], 2, 1)) {
 			continue
 		}
 		for sw23 := range 2 { // operands 0 and 1 of op23 as written, then swapped
 			if !(rt.Present(&k, op23.Operand(sw23)) && rt.Present(&uc, op23.Operand(1-sw23)) &&
-				rt.Def(&op8, uc, 0) && op8.Info() == in.Ops[8] && op8.NumOperands() == 2 && op8.NumResults() == 1 &&
-				rt.Present(&gc, op8.Operand(0)) &&
-				rt.Def(&op5, gc, 0) && op5.Info() == in.Ops[5] && op5.NumOperands() == 2 && op5.NumResults() == 1 &&
-				rt.Present(&sc, op5.Operand(0)) &&
-				rt.Def(&op1, sc, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1 &&
-				rt.Present(&cos, op1.Operand(0)) && rt.Present(&axes, op1.Operand(1)) &&
-				rt.Def(&op0, axes, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 0 && op0.NumResults() == 1 &&
-				rt.AttrOr(op0, "value", in.Defaults[0]) == in.Literals[0] && rt.Present(&pc, op5.Operand(1)) &&
-				rt.Def(&op4, pc, 0) && op4 != op8 && op4.Info() == in.Ops[4] && op4.NumOperands() == 2 && op4.NumResults() == 1 &&
-				rt.Present(&ids, op4.Operand(0)) && rt.Present(&_1, op4.Operand(1)) &&
+				rt.Def(&op8, uc, 0) && rt.Is(op8, in.Ops[8], 2, 1) && rt.Present(&gc, op8.Operand(0)) &&
+				rt.Def(&op5, gc, 0) && rt.Is(op5, in.Ops[5], 2, 1) && rt.Present(&sc, op5.Operand(0)) &&
+				rt.Def(&op1, sc, 0) && rt.Is(op1, in.Ops[1], 2, 1) && rt.Present(&cos, op1.Operand(0)) &&
+				rt.Present(&axes, op1.Operand(1)) &&
+				rt.Def(&op0, axes, 0) && rt.Is(op0, in.Ops[0], 0, 1) && rt.AttrIs(op0, "value", in, 0) &&
+				rt.Present(&pc, op5.Operand(1)) &&
+				rt.Def(&op4, pc, 0) && op4 != op8 && rt.Is(op4, in.Ops[4], 2, 1) && rt.Present(&ids, op4.Operand(0)) &&
+				rt.Present(&_1, op4.Operand(1)) &&
 				rt.Def(&op3, _1, 0) && op3.Info() == in.Ops[3] && op3.NumOperands() == 0 && op3.NumResults() >= 1 &&
 				rt.BindAttr(&pa, rt.AttrOr(op3, "value", in.Defaults[1])) && rt.ResultsUnused(op3, 1) && rt.Present(&ua, op8.Operand(1)) &&
-				rt.Def(&op7, ua, 0) && op7.Info() == in.Ops[7] && op7.NumOperands() == 0 && op7.NumResults() == 1 &&
-				rt.BindAttr(&ua2, rt.AttrOr(op7, "value", in.Defaults[2])) && rt.Present(&kb, op30.Operand(1-sw30)) &&
-				rt.Def(&op29, kb, 0) && op29 != op23 && op29.Info() == in.Ops[29] && op29.NumOperands() == 2 && op29.NumResults() == 1) {
+				rt.Def(&op7, ua, 0) && rt.Is(op7, in.Ops[7], 0, 1) && rt.BindAttr(&ua2, rt.AttrOr(op7, "value", in.Defaults[2])) &&
+				rt.Present(&kb, op30.Operand(1-sw30)) &&
+				rt.Def(&op29, kb, 0) && op29 != op23 && rt.Is(op29, in.Ops[29], 2, 1)) {
 				continue
 			}
 			for sw29 := range 2 { // operands 0 and 1 of op29 as written, then swapped
 				if !(rt.Present(&kr, op29.Operand(sw29)) &&
-					rt.Def(&op28, kr, 0) && op28.Info() == in.Ops[28] && op28.NumOperands() == 2 && op28.NumResults() == 1 &&
-					rt.Present(&_3, op28.Operand(0)) &&
-					rt.Def(&op27, _3, 0) && op27.Info() == in.Ops[27] && op27.NumOperands() == 2 && op27.NumResults() == 1 &&
-					rt.Present(&kn, op27.Operand(0)) &&
-					rt.Def(&op26, kn, 0) && op26.Info() == in.Ops[26] && op26.NumOperands() == 2 && op26.NumResults() == 1 &&
-					rt.AttrOr(op26, "bias", in.Defaults[17]) == in.Literals[17] && rt.Present(&k2, op26.Operand(0)) &&
-					rt.Def(&op25, k2, 0) && op25.Info() == in.Ops[25] && op25.NumOperands() == 3 && op25.NumResults() == 1 &&
-					rt.BindAttr(&ax2, rt.AttrOr(op25, "axes", in.Defaults[15])) &&
-					rt.AttrOr(op25, "decrease_axis", in.Defaults[16]) == in.Literals[16] && op25.Operand(0) == k &&
-					rt.Present(&half, op25.Operand(1)) &&
-					rt.Def(&op11, half, 0) && op11.Info() == in.Ops[11] && op11.NumOperands() == 0 && op11.NumResults() == 1 &&
-					rt.BindAttr(&hv, rt.AttrOr(op11, "value", in.Defaults[4])) && rt.Present(&end, op25.Operand(2)) &&
-					rt.Def(&op12, end, 0) && op12.Info() == in.Ops[12] && op12.NumOperands() == 0 && op12.NumResults() == 1 &&
-					rt.BindAttr(&ev, rt.AttrOr(op12, "value", in.Defaults[5])) && rt.Present(&neg, op26.Operand(1)) &&
-					rt.Def(&op13, neg, 0) && op13.Info() == in.Ops[13] && op13.NumOperands() == 0 && op13.NumResults() == 1 &&
-					rt.AttrOr(op13, "value", in.Defaults[6]) == in.Literals[6] && rt.Present(&k1, op27.Operand(1)) &&
-					rt.Def(&op24, k1, 0) && op24 != op25 && op24.Info() == in.Ops[24] && op24.NumOperands() == 3 && op24.NumResults() == 1 &&
-					rt.BindAttr(&ax1, rt.AttrOr(op24, "axes", in.Defaults[13])) &&
-					rt.AttrOr(op24, "decrease_axis", in.Defaults[14]) == in.Literals[14] && op24.Operand(0) == k &&
-					rt.Present(&zero, op24.Operand(1)) &&
-					rt.Def(&op10, zero, 0) && op10.Info() == in.Ops[10] && op10.NumOperands() == 0 && op10.NumResults() == 1 &&
-					rt.AttrOr(op10, "value", in.Defaults[3]) == in.Literals[3] && rt.SameConst(half, op24.Operand(2)) &&
-					rt.Present(&cax, op28.Operand(1)) &&
-					rt.Def(&op14, cax, 0) && op14.Info() == in.Ops[14] && op14.NumOperands() == 0 && op14.NumResults() == 1 &&
-					rt.BindAttr(&cax2, rt.AttrOr(op14, "value", in.Defaults[7])) && rt.Present(&us, op29.Operand(1-sw29)) &&
-					rt.Def(&op9, us, 0) && op9 != op8 && op9 != op4 && op9.Info() == in.Ops[9] && op9.NumOperands() == 2 &&
-					op9.NumResults() == 1 && rt.Present(&gs, op9.Operand(0)) &&
-					rt.Def(&op6, gs, 0) && op6 != op5 && op6.Info() == in.Ops[6] && op6.NumOperands() == 2 && op6.NumResults() == 1 &&
-					rt.Present(&ss, op6.Operand(0)) &&
-					rt.Def(&op2, ss, 0) && op2 != op1 && op2.Info() == in.Ops[2] && op2.NumOperands() == 2 && op2.NumResults() == 1 &&
-					rt.Present(&sin, op2.Operand(0)) && rt.SameConst(axes, op2.Operand(1)) && op6.Operand(1) == pc &&
-					rt.SameConst(ua, op9.Operand(1))) {
+					rt.Def(&op28, kr, 0) && rt.Is(op28, in.Ops[28], 2, 1) && rt.Present(&_3, op28.Operand(0)) &&
+					rt.Def(&op27, _3, 0) && rt.Is(op27, in.Ops[27], 2, 1) && rt.Present(&kn, op27.Operand(0)) &&
+					rt.Def(&op26, kn, 0) && rt.Is(op26, in.Ops[26], 2, 1) && rt.AttrIs(op26, "bias", in, 17) &&
+					rt.Present(&k2, op26.Operand(0)) &&
+					rt.Def(&op25, k2, 0) && rt.Is(op25, in.Ops[25], 3, 1) && rt.BindAttr(&ax2, rt.AttrOr(op25, "axes", in.Defaults[15])) &&
+					rt.AttrIs(op25, "decrease_axis", in, 16) && op25.Operand(0) == k && rt.Present(&half, op25.Operand(1)) &&
+					rt.Def(&op11, half, 0) && rt.Is(op11, in.Ops[11], 0, 1) && rt.BindAttr(&hv, rt.AttrOr(op11, "value", in.Defaults[4])) &&
+					rt.Present(&end, op25.Operand(2)) &&
+					rt.Def(&op12, end, 0) && rt.Is(op12, in.Ops[12], 0, 1) && rt.BindAttr(&ev, rt.AttrOr(op12, "value", in.Defaults[5])) &&
+					rt.Present(&neg, op26.Operand(1)) &&
+					rt.Def(&op13, neg, 0) && rt.Is(op13, in.Ops[13], 0, 1) && rt.AttrIs(op13, "value", in, 6) &&
+					rt.Present(&k1, op27.Operand(1)) &&
+					rt.Def(&op24, k1, 0) && op24 != op25 && rt.Is(op24, in.Ops[24], 3, 1) &&
+					rt.BindAttr(&ax1, rt.AttrOr(op24, "axes", in.Defaults[13])) && rt.AttrIs(op24, "decrease_axis", in, 14) &&
+					op24.Operand(0) == k && rt.Present(&zero, op24.Operand(1)) &&
+					rt.Def(&op10, zero, 0) && rt.Is(op10, in.Ops[10], 0, 1) && rt.AttrIs(op10, "value", in, 3) &&
+					rt.SameConst(half, op24.Operand(2)) && rt.Present(&cax, op28.Operand(1)) &&
+					rt.Def(&op14, cax, 0) && rt.Is(op14, in.Ops[14], 0, 1) && rt.BindAttr(&cax2, rt.AttrOr(op14, "value", in.Defaults[7])) &&
+					rt.Present(&us, op29.Operand(1-sw29)) &&
+					rt.Def(&op9, us, 0) && op9 != op8 && op9 != op4 && rt.Is(op9, in.Ops[9], 2, 1) && rt.Present(&gs, op9.Operand(0)) &&
+					rt.Def(&op6, gs, 0) && op6 != op5 && rt.Is(op6, in.Ops[6], 2, 1) && rt.Present(&ss, op6.Operand(0)) &&
+					rt.Def(&op2, ss, 0) && op2 != op1 && rt.Is(op2, in.Ops[2], 2, 1) && rt.Present(&sin, op2.Operand(0)) &&
+					rt.SameConst(axes, op2.Operand(1)) && op6.Operand(1) == pc && rt.SameConst(ua, op9.Operand(1))) {
 					continue
 				}
 				for _, op15 := range m.Users(uc) {
-					if !(op15.Info() == in.Ops[15] && op15 != op23 && op15 != op29 && op15.NumOperands() == 2 && op15.NumResults() == 1 &&
-						rt.Set(&qa, op15.Result(0))) {
+					if !(op15.Info() == in.Ops[15] && op15 != op23 && op15 != op29 && rt.Arity(op15, 2, 1) && rt.Set(&qa, op15.Result(0))) {
 						continue
 					}
 					for sw15 := range 2 { // operands 0 and 1 of op15 as written, then swapped
@@ -93,38 +81,36 @@ func rotarySharedIds_rotary_q_k_shared_ids(m *rt.Matcher, in *rt.Instance, op30 
 							continue
 						}
 						for _, op16 := range m.Users(q) {
-							if !(op16.Info() == in.Ops[16] && op16 != op25 && op16 != op24 && op16.NumOperands() == 3 && op16.NumResults() == 1 &&
-								rt.AttrOr(op16, "axes", in.Defaults[8]) == ax1 && rt.AttrOr(op16, "decrease_axis", in.Defaults[9]) == in.Literals[9] &&
-								rt.Set(&q1, op16.Result(0)) && op16.Operand(0) == q && rt.SameConst(zero, op16.Operand(1)) &&
-								rt.SameConst(half, op16.Operand(2))) {
+							if !(op16.Info() == in.Ops[16] && op16 != op25 && op16 != op24 && rt.Arity(op16, 3, 1) &&
+								rt.AttrOr(op16, "axes", in.Defaults[8]) == ax1 && rt.AttrIs(op16, "decrease_axis", in, 9) && rt.Set(&q1, op16.Result(0)) &&
+								op16.Operand(0) == q && rt.SameConst(zero, op16.Operand(1)) && rt.SameConst(half, op16.Operand(2))) {
 								continue
 							}
 							for _, op17 := range m.Users(q) {
-								if !(op17.Info() == in.Ops[17] && op17 != op25 && op17 != op24 && op17 != op16 && op17.NumOperands() == 3 &&
-									op17.NumResults() == 1 && rt.AttrOr(op17, "axes", in.Defaults[10]) == ax2 &&
-									rt.AttrOr(op17, "decrease_axis", in.Defaults[11]) == in.Literals[11] && rt.Set(&q2, op17.Result(0)) &&
-									op17.Operand(0) == q && rt.SameConst(half, op17.Operand(1)) && rt.SameConst(end, op17.Operand(2))) {
+								if !(op17.Info() == in.Ops[17] && op17 != op25 && op17 != op24 && op17 != op16 && rt.Arity(op17, 3, 1) &&
+									rt.AttrOr(op17, "axes", in.Defaults[10]) == ax2 && rt.AttrIs(op17, "decrease_axis", in, 11) &&
+									rt.Set(&q2, op17.Result(0)) && op17.Operand(0) == q && rt.SameConst(half, op17.Operand(1)) &&
+									rt.SameConst(end, op17.Operand(2))) {
 									continue
 								}
 								for _, op18 := range m.Users(q2) {
-									if !(op18.Info() == in.Ops[18] && op18 != op26 && op18.NumOperands() == 2 && op18.NumResults() == 1 &&
-										rt.AttrOr(op18, "bias", in.Defaults[12]) == in.Literals[12] && rt.Set(&qn, op18.Result(0)) && op18.Operand(0) == q2 &&
-										rt.SameConst(neg, op18.Operand(1))) {
+									if !(op18.Info() == in.Ops[18] && op18 != op26 && rt.Arity(op18, 2, 1) && rt.AttrIs(op18, "bias", in, 12) &&
+										rt.Set(&qn, op18.Result(0)) && op18.Operand(0) == q2 && rt.SameConst(neg, op18.Operand(1))) {
 										continue
 									}
 									for _, op19 := range m.Users(qn) {
-										if !(op19.Info() == in.Ops[19] && op19 != op27 && op19.NumOperands() == 2 && op19.NumResults() == 1 &&
-											rt.Set(&_2, op19.Result(0)) && op19.Operand(0) == qn && op19.Operand(1) == q1) {
+										if !(op19.Info() == in.Ops[19] && op19 != op27 && rt.Arity(op19, 2, 1) && rt.Set(&_2, op19.Result(0)) &&
+											op19.Operand(0) == qn && op19.Operand(1) == q1) {
 											continue
 										}
 										for _, op20 := range m.Users(_2) {
-											if !(op20.Info() == in.Ops[20] && op20 != op28 && op20.NumOperands() == 2 && op20.NumResults() == 1 &&
-												rt.Set(&qr, op20.Result(0)) && op20.Operand(0) == _2 && rt.SameConst(cax, op20.Operand(1))) {
+											if !(op20.Info() == in.Ops[20] && op20 != op28 && rt.Arity(op20, 2, 1) && rt.Set(&qr, op20.Result(0)) &&
+												op20.Operand(0) == _2 && rt.SameConst(cax, op20.Operand(1))) {
 												continue
 											}
 											for _, op21 := range m.Users(qr) {
-												if !(op21.Info() == in.Ops[21] && op21 != op23 && op21 != op29 && op21 != op15 && op21.NumOperands() == 2 &&
-													op21.NumResults() == 1 && rt.Set(&qb, op21.Result(0))) {
+												if !(op21.Info() == in.Ops[21] && op21 != op23 && op21 != op29 && op21 != op15 && rt.Arity(op21, 2, 1) &&
+													rt.Set(&qb, op21.Result(0))) {
 													continue
 												}
 												for sw21 := range 2 { // operands 0 and 1 of op21 as written, then swapped
@@ -132,8 +118,7 @@ func rotarySharedIds_rotary_q_k_shared_ids(m *rt.Matcher, in *rt.Instance, op30 
 														continue
 													}
 													for _, op22 := range m.Users(qa) {
-														if !(op22.Info() == in.Ops[22] && op22 != op30 && op22.NumOperands() == 2 && op22.NumResults() == 1 &&
-															rt.Set(&qo, op22.Result(0))) {
+														if !(op22.Info() == in.Ops[22] && op22 != op30 && rt.Arity(op22, 2, 1) && rt.Set(&qo, op22.Result(0))) {
 															continue
 														}
 														for sw22 := range 2 { // operands 0 and 1 of op22 as written, then swapped

@@ -45,11 +45,11 @@ func TestGeneratedShapeMatchesDocs(t *testing.T) {
 	ctx, err := ir.NewDefaultContext()
 	require.NoError(t, err)
 	funcs := map[string][]string{} // by declaring rule file
-	for _, name := range compiledSets() {
+	for _, name := range rules.Sets() {
 		funcs[name+".drr"] = matchingFuncs(t, name+".go")
 	}
 	declared := map[string]map[string]bool{} // rule names by declaring file
-	for _, name := range compiledSets() {
+	for _, name := range rules.Sets() {
 		set, err := rules.Load(ctx, name)
 		require.NoError(t, err, name)
 		table, err := os.ReadFile(name + ".go")

@@ -34,16 +34,14 @@ var TransposeFlattenConcatFusePass = (&rt.Program{Name: "transpose_flatten_conca
 		}},
 	}}).Pass
 
-// transposeFlattenConcatFuse_transpose_flatten_concat matches the 1 instances of rule transpose_flatten_concat
-// (transpose_flatten_concat_fuse.drr:15:6) its rt.Rule lists at op4, each with the op kinds and constants of its
-// rt.Instance.
+// transposeFlattenConcatFuse_transpose_flatten_concat matches rule transpose_flatten_concat
+// (transpose_flatten_concat_fuse.drr:15:6) at op4 for instance n=1 (op kinds and constants: rt.Instance).
 func transposeFlattenConcatFuse_transpose_flatten_concat(m *rt.Matcher, in *rt.Instance, op4 *ir.Op) bool {
 	var op0, op1, op2, op3 *ir.Op
 	var o, x_0_, _1, _2, _3, _4 *ir.Value
 	var p, s, e, axis ir.Attribute
-	return op4.NumOperands() == 2 && op4.NumResults() == 1 && rt.Set(&o, op4.Result(0)) && rt.Present(&_3, op4.Operand(0)) &&
-		rt.Def(&op2, _3, 0) && op2.Info() == in.Ops[2] && op2.NumOperands() == 1 && op2.NumResults() == 1 &&
-		rt.Present(&_2, op2.Operand(0)) &&
+	return rt.Arity(op4, 2, 1) && rt.Set(&o, op4.Result(0)) && rt.Present(&_3, op4.Operand(0)) &&
+		rt.Def(&op2, _3, 0) && rt.Is(op2, in.Ops[2], 1, 1) && rt.Present(&_2, op2.Operand(0)) &&
 		rt.Def(&op1, _2, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() >= 1 &&
 		rt.BindAttr(&s, rt.AttrOr(op1, "start_axis", in.Defaults[1])) &&
 		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.ResultsUnused(op1, 1) &&
@@ -59,16 +57,14 @@ func transposeFlattenConcatFuse_transpose_flatten_concat(m *rt.Matcher, in *rt.I
 		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4), append(m.Values(), o, x_0_, _1, _2, _3, _4), append(m.Holes(), p, s, e, axis))
 }
 
-// transposeFlattenConcatFuse_transpose_flatten_concat2 matches the 1 instances of rule transpose_flatten_concat
-// (transpose_flatten_concat_fuse.drr:15:6) its rt.Rule lists at op6, each with the op kinds and constants of its
-// rt.Instance.
+// transposeFlattenConcatFuse_transpose_flatten_concat2 matches rule transpose_flatten_concat
+// (transpose_flatten_concat_fuse.drr:15:6) at op6 for instance n=2 (op kinds and constants: rt.Instance).
 func transposeFlattenConcatFuse_transpose_flatten_concat2(m *rt.Matcher, in *rt.Instance, op6 *ir.Op) bool {
 	var op0, op1, op2, op3, op4, op5 *ir.Op
 	var o, x_0_, _1, _2, x_1_, _3, _4, _5, _6 *ir.Value
 	var p, s, e, axis ir.Attribute
-	return op6.NumOperands() == 2 && op6.NumResults() == 1 && rt.Set(&o, op6.Result(0)) && rt.Present(&_5, op6.Operand(0)) &&
-		rt.Def(&op4, _5, 0) && op4.Info() == in.Ops[4] && op4.NumOperands() == 2 && op4.NumResults() == 1 &&
-		rt.Present(&_2, op4.Operand(0)) &&
+	return rt.Arity(op6, 2, 1) && rt.Set(&o, op6.Result(0)) && rt.Present(&_5, op6.Operand(0)) &&
+		rt.Def(&op4, _5, 0) && rt.Is(op4, in.Ops[4], 2, 1) && rt.Present(&_2, op4.Operand(0)) &&
 		rt.Def(&op1, _2, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() >= 1 &&
 		rt.BindAttr(&s, rt.AttrOr(op1, "start_axis", in.Defaults[1])) &&
 		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.ResultsUnused(op1, 1) &&
@@ -91,16 +87,14 @@ func transposeFlattenConcatFuse_transpose_flatten_concat2(m *rt.Matcher, in *rt.
 		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6), append(m.Values(), o, x_0_, _1, _2, x_1_, _3, _4, _5, _6), append(m.Holes(), p, s, e, axis))
 }
 
-// transposeFlattenConcatFuse_transpose_flatten_concat3 matches the 1 instances of rule transpose_flatten_concat
-// (transpose_flatten_concat_fuse.drr:15:6) its rt.Rule lists at op8, each with the op kinds and constants of its
-// rt.Instance.
+// transposeFlattenConcatFuse_transpose_flatten_concat3 matches rule transpose_flatten_concat
+// (transpose_flatten_concat_fuse.drr:15:6) at op8 for instance n=3 (op kinds and constants: rt.Instance).
 func transposeFlattenConcatFuse_transpose_flatten_concat3(m *rt.Matcher, in *rt.Instance, op8 *ir.Op) bool {
 	var op0, op1, op2, op3, op4, op5, op6, op7 *ir.Op
 	var o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, _7, _8 *ir.Value
 	var p, s, e, axis ir.Attribute
-	return op8.NumOperands() == 2 && op8.NumResults() == 1 && rt.Set(&o, op8.Result(0)) && rt.Present(&_7, op8.Operand(0)) &&
-		rt.Def(&op6, _7, 0) && op6.Info() == in.Ops[6] && op6.NumOperands() == 3 && op6.NumResults() == 1 &&
-		rt.Present(&_2, op6.Operand(0)) &&
+	return rt.Arity(op8, 2, 1) && rt.Set(&o, op8.Result(0)) && rt.Present(&_7, op8.Operand(0)) &&
+		rt.Def(&op6, _7, 0) && rt.Is(op6, in.Ops[6], 3, 1) && rt.Present(&_2, op6.Operand(0)) &&
 		rt.Def(&op1, _2, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() >= 1 &&
 		rt.BindAttr(&s, rt.AttrOr(op1, "start_axis", in.Defaults[1])) &&
 		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.ResultsUnused(op1, 1) &&
@@ -130,16 +124,14 @@ func transposeFlattenConcatFuse_transpose_flatten_concat3(m *rt.Matcher, in *rt.
 		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8), append(m.Values(), o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, _7, _8), append(m.Holes(), p, s, e, axis))
 }
 
-// transposeFlattenConcatFuse_transpose_flatten_concat4 matches the 1 instances of rule transpose_flatten_concat
-// (transpose_flatten_concat_fuse.drr:15:6) its rt.Rule lists at op10, each with the op kinds and constants of its
-// rt.Instance.
+// transposeFlattenConcatFuse_transpose_flatten_concat4 matches rule transpose_flatten_concat
+// (transpose_flatten_concat_fuse.drr:15:6) at op10 for instance n=4 (op kinds and constants: rt.Instance).
 func transposeFlattenConcatFuse_transpose_flatten_concat4(m *rt.Matcher, in *rt.Instance, op10 *ir.Op) bool {
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9 *ir.Op
 	var o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, x_3_, _7, _8, _9, _10 *ir.Value
 	var p, s, e, axis ir.Attribute
-	return op10.NumOperands() == 2 && op10.NumResults() == 1 && rt.Set(&o, op10.Result(0)) && rt.Present(&_9, op10.Operand(0)) &&
-		rt.Def(&op8, _9, 0) && op8.Info() == in.Ops[8] && op8.NumOperands() == 4 && op8.NumResults() == 1 &&
-		rt.Present(&_2, op8.Operand(0)) &&
+	return rt.Arity(op10, 2, 1) && rt.Set(&o, op10.Result(0)) && rt.Present(&_9, op10.Operand(0)) &&
+		rt.Def(&op8, _9, 0) && rt.Is(op8, in.Ops[8], 4, 1) && rt.Present(&_2, op8.Operand(0)) &&
 		rt.Def(&op1, _2, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() >= 1 &&
 		rt.BindAttr(&s, rt.AttrOr(op1, "start_axis", in.Defaults[1])) &&
 		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.ResultsUnused(op1, 1) &&
@@ -176,16 +168,14 @@ func transposeFlattenConcatFuse_transpose_flatten_concat4(m *rt.Matcher, in *rt.
 		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10), append(m.Values(), o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, x_3_, _7, _8, _9, _10), append(m.Holes(), p, s, e, axis))
 }
 
-// transposeFlattenConcatFuse_transpose_flatten_concat5 matches the 1 instances of rule transpose_flatten_concat
-// (transpose_flatten_concat_fuse.drr:15:6) its rt.Rule lists at op12, each with the op kinds and constants of its
-// rt.Instance.
+// transposeFlattenConcatFuse_transpose_flatten_concat5 matches rule transpose_flatten_concat
+// (transpose_flatten_concat_fuse.drr:15:6) at op12 for instance n=5 (op kinds and constants: rt.Instance).
 func transposeFlattenConcatFuse_transpose_flatten_concat5(m *rt.Matcher, in *rt.Instance, op12 *ir.Op) bool {
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11 *ir.Op
 	var o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, x_3_, _7, _8, x_4_, _9, _10, _11, _12 *ir.Value
 	var p, s, e, axis ir.Attribute
-	return op12.NumOperands() == 2 && op12.NumResults() == 1 && rt.Set(&o, op12.Result(0)) && rt.Present(&_11, op12.Operand(0)) &&
-		rt.Def(&op10, _11, 0) && op10.Info() == in.Ops[10] && op10.NumOperands() == 5 && op10.NumResults() == 1 &&
-		rt.Present(&_2, op10.Operand(0)) &&
+	return rt.Arity(op12, 2, 1) && rt.Set(&o, op12.Result(0)) && rt.Present(&_11, op12.Operand(0)) &&
+		rt.Def(&op10, _11, 0) && rt.Is(op10, in.Ops[10], 5, 1) && rt.Present(&_2, op10.Operand(0)) &&
 		rt.Def(&op1, _2, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() >= 1 &&
 		rt.BindAttr(&s, rt.AttrOr(op1, "start_axis", in.Defaults[1])) &&
 		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.ResultsUnused(op1, 1) &&
@@ -229,16 +219,14 @@ func transposeFlattenConcatFuse_transpose_flatten_concat5(m *rt.Matcher, in *rt.
 		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12), append(m.Values(), o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, x_3_, _7, _8, x_4_, _9, _10, _11, _12), append(m.Holes(), p, s, e, axis))
 }
 
-// transposeFlattenConcatFuse_transpose_flatten_concat6 matches the 1 instances of rule transpose_flatten_concat
-// (transpose_flatten_concat_fuse.drr:15:6) its rt.Rule lists at op14, each with the op kinds and constants of its
-// rt.Instance.
+// transposeFlattenConcatFuse_transpose_flatten_concat6 matches rule transpose_flatten_concat
+// (transpose_flatten_concat_fuse.drr:15:6) at op14 for instance n=6 (op kinds and constants: rt.Instance).
 func transposeFlattenConcatFuse_transpose_flatten_concat6(m *rt.Matcher, in *rt.Instance, op14 *ir.Op) bool {
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13 *ir.Op
 	var o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, x_3_, _7, _8, x_4_, _9, _10, x_5_, _11, _12, _13, _14 *ir.Value
 	var p, s, e, axis ir.Attribute
-	return op14.NumOperands() == 2 && op14.NumResults() == 1 && rt.Set(&o, op14.Result(0)) && rt.Present(&_13, op14.Operand(0)) &&
-		rt.Def(&op12, _13, 0) && op12.Info() == in.Ops[12] && op12.NumOperands() == 6 && op12.NumResults() == 1 &&
-		rt.Present(&_2, op12.Operand(0)) &&
+	return rt.Arity(op14, 2, 1) && rt.Set(&o, op14.Result(0)) && rt.Present(&_13, op14.Operand(0)) &&
+		rt.Def(&op12, _13, 0) && rt.Is(op12, in.Ops[12], 6, 1) && rt.Present(&_2, op12.Operand(0)) &&
 		rt.Def(&op1, _2, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() >= 1 &&
 		rt.BindAttr(&s, rt.AttrOr(op1, "start_axis", in.Defaults[1])) &&
 		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.ResultsUnused(op1, 1) &&

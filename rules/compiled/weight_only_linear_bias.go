@@ -22,13 +22,12 @@ func weightOnlyLinearBias_weight_only_linear_absorb_bias(m *rt.Matcher, in *rt.I
 	var op0 *ir.Op // op0 pd_op.weight_only_linear
 	var y, z, x, q, s, b *ir.Value
 	var wd, arch, g ir.Attribute
-	if !(op1.NumOperands() == 2 && op1.NumResults() == 1 && rt.Set(&z, op1.Result(0))) {
+	if !(rt.Arity(op1, 2, 1) && rt.Set(&z, op1.Result(0))) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
 		if rt.Present(&y, op1.Operand(sw1)) &&
-			rt.Def(&op0, y, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 4 && op0.NumResults() == 1 &&
-			rt.BindAttr(&wd, rt.AttrOr(op0, "weight_dtype", in.Defaults[0])) &&
+			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 4, 1) && rt.BindAttr(&wd, rt.AttrOr(op0, "weight_dtype", in.Defaults[0])) &&
 			rt.BindAttr(&arch, rt.AttrOr(op0, "arch", in.Defaults[1])) &&
 			rt.BindAttr(&g, rt.AttrOr(op0, "group_size", in.Defaults[2])) && rt.Present(&x, op0.Operand(0)) &&
 			rt.Present(&q, op0.Operand(1)) && op0.Operand(2) == nil && rt.Present(&s, op0.Operand(3)) &&

@@ -26,8 +26,8 @@ const graphnetToPirSource = `rule add_relu_to_tanh {
 func graphnetToPir_add_relu_to_tanh(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.add
 	var s, y, a, b *ir.Value
-	if !(op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.Set(&y, op1.Result(0)) && rt.Present(&s, op1.Operand(0)) &&
-		rt.Def(&op0, s, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() == 1) {
+	if !(rt.Arity(op1, 1, 1) && rt.Set(&y, op1.Result(0)) && rt.Present(&s, op1.Operand(0)) &&
+		rt.Def(&op0, s, 0) && rt.Is(op0, in.Ops[0], 2, 1)) {
 		return false
 	}
 	for sw0 := range 2 { // operands 0 and 1 of op0 as written, then swapped

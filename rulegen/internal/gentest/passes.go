@@ -23,4 +23,5 @@ var Passes = map[string]Pass{
 	"rulegen/internal/gentest/testdata/groups.txtar":        {Factory: TestdataGroupsPass, Source: "rulegen/internal/gentest/testdata/groups.txtar"},
 	"rulegen/internal/gentest/testdata/natives.txtar":       {Factory: TestdataNativesPass, Source: "rulegen/internal/gentest/testdata/natives.txtar"},
 	"rulegen/internal/gentest/testdata/plan_features.txtar": {Factory: TestdataPlanFeaturesPass, Source: "rulegen/internal/gentest/testdata/plan_features.txtar"},
+	"rulegen/internal/gentest/testdata/users.txtar":         {Factory: TestdataUsersPass, Source: "rulegen/internal/gentest/testdata/users.txtar"},
 }

@@ -31,14 +31,13 @@ rule concat_of_relus {
 }
 `
 
-// testdataGroups_concat_of_relus matches the 1 instances of rule concat_of_relus (rules.drr:2:6) its rt.Rule lists
-// at op3, each with the op kinds and constants of its rt.Instance.
+// testdataGroups_concat_of_relus matches rule concat_of_relus (rules.drr:2:6) at op3 for instance n=2 (op kinds and
+// constants: rt.Instance).
 func testdataGroups_concat_of_relus(m *rt.Matcher, in *rt.Instance, op3 *ir.Op) bool {
 	var op0, op1, op2 *ir.Op
 	var y, x_0_, _1, x_1_, _2, _3, axis *ir.Value
-	return op3.NumOperands() == 2 && op3.NumResults() == 1 && rt.Set(&y, op3.Result(0)) && rt.Present(&_3, op3.Operand(0)) &&
-		rt.Def(&op2, _3, 0) && op2.Info() == in.Ops[2] && op2.NumOperands() == 2 && op2.NumResults() == 1 &&
-		rt.Present(&_1, op2.Operand(0)) &&
+	return rt.Arity(op3, 2, 1) && rt.Set(&y, op3.Result(0)) && rt.Present(&_3, op3.Operand(0)) &&
+		rt.Def(&op2, _3, 0) && rt.Is(op2, in.Ops[2], 2, 1) && rt.Present(&_1, op2.Operand(0)) &&
 		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() >= 1 &&
 		rt.ResultsUnused(op0, 1) && rt.Present(&x_0_, op0.Operand(0)) && rt.Present(&_2, op2.Operand(1)) &&
 		rt.Def(&op1, _2, 0) && op1 != op0 && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() >= 1 &&
@@ -49,14 +48,13 @@ func testdataGroups_concat_of_relus(m *rt.Matcher, in *rt.Instance, op3 *ir.Op) 
 		m.Emit(in, append(m.Ops(), op0, op1, op2, op3), append(m.Values(), y, x_0_, _1, x_1_, _2, _3, axis), m.Holes())
 }
 
-// testdataGroups_concat_of_relus2 matches the 1 instances of rule concat_of_relus (rules.drr:2:6) its rt.Rule lists
-// at op4, each with the op kinds and constants of its rt.Instance.
+// testdataGroups_concat_of_relus2 matches rule concat_of_relus (rules.drr:2:6) at op4 for instance n=3 (op kinds and
+// constants: rt.Instance).
 func testdataGroups_concat_of_relus2(m *rt.Matcher, in *rt.Instance, op4 *ir.Op) bool {
 	var op0, op1, op2, op3 *ir.Op
 	var y, x_0_, _1, x_1_, _2, x_2_, _3, _4, axis *ir.Value
-	return op4.NumOperands() == 2 && op4.NumResults() == 1 && rt.Set(&y, op4.Result(0)) && rt.Present(&_4, op4.Operand(0)) &&
-		rt.Def(&op3, _4, 0) && op3.Info() == in.Ops[3] && op3.NumOperands() == 3 && op3.NumResults() == 1 &&
-		rt.Present(&_1, op3.Operand(0)) &&
+	return rt.Arity(op4, 2, 1) && rt.Set(&y, op4.Result(0)) && rt.Present(&_4, op4.Operand(0)) &&
+		rt.Def(&op3, _4, 0) && rt.Is(op3, in.Ops[3], 3, 1) && rt.Present(&_1, op3.Operand(0)) &&
 		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() >= 1 &&
 		rt.ResultsUnused(op0, 1) && rt.Present(&x_0_, op0.Operand(0)) && rt.Present(&_2, op3.Operand(1)) &&
 		rt.Def(&op1, _2, 0) && op1 != op0 && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() >= 1 &&
@@ -71,14 +69,13 @@ func testdataGroups_concat_of_relus2(m *rt.Matcher, in *rt.Instance, op4 *ir.Op)
 		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4), append(m.Values(), y, x_0_, _1, x_1_, _2, x_2_, _3, _4, axis), m.Holes())
 }
 
-// testdataGroups_concat_of_relus3 matches the 1 instances of rule concat_of_relus (rules.drr:2:6) its rt.Rule lists
-// at op5, each with the op kinds and constants of its rt.Instance.
+// testdataGroups_concat_of_relus3 matches rule concat_of_relus (rules.drr:2:6) at op5 for instance n=4 (op kinds and
+// constants: rt.Instance).
 func testdataGroups_concat_of_relus3(m *rt.Matcher, in *rt.Instance, op5 *ir.Op) bool {
 	var op0, op1, op2, op3, op4 *ir.Op
 	var y, x_0_, _1, x_1_, _2, x_2_, _3, x_3_, _4, _5, axis *ir.Value
-	return op5.NumOperands() == 2 && op5.NumResults() == 1 && rt.Set(&y, op5.Result(0)) && rt.Present(&_5, op5.Operand(0)) &&
-		rt.Def(&op4, _5, 0) && op4.Info() == in.Ops[4] && op4.NumOperands() == 4 && op4.NumResults() == 1 &&
-		rt.Present(&_1, op4.Operand(0)) &&
+	return rt.Arity(op5, 2, 1) && rt.Set(&y, op5.Result(0)) && rt.Present(&_5, op5.Operand(0)) &&
+		rt.Def(&op4, _5, 0) && rt.Is(op4, in.Ops[4], 4, 1) && rt.Present(&_1, op4.Operand(0)) &&
 		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() >= 1 &&
 		rt.ResultsUnused(op0, 1) && rt.Present(&x_0_, op0.Operand(0)) && rt.Present(&_2, op4.Operand(1)) &&
 		rt.Def(&op1, _2, 0) && op1 != op0 && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() >= 1 &&

@@ -91,10 +91,9 @@ func testdataPlanFeatures_relu_twice_same_attrs(m *rt.Matcher, in *rt.Instance, 
 	var op0 *ir.Op // op0 pd_op.relu
 	var y, z, x *ir.Value
 	var a []ir.NamedAttr
-	return op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.Set(&a, rt.RestAttrs(op1)) && rt.Set(&z, op1.Result(0)) &&
-		rt.Present(&y, op1.Operand(0)) &&
-		rt.Def(&op0, y, 0) && op0 != op1 && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() == 1 &&
-		rt.SameAttrs(a, rt.RestAttrs(op0)) && rt.Present(&x, op0.Operand(0)) &&
+	return rt.Arity(op1, 1, 1) && rt.Set(&a, rt.RestAttrs(op1)) && rt.Set(&z, op1.Result(0)) && rt.Present(&y, op1.Operand(0)) &&
+		rt.Def(&op0, y, 0) && op0 != op1 && rt.Is(op0, in.Ops[0], 1, 1) && rt.SameAttrs(a, rt.RestAttrs(op0)) &&
+		rt.Present(&x, op0.Operand(0)) &&
 		rt.Closed([]*ir.Op{op0, op1}, y) &&
 		rt.True(rt.Less(rt.Neg(m.Pure("rank", x)), int64(0))) && // where -rank(%x) < 0 && "re" + "lu" == "relu" && [1, 2, 3][-1] == 3
 		rt.True(rt.Equal(rt.Add(rt.Index(rt.List(m.Pure("rank", x), int64(0)), int64(0)), int64(1)), int64(5))) && rt.True(rt.NotEqual(m.Pure("rank", x), int64(3))) && rt.True(rt.Not(rt.GreaterEqual(m.Pure("rank", x), int64(5)))) && // where [rank(%x), 0][0] + 1 == 5 && rank(%x) != 3 && !(rank(%x) >= 5)
@@ -128,13 +127,11 @@ func testdataPlanFeatures_relu_into_conv(m *rt.Matcher, in *rt.Instance, op1 *ir
 	var g ir.Attribute
 	var rest []ir.NamedAttr
 	var tt *ir.TensorType
-	return op1.NumOperands() == 1 && op1.NumResults() == 1 && rt.Set(&r, op1.Result(0)) && rt.Present(&f, op1.Operand(0)) &&
-		f.NumUses() <= 1 &&
+	return rt.Arity(op1, 1, 1) && rt.Set(&r, op1.Result(0)) && rt.Present(&f, op1.Operand(0)) && f.NumUses() <= 1 &&
 		rt.Def(&op0, f, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 4 && op0.NumResults() >= 1 &&
-		rt.AttrOr(op0, "activation", in.Defaults[0]) == in.Literals[0] &&
-		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[1])) && op0.Attr("split_channels") != nil &&
-		rt.Set(&rest, rt.RestAttrs(op0, "activation", "groups", "split_channels")) && rt.ResultsUnused(op0, 1) &&
-		rt.Present(&x, op0.Operand(0)) &&
+		rt.AttrIs(op0, "activation", in, 0) && rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[1])) &&
+		op0.Attr("split_channels") != nil && rt.Set(&rest, rt.RestAttrs(op0, "activation", "groups", "split_channels")) &&
+		rt.ResultsUnused(op0, 1) && rt.Present(&x, op0.Operand(0)) &&
 		rt.Tensor(&tt, x.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 4 && rt.Set(&n, tt.Dims[0]) && rt.Set(&c, tt.Dims[1]) && rt.Set(&dt, tt.DType()) &&
 		rt.Present(&w, op0.Operand(1)) &&
 		rt.Tensor(&tt, w.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 4 && tt.Dims[0] == 4 && tt.Dims[2] == 3 && tt.Dims[3] == 3 && tt.DType() == in.DTypes[3] && tt.Dims[1] == c &&
@@ -150,13 +147,11 @@ func testdataPlanFeatures_scale_twice_named_factor(m *rt.Matcher, in *rt.Instanc
 	var op0, op1 *ir.Op // op0 pd_op.full, op1 pd_op.scale
 	var f, s, y, x *ir.Value
 	var v ir.Attribute
-	return op2.NumOperands() == 2 && op2.NumResults() == 1 && rt.AttrOr(op2, "bias", in.Defaults[2]) == in.Literals[2] &&
-		rt.Set(&y, op2.Result(0)) && rt.Present(&s, op2.Operand(0)) &&
-		rt.Def(&op1, s, 0) && op1 != op2 && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() == 1 &&
-		rt.AttrOr(op1, "bias", in.Defaults[1]) == in.Literals[1] && rt.Present(&x, op1.Operand(0)) &&
-		rt.Present(&f, op1.Operand(1)) &&
-		rt.Def(&op0, f, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 0 && op0.NumResults() == 1 &&
-		rt.BindAttr(&v, rt.AttrOr(op0, "value", in.Defaults[0])) && rt.SameConst(f, op2.Operand(1)) &&
+	return rt.Arity(op2, 2, 1) && rt.AttrIs(op2, "bias", in, 2) && rt.Set(&y, op2.Result(0)) && rt.Present(&s, op2.Operand(0)) &&
+		rt.Def(&op1, s, 0) && op1 != op2 && rt.Is(op1, in.Ops[1], 2, 1) && rt.AttrIs(op1, "bias", in, 1) &&
+		rt.Present(&x, op1.Operand(0)) && rt.Present(&f, op1.Operand(1)) &&
+		rt.Def(&op0, f, 0) && rt.Is(op0, in.Ops[0], 0, 1) && rt.BindAttr(&v, rt.AttrOr(op0, "value", in.Defaults[0])) &&
+		rt.SameConst(f, op2.Operand(1)) &&
 		rt.Closed([]*ir.Op{op0, op1, op2}, s) &&
 		m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), f, s, y, x), append(m.Holes(), v))
 }
@@ -166,7 +161,7 @@ func testdataPlanFeatures_add_two_constants(m *rt.Matcher, in *rt.Instance, op2 
 	var op0, op1 *ir.Op // op0 pd_op.full, op1 pd_op.full
 	var y, _1, _2 *ir.Value
 	var a, sh, b ir.Attribute
-	if !(op2.NumOperands() == 2 && op2.NumResults() == 1 && rt.Set(&y, op2.Result(0))) {
+	if !(rt.Arity(op2, 2, 1) && rt.Set(&y, op2.Result(0))) {
 		return false
 	}
 	for sw2 := range 2 { // operands 0 and 1 of op2 as written, then swapped

@@ -1,0 +1,91 @@
+package rt
+
+import (
+	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/ir"
+	"github.com/pirdrr/drr/matcher"
+)
+
+// A users group (language.md §4.10) is one instruction of the plan, CollectUsers, whose element code checks one
+// op. The generated function prints the element code once, as a function literal it passes to Collect with the
+// op to check and whether it is the first element; Collect runs it on the root and on the later users, as the
+// automaton's executor does, and Emit hands the elements and their per-element values to the match.
+
+// Collect runs a users group's CollectUsers for instance in: the root is the first element; every later user of
+// v in the root's block, in program order, that passes elem is the next one, up to the group's Max; a user before
+// the root that passes elem means the match is rooted at that user (false), as does a root that fails or fewer
+// than Min elements. elem checks op as one element (first: op is the root, whose checks bind the shared $holes
+// that a later element's compare with, Agree) and, when it passes, ends with Elem, which records op's
+// per-element values.
+func (m *Matcher) Collect(in *Instance, root *ir.Op, v *ir.Value, elem func(op *ir.Op, first bool) bool) bool {
+	g := in.Rule.Pattern.Users
+	m.group, m.gvals = m.group[:0], m.gvals[:0]
+	if !elem(root, true) {
+		return false
+	}
+	m.group = append(m.group, root)
+	m.gusers = matcher.AppendUsers(m.gusers[:0], v)
+	before := true
+	for _, u := range m.gusers {
+		if !before && len(m.group) == g.Max {
+			break // the rest are the next match's, once these are rewritten
+		}
+		switch {
+		case u == root:
+			before = false
+		case u.Block() != root.Block():
+		case elem(u, false):
+			if before {
+				return false
+			}
+			m.group = append(m.group, u)
+		}
+	}
+	return len(m.group) >= g.Min
+}
+
+// Elem records the per-element values of an element that passed (rule.UsersGroup.Elems, in order) and returns
+// true: the last term of an element's code.
+func (m *Matcher) Elem(vals ...*ir.Value) bool {
+	m.gvals = append(m.gvals, vals...)
+	return true
+}
+
+// Agree binds the shared $hole *p to x on a users group's first element (first) and reports, on a later one,
+// whether x is what the first bound.
+func Agree[T comparable](first bool, p *T, x T) bool {
+	if first {
+		*p = x
+		return true
+	}
+	return *p == x
+}
+
+// AgreeAttr is Agree for an attribute hole (BindAttr): the attribute must be there.
+func AgreeAttr(first bool, p *ir.Attribute, a ir.Attribute) bool {
+	return a != nil && Agree(first, p, a)
+}
+
+// AgreeAttrs is Agree for a $attrs... hole (BindRestAttrs).
+func AgreeAttrs(first bool, p *[]ir.NamedAttr, attrs []ir.NamedAttr) bool {
+	if first {
+		*p = attrs
+		return true
+	}
+	return SameAttrs(*p, attrs)
+}
+
+// emitGroup fills the users-group bindings of mt, a match of a pattern with group g that Collect found: the elements,
+// and per per-element value hole the list of the elements' values (its Values entry nil), as the automaton's.
+func (m *Matcher) emitGroup(mt *rule.Match, g *rule.UsersGroup) {
+	m.lists = true
+	mt.Group = append([]*ir.Op(nil), m.group...)
+	n := len(g.Elems)
+	for i, h := range g.Elems {
+		l := make([]*ir.Value, len(m.group))
+		for e := range l {
+			l[e] = m.gvals[e*n+i]
+		}
+		mt.Values[h], mt.Lists[h] = nil, l
+	}
+}
