@@ -36,6 +36,7 @@ func newLaneParams(d distribution) *laneParams {
 		}
 		p[11+k] = 1 / f
 	}
+	p[20] = 0x1.8p52
 	return p
 }
 

@@ -14,8 +14,10 @@ type laneState [5][8]uint64
 
 // laneParams holds the float64 constants of a lane draw, in the order normalLanesAVX512 reads them: the
 // distribution (mean, std, lo, hi), 2^-53, -1/2, then the exponential's range reduction (log2 e, ln 2 split in a
-// high and a low part), the decision margin 1±expMargin, and the coefficients 1/k! (k = 0…8) of its polynomial.
-type laneParams [20]float64
+// high and a low part), the decision margin 1±expMargin, the coefficients 1/k! (k = 0…8) of its polynomial, and
+// 1.5·2^52, whose addition rounds to an integer and leaves it in the low bits (the power of two is built from them:
+// VRNDSCALEPD and VSCALEFPD measured slower here).
+type laneParams [21]float64
 
 // normalLanesAVX512 draws up to n float32 normal values into each lane of st whose bit is set in mask, lane j's
 // element i at dst[off_j+i], exactly as drawChunkInto draws them (see lanes.go). It returns how many it drew,

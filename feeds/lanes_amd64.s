@@ -30,6 +30,12 @@
 	VFMADD213PD Z31, Z28, Z30
 
 // func normalLanesAVX512(st *laneState, dst *float32, n int, mask uint64, par *laneParams, zx, zf *float64) int
+//
+// Registers: Z0-Z3 the lanes' states, Z4-Z7 the states at the start of the element (restored on exit), Z8 u, Z9
+// its layer i, Z10 the point z ≥ 0, Z18 z with its sign, Z11 the element's results; Z19 the lanes' offsets, Z20 127,
+// Z21 2^-53, Z22 128 (the sign bit), Z23-Z26 mean, std, lo, hi; K1 the lanes drawing, K4 those outside their
+// rectangle. The wedge: Z27 y, Z28 x = -z²/2 then its reduced argument r, Z29 x·log2 e + 1.5·2^52 (the integer k in
+// its low bits, then 2^k), Z13 k, Z30 the polynomial, then exp(x) ≈ 2^k·p(r).
 TEXT ·normalLanesAVX512(SB), NOSPLIT, $0-64
 	MOVQ st+0(FP), SI
 	MOVQ dst+8(FP), DI
@@ -107,11 +113,13 @@ redo:
 	VMULPD Z10, Z28, Z28
 	VBROADCASTSD 48(R8), Z29
 	VMULPD Z29, Z28, Z29
-	VRNDSCALEPD $0, Z29, Z29
+	VBROADCASTSD 160(R8), Z31
+	VADDPD Z31, Z29, Z29
+	VSUBPD Z31, Z29, Z13
 	VBROADCASTSD 56(R8), Z30
-	VFNMADD231PD Z30, Z29, Z28
+	VFNMADD231PD Z30, Z13, Z28
 	VBROADCASTSD 64(R8), Z30
-	VFNMADD231PD Z30, Z29, Z28
+	VFNMADD231PD Z30, Z13, Z28
 	VBROADCASTSD 152(R8), Z30
 	HORNER(144)
 	HORNER(136)
@@ -121,7 +129,11 @@ redo:
 	HORNER(104)
 	HORNER(96)
 	HORNER(88)
-	VSCALEFPD Z29, Z30, Z30
+	MOVQ $1023, AX
+	VPBROADCASTQ AX, Z31
+	VPADDQ Z31, Z29, Z29
+	VPSLLQ $52, Z29, Z29
+	VMULPD Z29, Z30, Z30
 	VBROADCASTSD 72(R8), Z31
 	VMULPD Z31, Z30, Z31
 	VCMPPD $13, Z31, Z27, K4, K6
