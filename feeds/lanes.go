@@ -21,6 +21,9 @@ import (
 // the portable loop and the assembly resumes. TestLaneDrawsAreThePortableOnes checks the equality on many seeds,
 // distributions and lengths.
 
+// laneCount is the number of chunks the lane draws take at a time.
+const laneCount = 8
+
 // expMargin is the relative margin within which the lane draws leave the wedge's decision to math.Exp (a
 // variable so that a test can widen it, sending many decisions to Go).
 var expMargin = 1e-8
@@ -41,11 +44,8 @@ func newLaneParams(d distribution) *laneParams {
 }
 
 // drawNormalLanes draws chunks [c0, c1) of dst, the float32 normal draw of distribution d from the tensor seed,
-// eight full chunks at a time on the assembly lanes; it returns false, drawing nothing, when this machine has none.
-func drawNormalLanes(dst []float32, seed uint64, c0, c1 int, d distribution) bool {
-	if drawLanes == nil {
-		return false
-	}
+// eight full chunks at a time on the assembly lanes (drawLanes, not nil).
+func drawNormalLanes(dst []float32, seed uint64, c0, c1 int, d distribution) {
 	if c1*tensor.DrawChunk > len(dst) {
 		// A shorter last chunk takes the portable loop: on a lane it would hold the others to its length.
 		c1--
@@ -90,5 +90,4 @@ func drawNormalLanes(dst []float32, seed uint64, c0, c1 int, d distribution) boo
 			i++
 		}
 	}
-	return true
 }
