@@ -12,14 +12,14 @@ import (
 // loop (drawChunkInto) runs at several nanoseconds a number. Chunks are independent streams, so eight of them can
 // run side by side in the 64-bit lanes of AVX-512 registers (lanes_amd64.s): the generator, the layer's rectangle
 // test and the clipping computed in the same float64 operations as the portable loop, in the same order (no fused
-// multiply-add where the loop has none), so each lane draws exactly the numbers of its chunk. Where a lane's point
-// falls outside its rectangle, the lanes that did draw again, in the same order as normalOutside: the wedge's
-// second number, then exp(-z²/2) compared with it. That exponential is 2^k times a polynomial of degree 8 (within
-// about 3e-10 of the true value), not math.Exp; it decides only when the comparison is clear by expMargin
-// (relative), far beyond the error of both, so the decision is math.Exp's. A lane that reaches the ziggurat's tail (about one draw in 1,800),
-// or a comparison within the margin, ends the assembly's run before that element: Go draws it for every lane with
-// the portable loop and the assembly resumes. TestLaneDrawsAreThePortableOnes checks the equality on many seeds,
-// distributions and lengths.
+// multiply-add where the loop has none), so each lane draws exactly the numbers of its chunk. The lanes whose point
+// falls outside its rectangle go on as normalOutside does: the wedge's second number, then exp(-z²/2) compared
+// with it, and a fresh draw where the point lies above the curve. That exponential is 2^k times a polynomial of
+// degree 8 (within about 3e-10 of the true value), not math.Exp; it decides only when the comparison is clear by
+// expMargin (relative), far beyond the error of both, so the decision is math.Exp's. A lane that reaches the
+// ziggurat's tail (about one draw in 1,800), or a comparison within the margin, ends the assembly's run before
+// that element: Go draws it for every lane with the portable loop and the assembly resumes.
+// TestLaneDrawsAreThePortableOnes checks the equality on many seeds, distributions and lengths.
 
 // laneCount is the number of chunks the lane draws take at a time.
 const laneCount = 8
