@@ -116,6 +116,15 @@ func (d distribution) sample(r *stream) float64 {
 // drawInto fills dst with values of d rounded to dt, from the tensor seed.
 func drawInto[E tensor.Float](dst []E, seed uint64, dt ir.DType, d distribution) {
 	chunks := (len(dst) + tensor.DrawChunk - 1) / tensor.DrawChunk
+	if f32, ok := any(dst).([]float32); ok && drawLanes != nil && dt == ir.DTypeFloat32 && d.kind == distNormal && !d.constant {
+		// The lane draws take eight chunks at a time: goroutines get whole groups of eight, so that the ranges
+		// ParallelFor splits off (several per goroutine) do not leave lanes empty.
+		groups := (chunks + laneCount - 1) / laneCount
+		tensor.ParallelFor(groups, tensor.DrawChunk*laneCount*8, func(g0, g1 int) {
+			drawNormalLanes(f32, seed, g0*laneCount, min(g1*laneCount, chunks), d)
+		})
+		return
+	}
 	tensor.ParallelFor(chunks, tensor.DrawChunk*8, func(c0, c1 int) {
 		for c := c0; c < c1; c++ {
 			r := newStream(tensor.ChunkSeed(seed, c))

@@ -116,7 +116,9 @@ func (s *stream) normalOutside(u, i uint64, z float64) float64 {
 			}
 		}
 	}
-	if zigF[i]+s.float64()*(zigF[i+1]-zigF[i]) >= math.Exp(-0.5*z*z) {
+	// The conversion rounds the product, as everywhere in the draws, so that no build fuses it into a
+	// multiply-add (Go may, with GOAMD64=v3) and the lane draws (lanes.go) decide alike.
+	if zigF[i]+float64(s.float64()*(zigF[i+1]-zigF[i])) >= math.Exp(-0.5*z*z) {
 		return s.normal() // above the curve in the wedge: draw again
 	}
 	return withSign(z, u)

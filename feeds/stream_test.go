@@ -99,12 +99,29 @@ func TestDrawChunkFastPathsAreTheGeneralOne(t *testing.T) {
 	}
 }
 
-// BenchmarkDrawNormalF32 measures the draws of a model's weights: float32 normal variates, clipped.
+// BenchmarkDrawNormalF32 measures the draws of a model's weights: float32 normal variates, clipped, on the
+// portable loop (path=go) and on the assembly lanes when this machine has them (path=lanes).
 func BenchmarkDrawNormalF32(b *testing.B) {
-	dst := make([]float32, 1<<22)
-	d := distribution{kind: distNormal, lo: -1, hi: 1, std: 0.02}
-	b.SetBytes(int64(4 * len(dst)))
-	for i := 0; b.Loop(); i++ {
-		drawInto(dst, uint64(i), ir.DTypeFloat32, d)
+	paths := []struct {
+		name  string
+		lanes func(st *laneState, dst []float32, n int, mask uint64, par *laneParams) int
+	}{{"go", nil}}
+	if drawLanes != nil {
+		paths = append(paths, struct {
+			name  string
+			lanes func(st *laneState, dst []float32, n int, mask uint64, par *laneParams) int
+		}{"lanes", drawLanes})
+	}
+	defer func(l func(st *laneState, dst []float32, n int, mask uint64, par *laneParams) int) { drawLanes = l }(drawLanes)
+	for _, p := range paths {
+		b.Run("path="+p.name, func(b *testing.B) {
+			drawLanes = p.lanes
+			dst := make([]float32, 1<<22)
+			d := distribution{kind: distNormal, lo: -1, hi: 1, std: 0.02}
+			b.SetBytes(int64(4 * len(dst)))
+			for i := 0; b.Loop(); i++ {
+				drawInto(dst, uint64(i), ir.DTypeFloat32, d)
+			}
+		})
 	}
 }

@@ -280,10 +280,13 @@ func kSoftmax[T tensor.Float](c *call[T]) ([]*value[T], error) {
 			for k := range n {
 				m = max(m, float64(x.Data[base+k*inner]))
 			}
-			s := 0.0
 			for k := range n {
-				e[k] = math.Exp(float64(x.Data[base+k*inner]) - m)
-				s += e[k]
+				e[k] = float64(x.Data[base+k*inner]) - m
+			}
+			tensor.ExpInPlace(e)
+			s := 0.0
+			for _, v := range e {
+				s += v
 			}
 			for k := range n {
 				out.Data[base+k*inner] = T(e[k] / s)
@@ -301,10 +304,13 @@ func softmaxRow[T tensor.Float](dst, src []T, e []float64) {
 	for _, v := range src {
 		m = max(m, float64(v))
 	}
-	s := 0.0
 	for k, v := range src {
-		e[k] = math.Exp(float64(v) - m)
-		s += e[k]
+		e[k] = float64(v) - m
+	}
+	tensor.ExpInPlace(e) // math.Exp's bits, eight at a time where the kernel path has a vector exponential
+	s := 0.0
+	for _, v := range e {
+		s += v
 	}
 	for k, v := range e {
 		dst[k] = T(v / s)

@@ -135,6 +135,7 @@ func attention[T tensor.Float](q, k, v, mask *tensor.Tensor[T], alpha float64, c
 	rows := len(scores.Data) / max(sk, 1)
 	lseData := make([]T, rows)
 	tensor.ParallelFor(rows, 4*sk, func(lo, hi int) {
+		e := make([]float64, sk)
 		for r := lo; r < hi; r++ {
 			row := scores.Data[r*sk : (r+1)*sk]
 			i := r % sq
@@ -146,16 +147,20 @@ func attention[T tensor.Float](q, k, v, mask *tensor.Tensor[T], alpha float64, c
 			for j := range limit {
 				m = max(m, float64(row[j]))
 			}
-			s := 0.0
-			for j := range sk {
-				if j >= limit || math.IsInf(m, -1) {
-					row[j] = 0
-					continue
-				}
-				e := math.Exp(float64(row[j]) - m)
-				row[j] = T(e)
-				s += e
+			s, zero := 0.0, limit
+			if math.IsInf(m, -1) {
+				zero = 0
 			}
+			ev := e[:zero]
+			for j := range ev {
+				ev[j] = float64(row[j]) - m
+			}
+			tensor.ExpInPlace(ev) // math.Exp's bits, eight at a time on the avx512 path
+			for j, v := range ev {
+				row[j] = T(v)
+				s += v
+			}
+			clear(row[zero:])
 			for j := range limit {
 				if s > 0 {
 					row[j] = T(float64(row[j]) / s)
@@ -1044,6 +1049,7 @@ func kSoftmaxMask[T tensor.Float](causal bool) kernel[T] {
 			x4 = x4.Clone()
 		}
 		sq, sk := x4.Shape[2], x4.Shape[3]
+		e := make([]float64, sk)
 		for row := 0; row < len(x4.Data)/sk; row++ {
 			vals := x4.Data[row*sk : (row+1)*sk]
 			limit := sk
@@ -1054,16 +1060,17 @@ func kSoftmaxMask[T tensor.Float](causal bool) kernel[T] {
 			for j := range limit {
 				m = max(m, float64(vals[j]))
 			}
-			s := 0.0
-			for j := range sk {
-				if j >= limit {
-					vals[j] = 0
-					continue
-				}
-				e := math.Exp(float64(vals[j]) - m)
-				vals[j] = T(e)
-				s += e
+			ev := e[:limit]
+			for j := range ev {
+				ev[j] = float64(vals[j]) - m
 			}
+			tensor.ExpInPlace(ev) // math.Exp's bits, eight at a time on the avx512 path
+			s := 0.0
+			for j, v := range ev {
+				vals[j] = T(v)
+				s += v
+			}
+			clear(vals[limit:])
 			for j := range limit {
 				vals[j] = T(float64(vals[j]) / s)
 			}

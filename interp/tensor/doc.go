@@ -36,7 +36,10 @@
 // reference the others are tested against). The fastest path the CPU
 // supports is chosen when the process starts (golang.org/x/sys/cpu);
 // PIRDRR_KERNELS=go|avx2|avx512 forces one, and Kernels names the path in
-// use. The purego build tag leaves the assembly out.
+// use. The purego build tag leaves the assembly out. The avx512 path also
+// takes exponentials eight at a time (ExpInPlace, under softmax, exp,
+// sigmoid and swish): the operations of the standard library's math.Exp
+// in vector lanes, so the same bits on every path.
 //
 // A convolution multiplies its filter by the im2col matrix of the input
 // without building that matrix: the panels the micro-kernel reads are

@@ -16,7 +16,8 @@ import (
 // order but the assembly kernels round once per multiply-add (FMA) where Go rounds the product and the sum (see the
 // package documentation for the tolerance).
 
-// KernelsEnv is the environment variable that forces a kernel path: "go", "avx2" or "avx512".
+// KernelsEnv is the environment variable that forces a kernel path: "go", "avx2" or "avx512". Package feeds
+// draws normal weights on AVX-512 lanes only on the avx512 path (the same numbers as its portable loop).
 const KernelsEnv = "PIRDRR_KERNELS"
 
 // kernelPath is one set of micro-kernels with its blocking, for both element types.
