@@ -352,26 +352,10 @@ func (x *exec) collect(in *Instr) bool {
 	root := x.ops[in.Op]
 	elems := x.pat.Users.Elems
 	x.group, x.gvals = x.group[:0], x.gvals[:0]
-	if !x.element(in, root) {
-		return false
-	}
-	x.gusers = appendUsers(x.gusers[:0], x.vals[in.Value])
-	before := true
-	for _, u := range x.gusers {
-		if !before && len(x.group) == in.Max {
-			break // the rest are the next match's, once these are rewritten
-		}
-		switch {
-		case u == root:
-			before = false
-		case u.Block() != root.Block():
-		case x.element(in, u) && before:
-			x.ops[in.Op] = root
-			return false
-		}
-	}
+	var ok bool
+	x.gusers, ok = CollectElements(x.gusers, root, x.vals[in.Value], in.Max, func(op *ir.Op, _ bool) bool { return x.element(in, op) })
 	x.ops[in.Op] = root
-	if len(x.group) < in.N {
+	if !ok || len(x.group) < in.N {
 		return false
 	}
 	for i, h := range elems {

@@ -18,30 +18,16 @@ import (
 // that a later element's compare with, Agree) and, when it passes, ends with Elem, which records op's
 // per-element values.
 func (m *Matcher) Collect(in *Instance, root *ir.Op, v *ir.Value, elem func(op *ir.Op, first bool) bool) bool {
-	g := in.Rule.Pattern.Users
 	m.group, m.gvals = m.group[:0], m.gvals[:0]
-	if !elem(root, true) {
-		return false
-	}
-	m.group = append(m.group, root)
-	m.gusers = matcher.AppendUsers(m.gusers[:0], v)
-	before := true
-	for _, u := range m.gusers {
-		if !before && len(m.group) == g.Max {
-			break // the rest are the next match's, once these are rewritten
+	var ok bool
+	m.gusers, ok = matcher.CollectElements(m.gusers, root, v, in.Rule.Pattern.Users.Max, func(op *ir.Op, first bool) bool {
+		if !elem(op, first) {
+			return false
 		}
-		switch {
-		case u == root:
-			before = false
-		case u.Block() != root.Block():
-		case elem(u, false):
-			if before {
-				return false
-			}
-			m.group = append(m.group, u)
-		}
-	}
-	return len(m.group) >= g.Min
+		m.group = append(m.group, op)
+		return true
+	})
+	return ok && len(m.group) >= in.Rule.Pattern.Users.Min
 }
 
 // Elem records the per-element values of an element that passed (rule.UsersGroup.Elems, in order) and returns
