@@ -121,7 +121,7 @@ func drawInto[E tensor.Float](dst []E, seed uint64, dt ir.DType, d distribution)
 		// ParallelFor splits off (several per goroutine) do not leave lanes empty.
 		groups := (chunks + laneCount - 1) / laneCount
 		tensor.ParallelFor(groups, tensor.DrawChunk*laneCount*8, func(g0, g1 int) {
-			drawNormalLanes(f32, seed, g0*laneCount, min(g1*laneCount, chunks), d)
+			drawNormalLanes(f32, seed, g0*laneCount, min(g1*laneCount, chunks), d, expMargin)
 		})
 		return
 	}

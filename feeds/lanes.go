@@ -24,14 +24,14 @@ import (
 // laneCount is the number of chunks the lane draws take at a time.
 const laneCount = 8
 
-// expMargin is the relative margin within which the lane draws leave the wedge's decision to math.Exp (a
-// variable so that a test can widen it, sending many decisions to Go).
-var expMargin = 1e-8
+// expMargin is the relative margin within which the lane draws leave the wedge's decision to math.Exp (a test
+// passes a wider one to drawNormalLanes, sending many decisions to Go).
+const expMargin = 1e-8
 
-// newLaneParams returns the constants of normalLanesAVX512 for distribution d.
-func newLaneParams(d distribution) *laneParams {
+// newLaneParams returns the constants of normalLanesAVX512 for distribution d and decision margin margin.
+func newLaneParams(d distribution, margin float64) *laneParams {
 	p := &laneParams{d.mean, d.std, d.lo, d.hi, 0x1p-53, -0.5, math.Log2E, 0x1.62e42fee00000p-1, 0x1.a39ef35793c76p-33,
-		1 + expMargin, 1 - expMargin}
+		1 + margin, 1 - margin}
 	f := 1.0
 	for k := range 9 {
 		if k > 0 {
@@ -44,15 +44,16 @@ func newLaneParams(d distribution) *laneParams {
 }
 
 // drawNormalLanes draws chunks [c0, c1) of dst, the float32 normal draw of distribution d from the tensor seed,
-// eight full chunks at a time on the assembly lanes (drawLanes, not nil).
-func drawNormalLanes(dst []float32, seed uint64, c0, c1 int, d distribution) {
+// eight full chunks at a time on the assembly lanes (drawLanes, not nil), leaving the wedge decisions within margin
+// (relative; expMargin) to Go.
+func drawNormalLanes(dst []float32, seed uint64, c0, c1 int, d distribution, margin float64) {
 	if c1*tensor.DrawChunk > len(dst) {
 		// A shorter last chunk takes the portable loop: on a lane it would hold the others to its length.
 		c1--
 		r := newStream(tensor.ChunkSeed(seed, c1))
 		drawChunkInto(dst[c1*tensor.DrawChunk:], &r, ir.DTypeFloat32, d)
 	}
-	par := newLaneParams(d)
+	par := newLaneParams(d, margin)
 	var st laneState
 	var streams [8]stream
 	for g := c0; g < c1; g += 8 {

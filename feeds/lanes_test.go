@@ -1,6 +1,7 @@
 package feeds
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -35,15 +36,17 @@ func TestLaneDrawsAreThePortableOnes(t *testing.T) {
 		{kind: distNormal, lo: 0, hi: 1e-3, mean: 1e-4, std: 1e-3},
 	}
 	for _, margin := range []float64{expMargin, 0.3} {
-		t.Run("margin", func(t *testing.T) {
-			defer func(m float64) { expMargin = m }(expMargin)
-			expMargin = margin
+		t.Run(fmt.Sprintf("margin=%g", margin), func(t *testing.T) {
 			for _, n := range []int{1, 100, c, c + 7, 8 * c, 8*c + 1, 11 * c, 19*c - 3} {
 				for _, d := range dists {
 					for seed := range uint64(3) {
 						want := portableDraw(n, seed, d)
 						got := make([]float32, n)
-						drawInto(got, seed, ir.DTypeFloat32, d)
+						if margin == expMargin {
+							drawInto(got, seed, ir.DTypeFloat32, d) // as verify draws: groups of chunks on goroutines
+						} else {
+							drawNormalLanes(got, seed, 0, (n+c-1)/c, d, margin)
+						}
 						for i := range want {
 							if math.Float32bits(want[i]) != math.Float32bits(got[i]) {
 								require.Failf(t, "lane draw differs", "n %d, %+v, seed %d, margin %g: element %d (chunk %d, index %d): %v, want %v",
