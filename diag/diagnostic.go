@@ -44,7 +44,7 @@ func Errorf(pos Position, format string, args ...any) Diagnostic {
 // Error formats the diagnostic as file:line:col: severity: path: message, leaving out the parts that are not known.
 func (d Diagnostic) Error() string {
 	var b strings.Builder
-	if d.Pos.Line > 0 || d.Pos.Filename != "" {
+	if d.Pos != (Position{}) {
 		b.WriteString(d.Pos.String())
 		b.WriteString(": ")
 	}
@@ -67,7 +67,7 @@ func (d Diagnostic) Render(src []byte) string { return d.RenderLines(NewLines(sr
 // so that a file's diagnostics rendered through one index cost a scan of the file in all.
 func (d Diagnostic) RenderLines(lines *Lines) string {
 	s := d.Error() + "\n"
-	if d.Pos.Line > 0 {
+	if d.Pos.IsValid() {
 		s += lines.Excerpt(d.Pos.Line, d.Pos.Column)
 	}
 	return s

@@ -42,7 +42,7 @@ type invalid struct{}
 
 // fail reports an error at sp and drops the construct being built.
 func (b *builder) fail(sp Span, format string, args ...any) {
-	b.diags = append(b.diags, errorf(sp.Pos(), format, args...))
+	b.diags = append(b.diags, diag.Errorf(sp.Pos(), format, args...))
 	panic(invalid{})
 }
 
@@ -218,7 +218,7 @@ func (b *builder) newRule(kw, name lexer.Token) *ruleBuilder {
 func (rb *ruleBuilder) once(kw lexer.Token) bool {
 	sp := rb.b.tokSpan(kw)
 	if prev, dup := rb.first[kw.Value]; dup {
-		rb.b.diags = append(rb.b.diags, errorf(sp.Pos(), "duplicate '%s' in rule %s (first at %d:%d)",
+		rb.b.diags = append(rb.b.diags, diag.Errorf(sp.Pos(), "duplicate '%s' in rule %s (first at %d:%d)",
 			kw.Value, rb.r.Name.Name, prev.line, prev.col))
 		return false
 	}
@@ -289,11 +289,11 @@ func (rb *ruleBuilder) finish(sp Span) *Rule {
 	owner := "rule " + rb.r.Name.Name
 	switch {
 	case rb.r.Match == nil && rb.r.Rewrite == nil:
-		rb.b.diags = append(rb.b.diags, errorf(pos, "%s has no match and no rewrite block", owner))
+		rb.b.diags = append(rb.b.diags, diag.Errorf(pos, "%s has no match and no rewrite block", owner))
 	case rb.r.Match == nil:
-		rb.b.diags = append(rb.b.diags, errorf(pos, "%s has no match block", owner))
+		rb.b.diags = append(rb.b.diags, diag.Errorf(pos, "%s has no match block", owner))
 	case rb.r.Rewrite == nil:
-		rb.b.diags = append(rb.b.diags, errorf(pos, "%s has no rewrite block", owner))
+		rb.b.diags = append(rb.b.diags, diag.Errorf(pos, "%s has no rewrite block", owner))
 	}
 	return rb.r
 }

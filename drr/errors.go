@@ -3,14 +3,7 @@ package drr
 import (
 	"strconv"
 	"strings"
-
-	"github.com/pirdrr/drr/diag"
 )
-
-// errorf builds an error diagnostic.
-func errorf(pos diag.Position, format string, args ...any) diag.Diagnostic {
-	return diag.Errorf(pos, format, args...)
-}
 
 // nouns renders a count with its noun, singular or plural: "1 argument", "2 arguments".
 func nouns(n int, noun string) string {

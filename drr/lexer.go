@@ -211,7 +211,7 @@ func (s *scanner) advance(n int) {
 }
 
 func (s *scanner) errorAt(pos diag.Position, format string, args ...any) {
-	s.diags = append(s.diags, errorf(pos, format, args...))
+	s.diags = append(s.diags, diag.Errorf(pos, format, args...))
 }
 
 // emit appends a token that starts at the current offset and spans n bytes,

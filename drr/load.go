@@ -96,7 +96,7 @@ func (l *loader) read(name string) ([]byte, error) {
 
 func (l *loader) load(name string, from diag.Position) {
 	if l.loading[name] {
-		l.diags = append(l.diags, errorf(from, "import cycle: %s imports itself", name))
+		l.diags = append(l.diags, diag.Errorf(from, "import cycle: %s imports itself", name))
 		return
 	}
 	if l.seen[name] {
@@ -121,7 +121,7 @@ func (l *loader) load(name string, from diag.Position) {
 		if pos.Filename == "" {
 			pos = diag.Position{Filename: name}
 		}
-		l.diags = append(l.diags, errorf(pos, "cannot read %s: %s", name, msg))
+		l.diags = append(l.diags, diag.Errorf(pos, "cannot read %s: %s", name, msg))
 		return
 	}
 	l.loading[name] = true
@@ -136,7 +136,7 @@ func (l *loader) parse(name string, src []byte) {
 		if errors.As(err, &ds) {
 			l.diags = append(l.diags, ds...)
 		} else {
-			l.diags = append(l.diags, errorf(diag.Position{Filename: name, Line: 1, Column: 1}, "%v", err))
+			l.diags = append(l.diags, diag.Errorf(diag.Position{Filename: name, Line: 1, Column: 1}, "%v", err))
 		}
 		return
 	}

@@ -75,7 +75,7 @@ func Parse(filename string, src []byte) (f *File, err error) {
 }
 
 func internalError(filename string, r any) diag.Diagnostic {
-	return errorf(diag.Position{Filename: filename, Line: 1, Column: 1},
+	return diag.Errorf(diag.Position{Filename: filename, Line: 1, Column: 1},
 		"internal error: parser panic: %v\n%s", r, debug.Stack())
 }
 
@@ -161,7 +161,7 @@ func mergeDiagnostics(lex, parse diag.Diagnostics) diag.Diagnostics {
 	out.Sort()
 	if len(out) > maxDiagnostics {
 		last := out[maxDiagnostics-1]
-		out = append(out[:maxDiagnostics-1:maxDiagnostics-1], errorf(last.Pos, "too many errors"))
+		out = append(out[:maxDiagnostics-1:maxDiagnostics-1], diag.Errorf(last.Pos, "too many errors"))
 	}
 	return out
 }

@@ -21,19 +21,19 @@ import (
 func diagnostic(err error) diag.Diagnostic {
 	var se *syntaxError
 	if errors.As(err, &se) {
-		return errorf(se.pos, "%s", se.msg)
+		return diag.Errorf(se.pos, "%s", se.msg)
 	}
 	// participle's own errors mean a place of the grammar has no terminal
 	// with a message: a bug, which FuzzParse looks for ("grammar:").
 	var ut *participle.UnexpectedTokenError
 	if errors.As(err, &ut) {
-		return errorf(diag.Position(ut.Unexpected.Pos), "unexpected %s (grammar: %s)", describeTok(&ut.Unexpected), ut.Message())
+		return diag.Errorf(diag.Position(ut.Unexpected.Pos), "unexpected %s (grammar: %s)", describeTok(&ut.Unexpected), ut.Message())
 	}
 	var pe participle.Error
 	if errors.As(err, &pe) {
-		return errorf(diag.Position(pe.Position()), "syntax error (grammar: %s)", pe.Message())
+		return diag.Errorf(diag.Position(pe.Position()), "syntax error (grammar: %s)", pe.Message())
 	}
-	return errorf(diag.Position{Line: 1, Column: 1}, "syntax error (grammar: %v)", err)
+	return diag.Errorf(diag.Position{Line: 1, Column: 1}, "syntax error (grammar: %v)", err)
 }
 
 // clauseKeyword reports whether t starts a clause of a rule.
@@ -69,7 +69,7 @@ type ruleRecovery struct {
 }
 
 func (r *ruleRecovery) errorf(t *lexer.Token, format string, args ...any) {
-	r.p.b.diags = append(r.p.b.diags, errorf(diag.Position(t.Pos), format, args...))
+	r.p.b.diags = append(r.p.b.diags, diag.Errorf(diag.Position(t.Pos), format, args...))
 }
 
 func (r *ruleRecovery) run() Decl {

@@ -123,7 +123,6 @@ func (c *CLI) printRuleDiags(diags diag.Diagnostics, quiet bool) {
 		diags = diags.Errors()
 	}
 	diags, left := limitDiagnostics(diags, c.diagnosticLimit())
-	defer func() { fmt.Fprint(c.Stderr, moreDiagnostics(left)) }()
 	sources := map[string]*diag.Lines{} // one line index a file: its diagnostics cost one scan of it
 	for _, d := range diags {
 		lines, ok := sources[d.Pos.Filename]
@@ -134,6 +133,7 @@ func (c *CLI) printRuleDiags(diags diag.Diagnostics, quiet bool) {
 		}
 		fmt.Fprint(c.Stderr, d.RenderLines(lines))
 	}
+	fmt.Fprint(c.Stderr, moreDiagnostics(left))
 }
 
 // checkProgram reads and verifies a program and, with a kernel table, checks that Paddle can run its ops on the
