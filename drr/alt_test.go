@@ -143,3 +143,77 @@ rule r {
 		})
 	}
 }
+
+// TestBoundConstraints: bound(…) guards what only some alternatives bind, on the right of `bound && …` and
+// `!bound || …` and in the matching branch of `?:`; it must name something some alternatives leave unbound, stays
+// in where clauses, and a rule whose constraints are false on every path is an error. rule.Paths decides bound per
+// path and leaves out the paths on which a constraint is false.
+func TestBoundConstraints(t *testing.T) {
+	const match = "  match { %y = pd_op.relu(pd_op.scale(%x, %f) {bias: $b} | pd_op.cast(%x) {dtype: $d}) }\n"
+	tests := []struct {
+		name, where, rewrite, want string
+		paths                      []string // per path: its where clause after bound is decided
+	}{
+		{"and", "bound($b) && $b > 0.0", "", "",
+			[]string{"$b > 0.0", "false"}},
+		{"implies", "!bound($b, %f) || $b > 0.0 && dtype(%f) == float32", "", "",
+			[]string{"$b > 0.0 && dtype(%f) == float32", "true"}},
+		{"implies one", "!bound($b) || $b > 0.0 && dtype(%f) == float32", "", "t.drr:3:43: error: %f is bound in some alternatives only", nil},
+		{"cond", "bound($b) ? $b > 0.0 : bound($d) && $d == float32", "", "",
+			[]string{"$b > 0.0", "$d == float32"}},
+		{"else unguarded", "bound($b) ? $b > 0.0 : $d == float32", "", "t.drr:3:34: error: $d is bound in some alternatives only", nil},
+		{"negated cond", "!bound($d) ? dtype(%x) == float16 : $d == float32", "", "",
+			[]string{"dtype(%x) == float16", "$d == float32"}},
+		{"several", "bound(%f, $b) && $b > 0.0 && rank(%f) == 0", "", "",
+			[]string{"$b > 0.0 && rank(%f) == 0", "false"}},
+		{"equal", "bound($b) == bound(%f)", "", "",
+			[]string{"true", "true"}},
+		{"unguarded", "bound($b) || $b > 0.0", "", "t.drr:3:24: error: $b is bound in some alternatives only", nil},
+		{"guard on the right", "$b > 0.0 && bound($b)", "", "t.drr:3:11: error: $b is bound in some alternatives only", nil},
+		{"always true", "bound(%x)", "", "t.drr:3:17: error: bound(%x) is always true: every path through the alternatives binds %x", nil},
+		{"not a name", "bound(1)", "", "t.drr:3:17: error: bound: an argument is a %value or a $hole of the pattern", nil},
+		{"unknown name", "bound($nope)", "", "t.drr:3:17: error: $nope is not bound in the match", nil},
+		{"in a rewrite", "", "pd_op.scale(%x, %x) {bias: bound($b) ? 1.0 : 0.0}", "error: bound(…) is for where constraints", nil},
+		{"never", "bound($b) && bound($d)", "", "error: the rule never matches: its bound(…) constraints are false on every path", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			src := "rule r {\n" + match
+			if tc.where != "" {
+				src += "  where { " + tc.where + " }\n"
+			} else {
+				src += "\n"
+			}
+			with := "%x"
+			if tc.rewrite != "" {
+				with = tc.rewrite
+			}
+			src += "  rewrite { replace %y with " + with + " }\n}\n"
+			set, all := checkSrc(t, src, CheckOptions{})
+			var msgs []string
+			for _, m := range all {
+				if strings.Contains(m, ": error: ") {
+					msgs = append(msgs, m)
+				}
+			}
+			if tc.want != "" {
+				require.NotEmpty(t, msgs)
+				assert.Contains(t, msgs[0], tc.want)
+				return
+			}
+			require.Empty(t, msgs)
+			r := set.Rules[0]
+			var got []string
+			for _, pr := range rule.Paths(r) {
+				got = append(got, rule.FormatExpr(pr, pr.Where[0]))
+			}
+			var live []string
+			for _, w := range tc.paths {
+				if w != "false" {
+					live = append(live, w)
+				}
+			}
+			assert.Equal(t, live, got, "the paths' constraints, false ones left out")
+		})
+	}
+}

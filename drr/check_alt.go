@@ -176,7 +176,7 @@ func (rc *ruleChecker) partials() {
 	// A type pattern's holes are bound with its value.
 	for h, v := range p.Values {
 		if vals[h] && v.Type != nil {
-			for _, x := range typeHoles(v.Type) {
+			for _, x := range v.Type.Holes() {
 				holes[x] = true
 			}
 		}
@@ -199,42 +199,25 @@ func (rc *ruleChecker) partials() {
 	}
 }
 
-// typeHoles returns the $holes of a type pattern.
-func typeHoles(t *rule.TypePattern) []int {
-	var out []int
-	if t.Hole >= 0 && t.Exact == nil && t.Tensor == nil {
-		out = append(out, t.Hole)
-	}
-	if tp := t.Tensor; tp != nil {
-		for _, d := range tp.Dims {
-			if d.Kind == rule.DimHole {
-				out = append(out, d.Hole)
-			}
-		}
-		if tp.DTypeHole >= 0 && !tp.AnyDType {
-			out = append(out, tp.DTypeHole)
-		}
-	}
-	return out
-}
-
 // partialValue reports, for a use of value hole i in the where clause or the rewrite at pos, that alternatives
 // leave it unbound on some path.
 func (rc *ruleChecker) partialValue(i int, pos diag.Position) bool {
-	if !rc.partialVal[i] {
+	if !rc.partialVal[i] || rc.guardVal[i] > 0 {
 		return false
 	}
-	rc.errorf(pos, "%s is bound in some alternatives only; the where clause and the rewrite may use only what every alternative binds",
-		rule.ValueName(rc.p, i))
+	name := rule.ValueName(rc.p, i)
+	rc.errorf(pos, "%s is bound in some alternatives only; the where clause and the rewrite may use only what every alternative binds, and a constraint what bound(%s) guards",
+		name, name)
 	return true
 }
 
 // partialHoleUse is partialValue for $hole i.
 func (rc *ruleChecker) partialHoleUse(i int, pos diag.Position) bool {
-	if !rc.partialHole[i] {
+	if !rc.partialHole[i] || rc.guardHole[i] > 0 {
 		return false
 	}
-	rc.errorf(pos, "%s is bound in some alternatives only; the where clause and the rewrite may use only what every alternative binds",
-		rule.HoleName(rc.p, i))
+	name := rule.HoleName(rc.p, i)
+	rc.errorf(pos, "%s is bound in some alternatives only; the where clause and the rewrite may use only what every alternative binds, and a constraint what bound(%s) guards",
+		name, name)
 	return true
 }

@@ -406,8 +406,8 @@ func (rc *ruleChecker) exprAt(e Expr, sc exprScope) (rule.Expr, sType) {
 		if ct != stBool && ct != stAny {
 			rc.errorf(e.Cond.Pos(), "the condition of ?: must be a bool, this is %s", ct)
 		}
-		a, at := rc.expr(e.Then, sc)
-		b, bt := rc.expr(e.Else, sc)
+		a, at := rc.guarded(e.Cond, true, sc, e.Then)
+		b, bt := rc.guarded(e.Cond, false, sc, e.Else)
 		t := at
 		if at != bt {
 			switch {
@@ -510,7 +510,14 @@ func (rc *ruleChecker) valueRef(name string, pos diag.Position, where bool) (rul
 func (rc *ruleChecker) binary(e *BinaryExpr, sc exprScope) (rule.Expr, sType) {
 	pos := e.OpSpan.span().Pos()
 	x, xt := rc.expr(e.X, sc)
-	y, yt := rc.expr(e.Y, sc)
+	var y rule.Expr
+	var yt sType
+	switch e.Op {
+	case "&&", "||": // the right operand is evaluated when the left is true (&&) or false (||)
+		y, yt = rc.guarded(e.X, e.Op == "&&", sc, e.Y)
+	default:
+		y, yt = rc.expr(e.Y, sc)
+	}
 	out := newNode(&rc.s.nodes.binary, rule.Binary{Op: e.Op, X: x, Y: y, Pos: pos})
 	bad := func(format string, args ...any) { rc.errorf(e.OpSpan.Pos(), format, args...) }
 	switch e.Op {
@@ -590,6 +597,9 @@ func (rc *ruleChecker) call(e *CallExpr, sc exprScope) (rule.Expr, sType) {
 	if !ok {
 		rc.errorf(e.Func.Pos(), "unknown function %s", name)
 		return newNode(&rc.s.nodes.lit, rule.Lit{Pos: pos}), stAny
+	}
+	if b.PathQuery {
+		return rc.boundCall(e, sc)
 	}
 	out := newNode(&rc.s.nodes.call, rule.Call{Func: name, Pos: pos, Args: make([]rule.Expr, 0, len(e.Args))})
 	fixed, variadic := len(b.Params), false

@@ -31,6 +31,9 @@ type ruleChecker struct {
 	resultTypes bool
 	// partialVal, partialHole and partialOp are what alternatives leave unbound on some path (partials).
 	partialVal, partialHole, partialOp map[int]bool
+	// guardVal and guardHole count, for each value hole and $hole, the bound(…) calls guarding the expression being
+	// checked (check_bound.go): a name some alternatives leave unbound may be used where it is guarded.
+	guardVal, guardHole map[int]int
 	// users is the rule's users group (`each(min, max) %x` as an operand; language.md §4.10), or nil; inSpread is set
 	// while the x of a spread `[x...]` is checked, where its per-element values are single values.
 	users    *rule.UsersGroup
@@ -143,6 +146,9 @@ func (rc *ruleChecker) check() *rule.Rule {
 		for _, pr := range rule.Paths(rc.r) {
 			rc.r.Benefit = max(rc.r.Benefit, len(pr.Pattern.Ops))
 		}
+	}
+	if len(rc.p.Alts) > 0 && !hasErrors(rc.diags) && len(rule.Paths(rc.r)) == 0 {
+		rc.errorf(a.Pos(), "the rule never matches: its bound(…) constraints are false on every path through the alternatives")
 	}
 	if !hasErrors(rc.diags) {
 		rc.lint()

@@ -561,6 +561,10 @@ func (e *explainer) step(in *Instr) bool {
 		}
 	case CheckUses, CheckWhere:
 		w := in.Expr
+		if l, ok := w.(*rule.Lit); ok && l.Value == false && in.Path != nil {
+			return e.fail(w.At(), "constraint %s is false on this path through the alternatives",
+				rule.FormatExpr(e.r, e.r.Where[in.Where]))
+		}
 		val, err := rule.Eval(w, e)
 		if err != nil {
 			return e.fail(w.At(), "constraint %s failed: %v", rule.FormatExpr(e.r, w), evalMessage(err))

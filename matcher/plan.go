@@ -121,9 +121,14 @@ type Instr struct {
 	Type *rule.TypePattern
 	// Cmp is CheckUses's comparison.
 	Cmp Cmp
-	// Where is the index in Rule.Where of the constraint of CheckUses and CheckWhere; Expr is that constraint.
+	// Where is the index in Rule.Where of the constraint of CheckUses and CheckWhere; Expr is that constraint, or
+	// for a constraint that calls bound(…), the constraint with bound decided for the path the instruction is on
+	// (Path.Fold); a constraint that folds to true is not checked.
 	Where int
 	Expr  rule.Expr
+	// Path is what the CheckWhere's path through the alternatives binds, when its constraint calls bound(…) (nil
+	// otherwise): the printer of a plan folds its own form of the constraint with it.
+	Path *rule.PathBinds
 	// Alt is the alternatives (an index in Pattern.Alts) of ChooseAlt, BindAlias and CheckAlias; Other the value
 	// hole BindAlias reads and CheckAlias compares with.
 	Alt, Other int
@@ -365,14 +370,65 @@ func (pl *planner) rest() error {
 		}
 	}
 	if r := pl.r; r != nil {
+		var pb *rule.PathBinds
 		for i, e := range r.Where {
-			if _, _, _, ok := usesConstraint(p, e); !ok {
-				pl.emit(Instr{Code: CheckWhere, Where: i, Expr: e})
+			if _, _, _, ok := usesConstraint(p, e); ok {
+				continue
 			}
+			in := Instr{Code: CheckWhere, Where: i, Expr: e}
+			if rule.CallsBound(e) {
+				// A constraint per alternative: bound(…) is decided for this path.
+				if pb == nil {
+					pb = rule.BindsOnPath(p, pl.choice())
+				}
+				in.Expr, in.Path = pb.Fold(e), pb
+				if l, ok := in.Expr.(*rule.Lit); ok && l.Value == true {
+					continue
+				}
+			}
+			pl.emit(in)
 		}
 	}
 	pl.emit(Instr{Code: Success})
 	return nil
+}
+
+// dead reports, at the start of a branch, whether the paths through it cannot match: once every group of
+// alternatives they reach is chosen, a constraint that calls bound(…) folds to false for them. It then emits the
+// branch's code — that CheckWhere, with Expr the literal false, and Success — so that the branch ends at once.
+func (pl *planner) dead() bool {
+	if pl.r == nil {
+		return false
+	}
+	for g, a := range pl.p.Alts {
+		if pl.eligible(a.Op) && !slices.Contains(pl.chosen[g], true) {
+			return false // a group these paths reach is not chosen yet
+		}
+	}
+	var pb *rule.PathBinds
+	for i, e := range pl.r.Where {
+		if !rule.CallsBound(e) {
+			continue
+		}
+		if pb == nil {
+			pb = rule.BindsOnPath(pl.p, pl.choice())
+		}
+		if l, ok := pb.Fold(e).(*rule.Lit); ok && l.Value == false {
+			pl.emit(Instr{Code: CheckWhere, Where: i, Expr: l, Path: pb})
+			pl.emit(Instr{Code: Success})
+			return true
+		}
+	}
+	return false
+}
+
+// choice returns the branch the planner's path takes at each group of alternatives, -1 where it takes none.
+func (pl *planner) choice() []int {
+	out := make([]int, len(pl.chosen))
+	for g, bs := range pl.chosen {
+		out[g] = slices.Index(bs, true)
+	}
+	return out
 }
 
 // eligible reports whether pattern op k may be bound on the planner's path: it is in no alternative, or in
@@ -544,6 +600,9 @@ func (pl *planner) alternatives(k, j int, o rule.OperandPattern) error {
 		targets[b] = len(*pl.code)
 		c := pl.fork()
 		c.chosen[o.Alt][b] = true
+		if c.dead() {
+			continue
+		}
 		w := br.Value
 		if c.boundVal[w] {
 			c.emit(Instr{Code: CheckAlias, Op: k, Index: b, Value: o.Value, Other: w, Alt: o.Alt})

@@ -122,6 +122,15 @@ func (g *fnGen) path(pc int) {
 		case matcher.Success:
 			g.emit(base)
 			return
+		case matcher.CheckWhere:
+			if l, ok := in.Expr.(*rule.Lit); ok && l.Value == false && in.Path != nil && len(g.terms) == 0 {
+				// A branch whose paths a bound(…) constraint rules out (matcher's planner ends it at once).
+				g.line("// never: where %s is false on these paths", oneLine(rule.FormatExpr(g.r, g.r.Where[in.Where])))
+				for ; g.loops > base; g.loops-- {
+					g.line("}")
+				}
+				return
+			}
 		}
 		pc += g.fused(g.plan.Instrs[pc:]) - 1
 	}
@@ -295,7 +304,11 @@ func (g *fnGen) instr(in *matcher.Instr) {
 	case matcher.CheckUses:
 		g.term("%s.NumUses() %s %d", v, in.Cmp, in.N)
 	case matcher.CheckWhere:
-		g.constraint(g.where[in.Where], rule.FormatExpr(g.r, in.Expr))
+		e := g.where[in.Where]
+		if in.Path != nil { // a constraint per alternative: bound(…) decided for the path, as in the plan's Expr
+			e = in.Path.Fold(e)
+		}
+		g.constraint(e, rule.FormatExpr(g.r, in.Expr))
 	case matcher.CollectUsers:
 		g.collect(in)
 	}

@@ -57,6 +57,10 @@ type Builtin struct {
 	// Alias: the builtin asks whether its first argument may share a buffer with a value outside the other
 	// arguments (aliased), which a pattern that makes it a view already answers.
 	Alias bool
+	// PathQuery: the result says whether the match's path through the pattern's alternatives binds the arguments
+	// (bound). It depends on the path only, so it is decided when a path is planned (PathBinds.Fold): the
+	// planner, Paths and the generators fold it away, and it is never evaluated.
+	PathQuery bool
 	// Paddle is the builtin's form in C++ for drrc gen -lang paddle; nil when Paddle's API has none (the export
 	// then refuses a rule that calls it).
 	Paddle *PaddleForm

@@ -11,8 +11,9 @@ import (
 // operand that read a group reads the chosen branch's value, the ops of the branches not chosen are gone (op
 // indices are renumbered; Erase actions follow), and the value holes only they mentioned stay, marked Unbound, so
 // that the where clause and the actions keep their indices (the checker lets them use only what every path binds).
-// A path shares everything else with r; Path says which branches it took. A rule without alternatives is its only
-// path.
+// A path's where clause has its bound(…) calls decided (PathBinds.Fold), and a path on which a constraint is then
+// false is left out: it never matches. A path shares everything else with r; Path says which branches it took. A
+// rule without alternatives is its only path.
 func Paths(r *Rule) []*Rule {
 	p := r.Pattern
 	if len(p.Alts) == 0 {
@@ -34,7 +35,9 @@ func Paths(r *Rule) []*Rule {
 			}
 			return
 		}
-		out = append(out, path(r, choice))
+		if pr := path(r, choice); !neverHolds(pr) {
+			out = append(out, pr)
+		}
 	}
 	choice := make([]int, len(p.Alts))
 	for g := range choice {
@@ -153,6 +156,7 @@ func path(r *Rule, choice []int) *Rule {
 	out := *r
 	out.Pattern = q
 	out.Path = slices.Clone(choice)
+	out.Where = foldWhere(r, choice)
 	out.Actions = make([]Action, len(r.Actions))
 	for i, a := range r.Actions {
 		if e, ok := a.(*Erase); ok {
@@ -180,4 +184,31 @@ func PathName(r *Rule) string {
 		}
 	}
 	return s
+}
+
+// foldWhere returns r's constraints with bound(…) decided for the path choice (r.Where itself when none calls it).
+func foldWhere(r *Rule, choice []int) []Expr {
+	var pb *PathBinds
+	out := r.Where
+	for i, e := range r.Where {
+		if !CallsBound(e) {
+			continue
+		}
+		if pb == nil {
+			pb = BindsOnPath(r.Pattern, choice)
+			out = slices.Clone(r.Where)
+		}
+		out[i] = pb.Fold(e)
+	}
+	return out
+}
+
+// neverHolds reports whether a constraint of path rule r is the literal false (bound(…) decided it).
+func neverHolds(r *Rule) bool {
+	for _, e := range r.Where {
+		if b, ok := boolLit(e); ok && !b {
+			return true
+		}
+	}
+	return false
 }
