@@ -166,8 +166,9 @@ func Instantiate(set *rule.Set, r *rule.Rule, opts InstantiateOptions) ([]*Insta
 	// pattern and matched as the rule.
 	paths := rule.Paths(r)
 	n := len(assigns) * len(paths)
+	covered := make([]bool, len(paths))
 	for _, p := range assigns {
-		for _, pr := range paths {
+		for i, pr := range paths {
 			in, err := newInstantiator(set, pr, auto, reg)
 			if err != nil {
 				return nil, err
@@ -181,13 +182,50 @@ func Instantiate(set *rule.Set, r *rule.Rule, opts InstantiateOptions) ([]*Insta
 			if err != nil && firstErr == nil {
 				firstErr = err
 			}
+			covered[i] = covered[i] || len(insts) > 0
 			out = append(out, insts...)
 		}
 	}
 	if len(out) == 0 {
 		return nil, firstErr
 	}
+	if pe := missingPaths(r, paths, covered, firstErr); pe != nil {
+		return out, pe
+	}
 	return out, nil
+}
+
+// PathsError is Instantiate's report, with the instances it did build, that some paths through a rule's
+// alternatives have none: no candidate program satisfied them, so the instances verify the other paths only.
+type PathsError struct {
+	Rule *rule.Rule
+	// Missing names the paths without an instance (rule.PathName: the branch taken at each group, from 1), of
+	// Paths in all.
+	Missing []string
+	Paths   int
+	// Err is why the first path without an instance had none.
+	Err error
+}
+
+func (e *PathsError) Error() string {
+	return fmt.Sprintf("%d of %d paths through the alternatives not instantiated (%s): %v", len(e.Missing), e.Paths,
+		strings.Join(e.Missing, ", "), e.Err)
+}
+
+func (e *PathsError) Unwrap() error { return e.Err }
+
+// missingPaths returns the PathsError of the paths not covered, or nil when every path is.
+func missingPaths(r *rule.Rule, paths []*rule.Rule, covered []bool, err error) *PathsError {
+	var missing []string
+	for i, c := range covered {
+		if !c {
+			missing = append(missing, rule.PathName(paths[i]))
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return &PathsError{Rule: r, Missing: missing, Paths: len(paths), Err: err}
 }
 
 // producer says how an input of the pattern is made.
@@ -500,7 +538,7 @@ func (in *instantiator) match(c *candidate) *Instance {
 	root := c.ops[in.pat.Root]
 	oracle := rule.WithParams(rewriter.NewOracle(c.prog, in.reg), in.params)
 	for _, m := range in.auto.Match(root, oracle) {
-		if m.Rule == in.of {
+		if m.Rule == in.of && in.onPath(m) {
 			inst := &Instance{Rule: in.of, Program: c.prog, Root: root, Match: m, Inputs: c.inputs, Params: in.params}
 			for _, n := range in.params.Names() {
 				inst.Holes = append(inst.Holes, fmt.Sprintf("$%s = %s", n, rule.FormatVal(in.params[n])))
@@ -514,6 +552,22 @@ func (in *instantiator) match(c *candidate) *Instance {
 		}
 	}
 	return nil
+}
+
+// onPath reports whether match m of a rule with alternatives took the path the instantiator builds (in.r.Path):
+// every op of the path is bound. A program built for one path that another matches (a cast's result is a value the
+// path without the cast accepts) does not verify the path it was built for.
+func (in *instantiator) onPath(m *rule.Match) bool {
+	if in.r.Path == nil {
+		return true
+	}
+	p := in.of.Pattern
+	for k := range p.Ops {
+		if p.OnPath(in.r.Path, k) && (k >= len(m.Ops) || m.Ops[k] == nil) {
+			return false
+		}
+	}
+	return true
 }
 
 // chooser replays and advances a sequence of choices, depth first: the last choice varies fastest.

@@ -210,6 +210,10 @@ func (ib *instBuild) op(k int) error {
 				operands[j] = known[j]
 				continue
 			}
+			if v := ib.c.vals[hole]; v != nil { // an operand before this one read the same value: multiply(%x, %x)
+				operands[j] = v
+				continue
+			}
 			vh := in.pat.Values[hole]
 			if in.isDeferred(vh.Def) {
 				later = append(later, j)

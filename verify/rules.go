@@ -175,6 +175,10 @@ func (v *RuleVerifier) Verify(r *rule.Rule) *RuleVerification {
 	insts, err := Instantiate(v.set, r, InstantiateOptions{Registry: v.reg, Automaton: v.auto,
 		MaxInstances: v.opts.MaxInstances, MaxPrograms: v.opts.MaxPrograms, Params: v.opts.Rewrite.Params,
 		GroupSize: v.opts.GroupSize})
+	var partial *PathsError
+	if errors.As(err, &partial) && len(insts) > 0 {
+		err = nil // the paths that have instances are verified; the others are said in the verdict's reason
+	}
 	if err != nil {
 		res.Status, res.Reason = RuleSkipped, err.Error()
 		return res
@@ -199,6 +203,9 @@ func (v *RuleVerifier) Verify(r *rule.Rule) *RuleVerification {
 		case vr.Status == RuleSkipped && res.Status == RuleSkipped && res.Witness == nil:
 			res.Reason, res.Witness = vr.Reason, vr
 		}
+	}
+	if partial != nil && res.Status == RuleOK {
+		res.Reason = partial.Error()
 	}
 	return res
 }

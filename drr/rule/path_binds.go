@@ -18,18 +18,8 @@ type PathBinds struct {
 // values it binds) and the values of the branches it takes.
 func BindsOnPath(p *Pattern, choice []int) *PathBinds {
 	pb := &PathBinds{Values: make([]bool, len(p.Values)), Holes: make([]bool, len(p.Holes))}
-	on := func(k int) bool {
-		for g, a := range p.Alts {
-			for b, br := range a.Branches {
-				if choice[g] != b && containsInt(br.Ops, k) {
-					return false
-				}
-			}
-		}
-		return true
-	}
 	for k, op := range p.Ops {
-		if !on(k) {
+		if !p.OnPath(choice, k) {
 			continue
 		}
 		for _, o := range op.Operands {
@@ -68,6 +58,19 @@ func BindsOnPath(p *Pattern, choice []int) *PathBinds {
 		}
 	}
 	return pb
+}
+
+// OnPath reports whether pattern op k is on the path that takes branch choice[g] of each group g: it is in no
+// branch the path does not take.
+func (p *Pattern) OnPath(choice []int, k int) bool {
+	for g, a := range p.Alts {
+		for b, br := range a.Branches {
+			if choice[g] != b && containsInt(br.Ops, k) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func containsInt(s []int, x int) bool {
