@@ -12,9 +12,8 @@ import (
 var ActivationsPass = (&rt.Program{Name: "activations", Paths: []string{"activations.drr"}, Files: []rt.File{{Name: "activations.drr", Text: activationsSource}},
 	Fingerprint: "704019ffbc4ecba342dcf47c5d22f4f6",
 	Rules: []rt.Rule{
-		{Name: "idempotent_twice", Match: activations_idempotent_twice, Members: []string{
-			"pd_op.relu", "pd_op.relu6", "pd_op.abs",
-		}},
+		{Name: "idempotent_twice", Match: activations_idempotent_twice,
+			Members: []string{"pd_op.relu", "pd_op.relu6", "pd_op.abs"}},
 		{Name: "relu_of_relu6", Match: activations_relu_of_relu6},
 		{Name: "maximum_with_relu", Match: activations_maximum_with_relu},
 		{Name: "scale_by_one", Match: activations_scale_by_one},

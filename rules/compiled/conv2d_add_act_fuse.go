@@ -16,20 +16,16 @@ var Conv2dAddActFusePass = (&rt.Program{Name: "conv2d_add_act_fuse", Paths: []st
 	Rules: []rt.Rule{
 		{Name: "conv2d_add_act", Match: conv2dAddActFuse_conv2d_add_act, Members: []string{"pd_op.relu"}},
 		{Name: "conv2d_add_residual_act", Match: conv2dAddActFuse_conv2d_add_residual_act},
-		{Name: "conv2d_add_cutlass_act_nchw", Match: conv2dAddActFuse_conv2d_add_cutlass_act_nchw, Members: []string{
-			"pd_op.relu", "pd_op.sigmoid", "pd_op.swish",
-		}},
-		{Name: "conv2d_add_cutlass_act_nhwc", Match: conv2dAddActFuse_conv2d_add_cutlass_act_nhwc, Members: []string{
-			"pd_op.relu", "pd_op.sigmoid", "pd_op.swish",
-		}},
+		{Name: "conv2d_add_cutlass_act_nchw", Match: conv2dAddActFuse_conv2d_add_cutlass_act_nchw,
+			Members: []string{"pd_op.relu", "pd_op.sigmoid", "pd_op.swish"}},
+		{Name: "conv2d_add_cutlass_act_nhwc", Match: conv2dAddActFuse_conv2d_add_cutlass_act_nhwc,
+			Members: []string{"pd_op.relu", "pd_op.sigmoid", "pd_op.swish"}},
 		{Name: "conv2d_add_cutlass_leaky_relu_nchw", Match: conv2dAddActFuse_conv2d_add_cutlass_leaky_relu_nchw},
 		{Name: "conv2d_add_cutlass_leaky_relu_nhwc", Match: conv2dAddActFuse_conv2d_add_cutlass_leaky_relu_nhwc},
-		{Name: "conv2d_add_cutlass_depthwise_act_nchw", Match: conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nchw, Members: []string{
-			"pd_op.relu", "pd_op.swish",
-		}},
-		{Name: "conv2d_add_cutlass_depthwise_act_nhwc", Match: conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nhwc, Members: []string{
-			"pd_op.relu", "pd_op.swish",
-		}},
+		{Name: "conv2d_add_cutlass_depthwise_act_nchw", Match: conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nchw,
+			Members: []string{"pd_op.relu", "pd_op.swish"}},
+		{Name: "conv2d_add_cutlass_depthwise_act_nhwc", Match: conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nhwc,
+			Members: []string{"pd_op.relu", "pd_op.swish"}},
 	}}).Pass
 
 // conv2dAddActFuse_conv2d_add_act matches rule conv2d_add_act (conv2d_add_act_fuse.drr:50:6) at op2 for instance

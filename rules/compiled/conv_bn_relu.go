@@ -18,26 +18,21 @@ var ConvBnReluPass = (&rt.Program{Name: "conv_bn_relu", Paths: []string{"conv_bn
 		}},
 		{Name: "conv2d_add_act", Match: conv2dAddActFuse_conv2d_add_act, Members: []string{"pd_op.relu"}},
 		{Name: "conv2d_add_residual_act", Match: conv2dAddActFuse_conv2d_add_residual_act},
-		{Name: "conv2d_add_cutlass_act_nchw", Match: conv2dAddActFuse_conv2d_add_cutlass_act_nchw, Members: []string{
-			"pd_op.relu", "pd_op.sigmoid", "pd_op.swish",
-		}},
-		{Name: "conv2d_add_cutlass_act_nhwc", Match: conv2dAddActFuse_conv2d_add_cutlass_act_nhwc, Members: []string{
-			"pd_op.relu", "pd_op.sigmoid", "pd_op.swish",
-		}},
+		{Name: "conv2d_add_cutlass_act_nchw", Match: conv2dAddActFuse_conv2d_add_cutlass_act_nchw,
+			Members: []string{"pd_op.relu", "pd_op.sigmoid", "pd_op.swish"}},
+		{Name: "conv2d_add_cutlass_act_nhwc", Match: conv2dAddActFuse_conv2d_add_cutlass_act_nhwc,
+			Members: []string{"pd_op.relu", "pd_op.sigmoid", "pd_op.swish"}},
 		{Name: "conv2d_add_cutlass_leaky_relu_nchw", Match: conv2dAddActFuse_conv2d_add_cutlass_leaky_relu_nchw},
 		{Name: "conv2d_add_cutlass_leaky_relu_nhwc", Match: conv2dAddActFuse_conv2d_add_cutlass_leaky_relu_nhwc},
-		{Name: "conv2d_add_cutlass_depthwise_act_nchw", Match: conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nchw, Members: []string{
-			"pd_op.relu", "pd_op.swish",
-		}},
-		{Name: "conv2d_add_cutlass_depthwise_act_nhwc", Match: conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nhwc, Members: []string{
-			"pd_op.relu", "pd_op.swish",
-		}},
+		{Name: "conv2d_add_cutlass_depthwise_act_nchw", Match: conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nchw,
+			Members: []string{"pd_op.relu", "pd_op.swish"}},
+		{Name: "conv2d_add_cutlass_depthwise_act_nhwc", Match: conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nhwc,
+			Members: []string{"pd_op.relu", "pd_op.swish"}},
 		{Name: "conv2d_add", Match: conv2dAddFuse_conv2d_add},
 		{Name: "conv2d_add_cutlass_nchw", Match: conv2dAddFuse_conv2d_add_cutlass_nchw},
 		{Name: "conv2d_add_cutlass_nhwc", Match: conv2dAddFuse_conv2d_add_cutlass_nhwc},
-		{Name: "fused_conv2d_add_then_act", Match: convBnRelu_fused_conv2d_add_then_act, Members: []string{
-			"pd_op.relu",
-		}},
+		{Name: "fused_conv2d_add_then_act", Match: convBnRelu_fused_conv2d_add_then_act,
+			Members: []string{"pd_op.relu"}},
 		{Name: "fused_conv2d_add_residual_then_act", Match: convBnRelu_fused_conv2d_add_residual_then_act},
 	}}).Pass
 

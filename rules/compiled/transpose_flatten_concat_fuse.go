@@ -14,24 +14,18 @@ import (
 var TransposeFlattenConcatFusePass = (&rt.Program{Name: "transpose_flatten_concat_fuse", Paths: []string{"transpose_flatten_concat_fuse.drr"}, FS: rules.FS(),
 	Fingerprint: "8e8dc9e16a198a6b969c2805ba6b917d",
 	Rules: []rt.Rule{
-		{Name: "transpose_flatten_concat", Match: transposeFlattenConcatFuse_transpose_flatten_concat, Members: []string{
-			"n=1",
-		}},
-		{Name: "transpose_flatten_concat", Match: transposeFlattenConcatFuse_transpose_flatten_concat2, Members: []string{
-			"n=2",
-		}},
-		{Name: "transpose_flatten_concat", Match: transposeFlattenConcatFuse_transpose_flatten_concat3, Members: []string{
-			"n=3",
-		}},
-		{Name: "transpose_flatten_concat", Match: transposeFlattenConcatFuse_transpose_flatten_concat4, Members: []string{
-			"n=4",
-		}},
-		{Name: "transpose_flatten_concat", Match: transposeFlattenConcatFuse_transpose_flatten_concat5, Members: []string{
-			"n=5",
-		}},
-		{Name: "transpose_flatten_concat", Match: transposeFlattenConcatFuse_transpose_flatten_concat6, Members: []string{
-			"n=6",
-		}},
+		{Name: "transpose_flatten_concat", Match: transposeFlattenConcatFuse_transpose_flatten_concat,
+			Members: []string{"n=1"}},
+		{Name: "transpose_flatten_concat", Match: transposeFlattenConcatFuse_transpose_flatten_concat2,
+			Members: []string{"n=2"}},
+		{Name: "transpose_flatten_concat", Match: transposeFlattenConcatFuse_transpose_flatten_concat3,
+			Members: []string{"n=3"}},
+		{Name: "transpose_flatten_concat", Match: transposeFlattenConcatFuse_transpose_flatten_concat4,
+			Members: []string{"n=4"}},
+		{Name: "transpose_flatten_concat", Match: transposeFlattenConcatFuse_transpose_flatten_concat5,
+			Members: []string{"n=5"}},
+		{Name: "transpose_flatten_concat", Match: transposeFlattenConcatFuse_transpose_flatten_concat6,
+			Members: []string{"n=6"}},
 	}}).Pass
 
 // transposeFlattenConcatFuse_transpose_flatten_concat matches rule transpose_flatten_concat
