@@ -134,13 +134,13 @@ func Arity(op *ir.Op, operands, results int) bool {
 // AttrIs reports whether op's attribute name, or its kind's schema default, is the literal of attribute slot slot
 // (CheckAttrLit of an op whose kind the generated code has checked; AttrSlot).
 func AttrIs(op *ir.Op, name string, in *Instance, slot int) bool {
-	return AttrOr(op, name, in.Defaults[slot]) == in.Literals[slot]
+	return attrAt(op, name, in, slot) == in.Literals[slot]
 }
 
 // BindAttrAt binds *p to op's attribute name, or its kind's schema default, the attribute of slot slot, and reports
 // whether there is one (BindAttr of an op whose kind the generated code has checked; AttrSlot).
 func BindAttrAt(p *ir.Attribute, op *ir.Op, name string, in *Instance, slot int) bool {
-	a := AttrOr(op, name, in.Defaults[slot])
+	a := attrAt(op, name, in, slot)
 	*p = a
 	return a != nil
 }
@@ -148,5 +148,14 @@ func BindAttrAt(p *ir.Attribute, op *ir.Op, name string, in *Instance, slot int)
 // AttrEq reports whether op's attribute name, or its kind's schema default, the attribute of slot slot, is a, the
 // attribute a hole bound before (CheckAttr of an op whose kind the generated code has checked; AttrSlot).
 func AttrEq(op *ir.Op, name string, in *Instance, slot int, a ir.Attribute) bool {
-	return AttrOr(op, name, in.Defaults[slot]) == a
+	return attrAt(op, name, in, slot) == a
+}
+
+// attrAt returns op's attribute name, or the schema default of slot slot when op does not carry it (read only
+// then).
+func attrAt(op *ir.Op, name string, in *Instance, slot int) ir.Attribute {
+	if a := op.Attr(name); a != nil {
+		return a
+	}
+	return in.Defaults[slot]
 }
