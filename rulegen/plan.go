@@ -390,7 +390,7 @@ func (g *fnGen) constraint(e rule.Expr, source string) {
 			}
 			return
 		}
-		conjuncts = append(conjuncts, "rt.True("+g.val(e)+")")
+		conjuncts = append(conjuncts, g.cond(e))
 	}
 	add(e)
 	if len(conjuncts) > 0 {

@@ -48,9 +48,9 @@ func addNormFuse_rms_norm(m *rt.Matcher, in *rt.Instance, op7 *ir.Op) bool {
 				rt.Def(&op3, _2, 0) && rt.IsAtLeast(op3, in.Ops[3], 0, 1) && rt.AttrIs(op3, "value", in, 3) && rt.ResultsUnused(op3, 1) &&
 				op6.Operand(1-sw6) == x && rt.Operand(&w, op7, 1-sw7) &&
 				rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7}, p, mn, s, r, n) &&
-				rt.True(rt.Or(rt.Equal(rule.AttrVal(axis), in.Consts[0]), func() rule.Val {
-					return rt.Equal(rule.AttrVal(axis), rt.List(rt.Arith("-", m.Pure("rank", x), int64(1))))
-				})) && // where $axis == [-1] || $axis == [rank(%x) - 1]
+				rt.TrueOr(rt.Equal(rule.AttrVal(axis), in.Consts[0]), func() bool {
+					return rt.True(rt.Equal(rule.AttrVal(axis), rt.List(rt.Arith("-", m.Pure("rank", x), int64(1)))))
+				}) && // where $axis == [-1] || $axis == [rank(%x) - 1]
 				rt.True(rt.Equal(m.Pure("rank", w), int64(1))) && rt.True(rt.Equal(m.Pure("dim", w, int64(0)), m.Pure("dim", x, int64(-1)))) && rt.True(rt.Greater(m.Pure("dim", w, int64(0)), int64(0))) && // where rank(%w) == 1 && dim(%w, 0) == dim(%x, -1) && dim(%w, 0) > 0
 				rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[1])) && rt.True(rt.Equal(m.Pure("dtype", w), in.Consts[2])) && // where dtype(%x) == float32 && dtype(%w) == float32
 				m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7), append(m.Values(), p, mn, s, r, n, o, x, _1, _2, w), append(m.Holes(), axis, eps)) {
@@ -89,9 +89,9 @@ func addNormFuse_rms_norm_half(m *rt.Matcher, in *rt.Instance, op9 *ir.Op) bool 
 				rt.Def(&op4, _2, 0) && rt.IsAtLeast(op4, in.Ops[4], 0, 1) && rt.AttrIs(op4, "value", in, 4) && rt.ResultsUnused(op4, 1) &&
 				op7.Operand(1-sw7) == c && rt.Operand(&w, op9, 1-sw9) &&
 				rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9}, c, p, mn, s, r, n, h) &&
-				rt.True(rt.Or(rt.Equal(rule.AttrVal(axis), in.Consts[0]), func() rule.Val {
-					return rt.Equal(rule.AttrVal(axis), rt.List(rt.Arith("-", m.Pure("rank", x), int64(1))))
-				})) && // where $axis == [-1] || $axis == [rank(%x) - 1]
+				rt.TrueOr(rt.Equal(rule.AttrVal(axis), in.Consts[0]), func() bool {
+					return rt.True(rt.Equal(rule.AttrVal(axis), rt.List(rt.Arith("-", m.Pure("rank", x), int64(1)))))
+				}) && // where $axis == [-1] || $axis == [rank(%x) - 1]
 				rt.True(rt.Equal(m.Pure("rank", w), int64(1))) && rt.True(rt.Equal(m.Pure("dim", w, int64(0)), m.Pure("dim", x, int64(-1)))) && rt.True(rt.Greater(m.Pure("dim", w, int64(0)), int64(0))) && // where rank(%w) == 1 && dim(%w, 0) == dim(%x, -1) && dim(%w, 0) > 0
 				rt.True(rt.In(m.Pure("dtype", w), in.Consts[1])) && rt.True(rt.Equal(rule.AttrVal(dt), m.Pure("dtype", w))) && rt.True(rt.Equal(m.Pure("dtype", x), m.Pure("dtype", w))) && // where dtype(%w) in [float16, bfloat16] && $dt == dtype(%w) && dtype(%x) == dtype(%w)
 				m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9), append(m.Values(), c, p, mn, s, r, n, h, o, x, _1, _2, w), append(m.Holes(), axis, eps, dt)) {
@@ -162,12 +162,12 @@ func addNormFuse_add_group_norm(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool
 	for sw0 := range 2 { // operands 0 and 1 of op0 as written, then swapped
 		if rt.Operand(&x, op0, sw0) && rt.Operand(&res, op0, 1-sw0) && rt.Operand(&scale, op1, 1) && rt.Operand(&bias, op1, 2) &&
 			rt.True(m.Pure("same_type", x, a)) && // where same_type(%x, %a)
-			rt.True(rt.Or(m.Pure("same_type", res, x), func() rule.Val {
-				return rt.And(rt.And(rt.Equal(m.Pure("numel", res), m.Pure("dim", x, int64(-1))), func() rule.Val { return rt.LessEqual(m.Pure("rank", res), m.Pure("rank", x)) }), func() rule.Val { return rt.Equal(m.Pure("dim", res, int64(-1)), m.Pure("dim", x, int64(-1))) })
-			})) && // where same_type(%res, %x) || numel(%res) == dim(%x, -1) && rank(%res) <= rank(%x) && dim(%res, -1) == dim(%x, -1)
-			rt.True(rt.Or(rt.In(m.Pure("dtype", x), in.Consts[0]), func() rule.Val {
-				return rt.And(m.Param("enable_gpu_mixed", in.Consts[1]), func() rule.Val { return rt.Equal(m.Pure("dtype", x), in.Consts[2]) })
-			})) && // where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
+			rt.TrueOr(m.Pure("same_type", res, x), func() bool {
+				return rt.True(rt.Equal(m.Pure("numel", res), m.Pure("dim", x, int64(-1)))) && rt.True(rt.LessEqual(m.Pure("rank", res), m.Pure("rank", x))) && rt.True(rt.Equal(m.Pure("dim", res, int64(-1)), m.Pure("dim", x, int64(-1))))
+			}) && // where same_type(%res, %x) || numel(%res) == dim(%x, -1) && rank(%res) <= rank(%x) && dim(%res, -1) == dim(%x, -1)
+			rt.TrueOr(rt.In(m.Pure("dtype", x), in.Consts[0]), func() bool {
+				return rt.True(m.Param("enable_gpu_mixed", in.Consts[1])) && rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[2]))
+			}) && // where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
 			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), a, o, mean, var2, x, res, scale, bias), append(m.Holes(), eps, g)) {
 			return true
 		}
@@ -190,12 +190,12 @@ func addNormFuse_add_group_norm_nchw(m *rt.Matcher, in *rt.Instance, op1 *ir.Op)
 	for sw0 := range 2 { // operands 0 and 1 of op0 as written, then swapped
 		if rt.Operand(&x, op0, sw0) && rt.Operand(&res, op0, 1-sw0) && rt.Operand(&scale, op1, 1) && rt.Operand(&bias, op1, 2) &&
 			rt.True(m.Pure("same_type", x, a)) && rt.True(rt.Equal(m.Pure("rank", x), int64(4))) && // where same_type(%x, %a) && rank(%x) == 4
-			rt.True(rt.Or(m.Pure("same_type", res, x), func() rule.Val {
-				return rt.And(rt.And(rt.Equal(m.Pure("rank", res), int64(4)), func() rule.Val { return rt.Equal(m.Pure("numel", res), m.Pure("dim", x, int64(1))) }), func() rule.Val { return rt.Equal(m.Pure("dim", res, int64(1)), m.Pure("dim", x, int64(1))) })
-			})) && // where same_type(%res, %x) || rank(%res) == 4 && numel(%res) == dim(%x, 1) && dim(%res, 1) == dim(%x, 1)
-			rt.True(rt.Or(rt.In(m.Pure("dtype", x), in.Consts[0]), func() rule.Val {
-				return rt.And(m.Param("enable_gpu_mixed", in.Consts[1]), func() rule.Val { return rt.Equal(m.Pure("dtype", x), in.Consts[2]) })
-			})) && // where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
+			rt.TrueOr(m.Pure("same_type", res, x), func() bool {
+				return rt.True(rt.Equal(m.Pure("rank", res), int64(4))) && rt.True(rt.Equal(m.Pure("numel", res), m.Pure("dim", x, int64(1)))) && rt.True(rt.Equal(m.Pure("dim", res, int64(1)), m.Pure("dim", x, int64(1))))
+			}) && // where same_type(%res, %x) || rank(%res) == 4 && numel(%res) == dim(%x, 1) && dim(%res, 1) == dim(%x, 1)
+			rt.TrueOr(rt.In(m.Pure("dtype", x), in.Consts[0]), func() bool {
+				return rt.True(m.Param("enable_gpu_mixed", in.Consts[1])) && rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[2]))
+			}) && // where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
 			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), a, o, mean, var2, x, res, scale, bias), append(m.Holes(), eps, g)) {
 			return true
 		}
@@ -216,9 +216,9 @@ func addNormFuse_add_group_norm_then_silu(m *rt.Matcher, in *rt.Instance, op1 *i
 		rt.Result(&v, op0, 3) && rt.Operand(&x, op0, 0) && rt.Operand(&res, op0, 1) && rt.Operand(&scale, op0, 2) &&
 		rt.Operand(&bias, op0, 3) &&
 		rt.Closed([]*ir.Op{op0, op1}, f) &&
-		rt.True(rt.Or(rt.In(m.Pure("dtype", x), in.Consts[0]), func() rule.Val {
-			return rt.And(m.Param("enable_gpu_mixed", in.Consts[1]), func() rule.Val { return rt.Equal(m.Pure("dtype", x), in.Consts[2]) })
-		})) && // where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
+		rt.TrueOr(rt.In(m.Pure("dtype", x), in.Consts[0]), func() bool {
+			return rt.True(m.Param("enable_gpu_mixed", in.Consts[1])) && rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[2]))
+		}) && // where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), f, ro, m2, v, o, x, res, scale, bias), append(m.Holes(), eps, g, fmt))
 }
 
@@ -235,8 +235,8 @@ func addNormFuse_add_group_norm_nchw_then_silu(m *rt.Matcher, in *rt.Instance, o
 		rt.AttrIs(op0, "data_format", in, 3) && rt.Result(&ro, op0, 1) && rt.Result(&m2, op0, 2) && rt.Result(&v, op0, 3) &&
 		rt.Operand(&x, op0, 0) && rt.Operand(&res, op0, 1) && rt.Operand(&scale, op0, 2) && rt.Operand(&bias, op0, 3) &&
 		rt.Closed([]*ir.Op{op0, op1, op2}, f, t) &&
-		rt.True(rt.Or(rt.In(m.Pure("dtype", x), in.Consts[0]), func() rule.Val {
-			return rt.And(m.Param("enable_gpu_mixed", in.Consts[1]), func() rule.Val { return rt.Equal(m.Pure("dtype", x), in.Consts[2]) })
-		})) && // where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
+		rt.TrueOr(rt.In(m.Pure("dtype", x), in.Consts[0]), func() bool {
+			return rt.True(m.Param("enable_gpu_mixed", in.Consts[1])) && rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[2]))
+		}) && // where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
 		m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), f, ro, m2, v, t, o, x, res, scale, bias), append(m.Holes(), eps, g))
 }

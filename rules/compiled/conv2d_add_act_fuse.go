@@ -51,9 +51,9 @@ func conv2dAddActFuse_conv2d_add_act(m *rt.Matcher, in *rt.Instance, op2 *ir.Op)
 			rt.True(rt.GreaterEqual(rule.AttrVal(g), int64(1))) && // where $g >= 1
 			rt.True(rt.In(m.Pure("dtype", w), in.Consts[2])) && // where dtype(%w) in [float16, float32, float64]
 			rt.True(m.Builtin("constant", b)) && rt.True(rt.Equal(m.Pure("numel", b), m.Pure("dim", w, int64(0)))) && rt.True(rt.LessEqual(m.Pure("rank", b), int64(4))) && // where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4
-			rt.True(rt.Cond(rt.Equal(rule.AttrVal(fmt), "NCHW"), func() rule.Val {
-				return rt.And(rt.GreaterEqual(m.Pure("rank", b), int64(3)), func() rule.Val { return rt.Equal(m.Pure("dim", b, int64(-3)), m.Pure("dim", w, int64(0))) })
-			}, func() rule.Val { return rt.Equal(m.Pure("dim", b, int64(-1)), m.Pure("dim", w, int64(0))) })) && // where $fmt == "NCHW" ? rank(%b) >= 3 && dim(%b, -3) == dim(%w, 0) : dim(%b, -1) == dim(%w, 0)
+			rt.TrueCond(rt.Equal(rule.AttrVal(fmt), "NCHW"), func() bool {
+				return rt.True(rt.GreaterEqual(m.Pure("rank", b), int64(3))) && rt.True(rt.Equal(m.Pure("dim", b, int64(-3)), m.Pure("dim", w, int64(0))))
+			}, func() bool { return rt.True(rt.Equal(m.Pure("dim", b, int64(-1)), m.Pure("dim", w, int64(0)))) }) && // where $fmt == "NCHW" ? rank(%b) >= 3 && dim(%b, -3) == dim(%w, 0) : dim(%b, -1) == dim(%w, 0)
 			m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), y, z, r, x, w, b), append(m.Holes(), st, pd, pa, dl, g, fmt)) {
 			return true
 		}
@@ -89,9 +89,9 @@ func conv2dAddActFuse_conv2d_add_residual_act(m *rt.Matcher, in *rt.Instance, op
 				rt.True(rt.GreaterEqual(rule.AttrVal(g), int64(1))) && // where $g >= 1
 				rt.True(rt.In(m.Pure("dtype", w), in.Consts[2])) && // where dtype(%w) in [float16, float32, float64]
 				rt.True(m.Builtin("constant", b)) && rt.True(rt.Equal(m.Pure("numel", b), m.Pure("dim", w, int64(0)))) && rt.True(rt.LessEqual(m.Pure("rank", b), int64(4))) && // where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4
-				rt.True(rt.Cond(rt.Equal(rule.AttrVal(fmt), "NCHW"), func() rule.Val {
-					return rt.And(rt.GreaterEqual(m.Pure("rank", b), int64(3)), func() rule.Val { return rt.Equal(m.Pure("dim", b, int64(-3)), m.Pure("dim", w, int64(0))) })
-				}, func() rule.Val { return rt.Equal(m.Pure("dim", b, int64(-1)), m.Pure("dim", w, int64(0))) })) && // where $fmt == "NCHW" ? rank(%b) >= 3 && dim(%b, -3) == dim(%w, 0) : dim(%b, -1) == dim(%w, 0)
+				rt.TrueCond(rt.Equal(rule.AttrVal(fmt), "NCHW"), func() bool {
+					return rt.True(rt.GreaterEqual(m.Pure("rank", b), int64(3))) && rt.True(rt.Equal(m.Pure("dim", b, int64(-3)), m.Pure("dim", w, int64(0))))
+				}, func() bool { return rt.True(rt.Equal(m.Pure("dim", b, int64(-1)), m.Pure("dim", w, int64(0)))) }) && // where $fmt == "NCHW" ? rank(%b) >= 3 && dim(%b, -3) == dim(%w, 0) : dim(%b, -1) == dim(%w, 0)
 				rt.True(m.Pure("same_type", res, z)) && // where same_type(%res, %z)
 				m.Emit(in, append(m.Ops(), op0, op1, op2, op3), append(m.Values(), y, z, s, r, x, w, b, res), append(m.Holes(), st, pd, pa, dl, g, fmt)) {
 				return true
@@ -120,7 +120,7 @@ func conv2dAddActFuse_conv2d_add_cutlass_act_nchw(m *rt.Matcher, in *rt.Instance
 			rt.Operand(&x, op0, 0) && rt.Operand(&w, op0, 1) && rt.Operand(&b, op1, 1-sw1) &&
 			rt.Closed([]*ir.Op{op0, op1, op2}, y, z) &&
 			rt.True(m.Param("use_cutlass", in.Consts[0])) && rt.True(rt.In(m.Param("sm_version", in.Consts[1]), in.Consts[2])) && // where $use_cutlass && $sm_version in [75, 80, 85, 86]
-			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.True(rt.Or(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() rule.Val { return rt.Equal(m.Pure("dtype", w), in.Consts[5]) })) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
+			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.TrueOr(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() bool { return rt.True(rt.Equal(m.Pure("dtype", w), in.Consts[5])) }) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
 			rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(0)), int64(8)), int64(0))) && rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(1)), int64(8)), int64(0))) && // where dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0
 			rt.True(m.Builtin("constant", b)) && rt.True(rt.Equal(m.Pure("numel", b), m.Pure("dim", w, int64(0)))) && rt.True(rt.GreaterEqual(m.Pure("rank", b), int64(3))) && rt.True(rt.LessEqual(m.Pure("rank", b), int64(4))) && rt.True(rt.Equal(m.Pure("dim", b, int64(-3)), m.Pure("dim", w, int64(0)))) && // where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) >= 3 && rank(%b) <= 4 && dim(%b, -3) == dim(%w, 0)
 			m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), y, z, r, x, w, b), append(m.Holes(), st, pd, dl)) {
@@ -149,7 +149,7 @@ func conv2dAddActFuse_conv2d_add_cutlass_act_nhwc(m *rt.Matcher, in *rt.Instance
 			rt.Operand(&x, op0, 0) && rt.Operand(&w, op0, 1) && rt.Operand(&b, op1, 1-sw1) &&
 			rt.Closed([]*ir.Op{op0, op1, op2}, y, z) &&
 			rt.True(m.Param("use_cutlass", in.Consts[0])) && rt.True(rt.In(m.Param("sm_version", in.Consts[1]), in.Consts[2])) && // where $use_cutlass && $sm_version in [75, 80, 85, 86]
-			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.True(rt.Or(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() rule.Val { return rt.Equal(m.Pure("dtype", w), in.Consts[5]) })) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
+			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.TrueOr(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() bool { return rt.True(rt.Equal(m.Pure("dtype", w), in.Consts[5])) }) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
 			rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(0)), int64(8)), int64(0))) && rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(1)), int64(8)), int64(0))) && // where dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0
 			rt.True(m.Builtin("constant", b)) && rt.True(rt.Equal(m.Pure("numel", b), m.Pure("dim", w, int64(0)))) && rt.True(rt.LessEqual(m.Pure("rank", b), int64(4))) && rt.True(rt.Equal(m.Pure("dim", b, int64(-1)), m.Pure("dim", w, int64(0)))) && // where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4 && dim(%b, -1) == dim(%w, 0)
 			m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), y, z, r, x, w, b), append(m.Holes(), st, pd, dl)) {
@@ -178,7 +178,7 @@ func conv2dAddActFuse_conv2d_add_cutlass_leaky_relu_nchw(m *rt.Matcher, in *rt.I
 			rt.Operand(&x, op0, 0) && rt.Operand(&w, op0, 1) && rt.Operand(&b, op1, 1-sw1) &&
 			rt.Closed([]*ir.Op{op0, op1, op2}, y, z) &&
 			rt.True(m.Param("use_cutlass", in.Consts[0])) && rt.True(rt.In(m.Param("sm_version", in.Consts[1]), in.Consts[2])) && // where $use_cutlass && $sm_version in [75, 80, 85, 86]
-			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.True(rt.Or(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() rule.Val { return rt.Equal(m.Pure("dtype", w), in.Consts[5]) })) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
+			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.TrueOr(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() bool { return rt.True(rt.Equal(m.Pure("dtype", w), in.Consts[5])) }) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
 			rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(0)), int64(8)), int64(0))) && rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(1)), int64(8)), int64(0))) && // where dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0
 			rt.True(m.Builtin("constant", b)) && rt.True(rt.Equal(m.Pure("numel", b), m.Pure("dim", w, int64(0)))) && rt.True(rt.GreaterEqual(m.Pure("rank", b), int64(3))) && rt.True(rt.LessEqual(m.Pure("rank", b), int64(4))) && rt.True(rt.Equal(m.Pure("dim", b, int64(-3)), m.Pure("dim", w, int64(0)))) && // where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) >= 3 && rank(%b) <= 4 && dim(%b, -3) == dim(%w, 0)
 			m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), y, z, r, x, w, b), append(m.Holes(), st, pd, dl, alpha)) {
@@ -207,7 +207,7 @@ func conv2dAddActFuse_conv2d_add_cutlass_leaky_relu_nhwc(m *rt.Matcher, in *rt.I
 			rt.Operand(&x, op0, 0) && rt.Operand(&w, op0, 1) && rt.Operand(&b, op1, 1-sw1) &&
 			rt.Closed([]*ir.Op{op0, op1, op2}, y, z) &&
 			rt.True(m.Param("use_cutlass", in.Consts[0])) && rt.True(rt.In(m.Param("sm_version", in.Consts[1]), in.Consts[2])) && // where $use_cutlass && $sm_version in [75, 80, 85, 86]
-			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.True(rt.Or(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() rule.Val { return rt.Equal(m.Pure("dtype", w), in.Consts[5]) })) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
+			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.TrueOr(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() bool { return rt.True(rt.Equal(m.Pure("dtype", w), in.Consts[5])) }) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
 			rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(0)), int64(8)), int64(0))) && rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(1)), int64(8)), int64(0))) && // where dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0
 			rt.True(m.Builtin("constant", b)) && rt.True(rt.Equal(m.Pure("numel", b), m.Pure("dim", w, int64(0)))) && rt.True(rt.LessEqual(m.Pure("rank", b), int64(4))) && rt.True(rt.Equal(m.Pure("dim", b, int64(-1)), m.Pure("dim", w, int64(0)))) && // where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4 && dim(%b, -1) == dim(%w, 0)
 			m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), y, z, r, x, w, b), append(m.Holes(), st, pd, dl, alpha)) {
@@ -236,7 +236,7 @@ func conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nchw(m *rt.Matcher, in *r
 			rt.Operand(&x, op0, 0) && rt.Operand(&w, op0, 1) && rt.Operand(&b, op1, 1-sw1) &&
 			rt.Closed([]*ir.Op{op0, op1, op2}, y, z) &&
 			rt.True(m.Param("use_cutlass", in.Consts[0])) && rt.True(rt.In(m.Param("sm_version", in.Consts[1]), in.Consts[2])) && // where $use_cutlass && $sm_version in [75, 80, 85, 86]
-			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.True(rt.Or(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() rule.Val { return rt.Equal(m.Pure("dtype", w), in.Consts[5]) })) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
+			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.TrueOr(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() bool { return rt.True(rt.Equal(m.Pure("dtype", w), in.Consts[5])) }) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
 			rt.True(rt.Equal(rule.AttrVal(g), m.Pure("dim", w, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", w, int64(1)), int64(1))) && rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(0)), int64(8)), int64(0))) && // where $g == dim(%w, 0) && dim(%w, 1) == 1 && dim(%w, 0) % 8 == 0
 			rt.True(rt.Equal(m.Pure("dim", w, int64(2)), int64(3))) && rt.True(rt.Equal(m.Pure("dim", w, int64(3)), int64(3))) && rt.True(rt.In(rule.AttrVal(st), in.Consts[6])) && // where dim(%w, 2) == 3 && dim(%w, 3) == 3 && $st in [[1, 1], [2, 2]]
 			rt.True(m.Builtin("constant", b)) && rt.True(rt.Equal(m.Pure("numel", b), m.Pure("dim", w, int64(0)))) && rt.True(rt.GreaterEqual(m.Pure("rank", b), int64(3))) && rt.True(rt.LessEqual(m.Pure("rank", b), int64(4))) && rt.True(rt.Equal(m.Pure("dim", b, int64(-3)), m.Pure("dim", w, int64(0)))) && // where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) >= 3 && rank(%b) <= 4 && dim(%b, -3) == dim(%w, 0)
@@ -266,7 +266,7 @@ func conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nhwc(m *rt.Matcher, in *r
 			rt.Operand(&x, op0, 0) && rt.Operand(&w, op0, 1) && rt.Operand(&b, op1, 1-sw1) &&
 			rt.Closed([]*ir.Op{op0, op1, op2}, y, z) &&
 			rt.True(m.Param("use_cutlass", in.Consts[0])) && rt.True(rt.In(m.Param("sm_version", in.Consts[1]), in.Consts[2])) && // where $use_cutlass && $sm_version in [75, 80, 85, 86]
-			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.True(rt.Or(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() rule.Val { return rt.Equal(m.Pure("dtype", w), in.Consts[5]) })) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
+			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.TrueOr(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() bool { return rt.True(rt.Equal(m.Pure("dtype", w), in.Consts[5])) }) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
 			rt.True(rt.Equal(rule.AttrVal(g), m.Pure("dim", w, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", w, int64(1)), int64(1))) && rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(0)), int64(8)), int64(0))) && // where $g == dim(%w, 0) && dim(%w, 1) == 1 && dim(%w, 0) % 8 == 0
 			rt.True(rt.Equal(m.Pure("dim", w, int64(2)), int64(3))) && rt.True(rt.Equal(m.Pure("dim", w, int64(3)), int64(3))) && rt.True(rt.In(rule.AttrVal(st), in.Consts[6])) && // where dim(%w, 2) == 3 && dim(%w, 3) == 3 && $st in [[1, 1], [2, 2]]
 			rt.True(m.Builtin("constant", b)) && rt.True(rt.Equal(m.Pure("numel", b), m.Pure("dim", w, int64(0)))) && rt.True(rt.LessEqual(m.Pure("rank", b), int64(4))) && rt.True(rt.Equal(m.Pure("dim", b, int64(-1)), m.Pure("dim", w, int64(0)))) && // where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4 && dim(%b, -1) == dim(%w, 0)

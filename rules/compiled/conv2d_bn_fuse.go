@@ -40,9 +40,7 @@ func conv2dBnFuse_conv2d_bn_fold(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) boo
 		rt.True(rt.In(rule.AttrVal(fmt), in.Consts[1])) && // where $fmt in ["NCHW", "NHWC"]
 		rt.True(rt.GreaterEqual(rule.AttrVal(g), int64(1))) && // where $g >= 1
 		rt.True(rt.GreaterEqual(rule.AttrVal(eps), int64(0))) && rt.True(rt.LessEqual(rule.AttrVal(eps), float64(0.0010000001))) && // where $eps >= 0 && $eps <= 0.0010000001
-		rt.True(rt.Or(rule.AttrVal(global), func() rule.Val {
-			return rt.And(rule.AttrVal(test), func() rule.Val { return rt.Not(rule.AttrVal(trainable)) })
-		})) && // where $global || $test && !$trainable
+		rt.TrueOr(rule.AttrVal(global), func() bool { return rt.True(rule.AttrVal(test)) && rt.False(rule.AttrVal(trainable)) }) && // where $global || $test && !$trainable
 		rt.True(m.Builtin("immutable", w, mean, var2, scale, bias)) && // where immutable(%w, %mean, %var, %scale, %bias)
 		rt.True(rt.In(m.Pure("dtype", w), in.Consts[2])) && // where dtype(%w) in [float32, float64]
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, out, x, w, mean, var2, scale, bias), append(m.Holes(), st, pd, pa, dl, g, fmt, eps, test, global, trainable))

@@ -33,8 +33,8 @@ func deleteQuantDequantLinearOp_delete_quant_dequant_linear(m *rt.Matcher, in *r
 		rt.Closed([]*ir.Op{op0, op1}, q) &&
 		rt.True(rt.In(rule.AttrVal(axis), in.Consts[0])) && // where $axis in [-1, 0, 1]
 		rt.True(m.Builtin("immutable", s)) && rt.True(rt.In(m.Pure("dtype", s), in.Consts[1])) && // where immutable(%s) && dtype(%s) in [float32, float16]
-		rt.True(rt.Cond(rt.Equal(rule.AttrVal(axis), int64(-1)), func() rule.Val { return rt.Equal(m.Pure("numel", s), int64(1)) }, func() rule.Val { return rt.Equal(m.Pure("numel", s), m.Pure("dim", x, rule.AttrVal(axis))) })) && // where $axis == -1 ? numel(%s) == 1 : numel(%s) == dim(%x, $axis)
+		rt.TrueCond(rt.Equal(rule.AttrVal(axis), int64(-1)), func() bool { return rt.True(rt.Equal(m.Pure("numel", s), int64(1))) }, func() bool { return rt.True(rt.Equal(m.Pure("numel", s), m.Pure("dim", x, rule.AttrVal(axis)))) }) && // where $axis == -1 ? numel(%s) == 1 : numel(%s) == dim(%x, $axis)
 		rt.True(m.Pure("same_type", x, y)) && // where same_type(%x, %y)
-		rt.True(rt.Not(m.Builtin("mutated", x))) && rt.True(rt.Not(m.Builtin("mutated", y))) && // where !mutated(%x) && !mutated(%y)
+		rt.False(m.Builtin("mutated", x)) && rt.False(m.Builtin("mutated", y)) && // where !mutated(%x) && !mutated(%y)
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), q, y, x, s), append(m.Holes(), axis, qmax, obs))
 }

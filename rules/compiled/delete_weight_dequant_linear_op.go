@@ -28,9 +28,9 @@ func deleteWeightDequantLinearOp_delete_weight_dequant_linear(m *rt.Matcher, in 
 		op0.Operand(4) == nil &&
 		rt.True(rt.In(rule.AttrVal(axis), in.Consts[0])) && // where $axis in [-1, 0, 1]
 		rt.True(m.Builtin("immutable", w, s)) && rt.True(rt.In(m.Pure("dtype", s), in.Consts[1])) && // where immutable(%w, %s) && dtype(%s) in [float32, float16]
-		rt.True(rt.Cond(rt.Equal(rule.AttrVal(axis), int64(-1)), func() rule.Val { return rt.Equal(m.Pure("numel", s), int64(1)) }, func() rule.Val {
-			return rt.And(rt.Equal(m.Pure("numel", s), m.Pure("dim", w, rule.AttrVal(axis))), func() rule.Val { return rt.LessEqual(rt.Arith("-", m.Pure("rank", w), rule.AttrVal(axis)), int64(5)) })
-		})) && // where $axis == -1 ? numel(%s) == 1 : numel(%s) == dim(%w, $axis) && rank(%w) - $axis <= 5
+		rt.TrueCond(rt.Equal(rule.AttrVal(axis), int64(-1)), func() bool { return rt.True(rt.Equal(m.Pure("numel", s), int64(1))) }, func() bool {
+			return rt.True(rt.Equal(m.Pure("numel", s), m.Pure("dim", w, rule.AttrVal(axis)))) && rt.True(rt.LessEqual(rt.Arith("-", m.Pure("rank", w), rule.AttrVal(axis)), int64(5)))
+		}) && // where $axis == -1 ? numel(%s) == 1 : numel(%s) == dim(%w, $axis) && rank(%w) - $axis <= 5
 		rt.True(rt.Equal(m.Pure("shape", y), m.Pure("shape", w))) && rt.True(rt.Equal(m.Pure("dtype", y), m.Pure("dtype", s))) && // where shape(%y) == shape(%w) && dtype(%y) == dtype(%s)
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, w, s), append(m.Holes(), axis, qmax))
 }

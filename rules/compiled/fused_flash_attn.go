@@ -57,9 +57,9 @@ func fusedFlashAttn_flash_attn_qscale_mask_cast(m *rt.Matcher, in *rt.Instance, 
 			rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12}, qt, kt, vt, qs, kt2, s, sm, c1, p, c2, ctx) &&
 			rt.True(rt.In(rule.AttrVal(ax), in.Consts[0])) && // where $ax in [-1, 3]
 			rt.True(rt.GreaterEqual(m.Param("sm_version", in.Consts[1]), int64(80))) && // where $sm_version >= 80
-			rt.True(rt.Or(rt.In(m.Pure("dtype", q), in.Consts[2]), func() rule.Val {
-				return rt.And(m.Param("enable_gpu_mixed", in.Consts[3]), func() rule.Val { return rt.Equal(m.Pure("dtype", q), in.Consts[4]) })
-			})) && // where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
+			rt.TrueOr(rt.In(m.Pure("dtype", q), in.Consts[2]), func() bool {
+				return rt.True(m.Param("enable_gpu_mixed", in.Consts[3])) && rt.True(rt.Equal(m.Pure("dtype", q), in.Consts[4]))
+			}) && // where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
 			rt.True(rt.Equal(m.Pure("dtype", k), m.Pure("dtype", q))) && rt.True(rt.Equal(m.Pure("dtype", v), m.Pure("dtype", q))) && // where dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
 			rt.True(rt.Equal(m.Pure("rank", q), int64(4))) && rt.True(rt.Equal(m.Pure("shape", k), m.Pure("shape", v))) && rt.True(rt.Equal(m.Pure("rank", k), int64(4))) && // where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
 			rt.True(rt.Equal(m.Pure("dim", k, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(2)), m.Pure("dim", q, int64(2)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(3)), m.Pure("dim", q, int64(3)))) && rt.True(rt.Greater(m.Pure("dim", q, int64(3)), int64(0))) && // where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
@@ -105,9 +105,9 @@ func fusedFlashAttn_flash_attn_qscale_mask(m *rt.Matcher, in *rt.Instance, op10 
 			rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10}, qt, kt, vt, qs, kt2, s, sm, p, ctx) &&
 			rt.True(rt.In(rule.AttrVal(ax), in.Consts[0])) && // where $ax in [-1, 3]
 			rt.True(rt.GreaterEqual(m.Param("sm_version", in.Consts[1]), int64(80))) && // where $sm_version >= 80
-			rt.True(rt.Or(rt.In(m.Pure("dtype", q), in.Consts[2]), func() rule.Val {
-				return rt.And(m.Param("enable_gpu_mixed", in.Consts[3]), func() rule.Val { return rt.Equal(m.Pure("dtype", q), in.Consts[4]) })
-			})) && // where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
+			rt.TrueOr(rt.In(m.Pure("dtype", q), in.Consts[2]), func() bool {
+				return rt.True(m.Param("enable_gpu_mixed", in.Consts[3])) && rt.True(rt.Equal(m.Pure("dtype", q), in.Consts[4]))
+			}) && // where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
 			rt.True(rt.Equal(m.Pure("dtype", k), m.Pure("dtype", q))) && rt.True(rt.Equal(m.Pure("dtype", v), m.Pure("dtype", q))) && // where dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
 			rt.True(rt.Equal(m.Pure("rank", q), int64(4))) && rt.True(rt.Equal(m.Pure("shape", k), m.Pure("shape", v))) && rt.True(rt.Equal(m.Pure("rank", k), int64(4))) && // where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
 			rt.True(rt.Equal(m.Pure("dim", k, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(2)), m.Pure("dim", q, int64(2)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(3)), m.Pure("dim", q, int64(3)))) && rt.True(rt.Greater(m.Pure("dim", q, int64(3)), int64(0))) && // where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
@@ -156,9 +156,9 @@ func fusedFlashAttn_flash_attn_outscale_mask_cast(m *rt.Matcher, in *rt.Instance
 			rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12}, qt, kt, vt, kt2, qk, s, sm, c1, p, c2, ctx) &&
 			rt.True(rt.In(rule.AttrVal(ax), in.Consts[0])) && // where $ax in [-1, 3]
 			rt.True(rt.GreaterEqual(m.Param("sm_version", in.Consts[1]), int64(80))) && // where $sm_version >= 80
-			rt.True(rt.Or(rt.In(m.Pure("dtype", q), in.Consts[2]), func() rule.Val {
-				return rt.And(m.Param("enable_gpu_mixed", in.Consts[3]), func() rule.Val { return rt.Equal(m.Pure("dtype", q), in.Consts[4]) })
-			})) && // where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
+			rt.TrueOr(rt.In(m.Pure("dtype", q), in.Consts[2]), func() bool {
+				return rt.True(m.Param("enable_gpu_mixed", in.Consts[3])) && rt.True(rt.Equal(m.Pure("dtype", q), in.Consts[4]))
+			}) && // where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
 			rt.True(rt.Equal(m.Pure("dtype", k), m.Pure("dtype", q))) && rt.True(rt.Equal(m.Pure("dtype", v), m.Pure("dtype", q))) && // where dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
 			rt.True(rt.Equal(m.Pure("rank", q), int64(4))) && rt.True(rt.Equal(m.Pure("shape", k), m.Pure("shape", v))) && rt.True(rt.Equal(m.Pure("rank", k), int64(4))) && // where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
 			rt.True(rt.Equal(m.Pure("dim", k, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(2)), m.Pure("dim", q, int64(2)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(3)), m.Pure("dim", q, int64(3)))) && rt.True(rt.Greater(m.Pure("dim", q, int64(3)), int64(0))) && // where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
@@ -204,9 +204,9 @@ func fusedFlashAttn_flash_attn_outscale_mask(m *rt.Matcher, in *rt.Instance, op1
 			rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10}, qt, kt, vt, kt2, qk, s, sm, p, ctx) &&
 			rt.True(rt.In(rule.AttrVal(ax), in.Consts[0])) && // where $ax in [-1, 3]
 			rt.True(rt.GreaterEqual(m.Param("sm_version", in.Consts[1]), int64(80))) && // where $sm_version >= 80
-			rt.True(rt.Or(rt.In(m.Pure("dtype", q), in.Consts[2]), func() rule.Val {
-				return rt.And(m.Param("enable_gpu_mixed", in.Consts[3]), func() rule.Val { return rt.Equal(m.Pure("dtype", q), in.Consts[4]) })
-			})) && // where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
+			rt.TrueOr(rt.In(m.Pure("dtype", q), in.Consts[2]), func() bool {
+				return rt.True(m.Param("enable_gpu_mixed", in.Consts[3])) && rt.True(rt.Equal(m.Pure("dtype", q), in.Consts[4]))
+			}) && // where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
 			rt.True(rt.Equal(m.Pure("dtype", k), m.Pure("dtype", q))) && rt.True(rt.Equal(m.Pure("dtype", v), m.Pure("dtype", q))) && // where dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
 			rt.True(rt.Equal(m.Pure("rank", q), int64(4))) && rt.True(rt.Equal(m.Pure("shape", k), m.Pure("shape", v))) && rt.True(rt.Equal(m.Pure("rank", k), int64(4))) && // where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
 			rt.True(rt.Equal(m.Pure("dim", k, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(2)), m.Pure("dim", q, int64(2)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(3)), m.Pure("dim", q, int64(3)))) && rt.True(rt.Greater(m.Pure("dim", q, int64(3)), int64(0))) && // where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
@@ -247,9 +247,9 @@ func fusedFlashAttn_flash_attn_outscale_cast(m *rt.Matcher, in *rt.Instance, op1
 		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10}, qt, kt, vt, qk, s, c1, p, c2, ctx) &&
 		rt.True(rt.In(rule.AttrVal(ax), in.Consts[0])) && // where $ax in [-1, 3]
 		rt.True(rt.GreaterEqual(m.Param("sm_version", in.Consts[1]), int64(80))) && // where $sm_version >= 80
-		rt.True(rt.Or(rt.In(m.Pure("dtype", q), in.Consts[2]), func() rule.Val {
-			return rt.And(m.Param("enable_gpu_mixed", in.Consts[3]), func() rule.Val { return rt.Equal(m.Pure("dtype", q), in.Consts[4]) })
-		})) && // where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
+		rt.TrueOr(rt.In(m.Pure("dtype", q), in.Consts[2]), func() bool {
+			return rt.True(m.Param("enable_gpu_mixed", in.Consts[3])) && rt.True(rt.Equal(m.Pure("dtype", q), in.Consts[4]))
+		}) && // where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
 		rt.True(rt.Equal(m.Pure("dtype", k), m.Pure("dtype", q))) && rt.True(rt.Equal(m.Pure("dtype", v), m.Pure("dtype", q))) && // where dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
 		rt.True(rt.Equal(m.Pure("rank", q), int64(4))) && rt.True(rt.Equal(m.Pure("shape", k), m.Pure("shape", v))) && rt.True(rt.Equal(m.Pure("rank", k), int64(4))) && // where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
 		rt.True(rt.Equal(m.Pure("dim", k, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(2)), m.Pure("dim", q, int64(2)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(3)), m.Pure("dim", q, int64(3)))) && rt.True(rt.Greater(m.Pure("dim", q, int64(3)), int64(0))) && // where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
@@ -282,9 +282,9 @@ func fusedFlashAttn_flash_attn_outscale(m *rt.Matcher, in *rt.Instance, op8 *ir.
 		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8}, qt, kt, vt, qk, s, p, ctx) &&
 		rt.True(rt.In(rule.AttrVal(ax), in.Consts[0])) && // where $ax in [-1, 3]
 		rt.True(rt.GreaterEqual(m.Param("sm_version", in.Consts[1]), int64(80))) && // where $sm_version >= 80
-		rt.True(rt.Or(rt.In(m.Pure("dtype", q), in.Consts[2]), func() rule.Val {
-			return rt.And(m.Param("enable_gpu_mixed", in.Consts[3]), func() rule.Val { return rt.Equal(m.Pure("dtype", q), in.Consts[4]) })
-		})) && // where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
+		rt.TrueOr(rt.In(m.Pure("dtype", q), in.Consts[2]), func() bool {
+			return rt.True(m.Param("enable_gpu_mixed", in.Consts[3])) && rt.True(rt.Equal(m.Pure("dtype", q), in.Consts[4]))
+		}) && // where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
 		rt.True(rt.Equal(m.Pure("dtype", k), m.Pure("dtype", q))) && rt.True(rt.Equal(m.Pure("dtype", v), m.Pure("dtype", q))) && // where dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
 		rt.True(rt.Equal(m.Pure("rank", q), int64(4))) && rt.True(rt.Equal(m.Pure("shape", k), m.Pure("shape", v))) && rt.True(rt.Equal(m.Pure("rank", k), int64(4))) && // where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
 		rt.True(rt.Equal(m.Pure("dim", k, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(2)), m.Pure("dim", q, int64(2)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(3)), m.Pure("dim", q, int64(3)))) && rt.True(rt.Greater(m.Pure("dim", q, int64(3)), int64(0))) && // where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
@@ -333,9 +333,9 @@ func fusedFlashAttn_flash_attn_transpose_slice(m *rt.Matcher, in *rt.Instance, o
 			rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15}, t, q, k, v, kt, qk, s, sm, p, ctx) &&
 			rt.True(rt.In(rule.AttrVal(ax), in.Consts[0])) && // where $ax in [-1, 3]
 			rt.True(rt.GreaterEqual(m.Param("sm_version", in.Consts[1]), int64(80))) && // where $sm_version >= 80
-			rt.True(rt.Or(rt.In(m.Pure("dtype", qkv), in.Consts[2]), func() rule.Val {
-				return rt.And(m.Param("enable_gpu_mixed", in.Consts[3]), func() rule.Val { return rt.Equal(m.Pure("dtype", qkv), in.Consts[4]) })
-			})) && // where dtype(%qkv) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%qkv) == float32
+			rt.TrueOr(rt.In(m.Pure("dtype", qkv), in.Consts[2]), func() bool {
+				return rt.True(m.Param("enable_gpu_mixed", in.Consts[3])) && rt.True(rt.Equal(m.Pure("dtype", qkv), in.Consts[4]))
+			}) && // where dtype(%qkv) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%qkv) == float32
 			rt.True(rt.Equal(m.Pure("rank", qkv), int64(5))) && rt.True(rt.Equal(m.Pure("dim", qkv, int64(2)), int64(3))) && rt.True(rt.Greater(m.Pure("dim", qkv, int64(4)), int64(0))) && // where rank(%qkv) == 5 && dim(%qkv, 2) == 3 && dim(%qkv, 4) > 0
 			rt.True(rt.Less(m.Pure("abs", rt.Arith("-", rt.Arith("*", rt.Arith("*", rule.AttrVal(sv), rule.AttrVal(sv)), m.Pure("dim", qkv, int64(4))), float64(1))), float64(1e-05))) && // where abs($sv * $sv * dim(%qkv, 4) - 1.0) < 1e-05
 			rt.True(rt.Equal(m.Pure("rank", mask), int64(4))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(0)), m.Pure("dim", qkv, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(1)), int64(1))) && // where rank(%mask) == 4 && dim(%mask, 0) == dim(%qkv, 0) && dim(%mask, 1) == 1

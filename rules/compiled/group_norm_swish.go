@@ -3,7 +3,6 @@
 package compiled
 
 import (
-	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/rulegen/rt"
 	"github.com/pirdrr/drr/rules"
@@ -93,9 +92,9 @@ func groupNormSwish_add_group_norm_then_swish(m *rt.Matcher, in *rt.Instance, op
 		rt.Result(&v, op0, 3) && rt.Operand(&x, op0, 0) && rt.Operand(&res, op0, 1) && rt.Operand(&scale, op0, 2) &&
 		rt.Operand(&bias, op0, 3) &&
 		rt.Closed([]*ir.Op{op0, op1}, f) &&
-		rt.True(rt.Or(rt.In(m.Pure("dtype", x), in.Consts[0]), func() rule.Val {
-			return rt.And(m.Param("enable_gpu_mixed", in.Consts[1]), func() rule.Val { return rt.Equal(m.Pure("dtype", x), in.Consts[2]) })
-		})) && // where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
+		rt.TrueOr(rt.In(m.Pure("dtype", x), in.Consts[0]), func() bool {
+			return rt.True(m.Param("enable_gpu_mixed", in.Consts[1])) && rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[2]))
+		}) && // where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), f, ro, m2, v, o, x, res, scale, bias), append(m.Holes(), eps, g, fmt))
 }
 
@@ -112,8 +111,8 @@ func groupNormSwish_add_group_norm_nchw_then_swish(m *rt.Matcher, in *rt.Instanc
 		rt.AttrIs(op0, "data_format", in, 3) && rt.Result(&ro, op0, 1) && rt.Result(&m2, op0, 2) && rt.Result(&v, op0, 3) &&
 		rt.Operand(&x, op0, 0) && rt.Operand(&res, op0, 1) && rt.Operand(&scale, op0, 2) && rt.Operand(&bias, op0, 3) &&
 		rt.Closed([]*ir.Op{op0, op1, op2}, f, t) &&
-		rt.True(rt.Or(rt.In(m.Pure("dtype", x), in.Consts[0]), func() rule.Val {
-			return rt.And(m.Param("enable_gpu_mixed", in.Consts[1]), func() rule.Val { return rt.Equal(m.Pure("dtype", x), in.Consts[2]) })
-		})) && // where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
+		rt.TrueOr(rt.In(m.Pure("dtype", x), in.Consts[0]), func() bool {
+			return rt.True(m.Param("enable_gpu_mixed", in.Consts[1])) && rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[2]))
+		}) && // where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
 		m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), f, ro, m2, v, t, o, x, res, scale, bias), append(m.Holes(), eps, g))
 }

@@ -30,7 +30,7 @@ func identityOpClean_remove_useless_scale(m *rt.Matcher, in *rt.Instance, op1 *i
 	return rt.Arity(op1, 2, 1) && rt.AttrIs(op1, "bias", in, 1) && rt.Result(&y, op1, 0) && rt.Operand(&x, op1, 0) &&
 		rt.Operand(&_1, op1, 1) &&
 		rt.Def(&op0, _1, 0) && rt.IsAtLeast(op0, in.Ops[0], 0, 1) && rt.AttrIs(op0, "value", in, 0) && rt.ResultsUnused(op0, 1) &&
-		rt.True(rt.Not(m.Builtin("mutated", x))) && rt.True(rt.Not(m.Builtin("mutated", y))) && // where !mutated(%x) && !mutated(%y)
+		rt.False(m.Builtin("mutated", x)) && rt.False(m.Builtin("mutated", y)) && // where !mutated(%x) && !mutated(%y)
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, x, _1), m.Holes())
 }
 
@@ -60,7 +60,7 @@ func identityOpClean_remove_useless_cast(m *rt.Matcher, in *rt.Instance, op0 *ir
 	var to ir.Attribute
 	return rt.Arity(op0, 1, 1) && rt.BindAttrAt(&to, op0, "dtype", in, 0) && rt.Result(&y, op0, 0) && rt.Operand(&x, op0, 0) &&
 		rt.True(rt.Equal(rule.AttrVal(to), m.Pure("dtype", x))) && // where $to == dtype(%x)
-		rt.True(rt.Not(m.Builtin("mutated", x))) && rt.True(rt.Not(m.Builtin("mutated", y))) && // where !mutated(%x) && !mutated(%y)
+		rt.False(m.Builtin("mutated", x)) && rt.False(m.Builtin("mutated", y)) && // where !mutated(%x) && !mutated(%y)
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), append(m.Holes(), to))
 }
 
@@ -72,7 +72,7 @@ func identityOpClean_remove_useless_concat(m *rt.Matcher, in *rt.Instance, op1 *
 	return rt.Arity(op1, 2, 1) && rt.Result(&y, op1, 0) && rt.Operand(&_1, op1, 0) &&
 		rt.Def(&op0, _1, 0) && rt.Is(op0, in.Ops[0], 1, 1) && rt.Operand(&x, op0, 0) && rt.Operand(&axis, op1, 1) &&
 		rt.Closed([]*ir.Op{op0, op1}, _1) &&
-		rt.True(rt.Not(m.Builtin("mutated", x))) && rt.True(rt.Not(m.Builtin("mutated", y))) && // where !mutated(%x) && !mutated(%y)
+		rt.False(m.Builtin("mutated", x)) && rt.False(m.Builtin("mutated", y)) && // where !mutated(%x) && !mutated(%y)
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, x, _1, axis), m.Holes())
 }
 
@@ -86,9 +86,9 @@ func identityOpClean_remove_redundant_cast(m *rt.Matcher, in *rt.Instance, op1 *
 		rt.Def(&op0, t, 0) && op0 != op1 && rt.Is(op0, in.Ops[0], 1, 1) && rt.BindAttrAt(&d1, op0, "dtype", in, 0) &&
 		rt.Operand(&x, op0, 0) &&
 		rt.Closed([]*ir.Op{op0, op1}, t) &&
-		rt.True(rt.Or(rt.And(rt.Equal(rule.AttrVal(d1), in.Consts[0]), func() rule.Val { return rt.In(m.Pure("dtype", x), in.Consts[1]) }), func() rule.Val {
-			return rt.And(rt.Equal(rule.AttrVal(d1), in.Consts[2]), func() rule.Val { return rt.In(m.Pure("dtype", x), in.Consts[3]) })
-		})) && // where $d1 == float64 && dtype(%x) in [float16, bfloat16, float32] || $d1 == float32 && dtype(%x) in [float16, bfloat16]
+		rt.TrueOr(rt.And(rt.Equal(rule.AttrVal(d1), in.Consts[0]), func() rule.Val { return rt.In(m.Pure("dtype", x), in.Consts[1]) }), func() bool {
+			return rt.True(rt.Equal(rule.AttrVal(d1), in.Consts[2])) && rt.True(rt.In(m.Pure("dtype", x), in.Consts[3]))
+		}) && // where $d1 == float64 && dtype(%x) in [float16, bfloat16, float32] || $d1 == float32 && dtype(%x) in [float16, bfloat16]
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), t, y, x), append(m.Holes(), d1, d2))
 }
 
@@ -102,7 +102,7 @@ func identityOpClean_delete_dropout(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) 
 		rt.Def(&op0, _1, 0) && rt.IsAtLeast(op0, in.Ops[0], 0, 1) && rt.BindAttrAt(&p, op0, "value", in, 0) &&
 		rt.ResultsUnused(op0, 1) &&
 		rt.True(rt.GreaterEqual(rule.AttrVal(p), float64(0))) && // where $p >= 0.0
-		rt.True(rt.Not(m.Builtin("mutated", x))) && rt.True(rt.Not(m.Builtin("mutated", y))) && // where !mutated(%x) && !mutated(%y)
+		rt.False(m.Builtin("mutated", x)) && rt.False(m.Builtin("mutated", y)) && // where !mutated(%x) && !mutated(%y)
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, x, _1), append(m.Holes(), p))
 }
 

@@ -3,7 +3,6 @@
 package compiled
 
 import (
-	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/rulegen/rt"
 	"github.com/pirdrr/drr/rules"
@@ -32,8 +31,10 @@ func matmulAddActFuse_matmul_add_fc(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) 
 			rt.Closed([]*ir.Op{op0, op1}, m2) &&
 			rt.True(rt.In(m.Pure("dtype", w), in.Consts[0])) && // where dtype(%w) in [float16, float32, float64]
 			rt.True(rt.Equal(m.Pure("rank", w), int64(2))) && rt.True(rt.GreaterEqual(m.Pure("rank", x), int64(2))) && // where rank(%w) == 2 && rank(%x) >= 2
-			rt.True(rt.Or(rt.Equal(m.Pure("dim", x, int64(-1)), m.Pure("dim", w, int64(0))), func() rule.Val { return rt.Equal(m.Pure("dim", x, int64(-1)), int64(-1)) })) && // where dim(%x, -1) == dim(%w, 0) || dim(%x, -1) == -1
-			rt.True(rt.Or(rt.Equal(m.Pure("shape", b), rt.List(m.Pure("dim", w, int64(1)))), func() rule.Val { return rt.Equal(m.Pure("shape", b), rt.List(int64(1), m.Pure("dim", w, int64(1)))) })) && // where shape(%b) == [dim(%w, 1)] || shape(%b) == [1, dim(%w, 1)]
+			rt.TrueOr(rt.Equal(m.Pure("dim", x, int64(-1)), m.Pure("dim", w, int64(0))), func() bool { return rt.True(rt.Equal(m.Pure("dim", x, int64(-1)), int64(-1))) }) && // where dim(%x, -1) == dim(%w, 0) || dim(%x, -1) == -1
+			rt.TrueOr(rt.Equal(m.Pure("shape", b), rt.List(m.Pure("dim", w, int64(1)))), func() bool {
+				return rt.True(rt.Equal(m.Pure("shape", b), rt.List(int64(1), m.Pure("dim", w, int64(1)))))
+			}) && // where shape(%b) == [dim(%w, 1)] || shape(%b) == [1, dim(%w, 1)]
 			rt.True(rt.GreaterEqual(m.Pure("dim", w, int64(1)), int64(0))) && // where dim(%w, 1) >= 0
 			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), m2, z, x, w, b), m.Holes()) {
 			return true

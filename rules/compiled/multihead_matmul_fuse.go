@@ -90,9 +90,9 @@ func multiheadMatmulFuse_multihead_matmul_with_mask(m *rt.Matcher, in *rt.Instan
 						rt.True(rt.In(rt.Index(rule.AttrVal(sh), int64(0)), rt.List(int64(0), m.Pure("dim", x, int64(0))))) && rt.True(rt.In(rt.Index(rule.AttrVal(sh), int64(1)), rt.List(int64(0), int64(-1), m.Pure("dim", x, int64(1))))) && // where $sh[0] in [0, dim(%x, 0)] && $sh[1] in [0, -1, dim(%x, 1)]
 						rt.True(rt.Equal(m.Pure("len", rule.AttrVal(osh)), int64(3))) && rt.True(rt.In(rt.Index(rule.AttrVal(osh), int64(2)), rt.List(m.Pure("dim", wq, int64(1)), int64(-1)))) && rt.True(rt.In(rt.Index(rule.AttrVal(osh), int64(0)), rt.List(int64(0), m.Pure("dim", x, int64(0))))) && rt.True(rt.In(rt.Index(rule.AttrVal(osh), int64(1)), rt.List(int64(0), int64(-1), m.Pure("dim", x, int64(1))))) && // where len($osh) == 3 && $osh[2] in [dim(%wq, 1), -1] && $osh[0] in [0, dim(%x, 0)] && $osh[1] in [0, -1, dim(%x, 1)]
 						rt.True(rt.Equal(m.Pure("rank", mask), int64(4))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(3)), m.Pure("dim", qk, int64(3)))) && // where rank(%mask) == 4 && dim(%mask, 3) == dim(%qk, 3)
-						rt.True(rt.Or(rt.Equal(m.Pure("shape", mask), m.Pure("shape", qk)), func() rule.Val {
-							return rt.And(rt.And(rt.In(m.Pure("dim", mask, int64(0)), rt.List(int64(1), m.Pure("dim", qk, int64(0)))), func() rule.Val { return rt.Equal(m.Pure("dim", mask, int64(1)), int64(1)) }), func() rule.Val { return rt.Equal(m.Pure("dim", mask, int64(2)), int64(1)) })
-						})) && // where shape(%mask) == shape(%qk) || dim(%mask, 0) in [1, dim(%qk, 0)] && dim(%mask, 1) == 1 && dim(%mask, 2) == 1
+						rt.TrueOr(rt.Equal(m.Pure("shape", mask), m.Pure("shape", qk)), func() bool {
+							return rt.True(rt.In(m.Pure("dim", mask, int64(0)), rt.List(int64(1), m.Pure("dim", qk, int64(0))))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(1)), int64(1))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(2)), int64(1)))
+						}) && // where shape(%mask) == shape(%qk) || dim(%mask, 0) in [1, dim(%qk, 0)] && dim(%mask, 1) == 1 && dim(%mask, 2) == 1
 						rt.True(rt.In(m.Pure("dtype", wq), in.Consts[1])) && // where dtype(%wq) in [float16, float32]
 						m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21), append(m.Values(), mq, aq, shape, rq, tq, q, mk, ak, rk, k, mv, av, rv, v, qk, qkm, p, c, ct, out, x, wq, bq, _1, wk, bk, wv, bv, mask, _2), append(m.Holes(), sh, alpha, ax, osh)) {
 						return true

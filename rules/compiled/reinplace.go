@@ -55,7 +55,7 @@ func reinplace_reinplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 		rt.Set(&rest, m.Operands(op0, 1)) &&
 		rt.True(m.Builtin("dies_at", a, b)) && // where dies_at(%a, %b)
 		rt.True(m.Pure("same_type", a, b)) && // where same_type(%a, %b)
-		rt.True(rt.Not(m.Builtin("is_param", a))) && rt.True(rt.Not(m.Builtin("is_input", a))) && // where !is_param(%a) && !is_input(%a)
-		rt.True(rt.Not(m.Builtin("aliased", a))) && // where !aliased(%a)
+		rt.False(m.Builtin("is_param", a)) && rt.False(m.Builtin("is_input", a)) && // where !is_param(%a) && !is_input(%a)
+		rt.False(m.Builtin("aliased", a)) && // where !aliased(%a)
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), b, a, nil), append(m.Holes(), attrs), rest)
 }

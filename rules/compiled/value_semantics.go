@@ -24,7 +24,7 @@ func valueSemantics_snapshot_of_copy(m *rt.Matcher, in *rt.Instance, op1 *ir.Op)
 	var t, w, v *ir.Value
 	return rt.Arity(op1, 1, 1) && rt.Result(&w, op1, 0) && rt.Operand(&t, op1, 0) && t.NumUses() >= 1 &&
 		rt.Def(&op0, t, 0) && rt.Is(op0, in.Ops[0], 1, 1) && rt.Operand(&v, op0, 0) &&
-		rt.True(rt.Not(m.Builtin("mutated", t))) && // where !mutated(%t)
+		rt.False(m.Builtin("mutated", t)) && // where !mutated(%t)
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), t, w, v), m.Holes())
 }
 
@@ -35,7 +35,7 @@ func valueSemantics_copy_of_snapshot(m *rt.Matcher, in *rt.Instance, op1 *ir.Op)
 	var v, t, x *ir.Value
 	return rt.Arity(op1, 1, 1) && rt.Result(&t, op1, 0) && rt.Operand(&v, op1, 0) && v.NumUses() >= 1 &&
 		rt.Def(&op0, v, 0) && rt.Is(op0, in.Ops[0], 1, 1) && rt.Operand(&x, op0, 0) &&
-		rt.True(rt.Not(m.Builtin("mutated", x))) && rt.True(rt.Not(m.Builtin("mutated", t))) && // where !mutated(%x) && !mutated(%t)
+		rt.False(m.Builtin("mutated", x)) && rt.False(m.Builtin("mutated", t)) && // where !mutated(%x) && !mutated(%t)
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), v, t, x), m.Holes())
 }
 
@@ -43,6 +43,6 @@ func valueSemantics_copy_of_snapshot(m *rt.Matcher, in *rt.Instance, op1 *ir.Op)
 func valueSemantics_drop_copy(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
 	return rt.Arity(op0, 1, 1) && rt.Result(&y, op0, 0) && rt.Operand(&x, op0, 0) &&
-		rt.True(rt.Not(m.Builtin("mutated", x))) && rt.True(rt.Not(m.Builtin("mutated", y))) && // where !mutated(%x) && !mutated(%y)
+		rt.False(m.Builtin("mutated", x)) && rt.False(m.Builtin("mutated", y)) && // where !mutated(%x) && !mutated(%y)
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }

@@ -155,7 +155,7 @@ func driverNoResultTypes_rms_norm(m *rt.Matcher, in *rt.Instance, op6 *ir.Op) bo
 				rt.Def(&op3, _3, 0) && rt.IsAtLeast(op3, in.Ops[3], 0, 1) && rt.BindAttrAt(&eps, op3, "value", in, 2) &&
 				rt.ResultsUnused(op3, 1) &&
 				rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6}, ms, _1, _4, _5) &&
-				rt.True(rt.Not(m.Pure("defined_by", x, "pd_op.subtract"))) && // where !defined_by(%x, "pd_op.subtract")
+				rt.False(m.Pure("defined_by", x, "pd_op.subtract")) && // where !defined_by(%x, "pd_op.subtract")
 				m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6), append(m.Values(), ms, y, x, _1, _2, _3, _4, _5), append(m.Holes(), h, eps)) {
 				return true
 			}

@@ -96,7 +96,7 @@ func testdataPlanFeatures_relu_twice_same_attrs(m *rt.Matcher, in *rt.Instance, 
 		rt.Operand(&x, op0, 0) &&
 		rt.Closed([]*ir.Op{op0, op1}, y) &&
 		rt.True(rt.Less(rt.Neg(m.Pure("rank", x)), int64(0))) && // where -rank(%x) < 0 && "re" + "lu" == "relu" && [1, 2, 3][-1] == 3
-		rt.True(rt.Equal(rt.Add(rt.Index(rt.List(m.Pure("rank", x), int64(0)), int64(0)), int64(1)), int64(5))) && rt.True(rt.NotEqual(m.Pure("rank", x), int64(3))) && rt.True(rt.Not(rt.GreaterEqual(m.Pure("rank", x), int64(5)))) && // where [rank(%x), 0][0] + 1 == 5 && rank(%x) != 3 && !(rank(%x) >= 5)
+		rt.True(rt.Equal(rt.Add(rt.Index(rt.List(m.Pure("rank", x), int64(0)), int64(0)), int64(1)), int64(5))) && rt.True(rt.NotEqual(m.Pure("rank", x), int64(3))) && rt.False(rt.GreaterEqual(m.Pure("rank", x), int64(5))) && // where [rank(%x), 0][0] + 1 == 5 && rank(%x) != 3 && !(rank(%x) >= 5)
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, z, x), append(m.Holes(), a))
 }
 
@@ -136,8 +136,8 @@ func testdataPlanFeatures_relu_into_conv(m *rt.Matcher, in *rt.Instance, op1 *ir
 		rt.Operand(&w, op0, 1) &&
 		rt.Tensor(&tt, w.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 4 && tt.Dims[0] == 4 && tt.Dims[2] == 3 && tt.Dims[3] == 3 && tt.DType() == in.DTypes[3] && tt.Dims[1] == c &&
 		rt.Operand(&bias, op0, 2) && op0.Operand(3) == nil &&
-		rt.True(rt.Or(rt.Greater(n, int64(0)), func() rule.Val { return rt.Equal(c, int64(-1)) })) && // where $n > 0 || $c == -1
-		rt.True(rt.Cond(rt.Equal(dt, in.Consts[0]), func() rule.Val { return rt.Equal(rule.AttrVal(g), int64(1)) }, func() rule.Val { return false })) && // where $dt == float32 ? $g == 1 : false
+		rt.TrueOr(rt.Greater(n, int64(0)), func() bool { return rt.True(rt.Equal(c, int64(-1))) }) && // where $n > 0 || $c == -1
+		rt.TrueCond(rt.Equal(dt, in.Consts[0]), func() bool { return rt.True(rt.Equal(rule.AttrVal(g), int64(1))) }, func() bool { return rt.True(false) }) && // where $dt == float32 ? $g == 1 : false
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), f, r, x, w, bias), append(m.Holes(), n, c, dt, g, rest))
 }
 
