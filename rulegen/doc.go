@@ -2,9 +2,10 @@
 // the interpreted automaton (package matcher) and runs under the same Driver and Applier (package rewriter),
 // faster. It is a printer of matching plans: for every rule instance, matcher.NewPlan gives the plan the automaton
 // runs and Explain interprets, and the generator prints it as one Go function (plan.go), an instruction a term of
-// a chain of &&, a choice point a for loop, the where constraints as expressions over the operators of package rt
-// (expr.go), the type patterns as comparisons on the matched types (types.go). Nothing here walks a pattern: a
-// change of the language is a change of the planner and of this printer's case for the new instruction.
+// a chain of && (the commonest runs of instructions one call of a small rt function the compiler inlines), a
+// choice point a for loop, the where constraints as Go bools over the operators of package rt (expr.go), the type
+// patterns as comparisons on the matched types (types.go). Nothing here walks a pattern: a change of the language
+// is a change of the planner and of this printer's case for the new instruction.
 //
 // The instances of a family that print to the same function (they differ only in op kinds, literal attributes,
 // schema defaults and constants, which the function reads from its rt.Instance) share it, listed in the file's

@@ -13,7 +13,9 @@ import (
 // A where constraint compiles to one Go expression of rule.Val that applies rt's operators to its operands, in
 // rule.Eval's order, with rt.Fail where rule.Eval would fail (see package rt): the constraint holds when the
 // expression is true (rt.True). &&, || and ?: pass the operands they may skip as functions, so that nothing is
-// evaluated that rule.Eval would not evaluate.
+// evaluated that rule.Eval would not evaluate. Where only a true value counts (a constraint, and the operands of
+// its &&, ||, ! and ?: branches), the expression is a Go bool instead (cond): && is Go's own, and no rule.Val is
+// built for the connectives.
 
 var simpleIdent = regexp.MustCompile(`^[\w.]+$`)
 
@@ -108,6 +110,34 @@ func (g *fnGen) val(e rule.Expr) string {
 	g.f.errorf(e.At(), "drrc gen: cannot compile the expression %s", rule.FormatExpr(g.r, e))
 	return "rt.Fail"
 }
+
+// cond returns the Go code of a bool that is true exactly when e's value is true (rt.True of val(e)), for a
+// constraint or an operand of one whose value only counts if it is true: && is Go's &&, an || or ?: passes the
+// operands it may skip as functions of bool (rt.TrueOr, rt.TrueCond), ! is rt.False; any other expression is
+// rt.True of its value. Evaluated in rule.Eval's order, it skips what rule.Eval skips.
+func (g *fnGen) cond(e rule.Expr) string {
+	if _, ok := g.const_[e]; !ok {
+		switch e := e.(type) {
+		case *rule.Unary:
+			if e.Op == "!" {
+				return "rt.False(" + g.val(e.X) + ")"
+			}
+		case *rule.Binary:
+			switch e.Op {
+			case "&&":
+				return g.cond(e.X) + " && " + g.cond(e.Y)
+			case "||":
+				return "rt.TrueOr(" + g.val(e.X) + ", " + lazyCond(g.cond(e.Y)) + ")"
+			}
+		case *rule.Cond:
+			return "rt.TrueCond(" + g.val(e.Cond) + ", " + lazyCond(g.cond(e.Then)) + ", " + lazyCond(g.cond(e.Else)) + ")"
+		}
+	}
+	return "rt.True(" + g.val(e) + ")"
+}
+
+// lazyCond wraps the code of a bool operand that is evaluated only when needed.
+func lazyCond(code string) string { return "func() bool { return " + code + " }" }
 
 // lazy wraps the code of an operand that is evaluated only when needed.
 func lazy(code string) string { return "func() rule.Val { return " + code + " }" }

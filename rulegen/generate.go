@@ -273,6 +273,11 @@ func (f *fileGen) file() []byte {
 		}
 		entries = append(entries, wrap(plain)...)
 		plain = nil
+		if members := fmt.Sprintf("Members: []string{%s}},", strings.Join(quoted, ", ")); len(members) <= commentWidth-8 {
+			// The members on a line of their own.
+			entries = append(entries, fmt.Sprintf("{Name: %q, Match: %s,", fn.rule, fn.name), members)
+			continue
+		}
 		entries = append(entries, fmt.Sprintf("{Name: %q, Match: %s, Members: []string{", fn.rule, fn.name))
 		for i := range quoted {
 			quoted[i] += ","

@@ -13,7 +13,7 @@ import (
 )
 
 // A rule instance becomes a Go function that prints its plan (matcher.Plan): one case per instruction below, each
-// instruction a term of a chain of && (an op's kind and exact counts one rt.Is or rt.Arity), so that the function finds
+// instruction a term of a chain of && (an op's kind and counts one rt.Is, rt.IsAtLeast or rt.Arity), so that the function finds
 // the binding the automaton finds. A choice point of the plan (ChooseSwap, ChooseUser, ChooseAlt) is a for loop, in
 // plan order; a failing term continues the innermost loop or, outside every loop, returns false; Success is the call
 // that emits the match. The branches of a ChooseAlt are an if per iteration of its loop, each printing its path to its
@@ -138,7 +138,8 @@ func (g *fnGen) path(pc int) {
 
 // fused prints the instruction at the start of code, or the run of instructions starting there that one rt helper
 // checks, and returns how many it printed: an op's kind with its exact operand and result counts next is one
-// rt.Is, exact operand and result counts one rt.Arity.
+// rt.Is, with exact operands and at least so many results one rt.IsAtLeast, exact operand and result counts one
+// rt.Arity.
 func (g *fnGen) fused(code []matcher.Instr) int {
 	exact := func(i int, c matcher.Opcode) bool {
 		return i < len(code) && code[i].Code == c && code[i].Op == code[0].Op && !code[i].AtLeast
@@ -148,6 +149,10 @@ func (g *fnGen) fused(code []matcher.Instr) int {
 	case in.Code == matcher.CheckName && (in.Op != g.p.Root || g.first != "") && exact(1, matcher.CheckOperands) &&
 		exact(2, matcher.CheckResults):
 		g.term("rt.Is(%s, in.Ops[%d], %d, %d)", g.opVar[in.Op], in.Op, code[1].N, code[2].N)
+		return 3
+	case in.Code == matcher.CheckName && (in.Op != g.p.Root || g.first != "") && exact(1, matcher.CheckOperands) &&
+		len(code) > 2 && code[2].Code == matcher.CheckResults && code[2].Op == in.Op:
+		g.term("rt.IsAtLeast(%s, in.Ops[%d], %d, %d)", g.opVar[in.Op], in.Op, code[1].N, code[2].N)
 		return 3
 	case exact(0, matcher.CheckOperands) && exact(1, matcher.CheckResults):
 		g.term("rt.Arity(%s, %d, %d)", g.opVar[in.Op], in.N, code[1].N)
@@ -218,8 +223,16 @@ func (g *fnGen) instr(in *matcher.Instr) {
 			g.term("rt.AgreeAttr(%s, &%s, %s)", g.first, g.holeVar[in.Hole], g.attr(in))
 			break
 		}
+		if g.p.Ops[in.Op].Name != "" {
+			g.term("rt.BindAttrAt(&%s, %s, %q, in, %d)", g.holeVar[in.Hole], op, in.Name, rt.AttrSlot(g.p, in.Op, in.Name))
+			break
+		}
 		g.term("rt.BindAttr(&%s, %s)", g.holeVar[in.Hole], g.attr(in))
 	case matcher.CheckAttr:
+		if g.p.Ops[in.Op].Name != "" {
+			g.term("rt.AttrEq(%s, %q, in, %d, %s)", op, in.Name, rt.AttrSlot(g.p, in.Op, in.Name), g.holeVar[in.Hole])
+			break
+		}
 		g.term("%s == %s", g.attr(in), g.holeVar[in.Hole])
 	case matcher.CheckAttrLit:
 		if g.p.Ops[in.Op].Name != "" {
@@ -251,7 +264,7 @@ func (g *fnGen) instr(in *matcher.Instr) {
 		g.term("rt.ResultsUnused(%s, %d)", op, in.N)
 	case matcher.BindResult:
 		g.binder[in.Value] = in.Op
-		g.term("rt.Set(&%s, %s.Result(%d))", v, op, in.Index)
+		g.term("rt.Result(&%s, %s, %d)", v, op, in.Index)
 	case matcher.ChooseSwap:
 		sw := g.local.fresh("sw" + strconv.Itoa(in.Op))
 		g.swapVar[in.Op] = sw
@@ -262,7 +275,7 @@ func (g *fnGen) instr(in *matcher.Instr) {
 		g.term("rt.SameConst(%s, %s)", v, g.operand(in))
 	case matcher.BindOperand:
 		g.binder[in.Value] = in.Op
-		g.term("rt.Present(&%s, %s)", v, g.operand(in))
+		g.term("rt.Operand(&%s, %s, %s)", v, op, g.operandIndex(in))
 	case matcher.BindDef: // an op reached starts a line
 		g.terms = append(g.terms, term{code: fmt.Sprintf("rt.Def(&%s, %s, %d)", op, v, in.N), newLine: true})
 	case matcher.CheckDistinct:
@@ -354,13 +367,18 @@ func (g *fnGen) attr(in *matcher.Instr) string {
 
 // operand is the operand an instruction reads, under the current choice of the op's ChooseSwap.
 func (g *fnGen) operand(in *matcher.Instr) string {
+	return fmt.Sprintf("%s.Operand(%s)", g.opVar[in.Op], g.operandIndex(in))
+}
+
+// operandIndex is the index of the operand an instruction reads, under the current choice of the op's ChooseSwap.
+func (g *fnGen) operandIndex(in *matcher.Instr) string {
 	if sw := g.swapVar[in.Op]; sw != "" && in.Index < 2 {
 		if in.Index == 0 {
-			return fmt.Sprintf("%s.Operand(%s)", g.opVar[in.Op], sw)
+			return sw
 		}
-		return fmt.Sprintf("%s.Operand(1-%s)", g.opVar[in.Op], sw)
+		return "1-" + sw
 	}
-	return fmt.Sprintf("%s.Operand(%d)", g.opVar[in.Op], in.Index)
+	return strconv.Itoa(in.Index)
 }
 
 // term adds a term to the chain.
@@ -385,7 +403,7 @@ func (g *fnGen) constraint(e rule.Expr, source string) {
 			}
 			return
 		}
-		conjuncts = append(conjuncts, "rt.True("+g.val(e)+")")
+		conjuncts = append(conjuncts, g.cond(e))
 	}
 	add(e)
 	if len(conjuncts) > 0 {

@@ -40,7 +40,7 @@ func TestUsersGroupPrinted(t *testing.T) {
 	src := string(code)
 	assert.Equal(t, 1, strings.Count(src, "\nfunc "), "one function for every count from 3 to 8")
 	for _, want := range []string{
-		"return op0.NumOperands() == 2 && rt.Present(&x, op0.Operand(0)) && x.NumUses() >= 3 &&\n\t\tm.Collect(in, op0, x, func(op0 *ir.Op, first bool) bool {",
+		"return op0.NumOperands() == 2 && rt.Operand(&x, op0, 0) && x.NumUses() >= 3 &&\n\t\tm.Collect(in, op0, x, func(op0 *ir.Op, first bool) bool {",
 		"return rt.Is(op0, in.Ops[0], 2, 1) && ", // a later user's kind is checked, not only the dispatched root's
 		"rt.AgreeAttr(first, &tx, rt.AttrOr(op0, \"transpose_x\", in.Defaults[0]))",
 		"rt.True(rt.Equal(m.Pure(\"rank\", w), int64(2))) && // where rank(%w) == 2\n\t\t\t\tm.Elem(y, w)\n\t\t}) &&",

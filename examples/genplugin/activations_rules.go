@@ -12,9 +12,8 @@ import (
 var ActivationsPass = (&rt.Program{Name: "activations", Paths: []string{"activations.drr"}, Files: []rt.File{{Name: "activations.drr", Text: activationsSource}},
 	Fingerprint: "704019ffbc4ecba342dcf47c5d22f4f6",
 	Rules: []rt.Rule{
-		{Name: "idempotent_twice", Match: activations_idempotent_twice, Members: []string{
-			"pd_op.relu", "pd_op.relu6", "pd_op.abs",
-		}},
+		{Name: "idempotent_twice", Match: activations_idempotent_twice,
+			Members: []string{"pd_op.relu", "pd_op.relu6", "pd_op.abs"}},
 		{Name: "relu_of_relu6", Match: activations_relu_of_relu6},
 		{Name: "maximum_with_relu", Match: activations_maximum_with_relu},
 		{Name: "scale_by_one", Match: activations_scale_by_one},
@@ -86,8 +85,8 @@ rule scale_by_one {
 func activations_idempotent_twice(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op
 	var y, z, x *ir.Value
-	return rt.Arity(op1, 1, 1) && rt.Set(&z, op1.Result(0)) && rt.Present(&y, op1.Operand(0)) &&
-		rt.Def(&op0, y, 0) && op0 != op1 && rt.Is(op0, in.Ops[0], 1, 1) && rt.Present(&x, op0.Operand(0)) &&
+	return rt.Arity(op1, 1, 1) && rt.Result(&z, op1, 0) && rt.Operand(&y, op1, 0) &&
+		rt.Def(&op0, y, 0) && op0 != op1 && rt.Is(op0, in.Ops[0], 1, 1) && rt.Operand(&x, op0, 0) &&
 		rt.Closed([]*ir.Op{op0, op1}, y) &&
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, z, x), m.Holes())
 }
@@ -96,8 +95,8 @@ func activations_idempotent_twice(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bo
 func activations_relu_of_relu6(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.relu6
 	var y, z, x *ir.Value
-	return rt.Arity(op1, 1, 1) && rt.Set(&z, op1.Result(0)) && rt.Present(&y, op1.Operand(0)) &&
-		rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 1, 1) && rt.Present(&x, op0.Operand(0)) &&
+	return rt.Arity(op1, 1, 1) && rt.Result(&z, op1, 0) && rt.Operand(&y, op1, 0) &&
+		rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 1, 1) && rt.Operand(&x, op0, 0) &&
 		rt.Closed([]*ir.Op{op0, op1}, y) &&
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, z, x), m.Holes())
 }
@@ -106,12 +105,12 @@ func activations_relu_of_relu6(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool 
 func activations_maximum_with_relu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.relu
 	var r, m2, x *ir.Value
-	if !(rt.Arity(op1, 2, 1) && rt.Set(&m2, op1.Result(0))) {
+	if !(rt.Arity(op1, 2, 1) && rt.Result(&m2, op1, 0)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
-		if rt.Present(&r, op1.Operand(sw1)) &&
-			rt.Def(&op0, r, 0) && rt.Is(op0, in.Ops[0], 1, 1) && rt.Present(&x, op0.Operand(0)) && op1.Operand(1-sw1) == x &&
+		if rt.Operand(&r, op1, sw1) &&
+			rt.Def(&op0, r, 0) && rt.Is(op0, in.Ops[0], 1, 1) && rt.Operand(&x, op0, 0) && op1.Operand(1-sw1) == x &&
 			rt.Closed([]*ir.Op{op0, op1}, r) &&
 			rt.True(m.Pure("same_type", m2, r)) && // where same_type(%m, %r)
 			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), r, m2, x), m.Holes()) {
@@ -125,8 +124,8 @@ func activations_maximum_with_relu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) b
 func activations_scale_by_one(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x, s *ir.Value
 	var b ir.Attribute
-	return rt.Arity(op0, 2, 1) && rt.BindAttr(&b, rt.AttrOr(op0, "bias", in.Defaults[0])) && rt.Set(&y, op0.Result(0)) &&
-		rt.Present(&x, op0.Operand(0)) && rt.Present(&s, op0.Operand(1)) &&
+	return rt.Arity(op0, 2, 1) && rt.BindAttrAt(&b, op0, "bias", in, 0) && rt.Result(&y, op0, 0) && rt.Operand(&x, op0, 0) &&
+		rt.Operand(&s, op0, 1) &&
 		rt.True(rt.Equal(rule.AttrVal(b), int64(0))) && rt.True(m.Native("is_one", s)) && rt.True(m.Pure("same_type", y, x)) && // where $b == 0 && is_one(%s) && same_type(%y, %x)
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x, s), append(m.Holes(), b))
 }

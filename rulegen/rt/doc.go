@@ -15,10 +15,13 @@
 //
 // Matcher is the state of one pass run: the matches emitted at the current op, the users and operand lists of the
 // current attempt, the oracle of program builtins. The functions of instr.go are the plan instructions a generated
-// condition cannot write as a plain comparison (a binding and its check at once); users.go runs a users group's
-// CollectUsers (Matcher.Collect, Elem, Agree: the element code is the generated function literal); those of expr.go evaluate the
-// operators of where constraints with rule's own operations (rule.Equal, rule.Compare, rule.Arith, rule.AttrVal,
-// rule.PureBuiltin), Fail standing for a failed evaluation, so that a compiled constraint is true exactly when
-// rule.Eval says it is. Constraints and Fold say what the generated code evaluates of a rule's constraints, the
-// same way at generation time and when a pass is built.
+// condition cannot write as a plain comparison (a binding and its check at once), the runs of instructions one call
+// checks (Is, IsAtLeast, Arity) and the reads of an attribute through its slot in the Instance (BindAttrAt, AttrEq,
+// AttrIs), each small enough for the Go compiler to inline, so that a plan prints short; users.go runs a users
+// group's CollectUsers (Matcher.Collect, Elem, Agree: the element code is the generated function literal); those of
+// expr.go evaluate the operators of where constraints with rule's own operations (rule.Equal, rule.Compare,
+// rule.Arith, rule.AttrVal, rule.PureBuiltin), Fail standing for a failed evaluation, so that a compiled constraint
+// is true exactly when rule.Eval says it is; where only a true value counts (a constraint and its connectives'
+// operands), True, False, TrueOr and TrueCond are the same test as a Go bool. Constraints and Fold say what the
+// generated code evaluates of a rule's constraints, the same way at generation time and when a pass is built.
 package rt

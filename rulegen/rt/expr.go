@@ -26,6 +26,32 @@ func failed(xs ...rule.Val) bool {
 // True reports whether x is true: a constraint holds.
 func True(x rule.Val) bool { return x == true }
 
+// False reports whether x is false: !x holds.
+func False(x rule.Val) bool { return x == false }
+
+// TrueOr reports whether x || y is true: x is true, or x is false and y (a constraint's operand in bool form, see
+// True) holds; y runs only in that case.
+func TrueOr(x rule.Val, y func() bool) bool {
+	switch x {
+	case true:
+		return true
+	case false:
+		return y()
+	}
+	return false
+}
+
+// TrueCond reports whether c ? x : y is true: x holds when c is true, y when c is false, and neither runs otherwise.
+func TrueCond(c rule.Val, x, y func() bool) bool {
+	switch c {
+	case true:
+		return x()
+	case false:
+		return y()
+	}
+	return false
+}
+
 // Not is !x.
 func Not(x rule.Val) rule.Val {
 	if b, ok := x.(bool); ok {

@@ -11,14 +11,21 @@ import (
 // binds what the instruction binds (through a pointer to the generated variable) and reports whether its check
 // passed, so that a plan prints as one chain of && with an instruction a term.
 
-// Set binds *p to v (BindResult, BindList, a $hole's first binding).
+// Set binds *p to v (BindList, BindAlias, the op a ChooseUser tries, a $attrs... hole's first binding).
 func Set[T any](p *T, v T) bool {
 	*p = v
 	return true
 }
 
-// Present binds *p to the operand v and reports whether it is present (BindOperand).
-func Present(p **ir.Value, v *ir.Value) bool {
+// Result binds *p to result i of op, which the generated code has checked it has (BindResult).
+func Result(p **ir.Value, op *ir.Op, i int) bool {
+	*p = op.Result(i)
+	return true
+}
+
+// Operand binds *p to operand i of op and reports whether it is present (BindOperand).
+func Operand(p **ir.Value, op *ir.Op, i int) bool {
+	v := op.Operand(i)
 	*p = v
 	return v != nil
 }
@@ -112,6 +119,13 @@ func Is(op *ir.Op, kind *ir.OpInfo, operands, results int) bool {
 	return op.Info() == kind && op.NumOperands() == operands && op.NumResults() == results
 }
 
+// IsAtLeast reports whether op is of kind kind with exactly operands operands and at least results results
+// (CheckName, CheckOperands and a CheckResults that allows extra results, whose being unused CheckExtraUnused
+// checks later).
+func IsAtLeast(op *ir.Op, kind *ir.OpInfo, operands, results int) bool {
+	return op.Info() == kind && op.NumOperands() == operands && op.NumResults() >= results
+}
+
 // Arity reports whether op has exactly operands operands and results results (CheckOperands and CheckResults).
 func Arity(op *ir.Op, operands, results int) bool {
 	return op.NumOperands() == operands && op.NumResults() == results
@@ -120,5 +134,28 @@ func Arity(op *ir.Op, operands, results int) bool {
 // AttrIs reports whether op's attribute name, or its kind's schema default, is the literal of attribute slot slot
 // (CheckAttrLit of an op whose kind the generated code has checked; AttrSlot).
 func AttrIs(op *ir.Op, name string, in *Instance, slot int) bool {
-	return AttrOr(op, name, in.Defaults[slot]) == in.Literals[slot]
+	return attrAt(op, name, in, slot) == in.Literals[slot]
+}
+
+// BindAttrAt binds *p to op's attribute name, or its kind's schema default, the attribute of slot slot, and reports
+// whether there is one (BindAttr of an op whose kind the generated code has checked; AttrSlot).
+func BindAttrAt(p *ir.Attribute, op *ir.Op, name string, in *Instance, slot int) bool {
+	a := attrAt(op, name, in, slot)
+	*p = a
+	return a != nil
+}
+
+// AttrEq reports whether op's attribute name, or its kind's schema default, the attribute of slot slot, is a, the
+// attribute a hole bound before (CheckAttr of an op whose kind the generated code has checked; AttrSlot).
+func AttrEq(op *ir.Op, name string, in *Instance, slot int, a ir.Attribute) bool {
+	return attrAt(op, name, in, slot) == a
+}
+
+// attrAt returns op's attribute name, or the schema default of slot slot when op does not carry it (read only
+// then).
+func attrAt(op *ir.Op, name string, in *Instance, slot int) ir.Attribute {
+	if a := op.Attr(name); a != nil {
+		return a
+	}
+	return in.Defaults[slot]
 }

@@ -27,32 +27,30 @@ func addNormFuse_rms_norm(m *rt.Matcher, in *rt.Instance, op7 *ir.Op) bool {
 	var op0, op1, op2, op3, op4, op5, op6 *ir.Op // op0 pd_op.pow, op1 pd_op.full_int_array, op2 pd_op.mean, op3 pd_op.full, op4 pd_op.scale, op5 pd_op.rsqrt, op6 pd_op.multiply
 	var p, mn, s, r, n, o, x, _1, _2, w *ir.Value
 	var axis, eps ir.Attribute
-	if !(rt.Arity(op7, 2, 1) && rt.Set(&o, op7.Result(0))) {
+	if !(rt.Arity(op7, 2, 1) && rt.Result(&o, op7, 0)) {
 		return false
 	}
 	for sw7 := range 2 { // operands 0 and 1 of op7 as written, then swapped
-		if !(rt.Present(&n, op7.Operand(sw7)) &&
+		if !(rt.Operand(&n, op7, sw7) &&
 			rt.Def(&op6, n, 0) && op6 != op7 && rt.Is(op6, in.Ops[6], 2, 1)) {
 			continue
 		}
 		for sw6 := range 2 { // operands 0 and 1 of op6 as written, then swapped
-			if rt.Present(&r, op6.Operand(sw6)) &&
-				rt.Def(&op5, r, 0) && rt.Is(op5, in.Ops[5], 1, 1) && rt.Present(&s, op5.Operand(0)) &&
-				rt.Def(&op4, s, 0) && rt.Is(op4, in.Ops[4], 2, 1) && rt.BindAttr(&eps, rt.AttrOr(op4, "bias", in.Defaults[4])) &&
-				rt.AttrIs(op4, "bias_after_scale", in, 5) && rt.Present(&mn, op4.Operand(0)) &&
-				rt.Def(&op2, mn, 0) && rt.Is(op2, in.Ops[2], 2, 1) && rt.AttrIs(op2, "keepdim", in, 2) && rt.Present(&p, op2.Operand(0)) &&
-				rt.Def(&op0, p, 0) && rt.Is(op0, in.Ops[0], 1, 1) && rt.AttrIs(op0, "y", in, 0) && rt.Present(&x, op0.Operand(0)) &&
-				rt.Present(&_1, op2.Operand(1)) &&
-				rt.Def(&op1, _1, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 0 && op1.NumResults() >= 1 &&
-				rt.BindAttr(&axis, rt.AttrOr(op1, "value", in.Defaults[1])) && rt.ResultsUnused(op1, 1) &&
-				rt.Present(&_2, op4.Operand(1)) &&
-				rt.Def(&op3, _2, 0) && op3.Info() == in.Ops[3] && op3.NumOperands() == 0 && op3.NumResults() >= 1 &&
-				rt.AttrIs(op3, "value", in, 3) && rt.ResultsUnused(op3, 1) && op6.Operand(1-sw6) == x &&
-				rt.Present(&w, op7.Operand(1-sw7)) &&
+			if rt.Operand(&r, op6, sw6) &&
+				rt.Def(&op5, r, 0) && rt.Is(op5, in.Ops[5], 1, 1) && rt.Operand(&s, op5, 0) &&
+				rt.Def(&op4, s, 0) && rt.Is(op4, in.Ops[4], 2, 1) && rt.BindAttrAt(&eps, op4, "bias", in, 4) &&
+				rt.AttrIs(op4, "bias_after_scale", in, 5) && rt.Operand(&mn, op4, 0) &&
+				rt.Def(&op2, mn, 0) && rt.Is(op2, in.Ops[2], 2, 1) && rt.AttrIs(op2, "keepdim", in, 2) && rt.Operand(&p, op2, 0) &&
+				rt.Def(&op0, p, 0) && rt.Is(op0, in.Ops[0], 1, 1) && rt.AttrIs(op0, "y", in, 0) && rt.Operand(&x, op0, 0) &&
+				rt.Operand(&_1, op2, 1) &&
+				rt.Def(&op1, _1, 0) && rt.IsAtLeast(op1, in.Ops[1], 0, 1) && rt.BindAttrAt(&axis, op1, "value", in, 1) &&
+				rt.ResultsUnused(op1, 1) && rt.Operand(&_2, op4, 1) &&
+				rt.Def(&op3, _2, 0) && rt.IsAtLeast(op3, in.Ops[3], 0, 1) && rt.AttrIs(op3, "value", in, 3) && rt.ResultsUnused(op3, 1) &&
+				op6.Operand(1-sw6) == x && rt.Operand(&w, op7, 1-sw7) &&
 				rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7}, p, mn, s, r, n) &&
-				rt.True(rt.Or(rt.Equal(rule.AttrVal(axis), in.Consts[0]), func() rule.Val {
-					return rt.Equal(rule.AttrVal(axis), rt.List(rt.Arith("-", m.Pure("rank", x), int64(1))))
-				})) && // where $axis == [-1] || $axis == [rank(%x) - 1]
+				rt.TrueOr(rt.Equal(rule.AttrVal(axis), in.Consts[0]), func() bool {
+					return rt.True(rt.Equal(rule.AttrVal(axis), rt.List(rt.Arith("-", m.Pure("rank", x), int64(1)))))
+				}) && // where $axis == [-1] || $axis == [rank(%x) - 1]
 				rt.True(rt.Equal(m.Pure("rank", w), int64(1))) && rt.True(rt.Equal(m.Pure("dim", w, int64(0)), m.Pure("dim", x, int64(-1)))) && rt.True(rt.Greater(m.Pure("dim", w, int64(0)), int64(0))) && // where rank(%w) == 1 && dim(%w, 0) == dim(%x, -1) && dim(%w, 0) > 0
 				rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[1])) && rt.True(rt.Equal(m.Pure("dtype", w), in.Consts[2])) && // where dtype(%x) == float32 && dtype(%w) == float32
 				m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7), append(m.Values(), p, mn, s, r, n, o, x, _1, _2, w), append(m.Holes(), axis, eps)) {
@@ -68,35 +66,32 @@ func addNormFuse_rms_norm_half(m *rt.Matcher, in *rt.Instance, op9 *ir.Op) bool 
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8 *ir.Op // op0 pd_op.cast, op1 pd_op.pow, op2 pd_op.full_int_array, op3 pd_op.mean, op4 pd_op.full, op5 pd_op.scale, op6 pd_op.rsqrt, op7 pd_op.multiply, op8 pd_op.cast
 	var c, p, mn, s, r, n, h, o, x, _1, _2, w *ir.Value
 	var axis, eps, dt ir.Attribute
-	if !(rt.Arity(op9, 2, 1) && rt.Set(&o, op9.Result(0))) {
+	if !(rt.Arity(op9, 2, 1) && rt.Result(&o, op9, 0)) {
 		return false
 	}
 	for sw9 := range 2 { // operands 0 and 1 of op9 as written, then swapped
-		if !(rt.Present(&h, op9.Operand(sw9)) &&
-			rt.Def(&op8, h, 0) && rt.Is(op8, in.Ops[8], 1, 1) && rt.BindAttr(&dt, rt.AttrOr(op8, "dtype", in.Defaults[7])) &&
-			rt.Present(&n, op8.Operand(0)) &&
+		if !(rt.Operand(&h, op9, sw9) &&
+			rt.Def(&op8, h, 0) && rt.Is(op8, in.Ops[8], 1, 1) && rt.BindAttrAt(&dt, op8, "dtype", in, 7) && rt.Operand(&n, op8, 0) &&
 			rt.Def(&op7, n, 0) && op7 != op9 && rt.Is(op7, in.Ops[7], 2, 1)) {
 			continue
 		}
 		for sw7 := range 2 { // operands 0 and 1 of op7 as written, then swapped
-			if rt.Present(&r, op7.Operand(sw7)) &&
-				rt.Def(&op6, r, 0) && rt.Is(op6, in.Ops[6], 1, 1) && rt.Present(&s, op6.Operand(0)) &&
-				rt.Def(&op5, s, 0) && rt.Is(op5, in.Ops[5], 2, 1) && rt.BindAttr(&eps, rt.AttrOr(op5, "bias", in.Defaults[5])) &&
-				rt.AttrIs(op5, "bias_after_scale", in, 6) && rt.Present(&mn, op5.Operand(0)) &&
-				rt.Def(&op3, mn, 0) && rt.Is(op3, in.Ops[3], 2, 1) && rt.AttrIs(op3, "keepdim", in, 3) && rt.Present(&p, op3.Operand(0)) &&
-				rt.Def(&op1, p, 0) && rt.Is(op1, in.Ops[1], 1, 1) && rt.AttrIs(op1, "y", in, 1) && rt.Present(&c, op1.Operand(0)) &&
+			if rt.Operand(&r, op7, sw7) &&
+				rt.Def(&op6, r, 0) && rt.Is(op6, in.Ops[6], 1, 1) && rt.Operand(&s, op6, 0) &&
+				rt.Def(&op5, s, 0) && rt.Is(op5, in.Ops[5], 2, 1) && rt.BindAttrAt(&eps, op5, "bias", in, 5) &&
+				rt.AttrIs(op5, "bias_after_scale", in, 6) && rt.Operand(&mn, op5, 0) &&
+				rt.Def(&op3, mn, 0) && rt.Is(op3, in.Ops[3], 2, 1) && rt.AttrIs(op3, "keepdim", in, 3) && rt.Operand(&p, op3, 0) &&
+				rt.Def(&op1, p, 0) && rt.Is(op1, in.Ops[1], 1, 1) && rt.AttrIs(op1, "y", in, 1) && rt.Operand(&c, op1, 0) &&
 				rt.Def(&op0, c, 0) && op0 != op8 && rt.Is(op0, in.Ops[0], 1, 1) && rt.AttrIs(op0, "dtype", in, 0) &&
-				rt.Present(&x, op0.Operand(0)) && rt.Present(&_1, op3.Operand(1)) &&
-				rt.Def(&op2, _1, 0) && op2.Info() == in.Ops[2] && op2.NumOperands() == 0 && op2.NumResults() >= 1 &&
-				rt.BindAttr(&axis, rt.AttrOr(op2, "value", in.Defaults[2])) && rt.ResultsUnused(op2, 1) &&
-				rt.Present(&_2, op5.Operand(1)) &&
-				rt.Def(&op4, _2, 0) && op4.Info() == in.Ops[4] && op4.NumOperands() == 0 && op4.NumResults() >= 1 &&
-				rt.AttrIs(op4, "value", in, 4) && rt.ResultsUnused(op4, 1) && op7.Operand(1-sw7) == c &&
-				rt.Present(&w, op9.Operand(1-sw9)) &&
+				rt.Operand(&x, op0, 0) && rt.Operand(&_1, op3, 1) &&
+				rt.Def(&op2, _1, 0) && rt.IsAtLeast(op2, in.Ops[2], 0, 1) && rt.BindAttrAt(&axis, op2, "value", in, 2) &&
+				rt.ResultsUnused(op2, 1) && rt.Operand(&_2, op5, 1) &&
+				rt.Def(&op4, _2, 0) && rt.IsAtLeast(op4, in.Ops[4], 0, 1) && rt.AttrIs(op4, "value", in, 4) && rt.ResultsUnused(op4, 1) &&
+				op7.Operand(1-sw7) == c && rt.Operand(&w, op9, 1-sw9) &&
 				rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9}, c, p, mn, s, r, n, h) &&
-				rt.True(rt.Or(rt.Equal(rule.AttrVal(axis), in.Consts[0]), func() rule.Val {
-					return rt.Equal(rule.AttrVal(axis), rt.List(rt.Arith("-", m.Pure("rank", x), int64(1))))
-				})) && // where $axis == [-1] || $axis == [rank(%x) - 1]
+				rt.TrueOr(rt.Equal(rule.AttrVal(axis), in.Consts[0]), func() bool {
+					return rt.True(rt.Equal(rule.AttrVal(axis), rt.List(rt.Arith("-", m.Pure("rank", x), int64(1)))))
+				}) && // where $axis == [-1] || $axis == [rank(%x) - 1]
 				rt.True(rt.Equal(m.Pure("rank", w), int64(1))) && rt.True(rt.Equal(m.Pure("dim", w, int64(0)), m.Pure("dim", x, int64(-1)))) && rt.True(rt.Greater(m.Pure("dim", w, int64(0)), int64(0))) && // where rank(%w) == 1 && dim(%w, 0) == dim(%x, -1) && dim(%w, 0) > 0
 				rt.True(rt.In(m.Pure("dtype", w), in.Consts[1])) && rt.True(rt.Equal(rule.AttrVal(dt), m.Pure("dtype", w))) && rt.True(rt.Equal(m.Pure("dtype", x), m.Pure("dtype", w))) && // where dtype(%w) in [float16, bfloat16] && $dt == dtype(%w) && dtype(%x) == dtype(%w)
 				m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9), append(m.Values(), c, p, mn, s, r, n, h, o, x, _1, _2, w), append(m.Holes(), axis, eps, dt)) {
@@ -113,16 +108,15 @@ func addNormFuse_add_rms_norm(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var a, o, x, res, w *ir.Value
 	var eps, bna ir.Attribute
 	var q []ir.NamedAttr
-	if !(rt.Arity(op1, 5, 3) && rt.BindAttr(&eps, rt.AttrOr(op1, "epsilon", in.Defaults[0])) &&
-		rt.BindAttr(&bna, rt.AttrOr(op1, "begin_norm_axis", in.Defaults[1])) &&
-		rt.Set(&q, rt.RestAttrs(op1, "epsilon", "begin_norm_axis")) && rt.Set(&o, op1.Result(0)) && !op1.Result(1).HasUses() &&
-		!op1.Result(2).HasUses() && rt.Present(&a, op1.Operand(0)) && a.NumUses() >= 1 &&
+	if !(rt.Arity(op1, 5, 3) && rt.BindAttrAt(&eps, op1, "epsilon", in, 0) && rt.BindAttrAt(&bna, op1, "begin_norm_axis", in, 1) &&
+		rt.Set(&q, rt.RestAttrs(op1, "epsilon", "begin_norm_axis")) && rt.Result(&o, op1, 0) && !op1.Result(1).HasUses() &&
+		!op1.Result(2).HasUses() && rt.Operand(&a, op1, 0) && a.NumUses() >= 1 &&
 		rt.Def(&op0, a, 0) && rt.Is(op0, in.Ops[0], 2, 1)) {
 		return false
 	}
 	for sw0 := range 2 { // operands 0 and 1 of op0 as written, then swapped
-		if rt.Present(&x, op0.Operand(sw0)) && rt.Present(&res, op0.Operand(1-sw0)) && op1.Operand(1) == nil &&
-			op1.Operand(2) == nil && rt.Present(&w, op1.Operand(3)) && op1.Operand(4) == nil &&
+		if rt.Operand(&x, op0, sw0) && rt.Operand(&res, op0, 1-sw0) && op1.Operand(1) == nil && op1.Operand(2) == nil &&
+			rt.Operand(&w, op1, 3) && op1.Operand(4) == nil &&
 			rt.True(m.Pure("same_type", x, res)) && // where same_type(%x, %res)
 			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), a, o, x, res, w), append(m.Holes(), eps, bna, q)) {
 			return true
@@ -136,15 +130,14 @@ func addNormFuse_add_layer_norm(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool
 	var op0 *ir.Op // op0 pd_op.add
 	var a, o, x, res, w, bias *ir.Value
 	var eps, bna ir.Attribute
-	if !(rt.Arity(op1, 3, 3) && rt.BindAttr(&eps, rt.AttrOr(op1, "epsilon", in.Defaults[0])) &&
-		rt.BindAttr(&bna, rt.AttrOr(op1, "begin_norm_axis", in.Defaults[1])) && rt.Set(&o, op1.Result(0)) &&
-		!op1.Result(1).HasUses() && !op1.Result(2).HasUses() && rt.Present(&a, op1.Operand(0)) && a.NumUses() >= 1 &&
+	if !(rt.Arity(op1, 3, 3) && rt.BindAttrAt(&eps, op1, "epsilon", in, 0) && rt.BindAttrAt(&bna, op1, "begin_norm_axis", in, 1) &&
+		rt.Result(&o, op1, 0) && !op1.Result(1).HasUses() && !op1.Result(2).HasUses() && rt.Operand(&a, op1, 0) &&
+		a.NumUses() >= 1 &&
 		rt.Def(&op0, a, 0) && rt.Is(op0, in.Ops[0], 2, 1)) {
 		return false
 	}
 	for sw0 := range 2 { // operands 0 and 1 of op0 as written, then swapped
-		if rt.Present(&x, op0.Operand(sw0)) && rt.Present(&res, op0.Operand(1-sw0)) && rt.Present(&w, op1.Operand(1)) &&
-			rt.Present(&bias, op1.Operand(2)) &&
+		if rt.Operand(&x, op0, sw0) && rt.Operand(&res, op0, 1-sw0) && rt.Operand(&w, op1, 1) && rt.Operand(&bias, op1, 2) &&
 			rt.True(m.Pure("same_type", x, res)) && // where same_type(%x, %res)
 			rt.True(rt.Equal(m.Pure("dtype", w), in.Consts[0])) && rt.True(rt.Equal(m.Pure("dtype", bias), in.Consts[1])) && // where dtype(%w) == float32 && dtype(%bias) == float32
 			rt.True(rt.In(m.Pure("dtype", x), in.Consts[2])) && // where dtype(%x) in [float16, bfloat16, float32]
@@ -160,23 +153,21 @@ func addNormFuse_add_group_norm(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool
 	var op0 *ir.Op // op0 pd_op.add
 	var a, o, mean, var2, x, res, scale, bias *ir.Value
 	var eps, g ir.Attribute
-	if !(rt.Arity(op1, 3, 3) && rt.BindAttr(&eps, rt.AttrOr(op1, "epsilon", in.Defaults[0])) &&
-		rt.BindAttr(&g, rt.AttrOr(op1, "groups", in.Defaults[1])) && rt.AttrIs(op1, "data_format", in, 2) &&
-		rt.Set(&o, op1.Result(0)) && rt.Set(&mean, op1.Result(1)) && rt.Set(&var2, op1.Result(2)) &&
-		rt.Present(&a, op1.Operand(0)) && a.NumUses() >= 1 &&
+	if !(rt.Arity(op1, 3, 3) && rt.BindAttrAt(&eps, op1, "epsilon", in, 0) && rt.BindAttrAt(&g, op1, "groups", in, 1) &&
+		rt.AttrIs(op1, "data_format", in, 2) && rt.Result(&o, op1, 0) && rt.Result(&mean, op1, 1) && rt.Result(&var2, op1, 2) &&
+		rt.Operand(&a, op1, 0) && a.NumUses() >= 1 &&
 		rt.Def(&op0, a, 0) && rt.Is(op0, in.Ops[0], 2, 1)) {
 		return false
 	}
 	for sw0 := range 2 { // operands 0 and 1 of op0 as written, then swapped
-		if rt.Present(&x, op0.Operand(sw0)) && rt.Present(&res, op0.Operand(1-sw0)) && rt.Present(&scale, op1.Operand(1)) &&
-			rt.Present(&bias, op1.Operand(2)) &&
+		if rt.Operand(&x, op0, sw0) && rt.Operand(&res, op0, 1-sw0) && rt.Operand(&scale, op1, 1) && rt.Operand(&bias, op1, 2) &&
 			rt.True(m.Pure("same_type", x, a)) && // where same_type(%x, %a)
-			rt.True(rt.Or(m.Pure("same_type", res, x), func() rule.Val {
-				return rt.And(rt.And(rt.Equal(m.Pure("numel", res), m.Pure("dim", x, int64(-1))), func() rule.Val { return rt.LessEqual(m.Pure("rank", res), m.Pure("rank", x)) }), func() rule.Val { return rt.Equal(m.Pure("dim", res, int64(-1)), m.Pure("dim", x, int64(-1))) })
-			})) && // where same_type(%res, %x) || numel(%res) == dim(%x, -1) && rank(%res) <= rank(%x) && dim(%res, -1) == dim(%x, -1)
-			rt.True(rt.Or(rt.In(m.Pure("dtype", x), in.Consts[0]), func() rule.Val {
-				return rt.And(m.Param("enable_gpu_mixed", in.Consts[1]), func() rule.Val { return rt.Equal(m.Pure("dtype", x), in.Consts[2]) })
-			})) && // where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
+			rt.TrueOr(m.Pure("same_type", res, x), func() bool {
+				return rt.True(rt.Equal(m.Pure("numel", res), m.Pure("dim", x, int64(-1)))) && rt.True(rt.LessEqual(m.Pure("rank", res), m.Pure("rank", x))) && rt.True(rt.Equal(m.Pure("dim", res, int64(-1)), m.Pure("dim", x, int64(-1))))
+			}) && // where same_type(%res, %x) || numel(%res) == dim(%x, -1) && rank(%res) <= rank(%x) && dim(%res, -1) == dim(%x, -1)
+			rt.TrueOr(rt.In(m.Pure("dtype", x), in.Consts[0]), func() bool {
+				return rt.True(m.Param("enable_gpu_mixed", in.Consts[1])) && rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[2]))
+			}) && // where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
 			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), a, o, mean, var2, x, res, scale, bias), append(m.Holes(), eps, g)) {
 			return true
 		}
@@ -190,23 +181,21 @@ func addNormFuse_add_group_norm_nchw(m *rt.Matcher, in *rt.Instance, op1 *ir.Op)
 	var op0 *ir.Op // op0 pd_op.add
 	var a, o, mean, var2, x, res, scale, bias *ir.Value
 	var eps, g ir.Attribute
-	if !(rt.Arity(op1, 3, 3) && rt.BindAttr(&eps, rt.AttrOr(op1, "epsilon", in.Defaults[0])) &&
-		rt.BindAttr(&g, rt.AttrOr(op1, "groups", in.Defaults[1])) && rt.AttrIs(op1, "data_format", in, 2) &&
-		rt.Set(&o, op1.Result(0)) && rt.Set(&mean, op1.Result(1)) && rt.Set(&var2, op1.Result(2)) &&
-		rt.Present(&a, op1.Operand(0)) && a.NumUses() >= 1 &&
+	if !(rt.Arity(op1, 3, 3) && rt.BindAttrAt(&eps, op1, "epsilon", in, 0) && rt.BindAttrAt(&g, op1, "groups", in, 1) &&
+		rt.AttrIs(op1, "data_format", in, 2) && rt.Result(&o, op1, 0) && rt.Result(&mean, op1, 1) && rt.Result(&var2, op1, 2) &&
+		rt.Operand(&a, op1, 0) && a.NumUses() >= 1 &&
 		rt.Def(&op0, a, 0) && rt.Is(op0, in.Ops[0], 2, 1)) {
 		return false
 	}
 	for sw0 := range 2 { // operands 0 and 1 of op0 as written, then swapped
-		if rt.Present(&x, op0.Operand(sw0)) && rt.Present(&res, op0.Operand(1-sw0)) && rt.Present(&scale, op1.Operand(1)) &&
-			rt.Present(&bias, op1.Operand(2)) &&
+		if rt.Operand(&x, op0, sw0) && rt.Operand(&res, op0, 1-sw0) && rt.Operand(&scale, op1, 1) && rt.Operand(&bias, op1, 2) &&
 			rt.True(m.Pure("same_type", x, a)) && rt.True(rt.Equal(m.Pure("rank", x), int64(4))) && // where same_type(%x, %a) && rank(%x) == 4
-			rt.True(rt.Or(m.Pure("same_type", res, x), func() rule.Val {
-				return rt.And(rt.And(rt.Equal(m.Pure("rank", res), int64(4)), func() rule.Val { return rt.Equal(m.Pure("numel", res), m.Pure("dim", x, int64(1))) }), func() rule.Val { return rt.Equal(m.Pure("dim", res, int64(1)), m.Pure("dim", x, int64(1))) })
-			})) && // where same_type(%res, %x) || rank(%res) == 4 && numel(%res) == dim(%x, 1) && dim(%res, 1) == dim(%x, 1)
-			rt.True(rt.Or(rt.In(m.Pure("dtype", x), in.Consts[0]), func() rule.Val {
-				return rt.And(m.Param("enable_gpu_mixed", in.Consts[1]), func() rule.Val { return rt.Equal(m.Pure("dtype", x), in.Consts[2]) })
-			})) && // where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
+			rt.TrueOr(m.Pure("same_type", res, x), func() bool {
+				return rt.True(rt.Equal(m.Pure("rank", res), int64(4))) && rt.True(rt.Equal(m.Pure("numel", res), m.Pure("dim", x, int64(1)))) && rt.True(rt.Equal(m.Pure("dim", res, int64(1)), m.Pure("dim", x, int64(1))))
+			}) && // where same_type(%res, %x) || rank(%res) == 4 && numel(%res) == dim(%x, 1) && dim(%res, 1) == dim(%x, 1)
+			rt.TrueOr(rt.In(m.Pure("dtype", x), in.Consts[0]), func() bool {
+				return rt.True(m.Param("enable_gpu_mixed", in.Consts[1])) && rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[2]))
+			}) && // where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
 			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), a, o, mean, var2, x, res, scale, bias), append(m.Holes(), eps, g)) {
 			return true
 		}
@@ -220,17 +209,16 @@ func addNormFuse_add_group_norm_then_silu(m *rt.Matcher, in *rt.Instance, op1 *i
 	var op0 *ir.Op // op0 pd_op.add_group_norm_silu
 	var f, ro, m2, v, o, x, res, scale, bias *ir.Value
 	var eps, g, fmt ir.Attribute
-	return rt.Arity(op1, 1, 1) && rt.Set(&o, op1.Result(0)) && rt.Present(&f, op1.Operand(0)) &&
+	return rt.Arity(op1, 1, 1) && rt.Result(&o, op1, 0) && rt.Operand(&f, op1, 0) &&
 		rt.Def(&op0, f, 0) && rt.Is(op0, in.Ops[0], 4, 4) && rt.AttrIs(op0, "activation", in, 0) &&
-		rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[1])) &&
-		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[2])) &&
-		rt.BindAttr(&fmt, rt.AttrOr(op0, "data_format", in.Defaults[3])) && rt.Set(&ro, op0.Result(1)) &&
-		rt.Set(&m2, op0.Result(2)) && rt.Set(&v, op0.Result(3)) && rt.Present(&x, op0.Operand(0)) &&
-		rt.Present(&res, op0.Operand(1)) && rt.Present(&scale, op0.Operand(2)) && rt.Present(&bias, op0.Operand(3)) &&
+		rt.BindAttrAt(&eps, op0, "epsilon", in, 1) && rt.BindAttrAt(&g, op0, "groups", in, 2) &&
+		rt.BindAttrAt(&fmt, op0, "data_format", in, 3) && rt.Result(&ro, op0, 1) && rt.Result(&m2, op0, 2) &&
+		rt.Result(&v, op0, 3) && rt.Operand(&x, op0, 0) && rt.Operand(&res, op0, 1) && rt.Operand(&scale, op0, 2) &&
+		rt.Operand(&bias, op0, 3) &&
 		rt.Closed([]*ir.Op{op0, op1}, f) &&
-		rt.True(rt.Or(rt.In(m.Pure("dtype", x), in.Consts[0]), func() rule.Val {
-			return rt.And(m.Param("enable_gpu_mixed", in.Consts[1]), func() rule.Val { return rt.Equal(m.Pure("dtype", x), in.Consts[2]) })
-		})) && // where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
+		rt.TrueOr(rt.In(m.Pure("dtype", x), in.Consts[0]), func() bool {
+			return rt.True(m.Param("enable_gpu_mixed", in.Consts[1])) && rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[2]))
+		}) && // where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), f, ro, m2, v, o, x, res, scale, bias), append(m.Holes(), eps, g, fmt))
 }
 
@@ -240,16 +228,15 @@ func addNormFuse_add_group_norm_nchw_then_silu(m *rt.Matcher, in *rt.Instance, o
 	var op0, op1 *ir.Op // op0 pd_op.add_group_norm_silu, op1 pd_op.transpose
 	var f, ro, m2, v, t, o, x, res, scale, bias *ir.Value
 	var eps, g ir.Attribute
-	return rt.Arity(op2, 1, 1) && rt.Set(&o, op2.Result(0)) && rt.Present(&t, op2.Operand(0)) &&
-		rt.Def(&op1, t, 0) && rt.Is(op1, in.Ops[1], 1, 1) && rt.AttrIs(op1, "perm", in, 4) && rt.Present(&f, op1.Operand(0)) &&
+	return rt.Arity(op2, 1, 1) && rt.Result(&o, op2, 0) && rt.Operand(&t, op2, 0) &&
+		rt.Def(&op1, t, 0) && rt.Is(op1, in.Ops[1], 1, 1) && rt.AttrIs(op1, "perm", in, 4) && rt.Operand(&f, op1, 0) &&
 		rt.Def(&op0, f, 0) && rt.Is(op0, in.Ops[0], 4, 4) && rt.AttrIs(op0, "activation", in, 0) &&
-		rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[1])) &&
-		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[2])) && rt.AttrIs(op0, "data_format", in, 3) &&
-		rt.Set(&ro, op0.Result(1)) && rt.Set(&m2, op0.Result(2)) && rt.Set(&v, op0.Result(3)) && rt.Present(&x, op0.Operand(0)) &&
-		rt.Present(&res, op0.Operand(1)) && rt.Present(&scale, op0.Operand(2)) && rt.Present(&bias, op0.Operand(3)) &&
+		rt.BindAttrAt(&eps, op0, "epsilon", in, 1) && rt.BindAttrAt(&g, op0, "groups", in, 2) &&
+		rt.AttrIs(op0, "data_format", in, 3) && rt.Result(&ro, op0, 1) && rt.Result(&m2, op0, 2) && rt.Result(&v, op0, 3) &&
+		rt.Operand(&x, op0, 0) && rt.Operand(&res, op0, 1) && rt.Operand(&scale, op0, 2) && rt.Operand(&bias, op0, 3) &&
 		rt.Closed([]*ir.Op{op0, op1, op2}, f, t) &&
-		rt.True(rt.Or(rt.In(m.Pure("dtype", x), in.Consts[0]), func() rule.Val {
-			return rt.And(m.Param("enable_gpu_mixed", in.Consts[1]), func() rule.Val { return rt.Equal(m.Pure("dtype", x), in.Consts[2]) })
-		})) && // where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
+		rt.TrueOr(rt.In(m.Pure("dtype", x), in.Consts[0]), func() bool {
+			return rt.True(m.Param("enable_gpu_mixed", in.Consts[1])) && rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[2]))
+		}) && // where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
 		m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), f, ro, m2, v, t, o, x, res, scale, bias), append(m.Holes(), eps, g))
 }

@@ -16,20 +16,16 @@ var Conv2dAddActFusePass = (&rt.Program{Name: "conv2d_add_act_fuse", Paths: []st
 	Rules: []rt.Rule{
 		{Name: "conv2d_add_act", Match: conv2dAddActFuse_conv2d_add_act, Members: []string{"pd_op.relu"}},
 		{Name: "conv2d_add_residual_act", Match: conv2dAddActFuse_conv2d_add_residual_act},
-		{Name: "conv2d_add_cutlass_act_nchw", Match: conv2dAddActFuse_conv2d_add_cutlass_act_nchw, Members: []string{
-			"pd_op.relu", "pd_op.sigmoid", "pd_op.swish",
-		}},
-		{Name: "conv2d_add_cutlass_act_nhwc", Match: conv2dAddActFuse_conv2d_add_cutlass_act_nhwc, Members: []string{
-			"pd_op.relu", "pd_op.sigmoid", "pd_op.swish",
-		}},
+		{Name: "conv2d_add_cutlass_act_nchw", Match: conv2dAddActFuse_conv2d_add_cutlass_act_nchw,
+			Members: []string{"pd_op.relu", "pd_op.sigmoid", "pd_op.swish"}},
+		{Name: "conv2d_add_cutlass_act_nhwc", Match: conv2dAddActFuse_conv2d_add_cutlass_act_nhwc,
+			Members: []string{"pd_op.relu", "pd_op.sigmoid", "pd_op.swish"}},
 		{Name: "conv2d_add_cutlass_leaky_relu_nchw", Match: conv2dAddActFuse_conv2d_add_cutlass_leaky_relu_nchw},
 		{Name: "conv2d_add_cutlass_leaky_relu_nhwc", Match: conv2dAddActFuse_conv2d_add_cutlass_leaky_relu_nhwc},
-		{Name: "conv2d_add_cutlass_depthwise_act_nchw", Match: conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nchw, Members: []string{
-			"pd_op.relu", "pd_op.swish",
-		}},
-		{Name: "conv2d_add_cutlass_depthwise_act_nhwc", Match: conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nhwc, Members: []string{
-			"pd_op.relu", "pd_op.swish",
-		}},
+		{Name: "conv2d_add_cutlass_depthwise_act_nchw", Match: conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nchw,
+			Members: []string{"pd_op.relu", "pd_op.swish"}},
+		{Name: "conv2d_add_cutlass_depthwise_act_nhwc", Match: conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nhwc,
+			Members: []string{"pd_op.relu", "pd_op.swish"}},
 	}}).Pass
 
 // conv2dAddActFuse_conv2d_add_act matches rule conv2d_add_act (conv2d_add_act_fuse.drr:50:6) at op2 for instance
@@ -38,28 +34,26 @@ func conv2dAddActFuse_conv2d_add_act(m *rt.Matcher, in *rt.Instance, op2 *ir.Op)
 	var op0, op1 *ir.Op
 	var y, z, r, x, w, b *ir.Value
 	var st, pd, pa, dl, g, fmt ir.Attribute
-	if !(rt.Arity(op2, 1, 1) && rt.Set(&r, op2.Result(0)) && rt.Present(&z, op2.Operand(0)) &&
+	if !(rt.Arity(op2, 1, 1) && rt.Result(&r, op2, 0) && rt.Operand(&z, op2, 0) &&
 		rt.Def(&op1, z, 0) && rt.Is(op1, in.Ops[1], 2, 1)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
-		if rt.Present(&y, op1.Operand(sw1)) &&
-			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
-			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
-			rt.BindAttr(&pa, rt.AttrOr(op0, "padding_algorithm", in.Defaults[2])) &&
-			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
-			rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[4])) &&
-			rt.BindAttr(&fmt, rt.AttrOr(op0, "data_format", in.Defaults[5])) && rt.Present(&x, op0.Operand(0)) &&
-			rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op1.Operand(1-sw1)) &&
+		if rt.Operand(&y, op1, sw1) &&
+			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttrAt(&st, op0, "strides", in, 0) &&
+			rt.BindAttrAt(&pd, op0, "paddings", in, 1) && rt.BindAttrAt(&pa, op0, "padding_algorithm", in, 2) &&
+			rt.BindAttrAt(&dl, op0, "dilations", in, 3) && rt.BindAttrAt(&g, op0, "groups", in, 4) &&
+			rt.BindAttrAt(&fmt, op0, "data_format", in, 5) && rt.Operand(&x, op0, 0) && rt.Operand(&w, op0, 1) &&
+			rt.Operand(&b, op1, 1-sw1) &&
 			rt.Closed([]*ir.Op{op0, op1, op2}, y, z) &&
 			rt.True(rt.In(rule.AttrVal(pa), in.Consts[0])) && // where $pa in ["EXPLICIT", "SAME", "VALID"]
 			rt.True(rt.In(rule.AttrVal(fmt), in.Consts[1])) && // where $fmt in ["NCHW", "NHWC"]
 			rt.True(rt.GreaterEqual(rule.AttrVal(g), int64(1))) && // where $g >= 1
 			rt.True(rt.In(m.Pure("dtype", w), in.Consts[2])) && // where dtype(%w) in [float16, float32, float64]
 			rt.True(m.Builtin("constant", b)) && rt.True(rt.Equal(m.Pure("numel", b), m.Pure("dim", w, int64(0)))) && rt.True(rt.LessEqual(m.Pure("rank", b), int64(4))) && // where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4
-			rt.True(rt.Cond(rt.Equal(rule.AttrVal(fmt), "NCHW"), func() rule.Val {
-				return rt.And(rt.GreaterEqual(m.Pure("rank", b), int64(3)), func() rule.Val { return rt.Equal(m.Pure("dim", b, int64(-3)), m.Pure("dim", w, int64(0))) })
-			}, func() rule.Val { return rt.Equal(m.Pure("dim", b, int64(-1)), m.Pure("dim", w, int64(0))) })) && // where $fmt == "NCHW" ? rank(%b) >= 3 && dim(%b, -3) == dim(%w, 0) : dim(%b, -1) == dim(%w, 0)
+			rt.TrueCond(rt.Equal(rule.AttrVal(fmt), "NCHW"), func() bool {
+				return rt.True(rt.GreaterEqual(m.Pure("rank", b), int64(3))) && rt.True(rt.Equal(m.Pure("dim", b, int64(-3)), m.Pure("dim", w, int64(0))))
+			}, func() bool { return rt.True(rt.Equal(m.Pure("dim", b, int64(-1)), m.Pure("dim", w, int64(0)))) }) && // where $fmt == "NCHW" ? rank(%b) >= 3 && dim(%b, -3) == dim(%w, 0) : dim(%b, -1) == dim(%w, 0)
 			m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), y, z, r, x, w, b), append(m.Holes(), st, pd, pa, dl, g, fmt)) {
 			return true
 		}
@@ -73,33 +67,31 @@ func conv2dAddActFuse_conv2d_add_residual_act(m *rt.Matcher, in *rt.Instance, op
 	var op0, op1, op2 *ir.Op // op0 pd_op.conv2d, op1 pd_op.add, op2 pd_op.add
 	var y, z, s, r, x, w, b, res *ir.Value
 	var st, pd, pa, dl, g, fmt ir.Attribute
-	if !(rt.Arity(op3, 1, 1) && rt.Set(&r, op3.Result(0)) && rt.Present(&s, op3.Operand(0)) &&
+	if !(rt.Arity(op3, 1, 1) && rt.Result(&r, op3, 0) && rt.Operand(&s, op3, 0) &&
 		rt.Def(&op2, s, 0) && rt.Is(op2, in.Ops[2], 2, 1)) {
 		return false
 	}
 	for sw2 := range 2 { // operands 0 and 1 of op2 as written, then swapped
-		if !(rt.Present(&res, op2.Operand(sw2)) && rt.Present(&z, op2.Operand(1-sw2)) &&
+		if !(rt.Operand(&res, op2, sw2) && rt.Operand(&z, op2, 1-sw2) &&
 			rt.Def(&op1, z, 0) && op1 != op2 && rt.Is(op1, in.Ops[1], 2, 1)) {
 			continue
 		}
 		for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
-			if rt.Present(&y, op1.Operand(sw1)) &&
-				rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
-				rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
-				rt.BindAttr(&pa, rt.AttrOr(op0, "padding_algorithm", in.Defaults[2])) &&
-				rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
-				rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[4])) &&
-				rt.BindAttr(&fmt, rt.AttrOr(op0, "data_format", in.Defaults[5])) && rt.Present(&x, op0.Operand(0)) &&
-				rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op1.Operand(1-sw1)) &&
+			if rt.Operand(&y, op1, sw1) &&
+				rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttrAt(&st, op0, "strides", in, 0) &&
+				rt.BindAttrAt(&pd, op0, "paddings", in, 1) && rt.BindAttrAt(&pa, op0, "padding_algorithm", in, 2) &&
+				rt.BindAttrAt(&dl, op0, "dilations", in, 3) && rt.BindAttrAt(&g, op0, "groups", in, 4) &&
+				rt.BindAttrAt(&fmt, op0, "data_format", in, 5) && rt.Operand(&x, op0, 0) && rt.Operand(&w, op0, 1) &&
+				rt.Operand(&b, op1, 1-sw1) &&
 				rt.Closed([]*ir.Op{op0, op1, op2, op3}, y, z, s) &&
 				rt.True(rt.In(rule.AttrVal(pa), in.Consts[0])) && // where $pa in ["EXPLICIT", "SAME", "VALID"]
 				rt.True(rt.In(rule.AttrVal(fmt), in.Consts[1])) && // where $fmt in ["NCHW", "NHWC"]
 				rt.True(rt.GreaterEqual(rule.AttrVal(g), int64(1))) && // where $g >= 1
 				rt.True(rt.In(m.Pure("dtype", w), in.Consts[2])) && // where dtype(%w) in [float16, float32, float64]
 				rt.True(m.Builtin("constant", b)) && rt.True(rt.Equal(m.Pure("numel", b), m.Pure("dim", w, int64(0)))) && rt.True(rt.LessEqual(m.Pure("rank", b), int64(4))) && // where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4
-				rt.True(rt.Cond(rt.Equal(rule.AttrVal(fmt), "NCHW"), func() rule.Val {
-					return rt.And(rt.GreaterEqual(m.Pure("rank", b), int64(3)), func() rule.Val { return rt.Equal(m.Pure("dim", b, int64(-3)), m.Pure("dim", w, int64(0))) })
-				}, func() rule.Val { return rt.Equal(m.Pure("dim", b, int64(-1)), m.Pure("dim", w, int64(0))) })) && // where $fmt == "NCHW" ? rank(%b) >= 3 && dim(%b, -3) == dim(%w, 0) : dim(%b, -1) == dim(%w, 0)
+				rt.TrueCond(rt.Equal(rule.AttrVal(fmt), "NCHW"), func() bool {
+					return rt.True(rt.GreaterEqual(m.Pure("rank", b), int64(3))) && rt.True(rt.Equal(m.Pure("dim", b, int64(-3)), m.Pure("dim", w, int64(0))))
+				}, func() bool { return rt.True(rt.Equal(m.Pure("dim", b, int64(-1)), m.Pure("dim", w, int64(0)))) }) && // where $fmt == "NCHW" ? rank(%b) >= 3 && dim(%b, -3) == dim(%w, 0) : dim(%b, -1) == dim(%w, 0)
 				rt.True(m.Pure("same_type", res, z)) && // where same_type(%res, %z)
 				m.Emit(in, append(m.Ops(), op0, op1, op2, op3), append(m.Values(), y, z, s, r, x, w, b, res), append(m.Holes(), st, pd, pa, dl, g, fmt)) {
 				return true
@@ -116,20 +108,19 @@ func conv2dAddActFuse_conv2d_add_cutlass_act_nchw(m *rt.Matcher, in *rt.Instance
 	var op0, op1 *ir.Op
 	var y, z, r, x, w, b *ir.Value
 	var st, pd, dl ir.Attribute
-	if !(rt.Arity(op2, 1, 1) && rt.Set(&r, op2.Result(0)) && rt.Present(&z, op2.Operand(0)) &&
+	if !(rt.Arity(op2, 1, 1) && rt.Result(&r, op2, 0) && rt.Operand(&z, op2, 0) &&
 		rt.Def(&op1, z, 0) && rt.Is(op1, in.Ops[1], 2, 1)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
-		if rt.Present(&y, op1.Operand(sw1)) &&
-			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
-			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) && rt.AttrIs(op0, "padding_algorithm", in, 2) &&
-			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) && rt.AttrIs(op0, "groups", in, 4) &&
-			rt.AttrIs(op0, "data_format", in, 5) && rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) &&
-			rt.Present(&b, op1.Operand(1-sw1)) &&
+		if rt.Operand(&y, op1, sw1) &&
+			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttrAt(&st, op0, "strides", in, 0) &&
+			rt.BindAttrAt(&pd, op0, "paddings", in, 1) && rt.AttrIs(op0, "padding_algorithm", in, 2) &&
+			rt.BindAttrAt(&dl, op0, "dilations", in, 3) && rt.AttrIs(op0, "groups", in, 4) && rt.AttrIs(op0, "data_format", in, 5) &&
+			rt.Operand(&x, op0, 0) && rt.Operand(&w, op0, 1) && rt.Operand(&b, op1, 1-sw1) &&
 			rt.Closed([]*ir.Op{op0, op1, op2}, y, z) &&
 			rt.True(m.Param("use_cutlass", in.Consts[0])) && rt.True(rt.In(m.Param("sm_version", in.Consts[1]), in.Consts[2])) && // where $use_cutlass && $sm_version in [75, 80, 85, 86]
-			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.True(rt.Or(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() rule.Val { return rt.Equal(m.Pure("dtype", w), in.Consts[5]) })) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
+			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.TrueOr(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() bool { return rt.True(rt.Equal(m.Pure("dtype", w), in.Consts[5])) }) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
 			rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(0)), int64(8)), int64(0))) && rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(1)), int64(8)), int64(0))) && // where dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0
 			rt.True(m.Builtin("constant", b)) && rt.True(rt.Equal(m.Pure("numel", b), m.Pure("dim", w, int64(0)))) && rt.True(rt.GreaterEqual(m.Pure("rank", b), int64(3))) && rt.True(rt.LessEqual(m.Pure("rank", b), int64(4))) && rt.True(rt.Equal(m.Pure("dim", b, int64(-3)), m.Pure("dim", w, int64(0)))) && // where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) >= 3 && rank(%b) <= 4 && dim(%b, -3) == dim(%w, 0)
 			m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), y, z, r, x, w, b), append(m.Holes(), st, pd, dl)) {
@@ -146,20 +137,19 @@ func conv2dAddActFuse_conv2d_add_cutlass_act_nhwc(m *rt.Matcher, in *rt.Instance
 	var op0, op1 *ir.Op
 	var y, z, r, x, w, b *ir.Value
 	var st, pd, dl ir.Attribute
-	if !(rt.Arity(op2, 1, 1) && rt.Set(&r, op2.Result(0)) && rt.Present(&z, op2.Operand(0)) &&
+	if !(rt.Arity(op2, 1, 1) && rt.Result(&r, op2, 0) && rt.Operand(&z, op2, 0) &&
 		rt.Def(&op1, z, 0) && rt.Is(op1, in.Ops[1], 2, 1)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
-		if rt.Present(&y, op1.Operand(sw1)) &&
-			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
-			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) && rt.AttrIs(op0, "padding_algorithm", in, 2) &&
-			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) && rt.AttrIs(op0, "groups", in, 4) &&
-			rt.AttrIs(op0, "data_format", in, 5) && rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) &&
-			rt.Present(&b, op1.Operand(1-sw1)) &&
+		if rt.Operand(&y, op1, sw1) &&
+			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttrAt(&st, op0, "strides", in, 0) &&
+			rt.BindAttrAt(&pd, op0, "paddings", in, 1) && rt.AttrIs(op0, "padding_algorithm", in, 2) &&
+			rt.BindAttrAt(&dl, op0, "dilations", in, 3) && rt.AttrIs(op0, "groups", in, 4) && rt.AttrIs(op0, "data_format", in, 5) &&
+			rt.Operand(&x, op0, 0) && rt.Operand(&w, op0, 1) && rt.Operand(&b, op1, 1-sw1) &&
 			rt.Closed([]*ir.Op{op0, op1, op2}, y, z) &&
 			rt.True(m.Param("use_cutlass", in.Consts[0])) && rt.True(rt.In(m.Param("sm_version", in.Consts[1]), in.Consts[2])) && // where $use_cutlass && $sm_version in [75, 80, 85, 86]
-			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.True(rt.Or(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() rule.Val { return rt.Equal(m.Pure("dtype", w), in.Consts[5]) })) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
+			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.TrueOr(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() bool { return rt.True(rt.Equal(m.Pure("dtype", w), in.Consts[5])) }) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
 			rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(0)), int64(8)), int64(0))) && rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(1)), int64(8)), int64(0))) && // where dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0
 			rt.True(m.Builtin("constant", b)) && rt.True(rt.Equal(m.Pure("numel", b), m.Pure("dim", w, int64(0)))) && rt.True(rt.LessEqual(m.Pure("rank", b), int64(4))) && rt.True(rt.Equal(m.Pure("dim", b, int64(-1)), m.Pure("dim", w, int64(0)))) && // where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4 && dim(%b, -1) == dim(%w, 0)
 			m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), y, z, r, x, w, b), append(m.Holes(), st, pd, dl)) {
@@ -175,21 +165,20 @@ func conv2dAddActFuse_conv2d_add_cutlass_leaky_relu_nchw(m *rt.Matcher, in *rt.I
 	var op0, op1 *ir.Op // op0 pd_op.conv2d, op1 pd_op.add
 	var y, z, r, x, w, b *ir.Value
 	var st, pd, dl, alpha ir.Attribute
-	if !(rt.Arity(op2, 1, 1) && rt.BindAttr(&alpha, rt.AttrOr(op2, "negative_slope", in.Defaults[6])) &&
-		rt.Set(&r, op2.Result(0)) && rt.Present(&z, op2.Operand(0)) &&
+	if !(rt.Arity(op2, 1, 1) && rt.BindAttrAt(&alpha, op2, "negative_slope", in, 6) && rt.Result(&r, op2, 0) &&
+		rt.Operand(&z, op2, 0) &&
 		rt.Def(&op1, z, 0) && rt.Is(op1, in.Ops[1], 2, 1)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
-		if rt.Present(&y, op1.Operand(sw1)) &&
-			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
-			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) && rt.AttrIs(op0, "padding_algorithm", in, 2) &&
-			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) && rt.AttrIs(op0, "groups", in, 4) &&
-			rt.AttrIs(op0, "data_format", in, 5) && rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) &&
-			rt.Present(&b, op1.Operand(1-sw1)) &&
+		if rt.Operand(&y, op1, sw1) &&
+			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttrAt(&st, op0, "strides", in, 0) &&
+			rt.BindAttrAt(&pd, op0, "paddings", in, 1) && rt.AttrIs(op0, "padding_algorithm", in, 2) &&
+			rt.BindAttrAt(&dl, op0, "dilations", in, 3) && rt.AttrIs(op0, "groups", in, 4) && rt.AttrIs(op0, "data_format", in, 5) &&
+			rt.Operand(&x, op0, 0) && rt.Operand(&w, op0, 1) && rt.Operand(&b, op1, 1-sw1) &&
 			rt.Closed([]*ir.Op{op0, op1, op2}, y, z) &&
 			rt.True(m.Param("use_cutlass", in.Consts[0])) && rt.True(rt.In(m.Param("sm_version", in.Consts[1]), in.Consts[2])) && // where $use_cutlass && $sm_version in [75, 80, 85, 86]
-			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.True(rt.Or(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() rule.Val { return rt.Equal(m.Pure("dtype", w), in.Consts[5]) })) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
+			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.TrueOr(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() bool { return rt.True(rt.Equal(m.Pure("dtype", w), in.Consts[5])) }) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
 			rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(0)), int64(8)), int64(0))) && rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(1)), int64(8)), int64(0))) && // where dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0
 			rt.True(m.Builtin("constant", b)) && rt.True(rt.Equal(m.Pure("numel", b), m.Pure("dim", w, int64(0)))) && rt.True(rt.GreaterEqual(m.Pure("rank", b), int64(3))) && rt.True(rt.LessEqual(m.Pure("rank", b), int64(4))) && rt.True(rt.Equal(m.Pure("dim", b, int64(-3)), m.Pure("dim", w, int64(0)))) && // where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) >= 3 && rank(%b) <= 4 && dim(%b, -3) == dim(%w, 0)
 			m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), y, z, r, x, w, b), append(m.Holes(), st, pd, dl, alpha)) {
@@ -205,21 +194,20 @@ func conv2dAddActFuse_conv2d_add_cutlass_leaky_relu_nhwc(m *rt.Matcher, in *rt.I
 	var op0, op1 *ir.Op // op0 pd_op.conv2d, op1 pd_op.add
 	var y, z, r, x, w, b *ir.Value
 	var st, pd, dl, alpha ir.Attribute
-	if !(rt.Arity(op2, 1, 1) && rt.BindAttr(&alpha, rt.AttrOr(op2, "negative_slope", in.Defaults[6])) &&
-		rt.Set(&r, op2.Result(0)) && rt.Present(&z, op2.Operand(0)) &&
+	if !(rt.Arity(op2, 1, 1) && rt.BindAttrAt(&alpha, op2, "negative_slope", in, 6) && rt.Result(&r, op2, 0) &&
+		rt.Operand(&z, op2, 0) &&
 		rt.Def(&op1, z, 0) && rt.Is(op1, in.Ops[1], 2, 1)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
-		if rt.Present(&y, op1.Operand(sw1)) &&
-			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
-			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) && rt.AttrIs(op0, "padding_algorithm", in, 2) &&
-			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) && rt.AttrIs(op0, "groups", in, 4) &&
-			rt.AttrIs(op0, "data_format", in, 5) && rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) &&
-			rt.Present(&b, op1.Operand(1-sw1)) &&
+		if rt.Operand(&y, op1, sw1) &&
+			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttrAt(&st, op0, "strides", in, 0) &&
+			rt.BindAttrAt(&pd, op0, "paddings", in, 1) && rt.AttrIs(op0, "padding_algorithm", in, 2) &&
+			rt.BindAttrAt(&dl, op0, "dilations", in, 3) && rt.AttrIs(op0, "groups", in, 4) && rt.AttrIs(op0, "data_format", in, 5) &&
+			rt.Operand(&x, op0, 0) && rt.Operand(&w, op0, 1) && rt.Operand(&b, op1, 1-sw1) &&
 			rt.Closed([]*ir.Op{op0, op1, op2}, y, z) &&
 			rt.True(m.Param("use_cutlass", in.Consts[0])) && rt.True(rt.In(m.Param("sm_version", in.Consts[1]), in.Consts[2])) && // where $use_cutlass && $sm_version in [75, 80, 85, 86]
-			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.True(rt.Or(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() rule.Val { return rt.Equal(m.Pure("dtype", w), in.Consts[5]) })) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
+			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.TrueOr(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() bool { return rt.True(rt.Equal(m.Pure("dtype", w), in.Consts[5])) }) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
 			rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(0)), int64(8)), int64(0))) && rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(1)), int64(8)), int64(0))) && // where dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0
 			rt.True(m.Builtin("constant", b)) && rt.True(rt.Equal(m.Pure("numel", b), m.Pure("dim", w, int64(0)))) && rt.True(rt.LessEqual(m.Pure("rank", b), int64(4))) && rt.True(rt.Equal(m.Pure("dim", b, int64(-1)), m.Pure("dim", w, int64(0)))) && // where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4 && dim(%b, -1) == dim(%w, 0)
 			m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), y, z, r, x, w, b), append(m.Holes(), st, pd, dl, alpha)) {
@@ -236,20 +224,19 @@ func conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nchw(m *rt.Matcher, in *r
 	var op0, op1 *ir.Op
 	var y, z, r, x, w, b *ir.Value
 	var st, pd, g ir.Attribute
-	if !(rt.Arity(op2, 1, 1) && rt.Set(&r, op2.Result(0)) && rt.Present(&z, op2.Operand(0)) &&
+	if !(rt.Arity(op2, 1, 1) && rt.Result(&r, op2, 0) && rt.Operand(&z, op2, 0) &&
 		rt.Def(&op1, z, 0) && rt.Is(op1, in.Ops[1], 2, 1)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
-		if rt.Present(&y, op1.Operand(sw1)) &&
-			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
-			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) && rt.AttrIs(op0, "padding_algorithm", in, 2) &&
-			rt.AttrIs(op0, "dilations", in, 3) && rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[4])) &&
-			rt.AttrIs(op0, "data_format", in, 5) && rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) &&
-			rt.Present(&b, op1.Operand(1-sw1)) &&
+		if rt.Operand(&y, op1, sw1) &&
+			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttrAt(&st, op0, "strides", in, 0) &&
+			rt.BindAttrAt(&pd, op0, "paddings", in, 1) && rt.AttrIs(op0, "padding_algorithm", in, 2) &&
+			rt.AttrIs(op0, "dilations", in, 3) && rt.BindAttrAt(&g, op0, "groups", in, 4) && rt.AttrIs(op0, "data_format", in, 5) &&
+			rt.Operand(&x, op0, 0) && rt.Operand(&w, op0, 1) && rt.Operand(&b, op1, 1-sw1) &&
 			rt.Closed([]*ir.Op{op0, op1, op2}, y, z) &&
 			rt.True(m.Param("use_cutlass", in.Consts[0])) && rt.True(rt.In(m.Param("sm_version", in.Consts[1]), in.Consts[2])) && // where $use_cutlass && $sm_version in [75, 80, 85, 86]
-			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.True(rt.Or(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() rule.Val { return rt.Equal(m.Pure("dtype", w), in.Consts[5]) })) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
+			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.TrueOr(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() bool { return rt.True(rt.Equal(m.Pure("dtype", w), in.Consts[5])) }) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
 			rt.True(rt.Equal(rule.AttrVal(g), m.Pure("dim", w, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", w, int64(1)), int64(1))) && rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(0)), int64(8)), int64(0))) && // where $g == dim(%w, 0) && dim(%w, 1) == 1 && dim(%w, 0) % 8 == 0
 			rt.True(rt.Equal(m.Pure("dim", w, int64(2)), int64(3))) && rt.True(rt.Equal(m.Pure("dim", w, int64(3)), int64(3))) && rt.True(rt.In(rule.AttrVal(st), in.Consts[6])) && // where dim(%w, 2) == 3 && dim(%w, 3) == 3 && $st in [[1, 1], [2, 2]]
 			rt.True(m.Builtin("constant", b)) && rt.True(rt.Equal(m.Pure("numel", b), m.Pure("dim", w, int64(0)))) && rt.True(rt.GreaterEqual(m.Pure("rank", b), int64(3))) && rt.True(rt.LessEqual(m.Pure("rank", b), int64(4))) && rt.True(rt.Equal(m.Pure("dim", b, int64(-3)), m.Pure("dim", w, int64(0)))) && // where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) >= 3 && rank(%b) <= 4 && dim(%b, -3) == dim(%w, 0)
@@ -267,20 +254,19 @@ func conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nhwc(m *rt.Matcher, in *r
 	var op0, op1 *ir.Op
 	var y, z, r, x, w, b *ir.Value
 	var st, pd, g ir.Attribute
-	if !(rt.Arity(op2, 1, 1) && rt.Set(&r, op2.Result(0)) && rt.Present(&z, op2.Operand(0)) &&
+	if !(rt.Arity(op2, 1, 1) && rt.Result(&r, op2, 0) && rt.Operand(&z, op2, 0) &&
 		rt.Def(&op1, z, 0) && rt.Is(op1, in.Ops[1], 2, 1)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
-		if rt.Present(&y, op1.Operand(sw1)) &&
-			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
-			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) && rt.AttrIs(op0, "padding_algorithm", in, 2) &&
-			rt.AttrIs(op0, "dilations", in, 3) && rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[4])) &&
-			rt.AttrIs(op0, "data_format", in, 5) && rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) &&
-			rt.Present(&b, op1.Operand(1-sw1)) &&
+		if rt.Operand(&y, op1, sw1) &&
+			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttrAt(&st, op0, "strides", in, 0) &&
+			rt.BindAttrAt(&pd, op0, "paddings", in, 1) && rt.AttrIs(op0, "padding_algorithm", in, 2) &&
+			rt.AttrIs(op0, "dilations", in, 3) && rt.BindAttrAt(&g, op0, "groups", in, 4) && rt.AttrIs(op0, "data_format", in, 5) &&
+			rt.Operand(&x, op0, 0) && rt.Operand(&w, op0, 1) && rt.Operand(&b, op1, 1-sw1) &&
 			rt.Closed([]*ir.Op{op0, op1, op2}, y, z) &&
 			rt.True(m.Param("use_cutlass", in.Consts[0])) && rt.True(rt.In(m.Param("sm_version", in.Consts[1]), in.Consts[2])) && // where $use_cutlass && $sm_version in [75, 80, 85, 86]
-			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.True(rt.Or(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() rule.Val { return rt.Equal(m.Pure("dtype", w), in.Consts[5]) })) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
+			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.TrueOr(rt.NotEqual(m.Param("sm_version", in.Consts[4]), int64(75)), func() bool { return rt.True(rt.Equal(m.Pure("dtype", w), in.Consts[5])) }) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version != 75 || dtype(%w) == float16)
 			rt.True(rt.Equal(rule.AttrVal(g), m.Pure("dim", w, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", w, int64(1)), int64(1))) && rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(0)), int64(8)), int64(0))) && // where $g == dim(%w, 0) && dim(%w, 1) == 1 && dim(%w, 0) % 8 == 0
 			rt.True(rt.Equal(m.Pure("dim", w, int64(2)), int64(3))) && rt.True(rt.Equal(m.Pure("dim", w, int64(3)), int64(3))) && rt.True(rt.In(rule.AttrVal(st), in.Consts[6])) && // where dim(%w, 2) == 3 && dim(%w, 3) == 3 && $st in [[1, 1], [2, 2]]
 			rt.True(m.Builtin("constant", b)) && rt.True(rt.Equal(m.Pure("numel", b), m.Pure("dim", w, int64(0)))) && rt.True(rt.LessEqual(m.Pure("rank", b), int64(4))) && rt.True(rt.Equal(m.Pure("dim", b, int64(-1)), m.Pure("dim", w, int64(0)))) && // where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4 && dim(%b, -1) == dim(%w, 0)

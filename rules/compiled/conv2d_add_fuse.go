@@ -23,17 +23,15 @@ func conv2dAddFuse_conv2d_add(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.conv2d
 	var y, z, x, w, b *ir.Value
 	var st, pd, pa, dl, g ir.Attribute
-	if !(rt.Arity(op1, 2, 1) && rt.Set(&z, op1.Result(0))) {
+	if !(rt.Arity(op1, 2, 1) && rt.Result(&z, op1, 0)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
-		if rt.Present(&y, op1.Operand(sw1)) &&
-			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
-			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
-			rt.BindAttr(&pa, rt.AttrOr(op0, "padding_algorithm", in.Defaults[2])) &&
-			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
-			rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[4])) && rt.AttrIs(op0, "data_format", in, 5) &&
-			rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op1.Operand(1-sw1)) &&
+		if rt.Operand(&y, op1, sw1) &&
+			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttrAt(&st, op0, "strides", in, 0) &&
+			rt.BindAttrAt(&pd, op0, "paddings", in, 1) && rt.BindAttrAt(&pa, op0, "padding_algorithm", in, 2) &&
+			rt.BindAttrAt(&dl, op0, "dilations", in, 3) && rt.BindAttrAt(&g, op0, "groups", in, 4) &&
+			rt.AttrIs(op0, "data_format", in, 5) && rt.Operand(&x, op0, 0) && rt.Operand(&w, op0, 1) && rt.Operand(&b, op1, 1-sw1) &&
 			rt.Closed([]*ir.Op{op0, op1}, y) &&
 			rt.True(rt.In(rule.AttrVal(pa), in.Consts[0])) && // where $pa in ["EXPLICIT", "SAME", "VALID"]
 			rt.True(rt.GreaterEqual(rule.AttrVal(g), int64(1))) && // where $g >= 1
@@ -52,27 +50,26 @@ func conv2dAddFuse_conv2d_add_cutlass_nchw(m *rt.Matcher, in *rt.Instance, op1 *
 	var op0 *ir.Op // op0 pd_op.conv2d
 	var y, z, x, w, b *ir.Value
 	var st, pd, dl, g ir.Attribute
-	if !(rt.Arity(op1, 2, 1) && rt.Set(&z, op1.Result(0))) {
+	if !(rt.Arity(op1, 2, 1) && rt.Result(&z, op1, 0)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
-		if rt.Present(&y, op1.Operand(sw1)) &&
-			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
-			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) && rt.AttrIs(op0, "padding_algorithm", in, 2) &&
-			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
-			rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[4])) && rt.AttrIs(op0, "data_format", in, 5) &&
-			rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op1.Operand(1-sw1)) &&
+		if rt.Operand(&y, op1, sw1) &&
+			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttrAt(&st, op0, "strides", in, 0) &&
+			rt.BindAttrAt(&pd, op0, "paddings", in, 1) && rt.AttrIs(op0, "padding_algorithm", in, 2) &&
+			rt.BindAttrAt(&dl, op0, "dilations", in, 3) && rt.BindAttrAt(&g, op0, "groups", in, 4) &&
+			rt.AttrIs(op0, "data_format", in, 5) && rt.Operand(&x, op0, 0) && rt.Operand(&w, op0, 1) && rt.Operand(&b, op1, 1-sw1) &&
 			rt.Closed([]*ir.Op{op0, op1}, y) &&
 			rt.True(m.Param("use_cutlass", in.Consts[0])) && rt.True(rt.In(m.Param("sm_version", in.Consts[1]), in.Consts[2])) && // where $use_cutlass && $sm_version in [75, 80, 85, 86]
-			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.True(rt.Or(rt.GreaterEqual(m.Param("sm_version", in.Consts[4]), int64(80)), func() rule.Val { return rt.Equal(m.Pure("dtype", w), in.Consts[5]) })) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version >= 80 || dtype(%w) == float16)
-			rt.True(rt.Cond(rt.Equal(rule.AttrVal(g), int64(1)), func() rule.Val {
-				return rt.And(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(0)), int64(8)), int64(0)), func() rule.Val { return rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(1)), int64(8)), int64(0)) })
-			}, func() rule.Val {
-				return rt.And(rt.And(rt.Equal(rule.AttrVal(g), m.Pure("dim", w, int64(0))), func() rule.Val { return rt.Equal(m.Pure("dim", w, int64(1)), int64(1)) }), func() rule.Val { return rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(0)), int64(8)), int64(0)) })
-			})) && // where $g == 1 ? dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0 : $g == dim(%w, 0) && dim(%w, 1) == 1 && dim(%w, 0) % 8 == 0
-			rt.True(rt.Or(rt.Equal(rule.AttrVal(g), int64(1)), func() rule.Val {
-				return rt.And(rt.And(rt.And(rt.Equal(m.Pure("dim", w, int64(2)), int64(3)), func() rule.Val { return rt.Equal(m.Pure("dim", w, int64(3)), int64(3)) }), func() rule.Val { return rt.In(rule.AttrVal(st), in.Consts[6]) }), func() rule.Val { return rt.Equal(rule.AttrVal(dl), in.Consts[7]) })
-			})) && // where $g == 1 || dim(%w, 2) == 3 && dim(%w, 3) == 3 && $st in [[1, 1], [2, 2]] && $dl == [1, 1]
+			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.TrueOr(rt.GreaterEqual(m.Param("sm_version", in.Consts[4]), int64(80)), func() bool { return rt.True(rt.Equal(m.Pure("dtype", w), in.Consts[5])) }) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version >= 80 || dtype(%w) == float16)
+			rt.TrueCond(rt.Equal(rule.AttrVal(g), int64(1)), func() bool {
+				return rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(0)), int64(8)), int64(0))) && rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(1)), int64(8)), int64(0)))
+			}, func() bool {
+				return rt.True(rt.Equal(rule.AttrVal(g), m.Pure("dim", w, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", w, int64(1)), int64(1))) && rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(0)), int64(8)), int64(0)))
+			}) && // where $g == 1 ? dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0 : $g == dim(%w, 0) && dim(%w, 1) == 1 && dim(%w, 0) % 8 == 0
+			rt.TrueOr(rt.Equal(rule.AttrVal(g), int64(1)), func() bool {
+				return rt.True(rt.Equal(m.Pure("dim", w, int64(2)), int64(3))) && rt.True(rt.Equal(m.Pure("dim", w, int64(3)), int64(3))) && rt.True(rt.In(rule.AttrVal(st), in.Consts[6])) && rt.True(rt.Equal(rule.AttrVal(dl), in.Consts[7]))
+			}) && // where $g == 1 || dim(%w, 2) == 3 && dim(%w, 3) == 3 && $st in [[1, 1], [2, 2]] && $dl == [1, 1]
 			rt.True(m.Builtin("constant", b)) && rt.True(rt.Equal(m.Pure("numel", b), m.Pure("dim", w, int64(0)))) && rt.True(rt.GreaterEqual(m.Pure("rank", b), int64(3))) && rt.True(rt.LessEqual(m.Pure("rank", b), int64(4))) && rt.True(rt.Equal(m.Pure("dim", b, int64(-3)), m.Pure("dim", w, int64(0)))) && // where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) >= 3 && rank(%b) <= 4 && dim(%b, -3) == dim(%w, 0)
 			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, z, x, w, b), append(m.Holes(), st, pd, dl, g)) {
 			return true
@@ -87,27 +84,26 @@ func conv2dAddFuse_conv2d_add_cutlass_nhwc(m *rt.Matcher, in *rt.Instance, op1 *
 	var op0 *ir.Op // op0 pd_op.conv2d
 	var y, z, x, w, b *ir.Value
 	var st, pd, dl, g ir.Attribute
-	if !(rt.Arity(op1, 2, 1) && rt.Set(&z, op1.Result(0))) {
+	if !(rt.Arity(op1, 2, 1) && rt.Result(&z, op1, 0)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
-		if rt.Present(&y, op1.Operand(sw1)) &&
-			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
-			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) && rt.AttrIs(op0, "padding_algorithm", in, 2) &&
-			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
-			rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[4])) && rt.AttrIs(op0, "data_format", in, 5) &&
-			rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op1.Operand(1-sw1)) &&
+		if rt.Operand(&y, op1, sw1) &&
+			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttrAt(&st, op0, "strides", in, 0) &&
+			rt.BindAttrAt(&pd, op0, "paddings", in, 1) && rt.AttrIs(op0, "padding_algorithm", in, 2) &&
+			rt.BindAttrAt(&dl, op0, "dilations", in, 3) && rt.BindAttrAt(&g, op0, "groups", in, 4) &&
+			rt.AttrIs(op0, "data_format", in, 5) && rt.Operand(&x, op0, 0) && rt.Operand(&w, op0, 1) && rt.Operand(&b, op1, 1-sw1) &&
 			rt.Closed([]*ir.Op{op0, op1}, y) &&
 			rt.True(m.Param("use_cutlass", in.Consts[0])) && rt.True(rt.In(m.Param("sm_version", in.Consts[1]), in.Consts[2])) && // where $use_cutlass && $sm_version in [75, 80, 85, 86]
-			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.True(rt.Or(rt.GreaterEqual(m.Param("sm_version", in.Consts[4]), int64(80)), func() rule.Val { return rt.Equal(m.Pure("dtype", w), in.Consts[5]) })) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version >= 80 || dtype(%w) == float16)
-			rt.True(rt.Cond(rt.Equal(rule.AttrVal(g), int64(1)), func() rule.Val {
-				return rt.And(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(0)), int64(8)), int64(0)), func() rule.Val { return rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(1)), int64(8)), int64(0)) })
-			}, func() rule.Val {
-				return rt.And(rt.And(rt.Equal(rule.AttrVal(g), m.Pure("dim", w, int64(0))), func() rule.Val { return rt.Equal(m.Pure("dim", w, int64(1)), int64(1)) }), func() rule.Val { return rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(0)), int64(8)), int64(0)) })
-			})) && // where $g == 1 ? dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0 : $g == dim(%w, 0) && dim(%w, 1) == 1 && dim(%w, 0) % 8 == 0
-			rt.True(rt.Or(rt.Equal(rule.AttrVal(g), int64(1)), func() rule.Val {
-				return rt.And(rt.And(rt.And(rt.Equal(m.Pure("dim", w, int64(2)), int64(3)), func() rule.Val { return rt.Equal(m.Pure("dim", w, int64(3)), int64(3)) }), func() rule.Val { return rt.In(rule.AttrVal(st), in.Consts[6]) }), func() rule.Val { return rt.Equal(rule.AttrVal(dl), in.Consts[7]) })
-			})) && // where $g == 1 || dim(%w, 2) == 3 && dim(%w, 3) == 3 && $st in [[1, 1], [2, 2]] && $dl == [1, 1]
+			rt.True(rt.In(m.Pure("dtype", w), in.Consts[3])) && rt.TrueOr(rt.GreaterEqual(m.Param("sm_version", in.Consts[4]), int64(80)), func() bool { return rt.True(rt.Equal(m.Pure("dtype", w), in.Consts[5])) }) && // where dtype(%w) in [float16, float32, bfloat16] && ($sm_version >= 80 || dtype(%w) == float16)
+			rt.TrueCond(rt.Equal(rule.AttrVal(g), int64(1)), func() bool {
+				return rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(0)), int64(8)), int64(0))) && rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(1)), int64(8)), int64(0)))
+			}, func() bool {
+				return rt.True(rt.Equal(rule.AttrVal(g), m.Pure("dim", w, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", w, int64(1)), int64(1))) && rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", w, int64(0)), int64(8)), int64(0)))
+			}) && // where $g == 1 ? dim(%w, 0) % 8 == 0 && dim(%w, 1) % 8 == 0 : $g == dim(%w, 0) && dim(%w, 1) == 1 && dim(%w, 0) % 8 == 0
+			rt.TrueOr(rt.Equal(rule.AttrVal(g), int64(1)), func() bool {
+				return rt.True(rt.Equal(m.Pure("dim", w, int64(2)), int64(3))) && rt.True(rt.Equal(m.Pure("dim", w, int64(3)), int64(3))) && rt.True(rt.In(rule.AttrVal(st), in.Consts[6])) && rt.True(rt.Equal(rule.AttrVal(dl), in.Consts[7]))
+			}) && // where $g == 1 || dim(%w, 2) == 3 && dim(%w, 3) == 3 && $st in [[1, 1], [2, 2]] && $dl == [1, 1]
 			rt.True(m.Builtin("constant", b)) && rt.True(rt.Equal(m.Pure("numel", b), m.Pure("dim", w, int64(0)))) && rt.True(rt.LessEqual(m.Pure("rank", b), int64(4))) && rt.True(rt.Equal(m.Pure("dim", b, int64(-1)), m.Pure("dim", w, int64(0)))) && // where constant(%b) && numel(%b) == dim(%w, 0) && rank(%b) <= 4 && dim(%b, -1) == dim(%w, 0)
 			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, z, x, w, b), append(m.Holes(), st, pd, dl, g)) {
 			return true

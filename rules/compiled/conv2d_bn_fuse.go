@@ -25,28 +25,22 @@ func conv2dBnFuse_conv2d_bn_fold(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) boo
 	var op0 *ir.Op
 	var y, out, x, w, mean, var2, scale, bias *ir.Value
 	var st, pd, pa, dl, g, fmt, eps, test, global, trainable ir.Attribute
-	return rt.Arity(op1, 5, 6) && rt.BindAttr(&eps, rt.AttrOr(op1, "epsilon", in.Defaults[6])) &&
-		rt.BindAttr(&fmt, rt.AttrOr(op1, "data_format", in.Defaults[7])) &&
-		rt.BindAttr(&test, rt.AttrOr(op1, "is_test", in.Defaults[8])) &&
-		rt.BindAttr(&global, rt.AttrOr(op1, "use_global_stats", in.Defaults[9])) &&
-		rt.BindAttr(&trainable, rt.AttrOr(op1, "trainable_statistics", in.Defaults[10])) && rt.Set(&out, op1.Result(0)) &&
-		!op1.Result(1).HasUses() && !op1.Result(2).HasUses() && !op1.Result(3).HasUses() && !op1.Result(4).HasUses() &&
-		!op1.Result(5).HasUses() && rt.Present(&y, op1.Operand(0)) &&
-		rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
-		rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
-		rt.BindAttr(&pa, rt.AttrOr(op0, "padding_algorithm", in.Defaults[2])) &&
-		rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
-		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[4])) && rt.AttrOr(op0, "data_format", in.Defaults[5]) == fmt &&
-		rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) && rt.Present(&mean, op1.Operand(1)) &&
-		rt.Present(&var2, op1.Operand(2)) && rt.Present(&scale, op1.Operand(3)) && rt.Present(&bias, op1.Operand(4)) &&
+	return rt.Arity(op1, 5, 6) && rt.BindAttrAt(&eps, op1, "epsilon", in, 6) && rt.BindAttrAt(&fmt, op1, "data_format", in, 7) &&
+		rt.BindAttrAt(&test, op1, "is_test", in, 8) && rt.BindAttrAt(&global, op1, "use_global_stats", in, 9) &&
+		rt.BindAttrAt(&trainable, op1, "trainable_statistics", in, 10) && rt.Result(&out, op1, 0) && !op1.Result(1).HasUses() &&
+		!op1.Result(2).HasUses() && !op1.Result(3).HasUses() && !op1.Result(4).HasUses() && !op1.Result(5).HasUses() &&
+		rt.Operand(&y, op1, 0) &&
+		rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttrAt(&st, op0, "strides", in, 0) &&
+		rt.BindAttrAt(&pd, op0, "paddings", in, 1) && rt.BindAttrAt(&pa, op0, "padding_algorithm", in, 2) &&
+		rt.BindAttrAt(&dl, op0, "dilations", in, 3) && rt.BindAttrAt(&g, op0, "groups", in, 4) &&
+		rt.AttrEq(op0, "data_format", in, 5, fmt) && rt.Operand(&x, op0, 0) && rt.Operand(&w, op0, 1) &&
+		rt.Operand(&mean, op1, 1) && rt.Operand(&var2, op1, 2) && rt.Operand(&scale, op1, 3) && rt.Operand(&bias, op1, 4) &&
 		rt.Closed([]*ir.Op{op0, op1}, y) &&
 		rt.True(rt.In(rule.AttrVal(pa), in.Consts[0])) && // where $pa in ["EXPLICIT", "SAME", "VALID"]
 		rt.True(rt.In(rule.AttrVal(fmt), in.Consts[1])) && // where $fmt in ["NCHW", "NHWC"]
 		rt.True(rt.GreaterEqual(rule.AttrVal(g), int64(1))) && // where $g >= 1
 		rt.True(rt.GreaterEqual(rule.AttrVal(eps), int64(0))) && rt.True(rt.LessEqual(rule.AttrVal(eps), float64(0.0010000001))) && // where $eps >= 0 && $eps <= 0.0010000001
-		rt.True(rt.Or(rule.AttrVal(global), func() rule.Val {
-			return rt.And(rule.AttrVal(test), func() rule.Val { return rt.Not(rule.AttrVal(trainable)) })
-		})) && // where $global || $test && !$trainable
+		rt.TrueOr(rule.AttrVal(global), func() bool { return rt.True(rule.AttrVal(test)) && rt.False(rule.AttrVal(trainable)) }) && // where $global || $test && !$trainable
 		rt.True(m.Builtin("immutable", w, mean, var2, scale, bias)) && // where immutable(%w, %mean, %var, %scale, %bias)
 		rt.True(rt.In(m.Pure("dtype", w), in.Consts[2])) && // where dtype(%w) in [float32, float64]
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, out, x, w, mean, var2, scale, bias), append(m.Holes(), st, pd, pa, dl, g, fmt, eps, test, global, trainable))

@@ -18,26 +18,21 @@ var ConvBnReluPass = (&rt.Program{Name: "conv_bn_relu", Paths: []string{"conv_bn
 		}},
 		{Name: "conv2d_add_act", Match: conv2dAddActFuse_conv2d_add_act, Members: []string{"pd_op.relu"}},
 		{Name: "conv2d_add_residual_act", Match: conv2dAddActFuse_conv2d_add_residual_act},
-		{Name: "conv2d_add_cutlass_act_nchw", Match: conv2dAddActFuse_conv2d_add_cutlass_act_nchw, Members: []string{
-			"pd_op.relu", "pd_op.sigmoid", "pd_op.swish",
-		}},
-		{Name: "conv2d_add_cutlass_act_nhwc", Match: conv2dAddActFuse_conv2d_add_cutlass_act_nhwc, Members: []string{
-			"pd_op.relu", "pd_op.sigmoid", "pd_op.swish",
-		}},
+		{Name: "conv2d_add_cutlass_act_nchw", Match: conv2dAddActFuse_conv2d_add_cutlass_act_nchw,
+			Members: []string{"pd_op.relu", "pd_op.sigmoid", "pd_op.swish"}},
+		{Name: "conv2d_add_cutlass_act_nhwc", Match: conv2dAddActFuse_conv2d_add_cutlass_act_nhwc,
+			Members: []string{"pd_op.relu", "pd_op.sigmoid", "pd_op.swish"}},
 		{Name: "conv2d_add_cutlass_leaky_relu_nchw", Match: conv2dAddActFuse_conv2d_add_cutlass_leaky_relu_nchw},
 		{Name: "conv2d_add_cutlass_leaky_relu_nhwc", Match: conv2dAddActFuse_conv2d_add_cutlass_leaky_relu_nhwc},
-		{Name: "conv2d_add_cutlass_depthwise_act_nchw", Match: conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nchw, Members: []string{
-			"pd_op.relu", "pd_op.swish",
-		}},
-		{Name: "conv2d_add_cutlass_depthwise_act_nhwc", Match: conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nhwc, Members: []string{
-			"pd_op.relu", "pd_op.swish",
-		}},
+		{Name: "conv2d_add_cutlass_depthwise_act_nchw", Match: conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nchw,
+			Members: []string{"pd_op.relu", "pd_op.swish"}},
+		{Name: "conv2d_add_cutlass_depthwise_act_nhwc", Match: conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nhwc,
+			Members: []string{"pd_op.relu", "pd_op.swish"}},
 		{Name: "conv2d_add", Match: conv2dAddFuse_conv2d_add},
 		{Name: "conv2d_add_cutlass_nchw", Match: conv2dAddFuse_conv2d_add_cutlass_nchw},
 		{Name: "conv2d_add_cutlass_nhwc", Match: conv2dAddFuse_conv2d_add_cutlass_nhwc},
-		{Name: "fused_conv2d_add_then_act", Match: convBnRelu_fused_conv2d_add_then_act, Members: []string{
-			"pd_op.relu",
-		}},
+		{Name: "fused_conv2d_add_then_act", Match: convBnRelu_fused_conv2d_add_then_act,
+			Members: []string{"pd_op.relu"}},
 		{Name: "fused_conv2d_add_residual_then_act", Match: convBnRelu_fused_conv2d_add_residual_then_act},
 	}}).Pass
 
@@ -47,10 +42,10 @@ func convBnRelu_fused_conv2d_add_then_act(m *rt.Matcher, in *rt.Instance, op1 *i
 	var op0 *ir.Op
 	var f, r, x, w, b *ir.Value
 	var attrs []ir.NamedAttr
-	return rt.Arity(op1, 1, 1) && rt.Set(&r, op1.Result(0)) && rt.Present(&f, op1.Operand(0)) &&
+	return rt.Arity(op1, 1, 1) && rt.Result(&r, op1, 0) && rt.Operand(&f, op1, 0) &&
 		rt.Def(&op0, f, 0) && rt.Is(op0, in.Ops[0], 4, 2) && rt.AttrIs(op0, "activation", in, 0) &&
-		rt.Set(&attrs, rt.RestAttrs(op0, "activation")) && !op0.Result(1).HasUses() && rt.Present(&x, op0.Operand(0)) &&
-		rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op0.Operand(2)) && op0.Operand(3) == nil &&
+		rt.Set(&attrs, rt.RestAttrs(op0, "activation")) && !op0.Result(1).HasUses() && rt.Operand(&x, op0, 0) &&
+		rt.Operand(&w, op0, 1) && rt.Operand(&b, op0, 2) && op0.Operand(3) == nil &&
 		rt.Closed([]*ir.Op{op0, op1}, f) &&
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), f, r, x, w, b), append(m.Holes(), attrs))
 }
@@ -61,21 +56,18 @@ func convBnRelu_fused_conv2d_add_residual_then_act(m *rt.Matcher, in *rt.Instanc
 	var op0, op1 *ir.Op // op0 pd_op.fused_conv2d_add_act, op1 pd_op.add
 	var f, s, r, x, w, b, res *ir.Value
 	var st, pd, pa, dl, g, fmt ir.Attribute
-	if !(rt.Arity(op2, 1, 1) && rt.Set(&r, op2.Result(0)) && rt.Present(&s, op2.Operand(0)) &&
+	if !(rt.Arity(op2, 1, 1) && rt.Result(&r, op2, 0) && rt.Operand(&s, op2, 0) &&
 		rt.Def(&op1, s, 0) && rt.Is(op1, in.Ops[1], 2, 1)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
-		if rt.Present(&res, op1.Operand(sw1)) && rt.Present(&f, op1.Operand(1-sw1)) &&
+		if rt.Operand(&res, op1, sw1) && rt.Operand(&f, op1, 1-sw1) &&
 			rt.Def(&op0, f, 0) && rt.Is(op0, in.Ops[0], 4, 2) && rt.AttrIs(op0, "activation", in, 0) &&
-			rt.AttrIs(op0, "force_backend", in, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[2])) &&
-			rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[3])) &&
-			rt.BindAttr(&pa, rt.AttrOr(op0, "padding_algorithm", in.Defaults[4])) &&
-			rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[5])) &&
-			rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[6])) &&
-			rt.BindAttr(&fmt, rt.AttrOr(op0, "data_format", in.Defaults[7])) && !op0.Result(1).HasUses() &&
-			rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op0.Operand(2)) &&
-			op0.Operand(3) == nil &&
+			rt.AttrIs(op0, "force_backend", in, 1) && rt.BindAttrAt(&st, op0, "strides", in, 2) &&
+			rt.BindAttrAt(&pd, op0, "paddings", in, 3) && rt.BindAttrAt(&pa, op0, "padding_algorithm", in, 4) &&
+			rt.BindAttrAt(&dl, op0, "dilations", in, 5) && rt.BindAttrAt(&g, op0, "groups", in, 6) &&
+			rt.BindAttrAt(&fmt, op0, "data_format", in, 7) && !op0.Result(1).HasUses() && rt.Operand(&x, op0, 0) &&
+			rt.Operand(&w, op0, 1) && rt.Operand(&b, op0, 2) && op0.Operand(3) == nil &&
 			rt.Closed([]*ir.Op{op0, op1, op2}, f, s) &&
 			rt.True(m.Pure("same_type", res, f)) && // where same_type(%res, %f)
 			m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), f, s, r, x, w, b, res), append(m.Holes(), st, pd, pa, dl, g, fmt)) {

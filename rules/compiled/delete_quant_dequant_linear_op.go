@@ -23,20 +23,18 @@ func deleteQuantDequantLinearOp_delete_quant_dequant_linear(m *rt.Matcher, in *r
 	var op0 *ir.Op // op0 pd_op.quantize_linear
 	var q, y, x, s *ir.Value
 	var axis, qmax, obs ir.Attribute
-	return op1.NumOperands() == 5 && op1.NumResults() >= 1 && rt.BindAttr(&axis, rt.AttrOr(op1, "quant_axis", in.Defaults[4])) &&
-		rt.BindAttr(&qmax, rt.AttrOr(op1, "qmax", in.Defaults[5])) &&
-		rt.BindAttr(&obs, rt.AttrOr(op1, "only_observer", in.Defaults[6])) && rt.Set(&y, op1.Result(0)) &&
-		rt.ResultsUnused(op1, 1) && rt.Present(&q, op1.Operand(0)) &&
-		rt.Def(&op0, q, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 5 && op0.NumResults() >= 1 &&
-		rt.AttrOr(op0, "quant_axis", in.Defaults[0]) == axis && rt.AttrOr(op0, "qmax", in.Defaults[1]) == qmax &&
-		rt.AttrIs(op0, "is_test", in, 2) && rt.AttrOr(op0, "only_observer", in.Defaults[3]) == obs && rt.ResultsUnused(op0, 1) &&
-		rt.Present(&x, op0.Operand(0)) && rt.Present(&s, op0.Operand(1)) && op0.Operand(3) == nil && op0.Operand(4) == nil &&
-		op1.Operand(1) == s && op1.Operand(3) == nil && op1.Operand(4) == nil &&
+	return op1.NumOperands() == 5 && op1.NumResults() >= 1 && rt.BindAttrAt(&axis, op1, "quant_axis", in, 4) &&
+		rt.BindAttrAt(&qmax, op1, "qmax", in, 5) && rt.BindAttrAt(&obs, op1, "only_observer", in, 6) && rt.Result(&y, op1, 0) &&
+		rt.ResultsUnused(op1, 1) && rt.Operand(&q, op1, 0) &&
+		rt.Def(&op0, q, 0) && rt.IsAtLeast(op0, in.Ops[0], 5, 1) && rt.AttrEq(op0, "quant_axis", in, 0, axis) &&
+		rt.AttrEq(op0, "qmax", in, 1, qmax) && rt.AttrIs(op0, "is_test", in, 2) && rt.AttrEq(op0, "only_observer", in, 3, obs) &&
+		rt.ResultsUnused(op0, 1) && rt.Operand(&x, op0, 0) && rt.Operand(&s, op0, 1) && op0.Operand(3) == nil &&
+		op0.Operand(4) == nil && op1.Operand(1) == s && op1.Operand(3) == nil && op1.Operand(4) == nil &&
 		rt.Closed([]*ir.Op{op0, op1}, q) &&
 		rt.True(rt.In(rule.AttrVal(axis), in.Consts[0])) && // where $axis in [-1, 0, 1]
 		rt.True(m.Builtin("immutable", s)) && rt.True(rt.In(m.Pure("dtype", s), in.Consts[1])) && // where immutable(%s) && dtype(%s) in [float32, float16]
-		rt.True(rt.Cond(rt.Equal(rule.AttrVal(axis), int64(-1)), func() rule.Val { return rt.Equal(m.Pure("numel", s), int64(1)) }, func() rule.Val { return rt.Equal(m.Pure("numel", s), m.Pure("dim", x, rule.AttrVal(axis))) })) && // where $axis == -1 ? numel(%s) == 1 : numel(%s) == dim(%x, $axis)
+		rt.TrueCond(rt.Equal(rule.AttrVal(axis), int64(-1)), func() bool { return rt.True(rt.Equal(m.Pure("numel", s), int64(1))) }, func() bool { return rt.True(rt.Equal(m.Pure("numel", s), m.Pure("dim", x, rule.AttrVal(axis)))) }) && // where $axis == -1 ? numel(%s) == 1 : numel(%s) == dim(%x, $axis)
 		rt.True(m.Pure("same_type", x, y)) && // where same_type(%x, %y)
-		rt.True(rt.Not(m.Builtin("mutated", x))) && rt.True(rt.Not(m.Builtin("mutated", y))) && // where !mutated(%x) && !mutated(%y)
+		rt.False(m.Builtin("mutated", x)) && rt.False(m.Builtin("mutated", y)) && // where !mutated(%x) && !mutated(%y)
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), q, y, x, s), append(m.Holes(), axis, qmax, obs))
 }

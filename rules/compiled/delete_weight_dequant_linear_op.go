@@ -22,15 +22,15 @@ var DeleteWeightDequantLinearOpPass = (&rt.Program{Name: "delete_weight_dequant_
 func deleteWeightDequantLinearOp_delete_weight_dequant_linear(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, w, s *ir.Value
 	var axis, qmax ir.Attribute
-	return op0.NumOperands() == 5 && op0.NumResults() >= 1 && rt.BindAttr(&axis, rt.AttrOr(op0, "quant_axis", in.Defaults[0])) &&
-		rt.BindAttr(&qmax, rt.AttrOr(op0, "qmax", in.Defaults[1])) && rt.AttrIs(op0, "only_observer", in, 2) &&
-		rt.Set(&y, op0.Result(0)) && rt.ResultsUnused(op0, 1) && rt.Present(&w, op0.Operand(0)) &&
-		rt.Present(&s, op0.Operand(1)) && op0.Operand(3) == nil && op0.Operand(4) == nil &&
+	return op0.NumOperands() == 5 && op0.NumResults() >= 1 && rt.BindAttrAt(&axis, op0, "quant_axis", in, 0) &&
+		rt.BindAttrAt(&qmax, op0, "qmax", in, 1) && rt.AttrIs(op0, "only_observer", in, 2) && rt.Result(&y, op0, 0) &&
+		rt.ResultsUnused(op0, 1) && rt.Operand(&w, op0, 0) && rt.Operand(&s, op0, 1) && op0.Operand(3) == nil &&
+		op0.Operand(4) == nil &&
 		rt.True(rt.In(rule.AttrVal(axis), in.Consts[0])) && // where $axis in [-1, 0, 1]
 		rt.True(m.Builtin("immutable", w, s)) && rt.True(rt.In(m.Pure("dtype", s), in.Consts[1])) && // where immutable(%w, %s) && dtype(%s) in [float32, float16]
-		rt.True(rt.Cond(rt.Equal(rule.AttrVal(axis), int64(-1)), func() rule.Val { return rt.Equal(m.Pure("numel", s), int64(1)) }, func() rule.Val {
-			return rt.And(rt.Equal(m.Pure("numel", s), m.Pure("dim", w, rule.AttrVal(axis))), func() rule.Val { return rt.LessEqual(rt.Arith("-", m.Pure("rank", w), rule.AttrVal(axis)), int64(5)) })
-		})) && // where $axis == -1 ? numel(%s) == 1 : numel(%s) == dim(%w, $axis) && rank(%w) - $axis <= 5
+		rt.TrueCond(rt.Equal(rule.AttrVal(axis), int64(-1)), func() bool { return rt.True(rt.Equal(m.Pure("numel", s), int64(1))) }, func() bool {
+			return rt.True(rt.Equal(m.Pure("numel", s), m.Pure("dim", w, rule.AttrVal(axis)))) && rt.True(rt.LessEqual(rt.Arith("-", m.Pure("rank", w), rule.AttrVal(axis)), int64(5)))
+		}) && // where $axis == -1 ? numel(%s) == 1 : numel(%s) == dim(%w, $axis) && rank(%w) - $axis <= 5
 		rt.True(rt.Equal(m.Pure("shape", y), m.Pure("shape", w))) && rt.True(rt.Equal(m.Pure("dtype", y), m.Pure("dtype", s))) && // where shape(%y) == shape(%w) && dtype(%y) == dtype(%s)
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, w, s), append(m.Holes(), axis, qmax))
 }

@@ -24,19 +24,17 @@ func embeddingEltwiseLayernormFuse_embedding2_eltwise_layernorm(m *rt.Matcher, i
 	var op0, op1, op2 *ir.Op // op0 pd_op.embedding, op1 pd_op.embedding, op2 pd_op.add
 	var e1, e2, s, o, x1, w1, x2, w2, scale, bias *ir.Value
 	var eps, bna ir.Attribute
-	if !(rt.Arity(op3, 3, 3) && rt.BindAttr(&eps, rt.AttrOr(op3, "epsilon", in.Defaults[2])) &&
-		rt.BindAttr(&bna, rt.AttrOr(op3, "begin_norm_axis", in.Defaults[3])) && rt.Set(&o, op3.Result(0)) &&
-		!op3.Result(1).HasUses() && !op3.Result(2).HasUses() && rt.Present(&s, op3.Operand(0)) &&
+	if !(rt.Arity(op3, 3, 3) && rt.BindAttrAt(&eps, op3, "epsilon", in, 2) && rt.BindAttrAt(&bna, op3, "begin_norm_axis", in, 3) &&
+		rt.Result(&o, op3, 0) && !op3.Result(1).HasUses() && !op3.Result(2).HasUses() && rt.Operand(&s, op3, 0) &&
 		rt.Def(&op2, s, 0) && rt.Is(op2, in.Ops[2], 2, 1)) {
 		return false
 	}
 	for sw2 := range 2 { // operands 0 and 1 of op2 as written, then swapped
-		if rt.Present(&e1, op2.Operand(sw2)) &&
-			rt.Def(&op0, e1, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrIs(op0, "padding_idx", in, 0) &&
-			rt.Present(&x1, op0.Operand(0)) && rt.Present(&w1, op0.Operand(1)) && rt.Present(&e2, op2.Operand(1-sw2)) &&
+		if rt.Operand(&e1, op2, sw2) &&
+			rt.Def(&op0, e1, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrIs(op0, "padding_idx", in, 0) && rt.Operand(&x1, op0, 0) &&
+			rt.Operand(&w1, op0, 1) && rt.Operand(&e2, op2, 1-sw2) &&
 			rt.Def(&op1, e2, 0) && op1 != op0 && rt.Is(op1, in.Ops[1], 2, 1) && rt.AttrIs(op1, "padding_idx", in, 1) &&
-			rt.Present(&x2, op1.Operand(0)) && rt.Present(&w2, op1.Operand(1)) && rt.Present(&scale, op3.Operand(1)) &&
-			rt.Present(&bias, op3.Operand(2)) &&
+			rt.Operand(&x2, op1, 0) && rt.Operand(&w2, op1, 1) && rt.Operand(&scale, op3, 1) && rt.Operand(&bias, op3, 2) &&
 			rt.Closed([]*ir.Op{op0, op1, op2, op3}, e1, e2, s) &&
 			rt.True(rt.In(m.Pure("dtype", w1), in.Consts[0])) && rt.True(rt.Equal(m.Pure("dtype", w2), m.Pure("dtype", w1))) && // where dtype(%w1) in [float16, float32] && dtype(%w2) == dtype(%w1)
 			rt.True(rt.Equal(m.Pure("shape", x1), m.Pure("shape", x2))) && // where shape(%x1) == shape(%x2)
@@ -55,26 +53,24 @@ func embeddingEltwiseLayernormFuse_embedding3_eltwise_layernorm(m *rt.Matcher, i
 	var op0, op1, op2, op3, op4 *ir.Op // op0 pd_op.embedding, op1 pd_op.embedding, op2 pd_op.add, op3 pd_op.embedding, op4 pd_op.add
 	var e1, e2, s1, e3, s2, o, x1, w1, x2, w2, x3, w3, scale, bias *ir.Value
 	var eps, bna ir.Attribute
-	if !(rt.Arity(op5, 3, 3) && rt.BindAttr(&eps, rt.AttrOr(op5, "epsilon", in.Defaults[3])) &&
-		rt.BindAttr(&bna, rt.AttrOr(op5, "begin_norm_axis", in.Defaults[4])) && rt.Set(&o, op5.Result(0)) &&
-		!op5.Result(1).HasUses() && !op5.Result(2).HasUses() && rt.Present(&s2, op5.Operand(0)) &&
+	if !(rt.Arity(op5, 3, 3) && rt.BindAttrAt(&eps, op5, "epsilon", in, 3) && rt.BindAttrAt(&bna, op5, "begin_norm_axis", in, 4) &&
+		rt.Result(&o, op5, 0) && !op5.Result(1).HasUses() && !op5.Result(2).HasUses() && rt.Operand(&s2, op5, 0) &&
 		rt.Def(&op4, s2, 0) && rt.Is(op4, in.Ops[4], 2, 1)) {
 		return false
 	}
 	for sw4 := range 2 { // operands 0 and 1 of op4 as written, then swapped
-		if !(rt.Present(&s1, op4.Operand(sw4)) &&
+		if !(rt.Operand(&s1, op4, sw4) &&
 			rt.Def(&op2, s1, 0) && op2 != op4 && rt.Is(op2, in.Ops[2], 2, 1)) {
 			continue
 		}
 		for sw2 := range 2 { // operands 0 and 1 of op2 as written, then swapped
-			if rt.Present(&e1, op2.Operand(sw2)) &&
-				rt.Def(&op0, e1, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrIs(op0, "padding_idx", in, 0) &&
-				rt.Present(&x1, op0.Operand(0)) && rt.Present(&w1, op0.Operand(1)) && rt.Present(&e2, op2.Operand(1-sw2)) &&
+			if rt.Operand(&e1, op2, sw2) &&
+				rt.Def(&op0, e1, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrIs(op0, "padding_idx", in, 0) && rt.Operand(&x1, op0, 0) &&
+				rt.Operand(&w1, op0, 1) && rt.Operand(&e2, op2, 1-sw2) &&
 				rt.Def(&op1, e2, 0) && op1 != op0 && rt.Is(op1, in.Ops[1], 2, 1) && rt.AttrIs(op1, "padding_idx", in, 1) &&
-				rt.Present(&x2, op1.Operand(0)) && rt.Present(&w2, op1.Operand(1)) && rt.Present(&e3, op4.Operand(1-sw4)) &&
+				rt.Operand(&x2, op1, 0) && rt.Operand(&w2, op1, 1) && rt.Operand(&e3, op4, 1-sw4) &&
 				rt.Def(&op3, e3, 0) && op3 != op0 && op3 != op1 && rt.Is(op3, in.Ops[3], 2, 1) && rt.AttrIs(op3, "padding_idx", in, 2) &&
-				rt.Present(&x3, op3.Operand(0)) && rt.Present(&w3, op3.Operand(1)) && rt.Present(&scale, op5.Operand(1)) &&
-				rt.Present(&bias, op5.Operand(2)) &&
+				rt.Operand(&x3, op3, 0) && rt.Operand(&w3, op3, 1) && rt.Operand(&scale, op5, 1) && rt.Operand(&bias, op5, 2) &&
 				rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5}, e1, e2, s1, e3, s2) &&
 				rt.True(rt.In(m.Pure("dtype", w1), in.Consts[0])) && rt.True(rt.Equal(m.Pure("dtype", w2), m.Pure("dtype", w1))) && rt.True(rt.Equal(m.Pure("dtype", w3), m.Pure("dtype", w1))) && // where dtype(%w1) in [float16, float32] && dtype(%w2) == dtype(%w1) && dtype(%w3) == dtype(%w1)
 				rt.True(rt.Equal(m.Pure("shape", x1), m.Pure("shape", x2))) && rt.True(rt.Equal(m.Pure("shape", x1), m.Pure("shape", x3))) && // where shape(%x1) == shape(%x2) && shape(%x1) == shape(%x3)

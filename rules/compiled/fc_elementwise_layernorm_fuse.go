@@ -23,18 +23,17 @@ func fcElementwiseLayernormFuse_fc_elementwise_layernorm(m *rt.Matcher, in *rt.I
 	var op0, op1 *ir.Op // op0 pd_op.fc, op1 pd_op.add
 	var f, a, o, x, w, b0, y, scale, b1 *ir.Value
 	var n, act, eps, bna ir.Attribute
-	if !(rt.Arity(op2, 3, 3) && rt.BindAttr(&eps, rt.AttrOr(op2, "epsilon", in.Defaults[3])) &&
-		rt.BindAttr(&bna, rt.AttrOr(op2, "begin_norm_axis", in.Defaults[4])) && rt.Set(&o, op2.Result(0)) &&
-		!op2.Result(1).HasUses() && !op2.Result(2).HasUses() && rt.Present(&a, op2.Operand(0)) &&
+	if !(rt.Arity(op2, 3, 3) && rt.BindAttrAt(&eps, op2, "epsilon", in, 3) && rt.BindAttrAt(&bna, op2, "begin_norm_axis", in, 4) &&
+		rt.Result(&o, op2, 0) && !op2.Result(1).HasUses() && !op2.Result(2).HasUses() && rt.Operand(&a, op2, 0) &&
 		rt.Def(&op1, a, 0) && rt.Is(op1, in.Ops[1], 2, 1)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
-		if rt.Present(&f, op1.Operand(sw1)) &&
-			rt.Def(&op0, f, 0) && rt.Is(op0, in.Ops[0], 3, 1) && rt.BindAttr(&n, rt.AttrOr(op0, "in_num_col_dims", in.Defaults[0])) &&
-			rt.BindAttr(&act, rt.AttrOr(op0, "activation_type", in.Defaults[1])) && rt.AttrIs(op0, "padding_weights", in, 2) &&
-			rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) && rt.Present(&b0, op0.Operand(2)) &&
-			rt.Present(&y, op1.Operand(1-sw1)) && rt.Present(&scale, op2.Operand(1)) && rt.Present(&b1, op2.Operand(2)) &&
+		if rt.Operand(&f, op1, sw1) &&
+			rt.Def(&op0, f, 0) && rt.Is(op0, in.Ops[0], 3, 1) && rt.BindAttrAt(&n, op0, "in_num_col_dims", in, 0) &&
+			rt.BindAttrAt(&act, op0, "activation_type", in, 1) && rt.AttrIs(op0, "padding_weights", in, 2) && rt.Operand(&x, op0, 0) &&
+			rt.Operand(&w, op0, 1) && rt.Operand(&b0, op0, 2) && rt.Operand(&y, op1, 1-sw1) && rt.Operand(&scale, op2, 1) &&
+			rt.Operand(&b1, op2, 2) &&
 			rt.Closed([]*ir.Op{op0, op1, op2}, f, a) &&
 			rt.True(rt.In(m.Pure("dtype", x), in.Consts[0])) && // where dtype(%x) in [float16, float32]
 			rt.True(rt.Equal(rule.AttrVal(bna), rt.Arith("-", m.Pure("rank", f), int64(1)))) && rt.True(rt.Equal(m.Pure("dim", f, int64(-1)), m.Pure("dim", w, int64(1)))) && // where $bna == rank(%f) - 1 && dim(%f, -1) == dim(%w, 1)

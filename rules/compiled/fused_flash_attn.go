@@ -25,55 +25,50 @@ func fusedFlashAttn_flash_attn_qscale_mask(m *rt.Matcher, in *rt.Instance, op12 
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11 *ir.Op // op0 pd_op.transpose, op1 pd_op.transpose, op2 pd_op.transpose, op3 pd_op.full, op4 pd_op.scale, op5 pd_op.transpose, op6 pd_op.matmul, op7 pd_op.add, op8 pd_op.cast, op9 pd_op.softmax, op10 pd_op.cast, op11 pd_op.matmul
 	var qt, kt, vt, qs, kt2, s, sm, p, ctx, out, q, k, v, _1, mask, _2, _3, _4, _5 *ir.Value
 	var sv, d1, ax, dt ir.Attribute
-	if !(rt.Arity(op12, 1, 1) && rt.AttrIs(op12, "perm", in, 13) && rt.Set(&out, op12.Result(0)) &&
-		rt.Present(&ctx, op12.Operand(0)) &&
+	if !(rt.Arity(op12, 1, 1) && rt.AttrIs(op12, "perm", in, 13) && rt.Result(&out, op12, 0) && rt.Operand(&ctx, op12, 0) &&
 		rt.Def(&op11, ctx, 0) && rt.Is(op11, in.Ops[11], 2, 1) && rt.AttrIs(op11, "transpose_x", in, 11) &&
-		rt.AttrIs(op11, "transpose_y", in, 12) && rt.Present(&_4, op11.Operand(0))) {
+		rt.AttrIs(op11, "transpose_y", in, 12) && rt.Operand(&_4, op11, 0)) {
 		return false
 	}
 	for alt1 := range 2 { // _4 = op11.Operand(0): its alternatives in order
 		if alt1 == 0 {
 			op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, qt, kt, vt, qs, kt2, s, sm, p, q, k, v, _1, mask, _2, _3, _5 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
 			if !(rt.Set(&_5, _4) &&
-				rt.Def(&op10, _5, 0) && op10.Info() == in.Ops[10] && op10.NumOperands() == 1 && op10.NumResults() >= 1 &&
-				rt.BindAttr(&dt, rt.AttrOr(op10, "dtype", in.Defaults[10])) && rt.ResultsUnused(op10, 1) &&
-				rt.Present(&p, op10.Operand(0)) &&
-				rt.Def(&op9, p, 0) && rt.Is(op9, in.Ops[9], 1, 1) && rt.BindAttr(&ax, rt.AttrOr(op9, "axis", in.Defaults[9])) &&
-				rt.Present(&_2, op9.Operand(0))) {
+				rt.Def(&op10, _5, 0) && rt.IsAtLeast(op10, in.Ops[10], 1, 1) && rt.BindAttrAt(&dt, op10, "dtype", in, 10) &&
+				rt.ResultsUnused(op10, 1) && rt.Operand(&p, op10, 0) &&
+				rt.Def(&op9, p, 0) && rt.Is(op9, in.Ops[9], 1, 1) && rt.BindAttrAt(&ax, op9, "axis", in, 9) && rt.Operand(&_2, op9, 0)) {
 				continue
 			}
 			for alt0 := range 2 { // _2 = op9.Operand(0): its alternatives in order
 				if alt0 == 0 {
 					op0, op1, op2, op3, op4, op5, op6, op7, op8, qt, kt, vt, qs, kt2, s, sm, q, k, v, _1, mask, _3 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
 					if !(rt.Set(&_3, _2) &&
-						rt.Def(&op8, _3, 0) && op8 != op10 && op8.Info() == in.Ops[8] && op8.NumOperands() == 1 && op8.NumResults() >= 1 &&
-						rt.BindAttr(&d1, rt.AttrOr(op8, "dtype", in.Defaults[8])) && rt.ResultsUnused(op8, 1) && rt.Present(&sm, op8.Operand(0)) &&
+						rt.Def(&op8, _3, 0) && op8 != op10 && rt.IsAtLeast(op8, in.Ops[8], 1, 1) && rt.BindAttrAt(&d1, op8, "dtype", in, 8) &&
+						rt.ResultsUnused(op8, 1) && rt.Operand(&sm, op8, 0) &&
 						rt.Def(&op7, sm, 0) && rt.Is(op7, in.Ops[7], 2, 1)) {
 						continue
 					}
 					for sw7 := range 2 { // operands 0 and 1 of op7 as written, then swapped
-						if rt.Present(&s, op7.Operand(sw7)) &&
+						if rt.Operand(&s, op7, sw7) &&
 							rt.Def(&op6, s, 0) && op6 != op11 && rt.Is(op6, in.Ops[6], 2, 1) && rt.AttrIs(op6, "transpose_x", in, 6) &&
-							rt.AttrIs(op6, "transpose_y", in, 7) && rt.Present(&qs, op6.Operand(0)) &&
-							rt.Def(&op4, qs, 0) && rt.Is(op4, in.Ops[4], 2, 1) && rt.AttrIs(op4, "bias", in, 4) && rt.Present(&qt, op4.Operand(0)) &&
+							rt.AttrIs(op6, "transpose_y", in, 7) && rt.Operand(&qs, op6, 0) &&
+							rt.Def(&op4, qs, 0) && rt.Is(op4, in.Ops[4], 2, 1) && rt.AttrIs(op4, "bias", in, 4) && rt.Operand(&qt, op4, 0) &&
 							rt.Def(&op0, qt, 0) && op0 != op12 && rt.Is(op0, in.Ops[0], 1, 1) && rt.AttrIs(op0, "perm", in, 0) &&
-							rt.Present(&q, op0.Operand(0)) && rt.Present(&_1, op4.Operand(1)) &&
-							rt.Def(&op3, _1, 0) && op3.Info() == in.Ops[3] && op3.NumOperands() == 0 && op3.NumResults() >= 1 &&
-							rt.BindAttr(&sv, rt.AttrOr(op3, "value", in.Defaults[3])) && rt.ResultsUnused(op3, 1) &&
-							rt.Present(&kt2, op6.Operand(1)) &&
+							rt.Operand(&q, op0, 0) && rt.Operand(&_1, op4, 1) &&
+							rt.Def(&op3, _1, 0) && rt.IsAtLeast(op3, in.Ops[3], 0, 1) && rt.BindAttrAt(&sv, op3, "value", in, 3) &&
+							rt.ResultsUnused(op3, 1) && rt.Operand(&kt2, op6, 1) &&
 							rt.Def(&op5, kt2, 0) && op5 != op12 && op5 != op0 && rt.Is(op5, in.Ops[5], 1, 1) && rt.AttrIs(op5, "perm", in, 5) &&
-							rt.Present(&kt, op5.Operand(0)) &&
+							rt.Operand(&kt, op5, 0) &&
 							rt.Def(&op1, kt, 0) && op1 != op12 && op1 != op0 && op1 != op5 && rt.Is(op1, in.Ops[1], 1, 1) &&
-							rt.AttrIs(op1, "perm", in, 1) && rt.Present(&k, op1.Operand(0)) && rt.Present(&mask, op7.Operand(1-sw7)) &&
-							rt.Present(&vt, op11.Operand(1)) &&
+							rt.AttrIs(op1, "perm", in, 1) && rt.Operand(&k, op1, 0) && rt.Operand(&mask, op7, 1-sw7) && rt.Operand(&vt, op11, 1) &&
 							rt.Def(&op2, vt, 0) && op2 != op12 && op2 != op0 && op2 != op5 && op2 != op1 && rt.Is(op2, in.Ops[2], 1, 1) &&
-							rt.AttrIs(op2, "perm", in, 2) && rt.Present(&v, op2.Operand(0)) &&
+							rt.AttrIs(op2, "perm", in, 2) && rt.Operand(&v, op2, 0) &&
 							rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12}, qt, kt, vt, qs, kt2, s, sm, p, ctx, _3, _5) &&
 							rt.True(rt.In(rule.AttrVal(ax), in.Consts[0])) && // where $ax in [-1, 3]
 							rt.True(rt.GreaterEqual(m.Param("sm_version", in.Consts[1]), int64(80))) && // where $sm_version >= 80
-							rt.True(rt.Or(rt.In(m.Pure("dtype", q), in.Consts[2]), func() rule.Val {
-								return rt.And(m.Param("enable_gpu_mixed", in.Consts[3]), func() rule.Val { return rt.Equal(m.Pure("dtype", q), in.Consts[4]) })
-							})) && // where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
+							rt.TrueOr(rt.In(m.Pure("dtype", q), in.Consts[2]), func() bool {
+								return rt.True(m.Param("enable_gpu_mixed", in.Consts[3])) && rt.True(rt.Equal(m.Pure("dtype", q), in.Consts[4]))
+							}) && // where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
 							rt.True(rt.Equal(m.Pure("dtype", k), m.Pure("dtype", q))) && rt.True(rt.Equal(m.Pure("dtype", v), m.Pure("dtype", q))) && // where dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
 							rt.True(rt.Equal(m.Pure("rank", q), int64(4))) && rt.True(rt.Equal(m.Pure("shape", k), m.Pure("shape", v))) && rt.True(rt.Equal(m.Pure("rank", k), int64(4))) && // where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
 							rt.True(rt.Equal(m.Pure("dim", k, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(2)), m.Pure("dim", q, int64(2)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(3)), m.Pure("dim", q, int64(3)))) && rt.True(rt.Greater(m.Pure("dim", q, int64(3)), int64(0))) && // where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
@@ -95,8 +90,7 @@ func fusedFlashAttn_flash_attn_qscale_mask(m *rt.Matcher, in *rt.Instance, op12 
 		if alt1 == 1 {
 			op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, qt, kt, vt, qs, kt2, s, sm, p, q, k, v, _1, mask, _2, _3, _5 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
 			if !(rt.Set(&p, _4) &&
-				rt.Def(&op9, p, 0) && rt.Is(op9, in.Ops[9], 1, 1) && rt.BindAttr(&ax, rt.AttrOr(op9, "axis", in.Defaults[9])) &&
-				rt.Present(&_2, op9.Operand(0))) {
+				rt.Def(&op9, p, 0) && rt.Is(op9, in.Ops[9], 1, 1) && rt.BindAttrAt(&ax, op9, "axis", in, 9) && rt.Operand(&_2, op9, 0)) {
 				continue
 			}
 			for alt02 := range 2 { // _2 = op9.Operand(0): its alternatives in order
@@ -111,28 +105,26 @@ func fusedFlashAttn_flash_attn_qscale_mask(m *rt.Matcher, in *rt.Instance, op12 
 						continue
 					}
 					for sw72 := range 2 { // operands 0 and 1 of op7 as written, then swapped
-						if rt.Present(&s, op7.Operand(sw72)) &&
+						if rt.Operand(&s, op7, sw72) &&
 							rt.Def(&op6, s, 0) && op6 != op11 && rt.Is(op6, in.Ops[6], 2, 1) && rt.AttrIs(op6, "transpose_x", in, 6) &&
-							rt.AttrIs(op6, "transpose_y", in, 7) && rt.Present(&qs, op6.Operand(0)) &&
-							rt.Def(&op4, qs, 0) && rt.Is(op4, in.Ops[4], 2, 1) && rt.AttrIs(op4, "bias", in, 4) && rt.Present(&qt, op4.Operand(0)) &&
+							rt.AttrIs(op6, "transpose_y", in, 7) && rt.Operand(&qs, op6, 0) &&
+							rt.Def(&op4, qs, 0) && rt.Is(op4, in.Ops[4], 2, 1) && rt.AttrIs(op4, "bias", in, 4) && rt.Operand(&qt, op4, 0) &&
 							rt.Def(&op0, qt, 0) && op0 != op12 && rt.Is(op0, in.Ops[0], 1, 1) && rt.AttrIs(op0, "perm", in, 0) &&
-							rt.Present(&q, op0.Operand(0)) && rt.Present(&_1, op4.Operand(1)) &&
-							rt.Def(&op3, _1, 0) && op3.Info() == in.Ops[3] && op3.NumOperands() == 0 && op3.NumResults() >= 1 &&
-							rt.BindAttr(&sv, rt.AttrOr(op3, "value", in.Defaults[3])) && rt.ResultsUnused(op3, 1) &&
-							rt.Present(&kt2, op6.Operand(1)) &&
+							rt.Operand(&q, op0, 0) && rt.Operand(&_1, op4, 1) &&
+							rt.Def(&op3, _1, 0) && rt.IsAtLeast(op3, in.Ops[3], 0, 1) && rt.BindAttrAt(&sv, op3, "value", in, 3) &&
+							rt.ResultsUnused(op3, 1) && rt.Operand(&kt2, op6, 1) &&
 							rt.Def(&op5, kt2, 0) && op5 != op12 && op5 != op0 && rt.Is(op5, in.Ops[5], 1, 1) && rt.AttrIs(op5, "perm", in, 5) &&
-							rt.Present(&kt, op5.Operand(0)) &&
+							rt.Operand(&kt, op5, 0) &&
 							rt.Def(&op1, kt, 0) && op1 != op12 && op1 != op0 && op1 != op5 && rt.Is(op1, in.Ops[1], 1, 1) &&
-							rt.AttrIs(op1, "perm", in, 1) && rt.Present(&k, op1.Operand(0)) && rt.Present(&mask, op7.Operand(1-sw72)) &&
-							rt.Present(&vt, op11.Operand(1)) &&
+							rt.AttrIs(op1, "perm", in, 1) && rt.Operand(&k, op1, 0) && rt.Operand(&mask, op7, 1-sw72) && rt.Operand(&vt, op11, 1) &&
 							rt.Def(&op2, vt, 0) && op2 != op12 && op2 != op0 && op2 != op5 && op2 != op1 && rt.Is(op2, in.Ops[2], 1, 1) &&
-							rt.AttrIs(op2, "perm", in, 2) && rt.Present(&v, op2.Operand(0)) &&
+							rt.AttrIs(op2, "perm", in, 2) && rt.Operand(&v, op2, 0) &&
 							rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12}, qt, kt, vt, qs, kt2, s, sm, p, ctx) &&
 							rt.True(rt.In(rule.AttrVal(ax), in.Consts[0])) && // where $ax in [-1, 3]
 							rt.True(rt.GreaterEqual(m.Param("sm_version", in.Consts[1]), int64(80))) && // where $sm_version >= 80
-							rt.True(rt.Or(rt.In(m.Pure("dtype", q), in.Consts[2]), func() rule.Val {
-								return rt.And(m.Param("enable_gpu_mixed", in.Consts[3]), func() rule.Val { return rt.Equal(m.Pure("dtype", q), in.Consts[4]) })
-							})) && // where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
+							rt.TrueOr(rt.In(m.Pure("dtype", q), in.Consts[2]), func() bool {
+								return rt.True(m.Param("enable_gpu_mixed", in.Consts[3])) && rt.True(rt.Equal(m.Pure("dtype", q), in.Consts[4]))
+							}) && // where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
 							rt.True(rt.Equal(m.Pure("dtype", k), m.Pure("dtype", q))) && rt.True(rt.Equal(m.Pure("dtype", v), m.Pure("dtype", q))) && // where dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
 							rt.True(rt.Equal(m.Pure("rank", q), int64(4))) && rt.True(rt.Equal(m.Pure("shape", k), m.Pure("shape", v))) && rt.True(rt.Equal(m.Pure("rank", k), int64(4))) && // where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
 							rt.True(rt.Equal(m.Pure("dim", k, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(2)), m.Pure("dim", q, int64(2)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(3)), m.Pure("dim", q, int64(3)))) && rt.True(rt.Greater(m.Pure("dim", q, int64(3)), int64(0))) && // where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
@@ -156,54 +148,50 @@ func fusedFlashAttn_flash_attn_outscale_mask(m *rt.Matcher, in *rt.Instance, op1
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11 *ir.Op // op0 pd_op.transpose, op1 pd_op.transpose, op2 pd_op.transpose, op3 pd_op.transpose, op4 pd_op.matmul, op5 pd_op.full, op6 pd_op.scale, op7 pd_op.add, op8 pd_op.cast, op9 pd_op.softmax, op10 pd_op.cast, op11 pd_op.matmul
 	var qt, kt, vt, kt2, qk, s, sm, p, ctx, out, q, k, v, _1, mask, _2, _3, _4, _5 *ir.Value
 	var sv, d1, ax, dt ir.Attribute
-	if !(rt.Arity(op12, 1, 1) && rt.AttrIs(op12, "perm", in, 13) && rt.Set(&out, op12.Result(0)) &&
-		rt.Present(&ctx, op12.Operand(0)) &&
+	if !(rt.Arity(op12, 1, 1) && rt.AttrIs(op12, "perm", in, 13) && rt.Result(&out, op12, 0) && rt.Operand(&ctx, op12, 0) &&
 		rt.Def(&op11, ctx, 0) && rt.Is(op11, in.Ops[11], 2, 1) && rt.AttrIs(op11, "transpose_x", in, 11) &&
-		rt.AttrIs(op11, "transpose_y", in, 12) && rt.Present(&_4, op11.Operand(0))) {
+		rt.AttrIs(op11, "transpose_y", in, 12) && rt.Operand(&_4, op11, 0)) {
 		return false
 	}
 	for alt1 := range 2 { // _4 = op11.Operand(0): its alternatives in order
 		if alt1 == 0 {
 			op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, qt, kt, vt, kt2, qk, s, sm, p, q, k, v, _1, mask, _2, _3, _5 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
 			if !(rt.Set(&_5, _4) &&
-				rt.Def(&op10, _5, 0) && op10.Info() == in.Ops[10] && op10.NumOperands() == 1 && op10.NumResults() >= 1 &&
-				rt.BindAttr(&dt, rt.AttrOr(op10, "dtype", in.Defaults[10])) && rt.ResultsUnused(op10, 1) &&
-				rt.Present(&p, op10.Operand(0)) &&
-				rt.Def(&op9, p, 0) && rt.Is(op9, in.Ops[9], 1, 1) && rt.BindAttr(&ax, rt.AttrOr(op9, "axis", in.Defaults[9])) &&
-				rt.Present(&_2, op9.Operand(0))) {
+				rt.Def(&op10, _5, 0) && rt.IsAtLeast(op10, in.Ops[10], 1, 1) && rt.BindAttrAt(&dt, op10, "dtype", in, 10) &&
+				rt.ResultsUnused(op10, 1) && rt.Operand(&p, op10, 0) &&
+				rt.Def(&op9, p, 0) && rt.Is(op9, in.Ops[9], 1, 1) && rt.BindAttrAt(&ax, op9, "axis", in, 9) && rt.Operand(&_2, op9, 0)) {
 				continue
 			}
 			for alt0 := range 2 { // _2 = op9.Operand(0): its alternatives in order
 				if alt0 == 0 {
 					op0, op1, op2, op3, op4, op5, op6, op7, op8, qt, kt, vt, kt2, qk, s, sm, q, k, v, _1, mask, _3 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
 					if !(rt.Set(&_3, _2) &&
-						rt.Def(&op8, _3, 0) && op8 != op10 && op8.Info() == in.Ops[8] && op8.NumOperands() == 1 && op8.NumResults() >= 1 &&
-						rt.BindAttr(&d1, rt.AttrOr(op8, "dtype", in.Defaults[8])) && rt.ResultsUnused(op8, 1) && rt.Present(&sm, op8.Operand(0)) &&
+						rt.Def(&op8, _3, 0) && op8 != op10 && rt.IsAtLeast(op8, in.Ops[8], 1, 1) && rt.BindAttrAt(&d1, op8, "dtype", in, 8) &&
+						rt.ResultsUnused(op8, 1) && rt.Operand(&sm, op8, 0) &&
 						rt.Def(&op7, sm, 0) && rt.Is(op7, in.Ops[7], 2, 1)) {
 						continue
 					}
 					for sw7 := range 2 { // operands 0 and 1 of op7 as written, then swapped
-						if rt.Present(&s, op7.Operand(sw7)) &&
-							rt.Def(&op6, s, 0) && rt.Is(op6, in.Ops[6], 2, 1) && rt.AttrIs(op6, "bias", in, 7) && rt.Present(&qk, op6.Operand(0)) &&
+						if rt.Operand(&s, op7, sw7) &&
+							rt.Def(&op6, s, 0) && rt.Is(op6, in.Ops[6], 2, 1) && rt.AttrIs(op6, "bias", in, 7) && rt.Operand(&qk, op6, 0) &&
 							rt.Def(&op4, qk, 0) && op4 != op11 && rt.Is(op4, in.Ops[4], 2, 1) && rt.AttrIs(op4, "transpose_x", in, 4) &&
-							rt.AttrIs(op4, "transpose_y", in, 5) && rt.Present(&qt, op4.Operand(0)) &&
+							rt.AttrIs(op4, "transpose_y", in, 5) && rt.Operand(&qt, op4, 0) &&
 							rt.Def(&op0, qt, 0) && op0 != op12 && rt.Is(op0, in.Ops[0], 1, 1) && rt.AttrIs(op0, "perm", in, 0) &&
-							rt.Present(&q, op0.Operand(0)) && rt.Present(&kt2, op4.Operand(1)) &&
+							rt.Operand(&q, op0, 0) && rt.Operand(&kt2, op4, 1) &&
 							rt.Def(&op3, kt2, 0) && op3 != op12 && op3 != op0 && rt.Is(op3, in.Ops[3], 1, 1) && rt.AttrIs(op3, "perm", in, 3) &&
-							rt.Present(&kt, op3.Operand(0)) &&
+							rt.Operand(&kt, op3, 0) &&
 							rt.Def(&op1, kt, 0) && op1 != op12 && op1 != op0 && op1 != op3 && rt.Is(op1, in.Ops[1], 1, 1) &&
-							rt.AttrIs(op1, "perm", in, 1) && rt.Present(&k, op1.Operand(0)) && rt.Present(&_1, op6.Operand(1)) &&
-							rt.Def(&op5, _1, 0) && op5.Info() == in.Ops[5] && op5.NumOperands() == 0 && op5.NumResults() >= 1 &&
-							rt.BindAttr(&sv, rt.AttrOr(op5, "value", in.Defaults[6])) && rt.ResultsUnused(op5, 1) &&
-							rt.Present(&mask, op7.Operand(1-sw7)) && rt.Present(&vt, op11.Operand(1)) &&
+							rt.AttrIs(op1, "perm", in, 1) && rt.Operand(&k, op1, 0) && rt.Operand(&_1, op6, 1) &&
+							rt.Def(&op5, _1, 0) && rt.IsAtLeast(op5, in.Ops[5], 0, 1) && rt.BindAttrAt(&sv, op5, "value", in, 6) &&
+							rt.ResultsUnused(op5, 1) && rt.Operand(&mask, op7, 1-sw7) && rt.Operand(&vt, op11, 1) &&
 							rt.Def(&op2, vt, 0) && op2 != op12 && op2 != op0 && op2 != op3 && op2 != op1 && rt.Is(op2, in.Ops[2], 1, 1) &&
-							rt.AttrIs(op2, "perm", in, 2) && rt.Present(&v, op2.Operand(0)) &&
+							rt.AttrIs(op2, "perm", in, 2) && rt.Operand(&v, op2, 0) &&
 							rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12}, qt, kt, vt, kt2, qk, s, sm, p, ctx, _3, _5) &&
 							rt.True(rt.In(rule.AttrVal(ax), in.Consts[0])) && // where $ax in [-1, 3]
 							rt.True(rt.GreaterEqual(m.Param("sm_version", in.Consts[1]), int64(80))) && // where $sm_version >= 80
-							rt.True(rt.Or(rt.In(m.Pure("dtype", q), in.Consts[2]), func() rule.Val {
-								return rt.And(m.Param("enable_gpu_mixed", in.Consts[3]), func() rule.Val { return rt.Equal(m.Pure("dtype", q), in.Consts[4]) })
-							})) && // where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
+							rt.TrueOr(rt.In(m.Pure("dtype", q), in.Consts[2]), func() bool {
+								return rt.True(m.Param("enable_gpu_mixed", in.Consts[3])) && rt.True(rt.Equal(m.Pure("dtype", q), in.Consts[4]))
+							}) && // where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
 							rt.True(rt.Equal(m.Pure("dtype", k), m.Pure("dtype", q))) && rt.True(rt.Equal(m.Pure("dtype", v), m.Pure("dtype", q))) && // where dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
 							rt.True(rt.Equal(m.Pure("rank", q), int64(4))) && rt.True(rt.Equal(m.Pure("shape", k), m.Pure("shape", v))) && rt.True(rt.Equal(m.Pure("rank", k), int64(4))) && // where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
 							rt.True(rt.Equal(m.Pure("dim", k, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(2)), m.Pure("dim", q, int64(2)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(3)), m.Pure("dim", q, int64(3)))) && rt.True(rt.Greater(m.Pure("dim", q, int64(3)), int64(0))) && // where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
@@ -225,8 +213,7 @@ func fusedFlashAttn_flash_attn_outscale_mask(m *rt.Matcher, in *rt.Instance, op1
 		if alt1 == 1 {
 			op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, qt, kt, vt, kt2, qk, s, sm, p, q, k, v, _1, mask, _2, _3, _5 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
 			if !(rt.Set(&p, _4) &&
-				rt.Def(&op9, p, 0) && rt.Is(op9, in.Ops[9], 1, 1) && rt.BindAttr(&ax, rt.AttrOr(op9, "axis", in.Defaults[9])) &&
-				rt.Present(&_2, op9.Operand(0))) {
+				rt.Def(&op9, p, 0) && rt.Is(op9, in.Ops[9], 1, 1) && rt.BindAttrAt(&ax, op9, "axis", in, 9) && rt.Operand(&_2, op9, 0)) {
 				continue
 			}
 			for alt02 := range 2 { // _2 = op9.Operand(0): its alternatives in order
@@ -241,27 +228,26 @@ func fusedFlashAttn_flash_attn_outscale_mask(m *rt.Matcher, in *rt.Instance, op1
 						continue
 					}
 					for sw72 := range 2 { // operands 0 and 1 of op7 as written, then swapped
-						if rt.Present(&s, op7.Operand(sw72)) &&
-							rt.Def(&op6, s, 0) && rt.Is(op6, in.Ops[6], 2, 1) && rt.AttrIs(op6, "bias", in, 7) && rt.Present(&qk, op6.Operand(0)) &&
+						if rt.Operand(&s, op7, sw72) &&
+							rt.Def(&op6, s, 0) && rt.Is(op6, in.Ops[6], 2, 1) && rt.AttrIs(op6, "bias", in, 7) && rt.Operand(&qk, op6, 0) &&
 							rt.Def(&op4, qk, 0) && op4 != op11 && rt.Is(op4, in.Ops[4], 2, 1) && rt.AttrIs(op4, "transpose_x", in, 4) &&
-							rt.AttrIs(op4, "transpose_y", in, 5) && rt.Present(&qt, op4.Operand(0)) &&
+							rt.AttrIs(op4, "transpose_y", in, 5) && rt.Operand(&qt, op4, 0) &&
 							rt.Def(&op0, qt, 0) && op0 != op12 && rt.Is(op0, in.Ops[0], 1, 1) && rt.AttrIs(op0, "perm", in, 0) &&
-							rt.Present(&q, op0.Operand(0)) && rt.Present(&kt2, op4.Operand(1)) &&
+							rt.Operand(&q, op0, 0) && rt.Operand(&kt2, op4, 1) &&
 							rt.Def(&op3, kt2, 0) && op3 != op12 && op3 != op0 && rt.Is(op3, in.Ops[3], 1, 1) && rt.AttrIs(op3, "perm", in, 3) &&
-							rt.Present(&kt, op3.Operand(0)) &&
+							rt.Operand(&kt, op3, 0) &&
 							rt.Def(&op1, kt, 0) && op1 != op12 && op1 != op0 && op1 != op3 && rt.Is(op1, in.Ops[1], 1, 1) &&
-							rt.AttrIs(op1, "perm", in, 1) && rt.Present(&k, op1.Operand(0)) && rt.Present(&_1, op6.Operand(1)) &&
-							rt.Def(&op5, _1, 0) && op5.Info() == in.Ops[5] && op5.NumOperands() == 0 && op5.NumResults() >= 1 &&
-							rt.BindAttr(&sv, rt.AttrOr(op5, "value", in.Defaults[6])) && rt.ResultsUnused(op5, 1) &&
-							rt.Present(&mask, op7.Operand(1-sw72)) && rt.Present(&vt, op11.Operand(1)) &&
+							rt.AttrIs(op1, "perm", in, 1) && rt.Operand(&k, op1, 0) && rt.Operand(&_1, op6, 1) &&
+							rt.Def(&op5, _1, 0) && rt.IsAtLeast(op5, in.Ops[5], 0, 1) && rt.BindAttrAt(&sv, op5, "value", in, 6) &&
+							rt.ResultsUnused(op5, 1) && rt.Operand(&mask, op7, 1-sw72) && rt.Operand(&vt, op11, 1) &&
 							rt.Def(&op2, vt, 0) && op2 != op12 && op2 != op0 && op2 != op3 && op2 != op1 && rt.Is(op2, in.Ops[2], 1, 1) &&
-							rt.AttrIs(op2, "perm", in, 2) && rt.Present(&v, op2.Operand(0)) &&
+							rt.AttrIs(op2, "perm", in, 2) && rt.Operand(&v, op2, 0) &&
 							rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12}, qt, kt, vt, kt2, qk, s, sm, p, ctx) &&
 							rt.True(rt.In(rule.AttrVal(ax), in.Consts[0])) && // where $ax in [-1, 3]
 							rt.True(rt.GreaterEqual(m.Param("sm_version", in.Consts[1]), int64(80))) && // where $sm_version >= 80
-							rt.True(rt.Or(rt.In(m.Pure("dtype", q), in.Consts[2]), func() rule.Val {
-								return rt.And(m.Param("enable_gpu_mixed", in.Consts[3]), func() rule.Val { return rt.Equal(m.Pure("dtype", q), in.Consts[4]) })
-							})) && // where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
+							rt.TrueOr(rt.In(m.Pure("dtype", q), in.Consts[2]), func() bool {
+								return rt.True(m.Param("enable_gpu_mixed", in.Consts[3])) && rt.True(rt.Equal(m.Pure("dtype", q), in.Consts[4]))
+							}) && // where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
 							rt.True(rt.Equal(m.Pure("dtype", k), m.Pure("dtype", q))) && rt.True(rt.Equal(m.Pure("dtype", v), m.Pure("dtype", q))) && // where dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
 							rt.True(rt.Equal(m.Pure("rank", q), int64(4))) && rt.True(rt.Equal(m.Pure("shape", k), m.Pure("shape", v))) && rt.True(rt.Equal(m.Pure("rank", k), int64(4))) && // where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
 							rt.True(rt.Equal(m.Pure("dim", k, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(2)), m.Pure("dim", q, int64(2)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(3)), m.Pure("dim", q, int64(3)))) && rt.True(rt.Greater(m.Pure("dim", q, int64(3)), int64(0))) && // where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
@@ -285,45 +271,43 @@ func fusedFlashAttn_flash_attn_outscale(m *rt.Matcher, in *rt.Instance, op10 *ir
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9 *ir.Op // op0 pd_op.transpose, op1 pd_op.transpose, op2 pd_op.transpose, op3 pd_op.matmul, op4 pd_op.full, op5 pd_op.scale, op6 pd_op.cast, op7 pd_op.softmax, op8 pd_op.cast, op9 pd_op.matmul
 	var qt, kt, vt, qk, s, p, ctx, out, q, k, v, _1, _2, _3, _4, _5 *ir.Value
 	var sv, d1, ax, dt ir.Attribute
-	if !(rt.Arity(op10, 1, 1) && rt.AttrIs(op10, "perm", in, 12) && rt.Set(&out, op10.Result(0)) &&
-		rt.Present(&ctx, op10.Operand(0)) &&
+	if !(rt.Arity(op10, 1, 1) && rt.AttrIs(op10, "perm", in, 12) && rt.Result(&out, op10, 0) && rt.Operand(&ctx, op10, 0) &&
 		rt.Def(&op9, ctx, 0) && rt.Is(op9, in.Ops[9], 2, 1) && rt.AttrIs(op9, "transpose_x", in, 10) &&
-		rt.AttrIs(op9, "transpose_y", in, 11) && rt.Present(&_4, op9.Operand(0))) {
+		rt.AttrIs(op9, "transpose_y", in, 11) && rt.Operand(&_4, op9, 0)) {
 		return false
 	}
 	for alt1 := range 2 { // _4 = op9.Operand(0): its alternatives in order
 		if alt1 == 0 {
 			op0, op1, op2, op3, op4, op5, op6, op7, op8, qt, kt, vt, qk, s, p, q, k, v, _1, _2, _3, _5 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
 			if !(rt.Set(&_5, _4) &&
-				rt.Def(&op8, _5, 0) && op8.Info() == in.Ops[8] && op8.NumOperands() == 1 && op8.NumResults() >= 1 &&
-				rt.BindAttr(&dt, rt.AttrOr(op8, "dtype", in.Defaults[9])) && rt.ResultsUnused(op8, 1) && rt.Present(&p, op8.Operand(0)) &&
-				rt.Def(&op7, p, 0) && rt.Is(op7, in.Ops[7], 1, 1) && rt.BindAttr(&ax, rt.AttrOr(op7, "axis", in.Defaults[8])) &&
-				rt.Present(&_2, op7.Operand(0))) {
+				rt.Def(&op8, _5, 0) && rt.IsAtLeast(op8, in.Ops[8], 1, 1) && rt.BindAttrAt(&dt, op8, "dtype", in, 9) &&
+				rt.ResultsUnused(op8, 1) && rt.Operand(&p, op8, 0) &&
+				rt.Def(&op7, p, 0) && rt.Is(op7, in.Ops[7], 1, 1) && rt.BindAttrAt(&ax, op7, "axis", in, 8) && rt.Operand(&_2, op7, 0)) {
 				continue
 			}
 			for alt0 := range 2 { // _2 = op7.Operand(0): its alternatives in order
 				if alt0 == 0 {
 					op0, op1, op2, op3, op4, op5, op6, qt, kt, vt, qk, s, q, k, v, _1, _3 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
 					if rt.Set(&_3, _2) &&
-						rt.Def(&op6, _3, 0) && op6 != op8 && op6.Info() == in.Ops[6] && op6.NumOperands() == 1 && op6.NumResults() >= 1 &&
-						rt.BindAttr(&d1, rt.AttrOr(op6, "dtype", in.Defaults[7])) && rt.ResultsUnused(op6, 1) && rt.Present(&s, op6.Operand(0)) &&
-						rt.Def(&op5, s, 0) && rt.Is(op5, in.Ops[5], 2, 1) && rt.AttrIs(op5, "bias", in, 6) && rt.Present(&qk, op5.Operand(0)) &&
+						rt.Def(&op6, _3, 0) && op6 != op8 && rt.IsAtLeast(op6, in.Ops[6], 1, 1) && rt.BindAttrAt(&d1, op6, "dtype", in, 7) &&
+						rt.ResultsUnused(op6, 1) && rt.Operand(&s, op6, 0) &&
+						rt.Def(&op5, s, 0) && rt.Is(op5, in.Ops[5], 2, 1) && rt.AttrIs(op5, "bias", in, 6) && rt.Operand(&qk, op5, 0) &&
 						rt.Def(&op3, qk, 0) && op3 != op9 && rt.Is(op3, in.Ops[3], 2, 1) && rt.AttrIs(op3, "transpose_x", in, 3) &&
-						rt.AttrIs(op3, "transpose_y", in, 4) && rt.Present(&qt, op3.Operand(0)) &&
+						rt.AttrIs(op3, "transpose_y", in, 4) && rt.Operand(&qt, op3, 0) &&
 						rt.Def(&op0, qt, 0) && op0 != op10 && rt.Is(op0, in.Ops[0], 1, 1) && rt.AttrIs(op0, "perm", in, 0) &&
-						rt.Present(&q, op0.Operand(0)) && rt.Present(&kt, op3.Operand(1)) &&
+						rt.Operand(&q, op0, 0) && rt.Operand(&kt, op3, 1) &&
 						rt.Def(&op1, kt, 0) && op1 != op10 && op1 != op0 && rt.Is(op1, in.Ops[1], 1, 1) && rt.AttrIs(op1, "perm", in, 1) &&
-						rt.Present(&k, op1.Operand(0)) && rt.Present(&_1, op5.Operand(1)) &&
-						rt.Def(&op4, _1, 0) && op4.Info() == in.Ops[4] && op4.NumOperands() == 0 && op4.NumResults() >= 1 &&
-						rt.BindAttr(&sv, rt.AttrOr(op4, "value", in.Defaults[5])) && rt.ResultsUnused(op4, 1) && rt.Present(&vt, op9.Operand(1)) &&
+						rt.Operand(&k, op1, 0) && rt.Operand(&_1, op5, 1) &&
+						rt.Def(&op4, _1, 0) && rt.IsAtLeast(op4, in.Ops[4], 0, 1) && rt.BindAttrAt(&sv, op4, "value", in, 5) &&
+						rt.ResultsUnused(op4, 1) && rt.Operand(&vt, op9, 1) &&
 						rt.Def(&op2, vt, 0) && op2 != op10 && op2 != op0 && op2 != op1 && rt.Is(op2, in.Ops[2], 1, 1) &&
-						rt.AttrIs(op2, "perm", in, 2) && rt.Present(&v, op2.Operand(0)) &&
+						rt.AttrIs(op2, "perm", in, 2) && rt.Operand(&v, op2, 0) &&
 						rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10}, qt, kt, vt, qk, s, p, ctx, _3, _5) &&
 						rt.True(rt.In(rule.AttrVal(ax), in.Consts[0])) && // where $ax in [-1, 3]
 						rt.True(rt.GreaterEqual(m.Param("sm_version", in.Consts[1]), int64(80))) && // where $sm_version >= 80
-						rt.True(rt.Or(rt.In(m.Pure("dtype", q), in.Consts[2]), func() rule.Val {
-							return rt.And(m.Param("enable_gpu_mixed", in.Consts[3]), func() rule.Val { return rt.Equal(m.Pure("dtype", q), in.Consts[4]) })
-						})) && // where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
+						rt.TrueOr(rt.In(m.Pure("dtype", q), in.Consts[2]), func() bool {
+							return rt.True(m.Param("enable_gpu_mixed", in.Consts[3])) && rt.True(rt.Equal(m.Pure("dtype", q), in.Consts[4]))
+						}) && // where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
 						rt.True(rt.Equal(m.Pure("dtype", k), m.Pure("dtype", q))) && rt.True(rt.Equal(m.Pure("dtype", v), m.Pure("dtype", q))) && // where dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
 						rt.True(rt.Equal(m.Pure("rank", q), int64(4))) && rt.True(rt.Equal(m.Pure("shape", k), m.Pure("shape", v))) && rt.True(rt.Equal(m.Pure("rank", k), int64(4))) && // where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
 						rt.True(rt.Equal(m.Pure("dim", k, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(2)), m.Pure("dim", q, int64(2)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(3)), m.Pure("dim", q, int64(3)))) && rt.True(rt.Greater(m.Pure("dim", q, int64(3)), int64(0))) && // where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
@@ -342,8 +326,7 @@ func fusedFlashAttn_flash_attn_outscale(m *rt.Matcher, in *rt.Instance, op10 *ir
 		if alt1 == 1 {
 			op0, op1, op2, op3, op4, op5, op6, op7, op8, qt, kt, vt, qk, s, p, q, k, v, _1, _2, _3, _5 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
 			if !(rt.Set(&p, _4) &&
-				rt.Def(&op7, p, 0) && rt.Is(op7, in.Ops[7], 1, 1) && rt.BindAttr(&ax, rt.AttrOr(op7, "axis", in.Defaults[8])) &&
-				rt.Present(&_2, op7.Operand(0))) {
+				rt.Def(&op7, p, 0) && rt.Is(op7, in.Ops[7], 1, 1) && rt.BindAttrAt(&ax, op7, "axis", in, 8) && rt.Operand(&_2, op7, 0)) {
 				continue
 			}
 			for alt02 := range 2 { // _2 = op7.Operand(0): its alternatives in order
@@ -354,23 +337,23 @@ func fusedFlashAttn_flash_attn_outscale(m *rt.Matcher, in *rt.Instance, op10 *ir
 				if alt02 == 1 {
 					op0, op1, op2, op3, op4, op5, op6, op8, qt, kt, vt, qk, s, q, k, v, _1, _3, _5 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
 					if rt.Set(&s, _2) &&
-						rt.Def(&op5, s, 0) && rt.Is(op5, in.Ops[5], 2, 1) && rt.AttrIs(op5, "bias", in, 6) && rt.Present(&qk, op5.Operand(0)) &&
+						rt.Def(&op5, s, 0) && rt.Is(op5, in.Ops[5], 2, 1) && rt.AttrIs(op5, "bias", in, 6) && rt.Operand(&qk, op5, 0) &&
 						rt.Def(&op3, qk, 0) && op3 != op9 && rt.Is(op3, in.Ops[3], 2, 1) && rt.AttrIs(op3, "transpose_x", in, 3) &&
-						rt.AttrIs(op3, "transpose_y", in, 4) && rt.Present(&qt, op3.Operand(0)) &&
+						rt.AttrIs(op3, "transpose_y", in, 4) && rt.Operand(&qt, op3, 0) &&
 						rt.Def(&op0, qt, 0) && op0 != op10 && rt.Is(op0, in.Ops[0], 1, 1) && rt.AttrIs(op0, "perm", in, 0) &&
-						rt.Present(&q, op0.Operand(0)) && rt.Present(&kt, op3.Operand(1)) &&
+						rt.Operand(&q, op0, 0) && rt.Operand(&kt, op3, 1) &&
 						rt.Def(&op1, kt, 0) && op1 != op10 && op1 != op0 && rt.Is(op1, in.Ops[1], 1, 1) && rt.AttrIs(op1, "perm", in, 1) &&
-						rt.Present(&k, op1.Operand(0)) && rt.Present(&_1, op5.Operand(1)) &&
-						rt.Def(&op4, _1, 0) && op4.Info() == in.Ops[4] && op4.NumOperands() == 0 && op4.NumResults() >= 1 &&
-						rt.BindAttr(&sv, rt.AttrOr(op4, "value", in.Defaults[5])) && rt.ResultsUnused(op4, 1) && rt.Present(&vt, op9.Operand(1)) &&
+						rt.Operand(&k, op1, 0) && rt.Operand(&_1, op5, 1) &&
+						rt.Def(&op4, _1, 0) && rt.IsAtLeast(op4, in.Ops[4], 0, 1) && rt.BindAttrAt(&sv, op4, "value", in, 5) &&
+						rt.ResultsUnused(op4, 1) && rt.Operand(&vt, op9, 1) &&
 						rt.Def(&op2, vt, 0) && op2 != op10 && op2 != op0 && op2 != op1 && rt.Is(op2, in.Ops[2], 1, 1) &&
-						rt.AttrIs(op2, "perm", in, 2) && rt.Present(&v, op2.Operand(0)) &&
+						rt.AttrIs(op2, "perm", in, 2) && rt.Operand(&v, op2, 0) &&
 						rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10}, qt, kt, vt, qk, s, p, ctx) &&
 						rt.True(rt.In(rule.AttrVal(ax), in.Consts[0])) && // where $ax in [-1, 3]
 						rt.True(rt.GreaterEqual(m.Param("sm_version", in.Consts[1]), int64(80))) && // where $sm_version >= 80
-						rt.True(rt.Or(rt.In(m.Pure("dtype", q), in.Consts[2]), func() rule.Val {
-							return rt.And(m.Param("enable_gpu_mixed", in.Consts[3]), func() rule.Val { return rt.Equal(m.Pure("dtype", q), in.Consts[4]) })
-						})) && // where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
+						rt.TrueOr(rt.In(m.Pure("dtype", q), in.Consts[2]), func() bool {
+							return rt.True(m.Param("enable_gpu_mixed", in.Consts[3])) && rt.True(rt.Equal(m.Pure("dtype", q), in.Consts[4]))
+						}) && // where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
 						rt.True(rt.Equal(m.Pure("dtype", k), m.Pure("dtype", q))) && rt.True(rt.Equal(m.Pure("dtype", v), m.Pure("dtype", q))) && // where dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
 						rt.True(rt.Equal(m.Pure("rank", q), int64(4))) && rt.True(rt.Equal(m.Pure("shape", k), m.Pure("shape", v))) && rt.True(rt.Equal(m.Pure("rank", k), int64(4))) && // where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
 						rt.True(rt.Equal(m.Pure("dim", k, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(2)), m.Pure("dim", q, int64(2)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(3)), m.Pure("dim", q, int64(3)))) && rt.True(rt.Greater(m.Pure("dim", q, int64(3)), int64(0))) && // where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
@@ -391,48 +374,44 @@ func fusedFlashAttn_flash_attn_transpose_slice(m *rt.Matcher, in *rt.Instance, o
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14 *ir.Op // op0 pd_op.transpose, op1 pd_op.full_int_array, op2 pd_op.full_int_array, op3 pd_op.full_int_array, op4 pd_op.slice, op5 pd_op.slice, op6 pd_op.full_int_array, op7 pd_op.slice, op8 pd_op.transpose, op9 pd_op.matmul, op10 pd_op.full, op11 pd_op.scale, op12 pd_op.add, op13 pd_op.softmax, op14 pd_op.matmul
 	var t, c1, c2, q, k, v, kt, qk, s, sm, p, ctx, out, qkv, _1, _2, _3, mask *ir.Value
 	var sv, ax ir.Attribute
-	if !(rt.Arity(op15, 1, 1) && rt.AttrIs(op15, "perm", in, 19) && rt.Set(&out, op15.Result(0)) &&
-		rt.Present(&ctx, op15.Operand(0)) &&
+	if !(rt.Arity(op15, 1, 1) && rt.AttrIs(op15, "perm", in, 19) && rt.Result(&out, op15, 0) && rt.Operand(&ctx, op15, 0) &&
 		rt.Def(&op14, ctx, 0) && rt.Is(op14, in.Ops[14], 2, 1) && rt.AttrIs(op14, "transpose_x", in, 17) &&
-		rt.AttrIs(op14, "transpose_y", in, 18) && rt.Present(&p, op14.Operand(0)) &&
-		rt.Def(&op13, p, 0) && rt.Is(op13, in.Ops[13], 1, 1) && rt.BindAttr(&ax, rt.AttrOr(op13, "axis", in.Defaults[16])) &&
-		rt.Present(&sm, op13.Operand(0)) &&
+		rt.AttrIs(op14, "transpose_y", in, 18) && rt.Operand(&p, op14, 0) &&
+		rt.Def(&op13, p, 0) && rt.Is(op13, in.Ops[13], 1, 1) && rt.BindAttrAt(&ax, op13, "axis", in, 16) &&
+		rt.Operand(&sm, op13, 0) &&
 		rt.Def(&op12, sm, 0) && rt.Is(op12, in.Ops[12], 2, 1)) {
 		return false
 	}
 	for sw12 := range 2 { // operands 0 and 1 of op12 as written, then swapped
-		if rt.Present(&s, op12.Operand(sw12)) &&
-			rt.Def(&op11, s, 0) && rt.Is(op11, in.Ops[11], 2, 1) && rt.AttrIs(op11, "bias", in, 15) &&
-			rt.Present(&qk, op11.Operand(0)) &&
+		if rt.Operand(&s, op12, sw12) &&
+			rt.Def(&op11, s, 0) && rt.Is(op11, in.Ops[11], 2, 1) && rt.AttrIs(op11, "bias", in, 15) && rt.Operand(&qk, op11, 0) &&
 			rt.Def(&op9, qk, 0) && op9 != op14 && rt.Is(op9, in.Ops[9], 2, 1) && rt.AttrIs(op9, "transpose_x", in, 12) &&
-			rt.AttrIs(op9, "transpose_y", in, 13) && rt.Present(&q, op9.Operand(0)) &&
+			rt.AttrIs(op9, "transpose_y", in, 13) && rt.Operand(&q, op9, 0) &&
 			rt.Def(&op4, q, 0) && rt.Is(op4, in.Ops[4], 3, 1) && rt.AttrIs(op4, "axes", in, 4) &&
-			rt.AttrIs(op4, "decrease_axis", in, 5) && rt.Present(&t, op4.Operand(0)) &&
+			rt.AttrIs(op4, "decrease_axis", in, 5) && rt.Operand(&t, op4, 0) &&
 			rt.Def(&op0, t, 0) && op0 != op15 && rt.Is(op0, in.Ops[0], 1, 1) && rt.AttrIs(op0, "perm", in, 0) &&
-			rt.Present(&qkv, op0.Operand(0)) && rt.Present(&_1, op4.Operand(1)) &&
-			rt.Def(&op3, _1, 0) && op3.Info() == in.Ops[3] && op3.NumOperands() == 0 && op3.NumResults() >= 1 &&
-			rt.AttrIs(op3, "value", in, 3) && rt.ResultsUnused(op3, 1) && rt.Present(&c1, op4.Operand(2)) &&
-			rt.Def(&op1, c1, 0) && rt.Is(op1, in.Ops[1], 0, 1) && rt.AttrIs(op1, "value", in, 1) && rt.Present(&kt, op9.Operand(1)) &&
+			rt.Operand(&qkv, op0, 0) && rt.Operand(&_1, op4, 1) &&
+			rt.Def(&op3, _1, 0) && rt.IsAtLeast(op3, in.Ops[3], 0, 1) && rt.AttrIs(op3, "value", in, 3) && rt.ResultsUnused(op3, 1) &&
+			rt.Operand(&c1, op4, 2) &&
+			rt.Def(&op1, c1, 0) && rt.Is(op1, in.Ops[1], 0, 1) && rt.AttrIs(op1, "value", in, 1) && rt.Operand(&kt, op9, 1) &&
 			rt.Def(&op8, kt, 0) && op8 != op15 && op8 != op0 && rt.Is(op8, in.Ops[8], 1, 1) && rt.AttrIs(op8, "perm", in, 11) &&
-			rt.Present(&k, op8.Operand(0)) &&
+			rt.Operand(&k, op8, 0) &&
 			rt.Def(&op5, k, 0) && op5 != op4 && rt.Is(op5, in.Ops[5], 3, 1) && rt.AttrIs(op5, "axes", in, 6) &&
 			rt.AttrIs(op5, "decrease_axis", in, 7) && op5.Operand(0) == t && rt.SameConst(c1, op5.Operand(1)) &&
-			rt.Present(&c2, op5.Operand(2)) &&
-			rt.Def(&op2, c2, 0) && rt.Is(op2, in.Ops[2], 0, 1) && rt.AttrIs(op2, "value", in, 2) && rt.Present(&_3, op11.Operand(1)) &&
-			rt.Def(&op10, _3, 0) && op10.Info() == in.Ops[10] && op10.NumOperands() == 0 && op10.NumResults() >= 1 &&
-			rt.BindAttr(&sv, rt.AttrOr(op10, "value", in.Defaults[14])) && rt.ResultsUnused(op10, 1) &&
-			rt.Present(&mask, op12.Operand(1-sw12)) && rt.Present(&v, op14.Operand(1)) &&
+			rt.Operand(&c2, op5, 2) &&
+			rt.Def(&op2, c2, 0) && rt.Is(op2, in.Ops[2], 0, 1) && rt.AttrIs(op2, "value", in, 2) && rt.Operand(&_3, op11, 1) &&
+			rt.Def(&op10, _3, 0) && rt.IsAtLeast(op10, in.Ops[10], 0, 1) && rt.BindAttrAt(&sv, op10, "value", in, 14) &&
+			rt.ResultsUnused(op10, 1) && rt.Operand(&mask, op12, 1-sw12) && rt.Operand(&v, op14, 1) &&
 			rt.Def(&op7, v, 0) && op7 != op4 && op7 != op5 && rt.Is(op7, in.Ops[7], 3, 1) && rt.AttrIs(op7, "axes", in, 9) &&
 			rt.AttrIs(op7, "decrease_axis", in, 10) && op7.Operand(0) == t && rt.SameConst(c2, op7.Operand(1)) &&
-			rt.Present(&_2, op7.Operand(2)) &&
-			rt.Def(&op6, _2, 0) && op6.Info() == in.Ops[6] && op6.NumOperands() == 0 && op6.NumResults() >= 1 &&
-			rt.AttrIs(op6, "value", in, 8) && rt.ResultsUnused(op6, 1) &&
+			rt.Operand(&_2, op7, 2) &&
+			rt.Def(&op6, _2, 0) && rt.IsAtLeast(op6, in.Ops[6], 0, 1) && rt.AttrIs(op6, "value", in, 8) && rt.ResultsUnused(op6, 1) &&
 			rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15}, t, q, k, v, kt, qk, s, sm, p, ctx) &&
 			rt.True(rt.In(rule.AttrVal(ax), in.Consts[0])) && // where $ax in [-1, 3]
 			rt.True(rt.GreaterEqual(m.Param("sm_version", in.Consts[1]), int64(80))) && // where $sm_version >= 80
-			rt.True(rt.Or(rt.In(m.Pure("dtype", qkv), in.Consts[2]), func() rule.Val {
-				return rt.And(m.Param("enable_gpu_mixed", in.Consts[3]), func() rule.Val { return rt.Equal(m.Pure("dtype", qkv), in.Consts[4]) })
-			})) && // where dtype(%qkv) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%qkv) == float32
+			rt.TrueOr(rt.In(m.Pure("dtype", qkv), in.Consts[2]), func() bool {
+				return rt.True(m.Param("enable_gpu_mixed", in.Consts[3])) && rt.True(rt.Equal(m.Pure("dtype", qkv), in.Consts[4]))
+			}) && // where dtype(%qkv) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%qkv) == float32
 			rt.True(rt.Equal(m.Pure("rank", qkv), int64(5))) && rt.True(rt.Equal(m.Pure("dim", qkv, int64(2)), int64(3))) && rt.True(rt.Greater(m.Pure("dim", qkv, int64(4)), int64(0))) && // where rank(%qkv) == 5 && dim(%qkv, 2) == 3 && dim(%qkv, 4) > 0
 			rt.True(rt.Less(m.Pure("abs", rt.Arith("-", rt.Arith("*", rt.Arith("*", rule.AttrVal(sv), rule.AttrVal(sv)), m.Pure("dim", qkv, int64(4))), float64(1))), float64(1e-05))) && // where abs($sv * $sv * dim(%qkv, 4) - 1.0) < 1e-05
 			rt.True(rt.Equal(m.Pure("rank", mask), int64(4))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(0)), m.Pure("dim", qkv, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(1)), int64(1))) && // where rank(%mask) == 4 && dim(%mask, 0) == dim(%qkv, 0) && dim(%mask, 1) == 1

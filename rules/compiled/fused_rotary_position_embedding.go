@@ -21,99 +21,92 @@ func fusedRotaryPositionEmbedding_rotary_q_k(m *rt.Matcher, in *rt.Instance, op3
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op24, op25, op26, op27, op28, op29, op30 *ir.Op // op0 pd_op.full_int_array, op1 pd_op.squeeze, op2 pd_op.squeeze, op3 pd_op.full_int_array, op4 pd_op.unsqueeze, op5 pd_op.unsqueeze, op6 pd_op.gather_nd, op7 pd_op.gather_nd, op8 pd_op.full_int_array, op9 pd_op.unsqueeze, op10 pd_op.unsqueeze, op11 pd_op.full_int_array, op12 pd_op.full_int_array, op13 pd_op.full_int_array, op14 pd_op.full, op15 pd_op.full, op24 pd_op.multiply, op25 pd_op.slice, op26 pd_op.slice, op27 pd_op.scale, op28 builtin.combine, op29 pd_op.concat, op30 pd_op.multiply
 	var axes, sc, ss, pa, pc, ps, gc, gs, ua, uc, us, zero, half, end, neg, cax, qa, q1, q2, qn, qr, qb, qo, ka, k1, k2, kn, kr, kb, ko, cos, sin, ids, q, _1, k, _2 *ir.Value
 	var pa2, ua2, hv, ev, cax2, ax1, ax2 ir.Attribute
-	if !(rt.Arity(op31, 2, 1) && rt.Set(&ko, op31.Result(0))) {
+	if !(rt.Arity(op31, 2, 1) && rt.Result(&ko, op31, 0)) {
 		return false
 	}
 	for sw31 := range 2 { // operands 0 and 1 of op31 as written, then swapped
-		if !(rt.Present(&ka, op31.Operand(sw31)) &&
+		if !(rt.Operand(&ka, op31, sw31) &&
 			rt.Def(&op24, ka, 0) && rt.Is(op24, in.Ops[24], 2, 1)) {
 			continue
 		}
 		for sw24 := range 2 { // operands 0 and 1 of op24 as written, then swapped
-			if !(rt.Present(&k, op24.Operand(sw24)) && rt.Present(&uc, op24.Operand(1-sw24)) &&
-				rt.Def(&op9, uc, 0) && rt.Is(op9, in.Ops[9], 2, 1) && rt.Present(&gc, op9.Operand(0)) &&
-				rt.Def(&op6, gc, 0) && rt.Is(op6, in.Ops[6], 2, 1) && rt.Present(&sc, op6.Operand(0)) &&
-				rt.Def(&op1, sc, 0) && rt.Is(op1, in.Ops[1], 2, 1) && rt.Present(&cos, op1.Operand(0)) &&
-				rt.Present(&axes, op1.Operand(1)) &&
-				rt.Def(&op0, axes, 0) && rt.Is(op0, in.Ops[0], 0, 1) && rt.AttrIs(op0, "value", in, 0) &&
-				rt.Present(&pc, op6.Operand(1)) &&
-				rt.Def(&op4, pc, 0) && op4 != op9 && rt.Is(op4, in.Ops[4], 2, 1) && rt.Present(&ids, op4.Operand(0)) &&
-				rt.Present(&pa, op4.Operand(1)) &&
-				rt.Def(&op3, pa, 0) && rt.Is(op3, in.Ops[3], 0, 1) && rt.BindAttr(&pa2, rt.AttrOr(op3, "value", in.Defaults[1])) &&
-				rt.Present(&ua, op9.Operand(1)) &&
-				rt.Def(&op8, ua, 0) && rt.Is(op8, in.Ops[8], 0, 1) && rt.BindAttr(&ua2, rt.AttrOr(op8, "value", in.Defaults[2])) &&
-				rt.Present(&kb, op31.Operand(1-sw31)) &&
+			if !(rt.Operand(&k, op24, sw24) && rt.Operand(&uc, op24, 1-sw24) &&
+				rt.Def(&op9, uc, 0) && rt.Is(op9, in.Ops[9], 2, 1) && rt.Operand(&gc, op9, 0) &&
+				rt.Def(&op6, gc, 0) && rt.Is(op6, in.Ops[6], 2, 1) && rt.Operand(&sc, op6, 0) &&
+				rt.Def(&op1, sc, 0) && rt.Is(op1, in.Ops[1], 2, 1) && rt.Operand(&cos, op1, 0) && rt.Operand(&axes, op1, 1) &&
+				rt.Def(&op0, axes, 0) && rt.Is(op0, in.Ops[0], 0, 1) && rt.AttrIs(op0, "value", in, 0) && rt.Operand(&pc, op6, 1) &&
+				rt.Def(&op4, pc, 0) && op4 != op9 && rt.Is(op4, in.Ops[4], 2, 1) && rt.Operand(&ids, op4, 0) && rt.Operand(&pa, op4, 1) &&
+				rt.Def(&op3, pa, 0) && rt.Is(op3, in.Ops[3], 0, 1) && rt.BindAttrAt(&pa2, op3, "value", in, 1) &&
+				rt.Operand(&ua, op9, 1) &&
+				rt.Def(&op8, ua, 0) && rt.Is(op8, in.Ops[8], 0, 1) && rt.BindAttrAt(&ua2, op8, "value", in, 2) &&
+				rt.Operand(&kb, op31, 1-sw31) &&
 				rt.Def(&op30, kb, 0) && op30 != op24 && rt.Is(op30, in.Ops[30], 2, 1)) {
 				continue
 			}
 			for sw30 := range 2 { // operands 0 and 1 of op30 as written, then swapped
-				if !(rt.Present(&kr, op30.Operand(sw30)) &&
-					rt.Def(&op29, kr, 0) && rt.Is(op29, in.Ops[29], 2, 1) && rt.Present(&_2, op29.Operand(0)) &&
-					rt.Def(&op28, _2, 0) && rt.Is(op28, in.Ops[28], 2, 1) && rt.Present(&kn, op28.Operand(0)) &&
-					rt.Def(&op27, kn, 0) && rt.Is(op27, in.Ops[27], 2, 1) && rt.AttrIs(op27, "bias", in, 17) &&
-					rt.Present(&k2, op27.Operand(0)) &&
-					rt.Def(&op26, k2, 0) && rt.Is(op26, in.Ops[26], 3, 1) && rt.BindAttr(&ax2, rt.AttrOr(op26, "axes", in.Defaults[15])) &&
-					rt.AttrIs(op26, "decrease_axis", in, 16) && op26.Operand(0) == k && rt.Present(&half, op26.Operand(1)) &&
-					rt.Def(&op12, half, 0) && rt.Is(op12, in.Ops[12], 0, 1) && rt.BindAttr(&hv, rt.AttrOr(op12, "value", in.Defaults[4])) &&
-					rt.Present(&end, op26.Operand(2)) &&
-					rt.Def(&op13, end, 0) && rt.Is(op13, in.Ops[13], 0, 1) && rt.BindAttr(&ev, rt.AttrOr(op13, "value", in.Defaults[5])) &&
-					rt.Present(&neg, op27.Operand(1)) &&
-					rt.Def(&op14, neg, 0) && rt.Is(op14, in.Ops[14], 0, 1) && rt.AttrIs(op14, "value", in, 6) &&
-					rt.Present(&k1, op28.Operand(1)) &&
-					rt.Def(&op25, k1, 0) && op25 != op26 && rt.Is(op25, in.Ops[25], 3, 1) &&
-					rt.BindAttr(&ax1, rt.AttrOr(op25, "axes", in.Defaults[13])) && rt.AttrIs(op25, "decrease_axis", in, 14) &&
-					op25.Operand(0) == k && rt.Present(&zero, op25.Operand(1)) &&
+				if !(rt.Operand(&kr, op30, sw30) &&
+					rt.Def(&op29, kr, 0) && rt.Is(op29, in.Ops[29], 2, 1) && rt.Operand(&_2, op29, 0) &&
+					rt.Def(&op28, _2, 0) && rt.Is(op28, in.Ops[28], 2, 1) && rt.Operand(&kn, op28, 0) &&
+					rt.Def(&op27, kn, 0) && rt.Is(op27, in.Ops[27], 2, 1) && rt.AttrIs(op27, "bias", in, 17) && rt.Operand(&k2, op27, 0) &&
+					rt.Def(&op26, k2, 0) && rt.Is(op26, in.Ops[26], 3, 1) && rt.BindAttrAt(&ax2, op26, "axes", in, 15) &&
+					rt.AttrIs(op26, "decrease_axis", in, 16) && op26.Operand(0) == k && rt.Operand(&half, op26, 1) &&
+					rt.Def(&op12, half, 0) && rt.Is(op12, in.Ops[12], 0, 1) && rt.BindAttrAt(&hv, op12, "value", in, 4) &&
+					rt.Operand(&end, op26, 2) &&
+					rt.Def(&op13, end, 0) && rt.Is(op13, in.Ops[13], 0, 1) && rt.BindAttrAt(&ev, op13, "value", in, 5) &&
+					rt.Operand(&neg, op27, 1) &&
+					rt.Def(&op14, neg, 0) && rt.Is(op14, in.Ops[14], 0, 1) && rt.AttrIs(op14, "value", in, 6) && rt.Operand(&k1, op28, 1) &&
+					rt.Def(&op25, k1, 0) && op25 != op26 && rt.Is(op25, in.Ops[25], 3, 1) && rt.BindAttrAt(&ax1, op25, "axes", in, 13) &&
+					rt.AttrIs(op25, "decrease_axis", in, 14) && op25.Operand(0) == k && rt.Operand(&zero, op25, 1) &&
 					rt.Def(&op11, zero, 0) && rt.Is(op11, in.Ops[11], 0, 1) && rt.AttrIs(op11, "value", in, 3) &&
-					rt.SameConst(half, op25.Operand(2)) && rt.Present(&cax, op29.Operand(1)) &&
-					rt.Def(&op15, cax, 0) && rt.Is(op15, in.Ops[15], 0, 1) && rt.BindAttr(&cax2, rt.AttrOr(op15, "value", in.Defaults[7])) &&
-					rt.Present(&us, op30.Operand(1-sw30)) &&
-					rt.Def(&op10, us, 0) && op10 != op9 && op10 != op4 && rt.Is(op10, in.Ops[10], 2, 1) && rt.Present(&gs, op10.Operand(0)) &&
-					rt.Def(&op7, gs, 0) && op7 != op6 && rt.Is(op7, in.Ops[7], 2, 1) && rt.Present(&ss, op7.Operand(0)) &&
-					rt.Def(&op2, ss, 0) && op2 != op1 && rt.Is(op2, in.Ops[2], 2, 1) && rt.Present(&sin, op2.Operand(0)) &&
-					rt.SameConst(axes, op2.Operand(1)) && rt.Present(&ps, op7.Operand(1)) &&
+					rt.SameConst(half, op25.Operand(2)) && rt.Operand(&cax, op29, 1) &&
+					rt.Def(&op15, cax, 0) && rt.Is(op15, in.Ops[15], 0, 1) && rt.BindAttrAt(&cax2, op15, "value", in, 7) &&
+					rt.Operand(&us, op30, 1-sw30) &&
+					rt.Def(&op10, us, 0) && op10 != op9 && op10 != op4 && rt.Is(op10, in.Ops[10], 2, 1) && rt.Operand(&gs, op10, 0) &&
+					rt.Def(&op7, gs, 0) && op7 != op6 && rt.Is(op7, in.Ops[7], 2, 1) && rt.Operand(&ss, op7, 0) &&
+					rt.Def(&op2, ss, 0) && op2 != op1 && rt.Is(op2, in.Ops[2], 2, 1) && rt.Operand(&sin, op2, 0) &&
+					rt.SameConst(axes, op2.Operand(1)) && rt.Operand(&ps, op7, 1) &&
 					rt.Def(&op5, ps, 0) && op5 != op9 && op5 != op4 && op5 != op10 && rt.Is(op5, in.Ops[5], 2, 1) && op5.Operand(0) == ids &&
 					rt.SameConst(pa, op5.Operand(1)) && rt.SameConst(ua, op10.Operand(1))) {
 					continue
 				}
 				for _, op16 := range m.Users(uc) {
-					if !(op16.Info() == in.Ops[16] && op16 != op24 && op16 != op30 && rt.Arity(op16, 2, 1) && rt.Set(&qa, op16.Result(0))) {
+					if !(op16.Info() == in.Ops[16] && op16 != op24 && op16 != op30 && rt.Arity(op16, 2, 1) && rt.Result(&qa, op16, 0)) {
 						continue
 					}
 					for sw16 := range 2 { // operands 0 and 1 of op16 as written, then swapped
-						if !(rt.Present(&q, op16.Operand(sw16)) && op16.Operand(1-sw16) == uc) {
+						if !(rt.Operand(&q, op16, sw16) && op16.Operand(1-sw16) == uc) {
 							continue
 						}
 						for _, op17 := range m.Users(q) {
-							if !(op17.Info() == in.Ops[17] && op17 != op26 && op17 != op25 && rt.Arity(op17, 3, 1) &&
-								rt.AttrOr(op17, "axes", in.Defaults[8]) == ax1 && rt.AttrIs(op17, "decrease_axis", in, 9) && rt.Set(&q1, op17.Result(0)) &&
-								op17.Operand(0) == q && rt.SameConst(zero, op17.Operand(1)) && rt.SameConst(half, op17.Operand(2))) {
+							if !(op17.Info() == in.Ops[17] && op17 != op26 && op17 != op25 && rt.Arity(op17, 3, 1) && rt.AttrEq(op17, "axes", in, 8, ax1) &&
+								rt.AttrIs(op17, "decrease_axis", in, 9) && rt.Result(&q1, op17, 0) && op17.Operand(0) == q &&
+								rt.SameConst(zero, op17.Operand(1)) && rt.SameConst(half, op17.Operand(2))) {
 								continue
 							}
 							for _, op18 := range m.Users(q) {
 								if !(op18.Info() == in.Ops[18] && op18 != op26 && op18 != op25 && op18 != op17 && rt.Arity(op18, 3, 1) &&
-									rt.AttrOr(op18, "axes", in.Defaults[10]) == ax2 && rt.AttrIs(op18, "decrease_axis", in, 11) &&
-									rt.Set(&q2, op18.Result(0)) && op18.Operand(0) == q && rt.SameConst(half, op18.Operand(1)) &&
-									rt.SameConst(end, op18.Operand(2))) {
+									rt.AttrEq(op18, "axes", in, 10, ax2) && rt.AttrIs(op18, "decrease_axis", in, 11) && rt.Result(&q2, op18, 0) &&
+									op18.Operand(0) == q && rt.SameConst(half, op18.Operand(1)) && rt.SameConst(end, op18.Operand(2))) {
 									continue
 								}
 								for _, op19 := range m.Users(q2) {
 									if !(op19.Info() == in.Ops[19] && op19 != op27 && rt.Arity(op19, 2, 1) && rt.AttrIs(op19, "bias", in, 12) &&
-										rt.Set(&qn, op19.Result(0)) && op19.Operand(0) == q2 && rt.SameConst(neg, op19.Operand(1))) {
+										rt.Result(&qn, op19, 0) && op19.Operand(0) == q2 && rt.SameConst(neg, op19.Operand(1))) {
 										continue
 									}
 									for _, op20 := range m.Users(qn) {
-										if !(op20.Info() == in.Ops[20] && op20 != op28 && rt.Arity(op20, 2, 1) && rt.Set(&_1, op20.Result(0)) &&
-											op20.Operand(0) == qn && op20.Operand(1) == q1) {
+										if !(op20.Info() == in.Ops[20] && op20 != op28 && rt.Arity(op20, 2, 1) && rt.Result(&_1, op20, 0) && op20.Operand(0) == qn &&
+											op20.Operand(1) == q1) {
 											continue
 										}
 										for _, op21 := range m.Users(_1) {
-											if !(op21.Info() == in.Ops[21] && op21 != op29 && rt.Arity(op21, 2, 1) && rt.Set(&qr, op21.Result(0)) &&
-												op21.Operand(0) == _1 && rt.SameConst(cax, op21.Operand(1))) {
+											if !(op21.Info() == in.Ops[21] && op21 != op29 && rt.Arity(op21, 2, 1) && rt.Result(&qr, op21, 0) && op21.Operand(0) == _1 &&
+												rt.SameConst(cax, op21.Operand(1))) {
 												continue
 											}
 											for _, op22 := range m.Users(qr) {
 												if !(op22.Info() == in.Ops[22] && op22 != op24 && op22 != op30 && op22 != op16 && rt.Arity(op22, 2, 1) &&
-													rt.Set(&qb, op22.Result(0))) {
+													rt.Result(&qb, op22, 0)) {
 													continue
 												}
 												for sw22 := range 2 { // operands 0 and 1 of op22 as written, then swapped
@@ -121,7 +114,7 @@ func fusedRotaryPositionEmbedding_rotary_q_k(m *rt.Matcher, in *rt.Instance, op3
 														continue
 													}
 													for _, op23 := range m.Users(qa) {
-														if !(op23.Info() == in.Ops[23] && op23 != op31 && rt.Arity(op23, 2, 1) && rt.Set(&qo, op23.Result(0))) {
+														if !(op23.Info() == in.Ops[23] && op23 != op31 && rt.Arity(op23, 2, 1) && rt.Result(&qo, op23, 0)) {
 															continue
 														}
 														for sw23 := range 2 { // operands 0 and 1 of op23 as written, then swapped

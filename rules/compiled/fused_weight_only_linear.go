@@ -22,14 +22,13 @@ var FusedWeightOnlyLinearPass = (&rt.Program{Name: "fused_weight_only_linear", P
 func fusedWeightOnlyLinear_weight_only_linear_bias(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.matmul
 	var m2, z, x, w, b *ir.Value
-	if !(rt.Arity(op1, 2, 1) && rt.Set(&z, op1.Result(0))) {
+	if !(rt.Arity(op1, 2, 1) && rt.Result(&z, op1, 0)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
-		if rt.Present(&m2, op1.Operand(sw1)) &&
+		if rt.Operand(&m2, op1, sw1) &&
 			rt.Def(&op0, m2, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrIs(op0, "transpose_x", in, 0) &&
-			rt.AttrIs(op0, "transpose_y", in, 1) && rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) &&
-			rt.Present(&b, op1.Operand(1-sw1)) &&
+			rt.AttrIs(op0, "transpose_y", in, 1) && rt.Operand(&x, op0, 0) && rt.Operand(&w, op0, 1) && rt.Operand(&b, op1, 1-sw1) &&
 			rt.Closed([]*ir.Op{op0, op1}, m2) &&
 			rt.True(rt.In(m.Param("sm_version", in.Consts[0]), in.Consts[1])) && rt.True(rt.In(m.Param("weight_only_algo", in.Consts[2]), in.Consts[3])) && // where $sm_version in [70, 75, 80, 86, 89, 90] && $weight_only_algo in ["weight_only_int8", "weight_only_int4"]
 			rt.True(m.Builtin("is_param", w)) && rt.True(rt.In(m.Pure("dtype", w), in.Consts[4])) && // where is_param(%w) && dtype(%w) in [float16, bfloat16]
@@ -48,7 +47,7 @@ func fusedWeightOnlyLinear_weight_only_linear_bias(m *rt.Matcher, in *rt.Instanc
 func fusedWeightOnlyLinear_weight_only_linear_no_bias(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var m2, x, w *ir.Value
 	return rt.Arity(op0, 2, 1) && rt.AttrIs(op0, "transpose_x", in, 0) && rt.AttrIs(op0, "transpose_y", in, 1) &&
-		rt.Set(&m2, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) &&
+		rt.Result(&m2, op0, 0) && rt.Operand(&x, op0, 0) && rt.Operand(&w, op0, 1) &&
 		rt.True(rt.In(m.Param("sm_version", in.Consts[0]), in.Consts[1])) && rt.True(rt.In(m.Param("weight_only_algo", in.Consts[2]), in.Consts[3])) && // where $sm_version in [70, 75, 80, 86, 89, 90] && $weight_only_algo in ["weight_only_int8", "weight_only_int4"]
 		rt.True(m.Builtin("is_param", w)) && rt.True(rt.In(m.Pure("dtype", w), in.Consts[4])) && // where is_param(%w) && dtype(%w) in [float16, bfloat16]
 		rt.True(rt.Equal(m.Pure("rank", w), int64(2))) && rt.True(rt.GreaterEqual(m.Pure("rank", x), int64(2))) && rt.True(rt.Equal(m.Pure("dim", x, int64(-1)), m.Pure("dim", w, int64(0)))) && // where rank(%w) == 2 && rank(%x) >= 2 && dim(%x, -1) == dim(%w, 0)

@@ -25,11 +25,10 @@ func groupNormSiluFuse_group_norm_silu(m *rt.Matcher, in *rt.Instance, op1 *ir.O
 	var op0 *ir.Op // op0 pd_op.group_norm
 	var y, mean, var2, o, x, scale, bias *ir.Value
 	var eps, g ir.Attribute
-	return rt.Arity(op1, 1, 1) && rt.Set(&o, op1.Result(0)) && rt.Present(&y, op1.Operand(0)) &&
-		rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 3, 3) && rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[0])) &&
-		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[1])) && rt.AttrIs(op0, "data_format", in, 2) &&
-		rt.Set(&mean, op0.Result(1)) && rt.Set(&var2, op0.Result(2)) && rt.Present(&x, op0.Operand(0)) &&
-		rt.Present(&scale, op0.Operand(1)) && rt.Present(&bias, op0.Operand(2)) &&
+	return rt.Arity(op1, 1, 1) && rt.Result(&o, op1, 0) && rt.Operand(&y, op1, 0) &&
+		rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 3, 3) && rt.BindAttrAt(&eps, op0, "epsilon", in, 0) &&
+		rt.BindAttrAt(&g, op0, "groups", in, 1) && rt.AttrIs(op0, "data_format", in, 2) && rt.Result(&mean, op0, 1) &&
+		rt.Result(&var2, op0, 2) && rt.Operand(&x, op0, 0) && rt.Operand(&scale, op0, 1) && rt.Operand(&bias, op0, 2) &&
 		rt.Closed([]*ir.Op{op0, op1}, y) &&
 		rt.True(rt.In(m.Pure("dtype", x), in.Consts[0])) && // where dtype(%x) in [float16, bfloat16]
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, mean, var2, o, x, scale, bias), append(m.Holes(), eps, g))
@@ -41,11 +40,10 @@ func groupNormSiluFuse_group_norm_silu_nchw(m *rt.Matcher, in *rt.Instance, op1 
 	var op0 *ir.Op // op0 pd_op.group_norm
 	var y, mean, var2, o, x, scale, bias *ir.Value
 	var eps, g ir.Attribute
-	return rt.Arity(op1, 1, 1) && rt.Set(&o, op1.Result(0)) && rt.Present(&y, op1.Operand(0)) &&
-		rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 3, 3) && rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[0])) &&
-		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[1])) && rt.AttrIs(op0, "data_format", in, 2) &&
-		rt.Set(&mean, op0.Result(1)) && rt.Set(&var2, op0.Result(2)) && rt.Present(&x, op0.Operand(0)) &&
-		rt.Present(&scale, op0.Operand(1)) && rt.Present(&bias, op0.Operand(2)) &&
+	return rt.Arity(op1, 1, 1) && rt.Result(&o, op1, 0) && rt.Operand(&y, op1, 0) &&
+		rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 3, 3) && rt.BindAttrAt(&eps, op0, "epsilon", in, 0) &&
+		rt.BindAttrAt(&g, op0, "groups", in, 1) && rt.AttrIs(op0, "data_format", in, 2) && rt.Result(&mean, op0, 1) &&
+		rt.Result(&var2, op0, 2) && rt.Operand(&x, op0, 0) && rt.Operand(&scale, op0, 1) && rt.Operand(&bias, op0, 2) &&
 		rt.Closed([]*ir.Op{op0, op1}, y) &&
 		rt.True(rt.In(m.Pure("dtype", x), in.Consts[0])) && rt.True(rt.Equal(m.Pure("rank", x), int64(4))) && // where dtype(%x) in [float16, bfloat16] && rank(%x) == 4
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, mean, var2, o, x, scale, bias), append(m.Holes(), eps, g))
@@ -57,11 +55,10 @@ func groupNormSiluFuse_group_norm_silu_mixed(m *rt.Matcher, in *rt.Instance, op1
 	var op0 *ir.Op // op0 pd_op.group_norm
 	var y, mean, var2, o, x, scale, bias *ir.Value
 	var eps, g ir.Attribute
-	return rt.Arity(op1, 1, 1) && rt.Set(&o, op1.Result(0)) && rt.Present(&y, op1.Operand(0)) &&
-		rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 3, 3) && rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[0])) &&
-		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[1])) && rt.AttrIs(op0, "data_format", in, 2) &&
-		rt.Set(&mean, op0.Result(1)) && rt.Set(&var2, op0.Result(2)) && rt.Present(&x, op0.Operand(0)) &&
-		rt.Present(&scale, op0.Operand(1)) && rt.Present(&bias, op0.Operand(2)) &&
+	return rt.Arity(op1, 1, 1) && rt.Result(&o, op1, 0) && rt.Operand(&y, op1, 0) &&
+		rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 3, 3) && rt.BindAttrAt(&eps, op0, "epsilon", in, 0) &&
+		rt.BindAttrAt(&g, op0, "groups", in, 1) && rt.AttrIs(op0, "data_format", in, 2) && rt.Result(&mean, op0, 1) &&
+		rt.Result(&var2, op0, 2) && rt.Operand(&x, op0, 0) && rt.Operand(&scale, op0, 1) && rt.Operand(&bias, op0, 2) &&
 		rt.Closed([]*ir.Op{op0, op1}, y) &&
 		rt.True(m.Param("enable_gpu_mixed", in.Consts[0])) && rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[1])) && // where $enable_gpu_mixed && dtype(%x) == float32
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, mean, var2, o, x, scale, bias), append(m.Holes(), eps, g))
@@ -73,11 +70,10 @@ func groupNormSiluFuse_group_norm_silu_nchw_mixed(m *rt.Matcher, in *rt.Instance
 	var op0 *ir.Op // op0 pd_op.group_norm
 	var y, mean, var2, o, x, scale, bias *ir.Value
 	var eps, g ir.Attribute
-	return rt.Arity(op1, 1, 1) && rt.Set(&o, op1.Result(0)) && rt.Present(&y, op1.Operand(0)) &&
-		rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 3, 3) && rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[0])) &&
-		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[1])) && rt.AttrIs(op0, "data_format", in, 2) &&
-		rt.Set(&mean, op0.Result(1)) && rt.Set(&var2, op0.Result(2)) && rt.Present(&x, op0.Operand(0)) &&
-		rt.Present(&scale, op0.Operand(1)) && rt.Present(&bias, op0.Operand(2)) &&
+	return rt.Arity(op1, 1, 1) && rt.Result(&o, op1, 0) && rt.Operand(&y, op1, 0) &&
+		rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 3, 3) && rt.BindAttrAt(&eps, op0, "epsilon", in, 0) &&
+		rt.BindAttrAt(&g, op0, "groups", in, 1) && rt.AttrIs(op0, "data_format", in, 2) && rt.Result(&mean, op0, 1) &&
+		rt.Result(&var2, op0, 2) && rt.Operand(&x, op0, 0) && rt.Operand(&scale, op0, 1) && rt.Operand(&bias, op0, 2) &&
 		rt.Closed([]*ir.Op{op0, op1}, y) &&
 		rt.True(m.Param("enable_gpu_mixed", in.Consts[0])) && rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[1])) && rt.True(rt.Equal(m.Pure("rank", x), int64(4))) && // where $enable_gpu_mixed && dtype(%x) == float32 && rank(%x) == 4
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, mean, var2, o, x, scale, bias), append(m.Holes(), eps, g))

@@ -3,7 +3,6 @@
 package compiled
 
 import (
-	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/rulegen/rt"
 	"github.com/pirdrr/drr/rules"
@@ -26,11 +25,10 @@ func groupNormSwish_group_norm_swish(m *rt.Matcher, in *rt.Instance, op1 *ir.Op)
 	var op0 *ir.Op // op0 pd_op.group_norm
 	var y, mean, var2, o, x, scale, bias *ir.Value
 	var eps, g ir.Attribute
-	return rt.Arity(op1, 1, 1) && rt.Set(&o, op1.Result(0)) && rt.Present(&y, op1.Operand(0)) &&
-		rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 3, 3) && rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[0])) &&
-		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[1])) && rt.AttrIs(op0, "data_format", in, 2) &&
-		rt.Set(&mean, op0.Result(1)) && rt.Set(&var2, op0.Result(2)) && rt.Present(&x, op0.Operand(0)) &&
-		rt.Present(&scale, op0.Operand(1)) && rt.Present(&bias, op0.Operand(2)) &&
+	return rt.Arity(op1, 1, 1) && rt.Result(&o, op1, 0) && rt.Operand(&y, op1, 0) &&
+		rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 3, 3) && rt.BindAttrAt(&eps, op0, "epsilon", in, 0) &&
+		rt.BindAttrAt(&g, op0, "groups", in, 1) && rt.AttrIs(op0, "data_format", in, 2) && rt.Result(&mean, op0, 1) &&
+		rt.Result(&var2, op0, 2) && rt.Operand(&x, op0, 0) && rt.Operand(&scale, op0, 1) && rt.Operand(&bias, op0, 2) &&
 		rt.Closed([]*ir.Op{op0, op1}, y) &&
 		rt.True(rt.In(m.Pure("dtype", x), in.Consts[0])) && // where dtype(%x) in [float16, bfloat16]
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, mean, var2, o, x, scale, bias), append(m.Holes(), eps, g))
@@ -42,11 +40,10 @@ func groupNormSwish_group_norm_swish_nchw(m *rt.Matcher, in *rt.Instance, op1 *i
 	var op0 *ir.Op // op0 pd_op.group_norm
 	var y, mean, var2, o, x, scale, bias *ir.Value
 	var eps, g ir.Attribute
-	return rt.Arity(op1, 1, 1) && rt.Set(&o, op1.Result(0)) && rt.Present(&y, op1.Operand(0)) &&
-		rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 3, 3) && rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[0])) &&
-		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[1])) && rt.AttrIs(op0, "data_format", in, 2) &&
-		rt.Set(&mean, op0.Result(1)) && rt.Set(&var2, op0.Result(2)) && rt.Present(&x, op0.Operand(0)) &&
-		rt.Present(&scale, op0.Operand(1)) && rt.Present(&bias, op0.Operand(2)) &&
+	return rt.Arity(op1, 1, 1) && rt.Result(&o, op1, 0) && rt.Operand(&y, op1, 0) &&
+		rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 3, 3) && rt.BindAttrAt(&eps, op0, "epsilon", in, 0) &&
+		rt.BindAttrAt(&g, op0, "groups", in, 1) && rt.AttrIs(op0, "data_format", in, 2) && rt.Result(&mean, op0, 1) &&
+		rt.Result(&var2, op0, 2) && rt.Operand(&x, op0, 0) && rt.Operand(&scale, op0, 1) && rt.Operand(&bias, op0, 2) &&
 		rt.Closed([]*ir.Op{op0, op1}, y) &&
 		rt.True(rt.In(m.Pure("dtype", x), in.Consts[0])) && rt.True(rt.Equal(m.Pure("rank", x), int64(4))) && // where dtype(%x) in [float16, bfloat16] && rank(%x) == 4
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, mean, var2, o, x, scale, bias), append(m.Holes(), eps, g))
@@ -58,11 +55,10 @@ func groupNormSwish_group_norm_swish_mixed(m *rt.Matcher, in *rt.Instance, op1 *
 	var op0 *ir.Op // op0 pd_op.group_norm
 	var y, mean, var2, o, x, scale, bias *ir.Value
 	var eps, g ir.Attribute
-	return rt.Arity(op1, 1, 1) && rt.Set(&o, op1.Result(0)) && rt.Present(&y, op1.Operand(0)) &&
-		rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 3, 3) && rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[0])) &&
-		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[1])) && rt.AttrIs(op0, "data_format", in, 2) &&
-		rt.Set(&mean, op0.Result(1)) && rt.Set(&var2, op0.Result(2)) && rt.Present(&x, op0.Operand(0)) &&
-		rt.Present(&scale, op0.Operand(1)) && rt.Present(&bias, op0.Operand(2)) &&
+	return rt.Arity(op1, 1, 1) && rt.Result(&o, op1, 0) && rt.Operand(&y, op1, 0) &&
+		rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 3, 3) && rt.BindAttrAt(&eps, op0, "epsilon", in, 0) &&
+		rt.BindAttrAt(&g, op0, "groups", in, 1) && rt.AttrIs(op0, "data_format", in, 2) && rt.Result(&mean, op0, 1) &&
+		rt.Result(&var2, op0, 2) && rt.Operand(&x, op0, 0) && rt.Operand(&scale, op0, 1) && rt.Operand(&bias, op0, 2) &&
 		rt.Closed([]*ir.Op{op0, op1}, y) &&
 		rt.True(m.Param("enable_gpu_mixed", in.Consts[0])) && rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[1])) && // where $enable_gpu_mixed && dtype(%x) == float32
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, mean, var2, o, x, scale, bias), append(m.Holes(), eps, g))
@@ -74,11 +70,10 @@ func groupNormSwish_group_norm_swish_nchw_mixed(m *rt.Matcher, in *rt.Instance, 
 	var op0 *ir.Op // op0 pd_op.group_norm
 	var y, mean, var2, o, x, scale, bias *ir.Value
 	var eps, g ir.Attribute
-	return rt.Arity(op1, 1, 1) && rt.Set(&o, op1.Result(0)) && rt.Present(&y, op1.Operand(0)) &&
-		rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 3, 3) && rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[0])) &&
-		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[1])) && rt.AttrIs(op0, "data_format", in, 2) &&
-		rt.Set(&mean, op0.Result(1)) && rt.Set(&var2, op0.Result(2)) && rt.Present(&x, op0.Operand(0)) &&
-		rt.Present(&scale, op0.Operand(1)) && rt.Present(&bias, op0.Operand(2)) &&
+	return rt.Arity(op1, 1, 1) && rt.Result(&o, op1, 0) && rt.Operand(&y, op1, 0) &&
+		rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 3, 3) && rt.BindAttrAt(&eps, op0, "epsilon", in, 0) &&
+		rt.BindAttrAt(&g, op0, "groups", in, 1) && rt.AttrIs(op0, "data_format", in, 2) && rt.Result(&mean, op0, 1) &&
+		rt.Result(&var2, op0, 2) && rt.Operand(&x, op0, 0) && rt.Operand(&scale, op0, 1) && rt.Operand(&bias, op0, 2) &&
 		rt.Closed([]*ir.Op{op0, op1}, y) &&
 		rt.True(m.Param("enable_gpu_mixed", in.Consts[0])) && rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[1])) && rt.True(rt.Equal(m.Pure("rank", x), int64(4))) && // where $enable_gpu_mixed && dtype(%x) == float32 && rank(%x) == 4
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, mean, var2, o, x, scale, bias), append(m.Holes(), eps, g))
@@ -90,17 +85,16 @@ func groupNormSwish_add_group_norm_then_swish(m *rt.Matcher, in *rt.Instance, op
 	var op0 *ir.Op // op0 pd_op.add_group_norm_silu
 	var f, ro, m2, v, o, x, res, scale, bias *ir.Value
 	var eps, g, fmt ir.Attribute
-	return rt.Arity(op1, 1, 1) && rt.Set(&o, op1.Result(0)) && rt.Present(&f, op1.Operand(0)) &&
+	return rt.Arity(op1, 1, 1) && rt.Result(&o, op1, 0) && rt.Operand(&f, op1, 0) &&
 		rt.Def(&op0, f, 0) && rt.Is(op0, in.Ops[0], 4, 4) && rt.AttrIs(op0, "activation", in, 0) &&
-		rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[1])) &&
-		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[2])) &&
-		rt.BindAttr(&fmt, rt.AttrOr(op0, "data_format", in.Defaults[3])) && rt.Set(&ro, op0.Result(1)) &&
-		rt.Set(&m2, op0.Result(2)) && rt.Set(&v, op0.Result(3)) && rt.Present(&x, op0.Operand(0)) &&
-		rt.Present(&res, op0.Operand(1)) && rt.Present(&scale, op0.Operand(2)) && rt.Present(&bias, op0.Operand(3)) &&
+		rt.BindAttrAt(&eps, op0, "epsilon", in, 1) && rt.BindAttrAt(&g, op0, "groups", in, 2) &&
+		rt.BindAttrAt(&fmt, op0, "data_format", in, 3) && rt.Result(&ro, op0, 1) && rt.Result(&m2, op0, 2) &&
+		rt.Result(&v, op0, 3) && rt.Operand(&x, op0, 0) && rt.Operand(&res, op0, 1) && rt.Operand(&scale, op0, 2) &&
+		rt.Operand(&bias, op0, 3) &&
 		rt.Closed([]*ir.Op{op0, op1}, f) &&
-		rt.True(rt.Or(rt.In(m.Pure("dtype", x), in.Consts[0]), func() rule.Val {
-			return rt.And(m.Param("enable_gpu_mixed", in.Consts[1]), func() rule.Val { return rt.Equal(m.Pure("dtype", x), in.Consts[2]) })
-		})) && // where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
+		rt.TrueOr(rt.In(m.Pure("dtype", x), in.Consts[0]), func() bool {
+			return rt.True(m.Param("enable_gpu_mixed", in.Consts[1])) && rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[2]))
+		}) && // where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), f, ro, m2, v, o, x, res, scale, bias), append(m.Holes(), eps, g, fmt))
 }
 
@@ -110,16 +104,15 @@ func groupNormSwish_add_group_norm_nchw_then_swish(m *rt.Matcher, in *rt.Instanc
 	var op0, op1 *ir.Op // op0 pd_op.add_group_norm_silu, op1 pd_op.transpose
 	var f, ro, m2, v, t, o, x, res, scale, bias *ir.Value
 	var eps, g ir.Attribute
-	return rt.Arity(op2, 1, 1) && rt.Set(&o, op2.Result(0)) && rt.Present(&t, op2.Operand(0)) &&
-		rt.Def(&op1, t, 0) && rt.Is(op1, in.Ops[1], 1, 1) && rt.AttrIs(op1, "perm", in, 4) && rt.Present(&f, op1.Operand(0)) &&
+	return rt.Arity(op2, 1, 1) && rt.Result(&o, op2, 0) && rt.Operand(&t, op2, 0) &&
+		rt.Def(&op1, t, 0) && rt.Is(op1, in.Ops[1], 1, 1) && rt.AttrIs(op1, "perm", in, 4) && rt.Operand(&f, op1, 0) &&
 		rt.Def(&op0, f, 0) && rt.Is(op0, in.Ops[0], 4, 4) && rt.AttrIs(op0, "activation", in, 0) &&
-		rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[1])) &&
-		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[2])) && rt.AttrIs(op0, "data_format", in, 3) &&
-		rt.Set(&ro, op0.Result(1)) && rt.Set(&m2, op0.Result(2)) && rt.Set(&v, op0.Result(3)) && rt.Present(&x, op0.Operand(0)) &&
-		rt.Present(&res, op0.Operand(1)) && rt.Present(&scale, op0.Operand(2)) && rt.Present(&bias, op0.Operand(3)) &&
+		rt.BindAttrAt(&eps, op0, "epsilon", in, 1) && rt.BindAttrAt(&g, op0, "groups", in, 2) &&
+		rt.AttrIs(op0, "data_format", in, 3) && rt.Result(&ro, op0, 1) && rt.Result(&m2, op0, 2) && rt.Result(&v, op0, 3) &&
+		rt.Operand(&x, op0, 0) && rt.Operand(&res, op0, 1) && rt.Operand(&scale, op0, 2) && rt.Operand(&bias, op0, 3) &&
 		rt.Closed([]*ir.Op{op0, op1, op2}, f, t) &&
-		rt.True(rt.Or(rt.In(m.Pure("dtype", x), in.Consts[0]), func() rule.Val {
-			return rt.And(m.Param("enable_gpu_mixed", in.Consts[1]), func() rule.Val { return rt.Equal(m.Pure("dtype", x), in.Consts[2]) })
-		})) && // where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
+		rt.TrueOr(rt.In(m.Pure("dtype", x), in.Consts[0]), func() bool {
+			return rt.True(m.Param("enable_gpu_mixed", in.Consts[1])) && rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[2]))
+		}) && // where dtype(%x) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%x) == float32
 		m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), f, ro, m2, v, t, o, x, res, scale, bias), append(m.Holes(), eps, g))
 }

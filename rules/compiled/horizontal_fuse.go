@@ -22,12 +22,12 @@ var HorizontalFusePass = (&rt.Program{Name: "horizontal_fuse", Paths: []string{"
 func horizontalFuse_horizontal_matmul(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x, w *ir.Value
 	var rest []ir.NamedAttr
-	return op0.NumOperands() == 2 && rt.Present(&x, op0.Operand(0)) &&
+	return op0.NumOperands() == 2 && rt.Operand(&x, op0, 0) &&
 		m.Collect(in, op0, x, func(op0 *ir.Op, first bool) bool {
 			return rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrIs(op0, "transpose_x", in, 0) && rt.AttrIs(op0, "transpose_y", in, 1) &&
-				rt.AgreeAttrs(first, &rest, rt.RestAttrs(op0, "transpose_x", "transpose_y")) && rt.Set(&y, op0.Result(0)) &&
-				op0.Operand(0) == x && rt.Present(&w, op0.Operand(1)) &&
-				rt.True(rt.NotEqual(w, x)) && rt.True(rt.Or(rt.Or(m.Pure("defined_by", w, "builtin.parameter"), func() rule.Val { return m.Pure("defined_by", w, "builtin.constant") }), func() rule.Val { return m.Pure("defined_by", w, "pd_op.data") })) && // where %w != %x && (defined_by(%w, "builtin.parameter") || defined_by(%w, "builtin.constant") || defined_by(%w, "pd_op.data"))
+				rt.AgreeAttrs(first, &rest, rt.RestAttrs(op0, "transpose_x", "transpose_y")) && rt.Result(&y, op0, 0) &&
+				op0.Operand(0) == x && rt.Operand(&w, op0, 1) &&
+				rt.True(rt.NotEqual(w, x)) && rt.TrueOr(rt.Or(m.Pure("defined_by", w, "builtin.parameter"), func() rule.Val { return m.Pure("defined_by", w, "builtin.constant") }), func() bool { return rt.True(m.Pure("defined_by", w, "pd_op.data")) }) && // where %w != %x && (defined_by(%w, "builtin.parameter") || defined_by(%w, "builtin.constant") || defined_by(%w, "pd_op.data"))
 				rt.True(rt.Equal(m.Pure("rank", w), int64(2))) && rt.True(rt.GreaterEqual(m.Pure("rank", x), int64(2))) && rt.True(rt.GreaterEqual(m.Pure("dim", w, int64(0)), int64(0))) && rt.True(rt.Greater(m.Pure("dim", w, int64(1)), int64(0))) && rt.True(rt.Equal(m.Pure("dim", w, int64(0)), m.Pure("dim", x, int64(-1)))) && // where rank(%w) == 2 && rank(%x) >= 2 && dim(%w, 0) >= 0 && dim(%w, 1) > 0 && dim(%w, 0) == dim(%x, -1)
 				rt.True(rt.Equal(m.Pure("dtype", w), m.Pure("dtype", x))) && // where dtype(%w) == dtype(%x)
 				m.Elem(y, w)
@@ -40,12 +40,12 @@ func horizontalFuse_horizontal_matmul(m *rt.Matcher, in *rt.Instance, op0 *ir.Op
 func horizontalFuse_horizontal_matmul_left(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, w, x *ir.Value
 	var rest []ir.NamedAttr
-	return op0.NumOperands() == 2 && rt.Present(&x, op0.Operand(1)) &&
+	return op0.NumOperands() == 2 && rt.Operand(&x, op0, 1) &&
 		m.Collect(in, op0, x, func(op0 *ir.Op, first bool) bool {
 			return rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrIs(op0, "transpose_x", in, 0) && rt.AttrIs(op0, "transpose_y", in, 1) &&
-				rt.AgreeAttrs(first, &rest, rt.RestAttrs(op0, "transpose_x", "transpose_y")) && rt.Set(&y, op0.Result(0)) &&
-				rt.Present(&w, op0.Operand(0)) && op0.Operand(1) == x &&
-				rt.True(rt.NotEqual(w, x)) && rt.True(rt.Or(rt.Or(m.Pure("defined_by", w, "builtin.parameter"), func() rule.Val { return m.Pure("defined_by", w, "builtin.constant") }), func() rule.Val { return m.Pure("defined_by", w, "pd_op.data") })) && // where %w != %x && (defined_by(%w, "builtin.parameter") || defined_by(%w, "builtin.constant") || defined_by(%w, "pd_op.data"))
+				rt.AgreeAttrs(first, &rest, rt.RestAttrs(op0, "transpose_x", "transpose_y")) && rt.Result(&y, op0, 0) &&
+				rt.Operand(&w, op0, 0) && op0.Operand(1) == x &&
+				rt.True(rt.NotEqual(w, x)) && rt.TrueOr(rt.Or(m.Pure("defined_by", w, "builtin.parameter"), func() rule.Val { return m.Pure("defined_by", w, "builtin.constant") }), func() bool { return rt.True(m.Pure("defined_by", w, "pd_op.data")) }) && // where %w != %x && (defined_by(%w, "builtin.parameter") || defined_by(%w, "builtin.constant") || defined_by(%w, "pd_op.data"))
 				rt.True(rt.Equal(m.Pure("rank", w), int64(2))) && rt.True(rt.GreaterEqual(m.Pure("rank", x), int64(2))) && rt.True(rt.GreaterEqual(m.Pure("dim", w, int64(1)), int64(0))) && rt.True(rt.Greater(m.Pure("dim", w, int64(0)), int64(0))) && rt.True(rt.Equal(m.Pure("dim", w, int64(1)), m.Pure("dim", x, int64(-2)))) && // where rank(%w) == 2 && rank(%x) >= 2 && dim(%w, 1) >= 0 && dim(%w, 0) > 0 && dim(%w, 1) == dim(%x, -2)
 				rt.True(rt.Equal(m.Pure("dtype", w), m.Pure("dtype", x))) && // where dtype(%w) == dtype(%x)
 				m.Elem(y, w)
@@ -58,14 +58,14 @@ func horizontalFuse_horizontal_fc(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bo
 	var y, x, w, b *ir.Value
 	var n, act ir.Attribute
 	var rest []ir.NamedAttr
-	return op0.NumOperands() == 3 && rt.Present(&x, op0.Operand(0)) &&
+	return op0.NumOperands() == 3 && rt.Operand(&x, op0, 0) &&
 		m.Collect(in, op0, x, func(op0 *ir.Op, first bool) bool {
 			return rt.Is(op0, in.Ops[0], 3, 1) && rt.AgreeAttr(first, &n, rt.AttrOr(op0, "in_num_col_dims", in.Defaults[0])) &&
 				rt.AgreeAttr(first, &act, rt.AttrOr(op0, "activation_type", in.Defaults[1])) && rt.AttrIs(op0, "padding_weights", in, 2) &&
 				rt.AgreeAttrs(first, &rest, rt.RestAttrs(op0, "in_num_col_dims", "activation_type", "padding_weights")) &&
-				rt.Set(&y, op0.Result(0)) && op0.Operand(0) == x && rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op0.Operand(2)) &&
-				rt.True(rt.NotEqual(w, x)) && rt.True(rt.Or(rt.Or(m.Pure("defined_by", w, "builtin.parameter"), func() rule.Val { return m.Pure("defined_by", w, "builtin.constant") }), func() rule.Val { return m.Pure("defined_by", w, "pd_op.data") })) && // where %w != %x && (defined_by(%w, "builtin.parameter") || defined_by(%w, "builtin.constant") || defined_by(%w, "pd_op.data"))
-				rt.True(rt.Or(rt.Or(m.Pure("defined_by", b, "builtin.parameter"), func() rule.Val { return m.Pure("defined_by", b, "builtin.constant") }), func() rule.Val { return m.Pure("defined_by", b, "pd_op.data") })) && // where defined_by(%b, "builtin.parameter") || defined_by(%b, "builtin.constant") || defined_by(%b, "pd_op.data")
+				rt.Result(&y, op0, 0) && op0.Operand(0) == x && rt.Operand(&w, op0, 1) && rt.Operand(&b, op0, 2) &&
+				rt.True(rt.NotEqual(w, x)) && rt.TrueOr(rt.Or(m.Pure("defined_by", w, "builtin.parameter"), func() rule.Val { return m.Pure("defined_by", w, "builtin.constant") }), func() bool { return rt.True(m.Pure("defined_by", w, "pd_op.data")) }) && // where %w != %x && (defined_by(%w, "builtin.parameter") || defined_by(%w, "builtin.constant") || defined_by(%w, "pd_op.data"))
+				rt.TrueOr(rt.Or(m.Pure("defined_by", b, "builtin.parameter"), func() rule.Val { return m.Pure("defined_by", b, "builtin.constant") }), func() bool { return rt.True(m.Pure("defined_by", b, "pd_op.data")) }) && // where defined_by(%b, "builtin.parameter") || defined_by(%b, "builtin.constant") || defined_by(%b, "pd_op.data")
 				rt.True(rt.Equal(m.Pure("rank", w), int64(2))) && rt.True(rt.Equal(m.Pure("rank", b), int64(1))) && rt.True(rt.Equal(m.Pure("dim", b, int64(0)), m.Pure("dim", w, int64(1)))) && rt.True(rt.Equal(m.Pure("dtype", b), m.Pure("dtype", w))) && // where rank(%w) == 2 && rank(%b) == 1 && dim(%b, 0) == dim(%w, 1) && dtype(%b) == dtype(%w)
 				rt.True(rt.GreaterEqual(m.Pure("rank", x), int64(2))) && rt.True(rt.GreaterEqual(m.Pure("dim", w, int64(0)), int64(0))) && rt.True(rt.Greater(m.Pure("dim", w, int64(1)), int64(0))) && rt.True(rt.Equal(m.Pure("dim", w, int64(0)), m.Pure("dim", x, int64(-1)))) && rt.True(rt.Equal(m.Pure("dtype", w), m.Pure("dtype", x))) && // where rank(%x) >= 2 && dim(%w, 0) >= 0 && dim(%w, 1) > 0 && dim(%w, 0) == dim(%x, -1) && dtype(%w) == dtype(%x)
 				m.Elem(y, w, b)

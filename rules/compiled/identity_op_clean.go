@@ -27,11 +27,10 @@ var IdentityOpCleanPass = (&rt.Program{Name: "identity_op_clean", Paths: []strin
 func identityOpClean_remove_useless_scale(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.full
 	var y, x, _1 *ir.Value
-	return rt.Arity(op1, 2, 1) && rt.AttrIs(op1, "bias", in, 1) && rt.Set(&y, op1.Result(0)) && rt.Present(&x, op1.Operand(0)) &&
-		rt.Present(&_1, op1.Operand(1)) &&
-		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 0 && op0.NumResults() >= 1 &&
-		rt.AttrIs(op0, "value", in, 0) && rt.ResultsUnused(op0, 1) &&
-		rt.True(rt.Not(m.Builtin("mutated", x))) && rt.True(rt.Not(m.Builtin("mutated", y))) && // where !mutated(%x) && !mutated(%y)
+	return rt.Arity(op1, 2, 1) && rt.AttrIs(op1, "bias", in, 1) && rt.Result(&y, op1, 0) && rt.Operand(&x, op1, 0) &&
+		rt.Operand(&_1, op1, 1) &&
+		rt.Def(&op0, _1, 0) && rt.IsAtLeast(op0, in.Ops[0], 0, 1) && rt.AttrIs(op0, "value", in, 0) && rt.ResultsUnused(op0, 1) &&
+		rt.False(m.Builtin("mutated", x)) && rt.False(m.Builtin("mutated", y)) && // where !mutated(%x) && !mutated(%y)
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, x, _1), m.Holes())
 }
 
@@ -41,19 +40,15 @@ func identityOpClean_remove_redundant_scale(m *rt.Matcher, in *rt.Instance, op3 
 	var op0, op1, op2 *ir.Op // op0 pd_op.full, op1 pd_op.scale, op2 pd_op.full
 	var s, y, x, _1, _2 *ir.Value
 	var v1, sh, dt, pl, b1, a1, v2, b2, a2 ir.Attribute
-	return rt.Arity(op3, 2, 1) && rt.BindAttr(&b2, rt.AttrOr(op3, "bias", in.Defaults[7])) &&
-		rt.BindAttr(&a2, rt.AttrOr(op3, "bias_after_scale", in.Defaults[8])) && rt.Set(&y, op3.Result(0)) &&
-		rt.Present(&s, op3.Operand(0)) &&
-		rt.Def(&op1, s, 0) && op1 != op3 && rt.Is(op1, in.Ops[1], 2, 1) &&
-		rt.BindAttr(&b1, rt.AttrOr(op1, "bias", in.Defaults[4])) &&
-		rt.BindAttr(&a1, rt.AttrOr(op1, "bias_after_scale", in.Defaults[5])) && rt.Present(&x, op1.Operand(0)) &&
-		rt.Present(&_1, op1.Operand(1)) &&
-		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 0 && op0.NumResults() >= 1 &&
-		rt.BindAttr(&v1, rt.AttrOr(op0, "value", in.Defaults[0])) && rt.BindAttr(&sh, rt.AttrOr(op0, "shape", in.Defaults[1])) &&
-		rt.BindAttr(&dt, rt.AttrOr(op0, "dtype", in.Defaults[2])) && rt.BindAttr(&pl, rt.AttrOr(op0, "place", in.Defaults[3])) &&
-		rt.ResultsUnused(op0, 1) && rt.Present(&_2, op3.Operand(1)) &&
-		rt.Def(&op2, _2, 0) && op2.Info() == in.Ops[2] && op2.NumOperands() == 0 && op2.NumResults() >= 1 &&
-		rt.BindAttr(&v2, rt.AttrOr(op2, "value", in.Defaults[6])) && rt.ResultsUnused(op2, 1) &&
+	return rt.Arity(op3, 2, 1) && rt.BindAttrAt(&b2, op3, "bias", in, 7) && rt.BindAttrAt(&a2, op3, "bias_after_scale", in, 8) &&
+		rt.Result(&y, op3, 0) && rt.Operand(&s, op3, 0) &&
+		rt.Def(&op1, s, 0) && op1 != op3 && rt.Is(op1, in.Ops[1], 2, 1) && rt.BindAttrAt(&b1, op1, "bias", in, 4) &&
+		rt.BindAttrAt(&a1, op1, "bias_after_scale", in, 5) && rt.Operand(&x, op1, 0) && rt.Operand(&_1, op1, 1) &&
+		rt.Def(&op0, _1, 0) && rt.IsAtLeast(op0, in.Ops[0], 0, 1) && rt.BindAttrAt(&v1, op0, "value", in, 0) &&
+		rt.BindAttrAt(&sh, op0, "shape", in, 1) && rt.BindAttrAt(&dt, op0, "dtype", in, 2) &&
+		rt.BindAttrAt(&pl, op0, "place", in, 3) && rt.ResultsUnused(op0, 1) && rt.Operand(&_2, op3, 1) &&
+		rt.Def(&op2, _2, 0) && rt.IsAtLeast(op2, in.Ops[2], 0, 1) && rt.BindAttrAt(&v2, op2, "value", in, 6) &&
+		rt.ResultsUnused(op2, 1) &&
 		rt.Closed([]*ir.Op{op0, op1, op2, op3}, s) &&
 		m.Emit(in, append(m.Ops(), op0, op1, op2, op3), append(m.Values(), s, y, x, _1, _2), append(m.Holes(), v1, sh, dt, pl, b1, a1, v2, b2, a2))
 }
@@ -63,10 +58,9 @@ func identityOpClean_remove_redundant_scale(m *rt.Matcher, in *rt.Instance, op3 
 func identityOpClean_remove_useless_cast(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
 	var to ir.Attribute
-	return rt.Arity(op0, 1, 1) && rt.BindAttr(&to, rt.AttrOr(op0, "dtype", in.Defaults[0])) && rt.Set(&y, op0.Result(0)) &&
-		rt.Present(&x, op0.Operand(0)) &&
+	return rt.Arity(op0, 1, 1) && rt.BindAttrAt(&to, op0, "dtype", in, 0) && rt.Result(&y, op0, 0) && rt.Operand(&x, op0, 0) &&
 		rt.True(rt.Equal(rule.AttrVal(to), m.Pure("dtype", x))) && // where $to == dtype(%x)
-		rt.True(rt.Not(m.Builtin("mutated", x))) && rt.True(rt.Not(m.Builtin("mutated", y))) && // where !mutated(%x) && !mutated(%y)
+		rt.False(m.Builtin("mutated", x)) && rt.False(m.Builtin("mutated", y)) && // where !mutated(%x) && !mutated(%y)
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), append(m.Holes(), to))
 }
 
@@ -75,11 +69,10 @@ func identityOpClean_remove_useless_cast(m *rt.Matcher, in *rt.Instance, op0 *ir
 func identityOpClean_remove_useless_concat(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 builtin.combine
 	var y, x, _1, axis *ir.Value
-	return rt.Arity(op1, 2, 1) && rt.Set(&y, op1.Result(0)) && rt.Present(&_1, op1.Operand(0)) &&
-		rt.Def(&op0, _1, 0) && rt.Is(op0, in.Ops[0], 1, 1) && rt.Present(&x, op0.Operand(0)) &&
-		rt.Present(&axis, op1.Operand(1)) &&
+	return rt.Arity(op1, 2, 1) && rt.Result(&y, op1, 0) && rt.Operand(&_1, op1, 0) &&
+		rt.Def(&op0, _1, 0) && rt.Is(op0, in.Ops[0], 1, 1) && rt.Operand(&x, op0, 0) && rt.Operand(&axis, op1, 1) &&
 		rt.Closed([]*ir.Op{op0, op1}, _1) &&
-		rt.True(rt.Not(m.Builtin("mutated", x))) && rt.True(rt.Not(m.Builtin("mutated", y))) && // where !mutated(%x) && !mutated(%y)
+		rt.False(m.Builtin("mutated", x)) && rt.False(m.Builtin("mutated", y)) && // where !mutated(%x) && !mutated(%y)
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, x, _1, axis), m.Holes())
 }
 
@@ -89,14 +82,13 @@ func identityOpClean_remove_redundant_cast(m *rt.Matcher, in *rt.Instance, op1 *
 	var op0 *ir.Op // op0 pd_op.cast
 	var t, y, x *ir.Value
 	var d1, d2 ir.Attribute
-	return rt.Arity(op1, 1, 1) && rt.BindAttr(&d2, rt.AttrOr(op1, "dtype", in.Defaults[1])) && rt.Set(&y, op1.Result(0)) &&
-		rt.Present(&t, op1.Operand(0)) &&
-		rt.Def(&op0, t, 0) && op0 != op1 && rt.Is(op0, in.Ops[0], 1, 1) &&
-		rt.BindAttr(&d1, rt.AttrOr(op0, "dtype", in.Defaults[0])) && rt.Present(&x, op0.Operand(0)) &&
+	return rt.Arity(op1, 1, 1) && rt.BindAttrAt(&d2, op1, "dtype", in, 1) && rt.Result(&y, op1, 0) && rt.Operand(&t, op1, 0) &&
+		rt.Def(&op0, t, 0) && op0 != op1 && rt.Is(op0, in.Ops[0], 1, 1) && rt.BindAttrAt(&d1, op0, "dtype", in, 0) &&
+		rt.Operand(&x, op0, 0) &&
 		rt.Closed([]*ir.Op{op0, op1}, t) &&
-		rt.True(rt.Or(rt.And(rt.Equal(rule.AttrVal(d1), in.Consts[0]), func() rule.Val { return rt.In(m.Pure("dtype", x), in.Consts[1]) }), func() rule.Val {
-			return rt.And(rt.Equal(rule.AttrVal(d1), in.Consts[2]), func() rule.Val { return rt.In(m.Pure("dtype", x), in.Consts[3]) })
-		})) && // where $d1 == float64 && dtype(%x) in [float16, bfloat16, float32] || $d1 == float32 && dtype(%x) in [float16, bfloat16]
+		rt.TrueOr(rt.And(rt.Equal(rule.AttrVal(d1), in.Consts[0]), func() rule.Val { return rt.In(m.Pure("dtype", x), in.Consts[1]) }), func() bool {
+			return rt.True(rt.Equal(rule.AttrVal(d1), in.Consts[2])) && rt.True(rt.In(m.Pure("dtype", x), in.Consts[3]))
+		}) && // where $d1 == float64 && dtype(%x) in [float16, bfloat16, float32] || $d1 == float32 && dtype(%x) in [float16, bfloat16]
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), t, y, x), append(m.Holes(), d1, d2))
 }
 
@@ -105,12 +97,12 @@ func identityOpClean_delete_dropout(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) 
 	var op0 *ir.Op // op0 pd_op.full
 	var y, x, _1 *ir.Value
 	var p ir.Attribute
-	return rt.Arity(op1, 3, 2) && rt.AttrIs(op1, "is_test", in, 1) && rt.AttrIs(op1, "mode", in, 2) && rt.Set(&y, op1.Result(0)) &&
-		!op1.Result(1).HasUses() && rt.Present(&x, op1.Operand(0)) && op1.Operand(1) == nil && rt.Present(&_1, op1.Operand(2)) &&
-		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 0 && op0.NumResults() >= 1 &&
-		rt.BindAttr(&p, rt.AttrOr(op0, "value", in.Defaults[0])) && rt.ResultsUnused(op0, 1) &&
+	return rt.Arity(op1, 3, 2) && rt.AttrIs(op1, "is_test", in, 1) && rt.AttrIs(op1, "mode", in, 2) && rt.Result(&y, op1, 0) &&
+		!op1.Result(1).HasUses() && rt.Operand(&x, op1, 0) && op1.Operand(1) == nil && rt.Operand(&_1, op1, 2) &&
+		rt.Def(&op0, _1, 0) && rt.IsAtLeast(op0, in.Ops[0], 0, 1) && rt.BindAttrAt(&p, op0, "value", in, 0) &&
+		rt.ResultsUnused(op0, 1) &&
 		rt.True(rt.GreaterEqual(rule.AttrVal(p), float64(0))) && // where $p >= 0.0
-		rt.True(rt.Not(m.Builtin("mutated", x))) && rt.True(rt.Not(m.Builtin("mutated", y))) && // where !mutated(%x) && !mutated(%y)
+		rt.False(m.Builtin("mutated", x)) && rt.False(m.Builtin("mutated", y)) && // where !mutated(%x) && !mutated(%y)
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, x, _1), append(m.Holes(), p))
 }
 
@@ -120,9 +112,9 @@ func identityOpClean_replace_dropout_with_scale(m *rt.Matcher, in *rt.Instance, 
 	var op0 *ir.Op // op0 pd_op.full
 	var y, x, _1 *ir.Value
 	var p ir.Attribute
-	return rt.Arity(op1, 3, 2) && rt.AttrIs(op1, "is_test", in, 1) && rt.AttrIs(op1, "mode", in, 2) && rt.Set(&y, op1.Result(0)) &&
-		!op1.Result(1).HasUses() && rt.Present(&x, op1.Operand(0)) && op1.Operand(1) == nil && rt.Present(&_1, op1.Operand(2)) &&
-		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 0 && op0.NumResults() >= 1 &&
-		rt.BindAttr(&p, rt.AttrOr(op0, "value", in.Defaults[0])) && rt.ResultsUnused(op0, 1) &&
+	return rt.Arity(op1, 3, 2) && rt.AttrIs(op1, "is_test", in, 1) && rt.AttrIs(op1, "mode", in, 2) && rt.Result(&y, op1, 0) &&
+		!op1.Result(1).HasUses() && rt.Operand(&x, op1, 0) && op1.Operand(1) == nil && rt.Operand(&_1, op1, 2) &&
+		rt.Def(&op0, _1, 0) && rt.IsAtLeast(op0, in.Ops[0], 0, 1) && rt.BindAttrAt(&p, op0, "value", in, 0) &&
+		rt.ResultsUnused(op0, 1) &&
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, x, _1), append(m.Holes(), p))
 }

@@ -48,10 +48,10 @@ func inplace_deinplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var b, a *ir.Value
 	var rest []*ir.Value
 	var attrs []ir.NamedAttr
-	return op0.NumOperands() >= 1 && op0.NumResults() == 1 && rt.Set(&attrs, rt.RestAttrs(op0)) && rt.Set(&b, op0.Result(0)) &&
-		rt.Present(&a, op0.Operand(0)) && rt.Set(&rest, m.Operands(op0, 1)) &&
-		rt.True(rt.Not(m.Builtin("is_param", a))) && rt.True(rt.Not(m.Builtin("is_input", a))) && // where !is_param(%a) && !is_input(%a)
-		rt.True(rt.Not(m.Builtin("aliased", a, b))) && // where !aliased(%a, %b)
+	return op0.NumOperands() >= 1 && op0.NumResults() == 1 && rt.Set(&attrs, rt.RestAttrs(op0)) && rt.Result(&b, op0, 0) &&
+		rt.Operand(&a, op0, 0) && rt.Set(&rest, m.Operands(op0, 1)) &&
+		rt.False(m.Builtin("is_param", a)) && rt.False(m.Builtin("is_input", a)) && // where !is_param(%a) && !is_input(%a)
+		rt.False(m.Builtin("aliased", a, b)) && // where !aliased(%a, %b)
 		rt.True(m.Pure("same_type", a, b)) && // where same_type(%a, %b)
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), b, a, nil), append(m.Holes(), attrs), rest)
 }

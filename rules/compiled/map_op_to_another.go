@@ -21,13 +21,10 @@ var MapOpToAnotherPass = (&rt.Program{Name: "map_op_to_another", Paths: []string
 func mapOpToAnother_depthwise_conv2d_to_conv2d(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x, w *ir.Value
 	var st, pd, pa, dl, g, fmt ir.Attribute
-	return rt.Arity(op0, 2, 1) && rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[0])) &&
-		rt.BindAttr(&pd, rt.AttrOr(op0, "paddings", in.Defaults[1])) &&
-		rt.BindAttr(&pa, rt.AttrOr(op0, "padding_algorithm", in.Defaults[2])) &&
-		rt.BindAttr(&dl, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
-		rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[4])) &&
-		rt.BindAttr(&fmt, rt.AttrOr(op0, "data_format", in.Defaults[5])) && rt.Set(&y, op0.Result(0)) &&
-		rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) &&
+	return rt.Arity(op0, 2, 1) && rt.BindAttrAt(&st, op0, "strides", in, 0) && rt.BindAttrAt(&pd, op0, "paddings", in, 1) &&
+		rt.BindAttrAt(&pa, op0, "padding_algorithm", in, 2) && rt.BindAttrAt(&dl, op0, "dilations", in, 3) &&
+		rt.BindAttrAt(&g, op0, "groups", in, 4) && rt.BindAttrAt(&fmt, op0, "data_format", in, 5) && rt.Result(&y, op0, 0) &&
+		rt.Operand(&x, op0, 0) && rt.Operand(&w, op0, 1) &&
 		rt.True(rt.Greater(rule.AttrVal(g), int64(1))) && // where $g > 1
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x, w), append(m.Holes(), st, pd, pa, dl, g, fmt))
 }

@@ -3,7 +3,6 @@
 package compiled
 
 import (
-	"github.com/pirdrr/drr/drr/rule"
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/rulegen/rt"
 	"github.com/pirdrr/drr/rules"
@@ -22,19 +21,20 @@ var MatmulAddActFusePass = (&rt.Program{Name: "matmul_add_act_fuse", Paths: []st
 func matmulAddActFuse_matmul_add_fc(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.matmul
 	var m2, z, x, w, b *ir.Value
-	if !(rt.Arity(op1, 2, 1) && rt.Set(&z, op1.Result(0))) {
+	if !(rt.Arity(op1, 2, 1) && rt.Result(&z, op1, 0)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
-		if rt.Present(&m2, op1.Operand(sw1)) &&
+		if rt.Operand(&m2, op1, sw1) &&
 			rt.Def(&op0, m2, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrIs(op0, "transpose_x", in, 0) &&
-			rt.AttrIs(op0, "transpose_y", in, 1) && rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) &&
-			rt.Present(&b, op1.Operand(1-sw1)) &&
+			rt.AttrIs(op0, "transpose_y", in, 1) && rt.Operand(&x, op0, 0) && rt.Operand(&w, op0, 1) && rt.Operand(&b, op1, 1-sw1) &&
 			rt.Closed([]*ir.Op{op0, op1}, m2) &&
 			rt.True(rt.In(m.Pure("dtype", w), in.Consts[0])) && // where dtype(%w) in [float16, float32, float64]
 			rt.True(rt.Equal(m.Pure("rank", w), int64(2))) && rt.True(rt.GreaterEqual(m.Pure("rank", x), int64(2))) && // where rank(%w) == 2 && rank(%x) >= 2
-			rt.True(rt.Or(rt.Equal(m.Pure("dim", x, int64(-1)), m.Pure("dim", w, int64(0))), func() rule.Val { return rt.Equal(m.Pure("dim", x, int64(-1)), int64(-1)) })) && // where dim(%x, -1) == dim(%w, 0) || dim(%x, -1) == -1
-			rt.True(rt.Or(rt.Equal(m.Pure("shape", b), rt.List(m.Pure("dim", w, int64(1)))), func() rule.Val { return rt.Equal(m.Pure("shape", b), rt.List(int64(1), m.Pure("dim", w, int64(1)))) })) && // where shape(%b) == [dim(%w, 1)] || shape(%b) == [1, dim(%w, 1)]
+			rt.TrueOr(rt.Equal(m.Pure("dim", x, int64(-1)), m.Pure("dim", w, int64(0))), func() bool { return rt.True(rt.Equal(m.Pure("dim", x, int64(-1)), int64(-1))) }) && // where dim(%x, -1) == dim(%w, 0) || dim(%x, -1) == -1
+			rt.TrueOr(rt.Equal(m.Pure("shape", b), rt.List(m.Pure("dim", w, int64(1)))), func() bool {
+				return rt.True(rt.Equal(m.Pure("shape", b), rt.List(int64(1), m.Pure("dim", w, int64(1)))))
+			}) && // where shape(%b) == [dim(%w, 1)] || shape(%b) == [1, dim(%w, 1)]
 			rt.True(rt.GreaterEqual(m.Pure("dim", w, int64(1)), int64(0))) && // where dim(%w, 1) >= 0
 			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), m2, z, x, w, b), m.Holes()) {
 			return true
@@ -48,10 +48,10 @@ func matmulAddActFuse_fc_relu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.fc
 	var f, r, x, w, b *ir.Value
 	var n, p ir.Attribute
-	return rt.Arity(op1, 1, 1) && rt.Set(&r, op1.Result(0)) && rt.Present(&f, op1.Operand(0)) &&
-		rt.Def(&op0, f, 0) && rt.Is(op0, in.Ops[0], 3, 1) && rt.BindAttr(&n, rt.AttrOr(op0, "in_num_col_dims", in.Defaults[0])) &&
-		rt.AttrIs(op0, "activation_type", in, 1) && rt.BindAttr(&p, rt.AttrOr(op0, "padding_weights", in.Defaults[2])) &&
-		rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op0.Operand(2)) &&
+	return rt.Arity(op1, 1, 1) && rt.Result(&r, op1, 0) && rt.Operand(&f, op1, 0) &&
+		rt.Def(&op0, f, 0) && rt.Is(op0, in.Ops[0], 3, 1) && rt.BindAttrAt(&n, op0, "in_num_col_dims", in, 0) &&
+		rt.AttrIs(op0, "activation_type", in, 1) && rt.BindAttrAt(&p, op0, "padding_weights", in, 2) && rt.Operand(&x, op0, 0) &&
+		rt.Operand(&w, op0, 1) && rt.Operand(&b, op0, 2) &&
 		rt.Closed([]*ir.Op{op0, op1}, f) &&
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), f, r, x, w, b), append(m.Holes(), n, p))
 }

@@ -18,16 +18,14 @@ func matmulScaleFuse_matmul_scale(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bo
 	var op0, op1 *ir.Op // op0 pd_op.matmul, op1 pd_op.full
 	var m2, o, x, w, _1 *ir.Value
 	var tx, ty, sh, v, dt, pl, bas ir.Attribute
-	return rt.Arity(op2, 2, 1) && rt.AttrIs(op2, "bias", in, 6) &&
-		rt.BindAttr(&bas, rt.AttrOr(op2, "bias_after_scale", in.Defaults[7])) && rt.Set(&o, op2.Result(0)) &&
-		rt.Present(&m2, op2.Operand(0)) &&
-		rt.Def(&op0, m2, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&tx, rt.AttrOr(op0, "transpose_x", in.Defaults[0])) &&
-		rt.BindAttr(&ty, rt.AttrOr(op0, "transpose_y", in.Defaults[1])) && rt.Present(&x, op0.Operand(0)) &&
-		rt.Present(&w, op0.Operand(1)) && rt.Present(&_1, op2.Operand(1)) &&
-		rt.Def(&op1, _1, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 0 && op1.NumResults() >= 1 &&
-		rt.BindAttr(&sh, rt.AttrOr(op1, "shape", in.Defaults[2])) && rt.BindAttr(&v, rt.AttrOr(op1, "value", in.Defaults[3])) &&
-		rt.BindAttr(&dt, rt.AttrOr(op1, "dtype", in.Defaults[4])) && rt.BindAttr(&pl, rt.AttrOr(op1, "place", in.Defaults[5])) &&
-		rt.ResultsUnused(op1, 1) &&
+	return rt.Arity(op2, 2, 1) && rt.AttrIs(op2, "bias", in, 6) && rt.BindAttrAt(&bas, op2, "bias_after_scale", in, 7) &&
+		rt.Result(&o, op2, 0) && rt.Operand(&m2, op2, 0) &&
+		rt.Def(&op0, m2, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttrAt(&tx, op0, "transpose_x", in, 0) &&
+		rt.BindAttrAt(&ty, op0, "transpose_y", in, 1) && rt.Operand(&x, op0, 0) && rt.Operand(&w, op0, 1) &&
+		rt.Operand(&_1, op2, 1) &&
+		rt.Def(&op1, _1, 0) && rt.IsAtLeast(op1, in.Ops[1], 0, 1) && rt.BindAttrAt(&sh, op1, "shape", in, 2) &&
+		rt.BindAttrAt(&v, op1, "value", in, 3) && rt.BindAttrAt(&dt, op1, "dtype", in, 4) &&
+		rt.BindAttrAt(&pl, op1, "place", in, 5) && rt.ResultsUnused(op1, 1) &&
 		rt.Closed([]*ir.Op{op0, op1, op2}, m2) &&
 		rt.True(m.Builtin("immutable", w)) && // where immutable(%w)
 		m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), m2, o, x, w, _1), append(m.Holes(), tx, ty, sh, v, dt, pl, bas))

@@ -25,11 +25,9 @@ func matmulTransposeFuse_matmul_out_transpose(m *rt.Matcher, in *rt.Instance, op
 	var op0 *ir.Op // op0 pd_op.matmul
 	var m2, o, x, y *ir.Value
 	var tx, ty, p ir.Attribute
-	return rt.Arity(op1, 1, 1) && rt.BindAttr(&p, rt.AttrOr(op1, "perm", in.Defaults[2])) && rt.Set(&o, op1.Result(0)) &&
-		rt.Present(&m2, op1.Operand(0)) &&
-		rt.Def(&op0, m2, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttr(&tx, rt.AttrOr(op0, "transpose_x", in.Defaults[0])) &&
-		rt.BindAttr(&ty, rt.AttrOr(op0, "transpose_y", in.Defaults[1])) && rt.Present(&x, op0.Operand(0)) &&
-		rt.Present(&y, op0.Operand(1)) &&
+	return rt.Arity(op1, 1, 1) && rt.BindAttrAt(&p, op1, "perm", in, 2) && rt.Result(&o, op1, 0) && rt.Operand(&m2, op1, 0) &&
+		rt.Def(&op0, m2, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.BindAttrAt(&tx, op0, "transpose_x", in, 0) &&
+		rt.BindAttrAt(&ty, op0, "transpose_y", in, 1) && rt.Operand(&x, op0, 0) && rt.Operand(&y, op0, 1) &&
 		rt.Closed([]*ir.Op{op0, op1}, m2) &&
 		rt.True(rt.GreaterEqual(m.Pure("rank", x), int64(2))) && rt.True(rt.GreaterEqual(m.Pure("rank", y), int64(2))) && // where rank(%x) >= 2 && rank(%y) >= 2
 		rt.True(rt.In(rule.AttrVal(p), in.Consts[0])) && // where $p in [[1, 0], [0, 2, 1], [0, 1, 3, 2], [0, 1, 2, 4, 3], [0, 1, 2, 3, 5, 4]]
@@ -42,11 +40,10 @@ func matmulTransposeFuse_matmul_x_transpose(m *rt.Matcher, in *rt.Instance, op1 
 	var op0 *ir.Op // op0 pd_op.transpose
 	var xt, o, x, y *ir.Value
 	var p, tx, ty ir.Attribute
-	return rt.Arity(op1, 2, 1) && rt.BindAttr(&tx, rt.AttrOr(op1, "transpose_x", in.Defaults[1])) &&
-		rt.BindAttr(&ty, rt.AttrOr(op1, "transpose_y", in.Defaults[2])) && rt.Set(&o, op1.Result(0)) &&
-		rt.Present(&xt, op1.Operand(0)) &&
-		rt.Def(&op0, xt, 0) && rt.Is(op0, in.Ops[0], 1, 1) && rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) &&
-		rt.Present(&x, op0.Operand(0)) && rt.Present(&y, op1.Operand(1)) &&
+	return rt.Arity(op1, 2, 1) && rt.BindAttrAt(&tx, op1, "transpose_x", in, 1) && rt.BindAttrAt(&ty, op1, "transpose_y", in, 2) &&
+		rt.Result(&o, op1, 0) && rt.Operand(&xt, op1, 0) &&
+		rt.Def(&op0, xt, 0) && rt.Is(op0, in.Ops[0], 1, 1) && rt.BindAttrAt(&p, op0, "perm", in, 0) && rt.Operand(&x, op0, 0) &&
+		rt.Operand(&y, op1, 1) &&
 		rt.Closed([]*ir.Op{op0, op1}, xt) &&
 		rt.True(rt.GreaterEqual(m.Pure("rank", x), int64(2))) && rt.True(rt.GreaterEqual(m.Pure("rank", y), int64(2))) && // where rank(%x) >= 2 && rank(%y) >= 2
 		rt.True(rt.In(rule.AttrVal(p), in.Consts[0])) && // where $p in [[1, 0], [0, 2, 1], [0, 1, 3, 2], [0, 1, 2, 4, 3], [0, 1, 2, 3, 5, 4]]
@@ -59,11 +56,9 @@ func matmulTransposeFuse_matmul_y_transpose(m *rt.Matcher, in *rt.Instance, op1 
 	var op0 *ir.Op // op0 pd_op.transpose
 	var yt, o, y, x *ir.Value
 	var p, tx, ty ir.Attribute
-	return rt.Arity(op1, 2, 1) && rt.BindAttr(&tx, rt.AttrOr(op1, "transpose_x", in.Defaults[1])) &&
-		rt.BindAttr(&ty, rt.AttrOr(op1, "transpose_y", in.Defaults[2])) && rt.Set(&o, op1.Result(0)) &&
-		rt.Present(&x, op1.Operand(0)) && rt.Present(&yt, op1.Operand(1)) &&
-		rt.Def(&op0, yt, 0) && rt.Is(op0, in.Ops[0], 1, 1) && rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) &&
-		rt.Present(&y, op0.Operand(0)) &&
+	return rt.Arity(op1, 2, 1) && rt.BindAttrAt(&tx, op1, "transpose_x", in, 1) && rt.BindAttrAt(&ty, op1, "transpose_y", in, 2) &&
+		rt.Result(&o, op1, 0) && rt.Operand(&x, op1, 0) && rt.Operand(&yt, op1, 1) &&
+		rt.Def(&op0, yt, 0) && rt.Is(op0, in.Ops[0], 1, 1) && rt.BindAttrAt(&p, op0, "perm", in, 0) && rt.Operand(&y, op0, 0) &&
 		rt.Closed([]*ir.Op{op0, op1}, yt) &&
 		rt.True(rt.GreaterEqual(m.Pure("rank", x), int64(2))) && rt.True(rt.GreaterEqual(m.Pure("rank", y), int64(2))) && // where rank(%x) >= 2 && rank(%y) >= 2
 		rt.True(rt.In(rule.AttrVal(p), in.Consts[0])) && // where $p in [[1, 0], [0, 2, 1], [0, 1, 3, 2], [0, 1, 2, 4, 3], [0, 1, 2, 3, 5, 4]]

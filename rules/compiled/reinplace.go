@@ -49,13 +49,13 @@ func reinplace_reinplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var rest []*ir.Value
 	var attrs []ir.NamedAttr
 	var tt *ir.TensorType
-	return op0.NumOperands() >= 1 && op0.NumResults() == 1 && rt.Set(&attrs, rt.RestAttrs(op0)) && rt.Set(&b, op0.Result(0)) &&
-		rt.Present(&a, op0.Operand(0)) &&
+	return op0.NumOperands() >= 1 && op0.NumResults() == 1 && rt.Set(&attrs, rt.RestAttrs(op0)) && rt.Result(&b, op0, 0) &&
+		rt.Operand(&a, op0, 0) &&
 		rt.Tensor(&tt, a.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) >= 0 &&
 		rt.Set(&rest, m.Operands(op0, 1)) &&
 		rt.True(m.Builtin("dies_at", a, b)) && // where dies_at(%a, %b)
 		rt.True(m.Pure("same_type", a, b)) && // where same_type(%a, %b)
-		rt.True(rt.Not(m.Builtin("is_param", a))) && rt.True(rt.Not(m.Builtin("is_input", a))) && // where !is_param(%a) && !is_input(%a)
-		rt.True(rt.Not(m.Builtin("aliased", a))) && // where !aliased(%a)
+		rt.False(m.Builtin("is_param", a)) && rt.False(m.Builtin("is_input", a)) && // where !is_param(%a) && !is_input(%a)
+		rt.False(m.Builtin("aliased", a)) && // where !aliased(%a)
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), b, a, nil), append(m.Holes(), attrs), rest)
 }

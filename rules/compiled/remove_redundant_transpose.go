@@ -24,10 +24,9 @@ func removeRedundantTranspose_redundant_transpose(m *rt.Matcher, in *rt.Instance
 	var op0 *ir.Op // op0 pd_op.transpose
 	var t, o, x *ir.Value
 	var p1, p2 ir.Attribute
-	return rt.Arity(op1, 1, 1) && rt.BindAttr(&p2, rt.AttrOr(op1, "perm", in.Defaults[1])) && rt.Set(&o, op1.Result(0)) &&
-		rt.Present(&t, op1.Operand(0)) &&
-		rt.Def(&op0, t, 0) && op0 != op1 && rt.Is(op0, in.Ops[0], 1, 1) &&
-		rt.BindAttr(&p1, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.Present(&x, op0.Operand(0)) &&
+	return rt.Arity(op1, 1, 1) && rt.BindAttrAt(&p2, op1, "perm", in, 1) && rt.Result(&o, op1, 0) && rt.Operand(&t, op1, 0) &&
+		rt.Def(&op0, t, 0) && op0 != op1 && rt.Is(op0, in.Ops[0], 1, 1) && rt.BindAttrAt(&p1, op0, "perm", in, 0) &&
+		rt.Operand(&x, op0, 0) &&
 		rt.Closed([]*ir.Op{op0, op1}, t) &&
 		rt.True(rt.Equal(m.Pure("len", rule.AttrVal(p1)), m.Pure("len", rule.AttrVal(p2)))) && rt.True(rt.GreaterEqual(m.Pure("len", rule.AttrVal(p2)), int64(2))) && rt.True(rt.LessEqual(m.Pure("len", rule.AttrVal(p2)), int64(6))) && // where len($p1) == len($p2) && len($p2) >= 2 && len($p2) <= 6
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), t, o, x), append(m.Holes(), p1, p2))
@@ -38,8 +37,7 @@ func removeRedundantTranspose_redundant_transpose(m *rt.Matcher, in *rt.Instance
 func removeRedundantTranspose_invalid_transpose(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var o, x *ir.Value
 	var p ir.Attribute
-	return rt.Arity(op0, 1, 1) && rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.Set(&o, op0.Result(0)) &&
-		rt.Present(&x, op0.Operand(0)) &&
+	return rt.Arity(op0, 1, 1) && rt.BindAttrAt(&p, op0, "perm", in, 0) && rt.Result(&o, op0, 0) && rt.Operand(&x, op0, 0) &&
 		rt.True(rt.In(rule.AttrVal(p), in.Consts[0])) && // where $p in [[0], [0, 1], [0, 1, 2], [0, 1, 2, 3], [0, 1, 2, 3, 4], [0, 1, 2, 3, 4, 5]]
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), o, x), append(m.Holes(), p))
 }

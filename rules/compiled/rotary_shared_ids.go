@@ -20,97 +20,90 @@ func rotarySharedIds_rotary_q_k_shared_ids(m *rt.Matcher, in *rt.Instance, op30 
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op23, op24, op25, op26, op27, op28, op29 *ir.Op // op0 pd_op.full_int_array, op1 pd_op.squeeze, op2 pd_op.squeeze, op3 pd_op.full_int_array, op4 pd_op.unsqueeze, op5 pd_op.gather_nd, op6 pd_op.gather_nd, op7 pd_op.full_int_array, op8 pd_op.unsqueeze, op9 pd_op.unsqueeze, op10 pd_op.full_int_array, op11 pd_op.full_int_array, op12 pd_op.full_int_array, op13 pd_op.full, op14 pd_op.full, op23 pd_op.multiply, op24 pd_op.slice, op25 pd_op.slice, op26 pd_op.scale, op27 builtin.combine, op28 pd_op.concat, op29 pd_op.multiply
 	var axes, sc, ss, pc, gc, gs, ua, uc, us, zero, half, end, neg, cax, qa, q1, q2, qn, qr, qb, qo, ka, k1, k2, kn, kr, kb, ko, cos, sin, ids, _1, q, _2, k, _3 *ir.Value
 	var pa, ua2, hv, ev, cax2, ax1, ax2 ir.Attribute
-	if !(rt.Arity(op30, 2, 1) && rt.Set(&ko, op30.Result(0))) {
+	if !(rt.Arity(op30, 2, 1) && rt.Result(&ko, op30, 0)) {
 		return false
 	}
 	for sw30 := range 2 { // operands 0 and 1 of op30 as written, then swapped
-		if !(rt.Present(&ka, op30.Operand(sw30)) &&
+		if !(rt.Operand(&ka, op30, sw30) &&
 			rt.Def(&op23, ka, 0) && rt.Is(op23, in.Ops[23], 2, 1)) {
 			continue
 		}
 		for sw23 := range 2 { // operands 0 and 1 of op23 as written, then swapped
-			if !(rt.Present(&k, op23.Operand(sw23)) && rt.Present(&uc, op23.Operand(1-sw23)) &&
-				rt.Def(&op8, uc, 0) && rt.Is(op8, in.Ops[8], 2, 1) && rt.Present(&gc, op8.Operand(0)) &&
-				rt.Def(&op5, gc, 0) && rt.Is(op5, in.Ops[5], 2, 1) && rt.Present(&sc, op5.Operand(0)) &&
-				rt.Def(&op1, sc, 0) && rt.Is(op1, in.Ops[1], 2, 1) && rt.Present(&cos, op1.Operand(0)) &&
-				rt.Present(&axes, op1.Operand(1)) &&
-				rt.Def(&op0, axes, 0) && rt.Is(op0, in.Ops[0], 0, 1) && rt.AttrIs(op0, "value", in, 0) &&
-				rt.Present(&pc, op5.Operand(1)) &&
-				rt.Def(&op4, pc, 0) && op4 != op8 && rt.Is(op4, in.Ops[4], 2, 1) && rt.Present(&ids, op4.Operand(0)) &&
-				rt.Present(&_1, op4.Operand(1)) &&
-				rt.Def(&op3, _1, 0) && op3.Info() == in.Ops[3] && op3.NumOperands() == 0 && op3.NumResults() >= 1 &&
-				rt.BindAttr(&pa, rt.AttrOr(op3, "value", in.Defaults[1])) && rt.ResultsUnused(op3, 1) && rt.Present(&ua, op8.Operand(1)) &&
-				rt.Def(&op7, ua, 0) && rt.Is(op7, in.Ops[7], 0, 1) && rt.BindAttr(&ua2, rt.AttrOr(op7, "value", in.Defaults[2])) &&
-				rt.Present(&kb, op30.Operand(1-sw30)) &&
+			if !(rt.Operand(&k, op23, sw23) && rt.Operand(&uc, op23, 1-sw23) &&
+				rt.Def(&op8, uc, 0) && rt.Is(op8, in.Ops[8], 2, 1) && rt.Operand(&gc, op8, 0) &&
+				rt.Def(&op5, gc, 0) && rt.Is(op5, in.Ops[5], 2, 1) && rt.Operand(&sc, op5, 0) &&
+				rt.Def(&op1, sc, 0) && rt.Is(op1, in.Ops[1], 2, 1) && rt.Operand(&cos, op1, 0) && rt.Operand(&axes, op1, 1) &&
+				rt.Def(&op0, axes, 0) && rt.Is(op0, in.Ops[0], 0, 1) && rt.AttrIs(op0, "value", in, 0) && rt.Operand(&pc, op5, 1) &&
+				rt.Def(&op4, pc, 0) && op4 != op8 && rt.Is(op4, in.Ops[4], 2, 1) && rt.Operand(&ids, op4, 0) && rt.Operand(&_1, op4, 1) &&
+				rt.Def(&op3, _1, 0) && rt.IsAtLeast(op3, in.Ops[3], 0, 1) && rt.BindAttrAt(&pa, op3, "value", in, 1) &&
+				rt.ResultsUnused(op3, 1) && rt.Operand(&ua, op8, 1) &&
+				rt.Def(&op7, ua, 0) && rt.Is(op7, in.Ops[7], 0, 1) && rt.BindAttrAt(&ua2, op7, "value", in, 2) &&
+				rt.Operand(&kb, op30, 1-sw30) &&
 				rt.Def(&op29, kb, 0) && op29 != op23 && rt.Is(op29, in.Ops[29], 2, 1)) {
 				continue
 			}
 			for sw29 := range 2 { // operands 0 and 1 of op29 as written, then swapped
-				if !(rt.Present(&kr, op29.Operand(sw29)) &&
-					rt.Def(&op28, kr, 0) && rt.Is(op28, in.Ops[28], 2, 1) && rt.Present(&_3, op28.Operand(0)) &&
-					rt.Def(&op27, _3, 0) && rt.Is(op27, in.Ops[27], 2, 1) && rt.Present(&kn, op27.Operand(0)) &&
-					rt.Def(&op26, kn, 0) && rt.Is(op26, in.Ops[26], 2, 1) && rt.AttrIs(op26, "bias", in, 17) &&
-					rt.Present(&k2, op26.Operand(0)) &&
-					rt.Def(&op25, k2, 0) && rt.Is(op25, in.Ops[25], 3, 1) && rt.BindAttr(&ax2, rt.AttrOr(op25, "axes", in.Defaults[15])) &&
-					rt.AttrIs(op25, "decrease_axis", in, 16) && op25.Operand(0) == k && rt.Present(&half, op25.Operand(1)) &&
-					rt.Def(&op11, half, 0) && rt.Is(op11, in.Ops[11], 0, 1) && rt.BindAttr(&hv, rt.AttrOr(op11, "value", in.Defaults[4])) &&
-					rt.Present(&end, op25.Operand(2)) &&
-					rt.Def(&op12, end, 0) && rt.Is(op12, in.Ops[12], 0, 1) && rt.BindAttr(&ev, rt.AttrOr(op12, "value", in.Defaults[5])) &&
-					rt.Present(&neg, op26.Operand(1)) &&
-					rt.Def(&op13, neg, 0) && rt.Is(op13, in.Ops[13], 0, 1) && rt.AttrIs(op13, "value", in, 6) &&
-					rt.Present(&k1, op27.Operand(1)) &&
-					rt.Def(&op24, k1, 0) && op24 != op25 && rt.Is(op24, in.Ops[24], 3, 1) &&
-					rt.BindAttr(&ax1, rt.AttrOr(op24, "axes", in.Defaults[13])) && rt.AttrIs(op24, "decrease_axis", in, 14) &&
-					op24.Operand(0) == k && rt.Present(&zero, op24.Operand(1)) &&
+				if !(rt.Operand(&kr, op29, sw29) &&
+					rt.Def(&op28, kr, 0) && rt.Is(op28, in.Ops[28], 2, 1) && rt.Operand(&_3, op28, 0) &&
+					rt.Def(&op27, _3, 0) && rt.Is(op27, in.Ops[27], 2, 1) && rt.Operand(&kn, op27, 0) &&
+					rt.Def(&op26, kn, 0) && rt.Is(op26, in.Ops[26], 2, 1) && rt.AttrIs(op26, "bias", in, 17) && rt.Operand(&k2, op26, 0) &&
+					rt.Def(&op25, k2, 0) && rt.Is(op25, in.Ops[25], 3, 1) && rt.BindAttrAt(&ax2, op25, "axes", in, 15) &&
+					rt.AttrIs(op25, "decrease_axis", in, 16) && op25.Operand(0) == k && rt.Operand(&half, op25, 1) &&
+					rt.Def(&op11, half, 0) && rt.Is(op11, in.Ops[11], 0, 1) && rt.BindAttrAt(&hv, op11, "value", in, 4) &&
+					rt.Operand(&end, op25, 2) &&
+					rt.Def(&op12, end, 0) && rt.Is(op12, in.Ops[12], 0, 1) && rt.BindAttrAt(&ev, op12, "value", in, 5) &&
+					rt.Operand(&neg, op26, 1) &&
+					rt.Def(&op13, neg, 0) && rt.Is(op13, in.Ops[13], 0, 1) && rt.AttrIs(op13, "value", in, 6) && rt.Operand(&k1, op27, 1) &&
+					rt.Def(&op24, k1, 0) && op24 != op25 && rt.Is(op24, in.Ops[24], 3, 1) && rt.BindAttrAt(&ax1, op24, "axes", in, 13) &&
+					rt.AttrIs(op24, "decrease_axis", in, 14) && op24.Operand(0) == k && rt.Operand(&zero, op24, 1) &&
 					rt.Def(&op10, zero, 0) && rt.Is(op10, in.Ops[10], 0, 1) && rt.AttrIs(op10, "value", in, 3) &&
-					rt.SameConst(half, op24.Operand(2)) && rt.Present(&cax, op28.Operand(1)) &&
-					rt.Def(&op14, cax, 0) && rt.Is(op14, in.Ops[14], 0, 1) && rt.BindAttr(&cax2, rt.AttrOr(op14, "value", in.Defaults[7])) &&
-					rt.Present(&us, op29.Operand(1-sw29)) &&
-					rt.Def(&op9, us, 0) && op9 != op8 && op9 != op4 && rt.Is(op9, in.Ops[9], 2, 1) && rt.Present(&gs, op9.Operand(0)) &&
-					rt.Def(&op6, gs, 0) && op6 != op5 && rt.Is(op6, in.Ops[6], 2, 1) && rt.Present(&ss, op6.Operand(0)) &&
-					rt.Def(&op2, ss, 0) && op2 != op1 && rt.Is(op2, in.Ops[2], 2, 1) && rt.Present(&sin, op2.Operand(0)) &&
+					rt.SameConst(half, op24.Operand(2)) && rt.Operand(&cax, op28, 1) &&
+					rt.Def(&op14, cax, 0) && rt.Is(op14, in.Ops[14], 0, 1) && rt.BindAttrAt(&cax2, op14, "value", in, 7) &&
+					rt.Operand(&us, op29, 1-sw29) &&
+					rt.Def(&op9, us, 0) && op9 != op8 && op9 != op4 && rt.Is(op9, in.Ops[9], 2, 1) && rt.Operand(&gs, op9, 0) &&
+					rt.Def(&op6, gs, 0) && op6 != op5 && rt.Is(op6, in.Ops[6], 2, 1) && rt.Operand(&ss, op6, 0) &&
+					rt.Def(&op2, ss, 0) && op2 != op1 && rt.Is(op2, in.Ops[2], 2, 1) && rt.Operand(&sin, op2, 0) &&
 					rt.SameConst(axes, op2.Operand(1)) && op6.Operand(1) == pc && rt.SameConst(ua, op9.Operand(1))) {
 					continue
 				}
 				for _, op15 := range m.Users(uc) {
-					if !(op15.Info() == in.Ops[15] && op15 != op23 && op15 != op29 && rt.Arity(op15, 2, 1) && rt.Set(&qa, op15.Result(0))) {
+					if !(op15.Info() == in.Ops[15] && op15 != op23 && op15 != op29 && rt.Arity(op15, 2, 1) && rt.Result(&qa, op15, 0)) {
 						continue
 					}
 					for sw15 := range 2 { // operands 0 and 1 of op15 as written, then swapped
-						if !(rt.Present(&q, op15.Operand(sw15)) && op15.Operand(1-sw15) == uc) {
+						if !(rt.Operand(&q, op15, sw15) && op15.Operand(1-sw15) == uc) {
 							continue
 						}
 						for _, op16 := range m.Users(q) {
-							if !(op16.Info() == in.Ops[16] && op16 != op25 && op16 != op24 && rt.Arity(op16, 3, 1) &&
-								rt.AttrOr(op16, "axes", in.Defaults[8]) == ax1 && rt.AttrIs(op16, "decrease_axis", in, 9) && rt.Set(&q1, op16.Result(0)) &&
-								op16.Operand(0) == q && rt.SameConst(zero, op16.Operand(1)) && rt.SameConst(half, op16.Operand(2))) {
+							if !(op16.Info() == in.Ops[16] && op16 != op25 && op16 != op24 && rt.Arity(op16, 3, 1) && rt.AttrEq(op16, "axes", in, 8, ax1) &&
+								rt.AttrIs(op16, "decrease_axis", in, 9) && rt.Result(&q1, op16, 0) && op16.Operand(0) == q &&
+								rt.SameConst(zero, op16.Operand(1)) && rt.SameConst(half, op16.Operand(2))) {
 								continue
 							}
 							for _, op17 := range m.Users(q) {
 								if !(op17.Info() == in.Ops[17] && op17 != op25 && op17 != op24 && op17 != op16 && rt.Arity(op17, 3, 1) &&
-									rt.AttrOr(op17, "axes", in.Defaults[10]) == ax2 && rt.AttrIs(op17, "decrease_axis", in, 11) &&
-									rt.Set(&q2, op17.Result(0)) && op17.Operand(0) == q && rt.SameConst(half, op17.Operand(1)) &&
-									rt.SameConst(end, op17.Operand(2))) {
+									rt.AttrEq(op17, "axes", in, 10, ax2) && rt.AttrIs(op17, "decrease_axis", in, 11) && rt.Result(&q2, op17, 0) &&
+									op17.Operand(0) == q && rt.SameConst(half, op17.Operand(1)) && rt.SameConst(end, op17.Operand(2))) {
 									continue
 								}
 								for _, op18 := range m.Users(q2) {
 									if !(op18.Info() == in.Ops[18] && op18 != op26 && rt.Arity(op18, 2, 1) && rt.AttrIs(op18, "bias", in, 12) &&
-										rt.Set(&qn, op18.Result(0)) && op18.Operand(0) == q2 && rt.SameConst(neg, op18.Operand(1))) {
+										rt.Result(&qn, op18, 0) && op18.Operand(0) == q2 && rt.SameConst(neg, op18.Operand(1))) {
 										continue
 									}
 									for _, op19 := range m.Users(qn) {
-										if !(op19.Info() == in.Ops[19] && op19 != op27 && rt.Arity(op19, 2, 1) && rt.Set(&_2, op19.Result(0)) &&
-											op19.Operand(0) == qn && op19.Operand(1) == q1) {
+										if !(op19.Info() == in.Ops[19] && op19 != op27 && rt.Arity(op19, 2, 1) && rt.Result(&_2, op19, 0) && op19.Operand(0) == qn &&
+											op19.Operand(1) == q1) {
 											continue
 										}
 										for _, op20 := range m.Users(_2) {
-											if !(op20.Info() == in.Ops[20] && op20 != op28 && rt.Arity(op20, 2, 1) && rt.Set(&qr, op20.Result(0)) &&
-												op20.Operand(0) == _2 && rt.SameConst(cax, op20.Operand(1))) {
+											if !(op20.Info() == in.Ops[20] && op20 != op28 && rt.Arity(op20, 2, 1) && rt.Result(&qr, op20, 0) && op20.Operand(0) == _2 &&
+												rt.SameConst(cax, op20.Operand(1))) {
 												continue
 											}
 											for _, op21 := range m.Users(qr) {
 												if !(op21.Info() == in.Ops[21] && op21 != op23 && op21 != op29 && op21 != op15 && rt.Arity(op21, 2, 1) &&
-													rt.Set(&qb, op21.Result(0))) {
+													rt.Result(&qb, op21, 0)) {
 													continue
 												}
 												for sw21 := range 2 { // operands 0 and 1 of op21 as written, then swapped
@@ -118,7 +111,7 @@ func rotarySharedIds_rotary_q_k_shared_ids(m *rt.Matcher, in *rt.Instance, op30 
 														continue
 													}
 													for _, op22 := range m.Users(qa) {
-														if !(op22.Info() == in.Ops[22] && op22 != op30 && rt.Arity(op22, 2, 1) && rt.Set(&qo, op22.Result(0))) {
+														if !(op22.Info() == in.Ops[22] && op22 != op30 && rt.Arity(op22, 2, 1) && rt.Result(&qo, op22, 0)) {
 															continue
 														}
 														for sw22 := range 2 { // operands 0 and 1 of op22 as written, then swapped

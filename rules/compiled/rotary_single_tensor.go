@@ -21,58 +21,50 @@ func rotarySingleTensor_rotary_rotate_half(m *rt.Matcher, in *rt.Instance, op22 
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21 *ir.Op // op0 pd_op.full_int_array, op1 pd_op.squeeze, op2 pd_op.squeeze, op3 pd_op.full_int_array, op4 pd_op.unsqueeze, op5 pd_op.gather_nd, op6 pd_op.gather_nd, op7 pd_op.full_int_array, op8 pd_op.unsqueeze, op9 pd_op.unsqueeze, op10 pd_op.multiply, op11 pd_op.full_int_array, op12 pd_op.full_int_array, op13 pd_op.slice, op14 pd_op.full_int_array, op15 pd_op.slice, op16 pd_op.full, op17 pd_op.scale, op18 builtin.combine, op19 pd_op.full, op20 pd_op.concat, op21 pd_op.multiply
 	var axes, sc, ss, pos, gc, gs, ua, uc, us, a, half, x1, x2, n, r, b, o, cos, sin, ids, _1, q, _2, _3, _4, _5, _6 *ir.Value
 	var pa, ua2, hv, ax1, ev, ax2, cax ir.Attribute
-	if !(rt.Arity(op22, 2, 1) && rt.Set(&o, op22.Result(0))) {
+	if !(rt.Arity(op22, 2, 1) && rt.Result(&o, op22, 0)) {
 		return false
 	}
 	for sw22 := range 2 { // operands 0 and 1 of op22 as written, then swapped
-		if !(rt.Present(&a, op22.Operand(sw22)) &&
+		if !(rt.Operand(&a, op22, sw22) &&
 			rt.Def(&op10, a, 0) && rt.Is(op10, in.Ops[10], 2, 1)) {
 			continue
 		}
 		for sw10 := range 2 { // operands 0 and 1 of op10 as written, then swapped
-			if !(rt.Present(&q, op10.Operand(sw10)) && rt.Present(&uc, op10.Operand(1-sw10)) &&
-				rt.Def(&op8, uc, 0) && rt.Is(op8, in.Ops[8], 2, 1) && rt.Present(&gc, op8.Operand(0)) &&
-				rt.Def(&op5, gc, 0) && rt.Is(op5, in.Ops[5], 2, 1) && rt.Present(&sc, op5.Operand(0)) &&
-				rt.Def(&op1, sc, 0) && rt.Is(op1, in.Ops[1], 2, 1) && rt.Present(&cos, op1.Operand(0)) &&
-				rt.Present(&axes, op1.Operand(1)) &&
-				rt.Def(&op0, axes, 0) && rt.Is(op0, in.Ops[0], 0, 1) && rt.AttrIs(op0, "value", in, 0) &&
-				rt.Present(&pos, op5.Operand(1)) &&
-				rt.Def(&op4, pos, 0) && op4 != op8 && rt.Is(op4, in.Ops[4], 2, 1) && rt.Present(&ids, op4.Operand(0)) &&
-				rt.Present(&_1, op4.Operand(1)) &&
-				rt.Def(&op3, _1, 0) && op3.Info() == in.Ops[3] && op3.NumOperands() == 0 && op3.NumResults() >= 1 &&
-				rt.BindAttr(&pa, rt.AttrOr(op3, "value", in.Defaults[1])) && rt.ResultsUnused(op3, 1) && rt.Present(&ua, op8.Operand(1)) &&
-				rt.Def(&op7, ua, 0) && rt.Is(op7, in.Ops[7], 0, 1) && rt.BindAttr(&ua2, rt.AttrOr(op7, "value", in.Defaults[2])) &&
-				rt.Present(&b, op22.Operand(1-sw22)) &&
+			if !(rt.Operand(&q, op10, sw10) && rt.Operand(&uc, op10, 1-sw10) &&
+				rt.Def(&op8, uc, 0) && rt.Is(op8, in.Ops[8], 2, 1) && rt.Operand(&gc, op8, 0) &&
+				rt.Def(&op5, gc, 0) && rt.Is(op5, in.Ops[5], 2, 1) && rt.Operand(&sc, op5, 0) &&
+				rt.Def(&op1, sc, 0) && rt.Is(op1, in.Ops[1], 2, 1) && rt.Operand(&cos, op1, 0) && rt.Operand(&axes, op1, 1) &&
+				rt.Def(&op0, axes, 0) && rt.Is(op0, in.Ops[0], 0, 1) && rt.AttrIs(op0, "value", in, 0) && rt.Operand(&pos, op5, 1) &&
+				rt.Def(&op4, pos, 0) && op4 != op8 && rt.Is(op4, in.Ops[4], 2, 1) && rt.Operand(&ids, op4, 0) && rt.Operand(&_1, op4, 1) &&
+				rt.Def(&op3, _1, 0) && rt.IsAtLeast(op3, in.Ops[3], 0, 1) && rt.BindAttrAt(&pa, op3, "value", in, 1) &&
+				rt.ResultsUnused(op3, 1) && rt.Operand(&ua, op8, 1) &&
+				rt.Def(&op7, ua, 0) && rt.Is(op7, in.Ops[7], 0, 1) && rt.BindAttrAt(&ua2, op7, "value", in, 2) &&
+				rt.Operand(&b, op22, 1-sw22) &&
 				rt.Def(&op21, b, 0) && op21 != op10 && rt.Is(op21, in.Ops[21], 2, 1)) {
 				continue
 			}
 			for sw21 := range 2 { // operands 0 and 1 of op21 as written, then swapped
-				if rt.Present(&r, op21.Operand(sw21)) &&
-					rt.Def(&op20, r, 0) && rt.Is(op20, in.Ops[20], 2, 1) && rt.Present(&_5, op20.Operand(0)) &&
-					rt.Def(&op18, _5, 0) && rt.Is(op18, in.Ops[18], 2, 1) && rt.Present(&n, op18.Operand(0)) &&
-					rt.Def(&op17, n, 0) && rt.Is(op17, in.Ops[17], 2, 1) && rt.AttrIs(op17, "bias", in, 11) &&
-					rt.Present(&x2, op17.Operand(0)) &&
-					rt.Def(&op15, x2, 0) && rt.Is(op15, in.Ops[15], 3, 1) && rt.BindAttr(&ax2, rt.AttrOr(op15, "axes", in.Defaults[8])) &&
-					rt.AttrIs(op15, "decrease_axis", in, 9) && op15.Operand(0) == q && rt.Present(&half, op15.Operand(1)) &&
-					rt.Def(&op11, half, 0) && rt.Is(op11, in.Ops[11], 0, 1) && rt.BindAttr(&hv, rt.AttrOr(op11, "value", in.Defaults[3])) &&
-					rt.Present(&_3, op15.Operand(2)) &&
-					rt.Def(&op14, _3, 0) && op14.Info() == in.Ops[14] && op14.NumOperands() == 0 && op14.NumResults() >= 1 &&
-					rt.BindAttr(&ev, rt.AttrOr(op14, "value", in.Defaults[7])) && rt.ResultsUnused(op14, 1) &&
-					rt.Present(&_4, op17.Operand(1)) &&
-					rt.Def(&op16, _4, 0) && op16.Info() == in.Ops[16] && op16.NumOperands() == 0 && op16.NumResults() >= 1 &&
-					rt.AttrIs(op16, "value", in, 10) && rt.ResultsUnused(op16, 1) && rt.Present(&x1, op18.Operand(1)) &&
-					rt.Def(&op13, x1, 0) && op13 != op15 && rt.Is(op13, in.Ops[13], 3, 1) &&
-					rt.BindAttr(&ax1, rt.AttrOr(op13, "axes", in.Defaults[5])) && rt.AttrIs(op13, "decrease_axis", in, 6) &&
-					op13.Operand(0) == q && rt.Present(&_2, op13.Operand(1)) &&
-					rt.Def(&op12, _2, 0) && op12.Info() == in.Ops[12] && op12.NumOperands() == 0 && op12.NumResults() >= 1 &&
-					rt.AttrIs(op12, "value", in, 4) && rt.ResultsUnused(op12, 1) && rt.SameConst(half, op13.Operand(2)) &&
-					rt.Present(&_6, op20.Operand(1)) &&
-					rt.Def(&op19, _6, 0) && op19.Info() == in.Ops[19] && op19.NumOperands() == 0 && op19.NumResults() >= 1 &&
-					rt.BindAttr(&cax, rt.AttrOr(op19, "value", in.Defaults[12])) && rt.ResultsUnused(op19, 1) &&
-					rt.Present(&us, op21.Operand(1-sw21)) &&
-					rt.Def(&op9, us, 0) && op9 != op8 && op9 != op4 && rt.Is(op9, in.Ops[9], 2, 1) && rt.Present(&gs, op9.Operand(0)) &&
-					rt.Def(&op6, gs, 0) && op6 != op5 && rt.Is(op6, in.Ops[6], 2, 1) && rt.Present(&ss, op6.Operand(0)) &&
-					rt.Def(&op2, ss, 0) && op2 != op1 && rt.Is(op2, in.Ops[2], 2, 1) && rt.Present(&sin, op2.Operand(0)) &&
+				if rt.Operand(&r, op21, sw21) &&
+					rt.Def(&op20, r, 0) && rt.Is(op20, in.Ops[20], 2, 1) && rt.Operand(&_5, op20, 0) &&
+					rt.Def(&op18, _5, 0) && rt.Is(op18, in.Ops[18], 2, 1) && rt.Operand(&n, op18, 0) &&
+					rt.Def(&op17, n, 0) && rt.Is(op17, in.Ops[17], 2, 1) && rt.AttrIs(op17, "bias", in, 11) && rt.Operand(&x2, op17, 0) &&
+					rt.Def(&op15, x2, 0) && rt.Is(op15, in.Ops[15], 3, 1) && rt.BindAttrAt(&ax2, op15, "axes", in, 8) &&
+					rt.AttrIs(op15, "decrease_axis", in, 9) && op15.Operand(0) == q && rt.Operand(&half, op15, 1) &&
+					rt.Def(&op11, half, 0) && rt.Is(op11, in.Ops[11], 0, 1) && rt.BindAttrAt(&hv, op11, "value", in, 3) &&
+					rt.Operand(&_3, op15, 2) &&
+					rt.Def(&op14, _3, 0) && rt.IsAtLeast(op14, in.Ops[14], 0, 1) && rt.BindAttrAt(&ev, op14, "value", in, 7) &&
+					rt.ResultsUnused(op14, 1) && rt.Operand(&_4, op17, 1) &&
+					rt.Def(&op16, _4, 0) && rt.IsAtLeast(op16, in.Ops[16], 0, 1) && rt.AttrIs(op16, "value", in, 10) &&
+					rt.ResultsUnused(op16, 1) && rt.Operand(&x1, op18, 1) &&
+					rt.Def(&op13, x1, 0) && op13 != op15 && rt.Is(op13, in.Ops[13], 3, 1) && rt.BindAttrAt(&ax1, op13, "axes", in, 5) &&
+					rt.AttrIs(op13, "decrease_axis", in, 6) && op13.Operand(0) == q && rt.Operand(&_2, op13, 1) &&
+					rt.Def(&op12, _2, 0) && rt.IsAtLeast(op12, in.Ops[12], 0, 1) && rt.AttrIs(op12, "value", in, 4) &&
+					rt.ResultsUnused(op12, 1) && rt.SameConst(half, op13.Operand(2)) && rt.Operand(&_6, op20, 1) &&
+					rt.Def(&op19, _6, 0) && rt.IsAtLeast(op19, in.Ops[19], 0, 1) && rt.BindAttrAt(&cax, op19, "value", in, 12) &&
+					rt.ResultsUnused(op19, 1) && rt.Operand(&us, op21, 1-sw21) &&
+					rt.Def(&op9, us, 0) && op9 != op8 && op9 != op4 && rt.Is(op9, in.Ops[9], 2, 1) && rt.Operand(&gs, op9, 0) &&
+					rt.Def(&op6, gs, 0) && op6 != op5 && rt.Is(op6, in.Ops[6], 2, 1) && rt.Operand(&ss, op6, 0) &&
+					rt.Def(&op2, ss, 0) && op2 != op1 && rt.Is(op2, in.Ops[2], 2, 1) && rt.Operand(&sin, op2, 0) &&
 					rt.SameConst(axes, op2.Operand(1)) && op6.Operand(1) == pos && rt.SameConst(ua, op9.Operand(1)) &&
 					rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21, op22}, a, x1, x2, n, r, b, _5) &&
 					rt.True(rt.GreaterEqual(m.Pure("uses", sc), int64(1))) && rt.True(rt.GreaterEqual(m.Pure("uses", ss), int64(1))) && rt.True(rt.GreaterEqual(m.Pure("uses", pos), int64(1))) && rt.True(rt.GreaterEqual(m.Pure("uses", gc), int64(1))) && rt.True(rt.GreaterEqual(m.Pure("uses", gs), int64(1))) && // where uses(%sc) >= 1 && uses(%ss) >= 1 && uses(%pos) >= 1 && uses(%gc) >= 1 && uses(%gs) >= 1

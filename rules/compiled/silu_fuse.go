@@ -17,11 +17,11 @@ var SiluFusePass = (&rt.Program{Name: "silu_fuse", Paths: []string{"silu_fuse.dr
 func siluFuse_silu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.sigmoid
 	var s, y, x *ir.Value
-	if !(rt.Arity(op1, 2, 1) && rt.Set(&y, op1.Result(0))) {
+	if !(rt.Arity(op1, 2, 1) && rt.Result(&y, op1, 0)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
-		if rt.Present(&x, op1.Operand(sw1)) && rt.Present(&s, op1.Operand(1-sw1)) &&
+		if rt.Operand(&x, op1, sw1) && rt.Operand(&s, op1, 1-sw1) &&
 			rt.Def(&op0, s, 0) && rt.Is(op0, in.Ops[0], 1, 1) && op0.Operand(0) == x &&
 			rt.Closed([]*ir.Op{op0, op1}, s) &&
 			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), s, y, x), m.Holes()) {

@@ -14,24 +14,18 @@ import (
 var TransposeFlattenConcatFusePass = (&rt.Program{Name: "transpose_flatten_concat_fuse", Paths: []string{"transpose_flatten_concat_fuse.drr"}, FS: rules.FS(),
 	Fingerprint: "8e8dc9e16a198a6b969c2805ba6b917d",
 	Rules: []rt.Rule{
-		{Name: "transpose_flatten_concat", Match: transposeFlattenConcatFuse_transpose_flatten_concat, Members: []string{
-			"n=1",
-		}},
-		{Name: "transpose_flatten_concat", Match: transposeFlattenConcatFuse_transpose_flatten_concat2, Members: []string{
-			"n=2",
-		}},
-		{Name: "transpose_flatten_concat", Match: transposeFlattenConcatFuse_transpose_flatten_concat3, Members: []string{
-			"n=3",
-		}},
-		{Name: "transpose_flatten_concat", Match: transposeFlattenConcatFuse_transpose_flatten_concat4, Members: []string{
-			"n=4",
-		}},
-		{Name: "transpose_flatten_concat", Match: transposeFlattenConcatFuse_transpose_flatten_concat5, Members: []string{
-			"n=5",
-		}},
-		{Name: "transpose_flatten_concat", Match: transposeFlattenConcatFuse_transpose_flatten_concat6, Members: []string{
-			"n=6",
-		}},
+		{Name: "transpose_flatten_concat", Match: transposeFlattenConcatFuse_transpose_flatten_concat,
+			Members: []string{"n=1"}},
+		{Name: "transpose_flatten_concat", Match: transposeFlattenConcatFuse_transpose_flatten_concat2,
+			Members: []string{"n=2"}},
+		{Name: "transpose_flatten_concat", Match: transposeFlattenConcatFuse_transpose_flatten_concat3,
+			Members: []string{"n=3"}},
+		{Name: "transpose_flatten_concat", Match: transposeFlattenConcatFuse_transpose_flatten_concat4,
+			Members: []string{"n=4"}},
+		{Name: "transpose_flatten_concat", Match: transposeFlattenConcatFuse_transpose_flatten_concat5,
+			Members: []string{"n=5"}},
+		{Name: "transpose_flatten_concat", Match: transposeFlattenConcatFuse_transpose_flatten_concat6,
+			Members: []string{"n=6"}},
 	}}).Pass
 
 // transposeFlattenConcatFuse_transpose_flatten_concat matches rule transpose_flatten_concat
@@ -40,17 +34,14 @@ func transposeFlattenConcatFuse_transpose_flatten_concat(m *rt.Matcher, in *rt.I
 	var op0, op1, op2, op3 *ir.Op
 	var o, x_0_, _1, _2, _3, _4 *ir.Value
 	var p, s, e, axis ir.Attribute
-	return rt.Arity(op4, 2, 1) && rt.Set(&o, op4.Result(0)) && rt.Present(&_3, op4.Operand(0)) &&
-		rt.Def(&op2, _3, 0) && rt.Is(op2, in.Ops[2], 1, 1) && rt.Present(&_2, op2.Operand(0)) &&
-		rt.Def(&op1, _2, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() >= 1 &&
-		rt.BindAttr(&s, rt.AttrOr(op1, "start_axis", in.Defaults[1])) &&
-		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.ResultsUnused(op1, 1) &&
-		rt.Present(&_1, op1.Operand(0)) &&
-		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() >= 1 &&
-		rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.ResultsUnused(op0, 1) && rt.Present(&x_0_, op0.Operand(0)) &&
-		rt.Present(&_4, op4.Operand(1)) &&
-		rt.Def(&op3, _4, 0) && op3.Info() == in.Ops[3] && op3.NumOperands() == 0 && op3.NumResults() >= 1 &&
-		rt.BindAttr(&axis, rt.AttrOr(op3, "value", in.Defaults[3])) && rt.ResultsUnused(op3, 1) &&
+	return rt.Arity(op4, 2, 1) && rt.Result(&o, op4, 0) && rt.Operand(&_3, op4, 0) &&
+		rt.Def(&op2, _3, 0) && rt.Is(op2, in.Ops[2], 1, 1) && rt.Operand(&_2, op2, 0) &&
+		rt.Def(&op1, _2, 0) && rt.IsAtLeast(op1, in.Ops[1], 1, 1) && rt.BindAttrAt(&s, op1, "start_axis", in, 1) &&
+		rt.BindAttrAt(&e, op1, "stop_axis", in, 2) && rt.ResultsUnused(op1, 1) && rt.Operand(&_1, op1, 0) &&
+		rt.Def(&op0, _1, 0) && rt.IsAtLeast(op0, in.Ops[0], 1, 1) && rt.BindAttrAt(&p, op0, "perm", in, 0) &&
+		rt.ResultsUnused(op0, 1) && rt.Operand(&x_0_, op0, 0) && rt.Operand(&_4, op4, 1) &&
+		rt.Def(&op3, _4, 0) && rt.IsAtLeast(op3, in.Ops[3], 0, 1) && rt.BindAttrAt(&axis, op3, "value", in, 3) &&
+		rt.ResultsUnused(op3, 1) &&
 		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4}, _1, _2, _3) &&
 		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_0_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[0]) - ($e < 0 ? $e + rank(%x[0]) : $e) + ($s < 0 ? $s + rank(%x[0]) : $s) == 2
 		rt.True(rt.In(rule.AttrVal(axis), in.Consts[0])) && // where $axis in [-2, -1, 0, 1]
@@ -63,23 +54,18 @@ func transposeFlattenConcatFuse_transpose_flatten_concat2(m *rt.Matcher, in *rt.
 	var op0, op1, op2, op3, op4, op5 *ir.Op
 	var o, x_0_, _1, _2, x_1_, _3, _4, _5, _6 *ir.Value
 	var p, s, e, axis ir.Attribute
-	return rt.Arity(op6, 2, 1) && rt.Set(&o, op6.Result(0)) && rt.Present(&_5, op6.Operand(0)) &&
-		rt.Def(&op4, _5, 0) && rt.Is(op4, in.Ops[4], 2, 1) && rt.Present(&_2, op4.Operand(0)) &&
-		rt.Def(&op1, _2, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() >= 1 &&
-		rt.BindAttr(&s, rt.AttrOr(op1, "start_axis", in.Defaults[1])) &&
-		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.ResultsUnused(op1, 1) &&
-		rt.Present(&_1, op1.Operand(0)) &&
-		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() >= 1 &&
-		rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.ResultsUnused(op0, 1) && rt.Present(&x_0_, op0.Operand(0)) &&
-		rt.Present(&_4, op4.Operand(1)) &&
-		rt.Def(&op3, _4, 0) && op3 != op1 && op3.Info() == in.Ops[3] && op3.NumOperands() == 1 && op3.NumResults() >= 1 &&
-		rt.AttrOr(op3, "start_axis", in.Defaults[4]) == s && rt.AttrOr(op3, "stop_axis", in.Defaults[5]) == e &&
-		rt.ResultsUnused(op3, 1) && rt.Present(&_3, op3.Operand(0)) &&
-		rt.Def(&op2, _3, 0) && op2 != op0 && op2.Info() == in.Ops[2] && op2.NumOperands() == 1 && op2.NumResults() >= 1 &&
-		rt.AttrOr(op2, "perm", in.Defaults[3]) == p && rt.ResultsUnused(op2, 1) && rt.Present(&x_1_, op2.Operand(0)) &&
-		rt.Present(&_6, op6.Operand(1)) &&
-		rt.Def(&op5, _6, 0) && op5.Info() == in.Ops[5] && op5.NumOperands() == 0 && op5.NumResults() >= 1 &&
-		rt.BindAttr(&axis, rt.AttrOr(op5, "value", in.Defaults[6])) && rt.ResultsUnused(op5, 1) &&
+	return rt.Arity(op6, 2, 1) && rt.Result(&o, op6, 0) && rt.Operand(&_5, op6, 0) &&
+		rt.Def(&op4, _5, 0) && rt.Is(op4, in.Ops[4], 2, 1) && rt.Operand(&_2, op4, 0) &&
+		rt.Def(&op1, _2, 0) && rt.IsAtLeast(op1, in.Ops[1], 1, 1) && rt.BindAttrAt(&s, op1, "start_axis", in, 1) &&
+		rt.BindAttrAt(&e, op1, "stop_axis", in, 2) && rt.ResultsUnused(op1, 1) && rt.Operand(&_1, op1, 0) &&
+		rt.Def(&op0, _1, 0) && rt.IsAtLeast(op0, in.Ops[0], 1, 1) && rt.BindAttrAt(&p, op0, "perm", in, 0) &&
+		rt.ResultsUnused(op0, 1) && rt.Operand(&x_0_, op0, 0) && rt.Operand(&_4, op4, 1) &&
+		rt.Def(&op3, _4, 0) && op3 != op1 && rt.IsAtLeast(op3, in.Ops[3], 1, 1) && rt.AttrEq(op3, "start_axis", in, 4, s) &&
+		rt.AttrEq(op3, "stop_axis", in, 5, e) && rt.ResultsUnused(op3, 1) && rt.Operand(&_3, op3, 0) &&
+		rt.Def(&op2, _3, 0) && op2 != op0 && rt.IsAtLeast(op2, in.Ops[2], 1, 1) && rt.AttrEq(op2, "perm", in, 3, p) &&
+		rt.ResultsUnused(op2, 1) && rt.Operand(&x_1_, op2, 0) && rt.Operand(&_6, op6, 1) &&
+		rt.Def(&op5, _6, 0) && rt.IsAtLeast(op5, in.Ops[5], 0, 1) && rt.BindAttrAt(&axis, op5, "value", in, 6) &&
+		rt.ResultsUnused(op5, 1) &&
 		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6}, _1, _2, _3, _4, _5) &&
 		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_0_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[0]) - ($e < 0 ? $e + rank(%x[0]) : $e) + ($s < 0 ? $s + rank(%x[0]) : $s) == 2
 		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_1_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_1_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_1_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[1]) - ($e < 0 ? $e + rank(%x[1]) : $e) + ($s < 0 ? $s + rank(%x[1]) : $s) == 2
@@ -93,29 +79,23 @@ func transposeFlattenConcatFuse_transpose_flatten_concat3(m *rt.Matcher, in *rt.
 	var op0, op1, op2, op3, op4, op5, op6, op7 *ir.Op
 	var o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, _7, _8 *ir.Value
 	var p, s, e, axis ir.Attribute
-	return rt.Arity(op8, 2, 1) && rt.Set(&o, op8.Result(0)) && rt.Present(&_7, op8.Operand(0)) &&
-		rt.Def(&op6, _7, 0) && rt.Is(op6, in.Ops[6], 3, 1) && rt.Present(&_2, op6.Operand(0)) &&
-		rt.Def(&op1, _2, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() >= 1 &&
-		rt.BindAttr(&s, rt.AttrOr(op1, "start_axis", in.Defaults[1])) &&
-		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.ResultsUnused(op1, 1) &&
-		rt.Present(&_1, op1.Operand(0)) &&
-		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() >= 1 &&
-		rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.ResultsUnused(op0, 1) && rt.Present(&x_0_, op0.Operand(0)) &&
-		rt.Present(&_4, op6.Operand(1)) &&
-		rt.Def(&op3, _4, 0) && op3 != op1 && op3.Info() == in.Ops[3] && op3.NumOperands() == 1 && op3.NumResults() >= 1 &&
-		rt.AttrOr(op3, "start_axis", in.Defaults[4]) == s && rt.AttrOr(op3, "stop_axis", in.Defaults[5]) == e &&
-		rt.ResultsUnused(op3, 1) && rt.Present(&_3, op3.Operand(0)) &&
-		rt.Def(&op2, _3, 0) && op2 != op0 && op2.Info() == in.Ops[2] && op2.NumOperands() == 1 && op2.NumResults() >= 1 &&
-		rt.AttrOr(op2, "perm", in.Defaults[3]) == p && rt.ResultsUnused(op2, 1) && rt.Present(&x_1_, op2.Operand(0)) &&
-		rt.Present(&_6, op6.Operand(2)) &&
-		rt.Def(&op5, _6, 0) && op5 != op1 && op5 != op3 && op5.Info() == in.Ops[5] && op5.NumOperands() == 1 &&
-		op5.NumResults() >= 1 && rt.AttrOr(op5, "start_axis", in.Defaults[7]) == s &&
-		rt.AttrOr(op5, "stop_axis", in.Defaults[8]) == e && rt.ResultsUnused(op5, 1) && rt.Present(&_5, op5.Operand(0)) &&
-		rt.Def(&op4, _5, 0) && op4 != op0 && op4 != op2 && op4.Info() == in.Ops[4] && op4.NumOperands() == 1 &&
-		op4.NumResults() >= 1 && rt.AttrOr(op4, "perm", in.Defaults[6]) == p && rt.ResultsUnused(op4, 1) &&
-		rt.Present(&x_2_, op4.Operand(0)) && rt.Present(&_8, op8.Operand(1)) &&
-		rt.Def(&op7, _8, 0) && op7.Info() == in.Ops[7] && op7.NumOperands() == 0 && op7.NumResults() >= 1 &&
-		rt.BindAttr(&axis, rt.AttrOr(op7, "value", in.Defaults[9])) && rt.ResultsUnused(op7, 1) &&
+	return rt.Arity(op8, 2, 1) && rt.Result(&o, op8, 0) && rt.Operand(&_7, op8, 0) &&
+		rt.Def(&op6, _7, 0) && rt.Is(op6, in.Ops[6], 3, 1) && rt.Operand(&_2, op6, 0) &&
+		rt.Def(&op1, _2, 0) && rt.IsAtLeast(op1, in.Ops[1], 1, 1) && rt.BindAttrAt(&s, op1, "start_axis", in, 1) &&
+		rt.BindAttrAt(&e, op1, "stop_axis", in, 2) && rt.ResultsUnused(op1, 1) && rt.Operand(&_1, op1, 0) &&
+		rt.Def(&op0, _1, 0) && rt.IsAtLeast(op0, in.Ops[0], 1, 1) && rt.BindAttrAt(&p, op0, "perm", in, 0) &&
+		rt.ResultsUnused(op0, 1) && rt.Operand(&x_0_, op0, 0) && rt.Operand(&_4, op6, 1) &&
+		rt.Def(&op3, _4, 0) && op3 != op1 && rt.IsAtLeast(op3, in.Ops[3], 1, 1) && rt.AttrEq(op3, "start_axis", in, 4, s) &&
+		rt.AttrEq(op3, "stop_axis", in, 5, e) && rt.ResultsUnused(op3, 1) && rt.Operand(&_3, op3, 0) &&
+		rt.Def(&op2, _3, 0) && op2 != op0 && rt.IsAtLeast(op2, in.Ops[2], 1, 1) && rt.AttrEq(op2, "perm", in, 3, p) &&
+		rt.ResultsUnused(op2, 1) && rt.Operand(&x_1_, op2, 0) && rt.Operand(&_6, op6, 2) &&
+		rt.Def(&op5, _6, 0) && op5 != op1 && op5 != op3 && rt.IsAtLeast(op5, in.Ops[5], 1, 1) &&
+		rt.AttrEq(op5, "start_axis", in, 7, s) && rt.AttrEq(op5, "stop_axis", in, 8, e) && rt.ResultsUnused(op5, 1) &&
+		rt.Operand(&_5, op5, 0) &&
+		rt.Def(&op4, _5, 0) && op4 != op0 && op4 != op2 && rt.IsAtLeast(op4, in.Ops[4], 1, 1) &&
+		rt.AttrEq(op4, "perm", in, 6, p) && rt.ResultsUnused(op4, 1) && rt.Operand(&x_2_, op4, 0) && rt.Operand(&_8, op8, 1) &&
+		rt.Def(&op7, _8, 0) && rt.IsAtLeast(op7, in.Ops[7], 0, 1) && rt.BindAttrAt(&axis, op7, "value", in, 9) &&
+		rt.ResultsUnused(op7, 1) &&
 		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8}, _1, _2, _3, _4, _5, _6, _7) &&
 		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_0_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[0]) - ($e < 0 ? $e + rank(%x[0]) : $e) + ($s < 0 ? $s + rank(%x[0]) : $s) == 2
 		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_1_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_1_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_1_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[1]) - ($e < 0 ? $e + rank(%x[1]) : $e) + ($s < 0 ? $s + rank(%x[1]) : $s) == 2
@@ -130,35 +110,28 @@ func transposeFlattenConcatFuse_transpose_flatten_concat4(m *rt.Matcher, in *rt.
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9 *ir.Op
 	var o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, x_3_, _7, _8, _9, _10 *ir.Value
 	var p, s, e, axis ir.Attribute
-	return rt.Arity(op10, 2, 1) && rt.Set(&o, op10.Result(0)) && rt.Present(&_9, op10.Operand(0)) &&
-		rt.Def(&op8, _9, 0) && rt.Is(op8, in.Ops[8], 4, 1) && rt.Present(&_2, op8.Operand(0)) &&
-		rt.Def(&op1, _2, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() >= 1 &&
-		rt.BindAttr(&s, rt.AttrOr(op1, "start_axis", in.Defaults[1])) &&
-		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.ResultsUnused(op1, 1) &&
-		rt.Present(&_1, op1.Operand(0)) &&
-		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() >= 1 &&
-		rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.ResultsUnused(op0, 1) && rt.Present(&x_0_, op0.Operand(0)) &&
-		rt.Present(&_4, op8.Operand(1)) &&
-		rt.Def(&op3, _4, 0) && op3 != op1 && op3.Info() == in.Ops[3] && op3.NumOperands() == 1 && op3.NumResults() >= 1 &&
-		rt.AttrOr(op3, "start_axis", in.Defaults[4]) == s && rt.AttrOr(op3, "stop_axis", in.Defaults[5]) == e &&
-		rt.ResultsUnused(op3, 1) && rt.Present(&_3, op3.Operand(0)) &&
-		rt.Def(&op2, _3, 0) && op2 != op0 && op2.Info() == in.Ops[2] && op2.NumOperands() == 1 && op2.NumResults() >= 1 &&
-		rt.AttrOr(op2, "perm", in.Defaults[3]) == p && rt.ResultsUnused(op2, 1) && rt.Present(&x_1_, op2.Operand(0)) &&
-		rt.Present(&_6, op8.Operand(2)) &&
-		rt.Def(&op5, _6, 0) && op5 != op1 && op5 != op3 && op5.Info() == in.Ops[5] && op5.NumOperands() == 1 &&
-		op5.NumResults() >= 1 && rt.AttrOr(op5, "start_axis", in.Defaults[7]) == s &&
-		rt.AttrOr(op5, "stop_axis", in.Defaults[8]) == e && rt.ResultsUnused(op5, 1) && rt.Present(&_5, op5.Operand(0)) &&
-		rt.Def(&op4, _5, 0) && op4 != op0 && op4 != op2 && op4.Info() == in.Ops[4] && op4.NumOperands() == 1 &&
-		op4.NumResults() >= 1 && rt.AttrOr(op4, "perm", in.Defaults[6]) == p && rt.ResultsUnused(op4, 1) &&
-		rt.Present(&x_2_, op4.Operand(0)) && rt.Present(&_8, op8.Operand(3)) &&
-		rt.Def(&op7, _8, 0) && op7 != op1 && op7 != op3 && op7 != op5 && op7.Info() == in.Ops[7] && op7.NumOperands() == 1 &&
-		op7.NumResults() >= 1 && rt.AttrOr(op7, "start_axis", in.Defaults[10]) == s &&
-		rt.AttrOr(op7, "stop_axis", in.Defaults[11]) == e && rt.ResultsUnused(op7, 1) && rt.Present(&_7, op7.Operand(0)) &&
-		rt.Def(&op6, _7, 0) && op6 != op0 && op6 != op2 && op6 != op4 && op6.Info() == in.Ops[6] && op6.NumOperands() == 1 &&
-		op6.NumResults() >= 1 && rt.AttrOr(op6, "perm", in.Defaults[9]) == p && rt.ResultsUnused(op6, 1) &&
-		rt.Present(&x_3_, op6.Operand(0)) && rt.Present(&_10, op10.Operand(1)) &&
-		rt.Def(&op9, _10, 0) && op9.Info() == in.Ops[9] && op9.NumOperands() == 0 && op9.NumResults() >= 1 &&
-		rt.BindAttr(&axis, rt.AttrOr(op9, "value", in.Defaults[12])) && rt.ResultsUnused(op9, 1) &&
+	return rt.Arity(op10, 2, 1) && rt.Result(&o, op10, 0) && rt.Operand(&_9, op10, 0) &&
+		rt.Def(&op8, _9, 0) && rt.Is(op8, in.Ops[8], 4, 1) && rt.Operand(&_2, op8, 0) &&
+		rt.Def(&op1, _2, 0) && rt.IsAtLeast(op1, in.Ops[1], 1, 1) && rt.BindAttrAt(&s, op1, "start_axis", in, 1) &&
+		rt.BindAttrAt(&e, op1, "stop_axis", in, 2) && rt.ResultsUnused(op1, 1) && rt.Operand(&_1, op1, 0) &&
+		rt.Def(&op0, _1, 0) && rt.IsAtLeast(op0, in.Ops[0], 1, 1) && rt.BindAttrAt(&p, op0, "perm", in, 0) &&
+		rt.ResultsUnused(op0, 1) && rt.Operand(&x_0_, op0, 0) && rt.Operand(&_4, op8, 1) &&
+		rt.Def(&op3, _4, 0) && op3 != op1 && rt.IsAtLeast(op3, in.Ops[3], 1, 1) && rt.AttrEq(op3, "start_axis", in, 4, s) &&
+		rt.AttrEq(op3, "stop_axis", in, 5, e) && rt.ResultsUnused(op3, 1) && rt.Operand(&_3, op3, 0) &&
+		rt.Def(&op2, _3, 0) && op2 != op0 && rt.IsAtLeast(op2, in.Ops[2], 1, 1) && rt.AttrEq(op2, "perm", in, 3, p) &&
+		rt.ResultsUnused(op2, 1) && rt.Operand(&x_1_, op2, 0) && rt.Operand(&_6, op8, 2) &&
+		rt.Def(&op5, _6, 0) && op5 != op1 && op5 != op3 && rt.IsAtLeast(op5, in.Ops[5], 1, 1) &&
+		rt.AttrEq(op5, "start_axis", in, 7, s) && rt.AttrEq(op5, "stop_axis", in, 8, e) && rt.ResultsUnused(op5, 1) &&
+		rt.Operand(&_5, op5, 0) &&
+		rt.Def(&op4, _5, 0) && op4 != op0 && op4 != op2 && rt.IsAtLeast(op4, in.Ops[4], 1, 1) &&
+		rt.AttrEq(op4, "perm", in, 6, p) && rt.ResultsUnused(op4, 1) && rt.Operand(&x_2_, op4, 0) && rt.Operand(&_8, op8, 3) &&
+		rt.Def(&op7, _8, 0) && op7 != op1 && op7 != op3 && op7 != op5 && rt.IsAtLeast(op7, in.Ops[7], 1, 1) &&
+		rt.AttrEq(op7, "start_axis", in, 10, s) && rt.AttrEq(op7, "stop_axis", in, 11, e) && rt.ResultsUnused(op7, 1) &&
+		rt.Operand(&_7, op7, 0) &&
+		rt.Def(&op6, _7, 0) && op6 != op0 && op6 != op2 && op6 != op4 && rt.IsAtLeast(op6, in.Ops[6], 1, 1) &&
+		rt.AttrEq(op6, "perm", in, 9, p) && rt.ResultsUnused(op6, 1) && rt.Operand(&x_3_, op6, 0) && rt.Operand(&_10, op10, 1) &&
+		rt.Def(&op9, _10, 0) && rt.IsAtLeast(op9, in.Ops[9], 0, 1) && rt.BindAttrAt(&axis, op9, "value", in, 12) &&
+		rt.ResultsUnused(op9, 1) &&
 		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10}, _1, _2, _3, _4, _5, _6, _7, _8, _9) &&
 		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_0_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[0]) - ($e < 0 ? $e + rank(%x[0]) : $e) + ($s < 0 ? $s + rank(%x[0]) : $s) == 2
 		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_1_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_1_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_1_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[1]) - ($e < 0 ? $e + rank(%x[1]) : $e) + ($s < 0 ? $s + rank(%x[1]) : $s) == 2
@@ -174,41 +147,33 @@ func transposeFlattenConcatFuse_transpose_flatten_concat5(m *rt.Matcher, in *rt.
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11 *ir.Op
 	var o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, x_3_, _7, _8, x_4_, _9, _10, _11, _12 *ir.Value
 	var p, s, e, axis ir.Attribute
-	return rt.Arity(op12, 2, 1) && rt.Set(&o, op12.Result(0)) && rt.Present(&_11, op12.Operand(0)) &&
-		rt.Def(&op10, _11, 0) && rt.Is(op10, in.Ops[10], 5, 1) && rt.Present(&_2, op10.Operand(0)) &&
-		rt.Def(&op1, _2, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() >= 1 &&
-		rt.BindAttr(&s, rt.AttrOr(op1, "start_axis", in.Defaults[1])) &&
-		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.ResultsUnused(op1, 1) &&
-		rt.Present(&_1, op1.Operand(0)) &&
-		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() >= 1 &&
-		rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.ResultsUnused(op0, 1) && rt.Present(&x_0_, op0.Operand(0)) &&
-		rt.Present(&_4, op10.Operand(1)) &&
-		rt.Def(&op3, _4, 0) && op3 != op1 && op3.Info() == in.Ops[3] && op3.NumOperands() == 1 && op3.NumResults() >= 1 &&
-		rt.AttrOr(op3, "start_axis", in.Defaults[4]) == s && rt.AttrOr(op3, "stop_axis", in.Defaults[5]) == e &&
-		rt.ResultsUnused(op3, 1) && rt.Present(&_3, op3.Operand(0)) &&
-		rt.Def(&op2, _3, 0) && op2 != op0 && op2.Info() == in.Ops[2] && op2.NumOperands() == 1 && op2.NumResults() >= 1 &&
-		rt.AttrOr(op2, "perm", in.Defaults[3]) == p && rt.ResultsUnused(op2, 1) && rt.Present(&x_1_, op2.Operand(0)) &&
-		rt.Present(&_6, op10.Operand(2)) &&
-		rt.Def(&op5, _6, 0) && op5 != op1 && op5 != op3 && op5.Info() == in.Ops[5] && op5.NumOperands() == 1 &&
-		op5.NumResults() >= 1 && rt.AttrOr(op5, "start_axis", in.Defaults[7]) == s &&
-		rt.AttrOr(op5, "stop_axis", in.Defaults[8]) == e && rt.ResultsUnused(op5, 1) && rt.Present(&_5, op5.Operand(0)) &&
-		rt.Def(&op4, _5, 0) && op4 != op0 && op4 != op2 && op4.Info() == in.Ops[4] && op4.NumOperands() == 1 &&
-		op4.NumResults() >= 1 && rt.AttrOr(op4, "perm", in.Defaults[6]) == p && rt.ResultsUnused(op4, 1) &&
-		rt.Present(&x_2_, op4.Operand(0)) && rt.Present(&_8, op10.Operand(3)) &&
-		rt.Def(&op7, _8, 0) && op7 != op1 && op7 != op3 && op7 != op5 && op7.Info() == in.Ops[7] && op7.NumOperands() == 1 &&
-		op7.NumResults() >= 1 && rt.AttrOr(op7, "start_axis", in.Defaults[10]) == s &&
-		rt.AttrOr(op7, "stop_axis", in.Defaults[11]) == e && rt.ResultsUnused(op7, 1) && rt.Present(&_7, op7.Operand(0)) &&
-		rt.Def(&op6, _7, 0) && op6 != op0 && op6 != op2 && op6 != op4 && op6.Info() == in.Ops[6] && op6.NumOperands() == 1 &&
-		op6.NumResults() >= 1 && rt.AttrOr(op6, "perm", in.Defaults[9]) == p && rt.ResultsUnused(op6, 1) &&
-		rt.Present(&x_3_, op6.Operand(0)) && rt.Present(&_10, op10.Operand(4)) &&
-		rt.Def(&op9, _10, 0) && op9 != op1 && op9 != op3 && op9 != op5 && op9 != op7 && op9.Info() == in.Ops[9] &&
-		op9.NumOperands() == 1 && op9.NumResults() >= 1 && rt.AttrOr(op9, "start_axis", in.Defaults[13]) == s &&
-		rt.AttrOr(op9, "stop_axis", in.Defaults[14]) == e && rt.ResultsUnused(op9, 1) && rt.Present(&_9, op9.Operand(0)) &&
-		rt.Def(&op8, _9, 0) && op8 != op0 && op8 != op2 && op8 != op4 && op8 != op6 && op8.Info() == in.Ops[8] &&
-		op8.NumOperands() == 1 && op8.NumResults() >= 1 && rt.AttrOr(op8, "perm", in.Defaults[12]) == p &&
-		rt.ResultsUnused(op8, 1) && rt.Present(&x_4_, op8.Operand(0)) && rt.Present(&_12, op12.Operand(1)) &&
-		rt.Def(&op11, _12, 0) && op11.Info() == in.Ops[11] && op11.NumOperands() == 0 && op11.NumResults() >= 1 &&
-		rt.BindAttr(&axis, rt.AttrOr(op11, "value", in.Defaults[15])) && rt.ResultsUnused(op11, 1) &&
+	return rt.Arity(op12, 2, 1) && rt.Result(&o, op12, 0) && rt.Operand(&_11, op12, 0) &&
+		rt.Def(&op10, _11, 0) && rt.Is(op10, in.Ops[10], 5, 1) && rt.Operand(&_2, op10, 0) &&
+		rt.Def(&op1, _2, 0) && rt.IsAtLeast(op1, in.Ops[1], 1, 1) && rt.BindAttrAt(&s, op1, "start_axis", in, 1) &&
+		rt.BindAttrAt(&e, op1, "stop_axis", in, 2) && rt.ResultsUnused(op1, 1) && rt.Operand(&_1, op1, 0) &&
+		rt.Def(&op0, _1, 0) && rt.IsAtLeast(op0, in.Ops[0], 1, 1) && rt.BindAttrAt(&p, op0, "perm", in, 0) &&
+		rt.ResultsUnused(op0, 1) && rt.Operand(&x_0_, op0, 0) && rt.Operand(&_4, op10, 1) &&
+		rt.Def(&op3, _4, 0) && op3 != op1 && rt.IsAtLeast(op3, in.Ops[3], 1, 1) && rt.AttrEq(op3, "start_axis", in, 4, s) &&
+		rt.AttrEq(op3, "stop_axis", in, 5, e) && rt.ResultsUnused(op3, 1) && rt.Operand(&_3, op3, 0) &&
+		rt.Def(&op2, _3, 0) && op2 != op0 && rt.IsAtLeast(op2, in.Ops[2], 1, 1) && rt.AttrEq(op2, "perm", in, 3, p) &&
+		rt.ResultsUnused(op2, 1) && rt.Operand(&x_1_, op2, 0) && rt.Operand(&_6, op10, 2) &&
+		rt.Def(&op5, _6, 0) && op5 != op1 && op5 != op3 && rt.IsAtLeast(op5, in.Ops[5], 1, 1) &&
+		rt.AttrEq(op5, "start_axis", in, 7, s) && rt.AttrEq(op5, "stop_axis", in, 8, e) && rt.ResultsUnused(op5, 1) &&
+		rt.Operand(&_5, op5, 0) &&
+		rt.Def(&op4, _5, 0) && op4 != op0 && op4 != op2 && rt.IsAtLeast(op4, in.Ops[4], 1, 1) &&
+		rt.AttrEq(op4, "perm", in, 6, p) && rt.ResultsUnused(op4, 1) && rt.Operand(&x_2_, op4, 0) && rt.Operand(&_8, op10, 3) &&
+		rt.Def(&op7, _8, 0) && op7 != op1 && op7 != op3 && op7 != op5 && rt.IsAtLeast(op7, in.Ops[7], 1, 1) &&
+		rt.AttrEq(op7, "start_axis", in, 10, s) && rt.AttrEq(op7, "stop_axis", in, 11, e) && rt.ResultsUnused(op7, 1) &&
+		rt.Operand(&_7, op7, 0) &&
+		rt.Def(&op6, _7, 0) && op6 != op0 && op6 != op2 && op6 != op4 && rt.IsAtLeast(op6, in.Ops[6], 1, 1) &&
+		rt.AttrEq(op6, "perm", in, 9, p) && rt.ResultsUnused(op6, 1) && rt.Operand(&x_3_, op6, 0) && rt.Operand(&_10, op10, 4) &&
+		rt.Def(&op9, _10, 0) && op9 != op1 && op9 != op3 && op9 != op5 && op9 != op7 && rt.IsAtLeast(op9, in.Ops[9], 1, 1) &&
+		rt.AttrEq(op9, "start_axis", in, 13, s) && rt.AttrEq(op9, "stop_axis", in, 14, e) && rt.ResultsUnused(op9, 1) &&
+		rt.Operand(&_9, op9, 0) &&
+		rt.Def(&op8, _9, 0) && op8 != op0 && op8 != op2 && op8 != op4 && op8 != op6 && rt.IsAtLeast(op8, in.Ops[8], 1, 1) &&
+		rt.AttrEq(op8, "perm", in, 12, p) && rt.ResultsUnused(op8, 1) && rt.Operand(&x_4_, op8, 0) && rt.Operand(&_12, op12, 1) &&
+		rt.Def(&op11, _12, 0) && rt.IsAtLeast(op11, in.Ops[11], 0, 1) && rt.BindAttrAt(&axis, op11, "value", in, 15) &&
+		rt.ResultsUnused(op11, 1) &&
 		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12}, _1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11) &&
 		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_0_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[0]) - ($e < 0 ? $e + rank(%x[0]) : $e) + ($s < 0 ? $s + rank(%x[0]) : $s) == 2
 		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_1_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_1_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_1_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[1]) - ($e < 0 ? $e + rank(%x[1]) : $e) + ($s < 0 ? $s + rank(%x[1]) : $s) == 2
@@ -225,49 +190,39 @@ func transposeFlattenConcatFuse_transpose_flatten_concat6(m *rt.Matcher, in *rt.
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13 *ir.Op
 	var o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, x_3_, _7, _8, x_4_, _9, _10, x_5_, _11, _12, _13, _14 *ir.Value
 	var p, s, e, axis ir.Attribute
-	return rt.Arity(op14, 2, 1) && rt.Set(&o, op14.Result(0)) && rt.Present(&_13, op14.Operand(0)) &&
-		rt.Def(&op12, _13, 0) && rt.Is(op12, in.Ops[12], 6, 1) && rt.Present(&_2, op12.Operand(0)) &&
-		rt.Def(&op1, _2, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() >= 1 &&
-		rt.BindAttr(&s, rt.AttrOr(op1, "start_axis", in.Defaults[1])) &&
-		rt.BindAttr(&e, rt.AttrOr(op1, "stop_axis", in.Defaults[2])) && rt.ResultsUnused(op1, 1) &&
-		rt.Present(&_1, op1.Operand(0)) &&
-		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() >= 1 &&
-		rt.BindAttr(&p, rt.AttrOr(op0, "perm", in.Defaults[0])) && rt.ResultsUnused(op0, 1) && rt.Present(&x_0_, op0.Operand(0)) &&
-		rt.Present(&_4, op12.Operand(1)) &&
-		rt.Def(&op3, _4, 0) && op3 != op1 && op3.Info() == in.Ops[3] && op3.NumOperands() == 1 && op3.NumResults() >= 1 &&
-		rt.AttrOr(op3, "start_axis", in.Defaults[4]) == s && rt.AttrOr(op3, "stop_axis", in.Defaults[5]) == e &&
-		rt.ResultsUnused(op3, 1) && rt.Present(&_3, op3.Operand(0)) &&
-		rt.Def(&op2, _3, 0) && op2 != op0 && op2.Info() == in.Ops[2] && op2.NumOperands() == 1 && op2.NumResults() >= 1 &&
-		rt.AttrOr(op2, "perm", in.Defaults[3]) == p && rt.ResultsUnused(op2, 1) && rt.Present(&x_1_, op2.Operand(0)) &&
-		rt.Present(&_6, op12.Operand(2)) &&
-		rt.Def(&op5, _6, 0) && op5 != op1 && op5 != op3 && op5.Info() == in.Ops[5] && op5.NumOperands() == 1 &&
-		op5.NumResults() >= 1 && rt.AttrOr(op5, "start_axis", in.Defaults[7]) == s &&
-		rt.AttrOr(op5, "stop_axis", in.Defaults[8]) == e && rt.ResultsUnused(op5, 1) && rt.Present(&_5, op5.Operand(0)) &&
-		rt.Def(&op4, _5, 0) && op4 != op0 && op4 != op2 && op4.Info() == in.Ops[4] && op4.NumOperands() == 1 &&
-		op4.NumResults() >= 1 && rt.AttrOr(op4, "perm", in.Defaults[6]) == p && rt.ResultsUnused(op4, 1) &&
-		rt.Present(&x_2_, op4.Operand(0)) && rt.Present(&_8, op12.Operand(3)) &&
-		rt.Def(&op7, _8, 0) && op7 != op1 && op7 != op3 && op7 != op5 && op7.Info() == in.Ops[7] && op7.NumOperands() == 1 &&
-		op7.NumResults() >= 1 && rt.AttrOr(op7, "start_axis", in.Defaults[10]) == s &&
-		rt.AttrOr(op7, "stop_axis", in.Defaults[11]) == e && rt.ResultsUnused(op7, 1) && rt.Present(&_7, op7.Operand(0)) &&
-		rt.Def(&op6, _7, 0) && op6 != op0 && op6 != op2 && op6 != op4 && op6.Info() == in.Ops[6] && op6.NumOperands() == 1 &&
-		op6.NumResults() >= 1 && rt.AttrOr(op6, "perm", in.Defaults[9]) == p && rt.ResultsUnused(op6, 1) &&
-		rt.Present(&x_3_, op6.Operand(0)) && rt.Present(&_10, op12.Operand(4)) &&
-		rt.Def(&op9, _10, 0) && op9 != op1 && op9 != op3 && op9 != op5 && op9 != op7 && op9.Info() == in.Ops[9] &&
-		op9.NumOperands() == 1 && op9.NumResults() >= 1 && rt.AttrOr(op9, "start_axis", in.Defaults[13]) == s &&
-		rt.AttrOr(op9, "stop_axis", in.Defaults[14]) == e && rt.ResultsUnused(op9, 1) && rt.Present(&_9, op9.Operand(0)) &&
-		rt.Def(&op8, _9, 0) && op8 != op0 && op8 != op2 && op8 != op4 && op8 != op6 && op8.Info() == in.Ops[8] &&
-		op8.NumOperands() == 1 && op8.NumResults() >= 1 && rt.AttrOr(op8, "perm", in.Defaults[12]) == p &&
-		rt.ResultsUnused(op8, 1) && rt.Present(&x_4_, op8.Operand(0)) && rt.Present(&_12, op12.Operand(5)) &&
+	return rt.Arity(op14, 2, 1) && rt.Result(&o, op14, 0) && rt.Operand(&_13, op14, 0) &&
+		rt.Def(&op12, _13, 0) && rt.Is(op12, in.Ops[12], 6, 1) && rt.Operand(&_2, op12, 0) &&
+		rt.Def(&op1, _2, 0) && rt.IsAtLeast(op1, in.Ops[1], 1, 1) && rt.BindAttrAt(&s, op1, "start_axis", in, 1) &&
+		rt.BindAttrAt(&e, op1, "stop_axis", in, 2) && rt.ResultsUnused(op1, 1) && rt.Operand(&_1, op1, 0) &&
+		rt.Def(&op0, _1, 0) && rt.IsAtLeast(op0, in.Ops[0], 1, 1) && rt.BindAttrAt(&p, op0, "perm", in, 0) &&
+		rt.ResultsUnused(op0, 1) && rt.Operand(&x_0_, op0, 0) && rt.Operand(&_4, op12, 1) &&
+		rt.Def(&op3, _4, 0) && op3 != op1 && rt.IsAtLeast(op3, in.Ops[3], 1, 1) && rt.AttrEq(op3, "start_axis", in, 4, s) &&
+		rt.AttrEq(op3, "stop_axis", in, 5, e) && rt.ResultsUnused(op3, 1) && rt.Operand(&_3, op3, 0) &&
+		rt.Def(&op2, _3, 0) && op2 != op0 && rt.IsAtLeast(op2, in.Ops[2], 1, 1) && rt.AttrEq(op2, "perm", in, 3, p) &&
+		rt.ResultsUnused(op2, 1) && rt.Operand(&x_1_, op2, 0) && rt.Operand(&_6, op12, 2) &&
+		rt.Def(&op5, _6, 0) && op5 != op1 && op5 != op3 && rt.IsAtLeast(op5, in.Ops[5], 1, 1) &&
+		rt.AttrEq(op5, "start_axis", in, 7, s) && rt.AttrEq(op5, "stop_axis", in, 8, e) && rt.ResultsUnused(op5, 1) &&
+		rt.Operand(&_5, op5, 0) &&
+		rt.Def(&op4, _5, 0) && op4 != op0 && op4 != op2 && rt.IsAtLeast(op4, in.Ops[4], 1, 1) &&
+		rt.AttrEq(op4, "perm", in, 6, p) && rt.ResultsUnused(op4, 1) && rt.Operand(&x_2_, op4, 0) && rt.Operand(&_8, op12, 3) &&
+		rt.Def(&op7, _8, 0) && op7 != op1 && op7 != op3 && op7 != op5 && rt.IsAtLeast(op7, in.Ops[7], 1, 1) &&
+		rt.AttrEq(op7, "start_axis", in, 10, s) && rt.AttrEq(op7, "stop_axis", in, 11, e) && rt.ResultsUnused(op7, 1) &&
+		rt.Operand(&_7, op7, 0) &&
+		rt.Def(&op6, _7, 0) && op6 != op0 && op6 != op2 && op6 != op4 && rt.IsAtLeast(op6, in.Ops[6], 1, 1) &&
+		rt.AttrEq(op6, "perm", in, 9, p) && rt.ResultsUnused(op6, 1) && rt.Operand(&x_3_, op6, 0) && rt.Operand(&_10, op12, 4) &&
+		rt.Def(&op9, _10, 0) && op9 != op1 && op9 != op3 && op9 != op5 && op9 != op7 && rt.IsAtLeast(op9, in.Ops[9], 1, 1) &&
+		rt.AttrEq(op9, "start_axis", in, 13, s) && rt.AttrEq(op9, "stop_axis", in, 14, e) && rt.ResultsUnused(op9, 1) &&
+		rt.Operand(&_9, op9, 0) &&
+		rt.Def(&op8, _9, 0) && op8 != op0 && op8 != op2 && op8 != op4 && op8 != op6 && rt.IsAtLeast(op8, in.Ops[8], 1, 1) &&
+		rt.AttrEq(op8, "perm", in, 12, p) && rt.ResultsUnused(op8, 1) && rt.Operand(&x_4_, op8, 0) && rt.Operand(&_12, op12, 5) &&
 		rt.Def(&op11, _12, 0) && op11 != op1 && op11 != op3 && op11 != op5 && op11 != op7 && op11 != op9 &&
-		op11.Info() == in.Ops[11] && op11.NumOperands() == 1 && op11.NumResults() >= 1 &&
-		rt.AttrOr(op11, "start_axis", in.Defaults[16]) == s && rt.AttrOr(op11, "stop_axis", in.Defaults[17]) == e &&
-		rt.ResultsUnused(op11, 1) && rt.Present(&_11, op11.Operand(0)) &&
+		rt.IsAtLeast(op11, in.Ops[11], 1, 1) && rt.AttrEq(op11, "start_axis", in, 16, s) &&
+		rt.AttrEq(op11, "stop_axis", in, 17, e) && rt.ResultsUnused(op11, 1) && rt.Operand(&_11, op11, 0) &&
 		rt.Def(&op10, _11, 0) && op10 != op0 && op10 != op2 && op10 != op4 && op10 != op6 && op10 != op8 &&
-		op10.Info() == in.Ops[10] && op10.NumOperands() == 1 && op10.NumResults() >= 1 &&
-		rt.AttrOr(op10, "perm", in.Defaults[15]) == p && rt.ResultsUnused(op10, 1) && rt.Present(&x_5_, op10.Operand(0)) &&
-		rt.Present(&_14, op14.Operand(1)) &&
-		rt.Def(&op13, _14, 0) && op13.Info() == in.Ops[13] && op13.NumOperands() == 0 && op13.NumResults() >= 1 &&
-		rt.BindAttr(&axis, rt.AttrOr(op13, "value", in.Defaults[18])) && rt.ResultsUnused(op13, 1) &&
+		rt.IsAtLeast(op10, in.Ops[10], 1, 1) && rt.AttrEq(op10, "perm", in, 15, p) && rt.ResultsUnused(op10, 1) &&
+		rt.Operand(&x_5_, op10, 0) && rt.Operand(&_14, op14, 1) &&
+		rt.Def(&op13, _14, 0) && rt.IsAtLeast(op13, in.Ops[13], 0, 1) && rt.BindAttrAt(&axis, op13, "value", in, 18) &&
+		rt.ResultsUnused(op13, 1) &&
 		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14}, _1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13) &&
 		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_0_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_0_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[0]) - ($e < 0 ? $e + rank(%x[0]) : $e) + ($s < 0 ? $s + rank(%x[0]) : $s) == 2
 		rt.True(rt.Equal(rt.Add(rt.Arith("-", m.Pure("rank", x_1_), rt.Cond(rt.Less(rule.AttrVal(e), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(e), m.Pure("rank", x_1_)) }, func() rule.Val { return rule.AttrVal(e) })), rt.Cond(rt.Less(rule.AttrVal(s), int64(0)), func() rule.Val { return rt.Add(rule.AttrVal(s), m.Pure("rank", x_1_)) }, func() rule.Val { return rule.AttrVal(s) })), int64(2))) && // where rank(%x[1]) - ($e < 0 ? $e + rank(%x[1]) : $e) + ($s < 0 ? $s + rank(%x[1]) : $s) == 2

@@ -22,9 +22,9 @@ var ValueSemanticsPass = (&rt.Program{Name: "value_semantics", Paths: []string{"
 func valueSemantics_snapshot_of_copy(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.to_tensor
 	var t, w, v *ir.Value
-	return rt.Arity(op1, 1, 1) && rt.Set(&w, op1.Result(0)) && rt.Present(&t, op1.Operand(0)) && t.NumUses() >= 1 &&
-		rt.Def(&op0, t, 0) && rt.Is(op0, in.Ops[0], 1, 1) && rt.Present(&v, op0.Operand(0)) &&
-		rt.True(rt.Not(m.Builtin("mutated", t))) && // where !mutated(%t)
+	return rt.Arity(op1, 1, 1) && rt.Result(&w, op1, 0) && rt.Operand(&t, op1, 0) && t.NumUses() >= 1 &&
+		rt.Def(&op0, t, 0) && rt.Is(op0, in.Ops[0], 1, 1) && rt.Operand(&v, op0, 0) &&
+		rt.False(m.Builtin("mutated", t)) && // where !mutated(%t)
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), t, w, v), m.Holes())
 }
 
@@ -33,16 +33,16 @@ func valueSemantics_snapshot_of_copy(m *rt.Matcher, in *rt.Instance, op1 *ir.Op)
 func valueSemantics_copy_of_snapshot(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.to_vtensor
 	var v, t, x *ir.Value
-	return rt.Arity(op1, 1, 1) && rt.Set(&t, op1.Result(0)) && rt.Present(&v, op1.Operand(0)) && v.NumUses() >= 1 &&
-		rt.Def(&op0, v, 0) && rt.Is(op0, in.Ops[0], 1, 1) && rt.Present(&x, op0.Operand(0)) &&
-		rt.True(rt.Not(m.Builtin("mutated", x))) && rt.True(rt.Not(m.Builtin("mutated", t))) && // where !mutated(%x) && !mutated(%t)
+	return rt.Arity(op1, 1, 1) && rt.Result(&t, op1, 0) && rt.Operand(&v, op1, 0) && v.NumUses() >= 1 &&
+		rt.Def(&op0, v, 0) && rt.Is(op0, in.Ops[0], 1, 1) && rt.Operand(&x, op0, 0) &&
+		rt.False(m.Builtin("mutated", x)) && rt.False(m.Builtin("mutated", t)) && // where !mutated(%x) && !mutated(%t)
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), v, t, x), m.Holes())
 }
 
 // valueSemantics_drop_copy matches rule drop_copy (value_semantics.drr:42:6) at op0, a pd_op.assign.
 func valueSemantics_drop_copy(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
-	return rt.Arity(op0, 1, 1) && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
-		rt.True(rt.Not(m.Builtin("mutated", x))) && rt.True(rt.Not(m.Builtin("mutated", y))) && // where !mutated(%x) && !mutated(%y)
+	return rt.Arity(op0, 1, 1) && rt.Result(&y, op0, 0) && rt.Operand(&x, op0, 0) &&
+		rt.False(m.Builtin("mutated", x)) && rt.False(m.Builtin("mutated", y)) && // where !mutated(%x) && !mutated(%y)
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }

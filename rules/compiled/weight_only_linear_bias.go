@@ -22,16 +22,14 @@ func weightOnlyLinearBias_weight_only_linear_absorb_bias(m *rt.Matcher, in *rt.I
 	var op0 *ir.Op // op0 pd_op.weight_only_linear
 	var y, z, x, q, s, b *ir.Value
 	var wd, arch, g ir.Attribute
-	if !(rt.Arity(op1, 2, 1) && rt.Set(&z, op1.Result(0))) {
+	if !(rt.Arity(op1, 2, 1) && rt.Result(&z, op1, 0)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
-		if rt.Present(&y, op1.Operand(sw1)) &&
-			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 4, 1) && rt.BindAttr(&wd, rt.AttrOr(op0, "weight_dtype", in.Defaults[0])) &&
-			rt.BindAttr(&arch, rt.AttrOr(op0, "arch", in.Defaults[1])) &&
-			rt.BindAttr(&g, rt.AttrOr(op0, "group_size", in.Defaults[2])) && rt.Present(&x, op0.Operand(0)) &&
-			rt.Present(&q, op0.Operand(1)) && op0.Operand(2) == nil && rt.Present(&s, op0.Operand(3)) &&
-			rt.Present(&b, op1.Operand(1-sw1)) &&
+		if rt.Operand(&y, op1, sw1) &&
+			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 4, 1) && rt.BindAttrAt(&wd, op0, "weight_dtype", in, 0) &&
+			rt.BindAttrAt(&arch, op0, "arch", in, 1) && rt.BindAttrAt(&g, op0, "group_size", in, 2) && rt.Operand(&x, op0, 0) &&
+			rt.Operand(&q, op0, 1) && op0.Operand(2) == nil && rt.Operand(&s, op0, 3) && rt.Operand(&b, op1, 1-sw1) &&
 			rt.Closed([]*ir.Op{op0, op1}, y) &&
 			rt.True(rt.Equal(m.Pure("shape", b), rt.List(m.Pure("dim", y, int64(-1))))) && rt.True(rt.GreaterEqual(m.Pure("dim", y, int64(-1)), int64(0))) && rt.True(rt.Equal(m.Pure("dtype", b), m.Pure("dtype", y))) && // where shape(%b) == [dim(%y, -1)] && dim(%y, -1) >= 0 && dtype(%b) == dtype(%y)
 			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, z, x, q, s, b), append(m.Holes(), wd, arch, g)) {

@@ -216,16 +216,14 @@ func bench_ConvBnRelu(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op // op0 pd_op.conv2d, op1 pd_op.batch_norm
 	var c, b, r, x, w, mean, var2, scale, bias *ir.Value
 	var st, pa, di, gr, eps ir.Attribute
-	return rt.Arity(op2, 1, 1) && rt.Set(&r, op2.Result(0)) && rt.Present(&b, op2.Operand(0)) && b.NumUses() == 1 &&
+	return rt.Arity(op2, 1, 1) && rt.Result(&r, op2, 0) && rt.Operand(&b, op2, 0) && b.NumUses() == 1 &&
 		rt.Def(&op1, b, 0) && rt.Is(op1, in.Ops[1], 5, 1) && rt.AttrIs(op1, "data_format", in, 5) &&
-		rt.BindAttr(&eps, rt.AttrOr(op1, "epsilon", in.Defaults[6])) && rt.Present(&c, op1.Operand(0)) && c.NumUses() == 1 &&
+		rt.BindAttrAt(&eps, op1, "epsilon", in, 6) && rt.Operand(&c, op1, 0) && c.NumUses() == 1 &&
 		rt.Def(&op0, c, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrIs(op0, "data_format", in, 0) &&
-		rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[1])) &&
-		rt.BindAttr(&pa, rt.AttrOr(op0, "paddings", in.Defaults[2])) &&
-		rt.BindAttr(&di, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
-		rt.BindAttr(&gr, rt.AttrOr(op0, "groups", in.Defaults[4])) && rt.Present(&x, op0.Operand(0)) &&
-		rt.Present(&w, op0.Operand(1)) && rt.Present(&mean, op1.Operand(1)) && rt.Present(&var2, op1.Operand(2)) &&
-		rt.Present(&scale, op1.Operand(3)) && rt.Present(&bias, op1.Operand(4)) &&
+		rt.BindAttrAt(&st, op0, "strides", in, 1) && rt.BindAttrAt(&pa, op0, "paddings", in, 2) &&
+		rt.BindAttrAt(&di, op0, "dilations", in, 3) && rt.BindAttrAt(&gr, op0, "groups", in, 4) && rt.Operand(&x, op0, 0) &&
+		rt.Operand(&w, op0, 1) && rt.Operand(&mean, op1, 1) && rt.Operand(&var2, op1, 2) && rt.Operand(&scale, op1, 3) &&
+		rt.Operand(&bias, op1, 4) &&
 		m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), c, b, r, x, w, mean, var2, scale, bias), append(m.Holes(), st, pa, di, gr, eps))
 }
 
@@ -234,16 +232,13 @@ func bench_ConvBn(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.conv2d
 	var c, b, x, w, mean, var2, scale, bias *ir.Value
 	var st, pa, di, gr, eps ir.Attribute
-	return rt.Arity(op1, 5, 1) && rt.AttrIs(op1, "data_format", in, 5) &&
-		rt.BindAttr(&eps, rt.AttrOr(op1, "epsilon", in.Defaults[6])) && rt.Set(&b, op1.Result(0)) &&
-		rt.Present(&c, op1.Operand(0)) && c.NumUses() == 1 &&
+	return rt.Arity(op1, 5, 1) && rt.AttrIs(op1, "data_format", in, 5) && rt.BindAttrAt(&eps, op1, "epsilon", in, 6) &&
+		rt.Result(&b, op1, 0) && rt.Operand(&c, op1, 0) && c.NumUses() == 1 &&
 		rt.Def(&op0, c, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrIs(op0, "data_format", in, 0) &&
-		rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[1])) &&
-		rt.BindAttr(&pa, rt.AttrOr(op0, "paddings", in.Defaults[2])) &&
-		rt.BindAttr(&di, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
-		rt.BindAttr(&gr, rt.AttrOr(op0, "groups", in.Defaults[4])) && rt.Present(&x, op0.Operand(0)) &&
-		rt.Present(&w, op0.Operand(1)) && rt.Present(&mean, op1.Operand(1)) && rt.Present(&var2, op1.Operand(2)) &&
-		rt.Present(&scale, op1.Operand(3)) && rt.Present(&bias, op1.Operand(4)) &&
+		rt.BindAttrAt(&st, op0, "strides", in, 1) && rt.BindAttrAt(&pa, op0, "paddings", in, 2) &&
+		rt.BindAttrAt(&di, op0, "dilations", in, 3) && rt.BindAttrAt(&gr, op0, "groups", in, 4) && rt.Operand(&x, op0, 0) &&
+		rt.Operand(&w, op0, 1) && rt.Operand(&mean, op1, 1) && rt.Operand(&var2, op1, 2) && rt.Operand(&scale, op1, 3) &&
+		rt.Operand(&bias, op1, 4) &&
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), c, b, x, w, mean, var2, scale, bias), append(m.Holes(), st, pa, di, gr, eps))
 }
 
@@ -252,13 +247,11 @@ func bench_ConvRelu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.conv2d
 	var c, r, x, w *ir.Value
 	var st, pa, di, gr ir.Attribute
-	return rt.Arity(op1, 1, 1) && rt.Set(&r, op1.Result(0)) && rt.Present(&c, op1.Operand(0)) && c.NumUses() == 1 &&
+	return rt.Arity(op1, 1, 1) && rt.Result(&r, op1, 0) && rt.Operand(&c, op1, 0) && c.NumUses() == 1 &&
 		rt.Def(&op0, c, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrIs(op0, "data_format", in, 0) &&
-		rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[1])) &&
-		rt.BindAttr(&pa, rt.AttrOr(op0, "paddings", in.Defaults[2])) &&
-		rt.BindAttr(&di, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
-		rt.BindAttr(&gr, rt.AttrOr(op0, "groups", in.Defaults[4])) && rt.Present(&x, op0.Operand(0)) &&
-		rt.Present(&w, op0.Operand(1)) &&
+		rt.BindAttrAt(&st, op0, "strides", in, 1) && rt.BindAttrAt(&pa, op0, "paddings", in, 2) &&
+		rt.BindAttrAt(&di, op0, "dilations", in, 3) && rt.BindAttrAt(&gr, op0, "groups", in, 4) && rt.Operand(&x, op0, 0) &&
+		rt.Operand(&w, op0, 1) &&
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), c, r, x, w), append(m.Holes(), st, pa, di, gr))
 }
 
@@ -267,15 +260,12 @@ func bench_FusedConvBnRelu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.fused_conv2d_bn
 	var cb, r, x, w, mean, var2, scale, bias *ir.Value
 	var df, st, pa, di, gr, eps ir.Attribute
-	return rt.Arity(op1, 1, 1) && rt.Set(&r, op1.Result(0)) && rt.Present(&cb, op1.Operand(0)) && cb.NumUses() == 1 &&
-		rt.Def(&op0, cb, 0) && rt.Is(op0, in.Ops[0], 6, 1) && rt.BindAttr(&df, rt.AttrOr(op0, "data_format", in.Defaults[0])) &&
-		rt.BindAttr(&st, rt.AttrOr(op0, "strides", in.Defaults[1])) &&
-		rt.BindAttr(&pa, rt.AttrOr(op0, "paddings", in.Defaults[2])) &&
-		rt.BindAttr(&di, rt.AttrOr(op0, "dilations", in.Defaults[3])) &&
-		rt.BindAttr(&gr, rt.AttrOr(op0, "groups", in.Defaults[4])) &&
-		rt.BindAttr(&eps, rt.AttrOr(op0, "epsilon", in.Defaults[5])) && rt.Present(&x, op0.Operand(0)) &&
-		rt.Present(&w, op0.Operand(1)) && rt.Present(&mean, op0.Operand(2)) && rt.Present(&var2, op0.Operand(3)) &&
-		rt.Present(&scale, op0.Operand(4)) && rt.Present(&bias, op0.Operand(5)) &&
+	return rt.Arity(op1, 1, 1) && rt.Result(&r, op1, 0) && rt.Operand(&cb, op1, 0) && cb.NumUses() == 1 &&
+		rt.Def(&op0, cb, 0) && rt.Is(op0, in.Ops[0], 6, 1) && rt.BindAttrAt(&df, op0, "data_format", in, 0) &&
+		rt.BindAttrAt(&st, op0, "strides", in, 1) && rt.BindAttrAt(&pa, op0, "paddings", in, 2) &&
+		rt.BindAttrAt(&di, op0, "dilations", in, 3) && rt.BindAttrAt(&gr, op0, "groups", in, 4) &&
+		rt.BindAttrAt(&eps, op0, "epsilon", in, 5) && rt.Operand(&x, op0, 0) && rt.Operand(&w, op0, 1) &&
+		rt.Operand(&mean, op0, 2) && rt.Operand(&var2, op0, 3) && rt.Operand(&scale, op0, 4) && rt.Operand(&bias, op0, 5) &&
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), cb, r, x, w, mean, var2, scale, bias), append(m.Holes(), df, st, pa, di, gr, eps))
 }
 
@@ -283,8 +273,8 @@ func bench_FusedConvBnRelu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 func bench_ToTensorOfToVTensor(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.to_vtensor
 	var v, t, x *ir.Value
-	return rt.Arity(op1, 1, 1) && rt.Set(&t, op1.Result(0)) && rt.Present(&v, op1.Operand(0)) && v.NumUses() == 1 &&
-		rt.Def(&op0, v, 0) && rt.Is(op0, in.Ops[0], 1, 1) && rt.Present(&x, op0.Operand(0)) &&
+	return rt.Arity(op1, 1, 1) && rt.Result(&t, op1, 0) && rt.Operand(&v, op1, 0) && v.NumUses() == 1 &&
+		rt.Def(&op0, v, 0) && rt.Is(op0, in.Ops[0], 1, 1) && rt.Operand(&x, op0, 0) &&
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), v, t, x), m.Holes())
 }
 
@@ -293,8 +283,8 @@ func bench_ToTensorOfToVTensor(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool 
 func bench_ToTensorOfSharedToVTensor(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.to_vtensor
 	var v, t, x *ir.Value
-	return rt.Arity(op1, 1, 1) && rt.Set(&t, op1.Result(0)) && rt.Present(&v, op1.Operand(0)) && v.NumUses() >= 1 &&
-		rt.Def(&op0, v, 0) && rt.Is(op0, in.Ops[0], 1, 1) && rt.Present(&x, op0.Operand(0)) &&
+	return rt.Arity(op1, 1, 1) && rt.Result(&t, op1, 0) && rt.Operand(&v, op1, 0) && v.NumUses() >= 1 &&
+		rt.Def(&op0, v, 0) && rt.Is(op0, in.Ops[0], 1, 1) && rt.Operand(&x, op0, 0) &&
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), v, t, x), m.Holes())
 }
 
@@ -302,8 +292,8 @@ func bench_ToTensorOfSharedToVTensor(m *rt.Matcher, in *rt.Instance, op1 *ir.Op)
 func bench_ToVTensorOfToTensor(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.to_tensor
 	var t, v, x *ir.Value
-	return rt.Arity(op1, 1, 1) && rt.Set(&v, op1.Result(0)) && rt.Present(&t, op1.Operand(0)) && t.NumUses() == 1 &&
-		rt.Def(&op0, t, 0) && rt.Is(op0, in.Ops[0], 1, 1) && rt.Present(&x, op0.Operand(0)) &&
+	return rt.Arity(op1, 1, 1) && rt.Result(&v, op1, 0) && rt.Operand(&t, op1, 0) && t.NumUses() == 1 &&
+		rt.Def(&op0, t, 0) && rt.Is(op0, in.Ops[0], 1, 1) && rt.Operand(&x, op0, 0) &&
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), t, v, x), m.Holes())
 }
 
@@ -312,29 +302,29 @@ func bench_ToVTensorOfToTensor(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool 
 func bench_ToVTensorOfSharedToTensor(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.to_tensor
 	var t, v, x *ir.Value
-	return rt.Arity(op1, 1, 1) && rt.Set(&v, op1.Result(0)) && rt.Present(&t, op1.Operand(0)) && t.NumUses() >= 1 &&
-		rt.Def(&op0, t, 0) && rt.Is(op0, in.Ops[0], 1, 1) && rt.Present(&x, op0.Operand(0)) &&
+	return rt.Arity(op1, 1, 1) && rt.Result(&v, op1, 0) && rt.Operand(&t, op1, 0) && t.NumUses() >= 1 &&
+		rt.Def(&op0, t, 0) && rt.Is(op0, in.Ops[0], 1, 1) && rt.Operand(&x, op0, 0) &&
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), t, v, x), m.Holes())
 }
 
 // bench_ReluInplace matches rule ReluInplace (mlir_equivalent.drr:145:6) at op0, a pd_op.relu_.
 func bench_ReluInplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
-	return rt.Arity(op0, 1, 1) && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
+	return rt.Arity(op0, 1, 1) && rt.Result(&y, op0, 0) && rt.Operand(&x, op0, 0) &&
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }
 
 // bench_SigmoidInplace matches rule SigmoidInplace (mlir_equivalent.drr:156:6) at op0, a pd_op.sigmoid_.
 func bench_SigmoidInplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
-	return rt.Arity(op0, 1, 1) && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
+	return rt.Arity(op0, 1, 1) && rt.Result(&y, op0, 0) && rt.Operand(&x, op0, 0) &&
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }
 
 // bench_AddInplace matches rule AddInplace (mlir_equivalent.drr:167:6) at op0, a pd_op.add_.
 func bench_AddInplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var z, x, y *ir.Value
-	return rt.Arity(op0, 2, 1) && rt.Set(&z, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) && rt.Present(&y, op0.Operand(1)) &&
+	return rt.Arity(op0, 2, 1) && rt.Result(&z, op0, 0) && rt.Operand(&x, op0, 0) && rt.Operand(&y, op0, 1) &&
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), z, x, y), m.Holes())
 }
 
@@ -342,9 +332,7 @@ func bench_AddInplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 func bench_ScaleInplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
 	var s, b, a ir.Attribute
-	return rt.Arity(op0, 1, 1) && rt.BindAttr(&s, rt.AttrOr(op0, "scale", in.Defaults[0])) &&
-		rt.BindAttr(&b, rt.AttrOr(op0, "bias", in.Defaults[1])) &&
-		rt.BindAttr(&a, rt.AttrOr(op0, "bias_after_scale", in.Defaults[2])) && rt.Set(&y, op0.Result(0)) &&
-		rt.Present(&x, op0.Operand(0)) &&
+	return rt.Arity(op0, 1, 1) && rt.BindAttrAt(&s, op0, "scale", in, 0) && rt.BindAttrAt(&b, op0, "bias", in, 1) &&
+		rt.BindAttrAt(&a, op0, "bias_after_scale", in, 2) && rt.Result(&y, op0, 0) && rt.Operand(&x, op0, 0) &&
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), append(m.Holes(), s, b, a))
 }

@@ -24,21 +24,21 @@ rule to_exp { benefit 2; match { %y = pd_op.relu(%x) }; where { rank(%x) >= 0 };
 // driverBenefitOrder_to_sigmoid matches rule to_sigmoid (rules.drr:1:6) at op0, a pd_op.relu.
 func driverBenefitOrder_to_sigmoid(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
-	return rt.Arity(op0, 1, 1) && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
+	return rt.Arity(op0, 1, 1) && rt.Result(&y, op0, 0) && rt.Operand(&x, op0, 0) &&
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }
 
 // driverBenefitOrder_to_tanh matches rule to_tanh (rules.drr:2:6) at op0, a pd_op.relu.
 func driverBenefitOrder_to_tanh(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
-	return rt.Arity(op0, 1, 1) && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
+	return rt.Arity(op0, 1, 1) && rt.Result(&y, op0, 0) && rt.Operand(&x, op0, 0) &&
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }
 
 // driverBenefitOrder_to_exp matches rule to_exp (rules.drr:3:6) at op0, a pd_op.relu.
 func driverBenefitOrder_to_exp(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
-	return rt.Arity(op0, 1, 1) && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
+	return rt.Arity(op0, 1, 1) && rt.Result(&y, op0, 0) && rt.Operand(&x, op0, 0) &&
 		rt.True(rt.GreaterEqual(m.Pure("rank", x), int64(0))) && // where rank(%x) >= 0
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }

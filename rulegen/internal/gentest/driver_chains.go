@@ -30,14 +30,14 @@ rule silu {
 // driverChains_relu_inplace matches rule relu_inplace (rules.drr:1:6) at op0, a pd_op.relu_.
 func driverChains_relu_inplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
-	return rt.Arity(op0, 1, 1) && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
+	return rt.Arity(op0, 1, 1) && rt.Result(&y, op0, 0) && rt.Operand(&x, op0, 0) &&
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }
 
 // driverChains_sigmoid_inplace matches rule sigmoid_inplace (rules.drr:2:6) at op0, a pd_op.sigmoid_.
 func driverChains_sigmoid_inplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
-	return rt.Arity(op0, 1, 1) && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
+	return rt.Arity(op0, 1, 1) && rt.Result(&y, op0, 0) && rt.Operand(&x, op0, 0) &&
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }
 
@@ -45,11 +45,11 @@ func driverChains_sigmoid_inplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bo
 func driverChains_silu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.sigmoid
 	var s, m2, x *ir.Value
-	if !(rt.Arity(op1, 2, 1) && rt.Set(&m2, op1.Result(0))) {
+	if !(rt.Arity(op1, 2, 1) && rt.Result(&m2, op1, 0)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
-		if rt.Present(&x, op1.Operand(sw1)) && rt.Present(&s, op1.Operand(1-sw1)) &&
+		if rt.Operand(&x, op1, sw1) && rt.Operand(&s, op1, 1-sw1) &&
 			rt.Def(&op0, s, 0) && rt.Is(op0, in.Ops[0], 1, 1) && op0.Operand(0) == x &&
 			rt.Closed([]*ir.Op{op0, op1}, s) &&
 			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), s, m2, x), m.Holes()) {

@@ -23,7 +23,7 @@ const driverDeadCodeSource = `rule drop_reshape {
 // driverDeadCode_drop_reshape matches rule drop_reshape (rules.drr:1:6) at op0, a pd_op.reshape.
 func driverDeadCode_drop_reshape(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x, s *ir.Value
-	return rt.Arity(op0, 2, 1) && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) && rt.Present(&s, op0.Operand(1)) &&
+	return rt.Arity(op0, 2, 1) && rt.Result(&y, op0, 0) && rt.Operand(&x, op0, 0) && rt.Operand(&s, op0, 1) &&
 		rt.True(m.Pure("same_type", x, y)) && // where same_type(%x, %y)
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x, s), m.Holes())
 }

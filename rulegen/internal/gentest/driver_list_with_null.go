@@ -31,10 +31,10 @@ func driverListWithNull_relu_into_fused(m *rt.Matcher, in *rt.Instance, op1 *ir.
 	var f, r, x, w *ir.Value
 	var rest []*ir.Value
 	var attrs []ir.NamedAttr
-	return rt.Arity(op1, 1, 1) && rt.Set(&r, op1.Result(0)) && rt.Present(&f, op1.Operand(0)) &&
+	return rt.Arity(op1, 1, 1) && rt.Result(&r, op1, 0) && rt.Operand(&f, op1, 0) &&
 		rt.Def(&op0, f, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() >= 2 && op0.NumResults() == 2 &&
 		rt.AttrIs(op0, "activation", in, 0) && rt.Set(&attrs, rt.RestAttrs(op0, "activation")) && !op0.Result(1).HasUses() &&
-		rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) && rt.Set(&rest, m.Operands(op0, 2)) &&
+		rt.Operand(&x, op0, 0) && rt.Operand(&w, op0, 1) && rt.Set(&rest, m.Operands(op0, 2)) &&
 		rt.Closed([]*ir.Op{op0, op1}, f) &&
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), f, r, x, w, nil), append(m.Holes(), attrs), rest)
 }

@@ -79,48 +79,43 @@ func driverNoResultTypes_layer_norm(m *rt.Matcher, in *rt.Instance, op11 *ir.Op)
 	var h int64
 	var eps ir.Attribute
 	var tt *ir.TensorType
-	if !(rt.Arity(op11, 2, 1) && rt.Set(&y, op11.Result(0))) {
+	if !(rt.Arity(op11, 2, 1) && rt.Result(&y, op11, 0)) {
 		return false
 	}
 	for sw11 := range 2 { // operands 0 and 1 of op11 as written, then swapped
-		if !(rt.Present(&_7, op11.Operand(sw11)) &&
-			rt.Def(&op10, _7, 0) && op10.Info() == in.Ops[10] && op10.NumOperands() == 2 && op10.NumResults() >= 1 &&
-			rt.ResultsUnused(op10, 1)) {
+		if !(rt.Operand(&_7, op11, sw11) &&
+			rt.Def(&op10, _7, 0) && rt.IsAtLeast(op10, in.Ops[10], 2, 1) && rt.ResultsUnused(op10, 1)) {
 			continue
 		}
 		for sw10 := range 2 { // operands 0 and 1 of op10 as written, then swapped
-			if !(rt.Present(&n, op10.Operand(sw10)) &&
-				rt.Def(&op9, n, 0) && rt.Is(op9, in.Ops[9], 2, 1) && rt.Present(&xc, op9.Operand(0)) &&
-				rt.Def(&op2, xc, 0) && rt.Is(op2, in.Ops[2], 2, 1) && rt.Present(&x, op2.Operand(0)) &&
+			if !(rt.Operand(&n, op10, sw10) &&
+				rt.Def(&op9, n, 0) && rt.Is(op9, in.Ops[9], 2, 1) && rt.Operand(&xc, op9, 0) &&
+				rt.Def(&op2, xc, 0) && rt.Is(op2, in.Ops[2], 2, 1) && rt.Operand(&x, op2, 0) &&
 				rt.Tensor(&tt, x.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 3 && tt.DType() == in.DTypes[5] && rt.Set(&h, tt.Dims[2]) &&
-				rt.Present(&mean, op2.Operand(1)) &&
+				rt.Operand(&mean, op2, 1) &&
 				rt.Def(&op1, mean, 0) && rt.Is(op1, in.Ops[1], 2, 1) && rt.AttrIs(op1, "keepdim", in, 1) && op1.Operand(0) == x &&
-				rt.Present(&_1, op1.Operand(1)) &&
-				rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 0 && op0.NumResults() >= 1 &&
-				rt.AttrIs(op0, "value", in, 0) && rt.ResultsUnused(op0, 1) && rt.Present(&_6, op9.Operand(1)) &&
-				rt.Def(&op8, _6, 0) && op8.Info() == in.Ops[8] && op8.NumOperands() == 1 && op8.NumResults() >= 1 &&
-				rt.ResultsUnused(op8, 1) && rt.Present(&_5, op8.Operand(0)) &&
-				rt.Def(&op7, _5, 0) && op7 != op11 && op7.Info() == in.Ops[7] && op7.NumOperands() == 2 && op7.NumResults() >= 1 &&
-				rt.ResultsUnused(op7, 1)) {
+				rt.Operand(&_1, op1, 1) &&
+				rt.Def(&op0, _1, 0) && rt.IsAtLeast(op0, in.Ops[0], 0, 1) && rt.AttrIs(op0, "value", in, 0) && rt.ResultsUnused(op0, 1) &&
+				rt.Operand(&_6, op9, 1) &&
+				rt.Def(&op8, _6, 0) && rt.IsAtLeast(op8, in.Ops[8], 1, 1) && rt.ResultsUnused(op8, 1) && rt.Operand(&_5, op8, 0) &&
+				rt.Def(&op7, _5, 0) && op7 != op11 && rt.IsAtLeast(op7, in.Ops[7], 2, 1) && rt.ResultsUnused(op7, 1)) {
 				continue
 			}
 			for sw7 := range 2 { // operands 0 and 1 of op7 as written, then swapped
-				if !(rt.Present(&var2, op7.Operand(sw7)) &&
+				if !(rt.Operand(&var2, op7, sw7) &&
 					rt.Def(&op5, var2, 0) && op5 != op1 && rt.Is(op5, in.Ops[5], 2, 1) && rt.AttrIs(op5, "keepdim", in, 3) &&
-					rt.Present(&_2, op5.Operand(0)) &&
-					rt.Def(&op3, _2, 0) && op3 != op10 && op3.Info() == in.Ops[3] && op3.NumOperands() == 2 && op3.NumResults() >= 1 &&
-					rt.ResultsUnused(op3, 1)) {
+					rt.Operand(&_2, op5, 0) &&
+					rt.Def(&op3, _2, 0) && op3 != op10 && rt.IsAtLeast(op3, in.Ops[3], 2, 1) && rt.ResultsUnused(op3, 1)) {
 					continue
 				}
 				for sw3 := range 2 { // operands 0 and 1 of op3 as written, then swapped
-					if op3.Operand(sw3) == xc && op3.Operand(1-sw3) == xc && rt.Present(&_3, op5.Operand(1)) &&
-						rt.Def(&op4, _3, 0) && op4.Info() == in.Ops[4] && op4.NumOperands() == 0 && op4.NumResults() >= 1 &&
-						rt.AttrIs(op4, "value", in, 2) && rt.ResultsUnused(op4, 1) && rt.Present(&_4, op7.Operand(1-sw7)) &&
-						rt.Def(&op6, _4, 0) && op6.Info() == in.Ops[6] && op6.NumOperands() == 0 && op6.NumResults() >= 1 &&
-						rt.BindAttr(&eps, rt.AttrOr(op6, "value", in.Defaults[4])) && rt.ResultsUnused(op6, 1) &&
-						rt.Present(&w, op10.Operand(1-sw10)) &&
+					if op3.Operand(sw3) == xc && op3.Operand(1-sw3) == xc && rt.Operand(&_3, op5, 1) &&
+						rt.Def(&op4, _3, 0) && rt.IsAtLeast(op4, in.Ops[4], 0, 1) && rt.AttrIs(op4, "value", in, 2) && rt.ResultsUnused(op4, 1) &&
+						rt.Operand(&_4, op7, 1-sw7) &&
+						rt.Def(&op6, _4, 0) && rt.IsAtLeast(op6, in.Ops[6], 0, 1) && rt.BindAttrAt(&eps, op6, "value", in, 4) &&
+						rt.ResultsUnused(op6, 1) && rt.Operand(&w, op10, 1-sw10) &&
 						rt.Tensor(&tt, w.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 1 && tt.DType() == in.DTypes[12] && tt.Dims[0] == h &&
-						rt.Present(&b, op11.Operand(1-sw11)) &&
+						rt.Operand(&b, op11, 1-sw11) &&
 						rt.Tensor(&tt, b.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 1 && tt.DType() == in.DTypes[14] && tt.Dims[0] == h &&
 						rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11}, mean, xc, var2, n, _2, _5, _6, _7) &&
 						m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11), append(m.Values(), mean, xc, var2, n, y, x, _1, _2, _3, _4, _5, _6, w, _7, b), append(m.Holes(), h, eps)) {
@@ -140,31 +135,27 @@ func driverNoResultTypes_rms_norm(m *rt.Matcher, in *rt.Instance, op6 *ir.Op) bo
 	var h int64
 	var eps ir.Attribute
 	var tt *ir.TensorType
-	if !(rt.Arity(op6, 2, 1) && rt.Set(&y, op6.Result(0)) && rt.Present(&x, op6.Operand(0)) &&
+	if !(rt.Arity(op6, 2, 1) && rt.Result(&y, op6, 0) && rt.Operand(&x, op6, 0) &&
 		rt.Tensor(&tt, x.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 3 && tt.DType() == in.DTypes[2] && rt.Set(&h, tt.Dims[2]) &&
-		rt.Present(&_5, op6.Operand(1)) &&
-		rt.Def(&op5, _5, 0) && op5.Info() == in.Ops[5] && op5.NumOperands() == 1 && op5.NumResults() >= 1 &&
-		rt.ResultsUnused(op5, 1) && rt.Present(&_4, op5.Operand(0)) &&
-		rt.Def(&op4, _4, 0) && op4.Info() == in.Ops[4] && op4.NumOperands() == 2 && op4.NumResults() >= 1 &&
-		rt.ResultsUnused(op4, 1)) {
+		rt.Operand(&_5, op6, 1) &&
+		rt.Def(&op5, _5, 0) && rt.IsAtLeast(op5, in.Ops[5], 1, 1) && rt.ResultsUnused(op5, 1) && rt.Operand(&_4, op5, 0) &&
+		rt.Def(&op4, _4, 0) && rt.IsAtLeast(op4, in.Ops[4], 2, 1) && rt.ResultsUnused(op4, 1)) {
 		return false
 	}
 	for sw4 := range 2 { // operands 0 and 1 of op4 as written, then swapped
-		if !(rt.Present(&ms, op4.Operand(sw4)) &&
-			rt.Def(&op2, ms, 0) && rt.Is(op2, in.Ops[2], 2, 1) && rt.AttrIs(op2, "keepdim", in, 1) &&
-			rt.Present(&_1, op2.Operand(0)) &&
-			rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() >= 1 &&
-			rt.ResultsUnused(op0, 1)) {
+		if !(rt.Operand(&ms, op4, sw4) &&
+			rt.Def(&op2, ms, 0) && rt.Is(op2, in.Ops[2], 2, 1) && rt.AttrIs(op2, "keepdim", in, 1) && rt.Operand(&_1, op2, 0) &&
+			rt.Def(&op0, _1, 0) && rt.IsAtLeast(op0, in.Ops[0], 2, 1) && rt.ResultsUnused(op0, 1)) {
 			continue
 		}
 		for sw0 := range 2 { // operands 0 and 1 of op0 as written, then swapped
-			if op0.Operand(sw0) == x && op0.Operand(1-sw0) == x && rt.Present(&_2, op2.Operand(1)) &&
-				rt.Def(&op1, _2, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 0 && op1.NumResults() >= 1 &&
-				rt.AttrIs(op1, "value", in, 0) && rt.ResultsUnused(op1, 1) && rt.Present(&_3, op4.Operand(1-sw4)) &&
-				rt.Def(&op3, _3, 0) && op3.Info() == in.Ops[3] && op3.NumOperands() == 0 && op3.NumResults() >= 1 &&
-				rt.BindAttr(&eps, rt.AttrOr(op3, "value", in.Defaults[2])) && rt.ResultsUnused(op3, 1) &&
+			if op0.Operand(sw0) == x && op0.Operand(1-sw0) == x && rt.Operand(&_2, op2, 1) &&
+				rt.Def(&op1, _2, 0) && rt.IsAtLeast(op1, in.Ops[1], 0, 1) && rt.AttrIs(op1, "value", in, 0) && rt.ResultsUnused(op1, 1) &&
+				rt.Operand(&_3, op4, 1-sw4) &&
+				rt.Def(&op3, _3, 0) && rt.IsAtLeast(op3, in.Ops[3], 0, 1) && rt.BindAttrAt(&eps, op3, "value", in, 2) &&
+				rt.ResultsUnused(op3, 1) &&
 				rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6}, ms, _1, _4, _5) &&
-				rt.True(rt.Not(m.Pure("defined_by", x, "pd_op.subtract"))) && // where !defined_by(%x, "pd_op.subtract")
+				rt.False(m.Pure("defined_by", x, "pd_op.subtract")) && // where !defined_by(%x, "pd_op.subtract")
 				m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6), append(m.Values(), ms, y, x, _1, _2, _3, _4, _5), append(m.Holes(), h, eps)) {
 				return true
 			}
@@ -178,18 +169,16 @@ func driverNoResultTypes_gelu_epilogue(m *rt.Matcher, in *rt.Instance, op2 *ir.O
 	var op0, op1 *ir.Op // op0 pd_op.matmul, op1 pd_op.add
 	var m2, y, x, w, b, _1 *ir.Value
 	var tt *ir.TensorType
-	if !(rt.Arity(op2, 1, 1) && rt.AttrIs(op2, "approximate", in, 2) && rt.Set(&y, op2.Result(0)) &&
-		rt.Present(&_1, op2.Operand(0)) &&
-		rt.Def(&op1, _1, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() >= 1 &&
-		rt.ResultsUnused(op1, 1)) {
+	if !(rt.Arity(op2, 1, 1) && rt.AttrIs(op2, "approximate", in, 2) && rt.Result(&y, op2, 0) && rt.Operand(&_1, op2, 0) &&
+		rt.Def(&op1, _1, 0) && rt.IsAtLeast(op1, in.Ops[1], 2, 1) && rt.ResultsUnused(op1, 1)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
-		if rt.Present(&m2, op1.Operand(sw1)) &&
+		if rt.Operand(&m2, op1, sw1) &&
 			rt.Def(&op0, m2, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrIs(op0, "transpose_x", in, 0) &&
-			rt.AttrIs(op0, "transpose_y", in, 1) && rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) &&
+			rt.AttrIs(op0, "transpose_y", in, 1) && rt.Operand(&x, op0, 0) && rt.Operand(&w, op0, 1) &&
 			rt.Tensor(&tt, w.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 2 && tt.DType() == in.DTypes[3] &&
-			rt.Present(&b, op1.Operand(1-sw1)) &&
+			rt.Operand(&b, op1, 1-sw1) &&
 			rt.Tensor(&tt, b.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 1 && tt.DType() == in.DTypes[4] &&
 			rt.Closed([]*ir.Op{op0, op1, op2}, m2, _1) &&
 			m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), m2, y, x, w, b, _1), m.Holes()) {
@@ -203,13 +192,12 @@ func driverNoResultTypes_gelu_epilogue(m *rt.Matcher, in *rt.Instance, op2 *ir.O
 func driverNoResultTypes_softmax_mask(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.add
 	var y, x, mask, _1 *ir.Value
-	if !(rt.Arity(op1, 1, 1) && rt.AttrIs(op1, "axis", in, 0) && rt.Set(&y, op1.Result(0)) && rt.Present(&_1, op1.Operand(0)) &&
-		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() >= 1 &&
-		rt.ResultsUnused(op0, 1)) {
+	if !(rt.Arity(op1, 1, 1) && rt.AttrIs(op1, "axis", in, 0) && rt.Result(&y, op1, 0) && rt.Operand(&_1, op1, 0) &&
+		rt.Def(&op0, _1, 0) && rt.IsAtLeast(op0, in.Ops[0], 2, 1) && rt.ResultsUnused(op0, 1)) {
 		return false
 	}
 	for sw0 := range 2 { // operands 0 and 1 of op0 as written, then swapped
-		if rt.Present(&x, op0.Operand(sw0)) && rt.Present(&mask, op0.Operand(1-sw0)) &&
+		if rt.Operand(&x, op0, sw0) && rt.Operand(&mask, op0, 1-sw0) &&
 			rt.Closed([]*ir.Op{op0, op1}, _1) &&
 			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, x, mask, _1), m.Holes()) {
 			return true

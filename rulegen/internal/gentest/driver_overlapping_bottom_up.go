@@ -29,7 +29,7 @@ rule tanh_relu {
 // driverOverlappingBottomUp_relu_to_sigmoid matches rule relu_to_sigmoid (rules.drr:1:6) at op0, a pd_op.relu.
 func driverOverlappingBottomUp_relu_to_sigmoid(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
-	return rt.Arity(op0, 1, 1) && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
+	return rt.Arity(op0, 1, 1) && rt.Result(&y, op0, 0) && rt.Operand(&x, op0, 0) &&
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }
 
@@ -37,8 +37,8 @@ func driverOverlappingBottomUp_relu_to_sigmoid(m *rt.Matcher, in *rt.Instance, o
 func driverOverlappingBottomUp_tanh_relu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.relu
 	var r, t, x *ir.Value
-	return rt.Arity(op1, 1, 1) && rt.Set(&t, op1.Result(0)) && rt.Present(&r, op1.Operand(0)) &&
-		rt.Def(&op0, r, 0) && rt.Is(op0, in.Ops[0], 1, 1) && rt.Present(&x, op0.Operand(0)) &&
+	return rt.Arity(op1, 1, 1) && rt.Result(&t, op1, 0) && rt.Operand(&r, op1, 0) &&
+		rt.Def(&op0, r, 0) && rt.Is(op0, in.Ops[0], 1, 1) && rt.Operand(&x, op0, 0) &&
 		rt.Closed([]*ir.Op{op0, op1}, r) &&
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), r, t, x), m.Holes())
 }

@@ -36,7 +36,7 @@ rule relu_to_scale {
 // driverParams_relu_to_scale matches rule relu_to_scale (rules.drr:8:6) at op0, a pd_op.relu.
 func driverParams_relu_to_scale(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
-	return rt.Arity(op0, 1, 1) && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
+	return rt.Arity(op0, 1, 1) && rt.Result(&y, op0, 0) && rt.Operand(&x, op0, 0) &&
 		rt.True(rt.Equal(m.Param("which", in.Consts[0]), "relu")) && rt.True(rt.NotEqual(m.Param("factor", in.Consts[1]), float64(1))) && rt.True(rt.In(m.Pure("dim", x, int64(0)), m.Param("sizes", in.Consts[2]))) && // where $which == "relu" && $factor != 1.0 && dim(%x, 0) in $sizes
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }

@@ -19,6 +19,6 @@ const driverRegionsSource = `rule relu_inplace { match { %y = pd_op.relu_(%x) } 
 // driverRegions_relu_inplace matches rule relu_inplace (rules.drr:1:6) at op0, a pd_op.relu_.
 func driverRegions_relu_inplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
-	return rt.Arity(op0, 1, 1) && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
+	return rt.Arity(op0, 1, 1) && rt.Result(&y, op0, 0) && rt.Operand(&x, op0, 0) &&
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }

@@ -33,14 +33,14 @@ const driverReplaceTypeMismatchSource = `rule conv2d_relu_forgets_paddings {
 func driverReplaceTypeMismatch_conv2d_relu_forgets_paddings(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op // op0 pd_op.conv2d, op1 pd_op.add
 	var y, z, r, x, w, b *ir.Value
-	if !(rt.Arity(op2, 1, 1) && rt.Set(&r, op2.Result(0)) && rt.Present(&z, op2.Operand(0)) &&
+	if !(rt.Arity(op2, 1, 1) && rt.Result(&r, op2, 0) && rt.Operand(&z, op2, 0) &&
 		rt.Def(&op1, z, 0) && rt.Is(op1, in.Ops[1], 2, 1)) {
 		return false
 	}
 	for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
-		if rt.Present(&y, op1.Operand(sw1)) &&
-			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrIs(op0, "data_format", in, 0) &&
-			rt.Present(&x, op0.Operand(0)) && rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op1.Operand(1-sw1)) &&
+		if rt.Operand(&y, op1, sw1) &&
+			rt.Def(&op0, y, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrIs(op0, "data_format", in, 0) && rt.Operand(&x, op0, 0) &&
+			rt.Operand(&w, op0, 1) && rt.Operand(&b, op1, 1-sw1) &&
 			rt.Closed([]*ir.Op{op0, op1, op2}, y, z) &&
 			m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), y, z, r, x, w, b), m.Holes()) {
 			return true

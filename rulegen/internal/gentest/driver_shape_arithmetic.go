@@ -31,10 +31,9 @@ func driverShapeArithmetic_reshape_to_flatten(m *rt.Matcher, in *rt.Instance, op
 	var y, x, _1 *ir.Value
 	var b, s, h, d int64
 	var tt *ir.TensorType
-	return rt.Arity(op1, 2, 1) && rt.Set(&y, op1.Result(0)) && rt.Present(&x, op1.Operand(0)) &&
+	return rt.Arity(op1, 2, 1) && rt.Result(&y, op1, 0) && rt.Operand(&x, op1, 0) &&
 		rt.Tensor(&tt, x.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 4 && tt.DType() == in.DTypes[1] && rt.Set(&b, tt.Dims[0]) && rt.Set(&s, tt.Dims[1]) && rt.Set(&h, tt.Dims[2]) && rt.Set(&d, tt.Dims[3]) &&
-		rt.Present(&_1, op1.Operand(1)) &&
-		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 0 && op0.NumResults() >= 1 &&
-		rt.AttrIs(op0, "value", in, 0) && rt.ResultsUnused(op0, 1) &&
+		rt.Operand(&_1, op1, 1) &&
+		rt.Def(&op0, _1, 0) && rt.IsAtLeast(op0, in.Ops[0], 0, 1) && rt.AttrIs(op0, "value", in, 0) && rt.ResultsUnused(op0, 1) &&
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, x, _1), append(m.Holes(), b, s, h, d))
 }

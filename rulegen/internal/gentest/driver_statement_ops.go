@@ -26,6 +26,6 @@ const driverStatementOpsSource = `rule tanh_and_keep_input {
 // driverStatementOps_tanh_and_keep_input matches rule tanh_and_keep_input (rules.drr:1:6) at op0, a pd_op.relu.
 func driverStatementOps_tanh_and_keep_input(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
-	return rt.Arity(op0, 1, 1) && rt.Set(&y, op0.Result(0)) && rt.Present(&x, op0.Operand(0)) &&
+	return rt.Arity(op0, 1, 1) && rt.Result(&y, op0, 0) && rt.Operand(&x, op0, 0) &&
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }

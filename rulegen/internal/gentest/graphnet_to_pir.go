@@ -26,12 +26,12 @@ const graphnetToPirSource = `rule add_relu_to_tanh {
 func graphnetToPir_add_relu_to_tanh(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.add
 	var s, y, a, b *ir.Value
-	if !(rt.Arity(op1, 1, 1) && rt.Set(&y, op1.Result(0)) && rt.Present(&s, op1.Operand(0)) &&
+	if !(rt.Arity(op1, 1, 1) && rt.Result(&y, op1, 0) && rt.Operand(&s, op1, 0) &&
 		rt.Def(&op0, s, 0) && rt.Is(op0, in.Ops[0], 2, 1)) {
 		return false
 	}
 	for sw0 := range 2 { // operands 0 and 1 of op0 as written, then swapped
-		if rt.Present(&a, op0.Operand(sw0)) && rt.Present(&b, op0.Operand(1-sw0)) &&
+		if rt.Operand(&a, op0, sw0) && rt.Operand(&b, op0, 1-sw0) &&
 			rt.Closed([]*ir.Op{op0, op1}, s) &&
 			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), s, y, a, b), m.Holes()) {
 			return true

@@ -46,13 +46,13 @@ rule sqrt_square_is_abs {
 func testdataAlternatives_square_of_difference(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op // op0 pd_op.subtract, op1 pd_op.subtract
 	var d, p, x, m2, _1, _2 *ir.Value
-	if !(rt.Arity(op2, 2, 1) && rt.Set(&p, op2.Result(0))) {
+	if !(rt.Arity(op2, 2, 1) && rt.Result(&p, op2, 0)) {
 		return false
 	}
 	for sw2 := range 2 { // operands 0 and 1 of op2 as written, then swapped
-		if !(rt.Present(&d, op2.Operand(sw2)) &&
-			rt.Def(&op0, d, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.Present(&x, op0.Operand(0)) && rt.Present(&m2, op0.Operand(1)) &&
-			rt.Present(&_1, op2.Operand(1-sw2))) {
+		if !(rt.Operand(&d, op2, sw2) &&
+			rt.Def(&op0, d, 0) && rt.Is(op0, in.Ops[0], 2, 1) && rt.Operand(&x, op0, 0) && rt.Operand(&m2, op0, 1) &&
+			rt.Operand(&_1, op2, 1-sw2)) {
 			continue
 		}
 		for alt0 := range 2 { // _1 = op2.Operand(1): its alternatives in order
@@ -67,8 +67,8 @@ func testdataAlternatives_square_of_difference(m *rt.Matcher, in *rt.Instance, o
 			if alt0 == 1 {
 				op1, _2 = nil, nil
 				if rt.Set(&_2, _1) &&
-					rt.Def(&op1, _2, 0) && op1 != op0 && op1.Info() == in.Ops[1] && op1.NumOperands() == 2 && op1.NumResults() >= 1 &&
-					rt.ResultsUnused(op1, 1) && op1.Operand(0) == x && op1.Operand(1) == m2 &&
+					rt.Def(&op1, _2, 0) && op1 != op0 && rt.IsAtLeast(op1, in.Ops[1], 2, 1) && rt.ResultsUnused(op1, 1) &&
+					op1.Operand(0) == x && op1.Operand(1) == m2 &&
 					rt.Closed([]*ir.Op{op0, op1, op2}, d, _2) &&
 					m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), d, p, x, m2, _1, _2), m.Holes()) {
 					return true
@@ -83,25 +83,23 @@ func testdataAlternatives_square_of_difference(m *rt.Matcher, in *rt.Instance, o
 func testdataAlternatives_sqrt_square_is_abs(m *rt.Matcher, in *rt.Instance, op3 *ir.Op) bool {
 	var op0, op1, op2 *ir.Op // op0 pd_op.cast, op1 pd_op.abs, op2 pd_op.square
 	var y, _1, _2, x, _3, _4, _5 *ir.Value
-	if !(rt.Arity(op3, 1, 1) && rt.Set(&y, op3.Result(0)) && rt.Present(&_5, op3.Operand(0)) &&
-		rt.Def(&op2, _5, 0) && op2.Info() == in.Ops[2] && op2.NumOperands() == 1 && op2.NumResults() >= 1 &&
-		rt.ResultsUnused(op2, 1) && rt.Present(&_1, op2.Operand(0))) {
+	if !(rt.Arity(op3, 1, 1) && rt.Result(&y, op3, 0) && rt.Operand(&_5, op3, 0) &&
+		rt.Def(&op2, _5, 0) && rt.IsAtLeast(op2, in.Ops[2], 1, 1) && rt.ResultsUnused(op2, 1) && rt.Operand(&_1, op2, 0)) {
 		return false
 	}
 	for alt1 := range 2 { // _1 = op2.Operand(0): its alternatives in order
 		if alt1 == 0 {
 			op0, op1, _2, x, _3, _4 = nil, nil, nil, nil, nil, nil
 			if !(rt.Set(&_4, _1) &&
-				rt.Def(&op1, _4, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() >= 1 &&
-				rt.ResultsUnused(op1, 1) && rt.Present(&_2, op1.Operand(0))) {
+				rt.Def(&op1, _4, 0) && rt.IsAtLeast(op1, in.Ops[1], 1, 1) && rt.ResultsUnused(op1, 1) && rt.Operand(&_2, op1, 0)) {
 				continue
 			}
 			for alt0 := range 2 { // _2 = op1.Operand(0): its alternatives in order
 				if alt0 == 0 {
 					op0, x, _3 = nil, nil, nil
 					if rt.Set(&_3, _2) &&
-						rt.Def(&op0, _3, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() >= 1 &&
-						rt.AttrIs(op0, "dtype", in, 0) && rt.ResultsUnused(op0, 1) && rt.Present(&x, op0.Operand(0)) &&
+						rt.Def(&op0, _3, 0) && rt.IsAtLeast(op0, in.Ops[0], 1, 1) && rt.AttrIs(op0, "dtype", in, 0) && rt.ResultsUnused(op0, 1) &&
+						rt.Operand(&x, op0, 0) &&
 						rt.Closed([]*ir.Op{op0, op1, op2, op3}, _3, _4, _5) &&
 						rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[0])) && // where dtype(%x) == float32
 						m.Emit(in, append(m.Ops(), op0, op1, op2, op3), append(m.Values(), y, _1, _2, x, _3, _4, _5), m.Holes()) {

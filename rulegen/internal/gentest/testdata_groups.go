@@ -36,12 +36,12 @@ rule concat_of_relus {
 func testdataGroups_concat_of_relus(m *rt.Matcher, in *rt.Instance, op3 *ir.Op) bool {
 	var op0, op1, op2 *ir.Op
 	var y, x_0_, _1, x_1_, _2, _3, axis *ir.Value
-	return rt.Arity(op3, 2, 1) && rt.Set(&y, op3.Result(0)) && rt.Present(&_3, op3.Operand(0)) &&
-		rt.Def(&op2, _3, 0) && rt.Is(op2, in.Ops[2], 2, 1) && rt.Present(&_1, op2.Operand(0)) &&
-		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() >= 1 &&
-		rt.ResultsUnused(op0, 1) && rt.Present(&x_0_, op0.Operand(0)) && rt.Present(&_2, op2.Operand(1)) &&
-		rt.Def(&op1, _2, 0) && op1 != op0 && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() >= 1 &&
-		rt.ResultsUnused(op1, 1) && rt.Present(&x_1_, op1.Operand(0)) && rt.Present(&axis, op3.Operand(1)) &&
+	return rt.Arity(op3, 2, 1) && rt.Result(&y, op3, 0) && rt.Operand(&_3, op3, 0) &&
+		rt.Def(&op2, _3, 0) && rt.Is(op2, in.Ops[2], 2, 1) && rt.Operand(&_1, op2, 0) &&
+		rt.Def(&op0, _1, 0) && rt.IsAtLeast(op0, in.Ops[0], 1, 1) && rt.ResultsUnused(op0, 1) && rt.Operand(&x_0_, op0, 0) &&
+		rt.Operand(&_2, op2, 1) &&
+		rt.Def(&op1, _2, 0) && op1 != op0 && rt.IsAtLeast(op1, in.Ops[1], 1, 1) && rt.ResultsUnused(op1, 1) &&
+		rt.Operand(&x_1_, op1, 0) && rt.Operand(&axis, op3, 1) &&
 		rt.Closed([]*ir.Op{op0, op1, op2, op3}, _1, _2, _3) &&
 		rt.True(rt.Equal(m.Pure("dtype", x_0_), m.Pure("dtype", x_0_))) && // where dtype(%x[0]) == dtype(%x[0])
 		rt.True(rt.Equal(m.Pure("dtype", x_1_), m.Pure("dtype", x_0_))) && // where dtype(%x[1]) == dtype(%x[0])
@@ -53,15 +53,14 @@ func testdataGroups_concat_of_relus(m *rt.Matcher, in *rt.Instance, op3 *ir.Op) 
 func testdataGroups_concat_of_relus2(m *rt.Matcher, in *rt.Instance, op4 *ir.Op) bool {
 	var op0, op1, op2, op3 *ir.Op
 	var y, x_0_, _1, x_1_, _2, x_2_, _3, _4, axis *ir.Value
-	return rt.Arity(op4, 2, 1) && rt.Set(&y, op4.Result(0)) && rt.Present(&_4, op4.Operand(0)) &&
-		rt.Def(&op3, _4, 0) && rt.Is(op3, in.Ops[3], 3, 1) && rt.Present(&_1, op3.Operand(0)) &&
-		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() >= 1 &&
-		rt.ResultsUnused(op0, 1) && rt.Present(&x_0_, op0.Operand(0)) && rt.Present(&_2, op3.Operand(1)) &&
-		rt.Def(&op1, _2, 0) && op1 != op0 && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() >= 1 &&
-		rt.ResultsUnused(op1, 1) && rt.Present(&x_1_, op1.Operand(0)) && rt.Present(&_3, op3.Operand(2)) &&
-		rt.Def(&op2, _3, 0) && op2 != op0 && op2 != op1 && op2.Info() == in.Ops[2] && op2.NumOperands() == 1 &&
-		op2.NumResults() >= 1 && rt.ResultsUnused(op2, 1) && rt.Present(&x_2_, op2.Operand(0)) &&
-		rt.Present(&axis, op4.Operand(1)) &&
+	return rt.Arity(op4, 2, 1) && rt.Result(&y, op4, 0) && rt.Operand(&_4, op4, 0) &&
+		rt.Def(&op3, _4, 0) && rt.Is(op3, in.Ops[3], 3, 1) && rt.Operand(&_1, op3, 0) &&
+		rt.Def(&op0, _1, 0) && rt.IsAtLeast(op0, in.Ops[0], 1, 1) && rt.ResultsUnused(op0, 1) && rt.Operand(&x_0_, op0, 0) &&
+		rt.Operand(&_2, op3, 1) &&
+		rt.Def(&op1, _2, 0) && op1 != op0 && rt.IsAtLeast(op1, in.Ops[1], 1, 1) && rt.ResultsUnused(op1, 1) &&
+		rt.Operand(&x_1_, op1, 0) && rt.Operand(&_3, op3, 2) &&
+		rt.Def(&op2, _3, 0) && op2 != op0 && op2 != op1 && rt.IsAtLeast(op2, in.Ops[2], 1, 1) && rt.ResultsUnused(op2, 1) &&
+		rt.Operand(&x_2_, op2, 0) && rt.Operand(&axis, op4, 1) &&
 		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4}, _1, _2, _3, _4) &&
 		rt.True(rt.Equal(m.Pure("dtype", x_0_), m.Pure("dtype", x_0_))) && // where dtype(%x[0]) == dtype(%x[0])
 		rt.True(rt.Equal(m.Pure("dtype", x_1_), m.Pure("dtype", x_0_))) && // where dtype(%x[1]) == dtype(%x[0])
@@ -74,18 +73,16 @@ func testdataGroups_concat_of_relus2(m *rt.Matcher, in *rt.Instance, op4 *ir.Op)
 func testdataGroups_concat_of_relus3(m *rt.Matcher, in *rt.Instance, op5 *ir.Op) bool {
 	var op0, op1, op2, op3, op4 *ir.Op
 	var y, x_0_, _1, x_1_, _2, x_2_, _3, x_3_, _4, _5, axis *ir.Value
-	return rt.Arity(op5, 2, 1) && rt.Set(&y, op5.Result(0)) && rt.Present(&_5, op5.Operand(0)) &&
-		rt.Def(&op4, _5, 0) && rt.Is(op4, in.Ops[4], 4, 1) && rt.Present(&_1, op4.Operand(0)) &&
-		rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 1 && op0.NumResults() >= 1 &&
-		rt.ResultsUnused(op0, 1) && rt.Present(&x_0_, op0.Operand(0)) && rt.Present(&_2, op4.Operand(1)) &&
-		rt.Def(&op1, _2, 0) && op1 != op0 && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() >= 1 &&
-		rt.ResultsUnused(op1, 1) && rt.Present(&x_1_, op1.Operand(0)) && rt.Present(&_3, op4.Operand(2)) &&
-		rt.Def(&op2, _3, 0) && op2 != op0 && op2 != op1 && op2.Info() == in.Ops[2] && op2.NumOperands() == 1 &&
-		op2.NumResults() >= 1 && rt.ResultsUnused(op2, 1) && rt.Present(&x_2_, op2.Operand(0)) &&
-		rt.Present(&_4, op4.Operand(3)) &&
-		rt.Def(&op3, _4, 0) && op3 != op0 && op3 != op1 && op3 != op2 && op3.Info() == in.Ops[3] && op3.NumOperands() == 1 &&
-		op3.NumResults() >= 1 && rt.ResultsUnused(op3, 1) && rt.Present(&x_3_, op3.Operand(0)) &&
-		rt.Present(&axis, op5.Operand(1)) &&
+	return rt.Arity(op5, 2, 1) && rt.Result(&y, op5, 0) && rt.Operand(&_5, op5, 0) &&
+		rt.Def(&op4, _5, 0) && rt.Is(op4, in.Ops[4], 4, 1) && rt.Operand(&_1, op4, 0) &&
+		rt.Def(&op0, _1, 0) && rt.IsAtLeast(op0, in.Ops[0], 1, 1) && rt.ResultsUnused(op0, 1) && rt.Operand(&x_0_, op0, 0) &&
+		rt.Operand(&_2, op4, 1) &&
+		rt.Def(&op1, _2, 0) && op1 != op0 && rt.IsAtLeast(op1, in.Ops[1], 1, 1) && rt.ResultsUnused(op1, 1) &&
+		rt.Operand(&x_1_, op1, 0) && rt.Operand(&_3, op4, 2) &&
+		rt.Def(&op2, _3, 0) && op2 != op0 && op2 != op1 && rt.IsAtLeast(op2, in.Ops[2], 1, 1) && rt.ResultsUnused(op2, 1) &&
+		rt.Operand(&x_2_, op2, 0) && rt.Operand(&_4, op4, 3) &&
+		rt.Def(&op3, _4, 0) && op3 != op0 && op3 != op1 && op3 != op2 && rt.IsAtLeast(op3, in.Ops[3], 1, 1) &&
+		rt.ResultsUnused(op3, 1) && rt.Operand(&x_3_, op3, 0) && rt.Operand(&axis, op5, 1) &&
 		rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5}, _1, _2, _3, _4, _5) &&
 		rt.True(rt.Equal(m.Pure("dtype", x_0_), m.Pure("dtype", x_0_))) && // where dtype(%x[0]) == dtype(%x[0])
 		rt.True(rt.Equal(m.Pure("dtype", x_1_), m.Pure("dtype", x_0_))) && // where dtype(%x[1]) == dtype(%x[0])

@@ -36,8 +36,8 @@ rule fetch_param_copy {
 func testdataNatives_fetch_param_copy(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, p *ir.Value
 	var n, c ir.Attribute
-	return rt.Arity(op0, 1, 1) && rt.BindAttr(&n, rt.AttrOr(op0, "name", in.Defaults[0])) &&
-		rt.BindAttr(&c, rt.AttrOr(op0, "col", in.Defaults[1])) && rt.Set(&y, op0.Result(0)) && rt.Present(&p, op0.Operand(0)) &&
+	return rt.Arity(op0, 1, 1) && rt.BindAttrAt(&n, op0, "name", in, 0) && rt.BindAttrAt(&c, op0, "col", in, 1) &&
+		rt.Result(&y, op0, 0) && rt.Operand(&p, op0, 0) &&
 		rt.True(m.Builtin("is_param", p)) && rt.True(m.Native("wider_than", p, int64(4))) && // where is_param(%p) && wider_than(%p, 4)
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, p), append(m.Holes(), n, c))
 }

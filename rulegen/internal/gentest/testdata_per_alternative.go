@@ -45,31 +45,29 @@ func testdataPerAlternative_softmax_mask_casts(m *rt.Matcher, in *rt.Instance, o
 	var p, o, _1, s, mask, _2, _3, _4, _5, _6, v *ir.Value
 	var up, down ir.Attribute
 	if !(rt.Arity(op5, 2, 1) && rt.AttrIs(op5, "transpose_x", in, 3) && rt.AttrIs(op5, "transpose_y", in, 4) &&
-		rt.Set(&o, op5.Result(0)) && rt.Present(&_5, op5.Operand(0))) {
+		rt.Result(&o, op5, 0) && rt.Operand(&_5, op5, 0)) {
 		return false
 	}
 	for alt1 := range 2 { // _5 = op5.Operand(0): its alternatives in order
 		if alt1 == 0 {
 			op0, op1, op2, op3, op4, p, _1, s, mask, _2, _3, _4, _6, v = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
 			if !(rt.Set(&_6, _5) &&
-				rt.Def(&op4, _6, 0) && op4.Info() == in.Ops[4] && op4.NumOperands() == 1 && op4.NumResults() >= 1 &&
-				rt.BindAttr(&down, rt.AttrOr(op4, "dtype", in.Defaults[2])) && rt.ResultsUnused(op4, 1) &&
-				rt.Present(&p, op4.Operand(0)) &&
-				rt.Def(&op3, p, 0) && rt.Is(op3, in.Ops[3], 1, 1) && rt.AttrIs(op3, "axis", in, 1) && rt.Present(&_1, op3.Operand(0))) {
+				rt.Def(&op4, _6, 0) && rt.IsAtLeast(op4, in.Ops[4], 1, 1) && rt.BindAttrAt(&down, op4, "dtype", in, 2) &&
+				rt.ResultsUnused(op4, 1) && rt.Operand(&p, op4, 0) &&
+				rt.Def(&op3, p, 0) && rt.Is(op3, in.Ops[3], 1, 1) && rt.AttrIs(op3, "axis", in, 1) && rt.Operand(&_1, op3, 0)) {
 				continue
 			}
 			for alt0 := range 2 { // _1 = op3.Operand(0): its alternatives in order
 				if alt0 == 0 {
 					op0, op1, op2, s, mask, _2, _3, _4, v = nil, nil, nil, nil, nil, nil, nil, nil, nil
 					if !(rt.Set(&_3, _1) &&
-						rt.Def(&op1, _3, 0) && op1 != op4 && op1.Info() == in.Ops[1] && op1.NumOperands() == 1 && op1.NumResults() >= 1 &&
-						rt.BindAttr(&up, rt.AttrOr(op1, "dtype", in.Defaults[0])) && rt.ResultsUnused(op1, 1) && rt.Present(&_2, op1.Operand(0)) &&
-						rt.Def(&op0, _2, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 2 && op0.NumResults() >= 1 &&
-						rt.ResultsUnused(op0, 1)) {
+						rt.Def(&op1, _3, 0) && op1 != op4 && rt.IsAtLeast(op1, in.Ops[1], 1, 1) && rt.BindAttrAt(&up, op1, "dtype", in, 0) &&
+						rt.ResultsUnused(op1, 1) && rt.Operand(&_2, op1, 0) &&
+						rt.Def(&op0, _2, 0) && rt.IsAtLeast(op0, in.Ops[0], 2, 1) && rt.ResultsUnused(op0, 1)) {
 						continue
 					}
 					for sw0 := range 2 { // operands 0 and 1 of op0 as written, then swapped
-						if rt.Present(&s, op0.Operand(sw0)) && rt.Present(&mask, op0.Operand(1-sw0)) && rt.Present(&v, op5.Operand(1)) &&
+						if rt.Operand(&s, op0, sw0) && rt.Operand(&mask, op0, 1-sw0) && rt.Operand(&v, op5, 1) &&
 							rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5}, p, _2, _3, _6) &&
 							rt.True(rt.Equal(m.Pure("rank", s), int64(4))) && rt.True(rt.Equal(m.Pure("rank", mask), int64(4))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(1)), int64(1))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(0)), m.Pure("dim", s, int64(0)))) && // where rank(%s) == 4 && rank(%mask) == 4 && dim(%mask, 1) == 1 && dim(%mask, 0) == dim(%s, 0)
 							rt.True(rt.Equal(m.Pure("dim", mask, int64(2)), m.Pure("dim", s, int64(2)))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(3)), m.Pure("dim", s, int64(3)))) && rt.True(rt.Equal(m.Pure("dtype", mask), m.Pure("dtype", s))) && // where dim(%mask, 2) == dim(%s, 2) && dim(%mask, 3) == dim(%s, 3) && dtype(%mask) == dtype(%s)
@@ -91,7 +89,7 @@ func testdataPerAlternative_softmax_mask_casts(m *rt.Matcher, in *rt.Instance, o
 		if alt1 == 1 {
 			op0, op1, op2, op3, op4, p, _1, s, mask, _2, _3, _4, _6, v = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
 			if !(rt.Set(&p, _5) &&
-				rt.Def(&op3, p, 0) && rt.Is(op3, in.Ops[3], 1, 1) && rt.AttrIs(op3, "axis", in, 1) && rt.Present(&_1, op3.Operand(0))) {
+				rt.Def(&op3, p, 0) && rt.Is(op3, in.Ops[3], 1, 1) && rt.AttrIs(op3, "axis", in, 1) && rt.Operand(&_1, op3, 0)) {
 				continue
 			}
 			for alt02 := range 2 { // _1 = op3.Operand(0): its alternatives in order
@@ -102,12 +100,11 @@ func testdataPerAlternative_softmax_mask_casts(m *rt.Matcher, in *rt.Instance, o
 				if alt02 == 1 {
 					op0, op1, op2, op4, s, mask, _2, _3, _4, _6, v = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
 					if !(rt.Set(&_4, _1) &&
-						rt.Def(&op2, _4, 0) && op2.Info() == in.Ops[2] && op2.NumOperands() == 2 && op2.NumResults() >= 1 &&
-						rt.ResultsUnused(op2, 1)) {
+						rt.Def(&op2, _4, 0) && rt.IsAtLeast(op2, in.Ops[2], 2, 1) && rt.ResultsUnused(op2, 1)) {
 						continue
 					}
 					for sw2 := range 2 { // operands 0 and 1 of op2 as written, then swapped
-						if rt.Present(&s, op2.Operand(sw2)) && rt.Present(&mask, op2.Operand(1-sw2)) && rt.Present(&v, op5.Operand(1)) &&
+						if rt.Operand(&s, op2, sw2) && rt.Operand(&mask, op2, 1-sw2) && rt.Operand(&v, op5, 1) &&
 							rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5}, p, _4) &&
 							rt.True(rt.Equal(m.Pure("rank", s), int64(4))) && rt.True(rt.Equal(m.Pure("rank", mask), int64(4))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(1)), int64(1))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(0)), m.Pure("dim", s, int64(0)))) && // where rank(%s) == 4 && rank(%mask) == 4 && dim(%mask, 1) == 1 && dim(%mask, 0) == dim(%s, 0)
 							rt.True(rt.Equal(m.Pure("dim", mask, int64(2)), m.Pure("dim", s, int64(2)))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(3)), m.Pure("dim", s, int64(3)))) && rt.True(rt.Equal(m.Pure("dtype", mask), m.Pure("dtype", s))) && // where dim(%mask, 2) == dim(%s, 2) && dim(%mask, 3) == dim(%s, 3) && dtype(%mask) == dtype(%s)

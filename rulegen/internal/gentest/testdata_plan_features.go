@@ -91,12 +91,12 @@ func testdataPlanFeatures_relu_twice_same_attrs(m *rt.Matcher, in *rt.Instance, 
 	var op0 *ir.Op // op0 pd_op.relu
 	var y, z, x *ir.Value
 	var a []ir.NamedAttr
-	return rt.Arity(op1, 1, 1) && rt.Set(&a, rt.RestAttrs(op1)) && rt.Set(&z, op1.Result(0)) && rt.Present(&y, op1.Operand(0)) &&
+	return rt.Arity(op1, 1, 1) && rt.Set(&a, rt.RestAttrs(op1)) && rt.Result(&z, op1, 0) && rt.Operand(&y, op1, 0) &&
 		rt.Def(&op0, y, 0) && op0 != op1 && rt.Is(op0, in.Ops[0], 1, 1) && rt.SameAttrs(a, rt.RestAttrs(op0)) &&
-		rt.Present(&x, op0.Operand(0)) &&
+		rt.Operand(&x, op0, 0) &&
 		rt.Closed([]*ir.Op{op0, op1}, y) &&
 		rt.True(rt.Less(rt.Neg(m.Pure("rank", x)), int64(0))) && // where -rank(%x) < 0 && "re" + "lu" == "relu" && [1, 2, 3][-1] == 3
-		rt.True(rt.Equal(rt.Add(rt.Index(rt.List(m.Pure("rank", x), int64(0)), int64(0)), int64(1)), int64(5))) && rt.True(rt.NotEqual(m.Pure("rank", x), int64(3))) && rt.True(rt.Not(rt.GreaterEqual(m.Pure("rank", x), int64(5)))) && // where [rank(%x), 0][0] + 1 == 5 && rank(%x) != 3 && !(rank(%x) >= 5)
+		rt.True(rt.Equal(rt.Add(rt.Index(rt.List(m.Pure("rank", x), int64(0)), int64(0)), int64(1)), int64(5))) && rt.True(rt.NotEqual(m.Pure("rank", x), int64(3))) && rt.False(rt.GreaterEqual(m.Pure("rank", x), int64(5))) && // where [rank(%x), 0][0] + 1 == 5 && rank(%x) != 3 && !(rank(%x) >= 5)
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, z, x), append(m.Holes(), a))
 }
 
@@ -104,12 +104,12 @@ func testdataPlanFeatures_relu_twice_same_attrs(m *rt.Matcher, in *rt.Instance, 
 func testdataPlanFeatures_same_combines(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var a, b, x *ir.Value
 	var xs []*ir.Value
-	if !(op1.NumOperands() >= 1 && op1.NumResults() == 1 && rt.Set(&b, op1.Result(0)) && rt.Present(&x, op1.Operand(0)) &&
+	if !(op1.NumOperands() >= 1 && op1.NumResults() == 1 && rt.Result(&b, op1, 0) && rt.Operand(&x, op1, 0) &&
 		rt.Set(&xs, m.Operands(op1, 1))) {
 		return false
 	}
 	for _, op0 := range m.Users(x) {
-		if op0.Info() == in.Ops[0] && op0 != op1 && op0.NumOperands() >= 1 && op0.NumResults() == 1 && rt.Set(&a, op0.Result(0)) &&
+		if op0.Info() == in.Ops[0] && op0 != op1 && op0.NumOperands() >= 1 && op0.NumResults() == 1 && rt.Result(&a, op0, 0) &&
 			op0.Operand(0) == x && rt.SameOperands(op0, 1, xs) &&
 			m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), a, b, x, nil), m.Holes(), xs) {
 			return true
@@ -127,17 +127,17 @@ func testdataPlanFeatures_relu_into_conv(m *rt.Matcher, in *rt.Instance, op1 *ir
 	var g ir.Attribute
 	var rest []ir.NamedAttr
 	var tt *ir.TensorType
-	return rt.Arity(op1, 1, 1) && rt.Set(&r, op1.Result(0)) && rt.Present(&f, op1.Operand(0)) && f.NumUses() <= 1 &&
-		rt.Def(&op0, f, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 4 && op0.NumResults() >= 1 &&
-		rt.AttrIs(op0, "activation", in, 0) && rt.BindAttr(&g, rt.AttrOr(op0, "groups", in.Defaults[1])) &&
-		op0.Attr("split_channels") != nil && rt.Set(&rest, rt.RestAttrs(op0, "activation", "groups", "split_channels")) &&
-		rt.ResultsUnused(op0, 1) && rt.Present(&x, op0.Operand(0)) &&
+	return rt.Arity(op1, 1, 1) && rt.Result(&r, op1, 0) && rt.Operand(&f, op1, 0) && f.NumUses() <= 1 &&
+		rt.Def(&op0, f, 0) && rt.IsAtLeast(op0, in.Ops[0], 4, 1) && rt.AttrIs(op0, "activation", in, 0) &&
+		rt.BindAttrAt(&g, op0, "groups", in, 1) && op0.Attr("split_channels") != nil &&
+		rt.Set(&rest, rt.RestAttrs(op0, "activation", "groups", "split_channels")) && rt.ResultsUnused(op0, 1) &&
+		rt.Operand(&x, op0, 0) &&
 		rt.Tensor(&tt, x.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 4 && rt.Set(&n, tt.Dims[0]) && rt.Set(&c, tt.Dims[1]) && rt.Set(&dt, tt.DType()) &&
-		rt.Present(&w, op0.Operand(1)) &&
+		rt.Operand(&w, op0, 1) &&
 		rt.Tensor(&tt, w.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 4 && tt.Dims[0] == 4 && tt.Dims[2] == 3 && tt.Dims[3] == 3 && tt.DType() == in.DTypes[3] && tt.Dims[1] == c &&
-		rt.Present(&bias, op0.Operand(2)) && op0.Operand(3) == nil &&
-		rt.True(rt.Or(rt.Greater(n, int64(0)), func() rule.Val { return rt.Equal(c, int64(-1)) })) && // where $n > 0 || $c == -1
-		rt.True(rt.Cond(rt.Equal(dt, in.Consts[0]), func() rule.Val { return rt.Equal(rule.AttrVal(g), int64(1)) }, func() rule.Val { return false })) && // where $dt == float32 ? $g == 1 : false
+		rt.Operand(&bias, op0, 2) && op0.Operand(3) == nil &&
+		rt.TrueOr(rt.Greater(n, int64(0)), func() bool { return rt.True(rt.Equal(c, int64(-1))) }) && // where $n > 0 || $c == -1
+		rt.TrueCond(rt.Equal(dt, in.Consts[0]), func() bool { return rt.True(rt.Equal(rule.AttrVal(g), int64(1))) }, func() bool { return rt.True(false) }) && // where $dt == float32 ? $g == 1 : false
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), f, r, x, w, bias), append(m.Holes(), n, c, dt, g, rest))
 }
 
@@ -147,10 +147,10 @@ func testdataPlanFeatures_scale_twice_named_factor(m *rt.Matcher, in *rt.Instanc
 	var op0, op1 *ir.Op // op0 pd_op.full, op1 pd_op.scale
 	var f, s, y, x *ir.Value
 	var v ir.Attribute
-	return rt.Arity(op2, 2, 1) && rt.AttrIs(op2, "bias", in, 2) && rt.Set(&y, op2.Result(0)) && rt.Present(&s, op2.Operand(0)) &&
+	return rt.Arity(op2, 2, 1) && rt.AttrIs(op2, "bias", in, 2) && rt.Result(&y, op2, 0) && rt.Operand(&s, op2, 0) &&
 		rt.Def(&op1, s, 0) && op1 != op2 && rt.Is(op1, in.Ops[1], 2, 1) && rt.AttrIs(op1, "bias", in, 1) &&
-		rt.Present(&x, op1.Operand(0)) && rt.Present(&f, op1.Operand(1)) &&
-		rt.Def(&op0, f, 0) && rt.Is(op0, in.Ops[0], 0, 1) && rt.BindAttr(&v, rt.AttrOr(op0, "value", in.Defaults[0])) &&
+		rt.Operand(&x, op1, 0) && rt.Operand(&f, op1, 1) &&
+		rt.Def(&op0, f, 0) && rt.Is(op0, in.Ops[0], 0, 1) && rt.BindAttrAt(&v, op0, "value", in, 0) &&
 		rt.SameConst(f, op2.Operand(1)) &&
 		rt.Closed([]*ir.Op{op0, op1, op2}, s) &&
 		m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), f, s, y, x), append(m.Holes(), v))
@@ -161,16 +161,15 @@ func testdataPlanFeatures_add_two_constants(m *rt.Matcher, in *rt.Instance, op2 
 	var op0, op1 *ir.Op // op0 pd_op.full, op1 pd_op.full
 	var y, _1, _2 *ir.Value
 	var a, sh, b ir.Attribute
-	if !(rt.Arity(op2, 2, 1) && rt.Set(&y, op2.Result(0))) {
+	if !(rt.Arity(op2, 2, 1) && rt.Result(&y, op2, 0)) {
 		return false
 	}
 	for sw2 := range 2 { // operands 0 and 1 of op2 as written, then swapped
-		if rt.Present(&_1, op2.Operand(sw2)) &&
-			rt.Def(&op0, _1, 0) && op0.Info() == in.Ops[0] && op0.NumOperands() == 0 && op0.NumResults() >= 1 &&
-			rt.BindAttr(&a, rt.AttrOr(op0, "value", in.Defaults[0])) && rt.BindAttr(&sh, rt.AttrOr(op0, "shape", in.Defaults[1])) &&
-			rt.ResultsUnused(op0, 1) && rt.Present(&_2, op2.Operand(1-sw2)) &&
-			rt.Def(&op1, _2, 0) && op1.Info() == in.Ops[1] && op1.NumOperands() == 0 && op1.NumResults() >= 1 &&
-			rt.BindAttr(&b, rt.AttrOr(op1, "value", in.Defaults[2])) && rt.ResultsUnused(op1, 1) &&
+		if rt.Operand(&_1, op2, sw2) &&
+			rt.Def(&op0, _1, 0) && rt.IsAtLeast(op0, in.Ops[0], 0, 1) && rt.BindAttrAt(&a, op0, "value", in, 0) &&
+			rt.BindAttrAt(&sh, op0, "shape", in, 1) && rt.ResultsUnused(op0, 1) && rt.Operand(&_2, op2, 1-sw2) &&
+			rt.Def(&op1, _2, 0) && rt.IsAtLeast(op1, in.Ops[1], 0, 1) && rt.BindAttrAt(&b, op1, "value", in, 2) &&
+			rt.ResultsUnused(op1, 1) &&
 			m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), y, _1, _2), append(m.Holes(), a, sh, b)) {
 			return true
 		}

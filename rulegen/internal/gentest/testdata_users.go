@@ -59,11 +59,11 @@ rule users_matmul {
 func testdataUsers_users_fc(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x, w, b *ir.Value
 	var n, act ir.Attribute
-	return op0.NumOperands() == 3 && rt.Present(&x, op0.Operand(0)) &&
+	return op0.NumOperands() == 3 && rt.Operand(&x, op0, 0) &&
 		m.Collect(in, op0, x, func(op0 *ir.Op, first bool) bool {
 			return rt.Is(op0, in.Ops[0], 3, 1) && rt.AgreeAttr(first, &n, rt.AttrOr(op0, "in_num_col_dims", in.Defaults[0])) &&
 				rt.AgreeAttr(first, &act, rt.AttrOr(op0, "activation_type", in.Defaults[1])) && rt.AttrIs(op0, "padding_weights", in, 2) &&
-				rt.Set(&y, op0.Result(0)) && op0.Operand(0) == x && rt.Present(&w, op0.Operand(1)) && rt.Present(&b, op0.Operand(2)) &&
+				rt.Result(&y, op0, 0) && op0.Operand(0) == x && rt.Operand(&w, op0, 1) && rt.Operand(&b, op0, 2) &&
 				rt.True(m.Pure("defined_by", w, "builtin.parameter")) && rt.True(m.Pure("defined_by", b, "builtin.parameter")) && // where defined_by(%w, "builtin.parameter") && defined_by(%b, "builtin.parameter")
 				rt.True(rt.Equal(m.Pure("rank", w), int64(2))) && rt.True(rt.Equal(m.Pure("rank", b), int64(1))) && rt.True(rt.Equal(m.Pure("dim", b, int64(0)), m.Pure("dim", w, int64(1)))) && rt.True(rt.Equal(m.Pure("dim", w, int64(0)), m.Pure("dim", x, int64(-1)))) && // where rank(%w) == 2 && rank(%b) == 1 && dim(%b, 0) == dim(%w, 1) && dim(%w, 0) == dim(%x, -1)
 				m.Elem(y, w, b)
@@ -78,11 +78,11 @@ func testdataUsers_users_matmul(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool
 	var dt ir.DType
 	var rest []ir.NamedAttr
 	var tt *ir.TensorType
-	return op0.NumOperands() == 2 && rt.Present(&x, op0.Operand(0)) &&
+	return op0.NumOperands() == 2 && rt.Operand(&x, op0, 0) &&
 		m.Collect(in, op0, x, func(op0 *ir.Op, first bool) bool {
 			return rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrIs(op0, "transpose_x", in, 0) && rt.AttrIs(op0, "transpose_y", in, 1) &&
-				rt.AgreeAttrs(first, &rest, rt.RestAttrs(op0, "transpose_x", "transpose_y")) && rt.Set(&y, op0.Result(0)) &&
-				op0.Operand(0) == x && rt.Present(&w, op0.Operand(1)) &&
+				rt.AgreeAttrs(first, &rest, rt.RestAttrs(op0, "transpose_x", "transpose_y")) && rt.Result(&y, op0, 0) &&
+				op0.Operand(0) == x && rt.Operand(&w, op0, 1) &&
 				rt.Tensor(&tt, w.Type()) && (tt.Spelling == "builtin.tensor" || tt.Spelling == "pd_op.tensor" || tt.Spelling == "tensor") && len(tt.Dims) == 2 && rt.Agree(first, &k, tt.Dims[0]) && rt.Agree(first, &dt, tt.DType()) &&
 				rt.True(rt.NotEqual(w, x)) && rt.True(m.Pure("defined_by", w, "builtin.parameter")) && // where %w != %x && defined_by(%w, "builtin.parameter")
 				rt.True(rt.Greater(m.Pure("dim", w, int64(1)), int64(0))) && rt.True(rt.Equal(k, m.Pure("dim", x, int64(-1)))) && rt.True(rt.Equal(dt, m.Pure("dtype", x))) && // where dim(%w, 1) > 0 && $k == dim(%x, -1) && $dt == dtype(%x)
