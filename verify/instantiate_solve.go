@@ -1,6 +1,10 @@
 package verify
 
-import "github.com/pirdrr/drr/drr/rule"
+import (
+	"slices"
+
+	"github.com/pirdrr/drr/drr/rule"
+)
 
 // Sizes solved from constraints that tie an input's dimension to attribute holes: with $sv = 0.5,
 // abs($sv * $sv * dim(%q, 3) - 1.0) < 0.00001 wants dim(%q, 3) = 4. For each conjunct of the where clause that
@@ -20,6 +24,9 @@ type dimSolve struct {
 	src     int
 	srcAxis int64
 	expr    rule.Expr
+	// others are the further axes of %src that expr reads (a conjunct over several dimensions of one value,
+	// dim(%s, 2) % (dim(%s, 3) <= 128 ? 8 : 4) == 0): they take the sizes already chosen when axis is solved.
+	others []int64
 }
 
 // collectSolves finds, per value hole, the conjuncts that tie one of its dimensions to holes.
@@ -29,7 +36,17 @@ func (in *instantiator) collectSolves() {
 	var own []dimSolve
 	for _, c := range conj {
 		v, axis, ok := soleDim(c)
-		if !ok || v < 0 || v >= len(in.solves) {
+		if !ok {
+			// A conjunct over several dimensions of one value: each of them is solved with the others as chosen.
+			if v, axes, ok := oneValueDims(c); ok && v < len(in.solves) && len(axes) > 1 {
+				for i, a := range axes {
+					others := append(append([]int64(nil), axes[:i]...), axes[i+1:]...)
+					own = append(own, dimSolve{axis: a, src: v, srcAxis: a, expr: c, others: others})
+				}
+			}
+			continue
+		}
+		if v < 0 || v >= len(in.solves) {
 			continue
 		}
 		// Holes only once the dimension is a literal; a conjunct of holes only is not about the value.
@@ -78,8 +95,8 @@ func (in *instantiator) collectSolves() {
 	for _, s := range own {
 		in.solves[s.src] = append(in.solves[s.src], s)
 		k := dimKey{s.src, s.srcAxis}
-		if _, ok := parent[k]; !ok {
-			continue
+		if _, ok := parent[k]; !ok || len(s.others) > 0 {
+			continue // a conjunct over several dimensions reads its own value's: not carried to equal ones
 		}
 		for _, m := range members[find(k)] {
 			if m != k {
@@ -105,6 +122,52 @@ func constDim(e rule.Expr) (int, int64, bool) {
 		return 0, 0, false
 	}
 	return vr.Ref.Index, i, true
+}
+
+// oneValueDims returns the value and the distinct non-negative constant axes of the dim(%v, i) calls of e when
+// they all read one value, in the order they appear.
+func oneValueDims(e rule.Expr) (int, []int64, bool) {
+	v, ok := -1, true
+	var axes []int64
+	var walk func(e rule.Expr)
+	walk = func(e rule.Expr) {
+		if c, isCall := e.(*rule.Call); isCall && facetOf(c) == rule.FacetDim {
+			w, axis, isDim := constDim(c)
+			if !isDim || v >= 0 && w != v {
+				ok = false
+				return
+			}
+			v = w
+			if !slices.Contains(axes, axis) {
+				axes = append(axes, axis)
+			}
+			return
+		}
+		for _, x := range exprChildren(e) {
+			walk(x)
+		}
+	}
+	walk(e)
+	return v, axes, ok && v >= 0
+}
+
+// exprChildren returns the operands of an expression.
+func exprChildren(e rule.Expr) []rule.Expr {
+	switch e := e.(type) {
+	case *rule.Call:
+		return e.Args
+	case *rule.Unary:
+		return []rule.Expr{e.X}
+	case *rule.Binary:
+		return []rule.Expr{e.X, e.Y}
+	case *rule.Cond:
+		return []rule.Expr{e.Cond, e.Then, e.Else}
+	case *rule.List:
+		return e.Elems
+	case *rule.Index:
+		return []rule.Expr{e.X, e.Index}
+	}
+	return nil
 }
 
 // soleDim returns the value and axis of the dim(%v, i) calls of e when they all name the same ones.
@@ -202,8 +265,19 @@ func (in *instantiator) solveDims(dims []int64, v int, env holeEnv) []int64 {
 		if axis < 0 || axis >= int64(len(dims)) {
 			continue
 		}
+		e := s.expr
+		for _, a := range s.others {
+			if a >= int64(len(dims)) {
+				e = nil
+				break
+			}
+			e = substDim(e, s.src, a, dims[a])
+		}
+		if e == nil {
+			continue
+		}
 		for _, n := range append([]int64{dims[axis]}, dimSizes...) { // the proposed size when it does
-			got, err := rule.Eval(substDim(s.expr, s.src, s.srcAxis, n), env)
+			got, err := rule.Eval(substDim(e, s.src, s.srcAxis, n), env)
 			if b, ok := got.(bool); err == nil && ok && b {
 				dims = append([]int64(nil), dims...)
 				dims[axis] = n
