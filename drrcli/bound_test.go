@@ -1,32 +1,17 @@
 package drrcli
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"golang.org/x/tools/txtar"
 )
 
 // TestPerAlternativeCommands: a rule with constraints per alternative (bound) through the commands, on the gentest
 // archive's program: explain says which path a constraint rules out and why the others fail, verify passes
 // the paths that can match (those with one cast are left out), and gen prints the ruled-out branches as such.
 func TestPerAlternativeCommands(t *testing.T) {
-	ar, err := txtar.ParseFile(filepath.Join("..", "rulegen", "internal", "gentest", "testdata", "per_alternative.txtar"))
-	require.NoError(t, err)
-	dir := t.TempDir()
-	var rules, prog string
-	for _, f := range ar.Files {
-		switch f.Name {
-		case "rules.drr":
-			rules = write(t, dir, "pa.drr", string(f.Data))
-		case "input.pir":
-			prog = write(t, dir, "in.pir", string(f.Data))
-		}
-	}
-	require.NotEmpty(t, rules)
-	require.NotEmpty(t, prog)
+	rules, prog := gentestArchive(t, "per_alternative")
 
 	code, out, errs := run(t, "", "explain", "-rules", rules, "-op", "%17", prog) // the first cast alone
 	require.Equal(t, exitOK, code, errs)

@@ -143,31 +143,12 @@ func oneValueDims(e rule.Expr) (int, []int64, bool) {
 			}
 			return
 		}
-		for _, x := range exprChildren(e) {
+		for _, x := range rule.Operands(e) {
 			walk(x)
 		}
 	}
 	walk(e)
 	return v, axes, ok && v >= 0
-}
-
-// exprChildren returns the operands of an expression.
-func exprChildren(e rule.Expr) []rule.Expr {
-	switch e := e.(type) {
-	case *rule.Call:
-		return e.Args
-	case *rule.Unary:
-		return []rule.Expr{e.X}
-	case *rule.Binary:
-		return []rule.Expr{e.X, e.Y}
-	case *rule.Cond:
-		return []rule.Expr{e.Cond, e.Then, e.Else}
-	case *rule.List:
-		return e.Elems
-	case *rule.Index:
-		return []rule.Expr{e.X, e.Index}
-	}
-	return nil
 }
 
 // soleDim returns the value and axis of the dim(%v, i) calls of e when they all name the same ones.

@@ -407,30 +407,30 @@ func exprPos(e Expr) *diag.Position {
 // WalkExpr calls f on e and then on each of its subexpressions, in pre-order.
 func WalkExpr(e Expr, f func(Expr)) {
 	f(e)
+	for _, x := range Operands(e) {
+		WalkExpr(x, f)
+	}
+}
+
+// Operands returns the direct subexpressions of e, in evaluation order (nil for a leaf).
+func Operands(e Expr) []Expr {
 	switch e := e.(type) {
 	case *Unary:
-		WalkExpr(e.X, f)
+		return []Expr{e.X}
 	case *Binary:
-		WalkExpr(e.X, f)
-		WalkExpr(e.Y, f)
+		return []Expr{e.X, e.Y}
 	case *Cond:
-		WalkExpr(e.Cond, f)
-		WalkExpr(e.Then, f)
-		WalkExpr(e.Else, f)
+		return []Expr{e.Cond, e.Then, e.Else}
 	case *List:
-		for _, x := range e.Elems {
-			WalkExpr(x, f)
-		}
+		return e.Elems
 	case *Index:
-		WalkExpr(e.X, f)
-		WalkExpr(e.Index, f)
+		return []Expr{e.X, e.Index}
 	case *Spread:
-		WalkExpr(e.X, f)
+		return []Expr{e.X}
 	case *Call:
-		for _, x := range e.Args {
-			WalkExpr(x, f)
-		}
+		return e.Args
 	}
+	return nil
 }
 
 // V returns a reference to value hole name (%y) for constraints; the hole must exist.

@@ -212,37 +212,10 @@ func boolLit(e Expr) (bool, bool) {
 // CallsBound reports whether e calls bound(…) (a constraint per alternative).
 func CallsBound(e Expr) bool {
 	found := false
-	var walk func(Expr)
-	walk = func(e Expr) {
-		switch x := e.(type) {
-		case *Call:
-			if b := x.Builtin(); b != nil && b.PathQuery {
-				found = true
-				return
-			}
-			for _, a := range x.Args {
-				walk(a)
-			}
-		case *Unary:
-			walk(x.X)
-		case *Binary:
-			walk(x.X)
-			walk(x.Y)
-		case *Cond:
-			walk(x.Cond)
-			walk(x.Then)
-			walk(x.Else)
-		case *List:
-			for _, a := range x.Elems {
-				walk(a)
-			}
-		case *Index:
-			walk(x.X)
-			walk(x.Index)
-		case *Spread:
-			walk(x.X)
+	WalkExpr(e, func(x Expr) {
+		if c, ok := x.(*Call); ok && c.Builtin() != nil && c.Builtin().PathQuery {
+			found = true
 		}
-	}
-	walk(e)
+	})
 	return found
 }

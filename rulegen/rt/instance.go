@@ -102,7 +102,7 @@ func Constraints(ctx *ir.Context, r *rule.Rule) (where, consts []rule.Expr) {
 			consts = append(consts, e)
 			return
 		}
-		for _, x := range children(e) {
+		for _, x := range rule.Operands(e) {
 			collect(x)
 		}
 	}
@@ -112,25 +112,6 @@ func Constraints(ctx *ir.Context, r *rule.Rule) (where, consts []rule.Expr) {
 		collect(e)
 	}
 	return where, consts
-}
-
-// children returns the operands of an expression.
-func children(e rule.Expr) []rule.Expr {
-	switch e := e.(type) {
-	case *rule.Unary:
-		return []rule.Expr{e.X}
-	case *rule.Binary:
-		return []rule.Expr{e.X, e.Y}
-	case *rule.Cond:
-		return []rule.Expr{e.Cond, e.Then, e.Else}
-	case *rule.List:
-		return e.Elems
-	case *rule.Index:
-		return []rule.Expr{e.X, e.Index}
-	case *rule.Call:
-		return e.Args
-	}
-	return nil
 }
 
 // Constant reports whether e is computed from literals alone, by operators and pure builtins.
@@ -145,7 +126,7 @@ func Constant(e rule.Expr) bool {
 			return false
 		}
 	}
-	for _, x := range children(e) {
+	for _, x := range rule.Operands(e) {
 		if !Constant(x) {
 			return false
 		}
