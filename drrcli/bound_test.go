@@ -34,5 +34,5 @@ func TestPerAlternativeCommands(t *testing.T) {
 
 	code, out, errs = run(t, "", "gen", "-rules", rules, "-pkg", "pa")
 	require.Equal(t, exitOK, code, errs)
-	assert.Contains(t, out, "// never: where bound($up) == bound($down) is false on these paths")
+	assert.Contains(t, out, "never matches: where bound($up) == bound($down) is false on its paths")
 }

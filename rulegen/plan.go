@@ -122,15 +122,6 @@ func (g *fnGen) path(pc int) {
 		case matcher.Success:
 			g.emit(base)
 			return
-		case matcher.CheckWhere:
-			if l, ok := in.Expr.(*rule.Lit); ok && l.Value == false && in.Path != nil && len(g.terms) == 0 {
-				// A branch whose paths a bound(…) constraint rules out (matcher's planner ends it at once).
-				g.line("// never: where %s is false on these paths", oneLine(rule.FormatExpr(g.r, g.r.Where[in.Where])))
-				for ; g.loops > base; g.loops-- {
-					g.line("}")
-				}
-				return
-			}
 		}
 		pc += g.fused(g.plan.Instrs[pc:]) - 1
 	}
@@ -178,6 +169,13 @@ func (g *fnGen) alternatives(in *matcher.Instr, base int) {
 		reset, nils = append(reset, g.valVar[h]), append(nils, "nil")
 	}
 	for b, t := range in.Targets {
+		if w := &g.plan.Instrs[t]; w.Code == matcher.CheckWhere && w.Path != nil && isFalse(w.Expr) {
+			// A branch whose paths a bound(…) constraint rules out: the planner ends it at once (a CheckWhere of
+			// the literal false), and there is nothing to run.
+			g.line("// %s == %d never matches: where %s is false on its paths", av, b,
+				oneLine(rule.FormatExpr(g.r, g.r.Where[w.Where])))
+			continue
+		}
 		copy(g.bound, bound)
 		copy(g.swapVar, swapVar)
 		g.line("if %s == %d {", av, b)
@@ -558,4 +556,10 @@ func (g *fnGen) declare(w *strings.Builder) {
 		}
 		w.WriteString("\n")
 	}
+}
+
+// isFalse reports whether e is the literal false.
+func isFalse(e rule.Expr) bool {
+	l, ok := e.(*rule.Lit)
+	return ok && l.Value == false
 }

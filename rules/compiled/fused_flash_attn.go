@@ -81,10 +81,7 @@ func fusedFlashAttn_flash_attn_qscale_mask(m *rt.Matcher, in *rt.Instance, op12 
 						}
 					}
 				}
-				if alt0 == 1 {
-					op0, op1, op2, op3, op4, op5, op6, op7, op8, qt, kt, vt, qs, kt2, s, sm, q, k, v, _1, mask, _3 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-					// never: where bound($d1) == bound($dt) is false on these paths
-				}
+				// alt0 == 1 never matches: where bound($d1) == bound($dt) is false on its paths
 			}
 		}
 		if alt1 == 1 {
@@ -94,10 +91,7 @@ func fusedFlashAttn_flash_attn_qscale_mask(m *rt.Matcher, in *rt.Instance, op12 
 				continue
 			}
 			for alt02 := range 2 { // _2 = op9.Operand(0): its alternatives in order
-				if alt02 == 0 {
-					op0, op1, op2, op3, op4, op5, op6, op7, op8, op10, qt, kt, vt, qs, kt2, s, sm, q, k, v, _1, mask, _3, _5 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-					// never: where bound($d1) == bound($dt) is false on these paths
-				}
+				// alt02 == 0 never matches: where bound($d1) == bound($dt) is false on its paths
 				if alt02 == 1 {
 					op0, op1, op2, op3, op4, op5, op6, op7, op8, op10, qt, kt, vt, qs, kt2, s, sm, q, k, v, _1, mask, _3, _5 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
 					if !(rt.Set(&sm, _2) &&
@@ -204,10 +198,7 @@ func fusedFlashAttn_flash_attn_outscale_mask(m *rt.Matcher, in *rt.Instance, op1
 						}
 					}
 				}
-				if alt0 == 1 {
-					op0, op1, op2, op3, op4, op5, op6, op7, op8, qt, kt, vt, kt2, qk, s, sm, q, k, v, _1, mask, _3 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-					// never: where bound($d1) == bound($dt) is false on these paths
-				}
+				// alt0 == 1 never matches: where bound($d1) == bound($dt) is false on its paths
 			}
 		}
 		if alt1 == 1 {
@@ -217,10 +208,7 @@ func fusedFlashAttn_flash_attn_outscale_mask(m *rt.Matcher, in *rt.Instance, op1
 				continue
 			}
 			for alt02 := range 2 { // _2 = op9.Operand(0): its alternatives in order
-				if alt02 == 0 {
-					op0, op1, op2, op3, op4, op5, op6, op7, op8, op10, qt, kt, vt, kt2, qk, s, sm, q, k, v, _1, mask, _3, _5 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-					// never: where bound($d1) == bound($dt) is false on these paths
-				}
+				// alt02 == 0 never matches: where bound($d1) == bound($dt) is false on its paths
 				if alt02 == 1 {
 					op0, op1, op2, op3, op4, op5, op6, op7, op8, op10, qt, kt, vt, kt2, qk, s, sm, q, k, v, _1, mask, _3, _5 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
 					if !(rt.Set(&sm, _2) &&
@@ -317,10 +305,7 @@ func fusedFlashAttn_flash_attn_outscale(m *rt.Matcher, in *rt.Instance, op10 *ir
 						return true
 					}
 				}
-				if alt0 == 1 {
-					op0, op1, op2, op3, op4, op5, op6, qt, kt, vt, qk, s, q, k, v, _1, _3 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-					// never: where bound($d1) == bound($dt) is false on these paths
-				}
+				// alt0 == 1 never matches: where bound($d1) == bound($dt) is false on its paths
 			}
 		}
 		if alt1 == 1 {
@@ -330,10 +315,7 @@ func fusedFlashAttn_flash_attn_outscale(m *rt.Matcher, in *rt.Instance, op10 *ir
 				continue
 			}
 			for alt02 := range 2 { // _2 = op7.Operand(0): its alternatives in order
-				if alt02 == 0 {
-					op0, op1, op2, op3, op4, op5, op6, op8, qt, kt, vt, qk, s, q, k, v, _1, _3, _5 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-					// never: where bound($d1) == bound($dt) is false on these paths
-				}
+				// alt02 == 0 never matches: where bound($d1) == bound($dt) is false on its paths
 				if alt02 == 1 {
 					op0, op1, op2, op3, op4, op5, op6, op8, qt, kt, vt, qk, s, q, k, v, _1, _3, _5 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
 					if rt.Set(&s, _2) &&

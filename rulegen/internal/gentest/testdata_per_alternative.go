@@ -80,10 +80,7 @@ func testdataPerAlternative_softmax_mask_casts(m *rt.Matcher, in *rt.Instance, o
 						}
 					}
 				}
-				if alt0 == 1 {
-					op0, op1, op2, s, mask, _2, _3, _4, v = nil, nil, nil, nil, nil, nil, nil, nil, nil
-					// never: where bound($up) == bound($down) is false on these paths
-				}
+				// alt0 == 1 never matches: where bound($up) == bound($down) is false on its paths
 			}
 		}
 		if alt1 == 1 {
@@ -93,10 +90,7 @@ func testdataPerAlternative_softmax_mask_casts(m *rt.Matcher, in *rt.Instance, o
 				continue
 			}
 			for alt02 := range 2 { // _1 = op3.Operand(0): its alternatives in order
-				if alt02 == 0 {
-					op0, op1, op2, op4, s, mask, _2, _3, _4, _6, v = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-					// never: where bound($up) == bound($down) is false on these paths
-				}
+				// alt02 == 0 never matches: where bound($up) == bound($down) is false on its paths
 				if alt02 == 1 {
 					op0, op1, op2, op4, s, mask, _2, _3, _4, _6, v = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
 					if !(rt.Set(&_4, _1) &&
