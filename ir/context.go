@@ -18,8 +18,10 @@ type Context struct {
 	attrs map[string]Attribute
 	// strs are the string attributes by value, under their own lock (strMu): readers intern a string per
 	// parameter, and a plain mutex costs less than the shared one's write lock.
-	strMu    sync.Mutex
-	strs     strTable
+	strMu sync.Mutex
+	strs  strTable
+	// names are the attribute names (AttrName), in a table of their own under strMu.
+	names    strTable
 	dialects map[string]*Dialect
 	schemas  map[string]*OpSchema
 	infos    map[string]*OpInfo
@@ -174,6 +176,9 @@ func (c *Context) RegisterDialect(d *Dialect) error {
 	c.dialects[d.Name] = d
 	for _, s := range d.Ops {
 		s.Dialect = d
+		for i := range s.Attrs {
+			s.Attrs[i].Name = c.AttrName(s.Attrs[i].Name)
+		}
 		s.buildIndex()
 		c.schemas[s.Name] = s
 		if info, ok := c.infos[s.Name]; ok {

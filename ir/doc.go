@@ -51,7 +51,11 @@
 // kernel to back the heap regions its chunks open with transparent huge pages (madvise MADV_HUGEPAGE: one page
 // fault per 2 MiB instead of per 4 KiB while a reader fills them; advice only, ignored where THP is off). Program.OpIDs numbers the allocator's ops densely, for tables
 // indexed by op. String attributes, one per parameter name in real programs, are interned in a table of pointers
-// with their bytes in an arena (Context.Str, Context.StrBytes).
+// with their bytes in an arena (Context.Str, Context.StrBytes). Attribute names are interned the same way, in a
+// table of their own (Context.AttrName): the readers, the schemas and Rewriter.SetAttr store the Context's copy of
+// each name, so that a lookup with that copy (the interpreted matcher's programs, the Applier's attribute layouts)
+// finds its attribute by the string's data pointer, which runtime.memequal compares before any byte. Op.Attr
+// still compares strings, so any name finds its attribute.
 //
 // # Checking
 //

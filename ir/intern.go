@@ -47,6 +47,23 @@ func (c *Context) StrBytes(b []byte) *StrAttr {
 	return c.strs.intern(unsafe.String(unsafe.SliceData(b), len(b)), b)
 }
 
+// AttrName returns the Context's copy of the attribute name name: the one string that the readers, the schemas and
+// the compiled matchers of the Context store for it, so that Op.Attr finds it by its data pointer (see Op.Attr).
+// Names are few (hundreds), so the table stays small; it is never emptied.
+func (c *Context) AttrName(name string) string {
+	c.strMu.Lock()
+	defer c.strMu.Unlock()
+	return c.names.intern(name, unsafe.Slice(unsafe.StringData(name), len(name))).Value
+}
+
+// AttrNameBytes returns AttrName(string(b)), copying b only if the name is new: for readers, whose source holds the
+// name.
+func (c *Context) AttrNameBytes(b []byte) string {
+	c.strMu.Lock()
+	defer c.strMu.Unlock()
+	return c.names.intern(unsafe.String(unsafe.SliceData(b), len(b)), b).Value
+}
+
 // Array returns the array attribute of the given elements.
 func (c *Context) Array(elems ...Attribute) *ArrayAttr {
 	return c.internAttr(&ArrayAttr{Elems: elems}).(*ArrayAttr)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -246,4 +247,39 @@ func TestValueTypes(t *testing.T) {
 	assert.Equal(t, "my.t", arg.String())
 	blk := NewBlock()
 	assert.Same(t, f32, blk.AddArg(f32).Type())
+}
+
+func TestAttrNameInterned(t *testing.T) {
+	c := NewContext()
+	require.NoError(t, c.LoadDefaultDialects())
+	axis := c.AttrName(strings.Clone("axis"))
+	tests := []struct {
+		name string
+		got  string
+	}{
+		{"the same name again", c.AttrName(strings.Clone("axis"))},
+		{"from bytes", c.AttrNameBytes([]byte("axis"))},
+		{"a schema's name", c.Schema("pd_op.softmax").Attr("axis").Name},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, "axis", tt.got)
+			assert.Same(t, unsafe.StringData(axis), unsafe.StringData(tt.got), "the Context's one copy")
+		})
+	}
+	buf := []byte("keepdim")
+	k := c.AttrNameBytes(buf)
+	buf[0] = 'X'
+	assert.Equal(t, "keepdim", k, "a new name from bytes is copied")
+	assert.NotEqual(t, axis, c.AttrName("axes"))
+	assert.Equal(t, "", c.AttrName(""))
+	// A Rewriter's SetAttr stores a new name as the Context's copy, and Attr finds it by any equal string.
+	rw := NewRewriter(c, nil)
+	rw.SetInsertionPointToEnd(NewProgram(c).Body())
+	op := rw.Create(OpSpec{Name: "test.op"})
+	rw.SetAttr(op, strings.Clone("axis"), c.Int32(1))
+	assert.Same(t, unsafe.StringData(axis), unsafe.StringData(op.Attrs()[0].Name))
+	assert.Equal(t, Attribute(c.Int32(1)), op.Attr(axis))
+	assert.Equal(t, Attribute(c.Int32(1)), op.Attr(strings.Clone("axis")))
+	assert.Nil(t, op.Attr("axes"))
 }

@@ -198,6 +198,12 @@ func (o *Op) HasUses() bool {
 func (o *Op) Attrs() []NamedAttr { return o.attrSlice() }
 
 // Attr returns the named attribute, or nil.
+//
+// Attribute names are interned per Context (Context.AttrName): the readers, the schemas and Rewriter.SetAttr store
+// the Context's copy of each name, and when the caller holds that copy too (the interpreted matcher's programs, the
+// Applier's attribute layouts) the compare of the name found is a data pointer compare (runtime.memequal checks
+// the pointers first) and reads no bytes. Generated matchers pass names as Go constants, which is cheaper for them:
+// see docs/performance.md.
 func (o *Op) Attr(name string) Attribute {
 	attrs := o.attrSlice()
 	for i := range attrs {

@@ -238,7 +238,8 @@ func (r *Rewriter) SetAttr(op *Op, name string, a Attribute) {
 			return
 		}
 	}
-	op.setAttrSlice(append(old[:len(old):len(old)], NamedAttr{Name: name, Value: a}))
+	// A new name is stored as the Context's copy, which Op.Attr finds by its data pointer.
+	op.setAttrSlice(append(old[:len(old):len(old)], NamedAttr{Name: r.Ctx.AttrName(name), Value: a}))
 	r.modified(op)
 }
 

@@ -83,12 +83,11 @@ func (x *exec) bindHole(h int, v any) bool {
 	return true
 }
 
-// attrOf is ir.Op.AttrOrDefault, with the scan of the op's own attributes inlined.
+// attrOf is ir.Op.AttrOrDefault, looking the schema up only when the op does not carry the attribute. name is the
+// Context's copy (compileRule interns it), which ir.Op.Attr finds by its data pointer.
 func attrOf(op *ir.Op, name string) ir.Attribute {
-	for _, a := range op.Attrs() {
-		if a.Name == name {
-			return a.Value
-		}
+	if a := op.Attr(name); a != nil {
+		return a
 	}
 	if op.Schema() == nil {
 		return nil

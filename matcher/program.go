@@ -105,8 +105,12 @@ func compileRule(r *rule.Rule, ctx *ir.Context, t *tables) (*crule, error) {
 	cr := &crule{r: r, plan: pl, code: make([]instr, len(pl.Instrs))}
 	for i, in := range pl.Instrs {
 		cr.code[i] = instr{Instr: in}
-		if in.Code == CheckName {
+		switch in.Code {
+		case CheckName:
 			cr.code[i].info = ctx.OpInfo(in.Name)
+		case BindAttr, CheckAttr, CheckAttrLit, CheckAttrPresent:
+			// The Context's copy of the name, which ir.Op.Attr finds by its data pointer.
+			cr.code[i].Name = ctx.AttrName(in.Name)
 		}
 	}
 	preds := cr.predicates(t)

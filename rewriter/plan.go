@@ -98,7 +98,8 @@ func (a *Applier) plan(c *rule.Create) *createPlan {
 			if k := slices.IndexFunc(layout, func(sl attrSlot) bool { return sl.name == set.Name }); k >= 0 {
 				layout[k].set = i
 			} else {
-				layout = append(layout, attrSlot{name: set.Name, set: i})
+				// The Context's copy of the name, so that matching the built op compares data pointers.
+				layout = append(layout, attrSlot{name: ctx.AttrName(set.Name), set: i})
 			}
 		}
 		if p.schema != nil {

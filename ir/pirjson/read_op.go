@@ -429,7 +429,7 @@ func (r *reader) attrList(dst *[]attrRec) error {
 				}
 				haveN = true
 				b, err := s.str()
-				name = r.intern(b)
+				name = r.attrName(b)
 				return err
 			}
 			return s.errAt(keyOff, "unknown key %q in an attribute entry", key)
@@ -470,6 +470,17 @@ func (r *reader) intern(b []byte) string {
 		return n
 	}
 	n := string(b)
+	r.names[n] = n
+	return n
+}
+
+// attrName returns the attribute name b as the Context's copy (ir.Context.AttrName), through the map of this
+// read's names.
+func (r *reader) attrName(b []byte) string {
+	if n, ok := r.names[string(b)]; ok {
+		return n
+	}
+	n := r.ctx.AttrNameBytes(b)
 	r.names[n] = n
 	return n
 }

@@ -211,12 +211,13 @@ func (p *parser) enter() {
 
 func (p *parser) leave() { p.depth-- }
 
-// intern returns b as a string shared by every occurrence in this parse.
+// intern returns the attribute name b as the Context's copy (ir.Context.AttrName), through a map of this parse's
+// names.
 func (p *parser) intern(b []byte) string {
 	if s, ok := p.keys[string(b)]; ok {
 		return s
 	}
-	s := string(b)
+	s := p.ctx.AttrNameBytes(b)
 	p.keys[s] = s
 	return s
 }

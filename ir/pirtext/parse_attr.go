@@ -222,7 +222,7 @@ func (p *parser) attrDictSlow(e *opEntry) []ir.NamedAttr {
 		var key string
 		switch c := p.peek(); {
 		case c == '"':
-			key = p.quoted()
+			key = p.ctx.AttrName(p.quoted())
 		case isIdentStart(c):
 			key = p.intern(p.ident())
 		default:
