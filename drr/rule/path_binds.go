@@ -1,5 +1,7 @@
 package rule
 
+import "slices"
+
 // Constraints per alternative (language.md §4.8): `bound(%x)` in a where clause is true on the paths through a
 // rule's alternatives that bind %x. It is a fact of the path, not of the program, so every consumer decides it
 // when it knows the path — the matcher's planner for each path of a plan, Paths for each path rule, the
@@ -61,25 +63,16 @@ func BindsOnPath(p *Pattern, choice []int) *PathBinds {
 }
 
 // OnPath reports whether pattern op k is on the path that takes branch choice[g] of each group g: it is in no
-// branch the path does not take.
+// branch the path does not take (a group with choice -1 is not reached, nor is any op of its branches).
 func (p *Pattern) OnPath(choice []int, k int) bool {
 	for g, a := range p.Alts {
 		for b, br := range a.Branches {
-			if choice[g] != b && containsInt(br.Ops, k) {
+			if choice[g] != b && slices.Contains(br.Ops, k) {
 				return false
 			}
 		}
 	}
 	return true
-}
-
-func containsInt(s []int, x int) bool {
-	for _, y := range s {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // Holes returns the $holes a type pattern binds: its whole-type hole, its dimension holes and its element type

@@ -25,7 +25,7 @@ func Paths(r *Rule) []*Rule {
 	walk = func(choice []int) {
 		// The first reached group without a choice, in op order.
 		for g, a := range p.Alts {
-			if choice[g] >= 0 || !reached(p, choice, a.Op) {
+			if choice[g] >= 0 || !p.OnPath(choice, a.Op) {
 				continue
 			}
 			for b := range a.Branches {
@@ -80,42 +80,14 @@ func PathCount(p *Pattern) int {
 	return ways(-1, -1)
 }
 
-// reached reports whether pattern op k is on the path the choices make so far: every branch it belongs to is
-// chosen (an op in a group not chosen yet is not reached yet).
-func reached(p *Pattern, choice []int, k int) bool {
-	for g, a := range p.Alts {
-		for b, br := range a.Branches {
-			for _, o := range br.Ops {
-				if o == k && choice[g] != b {
-					return false
-				}
-			}
-		}
-	}
-	return true
-}
-
 // path builds the rule of one complete choice.
 func path(r *Rule, choice []int) *Rule {
 	p := r.Pattern
-	keep := make([]bool, len(p.Ops))
-	for k := range p.Ops {
-		keep[k] = true
-	}
-	for g, a := range p.Alts {
-		for b, br := range a.Branches {
-			if choice[g] != b {
-				for _, o := range br.Ops {
-					keep[o] = false
-				}
-			}
-		}
-	}
 	newIndex := make([]int, len(p.Ops))
 	q := &Pattern{Holes: p.Holes, Values: make([]*ValueHole, len(p.Values))}
 	for k, op := range p.Ops {
 		newIndex[k] = -1
-		if keep[k] {
+		if p.OnPath(choice, k) {
 			newIndex[k] = len(q.Ops)
 			c := *op
 			c.Operands = append([]OperandPattern(nil), op.Operands...)
