@@ -292,12 +292,16 @@ func (*FamilyDiff) familyNode()  {}
 
 // PatternStmt is one statement of a match block:
 //
-//	[@label =] [results =] op-pattern
+//	[@label =] [results =] op-pattern [?]
+//
+// An optional statement (`%c = op(x, …)?`, Optional set) binds %c to the op's
+// result, or, when the op is absent, to x (language.md, optional statements).
 type PatternStmt struct {
 	Span
-	Label   *Ident    // @label (name without '@'); nil when absent
-	Results []*Result // bound results; empty when none are written (or "()")
-	Op      *OpPattern
+	Label    *Ident    // @label (name without '@'); nil when absent
+	Results  []*Result // bound results; empty when none are written (or "()")
+	Op       *OpPattern
+	Optional bool
 }
 
 // ResultKind classifies a result position.

@@ -19,6 +19,10 @@ func (b *builder) patternStmt(g *gPatternStmt) *PatternStmt {
 		st.Results = b.results(g.Results.Results)
 	}
 	st.Op = b.opPattern(g.Op.Tokens, g.Op.Head, g.Op.Attrs)
+	if g.Opt != nil {
+		st.Optional = true
+		b.optionalStmt(st)
+	}
 	if sig := g.Op.Sig; sig != nil {
 		st.Op.Sig = b.signature(sig.Tokens, sig.Inputs, sig.NoIn)
 		if sig.First != nil {
@@ -29,6 +33,21 @@ func (b *builder) patternStmt(g *gPatternStmt) *PatternStmt {
 		}
 	}
 	return st
+}
+
+// optionalStmt reports what an optional statement, `%c = op(x, …)?`, cannot be: it binds one value, the op's
+// result or x, so it has one named result, no label, and a first operand without alternatives.
+func (b *builder) optionalStmt(st *PatternStmt) {
+	switch {
+	case st.Label != nil:
+		b.fail(st.Label.Span, "an optional statement cannot have a label: its op may be absent")
+	case len(st.Results) != 1 || st.Results[0].Kind != ResultValue || st.Results[0].Spread:
+		b.fail(st.Span, "an optional statement binds one value, %%c = %s(…)?: its op's result, or its first operand when the op is absent", displayName(st.Op.Name))
+	case len(st.Op.Operands) == 0:
+		b.fail(st.Span, "optional %s has no operand to stand for it when it is absent", displayName(st.Op.Name))
+	case isAlt(st.Op.Operands[0]):
+		b.fail(st.Span, "the first operand of optional %s has alternatives itself: write the forms as alternatives", displayName(st.Op.Name))
+	}
 }
 
 // results builds a result list; '...' may only come last.

@@ -11,14 +11,20 @@ import (
 // caller sets the op and operand that read it) and returns the value hole the operand binds. Each alternative is a
 // value (%d: the operand is that value) or an op pattern (the operand is its first result).
 func (rc *ruleChecker) alternatives(o *AltOperand, operand int) (int, bool) {
+	v := rc.anonValue(o.Pos())
+	rc.operandOf[v] = true
+	return v, rc.altGroup(o, v, operand)
+}
+
+// altGroup appends the rule.AltGroup of alternatives o whose operand binds value hole v, and reports whether it
+// could.
+func (rc *ruleChecker) altGroup(o *AltOperand, v, operand int) bool {
 	if len(rc.p.Ops) > maxAltOps {
 		// An optional op's first operand is matched twice (in the op, and standing for it); nested optional ops
 		// double the pattern at each level.
 		rc.errorf(o.Pos(), "the pattern has more than %d op patterns once its optional ops are written out", maxAltOps)
-		return -1, false
+		return false
 	}
-	v := rc.anonValue(o.Pos())
-	rc.operandOf[v] = true
 	g := &rule.AltGroup{Value: v, Operand: operand, Pos: o.span().Pos()}
 	for _, a := range o.Alts {
 		br := rule.AltBranch{Pos: a.span().Pos()}
@@ -31,7 +37,7 @@ func (rc *ruleChecker) alternatives(o *AltOperand, operand int) (int, bool) {
 		case *OpPattern:
 			k := rc.opPattern(a, nil, false)
 			if k < 0 {
-				return -1, false
+				return false
 			}
 			w := rc.anonValue(a.Pos())
 			rc.p.Values[w].Def = k
@@ -41,7 +47,7 @@ func (rc *ruleChecker) alternatives(o *AltOperand, operand int) (int, bool) {
 			br.Value = w
 		default:
 			rc.errorf(a.Pos(), "an alternative is a value like %%x or an op pattern, not %s", operandKind(a))
-			return -1, false
+			return false
 		}
 		for k := first; k < len(rc.p.Ops); k++ {
 			br.Ops = append(br.Ops, k)
@@ -49,7 +55,49 @@ func (rc *ruleChecker) alternatives(o *AltOperand, operand int) (int, bool) {
 		g.Branches = append(g.Branches, br)
 	}
 	rc.p.Alts = append(rc.p.Alts, g)
-	return v, true
+	return true
+}
+
+// optionalStmt translates optional statement st, `%c = op(x, …)?` (language.md §4.8), into the alternatives
+// `op(x, …) | x` whose operand binds %c, the value hole v: the group is read at the first operand outside
+// alternatives that reads %c (readOptionals), and its other readers check that they read the same value.
+func (rc *ruleChecker) optionalStmt(st *PatternStmt, v int) {
+	alt := &AltOperand{Span: st.Span, Alts: []Operand{st.Op, st.Op.Operands[0]}, Optional: true}
+	if rc.altGroup(alt, v, -1) {
+		rc.p.Alts[len(rc.p.Alts)-1].Statement = true
+		rc.optionals = append(rc.optionals, len(rc.p.Alts)-1)
+	}
+}
+
+// readOptionals attaches each optional statement's group to the first operand, in pattern op order, that reads its
+// value outside alternatives (it becomes the group's OperandAlt), or reports that there is none.
+func (rc *ruleChecker) readOptionals() {
+	p := rc.p
+	for _, g := range rc.optionals {
+		a := p.Alts[g]
+		found, inAlt := false, false
+		for k, op := range p.Ops {
+			for j, o := range op.Operands {
+				if o.Kind != rule.OperandValue || o.Value != a.Value || found {
+					continue
+				}
+				if p.InAlt(k) {
+					inAlt = true
+					continue
+				}
+				op.Operands[j] = rule.OperandPattern{Kind: rule.OperandAlt, Value: a.Value, Alt: g}
+				a.Op, a.Operand, found = k, j, true
+			}
+		}
+		name := rule.ValueName(p, a.Value)
+		switch {
+		case found:
+		case inAlt:
+			rc.errorf(a.Pos, "%s is read only inside alternatives; an optional statement's value must be read outside them", name)
+		default:
+			rc.errorf(a.Pos, "no op of the pattern reads %s; an optional statement stands for the operand its readers read", name)
+		}
+	}
 }
 
 // maxAltOps bounds the op patterns of a pattern with alternatives (optional ops nested in one another's first

@@ -38,6 +38,8 @@ type ruleChecker struct {
 	// while the x of a spread `[x...]` is checked, where its per-element values are single values.
 	users    *rule.UsersGroup
 	inSpread bool
+	// optionals are the groups of alternatives the optional statements made, to be attached to their readers.
+	optionals []int
 }
 
 // ruleMaps are a rule instance's lookup tables. A worker reuses one set for all its rules, clearing it in between:
@@ -277,6 +279,14 @@ func (rc *ruleChecker) pattern(m *MatchBlock) {
 	// Pass 2: the op patterns, producers (nested ops) before their consumers.
 	stmtOp := make([]int, len(m.Stmts))
 	for si, st := range m.Stmts {
+		if st.Optional {
+			// Its value is the group's, bound by whichever alternative is taken: no op defines it.
+			stmtOp[si] = -1
+			if len(st.Results) == 1 && st.Results[0].Kind == ResultValue && len(st.Op.Operands) > 0 {
+				rc.optionalStmt(st, rc.value(st.Results[0].Name, st.Results[0].Pos()))
+			}
+			continue
+		}
 		k := rc.opPattern(st.Op, st.Results, true)
 		stmtOp[si] = k
 		if st.Label != nil && k >= 0 {
@@ -290,6 +300,7 @@ func (rc *ruleChecker) pattern(m *MatchBlock) {
 			rc.p.Values[v].Result = b.res
 		}
 	}
+	rc.readOptionals()
 	if hasErrors(rc.diags) {
 		return
 	}

@@ -115,6 +115,9 @@ func patternStmtDoc(s *PatternStmt) *doc {
 		d.text(resultsString(s.Results) + " = ")
 	}
 	d.opPattern(s.Op)
+	if s.Optional {
+		d.text("?")
+	}
 	return d
 }
 

@@ -5,13 +5,15 @@ import "github.com/alecthomas/participle/v2/lexer"
 // The grammar of match blocks: pattern statements, op patterns, operands,
 // attribute maps, signatures and types.
 
-// gPatternStmt is `[@label =] [results =] op-pattern`.
+// gPatternStmt is `[@label =] [results =] op-pattern [?]` (`?`: an optional
+// statement).
 type gPatternStmt struct {
 	Tokens  []lexer.Token
 	Label   *gLabelDef   `parser:"@@?"`
 	Results *gResultsDef `parser:"@@?"`
 	OpStart opStart      `parser:"@@"`
 	Op      *gOpPattern  `parser:"@@"`
+	Opt     *optMark     `parser:"@@?"`
 }
 
 // gLabelDef is `@label =`.

@@ -375,6 +375,9 @@ func (pl *planner) rest() error {
 			if _, _, _, ok := usesConstraint(p, e); ok {
 				continue
 			}
+			if l, ok := e.(*rule.Lit); ok && l.Value == true {
+				continue // a constraint rule.Paths decided for its path
+			}
 			in := Instr{Code: CheckWhere, Where: i, Expr: e}
 			if rule.CallsBound(e) {
 				// A constraint per alternative: bound(…) is decided for this path.
@@ -572,15 +575,13 @@ func (pl *planner) def(h int) error {
 	return nil
 }
 
-// alternatives emits operand j of op k, which reads alternatives o.Alt: the binding of their value, the choice
+// alternatives emits operand j of op k, which reads alternatives o.Alt: the binding (or check) of their value, the choice
 // point, and for each branch, from a fork of the planner, the branch's value (an alias of the operand, or a check
 // that it is the value the branch names) and its producer, then the rest of the plan.
 func (pl *planner) alternatives(k, j int, o rule.OperandPattern) error {
 	p := pl.p
 	a := p.Alts[o.Alt]
-	if pl.boundVal[o.Value] {
-		return fmt.Errorf("%s %s is bound before its alternatives", a.Pos, rule.ValueName(p, o.Value))
-	}
+	// The value of an optional statement's group is read by other operands too: one of them may have bound it.
 	pl.operand(CheckOperand, BindOperand, k, j, o.Value)
 	var reset, resetVals []int
 	for d, b := range pl.boundOp {

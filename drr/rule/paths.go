@@ -95,10 +95,14 @@ func path(r *Rule, choice []int) *Rule {
 		}
 	}
 	q.Root = newIndex[p.Root]
+	subst := statementSubst(p, choice)
 	for _, op := range q.Ops {
 		for j, o := range op.Operands {
-			if o.Kind == OperandAlt {
-				op.Operands[j] = OperandPattern{Kind: OperandValue, Value: p.Alts[o.Alt].Branches[choice[o.Alt]].Value}
+			switch {
+			case o.Kind == OperandAlt:
+				op.Operands[j] = OperandPattern{Kind: OperandValue, Value: subst.resolve(p.Alts[o.Alt].Branches[choice[o.Alt]].Value)}
+			case o.Kind == OperandValue:
+				op.Operands[j].Value = subst.resolve(o.Value)
 			}
 		}
 	}
@@ -125,6 +129,12 @@ func path(r *Rule, choice []int) *Rule {
 		}
 		q.Values[h] = &c
 	}
+	for h, t := range subst {
+		// The type written for an optional statement's value constrains the value that stands for it.
+		if w := q.Values[subst.resolve(t)]; p.Values[h].Type != nil && w.Type == nil {
+			w.Type = p.Values[h].Type
+		}
+	}
 	out := *r
 	out.Pattern = q
 	out.Path = slices.Clone(choice)
@@ -138,7 +148,29 @@ func path(r *Rule, choice []int) *Rule {
 		}
 		out.Actions[i] = a
 	}
+	if len(subst) > 0 {
+		out.Where, _ = subst.exprs(out.Where)
+		for i, a := range out.Actions {
+			out.Actions[i] = subst.action(a)
+		}
+	}
 	return &out
+}
+
+// statementSubst returns, for the path choice, the substitution of the values of optional statements' groups by the
+// values of the branches taken.
+func statementSubst(p *Pattern, choice []int) valueSubst {
+	var s valueSubst
+	for g, a := range p.Alts {
+		if choice[g] < 0 || !a.Statement {
+			continue
+		}
+		if s == nil {
+			s = valueSubst{}
+		}
+		s[a.Value] = a.Branches[choice[g]].Value
+	}
+	return s
 }
 
 // PathName describes a path of a rule with alternatives for names and messages: the branch taken at each group,

@@ -170,7 +170,10 @@ type AltGroup struct {
 	// Value is the value hole the operand binds: the value every branch must be.
 	Value    int
 	Branches []AltBranch
-	Pos      diag.Position
+	// Statement marks the group of an optional statement (`%c = op(x, …)?`): Value is %c, which other operands,
+	// the where clause and the rewrite may read too (in a path, Paths substitutes the branch's value for it).
+	Statement bool
+	Pos       diag.Position
 }
 
 // AltBranch is one alternative of an AltGroup.
