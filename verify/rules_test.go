@@ -68,7 +68,7 @@ func TestVerifyShippedRules(t *testing.T) {
 		{"value_semantics", 3, true},
 		// add_group_norm_silu's operands from its data_format (the instantiator's plan) and its groups in range.
 		// Its swish forms moved to group_norm_swish, a set of pirdrr's own (Paddle's patterns take silu only).
-		{"add_norm_fuse", 8, true},
+		{"add_norm_fuse", 7, true},
 		{"group_norm_swish", 6, true},
 	}
 	type want struct {

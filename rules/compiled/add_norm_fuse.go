@@ -11,10 +11,9 @@ import (
 
 // AddNormFusePass is the rule pass add_norm_fuse: add_norm_fuse.drr compiled by drrc gen (rt.Program).
 var AddNormFusePass = (&rt.Program{Name: "add_norm_fuse", Paths: []string{"add_norm_fuse.drr"}, FS: rules.FS(),
-	Fingerprint: "794efb55bc03f3b20fe67c8c2c478f7b",
+	Fingerprint: "15a05f9fea5ccd0ea7ece42b4b80725f",
 	Rules: []rt.Rule{
-		{Name: "rms_norm", Match: addNormFuse_rms_norm}, {Name: "rms_norm_half", Match: addNormFuse_rms_norm_half},
-		{Name: "add_rms_norm", Match: addNormFuse_add_rms_norm},
+		{Name: "rms_norm", Match: addNormFuse_rms_norm}, {Name: "add_rms_norm", Match: addNormFuse_add_rms_norm},
 		{Name: "add_layer_norm", Match: addNormFuse_add_layer_norm},
 		{Name: "add_group_norm", Match: addNormFuse_add_group_norm},
 		{Name: "add_group_norm_nchw", Match: addNormFuse_add_group_norm_nchw},
@@ -22,87 +21,103 @@ var AddNormFusePass = (&rt.Program{Name: "add_norm_fuse", Paths: []string{"add_n
 		{Name: "add_group_norm_nchw_then_silu", Match: addNormFuse_add_group_norm_nchw_then_silu},
 	}}).Pass
 
-// addNormFuse_rms_norm matches rule rms_norm (add_norm_fuse.drr:33:6) at op7, a pd_op.multiply.
-func addNormFuse_rms_norm(m *rt.Matcher, in *rt.Instance, op7 *ir.Op) bool {
-	var op0, op1, op2, op3, op4, op5, op6 *ir.Op // op0 pd_op.pow, op1 pd_op.full_int_array, op2 pd_op.mean, op3 pd_op.full, op4 pd_op.scale, op5 pd_op.rsqrt, op6 pd_op.multiply
-	var p, mn, s, r, n, o, x, _1, _2, w *ir.Value
-	var axis, eps ir.Attribute
-	if !(rt.Arity(op7, 2, 1) && rt.Result(&o, op7, 0)) {
-		return false
-	}
-	for sw7 := range 2 { // operands 0 and 1 of op7 as written, then swapped
-		if !(rt.Operand(&n, op7, sw7) &&
-			rt.Def(&op6, n, 0) && op6 != op7 && rt.Is(op6, in.Ops[6], 2, 1)) {
-			continue
-		}
-		for sw6 := range 2 { // operands 0 and 1 of op6 as written, then swapped
-			if rt.Operand(&r, op6, sw6) &&
-				rt.Def(&op5, r, 0) && rt.Is(op5, in.Ops[5], 1, 1) && rt.Operand(&s, op5, 0) &&
-				rt.Def(&op4, s, 0) && rt.Is(op4, in.Ops[4], 2, 1) && rt.BindAttrAt(&eps, op4, "bias", in, 4) &&
-				rt.AttrIs(op4, "bias_after_scale", in, 5) && rt.Operand(&mn, op4, 0) &&
-				rt.Def(&op2, mn, 0) && rt.Is(op2, in.Ops[2], 2, 1) && rt.AttrIs(op2, "keepdim", in, 2) && rt.Operand(&p, op2, 0) &&
-				rt.Def(&op0, p, 0) && rt.Is(op0, in.Ops[0], 1, 1) && rt.AttrIs(op0, "y", in, 0) && rt.Operand(&x, op0, 0) &&
-				rt.Operand(&_1, op2, 1) &&
-				rt.Def(&op1, _1, 0) && rt.IsAtLeast(op1, in.Ops[1], 0, 1) && rt.BindAttrAt(&axis, op1, "value", in, 1) &&
-				rt.ResultsUnused(op1, 1) && rt.Operand(&_2, op4, 1) &&
-				rt.Def(&op3, _2, 0) && rt.IsAtLeast(op3, in.Ops[3], 0, 1) && rt.AttrIs(op3, "value", in, 3) && rt.ResultsUnused(op3, 1) &&
-				op6.Operand(1-sw6) == x && rt.Operand(&w, op7, 1-sw7) &&
-				rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7}, p, mn, s, r, n) &&
-				rt.TrueOr(rt.Equal(rule.AttrVal(axis), in.Consts[0]), func() bool {
-					return rt.True(rt.Equal(rule.AttrVal(axis), rt.List(rt.Arith("-", m.Pure("rank", x), int64(1)))))
-				}) && // where $axis == [-1] || $axis == [rank(%x) - 1]
-				rt.True(rt.Equal(m.Pure("rank", w), int64(1))) && rt.True(rt.Equal(m.Pure("dim", w, int64(0)), m.Pure("dim", x, int64(-1)))) && rt.True(rt.Greater(m.Pure("dim", w, int64(0)), int64(0))) && // where rank(%w) == 1 && dim(%w, 0) == dim(%x, -1) && dim(%w, 0) > 0
-				rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[1])) && rt.True(rt.Equal(m.Pure("dtype", w), in.Consts[2])) && // where dtype(%x) == float32 && dtype(%w) == float32
-				m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7), append(m.Values(), p, mn, s, r, n, o, x, _1, _2, w), append(m.Holes(), axis, eps)) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// addNormFuse_rms_norm_half matches rule rms_norm_half (add_norm_fuse.drr:57:6) at op9, a pd_op.multiply.
-func addNormFuse_rms_norm_half(m *rt.Matcher, in *rt.Instance, op9 *ir.Op) bool {
+// addNormFuse_rms_norm matches rule rms_norm (add_norm_fuse.drr:34:6) at op9, a pd_op.multiply.
+func addNormFuse_rms_norm(m *rt.Matcher, in *rt.Instance, op9 *ir.Op) bool {
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8 *ir.Op // op0 pd_op.cast, op1 pd_op.pow, op2 pd_op.full_int_array, op3 pd_op.mean, op4 pd_op.full, op5 pd_op.scale, op6 pd_op.rsqrt, op7 pd_op.multiply, op8 pd_op.cast
-	var c, p, mn, s, r, n, h, o, x, _1, _2, w *ir.Value
-	var axis, eps, dt ir.Attribute
+	var c, p, mn, s, r, n, o, x, _1, _2, _3, _4, _5, w *ir.Value
+	var up, axis, eps, dt ir.Attribute
 	if !(rt.Arity(op9, 2, 1) && rt.Result(&o, op9, 0)) {
 		return false
 	}
 	for sw9 := range 2 { // operands 0 and 1 of op9 as written, then swapped
-		if !(rt.Operand(&h, op9, sw9) &&
-			rt.Def(&op8, h, 0) && rt.Is(op8, in.Ops[8], 1, 1) && rt.BindAttrAt(&dt, op8, "dtype", in, 7) && rt.Operand(&n, op8, 0) &&
-			rt.Def(&op7, n, 0) && op7 != op9 && rt.Is(op7, in.Ops[7], 2, 1)) {
+		if !(rt.Operand(&_4, op9, sw9)) {
 			continue
 		}
-		for sw7 := range 2 { // operands 0 and 1 of op7 as written, then swapped
-			if rt.Operand(&r, op7, sw7) &&
-				rt.Def(&op6, r, 0) && rt.Is(op6, in.Ops[6], 1, 1) && rt.Operand(&s, op6, 0) &&
-				rt.Def(&op5, s, 0) && rt.Is(op5, in.Ops[5], 2, 1) && rt.BindAttrAt(&eps, op5, "bias", in, 5) &&
-				rt.AttrIs(op5, "bias_after_scale", in, 6) && rt.Operand(&mn, op5, 0) &&
-				rt.Def(&op3, mn, 0) && rt.Is(op3, in.Ops[3], 2, 1) && rt.AttrIs(op3, "keepdim", in, 3) && rt.Operand(&p, op3, 0) &&
-				rt.Def(&op1, p, 0) && rt.Is(op1, in.Ops[1], 1, 1) && rt.AttrIs(op1, "y", in, 1) && rt.Operand(&c, op1, 0) &&
-				rt.Def(&op0, c, 0) && op0 != op8 && rt.Is(op0, in.Ops[0], 1, 1) && rt.AttrIs(op0, "dtype", in, 0) &&
-				rt.Operand(&x, op0, 0) && rt.Operand(&_1, op3, 1) &&
-				rt.Def(&op2, _1, 0) && rt.IsAtLeast(op2, in.Ops[2], 0, 1) && rt.BindAttrAt(&axis, op2, "value", in, 2) &&
-				rt.ResultsUnused(op2, 1) && rt.Operand(&_2, op5, 1) &&
-				rt.Def(&op4, _2, 0) && rt.IsAtLeast(op4, in.Ops[4], 0, 1) && rt.AttrIs(op4, "value", in, 4) && rt.ResultsUnused(op4, 1) &&
-				op7.Operand(1-sw7) == c && rt.Operand(&w, op9, 1-sw9) &&
-				rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9}, c, p, mn, s, r, n, h) &&
-				rt.TrueOr(rt.Equal(rule.AttrVal(axis), in.Consts[0]), func() bool {
-					return rt.True(rt.Equal(rule.AttrVal(axis), rt.List(rt.Arith("-", m.Pure("rank", x), int64(1)))))
-				}) && // where $axis == [-1] || $axis == [rank(%x) - 1]
-				rt.True(rt.Equal(m.Pure("rank", w), int64(1))) && rt.True(rt.Equal(m.Pure("dim", w, int64(0)), m.Pure("dim", x, int64(-1)))) && rt.True(rt.Greater(m.Pure("dim", w, int64(0)), int64(0))) && // where rank(%w) == 1 && dim(%w, 0) == dim(%x, -1) && dim(%w, 0) > 0
-				rt.True(rt.In(m.Pure("dtype", w), in.Consts[1])) && rt.True(rt.Equal(rule.AttrVal(dt), m.Pure("dtype", w))) && rt.True(rt.Equal(m.Pure("dtype", x), m.Pure("dtype", w))) && // where dtype(%w) in [float16, bfloat16] && $dt == dtype(%w) && dtype(%x) == dtype(%w)
-				m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9), append(m.Values(), c, p, mn, s, r, n, h, o, x, _1, _2, w), append(m.Holes(), axis, eps, dt)) {
-				return true
+		for alt1 := range 2 { // _4 = op9.Operand(0): its alternatives in order
+			if alt1 == 0 {
+				op0, op1, op2, op3, op4, op5, op6, op7, op8, c, p, mn, s, r, n, x, _1, _2, _3, _5, w = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+				if !(rt.Set(&_5, _4) &&
+					rt.Def(&op8, _5, 0) && rt.IsAtLeast(op8, in.Ops[8], 1, 1) && rt.BindAttrAt(&dt, op8, "dtype", in, 7) &&
+					rt.ResultsUnused(op8, 1) && rt.Operand(&n, op8, 0) &&
+					rt.Def(&op7, n, 0) && op7 != op9 && rt.Is(op7, in.Ops[7], 2, 1)) {
+					continue
+				}
+				for sw7 := range 2 { // operands 0 and 1 of op7 as written, then swapped
+					if !(rt.Operand(&r, op7, sw7) &&
+						rt.Def(&op6, r, 0) && rt.Is(op6, in.Ops[6], 1, 1) && rt.Operand(&s, op6, 0) &&
+						rt.Def(&op5, s, 0) && rt.Is(op5, in.Ops[5], 2, 1) && rt.BindAttrAt(&eps, op5, "bias", in, 5) &&
+						rt.AttrIs(op5, "bias_after_scale", in, 6) && rt.Operand(&mn, op5, 0) &&
+						rt.Def(&op3, mn, 0) && rt.Is(op3, in.Ops[3], 2, 1) && rt.AttrIs(op3, "keepdim", in, 3) && rt.Operand(&p, op3, 0) &&
+						rt.Def(&op1, p, 0) && rt.Is(op1, in.Ops[1], 1, 1) && rt.AttrIs(op1, "y", in, 1) && rt.Operand(&c, op1, 0)) {
+						continue
+					}
+					for alt0 := range 2 { // c = op1.Operand(0): its alternatives in order
+						if alt0 == 0 {
+							op0, op2, op4, x, _1, _2, _3, w = nil, nil, nil, nil, nil, nil, nil, nil
+							if rt.Set(&_1, c) &&
+								rt.Def(&op0, _1, 0) && op0 != op8 && rt.IsAtLeast(op0, in.Ops[0], 1, 1) && rt.BindAttrAt(&up, op0, "dtype", in, 0) &&
+								rt.ResultsUnused(op0, 1) && rt.Operand(&x, op0, 0) && rt.Operand(&_2, op3, 1) &&
+								rt.Def(&op2, _2, 0) && rt.IsAtLeast(op2, in.Ops[2], 0, 1) && rt.BindAttrAt(&axis, op2, "value", in, 2) &&
+								rt.ResultsUnused(op2, 1) && rt.Operand(&_3, op5, 1) &&
+								rt.Def(&op4, _3, 0) && rt.IsAtLeast(op4, in.Ops[4], 0, 1) && rt.AttrIs(op4, "value", in, 4) && rt.ResultsUnused(op4, 1) &&
+								op7.Operand(1-sw7) == c && rt.Operand(&w, op9, 1-sw9) &&
+								rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9}, p, mn, s, r, n, _1, _5) &&
+								rt.TrueOr(rt.Equal(rule.AttrVal(axis), in.Consts[0]), func() bool {
+									return rt.True(rt.Equal(rule.AttrVal(axis), rt.List(rt.Arith("-", m.Pure("rank", x), int64(1)))))
+								}) && // where $axis == [-1] || $axis == [rank(%x) - 1]
+								rt.True(rt.Equal(m.Pure("rank", w), int64(1))) && rt.True(rt.Equal(m.Pure("dim", w, int64(0)), m.Pure("dim", x, int64(-1)))) && rt.True(rt.Greater(m.Pure("dim", w, int64(0)), int64(0))) && // where rank(%w) == 1 && dim(%w, 0) == dim(%x, -1) && dim(%w, 0) > 0
+								rt.True(rt.Equal(rule.AttrVal(up), in.Consts[3])) && rt.True(rt.In(m.Pure("dtype", w), in.Consts[4])) && rt.True(rt.Equal(rule.AttrVal(dt), m.Pure("dtype", w))) && rt.True(rt.Equal(m.Pure("dtype", x), m.Pure("dtype", w))) && // where $up == float32 && dtype(%w) in [float16, bfloat16] && $dt == dtype(%w) && dtype(%x) == dtype(%w)
+								m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9), append(m.Values(), c, p, mn, s, r, n, o, x, _1, _2, _3, _4, _5, w), append(m.Holes(), up, axis, eps, dt)) {
+								return true
+							}
+						}
+						// alt0 == 1 never matches: where bound($up) == bound($dt) is false on its paths
+					}
+				}
+			}
+			if alt1 == 1 {
+				op0, op1, op2, op3, op4, op5, op6, op7, op8, c, p, mn, s, r, n, x, _1, _2, _3, _5, w = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+				if !(rt.Set(&n, _4) &&
+					rt.Def(&op7, n, 0) && op7 != op9 && rt.Is(op7, in.Ops[7], 2, 1)) {
+					continue
+				}
+				for sw72 := range 2 { // operands 0 and 1 of op7 as written, then swapped
+					if !(rt.Operand(&r, op7, sw72) &&
+						rt.Def(&op6, r, 0) && rt.Is(op6, in.Ops[6], 1, 1) && rt.Operand(&s, op6, 0) &&
+						rt.Def(&op5, s, 0) && rt.Is(op5, in.Ops[5], 2, 1) && rt.BindAttrAt(&eps, op5, "bias", in, 5) &&
+						rt.AttrIs(op5, "bias_after_scale", in, 6) && rt.Operand(&mn, op5, 0) &&
+						rt.Def(&op3, mn, 0) && rt.Is(op3, in.Ops[3], 2, 1) && rt.AttrIs(op3, "keepdim", in, 3) && rt.Operand(&p, op3, 0) &&
+						rt.Def(&op1, p, 0) && rt.Is(op1, in.Ops[1], 1, 1) && rt.AttrIs(op1, "y", in, 1) && rt.Operand(&c, op1, 0)) {
+						continue
+					}
+					for alt02 := range 2 { // c = op1.Operand(0): its alternatives in order
+						// alt02 == 0 never matches: where bound($up) == bound($dt) is false on its paths
+						if alt02 == 1 {
+							op0, op2, op4, op8, x, _1, _2, _3, _5, w = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+							if rt.Set(&x, c) && rt.Operand(&_2, op3, 1) &&
+								rt.Def(&op2, _2, 0) && rt.IsAtLeast(op2, in.Ops[2], 0, 1) && rt.BindAttrAt(&axis, op2, "value", in, 2) &&
+								rt.ResultsUnused(op2, 1) && rt.Operand(&_3, op5, 1) &&
+								rt.Def(&op4, _3, 0) && rt.IsAtLeast(op4, in.Ops[4], 0, 1) && rt.AttrIs(op4, "value", in, 4) && rt.ResultsUnused(op4, 1) &&
+								op7.Operand(1-sw72) == c && rt.Operand(&w, op9, 1-sw9) &&
+								rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9}, p, mn, s, r, n) &&
+								rt.TrueOr(rt.Equal(rule.AttrVal(axis), in.Consts[0]), func() bool {
+									return rt.True(rt.Equal(rule.AttrVal(axis), rt.List(rt.Arith("-", m.Pure("rank", x), int64(1)))))
+								}) && // where $axis == [-1] || $axis == [rank(%x) - 1]
+								rt.True(rt.Equal(m.Pure("rank", w), int64(1))) && rt.True(rt.Equal(m.Pure("dim", w, int64(0)), m.Pure("dim", x, int64(-1)))) && rt.True(rt.Greater(m.Pure("dim", w, int64(0)), int64(0))) && // where rank(%w) == 1 && dim(%w, 0) == dim(%x, -1) && dim(%w, 0) > 0
+								rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[1])) && rt.True(rt.Equal(m.Pure("dtype", w), in.Consts[2])) && // where dtype(%x) == float32 && dtype(%w) == float32
+								m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9), append(m.Values(), c, p, mn, s, r, n, o, x, _1, _2, _3, _4, _5, w), append(m.Holes(), nil, axis, eps, nil)) {
+								return true
+							}
+						}
+					}
+				}
 			}
 		}
 	}
 	return false
 }
 
-// addNormFuse_add_rms_norm matches rule add_rms_norm (add_norm_fuse.drr:84:6) at op1, a pd_op.rms_norm.
+// addNormFuse_add_rms_norm matches rule add_rms_norm (add_norm_fuse.drr:63:6) at op1, a pd_op.rms_norm.
 func addNormFuse_add_rms_norm(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.add
 	var a, o, x, res, w *ir.Value
@@ -125,7 +140,7 @@ func addNormFuse_add_rms_norm(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	return false
 }
 
-// addNormFuse_add_layer_norm matches rule add_layer_norm (add_norm_fuse.drr:105:6) at op1, a pd_op.layer_norm.
+// addNormFuse_add_layer_norm matches rule add_layer_norm (add_norm_fuse.drr:84:6) at op1, a pd_op.layer_norm.
 func addNormFuse_add_layer_norm(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.add
 	var a, o, x, res, w, bias *ir.Value
@@ -148,7 +163,7 @@ func addNormFuse_add_layer_norm(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool
 	return false
 }
 
-// addNormFuse_add_group_norm matches rule add_group_norm (add_norm_fuse.drr:130:6) at op1, a pd_op.group_norm.
+// addNormFuse_add_group_norm matches rule add_group_norm (add_norm_fuse.drr:109:6) at op1, a pd_op.group_norm.
 func addNormFuse_add_group_norm(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.add
 	var a, o, mean, var2, x, res, scale, bias *ir.Value
@@ -175,7 +190,7 @@ func addNormFuse_add_group_norm(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool
 	return false
 }
 
-// addNormFuse_add_group_norm_nchw matches rule add_group_norm_nchw (add_norm_fuse.drr:155:6) at op1, a
+// addNormFuse_add_group_norm_nchw matches rule add_group_norm_nchw (add_norm_fuse.drr:134:6) at op1, a
 // pd_op.group_norm.
 func addNormFuse_add_group_norm_nchw(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.add
@@ -203,7 +218,7 @@ func addNormFuse_add_group_norm_nchw(m *rt.Matcher, in *rt.Instance, op1 *ir.Op)
 	return false
 }
 
-// addNormFuse_add_group_norm_then_silu matches rule add_group_norm_then_silu (add_norm_fuse.drr:180:6) at op1, a
+// addNormFuse_add_group_norm_then_silu matches rule add_group_norm_then_silu (add_norm_fuse.drr:159:6) at op1, a
 // pd_op.silu.
 func addNormFuse_add_group_norm_then_silu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.add_group_norm_silu
@@ -222,7 +237,7 @@ func addNormFuse_add_group_norm_then_silu(m *rt.Matcher, in *rt.Instance, op1 *i
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), f, ro, m2, v, o, x, res, scale, bias), append(m.Holes(), eps, g, fmt))
 }
 
-// addNormFuse_add_group_norm_nchw_then_silu matches rule add_group_norm_nchw_then_silu (add_norm_fuse.drr:203:6) at
+// addNormFuse_add_group_norm_nchw_then_silu matches rule add_group_norm_nchw_then_silu (add_norm_fuse.drr:182:6) at
 // op2, a pd_op.silu.
 func addNormFuse_add_group_norm_nchw_then_silu(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op // op0 pd_op.add_group_norm_silu, op1 pd_op.transpose
