@@ -77,3 +77,52 @@ func TestAlternativesInTheEditor(t *testing.T) {
 	labels = complete(t, c, "c2.drr", at("%d | pd_op.subtract(%x, %m)", "%d | pd_op.subtr‸"))
 	require.Contains(t, labels, "pd_op.subtract")
 }
+
+// optRule has an optional statement (language.md §4.8).
+const optRule = `/// x·x is square(x), for x or x cast to float32.
+rule opt {
+  match {
+    %c = pd_op.cast(%x) {dtype: float32}?
+    %y = pd_op.multiply(%c, %c)
+  }
+  rewrite {
+    replace %y with pd_op.square(%c)
+  }
+}
+`
+
+// TestOptionalStatementInTheEditor: a rule with an optional statement checks cleanly, its '?' is an operator, hover
+// on the statement's value says what it stands for when the op is absent, and formatting keeps the '?'.
+func TestOptionalStatementInTheEditor(t *testing.T) {
+	c := startServer(t, Options{})
+	uri := c.open("opt.drr", optRule)
+	require.Empty(t, diagStrings(c.diagnostics(uri, 1)))
+
+	var st protocol.SemanticTokens
+	c.call(protocol.MethodSemanticTokensFull, protocol.SemanticTokensParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}}, &st)
+	li := newLineIndex(optRule, protocol.UTF16)
+	var line, char uint32
+	found := false
+	for i := 0; i+4 < len(st.Data); i += 5 {
+		if st.Data[i] > 0 {
+			char = 0
+		}
+		line += st.Data[i]
+		char += st.Data[i+1]
+		start := li.offset(protocol.Position{Line: line, Character: char})
+		if optRule[start:start+int(st.Data[i+2])] == "?" {
+			found = true
+			require.Equal(t, "operator", tokenTypes[st.Data[i+3]])
+		}
+	}
+	require.True(t, found, "no token for '?'")
+
+	var h *protocol.Hover
+	c.call(protocol.MethodHover, textDoc(t, uri, optRule, "%c, %c", 1), &h)
+	require.NotNil(t, h)
+	require.Contains(t, h.Contents.Value, "value `%c`: result 0 (`out`) of `pd_op.cast` (line 4), or `%x` where the op is absent (an optional statement)")
+
+	var edits []protocol.TextEdit
+	c.call(protocol.MethodFormatting, protocol.DocumentFormattingParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}}, &edits)
+	require.Empty(t, edits, "the canonical layout keeps the optional statement as written")
+}

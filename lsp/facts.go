@@ -101,6 +101,11 @@ func (s *snapshot) valueFacts(r *drr.Rule, o *occurrence) valueFacts {
 			if st, _ := enclosing[*drr.PatternStmt](f, def.start); st != nil && st.Op != nil {
 				i := indexOf(st.Results, def.node)
 				vf.binding = fmt.Sprintf("result %d%s of %s (line %d)", i, s.resultName(r, st.Op.Name, i), opLabel(st.Op.Name), line)
+				if st.Optional && len(st.Op.Operands) > 0 {
+					// language.md §4.8, optional statements: the op's result, or its first operand.
+					vf.binding += fmt.Sprintf(", or `%s` where the op is absent (an optional statement)",
+						shorten(s.nodeText(st.Op.Operands[0])))
+				}
 			}
 		case roleOperand:
 			if op, child := enclosing[*drr.OpPattern](f, def.start); op != nil {
