@@ -878,7 +878,28 @@ func joinNames(names []string) string {
 // checkAcyclic reports a pattern whose ops consume their own results.
 func (rc *ruleChecker) checkAcyclic() {
 	state := make([]int, len(rc.p.Ops)) // 0 new, 1 visiting, 2 done
+	// An optional statement's value is no op's result: reading it reads its branches' values.
+	stands := map[int][]int{}
+	for _, a := range rc.p.Alts {
+		if a.Statement {
+			for _, br := range a.Branches {
+				stands[a.Value] = append(stands[a.Value], br.Value)
+			}
+		}
+	}
 	var visit func(k int) bool
+	var reads func(h, depth int) bool
+	reads = func(h, depth int) bool {
+		if d := rc.p.Values[h].Def; d >= 0 && !visit(d) {
+			return false
+		}
+		for _, w := range stands[h] {
+			if w == h || depth > len(rc.p.Alts) || !reads(w, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
 	visit = func(k int) bool {
 		if state[k] == 1 {
 			return false
@@ -889,7 +910,7 @@ func (rc *ruleChecker) checkAcyclic() {
 		state[k] = 1
 		for _, o := range rc.p.Ops[k].Operands {
 			for _, h := range rc.p.Reads(o) {
-				if d := rc.p.Values[h].Def; d >= 0 && !visit(d) {
+				if !reads(h, 0) {
 					return false
 				}
 			}

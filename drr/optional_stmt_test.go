@@ -90,6 +90,13 @@ func TestOptionalStatementErrors(t *testing.T) {
 		{"read only in alternatives", `
     %c = pd_op.cast(%x)?
     %y = pd_op.relu(pd_op.abs(%c) | %x)`, "t.drr:4:5: error: %c is read only inside alternatives"},
+		{"its own operand", `
+    %c = pd_op.cast(%c)?
+    %y = pd_op.relu(%c)`, "t.drr:4:10: error: the pattern is cyclic: pd_op.cast consumes its own result"},
+		{"read only by another optional statement", `
+    %c = pd_op.cast(%x)?
+    %d = pd_op.scale(%c, %s)?
+    %y = pd_op.relu(%d)`, "t.drr:4:5: error: %c is read only inside alternatives"},
 		{"bound twice", `
     %c = pd_op.cast(%x)?
     %c = pd_op.relu(%x)
