@@ -681,13 +681,17 @@ func (g *gen) withAlternatives(r *rule.Rule) *rule.Rule {
 	}
 	type cand struct{ k, j, h, d int }
 	var cands []cand
+	// stmt makes the group an optional statement's: the subtree's value has several readers, which all read the
+	// group's value.
+	stmt := g.alt.Float64() < 0.4
 	for k, op := range p.Ops {
 		for j, o := range op.Operands {
 			if o.Kind != rule.OperandValue {
 				continue
 			}
 			h := o.Value
-			if d := p.Values[h].Def; d >= 0 && d != p.Root && !p.Ops[d].Constant && !p.Values[h].Shared && len(readers[h]) == 1 {
+			if d := p.Values[h].Def; d >= 0 && d != p.Root && !p.Ops[d].Constant && !p.Values[h].Shared &&
+				(len(readers[h]) == 1) != stmt && (!stmt || slices.Index(readers[h], [2]int{k, j}) == 0) {
 				cands = append(cands, cand{k, j, h, d})
 			}
 		}
@@ -724,14 +728,15 @@ func (g *gen) withAlternatives(r *rule.Rule) *rule.Rule {
 			}
 		}
 	}
-	// No op outside reads a value the subtree defines, but for the operand made alternatives.
+	// No op outside reads a value the subtree defines, but for the operand made alternatives (and, for a
+	// statement, the other readers of its value).
 	for k := range p.Ops {
 		if in[k] {
 			continue
 		}
 		for j, o := range p.Ops[k].Operands {
 			if (o.Kind == rule.OperandValue || o.Kind == rule.OperandList) && p.Values[o.Value].Def >= 0 &&
-				in[p.Values[o.Value].Def] && !(k == c.k && j == c.j) {
+				in[p.Values[o.Value].Def] && !(k == c.k && j == c.j) && !(stmt && o.Kind == rule.OperandValue && o.Value == c.h) {
 				return r
 			}
 		}
@@ -770,6 +775,16 @@ func (g *gen) withAlternatives(r *rule.Rule) *rule.Rule {
 	}
 	q.Alts = []*rule.AltGroup{{Op: c.k, Operand: c.j, Value: a, Branches: branches}}
 	q.Ops[c.k].Operands[c.j] = rule.OperandPattern{Kind: rule.OperandAlt, Value: a, Alt: 0}
+	if stmt {
+		// An optional statement's group (language.md §4.8, `%a = subtree?`): the other readers of the subtree's
+		// value read the group's value, so that every reader reads the one value the alternatives chose.
+		for _, rd := range readers[c.h] {
+			if rd != [2]int{c.k, c.j} {
+				q.Ops[rd[0]].Operands[rd[1]] = rule.OperandPattern{Kind: rule.OperandValue, Value: a}
+			}
+		}
+		q.Alts[0].Statement = true
+	}
 	out := *r
 	out.Pattern, out.Where = q, nil
 	if _, err := NewPlan(&out); err != nil {
@@ -884,6 +899,9 @@ func (st *diffStats) countFeatures(m *rule.Match) {
 		}
 		if d := p.Values[a.Branches[taken].Value].Def; d >= 0 && slices.Contains(a.Branches[taken].Ops, d) {
 			add("alternatives: an op")
+		}
+		if a.Statement {
+			add("alternatives: statement")
 		}
 		_ = g
 	}
@@ -1043,7 +1061,8 @@ func TestDifferential(t *testing.T) {
 	for _, f := range []string{"several ops", "multi-root (users)", "any-op", "commutative", "commutative swapped",
 		"more results", "rest attrs", "list operand", "null operand", "_ result", "type pattern", "closure",
 		"shared", "where", "attr kind 0", "attr kind 1", "attr kind 2", "constants: two patterns, one op",
-		"constants: equal ops", "alternatives", "alternatives: a later one", "alternatives: an op", "users group",
+		"constants: equal ops", "alternatives", "alternatives: a later one", "alternatives: an op",
+		"alternatives: statement", "users group",
 		"users group: several elements"} {
 		require.Greater(t, st.features[f], n/100, "too few matches with %s", f)
 	}
