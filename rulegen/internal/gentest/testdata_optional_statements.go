@@ -10,10 +10,11 @@ import (
 
 // TestdataOptionalStatementsPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
 var TestdataOptionalStatementsPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: testdataOptionalStatementsSource}},
-	Fingerprint: "cdb6a97013d941cea3734a04ffacfdf6",
+	Fingerprint: "13eb68d118c82fa8fdb81fb5a2c9ccb2",
 	Rules: []rt.Rule{
 		{Name: "rms_norm", Match: testdataOptionalStatements_rms_norm},
 		{Name: "square_cast", Match: testdataOptionalStatements_square_cast},
+		{Name: "relu_twice", Match: testdataOptionalStatements_relu_twice},
 	}}).Pass
 
 // testdataOptionalStatementsSource is rules.drr.
@@ -55,6 +56,21 @@ rule square_cast {
   }
   rewrite {
     replace %y with pd_op.square(%c)
+  }
+}
+
+/// c + |c| is 2·relu(c), for c = x or x cast to float32 from float32.
+rule relu_twice {
+  match {
+    %c = pd_op.cast(%x) {dtype: float32}?
+    %y = pd_op.add(%c, pd_op.abs(%c))
+  }
+  where {
+    dtype(%c) == float32
+  }
+  rewrite {
+    replace %y with pd_op.scale(pd_op.relu(%c), pd_op.full() {shape: [1], value: 2.0, dtype: float32}) {bias: 0.0,
+        bias_after_scale: true}
   }
 }
 `
@@ -183,6 +199,44 @@ func testdataOptionalStatements_square_cast(m *rt.Matcher, in *rt.Instance, op1 
 				if rt.Set(&x, c) && op1.Operand(1-sw1) == c &&
 					rt.True(rt.Equal(m.Pure("dtype", c), in.Consts[0])) && // where dtype(%c) == float32
 					m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), c, y, x, _1), m.Holes()) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// testdataOptionalStatements_relu_twice matches rule relu_twice (rules.drr:43:6) at op2, a pd_op.add.
+func testdataOptionalStatements_relu_twice(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
+	var op0, op1 *ir.Op // op0 pd_op.cast, op1 pd_op.abs
+	var c, y, x, _1, _2 *ir.Value
+	if !(rt.Arity(op2, 2, 1) && rt.Result(&y, op2, 0)) {
+		return false
+	}
+	for sw2 := range 2 { // operands 0 and 1 of op2 as written, then swapped
+		if !(rt.Operand(&c, op2, sw2) && rt.Operand(&_2, op2, 1-sw2) &&
+			rt.Def(&op1, _2, 0) && rt.IsAtLeast(op1, in.Ops[1], 1, 1) && rt.ResultsUnused(op1, 1) && op1.Operand(0) == c) {
+			continue
+		}
+		for alt0 := range 2 { // c = op1.Operand(0): its alternatives in order
+			if alt0 == 0 {
+				op0, x, _1 = nil, nil, nil
+				if rt.Set(&_1, c) &&
+					rt.Def(&op0, _1, 0) && rt.IsAtLeast(op0, in.Ops[0], 1, 1) && rt.AttrIs(op0, "dtype", in, 0) && rt.ResultsUnused(op0, 1) &&
+					rt.Operand(&x, op0, 0) &&
+					rt.Closed([]*ir.Op{op0, op1, op2}, _1, _2) &&
+					rt.True(rt.Equal(m.Pure("dtype", c), in.Consts[0])) && // where dtype(%c) == float32
+					m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), c, y, x, _1, _2), m.Holes()) {
+					return true
+				}
+			}
+			if alt0 == 1 {
+				op0, x, _1 = nil, nil, nil
+				if rt.Set(&x, c) &&
+					rt.Closed([]*ir.Op{op0, op1, op2}, _2) &&
+					rt.True(rt.Equal(m.Pure("dtype", c), in.Consts[0])) && // where dtype(%c) == float32
+					m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), c, y, x, _1, _2), m.Holes()) {
 					return true
 				}
 			}
