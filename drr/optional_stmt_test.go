@@ -1,6 +1,7 @@
 package drr
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -60,6 +61,16 @@ rule r {
 			}
 		}
 		assert.Equal(t, []string{want, want}, reads, "path %d: the rewrite reads it", i)
+	}
+	// A type written on %c constrains, on each path, the value that stands for it.
+	typed := strings.Replace(src, "pd_op.multiply(%p, %c)", "pd_op.multiply(%p, %c: tensor<2x8xf32>)", 1)
+	set2, msgs := checkSrc(t, typed, CheckOptions{})
+	require.Empty(t, msgs)
+	for i, pr := range rule.Paths(set2.Rules[0]) {
+		q := pr.Pattern
+		mul := q.Ops[len(q.Ops)-1]
+		require.NotNil(t, q.Values[mul.Operands[1].Value].Type, "path %d", i)
+		assert.Equal(t, "tensor<2x8xf32>", rule.FormatType(q, q.Values[mul.Operands[1].Value].Type), "path %d", i)
 	}
 	// The rule as checked is unchanged by Paths.
 	assert.Equal(t, "%c", rule.ValueName(p, r.Where[0].(*rule.Binary).X.(*rule.Call).Args[0].(*rule.ValueRef).Ref.Index))

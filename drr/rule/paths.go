@@ -129,10 +129,12 @@ func path(r *Rule, choice []int) *Rule {
 		}
 		q.Values[h] = &c
 	}
-	for h, t := range subst {
+	for g, a := range p.Alts {
 		// The type written for an optional statement's value constrains the value that stands for it.
-		if w := q.Values[subst.resolve(t)]; p.Values[h].Type != nil && w.Type == nil {
-			w.Type = p.Values[h].Type
+		if h := a.Value; a.Statement && choice[g] >= 0 && p.Values[h].Type != nil {
+			if w := q.Values[subst.resolve(h)]; w.Type == nil {
+				w.Type = p.Values[h].Type
+			}
 		}
 	}
 	out := *r
