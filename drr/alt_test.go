@@ -173,7 +173,6 @@ func TestBoundConstraints(t *testing.T) {
 		{"always true", "bound(%x)", "", "t.drr:3:17: error: bound(%x) is always true: every path through the alternatives binds %x", nil},
 		{"not a name", "bound(1)", "", "t.drr:3:17: error: bound: an argument is a %value or a $hole of the pattern", nil},
 		{"unknown name", "bound($nope)", "", "t.drr:3:17: error: $nope is not bound in the match", nil},
-		{"in a rewrite", "", "pd_op.scale(%x, %x) {bias: bound($b) ? 1.0 : 0.0}", "error: bound(…) is for where constraints", nil},
 		{"never", "bound($b) && bound($d)", "", "error: the rule never matches: its bound(…) constraints are false on every path", nil},
 	}
 	for _, tc := range tests {

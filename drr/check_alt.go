@@ -254,7 +254,7 @@ func (rc *ruleChecker) partialValue(i int, pos diag.Position) bool {
 		return false
 	}
 	name := rule.ValueName(rc.p, i)
-	rc.errorf(pos, "%s is bound in some alternatives only; the where clause and the rewrite may use only what every alternative binds, and a constraint what bound(%s) guards",
+	rc.errorf(pos, "%s is bound in some alternatives only; the where clause and the rewrite may use only what every alternative binds, or what a bound(%s) guards",
 		name, name)
 	return true
 }
@@ -265,7 +265,7 @@ func (rc *ruleChecker) partialHoleUse(i int, pos diag.Position) bool {
 		return false
 	}
 	name := rule.HoleName(rc.p, i)
-	rc.errorf(pos, "%s is bound in some alternatives only; the where clause and the rewrite may use only what every alternative binds, and a constraint what bound(%s) guards",
+	rc.errorf(pos, "%s is bound in some alternatives only; the where clause and the rewrite may use only what every alternative binds, or what a bound(%s) guards",
 		name, name)
 	return true
 }

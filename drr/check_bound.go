@@ -2,6 +2,7 @@ package drr
 
 import (
 	"github.com/pirdrr/drr/drr/rule"
+	"github.com/pirdrr/drr/ir"
 )
 
 // Constraints per alternative (language.md §4.8): `bound(%x, $h, …)` is true on the paths through the pattern's
@@ -15,8 +16,8 @@ import (
 func (rc *ruleChecker) boundCall(e *CallExpr, sc exprScope) (rule.Expr, sType) {
 	pos := e.span().Pos()
 	out := newNode(&rc.s.nodes.call, rule.Call{Func: e.Func.Name, Pos: pos, Args: make([]rule.Expr, 0, len(e.Args))})
-	if !sc.where {
-		rc.errorf(e.Pos(), "bound(…) is for where constraints: a rewrite runs on one match and may use only what every alternative binds")
+	if !sc.paths {
+		rc.errorf(e.Pos(), "bound(…) is for where constraints and a rewrite's attributes and operands, which are decided per path through the alternatives")
 		return out, stBool
 	}
 	if len(e.Args) == 0 {
@@ -94,9 +95,17 @@ func (rc *ruleChecker) guards(x Expr, want bool, vals, holes []int) ([]int, []in
 
 // guarded checks y with the names x proves bound (when it is true, or when it is false with !want) guarded.
 func (rc *ruleChecker) guarded(x Expr, want bool, sc exprScope, y Expr) (rule.Expr, sType) {
-	if !sc.where || len(rc.partialVal)+len(rc.partialHole) == 0 {
+	if !sc.paths || len(rc.partialVal)+len(rc.partialHole) == 0 {
 		return rc.expr(y, sc)
 	}
+	var out rule.Expr
+	var t sType
+	rc.withGuards(x, want, func() { out, t = rc.expr(y, sc) })
+	return out, t
+}
+
+// withGuards runs f with the values and $holes x proves bound (when it is want) counted as guarded.
+func (rc *ruleChecker) withGuards(x Expr, want bool, f func()) {
 	vals, holes := rc.guards(x, want, nil, nil)
 	if rc.guardVal == nil {
 		rc.guardVal, rc.guardHole = map[int]int{}, map[int]int{}
@@ -107,12 +116,57 @@ func (rc *ruleChecker) guarded(x Expr, want bool, sc exprScope, y Expr) (rule.Ex
 	for _, i := range holes {
 		rc.guardHole[i]++
 	}
-	out, t := rc.expr(y, sc)
+	f()
 	for _, i := range vals {
 		rc.guardVal[i]--
 	}
 	for _, i := range holes {
 		rc.guardHole[i]--
 	}
-	return out, t
+}
+
+// operandChoice checks an operand of a created op chosen per path through the alternatives, `C ? A : B`
+// (language.md §6.1): C is made of bound(…) calls with !, && and ||; A, which may use what C guards, and B, which
+// may use what !C guards, are each a value, a spread list or null (the rewrite creates its ops on every path, so
+// ops are created in statements of their own).
+func (rc *ruleChecker) operandChoice(e *CondExpr, i int, name string, schema *ir.OpSchema) (rule.RewriteOperand, bool) {
+	cond, _ := rc.expr(e.Cond, exprScope{paths: true})
+	if !pathCondition(cond) {
+		rc.errorf(e.Cond.Pos(), "an operand chosen per path is `bound(…) ? A : B`: its condition is made of bound(…) calls, !, && and ||")
+		return rule.RewriteOperand{}, false
+	}
+	branch := func(x Expr, want bool) (o rule.RewriteOperand, ok bool) {
+		switch x.(type) {
+		case *CallExpr, *ListExpr:
+			rc.errorf(x.Pos(), "an operand chosen per path is a value, a list %%x... or null: create the op in a statement of its own")
+			return o, false
+		}
+		rc.withGuards(e.Cond, want, func() { o, ok = rc.rewriteOperand(x, i, name, schema) })
+		return o, ok
+	}
+	then, ok1 := branch(e.Then, true)
+	els, ok2 := branch(e.Else, false)
+	if !ok1 || !ok2 {
+		return rule.RewriteOperand{}, false
+	}
+	if then.List != els.List && !then.Null && !els.Null {
+		rc.errorf(e.Pos(), "an operand chosen per path spreads a list in both branches or in neither")
+		return rule.RewriteOperand{}, false
+	}
+	then.When, then.Else = cond, &els
+	return then, true
+}
+
+// pathCondition reports whether e is made of bound(…) calls with !, && and || only: decided by the path alone.
+func pathCondition(e rule.Expr) bool {
+	switch x := e.(type) {
+	case *rule.Call:
+		b := x.Builtin()
+		return !x.Native && b != nil && b.PathQuery
+	case *rule.Unary:
+		return x.Op == "!" && pathCondition(x.X)
+	case *rule.Binary:
+		return (x.Op == "&&" || x.Op == "||") && pathCondition(x.X) && pathCondition(x.Y)
+	}
+	return false
 }

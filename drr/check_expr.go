@@ -275,6 +275,9 @@ func attrSType(t ir.AttrType) sType {
 type exprScope struct {
 	where bool // in a where clause: only match values
 	attr  string
+	// paths: in a where clause or a rewrite's attribute, native argument or operand choice, where bound(…) is
+	// decided per path through the alternatives (language.md §4.8, §6.1).
+	paths bool
 }
 
 // expr translates an expression and returns its static type. An expression deeper than rule.MaxExprDepth (which
@@ -732,7 +735,7 @@ func (rc *ruleChecker) nativeCall(e *CallExpr, n *rule.NativeDecl, sc exprScope)
 // where translates the constraints.
 func (rc *ruleChecker) where(w *WhereBlock) {
 	for _, e := range w.Constraints {
-		x, t := rc.expr(e, exprScope{where: true})
+		x, t := rc.expr(e, exprScope{where: true, paths: true})
 		if t != stBool && t != stAny {
 			rc.errorf(e.Pos(), "a constraint must be a bool, this is %s", t)
 		}

@@ -100,60 +100,9 @@ func (rc *ruleChecker) createOp(call *CallExpr, results []*Result, types []TypeP
 	c.Operands = make([]rule.RewriteOperand, 0, len(call.Args))
 	lists := false
 	for i, a := range call.Args {
-		switch a := a.(type) {
-		case *ValueExpr:
-			ref, list, ok := rc.valueRef(a.Name, a.Pos(), false)
-			if !ok {
-				continue
-			}
-			if list {
-				rc.errorf(a.Pos(), "%%%s binds a list of values; spread it with %%%s...", a.Name, a.Name)
-				continue
-			}
-			c.Operands = append(c.Operands, rule.RewriteOperand{Ref: ref})
-		case *SpreadExpr:
-			v, ok := a.X.(*ValueExpr)
-			if !ok {
-				rc.errorf(a.Pos(), "only a value list (%%xs...) can be spread")
-				continue
-			}
-			ref, list, ok := rc.valueRef(v.Name, v.Pos(), false)
-			if !ok {
-				continue
-			}
-			if !list {
-				rc.errorf(a.Pos(), "%%%s is a single value, not a list", v.Name)
-				continue
-			}
-			lists = true
-			c.Operands = append(c.Operands, rule.RewriteOperand{Ref: ref, List: true})
-		case *CallExpr:
-			if n, isNative := rc.c.natives[a.Func.Name]; isNative && a.Func.IsBare() && n.Rewrite {
-				rc.errorf(a.Pos(), "call the native rewrite %s in its own statement and use its result", a.Func.Name)
-				continue
-			}
-			v := rc.createOp(a, nil, nil)
-			if v < 0 {
-				continue
-			}
-			c.Operands = append(c.Operands, rule.RewriteOperand{Ref: rule.Ref{New: true, Index: v}})
-		case *ListExpr:
-			v := rc.combineOp(a)
-			if v < 0 {
-				continue
-			}
-			c.Operands = append(c.Operands, rule.RewriteOperand{Ref: rule.Ref{New: true, Index: v}})
-		case *BasicLit:
-			if a.Kind != NullLit {
-				rc.errorf(a.Pos(), "operand %d of %s is a value (%%x), an op, a list [%%a, %%b] or null, not a literal", i, name)
-				continue
-			}
-			if schema != nil && i < len(schema.Operands) && !schema.Operands[i].Optional {
-				rc.errorf(a.Pos(), "operand %d (%s) of %s is not optional", i, schema.Operands[i].Name, name)
-			}
-			c.Operands = append(c.Operands, rule.RewriteOperand{Null: true})
-		default:
-			rc.errorf(a.Pos(), "operand %d of %s is a value (%%x), an op, a list [%%a, %%b] or null", i, name)
+		if o, ok := rc.rewriteOperand(a, i, name, schema); ok {
+			lists = lists || o.List
+			c.Operands = append(c.Operands, o)
 		}
 	}
 	if schema != nil {
@@ -225,6 +174,70 @@ func (rc *ruleChecker) createOp(call *CallExpr, results []*Result, types []TypeP
 	}
 	rc.r.Actions = append(rc.r.Actions, c)
 	return first
+}
+
+// rewriteOperand translates operand i of a created op (name, schema): a value, a spread list, a nested op or list
+// (created first), null, or a choice per path (operandChoice); it reports false after an error.
+func (rc *ruleChecker) rewriteOperand(a Expr, i int, name string, schema *ir.OpSchema) (rule.RewriteOperand, bool) {
+	switch a := a.(type) {
+	case *ValueExpr:
+		ref, list, ok := rc.valueRef(a.Name, a.Pos(), false)
+		if !ok {
+			return rule.RewriteOperand{}, false
+		}
+		if list {
+			rc.errorf(a.Pos(), "%%%s binds a list of values; spread it with %%%s...", a.Name, a.Name)
+			return rule.RewriteOperand{}, false
+		}
+		return rule.RewriteOperand{Ref: ref}, true
+	case *SpreadExpr:
+		v, ok := a.X.(*ValueExpr)
+		if !ok {
+			rc.errorf(a.Pos(), "only a value list (%%xs...) can be spread")
+			return rule.RewriteOperand{}, false
+		}
+		ref, list, ok := rc.valueRef(v.Name, v.Pos(), false)
+		if !ok {
+			return rule.RewriteOperand{}, false
+		}
+		if !list {
+			rc.errorf(a.Pos(), "%%%s is a single value, not a list", v.Name)
+			return rule.RewriteOperand{}, false
+		}
+		return rule.RewriteOperand{Ref: ref, List: true}, true
+	case *CallExpr:
+		if n, isNative := rc.c.natives[a.Func.Name]; isNative && a.Func.IsBare() && n.Rewrite {
+			rc.errorf(a.Pos(), "call the native rewrite %s in its own statement and use its result", a.Func.Name)
+			return rule.RewriteOperand{}, false
+		}
+		v := rc.createOp(a, nil, nil)
+		if v < 0 {
+			return rule.RewriteOperand{}, false
+		}
+		return rule.RewriteOperand{Ref: rule.Ref{New: true, Index: v}}, true
+	case *ListExpr:
+		v := rc.combineOp(a)
+		if v < 0 {
+			return rule.RewriteOperand{}, false
+		}
+		return rule.RewriteOperand{Ref: rule.Ref{New: true, Index: v}}, true
+	case *BasicLit:
+		if a.Kind != NullLit {
+			rc.errorf(a.Pos(), "operand %d of %s is a value (%%x), an op, a list [%%a, %%b] or null, not a literal", i, name)
+			return rule.RewriteOperand{}, false
+		}
+		if schema != nil && i < len(schema.Operands) && !schema.Operands[i].Optional {
+			rc.errorf(a.Pos(), "operand %d (%s) of %s is not optional", i, schema.Operands[i].Name, name)
+		}
+		return rule.RewriteOperand{Null: true}, true
+	case *ParenExpr:
+		return rc.rewriteOperand(a.X, i, name, schema)
+	case *CondExpr:
+		return rc.operandChoice(a, i, name, schema)
+	default:
+		rc.errorf(a.Pos(), "operand %d of %s is a value (%%x), an op, a list [%%a, %%b] or null", i, name)
+	}
+	return rule.RewriteOperand{}, false
 }
 
 // unusedHoleHint says what to write instead of a hole bound but never used: what matches the same without binding.
@@ -319,7 +332,7 @@ func (rc *ruleChecker) createAttrs(c *rule.Create, m *AttrMap, schema *ir.OpSche
 				continue
 			}
 			spec := rc.attrSpec(schema, name, key, e.Key.Pos())
-			x, t := rc.expr(e.Value, exprScope{attr: key})
+			x, t := rc.expr(e.Value, exprScope{attr: key, paths: true})
 			if spec != nil && !attrTypeFits(spec.Type, t) {
 				rc.errorf(e.Value.Pos(), "attribute %s of %s is %s; this is %s", key, name, spec.Type, t)
 			}
@@ -495,7 +508,7 @@ func (rc *ruleChecker) nativeRewrite(call *CallExpr, n *rule.NativeDecl, results
 		rc.errorf(call.Pos(), "%s takes %s, not %d", n.Name, nouns(len(n.Params), "argument"), len(call.Args))
 	}
 	for _, arg := range call.Args {
-		x, _ := rc.expr(arg, exprScope{})
+		x, _ := rc.expr(arg, exprScope{paths: true})
 		a.Args = append(a.Args, x)
 	}
 	if n.Results >= 0 && len(results) > n.Results {

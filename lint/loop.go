@@ -143,6 +143,9 @@ func (lf *lintFacts) createdOperandsMatch(src *ruleFacts, c *rule.Create, dst *r
 		if o.List || want.Kind == rule.OperandList {
 			break
 		}
+		if o.When != nil {
+			continue // an operand per path (bound(…) ? … : …): either form may be created
+		}
 		switch want.Kind {
 		case rule.OperandAny:
 			continue

@@ -102,6 +102,7 @@ func (e *matchEnv) Param(name string) (any, bool) { return rule.OracleParam(e.or
 // Apply carries out match m. On success it returns the ops it created; the slice is the applier's and is reused
 // by its next Apply.
 func (a *Applier) Apply(m *rule.Match) ([]*ir.Op, error) {
+	m = a.onPath(m)
 	r := m.Rule
 	root := m.Root()
 	env := &a.env

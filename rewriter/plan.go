@@ -11,6 +11,9 @@ import (
 type rulePlan struct {
 	// replaced maps a new value index to the pattern value it replaces (first Replace wins).
 	replaced map[int]int
+	// paths holds, for a rule whose rewrite calls bound(…), the rule with its actions decided for each path through
+	// its alternatives a match took (by rule.PathName); nil for other rules.
+	paths map[string]*rule.Rule
 }
 
 func (a *Applier) rulePlan(r *rule.Rule) *rulePlan {
@@ -18,6 +21,9 @@ func (a *Applier) rulePlan(r *rule.Rule) *rulePlan {
 		return p
 	}
 	p := &rulePlan{replaced: replacedBy(r)}
+	if rule.RewriteCallsBound(r) {
+		p.paths = map[string]*rule.Rule{}
+	}
 	if a.rulePlans == nil {
 		a.rulePlans = map[*rule.Rule]*rulePlan{}
 	}
@@ -130,4 +136,26 @@ func replacedBy(r *rule.Rule) map[int]int {
 		}
 	}
 	return out
+}
+
+// onPath returns match m with its rule's rewrite decided for the path through the alternatives m took (language.md
+// §6.1, rewrites per alternative), or m itself when the rewrite calls no bound(…).
+func (a *Applier) onPath(m *rule.Match) *rule.Match {
+	rp := a.rulePlan(m.Rule)
+	if rp.paths == nil {
+		return m
+	}
+	r := m.Rule
+	choice := r.Pattern.PathOf(m)
+	key := rule.PathName(&rule.Rule{Path: choice})
+	pr, ok := rp.paths[key]
+	if !ok {
+		c := *r
+		c.Actions = rule.ActionsOnPath(r, rule.BindsOnPath(r.Pattern, choice))
+		pr = &c
+		rp.paths[key] = pr
+	}
+	mm := *m
+	mm.Rule = pr
+	return &mm
 }

@@ -117,11 +117,16 @@ type Create struct {
 	Pos     diag.Position
 }
 
-// RewriteOperand is one operand of a created op: a value, a spliced list of values, or absent.
+// RewriteOperand is one operand of a created op: a value, a spliced list of values, or absent. With When set it
+// depends on the match's path through the pattern's alternatives (`bound(%m) ? %m : null`, language.md §6.1): it is
+// this operand on the paths where When, an expression of bound(…) calls, holds, and Else on the others.
+// ActionsOnPath decides it.
 type RewriteOperand struct {
 	Ref  Ref
 	Null bool
 	List bool
+	When Expr
+	Else *RewriteOperand
 }
 
 // AttrSet sets one attribute of a created op to the value of an expression, converted to the kind the schema

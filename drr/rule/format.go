@@ -511,14 +511,7 @@ func FormatAction(r *Rule, a Action) string {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			switch {
-			case o.Null:
-				b.WriteString("null")
-			case o.List:
-				b.WriteString(refName(r, o.Ref) + "...")
-			default:
-				b.WriteString(refName(r, o.Ref))
-			}
+			b.WriteString(formatRewriteOperand(r, o))
 		}
 		b.WriteByte(')')
 		if len(a.Attrs) > 0 || a.RestAttrs >= 0 {
@@ -564,4 +557,19 @@ func FormatAction(r *Rule, a Action) string {
 		return b.String()
 	}
 	return fmt.Sprintf("<%T>", a)
+}
+
+// formatRewriteOperand prints an operand of a created op: a value, a spread list, null, or a choice per path
+// (`bound(%m) ? %m : null`).
+func formatRewriteOperand(r *Rule, o RewriteOperand) string {
+	switch {
+	case o.When != nil:
+		return FormatExpr(r, o.When) + " ? " + formatRewriteOperand(r, RewriteOperand{Ref: o.Ref, Null: o.Null, List: o.List}) +
+			" : " + formatRewriteOperand(r, *o.Else)
+	case o.Null:
+		return "null"
+	case o.List:
+		return refName(r, o.Ref) + "..."
+	}
+	return refName(r, o.Ref)
 }

@@ -11,8 +11,8 @@ import (
 // operand that read a group reads the chosen branch's value, the ops of the branches not chosen are gone (op
 // indices are renumbered; Erase actions follow), and the value holes only they mentioned stay, marked Unbound, so
 // that the where clause and the actions keep their indices (the checker lets them use only what every path binds).
-// A path's where clause has its bound(…) calls decided (PathBinds.Fold), and a path on which a constraint is then
-// false is left out: it never matches. A path shares everything else with r; Path says which branches it took. A
+// A path's where clause and rewrite have their bound(…) calls decided (PathBinds.Fold, ActionsOnPath), and a path on
+// which a constraint is then false is left out: it never matches. A path shares everything else with r; Path says which branches it took. A
 // rule without alternatives is its only path.
 func Paths(r *Rule) []*Rule {
 	p := r.Pattern
@@ -141,8 +141,12 @@ func path(r *Rule, choice []int) *Rule {
 	out.Pattern = q
 	out.Path = slices.Clone(choice)
 	out.Where = foldWhere(r, choice)
-	out.Actions = make([]Action, len(r.Actions))
-	for i, a := range r.Actions {
+	acts := r.Actions
+	if RewriteCallsBound(r) {
+		acts = ActionsOnPath(r, BindsOnPath(p, choice))
+	}
+	out.Actions = make([]Action, len(acts))
+	for i, a := range acts {
 		if e, ok := a.(*Erase); ok {
 			c := *e
 			c.Op = newIndex[e.Op]

@@ -36,8 +36,9 @@ type Config struct {
 
 // Result is what Generate made of a rule set besides the code.
 type Result struct {
-	// Exported and Total count the rule instances exported and those in the set.
-	Exported, Total int
+	// Exported and Total count the rule instances exported and those in the set; InPart those of which, with
+	// Partial, some paths through the alternatives only were exported.
+	Exported, Total, InPart int
 	// Classes are the names of the pattern classes written, in order.
 	Classes []string
 }
@@ -92,26 +93,32 @@ func Generate(set *rule.Set, at diag.Position, cfg Config) ([]byte, Result, diag
 			g.refuse(r, r.Pattern.Alts[0].Pos, "its alternatives make %d patterns, more than %d", len(paths), maxPaths)
 			continue
 		}
+		// Each path is its own patterns: with Partial, the paths that can be exported are written when others cannot
+		// (a refusal names its path), and the rule counts as exported in part.
 		var rcs []*class
-		ok := true
+		refused := 0
 		for _, pr := range paths {
 			pl, err := matcher.NewPlan(pr)
 			if err != nil {
-				g.refuse(r, r.Pos, "%v", err)
-				ok = false
-				break
+				g.refuse(pr, r.Pos, "%v", err)
+				refused++
+				continue
 			}
 			cs, pok := g.rule(pr, pl)
 			if !pok {
-				ok = false
-				break
+				refused++
+				continue
 			}
 			rcs = append(rcs, cs...)
 		}
-		if !ok {
+		switch {
+		case refused == 0:
+			res.Exported++
+		case cfg.Partial && refused < len(paths):
+			res.InPart++
+		default:
 			continue
 		}
-		res.Exported++
 		classes = append(classes, rcs...)
 	}
 	var diags diag.Diagnostics
@@ -154,7 +161,11 @@ func (g *gen) refuse(r *rule.Rule, pos diag.Position, format string, args ...any
 	if pos.Line == 0 {
 		pos = r.Pos
 	}
-	g.diags = append(g.diags, diag.Errorf(pos, "rule %s cannot be exported to Paddle: %s", r.ID(),
+	id := r.ID()
+	if r.Path != nil {
+		id += " (path " + rule.PathName(r) + " through its alternatives)"
+	}
+	g.diags = append(g.diags, diag.Errorf(pos, "rule %s cannot be exported to Paddle: %s", id,
 		fmt.Sprintf(format, args...)))
 }
 

@@ -216,14 +216,26 @@ func (w *fpWriter) val(v rule.Val) {
 	}
 }
 
+// operand writes a created op's operand, with its choice per path (When, Else) if it has one.
+func (w *fpWriter) operand(o rule.RewriteOperand) {
+	w.f(" operand null=%v list=%v ", o.Null, o.List)
+	w.ref(o.Ref)
+	if o.When != nil {
+		w.f(" when ")
+		w.expr(o.When)
+		w.f(" else")
+		w.operand(*o.Else)
+		return
+	}
+	w.f("\n")
+}
+
 func (w *fpWriter) action(a rule.Action) {
 	switch a := a.(type) {
 	case *rule.Create:
 		w.f("create %q rest=%d results=%v pos=%s\n", a.Op, a.RestAttrs, a.Results, a.Pos)
 		for _, o := range a.Operands {
-			w.f(" operand null=%v list=%v ", o.Null, o.List)
-			w.ref(o.Ref)
-			w.f("\n")
+			w.operand(o)
 		}
 		for _, s := range a.Attrs {
 			w.f(" set %q ", s.Name)

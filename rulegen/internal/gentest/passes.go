@@ -25,5 +25,6 @@ var Passes = map[string]Pass{
 	"rulegen/internal/gentest/testdata/optional_statements.txtar": {Factory: TestdataOptionalStatementsPass, Source: "rulegen/internal/gentest/testdata/optional_statements.txtar"},
 	"rulegen/internal/gentest/testdata/per_alternative.txtar":     {Factory: TestdataPerAlternativePass, Source: "rulegen/internal/gentest/testdata/per_alternative.txtar"},
 	"rulegen/internal/gentest/testdata/plan_features.txtar":       {Factory: TestdataPlanFeaturesPass, Source: "rulegen/internal/gentest/testdata/plan_features.txtar"},
+	"rulegen/internal/gentest/testdata/rewrite_per_path.txtar":    {Factory: TestdataRewritePerPathPass, Source: "rulegen/internal/gentest/testdata/rewrite_per_path.txtar"},
 	"rulegen/internal/gentest/testdata/users.txtar":               {Factory: TestdataUsersPass, Source: "rulegen/internal/gentest/testdata/users.txtar"},
 }
