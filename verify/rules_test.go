@@ -378,7 +378,7 @@ rule relu6_as_relu {
 	// deliberate mistake: the instances must show it.
 	for _, m := range []struct{ name, file, old, new, rule, reason string }{
 		{"attention with the head count read from the head size", "multihead_matmul_fuse.drr",
-			"head_number: $sh[2]", "head_number: $sh[3]", "multihead_matmul_with_mask", "mask [2 7 3 3] grows the scores [2 1 3 3]"},
+			"head_number: $sh[2]", "head_number: $sh[3]", "multihead_matmul", "mask [2 7 3 3] grows the scores [2 1 3 3]"},
 		{"ViT attention with the head count read from the head size", "multihead_matmul_fuse.drr",
 			"head_number: $sh[3]}", "head_number: $sh[4]}", "vit_attention", "outputs differ: %out: max rel"},
 		{"rotary embedding of q and k in the NeoX style", "fused_rotary_position_embedding.drr",
