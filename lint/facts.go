@@ -149,8 +149,10 @@ func (lf *lintFacts) ruleFacts(r *rule.Rule) *ruleFacts {
 				}
 			}
 			for _, o := range a.Operands {
-				if !o.Null {
-					refVal(o.Ref)
+				for alt := &o; alt != nil; alt = alt.Else { // an operand chosen per path reads each choice
+					if !alt.Null {
+						refVal(alt.Ref)
+					}
 				}
 			}
 			for _, s := range a.Attrs {
