@@ -82,3 +82,27 @@ func TestRewritePerPathErrors(t *testing.T) {
 		})
 	}
 }
+
+// FuzzCheckAlternatives: checking a rule with alternatives, optional statements and rewrites per path never panics,
+// and neither do the per-path forms of the rules it accepts (rule.Paths, ActionsOnPath, PathOf).
+func FuzzCheckAlternatives(f *testing.F) {
+	f.Add(strings.Replace(rewritePathMatch, "REWRITE",
+		"replace %p with pd_op.softmax(pd_op.add(%s, bound(%m) ? %m : %s)) {axis: bound(%m) ? -1 : 1 - 2}", 1))
+	f.Add("rule r {\n  match {\n    %c = pd_op.cast(%x) {dtype: $d}?\n    %y = pd_op.multiply(%c, pd_op.abs(%c))\n  }\n" +
+		"  where {\n    !bound($d) || $d == float32\n  }\n  rewrite {\n    replace %y with pd_op.square(bound($d) ? %c : %x)\n  }\n}\n")
+	ctx := defaultCtx(f)
+	f.Fuzz(func(t *testing.T, src string) {
+		set, diags := LoadSource(ctx, LoadOptions{}, "t.drr", []byte(src))
+		if diags.HasErrors() || set == nil {
+			return
+		}
+		for _, r := range set.Rules {
+			for _, pr := range rule.Paths(r) {
+				if pr.Path != nil {
+					rule.ActionsOnPath(r, rule.BindsOnPath(r.Pattern, pr.Path))
+				}
+			}
+			r.Pattern.PathOf(rule.NewMatch(r))
+		}
+	})
+}
