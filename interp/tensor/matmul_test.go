@@ -200,3 +200,27 @@ func TestMatmulSharedYIsPerBatch(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkMatmulSharedY measures ConvNeXt's pointwise layer, [56, 56, 128]·[128, 512] in float32, as one product
+// (path=shared, what Matmul does) and as one product per batch (path=perbatch, what it did): benchstat -col /path.
+func BenchmarkMatmulSharedY(b *testing.B) {
+	x := randT[float32](b, 1, 56, 56, 128)
+	y := randT[float32](b, 2, 128, 512)
+	b.Run("path=perbatch", func(b *testing.B) {
+		for b.Loop() {
+			for i := range 56 {
+				xb := &Tensor[float32]{Shape: []int{56, 128}, Data: x.Data[i*56*128 : (i+1)*56*128]}
+				if _, err := Matmul(xb, y, false, false); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	b.Run("path=shared", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := Matmul(x, y, false, false); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
