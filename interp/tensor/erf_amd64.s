@@ -2,11 +2,12 @@
 
 #include "textflag.h"
 
-// func erfF64AVX512(x *float64, n int) int
+// func erfLanesAVX512(dst, src unsafe.Pointer, n int, gelu bool) int
 //
-// math.Erf of eight float64 at a time, in place, by the operations of the standard library's erf (math/erf.go,
-// unfused, as the compiler emits them below GOAMD64=v3) on |x|, every range evaluated under a lane mask and
-// skipped when no lane is in it:
+// math.Erf of eight float64 at a time (gelu false: src = dst, in place), or gelu of eight float32 (gelu true:
+// 0.5·v·(1 + erf(v/√2)) with v the float64 of an element of src, rounded to float32 into dst), by the operations
+// of the standard library's erf (math/erf.go, unfused, as the compiler emits them below GOAMD64=v3) on |x|, every
+// range evaluated under a lane mask and skipped when no lane is in it:
 //   |x| < 0.84375         x + x·(pp(z)/qq(z)), z = x²; x + efx·x below 2⁻²⁸, 0.125·(8x + efx8·x) below 2⁻¹⁰¹⁷
 //   0.84375 ≤ |x| < 1.25  erx + pa(s)/qa(s), s = |x| − 1
 //   1.25 ≤ |x| < 6        1 − exp(−z·z − 0.5625)·exp((z−x)(z+x) + R/S)/x, z = x with its lower 32 bits cleared,
@@ -16,8 +17,9 @@
 //                         these arguments (−36.6 < a < 0) never reach
 //   |x| ≥ 6 (and ±Inf)    1
 // and the sign of x put back on the result (the standard library negates each branch's value, and a rounded
-// difference negates with its operands). A vector holding a NaN ends the run before it, and ErfInPlace computes
-// it with math.Erf. It returns how many elements it did (a multiple of 8).
+// difference negates with its operands). The three ranges' quotients (pp/qq, pa/qa, R/S) share one division. A
+// vector holding a NaN ends the run before it (the caller computes it in Go). It returns how many elements it did
+// (a multiple of 8).
 
 #define ABS erfdata<>+0(SB)
 #define SIGN erfdata<>+8(SB)
@@ -188,6 +190,9 @@ DATA erfdata<>+648(SB)/8, $0x4000000000000000 // 2
 DATA erfdata<>+656(SB)/8, $0x00000000000003FF // the exponent bias (an integer)
 GLOBL erfdata<>(SB), RODATA|NOPTR, $664
 
+DATA erfsqrt2<>+0(SB)/8, $0x3FF6A09E667F3BCD // √2
+GLOBL erfsqrt2<>(SB), RODATA|NOPTR, $8
+
 // HORNER is one step of a polynomial in S by Horner's rule: ACC = (ACC + C)·S.
 #define HORNER(ACC, S, C) \
 	VADDPD.BCST C, ACC, ACC; \
@@ -230,9 +235,11 @@ GLOBL erfdata<>(SB), RODATA|NOPTR, $664
 	VPSLLQ $52, KIZ, KIZ; \
 	VMULPD KIZ, X, X
 
-TEXT ·erfF64AVX512(SB), NOSPLIT, $0-24
-	MOVQ x+0(FP), SI
-	MOVQ n+8(FP), CX
+TEXT ·erfLanesAVX512(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVBQZX gelu+24(FP), R8
 	XORQ BX, BX
 	VBROADCASTSD ONE, Z31
 
@@ -240,7 +247,16 @@ loop:
 	LEAQ 8(BX), AX
 	CMPQ AX, CX
 	JGT done
+	TESTQ R8, R8
+	JNZ loadgelu
 	VMOVUPD (SI)(BX*8), Z0
+	JMP loaded
+
+loadgelu:
+	VCVTPS2PD (SI)(BX*4), Z30       // v
+	VDIVPD.BCST erfsqrt2<>(SB), Z30, Z0 // x = v/√2
+
+loaded:
 	VCMPPD $3, Z0, Z0, K1           // NaN
 	KORTESTW K1, K1
 	JNE done
@@ -355,11 +371,22 @@ mid2:
 
 store:
 	VPXORQ Z2, Z3, Z3
-	VMOVUPD Z3, (SI)(BX*8)
+	TESTQ R8, R8
+	JNZ storegelu
+	VMOVUPD Z3, (DI)(BX*8)
+	ADDQ $8, BX
+	JMP loop
+
+storegelu:
+	VMULPD.BCST HALF, Z30, Z4       // 0.5·v
+	VADDPD Z31, Z3, Z3              // 1 + erf(x)
+	VMULPD Z3, Z4, Z4
+	VCVTPD2PS Z4, Y4
+	VMOVUPS Y4, (DI)(BX*4)
 	ADDQ $8, BX
 	JMP loop
 
 done:
-	MOVQ BX, ret+16(FP)
+	MOVQ BX, ret+32(FP)
 	VZEROUPPER
 	RET

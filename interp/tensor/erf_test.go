@@ -127,3 +127,32 @@ func BenchmarkErfInPlace(b *testing.B) {
 		})
 	}
 }
+
+// TestGeluF32IsGeluOf: geluF32 gives float32(geluOf(float64(v))) to the bit for float32 values in every range of
+// erf's argument, the specials and lengths not a multiple of eight, with the assembly and without.
+func TestGeluF32IsGeluOf(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	var src []float32
+	for range 100000 {
+		src = append(src, float32(r.NormFloat64()*3), float32(r.NormFloat64()*1e-20))
+	}
+	for _, b := range erfBoundaries() {
+		src = append(src, float32(b*math.Sqrt2), math.Nextafter32(float32(b*math.Sqrt2), 100))
+	}
+	src = append(src, 0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)),
+		float32(math.NaN()), math.SmallestNonzeroFloat32, -math.SmallestNonzeroFloat32, math.MaxFloat32, -math.MaxFloat32)
+	defer func(v func(dst, src []float32) int) { geluVec = v }(geluVec)
+	for _, vec := range []func(dst, src []float32) int{geluVec, nil} {
+		geluVec = vec
+		for _, end := range []int{len(src), len(src) - 5, 13, 3} {
+			got := make([]float32, end)
+			geluF32(got, src[:end])
+			for i, v := range src[:end] {
+				want := float32(geluOf(float64(v)))
+				if math.Float32bits(got[i]) != math.Float32bits(want) && !(want != want && got[i] != got[i]) {
+					require.Failf(t, "gelu differs", "gelu(%v) = %v, want %v (assembly %v)", v, got[i], want, vec != nil)
+				}
+			}
+		}
+	}
+}

@@ -26,6 +26,10 @@ const (
 func mapMath[T Float](x *Tensor[T], fn mathFunc) *Tensor[T] {
 	out := newUnchecked[T](x.Shape)
 	ParallelFor(len(x.Data), 32, func(lo, hi int) {
+		if src, ok := any(x.Data).([]float32); ok && fn == fnGelu && geluVec != nil {
+			geluF32(any(out.Data).([]float32)[lo:hi], src[lo:hi]) // float32 in and out of the assembly
+			return
+		}
 		var buf [256]float64
 		for lo < hi {
 			src := x.Data[lo:min(lo+len(buf), hi)]
