@@ -8,13 +8,13 @@
 // 0.5·v·(1 + erf(v/√2)) with v the float64 of an element of src, rounded to float32 into dst), by the operations
 // of the standard library's erf (math/erf.go, unfused, as the compiler emits them below GOAMD64=v3) on |x|, every
 // range evaluated under a lane mask and skipped when no lane is in it:
-//   |x| < 0.84375         x + x·(pp(z)/qq(z)), z = x²; x + efx·x below 2⁻²⁸, 0.125·(8x + efx8·x) below 2⁻¹⁰¹⁷
+//   |x| < 0.84375         x + x·(pp(z)/qq(z)), z = x²; x + efx·x below 2⁻²⁸, 0.125·(8x + efx8·x) below 2⁻¹⁰¹⁵
 //   0.84375 ≤ |x| < 1.25  erx + pa(s)/qa(s), s = |x| − 1
 //   1.25 ≤ |x| < 6        1 − exp(−z·z − 0.5625)·exp((z−x)(z+x) + R/S)/x, z = x with its lower 32 bits cleared,
 //                         s = 1/x²; R, S the ra/sa polynomials below 1/0.35 and rb/sb above (rb, sb taken as
 //                         ra, sa's degree with a leading zero coefficient, which changes no operation's result);
 //                         the exponentials by exp_amd64.s's steps (math.Exp's FMA path), whose special cases
-//                         these arguments (−36.6 < a < 0) never reach
+//                         these arguments (−37 < a < 1) never reach
 //   |x| ≥ 6 (and ±Inf)    1
 // and the sign of x put back on the result (the standard library negates each branch's value, and a rounded
 // difference negates with its operands). The three ranges' quotients (pp/qq, pa/qa, R/S) share one division. A
