@@ -132,6 +132,12 @@ func Sqrt[T Float](x *Tensor[T]) (*Tensor[T], error) { return unary("sqrt", x, m
 // Exp returns e**x.
 func Exp[T Float](x *Tensor[T]) (*Tensor[T], error) { return unaryMath("exp", x, fnExp) }
 
+// Erf returns the error function of x (math.Erf's bits, eight at a time on the avx512 path).
+func Erf[T Float](x *Tensor[T]) (*Tensor[T], error) { return unaryMath("erf", x, fnErf) }
+
+// Gelu returns GELU of x, exact form: 0.5·x·(1 + erf(x/√2)) in float64 (the erf by ErfInPlace).
+func Gelu[T Float](x *Tensor[T]) (*Tensor[T], error) { return unaryMath("gelu", x, fnGelu) }
+
 // Scale implements Paddle's scale op: scale*x + bias when biasAfterScale,
 // otherwise scale*(x + bias).
 func Scale[T Float](x *Tensor[T], scale, bias float64, biasAfterScale bool) (*Tensor[T], error) {

@@ -38,8 +38,15 @@
 // PIRDRR_KERNELS=go|avx2|avx512 forces one, and Kernels names the path in
 // use. The purego build tag leaves the assembly out. The avx512 path also
 // takes exponentials eight at a time (ExpInPlace, under softmax, exp,
-// sigmoid and swish): the operations of the standard library's math.Exp
-// in vector lanes, so the same bits on every path.
+// sigmoid and swish) and error functions eight at a time (ErfInPlace, under
+// gelu and erf): the operations of the standard library's math.Exp and
+// math.Erf in vector lanes, so the same bits on every path. (ErfInPlace
+// repeats math.Erf as compiled below GOAMD64=v3; built for v3 or above, where
+// the compiler fuses math.Erf's multiply-adds, it calls math.Erf.)
+//
+// A product whose y is one matrix for every batch of a row-major x (a linear
+// layer on [batch…, rows, k]) is one GEMM with the batches as its rows, so y
+// is packed once; each element is summed as in the product of its batch.
 //
 // A convolution multiplies its filter by the im2col matrix of the input
 // without building that matrix: the panels the micro-kernel reads are

@@ -158,3 +158,69 @@ func TestMatmulErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestMatmulSharedYIsPerBatch: a product of batched x with one y (its batches run as the rows of one product) gives
+// the bits of the product of each batch on its own, for sizes around the tile height and the k block, on every
+// kernel path, and keeps the per-batch products where they take another route (transposed x, fewer than
+// gemmFewRows rows, batched y).
+func TestMatmulSharedYIsPerBatch(t *testing.T) {
+	tests := []struct {
+		name   string
+		xs, ys []int
+		tx, ty bool
+	}{
+		{"linear layer", []int{3, 7, 40}, []int{40, 33}, false, false},
+		{"NHWC pointwise", []int{1, 5, 9, 16}, []int{16, 48}, false, false},
+		{"k past the k block", []int{2, 13, 600}, []int{600, 20}, false, false},
+		{"y transposed", []int{4, 12, 31}, []int{19, 31}, false, true},
+		{"y with unit batch dims", []int{2, 3, 8, 5}, []int{1, 1, 5, 7}, false, false},
+		{"few rows", []int{6, 3, 50}, []int{50, 40}, false, false},
+		{"x transposed", []int{3, 50, 6}, []int{50, 9}, true, false},
+		{"batched y", []int{3, 8, 5}, []int{3, 5, 4}, false, false},
+	}
+	withKernels(t, func(t *testing.T) {
+		for _, tc := range tests {
+			t.Run(tc.name, func(t *testing.T) {
+				x := randT[float32](t, 11, tc.xs...)
+				y := randT[float32](t, 12, tc.ys...)
+				got, err := Matmul(x, y, tc.tx, tc.ty)
+				require.NoError(t, err)
+				r, c := tc.xs[len(tc.xs)-2], tc.xs[len(tc.xs)-1]
+				yr, yc := tc.ys[len(tc.ys)-2], tc.ys[len(tc.ys)-1]
+				ym := &Tensor[float32]{Shape: []int{yr, yc}}
+				per := len(got.Data) / (len(x.Data) / (r * c))
+				for b := range len(x.Data) / (r * c) {
+					xb := &Tensor[float32]{Shape: []int{r, c}, Data: x.Data[b*r*c : (b+1)*r*c]}
+					ym.Data = y.Data[(b*yr*yc)%len(y.Data):][:yr*yc]
+					want, err := Matmul(xb, ym, tc.tx, tc.ty)
+					require.NoError(t, err)
+					require.Equal(t, want.Data, got.Data[b*per:(b+1)*per], "batch %d", b)
+				}
+			})
+		}
+	})
+}
+
+// BenchmarkMatmulSharedY measures ConvNeXt's pointwise layer, [56, 56, 128]·[128, 512] in float32, as one product
+// (path=shared, what Matmul does) and as one product per batch (path=perbatch, what it did): benchstat -col /path.
+func BenchmarkMatmulSharedY(b *testing.B) {
+	x := randT[float32](b, 1, 56, 56, 128)
+	y := randT[float32](b, 2, 128, 512)
+	b.Run("path=perbatch", func(b *testing.B) {
+		for b.Loop() {
+			for i := range 56 {
+				xb := &Tensor[float32]{Shape: []int{56, 128}, Data: x.Data[i*56*128 : (i+1)*56*128]}
+				if _, err := Matmul(xb, y, false, false); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	b.Run("path=shared", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := Matmul(x, y, false, false); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
