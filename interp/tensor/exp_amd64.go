@@ -13,7 +13,8 @@ func expF64AVX512(x *float64, n int) int
 // archExpVec returns the assembly exponential when it gives math.Exp's bits: on AVX-512, where math.Exp takes its
 // FMA path (the standard library's useFMA: AVX and FMA), which the assembly repeats.
 func archExpVec() func(x []float64) int {
-	if !cpu.X86.HasAVX512F || !cpu.X86.HasAVX || !cpu.X86.HasFMA {
+	// KORTESTB (exp_amd64.s) is an AVX512DQ instruction.
+	if !cpu.X86.HasAVX512F || !cpu.X86.HasAVX512DQ || !cpu.X86.HasAVX || !cpu.X86.HasFMA {
 		return nil
 	}
 	return func(x []float64) int {
