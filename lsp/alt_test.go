@@ -30,23 +30,7 @@ func TestAlternativesInTheEditor(t *testing.T) {
 	uri := c.open("alt.drr", altRule)
 	require.Empty(t, diagStrings(c.diagnostics(uri, 1)))
 
-	var st protocol.SemanticTokens
-	c.call(protocol.MethodSemanticTokensFull, protocol.SemanticTokensParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}}, &st)
-	li := newLineIndex(altRule, protocol.UTF16)
-	got := map[string]string{}
-	var line, char uint32
-	for i := 0; i+4 < len(st.Data); i += 5 {
-		if st.Data[i] > 0 {
-			char = 0
-		}
-		line += st.Data[i]
-		char += st.Data[i+1]
-		start := li.offset(protocol.Position{Line: line, Character: char})
-		text := altRule[start : start+int(st.Data[i+2])]
-		if _, ok := got[text]; !ok {
-			got[text] = tokenTypes[st.Data[i+3]]
-		}
-	}
+	got := firstTokenTypes(t, c, uri, altRule)
 	require.Equal(t, "operator", got["|"])
 	require.Equal(t, "operator", got["?"])
 	require.Equal(t, "function", got["pd_op.cast"])
@@ -98,24 +82,7 @@ func TestOptionalStatementInTheEditor(t *testing.T) {
 	uri := c.open("opt.drr", optRule)
 	require.Empty(t, diagStrings(c.diagnostics(uri, 1)))
 
-	var st protocol.SemanticTokens
-	c.call(protocol.MethodSemanticTokensFull, protocol.SemanticTokensParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}}, &st)
-	li := newLineIndex(optRule, protocol.UTF16)
-	var line, char uint32
-	found := false
-	for i := 0; i+4 < len(st.Data); i += 5 {
-		if st.Data[i] > 0 {
-			char = 0
-		}
-		line += st.Data[i]
-		char += st.Data[i+1]
-		start := li.offset(protocol.Position{Line: line, Character: char})
-		if optRule[start:start+int(st.Data[i+2])] == "?" {
-			found = true
-			require.Equal(t, "operator", tokenTypes[st.Data[i+3]])
-		}
-	}
-	require.True(t, found, "no token for '?'")
+	require.Equal(t, "operator", firstTokenTypes(t, c, uri, optRule)["?"])
 
 	var h *protocol.Hover
 	c.call(protocol.MethodHover, textDoc(t, uri, optRule, "%c, %c", 1), &h)
@@ -125,4 +92,28 @@ func TestOptionalStatementInTheEditor(t *testing.T) {
 	var edits []protocol.TextEdit
 	c.call(protocol.MethodFormatting, protocol.DocumentFormattingParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}}, &edits)
 	require.Empty(t, edits, "the canonical layout keeps the optional statement as written")
+}
+
+// firstTokenTypes asks the server for the semantic tokens of the open document uri (text src) and returns, for each
+// token text, the type of its first occurrence.
+func firstTokenTypes(t *testing.T, c *client, uri protocol.DocumentURI, src string) map[string]string {
+	t.Helper()
+	var st protocol.SemanticTokens
+	c.call(protocol.MethodSemanticTokensFull, protocol.SemanticTokensParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}}, &st)
+	li := newLineIndex(src, protocol.UTF16)
+	got := map[string]string{}
+	var line, char uint32
+	for i := 0; i+4 < len(st.Data); i += 5 {
+		if st.Data[i] > 0 {
+			char = 0
+		}
+		line += st.Data[i]
+		char += st.Data[i+1]
+		start := li.offset(protocol.Position{Line: line, Character: char})
+		text := src[start : start+int(st.Data[i+2])]
+		if _, ok := got[text]; !ok {
+			got[text] = tokenTypes[st.Data[i+3]]
+		}
+	}
+	return got
 }

@@ -32,23 +32,7 @@ func TestGroupsInTheEditor(t *testing.T) {
 	uri := c.open("each.drr", eachRule)
 	require.Empty(t, diagStrings(c.diagnostics(uri, 1)))
 
-	var st protocol.SemanticTokens
-	c.call(protocol.MethodSemanticTokensFull, protocol.SemanticTokensParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri}}, &st)
-	li := newLineIndex(eachRule, protocol.UTF16)
-	got := map[string]string{}
-	var line, char uint32
-	for i := 0; i+4 < len(st.Data); i += 5 {
-		if st.Data[i] > 0 {
-			char = 0
-		}
-		line += st.Data[i]
-		char += st.Data[i+1]
-		start := li.offset(protocol.Position{Line: line, Character: char})
-		text := eachRule[start : start+int(st.Data[i+2])]
-		if _, ok := got[text]; !ok {
-			got[text] = tokenTypes[st.Data[i+3]]
-		}
-	}
+	got := firstTokenTypes(t, c, uri, eachRule)
 	require.Equal(t, "keyword", got["each"])
 	require.Equal(t, "number", got["2"])
 	require.Equal(t, "function", got["pd_op.relu"])
