@@ -1,6 +1,7 @@
 package drrcli
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -9,7 +10,8 @@ import (
 
 // TestPerAlternativeCommands: a rule with constraints per alternative (bound) through the commands, on the gentest
 // archive's program: explain says which path a constraint rules out and why the others fail, verify passes
-// the paths that can match (those with one cast are left out), and gen prints the ruled-out branches as such.
+// the paths that can match (those with one cast are left out), and gen joins the branches (the code after each
+// group of alternatives is written once) and decides bound(…) on the match.
 func TestPerAlternativeCommands(t *testing.T) {
 	rules, prog := gentestArchive(t, "per_alternative")
 
@@ -34,5 +36,7 @@ func TestPerAlternativeCommands(t *testing.T) {
 
 	code, out, errs = run(t, "", "gen", "-rules", rules, "-pkg", "pa")
 	require.Equal(t, exitOK, code, errs)
-	assert.Contains(t, out, "never matches: where bound($up) == bound($down) is false on its paths")
+	assert.Contains(t, out, "join1 := func() bool {")
+	assert.Contains(t, out, "rt.True(rt.Equal((up != nil), (down != nil))) && // where bound($up) == bound($down)")
+	assert.Equal(t, 1, strings.Count(out, "// where bound($up) == bound($down)"), "the constraint is written once")
 }

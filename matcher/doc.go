@@ -93,10 +93,13 @@
 //
 // A new construct of the language is a new instruction (or a new use of one) built by NewPlan, and a case in each
 // consumer's switch. A choice among alternative sub-patterns is a ChooseAlt whose branches are instruction
-// sequences, laid out after it, each continuing with the rest of the plan to its own Success; nothing after it is
-// a tree predicate. A constraint per alternative (one that calls bound) is decided for each path as it is planned
-// (rule.PathBinds.Fold): the CheckWhere of a path holds the folded constraint and the PathBinds it was folded
-// with, one that folds to true is left out, and a branch whose paths one folds to false ends at once with it. A users group (rule.UsersGroup) is one CollectUsers: its element code (Instr.Sub, the op's
+// sequences, laid out after it, each continuing with the rest of the plan to its own Success, or, where the paths
+// go on alike after the branches, ending with a Jump to that code, planned once (the branches join); nothing after
+// it is a tree predicate. A constraint per alternative (one that calls bound) is decided for each path as it is
+// planned (rule.PathBinds.Fold): the CheckWhere of a path holds the folded constraint and the PathBinds it was
+// folded with, one that folds to true is left out, and a branch whose paths one folds to false ends at once with
+// it; after a join, which serves several paths, it is evaluated on the match (what a branch not taken binds is
+// unbound there). A users group (rule.UsersGroup) is one CollectUsers: its element code (Instr.Sub, the op's
 // checks with its per-element values bound) runs on the root, which binds the shared $holes, then on each later user
 // of the group's value in the root's block, in program order; those that pass are the elements, up to Max, and a
 // user before the root that passes fails the match (it is rooted there). It is no choice point: the users are

@@ -276,11 +276,13 @@ func (x *exec) run(p *program, root *ir.Op) bool {
 			} else {
 				ok = false
 			}
-		case CheckClosure:
-			for u := x.vals[in.Value].FirstUse(); u != nil; u = u.Next() {
-				if !x.isBound(u.Owner()) {
-					ok = false
-					break
+		case CheckClosure: // a value of a branch not taken is nil: nothing to check
+			if v := x.vals[in.Value]; v != nil {
+				for u := v.FirstUse(); u != nil; u = u.Next() {
+					if !x.isBound(u.Owner()) {
+						ok = false
+						break
+					}
 				}
 			}
 		case CheckUses:
@@ -300,6 +302,9 @@ func (x *exec) run(p *program, root *ir.Op) bool {
 			ok = x.vals[in.Value] == x.vals[in.Other]
 		case CollectUsers:
 			ok = x.collect(&in.Instr)
+		case Jump:
+			pc = in.N
+			continue
 		case Success:
 			return true
 		}

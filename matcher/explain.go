@@ -131,11 +131,14 @@ func explainRule(r *rule.Rule, op *ir.Op, o rule.Oracle, num *ir.Numbering) Expl
 	}
 	p := r.Pattern
 	e := &explainer{r: r, p: p, plan: pl, num: num, root: op, userOf: make([]string, len(p.Ops)),
-		via: make([]string, len(p.Ops)), from: make([]operandRef, len(p.Values)),
+		via: make([]string, len(p.Ops)), from: make([]operandRef, len(p.Values)), alt: make([]int, len(p.Alts)),
 		bindings: bindings{pat: p, oracle: o, ops: make([]*ir.Op, len(p.Ops)), swap: make([]bool, len(p.Ops)),
 			elem: elemMask(p),
 			vals: make([]*ir.Value, len(p.Values)), lists: make([][]*ir.Value, len(p.Values)),
 			holes: make([]any, len(p.Holes)), holeSet: make([]bool, len(p.Holes))}}
+	for g := range e.alt {
+		e.alt[g] = -1
+	}
 	e.run(0)
 	ex.Tried = e.tried
 	if e.match != nil {
@@ -182,6 +185,10 @@ type explainer struct {
 	group      []*ir.Op // the elements of a users group
 	match      *rule.Match
 	matchSet   []bool // holeSet at the match
+	// alt is the branch the current path takes at each group of alternatives, -1 where it takes none: after
+	// branches that joined, a constraint per alternative is decided for it, as the plan decides it on a path of
+	// its own.
+	alt []int
 }
 
 // operandRef is the operand a value hole was read from: IR operand index of the op described.
@@ -224,6 +231,9 @@ func (e *explainer) run(pc int) bool {
 			if !e.collect(in) {
 				return false
 			}
+			continue
+		case Jump:
+			pc = in.N - 1
 			continue
 		case Success:
 			e.succeed()
@@ -270,7 +280,9 @@ func (e *explainer) chooseAlt(in *Instr) bool {
 		}
 		e.choices = append(e.choices, fmt.Sprintf("alternative %d of operand %d of %s: %s", b+1, from.index, from.op,
 			what))
+		e.alt[in.Alt] = b
 		ok := e.run(t)
+		e.alt[in.Alt] = -1
 		e.choices = e.choices[:len(e.choices)-1]
 		if ok {
 			return true
@@ -547,6 +559,9 @@ func (e *explainer) step(in *Instr) bool {
 		return e.typeCheck(in.Value, in.Type)
 	case CheckClosure:
 		v := e.vals[in.Value]
+		if v == nil {
+			return true // a value of a branch not taken
+		}
 		var outside []*ir.Op
 		n := 0
 		for u := v.FirstUse(); u != nil; u = u.Next() {
@@ -561,7 +576,10 @@ func (e *explainer) step(in *Instr) bool {
 		}
 	case CheckUses, CheckWhere:
 		w := in.Expr
-		if l, ok := w.(*rule.Lit); ok && l.Value == false && in.Path != nil {
+		if in.Path == nil && rule.CallsBound(w) { // after a join: decided for the path taken, as on a path of its own
+			w = rule.BindsOnPath(e.p, e.alt).Fold(w)
+		}
+		if l, ok := w.(*rule.Lit); ok && l.Value == false && rule.CallsBound(e.r.Where[in.Where]) {
 			return e.fail(w.At(), "constraint %s is false on this path through the alternatives",
 				rule.FormatExpr(e.r, e.r.Where[in.Where]))
 		}

@@ -23,8 +23,11 @@ import (
 // rule's match at the op (the first, in the order of the alternatives).
 //
 // Alternatives in a pattern (rule.AltGroup, `a | b` in the language) are a ChooseAlt whose branches are laid out
-// after it, one after the other: each is the rest of the plan, planned for that branch (its ops bound, the others
-// not), and ends with its own Success; the code is a tree of paths, each path a plan without alternatives.
+// after it, one after the other. Where the paths through the branches go on alike — each has bound its branch's ops
+// and has nothing left but the producer of one value read from outside the alternatives, or nothing — the branches
+// join: each ends with a Jump to the code after them, planned once (ChooseAlt.Join); there the ops and values of a
+// branch not taken are nil, and a constraint that calls bound(…) is decided on the match. Otherwise each branch is
+// the rest of the plan, planned for that branch (its ops bound, the others not), and ends with its own Success.
 //
 // A constant-like op pattern (rule.OpPattern.Constant) matches by value: CheckDistinct never separates two of
 // them, and a second reader of the value one defines checks it with CheckConst (the same value, or the result of
@@ -76,6 +79,7 @@ const (
 	BindAlias                      // %Value = %Other: branch Index of alternatives Alt is the value it names (or defines)
 	CheckAlias                     // %Value is %Other: branch Index of alternatives Alt names a value bound already
 	CollectUsers                   // users group: Ops[Op] (the root) and each later user of %Value in its block that passes Sub are the elements, N (min) to Max of them
+	Jump                           // continue at instruction N: a branch of alternatives joins the code after them (ChooseAlt.Join)
 )
 
 var opcodeNames = [...]string{BindRoot: "BindRoot", CheckName: "CheckName", CheckOperands: "CheckOperands",
@@ -86,7 +90,7 @@ var opcodeNames = [...]string{BindRoot: "BindRoot", CheckName: "CheckName", Chec
 	CheckNull: "CheckNull", BindList: "BindList", CheckList: "CheckList", CheckType: "CheckType",
 	ChooseUser: "ChooseUser", CheckClosure: "CheckClosure", CheckUses: "CheckUses", CheckWhere: "CheckWhere",
 	Success: "Success", ChooseAlt: "ChooseAlt", BindAlias: "BindAlias", CheckAlias: "CheckAlias",
-	CollectUsers: "CollectUsers"}
+	CollectUsers: "CollectUsers", Jump: "Jump"}
 
 func (c Opcode) String() string {
 	if int(c) < len(opcodeNames) {
@@ -103,8 +107,8 @@ type Instr struct {
 	Op, Index int
 	// Value is a value hole (an index in Pattern.Values), Hole a $hole (an index in Pattern.Holes).
 	Value, Hole int
-	// N is a number of operands or results, the first result of CheckExtraUnused, BindDef's result index, or the
-	// count CheckUses compares with.
+	// N is a number of operands or results, the first result of CheckExtraUnused, BindDef's result index, the
+	// count CheckUses compares with, or Jump's target.
 	N int
 	// AtLeast makes CheckOperands and CheckResults accept N or more.
 	AtLeast bool
@@ -132,10 +136,13 @@ type Instr struct {
 	// Alt is the alternatives (an index in Pattern.Alts) of ChooseAlt, BindAlias and CheckAlias; Other the value
 	// hole BindAlias reads and CheckAlias compares with.
 	Alt, Other int
-	// Targets are the instruction indices where ChooseAlt's branches start (each runs to its own Success); Reset
-	// and ResetVals the pattern ops and value holes not bound before it, which entering a branch unbinds (a branch
-	// binds ops and values the others do not, which a match leaves nil).
-	Targets, Reset, ResetVals []int
+	// Targets are the instruction indices where ChooseAlt's branches start; Reset, ResetVals and ResetHoles the
+	// pattern ops, value holes and $holes not bound before it, which entering a branch unbinds (a branch binds ops,
+	// values and $holes the others do not, which a match leaves nil).
+	Targets, Reset, ResetVals, ResetHoles []int
+	// Join is, for a ChooseAlt whose branches join, the index of the instruction where the code after them starts:
+	// each branch ends with a Jump to it. It is 0 when each branch runs to its own Success.
+	Join int
 	// Sub is CollectUsers's element code: the checks and per-element bindings one element makes, run with Ops[Op]
 	// set to the element (a straight line: no choice point, no Success). Run on the root, its BindAttr and type
 	// holes bind the shared $holes; on a later user they compare with them. Max is its largest element count.
@@ -379,8 +386,9 @@ func (pl *planner) rest() error {
 				continue // a constraint rule.Paths decided for its path
 			}
 			in := Instr{Code: CheckWhere, Where: i, Expr: e}
-			if rule.CallsBound(e) {
-				// A constraint per alternative: bound(…) is decided for this path.
+			if rule.CallsBound(e) && !pl.ambiguous() {
+				// A constraint per alternative: bound(…) is decided for this path (after branches that joined,
+				// the match decides it).
 				if pb == nil {
 					pb = rule.BindsOnPath(p, pl.choice())
 				}
@@ -400,7 +408,7 @@ func (pl *planner) rest() error {
 // alternatives they reach is chosen, a constraint that calls bound(…) folds to false for them. It then emits the
 // branch's code — that CheckWhere, with Expr the literal false, and Success — so that the branch ends at once.
 func (pl *planner) dead() bool {
-	if pl.r == nil {
+	if pl.r == nil || pl.ambiguous() {
 		return false
 	}
 	for g, a := range pl.p.Alts {
@@ -553,7 +561,7 @@ func (pl *planner) operandAt(k, j int) (forked bool, err error) {
 	case rule.OperandList:
 		pl.operand(CheckList, BindList, k, j, o.Value)
 	case rule.OperandAlt:
-		return true, pl.alternatives(k, j, o)
+		return pl.alternatives(k, j, o)
 	}
 	return false, nil
 }
@@ -575,51 +583,302 @@ func (pl *planner) def(h int) error {
 	return nil
 }
 
-// alternatives emits operand j of op k, which reads alternatives o.Alt: the binding (or check) of their value, the choice
-// point, and for each branch, from a fork of the planner, the branch's value (an alias of the operand, or a check
-// that it is the value the branch names) and its producer, then the rest of the plan.
-func (pl *planner) alternatives(k, j int, o rule.OperandPattern) error {
+// alternatives emits operand j of op k, which reads alternatives o.Alt: the binding (or check) of their value, the
+// choice point, and for each branch, from a fork of the planner, the branch's value (an alias of the operand, or a
+// check that it is the value the branch names) and its producer. Branches that join (join) each end with a Jump to
+// the code after them, which the planner then plans once; otherwise each branch is planned with the rest of the
+// plan, and alternatives reports forked.
+func (pl *planner) alternatives(k, j int, o rule.OperandPattern) (forked bool, err error) {
 	p := pl.p
 	a := p.Alts[o.Alt]
 	// The value of an optional statement's group is read by other operands too: one of them may have bound it.
 	pl.operand(CheckOperand, BindOperand, k, j, o.Value)
-	var reset, resetVals []int
+	in := Instr{Code: ChooseAlt, Op: k, Index: j, Value: o.Value, Alt: o.Alt}
 	for d, b := range pl.boundOp {
 		if !b {
-			reset = append(reset, d)
+			in.Reset = append(in.Reset, d)
 		}
 	}
 	for h, b := range pl.boundVal {
 		if !b {
-			resetVals = append(resetVals, h)
+			in.ResetVals = append(in.ResetVals, h)
+		}
+	}
+	for h, b := range pl.bound {
+		if !b {
+			in.ResetHoles = append(in.ResetHoles, h)
 		}
 	}
 	at := len(*pl.code)
-	pl.emit(Instr{Code: ChooseAlt, Op: k, Index: j, Value: o.Value, Alt: o.Alt, Reset: reset, ResetVals: resetVals})
+	pl.emit(in)
+	if ok, err := pl.join(at, o.Alt); err != nil || ok {
+		return false, err
+	}
+	*pl.code = (*pl.code)[:at+1] // what the attempt to join emitted
 	targets := make([]int, len(a.Branches))
-	for b, br := range a.Branches {
+	for b := range a.Branches {
 		targets[b] = len(*pl.code)
 		c := pl.fork()
 		c.chosen[o.Alt][b] = true
 		if c.dead() {
 			continue
 		}
-		w := br.Value
-		if c.boundVal[w] {
-			c.emit(Instr{Code: CheckAlias, Op: k, Index: b, Value: o.Value, Other: w, Alt: o.Alt})
-		} else {
-			c.emit(Instr{Code: BindAlias, Op: k, Index: b, Value: w, Other: o.Value, Alt: o.Alt})
-			c.bindVal(w)
+		if w := c.branchValue(at, b); w >= 0 {
 			if err := c.def(w); err != nil {
-				return err
+				return true, err
 			}
 		}
 		if err := c.rest(); err != nil {
-			return err
+			return true, err
 		}
 	}
 	(*pl.code)[at].Targets = targets
-	return nil
+	return true, nil
+}
+
+// branchValue emits the first instruction of branch b of the alternatives whose ChooseAlt is at instruction at:
+// the check that the operand is the value the branch names, when it is bound, or its binding. It returns the value
+// bound, whose producer is to be bound next, or -1.
+func (pl *planner) branchValue(at, b int) int {
+	ch := (*pl.code)[at]
+	w := pl.p.Alts[ch.Alt].Branches[b].Value
+	if pl.boundVal[w] {
+		pl.emit(Instr{Code: CheckAlias, Op: ch.Op, Index: b, Value: ch.Value, Other: w, Alt: ch.Alt})
+		return -1
+	}
+	pl.emit(Instr{Code: BindAlias, Op: ch.Op, Index: b, Value: w, Other: ch.Value, Alt: ch.Alt})
+	pl.bindVal(w)
+	return w
+}
+
+// join plans the branches of alternatives g, whose ChooseAlt is at instruction at, so that they join: each branch
+// binds its value and the ops of its branch, depth first as the rest of the plan would, up to the producer of a
+// value read from outside the alternatives, if any (branchOps), and ends with a Jump to the code after the
+// alternatives, which binds that producer. That code is what each branch's path would run next, in the same order, so
+// the planner plans it once, from the union of what the branches bound: the ops and values of a branch not taken
+// are nil there (a CheckClosure of such a value passes, CheckDistinct never meets a nil op), and a constraint that
+// calls bound(…) is evaluated on the match (no path is known when it is planned). join reports false — the code
+// it emitted is then to be discarded — when the branches do not meet in one state: they stop at different
+// producers, a branch is left with ops only users reach, they bind differently a value, $hole or op that code
+// outside the alternatives reads, or what only some bind is a list or a non-attribute $hole (which a match cannot
+// leave nil); or when fewer than two branches can match (one is a path of its own).
+func (pl *planner) join(at, g int) (bool, error) {
+	p := pl.p
+	a := p.Alts[g]
+	inGroup := make([]bool, len(p.Ops))
+	for _, br := range a.Branches {
+		for _, k := range br.Ops {
+			inGroup[k] = true
+		}
+	}
+	base := len(pl.todo)
+	targets := make([]int, len(a.Branches))
+	var live []*planner
+	var jumps []int
+	next := -2 // the value whose producer every branch binds next (-1: none)
+	for b, br := range a.Branches {
+		targets[b] = len(*pl.code)
+		c := pl.fork()
+		c.chosen[g][b] = true
+		if c.dead() {
+			continue
+		}
+		n := c.branchValue(at, b)
+		if n >= 0 {
+			if d := p.Values[n].Def; d < 0 {
+				n = -1 // an input: nothing to bind
+			} else if inGroup[d] {
+				if err := c.def(n); err != nil {
+					return false, err
+				}
+				n = -1
+			}
+		}
+		if n < 0 {
+			ok, h, err := c.branchOps(base, inGroup)
+			if err != nil || !ok {
+				return false, err
+			}
+			n = h
+		}
+		if next != -2 && next != n {
+			return false, nil
+		}
+		next = n
+		for _, k := range br.Ops {
+			if !c.boundOp[k] && c.eligible(k) {
+				return false, nil // an op of the branch that users reach: its path binds it later
+			}
+		}
+		jumps = append(jumps, len(*pl.code))
+		c.emit(Instr{Code: Jump})
+		live = append(live, c)
+	}
+	if len(live) < 2 || !pl.meet(live, g, inGroup) { // one live branch is a path of its own: nothing to join
+		return false, nil
+	}
+	join := len(*pl.code)
+	(*pl.code)[at].Targets, (*pl.code)[at].Join = targets, join
+	for _, i := range jumps {
+		(*pl.code)[i].N = join
+	}
+	if next >= 0 {
+		return true, pl.def(next)
+	}
+	return true, nil
+}
+
+// branchOps plans the operands a branch's ops queued (those above base in the queue), depth first, binding the
+// producers inside the alternatives (inGroup). A value read from outside them whose producer the pattern defines
+// is the branch's last binding of an op: branchOps returns it (its producer is bound after the join) and binds
+// only the operands still queued, inputs and values bound already (a check or binding each, no choice). It reports
+// not ok when the branch would bind another op after that producer, or has nested alternatives that do not join:
+// its path cannot join. The checks it moves before that producer's are pure, so every path finds the same
+// matches in the same order.
+func (pl *planner) branchOps(base int, inGroup []bool) (ok bool, next int, err error) {
+	p := pl.p
+	next = -1
+	for len(pl.todo) > base {
+		t := pl.todo[len(pl.todo)-1]
+		pl.todo = pl.todo[:len(pl.todo)-1]
+		if t.next+1 < len(p.Ops[t.op].Operands) {
+			pl.todo = append(pl.todo, task{t.op, t.next + 1})
+		}
+		o := p.Ops[t.op].Operands[t.next]
+		switch o.Kind {
+		case rule.OperandValue:
+			h := o.Value
+			if !pl.operand(CheckOperand, BindOperand, t.op, t.next, h) {
+				continue
+			}
+			d := p.Values[h].Def
+			switch {
+			case d < 0:
+			case next >= 0:
+				return false, -1, nil // a second op to bind after the producer of next
+			case !inGroup[d]:
+				next = h
+			default:
+				if err := pl.def(h); err != nil {
+					return false, -1, err
+				}
+			}
+			continue
+		case rule.OperandAlt:
+			if next >= 0 {
+				return false, -1, nil
+			}
+		}
+		forked, err := pl.operandAt(t.op, t.next)
+		if err != nil || forked {
+			return false, -1, err
+		}
+	}
+	return true, next, nil
+}
+
+// meet reports whether the branches live of alternatives g (forks of pl, each at its Jump) meet in one state, and
+// if so makes it pl's: the union of what they bound, and of the branches they chose. Outside the alternatives (ops
+// not inGroup, and the values and $holes those ops, their values' types and other alternatives read) they must agree;
+// what only some bind must be something a match can leave nil: a single value or an attribute $hole.
+func (pl *planner) meet(live []*planner, g int, inGroup []bool) bool {
+	p := pl.p
+	outVal := make([]bool, len(p.Values))
+	outHole := make([]bool, len(p.Holes))
+	for k, op := range p.Ops {
+		if inGroup[k] {
+			continue
+		}
+		for _, o := range op.Operands {
+			if o.Kind != rule.OperandNull {
+				outVal[o.Value] = true
+			}
+		}
+		for _, r := range op.Results {
+			if r.Value >= 0 {
+				outVal[r.Value] = true
+			}
+		}
+		for _, a := range op.Attrs {
+			if a.Kind == rule.AttrBind {
+				outHole[a.Hole] = true
+			}
+		}
+		if op.RestAttrs >= 0 {
+			outHole[op.RestAttrs] = true
+		}
+	}
+	for i, a := range p.Alts {
+		if i != g && !inGroup[a.Op] {
+			for _, br := range a.Branches {
+				outVal[br.Value] = true
+			}
+		}
+	}
+	if u := p.Users; u != nil {
+		outVal[u.Value] = true
+	}
+	for h, v := range p.Values {
+		if outVal[h] && v.Type != nil {
+			for _, x := range v.Type.Holes() {
+				outHole[x] = true
+			}
+		}
+	}
+	first := live[0]
+	for _, c := range live[1:] {
+		for k := range p.Ops {
+			if c.boundOp[k] != first.boundOp[k] && !inGroup[k] {
+				return false
+			}
+		}
+		for h := range p.Values {
+			if c.boundVal[h] != first.boundVal[h] && (outVal[h] || p.Values[h].List) {
+				return false
+			}
+		}
+		for h := range p.Holes {
+			if c.bound[h] != first.bound[h] && (outHole[h] || p.Holes[h].Kind != rule.HoleAttr) {
+				return false
+			}
+		}
+	}
+	for _, c := range live {
+		for k, b := range c.boundOp {
+			if b && !pl.boundOp[k] {
+				pl.bindOp(k)
+			}
+		}
+		for h, b := range c.boundVal {
+			pl.boundVal[h] = pl.boundVal[h] || b
+		}
+		for h, b := range c.bound {
+			pl.bound[h] = pl.bound[h] || b
+		}
+		for g, bs := range c.chosen {
+			for b, x := range bs {
+				pl.chosen[g][b] = pl.chosen[g][b] || x
+			}
+		}
+	}
+	return true
+}
+
+// ambiguous reports whether the code being planned runs on more than one path through the alternatives: it
+// follows branches that joined.
+func (pl *planner) ambiguous() bool {
+	for _, bs := range pl.chosen {
+		n := 0
+		for _, b := range bs {
+			if b {
+				n++
+			}
+		}
+		if n > 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // operand emits the instruction for operand j of op k, whose value (or list) hole is h: its check when h is bound
@@ -815,12 +1074,18 @@ func (in *Instr) Format(p *rule.Pattern) string {
 		for i, t := range in.Targets {
 			at[i] = strconv.Itoa(t)
 		}
+		join := ""
+		if in.Join != 0 {
+			join = ", joining at " + strconv.Itoa(in.Join)
+		}
 		return "choose " + v(in.Value) + " = " + op(in.Op) + ".operand[" + strconv.Itoa(in.Index) + "] among " +
-			strconv.Itoa(len(in.Targets)) + " alternatives (at " + strings.Join(at, ", ") + ")"
+			strconv.Itoa(len(in.Targets)) + " alternatives (at " + strings.Join(at, ", ") + join + ")"
 	case BindAlias:
 		return "alternative " + strconv.Itoa(in.Index+1) + ": " + v(in.Value) + " = " + v(in.Other)
 	case CheckAlias:
 		return "alternative " + strconv.Itoa(in.Index+1) + ": " + v(in.Value) + " == " + v(in.Other)
+	case Jump:
+		return "go to " + strconv.Itoa(in.N)
 	case CollectUsers:
 		sub := make([]string, len(in.Sub))
 		for i := range in.Sub {

@@ -14,7 +14,8 @@ import (
 // with a Success; every pattern op, value hole and attribute $hole is bound at most once on each path, by the
 // instructions that bind it, before an instruction reads it; a distinctness check names bound ops only; and by each
 // Success everything is bound but what only alternatives not taken mention. A ChooseAlt's branches are laid out
-// after it in order, each a path to its own Success.
+// after it in order, each a path to its own Success or, when they join, to a Jump to the code after them (where a
+// distinctness check may name, and a closure check read, what only a branch not taken binds: nil there).
 func checkPlan(pl *Plan) error {
 	p := pl.Rule.Pattern
 	in := pl.Instrs
@@ -25,14 +26,18 @@ func checkPlan(pl *Plan) error {
 		attr: make([]bool, len(p.Holes))})
 }
 
-// pathState is what a path of a plan has bound.
-type pathState struct{ op, val, attr []bool }
-
-func (s *pathState) clone() *pathState {
-	return &pathState{op: slices.Clone(s.op), val: slices.Clone(s.val), attr: slices.Clone(s.attr)}
+// pathState is what a path of a plan has bound; joined says it has followed a Jump.
+type pathState struct {
+	op, val, attr []bool
+	joined        bool
 }
 
-// checkPath checks the path of a plan from instruction pc to its Success, which must be instruction end-1.
+func (s *pathState) clone() *pathState {
+	return &pathState{op: slices.Clone(s.op), val: slices.Clone(s.val), attr: slices.Clone(s.attr), joined: s.joined}
+}
+
+// checkPath checks the path of a plan from instruction pc to its Success, which must come before instruction end
+// (a Jump leaves the range).
 func checkPath(pl *Plan, pc, end int, st *pathState) error {
 	p := pl.Rule.Pattern
 	in := pl.Instrs
@@ -87,12 +92,16 @@ func checkPath(pl *Plan, pc, end int, st *pathState) error {
 			}
 		case CheckOperand, CheckList:
 			needOp, needVal = x.Op, x.Value
-		case CheckType, CheckUses, CheckClosure:
+		case CheckType, CheckUses:
 			needVal = x.Value
+		case CheckClosure:
+			if !st.joined || mentionedOutsideAlts(p, x.Value) {
+				needVal = x.Value
+			}
 		case CheckDistinct:
 			needOp = x.Op
 			for _, b := range x.Bound {
-				if !st.op[b] || b == x.Op {
+				if !st.op[b] && !(st.joined && p.InAlt(b)) || b == x.Op {
 					err = fmt.Errorf("distinct from op%d, which is not bound before op%d", b, x.Op)
 				}
 			}
@@ -100,6 +109,13 @@ func checkPath(pl *Plan, pc, end int, st *pathState) error {
 			needOp, needVal = x.Op, x.Value
 			if len(x.Targets) < 2 || x.Targets[0] != i+1 || !slices.IsSorted(x.Targets) || x.Targets[len(x.Targets)-1] >= end {
 				err = fmt.Errorf("branches at %v, not laid out after it", x.Targets)
+			}
+			if x.Join != 0 && (x.Join <= x.Targets[len(x.Targets)-1] || x.Join >= len(in)) {
+				err = fmt.Errorf("join at %d, not after the branches", x.Join)
+			}
+		case Jump:
+			if x.N <= i || x.N >= len(in) {
+				err = fmt.Errorf("jump to %d, not forward", x.N)
 			}
 		case CheckWhere, Success:
 		case CollectUsers:
@@ -141,9 +157,6 @@ func checkPath(pl *Plan, pc, end int, st *pathState) error {
 		if err == nil && needVal >= 0 && !st.val[needVal] {
 			err = fmt.Errorf("reads %s before it is bound", rule.ValueName(p, needVal))
 		}
-		if err == nil && x.Code == Success && i != end-1 {
-			err = fmt.Errorf("Success before the end")
-		}
 		if err != nil {
 			return fmt.Errorf("instruction %d (%s): %w", i, x.Format(p), err)
 		}
@@ -152,6 +165,14 @@ func checkPath(pl *Plan, pc, end int, st *pathState) error {
 				e := end
 				if b+1 < len(x.Targets) {
 					e = x.Targets[b+1]
+				} else if x.Join != 0 {
+					e = x.Join
+				}
+				if last := in[e-1]; x.Join != 0 && !(last.Code == Jump && last.N == x.Join || last.Code == Success) {
+					return fmt.Errorf("instruction %d (%s): a branch that joins ends with a Jump to %d", e-1, last.Format(p), x.Join)
+				}
+				if x.Join != 0 {
+					e = len(in) // its path goes on after the join
 				}
 				if err := checkPath(pl, t, e, st.clone()); err != nil {
 					return err
@@ -159,7 +180,13 @@ func checkPath(pl *Plan, pc, end int, st *pathState) error {
 			}
 			return nil
 		}
+		if x.Code == Jump {
+			st.joined = true
+			i = x.N - 1
+			continue
+		}
 		if x.Code == Success {
+			end = i + 1
 			break
 		}
 	}
@@ -210,10 +237,18 @@ func TestPlansAreWellFormed(t *testing.T) {
 		g := newGen(seed, ctx)
 		rules = append(rules, g.ruleSet(g.program(20+g.pick(30)), 10).Rules...)
 	}
+	joined, split := 0, 0 // plans whose alternatives join, and plans with alternatives that do not
 	for _, r := range rules {
 		pl, err := NewPlan(r)
 		require.NoError(t, err, "rule %s", r.ID())
 		require.NoError(t, checkPlan(pl), "rule %s:\n%s", r.ID(), rule.FormatPattern(r.Pattern))
+		for _, x := range pl.Instrs {
+			if x.Code == ChooseAlt && x.Join != 0 {
+				joined++
+			} else if x.Code == ChooseAlt {
+				split++
+			}
+		}
 		var where []int
 		for _, x := range pl.Instrs {
 			for _, y := range append([]Instr{x}, x.Sub...) { // a users group's per-element constraints are in Sub
@@ -225,6 +260,9 @@ func TestPlansAreWellFormed(t *testing.T) {
 		}
 		require.ElementsMatch(t, where, seq(len(r.Where)), "rule %s: every where constraint once", r.ID())
 	}
+	t.Logf("alternatives: %d join, %d do not", joined, split)
+	require.Positive(t, joined, "the random rules have alternatives that join")
+	require.Positive(t, split, "and alternatives whose paths stay apart")
 }
 
 func seq(n int) []int {

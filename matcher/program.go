@@ -20,10 +20,10 @@ import (
 
 // The fused instructions fuse makes, after the plan's opcodes.
 const (
-	cShape        = CollectUsers + 1 + iota // CheckName, CheckOperands and CheckResults of one op (unset: info nil, N, n2 < 0)
-	cBindOperands                           // BindOperand for each item (Index, Value, check)
-	cBindResults                            // BindResult for each item (Index, Value)
-	cBindAttrs                              // BindAttr for each item (Name, Hole)
+	cShape        = Jump + 1 + iota // CheckName, CheckOperands and CheckResults of one op (unset: info nil, N, n2 < 0)
+	cBindOperands                   // BindOperand for each item (Index, Value, check)
+	cBindResults                    // BindResult for each item (Index, Value)
+	cBindAttrs                      // BindAttr for each item (Name, Hole)
 )
 
 // item is one element of a fused instruction.
@@ -274,10 +274,13 @@ func (cr *crule) leaf(path map[*question]bool) *program {
 		prog.isList[i] = v.List
 		prog.hasLists = prog.hasLists || v.List
 	}
-	starts := map[int]bool{} // the first instructions of ChooseAlt branches, which fuse keeps apart
+	starts := map[int]bool{} // the first instructions of ChooseAlt branches and of joins, which fuse keeps apart
 	for _, in := range cr.code {
 		for _, t := range in.Targets {
 			starts[t] = true
+		}
+		if in.Code == Jump {
+			starts[in.N] = true
 		}
 	}
 	for i, in := range cr.code {
@@ -299,14 +302,19 @@ func (cr *crule) leaf(path map[*question]bool) *program {
 		}
 		for i := range prog.code {
 			in := &prog.code[i]
-			if in.Code != ChooseAlt {
-				continue
+			switch in.Code {
+			case ChooseAlt:
+				targets := make([]int, len(in.Targets))
+				for b, t := range in.Targets {
+					targets[b] = at[t]
+				}
+				in.Targets = targets
+				if in.Join != 0 {
+					in.Join = at[in.Join]
+				}
+			case Jump:
+				in.N = at[in.N]
 			}
-			targets := make([]int, len(in.Targets))
-			for b, t := range in.Targets {
-				targets[b] = at[t]
-			}
-			in.Targets = targets
 		}
 	}
 	return prog

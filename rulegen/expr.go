@@ -3,6 +3,7 @@ package rulegen
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -95,6 +96,9 @@ func (g *fnGen) val(e rule.Expr) string {
 	case *rule.Index:
 		return "rt.Index(" + g.val(e.X) + ", " + g.val(e.Index) + ")"
 	case *rule.Call:
+		if b := e.Builtin(); b != nil && b.PathQuery {
+			return "(" + g.bound_(e) + ")"
+		}
 		args := ""
 		for _, a := range e.Args {
 			args += ", " + g.val(a)
@@ -131,6 +135,10 @@ func (g *fnGen) cond(e rule.Expr) string {
 			}
 		case *rule.Cond:
 			return "rt.TrueCond(" + g.val(e.Cond) + ", " + lazyCond(g.cond(e.Then)) + ", " + lazyCond(g.cond(e.Else)) + ")"
+		case *rule.Call:
+			if b := e.Builtin(); b != nil && b.PathQuery {
+				return g.bound_(e)
+			}
 		}
 	}
 	return "rt.True(" + g.val(e) + ")"
@@ -155,4 +163,57 @@ func goConstant(v rule.Val) (string, bool) {
 		return strconv.Quote(v), true
 	}
 	return "", false
+}
+
+// bound_ returns the Go bool of a bound(…) the plan left to the match (after alternatives that joined): the
+// variables of what a branch not taken binds are nil there. A single value or an attribute $hole is tested
+// itself; a list by the op whose operands it is, a $hole of another kind by what binds it (an op's rest of
+// attributes, a value's type pattern).
+func (g *fnGen) bound_(c *rule.Call) string {
+	var tests []string
+	for _, a := range c.Args {
+		tests = append(tests, g.boundTest(a, c))
+	}
+	return strings.Join(tests, " && ")
+}
+
+func (g *fnGen) boundTest(a rule.Expr, c *rule.Call) string {
+	p := g.p
+	switch a := a.(type) {
+	case *rule.ValueRef:
+		h := a.Ref.Index
+		if a.Ref.New || h < 0 || h >= len(p.Values) {
+			break
+		}
+		if !p.Values[h].List {
+			return g.valVar[h] + " != nil"
+		}
+		for k, op := range p.Ops {
+			for _, o := range op.Operands {
+				if o.Kind == rule.OperandList && o.Value == h {
+					return g.opVar[k] + " != nil"
+				}
+			}
+		}
+	case *rule.HoleRef:
+		h := a.Hole
+		if h < 0 || h >= len(p.Holes) {
+			break
+		}
+		if p.Holes[h].Kind == rule.HoleAttr {
+			return g.holeVar[h] + " != nil"
+		}
+		for k, op := range p.Ops {
+			if op.RestAttrs == h {
+				return g.opVar[k] + " != nil"
+			}
+		}
+		for v, vh := range p.Values {
+			if vh.Type != nil && slices.Contains(vh.Type.Holes(), h) {
+				return g.boundTest(&rule.ValueRef{Ref: rule.Ref{Index: v}}, c)
+			}
+		}
+	}
+	g.f.errorf(c.Pos, "drrc gen: cannot decide bound(%s) on the match", rule.FormatExpr(g.r, a))
+	return "false"
 }

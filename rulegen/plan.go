@@ -17,7 +17,8 @@ import (
 // the binding the automaton finds. A choice point of the plan (ChooseSwap, ChooseUser, ChooseAlt) is a for loop, in
 // plan order; a failing term continues the innermost loop or, outside every loop, returns false; Success is the call
 // that emits the match. The branches of a ChooseAlt are an if per iteration of its loop, each printing its path to its
-// own Success; in a plan with alternatives the op a ChooseUser binds is a declared variable (the match of another
+// own Success or, when they join, to a call of a function literal declared before the loop whose body is the code
+// after the join (printed once); in a plan with alternatives the op a ChooseUser binds is a declared variable (the match of another
 // branch names it, nil), not the loop's. The constants of the instance (op kinds, literal attributes, schema defaults,
 // exact types, constant subexpressions of its constraints) are read from its rt.Instance, so that the instances of a
 // family that differ only in them print to the same function, which is written once.
@@ -41,14 +42,16 @@ type fnGen struct {
 	local                  names
 	usesTT                 bool
 
-	b     strings.Builder // the body after the declarations
-	terms []term          // the chain being built
+	b     *strings.Builder // the body after the declarations (while a ChooseAlt's loop prints, its own)
+	terms []term           // the chain being built
 	loops int
 	// alts is set for a plan with alternatives (ChooseAlt).
 	alts bool
 	// first is set while a users group's element code prints: the name of its function literal's parameter that
 	// says the op is the first element (whose checks bind the shared $holes, Agree).
 	first string
+	// joins names the function literal of the code after each join of alternatives, by its first instruction.
+	joins map[int]string
 }
 
 // term is one term of a chain: its Go code, whether it starts a line (the op a BindDef reaches, a constraint),
@@ -74,7 +77,7 @@ func (f *fileGen) newFnGen(r *rule.Rule, pl *matcher.Plan) *fnGen {
 	g := &fnGen{f: f, r: r, p: p, plan: pl, const_: map[rule.Expr]int{},
 		opVar: make([]string, len(p.Ops)), valVar: make([]string, len(p.Values)),
 		holeVar: make([]string, len(p.Holes)), bound: make([]bool, len(p.Holes)), swapVar: make([]string, len(p.Ops)), userOp: make([]bool, len(p.Ops)),
-		binder: make([]int, len(p.Values)), local: names{}}
+		binder: make([]int, len(p.Values)), local: names{}, joins: map[int]string{}, b: &strings.Builder{}}
 	for name := range reserved {
 		g.local[name] = true
 	}
@@ -122,6 +125,10 @@ func (g *fnGen) path(pc int) {
 		case matcher.Success:
 			g.emit(base)
 			return
+		case matcher.Jump: // the branch continues with the code after its alternatives, a function literal
+			g.terms = append(g.terms, term{code: g.joins[in.N] + "()", newLine: true})
+			g.end(base)
+			return
 		}
 		pc += g.fused(g.plan.Instrs[pc:]) - 1
 	}
@@ -154,11 +161,16 @@ func (g *fnGen) fused(code []matcher.Instr) int {
 }
 
 // alternatives prints a ChooseAlt: a loop over its branches, each an if that unbinds what the branches bind and
-// prints the branch's path; then it ends the path the ChooseAlt is on (entered with base loops open).
+// prints the branch's path; then it ends the path the ChooseAlt is on (entered with base loops open). Branches that
+// join end in a call of a function literal declared before the loop, whose body is the code after the join: it
+// returns whether that code found the match.
 func (g *fnGen) alternatives(in *matcher.Instr, base int) {
 	av := g.local.fresh("alt" + strconv.Itoa(in.Alt))
-	g.open(fmt.Sprintf("for %s := range %d { // %s = %s.Operand(%d): its alternatives in order", av,
-		len(in.Targets), g.valVar[in.Value], g.opVar[in.Op], in.Index))
+	var join string
+	if in.Join != 0 {
+		join = g.local.fresh("join" + strconv.Itoa(in.Alt))
+		g.joins[in.Join] = join
+	}
 	bound, swapVar := slices.Clone(g.bound), slices.Clone(g.swapVar)
 	union := slices.Clone(g.bound)
 	var reset, nils []string
@@ -168,6 +180,23 @@ func (g *fnGen) alternatives(in *matcher.Instr, base int) {
 	for _, h := range in.ResetVals {
 		reset, nils = append(reset, g.valVar[h]), append(nils, "nil")
 	}
+	for _, h := range in.ResetHoles {
+		// After a join a $hole only some branches bind is read as it is (a match leaves it nil, bound(…) tests it):
+		// the attempts of earlier branches must not leave it set.
+		if join != "" && g.p.Holes[h].Kind == rule.HoleAttr {
+			reset, nils = append(reset, g.holeVar[h]), append(nils, "nil")
+		}
+	}
+	if len(g.terms) > 0 { // the chain before the choice: its failure leaves the alternative the ChooseAlt is in
+		g.line("if !(%s) {", g.chain())
+		g.line("%s", g.fail())
+		g.line("}")
+	}
+	outer := g.b
+	g.b = &strings.Builder{}
+	g.line("for %s := range %d { // %s = %s.Operand(%d): its alternatives in order", av, len(in.Targets),
+		g.valVar[in.Value], g.opVar[in.Op], in.Index)
+	g.loops++
 	for b, t := range in.Targets {
 		if w := &g.plan.Instrs[t]; w.Code == matcher.CheckWhere && w.Path != nil && isFalse(w.Expr) {
 			// A branch whose paths a bound(…) constraint rules out: the planner ends it at once (a CheckWhere of
@@ -188,13 +217,27 @@ func (g *fnGen) alternatives(in *matcher.Instr, base int) {
 			union[h] = union[h] || x
 		}
 	}
-	g.bound = union // for the declarations
+	g.bound = union // for the declarations, and the code after a join
 	for ; g.loops > base; g.loops-- {
 		g.line("}")
 	}
 	if base == 0 {
 		g.line("return false")
 	}
+	loop := g.b
+	g.b = outer
+	if join != "" {
+		// The code after the join, from the union of what the branches bound, in a function of its own: its
+		// failures return false, its success true.
+		copy(g.swapVar, swapVar)
+		loops := g.loops
+		g.loops = 0
+		g.line("%s := func() bool {", join)
+		g.path(in.Join)
+		g.line("}")
+		g.loops = loops
+	}
+	g.b.WriteString(loop.String())
 }
 
 // instr prints one plan instruction.
@@ -462,6 +505,12 @@ func (g *fnGen) emit(base int) {
 	code := fmt.Sprintf("m.Emit(in, %s, %s, %s%s)", appendTo("Ops", g.opVar), appendTo("Values", vals),
 		appendTo("Holes", holes), joinPrefixed(lists))
 	g.terms = append(g.terms, term{code: code, newLine: true})
+	g.end(base)
+}
+
+// end ends a path, entered with base loops open, whose chain's last term is the match's success: the chain
+// returns at once outside every loop, else a true chain returns true and the loops close.
+func (g *fnGen) end(base int) {
 	if g.loops == 0 {
 		g.line("return %s", g.chain())
 		return
@@ -510,7 +559,7 @@ func (g *fnGen) chain() string {
 	return b.String()
 }
 
-func (g *fnGen) line(format string, args ...any) { fmt.Fprintf(&g.b, format+"\n", args...) }
+func (g *fnGen) line(format string, args ...any) { fmt.Fprintf(g.b, format+"\n", args...) }
 
 // declare writes the declarations of the variables the plan binds (those a loop binds are the loop's).
 func (g *fnGen) declare(w *strings.Builder) {

@@ -150,6 +150,9 @@ func Eval(e Expr, env Env) (Val, error) {
 		}
 		return nil, errAt(e, "cannot index %s", Describe(x))
 	case *Call:
+		if b := e.Builtin(); b != nil && b.PathQuery {
+			return boundIn(e, env), nil
+		}
 		args := make([]Val, len(e.Args))
 		for i, a := range e.Args {
 			v, err := Eval(a, env)
@@ -561,4 +564,25 @@ func (e *elementEnv) Param(name string) (Val, bool) {
 		return ps.Param(name)
 	}
 	return nil, false
+}
+
+// boundIn evaluates bound(…) on a match: every argument, a %value or $hole, is bound in env. Where a match leaves
+// the values and $holes of the branches it did not take unbound (as the matcher's bindings do), that is what
+// PathBinds.Fold decides for the match's path.
+func boundIn(c *Call, env Env) bool {
+	for _, a := range c.Args {
+		switch a := a.(type) {
+		case *HoleRef:
+			if _, ok := env.Hole(a.Hole); !ok {
+				return false
+			}
+		case *ValueRef:
+			if env.Value(a.Ref) == nil && env.List(a.Ref) == nil {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -102,8 +102,12 @@ func ResultsUnused(op *ir.Op, from int) bool {
 }
 
 // Closed reports whether every use of each of vals is an operand of one of ops, the ops of a match (CheckClosure).
+// A nil value (of a branch of alternatives the match did not take) has nothing to check.
 func Closed(ops []*ir.Op, vals ...*ir.Value) bool {
 	for _, v := range vals {
+		if v == nil {
+			continue
+		}
 		for u := v.FirstUse(); u != nil; u = u.Next() {
 			if !slices.Contains(ops, u.Owner()) {
 				return false

@@ -33,83 +33,75 @@ func addNormFuse_rms_norm(m *rt.Matcher, in *rt.Instance, op9 *ir.Op) bool {
 		if !(rt.Operand(&_4, op9, sw9)) {
 			continue
 		}
-		for alt1 := range 2 { // _4 = op9.Operand(0): its alternatives in order
-			if alt1 == 0 {
-				op0, op1, op2, op3, op4, op5, op6, op7, op8, c, p, mn, s, r, n, x, _1, _2, _3, _5, w = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-				if !(rt.Set(&_5, _4) &&
-					rt.Def(&op8, _5, 0) && rt.IsAtLeast(op8, in.Ops[8], 1, 1) && rt.BindAttrAt(&dt, op8, "dtype", in, 7) &&
-					rt.ResultsUnused(op8, 1) && rt.Operand(&n, op8, 0) &&
-					rt.Def(&op7, n, 0) && op7 != op9 && rt.Is(op7, in.Ops[7], 2, 1)) {
+		join1 := func() bool {
+			if !(rt.Def(&op7, n, 0) && op7 != op9 && rt.Is(op7, in.Ops[7], 2, 1)) {
+				return false
+			}
+			for sw7 := range 2 { // operands 0 and 1 of op7 as written, then swapped
+				if !(rt.Operand(&r, op7, sw7) &&
+					rt.Def(&op6, r, 0) && rt.Is(op6, in.Ops[6], 1, 1) && rt.Operand(&s, op6, 0) &&
+					rt.Def(&op5, s, 0) && rt.Is(op5, in.Ops[5], 2, 1) && rt.BindAttrAt(&eps, op5, "bias", in, 5) &&
+					rt.AttrIs(op5, "bias_after_scale", in, 6) && rt.Operand(&mn, op5, 0) &&
+					rt.Def(&op3, mn, 0) && rt.Is(op3, in.Ops[3], 2, 1) && rt.AttrIs(op3, "keepdim", in, 3) && rt.Operand(&p, op3, 0) &&
+					rt.Def(&op1, p, 0) && rt.Is(op1, in.Ops[1], 1, 1) && rt.AttrIs(op1, "y", in, 1) && rt.Operand(&c, op1, 0)) {
 					continue
 				}
-				for sw7 := range 2 { // operands 0 and 1 of op7 as written, then swapped
-					if !(rt.Operand(&r, op7, sw7) &&
-						rt.Def(&op6, r, 0) && rt.Is(op6, in.Ops[6], 1, 1) && rt.Operand(&s, op6, 0) &&
-						rt.Def(&op5, s, 0) && rt.Is(op5, in.Ops[5], 2, 1) && rt.BindAttrAt(&eps, op5, "bias", in, 5) &&
-						rt.AttrIs(op5, "bias_after_scale", in, 6) && rt.Operand(&mn, op5, 0) &&
-						rt.Def(&op3, mn, 0) && rt.Is(op3, in.Ops[3], 2, 1) && rt.AttrIs(op3, "keepdim", in, 3) && rt.Operand(&p, op3, 0) &&
-						rt.Def(&op1, p, 0) && rt.Is(op1, in.Ops[1], 1, 1) && rt.AttrIs(op1, "y", in, 1) && rt.Operand(&c, op1, 0)) {
-						continue
-					}
-					for alt0 := range 2 { // c = op1.Operand(0): its alternatives in order
-						if alt0 == 0 {
-							op0, op2, op4, x, _1, _2, _3, w = nil, nil, nil, nil, nil, nil, nil, nil
-							if rt.Set(&_1, c) &&
-								rt.Def(&op0, _1, 0) && op0 != op8 && rt.IsAtLeast(op0, in.Ops[0], 1, 1) && rt.BindAttrAt(&up, op0, "dtype", in, 0) &&
-								rt.ResultsUnused(op0, 1) && rt.Operand(&x, op0, 0) && rt.Operand(&_2, op3, 1) &&
-								rt.Def(&op2, _2, 0) && rt.IsAtLeast(op2, in.Ops[2], 0, 1) && rt.BindAttrAt(&axis, op2, "value", in, 2) &&
-								rt.ResultsUnused(op2, 1) && rt.Operand(&_3, op5, 1) &&
-								rt.Def(&op4, _3, 0) && rt.IsAtLeast(op4, in.Ops[4], 0, 1) && rt.AttrIs(op4, "value", in, 4) && rt.ResultsUnused(op4, 1) &&
-								op7.Operand(1-sw7) == c && rt.Operand(&w, op9, 1-sw9) &&
-								rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9}, p, mn, s, r, n, _1, _5) &&
-								rt.TrueOr(rt.Equal(rule.AttrVal(axis), in.Consts[0]), func() bool {
-									return rt.True(rt.Equal(rule.AttrVal(axis), rt.List(rt.Arith("-", m.Pure("rank", x), int64(1)))))
-								}) && // where $axis == [-1] || $axis == [rank(%x) - 1]
-								rt.True(rt.Equal(m.Pure("rank", w), int64(1))) && rt.True(rt.Equal(m.Pure("dim", w, int64(0)), m.Pure("dim", x, int64(-1)))) && rt.True(rt.Greater(m.Pure("dim", w, int64(0)), int64(0))) && // where rank(%w) == 1 && dim(%w, 0) == dim(%x, -1) && dim(%w, 0) > 0
-								rt.True(rt.Equal(rule.AttrVal(up), in.Consts[3])) && rt.True(rt.In(m.Pure("dtype", w), in.Consts[4])) && rt.True(rt.Equal(rule.AttrVal(dt), m.Pure("dtype", w))) && rt.True(rt.Equal(m.Pure("dtype", x), m.Pure("dtype", w))) && // where $up == float32 && dtype(%w) in [float16, bfloat16] && $dt == dtype(%w) && dtype(%x) == dtype(%w)
-								m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9), append(m.Values(), c, p, mn, s, r, n, o, x, _1, _2, _3, _4, _5, w), append(m.Holes(), up, axis, eps, dt)) {
-								return true
-							}
+				join0 := func() bool {
+					return rt.Operand(&_2, op3, 1) &&
+						rt.Def(&op2, _2, 0) && rt.IsAtLeast(op2, in.Ops[2], 0, 1) && rt.BindAttrAt(&axis, op2, "value", in, 2) &&
+						rt.ResultsUnused(op2, 1) && rt.Operand(&_3, op5, 1) &&
+						rt.Def(&op4, _3, 0) && rt.IsAtLeast(op4, in.Ops[4], 0, 1) && rt.AttrIs(op4, "value", in, 4) && rt.ResultsUnused(op4, 1) &&
+						op7.Operand(1-sw7) == c && rt.Operand(&w, op9, 1-sw9) &&
+						rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9}, p, mn, s, r, n, _1, _5) &&
+						rt.TrueOr(rt.Equal(rule.AttrVal(axis), in.Consts[0]), func() bool {
+							return rt.True(rt.Equal(rule.AttrVal(axis), rt.List(rt.Arith("-", m.Pure("rank", x), int64(1)))))
+						}) && // where $axis == [-1] || $axis == [rank(%x) - 1]
+						rt.True(rt.Equal(m.Pure("rank", w), int64(1))) && rt.True(rt.Equal(m.Pure("dim", w, int64(0)), m.Pure("dim", x, int64(-1)))) && rt.True(rt.Greater(m.Pure("dim", w, int64(0)), int64(0))) && // where rank(%w) == 1 && dim(%w, 0) == dim(%x, -1) && dim(%w, 0) > 0
+						rt.True(rt.Equal((up != nil), (dt != nil))) && // where bound($up) == bound($dt)
+						rt.TrueOr((up != nil), func() bool {
+							return rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[1])) && rt.True(rt.Equal(m.Pure("dtype", w), in.Consts[2]))
+						}) && // where bound($up) || dtype(%x) == float32 && dtype(%w) == float32
+						rt.TrueOr(rt.Not((up != nil && dt != nil)), func() bool {
+							return rt.True(rt.Equal(rule.AttrVal(up), in.Consts[3])) && rt.True(rt.In(m.Pure("dtype", w), in.Consts[4])) && rt.True(rt.Equal(rule.AttrVal(dt), m.Pure("dtype", w))) && rt.True(rt.Equal(m.Pure("dtype", x), m.Pure("dtype", w)))
+						}) && // where !bound($up, $dt) || $up == float32 && dtype(%w) in [float16, bfloat16] && $dt == dtype(%w) && dtype(%x) == dtype(%w)
+						m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9), append(m.Values(), c, p, mn, s, r, n, o, x, _1, _2, _3, _4, _5, w), append(m.Holes(), up, axis, eps, dt))
+				}
+				for alt0 := range 2 { // c = op1.Operand(0): its alternatives in order
+					if alt0 == 0 {
+						op0, op2, op4, x, _1, _2, _3, w, up, axis = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+						if rt.Set(&_1, c) &&
+							rt.Def(&op0, _1, 0) && op0 != op8 && rt.IsAtLeast(op0, in.Ops[0], 1, 1) && rt.BindAttrAt(&up, op0, "dtype", in, 0) &&
+							rt.ResultsUnused(op0, 1) && rt.Operand(&x, op0, 0) &&
+							join0() {
+							return true
 						}
-						// alt0 == 1 never matches: where bound($up) == bound($dt) is false on its paths
+					}
+					if alt0 == 1 {
+						op0, op2, op4, x, _1, _2, _3, w, up, axis = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+						if rt.Set(&x, c) &&
+							join0() {
+							return true
+						}
 					}
 				}
 			}
-			if alt1 == 1 {
-				op0, op1, op2, op3, op4, op5, op6, op7, op8, c, p, mn, s, r, n, x, _1, _2, _3, _5, w = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-				if !(rt.Set(&n, _4) &&
-					rt.Def(&op7, n, 0) && op7 != op9 && rt.Is(op7, in.Ops[7], 2, 1)) {
-					continue
+			return false
+		}
+		for alt1 := range 2 { // _4 = op9.Operand(0): its alternatives in order
+			if alt1 == 0 {
+				op0, op1, op2, op3, op4, op5, op6, op7, op8, c, p, mn, s, r, n, x, _1, _2, _3, _5, w, up, axis, eps, dt = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+				if rt.Set(&_5, _4) &&
+					rt.Def(&op8, _5, 0) && rt.IsAtLeast(op8, in.Ops[8], 1, 1) && rt.BindAttrAt(&dt, op8, "dtype", in, 7) &&
+					rt.ResultsUnused(op8, 1) && rt.Operand(&n, op8, 0) &&
+					join1() {
+					return true
 				}
-				for sw72 := range 2 { // operands 0 and 1 of op7 as written, then swapped
-					if !(rt.Operand(&r, op7, sw72) &&
-						rt.Def(&op6, r, 0) && rt.Is(op6, in.Ops[6], 1, 1) && rt.Operand(&s, op6, 0) &&
-						rt.Def(&op5, s, 0) && rt.Is(op5, in.Ops[5], 2, 1) && rt.BindAttrAt(&eps, op5, "bias", in, 5) &&
-						rt.AttrIs(op5, "bias_after_scale", in, 6) && rt.Operand(&mn, op5, 0) &&
-						rt.Def(&op3, mn, 0) && rt.Is(op3, in.Ops[3], 2, 1) && rt.AttrIs(op3, "keepdim", in, 3) && rt.Operand(&p, op3, 0) &&
-						rt.Def(&op1, p, 0) && rt.Is(op1, in.Ops[1], 1, 1) && rt.AttrIs(op1, "y", in, 1) && rt.Operand(&c, op1, 0)) {
-						continue
-					}
-					for alt02 := range 2 { // c = op1.Operand(0): its alternatives in order
-						// alt02 == 0 never matches: where bound($up) == bound($dt) is false on its paths
-						if alt02 == 1 {
-							op0, op2, op4, op8, x, _1, _2, _3, _5, w = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-							if rt.Set(&x, c) && rt.Operand(&_2, op3, 1) &&
-								rt.Def(&op2, _2, 0) && rt.IsAtLeast(op2, in.Ops[2], 0, 1) && rt.BindAttrAt(&axis, op2, "value", in, 2) &&
-								rt.ResultsUnused(op2, 1) && rt.Operand(&_3, op5, 1) &&
-								rt.Def(&op4, _3, 0) && rt.IsAtLeast(op4, in.Ops[4], 0, 1) && rt.AttrIs(op4, "value", in, 4) && rt.ResultsUnused(op4, 1) &&
-								op7.Operand(1-sw72) == c && rt.Operand(&w, op9, 1-sw9) &&
-								rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9}, p, mn, s, r, n) &&
-								rt.TrueOr(rt.Equal(rule.AttrVal(axis), in.Consts[0]), func() bool {
-									return rt.True(rt.Equal(rule.AttrVal(axis), rt.List(rt.Arith("-", m.Pure("rank", x), int64(1)))))
-								}) && // where $axis == [-1] || $axis == [rank(%x) - 1]
-								rt.True(rt.Equal(m.Pure("rank", w), int64(1))) && rt.True(rt.Equal(m.Pure("dim", w, int64(0)), m.Pure("dim", x, int64(-1)))) && rt.True(rt.Greater(m.Pure("dim", w, int64(0)), int64(0))) && // where rank(%w) == 1 && dim(%w, 0) == dim(%x, -1) && dim(%w, 0) > 0
-								rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[1])) && rt.True(rt.Equal(m.Pure("dtype", w), in.Consts[2])) && // where dtype(%x) == float32 && dtype(%w) == float32
-								m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9), append(m.Values(), c, p, mn, s, r, n, o, x, _1, _2, _3, _4, _5, w), append(m.Holes(), nil, axis, eps, nil)) {
-								return true
-							}
-						}
-					}
+			}
+			if alt1 == 1 {
+				op0, op1, op2, op3, op4, op5, op6, op7, op8, c, p, mn, s, r, n, x, _1, _2, _3, _5, w, up, axis, eps, dt = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+				if rt.Set(&n, _4) &&
+					join1() {
+					return true
 				}
 			}
 		}

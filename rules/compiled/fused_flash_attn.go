@@ -30,106 +30,86 @@ func fusedFlashAttn_flash_attn_qscale_mask(m *rt.Matcher, in *rt.Instance, op12 
 		rt.AttrIs(op11, "transpose_y", in, 12) && rt.Operand(&_4, op11, 0)) {
 		return false
 	}
+	join1 := func() bool {
+		if !(rt.Def(&op9, p, 0) && rt.Is(op9, in.Ops[9], 1, 1) && rt.BindAttrAt(&ax, op9, "axis", in, 9) && rt.Operand(&_2, op9, 0)) {
+			return false
+		}
+		join0 := func() bool {
+			if !(rt.Def(&op7, sm, 0) && rt.Is(op7, in.Ops[7], 2, 1)) {
+				return false
+			}
+			for sw7 := range 2 { // operands 0 and 1 of op7 as written, then swapped
+				if rt.Operand(&s, op7, sw7) &&
+					rt.Def(&op6, s, 0) && op6 != op11 && rt.Is(op6, in.Ops[6], 2, 1) && rt.AttrIs(op6, "transpose_x", in, 6) &&
+					rt.AttrIs(op6, "transpose_y", in, 7) && rt.Operand(&qs, op6, 0) &&
+					rt.Def(&op4, qs, 0) && rt.Is(op4, in.Ops[4], 2, 1) && rt.AttrIs(op4, "bias", in, 4) && rt.Operand(&qt, op4, 0) &&
+					rt.Def(&op0, qt, 0) && op0 != op12 && rt.Is(op0, in.Ops[0], 1, 1) && rt.AttrIs(op0, "perm", in, 0) &&
+					rt.Operand(&q, op0, 0) && rt.Operand(&_1, op4, 1) &&
+					rt.Def(&op3, _1, 0) && rt.IsAtLeast(op3, in.Ops[3], 0, 1) && rt.BindAttrAt(&sv, op3, "value", in, 3) &&
+					rt.ResultsUnused(op3, 1) && rt.Operand(&kt2, op6, 1) &&
+					rt.Def(&op5, kt2, 0) && op5 != op12 && op5 != op0 && rt.Is(op5, in.Ops[5], 1, 1) && rt.AttrIs(op5, "perm", in, 5) &&
+					rt.Operand(&kt, op5, 0) &&
+					rt.Def(&op1, kt, 0) && op1 != op12 && op1 != op0 && op1 != op5 && rt.Is(op1, in.Ops[1], 1, 1) &&
+					rt.AttrIs(op1, "perm", in, 1) && rt.Operand(&k, op1, 0) && rt.Operand(&mask, op7, 1-sw7) && rt.Operand(&vt, op11, 1) &&
+					rt.Def(&op2, vt, 0) && op2 != op12 && op2 != op0 && op2 != op5 && op2 != op1 && rt.Is(op2, in.Ops[2], 1, 1) &&
+					rt.AttrIs(op2, "perm", in, 2) && rt.Operand(&v, op2, 0) &&
+					rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12}, qt, kt, vt, qs, kt2, s, sm, p, ctx, _3, _5) &&
+					rt.True(rt.In(rule.AttrVal(ax), in.Consts[0])) && // where $ax in [-1, 3]
+					rt.True(rt.GreaterEqual(m.Param("sm_version", in.Consts[1]), int64(80))) && // where $sm_version >= 80
+					rt.TrueOr(rt.In(m.Pure("dtype", q), in.Consts[2]), func() bool {
+						return rt.True(m.Param("enable_gpu_mixed", in.Consts[3])) && rt.True(rt.Equal(m.Pure("dtype", q), in.Consts[4]))
+					}) && // where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
+					rt.True(rt.Equal(m.Pure("dtype", k), m.Pure("dtype", q))) && rt.True(rt.Equal(m.Pure("dtype", v), m.Pure("dtype", q))) && // where dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
+					rt.True(rt.Equal(m.Pure("rank", q), int64(4))) && rt.True(rt.Equal(m.Pure("shape", k), m.Pure("shape", v))) && rt.True(rt.Equal(m.Pure("rank", k), int64(4))) && // where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
+					rt.True(rt.Equal(m.Pure("dim", k, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(2)), m.Pure("dim", q, int64(2)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(3)), m.Pure("dim", q, int64(3)))) && rt.True(rt.Greater(m.Pure("dim", q, int64(3)), int64(0))) && // where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
+					rt.True(rt.Less(m.Pure("abs", rt.Arith("-", rt.Arith("*", rt.Arith("*", rule.AttrVal(sv), rule.AttrVal(sv)), m.Pure("dim", q, int64(3))), float64(1))), float64(1e-05))) && // where abs($sv * $sv * dim(%q, 3) - 1.0) < 1e-05
+					rt.True(rt.Equal((d1 != nil), (dt != nil))) && // where bound($d1) == bound($dt)
+					rt.TrueOr(rt.Not((d1 != nil && dt != nil)), func() bool {
+						return rt.True(rt.In(rule.AttrVal(d1), rt.List(in.Consts[5], m.Pure("dtype", q)))) && rt.True(rt.Equal(rule.AttrVal(dt), m.Pure("dtype", q)))
+					}) && // where !bound($d1, $dt) || $d1 in [float32, dtype(%q)] && $dt == dtype(%q)
+					rt.True(rt.Equal(m.Pure("rank", mask), int64(4))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(1)), int64(1))) && // where rank(%mask) == 4 && dim(%mask, 0) == dim(%q, 0) && dim(%mask, 1) == 1
+					rt.True(rt.Equal(m.Pure("dim", mask, int64(2)), m.Pure("dim", q, int64(1)))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(3)), m.Pure("dim", k, int64(1)))) && // where dim(%mask, 2) == dim(%q, 1) && dim(%mask, 3) == dim(%k, 1)
+					m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12), append(m.Values(), qt, kt, vt, qs, kt2, s, sm, p, ctx, out, q, k, v, _1, mask, _2, _3, _4, _5), append(m.Holes(), sv, d1, ax, dt)) {
+					return true
+				}
+			}
+			return false
+		}
+		for alt0 := range 2 { // _2 = op9.Operand(0): its alternatives in order
+			if alt0 == 0 {
+				op0, op1, op2, op3, op4, op5, op6, op7, op8, qt, kt, vt, qs, kt2, s, sm, q, k, v, _1, mask, _3, sv, d1 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+				if rt.Set(&_3, _2) &&
+					rt.Def(&op8, _3, 0) && op8 != op10 && rt.IsAtLeast(op8, in.Ops[8], 1, 1) && rt.BindAttrAt(&d1, op8, "dtype", in, 8) &&
+					rt.ResultsUnused(op8, 1) && rt.Operand(&sm, op8, 0) &&
+					join0() {
+					return true
+				}
+			}
+			if alt0 == 1 {
+				op0, op1, op2, op3, op4, op5, op6, op7, op8, qt, kt, vt, qs, kt2, s, sm, q, k, v, _1, mask, _3, sv, d1 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+				if rt.Set(&sm, _2) &&
+					join0() {
+					return true
+				}
+			}
+		}
+		return false
+	}
 	for alt1 := range 2 { // _4 = op11.Operand(0): its alternatives in order
 		if alt1 == 0 {
-			op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, qt, kt, vt, qs, kt2, s, sm, p, q, k, v, _1, mask, _2, _3, _5 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-			if !(rt.Set(&_5, _4) &&
+			op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, qt, kt, vt, qs, kt2, s, sm, p, q, k, v, _1, mask, _2, _3, _5, sv, d1, ax, dt = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+			if rt.Set(&_5, _4) &&
 				rt.Def(&op10, _5, 0) && rt.IsAtLeast(op10, in.Ops[10], 1, 1) && rt.BindAttrAt(&dt, op10, "dtype", in, 10) &&
 				rt.ResultsUnused(op10, 1) && rt.Operand(&p, op10, 0) &&
-				rt.Def(&op9, p, 0) && rt.Is(op9, in.Ops[9], 1, 1) && rt.BindAttrAt(&ax, op9, "axis", in, 9) && rt.Operand(&_2, op9, 0)) {
-				continue
-			}
-			for alt0 := range 2 { // _2 = op9.Operand(0): its alternatives in order
-				if alt0 == 0 {
-					op0, op1, op2, op3, op4, op5, op6, op7, op8, qt, kt, vt, qs, kt2, s, sm, q, k, v, _1, mask, _3 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-					if !(rt.Set(&_3, _2) &&
-						rt.Def(&op8, _3, 0) && op8 != op10 && rt.IsAtLeast(op8, in.Ops[8], 1, 1) && rt.BindAttrAt(&d1, op8, "dtype", in, 8) &&
-						rt.ResultsUnused(op8, 1) && rt.Operand(&sm, op8, 0) &&
-						rt.Def(&op7, sm, 0) && rt.Is(op7, in.Ops[7], 2, 1)) {
-						continue
-					}
-					for sw7 := range 2 { // operands 0 and 1 of op7 as written, then swapped
-						if rt.Operand(&s, op7, sw7) &&
-							rt.Def(&op6, s, 0) && op6 != op11 && rt.Is(op6, in.Ops[6], 2, 1) && rt.AttrIs(op6, "transpose_x", in, 6) &&
-							rt.AttrIs(op6, "transpose_y", in, 7) && rt.Operand(&qs, op6, 0) &&
-							rt.Def(&op4, qs, 0) && rt.Is(op4, in.Ops[4], 2, 1) && rt.AttrIs(op4, "bias", in, 4) && rt.Operand(&qt, op4, 0) &&
-							rt.Def(&op0, qt, 0) && op0 != op12 && rt.Is(op0, in.Ops[0], 1, 1) && rt.AttrIs(op0, "perm", in, 0) &&
-							rt.Operand(&q, op0, 0) && rt.Operand(&_1, op4, 1) &&
-							rt.Def(&op3, _1, 0) && rt.IsAtLeast(op3, in.Ops[3], 0, 1) && rt.BindAttrAt(&sv, op3, "value", in, 3) &&
-							rt.ResultsUnused(op3, 1) && rt.Operand(&kt2, op6, 1) &&
-							rt.Def(&op5, kt2, 0) && op5 != op12 && op5 != op0 && rt.Is(op5, in.Ops[5], 1, 1) && rt.AttrIs(op5, "perm", in, 5) &&
-							rt.Operand(&kt, op5, 0) &&
-							rt.Def(&op1, kt, 0) && op1 != op12 && op1 != op0 && op1 != op5 && rt.Is(op1, in.Ops[1], 1, 1) &&
-							rt.AttrIs(op1, "perm", in, 1) && rt.Operand(&k, op1, 0) && rt.Operand(&mask, op7, 1-sw7) && rt.Operand(&vt, op11, 1) &&
-							rt.Def(&op2, vt, 0) && op2 != op12 && op2 != op0 && op2 != op5 && op2 != op1 && rt.Is(op2, in.Ops[2], 1, 1) &&
-							rt.AttrIs(op2, "perm", in, 2) && rt.Operand(&v, op2, 0) &&
-							rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12}, qt, kt, vt, qs, kt2, s, sm, p, ctx, _3, _5) &&
-							rt.True(rt.In(rule.AttrVal(ax), in.Consts[0])) && // where $ax in [-1, 3]
-							rt.True(rt.GreaterEqual(m.Param("sm_version", in.Consts[1]), int64(80))) && // where $sm_version >= 80
-							rt.TrueOr(rt.In(m.Pure("dtype", q), in.Consts[2]), func() bool {
-								return rt.True(m.Param("enable_gpu_mixed", in.Consts[3])) && rt.True(rt.Equal(m.Pure("dtype", q), in.Consts[4]))
-							}) && // where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
-							rt.True(rt.Equal(m.Pure("dtype", k), m.Pure("dtype", q))) && rt.True(rt.Equal(m.Pure("dtype", v), m.Pure("dtype", q))) && // where dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
-							rt.True(rt.Equal(m.Pure("rank", q), int64(4))) && rt.True(rt.Equal(m.Pure("shape", k), m.Pure("shape", v))) && rt.True(rt.Equal(m.Pure("rank", k), int64(4))) && // where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
-							rt.True(rt.Equal(m.Pure("dim", k, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(2)), m.Pure("dim", q, int64(2)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(3)), m.Pure("dim", q, int64(3)))) && rt.True(rt.Greater(m.Pure("dim", q, int64(3)), int64(0))) && // where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
-							rt.True(rt.Less(m.Pure("abs", rt.Arith("-", rt.Arith("*", rt.Arith("*", rule.AttrVal(sv), rule.AttrVal(sv)), m.Pure("dim", q, int64(3))), float64(1))), float64(1e-05))) && // where abs($sv * $sv * dim(%q, 3) - 1.0) < 1e-05
-							rt.True(rt.In(rule.AttrVal(d1), rt.List(in.Consts[5], m.Pure("dtype", q)))) && rt.True(rt.Equal(rule.AttrVal(dt), m.Pure("dtype", q))) && // where $d1 in [float32, dtype(%q)] && $dt == dtype(%q)
-							rt.True(rt.Equal(m.Pure("rank", mask), int64(4))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(1)), int64(1))) && // where rank(%mask) == 4 && dim(%mask, 0) == dim(%q, 0) && dim(%mask, 1) == 1
-							rt.True(rt.Equal(m.Pure("dim", mask, int64(2)), m.Pure("dim", q, int64(1)))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(3)), m.Pure("dim", k, int64(1)))) && // where dim(%mask, 2) == dim(%q, 1) && dim(%mask, 3) == dim(%k, 1)
-							m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12), append(m.Values(), qt, kt, vt, qs, kt2, s, sm, p, ctx, out, q, k, v, _1, mask, _2, _3, _4, _5), append(m.Holes(), sv, d1, ax, dt)) {
-							return true
-						}
-					}
-				}
-				// alt0 == 1 never matches: where bound($d1) == bound($dt) is false on its paths
+				join1() {
+				return true
 			}
 		}
 		if alt1 == 1 {
-			op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, qt, kt, vt, qs, kt2, s, sm, p, q, k, v, _1, mask, _2, _3, _5 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-			if !(rt.Set(&p, _4) &&
-				rt.Def(&op9, p, 0) && rt.Is(op9, in.Ops[9], 1, 1) && rt.BindAttrAt(&ax, op9, "axis", in, 9) && rt.Operand(&_2, op9, 0)) {
-				continue
-			}
-			for alt02 := range 2 { // _2 = op9.Operand(0): its alternatives in order
-				// alt02 == 0 never matches: where bound($d1) == bound($dt) is false on its paths
-				if alt02 == 1 {
-					op0, op1, op2, op3, op4, op5, op6, op7, op8, op10, qt, kt, vt, qs, kt2, s, sm, q, k, v, _1, mask, _3, _5 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-					if !(rt.Set(&sm, _2) &&
-						rt.Def(&op7, sm, 0) && rt.Is(op7, in.Ops[7], 2, 1)) {
-						continue
-					}
-					for sw72 := range 2 { // operands 0 and 1 of op7 as written, then swapped
-						if rt.Operand(&s, op7, sw72) &&
-							rt.Def(&op6, s, 0) && op6 != op11 && rt.Is(op6, in.Ops[6], 2, 1) && rt.AttrIs(op6, "transpose_x", in, 6) &&
-							rt.AttrIs(op6, "transpose_y", in, 7) && rt.Operand(&qs, op6, 0) &&
-							rt.Def(&op4, qs, 0) && rt.Is(op4, in.Ops[4], 2, 1) && rt.AttrIs(op4, "bias", in, 4) && rt.Operand(&qt, op4, 0) &&
-							rt.Def(&op0, qt, 0) && op0 != op12 && rt.Is(op0, in.Ops[0], 1, 1) && rt.AttrIs(op0, "perm", in, 0) &&
-							rt.Operand(&q, op0, 0) && rt.Operand(&_1, op4, 1) &&
-							rt.Def(&op3, _1, 0) && rt.IsAtLeast(op3, in.Ops[3], 0, 1) && rt.BindAttrAt(&sv, op3, "value", in, 3) &&
-							rt.ResultsUnused(op3, 1) && rt.Operand(&kt2, op6, 1) &&
-							rt.Def(&op5, kt2, 0) && op5 != op12 && op5 != op0 && rt.Is(op5, in.Ops[5], 1, 1) && rt.AttrIs(op5, "perm", in, 5) &&
-							rt.Operand(&kt, op5, 0) &&
-							rt.Def(&op1, kt, 0) && op1 != op12 && op1 != op0 && op1 != op5 && rt.Is(op1, in.Ops[1], 1, 1) &&
-							rt.AttrIs(op1, "perm", in, 1) && rt.Operand(&k, op1, 0) && rt.Operand(&mask, op7, 1-sw72) && rt.Operand(&vt, op11, 1) &&
-							rt.Def(&op2, vt, 0) && op2 != op12 && op2 != op0 && op2 != op5 && op2 != op1 && rt.Is(op2, in.Ops[2], 1, 1) &&
-							rt.AttrIs(op2, "perm", in, 2) && rt.Operand(&v, op2, 0) &&
-							rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12}, qt, kt, vt, qs, kt2, s, sm, p, ctx) &&
-							rt.True(rt.In(rule.AttrVal(ax), in.Consts[0])) && // where $ax in [-1, 3]
-							rt.True(rt.GreaterEqual(m.Param("sm_version", in.Consts[1]), int64(80))) && // where $sm_version >= 80
-							rt.TrueOr(rt.In(m.Pure("dtype", q), in.Consts[2]), func() bool {
-								return rt.True(m.Param("enable_gpu_mixed", in.Consts[3])) && rt.True(rt.Equal(m.Pure("dtype", q), in.Consts[4]))
-							}) && // where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
-							rt.True(rt.Equal(m.Pure("dtype", k), m.Pure("dtype", q))) && rt.True(rt.Equal(m.Pure("dtype", v), m.Pure("dtype", q))) && // where dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
-							rt.True(rt.Equal(m.Pure("rank", q), int64(4))) && rt.True(rt.Equal(m.Pure("shape", k), m.Pure("shape", v))) && rt.True(rt.Equal(m.Pure("rank", k), int64(4))) && // where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
-							rt.True(rt.Equal(m.Pure("dim", k, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(2)), m.Pure("dim", q, int64(2)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(3)), m.Pure("dim", q, int64(3)))) && rt.True(rt.Greater(m.Pure("dim", q, int64(3)), int64(0))) && // where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
-							rt.True(rt.Less(m.Pure("abs", rt.Arith("-", rt.Arith("*", rt.Arith("*", rule.AttrVal(sv), rule.AttrVal(sv)), m.Pure("dim", q, int64(3))), float64(1))), float64(1e-05))) && // where abs($sv * $sv * dim(%q, 3) - 1.0) < 1e-05
-							rt.True(rt.Equal(m.Pure("rank", mask), int64(4))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(1)), int64(1))) && // where rank(%mask) == 4 && dim(%mask, 0) == dim(%q, 0) && dim(%mask, 1) == 1
-							rt.True(rt.Equal(m.Pure("dim", mask, int64(2)), m.Pure("dim", q, int64(1)))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(3)), m.Pure("dim", k, int64(1)))) && // where dim(%mask, 2) == dim(%q, 1) && dim(%mask, 3) == dim(%k, 1)
-							m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12), append(m.Values(), qt, kt, vt, qs, kt2, s, sm, p, ctx, out, q, k, v, _1, mask, _2, _3, _4, _5), append(m.Holes(), sv, nil, ax, nil)) {
-							return true
-						}
-					}
-				}
+			op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, qt, kt, vt, qs, kt2, s, sm, p, q, k, v, _1, mask, _2, _3, _5, sv, d1, ax, dt = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+			if rt.Set(&p, _4) &&
+				join1() {
+				return true
 			}
 		}
 	}
@@ -147,106 +127,86 @@ func fusedFlashAttn_flash_attn_outscale_mask(m *rt.Matcher, in *rt.Instance, op1
 		rt.AttrIs(op11, "transpose_y", in, 12) && rt.Operand(&_4, op11, 0)) {
 		return false
 	}
+	join1 := func() bool {
+		if !(rt.Def(&op9, p, 0) && rt.Is(op9, in.Ops[9], 1, 1) && rt.BindAttrAt(&ax, op9, "axis", in, 9) && rt.Operand(&_2, op9, 0)) {
+			return false
+		}
+		join0 := func() bool {
+			if !(rt.Def(&op7, sm, 0) && rt.Is(op7, in.Ops[7], 2, 1)) {
+				return false
+			}
+			for sw7 := range 2 { // operands 0 and 1 of op7 as written, then swapped
+				if rt.Operand(&s, op7, sw7) &&
+					rt.Def(&op6, s, 0) && rt.Is(op6, in.Ops[6], 2, 1) && rt.AttrIs(op6, "bias", in, 7) && rt.Operand(&qk, op6, 0) &&
+					rt.Def(&op4, qk, 0) && op4 != op11 && rt.Is(op4, in.Ops[4], 2, 1) && rt.AttrIs(op4, "transpose_x", in, 4) &&
+					rt.AttrIs(op4, "transpose_y", in, 5) && rt.Operand(&qt, op4, 0) &&
+					rt.Def(&op0, qt, 0) && op0 != op12 && rt.Is(op0, in.Ops[0], 1, 1) && rt.AttrIs(op0, "perm", in, 0) &&
+					rt.Operand(&q, op0, 0) && rt.Operand(&kt2, op4, 1) &&
+					rt.Def(&op3, kt2, 0) && op3 != op12 && op3 != op0 && rt.Is(op3, in.Ops[3], 1, 1) && rt.AttrIs(op3, "perm", in, 3) &&
+					rt.Operand(&kt, op3, 0) &&
+					rt.Def(&op1, kt, 0) && op1 != op12 && op1 != op0 && op1 != op3 && rt.Is(op1, in.Ops[1], 1, 1) &&
+					rt.AttrIs(op1, "perm", in, 1) && rt.Operand(&k, op1, 0) && rt.Operand(&_1, op6, 1) &&
+					rt.Def(&op5, _1, 0) && rt.IsAtLeast(op5, in.Ops[5], 0, 1) && rt.BindAttrAt(&sv, op5, "value", in, 6) &&
+					rt.ResultsUnused(op5, 1) && rt.Operand(&mask, op7, 1-sw7) && rt.Operand(&vt, op11, 1) &&
+					rt.Def(&op2, vt, 0) && op2 != op12 && op2 != op0 && op2 != op3 && op2 != op1 && rt.Is(op2, in.Ops[2], 1, 1) &&
+					rt.AttrIs(op2, "perm", in, 2) && rt.Operand(&v, op2, 0) &&
+					rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12}, qt, kt, vt, kt2, qk, s, sm, p, ctx, _3, _5) &&
+					rt.True(rt.In(rule.AttrVal(ax), in.Consts[0])) && // where $ax in [-1, 3]
+					rt.True(rt.GreaterEqual(m.Param("sm_version", in.Consts[1]), int64(80))) && // where $sm_version >= 80
+					rt.TrueOr(rt.In(m.Pure("dtype", q), in.Consts[2]), func() bool {
+						return rt.True(m.Param("enable_gpu_mixed", in.Consts[3])) && rt.True(rt.Equal(m.Pure("dtype", q), in.Consts[4]))
+					}) && // where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
+					rt.True(rt.Equal(m.Pure("dtype", k), m.Pure("dtype", q))) && rt.True(rt.Equal(m.Pure("dtype", v), m.Pure("dtype", q))) && // where dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
+					rt.True(rt.Equal(m.Pure("rank", q), int64(4))) && rt.True(rt.Equal(m.Pure("shape", k), m.Pure("shape", v))) && rt.True(rt.Equal(m.Pure("rank", k), int64(4))) && // where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
+					rt.True(rt.Equal(m.Pure("dim", k, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(2)), m.Pure("dim", q, int64(2)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(3)), m.Pure("dim", q, int64(3)))) && rt.True(rt.Greater(m.Pure("dim", q, int64(3)), int64(0))) && // where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
+					rt.True(rt.Less(m.Pure("abs", rt.Arith("-", rt.Arith("*", rt.Arith("*", rule.AttrVal(sv), rule.AttrVal(sv)), m.Pure("dim", q, int64(3))), float64(1))), float64(1e-05))) && // where abs($sv * $sv * dim(%q, 3) - 1.0) < 1e-05
+					rt.True(rt.Equal((d1 != nil), (dt != nil))) && // where bound($d1) == bound($dt)
+					rt.TrueOr(rt.Not((d1 != nil && dt != nil)), func() bool {
+						return rt.True(rt.In(rule.AttrVal(d1), rt.List(in.Consts[5], m.Pure("dtype", q)))) && rt.True(rt.Equal(rule.AttrVal(dt), m.Pure("dtype", q)))
+					}) && // where !bound($d1, $dt) || $d1 in [float32, dtype(%q)] && $dt == dtype(%q)
+					rt.True(rt.Equal(m.Pure("rank", mask), int64(4))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(1)), int64(1))) && // where rank(%mask) == 4 && dim(%mask, 0) == dim(%q, 0) && dim(%mask, 1) == 1
+					rt.True(rt.Equal(m.Pure("dim", mask, int64(2)), m.Pure("dim", q, int64(1)))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(3)), m.Pure("dim", k, int64(1)))) && // where dim(%mask, 2) == dim(%q, 1) && dim(%mask, 3) == dim(%k, 1)
+					m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12), append(m.Values(), qt, kt, vt, kt2, qk, s, sm, p, ctx, out, q, k, v, _1, mask, _2, _3, _4, _5), append(m.Holes(), sv, d1, ax, dt)) {
+					return true
+				}
+			}
+			return false
+		}
+		for alt0 := range 2 { // _2 = op9.Operand(0): its alternatives in order
+			if alt0 == 0 {
+				op0, op1, op2, op3, op4, op5, op6, op7, op8, qt, kt, vt, kt2, qk, s, sm, q, k, v, _1, mask, _3, sv, d1 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+				if rt.Set(&_3, _2) &&
+					rt.Def(&op8, _3, 0) && op8 != op10 && rt.IsAtLeast(op8, in.Ops[8], 1, 1) && rt.BindAttrAt(&d1, op8, "dtype", in, 8) &&
+					rt.ResultsUnused(op8, 1) && rt.Operand(&sm, op8, 0) &&
+					join0() {
+					return true
+				}
+			}
+			if alt0 == 1 {
+				op0, op1, op2, op3, op4, op5, op6, op7, op8, qt, kt, vt, kt2, qk, s, sm, q, k, v, _1, mask, _3, sv, d1 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+				if rt.Set(&sm, _2) &&
+					join0() {
+					return true
+				}
+			}
+		}
+		return false
+	}
 	for alt1 := range 2 { // _4 = op11.Operand(0): its alternatives in order
 		if alt1 == 0 {
-			op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, qt, kt, vt, kt2, qk, s, sm, p, q, k, v, _1, mask, _2, _3, _5 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-			if !(rt.Set(&_5, _4) &&
+			op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, qt, kt, vt, kt2, qk, s, sm, p, q, k, v, _1, mask, _2, _3, _5, sv, d1, ax, dt = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+			if rt.Set(&_5, _4) &&
 				rt.Def(&op10, _5, 0) && rt.IsAtLeast(op10, in.Ops[10], 1, 1) && rt.BindAttrAt(&dt, op10, "dtype", in, 10) &&
 				rt.ResultsUnused(op10, 1) && rt.Operand(&p, op10, 0) &&
-				rt.Def(&op9, p, 0) && rt.Is(op9, in.Ops[9], 1, 1) && rt.BindAttrAt(&ax, op9, "axis", in, 9) && rt.Operand(&_2, op9, 0)) {
-				continue
-			}
-			for alt0 := range 2 { // _2 = op9.Operand(0): its alternatives in order
-				if alt0 == 0 {
-					op0, op1, op2, op3, op4, op5, op6, op7, op8, qt, kt, vt, kt2, qk, s, sm, q, k, v, _1, mask, _3 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-					if !(rt.Set(&_3, _2) &&
-						rt.Def(&op8, _3, 0) && op8 != op10 && rt.IsAtLeast(op8, in.Ops[8], 1, 1) && rt.BindAttrAt(&d1, op8, "dtype", in, 8) &&
-						rt.ResultsUnused(op8, 1) && rt.Operand(&sm, op8, 0) &&
-						rt.Def(&op7, sm, 0) && rt.Is(op7, in.Ops[7], 2, 1)) {
-						continue
-					}
-					for sw7 := range 2 { // operands 0 and 1 of op7 as written, then swapped
-						if rt.Operand(&s, op7, sw7) &&
-							rt.Def(&op6, s, 0) && rt.Is(op6, in.Ops[6], 2, 1) && rt.AttrIs(op6, "bias", in, 7) && rt.Operand(&qk, op6, 0) &&
-							rt.Def(&op4, qk, 0) && op4 != op11 && rt.Is(op4, in.Ops[4], 2, 1) && rt.AttrIs(op4, "transpose_x", in, 4) &&
-							rt.AttrIs(op4, "transpose_y", in, 5) && rt.Operand(&qt, op4, 0) &&
-							rt.Def(&op0, qt, 0) && op0 != op12 && rt.Is(op0, in.Ops[0], 1, 1) && rt.AttrIs(op0, "perm", in, 0) &&
-							rt.Operand(&q, op0, 0) && rt.Operand(&kt2, op4, 1) &&
-							rt.Def(&op3, kt2, 0) && op3 != op12 && op3 != op0 && rt.Is(op3, in.Ops[3], 1, 1) && rt.AttrIs(op3, "perm", in, 3) &&
-							rt.Operand(&kt, op3, 0) &&
-							rt.Def(&op1, kt, 0) && op1 != op12 && op1 != op0 && op1 != op3 && rt.Is(op1, in.Ops[1], 1, 1) &&
-							rt.AttrIs(op1, "perm", in, 1) && rt.Operand(&k, op1, 0) && rt.Operand(&_1, op6, 1) &&
-							rt.Def(&op5, _1, 0) && rt.IsAtLeast(op5, in.Ops[5], 0, 1) && rt.BindAttrAt(&sv, op5, "value", in, 6) &&
-							rt.ResultsUnused(op5, 1) && rt.Operand(&mask, op7, 1-sw7) && rt.Operand(&vt, op11, 1) &&
-							rt.Def(&op2, vt, 0) && op2 != op12 && op2 != op0 && op2 != op3 && op2 != op1 && rt.Is(op2, in.Ops[2], 1, 1) &&
-							rt.AttrIs(op2, "perm", in, 2) && rt.Operand(&v, op2, 0) &&
-							rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12}, qt, kt, vt, kt2, qk, s, sm, p, ctx, _3, _5) &&
-							rt.True(rt.In(rule.AttrVal(ax), in.Consts[0])) && // where $ax in [-1, 3]
-							rt.True(rt.GreaterEqual(m.Param("sm_version", in.Consts[1]), int64(80))) && // where $sm_version >= 80
-							rt.TrueOr(rt.In(m.Pure("dtype", q), in.Consts[2]), func() bool {
-								return rt.True(m.Param("enable_gpu_mixed", in.Consts[3])) && rt.True(rt.Equal(m.Pure("dtype", q), in.Consts[4]))
-							}) && // where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
-							rt.True(rt.Equal(m.Pure("dtype", k), m.Pure("dtype", q))) && rt.True(rt.Equal(m.Pure("dtype", v), m.Pure("dtype", q))) && // where dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
-							rt.True(rt.Equal(m.Pure("rank", q), int64(4))) && rt.True(rt.Equal(m.Pure("shape", k), m.Pure("shape", v))) && rt.True(rt.Equal(m.Pure("rank", k), int64(4))) && // where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
-							rt.True(rt.Equal(m.Pure("dim", k, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(2)), m.Pure("dim", q, int64(2)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(3)), m.Pure("dim", q, int64(3)))) && rt.True(rt.Greater(m.Pure("dim", q, int64(3)), int64(0))) && // where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
-							rt.True(rt.Less(m.Pure("abs", rt.Arith("-", rt.Arith("*", rt.Arith("*", rule.AttrVal(sv), rule.AttrVal(sv)), m.Pure("dim", q, int64(3))), float64(1))), float64(1e-05))) && // where abs($sv * $sv * dim(%q, 3) - 1.0) < 1e-05
-							rt.True(rt.In(rule.AttrVal(d1), rt.List(in.Consts[5], m.Pure("dtype", q)))) && rt.True(rt.Equal(rule.AttrVal(dt), m.Pure("dtype", q))) && // where $d1 in [float32, dtype(%q)] && $dt == dtype(%q)
-							rt.True(rt.Equal(m.Pure("rank", mask), int64(4))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(1)), int64(1))) && // where rank(%mask) == 4 && dim(%mask, 0) == dim(%q, 0) && dim(%mask, 1) == 1
-							rt.True(rt.Equal(m.Pure("dim", mask, int64(2)), m.Pure("dim", q, int64(1)))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(3)), m.Pure("dim", k, int64(1)))) && // where dim(%mask, 2) == dim(%q, 1) && dim(%mask, 3) == dim(%k, 1)
-							m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12), append(m.Values(), qt, kt, vt, kt2, qk, s, sm, p, ctx, out, q, k, v, _1, mask, _2, _3, _4, _5), append(m.Holes(), sv, d1, ax, dt)) {
-							return true
-						}
-					}
-				}
-				// alt0 == 1 never matches: where bound($d1) == bound($dt) is false on its paths
+				join1() {
+				return true
 			}
 		}
 		if alt1 == 1 {
-			op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, qt, kt, vt, kt2, qk, s, sm, p, q, k, v, _1, mask, _2, _3, _5 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-			if !(rt.Set(&p, _4) &&
-				rt.Def(&op9, p, 0) && rt.Is(op9, in.Ops[9], 1, 1) && rt.BindAttrAt(&ax, op9, "axis", in, 9) && rt.Operand(&_2, op9, 0)) {
-				continue
-			}
-			for alt02 := range 2 { // _2 = op9.Operand(0): its alternatives in order
-				// alt02 == 0 never matches: where bound($d1) == bound($dt) is false on its paths
-				if alt02 == 1 {
-					op0, op1, op2, op3, op4, op5, op6, op7, op8, op10, qt, kt, vt, kt2, qk, s, sm, q, k, v, _1, mask, _3, _5 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-					if !(rt.Set(&sm, _2) &&
-						rt.Def(&op7, sm, 0) && rt.Is(op7, in.Ops[7], 2, 1)) {
-						continue
-					}
-					for sw72 := range 2 { // operands 0 and 1 of op7 as written, then swapped
-						if rt.Operand(&s, op7, sw72) &&
-							rt.Def(&op6, s, 0) && rt.Is(op6, in.Ops[6], 2, 1) && rt.AttrIs(op6, "bias", in, 7) && rt.Operand(&qk, op6, 0) &&
-							rt.Def(&op4, qk, 0) && op4 != op11 && rt.Is(op4, in.Ops[4], 2, 1) && rt.AttrIs(op4, "transpose_x", in, 4) &&
-							rt.AttrIs(op4, "transpose_y", in, 5) && rt.Operand(&qt, op4, 0) &&
-							rt.Def(&op0, qt, 0) && op0 != op12 && rt.Is(op0, in.Ops[0], 1, 1) && rt.AttrIs(op0, "perm", in, 0) &&
-							rt.Operand(&q, op0, 0) && rt.Operand(&kt2, op4, 1) &&
-							rt.Def(&op3, kt2, 0) && op3 != op12 && op3 != op0 && rt.Is(op3, in.Ops[3], 1, 1) && rt.AttrIs(op3, "perm", in, 3) &&
-							rt.Operand(&kt, op3, 0) &&
-							rt.Def(&op1, kt, 0) && op1 != op12 && op1 != op0 && op1 != op3 && rt.Is(op1, in.Ops[1], 1, 1) &&
-							rt.AttrIs(op1, "perm", in, 1) && rt.Operand(&k, op1, 0) && rt.Operand(&_1, op6, 1) &&
-							rt.Def(&op5, _1, 0) && rt.IsAtLeast(op5, in.Ops[5], 0, 1) && rt.BindAttrAt(&sv, op5, "value", in, 6) &&
-							rt.ResultsUnused(op5, 1) && rt.Operand(&mask, op7, 1-sw72) && rt.Operand(&vt, op11, 1) &&
-							rt.Def(&op2, vt, 0) && op2 != op12 && op2 != op0 && op2 != op3 && op2 != op1 && rt.Is(op2, in.Ops[2], 1, 1) &&
-							rt.AttrIs(op2, "perm", in, 2) && rt.Operand(&v, op2, 0) &&
-							rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12}, qt, kt, vt, kt2, qk, s, sm, p, ctx) &&
-							rt.True(rt.In(rule.AttrVal(ax), in.Consts[0])) && // where $ax in [-1, 3]
-							rt.True(rt.GreaterEqual(m.Param("sm_version", in.Consts[1]), int64(80))) && // where $sm_version >= 80
-							rt.TrueOr(rt.In(m.Pure("dtype", q), in.Consts[2]), func() bool {
-								return rt.True(m.Param("enable_gpu_mixed", in.Consts[3])) && rt.True(rt.Equal(m.Pure("dtype", q), in.Consts[4]))
-							}) && // where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
-							rt.True(rt.Equal(m.Pure("dtype", k), m.Pure("dtype", q))) && rt.True(rt.Equal(m.Pure("dtype", v), m.Pure("dtype", q))) && // where dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
-							rt.True(rt.Equal(m.Pure("rank", q), int64(4))) && rt.True(rt.Equal(m.Pure("shape", k), m.Pure("shape", v))) && rt.True(rt.Equal(m.Pure("rank", k), int64(4))) && // where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
-							rt.True(rt.Equal(m.Pure("dim", k, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(2)), m.Pure("dim", q, int64(2)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(3)), m.Pure("dim", q, int64(3)))) && rt.True(rt.Greater(m.Pure("dim", q, int64(3)), int64(0))) && // where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
-							rt.True(rt.Less(m.Pure("abs", rt.Arith("-", rt.Arith("*", rt.Arith("*", rule.AttrVal(sv), rule.AttrVal(sv)), m.Pure("dim", q, int64(3))), float64(1))), float64(1e-05))) && // where abs($sv * $sv * dim(%q, 3) - 1.0) < 1e-05
-							rt.True(rt.Equal(m.Pure("rank", mask), int64(4))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(1)), int64(1))) && // where rank(%mask) == 4 && dim(%mask, 0) == dim(%q, 0) && dim(%mask, 1) == 1
-							rt.True(rt.Equal(m.Pure("dim", mask, int64(2)), m.Pure("dim", q, int64(1)))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(3)), m.Pure("dim", k, int64(1)))) && // where dim(%mask, 2) == dim(%q, 1) && dim(%mask, 3) == dim(%k, 1)
-							m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12), append(m.Values(), qt, kt, vt, kt2, qk, s, sm, p, ctx, out, q, k, v, _1, mask, _2, _3, _4, _5), append(m.Holes(), sv, nil, ax, nil)) {
-							return true
-						}
-					}
-				}
+			op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, qt, kt, vt, kt2, qk, s, sm, p, q, k, v, _1, mask, _2, _3, _5, sv, d1, ax, dt = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+			if rt.Set(&p, _4) &&
+				join1() {
+				return true
 			}
 		}
 	}
@@ -264,86 +224,73 @@ func fusedFlashAttn_flash_attn_outscale(m *rt.Matcher, in *rt.Instance, op10 *ir
 		rt.AttrIs(op9, "transpose_y", in, 11) && rt.Operand(&_4, op9, 0)) {
 		return false
 	}
+	join1 := func() bool {
+		if !(rt.Def(&op7, p, 0) && rt.Is(op7, in.Ops[7], 1, 1) && rt.BindAttrAt(&ax, op7, "axis", in, 8) && rt.Operand(&_2, op7, 0)) {
+			return false
+		}
+		join0 := func() bool {
+			return rt.Def(&op5, s, 0) && rt.Is(op5, in.Ops[5], 2, 1) && rt.AttrIs(op5, "bias", in, 6) && rt.Operand(&qk, op5, 0) &&
+				rt.Def(&op3, qk, 0) && op3 != op9 && rt.Is(op3, in.Ops[3], 2, 1) && rt.AttrIs(op3, "transpose_x", in, 3) &&
+				rt.AttrIs(op3, "transpose_y", in, 4) && rt.Operand(&qt, op3, 0) &&
+				rt.Def(&op0, qt, 0) && op0 != op10 && rt.Is(op0, in.Ops[0], 1, 1) && rt.AttrIs(op0, "perm", in, 0) &&
+				rt.Operand(&q, op0, 0) && rt.Operand(&kt, op3, 1) &&
+				rt.Def(&op1, kt, 0) && op1 != op10 && op1 != op0 && rt.Is(op1, in.Ops[1], 1, 1) && rt.AttrIs(op1, "perm", in, 1) &&
+				rt.Operand(&k, op1, 0) && rt.Operand(&_1, op5, 1) &&
+				rt.Def(&op4, _1, 0) && rt.IsAtLeast(op4, in.Ops[4], 0, 1) && rt.BindAttrAt(&sv, op4, "value", in, 5) &&
+				rt.ResultsUnused(op4, 1) && rt.Operand(&vt, op9, 1) &&
+				rt.Def(&op2, vt, 0) && op2 != op10 && op2 != op0 && op2 != op1 && rt.Is(op2, in.Ops[2], 1, 1) &&
+				rt.AttrIs(op2, "perm", in, 2) && rt.Operand(&v, op2, 0) &&
+				rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10}, qt, kt, vt, qk, s, p, ctx, _3, _5) &&
+				rt.True(rt.In(rule.AttrVal(ax), in.Consts[0])) && // where $ax in [-1, 3]
+				rt.True(rt.GreaterEqual(m.Param("sm_version", in.Consts[1]), int64(80))) && // where $sm_version >= 80
+				rt.TrueOr(rt.In(m.Pure("dtype", q), in.Consts[2]), func() bool {
+					return rt.True(m.Param("enable_gpu_mixed", in.Consts[3])) && rt.True(rt.Equal(m.Pure("dtype", q), in.Consts[4]))
+				}) && // where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
+				rt.True(rt.Equal(m.Pure("dtype", k), m.Pure("dtype", q))) && rt.True(rt.Equal(m.Pure("dtype", v), m.Pure("dtype", q))) && // where dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
+				rt.True(rt.Equal(m.Pure("rank", q), int64(4))) && rt.True(rt.Equal(m.Pure("shape", k), m.Pure("shape", v))) && rt.True(rt.Equal(m.Pure("rank", k), int64(4))) && // where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
+				rt.True(rt.Equal(m.Pure("dim", k, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(2)), m.Pure("dim", q, int64(2)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(3)), m.Pure("dim", q, int64(3)))) && rt.True(rt.Greater(m.Pure("dim", q, int64(3)), int64(0))) && // where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
+				rt.True(rt.Less(m.Pure("abs", rt.Arith("-", rt.Arith("*", rt.Arith("*", rule.AttrVal(sv), rule.AttrVal(sv)), m.Pure("dim", q, int64(3))), float64(1))), float64(1e-05))) && // where abs($sv * $sv * dim(%q, 3) - 1.0) < 1e-05
+				rt.True(rt.Equal((d1 != nil), (dt != nil))) && // where bound($d1) == bound($dt)
+				rt.TrueOr(rt.Not((d1 != nil && dt != nil)), func() bool {
+					return rt.True(rt.In(rule.AttrVal(d1), rt.List(in.Consts[5], m.Pure("dtype", q)))) && rt.True(rt.Equal(rule.AttrVal(dt), m.Pure("dtype", q)))
+				}) && // where !bound($d1, $dt) || $d1 in [float32, dtype(%q)] && $dt == dtype(%q)
+				m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10), append(m.Values(), qt, kt, vt, qk, s, p, ctx, out, q, k, v, _1, _2, _3, _4, _5), append(m.Holes(), sv, d1, ax, dt))
+		}
+		for alt0 := range 2 { // _2 = op7.Operand(0): its alternatives in order
+			if alt0 == 0 {
+				op0, op1, op2, op3, op4, op5, op6, qt, kt, vt, qk, s, q, k, v, _1, _3, sv, d1 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+				if rt.Set(&_3, _2) &&
+					rt.Def(&op6, _3, 0) && op6 != op8 && rt.IsAtLeast(op6, in.Ops[6], 1, 1) && rt.BindAttrAt(&d1, op6, "dtype", in, 7) &&
+					rt.ResultsUnused(op6, 1) && rt.Operand(&s, op6, 0) &&
+					join0() {
+					return true
+				}
+			}
+			if alt0 == 1 {
+				op0, op1, op2, op3, op4, op5, op6, qt, kt, vt, qk, s, q, k, v, _1, _3, sv, d1 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+				if rt.Set(&s, _2) &&
+					join0() {
+					return true
+				}
+			}
+		}
+		return false
+	}
 	for alt1 := range 2 { // _4 = op9.Operand(0): its alternatives in order
 		if alt1 == 0 {
-			op0, op1, op2, op3, op4, op5, op6, op7, op8, qt, kt, vt, qk, s, p, q, k, v, _1, _2, _3, _5 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-			if !(rt.Set(&_5, _4) &&
+			op0, op1, op2, op3, op4, op5, op6, op7, op8, qt, kt, vt, qk, s, p, q, k, v, _1, _2, _3, _5, sv, d1, ax, dt = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+			if rt.Set(&_5, _4) &&
 				rt.Def(&op8, _5, 0) && rt.IsAtLeast(op8, in.Ops[8], 1, 1) && rt.BindAttrAt(&dt, op8, "dtype", in, 9) &&
 				rt.ResultsUnused(op8, 1) && rt.Operand(&p, op8, 0) &&
-				rt.Def(&op7, p, 0) && rt.Is(op7, in.Ops[7], 1, 1) && rt.BindAttrAt(&ax, op7, "axis", in, 8) && rt.Operand(&_2, op7, 0)) {
-				continue
-			}
-			for alt0 := range 2 { // _2 = op7.Operand(0): its alternatives in order
-				if alt0 == 0 {
-					op0, op1, op2, op3, op4, op5, op6, qt, kt, vt, qk, s, q, k, v, _1, _3 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-					if rt.Set(&_3, _2) &&
-						rt.Def(&op6, _3, 0) && op6 != op8 && rt.IsAtLeast(op6, in.Ops[6], 1, 1) && rt.BindAttrAt(&d1, op6, "dtype", in, 7) &&
-						rt.ResultsUnused(op6, 1) && rt.Operand(&s, op6, 0) &&
-						rt.Def(&op5, s, 0) && rt.Is(op5, in.Ops[5], 2, 1) && rt.AttrIs(op5, "bias", in, 6) && rt.Operand(&qk, op5, 0) &&
-						rt.Def(&op3, qk, 0) && op3 != op9 && rt.Is(op3, in.Ops[3], 2, 1) && rt.AttrIs(op3, "transpose_x", in, 3) &&
-						rt.AttrIs(op3, "transpose_y", in, 4) && rt.Operand(&qt, op3, 0) &&
-						rt.Def(&op0, qt, 0) && op0 != op10 && rt.Is(op0, in.Ops[0], 1, 1) && rt.AttrIs(op0, "perm", in, 0) &&
-						rt.Operand(&q, op0, 0) && rt.Operand(&kt, op3, 1) &&
-						rt.Def(&op1, kt, 0) && op1 != op10 && op1 != op0 && rt.Is(op1, in.Ops[1], 1, 1) && rt.AttrIs(op1, "perm", in, 1) &&
-						rt.Operand(&k, op1, 0) && rt.Operand(&_1, op5, 1) &&
-						rt.Def(&op4, _1, 0) && rt.IsAtLeast(op4, in.Ops[4], 0, 1) && rt.BindAttrAt(&sv, op4, "value", in, 5) &&
-						rt.ResultsUnused(op4, 1) && rt.Operand(&vt, op9, 1) &&
-						rt.Def(&op2, vt, 0) && op2 != op10 && op2 != op0 && op2 != op1 && rt.Is(op2, in.Ops[2], 1, 1) &&
-						rt.AttrIs(op2, "perm", in, 2) && rt.Operand(&v, op2, 0) &&
-						rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10}, qt, kt, vt, qk, s, p, ctx, _3, _5) &&
-						rt.True(rt.In(rule.AttrVal(ax), in.Consts[0])) && // where $ax in [-1, 3]
-						rt.True(rt.GreaterEqual(m.Param("sm_version", in.Consts[1]), int64(80))) && // where $sm_version >= 80
-						rt.TrueOr(rt.In(m.Pure("dtype", q), in.Consts[2]), func() bool {
-							return rt.True(m.Param("enable_gpu_mixed", in.Consts[3])) && rt.True(rt.Equal(m.Pure("dtype", q), in.Consts[4]))
-						}) && // where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
-						rt.True(rt.Equal(m.Pure("dtype", k), m.Pure("dtype", q))) && rt.True(rt.Equal(m.Pure("dtype", v), m.Pure("dtype", q))) && // where dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
-						rt.True(rt.Equal(m.Pure("rank", q), int64(4))) && rt.True(rt.Equal(m.Pure("shape", k), m.Pure("shape", v))) && rt.True(rt.Equal(m.Pure("rank", k), int64(4))) && // where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
-						rt.True(rt.Equal(m.Pure("dim", k, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(2)), m.Pure("dim", q, int64(2)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(3)), m.Pure("dim", q, int64(3)))) && rt.True(rt.Greater(m.Pure("dim", q, int64(3)), int64(0))) && // where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
-						rt.True(rt.Less(m.Pure("abs", rt.Arith("-", rt.Arith("*", rt.Arith("*", rule.AttrVal(sv), rule.AttrVal(sv)), m.Pure("dim", q, int64(3))), float64(1))), float64(1e-05))) && // where abs($sv * $sv * dim(%q, 3) - 1.0) < 1e-05
-						rt.True(rt.In(rule.AttrVal(d1), rt.List(in.Consts[5], m.Pure("dtype", q)))) && rt.True(rt.Equal(rule.AttrVal(dt), m.Pure("dtype", q))) && // where $d1 in [float32, dtype(%q)] && $dt == dtype(%q)
-						m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10), append(m.Values(), qt, kt, vt, qk, s, p, ctx, out, q, k, v, _1, _2, _3, _4, _5), append(m.Holes(), sv, d1, ax, dt)) {
-						return true
-					}
-				}
-				// alt0 == 1 never matches: where bound($d1) == bound($dt) is false on its paths
+				join1() {
+				return true
 			}
 		}
 		if alt1 == 1 {
-			op0, op1, op2, op3, op4, op5, op6, op7, op8, qt, kt, vt, qk, s, p, q, k, v, _1, _2, _3, _5 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-			if !(rt.Set(&p, _4) &&
-				rt.Def(&op7, p, 0) && rt.Is(op7, in.Ops[7], 1, 1) && rt.BindAttrAt(&ax, op7, "axis", in, 8) && rt.Operand(&_2, op7, 0)) {
-				continue
-			}
-			for alt02 := range 2 { // _2 = op7.Operand(0): its alternatives in order
-				// alt02 == 0 never matches: where bound($d1) == bound($dt) is false on its paths
-				if alt02 == 1 {
-					op0, op1, op2, op3, op4, op5, op6, op8, qt, kt, vt, qk, s, q, k, v, _1, _3, _5 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-					if rt.Set(&s, _2) &&
-						rt.Def(&op5, s, 0) && rt.Is(op5, in.Ops[5], 2, 1) && rt.AttrIs(op5, "bias", in, 6) && rt.Operand(&qk, op5, 0) &&
-						rt.Def(&op3, qk, 0) && op3 != op9 && rt.Is(op3, in.Ops[3], 2, 1) && rt.AttrIs(op3, "transpose_x", in, 3) &&
-						rt.AttrIs(op3, "transpose_y", in, 4) && rt.Operand(&qt, op3, 0) &&
-						rt.Def(&op0, qt, 0) && op0 != op10 && rt.Is(op0, in.Ops[0], 1, 1) && rt.AttrIs(op0, "perm", in, 0) &&
-						rt.Operand(&q, op0, 0) && rt.Operand(&kt, op3, 1) &&
-						rt.Def(&op1, kt, 0) && op1 != op10 && op1 != op0 && rt.Is(op1, in.Ops[1], 1, 1) && rt.AttrIs(op1, "perm", in, 1) &&
-						rt.Operand(&k, op1, 0) && rt.Operand(&_1, op5, 1) &&
-						rt.Def(&op4, _1, 0) && rt.IsAtLeast(op4, in.Ops[4], 0, 1) && rt.BindAttrAt(&sv, op4, "value", in, 5) &&
-						rt.ResultsUnused(op4, 1) && rt.Operand(&vt, op9, 1) &&
-						rt.Def(&op2, vt, 0) && op2 != op10 && op2 != op0 && op2 != op1 && rt.Is(op2, in.Ops[2], 1, 1) &&
-						rt.AttrIs(op2, "perm", in, 2) && rt.Operand(&v, op2, 0) &&
-						rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10}, qt, kt, vt, qk, s, p, ctx) &&
-						rt.True(rt.In(rule.AttrVal(ax), in.Consts[0])) && // where $ax in [-1, 3]
-						rt.True(rt.GreaterEqual(m.Param("sm_version", in.Consts[1]), int64(80))) && // where $sm_version >= 80
-						rt.TrueOr(rt.In(m.Pure("dtype", q), in.Consts[2]), func() bool {
-							return rt.True(m.Param("enable_gpu_mixed", in.Consts[3])) && rt.True(rt.Equal(m.Pure("dtype", q), in.Consts[4]))
-						}) && // where dtype(%q) in [float16, bfloat16] || $enable_gpu_mixed && dtype(%q) == float32
-						rt.True(rt.Equal(m.Pure("dtype", k), m.Pure("dtype", q))) && rt.True(rt.Equal(m.Pure("dtype", v), m.Pure("dtype", q))) && // where dtype(%k) == dtype(%q) && dtype(%v) == dtype(%q)
-						rt.True(rt.Equal(m.Pure("rank", q), int64(4))) && rt.True(rt.Equal(m.Pure("shape", k), m.Pure("shape", v))) && rt.True(rt.Equal(m.Pure("rank", k), int64(4))) && // where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
-						rt.True(rt.Equal(m.Pure("dim", k, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(2)), m.Pure("dim", q, int64(2)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(3)), m.Pure("dim", q, int64(3)))) && rt.True(rt.Greater(m.Pure("dim", q, int64(3)), int64(0))) && // where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
-						rt.True(rt.Less(m.Pure("abs", rt.Arith("-", rt.Arith("*", rt.Arith("*", rule.AttrVal(sv), rule.AttrVal(sv)), m.Pure("dim", q, int64(3))), float64(1))), float64(1e-05))) && // where abs($sv * $sv * dim(%q, 3) - 1.0) < 1e-05
-						m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10), append(m.Values(), qt, kt, vt, qk, s, p, ctx, out, q, k, v, _1, _2, _3, _4, _5), append(m.Holes(), sv, nil, ax, nil)) {
-						return true
-					}
-				}
+			op0, op1, op2, op3, op4, op5, op6, op7, op8, qt, kt, vt, qk, s, p, q, k, v, _1, _2, _3, _5, sv, d1, ax, dt = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+			if rt.Set(&p, _4) &&
+				join1() {
+				return true
 			}
 		}
 	}

@@ -32,143 +32,93 @@ func multiheadMatmulFuse_multihead_matmul(m *rt.Matcher, in *rt.Instance, op21 *
 		rt.Operand(&_2, op17, 0)) {
 		return false
 	}
+	join0 := func() bool {
+		if !(rt.Def(&op15, qk, 0) && op15 != op18 && rt.Is(op15, in.Ops[15], 2, 1) && rt.AttrIs(op15, "transpose_x", in, 12) &&
+			rt.AttrIs(op15, "transpose_y", in, 13) && rt.Operand(&q, op15, 0) &&
+			rt.Def(&op6, q, 0) && rt.Is(op6, in.Ops[6], 2, 1) && rt.AttrIs(op6, "bias", in, 5) && rt.Operand(&tq, op6, 0) &&
+			rt.Def(&op4, tq, 0) && op4 != op19 && rt.Is(op4, in.Ops[4], 1, 1) && rt.AttrIs(op4, "perm", in, 3) &&
+			rt.Operand(&rq, op4, 0) &&
+			rt.Def(&op3, rq, 0) && op3 != op21 && rt.Is(op3, in.Ops[3], 2, 1) && rt.Operand(&aq, op3, 0) &&
+			rt.Def(&op1, aq, 0) && op1 != op16 && rt.Is(op1, in.Ops[1], 2, 1)) {
+			return false
+		}
+		for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
+			if !(rt.Operand(&mq, op1, sw1) &&
+				rt.Def(&op0, mq, 0) && op0 != op18 && op0 != op15 && rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrIs(op0, "transpose_x", in, 0) &&
+				rt.AttrIs(op0, "transpose_y", in, 1) && rt.Operand(&x, op0, 0) && rt.Operand(&wq, op0, 1) && rt.Operand(&bq, op1, 1-sw1) &&
+				rt.Operand(&shape, op3, 1) &&
+				rt.Def(&op2, shape, 0) && rt.Is(op2, in.Ops[2], 0, 1) && rt.BindAttrAt(&sh, op2, "value", in, 2) &&
+				rt.Operand(&_1, op6, 1) &&
+				rt.Def(&op5, _1, 0) && rt.IsAtLeast(op5, in.Ops[5], 0, 1) && rt.BindAttrAt(&alpha, op5, "value", in, 4) &&
+				rt.ResultsUnused(op5, 1) && rt.Operand(&k, op15, 1) &&
+				rt.Def(&op10, k, 0) && op10 != op19 && op10 != op4 && rt.Is(op10, in.Ops[10], 1, 1) && rt.AttrIs(op10, "perm", in, 8) &&
+				rt.Operand(&rk, op10, 0) &&
+				rt.Def(&op9, rk, 0) && op9 != op21 && op9 != op3 && rt.Is(op9, in.Ops[9], 2, 1) && rt.Operand(&ak, op9, 0) &&
+				rt.Def(&op8, ak, 0) && op8 != op16 && op8 != op1 && rt.Is(op8, in.Ops[8], 2, 1)) {
+				continue
+			}
+			for sw8 := range 2 { // operands 0 and 1 of op8 as written, then swapped
+				if !(rt.Operand(&mk, op8, sw8) &&
+					rt.Def(&op7, mk, 0) && op7 != op18 && op7 != op15 && op7 != op0 && rt.Is(op7, in.Ops[7], 2, 1) &&
+					rt.AttrIs(op7, "transpose_x", in, 6) && rt.AttrIs(op7, "transpose_y", in, 7) && op7.Operand(0) == x &&
+					rt.Operand(&wk, op7, 1) && rt.Operand(&bk, op8, 1-sw8) && rt.SameConst(shape, op9.Operand(1)) && rt.Operand(&v, op18, 1) &&
+					rt.Def(&op14, v, 0) && op14 != op19 && op14 != op4 && op14 != op10 && rt.Is(op14, in.Ops[14], 1, 1) &&
+					rt.AttrIs(op14, "perm", in, 11) && rt.Operand(&rv, op14, 0) &&
+					rt.Def(&op13, rv, 0) && op13 != op21 && op13 != op3 && op13 != op9 && rt.Is(op13, in.Ops[13], 2, 1) &&
+					rt.Operand(&av, op13, 0) &&
+					rt.Def(&op12, av, 0) && op12 != op16 && op12 != op1 && op12 != op8 && rt.Is(op12, in.Ops[12], 2, 1)) {
+					continue
+				}
+				for sw12 := range 2 { // operands 0 and 1 of op12 as written, then swapped
+					if rt.Operand(&mv, op12, sw12) &&
+						rt.Def(&op11, mv, 0) && op11 != op18 && op11 != op15 && op11 != op0 && op11 != op7 && rt.Is(op11, in.Ops[11], 2, 1) &&
+						rt.AttrIs(op11, "transpose_x", in, 9) && rt.AttrIs(op11, "transpose_y", in, 10) && op11.Operand(0) == x &&
+						rt.Operand(&wv, op11, 1) && rt.Operand(&bv, op12, 1-sw12) && rt.SameConst(shape, op13.Operand(1)) &&
+						rt.Operand(&_4, op21, 1) &&
+						rt.Def(&op20, _4, 0) && rt.IsAtLeast(op20, in.Ops[20], 0, 1) && rt.BindAttrAt(&osh, op20, "value", in, 18) &&
+						rt.ResultsUnused(op20, 1) &&
+						rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21}, mq, aq, rq, tq, q, mk, ak, rk, k, mv, av, rv, v, qk, p, c, ct, _3) &&
+						rt.True(rt.In(rule.AttrVal(ax), in.Consts[0])) && // where $ax in [-1, 3]
+						rt.True(rt.Equal(m.Pure("rank", x), int64(3))) && rt.True(rt.Equal(m.Pure("rank", wq), int64(2))) && rt.True(rt.Equal(m.Pure("shape", wk), m.Pure("shape", wq))) && rt.True(rt.Equal(m.Pure("shape", wv), m.Pure("shape", wq))) && // where rank(%x) == 3 && rank(%wq) == 2 && shape(%wk) == shape(%wq) && shape(%wv) == shape(%wq)
+						rt.True(rt.Equal(m.Pure("dim", x, int64(2)), m.Pure("dim", wq, int64(0)))) && rt.True(rt.Greater(m.Pure("dim", wq, int64(1)), int64(0))) && // where dim(%x, 2) == dim(%wq, 0) && dim(%wq, 1) > 0
+						rt.True(rt.Equal(m.Pure("shape", bq), rt.List(m.Pure("dim", wq, int64(1))))) && rt.True(rt.Equal(m.Pure("shape", bk), rt.List(m.Pure("dim", wq, int64(1))))) && rt.True(rt.Equal(m.Pure("shape", bv), rt.List(m.Pure("dim", wq, int64(1))))) && // where shape(%bq) == [dim(%wq, 1)] && shape(%bk) == [dim(%wq, 1)] && shape(%bv) == [dim(%wq, 1)]
+						rt.True(rt.Equal(m.Pure("len", rule.AttrVal(sh)), int64(4))) && rt.True(rt.Greater(rt.Index(rule.AttrVal(sh), int64(2)), int64(0))) && rt.True(rt.Greater(rt.Index(rule.AttrVal(sh), int64(3)), int64(0))) && rt.True(rt.Equal(rt.Arith("*", rt.Index(rule.AttrVal(sh), int64(2)), rt.Index(rule.AttrVal(sh), int64(3))), m.Pure("dim", wq, int64(1)))) && // where len($sh) == 4 && $sh[2] > 0 && $sh[3] > 0 && $sh[2] * $sh[3] == dim(%wq, 1)
+						rt.True(rt.In(rt.Index(rule.AttrVal(sh), int64(0)), rt.List(int64(0), m.Pure("dim", x, int64(0))))) && rt.True(rt.In(rt.Index(rule.AttrVal(sh), int64(1)), rt.List(int64(0), int64(-1), m.Pure("dim", x, int64(1))))) && // where $sh[0] in [0, dim(%x, 0)] && $sh[1] in [0, -1, dim(%x, 1)]
+						rt.True(rt.Equal(m.Pure("len", rule.AttrVal(osh)), int64(3))) && rt.True(rt.In(rt.Index(rule.AttrVal(osh), int64(2)), rt.List(m.Pure("dim", wq, int64(1)), int64(-1)))) && rt.True(rt.In(rt.Index(rule.AttrVal(osh), int64(0)), rt.List(int64(0), m.Pure("dim", x, int64(0))))) && rt.True(rt.In(rt.Index(rule.AttrVal(osh), int64(1)), rt.List(int64(0), int64(-1), m.Pure("dim", x, int64(1))))) && // where len($osh) == 3 && $osh[2] in [dim(%wq, 1), -1] && $osh[0] in [0, dim(%x, 0)] && $osh[1] in [0, -1, dim(%x, 1)]
+						rt.TrueOr(rt.Not((mask != nil)), func() bool {
+							return rt.True(rt.Equal(m.Pure("rank", mask), int64(4))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(3)), m.Pure("dim", qk, int64(3))))
+						}) && // where !bound(%mask) || rank(%mask) == 4 && dim(%mask, 3) == dim(%qk, 3)
+						rt.TrueOr(rt.Or(rt.Not((mask != nil)), func() rule.Val { return rt.Equal(m.Pure("shape", mask), m.Pure("shape", qk)) }), func() bool {
+							return rt.True(rt.In(m.Pure("dim", mask, int64(0)), rt.List(int64(1), m.Pure("dim", qk, int64(0))))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(1)), int64(1))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(2)), int64(1)))
+						}) && // where !bound(%mask) || shape(%mask) == shape(%qk) || dim(%mask, 0) in [1, dim(%qk, 0)] && dim(%mask, 1) == 1 && dim(%mask, 2) == 1
+						rt.True(rt.In(m.Pure("dtype", wq), in.Consts[1])) && // where dtype(%wq) in [float16, float32]
+						m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21), append(m.Values(), mq, aq, shape, rq, tq, q, mk, ak, rk, k, mv, av, rv, v, qk, p, c, ct, out, x, wq, bq, _1, wk, bk, wv, bv, _2, mask, _3, _4), append(m.Holes(), sh, alpha, ax, osh)) {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
 	for alt0 := range 2 { // _2 = op17.Operand(0): its alternatives in order
 		if alt0 == 0 {
-			op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op20, mq, aq, shape, rq, tq, q, mk, ak, rk, k, mv, av, rv, v, qk, x, wq, bq, _1, wk, bk, wv, bv, mask, _3, _4 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+			op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op20, mq, aq, shape, rq, tq, q, mk, ak, rk, k, mv, av, rv, v, qk, x, wq, bq, _1, wk, bk, wv, bv, mask, _3, _4, sh, alpha, osh = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
 			if !(rt.Set(&_3, _2) &&
 				rt.Def(&op16, _3, 0) && rt.IsAtLeast(op16, in.Ops[16], 2, 1) && rt.ResultsUnused(op16, 1)) {
 				continue
 			}
 			for sw16 := range 2 { // operands 0 and 1 of op16 as written, then swapped
-				if !(rt.Operand(&qk, op16, sw16) &&
-					rt.Def(&op15, qk, 0) && op15 != op18 && rt.Is(op15, in.Ops[15], 2, 1) && rt.AttrIs(op15, "transpose_x", in, 12) &&
-					rt.AttrIs(op15, "transpose_y", in, 13) && rt.Operand(&q, op15, 0) &&
-					rt.Def(&op6, q, 0) && rt.Is(op6, in.Ops[6], 2, 1) && rt.AttrIs(op6, "bias", in, 5) && rt.Operand(&tq, op6, 0) &&
-					rt.Def(&op4, tq, 0) && op4 != op19 && rt.Is(op4, in.Ops[4], 1, 1) && rt.AttrIs(op4, "perm", in, 3) &&
-					rt.Operand(&rq, op4, 0) &&
-					rt.Def(&op3, rq, 0) && op3 != op21 && rt.Is(op3, in.Ops[3], 2, 1) && rt.Operand(&aq, op3, 0) &&
-					rt.Def(&op1, aq, 0) && op1 != op16 && rt.Is(op1, in.Ops[1], 2, 1)) {
-					continue
-				}
-				for sw1 := range 2 { // operands 0 and 1 of op1 as written, then swapped
-					if !(rt.Operand(&mq, op1, sw1) &&
-						rt.Def(&op0, mq, 0) && op0 != op18 && op0 != op15 && rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrIs(op0, "transpose_x", in, 0) &&
-						rt.AttrIs(op0, "transpose_y", in, 1) && rt.Operand(&x, op0, 0) && rt.Operand(&wq, op0, 1) && rt.Operand(&bq, op1, 1-sw1) &&
-						rt.Operand(&shape, op3, 1) &&
-						rt.Def(&op2, shape, 0) && rt.Is(op2, in.Ops[2], 0, 1) && rt.BindAttrAt(&sh, op2, "value", in, 2) &&
-						rt.Operand(&_1, op6, 1) &&
-						rt.Def(&op5, _1, 0) && rt.IsAtLeast(op5, in.Ops[5], 0, 1) && rt.BindAttrAt(&alpha, op5, "value", in, 4) &&
-						rt.ResultsUnused(op5, 1) && rt.Operand(&k, op15, 1) &&
-						rt.Def(&op10, k, 0) && op10 != op19 && op10 != op4 && rt.Is(op10, in.Ops[10], 1, 1) && rt.AttrIs(op10, "perm", in, 8) &&
-						rt.Operand(&rk, op10, 0) &&
-						rt.Def(&op9, rk, 0) && op9 != op21 && op9 != op3 && rt.Is(op9, in.Ops[9], 2, 1) && rt.Operand(&ak, op9, 0) &&
-						rt.Def(&op8, ak, 0) && op8 != op16 && op8 != op1 && rt.Is(op8, in.Ops[8], 2, 1)) {
-						continue
-					}
-					for sw8 := range 2 { // operands 0 and 1 of op8 as written, then swapped
-						if !(rt.Operand(&mk, op8, sw8) &&
-							rt.Def(&op7, mk, 0) && op7 != op18 && op7 != op15 && op7 != op0 && rt.Is(op7, in.Ops[7], 2, 1) &&
-							rt.AttrIs(op7, "transpose_x", in, 6) && rt.AttrIs(op7, "transpose_y", in, 7) && op7.Operand(0) == x &&
-							rt.Operand(&wk, op7, 1) && rt.Operand(&bk, op8, 1-sw8) && rt.SameConst(shape, op9.Operand(1)) &&
-							rt.Operand(&mask, op16, 1-sw16) && rt.Operand(&v, op18, 1) &&
-							rt.Def(&op14, v, 0) && op14 != op19 && op14 != op4 && op14 != op10 && rt.Is(op14, in.Ops[14], 1, 1) &&
-							rt.AttrIs(op14, "perm", in, 11) && rt.Operand(&rv, op14, 0) &&
-							rt.Def(&op13, rv, 0) && op13 != op21 && op13 != op3 && op13 != op9 && rt.Is(op13, in.Ops[13], 2, 1) &&
-							rt.Operand(&av, op13, 0) &&
-							rt.Def(&op12, av, 0) && op12 != op16 && op12 != op1 && op12 != op8 && rt.Is(op12, in.Ops[12], 2, 1)) {
-							continue
-						}
-						for sw12 := range 2 { // operands 0 and 1 of op12 as written, then swapped
-							if rt.Operand(&mv, op12, sw12) &&
-								rt.Def(&op11, mv, 0) && op11 != op18 && op11 != op15 && op11 != op0 && op11 != op7 && rt.Is(op11, in.Ops[11], 2, 1) &&
-								rt.AttrIs(op11, "transpose_x", in, 9) && rt.AttrIs(op11, "transpose_y", in, 10) && op11.Operand(0) == x &&
-								rt.Operand(&wv, op11, 1) && rt.Operand(&bv, op12, 1-sw12) && rt.SameConst(shape, op13.Operand(1)) &&
-								rt.Operand(&_4, op21, 1) &&
-								rt.Def(&op20, _4, 0) && rt.IsAtLeast(op20, in.Ops[20], 0, 1) && rt.BindAttrAt(&osh, op20, "value", in, 18) &&
-								rt.ResultsUnused(op20, 1) &&
-								rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21}, mq, aq, rq, tq, q, mk, ak, rk, k, mv, av, rv, v, qk, p, c, ct, _3) &&
-								rt.True(rt.In(rule.AttrVal(ax), in.Consts[0])) && // where $ax in [-1, 3]
-								rt.True(rt.Equal(m.Pure("rank", x), int64(3))) && rt.True(rt.Equal(m.Pure("rank", wq), int64(2))) && rt.True(rt.Equal(m.Pure("shape", wk), m.Pure("shape", wq))) && rt.True(rt.Equal(m.Pure("shape", wv), m.Pure("shape", wq))) && // where rank(%x) == 3 && rank(%wq) == 2 && shape(%wk) == shape(%wq) && shape(%wv) == shape(%wq)
-								rt.True(rt.Equal(m.Pure("dim", x, int64(2)), m.Pure("dim", wq, int64(0)))) && rt.True(rt.Greater(m.Pure("dim", wq, int64(1)), int64(0))) && // where dim(%x, 2) == dim(%wq, 0) && dim(%wq, 1) > 0
-								rt.True(rt.Equal(m.Pure("shape", bq), rt.List(m.Pure("dim", wq, int64(1))))) && rt.True(rt.Equal(m.Pure("shape", bk), rt.List(m.Pure("dim", wq, int64(1))))) && rt.True(rt.Equal(m.Pure("shape", bv), rt.List(m.Pure("dim", wq, int64(1))))) && // where shape(%bq) == [dim(%wq, 1)] && shape(%bk) == [dim(%wq, 1)] && shape(%bv) == [dim(%wq, 1)]
-								rt.True(rt.Equal(m.Pure("len", rule.AttrVal(sh)), int64(4))) && rt.True(rt.Greater(rt.Index(rule.AttrVal(sh), int64(2)), int64(0))) && rt.True(rt.Greater(rt.Index(rule.AttrVal(sh), int64(3)), int64(0))) && rt.True(rt.Equal(rt.Arith("*", rt.Index(rule.AttrVal(sh), int64(2)), rt.Index(rule.AttrVal(sh), int64(3))), m.Pure("dim", wq, int64(1)))) && // where len($sh) == 4 && $sh[2] > 0 && $sh[3] > 0 && $sh[2] * $sh[3] == dim(%wq, 1)
-								rt.True(rt.In(rt.Index(rule.AttrVal(sh), int64(0)), rt.List(int64(0), m.Pure("dim", x, int64(0))))) && rt.True(rt.In(rt.Index(rule.AttrVal(sh), int64(1)), rt.List(int64(0), int64(-1), m.Pure("dim", x, int64(1))))) && // where $sh[0] in [0, dim(%x, 0)] && $sh[1] in [0, -1, dim(%x, 1)]
-								rt.True(rt.Equal(m.Pure("len", rule.AttrVal(osh)), int64(3))) && rt.True(rt.In(rt.Index(rule.AttrVal(osh), int64(2)), rt.List(m.Pure("dim", wq, int64(1)), int64(-1)))) && rt.True(rt.In(rt.Index(rule.AttrVal(osh), int64(0)), rt.List(int64(0), m.Pure("dim", x, int64(0))))) && rt.True(rt.In(rt.Index(rule.AttrVal(osh), int64(1)), rt.List(int64(0), int64(-1), m.Pure("dim", x, int64(1))))) && // where len($osh) == 3 && $osh[2] in [dim(%wq, 1), -1] && $osh[0] in [0, dim(%x, 0)] && $osh[1] in [0, -1, dim(%x, 1)]
-								rt.True(rt.Equal(m.Pure("rank", mask), int64(4))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(3)), m.Pure("dim", qk, int64(3)))) && // where rank(%mask) == 4 && dim(%mask, 3) == dim(%qk, 3)
-								rt.TrueOr(rt.Equal(m.Pure("shape", mask), m.Pure("shape", qk)), func() bool {
-									return rt.True(rt.In(m.Pure("dim", mask, int64(0)), rt.List(int64(1), m.Pure("dim", qk, int64(0))))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(1)), int64(1))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(2)), int64(1)))
-								}) && // where shape(%mask) == shape(%qk) || dim(%mask, 0) in [1, dim(%qk, 0)] && dim(%mask, 1) == 1 && dim(%mask, 2) == 1
-								rt.True(rt.In(m.Pure("dtype", wq), in.Consts[1])) && // where dtype(%wq) in [float16, float32]
-								m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21), append(m.Values(), mq, aq, shape, rq, tq, q, mk, ak, rk, k, mv, av, rv, v, qk, p, c, ct, out, x, wq, bq, _1, wk, bk, wv, bv, _2, mask, _3, _4), append(m.Holes(), sh, alpha, ax, osh)) {
-								return true
-							}
-						}
-					}
+				if rt.Operand(&qk, op16, sw16) && rt.Operand(&mask, op16, 1-sw16) &&
+					join0() {
+					return true
 				}
 			}
 		}
 		if alt0 == 1 {
-			op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op20, mq, aq, shape, rq, tq, q, mk, ak, rk, k, mv, av, rv, v, qk, x, wq, bq, _1, wk, bk, wv, bv, mask, _3, _4 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-			if !(rt.Set(&qk, _2) &&
-				rt.Def(&op15, qk, 0) && op15 != op18 && rt.Is(op15, in.Ops[15], 2, 1) && rt.AttrIs(op15, "transpose_x", in, 12) &&
-				rt.AttrIs(op15, "transpose_y", in, 13) && rt.Operand(&q, op15, 0) &&
-				rt.Def(&op6, q, 0) && rt.Is(op6, in.Ops[6], 2, 1) && rt.AttrIs(op6, "bias", in, 5) && rt.Operand(&tq, op6, 0) &&
-				rt.Def(&op4, tq, 0) && op4 != op19 && rt.Is(op4, in.Ops[4], 1, 1) && rt.AttrIs(op4, "perm", in, 3) &&
-				rt.Operand(&rq, op4, 0) &&
-				rt.Def(&op3, rq, 0) && op3 != op21 && rt.Is(op3, in.Ops[3], 2, 1) && rt.Operand(&aq, op3, 0) &&
-				rt.Def(&op1, aq, 0) && rt.Is(op1, in.Ops[1], 2, 1)) {
-				continue
-			}
-			for sw13 := range 2 { // operands 0 and 1 of op1 as written, then swapped
-				if !(rt.Operand(&mq, op1, sw13) &&
-					rt.Def(&op0, mq, 0) && op0 != op18 && op0 != op15 && rt.Is(op0, in.Ops[0], 2, 1) && rt.AttrIs(op0, "transpose_x", in, 0) &&
-					rt.AttrIs(op0, "transpose_y", in, 1) && rt.Operand(&x, op0, 0) && rt.Operand(&wq, op0, 1) &&
-					rt.Operand(&bq, op1, 1-sw13) && rt.Operand(&shape, op3, 1) &&
-					rt.Def(&op2, shape, 0) && rt.Is(op2, in.Ops[2], 0, 1) && rt.BindAttrAt(&sh, op2, "value", in, 2) &&
-					rt.Operand(&_1, op6, 1) &&
-					rt.Def(&op5, _1, 0) && rt.IsAtLeast(op5, in.Ops[5], 0, 1) && rt.BindAttrAt(&alpha, op5, "value", in, 4) &&
-					rt.ResultsUnused(op5, 1) && rt.Operand(&k, op15, 1) &&
-					rt.Def(&op10, k, 0) && op10 != op19 && op10 != op4 && rt.Is(op10, in.Ops[10], 1, 1) && rt.AttrIs(op10, "perm", in, 8) &&
-					rt.Operand(&rk, op10, 0) &&
-					rt.Def(&op9, rk, 0) && op9 != op21 && op9 != op3 && rt.Is(op9, in.Ops[9], 2, 1) && rt.Operand(&ak, op9, 0) &&
-					rt.Def(&op8, ak, 0) && op8 != op1 && rt.Is(op8, in.Ops[8], 2, 1)) {
-					continue
-				}
-				for sw82 := range 2 { // operands 0 and 1 of op8 as written, then swapped
-					if !(rt.Operand(&mk, op8, sw82) &&
-						rt.Def(&op7, mk, 0) && op7 != op18 && op7 != op15 && op7 != op0 && rt.Is(op7, in.Ops[7], 2, 1) &&
-						rt.AttrIs(op7, "transpose_x", in, 6) && rt.AttrIs(op7, "transpose_y", in, 7) && op7.Operand(0) == x &&
-						rt.Operand(&wk, op7, 1) && rt.Operand(&bk, op8, 1-sw82) && rt.SameConst(shape, op9.Operand(1)) &&
-						rt.Operand(&v, op18, 1) &&
-						rt.Def(&op14, v, 0) && op14 != op19 && op14 != op4 && op14 != op10 && rt.Is(op14, in.Ops[14], 1, 1) &&
-						rt.AttrIs(op14, "perm", in, 11) && rt.Operand(&rv, op14, 0) &&
-						rt.Def(&op13, rv, 0) && op13 != op21 && op13 != op3 && op13 != op9 && rt.Is(op13, in.Ops[13], 2, 1) &&
-						rt.Operand(&av, op13, 0) &&
-						rt.Def(&op12, av, 0) && op12 != op1 && op12 != op8 && rt.Is(op12, in.Ops[12], 2, 1)) {
-						continue
-					}
-					for sw122 := range 2 { // operands 0 and 1 of op12 as written, then swapped
-						if rt.Operand(&mv, op12, sw122) &&
-							rt.Def(&op11, mv, 0) && op11 != op18 && op11 != op15 && op11 != op0 && op11 != op7 && rt.Is(op11, in.Ops[11], 2, 1) &&
-							rt.AttrIs(op11, "transpose_x", in, 9) && rt.AttrIs(op11, "transpose_y", in, 10) && op11.Operand(0) == x &&
-							rt.Operand(&wv, op11, 1) && rt.Operand(&bv, op12, 1-sw122) && rt.SameConst(shape, op13.Operand(1)) &&
-							rt.Operand(&_4, op21, 1) &&
-							rt.Def(&op20, _4, 0) && rt.IsAtLeast(op20, in.Ops[20], 0, 1) && rt.BindAttrAt(&osh, op20, "value", in, 18) &&
-							rt.ResultsUnused(op20, 1) &&
-							rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21}, mq, aq, rq, tq, q, mk, ak, rk, k, mv, av, rv, v, qk, p, c, ct) &&
-							rt.True(rt.In(rule.AttrVal(ax), in.Consts[0])) && // where $ax in [-1, 3]
-							rt.True(rt.Equal(m.Pure("rank", x), int64(3))) && rt.True(rt.Equal(m.Pure("rank", wq), int64(2))) && rt.True(rt.Equal(m.Pure("shape", wk), m.Pure("shape", wq))) && rt.True(rt.Equal(m.Pure("shape", wv), m.Pure("shape", wq))) && // where rank(%x) == 3 && rank(%wq) == 2 && shape(%wk) == shape(%wq) && shape(%wv) == shape(%wq)
-							rt.True(rt.Equal(m.Pure("dim", x, int64(2)), m.Pure("dim", wq, int64(0)))) && rt.True(rt.Greater(m.Pure("dim", wq, int64(1)), int64(0))) && // where dim(%x, 2) == dim(%wq, 0) && dim(%wq, 1) > 0
-							rt.True(rt.Equal(m.Pure("shape", bq), rt.List(m.Pure("dim", wq, int64(1))))) && rt.True(rt.Equal(m.Pure("shape", bk), rt.List(m.Pure("dim", wq, int64(1))))) && rt.True(rt.Equal(m.Pure("shape", bv), rt.List(m.Pure("dim", wq, int64(1))))) && // where shape(%bq) == [dim(%wq, 1)] && shape(%bk) == [dim(%wq, 1)] && shape(%bv) == [dim(%wq, 1)]
-							rt.True(rt.Equal(m.Pure("len", rule.AttrVal(sh)), int64(4))) && rt.True(rt.Greater(rt.Index(rule.AttrVal(sh), int64(2)), int64(0))) && rt.True(rt.Greater(rt.Index(rule.AttrVal(sh), int64(3)), int64(0))) && rt.True(rt.Equal(rt.Arith("*", rt.Index(rule.AttrVal(sh), int64(2)), rt.Index(rule.AttrVal(sh), int64(3))), m.Pure("dim", wq, int64(1)))) && // where len($sh) == 4 && $sh[2] > 0 && $sh[3] > 0 && $sh[2] * $sh[3] == dim(%wq, 1)
-							rt.True(rt.In(rt.Index(rule.AttrVal(sh), int64(0)), rt.List(int64(0), m.Pure("dim", x, int64(0))))) && rt.True(rt.In(rt.Index(rule.AttrVal(sh), int64(1)), rt.List(int64(0), int64(-1), m.Pure("dim", x, int64(1))))) && // where $sh[0] in [0, dim(%x, 0)] && $sh[1] in [0, -1, dim(%x, 1)]
-							rt.True(rt.Equal(m.Pure("len", rule.AttrVal(osh)), int64(3))) && rt.True(rt.In(rt.Index(rule.AttrVal(osh), int64(2)), rt.List(m.Pure("dim", wq, int64(1)), int64(-1)))) && rt.True(rt.In(rt.Index(rule.AttrVal(osh), int64(0)), rt.List(int64(0), m.Pure("dim", x, int64(0))))) && rt.True(rt.In(rt.Index(rule.AttrVal(osh), int64(1)), rt.List(int64(0), int64(-1), m.Pure("dim", x, int64(1))))) && // where len($osh) == 3 && $osh[2] in [dim(%wq, 1), -1] && $osh[0] in [0, dim(%x, 0)] && $osh[1] in [0, -1, dim(%x, 1)]
-							rt.True(rt.In(m.Pure("dtype", wq), in.Consts[1])) && // where dtype(%wq) in [float16, float32]
-							m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21), append(m.Values(), mq, aq, shape, rq, tq, q, mk, ak, rk, k, mv, av, rv, v, qk, p, c, ct, out, x, wq, bq, _1, wk, bk, wv, bv, _2, mask, _3, _4), append(m.Holes(), sh, alpha, ax, osh)) {
-							return true
-						}
-					}
-				}
+			op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op20, mq, aq, shape, rq, tq, q, mk, ak, rk, k, mv, av, rv, v, qk, x, wq, bq, _1, wk, bk, wv, bv, mask, _3, _4, sh, alpha, osh = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+			if rt.Set(&qk, _2) &&
+				join0() {
+				return true
 			}
 		}
 	}

@@ -55,12 +55,15 @@ func testdataAlternatives_square_of_difference(m *rt.Matcher, in *rt.Instance, o
 			rt.Operand(&_1, op2, 1-sw2)) {
 			continue
 		}
+		join0 := func() bool {
+			return rt.Closed([]*ir.Op{op0, op1, op2}, d, _2) &&
+				m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), d, p, x, m2, _1, _2), m.Holes())
+		}
 		for alt0 := range 2 { // _1 = op2.Operand(1): its alternatives in order
 			if alt0 == 0 {
 				op1, _2 = nil, nil
 				if _1 == d &&
-					rt.Closed([]*ir.Op{op0, op1, op2}, d) &&
-					m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), d, p, x, m2, _1, _2), m.Holes()) {
+					join0() {
 					return true
 				}
 			}
@@ -69,8 +72,7 @@ func testdataAlternatives_square_of_difference(m *rt.Matcher, in *rt.Instance, o
 				if rt.Set(&_2, _1) &&
 					rt.Def(&op1, _2, 0) && op1 != op0 && rt.IsAtLeast(op1, in.Ops[1], 2, 1) && rt.ResultsUnused(op1, 1) &&
 					op1.Operand(0) == x && op1.Operand(1) == m2 &&
-					rt.Closed([]*ir.Op{op0, op1, op2}, d, _2) &&
-					m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), d, p, x, m2, _1, _2), m.Holes()) {
+					join0() {
 					return true
 				}
 			}
@@ -87,6 +89,11 @@ func testdataAlternatives_sqrt_square_is_abs(m *rt.Matcher, in *rt.Instance, op3
 		rt.Def(&op2, _5, 0) && rt.IsAtLeast(op2, in.Ops[2], 1, 1) && rt.ResultsUnused(op2, 1) && rt.Operand(&_1, op2, 0)) {
 		return false
 	}
+	join1 := func() bool {
+		return rt.Closed([]*ir.Op{op0, op1, op2, op3}, _3, _4, _5) &&
+			rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[0])) && // where dtype(%x) == float32
+			m.Emit(in, append(m.Ops(), op0, op1, op2, op3), append(m.Values(), y, _1, _2, x, _3, _4, _5), m.Holes())
+	}
 	for alt1 := range 2 { // _1 = op2.Operand(0): its alternatives in order
 		if alt1 == 0 {
 			op0, op1, _2, x, _3, _4 = nil, nil, nil, nil, nil, nil
@@ -94,24 +101,23 @@ func testdataAlternatives_sqrt_square_is_abs(m *rt.Matcher, in *rt.Instance, op3
 				rt.Def(&op1, _4, 0) && rt.IsAtLeast(op1, in.Ops[1], 1, 1) && rt.ResultsUnused(op1, 1) && rt.Operand(&_2, op1, 0)) {
 				continue
 			}
+			join0 := func() bool {
+				return join1()
+			}
 			for alt0 := range 2 { // _2 = op1.Operand(0): its alternatives in order
 				if alt0 == 0 {
 					op0, x, _3 = nil, nil, nil
 					if rt.Set(&_3, _2) &&
 						rt.Def(&op0, _3, 0) && rt.IsAtLeast(op0, in.Ops[0], 1, 1) && rt.AttrIs(op0, "dtype", in, 0) && rt.ResultsUnused(op0, 1) &&
 						rt.Operand(&x, op0, 0) &&
-						rt.Closed([]*ir.Op{op0, op1, op2, op3}, _3, _4, _5) &&
-						rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[0])) && // where dtype(%x) == float32
-						m.Emit(in, append(m.Ops(), op0, op1, op2, op3), append(m.Values(), y, _1, _2, x, _3, _4, _5), m.Holes()) {
+						join0() {
 						return true
 					}
 				}
 				if alt0 == 1 {
 					op0, x, _3 = nil, nil, nil
 					if rt.Set(&x, _2) &&
-						rt.Closed([]*ir.Op{op0, op1, op2, op3}, _4, _5) &&
-						rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[0])) && // where dtype(%x) == float32
-						m.Emit(in, append(m.Ops(), op0, op1, op2, op3), append(m.Values(), y, _1, _2, x, _3, _4, _5), m.Holes()) {
+						join0() {
 						return true
 					}
 				}
@@ -120,9 +126,7 @@ func testdataAlternatives_sqrt_square_is_abs(m *rt.Matcher, in *rt.Instance, op3
 		if alt1 == 1 {
 			op0, op1, _2, x, _3, _4 = nil, nil, nil, nil, nil, nil
 			if rt.Set(&x, _1) &&
-				rt.Closed([]*ir.Op{op0, op1, op2, op3}, _5) &&
-				rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[0])) && // where dtype(%x) == float32
-				m.Emit(in, append(m.Ops(), op0, op1, op2, op3), append(m.Values(), y, _1, _2, x, _3, _4, _5), m.Holes()) {
+				join1() {
 				return true
 			}
 		}

@@ -48,68 +48,71 @@ func testdataPerAlternative_softmax_mask_casts(m *rt.Matcher, in *rt.Instance, o
 		rt.Result(&o, op5, 0) && rt.Operand(&_5, op5, 0)) {
 		return false
 	}
-	for alt1 := range 2 { // _5 = op5.Operand(0): its alternatives in order
-		if alt1 == 0 {
-			op0, op1, op2, op3, op4, p, _1, s, mask, _2, _3, _4, _6, v = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-			if !(rt.Set(&_6, _5) &&
-				rt.Def(&op4, _6, 0) && rt.IsAtLeast(op4, in.Ops[4], 1, 1) && rt.BindAttrAt(&down, op4, "dtype", in, 2) &&
-				rt.ResultsUnused(op4, 1) && rt.Operand(&p, op4, 0) &&
-				rt.Def(&op3, p, 0) && rt.Is(op3, in.Ops[3], 1, 1) && rt.AttrIs(op3, "axis", in, 1) && rt.Operand(&_1, op3, 0)) {
-				continue
-			}
-			for alt0 := range 2 { // _1 = op3.Operand(0): its alternatives in order
-				if alt0 == 0 {
-					op0, op1, op2, s, mask, _2, _3, _4, v = nil, nil, nil, nil, nil, nil, nil, nil, nil
-					if !(rt.Set(&_3, _1) &&
-						rt.Def(&op1, _3, 0) && op1 != op4 && rt.IsAtLeast(op1, in.Ops[1], 1, 1) && rt.BindAttrAt(&up, op1, "dtype", in, 0) &&
-						rt.ResultsUnused(op1, 1) && rt.Operand(&_2, op1, 0) &&
-						rt.Def(&op0, _2, 0) && rt.IsAtLeast(op0, in.Ops[0], 2, 1) && rt.ResultsUnused(op0, 1)) {
-						continue
-					}
-					for sw0 := range 2 { // operands 0 and 1 of op0 as written, then swapped
-						if rt.Operand(&s, op0, sw0) && rt.Operand(&mask, op0, 1-sw0) && rt.Operand(&v, op5, 1) &&
-							rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5}, p, _2, _3, _6) &&
-							rt.True(rt.Equal(m.Pure("rank", s), int64(4))) && rt.True(rt.Equal(m.Pure("rank", mask), int64(4))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(1)), int64(1))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(0)), m.Pure("dim", s, int64(0)))) && // where rank(%s) == 4 && rank(%mask) == 4 && dim(%mask, 1) == 1 && dim(%mask, 0) == dim(%s, 0)
-							rt.True(rt.Equal(m.Pure("dim", mask, int64(2)), m.Pure("dim", s, int64(2)))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(3)), m.Pure("dim", s, int64(3)))) && rt.True(rt.Equal(m.Pure("dtype", mask), m.Pure("dtype", s))) && // where dim(%mask, 2) == dim(%s, 2) && dim(%mask, 3) == dim(%s, 3) && dtype(%mask) == dtype(%s)
-							rt.True(rt.In(m.Pure("dtype", s), in.Consts[0])) && // where dtype(%s) in [float32, float16]
-							rt.True(rt.GreaterEqual(m.Pure("dim", s, int64(3)), int64(32))) && rt.True(rt.Less(m.Pure("dim", s, int64(3)), int64(8192))) && rt.True(rt.Greater(m.Pure("dim", s, int64(2)), int64(1))) && rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", s, int64(2)), rt.Cond(rt.LessEqual(m.Pure("dim", s, int64(3)), int64(128)), func() rule.Val { return int64(8) }, func() rule.Val { return int64(4) })), int64(0))) && // where dim(%s, 3) >= 32 && dim(%s, 3) < 8192 && dim(%s, 2) > 1 && dim(%s, 2) % (dim(%s, 3) <= 128 ? 8 : 4) == 0
-							rt.True(rt.Equal(m.Pure("rank", v), int64(4))) && rt.True(rt.Equal(m.Pure("dim", v, int64(2)), m.Pure("dim", s, int64(3)))) && // where rank(%v) == 4 && dim(%v, 2) == dim(%s, 3)
-							rt.True(rt.Equal(rule.AttrVal(up), in.Consts[1])) && rt.True(rt.Equal(rule.AttrVal(down), m.Pure("dtype", s))) && // where $up == float32 && $down == dtype(%s)
-							m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5), append(m.Values(), p, o, _1, s, mask, _2, _3, _4, _5, _6, v), append(m.Holes(), up, down)) {
-							return true
-						}
+	join1 := func() bool {
+		if !(rt.Def(&op3, p, 0) && rt.Is(op3, in.Ops[3], 1, 1) && rt.AttrIs(op3, "axis", in, 1) && rt.Operand(&_1, op3, 0)) {
+			return false
+		}
+		join0 := func() bool {
+			return rt.Operand(&v, op5, 1) &&
+				rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5}, p, _2, _3, _4, _6) &&
+				rt.True(rt.Equal(m.Pure("rank", s), int64(4))) && rt.True(rt.Equal(m.Pure("rank", mask), int64(4))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(1)), int64(1))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(0)), m.Pure("dim", s, int64(0)))) && // where rank(%s) == 4 && rank(%mask) == 4 && dim(%mask, 1) == 1 && dim(%mask, 0) == dim(%s, 0)
+				rt.True(rt.Equal(m.Pure("dim", mask, int64(2)), m.Pure("dim", s, int64(2)))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(3)), m.Pure("dim", s, int64(3)))) && rt.True(rt.Equal(m.Pure("dtype", mask), m.Pure("dtype", s))) && // where dim(%mask, 2) == dim(%s, 2) && dim(%mask, 3) == dim(%s, 3) && dtype(%mask) == dtype(%s)
+				rt.True(rt.In(m.Pure("dtype", s), in.Consts[0])) && // where dtype(%s) in [float32, float16]
+				rt.True(rt.GreaterEqual(m.Pure("dim", s, int64(3)), int64(32))) && rt.True(rt.Less(m.Pure("dim", s, int64(3)), int64(8192))) && rt.True(rt.Greater(m.Pure("dim", s, int64(2)), int64(1))) && rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", s, int64(2)), rt.Cond(rt.LessEqual(m.Pure("dim", s, int64(3)), int64(128)), func() rule.Val { return int64(8) }, func() rule.Val { return int64(4) })), int64(0))) && // where dim(%s, 3) >= 32 && dim(%s, 3) < 8192 && dim(%s, 2) > 1 && dim(%s, 2) % (dim(%s, 3) <= 128 ? 8 : 4) == 0
+				rt.True(rt.Equal(m.Pure("rank", v), int64(4))) && rt.True(rt.Equal(m.Pure("dim", v, int64(2)), m.Pure("dim", s, int64(3)))) && // where rank(%v) == 4 && dim(%v, 2) == dim(%s, 3)
+				rt.True(rt.Equal((up != nil), (down != nil))) && // where bound($up) == bound($down)
+				rt.TrueOr(rt.Not((up != nil && down != nil)), func() bool {
+					return rt.True(rt.Equal(rule.AttrVal(up), in.Consts[1])) && rt.True(rt.Equal(rule.AttrVal(down), m.Pure("dtype", s)))
+				}) && // where !bound($up, $down) || $up == float32 && $down == dtype(%s)
+				m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5), append(m.Values(), p, o, _1, s, mask, _2, _3, _4, _5, _6, v), append(m.Holes(), up, down))
+		}
+		for alt0 := range 2 { // _1 = op3.Operand(0): its alternatives in order
+			if alt0 == 0 {
+				op0, op1, op2, s, mask, _2, _3, _4, v, up = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+				if !(rt.Set(&_3, _1) &&
+					rt.Def(&op1, _3, 0) && op1 != op4 && rt.IsAtLeast(op1, in.Ops[1], 1, 1) && rt.BindAttrAt(&up, op1, "dtype", in, 0) &&
+					rt.ResultsUnused(op1, 1) && rt.Operand(&_2, op1, 0) &&
+					rt.Def(&op0, _2, 0) && rt.IsAtLeast(op0, in.Ops[0], 2, 1) && rt.ResultsUnused(op0, 1)) {
+					continue
+				}
+				for sw0 := range 2 { // operands 0 and 1 of op0 as written, then swapped
+					if rt.Operand(&s, op0, sw0) && rt.Operand(&mask, op0, 1-sw0) &&
+						join0() {
+						return true
 					}
 				}
-				// alt0 == 1 never matches: where bound($up) == bound($down) is false on its paths
+			}
+			if alt0 == 1 {
+				op0, op1, op2, s, mask, _2, _3, _4, v, up = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+				if !(rt.Set(&_4, _1) &&
+					rt.Def(&op2, _4, 0) && rt.IsAtLeast(op2, in.Ops[2], 2, 1) && rt.ResultsUnused(op2, 1)) {
+					continue
+				}
+				for sw2 := range 2 { // operands 0 and 1 of op2 as written, then swapped
+					if rt.Operand(&s, op2, sw2) && rt.Operand(&mask, op2, 1-sw2) &&
+						join0() {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	for alt1 := range 2 { // _5 = op5.Operand(0): its alternatives in order
+		if alt1 == 0 {
+			op0, op1, op2, op3, op4, p, _1, s, mask, _2, _3, _4, _6, v, up, down = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+			if rt.Set(&_6, _5) &&
+				rt.Def(&op4, _6, 0) && rt.IsAtLeast(op4, in.Ops[4], 1, 1) && rt.BindAttrAt(&down, op4, "dtype", in, 2) &&
+				rt.ResultsUnused(op4, 1) && rt.Operand(&p, op4, 0) &&
+				join1() {
+				return true
 			}
 		}
 		if alt1 == 1 {
-			op0, op1, op2, op3, op4, p, _1, s, mask, _2, _3, _4, _6, v = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-			if !(rt.Set(&p, _5) &&
-				rt.Def(&op3, p, 0) && rt.Is(op3, in.Ops[3], 1, 1) && rt.AttrIs(op3, "axis", in, 1) && rt.Operand(&_1, op3, 0)) {
-				continue
-			}
-			for alt02 := range 2 { // _1 = op3.Operand(0): its alternatives in order
-				// alt02 == 0 never matches: where bound($up) == bound($down) is false on its paths
-				if alt02 == 1 {
-					op0, op1, op2, op4, s, mask, _2, _3, _4, _6, v = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-					if !(rt.Set(&_4, _1) &&
-						rt.Def(&op2, _4, 0) && rt.IsAtLeast(op2, in.Ops[2], 2, 1) && rt.ResultsUnused(op2, 1)) {
-						continue
-					}
-					for sw2 := range 2 { // operands 0 and 1 of op2 as written, then swapped
-						if rt.Operand(&s, op2, sw2) && rt.Operand(&mask, op2, 1-sw2) && rt.Operand(&v, op5, 1) &&
-							rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5}, p, _4) &&
-							rt.True(rt.Equal(m.Pure("rank", s), int64(4))) && rt.True(rt.Equal(m.Pure("rank", mask), int64(4))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(1)), int64(1))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(0)), m.Pure("dim", s, int64(0)))) && // where rank(%s) == 4 && rank(%mask) == 4 && dim(%mask, 1) == 1 && dim(%mask, 0) == dim(%s, 0)
-							rt.True(rt.Equal(m.Pure("dim", mask, int64(2)), m.Pure("dim", s, int64(2)))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(3)), m.Pure("dim", s, int64(3)))) && rt.True(rt.Equal(m.Pure("dtype", mask), m.Pure("dtype", s))) && // where dim(%mask, 2) == dim(%s, 2) && dim(%mask, 3) == dim(%s, 3) && dtype(%mask) == dtype(%s)
-							rt.True(rt.In(m.Pure("dtype", s), in.Consts[0])) && // where dtype(%s) in [float32, float16]
-							rt.True(rt.GreaterEqual(m.Pure("dim", s, int64(3)), int64(32))) && rt.True(rt.Less(m.Pure("dim", s, int64(3)), int64(8192))) && rt.True(rt.Greater(m.Pure("dim", s, int64(2)), int64(1))) && rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", s, int64(2)), rt.Cond(rt.LessEqual(m.Pure("dim", s, int64(3)), int64(128)), func() rule.Val { return int64(8) }, func() rule.Val { return int64(4) })), int64(0))) && // where dim(%s, 3) >= 32 && dim(%s, 3) < 8192 && dim(%s, 2) > 1 && dim(%s, 2) % (dim(%s, 3) <= 128 ? 8 : 4) == 0
-							rt.True(rt.Equal(m.Pure("rank", v), int64(4))) && rt.True(rt.Equal(m.Pure("dim", v, int64(2)), m.Pure("dim", s, int64(3)))) && // where rank(%v) == 4 && dim(%v, 2) == dim(%s, 3)
-							m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5), append(m.Values(), p, o, _1, s, mask, _2, _3, _4, _5, _6, v), append(m.Holes(), nil, nil)) {
-							return true
-						}
-					}
-				}
+			op0, op1, op2, op3, op4, p, _1, s, mask, _2, _3, _4, _6, v, up, down = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+			if rt.Set(&p, _5) &&
+				join1() {
+				return true
 			}
 		}
 	}

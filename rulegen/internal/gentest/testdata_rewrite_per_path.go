@@ -55,6 +55,12 @@ func testdataRewritePerPath_matmul_relu_fc(m *rt.Matcher, in *rt.Instance, op3 *
 	if !(rt.Arity(op3, 1, 1) && rt.Result(&y, op3, 0) && rt.Operand(&_1, op3, 0)) {
 		return false
 	}
+	join0 := func() bool {
+		return rt.Closed([]*ir.Op{op0, op1, op2, op3}, _2, _3, _4) &&
+			rt.True(rt.Equal(m.Pure("rank", w), int64(2))) && rt.True(rt.GreaterEqual(m.Pure("rank", x), int64(2))) && rt.True(rt.Equal(m.Pure("dim", x, int64(-1)), m.Pure("dim", w, int64(0)))) && rt.True(rt.Equal(m.Pure("dtype", w), in.Consts[0])) && // where rank(%w) == 2 && rank(%x) >= 2 && dim(%x, -1) == dim(%w, 0) && dtype(%w) == float32
+			rt.TrueOr(rt.Not((b != nil)), func() bool { return rt.True(rt.Equal(m.Pure("shape", b), rt.List(m.Pure("dim", w, int64(1))))) }) && // where !bound(%b) || shape(%b) == [dim(%w, 1)]
+			m.Emit(in, append(m.Ops(), op0, op1, op2, op3), append(m.Values(), y, _1, x, w, _2, b, _3, _4), m.Holes())
+	}
 	for alt0 := range 2 { // _1 = op3.Operand(0): its alternatives in order
 		if alt0 == 0 {
 			op0, op1, op2, x, w, _2, b, _3, _4 = nil, nil, nil, nil, nil, nil, nil, nil, nil
@@ -67,10 +73,7 @@ func testdataRewritePerPath_matmul_relu_fc(m *rt.Matcher, in *rt.Instance, op3 *
 					rt.Def(&op0, _2, 0) && rt.IsAtLeast(op0, in.Ops[0], 2, 1) && rt.AttrIs(op0, "transpose_x", in, 0) &&
 					rt.AttrIs(op0, "transpose_y", in, 1) && rt.ResultsUnused(op0, 1) && rt.Operand(&x, op0, 0) && rt.Operand(&w, op0, 1) &&
 					rt.Operand(&b, op1, 1-sw1) &&
-					rt.Closed([]*ir.Op{op0, op1, op2, op3}, _2, _3) &&
-					rt.True(rt.Equal(m.Pure("rank", w), int64(2))) && rt.True(rt.GreaterEqual(m.Pure("rank", x), int64(2))) && rt.True(rt.Equal(m.Pure("dim", x, int64(-1)), m.Pure("dim", w, int64(0)))) && rt.True(rt.Equal(m.Pure("dtype", w), in.Consts[0])) && // where rank(%w) == 2 && rank(%x) >= 2 && dim(%x, -1) == dim(%w, 0) && dtype(%w) == float32
-					rt.True(rt.Equal(m.Pure("shape", b), rt.List(m.Pure("dim", w, int64(1))))) && // where shape(%b) == [dim(%w, 1)]
-					m.Emit(in, append(m.Ops(), op0, op1, op2, op3), append(m.Values(), y, _1, x, w, _2, b, _3, _4), m.Holes()) {
+					join0() {
 					return true
 				}
 			}
@@ -80,9 +83,7 @@ func testdataRewritePerPath_matmul_relu_fc(m *rt.Matcher, in *rt.Instance, op3 *
 			if rt.Set(&_4, _1) &&
 				rt.Def(&op2, _4, 0) && rt.IsAtLeast(op2, in.Ops[2], 2, 1) && rt.AttrIs(op2, "transpose_x", in, 2) &&
 				rt.AttrIs(op2, "transpose_y", in, 3) && rt.ResultsUnused(op2, 1) && rt.Operand(&x, op2, 0) && rt.Operand(&w, op2, 1) &&
-				rt.Closed([]*ir.Op{op0, op1, op2, op3}, _4) &&
-				rt.True(rt.Equal(m.Pure("rank", w), int64(2))) && rt.True(rt.GreaterEqual(m.Pure("rank", x), int64(2))) && rt.True(rt.Equal(m.Pure("dim", x, int64(-1)), m.Pure("dim", w, int64(0)))) && rt.True(rt.Equal(m.Pure("dtype", w), in.Consts[0])) && // where rank(%w) == 2 && rank(%x) >= 2 && dim(%x, -1) == dim(%w, 0) && dtype(%w) == float32
-				m.Emit(in, append(m.Ops(), op0, op1, op2, op3), append(m.Values(), y, _1, x, w, _2, b, _3, _4), m.Holes()) {
+				join0() {
 				return true
 			}
 		}
@@ -99,28 +100,29 @@ func testdataRewritePerPath_scale_of_cast(m *rt.Matcher, in *rt.Instance, op2 *i
 		rt.Result(&y, op2, 0) && rt.Operand(&_1, op2, 0)) {
 		return false
 	}
+	join0 := func() bool {
+		return rt.Operand(&_3, op2, 1) &&
+			rt.Def(&op1, _3, 0) && rt.IsAtLeast(op1, in.Ops[1], 0, 1) && rt.BindAttrAt(&v, op1, "value", in, 1) &&
+			rt.ResultsUnused(op1, 1) &&
+			rt.Closed([]*ir.Op{op0, op1, op2}, _2) &&
+			rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[0])) && // where dtype(%x) == float32
+			rt.TrueOr(rt.Not((d != nil)), func() bool { return rt.True(rt.Equal(rule.AttrVal(d), in.Consts[1])) }) && // where !bound($d) || $d == float32
+			m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), y, _1, x, _2, _3), append(m.Holes(), d, v))
+	}
 	for alt0 := range 2 { // _1 = op2.Operand(0): its alternatives in order
 		if alt0 == 0 {
-			op0, op1, x, _2, _3 = nil, nil, nil, nil, nil
+			op0, op1, x, _2, _3, d, v = nil, nil, nil, nil, nil, nil, nil
 			if rt.Set(&_2, _1) &&
 				rt.Def(&op0, _2, 0) && rt.IsAtLeast(op0, in.Ops[0], 1, 1) && rt.BindAttrAt(&d, op0, "dtype", in, 0) &&
-				rt.ResultsUnused(op0, 1) && rt.Operand(&x, op0, 0) && rt.Operand(&_3, op2, 1) &&
-				rt.Def(&op1, _3, 0) && rt.IsAtLeast(op1, in.Ops[1], 0, 1) && rt.BindAttrAt(&v, op1, "value", in, 1) &&
-				rt.ResultsUnused(op1, 1) &&
-				rt.Closed([]*ir.Op{op0, op1, op2}, _2) &&
-				rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[0])) && // where dtype(%x) == float32
-				rt.True(rt.Equal(rule.AttrVal(d), in.Consts[1])) && // where $d == float32
-				m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), y, _1, x, _2, _3), append(m.Holes(), d, v)) {
+				rt.ResultsUnused(op0, 1) && rt.Operand(&x, op0, 0) &&
+				join0() {
 				return true
 			}
 		}
 		if alt0 == 1 {
-			op0, op1, x, _2, _3 = nil, nil, nil, nil, nil
-			if rt.Set(&x, _1) && rt.Operand(&_3, op2, 1) &&
-				rt.Def(&op1, _3, 0) && rt.IsAtLeast(op1, in.Ops[1], 0, 1) && rt.BindAttrAt(&v, op1, "value", in, 1) &&
-				rt.ResultsUnused(op1, 1) &&
-				rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[0])) && // where dtype(%x) == float32
-				m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), y, _1, x, _2, _3), append(m.Holes(), nil, v)) {
+			op0, op1, x, _2, _3, d, v = nil, nil, nil, nil, nil, nil, nil
+			if rt.Set(&x, _1) &&
+				join0() {
 				return true
 			}
 		}
