@@ -36,7 +36,8 @@ func TestPerAlternativeCommands(t *testing.T) {
 
 	code, out, errs = run(t, "", "gen", "-rules", rules, "-pkg", "pa")
 	require.Equal(t, exitOK, code, errs)
-	assert.Contains(t, out, "join1 := func() bool {")
+	assert.Contains(t, out, "switch alt1 {", "the casts around the matmul's operand: straight branches, the code after them inline")
+	assert.Regexp(t, `join0 := func\(\) bool \{`, out, "the casts around the softmax's operand: branches with loops call it")
 	assert.Contains(t, out, "rt.True(rt.Equal((up != nil), (down != nil))) && // where bound($up) == bound($down)")
 	assert.Equal(t, 1, strings.Count(out, "// where bound($up) == bound($down)"), "the constraint is written once")
 }

@@ -127,7 +127,8 @@ type Instr struct {
 	Cmp Cmp
 	// Where is the index in Rule.Where of the constraint of CheckUses and CheckWhere; Expr is that constraint, or
 	// for a constraint that calls bound(…), the constraint with bound decided for the path the instruction is on
-	// (Path.Fold); a constraint that folds to true is not checked.
+	// (Path.Fold); a constraint that folds to true is not checked. After branches that joined, which serve several
+	// paths, the constraint is as written (bound is decided on the match) and Path is nil.
 	Where int
 	Expr  rule.Expr
 	// Path is what the CheckWhere's path through the alternatives binds, when its constraint calls bound(…) (nil
@@ -233,6 +234,9 @@ type planner struct {
 	todo []task
 	// chosen[g][b] says the planner is in branch b of alternatives g.
 	chosen [][]bool
+	// early[i] says where constraint i, which reads nothing but the path (pathOnly), is checked already on the
+	// planner's paths: after a join, as soon as every group of alternatives its paths reach is entered (decided).
+	early []bool
 }
 
 // task is operand next of pattern op op, to be matched.
@@ -244,6 +248,9 @@ func plan(p *rule.Pattern, root int, r *rule.Rule) (*Plan, error) {
 	pl := &planner{p: p, r: r, boundOp: make([]bool, len(p.Ops)), boundVal: make([]bool, len(p.Values)),
 		bound: make([]bool, len(p.Holes)), uses: make([][]int, len(p.Values)), code: &code,
 		chosen: make([][]bool, len(p.Alts))}
+	if r != nil {
+		pl.early = make([]bool, len(r.Where))
+	}
 	for g, a := range p.Alts {
 		pl.chosen[g] = make([]bool, len(a.Branches))
 	}
@@ -333,6 +340,7 @@ func (pl *planner) fork() *planner {
 	c.bound = slices.Clone(pl.bound)
 	c.order = slices.Clone(pl.order)
 	c.todo = slices.Clone(pl.todo)
+	c.early = slices.Clone(pl.early)
 	c.chosen = make([][]bool, len(pl.chosen))
 	for g := range pl.chosen {
 		c.chosen[g] = slices.Clone(pl.chosen[g])
@@ -382,8 +390,8 @@ func (pl *planner) rest() error {
 			if _, _, _, ok := usesConstraint(p, e); ok {
 				continue
 			}
-			if l, ok := e.(*rule.Lit); ok && l.Value == true {
-				continue // a constraint rule.Paths decided for its path
+			if l, ok := e.(*rule.Lit); ok && l.Value == true || pl.early[i] {
+				continue // a constraint rule.Paths decided for its path, or one checked when the path was known
 			}
 			in := Instr{Code: CheckWhere, Where: i, Expr: e}
 			if rule.CallsBound(e) && !pl.ambiguous() {
@@ -722,10 +730,51 @@ func (pl *planner) join(at, g int) (bool, error) {
 	for _, i := range jumps {
 		(*pl.code)[i].N = join
 	}
+	pl.decided()
 	if next >= 0 {
 		return true, pl.def(next)
 	}
 	return true, nil
+}
+
+// decided emits, once every group of alternatives the planner's paths reach has been entered, the constraints
+// that read nothing but the path taken (pathOnly) and are not checked yet: after a join they are decided on the
+// match, and checked as soon as the path is known, a path they rule out ends there (as a branch planned on its
+// own ends at once, dead).
+func (pl *planner) decided() {
+	if pl.r == nil {
+		return
+	}
+	for g, a := range pl.p.Alts {
+		if pl.eligible(a.Op) && !slices.Contains(pl.chosen[g], true) {
+			return
+		}
+	}
+	for i, e := range pl.r.Where {
+		if !pl.early[i] && rule.CallsBound(e) && pathOnly(e) {
+			pl.early[i] = true
+			pl.emit(Instr{Code: CheckWhere, Where: i, Expr: e})
+		}
+	}
+}
+
+// pathOnly reports whether constraint e reads nothing of a match but the path it took: bound(…) calls, literals
+// and the operators on them.
+func pathOnly(e rule.Expr) bool {
+	switch x := e.(type) {
+	case *rule.Lit:
+		return true
+	case *rule.Call:
+		b := x.Builtin()
+		return b != nil && b.PathQuery
+	case *rule.Unary:
+		return pathOnly(x.X)
+	case *rule.Binary:
+		return pathOnly(x.X) && pathOnly(x.Y)
+	case *rule.Cond:
+		return pathOnly(x.Cond) && pathOnly(x.Then) && pathOnly(x.Else)
+	}
+	return false
 }
 
 // branchOps plans the operands a branch's ops queued (those above base in the queue), depth first, binding the
@@ -860,6 +909,13 @@ func (pl *planner) meet(live []*planner, g int, inGroup []bool) bool {
 				pl.chosen[g][b] = pl.chosen[g][b] || x
 			}
 		}
+	}
+	for i := range pl.early {
+		all := true
+		for _, c := range live {
+			all = all && c.early[i]
+		}
+		pl.early[i] = all // one checked on some paths only is checked again after the join: it is pure
 	}
 	return true
 }

@@ -125,9 +125,13 @@ func (g *fnGen) path(pc int) {
 		case matcher.Success:
 			g.emit(base)
 			return
-		case matcher.Jump: // the branch continues with the code after its alternatives, a function literal
-			g.terms = append(g.terms, term{code: g.joins[in.N] + "()", newLine: true})
-			g.end(base)
+		case matcher.Jump: // the branch continues with the code after its alternatives
+			if name, ok := g.joins[in.N]; ok { // a function literal
+				g.terms = append(g.terms, term{code: name + "()", newLine: true})
+				g.end(base)
+				return
+			}
+			g.flush() // the code after the switch of straight branches
 			return
 		}
 		pc += g.fused(g.plan.Instrs[pc:]) - 1
@@ -162,12 +166,14 @@ func (g *fnGen) fused(code []matcher.Instr) int {
 
 // alternatives prints a ChooseAlt: a loop over its branches, each an if that unbinds what the branches bind and
 // prints the branch's path; then it ends the path the ChooseAlt is on (entered with base loops open). Branches that
-// join end in a call of a function literal declared before the loop, whose body is the code after the join: it
-// returns whether that code found the match.
+// join print the code after the join once: after a switch over the branches in the loop when every branch is a
+// straight chain (no choice point: a failure continues the loop), else in a function literal declared before the
+// loop, which each branch calls at its end and which returns whether that code found the match.
 func (g *fnGen) alternatives(in *matcher.Instr, base int) {
 	av := g.local.fresh("alt" + strconv.Itoa(in.Alt))
+	straight := in.Join != 0 && g.straight(in)
 	var join string
-	if in.Join != 0 {
+	if in.Join != 0 && !straight {
 		join = g.local.fresh("join" + strconv.Itoa(in.Alt))
 		g.joins[in.Join] = join
 	}
@@ -183,41 +189,68 @@ func (g *fnGen) alternatives(in *matcher.Instr, base int) {
 	for _, h := range in.ResetHoles {
 		// After a join a $hole only some branches bind is read as it is (a match leaves it nil, bound(…) tests it):
 		// the attempts of earlier branches must not leave it set.
-		if join != "" && g.p.Holes[h].Kind == rule.HoleAttr {
+		if in.Join != 0 && g.p.Holes[h].Kind == rule.HoleAttr {
 			reset, nils = append(reset, g.holeVar[h]), append(nils, "nil")
 		}
 	}
-	if len(g.terms) > 0 { // the chain before the choice: its failure leaves the alternative the ChooseAlt is in
-		g.line("if !(%s) {", g.chain())
-		g.line("%s", g.fail())
-		g.line("}")
-	}
+	g.flush() // the chain before the choice: its failure leaves the alternative the ChooseAlt is in
 	outer := g.b
 	g.b = &strings.Builder{}
 	g.line("for %s := range %d { // %s = %s.Operand(%d): its alternatives in order", av, len(in.Targets),
 		g.valVar[in.Value], g.opVar[in.Op], in.Index)
 	g.loops++
+	if straight {
+		if len(reset) > 0 {
+			g.line("%s = %s", strings.Join(reset, ", "), strings.Join(nils, ", "))
+		}
+		g.line("switch %s {", av)
+	}
 	for b, t := range in.Targets {
 		if w := &g.plan.Instrs[t]; w.Code == matcher.CheckWhere && w.Path != nil && isFalse(w.Expr) {
 			// A branch whose paths a bound(…) constraint rules out: the planner ends it at once (a CheckWhere of
 			// the literal false), and there is nothing to run.
-			g.line("// %s == %d never matches: where %s is false on its paths", av, b,
-				oneLine(rule.FormatExpr(g.r, g.r.Where[w.Where])))
+			never := fmt.Sprintf("never matches: where %s is false on its paths", oneLine(rule.FormatExpr(g.r, g.r.Where[w.Where])))
+			if straight {
+				g.line("case %d: // %s", b, never)
+				g.line("continue")
+			} else {
+				g.line("// %s == %d %s", av, b, never)
+			}
 			continue
 		}
 		copy(g.bound, bound)
 		copy(g.swapVar, swapVar)
-		g.line("if %s == %d {", av, b)
-		if len(reset) > 0 {
-			g.line("%s = %s", strings.Join(reset, ", "), strings.Join(nils, ", "))
+		if straight {
+			g.line("case %d:", b)
+		} else {
+			g.line("if %s == %d {", av, b)
+			if len(reset) > 0 {
+				g.line("%s = %s", strings.Join(reset, ", "), strings.Join(nils, ", "))
+			}
 		}
 		g.path(t)
-		g.line("}")
+		if !straight {
+			g.line("}")
+		}
 		for h, x := range g.bound {
 			union[h] = union[h] || x
 		}
 	}
 	g.bound = union // for the declarations, and the code after a join
+	copy(g.swapVar, swapVar)
+	if straight {
+		g.line("}")
+		g.path(in.Join) // inside the loop: its failures continue it, its success returns
+		for ; g.loops > base; g.loops-- {
+			g.line("}")
+		}
+		if base == 0 {
+			g.line("return false")
+		}
+		outer.WriteString(g.b.String())
+		g.b = outer
+		return
+	}
 	for ; g.loops > base; g.loops-- {
 		g.line("}")
 	}
@@ -229,7 +262,6 @@ func (g *fnGen) alternatives(in *matcher.Instr, base int) {
 	if join != "" {
 		// The code after the join, from the union of what the branches bound, in a function of its own: its
 		// failures return false, its success true.
-		copy(g.swapVar, swapVar)
 		loops := g.loops
 		g.loops = 0
 		g.line("%s := func() bool {", join)
@@ -238,6 +270,32 @@ func (g *fnGen) alternatives(in *matcher.Instr, base int) {
 		g.loops = loops
 	}
 	g.b.WriteString(loop.String())
+}
+
+// straight reports whether every branch of the ChooseAlt in is a straight chain to its Jump: no choice point.
+func (g *fnGen) straight(in *matcher.Instr) bool {
+	for _, t := range in.Targets {
+		for pc := t; ; pc++ {
+			switch g.plan.Instrs[pc].Code {
+			case matcher.Jump, matcher.Success:
+			case matcher.ChooseSwap, matcher.ChooseUser, matcher.ChooseAlt, matcher.CollectUsers:
+				return false
+			default:
+				continue
+			}
+			break
+		}
+	}
+	return true
+}
+
+// flush ends the chain before a choice point or a join: its failure leaves the current alternative.
+func (g *fnGen) flush() {
+	if len(g.terms) > 0 {
+		g.line("if !(%s) {", g.chain())
+		g.line("%s", g.fail())
+		g.line("}")
+	}
 }
 
 // instr prints one plan instruction.
@@ -455,11 +513,7 @@ func (g *fnGen) constraint(e rule.Expr, source string) {
 
 // open ends the chain before a choice point (its failure leaves the alternative) and opens the choice's loop.
 func (g *fnGen) open(header string) {
-	if len(g.terms) > 0 {
-		g.line("if !(%s) {", g.chain())
-		g.line("%s", g.fail())
-		g.line("}")
-	}
+	g.flush()
 	g.line("%s", header)
 	g.loops++
 }

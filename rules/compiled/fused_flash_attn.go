@@ -30,13 +30,40 @@ func fusedFlashAttn_flash_attn_qscale_mask(m *rt.Matcher, in *rt.Instance, op12 
 		rt.AttrIs(op11, "transpose_y", in, 12) && rt.Operand(&_4, op11, 0)) {
 		return false
 	}
-	join1 := func() bool {
-		if !(rt.Def(&op9, p, 0) && rt.Is(op9, in.Ops[9], 1, 1) && rt.BindAttrAt(&ax, op9, "axis", in, 9) && rt.Operand(&_2, op9, 0)) {
-			return false
+	for alt1 := range 2 { // _4 = op11.Operand(0): its alternatives in order
+		op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, qt, kt, vt, qs, kt2, s, sm, p, q, k, v, _1, mask, _2, _3, _5, sv, d1, ax, dt = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+		switch alt1 {
+		case 0:
+			if !(rt.Set(&_5, _4) &&
+				rt.Def(&op10, _5, 0) && rt.IsAtLeast(op10, in.Ops[10], 1, 1) && rt.BindAttrAt(&dt, op10, "dtype", in, 10) &&
+				rt.ResultsUnused(op10, 1) && rt.Operand(&p, op10, 0)) {
+				continue
+			}
+		case 1:
+			if !(rt.Set(&p, _4)) {
+				continue
+			}
 		}
-		join0 := func() bool {
-			if !(rt.Def(&op7, sm, 0) && rt.Is(op7, in.Ops[7], 2, 1)) {
-				return false
+		if !(rt.Def(&op9, p, 0) && rt.Is(op9, in.Ops[9], 1, 1) && rt.BindAttrAt(&ax, op9, "axis", in, 9) && rt.Operand(&_2, op9, 0)) {
+			continue
+		}
+		for alt0 := range 2 { // _2 = op9.Operand(0): its alternatives in order
+			op0, op1, op2, op3, op4, op5, op6, op7, op8, qt, kt, vt, qs, kt2, s, sm, q, k, v, _1, mask, _3, sv, d1 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+			switch alt0 {
+			case 0:
+				if !(rt.Set(&_3, _2) &&
+					rt.Def(&op8, _3, 0) && op8 != op10 && rt.IsAtLeast(op8, in.Ops[8], 1, 1) && rt.BindAttrAt(&d1, op8, "dtype", in, 8) &&
+					rt.ResultsUnused(op8, 1) && rt.Operand(&sm, op8, 0)) {
+					continue
+				}
+			case 1:
+				if !(rt.Set(&sm, _2)) {
+					continue
+				}
+			}
+			if !(rt.True(rt.Equal((d1 != nil), (dt != nil))) && // where bound($d1) == bound($dt)
+				rt.Def(&op7, sm, 0) && rt.Is(op7, in.Ops[7], 2, 1)) {
+				continue
 			}
 			for sw7 := range 2 { // operands 0 and 1 of op7 as written, then swapped
 				if rt.Operand(&s, op7, sw7) &&
@@ -63,7 +90,6 @@ func fusedFlashAttn_flash_attn_qscale_mask(m *rt.Matcher, in *rt.Instance, op12 
 					rt.True(rt.Equal(m.Pure("rank", q), int64(4))) && rt.True(rt.Equal(m.Pure("shape", k), m.Pure("shape", v))) && rt.True(rt.Equal(m.Pure("rank", k), int64(4))) && // where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
 					rt.True(rt.Equal(m.Pure("dim", k, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(2)), m.Pure("dim", q, int64(2)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(3)), m.Pure("dim", q, int64(3)))) && rt.True(rt.Greater(m.Pure("dim", q, int64(3)), int64(0))) && // where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
 					rt.True(rt.Less(m.Pure("abs", rt.Arith("-", rt.Arith("*", rt.Arith("*", rule.AttrVal(sv), rule.AttrVal(sv)), m.Pure("dim", q, int64(3))), float64(1))), float64(1e-05))) && // where abs($sv * $sv * dim(%q, 3) - 1.0) < 1e-05
-					rt.True(rt.Equal((d1 != nil), (dt != nil))) && // where bound($d1) == bound($dt)
 					rt.TrueOr(rt.Not((d1 != nil && dt != nil)), func() bool {
 						return rt.True(rt.In(rule.AttrVal(d1), rt.List(in.Consts[5], m.Pure("dtype", q)))) && rt.True(rt.Equal(rule.AttrVal(dt), m.Pure("dtype", q)))
 					}) && // where !bound($d1, $dt) || $d1 in [float32, dtype(%q)] && $dt == dtype(%q)
@@ -72,44 +98,6 @@ func fusedFlashAttn_flash_attn_qscale_mask(m *rt.Matcher, in *rt.Instance, op12 
 					m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12), append(m.Values(), qt, kt, vt, qs, kt2, s, sm, p, ctx, out, q, k, v, _1, mask, _2, _3, _4, _5), append(m.Holes(), sv, d1, ax, dt)) {
 					return true
 				}
-			}
-			return false
-		}
-		for alt0 := range 2 { // _2 = op9.Operand(0): its alternatives in order
-			if alt0 == 0 {
-				op0, op1, op2, op3, op4, op5, op6, op7, op8, qt, kt, vt, qs, kt2, s, sm, q, k, v, _1, mask, _3, sv, d1 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-				if rt.Set(&_3, _2) &&
-					rt.Def(&op8, _3, 0) && op8 != op10 && rt.IsAtLeast(op8, in.Ops[8], 1, 1) && rt.BindAttrAt(&d1, op8, "dtype", in, 8) &&
-					rt.ResultsUnused(op8, 1) && rt.Operand(&sm, op8, 0) &&
-					join0() {
-					return true
-				}
-			}
-			if alt0 == 1 {
-				op0, op1, op2, op3, op4, op5, op6, op7, op8, qt, kt, vt, qs, kt2, s, sm, q, k, v, _1, mask, _3, sv, d1 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-				if rt.Set(&sm, _2) &&
-					join0() {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	for alt1 := range 2 { // _4 = op11.Operand(0): its alternatives in order
-		if alt1 == 0 {
-			op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, qt, kt, vt, qs, kt2, s, sm, p, q, k, v, _1, mask, _2, _3, _5, sv, d1, ax, dt = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-			if rt.Set(&_5, _4) &&
-				rt.Def(&op10, _5, 0) && rt.IsAtLeast(op10, in.Ops[10], 1, 1) && rt.BindAttrAt(&dt, op10, "dtype", in, 10) &&
-				rt.ResultsUnused(op10, 1) && rt.Operand(&p, op10, 0) &&
-				join1() {
-				return true
-			}
-		}
-		if alt1 == 1 {
-			op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, qt, kt, vt, qs, kt2, s, sm, p, q, k, v, _1, mask, _2, _3, _5, sv, d1, ax, dt = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-			if rt.Set(&p, _4) &&
-				join1() {
-				return true
 			}
 		}
 	}
@@ -127,13 +115,40 @@ func fusedFlashAttn_flash_attn_outscale_mask(m *rt.Matcher, in *rt.Instance, op1
 		rt.AttrIs(op11, "transpose_y", in, 12) && rt.Operand(&_4, op11, 0)) {
 		return false
 	}
-	join1 := func() bool {
-		if !(rt.Def(&op9, p, 0) && rt.Is(op9, in.Ops[9], 1, 1) && rt.BindAttrAt(&ax, op9, "axis", in, 9) && rt.Operand(&_2, op9, 0)) {
-			return false
+	for alt1 := range 2 { // _4 = op11.Operand(0): its alternatives in order
+		op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, qt, kt, vt, kt2, qk, s, sm, p, q, k, v, _1, mask, _2, _3, _5, sv, d1, ax, dt = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+		switch alt1 {
+		case 0:
+			if !(rt.Set(&_5, _4) &&
+				rt.Def(&op10, _5, 0) && rt.IsAtLeast(op10, in.Ops[10], 1, 1) && rt.BindAttrAt(&dt, op10, "dtype", in, 10) &&
+				rt.ResultsUnused(op10, 1) && rt.Operand(&p, op10, 0)) {
+				continue
+			}
+		case 1:
+			if !(rt.Set(&p, _4)) {
+				continue
+			}
 		}
-		join0 := func() bool {
-			if !(rt.Def(&op7, sm, 0) && rt.Is(op7, in.Ops[7], 2, 1)) {
-				return false
+		if !(rt.Def(&op9, p, 0) && rt.Is(op9, in.Ops[9], 1, 1) && rt.BindAttrAt(&ax, op9, "axis", in, 9) && rt.Operand(&_2, op9, 0)) {
+			continue
+		}
+		for alt0 := range 2 { // _2 = op9.Operand(0): its alternatives in order
+			op0, op1, op2, op3, op4, op5, op6, op7, op8, qt, kt, vt, kt2, qk, s, sm, q, k, v, _1, mask, _3, sv, d1 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+			switch alt0 {
+			case 0:
+				if !(rt.Set(&_3, _2) &&
+					rt.Def(&op8, _3, 0) && op8 != op10 && rt.IsAtLeast(op8, in.Ops[8], 1, 1) && rt.BindAttrAt(&d1, op8, "dtype", in, 8) &&
+					rt.ResultsUnused(op8, 1) && rt.Operand(&sm, op8, 0)) {
+					continue
+				}
+			case 1:
+				if !(rt.Set(&sm, _2)) {
+					continue
+				}
+			}
+			if !(rt.True(rt.Equal((d1 != nil), (dt != nil))) && // where bound($d1) == bound($dt)
+				rt.Def(&op7, sm, 0) && rt.Is(op7, in.Ops[7], 2, 1)) {
+				continue
 			}
 			for sw7 := range 2 { // operands 0 and 1 of op7 as written, then swapped
 				if rt.Operand(&s, op7, sw7) &&
@@ -160,7 +175,6 @@ func fusedFlashAttn_flash_attn_outscale_mask(m *rt.Matcher, in *rt.Instance, op1
 					rt.True(rt.Equal(m.Pure("rank", q), int64(4))) && rt.True(rt.Equal(m.Pure("shape", k), m.Pure("shape", v))) && rt.True(rt.Equal(m.Pure("rank", k), int64(4))) && // where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
 					rt.True(rt.Equal(m.Pure("dim", k, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(2)), m.Pure("dim", q, int64(2)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(3)), m.Pure("dim", q, int64(3)))) && rt.True(rt.Greater(m.Pure("dim", q, int64(3)), int64(0))) && // where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
 					rt.True(rt.Less(m.Pure("abs", rt.Arith("-", rt.Arith("*", rt.Arith("*", rule.AttrVal(sv), rule.AttrVal(sv)), m.Pure("dim", q, int64(3))), float64(1))), float64(1e-05))) && // where abs($sv * $sv * dim(%q, 3) - 1.0) < 1e-05
-					rt.True(rt.Equal((d1 != nil), (dt != nil))) && // where bound($d1) == bound($dt)
 					rt.TrueOr(rt.Not((d1 != nil && dt != nil)), func() bool {
 						return rt.True(rt.In(rule.AttrVal(d1), rt.List(in.Consts[5], m.Pure("dtype", q)))) && rt.True(rt.Equal(rule.AttrVal(dt), m.Pure("dtype", q)))
 					}) && // where !bound($d1, $dt) || $d1 in [float32, dtype(%q)] && $dt == dtype(%q)
@@ -169,44 +183,6 @@ func fusedFlashAttn_flash_attn_outscale_mask(m *rt.Matcher, in *rt.Instance, op1
 					m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12), append(m.Values(), qt, kt, vt, kt2, qk, s, sm, p, ctx, out, q, k, v, _1, mask, _2, _3, _4, _5), append(m.Holes(), sv, d1, ax, dt)) {
 					return true
 				}
-			}
-			return false
-		}
-		for alt0 := range 2 { // _2 = op9.Operand(0): its alternatives in order
-			if alt0 == 0 {
-				op0, op1, op2, op3, op4, op5, op6, op7, op8, qt, kt, vt, kt2, qk, s, sm, q, k, v, _1, mask, _3, sv, d1 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-				if rt.Set(&_3, _2) &&
-					rt.Def(&op8, _3, 0) && op8 != op10 && rt.IsAtLeast(op8, in.Ops[8], 1, 1) && rt.BindAttrAt(&d1, op8, "dtype", in, 8) &&
-					rt.ResultsUnused(op8, 1) && rt.Operand(&sm, op8, 0) &&
-					join0() {
-					return true
-				}
-			}
-			if alt0 == 1 {
-				op0, op1, op2, op3, op4, op5, op6, op7, op8, qt, kt, vt, kt2, qk, s, sm, q, k, v, _1, mask, _3, sv, d1 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-				if rt.Set(&sm, _2) &&
-					join0() {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	for alt1 := range 2 { // _4 = op11.Operand(0): its alternatives in order
-		if alt1 == 0 {
-			op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, qt, kt, vt, kt2, qk, s, sm, p, q, k, v, _1, mask, _2, _3, _5, sv, d1, ax, dt = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-			if rt.Set(&_5, _4) &&
-				rt.Def(&op10, _5, 0) && rt.IsAtLeast(op10, in.Ops[10], 1, 1) && rt.BindAttrAt(&dt, op10, "dtype", in, 10) &&
-				rt.ResultsUnused(op10, 1) && rt.Operand(&p, op10, 0) &&
-				join1() {
-				return true
-			}
-		}
-		if alt1 == 1 {
-			op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, qt, kt, vt, kt2, qk, s, sm, p, q, k, v, _1, mask, _2, _3, _5, sv, d1, ax, dt = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-			if rt.Set(&p, _4) &&
-				join1() {
-				return true
 			}
 		}
 	}
@@ -224,12 +200,39 @@ func fusedFlashAttn_flash_attn_outscale(m *rt.Matcher, in *rt.Instance, op10 *ir
 		rt.AttrIs(op9, "transpose_y", in, 11) && rt.Operand(&_4, op9, 0)) {
 		return false
 	}
-	join1 := func() bool {
-		if !(rt.Def(&op7, p, 0) && rt.Is(op7, in.Ops[7], 1, 1) && rt.BindAttrAt(&ax, op7, "axis", in, 8) && rt.Operand(&_2, op7, 0)) {
-			return false
+	for alt1 := range 2 { // _4 = op9.Operand(0): its alternatives in order
+		op0, op1, op2, op3, op4, op5, op6, op7, op8, qt, kt, vt, qk, s, p, q, k, v, _1, _2, _3, _5, sv, d1, ax, dt = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+		switch alt1 {
+		case 0:
+			if !(rt.Set(&_5, _4) &&
+				rt.Def(&op8, _5, 0) && rt.IsAtLeast(op8, in.Ops[8], 1, 1) && rt.BindAttrAt(&dt, op8, "dtype", in, 9) &&
+				rt.ResultsUnused(op8, 1) && rt.Operand(&p, op8, 0)) {
+				continue
+			}
+		case 1:
+			if !(rt.Set(&p, _4)) {
+				continue
+			}
 		}
-		join0 := func() bool {
-			return rt.Def(&op5, s, 0) && rt.Is(op5, in.Ops[5], 2, 1) && rt.AttrIs(op5, "bias", in, 6) && rt.Operand(&qk, op5, 0) &&
+		if !(rt.Def(&op7, p, 0) && rt.Is(op7, in.Ops[7], 1, 1) && rt.BindAttrAt(&ax, op7, "axis", in, 8) && rt.Operand(&_2, op7, 0)) {
+			continue
+		}
+		for alt0 := range 2 { // _2 = op7.Operand(0): its alternatives in order
+			op0, op1, op2, op3, op4, op5, op6, qt, kt, vt, qk, s, q, k, v, _1, _3, sv, d1 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+			switch alt0 {
+			case 0:
+				if !(rt.Set(&_3, _2) &&
+					rt.Def(&op6, _3, 0) && op6 != op8 && rt.IsAtLeast(op6, in.Ops[6], 1, 1) && rt.BindAttrAt(&d1, op6, "dtype", in, 7) &&
+					rt.ResultsUnused(op6, 1) && rt.Operand(&s, op6, 0)) {
+					continue
+				}
+			case 1:
+				if !(rt.Set(&s, _2)) {
+					continue
+				}
+			}
+			if rt.True(rt.Equal((d1 != nil), (dt != nil))) && // where bound($d1) == bound($dt)
+				rt.Def(&op5, s, 0) && rt.Is(op5, in.Ops[5], 2, 1) && rt.AttrIs(op5, "bias", in, 6) && rt.Operand(&qk, op5, 0) &&
 				rt.Def(&op3, qk, 0) && op3 != op9 && rt.Is(op3, in.Ops[3], 2, 1) && rt.AttrIs(op3, "transpose_x", in, 3) &&
 				rt.AttrIs(op3, "transpose_y", in, 4) && rt.Operand(&qt, op3, 0) &&
 				rt.Def(&op0, qt, 0) && op0 != op10 && rt.Is(op0, in.Ops[0], 1, 1) && rt.AttrIs(op0, "perm", in, 0) &&
@@ -250,46 +253,10 @@ func fusedFlashAttn_flash_attn_outscale(m *rt.Matcher, in *rt.Instance, op10 *ir
 				rt.True(rt.Equal(m.Pure("rank", q), int64(4))) && rt.True(rt.Equal(m.Pure("shape", k), m.Pure("shape", v))) && rt.True(rt.Equal(m.Pure("rank", k), int64(4))) && // where rank(%q) == 4 && shape(%k) == shape(%v) && rank(%k) == 4
 				rt.True(rt.Equal(m.Pure("dim", k, int64(0)), m.Pure("dim", q, int64(0)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(2)), m.Pure("dim", q, int64(2)))) && rt.True(rt.Equal(m.Pure("dim", k, int64(3)), m.Pure("dim", q, int64(3)))) && rt.True(rt.Greater(m.Pure("dim", q, int64(3)), int64(0))) && // where dim(%k, 0) == dim(%q, 0) && dim(%k, 2) == dim(%q, 2) && dim(%k, 3) == dim(%q, 3) && dim(%q, 3) > 0
 				rt.True(rt.Less(m.Pure("abs", rt.Arith("-", rt.Arith("*", rt.Arith("*", rule.AttrVal(sv), rule.AttrVal(sv)), m.Pure("dim", q, int64(3))), float64(1))), float64(1e-05))) && // where abs($sv * $sv * dim(%q, 3) - 1.0) < 1e-05
-				rt.True(rt.Equal((d1 != nil), (dt != nil))) && // where bound($d1) == bound($dt)
 				rt.TrueOr(rt.Not((d1 != nil && dt != nil)), func() bool {
 					return rt.True(rt.In(rule.AttrVal(d1), rt.List(in.Consts[5], m.Pure("dtype", q)))) && rt.True(rt.Equal(rule.AttrVal(dt), m.Pure("dtype", q)))
 				}) && // where !bound($d1, $dt) || $d1 in [float32, dtype(%q)] && $dt == dtype(%q)
-				m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10), append(m.Values(), qt, kt, vt, qk, s, p, ctx, out, q, k, v, _1, _2, _3, _4, _5), append(m.Holes(), sv, d1, ax, dt))
-		}
-		for alt0 := range 2 { // _2 = op7.Operand(0): its alternatives in order
-			if alt0 == 0 {
-				op0, op1, op2, op3, op4, op5, op6, qt, kt, vt, qk, s, q, k, v, _1, _3, sv, d1 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-				if rt.Set(&_3, _2) &&
-					rt.Def(&op6, _3, 0) && op6 != op8 && rt.IsAtLeast(op6, in.Ops[6], 1, 1) && rt.BindAttrAt(&d1, op6, "dtype", in, 7) &&
-					rt.ResultsUnused(op6, 1) && rt.Operand(&s, op6, 0) &&
-					join0() {
-					return true
-				}
-			}
-			if alt0 == 1 {
-				op0, op1, op2, op3, op4, op5, op6, qt, kt, vt, qk, s, q, k, v, _1, _3, sv, d1 = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-				if rt.Set(&s, _2) &&
-					join0() {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	for alt1 := range 2 { // _4 = op9.Operand(0): its alternatives in order
-		if alt1 == 0 {
-			op0, op1, op2, op3, op4, op5, op6, op7, op8, qt, kt, vt, qk, s, p, q, k, v, _1, _2, _3, _5, sv, d1, ax, dt = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-			if rt.Set(&_5, _4) &&
-				rt.Def(&op8, _5, 0) && rt.IsAtLeast(op8, in.Ops[8], 1, 1) && rt.BindAttrAt(&dt, op8, "dtype", in, 9) &&
-				rt.ResultsUnused(op8, 1) && rt.Operand(&p, op8, 0) &&
-				join1() {
-				return true
-			}
-		}
-		if alt1 == 1 {
-			op0, op1, op2, op3, op4, op5, op6, op7, op8, qt, kt, vt, qk, s, p, q, k, v, _1, _2, _3, _5, sv, d1, ax, dt = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-			if rt.Set(&p, _4) &&
-				join1() {
+				m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10), append(m.Values(), qt, kt, vt, qk, s, p, ctx, out, q, k, v, _1, _2, _3, _4, _5), append(m.Holes(), sv, d1, ax, dt)) {
 				return true
 			}
 		}

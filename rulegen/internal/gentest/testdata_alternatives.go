@@ -55,26 +55,23 @@ func testdataAlternatives_square_of_difference(m *rt.Matcher, in *rt.Instance, o
 			rt.Operand(&_1, op2, 1-sw2)) {
 			continue
 		}
-		join0 := func() bool {
-			return rt.Closed([]*ir.Op{op0, op1, op2}, d, _2) &&
-				m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), d, p, x, m2, _1, _2), m.Holes())
-		}
 		for alt0 := range 2 { // _1 = op2.Operand(1): its alternatives in order
-			if alt0 == 0 {
-				op1, _2 = nil, nil
-				if _1 == d &&
-					join0() {
-					return true
+			op1, _2 = nil, nil
+			switch alt0 {
+			case 0:
+				if !(_1 == d) {
+					continue
+				}
+			case 1:
+				if !(rt.Set(&_2, _1) &&
+					rt.Def(&op1, _2, 0) && op1 != op0 && rt.IsAtLeast(op1, in.Ops[1], 2, 1) && rt.ResultsUnused(op1, 1) &&
+					op1.Operand(0) == x && op1.Operand(1) == m2) {
+					continue
 				}
 			}
-			if alt0 == 1 {
-				op1, _2 = nil, nil
-				if rt.Set(&_2, _1) &&
-					rt.Def(&op1, _2, 0) && op1 != op0 && rt.IsAtLeast(op1, in.Ops[1], 2, 1) && rt.ResultsUnused(op1, 1) &&
-					op1.Operand(0) == x && op1.Operand(1) == m2 &&
-					join0() {
-					return true
-				}
+			if rt.Closed([]*ir.Op{op0, op1, op2}, d, _2) &&
+				m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), d, p, x, m2, _1, _2), m.Holes()) {
+				return true
 			}
 		}
 	}
@@ -101,25 +98,22 @@ func testdataAlternatives_sqrt_square_is_abs(m *rt.Matcher, in *rt.Instance, op3
 				rt.Def(&op1, _4, 0) && rt.IsAtLeast(op1, in.Ops[1], 1, 1) && rt.ResultsUnused(op1, 1) && rt.Operand(&_2, op1, 0)) {
 				continue
 			}
-			join0 := func() bool {
-				return join1()
-			}
 			for alt0 := range 2 { // _2 = op1.Operand(0): its alternatives in order
-				if alt0 == 0 {
-					op0, x, _3 = nil, nil, nil
-					if rt.Set(&_3, _2) &&
+				op0, x, _3 = nil, nil, nil
+				switch alt0 {
+				case 0:
+					if !(rt.Set(&_3, _2) &&
 						rt.Def(&op0, _3, 0) && rt.IsAtLeast(op0, in.Ops[0], 1, 1) && rt.AttrIs(op0, "dtype", in, 0) && rt.ResultsUnused(op0, 1) &&
-						rt.Operand(&x, op0, 0) &&
-						join0() {
-						return true
+						rt.Operand(&x, op0, 0)) {
+						continue
+					}
+				case 1:
+					if !(rt.Set(&x, _2)) {
+						continue
 					}
 				}
-				if alt0 == 1 {
-					op0, x, _3 = nil, nil, nil
-					if rt.Set(&x, _2) &&
-						join0() {
-						return true
-					}
+				if join1() {
+					return true
 				}
 			}
 		}

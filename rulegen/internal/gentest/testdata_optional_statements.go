@@ -87,9 +87,22 @@ func testdataOptionalStatements_rms_norm(m *rt.Matcher, in *rt.Instance, op9 *ir
 		if !(rt.Operand(&_4, op9, sw9)) {
 			continue
 		}
-		join1 := func() bool {
+		for alt1 := range 2 { // _4 = op9.Operand(0): its alternatives in order
+			op0, op1, op2, op3, op4, op5, op6, op7, op8, c, p, mn, s, r, n, x, _1, _2, _3, _5, w, up, axis, eps, dt = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+			switch alt1 {
+			case 0:
+				if !(rt.Set(&_5, _4) &&
+					rt.Def(&op8, _5, 0) && rt.IsAtLeast(op8, in.Ops[8], 1, 1) && rt.BindAttrAt(&dt, op8, "dtype", in, 7) &&
+					rt.ResultsUnused(op8, 1) && rt.Operand(&n, op8, 0)) {
+					continue
+				}
+			case 1:
+				if !(rt.Set(&n, _4)) {
+					continue
+				}
+			}
 			if !(rt.Def(&op7, n, 0) && op7 != op9 && rt.Is(op7, in.Ops[7], 2, 1)) {
-				return false
+				continue
 			}
 			for sw7 := range 2 { // operands 0 and 1 of op7 as written, then swapped
 				if !(rt.Operand(&r, op7, sw7) &&
@@ -100,8 +113,22 @@ func testdataOptionalStatements_rms_norm(m *rt.Matcher, in *rt.Instance, op9 *ir
 					rt.Def(&op1, p, 0) && rt.Is(op1, in.Ops[1], 1, 1) && rt.AttrIs(op1, "y", in, 1) && rt.Operand(&c, op1, 0)) {
 					continue
 				}
-				join0 := func() bool {
-					return rt.Operand(&_2, op3, 1) &&
+				for alt0 := range 2 { // c = op1.Operand(0): its alternatives in order
+					op0, op2, op4, x, _1, _2, _3, w, up, axis = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+					switch alt0 {
+					case 0:
+						if !(rt.Set(&_1, c) &&
+							rt.Def(&op0, _1, 0) && op0 != op8 && rt.IsAtLeast(op0, in.Ops[0], 1, 1) && rt.BindAttrAt(&up, op0, "dtype", in, 0) &&
+							rt.ResultsUnused(op0, 1) && rt.Operand(&x, op0, 0)) {
+							continue
+						}
+					case 1:
+						if !(rt.Set(&x, c)) {
+							continue
+						}
+					}
+					if rt.True(rt.Equal((up != nil), (dt != nil))) && // where bound($up) == bound($dt)
+						rt.Operand(&_2, op3, 1) &&
 						rt.Def(&op2, _2, 0) && rt.IsAtLeast(op2, in.Ops[2], 0, 1) && rt.BindAttrAt(&axis, op2, "value", in, 2) &&
 						rt.ResultsUnused(op2, 1) && rt.Operand(&_3, op5, 1) &&
 						rt.Def(&op4, _3, 0) && rt.IsAtLeast(op4, in.Ops[4], 0, 1) && rt.AttrIs(op4, "value", in, 4) && rt.ResultsUnused(op4, 1) &&
@@ -111,51 +138,15 @@ func testdataOptionalStatements_rms_norm(m *rt.Matcher, in *rt.Instance, op9 *ir
 							return rt.True(rt.Equal(rule.AttrVal(axis), rt.List(rt.Arith("-", m.Pure("rank", x), int64(1)))))
 						}) && // where $axis == [-1] || $axis == [rank(%x) - 1]
 						rt.True(rt.Equal(m.Pure("rank", w), int64(1))) && rt.True(rt.Equal(m.Pure("dim", w, int64(0)), m.Pure("dim", x, int64(-1)))) && rt.True(rt.Greater(m.Pure("dim", w, int64(0)), int64(0))) && // where rank(%w) == 1 && dim(%w, 0) == dim(%x, -1) && dim(%w, 0) > 0
-						rt.True(rt.Equal((up != nil), (dt != nil))) && // where bound($up) == bound($dt)
 						rt.TrueOr((up != nil), func() bool {
 							return rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[1])) && rt.True(rt.Equal(m.Pure("dtype", w), in.Consts[2]))
 						}) && // where bound($up) || dtype(%x) == float32 && dtype(%w) == float32
 						rt.TrueOr(rt.Not((up != nil && dt != nil)), func() bool {
 							return rt.True(rt.Equal(rule.AttrVal(up), in.Consts[3])) && rt.True(rt.In(m.Pure("dtype", w), in.Consts[4])) && rt.True(rt.Equal(rule.AttrVal(dt), m.Pure("dtype", w))) && rt.True(rt.Equal(m.Pure("dtype", x), m.Pure("dtype", w)))
 						}) && // where !bound($up, $dt) || $up == float32 && dtype(%w) in [float16, bfloat16] && $dt == dtype(%w) && dtype(%x) == dtype(%w)
-						m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9), append(m.Values(), c, p, mn, s, r, n, o, x, _1, _2, _3, _4, _5, w), append(m.Holes(), up, axis, eps, dt))
-				}
-				for alt0 := range 2 { // c = op1.Operand(0): its alternatives in order
-					if alt0 == 0 {
-						op0, op2, op4, x, _1, _2, _3, w, up, axis = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-						if rt.Set(&_1, c) &&
-							rt.Def(&op0, _1, 0) && op0 != op8 && rt.IsAtLeast(op0, in.Ops[0], 1, 1) && rt.BindAttrAt(&up, op0, "dtype", in, 0) &&
-							rt.ResultsUnused(op0, 1) && rt.Operand(&x, op0, 0) &&
-							join0() {
-							return true
-						}
+						m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9), append(m.Values(), c, p, mn, s, r, n, o, x, _1, _2, _3, _4, _5, w), append(m.Holes(), up, axis, eps, dt)) {
+						return true
 					}
-					if alt0 == 1 {
-						op0, op2, op4, x, _1, _2, _3, w, up, axis = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-						if rt.Set(&x, c) &&
-							join0() {
-							return true
-						}
-					}
-				}
-			}
-			return false
-		}
-		for alt1 := range 2 { // _4 = op9.Operand(0): its alternatives in order
-			if alt1 == 0 {
-				op0, op1, op2, op3, op4, op5, op6, op7, op8, c, p, mn, s, r, n, x, _1, _2, _3, _5, w, up, axis, eps, dt = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-				if rt.Set(&_5, _4) &&
-					rt.Def(&op8, _5, 0) && rt.IsAtLeast(op8, in.Ops[8], 1, 1) && rt.BindAttrAt(&dt, op8, "dtype", in, 7) &&
-					rt.ResultsUnused(op8, 1) && rt.Operand(&n, op8, 0) &&
-					join1() {
-					return true
-				}
-			}
-			if alt1 == 1 {
-				op0, op1, op2, op3, op4, op5, op6, op7, op8, c, p, mn, s, r, n, x, _1, _2, _3, _5, w, up, axis, eps, dt = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-				if rt.Set(&n, _4) &&
-					join1() {
-					return true
 				}
 			}
 		}
@@ -174,28 +165,25 @@ func testdataOptionalStatements_square_cast(m *rt.Matcher, in *rt.Instance, op1 
 		if !(rt.Operand(&c, op1, sw1)) {
 			continue
 		}
-		join0 := func() bool {
-			return op1.Operand(1-sw1) == c &&
-				rt.Closed([]*ir.Op{op0, op1}, _1) &&
-				rt.True(rt.Equal(m.Pure("dtype", c), in.Consts[0])) && // where dtype(%c) == float32
-				m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), c, y, x, _1), m.Holes())
-		}
 		for alt0 := range 2 { // c = op1.Operand(0): its alternatives in order
-			if alt0 == 0 {
-				op0, x, _1 = nil, nil, nil
-				if rt.Set(&_1, c) &&
+			op0, x, _1 = nil, nil, nil
+			switch alt0 {
+			case 0:
+				if !(rt.Set(&_1, c) &&
 					rt.Def(&op0, _1, 0) && rt.IsAtLeast(op0, in.Ops[0], 1, 1) && rt.AttrIs(op0, "dtype", in, 0) && rt.ResultsUnused(op0, 1) &&
-					rt.Operand(&x, op0, 0) &&
-					join0() {
-					return true
+					rt.Operand(&x, op0, 0)) {
+					continue
+				}
+			case 1:
+				if !(rt.Set(&x, c)) {
+					continue
 				}
 			}
-			if alt0 == 1 {
-				op0, x, _1 = nil, nil, nil
-				if rt.Set(&x, c) &&
-					join0() {
-					return true
-				}
+			if op1.Operand(1-sw1) == c &&
+				rt.Closed([]*ir.Op{op0, op1}, _1) &&
+				rt.True(rt.Equal(m.Pure("dtype", c), in.Consts[0])) && // where dtype(%c) == float32
+				m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), c, y, x, _1), m.Holes()) {
+				return true
 			}
 		}
 	}
@@ -214,27 +202,24 @@ func testdataOptionalStatements_relu_twice(m *rt.Matcher, in *rt.Instance, op2 *
 			rt.Def(&op1, _2, 0) && rt.IsAtLeast(op1, in.Ops[1], 1, 1) && rt.ResultsUnused(op1, 1) && op1.Operand(0) == c) {
 			continue
 		}
-		join0 := func() bool {
-			return rt.Closed([]*ir.Op{op0, op1, op2}, _1, _2) &&
-				rt.True(rt.Equal(m.Pure("dtype", c), in.Consts[0])) && // where dtype(%c) == float32
-				m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), c, y, x, _1, _2), m.Holes())
-		}
 		for alt0 := range 2 { // c = op1.Operand(0): its alternatives in order
-			if alt0 == 0 {
-				op0, x, _1 = nil, nil, nil
-				if rt.Set(&_1, c) &&
+			op0, x, _1 = nil, nil, nil
+			switch alt0 {
+			case 0:
+				if !(rt.Set(&_1, c) &&
 					rt.Def(&op0, _1, 0) && rt.IsAtLeast(op0, in.Ops[0], 1, 1) && rt.AttrIs(op0, "dtype", in, 0) && rt.ResultsUnused(op0, 1) &&
-					rt.Operand(&x, op0, 0) &&
-					join0() {
-					return true
+					rt.Operand(&x, op0, 0)) {
+					continue
+				}
+			case 1:
+				if !(rt.Set(&x, c)) {
+					continue
 				}
 			}
-			if alt0 == 1 {
-				op0, x, _1 = nil, nil, nil
-				if rt.Set(&x, c) &&
-					join0() {
-					return true
-				}
+			if rt.Closed([]*ir.Op{op0, op1, op2}, _1, _2) &&
+				rt.True(rt.Equal(m.Pure("dtype", c), in.Consts[0])) && // where dtype(%c) == float32
+				m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), c, y, x, _1, _2), m.Holes()) {
+				return true
 			}
 		}
 	}

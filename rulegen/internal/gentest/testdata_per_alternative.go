@@ -48,19 +48,32 @@ func testdataPerAlternative_softmax_mask_casts(m *rt.Matcher, in *rt.Instance, o
 		rt.Result(&o, op5, 0) && rt.Operand(&_5, op5, 0)) {
 		return false
 	}
-	join1 := func() bool {
+	for alt1 := range 2 { // _5 = op5.Operand(0): its alternatives in order
+		op0, op1, op2, op3, op4, p, _1, s, mask, _2, _3, _4, _6, v, up, down = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
+		switch alt1 {
+		case 0:
+			if !(rt.Set(&_6, _5) &&
+				rt.Def(&op4, _6, 0) && rt.IsAtLeast(op4, in.Ops[4], 1, 1) && rt.BindAttrAt(&down, op4, "dtype", in, 2) &&
+				rt.ResultsUnused(op4, 1) && rt.Operand(&p, op4, 0)) {
+				continue
+			}
+		case 1:
+			if !(rt.Set(&p, _5)) {
+				continue
+			}
+		}
 		if !(rt.Def(&op3, p, 0) && rt.Is(op3, in.Ops[3], 1, 1) && rt.AttrIs(op3, "axis", in, 1) && rt.Operand(&_1, op3, 0)) {
-			return false
+			continue
 		}
 		join0 := func() bool {
-			return rt.Operand(&v, op5, 1) &&
+			return rt.True(rt.Equal((up != nil), (down != nil))) && // where bound($up) == bound($down)
+				rt.Operand(&v, op5, 1) &&
 				rt.Closed([]*ir.Op{op0, op1, op2, op3, op4, op5}, p, _2, _3, _4, _6) &&
 				rt.True(rt.Equal(m.Pure("rank", s), int64(4))) && rt.True(rt.Equal(m.Pure("rank", mask), int64(4))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(1)), int64(1))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(0)), m.Pure("dim", s, int64(0)))) && // where rank(%s) == 4 && rank(%mask) == 4 && dim(%mask, 1) == 1 && dim(%mask, 0) == dim(%s, 0)
 				rt.True(rt.Equal(m.Pure("dim", mask, int64(2)), m.Pure("dim", s, int64(2)))) && rt.True(rt.Equal(m.Pure("dim", mask, int64(3)), m.Pure("dim", s, int64(3)))) && rt.True(rt.Equal(m.Pure("dtype", mask), m.Pure("dtype", s))) && // where dim(%mask, 2) == dim(%s, 2) && dim(%mask, 3) == dim(%s, 3) && dtype(%mask) == dtype(%s)
 				rt.True(rt.In(m.Pure("dtype", s), in.Consts[0])) && // where dtype(%s) in [float32, float16]
 				rt.True(rt.GreaterEqual(m.Pure("dim", s, int64(3)), int64(32))) && rt.True(rt.Less(m.Pure("dim", s, int64(3)), int64(8192))) && rt.True(rt.Greater(m.Pure("dim", s, int64(2)), int64(1))) && rt.True(rt.Equal(rt.Arith("%", m.Pure("dim", s, int64(2)), rt.Cond(rt.LessEqual(m.Pure("dim", s, int64(3)), int64(128)), func() rule.Val { return int64(8) }, func() rule.Val { return int64(4) })), int64(0))) && // where dim(%s, 3) >= 32 && dim(%s, 3) < 8192 && dim(%s, 2) > 1 && dim(%s, 2) % (dim(%s, 3) <= 128 ? 8 : 4) == 0
 				rt.True(rt.Equal(m.Pure("rank", v), int64(4))) && rt.True(rt.Equal(m.Pure("dim", v, int64(2)), m.Pure("dim", s, int64(3)))) && // where rank(%v) == 4 && dim(%v, 2) == dim(%s, 3)
-				rt.True(rt.Equal((up != nil), (down != nil))) && // where bound($up) == bound($down)
 				rt.TrueOr(rt.Not((up != nil && down != nil)), func() bool {
 					return rt.True(rt.Equal(rule.AttrVal(up), in.Consts[1])) && rt.True(rt.Equal(rule.AttrVal(down), m.Pure("dtype", s)))
 				}) && // where !bound($up, $down) || $up == float32 && $down == dtype(%s)
@@ -94,25 +107,6 @@ func testdataPerAlternative_softmax_mask_casts(m *rt.Matcher, in *rt.Instance, o
 						return true
 					}
 				}
-			}
-		}
-		return false
-	}
-	for alt1 := range 2 { // _5 = op5.Operand(0): its alternatives in order
-		if alt1 == 0 {
-			op0, op1, op2, op3, op4, p, _1, s, mask, _2, _3, _4, _6, v, up, down = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-			if rt.Set(&_6, _5) &&
-				rt.Def(&op4, _6, 0) && rt.IsAtLeast(op4, in.Ops[4], 1, 1) && rt.BindAttrAt(&down, op4, "dtype", in, 2) &&
-				rt.ResultsUnused(op4, 1) && rt.Operand(&p, op4, 0) &&
-				join1() {
-				return true
-			}
-		}
-		if alt1 == 1 {
-			op0, op1, op2, op3, op4, p, _1, s, mask, _2, _3, _4, _6, v, up, down = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
-			if rt.Set(&p, _5) &&
-				join1() {
-				return true
 			}
 		}
 	}

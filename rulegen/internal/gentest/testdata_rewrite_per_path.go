@@ -100,31 +100,28 @@ func testdataRewritePerPath_scale_of_cast(m *rt.Matcher, in *rt.Instance, op2 *i
 		rt.Result(&y, op2, 0) && rt.Operand(&_1, op2, 0)) {
 		return false
 	}
-	join0 := func() bool {
-		return rt.Operand(&_3, op2, 1) &&
+	for alt0 := range 2 { // _1 = op2.Operand(0): its alternatives in order
+		op0, op1, x, _2, _3, d, v = nil, nil, nil, nil, nil, nil, nil
+		switch alt0 {
+		case 0:
+			if !(rt.Set(&_2, _1) &&
+				rt.Def(&op0, _2, 0) && rt.IsAtLeast(op0, in.Ops[0], 1, 1) && rt.BindAttrAt(&d, op0, "dtype", in, 0) &&
+				rt.ResultsUnused(op0, 1) && rt.Operand(&x, op0, 0)) {
+				continue
+			}
+		case 1:
+			if !(rt.Set(&x, _1)) {
+				continue
+			}
+		}
+		if rt.Operand(&_3, op2, 1) &&
 			rt.Def(&op1, _3, 0) && rt.IsAtLeast(op1, in.Ops[1], 0, 1) && rt.BindAttrAt(&v, op1, "value", in, 1) &&
 			rt.ResultsUnused(op1, 1) &&
 			rt.Closed([]*ir.Op{op0, op1, op2}, _2) &&
 			rt.True(rt.Equal(m.Pure("dtype", x), in.Consts[0])) && // where dtype(%x) == float32
 			rt.TrueOr(rt.Not((d != nil)), func() bool { return rt.True(rt.Equal(rule.AttrVal(d), in.Consts[1])) }) && // where !bound($d) || $d == float32
-			m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), y, _1, x, _2, _3), append(m.Holes(), d, v))
-	}
-	for alt0 := range 2 { // _1 = op2.Operand(0): its alternatives in order
-		if alt0 == 0 {
-			op0, op1, x, _2, _3, d, v = nil, nil, nil, nil, nil, nil, nil
-			if rt.Set(&_2, _1) &&
-				rt.Def(&op0, _2, 0) && rt.IsAtLeast(op0, in.Ops[0], 1, 1) && rt.BindAttrAt(&d, op0, "dtype", in, 0) &&
-				rt.ResultsUnused(op0, 1) && rt.Operand(&x, op0, 0) &&
-				join0() {
-				return true
-			}
-		}
-		if alt0 == 1 {
-			op0, op1, x, _2, _3, d, v = nil, nil, nil, nil, nil, nil, nil
-			if rt.Set(&x, _1) &&
-				join0() {
-				return true
-			}
+			m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), y, _1, x, _2, _3), append(m.Holes(), d, v)) {
+			return true
 		}
 	}
 	return false
