@@ -56,57 +56,49 @@ func (p *parser) typeAt(i int, t ir.Type) (int, bool) {
 	return i + n, true
 }
 
-// numRef reads the value name %N at src[i] ('%'). It fails (the general reader takes the line) for names that are
-// not plain numbers with a slot (see valueRef).
-func (p *parser) numRef(i int) (valueRef, int, bool) {
-	src := p.src
-	n, d := digits(src, i+1)
-	j := i + 1 + d
-	if d == 0 || d > 1 && src[i+1] == '0' || n > len(src)+64 {
-		return valueRef{}, i, false
-	}
-	if j < len(src) && charClass[src[j]]&clValueName != 0 {
-		return valueRef{}, i, false
-	}
-	return valueRef{start: int32(i + 1), end: int32(j), pos: position{int32(p.line), int32(i - p.lineStart + 1)}, slot: int32(n)}, j, true
-}
-
-// operandAt returns the value of the plain numbered name %N at src[i] ('%') and the end of the name; nil if the
-// name is not one, or not defined.
-func (p *parser) operandAt(i int) (*ir.Value, int) {
-	src := p.src
-	n, d := digits(src, i+1)
-	j := i + 1 + d
-	if d == 0 || d > 1 && src[i+1] == '0' || j < len(src) && charClass[src[j]]&clValueName != 0 {
-		return nil, i
-	}
+// slotValue returns the value in slot n of the numbered names, nil if there is none.
+func (p *parser) slotValue(n int) *ir.Value {
 	if pg := n / slotPage; pg < len(p.nums) && p.nums[pg] != nil {
-		return p.nums[pg][n%slotPage], j
+		return p.nums[pg][n%slotPage]
 	}
-	return nil, i
+	return nil
 }
 
-// digits reads the decimal digits at src[i:] and returns their value and number; at most 9 are read (so that
-// the value fits), the caller checks what follows. Eight bytes are read at once: the digits are the bytes below
-// the first that is not one, converted by three multiplications (moved to the top of the word, the zero bytes
-// above them read as leading 0s).
-func digits(src []byte, i int) (n, d int) {
-	if len(src)-i < 8 {
-		return digitsSlow(src, i)
+// plainNum reads the value name at src[i] ('%') as a plain number N: digits without a leading 0 (except "0"
+// itself) that end the name. It returns N and the end of the name; ok is false for other names. Up to seven
+// digits are read from one word: the digits are the bytes below the first that is not one, converted by three
+// multiplications (moved to the top of the word, the zero bytes above them read as leading 0s).
+func plainNum(src []byte, i int) (n, j int, ok bool) {
+	var d int
+	if len(src)-i > 8 {
+		w := binary.LittleEndian.Uint64(src[i+1:])
+		x := (w&0xF0F0F0F0F0F0F0F0 ^ 0x3030303030303030) | ((w+0x0606060606060606)&0xF0F0F0F0F0F0F0F0 ^ 0x3030303030303030)
+		d = bits.TrailingZeros64(x) >> 3
+		if d == 0 || d > 1 && byte(w) == '0' {
+			return 0, i, false
+		}
+		if d < 8 {
+			// The byte after the digits is in the word: the name ends there unless it is a name byte.
+			if charClass[byte(w>>(8*uint(d)))]&clValueName != 0 {
+				return 0, i, false
+			}
+			v := w << (64 - 8*uint(d))
+			v = (v & 0x0F0F0F0F0F0F0F0F) * 2561 >> 8
+			v = (v & 0x00FF00FF00FF00FF) * 6553601 >> 16
+			return int((v & 0x0000FFFF0000FFFF) * 42949672960001 >> 32), i + 1 + d, true
+		}
 	}
-	w := binary.LittleEndian.Uint64(src[i:])
-	x := (w&0xF0F0F0F0F0F0F0F0 ^ 0x3030303030303030) | ((w+0x0606060606060606)&0xF0F0F0F0F0F0F0F0 ^ 0x3030303030303030)
-	d = bits.TrailingZeros64(x) >> 3
-	if d == 8 {
-		return digitsSlow(src, i)
+	n, d = digitsSlow(src, i+1)
+	j = i + 1 + d
+	if d == 0 || d > 1 && src[i+1] == '0' || j < len(src) && charClass[src[j]]&clValueName != 0 {
+		return 0, i, false
 	}
-	v := w << (64 - 8*uint(d)) // d == 0 shifts everything out
-	v = (v & 0x0F0F0F0F0F0F0F0F) * 2561 >> 8
-	v = (v & 0x00FF00FF00FF00FF) * 6553601 >> 16
-	return int((v & 0x0000FFFF0000FFFF) * 42949672960001 >> 32), d
+	return n, j, true
 }
 
-// digitsSlow is digits one byte at a time, near the end of the source and for numbers of eight digits or more.
+// digitsSlow reads the decimal digits at src[i:] one byte at a time and returns their value and number; at most 9
+// are read (so that the value fits), the caller checks what follows. plainNum uses it near the end of the source
+// and for numbers of eight digits or more.
 func digitsSlow(src []byte, i int) (n, d int) {
 	for d < 9 && i+d < len(src) {
 		c := src[i+d]
@@ -124,9 +116,9 @@ func lit(src []byte, i int, s string) bool {
 	return len(src)-i >= len(s) && string(src[i:i+len(s)]) == s
 }
 
-// lit2 reports whether src[i:] starts with the two bytes s.
+// lit2 reports whether src[i:] starts with the two bytes s (as one comparison).
 func lit2(src []byte, i int, s string) bool {
-	return len(src)-i >= 2 && src[i] == s[0] && src[i+1] == s[1]
+	return len(src)-i >= 2 && binary.LittleEndian.Uint16(src[i:]) == uint16(s[0])|uint16(s[1])<<8
 }
 
 // lit4 reports whether src[i:] starts with the four bytes s (as one comparison).
@@ -160,10 +152,12 @@ func (p *parser) readFast(b *ir.Block) bool {
 			if i >= len(src) || src[i] != '%' {
 				return false
 			}
-			r, j, ok := p.numRef(i)
-			if !ok || p.lookup(r) != nil {
+			// A plain numbered name with a slot (see valueRef), not defined yet.
+			n, j, ok := plainNum(src, i)
+			if !ok || n > len(src)+64 || p.slotValue(n) != nil {
 				return false
 			}
+			r := valueRef{start: int32(i + 1), end: int32(j), pos: position{int32(p.line), int32(i - p.lineStart + 1)}, slot: int32(n)}
 			p.resNames = append(p.resNames, r)
 			i = j
 			if lit2(src, i, ", ") {
@@ -194,7 +188,12 @@ func (p *parser) readFast(b *ir.Block) bool {
 		for {
 			switch {
 			case i < len(src) && src[i] == '%':
-				v, j := p.operandAt(i)
+				// A plain numbered name, defined.
+				n, j, ok := plainNum(src, i)
+				if !ok {
+					return false
+				}
+				v := p.slotValue(n)
 				if v == nil || v.OwnerBlock() != b && !p.visible(v) {
 					return false
 				}
@@ -332,8 +331,11 @@ func (p *parser) readFast(b *ir.Block) bool {
 // result types go on there, which the general reader reads. The cursor is at the start of the next line.
 func (p *parser) finishFast(b *ir.Block, e *opEntry, loc position, attrs []ir.NamedAttr, results []ir.Type) bool {
 	src, i := p.src, p.pos
+	for lit4(src, i, "    ") {
+		i += 4 // the next line's indentation, four spaces a level
+	}
 	for i < len(src) && src[i] == ' ' {
-		i++ // the next line's indentation
+		i++
 	}
 	p.pos = i
 	if i < len(src) && charClass[src[i]]&clSkip != 0 {
