@@ -84,6 +84,8 @@ type parser struct {
 	// The fast path's caches (parse_fast.go): the text each type was last read from, and op entries by name.
 	typeTexts [128]typeText
 	names     [1 << nameBits]*opEntry
+	// prevOp is the kind of the last op fastOpName read (its next is the kind tried first for the next line).
+	prevOp *opEntry
 
 	// strSpans are the string values attrDictSlow read last (for attrVariant); attrSlab holds attribute lists.
 	strSpans []strSpan
@@ -157,6 +159,13 @@ type opEntry struct {
 	tailOperands []ir.Type
 	tailAttrs    []ir.NamedAttr
 	tailResults  []ir.Type
+	// next is the kind of the op fastOpName read after the last op of this kind: the kind it tries first on the
+	// next line (programs repeat their sequences of op kinds).
+	next *opEntry
+	// nameWords holds the quoted name and its closing quote as little-endian words, nameMasks their bytes that
+	// count, when they fit in three words (shortName): fastOpName compares a name with them without a call.
+	nameWords, nameMasks [3]uint64
+	shortName            bool
 }
 
 func newParser(ctx *ir.Context, filename string, src []byte) *parser {
@@ -235,6 +244,7 @@ func (p *parser) entry(name []byte) *opEntry {
 		e = &opEntry{name: s, schema: p.ctx.Schema(s), dicts: make(map[string]*dictEntry)}
 		if s != "" && !strings.ContainsAny(s, "\"\\\n") {
 			e.quoted = s
+			e.setNameWords()
 		}
 		p.ops[s] = e
 	}

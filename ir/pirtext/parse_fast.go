@@ -350,10 +350,30 @@ func (p *parser) finishFast(b *ir.Block, e *opEntry, loc position, attrs []ir.Na
 	return true
 }
 
-// fastOpName reads the quoted op name whose first byte is at i, through the parser's table of names by their
-// length and last bytes (two slots per hash), and returns its entry and the end of the name (after the closing quote); nil when the
-// name is new, has escapes or is not closed on its line (the general reader reads those).
+// fastOpName reads the quoted op name whose first byte is at i and returns its entry and the end of the name
+// (after the closing quote); nil when the name is new, has escapes or is not closed on its line (the general
+// reader reads those). It tries the kind that followed the last op's kind the last time first (nextName), then
+// the parser's table of names by their length and last bytes (two slots per hash).
 func (p *parser) fastOpName(i int) (*opEntry, int) {
+	prev := p.prevOp
+	if prev != nil && prev.next != nil {
+		if j, ok := prev.next.nameAt(p.src, i); ok {
+			p.prevOp = prev.next
+			return prev.next, j
+		}
+	}
+	e, j := p.lookupOpName(i)
+	if e != nil {
+		if prev != nil {
+			prev.next = e
+		}
+		p.prevOp = e
+	}
+	return e, j
+}
+
+// lookupOpName is fastOpName through the table of names.
+func (p *parser) lookupOpName(i int) (*opEntry, int) {
 	src := p.src
 	j := quoteIndex(src[i:])
 	if j <= 0 {
@@ -378,6 +398,37 @@ func (p *parser) fastOpName(i int) (*opEntry, int) {
 	}
 	p.names[h] = e
 	return e, i + j + 1
+}
+
+// setNameWords sets e's nameWords and nameMasks from its quoted name.
+func (e *opEntry) setNameWords() {
+	q := e.quoted + `"`
+	if len(q) > 8*len(e.nameWords) {
+		return
+	}
+	for k := 0; k < len(q); k++ {
+		e.nameWords[k/8] |= uint64(q[k]) << (8 * (k % 8))
+		e.nameMasks[k/8] |= 0xFF << (8 * (k % 8))
+	}
+	e.shortName = true
+}
+
+// nameAt reports whether src[i:] starts with e's quoted name and its closing quote, and returns their end.
+func (e *opEntry) nameAt(src []byte, i int) (int, bool) {
+	n := len(e.quoted)
+	if e.shortName && len(src)-i >= 24 {
+		w := src[i : i+24]
+		if binary.LittleEndian.Uint64(w)&e.nameMasks[0] != e.nameWords[0] ||
+			binary.LittleEndian.Uint64(w[8:])&e.nameMasks[1] != e.nameWords[1] ||
+			binary.LittleEndian.Uint64(w[16:])&e.nameMasks[2] != e.nameWords[2] {
+			return i, false
+		}
+		return i + n + 1, true
+	}
+	if n == 0 || len(src)-i <= n || string(src[i:i+n]) != e.quoted || src[i+n] != '"' {
+		return i, false
+	}
+	return i + n + 1, true
 }
 
 // quoteIndex returns the index of the first '"' in b, or -1: eight bytes at a time, for the short op names.
