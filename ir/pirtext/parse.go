@@ -159,6 +159,9 @@ type opEntry struct {
 	tailOperands []ir.Type
 	tailAttrs    []ir.NamedAttr
 	tailResults  []ir.Type
+	// tailSig is where the tail's attribute map ends in it (0 if it has none): a line whose map differs but
+	// whose rest (the signature and the line end) is the tail's from there has the tail's result types.
+	tailSig int
 	// next is the kind of the op fastOpName read after the last op of this kind: the kind it tries first on the
 	// next line (programs repeat their sequences of op kinds).
 	next *opEntry

@@ -219,10 +219,8 @@ func (p *parser) readFast(b *ir.Block) bool {
 	// The rest of the line: as the last of the kind's, or read piece by piece.
 	if n := len(e.tail); n > 0 && len(p.operands) == len(e.tailOperands) && len(p.resNames) == len(e.tailResults) &&
 		len(src)-i >= n && string(src[i:i+n]) == string(e.tail) {
-		for k, v := range p.operands {
-			if v != nil && typeID(v.Type()) != typeID(e.tailOperands[k]) {
-				return false // the general reader warns
-			}
+		if !p.tailOperandTypes(e) {
+			return false // the general reader warns
 		}
 		p.pos = i + n
 		p.line++
@@ -240,7 +238,20 @@ func (p *parser) readFast(b *ir.Block) bool {
 			return false
 		}
 		i = p.pos
+		// The rest of the line as the last of the kind's after its map: its types are that line's.
+		if k := e.tailSig; k > 0 && len(p.operands) == len(e.tailOperands) && len(p.resNames) == len(e.tailResults) &&
+			len(src)-i >= len(e.tail)-k && string(src[i:i+len(e.tail)-k]) == string(e.tail[k:]) && p.tailOperandTypes(e) {
+			end := i + len(e.tail) - k
+			e.tail = append(e.tail[:0], src[tail:end]...)
+			e.tailSig = i - tail
+			e.tailAttrs = attrs
+			p.pos = end
+			p.line++
+			p.lineStart = end
+			return p.finishFast(b, e, loc, attrs, e.tailResults)
+		}
 	}
+	sig := i - tail
 	if !lit4(src, i, " : (") {
 		return false
 	}
@@ -322,9 +333,21 @@ func (p *parser) readFast(b *ir.Block) bool {
 		e.tailOperands = append(e.tailOperands[:0], p.sigTypes...)
 		e.tailAttrs = attrs
 		e.tailResults = append(e.tailResults[:0], p.resTypes...)
+		e.tailSig = sig
 	}
 	e.resTypes = append(e.resTypes[:0], p.resTypes...)
 	return p.finishFast(b, e, loc, attrs, p.resTypes)
+}
+
+// tailOperandTypes reports whether the operands just read have the types of the operands of e's tail (an absent
+// operand has any).
+func (p *parser) tailOperandTypes(e *opEntry) bool {
+	for k, v := range p.operands {
+		if v != nil && typeID(v.Type()) != typeID(e.tailOperands[k]) {
+			return false
+		}
+	}
+	return true
 }
 
 // finishFast creates the op the fast path read, unless regions follow on the next line (a generic op's) or its
