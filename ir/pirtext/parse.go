@@ -759,8 +759,16 @@ func (p *parser) newOp(b *ir.Block, e *opEntry, loc position, attrs []ir.NamedAt
 		p.paramOps = append(p.paramOps, op)
 	}
 	if regions == 0 {
-		for i, r := range p.resNames {
-			p.define(r, op.Result(i))
+		for i := range p.resNames {
+			r := &p.resNames[i]
+			// A numbered name whose slot is free goes in directly; define does the rest.
+			if n := int(r.slot); n >= 0 {
+				if pg := n / slotPage; pg < len(p.nums) && p.nums[pg] != nil && p.nums[pg][n%slotPage] == nil {
+					p.nums[pg][n%slotPage] = op.Result(i)
+					continue
+				}
+			}
+			p.define(*r, op.Result(i))
 		}
 	}
 	return op
