@@ -105,6 +105,37 @@ func TestFastPathAgrees(t *testing.T) {
 			}
 		}
 	})
+	t.Run("signature as the last of the kind", func(t *testing.T) {
+		// A line whose attribute map differs from the last line of its kind but whose signature and line end are
+		// that line's takes its types: unless the operands' types are not the signature's, or anything else differs.
+		head := "{\n" +
+			`    (%0) = "pd_op.data" () {name:"x"} : () -> builtin.tensor<2xf32>` + "\n" +
+			`    (%1) = "pd_op.data" () {name:"y"} : () -> builtin.tensor<3xf32>` + "\n" +
+			`    (%2) = "pd_op.scale" (%0) {bias:(Float)1,scale:(Float)2} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>` + "\n"
+		tests := []struct {
+			line string
+			fast int // the ops the fast path reads (-1: the input does not read)
+		}{
+			{`(%3) = "pd_op.scale" (%0) {bias:(Float)1,scale:(Float)3} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>` + "\n}\n", 4},
+			{`(%3) = "pd_op.scale" (%2) {bias:(Float)0,scale:(Float)3} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>` + "\r\n}\n", 4},
+			{`(%3) = "pd_op.scale" (%1) {bias:(Float)1,scale:(Float)3} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>` + "\n}\n", 3},
+			{`(%3) = "pd_op.scale" (<<NULL VALUE>>) {bias:(Float)1,scale:(Float)3} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>` + "\n}\n", 4},
+			{`(%3, %4) = "pd_op.scale" (%0) {bias:(Float)1,scale:(Float)3} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>` + "\n}\n", 3},
+			{`(%3) = "pd_op.scale" (%0) {bias:(Float)1,scale:(Float)3} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>`, 3},
+			{`(%3) = "pd_op.scale" (%0) {bias:(Float)1,scale:(Float)3} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>` + "\n    {\n    }\n}\n", 3},
+			{`(%3) = "pd_op.scale" (%0) {bias:(Float)1,scale:"3"} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>` + "\n}\n", 4},
+			{`(%3) = "pd_op.scale" (%0) {bias:(Float)1,scale:[3]} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>` + "\n}\n", 4},
+			{`(%3) = "pd_op.scale" (%0) {bias:(Float)1,scale:(Float)3} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32> ` + "\n}\n", 3},
+		}
+		for _, tt := range tests {
+			for _, mode := range ctxModes(t) {
+				n := parseBoth(t, mode.new(t), "sig.pir", []byte(head+"    "+tt.line))
+				if n >= 0 {
+					assert.Equal(t, tt.fast, n, "%s", tt.line)
+				}
+			}
+		}
+	})
 	t.Run("near misses", func(t *testing.T) {
 		head := "{\n" +
 			`    (%0) = "pd_op.data" () {name:"x"} : () -> builtin.tensor<2xf32>` + "\n" +
@@ -277,5 +308,42 @@ func TestCommonPrefix(t *testing.T) {
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, commonPrefix([]byte(tt.a), []byte(tt.b)), "%q %q", tt.a, tt.b)
 		assert.Equal(t, tt.want, commonPrefix([]byte(tt.b), []byte(tt.a)), "%q %q", tt.b, tt.a)
+	}
+}
+
+// TestNameAt: an op kind's quoted name is found at an offset with its closing quote, compared as masked words when
+// it is short and byte by byte when it is long or near the end of the source.
+func TestNameAt(t *testing.T) {
+	long := "pd_op.fused_conv2d_add_act" // 26 bytes: more than three words with its quote
+	tests := []struct {
+		name, src string
+		at        bool
+	}{
+		{"pd_op.add", `pd_op.add" (%0, %1) {} : (f32, f32) -> f32`, true},
+		{"pd_op.add", `pd_op.add_" (%0, %1) {} : (f32, f32) -> f32`, false},
+		{"pd_op.add_", `pd_op.add" (%0, %1) {} : (f32, f32) -> f32`, false},
+		{"pd_op.add", `pd_op.adD" (%0, %1) {} : (f32, f32) -> f32`, false},
+		{"pd_op.add", `pd_op.add"`, true},
+		{"pd_op.add", `pd_op.add`, false},
+		{"builtin.parameter", `builtin.parameter" () {parameter_name:"w"}`, true},
+		{"builtin.parameter", `builtin.parameteR" () {parameter_name:"w"}`, false},
+		{"a234567890123456789012x", `a234567890123456789012x" ()`, true}, // 23 bytes and the quote: three words
+		{"a234567890123456789012x", `a234567890123456789012y" ()`, false},
+		{long, long + `" (%0, %1, %2, <<NULL VALUE>>)`, true},
+		{long, long + `_" (%0, %1, %2, <<NULL VALUE>>)`, false},
+		{long, long[:25] + `" (%0, %1, %2, <<NULL VALUE>>)`, false},
+	}
+	for _, tt := range tests {
+		e := &opEntry{name: tt.name, quoted: tt.name}
+		e.setNameWords()
+		assert.Equal(t, len(tt.name)+1 <= 24, e.shortName, tt.name)
+		for _, pad := range []string{"", `    (%3) = "`} {
+			src := []byte(pad + tt.src)
+			j, ok := e.nameAt(src, len(pad))
+			assert.Equal(t, tt.at, ok, "%s at %q", tt.name, src)
+			if ok {
+				assert.Equal(t, len(pad)+len(tt.name)+1, j)
+			}
+		}
 	}
 }
