@@ -762,8 +762,9 @@ func (p *parser) newOp(b *ir.Block, e *opEntry, loc position, attrs []ir.NamedAt
 		for i := range p.resNames {
 			r := &p.resNames[i]
 			// A numbered name whose slot is free goes in directly; define does the rest.
-			if n := int(r.slot); n >= 0 {
-				if pg := n / slotPage; pg < len(p.nums) && p.nums[pg] != nil && p.nums[pg][n%slotPage] == nil {
+			if r.slot >= 0 {
+				n := uint(r.slot)
+				if pg := n / slotPage; pg < uint(len(p.nums)) && p.nums[pg] != nil && p.nums[pg][n%slotPage] == nil {
 					p.nums[pg][n%slotPage] = op.Result(i)
 					continue
 				}

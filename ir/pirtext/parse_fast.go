@@ -56,10 +56,11 @@ func (p *parser) typeAt(i int, t ir.Type) (int, bool) {
 	return i + n, true
 }
 
-// slotValue returns the value in slot n of the numbered names, nil if there is none.
+// slotValue returns the value in slot n (not negative) of the numbered names, nil if there is none.
 func (p *parser) slotValue(n int) *ir.Value {
-	if pg := n / slotPage; pg < len(p.nums) && p.nums[pg] != nil {
-		return p.nums[pg][n%slotPage]
+	// Unsigned, the page and the index are a shift and a mask.
+	if pg := uint(n) / slotPage; pg < uint(len(p.nums)) && p.nums[pg] != nil {
+		return p.nums[pg][uint(n)%slotPage]
 	}
 	return nil
 }
