@@ -77,8 +77,22 @@ func (op *Op) fill(info *OpInfo, uses []Use, operands []*Value, results []Type, 
 // listener. It is for readers, which append every op of a program to its block; info is the op's kind
 // (Context.OpInfo), and attrs is kept, not copied.
 func (a *Allocator) Append(b *Block, info *OpInfo, operands []*Value, results []Type, attrs []NamedAttr, loc Loc) *Op {
-	op := a.opRecord(len(results))
-	op.fill(info, a.useRun(len(operands)), operands, results, attrs, loc)
+	// A reader's ops come from the current chunks, nothing having been freed: taken here, without the calls.
+	var op *Op
+	if a.nFreeOps == 0 && len(a.ops) > 0 && len(results) <= 1 {
+		op = &a.ops[0]
+		a.ops = a.ops[1:]
+	} else {
+		op = a.opRecord(len(results))
+	}
+	var uses []Use
+	if n := len(operands); n > 0 && n <= maxRun && a.nFreeUses == 0 && len(a.uses) >= n {
+		uses = a.uses[:n:n]
+		a.uses = a.uses[n:]
+	} else {
+		uses = a.useRun(n)
+	}
+	op.fill(info, uses, operands, results, attrs, loc)
 	b.insertBefore(op, nil)
 	return op
 }

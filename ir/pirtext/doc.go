@@ -112,13 +112,15 @@
 //
 // The reader scans bytes directly (no token stream, no regular expressions). Lines in the layout printers write
 // (one op, the exact spacing, numbered values, operand types that are the operands' own, no regions) take a fast
-// path (parse_fast.go) that compares bytes instead of reading tokens: the rest of a line after its operands (its
-// attribute map and signature) is compared with the last line of the same op kind, and when they differ, each type
-// with the text it was last read from and the attribute map with the last map of the kind, which may differ in one
-// string (each parameter's name). Anything else, and anything the general reader would warn about or reject, goes
-// to the general reader, which caches by source text, per parse, the types it reads and the attribute maps of each
-// op name; tests compare the two on generated, golden, corpus and fuzzed inputs. Value names %N index a paged
-// slice, ops are appended through ir.Allocator.Append, and ops with the same map share one attribute list.
+// path (parse_fast.go) that compares bytes instead of reading tokens: the op name first with the kind that
+// followed the previous line's kind last time, the rest of a line after its operands (its attribute map and
+// signature) with the last line of the same op kind, and when they differ, the attribute map with the last map of
+// the kind, which may differ in one string (each parameter's name), then the signature with the last line's (its
+// types are then that line's), or else each type with the text it was last read from. Anything else, and anything
+// the general reader would warn about or reject, goes to the general reader, which caches by source text, per
+// parse, the types it reads and the attribute maps of each op name; tests compare the two on generated, golden,
+// corpus and fuzzed inputs. Value names %N index a paged slice, ops are appended through ir.Allocator.Append, and
+// ops with the same map share one attribute list.
 //
 // The printer appends to one buffer (flushed every 64 KiB by Write). It prints the rest of a generic op's line
 // after its operands through a cache of the last one of each op kind (same attribute list and types: same text),

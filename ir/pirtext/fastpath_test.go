@@ -105,6 +105,37 @@ func TestFastPathAgrees(t *testing.T) {
 			}
 		}
 	})
+	t.Run("signature as the last of the kind", func(t *testing.T) {
+		// A line whose attribute map differs from the last line of its kind but whose signature and line end are
+		// that line's takes its types: unless the operands' types are not the signature's, or anything else differs.
+		head := "{\n" +
+			`    (%0) = "pd_op.data" () {name:"x"} : () -> builtin.tensor<2xf32>` + "\n" +
+			`    (%1) = "pd_op.data" () {name:"y"} : () -> builtin.tensor<3xf32>` + "\n" +
+			`    (%2) = "pd_op.scale" (%0) {bias:(Float)1,scale:(Float)2} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>` + "\n"
+		tests := []struct {
+			line string
+			fast int // the ops the fast path reads (-1: the input does not read)
+		}{
+			{`(%3) = "pd_op.scale" (%0) {bias:(Float)1,scale:(Float)3} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>` + "\n}\n", 4},
+			{`(%3) = "pd_op.scale" (%2) {bias:(Float)0,scale:(Float)3} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>` + "\r\n}\n", 4},
+			{`(%3) = "pd_op.scale" (%1) {bias:(Float)1,scale:(Float)3} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>` + "\n}\n", 3},
+			{`(%3) = "pd_op.scale" (<<NULL VALUE>>) {bias:(Float)1,scale:(Float)3} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>` + "\n}\n", 4},
+			{`(%3, %4) = "pd_op.scale" (%0) {bias:(Float)1,scale:(Float)3} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>` + "\n}\n", 3},
+			{`(%3) = "pd_op.scale" (%0) {bias:(Float)1,scale:(Float)3} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>`, 3},
+			{`(%3) = "pd_op.scale" (%0) {bias:(Float)1,scale:(Float)3} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>` + "\n    {\n    }\n}\n", 3},
+			{`(%3) = "pd_op.scale" (%0) {bias:(Float)1,scale:"3"} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>` + "\n}\n", 4},
+			{`(%3) = "pd_op.scale" (%0) {bias:(Float)1,scale:[3]} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32>` + "\n}\n", 4},
+			{`(%3) = "pd_op.scale" (%0) {bias:(Float)1,scale:(Float)3} : (builtin.tensor<2xf32>) -> builtin.tensor<2xf32> ` + "\n}\n", 3},
+		}
+		for _, tt := range tests {
+			for _, mode := range ctxModes(t) {
+				n := parseBoth(t, mode.new(t), "sig.pir", []byte(head+"    "+tt.line))
+				if n >= 0 {
+					assert.Equal(t, tt.fast, n, "%s", tt.line)
+				}
+			}
+		}
+	})
 	t.Run("near misses", func(t *testing.T) {
 		head := "{\n" +
 			`    (%0) = "pd_op.data" () {name:"x"} : () -> builtin.tensor<2xf32>` + "\n" +
@@ -197,34 +228,62 @@ func TestFastPathReadsPrintedPrograms(t *testing.T) {
 	assert.Len(t, lists["builtin.parameter"], 100)
 }
 
-// TestDigits: the digits at an offset, eight at a time or one by one near the end, as many as there are up to 9.
-func TestDigits(t *testing.T) {
+// plainNumRef is plainNum one byte at a time: the reference TestPlainNum compares it with.
+func plainNumRef(src []byte, i int) (n, j int, ok bool) {
+	n, d := digitsSlow(src, i+1)
+	j = i + 1 + d
+	if d == 0 || d > 1 && src[i+1] == '0' || j < len(src) && charClass[src[j]]&clValueName != 0 {
+		return 0, i, false
+	}
+	return n, j, true
+}
+
+// TestPlainNum: value names that are plain numbers, read from one word or one byte at a time near the end of the
+// source, and the names that are not (leading 0s, a name byte after the digits, more than 9 digits).
+func TestPlainNum(t *testing.T) {
 	tests := []struct {
-		src  string
-		n, d int
+		src   string
+		n, j  int
+		plain bool
 	}{
-		{"", 0, 0}, {"x", 0, 0}, {"7", 7, 1}, {"0)", 0, 1}, {"42, %1) {}", 42, 2}, {"1234567)", 1234567, 7},
-		{"12345678", 12345678, 8}, {"12345678)", 12345678, 8}, {"123456789", 123456789, 9},
-		{"1234567890123", 123456789, 9}, {"9999999,,,,,,", 9999999, 7}, {"00000001", 1, 8}, {"5:", 5, 1},
-		{"3/", 3, 1}, {"4\xfa\xff\xff\xff\xff\xff\xff", 4, 1}, {"1\x00", 1, 1}, {"123 4567", 123, 3},
+		{"%", 0, 0, false}, {"%x", 0, 0, false}, {"%7", 7, 2, true}, {"%0)", 0, 2, true}, {"%42, %1) {}", 42, 3, true},
+		{"%1234567)", 1234567, 8, true}, {"%12345678", 12345678, 9, true}, {"%12345678)", 12345678, 9, true},
+		{"%123456789", 123456789, 10, true}, {"%1234567890123", 0, 0, false}, {"%9999999,,,,,,", 9999999, 8, true},
+		{"%00000001", 0, 0, false}, {"%01)      ", 0, 0, false}, {"%5:", 5, 2, true}, {"%3/", 3, 2, true},
+		{"%4\xfa\xff\xff\xff\xff\xff\xff", 4, 2, true}, {"%1\x00", 1, 2, true}, {"%123 4567", 123, 4, true},
+		{"%12a, %1)   ", 0, 0, false}, {"%12_, %1)   ", 0, 0, false}, {"%12., %1)   ", 0, 0, false},
+		{"%1234567a)  ", 0, 0, false}, {"%12345678a) ", 0, 0, false},
 	}
 	for _, tt := range tests {
-		for _, pad := range []string{"", "%"} {
+		for _, pad := range []string{"", "(%1, "} {
 			src := []byte(pad + tt.src)
-			n, d := digits(src, len(pad))
-			assert.Equal(t, tt.n, n, "%q", src)
-			assert.Equal(t, tt.d, d, "%q", src)
+			n, j, ok := plainNum(src, len(pad))
+			assert.Equal(t, tt.plain, ok, "%q", src)
+			if tt.plain {
+				assert.Equal(t, tt.n, n, "%q", src)
+				assert.Equal(t, len(pad)+tt.j, j, "%q", src)
+			}
 		}
 	}
-	// Every value up to 10^7 in a line of the workload's shape, at every distance from the end.
-	for v := 0; v < 10_000_000; v += 997 {
-		s := []byte(fmt.Sprintf("%d, %%1)", v))
-		n, d := digits(s, 0)
-		require.Equal(t, v, n)
-		require.Equal(t, len(fmt.Sprint(v)), d)
-		n, d2 := digits(s[:d], 0)
-		require.Equal(t, v, n)
-		require.Equal(t, d, d2, "the number ends where the buffer does")
+	// Every value up to 10^9 in steps in a line of the workload's shape, at every distance from the end, and
+	// against the byte-at-a-time reference with every byte after the digits.
+	for v := 0; v < 1_000_000_000; v += 99_991 {
+		s := []byte(fmt.Sprintf("%%%d, %%1) {}", v))
+		d := len(fmt.Sprint(v))
+		for end := 1 + d; end <= len(s); end++ {
+			n, j, ok := plainNum(s[:end], 0)
+			require.True(t, ok, "%q", s[:end])
+			require.Equal(t, v, n)
+			require.Equal(t, 1+d, j)
+		}
+		for c := 0; c < 256; c++ {
+			s := append([]byte(fmt.Sprintf("%%%d", v)), byte(c), ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ')
+			n, j, ok := plainNum(s, 0)
+			rn, rj, rok := plainNumRef(s, 0)
+			require.Equal(t, rok, ok, "%q", s)
+			require.Equal(t, rn, n, "%q", s)
+			require.Equal(t, rj, j, "%q", s)
+		}
 	}
 }
 
@@ -249,5 +308,42 @@ func TestCommonPrefix(t *testing.T) {
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, commonPrefix([]byte(tt.a), []byte(tt.b)), "%q %q", tt.a, tt.b)
 		assert.Equal(t, tt.want, commonPrefix([]byte(tt.b), []byte(tt.a)), "%q %q", tt.b, tt.a)
+	}
+}
+
+// TestNameAt: an op kind's quoted name is found at an offset with its closing quote, compared as masked words when
+// it is short and byte by byte when it is long or near the end of the source.
+func TestNameAt(t *testing.T) {
+	long := "pd_op.fused_conv2d_add_act" // 26 bytes: more than three words with its quote
+	tests := []struct {
+		name, src string
+		at        bool
+	}{
+		{"pd_op.add", `pd_op.add" (%0, %1) {} : (f32, f32) -> f32`, true},
+		{"pd_op.add", `pd_op.add_" (%0, %1) {} : (f32, f32) -> f32`, false},
+		{"pd_op.add_", `pd_op.add" (%0, %1) {} : (f32, f32) -> f32`, false},
+		{"pd_op.add", `pd_op.adD" (%0, %1) {} : (f32, f32) -> f32`, false},
+		{"pd_op.add", `pd_op.add"`, true},
+		{"pd_op.add", `pd_op.add`, false},
+		{"builtin.parameter", `builtin.parameter" () {parameter_name:"w"}`, true},
+		{"builtin.parameter", `builtin.parameteR" () {parameter_name:"w"}`, false},
+		{"a234567890123456789012x", `a234567890123456789012x" ()`, true}, // 23 bytes and the quote: three words
+		{"a234567890123456789012x", `a234567890123456789012y" ()`, false},
+		{long, long + `" (%0, %1, %2, <<NULL VALUE>>)`, true},
+		{long, long + `_" (%0, %1, %2, <<NULL VALUE>>)`, false},
+		{long, long[:25] + `" (%0, %1, %2, <<NULL VALUE>>)`, false},
+	}
+	for _, tt := range tests {
+		e := &opEntry{name: tt.name, quoted: tt.name}
+		e.setNameWords()
+		assert.Equal(t, len(tt.name)+1 <= 24, e.shortName, tt.name)
+		for _, pad := range []string{"", `    (%3) = "`} {
+			src := []byte(pad + tt.src)
+			j, ok := e.nameAt(src, len(pad))
+			assert.Equal(t, tt.at, ok, "%s at %q", tt.name, src)
+			if ok {
+				assert.Equal(t, len(pad)+len(tt.name)+1, j)
+			}
+		}
 	}
 }

@@ -31,11 +31,19 @@ const (
 	releaseKeep = 1 << 20
 )
 
-// releaseSource gives back what the parser has passed, once it is releaseStep ahead of the last release.
+// releaseSource gives back what the parser has passed, once it is releaseStep ahead of the last release. It is
+// called after every op: the test is inlined, the release is not.
 func (p *parser) releaseSource() {
 	if p.pos-p.released >= releaseStep+releaseKeep {
-		upTo := p.pos - releaseKeep
-		p.release(p.released, upTo)
-		p.released = upTo
+		p.releasePassed()
 	}
+}
+
+// releasePassed gives back the source up to releaseKeep bytes before the cursor.
+//
+//go:noinline
+func (p *parser) releasePassed() {
+	upTo := p.pos - releaseKeep
+	p.release(p.released, upTo)
+	p.released = upTo
 }

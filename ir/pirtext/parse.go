@@ -84,6 +84,8 @@ type parser struct {
 	// The fast path's caches (parse_fast.go): the text each type was last read from, and op entries by name.
 	typeTexts [128]typeText
 	names     [1 << nameBits]*opEntry
+	// prevOp is the kind of the last op fastOpName read (its next is the kind tried first for the next line).
+	prevOp *opEntry
 
 	// strSpans are the string values attrDictSlow read last (for attrVariant); attrSlab holds attribute lists.
 	strSpans []strSpan
@@ -157,6 +159,16 @@ type opEntry struct {
 	tailOperands []ir.Type
 	tailAttrs    []ir.NamedAttr
 	tailResults  []ir.Type
+	// tailSig is where the tail's attribute map ends in it (0 if it has none): a line whose map differs but
+	// whose rest (the signature and the line end) is the tail's from there has the tail's result types.
+	tailSig int
+	// next is the kind of the op fastOpName read after the last op of this kind: the kind it tries first on the
+	// next line (programs repeat their sequences of op kinds).
+	next *opEntry
+	// nameWords holds the quoted name and its closing quote as little-endian words, nameMasks their bytes that
+	// count, when they fit in three words (shortName): fastOpName compares a name with them without a call.
+	nameWords, nameMasks [3]uint64
+	shortName            bool
 }
 
 func newParser(ctx *ir.Context, filename string, src []byte) *parser {
@@ -235,6 +247,7 @@ func (p *parser) entry(name []byte) *opEntry {
 		e = &opEntry{name: s, schema: p.ctx.Schema(s), dicts: make(map[string]*dictEntry)}
 		if s != "" && !strings.ContainsAny(s, "\"\\\n") {
 			e.quoted = s
+			e.setNameWords()
 		}
 		p.ops[s] = e
 	}
@@ -746,8 +759,17 @@ func (p *parser) newOp(b *ir.Block, e *opEntry, loc position, attrs []ir.NamedAt
 		p.paramOps = append(p.paramOps, op)
 	}
 	if regions == 0 {
-		for i, r := range p.resNames {
-			p.define(r, op.Result(i))
+		for i := range p.resNames {
+			r := &p.resNames[i]
+			// A numbered name whose slot is free goes in directly; define does the rest.
+			if r.slot >= 0 {
+				n := uint(r.slot)
+				if pg := n / slotPage; pg < uint(len(p.nums)) && p.nums[pg] != nil && p.nums[pg][n%slotPage] == nil {
+					p.nums[pg][n%slotPage] = op.Result(i)
+					continue
+				}
+			}
+			p.define(*r, op.Result(i))
 		}
 	}
 	return op

@@ -56,57 +56,50 @@ func (p *parser) typeAt(i int, t ir.Type) (int, bool) {
 	return i + n, true
 }
 
-// numRef reads the value name %N at src[i] ('%'). It fails (the general reader takes the line) for names that are
-// not plain numbers with a slot (see valueRef).
-func (p *parser) numRef(i int) (valueRef, int, bool) {
-	src := p.src
-	n, d := digits(src, i+1)
-	j := i + 1 + d
-	if d == 0 || d > 1 && src[i+1] == '0' || n > len(src)+64 {
-		return valueRef{}, i, false
+// slotValue returns the value in slot n (not negative) of the numbered names, nil if there is none.
+func (p *parser) slotValue(n int) *ir.Value {
+	// Unsigned, the page and the index are a shift and a mask.
+	if pg := uint(n) / slotPage; pg < uint(len(p.nums)) && p.nums[pg] != nil {
+		return p.nums[pg][uint(n)%slotPage]
 	}
-	if j < len(src) && charClass[src[j]]&clValueName != 0 {
-		return valueRef{}, i, false
-	}
-	return valueRef{start: int32(i + 1), end: int32(j), pos: position{int32(p.line), int32(i - p.lineStart + 1)}, slot: int32(n)}, j, true
+	return nil
 }
 
-// operandAt returns the value of the plain numbered name %N at src[i] ('%') and the end of the name; nil if the
-// name is not one, or not defined.
-func (p *parser) operandAt(i int) (*ir.Value, int) {
-	src := p.src
-	n, d := digits(src, i+1)
-	j := i + 1 + d
+// plainNum reads the value name at src[i] ('%') as a plain number N: digits without a leading 0 (except "0"
+// itself) that end the name. It returns N and the end of the name; ok is false for other names. Up to seven
+// digits are read from one word: the digits are the bytes below the first that is not one, converted by three
+// multiplications (moved to the top of the word, the zero bytes above them read as leading 0s).
+func plainNum(src []byte, i int) (n, j int, ok bool) {
+	var d int
+	if len(src)-i > 8 {
+		w := binary.LittleEndian.Uint64(src[i+1:])
+		x := (w&0xF0F0F0F0F0F0F0F0 ^ 0x3030303030303030) | ((w+0x0606060606060606)&0xF0F0F0F0F0F0F0F0 ^ 0x3030303030303030)
+		d = bits.TrailingZeros64(x) >> 3
+		if d == 0 || d > 1 && byte(w) == '0' {
+			return 0, i, false
+		}
+		if d < 8 {
+			// The byte after the digits is in the word: the name ends there unless it is a name byte.
+			if charClass[byte(w>>(8*uint(d)))]&clValueName != 0 {
+				return 0, i, false
+			}
+			v := w << (64 - 8*uint(d))
+			v = (v & 0x0F0F0F0F0F0F0F0F) * 2561 >> 8
+			v = (v & 0x00FF00FF00FF00FF) * 6553601 >> 16
+			return int((v & 0x0000FFFF0000FFFF) * 42949672960001 >> 32), i + 1 + d, true
+		}
+	}
+	n, d = digitsSlow(src, i+1)
+	j = i + 1 + d
 	if d == 0 || d > 1 && src[i+1] == '0' || j < len(src) && charClass[src[j]]&clValueName != 0 {
-		return nil, i
+		return 0, i, false
 	}
-	if pg := n / slotPage; pg < len(p.nums) && p.nums[pg] != nil {
-		return p.nums[pg][n%slotPage], j
-	}
-	return nil, i
+	return n, j, true
 }
 
-// digits reads the decimal digits at src[i:] and returns their value and number; at most 9 are read (so that
-// the value fits), the caller checks what follows. Eight bytes are read at once: the digits are the bytes below
-// the first that is not one, converted by three multiplications (moved to the top of the word, the zero bytes
-// above them read as leading 0s).
-func digits(src []byte, i int) (n, d int) {
-	if len(src)-i < 8 {
-		return digitsSlow(src, i)
-	}
-	w := binary.LittleEndian.Uint64(src[i:])
-	x := (w&0xF0F0F0F0F0F0F0F0 ^ 0x3030303030303030) | ((w+0x0606060606060606)&0xF0F0F0F0F0F0F0F0 ^ 0x3030303030303030)
-	d = bits.TrailingZeros64(x) >> 3
-	if d == 8 {
-		return digitsSlow(src, i)
-	}
-	v := w << (64 - 8*uint(d)) // d == 0 shifts everything out
-	v = (v & 0x0F0F0F0F0F0F0F0F) * 2561 >> 8
-	v = (v & 0x00FF00FF00FF00FF) * 6553601 >> 16
-	return int((v & 0x0000FFFF0000FFFF) * 42949672960001 >> 32), d
-}
-
-// digitsSlow is digits one byte at a time, near the end of the source and for numbers of eight digits or more.
+// digitsSlow reads the decimal digits at src[i:] one byte at a time and returns their value and number; at most 9
+// are read (so that the value fits), the caller checks what follows. plainNum uses it near the end of the source
+// and for numbers of eight digits or more.
 func digitsSlow(src []byte, i int) (n, d int) {
 	for d < 9 && i+d < len(src) {
 		c := src[i+d]
@@ -124,9 +117,9 @@ func lit(src []byte, i int, s string) bool {
 	return len(src)-i >= len(s) && string(src[i:i+len(s)]) == s
 }
 
-// lit2 reports whether src[i:] starts with the two bytes s.
+// lit2 reports whether src[i:] starts with the two bytes s (as one comparison).
 func lit2(src []byte, i int, s string) bool {
-	return len(src)-i >= 2 && src[i] == s[0] && src[i+1] == s[1]
+	return len(src)-i >= 2 && binary.LittleEndian.Uint16(src[i:]) == uint16(s[0])|uint16(s[1])<<8
 }
 
 // lit4 reports whether src[i:] starts with the four bytes s (as one comparison).
@@ -160,10 +153,12 @@ func (p *parser) readFast(b *ir.Block) bool {
 			if i >= len(src) || src[i] != '%' {
 				return false
 			}
-			r, j, ok := p.numRef(i)
-			if !ok || p.lookup(r) != nil {
+			// A plain numbered name with a slot (see valueRef), not defined yet.
+			n, j, ok := plainNum(src, i)
+			if !ok || n > len(src)+64 || p.slotValue(n) != nil {
 				return false
 			}
+			r := valueRef{start: int32(i + 1), end: int32(j), pos: position{int32(p.line), int32(i - p.lineStart + 1)}, slot: int32(n)}
 			p.resNames = append(p.resNames, r)
 			i = j
 			if lit2(src, i, ", ") {
@@ -194,7 +189,12 @@ func (p *parser) readFast(b *ir.Block) bool {
 		for {
 			switch {
 			case i < len(src) && src[i] == '%':
-				v, j := p.operandAt(i)
+				// A plain numbered name, defined.
+				n, j, ok := plainNum(src, i)
+				if !ok {
+					return false
+				}
+				v := p.slotValue(n)
 				if v == nil || v.OwnerBlock() != b && !p.visible(v) {
 					return false
 				}
@@ -220,10 +220,8 @@ func (p *parser) readFast(b *ir.Block) bool {
 	// The rest of the line: as the last of the kind's, or read piece by piece.
 	if n := len(e.tail); n > 0 && len(p.operands) == len(e.tailOperands) && len(p.resNames) == len(e.tailResults) &&
 		len(src)-i >= n && string(src[i:i+n]) == string(e.tail) {
-		for k, v := range p.operands {
-			if v != nil && typeID(v.Type()) != typeID(e.tailOperands[k]) {
-				return false // the general reader warns
-			}
+		if !p.tailOperandTypes(e) {
+			return false // the general reader warns
 		}
 		p.pos = i + n
 		p.line++
@@ -241,7 +239,20 @@ func (p *parser) readFast(b *ir.Block) bool {
 			return false
 		}
 		i = p.pos
+		// The rest of the line as the last of the kind's after its map: its types are that line's.
+		if k := e.tailSig; k > 0 && len(p.operands) == len(e.tailOperands) && len(p.resNames) == len(e.tailResults) &&
+			len(src)-i >= len(e.tail)-k && string(src[i:i+len(e.tail)-k]) == string(e.tail[k:]) && p.tailOperandTypes(e) {
+			end := i + len(e.tail) - k
+			e.tail = append(e.tail[:0], src[tail:end]...)
+			e.tailSig = i - tail
+			e.tailAttrs = attrs
+			p.pos = end
+			p.line++
+			p.lineStart = end
+			return p.finishFast(b, e, loc, attrs, e.tailResults)
+		}
 	}
+	sig := i - tail
 	if !lit4(src, i, " : (") {
 		return false
 	}
@@ -323,17 +334,32 @@ func (p *parser) readFast(b *ir.Block) bool {
 		e.tailOperands = append(e.tailOperands[:0], p.sigTypes...)
 		e.tailAttrs = attrs
 		e.tailResults = append(e.tailResults[:0], p.resTypes...)
+		e.tailSig = sig
 	}
 	e.resTypes = append(e.resTypes[:0], p.resTypes...)
 	return p.finishFast(b, e, loc, attrs, p.resTypes)
+}
+
+// tailOperandTypes reports whether the operands just read have the types of the operands of e's tail (an absent
+// operand has any).
+func (p *parser) tailOperandTypes(e *opEntry) bool {
+	for k, v := range p.operands {
+		if v != nil && typeID(v.Type()) != typeID(e.tailOperands[k]) {
+			return false
+		}
+	}
+	return true
 }
 
 // finishFast creates the op the fast path read, unless regions follow on the next line (a generic op's) or its
 // result types go on there, which the general reader reads. The cursor is at the start of the next line.
 func (p *parser) finishFast(b *ir.Block, e *opEntry, loc position, attrs []ir.NamedAttr, results []ir.Type) bool {
 	src, i := p.src, p.pos
+	for lit4(src, i, "    ") {
+		i += 4 // the next line's indentation, four spaces a level
+	}
 	for i < len(src) && src[i] == ' ' {
-		i++ // the next line's indentation
+		i++
 	}
 	p.pos = i
 	if i < len(src) && charClass[src[i]]&clSkip != 0 {
@@ -348,10 +374,30 @@ func (p *parser) finishFast(b *ir.Block, e *opEntry, loc position, attrs []ir.Na
 	return true
 }
 
-// fastOpName reads the quoted op name whose first byte is at i, through the parser's table of names by their
-// length and last bytes (two slots per hash), and returns its entry and the end of the name (after the closing quote); nil when the
-// name is new, has escapes or is not closed on its line (the general reader reads those).
+// fastOpName reads the quoted op name whose first byte is at i and returns its entry and the end of the name
+// (after the closing quote); nil when the name is new, has escapes or is not closed on its line (the general
+// reader reads those). It tries the kind that followed the last op's kind the last time first (nextName), then
+// the parser's table of names by their length and last bytes (two slots per hash).
 func (p *parser) fastOpName(i int) (*opEntry, int) {
+	prev := p.prevOp
+	if prev != nil && prev.next != nil {
+		if j, ok := prev.next.nameAt(p.src, i); ok {
+			p.prevOp = prev.next
+			return prev.next, j
+		}
+	}
+	e, j := p.lookupOpName(i)
+	if e != nil {
+		if prev != nil {
+			prev.next = e
+		}
+		p.prevOp = e
+	}
+	return e, j
+}
+
+// lookupOpName is fastOpName through the table of names.
+func (p *parser) lookupOpName(i int) (*opEntry, int) {
 	src := p.src
 	j := quoteIndex(src[i:])
 	if j <= 0 {
@@ -376,6 +422,37 @@ func (p *parser) fastOpName(i int) (*opEntry, int) {
 	}
 	p.names[h] = e
 	return e, i + j + 1
+}
+
+// setNameWords sets e's nameWords and nameMasks from its quoted name.
+func (e *opEntry) setNameWords() {
+	q := e.quoted + `"`
+	if len(q) > 8*len(e.nameWords) {
+		return
+	}
+	for k := 0; k < len(q); k++ {
+		e.nameWords[k/8] |= uint64(q[k]) << (8 * (k % 8))
+		e.nameMasks[k/8] |= 0xFF << (8 * (k % 8))
+	}
+	e.shortName = true
+}
+
+// nameAt reports whether src[i:] starts with e's quoted name and its closing quote, and returns their end.
+func (e *opEntry) nameAt(src []byte, i int) (int, bool) {
+	n := len(e.quoted)
+	if e.shortName && len(src)-i >= 24 {
+		w := src[i : i+24]
+		if binary.LittleEndian.Uint64(w)&e.nameMasks[0] != e.nameWords[0] ||
+			binary.LittleEndian.Uint64(w[8:])&e.nameMasks[1] != e.nameWords[1] ||
+			binary.LittleEndian.Uint64(w[16:])&e.nameMasks[2] != e.nameWords[2] {
+			return i, false
+		}
+		return i + n + 1, true
+	}
+	if n == 0 || len(src)-i <= n || string(src[i:i+n]) != e.quoted || src[i+n] != '"' {
+		return i, false
+	}
+	return i + n + 1, true
 }
 
 // quoteIndex returns the index of the first '"' in b, or -1: eight bytes at a time, for the short op names.
