@@ -27,3 +27,24 @@ func BenchmarkTopK(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSoftmax evaluates the softmax of attention scores in float32: 4 heads of a 1,025-token sequence (CLIP
+// ViT-B/16 at 448), along the last axis, and along the middle axis of [64, 1025, 16].
+func BenchmarkSoftmax(b *testing.B) {
+	for _, tc := range []struct {
+		name  string
+		shape []int
+		axis  int
+	}{{"last", sh(4, 1025, 1025), -1}, {"middle", sh(64, 1025, 16), 1}} {
+		oc := opCase{name: tc.name, op: "pd_op.softmax", in: []any{randHost(5, tc.shape...)},
+			attrs: []ir.NamedAttr{a(b, "axis", tc.axis)}, want: []*Tensor{tt(ir.DTypeFloat32, tc.shape)}}
+		b.Run(tc.name, func(b *testing.B) {
+			p, feed := oc.build(b)
+			for b.Loop() {
+				if _, err := Evaluate(p, feed, Options{Precision: Float32}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
