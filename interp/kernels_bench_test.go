@@ -3,6 +3,7 @@ package interp
 import (
 	"testing"
 
+	"github.com/pirdrr/drr/internal/progtest"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -46,5 +47,23 @@ func BenchmarkSoftmax(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkViews evaluates eight flattens in a row over [200, 37632] float32 values (Mask-RT-DETR-L's query
+// scores), views over one buffer: what they cost beyond feeding the input and fetching the result.
+func BenchmarkViews(b *testing.B) {
+	pb := progtest.New(b)
+	v := pb.Data("x", 200, 37632)
+	for range 8 {
+		v = pb.VA("pd_op.flatten", []*ir.Value{v}, progtest.Attr("start_axis", pb.Ctx.Int32(0)),
+			progtest.Attr("stop_axis", pb.Ctx.Int32(0)))
+	}
+	pb.Fetch(v, "out", 0)
+	feed := &Feed{Inputs: map[string]*Tensor{"x": randHost(9, 200, 37632)}}
+	for b.Loop() {
+		if _, err := Evaluate(pb.P, feed, Options{Precision: Float32}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
