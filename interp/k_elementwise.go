@@ -303,7 +303,7 @@ func kSoftmax[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	return c.one(out, nil)
 }
 
-// softmaxGroup is the number of rows softmaxRows computes at once.
+// softmaxGroup is the number of rows softmaxRows computes at once (its four sums are written out).
 const softmaxGroup = 4
 
 // softmaxRows is softmaxRow on softmaxGroup contiguous rows of n values (e as long as they are): each row's

@@ -68,7 +68,7 @@ func rankBits32(v float32, largest bool) uint32 {
 	return k
 }
 
-// order writes into idx the indices of the first len(idx) elements, in order, of the line of n values at
+// orderLine writes into idx the indices of the first len(idx) elements, in order, of the line of n values at
 // data[base], data[base+inner], ….
 func orderLine[T tensor.Float](o *lineOrder, data []T, base, n, inner int, largest bool, idx []int) {
 	k := len(idx)
