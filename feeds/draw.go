@@ -116,12 +116,24 @@ func (d distribution) sample(r *stream) float64 {
 // drawInto fills dst with values of d rounded to dt, from the tensor seed.
 func drawInto[E tensor.Float](dst []E, seed uint64, dt ir.DType, d distribution) {
 	chunks := (len(dst) + tensor.DrawChunk - 1) / tensor.DrawChunk
-	if f32, ok := any(dst).([]float32); ok && drawLanes != nil && dt == ir.DTypeFloat32 && d.kind == distNormal && !d.constant {
+	if drawLanes != nil && dt == ir.DTypeFloat32 && d.kind == distNormal && !d.constant {
 		// The lane draws take eight chunks at a time: goroutines get whole groups of eight, so that the ranges
-		// ParallelFor splits off (several per goroutine) do not leave lanes empty.
+		// ParallelFor splits off (several per goroutine) do not leave lanes empty. A float64 destination (a
+		// float32 weight in a float64 evaluation) gets the float32 numbers widened, as drawChunkInto stores them.
+		f32, ok := any(dst).([]float32)
+		if !ok {
+			f32 = make([]float32, len(dst))
+		}
 		groups := (chunks + laneCount - 1) / laneCount
 		tensor.ParallelFor(groups, tensor.DrawChunk*laneCount*8, func(g0, g1 int) {
-			drawNormalLanes(f32, seed, g0*laneCount, min(g1*laneCount, chunks), d, expMargin)
+			c0, c1 := g0*laneCount, min(g1*laneCount, chunks)
+			drawNormalLanes(f32, seed, c0, c1, d, expMargin)
+			if !ok {
+				lo, hi := c0*tensor.DrawChunk, min(c1*tensor.DrawChunk, len(dst))
+				for i, v := range f32[lo:hi] {
+					dst[lo+i] = E(v)
+				}
+			}
 		})
 		return
 	}

@@ -23,7 +23,8 @@ func portableDraw(n int, seed uint64, d distribution) []float32 {
 
 // TestLaneDrawsAreThePortableOnes: the assembly lane draws give, bit for bit, the numbers of the portable loop,
 // for tensors of every shape of chunk grouping (one chunk, a shorter last chunk, eight lanes, a group with absent
-// lanes), clipped and unclipped distributions, and with a margin so wide that most wedge decisions go to Go.
+// lanes), clipped and unclipped distributions, and with a margin so wide that most wedge decisions go to Go; into
+// float32 and, widened, into float64.
 func TestLaneDrawsAreThePortableOnes(t *testing.T) {
 	if drawLanes == nil {
 		t.Skip("this machine (or kernel path) has no lane draws")
@@ -51,6 +52,17 @@ func TestLaneDrawsAreThePortableOnes(t *testing.T) {
 							if math.Float32bits(want[i]) != math.Float32bits(got[i]) {
 								require.Failf(t, "lane draw differs", "n %d, %+v, seed %d, margin %g: element %d (chunk %d, index %d): %v, want %v",
 									n, d, seed, margin, i, i/c, i%c, got[i], want[i])
+							}
+						}
+						if margin == expMargin {
+							// A float64 evaluation draws the same float32 numbers, widened.
+							got64 := make([]float64, n)
+							drawInto(got64, seed, ir.DTypeFloat32, d)
+							for i := range want {
+								if math.Float64bits(float64(want[i])) != math.Float64bits(got64[i]) {
+									require.Failf(t, "lane draw into float64 differs", "n %d, %+v, seed %d: element %d: %v, want %v",
+										n, d, seed, i, got64[i], want[i])
+								}
 							}
 						}
 					}

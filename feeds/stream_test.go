@@ -125,3 +125,14 @@ func BenchmarkDrawNormalF32(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDrawNormalF32IntoF64 measures the draws of float32 weights for a float64 evaluation (the float32
+// numbers, widened).
+func BenchmarkDrawNormalF32IntoF64(b *testing.B) {
+	dst := make([]float64, 1<<22)
+	d := distribution{kind: distNormal, lo: -1, hi: 1, std: 0.02}
+	b.SetBytes(int64(8 * len(dst)))
+	for i := 0; b.Loop(); i++ {
+		drawInto(dst, uint64(i), ir.DTypeFloat32, d)
+	}
+}

@@ -1,7 +1,6 @@
 package interp
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -188,18 +187,16 @@ func kTopK[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	vals := make([]T, outer*k*inner)
 	idxs := make([]T, outer*k*inner)
 	tensor.ParallelFor(outer*inner, n*8, func(lo, hi int) {
-		keys := make([]lineKey, n)
+		var ord lineOrder
+		idx := make([]int, k)
 		for line := lo; line < hi; line++ {
 			o, in := line/inner, line%inner
 			base := o*n*inner + in
-			for i := range keys {
-				keys[i] = lineKey{float64(x.Data[base+i*inner]), i}
-			}
-			sortLine(keys, largest)
-			for j := range k {
+			orderLine(&ord, x.Data, base, n, inner, largest, idx)
+			for j, i := range idx {
 				at := o*k*inner + j*inner + in
-				vals[at] = x.Data[base+keys[j].i*inner]
-				idxs[at] = T(keys[j].i)
+				vals[at] = x.Data[base+i*inner]
+				idxs[at] = T(i)
 			}
 		}
 	})
@@ -208,35 +205,6 @@ func kTopK[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	}
 	return []*value[T]{c.out(&tensor.Tensor[T]{Shape: oshape, Data: vals}, 0),
 		c.out(&tensor.Tensor[T]{Shape: append([]int{}, oshape...), Data: idxs}, 1)}, nil
-}
-
-// lineKey is an element of a line topk or argsort orders: its value and its index along the axis.
-type lineKey struct {
-	v float64
-	i int
-}
-
-// sortLine orders a line for topk and argsort: NaN first (largest, descending) or last, then by value, equal
-// values (±0 among them) in index order — the order a stable sort by value gives, here as one total order on
-// (value, index) for the standard library's unstable sort, many times faster than sort.SliceStable's in-place
-// merges (half of Mask-RT-DETR-L/subgraph_14's verify time, ranking its queries).
-func sortLine(keys []lineKey, largest bool) {
-	less := func(a, b float64) bool { // a ranks before b
-		an, bn := math.IsNaN(a), math.IsNaN(b)
-		if largest {
-			return an && !bn || !an && !bn && a > b
-		}
-		return bn && !an || !an && !bn && a < b
-	}
-	slices.SortFunc(keys, func(a, b lineKey) int {
-		switch {
-		case less(a.v, b.v):
-			return -1
-		case less(b.v, a.v):
-			return 1
-		}
-		return cmp.Compare(a.i, b.i)
-	})
 }
 
 // lines splits shape around axis: the count of lines along it (outer·inner), its length n and the stride inner.
@@ -360,16 +328,14 @@ func kArgsort[T tensor.Float](c *call[T]) ([]*value[T], error) {
 	outer, n, inner := lines(shape, axis)
 	vals, idxs := make([]T, len(x.Data)), make([]T, len(x.Data))
 	tensor.ParallelFor(outer*inner, n*8, func(lo, hi int) {
-		keys := make([]lineKey, n)
+		var ord lineOrder
+		idx := make([]int, n)
 		for line := lo; line < hi; line++ {
 			base := (line/inner)*n*inner + line%inner
-			for i := range keys {
-				keys[i] = lineKey{float64(x.Data[base+i*inner]), i}
-			}
-			sortLine(keys, desc)
-			for k, key := range keys {
-				vals[base+k*inner] = x.Data[base+key.i*inner]
-				idxs[base+k*inner] = T(key.i)
+			orderLine(&ord, x.Data, base, n, inner, desc, idx)
+			for k, i := range idx {
+				vals[base+k*inner] = x.Data[base+i*inner]
+				idxs[base+k*inner] = T(i)
 			}
 		}
 	})

@@ -12,36 +12,36 @@ import (
 // transpose, concat, split, slice and expand copy.
 
 func registerShape[T tensor.Float](r registry[T]) {
-	r["pd_op.reshape"] = viewKernel(func(c *call[T], x *tensor.Tensor[T]) (*tensor.Tensor[T], error) {
+	r["pd_op.reshape"] = viewKernel(func(c *call[T], x *tensor.Tensor[T]) ([]int, error) {
 		if len(c.args) < 2 || c.args[1] == nil {
 			shape, ok := c.attrInts("shape")
 			if !ok {
 				return nil, fmt.Errorf("no shape operand or attribute")
 			}
-			return tensor.Reshape(x, shape)
+			return tensor.ReshapeShape(x, shape)
 		}
 		shape, err := c.ints(1)
 		if err != nil {
 			return nil, err
 		}
-		return tensor.Reshape(x, shape)
+		return tensor.ReshapeShape(x, shape)
 	})
-	r["pd_op.flatten"] = viewKernel(func(c *call[T], x *tensor.Tensor[T]) (*tensor.Tensor[T], error) {
-		return tensor.Flatten(x, c.attrInt("start_axis", 1), c.attrInt("stop_axis", 1))
+	r["pd_op.flatten"] = viewKernel(func(c *call[T], x *tensor.Tensor[T]) ([]int, error) {
+		return tensor.FlattenShape(x, c.attrInt("start_axis", 1), c.attrInt("stop_axis", 1))
 	})
-	r["pd_op.squeeze"] = viewKernel(func(c *call[T], x *tensor.Tensor[T]) (*tensor.Tensor[T], error) {
+	r["pd_op.squeeze"] = viewKernel(func(c *call[T], x *tensor.Tensor[T]) ([]int, error) {
 		axes, err := c.axes(1)
 		if err != nil {
 			return nil, err
 		}
-		return tensor.Squeeze(x, axes)
+		return tensor.SqueezeShape(x, axes)
 	})
-	r["pd_op.unsqueeze"] = viewKernel(func(c *call[T], x *tensor.Tensor[T]) (*tensor.Tensor[T], error) {
+	r["pd_op.unsqueeze"] = viewKernel(func(c *call[T], x *tensor.Tensor[T]) ([]int, error) {
 		axes, err := c.axes(1)
 		if err != nil {
 			return nil, err
 		}
-		return tensor.Unsqueeze(x, axes)
+		return tensor.UnsqueezeShape(x, axes)
 	})
 	r["pd_op.transpose"] = kTranspose[T]
 	r["pd_op.concat"] = kConcat[T]
@@ -55,18 +55,20 @@ func registerShape[T tensor.Float](r registry[T]) {
 }
 
 // viewKernel turns a shape function into a view kernel: the result has the computed shape over the operand's
-// buffer (the tensor functions keep the row-major element order, so only the shape changes).
-func viewKernel[T tensor.Float](shapeOf func(c *call[T], x *tensor.Tensor[T]) (*tensor.Tensor[T], error)) kernel[T] {
+// buffer (the tensor functions keep the row-major element order, so only the shape changes; their shape forms
+// copy nothing, where the tensor functions themselves return a copy: a sixth of Mask-RT-DETR-L/subgraph_14's
+// copying went to unsqueeze copies thrown away at once).
+func viewKernel[T tensor.Float](shapeOf func(c *call[T], x *tensor.Tensor[T]) ([]int, error)) kernel[T] {
 	return func(c *call[T]) ([]*value[T], error) {
 		x, err := c.arg(0)
 		if err != nil {
 			return nil, err
 		}
-		t, err := shapeOf(c, x.tensor())
+		shape, err := shapeOf(c, x.tensor())
 		if err != nil {
 			return nil, err
 		}
-		return []*value[T]{x.view(t.Shape, c.outDType(0))}, nil
+		return []*value[T]{x.view(shape, c.outDType(0))}, nil
 	}
 }
 

@@ -69,10 +69,21 @@ func normAxis(op string, axis, rank int) (int, error) {
 // dimension at the same index, and a single -1 is inferred from the element
 // count. The result owns a copy of the data.
 func Reshape[T Float](x *Tensor[T], shape []int) (*Tensor[T], error) {
+	return withShape(x, shape, ReshapeShape[T])
+}
+
+// ReshapeShape is the shape Reshape gives x, without copying its data (for
+// a view over x's buffer).
+func ReshapeShape[T Float](x *Tensor[T], shape []int) ([]int, error) {
 	if err := x.validate("reshape"); err != nil {
 		return nil, err
 	}
-	out, err := inferShape(x.Shape, shape, true)
+	return inferShape(x.Shape, shape, true)
+}
+
+// withShape returns a copy of x's data with the shape shapeOf computes.
+func withShape[T Float, A any](x *Tensor[T], arg A, shapeOf func(*Tensor[T], A) ([]int, error)) (*Tensor[T], error) {
+	out, err := shapeOf(x, arg)
 	if err != nil {
 		return nil, err
 	}
@@ -82,6 +93,13 @@ func Reshape[T Float](x *Tensor[T], shape []int) (*Tensor[T], error) {
 // Flatten merges dimensions start..stop (inclusive, negative values count
 // from the end) into one, as Paddle's flatten. A 0-D input becomes shape [1].
 func Flatten[T Float](x *Tensor[T], startAxis, stopAxis int) (*Tensor[T], error) {
+	return withShape(x, [2]int{startAxis, stopAxis}, func(x *Tensor[T], a [2]int) ([]int, error) {
+		return FlattenShape(x, a[0], a[1])
+	})
+}
+
+// FlattenShape is the shape Flatten gives x, without copying its data.
+func FlattenShape[T Float](x *Tensor[T], startAxis, stopAxis int) ([]int, error) {
 	if err := x.validate("flatten"); err != nil {
 		return nil, err
 	}
@@ -90,7 +108,7 @@ func Flatten[T Float](x *Tensor[T], startAxis, stopAxis int) (*Tensor[T], error)
 		if startAxis < -1 || startAxis > 0 || stopAxis < -1 || stopAxis > 0 {
 			return nil, fmt.Errorf("tensor: flatten: axes (%d, %d) invalid for a 0-D tensor", startAxis, stopAxis)
 		}
-		return &Tensor[T]{Shape: []int{1}, Data: slices.Clone(x.Data)}, nil
+		return []int{1}, nil
 	}
 	s, err := normAxis("flatten", startAxis, r)
 	if err != nil {
@@ -110,7 +128,7 @@ func Flatten[T Float](x *Tensor[T], startAxis, stopAxis int) (*Tensor[T], error)
 	}
 	out = append(out, m)
 	out = append(out, x.Shape[e+1:]...)
-	return &Tensor[T]{Shape: out, Data: slices.Clone(x.Data)}, nil
+	return out, nil
 }
 
 // Squeeze removes size-1 dimensions. With no axes every size-1 dimension is
@@ -118,6 +136,11 @@ func Flatten[T Float](x *Tensor[T], startAxis, stopAxis int) (*Tensor[T], error)
 // end) are removed, and listed axes whose size is not 1 are silently kept,
 // as in Paddle.
 func Squeeze[T Float](x *Tensor[T], axes []int) (*Tensor[T], error) {
+	return withShape(x, axes, SqueezeShape[T])
+}
+
+// SqueezeShape is the shape Squeeze gives x, without copying its data.
+func SqueezeShape[T Float](x *Tensor[T], axes []int) ([]int, error) {
 	if err := x.validate("squeeze"); err != nil {
 		return nil, err
 	}
@@ -149,13 +172,18 @@ func Squeeze[T Float](x *Tensor[T], axes []int) (*Tensor[T], error) {
 			out = append(out, d)
 		}
 	}
-	return &Tensor[T]{Shape: out, Data: slices.Clone(x.Data)}, nil
+	return out, nil
 }
 
 // Unsqueeze inserts size-1 dimensions. Axes are applied one after another,
 // each relative to the rank reached so far; a negative axis a means
 // a + currentRank + 1, as in Paddle.
 func Unsqueeze[T Float](x *Tensor[T], axes []int) (*Tensor[T], error) {
+	return withShape(x, axes, UnsqueezeShape[T])
+}
+
+// UnsqueezeShape is the shape Unsqueeze gives x, without copying its data.
+func UnsqueezeShape[T Float](x *Tensor[T], axes []int) ([]int, error) {
 	if err := x.validate("unsqueeze"); err != nil {
 		return nil, err
 	}
@@ -183,7 +211,7 @@ func Unsqueeze[T Float](x *Tensor[T], axes []int) (*Tensor[T], error) {
 			in++
 		}
 	}
-	return &Tensor[T]{Shape: out, Data: slices.Clone(x.Data)}, nil
+	return out, nil
 }
 
 // StaticShape converts the dims of an IR type to a tensor shape; ok is false if a dim is dynamic (negative).
