@@ -97,7 +97,7 @@ func (g *fnGen) val(e rule.Expr) string {
 		return "rt.Index(" + g.val(e.X) + ", " + g.val(e.Index) + ")"
 	case *rule.Call:
 		if b := e.Builtin(); b != nil && b.PathQuery {
-			return "(" + g.bound_(e) + ")"
+			return "(" + g.boundCall(e) + ")"
 		}
 		args := ""
 		for _, a := range e.Args {
@@ -137,7 +137,7 @@ func (g *fnGen) cond(e rule.Expr) string {
 			return "rt.TrueCond(" + g.val(e.Cond) + ", " + lazyCond(g.cond(e.Then)) + ", " + lazyCond(g.cond(e.Else)) + ")"
 		case *rule.Call:
 			if b := e.Builtin(); b != nil && b.PathQuery {
-				return g.bound_(e)
+				return g.boundCall(e)
 			}
 		}
 	}
@@ -165,11 +165,11 @@ func goConstant(v rule.Val) (string, bool) {
 	return "", false
 }
 
-// bound_ returns the Go bool of a bound(…) the plan left to the match (after alternatives that joined): the
+// boundCall returns the Go bool of a bound(…) the plan left to the match (after alternatives that joined): the
 // variables of what a branch not taken binds are nil there. A single value or an attribute $hole is tested
 // itself; a list by the op whose operands it is, a $hole of another kind by what binds it (an op's rest of
 // attributes, a value's type pattern).
-func (g *fnGen) bound_(c *rule.Call) string {
+func (g *fnGen) boundCall(c *rule.Call) string {
 	var tests []string
 	for _, a := range c.Args {
 		tests = append(tests, g.boundTest(a, c))

@@ -164,11 +164,11 @@ func (g *fnGen) fused(code []matcher.Instr) int {
 	return 1
 }
 
-// alternatives prints a ChooseAlt: a loop over its branches, each an if that unbinds what the branches bind and
-// prints the branch's path; then it ends the path the ChooseAlt is on (entered with base loops open). Branches that
-// join print the code after the join once: after a switch over the branches in the loop when every branch is a
-// straight chain (no choice point: a failure continues the loop), else in a function literal declared before the
-// loop, which each branch calls at its end and which returns whether that code found the match.
+// alternatives prints a ChooseAlt: a loop over its branches that unbinds, each time, what the branches bind, then
+// prints the branch's path (in an if per branch); then it ends the path the ChooseAlt is on (entered with base
+// loops open). Branches that join print the code after the join once: after a switch over the branches in the loop
+// when every branch is a straight chain (no choice point: a failure continues the loop), else in a function literal
+// declared before the loop, which each branch calls at its end and which returns whether that code found the match.
 func (g *fnGen) alternatives(in *matcher.Instr, base int) {
 	av := g.local.fresh("alt" + strconv.Itoa(in.Alt))
 	straight := in.Join != 0 && g.straight(in)
@@ -177,8 +177,6 @@ func (g *fnGen) alternatives(in *matcher.Instr, base int) {
 		join = g.local.fresh("join" + strconv.Itoa(in.Alt))
 		g.joins[in.Join] = join
 	}
-	bound, swapVar := slices.Clone(g.bound), slices.Clone(g.swapVar)
-	union := slices.Clone(g.bound)
 	var reset, nils []string
 	for _, k := range in.Reset {
 		reset, nils = append(reset, g.opVar[k]), append(nils, "nil")
@@ -194,22 +192,26 @@ func (g *fnGen) alternatives(in *matcher.Instr, base int) {
 		}
 	}
 	g.flush() // the chain before the choice: its failure leaves the alternative the ChooseAlt is in
-	outer := g.b
-	g.b = &strings.Builder{}
+	var outer *strings.Builder
+	if join != "" { // the literal goes before the loop, printed once the branches have given what they bind
+		outer, g.b = g.b, &strings.Builder{}
+	}
 	g.line("for %s := range %d { // %s = %s.Operand(%d): its alternatives in order", av, len(in.Targets),
 		g.valVar[in.Value], g.opVar[in.Op], in.Index)
 	g.loops++
+	if len(reset) > 0 {
+		g.line("%s = %s", strings.Join(reset, ", "), strings.Join(nils, ", "))
+	}
 	if straight {
-		if len(reset) > 0 {
-			g.line("%s = %s", strings.Join(reset, ", "), strings.Join(nils, ", "))
-		}
 		g.line("switch %s {", av)
 	}
+	bound, swapVar := slices.Clone(g.bound), slices.Clone(g.swapVar)
+	union := slices.Clone(g.bound)
 	for b, t := range in.Targets {
 		if w := &g.plan.Instrs[t]; w.Code == matcher.CheckWhere && w.Path != nil && isFalse(w.Expr) {
 			// A branch whose paths a bound(…) constraint rules out: the planner ends it at once (a CheckWhere of
 			// the literal false), and there is nothing to run.
-			never := fmt.Sprintf("never matches: where %s is false on its paths", oneLine(rule.FormatExpr(g.r, g.r.Where[w.Where])))
+			never := "never matches: where " + oneLine(rule.FormatExpr(g.r, g.r.Where[w.Where])) + " is false on its paths"
 			if straight {
 				g.line("case %d: // %s", b, never)
 				g.line("continue")
@@ -222,14 +224,10 @@ func (g *fnGen) alternatives(in *matcher.Instr, base int) {
 		copy(g.swapVar, swapVar)
 		if straight {
 			g.line("case %d:", b)
+			g.path(t)
 		} else {
 			g.line("if %s == %d {", av, b)
-			if len(reset) > 0 {
-				g.line("%s = %s", strings.Join(reset, ", "), strings.Join(nils, ", "))
-			}
-		}
-		g.path(t)
-		if !straight {
+			g.path(t)
 			g.line("}")
 		}
 		for h, x := range g.bound {
@@ -241,15 +239,6 @@ func (g *fnGen) alternatives(in *matcher.Instr, base int) {
 	if straight {
 		g.line("}")
 		g.path(in.Join) // inside the loop: its failures continue it, its success returns
-		for ; g.loops > base; g.loops-- {
-			g.line("}")
-		}
-		if base == 0 {
-			g.line("return false")
-		}
-		outer.WriteString(g.b.String())
-		g.b = outer
-		return
 	}
 	for ; g.loops > base; g.loops-- {
 		g.line("}")
@@ -257,33 +246,30 @@ func (g *fnGen) alternatives(in *matcher.Instr, base int) {
 	if base == 0 {
 		g.line("return false")
 	}
-	loop := g.b
-	g.b = outer
 	if join != "" {
 		// The code after the join, from the union of what the branches bound, in a function of its own: its
 		// failures return false, its success true.
+		loop := g.b
+		g.b = outer
 		loops := g.loops
 		g.loops = 0
 		g.line("%s := func() bool {", join)
 		g.path(in.Join)
 		g.line("}")
 		g.loops = loops
+		g.b.WriteString(loop.String())
 	}
-	g.b.WriteString(loop.String())
 }
 
-// straight reports whether every branch of the ChooseAlt in is a straight chain to its Jump: no choice point.
+// straight reports whether every branch of the ChooseAlt in is a straight chain to its Jump (or, ruled out, to its
+// Success): no choice point.
 func (g *fnGen) straight(in *matcher.Instr) bool {
 	for _, t := range in.Targets {
-		for pc := t; ; pc++ {
+		for pc := t; g.plan.Instrs[pc].Code != matcher.Jump && g.plan.Instrs[pc].Code != matcher.Success; pc++ {
 			switch g.plan.Instrs[pc].Code {
-			case matcher.Jump, matcher.Success:
 			case matcher.ChooseSwap, matcher.ChooseUser, matcher.ChooseAlt, matcher.CollectUsers:
 				return false
-			default:
-				continue
 			}
-			break
 		}
 	}
 	return true

@@ -101,8 +101,8 @@ func multiheadMatmulFuse_multihead_matmul(m *rt.Matcher, in *rt.Instance, op21 *
 		return false
 	}
 	for alt0 := range 2 { // _2 = op17.Operand(0): its alternatives in order
+		op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op20, mq, aq, shape, rq, tq, q, mk, ak, rk, k, mv, av, rv, v, qk, x, wq, bq, _1, wk, bk, wv, bv, mask, _3, _4, sh, alpha, osh = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
 		if alt0 == 0 {
-			op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op20, mq, aq, shape, rq, tq, q, mk, ak, rk, k, mv, av, rv, v, qk, x, wq, bq, _1, wk, bk, wv, bv, mask, _3, _4, sh, alpha, osh = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
 			if !(rt.Set(&_3, _2) &&
 				rt.Def(&op16, _3, 0) && rt.IsAtLeast(op16, in.Ops[16], 2, 1) && rt.ResultsUnused(op16, 1)) {
 				continue
@@ -115,7 +115,6 @@ func multiheadMatmulFuse_multihead_matmul(m *rt.Matcher, in *rt.Instance, op21 *
 			}
 		}
 		if alt0 == 1 {
-			op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op20, mq, aq, shape, rq, tq, q, mk, ak, rk, k, mv, av, rv, v, qk, x, wq, bq, _1, wk, bk, wv, bv, mask, _3, _4, sh, alpha, osh = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
 			if rt.Set(&qk, _2) &&
 				join0() {
 				return true

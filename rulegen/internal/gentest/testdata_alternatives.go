@@ -92,8 +92,8 @@ func testdataAlternatives_sqrt_square_is_abs(m *rt.Matcher, in *rt.Instance, op3
 			m.Emit(in, append(m.Ops(), op0, op1, op2, op3), append(m.Values(), y, _1, _2, x, _3, _4, _5), m.Holes())
 	}
 	for alt1 := range 2 { // _1 = op2.Operand(0): its alternatives in order
+		op0, op1, _2, x, _3, _4 = nil, nil, nil, nil, nil, nil
 		if alt1 == 0 {
-			op0, op1, _2, x, _3, _4 = nil, nil, nil, nil, nil, nil
 			if !(rt.Set(&_4, _1) &&
 				rt.Def(&op1, _4, 0) && rt.IsAtLeast(op1, in.Ops[1], 1, 1) && rt.ResultsUnused(op1, 1) && rt.Operand(&_2, op1, 0)) {
 				continue
@@ -118,7 +118,6 @@ func testdataAlternatives_sqrt_square_is_abs(m *rt.Matcher, in *rt.Instance, op3
 			}
 		}
 		if alt1 == 1 {
-			op0, op1, _2, x, _3, _4 = nil, nil, nil, nil, nil, nil
 			if rt.Set(&x, _1) &&
 				join1() {
 				return true

@@ -80,8 +80,8 @@ func testdataPerAlternative_softmax_mask_casts(m *rt.Matcher, in *rt.Instance, o
 				m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5), append(m.Values(), p, o, _1, s, mask, _2, _3, _4, _5, _6, v), append(m.Holes(), up, down))
 		}
 		for alt0 := range 2 { // _1 = op3.Operand(0): its alternatives in order
+			op0, op1, op2, s, mask, _2, _3, _4, v, up = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
 			if alt0 == 0 {
-				op0, op1, op2, s, mask, _2, _3, _4, v, up = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
 				if !(rt.Set(&_3, _1) &&
 					rt.Def(&op1, _3, 0) && op1 != op4 && rt.IsAtLeast(op1, in.Ops[1], 1, 1) && rt.BindAttrAt(&up, op1, "dtype", in, 0) &&
 					rt.ResultsUnused(op1, 1) && rt.Operand(&_2, op1, 0) &&
@@ -96,7 +96,6 @@ func testdataPerAlternative_softmax_mask_casts(m *rt.Matcher, in *rt.Instance, o
 				}
 			}
 			if alt0 == 1 {
-				op0, op1, op2, s, mask, _2, _3, _4, v, up = nil, nil, nil, nil, nil, nil, nil, nil, nil, nil
 				if !(rt.Set(&_4, _1) &&
 					rt.Def(&op2, _4, 0) && rt.IsAtLeast(op2, in.Ops[2], 2, 1) && rt.ResultsUnused(op2, 1)) {
 					continue

@@ -62,8 +62,8 @@ func testdataRewritePerPath_matmul_relu_fc(m *rt.Matcher, in *rt.Instance, op3 *
 			m.Emit(in, append(m.Ops(), op0, op1, op2, op3), append(m.Values(), y, _1, x, w, _2, b, _3, _4), m.Holes())
 	}
 	for alt0 := range 2 { // _1 = op3.Operand(0): its alternatives in order
+		op0, op1, op2, x, w, _2, b, _3, _4 = nil, nil, nil, nil, nil, nil, nil, nil, nil
 		if alt0 == 0 {
-			op0, op1, op2, x, w, _2, b, _3, _4 = nil, nil, nil, nil, nil, nil, nil, nil, nil
 			if !(rt.Set(&_3, _1) &&
 				rt.Def(&op1, _3, 0) && rt.IsAtLeast(op1, in.Ops[1], 2, 1) && rt.ResultsUnused(op1, 1)) {
 				continue
@@ -79,7 +79,6 @@ func testdataRewritePerPath_matmul_relu_fc(m *rt.Matcher, in *rt.Instance, op3 *
 			}
 		}
 		if alt0 == 1 {
-			op0, op1, op2, x, w, _2, b, _3, _4 = nil, nil, nil, nil, nil, nil, nil, nil, nil
 			if rt.Set(&_4, _1) &&
 				rt.Def(&op2, _4, 0) && rt.IsAtLeast(op2, in.Ops[2], 2, 1) && rt.AttrIs(op2, "transpose_x", in, 2) &&
 				rt.AttrIs(op2, "transpose_y", in, 3) && rt.ResultsUnused(op2, 1) && rt.Operand(&x, op2, 0) && rt.Operand(&w, op2, 1) &&
