@@ -227,8 +227,12 @@ func (f *fileGen) file() []byte {
 	}
 	p(")")
 	p("")
-	for _, line := range wrapComment(fmt.Sprintf("%s is the rule pass %s: %s compiled by drrc gen (rt.Program).",
-		f.cfg.Func, f.cfg.Name, strings.Join(f.paths, ", "))) {
+	what := fmt.Sprintf("%s is the rule pass %s: %s compiled by drrc gen (rt.Program).", f.cfg.Func, f.cfg.Name,
+		strings.Join(f.paths, ", "))
+	if len(f.paths) == 1 && f.paths[0] == f.cfg.Name+".drr" { // the pass is named by its file
+		what = fmt.Sprintf("%s is %s compiled by drrc gen (rt.Program).", f.cfg.Func, f.paths[0])
+	}
+	for _, line := range wrapComment(what) {
 		p("%s", line)
 	}
 	var quoted []string
@@ -323,14 +327,15 @@ func (f *fileGen) function(w *bytes.Buffer, fn *genFunc) {
 	if kind == "" {
 		kind = "any op"
 	}
-	what := fmt.Sprintf("%s matches rule %s (%s) at %s, a %s.", fn.name, r.Name, r.Pos, root, kind)
+	// One line: the rule and where it is written, the root, and the instances a family's function serves (their op
+	// kinds and constants come in its rt.Instance; the file's rt.Rule lists them).
+	what := fmt.Sprintf("Rule %s (%s) at %s, a %s.", r.Name, r.Pos, root, kind)
 	if fn.family {
-		which := fmt.Sprintf("the %d instances its rt.Rule lists", len(fn.members))
+		which := fmt.Sprintf("its %d instances", len(fn.members))
 		if len(fn.members) == 1 {
 			which = "instance " + fn.members[0]
 		}
-		what = fmt.Sprintf("%s matches rule %s (%s) at %s for %s (op kinds and constants: rt.Instance).", fn.name,
-			r.Name, r.Pos, root, which)
+		what = fmt.Sprintf("Rule %s (%s) at %s, for %s.", r.Name, r.Pos, root, which)
 	}
 	for _, line := range wrapComment(what) {
 		fmt.Fprintln(w, line)

@@ -55,11 +55,12 @@ type fnGen struct {
 }
 
 // term is one term of a chain: its Go code, whether it starts a line (the op a BindDef reaches, a constraint),
-// and a comment for its line (a constraint's source).
+// and a comment for its line (a constraint's source). A term that binds and cannot fail (rt.Set) also has its
+// form as a statement, which a chain of nothing else is printed as.
 type term struct {
-	code, comment string
-	newLine       bool
-	closure       bool
+	code, comment, assign string
+	newLine               bool
+	closure               bool
 }
 
 // reserved are the names a generated function uses besides its variables.
@@ -275,13 +276,22 @@ func (g *fnGen) straight(in *matcher.Instr) bool {
 	return true
 }
 
-// flush ends the chain before a choice point or a join: its failure leaves the current alternative.
+// flush ends the chain before a choice point or a join: its failure leaves the current alternative. A chain of
+// bindings that cannot fail is their assignments.
 func (g *fnGen) flush() {
-	if len(g.terms) > 0 {
-		g.line("if !(%s) {", g.chain())
-		g.line("%s", g.fail())
-		g.line("}")
+	if len(g.terms) == 0 {
+		return
 	}
+	if !slices.ContainsFunc(g.terms, func(t term) bool { return t.assign == "" }) {
+		for _, t := range g.terms {
+			g.line("%s", t.assign)
+		}
+		g.terms = g.terms[:0]
+		return
+	}
+	g.line("if !(%s) {", g.chain())
+	g.line("%s", g.fail())
+	g.line("}")
 }
 
 // instr prints one plan instruction.
@@ -339,7 +349,7 @@ func (g *fnGen) instr(in *matcher.Instr) {
 				g.term("rt.AgreeAttrs(%s, &%s, %s)", g.first, g.holeVar[in.Hole], rest)
 				break
 			}
-			g.term("rt.Set(&%s, %s)", g.holeVar[in.Hole], rest)
+			g.set(g.holeVar[in.Hole], rest)
 		} else {
 			g.term("rt.SameAttrs(%s, %s)", g.holeVar[in.Hole], rest)
 		}
@@ -373,7 +383,7 @@ func (g *fnGen) instr(in *matcher.Instr) {
 		g.term("%s == nil", g.operand(in))
 	case matcher.BindList:
 		g.binder[in.Value] = in.Op
-		g.term("rt.Set(&%s, m.Operands(%s, %d))", v, op, in.Index)
+		g.set(v, fmt.Sprintf("m.Operands(%s, %d)", op, in.Index))
 	case matcher.CheckList:
 		g.term("rt.SameOperands(%s, %d, %s)", op, in.Index, v)
 	case matcher.CheckType:
@@ -382,14 +392,14 @@ func (g *fnGen) instr(in *matcher.Instr) {
 		if g.alts {
 			u := g.local.fresh("u" + strconv.Itoa(in.Op))
 			g.open(fmt.Sprintf("for _, %s := range m.Users(%s) {", u, v))
-			g.term("rt.Set(&%s, %s)", op, u)
+			g.set(op, u)
 			break
 		}
 		g.userOp[in.Op] = true
 		g.open(fmt.Sprintf("for _, %s := range m.Users(%s) {", op, v))
 	case matcher.BindAlias:
 		g.binder[in.Value] = in.Op
-		g.term("rt.Set(&%s, %s)", v, g.valVar[in.Other])
+		g.set(v, g.valVar[in.Other])
 	case matcher.CheckAlias:
 		g.term("%s == %s", v, g.valVar[in.Other])
 	case matcher.CheckClosure: // the closure checks that follow each other share a term
@@ -469,6 +479,11 @@ func (g *fnGen) operandIndex(in *matcher.Instr) string {
 // term adds a term to the chain.
 func (g *fnGen) term(format string, args ...any) {
 	g.terms = append(g.terms, term{code: fmt.Sprintf(format, args...)})
+}
+
+// set adds the term that binds dst to src: it cannot fail.
+func (g *fnGen) set(dst, src string) {
+	g.terms = append(g.terms, term{code: fmt.Sprintf("rt.Set(&%s, %s)", dst, src), assign: dst + " = " + src})
 }
 
 // constraint adds the term of a where constraint: its conjuncts, each true, on a line with the constraint's source

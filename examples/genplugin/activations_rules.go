@@ -8,7 +8,7 @@ import (
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// ActivationsPass is the rule pass activations: activations.drr compiled by drrc gen (rt.Program).
+// ActivationsPass is activations.drr compiled by drrc gen (rt.Program).
 var ActivationsPass = (&rt.Program{Name: "activations", Paths: []string{"activations.drr"}, Files: []rt.File{{Name: "activations.drr", Text: activationsSource}},
 	Fingerprint: "704019ffbc4ecba342dcf47c5d22f4f6",
 	Rules: []rt.Rule{
@@ -80,8 +80,7 @@ rule scale_by_one {
 }
 `
 
-// activations_idempotent_twice matches rule idempotent_twice (activations.drr:11:6) at op1 for the 3 instances its
-// rt.Rule lists (op kinds and constants: rt.Instance).
+// Rule idempotent_twice (activations.drr:11:6) at op1, for its 3 instances.
 func activations_idempotent_twice(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op
 	var y, z, x *ir.Value
@@ -91,7 +90,7 @@ func activations_idempotent_twice(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bo
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, z, x), m.Holes())
 }
 
-// activations_relu_of_relu6 matches rule relu_of_relu6 (activations.drr:23:6) at op1, a pd_op.relu.
+// Rule relu_of_relu6 (activations.drr:23:6) at op1, a pd_op.relu.
 func activations_relu_of_relu6(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.relu6
 	var y, z, x *ir.Value
@@ -101,7 +100,7 @@ func activations_relu_of_relu6(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool 
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, z, x), m.Holes())
 }
 
-// activations_maximum_with_relu matches rule maximum_with_relu (activations.drr:34:6) at op1, a pd_op.maximum.
+// Rule maximum_with_relu (activations.drr:34:6) at op1, a pd_op.maximum.
 func activations_maximum_with_relu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.relu
 	var r, m2, x *ir.Value
@@ -120,7 +119,7 @@ func activations_maximum_with_relu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) b
 	return false
 }
 
-// activations_scale_by_one matches rule scale_by_one (activations.drr:48:6) at op0, a pd_op.scale.
+// Rule scale_by_one (activations.drr:48:6) at op0, a pd_op.scale.
 func activations_scale_by_one(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x, s *ir.Value
 	var b ir.Attribute

@@ -9,7 +9,7 @@ import (
 	"github.com/pirdrr/drr/rules"
 )
 
-// AddNormFusePass is the rule pass add_norm_fuse: add_norm_fuse.drr compiled by drrc gen (rt.Program).
+// AddNormFusePass is add_norm_fuse.drr compiled by drrc gen (rt.Program).
 var AddNormFusePass = (&rt.Program{Name: "add_norm_fuse", Paths: []string{"add_norm_fuse.drr"}, FS: rules.FS(),
 	Fingerprint: "15a05f9fea5ccd0ea7ece42b4b80725f",
 	Rules: []rt.Rule{
@@ -21,7 +21,7 @@ var AddNormFusePass = (&rt.Program{Name: "add_norm_fuse", Paths: []string{"add_n
 		{Name: "add_group_norm_nchw_then_silu", Match: addNormFuse_add_group_norm_nchw_then_silu},
 	}}).Pass
 
-// addNormFuse_rms_norm matches rule rms_norm (add_norm_fuse.drr:34:6) at op9, a pd_op.multiply.
+// Rule rms_norm (add_norm_fuse.drr:34:6) at op9, a pd_op.multiply.
 func addNormFuse_rms_norm(m *rt.Matcher, in *rt.Instance, op9 *ir.Op) bool {
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8 *ir.Op // op0 pd_op.cast, op1 pd_op.pow, op2 pd_op.full_int_array, op3 pd_op.mean, op4 pd_op.full, op5 pd_op.scale, op6 pd_op.rsqrt, op7 pd_op.multiply, op8 pd_op.cast
 	var c, p, mn, s, r, n, o, x, _1, _2, _3, _4, _5, w *ir.Value
@@ -43,9 +43,7 @@ func addNormFuse_rms_norm(m *rt.Matcher, in *rt.Instance, op9 *ir.Op) bool {
 					continue
 				}
 			case 1:
-				if !(rt.Set(&n, _4)) {
-					continue
-				}
+				n = _4
 			}
 			if !(rt.Def(&op7, n, 0) && op7 != op9 && rt.Is(op7, in.Ops[7], 2, 1)) {
 				continue
@@ -69,9 +67,7 @@ func addNormFuse_rms_norm(m *rt.Matcher, in *rt.Instance, op9 *ir.Op) bool {
 							continue
 						}
 					case 1:
-						if !(rt.Set(&x, c)) {
-							continue
-						}
+						x = c
 					}
 					if rt.True(rt.Equal((up != nil), (dt != nil))) && // where bound($up) == bound($dt)
 						rt.Operand(&_2, op3, 1) &&
@@ -100,7 +96,7 @@ func addNormFuse_rms_norm(m *rt.Matcher, in *rt.Instance, op9 *ir.Op) bool {
 	return false
 }
 
-// addNormFuse_add_rms_norm matches rule add_rms_norm (add_norm_fuse.drr:63:6) at op1, a pd_op.rms_norm.
+// Rule add_rms_norm (add_norm_fuse.drr:63:6) at op1, a pd_op.rms_norm.
 func addNormFuse_add_rms_norm(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.add
 	var a, o, x, res, w *ir.Value
@@ -123,7 +119,7 @@ func addNormFuse_add_rms_norm(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	return false
 }
 
-// addNormFuse_add_layer_norm matches rule add_layer_norm (add_norm_fuse.drr:84:6) at op1, a pd_op.layer_norm.
+// Rule add_layer_norm (add_norm_fuse.drr:84:6) at op1, a pd_op.layer_norm.
 func addNormFuse_add_layer_norm(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.add
 	var a, o, x, res, w, bias *ir.Value
@@ -146,7 +142,7 @@ func addNormFuse_add_layer_norm(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool
 	return false
 }
 
-// addNormFuse_add_group_norm matches rule add_group_norm (add_norm_fuse.drr:109:6) at op1, a pd_op.group_norm.
+// Rule add_group_norm (add_norm_fuse.drr:109:6) at op1, a pd_op.group_norm.
 func addNormFuse_add_group_norm(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.add
 	var a, o, mean, var2, x, res, scale, bias *ir.Value
@@ -173,8 +169,7 @@ func addNormFuse_add_group_norm(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool
 	return false
 }
 
-// addNormFuse_add_group_norm_nchw matches rule add_group_norm_nchw (add_norm_fuse.drr:134:6) at op1, a
-// pd_op.group_norm.
+// Rule add_group_norm_nchw (add_norm_fuse.drr:134:6) at op1, a pd_op.group_norm.
 func addNormFuse_add_group_norm_nchw(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.add
 	var a, o, mean, var2, x, res, scale, bias *ir.Value
@@ -201,8 +196,7 @@ func addNormFuse_add_group_norm_nchw(m *rt.Matcher, in *rt.Instance, op1 *ir.Op)
 	return false
 }
 
-// addNormFuse_add_group_norm_then_silu matches rule add_group_norm_then_silu (add_norm_fuse.drr:159:6) at op1, a
-// pd_op.silu.
+// Rule add_group_norm_then_silu (add_norm_fuse.drr:159:6) at op1, a pd_op.silu.
 func addNormFuse_add_group_norm_then_silu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.add_group_norm_silu
 	var f, ro, m2, v, o, x, res, scale, bias *ir.Value
@@ -220,8 +214,7 @@ func addNormFuse_add_group_norm_then_silu(m *rt.Matcher, in *rt.Instance, op1 *i
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), f, ro, m2, v, o, x, res, scale, bias), append(m.Holes(), eps, g, fmt))
 }
 
-// addNormFuse_add_group_norm_nchw_then_silu matches rule add_group_norm_nchw_then_silu (add_norm_fuse.drr:182:6) at
-// op2, a pd_op.silu.
+// Rule add_group_norm_nchw_then_silu (add_norm_fuse.drr:182:6) at op2, a pd_op.silu.
 func addNormFuse_add_group_norm_nchw_then_silu(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op // op0 pd_op.add_group_norm_silu, op1 pd_op.transpose
 	var f, ro, m2, v, t, o, x, res, scale, bias *ir.Value

@@ -9,8 +9,7 @@ import (
 	"github.com/pirdrr/drr/rules"
 )
 
-// Conv2dAddActFusePass is the rule pass conv2d_add_act_fuse: conv2d_add_act_fuse.drr compiled by drrc gen
-// (rt.Program).
+// Conv2dAddActFusePass is conv2d_add_act_fuse.drr compiled by drrc gen (rt.Program).
 var Conv2dAddActFusePass = (&rt.Program{Name: "conv2d_add_act_fuse", Paths: []string{"conv2d_add_act_fuse.drr"}, FS: rules.FS(),
 	Fingerprint: "d87d04adc24c4bd45e1f5c1e6bd1244c",
 	Rules: []rt.Rule{
@@ -28,8 +27,7 @@ var Conv2dAddActFusePass = (&rt.Program{Name: "conv2d_add_act_fuse", Paths: []st
 			Members: []string{"pd_op.relu", "pd_op.swish"}},
 	}}).Pass
 
-// conv2dAddActFuse_conv2d_add_act matches rule conv2d_add_act (conv2d_add_act_fuse.drr:50:6) at op2 for instance
-// pd_op.relu (op kinds and constants: rt.Instance).
+// Rule conv2d_add_act (conv2d_add_act_fuse.drr:50:6) at op2, for instance pd_op.relu.
 func conv2dAddActFuse_conv2d_add_act(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op
 	var y, z, r, x, w, b *ir.Value
@@ -61,8 +59,7 @@ func conv2dAddActFuse_conv2d_add_act(m *rt.Matcher, in *rt.Instance, op2 *ir.Op)
 	return false
 }
 
-// conv2dAddActFuse_conv2d_add_residual_act matches rule conv2d_add_residual_act (conv2d_add_act_fuse.drr:80:6) at
-// op3, a pd_op.relu.
+// Rule conv2d_add_residual_act (conv2d_add_act_fuse.drr:80:6) at op3, a pd_op.relu.
 func conv2dAddActFuse_conv2d_add_residual_act(m *rt.Matcher, in *rt.Instance, op3 *ir.Op) bool {
 	var op0, op1, op2 *ir.Op // op0 pd_op.conv2d, op1 pd_op.add, op2 pd_op.add
 	var y, z, s, r, x, w, b, res *ir.Value
@@ -101,9 +98,7 @@ func conv2dAddActFuse_conv2d_add_residual_act(m *rt.Matcher, in *rt.Instance, op
 	return false
 }
 
-// conv2dAddActFuse_conv2d_add_cutlass_act_nchw matches rule conv2d_add_cutlass_act_nchw
-// (conv2d_add_act_fuse.drr:108:6) at op2 for the 3 instances its rt.Rule lists (op kinds and constants:
-// rt.Instance).
+// Rule conv2d_add_cutlass_act_nchw (conv2d_add_act_fuse.drr:108:6) at op2, for its 3 instances.
 func conv2dAddActFuse_conv2d_add_cutlass_act_nchw(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op
 	var y, z, r, x, w, b *ir.Value
@@ -130,9 +125,7 @@ func conv2dAddActFuse_conv2d_add_cutlass_act_nchw(m *rt.Matcher, in *rt.Instance
 	return false
 }
 
-// conv2dAddActFuse_conv2d_add_cutlass_act_nhwc matches rule conv2d_add_cutlass_act_nhwc
-// (conv2d_add_act_fuse.drr:134:6) at op2 for the 3 instances its rt.Rule lists (op kinds and constants:
-// rt.Instance).
+// Rule conv2d_add_cutlass_act_nhwc (conv2d_add_act_fuse.drr:134:6) at op2, for its 3 instances.
 func conv2dAddActFuse_conv2d_add_cutlass_act_nhwc(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op
 	var y, z, r, x, w, b *ir.Value
@@ -159,8 +152,7 @@ func conv2dAddActFuse_conv2d_add_cutlass_act_nhwc(m *rt.Matcher, in *rt.Instance
 	return false
 }
 
-// conv2dAddActFuse_conv2d_add_cutlass_leaky_relu_nchw matches rule conv2d_add_cutlass_leaky_relu_nchw
-// (conv2d_add_act_fuse.drr:160:6) at op2, a pd_op.leaky_relu.
+// Rule conv2d_add_cutlass_leaky_relu_nchw (conv2d_add_act_fuse.drr:160:6) at op2, a pd_op.leaky_relu.
 func conv2dAddActFuse_conv2d_add_cutlass_leaky_relu_nchw(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op // op0 pd_op.conv2d, op1 pd_op.add
 	var y, z, r, x, w, b *ir.Value
@@ -188,8 +180,7 @@ func conv2dAddActFuse_conv2d_add_cutlass_leaky_relu_nchw(m *rt.Matcher, in *rt.I
 	return false
 }
 
-// conv2dAddActFuse_conv2d_add_cutlass_leaky_relu_nhwc matches rule conv2d_add_cutlass_leaky_relu_nhwc
-// (conv2d_add_act_fuse.drr:185:6) at op2, a pd_op.leaky_relu.
+// Rule conv2d_add_cutlass_leaky_relu_nhwc (conv2d_add_act_fuse.drr:185:6) at op2, a pd_op.leaky_relu.
 func conv2dAddActFuse_conv2d_add_cutlass_leaky_relu_nhwc(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op // op0 pd_op.conv2d, op1 pd_op.add
 	var y, z, r, x, w, b *ir.Value
@@ -217,9 +208,7 @@ func conv2dAddActFuse_conv2d_add_cutlass_leaky_relu_nhwc(m *rt.Matcher, in *rt.I
 	return false
 }
 
-// conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nchw matches rule conv2d_add_cutlass_depthwise_act_nchw
-// (conv2d_add_act_fuse.drr:211:6) at op2 for the 2 instances its rt.Rule lists (op kinds and constants:
-// rt.Instance).
+// Rule conv2d_add_cutlass_depthwise_act_nchw (conv2d_add_act_fuse.drr:211:6) at op2, for its 2 instances.
 func conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nchw(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op
 	var y, z, r, x, w, b *ir.Value
@@ -247,9 +236,7 @@ func conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nchw(m *rt.Matcher, in *r
 	return false
 }
 
-// conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nhwc matches rule conv2d_add_cutlass_depthwise_act_nhwc
-// (conv2d_add_act_fuse.drr:238:6) at op2 for the 2 instances its rt.Rule lists (op kinds and constants:
-// rt.Instance).
+// Rule conv2d_add_cutlass_depthwise_act_nhwc (conv2d_add_act_fuse.drr:238:6) at op2, for its 2 instances.
 func conv2dAddActFuse_conv2d_add_cutlass_depthwise_act_nhwc(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op
 	var y, z, r, x, w, b *ir.Value

@@ -9,7 +9,7 @@ import (
 	"github.com/pirdrr/drr/rules"
 )
 
-// Conv2dAddFusePass is the rule pass conv2d_add_fuse: conv2d_add_fuse.drr compiled by drrc gen (rt.Program).
+// Conv2dAddFusePass is conv2d_add_fuse.drr compiled by drrc gen (rt.Program).
 var Conv2dAddFusePass = (&rt.Program{Name: "conv2d_add_fuse", Paths: []string{"conv2d_add_fuse.drr"}, FS: rules.FS(),
 	Fingerprint: "a33ea4bd9f7a956b84ad72a5d329c756",
 	Rules: []rt.Rule{
@@ -18,7 +18,7 @@ var Conv2dAddFusePass = (&rt.Program{Name: "conv2d_add_fuse", Paths: []string{"c
 		{Name: "conv2d_add_cutlass_nhwc", Match: conv2dAddFuse_conv2d_add_cutlass_nhwc},
 	}}).Pass
 
-// conv2dAddFuse_conv2d_add matches rule conv2d_add (conv2d_add_fuse.drr:27:6) at op1, a pd_op.add.
+// Rule conv2d_add (conv2d_add_fuse.drr:27:6) at op1, a pd_op.add.
 func conv2dAddFuse_conv2d_add(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.conv2d
 	var y, z, x, w, b *ir.Value
@@ -44,8 +44,7 @@ func conv2dAddFuse_conv2d_add(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	return false
 }
 
-// conv2dAddFuse_conv2d_add_cutlass_nchw matches rule conv2d_add_cutlass_nchw (conv2d_add_fuse.drr:51:6) at op1, a
-// pd_op.add.
+// Rule conv2d_add_cutlass_nchw (conv2d_add_fuse.drr:51:6) at op1, a pd_op.add.
 func conv2dAddFuse_conv2d_add_cutlass_nchw(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.conv2d
 	var y, z, x, w, b *ir.Value
@@ -78,8 +77,7 @@ func conv2dAddFuse_conv2d_add_cutlass_nchw(m *rt.Matcher, in *rt.Instance, op1 *
 	return false
 }
 
-// conv2dAddFuse_conv2d_add_cutlass_nhwc matches rule conv2d_add_cutlass_nhwc (conv2d_add_fuse.drr:77:6) at op1, a
-// pd_op.add.
+// Rule conv2d_add_cutlass_nhwc (conv2d_add_fuse.drr:77:6) at op1, a pd_op.add.
 func conv2dAddFuse_conv2d_add_cutlass_nhwc(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.conv2d
 	var y, z, x, w, b *ir.Value

@@ -9,7 +9,7 @@ import (
 	"github.com/pirdrr/drr/rules"
 )
 
-// Conv2dBnFusePass is the rule pass conv2d_bn_fuse: conv2d_bn_fuse.drr compiled by drrc gen (rt.Program).
+// Conv2dBnFusePass is conv2d_bn_fuse.drr compiled by drrc gen (rt.Program).
 var Conv2dBnFusePass = (&rt.Program{Name: "conv2d_bn_fuse", Paths: []string{"conv2d_bn_fuse.drr"}, FS: rules.FS(),
 	Fingerprint: "ce50a050ae5e8085027c29ad3781ef30",
 	Rules: []rt.Rule{
@@ -19,8 +19,7 @@ var Conv2dBnFusePass = (&rt.Program{Name: "conv2d_bn_fuse", Paths: []string{"con
 		}},
 	}}).Pass
 
-// conv2dBnFuse_conv2d_bn_fold matches rule conv2d_bn_fold (conv2d_bn_fuse.drr:33:6) at op1 for the 4 instances its
-// rt.Rule lists (op kinds and constants: rt.Instance).
+// Rule conv2d_bn_fold (conv2d_bn_fuse.drr:33:6) at op1, for its 4 instances.
 func conv2dBnFuse_conv2d_bn_fold(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op
 	var y, out, x, w, mean, var2, scale, bias *ir.Value

@@ -8,7 +8,7 @@ import (
 	"github.com/pirdrr/drr/rules"
 )
 
-// ConvBnReluPass is the rule pass conv_bn_relu: conv_bn_relu.drr compiled by drrc gen (rt.Program).
+// ConvBnReluPass is conv_bn_relu.drr compiled by drrc gen (rt.Program).
 var ConvBnReluPass = (&rt.Program{Name: "conv_bn_relu", Paths: []string{"conv_bn_relu.drr"}, FS: rules.FS(),
 	Fingerprint: "9240add53bc9173cfa45c4873ddb4fca",
 	Rules: []rt.Rule{
@@ -36,8 +36,7 @@ var ConvBnReluPass = (&rt.Program{Name: "conv_bn_relu", Paths: []string{"conv_bn
 		{Name: "fused_conv2d_add_residual_then_act", Match: convBnRelu_fused_conv2d_add_residual_then_act},
 	}}).Pass
 
-// convBnRelu_fused_conv2d_add_then_act matches rule fused_conv2d_add_then_act (conv_bn_relu.drr:19:6) at op1 for
-// instance pd_op.relu (op kinds and constants: rt.Instance).
+// Rule fused_conv2d_add_then_act (conv_bn_relu.drr:19:6) at op1, for instance pd_op.relu.
 func convBnRelu_fused_conv2d_add_then_act(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op
 	var f, r, x, w, b *ir.Value
@@ -50,8 +49,7 @@ func convBnRelu_fused_conv2d_add_then_act(m *rt.Matcher, in *rt.Instance, op1 *i
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), f, r, x, w, b), append(m.Holes(), attrs))
 }
 
-// convBnRelu_fused_conv2d_add_residual_then_act matches rule fused_conv2d_add_residual_then_act
-// (conv_bn_relu.drr:39:6) at op2, a pd_op.relu.
+// Rule fused_conv2d_add_residual_then_act (conv_bn_relu.drr:39:6) at op2, a pd_op.relu.
 func convBnRelu_fused_conv2d_add_residual_then_act(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op // op0 pd_op.fused_conv2d_add_act, op1 pd_op.add
 	var f, s, r, x, w, b, res *ir.Value

@@ -9,16 +9,14 @@ import (
 	"github.com/pirdrr/drr/rules"
 )
 
-// DeleteQuantDequantLinearOpPass is the rule pass delete_quant_dequant_linear_op: delete_quant_dequant_linear_op.drr
-// compiled by drrc gen (rt.Program).
+// DeleteQuantDequantLinearOpPass is delete_quant_dequant_linear_op.drr compiled by drrc gen (rt.Program).
 var DeleteQuantDequantLinearOpPass = (&rt.Program{Name: "delete_quant_dequant_linear_op", Paths: []string{"delete_quant_dequant_linear_op.drr"}, FS: rules.FS(),
 	Fingerprint: "b3dc90c1d5f728a91a9e44121307ad1a",
 	Rules: []rt.Rule{
 		{Name: "delete_quant_dequant_linear", Match: deleteQuantDequantLinearOp_delete_quant_dequant_linear},
 	}}).Pass
 
-// deleteQuantDequantLinearOp_delete_quant_dequant_linear matches rule delete_quant_dequant_linear
-// (delete_quant_dequant_linear_op.drr:24:6) at op1, a pd_op.dequantize_linear.
+// Rule delete_quant_dequant_linear (delete_quant_dequant_linear_op.drr:24:6) at op1, a pd_op.dequantize_linear.
 func deleteQuantDequantLinearOp_delete_quant_dequant_linear(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.quantize_linear
 	var q, y, x, s *ir.Value

@@ -9,16 +9,14 @@ import (
 	"github.com/pirdrr/drr/rules"
 )
 
-// DeleteWeightDequantLinearOpPass is the rule pass delete_weight_dequant_linear_op:
-// delete_weight_dequant_linear_op.drr compiled by drrc gen (rt.Program).
+// DeleteWeightDequantLinearOpPass is delete_weight_dequant_linear_op.drr compiled by drrc gen (rt.Program).
 var DeleteWeightDequantLinearOpPass = (&rt.Program{Name: "delete_weight_dequant_linear_op", Paths: []string{"delete_weight_dequant_linear_op.drr"}, FS: rules.FS(),
 	Fingerprint: "fd1a86c164807a97026b93a66f85c481",
 	Rules: []rt.Rule{
 		{Name: "delete_weight_dequant_linear", Match: deleteWeightDequantLinearOp_delete_weight_dequant_linear},
 	}}).Pass
 
-// deleteWeightDequantLinearOp_delete_weight_dequant_linear matches rule delete_weight_dequant_linear
-// (delete_weight_dequant_linear_op.drr:18:6) at op0, a pd_op.dequantize_linear.
+// Rule delete_weight_dequant_linear (delete_weight_dequant_linear_op.drr:18:6) at op0, a pd_op.dequantize_linear.
 func deleteWeightDequantLinearOp_delete_weight_dequant_linear(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, w, s *ir.Value
 	var axis, qmax ir.Attribute

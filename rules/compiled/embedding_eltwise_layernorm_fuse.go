@@ -9,8 +9,7 @@ import (
 	"github.com/pirdrr/drr/rules"
 )
 
-// EmbeddingEltwiseLayernormFusePass is the rule pass embedding_eltwise_layernorm_fuse:
-// embedding_eltwise_layernorm_fuse.drr compiled by drrc gen (rt.Program).
+// EmbeddingEltwiseLayernormFusePass is embedding_eltwise_layernorm_fuse.drr compiled by drrc gen (rt.Program).
 var EmbeddingEltwiseLayernormFusePass = (&rt.Program{Name: "embedding_eltwise_layernorm_fuse", Paths: []string{"embedding_eltwise_layernorm_fuse.drr"}, FS: rules.FS(),
 	Fingerprint: "70e3a488d9ab23b023a7060cb5b85cf6",
 	Rules: []rt.Rule{
@@ -18,8 +17,7 @@ var EmbeddingEltwiseLayernormFusePass = (&rt.Program{Name: "embedding_eltwise_la
 		{Name: "embedding3_eltwise_layernorm", Match: embeddingEltwiseLayernormFuse_embedding3_eltwise_layernorm},
 	}}).Pass
 
-// embeddingEltwiseLayernormFuse_embedding2_eltwise_layernorm matches rule embedding2_eltwise_layernorm
-// (embedding_eltwise_layernorm_fuse.drr:13:6) at op3, a pd_op.layer_norm.
+// Rule embedding2_eltwise_layernorm (embedding_eltwise_layernorm_fuse.drr:13:6) at op3, a pd_op.layer_norm.
 func embeddingEltwiseLayernormFuse_embedding2_eltwise_layernorm(m *rt.Matcher, in *rt.Instance, op3 *ir.Op) bool {
 	var op0, op1, op2 *ir.Op // op0 pd_op.embedding, op1 pd_op.embedding, op2 pd_op.add
 	var e1, e2, s, o, x1, w1, x2, w2, scale, bias *ir.Value
@@ -47,8 +45,7 @@ func embeddingEltwiseLayernormFuse_embedding2_eltwise_layernorm(m *rt.Matcher, i
 	return false
 }
 
-// embeddingEltwiseLayernormFuse_embedding3_eltwise_layernorm matches rule embedding3_eltwise_layernorm
-// (embedding_eltwise_layernorm_fuse.drr:34:6) at op5, a pd_op.layer_norm.
+// Rule embedding3_eltwise_layernorm (embedding_eltwise_layernorm_fuse.drr:34:6) at op5, a pd_op.layer_norm.
 func embeddingEltwiseLayernormFuse_embedding3_eltwise_layernorm(m *rt.Matcher, in *rt.Instance, op5 *ir.Op) bool {
 	var op0, op1, op2, op3, op4 *ir.Op // op0 pd_op.embedding, op1 pd_op.embedding, op2 pd_op.add, op3 pd_op.embedding, op4 pd_op.add
 	var e1, e2, s1, e3, s2, o, x1, w1, x2, w2, x3, w3, scale, bias *ir.Value

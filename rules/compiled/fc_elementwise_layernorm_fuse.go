@@ -9,16 +9,14 @@ import (
 	"github.com/pirdrr/drr/rules"
 )
 
-// FcElementwiseLayernormFusePass is the rule pass fc_elementwise_layernorm_fuse: fc_elementwise_layernorm_fuse.drr
-// compiled by drrc gen (rt.Program).
+// FcElementwiseLayernormFusePass is fc_elementwise_layernorm_fuse.drr compiled by drrc gen (rt.Program).
 var FcElementwiseLayernormFusePass = (&rt.Program{Name: "fc_elementwise_layernorm_fuse", Paths: []string{"fc_elementwise_layernorm_fuse.drr"}, FS: rules.FS(),
 	Fingerprint: "f86deaaaa3bfb9201fba907bec8f3d8e",
 	Rules: []rt.Rule{
 		{Name: "fc_elementwise_layernorm", Match: fcElementwiseLayernormFuse_fc_elementwise_layernorm},
 	}}).Pass
 
-// fcElementwiseLayernormFuse_fc_elementwise_layernorm matches rule fc_elementwise_layernorm
-// (fc_elementwise_layernorm_fuse.drr:15:6) at op2, a pd_op.layer_norm.
+// Rule fc_elementwise_layernorm (fc_elementwise_layernorm_fuse.drr:15:6) at op2, a pd_op.layer_norm.
 func fcElementwiseLayernormFuse_fc_elementwise_layernorm(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op // op0 pd_op.fc, op1 pd_op.add
 	var f, a, o, x, w, b0, y, scale, b1 *ir.Value

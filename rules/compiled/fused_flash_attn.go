@@ -9,7 +9,7 @@ import (
 	"github.com/pirdrr/drr/rules"
 )
 
-// FusedFlashAttnPass is the rule pass fused_flash_attn: fused_flash_attn.drr compiled by drrc gen (rt.Program).
+// FusedFlashAttnPass is fused_flash_attn.drr compiled by drrc gen (rt.Program).
 var FusedFlashAttnPass = (&rt.Program{Name: "fused_flash_attn", Paths: []string{"fused_flash_attn.drr"}, FS: rules.FS(),
 	Fingerprint: "73601ab8dc8b7ee20d7c3505c4b317b5",
 	Rules: []rt.Rule{
@@ -19,8 +19,7 @@ var FusedFlashAttnPass = (&rt.Program{Name: "fused_flash_attn", Paths: []string{
 		{Name: "flash_attn_transpose_slice", Match: fusedFlashAttn_flash_attn_transpose_slice},
 	}}).Pass
 
-// fusedFlashAttn_flash_attn_qscale_mask matches rule flash_attn_qscale_mask (fused_flash_attn.drr:27:6) at op12, a
-// pd_op.transpose.
+// Rule flash_attn_qscale_mask (fused_flash_attn.drr:27:6) at op12, a pd_op.transpose.
 func fusedFlashAttn_flash_attn_qscale_mask(m *rt.Matcher, in *rt.Instance, op12 *ir.Op) bool {
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11 *ir.Op // op0 pd_op.transpose, op1 pd_op.transpose, op2 pd_op.transpose, op3 pd_op.full, op4 pd_op.scale, op5 pd_op.transpose, op6 pd_op.matmul, op7 pd_op.add, op8 pd_op.cast, op9 pd_op.softmax, op10 pd_op.cast, op11 pd_op.matmul
 	var qt, kt, vt, qs, kt2, s, sm, p, ctx, out, q, k, v, _1, mask, _2, _3, _4, _5 *ir.Value
@@ -40,9 +39,7 @@ func fusedFlashAttn_flash_attn_qscale_mask(m *rt.Matcher, in *rt.Instance, op12 
 				continue
 			}
 		case 1:
-			if !(rt.Set(&p, _4)) {
-				continue
-			}
+			p = _4
 		}
 		if !(rt.Def(&op9, p, 0) && rt.Is(op9, in.Ops[9], 1, 1) && rt.BindAttrAt(&ax, op9, "axis", in, 9) && rt.Operand(&_2, op9, 0)) {
 			continue
@@ -57,9 +54,7 @@ func fusedFlashAttn_flash_attn_qscale_mask(m *rt.Matcher, in *rt.Instance, op12 
 					continue
 				}
 			case 1:
-				if !(rt.Set(&sm, _2)) {
-					continue
-				}
+				sm = _2
 			}
 			if !(rt.True(rt.Equal((d1 != nil), (dt != nil))) && // where bound($d1) == bound($dt)
 				rt.Def(&op7, sm, 0) && rt.Is(op7, in.Ops[7], 2, 1)) {
@@ -104,8 +99,7 @@ func fusedFlashAttn_flash_attn_qscale_mask(m *rt.Matcher, in *rt.Instance, op12 
 	return false
 }
 
-// fusedFlashAttn_flash_attn_outscale_mask matches rule flash_attn_outscale_mask (fused_flash_attn.drr:65:6) at op12,
-// a pd_op.transpose.
+// Rule flash_attn_outscale_mask (fused_flash_attn.drr:65:6) at op12, a pd_op.transpose.
 func fusedFlashAttn_flash_attn_outscale_mask(m *rt.Matcher, in *rt.Instance, op12 *ir.Op) bool {
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11 *ir.Op // op0 pd_op.transpose, op1 pd_op.transpose, op2 pd_op.transpose, op3 pd_op.transpose, op4 pd_op.matmul, op5 pd_op.full, op6 pd_op.scale, op7 pd_op.add, op8 pd_op.cast, op9 pd_op.softmax, op10 pd_op.cast, op11 pd_op.matmul
 	var qt, kt, vt, kt2, qk, s, sm, p, ctx, out, q, k, v, _1, mask, _2, _3, _4, _5 *ir.Value
@@ -125,9 +119,7 @@ func fusedFlashAttn_flash_attn_outscale_mask(m *rt.Matcher, in *rt.Instance, op1
 				continue
 			}
 		case 1:
-			if !(rt.Set(&p, _4)) {
-				continue
-			}
+			p = _4
 		}
 		if !(rt.Def(&op9, p, 0) && rt.Is(op9, in.Ops[9], 1, 1) && rt.BindAttrAt(&ax, op9, "axis", in, 9) && rt.Operand(&_2, op9, 0)) {
 			continue
@@ -142,9 +134,7 @@ func fusedFlashAttn_flash_attn_outscale_mask(m *rt.Matcher, in *rt.Instance, op1
 					continue
 				}
 			case 1:
-				if !(rt.Set(&sm, _2)) {
-					continue
-				}
+				sm = _2
 			}
 			if !(rt.True(rt.Equal((d1 != nil), (dt != nil))) && // where bound($d1) == bound($dt)
 				rt.Def(&op7, sm, 0) && rt.Is(op7, in.Ops[7], 2, 1)) {
@@ -189,8 +179,7 @@ func fusedFlashAttn_flash_attn_outscale_mask(m *rt.Matcher, in *rt.Instance, op1
 	return false
 }
 
-// fusedFlashAttn_flash_attn_outscale matches rule flash_attn_outscale (fused_flash_attn.drr:104:6) at op10, a
-// pd_op.transpose.
+// Rule flash_attn_outscale (fused_flash_attn.drr:104:6) at op10, a pd_op.transpose.
 func fusedFlashAttn_flash_attn_outscale(m *rt.Matcher, in *rt.Instance, op10 *ir.Op) bool {
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9 *ir.Op // op0 pd_op.transpose, op1 pd_op.transpose, op2 pd_op.transpose, op3 pd_op.matmul, op4 pd_op.full, op5 pd_op.scale, op6 pd_op.cast, op7 pd_op.softmax, op8 pd_op.cast, op9 pd_op.matmul
 	var qt, kt, vt, qk, s, p, ctx, out, q, k, v, _1, _2, _3, _4, _5 *ir.Value
@@ -210,9 +199,7 @@ func fusedFlashAttn_flash_attn_outscale(m *rt.Matcher, in *rt.Instance, op10 *ir
 				continue
 			}
 		case 1:
-			if !(rt.Set(&p, _4)) {
-				continue
-			}
+			p = _4
 		}
 		if !(rt.Def(&op7, p, 0) && rt.Is(op7, in.Ops[7], 1, 1) && rt.BindAttrAt(&ax, op7, "axis", in, 8) && rt.Operand(&_2, op7, 0)) {
 			continue
@@ -227,9 +214,7 @@ func fusedFlashAttn_flash_attn_outscale(m *rt.Matcher, in *rt.Instance, op10 *ir
 					continue
 				}
 			case 1:
-				if !(rt.Set(&s, _2)) {
-					continue
-				}
+				s = _2
 			}
 			if rt.True(rt.Equal((d1 != nil), (dt != nil))) && // where bound($d1) == bound($dt)
 				rt.Def(&op5, s, 0) && rt.Is(op5, in.Ops[5], 2, 1) && rt.AttrIs(op5, "bias", in, 6) && rt.Operand(&qk, op5, 0) &&
@@ -264,8 +249,7 @@ func fusedFlashAttn_flash_attn_outscale(m *rt.Matcher, in *rt.Instance, op10 *ir
 	return false
 }
 
-// fusedFlashAttn_flash_attn_transpose_slice matches rule flash_attn_transpose_slice (fused_flash_attn.drr:141:6) at
-// op15, a pd_op.transpose.
+// Rule flash_attn_transpose_slice (fused_flash_attn.drr:141:6) at op15, a pd_op.transpose.
 func fusedFlashAttn_flash_attn_transpose_slice(m *rt.Matcher, in *rt.Instance, op15 *ir.Op) bool {
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14 *ir.Op // op0 pd_op.transpose, op1 pd_op.full_int_array, op2 pd_op.full_int_array, op3 pd_op.full_int_array, op4 pd_op.slice, op5 pd_op.slice, op6 pd_op.full_int_array, op7 pd_op.slice, op8 pd_op.transpose, op9 pd_op.matmul, op10 pd_op.full, op11 pd_op.scale, op12 pd_op.add, op13 pd_op.softmax, op14 pd_op.matmul
 	var t, c1, c2, q, k, v, kt, qk, s, sm, p, ctx, out, qkv, _1, _2, _3, mask *ir.Value

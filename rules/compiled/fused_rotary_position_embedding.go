@@ -9,14 +9,12 @@ import (
 	"github.com/pirdrr/drr/rules"
 )
 
-// FusedRotaryPositionEmbeddingPass is the rule pass fused_rotary_position_embedding:
-// fused_rotary_position_embedding.drr compiled by drrc gen (rt.Program).
+// FusedRotaryPositionEmbeddingPass is fused_rotary_position_embedding.drr compiled by drrc gen (rt.Program).
 var FusedRotaryPositionEmbeddingPass = (&rt.Program{Name: "fused_rotary_position_embedding", Paths: []string{"fused_rotary_position_embedding.drr"}, FS: rules.FS(),
 	Fingerprint: "764b678fbcbcbf3c89b0764eb6ca265e",
 	Rules:       []rt.Rule{{Name: "rotary_q_k", Match: fusedRotaryPositionEmbedding_rotary_q_k}}}).Pass
 
-// fusedRotaryPositionEmbedding_rotary_q_k matches rule rotary_q_k (fused_rotary_position_embedding.drr:22:6) at
-// op31, a pd_op.add.
+// Rule rotary_q_k (fused_rotary_position_embedding.drr:22:6) at op31, a pd_op.add.
 func fusedRotaryPositionEmbedding_rotary_q_k(m *rt.Matcher, in *rt.Instance, op31 *ir.Op) bool {
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op24, op25, op26, op27, op28, op29, op30 *ir.Op // op0 pd_op.full_int_array, op1 pd_op.squeeze, op2 pd_op.squeeze, op3 pd_op.full_int_array, op4 pd_op.unsqueeze, op5 pd_op.unsqueeze, op6 pd_op.gather_nd, op7 pd_op.gather_nd, op8 pd_op.full_int_array, op9 pd_op.unsqueeze, op10 pd_op.unsqueeze, op11 pd_op.full_int_array, op12 pd_op.full_int_array, op13 pd_op.full_int_array, op14 pd_op.full, op15 pd_op.full, op24 pd_op.multiply, op25 pd_op.slice, op26 pd_op.slice, op27 pd_op.scale, op28 builtin.combine, op29 pd_op.concat, op30 pd_op.multiply
 	var axes, sc, ss, pa, pc, ps, gc, gs, ua, uc, us, zero, half, end, neg, cax, qa, q1, q2, qn, qr, qb, qo, ka, k1, k2, kn, kr, kb, ko, cos, sin, ids, q, _1, k, _2 *ir.Value

@@ -8,8 +8,7 @@ import (
 	"github.com/pirdrr/drr/rules"
 )
 
-// FusedWeightOnlyLinearPass is the rule pass fused_weight_only_linear: fused_weight_only_linear.drr compiled by drrc
-// gen (rt.Program).
+// FusedWeightOnlyLinearPass is fused_weight_only_linear.drr compiled by drrc gen (rt.Program).
 var FusedWeightOnlyLinearPass = (&rt.Program{Name: "fused_weight_only_linear", Paths: []string{"fused_weight_only_linear.drr"}, FS: rules.FS(),
 	Fingerprint: "6f9aa68ecd54735e3550e418b02d6ecd",
 	Rules: []rt.Rule{
@@ -17,8 +16,7 @@ var FusedWeightOnlyLinearPass = (&rt.Program{Name: "fused_weight_only_linear", P
 		{Name: "weight_only_linear_no_bias", Match: fusedWeightOnlyLinear_weight_only_linear_no_bias},
 	}}).Pass
 
-// fusedWeightOnlyLinear_weight_only_linear_bias matches rule weight_only_linear_bias
-// (fused_weight_only_linear.drr:26:6) at op1, a pd_op.add.
+// Rule weight_only_linear_bias (fused_weight_only_linear.drr:26:6) at op1, a pd_op.add.
 func fusedWeightOnlyLinear_weight_only_linear_bias(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.matmul
 	var m2, z, x, w, b *ir.Value
@@ -42,8 +40,7 @@ func fusedWeightOnlyLinear_weight_only_linear_bias(m *rt.Matcher, in *rt.Instanc
 	return false
 }
 
-// fusedWeightOnlyLinear_weight_only_linear_no_bias matches rule weight_only_linear_no_bias
-// (fused_weight_only_linear.drr:49:6) at op0, a pd_op.matmul.
+// Rule weight_only_linear_no_bias (fused_weight_only_linear.drr:49:6) at op0, a pd_op.matmul.
 func fusedWeightOnlyLinear_weight_only_linear_no_bias(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var m2, x, w *ir.Value
 	return rt.Arity(op0, 2, 1) && rt.AttrIs(op0, "transpose_x", in, 0) && rt.AttrIs(op0, "transpose_y", in, 1) &&

@@ -8,8 +8,7 @@ import (
 	"github.com/pirdrr/drr/rules"
 )
 
-// GroupNormSiluFusePass is the rule pass group_norm_silu_fuse: group_norm_silu_fuse.drr compiled by drrc gen
-// (rt.Program).
+// GroupNormSiluFusePass is group_norm_silu_fuse.drr compiled by drrc gen (rt.Program).
 var GroupNormSiluFusePass = (&rt.Program{Name: "group_norm_silu_fuse", Paths: []string{"group_norm_silu_fuse.drr"}, FS: rules.FS(),
 	Fingerprint: "c29f70e96d08991a972d93cbc64fb7d1",
 	Rules: []rt.Rule{
@@ -19,8 +18,7 @@ var GroupNormSiluFusePass = (&rt.Program{Name: "group_norm_silu_fuse", Paths: []
 		{Name: "group_norm_silu_nchw_mixed", Match: groupNormSiluFuse_group_norm_silu_nchw_mixed},
 	}}).Pass
 
-// groupNormSiluFuse_group_norm_silu matches rule group_norm_silu (group_norm_silu_fuse.drr:23:6) at op1, a
-// pd_op.silu.
+// Rule group_norm_silu (group_norm_silu_fuse.drr:23:6) at op1, a pd_op.silu.
 func groupNormSiluFuse_group_norm_silu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.group_norm
 	var y, mean, var2, o, x, scale, bias *ir.Value
@@ -34,8 +32,7 @@ func groupNormSiluFuse_group_norm_silu(m *rt.Matcher, in *rt.Instance, op1 *ir.O
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, mean, var2, o, x, scale, bias), append(m.Holes(), eps, g))
 }
 
-// groupNormSiluFuse_group_norm_silu_nchw matches rule group_norm_silu_nchw (group_norm_silu_fuse.drr:44:6) at op1, a
-// pd_op.silu.
+// Rule group_norm_silu_nchw (group_norm_silu_fuse.drr:44:6) at op1, a pd_op.silu.
 func groupNormSiluFuse_group_norm_silu_nchw(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.group_norm
 	var y, mean, var2, o, x, scale, bias *ir.Value
@@ -49,8 +46,7 @@ func groupNormSiluFuse_group_norm_silu_nchw(m *rt.Matcher, in *rt.Instance, op1 
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, mean, var2, o, x, scale, bias), append(m.Holes(), eps, g))
 }
 
-// groupNormSiluFuse_group_norm_silu_mixed matches rule group_norm_silu_mixed (group_norm_silu_fuse.drr:65:6) at op1,
-// a pd_op.silu.
+// Rule group_norm_silu_mixed (group_norm_silu_fuse.drr:65:6) at op1, a pd_op.silu.
 func groupNormSiluFuse_group_norm_silu_mixed(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.group_norm
 	var y, mean, var2, o, x, scale, bias *ir.Value
@@ -64,8 +60,7 @@ func groupNormSiluFuse_group_norm_silu_mixed(m *rt.Matcher, in *rt.Instance, op1
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, mean, var2, o, x, scale, bias), append(m.Holes(), eps, g))
 }
 
-// groupNormSiluFuse_group_norm_silu_nchw_mixed matches rule group_norm_silu_nchw_mixed
-// (group_norm_silu_fuse.drr:85:6) at op1, a pd_op.silu.
+// Rule group_norm_silu_nchw_mixed (group_norm_silu_fuse.drr:85:6) at op1, a pd_op.silu.
 func groupNormSiluFuse_group_norm_silu_nchw_mixed(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.group_norm
 	var y, mean, var2, o, x, scale, bias *ir.Value

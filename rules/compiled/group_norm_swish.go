@@ -8,7 +8,7 @@ import (
 	"github.com/pirdrr/drr/rules"
 )
 
-// GroupNormSwishPass is the rule pass group_norm_swish: group_norm_swish.drr compiled by drrc gen (rt.Program).
+// GroupNormSwishPass is group_norm_swish.drr compiled by drrc gen (rt.Program).
 var GroupNormSwishPass = (&rt.Program{Name: "group_norm_swish", Paths: []string{"group_norm_swish.drr"}, FS: rules.FS(),
 	Fingerprint: "3391a5f29fff65c8ca061c95fe157e85",
 	Rules: []rt.Rule{
@@ -20,7 +20,7 @@ var GroupNormSwishPass = (&rt.Program{Name: "group_norm_swish", Paths: []string{
 		{Name: "add_group_norm_nchw_then_swish", Match: groupNormSwish_add_group_norm_nchw_then_swish},
 	}}).Pass
 
-// groupNormSwish_group_norm_swish matches rule group_norm_swish (group_norm_swish.drr:13:6) at op1, a pd_op.swish.
+// Rule group_norm_swish (group_norm_swish.drr:13:6) at op1, a pd_op.swish.
 func groupNormSwish_group_norm_swish(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.group_norm
 	var y, mean, var2, o, x, scale, bias *ir.Value
@@ -34,8 +34,7 @@ func groupNormSwish_group_norm_swish(m *rt.Matcher, in *rt.Instance, op1 *ir.Op)
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, mean, var2, o, x, scale, bias), append(m.Holes(), eps, g))
 }
 
-// groupNormSwish_group_norm_swish_nchw matches rule group_norm_swish_nchw (group_norm_swish.drr:34:6) at op1, a
-// pd_op.swish.
+// Rule group_norm_swish_nchw (group_norm_swish.drr:34:6) at op1, a pd_op.swish.
 func groupNormSwish_group_norm_swish_nchw(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.group_norm
 	var y, mean, var2, o, x, scale, bias *ir.Value
@@ -49,8 +48,7 @@ func groupNormSwish_group_norm_swish_nchw(m *rt.Matcher, in *rt.Instance, op1 *i
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, mean, var2, o, x, scale, bias), append(m.Holes(), eps, g))
 }
 
-// groupNormSwish_group_norm_swish_mixed matches rule group_norm_swish_mixed (group_norm_swish.drr:55:6) at op1, a
-// pd_op.swish.
+// Rule group_norm_swish_mixed (group_norm_swish.drr:55:6) at op1, a pd_op.swish.
 func groupNormSwish_group_norm_swish_mixed(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.group_norm
 	var y, mean, var2, o, x, scale, bias *ir.Value
@@ -64,8 +62,7 @@ func groupNormSwish_group_norm_swish_mixed(m *rt.Matcher, in *rt.Instance, op1 *
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, mean, var2, o, x, scale, bias), append(m.Holes(), eps, g))
 }
 
-// groupNormSwish_group_norm_swish_nchw_mixed matches rule group_norm_swish_nchw_mixed (group_norm_swish.drr:75:6) at
-// op1, a pd_op.swish.
+// Rule group_norm_swish_nchw_mixed (group_norm_swish.drr:75:6) at op1, a pd_op.swish.
 func groupNormSwish_group_norm_swish_nchw_mixed(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.group_norm
 	var y, mean, var2, o, x, scale, bias *ir.Value
@@ -79,8 +76,7 @@ func groupNormSwish_group_norm_swish_nchw_mixed(m *rt.Matcher, in *rt.Instance, 
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, mean, var2, o, x, scale, bias), append(m.Holes(), eps, g))
 }
 
-// groupNormSwish_add_group_norm_then_swish matches rule add_group_norm_then_swish (group_norm_swish.drr:96:6) at
-// op1, a pd_op.swish.
+// Rule add_group_norm_then_swish (group_norm_swish.drr:96:6) at op1, a pd_op.swish.
 func groupNormSwish_add_group_norm_then_swish(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.add_group_norm_silu
 	var f, ro, m2, v, o, x, res, scale, bias *ir.Value
@@ -98,8 +94,7 @@ func groupNormSwish_add_group_norm_then_swish(m *rt.Matcher, in *rt.Instance, op
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), f, ro, m2, v, o, x, res, scale, bias), append(m.Holes(), eps, g, fmt))
 }
 
-// groupNormSwish_add_group_norm_nchw_then_swish matches rule add_group_norm_nchw_then_swish
-// (group_norm_swish.drr:119:6) at op2, a pd_op.swish.
+// Rule add_group_norm_nchw_then_swish (group_norm_swish.drr:119:6) at op2, a pd_op.swish.
 func groupNormSwish_add_group_norm_nchw_then_swish(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op // op0 pd_op.add_group_norm_silu, op1 pd_op.transpose
 	var f, ro, m2, v, t, o, x, res, scale, bias *ir.Value

@@ -9,7 +9,7 @@ import (
 	"github.com/pirdrr/drr/rules"
 )
 
-// HorizontalFusePass is the rule pass horizontal_fuse: horizontal_fuse.drr compiled by drrc gen (rt.Program).
+// HorizontalFusePass is horizontal_fuse.drr compiled by drrc gen (rt.Program).
 var HorizontalFusePass = (&rt.Program{Name: "horizontal_fuse", Paths: []string{"horizontal_fuse.drr"}, FS: rules.FS(),
 	Fingerprint: "fd61b8116ebb6b5d2ac0dbf787e9d64e",
 	Rules: []rt.Rule{
@@ -18,7 +18,7 @@ var HorizontalFusePass = (&rt.Program{Name: "horizontal_fuse", Paths: []string{"
 		{Name: "horizontal_fc", Match: horizontalFuse_horizontal_fc},
 	}}).Pass
 
-// horizontalFuse_horizontal_matmul matches rule horizontal_matmul (horizontal_fuse.drr:17:6) at op0, a pd_op.matmul.
+// Rule horizontal_matmul (horizontal_fuse.drr:17:6) at op0, a pd_op.matmul.
 func horizontalFuse_horizontal_matmul(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x, w *ir.Value
 	var rest []ir.NamedAttr
@@ -35,8 +35,7 @@ func horizontalFuse_horizontal_matmul(m *rt.Matcher, in *rt.Instance, op0 *ir.Op
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), nil, x, nil), append(m.Holes(), rest))
 }
 
-// horizontalFuse_horizontal_matmul_left matches rule horizontal_matmul_left (horizontal_fuse.drr:41:6) at op0, a
-// pd_op.matmul.
+// Rule horizontal_matmul_left (horizontal_fuse.drr:41:6) at op0, a pd_op.matmul.
 func horizontalFuse_horizontal_matmul_left(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, w, x *ir.Value
 	var rest []ir.NamedAttr
@@ -53,7 +52,7 @@ func horizontalFuse_horizontal_matmul_left(m *rt.Matcher, in *rt.Instance, op0 *
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), nil, nil, x), append(m.Holes(), rest))
 }
 
-// horizontalFuse_horizontal_fc matches rule horizontal_fc (horizontal_fuse.drr:65:6) at op0, a pd_op.fc.
+// Rule horizontal_fc (horizontal_fuse.drr:65:6) at op0, a pd_op.fc.
 func horizontalFuse_horizontal_fc(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x, w, b *ir.Value
 	var n, act ir.Attribute

@@ -9,7 +9,7 @@ import (
 	"github.com/pirdrr/drr/rules"
 )
 
-// IdentityOpCleanPass is the rule pass identity_op_clean: identity_op_clean.drr compiled by drrc gen (rt.Program).
+// IdentityOpCleanPass is identity_op_clean.drr compiled by drrc gen (rt.Program).
 var IdentityOpCleanPass = (&rt.Program{Name: "identity_op_clean", Paths: []string{"identity_op_clean.drr"}, FS: rules.FS(),
 	Fingerprint: "a132f2a219ecc18f3b8ffe0777448f16",
 	Rules: []rt.Rule{
@@ -22,8 +22,7 @@ var IdentityOpCleanPass = (&rt.Program{Name: "identity_op_clean", Paths: []strin
 		{Name: "replace_dropout_with_scale", Match: identityOpClean_replace_dropout_with_scale},
 	}}).Pass
 
-// identityOpClean_remove_useless_scale matches rule remove_useless_scale (identity_op_clean.drr:17:6) at op1, a
-// pd_op.scale.
+// Rule remove_useless_scale (identity_op_clean.drr:17:6) at op1, a pd_op.scale.
 func identityOpClean_remove_useless_scale(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.full
 	var y, x, _1 *ir.Value
@@ -34,8 +33,7 @@ func identityOpClean_remove_useless_scale(m *rt.Matcher, in *rt.Instance, op1 *i
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, x, _1), m.Holes())
 }
 
-// identityOpClean_remove_redundant_scale matches rule remove_redundant_scale (identity_op_clean.drr:33:6) at op3, a
-// pd_op.scale.
+// Rule remove_redundant_scale (identity_op_clean.drr:33:6) at op3, a pd_op.scale.
 func identityOpClean_remove_redundant_scale(m *rt.Matcher, in *rt.Instance, op3 *ir.Op) bool {
 	var op0, op1, op2 *ir.Op // op0 pd_op.full, op1 pd_op.scale, op2 pd_op.full
 	var s, y, x, _1, _2 *ir.Value
@@ -53,8 +51,7 @@ func identityOpClean_remove_redundant_scale(m *rt.Matcher, in *rt.Instance, op3 
 		m.Emit(in, append(m.Ops(), op0, op1, op2, op3), append(m.Values(), s, y, x, _1, _2), append(m.Holes(), v1, sh, dt, pl, b1, a1, v2, b2, a2))
 }
 
-// identityOpClean_remove_useless_cast matches rule remove_useless_cast (identity_op_clean.drr:49:6) at op0, a
-// pd_op.cast.
+// Rule remove_useless_cast (identity_op_clean.drr:49:6) at op0, a pd_op.cast.
 func identityOpClean_remove_useless_cast(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
 	var to ir.Attribute
@@ -64,8 +61,7 @@ func identityOpClean_remove_useless_cast(m *rt.Matcher, in *rt.Instance, op0 *ir
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), append(m.Holes(), to))
 }
 
-// identityOpClean_remove_useless_concat matches rule remove_useless_concat (identity_op_clean.drr:65:6) at op1, a
-// pd_op.concat.
+// Rule remove_useless_concat (identity_op_clean.drr:65:6) at op1, a pd_op.concat.
 func identityOpClean_remove_useless_concat(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 builtin.combine
 	var y, x, _1, axis *ir.Value
@@ -76,8 +72,7 @@ func identityOpClean_remove_useless_concat(m *rt.Matcher, in *rt.Instance, op1 *
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, x, _1, axis), m.Holes())
 }
 
-// identityOpClean_remove_redundant_cast matches rule remove_redundant_cast (identity_op_clean.drr:81:6) at op1, a
-// pd_op.cast.
+// Rule remove_redundant_cast (identity_op_clean.drr:81:6) at op1, a pd_op.cast.
 func identityOpClean_remove_redundant_cast(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.cast
 	var t, y, x *ir.Value
@@ -92,7 +87,7 @@ func identityOpClean_remove_redundant_cast(m *rt.Matcher, in *rt.Instance, op1 *
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), t, y, x), append(m.Holes(), d1, d2))
 }
 
-// identityOpClean_delete_dropout matches rule delete_dropout (identity_op_clean.drr:97:6) at op1, a pd_op.dropout.
+// Rule delete_dropout (identity_op_clean.drr:97:6) at op1, a pd_op.dropout.
 func identityOpClean_delete_dropout(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.full
 	var y, x, _1 *ir.Value
@@ -106,8 +101,7 @@ func identityOpClean_delete_dropout(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) 
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, x, _1), append(m.Holes(), p))
 }
 
-// identityOpClean_replace_dropout_with_scale matches rule replace_dropout_with_scale (identity_op_clean.drr:115:6)
-// at op1, a pd_op.dropout.
+// Rule replace_dropout_with_scale (identity_op_clean.drr:115:6) at op1, a pd_op.dropout.
 func identityOpClean_replace_dropout_with_scale(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.full
 	var y, x, _1 *ir.Value

@@ -8,7 +8,7 @@ import (
 	"github.com/pirdrr/drr/rules"
 )
 
-// InplacePass is the rule pass inplace: inplace.drr compiled by drrc gen (rt.Program).
+// InplacePass is inplace.drr compiled by drrc gen (rt.Program).
 var InplacePass = (&rt.Program{Name: "inplace", Paths: []string{"inplace.drr"}, FS: rules.FS(),
 	Fingerprint: "9350a0aea11930c0138775f21d140a33",
 	Rules: []rt.Rule{
@@ -42,8 +42,7 @@ var InplacePass = (&rt.Program{Name: "inplace", Paths: []string{"inplace.drr"}, 
 // pd_op.nop_, pd_op.partial_allgather_, pd_op.quantize_linear_, pd_op.random_routing_, pd_op.sync_calc_stream_,
 // pd_op.uniform_inplace_, pd_op.where_: a constraint it decides is false.
 
-// inplace_deinplace matches rule deinplace (inplace.drr:18:6) at op0 for the 98 instances its rt.Rule lists (op
-// kinds and constants: rt.Instance).
+// Rule deinplace (inplace.drr:18:6) at op0, for its 98 instances.
 func inplace_deinplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var b, a *ir.Value
 	var rest []*ir.Value

@@ -9,15 +9,14 @@ import (
 	"github.com/pirdrr/drr/rules"
 )
 
-// MapOpToAnotherPass is the rule pass map_op_to_another: map_op_to_another.drr compiled by drrc gen (rt.Program).
+// MapOpToAnotherPass is map_op_to_another.drr compiled by drrc gen (rt.Program).
 var MapOpToAnotherPass = (&rt.Program{Name: "map_op_to_another", Paths: []string{"map_op_to_another.drr"}, FS: rules.FS(),
 	Fingerprint: "1f0b9acd775ec1adc1f814cc61d66d80",
 	Rules: []rt.Rule{
 		{Name: "depthwise_conv2d_to_conv2d", Match: mapOpToAnother_depthwise_conv2d_to_conv2d},
 	}}).Pass
 
-// mapOpToAnother_depthwise_conv2d_to_conv2d matches rule depthwise_conv2d_to_conv2d (map_op_to_another.drr:7:6) at
-// op0, a pd_op.depthwise_conv2d.
+// Rule depthwise_conv2d_to_conv2d (map_op_to_another.drr:7:6) at op0, a pd_op.depthwise_conv2d.
 func mapOpToAnother_depthwise_conv2d_to_conv2d(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x, w *ir.Value
 	var st, pd, pa, dl, g, fmt ir.Attribute

@@ -8,8 +8,7 @@ import (
 	"github.com/pirdrr/drr/rules"
 )
 
-// MatmulAddActFusePass is the rule pass matmul_add_act_fuse: matmul_add_act_fuse.drr compiled by drrc gen
-// (rt.Program).
+// MatmulAddActFusePass is matmul_add_act_fuse.drr compiled by drrc gen (rt.Program).
 var MatmulAddActFusePass = (&rt.Program{Name: "matmul_add_act_fuse", Paths: []string{"matmul_add_act_fuse.drr"}, FS: rules.FS(),
 	Fingerprint: "9c22e361052f68f6818cfb3f360e75ab",
 	Rules: []rt.Rule{
@@ -17,7 +16,7 @@ var MatmulAddActFusePass = (&rt.Program{Name: "matmul_add_act_fuse", Paths: []st
 		{Name: "fc_relu", Match: matmulAddActFuse_fc_relu},
 	}}).Pass
 
-// matmulAddActFuse_matmul_add_fc matches rule matmul_add_fc (matmul_add_act_fuse.drr:15:6) at op1, a pd_op.add.
+// Rule matmul_add_fc (matmul_add_act_fuse.drr:15:6) at op1, a pd_op.add.
 func matmulAddActFuse_matmul_add_fc(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.matmul
 	var m2, z, x, w, b *ir.Value
@@ -43,7 +42,7 @@ func matmulAddActFuse_matmul_add_fc(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) 
 	return false
 }
 
-// matmulAddActFuse_fc_relu matches rule fc_relu (matmul_add_act_fuse.drr:35:6) at op1, a pd_op.relu.
+// Rule fc_relu (matmul_add_act_fuse.drr:35:6) at op1, a pd_op.relu.
 func matmulAddActFuse_fc_relu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.fc
 	var f, r, x, w, b *ir.Value

@@ -8,12 +8,12 @@ import (
 	"github.com/pirdrr/drr/rules"
 )
 
-// MatmulScaleFusePass is the rule pass matmul_scale_fuse: matmul_scale_fuse.drr compiled by drrc gen (rt.Program).
+// MatmulScaleFusePass is matmul_scale_fuse.drr compiled by drrc gen (rt.Program).
 var MatmulScaleFusePass = (&rt.Program{Name: "matmul_scale_fuse", Paths: []string{"matmul_scale_fuse.drr"}, FS: rules.FS(),
 	Fingerprint: "00a881b5911b538fae17e3b1bf0dda86",
 	Rules:       []rt.Rule{{Name: "matmul_scale", Match: matmulScaleFuse_matmul_scale}}}).Pass
 
-// matmulScaleFuse_matmul_scale matches rule matmul_scale (matmul_scale_fuse.drr:8:6) at op2, a pd_op.scale.
+// Rule matmul_scale (matmul_scale_fuse.drr:8:6) at op2, a pd_op.scale.
 func matmulScaleFuse_matmul_scale(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op // op0 pd_op.matmul, op1 pd_op.full
 	var m2, o, x, w, _1 *ir.Value

@@ -9,8 +9,7 @@ import (
 	"github.com/pirdrr/drr/rules"
 )
 
-// MatmulTransposeFusePass is the rule pass matmul_transpose_fuse: matmul_transpose_fuse.drr compiled by drrc gen
-// (rt.Program).
+// MatmulTransposeFusePass is matmul_transpose_fuse.drr compiled by drrc gen (rt.Program).
 var MatmulTransposeFusePass = (&rt.Program{Name: "matmul_transpose_fuse", Paths: []string{"matmul_transpose_fuse.drr"}, FS: rules.FS(),
 	Fingerprint: "ff89b9ade299c78a6c86b7ec8ea89cba",
 	Rules: []rt.Rule{
@@ -19,8 +18,7 @@ var MatmulTransposeFusePass = (&rt.Program{Name: "matmul_transpose_fuse", Paths:
 		{Name: "matmul_y_transpose", Match: matmulTransposeFuse_matmul_y_transpose},
 	}}).Pass
 
-// matmulTransposeFuse_matmul_out_transpose matches rule matmul_out_transpose (matmul_transpose_fuse.drr:8:6) at op1,
-// a pd_op.transpose.
+// Rule matmul_out_transpose (matmul_transpose_fuse.drr:8:6) at op1, a pd_op.transpose.
 func matmulTransposeFuse_matmul_out_transpose(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.matmul
 	var m2, o, x, y *ir.Value
@@ -34,8 +32,7 @@ func matmulTransposeFuse_matmul_out_transpose(m *rt.Matcher, in *rt.Instance, op
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), m2, o, x, y), append(m.Holes(), tx, ty, p))
 }
 
-// matmulTransposeFuse_matmul_x_transpose matches rule matmul_x_transpose (matmul_transpose_fuse.drr:27:6) at op1, a
-// pd_op.matmul.
+// Rule matmul_x_transpose (matmul_transpose_fuse.drr:27:6) at op1, a pd_op.matmul.
 func matmulTransposeFuse_matmul_x_transpose(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.transpose
 	var xt, o, x, y *ir.Value
@@ -50,8 +47,7 @@ func matmulTransposeFuse_matmul_x_transpose(m *rt.Matcher, in *rt.Instance, op1 
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), xt, o, x, y), append(m.Holes(), p, tx, ty))
 }
 
-// matmulTransposeFuse_matmul_y_transpose matches rule matmul_y_transpose (matmul_transpose_fuse.drr:45:6) at op1, a
-// pd_op.matmul.
+// Rule matmul_y_transpose (matmul_transpose_fuse.drr:45:6) at op1, a pd_op.matmul.
 func matmulTransposeFuse_matmul_y_transpose(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.transpose
 	var yt, o, y, x *ir.Value

@@ -9,8 +9,7 @@ import (
 	"github.com/pirdrr/drr/rules"
 )
 
-// MultiheadMatmulFusePass is the rule pass multihead_matmul_fuse: multihead_matmul_fuse.drr compiled by drrc gen
-// (rt.Program).
+// MultiheadMatmulFusePass is multihead_matmul_fuse.drr compiled by drrc gen (rt.Program).
 var MultiheadMatmulFusePass = (&rt.Program{Name: "multihead_matmul_fuse", Paths: []string{"multihead_matmul_fuse.drr"}, FS: rules.FS(),
 	Fingerprint: "971c0060e0cf845d167a6fa2dae5dcf8",
 	Rules: []rt.Rule{
@@ -18,8 +17,7 @@ var MultiheadMatmulFusePass = (&rt.Program{Name: "multihead_matmul_fuse", Paths:
 		{Name: "vit_attention", Match: multiheadMatmulFuse_vit_attention},
 	}}).Pass
 
-// multiheadMatmulFuse_multihead_matmul matches rule multihead_matmul (multihead_matmul_fuse.drr:24:6) at op21, a
-// pd_op.reshape.
+// Rule multihead_matmul (multihead_matmul_fuse.drr:24:6) at op21, a pd_op.reshape.
 func multiheadMatmulFuse_multihead_matmul(m *rt.Matcher, in *rt.Instance, op21 *ir.Op) bool {
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20 *ir.Op // op0 pd_op.matmul, op1 pd_op.add, op2 pd_op.full_int_array, op3 pd_op.reshape, op4 pd_op.transpose, op5 pd_op.full, op6 pd_op.scale, op7 pd_op.matmul, op8 pd_op.add, op9 pd_op.reshape, op10 pd_op.transpose, op11 pd_op.matmul, op12 pd_op.add, op13 pd_op.reshape, op14 pd_op.transpose, op15 pd_op.matmul, op16 pd_op.add, op17 pd_op.softmax, op18 pd_op.matmul, op19 pd_op.transpose, op20 pd_op.full_int_array
 	var mq, aq, shape, rq, tq, q, mk, ak, rk, k, mv, av, rv, v, qk, p, c, ct, out, x, wq, bq, _1, wk, bk, wv, bv, _2, mask, _3, _4 *ir.Value
@@ -124,8 +122,7 @@ func multiheadMatmulFuse_multihead_matmul(m *rt.Matcher, in *rt.Instance, op21 *
 	return false
 }
 
-// multiheadMatmulFuse_vit_attention matches rule vit_attention (multihead_matmul_fuse.drr:82:6) at op20, a
-// pd_op.reshape.
+// Rule vit_attention (multihead_matmul_fuse.drr:82:6) at op20, a pd_op.reshape.
 func multiheadMatmulFuse_vit_attention(m *rt.Matcher, in *rt.Instance, op20 *ir.Op) bool {
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19 *ir.Op // op0 pd_op.matmul, op1 pd_op.add, op2 pd_op.full_int_array, op3 pd_op.reshape, op4 pd_op.transpose, op5 pd_op.full_int_array, op6 pd_op.full_int_array, op7 pd_op.full_int_array, op8 pd_op.full_int_array, op9 pd_op.slice, op10 pd_op.slice, op11 pd_op.slice, op12 pd_op.transpose, op13 pd_op.matmul, op14 pd_op.full, op15 pd_op.scale, op16 pd_op.softmax, op17 pd_op.matmul, op18 pd_op.transpose, op19 pd_op.full_int_array
 	var m2, a, r, t, c0, c1, c2, c3, q, k, v, kt, qk, s, p, c, ct, out, x, w, b, _1, _2, _3 *ir.Value

@@ -8,7 +8,7 @@ import (
 	"github.com/pirdrr/drr/rules"
 )
 
-// ReinplacePass is the rule pass reinplace: reinplace.drr compiled by drrc gen (rt.Program).
+// ReinplacePass is reinplace.drr compiled by drrc gen (rt.Program).
 var ReinplacePass = (&rt.Program{Name: "reinplace", Paths: []string{"reinplace.drr"}, FS: rules.FS(),
 	Fingerprint: "10da000e584eb3d31dc232ff03b3063e",
 	Rules: []rt.Rule{
@@ -42,8 +42,7 @@ var ReinplacePass = (&rt.Program{Name: "reinplace", Paths: []string{"reinplace.d
 // pd_op.nop_, pd_op.partial_allgather_, pd_op.quantize_linear_, pd_op.random_routing_, pd_op.sync_calc_stream_,
 // pd_op.uniform_inplace_, pd_op.where_: a constraint it decides is false.
 
-// reinplace_reinplace matches rule reinplace (reinplace.drr:10:6) at op0 for the 98 instances its rt.Rule lists (op
-// kinds and constants: rt.Instance).
+// Rule reinplace (reinplace.drr:10:6) at op0, for its 98 instances.
 func reinplace_reinplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var b, a *ir.Value
 	var rest []*ir.Value

@@ -9,8 +9,7 @@ import (
 	"github.com/pirdrr/drr/rules"
 )
 
-// RemoveRedundantTransposePass is the rule pass remove_redundant_transpose: remove_redundant_transpose.drr compiled
-// by drrc gen (rt.Program).
+// RemoveRedundantTransposePass is remove_redundant_transpose.drr compiled by drrc gen (rt.Program).
 var RemoveRedundantTransposePass = (&rt.Program{Name: "remove_redundant_transpose", Paths: []string{"remove_redundant_transpose.drr"}, FS: rules.FS(),
 	Fingerprint: "cbc0f5876071f1574464de6cda0ffb4c",
 	Rules: []rt.Rule{
@@ -18,8 +17,7 @@ var RemoveRedundantTransposePass = (&rt.Program{Name: "remove_redundant_transpos
 		{Name: "invalid_transpose", Match: removeRedundantTranspose_invalid_transpose},
 	}}).Pass
 
-// removeRedundantTranspose_redundant_transpose matches rule redundant_transpose (remove_redundant_transpose.drr:7:6)
-// at op1, a pd_op.transpose.
+// Rule redundant_transpose (remove_redundant_transpose.drr:7:6) at op1, a pd_op.transpose.
 func removeRedundantTranspose_redundant_transpose(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.transpose
 	var t, o, x *ir.Value
@@ -32,8 +30,7 @@ func removeRedundantTranspose_redundant_transpose(m *rt.Matcher, in *rt.Instance
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), t, o, x), append(m.Holes(), p1, p2))
 }
 
-// removeRedundantTranspose_invalid_transpose matches rule invalid_transpose (remove_redundant_transpose.drr:27:6) at
-// op0, a pd_op.transpose.
+// Rule invalid_transpose (remove_redundant_transpose.drr:27:6) at op0, a pd_op.transpose.
 func removeRedundantTranspose_invalid_transpose(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var o, x *ir.Value
 	var p ir.Attribute

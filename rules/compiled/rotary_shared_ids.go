@@ -9,13 +9,12 @@ import (
 	"github.com/pirdrr/drr/rules"
 )
 
-// RotarySharedIdsPass is the rule pass rotary_shared_ids: rotary_shared_ids.drr compiled by drrc gen (rt.Program).
+// RotarySharedIdsPass is rotary_shared_ids.drr compiled by drrc gen (rt.Program).
 var RotarySharedIdsPass = (&rt.Program{Name: "rotary_shared_ids", Paths: []string{"rotary_shared_ids.drr"}, FS: rules.FS(),
 	Fingerprint: "fc94e5fc0ff87e3a1847eef33ca06d5f",
 	Rules:       []rt.Rule{{Name: "rotary_q_k_shared_ids", Match: rotarySharedIds_rotary_q_k_shared_ids}}}).Pass
 
-// rotarySharedIds_rotary_q_k_shared_ids matches rule rotary_q_k_shared_ids (rotary_shared_ids.drr:11:6) at op30, a
-// pd_op.add.
+// Rule rotary_q_k_shared_ids (rotary_shared_ids.drr:11:6) at op30, a pd_op.add.
 func rotarySharedIds_rotary_q_k_shared_ids(m *rt.Matcher, in *rt.Instance, op30 *ir.Op) bool {
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op23, op24, op25, op26, op27, op28, op29 *ir.Op // op0 pd_op.full_int_array, op1 pd_op.squeeze, op2 pd_op.squeeze, op3 pd_op.full_int_array, op4 pd_op.unsqueeze, op5 pd_op.gather_nd, op6 pd_op.gather_nd, op7 pd_op.full_int_array, op8 pd_op.unsqueeze, op9 pd_op.unsqueeze, op10 pd_op.full_int_array, op11 pd_op.full_int_array, op12 pd_op.full_int_array, op13 pd_op.full, op14 pd_op.full, op23 pd_op.multiply, op24 pd_op.slice, op25 pd_op.slice, op26 pd_op.scale, op27 builtin.combine, op28 pd_op.concat, op29 pd_op.multiply
 	var axes, sc, ss, pc, gc, gs, ua, uc, us, zero, half, end, neg, cax, qa, q1, q2, qn, qr, qb, qo, ka, k1, k2, kn, kr, kb, ko, cos, sin, ids, _1, q, _2, k, _3 *ir.Value

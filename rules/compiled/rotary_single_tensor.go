@@ -9,14 +9,12 @@ import (
 	"github.com/pirdrr/drr/rules"
 )
 
-// RotarySingleTensorPass is the rule pass rotary_single_tensor: rotary_single_tensor.drr compiled by drrc gen
-// (rt.Program).
+// RotarySingleTensorPass is rotary_single_tensor.drr compiled by drrc gen (rt.Program).
 var RotarySingleTensorPass = (&rt.Program{Name: "rotary_single_tensor", Paths: []string{"rotary_single_tensor.drr"}, FS: rules.FS(),
 	Fingerprint: "05f4db8911212bdfb4c8f9e57e5f2b3a",
 	Rules:       []rt.Rule{{Name: "rotary_rotate_half", Match: rotarySingleTensor_rotary_rotate_half}}}).Pass
 
-// rotarySingleTensor_rotary_rotate_half matches rule rotary_rotate_half (rotary_single_tensor.drr:12:6) at op22, a
-// pd_op.add.
+// Rule rotary_rotate_half (rotary_single_tensor.drr:12:6) at op22, a pd_op.add.
 func rotarySingleTensor_rotary_rotate_half(m *rt.Matcher, in *rt.Instance, op22 *ir.Op) bool {
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13, op14, op15, op16, op17, op18, op19, op20, op21 *ir.Op // op0 pd_op.full_int_array, op1 pd_op.squeeze, op2 pd_op.squeeze, op3 pd_op.full_int_array, op4 pd_op.unsqueeze, op5 pd_op.gather_nd, op6 pd_op.gather_nd, op7 pd_op.full_int_array, op8 pd_op.unsqueeze, op9 pd_op.unsqueeze, op10 pd_op.multiply, op11 pd_op.full_int_array, op12 pd_op.full_int_array, op13 pd_op.slice, op14 pd_op.full_int_array, op15 pd_op.slice, op16 pd_op.full, op17 pd_op.scale, op18 builtin.combine, op19 pd_op.full, op20 pd_op.concat, op21 pd_op.multiply
 	var axes, sc, ss, pos, gc, gs, ua, uc, us, a, half, x1, x2, n, r, b, o, cos, sin, ids, _1, q, _2, _3, _4, _5, _6 *ir.Value

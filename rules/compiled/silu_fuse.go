@@ -8,12 +8,12 @@ import (
 	"github.com/pirdrr/drr/rules"
 )
 
-// SiluFusePass is the rule pass silu_fuse: silu_fuse.drr compiled by drrc gen (rt.Program).
+// SiluFusePass is silu_fuse.drr compiled by drrc gen (rt.Program).
 var SiluFusePass = (&rt.Program{Name: "silu_fuse", Paths: []string{"silu_fuse.drr"}, FS: rules.FS(),
 	Fingerprint: "d8034e0c241c1557809b9ec209d04d46",
 	Rules:       []rt.Rule{{Name: "silu", Match: siluFuse_silu}}}).Pass
 
-// siluFuse_silu matches rule silu (silu_fuse.drr:5:6) at op1, a pd_op.multiply.
+// Rule silu (silu_fuse.drr:5:6) at op1, a pd_op.multiply.
 func siluFuse_silu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.sigmoid
 	var s, y, x *ir.Value

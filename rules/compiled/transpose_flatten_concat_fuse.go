@@ -9,8 +9,7 @@ import (
 	"github.com/pirdrr/drr/rules"
 )
 
-// TransposeFlattenConcatFusePass is the rule pass transpose_flatten_concat_fuse: transpose_flatten_concat_fuse.drr
-// compiled by drrc gen (rt.Program).
+// TransposeFlattenConcatFusePass is transpose_flatten_concat_fuse.drr compiled by drrc gen (rt.Program).
 var TransposeFlattenConcatFusePass = (&rt.Program{Name: "transpose_flatten_concat_fuse", Paths: []string{"transpose_flatten_concat_fuse.drr"}, FS: rules.FS(),
 	Fingerprint: "8e8dc9e16a198a6b969c2805ba6b917d",
 	Rules: []rt.Rule{
@@ -28,8 +27,7 @@ var TransposeFlattenConcatFusePass = (&rt.Program{Name: "transpose_flatten_conca
 			Members: []string{"n=6"}},
 	}}).Pass
 
-// transposeFlattenConcatFuse_transpose_flatten_concat matches rule transpose_flatten_concat
-// (transpose_flatten_concat_fuse.drr:15:6) at op4 for instance n=1 (op kinds and constants: rt.Instance).
+// Rule transpose_flatten_concat (transpose_flatten_concat_fuse.drr:15:6) at op4, for instance n=1.
 func transposeFlattenConcatFuse_transpose_flatten_concat(m *rt.Matcher, in *rt.Instance, op4 *ir.Op) bool {
 	var op0, op1, op2, op3 *ir.Op
 	var o, x_0_, _1, _2, _3, _4 *ir.Value
@@ -48,8 +46,7 @@ func transposeFlattenConcatFuse_transpose_flatten_concat(m *rt.Matcher, in *rt.I
 		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4), append(m.Values(), o, x_0_, _1, _2, _3, _4), append(m.Holes(), p, s, e, axis))
 }
 
-// transposeFlattenConcatFuse_transpose_flatten_concat2 matches rule transpose_flatten_concat
-// (transpose_flatten_concat_fuse.drr:15:6) at op6 for instance n=2 (op kinds and constants: rt.Instance).
+// Rule transpose_flatten_concat (transpose_flatten_concat_fuse.drr:15:6) at op6, for instance n=2.
 func transposeFlattenConcatFuse_transpose_flatten_concat2(m *rt.Matcher, in *rt.Instance, op6 *ir.Op) bool {
 	var op0, op1, op2, op3, op4, op5 *ir.Op
 	var o, x_0_, _1, _2, x_1_, _3, _4, _5, _6 *ir.Value
@@ -73,8 +70,7 @@ func transposeFlattenConcatFuse_transpose_flatten_concat2(m *rt.Matcher, in *rt.
 		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6), append(m.Values(), o, x_0_, _1, _2, x_1_, _3, _4, _5, _6), append(m.Holes(), p, s, e, axis))
 }
 
-// transposeFlattenConcatFuse_transpose_flatten_concat3 matches rule transpose_flatten_concat
-// (transpose_flatten_concat_fuse.drr:15:6) at op8 for instance n=3 (op kinds and constants: rt.Instance).
+// Rule transpose_flatten_concat (transpose_flatten_concat_fuse.drr:15:6) at op8, for instance n=3.
 func transposeFlattenConcatFuse_transpose_flatten_concat3(m *rt.Matcher, in *rt.Instance, op8 *ir.Op) bool {
 	var op0, op1, op2, op3, op4, op5, op6, op7 *ir.Op
 	var o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, _7, _8 *ir.Value
@@ -104,8 +100,7 @@ func transposeFlattenConcatFuse_transpose_flatten_concat3(m *rt.Matcher, in *rt.
 		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8), append(m.Values(), o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, _7, _8), append(m.Holes(), p, s, e, axis))
 }
 
-// transposeFlattenConcatFuse_transpose_flatten_concat4 matches rule transpose_flatten_concat
-// (transpose_flatten_concat_fuse.drr:15:6) at op10 for instance n=4 (op kinds and constants: rt.Instance).
+// Rule transpose_flatten_concat (transpose_flatten_concat_fuse.drr:15:6) at op10, for instance n=4.
 func transposeFlattenConcatFuse_transpose_flatten_concat4(m *rt.Matcher, in *rt.Instance, op10 *ir.Op) bool {
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9 *ir.Op
 	var o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, x_3_, _7, _8, _9, _10 *ir.Value
@@ -141,8 +136,7 @@ func transposeFlattenConcatFuse_transpose_flatten_concat4(m *rt.Matcher, in *rt.
 		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10), append(m.Values(), o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, x_3_, _7, _8, _9, _10), append(m.Holes(), p, s, e, axis))
 }
 
-// transposeFlattenConcatFuse_transpose_flatten_concat5 matches rule transpose_flatten_concat
-// (transpose_flatten_concat_fuse.drr:15:6) at op12 for instance n=5 (op kinds and constants: rt.Instance).
+// Rule transpose_flatten_concat (transpose_flatten_concat_fuse.drr:15:6) at op12, for instance n=5.
 func transposeFlattenConcatFuse_transpose_flatten_concat5(m *rt.Matcher, in *rt.Instance, op12 *ir.Op) bool {
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11 *ir.Op
 	var o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, x_3_, _7, _8, x_4_, _9, _10, _11, _12 *ir.Value
@@ -184,8 +178,7 @@ func transposeFlattenConcatFuse_transpose_flatten_concat5(m *rt.Matcher, in *rt.
 		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12), append(m.Values(), o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, x_3_, _7, _8, x_4_, _9, _10, _11, _12), append(m.Holes(), p, s, e, axis))
 }
 
-// transposeFlattenConcatFuse_transpose_flatten_concat6 matches rule transpose_flatten_concat
-// (transpose_flatten_concat_fuse.drr:15:6) at op14 for instance n=6 (op kinds and constants: rt.Instance).
+// Rule transpose_flatten_concat (transpose_flatten_concat_fuse.drr:15:6) at op14, for instance n=6.
 func transposeFlattenConcatFuse_transpose_flatten_concat6(m *rt.Matcher, in *rt.Instance, op14 *ir.Op) bool {
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10, op11, op12, op13 *ir.Op
 	var o, x_0_, _1, _2, x_1_, _3, _4, x_2_, _5, _6, x_3_, _7, _8, x_4_, _9, _10, x_5_, _11, _12, _13, _14 *ir.Value

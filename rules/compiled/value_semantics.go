@@ -8,7 +8,7 @@ import (
 	"github.com/pirdrr/drr/rules"
 )
 
-// ValueSemanticsPass is the rule pass value_semantics: value_semantics.drr compiled by drrc gen (rt.Program).
+// ValueSemanticsPass is value_semantics.drr compiled by drrc gen (rt.Program).
 var ValueSemanticsPass = (&rt.Program{Name: "value_semantics", Paths: []string{"value_semantics.drr"}, FS: rules.FS(),
 	Fingerprint: "edd06624e566d5c1fc55772c1e7e532d",
 	Rules: []rt.Rule{
@@ -17,8 +17,7 @@ var ValueSemanticsPass = (&rt.Program{Name: "value_semantics", Paths: []string{"
 		{Name: "drop_copy", Match: valueSemantics_drop_copy},
 	}}).Pass
 
-// valueSemantics_snapshot_of_copy matches rule snapshot_of_copy (value_semantics.drr:8:6) at op1, a
-// pd_op.to_vtensor.
+// Rule snapshot_of_copy (value_semantics.drr:8:6) at op1, a pd_op.to_vtensor.
 func valueSemantics_snapshot_of_copy(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.to_tensor
 	var t, w, v *ir.Value
@@ -28,8 +27,7 @@ func valueSemantics_snapshot_of_copy(m *rt.Matcher, in *rt.Instance, op1 *ir.Op)
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), t, w, v), m.Holes())
 }
 
-// valueSemantics_copy_of_snapshot matches rule copy_of_snapshot (value_semantics.drr:25:6) at op1, a
-// pd_op.to_tensor.
+// Rule copy_of_snapshot (value_semantics.drr:25:6) at op1, a pd_op.to_tensor.
 func valueSemantics_copy_of_snapshot(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.to_vtensor
 	var v, t, x *ir.Value
@@ -39,7 +37,7 @@ func valueSemantics_copy_of_snapshot(m *rt.Matcher, in *rt.Instance, op1 *ir.Op)
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), v, t, x), m.Holes())
 }
 
-// valueSemantics_drop_copy matches rule drop_copy (value_semantics.drr:42:6) at op0, a pd_op.assign.
+// Rule drop_copy (value_semantics.drr:42:6) at op0, a pd_op.assign.
 func valueSemantics_drop_copy(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
 	return rt.Arity(op0, 1, 1) && rt.Result(&y, op0, 0) && rt.Operand(&x, op0, 0) &&

@@ -8,16 +8,14 @@ import (
 	"github.com/pirdrr/drr/rules"
 )
 
-// WeightOnlyLinearBiasPass is the rule pass weight_only_linear_bias: weight_only_linear_bias.drr compiled by drrc
-// gen (rt.Program).
+// WeightOnlyLinearBiasPass is weight_only_linear_bias.drr compiled by drrc gen (rt.Program).
 var WeightOnlyLinearBiasPass = (&rt.Program{Name: "weight_only_linear_bias", Paths: []string{"weight_only_linear_bias.drr"}, FS: rules.FS(),
 	Fingerprint: "b90ff0ed49d281474df2a8f698594ccd",
 	Rules: []rt.Rule{
 		{Name: "weight_only_linear_absorb_bias", Match: weightOnlyLinearBias_weight_only_linear_absorb_bias},
 	}}).Pass
 
-// weightOnlyLinearBias_weight_only_linear_absorb_bias matches rule weight_only_linear_absorb_bias
-// (weight_only_linear_bias.drr:9:6) at op1, a pd_op.add.
+// Rule weight_only_linear_absorb_bias (weight_only_linear_bias.drr:9:6) at op1, a pd_op.add.
 func weightOnlyLinearBias_weight_only_linear_absorb_bias(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.weight_only_linear
 	var y, z, x, q, s, b *ir.Value

@@ -211,7 +211,7 @@ rule ScaleInplace {
 }
 `
 
-// bench_ConvBnRelu matches rule ConvBnRelu (mlir_equivalent.drr:14:6) at op2, a pd_op.relu.
+// Rule ConvBnRelu (mlir_equivalent.drr:14:6) at op2, a pd_op.relu.
 func bench_ConvBnRelu(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op // op0 pd_op.conv2d, op1 pd_op.batch_norm
 	var c, b, r, x, w, mean, var2, scale, bias *ir.Value
@@ -227,7 +227,7 @@ func bench_ConvBnRelu(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 		m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), c, b, r, x, w, mean, var2, scale, bias), append(m.Holes(), st, pa, di, gr, eps))
 }
 
-// bench_ConvBn matches rule ConvBn (mlir_equivalent.drr:32:6) at op1, a pd_op.batch_norm.
+// Rule ConvBn (mlir_equivalent.drr:32:6) at op1, a pd_op.batch_norm.
 func bench_ConvBn(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.conv2d
 	var c, b, x, w, mean, var2, scale, bias *ir.Value
@@ -242,7 +242,7 @@ func bench_ConvBn(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), c, b, x, w, mean, var2, scale, bias), append(m.Holes(), st, pa, di, gr, eps))
 }
 
-// bench_ConvRelu matches rule ConvRelu (mlir_equivalent.drr:48:6) at op1, a pd_op.relu.
+// Rule ConvRelu (mlir_equivalent.drr:48:6) at op1, a pd_op.relu.
 func bench_ConvRelu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.conv2d
 	var c, r, x, w *ir.Value
@@ -255,7 +255,7 @@ func bench_ConvRelu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), c, r, x, w), append(m.Holes(), st, pa, di, gr))
 }
 
-// bench_FusedConvBnRelu matches rule FusedConvBnRelu (mlir_equivalent.drr:64:6) at op1, a pd_op.relu.
+// Rule FusedConvBnRelu (mlir_equivalent.drr:64:6) at op1, a pd_op.relu.
 func bench_FusedConvBnRelu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.fused_conv2d_bn
 	var cb, r, x, w, mean, var2, scale, bias *ir.Value
@@ -269,7 +269,7 @@ func bench_FusedConvBnRelu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), cb, r, x, w, mean, var2, scale, bias), append(m.Holes(), df, st, pa, di, gr, eps))
 }
 
-// bench_ToTensorOfToVTensor matches rule ToTensorOfToVTensor (mlir_equivalent.drr:83:6) at op1, a pd_op.to_tensor.
+// Rule ToTensorOfToVTensor (mlir_equivalent.drr:83:6) at op1, a pd_op.to_tensor.
 func bench_ToTensorOfToVTensor(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.to_vtensor
 	var v, t, x *ir.Value
@@ -278,8 +278,7 @@ func bench_ToTensorOfToVTensor(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool 
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), v, t, x), m.Holes())
 }
 
-// bench_ToTensorOfSharedToVTensor matches rule ToTensorOfSharedToVTensor (mlir_equivalent.drr:98:6) at op1, a
-// pd_op.to_tensor.
+// Rule ToTensorOfSharedToVTensor (mlir_equivalent.drr:98:6) at op1, a pd_op.to_tensor.
 func bench_ToTensorOfSharedToVTensor(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.to_vtensor
 	var v, t, x *ir.Value
@@ -288,7 +287,7 @@ func bench_ToTensorOfSharedToVTensor(m *rt.Matcher, in *rt.Instance, op1 *ir.Op)
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), v, t, x), m.Holes())
 }
 
-// bench_ToVTensorOfToTensor matches rule ToVTensorOfToTensor (mlir_equivalent.drr:113:6) at op1, a pd_op.to_vtensor.
+// Rule ToVTensorOfToTensor (mlir_equivalent.drr:113:6) at op1, a pd_op.to_vtensor.
 func bench_ToVTensorOfToTensor(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.to_tensor
 	var t, v, x *ir.Value
@@ -297,8 +296,7 @@ func bench_ToVTensorOfToTensor(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool 
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), t, v, x), m.Holes())
 }
 
-// bench_ToVTensorOfSharedToTensor matches rule ToVTensorOfSharedToTensor (mlir_equivalent.drr:128:6) at op1, a
-// pd_op.to_vtensor.
+// Rule ToVTensorOfSharedToTensor (mlir_equivalent.drr:128:6) at op1, a pd_op.to_vtensor.
 func bench_ToVTensorOfSharedToTensor(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.to_tensor
 	var t, v, x *ir.Value
@@ -307,28 +305,28 @@ func bench_ToVTensorOfSharedToTensor(m *rt.Matcher, in *rt.Instance, op1 *ir.Op)
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), t, v, x), m.Holes())
 }
 
-// bench_ReluInplace matches rule ReluInplace (mlir_equivalent.drr:145:6) at op0, a pd_op.relu_.
+// Rule ReluInplace (mlir_equivalent.drr:145:6) at op0, a pd_op.relu_.
 func bench_ReluInplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
 	return rt.Arity(op0, 1, 1) && rt.Result(&y, op0, 0) && rt.Operand(&x, op0, 0) &&
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }
 
-// bench_SigmoidInplace matches rule SigmoidInplace (mlir_equivalent.drr:156:6) at op0, a pd_op.sigmoid_.
+// Rule SigmoidInplace (mlir_equivalent.drr:156:6) at op0, a pd_op.sigmoid_.
 func bench_SigmoidInplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
 	return rt.Arity(op0, 1, 1) && rt.Result(&y, op0, 0) && rt.Operand(&x, op0, 0) &&
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }
 
-// bench_AddInplace matches rule AddInplace (mlir_equivalent.drr:167:6) at op0, a pd_op.add_.
+// Rule AddInplace (mlir_equivalent.drr:167:6) at op0, a pd_op.add_.
 func bench_AddInplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var z, x, y *ir.Value
 	return rt.Arity(op0, 2, 1) && rt.Result(&z, op0, 0) && rt.Operand(&x, op0, 0) && rt.Operand(&y, op0, 1) &&
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), z, x, y), m.Holes())
 }
 
-// bench_ScaleInplace matches rule ScaleInplace (mlir_equivalent.drr:178:6) at op0, a pd_op.scale_.
+// Rule ScaleInplace (mlir_equivalent.drr:178:6) at op0, a pd_op.scale_.
 func bench_ScaleInplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
 	var s, b, a ir.Attribute

@@ -7,7 +7,7 @@ import (
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// DriverBenefitOrderPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
+// DriverBenefitOrderPass is rules.drr compiled by drrc gen (rt.Program).
 var DriverBenefitOrderPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: driverBenefitOrderSource}},
 	Fingerprint: "92abbcf0cbbafde4c5e19d21293d9653",
 	Rules: []rt.Rule{
@@ -21,21 +21,21 @@ rule to_tanh { benefit 2; match { %y = pd_op.relu(%x) } rewrite { replace %y wit
 rule to_exp { benefit 2; match { %y = pd_op.relu(%x) }; where { rank(%x) >= 0 }; rewrite { replace %y with pd_op.exp(%x) } }
 `
 
-// driverBenefitOrder_to_sigmoid matches rule to_sigmoid (rules.drr:1:6) at op0, a pd_op.relu.
+// Rule to_sigmoid (rules.drr:1:6) at op0, a pd_op.relu.
 func driverBenefitOrder_to_sigmoid(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
 	return rt.Arity(op0, 1, 1) && rt.Result(&y, op0, 0) && rt.Operand(&x, op0, 0) &&
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }
 
-// driverBenefitOrder_to_tanh matches rule to_tanh (rules.drr:2:6) at op0, a pd_op.relu.
+// Rule to_tanh (rules.drr:2:6) at op0, a pd_op.relu.
 func driverBenefitOrder_to_tanh(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
 	return rt.Arity(op0, 1, 1) && rt.Result(&y, op0, 0) && rt.Operand(&x, op0, 0) &&
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }
 
-// driverBenefitOrder_to_exp matches rule to_exp (rules.drr:3:6) at op0, a pd_op.relu.
+// Rule to_exp (rules.drr:3:6) at op0, a pd_op.relu.
 func driverBenefitOrder_to_exp(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
 	return rt.Arity(op0, 1, 1) && rt.Result(&y, op0, 0) && rt.Operand(&x, op0, 0) &&

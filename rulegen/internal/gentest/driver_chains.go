@@ -7,7 +7,7 @@ import (
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// DriverChainsPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
+// DriverChainsPass is rules.drr compiled by drrc gen (rt.Program).
 var DriverChainsPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: driverChainsSource}},
 	Fingerprint: "17aacb6895ebfe35ab2b996d9a5b9dbd",
 	Rules: []rt.Rule{
@@ -27,21 +27,21 @@ rule silu {
 }
 `
 
-// driverChains_relu_inplace matches rule relu_inplace (rules.drr:1:6) at op0, a pd_op.relu_.
+// Rule relu_inplace (rules.drr:1:6) at op0, a pd_op.relu_.
 func driverChains_relu_inplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
 	return rt.Arity(op0, 1, 1) && rt.Result(&y, op0, 0) && rt.Operand(&x, op0, 0) &&
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }
 
-// driverChains_sigmoid_inplace matches rule sigmoid_inplace (rules.drr:2:6) at op0, a pd_op.sigmoid_.
+// Rule sigmoid_inplace (rules.drr:2:6) at op0, a pd_op.sigmoid_.
 func driverChains_sigmoid_inplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
 	return rt.Arity(op0, 1, 1) && rt.Result(&y, op0, 0) && rt.Operand(&x, op0, 0) &&
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }
 
-// driverChains_silu matches rule silu (rules.drr:3:6) at op1, a pd_op.multiply.
+// Rule silu (rules.drr:3:6) at op1, a pd_op.multiply.
 func driverChains_silu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.sigmoid
 	var s, m2, x *ir.Value

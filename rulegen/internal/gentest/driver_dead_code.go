@@ -7,7 +7,7 @@ import (
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// DriverDeadCodePass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
+// DriverDeadCodePass is rules.drr compiled by drrc gen (rt.Program).
 var DriverDeadCodePass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: driverDeadCodeSource}},
 	Fingerprint: "84d31227fc590fa13931d514b71b8c66",
 	Rules:       []rt.Rule{{Name: "drop_reshape", Match: driverDeadCode_drop_reshape}}}).Pass
@@ -20,7 +20,7 @@ const driverDeadCodeSource = `rule drop_reshape {
 }
 `
 
-// driverDeadCode_drop_reshape matches rule drop_reshape (rules.drr:1:6) at op0, a pd_op.reshape.
+// Rule drop_reshape (rules.drr:1:6) at op0, a pd_op.reshape.
 func driverDeadCode_drop_reshape(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x, s *ir.Value
 	return rt.Arity(op0, 2, 1) && rt.Result(&y, op0, 0) && rt.Operand(&x, op0, 0) && rt.Operand(&s, op0, 1) &&

@@ -7,7 +7,7 @@ import (
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// DriverDeterminismPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
+// DriverDeterminismPass is rules.drr compiled by drrc gen (rt.Program).
 var DriverDeterminismPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: driverDeterminismSource}},
 	Fingerprint: "17aacb6895ebfe35ab2b996d9a5b9dbd",
 	Rules: []rt.Rule{
@@ -28,21 +28,21 @@ rule silu {
 }
 `
 
-// driverDeterminism_relu_inplace matches rule relu_inplace (rules.drr:1:6) at op0, a pd_op.relu_.
+// Rule relu_inplace (rules.drr:1:6) at op0, a pd_op.relu_.
 func driverDeterminism_relu_inplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
 	return rt.Arity(op0, 1, 1) && rt.Result(&y, op0, 0) && rt.Operand(&x, op0, 0) &&
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }
 
-// driverDeterminism_sigmoid_inplace matches rule sigmoid_inplace (rules.drr:2:6) at op0, a pd_op.sigmoid_.
+// Rule sigmoid_inplace (rules.drr:2:6) at op0, a pd_op.sigmoid_.
 func driverDeterminism_sigmoid_inplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
 	return rt.Arity(op0, 1, 1) && rt.Result(&y, op0, 0) && rt.Operand(&x, op0, 0) &&
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }
 
-// driverDeterminism_silu matches rule silu (rules.drr:3:6) at op1, a pd_op.multiply.
+// Rule silu (rules.drr:3:6) at op1, a pd_op.multiply.
 func driverDeterminism_silu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.sigmoid
 	var s, m2, x *ir.Value

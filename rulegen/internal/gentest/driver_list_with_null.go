@@ -7,7 +7,7 @@ import (
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// DriverListWithNullPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
+// DriverListWithNullPass is rules.drr compiled by drrc gen (rt.Program).
 var DriverListWithNullPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: driverListWithNullSource}},
 	Fingerprint: "cf77c7aa0de68280fc47202ec2e80bb5",
 	Rules:       []rt.Rule{{Name: "relu_into_fused", Match: driverListWithNull_relu_into_fused}}}).Pass
@@ -25,7 +25,7 @@ const driverListWithNullSource = `rule relu_into_fused {
 }
 `
 
-// driverListWithNull_relu_into_fused matches rule relu_into_fused (rules.drr:1:6) at op1, a pd_op.relu.
+// Rule relu_into_fused (rules.drr:1:6) at op1, a pd_op.relu.
 func driverListWithNull_relu_into_fused(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.fused_conv2d_add_act
 	var f, r, x, w *ir.Value

@@ -7,7 +7,7 @@ import (
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// DriverNoResultTypesPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
+// DriverNoResultTypesPass is rules.drr compiled by drrc gen (rt.Program).
 var DriverNoResultTypesPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: driverNoResultTypesSource}},
 	Fingerprint: "528c9447024a4c63d71e0235eda760d8",
 	Rules: []rt.Rule{
@@ -72,7 +72,7 @@ rule softmax_mask {
 }
 `
 
-// driverNoResultTypes_layer_norm matches rule layer_norm (rules.drr:2:6) at op11, a pd_op.add.
+// Rule layer_norm (rules.drr:2:6) at op11, a pd_op.add.
 func driverNoResultTypes_layer_norm(m *rt.Matcher, in *rt.Instance, op11 *ir.Op) bool {
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8, op9, op10 *ir.Op // op0 pd_op.full_int_array, op1 pd_op.mean, op2 pd_op.subtract, op3 pd_op.multiply, op4 pd_op.full_int_array, op5 pd_op.mean, op6 pd_op.full, op7 pd_op.add, op8 pd_op.sqrt, op9 pd_op.divide, op10 pd_op.multiply
 	var mean, xc, var2, n, y, x, _1, _2, _3, _4, _5, _6, w, _7, b *ir.Value
@@ -128,7 +128,7 @@ func driverNoResultTypes_layer_norm(m *rt.Matcher, in *rt.Instance, op11 *ir.Op)
 	return false
 }
 
-// driverNoResultTypes_rms_norm matches rule rms_norm (rules.drr:17:6) at op6, a pd_op.divide.
+// Rule rms_norm (rules.drr:17:6) at op6, a pd_op.divide.
 func driverNoResultTypes_rms_norm(m *rt.Matcher, in *rt.Instance, op6 *ir.Op) bool {
 	var op0, op1, op2, op3, op4, op5 *ir.Op // op0 pd_op.multiply, op1 pd_op.full_int_array, op2 pd_op.mean, op3 pd_op.full, op4 pd_op.add, op5 pd_op.sqrt
 	var ms, y, x, _1, _2, _3, _4, _5 *ir.Value
@@ -164,7 +164,7 @@ func driverNoResultTypes_rms_norm(m *rt.Matcher, in *rt.Instance, op6 *ir.Op) bo
 	return false
 }
 
-// driverNoResultTypes_gelu_epilogue matches rule gelu_epilogue (rules.drr:33:6) at op2, a pd_op.gelu.
+// Rule gelu_epilogue (rules.drr:33:6) at op2, a pd_op.gelu.
 func driverNoResultTypes_gelu_epilogue(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op // op0 pd_op.matmul, op1 pd_op.add
 	var m2, y, x, w, b, _1 *ir.Value
@@ -188,7 +188,7 @@ func driverNoResultTypes_gelu_epilogue(m *rt.Matcher, in *rt.Instance, op2 *ir.O
 	return false
 }
 
-// driverNoResultTypes_softmax_mask matches rule softmax_mask (rules.drr:45:6) at op1, a pd_op.softmax.
+// Rule softmax_mask (rules.drr:45:6) at op1, a pd_op.softmax.
 func driverNoResultTypes_softmax_mask(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.add
 	var y, x, mask, _1 *ir.Value

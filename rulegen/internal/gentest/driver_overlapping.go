@@ -7,7 +7,7 @@ import (
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// DriverOverlappingPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
+// DriverOverlappingPass is rules.drr compiled by drrc gen (rt.Program).
 var DriverOverlappingPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: driverOverlappingSource}},
 	Fingerprint: "91b3eec9ef6ab9d9bd24d040896ed185",
 	Rules: []rt.Rule{
@@ -26,14 +26,14 @@ rule tanh_relu {
 }
 `
 
-// driverOverlapping_relu_to_sigmoid matches rule relu_to_sigmoid (rules.drr:1:6) at op0, a pd_op.relu.
+// Rule relu_to_sigmoid (rules.drr:1:6) at op0, a pd_op.relu.
 func driverOverlapping_relu_to_sigmoid(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
 	return rt.Arity(op0, 1, 1) && rt.Result(&y, op0, 0) && rt.Operand(&x, op0, 0) &&
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), y, x), m.Holes())
 }
 
-// driverOverlapping_tanh_relu matches rule tanh_relu (rules.drr:2:6) at op1, a pd_op.tanh.
+// Rule tanh_relu (rules.drr:2:6) at op1, a pd_op.tanh.
 func driverOverlapping_tanh_relu(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.relu
 	var r, t, x *ir.Value

@@ -7,7 +7,7 @@ import (
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// DriverParamsPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
+// DriverParamsPass is rules.drr compiled by drrc gen (rt.Program).
 var DriverParamsPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: driverParamsSource}},
 	Fingerprint: "e2434cb13b8ab79d1f43c9661272895a",
 	Rules:       []rt.Rule{{Name: "relu_to_scale", Match: driverParams_relu_to_scale}}}).Pass
@@ -33,7 +33,7 @@ rule relu_to_scale {
 }
 `
 
-// driverParams_relu_to_scale matches rule relu_to_scale (rules.drr:8:6) at op0, a pd_op.relu.
+// Rule relu_to_scale (rules.drr:8:6) at op0, a pd_op.relu.
 func driverParams_relu_to_scale(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
 	return rt.Arity(op0, 1, 1) && rt.Result(&y, op0, 0) && rt.Operand(&x, op0, 0) &&

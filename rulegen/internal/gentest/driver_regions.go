@@ -7,7 +7,7 @@ import (
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// DriverRegionsPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
+// DriverRegionsPass is rules.drr compiled by drrc gen (rt.Program).
 var DriverRegionsPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: driverRegionsSource}},
 	Fingerprint: "e61f8733069d11b6c967b00f18a3a68c",
 	Rules:       []rt.Rule{{Name: "relu_inplace", Match: driverRegions_relu_inplace}}}).Pass
@@ -16,7 +16,7 @@ var DriverRegionsPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}
 const driverRegionsSource = `rule relu_inplace { match { %y = pd_op.relu_(%x) } rewrite { replace %y with pd_op.relu(%x) } }
 `
 
-// driverRegions_relu_inplace matches rule relu_inplace (rules.drr:1:6) at op0, a pd_op.relu_.
+// Rule relu_inplace (rules.drr:1:6) at op0, a pd_op.relu_.
 func driverRegions_relu_inplace(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
 	return rt.Arity(op0, 1, 1) && rt.Result(&y, op0, 0) && rt.Operand(&x, op0, 0) &&

@@ -7,7 +7,7 @@ import (
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// DriverReplaceTypeMismatchPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
+// DriverReplaceTypeMismatchPass is rules.drr compiled by drrc gen (rt.Program).
 var DriverReplaceTypeMismatchPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: driverReplaceTypeMismatchSource}},
 	Fingerprint: "4986e48cf8a0043013111f8c055a59f9",
 	Rules: []rt.Rule{
@@ -28,8 +28,7 @@ const driverReplaceTypeMismatchSource = `rule conv2d_relu_forgets_paddings {
 }
 `
 
-// driverReplaceTypeMismatch_conv2d_relu_forgets_paddings matches rule conv2d_relu_forgets_paddings (rules.drr:1:6)
-// at op2, a pd_op.relu.
+// Rule conv2d_relu_forgets_paddings (rules.drr:1:6) at op2, a pd_op.relu.
 func driverReplaceTypeMismatch_conv2d_relu_forgets_paddings(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op // op0 pd_op.conv2d, op1 pd_op.add
 	var y, z, r, x, w, b *ir.Value

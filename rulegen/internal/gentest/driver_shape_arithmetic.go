@@ -7,7 +7,7 @@ import (
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// DriverShapeArithmeticPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
+// DriverShapeArithmeticPass is rules.drr compiled by drrc gen (rt.Program).
 var DriverShapeArithmeticPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: driverShapeArithmeticSource}},
 	Fingerprint: "3c531333ae517c600594319d652d37aa",
 	Rules:       []rt.Rule{{Name: "reshape_to_flatten", Match: driverShapeArithmetic_reshape_to_flatten}}}).Pass
@@ -25,7 +25,7 @@ const driverShapeArithmeticSource = `rule reshape_to_flatten {
 }
 `
 
-// driverShapeArithmetic_reshape_to_flatten matches rule reshape_to_flatten (rules.drr:1:6) at op1, a pd_op.reshape.
+// Rule reshape_to_flatten (rules.drr:1:6) at op1, a pd_op.reshape.
 func driverShapeArithmetic_reshape_to_flatten(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.full_int_array
 	var y, x, _1 *ir.Value

@@ -7,7 +7,7 @@ import (
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// DriverStatementOpsPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
+// DriverStatementOpsPass is rules.drr compiled by drrc gen (rt.Program).
 var DriverStatementOpsPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: driverStatementOpsSource}},
 	Fingerprint: "a895e02773c341548f66d923873f8a71",
 	Rules:       []rt.Rule{{Name: "tanh_and_keep_input", Match: driverStatementOps_tanh_and_keep_input}}}).Pass
@@ -23,7 +23,7 @@ const driverStatementOpsSource = `rule tanh_and_keep_input {
 }
 `
 
-// driverStatementOps_tanh_and_keep_input matches rule tanh_and_keep_input (rules.drr:1:6) at op0, a pd_op.relu.
+// Rule tanh_and_keep_input (rules.drr:1:6) at op0, a pd_op.relu.
 func driverStatementOps_tanh_and_keep_input(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x *ir.Value
 	return rt.Arity(op0, 1, 1) && rt.Result(&y, op0, 0) && rt.Operand(&x, op0, 0) &&

@@ -7,7 +7,7 @@ import (
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// GraphnetToPirPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
+// GraphnetToPirPass is rules.drr compiled by drrc gen (rt.Program).
 var GraphnetToPirPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: graphnetToPirSource}},
 	Fingerprint: "b397f526745502a4b5679de5ca1dd136",
 	Rules:       []rt.Rule{{Name: "add_relu_to_tanh", Match: graphnetToPir_add_relu_to_tanh}}}).Pass
@@ -22,7 +22,7 @@ const graphnetToPirSource = `rule add_relu_to_tanh {
 }
 `
 
-// graphnetToPir_add_relu_to_tanh matches rule add_relu_to_tanh (rules.drr:1:6) at op1, a pd_op.relu.
+// Rule add_relu_to_tanh (rules.drr:1:6) at op1, a pd_op.relu.
 func graphnetToPir_add_relu_to_tanh(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.add
 	var s, y, a, b *ir.Value

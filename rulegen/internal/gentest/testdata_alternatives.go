@@ -7,7 +7,7 @@ import (
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// TestdataAlternativesPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
+// TestdataAlternativesPass is rules.drr compiled by drrc gen (rt.Program).
 var TestdataAlternativesPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: testdataAlternativesSource}},
 	Fingerprint: "f03c84ba518113be1bb3f353f7944b81",
 	Rules: []rt.Rule{
@@ -41,8 +41,7 @@ rule sqrt_square_is_abs {
 }
 `
 
-// testdataAlternatives_square_of_difference matches rule square_of_difference (rules.drr:2:6) at op2, a
-// pd_op.multiply.
+// Rule square_of_difference (rules.drr:2:6) at op2, a pd_op.multiply.
 func testdataAlternatives_square_of_difference(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op // op0 pd_op.subtract, op1 pd_op.subtract
 	var d, p, x, m2, _1, _2 *ir.Value
@@ -78,7 +77,7 @@ func testdataAlternatives_square_of_difference(m *rt.Matcher, in *rt.Instance, o
 	return false
 }
 
-// testdataAlternatives_sqrt_square_is_abs matches rule sqrt_square_is_abs (rules.drr:13:6) at op3, a pd_op.sqrt.
+// Rule sqrt_square_is_abs (rules.drr:13:6) at op3, a pd_op.sqrt.
 func testdataAlternatives_sqrt_square_is_abs(m *rt.Matcher, in *rt.Instance, op3 *ir.Op) bool {
 	var op0, op1, op2 *ir.Op // op0 pd_op.cast, op1 pd_op.abs, op2 pd_op.square
 	var y, _1, _2, x, _3, _4, _5 *ir.Value
@@ -108,9 +107,7 @@ func testdataAlternatives_sqrt_square_is_abs(m *rt.Matcher, in *rt.Instance, op3
 						continue
 					}
 				case 1:
-					if !(rt.Set(&x, _2)) {
-						continue
-					}
+					x = _2
 				}
 				if join1() {
 					return true

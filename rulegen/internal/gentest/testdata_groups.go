@@ -7,7 +7,7 @@ import (
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// TestdataGroupsPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
+// TestdataGroupsPass is rules.drr compiled by drrc gen (rt.Program).
 var TestdataGroupsPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: testdataGroupsSource}},
 	Fingerprint: "7d4093a696e904d927393e77e9db7213",
 	Rules: []rt.Rule{
@@ -31,8 +31,7 @@ rule concat_of_relus {
 }
 `
 
-// testdataGroups_concat_of_relus matches rule concat_of_relus (rules.drr:2:6) at op3 for instance n=2 (op kinds and
-// constants: rt.Instance).
+// Rule concat_of_relus (rules.drr:2:6) at op3, for instance n=2.
 func testdataGroups_concat_of_relus(m *rt.Matcher, in *rt.Instance, op3 *ir.Op) bool {
 	var op0, op1, op2 *ir.Op
 	var y, x_0_, _1, x_1_, _2, _3, axis *ir.Value
@@ -48,8 +47,7 @@ func testdataGroups_concat_of_relus(m *rt.Matcher, in *rt.Instance, op3 *ir.Op) 
 		m.Emit(in, append(m.Ops(), op0, op1, op2, op3), append(m.Values(), y, x_0_, _1, x_1_, _2, _3, axis), m.Holes())
 }
 
-// testdataGroups_concat_of_relus2 matches rule concat_of_relus (rules.drr:2:6) at op4 for instance n=3 (op kinds and
-// constants: rt.Instance).
+// Rule concat_of_relus (rules.drr:2:6) at op4, for instance n=3.
 func testdataGroups_concat_of_relus2(m *rt.Matcher, in *rt.Instance, op4 *ir.Op) bool {
 	var op0, op1, op2, op3 *ir.Op
 	var y, x_0_, _1, x_1_, _2, x_2_, _3, _4, axis *ir.Value
@@ -68,8 +66,7 @@ func testdataGroups_concat_of_relus2(m *rt.Matcher, in *rt.Instance, op4 *ir.Op)
 		m.Emit(in, append(m.Ops(), op0, op1, op2, op3, op4), append(m.Values(), y, x_0_, _1, x_1_, _2, x_2_, _3, _4, axis), m.Holes())
 }
 
-// testdataGroups_concat_of_relus3 matches rule concat_of_relus (rules.drr:2:6) at op5 for instance n=4 (op kinds and
-// constants: rt.Instance).
+// Rule concat_of_relus (rules.drr:2:6) at op5, for instance n=4.
 func testdataGroups_concat_of_relus3(m *rt.Matcher, in *rt.Instance, op5 *ir.Op) bool {
 	var op0, op1, op2, op3, op4 *ir.Op
 	var y, x_0_, _1, x_1_, _2, x_2_, _3, x_3_, _4, _5, axis *ir.Value

@@ -7,7 +7,7 @@ import (
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// TestdataNativesPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
+// TestdataNativesPass is rules.drr compiled by drrc gen (rt.Program).
 var TestdataNativesPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: testdataNativesSource}},
 	Fingerprint: "721c9829be554810444a34d49645fe51",
 	Rules:       []rt.Rule{{Name: "fetch_param_copy", Match: testdataNatives_fetch_param_copy}}}).Pass
@@ -32,7 +32,7 @@ rule fetch_param_copy {
 }
 `
 
-// testdataNatives_fetch_param_copy matches rule fetch_param_copy (rules.drr:5:6) at op0, a pd_op.fetch.
+// Rule fetch_param_copy (rules.drr:5:6) at op0, a pd_op.fetch.
 func testdataNatives_fetch_param_copy(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, p *ir.Value
 	var n, c ir.Attribute

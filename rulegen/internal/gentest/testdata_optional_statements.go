@@ -8,7 +8,7 @@ import (
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// TestdataOptionalStatementsPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
+// TestdataOptionalStatementsPass is rules.drr compiled by drrc gen (rt.Program).
 var TestdataOptionalStatementsPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: testdataOptionalStatementsSource}},
 	Fingerprint: "13eb68d118c82fa8fdb81fb5a2c9ccb2",
 	Rules: []rt.Rule{
@@ -75,7 +75,7 @@ rule relu_twice {
 }
 `
 
-// testdataOptionalStatements_rms_norm matches rule rms_norm (rules.drr:3:6) at op9, a pd_op.multiply.
+// Rule rms_norm (rules.drr:3:6) at op9, a pd_op.multiply.
 func testdataOptionalStatements_rms_norm(m *rt.Matcher, in *rt.Instance, op9 *ir.Op) bool {
 	var op0, op1, op2, op3, op4, op5, op6, op7, op8 *ir.Op // op0 pd_op.cast, op1 pd_op.pow, op2 pd_op.full_int_array, op3 pd_op.mean, op4 pd_op.full, op5 pd_op.scale, op6 pd_op.rsqrt, op7 pd_op.multiply, op8 pd_op.cast
 	var c, p, mn, s, r, n, o, x, _1, _2, _3, _4, _5, w *ir.Value
@@ -97,9 +97,7 @@ func testdataOptionalStatements_rms_norm(m *rt.Matcher, in *rt.Instance, op9 *ir
 					continue
 				}
 			case 1:
-				if !(rt.Set(&n, _4)) {
-					continue
-				}
+				n = _4
 			}
 			if !(rt.Def(&op7, n, 0) && op7 != op9 && rt.Is(op7, in.Ops[7], 2, 1)) {
 				continue
@@ -123,9 +121,7 @@ func testdataOptionalStatements_rms_norm(m *rt.Matcher, in *rt.Instance, op9 *ir
 							continue
 						}
 					case 1:
-						if !(rt.Set(&x, c)) {
-							continue
-						}
+						x = c
 					}
 					if rt.True(rt.Equal((up != nil), (dt != nil))) && // where bound($up) == bound($dt)
 						rt.Operand(&_2, op3, 1) &&
@@ -154,7 +150,7 @@ func testdataOptionalStatements_rms_norm(m *rt.Matcher, in *rt.Instance, op9 *ir
 	return false
 }
 
-// testdataOptionalStatements_square_cast matches rule square_cast (rules.drr:29:6) at op1, a pd_op.multiply.
+// Rule square_cast (rules.drr:29:6) at op1, a pd_op.multiply.
 func testdataOptionalStatements_square_cast(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.cast
 	var c, y, x, _1 *ir.Value
@@ -175,9 +171,7 @@ func testdataOptionalStatements_square_cast(m *rt.Matcher, in *rt.Instance, op1 
 					continue
 				}
 			case 1:
-				if !(rt.Set(&x, c)) {
-					continue
-				}
+				x = c
 			}
 			if op1.Operand(1-sw1) == c &&
 				rt.Closed([]*ir.Op{op0, op1}, _1) &&
@@ -190,7 +184,7 @@ func testdataOptionalStatements_square_cast(m *rt.Matcher, in *rt.Instance, op1 
 	return false
 }
 
-// testdataOptionalStatements_relu_twice matches rule relu_twice (rules.drr:43:6) at op2, a pd_op.add.
+// Rule relu_twice (rules.drr:43:6) at op2, a pd_op.add.
 func testdataOptionalStatements_relu_twice(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op // op0 pd_op.cast, op1 pd_op.abs
 	var c, y, x, _1, _2 *ir.Value
@@ -212,9 +206,7 @@ func testdataOptionalStatements_relu_twice(m *rt.Matcher, in *rt.Instance, op2 *
 					continue
 				}
 			case 1:
-				if !(rt.Set(&x, c)) {
-					continue
-				}
+				x = c
 			}
 			if rt.Closed([]*ir.Op{op0, op1, op2}, _1, _2) &&
 				rt.True(rt.Equal(m.Pure("dtype", c), in.Consts[0])) && // where dtype(%c) == float32

@@ -8,7 +8,7 @@ import (
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// TestdataPerAlternativePass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
+// TestdataPerAlternativePass is rules.drr compiled by drrc gen (rt.Program).
 var TestdataPerAlternativePass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: testdataPerAlternativeSource}},
 	Fingerprint: "dfa75dc61c213d7fae13d10a5e1fc679",
 	Rules:       []rt.Rule{{Name: "softmax_mask_casts", Match: testdataPerAlternative_softmax_mask_casts}}}).Pass
@@ -39,7 +39,7 @@ rule softmax_mask_casts {
 }
 `
 
-// testdataPerAlternative_softmax_mask_casts matches rule softmax_mask_casts (rules.drr:5:6) at op5, a pd_op.matmul.
+// Rule softmax_mask_casts (rules.drr:5:6) at op5, a pd_op.matmul.
 func testdataPerAlternative_softmax_mask_casts(m *rt.Matcher, in *rt.Instance, op5 *ir.Op) bool {
 	var op0, op1, op2, op3, op4 *ir.Op // op0 pd_op.add, op1 pd_op.cast, op2 pd_op.add, op3 pd_op.softmax, op4 pd_op.cast
 	var p, o, _1, s, mask, _2, _3, _4, _5, _6, v *ir.Value
@@ -58,9 +58,7 @@ func testdataPerAlternative_softmax_mask_casts(m *rt.Matcher, in *rt.Instance, o
 				continue
 			}
 		case 1:
-			if !(rt.Set(&p, _5)) {
-				continue
-			}
+			p = _5
 		}
 		if !(rt.Def(&op3, p, 0) && rt.Is(op3, in.Ops[3], 1, 1) && rt.AttrIs(op3, "axis", in, 1) && rt.Operand(&_1, op3, 0)) {
 			continue

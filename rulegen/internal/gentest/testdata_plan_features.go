@@ -8,7 +8,7 @@ import (
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// TestdataPlanFeaturesPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
+// TestdataPlanFeaturesPass is rules.drr compiled by drrc gen (rt.Program).
 var TestdataPlanFeaturesPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: testdataPlanFeaturesSource}},
 	Fingerprint: "6837841a792a121478b3b0feeac1f6b9",
 	Rules: []rt.Rule{
@@ -85,8 +85,7 @@ rule add_two_constants {
 }
 `
 
-// testdataPlanFeatures_relu_twice_same_attrs matches rule relu_twice_same_attrs (rules.drr:2:6) at op1, a
-// pd_op.relu.
+// Rule relu_twice_same_attrs (rules.drr:2:6) at op1, a pd_op.relu.
 func testdataPlanFeatures_relu_twice_same_attrs(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.relu
 	var y, z, x *ir.Value
@@ -100,7 +99,7 @@ func testdataPlanFeatures_relu_twice_same_attrs(m *rt.Matcher, in *rt.Instance, 
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), y, z, x), append(m.Holes(), a))
 }
 
-// testdataPlanFeatures_same_combines matches rule same_combines (rules.drr:15:6) at op1, a builtin.combine.
+// Rule same_combines (rules.drr:15:6) at op1, a builtin.combine.
 func testdataPlanFeatures_same_combines(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var a, b, x *ir.Value
 	var xs []*ir.Value
@@ -118,7 +117,7 @@ func testdataPlanFeatures_same_combines(m *rt.Matcher, in *rt.Instance, op1 *ir.
 	return false
 }
 
-// testdataPlanFeatures_relu_into_conv matches rule relu_into_conv (rules.drr:28:6) at op1, a pd_op.relu.
+// Rule relu_into_conv (rules.drr:28:6) at op1, a pd_op.relu.
 func testdataPlanFeatures_relu_into_conv(m *rt.Matcher, in *rt.Instance, op1 *ir.Op) bool {
 	var op0 *ir.Op // op0 pd_op.fused_conv2d_add_act
 	var f, r, x, w, bias *ir.Value
@@ -141,8 +140,7 @@ func testdataPlanFeatures_relu_into_conv(m *rt.Matcher, in *rt.Instance, op1 *ir
 		m.Emit(in, append(m.Ops(), op0, op1), append(m.Values(), f, r, x, w, bias), append(m.Holes(), n, c, dt, g, rest))
 }
 
-// testdataPlanFeatures_scale_twice_named_factor matches rule scale_twice_named_factor (rules.drr:44:6) at op2, a
-// pd_op.scale.
+// Rule scale_twice_named_factor (rules.drr:44:6) at op2, a pd_op.scale.
 func testdataPlanFeatures_scale_twice_named_factor(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op // op0 pd_op.full, op1 pd_op.scale
 	var f, s, y, x *ir.Value
@@ -156,7 +154,7 @@ func testdataPlanFeatures_scale_twice_named_factor(m *rt.Matcher, in *rt.Instanc
 		m.Emit(in, append(m.Ops(), op0, op1, op2), append(m.Values(), f, s, y, x), append(m.Holes(), v))
 }
 
-// testdataPlanFeatures_add_two_constants matches rule add_two_constants (rules.drr:56:6) at op2, a pd_op.add.
+// Rule add_two_constants (rules.drr:56:6) at op2, a pd_op.add.
 func testdataPlanFeatures_add_two_constants(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op // op0 pd_op.full, op1 pd_op.full
 	var y, _1, _2 *ir.Value

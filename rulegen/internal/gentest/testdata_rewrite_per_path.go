@@ -8,7 +8,7 @@ import (
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// TestdataRewritePerPathPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
+// TestdataRewritePerPathPass is rules.drr compiled by drrc gen (rt.Program).
 var TestdataRewritePerPathPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: testdataRewritePerPathSource}},
 	Fingerprint: "c5b02fa161e6c7fa83fdad36c879cac4",
 	Rules: []rt.Rule{
@@ -48,7 +48,7 @@ rule scale_of_cast {
 }
 `
 
-// testdataRewritePerPath_matmul_relu_fc matches rule matmul_relu_fc (rules.drr:3:6) at op3, a pd_op.relu.
+// Rule matmul_relu_fc (rules.drr:3:6) at op3, a pd_op.relu.
 func testdataRewritePerPath_matmul_relu_fc(m *rt.Matcher, in *rt.Instance, op3 *ir.Op) bool {
 	var op0, op1, op2 *ir.Op // op0 pd_op.matmul, op1 pd_op.add, op2 pd_op.matmul
 	var y, _1, x, w, _2, b, _3, _4 *ir.Value
@@ -90,7 +90,7 @@ func testdataRewritePerPath_matmul_relu_fc(m *rt.Matcher, in *rt.Instance, op3 *
 	return false
 }
 
-// testdataRewritePerPath_scale_of_cast matches rule scale_of_cast (rules.drr:18:6) at op2, a pd_op.scale.
+// Rule scale_of_cast (rules.drr:18:6) at op2, a pd_op.scale.
 func testdataRewritePerPath_scale_of_cast(m *rt.Matcher, in *rt.Instance, op2 *ir.Op) bool {
 	var op0, op1 *ir.Op // op0 pd_op.cast, op1 pd_op.full
 	var y, _1, x, _2, _3 *ir.Value
@@ -109,9 +109,7 @@ func testdataRewritePerPath_scale_of_cast(m *rt.Matcher, in *rt.Instance, op2 *i
 				continue
 			}
 		case 1:
-			if !(rt.Set(&x, _1)) {
-				continue
-			}
+			x = _1
 		}
 		if rt.Operand(&_3, op2, 1) &&
 			rt.Def(&op1, _3, 0) && rt.IsAtLeast(op1, in.Ops[1], 0, 1) && rt.BindAttrAt(&v, op1, "value", in, 1) &&

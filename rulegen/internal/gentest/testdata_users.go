@@ -7,7 +7,7 @@ import (
 	"github.com/pirdrr/drr/rulegen/rt"
 )
 
-// TestdataUsersPass is the rule pass rules: rules.drr compiled by drrc gen (rt.Program).
+// TestdataUsersPass is rules.drr compiled by drrc gen (rt.Program).
 var TestdataUsersPass = (&rt.Program{Name: "rules", Paths: []string{"rules.drr"}, Files: []rt.File{{Name: "rules.drr", Text: testdataUsersSource}},
 	Fingerprint: "a4e9e82cbd503063d50dbae16f1895e5",
 	Rules: []rt.Rule{
@@ -55,7 +55,7 @@ rule users_matmul {
 }
 `
 
-// testdataUsers_users_fc matches rule users_fc (rules.drr:3:6) at op0, a pd_op.fc.
+// Rule users_fc (rules.drr:3:6) at op0, a pd_op.fc.
 func testdataUsers_users_fc(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x, w, b *ir.Value
 	var n, act ir.Attribute
@@ -71,7 +71,7 @@ func testdataUsers_users_fc(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 		m.Emit(in, append(m.Ops(), op0), append(m.Values(), nil, x, nil, nil), append(m.Holes(), n, act))
 }
 
-// testdataUsers_users_matmul matches rule users_matmul (rules.drr:23:6) at op0, a pd_op.matmul.
+// Rule users_matmul (rules.drr:23:6) at op0, a pd_op.matmul.
 func testdataUsers_users_matmul(m *rt.Matcher, in *rt.Instance, op0 *ir.Op) bool {
 	var y, x, w *ir.Value
 	var k int64
