@@ -22,6 +22,7 @@ type analyzer struct {
 	outputs   map[*ir.Value]bool // values the program returns (sink operands, or sink results without output ops)
 	kinds     []kindInfo         // by OpInfo ID
 	view      opView
+	memos     []workMemo // by OpInfo ID
 	noFormula map[string]error
 	rates     [2][32]float64 // Device.Rate by unit and element type, cached (0: not yet)
 
@@ -226,10 +227,8 @@ func (a *analyzer) op(op *ir.Op) {
 	if k.perOp {
 		f, _, name = lookup(op)
 	}
-	v := &a.view
-	v.reset(op)
-	w, err := a.work(f, name, v)
-	c.Dynamic = v.dynamic
+	w, dynamic, err := a.workOf(op, f, name)
+	c.Dynamic = dynamic
 	if err != nil {
 		c.Err = err
 		return
