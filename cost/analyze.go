@@ -16,7 +16,7 @@ type analyzer struct {
 	ops []OpCost
 
 	ids       *ir.OpIDs
-	opRT      []bool             // by op number: the op's results are runtime values
+	opFlags   []uint8            // by op number: opRuntime, opInput, opOutput
 	otherRT   map[*ir.Op]bool    // the same for ops without a number (built outside the program's allocator)
 	valueRT   map[*ir.Value]bool // block arguments, and values a runtime op wrote in place (true)
 	outputs   map[*ir.Value]bool // values the program returns (sink operands, or sink results without output ops)
@@ -32,6 +32,13 @@ type analyzer struct {
 	stream bool
 	sum    summing
 }
+
+// Flags of an op by its number (analyzer.opFlags).
+const (
+	opRuntime uint8 = 1 << iota // the op's results are runtime values
+	opInput                     // the op's results are program inputs (isInput)
+	opOutput                    // a result of the op is in analyzer.outputs
+)
 
 // rate returns the device's rate for work on unit in type dt.
 func (a *analyzer) rate(u Unit, dt ir.DType) float64 {
@@ -61,12 +68,19 @@ func newAnalyzer(m *Model, p *ir.Program, stream bool) *analyzer {
 	if a.dyn <= 0 {
 		a.dyn = 1
 	}
-	a.opRT = make([]bool, a.ids.Len())
+	a.opFlags = make([]uint8, a.ids.Len())
 	if !stream {
 		a.ops = make([]OpCost, 0, a.ids.Len())
 	}
 	a.sum.s = Summary{Device: m.Device.Name, DynamicDim: a.dyn}
 	a.outputs = outputValues(p)
+	for v := range a.outputs {
+		if def := v.DefiningOp(); def != nil {
+			if id := a.ids.ID(def); id >= 0 && id < len(a.opFlags) {
+				a.opFlags[id] |= opOutput
+			}
+		}
+	}
 	a.view.dyn = a.dyn
 	return a
 }
@@ -112,16 +126,43 @@ func (a *analyzer) isRuntime(v *ir.Value) bool {
 	if def == nil {
 		return false
 	}
-	if id := a.ids.ID(def); id >= 0 && id < len(a.opRT) {
-		return a.opRT[id]
+	if id := a.ids.ID(def); id >= 0 && id < len(a.opFlags) {
+		return a.opFlags[id]&opRuntime != 0
 	}
 	return a.otherRT[def]
 }
 
-// setRuntime records whether op's results are computed per inference.
-func (a *analyzer) setRuntime(op *ir.Op, rt bool) {
-	if id := a.ids.ID(op); id >= 0 && id < len(a.opRT) {
-		a.opRT[id] = rt
+// compulsory reports whether v's bytes must come from device memory whatever is fused: !isRuntime(v) ||
+// isInput(v), with one look-up of v's defining op.
+func (a *analyzer) compulsory(v *ir.Value) bool {
+	if len(a.valueRT) > 0 {
+		if rt, ok := a.valueRT[v]; ok {
+			return !rt || a.isInput(v)
+		}
+	}
+	def := v.DefiningOp()
+	if def == nil {
+		return true
+	}
+	if id := a.ids.ID(def); id >= 0 && id < len(a.opFlags) {
+		f := a.opFlags[id]
+		return f&opRuntime == 0 || f&opInput != 0
+	}
+	return !a.otherRT[def] || a.isInput(v)
+}
+
+// setRuntime records whether op's results are computed per inference, and whether they are program inputs (k is
+// op's kind).
+func (a *analyzer) setRuntime(op *ir.Op, k *kindInfo, rt bool) {
+	if id := a.ids.ID(op); id >= 0 && id < len(a.opFlags) {
+		f := a.opFlags[id] &^ (opRuntime | opInput)
+		if rt {
+			f |= opRuntime
+		}
+		if k.input || k.perOp && isInputName(kernelOpName(op)) {
+			f |= opInput
+		}
+		a.opFlags[id] = f
 		return
 	}
 	if a.otherRT == nil {
@@ -202,14 +243,14 @@ func (a *analyzer) op(op *ir.Op) {
 		}
 		if fusedRegions[op.Name()] {
 			a.ops[at].Runtime = rt
-			a.setRuntime(op, rt)
+			a.setRuntime(op, &k, rt)
 			a.fuse(at, end)
 			return
 		}
 	}
 	c := &a.ops[at]
 	c.Runtime = rt
-	a.setRuntime(op, rt)
+	a.setRuntime(op, &k, rt)
 	if rt {
 		// A runtime op writing an operand in place makes that buffer's later contents runtime values too.
 		if s := op.Schema(); s != nil {
@@ -386,13 +427,13 @@ func (a *analyzer) time(op *ir.Op, w Work) Interval {
 	compulsory := int64(0)
 	for i := 0; i < op.NumOperands(); i++ {
 		val := op.Operand(i)
-		if val != nil && (!a.isRuntime(val) || a.isInput(val)) {
+		if val != nil && a.compulsory(val) {
 			compulsory += v.valueBytes(val)
 		}
 	}
 	compulsory = min(compulsory, w.Read)
 	out := int64(0)
-	if len(a.outputs) > 0 {
+	if len(a.outputs) > 0 && a.maybeOutput(op) {
 		for _, r := range op.Results() {
 			if a.outputs[r] {
 				out += v.valueBytes(r)
@@ -414,10 +455,21 @@ func (a *analyzer) isInput(v *ir.Value) bool {
 	}
 	k := a.kind(def)
 	if k.perOp {
-		n := kernelOpName(def)
-		return n == "pd_op.data" || n == "pd_op.feed"
+		return isInputName(kernelOpName(def))
 	}
 	return k.input
+}
+
+// isInputName reports whether ops named name (a kernel's op_name) make program inputs.
+func isInputName(name string) bool { return name == "pd_op.data" || name == "pd_op.feed" }
+
+// maybeOutput reports whether a result of op may be in a.outputs: false when op has a number and none of its
+// results is.
+func (a *analyzer) maybeOutput(op *ir.Op) bool {
+	if id := a.ids.ID(op); id >= 0 && id < len(a.opFlags) {
+		return a.opFlags[id]&opOutput != 0
+	}
+	return true
 }
 
 // outputValues returns the values p returns: the operands of its output ops or, for a program without them, the
