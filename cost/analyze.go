@@ -198,8 +198,7 @@ func (a *analyzer) program(p *ir.Program) {
 		for i := range a.ops {
 			a.sum.add(&a.ops[i])
 		}
-		clear(a.ops)
-		a.ops = a.ops[:0]
+		a.ops = a.ops[:0] // the records are overwritten by the next ops': their pointers keep nothing alive the program does not
 	}
 }
 
@@ -268,7 +267,7 @@ func (a *analyzer) op(op *ir.Op) {
 	if k.perOp {
 		f, _, name = lookup(op)
 	}
-	w, dynamic, err := a.workOf(op, f, name)
+	w, dynamic, m, err := a.workOf(op, f, name)
 	c.Dynamic = dynamic
 	if err != nil {
 		c.Err = err
@@ -276,7 +275,7 @@ func (a *analyzer) op(op *ir.Op) {
 	}
 	c.Work = w
 	if rt {
-		c.Time = a.time(op, w)
+		c.Time = a.time(op, w, m)
 	}
 }
 
@@ -344,7 +343,7 @@ func (a *analyzer) fuse(at, end int) {
 	}
 	c.Work = w
 	if c.Runtime {
-		c.Time = a.time(c.Op, w)
+		c.Time = a.time(c.Op, w, nil)
 	}
 }
 
@@ -412,10 +411,37 @@ func baseRole(op *ir.Op) Role {
 // op reads and writes through device memory (XLA's estimate); the lower end only the bytes that must come from or
 // go to memory whatever is fused: the weights, constants and program inputs the op reads, and the program outputs it
 // writes. Fusing ops so changes the lower end by the launches saved alone, the upper end by launches and bytes.
-func (a *analyzer) time(op *ir.Op, w Work) Interval {
+//
+// m, when not nil, is the memo of op's kind holding op's types: an op whose operands are read from memory as those
+// of the op m's time was computed for, with no output result, takes that time.
+func (a *analyzer) time(op *ir.Op, w Work, m *workMemo) Interval {
 	if w.Kernels == 0 {
 		return Interval{}
 	}
+	output := len(a.outputs) > 0 && a.maybeOutput(op)
+	var mask uint64 // the operands whose bytes are compulsory
+	n := op.NumOperands()
+	if m != nil && !output && n <= 64 {
+		for i := 0; i < n; i++ {
+			if val := op.Operand(i); val != nil && a.compulsory(val) {
+				mask |= 1 << i
+			}
+		}
+		if m.timed && m.timeMask == mask && m.timeWork == w {
+			return m.time
+		}
+	} else {
+		m = nil
+	}
+	t := a.timeOf(op, w, output, m != nil, mask)
+	if m != nil {
+		m.timed, m.timeMask, m.timeWork, m.time = true, mask, w, t
+	}
+	return t
+}
+
+// timeOf is time without a memo; with masked, mask says which operands' bytes are compulsory.
+func (a *analyzer) timeOf(op *ir.Op, w Work, output, masked bool, mask uint64) Interval {
 	d := a.m.Device
 	compute := 0.0
 	if w.FLOPs > 0 {
@@ -427,13 +453,17 @@ func (a *analyzer) time(op *ir.Op, w Work) Interval {
 	compulsory := int64(0)
 	for i := 0; i < op.NumOperands(); i++ {
 		val := op.Operand(i)
-		if val != nil && a.compulsory(val) {
+		if masked {
+			if mask&(1<<i) != 0 {
+				compulsory += v.valueBytes(val)
+			}
+		} else if val != nil && a.compulsory(val) {
 			compulsory += v.valueBytes(val)
 		}
 	}
 	compulsory = min(compulsory, w.Read)
 	out := int64(0)
-	if len(a.outputs) > 0 && a.maybeOutput(op) {
+	if output {
 		for _, r := range op.Results() {
 			if a.outputs[r] {
 				out += v.valueBytes(r)

@@ -18,16 +18,24 @@ type workMemo struct {
 	work    Work
 	dynamic bool
 	err     error
+
+	// The time of the op the memo's work was last computed for (analyzer.time), when it was a runtime op without
+	// output results: the operands whose bytes are compulsory (a bit each), the work and the time.
+	timed    bool
+	timeMask uint64
+	timeWork Work
+	time     Interval
 }
 
 // workOf returns op's work by formula f (registered as name) and whether its types had dynamic dims, from the
-// memo of op's kind when the last op of the kind the formula ran on had the same attributes and types.
-func (a *analyzer) workOf(op *ir.Op, f formula, name string) (Work, bool, error) {
+// memo of op's kind when the last op of the kind the formula ran on had the same attributes and types. The memo it
+// returns (nil if none) holds op's types.
+func (a *analyzer) workOf(op *ir.Op, f formula, name string) (Work, bool, *workMemo, error) {
 	v := &a.view
 	v.reset(op)
 	if f == nil || op.NumRegions() > 0 {
 		w, err := a.work(f, name, v)
-		return w, v.dynamic, err
+		return w, v.dynamic, nil, err
 	}
 	id := op.Info().ID
 	for len(a.memos) <= id {
@@ -47,7 +55,7 @@ func (a *analyzer) workOf(op *ir.Op, f formula, name string) (Work, bool, error)
 			if val == nil { // an absent operand: not worth a memo
 				m.valid = false
 				w, err := a.work(f, name, v)
-				return w, v.dynamic, err
+				return w, v.dynamic, nil, err
 			}
 			t = val.Type()
 		} else {
@@ -64,10 +72,13 @@ func (a *analyzer) workOf(op *ir.Op, f formula, name string) (Work, bool, error)
 		m.types = append(m.types, t)
 	}
 	if hit {
-		return m.work, m.dynamic, m.err
+		return m.work, m.dynamic, m, m.err
 	}
 	w, err := a.work(f, name, v)
 	*m = workMemo{valid: !v.beyond, attrs: unsafe.SliceData(attrs), nAttrs: len(attrs), types: m.types,
 		work: w, dynamic: v.dynamic, err: err}
-	return w, v.dynamic, err
+	if v.beyond {
+		return w, v.dynamic, nil, err
+	}
+	return w, v.dynamic, m, err
 }
