@@ -152,9 +152,9 @@ func (a *analyzer) compulsory(v *ir.Value) bool {
 }
 
 // setRuntime records whether op's results are computed per inference, and whether they are program inputs (k is
-// op's kind).
-func (a *analyzer) setRuntime(op *ir.Op, k *kindInfo, rt bool) {
-	if id := a.ids.ID(op); id >= 0 && id < len(a.opFlags) {
+// op's kind, id its number: OpIDs.ID).
+func (a *analyzer) setRuntime(op *ir.Op, id int, k *kindInfo, rt bool) {
+	if id >= 0 && id < len(a.opFlags) {
 		f := a.opFlags[id] &^ (opRuntime | opInput)
 		if rt {
 			f |= opRuntime
@@ -204,6 +204,7 @@ func (a *analyzer) program(p *ir.Program) {
 
 func (a *analyzer) op(op *ir.Op) {
 	k := *a.kind(op) // a copy: the table may grow while the regions are analyzed
+	id := a.ids.ID(op)
 	at := len(a.ops)
 	role := k.role
 	if role == Compute && op.NumOperands() == 0 && op.Schema() != nil && !op.Schema().Has(ir.SideEffects) {
@@ -242,14 +243,14 @@ func (a *analyzer) op(op *ir.Op) {
 		}
 		if fusedRegions[op.Name()] {
 			a.ops[at].Runtime = rt
-			a.setRuntime(op, &k, rt)
-			a.fuse(at, end)
+			a.setRuntime(op, id, &k, rt)
+			a.fuse(at, end, id)
 			return
 		}
 	}
 	c := &a.ops[at]
 	c.Runtime = rt
-	a.setRuntime(op, &k, rt)
+	a.setRuntime(op, id, &k, rt)
 	if rt {
 		// A runtime op writing an operand in place makes that buffer's later contents runtime values too.
 		if s := op.Schema(); s != nil {
@@ -275,7 +276,7 @@ func (a *analyzer) op(op *ir.Op) {
 	}
 	c.Work = w
 	if rt {
-		c.Time = a.time(op, w, m)
+		c.Time = a.time(op, id, w, m)
 	}
 }
 
@@ -305,7 +306,7 @@ func (a *analyzer) work(f formula, name string, v *opView) (Work, error) {
 // fuse makes the op at index at, whose region is compiled into one kernel, the sum of its nested ops (at+1 to end):
 // their operations, the bytes of the values they read from outside the region and of its results, one kernel. The
 // nested ops are marked Fused: listed, but counted through the region's op.
-func (a *analyzer) fuse(at, end int) {
+func (a *analyzer) fuse(at, end, id int) {
 	c := &a.ops[at]
 	inside := map[*ir.Op]bool{}
 	for i := at + 1; i < end; i++ {
@@ -343,7 +344,7 @@ func (a *analyzer) fuse(at, end int) {
 	}
 	c.Work = w
 	if c.Runtime {
-		c.Time = a.time(c.Op, w, nil)
+		c.Time = a.time(c.Op, id, w, nil)
 	}
 }
 
@@ -414,11 +415,11 @@ func baseRole(op *ir.Op) Role {
 //
 // m, when not nil, is the memo of op's kind holding op's types: an op whose operands are read from memory as those
 // of the op m's time was computed for, with no output result, takes that time.
-func (a *analyzer) time(op *ir.Op, w Work, m *workMemo) Interval {
+func (a *analyzer) time(op *ir.Op, id int, w Work, m *workMemo) Interval {
 	if w.Kernels == 0 {
 		return Interval{}
 	}
-	output := len(a.outputs) > 0 && a.maybeOutput(op)
+	output := len(a.outputs) > 0 && a.maybeOutput(id)
 	var mask uint64 // the operands whose bytes are compulsory
 	n := op.NumOperands()
 	if m != nil && !output && n <= 64 {
@@ -493,10 +494,10 @@ func (a *analyzer) isInput(v *ir.Value) bool {
 // isInputName reports whether ops named name (a kernel's op_name) make program inputs.
 func isInputName(name string) bool { return name == "pd_op.data" || name == "pd_op.feed" }
 
-// maybeOutput reports whether a result of op may be in a.outputs: false when op has a number and none of its
-// results is.
-func (a *analyzer) maybeOutput(op *ir.Op) bool {
-	if id := a.ids.ID(op); id >= 0 && id < len(a.opFlags) {
+// maybeOutput reports whether a result of the op numbered id (OpIDs.ID) may be in a.outputs: false when the op
+// has a number and none of its results is.
+func (a *analyzer) maybeOutput(id int) bool {
+	if id >= 0 && id < len(a.opFlags) {
 		return a.opFlags[id]&opOutput != 0
 	}
 	return true
