@@ -7,9 +7,12 @@ import (
 )
 
 // analyzer walks a program once: the runtime/load-time dataflow, each op's work and time. It allocates per program,
-// not per op: the records are one growing slice, the runtime flags of op results one flag per op (all results of an
-// op are computed together), indexed by the program's dense op numbering, and what an op kind needs (its role, its
-// formula) is looked up once per kind.
+// not per op: the records are one growing slice, the runtime, input and output facts of op results one flag byte
+// per op (all results of an op are computed together), indexed by the program's dense op numbering, and what an op
+// kind needs (its role, its formula) is looked up once per kind. Programs repeat their layers, so an op whose kind,
+// attribute list and types are those of the last op of its kind takes that op's work, and its time when its
+// compulsory operands are those of that op too (workMemo): on the 100k-block MLIR workload (gen.py), measured before
+// and after drrc apply's rule pass, 16,720 formula runs for 185,614 ops with a formula.
 type analyzer struct {
 	m   *Model
 	dyn int64
