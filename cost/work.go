@@ -86,11 +86,14 @@ type opView struct {
 	dynamic bool
 	// buf holds the dims of the shapes handed out since reset (they are read while the formula runs, never kept).
 	buf []int64
+	// beyond is set when the formula read more than the op's kind, attributes and operand and result types (the
+	// op defining an operand: constInts), so that its work is not the same for every op with those (workMemo).
+	beyond bool
 }
 
 // reset points the view at op, reusing its buffer.
 func (v *opView) reset(op *ir.Op) {
-	v.op, v.dynamic, v.buf = op, false, v.buf[:0]
+	v.op, v.dynamic, v.buf, v.beyond = op, false, v.buf[:0], false
 }
 
 // tensorShape converts a tensor type.
@@ -280,6 +283,7 @@ func (v *opView) bool(name string) bool {
 
 // constInts returns the values of operand i when a constant op defines it (full_int_array, …).
 func (v *opView) constInts(i int) ([]int64, bool) {
+	v.beyond = true
 	if i >= v.op.NumOperands() || v.op.Operand(i) == nil {
 		return nil, false
 	}

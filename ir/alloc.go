@@ -316,6 +316,7 @@ func (a *Allocator) erasedBy(op *Op) {
 type OpIDs struct {
 	base []uintptr // the allocator's op chunks, sorted by address
 	last int       // the chunk of the last lookup, tried first
+	prev int       // the chunk of the lookup before, tried second (an op's and its operands' definers alternate)
 }
 
 // OpIDs returns the numbering of the ops of p's allocator. It only reads the program.
@@ -336,6 +337,10 @@ func (ids *OpIDs) ID(op *Op) int {
 	if i := ids.last; i < len(ids.base) && addr-ids.base[i] < size {
 		return i*allocChunk + int((addr-ids.base[i])/unsafe.Sizeof(Op{}))
 	}
+	if i := ids.prev; i < len(ids.base) && addr-ids.base[i] < size {
+		ids.prev, ids.last = ids.last, i
+		return i*allocChunk + int((addr-ids.base[i])/unsafe.Sizeof(Op{}))
+	}
 	lo, hi := 0, len(ids.base)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
@@ -349,6 +354,6 @@ func (ids *OpIDs) ID(op *Op) int {
 	if i < 0 || addr-ids.base[i] >= size {
 		return -1
 	}
-	ids.last = i
+	ids.prev, ids.last = ids.last, i
 	return i*allocChunk + int((addr-ids.base[i])/unsafe.Sizeof(Op{}))
 }
