@@ -50,6 +50,9 @@ type Options struct {
 	// NoRebatch turns off the evaluation at Options.Batch of programs whose static inputs bake a larger captured
 	// batch in (see Programs and feeds.RebatchPrograms).
 	NoRebatch bool
+	// NoShare evaluates every op of after, including those that compute what an op of before computed on the same
+	// operands, whose values are otherwise taken from before's evaluation (see Programs).
+	NoShare bool
 }
 
 // Report is the outcome of Programs.
@@ -82,6 +85,9 @@ type Report struct {
 	// NotRebatched, when not nil, is the comparison at a smaller batch than the captured one that did not stand,
 	// with the reason (Rebatch.Why): the programs were compared at their captured batch instead (see Programs).
 	NotRebatched *feeds.Rebatch
+	// Reused is the number of top-level ops of after that were not evaluated, their values taken from before's
+	// evaluation (see Programs); 0 with Options.NoShare.
+	Reused int
 }
 
 // Publication is a shadow output that publishes a parameter unchanged (see Programs).
@@ -318,18 +324,30 @@ func compare(before, after *ir.Program, opts Options) (*Report, error) {
 	// The publications of after are not evaluated: reading a dead weight only to leave it out would draw it (a
 	// 7-billion-parameter model cut to one layer publishes every other weight).
 	opts.Compact = true
-	afterOpts := opts.Options.Options
+	beforeOpts, afterOpts := opts.Options.Options, opts.Options.Options
 	afterOpts.SkipOutputs, rep.Published = publications(before, after)
+	var shared *sharing
+	if !opts.NoShare {
+		shared = sharedOps(before, after)
+	}
+	if shared != nil {
+		beforeOpts.Keep, afterOpts.Reuse, rep.Reused = shared.keep, shared.reuse, shared.ops
+	}
 	for k := range runs {
 		feed, err := feeds.Lazy(opts.Seed+uint64(k), opts.Options, opts.keepLimit(), cache, before, after)
 		if err != nil {
 			return nil, err
 		}
-		rb, err := interp.Evaluate(before, feed, opts.Options.Options)
+		if shared != nil {
+			beforeOpts.Carry = interp.NewCarry()
+			afterOpts.Carry = beforeOpts.Carry
+		}
+		rb, err := interp.Evaluate(before, feed, beforeOpts)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", errBefore, err)
 		}
 		ra, err := interp.Evaluate(after, feed, afterOpts)
+		afterOpts.Carry, beforeOpts.Carry = nil, nil // the values before kept are garbage once after has run
 		if err != nil {
 			return nil, fmt.Errorf("after: %w", err)
 		}
