@@ -22,6 +22,8 @@ type sharing struct {
 	keep  map[*ir.Value]bool
 	reuse map[*ir.Op][]*ir.Value
 	ops   int
+	// matched maps every op of after that computes what an op of before computes to that op (reused or read again).
+	matched map[*ir.Op]*ir.Op
 }
 
 // bufferFacts says, for the top-level ops of one program, which read every operand with the elements it had when
@@ -109,12 +111,27 @@ func sharedOps(before, after *ir.Program) *sharing {
 		return nil
 	}
 	mb, ma := analysis.MutableParams(before), analysis.MutableParams(after)
+	// Before's shareable ops by key. Two ops of before that compute the same thing (constants a pass would merge)
+	// are one: the later one's results stand for the first's (canon), so that after's merged op matches both uses.
 	index := map[string][]*ir.Op{}
+	canon := map[*ir.Value]*ir.Value{}
 	for op := range before.Body().Ops() {
-		if shareable(op, fb) && sameParam(before, after, mb, ma, op) {
-			k := opKey(op, func(v *ir.Value) *ir.Value { return v })
-			index[k] = append(index[k], op)
+		if !shareable(op, fb) || !sameParam(before, after, mb, ma, op) {
+			continue
 		}
+		k := opKey(op, func(v *ir.Value) *ir.Value {
+			if c := canon[v]; c != nil {
+				return c
+			}
+			return v
+		})
+		if first := findSame(index[k], op); first != nil {
+			for j, r := range op.Results() {
+				canon[r] = first.Result(j)
+			}
+			continue
+		}
+		index[k] = append(index[k], op)
 	}
 	corr := map[*ir.Value]*ir.Value{} // after → before
 	matched := map[*ir.Op]*ir.Op{}
@@ -131,17 +148,14 @@ func sharedOps(before, after *ir.Program) *sharing {
 		if missing {
 			continue
 		}
-		for _, b := range index[k] {
-			if sameAttrs(b, op) {
-				matched[op] = b
-				for j, r := range op.Results() {
-					corr[r] = b.Result(j)
-				}
-				break
+		if b := findSame(index[k], op); b != nil {
+			matched[op] = b
+			for j, r := range op.Results() {
+				corr[r] = b.Result(j)
 			}
 		}
 	}
-	s := &sharing{keep: map[*ir.Value]bool{}, reuse: map[*ir.Op][]*ir.Value{}}
+	s := &sharing{keep: map[*ir.Value]bool{}, reuse: map[*ir.Op][]*ir.Value{}, matched: matched}
 	reused := func(op *ir.Op) bool { return op != nil && matched[op] != nil && op.NumOperands() > 0 }
 	for op := range after.Body().Ops() {
 		if !reused(op) {
@@ -162,9 +176,6 @@ func sharedOps(before, after *ir.Program) *sharing {
 			}
 		}
 		s.reuse[op] = from
-	}
-	if s.ops == 0 {
-		return nil
 	}
 	return s
 }
@@ -192,19 +203,40 @@ func opKey(op *ir.Op, to func(*ir.Value) *ir.Value) string {
 	return b.String()
 }
 
-// sameAttrs reports whether a and b have the same attributes (names and interned values, in any order).
-func sameAttrs(a, b *ir.Op) bool {
-	as, bs := a.Attrs(), b.Attrs()
-	if len(as) != len(bs) {
-		return false
+// findSame returns the first op of ops with op's attributes, or nil.
+func findSame(ops []*ir.Op, op *ir.Op) *ir.Op {
+	for _, b := range ops {
+		if sameAttrs(b, op) {
+			return b
+		}
 	}
-	for _, x := range as {
+	return nil
+}
+
+// sameAttrs reports whether a and b have the same attributes (names and interned values, in any order), but for
+// those the interpreter never reads (unread).
+func sameAttrs(a, b *ir.Op) bool {
+	n := 0
+	for _, x := range a.Attrs() {
+		if unread[x.Name] {
+			continue
+		}
+		n++
 		if b.Attr(x.Name) != x.Value {
 			return false
 		}
 	}
-	return true
+	for _, x := range b.Attrs() {
+		if !unread[x.Name] {
+			n--
+		}
+	}
+	return n == 0
 }
+
+// unread are the attributes no kernel of package interp reads: they say how Paddle trains and stores a value
+// (passes that rebuild an op drop them), not what it computes.
+var unread = map[string]bool{"stop_gradient": true, "persistable": true}
 
 // sameParam reports whether op of before, when it reads a parameter, reads one after has under the same name with
 // the same variable (type, data, statistics), written by neither program (mb, ma: their analysis.MutableParams);

@@ -60,6 +60,25 @@ func TestSharedOpsAgreeWithEvaluatingEverything(t *testing.T) {
 			w2 := b.V("pd_op.relu", w)
 			b.Fetch(b.V("pd_op.tanh", b.V("pd_op.multiply", x, w2)), "y", 0)
 		}, 0, false},
+		{"constants a pass merged", func(b *progtest.Builder, x, w *ir.Value) {
+			b.Fetch(b.V("pd_op.add", b.V("pd_op.multiply", x, b.Full([]int64{4, 8}, 2)), b.Full([]int64{4, 8}, 2)), "y", 0)
+		}, func(b *progtest.Builder, x, w *ir.Value) {
+			two := b.Full([]int64{4, 8}, 2)
+			b.Fetch(b.V("pd_op.add", b.V("pd_op.multiply", x, two), two), "y", 0)
+		}, 2, true},
+		{"attributes the interpreter does not read", func(b *progtest.Builder, x, w *ir.Value) {
+			y := b.VA("pd_op.tanh", []*ir.Value{x}, progtest.Attr("stop_gradient", b.Ctx.Bools(false)))
+			b.Fetch(b.V("pd_op.exp", y), "y", 0)
+		}, func(b *progtest.Builder, x, w *ir.Value) {
+			b.Fetch(b.V("pd_op.exp", b.V("pd_op.tanh", x)), "y", 0)
+		}, 2, true},
+		{"attributes that change the result", func(b *progtest.Builder, x, w *ir.Value) {
+			b.Fetch(b.VA("pd_op.scale", []*ir.Value{x, b.Full([]int64{1}, 2)}, progtest.Attr("bias", b.Fl(1)),
+				progtest.Attr("bias_after_scale", b.Bo(true))), "y", 0)
+		}, func(b *progtest.Builder, x, w *ir.Value) {
+			b.Fetch(b.VA("pd_op.scale", []*ir.Value{x, b.Full([]int64{1}, 2)}, progtest.Attr("bias", b.Fl(1)),
+				progtest.Attr("bias_after_scale", b.Bo(false))), "y", 0)
+		}, 0, false},
 		{"sinks of programs without outputs", func(b *progtest.Builder, x, w *ir.Value) {
 			b.V("pd_op.exp", b.V("pd_op.tanh", x))
 		}, nil, 2, true},
