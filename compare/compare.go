@@ -233,6 +233,18 @@ func (r *Report) String() string {
 // If the rebatched programs agree, that comparison stands (Report.Rebatched); otherwise the multiples of the batch
 // are left alone and the programs tried again, and then — either cannot be evaluated, or they differ — they are
 // compared at their captured batch, which decides. NoRebatch turns this off.
+//
+// after is evaluated without its ops that compute what an op of before computes: an op with the same name,
+// attributes (but stop_gradient and persistable, which no kernel reads) and result types whose operands are the
+// same values — parameters of the same name and variable that neither program writes, the same inputs, and the
+// results of ops so matched. Such an op computes the same function of the same elements, and the kernels are
+// deterministic (the same bits for the same inputs, whatever GOMAXPROCS), so its values are before's bit for bit:
+// after takes them from before's evaluation (interp.Options.Reuse) and the report is the one evaluating every op
+// gives. Only ops with a schema, no regions, no random draw and no output are shared; an op must write none of its
+// operands (an inplace op whose written operands die at it and alias nothing else counts as its pure form: the
+// write is seen by its results only), read each operand before any write to its buffer, and have results no op
+// writes later, in both programs. A program with region ops shares nothing. Report.Reused counts the ops of after
+// not evaluated; NoShare evaluates them all.
 func Programs(before, after *ir.Program, opts Options) (*Report, error) {
 	if !opts.RecordedBatch && !opts.NoRebatch {
 		if from := feeds.CapturedBatch(opts.Options, before); from > 0 {
