@@ -30,10 +30,14 @@ func (m *machine[T]) keep(op *ir.Op) {
 		if !m.opts.Keep[r] {
 			continue
 		}
-		if v := m.env[r]; v != nil {
-			v.lend()
-			c.vals[r] = v
+		v, ok := m.env[r]
+		if !ok {
+			continue
 		}
+		if v != nil {
+			v.lend()
+		}
+		c.vals[r] = v // nil too: a result the kernel does not compute (batch_norm's reserve space)
 	}
 }
 
@@ -65,6 +69,10 @@ func (m *machine[T]) reuse(op *ir.Op) (bool, error) {
 		held, ok := m.opts.Carry.vals[src].(*value[T])
 		if !ok {
 			return true, m.opErr(op, fmt.Errorf("result %d: the earlier evaluation kept no value to reuse (internal error)", j))
+		}
+		if held == nil {
+			m.env[op.Result(j)] = nil
+			continue
 		}
 		m.env[op.Result(j)] = m.imported(held)
 	}
