@@ -45,7 +45,9 @@ type Options struct {
 	// KeepDraws bounds the bytes of random weights the before program's evaluation keeps for the after program's,
 	// which reads the same numbers without drawing them again (drawing is most of a large transformer's
 	// verification); beyond the bound a weight is drawn again. 0 means DefaultKeepDraws; negative keeps none, so
-	// that each weight lives only from its first to its last reader in each program.
+	// that each weight lives only from its first to its last reader in each program. It bounds as well, on their
+	// own, the bytes of the values before's evaluation keeps for after's shared ops (see Programs): beyond it, that
+	// run evaluates after whole; negative shares nothing.
 	KeepDraws int64
 	// NoRebatch turns off the evaluation at Options.Batch of programs whose static inputs bake a larger captured
 	// batch in (see Programs and feeds.RebatchPrograms).
@@ -86,7 +88,8 @@ type Report struct {
 	// with the reason (Rebatch.Why): the programs were compared at their captured batch instead (see Programs).
 	NotRebatched *feeds.Rebatch
 	// Reused is the number of top-level ops of after that were not evaluated, their values taken from before's
-	// evaluation (see Programs); 0 with Options.NoShare.
+	// evaluation (see Programs), in every run; 0 with Options.NoShare, and when the values after would take from
+	// before exceeded Options.KeepDraws in some run (that run evaluated after whole).
 	Reused int
 }
 
@@ -244,7 +247,8 @@ func (r *Report) String() string {
 // operands (an inplace op whose written operands die at it and alias nothing else counts as its pure form: the
 // write is seen by its results only), read each operand before any write to its buffer, and have results no op
 // writes later, in both programs. A program with region ops shares nothing. Report.Reused counts the ops of after
-// not evaluated; NoShare evaluates them all.
+// not evaluated; NoShare evaluates them all. The values of before that after's evaluated ops read are held from
+// their computation to after's run, within KeepDraws bytes; a run whose values exceed it evaluates after whole.
 func Programs(before, after *ir.Program, opts Options) (*Report, error) {
 	if !opts.RecordedBatch && !opts.NoRebatch {
 		if from := feeds.CapturedBatch(opts.Options, before); from > 0 {
@@ -339,7 +343,7 @@ func compare(before, after *ir.Program, opts Options) (*Report, error) {
 	beforeOpts, afterOpts := opts.Options.Options, opts.Options.Options
 	afterOpts.SkipOutputs, rep.Published = publications(before, after)
 	var shared *sharing
-	if !opts.NoShare {
+	if !opts.NoShare && opts.keepLimit() > 0 {
 		shared = sharedOps(before, after)
 	}
 	if shared != nil {
@@ -351,15 +355,20 @@ func compare(before, after *ir.Program, opts Options) (*Report, error) {
 			return nil, err
 		}
 		if shared != nil {
-			beforeOpts.Carry = interp.NewCarry()
-			afterOpts.Carry = beforeOpts.Carry
+			beforeOpts.Carry = interp.NewCarry(int64(opts.keepLimit()))
 		}
 		rb, err := interp.Evaluate(before, feed, beforeOpts)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", errBefore, err)
 		}
-		ra, err := interp.Evaluate(after, feed, afterOpts)
-		afterOpts.Carry, beforeOpts.Carry = nil, nil // the values before kept are garbage once after has run
+		ao := afterOpts
+		if c := beforeOpts.Carry; c != nil && c.Complete() {
+			ao.Carry = c
+		} else {
+			ao.Reuse, rep.Reused = nil, 0 // the values to take over exceeded KeepDraws: after is evaluated whole
+		}
+		ra, err := interp.Evaluate(after, feed, ao)
+		beforeOpts.Carry = nil // the values before kept are garbage once after has run
 		if err != nil {
 			return nil, fmt.Errorf("after: %w", err)
 		}

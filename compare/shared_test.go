@@ -108,3 +108,33 @@ func TestSharedOpsAgreeWithEvaluatingEverything(t *testing.T) {
 		})
 	}
 }
+
+// TestSharedValuesWithinKeepDraws: the values before keeps for after count against Options.KeepDraws; a run whose
+// values exceed it evaluates after whole, with the same report, and negative KeepDraws shares nothing.
+func TestSharedValuesWithinKeepDraws(t *testing.T) {
+	b := progtest.New(t)
+	x := b.Data("x", 4, 8)
+	y := b.V("pd_op.tanh", b.V("pd_op.exp", x))
+	b.Fetch(b.V("pd_op.add", y, y), "y", 0) // after's fetch reads the kept sum: 32 float32 values, 128 bytes
+	after := b.P.Clone()
+	full, err := Programs(b.P, after, Options{NoShare: true})
+	require.NoError(t, err)
+	tests := []struct {
+		name   string
+		keep   int64
+		reused int
+	}{
+		{"within the bound", 1 << 10, 3},
+		{"beyond the bound", 64, 0},
+		{"negative shares nothing", -1, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rep, err := Programs(b.P, after, Options{KeepDraws: tc.keep})
+			require.NoError(t, err)
+			assert.Equal(t, tc.reused, rep.Reused)
+			rep.Reused = 0
+			assert.Equal(t, full, rep)
+		})
+	}
+}

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/pirdrr/drr/ir"
 )
@@ -10,20 +11,25 @@ import (
 // One Carry serves one pair of evaluations.
 type Carry struct {
 	vals map[*ir.Value]any // *value[T]
+	// limit bounds bytes, the size of the elements held; past it a value is not kept and full is set.
+	limit, bytes int64
+	full         bool
 }
 
-// NewCarry returns an empty Carry.
-func NewCarry() *Carry { return &Carry{vals: map[*ir.Value]any{}} }
+// NewCarry returns an empty Carry that holds at most limit bytes of elements (a buffer shared by several values is
+// counted for each).
+func NewCarry(limit int64) *Carry { return &Carry{vals: map[*ir.Value]any{}, limit: limit} }
 
-// Len returns the number of values held.
-func (c *Carry) Len() int { return len(c.vals) }
+// Complete reports whether the Carry holds every value the evaluation was to keep: false when they exceeded its
+// limit, and an evaluation reusing them would miss some (it then stops with an error).
+func (c *Carry) Complete() bool { return !c.full }
 
 // keep holds the values op computed that opts.Keep lists. Their buffers become borrowed, as an output's
 // snapshot's: an op of this evaluation that writes one later copies it first, so the carried value keeps the
 // elements it had when computed.
 func (m *machine[T]) keep(op *ir.Op) {
 	c := m.opts.Carry
-	if c == nil || len(m.opts.Keep) == 0 {
+	if c == nil || c.full || len(m.opts.Keep) == 0 {
 		return
 	}
 	for _, r := range op.Results() {
@@ -35,10 +41,32 @@ func (m *machine[T]) keep(op *ir.Op) {
 			continue
 		}
 		if v != nil {
+			var zero T
+			c.bytes += int64(v.elements()) * int64(unsafe.Sizeof(zero))
+			if c.bytes > c.limit {
+				c.full = true
+				c.vals = nil // the reusing evaluation cannot run on part of them
+				return
+			}
 			v.lend()
 		}
 		c.vals[r] = v // nil too: a result the kernel does not compute (batch_norm's reserve space)
 	}
+}
+
+// elements returns the number of elements v's buffers hold (a vector's summed).
+func (v *value[T]) elements() int {
+	if v.vec {
+		n := 0
+		for _, e := range v.elems {
+			n += e.elements()
+		}
+		return n
+	}
+	if v.buf == nil {
+		return 0
+	}
+	return len(v.buf.data)
 }
 
 // lend marks v's buffers borrowed (see keep).
