@@ -45,11 +45,16 @@ type Options struct {
 	// KeepDraws bounds the bytes of random weights the before program's evaluation keeps for the after program's,
 	// which reads the same numbers without drawing them again (drawing is most of a large transformer's
 	// verification); beyond the bound a weight is drawn again. 0 means DefaultKeepDraws; negative keeps none, so
-	// that each weight lives only from its first to its last reader in each program.
+	// that each weight lives only from its first to its last reader in each program. It bounds as well, on their
+	// own, the bytes of the values before's evaluation keeps for after's shared ops (see Programs): beyond it, that
+	// run evaluates after whole; negative shares nothing.
 	KeepDraws int64
 	// NoRebatch turns off the evaluation at Options.Batch of programs whose static inputs bake a larger captured
 	// batch in (see Programs and feeds.RebatchPrograms).
 	NoRebatch bool
+	// NoShare evaluates every op of after, including those that compute what an op of before computed on the same
+	// operands, whose values are otherwise taken from before's evaluation (see Programs).
+	NoShare bool
 }
 
 // Report is the outcome of Programs.
@@ -82,6 +87,10 @@ type Report struct {
 	// NotRebatched, when not nil, is the comparison at a smaller batch than the captured one that did not stand,
 	// with the reason (Rebatch.Why): the programs were compared at their captured batch instead (see Programs).
 	NotRebatched *feeds.Rebatch
+	// Reused is the number of top-level ops of after that were not evaluated, their values taken from before's
+	// evaluation (see Programs), in every run; 0 with Options.NoShare, and when the values after would take from
+	// before exceeded Options.KeepDraws in some run (that run evaluated after whole).
+	Reused int
 }
 
 // Publication is a shadow output that publishes a parameter unchanged (see Programs).
@@ -227,6 +236,19 @@ func (r *Report) String() string {
 // If the rebatched programs agree, that comparison stands (Report.Rebatched); otherwise the multiples of the batch
 // are left alone and the programs tried again, and then — either cannot be evaluated, or they differ — they are
 // compared at their captured batch, which decides. NoRebatch turns this off.
+//
+// after is evaluated without its ops that compute what an op of before computes: an op with the same name,
+// attributes (but stop_gradient and persistable, which no kernel reads) and result types whose operands are the
+// same values — parameters of the same name and variable that neither program writes, the same inputs, and the
+// results of ops so matched. Such an op computes the same function of the same elements, and the kernels are
+// deterministic (the same bits for the same inputs, whatever GOMAXPROCS), so its values are before's bit for bit:
+// after takes them from before's evaluation (interp.Options.Reuse) and the report is the one evaluating every op
+// gives. Only ops with a schema, no regions, no random draw and no output are shared; an op must write none of its
+// operands (an inplace op whose written operands die at it and alias nothing else counts as its pure form: the
+// write is seen by its results only), read each operand before any write to its buffer, and have results no op
+// writes later, in both programs. A program with region ops shares nothing. Report.Reused counts the ops of after
+// not evaluated; NoShare evaluates them all. The values of before that after's evaluated ops read are held from
+// their computation to after's run, within KeepDraws bytes; a run whose values exceed it evaluates after whole.
 func Programs(before, after *ir.Program, opts Options) (*Report, error) {
 	if !opts.RecordedBatch && !opts.NoRebatch {
 		if from := feeds.CapturedBatch(opts.Options, before); from > 0 {
@@ -318,18 +340,35 @@ func compare(before, after *ir.Program, opts Options) (*Report, error) {
 	// The publications of after are not evaluated: reading a dead weight only to leave it out would draw it (a
 	// 7-billion-parameter model cut to one layer publishes every other weight).
 	opts.Compact = true
-	afterOpts := opts.Options.Options
+	beforeOpts, afterOpts := opts.Options.Options, opts.Options.Options
 	afterOpts.SkipOutputs, rep.Published = publications(before, after)
+	var shared *sharing
+	if !opts.NoShare && opts.keepLimit() > 0 {
+		shared = sharedOps(before, after)
+	}
+	if shared != nil {
+		beforeOpts.Keep, afterOpts.Reuse, rep.Reused = shared.keep, shared.reuse, shared.ops
+	}
 	for k := range runs {
 		feed, err := feeds.Lazy(opts.Seed+uint64(k), opts.Options, opts.keepLimit(), cache, before, after)
 		if err != nil {
 			return nil, err
 		}
-		rb, err := interp.Evaluate(before, feed, opts.Options.Options)
+		if shared != nil {
+			beforeOpts.Carry = interp.NewCarry(int64(opts.keepLimit()))
+		}
+		rb, err := interp.Evaluate(before, feed, beforeOpts)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", errBefore, err)
 		}
-		ra, err := interp.Evaluate(after, feed, afterOpts)
+		ao := afterOpts
+		if c := beforeOpts.Carry; c != nil && c.Complete() {
+			ao.Carry = c
+		} else {
+			ao.Reuse, rep.Reused = nil, 0 // the values to take over exceeded KeepDraws: after is evaluated whole
+		}
+		ra, err := interp.Evaluate(after, feed, ao)
+		beforeOpts.Carry = nil // the values before kept are garbage once after has run
 		if err != nil {
 			return nil, fmt.Errorf("after: %w", err)
 		}

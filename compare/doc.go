@@ -30,6 +30,15 @@
 // rewrite (an error of the order of the values) still fails by orders of magnitude. Measured float32-against-
 // float64 errors of real models stay below a sixth of √V·u (docs/verify.md).
 //
+// # Shared computations
+//
+// The ops of after that a rewrite did not touch — the same op, attributes and result types on operands that are
+// the same values, by induction from the same inputs and parameters — are not evaluated again: after takes the
+// values before's evaluation computed (interp.Options.Reuse). Evaluated on the same feed with deterministic
+// kernels they would give the same bits, so every report is the one evaluating both programs whole gives
+// (Options.NoShare does that); only ops that read and write no buffer a live write changes are shared. Programs'
+// documentation and docs/verify.md give the argument.
+//
 // A float32 mismatch found with the precision chosen automatically is confirmed in float64 before it is reported;
 // programs whose static inputs bake a large captured batch in are first compared rebatched (feeds.RebatchPrograms);
 // programs that cannot be evaluated at the default batch are evaluated at the recorded sample's shapes. Programs'

@@ -72,7 +72,9 @@
 // (package feeds draws random weights so): a model whose weights do not fit in memory (a 7-billion-parameter graph
 // drawn from statistics) is evaluated holding only the weights and activations of the ops in flight. A drawer may
 // lend its buffers (Drawn.Borrowed: the draws a comparison keeps for its second program); the evaluation copies a
-// borrowed buffer before it writes it.
+// borrowed buffer before it writes it. An evaluation may also keep values for a later one and take over values an
+// earlier one kept (Options.Keep, Reuse and Carry: package compare's shared computations); taken values are
+// borrowed too.
 //
 // # Random ops
 //

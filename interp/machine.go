@@ -46,6 +46,8 @@ type machine[T tensor.Float] struct {
 	// pending holds the top-level parameter reads deferred to their first reader (see liveness.go); nil when the
 	// program's parameter reads run where they stand.
 	pending map[*ir.Value]*ir.Op
+	// bufs maps the buffers of values reused from another evaluation to this machine's (carry.go).
+	bufs map[*buffer[T]]*buffer[T]
 }
 
 type shadow[T tensor.Float] struct {
@@ -105,6 +107,14 @@ func (m *machine[T]) block(b *ir.Block) ([]*value[T], error) {
 		if m.opts.SkipOutputs[op] || unusedParam(op) {
 			continue
 		}
+		if b == m.prog.Body() && m.opts.Reuse != nil {
+			if reused, err := m.reuse(op); err != nil {
+				return nil, err
+			} else if reused {
+				m.release(op)
+				continue
+			}
+		}
 		switch op.Name() {
 		case "cf.yield":
 			return m.operands(op)
@@ -119,6 +129,7 @@ func (m *machine[T]) block(b *ir.Block) ([]*value[T], error) {
 			return nil, err
 		}
 		if b == m.prog.Body() {
+			m.keep(op)
 			m.release(op)
 		}
 	}

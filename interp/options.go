@@ -96,6 +96,18 @@ type Options struct {
 	// Output.Value.Data: a comparison holds the outputs of two programs at once, and a float32 model's outputs then
 	// take half the memory (Mask-RT-DETR-L's masks, 1.8 GB per program as float64).
 	Compact bool
+
+	// Keep, Reuse and Carry let one evaluation take over values an earlier evaluation of another program computed
+	// (package compare evaluates the program before a rewrite, then the program after it, whose ops upstream of
+	// and beside the rewrites are the same ops on the same inputs). With Carry set, the values of Keep are held in
+	// it as their top-level ops compute them, whatever their lifetime. An op of Reuse is not evaluated: its result
+	// j takes the value Carry holds for Reuse[op][j] (nil: the result is left unbound, for no evaluated op reads
+	// it); a write to a reused buffer copies it first, so the earlier evaluation's values stay as they were. The
+	// caller vouches that the two computations are the same (compare's sharedOps says when); both evaluations
+	// must be in the same precision.
+	Keep  map[*ir.Value]bool
+	Reuse map[*ir.Op][]*ir.Value
+	Carry *Carry
 }
 
 func (o Options) maxElements() int {
