@@ -101,7 +101,7 @@ func (a *analyzer) kind(op *ir.Op) *kindInfo {
 		name := op.Name()
 		k.perOp = kernelOpName(op) != name || containsByte(name, '(')
 		k.formula, _, k.name = lookup(op)
-		k.input = name == "pd_op.data" || name == "pd_op.feed"
+		k.input = isInputName(name)
 	}
 	return k
 }
@@ -162,7 +162,7 @@ func (a *analyzer) setRuntime(op *ir.Op, id int, k *kindInfo, rt bool) {
 		if rt {
 			f |= opRuntime
 		}
-		if k.input || k.perOp && isInputName(kernelOpName(op)) {
+		if k.makesInputs(op) {
 			f |= opInput
 		}
 		a.opFlags[id] = f
@@ -487,14 +487,19 @@ func (a *analyzer) isInput(v *ir.Value) bool {
 	if def == nil {
 		return false
 	}
-	k := a.kind(def)
+	return a.kind(def).makesInputs(def)
+}
+
+// makesInputs reports whether op, of kind k, makes program inputs: by its name, or for a kernel-dialect kind by the
+// op_name it runs.
+func (k *kindInfo) makesInputs(op *ir.Op) bool {
 	if k.perOp {
-		return isInputName(kernelOpName(def))
+		return isInputName(kernelOpName(op))
 	}
 	return k.input
 }
 
-// isInputName reports whether ops named name (a kernel's op_name) make program inputs.
+// isInputName reports whether ops named name (an op's name or a kernel's op_name) make program inputs.
 func isInputName(name string) bool { return name == "pd_op.data" || name == "pd_op.feed" }
 
 // maybeOutput reports whether a result of the op numbered id (OpIDs.ID) may be in a.outputs: false when the op
