@@ -389,6 +389,15 @@ func (a *applyFlags) run(c *CLI, args []string) int {
 		if len(jobs) > 1 || all > 1 && len(jobs) > 0 {
 			printSummary(c.Stderr, jobs)
 		}
+	case "none":
+		if a.timing { // -timing asks for its line whatever -stats says
+			for _, j := range jobs {
+				if r := j.res; r.Error == "" || len(r.Passes) > 0 {
+					fmt.Fprintf(c.Stderr, "%s: timing: parse %s, rewrite %s, print %s\n", r.Program.Program,
+						round(r.Parse), round(r.Rewrite), round(r.Print))
+				}
+			}
+		}
 	}
 	if failed {
 		return exitFailure

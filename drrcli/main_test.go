@@ -166,6 +166,11 @@ func TestApply(t *testing.T) {
 		"-timing adds each rule's match and rewrite times")
 	assert.Contains(t, errs, "timing: parse ")
 
+	code, _, errs = run(t, "", "apply", "-rules", rules, "-timing", "-stats", "none", prog, "-o", filepath.Join(dir, "out.pir"))
+	require.Equal(t, exitOK, code, errs)
+	assert.Regexp(t, `^\S+: timing: parse [0-9.]+[µnm]?s, rewrite [0-9.]+[µnm]?s, print [0-9.]+[µnm]?s\n$`, errs,
+		"-timing prints its line without the statistics")
+
 	code, _, errs = run(t, "", "apply", "-set", "nosuch", prog)
 	assert.Equal(t, exitFailure, code)
 	assert.Contains(t, errs, `unknown pass "nosuch"`)
