@@ -145,12 +145,12 @@ func drawInto[E tensor.Float](dst []E, seed uint64, dt ir.DType, d distribution)
 	})
 }
 
-// drawChunkInto fills one chunk from r. The float32 normal and uniform draws, nearly all of a model's weights and
-// inputs, have loops of their own without a switch per element; every other case goes through sample and
-// RoundTo, and all give the same numbers as sample and RoundTo would.
+// drawChunkInto fills one chunk from r. The float32 and float16 normal draws and the float32 uniform ones, nearly
+// all of a model's weights and inputs, have loops of their own without a switch per element; every other case
+// goes through sample and RoundTo, and all give the same numbers as sample and RoundTo would.
 func drawChunkInto[E tensor.Float](dst []E, r *stream, dt ir.DType, d distribution) {
 	switch {
-	case dt == ir.DTypeFloat32 && d.kind == distNormal && !d.constant:
+	case (dt == ir.DTypeFloat32 || dt == ir.DTypeFloat16) && d.kind == distNormal && !d.constant:
 		// stream.next and normal's common case written out on local state, which stays in registers (through the
 		// pointer, each number cost four loads and four stores in a chain); the rare rest goes to normalOutside.
 		mean, std, lo, hi := d.mean, d.std, d.lo, d.hi
@@ -173,7 +173,11 @@ func drawChunkInto[E tensor.Float](dst []E, r *stream, dt ir.DType, d distributi
 				z = r.normalOutside(u, layer, z)
 				s0, s1, s2, s3 = r.s0, r.s1, r.s2, r.s3
 			}
-			dst[i] = E(float32(clamp(mean+float64(std*z), lo, hi)))
+			if v := clamp(mean+float64(std*z), lo, hi); dt == ir.DTypeFloat32 {
+				dst[i] = E(float32(v))
+			} else {
+				dst[i] = E(interp.RoundTo(dt, v)) // float16: LLaMA-7B's 6.7 billion weights
+			}
 		}
 		r.s0, r.s1, r.s2, r.s3 = s0, s1, s2, s3
 		return

@@ -74,27 +74,30 @@ func TestStreamUniforms(t *testing.T) {
 	assert.NotEqual(t, newStream(1), newStream(2))
 }
 
-// TestDrawChunkFastPathsAreTheGeneralOne: the float32 normal and uniform loops give the numbers the general loop
-// (sample, then interp.RoundTo) gives.
+// TestDrawChunkFastPathsAreTheGeneralOne: the float32 and float16 normal loops and the float32 uniform loop give
+// the numbers the general loop (sample, then interp.RoundTo) gives.
 func TestDrawChunkFastPathsAreTheGeneralOne(t *testing.T) {
-	for _, d := range []distribution{
-		{kind: distNormal, lo: -0.3, hi: 0.4, mean: 0.05, std: 0.1},
-		{kind: distNormal, lo: math.Inf(-1), hi: math.Inf(1), std: 1},
-		{kind: distUniform, lo: -1, hi: 1},
-		{kind: distUniform, lo: 0, hi: 1e-7},
-	} {
-		fast := make([]float32, 5000)
-		r := newStream(3)
-		drawChunkInto(fast, &r, ir.DTypeFloat32, d)
-		r = newStream(3)
-		for i, got := range fast {
-			v := interp.RoundTo(ir.DTypeFloat32, d.sample(&r))
-			if d.kind == distUniform && v >= d.hi && d.hi > d.lo {
-				v = uniformCeiling(ir.DTypeFloat32, d)
+	for _, dt := range []ir.DType{ir.DTypeFloat32, ir.DTypeFloat16} {
+		for _, d := range []distribution{
+			{kind: distNormal, lo: -0.3, hi: 0.4, mean: 0.05, std: 0.1},
+			{kind: distNormal, lo: math.Inf(-1), hi: math.Inf(1), std: 1},
+			{kind: distNormal, lo: -1, hi: 1, std: 1e-4}, // float16 subnormals
+			{kind: distUniform, lo: -1, hi: 1},
+			{kind: distUniform, lo: 0, hi: 1e-7},
+		} {
+			fast := make([]float32, 5000)
+			r := newStream(3)
+			drawChunkInto(fast, &r, dt, d)
+			r = newStream(3)
+			for i, got := range fast {
+				v := interp.RoundTo(dt, d.sample(&r))
+				if d.kind == distUniform && v >= d.hi && d.hi > d.lo {
+					v = uniformCeiling(dt, d)
+				}
+				require.Equal(t, float32(v), got, "%v %+v element %d", dt, d, i)
+				lo, hi := interp.RoundTo(dt, d.lo), interp.RoundTo(dt, d.hi)
+				require.True(t, float64(got) >= lo && float64(got) <= hi, "%v %+v element %d: %v", dt, d, i, got)
 			}
-			require.Equal(t, float32(v), got, "%+v element %d", d, i)
-			lo, hi := interp.RoundTo(ir.DTypeFloat32, d.lo), interp.RoundTo(ir.DTypeFloat32, d.hi)
-			require.True(t, float64(got) >= lo && float64(got) <= hi, "%+v element %d: %v", d, i, got)
 		}
 	}
 }
@@ -134,5 +137,16 @@ func BenchmarkDrawNormalF32IntoF64(b *testing.B) {
 	b.SetBytes(int64(8 * len(dst)))
 	for i := 0; b.Loop(); i++ {
 		drawInto(dst, uint64(i), ir.DTypeFloat32, d)
+	}
+}
+
+// BenchmarkDrawNormalF16 measures the draws of float16 weights (LLaMA-7B's 6.7 billion), computed in float32: the
+// normal variates rounded to float16 precision.
+func BenchmarkDrawNormalF16(b *testing.B) {
+	dst := make([]float32, 1<<22)
+	d := distribution{kind: distNormal, lo: -1, hi: 1, std: 0.02}
+	b.SetBytes(int64(4 * len(dst)))
+	for i := 0; b.Loop(); i++ {
+		drawInto(dst, uint64(i), ir.DTypeFloat16, d)
 	}
 }
