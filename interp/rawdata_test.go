@@ -85,7 +85,9 @@ func TestHostTensor(t *testing.T) {
 // float64, and to a half every half's value, the ties between neighbours and the values just around them,
 // subnormals, the limits of rounding to zero and to infinity, and random values of every magnitude.
 func TestHalfConversionsAgreeWithArithmetic(t *testing.T) {
-	same := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b) }
+	same := func(a, b float64) bool {
+		return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
+	}
 	var inputs []float64
 	for h := range 1 << 16 {
 		want := refHalfToFloat(uint16(h))
