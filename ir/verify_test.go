@@ -152,6 +152,27 @@ func TestVerify(t *testing.T) {
 		}, []string{
 			"warning: %2 = builtin.parameter: parameter w is read as i8 here and as builtin.tensor<2x3xf32> before",
 		}},
+		{"duplicate parameter types across checkParams' batches", func(v *vb) {
+			// The ops are looked up paramBatch at a time: a disagreement after the first batch, and one in the
+			// last, partial batch, are found as in a small program.
+			w, u := v.c.Str("w"), v.c.Str("u")
+			v.b.Create(OpSpec{Name: ParameterOpName, Results: []Type{v.f32t}, Attrs: []NamedAttr{{"parameter_name", w}}})
+			v.b.Create(OpSpec{Name: ParameterOpName, Results: []Type{v.f32t}, Attrs: []NamedAttr{{"parameter_name", u}}})
+			for i := range paramBatch + 7 {
+				name := v.c.Str(fmt.Sprintf("p%d", i))
+				v.b.Create(OpSpec{Name: ParameterOpName, Results: []Type{v.f32t}, Attrs: []NamedAttr{{"parameter_name", name}}})
+			}
+			v.b.Create(OpSpec{Name: ParameterOpName, Results: []Type{v.c.Scalar(DTypeInt8)}, Attrs: []NamedAttr{{"parameter_name", w}}})
+			for i := range paramBatch - 3 {
+				name := v.c.Str(fmt.Sprintf("q%d", i))
+				v.b.Create(OpSpec{Name: ParameterOpName, Results: []Type{v.f32t}, Attrs: []NamedAttr{{"parameter_name", name}}})
+			}
+			v.b.Create(OpSpec{Name: ParameterOpName, Results: []Type{v.c.Scalar(DTypeInt8)}, Attrs: []NamedAttr{{"parameter_name", u}}})
+			v.fixture.p.CollectParams()
+		}, []string{
+			"warning: %73 = builtin.parameter: parameter w is read as i8 here and as builtin.tensor<2x3xf32> before",
+			"warning: %135 = builtin.parameter: parameter u is read as i8 here and as builtin.tensor<2x3xf32> before",
+		}},
 		{"parameter table out of date", func(v *vb) {
 			// The table says i8 for w, which no op reads: both ops disagree with it, and not with each other.
 			w := v.c.Str("w")
