@@ -27,6 +27,11 @@ type Allocator struct {
 	opBase   []uintptr
 	// advised is the heap region adviseHuge advised last, chunkBytes the bytes of the chunks allocated so far.
 	advised, chunkBytes uintptr
+	// pre is the running prefaulter (Prefault), if any; spareOps and spareUses the chunks it had ready when it
+	// stopped, taken before new ones.
+	pre       *prefaulter
+	spareOps  []*[allocChunk]Op
+	spareUses []*[allocChunk]Use
 
 	track  bool
 	erased []*Op
@@ -123,9 +128,8 @@ func (a *Allocator) opRecord(nres int) *Op {
 // newRecord is opRecord when no record is free.
 func (a *Allocator) newRecord(nres int) *Op {
 	if len(a.ops) == 0 {
-		chunk := new([allocChunk]Op)
+		chunk := a.takeOpChunk()
 		base := uintptr(unsafe.Pointer(chunk))
-		a.adviseHuge(base, unsafe.Sizeof(*chunk))
 		i, _ := slices.BinarySearch(a.opBase, base)
 		a.opChunks = slices.Insert(a.opChunks, i, chunk)
 		a.opBase = slices.Insert(a.opBase, i, base)
@@ -189,9 +193,8 @@ func (a *Allocator) useRun(n int) []Use {
 		return make([]Use, n)
 	}
 	if len(a.uses) < n {
-		chunk := new([allocChunk]Use)
+		chunk := a.takeUseChunk()
 		base := uintptr(unsafe.Pointer(chunk))
-		a.adviseHuge(base, unsafe.Sizeof(*chunk))
 		i, _ := slices.BinarySearch(a.chunkBase, base)
 		a.useChunks = slices.Insert(a.useChunks, i, chunk)
 		a.chunkBase = slices.Insert(a.chunkBase, i, base)

@@ -277,3 +277,48 @@ func TestAllocatorAppend(t *testing.T) {
 	assert.Same(t, ops[1], ops[1].Result(1).DefiningOp())
 	assert.Same(t, ops[2], ops[1].Result(1).FirstUse().Owner())
 }
+
+// TestAllocatorPrefault: a program built while the allocator's prefaulter runs, and grown after it stopped (from
+// the chunks it had ready), equals the same program built without it, and numbers its ops as OpIDs must.
+func TestAllocatorPrefault(t *testing.T) {
+	c := NewContext()
+	f32 := c.Scalar(DTypeFloat32)
+	const n = 5*allocChunk + 17
+	build := func(prefault bool) *Program {
+		p := NewProgram(c)
+		a := p.Allocator()
+		stop := func() {}
+		if prefault {
+			stop = a.Prefault()
+			assert.NotNil(t, a.pre)
+			a.Prefault()() // a second call while one runs does nothing
+			assert.NotNil(t, a.pre, "the first prefaulter still runs")
+		}
+		x := a.Append(p.Body(), c.OpInfo("pd_op.data"), nil, []Type{f32}, nil, Loc{Line: 1})
+		last := x.Result(0)
+		for i := range n {
+			if i == n/2 {
+				stop()
+				if prefault {
+					assert.Nil(t, a.pre)
+					assert.NotEmpty(t, a.spareOps, "the chunks it had ready are kept")
+				}
+			}
+			last = a.Append(p.Body(), c.OpInfo("pd_op.relu"), []*Value{last, x.Result(0)}, []Type{f32}, nil,
+				Loc{Line: int32(i + 2)}).Result(0)
+		}
+		return p
+	}
+	want, got := build(false), build(true)
+	require.NoError(t, Equal(want, got, EqualOptions{AttrOrder: true}))
+	assert.Empty(t, Verify(got).Errors())
+	ids := got.OpIDs()
+	seen := map[int]bool{}
+	for op := range got.Walk() {
+		id := ids.ID(op)
+		require.GreaterOrEqual(t, id, 0)
+		require.Less(t, id, ids.Len())
+		seen[id] = true
+	}
+	assert.Len(t, seen, n+1, "distinct numbers")
+}

@@ -5,7 +5,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -72,4 +74,30 @@ func TestBenchWorkload(t *testing.T) {
 	assert.Equal(t, ir.Loc{Line: 8, Col: 5}, conv.Loc)
 	assert.Equal(t, ctx.Int32s(1, 1), conv.Attr("dilations"))
 	assert.Equal(t, ctx.Int32(1), conv.Attr("groups"))
+}
+
+// TestPrefaultedRead: the bench workload read with the allocator prefaulting its chunks (as sources of 32 MB and
+// more are) is the program read without, and a read that fails half-way stops the prefaulter too.
+func TestPrefaultedRead(t *testing.T) {
+	path := generateWorkload(t, t.TempDir(), 1000)
+	src, err := os.ReadFile(path)
+	require.NoError(t, err)
+	ctx := ir.NewContext()
+	want, _, err := Parse(ctx, path, src, ReadOptions{})
+	require.NoError(t, err)
+	before := runtime.NumGoroutine()
+	got, _, err := parse(ctx, path, src, ReadOptions{}, &parseHooks{prefaultFrom: 1})
+	require.NoError(t, err)
+	require.NoError(t, ir.Equal(want, got, ir.EqualOptions{AttrOrder: true}))
+	assert.Equal(t, string(Print(want, WriteOptions{})), string(Print(got, WriteOptions{})))
+
+	broken := append(append([]byte{}, src[:len(src)/2]...), "\n    (%x) = \"a.b\" (%nosuch) {} : (f32) -> f32\n}\n"...)
+	_, _, err = parse(ctx, path, broken, ReadOptions{}, &parseHooks{prefaultFrom: 1})
+	require.Error(t, err)
+	// Stopping waits for the prefaulter, whose goroutine may still be on its way out.
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	assert.LessOrEqual(t, runtime.NumGoroutine(), before, "the prefaulters stopped")
 }
