@@ -1,7 +1,9 @@
 package pirtext
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -301,6 +303,61 @@ func TestWriteError(t *testing.T) {
 	var sb strings.Builder
 	require.NoError(t, Write(&sb, p, WriteOptions{}))
 	assert.Equal(t, "{\n}\n", sb.String())
+}
+
+// chunkWriter records what it is given, and fails from its failAt-th call on (never when failAt is 0).
+type chunkWriter struct {
+	bytes.Buffer
+	calls, failAt int
+}
+
+func (w *chunkWriter) Write(b []byte) (int, error) {
+	w.calls++
+	if w.failAt > 0 && w.calls >= w.failAt {
+		return 0, fmt.Errorf("disk full at write %d", w.calls)
+	}
+	return w.Buffer.Write(b)
+}
+
+// panicWriter panics on the call after its first `after` ones.
+type panicWriter struct{ calls, after int }
+
+func (w *panicWriter) Write(b []byte) (int, error) {
+	if w.calls++; w.calls > w.after {
+		panic("connection reset")
+	}
+	return len(b), nil
+}
+
+// TestWriteLargeProgram: a program larger than several buffers, which Write hands to its writer from a goroutine
+// of its own, is written as Print prints it, in order; the first error of the writer is returned and nothing is
+// written after it.
+func TestWriteLargeProgram(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("{\n")
+	for i := range 40000 {
+		fmt.Fprintf(&src, "    (%%%d) = \"a.op\" () {n:(Int32)%d} : () -> builtin.tensor<%dx4xf32>\n", i, i, i%97+1)
+	}
+	src.WriteString("}\n")
+	p, _, err := Parse(ir.NewContext(), "big.pir", []byte(src.String()), ReadOptions{})
+	require.NoError(t, err)
+	want := Print(p, WriteOptions{})
+	require.Greater(t, len(want), 4*flushSize, "the program must outgrow several buffers")
+
+	var ok chunkWriter
+	require.NoError(t, Write(&ok, p, WriteOptions{}))
+	assert.Equal(t, string(want), ok.String())
+	assert.Greater(t, ok.calls, 4)
+
+	panicking := panicWriter{after: 2}
+	assert.PanicsWithValue(t, "connection reset", func() { _ = Write(&panicking, p, WriteOptions{}) },
+		"a writer's panic reaches the caller, as when it wrote synchronously")
+	assert.Equal(t, 3, panicking.calls, "no write after the panic")
+
+	failing := chunkWriter{failAt: 2}
+	assert.EqualError(t, Write(&failing, p, WriteOptions{}), "disk full at write 2")
+	assert.Equal(t, 2, failing.calls, "no write after the first error")
+	assert.Equal(t, string(want[:failing.Len()]), failing.String())
 }
 
 // TestTruncatedCorpus: every prefix of every corpus program fails cleanly or reads (never an internal error).

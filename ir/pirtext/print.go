@@ -22,12 +22,8 @@ func Print(p *ir.Program, opts WriteOptions) []byte {
 func Write(w io.Writer, p *ir.Program, opts WriteOptions) error {
 	pr := newPrinter(w, opts)
 	pr.program(p)
-	pr.flush()
-	return pr.err
+	return pr.end()
 }
-
-// flushSize is the buffered output after which Write hands it to its writer.
-const flushSize = 64 << 10
 
 // printer writes one program. Values are numbered as they are printed, like Paddle's printer does: an op's results
 // when the op is printed (before the ops of its regions), block arguments with their own counter when their block
@@ -37,7 +33,7 @@ const flushSize = 64 << 10
 type printer struct {
 	buf      []byte
 	w        io.Writer
-	err      error
+	flusher  *flusher // nil until the output outgrows one buffer
 	untagged bool
 
 	opIDs     *ir.OpIDs
@@ -80,16 +76,6 @@ func newPrinter(w io.Writer, opts WriteOptions) *printer {
 		untagged:  opts.Untagged,
 		blockBase: make(map[*ir.Block]int32),
 	}
-}
-
-func (pr *printer) flush() {
-	if pr.w == nil || len(pr.buf) == 0 {
-		return
-	}
-	if pr.err == nil {
-		_, pr.err = pr.w.Write(pr.buf)
-	}
-	pr.buf = pr.buf[:0]
 }
 
 func (pr *printer) program(p *ir.Program) {
