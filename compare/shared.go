@@ -155,6 +155,7 @@ func sharedOps(before, after *ir.Program) *sharing {
 			}
 		}
 	}
+	unshareWritten(after, matched)
 	s := &sharing{keep: map[*ir.Value]bool{}, reuse: map[*ir.Op][]*ir.Value{}, matched: matched}
 	reused := func(op *ir.Op) bool { return op != nil && matched[op] != nil && op.NumOperands() > 0 }
 	for op := range after.Body().Ops() {
@@ -178,6 +179,46 @@ func sharedOps(before, after *ir.Program) *sharing {
 		s.reuse[op] = from
 	}
 	return s
+}
+
+// unshareWritten takes out of matched the ops of after whose results share a value of before with another op's
+// result and are written where they die (deadWrite), so that after computes them itself. A value of before stands
+// for several of after's when before's congruent ops are one (two full_like of one input) or when after computes one
+// thing twice; after then reads them all from one buffer, which is safe while they are only read. An op that
+// writes one of them in place where it dies (set_value_with_tensor_ into one of the two zero tensors) copies the
+// borrowed buffer first, but the copy is the buffer all of them read, and the others would see the write.
+// (Co-DINO-R50/subgraph_1 failed its verification that way, without a fault in the program after.)
+func unshareWritten(after *ir.Program, matched map[*ir.Op]*ir.Op) {
+	written := map[*ir.Value]bool{}
+	for op := range after.Body().Ops() {
+		if !deadWrite(op) {
+			continue
+		}
+		for i := range op.NumOperands() {
+			if v := op.Operand(i); v != nil && analysis.Writes(op, i) {
+				for _, m := range analysis.Buffer(v) {
+					written[m] = true
+				}
+			}
+		}
+	}
+	if len(written) == 0 {
+		return
+	}
+	backs := map[*ir.Value]int{} // how many results of after each value of before stands for
+	for _, b := range matched {
+		for _, r := range b.Results() {
+			backs[r]++
+		}
+	}
+	for op, b := range matched {
+		for j, r := range op.Results() {
+			if written[r] && backs[b.Result(j)] > 1 {
+				delete(matched, op)
+				break
+			}
+		}
+	}
 }
 
 // opKey is op's name, result types and operands (mapped by to before's values): what two ops computing the same

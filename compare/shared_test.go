@@ -79,6 +79,32 @@ func TestSharedOpsAgreeWithEvaluatingEverything(t *testing.T) {
 			b.Fetch(b.VA("pd_op.scale", []*ir.Value{x, b.Full([]int64{1}, 2)}, progtest.Attr("bias", b.Fl(1)),
 				progtest.Attr("bias_after_scale", b.Bo(false))), "y", 0)
 		}, 0, false},
+		{"one value of before for two of after, one written where it dies", func(b *progtest.Builder, x, w *ir.Value) {
+			// before's two tanh are one (congruent): after's two read one buffer, and add_ writes its first
+			// operand where it dies. It is evaluated (its other operand is rewritten), so the tanh it writes is
+			// computed again rather than shared; multiply must still read tanh(x).
+			p, q := b.V("pd_op.tanh", x), b.V("pd_op.tanh", x)
+			y := b.V("pd_op.add", x, x)
+			b.Fetch(b.V("pd_op.add_", p, y), "p", 0)
+			b.Fetch(b.V("pd_op.multiply", q, y), "q", 1)
+		}, func(b *progtest.Builder, x, w *ir.Value) {
+			p, q := b.V("pd_op.tanh", x), b.V("pd_op.tanh", x)
+			y := b.VA("pd_op.scale", []*ir.Value{x, b.Full([]int64{1}, 2)}, progtest.Attr("bias", b.Fl(0)),
+				progtest.Attr("bias_after_scale", b.Bo(true)))
+			b.Fetch(b.V("pd_op.add_", p, y), "p", 0)
+			b.Fetch(b.V("pd_op.multiply", q, y), "q", 1)
+		}, 1, true},
+		{"a kept value before writes in place where it dies", func(b *progtest.Builder, x, w *ir.Value) {
+			// before's add_ writes tanh's buffer after before kept it for after's add (evaluated: its other
+			// operand is rewritten); the Carry holds the elements tanh computed.
+			p := b.V("pd_op.tanh", x)
+			b.Fetch(b.V("pd_op.add_", p, b.V("pd_op.add", x, x)), "p", 0)
+		}, func(b *progtest.Builder, x, w *ir.Value) {
+			p := b.V("pd_op.tanh", x)
+			y := b.VA("pd_op.scale", []*ir.Value{x, b.Full([]int64{1}, 2)}, progtest.Attr("bias", b.Fl(0)),
+				progtest.Attr("bias_after_scale", b.Bo(true)))
+			b.Fetch(b.V("pd_op.add", p, y), "p", 0)
+		}, 1, true},
 		{"sinks of programs without outputs", func(b *progtest.Builder, x, w *ir.Value) {
 			b.V("pd_op.exp", b.V("pd_op.tanh", x))
 		}, nil, 2, true},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/pirdrr/drr/interp/tensor"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -11,6 +12,9 @@ import (
 // One Carry serves one pair of evaluations.
 type Carry struct {
 	vals map[*ir.Value]any // *value[T]
+	// snaps holds, by a buffer of the keeping evaluation, the *buffer[T] its kept values were given: the elements
+	// the buffer held when they were computed (see keep).
+	snaps map[any]any
 	// limit bounds bytes, the size of the elements held; past it a value is not kept and full is set.
 	limit, bytes int64
 	full         bool
@@ -18,15 +22,20 @@ type Carry struct {
 
 // NewCarry returns an empty Carry that holds at most limit bytes of elements (a buffer shared by several values is
 // counted for each).
-func NewCarry(limit int64) *Carry { return &Carry{vals: map[*ir.Value]any{}, limit: limit} }
+func NewCarry(limit int64) *Carry {
+	return &Carry{vals: map[*ir.Value]any{}, snaps: map[any]any{}, limit: limit}
+}
 
 // Complete reports whether the Carry holds every value the evaluation was to keep: false when they exceeded its
 // limit, and an evaluation reusing them would miss some (it then stops with an error).
 func (c *Carry) Complete() bool { return !c.full }
 
-// keep holds the values op computed that opts.Keep lists. Their buffers become borrowed, as an output's
-// snapshot's: an op of this evaluation that writes one later copies it first, so the carried value keeps the
-// elements it had when computed.
+// keep holds the values op computed that opts.Keep lists. The Carry holds each in a buffer of its own over the same
+// elements (one per buffer of this evaluation, so that values sharing a buffer here share one there), and the
+// evaluation's buffer becomes borrowed, as an output's snapshot's: an op of this evaluation that writes it later
+// copies the elements first or takes a new array (buffer.writable, buffer.overwrite), which changes what the
+// evaluation's buffer holds and not the Carry's. (Holding the evaluation's own buffer, the Carry saw such a write:
+// a kept value that an inplace op of this evaluation writes where it dies.)
 func (m *machine[T]) keep(op *ir.Op) {
 	c := m.opts.Carry
 	if c == nil || c.full || len(m.opts.Keep) == 0 {
@@ -48,7 +57,7 @@ func (m *machine[T]) keep(op *ir.Op) {
 				c.vals = nil // the reusing evaluation cannot run on part of them
 				return
 			}
-			v.lend()
+			v = snapshot(c, v)
 		}
 		c.vals[r] = v // nil too: a result the kernel does not compute (batch_norm's reserve space)
 	}
@@ -69,15 +78,32 @@ func (v *value[T]) elements() int {
 	return len(v.buf.data)
 }
 
-// lend marks v's buffers borrowed (see keep).
-func (v *value[T]) lend() {
+// snapshot returns the value the Carry holds for v (see keep): v over a buffer of the Carry's holding the elements
+// v's buffer holds now, one per buffer and array of elements; v's buffer becomes borrowed.
+func snapshot[T tensor.Float](c *Carry, v *value[T]) *value[T] {
 	if v.vec {
-		for _, e := range v.elems {
-			e.lend()
+		out := &value[T]{vec: true, elems: make([]*value[T], len(v.elems)), rounding: v.rounding}
+		for i, e := range v.elems {
+			out.elems[i] = snapshot(c, e)
 		}
-		return
+		return out
+	}
+	if v.buf == nil {
+		return v
+	}
+	snap, _ := c.snaps[v.buf].(*buffer[T])
+	if snap == nil || !sameArray(snap.data, v.buf.data) {
+		// A buffer written since a value over it was kept holds other elements now: a new snapshot.
+		snap = &buffer[T]{data: v.buf.data, borrowed: true, random: v.buf.random}
+		c.snaps[v.buf] = snap
 	}
 	v.buf.borrowed = true
+	return &value[T]{buf: snap, shape: append([]int(nil), v.shape...), dtype: v.dtype, rounding: v.rounding}
+}
+
+// sameArray reports whether a and b are the same elements in memory.
+func sameArray[T any](a, b []T) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // reuse binds the results of op from the values Carry holds for Reuse[op] (see Options.Reuse), reporting whether
