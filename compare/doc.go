@@ -36,8 +36,9 @@
 // the same values, by induction from the same inputs and parameters — are not evaluated again: after takes the
 // values before's evaluation computed (interp.Options.Reuse). Evaluated on the same feed with deterministic
 // kernels they would give the same bits, so every report is the one evaluating both programs whole gives
-// (Options.NoShare does that); only ops that read and write no buffer a live write changes are shared. Programs'
-// documentation and docs/verify.md give the argument.
+// (Options.NoShare does that); only ops that read and write no buffer a live write changes are shared, and a value
+// of after that an inplace op writes where it dies is computed again when its value of before stands for another
+// of after's too (they would share one buffer). Programs' documentation and docs/verify.md give the argument.
 //
 // A float32 mismatch found with the precision chosen automatically is confirmed in float64 before it is reported;
 // programs whose static inputs bake a large captured batch in are first compared rebatched (feeds.RebatchPrograms);

@@ -73,8 +73,9 @@
 // drawn from statistics) is evaluated holding only the weights and activations of the ops in flight. A drawer may
 // lend its buffers (Drawn.Borrowed: the draws a comparison keeps for its second program); the evaluation copies a
 // borrowed buffer before it writes it. An evaluation may also keep values for a later one and take over values an
-// earlier one kept (Options.Keep, Reuse and Carry: package compare's shared computations); taken values are
-// borrowed too.
+// earlier one kept (Options.Keep, Reuse and Carry: package compare's shared computations); the Carry holds kept
+// values in buffers of its own, so that a later write of the keeping evaluation does not reach them, and taken
+// values are borrowed too.
 //
 // # Random ops
 //
