@@ -4,12 +4,14 @@ import (
 	"math"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/pirdrr/drr/internal/progtest"
 	"github.com/pirdrr/drr/interp"
+	"github.com/pirdrr/drr/interp/tensor"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -131,22 +133,18 @@ func BenchmarkDrawNormalF32(b *testing.B) {
 
 // BenchmarkDrawNormalF32IntoF64 measures the draws of float32 weights for a float64 evaluation (the float32
 // numbers, widened).
-func BenchmarkDrawNormalF32IntoF64(b *testing.B) {
-	dst := make([]float64, 1<<22)
-	d := distribution{kind: distNormal, lo: -1, hi: 1, std: 0.02}
-	b.SetBytes(int64(8 * len(dst)))
-	for i := 0; b.Loop(); i++ {
-		drawInto(dst, uint64(i), ir.DTypeFloat32, d)
-	}
-}
+func BenchmarkDrawNormalF32IntoF64(b *testing.B) { benchDrawNormal[float64](b, ir.DTypeFloat32) }
 
 // BenchmarkDrawNormalF16 measures the draws of float16 weights (LLaMA-7B's 6.7 billion), computed in float32: the
 // normal variates rounded to float16 precision.
-func BenchmarkDrawNormalF16(b *testing.B) {
-	dst := make([]float32, 1<<22)
+func BenchmarkDrawNormalF16(b *testing.B) { benchDrawNormal[float32](b, ir.DTypeFloat16) }
+
+// benchDrawNormal draws 4M weights of type dt, N(0, 0.02) clipped to [-1, 1], into elements of type E.
+func benchDrawNormal[E tensor.Float](b *testing.B, dt ir.DType) {
+	dst := make([]E, 1<<22)
 	d := distribution{kind: distNormal, lo: -1, hi: 1, std: 0.02}
-	b.SetBytes(int64(4 * len(dst)))
+	b.SetBytes(int64(unsafe.Sizeof(dst[0])) * int64(len(dst)))
 	for i := 0; b.Loop(); i++ {
-		drawInto(dst, uint64(i), ir.DTypeFloat16, d)
+		drawInto(dst, uint64(i), dt, d)
 	}
 }
