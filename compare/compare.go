@@ -247,9 +247,10 @@ func (r *Report) String() string {
 // operands (an inplace op whose written operands die at it and alias nothing else counts as its pure form: the
 // write is seen by its results only), read each operand before any write to its buffer, and have results no op
 // writes later, in both programs; and a result such an inplace op of after writes is not shared when its value of
-// before stands for another result of after too (congruent ops of before are one), which would share its buffer. A program with region ops shares nothing. Report.Reused counts the ops of after
-// not evaluated; NoShare evaluates them all. The values of before that after's evaluated ops read are held from
-// their computation to after's run, within KeepDraws bytes; a run whose values exceed it evaluates after whole.
+// before stands for another result of after too (congruent ops of before are one), which would share its buffer.
+// A program with region ops shares nothing. Report.Reused counts the ops of after not evaluated; NoShare evaluates
+// them all. The values of before that after's evaluated ops read are held from their computation to after's run,
+// within KeepDraws bytes; a run whose values exceed it evaluates after whole.
 func Programs(before, after *ir.Program, opts Options) (*Report, error) {
 	if !opts.RecordedBatch && !opts.NoRebatch {
 		if from := feeds.CapturedBatch(opts.Options, before); from > 0 {

@@ -65,7 +65,7 @@ Each rule set is applied by a greedy worklist driver until nothing matches. Stat
 changed in the program's cost figures, then the figures before → after — ops, runtime ops (those that run on
 every inference), load-time ops (computed from weights only, which fold_constants folds), kernels, FLOPs, bytes
 moved and the estimated time per inference on -device (drrc help cost says how they are estimated); a GraphNet
-sample folder's figures are also summed over its graphs. -timing adds the parse / rewrite / print split and, for each rule tried, the time
+sample folder's figures are also summed over its graphs. -timing adds the parse / rewrite / print split (a line per program with -stats none) and, for each rule tried, the time
 spent matching it (its share of the merged automaton's time at the ops it was tried on) and rewriting with it. A
 match whose rewrite cannot be carried out (an attribute the rule computes is out of range, …) leaves the program
 unchanged at that op and counts as a failed rewrite: the program is then not written and the exit status is 1, unless -keep-going.

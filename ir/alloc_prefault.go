@@ -4,8 +4,8 @@ import "unsafe"
 
 // Reading a large program writes hundreds of MB of fresh memory (245 bytes per op), and the kernel zeroes each
 // page when it is first written: at 1M blocks a fifth of drrc apply's samples were the kernel clearing the pages
-// of the op records the reader was filling (clear_page_erms under Op.fill; docs/performance.md, "Reading on two
-// cores"). A prefaulter moves that work to another core: a goroutine allocates the allocator's next chunks ahead
+// of the op records the reader was filling (clear_page_erms under Op.fill; docs/performance.md, "Two cores for
+// fresh memory"). A prefaulter moves that work to another core: a goroutine allocates the allocator's next chunks ahead
 // of it and writes a byte of each of their pages, so that the reader takes chunks whose pages are there. The
 // records are the same and filled the same way; only where the page faults happen changes.
 
@@ -24,7 +24,7 @@ type prefaulter struct {
 
 // Prefault starts a prefaulter for a and returns the function that stops it, which the caller must call before
 // it uses a again from another goroutine or drops it; the chunks the prefaulter had ready when stopped are kept
-// for a's later records. Readers call it for sources large enough to pay for a goroutine (pirtext: 64 MB); on a
+// for a's later records. Readers call it for sources large enough to pay for a goroutine (pirtext: 32 MB); on a
 // single core it costs a channel operation per chunk and saves nothing. Calling it again while one runs does
 // nothing more.
 func (a *Allocator) Prefault() (stop func()) {

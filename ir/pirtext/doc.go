@@ -123,8 +123,8 @@
 // ops with the same map share one attribute list.
 //
 // The printer appends to a buffer; Write hands it to its writer every 256 KiB, from a second goroutine once the
-// output outgrows one buffer, so that formatting overlaps writing (print_flush.go). It prints the rest of a generic op's line
-// after its operands through a cache of the last one of each op kind (same attribute list and types: same text),
-// keeps the text of attribute lists it meets twice, and caches the text of types and attributes that need
-// formatting; results are numbered through a table indexed by the ops' ir.OpIDs numbers.
+// output outgrows one buffer, so that formatting overlaps writing (print_flush.go). It prints the rest of a generic
+// op's line after its operands through a cache of the last one of each op kind (same attribute list and types:
+// same text), keeps the text of attribute lists it meets twice, and caches the text of types and attributes that
+// need formatting; results are numbered through a table indexed by the ops' ir.OpIDs numbers.
 package pirtext
