@@ -7,10 +7,12 @@
 //
 // Random draws inputs and weights; a tensor is drawn in chunks of tensor.DrawChunk elements, each from its own
 // xoshiro256++ generator (normal values from the ziggurat of stream.go), so the numbers do not depend on the
-// machine or the number of goroutines. On AVX-512 (with the avx512 kernel path of package tensor in use) float32
-// normal draws (into float32 buffers, or widened into the float64 ones of a float64 evaluation) run eight chunks at
-// once in assembly, one per vector lane, computing the same numbers in the same
-// float64 operations (lanes.go); the portable loop remains the reference and the path elsewhere. A program carrying recorded statistics (ir.Variable.Stats on parameters,
+// machine or the number of goroutines. A float16 number is the float32 number drawn in its place, rounded to
+// float16 (roundDraw). On AVX-512 (with the avx512 kernel path of package tensor in use) float32 and float16 normal
+// draws (into float32 buffers, or widened into the float64 ones of a float64 evaluation) run eight chunks at once
+// in assembly, one per vector lane, computing the same numbers in the same float64 operations (lanes.go), float16
+// ones then rounded by the F16C conversions; the portable loop remains the reference and the path elsewhere. A
+// program carrying recorded statistics (ir.Variable.Stats on parameters,
 // ir.Program.Feeds for inputs: what a GraphNet capture records) is fed values drawn from them — floats normal with
 // the recorded mean and deviation, clipped to the recorded range; integers such as token ids uniform over their
 // recorded range; recorded input data as is. Otherwise dynamic input dims take Options.Batch (dim 0, default 1)

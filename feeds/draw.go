@@ -10,10 +10,11 @@ import (
 )
 
 // Drawing random tensors. A tensor's values come from its own seed (the feed seed mixed with the tensor's name),
-// in chunks of tensor.DrawChunk elements, chunk k from a generator seeded with tensor.ChunkSeed(tensor seed, k): chunks are drawn in
-// parallel and the numbers do not depend on the number of goroutines, on map order or on the machine. Every value
-// is rounded to the tensor's element type, so a tensor is the same whether it is fed directly, stored in
-// ir.Variable.Data, or drawn straight into a float32 buffer.
+// in chunks of tensor.DrawChunk elements, chunk k from a generator seeded with tensor.ChunkSeed(tensor seed, k):
+// chunks are drawn in parallel and the numbers do not depend on the number of goroutines, on map order or on the
+// machine. Every value is rounded to the tensor's element type (roundDraw: a float16 number is the float32 number
+// rounded), so a tensor is the same whether it is fed directly, stored in ir.Variable.Data, or drawn straight into
+// a float32 buffer.
 
 // distKind is the family of a distribution.
 type distKind uint8
@@ -116,10 +117,11 @@ func (d distribution) sample(r *stream) float64 {
 // drawInto fills dst with values of d rounded to dt, from the tensor seed.
 func drawInto[E tensor.Float](dst []E, seed uint64, dt ir.DType, d distribution) {
 	chunks := (len(dst) + tensor.DrawChunk - 1) / tensor.DrawChunk
-	if drawLanes != nil && dt == ir.DTypeFloat32 && d.kind == distNormal && !d.constant {
+	if drawLanes != nil && (dt == ir.DTypeFloat32 || dt == ir.DTypeFloat16) && d.kind == distNormal && !d.constant {
 		// The lane draws take eight chunks at a time: goroutines get whole groups of eight, so that the ranges
-		// ParallelFor splits off (several per goroutine) do not leave lanes empty. A float64 destination (a
-		// float32 weight in a float64 evaluation) gets the float32 numbers widened, as drawChunkInto stores them.
+		// ParallelFor splits off (several per goroutine) do not leave lanes empty. A float16 tensor gets the
+		// float32 numbers rounded to float16 (roundDraw); a float64 destination (a float32 weight in a float64
+		// evaluation) gets the numbers widened, as drawChunkInto stores them.
 		f32, ok := any(dst).([]float32)
 		if !ok {
 			f32 = make([]float32, len(dst))
@@ -128,8 +130,11 @@ func drawInto[E tensor.Float](dst []E, seed uint64, dt ir.DType, d distribution)
 		tensor.ParallelFor(groups, tensor.DrawChunk*laneCount*8, func(g0, g1 int) {
 			c0, c1 := g0*laneCount, min(g1*laneCount, chunks)
 			drawNormalLanes(f32, seed, c0, c1, d, expMargin)
+			lo, hi := c0*tensor.DrawChunk, min(c1*tensor.DrawChunk, len(dst))
+			if dt == ir.DTypeFloat16 {
+				roundHalves(f32[lo:hi])
+			}
 			if !ok {
-				lo, hi := c0*tensor.DrawChunk, min(c1*tensor.DrawChunk, len(dst))
 				for i, v := range f32[lo:hi] {
 					dst[lo+i] = E(v)
 				}
@@ -147,7 +152,7 @@ func drawInto[E tensor.Float](dst []E, seed uint64, dt ir.DType, d distribution)
 
 // drawChunkInto fills one chunk from r. The float32 and float16 normal draws and the float32 uniform ones, nearly
 // all of a model's weights and inputs, have loops of their own without a switch per element; every other case
-// goes through sample and RoundTo, and all give the same numbers as sample and RoundTo would.
+// goes through sample and roundDraw, and all give the same numbers as sample and roundDraw would.
 func drawChunkInto[E tensor.Float](dst []E, r *stream, dt ir.DType, d distribution) {
 	switch {
 	case (dt == ir.DTypeFloat32 || dt == ir.DTypeFloat16) && d.kind == distNormal && !d.constant:
@@ -173,10 +178,10 @@ func drawChunkInto[E tensor.Float](dst []E, r *stream, dt ir.DType, d distributi
 				z = r.normalOutside(u, layer, z)
 				s0, s1, s2, s3 = r.s0, r.s1, r.s2, r.s3
 			}
-			if v := clamp(mean+float64(std*z), lo, hi); dt == ir.DTypeFloat32 {
-				dst[i] = E(float32(v))
+			if v := float32(clamp(mean+float64(std*z), lo, hi)); dt == ir.DTypeFloat32 {
+				dst[i] = E(v)
 			} else {
-				dst[i] = E(interp.RoundTo(dt, v)) // float16: LLaMA-7B's 6.7 billion weights
+				dst[i] = E(roundHalf(v)) // float16: LLaMA-7B's 6.7 billion weights
 			}
 		}
 		r.s0, r.s1, r.s2, r.s3 = s0, s1, s2, s3
@@ -193,11 +198,55 @@ func drawChunkInto[E tensor.Float](dst []E, r *stream, dt ir.DType, d distributi
 		return
 	}
 	for i := range dst {
-		v := interp.RoundTo(dt, d.sample(r))
+		v := roundDraw(dt, d.sample(r))
 		if d.kind == distUniform && v >= d.hi && d.hi > d.lo {
 			v = uniformCeiling(dt, d)
 		}
 		dst[i] = E(v)
+	}
+}
+
+// roundDraw rounds a drawn number to the element type dt: interp.RoundTo, but a float16 number is the float32
+// number rounded to float16 (rounded twice, which differs from rounding once only when the float32 number lands
+// on a tie between two halves), so that float16 weights are the float32 draws of the lane draws (lanes.go)
+// rounded, at a fraction of the cost of drawing them.
+func roundDraw(dt ir.DType, v float64) float64 {
+	if dt == ir.DTypeFloat16 {
+		return float64(roundHalf(float32(v)))
+	}
+	return interp.RoundTo(dt, v)
+}
+
+// roundHalf returns the float16 value nearest x (ties to even), as a float32; it is interp.RoundTo(float16, x)
+// on float32 bits: a normal half keeps the 10 leading fraction bits, rounded by the 13 below them; below the
+// smallest normal half (2^-14) the halves are the multiples of 2^-24, to which adding and taking away 1/2 rounds
+// (the float32 numbers in [1/2, 1) are those multiples); from 65520 up the half is infinite. NaN stays NaN.
+func roundHalf(x float32) float32 {
+	b := math.Float32bits(x)
+	sign, a := b&(1<<31), b&^(1<<31)
+	switch {
+	case a >= 0x38800000 && a < 0x477ff000: // [2^-14, 65520)
+		a += 0xfff + (a>>13)&1
+		return math.Float32frombits(sign | a&^0x1fff)
+	case a < 0x38800000:
+		r := math.Float32frombits(a) + 0.5
+		r -= 0.5
+		return math.Float32frombits(sign | math.Float32bits(r))
+	case a <= 0x7f800000:
+		return math.Float32frombits(sign | 0x7f800000)
+	}
+	return x
+}
+
+// roundHalves rounds every element of xs to float16 precision (roundHalf), with the F16C conversions where the
+// machine has them (roundHalvesAsm).
+func roundHalves(xs []float32) {
+	if roundHalvesAsm != nil {
+		roundHalvesAsm(xs)
+		return
+	}
+	for i, x := range xs {
+		xs[i] = roundHalf(x)
 	}
 }
 
@@ -216,7 +265,7 @@ func clamp(v, lo, hi float64) float64 {
 // uniformCeiling is what a uniform draw that rounding to the element type carried to the open upper bound becomes:
 // the largest value of the type below the bound, or the lower bound when the type has none between them.
 func uniformCeiling(dt ir.DType, d distribution) float64 {
-	v := interp.RoundTo(dt, math.Nextafter(d.hi, d.lo))
+	v := roundDraw(dt, math.Nextafter(d.hi, d.lo))
 	if v >= d.hi {
 		v = d.lo
 	}

@@ -2,7 +2,9 @@ package feeds
 
 import (
 	"math"
+	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -207,5 +209,88 @@ func TestLazyDrawsAreKeptForTheSecondProgram(t *testing.T) {
 		assert.Empty(t, lazy.Drawer.(*lazyParams).kept, "%v: the second reader takes the kept draw", prec)
 		assert.Zero(t, lazy.Drawer.(*lazyParams).keptBytes, "%v", prec)
 		assert.Equal(t, want.Outputs, second.Outputs, "%v: the second program reads the weight as drawn", prec)
+	}
+}
+
+// TestRoundHalfIsRoundTo: roundHalf, on float32 bits, rounds as interp.RoundTo(float16) does on float64: every
+// exponent with the fractions around each tie between two halves (normal and subnormal), and a million random
+// bit patterns.
+func TestRoundHalfIsRoundTo(t *testing.T) {
+	check := func(x float32) {
+		want := float32(interp.RoundTo(ir.DTypeFloat16, float64(x)))
+		got := roundHalf(x)
+		if math.IsNaN(float64(want)) && math.IsNaN(float64(got)) {
+			return
+		}
+		if math.Float32bits(got) != math.Float32bits(want) {
+			require.Failf(t, "roundHalf differs", "%v (%#08x): %v, want %v", x, math.Float32bits(x), got, want)
+		}
+	}
+	for e := uint32(0); e < 256; e++ {
+		// A tie has a one at the highest bit rounded off and zeros below: bit 12 of a normal half, lower of a
+		// subnormal one. Every position, kept bits odd and even, and the neighbours of each.
+		for p := range uint32(23) {
+			for _, kept := range []uint32{0, 0x7fffff, 0x555555, 0x2aaaaa} {
+				f := kept&^(1<<(p+1)-1) | 1<<p
+				for _, frac := range []uint32{f, f - 1, f + 1} {
+					b := e<<23 | frac&(1<<23-1)
+					check(math.Float32frombits(b))
+					check(math.Float32frombits(b | 1<<31))
+				}
+			}
+		}
+	}
+	for _, x := range []float32{0, 65504, 65519.99, 65520, 0x1p-14, 0x1p-24, 0x1p-25, 0x1.0001p-25, 0x1.8p-24} {
+		check(x)
+		check(-x)
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	for range 1_000_000 {
+		check(math.Float32frombits(r.Uint32()))
+	}
+}
+
+// TestRoundHalvesAsmIsRoundHalf: the F16C conversions round as roundHalf does, on every tie pattern of
+// TestRoundHalfIsRoundTo's kind, a million random bit patterns and slices of every length up to 17 (the eight-wide
+// loop and the rest).
+func TestRoundHalvesAsmIsRoundHalf(t *testing.T) {
+	if roundHalvesAsm == nil {
+		t.Skip("this machine (or kernel path) rounds halves in Go")
+	}
+	var xs []float32
+	for e := uint32(0); e < 256; e++ {
+		for p := range uint32(23) {
+			f := uint32(0x555555)&^(1<<(p+1)-1) | 1<<p
+			for _, frac := range []uint32{f, f - 1, f + 1} {
+				xs = append(xs, math.Float32frombits(e<<23|frac&(1<<23-1)), math.Float32frombits(1<<31|e<<23|frac&(1<<23-1)))
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(9, 10))
+	for range 1_000_000 {
+		xs = append(xs, math.Float32frombits(r.Uint32()))
+	}
+	for n := 0; n <= 17; n++ {
+		xs = append(xs, xs[len(xs)-n:]...) // slices of every length end the input
+	}
+	got := slices.Clone(xs)
+	roundHalvesAsm(got)
+	for i, x := range xs {
+		want := roundHalf(x)
+		if math.IsNaN(float64(want)) && math.IsNaN(float64(got[i])) {
+			continue
+		}
+		if math.Float32bits(got[i]) != math.Float32bits(want) {
+			require.Failf(t, "F16C rounding differs", "%v (%#08x): %v, want %v", x, math.Float32bits(x), got[i], want)
+		}
+	}
+	for n := 0; n <= 17; n++ {
+		part := slices.Clone(xs[:n])
+		roundHalvesAsm(part)
+		for i := range part {
+			if math.Float32bits(part[i]) != math.Float32bits(got[i]) && !math.IsNaN(float64(part[i])) {
+				require.Failf(t, "F16C rounding of a short slice differs", "length %d, element %d", n, i)
+			}
+		}
 	}
 }

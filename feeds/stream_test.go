@@ -77,7 +77,7 @@ func TestStreamUniforms(t *testing.T) {
 }
 
 // TestDrawChunkFastPathsAreTheGeneralOne: the float32 and float16 normal loops and the float32 uniform loop give
-// the numbers the general loop (sample, then interp.RoundTo) gives.
+// the numbers the general loop (sample, then roundDraw) gives.
 func TestDrawChunkFastPathsAreTheGeneralOne(t *testing.T) {
 	for _, dt := range []ir.DType{ir.DTypeFloat32, ir.DTypeFloat16} {
 		for _, d := range []distribution{
@@ -92,7 +92,7 @@ func TestDrawChunkFastPathsAreTheGeneralOne(t *testing.T) {
 			drawChunkInto(fast, &r, dt, d)
 			r = newStream(3)
 			for i, got := range fast {
-				v := interp.RoundTo(dt, d.sample(&r))
+				v := roundDraw(dt, d.sample(&r))
 				if d.kind == distUniform && v >= d.hi && d.hi > d.lo {
 					v = uniformCeiling(dt, d)
 				}
