@@ -55,6 +55,10 @@ type Options struct {
 	// NoShare evaluates every op of after, including those that compute what an op of before computed on the same
 	// operands, whose values are otherwise taken from before's evaluation (see Programs).
 	NoShare bool
+
+	// only, when not nil, lists the runs (0 for Seed, 1 for Seed+1, …) to evaluate instead of all Runs: the
+	// float64 confirmation evaluates the runs float32 failed.
+	only []int
 }
 
 // Report is the outcome of Programs.
@@ -79,8 +83,14 @@ type Report struct {
 	// program could not be evaluated at Options.Batch (see Options.RecordedBatch).
 	RecordedBatch bool
 	// Float32 is the float32 comparison whose mismatch this float64 report confirms or refutes (see Programs);
-	// nil when the programs were compared once.
+	// nil when the programs were compared once. This report then evaluated Float32.FailedRuns only (Only).
 	Float32 *Report
+	// FailedRuns lists the runs (0 for Options.Seed, 1 for Seed+1, …) in which some output exceeded its tolerance,
+	// had no counterpart or could not be compared; empty when the report is OK.
+	FailedRuns []int
+	// Only, when not nil, lists the runs this report evaluated, Runs of them: a float64 confirmation evaluates the
+	// runs its float32 comparison failed. Nil means runs 0 … Runs−1.
+	Only []int
 	// Rebatched, when not nil, says that the programs were evaluated at a smaller batch than the one their static
 	// inputs were captured at (see Programs).
 	Rebatched *feeds.Rebatch
@@ -226,9 +236,10 @@ func (r *Report) String() string {
 // A mismatch found in float32 with the precision chosen automatically (Options.Precision Auto) is confirmed in
 // float64 before it is reported, unless NoConfirm: the error budget of float32 counts roundings but cannot see the
 // cancellation of a sum whose terms nearly cancel (a scalar training loss), where a correct rewrite that sums in
-// another order differs by far more than the budget. The float64 comparison decides — two evaluations of
-// equivalent programs agree there to about 1e-12 — and its report is returned, with the float32 one in
-// Report.Float32. When the float64 evaluation fails (memory), the float32 verdict stands.
+// another order differs by far more than the budget. The runs that failed in float32 (Report.FailedRuns) are
+// evaluated again in float64, which decides them — two evaluations of equivalent programs agree there to about
+// 1e-12 — and its report is returned, with the float32 one in Report.Float32; the runs within tolerance in float32
+// stand as they are. When the float64 evaluation fails (memory), the float32 verdict stands.
 //
 // Programs whose static inputs were captured at a batch larger than Options.Batch (GraphNet's vision graphs,
 // builtin.tensor<64x3x224x224xf32>, with the batch baked into reshape shapes) are first compared at
@@ -289,6 +300,7 @@ func compareConfirmed(before, after *ir.Program, opts Options) (*Report, error) 
 	}
 	o64 := opts
 	o64.Precision = interp.Float64
+	o64.only = rep.FailedRuns
 	o64.RecordedBatch = opts.RecordedBatch || rep.RecordedBatch
 	rep64, err64 := compareAtBatch(before, after, o64)
 	if rep64 == nil || err64 != nil && !errors.Is(err64, ErrMismatch) {
@@ -325,7 +337,14 @@ func compare(before, after *ir.Program, opts Options) (*Report, error) {
 	if runs <= 0 {
 		runs = 3
 	}
-	rep := &Report{Runs: runs, RelTol: opts.RelTol, AbsTol: opts.AbsTol}
+	list := opts.only
+	if list == nil {
+		list = make([]int, runs)
+		for k := range list {
+			list[k] = k
+		}
+	}
+	rep := &Report{Runs: len(list), Only: opts.only, RelTol: opts.RelTol, AbsTol: opts.AbsTol}
 	if rep.RelTol <= 0 {
 		rep.RelTol = 1e-5
 	}
@@ -351,7 +370,9 @@ func compare(before, after *ir.Program, opts Options) (*Report, error) {
 	if shared != nil {
 		beforeOpts.Keep, afterOpts.Reuse, rep.Reused = shared.keep, shared.reuse, shared.ops
 	}
-	for k := range runs {
+	// diffs[k][i] is output i's relative and absolute error in the k-th run evaluated (NaN: not comparable).
+	diffs := make([][][2]float64, len(list))
+	for n, k := range list {
 		feed, err := feeds.Lazy(opts.Seed+uint64(k), opts.Options, opts.keepLimit(), cache, before, after)
 		if err != nil {
 			return nil, err
@@ -374,7 +395,7 @@ func compare(before, after *ir.Program, opts Options) (*Report, error) {
 		if err != nil {
 			return nil, fmt.Errorf("after: %w", err)
 		}
-		if k == 0 {
+		if n == 0 {
 			pairs, rep.Unmatched = matchOutputs(rb.Outputs, ra.Outputs)
 			for _, p := range pairs {
 				rep.Outputs = append(rep.Outputs, OutputDiff{Name: rb.Outputs[p[0]].Name,
@@ -386,7 +407,8 @@ func compare(before, after *ir.Program, opts Options) (*Report, error) {
 		for i, p := range pairs {
 			ob, oa := rb.Outputs[p[0]], ra.Outputs[p[1]]
 			o := &rep.Outputs[i]
-			o.add(k, ob, oa)
+			rel, abs := o.add(k, ob, oa)
+			diffs[n] = append(diffs[n], [2]float64{rel, abs})
 			o.Random = o.Random || ob.Random || oa.Random
 			o.Rounding = max(o.Rounding, ob.Rounding, oa.Rounding)
 			if factor > 0 {
@@ -404,6 +426,16 @@ func compare(before, after *ir.Program, opts Options) (*Report, error) {
 	}
 	if rep.OK() {
 		return rep, nil
+	}
+	for n, k := range list {
+		failed := len(rep.Unmatched) > 0
+		for i, d := range diffs[n] {
+			o := rep.Outputs[i]
+			failed = failed || math.IsNaN(d[0]) || o.Problem != "" || d[0] > o.Tol && !(opts.AbsTol > 0 && d[1] <= opts.AbsTol)
+		}
+		if failed {
+			rep.FailedRuns = append(rep.FailedRuns, k)
+		}
 	}
 	var bad []string
 	for _, o := range rep.Failures() {
@@ -443,19 +475,20 @@ func maxIndex(pairs [][2]int, side int) int {
 	return m
 }
 
-// add accumulates the comparison of one run of outputs ob (before) and oa (after).
-func (o *OutputDiff) add(run int, ob, oa interp.Output) {
+// add accumulates the comparison of one run of outputs ob (before) and oa (after) and returns the run's relative
+// and absolute error (NaN when the outputs cannot be compared).
+func (o *OutputDiff) add(run int, ob, oa interp.Output) (rel, abs float64) {
 	if o.Problem != "" {
-		return
+		return math.NaN(), math.NaN()
 	}
 	a, b := ob.Value, oa.Value
 	if !slices.Equal(a.Shape, b.Shape) {
 		o.Problem = fmt.Sprintf("shape %v before, %v after", a.Shape, b.Shape)
-		return
+		return math.NaN(), math.NaN()
 	}
 	if a.DType != b.DType {
 		o.Problem = fmt.Sprintf("element type %s before, %s after", a.DType, b.DType)
-		return
+		return math.NaN(), math.NaN()
 	}
 	var maxAbs, scale, before, after float64
 	var at int
@@ -472,9 +505,9 @@ func (o *OutputDiff) add(run int, ob, oa interp.Output) {
 		maxAbs, at, scale, before, after = diffElems(a.Data, b.Data)
 	default:
 		o.Problem = "the outputs were held in different forms (internal error)"
-		return
+		return math.NaN(), math.NaN()
 	}
-	rel := maxAbs / max(scale, Tiny)
+	rel = maxAbs / max(scale, Tiny)
 	o.MaxAbs = max(o.MaxAbs, maxAbs)
 	if rel > o.MaxRel {
 		o.MaxRel, o.Run, o.Scale, o.Shape, o.Index = rel, run, scale, a.Shape, at
@@ -482,6 +515,7 @@ func (o *OutputDiff) add(run int, ob, oa interp.Output) {
 			o.Before, o.After = before, after
 		}
 	}
+	return rel, maxAbs
 }
 
 // diffElems returns the largest |a[i]−b[i]| (elemDiff), its index (-1 when empty), the scale max|a[i]| over the

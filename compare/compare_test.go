@@ -228,6 +228,45 @@ func TestCompareConfirmsFloat32InFloat64(t *testing.T) {
 	}
 }
 
+// TestCompareConfirmsOnlyTheFailingRuns: relu((x·10⁴ + 10⁹) − 10⁹) of a one-element x loses the small term in
+// float32 where x is positive, while relu(x·10⁴) is exact; a negative x gives 0 on both sides. The runs in which
+// x is positive fail in float32 (each run compared alone says which), and only those are evaluated again in
+// float64, where they agree.
+func TestCompareConfirmsOnlyTheFailingRuns(t *testing.T) {
+	program := func(cancel bool) *ir.Program {
+		b := progtest.New(t)
+		y := b.VA("pd_op.scale", []*ir.Value{b.Data("x", 1), b.Full([]int64{1}, 1e4)}, progtest.Attr("bias", b.Ctx.Float(0)), progtest.Attr("bias_after_scale", b.Ctx.Bool(true)))
+		if cancel {
+			big := b.Full([]int64{1}, 1e9)
+			y = b.V("pd_op.subtract", b.V("pd_op.add", y, big), big)
+		}
+		b.Fetch(b.V("pd_op.relu", y), "y", 0)
+		return b.P
+	}
+	before, after := program(true), program(false)
+	const runs = 8
+	var want []int
+	for k := range runs {
+		_, err := Programs(before, after, Options{Options: feeds.Options{Options: interp.Options{Precision: interp.Float32}}, Runs: 1, Seed: uint64(k)})
+		if err != nil {
+			require.ErrorIs(t, err, ErrMismatch)
+			want = append(want, k)
+		}
+	}
+	require.True(t, len(want) > 0 && len(want) < runs, "the seeds should give positive and negative inputs: failing runs %v", want)
+	rep, err := Programs(before, after, Options{Options: feeds.Options{Options: interp.Options{Precision: interp.Auto}}, Runs: runs})
+	require.NoError(t, err)
+	require.NotNil(t, rep.Float32, "float32 failed, float64 decided")
+	assert.Equal(t, interp.Float64, rep.Precision)
+	assert.Equal(t, want, rep.Float32.FailedRuns)
+	assert.Equal(t, runs, rep.Float32.Runs)
+	assert.Nil(t, rep.Float32.Only)
+	assert.Equal(t, want, rep.Only, "float64 evaluates the failed runs only")
+	assert.Equal(t, len(want), rep.Runs)
+	assert.Empty(t, rep.FailedRuns)
+	assert.Contains(t, want, rep.Outputs[0].Run)
+}
+
 // TestCompareRebatches: a fully static program captured at batch 4 (input [4, 6], the batch baked into a reshape
 // shape) is compared at batch 1 — the input and the constant rebatched alike in both programs; a program the
 // substitution breaks (a reshape to [-1, 4] of one row of 6) is compared at its captured batch instead, and a

@@ -40,7 +40,8 @@
 // of after that an inplace op writes where it dies is computed again when its value of before stands for another
 // of after's too (they would share one buffer). Programs' documentation and docs/verify.md give the argument.
 //
-// A float32 mismatch found with the precision chosen automatically is confirmed in float64 before it is reported;
+// A float32 mismatch found with the precision chosen automatically is confirmed in float64, on the runs that
+// failed, before it is reported;
 // programs whose static inputs bake a large captured batch in are first compared rebatched (feeds.RebatchPrograms);
 // programs that cannot be evaluated at the default batch are evaluated at the recorded sample's shapes. Programs'
 // documentation gives the details.

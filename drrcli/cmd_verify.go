@@ -448,12 +448,16 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 		return exitFailure
 	}
 	rep := res.Report
-	fmt.Fprintf(c.Stdout, "  %d run(s) from seed %d, %s on the %s kernels, tolerance rel %g", rep.Runs, copts.Seed, rep.Precision, rep.Kernels, rep.RelTol)
-	if rep.Precision == interp.Float32 {
+	head := rep // the comparison of every run: the float32 one when float64 confirmed some of its runs
+	if rep.Float32 != nil {
+		head = rep.Float32
+	}
+	fmt.Fprintf(c.Stdout, "  %d run(s) from seed %d, %s on the %s kernels, tolerance rel %g", head.Runs, copts.Seed, head.Precision, head.Kernels, head.RelTol)
+	if head.Precision == interp.Float32 {
 		fmt.Fprintf(c.Stdout, " or each output's float32 error budget")
 	}
-	if rep.AbsTol > 0 {
-		fmt.Fprintf(c.Stdout, " or abs %g", rep.AbsTol)
+	if head.AbsTol > 0 {
+		fmt.Fprintf(c.Stdout, " or abs %g", head.AbsTol)
 	}
 	fmt.Fprintf(c.Stdout, "; passes %s, evaluation %s\n", round(res.PassTime), round(res.CompareTime))
 	if rep.RecordedBatch {
@@ -473,8 +477,13 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 				parts = append(parts, fmt.Sprintf("%s max rel %.3g > tol %.3g", o.Name, o.MaxRel, o.Tol))
 			}
 		}
-		fmt.Fprintf(c.Stdout, "  in float32, %d output(s) differ beyond their error budget (%s); float64 decides:\n",
-			len(f32.Failures())+len(f32.Unmatched), strings.Join(parts, ", "))
+		seeds := make([]string, len(f32.FailedRuns))
+		for i, k := range f32.FailedRuns {
+			seeds[i] = strconv.FormatUint(copts.Seed+uint64(k), 10)
+		}
+		fmt.Fprintf(c.Stdout, "  in float32, %d output(s) differ beyond their error budget (%s) in %d of the runs (seed %s); float64 decides %s:\n",
+			len(f32.Failures())+len(f32.Unmatched), strings.Join(parts, ", "), len(seeds), strings.Join(seeds, ", "),
+			map[bool]string{true: "it", false: "them"}[len(seeds) == 1])
 	}
 	printOutputTable(c.Stdout, rep, v.verbose, path)
 	if opts.FillWeights || v.weights != "" {
