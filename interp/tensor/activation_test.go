@@ -93,3 +93,49 @@ func TestIdentityCopies(t *testing.T) {
 	y.Data[0] = 5
 	require.Equal(t, float32(1), x.Data[0])
 }
+
+// TestReluZerosAndNaN: relu and relu6 clamp without a branch and agree on the special values on every path — the
+// float32 and float64 kernels, the float64 function fused ops apply, and fused_conv2d_add_act's epilogue (a 1×1
+// convolution by the identity): NaN stays NaN, -0 and negatives become +0, +Inf stays (relu) or becomes 6 (relu6).
+func TestReluZerosAndNaN(t *testing.T) {
+	in := []float64{math.Copysign(0, -1), 0, -1e-30, -5, math.NaN(), math.Inf(1), math.Inf(-1), 2}
+	want := map[string][]float64{
+		ActRelu:  {0, 0, 0, 0, math.NaN(), math.Inf(1), 0, 2},
+		ActRelu6: {0, 0, 0, 0, math.NaN(), 6, 0, 2},
+	}
+	check := func(t *testing.T, name string, got []float64) {
+		t.Helper()
+		for i, w := range want[name] {
+			if math.IsNaN(w) {
+				require.True(t, math.IsNaN(got[i]), "%s(%v) = %v, want NaN", name, in[i], got[i])
+				continue
+			}
+			require.Equal(t, math.Float64bits(w), math.Float64bits(got[i]), "%s(%v) = %v, want %v", name, in[i], got[i], w)
+		}
+	}
+	for _, name := range []string{ActRelu, ActRelu6} {
+		t.Run(name, func(t *testing.T) {
+			f64 := mustT[float64](t, []int{len(in)}, in...)
+			got, err := ApplyActivation(f64, name, 0)
+			require.NoError(t, err)
+			check(t, name, got.Data)
+			dedicated := map[string]func(*Tensor[float32]) (*Tensor[float32], error){ActRelu: Relu[float32], ActRelu6: Relu6[float32]}[name]
+			got32, err := dedicated(mustT[float32](t, []int{len(in)}, in...))
+			require.NoError(t, err)
+			check(t, name, toF64(got32.Data))
+			x := mustT[float32](t, []int{1, 1, 1, len(in)}, in...)
+			one := mustT[float32](t, []int{1, 1, 1, 1}, 1)
+			fused, err := FusedConv2DAddAct(x, one, nil, nil, ConvParams{Strides: []int{1, 1}, Paddings: []int{0, 0}, Dilations: []int{1, 1}, Groups: 1}, name, 0)
+			require.NoError(t, err)
+			check(t, name, toF64(fused.Data))
+		})
+	}
+}
+
+func toF64(xs []float32) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = float64(x)
+	}
+	return out
+}

@@ -315,6 +315,7 @@ func FusedConv2DAddAct[T Float](input, filter, bias, residual *Tensor[T], p Conv
 		run = 1
 	}
 	runs := len(out.Data) / max(run, 1)
+	isRelu := activation == ActRelu // the common activation, without the call: relu's max in line
 	ParallelFor(runs, 4*run, func(lo, hi int) {
 		for r := lo; r < hi; r++ {
 			b := 0.0
@@ -329,7 +330,9 @@ func FusedConv2DAddAct[T Float](input, filter, bias, residual *Tensor[T], p Conv
 				if residual != nil {
 					v += float64(residual.Data[i])
 				}
-				if act != nil {
+				if isRelu {
+					v = max(v, 0)
+				} else if act != nil {
 					v = act(v)
 				}
 				out.Data[i] = T(v)
