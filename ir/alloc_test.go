@@ -2,6 +2,7 @@ package ir
 
 import (
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/stretchr/testify/assert"
@@ -298,6 +299,12 @@ func TestAllocatorPrefault(t *testing.T) {
 		last := x.Result(0)
 		for i := range n {
 			if i == n/2 {
+				if prefault {
+					// The prefaulter's goroutine may not have run yet on a loaded machine: wait for a chunk it
+					// made, which nothing takes before stop (this goroutine is the only reader).
+					require.Eventually(t, func() bool { return len(a.pre.ops) > 0 }, 10*time.Second, time.Millisecond,
+						"the prefaulter makes op chunks")
+				}
 				stop()
 				if prefault {
 					assert.Nil(t, a.pre)
