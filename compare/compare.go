@@ -370,7 +370,7 @@ func compare(before, after *ir.Program, opts Options) (*Report, error) {
 	if shared != nil {
 		beforeOpts.Keep, afterOpts.Reuse, rep.Reused = shared.keep, shared.reuse, shared.ops
 	}
-	// diffs[k][i] is output i's relative and absolute error in the k-th run evaluated (NaN: not comparable).
+	// diffs[n][i] is output i's relative and absolute error in the n-th run evaluated (list[n]).
 	diffs := make([][][2]float64, len(list))
 	for n, k := range list {
 		feed, err := feeds.Lazy(opts.Seed+uint64(k), opts.Options, opts.keepLimit(), cache, before, after)
@@ -431,7 +431,7 @@ func compare(before, after *ir.Program, opts Options) (*Report, error) {
 		failed := len(rep.Unmatched) > 0
 		for i, d := range diffs[n] {
 			o := rep.Outputs[i]
-			failed = failed || math.IsNaN(d[0]) || o.Problem != "" || d[0] > o.Tol && !(opts.AbsTol > 0 && d[1] <= opts.AbsTol)
+			failed = failed || o.Problem != "" || d[0] > o.Tol && !(opts.AbsTol > 0 && d[1] <= opts.AbsTol)
 		}
 		if failed {
 			rep.FailedRuns = append(rep.FailedRuns, k)

@@ -481,9 +481,12 @@ func (v *verifyFlags) verifyProgram(c *CLI, ctx *ir.Context, reg *rewriter.Regis
 		for i, k := range f32.FailedRuns {
 			seeds[i] = strconv.FormatUint(copts.Seed+uint64(k), 10)
 		}
+		them := "them"
+		if len(seeds) == 1 {
+			them = "it"
+		}
 		fmt.Fprintf(c.Stdout, "  in float32, %d output(s) differ beyond their error budget (%s) in %d of the runs (seed %s); float64 decides %s:\n",
-			len(f32.Failures())+len(f32.Unmatched), strings.Join(parts, ", "), len(seeds), strings.Join(seeds, ", "),
-			map[bool]string{true: "it", false: "them"}[len(seeds) == 1])
+			len(f32.Failures())+len(f32.Unmatched), strings.Join(parts, ", "), len(seeds), strings.Join(seeds, ", "), them)
 	}
 	printOutputTable(c.Stdout, rep, v.verbose, path)
 	if opts.FillWeights || v.weights != "" {
