@@ -48,7 +48,7 @@ With -weights the parameters hold the model's real weights, read from Paddle's .
 the ops left computing on weights are then listed. A program is computed in the precision of its floating-point types (float32 for float32 models, as
 Paddle computes them; -float64 forces float64): each output's tolerance is then the larger of -rtol and its
 float32 error budget, which grows with the reductions the output went through (docs/verify.md); an output that
-differs in float32 is compared again in float64, which decides. Beside the verdict, verify prints what the passes
+differs in float32 is compared again in float64, on the runs where it did, which decides. Beside the verdict, verify prints what the passes
 are worth: the program's cost figures before → after (runtime ops, kernels, FLOPs, bytes, estimated time per
 inference on -device; drrc help cost). The exit status is
 1 when an output differs beyond its tolerance, or when an op cannot be evaluated (the op and its position are
