@@ -13,6 +13,7 @@ type Block struct {
 	args        []*Value
 	region      *Region
 	len         int
+	nested      int // how many of its ops have regions (so that counting ops looks inside only when some do)
 	orderValid  bool
 }
 
@@ -125,6 +126,9 @@ func (b *Block) insertBefore(op, before *Op) {
 		before.prev = op
 	}
 	b.len++
+	if op.hasRegions() {
+		b.nested++
+	}
 	b.assignOrder(op)
 }
 
@@ -167,6 +171,9 @@ func (b *Block) unlink(op *Op) {
 	}
 	op.prev, op.next, op.block = nil, nil, nil
 	b.len--
+	if op.hasRegions() {
+		b.nested--
+	}
 }
 
 func (b *Block) renumber() {

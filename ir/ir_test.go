@@ -285,3 +285,49 @@ func TestEqual(t *testing.T) {
 	assert.EqualError(t, Equal(f.p, cp, EqualOptions{}), "%2 = t.add: attribute k is only in the second program")
 	assert.NoError(t, Equal(f.p, cp, EqualOptions{IgnoreAttrs: []string{"k"}}))
 }
+
+// TestNumOpsCountsNestedOps checks NumOps against a walk while ops with regions are made, moved between blocks
+// and erased: a block counts its ops with regions, and only those lead NumOps inside.
+func TestNumOpsCountsNestedOps(t *testing.T) {
+	f := newFixture(t)
+	c := f.c
+	walked := func() int {
+		n := 0
+		for range f.p.Walk() {
+			n++
+		}
+		return n
+	}
+	cond := f.b.Create(OpSpec{Name: "x.src", Results: []Type{c.Tensor(DenseTensor, nil, c.Scalar(DTypeBool))}})
+	x := f.op("x.src")
+	newIf := func() (*Op, *Block) {
+		op := f.b.Create(OpSpec{Name: "t.if", Operands: []*Value{cond.Result(0)}, Regions: 1})
+		blk := op.Region(0).AddBlock()
+		ib := NewBuilder(c)
+		ib.SetInsertionPointToEnd(blk)
+		r := ib.Create(OpSpec{Name: "t.relu", Operands: []*Value{x.Result(0)}, Results: []Type{f.f32t}})
+		ib.Create(OpSpec{Name: "t.yield", Operands: []*Value{r.Result(0)}})
+		return op, blk
+	}
+	outer, outerBody := newIf()
+	inner, innerBody := newIf()
+	require.Equal(t, 8, f.p.NumOps())
+	require.Equal(t, walked(), f.p.NumOps())
+
+	rw := NewRewriter(c, nil)
+	rw.MoveBefore(inner, outerBody.Last()) // the inner if now sits in the outer one's block
+	assert.Equal(t, 8, f.p.NumOps())
+	assert.Equal(t, walked(), f.p.NumOps())
+
+	require.NoError(t, rw.Erase(innerBody.Last())) // the yield
+	require.NoError(t, rw.Erase(innerBody.First()))
+	assert.Equal(t, 6, f.p.NumOps())
+	require.NoError(t, rw.Erase(inner))
+	assert.Equal(t, 5, f.p.NumOps())
+	assert.Equal(t, walked(), f.p.NumOps())
+	require.NoError(t, rw.Erase(outerBody.Last()))
+	require.NoError(t, rw.Erase(outerBody.First()))
+	require.NoError(t, rw.Erase(outer))
+	assert.Equal(t, 2, f.p.NumOps())
+	assert.Equal(t, walked(), f.p.NumOps())
+}

@@ -102,6 +102,9 @@ func (o *Op) result(i int) *Value {
 // attrSlice returns the op's attributes (shared: never modify it).
 func (o *Op) attrSlice() []NamedAttr { return unsafe.Slice(o.attrs, o.nAttrs&^erasedBit) }
 
+// hasRegions reports whether the op has regions (they are fixed when it is made).
+func (o *Op) hasRegions() bool { return o.ext != nil && len(o.ext.regions) > 0 }
+
 // regionSlice returns the op's regions.
 func (o *Op) regionSlice() []*Region {
 	if o.ext == nil {

@@ -111,10 +111,14 @@ func (p *Program) Walk() iter.Seq[*Op] { return WalkBlock(p.Body()) }
 // NumOps returns the number of ops in the program, nested ones included.
 func (p *Program) NumOps() int { return numOps(p.Body()) }
 
-// numOps counts the ops of b and of the regions nested in them: blocks know their length, so only ops with regions
-// need a look inside.
+// numOps counts the ops of b and of the regions nested in them: blocks know their length and how many of their ops
+// have regions, so only a block with such ops needs a look inside (a walk over a large rewritten program's ops,
+// scattered in memory, took 0.1 s at gen.py's 1M blocks).
 func numOps(b *Block) int {
 	n := b.len
+	if b.nested == 0 {
+		return n
+	}
 	for op := b.first; op != nil; op = op.next {
 		if op.ext != nil {
 			for _, r := range op.ext.regions {
