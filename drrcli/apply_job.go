@@ -228,9 +228,9 @@ func (a *applyFlags) process(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl
 		}
 	}
 	if rec != nil {
-		// The figures after the last pass are measured while the result is checked and written (read only); the
-		// record is made when the job ends, whichever way.
-		rec.Background()
+		// The figures after the last pass are measured when the record is made, as the job ends, whichever way:
+		// after the result is checked and written, which then have the cores to themselves.
+		rec.MeasureLastAtEnd()
 		pl = rec.Instrument(pl)
 	}
 	t1 := time.Now()
@@ -269,8 +269,9 @@ func (a *applyFlags) process(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl
 	var verdict *verdictGate
 	if writesUndoably(j.out, f) && weightsOut == "" {
 		verdict = &verdictGate{ch: make(chan bool, 1)}
-		go func() { verdict.ch <- a.judge(j, r, p, results) }()
-	} else if !a.judge(j, r, p, results) {
+		go func() { verdict.ch <- a.timedJudge(j, r, p, results) }()
+	} else if !a.timedJudge(j, r, p, results) {
+		r.output = time.Since(t2)
 		return r
 	}
 	// The weights go first: if the program cannot be written, a weights file that did not exist is removed again.
@@ -303,14 +304,29 @@ func (a *applyFlags) process(c *CLI, ctx *ir.Context, reg *rewriter.Registry, pl
 			err = pirfile.Save(p, j.out, verdict.gate(f), popts)
 		}
 	}
-	r.Print = time.Since(t2)
-	if verdict != nil && !verdict.wait() {
+	// Print is the writing alone: without the judgement when it came first, and without the wait for it at the end
+	// when it ran alongside (-timing reports it as check).
+	r.Print = time.Since(t2) - verdict.waitTime()
+	written := verdict == nil || verdict.wait()
+	r.output = time.Since(t2)
+	if verdict == nil {
+		r.Print -= r.Check
+	}
+	if !written {
 		return r // judged not to be written: the judgement said why, and the file is as it was
 	}
 	if err != nil {
 		r.Error = fmt.Sprintf("%s: %v", j.out, err)
 	}
 	return r
+}
+
+// timedJudge is judge, recording its duration in r.Check.
+func (a *applyFlags) timedJudge(j *applyJob, r *applyResult, p *ir.Program, results []*rewriter.PassResult) bool {
+	t := time.Now()
+	ok := a.judge(j, r, p, results)
+	r.Check = time.Since(t)
+	return ok
 }
 
 // judge reports whether the rewritten program may be written, recording in r what keeps it from being the rules'

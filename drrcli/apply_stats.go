@@ -53,7 +53,9 @@ func sampleResult(name string, jobs []*applyJob) *applyResult {
 		r.FailedRewrites += j.res.FailedRewrites
 		r.Parse += j.res.Parse
 		r.Rewrite += j.res.Rewrite
+		r.Check += j.res.Check
 		r.Print += j.res.Print
+		r.output += j.res.output
 	}
 	r.Program = stats.Sum(name, parts)
 	r.Program.Subgraphs = nil // listed as apply results, with their outputs and errors
@@ -137,8 +139,13 @@ func (a *applyFlags) printStats(w io.Writer, r *applyResult, withName bool) {
 		fmt.Fprintf(w, "  ops: %d → %d\n", r.OpsIn, r.OpsOut)
 	}
 	if a.timing {
-		fmt.Fprintf(w, "  timing: parse %s, rewrite %s, print %s\n", round(r.Parse), round(r.Rewrite), round(r.Print))
+		fmt.Fprintf(w, "  timing: %s\n", r.timing())
 	}
+}
+
+// timing renders the record's phases for -timing.
+func (r *applyResult) timing() string {
+	return fmt.Sprintf("parse %s, rewrite %s, check %s, print %s", round(r.Parse), round(r.Rewrite), round(r.Check), round(r.Print))
 }
 
 func round(d time.Duration) time.Duration {
@@ -176,7 +183,7 @@ func printSummary(w io.Writer, jobs []*applyJob) {
 			rtIn, rtOut, est = strconv.Itoa(r.Before.RuntimeOps), strconv.Itoa(r.After.RuntimeOps), stats.Seconds(r.After.Time.High)
 		}
 		fmt.Fprintf(w, "%-40s %8d %8d %8s %8s %9d %10s %10s  %s\n", trimLeft(r.Program.Program, 40), r.OpsIn, r.OpsOut, rtIn, rtOut, n,
-			est, round(r.Parse+r.Rewrite+r.Print), status)
+			est, round(r.Parse+r.Rewrite+r.output), status)
 	}
 	fmt.Fprintf(w, "%d of %d programs ok\n", ok, len(jobs))
 }

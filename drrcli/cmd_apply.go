@@ -65,7 +65,8 @@ Each rule set is applied by a greedy worklist driver until nothing matches. Stat
 changed in the program's cost figures, then the figures before → after — ops, runtime ops (those that run on
 every inference), load-time ops (computed from weights only, which fold_constants folds), kernels, FLOPs, bytes
 moved and the estimated time per inference on -device (drrc help cost says how they are estimated); a GraphNet
-sample folder's figures are also summed over its graphs. -timing adds the parse / rewrite / print split (a line per program with -stats none) and, for each rule tried, the time
+sample folder's figures are also summed over its graphs. -timing adds the parse / rewrite / check / print split (check: judging the result, which runs alongside the printing
+when the output is a file; a line per program with -stats none) and, for each rule tried, the time
 spent matching it (its share of the merged automaton's time at the ops it was tried on) and rewriting with it. A
 match whose rewrite cannot be carried out (an attribute the rule computes is out of range, …) leaves the program
 unchanged at that op and counts as a failed rewrite: the program is then not written and the exit status is 1, unless -keep-going.
@@ -177,7 +178,7 @@ func (a *applyFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&a.keepGoing, "keep-going", false, "write the program and exit 0 even if some rewrites failed or a rule pass stopped at a limit before converging (they are still reported)")
 	fs.StringVar(&a.stats, "stats", "text", "statistics on standard error: `text|json|none` (with the cost figures: drrc help cost)")
 	fs.StringVar(&a.device, "device", cost.DefaultDevice, "estimate times on `device`: "+deviceNames()+", or a profile.json")
-	fs.BoolVar(&a.timing, "timing", false, "report the parse / rewrite / print times")
+	fs.BoolVar(&a.timing, "timing", false, "report the parse / rewrite / check / print times")
 	fs.IntVar(&a.jobs, "j", 0, "programs processed in parallel (default: the number of CPUs)")
 	fs.BoolVar(&a.list, "list", false, "list the registered passes and pipelines and exit")
 	fs.StringVar(&a.cpuprofile, "cpuprofile", "", "write a CPU profile of the run to `file` (for go tool pprof)")
@@ -198,12 +199,16 @@ type applyResult struct {
 	Passes []*rewriter.PassResult `json:"-"`
 	Error  string                 `json:"error,omitempty"`
 	// FailedRewrites counts the matches whose rewrite could not be carried out (an error unless -keep-going).
-	FailedRewrites int           `json:"failed_rewrites,omitempty"`
-	Parse          time.Duration `json:"parse_ns"`
-	Rewrite        time.Duration `json:"rewrite_ns"`
-	Print          time.Duration `json:"print_ns"`
+	FailedRewrites int `json:"failed_rewrites,omitempty"`
+	// Parse, Rewrite, Check and Print are the phases -timing reports: reading the program, the pass pipeline,
+	// judging the result (rewriter.Outcome; alongside the printing when the output is a file) and writing it.
+	Parse   time.Duration `json:"parse_ns"`
+	Rewrite time.Duration `json:"rewrite_ns"`
+	Check   time.Duration `json:"check_ns"`
+	Print   time.Duration `json:"print_ns"`
 	// Subgraphs are, for a GraphNet sample folder, its graphs' results; the record's figures are their sums.
 	Subgraphs []*applyResult `json:"subgraphs,omitempty"`
+	output    time.Duration  // from the end of the rewrite to the output written: check and print, overlapping or not
 	trace     []string
 	warnings  []string
 	dumps     *irPrinter // the programs -print-ir-* printed
@@ -393,8 +398,7 @@ func (a *applyFlags) run(c *CLI, args []string) int {
 		if a.timing { // -timing asks for its line whatever -stats says
 			for _, j := range jobs {
 				if r := j.res; r.Error == "" || len(r.Passes) > 0 {
-					fmt.Fprintf(c.Stderr, "%s: timing: parse %s, rewrite %s, print %s\n", r.Program.Program,
-						round(r.Parse), round(r.Rewrite), round(r.Print))
+					fmt.Fprintf(c.Stderr, "%s: timing: %s\n", r.Program.Program, r.timing())
 				}
 			}
 		}

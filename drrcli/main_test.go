@@ -154,6 +154,8 @@ func TestApply(t *testing.T) {
 	require.Len(t, res.Program.Passes, 1)
 	assert.Equal(t, 1, res.Program.Passes[0].Rewrites)
 	assert.Equal(t, "deinplace_relu", res.Program.Passes[0].Rules[0].Rule)
+	assert.Positive(t, res.Check, "the judgement of the result is timed apart from the printing (check_ns)")
+	assert.Positive(t, res.Print)
 	assert.Equal(t, "rules", res.Program.Passes[0].Kind)
 	require.NotNil(t, res.Before)
 	require.NotNil(t, res.After)
@@ -168,7 +170,7 @@ func TestApply(t *testing.T) {
 
 	code, _, errs = run(t, "", "apply", "-rules", rules, "-timing", "-stats", "none", prog, "-o", filepath.Join(dir, "out.pir"))
 	require.Equal(t, exitOK, code, errs)
-	assert.Regexp(t, `^\S+: timing: parse [0-9.]+[µnm]?s, rewrite [0-9.]+[µnm]?s, print [0-9.]+[µnm]?s\n$`, errs,
+	assert.Regexp(t, `^\S+: timing: parse [0-9.]+[µnm]?s, rewrite [0-9.]+[µnm]?s, check [0-9.]+[µnm]?s, print [0-9.]+[µnm]?s\n$`, errs,
 		"-timing prints its line without the statistics")
 
 	code, _, errs = run(t, "", "apply", "-set", "nosuch", prog)

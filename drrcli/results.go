@@ -48,13 +48,14 @@ type resultRecord struct {
 	Precision string  `json:"precision,omitempty"`
 	Kernels   string  `json:"kernels,omitempty"`
 	// Times: the program's wall time and the process's CPU time (user+system) while it ran, and their parts (verify:
-	// passes and evaluation; apply: parse, rewrite, print).
+	// passes and evaluation; apply: parse, rewrite, check, print).
 	WallNS    int64 `json:"wall_ns"`
 	CPUNS     int64 `json:"cpu_ns,omitempty"`
 	PassNS    int64 `json:"pass_ns,omitempty"`
 	EvalNS    int64 `json:"eval_ns,omitempty"`
 	ParseNS   int64 `json:"parse_ns,omitempty"`
 	RewriteNS int64 `json:"rewrite_ns,omitempty"`
+	CheckNS   int64 `json:"check_ns,omitempty"`
 	PrintNS   int64 `json:"print_ns,omitempty"`
 	// PeakRSS is the largest resident set while the program ran (bytes), PeakRSSFrom how it was measured (see
 	// peakRSS); both empty when it cannot be attributed to the program.

@@ -202,6 +202,7 @@ func (p *shardPlan) applyRecord(j *applyJob, wall time.Duration) *resultRecord {
 	res := j.res
 	r.WallNS = wall.Nanoseconds()
 	r.ParseNS, r.RewriteNS, r.PrintNS = res.Parse.Nanoseconds(), res.Rewrite.Nanoseconds(), res.Print.Nanoseconds()
+	r.CheckNS = res.Check.Nanoseconds()
 	r.Status = statusOK
 	if res.Error != "" {
 		r.Status = statusError

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"time"
 
 	"github.com/pirdrr/drr/ir"
 	"github.com/pirdrr/drr/ir/pirfile"
@@ -15,6 +16,7 @@ type verdictGate struct {
 	ch     chan bool
 	done   bool
 	writes bool
+	waited time.Duration // how long the writer waited for the verdict
 }
 
 // wait returns the verdict, waiting for it the first time.
@@ -23,6 +25,14 @@ func (g *verdictGate) wait() bool {
 		g.writes, g.done = <-g.ch, true
 	}
 	return g.writes
+}
+
+// waitTime returns how long the writer waited for the verdict (0 for a nil gate).
+func (g *verdictGate) waitTime() time.Duration {
+	if g == nil {
+		return 0
+	}
+	return g.waited
 }
 
 // errJudgedNotWritten is what a gated format's writer returns when the verdict is not to write: the temporary
@@ -40,7 +50,10 @@ func (g *verdictGate) gate(f *pirfile.Format) *pirfile.Format {
 		if err := f.Write(w, p, opts); err != nil {
 			return err
 		}
-		if !g.wait() {
+		t := time.Now()
+		ok := g.wait()
+		g.waited = time.Since(t)
+		if !ok {
 			return errJudgedNotWritten
 		}
 		return nil

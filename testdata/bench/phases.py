@@ -6,8 +6,9 @@
 Run ../shared/bench/compare.py first with --out OUT: it generates wN.pir and wN.mlir there and checks drrc's output
 with verify.py. This script then runs the two tools in turn (A B A B ...) and prints, for parse, rewrite and print,
 the median times and the median of the pairwise ratios. drrc's phases are its -timing line (parse = reading the
-file, rewrite = the pass pipeline, print = writing the output); mlir-opt's are the Parser, TestPDLByteCodePass
-(which includes the verifier mlir-opt runs after the pass) and Output rows of --mlir-timing.
+file, rewrite = the pass pipeline and the check of its result, print = writing the output); mlir-opt's are the
+Parser, TestPDLByteCodePass (which includes the verifier mlir-opt runs after the pass) and Output rows of
+--mlir-timing.
 """
 import argparse
 import os
@@ -21,11 +22,17 @@ UNITS = {'s': 1.0, 'ms': 1e-3, 'µs': 1e-6, 'us': 1e-6, 'ns': 1e-9}
 
 
 def parse_drrc(stderr):
-    """Returns drrc's parse, rewrite and print times from the -timing line of its standard error."""
-    m = re.search(r'timing: parse ([\d.]+)(\S+?), rewrite ([\d.]+)(\S+?), print ([\d.]+)(\S+?)$', stderr, re.M)
+    """Returns drrc's parse, rewrite and print times from the -timing line of its standard error.
+
+    The rewrite time includes the check of the result (drrc's own phase since it is timed apart from the printing,
+    which it runs alongside), as mlir-opt's pass row includes the verifier it runs after the pass. A line without
+    a check phase (an older drrc) is read as it is."""
+    m = re.search(r'timing: parse ([\d.]+)(\S+?), rewrite ([\d.]+)(\S+?), (?:check ([\d.]+)(\S+?), )?'
+                  r'print ([\d.]+)(\S+?)$', stderr, re.M)
     if not m:
         sys.exit(f'no timing line in drrc output:\n{stderr}')
-    return tuple(float(m[i]) * UNITS[m[i + 1]] for i in (1, 3, 5))
+    parse, rewrite, check, printing = (float(m[i]) * UNITS[m[i + 1]] if m[i] else 0.0 for i in (1, 3, 5, 7))
+    return parse, rewrite + check, printing
 
 
 def parse_mlir(stderr):
