@@ -28,7 +28,8 @@
 //	results, err := pl.Run(p, env)
 //	record := rec.Program(name, results, p)
 //
-// The cost model reads the whole program, so a caller with other read-only work on it can overlap the two, as
-// drrc apply does: NewRecorder, StartBefore while the input is checked, Background so that the figures after
-// the last pass are measured while the result is checked and printed, then Instrument and Program (which waits).
+// The cost model reads the whole program, so a caller with other read-only work on it can schedule the two, as
+// drrc apply does: NewRecorder, StartBefore while the input is checked, MeasureLastAtEnd so that the figures after
+// the last pass are measured once the result is checked and written, then Instrument and Program (which waits for
+// the first and makes the last).
 package stats

@@ -10,19 +10,20 @@ import (
 
 // Recorder holds the cost figures of a program measured around the passes of an instrumented pipeline.
 //
-// By default it measures on the goroutine running the pipeline. A caller with read-only work to do on the same
-// program can overlap the measurements with it (the cost model reads the whole program, a tenth of drrc apply's
-// work on a large one): StartBefore measures the program before the first pass on another goroutine while the
-// caller checks it, and with Background the program after the last pass is measured on another goroutine while
-// the caller checks and prints the result. The caller must not change the program while a measurement runs:
-// from StartBefore to Wait (or to the first pass, which waits), and from the end of the last pass to Wait (or
-// Program, which waits).
+// By default it measures on the goroutine running the pipeline, when each pass ends. A caller with read-only work
+// to do on the same program can schedule the measurements around it (the cost model reads the whole program, a
+// tenth of drrc apply's work on a large one): StartBefore measures the program before the first pass on another
+// goroutine while the caller checks it, and with MeasureLastAtEnd the program after the last pass is measured when
+// the record is made (Program), after the caller has checked and written the result. The caller must not change
+// the program while a measurement may run: from StartBefore to Wait (or to the first pass, which waits), and with
+// MeasureLastAtEnd from the end of the last pass to Program.
 type Recorder struct {
-	model      *cost.Model
-	before     *cost.Summary
-	after      []*cost.Summary // by pass position
-	background bool
-	running    sync.WaitGroup
+	model   *cost.Model
+	before  *cost.Summary
+	after   []*cost.Summary // by pass position
+	atEnd   bool
+	last    func() // the measurement after the last pass, with atEnd, until Program makes it
+	running sync.WaitGroup
 }
 
 // Instrument returns pl with every pass wrapped so that it measures the program with m: before the first pass and
@@ -63,8 +64,9 @@ func (mp *measuredPass) Run(p *ir.Program, env *rewriter.Env) (*rewriter.PassRes
 		}
 	}
 	res, err := mp.Pass.Run(p, env)
-	if r.background && mp.index == len(r.after)-1 {
-		r.start(func() { r.after[mp.index] = r.measure(p) })
+	if r.atEnd && mp.index == len(r.after)-1 {
+		i := mp.index
+		r.last = func() { r.after[i] = r.measure(p) }
 	} else {
 		r.after[mp.index] = r.measure(p)
 	}
@@ -77,10 +79,13 @@ func (r *Recorder) StartBefore(p *ir.Program) {
 	r.start(func() { r.before = r.measure(p) })
 }
 
-// Background makes the Recorder measure the program after the last pass on another goroutine, so that the
-// caller's reading of the result (checking, printing) overlaps it: the caller must not change the program from
-// the end of the run until Wait or Program returns.
-func (r *Recorder) Background() { r.background = true }
+// MeasureLastAtEnd makes the Recorder measure the program after the last pass when Program makes the record, not
+// when the pass returns, so that the caller checks and writes the result first: drrc apply's output is then
+// written without the measurement competing for the cores (at gen.py's 1M blocks the cost model's summary of the
+// result takes as much CPU as checking it or printing it; measured on a goroutine of its own alongside them, it
+// made the printing a quarter slower, and the run no faster). The caller must not change the program from the end
+// of the run until Program returns.
+func (r *Recorder) MeasureLastAtEnd() { r.atEnd = true }
 
 // Wait waits for the measurements running on other goroutines.
 func (r *Recorder) Wait() { r.running.Wait() }
@@ -111,6 +116,10 @@ func Unwrap(p rewriter.Pass) rewriter.Pass {
 // measurements running on other goroutines.
 func (r *Recorder) Program(name string, results []*rewriter.PassResult, p *ir.Program) Program {
 	r.Wait()
+	if r.last != nil {
+		r.last()
+		r.last = nil
+	}
 	out := Program{Program: name, Before: r.before, Passes: []Pass{}}
 	for i, pr := range results {
 		var after *cost.Summary

@@ -138,17 +138,17 @@ func TestText(t *testing.T) {
 	require.Empty(t, stats.ChangeLine(before, before))
 }
 
-// TestMeasuredInBackground: the figures measured on other goroutines (StartBefore while the program is checked,
-// Background while the result is checked and printed, as drrc apply does) are the figures measured in line; run
-// with -race, it also shows the measurements only read the program.
-func TestMeasuredInBackground(t *testing.T) {
+// TestMeasuredAroundTheCaller: the figures measured on another goroutine (StartBefore while the program is checked)
+// and after the result is checked and printed (MeasureLastAtEnd), as drrc apply does, are the figures measured in
+// line; run with -race, it also shows the measurements only read the program.
+func TestMeasuredAroundTheCaller(t *testing.T) {
 	want := run(t)
 	p, reg, pl, m := inference(t)
 	rec := stats.NewRecorder(m)
 	rec.StartBefore(p)
 	require.Empty(t, ir.Verify(p).Errors())
 	rec.Wait()
-	rec.Background()
+	rec.MeasureLastAtEnd()
 	results, err := rec.Instrument(pl).Run(p, &rewriter.Env{Registry: reg})
 	require.NoError(t, err)
 	require.Empty(t, ir.Verify(p).Errors())
