@@ -25,8 +25,6 @@ type Allocator struct {
 	// opChunks are the op chunks, opBase their addresses, sorted by address: for OpIDs.
 	opChunks []*[allocChunk]Op
 	opBase   []uintptr
-	// advised is the heap region adviseHuge advised last, chunkBytes the bytes of the chunks allocated so far.
-	advised, chunkBytes uintptr
 	// pre is the running prefaulter (Prefault), if any; spareOps and spareUses the chunks it had ready when it
 	// stopped, taken before new ones.
 	pre       *prefaulter

@@ -1,7 +1,6 @@
 package ir
 
 import (
-	"bytes"
 	"os"
 	"strconv"
 	"strings"
@@ -12,15 +11,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestAllocatorHugePages: ops appended through an Allocator (57 MB of op records and operand records) lie in
-// memory advised for huge pages (the VmFlags "hg" of its mapping in /proc/self/smaps), when transparent huge pages
-// are not off; the first hugeAfter bytes of chunks are not advised. Whether the kernel then finds 2 MiB pages
-// depends on its memory's fragmentation, so that is logged (AnonHugePages), not asserted.
-func TestAllocatorHugePages(t *testing.T) {
-	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
-	if err != nil || bytes.Contains(mode, []byte("[never]")) {
-		t.Skipf("transparent huge pages are off or unknown here (%q)", mode)
-	}
+// TestAllocatorLeavesPageSizeToTheSystem: ops appended through an Allocator (57 MB of op records and operand
+// records) lie in memory the allocator did not advise for huge pages (no VmFlags "hg" on its mapping in
+// /proc/self/smaps): the system's setting decides (see touchPages for why the advice was dropped). How much of it
+// the kernel backs with huge pages anyway (THP "always") is logged, not asserted.
+func TestAllocatorLeavesPageSizeToTheSystem(t *testing.T) {
 	c := NewContext()
 	f32 := c.Scalar(DTypeFloat32)
 	p := NewProgram(c)
@@ -28,17 +23,12 @@ func TestAllocatorHugePages(t *testing.T) {
 	before := anonHugeBytes(t)
 	x := a.Append(p.Body(), c.OpInfo("pd_op.data"), nil, []Type{f32}, nil, Loc{}).Result(0)
 	info := c.OpInfo("pd_op.relu")
-	for range 10_000 {
-		a.Append(p.Body(), info, []*Value{x}, []Type{f32}, nil, Loc{})
-	}
-	assert.Zero(t, a.advised, "a small program stays on small pages")
 	var last *Op
-	for range 390_000 { // 400,000 × (112 + 32) bytes in all
+	for range 400_000 { // 400,000 × (112 + 32) bytes in all
 		last = a.Append(p.Body(), info, []*Value{x}, []Type{f32}, nil, Loc{})
 	}
-	assert.NotZero(t, a.advised, "a large program's chunks are advised")
 	flags := vmFlags(t, uintptr(unsafe.Pointer(last)))
-	assert.Contains(t, flags, "hg", "the mapping holding the last op is advised for huge pages (VmFlags %v)", flags)
+	assert.NotContains(t, flags, "hg", "the mapping holding the last op is not advised for huge pages (VmFlags %v)", flags)
 	t.Logf("AnonHugePages %d → %d bytes", before, anonHugeBytes(t))
 	require.Equal(t, 400_001, p.NumOps())
 }

@@ -9,8 +9,8 @@ import "unsafe"
 // of it and writes a byte of each of their pages, so that the reader takes chunks whose pages are there. The
 // records are the same and filled the same way; only where the page faults happen changes.
 
-// prefaultAhead is how many chunks of each kind the prefaulter keeps ready: about 3 MB in all, more than one
-// 2 MiB huge page of op records, so that the reader does not overtake it at a huge page's fault.
+// prefaultAhead is how many chunks of each kind the prefaulter keeps ready: about 3 MB in all, so that the reader
+// does not overtake it where a page takes long to come (a virtual machine's host backing it).
 const prefaultAhead = 24
 
 // prefaulter allocates op and operand-record chunks on a goroutine of its own and hands them over, pages
@@ -56,17 +56,16 @@ func (a *Allocator) Prefault() (stop func()) {
 
 func (f *prefaulter) run() {
 	defer close(f.done)
-	var region uintptr // the heap region advised last
 	var op *[allocChunk]Op
 	var use *[allocChunk]Use
 	for {
 		if op == nil {
 			op = new([allocChunk]Op)
-			touchPages(unsafe.Pointer(op), unsafe.Sizeof(*op), &region)
+			touchPages(unsafe.Pointer(op), unsafe.Sizeof(*op))
 		}
 		if use == nil {
 			use = new([allocChunk]Use)
-			touchPages(unsafe.Pointer(use), unsafe.Sizeof(*use), &region)
+			touchPages(unsafe.Pointer(use), unsafe.Sizeof(*use))
 		}
 		select {
 		case f.ops <- op:
@@ -79,15 +78,18 @@ func (f *prefaulter) run() {
 	}
 }
 
-// touchPages asks for huge pages for the heap region at p (once per region: *region is the last one) and writes a
-// zero byte to each 4 KiB page of the size bytes at p, which were just allocated and hold zeros: the kernel
-// provides and clears the pages now, on this goroutine. The bytes keep their value, so what the collector or
-// another reader could see does not change.
-func touchPages(p unsafe.Pointer, size uintptr, region *uintptr) {
-	if base := uintptr(p) &^ (hugePageRegion - 1); base != *region {
-		*region = base
-		madviseHuge(base, hugePageRegion)
-	}
+// touchPages writes a zero byte to each 4 KiB page of the size bytes at p, which were just allocated and hold
+// zeros: the kernel provides and clears the pages now, on this goroutine. The bytes keep their value, so what the
+// collector or another reader could see does not change.
+//
+// The pages are the system's own size: asking for transparent huge pages (madvise MADV_HUGEPAGE) made the reader
+// slower where it matters. On a virtual machine that gives freed memory back to its host (a balloon device with
+// free page reporting, as this project's machines have), huge pages come from exactly the blocks given back, and
+// each first touch then waits for the host: at gen.py's 1M blocks the parse took 0.90–1.18 s after a pause
+// against 0.70–0.74 s on 4 KiB pages, for 0.05 s saved when the same memory had just been freed (docs/
+// performance.md, "Check apart from print, and cold memory"). The Go runtime leaves them to the system's setting
+// too.
+func touchPages(p unsafe.Pointer, size uintptr) {
 	for off := uintptr(0); off < size; off += 4096 {
 		*(*byte)(unsafe.Add(p, off)) = 0
 	}
@@ -116,7 +118,6 @@ func (a *Allocator) takeUseChunk() *[allocChunk]Use {
 func takeChunk[T any](a *Allocator, ready chan *[allocChunk]T, spares *[]*[allocChunk]T) *[allocChunk]T {
 	select {
 	case c := <-ready: // never ready when nil
-		a.chunkBytes += unsafe.Sizeof(*c)
 		return c
 	default:
 	}
@@ -125,7 +126,5 @@ func takeChunk[T any](a *Allocator, ready chan *[allocChunk]T, spares *[]*[alloc
 		*spares = (*spares)[:n-1]
 		return c
 	}
-	c := new([allocChunk]T)
-	a.adviseHuge(uintptr(unsafe.Pointer(c)), unsafe.Sizeof(*c))
-	return c
+	return new([allocChunk]T)
 }

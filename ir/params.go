@@ -7,7 +7,6 @@ package ir
 func NewParams(ctx *Context, ops []*Op) map[string]*Variable {
 	params := make(map[string]*Variable, len(ops))
 	vars := make([]Variable, 0, len(ops))
-	adviseHugeSlice(vars) // 88 bytes per parameter op: 60 MB at gen.py's 1M blocks
 	add := func(v Variable) *Variable {
 		vars = append(vars, v) // never reallocates: one op adds at most one variable (a later op's may be dropped)
 		return &vars[len(vars)-1]

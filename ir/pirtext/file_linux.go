@@ -63,9 +63,8 @@ func newSlotArena(maxSlots int) *slotArena {
 	if err != nil {
 		return nil
 	}
-	// Huge pages: one page fault per 2 MiB of slots instead of per 4 KiB (at 1M blocks the slots of 3.1 M values
-	// are 25 MB). The arena is at most 8 bytes per source byte whatever the page size.
-	_ = syscall.Madvise(mem, syscall.MADV_HUGEPAGE)
+	// The pages are the system's size (no huge-page advice: see ir's touchPages). The arena is at most 8 bytes per
+	// source byte.
 	return &slotArena{mem: mem}
 }
 
