@@ -4,16 +4,15 @@ package ir
 // builtin.get_parameter and builtin.set_parameter) in program order: what Program.CollectParams computes, without
 // a walk over the whole program, for readers that meet those ops as they build it. The first op reading a name
 // gives its type; a name some set_parameter writes is mutable. The variables are allocated together.
-func NewParams(ctx *Context, ops []*Op) map[string]*Variable {
-	params := make(map[string]*Variable, len(ops))
-	vars := make([]Variable, 0, len(ops))
+func NewParams(ctx *Context, ops *OpList) map[string]*Variable {
+	params := make(map[string]*Variable, ops.Len())
+	vars := make([]Variable, 0, ops.Len())
 	add := func(v Variable) *Variable {
 		vars = append(vars, v) // never reallocates: one op adds at most one variable (a later op's may be dropped)
 		return &vars[len(vars)-1]
 	}
 	// Last to first, so that the first op reading a name makes its entry, with one map assignment per op.
-	for i := len(ops) - 1; i >= 0; i-- {
-		op := ops[i]
+	for op := range ops.Backward() {
 		if op.info.Name == SetParameterOpName || op.NumResults() == 0 {
 			continue
 		}
@@ -23,7 +22,7 @@ func NewParams(ctx *Context, ops []*Op) map[string]*Variable {
 		}
 		params[name] = add(Variable{Name: name, Type: op.Result(0).Type()})
 	}
-	for _, op := range ops {
+	for op := range ops.All() {
 		if op.info.Name != SetParameterOpName {
 			continue
 		}

@@ -16,7 +16,7 @@ func TestNewParamsIsCollectParams(t *testing.T) {
 	b := NewBuilder(c)
 	b.SetInsertionPointToEnd(p.Body())
 	f32, i64 := c.Tensor(DenseTensor, []int64{2}, c.Scalar(DTypeFloat32)), c.Tensor(DenseTensor, []int64{2}, c.Scalar(DTypeInt64))
-	var ops []*Op
+	var ops OpList
 	param := func(op string, name string, t Type, operands ...*Value) *Op {
 		spec := OpSpec{Name: op, Operands: operands}
 		if t != nil {
@@ -27,7 +27,7 @@ func TestNewParamsIsCollectParams(t *testing.T) {
 		}
 		o := b.Create(spec)
 		if IsParamOp(o) {
-			ops = append(ops, o)
+			ops.Append(o)
 		}
 		return o
 	}
@@ -42,7 +42,7 @@ func TestNewParamsIsCollectParams(t *testing.T) {
 	param(ParameterOpName, "inner", i64)
 	param("pd_op.relu", "", f32, w)
 
-	got := NewParams(c, ops)
+	got := NewParams(c, &ops)
 	p.CollectParams()
 	require.Equal(t, len(p.Params), len(got))
 	for name, want := range p.Params {
@@ -54,4 +54,50 @@ func TestNewParamsIsCollectParams(t *testing.T) {
 	assert.Equal(t, Type(f32), got["w"].Type)
 	assert.True(t, got["only"].Mutable)
 	assert.False(t, got["inner"].Mutable)
+}
+
+// TestOpList: appending across the runs keeps every op, in order forward and backward, and stopping an iteration
+// early stops it.
+func TestOpList(t *testing.T) {
+	c := NewContext()
+	for _, n := range []int{0, 1, 63, 64, 65, 200, opListRun, 3*opListRun + 17} {
+		var l OpList
+		want := make([]*Op, n)
+		for i := range want {
+			want[i] = c.NewOp(OpSpec{Name: "x.op"})
+			l.Append(want[i])
+		}
+		require.Equal(t, n, l.Len())
+		var fwd, bwd []*Op
+		for op := range l.All() {
+			fwd = append(fwd, op)
+		}
+		for op := range l.Backward() {
+			bwd = append(bwd, op)
+		}
+		if n == 0 {
+			assert.Empty(t, fwd)
+			assert.Empty(t, bwd)
+			continue
+		}
+		assert.Equal(t, want, fwd, "n=%d forward", n)
+		for i, op := range bwd {
+			require.Same(t, want[n-1-i], op, "n=%d backward %d", n, i)
+		}
+		for op := range l.All() {
+			assert.Same(t, want[0], op)
+			break
+		}
+		for op := range l.Backward() {
+			assert.Same(t, want[n-1], op)
+			break
+		}
+	}
+	var l OpList
+	for range 3*opListRun + 1 {
+		l.Append(nil)
+	}
+	for _, run := range l.runs {
+		assert.LessOrEqual(t, cap(run), opListRun, "runs stop growing at opListRun")
+	}
 }

@@ -36,7 +36,7 @@ func Read(ctx *ir.Context, filename string, src []byte, opts ReadOptions) (*ir.P
 
 // collectParams fills Program.Params from the parameter ops read, in program order: what Program.CollectParams
 // computes, without walking the whole program twice (a tenth of the reading time of large models).
-func (r *reader) collectParams() { r.prog.Params = ir.NewParams(r.ctx, r.paramOps) }
+func (r *reader) collectParams() { r.prog.Params = ir.NewParams(r.ctx, &r.paramOps) }
 
 // reader holds the state of one Read.
 type reader struct {
@@ -77,7 +77,7 @@ type reader struct {
 	lastAttrs map[string][]ir.NamedAttr
 
 	// paramOps are the parameter, get_parameter and set_parameter ops, in program order.
-	paramOps []*ir.Op
+	paramOps ir.OpList
 }
 
 // opName is a resolved op id.

@@ -99,7 +99,7 @@ type parser struct {
 	attrSlab []ir.NamedAttr
 
 	// paramOps are the parameter ops read, in program order, for the parameter table (ir.NewParams).
-	paramOps []*ir.Op
+	paramOps ir.OpList
 
 	// release, if set, gives back src[lo:hi] once the parser is past it; released is where the next release starts.
 	release  func(lo, hi int)
@@ -300,7 +300,7 @@ func (p *parser) program() *ir.Program {
 		}
 		p.failAt(u.ref.pos, "undefined value %%%s", u.name)
 	}
-	prog.Params = ir.NewParams(p.ctx, p.paramOps)
+	prog.Params = ir.NewParams(p.ctx, &p.paramOps)
 	return prog
 }
 
@@ -771,7 +771,7 @@ func (p *parser) newOp(b *ir.Block, e *opEntry, loc position, attrs []ir.NamedAt
 		p.builder.Insert(op)
 	}
 	if ir.IsParamOp(op) {
-		p.paramOps = append(p.paramOps, op)
+		p.paramOps.Append(op)
 	}
 	if regions == 0 {
 		for i := range p.resNames {
