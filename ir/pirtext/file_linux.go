@@ -2,6 +2,7 @@ package pirtext
 
 import (
 	"os"
+	"sync/atomic"
 	"syscall"
 	"unsafe"
 
@@ -33,14 +34,91 @@ func openSource(path string) (src []byte, release func(lo, hi int), done func(),
 	}
 	_ = syscall.Madvise(src, syscall.MADV_SEQUENTIAL)
 	page := os.Getpagesize()
+	ahead := startPopulating(src)
 	release = func(lo, hi int) {
+		ahead.upTo(hi + releaseKeep + 2*releaseStep)
 		lo = (lo + page - 1) / page * page
 		hi = hi / page * page
 		if lo < hi {
 			_ = syscall.Madvise(src[lo:hi], syscall.MADV_DONTNEED)
 		}
 	}
-	return src, release, func() { _ = syscall.Munmap(src) }, nil
+	return src, release, func() {
+		ahead.stop()
+		_ = syscall.Munmap(src)
+	}, nil
+}
+
+// madvPopulateRead is Linux's MADV_POPULATE_READ (5.14): map the pages of a range of a file mapping at once.
+const madvPopulateRead = 22
+
+// populator maps the pages of a large mapped source ahead of the parser, on a goroutine of its own: read through
+// the mapping, a 536 MB file takes a page fault per 64 KiB (the kernel maps 16 pages of the page cache at each),
+// 8,400 of them, an eighth of the 1M-block parse on the parser's core; madvise(MADV_POPULATE_READ) maps a range
+// in one call, on the other core. The parser asks for the next two release steps each time it releases what it
+// has passed, so that the populated part it has not read stays under 17 MB. A nil populator (a small file, or
+// a kernel without MADV_POPULATE_READ) does nothing.
+type populator struct {
+	src   []byte
+	next  int           // the end of what was asked for
+	todo  chan [2]int   // ranges to populate
+	done  chan struct{} // closed when the goroutine ends
+	fails atomic.Bool   // set when the kernel refused: nothing more is asked
+}
+
+// populateFrom is the source size from which a populator runs (as the allocator's prefaulter, ir.Allocator.Prefault).
+const populateFrom = 32 << 20
+
+// startPopulating starts a populator for src, with the first two release steps asked for, or returns nil for a
+// source under populateFrom.
+func startPopulating(src []byte) *populator {
+	if len(src) < populateFrom {
+		return nil
+	}
+	a := &populator{src: src, todo: make(chan [2]int, 4), done: make(chan struct{})}
+	go a.run()
+	a.upTo(2 * releaseStep)
+	return a
+}
+
+// upTo asks for the source up to byte end to be mapped (what was asked before is not asked again).
+func (a *populator) upTo(end int) {
+	if a == nil || a.fails.Load() {
+		return
+	}
+	end = min(end, len(a.src))
+	if end <= a.next {
+		return
+	}
+	select {
+	case a.todo <- [2]int{a.next, end}:
+		a.next = end
+	default: // the goroutine is behind: the parser's own faults map what it reads meanwhile
+	}
+}
+
+func (a *populator) run() {
+	defer close(a.done)
+	page := os.Getpagesize()
+	for r := range a.todo {
+		lo := r[0] / page * page
+		if _, _, errno := syscall.Syscall(syscall.SYS_MADVISE, uintptr(unsafe.Pointer(&a.src[lo])), uintptr(r[1]-lo),
+			madvPopulateRead); errno != 0 {
+			a.fails.Store(true)
+			for range a.todo { // drain: nothing more is populated
+			}
+			return
+		}
+	}
+}
+
+// stop ends the populator's goroutine and waits for it, so that the mapping can go.
+func (a *populator) stop() {
+	if a == nil {
+		return
+	}
+	close(a.todo)
+	<-a.done
 }
 
 // slotArena holds the pages of the parser's value-name table (parser.nums) outside the Go heap, so that the

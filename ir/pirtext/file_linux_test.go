@@ -1,0 +1,87 @@
+package pirtext
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"unsafe"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pirdrr/drr/ir"
+)
+
+// TestPopulatorMapsAhead: a populator maps the source up to where it is asked, in one go per request, and no
+// further; a source under populateFrom gets none.
+func TestPopulatorMapsAhead(t *testing.T) {
+	assert.Nil(t, startPopulating(make([]byte, populateFrom-1)))
+
+	path := filepath.Join(t.TempDir(), "big.pir")
+	require.NoError(t, os.WriteFile(path, make([]byte, populateFrom+4*releaseStep), 0o644))
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	info, err := f.Stat()
+	require.NoError(t, err)
+	src, err := syscall.Mmap(int(f.Fd()), 0, int(info.Size()), syscall.PROT_READ, syscall.MAP_PRIVATE)
+	require.NoError(t, err)
+	defer syscall.Munmap(src)
+
+	a := startPopulating(src) // asks for the first two release steps
+	require.NotNil(t, a)
+	a.upTo(3 * releaseStep)
+	a.upTo(releaseStep) // behind what was asked: nothing more
+	assert.Equal(t, 3*releaseStep, a.next)
+	a.stop() // waits for the requests sent
+	if a.fails.Load() {
+		t.Skip("the kernel refuses MADV_POPULATE_READ (before Linux 5.14)")
+	}
+	rss := mappingRss(t, uintptr(unsafe.Pointer(&src[0])))
+	assert.GreaterOrEqual(t, rss, int64(3*releaseStep), "the part asked for is mapped")
+	assert.Less(t, rss, int64(4*releaseStep), "the rest is not")
+}
+
+// TestParseFilePopulated: a file large enough for a populator reads as the same bytes parsed in memory.
+func TestParseFilePopulated(t *testing.T) {
+	src := chainProgram(400000)
+	require.Greater(t, len(src), populateFrom)
+	path := filepath.Join(t.TempDir(), "chain.pir")
+	require.NoError(t, os.WriteFile(path, src, 0o644))
+	got, _, err := ParseFile(ir.NewContext(), path, ReadOptions{})
+	require.NoError(t, err)
+	want, _, err := Parse(ir.NewContext(), path, src, ReadOptions{})
+	require.NoError(t, err)
+	require.Equal(t, want.NumOps(), got.NumOps())
+	assert.Equal(t, string(Print(want, WriteOptions{})), string(Print(got, WriteOptions{})))
+}
+
+// mappingRss returns the resident bytes of the mapping of this process that starts at addr (/proc/self/smaps).
+func mappingRss(t *testing.T, addr uintptr) int64 {
+	data, err := os.ReadFile("/proc/self/smaps")
+	if err != nil {
+		t.Skipf("no /proc/self/smaps: %v", err)
+	}
+	in := false
+	for line := range strings.Lines(string(data)) {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		if lo, _, ok := strings.Cut(f[0], "-"); ok && !strings.HasSuffix(f[0], ":") {
+			start, err := strconv.ParseUint(lo, 16, 64)
+			in = err == nil && uintptr(start) == addr
+			continue
+		}
+		if in && f[0] == "Rss:" {
+			kb, err := strconv.ParseInt(f[1], 10, 64)
+			require.NoError(t, err)
+			return kb << 10
+		}
+	}
+	t.Fatalf("no mapping of /proc/self/smaps starts at %#x", addr)
+	return 0
+}
