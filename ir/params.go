@@ -23,24 +23,29 @@ func NewParams(ctx *Context, ops *OpList) map[string]*Variable {
 		params[name] = add(Variable{Name: name, Type: op.Result(0).Type()})
 	}
 	for op := range ops.All() {
-		if op.info.Name != SetParameterOpName {
-			continue
+		if op.info.Name == SetParameterOpName {
+			setParam(ctx, params, op, add)
 		}
-		name, ok := AsString(op.Attr("parameter_name"))
-		if !ok {
-			continue
-		}
-		if v := params[name]; v != nil {
-			v.Mutable = true
-			continue
-		}
-		var t Type = ctx.NullType()
-		if op.NumOperands() > 0 && op.Operand(0) != nil {
-			t = op.Operand(0).Type()
-		}
-		params[name] = add(Variable{Name: name, Type: t, Mutable: true})
 	}
 	return params
+}
+
+// setParam enters what the set_parameter op writes into params: its variable becomes mutable, or is declared by
+// the write (with the written value's type) if nothing reads it; add allocates a new variable.
+func setParam(ctx *Context, params map[string]*Variable, op *Op, add func(Variable) *Variable) {
+	name, ok := AsString(op.Attr("parameter_name"))
+	if !ok {
+		return
+	}
+	if v := params[name]; v != nil {
+		v.Mutable = true
+		return
+	}
+	var t Type = ctx.NullType()
+	if op.NumOperands() > 0 && op.Operand(0) != nil {
+		t = op.Operand(0).Type()
+	}
+	params[name] = add(Variable{Name: name, Type: t, Mutable: true})
 }
 
 // IsParamOp reports whether op is a parameter op that NewParams reads: builtin.parameter, builtin.get_parameter or

@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -100,4 +101,75 @@ func TestOpList(t *testing.T) {
 	for _, run := range l.runs {
 		assert.LessOrEqual(t, cap(run), opListRun, "runs stop growing at opListRun")
 	}
+}
+
+// TestParamsBuilderIsNewParams: the table a builder makes, on its goroutine or not, is NewParams' for the same ops:
+// over several runs of ops, with a name read twice with two types (the first reader's wins), written before it is
+// read (the reader's type, mutable), written only (declared by the write), and ops without a name or result.
+func TestParamsBuilderIsNewParams(t *testing.T) {
+	c := NewContext()
+	p := NewProgram(c)
+	b := NewBuilder(c)
+	b.SetInsertionPointToEnd(p.Body())
+	f32, i64 := c.Tensor(DenseTensor, []int64{2}, c.Scalar(DTypeFloat32)), c.Tensor(DenseTensor, []int64{2}, c.Scalar(DTypeInt64))
+	var ops []*Op
+	param := func(op string, name string, t Type, operands ...*Value) *Value {
+		spec := OpSpec{Name: op, Operands: operands}
+		if t != nil {
+			spec.Results = []Type{t}
+		}
+		if name != "" {
+			spec.Attrs = []NamedAttr{{Name: "parameter_name", Value: c.Str(name)}}
+		}
+		o := b.Create(spec)
+		ops = append(ops, o)
+		if t == nil {
+			return nil
+		}
+		return o.Result(0)
+	}
+	w := param(ParameterOpName, "w", f32)
+	param(SetParameterOpName, "late", nil, w) // written before it is read
+	for i := range 3*opListRun + 5 {
+		ty := f32
+		if i%3 == 1 {
+			ty = i64
+		}
+		param(ParameterOpName, "p"+strconv.Itoa(i%5000), ty) // names past 5,000 are read again, with other types
+		if i%1000 == 0 {
+			param(ParameterOpName, "", f32)                             // no name
+			param(ParameterOpName, "noresult", nil)                     // no result
+			param(SetParameterOpName, "only"+strconv.Itoa(i), nil, w)   // written, never read
+			param(SetParameterOpName, "p"+strconv.Itoa(i/1000), nil, w) // read, and written
+		}
+	}
+	param(GetParameterOpName, "late", i64)
+
+	var list OpList
+	for _, op := range ops {
+		list.Append(op)
+	}
+	want := NewParams(c, &list)
+	for _, concurrent := range []bool{false, true} {
+		pb := NewParamsBuilder(c, concurrent)
+		for _, op := range ops {
+			pb.Append(op)
+		}
+		got := pb.Params()
+		require.Len(t, got, len(want), "concurrent=%v", concurrent)
+		for name, v := range want {
+			g := got[name]
+			require.NotNil(t, g, "%s concurrent=%v", name, concurrent)
+			assert.Equal(t, *v, *g, "%s concurrent=%v", name, concurrent)
+		}
+		assert.True(t, got["late"].Mutable)
+		assert.Equal(t, i64, got["late"].Type, "the reader's type, though the write comes first")
+	}
+
+	stopped := NewParamsBuilder(c, true) // a reader that fails stops it
+	for _, op := range ops[:100] {
+		stopped.Append(op)
+	}
+	stopped.Stop()
+	stopped.Stop()
 }

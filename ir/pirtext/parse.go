@@ -98,8 +98,8 @@ type parser struct {
 	strSpans []strSpan
 	attrSlab []ir.NamedAttr
 
-	// paramOps are the parameter ops read, in program order, for the parameter table (ir.NewParams).
-	paramOps ir.OpList
+	// params builds the parameter table from the parameter ops read, in program order.
+	params *ir.ParamsBuilder
 
 	// release, if set, gives back src[lo:hi] once the parser is past it; released is where the next release starts.
 	release  func(lo, hi int)
@@ -274,9 +274,13 @@ func (p *parser) program() *ir.Program {
 	prog.File = p.file
 	p.builder = ir.NewBuilder(p.ctx)
 	p.alloc = prog.Allocator()
-	if len(p.src) >= p.prefaultFrom {
+	large := len(p.src) >= p.prefaultFrom
+	if large {
 		defer p.alloc.Prefault()()
 	}
+	// A large program's parameter table is built on the other core as its parameter ops are read.
+	p.params = ir.NewParamsBuilder(p.ctx, large)
+	defer p.params.Stop() // a failed read leaves no goroutine behind
 	p.skipSpace()
 	if p.eof() {
 		p.fail("expected a program ('{' and its ops), found end of file")
@@ -300,7 +304,7 @@ func (p *parser) program() *ir.Program {
 		}
 		p.failAt(u.ref.pos, "undefined value %%%s", u.name)
 	}
-	prog.Params = ir.NewParams(p.ctx, &p.paramOps)
+	prog.Params = p.params.Params()
 	return prog
 }
 
@@ -771,7 +775,7 @@ func (p *parser) newOp(b *ir.Block, e *opEntry, loc position, attrs []ir.NamedAt
 		p.builder.Insert(op)
 	}
 	if ir.IsParamOp(op) {
-		p.paramOps.Append(op)
+		p.params.Append(op)
 	}
 	if regions == 0 {
 		for i := range p.resNames {
