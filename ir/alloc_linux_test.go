@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"errors"
 	"os"
 	"strconv"
 	"strings"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/pirdrr/drr/internal/smaps"
 )
 
 // TestAllocatorLeavesPageSizeToTheSystem: ops appended through an Allocator (57 MB of op records and operand
@@ -27,36 +30,14 @@ func TestAllocatorLeavesPageSizeToTheSystem(t *testing.T) {
 	for range 400_000 { // 400,000 × (112 + 32) bytes in all
 		last = a.Append(p.Body(), info, []*Value{x}, []Type{f32}, nil, Loc{})
 	}
-	flags := vmFlags(t, uintptr(unsafe.Pointer(last)))
+	flags, err := smaps.Field(uintptr(unsafe.Pointer(last)), "VmFlags")
+	if errors.Is(err, smaps.ErrUnavailable) {
+		t.Skip(err)
+	}
+	require.NoError(t, err)
 	assert.NotContains(t, flags, "hg", "the mapping holding the last op is not advised for huge pages (VmFlags %v)", flags)
 	t.Logf("AnonHugePages %d → %d bytes", before, anonHugeBytes(t))
 	require.Equal(t, 400_001, p.NumOps())
-}
-
-// vmFlags returns the VmFlags of the mapping of this process that holds addr (/proc/self/smaps).
-func vmFlags(t *testing.T, addr uintptr) []string {
-	data, err := os.ReadFile("/proc/self/smaps")
-	if err != nil {
-		t.Skipf("no /proc/self/smaps: %v", err)
-	}
-	in := false
-	for line := range strings.Lines(string(data)) {
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			continue
-		}
-		if lo, hi, ok := strings.Cut(f[0], "-"); ok && !strings.HasSuffix(f[0], ":") {
-			start, err1 := strconv.ParseUint(lo, 16, 64)
-			end, err2 := strconv.ParseUint(hi, 16, 64)
-			in = err1 == nil && err2 == nil && uint64(addr) >= start && uint64(addr) < end
-			continue
-		}
-		if in && f[0] == "VmFlags:" {
-			return f[1:]
-		}
-	}
-	t.Fatalf("no mapping of /proc/self/smaps holds %#x", addr)
-	return nil
 }
 
 // anonHugeBytes returns the process's anonymous memory in huge pages (AnonHugePages of /proc/self/smaps_rollup).

@@ -12,26 +12,9 @@ import (
 // computes by walking the program: first reader's type, set_parameter makes mutable (or declares), nested ops
 // count, ops without a name or result do not.
 func TestNewParamsIsCollectParams(t *testing.T) {
-	c := NewContext()
-	p := NewProgram(c)
-	b := NewBuilder(c)
-	b.SetInsertionPointToEnd(p.Body())
-	f32, i64 := c.Tensor(DenseTensor, []int64{2}, c.Scalar(DTypeFloat32)), c.Tensor(DenseTensor, []int64{2}, c.Scalar(DTypeInt64))
 	var ops OpList
-	param := func(op string, name string, t Type, operands ...*Value) *Op {
-		spec := OpSpec{Name: op, Operands: operands}
-		if t != nil {
-			spec.Results = []Type{t}
-		}
-		if name != "" {
-			spec.Attrs = []NamedAttr{{Name: "parameter_name", Value: c.Str(name)}}
-		}
-		o := b.Create(spec)
-		if IsParamOp(o) {
-			ops.Append(o)
-		}
-		return o
-	}
+	c, p, b, param := paramMaker(&ops)
+	f32, i64 := c.Tensor(DenseTensor, []int64{2}, c.Scalar(DTypeFloat32)), c.Tensor(DenseTensor, []int64{2}, c.Scalar(DTypeInt64))
 	w := param(ParameterOpName, "w", f32).Result(0)
 	param(GetParameterOpName, "w", i64)       // a second reader: the first one's type wins
 	param(ParameterOpName, "", f32)           // no name
@@ -107,28 +90,10 @@ func TestOpList(t *testing.T) {
 // over several runs of ops, with a name read twice with two types (the first reader's wins), written before it is
 // read (the reader's type, mutable), written only (declared by the write), and ops without a name or result.
 func TestParamsBuilderIsNewParams(t *testing.T) {
-	c := NewContext()
-	p := NewProgram(c)
-	b := NewBuilder(c)
-	b.SetInsertionPointToEnd(p.Body())
+	var list OpList
+	c, _, _, param := paramMaker(&list)
 	f32, i64 := c.Tensor(DenseTensor, []int64{2}, c.Scalar(DTypeFloat32)), c.Tensor(DenseTensor, []int64{2}, c.Scalar(DTypeInt64))
-	var ops []*Op
-	param := func(op string, name string, t Type, operands ...*Value) *Value {
-		spec := OpSpec{Name: op, Operands: operands}
-		if t != nil {
-			spec.Results = []Type{t}
-		}
-		if name != "" {
-			spec.Attrs = []NamedAttr{{Name: "parameter_name", Value: c.Str(name)}}
-		}
-		o := b.Create(spec)
-		ops = append(ops, o)
-		if t == nil {
-			return nil
-		}
-		return o.Result(0)
-	}
-	w := param(ParameterOpName, "w", f32)
+	w := param(ParameterOpName, "w", f32).Result(0)
 	param(SetParameterOpName, "late", nil, w) // written before it is read
 	for i := range 3*opListRun + 5 {
 		ty := f32
@@ -145,9 +110,9 @@ func TestParamsBuilderIsNewParams(t *testing.T) {
 	}
 	param(GetParameterOpName, "late", i64)
 
-	var list OpList
-	for _, op := range ops {
-		list.Append(op)
+	var ops []*Op
+	for op := range list.All() {
+		ops = append(ops, op)
 	}
 	want := NewParams(c, &list)
 	for _, concurrent := range []bool{false, true} {
@@ -172,4 +137,28 @@ func TestParamsBuilderIsNewParams(t *testing.T) {
 	}
 	stopped.Stop()
 	stopped.Stop()
+}
+
+// paramMaker returns a new program, a builder at the end of its body, and a function that creates an op there (a
+// parameter op, or another with operands) with a parameter_name unless name is "" and a result of type t unless
+// t is nil, appending it to ops when it is a parameter op.
+func paramMaker(ops *OpList) (*Context, *Program, *Builder, func(op, name string, t Type, operands ...*Value) *Op) {
+	c := NewContext()
+	p := NewProgram(c)
+	b := NewBuilder(c)
+	b.SetInsertionPointToEnd(p.Body())
+	return c, p, b, func(op, name string, t Type, operands ...*Value) *Op {
+		spec := OpSpec{Name: op, Operands: operands}
+		if t != nil {
+			spec.Results = []Type{t}
+		}
+		if name != "" {
+			spec.Attrs = []NamedAttr{{Name: "parameter_name", Value: c.Str(name)}}
+		}
+		o := b.Create(spec)
+		if IsParamOp(o) {
+			ops.Append(o)
+		}
+		return o
+	}
 }

@@ -1,10 +1,9 @@
 package pirtext
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"unsafe"
@@ -12,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/internal/smaps"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -40,7 +40,11 @@ func TestPopulatorMapsAhead(t *testing.T) {
 	if a.fails.Load() {
 		t.Skip("the kernel refuses MADV_POPULATE_READ (before Linux 5.14)")
 	}
-	rss := mappingRss(t, uintptr(unsafe.Pointer(&src[0])))
+	rss, err := smaps.Bytes(uintptr(unsafe.Pointer(&src[0])), "Rss")
+	if errors.Is(err, smaps.ErrUnavailable) {
+		t.Skip(err)
+	}
+	require.NoError(t, err)
 	assert.GreaterOrEqual(t, rss, int64(3*releaseStep), "the part asked for is mapped")
 	assert.Less(t, rss, int64(4*releaseStep), "the rest is not")
 }
@@ -57,31 +61,4 @@ func TestParseFilePopulated(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, want.NumOps(), got.NumOps())
 	assert.Equal(t, string(Print(want, WriteOptions{})), string(Print(got, WriteOptions{})))
-}
-
-// mappingRss returns the resident bytes of the mapping of this process that starts at addr (/proc/self/smaps).
-func mappingRss(t *testing.T, addr uintptr) int64 {
-	data, err := os.ReadFile("/proc/self/smaps")
-	if err != nil {
-		t.Skipf("no /proc/self/smaps: %v", err)
-	}
-	in := false
-	for line := range strings.Lines(string(data)) {
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			continue
-		}
-		if lo, _, ok := strings.Cut(f[0], "-"); ok && !strings.HasSuffix(f[0], ":") {
-			start, err := strconv.ParseUint(lo, 16, 64)
-			in = err == nil && uintptr(start) == addr
-			continue
-		}
-		if in && f[0] == "Rss:" {
-			kb, err := strconv.ParseInt(f[1], 10, 64)
-			require.NoError(t, err)
-			return kb << 10
-		}
-	}
-	t.Fatalf("no mapping of /proc/self/smaps starts at %#x", addr)
-	return 0
 }
