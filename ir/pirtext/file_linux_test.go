@@ -62,3 +62,32 @@ func TestParseFilePopulated(t *testing.T) {
 	require.Equal(t, want.NumOps(), got.NumOps())
 	assert.Equal(t, string(Print(want, WriteOptions{})), string(Print(got, WriteOptions{})))
 }
+
+// TestSlotArenaMadeAhead: a large source's value-name arena has the pages of the slot pages after the one it hands
+// out made already, and a small one's has no populator.
+func TestSlotArenaMadeAhead(t *testing.T) {
+	small := newSlotArena(populateFrom - 1)
+	require.NotNil(t, small)
+	assert.Nil(t, small.ahead)
+	small.free()
+
+	a := newSlotArena(populateFrom)
+	require.NotNil(t, a)
+	require.NotNil(t, a.ahead)
+	defer a.free()
+	pg := a.page()
+	require.NotNil(t, pg)
+	assert.Nil(t, pg[0], "a new page is zeroed")
+	a.ahead.stop() // waits for the requests sent; free stops it again, which does nothing
+	if a.ahead.fails.Load() {
+		t.Skip("the kernel refuses MADV_POPULATE_WRITE (before Linux 5.14)")
+	}
+	rss, err := smaps.Bytes(uintptr(unsafe.Pointer(&a.mem[0])), "Rss")
+	if errors.Is(err, smaps.ErrUnavailable) {
+		t.Skip(err)
+	}
+	require.NoError(t, err)
+	const pageBytes = slotPage * 8
+	assert.GreaterOrEqual(t, rss, int64((1+slotsAhead)*pageBytes), "the pages ahead are made")
+	assert.Less(t, rss, int64((2+slotsAhead)*pageBytes), "and no more")
+}
