@@ -13,14 +13,9 @@ func NewParams(ctx *Context, ops *OpList) map[string]*Variable {
 	}
 	// Last to first, so that the first op reading a name makes its entry, with one map assignment per op.
 	for op := range ops.Backward() {
-		if op.info.Name == SetParameterOpName || op.NumResults() == 0 {
-			continue
+		if v, ok := readVariable(op); ok {
+			params[v.Name] = add(v)
 		}
-		name, ok := AsString(op.Attr("parameter_name"))
-		if !ok {
-			continue
-		}
-		params[name] = add(Variable{Name: name, Type: op.Result(0).Type()})
 	}
 	for op := range ops.All() {
 		if op.info.Name == SetParameterOpName {
@@ -28,6 +23,19 @@ func NewParams(ctx *Context, ops *OpList) map[string]*Variable {
 		}
 	}
 	return params
+}
+
+// readVariable returns the variable a parameter op that reads one (not set_parameter) declares: its name and the
+// type it reads it as; false for an op without a name or a result.
+func readVariable(op *Op) (Variable, bool) {
+	if op.info.Name == SetParameterOpName || op.NumResults() == 0 {
+		return Variable{}, false
+	}
+	name, ok := AsString(op.Attr("parameter_name"))
+	if !ok {
+		return Variable{}, false
+	}
+	return Variable{Name: name, Type: op.Result(0).Type()}, true
 }
 
 // setParam enters what the set_parameter op writes into params: its variable becomes mutable, or is declared by

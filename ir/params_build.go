@@ -18,8 +18,7 @@ type ParamsBuilder struct {
 	runs chan []*Op    // nil when not concurrent
 	done chan struct{} // closed when the goroutine ends
 	vars [][]Variable  // the goroutine's: a variable per reading op, in program order, in slabs
-	nvar int
-	sets []*Op // the goroutine's: the set_parameter ops, for the end
+	sets []*Op         // the goroutine's: the set_parameter ops, for the end
 }
 
 // NewParamsBuilder returns a builder for a program of ctx, building on its own goroutine if concurrent (for a
@@ -55,7 +54,11 @@ func (b *ParamsBuilder) Params() map[string]*Variable {
 		b.sent++
 	}
 	b.Stop()
-	params := make(map[string]*Variable, b.nvar)
+	n := 0
+	for _, slab := range b.vars {
+		n += len(slab)
+	}
+	params := make(map[string]*Variable, n)
 	for _, slab := range b.vars {
 		for i := range slab {
 			if _, seen := params[slab[i].Name]; !seen { // the first reader's
@@ -83,27 +86,21 @@ func (b *ParamsBuilder) Stop() {
 // read is the goroutine: a variable for each op reading a parameter, the writes kept for the end.
 func (b *ParamsBuilder) read() {
 	defer close(b.done)
-	var slab []Variable
 	for run := range b.runs {
 		for _, op := range run {
 			if op.info.Name == SetParameterOpName {
 				b.sets = append(b.sets, op)
 				continue
 			}
-			if op.NumResults() == 0 {
-				continue
-			}
-			name, ok := AsString(op.Attr("parameter_name"))
+			v, ok := readVariable(op)
 			if !ok {
 				continue
 			}
-			if len(slab) == cap(slab) {
-				slab = make([]Variable, 0, opListRun)
-				b.vars = append(b.vars, nil)
+			if k := len(b.vars) - 1; k < 0 || len(b.vars[k]) == cap(b.vars[k]) {
+				b.vars = append(b.vars, make([]Variable, 0, opListRun))
 			}
-			slab = append(slab, Variable{Name: name, Type: op.Result(0).Type()})
-			b.vars[len(b.vars)-1] = slab
-			b.nvar++
+			last := &b.vars[len(b.vars)-1]
+			*last = append(*last, v)
 		}
 	}
 }

@@ -113,7 +113,7 @@ func Unwrap(p rewriter.Pass) rewriter.Pass {
 
 // Program returns the record of the run whose pass results are results: Before is the program before the first
 // pass, After after the last that ran. With no passes, p (if not nil) is measured for both. It waits for the
-// measurements running on other goroutines.
+// measurements running on other goroutines, and makes the one MeasureLastAtEnd left for it.
 func (r *Recorder) Program(name string, results []*rewriter.PassResult, p *ir.Program) Program {
 	r.Wait()
 	if r.last != nil {

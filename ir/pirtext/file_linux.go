@@ -100,7 +100,7 @@ func newPopulator(mem []byte, advice uintptr) *populator {
 	return a
 }
 
-// upTo asks for the source up to byte end to be mapped (what was asked before is not asked again).
+// upTo asks for the mapping up to byte end to be populated (what was asked before is not asked again).
 func (a *populator) upTo(end int) {
 	if a == nil || a.fails.Load() {
 		return
