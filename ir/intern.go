@@ -43,8 +43,9 @@ func (c *Context) Str(v string) *StrAttr {
 // new: for readers, whose source holds the string.
 func (c *Context) StrBytes(b []byte) *StrAttr {
 	c.strMu.Lock()
-	defer c.strMu.Unlock()
-	return c.strs.intern(unsafe.String(unsafe.SliceData(b), len(b)), b)
+	a := c.strs.intern(unsafe.String(unsafe.SliceData(b), len(b)), b)
+	c.strMu.Unlock()
+	return a
 }
 
 // AttrName returns the Context's copy of the attribute name name: the one string that the readers, the schemas and

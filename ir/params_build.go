@@ -59,11 +59,11 @@ func (b *ParamsBuilder) Params() map[string]*Variable {
 		n += len(slab)
 	}
 	params := make(map[string]*Variable, n)
-	for _, slab := range b.vars {
-		for i := range slab {
-			if _, seen := params[slab[i].Name]; !seen { // the first reader's
-				params[slab[i].Name] = &slab[i]
-			}
+	// Last to first, so that the first op reading a name makes its entry, with one map assignment per variable.
+	for k := len(b.vars) - 1; k >= 0; k-- {
+		slab := b.vars[k]
+		for i := len(slab) - 1; i >= 0; i-- {
+			params[slab[i].Name] = &slab[i]
 		}
 	}
 	// The writes come last, as in NewParams: a name read anywhere has its first reader's type.
