@@ -155,6 +155,7 @@ func (a *Allocator) extRecord(nres int) *opExt {
 	ext := &a.exts[0]
 	a.exts = a.exts[1:]
 	n := nres - 1
+	ext.nMore = uint32(n)
 	if n > allocChunk/4 {
 		ext.more = unsafe.SliceData(make([]extraResult, n))
 		return ext
@@ -263,7 +264,7 @@ func (a *Allocator) Reuse() {
 				runs = append(runs, useRun{op.uses, n, c})
 			}
 		}
-		k := int(op.nResults)
+		k := op.NumResults()
 		if k > maxRun {
 			k = 0 // the further results are not recycled
 		}
@@ -271,7 +272,6 @@ func (a *Allocator) Reuse() {
 			op.ext = nil // regions, if any, are not recycled
 		}
 		// The record is cleared when it is taken (opRecord), and newOp writes its results whole.
-		op.nResults = uint32(k)
 		op.next = a.freeOps[k]
 		a.freeOps[k] = op
 		a.nFreeOps++

@@ -27,7 +27,7 @@ func TestAllocatorLeavesPageSizeToTheSystem(t *testing.T) {
 	x := a.Append(p.Body(), c.OpInfo("pd_op.data"), nil, []Type{f32}, nil, Loc{}).Result(0)
 	info := c.OpInfo("pd_op.relu")
 	var last *Op
-	for range 400_000 { // 400,000 × (112 + 32) bytes in all
+	for range 400_000 { // 400,000 × (104 + 32) bytes in all
 		last = a.Append(p.Body(), info, []*Value{x}, []Type{f32}, nil, Loc{})
 	}
 	flags, err := smaps.Field(uintptr(unsafe.Pointer(last)), "VmFlags")

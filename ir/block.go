@@ -1,9 +1,6 @@
 package ir
 
-import (
-	"iter"
-	"sort"
-)
+import "iter"
 
 // Block is a list of ops with O(1) insertion and removal, and arguments (the values a region receives, such as
 // the loop-carried values of a while body). Ops carry order numbers so that IsBefore answers without rescanning the
@@ -15,10 +12,8 @@ type Block struct {
 	len         int
 	nested      int // how many of its ops have regions (so that counting ops looks inside only when some do)
 	orderValid  bool
+	gap         uint32 // the gap between order numbers the last renumbering left (0: orderStride)
 }
-
-// orderStride is the gap between order numbers after a renumbering.
-const orderStride = 1 << 16
 
 // NewBlock returns an empty detached block.
 func NewBlock() *Block { return &Block{orderValid: true} }
@@ -132,31 +127,6 @@ func (b *Block) insertBefore(op, before *Op) {
 	b.assignOrder(op)
 }
 
-// assignOrder gives op an order number between its neighbours, or marks the block for renumbering.
-func (b *Block) assignOrder(op *Op) {
-	if !b.orderValid {
-		return
-	}
-	var lo, hi uint64
-	if op.prev != nil {
-		lo = op.prev.order
-	}
-	if op.next != nil {
-		hi = op.next.order
-		if hi-lo < 2 {
-			b.orderValid = false
-			return
-		}
-		op.order = lo + (hi-lo)/2
-		return
-	}
-	if lo > ^uint64(0)-orderStride {
-		b.orderValid = false
-		return
-	}
-	op.order = lo + orderStride
-}
-
 // unlink removes op from b without touching its uses.
 func (b *Block) unlink(op *Op) {
 	if op.prev != nil {
@@ -174,58 +144,6 @@ func (b *Block) unlink(op *Op) {
 	if op.hasRegions() {
 		b.nested--
 	}
-}
-
-func (b *Block) renumber() {
-	n := uint64(0)
-	for op := b.first; op != nil; op = op.next {
-		n += orderStride
-		op.order = n
-	}
-	b.orderValid = true
-}
-
-// IsBefore reports whether op a comes before op b; both must be in the same block. Amortized O(1): the block is
-// renumbered only after insertions exhausted the gaps between order numbers.
-func (a *Op) IsBefore(b *Op) bool {
-	blk := a.block
-	if blk == nil || blk != b.block {
-		panic("ir: IsBefore on ops of different blocks")
-	}
-	if !blk.orderValid {
-		blk.renumber()
-	}
-	return a.order < b.order
-}
-
-// IsBeforeInRegion reports whether a comes before b where b may be nested in regions below a's block: it lifts b
-// to its ancestor in a's block and compares. It returns false if b is not nested in a's block at all.
-func (a *Op) IsBeforeInRegion(b *Op) bool {
-	for b != nil && b.block != a.block {
-		b = b.ParentOp()
-	}
-	if b == nil || b == a {
-		return false
-	}
-	return a.IsBefore(b)
-}
-
-// sortOpsByPosition orders ops of one block by position; ops of different blocks keep their relative order after
-// the same-block ones are sorted among themselves.
-func sortOpsByPosition(ops []*Op) {
-	if len(ops) < 2 {
-		return
-	}
-	blk := ops[0].block
-	for _, op := range ops {
-		if op.block != blk || blk == nil {
-			return
-		}
-	}
-	if !blk.orderValid {
-		blk.renumber()
-	}
-	sort.Slice(ops, func(i, j int) bool { return ops[i].order < ops[j].order })
 }
 
 // Region is a list of blocks owned by an op (the branches of pd_op.if, the body of pd_op.while). Values defined

@@ -34,7 +34,7 @@ func newOp(c *Context, spec OpSpec, a *Allocator) *Op {
 			uses = make([]Use, len(spec.Operands))
 		}
 		if nres > 1 {
-			op.ext = &opExt{more: unsafe.SliceData(make([]extraResult, nres-1))}
+			op.ext = &opExt{more: unsafe.SliceData(make([]extraResult, nres-1)), nMore: uint32(nres - 1)}
 		}
 	}
 	op.fill(info, uses, spec.Operands, spec.Results, spec.Attrs, spec.Loc)
@@ -61,8 +61,8 @@ func (op *Op) fill(info *OpInfo, uses []Use, operands []*Value, results []Type, 
 		u.owner = op
 		u.link(v)
 	}
-	op.nResults = uint32(len(results))
 	if len(results) > 0 {
+		op.nAttrs |= resultBit
 		op.res = Value{typ: headOf(results[0])}
 		more := op.moreResults()
 		for i, t := range results[1:] {

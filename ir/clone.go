@@ -13,13 +13,13 @@ func (c *Context) Clone(op *Op, mapping map[*Value]*Value) *Op {
 		}
 		operands[i] = v
 	}
-	types := make([]Type, op.nResults)
+	types := make([]Type, op.NumResults())
 	for i := range types {
 		types[i] = op.result(i).Type()
 	}
 	cp := c.NewOp(OpSpec{Name: op.info.Name, Operands: operands, Results: types, Attrs: op.attrSlice(),
 		Regions: len(op.regionSlice()), Loc: op.Loc})
-	for i := range int(op.nResults) {
+	for i := range op.NumResults() {
 		mapping[op.result(i)] = cp.result(i)
 	}
 	for ri, r := range op.regionSlice() {

@@ -81,10 +81,10 @@ func (e *equaler) op(p, q *Op) error {
 			return fmt.Errorf("%s: operand %d (%s) does not correspond", desc, i, e.names.Name(pv))
 		}
 	}
-	if p.nResults != q.nResults {
-		return fmt.Errorf("%s: %d results vs %d", desc, p.nResults, q.nResults)
+	if p.NumResults() != q.NumResults() {
+		return fmt.Errorf("%s: %d results vs %d", desc, p.NumResults(), q.NumResults())
 	}
-	for i := range int(p.nResults) {
+	for i := range p.NumResults() {
 		pr, qr := p.result(i), q.result(i)
 		if pr.Type() != qr.Type() {
 			return fmt.Errorf("%s: result %d has type %s vs %s", desc, i, pr.Type(), qr.Type())

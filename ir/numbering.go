@@ -23,7 +23,7 @@ func (n *Numbering) number(b *Block, res, arg *int) {
 		*arg++
 	}
 	for op := b.first; op != nil; op = op.next {
-		for i := range int(op.nResults) {
+		for i := range op.NumResults() {
 			n.ids[op.result(i)] = *res
 			*res++
 		}
@@ -53,7 +53,7 @@ func (n *Numbering) Name(v *Value) string {
 // ResultNames returns the printed names of op's results, joined by ", ".
 func (n *Numbering) ResultNames(op *Op) string {
 	s := ""
-	for i := range int(op.nResults) {
+	for i := range op.NumResults() {
 		if i > 0 {
 			s += ", "
 		}
@@ -65,10 +65,10 @@ func (n *Numbering) ResultNames(op *Op) string {
 // Describe returns a short description of op for messages: its results and name, e.g. "%9 = pd_op.batch_norm_"
 // or "pd_op.fetch" when it has no results.
 func (n *Numbering) Describe(op *Op) string {
-	if op.nResults == 0 {
+	if op.NumResults() == 0 {
 		return op.Name()
 	}
-	if op.nResults == 1 {
+	if op.NumResults() == 1 {
 		return n.Name(op.result(0)) + " = " + op.Name()
 	}
 	return "(" + n.ResultNames(op) + ") = " + op.Name()

@@ -45,24 +45,26 @@ type Op struct {
 	uses  *Use       // operand records: nOperands of them, contiguous
 	attrs *NamedAttr // attributes: nAttrs of them, contiguous; never changed in place (several ops may share them)
 	ext   *opExt     // results after the first, and regions; nil when the op has neither
+	// The counts and result 0 come next, with the fields above: what matching reads is close together.
+	nOperands uint32
+	nAttrs    uint32 // the number of attributes, with erasedBit and resultBit
+	// res is result 0, when the op has results (resultBit).
+	res   Value
 	block *Block
 	prev  *Op
 	next  *Op
-	order uint64
 	// Loc is where the op was read from, if it was.
-	Loc Loc
-	// res is result 0, when nResults > 0.
-	res       Value
-	mark      int32
-	nOperands uint32
-	nResults  uint32
-	nAttrs    uint32 // the number of attributes, and erasedBit
+	Loc   Loc
+	order uint32 // the op's place in its block (Block.assignOrder)
+	mark  int32
 }
 
-// opExt holds what few ops have: the results after the first, and regions.
+// opExt holds what few ops have: the results after the first, and regions. It belongs to its op's record as long
+// as the record lives (an Allocator recycles the two together), so the number of further results is kept here.
 type opExt struct {
-	more    *extraResult // results 1 … nResults-1, contiguous
+	more    *extraResult // results 1 … nMore, contiguous
 	regions []*Region
+	nMore   uint32
 }
 
 // extraResult is a result after an op's first: the Value and its op (result 0 finds its op by its place in it).
@@ -74,24 +76,29 @@ type extraResult struct {
 // resOffset is the offset of result 0 in an Op.
 const resOffset = unsafe.Offsetof(Op{}.res)
 
-// erasedBit in Op.nAttrs marks an erased op.
-const erasedBit = 1 << 31
+// Flags in Op.nAttrs: erasedBit marks an erased op, resultBit an op with results (result 0 in the record, any
+// further ones in its opExt). The attribute count is what remains.
+const (
+	erasedBit = 1 << 31
+	resultBit = 1 << 30
+	attrFlags = erasedBit | resultBit
+)
 
 // operandSlice returns the op's operand records.
 func (o *Op) operandSlice() []Use { return unsafe.Slice(o.uses, o.nOperands) }
 
 // moreResults returns the op's results after the first.
 func (o *Op) moreResults() []extraResult {
-	if o.nResults < 2 {
+	if o.ext == nil || o.ext.nMore == 0 {
 		return nil
 	}
-	return unsafe.Slice(o.ext.more, o.nResults-1)
+	return unsafe.Slice(o.ext.more, o.ext.nMore)
 }
 
 // result returns result i, which must exist.
 func (o *Op) result(i int) *Value {
 	if i == 0 {
-		if o.nResults == 0 {
+		if o.nAttrs&resultBit == 0 {
 			panic("ir: result index 0 out of range (the op has no results)")
 		}
 		return &o.res
@@ -100,7 +107,7 @@ func (o *Op) result(i int) *Value {
 }
 
 // attrSlice returns the op's attributes (shared: never modify it).
-func (o *Op) attrSlice() []NamedAttr { return unsafe.Slice(o.attrs, o.nAttrs&^erasedBit) }
+func (o *Op) attrSlice() []NamedAttr { return unsafe.Slice(o.attrs, o.nAttrs&^attrFlags) }
 
 // hasRegions reports whether the op has regions (they are fixed when it is made).
 func (o *Op) hasRegions() bool { return o.ext != nil && len(o.ext.regions) > 0 }
@@ -120,7 +127,7 @@ func (o *Op) setOperandSlice(uses []Use) {
 
 // setAttrSlice makes attrs the op's attribute list (kept, not copied).
 func (o *Op) setAttrSlice(attrs []NamedAttr) {
-	o.attrs, o.nAttrs = unsafe.SliceData(attrs), o.nAttrs&erasedBit|uint32(len(attrs))
+	o.attrs, o.nAttrs = unsafe.SliceData(attrs), o.nAttrs&attrFlags|uint32(len(attrs))
 }
 
 // isErased reports whether the op is erased.
@@ -166,14 +173,22 @@ func (o *Op) Operands() []*Value {
 }
 
 // NumResults returns the number of results.
-func (o *Op) NumResults() int { return int(o.nResults) }
+func (o *Op) NumResults() int {
+	switch {
+	case o.nAttrs&resultBit == 0:
+		return 0
+	case o.ext == nil:
+		return 1
+	}
+	return 1 + int(o.ext.nMore)
+}
 
 // Result returns result i.
 func (o *Op) Result(i int) *Value { return o.result(i) }
 
 // Results returns the results in order (a new slice).
 func (o *Op) Results() []*Value {
-	out := make([]*Value, o.nResults)
+	out := make([]*Value, o.NumResults())
 	for i := range out {
 		out[i] = o.result(i)
 	}
@@ -182,7 +197,7 @@ func (o *Op) Results() []*Value {
 
 // HasUses reports whether some result of the op is used.
 func (o *Op) HasUses() bool {
-	if o.nResults == 0 {
+	if o.nAttrs&resultBit == 0 {
 		return false
 	}
 	if o.res.first != nil {
@@ -282,7 +297,7 @@ func (o *Op) IsAncestorOf(other *Op) bool {
 // Users iterates over the ops reading any result of o, possibly more than once.
 func (o *Op) Users() iter.Seq[*Op] {
 	return func(yield func(*Op) bool) {
-		for i := range int(o.nResults) {
+		for i := range o.NumResults() {
 			for u := o.result(i).first; u != nil; u = u.next {
 				if !yield(u.owner) {
 					return

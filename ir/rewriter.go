@@ -121,8 +121,8 @@ func (r *Rewriter) ReplaceUsesIf(from, to *Value, keep func(*Use) bool) {
 // ReplaceOp replaces every use of op's results with values (one per result; nil leaves a result's uses alone, which
 // then must have none) and erases op.
 func (r *Rewriter) ReplaceOp(op *Op, values []*Value) error {
-	if len(values) != int(op.nResults) {
-		return fmt.Errorf("ir: ReplaceOp of %s with %d values for %d results", op.Name(), len(values), op.nResults)
+	if len(values) != op.NumResults() {
+		return fmt.Errorf("ir: ReplaceOp of %s with %d values for %d results", op.Name(), len(values), op.NumResults())
 	}
 	for i, v := range values {
 		if v != nil {
@@ -138,7 +138,7 @@ func (r *Rewriter) Erase(op *Op) error {
 	if op.isErased() {
 		return fmt.Errorf("ir: %s erased twice", op.Name())
 	}
-	for i := range int(op.nResults) {
+	for i := range op.NumResults() {
 		for u := op.result(i).first; u != nil; u = u.next {
 			if !op.IsAncestorOf(u.owner) {
 				return fmt.Errorf("ir: cannot erase %s: result %d still has uses", op.Name(), i)

@@ -174,7 +174,7 @@ func (v *verifier) op(op *Op) {
 			v.report(diag.Error, op, "operand %d (%s) %s", i, v.names().Name(val), v.whyNotVisible(val, op))
 		}
 	}
-	for i := range int(op.nResults) {
+	for i := range op.NumResults() {
 		v.uses(op.result(i))
 	}
 	kind := v.kindOf(op)
@@ -350,8 +350,8 @@ func (v *verifier) schema(op *Op, s *OpSchema) {
 			}
 		}
 	}
-	if !s.ResultCountOK(int(op.nResults)) {
-		v.report(diag.Error, op, "has %d results; %s has %s", op.nResults, s.Name, resultCountText(s))
+	if !s.ResultCountOK(op.NumResults()) {
+		v.report(diag.Error, op, "has %d results; %s has %s", op.NumResults(), s.Name, resultCountText(s))
 	}
 	if len(op.regionSlice()) != s.Regions {
 		v.report(diag.Error, op, "has %d regions; %s has %d", len(op.regionSlice()), s.Name, s.Regions)
@@ -458,7 +458,7 @@ func (v *verifier) controlFlow(op *Op) {
 				v.report(diag.Error, op, "branch %d has %d blocks; an if branch has 1", i, len(r.blocks))
 				continue
 			}
-			v.yields(op, r.blocks[0], int(op.nResults), fmt.Sprintf("branch %d", i))
+			v.yields(op, r.blocks[0], op.NumResults(), fmt.Sprintf("branch %d", i))
 		}
 		if len(op.operandSlice()) != 1 {
 			v.report(diag.Error, op, "has %d operands; pd_op.if takes its condition only", len(op.operandSlice()))
@@ -479,8 +479,8 @@ func (v *verifier) controlFlow(op *Op) {
 		if len(body.args) != carried {
 			v.report(diag.Error, op, "body has %d arguments for %d loop-carried values", len(body.args), carried)
 		}
-		if int(op.nResults) != carried {
-			v.report(diag.Error, op, "has %d results for %d loop-carried values", op.nResults, carried)
+		if op.NumResults() != carried {
+			v.report(diag.Error, op, "has %d results for %d loop-carried values", op.NumResults(), carried)
 		}
 		v.yields(op, body, carried+1, "body")
 	}
