@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/pirdrr/drr/internal/bgwrite"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -22,14 +23,29 @@ type WriteOptions struct {
 	KeepStackOps bool
 }
 
-// Write writes p as PIR JSON to w, in the byte layout of Paddle's writer (see Marshal). Nothing is written if the
-// program cannot be encoded.
-func Write(w io.Writer, p *ir.Program, opts WriteOptions) error {
+// Write writes p as PIR JSON to w, in the byte layout of Paddle's writer (see Marshal). The output of a program of
+// up to 64 MiB of JSON (streamFrom) is held until the whole program is encoded, so nothing is written if it cannot
+// be; a larger program is written as it is encoded, on a goroutine of its own (internal/bgwrite), so that its
+// output is not held whole and the writes overlap the encoding: if it then cannot be encoded, the error comes
+// after part of it was written (pirfile writes files into a temporary file it renames only on success).
+func Write(w io.Writer, p *ir.Program, opts WriteOptions) error { return write(w, p, opts, streamFrom) }
+
+// write is Write, streaming once from bytes are held (the tests' way to reach streaming with small programs).
+func write(w io.Writer, p *ir.Program, opts WriteOptions, from int) error {
 	_, to, err := versions(p, opts)
 	if err != nil {
 		return err
 	}
-	enc, err := encode(p, opts, to)
+	enc, err := encode(p, opts, to, w, from)
+	if enc != nil && enc.stream != nil {
+		if err == nil {
+			enc.stream.Swap(enc.buf)
+		}
+		if ferr := enc.stream.Finish(); err == nil {
+			err = ferr
+		}
+		return err
+	}
 	if err != nil {
 		return err
 	}
@@ -52,7 +68,7 @@ func Marshal(p *ir.Program, opts WriteOptions) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := encode(p, opts, to)
+	w, err := encode(p, opts, to, nil, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -89,14 +105,17 @@ func versions(p *ir.Program, opts WriteOptions) (from, to int, err error) {
 	return from, to, nil
 }
 
-// encode writes p into the chunks of a writer.
-func encode(p *ir.Program, opts WriteOptions, to int) (*writer, error) {
+// encode writes p into the chunks of a writer, and once they hold from bytes to out if out is not nil (see Write).
+// It returns the writer also with an error, once it has one, for Write to end its stream.
+func encode(p *ir.Program, opts WriteOptions, to int, out io.Writer, from int) (*writer, error) {
 	nops := 0
 	for range p.Walk() {
 		nops++
 	}
 	w := &writer{
 		ctx:       p.Ctx,
+		out:       out,
+		from:      from,
 		trainable: p.Trainable,
 		nextID:    1,
 		nextArg:   -1,
@@ -119,13 +138,13 @@ func encode(p *ir.Program, opts WriteOptions, to int) (*writer, error) {
 	w.buf = strconv.AppendInt(w.buf, int64(to), 10)
 	w.buf = append(w.buf, `},"program":{"regions":[`...)
 	if p.Module == nil || p.Module.NumRegions() != 1 {
-		return nil, fmt.Errorf("pirjson: the program has no module region")
+		return w, fmt.Errorf("pirjson: the program has no module region")
 	}
 	if n := p.Module.Region(0).NumBlocks(); n != 1 {
-		return nil, fmt.Errorf("pirjson: the program region has %d blocks; PIR JSON needs exactly 1", n)
+		return w, fmt.Errorf("pirjson: the program region has %d blocks; PIR JSON needs exactly 1", n)
 	}
 	if err := w.region(p.Module, 0, w.kwargs(p.Module)); err != nil {
-		return nil, err
+		return w, err
 	}
 	w.buf = append(w.buf, "]}}"...)
 	return w, nil
@@ -134,8 +153,12 @@ func encode(p *ir.Program, opts WriteOptions, to int) (*writer, error) {
 // writer holds the state of one Marshal.
 type writer struct {
 	ctx       *ir.Context
-	buf       []byte   // the chunk being written
-	chunks    [][]byte // the full chunks before it
+	buf       []byte          // the chunk being written
+	chunks    [][]byte        // the full chunks before it, held
+	held      int             // the bytes in chunks
+	out       io.Writer       // Write's writer, nil for Marshal
+	from      int             // the bytes held before the output goes to out
+	stream    *bgwrite.Writer // writing to out, once the chunks held reached streamFrom
 	trainable bool
 	nextID    int64 // next result id
 	nextArg   int64 // next block argument id
@@ -362,18 +385,34 @@ func (w *writer) op(op *ir.Op) error {
 }
 
 // Output goes to chunks of chunkSize bytes, so that the output is never copied while it grows; an op starts a
-// new chunk when fewer than reserve bytes are left (a larger op just grows its chunk).
+// new chunk when fewer than reserve bytes are left (a larger op just grows its chunk). Write holds the chunks until
+// they reach streamFrom bytes, and then writes each as it fills.
 const (
-	chunkSize = 1 << 20
-	reserve   = 64 << 10
+	chunkSize  = 1 << 20
+	reserve    = 64 << 10
+	streamFrom = 64 << 20
 )
 
-// grow starts a new chunk when the current one runs low.
+// grow starts a new chunk when the current one runs low: it holds the full one, or hands it to the stream.
 func (w *writer) grow() {
 	if cap(w.buf)-len(w.buf) >= reserve {
 		return
 	}
+	if w.stream != nil {
+		w.buf = w.stream.Swap(w.buf)
+		return
+	}
 	w.chunks = append(w.chunks, w.buf)
+	w.held += len(w.buf)
+	if w.out != nil && w.held >= w.from {
+		// Stream from now on: the chunks held go first; the last buffer handed back is the one to fill.
+		w.stream = bgwrite.New(w.out, chunkSize)
+		for _, c := range w.chunks {
+			w.buf = w.stream.Swap(c)
+		}
+		w.chunks, w.held = nil, 0
+		return
+	}
 	w.buf = make([]byte, 0, chunkSize)
 }
 

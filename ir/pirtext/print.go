@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"unsafe"
 
+	"github.com/pirdrr/drr/internal/bgwrite"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -33,7 +34,7 @@ func Write(w io.Writer, p *ir.Program, opts WriteOptions) error {
 type printer struct {
 	buf      []byte
 	w        io.Writer
-	flusher  *flusher // nil until the output outgrows one buffer
+	flusher  *bgwrite.Writer // nil until the output outgrows one buffer
 	untagged bool
 
 	opIDs     *ir.OpIDs
