@@ -30,7 +30,7 @@ type Layer struct {
 // Table is pirdrr's architecture, lowest layer first.
 var Table = []Layer{
 	{Name: "leaves", Peers: true, Packages: []string{
-		"internal/bgwrite", "internal/corpus", "internal/fileio", "internal/golden", "internal/hostile", "internal/layers", "internal/shard", "internal/smaps", "internal/suggest", "internal/textdiff",
+		"internal/bgwrite", "internal/corpus", "internal/fileio", "internal/golden", "internal/hostile", "internal/layers", "internal/mapfile", "internal/shard", "internal/smaps", "internal/suggest", "internal/textdiff",
 		"diag", "interp/tensor", "lsp/jsonrpc2", "lsp/protocol",
 	}},
 	{Name: "program model", Packages: []string{"ir"}},

@@ -4,6 +4,7 @@ import (
 	"runtime/debug"
 
 	"github.com/pirdrr/drr/diag"
+	"github.com/pirdrr/drr/internal/mapfile"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -14,21 +15,25 @@ import (
 //
 // A mapped file that shrinks while it is read is reported as an error, not a crash.
 func ParseFile(ctx *ir.Context, path string, opts ReadOptions) (prog *ir.Program, warns diag.Diagnostics, err error) {
-	src, release, done, err := openSource(path)
+	src, err := mapfile.Open(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer done()
+	defer src.Close()
 	// Faults in the mapped file (it was truncated under us) become panics, which Parse's recovery reports.
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	return parse(ctx, path, src, opts, &parseHooks{release: release})
+	var release func(lo, hi int)
+	if src.Mapped() {
+		release = src.Release
+	}
+	return parse(ctx, path, src.Data, opts, &parseHooks{release: release})
 }
 
-// The parser hands the source back in steps of releaseStep bytes, keeping the last releaseKeep bytes it read
-// (error messages look back a little; anything further back is read again from the file if needed).
+// The parser hands the source back in steps of mapfile.ReleaseStep bytes, keeping the last mapfile.ReleaseKeep
+// bytes it read (error messages look back a little; anything further back is read again from the file if needed).
 const (
-	releaseStep = 8 << 20
-	releaseKeep = 1 << 20
+	releaseStep = mapfile.ReleaseStep
+	releaseKeep = mapfile.ReleaseKeep
 )
 
 // releaseSource gives back what the parser has passed, once it is releaseStep ahead of the last release. It is
