@@ -21,6 +21,10 @@ var PIRJSON = &Format{
 		p, err := pirjson.Read(ctx, name, src, pirjson.ReadOptions{})
 		return p, nil, err
 	},
+	LoadFile: func(ctx *ir.Context, path string) (*ir.Program, diag.Diagnostics, error) {
+		p, err := pirjson.ReadFile(ctx, path, pirjson.ReadOptions{}) // mapped, not read whole
+		return p, nil, err
+	},
 	Write: func(w io.Writer, p *ir.Program, opts Options) error {
 		if !opts.Internal {
 			if err := loadable(p, "json"); err != nil {

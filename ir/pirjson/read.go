@@ -1,6 +1,7 @@
 package pirjson
 
 import (
+	"github.com/pirdrr/drr/internal/mapfile"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -12,7 +13,14 @@ type ReadOptions struct{}
 //
 // Errors name the position and the JSON path of the problem (see Error); Read never panics, whatever the input.
 func Read(ctx *ir.Context, filename string, src []byte, opts ReadOptions) (*ir.Program, error) {
+	return read(ctx, filename, src, opts, nil)
+}
+
+// read is Read; file, if not nil, is the mapped file src is the content of, told where the reader is after each
+// op so that it hands back what the reader has passed (ReadFile).
+func read(ctx *ir.Context, filename string, src []byte, opts ReadOptions, file *mapfile.Source) (*ir.Program, error) {
 	r := &reader{
+		mapped:    file,
 		s:         scanner{src: src, line: 1, file: filename},
 		ctx:       ctx,
 		types:     make(map[string]ir.Type, 64),
@@ -40,11 +48,12 @@ func (r *reader) collectParams() { r.prog.Params = ir.NewParams(r.ctx, &r.paramO
 
 // reader holds the state of one Read.
 type reader struct {
-	s    scanner
-	ctx  *ir.Context
-	prog *ir.Program
-	b    *ir.Builder
-	vals idTable
+	mapped *mapfile.Source // ReadFile's source, or nil
+	s      scanner
+	ctx    *ir.Context
+	prog   *ir.Program
+	b      *ir.Builder
+	vals   idTable
 
 	// Caches keyed by the exact bytes of a type or attribute object, of an attribute name and of an op id.
 	types   map[string]ir.Type

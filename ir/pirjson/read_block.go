@@ -271,5 +271,11 @@ func (r *reader) finishKwargs(op *ir.Op, off int) error {
 
 // ops reads the op list of blk.
 func (r *reader) ops(blk *ir.Block) error {
-	return r.s.array(func(int) error { return r.op(blk) })
+	return r.s.array(func(int) error {
+		err := r.op(blk)
+		if r.mapped != nil {
+			r.mapped.Passed(r.s.pos)
+		}
+		return err
+	})
 }

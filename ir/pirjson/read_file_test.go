@@ -1,0 +1,78 @@
+package pirjson
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/pirdrr/drr/internal/mapfile"
+	"github.com/pirdrr/drr/ir"
+)
+
+// writeJSON writes p as PIR JSON into a file of the test's and returns its path and bytes.
+func writeJSON(t *testing.T, p *ir.Program) (string, []byte) {
+	t.Helper()
+	data, err := Marshal(p, WriteOptions{})
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "model.json")
+	require.NoError(t, os.WriteFile(path, data, 0o644))
+	return path, data
+}
+
+// TestReadFileIsRead reads files from the file (mapped and handed back as read, for the larger: 14 MB, releases
+// after the first 9) and from memory: the same programs, and the same error at the same place.
+func TestReadFileIsRead(t *testing.T) {
+	for _, n := range []int{10, 70_000} {
+		path, data := writeJSON(t, chain(t, n, false))
+		want, err := Read(ir.NewContext(), path, data, ReadOptions{})
+		require.NoError(t, err)
+		got, err := ReadFile(ir.NewContext(), path, ReadOptions{})
+		require.NoError(t, err)
+		wantJSON, err := Marshal(want, WriteOptions{})
+		require.NoError(t, err)
+		gotJSON, err := Marshal(got, WriteOptions{})
+		require.NoError(t, err)
+		assert.Equal(t, string(wantJSON), string(gotJSON))
+		assert.Equal(t, path, got.File)
+
+		// A late error: the last op's operand names a value that does not exist.
+		bad := append([]byte(nil), data...)
+		i := len(bad) - 200 + bytes.Index(bad[len(bad)-200:], []byte(`"%":`))
+		require.Greater(t, i, len(bad)-200)
+		bad = append(bad[:i+4:i+4], append([]byte("99999999"), bad[i+4+digits(bad[i+4:]):]...)...)
+		require.NoError(t, os.WriteFile(path, bad, 0o644))
+		_, werr := Read(ir.NewContext(), path, bad, ReadOptions{})
+		require.Error(t, werr)
+		_, gerr := ReadFile(ir.NewContext(), path, ReadOptions{})
+		assert.Equal(t, werr.Error(), gerr.Error())
+	}
+	_, err := ReadFile(ir.NewContext(), filepath.Join(t.TempDir(), "missing.json"), ReadOptions{})
+	assert.ErrorIs(t, err, os.ErrNotExist)
+}
+
+// TestReadFileShrunk: a file truncated after it was mapped is an error, not a crash.
+func TestReadFileShrunk(t *testing.T) {
+	path, _ := writeJSON(t, chain(t, 2_000, false))
+	file, err := mapfile.Open(path)
+	require.NoError(t, err)
+	defer file.Close()
+	if !file.Mapped() {
+		t.Skip("files are not mapped on this system")
+	}
+	require.NoError(t, os.Truncate(path, 0))
+	_, err = readOpened(ir.NewContext(), path, file, ReadOptions{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), path+": the file changed while it was read")
+}
+
+func digits(b []byte) int {
+	n := 0
+	for n < len(b) && b[n] >= '0' && b[n] <= '9' {
+		n++
+	}
+	return n
+}
