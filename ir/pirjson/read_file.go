@@ -36,5 +36,5 @@ func readOpened(ctx *ir.Context, path string, file *mapfile.Source, opts ReadOpt
 			prog, err = nil, fmt.Errorf("%s: the file changed while it was read (%v)", path, fault)
 		}
 	}()
-	return read(ctx, path, file.Data, opts, file)
+	return read(ctx, path, file.Data, opts, readHooks{file: file})
 }

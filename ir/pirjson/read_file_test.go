@@ -2,6 +2,7 @@ package pirjson
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -52,6 +53,40 @@ func TestReadFileIsRead(t *testing.T) {
 	}
 	_, err := ReadFile(ir.NewContext(), filepath.Join(t.TempDir(), "missing.json"), ReadOptions{})
 	assert.ErrorIs(t, err, os.ErrNotExist)
+}
+
+// TestReadLarge reads a model as a large one (its op records prefaulted and its parameter table built on other
+// goroutines): the same program and parameters as read as a small one.
+func TestReadLarge(t *testing.T) {
+	c := ir.NewContext()
+	f32 := c.Tensor(ir.DenseTensor, []int64{2}, c.Scalar(ir.DTypeFloat32))
+	p := ir.NewProgram(c)
+	b := ir.NewBuilder(c)
+	b.SetInsertionPointToEnd(p.Body())
+	for i := range 20_000 { // 2,000 names, each read by ten ops, some with another type
+		typ := f32
+		if i%7 == 0 {
+			typ = c.Tensor(ir.DenseTensor, []int64{3}, c.Scalar(ir.DTypeFloat32))
+		}
+		b.Create(ir.OpSpec{Name: ir.ParameterOpName, Results: []ir.Type{typ},
+			Attrs: []ir.NamedAttr{{Name: "parameter_name", Value: c.Str(fmt.Sprintf("w%d", i%2000))}}})
+	}
+	data, err := Marshal(p, WriteOptions{})
+	require.NoError(t, err)
+	small, err := read(ir.NewContext(), "m.json", data, ReadOptions{}, readHooks{})
+	require.NoError(t, err)
+	large, err := read(ir.NewContext(), "m.json", data, ReadOptions{}, readHooks{largeFrom: 1})
+	require.NoError(t, err)
+	wantJSON, err := Marshal(small, WriteOptions{})
+	require.NoError(t, err)
+	gotJSON, err := Marshal(large, WriteOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, string(wantJSON), string(gotJSON))
+	require.Len(t, large.Params, 2000)
+	for name, v := range small.Params {
+		require.Contains(t, large.Params, name)
+		assert.Equal(t, v.Type.String(), large.Params[name].Type.String(), name)
+	}
 }
 
 // TestReadFileShrunk: a file truncated after it was mapped is an error, not a crash.

@@ -197,7 +197,7 @@ func (r *reader) op(blk *ir.Block) error {
 	op := r.b.Create(spec)
 	switch spec.Name {
 	case ir.ParameterOpName, ir.GetParameterOpName, ir.SetParameterOpName:
-		r.paramOps.Append(op)
+		r.params.Append(op)
 	}
 	for i, res := range r.results {
 		if !r.vals.set(res.id, op.Result(i)) {
