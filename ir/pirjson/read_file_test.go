@@ -33,11 +33,7 @@ func TestReadFileIsRead(t *testing.T) {
 		require.NoError(t, err)
 		got, err := ReadFile(ir.NewContext(), path, ReadOptions{})
 		require.NoError(t, err)
-		wantJSON, err := Marshal(want, WriteOptions{})
-		require.NoError(t, err)
-		gotJSON, err := Marshal(got, WriteOptions{})
-		require.NoError(t, err)
-		assert.Equal(t, string(wantJSON), string(gotJSON))
+		requireSameJSON(t, want, got)
 		assert.Equal(t, path, got.File)
 
 		// A late error: the last op's operand names a value that does not exist.
@@ -77,11 +73,7 @@ func TestReadLarge(t *testing.T) {
 	require.NoError(t, err)
 	large, err := read(ir.NewContext(), "m.json", data, ReadOptions{}, readHooks{largeFrom: 1})
 	require.NoError(t, err)
-	wantJSON, err := Marshal(small, WriteOptions{})
-	require.NoError(t, err)
-	gotJSON, err := Marshal(large, WriteOptions{})
-	require.NoError(t, err)
-	assert.Equal(t, string(wantJSON), string(gotJSON))
+	requireSameJSON(t, small, large)
 	require.Len(t, large.Params, 2000)
 	for name, v := range small.Params {
 		require.Contains(t, large.Params, name)
@@ -104,6 +96,17 @@ func TestReadFileShrunk(t *testing.T) {
 	assert.Contains(t, err.Error(), path+": the file changed while it was read")
 }
 
+// requireSameJSON checks that two programs write the same PIR JSON.
+func requireSameJSON(t *testing.T, want, got *ir.Program) {
+	t.Helper()
+	wantJSON, err := Marshal(want, WriteOptions{})
+	require.NoError(t, err)
+	gotJSON, err := Marshal(got, WriteOptions{})
+	require.NoError(t, err)
+	require.Equal(t, string(wantJSON), string(gotJSON))
+}
+
+// digits returns the length of the run of decimal digits at the start of b.
 func digits(b []byte) int {
 	n := 0
 	for n < len(b) && b[n] >= '0' && b[n] <= '9' {
