@@ -37,6 +37,7 @@ func read(ctx *ir.Context, filename string, src []byte, opts ReadOptions, hooks 
 		opNames:   make(map[string]opName, 64),
 		kwargKeys: map[*ir.Op][][]string{},
 		lastAttrs: make(map[string][]ir.NamedAttr, 64),
+		lists:     make(map[listKey]*rawList, 64),
 	}
 	r.prog = ir.NewProgram(ctx)
 	r.prog.File = filename
@@ -104,6 +105,8 @@ type reader struct {
 	// lastAttrs is the attribute list of the last op of each name, which the next one shares if its attributes
 	// are equal.
 	lastAttrs map[string][]ir.NamedAttr
+	// lists are the last attribute lists of each op kind and key, which a list of the same bytes takes whole.
+	lists map[listKey]*rawList
 
 	// params builds the parameter table from the parameter, get_parameter and set_parameter ops, in program order.
 	params *ir.ParamsBuilder

@@ -1,6 +1,7 @@
 package pirjson
 
 import (
+	"bytes"
 	"slices"
 
 	"github.com/pirdrr/drr/ir"
@@ -237,7 +238,7 @@ func (r *reader) opField(k, keyOff int, st *opState) error {
 		if isParam {
 			return r.paramA(st)
 		}
-		return r.attrList(&r.attrsA)
+		return r.attrListOf(st, kA, &r.attrsA)
 	case kO:
 		if isParam {
 			return r.result()
@@ -247,7 +248,7 @@ func (r *reader) opField(k, keyOff int, st *opState) error {
 		if isParam {
 			return r.paramOA(st)
 		}
-		return r.attrList(&r.attrsOA)
+		return r.attrListOf(st, kOA, &r.attrsOA)
 	case kDA, kQA:
 		if !isParam {
 			return s.errAt(keyOff, "key %q is only allowed in a parameter op (p)", opKeyNames[k])
@@ -450,6 +451,59 @@ func (r *reader) attrList(dst *[]attrRec) error {
 		*dst = append(*dst, attrRec{e, entryOff})
 		return nil
 	})
+}
+
+// rawList is the last attribute list of a key ("A", "OA") that an op kind had: its bytes, where they started, and
+// its entries. Ops of a kind mostly repeat their lists byte for byte (every relu's "A" is the same), and such a
+// list is taken whole from the last one, without scanning and looking up each entry again (attrListOf).
+type rawList struct {
+	raw  []byte
+	off  int
+	recs []attrRec
+}
+
+// listKey names a rawList: the op kind and the key.
+type listKey struct {
+	name string
+	key  int
+}
+
+// maxRawList bounds the lists kept: longer ones are rare and seldom repeat.
+const maxRawList = 4 << 10
+
+// attrListOf is attrList for the list of key k of an op whose kind is known: a list with the bytes of the kind's
+// last list of that key has its entries, at this list's offsets; another is read, and kept as the last. Lists
+// spanning lines are not kept (the scanner counts lines as it reads).
+func (r *reader) attrListOf(st *opState, k int, dst *[]attrRec) error {
+	if !st.haveName {
+		return r.attrList(dst)
+	}
+	s := &r.s
+	s.ws()
+	key := listKey{st.name.full, k}
+	if l := r.lists[key]; l != nil && bytes.HasPrefix(s.src[s.pos:], l.raw) {
+		delta := s.pos - l.off
+		for _, rec := range l.recs {
+			*dst = append(*dst, attrRec{rec.NamedAttr, rec.off + delta})
+		}
+		s.pos += len(l.raw)
+		return nil
+	}
+	start, n := s.pos, len(*dst)
+	if err := r.attrList(dst); err != nil {
+		return err
+	}
+	if raw := s.src[start:s.pos]; len(raw) <= maxRawList && bytes.IndexByte(raw, '\n') < 0 {
+		l := r.lists[key]
+		if l == nil {
+			l = &rawList{}
+			r.lists[key] = l
+		}
+		l.raw = append(l.raw[:0], raw...)
+		l.off = start
+		l.recs = append(l.recs[:0], (*dst)[n:]...)
+	}
+	return nil
 }
 
 // worthCaching reports whether an attribute is likely to repeat: long strings (struct_name paths, names) rarely do,
