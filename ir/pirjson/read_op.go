@@ -59,9 +59,9 @@ type opState struct {
 	off      [kUnknown]int // offset of each key seen (for errors)
 	seen     uint16
 	// parameter op fields
-	flags   [3]bool // A[0:3]: is_distributed, is_parameter, need_clip
-	pname   string  // A[3]: parameter_name
-	oaFlags [3]bool // OA: persistable, stop_gradient, trainable
+	flags   [3]bool     // A[0:3]: is_distributed, is_parameter, need_clip
+	pname   *ir.StrAttr // A[3]: parameter_name (nil: absent)
+	oaFlags [3]bool     // OA: persistable, stop_gradient, trainable
 }
 
 func (st *opState) has(k int) bool { return st.seen&(1<<k) != 0 }

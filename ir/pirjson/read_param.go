@@ -40,7 +40,9 @@ func (r *reader) paramA(st *opState) error {
 			return err
 		case 3:
 			b, err := s.str()
-			st.pname = string(b)
+			if err == nil {
+				st.pname = r.ctx.StrBytes(b) // copied into the string table only if new
+			}
 			return err
 		}
 		return s.errAt(s.pos, "too many elements in a parameter op's A; want [is_distributed, is_parameter, need_clip, parameter_name]")
@@ -110,7 +112,11 @@ func (r *reader) paramAttrs(st *opState) error {
 		fixed[n] = attrRec{ir.NamedAttr{Name: name, Value: r.boolArray(st.flags[i])}, st.off[kA]}
 		n++
 	}
-	fixed[n] = attrRec{ir.NamedAttr{Name: attrParamName, Value: r.ctx.Str(st.pname)}, st.off[kA]}
+	pname := st.pname
+	if pname == nil {
+		pname = r.ctx.Str("")
+	}
+	fixed[n] = attrRec{ir.NamedAttr{Name: attrParamName, Value: pname}, st.off[kA]}
 	n++
 	var tail [4]attrRec
 	m := 0
