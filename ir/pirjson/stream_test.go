@@ -84,3 +84,31 @@ func TestWriteStreamErrors(t *testing.T) {
 	failing := countingWriter{fail: true}
 	assert.EqualError(t, write(&failing, chain(t, 30_000, false), WriteOptions{}, 1), "disk full")
 }
+
+// TestWriteNumbersOpsWithoutIDs writes a program whose ops come from its allocator (numbered: their ids are kept
+// by number) and from Context.NewOp (not numbered: kept in a map), each reading the other's result: it reads back
+// with the same uses and writes the same bytes.
+func TestWriteNumbersOpsWithoutIDs(t *testing.T) {
+	p := chain(t, 3, false)
+	c := p.Ctx
+	last := p.Body().Last()
+	typ := last.Result(0).Type()
+	loose := c.NewOp(ir.OpSpec{Name: "pd_op.relu", Operands: []*ir.Value{last.Result(0)}, Results: []ir.Type{typ}})
+	b := ir.NewBuilder(c)
+	b.SetInsertionPointToEnd(p.Body())
+	b.Insert(loose)
+	b.Alloc = p.Allocator()
+	b.Create(ir.OpSpec{Name: "pd_op.relu", Operands: []*ir.Value{loose.Result(0)}, Results: []ir.Type{typ}})
+
+	out, err := Marshal(p, WriteOptions{})
+	require.NoError(t, err)
+	q, err := Read(ir.NewContext(), "q.json", out, ReadOptions{})
+	require.NoError(t, err)
+	again, err := Marshal(q, WriteOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, string(out), string(again))
+	qLast := q.Body().Last()
+	require.Equal(t, 6, q.NumOps())
+	assert.Same(t, qLast.Prev(), qLast.Operand(0).DefiningOp())
+	assert.Same(t, qLast.Prev().Prev(), qLast.Prev().Operand(0).DefiningOp())
+}

@@ -105,7 +105,7 @@ func (w *writer) param(op *ir.Op) error {
 		return err
 	}
 	w.buf = append(w.buf, `,"O":`...)
-	w.opIDs[op] = w.nextID
+	w.setOpID(op, w.nextID)
 	if err := w.result(op.Result(0).Type()); err != nil {
 		return fmt.Errorf("pirjson: %s: result 0: %w", op.Name(), err)
 	}
