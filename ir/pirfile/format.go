@@ -68,6 +68,10 @@ type Options struct {
 	// Name is the name of the output without folders and extension, for formats that record one (GraphNet's
 	// model_name); Save sets it from the path when it is empty.
 	Name string
+	// Streamed says that the output goes into a file written atomically, which a failed write leaves as it was
+	// (Save sets it): a format that learns only as it encodes a program whether it can may then write as it goes
+	// (PIR JSON past 64 MiB) instead of holding the output until the end.
+	Streamed bool
 }
 
 // String returns the format's name.

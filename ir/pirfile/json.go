@@ -31,7 +31,7 @@ var PIRJSON = &Format{
 				return err
 			}
 		}
-		return pirjson.Write(w, p, pirjson.WriteOptions{Version: opts.JSONVersion})
+		return pirjson.Write(w, p, pirjson.WriteOptions{Version: opts.JSONVersion, Stream: opts.Streamed})
 	},
 	Locate: func(src []byte, locs []ir.Loc) []string {
 		offsets := make([]int, len(locs))

@@ -52,7 +52,18 @@ func Save(p *ir.Program, path string, f *Format, opts Options) error {
 	if f.Write == nil {
 		return fmt.Errorf("pirdrr does not write %s (%s)", f.Name, f.Doc)
 	}
+	opts.Streamed = writesAtomically(path)
 	return WriteFileFunc(path, func(w io.Writer) error { return f.Write(w, p, opts) })
+}
+
+// writesAtomically reports whether WriteFileFunc writes path through a temporary file renamed on success: a new
+// file or a regular one, not standard output, a device or a FIFO.
+func writesAtomically(path string) bool {
+	if path == "-" {
+		return false
+	}
+	_, info, err := resolve(path)
+	return err == nil && (info == nil || info.Mode().IsRegular())
 }
 
 // WriteFile writes data to path as WriteFileFunc does.

@@ -22,14 +22,23 @@ type WriteOptions struct {
 	// together with the tuple_push and tuple_pop that are the only users of its inlet and outlet, unless
 	// FLAGS_save_cf_stack_op is set; operands that read a dropped value are then written as null ({"%":0}).
 	KeepStackOps bool
+	// Stream lets Write write a program of more than 64 MiB of JSON as it encodes it, on a goroutine of its own,
+	// instead of holding the output until the whole program is encoded: for a writer whose output a failure
+	// discards (pirfile's atomic file writes), since an encoding error then comes after part of it was written.
+	Stream bool
 }
 
-// Write writes p as PIR JSON to w, in the byte layout of Paddle's writer (see Marshal). The output of a program of
-// up to 64 MiB of JSON (streamFrom) is held until the whole program is encoded, so nothing is written if it cannot
-// be; a larger program is written as it is encoded, on a goroutine of its own (internal/bgwrite), so that its
-// output is not held whole and the writes overlap the encoding: if it then cannot be encoded, the error comes
-// after part of it was written (pirfile writes files into a temporary file it renames only on success).
-func Write(w io.Writer, p *ir.Program, opts WriteOptions) error { return write(w, p, opts, streamFrom) }
+// Write writes p as PIR JSON to w, in the byte layout of Paddle's writer (see Marshal). The output is held until
+// the whole program is encoded, so nothing is written if it cannot be; with opts.Stream, a program of more than 64
+// MiB of JSON (streamFrom) is written as it is encoded, on a goroutine of its own (internal/bgwrite), so that its
+// output is not held whole and the writes overlap the encoding — and if it then cannot be encoded, the error comes
+// after part of it was written.
+func Write(w io.Writer, p *ir.Program, opts WriteOptions) error {
+	if !opts.Stream {
+		return write(w, p, opts, math.MaxInt)
+	}
+	return write(w, p, opts, streamFrom)
+}
 
 // write is Write, streaming once from bytes are held (the tests' way to reach streaming with small programs).
 func write(w io.Writer, p *ir.Program, opts WriteOptions, from int) error {
