@@ -4,7 +4,8 @@ import "iter"
 
 // Block is a list of ops with O(1) insertion and removal, and arguments (the values a region receives, such as
 // the loop-carried values of a while body). Ops carry order numbers so that IsBefore answers without rescanning the
-// block; numbers are spread out and renumbered lazily when an insertion finds no gap.
+// block; numbers are spread out, respaced around an insertion that finds no gap, and renumbered lazily when that
+// finds no room (order.go).
 type Block struct {
 	first, last *Op
 	args        []*Value

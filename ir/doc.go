@@ -41,15 +41,16 @@
 //
 // # Memory
 //
-// A program has millions of ops and the garbage collector scans them all, so the records are small: an Op is 112
+// A program has millions of ops and the garbage collector scans them all, so the records are small: an Op is 104
 // bytes with its first result (a result finds its op by its place in the op's record; further results and regions
-// hang off one pointer), a Use 32, a Value 24 (its type is one word: a pointer to the interned type's head). They
-// come in chunks from the program's Allocator (Program.Allocator): readers build with it (Allocator.Append appends
-// an op to a block without a Builder) and the rewrite driver creates with it. The driver also has it recycle the
-// ops it erases (Allocator.TrackErased, Reuse), so that a rewrite run works in the memory of what it erased; an
-// erased op stays recognisable (Erased) until then. Pages are the system's size: the allocator asks for no
-// transparent huge pages (they made reading slower on virtual machines that give freed memory back to their host;
-// see touchPages). Program.OpIDs numbers the allocator's ops densely, for tables indexed by op. String attributes, one per parameter name in real programs, are interned in a table of pointers
+// hang off one pointer, their count with them), a Use 32, a Value 24 (its type is one word: a pointer to the
+// interned type's head). They come in chunks from the program's Allocator (Program.Allocator): readers build with
+// it (Allocator.Append appends an op to a block without a Builder) and the rewrite driver creates with it. The
+// driver also has it recycle the ops it erases (Allocator.TrackErased, Reuse), so that a rewrite run works in the
+// memory of what it erased; an erased op stays recognisable (Erased) until then. Pages are the system's size: the
+// allocator asks for no transparent huge pages (they made reading slower on virtual machines that give freed
+// memory back to their host; see touchPages). Program.OpIDs numbers the allocator's ops densely, for tables
+// indexed by op. String attributes, one per parameter name in real programs, are interned in a table of pointers
 // with their bytes in an arena (Context.Str, Context.StrBytes). Attribute names are interned the same way, in a
 // table of their own (Context.AttrName): the readers, the schemas and Rewriter.SetAttr store the Context's copy of
 // each name, so that a lookup with that copy (the interpreted matcher's programs, the Applier's attribute layouts)

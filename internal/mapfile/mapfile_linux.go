@@ -149,11 +149,3 @@ func (a *Populator) Stop() {
 // Refused reports whether the kernel refused to populate (before Linux 5.14): what was asked is then not mapped.
 // Call it after Stop.
 func (a *Populator) Refused() bool { return a != nil && a.fails.Load() }
-
-// Asked returns the end of what was asked for.
-func (a *Populator) Asked() int {
-	if a == nil {
-		return 0
-	}
-	return a.next
-}

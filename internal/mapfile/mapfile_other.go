@@ -33,6 +33,3 @@ func (a *Populator) Stop() {}
 
 // Refused reports false.
 func (a *Populator) Refused() bool { return false }
-
-// Asked returns 0.
-func (a *Populator) Asked() int { return 0 }

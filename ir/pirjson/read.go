@@ -1,6 +1,9 @@
 package pirjson
 
 import (
+	"fmt"
+
+	"github.com/pirdrr/drr/diag"
 	"github.com/pirdrr/drr/internal/mapfile"
 	"github.com/pirdrr/drr/ir"
 )
@@ -25,7 +28,7 @@ type readHooks struct {
 }
 
 // read is Read, with hooks.
-func read(ctx *ir.Context, filename string, src []byte, opts ReadOptions, hooks readHooks) (*ir.Program, error) {
+func read(ctx *ir.Context, filename string, src []byte, opts ReadOptions, hooks readHooks) (prog *ir.Program, err error) {
 	r := &reader{
 		mapped:    hooks.file,
 		s:         scanner{src: src, line: 1, file: filename},
@@ -38,6 +41,21 @@ func read(ctx *ir.Context, filename string, src []byte, opts ReadOptions, hooks 
 		kwargKeys: map[*ir.Op][][]string{},
 		lastAttrs: make(map[string][]ir.NamedAttr, 64),
 		lists:     make(map[listKey]*rawList, 64),
+	}
+	if hooks.file != nil && hooks.file.Mapped() {
+		// A fault in the mapped file (it shrank under the reader: ReadFile makes faults panics) is an error at
+		// the position the reader had reached.
+		defer func() {
+			if rec := recover(); rec != nil {
+				fault, isFault := rec.(interface{ Addr() uintptr })
+				if !isFault {
+					panic(rec)
+				}
+				s := &r.s
+				prog, err = nil, &Error{Pos: diag.Position{Filename: filename, Offset: s.pos, Line: s.line, Column: s.pos - s.lineStart + 1},
+					Msg: fmt.Sprintf("the file changed while it was read (%v)", fault)}
+			}
+		}()
 	}
 	r.prog = ir.NewProgram(ctx)
 	r.prog.File = filename

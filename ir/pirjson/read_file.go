@@ -1,7 +1,6 @@
 package pirjson
 
 import (
-	"fmt"
 	"runtime/debug"
 
 	"github.com/pirdrr/drr/internal/mapfile"
@@ -24,17 +23,8 @@ func ReadFile(ctx *ir.Context, path string, opts ReadOptions) (*ir.Program, erro
 }
 
 // readOpened is ReadFile once the file is open.
-func readOpened(ctx *ir.Context, path string, file *mapfile.Source, opts ReadOptions) (prog *ir.Program, err error) {
-	// A fault in the mapped file (it was truncated under us) becomes a panic, reported here as an error.
+func readOpened(ctx *ir.Context, path string, file *mapfile.Source, opts ReadOptions) (*ir.Program, error) {
+	// A fault in the mapped file (it was truncated under us) becomes a panic, which read reports as an error.
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			fault, isFault := r.(interface{ Addr() uintptr })
-			if !isFault || !file.Mapped() {
-				panic(r)
-			}
-			prog, err = nil, fmt.Errorf("%s: the file changed while it was read (%v)", path, fault)
-		}
-	}()
 	return read(ctx, path, file.Data, opts, readHooks{file: file})
 }

@@ -92,8 +92,13 @@ func TestReadFileShrunk(t *testing.T) {
 	}
 	require.NoError(t, os.Truncate(path, 0))
 	_, err = readOpened(ir.NewContext(), path, file, ReadOptions{})
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), path+": the file changed while it was read")
+	var e *Error
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, path, e.Pos.Filename)
+	assert.Equal(t, 1, e.Pos.Line)
+	assert.Equal(t, e.Pos.Offset+1, e.Pos.Column, "one line: the column is the offset plus 1")
+	assert.Contains(t, err.Error(), path+":1:")
+	assert.Contains(t, e.Msg, "the file changed while it was read")
 }
 
 // requireSameJSON checks that two programs write the same PIR JSON.

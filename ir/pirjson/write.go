@@ -118,10 +118,6 @@ func versions(p *ir.Program, opts WriteOptions) (from, to int, err error) {
 // encode writes p into the chunks of a writer, and once they hold from bytes to out if out is not nil (see Write).
 // It returns the writer also with an error, once it has one, for Write to end its stream.
 func encode(p *ir.Program, opts WriteOptions, to int, out io.Writer, from int) (*writer, error) {
-	nops := 0
-	for range p.Walk() {
-		nops++
-	}
 	w := &writer{
 		ctx:       p.Ctx,
 		out:       out,
@@ -142,7 +138,7 @@ func encode(p *ir.Program, opts WriteOptions, to int, out io.Writer, from int) (
 	if !opts.KeepStackOps {
 		w.dropStackOps(p)
 	}
-	w.buf = make([]byte, 0, min(chunkSize, 256*nops+reserve))
+	w.buf = make([]byte, 0, min(chunkSize, 256*p.NumOps()+reserve))
 	w.buf = append(w.buf, `{"base_code":{"magic":"pir","trainable":`...)
 	w.buf = strconv.AppendBool(w.buf, p.Trainable)
 	w.buf = append(w.buf, `,"version":`...)
@@ -161,7 +157,7 @@ func encode(p *ir.Program, opts WriteOptions, to int, out io.Writer, from int) (
 	return w, nil
 }
 
-// writer holds the state of one Marshal.
+// writer holds the state of one Write or Marshal.
 type writer struct {
 	ctx       *ir.Context
 	buf       []byte          // the chunk being written

@@ -22,33 +22,5 @@ func ParseFile(ctx *ir.Context, path string, opts ReadOptions) (prog *ir.Program
 	defer src.Close()
 	// Faults in the mapped file (it was truncated under us) become panics, which Parse's recovery reports.
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	var release func(lo, hi int)
-	if src.Mapped() {
-		release = src.Release
-	}
-	return parse(ctx, path, src.Data, opts, &parseHooks{release: release})
-}
-
-// The parser hands the source back in steps of mapfile.ReleaseStep bytes, keeping the last mapfile.ReleaseKeep
-// bytes it read (error messages look back a little; anything further back is read again from the file if needed).
-const (
-	releaseStep = mapfile.ReleaseStep
-	releaseKeep = mapfile.ReleaseKeep
-)
-
-// releaseSource gives back what the parser has passed, once it is releaseStep ahead of the last release. It is
-// called after every op: the test is inlined, the release is not.
-func (p *parser) releaseSource() {
-	if p.pos-p.released >= releaseStep+releaseKeep {
-		p.releasePassed()
-	}
-}
-
-// releasePassed gives back the source up to releaseKeep bytes before the cursor.
-//
-//go:noinline
-func (p *parser) releasePassed() {
-	upTo := p.pos - releaseKeep
-	p.release(p.released, upTo)
-	p.released = upTo
+	return parse(ctx, path, src.Data, opts, &parseHooks{source: src})
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/pirdrr/drr/internal/mapfile"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -62,22 +63,23 @@ func TestParseFile(t *testing.T) {
 	assert.ErrorIs(t, err, os.ErrNotExist)
 }
 
-// TestParseReleasesSource: the parser hands back what it has passed in steps, keeping the end it is reading.
+// TestParseReleasesSource: the parser tells a mapped source where it is, which hands back what it has passed in
+// steps, keeping the end it is reading (internal/mapfile tests the release itself).
 func TestParseReleasesSource(t *testing.T) {
-	src := chainProgram(180000) // about 19 MB: two releases
-	var released [][2]int
-	p, _, err := parse(ir.NewContext(), "chain.pir", src, ReadOptions{}, &parseHooks{release: func(lo, hi int) {
-		released = append(released, [2]int{lo, hi})
-	}})
+	src := chainProgram(180000) // about 18 MB: released once
+	path := filepath.Join(t.TempDir(), "chain.pir")
+	require.NoError(t, os.WriteFile(path, src, 0o644))
+	file, err := mapfile.Open(path)
+	require.NoError(t, err)
+	defer file.Close()
+	if !file.Mapped() {
+		t.Skip("files are not mapped on this system")
+	}
+	p, _, err := parse(ir.NewContext(), "chain.pir", file.Data, ReadOptions{}, &parseHooks{source: file})
 	require.NoError(t, err)
 	assert.Equal(t, 180002, p.NumOps())
-	require.NotEmpty(t, released)
-	prev := 0
-	for _, r := range released {
-		assert.Equal(t, prev, r[0], "releases are consecutive")
-		assert.GreaterOrEqual(t, r[1]-r[0], releaseStep)
-		prev = r[1]
-	}
-	assert.Less(t, prev, len(src)-releaseKeep+1, "the last part read is kept")
-	assert.Greater(t, prev, len(src)-releaseStep-2*releaseKeep, "all but the last steps are released")
+	released := file.Released()
+	assert.GreaterOrEqual(t, released, mapfile.ReleaseStep, "released a step at a time")
+	assert.Less(t, released, len(src)-mapfile.ReleaseKeep+1, "the last part read is kept")
+	assert.Greater(t, released, len(src)-mapfile.ReleaseStep-2*mapfile.ReleaseKeep, "all but the last steps are released")
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pirdrr/drr/diag"
+	"github.com/pirdrr/drr/internal/mapfile"
 	"github.com/pirdrr/drr/ir"
 )
 
@@ -20,12 +21,12 @@ func Parse(ctx *ir.Context, filename string, src []byte, opts ReadOptions) (prog
 	return parse(ctx, filename, src, opts, nil)
 }
 
-// parseHooks are the ways to run the reader other than Parse's: release, if not nil, is called now and then with a
-// part of src the parser is done with (ParseFile); slow turns the fast path and the caches off, and fastOps counts
+// parseHooks are the ways to run the reader other than Parse's: source, if not nil, is the file src is the content
+// of, told where the parser is after each op so that it hands back what the parser has passed (ParseFile); slow turns the fast path and the caches off, and fastOps counts
 // the ops the fast path read (tests, which compare the two); prefaultFrom, if not 0, replaces the source size from
 // which the allocator prefaults (tests).
 type parseHooks struct {
-	release      func(lo, hi int)
+	source       *mapfile.Source
 	slow         bool
 	fastOps      int
 	prefaultFrom int
@@ -36,7 +37,7 @@ func parse(ctx *ir.Context, filename string, src []byte, opts ReadOptions, hooks
 	p := newParser(ctx, filename, src)
 	p.opts = opts
 	if hooks != nil {
-		p.release, p.slow = hooks.release, hooks.slow
+		p.source, p.slow = hooks.source, hooks.slow
 		if hooks.prefaultFrom > 0 {
 			p.prefaultFrom = hooks.prefaultFrom
 		}
@@ -101,9 +102,8 @@ type parser struct {
 	// params builds the parameter table from the parameter ops read, in program order.
 	params *ir.ParamsBuilder
 
-	// release, if set, gives back src[lo:hi] once the parser is past it; released is where the next release starts.
-	release  func(lo, hi int)
-	released int
+	// source, if set, is the file src is the content of (ParseFile), told where the parser is after each op.
+	source *mapfile.Source
 	// slow turns the fast path and the caches of types and attribute maps off; fastOps counts the ops the fast
 	// path read.
 	slow    bool
@@ -194,7 +194,7 @@ func newParser(ctx *ir.Context, filename string, src []byte) *parser {
 // later syntax error.
 func (p *parser) toError(r any) *Error {
 	e, ok := r.(*Error)
-	if fault, isFault := r.(interface{ Addr() uintptr }); !ok && isFault && p.release != nil {
+	if fault, isFault := r.(interface{ Addr() uintptr }); !ok && isFault && p.source != nil && p.source.Mapped() {
 		// ParseFile's mapped source faulted: the file shrank while it was read.
 		return &Error{Pos: diag.Position{Filename: p.file, Line: p.line, Column: p.pos - p.lineStart + 1}, Msg: fmt.Sprintf("the file changed while it was read (%v)", fault)}
 	}
@@ -333,8 +333,8 @@ func (p *parser) block(b *ir.Block, open position, braced bool, argTypes []ir.Ty
 		if p.slow || p.peek() != '(' || !p.opFast(b) {
 			p.op(b)
 		}
-		if p.release != nil {
-			p.releaseSource()
+		if p.source != nil {
+			p.source.Passed(p.pos)
 		}
 	}
 	p.open = p.open[:len(p.open)-1]
