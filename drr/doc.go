@@ -94,8 +94,8 @@
 //     optional parts and alternatives of expressions, defers 124,400 captures and makes 131,800 structs), and
 //     its own idioms try more: BenchmarkTrees (onetree_test.go) sketches the expression grammar in the one-tree
 //     form, a participle.Union of primary expressions with positions in Pos and EndPos fields, and even without
-//     messages or operator grouping it takes 1.46 times the time, 1.66 times the bytes and 1.30 times the
-//     allocations of participle's structs and build*.go together on the same 2,000 expressions. build*.go
+//     messages or operator grouping it takes 1.35 to 1.77 times the time (four runs), 1.66 times the bytes and
+//     1.30 times the allocations of participle's structs and build*.go together on the same 2,000 expressions. build*.go
 //     itself, all that one tree would remove, is 4 % of the parse's CPU profile.
 //
 // # Adding a construct

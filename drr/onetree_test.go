@@ -87,13 +87,18 @@ type gExprLineNext struct {
 
 // The one-tree sketch: ot* types are the tree.
 
-// otExpr is an expression: an operand, then operator and operand pairs, and a conditional tail.
-type otExpr struct {
+// otSpan is where participle puts a node's position: the start of its first token and of the token after it.
+type otSpan struct {
 	Pos    lexer.Position
 	EndPos lexer.Position
-	X      *otTerm    `parser:"@@"`
-	Ops    []*otBinOp `parser:"@@*"`
-	Cond   *otCond    `parser:"@@?"`
+}
+
+// otExpr is an expression: an operand, then operator and operand pairs, and a conditional tail.
+type otExpr struct {
+	otSpan
+	X    *otTerm    `parser:"@@"`
+	Ops  []*otBinOp `parser:"@@*"`
+	Cond *otCond    `parser:"@@?"`
 }
 
 // otBinOp is an operator and its right operand.
@@ -111,8 +116,7 @@ type otCond struct {
 
 // otTerm is an operand: unary operators, a primary expression, indexes and a spread.
 type otTerm struct {
-	Pos    lexer.Position
-	EndPos lexer.Position
+	otSpan
 	Unary  []string  `parser:"@('!' | '-')*"`
 	X      otPrimary `parser:"@@"`
 	Index  []*otExpr `parser:"( '[' @@ ']' )*"`
@@ -124,75 +128,65 @@ type otPrimary interface{ primary() }
 
 // otValue is %name.
 type otValue struct {
-	Pos    lexer.Position
-	EndPos lexer.Position
-	Name   string `parser:"@Value"`
+	otSpan
+	Name string `parser:"@Value"`
 }
 
 // otHole is $name.
 type otHole struct {
-	Pos    lexer.Position
-	EndPos lexer.Position
-	Name   string `parser:"@Hole"`
+	otSpan
+	Name string `parser:"@Hole"`
 }
 
 // otNumber is a number.
 type otNumber struct {
-	Pos    lexer.Position
-	EndPos lexer.Position
-	Text   string `parser:"@(Int | Float)"`
+	otSpan
+	Text string `parser:"@(Int | Float)"`
 }
 
 // otString is a string.
 type otString struct {
-	Pos    lexer.Position
-	EndPos lexer.Position
-	Text   string `parser:"@String"`
+	otSpan
+	Text string `parser:"@String"`
 }
 
 // otName is a name.
 type otName struct {
-	Pos    lexer.Position
-	EndPos lexer.Position
-	Name   string `parser:"@Ident"`
+	otSpan
+	Name string `parser:"@Ident"`
 }
 
 // otCall is `name(args) {attrs}`.
 type otCall struct {
-	Pos    lexer.Position
-	EndPos lexer.Position
-	Func   string     `parser:"(?= (Ident | String) '(') @(Ident | String) '('"`
-	Args   []*otExpr  `parser:"( @@ ( ',' @@ )* )? ')'"`
-	Attrs  *otAttrMap `parser:"@@?"`
+	otSpan
+	Func  string     `parser:"(?= (Ident | String) '(') @(Ident | String) '('"`
+	Args  []*otExpr  `parser:"( @@ ( ',' @@ )* )? ')'"`
+	Attrs *otAttrMap `parser:"@@?"`
 }
 
 // otList is `[elems]`.
 type otList struct {
-	Pos    lexer.Position
-	EndPos lexer.Position
-	Elems  []*otExpr `parser:"'[' ( @@ ( ',' @@ )* )? ']'"`
+	otSpan
+	Elems []*otExpr `parser:"'[' ( @@ ( ',' @@ )* )? ']'"`
 }
 
 // otParen is `(x)`.
 type otParen struct {
-	Pos    lexer.Position
-	EndPos lexer.Position
-	X      *otExpr `parser:"'(' @@ ')'"`
+	otSpan
+	X *otExpr `parser:"'(' @@ ')'"`
 }
 
 // otAttrMap is `{key: value, …}`.
 type otAttrMap struct {
-	Pos     lexer.Position
-	EndPos  lexer.Position
+	otSpan
 	Entries []*otAttrEntry `parser:"'{' ( @@ ( ',' @@ )* )? '}'"`
 }
 
 // otAttrEntry is `key: value`.
 type otAttrEntry struct {
-	Pos    lexer.Position
-	EndPos lexer.Position
-	Key    string  `parser:"@Ident ':'"`
-	Value  *otExpr `parser:"@@"`
+	otSpan
+	Key   string  `parser:"@Ident ':'"`
+	Value *otExpr `parser:"@@"`
 }
 
 func (*otValue) primary()  {}
