@@ -205,8 +205,8 @@ type otLines struct {
 
 var (
 	exprLinesParser = participle.MustBuild[gExprLines](grammarOptions()...)
-	otLinesParser   = participle.MustBuild[otLines](append(grammarOptions(),
-		participle.Union[otPrimary](&otValue{}, &otHole{}, &otCall{}, &otNumber{}, &otString{}, &otName{}, &otList{}, &otParen{}))...)
+	otLinesParser   = participle.MustBuild[otLines](append(grammarOptions(), participle.Union[otPrimary](
+		&otValue{}, &otHole{}, &otCall{}, &otNumber{}, &otString{}, &otName{}, &otList{}, &otParen{}))...)
 )
 
 // parseToday parses toks with the grammar as it is and builds the AST of each expression.
