@@ -90,14 +90,16 @@
 //   - it knows no operator precedence: the tree would hold `x`, then (operator, operand) pairs, for its
 //     readers to group, or a Parseable that parses expressions by hand, which the last rule of "Adding a
 //     construct" excludes;
-//   - and it parses slower. participle's work is per production tried, whatever type receives the captures
-//     (on 200 rules of BenchmarkParse2000, 58,200 tokens, it branches 159,000 times, 100,400 of them the
-//     optional parts and alternatives of expressions, defers 124,400 captures and makes 131,800 structs), and
-//     its own idioms try more: BenchmarkTrees (onetree_test.go) sketches the expression grammar in the one-tree
-//     form, a participle.Union of primary expressions with positions in Pos and EndPos fields, and even without
-//     messages or operator grouping it takes 1.35 to 1.77 times the time (four runs), 1.66 times the bytes and
-//     1.30 times the allocations of participle's structs and build*.go together on the same 2,000
-//     expressions. build*.go itself, all that one tree would remove, is 4 % of the parse's CPU profile.
+//   - and it would not parse faster. participle's work is per production tried, whatever type receives the
+//     captures (on 200 rules of BenchmarkParse2000, 58,200 tokens, it branches 159,000 times, 100,400 of them
+//     the optional parts and alternatives of expressions, defers 124,400 captures and makes 131,800 structs).
+//     BenchmarkTrees (onetree_test.go) sketches the expression grammar in the one-tree form, a
+//     participle.Union of primary expressions with positions in Pos and EndPos fields and today's operator
+//     terminals; even without messages or operator grouping it takes 1.10 to 1.18 times the time, 1.18 times
+//     the bytes and 1.09 times the allocations of participle's structs and build*.go together on the same
+//     2,000 expressions: the union tries its members in turn where today's atom terminal reads any one-token
+//     expression in one step. build*.go itself, all that one tree would remove, is 4 % of the parse's CPU
+//     profile.
 //
 // # Adding a construct
 //
