@@ -50,7 +50,7 @@ func whereTokens(t testing.TB, n int) []lexer.Token {
 			break
 		}
 	}
-	for start < len(toks) && (toks[start].kind == tSep) {
+	for start < len(toks) && toks[start].kind == tSep {
 		start++
 	}
 	end := start

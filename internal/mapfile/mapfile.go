@@ -8,6 +8,8 @@
 // (debug.SetPanicOnFault) and the panic into an error, see Source.Mapped.
 package mapfile
 
+import "os"
+
 // The reader hands the source back in steps of ReleaseStep bytes, keeping the last ReleaseKeep bytes it read
 // (error messages look back a little; anything further back is read again from the file if needed).
 const (
@@ -52,4 +54,13 @@ func (s *Source) release(upTo int) {
 	s.ahead.UpTo(upTo + ReleaseKeep + 2*ReleaseStep)
 	s.dontNeed(s.released, upTo)
 	s.released = upTo
+}
+
+// readWhole is Open for a file that is not mapped: its content, read whole.
+func readWhole(path string) (*Source, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return &Source{Data: data}, nil
 }

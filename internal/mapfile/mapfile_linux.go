@@ -36,15 +36,6 @@ func Open(path string) (*Source, error) {
 	return s, nil
 }
 
-// readWhole is Open for a file that is not mapped.
-func readWhole(path string) (*Source, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return &Source{Data: data}, nil
-}
-
 // dontNeed gives the whole pages of Data[lo:hi] back to the system.
 func (s *Source) dontNeed(lo, hi int) {
 	page := os.Getpagesize()

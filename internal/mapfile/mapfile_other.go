@@ -2,16 +2,8 @@
 
 package mapfile
 
-import "os"
-
 // Open reads the file at path whole (mapfile_linux.go maps it).
-func Open(path string) (*Source, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return &Source{Data: data}, nil
-}
+func Open(path string) (*Source, error) { return readWhole(path) }
 
 // dontNeed is never called for a source read whole.
 func (s *Source) dontNeed(lo, hi int) {}
